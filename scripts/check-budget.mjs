@@ -1,0 +1,75 @@
+/**
+ * Byte budgets of the built site (bytes, not timings, so the check is deterministic):
+ * - a page without figures ships no JavaScript but the one inline theme script (≤ 1 KB);
+ * - the search page may add its own small module (Pagefind itself loads only on a query);
+ * - a page with figures must have a budget in FIGURE_BUDGETS (later issues add them here);
+ * - CSS ≤ 12 KB gzip and HTML ≤ 30 KB gzip per page.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createReport } from './lib/report.mjs';
+import { attrValues, basePath, htmlPages, read } from './lib/site.mjs';
+
+const KB = 1024;
+const THEME_SCRIPT_MAX = 1 * KB;
+const CSS_MAX_GZIP = 12 * KB;
+const HTML_MAX_GZIP = 30 * KB;
+const SEARCH_JS_MAX_GZIP = 4 * KB;
+/** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
+export const FIGURE_BUDGETS = {};
+
+const dist = 'dist';
+const base = basePath();
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+const fileOf = (src) => join(dist, src.startsWith(base + '/') ? src.slice(base.length) : src);
+
+/** A built JS file plus every chunk it imports statically, each counted once. */
+function moduleGraph(entry, seen = new Set()) {
+  if (seen.has(entry) || !existsSync(entry)) return seen;
+  seen.add(entry);
+  const code = readFileSync(entry, 'utf8');
+  for (const m of code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g)) {
+    moduleGraph(join(dirname(entry), m[1]), seen);
+  }
+  return seen;
+}
+
+const report = createReport('budget');
+for (const page of htmlPages(dist)) {
+  const html = read(page.file);
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter((m) => !/type="application\/(ld\+)?json"/.test(m[1]));
+  const islands = (html.match(/<astro-island\b/g) ?? []).length;
+  const moduleFiles = new Set();
+  for (const src of [...attrValues(html, 'script', 'src'), ...attrValues(html, 'astro-island', 'component-url'), ...attrValues(html, 'astro-island', 'renderer-url')]) {
+    for (const f of moduleGraph(fileOf(src))) moduleFiles.add(f);
+  }
+    const css = attrValues(html, 'link', 'href').filter((h) => h.endsWith('.css'));
+  const cssGzip = css.reduce((n, h) => n + gz(readFileSync(fileOf(h))), 0);
+  const htmlGzip = gz(Buffer.from(html));
+  const p = page.path;
+
+  report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${HTML_MAX_GZIP}`, htmlGzip <= HTML_MAX_GZIP);
+  report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${CSS_MAX_GZIP}`, cssGzip <= CSS_MAX_GZIP && css.length > 0, `stylesheets: ${css.join(', ')}`);
+  const theme = inline.filter((m) => m[2].includes('ds-theme'));
+  const otherInline = inline.filter((m) => !m[2].includes('ds-theme'));
+  const themeBytes = theme.length === 1 ? Buffer.byteLength(theme[0][2]) : -1;
+  report.check(`${p}: one inline theme script, ${themeBytes} B ≤ ${THEME_SCRIPT_MAX}`, themeBytes >= 0 && themeBytes <= THEME_SCRIPT_MAX, `${theme.length} theme scripts`);
+  // Module code Astro chose to inline counts like a file, with whatever it imports.
+  let inlineGzip = 0;
+  for (const m of otherInline) {
+    inlineGzip += gz(Buffer.from(m[2]));
+    for (const imp of m[2].matchAll(/["'](\/[^"']+\.js)["']/g)) for (const f of moduleGraph(fileOf(imp[1]))) moduleFiles.add(f);
+  }
+  const moduleGzip = inlineGzip + [...moduleFiles].reduce((n, f) => n + gz(readFileSync(f)), 0);
+  if (islands > 0) {
+    const budget = FIGURE_BUDGETS[p];
+    report.check(`${p}: ${islands} figure(s), JavaScript ${moduleGzip} B gzip within its budget`, budget !== undefined && moduleGzip <= budget, budget === undefined ? 'no budget declared in FIGURE_BUDGETS' : `budget ${budget}`);
+  } else if (p === '/search/') {
+    report.check(`${p}: search module ${moduleGzip} B gzip ≤ ${SEARCH_JS_MAX_GZIP} (Pagefind loads on a query)`, moduleGzip > 0 && moduleGzip <= SEARCH_JS_MAX_GZIP);
+  } else {
+    report.check(`${p}: no JavaScript besides the theme script (${moduleGzip} B)`, moduleGzip === 0, [...moduleFiles].join(', '));
+  }
+}
+report.finish();

@@ -1,0 +1,56 @@
+/**
+ * Link-and-fragment check of the built site: every internal href and src points to a file that
+ * exists, and every #fragment to an id on the target page. External links are only counted (the
+ * site makes no requests to them; readers follow them).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createReport } from './lib/report.mjs';
+import { attrValues, basePath, htmlPages, ids, read } from './lib/site.mjs';
+
+const dist = 'dist';
+const base = basePath();
+const report = createReport('links');
+const pages = htmlPages(dist);
+const idsByPath = new Map(pages.map((p) => [p.path, ids(read(p.file))]));
+
+/** Resolves a site URL path to a file in dist, or undefined. */
+function fileFor(path) {
+  const local = decodeURI(path.startsWith(base + '/') ? path.slice(base.length) : path);
+  const candidates = [join(dist, local), join(dist, local, 'index.html'), join(dist, `${local}.html`)];
+  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
+}
+
+let external = 0;
+for (const page of pages) {
+  const html = read(page.file);
+  const refs = [
+    ...attrValues(html, 'a', 'href'),
+    ...attrValues(html, 'link', 'href'),
+    ...attrValues(html, 'script', 'src'),
+    ...attrValues(html, 'img', 'src'),
+    ...attrValues(html, 'form', 'action'),
+  ];
+  const broken = [];
+  for (const ref of refs) {
+    if (/^(https?:)?\/\//.test(ref)) {
+      if (!ref.startsWith('http://localhost:4321') && !ref.startsWith(process.env.SITE_URL ?? '\0')) external++;
+      continue;
+    }
+    if (/^(mailto|data|tel):/.test(ref)) continue;
+    const url = new URL(ref, `http://site${base}${page.path}`);
+    const target = url.pathname;
+    const file = fileFor(target);
+    if (!file) { broken.push(`${ref} (no file for ${target})`); continue; }
+    const frag = decodeURIComponent(url.hash.slice(1));
+    if (frag) {
+      const targetPath = target.slice(base.length) || '/';
+      const targetIds = idsByPath.get(targetPath.endsWith('/') || targetPath.endsWith('.xml') ? targetPath : `${targetPath}/`) ?? idsByPath.get(targetPath);
+      if (!targetIds || !targetIds.has(frag)) broken.push(`${ref} (no id "${frag}" on ${targetPath})`);
+    }
+  }
+  report.check(`${page.path}: ${refs.length} links resolve`, broken.length === 0, broken.join('\n      '));
+}
+report.check('the site has pages to check', pages.length >= 5, `found ${pages.length}`);
+console.log(`(${external} external links, not fetched)`);
+report.finish();
