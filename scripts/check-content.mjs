@@ -52,6 +52,9 @@ for (const slug of CHAPTERS) {
     (html.match(/<figure class="figure/g) ?? []).length >= 2 &&
     [...html.matchAll(/<figure class="figure[\s\S]*?<\/figure>/g)].every((m) => /<svg[^>]*role="img"[\s\S]*?<title/.test(m[0]) || /<astro-island/.test(m[0])));
   report.check(`/${slug}/: lists its sources and its Kubernetes version`, /<section class="sources"[\s\S]*describes Kubernetes 1\.\d+[\s\S]*<li><a href="https:/.test(html));
+  // Astro writes attributes as typed: React-style SVG names would silently do nothing.
+  const reactSvg = html.match(/\s(textAnchor|markerEnd|markerStart|strokeWidth|strokeDasharray|dominantBaseline|fontWeight|fontSize)=/gi) ?? [];
+  report.check(`/${slug}/: SVG attributes use SVG spellings`, reactSvg.length === 0, reactSvg.join(' '));
   const listFile = join(checklistDir, `${slug}.yaml`);
   if (!existsSync(listFile)) { report.check(`${listFile} exists`, false); continue; }
   const list = parse(read(listFile)) ?? {};
