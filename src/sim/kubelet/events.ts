@@ -1,0 +1,81 @@
+// The kubelet's event reasons and messages (pkg/kubelet/events/event.go for reasons; texts from
+// pkg/kubelet/images/image_manager.go and pkg/kubelet/kuberuntime/kuberuntime_container.go).
+import type { KubeletEvent } from './backoff.ts';
+import { goDuration } from './time.ts';
+
+/** events.CreatedContainer (reason constants below are from pkg/kubelet/events/event.go) */
+export const CreatedContainer = 'Created';
+/** events.StartedContainer */
+export const StartedContainer = 'Started';
+/** events.FailedToCreateContainer */
+export const FailedToCreateContainer = 'Failed';
+/** events.FailedToStartContainer */
+export const FailedToStartContainer = 'Failed';
+/** events.KillingContainer */
+export const KillingContainer = 'Killing';
+/** events.BackOffStartContainer */
+export const BackOffStartContainer = 'BackOff';
+/** events.PullingImage */
+export const PullingImage = 'Pulling';
+/** events.PulledImage */
+export const PulledImage = 'Pulled';
+/** events.FailedToPullImage */
+export const FailedToPullImage = 'Failed';
+/** events.BackOffPullImage */
+export const BackOffPullImage = 'BackOff';
+/** events.ContainerUnhealthy */
+export const ContainerUnhealthy = 'Unhealthy';
+
+/** "Pulling image "nginx:1.27"" */
+export function pullingImageEvent(image: string): KubeletEvent {
+  return { type: 'Normal', reason: PullingImage, message: `Pulling image "${image}"` };
+}
+
+/** The Pulled message: durations truncated to ms and printed like Go ("6.392s", "568ms"). */
+export function pulledImageEvent(image: string, pullMs: number, totalMs: number, imageSizeBytes: number): KubeletEvent {
+  return {
+    type: 'Normal', reason: PulledImage,
+    message: `Successfully pulled image "${image}" in ${goDuration(Math.trunc(pullMs))} (${goDuration(Math.trunc(totalMs))} including waiting). Image size: ${imageSizeBytes} bytes.`,
+  };
+}
+
+/** Pulled when the image is already there (text of kubelets with KubeletEnsureSecretPulledImages, 1.33+). */
+export function imageAlreadyPresentEvent(image: string): KubeletEvent {
+  return { type: 'Normal', reason: PulledImage, message: `Container image "${image}" already present on machine and can be accessed by the pod` };
+}
+
+/** "Failed to pull image "x": <runtime error>" */
+export function failedToPullImageEvent(image: string, err: string): KubeletEvent {
+  return { type: 'Warning', reason: FailedToPullImage, message: `Failed to pull image "${image}": ${err}` };
+}
+
+/** "Error: ErrImagePull" / "Error: ImagePullBackOff": startContainer's event after EnsureImageExists failed. */
+export function errorEvent(what: string): KubeletEvent {
+  return { type: 'Warning', reason: FailedToCreateContainer, message: `Error: ${what}` };
+}
+
+/** The waiting message while image pull backs off; newer kubelets append the last pull error. */
+export function imagePullBackOffWaitingMessage(image: string, prevPullErr?: string): string {
+  const msg = `Back-off pulling image "${image}"`;
+  return prevPullErr ? `${msg}: ErrImagePull: ${prevPullErr}` : msg;
+}
+
+/** "Created container: app" (the colon is modern). */
+export function createdContainerEvent(name: string): KubeletEvent {
+  return { type: 'Normal', reason: CreatedContainer, message: `Created container: ${name}` };
+}
+
+/** "Started container app" */
+export function startedContainerEvent(name: string): KubeletEvent {
+  return { type: 'Normal', reason: StartedContainer, message: `Started container ${name}` };
+}
+
+/** Killing: "Stopping container app", or the probe's reason ("Container app failed liveness probe, will be restarted"). */
+export function killingContainerEvent(name: string, message?: string): KubeletEvent {
+  return { type: 'Normal', reason: KillingContainer, message: message ?? `Stopping container ${name}` };
+}
+
+/** The prober's output when nothing listens on the port. */
+export function connectionRefusedOutput(ip: string, port: number, path: string): string {
+  return `Get "http://${ip}:${port}${path}": dial tcp ${ip}:${port}: connect: connection refused`;
+}

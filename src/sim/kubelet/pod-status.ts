@@ -1,0 +1,280 @@
+// The kubelet's generateAPIPodStatus: from what containerd reports plus the kubelet's own
+// waiting reasons and probe results to the API PodStatus. Src: pkg/kubelet/kubelet_pods.go
+// (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
+import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container } from 'kubernetes-types/core/v1';
+import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
+import { rfc3339 } from './time.ts';
+
+/** What the kubelet knows of one container: runtime attempts plus its own verdicts. */
+export interface ContainerView {
+  name: string;
+  image: string;
+  /** latest attempt in the runtime, if any */
+  current?: ContainerRecord;
+  /** the attempt before it (source of lastState) */
+  previous?: ContainerRecord;
+  /** the kubelet's reason for not running it: ContainerCreating, ErrImagePull, ImagePullBackOff, CrashLoopBackOff … */
+  waiting?: { reason: string; message?: string };
+  /** readiness result (true when there is no readiness probe and the container runs) */
+  ready: boolean;
+  /** startup probe passed (true when there is no startup probe and the container runs) */
+  started: boolean;
+}
+
+function terminatedState(c: ContainerRecord): ContainerState {
+  return {
+    terminated: {
+      exitCode: c.exitCode ?? 0,
+      reason: c.reason,
+      startedAt: c.startedAt !== undefined ? rfc3339(c.startedAt) : undefined,
+      finishedAt: c.finishedAt !== undefined ? rfc3339(c.finishedAt) : undefined,
+      containerID: kubeContainerID(c),
+    },
+  };
+}
+
+/** convertToAPIContainerStatuses for one container. */
+export function convertContainerStatus(v: ContainerView): ContainerStatus {
+  const c = v.current;
+  let state: ContainerState;
+  let lastState: ContainerState = {};
+  let running = false;
+  if (v.waiting) {
+    state = { waiting: { reason: v.waiting.reason, ...(v.waiting.message ? { message: v.waiting.message } : {}) } };
+    // While waiting to restart, the exited attempt is the last termination.
+    if (c?.state === 'CONTAINER_EXITED') lastState = terminatedState(c);
+    else if (v.previous?.state === 'CONTAINER_EXITED') lastState = terminatedState(v.previous);
+  } else if (c?.state === 'CONTAINER_RUNNING') {
+    state = { running: { startedAt: rfc3339(c.startedAt ?? c.createdAt) } };
+    running = true;
+    if (v.previous?.state === 'CONTAINER_EXITED') lastState = terminatedState(v.previous);
+  } else if (c?.state === 'CONTAINER_EXITED') {
+    state = terminatedState(c);
+    if (v.previous?.state === 'CONTAINER_EXITED') lastState = terminatedState(v.previous);
+  } else {
+    state = { waiting: { reason: 'ContainerCreating' } };
+  }
+  const status: ContainerStatus = {
+    name: v.name,
+    state,
+    lastState,
+    ready: running && v.ready,
+    restartCount: c?.restartCount ?? 0,
+    image: v.image,
+    imageID: c ? kubeImageID(c) : '',
+    started: running && v.started,
+  };
+  if (c) status.containerID = kubeContainerID(c);
+  return status;
+}
+
+/** HasAnyRegularContainerStarted: a regular container is running or has terminated. */
+function hasAnyRegularContainerStarted(pod: Pod, statuses: ContainerStatus[]): boolean {
+  const names = new Set(pod.spec?.containers.map((c) => c.name));
+  return statuses.some((st) => names.has(st.name) && (!!st.state?.running || !!st.state?.terminated));
+}
+
+/** getPhase (kubelet_pods.go), given every container status (regular and init) of the pod. */
+export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = false): NonNullable<PodStatus['phase']> {
+  const spec = pod.spec!;
+  const get = (name: string) => info.find((x) => x.name === name);
+  let pendingInitialization = 0;
+  let failedInitialization = 0;
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') continue;
+    const st = get(c.name);
+    if (!st) { pendingInitialization++; continue; }
+    if (st.state?.running) pendingInitialization++;
+    else if (st.state?.terminated) { if (st.state.terminated.exitCode !== 0) failedInitialization++; }
+    else if (st.state?.waiting) {
+      if (st.lastState?.terminated) { if (st.lastState.terminated.exitCode !== 0) failedInitialization++; }
+      else pendingInitialization++;
+    } else pendingInitialization++;
+  }
+  let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
+  // Sidecars: running ones count as running; until started they hold initialisation.
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy !== 'Always') continue;
+    const st = get(c.name);
+    if (!st) { unknown++; continue; }
+    if (st.state?.running) {
+      if (!st.started) pendingInitialization++;
+      running++;
+    } else if (st.state?.terminated) {
+      // terminated sidecars do not count
+    } else if (st.state?.waiting) {
+      if (!st.lastState?.terminated) { pendingInitialization++; waiting++; }
+    } else { pendingInitialization++; unknown++; }
+  }
+  for (const c of spec.containers) {
+    const st = get(c.name);
+    if (!st) { unknown++; continue; }
+    if (st.state?.running) running++;
+    else if (st.state?.terminated) {
+      stopped++;
+      if (st.state.terminated.exitCode === 0) succeeded++;
+    } else if (st.state?.waiting) {
+      // A container waiting to be restarted has run before: it counts as stopped, not pending.
+      if (st.lastState?.terminated) stopped++;
+      else waiting++;
+    } else unknown++;
+  }
+  const restartPolicy = spec.restartPolicy ?? 'Always';
+  if (failedInitialization > 0 && restartPolicy === 'Never') return 'Failed';
+  if ((pendingInitialization > 0 && !hasAnyRegularContainerStarted(pod, info)) || waiting > 0) return 'Pending';
+  if (running > 0 && unknown === 0) return 'Running';
+  if (running === 0 && stopped > 0 && unknown === 0) {
+    if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    if (restartPolicy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (restartPolicy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
+}
+
+function goList(names: string[]): string {
+  return `[${names.join(' ')}]`;
+}
+
+function condition(type: string, ok: boolean, reason?: string, message?: string): PodCondition {
+  const c: PodCondition = { type, status: ok ? 'True' : 'False' };
+  if (!ok && reason) c.reason = reason;
+  if (!ok && message) c.message = message;
+  return c;
+}
+
+/** GeneratePodReadyToStartContainersCondition: the sandbox exists and has its network. */
+export function generatePodReadyToStartContainersCondition(sandbox: SandboxRecord | undefined): PodCondition {
+  return condition('PodReadyToStartContainers', sandbox?.state === 'SANDBOX_READY');
+}
+
+function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean {
+  if (c.restartPolicy === 'Always') return !!st.started;
+  // A regular init container reports Ready once it exited 0.
+  return st.ready || (!!st.state?.terminated && st.state.terminated.exitCode === 0);
+}
+
+/** GeneratePodInitializedCondition (status/generate.go). */
+export function generatePodInitializedCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of pod.spec?.initContainers ?? []) {
+    const st = statuses.find((x) => x.name === c.name);
+    if (!st) unknown.push(c.name);
+    else if (!isInitContainerInitialized(c, st)) incomplete.push(c.name);
+  }
+  // Note: True *with* a reason here, unlike the other conditions.
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
+  if (hasAnyRegularContainerStarted(pod, statuses)) return condition('Initialized', true);
+  const msgs: string[] = [];
+  if (unknown.length) msgs.push(`containers with unknown status: ${goList(unknown)}`);
+  if (incomplete.length) msgs.push(`containers with incomplete status: ${goList(incomplete)}`);
+  if (msgs.length) return condition('Initialized', false, 'ContainersNotInitialized', msgs.join(', '));
+  return condition('Initialized', true);
+}
+
+/** GenerateContainersReadyCondition: sidecars and regular containers must all be ready. */
+export function generateContainersReadyCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+  const unknown: string[] = [];
+  const unready: string[] = [];
+  const check = (name: string) => {
+    const st = statuses.find((x) => x.name === name);
+    if (!st) unknown.push(name);
+    else if (!st.ready) unready.push(name);
+  };
+  for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name);
+  for (const c of pod.spec?.containers ?? []) check(c.name);
+  // A finished pod's containers are done, not unready.
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+  if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
+  const msgs: string[] = [];
+  if (unknown.length) msgs.push(`containers with unknown status: ${goList(unknown)}`);
+  if (unready.length) msgs.push(`containers with unready status: ${goList(unready)}`);
+  if (msgs.length) return condition('ContainersReady', false, 'ContainersNotReady', msgs.join(', '));
+  return condition('ContainersReady', true);
+}
+
+/** GeneratePodReadyCondition: ContainersReady plus readiness gates. */
+export function generatePodReadyCondition(pod: Pod, containersReady: PodCondition, existing: PodCondition[]): PodCondition {
+  if (containersReady.status !== 'True') return { ...containersReady, type: 'Ready' };
+  const msgs: string[] = [];
+  for (const g of pod.spec?.readinessGates ?? []) {
+    const c = existing.find((x) => x.type === g.conditionType);
+    if (!c) msgs.push(`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`);
+    else if (c.status !== 'True') msgs.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`);
+  }
+  if (msgs.length) return condition('Ready', false, 'ReadinessGatesNotReady', msgs.join(', '));
+  return condition('Ready', true);
+}
+
+/** GetPodQOS, reduced to what the sim's pods use (cpu and memory requests/limits). */
+export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  let any = false;
+  let guaranteed = true;
+  for (const c of containers) {
+    const req = c.resources?.requests ?? {};
+    const lim = c.resources?.limits ?? {};
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    for (const r of ['cpu', 'memory']) {
+      if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** kubetypes.PodConditionsByKubelet. */
+export const podConditionsByKubelet = ['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers'];
+
+/** Keep lastTransitionTime when a condition's status is unchanged (status manager's updateLastTransitionTime). */
+function stamp(c: PodCondition, old: PodCondition[] | undefined, now: number): PodCondition {
+  const prev = old?.find((x) => x.type === c.type);
+  const lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
+  return { ...c, lastTransitionTime };
+}
+
+/** generateAPIPodStatus: phase, conditions (in the order the kubelet writes them), IPs, container statuses. */
+export function generateAPIPodStatus(args: {
+  pod: Pod;
+  sandbox?: SandboxRecord;
+  containers: ContainerView[];
+  initContainers?: ContainerView[];
+  hostIP: string;
+  now: number;
+}): PodStatus {
+  const { pod, sandbox, now } = args;
+  const old = pod.status;
+  const containerStatuses = args.containers.map(convertContainerStatus);
+  const initContainerStatuses = (args.initContainers ?? []).map(convertContainerStatus);
+  const phase = getPhase(pod, [...containerStatuses, ...initContainerStatuses]);
+  const existing = old?.conditions ?? [];
+  const all = [...initContainerStatuses, ...containerStatuses];
+  const containersReady = generateContainersReadyCondition(pod, all, phase);
+  // Conditions the kubelet does not own (DisruptionTarget, readiness gates) come first, as in Go.
+  const conditions: PodCondition[] = existing.filter((c) => !podConditionsByKubelet.includes(c.type));
+  conditions.push(
+    ...[
+      generatePodReadyToStartContainersCondition(sandbox),
+      generatePodInitializedCondition(pod, all, phase),
+      generatePodReadyCondition(pod, containersReady, existing),
+      containersReady,
+      { type: 'PodScheduled', status: 'True' },
+    ].map((c) => stamp(c, existing, now)),
+  );
+  const status: PodStatus = {
+    phase,
+    conditions,
+    hostIP: args.hostIP,
+    hostIPs: [{ ip: args.hostIP }],
+    startTime: old?.startTime ?? rfc3339(now),
+    containerStatuses,
+    qosClass: getPodQOS(pod.spec?.containers ?? []),
+  };
+  if (initContainerStatuses.length) status.initContainerStatuses = initContainerStatuses;
+  if (sandbox?.ip) {
+    status.podIP = sandbox.ip;
+    status.podIPs = [{ ip: sandbox.ip }];
+  }
+  return status;
+}

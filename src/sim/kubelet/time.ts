@@ -1,0 +1,36 @@
+// Simulated-time helpers shared by the kubelet and node-lifecycle models.
+// (Kept here because clock.ts belongs to another part of the core; move it there when it lands.)
+
+/** Simulated time 0 is this instant; every `now` in the core is milliseconds since it. */
+export const SIM_EPOCH_ISO = '2026-01-01T00:00:00Z';
+const EPOCH_MS = Date.parse(SIM_EPOCH_ISO);
+
+/** metav1.Time: RFC 3339 with second precision, as the API server serialises it. */
+export function rfc3339(ms: number): string {
+  return new Date(EPOCH_MS + Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** metav1.MicroTime (Lease renewTime): RFC 3339 with microseconds. */
+export function rfc3339Micro(ms: number): string {
+  const iso = new Date(EPOCH_MS + Math.floor(ms)).toISOString(); // …T00:00:10.123Z
+  return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined). */
+export function parseTime(s: string | undefined | null): number | undefined {
+  if (!s) return undefined;
+  return Date.parse(s) - EPOCH_MS;
+}
+
+/** Go's time.Duration.String() for a non-negative duration in ms ("10s", "1m20s", "5m0s", "500ms"). */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const totalSec = ms / 1000;
+  const h = Math.floor(totalSec / 3600);
+  const m = Math.floor((totalSec - h * 3600) / 60);
+  const s = +(totalSec - h * 3600 - m * 60).toFixed(3);
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}

@@ -1,0 +1,349 @@
+// monitorNodeHealth as a pure step. Src: node_lifecycle_controller.go (monitorNodeHealth, tryUpdateNodeHealth,
+// processTaintBaseEviction, markNodeForTainting, doNoExecuteTaintingPass) and pkg/controller/util/node
+// (RecordNodeStatusChange, MarkPodsNotReady).
+import type { Node, NodeCondition, NodeStatus, Pod, Taint } from 'kubernetes-types/core/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import { parseTime, rfc3339 } from '../kubelet/time.ts';
+import {
+  NotReadyTaintTemplate, UnreachableTaintTemplate, taintExists, noExecuteSwapFor, isNodeExcludedFromDisruptionChecks,
+} from './taints.ts';
+import {
+  addPodEvictorForNewZone, defaultEvictionConfig, getZoneKey, handleDisruption, queueAdd, queueRemove, queueTry,
+  type EvictionConfig, type ZonesState, newZonesState,
+} from './zones.ts';
+
+/** Timing flags of the controller. */
+export interface NodeMonitorConfig {
+  /** --node-monitor-period */
+  nodeMonitorPeriodMs: number;
+  /** --node-monitor-grace-period (50 s since v1.32) */
+  nodeMonitorGracePeriodMs: number;
+  /** --node-startup-grace-period */
+  nodeStartupGracePeriodMs: number;
+}
+
+/** kube-controller-manager defaults. */
+export const defaultNodeMonitorConfig: NodeMonitorConfig = {
+  nodeMonitorPeriodMs: 5_000,
+  nodeMonitorGracePeriodMs: 50_000,
+  nodeStartupGracePeriodMs: 60_000,
+};
+
+/** nodeHealthData: what the controller remembers of a node between passes. */
+export interface NodeHealthData {
+  probeTimestamp: number;
+  readyTransitionTimestamp: number;
+  status: NodeStatus;
+  /** renewTime of the last Lease seen (MicroTime string) */
+  leaseRenewTime?: string;
+}
+
+/** The controller's whole state (plain data). */
+export interface NodeLifecycleState {
+  knownNodes: string[];
+  nodeHealthMap: Record<string, NodeHealthData>;
+  zones: ZonesState;
+}
+
+/** A fresh controller (also what a restart looks like: no saved health). */
+export function newNodeLifecycleState(): NodeLifecycleState {
+  return { knownNodes: [], nodeHealthMap: {}, zones: newZonesState() };
+}
+
+/** GetNodeCondition. */
+export function getNodeCondition(status: NodeStatus | undefined, type: string): NodeCondition | undefined {
+  return status?.conditions?.find((c) => c.type === type);
+}
+
+/** An event the controller records. */
+export interface ControllerEvent {
+  involvedObject: { kind: 'Node' | 'Pod'; name: string; namespace?: string };
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** Result of tryUpdateNodeHealth for one node. */
+export interface NodeHealthUpdate {
+  gracePeriodMs: number;
+  observedReadyCondition: NodeCondition;
+  currentReadyCondition: NodeCondition | undefined;
+  health: NodeHealthData;
+  /** the node with conditions set to Unknown, when an UpdateStatus is due */
+  updatedNode?: Node;
+  logs: string[];
+}
+
+const monitoredConditionTypes = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
+
+function microBefore(a: string | undefined, b: string | undefined): boolean {
+  return (parseTime(a) ?? -Infinity) < (parseTime(b) ?? -Infinity);
+}
+
+/** tryUpdateNodeHealth: refresh probeTimestamp from heartbeats and the Lease; past the grace period, mark conditions Unknown. */
+export function tryUpdateNodeHealth(
+  node: Node,
+  lease: Lease | undefined,
+  saved: NodeHealthData | undefined,
+  now: number,
+  cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
+): NodeHealthUpdate {
+  const logs: string[] = [];
+  const name = node.metadata?.name ?? '';
+  const created = parseTime(node.metadata?.creationTimestamp) ?? 0;
+  let nodeHealth: NodeHealthData | undefined = saved ? { ...saved } : undefined;
+  const currentReadyCondition = getNodeCondition(node.status, 'Ready');
+  let observedReadyCondition: NodeCondition;
+  let gracePeriodMs: number;
+  if (!currentReadyCondition) {
+    // Never posted: pretend an Unknown condition from creation and allow the startup grace.
+    observedReadyCondition = {
+      type: 'Ready', status: 'Unknown',
+      lastHeartbeatTime: node.metadata?.creationTimestamp, lastTransitionTime: node.metadata?.creationTimestamp,
+    };
+    gracePeriodMs = cfg.nodeStartupGracePeriodMs;
+    if (nodeHealth) nodeHealth.status = node.status ?? {};
+    else nodeHealth = { status: node.status ?? {}, probeTimestamp: created, readyTransitionTimestamp: created };
+  } else {
+    observedReadyCondition = { ...currentReadyCondition };
+    gracePeriodMs = cfg.nodeMonitorGracePeriodMs;
+  }
+  const savedCondition = saved ? getNodeCondition(saved.status, 'Ready') : undefined;
+  const savedLeaseRenew = saved?.leaseRenewTime;
+  if (!nodeHealth) {
+    // A restarted controller has no memory, so every node gets a fresh grace period from now.
+    logs.push(`Missing timestamp for Node ${name}. Assuming now as a timestamp.`);
+    nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
+  } else if (!savedCondition && currentReadyCondition) {
+    // These three branches build a fresh nodeHealthData without the saved lease, exactly as Go does;
+    // the next pass therefore treats the current Lease as new once more.
+    logs.push(`Creating timestamp entry for newly observed Node ${name}`);
+    nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
+  } else if (savedCondition && !currentReadyCondition) {
+    logs.push(`ReadyCondition was removed from Status of Node ${name}`);
+    nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
+  } else if (savedCondition && currentReadyCondition && savedCondition.lastHeartbeatTime !== currentReadyCondition.lastHeartbeatTime) {
+    const transition = savedCondition.lastTransitionTime !== currentReadyCondition.lastTransitionTime ? now : nodeHealth.readyTransitionTimestamp;
+    nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: transition };
+  }
+  // A renewed Lease keeps the node healthy even though NodeStatus is posted only every 5 minutes.
+  const observedRenew = lease?.spec?.renewTime;
+  if (observedRenew && (savedLeaseRenew === undefined || microBefore(savedLeaseRenew, observedRenew))) {
+    nodeHealth = { ...nodeHealth, leaseRenewTime: observedRenew, probeTimestamp: now };
+  }
+
+  let updatedNode: Node | undefined;
+  let current = currentReadyCondition;
+  if (now > nodeHealth.probeTimestamp + gracePeriodMs) {
+    const conditions = [...(node.status?.conditions ?? [])].map((c) => ({ ...c }));
+    for (const type of monitoredConditionTypes) {
+      const c = conditions.find((x) => x.type === type);
+      if (!c) {
+        conditions.push({
+          type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.',
+          lastHeartbeatTime: node.metadata?.creationTimestamp, lastTransitionTime: rfc3339(now),
+        });
+      } else if (c.status !== 'Unknown') {
+        c.status = 'Unknown';
+        c.reason = 'NodeStatusUnknown';
+        c.message = 'Kubelet stopped posting node status.';
+        c.lastTransitionTime = rfc3339(now);
+      }
+    }
+    const candidate: Node = { ...node, status: { ...node.status, conditions } };
+    current = getNodeCondition(candidate.status, 'Ready');
+    if (JSON.stringify(current) !== JSON.stringify(observedReadyCondition)) {
+      updatedNode = candidate;
+      nodeHealth = {
+        status: candidate.status ?? {}, probeTimestamp: nodeHealth.probeTimestamp, readyTransitionTimestamp: now,
+        leaseRenewTime: observedRenew,
+      };
+    }
+  }
+  return { gracePeriodMs, observedReadyCondition, currentReadyCondition: current, health: nodeHealth, updatedNode, logs };
+}
+
+/** A taint change on a node the core must send as an API update. */
+export interface TaintAction {
+  node: string;
+  add: Taint[];
+  remove: Taint[];
+  why: 'swap' | 'markNodeAsReachable' | 'taintQueue';
+}
+
+/** Everything one monitorNodeHealth pass decided. */
+export interface MonitorResult {
+  state: NodeLifecycleState;
+  /** nodes whose status must be written (UpdateStatus) */
+  statusUpdates: Node[];
+  /** nodes whose pods MarkPodsNotReady must set Ready=False */
+  markPodsNotReady: string[];
+  events: ControllerEvent[];
+  taintActions: TaintAction[];
+  logs: string[];
+}
+
+function leaseFor(leases: Lease[], name: string): Lease | undefined {
+  return leases.find((l) => l.metadata?.name === name && (l.metadata?.namespace ?? 'kube-node-lease') === 'kube-node-lease');
+}
+
+/** monitorNodeHealth: one pass over all nodes (runs every nodeMonitorPeriod). */
+export function monitorNodeHealth(
+  state: NodeLifecycleState,
+  nodes: Node[],
+  leases: Lease[],
+  now: number,
+  cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
+  evictionCfg: EvictionConfig = defaultEvictionConfig,
+): MonitorResult {
+  const events: ControllerEvent[] = [];
+  const logs: string[] = [];
+  const taintActions: TaintAction[] = [];
+  const statusUpdates: Node[] = [];
+  const markPodsNotReady: string[] = [];
+  let zones = state.zones;
+  const nodeHealthMap = { ...state.nodeHealthMap };
+  const names = nodes.map((n) => n.metadata?.name ?? '');
+
+  // classifyNodes: new nodes are registered and start without NoExecute taints.
+  const added = nodes.filter((n) => !state.knownNodes.includes(n.metadata?.name ?? ''));
+  for (const n of nodes) zones = addPodEvictorForNewZone(zones, n, now, evictionCfg);
+  for (const n of added) {
+    const name = n.metadata?.name ?? '';
+    events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RegisteredNode', message: `Node ${name} event: Registered Node ${name} in Controller` });
+    const r = markReachable(zones, n);
+    zones = r.zones;
+    if (r.action) taintActions.push(r.action);
+  }
+  for (const name of state.knownNodes.filter((k) => !names.includes(k))) {
+    events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
+    delete nodeHealthMap[name];
+  }
+
+  const zoneToNodeConditions: Record<string, (NodeCondition | undefined)[]> = {};
+  for (const node of nodes) {
+    const name = node.metadata?.name ?? '';
+    const u = tryUpdateNodeHealth(node, leaseFor(leases, name), nodeHealthMap[name], now, cfg);
+    logs.push(...u.logs);
+    nodeHealthMap[name] = u.health;
+    const effective = u.updatedNode ?? node;
+    if (u.updatedNode) statusUpdates.push(u.updatedNode);
+    if (!isNodeExcludedFromDisruptionChecks(node)) {
+      (zoneToNodeConditions[getZoneKey(node)] ??= []).push(u.currentReadyCondition);
+    }
+    if (u.currentReadyCondition) {
+      // The decision uses the condition as observed at the start of this pass, so the NoExecute taint
+      // is queued one monitor period after Ready turns Unknown.
+      const r = processTaintBaseEviction(zones, effective, u.observedReadyCondition, now);
+      zones = r.zones;
+      taintActions.push(...r.actions);
+      logs.push(...r.logs);
+      if (u.currentReadyCondition.status !== 'True' && u.observedReadyCondition.status === 'True') {
+        events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'NodeNotReady', message: `Node ${name} status is now: NodeNotReady` });
+        markPodsNotReady.push(name);
+      }
+    }
+  }
+
+  const d = handleDisruption(zones, zoneToNodeConditions, now, evictionCfg);
+  zones = d.zones;
+  logs.push(...d.logs);
+  if (d.markAllNodesReachable) {
+    for (const n of nodes) {
+      const r = markReachable(zones, n);
+      zones = r.zones;
+      if (r.action) taintActions.push(r.action);
+    }
+  }
+  if (d.resetHealthTimestamps) {
+    for (const name of names) {
+      if (nodeHealthMap[name]) nodeHealthMap[name] = { ...nodeHealthMap[name], probeTimestamp: now, readyTransitionTimestamp: now };
+    }
+  }
+  return {
+    state: { knownNodes: names, nodeHealthMap, zones },
+    statusUpdates, markPodsNotReady, events, taintActions, logs,
+  };
+}
+
+function markReachable(zones: ZonesState, node: Node): { zones: ZonesState; action?: TaintAction } {
+  const name = node.metadata?.name ?? '';
+  const zone = getZoneKey(node);
+  const q = zones.zoneNoExecuteTainter[zone];
+  const z = q ? { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: queueRemove(q, name).queue } } : zones;
+  const taints = node.spec?.taints ?? [];
+  const remove = [UnreachableTaintTemplate, NotReadyTaintTemplate].filter((t) => taintExists(taints, t));
+  return { zones: z, action: remove.length ? { node: name, add: [], remove, why: 'markNodeAsReachable' } : undefined };
+}
+
+/** processTaintBaseEviction: swap at once if the opposite taint is there, else queue the node for tainting; Ready → untaint. */
+export function processTaintBaseEviction(
+  zones: ZonesState,
+  node: Node,
+  observedReadyCondition: NodeCondition,
+  now: number,
+): { zones: ZonesState; actions: TaintAction[]; logs: string[] } {
+  const name = node.metadata?.name ?? '';
+  const uid = node.metadata?.uid ?? '';
+  const zone = getZoneKey(node);
+  const taints = node.spec?.taints ?? [];
+  const status = observedReadyCondition.status;
+  if (status === 'True') {
+    const r = markReachable(zones, node);
+    return { zones: r.zones, actions: r.action ? [r.action] : [], logs: r.action ? [`Node ${name} is healthy again, removing all taints`] : [] };
+  }
+  const swap = noExecuteSwapFor(status);
+  if (!swap) return { zones, actions: [], logs: [] };
+  if (taintExists(taints, swap.remove)) {
+    return { zones, actions: [{ node: name, add: [swap.add], remove: [swap.remove], why: 'swap' }], logs: [] };
+  }
+  // markNodeForTainting: forget an earlier processed entry unless the wanted taint is already on.
+  let q = zones.zoneNoExecuteTainter[zone];
+  if (!q) return { zones, actions: [], logs: [] };
+  if (!taintExists(taints, swap.add)) q = queueRemove(q, name).queue;
+  const r = queueAdd(q, name, uid, now);
+  const logs = r.added
+    ? [status === 'False' ? `Node ${name} is NotReady as of ${rfc3339(now)}. Adding it to the Taint queue.` : `Node ${name} is unresponsive as of ${rfc3339(now)}. Adding it to the Taint queue.`]
+    : [];
+  return { zones: { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: r.queue } }, actions: [], logs };
+}
+
+/** doNoExecuteTaintingPass (every 100 ms): pop queued nodes under each zone's rate limit and taint them by their current Ready status. */
+export function doNoExecuteTaintingPass(
+  zones: ZonesState,
+  nodes: Node[],
+  now: number,
+): { zones: ZonesState; actions: TaintAction[] } {
+  const actions: TaintAction[] = [];
+  const tainters = { ...zones.zoneNoExecuteTainter };
+  for (const zone of Object.keys(tainters).sort()) {
+    tainters[zone] = queueTry(tainters[zone], now, (v) => {
+      const node = nodes.find((n) => n.metadata?.name === v.value);
+      if (!node) return [true, 0];
+      const ready = getNodeCondition(node.status, 'Ready');
+      const swap = noExecuteSwapFor(ready?.status);
+      // Ready again by now: nothing to taint.
+      if (!swap) return [true, 0];
+      actions.push({ node: v.value, add: [swap.add], remove: [swap.remove], why: 'taintQueue' });
+      return [true, 0];
+    });
+  }
+  return { zones: { ...zones, zoneNoExecuteTainter: tainters }, actions };
+}
+
+/** MarkPodsNotReady for one pod: Ready → False (only if it changes), plus the pod's NodeNotReady event. */
+export function markPodNotReady(pod: Pod, nodeName: string, now: number): { pod: Pod; event: ControllerEvent } | undefined {
+  if (pod.spec?.nodeName !== nodeName) return undefined;
+  const conditions = pod.status?.conditions ?? [];
+  const i = conditions.findIndex((c) => c.type === 'Ready');
+  if (i === -1 || conditions[i].status === 'False') return undefined;
+  const next = [...conditions];
+  next[i] = { ...conditions[i], status: 'False', lastTransitionTime: rfc3339(now) };
+  return {
+    pod: { ...pod, status: { ...pod.status, conditions: next } },
+    event: {
+      involvedObject: { kind: 'Pod', name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace },
+      type: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready',
+    },
+  };
+}
