@@ -1,0 +1,236 @@
+import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
+import { quantityMilliValue, quantityValue } from './quantity';
+
+// framework.NodeInfo reduced to what the default plugins read. It is plain data (arrays and
+// records) so it can live in the world state; add/remove update the totals incrementally, so
+// scheduling never rescans every pod in the cluster.
+
+/** Default CPU request (millicores) the scheduler assumes for a container without one (pkg/scheduler/util DefaultMilliCPURequest). */
+export const DEFAULT_MILLI_CPU_REQUEST = 100;
+/** Default memory request (bytes) assumed for a container without one: 200 MiB (DefaultMemoryRequest). */
+export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+/** Kubelet's default maxPods, used when a Node has no `allocatable.pods`. */
+export const DEFAULT_MAX_PODS = 110;
+
+/** framework.Resource for the resources the simulation models. */
+export interface Resource {
+  milliCPU: number;
+  memory: number;
+  allowedPodNumber: number;
+}
+
+/** The requests of one pod, as NodeInfo.update and NodeResourcesFit see them. */
+export interface PodResource {
+  /** resourcehelper.PodRequests: what the pod asked for. */
+  requests: { milliCPU: number; memory: number };
+  /** The same with 100m / 200Mi for containers that set no request (used for spreading scores). */
+  nonZero: { milliCPU: number; memory: number };
+}
+
+/** One NodeInfo: the node, the pods on it and running totals. */
+export interface NodeInfo {
+  node: Node;
+  name: string;
+  pods: Pod[];
+  requested: Resource;
+  nonZeroRequested: Resource;
+  allocatable: Resource;
+  /** HostPortInfo flattened to "ip/protocol/port" → number of pods holding it. */
+  usedPorts: Record<string, number>;
+  /** Bumped on every change, like NodeInfo.Generation; caches key on it. */
+  generation: number;
+  /** Cache of matching-pod counts per selector key (PodTopologySpread), valid for `matchCountsGeneration`. */
+  matchCounts?: Record<string, number>;
+  matchCountsGeneration?: number;
+}
+
+const podResourceCache = new WeakMap<Pod, PodResource>();
+const hostPortCache = new WeakMap<Pod, HostPort[]>();
+
+/** One host port a container asks for. */
+export interface HostPort {
+  ip: string;
+  protocol: string;
+  port: number;
+}
+
+function containerRequests(c: Container, nonZero: boolean): { milliCPU: number; memory: number } {
+  const req = c.resources?.requests ?? {};
+  // Only a *missing* request gets the default (applyNonMissing); an explicit "0" stays 0.
+  const hasCPU = req.cpu !== undefined;
+  const hasMem = req.memory !== undefined;
+  return {
+    milliCPU: hasCPU ? quantityMilliValue(req.cpu) : nonZero ? DEFAULT_MILLI_CPU_REQUEST : 0,
+    memory: hasMem ? quantityValue(req.memory) : nonZero ? DEFAULT_MEMORY_REQUEST : 0,
+  };
+}
+
+// resourcehelper.PodRequests: sum of app containers and sidecars, at least the largest init
+// container (plus the sidecars started before it), plus pod overhead.
+function podRequests(pod: Pod, nonZero: boolean): { milliCPU: number; memory: number } {
+  let cpu = 0;
+  let mem = 0;
+  for (const c of pod.spec?.containers ?? []) {
+    const r = containerRequests(c, nonZero);
+    cpu += r.milliCPU;
+    mem += r.memory;
+  }
+  let sidecarCPU = 0;
+  let sidecarMem = 0;
+  let initCPU = 0;
+  let initMem = 0;
+  for (const ic of pod.spec?.initContainers ?? []) {
+    const r = containerRequests(ic, nonZero);
+    let useCPU: number;
+    let useMem: number;
+    if (ic.restartPolicy === 'Always') {
+      cpu += r.milliCPU;
+      mem += r.memory;
+      sidecarCPU += r.milliCPU;
+      sidecarMem += r.memory;
+      useCPU = sidecarCPU;
+      useMem = sidecarMem;
+    } else {
+      useCPU = r.milliCPU + sidecarCPU;
+      useMem = r.memory + sidecarMem;
+    }
+    initCPU = Math.max(initCPU, useCPU);
+    initMem = Math.max(initMem, useMem);
+  }
+  cpu = Math.max(cpu, initCPU);
+  mem = Math.max(mem, initMem);
+  const overhead = pod.spec?.overhead;
+  if (overhead) {
+    cpu += quantityMilliValue(overhead.cpu);
+    mem += quantityValue(overhead.memory);
+  }
+  return { milliCPU: cpu, memory: mem };
+}
+
+/** The pod's requests and non-zero requests (cached per pod object: stored objects are immutable). */
+export function computePodResource(pod: Pod): PodResource {
+  let r = podResourceCache.get(pod);
+  if (!r) {
+    r = { requests: podRequests(pod, false), nonZero: podRequests(pod, true) };
+    podResourceCache.set(pod, r);
+  }
+  return r;
+}
+
+/** Node.status.allocatable as a Resource (pods default to 110). */
+export function allocatableOf(node: Node): Resource {
+  const a = node.status?.allocatable ?? {};
+  return {
+    milliCPU: quantityMilliValue(a.cpu),
+    memory: quantityValue(a.memory),
+    allowedPodNumber: a.pods !== undefined ? quantityValue(a.pods) : DEFAULT_MAX_PODS,
+  };
+}
+
+/** The host ports a pod asks for, as "ip/protocol/port" keys (defaults 0.0.0.0 and TCP). */
+export function podHostPorts(pod: Pod): readonly HostPort[] {
+  let r = hostPortCache.get(pod);
+  if (!r) {
+    const out: HostPort[] = [];
+    const collect = (c: Container) => {
+      for (const p of c.ports ?? []) {
+        if (!p.hostPort || p.hostPort <= 0) continue;
+        out.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
+      }
+    };
+    // Sidecars (restartable init containers) keep their ports for the pod's lifetime.
+    for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') collect(c);
+    for (const c of pod.spec?.containers ?? []) collect(c);
+    r = out;
+    hostPortCache.set(pod, r);
+  }
+  return r;
+}
+
+function portKey(ip: string, protocol: string, port: number): string {
+  return `${ip}/${protocol}/${port}`;
+}
+
+/** NewNodeInfo + SetNode + AddPod for each pod. */
+export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
+  const ni: NodeInfo = {
+    node,
+    name: node.metadata?.name ?? '',
+    pods: [],
+    requested: { milliCPU: 0, memory: 0, allowedPodNumber: 0 },
+    nonZeroRequested: { milliCPU: 0, memory: 0, allowedPodNumber: 0 },
+    allocatable: allocatableOf(node),
+    usedPorts: {},
+    generation: 0,
+  };
+  for (const p of pods) addPod(ni, p);
+  return ni;
+}
+
+/** NodeInfo.SetNode: a node update (labels, taints, allocatable) keeps the pods. */
+export function setNode(ni: NodeInfo, node: Node): void {
+  ni.node = node;
+  ni.name = node.metadata?.name ?? '';
+  ni.allocatable = allocatableOf(node);
+  ni.generation++;
+}
+
+function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
+  const r = computePodResource(pod);
+  ni.requested.milliCPU += sign * r.requests.milliCPU;
+  ni.requested.memory += sign * r.requests.memory;
+  ni.nonZeroRequested.milliCPU += sign * r.nonZero.milliCPU;
+  ni.nonZeroRequested.memory += sign * r.nonZero.memory;
+  for (const hp of podHostPorts(pod)) {
+    const k = portKey(hp.ip, hp.protocol, hp.port);
+    const n = (ni.usedPorts[k] ?? 0) + sign;
+    if (n > 0) ni.usedPorts[k] = n;
+    else delete ni.usedPorts[k];
+  }
+  ni.generation++;
+}
+
+/** NodeInfo.AddPod: the pod now occupies the node (assumed or bound). */
+export function addPod(ni: NodeInfo, pod: Pod): void {
+  ni.pods.push(pod);
+  update(ni, pod, 1);
+}
+
+function podKey(p: Pod): string {
+  return p.metadata?.uid || `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+}
+
+/** NodeInfo.RemovePod (matched by uid, else namespace/name); returns false if the pod was not there. */
+export function removePod(ni: NodeInfo, pod: Pod): boolean {
+  const k = podKey(pod);
+  const i = ni.pods.findIndex((p) => podKey(p) === k);
+  if (i < 0) return false;
+  const removed = ni.pods[i];
+  // Same swap-with-last removal as removeFromSlice, so pod order matches Kubernetes'.
+  ni.pods[i] = ni.pods[ni.pods.length - 1];
+  ni.pods.pop();
+  update(ni, removed, -1);
+  return true;
+}
+
+/** HostPortInfo.CheckConflict: 0.0.0.0 conflicts with every IP for the same protocol/port. */
+export function hostPortConflicts(ni: NodeInfo, ip: string, protocol: string, port: number): boolean {
+  if (ip === '0.0.0.0') {
+    const suffix = `/${protocol}/${port}`;
+    for (const k of Object.keys(ni.usedPorts)) if (k.endsWith(suffix)) return true;
+    return false;
+  }
+  return portKey(ip, protocol, port) in ni.usedPorts || portKey('0.0.0.0', protocol, port) in ni.usedPorts;
+}
+
+/** A deep-enough copy for what-if evaluation (preemption dry runs). */
+export function cloneNodeInfo(ni: NodeInfo): NodeInfo {
+  return {
+    ...ni,
+    pods: [...ni.pods],
+    requested: { ...ni.requested },
+    nonZeroRequested: { ...ni.nonZeroRequested },
+    allocatable: { ...ni.allocatable },
+    usedPorts: { ...ni.usedPorts },
+  };
+}

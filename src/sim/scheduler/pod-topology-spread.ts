@@ -1,0 +1,406 @@
+import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from './k8s-types';
+import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framework';
+import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework';
+import type { NodeInfo } from './node-info';
+import { labelSelectorMatches, selectorKey } from './label-selector';
+import { requiredNodeAffinityMatches } from './node-affinity';
+import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration';
+
+// podtopologyspread: filtering.go (DoNotSchedule), scoring.go (ScheduleAnyway and the system
+// defaults), common.go (constraints, node inclusion policies), plugin.go (systemDefaultConstraints).
+
+/** ErrReasonConstraintsNotMatch. */
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+/** ErrReasonNodeLabelNotMatch. */
+export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
+
+/** LabelHostname. */
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+/** LabelTopologyZone. */
+export const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
+
+/** systemDefaultConstraints (plugin.go): soft spreading by host (maxSkew 3) and zone (maxSkew 5). */
+export const SYSTEM_DEFAULT_CONSTRAINTS: TopologySpreadConstraint[] = [
+  { topologyKey: LABEL_HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
+  { topologyKey: LABEL_TOPOLOGY_ZONE, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
+];
+
+/** topologySpreadConstraint: the API constraint with its selector resolved. */
+export interface SpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  selector: LabelSelector;
+  selectorKey: string;
+  minDomains: number;
+  nodeAffinityPolicy: 'Honor' | 'Ignore';
+  nodeTaintsPolicy: 'Honor' | 'Ignore';
+}
+
+/** filterTopologySpreadConstraints: the pod's constraints for one action, matchLabelKeys merged into the selector. */
+export function filterTopologySpreadConstraints(
+  constraints: TopologySpreadConstraint[] | undefined,
+  podLabels: Record<string, string> | undefined,
+  action: 'DoNotSchedule' | 'ScheduleAnyway',
+): SpreadConstraint[] {
+  const out: SpreadConstraint[] = [];
+  for (const c of constraints ?? []) {
+    if (c.whenUnsatisfiable !== action) continue;
+    const selector: LabelSelector = {
+      matchLabels: { ...(c.labelSelector?.matchLabels ?? {}) },
+      matchExpressions: [...(c.labelSelector?.matchExpressions ?? [])],
+    };
+    for (const key of c.matchLabelKeys ?? []) {
+      const v = podLabels?.[key];
+      if (v !== undefined) selector.matchExpressions!.push({ key, operator: 'In', values: [v] });
+    }
+    out.push(toConstraint(c, selector));
+  }
+  return out;
+}
+
+function toConstraint(c: TopologySpreadConstraint, selector: LabelSelector): SpreadConstraint {
+  return {
+    maxSkew: c.maxSkew,
+    topologyKey: c.topologyKey,
+    selector,
+    selectorKey: selectorKey(selector),
+    minDomains: c.minDomains ?? 1,
+    nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
+    nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
+  };
+}
+
+function isEmptySelector(s: LabelSelector): boolean {
+  return Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0;
+}
+
+/** helper.DefaultSelector: the selectors of the Services selecting the pod, plus its controlling ReplicaSet/StatefulSet's. */
+export function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
+  const ns = pod.metadata?.namespace ?? '';
+  const labels = pod.metadata?.labels ?? {};
+  const matchLabels: Record<string, string> = {};
+  for (const svc of listers.services ?? []) {
+    const sel = svc.spec?.selector;
+    if ((svc.metadata?.namespace ?? '') !== ns || sel === undefined) continue;
+    if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(matchLabels, sel);
+  }
+  const matchExpressions: NonNullable<LabelSelector['matchExpressions']> = [];
+  const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
+  if (owner && owner.apiVersion === 'apps/v1' && (owner.kind === 'ReplicaSet' || owner.kind === 'StatefulSet')) {
+    const list = owner.kind === 'ReplicaSet' ? listers.replicaSets : listers.statefulSets;
+    const ctrl = (list ?? []).find((o) => o.metadata?.name === owner.name && (o.metadata?.namespace ?? '') === ns);
+    const sel = ctrl?.spec?.selector;
+    if (sel) {
+      // LabelSelectorAsSelector turns matchLabels into "key In (value)" requirements.
+      for (const [key, v] of Object.entries(sel.matchLabels ?? {})) matchExpressions.push({ key, operator: 'In', values: [v] });
+      matchExpressions.push(...(sel.matchExpressions ?? []));
+    }
+  }
+  return { matchLabels, matchExpressions };
+}
+
+/** buildDefaultConstraints: system defaults with the default selector, none if that selector is empty. */
+export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConstraint[] {
+  const sel = defaultSelector(pod, listers);
+  if (isEmptySelector(sel)) return [];
+  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => toConstraint(c, sel));
+}
+
+// Per-node match counts live in NodeInfo.matchCounts (plain data, dropped whenever the node's
+// generation moves), so a cycle over a thousand nodes costs one property lookup per node.
+
+/** A per-cycle counter for one (namespace, selector): countPodsMatchSelector with memoisation. */
+export interface MatchCounter {
+  (ni: NodeInfo): number;
+  /** Namespace + selector: what the counts depend on. */
+  key: string;
+}
+
+/** countPodsMatchSelector over a node's pods: non-terminating, same namespace, matching (empty selector counts 0). */
+export function countPodsMatchSelector(pods: readonly Pod[], selector: LabelSelector, ns: string): number {
+  if (isEmptySelector(selector)) return 0;
+  let count = 0;
+  for (const p of pods) {
+    if (p.metadata?.deletionTimestamp || (p.metadata?.namespace ?? '') !== ns) continue;
+    if (labelSelectorMatches(selector, p.metadata?.labels)) count++;
+  }
+  return count;
+}
+
+/** A memoised countPodsMatchSelector for one constraint's selector in the pod's namespace. */
+export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
+  const key = ns + '\u0000' + c.selectorKey;
+  if (isEmptySelector(c.selector)) return Object.assign(() => 0, { key });
+  const counter = (ni: NodeInfo): number => {
+    let m = ni.matchCounts;
+    if (m === undefined || ni.matchCountsGeneration !== ni.generation) {
+      m = ni.matchCounts = {};
+      ni.matchCountsGeneration = ni.generation;
+    }
+    const v = m[key];
+    if (v !== undefined) return v;
+    return (m[key] = countPodsMatchSelector(ni.pods, c.selector, ns));
+  };
+  return Object.assign(counter, { key });
+}
+
+// Domain totals over all nodes, kept per (selector, namespace, topology key, required keys) and
+// updated only for nodes whose generation moved. PreScore and PreFilter walk every node for every
+// pod; with 1,000 nodes that walk dominated the cycle. The cache is used only when a node's
+// eligibility does not depend on the incoming pod (no node affinity to honour, taints ignored).
+interface DomainCache {
+  nodes: (NodeInfo | undefined)[];
+  gens: number[];
+  values: (string | undefined)[];
+  counts: number[];
+  members: Record<string, number>;
+  totals: Record<string, number>;
+}
+const domainCaches = new Map<string, DomainCache>();
+
+function podIndependentInclusion(c: SpreadConstraint, pod: Pod): boolean {
+  if (c.nodeTaintsPolicy === 'Honor') return false;
+  if (c.nodeAffinityPolicy === 'Ignore') return true;
+  return !pod.spec?.nodeSelector && !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+}
+
+/**
+ * Matching pods per topology value of `c` over the eligible nodes. A node is eligible when it has
+ * every key in `requiredKeys` and passes the inclusion policies; with `missingAsEmpty` a node
+ * without `c.topologyKey` counts towards the "" domain (Go reads a missing label as "").
+ */
+export function domainCounts(
+  allNodes: NodeInfo[],
+  c: SpreadConstraint,
+  counter: MatchCounter,
+  pod: Pod,
+  requiredKeys: string[],
+  missingAsEmpty: boolean,
+): Record<string, number> {
+  const valueOf = (ni: NodeInfo): string | undefined => {
+    const labels = ni.node.metadata?.labels ?? {};
+    for (const k of requiredKeys) if (!Object.prototype.hasOwnProperty.call(labels, k)) return undefined;
+    const v = labels[c.topologyKey];
+    return v === undefined ? (missingAsEmpty ? '' : undefined) : v;
+  };
+  if (!podIndependentInclusion(c, pod)) {
+    const out: Record<string, number> = {};
+    for (const ni of allNodes) {
+      const v = valueOf(ni);
+      if (v === undefined || !matchNodeInclusionPolicies(c, pod, ni.node)) continue;
+      out[v] = (out[v] ?? 0) + counter(ni);
+    }
+    return out;
+  }
+  const key = `${counter.key}\u0000${c.topologyKey}\u0000${requiredKeys.join(',')}\u0000${missingAsEmpty}`;
+  let dc = domainCaches.get(key);
+  if (!dc || dc.nodes.length !== allNodes.length) {
+    const n = allNodes.length;
+    dc = { nodes: new Array(n).fill(undefined), gens: new Array(n).fill(-1), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
+    domainCaches.set(key, dc);
+  }
+  for (let i = 0; i < allNodes.length; i++) {
+    const ni = allNodes[i];
+    if (dc.nodes[i] === ni && dc.gens[i] === ni.generation) continue;
+    const old = dc.values[i];
+    if (old !== undefined) {
+      dc.totals[old] -= dc.counts[i];
+      if (--dc.members[old] === 0) {
+        delete dc.members[old];
+        delete dc.totals[old];
+      }
+    }
+    const v = valueOf(ni);
+    const cnt = v === undefined ? 0 : counter(ni);
+    if (v !== undefined) {
+      dc.members[v] = (dc.members[v] ?? 0) + 1;
+      dc.totals[v] = (dc.totals[v] ?? 0) + cnt;
+    }
+    dc.nodes[i] = ni;
+    dc.gens[i] = ni.generation;
+    dc.values[i] = v;
+    dc.counts[i] = cnt;
+  }
+  return dc.totals;
+}
+
+/** nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key. */
+export function nodeLabelsMatchSpreadConstraints(labels: Record<string, string> | undefined, constraints: SpreadConstraint[]): boolean {
+  const l = labels ?? {};
+  return constraints.every((c) => Object.prototype.hasOwnProperty.call(l, c.topologyKey));
+}
+
+/** matchNodeInclusionPolicies: nodeAffinityPolicy Honor (default) and nodeTaintsPolicy Ignore (default). */
+export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node): boolean {
+  if (c.nodeAffinityPolicy === 'Honor' && !requiredNodeAffinityMatches(pod, node)) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && findMatchingUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter)) return false;
+  return true;
+}
+
+/** PreFilter state: per constraint, matching pods per topology value over eligible nodes. */
+export interface TopologySpreadPreFilterState {
+  constraints: SpreadConstraint[];
+  tpValueToMatchNum: Record<string, number>[];
+}
+
+/** calPreFilterState for the pod's DoNotSchedule constraints (undefined = plugin skipped). */
+export function calPreFilterState(pod: Pod, allNodes: NodeInfo[]): TopologySpreadPreFilterState | undefined {
+  const constraints = filterTopologySpreadConstraints(pod.spec?.topologySpreadConstraints, pod.metadata?.labels, 'DoNotSchedule');
+  if (constraints.length === 0) return undefined;
+  const ns = pod.metadata?.namespace ?? '';
+  const requiredKeys = constraints.map((c) => c.topologyKey);
+  const tpValueToMatchNum = constraints.map((c) => ({ ...domainCounts(allNodes, c, matchCounter(c, ns), pod, requiredKeys, false) }));
+  return { constraints, tpValueToMatchNum };
+}
+
+/** minMatchNum: the global minimum, 0 while fewer domains exist than minDomains. */
+export function minMatchNum(counts: Record<string, number>, minDomains: number): number {
+  const values = Object.values(counts);
+  if (values.length < minDomains || values.length === 0) return 0;
+  return Math.min(...values);
+}
+
+const PTS = 'PodTopologySpread';
+// A constant key: building it per call (PTS + '/score') made every Score a string flatten + lookup.
+const PTS_SCORE_STATE = 'PodTopologySpread/score';
+
+/** PodTopologySpread Filter: matching + self − global min must not exceed maxSkew for DoNotSchedule constraints. */
+export const podTopologySpreadFilter: FilterPlugin = {
+  name: PTS,
+  preFilter(pod, ctx) {
+    ctx.state[PTS] = calPreFilterState(pod, ctx.allNodes);
+    return undefined;
+  },
+  filter(pod, nodeInfo, ctx) {
+    const s = ctx.state[PTS] as TopologySpreadPreFilterState | undefined;
+    if (!s) return SUCCESS;
+    const labels = nodeInfo.node.metadata?.labels ?? {};
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+        return newStatus('UnschedulableAndUnresolvable', ERR_REASON_NODE_LABEL_NOT_MATCH);
+      }
+      const selfMatchNum = labelSelectorMatches(c.selector, pod.metadata?.labels) ? 1 : 0;
+      const matchNum = s.tpValueToMatchNum[i][labels[c.topologyKey]] ?? 0;
+      const skew = matchNum + selfMatchNum - minMatchNum(s.tpValueToMatchNum[i], c.minDomains);
+      if (skew > c.maxSkew) return newStatus('Unschedulable', ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    }
+    return SUCCESS;
+  },
+};
+
+/** PreScore state (scoring.go preScoreState). */
+export interface TopologySpreadPreScoreState {
+  constraints: SpreadConstraint[];
+  counters: MatchCounter[];
+  ignoredNodes: Set<string>;
+  topologyValueToPodCounts: Record<string, number>[];
+  topologyNormalizingWeight: number[];
+}
+
+/** topologyNormalizingWeight: log(size + 2), so small topologies aren't drowned by big ones. */
+export function topologyNormalizingWeight(size: number): number {
+  return Math.log(size + 2);
+}
+
+/** scoreForCount: cnt × weight + (maxSkew − 1). */
+export function scoreForCount(cnt: number, maxSkew: number, tpWeight: number): number {
+  return cnt * tpWeight + (maxSkew - 1);
+}
+
+/** PreScore: soft constraints (or the system defaults) and the pod counts per topology value. */
+export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx: CycleContext): TopologySpreadPreScoreState | undefined {
+  const hasOwn = (pod.spec?.topologySpreadConstraints ?? []).length > 0;
+  const constraints = hasOwn
+    ? filterTopologySpreadConstraints(pod.spec?.topologySpreadConstraints, pod.metadata?.labels, 'ScheduleAnyway')
+    : buildDefaultConstraints(pod, ctx.listers);
+  if (constraints.length === 0) return undefined;
+  // Only explicit constraints require every topology key; with the system defaults a node
+  // without a zone label still gets hostname spreading.
+  const requireAllTopologies = hasOwn;
+  const ns = pod.metadata?.namespace ?? '';
+  const s: TopologySpreadPreScoreState = {
+    constraints,
+    counters: constraints.map((c) => matchCounter(c, ns)),
+    ignoredNodes: new Set(),
+    topologyValueToPodCounts: constraints.map(() => ({})),
+    topologyNormalizingWeight: [],
+  };
+  const topoSize = constraints.map(() => 0);
+  for (const ni of filteredNodes) {
+    const labels = ni.node.metadata?.labels ?? {};
+    if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) {
+      s.ignoredNodes.add(ni.name);
+      continue;
+    }
+    constraints.forEach((c, i) => {
+      if (c.topologyKey === LABEL_HOSTNAME) return; // per-node counts are taken in Score
+      const v = labels[c.topologyKey];
+      // Go indexes the map with "" for a missing label; keep that quirk.
+      const key = v ?? '';
+      if (s.topologyValueToPodCounts[i][key] === undefined) {
+        s.topologyValueToPodCounts[i][key] = 0;
+        topoSize[i]++;
+      }
+    });
+  }
+  s.topologyNormalizingWeight = constraints.map((c, i) =>
+    topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - s.ignoredNodes.size : topoSize[i]),
+  );
+  // Only non-hostname constraints need the counts over every node (per-node counts come in Score).
+  const requiredKeys = requireAllTopologies ? constraints.map((c) => c.topologyKey) : [];
+  constraints.forEach((c, i) => {
+    if (c.topologyKey === LABEL_HOSTNAME) return;
+    const totals = domainCounts(ctx.allNodes, c, s.counters[i], pod, requiredKeys, !requireAllTopologies);
+    const counts = s.topologyValueToPodCounts[i];
+    for (const v of Object.keys(counts)) counts[v] = totals[v] ?? 0;
+  });
+  return s;
+}
+
+/** PodTopologySpread Score (weight 2): fewer matching pods in the node's domains is better. */
+export const podTopologySpreadScore: ScorePlugin = {
+  name: PTS,
+  weight: 2,
+  preScore(pod, feasible, ctx) {
+    const s = topologySpreadPreScore(pod, feasible, ctx);
+    ctx.state[PTS_SCORE_STATE] = s;
+    return s !== undefined;
+  },
+  score(pod, ni, ctx) {
+    const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
+    if (s.ignoredNodes.has(ni.name)) return 0;
+    const labels = ni.node.metadata?.labels ?? {};
+    let score = 0;
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      const v = labels[c.topologyKey];
+      if (v === undefined) continue;
+      const cnt = c.topologyKey === LABEL_HOSTNAME ? s.counters[i](ni) : (s.topologyValueToPodCounts[i][v] ?? 0);
+      score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]);
+    }
+    // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
+    return Math.round(score);
+  },
+  normalize(scores, feasible, ctx) {
+    const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
+    let minScore = Number.MAX_SAFE_INTEGER;
+    let maxScore = 0;
+    for (let i = 0; i < scores.length; i++) {
+      if (s.ignoredNodes.has(feasible[i].name)) continue;
+      if (scores[i] < minScore) minScore = scores[i];
+      if (scores[i] > maxScore) maxScore = scores[i];
+    }
+    for (let i = 0; i < scores.length; i++) {
+      if (s.ignoredNodes.has(feasible[i].name)) {
+        scores[i] = 0;
+        continue;
+      }
+      if (maxScore === 0) {
+        scores[i] = MAX_NODE_SCORE;
+        continue;
+      }
+      scores[i] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
+    }
+  },
+};

@@ -1,0 +1,404 @@
+import type { Binding, Pod } from './k8s-types';
+import type { Code, CycleContext, FilterPlugin, Listers, Rng, ScorePlugin, Status } from './framework';
+import { podPriority } from './framework';
+import type { NodeInfo } from './node-info';
+import { cloneNodeInfo, removePod } from './node-info';
+import { nodeUnschedulable } from './node-unschedulable';
+import { nodeName } from './node-name';
+import { taintTolerationFilter, taintTolerationScore } from './taint-toleration';
+import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity';
+import { nodePorts } from './node-ports';
+import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources';
+import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread';
+
+// pkg/scheduler/schedule_one.go: schedulePod → findNodesThatFitPod → prioritizeNodes → selectHost,
+// FitError.Error() from framework/types.go, and DefaultPreemption's PostFilter message.
+
+/** The default profile's filters, in MultiPoint order. */
+export const DEFAULT_FILTER_PLUGINS: FilterPlugin[] = [
+  nodeUnschedulable,
+  nodeName,
+  taintTolerationFilter,
+  nodeAffinityFilter,
+  nodePorts,
+  nodeResourcesFitFilter,
+  podTopologySpreadFilter,
+];
+
+/** The default profile's scorers with their weights (InterPodAffinity and ImageLocality not modelled). */
+export const DEFAULT_SCORE_PLUGINS: ScorePlugin[] = [
+  taintTolerationScore,
+  nodeAffinityScore,
+  nodeResourcesFitScore,
+  podTopologySpreadScore,
+  nodeResourcesBalancedAllocationScore,
+];
+
+/** minFeasibleNodesToFind. */
+export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+/** minFeasibleNodesPercentageToFind. */
+export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/** numFeasibleNodesToFind: all nodes below 100, else an adaptive percentage (50 − n/125, at least 5%), at least 100. */
+export function numFeasibleNodesToFind(percentageOfNodesToScore: number, numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  let percentage = percentageOfNodesToScore;
+  if (percentage === 0) {
+    percentage = 50 - Math.trunc(numAllNodes / 125);
+    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+  }
+  const numNodes = Math.trunc((numAllNodes * percentage) / 100);
+  return numNodes < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : numNodes;
+}
+
+/** One plugin's filter verdict on one node. */
+export interface FilterRecord {
+  plugin: string;
+  code: Code;
+  reasons: string[];
+}
+
+/** One plugin's score on one node. */
+export interface ScoreRecord {
+  plugin: string;
+  raw: number;
+  normalized: number;
+  weighted: number;
+}
+
+/** What the figure shows for a node: why it was kept or dropped, and how it scored. */
+export interface NodeRecord {
+  node: string;
+  /** Filters run in order; the framework stops at the first failure, so a failure is last. */
+  filter: FilterRecord[];
+  scores: ScoreRecord[];
+  total: number;
+}
+
+/** framework.FitError as data. */
+export interface FitError {
+  numAllNodes: number;
+  /** NodeToStatus: the first failing plugin's status per rejected node. */
+  nodeToStatus: Record<string, FilterRecord>;
+  unschedulablePlugins: string[];
+  postFilterMsg: string;
+  /** FitError.Error(): the FailedScheduling message and the PodScheduled condition message. */
+  message: string;
+}
+
+/** The outcome of one scheduling attempt. */
+export interface ScheduleResult {
+  result: { node: string } | { fitError: FitError };
+  /**
+   * The nodes the filter pass reached, in the order it reached them (from nextStartNodeIndex). On
+   * big clusters the search stops at numFeasibleNodesToFind, and the nodes after that point are
+   * absent here, as they were never considered.
+   */
+  perNode: NodeRecord[];
+  /** Pass this to the next call (sched.nextStartNodeIndex). */
+  nextStartNodeIndex: number;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+}
+
+/** Options for schedulePod; all plain data. */
+export interface ScheduleOptions {
+  /** 0 (default) = adaptive. */
+  percentageOfNodesToScore?: number;
+  nextStartNodeIndex?: number;
+  listers?: Listers;
+  /** Run DefaultPreemption's PostFilter and append its message (default true). */
+  preemption?: boolean;
+  /** Name the taint in TaintToleration's reason, as v1.26–v1.34 did (default false). */
+  taintReasonWithKey?: boolean;
+  filterPlugins?: FilterPlugin[];
+  scorePlugins?: ScorePlugin[];
+}
+
+/** ErrNoNodesAvailable's message. */
+export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
+
+const successRecords = new Map<string, FilterRecord>();
+const allSuccess = new WeakMap<FilterPlugin[], FilterRecord[]>();
+
+function successRecord(plugin: string): FilterRecord {
+  // Shared and frozen: a cycle over hundreds of nodes would otherwise allocate one per plugin per node.
+  let r = successRecords.get(plugin);
+  if (!r) {
+    r = Object.freeze({ plugin, code: 'Success', reasons: Object.freeze([]) as unknown as string[] }) as FilterRecord;
+    successRecords.set(plugin, r);
+  }
+  return r;
+}
+
+function allSuccessRecords(plugins: FilterPlugin[]): FilterRecord[] {
+  let r = allSuccess.get(plugins);
+  if (!r) {
+    r = Object.freeze(plugins.map((p) => successRecord(p.name))) as FilterRecord[];
+    allSuccess.set(plugins, r);
+  }
+  return r;
+}
+
+/**
+ * runFilterPlugins: run filters in order, stopping at the first non-success (framework.RunFilterPlugins).
+ * Returns the records of the plugins that ran; the last one is the failure, if any.
+ */
+export function runFilterPlugins(pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[]): FilterRecord[] {
+  for (let i = 0; i < plugins.length; i++) {
+    const st: Status = plugins[i].filter(pod, ni, ctx);
+    if (st.code !== 'Success') {
+      const records = allSuccessRecords(plugins).slice(0, i);
+      records.push({ plugin: plugins[i].name, code: st.code, reasons: st.reasons });
+      return records;
+    }
+  }
+  return allSuccessRecords(plugins);
+}
+
+/** The failing record of a runFilterPlugins result, if any. */
+export function failedRecord(records: FilterRecord[]): FilterRecord | undefined {
+  const last = records[records.length - 1];
+  return last && last.code !== 'Success' ? last : undefined;
+}
+
+/** sortReasonsHistogram + NoNodeAvailableMsg: "0/N nodes are available: 2 reason, 1 other." */
+export function nodesAvailableMessage(numAllNodes: number, reasonsPerNode: string[][]): string {
+  const counts = new Map<string, number>();
+  for (const reasons of reasonsPerNode) for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  // sort.Strings over "count reason": byte order, so "10 x" sorts before "2 y" as in Go.
+  const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let msg = `0/${numAllNodes} nodes are available:`;
+  if (parts.length) msg += ` ${parts.join(', ')}.`;
+  return msg;
+}
+
+/** FitError.Error(). */
+export function fitErrorMessage(numAllNodes: number, nodeToStatus: Record<string, FilterRecord>, postFilterMsg: string): string {
+  let msg = nodesAvailableMessage(numAllNodes, Object.values(nodeToStatus).map((s) => s.reasons));
+  if (postFilterMsg) msg += ` ${postFilterMsg}`;
+  return msg;
+}
+
+/** PodEligibleToPreemptOthers' refusal message for preemptionPolicy: Never. */
+export const NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
+/** Reason for nodes where removing pods cannot help (UnschedulableAndUnresolvable). */
+export const PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
+/** Reason for nodes with no lower-priority pods. */
+export const NO_PREEMPTION_VICTIMS = 'No preemption victims found for incoming pod';
+
+/**
+ * DefaultPreemption.PostFilter when no candidate exists: "preemption: 0/N nodes are available: …".
+ * Returns the candidate nodes instead when evicting lower-priority pods would make room (victim
+ * selection and nomination are not modelled: the caller decides what to do with them).
+ */
+export function preemptionPostFilter(
+  pod: Pod,
+  allNodes: NodeInfo[],
+  nodeToStatus: Record<string, FilterRecord>,
+  ctx: CycleContext,
+  filterPlugins: FilterPlugin[],
+): { message: string; candidates: string[] } {
+  if (pod.spec?.preemptionPolicy === 'Never') return { message: 'preemption: ' + NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER, candidates: [] };
+  const prio = podPriority(pod);
+  const statuses: Record<string, FilterRecord> = {};
+  const candidates: string[] = [];
+  for (const ni of allNodes) {
+    const st = nodeToStatus[ni.name];
+    if (!st) continue;
+    if (st.code === 'UnschedulableAndUnresolvable') {
+      statuses[ni.name] = { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [PREEMPTION_NOT_HELPFUL] };
+      continue;
+    }
+    // SelectVictimsOnNode: remove every lower-priority pod, then see whether the pod fits.
+    const victims = ni.pods.filter((p) => podPriority(p) < prio);
+    if (victims.length === 0) {
+      statuses[ni.name] = { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] };
+      continue;
+    }
+    const what = cloneNodeInfo(ni);
+    for (const v of victims) removePod(what, v);
+    const failed = failedRecord(runFilterPlugins(pod, what, ctx, filterPlugins));
+    if (failed) statuses[ni.name] = failed;
+    else candidates.push(ni.name);
+  }
+  if (candidates.length > 0) return { message: '', candidates };
+  return { message: 'preemption: ' + fitErrorMessage(allNodes.length, statuses, ''), candidates };
+}
+
+/** selectHost: the highest total, ties broken by reservoir sampling with `rng` (one draw per extra tie). */
+export function selectHost(totals: { node: string; total: number }[], rng: Rng): string {
+  if (totals.length === 0) throw new Error('empty priorityList');
+  let maxScore = totals[0].total;
+  let selected = totals[0].node;
+  let cntOfMaxScore = 1;
+  for (let i = 1; i < totals.length; i++) {
+    const ns = totals[i];
+    if (ns.total > maxScore) {
+      maxScore = ns.total;
+      selected = ns.node;
+      cntOfMaxScore = 1;
+    } else if (ns.total === maxScore) {
+      cntOfMaxScore++;
+      // Replace the candidate with probability 1/cntOfMaxScore.
+      if (rng.int(cntOfMaxScore) === 0) selected = ns.node;
+    }
+  }
+  return selected;
+}
+
+/** prioritizeNodes: PreScore, Score, NormalizeScore, × weight, summed per node. */
+export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[]): { scores: ScoreRecord[][]; totals: number[] } {
+  const n = feasible.length;
+  const scores: ScoreRecord[][] = new Array(n);
+  const totals: number[] = new Array(n).fill(0);
+  for (let i = 0; i < n; i++) scores[i] = new Array(plugins.length);
+  const raw: number[] = new Array(n);
+  const normalized: number[] = new Array(n);
+  for (let p = 0; p < plugins.length; p++) {
+    const pl = plugins[p];
+    const active = pl.preScore ? pl.preScore(pod, feasible, ctx) : true;
+    for (let i = 0; i < n; i++) normalized[i] = raw[i] = active ? pl.score(pod, feasible[i], ctx) : 0;
+    if (active && pl.normalize) pl.normalize(normalized, feasible, ctx);
+    for (let i = 0; i < n; i++) {
+      const weighted = normalized[i] * pl.weight;
+      scores[i][p] = { plugin: pl.name, raw: raw[i], normalized: normalized[i], weighted };
+      totals[i] += weighted;
+    }
+  }
+  return { scores, totals };
+}
+
+/** schedulePod: filter (from the rotating start index, stopping at numFeasibleNodesToFind), score, select. */
+export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: ScheduleOptions = {}): ScheduleResult {
+  const filterPlugins = opts.filterPlugins ?? DEFAULT_FILTER_PLUGINS;
+  const scorePlugins = opts.scorePlugins ?? DEFAULT_SCORE_PLUGINS;
+  const n = nodeInfos.length;
+  const start = n > 0 ? (opts.nextStartNodeIndex ?? 0) % n : 0;
+  const perNode: NodeRecord[] = [];
+  if (n === 0) {
+    const fitError: FitError = { numAllNodes: 0, nodeToStatus: {}, unschedulablePlugins: [], postFilterMsg: '', message: ERR_NO_NODES_AVAILABLE };
+    return { result: { fitError }, perNode, nextStartNodeIndex: 0, evaluatedNodes: 0, feasibleNodes: 0 };
+  }
+  const ctx: CycleContext = { allNodes: nodeInfos, state: {}, listers: opts.listers ?? {}, taintReasonWithKey: opts.taintReasonWithKey };
+  const nodeToStatus: Record<string, FilterRecord> = {};
+  const unschedulable = new Set<string>();
+  const preemption = opts.preemption ?? true;
+
+  // RunPreFilterPlugins: a rejection applies to every node; node-name results are intersected.
+  let allowed: Set<string> | undefined;
+  const narrowing: string[] = [];
+  for (const pl of filterPlugins) {
+    const res = pl.preFilter?.(pod, ctx);
+    if (res?.status && res.status.code !== 'Success') {
+      const rec: FilterRecord = { plugin: pl.name, code: res.status.code, reasons: res.status.reasons };
+      for (const ni of nodeInfos) nodeToStatus[ni.name] = rec;
+      const preFilterMsg = res.status.reasons.join(', ');
+      const postFilterMsg = preemption ? preemptionPostFilter(pod, nodeInfos, nodeToStatus, ctx, filterPlugins).message : '';
+      let message = `0/${n} nodes are available: ${preFilterMsg}.`;
+      if (postFilterMsg) message += ` ${postFilterMsg}`;
+      const fitError: FitError = { numAllNodes: n, nodeToStatus, unschedulablePlugins: [pl.name], postFilterMsg, message };
+      return { result: { fitError }, perNode, nextStartNodeIndex: start, evaluatedNodes: 0, feasibleNodes: 0 };
+    }
+    if (res?.nodeNames) {
+      const names = new Set(res.nodeNames);
+      allowed = allowed ? new Set([...allowed].filter((x) => names.has(x))) : names;
+      narrowing.push(pl.name);
+    }
+  }
+  let nodes = nodeInfos;
+  if (allowed) {
+    nodes = nodeInfos.filter((ni) => allowed!.has(ni.name));
+    const absent: FilterRecord = {
+      plugin: narrowing.join(','),
+      code: 'UnschedulableAndUnresolvable',
+      reasons: [`node(s) didn't satisfy plugin(s) [${[...narrowing].sort().join(' ')}]`],
+    };
+    for (const ni of nodeInfos) if (!allowed.has(ni.name)) nodeToStatus[ni.name] = absent;
+    narrowing.forEach((p) => unschedulable.add(p));
+  }
+
+  // Kubernetes filters in parallel and cancels once enough nodes fit; sequentially that is
+  // "stop after the numNodesToFind-th feasible node".
+  const m = nodes.length;
+  const numNodesToFind = numFeasibleNodesToFind(opts.percentageOfNodesToScore ?? 0, m);
+  const feasible: NodeInfo[] = [];
+  const feasibleRecords: NodeRecord[] = [];
+  let processed = 0;
+  for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
+    const ni = nodes[(start + i) % m];
+    const records = runFilterPlugins(pod, ni, ctx, filterPlugins);
+    const failed = failedRecord(records);
+    const rec: NodeRecord = { node: ni.name, filter: records, scores: [], total: 0 };
+    perNode.push(rec);
+    processed++;
+    if (failed) {
+      nodeToStatus[ni.name] = failed;
+      unschedulable.add(failed.plugin);
+    } else {
+      feasible.push(ni);
+      feasibleRecords.push(rec);
+    }
+  }
+  const nextStartNodeIndex = (start + processed) % n;
+
+  if (feasible.length === 0) {
+    let postFilterMsg = '';
+    if (preemption) postFilterMsg = preemptionPostFilter(pod, nodeInfos, nodeToStatus, ctx, filterPlugins).message;
+    const fitError: FitError = {
+      numAllNodes: n,
+      nodeToStatus,
+      unschedulablePlugins: [...unschedulable].sort(),
+      postFilterMsg,
+      message: fitErrorMessage(n, nodeToStatus, postFilterMsg),
+    };
+    return { result: { fitError }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 0 };
+  }
+  if (feasible.length === 1) {
+    // "When only one node after predicate, just use it": no scoring at all.
+    return { result: { node: feasible[0].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 1 };
+  }
+  const { scores, totals } = prioritizeNodes(pod, feasible, ctx, scorePlugins);
+  feasibleRecords.forEach((rec, i) => {
+    rec.scores = scores[i];
+    rec.total = totals[i];
+  });
+  const node = selectHost(
+    feasible.map((ni, i) => ({ node: ni.name, total: totals[i] })),
+    rng,
+  );
+  return { result: { node }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
+}
+
+/** validation.NoteLengthLimit: events and conditions are cut to 1024 bytes. */
+export const NOTE_LENGTH_LIMIT = 1024;
+
+/** truncateMessage: cut long FailedScheduling messages with " ...". */
+export function truncateMessage(message: string): string {
+  if (message.length <= NOTE_LENGTH_LIMIT) return message;
+  const suffix = ' ...';
+  return message.slice(0, NOTE_LENGTH_LIMIT - suffix.length) + suffix;
+}
+
+/** The Normal/Scheduled event message (finishBinding). */
+export function scheduledEventMessage(pod: Pod, node: string): string {
+  return `Successfully assigned ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''} to ${node}`;
+}
+
+/** The Warning/FailedScheduling event message (handleSchedulingFailure). */
+export function failedSchedulingMessage(fitError: FitError): string {
+  return truncateMessage(fitError.message);
+}
+
+/**
+ * DefaultBinder's Binding body for POST /api/v1/namespaces/{ns}/pods/{name}/binding. The Go binder
+ * sets `Target: v1.ObjectReference{Kind: "Node", Name: nodeName}`, so target has no apiVersion.
+ */
+export function newBinding(pod: Pod, node: string): Binding {
+  return {
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: pod.metadata?.name, namespace: pod.metadata?.namespace, uid: pod.metadata?.uid },
+    target: { kind: 'Node', name: node },
+  };
+}
