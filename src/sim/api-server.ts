@@ -1,0 +1,1197 @@
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { Event as CoreEvent, Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+// The kube-apiserver model: REST paths, the request pipeline (authentication → authorization →
+// admission → validation → storage), defaulting, watches served from an index, faults.
+import { push, type EventQueue } from './clock.ts';
+import { deepEqual, generateName, newUID, rfc3339 } from './names.ts';
+import { appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
+import { jitter, int, type RngState } from './rng.ts';
+import {
+  storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut,
+  type KObject, type StoreEvent, type StoreState,
+} from './store.ts';
+
+// ---------------------------------------------------------------- resources and paths
+
+/** The Kubernetes type of each served resource (for the typed client and informers). */
+export interface ResourceTypes {
+  namespaces: Namespace;
+  nodes: Node;
+  leases: Lease;
+  pods: Pod;
+  deployments: Deployment;
+  replicasets: ReplicaSet;
+  services: Service;
+  endpointslices: EndpointSlice;
+  events: CoreEvent;
+}
+
+/** Static facts about one REST resource. */
+export interface ResourceInfo {
+  kind: string;
+  group: string;
+  version: string;
+  namespaced: boolean;
+  subresources: string[];
+}
+
+/** The resources this API server serves. */
+export const RESOURCES: Record<string, ResourceInfo> = {
+  namespaces: { kind: 'Namespace', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
+  nodes: { kind: 'Node', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
+  leases: { kind: 'Lease', group: 'coordination.k8s.io', version: 'v1', namespaced: true, subresources: [] },
+  pods: { kind: 'Pod', group: '', version: 'v1', namespaced: true, subresources: ['status', 'binding', 'eviction'] },
+  deployments: { kind: 'Deployment', group: 'apps', version: 'v1', namespaced: true, subresources: ['status', 'scale'] },
+  replicasets: { kind: 'ReplicaSet', group: 'apps', version: 'v1', namespaced: true, subresources: ['status', 'scale'] },
+  services: { kind: 'Service', group: '', version: 'v1', namespaced: true, subresources: ['status'] },
+  endpointslices: { kind: 'EndpointSlice', group: 'discovery.k8s.io', version: 'v1', namespaced: true, subresources: [] },
+  events: { kind: 'Event', group: '', version: 'v1', namespaced: true, subresources: [] },
+};
+
+/** Resource names served. */
+export type ResourceName = keyof ResourceTypes;
+
+/** `deployments.apps`, `pods`: the qualified resource used in error messages. */
+export function qualifiedResource(resource: string): string {
+  const g = RESOURCES[resource]?.group;
+  return g ? `${resource}.${g}` : resource;
+}
+
+/** `Deployment.apps`, `Pod`: the qualified kind used in 422 messages. */
+export function qualifiedKind(resource: string): string {
+  const r = RESOURCES[resource];
+  return r.group ? `${r.kind}.${r.group}` : r.kind;
+}
+
+/** apiVersion for a resource: `v1`, `apps/v1`. */
+export function apiVersionOf(resource: string): string {
+  const r = RESOURCES[resource];
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** The REST path of a request: `/apis/apps/v1/namespaces/default/deployments/web/status`. */
+export function resourcePath(resource: string, namespace?: string, name?: string, subresource?: string): string {
+  const r = RESOURCES[resource];
+  let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  if (r.namespaced && namespace) p += `/namespaces/${namespace}`;
+  p += `/${resource}`;
+  if (name) p += `/${name}`;
+  if (subresource) p += `/${subresource}`;
+  return p;
+}
+
+// ---------------------------------------------------------------- requests and results
+
+/** Kubernetes API verbs (RBAC names). */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
+
+/** metav1.Status for failures (and a few successes). */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  status: 'Failure' | 'Success';
+  message: string;
+  reason: string;
+  code: number;
+  details?: { name?: string; group?: string; kind?: string; causes?: { reason: string; message: string; field: string }[] };
+}
+
+/** Options on a request (list/watch/delete). */
+export interface RequestOptions {
+  resourceVersion?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+  /** PATCH content type: `strategic` (default, lists with merge keys merge by key) or `merge` (RFC 7386). */
+  patchType?: 'strategic' | 'merge';
+}
+
+/** A request as a component builds it. */
+export interface ApiRequest {
+  verb: Verb;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  body?: unknown;
+  options?: RequestOptions;
+}
+
+/** The answer: an object (or list) on success, a Status on failure. */
+export type ApiResult<T = KObject> =
+  | { ok: true; code: number; object: T; revision?: number }
+  | { ok: false; code: number; status: Status };
+
+/** A list response. */
+export interface ObjectList<T = KObject> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string };
+  items: T[];
+}
+
+/** Build a failure Status. */
+export function statusError(code: number, reason: string, message: string, details?: Status['details']): Status {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, code };
+  if (details) s.details = details;
+  return s;
+}
+
+/** 404 NotFound: `deployments.apps "x" not found`. */
+export function notFound(resource: string, name: string): Status {
+  return statusError(404, 'NotFound', `${qualifiedResource(resource)} "${name}" not found`, { name, group: RESOURCES[resource]?.group, kind: resource });
+}
+
+/** 409 AlreadyExists: `deployments.apps "web" already exists`. */
+export function alreadyExists(resource: string, name: string): Status {
+  return statusError(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, { name, group: RESOURCES[resource]?.group, kind: resource });
+}
+
+/** 409 Conflict on a stale resourceVersion. */
+export function conflict(resource: string, name: string, detail = 'the object has been modified; please apply your changes to the latest version and try again'): Status {
+  return statusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${detail}`, { name, group: RESOURCES[resource]?.group, kind: resource });
+}
+
+/** kubectl's one-line rendering of a failed request (`Error from server (NotFound): pods "x" not found`). */
+export function kubectlErrorMessage(status: Status): string {
+  if (status.code === 0) return KUBECTL_CONNECTION_REFUSED;
+  return `Error from server (${status.reason}): ${status.message}`;
+}
+
+/** What kubectl prints when nothing listens on 6443. */
+export const KUBECTL_CONNECTION_REFUSED = 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?';
+
+// ---------------------------------------------------------------- field errors (validation)
+
+/** A field.Error: the typed cause of a 422. */
+export interface FieldError {
+  type: 'Invalid' | 'Required' | 'NotSupported' | 'Forbidden' | 'Duplicate' | 'TooLong';
+  field: string;
+  value?: unknown;
+  detail?: string;
+}
+
+/** Go's rendering of a bad value in field errors (simple types plainly, strings quoted, IntOrString via String()). */
+export function formatBadValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof GoValue) return v.text;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')) {
+    const entries = Object.entries(v as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `map[string]string{${entries.map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(x)}`).join(', ')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** A bad value already rendered the way Go's %#v prints it. */
+export class GoValue {
+  readonly text: string;
+  constructor(text: string) { this.text = text; }
+}
+
+/** metav1.LabelSelector as %#v prints it (the "field is immutable" message of a Deployment selector). */
+export function goLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): GoValue {
+  const ml = sel?.matchLabels
+    ? `map[string]string{${Object.keys(sel.matchLabels).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(sel.matchLabels![k])}`).join(', ')}}`
+    : 'map[string]string(nil)';
+  const me = sel?.matchExpressions?.length
+    ? `[]v1.LabelSelectorRequirement{${sel.matchExpressions.map((e) => `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key)}, Operator:${JSON.stringify(e.operator)}, Values:[]string{${(e.values ?? []).map((x) => JSON.stringify(x)).join(', ')}}}`).join(', ')}}`
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return new GoValue(`v1.LabelSelector{MatchLabels:${ml}, MatchExpressions:${me}}`);
+}
+
+const TYPE_TEXT: Record<FieldError['type'], string> = {
+  Invalid: 'Invalid value', Required: 'Required value', NotSupported: 'Unsupported value',
+  Forbidden: 'Forbidden', Duplicate: 'Duplicate value', TooLong: 'Too long',
+};
+
+/** field.Error.Error(): `spec.replicas: Invalid value: -1: must be greater than or equal to 0`. */
+export function formatFieldError(e: FieldError): string {
+  let s = `${e.field}: ${TYPE_TEXT[e.type]}`;
+  if (e.type === 'Invalid' || e.type === 'NotSupported' || e.type === 'Duplicate') s += `: ${formatBadValue(e.value)}`;
+  if (e.detail) s += `: ${e.detail}`;
+  return s;
+}
+
+/** errors.NewInvalid: the 422 Status built from field errors. */
+export function invalid(resource: string, name: string, errs: FieldError[]): Status {
+  const body = errs.length === 1 ? formatFieldError(errs[0]) : `[${errs.map(formatFieldError).join(', ')}]`;
+  return statusError(422, 'Invalid', `${qualifiedKind(resource)} "${name}" is invalid: ${body}`, {
+    name, group: RESOURCES[resource].group, kind: RESOURCES[resource].kind,
+    causes: errs.map((e) => ({ reason: `Field${e.type === 'Invalid' ? 'ValueInvalid' : 'Value' + e.type}`, message: formatFieldError(e).slice(e.field.length + 2), field: e.field })),
+  });
+}
+
+// ---------------------------------------------------------------- selectors
+
+/** One parsed label requirement. */
+export interface LabelRequirement { key: string; op: 'in' | 'notin' | 'exists' | '!'; values: string[] }
+/** One parsed field requirement. */
+export interface FieldRequirement { field: string; op: '=' | '!='; value: string; path: string[] }
+
+/** Parse a label selector string (`app=web,tier in (a,b),!canary`). */
+export function parseLabelSelector(s: string | undefined): LabelRequirement[] {
+  if (!s) return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of s) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
+  }
+  parts.push(cur);
+  return parts.map((p) => p.trim()).filter(Boolean).map((p): LabelRequirement => {
+    let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
+    if (m) return { key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map((x) => x.trim()) };
+    m = /^([^!=\s]+)\s*(==|=|!=)\s*(.*)$/.exec(p);
+    if (m) return { key: m[1], op: m[2] === '!=' ? 'notin' : 'in', values: [m[3].trim()] };
+    if (p.startsWith('!')) return { key: p.slice(1).trim(), op: '!', values: [] };
+    return { key: p, op: 'exists', values: [] };
+  });
+}
+
+/** Whether labels satisfy every requirement. */
+export function matchesLabels(reqs: readonly LabelRequirement[], labels: Record<string, string> | undefined): boolean {
+  for (const r of reqs) {
+    const v = labels?.[r.key];
+    switch (r.op) {
+      case 'in': if (v === undefined || !r.values.includes(v)) return false; break;
+      case 'notin': if (v !== undefined && r.values.includes(v)) return false; break;
+      case 'exists': if (v === undefined) return false; break;
+      case '!': if (v !== undefined) return false; break;
+    }
+  }
+  return true;
+}
+
+/** metav1.LabelSelectorAsSelector rendered as a string (matchLabels + matchExpressions). */
+export function labelSelectorAsString(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+  if (!sel) return '';
+  const parts: string[] = [];
+  for (const k of Object.keys(sel.matchLabels ?? {}).sort()) parts.push(`${k}=${sel.matchLabels![k]}`);
+  for (const e of sel.matchExpressions ?? []) {
+    if (e.operator === 'In') parts.push(`${e.key} in (${(e.values ?? []).join(',')})`);
+    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${(e.values ?? []).join(',')})`);
+    else if (e.operator === 'Exists') parts.push(e.key);
+    else parts.push(`!${e.key}`);
+  }
+  return parts.join(',');
+}
+
+/** Parse a field selector string (`spec.nodeName=node-2,status.phase!=Failed`). */
+export function parseFieldSelector(s: string | undefined): FieldRequirement[] {
+  if (!s) return [];
+  return s.split(',').map((p) => p.trim()).filter(Boolean).map((p) => {
+    const m = /^([^!=]+)(==|=|!=)(.*)$/.exec(p);
+    if (!m) throw new Error(`invalid field selector: ${p}`);
+    const field = m[1].trim();
+    return { field, op: m[2] === '!=' ? '!=' : '=', value: m[3].trim(), path: field.split('.') };
+  });
+}
+
+/** Read a dotted field path (`spec.nodeName`); missing reads as "". */
+export function fieldValue(obj: KObject, path: string | readonly string[]): string {
+  let cur: unknown = obj;
+  for (const part of typeof path === 'string' ? path.split('.') : path) {
+    if (cur === null || typeof cur !== 'object') return '';
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur === undefined || cur === null ? '' : String(cur);
+}
+
+/** Whether an object satisfies every field requirement. */
+export function matchesFields(reqs: readonly FieldRequirement[], obj: KObject): boolean {
+  for (const r of reqs) {
+    const v = fieldValue(obj, r.path);
+    if (r.op === '=' ? v !== r.value : v === r.value) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- state
+
+/** One open watch. */
+export interface Watcher {
+  id: string;
+  component: string;
+  resource: string;
+  namespace?: string;
+  labels: LabelRequirement[];
+  fields: FieldRequirement[];
+  /** The index bucket it sits in: `*` or a pod's nodeName value. */
+  bucket: string;
+  /** Time of the last queued notification (deliveries to one watcher never reorder). */
+  lastAt: number;
+  /** Only events after this revision are sent (a watch from a future rv waits for it, as the watch cache does). */
+  fromRevision: number;
+}
+
+/** Faults in force at this level. */
+export interface ApiFaults {
+  apiServerDown: boolean;
+  etcdDown: boolean;
+  etcdFull: boolean;
+  addedLatencyMs: number;
+}
+
+/** The API server's own plain-data state. */
+export interface ApiServerState {
+  watchers: Record<string, Watcher>;
+  /** resource → bucket → watcher ids (`*` = every object, else pods by spec.nodeName). */
+  watchIndex: Record<string, Record<string, string[]>>;
+  nextWatchId: number;
+  /** Base latency of the API server (ms) before a watcher sees an event. */
+  latencyMs: number;
+  /** Revision seen at the previous compaction tick: what the next tick compacts to. */
+  compactCandidate: number;
+  allocatedIPs: Record<string, string>;
+  faults: ApiFaults;
+  /** Admission plugins switched off in this world. */
+  disabledAdmission: string[];
+}
+
+/** Everything the API server touches: a subset of the world state. */
+export interface ApiHost {
+  now: number;
+  store: StoreState;
+  apiServer: ApiServerState;
+  rng: RngState;
+  log: RequestLog;
+  queue: EventQueue<unknown>;
+  /** component name → reaction delay [min, max] ms. */
+  components: Record<string, { reactionMs?: [number, number]; identity?: string }>;
+}
+
+/** Fresh API server state. */
+export function createApiServerState(latencyMs = 1): ApiServerState {
+  return {
+    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {},
+    faults: { apiServerDown: false, etcdDown: false, etcdFull: false, addedLatencyMs: 0 },
+    disabledAdmission: [],
+  };
+}
+
+/** Compaction interval (`--etcd-compaction-interval`, default 5 min). */
+export const COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+/** The API server's own component name in the queue. */
+export const API_SERVER = 'kube-apiserver';
+
+/** A compaction tick: compact to the revision seen one interval ago (so ≥ 5 min of history stays). */
+export function compactTick(h: ApiHost): void {
+  if (h.apiServer.faults.apiServerDown) return; // the compactor runs inside the API server
+  if (!h.apiServer.faults.etcdDown && h.apiServer.compactCandidate > 0) storeCompact(h.store, h.apiServer.compactCandidate);
+  h.apiServer.compactCandidate = h.store.revision;
+}
+
+// ---------------------------------------------------------------- identities and RBAC
+
+/** One RBAC policy rule (resources may name a subresource: `pods/binding`). */
+export interface PolicyRule { verbs: Verb[] | ['*']; resources: string[] | ['*']; groups?: string[] }
+
+/** An identity known to the authenticator. */
+export interface Identity { user: string; rules: PolicyRule[]; node?: string }
+
+const R = (verbs: Verb[] | ['*'], resources: string[] | ['*']): PolicyRule => ({ verbs, resources });
+const READ: Verb[] = ['get', 'list', 'watch'];
+const EVENTS = R(['create', 'update', 'patch'], ['events']);
+
+/** Bootstrap-role-like rules per component (system:kube-scheduler, system:controller:*, system:node). */
+export const IDENTITIES: Record<string, Identity> = {
+  kubectl: { user: 'kubernetes-admin', rules: [R(['*'], ['*'])] },
+  'kube-apiserver': { user: 'system:apiserver', rules: [R(['*'], ['*'])] },
+  scheduler: {
+    user: 'system:kube-scheduler',
+    rules: [R([...READ, 'delete'], ['pods']), R(['create'], ['pods/binding']), R(['patch', 'update'], ['pods/status']),
+      R(READ, ['nodes', 'namespaces', 'services', 'replicasets']), R(['get', 'create', 'update'], ['leases']), EVENTS],
+  },
+  'deployment-controller': {
+    user: 'system:serviceaccount:kube-system:deployment-controller',
+    rules: [R(['get', 'list', 'watch', 'update'], ['deployments']), R(['update'], ['deployments/status']),
+      R(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['replicasets']), R(['get', 'list', 'watch', 'update'], ['pods']), EVENTS],
+  },
+  'replicaset-controller': {
+    user: 'system:serviceaccount:kube-system:replicaset-controller',
+    rules: [R(['get', 'list', 'watch', 'update'], ['replicasets']), R(['update'], ['replicasets/status']),
+      R(['list', 'watch', 'patch', 'create', 'delete'], ['pods']), EVENTS],
+  },
+  'endpointslice-controller': {
+    user: 'system:serviceaccount:kube-system:endpointslice-controller',
+    rules: [R(READ, ['services', 'pods', 'nodes']), R([...READ, 'create', 'update', 'delete'], ['endpointslices']), EVENTS],
+  },
+  'node-lifecycle-controller': {
+    user: 'system:serviceaccount:kube-system:node-controller',
+    rules: [R(['get', 'list', 'watch', 'delete', 'patch', 'update'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
+      R(['list', 'watch', 'delete'], ['pods']), R(['patch', 'update'], ['pods/status']), R(READ, ['leases']), EVENTS],
+  },
+  'taint-eviction-controller': {
+    user: 'system:serviceaccount:kube-system:taint-eviction-controller',
+    rules: [R([...READ, 'delete'], ['pods']), R(['patch'], ['pods/status']), R(READ, ['nodes']), EVENTS],
+  },
+};
+
+/** Add or replace an identity (for components beyond the built-in table). */
+export function registerIdentity(component: string, identity: Identity): void {
+  IDENTITIES[component] = identity;
+}
+
+/** Resolve a component name to an identity: table entries, plus `kubelet/<node>` as system:node:<node>. */
+export function authenticate(component: string): Identity | undefined {
+  if (IDENTITIES[component]) return IDENTITIES[component];
+  const m = /^kubelet\/(.+)$/.exec(component);
+  if (m) {
+    return {
+      user: `system:node:${m[1]}`, node: m[1],
+      rules: [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
+        R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
+        R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), EVENTS],
+    };
+  }
+  return undefined;
+}
+
+function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
+  return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
+    && ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)));
+}
+
+/** 403 Forbidden, worded like the RBAC authorizer. */
+export function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
+  const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
+  const group = RESOURCES[req.resource]?.group ?? '';
+  const scope = RESOURCES[req.resource]?.namespaced && req.namespace ? `in the namespace "${req.namespace}"` : 'at the cluster scope';
+  const who = reason ?? `User "${id.user}" cannot ${req.verb} resource "${res}" in API group "${group}" ${scope}`;
+  const subject = req.name ? `${qualifiedResource(req.resource)} "${req.name}"` : qualifiedResource(req.resource);
+  return statusError(403, 'Forbidden', `${subject} is forbidden: ${who}`, { name: req.name, group, kind: req.resource });
+}
+
+/** RBAC plus the node authorizer's NodeRestriction idea: a kubelet writes only its own node, lease and pods. */
+export function authorize(h: ApiHost, id: Identity, req: ApiRequest): Status | undefined {
+  const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
+  if (!ruleAllows(id.rules, req.verb, res)) return forbidden(id, req);
+  if (id.node && !['get', 'list', 'watch'].includes(req.verb)) {
+    const node = id.node;
+    const deny = (why: string) => forbidden(id, req, why);
+    if (req.resource === 'nodes' && (req.name ?? (req.body as KObject | undefined)?.metadata?.name) !== node) {
+      return deny(`node "${node}" is not allowed to modify node "${req.name ?? ''}"`);
+    }
+    if (req.resource === 'leases' && (req.namespace !== 'kube-node-lease' || (req.name ?? (req.body as KObject)?.metadata?.name) !== node)) {
+      return deny(`node "${node}" is not allowed to modify lease "${req.name ?? ''}"`);
+    }
+    if (req.resource === 'pods') {
+      if (req.verb === 'create') {
+        const nn = ((req.body as KObject)?.spec as { nodeName?: string } | undefined)?.nodeName;
+        if (nn !== node) return deny(`node "${node}" can only create pods with spec.nodeName set to itself`);
+      } else {
+        const cur = storeGet(h.store, 'pods', storeKey('pods', req.namespace, req.name ?? ''));
+        if (cur && (cur.spec as { nodeName?: string })?.nodeName !== node) {
+          return deny(`node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- admission and validation hooks
+
+/** What admission sees. */
+export interface AdmissionAttributes {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  object?: KObject;
+  oldObject?: KObject;
+  user: string;
+}
+
+/** A mutating/validating admission plugin: returns the (possibly new) object, or a Status to refuse. */
+export interface AdmissionPlugin {
+  name: string;
+  admit(a: AdmissionAttributes, h: ApiHost): KObject | Status | undefined;
+}
+
+const admissionPlugins: AdmissionPlugin[] = [];
+
+/** Register (or replace by name) an admission plugin; plugins run in registration order. */
+export function registerAdmissionPlugin(p: AdmissionPlugin): void {
+  const i = admissionPlugins.findIndex((x) => x.name === p.name);
+  if (i >= 0) admissionPlugins[i] = p;
+  else admissionPlugins.push(p);
+}
+
+/** Names of the registered admission plugins, in order. */
+export function admissionPluginNames(): string[] {
+  return admissionPlugins.map((p) => p.name);
+}
+
+/** A validator: field errors for a new object (and the old one on update). */
+export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
+const validators: Record<string, Validator[]> = {};
+
+/** Add a validator for a resource (runs after the built-in ones). */
+export function registerValidator(resource: string, v: Validator): void {
+  (validators[resource] ??= []).push(v);
+}
+
+// NamespaceLifecycle: objects go only into namespaces that exist.
+registerAdmissionPlugin({
+  name: 'NamespaceLifecycle',
+  admit(a, h) {
+    if (a.operation !== 'CREATE' || !RESOURCES[a.resource]?.namespaced || a.subresource) return undefined;
+    const ns = a.namespace ?? 'default';
+    if (!storeGet(h.store, 'namespaces', storeKey('namespaces', undefined, ns))) {
+      return statusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
+    }
+    return undefined;
+  },
+});
+
+// ---------------------------------------------------------------- defaulting
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Kubernetes' imagePullPolicy default: Always for `:latest` or no tag, else IfNotPresent. */
+export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent' {
+  if (image.includes('@')) return 'IfNotPresent';
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const i = last.lastIndexOf(':');
+  if (i < 0) return 'Always';
+  return last.slice(i + 1) === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultProbe(p: Obj | undefined): Obj | undefined {
+  if (!p) return p;
+  return { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, ...p };
+}
+
+/** SetDefaults_PodSpec (the fields the simulator reads). */
+export function defaultPodSpec(spec: Obj | undefined): Obj {
+  const s: Obj = { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', securityContext: {}, ...spec };
+  const c = (x: Obj): Obj => {
+    const out: Obj = { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', ...x };
+    if (!out.imagePullPolicy && typeof out.image === 'string') out.imagePullPolicy = defaultImagePullPolicy(out.image);
+    for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (out[k]) out[k] = defaultProbe(out[k]);
+    if (Array.isArray(out.ports)) out.ports = out.ports.map((p: Obj) => ({ protocol: 'TCP', ...p }));
+    return out;
+  };
+  if (Array.isArray(s.containers)) s.containers = s.containers.map(c);
+  if (Array.isArray(s.initContainers)) s.initContainers = s.initContainers.map(c);
+  return s;
+}
+
+function defaultTemplate(t: Obj | undefined): Obj | undefined {
+  return t ? { ...t, spec: defaultPodSpec(t.spec) } : t;
+}
+
+/** The scheme defaults of each resource (run before admission plugins, as decoding does). */
+export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
+  switch (resource) {
+    case 'pods': {
+      const spec = defaultPodSpec(obj.spec);
+      return { ...obj, spec, status: obj.status ?? { phase: 'Pending', qosClass: getPodQOS(spec) } };
+    }
+    case 'deployments': {
+      const spec: Obj = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
+      const strategy: Obj = { type: 'RollingUpdate', ...spec.strategy };
+      if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...strategy.rollingUpdate };
+      spec.strategy = strategy;
+      spec.template = defaultTemplate(spec.template);
+      return { ...obj, spec, status: obj.status ?? {} };
+    }
+    case 'replicasets':
+      return { ...obj, spec: { replicas: 1, ...obj.spec, template: defaultTemplate(obj.spec?.template) }, status: obj.status ?? { replicas: 0 } };
+    case 'services': {
+      const spec: Obj = { type: 'ClusterIP', sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec };
+      if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: Obj) => ({ protocol: 'TCP', targetPort: p.port, ...p }));
+      if (!spec.clusterIP && spec.clusterIP !== 'None') {
+        spec.clusterIP = allocateClusterIP(h);
+        spec.clusterIPs = [spec.clusterIP];
+      }
+      return { ...obj, spec, status: obj.status ?? { loadBalancer: {} } };
+    }
+    case 'namespaces':
+      return { ...obj, spec: { finalizers: ['kubernetes'], ...obj.spec }, status: { phase: 'Active' } };
+    default:
+      return obj;
+  }
+}
+
+/** qos.GetPodQOS: Guaranteed when every container's requests equal its cpu+memory limits, BestEffort with none, else Burstable. */
+export function getPodQOS(spec: Obj | undefined): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const cs: Obj[] = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
+  let any = false;
+  let guaranteed = cs.length > 0;
+  for (const c of cs) {
+    const req = { ...c.resources?.limits, ...c.resources?.requests } as Record<string, unknown>; // requests default to limits
+    const lim = (c.resources?.limits ?? {}) as Record<string, unknown>;
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || String(req[r]) !== String(lim[r])) guaranteed = false;
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** A free ClusterIP from 10.96.0.0/12, chosen by the rng as the allocator picks at random. */
+export function allocateClusterIP(h: ApiHost): string {
+  for (;;) {
+    const off = 1 + int(h.rng, (1 << 20) - 2);
+    const ip = `${10}.${96 + (off >> 16)}.${(off >> 8) & 255}.${off & 255}`;
+    if (!h.apiServer.allocatedIPs[ip]) { h.apiServer.allocatedIPs[ip] = 'x'; return ip; }
+  }
+}
+
+// ---------------------------------------------------------------- built-in validation
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** ValidateObjectMeta's name check per resource kind of name. */
+export function validateName(resource: string, name: string): FieldError[] {
+  if (resource === 'namespaces') {
+    if (name.length > 63) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: 'must be no more than 63 characters' }];
+    if (!DNS1123_LABEL.test(name)) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')" }];
+    return [];
+  }
+  if (resource === 'services') {
+    if (!DNS1035_LABEL.test(name) || name.length > 63) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')" }];
+    return [];
+  }
+  if (name.length > 253) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: 'must be no more than 253 characters' }];
+  if (!DNS1123_SUBDOMAIN.test(name)) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" }];
+  return [];
+}
+
+/** ValidatePodUpdate's message when a pod's spec changes beyond the mutable fields. */
+export const POD_UPDATE_FORBIDDEN = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+/** Whether a pod spec update only touches what Kubernetes allows (images, activeDeadlineSeconds, added tolerations). */
+export function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | undefined): boolean {
+  if (deepEqual(oldSpec, newSpec)) return true;
+  if (!oldSpec || !newSpec) return false;
+  const strip = (spec: Obj): Obj => {
+    const c = { ...spec };
+    delete c.activeDeadlineSeconds;
+    delete c.tolerations;
+    for (const k of ['containers', 'initContainers']) if (Array.isArray(c[k])) c[k] = c[k].map((x: Obj) => ({ ...x, image: undefined }));
+    return c;
+  };
+  if (!deepEqual(strip(oldSpec), strip(newSpec))) return false;
+  const oldTol: Obj[] = oldSpec.tolerations ?? [];
+  const newTol: Obj[] = newSpec.tolerations ?? [];
+  return oldTol.every((t) => newTol.some((n) => deepEqual(t, n)));
+}
+
+function intOrPercentValue(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return parseInt(v.replace('%', ''), 10) || 0;
+  return 0;
+}
+
+function validatePodSpec(spec: Obj | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) {
+    errs.push({ type: 'Required', field: `${path}.containers` });
+    return errs;
+  }
+  const seen = new Set<string>();
+  spec.containers.forEach((c: Obj, i: number) => {
+    if (!c.name) errs.push({ type: 'Required', field: `${path}.containers[${i}].name` });
+    else if (seen.has(c.name)) errs.push({ type: 'Duplicate', field: `${path}.containers[${i}].name`, value: c.name });
+    seen.add(c.name);
+    if (!c.image) errs.push({ type: 'Required', field: `${path}.containers[${i}].image` });
+  });
+  return errs;
+}
+
+function validateReplicas(v: unknown, field: string): FieldError[] {
+  return typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : [];
+}
+
+function validateSelectorMatchesTemplate(spec: Obj, errs: FieldError[]): void {
+  if (!spec.selector || (!spec.selector.matchLabels && !spec.selector.matchExpressions)) {
+    errs.push({ type: 'Required', field: 'spec.selector' });
+    return;
+  }
+  const labels = spec.template?.metadata?.labels ?? {};
+  if (!matchesLabels(parseLabelSelector(labelSelectorAsString(spec.selector)), labels)) {
+    errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
+  }
+}
+
+/** The built-in validation of each resource (ValidateDeployment, ValidatePod … in miniature). */
+export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!old) errs.push(...validateName(resource, obj.metadata?.name ?? ''));
+  switch (resource) {
+    case 'pods':
+      errs.push(...validatePodSpec(obj.spec, 'spec'));
+      if (old && !podSpecUpdateAllowed(old.spec, obj.spec)) {
+        errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
+      }
+      break;
+    case 'deployments': {
+      const spec = obj.spec ?? {};
+      errs.push(...validateReplicas(spec.replicas, 'spec.replicas'));
+      validateSelectorMatchesTemplate(spec, errs);
+      const ru = spec.strategy?.rollingUpdate;
+      if (spec.strategy?.type === 'RollingUpdate' && ru && intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
+        errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: ru.maxUnavailable, detail: 'may not be 0 when `maxSurge` is 0' });
+      }
+      errs.push(...validatePodSpec(spec.template?.spec, 'spec.template.spec'));
+      if (old && !deepEqual(old.spec?.selector, spec.selector)) {
+        errs.push({ type: 'Invalid', field: 'spec.selector', value: goLabelSelector(spec.selector), detail: 'field is immutable' });
+      }
+      break;
+    }
+    case 'replicasets': {
+      const spec = obj.spec ?? {};
+      errs.push(...validateReplicas(spec.replicas, 'spec.replicas'));
+      validateSelectorMatchesTemplate(spec, errs);
+      break;
+    }
+  }
+  return errs;
+}
+
+// ---------------------------------------------------------------- the pipeline
+
+function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number, extra: { revision?: number; stage?: Stage; message?: string; node?: string; name?: string } = {}): void {
+  const method = req.verb === 'get' || req.verb === 'list' ? 'GET' : req.verb === 'watch' ? 'WATCH'
+    : req.verb === 'create' ? 'POST' : req.verb === 'update' ? 'PUT' : req.verb === 'patch' ? 'PATCH' : 'DELETE';
+  const name = extra.name ?? req.name;
+  const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
+  const rec: RequestRecord = { t: h.now, component, kind: 'request', verb: method, path: resourcePath(req.resource, req.namespace, pathName, req.subresource), code };
+  if (name) rec.object = `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
+  if (extra.revision !== undefined) rec.revision = extra.revision;
+  if (extra.stage) rec.stage = extra.stage;
+  if (extra.message) rec.message = extra.message;
+  if (extra.node) rec.node = extra.node;
+  appendRecord(h.log, rec);
+}
+
+function fail(h: ApiHost, component: string, req: ApiRequest, status: Status, stage: Stage): ApiResult<never> {
+  logRequest(h, component, req, status.code, { stage, message: status.message });
+  return { ok: false, code: status.code, status };
+}
+
+/** patchMergeKey of the list fields the simulator patches (by field name; `ports` picks its key from the items). */
+export const PATCH_MERGE_KEYS: Record<string, string> = {
+  conditions: 'type', containerStatuses: 'name', initContainerStatuses: 'name', ephemeralContainerStatuses: 'name',
+  containers: 'name', initContainers: 'name', env: 'name', volumes: 'name', volumeMounts: 'mountPath',
+  addresses: 'type', ownerReferences: 'uid', imagePullSecrets: 'name', images: 'names',
+};
+
+/** Strategic merge patch (the common cases): maps merge, lists with a merge key merge by key, `null` deletes. */
+export function strategicMergePatch(target: unknown, patch: unknown, field = ''): unknown {
+  if (Array.isArray(patch)) {
+    let key = PATCH_MERGE_KEYS[field];
+    if (field === 'ports') key = patch.some((p) => p && typeof p === 'object' && 'containerPort' in p) ? 'containerPort' : 'port';
+    if (!key || key === 'names' || !Array.isArray(target)) return patch;
+    const out = [...target] as Obj[];
+    for (const item of patch as Obj[]) {
+      if (!item || typeof item !== 'object') continue;
+      const i = out.findIndex((x) => x && x[key] === item[key]);
+      if (item.$patch === 'delete') { if (i >= 0) out.splice(i, 1); continue; }
+      if (i >= 0) out[i] = strategicMergePatch(out[i], item) as Obj;
+      else out.push(item);
+    }
+    return out;
+  }
+  if (patch === null || typeof patch !== 'object') return patch;
+  const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
+  for (const [k, v] of Object.entries(patch as Obj)) {
+    if (v === null) delete out[k];
+    else out[k] = strategicMergePatch(out[k], v, k);
+  }
+  return out;
+}
+
+/** RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
+  for (const [k, v] of Object.entries(patch as Obj)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces']);
+const GENERATION_RESOURCES = new Set(['deployments', 'replicasets']);
+
+/** Serve one request for `component`: the whole pipeline, logged. */
+export function handleRequest(h: ApiHost, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
+  if (req.verb === 'watch') return openWatch(h, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
+  const f = h.apiServer.faults;
+  if (f.apiServerDown) {
+    const msg = component === 'kubectl' ? KUBECTL_CONNECTION_REFUSED
+      : `Get "https://127.0.0.1:6443${resourcePath(req.resource, req.namespace, req.name, req.subresource)}": dial tcp 127.0.0.1:6443: connect: connection refused`;
+    return fail(h, component, req, statusError(0, 'ConnectionRefused', msg), 'connection');
+  }
+  const info = RESOURCES[req.resource];
+  if (!info || (req.subresource && !info.subresources.includes(req.subresource))) {
+    return fail(h, component, req, statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
+  }
+  if (!info.namespaced && req.namespace) req = { ...req, namespace: undefined };
+  if (info.namespaced && !req.namespace && req.verb !== 'list') {
+    req = { ...req, namespace: (req.body as KObject | undefined)?.metadata?.namespace ?? 'default' };
+  }
+  const id = authenticate(identity);
+  if (!id) return fail(h, component, req, statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
+  const denied = authorize(h, id, req);
+  if (denied) return fail(h, component, req, denied, 'authorization');
+  if (f.etcdDown) return fail(h, component, req, statusError(500, 'InternalError', 'etcdserver: request timed out'), 'storage');
+  // A full etcd (NOSPACE alarm) still serves reads and deletes.
+  if (f.etcdFull && req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'delete') {
+    return fail(h, component, req, statusError(500, 'InternalError', 'etcdserver: mvcc: database space exceeded'), 'storage');
+  }
+  switch (req.verb) {
+    case 'get': return doGet(h, component, req);
+    case 'list': return doList(h, component, req);
+    case 'create':
+      if (req.subresource === 'binding') return doBinding(h, component, id, req);
+      if (req.subresource === 'eviction') return doDelete(h, component, { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } }, true);
+      return doCreate(h, component, id, req);
+    case 'update':
+    case 'patch': return doUpdate(h, component, id, req);
+    case 'delete': return doDelete(h, component, req, false);
+    default: return fail(h, component, req, statusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`), 'storage');
+  }
+}
+
+function keyOf(req: ApiRequest): string {
+  return storeKey(req.resource, RESOURCES[req.resource].namespaced ? req.namespace : undefined, req.name ?? '');
+}
+
+function toScale(resource: string, o: Obj): Obj {
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
+    spec: { replicas: o.spec?.replicas ?? 0 },
+    status: { replicas: o.status?.replicas ?? 0, selector: labelSelectorAsString(o.spec?.selector) },
+  };
+  void resource;
+}
+
+function doGet(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+  const o = storeGet(h.store, req.resource, keyOf(req));
+  if (!o) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
+  logRequest(h, component, req, 200);
+  return { ok: true, code: 200, object: req.subresource === 'scale' ? toScale(req.resource, o as Obj) : o };
+}
+
+function doList(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+  const labels = parseLabelSelector(req.options?.labelSelector);
+  const fields = parseFieldSelector(req.options?.fieldSelector);
+  const items = storeList(h.store, req.resource, req.namespace).filter((o) => matchesLabels(labels, o.metadata?.labels as Record<string, string>) && matchesFields(fields, o));
+  logRequest(h, component, req, 200);
+  const list: ObjectList = { apiVersion: apiVersionOf(req.resource), kind: RESOURCES[req.resource].kind + 'List', metadata: { resourceVersion: String(h.store.revision) }, items };
+  return { ok: true, code: 200, object: list };
+}
+
+/** Run defaulting, admission plugins and validation; returns the object to store or a refusal. */
+function admitAndValidate(h: ApiHost, id: Identity, req: ApiRequest, obj: Obj, old: Obj | undefined, defaults: boolean): { obj: Obj } | { status: Status; stage: Stage } {
+  if (defaults) obj = applyDefaults(req.resource, obj, h);
+  for (const p of admissionPlugins) {
+    if (h.apiServer.disabledAdmission.includes(p.name)) continue;
+    const r = p.admit({ operation: old ? 'UPDATE' : 'CREATE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: obj.metadata?.name, object: obj, oldObject: old, user: id.user }, h);
+    if (r && (r as Status).kind === 'Status') return { status: r as Status, stage: 'admission' };
+    if (r) obj = r as Obj;
+  }
+  const errs = [...validateBuiltin(req.resource, obj, old), ...(validators[req.resource] ?? []).flatMap((v) => v(obj, old))];
+  if (errs.length) return { status: invalid(req.resource, obj.metadata?.name ?? '', errs), stage: 'validation' };
+  return { obj };
+}
+
+function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+  const body = (req.body ?? {}) as Obj;
+  const info = RESOURCES[req.resource];
+  const meta: Obj = { ...body.metadata };
+  if (info.namespaced) meta.namespace = req.namespace;
+  if (!meta.name && meta.generateName) {
+    // GenerateName retries on a clash, as the registry does since 1.28.
+    for (let i = 0; i < 8; i++) {
+      meta.name = generateName(h.rng, meta.generateName);
+      if (!storeGet(h.store, req.resource, storeKey(req.resource, meta.namespace, meta.name))) break;
+    }
+  }
+  if (!meta.name) {
+    return fail(h, component, req, invalid(req.resource, '', [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }]), 'validation');
+  }
+  let obj: Obj = { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body, metadata: meta };
+  // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
+  if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
+  const r = admitAndValidate(h, id, { ...req, name: meta.name }, obj, undefined, true);
+  if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
+  obj = r.obj;
+  const key = storeKey(req.resource, meta.namespace, meta.name);
+  if (storeGet(h.store, req.resource, key)) {
+    const st = alreadyExists(req.resource, meta.name);
+    logRequest(h, component, req, 409, { stage: 'storage', message: st.message, name: meta.name });
+    return { ok: false, code: 409, status: st };
+  }
+  obj.metadata = { ...obj.metadata, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now) };
+  delete obj.metadata.resourceVersion;
+  if (GENERATION_RESOURCES.has(req.resource)) obj.metadata.generation = 1;
+  if (req.options?.dryRun) { logRequest(h, component, req, 201, { name: meta.name }); return { ok: true, code: 201, object: obj }; }
+  const ev = storePut(h.store, req.resource, key, obj as KObject);
+  logRequest(h, component, req, 201, { revision: ev.revision, name: meta.name, node: (obj.spec as Obj)?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code: 201, object: ev.object, revision: ev.revision };
+}
+
+function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+  const key = keyOf(req);
+  const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
+  if (!cur) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
+  const sub = req.subresource;
+  let incoming: Obj;
+  if (sub === 'scale') {
+    const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
+    const scale = (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body) as Obj;
+    if (scale?.metadata?.resourceVersion && scale.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+      return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+    }
+    incoming = { ...cur, spec: { ...cur.spec, replicas: scale?.spec?.replicas } };
+  } else {
+    const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
+    incoming = (req.verb === 'patch' ? applyPatch(cur, req.body) : req.body) as Obj;
+  }
+  const rv = incoming?.metadata?.resourceVersion;
+  if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) {
+    return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+  }
+  if (req.verb === 'patch' && (req.body as Obj)?.metadata?.resourceVersion && (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion) {
+    return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+  }
+  // The status subresource writes only status; the main resource never writes status (for kinds that have it).
+  let next: Obj;
+  if (sub === 'status') next = { ...cur, status: incoming.status };
+  else if (STATUS_RESOURCES.has(req.resource)) next = { ...incoming, status: cur.status };
+  else next = { ...incoming };
+  next.metadata = { ...next.metadata, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, name: cur.metadata.name, namespace: cur.metadata.namespace, resourceVersion: cur.metadata.resourceVersion };
+  if (cur.metadata.deletionTimestamp) { next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds; }
+  if (GENERATION_RESOURCES.has(req.resource)) {
+    next.metadata.generation = cur.metadata.generation ?? 1;
+    if (sub !== 'status' && !deepEqual(cur.spec, next.spec)) next.metadata.generation++;
+  }
+  const r = admitAndValidate(h, id, req, next, cur, sub !== 'status');
+  if ('status' in r) return fail(h, component, req, r.status, r.stage);
+  next = r.obj;
+  if (deepEqual(next, cur)) {
+    // A no-op write does not touch etcd (GuaranteedUpdate short-circuits), so no new revision.
+    logRequest(h, component, req, 200);
+    return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, cur) : cur };
+  }
+  const ev = storePut(h.store, req.resource, key, next as KObject);
+  logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
+}
+
+function doBinding(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+  const key = keyOf(req);
+  const cur = storeGet(h.store, 'pods', key) as Obj | undefined;
+  if (!cur) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
+  const node = (req.body as Obj)?.target?.name as string | undefined;
+  if (!node) return fail(h, component, req, invalid('pods', req.name ?? '', [{ type: 'Required', field: 'target.name' }]), 'validation');
+  if (cur.spec?.nodeName) {
+    return fail(h, component, req, statusError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is already assigned to node "${cur.spec.nodeName}"`), 'storage');
+  }
+  if (cur.metadata.deletionTimestamp) {
+    return fail(h, component, req, statusError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is being deleted, cannot be assigned to a host`), 'storage');
+  }
+  void id;
+  const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
+  conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.now) });
+  const next = { ...cur, spec: { ...cur.spec, nodeName: node }, status: { ...cur.status, conditions: conds } };
+  const ev = storePut(h.store, 'pods', key, next as KObject);
+  logRequest(h, component, req, 201, { revision: ev.revision, node });
+  notifyWatchers(h, ev);
+  return { ok: true, code: 201, object: { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201, metadata: {} }, revision: ev.revision };
+}
+
+function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: boolean): ApiResult<unknown> {
+  const key = keyOf(req);
+  const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
+  if (!cur) return fail(h, component, { ...req, subresource: eviction ? 'eviction' : undefined, verb: eviction ? 'create' : 'delete' }, notFound(req.resource, req.name ?? ''), 'storage');
+  const logReq = eviction ? { ...req, verb: 'create' as Verb, subresource: 'eviction' } : req;
+  const pre = req.options?.preconditions;
+  if (pre?.uid && pre.uid !== cur.metadata.uid) {
+    return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`), 'storage');
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
+    return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`), 'storage');
+  }
+  const okCode = eviction ? 201 : 200;
+  if (req.resource === 'pods') {
+    // Graceful deletion: an unscheduled pod goes at once; otherwise the kubelet finishes it with grace 0.
+    let grace = req.options?.gracePeriodSeconds ?? cur.spec?.terminationGracePeriodSeconds ?? 30;
+    if (!cur.spec?.nodeName) grace = 0;
+    const phase = cur.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') grace = 0;
+    if (grace > 0) {
+      const existing = cur.metadata.deletionGracePeriodSeconds as number | undefined;
+      if (existing !== undefined && existing <= grace) {
+        logRequest(h, component, logReq, okCode, { node: cur.spec?.nodeName });
+        return { ok: true, code: okCode, object: cur };
+      }
+      const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now + grace * 1000), deletionGracePeriodSeconds: grace } };
+      if (eviction) {
+        const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'DisruptionTarget');
+        conds.push({ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: rfc3339(h.now) });
+        next.status = { ...cur.status, conditions: conds };
+      }
+      const ev = storePut(h.store, 'pods', key, next as KObject);
+      logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
+      notifyWatchers(h, ev);
+      return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
+    }
+  }
+  const ev = storeDelete(h.store, req.resource, key)!;
+  logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
+}
+
+// ---------------------------------------------------------------- watches
+
+/** What a watcher's component receives in its queue. */
+export interface WatchNotification {
+  type: 'watch';
+  watchId: string;
+  eventType: WatchEventType;
+  object: KObject;
+  revision: number;
+}
+
+/** Sent to a component when its watch ends (API server down, or 410 while resuming). */
+export interface WatchClosed {
+  type: 'watch-closed';
+  watchId: string;
+  status?: Status;
+}
+
+/** Options for opening a watch. */
+export interface WatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Start after this revision; omit (or "0") to get synthetic ADDED events for the current state first. */
+  resourceVersion?: string;
+}
+
+/** Open a watch for `component`; events are queued to it as `WatchNotification`s. */
+export function openWatch(h: ApiHost, component: string, resource: string, opts: WatchOptions = {}, identity = component): ApiResult<{ watchId: string; resourceVersion: string }> {
+  const req: ApiRequest = { verb: 'watch', resource, namespace: opts.namespace, options: { ...opts } };
+  const f = h.apiServer.faults;
+  const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
+    t: h.now, component, kind: 'request', verb: 'WATCH',
+    path: resourcePath(resource, opts.namespace) + '?watch=true' + (opts.resourceVersion !== undefined ? `&resourceVersion=${opts.resourceVersion}` : '')
+      + (opts.fieldSelector ? `&fieldSelector=${opts.fieldSelector}` : '') + (opts.labelSelector ? `&labelSelector=${opts.labelSelector}` : ''),
+    code, stage, message,
+  });
+  const refuse = (st: Status, stage: Stage): ApiResult<never> => { logWatch(st.code, stage, st.message); return { ok: false, code: st.code, status: st }; };
+  if (f.apiServerDown) return refuse(statusError(0, 'ConnectionRefused', `Get "https://127.0.0.1:6443${resourcePath(resource, opts.namespace)}?watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`), 'connection');
+  if (!RESOURCES[resource]) return refuse(statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
+  if (!RESOURCES[resource].namespaced) opts = { ...opts, namespace: undefined };
+  const id = authenticate(identity);
+  if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
+  const denied = authorize(h, id, req);
+  if (denied) return refuse(denied, 'authorization');
+  const labels = parseLabelSelector(opts.labelSelector);
+  const fields = parseFieldSelector(opts.fieldSelector);
+  let backlog: StoreEvent[] = [];
+  let synthetic: KObject[] = [];
+  if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+    const rv = Number(opts.resourceVersion);
+    const hist = storeHistorySince(h.store, rv);
+    if (!hist.ok) return refuse(statusError(410, 'Expired', hist.message), 'storage');
+    backlog = hist.events.filter((e) => e.resource === resource);
+  } else {
+    synthetic = storeList(h.store, resource, opts.namespace);
+  }
+  const nodeField = resource === 'pods' ? fields.find((x) => x.field === 'spec.nodeName' && x.op === '=') : undefined;
+  const w: Watcher = {
+    id: `w${h.apiServer.nextWatchId++}`, component, resource, namespace: opts.namespace, labels, fields,
+    bucket: nodeField ? nodeField.value : '*', lastAt: h.now,
+    fromRevision: opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : h.store.revision,
+  };
+  h.apiServer.watchers[w.id] = w;
+  ((h.apiServer.watchIndex[resource] ??= {})[w.bucket] ??= []).push(w.id);
+  logWatch(200);
+  for (const o of synthetic) if (matchObj(w, o)) deliver(h, w, 'ADDED', o, Number(o.metadata?.resourceVersion));
+  for (const e of backlog) dispatchTo(h, w, e);
+  return { ok: true, code: 200, object: { watchId: w.id, resourceVersion: String(h.store.revision) } };
+}
+
+/** Close a watch (the client stops it); no notification is sent. */
+export function closeWatch(h: ApiHost, watchId: string): void {
+  const w = h.apiServer.watchers[watchId];
+  if (!w) return;
+  delete h.apiServer.watchers[watchId];
+  const ids = h.apiServer.watchIndex[w.resource]?.[w.bucket];
+  if (ids) {
+    const i = ids.indexOf(watchId);
+    if (i >= 0) ids.splice(i, 1);
+    if (ids.length === 0) delete h.apiServer.watchIndex[w.resource][w.bucket];
+  }
+}
+
+/** Break every open watch (API server going down): each watcher's component gets `watch-closed`. */
+export function breakAllWatches(h: ApiHost): void {
+  for (const id of Object.keys(h.apiServer.watchers)) {
+    const w = h.apiServer.watchers[id];
+    closeWatch(h, id);
+    push(h.queue, h.now, w.component, { type: 'watch-closed', watchId: id } satisfies WatchClosed);
+  }
+}
+
+function matchObj(w: Watcher, o: KObject | undefined): boolean {
+  if (!o) return false;
+  if (w.namespace && o.metadata?.namespace !== w.namespace) return false;
+  return matchesLabels(w.labels, o.metadata?.labels as Record<string, string> | undefined) && matchesFields(w.fields, o);
+}
+
+function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number): void {
+  const react = h.components[w.component]?.reactionMs ?? [1, 3];
+  const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + jitter(h.rng, react[0], react[1]), w.lastAt);
+  w.lastAt = at;
+  push(h.queue, at, w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
+}
+
+/** The watch cache's filtering: a change that moves an object out of a selector is DELETED for that watcher. */
+function dispatchTo(h: ApiHost, w: Watcher, e: StoreEvent): void {
+  if (e.revision <= w.fromRevision) return;
+  const cur = e.type === 'DELETED' ? undefined : e.object;
+  const nowMatch = matchObj(w, cur);
+  const wasMatch = matchObj(w, e.prev);
+  if (e.type === 'DELETED') { if (wasMatch) deliver(h, w, 'DELETED', e.object, e.revision); return; }
+  if (nowMatch && wasMatch) deliver(h, w, 'MODIFIED', e.object, e.revision);
+  else if (nowMatch) deliver(h, w, 'ADDED', e.object, e.revision);
+  else if (wasMatch) deliver(h, w, 'DELETED', { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.revision) } }, e.revision);
+}
+
+/** Notify the watchers a store event concerns, found through the index (never a scan of all watchers). */
+export function notifyWatchers(h: ApiHost, e: StoreEvent): void {
+  const idx = h.apiServer.watchIndex[e.resource];
+  if (!idx) return;
+  const ids: string[] = [...(idx['*'] ?? [])];
+  if (e.resource === 'pods') {
+    const a = ((e.object.spec as Obj | undefined)?.nodeName as string | undefined) ?? '';
+    const b = ((e.prev?.spec as Obj | undefined)?.nodeName as string | undefined) ?? '';
+    if (idx[a]) ids.push(...idx[a]);
+    if (b !== a && idx[b]) ids.push(...idx[b]);
+  }
+  for (const id of ids) dispatchTo(h, h.apiServer.watchers[id], e);
+}

@@ -1,0 +1,81 @@
+// Discrete-event clock: a binary min-heap of plain-data entries ordered by (at, seq).
+// The heap lives in the world state, so a snapshot captures every pending event.
+
+/** One queued event: delivered to component `target` at simulated ms `at`; `seq` breaks ties. */
+export interface QueueEntry<E = unknown> {
+  at: number;
+  seq: number;
+  target: string;
+  event: E;
+  /** A recurring timer (heartbeat, resync); `settle()` ignores these when deciding quiescence. */
+  recurring?: boolean;
+}
+
+/** The event queue as plain data. */
+export interface EventQueue<E = unknown> {
+  heap: QueueEntry<E>[];
+  nextSeq: number;
+  /** Number of queued entries that are not recurring (kept so quiescence is O(1)). */
+  pending: number;
+}
+
+/** An empty queue. */
+export function createQueue<E = unknown>(): EventQueue<E> {
+  return { heap: [], nextSeq: 0, pending: 0 };
+}
+
+function less(a: QueueEntry<unknown>, b: QueueEntry<unknown>): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+/** Queue `event` for `target` at time `at`; returns the entry. */
+export function push<E>(q: EventQueue<E>, at: number, target: string, event: E, recurring = false): QueueEntry<E> {
+  const entry: QueueEntry<E> = { at, seq: q.nextSeq++, target, event };
+  if (recurring) entry.recurring = true;
+  else q.pending++;
+  const h = q.heap;
+  h.push(entry);
+  let i = h.length - 1;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (!less(h[i], h[p])) break;
+    [h[i], h[p]] = [h[p], h[i]];
+    i = p;
+  }
+  return entry;
+}
+
+/** The next entry without removing it. */
+export function peek<E>(q: EventQueue<E>): QueueEntry<E> | undefined {
+  return q.heap[0];
+}
+
+/** Remove and return the earliest entry. */
+export function pop<E>(q: EventQueue<E>): QueueEntry<E> | undefined {
+  const h = q.heap;
+  if (h.length === 0) return undefined;
+  const top = h[0];
+  const last = h.pop()!;
+  if (h.length > 0) {
+    h[0] = last;
+    let i = 0;
+    const n = h.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && less(h[l], h[m])) m = l;
+      if (r < n && less(h[r], h[m])) m = r;
+      if (m === i) break;
+      [h[i], h[m]] = [h[m], h[i]];
+      i = m;
+    }
+  }
+  if (!top.recurring) q.pending--;
+  return top;
+}
+
+/** Number of queued entries. */
+export function size(q: EventQueue<unknown>): number {
+  return q.heap.length;
+}

@@ -1,0 +1,165 @@
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { describe, expect, it } from 'vitest';
+import {
+  add, addAfter, done, drainQueue, forget, get, informerHandle, len, listAndWatch, listerGet, listerList, newInformer, newWorkQueue,
+  numRequeues, rateLimiterWhen, workQueueHandle, type InformerState, type WorkQueue,
+} from './informer.ts';
+import { storeList } from './store.ts';
+import { deployment, pod, testWorld } from './test-helpers.ts';
+import type { ComponentDef, Ctx } from './world.ts';
+
+describe('work queue', () => {
+  it('dedups waiting keys and re-queues keys added while processing', () => {
+    const q = newWorkQueue('q');
+    add(q, 'a'); add(q, 'b'); add(q, 'a');
+    expect(len(q)).toBe(2);
+    expect(get(q)).toBe('a');
+    add(q, 'a'); // while processing: marked dirty, not queued twice
+    expect(len(q)).toBe(1);
+    expect(get(q)).toBe('b');
+    done(q, 'b');
+    done(q, 'a'); // re-queued now
+    expect(get(q)).toBe('a');
+    done(q, 'a');
+    expect(get(q)).toBeUndefined();
+  });
+  it('exponential failure backoff 5ms → 1000s', () => {
+    const q = newWorkQueue('q');
+    const ds = Array.from({ length: 30 }, () => rateLimiterWhen(q, 'k'));
+    expect(ds.slice(0, 5)).toEqual([5, 10, 20, 40, 80]);
+    expect(ds.at(-1)).toBe(1_000_000);
+    expect(numRequeues(q, 'k')).toBe(30);
+    forget(q, 'k');
+    expect(numRequeues(q, 'k')).toBe(0);
+  });
+  it('is JSON-serialisable', () => {
+    const q = newWorkQueue('q');
+    add(q, 'x');
+    expect(JSON.parse(JSON.stringify(q))).toEqual(q);
+  });
+});
+
+/** A toy controller in sample-controller style: for each Deployment, ensure a pod `<name>-pod` exists. */
+interface ToyState { deps: InformerState<Deployment>; pods: InformerState<Pod>; queue: WorkQueue; syncs: number }
+const toy: ComponentDef<ToyState> = {
+  name: 'toy',
+  identity: () => 'kubectl',
+  init(ctx) {
+    const s: ToyState = { deps: newInformer('deps', 'deployments'), pods: newInformer('pods', 'pods'), queue: newWorkQueue('toy'), syncs: 0 };
+    ctx.state = s;
+    listAndWatch(ctx, s.deps, { add: (o) => add(s.queue, `${o.metadata!.namespace}/${o.metadata!.name}`) });
+    listAndWatch(ctx, s.pods);
+    processQueue(ctx.state, ctx);
+    return s;
+  },
+  handle(ev, ctx) {
+    const s = ctx.state;
+    const enqueue = (o: { metadata?: { namespace?: string; name?: string } }) => add(s.queue, `${o.metadata!.namespace}/${o.metadata!.name}`);
+    if (informerHandle(ctx, s.deps, ev, { add: enqueue, update: (_o, n) => enqueue(n) })) { /* handled */ }
+    else if (informerHandle(ctx, s.pods, ev)) { /* cache only */ }
+    else workQueueHandle(s.queue, ev);
+    processQueue(s, ctx);
+  },
+};
+function processQueue(s: ToyState, ctx: Parameters<typeof toy.handle>[1]): void {
+  drainQueue(ctx as Ctx<unknown>, s.queue, (key) => {
+    s.syncs++;
+    const [ns, name] = key.split('/');
+    if (listerGet(s.pods, `${ns}/${name}-pod`)) return true;
+    return ctx.api.create('pods', pod(`${name}-pod`, { owner: name }), ns).ok;
+  });
+}
+
+describe('informer', () => {
+  it('controller-style: preload, one sync, assert recorded requests', () => {
+    const w = testWorld({}, [toy]);
+    w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
+    const mark = w.state.log.length;
+    w.addComponent('toy', 'toy');
+    const reqs = w.state.log.slice(mark).filter((r) => r.kind === 'request').map((r) => `${r.verb} ${r.path} ${r.code}`);
+    expect(reqs).toEqual([
+      'GET /apis/apps/v1/deployments 200',
+      `WATCH /apis/apps/v1/deployments?watch=true&resourceVersion=${w.state.store.revision - 1} 200`,
+      'GET /api/v1/pods 200',
+      `WATCH /api/v1/pods?watch=true&resourceVersion=${w.state.store.revision - 1} 200`,
+      'POST /api/v1/namespaces/default/pods 201',
+    ]);
+    w.settle();
+    // Its own create comes back through the watch into the cache; nothing more is written.
+    expect(listerList((w.state.components.toy.state as ToyState).pods).map((o) => o.metadata!.name)).toEqual(['web-pod']);
+    expect(w.state.log.filter((r) => r.kind === 'request' && r.verb === 'POST' && r.component === 'toy')).toHaveLength(1);
+  });
+  it('retries with rate-limited requeue while writes fail', () => {
+    const w = testWorld({}, [toy]);
+    w.addComponent('toy', 'toy');
+    w.fault({ type: 'etcd-full' });
+    w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
+    w.fault({ type: 'etcd-space-freed' });
+    // created before the fault? no: the create above failed too, so create it now, then fill the disk.
+    w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
+    w.fault({ type: 'etcd-full' });
+    w.advance(100);
+    const s = w.state.components.toy.state as ToyState;
+    expect(numRequeues(s.queue, 'default/web')).toBeGreaterThan(1);
+    w.fault({ type: 'etcd-space-freed' });
+    w.settle();
+    expect(storeList(w.state.store, 'pods', 'default').map((p) => p.metadata!.name)).toEqual(['web-pod']);
+    expect(numRequeues(s.queue, 'default/web')).toBe(0);
+  });
+  it('re-establishes its watch after the API server returns, missing nothing; re-lists after 410', () => {
+    const w = testWorld({}, [toy]);
+    w.addComponent('toy', 'toy');
+    w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('a') });
+    w.settle();
+    w.fault({ type: 'apiserver-down' });
+    w.advance(5_000);
+    w.fault({ type: 'apiserver-up' });
+    w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('b') });
+    w.settle(120_000);
+    const s = w.state.components.toy.state as ToyState;
+    expect(listerList(s.deps).map((o) => o.metadata!.name)).toEqual(['a', 'b']);
+    expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['a-pod', 'b-pod']);
+    // Now a long outage across two compactions: the resumed watch gets 410 and the informer re-lists.
+    w.fault({ type: 'apiserver-down' });
+    w.state.apiServer.faults.apiServerDown = false; // let kubectl write behind the informer's back
+    w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'a-pod' });
+    w.state.apiServer.faults.apiServerDown = true;
+    w.advance(30_000);
+    w.fault({ type: 'apiserver-up' });
+    w.advance(11 * 60_000);
+    w.settle(120_000);
+    // The delete made while it was disconnected arrives through the resumed watch (no 410, no re-list).
+    expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['b-pod']);
+    expect(w.state.log.some((r) => r.code === 410)).toBe(false);
+    expect(w.state.log.filter((r) => r.component === 'toy' && r.verb === 'GET' && r.path === '/api/v1/pods')).toHaveLength(1);
+  });
+  it('410 on resume makes the informer re-list', () => {
+    const w = testWorld({}, [toy]);
+    w.addComponent('toy', 'toy');
+    w.settle();
+    const s = w.state.components.toy.state as ToyState;
+    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('x') });
+    w.advance(11 * 60_000);
+    // Pretend the informer's watch broke long ago: its rv is older than the compacted window.
+    s.pods.resourceVersion = '1';
+    w.ctx('toy').stopWatch(s.pods.watchId!);
+    w.inject('toy', { type: 'watch-closed', watchId: s.pods.watchId });
+    w.settle(120_000);
+    expect(w.state.log.some((r) => r.code === 410 && r.path.startsWith('/api/v1/pods?watch=true&resourceVersion=1'))).toBe(true);
+    expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['x']);
+  });
+});
+
+describe('addAfter', () => {
+  it('adds via the clock', () => {
+    const w = testWorld({}, [toy]);
+    w.addComponent('toy', 'toy');
+    const s = w.state.components.toy.state as ToyState;
+    addAfter(w.ctx('toy'), s.queue, 'default/late', 1000);
+    w.advance(999);
+    expect(s.syncs).toBe(0);
+    w.advance(1);
+    expect(s.syncs).toBe(1);
+  });
+});

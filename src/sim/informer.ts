@@ -1,0 +1,245 @@
+// client-go's informer (list + watch into a cache, with handlers) and work queue, as plain data
+// driven through ctx.
+import type { ResourceName, ResourceTypes, WatchClosed, WatchNotification, WatchOptions } from './api-server.ts';
+import type { Ctx } from './world.ts';
+
+/** The little an informer needs from an object. */
+export interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
+
+/** An informer's state: what it watches, its cache (the lister's data) and its watch. */
+export interface InformerState<T extends MetaObject = MetaObject> {
+  /** Name of the informer inside its component (routes retry timers). */
+  name: string;
+  resource: ResourceName;
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** namespace/name → object. */
+  items: Record<string, T>;
+  resourceVersion: string;
+  watchId?: string;
+  hasSynced: boolean;
+  /** Reflector backoff before the next re-list/re-watch (800 ms doubling to 30 s). */
+  backoffMs: number;
+}
+
+/** Event handlers, as ResourceEventHandlerFuncs. */
+export interface EventHandlers<T extends MetaObject = MetaObject> {
+  add?(obj: T): void;
+  update?(oldObj: T, newObj: T): void;
+  delete?(obj: T): void;
+}
+
+/** Reflector backoff bounds. */
+export const REFLECTOR_BACKOFF_INITIAL_MS = 800;
+/** Reflector backoff cap. */
+export const REFLECTOR_BACKOFF_MAX_MS = 30_000;
+
+/** cache.MetaNamespaceKeyFunc: `ns/name` or `name`. */
+export function metaNamespaceKey(o: MetaObject): string {
+  return o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
+}
+
+/** A new, unstarted informer. */
+export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}): InformerState<ResourceTypes[R]> {
+  const s: InformerState<ResourceTypes[R]> = { name, resource, items: {}, resourceVersion: '', hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS };
+  if (opts.namespace) s.namespace = opts.namespace;
+  if (opts.labelSelector) s.labelSelector = opts.labelSelector;
+  if (opts.fieldSelector) s.fieldSelector = opts.fieldSelector;
+  return s;
+}
+
+/** The retry timer event an informer schedules for itself. */
+export interface InformerRetry { type: 'informer-retry'; informer: string }
+
+function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>): void {
+  ctx.schedule(inf.backoffMs, { type: 'informer-retry', informer: inf.name } satisfies InformerRetry);
+  inf.backoffMs = Math.min(inf.backoffMs * 2, REFLECTOR_BACKOFF_MAX_MS);
+}
+
+/** ListAndWatch: list (replacing the cache, firing handlers for differences), then watch from the list's rv. */
+export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T> = {}): boolean {
+  const list = ctx.api.list(inf.resource, inf.namespace, { labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector });
+  if (!list.ok) { retryLater(ctx, inf); return false; }
+  const fresh: Record<string, T> = {};
+  for (const o of list.object.items as unknown as T[]) fresh[metaNamespaceKey(o)] = o;
+  for (const [k, old] of Object.entries(inf.items)) if (!fresh[k]) h.delete?.(old);
+  for (const [k, o] of Object.entries(fresh)) {
+    const old = inf.items[k];
+    if (!old) h.add?.(o);
+    else if (old.metadata?.resourceVersion !== o.metadata?.resourceVersion) h.update?.(old, o);
+  }
+  inf.items = fresh;
+  inf.resourceVersion = list.object.metadata.resourceVersion;
+  inf.hasSynced = true;
+  return watchFrom(ctx, inf, h);
+}
+
+function watchFrom<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T>): boolean {
+  const w = ctx.watch(inf.resource, { namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector, resourceVersion: inf.resourceVersion });
+  if (w.ok) { inf.watchId = w.object.watchId; inf.backoffMs = REFLECTOR_BACKOFF_INITIAL_MS; return true; }
+  inf.watchId = undefined;
+  if (w.code === 410) return listAndWatch(ctx, inf, h); // too old: re-list, then watch from the list's rv
+  retryLater(ctx, inf);
+  return false;
+}
+
+/**
+ * Feed one component event to an informer; returns true if it was the informer's (watch
+ * notification, watch closed, retry timer). Handlers run after the cache is updated.
+ */
+export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, event: unknown, h: EventHandlers<T> = {}): boolean {
+  const ev = event as { type?: string };
+  if (ev?.type === 'watch') {
+    const n = event as WatchNotification;
+    if (n.watchId !== inf.watchId) return false;
+    const obj = n.object as unknown as T;
+    const key = metaNamespaceKey(obj);
+    const old = inf.items[key];
+    inf.resourceVersion = String(n.revision);
+    if (n.eventType === 'DELETED') {
+      delete inf.items[key];
+      h.delete?.(obj);
+    } else {
+      inf.items[key] = obj;
+      if (old) h.update?.(old, obj);
+      else h.add?.(obj);
+    }
+    return true;
+  }
+  if (ev?.type === 'watch-closed') {
+    const c = event as WatchClosed;
+    if (c.watchId !== inf.watchId) return false;
+    inf.watchId = undefined;
+    retryLater(ctx, inf);
+    return true;
+  }
+  if (ev?.type === 'informer-retry' && (event as InformerRetry).informer === inf.name) {
+    if (!inf.watchId) {
+      if (inf.hasSynced) watchFrom(ctx, inf, h);
+      else listAndWatch(ctx, inf, h);
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Lister: every cached object (key order), optionally filtered. */
+export function listerList<T extends MetaObject>(inf: InformerState<T>, pred?: (o: T) => boolean): T[] {
+  return Object.keys(inf.items).sort().map((k) => inf.items[k]).filter((o) => !pred || pred(o));
+}
+
+/** Lister: one cached object by `ns/name`. */
+export function listerGet<T extends MetaObject>(inf: InformerState<T>, key: string): T | undefined {
+  return inf.items[key];
+}
+
+// ---------------------------------------------------------------- work queue
+
+/** workqueue.RateLimitingInterface as plain data. */
+export interface WorkQueue {
+  name: string;
+  /** FIFO of keys waiting (from `head`). */
+  queue: string[];
+  head: number;
+  dirty: Record<string, true>;
+  processing: Record<string, true>;
+  /** Per-key failure counts for the exponential rate limiter. */
+  failures: Record<string, number>;
+}
+
+/** A new work queue. */
+export function newWorkQueue(name: string): WorkQueue {
+  return { name, queue: [], head: 0, dirty: {}, processing: {}, failures: {} };
+}
+
+/** Add: a key already waiting is not added twice; a key being processed is re-queued on done. */
+export function add(q: WorkQueue, key: string): void {
+  if (q.dirty[key]) return;
+  q.dirty[key] = true;
+  if (q.processing[key]) return;
+  q.queue.push(key);
+}
+
+/** Number of keys waiting. */
+export function len(q: WorkQueue): number {
+  return q.queue.length - q.head;
+}
+
+/** Get the next key (marks it processing); undefined when empty. */
+export function get(q: WorkQueue): string | undefined {
+  if (q.head >= q.queue.length) return undefined;
+  const key = q.queue[q.head++];
+  if (q.head > 1024 && q.head * 2 > q.queue.length) { q.queue = q.queue.slice(q.head); q.head = 0; }
+  q.processing[key] = true;
+  delete q.dirty[key];
+  return key;
+}
+
+/** Done: the key is no longer processing; re-queued if it was added meanwhile. */
+export function done(q: WorkQueue, key: string): void {
+  delete q.processing[key];
+  if (q.dirty[key]) q.queue.push(key);
+}
+
+/** The timer event behind addAfter. */
+export interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
+
+/** AddAfter: queue the key after `ms` of simulated time. */
+export function addAfter(ctx: Ctx<unknown>, q: WorkQueue, key: string, ms: number): void {
+  if (ms <= 0) { add(q, key); return; }
+  ctx.schedule(ms, { type: 'workqueue-add', queue: q.name, key } satisfies WorkQueueAdd);
+}
+
+/** ItemExponentialFailureRateLimiter: 5 ms × 2^failures, capped at 1000 s. */
+export function rateLimiterWhen(q: WorkQueue, key: string, baseMs = 5, maxMs = 1_000_000): number {
+  const n = q.failures[key] ?? 0;
+  q.failures[key] = n + 1;
+  return Math.min(baseMs * 2 ** n, maxMs);
+}
+
+/** AddRateLimited: requeue after the key's current backoff. */
+export function addRateLimited(ctx: Ctx<unknown>, q: WorkQueue, key: string): number {
+  const d = rateLimiterWhen(q, key);
+  addAfter(ctx, q, key, d);
+  return d;
+}
+
+/** Forget: reset the key's failure count (after a successful sync). */
+export function forget(q: WorkQueue, key: string): void {
+  delete q.failures[key];
+}
+
+/** NumRequeues for a key. */
+export function numRequeues(q: WorkQueue, key: string): number {
+  return q.failures[key] ?? 0;
+}
+
+/** Handle a `workqueue-add` timer event for this queue; true if consumed. */
+export function workQueueHandle(q: WorkQueue, event: unknown): boolean {
+  const ev = event as WorkQueueAdd;
+  if (ev?.type !== 'workqueue-add' || ev.queue !== q.name) return false;
+  add(q, ev.key);
+  return true;
+}
+
+/** Outcome of a sync: true/undefined = done (forget the key), false = failed (requeue with backoff). */
+export type SyncResult = boolean | void;
+
+/** processNextWorkItem: get one key, run the sync handler, forget or requeue rate-limited, done. */
+export function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
+  const key = get(q);
+  if (key === undefined) return false;
+  const ok = syncHandler(key);
+  if (ok === false) addRateLimited(ctx, q, key);
+  else forget(q, key);
+  done(q, key);
+  return true;
+}
+
+/** Run the worker until the queue is empty (the model's workers are synchronous); returns syncs run. */
+export function drainQueue(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): number {
+  let n = 0;
+  while (processNextWorkItem(ctx, q, syncHandler)) n++;
+  return n;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ALPHANUMS, computeHash, generateName, hashOf, microTime, newUID, parseTime, rfc3339, safeEncodeString, stableStringify } from './names.ts';
+import { createRng } from './rng.ts';
+
+describe('names', () => {
+  it('SafeEncodeString maps digits to 4-9,b,c,d,f', () => {
+    expect(safeEncodeString('0123456789')).toBe('456789bcdf');
+  });
+  it('computeHash uses only the digit alphabet and depends on collisionCount', () => {
+    const t = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+    const h = computeHash(t);
+    expect(h).toMatch(/^[456789bcdf]{1,10}$/);
+    expect(computeHash(t)).toBe(h);
+    expect(computeHash(JSON.parse(JSON.stringify(t)))).toBe(h);
+    expect(computeHash(t, 1)).not.toBe(h);
+    expect(computeHash({ ...t, spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } })).not.toBe(h);
+  });
+  it('stableStringify ignores key order', () => {
+    expect(stableStringify({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(stableStringify({ a: [1, { c: 3, d: 2 }], b: 1 }));
+    expect(hashOf({ a: 1 })).toBe(hashOf({ a: 1 }));
+    expect(hashOf({ a: 1 })).not.toBe(hashOf({ a: 2 }));
+  });
+  it('generateName appends 5 chars from the alphabet and truncates the base to 58', () => {
+    const r = createRng(1);
+    const n = generateName(r, 'web-7c5ddbdf54-');
+    expect(n).toMatch(new RegExp(`^web-7c5ddbdf54-[${ALPHANUMS}]{5}$`));
+    expect(generateName(r, 'x'.repeat(80)).length).toBe(63);
+  });
+  it('uids are v4-shaped and seed-dependent', () => {
+    const u = newUID(createRng(1));
+    expect(u).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(newUID(createRng(2))).not.toBe(u);
+  });
+  it('timestamps from simulated ms', () => {
+    expect(rfc3339(0)).toBe('2026-01-01T00:00:00Z');
+    expect(rfc3339(12_999)).toBe('2026-01-01T00:00:12Z');
+    expect(microTime(12_004)).toBe('2026-01-01T00:00:12.004000Z');
+    expect(microTime(1.5)).toBe('2026-01-01T00:00:00.001500Z');
+    expect(parseTime('2026-01-01T00:01:00Z')).toBe(60_000);
+    expect(parseTime(microTime(12_004))).toBe(12_004);
+  });
+});

@@ -1,0 +1,140 @@
+// Kubernetes-style names, hashes, uids and timestamps, all from simulated time and the seeded rng.
+import { chars, nextUint32, type RngState } from './rng.ts';
+
+/** utilrand's alphabet: no vowels (no accidental words) and no confusable 0/1/3. */
+export const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+/** Random suffix length of generateName. */
+export const RANDOM_LENGTH = 5;
+/** Longest generateName base kept (63 − 5). */
+export const MAX_GENERATED_NAME_LENGTH = 63 - RANDOM_LENGTH;
+/** Simulated time 0 as Unix ms: 2026-01-01T00:00:00Z. */
+export const EPOCH_MS = Date.UTC(2026, 0, 1);
+
+/** names.SimpleNameGenerator.GenerateName: base (truncated to 58) + 5 random chars. */
+export function generateName(rng: RngState, base: string): string {
+  const b = base.length > MAX_GENERATED_NAME_LENGTH ? base.slice(0, MAX_GENERATED_NAME_LENGTH) : base;
+  return b + chars(rng, ALPHANUMS, RANDOM_LENGTH);
+}
+
+/** rand.SafeEncodeString: each byte mapped to alphanums[byte % 27]. */
+export function safeEncodeString(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) out += ALPHANUMS[s.charCodeAt(i) % ALPHANUMS.length];
+  return out;
+}
+
+/** JSON with object keys sorted, so equal objects give equal text whatever their key order. */
+export function stableStringify(v: unknown): string {
+  if (v === null || typeof v !== 'object') return v === undefined ? 'null' : JSON.stringify(v);
+  if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : stableStringify(x))).join(',') + ']';
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  return '{' + keys.map((k) => JSON.stringify(k) + ':' + stableStringify(o[k])).join(',') + '}';
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a 32-bit over bytes, continuing from `h`. */
+export function fnv1a32Bytes(bytes: Uint8Array, h = FNV_OFFSET): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME) >>> 0;
+  return h >>> 0;
+}
+
+/** FNV-1a 32-bit over the UTF-8 bytes of a string. */
+export function fnv1a32(s: string, h = FNV_OFFSET): number {
+  return fnv1a32Bytes(new TextEncoder().encode(s), h);
+}
+
+/** controller.ComputeHash: the pod-template-hash (FNV-1a of the template, + collisionCount as 8 LE bytes). */
+export function computeHash(template: unknown, collisionCount?: number): string {
+  let h = fnv1a32(stableStringify(template));
+  if (collisionCount !== undefined && collisionCount !== null) {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setUint32(0, collisionCount >>> 0, true);
+    h = fnv1a32Bytes(b, h);
+  }
+  return safeEncodeString(String(h));
+}
+
+/** A v4-shaped uid drawn from the rng. */
+export function newUID(rng: RngState): string {
+  const h = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  const a = nextUint32(rng), b = nextUint32(rng), c = nextUint32(rng), d = nextUint32(rng);
+  const bs = h((b & 0xffff0fff) | 0x4000); // version nibble 4
+  const cs = h((c & 0x3fffffff) | 0x80000000); // variant 10xx
+  return `${h(a)}-${bs.slice(0, 4)}-${bs.slice(4)}-${cs.slice(0, 4)}-${cs.slice(4)}${h(d)}`;
+}
+
+let lastSecond = NaN;
+let lastRfc3339 = '';
+/** metav1.Time: RFC 3339 with second precision (what creationTimestamp looks like). */
+export function rfc3339(ms: number): string {
+  const sec = Math.floor(ms / 1000);
+  if (sec !== lastSecond) { lastSecond = sec; lastRfc3339 = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z'); } // memo: many writes share a second
+  return lastRfc3339;
+}
+
+/** metav1.MicroTime: RFC 3339 with microseconds (lease renewTime, event eventTime). */
+export function microTime(ms: number): string {
+  const whole = Math.floor(ms);
+  const micros = Math.round((ms - whole) * 1000);
+  const iso = new Date(EPOCH_MS + whole).toISOString(); // ...ss.mmmZ
+  return iso.slice(0, -1) + String(micros).padStart(3, '0') + 'Z';
+}
+
+/** Simulated ms from an RFC 3339 / MicroTime string. */
+export function parseTime(s: string): number {
+  const m = /\.(\d+)Z$/.exec(s);
+  const base = Date.parse(s.replace(/\.\d+Z$/, 'Z')) - EPOCH_MS;
+  if (!m) return base;
+  return base + Number('0.' + m[1]) * 1000;
+}
+
+/** FNV-1a 32-bit over the UTF-16 code units of a string (fast; no encoding pass over large text). */
+export function fnv1a32Chars(s: string, h = FNV_OFFSET): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h = Math.imul(h ^ (c & 0xff), FNV_PRIME);
+    if (c > 0xff) h = Math.imul(h ^ (c >>> 8), FNV_PRIME);
+  }
+  return h >>> 0;
+}
+
+/** A stable hash of any plain data (fnv-1a over stable, key-sorted JSON), hex. */
+export function hashOf(v: unknown): string {
+  return fnv1a32Chars(stableStringify(v)).toString(16).padStart(8, '0');
+}
+
+/** Hash of the exact JSON bytes (key order included): what "byte-identical" runs must share. */
+export function hashJSON(v: unknown): string {
+  return fnv1a32Chars(JSON.stringify(v)).toString(16).padStart(8, '0');
+}
+
+/** Structural equality of plain data (early exit; cheaper than comparing serialisations). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    n++;
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (bo[k] !== undefined) n--;
+  return n === 0;
+}
+
+/** An Event's name as client-go's recorder makes it: `<object>.<hex of unix nanoseconds>`. */
+export function eventName(objectName: string, ms: number, extraNanos = 0): string {
+  const nanos = BigInt(EPOCH_MS + Math.floor(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1_000_000) + extraNanos);
+  return `${objectName}.${nanos.toString(16)}`;
+}

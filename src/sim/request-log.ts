@@ -1,0 +1,93 @@
+// The request log: one record per API request, watch notification and CRI call (append-only data).
+
+/** Pipeline stages, in order; a refused request names the stage that refused it. */
+export type Stage = 'connection' | 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
+
+/** Watch event types as the API server sends them. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One log record (see ARCHITECTURE.md). */
+export interface RequestRecord {
+  /** Simulated ms. */
+  t: number;
+  component: string;
+  kind: 'request' | 'watch' | 'cri';
+  /** HTTP method for requests (`GET`, `POST` …, `WATCH` for a watch start), the CRI call name for cri. */
+  verb: string;
+  path: string;
+  /** `<resource>/<ns>/<name>` of the object concerned, when there is one. */
+  object?: string;
+  /** Store revision after a write, or the event's revision for a watch notification. */
+  revision?: number;
+  /** HTTP status (0 when the connection was refused). */
+  code: number;
+  stage?: Stage;
+  /** Watch id that received a notification. */
+  watcher?: string;
+  event?: WatchEventType;
+  /** Node a record concerns (binding target, kubelet/CRI node, pod's node). */
+  node?: string;
+  /** Short error message for refused requests. */
+  message?: string;
+}
+
+/** The log as plain data. */
+export type RequestLog = RequestRecord[];
+
+/** Append a record, dropping undefined fields so the log stays compact and JSON-stable. */
+export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord {
+  let clean = true;
+  for (const k in rec) if ((rec as unknown as Record<string, unknown>)[k] === undefined) { clean = false; break; }
+  if (!clean) {
+    const r = {} as Record<string, unknown>;
+    for (const [k, v] of Object.entries(rec)) if (v !== undefined) r[k] = v;
+    rec = r as unknown as RequestRecord;
+  }
+  log.push(rec);
+  return rec;
+}
+
+/** Records written by one component. */
+export function byComponent(log: readonly RequestRecord[], component: string): RequestRecord[] {
+  return log.filter((r) => r.component === component);
+}
+
+/** Records whose revision is greater than `revision` (writes and notifications since then). */
+export function sinceRevision(log: readonly RequestRecord[], revision: number): RequestRecord[] {
+  return log.filter((r) => r.revision !== undefined && r.revision > revision);
+}
+
+/** Records concerning one node (its kubelet/runtime, or bound/notified about it). */
+export function byNode(log: readonly RequestRecord[], node: string): RequestRecord[] {
+  return log.filter((r) => r.node === node || r.component.endsWith('/' + node));
+}
+
+/** Records at or after simulated time `t` (binary search: the log is in time order). */
+export function sinceTime(log: readonly RequestRecord[], t: number): RequestRecord[] {
+  let lo = 0;
+  let hi = log.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (log[mid].t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return log.slice(lo);
+}
+
+/** Seconds with ms, as the CLI prints times: `12.004s`. */
+export function formatSeconds(ms: number): string {
+  return (ms / 1000).toFixed(3) + 's';
+}
+
+/** One line of text, e.g. `12.004s  scheduler  POST /api/v1/namespaces/default/pods/web-x/binding  201  rv=48`. */
+export function formatRecord(r: RequestRecord): string {
+  const parts = [formatSeconds(r.t), r.component];
+  if (r.kind === 'watch') parts.push(`watch ${r.event ?? ''} ${r.object ?? r.path}`.trimEnd());
+  else if (r.kind === 'cri') parts.push(`cri ${r.verb}${r.object ? ' ' + r.object : ''}`);
+  else parts.push(`${r.verb} ${r.path}`);
+  if (r.kind !== 'watch' && r.kind !== 'cri') parts.push(String(r.code));
+  if (r.revision !== undefined) parts.push(`rv=${r.revision}`);
+  if (r.stage) parts.push(`[${r.stage}]`);
+  if (r.watcher && r.kind === 'watch') parts.push(`(${r.watcher})`);
+  return parts.join('  ');
+}

@@ -1,0 +1,156 @@
+// etcd-like store: objects under Kubernetes' key layout, one global revision, watch history since
+// the last compaction. Only the API server calls these functions.
+
+/** Any stored object (a Kubernetes object with metadata). */
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/** One change in the history, as etcd's watch reports it. */
+export interface StoreEvent {
+  revision: number;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  resource: string;
+  key: string;
+  /** The new object (for DELETED: the last state). */
+  object: KObject;
+  /** The previous state (MODIFIED, DELETED) so selector transitions can be computed. */
+  prev?: KObject;
+}
+
+/** The store as plain data. */
+export interface StoreState {
+  revision: number;
+  /** resource → etcd key → object. */
+  objects: Record<string, Record<string, KObject>>;
+  /** etcd key → create_revision. */
+  createRevision: Record<string, number>;
+  /** History of every write with revision > compactedRevision, in revision order. */
+  history: StoreEvent[];
+  compactedRevision: number;
+  /** Whether stored objects are deep-frozen (tests: catches accidental mutation). */
+  freeze: boolean;
+}
+
+/** An empty store at revision 1 (etcd starts at 1). */
+export function createStore(freeze = true): StoreState {
+  return { revision: 1, objects: {}, createRevision: {}, history: [], compactedRevision: 0, freeze };
+}
+
+/** Kubernetes' etcd prefixes per resource (nodes are still "minions"). */
+export const REGISTRY_PREFIX: Record<string, string> = {
+  namespaces: '/registry/namespaces',
+  nodes: '/registry/minions',
+  leases: '/registry/leases',
+  pods: '/registry/pods',
+  deployments: '/registry/deployments',
+  replicasets: '/registry/replicasets',
+  services: '/registry/services/specs',
+  endpointslices: '/registry/endpointslices',
+  events: '/registry/events',
+};
+
+/** The etcd key of an object. */
+export function storeKey(resource: string, namespace: string | undefined, name: string): string {
+  const prefix = REGISTRY_PREFIX[resource] ?? `/registry/${resource}`;
+  return namespace ? `${prefix}/${namespace}/${name}` : `${prefix}/${name}`;
+}
+
+/** Recursively freeze plain data. */
+export function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v as object)) deepFreeze(x);
+  }
+  return v;
+}
+
+/** Read one object. */
+export function storeGet(s: StoreState, resource: string, key: string): KObject | undefined {
+  return s.objects[resource]?.[key];
+}
+
+/** All objects of a resource (optionally under a namespace), in key order. */
+export function storeList(s: StoreState, resource: string, namespace?: string): KObject[] {
+  const bucket = s.objects[resource];
+  if (!bucket) return [];
+  const prefix = namespace ? `${REGISTRY_PREFIX[resource] ?? `/registry/${resource}`}/${namespace}/` : '';
+  const keys = Object.keys(bucket).filter((k) => !prefix || k.startsWith(prefix));
+  keys.sort();
+  return keys.map((k) => bucket[k]);
+}
+
+function withRV(obj: KObject, rev: number): KObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+}
+
+/** Write (create or replace) `obj` at `key`: bumps the revision, stamps resourceVersion, records history. */
+export function storePut(s: StoreState, resource: string, key: string, obj: KObject): StoreEvent {
+  const rev = ++s.revision;
+  const bucket = (s.objects[resource] ??= {});
+  const prev = bucket[key];
+  const stored = withRV(obj, rev);
+  if (s.freeze) deepFreeze(stored);
+  bucket[key] = stored;
+  if (!prev) s.createRevision[key] = rev;
+  const ev: StoreEvent = prev
+    ? { revision: rev, type: 'MODIFIED', resource, key, object: stored, prev }
+    : { revision: rev, type: 'ADDED', resource, key, object: stored };
+  s.history.push(ev);
+  return ev;
+}
+
+/** Delete `key`: bumps the revision; the DELETED event carries the last state at the new revision. */
+export function storeDelete(s: StoreState, resource: string, key: string): StoreEvent | undefined {
+  const bucket = s.objects[resource];
+  const prev = bucket?.[key];
+  if (!prev) return undefined;
+  const rev = ++s.revision;
+  delete bucket[key];
+  delete s.createRevision[key];
+  const last = withRV(prev, rev);
+  if (s.freeze) deepFreeze(last);
+  const ev: StoreEvent = { revision: rev, type: 'DELETED', resource, key, object: last, prev };
+  s.history.push(ev);
+  return ev;
+}
+
+/** Drop history up to and including `revision` (etcd compaction). */
+export function storeCompact(s: StoreState, revision: number): void {
+  if (revision <= s.compactedRevision) return;
+  s.compactedRevision = Math.min(revision, s.revision);
+  const h = s.history;
+  let i = firstAfter(h, s.compactedRevision);
+  s.history = h.slice(i);
+}
+
+/** Index of the first history event with revision > rv (binary search, like the watch cache). */
+export function firstAfter(h: readonly StoreEvent[], rv: number): number {
+  let lo = 0;
+  let hi = h.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (h[mid].revision <= rv) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Result of reading history from a revision. */
+export type HistoryRead = { ok: true; events: StoreEvent[] } | { ok: false; code: 410; message: string };
+
+/** Every event with revision > rv, or 410 Gone when rv is older than the compacted window. */
+export function storeHistorySince(s: StoreState, rv: number): HistoryRead {
+  if (rv < s.compactedRevision) {
+    return { ok: false, code: 410, message: `too old resource version: ${rv} (${s.compactedRevision})` };
+  }
+  return { ok: true, events: s.history.slice(firstAfter(s.history, rv)) };
+}

@@ -1,0 +1,348 @@
+// The world: all state as plain data, the component registry (behaviour by name), the event loop,
+// inputs, snapshots and replay.
+import { createQueue, peek, pop, push, type EventQueue, type QueueEntry } from './clock.ts';
+import {
+  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, closeWatch, compactTick, createApiServerState, handleRequest, openWatch,
+  type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
+  type WatchNotification, type WatchOptions,
+} from './api-server.ts';
+import { hashJSON } from './names.ts';
+import { appendRecord, type RequestLog, type RequestRecord } from './request-log.ts';
+import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
+import { createStore, type KObject, type StoreState } from './store.ts';
+
+/** One component instance's entry in the world. */
+export interface ComponentEntry {
+  type: string;
+  state: unknown;
+  /** Who it authenticates as (defaults to its name: `scheduler`, `kubelet/node-1`). */
+  identity?: string;
+  reactionMs?: [number, number];
+  params?: unknown;
+}
+
+/** An external input (kubectl request, fault, added component, injected event) with when it happened. */
+export type Input =
+  | { kind: 'request'; t: number; step: number; component: string; request: ApiRequest }
+  | { kind: 'fault'; t: number; step: number; fault: FaultInput }
+  | { kind: 'add-component'; t: number; step: number; name: string; type: string; opts: AddComponentOptions }
+  | { kind: 'event'; t: number; step: number; target: string; event: unknown };
+
+/** Options of a component instance. */
+export interface AddComponentOptions {
+  params?: unknown;
+  /** Watch reaction delay [min, max] ms (default [1, 3]). */
+  reactionMs?: [number, number];
+  /** Identity for authentication, when not the instance name. */
+  identity?: string;
+}
+
+/** Faults that can be switched on and off. */
+export type FaultInput =
+  | { type: 'apiserver-down' } | { type: 'apiserver-up' }
+  | { type: 'etcd-down' } | { type: 'etcd-up' }
+  | { type: 'etcd-full' } | { type: 'etcd-space-freed' }
+  | { type: 'api-latency'; ms: number };
+
+/** The whole world as plain data. */
+export interface WorldState extends ApiHost {
+  seed: number;
+  now: number;
+  /** Events processed so far (positions inputs exactly for replay). */
+  steps: number;
+  queue: EventQueue<unknown>;
+  rng: RngState;
+  store: StoreState;
+  apiServer: ApiServerState;
+  log: RequestLog;
+  components: Record<string, ComponentEntry>;
+  inputs: Input[];
+}
+
+/** A typed API client bound to one identity (results typed by resource via ResourceTypes). */
+export interface ApiClient {
+  /** GET one object (subresource `scale` returns an autoscaling/v1 Scale). */
+  get<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, subresource?: string): ApiResult<ResourceTypes[R]>;
+  /** GET a list (namespace undefined = all namespaces); `metadata.resourceVersion` is the store revision. */
+  list<R extends ResourceName>(resource: R, namespace?: string, options?: RequestOptions): ApiResult<ObjectList<ResourceTypes[R]>>;
+  /** POST (metadata.generateName honoured). */
+  create<R extends ResourceName>(resource: R, obj: ResourceTypes[R], namespace?: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
+  /** PUT; a stale metadata.resourceVersion gets 409. Subresource `status` writes only status. */
+  update<R extends ResourceName>(resource: R, obj: ResourceTypes[R], subresource?: string): ApiResult<ResourceTypes[R]>;
+  /** PATCH (strategic merge by default; `options.patchType: 'merge'` for RFC 7386). */
+  patch<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, patch: unknown, subresource?: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
+  /** DELETE (pods: graceful unless gracePeriodSeconds 0). */
+  delete<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
+  /** POST pods/{name}/binding. */
+  bind(namespace: string, pod: string, node: string): ApiResult<unknown>;
+  /** POST pods/{name}/eviction. */
+  evict(namespace: string, pod: string, gracePeriodSeconds?: number): ApiResult<unknown>;
+  /** Any request, untyped. */
+  request(req: ApiRequest): ApiResult<unknown>;
+}
+
+/** What a component's handler gets. */
+export interface Ctx<S = unknown> {
+  readonly now: number;
+  readonly name: string;
+  rng: Rng;
+  api: ApiClient;
+  /** Open a watch; notifications arrive as `{type:'watch', watchId, eventType, object, revision}` events. */
+  watch(resource: ResourceName, opts?: WatchOptions): ApiResult<{ watchId: string; resourceVersion: string }>;
+  stopWatch(watchId: string): void;
+  /** Queue `event` to this component after `delayMs` (recurring = a heartbeat-like timer). */
+  schedule(delayMs: number, event: unknown, opts?: { recurring?: boolean; target?: string }): void;
+  /** This component's own slice of state (mutate in place; it is plain data). */
+  state: S;
+  /** The instance's creation parameters. */
+  params: unknown;
+  /** Append a record (CRI calls etc.) to the request log. */
+  log(rec: Omit<RequestRecord, 't' | 'component'>): void;
+}
+
+/** A component's behaviour: registered once by type, instantiated by name. */
+export interface ComponentDef<S = unknown> {
+  name: string;
+  /** Identity for instances of this type, from the instance name (default: the instance name). */
+  identity?(instance: string): string;
+  init?(ctx: Ctx<S>): S | void;
+  handle(event: unknown, ctx: Ctx<S>): void;
+}
+
+/** Options of a new world. */
+export interface WorldOptions {
+  seed?: number;
+  /** Deep-freeze stored objects (default true; the benchmark turns it off). */
+  freeze?: boolean;
+  apiLatencyMs?: number;
+  /** Create the system namespaces (default, kube-system, kube-public, kube-node-lease) as the API server does at start (default true). */
+  bootstrap?: boolean;
+}
+
+/** Namespaces the API server's bootstrap controller creates. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** What `step()` did. */
+export interface StepResult { at: number; target: string; event: unknown }
+
+/** An empty world state. */
+export function createWorldState(opts: WorldOptions = {}): WorldState {
+  const seed = opts.seed ?? 1;
+  const w: WorldState = {
+    seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? true),
+    apiServer: createApiServerState(opts.apiLatencyMs ?? 1), log: [], components: {}, inputs: [],
+  };
+  push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
+  if (opts.bootstrap ?? true) {
+    for (const ns of SYSTEM_NAMESPACES) handleRequest(w, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+  }
+  return w;
+}
+
+/** A running world: the state plus the registry of behaviours. */
+export class World {
+  state: WorldState;
+  readonly defs: Map<string, ComponentDef<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = []) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.state = createWorldState(opts);
+    this.defs = new Map(defs.map((d) => [d.name, d]));
+  }
+
+  /** Register a behaviour (not state: it is not recorded). */
+  define(def: ComponentDef<any>): this { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.defs.set(def.name, def);
+    return this;
+  }
+
+  /** Current simulated ms. */
+  get now(): number { return this.state.now; }
+
+  /** Inputs are cloned once on entry: the recorded copy is also what the API server stores from. */
+  private record(input: Input): void { this.state.inputs.push(input); }
+
+  /** Add a component instance (an input: recorded) and run its init. */
+  addComponent(name: string, type: string, opts: AddComponentOptions = {}): void {
+    this.record({ kind: 'add-component', t: this.state.now, step: this.state.steps, name, type, opts: structuredClone(opts) });
+    const def = this.defs.get(type);
+    if (!def) throw new Error(`unknown component type ${type}`);
+    const entry: ComponentEntry = { type, state: {} };
+    if (opts.params !== undefined) entry.params = opts.params;
+    if (opts.reactionMs) entry.reactionMs = opts.reactionMs;
+    const identity = opts.identity ?? def.identity?.(name);
+    if (identity && identity !== name) entry.identity = identity;
+    this.state.components[name] = entry;
+    this.ctxCache.delete(name);
+    if (def.init) {
+      const ctx = this.ctx(name);
+      const s = def.init(ctx);
+      if (s !== undefined) entry.state = s;
+    }
+  }
+
+  /** A request by an external client (kubectl by default): recorded as input, answered at once. */
+  kubectl(request: ApiRequest, component = 'kubectl'): ApiResult<unknown> {
+    const req = structuredClone(request);
+    this.record({ kind: 'request', t: this.state.now, step: this.state.steps, component, request: req });
+    return handleRequest(this.state, component, req);
+  }
+
+  /** Switch a fault on or off (recorded as input). */
+  fault(fault: FaultInput): void {
+    this.record({ kind: 'fault', t: this.state.now, step: this.state.steps, fault: { ...fault } });
+    applyFault(this.state, fault);
+  }
+
+  /** Inject an external event to a component (e.g. a container crash); recorded as input. */
+  inject(target: string, event: unknown): void {
+    const ev = structuredClone(event);
+    this.record({ kind: 'event', t: this.state.now, step: this.state.steps, target, event: ev });
+    push(this.state.queue, this.state.now, target, ev);
+  }
+
+  private ctxCache = new Map<string, { state: WorldState; ctx: Ctx<unknown> }>();
+
+  /** The context a component's handler sees (cached per component; rebuilt after restore). */
+  ctx<S = unknown>(name: string): Ctx<S> {
+    const c = this.ctxCache.get(name);
+    if (c && c.state === this.state && this.state.components[name]) return c.ctx as Ctx<S>;
+    const ctx = this.makeCtx<S>(name);
+    if (this.state.components[name]) this.ctxCache.set(name, { state: this.state, ctx: ctx as Ctx<unknown> });
+    return ctx;
+  }
+
+  private makeCtx<S>(name: string): Ctx<S> {
+    const w = this.state;
+    const entry = w.components[name];
+    const identity = entry?.identity ?? name;
+    const req = (r: ApiRequest) => handleRequest(w, name, r, identity);
+    const api: ApiClient = {
+      get: (resource, namespace, n, subresource) => req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
+      list: (resource, namespace, options) => req({ verb: 'list', resource, namespace, options }) as never,
+      create: (resource, obj, namespace, options) => req({ verb: 'create', resource, namespace: namespace ?? (obj as KObject).metadata?.namespace, body: obj, options }) as never,
+      update: (resource, obj, subresource) => req({ verb: 'update', resource, namespace: (obj as KObject).metadata?.namespace, name: (obj as KObject).metadata?.name, subresource, body: obj }) as never,
+      patch: (resource, namespace, n, patch, subresource, options) => req({ verb: 'patch', resource, namespace, name: n, subresource, body: patch, options }) as never,
+      delete: (resource, namespace, n, options) => req({ verb: 'delete', resource, namespace, name: n, options }) as never,
+      bind: (namespace, pod, node) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } } }),
+      evict: (namespace, pod, gracePeriodSeconds) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace }, deleteOptions: gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds } } }),
+      request: req,
+    };
+    return {
+      get now() { return w.now; },
+      name,
+      rng: bindRng(w.rng),
+      api,
+      watch: (resource, opts) => openWatch(w, name, resource, opts, identity),
+      stopWatch: (id) => closeWatch(w, id),
+      schedule: (delayMs, event, opts) => { push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false); },
+      get state() { return w.components[name]?.state as S; },
+      set state(s: S) { w.components[name].state = s; },
+      get params() { return w.components[name]?.params; },
+      log: (rec) => { appendRecord(w.log, { ...rec, t: w.now, component: name } as RequestRecord); },
+    };
+  }
+
+  /** Process the next event; undefined when the queue is empty. */
+  step(): StepResult | undefined {
+    const w = this.state;
+    const e = pop(w.queue);
+    if (!e) return undefined;
+    w.now = Math.max(w.now, e.at);
+    w.steps++;
+    this.dispatch(e);
+    return { at: e.at, target: e.target, event: e.event };
+  }
+
+  private dispatch(e: QueueEntry<unknown>): void {
+    const w = this.state;
+    if (e.target === API_SERVER) {
+      compactTick(w);
+      push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
+      return;
+    }
+    const entry = w.components[e.target];
+    if (!entry) return;
+    const ev = e.event as { type?: string };
+    if (ev?.type === 'watch') {
+      const n = ev as WatchNotification;
+      // A notification in flight on a watch that has since closed is lost, as on a dropped connection.
+      if (!w.apiServer.watchers[n.watchId]) return;
+      const o = n.object.metadata;
+      appendRecord(w.log, {
+        t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType,
+        object: `${w.apiServer.watchers[n.watchId].resource}/${o?.namespace ? o.namespace + '/' : ''}${o?.name}`, revision: n.revision, code: 200,
+        node: (n.object.spec as { nodeName?: string } | undefined)?.nodeName,
+      });
+    }
+    const def = this.defs.get(entry.type);
+    def?.handle(e.event, this.ctx(e.target));
+  }
+
+  /** Process every event with at ≤ t, then set the clock to t. */
+  runUntil(t: number): void {
+    const w = this.state;
+    for (let e = peek(w.queue); e && e.at <= t; e = peek(w.queue)) this.step();
+    if (t > w.now) w.now = t;
+  }
+
+  /** Advance the clock by ms. */
+  advance(ms: number): void { this.runUntil(this.state.now + ms); }
+
+  /** Run until only recurring timers are queued, or `maxMs` passes; returns whether it settled. */
+  settle(maxMs = 60_000): boolean {
+    const w = this.state;
+    const deadline = w.now + maxMs;
+    while (w.queue.pending > 0) {
+      const e = peek(w.queue);
+      if (!e || e.at > deadline) { w.now = Math.max(w.now, deadline); return false; }
+      this.step();
+    }
+    return true;
+  }
+
+  /** A deep copy of the whole state. */
+  snapshot(): WorldState { return structuredClone(this.state); }
+
+  /** Put a snapshot back (copied, so the snapshot can be restored again). */
+  restore(s: WorldState): void { this.state = structuredClone(s); }
+
+  /** Hash of the store and the log: equal for equal runs. */
+  hash(): string { return hashWorld(this.state); }
+}
+
+/** Apply a fault to the state. */
+export function applyFault(w: WorldState, f: FaultInput): void {
+  const faults: ApiFaults = w.apiServer.faults;
+  switch (f.type) {
+    case 'apiserver-down': if (!faults.apiServerDown) { faults.apiServerDown = true; breakAllWatches(w); } break;
+    case 'apiserver-up': faults.apiServerDown = false; break;
+    case 'etcd-down': faults.etcdDown = true; break;
+    case 'etcd-up': faults.etcdDown = false; break;
+    case 'etcd-full': faults.etcdFull = true; break;
+    case 'etcd-space-freed': faults.etcdFull = false; break;
+    case 'api-latency': faults.addedLatencyMs = f.ms; break;
+  }
+}
+
+/** Hash of the parts that must be byte-identical across equal runs. */
+export function hashWorld(w: WorldState): string {
+  return hashJSON({ store: w.store, log: w.log, now: w.now, rng: w.rng });
+}
+
+/** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
+export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const world = new World(opts, defs);
+  for (const inp of inputs) {
+    if (inp.t > untilT) break;
+    while (world.state.steps < inp.step && world.step()) { /* run to the exact point the input arrived */ }
+    if (inp.t > world.state.now) world.state.now = inp.t;
+    switch (inp.kind) {
+      case 'request': world.kubectl(inp.request, inp.component); break;
+      case 'fault': world.fault(inp.fault); break;
+      case 'add-component': world.addComponent(inp.name, inp.type, inp.opts); break;
+      case 'event': world.inject(inp.target, inp.event); break;
+    }
+  }
+  world.runUntil(untilT);
+  return world;
+}
