@@ -40,3 +40,17 @@ describe('event queue', () => {
     expect(sorted).toBe(true);
   });
 });
+
+describe('removeWhere', () => {
+  it('drops matching entries and keeps the rest in (at, seq) order', async () => {
+    const { createQueue, push, pop, removeWhere } = await import('./clock.ts');
+    const q = createQueue<string>();
+    push(q, 30, 'a', 'a30');
+    push(q, 10, 'b', 'b10');
+    push(q, 20, 'a', 'a20', true);
+    push(q, 10, 'c', 'c10');
+    expect(removeWhere(q, (e) => e.target === 'a')).toBe(2);
+    expect(q.pending).toBe(2);
+    expect([pop(q)?.event, pop(q)?.event, pop(q)]).toEqual(['b10', 'c10', undefined]);
+  });
+});

@@ -79,3 +79,15 @@ export function pop<E>(q: EventQueue<E>): QueueEntry<E> | undefined {
 export function size(q: EventQueue<unknown>): number {
   return q.heap.length;
 }
+
+/** Drop every entry the predicate matches (a component removed from the world); keeps heap order. */
+export function removeWhere<E>(q: EventQueue<E>, pred: (e: QueueEntry<E>) => boolean): number {
+  const kept = q.heap.filter((e) => !pred(e));
+  const removed = q.heap.length - kept.length;
+  if (removed === 0) return 0;
+  // A sorted array is a valid min-heap.
+  kept.sort((a, b) => (a.at - b.at) || (a.seq - b.seq));
+  q.heap = kept;
+  q.pending = kept.reduce((n, e) => n + (e.recurring ? 0 : 1), 0);
+  return removed;
+}

@@ -1,6 +1,6 @@
 // The world: all state as plain data, the component registry (behaviour by name), the event loop,
 // inputs, snapshots and replay.
-import { createQueue, peek, pop, push, type EventQueue, type QueueEntry } from './clock.ts';
+import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
   API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, closeWatch, compactTick, createApiServerState, handleRequest, openWatch,
   type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
@@ -26,7 +26,8 @@ export type Input =
   | { kind: 'request'; t: number; step: number; component: string; request: ApiRequest }
   | { kind: 'fault'; t: number; step: number; fault: FaultInput }
   | { kind: 'add-component'; t: number; step: number; name: string; type: string; opts: AddComponentOptions }
-  | { kind: 'event'; t: number; step: number; target: string; event: unknown };
+  | { kind: 'event'; t: number; step: number; target: string; event: unknown }
+  | { kind: 'remove-component'; t: number; step: number; name: string };
 
 /** Options of a component instance. */
 export interface AddComponentOptions {
@@ -178,6 +179,19 @@ export class World {
       const s = def.init(ctx);
       if (s !== undefined) entry.state = s;
     }
+  }
+
+  /**
+   * Remove a component instance (a process stopping; recorded as input): its watches close and its
+   * queued events are dropped, so an instance added later under the same name starts fresh.
+   */
+  removeComponent(name: string): void {
+    if (!this.state.components[name]) return;
+    this.record({ kind: 'remove-component', t: this.state.now, step: this.state.steps, name });
+    for (const [id, w] of Object.entries(this.state.apiServer.watchers)) if (w.component === name) closeWatch(this.state, id);
+    removeWhere(this.state.queue, (e) => e.target === name);
+    delete this.state.components[name];
+    this.ctxCache.delete(name);
   }
 
   /** A request by an external client (kubectl by default): recorded as input, answered at once. */
@@ -341,6 +355,7 @@ export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: nu
       case 'fault': world.fault(inp.fault); break;
       case 'add-component': world.addComponent(inp.name, inp.type, inp.opts); break;
       case 'event': world.inject(inp.target, inp.event); break;
+      case 'remove-component': world.removeComponent(inp.name); break;
     }
   }
   world.runUntil(untilT);

@@ -1,0 +1,48 @@
+// The control surface of an assembled cluster (cluster.ts): what kubectl, the headless CLI and the
+// figures drive. Kept as an interface so the kubectl front can be written and tested against it.
+import type { ApiRequest, ApiResult } from './api-server.ts';
+import type { RequestLog } from './request-log.ts';
+import type { World } from './world.ts';
+
+/** The control-plane parts that can be stopped on their own. */
+export type ControlPlaneComponent = 'apiserver' | 'etcd' | 'scheduler' | 'controller-manager';
+
+/** What can happen to a node. */
+export type NodeAction = 'stop' | 'start' | 'partition' | 'heal';
+
+/** Options for assembling a world. */
+export interface ClusterOptions {
+  /** Seed of the generator (names, tie-breaks, jitter). Default 1. */
+  seed?: number;
+  /** Worker nodes node-1…node-N (4 CPU, 8 GiB each, one zone). Default 3. */
+  nodes?: number;
+  /** Adds a tainted control-plane node with static pods in kube-system, as kubeadm does. */
+  kubeadm?: boolean;
+}
+
+/** An assembled, running cluster. Every method is an input recorded for replay. */
+export interface SimCluster {
+  readonly world: World;
+  /** Simulated time in ms since the epoch of the simulation. */
+  readonly now: number;
+  /** The request log (API requests, watch notifications, CRI calls). */
+  readonly log: RequestLog;
+  /** Sends one API request as kubectl (identity kubernetes-admin), answered at once. */
+  request(req: ApiRequest): ApiResult<unknown>;
+  /** Runs simulated time forward by ms. */
+  advance(ms: number): void;
+  /** Runs until only recurring timers remain, or maxMs passes; true when it settled. */
+  settle(maxMs?: number): boolean;
+  /** Powers a node off/on, cuts it off from the control plane or heals the cut. */
+  node(name: string, action: NodeAction): void;
+  /** Stops or starts the whole control plane, or one component of it. */
+  controlPlane(action: 'stop' | 'start', component?: ControlPlaneComponent): void;
+  /** Adds latency to every API request (0 removes it). */
+  apiserverLatency(ms: number): void;
+  /** Fills etcd (writes refused: "database space exceeded") or frees it. */
+  etcd(state: 'full' | 'ok'): void;
+  /** Crashes the first container of a pod (as an OOM kill when oom is true). */
+  crash(namespace: string, pod: string, opts?: { oom?: boolean }): boolean;
+  /** Makes an image unpullable, or pullable again. */
+  image(image: string, state: 'missing' | 'available'): void;
+}
