@@ -1,0 +1,25 @@
+// The DefaultTolerationSeconds admission plugin wired into the API server's admission stage, so every
+// pod the API server stores tolerates a not-ready/unreachable node for 300 s, as in a real cluster.
+import type { Pod } from 'kubernetes-types/core/v1';
+import { registerAdmissionPlugin, type AdmissionPlugin } from '../api-server.ts';
+import type { KObject } from '../store.ts';
+import { mutate } from './default-toleration-seconds.ts';
+
+/** The plugin as the API server runs it: pods, CREATE and UPDATE, never a subresource (status, binding…). */
+export const defaultTolerationSecondsPlugin: AdmissionPlugin = {
+  name: 'DefaultTolerationSeconds',
+  admit(a) {
+    if (a.resource !== 'pods' || a.subresource || !a.object) return undefined;
+    if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return undefined;
+    const before = a.object as unknown as Pod;
+    const after = mutate(before);
+    return after === before ? undefined : (after as unknown as KObject);
+  },
+};
+
+/** Register the plugin (idempotent: registering again replaces it by name). */
+export function registerNodeLifecycleAdmission(): void {
+  registerAdmissionPlugin(defaultTolerationSecondsPlugin);
+}
+
+registerNodeLifecycleAdmission();

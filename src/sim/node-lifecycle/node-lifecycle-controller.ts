@@ -1,0 +1,404 @@
+// The node-lifecycle controller (pkg/controller/nodelifecycle) as a component: informers on nodes,
+// kube-node-lease Leases and pods; monitorNodeHealth every node-monitor-period over the caches; the
+// NoSchedule pass on node updates; the rate-limited per-zone NoExecute taint queue; MarkPodsNotReady.
+// Every decision comes from the pure modules beside it (node-health, zones, taints); this file only
+// turns them into the same API requests the real controller sends.
+import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import { transition, initialTransition } from 'xstate';
+import {
+  add as queueAddKey, drainQueue, informerHandle, listAndWatch, listerGet, listerList, newInformer, newWorkQueue,
+  type EventHandlers, type InformerState, type WorkQueue,
+} from '../informer.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import type { ComponentDef, Ctx, WorldState } from '../world.ts';
+import {
+  defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
+  type ControllerEvent, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
+} from './node-health.ts';
+import { nodeMachine, type NodeMachineContext, type NodeMachineEvent } from './node-machine.ts';
+import { doNoScheduleTaintingPass, matchTaint, swapNodeControllerTaint, NotReadyTaintTemplate, UnreachableTaintTemplate } from './taints.ts';
+import { defaultEvictionConfig, nextTryAt, type EvictionConfig } from './zones.ts';
+
+/** Component type name. */
+export const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
+
+/** The kubelet renews its Lease every 10 s; a probe older than that means at least one renewal was missed. */
+const LEASE_RENEW_INTERVAL_MS = 10_000;
+/** NodeHealthUpdateRetry / UpdateTaintBackoff.Steps: tries before a write is given up until the next pass. */
+const UPDATE_RETRIES = 5;
+/**
+ * wait.Until measures the period from the end of a pass (sliding), so passes drift by the time a pass
+ * takes; that is why a node is marked Unknown just after probe + 50 s rather than a whole period later.
+ */
+const MONITOR_PASS_MS = 1;
+/** klog lines kept in state for figures (oldest dropped first). */
+const MAX_LOG_LINES = 200;
+
+/** Controller flags (kube-controller-manager defaults unless given as component params). */
+export interface NodeLifecycleParams {
+  monitor?: Partial<NodeMonitorConfig>;
+  eviction?: Partial<EvictionConfig>;
+}
+
+/** The node statechart of one node, persisted as plain data, plus what figures need about its grace period. */
+export interface PersistedNodeMachine {
+  value: string;
+  context: NodeMachineContext;
+}
+
+/** The controller's whole state (plain data). */
+export interface NodeLifecycleControllerState {
+  /** Tells this incarnation's timers from those of an earlier one with the same name (restart). */
+  gen: string;
+  nodes: InformerState<Node>;
+  leases: InformerState<Lease>;
+  pods: InformerState<Pod>;
+  /** nodeHealthMap, knownNodes, zone states and the NoExecute taint queues. */
+  health: NodeLifecycleState;
+  /** Grace period that applied to each node at the last pass (startup or monitor grace). */
+  graceMs: Record<string, number>;
+  machines: Record<string, PersistedNodeMachine>;
+  /** nodeUpdateQueue: nodes waiting for doNoScheduleTaintingPass. */
+  nodeUpdateQueue: WorkQueue;
+  /** When the next NoExecute tainting pass is due (null = none scheduled: every queue is empty or stopped). */
+  taintPassAt: number | null;
+  /** Master disruption mode (every zone FullDisruption). */
+  disruptionMode: boolean;
+  recorder: EventRecorderState;
+  /** klog lines with their time. */
+  logs: { t: number; msg: string }[];
+}
+
+/** Timer events (plain data). */
+type TimerEvent =
+  | { type: 'monitor'; gen: string }
+  | { type: 'taint-pass'; gen: string; at: number };
+
+function config(ctx: Ctx<unknown>): { monitor: NodeMonitorConfig; eviction: EvictionConfig } {
+  const p = (ctx.params ?? {}) as NodeLifecycleParams;
+  return { monitor: { ...defaultNodeMonitorConfig, ...p.monitor }, eviction: { ...defaultEvictionConfig, ...p.eviction } };
+}
+
+function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
+  s.logs.push({ t, msg });
+  if (s.logs.length > MAX_LOG_LINES) s.logs.splice(0, s.logs.length - MAX_LOG_LINES);
+}
+
+// ---------------------------------------------------------------- node statechart
+
+function initialMachine(): PersistedNodeMachine {
+  const [s] = initialTransition(nodeMachine);
+  return { value: s.value as string, context: s.context };
+}
+
+function stepMachine(m: PersistedNodeMachine, events: NodeMachineEvent[]): PersistedNodeMachine {
+  if (events.length === 0) return m;
+  let s = nodeMachine.resolveState({ value: m.value, context: m.context });
+  for (const e of events) [s] = transition(nodeMachine, s, e);
+  return { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
+}
+
+/** Events for one node's machine from what the controller sees after a pass (API facts only). */
+function machineEvents(m: PersistedNodeMachine, node: Node, pods: Pod[], probeTimestamp: number, now: number, disruption: 'enter' | 'exit' | undefined): NodeMachineEvent[] {
+  const ev: NodeMachineEvent[] = [];
+  const ready = getNodeCondition(node.status, 'Ready')?.status ?? 'Unknown';
+  const taints = node.spec?.taints ?? [];
+  const has = (key: string, effect: string) => taints.some((t) => t.key === key && t.effect === effect);
+  if (disruption === 'exit') ev.push({ type: 'SOME_NODES_READY' });
+  if (ready === 'True') {
+    if (now - probeTimestamp > LEASE_RENEW_INTERVAL_MS) ev.push({ type: 'HEARTBEAT_MISSED' });
+    else ev.push({ type: 'HEARTBEAT' });
+    if (!taints.some((t) => matchTaint(t, UnreachableTaintTemplate) || matchTaint(t, NotReadyTaintTemplate)
+      || ((t.key === UnreachableTaintTemplate.key || t.key === NotReadyTaintTemplate.key) && t.effect === 'NoSchedule'))) {
+      ev.push({ type: 'TAINTS_REMOVED' });
+    }
+  } else if (ready === 'Unknown') {
+    if (m.value === 'healthy') ev.push({ type: 'HEARTBEAT_MISSED' });
+    ev.push({ type: 'GRACE_EXCEEDED' });
+  } else {
+    ev.push({ type: 'KUBELET_NOT_READY' });
+  }
+  if (disruption === 'enter') ev.push({ type: 'ALL_ZONES_DOWN' });
+  if (ready !== 'True') {
+    if (has(UnreachableTaintTemplate.key, 'NoSchedule') || has(NotReadyTaintTemplate.key, 'NoSchedule')) ev.push({ type: 'NOSCHEDULE_TAINTED' });
+    if (has(UnreachableTaintTemplate.key, 'NoExecute') || has(NotReadyTaintTemplate.key, 'NoExecute')) ev.push({ type: 'NOEXECUTE_TAINTED' });
+    // Pods the taint eviction controller has marked and deleted (DisruptionTarget by the taint manager).
+    const evicted = pods.filter((p) => p.metadata?.deletionTimestamp
+      && p.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'DeletionByTaintManager')).length;
+    if (evicted > m.context.evictedPods) ev.push({ type: 'TOLERATION_EXPIRED', pods: evicted - m.context.evictedPods });
+  }
+  return ev;
+}
+
+/** What a figure needs about one node: the statechart stage, the last probe and when its grace period runs out. */
+export interface NodeHealthView {
+  machine: string;
+  ready: 'True' | 'False' | 'Unknown';
+  noScheduleTaint: string | null;
+  noExecuteTaint: string | null;
+  evictedPods: number;
+  probeTimestamp: number;
+  readyTransitionTimestamp: number;
+  gracePeriodMs: number;
+  /** probeTimestamp + grace period: past it, the next pass marks the node Unknown. */
+  graceEndsAt: number;
+  disruptionMode: boolean;
+}
+
+/** Pure reader for figures: the controller's view of a node, from its state or from a whole world state. */
+export function nodeHealthOf(state: NodeLifecycleControllerState | WorldState, node: string): NodeHealthView | undefined {
+  let s = state as NodeLifecycleControllerState | undefined;
+  if ('components' in state) {
+    const entry = Object.values(state.components).find((c) => c.type === NODE_LIFECYCLE_CONTROLLER);
+    s = entry?.state as NodeLifecycleControllerState | undefined;
+  }
+  const h = s?.health?.nodeHealthMap[node];
+  const m = s?.machines[node];
+  if (!s || !h || !m) return undefined;
+  const grace = s.graceMs[node] ?? defaultNodeMonitorConfig.nodeMonitorGracePeriodMs;
+  return {
+    machine: m.value, ready: m.context.ready, noScheduleTaint: m.context.noScheduleTaint, noExecuteTaint: m.context.noExecuteTaint,
+    evictedPods: m.context.evictedPods, probeTimestamp: h.probeTimestamp, readyTransitionTimestamp: h.readyTransitionTimestamp,
+    gracePeriodMs: grace, graceEndsAt: h.probeTimestamp + grace, disruptionMode: s.disruptionMode,
+  };
+}
+
+// ---------------------------------------------------------------- API writes
+
+function eventTarget(e: ControllerEvent, s: NodeLifecycleControllerState): { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; uid?: string } } {
+  if (e.involvedObject.kind === 'Node') {
+    // Node events refer to the node without a namespace, so the recorder files them in "default".
+    const n = listerGet(s.nodes, e.involvedObject.name);
+    return { apiVersion: 'v1', kind: 'Node', metadata: { name: e.involvedObject.name, uid: n?.metadata?.uid } };
+  }
+  const key = `${e.involvedObject.namespace ?? 'default'}/${e.involvedObject.name}`;
+  const p = listerGet(s.pods, key);
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace ?? 'default', uid: p?.metadata?.uid } };
+}
+
+function emit(ctx: Ctx<NodeLifecycleControllerState>, e: ControllerEvent): void {
+  recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message);
+}
+
+/** PatchNodeTaints: a strategic merge patch of spec.taints carrying the resourceVersion it was computed from. */
+function patchNodeTaints(ctx: Ctx<NodeLifecycleControllerState>, name: string, node: Node, taints: Taint[]) {
+  return ctx.api.patch('nodes', undefined, name, { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints: taints.length ? taints : null } });
+}
+
+/** controller.AddOrUpdateTaintOnNode: GET the node, add (stamped timeAdded), PATCH; retried on conflict. */
+function addOrUpdateTaintOnNode(ctx: Ctx<NodeLifecycleControllerState>, name: string, taints: Taint[]): boolean {
+  if (taints.length === 0) return true;
+  for (let i = 0; i < UPDATE_RETRIES; i++) {
+    const g = ctx.api.get('nodes', undefined, name);
+    if (!g.ok) return false;
+    const next = swapNodeControllerTaint(g.object, taints, [], ctx.now);
+    if (JSON.stringify(next.spec?.taints ?? []) === JSON.stringify(g.object.spec?.taints ?? [])) return true;
+    const r = patchNodeTaints(ctx, name, g.object, next.spec?.taints ?? []);
+    if (r.ok) return true;
+    if (r.code !== 409) return false;
+  }
+  return false;
+}
+
+/** controller.RemoveTaintOffNode: nothing to do if the node we hold lacks the taints; else GET, drop, PATCH. */
+function removeTaintOffNode(ctx: Ctx<NodeLifecycleControllerState>, name: string, held: Node | undefined, taints: Taint[]): boolean {
+  if (taints.length === 0) return true;
+  if (held && !taints.some((t) => (held.spec?.taints ?? []).some((x) => matchTaint(x, t)))) return true;
+  for (let i = 0; i < UPDATE_RETRIES; i++) {
+    const g = ctx.api.get('nodes', undefined, name);
+    if (!g.ok) return false;
+    const cur = g.object.spec?.taints ?? [];
+    const left = cur.filter((x) => !taints.some((t) => matchTaint(x, t)));
+    if (left.length === cur.length) return true;
+    const r = patchNodeTaints(ctx, name, g.object, left);
+    if (r.ok) return true;
+    if (r.code !== 409) return false;
+  }
+  return false;
+}
+
+function applyTaintAction(ctx: Ctx<NodeLifecycleControllerState>, a: TaintAction): void {
+  const held = listerGet(ctx.state.nodes, a.node);
+  if (a.why === 'markNodeAsReachable') {
+    // markNodeAsReachable removes the two NoExecute taints in two separate calls.
+    for (const t of a.remove) removeTaintOffNode(ctx, a.node, held, [t]);
+    return;
+  }
+  // SwapNodeControllerTaint: add first, then remove.
+  if (addOrUpdateTaintOnNode(ctx, a.node, a.add)) removeTaintOffNode(ctx, a.node, held, a.remove);
+}
+
+/** UpdateStatus of a node whose conditions went Unknown; on conflict re-read and write again. */
+function updateNodeStatus(ctx: Ctx<NodeLifecycleControllerState>, node: Node): boolean {
+  let body = node;
+  for (let i = 0; i < UPDATE_RETRIES; i++) {
+    const r = ctx.api.update('nodes', body, 'status');
+    if (r.ok) return true;
+    if (r.code !== 409) return false;
+    const g = ctx.api.get('nodes', undefined, node.metadata?.name ?? '');
+    if (!g.ok) return false;
+    body = { ...g.object, status: node.status };
+  }
+  return false;
+}
+
+/** MarkPodsNotReady: Ready=False through UpdateStatus for each pod on the node, with the pod's NodeNotReady event. */
+function markPodsNotReady(ctx: Ctx<NodeLifecycleControllerState>, pods: Pod[], nodeName: string): void {
+  for (const pod of pods) {
+    const m = markPodNotReady(pod, nodeName, ctx.now);
+    if (!m) continue;
+    const r = ctx.api.update('pods', m.pod, 'status');
+    if (r.ok) emit(ctx, m.event);
+  }
+}
+
+function podsOnNode(s: NodeLifecycleControllerState, node: string): Pod[] {
+  return listerList(s.pods, (p) => p.spec?.nodeName === node);
+}
+
+// ---------------------------------------------------------------- passes
+
+/** Schedule the next doNoExecuteTaintingPass only when some queue can make progress (no idle 100 ms ticks). */
+function scheduleTaintPass(ctx: Ctx<NodeLifecycleControllerState>): void {
+  const s = ctx.state;
+  let next = Infinity;
+  for (const q of Object.values(s.health.zones.zoneNoExecuteTainter)) next = Math.min(next, nextTryAt(q, ctx.now));
+  if (next === Infinity) return;
+  if (next <= ctx.now) next = ctx.now;
+  if (s.taintPassAt !== null && s.taintPassAt <= next) return;
+  s.taintPassAt = next;
+  ctx.schedule(next - ctx.now, { type: 'taint-pass', gen: s.gen, at: next } satisfies TimerEvent);
+}
+
+/** Step one node's statechart from what the API shows now (after a pass, or when the node object changed). */
+function advanceMachine(ctx: Ctx<NodeLifecycleControllerState>, name: string, node: Node, disruption?: 'enter' | 'exit'): void {
+  const s = ctx.state;
+  const h = s.health.nodeHealthMap[name];
+  if (!h) return;
+  const m = s.machines[name] ?? initialMachine();
+  s.machines[name] = stepMachine(m, machineEvents(m, node, podsOnNode(s, name), h.probeTimestamp, ctx.now, disruption));
+}
+
+function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
+  const s = ctx.state;
+  const cfg = config(ctx as Ctx<unknown>);
+  const nodes = listerList(s.nodes);
+  const leases = listerList(s.leases);
+  const before = s.health;
+  const r = monitorNodeHealth(before, nodes, leases, ctx.now, cfg.monitor, cfg.eviction);
+  s.health = r.state;
+  for (const l of r.logs) klog(s, ctx.now, l);
+  let disruption: 'enter' | 'exit' | undefined;
+  if (r.logs.some((l) => l.startsWith('Controller detected that all Nodes are not-Ready'))) { s.disruptionMode = true; disruption = 'enter'; }
+  if (r.logs.some((l) => l.startsWith('Controller detected that some Nodes are Ready'))) { s.disruptionMode = false; disruption = 'exit'; }
+  for (const e of r.events.filter((x) => x.reason === 'RegisteredNode' || x.reason === 'RemovingNode')) emit(ctx, e);
+  for (const n of r.statusUpdates) {
+    const name = n.metadata?.name ?? '';
+    if (!updateNodeStatus(ctx, n)) {
+      // Not written: forget this pass's verdict so the next pass decides again.
+      if (before.nodeHealthMap[name]) s.health.nodeHealthMap[name] = before.nodeHealthMap[name];
+      else delete s.health.nodeHealthMap[name];
+    }
+  }
+  for (const e of r.events.filter((x) => x.reason === 'NodeNotReady' && x.involvedObject.kind === 'Node')) emit(ctx, e);
+  for (const name of r.markPodsNotReady) markPodsNotReady(ctx, podsOnNode(s, name), name);
+  for (const a of r.taintActions) applyTaintAction(ctx, a);
+  // Statecharts and grace periods for figures.
+  for (const node of nodes) {
+    const name = node.metadata?.name ?? '';
+    s.graceMs[name] = getNodeCondition(node.status, 'Ready') ? cfg.monitor.nodeMonitorGracePeriodMs : cfg.monitor.nodeStartupGracePeriodMs;
+    advanceMachine(ctx, name, r.statusUpdates.find((u) => u.metadata?.name === name) ?? listerGet(s.nodes, name) ?? node, disruption);
+  }
+  for (const k of Object.keys(s.machines)) if (!s.health.nodeHealthMap[k]) delete s.machines[k];
+  scheduleTaintPass(ctx);
+}
+
+function taintPass(ctx: Ctx<NodeLifecycleControllerState>): void {
+  const s = ctx.state;
+  const r = doNoExecuteTaintingPass(s.health.zones, listerList(s.nodes), ctx.now);
+  s.health = { ...s.health, zones: r.zones };
+  for (const a of r.actions) applyTaintAction(ctx, a);
+  scheduleTaintPass(ctx);
+}
+
+/** doNoScheduleTaintingPass for one node from the lister. */
+function syncNoSchedule(ctx: Ctx<NodeLifecycleControllerState>, name: string): boolean {
+  const node = listerGet(ctx.state.nodes, name);
+  if (!node) return true;
+  const { taintsToAdd, taintsToDel } = doNoScheduleTaintingPass(node);
+  if (taintsToAdd.length === 0 && taintsToDel.length === 0) return true;
+  return addOrUpdateTaintOnNode(ctx, name, taintsToAdd) && removeTaintOffNode(ctx, name, node, taintsToDel);
+}
+
+function handlers(ctx: Ctx<NodeLifecycleControllerState>): { nodes: EventHandlers<Node>; leases: EventHandlers<Lease>; pods: EventHandlers<Pod> } {
+  const s = ctx.state;
+  const nodeChanged = (n: Node) => {
+    queueAddKey(s.nodeUpdateQueue, n.metadata?.name ?? '');
+    advanceMachine(ctx, n.metadata?.name ?? '', n);
+  };
+  // processPod: a pod newly bound to a node that is not Ready is marked NotReady at once.
+  const podBound = (old: Pod | undefined, pod: Pod) => {
+    const nodeName = pod.spec?.nodeName;
+    if (!nodeName || (old && old.spec?.nodeName === nodeName)) return;
+    const h = s.health.nodeHealthMap[nodeName];
+    const ready = getNodeCondition(h?.status, 'Ready');
+    if (!ready || ready.status === 'True') return;
+    markPodsNotReady(ctx, [pod], nodeName);
+  };
+  return {
+    nodes: { add: nodeChanged, update: (_o, n) => nodeChanged(n) },
+    leases: {},
+    pods: { add: (p) => podBound(undefined, p), update: (o, p) => podBound(o, p) },
+  };
+}
+
+function drainNoSchedule(ctx: Ctx<NodeLifecycleControllerState>): void {
+  drainQueue(ctx as Ctx<unknown>, ctx.state.nodeUpdateQueue, (key) => syncNoSchedule(ctx, key));
+}
+
+/** The node-lifecycle controller (kube-controller-manager's "node-lifecycle-controller"). */
+export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerState> = {
+  name: NODE_LIFECYCLE_CONTROLLER,
+  init(ctx) {
+    const s: NodeLifecycleControllerState = {
+      gen: `${ctx.now}.${ctx.rng.int(1_000_000_000)}`,
+      nodes: newInformer('nodes', 'nodes'),
+      leases: newInformer('leases', 'leases', { namespace: 'kube-node-lease' }),
+      pods: newInformer('pods', 'pods'),
+      health: newNodeLifecycleState(),
+      graceMs: {}, machines: {},
+      nodeUpdateQueue: newWorkQueue('nodeUpdateQueue'),
+      taintPassAt: null, disruptionMode: false,
+      recorder: newEventRecorder(), logs: [],
+    };
+    ctx.state = s;
+    const h = handlers(ctx);
+    listAndWatch(ctx as Ctx<unknown>, s.nodes, h.nodes);
+    listAndWatch(ctx as Ctx<unknown>, s.leases, h.leases);
+    listAndWatch(ctx as Ctx<unknown>, s.pods, h.pods);
+    drainNoSchedule(ctx);
+    // wait.Until runs the first monitor pass as soon as the caches have synced.
+    ctx.schedule(0, { type: 'monitor', gen: s.gen } satisfies TimerEvent, { recurring: true });
+    return s;
+  },
+  handle(event, ctx) {
+    const s = ctx.state;
+    const h = handlers(ctx);
+    const c = ctx as Ctx<unknown>;
+    if (informerHandle(c, s.nodes, event, h.nodes)) { drainNoSchedule(ctx); return; }
+    if (informerHandle(c, s.leases, event, h.leases)) return;
+    if (informerHandle(c, s.pods, event, h.pods)) return;
+    const ev = event as TimerEvent;
+    if (ev?.gen !== s.gen) return; // a timer of an earlier incarnation of this controller
+    if (ev.type === 'monitor') {
+      // WaitForNamedCacheSync: no verdicts from empty caches (e.g. started while the API server is down).
+      if (s.nodes.hasSynced && s.leases.hasSynced && s.pods.hasSynced) monitorPass(ctx);
+      ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, { type: 'monitor', gen: s.gen } satisfies TimerEvent, { recurring: true });
+    } else if (ev.type === 'taint-pass') {
+      if (ev.at !== s.taintPassAt) return; // superseded by an earlier pass
+      s.taintPassAt = null;
+      taintPass(ctx);
+    }
+  },
+};
