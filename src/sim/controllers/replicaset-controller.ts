@@ -1,0 +1,316 @@
+// The ReplicaSet controller (pkg/controller/replicaset/replica_set.go) as a component of the
+// simulated cluster: informers on replicasets and pods, a work queue keyed `ns/name`, expectations
+// kept as plain data, and syncReplicaSet → manageReplicas → status. Every decision about numbers
+// and ordering is in replicaset-util.ts; this file only talks to the API server.
+import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { ApiResult } from '../api-server.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import {
+  add, addAfter, drainQueue, informerHandle, len, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer, newWorkQueue,
+  workQueueHandle, type EventHandlers, type InformerState, type WorkQueue,
+} from '../informer.ts';
+import { deepEqual, rfc3339 } from '../names.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
+import {
+  BurstReplicas, calculateReplicaSetStatus, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
+  manageReplicasDiff, podEventMessages, slowStartBatch, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
+} from './replicaset-util.ts';
+
+/** ExpectationsTimeout: expectations older than this are ignored, so a lost watch event cannot wedge an RS. */
+export const ExpectationsTimeoutMs = 5 * 60 * 1000;
+/** Time a worker takes to pick up a queued key (the real worker goroutine reacts in about a millisecond). */
+export const WORKER_DELAY_MS = 1;
+
+/** ControllerExpectations for one RS, as plain data (UIDTrackingControllerExpectations: deletes tracked by pod key). */
+export interface Expectation {
+  /** Creations still to be observed through the pod informer. */
+  add: number;
+  /** Pod keys whose deletion is still to be observed. */
+  del: string[];
+  /** When the expectations were set (simulated ms), for the 5-minute timeout. */
+  timestamp: number;
+}
+
+/** The component's plain state. */
+export interface ReplicaSetControllerState {
+  rsInformer: InformerState<ReplicaSet>;
+  podInformer: InformerState<Pod>;
+  queue: WorkQueue;
+  expectations: Record<string, Expectation>;
+  recorder: EventRecorderState;
+  /** A worker wake-up is already queued. */
+  workerPending: boolean;
+}
+
+type C = Ctx<ReplicaSetControllerState>;
+
+// ---------------------------------------------------------------------------------------------
+// Expectations (pkg/controller/controller_utils.go), pure over the state.
+
+/** SatisfiedExpectations: no record, all observed, or expired. */
+export function satisfiedExpectations(s: ReplicaSetControllerState, key: string, now: number): boolean {
+  const e = s.expectations[key];
+  if (!e) return true;
+  if (e.add <= 0 && e.del.length === 0) return true;
+  return now - e.timestamp > ExpectationsTimeoutMs;
+}
+
+function expectCreations(s: ReplicaSetControllerState, key: string, n: number, now: number): void {
+  s.expectations[key] = { add: n, del: [], timestamp: now };
+}
+
+function expectDeletions(s: ReplicaSetControllerState, key: string, podKeys: string[], now: number): void {
+  s.expectations[key] = { add: 0, del: [...podKeys], timestamp: now };
+}
+
+function creationObserved(s: ReplicaSetControllerState, key: string): void {
+  const e = s.expectations[key];
+  if (e) e.add--;
+}
+
+function deletionObserved(s: ReplicaSetControllerState, key: string, podKey: string): void {
+  const e = s.expectations[key];
+  if (!e) return;
+  const i = e.del.indexOf(podKey);
+  if (i >= 0) e.del.splice(i, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ownership
+
+function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } }): OwnerReference | undefined {
+  return o.metadata?.ownerReferences?.find((r) => r.controller);
+}
+
+// resolveControllerRef: the RS in the cache that the pod's controllerRef names (uid must match).
+function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): ReplicaSet | undefined {
+  if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+  const rs = listerGet(s.rsInformer, `${ns}/${ref.name}`);
+  return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
+}
+
+function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
+  const ns = rs.metadata?.namespace;
+  const uid = rs.metadata?.uid;
+  return listerList(s.podInformer, (p) => p.metadata?.namespace === ns && controllerRefOf(p)?.uid === uid);
+}
+
+// getIndirectlyRelatedPods: pods of every RS that shares this RS's controller (the Deployment's other RSs).
+function relatedPodsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
+  const owner = controllerRefOf(rs);
+  if (!owner) return podsOf(s, rs);
+  const siblings = listerList(s.rsInformer, (o) => o.metadata?.namespace === rs.metadata?.namespace && controllerRefOf(o)?.uid === owner.uid);
+  return siblings.flatMap((o) => podsOf(s, o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event handlers (addPod / updatePod / deletePod / addRS / updateRS / deleteRS)
+
+function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet): void {
+  add(s.queue, metaNamespaceKey(rs));
+}
+
+function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
+  const s = ctx.state;
+  return {
+    add: (rs) => enqueue(s, rs),
+    update: (_old, cur) => enqueue(s, cur),
+    delete: (rs) => { delete s.expectations[metaNamespaceKey(rs)]; enqueue(s, rs); },
+  };
+}
+
+function onPodDeleted(s: ReplicaSetControllerState, pod: Pod): void {
+  const rs = resolveControllerRef(s, pod.metadata?.namespace, controllerRefOf(pod));
+  if (!rs) return;
+  const key = metaNamespaceKey(rs);
+  deletionObserved(s, key, metaNamespaceKey(pod));
+  add(s.queue, key);
+}
+
+function podHandlers(ctx: C): EventHandlers<Pod> {
+  const s = ctx.state;
+  return {
+    add: (pod) => {
+      // A pod that shows up already terminating counts as a deletion, not a creation.
+      if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod); return; }
+      const rs = resolveControllerRef(s, pod.metadata?.namespace, controllerRefOf(pod));
+      if (!rs) return; // orphans are not adopted in this model
+      const key = metaNamespaceKey(rs);
+      creationObserved(s, key);
+      add(s.queue, key);
+    },
+    update: (old, cur) => {
+      if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
+      const labelChanged = !deepEqual(old.metadata?.labels, cur.metadata?.labels);
+      // A graceful delete is observed as soon as deletionTimestamp is set: the replacement starts at once.
+      if (cur.metadata?.deletionTimestamp) {
+        onPodDeleted(s, cur);
+        if (labelChanged) onPodDeleted(s, old);
+        return;
+      }
+      const oldRef = controllerRefOf(old);
+      const curRef = controllerRefOf(cur);
+      if (oldRef && oldRef.uid !== curRef?.uid) {
+        const oldRS = resolveControllerRef(s, old.metadata?.namespace, oldRef);
+        if (oldRS) enqueue(s, oldRS);
+      }
+      const rs = resolveControllerRef(s, cur.metadata?.namespace, curRef);
+      if (!rs) return;
+      enqueue(s, rs);
+      // Available needs minReadySeconds of readiness: look again once that has passed.
+      const minReady = rs.spec?.minReadySeconds ?? 0;
+      if (!isPodReady(old) && isPodReady(cur) && minReady > 0) addAfter(ctx as Ctx<unknown>, s.queue, metaNamespaceKey(rs), minReady * 1000 + 1000);
+    },
+    delete: (pod) => onPodDeleted(s, pod),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// syncReplicaSet
+
+function errorText(r: ApiResult<unknown>): string {
+  return r.ok ? '' : r.status.message ?? `code ${r.code}`;
+}
+
+// GetPodFromTemplate: labels/annotations from the template, generateName `<rs>-`, the RS as controller.
+function podFromTemplate(rs: ReplicaSet): Pod {
+  const t = rs.spec?.template ?? {};
+  const meta: Pod['metadata'] = {
+    generateName: `${rs.metadata?.name}-`,
+    namespace: rs.metadata?.namespace,
+    labels: { ...(t.metadata?.labels ?? {}) },
+    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+  };
+  if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
+  if (t.metadata?.finalizers) meta.finalizers = [...t.metadata.finalizers];
+  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: structuredClone(t.spec) as Pod['spec'] };
+}
+
+/** manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach spec.replicas; returns the first error. */
+function manageReplicas(ctx: C, activePods: Pod[], rs: ReplicaSet): string | null {
+  const s = ctx.state;
+  const key = metaNamespaceKey(rs);
+  const ns = rs.metadata?.namespace ?? 'default';
+  const diff = manageReplicasDiff(activePods.length, rs.spec?.replicas ?? 1, BurstReplicas);
+  if (diff < 0) {
+    const n = -diff;
+    // Expect the creations before making them: their watch events may arrive before this sync ends.
+    expectCreations(s, key, n, ctx.now);
+    const res = slowStartBatch<string>(n, SlowStartInitialBatchSize, () => {
+      const r = ctx.api.create('pods', podFromTemplate(rs), ns);
+      if (r.ok) {
+        recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
+        return null;
+      }
+      const msg = errorText(r);
+      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
+      return msg;
+    });
+    // The informer will never see the creations that were skipped or failed.
+    const skipped = n - res.successes;
+    for (let i = 0; i < skipped; i++) creationObserved(s, key);
+    return res.error;
+  }
+  if (diff > 0) {
+    const victims = getPodsToDelete(activePods, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
+    expectDeletions(s, key, victims.map((p) => metaNamespaceKey(p)), ctx.now);
+    let firstErr: string | null = null;
+    for (const p of victims) {
+      const r = ctx.api.delete('pods', ns, p.metadata?.name ?? '');
+      if (r.ok) {
+        recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(p.metadata?.name ?? ''));
+        continue;
+      }
+      // The informer will not observe a deletion that did not happen.
+      deletionObserved(s, key, metaNamespaceKey(p));
+      if (r.code === 404) continue; // already gone: that is what we wanted
+      const msg = errorText(r);
+      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
+      firstErr ??= `unable to delete pods: ${msg}`;
+    }
+    return firstErr;
+  }
+  return null;
+}
+
+// updateReplicaSetStatus: PUT …/status when anything changed; one GET-and-retry on a conflict.
+function updateStatus(ctx: C, rs: ReplicaSet, status: ReplicaSet['status']): ReplicaSet | null {
+  let cur = rs;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (deepEqual(cur.status, status)) return cur;
+    const r = ctx.api.update('replicasets', { ...cur, status }, 'status');
+    if (r.ok) return r.object;
+    if (r.code !== 409) return null;
+    const g = ctx.api.get('replicasets', rs.metadata?.namespace, rs.metadata?.name ?? '');
+    if (!g.ok) return null;
+    cur = g.object;
+  }
+  return null;
+}
+
+/** syncReplicaSet(key): manage replicas when expectations are met, then write status; false requeues with backoff. */
+export function syncReplicaSet(ctx: C, key: string): boolean {
+  const s = ctx.state;
+  const rs = listerGet(s.rsInformer, key);
+  if (!rs) { delete s.expectations[key]; return true; }
+  const rsNeedsSync = satisfiedExpectations(s, key, ctx.now);
+  const allPods = podsOf(s, rs);
+  const activePods = allPods.filter(isPodActive);
+  // FilterTerminatingPods (KEP-3973, beta in 1.35): being deleted but not yet terminal.
+  const terminating = allPods.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  let err: string | null = null;
+  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) err = manageReplicas(ctx, activePods, rs);
+  const now = rfc3339(ctx.now);
+  const status = calculateReplicaSetStatus(rs, activePods, terminating, err, now);
+  const updated = updateStatus(ctx, rs, status);
+  if (!updated) return false;
+  const replicas = updated.spec?.replicas ?? 1;
+  const minReady = updated.spec?.minReadySeconds ?? 0;
+  // Ready but not yet available: come back when minReadySeconds has passed.
+  if (err === null && minReady > 0 && (updated.status?.readyReplicas ?? 0) === replicas && (updated.status?.availableReplicas ?? 0) !== replicas) {
+    addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000);
+  }
+  return err === null;
+}
+
+function kickWorker(ctx: C): void {
+  const s = ctx.state;
+  if (s.workerPending || len(s.queue) === 0) return;
+  s.workerPending = true;
+  ctx.schedule(WORKER_DELAY_MS, { type: 'replicaset-worker' });
+}
+
+/** The ReplicaSet controller of kube-controller-manager. */
+export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = {
+  name: 'replicaset-controller',
+  identity: () => 'replicaset-controller',
+  init(ctx) {
+    const s: ReplicaSetControllerState = {
+      rsInformer: newInformer('replicasets', 'replicasets'),
+      podInformer: newInformer('pods', 'pods'),
+      queue: newWorkQueue('replicaset'),
+      expectations: {},
+      recorder: newEventRecorder(),
+      workerPending: false,
+    };
+    ctx.state = s;
+    // RSs first so the pod handlers can resolve their owners (WaitForCacheSync in spirit).
+    listAndWatch(ctx as Ctx<unknown>, s.rsInformer, rsHandlers(ctx));
+    listAndWatch(ctx as Ctx<unknown>, s.podInformer, podHandlers(ctx));
+    kickWorker(ctx);
+    return s;
+  },
+  handle(event, ctx) {
+    const s = ctx.state;
+    if ((event as { type?: string })?.type === 'replicaset-worker') {
+      s.workerPending = false;
+      drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
+    } else if (!informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, rsHandlers(ctx))
+      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, podHandlers(ctx))) {
+      workQueueHandle(s.queue, event);
+    }
+    kickWorker(ctx);
+  },
+};
