@@ -2,7 +2,7 @@
 // inputs, snapshots and replay.
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
-  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, closeWatch, compactTick, createApiServerState, handleRequest, openWatch,
+  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, breakWatchesOf, closeWatch, compactTick, createApiServerState, handleRequest, openWatch,
   type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
   type WatchNotification, type WatchOptions,
 } from './api-server.ts';
@@ -43,7 +43,11 @@ export type FaultInput =
   | { type: 'apiserver-down' } | { type: 'apiserver-up' }
   | { type: 'etcd-down' } | { type: 'etcd-up' }
   | { type: 'etcd-full' } | { type: 'etcd-space-freed' }
-  | { type: 'api-latency'; ms: number };
+  | { type: 'api-latency'; ms: number }
+  /** One component (a kubelet) cut off from the control plane, and back. */
+  | { type: 'partition'; component: string } | { type: 'heal'; component: string }
+  /** The image registry loses an image (pulls fail with NotFound), and gets it back. */
+  | { type: 'image-missing'; image: string } | { type: 'image-available'; image: string };
 
 /** The whole world as plain data. */
 export interface WorldState extends ApiHost {
@@ -58,6 +62,8 @@ export interface WorldState extends ApiHost {
   log: RequestLog;
   components: Record<string, ComponentEntry>;
   inputs: Input[];
+  /** The image registry the nodes pull from: images it does not have (as written in the fault). */
+  registry?: { missing: string[] };
 }
 
 /** A typed API client bound to one identity (results typed by resource via ResourceTypes). */
@@ -97,8 +103,10 @@ export interface Ctx<S = unknown> {
   state: S;
   /** The instance's creation parameters. */
   params: unknown;
-  /** Append a record (CRI calls etc.) to the request log. */
-  log(rec: Omit<RequestRecord, 't' | 'component'>): void;
+  /** Append a record (CRI calls etc.) to the request log; `component` defaults to this instance (a kubelet logs its runtime's calls as `containerd/<node>`). */
+  log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
+  /** The image registry as the nodes see it (images it does not have). */
+  readonly registry?: { readonly missing: readonly string[] };
 }
 
 /** A component's behaviour: registered once by type, instantiated by name. */
@@ -252,7 +260,8 @@ export class World {
       get state() { return w.components[name]?.state as S; },
       set state(s: S) { w.components[name].state = s; },
       get params() { return w.components[name]?.params; },
-      log: (rec) => { appendRecord(w.log, { ...rec, t: w.now, component: name } as RequestRecord); },
+      log: (rec) => { appendRecord(w.log, { ...rec, t: w.now, component: rec.component ?? name } as RequestRecord); },
+      get registry() { return w.registry ?? { missing: [] }; },
     };
   }
 
@@ -335,6 +344,12 @@ export function applyFault(w: WorldState, f: FaultInput): void {
     case 'etcd-full': faults.etcdFull = true; break;
     case 'etcd-space-freed': faults.etcdFull = false; break;
     case 'api-latency': faults.addedLatencyMs = f.ms; break;
+    case 'partition':
+      if (!(faults.partitioned ??= []).includes(f.component)) { faults.partitioned.push(f.component); breakWatchesOf(w, f.component); }
+      break;
+    case 'heal': if (faults.partitioned) faults.partitioned = faults.partitioned.filter((c) => c !== f.component); break;
+    case 'image-missing': if (!(w.registry ??= { missing: [] }).missing.includes(f.image)) w.registry.missing.push(f.image); break;
+    case 'image-available': if (w.registry) w.registry.missing = w.registry.missing.filter((i) => i !== f.image); break;
   }
 }
 

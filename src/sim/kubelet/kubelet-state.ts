@@ -1,0 +1,156 @@
+// The kubelet component's plain-data state and the small helpers its parts share.
+import type { Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { InformerState } from '../informer.ts';
+import type { EventRecorderState } from '../event-recorder.ts';
+import { recordEvent } from '../event-recorder.ts';
+import type { Ctx } from '../world.ts';
+import type { Backoff, KubeletEvent } from './backoff.ts';
+import type { ContainerRecord, CriRecord, RuntimeState } from './container-runtime.ts';
+import type { PodMachineContext } from './pod-machine.ts';
+import type { ProbeType, ProbeWorker } from './probes.ts';
+import type { NodeConfig } from './node-status.ts';
+
+/** The simulated application in one container: healthy unless a fault says otherwise. */
+export interface ContainerHealth {
+  /** probe answers (false = the probe fails) */
+  liveness?: boolean;
+  readiness?: boolean;
+  startup?: boolean;
+  /** the process ignores SIGTERM (it is SIGKILLed at the end of the grace period) */
+  ignoresSigterm?: boolean;
+  /** how long it takes to exit on SIGTERM */
+  shutdownMs?: number;
+}
+
+/** The kubelet's view of one container of a pod. */
+export interface ContainerWork {
+  name: string;
+  image: string;
+  /** runtime container ids of the attempts, oldest first (the last is the current one) */
+  attempts: string[];
+  /** attempt number (restartCount) the next CreateContainer gets */
+  nextRestartCount: number;
+  /** the kubelet's reason for not running it (ErrImagePull, ImagePullBackOff, CrashLoopBackOff …) */
+  waiting?: { reason: string; message?: string };
+  /** a PullImage in flight */
+  pull?: { startedAt: number; image: string };
+  lastPullError?: string;
+  /** the exited attempt whose exit has been acted on */
+  exitHandled?: string;
+  /** probe workers of the current attempt */
+  probes: Partial<Record<ProbeType, ProbeWorker>>;
+}
+
+/** One pod worker (pkg/kubelet/pod_workers.go) and the status manager's memory of the pod. */
+export interface PodWork {
+  key: string;
+  uid: string;
+  name: string;
+  namespace: string;
+  /** the pod lifecycle statechart, persisted (value + context) */
+  machine: { value: unknown; context: PodMachineContext };
+  sandboxId?: string;
+  sandboxReady?: boolean;
+  sandboxAttempt: number;
+  /** a continuation (sandbox set-up, container create → start) is scheduled for this time */
+  busyUntil: number;
+  /** the pod worker's pending re-sync (after an error or at the end of a back-off) */
+  resyncAt?: number;
+  containers: ContainerWork[];
+  terminating?: { since: number; gracePeriodSeconds: number };
+  sandboxStopped?: boolean;
+  finalDeleteSent?: boolean;
+  /** the status last written successfully, and the revision that write made */
+  lastSent?: PodStatus;
+  lastSentRevision?: number;
+}
+
+/** Everything one kubelet instance holds. */
+export interface KubeletState {
+  cfg: NodeConfig;
+  /** bumped at each power-off/boot: timers of an earlier boot are ignored */
+  gen: number;
+  up: boolean;
+  bootedAt: number;
+  bootID: string;
+  /** containerd on this node (images survive a power-off) */
+  runtime: RuntimeState;
+  /** the PLEG's cache: runtime containers as of the last relist */
+  plegCache: Record<string, ContainerRecord>;
+  recorder: EventRecorderState;
+  pods: InformerState<Pod>;
+  workers: Record<string, PodWork>;
+  crashBackoff: Backoff;
+  imageBackoff: Backoff;
+  nodeUID?: string;
+  registered: boolean;
+  lease?: Lease;
+  leaseRetries: number;
+  nodeReported?: NodeStatus;
+  nodeReportedAt?: number;
+  /** `ns/pod/container` → the simulated app's health (faults and test hooks) */
+  health: Record<string, ContainerHealth>;
+}
+
+/** Timer and continuation events the kubelet schedules for itself (each tagged with its boot). */
+export type KubeletTimer =
+  | { type: 'lease-tick'; gen: number }
+  | { type: 'lease-retry'; gen: number; attempt: number }
+  | { type: 'node-status-tick'; gen: number }
+  | { type: 'pleg-relist'; gen: number }
+  | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean }
+  | { type: 'pull-done'; gen: number; key: string; uid: string; container: string; image: string }
+  | { type: 'container-exit'; gen: number; id: string; exitCode: number }
+  | { type: 'probe-tick'; gen: number; key: string; uid: string; container: string; probe: ProbeType; id: string };
+
+/** Faults and test hooks injected with `world.inject('kubelet/node-1', …)`. */
+export type KubeletFault =
+  | { type: 'power-off' }
+  | { type: 'power-on' }
+  /** pod is `ns/name`, or just the name with `namespace` given */
+  | { type: 'crash'; pod: string; namespace?: string; container?: string; exitCode?: number; oom?: boolean }
+  | { type: 'set-health'; pod: string; container?: string; health: ContainerHealth };
+
+const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFound: 5, ResourceExhausted: 8 };
+
+/** Log a CRI call (the runtime's record) as a request-log record: kind cri, component containerd/<node>, gRPC code number. */
+export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void {
+  ctx.log({ component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code], object, message: rec.message });
+}
+
+/** Record a kubelet event (source component kubelet, host = the node). */
+export function emit(ctx: Ctx<unknown>, st: KubeletState, obj: Parameters<typeof recordEvent>[2], e: KubeletEvent): void {
+  recordEvent(ctx, st.recorder, obj, e.type, e.reason, e.message, st.cfg.node);
+}
+
+/** Structural equality of plain data. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function isMap(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** An RFC 7386 merge patch taking `from` to `to` (null removes a key; lists are replaced whole). */
+export function createMergePatch(from: unknown, to: unknown): unknown {
+  if (!isMap(from) || !isMap(to)) return to;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (from[k] !== undefined && to[k] === undefined) out[k] = null;
+  for (const [k, v] of Object.entries(to)) {
+    if (v === undefined || deepEqual(from[k], v)) continue;
+    out[k] = isMap(from[k]) && isMap(v) ? createMergePatch(from[k], v) : v;
+  }
+  return out;
+}

@@ -1,0 +1,346 @@
+// The kubelet (with containerd behind its CRI) as a component, one instance per node: registers
+// its Node, keeps its Lease, reports node status, runs the pods bound to it, and answers faults
+// (power off/on, container crash, app health). Everything it says goes through the API server.
+// Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import { informerHandle, listAndWatch, newInformer, type EventHandlers } from '../informer.ts';
+import { newEventRecorder } from '../event-recorder.ts';
+import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
+import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
+import { newRuntimeState, type RuntimeState } from './container-runtime.ts';
+import {
+  LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode,
+  newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
+} from './node-status.ts';
+import { newPodIPAllocator } from './pod-ip.ts';
+import type { PodMachineContext } from './pod-machine.ts';
+import {
+  PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
+} from './pod-worker.ts';
+import { deepEqual, emit, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+
+// The kubelet's parameter, state and fault types, re-exported for callers of this module.
+export type { KubeletParams } from './node-status.ts';
+export type { KubeletState, KubeletFault, ContainerHealth } from './kubelet-state.ts';
+
+type KCtx = Ctx<KubeletState>;
+
+/** Lease renew retry: 200 ms doubling, capped at 7 s (component-helpers lease controller). */
+export const LEASE_RETRY_INITIAL_MS = 200;
+/** maxBackoff of the lease controller. */
+export const LEASE_RETRY_MAX_MS = 7000;
+/** maxUpdateRetries of the lease controller. */
+export const LEASE_MAX_UPDATE_RETRIES = 5;
+
+function uuid(ctx: Ctx<unknown>): string {
+  const h = ctx.rng.chars('0123456789abcdef', 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function nodeRef(st: KubeletState): { apiVersion: string; kind: string; metadata: { name: string; uid: string } } {
+  // The kubelet's node events reference the node with UID = node name (kubelet.go nodeRef).
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name: st.cfg.node, uid: st.cfg.node } };
+}
+
+// ---------------------------------------------------------------- boot, registration, lease, node status
+
+function podHandlers(ctx: KCtx): EventHandlers<Pod> {
+  const st = ctx.state;
+  const touch = (pod: Pod) => {
+    if (pod.spec?.nodeName !== st.cfg.node) return;
+    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    const w = st.workers[key];
+    if (w && w.uid !== pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
+    if (!st.workers[key]) st.workers[key] = newPodWork(st, pod);
+    // The pod worker runs once the informer has stored the object (a list fires handlers first).
+    later(ctx as Ctx<unknown>, st, 0, { type: 'pod-sync', key, uid: pod.metadata!.uid! });
+  };
+  return {
+    add: touch,
+    // PodConfig's checkAndUpdatePod: a status-only change (the kubelet's own PATCH) is not an update.
+    update: (old, pod) => { if (!sameButStatus(old, pod)) touch(pod); },
+    delete: (pod) => {
+      const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+      const w = st.workers[key];
+      if (w && w.uid === pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
+    },
+  };
+}
+
+function sameButStatus(a: Pod, b: Pod): boolean {
+  const strip = (p: Pod) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, managedFields: undefined } });
+  return deepEqual(strip(a), strip(b));
+}
+
+/** Start (or restart after power-on) the kubelet: register, lease, pods, timers. */
+function boot(ctx: KCtx, reboot: boolean): void {
+  const st = ctx.state;
+  st.up = true;
+  st.bootedAt = ctx.now;
+  st.bootID = uuid(ctx as Ctx<unknown>);
+  emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
+  registerNode(ctx, reboot);
+  ensureLease(ctx);
+  const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
+  st.pods = inf;
+  listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
+  later(ctx as Ctx<unknown>, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
+  later(ctx as Ctx<unknown>, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
+  later(ctx as Ctx<unknown>, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
+}
+
+/** tryRegisterWithAPIServer: POST the Node; if it exists (reboot), take it over and update its status. */
+function registerNode(ctx: KCtx, reboot: boolean): void {
+  const st = ctx.state;
+  const status = computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now);
+  const r = ctx.api.create('nodes', initialNode(st.cfg, status));
+  if (r.ok) {
+    st.registered = true;
+    st.nodeUID = r.object.metadata?.uid;
+    st.nodeReported = r.object.status;
+    st.nodeReportedAt = ctx.now;
+    for (const c of status.conditions ?? []) {
+      if (c.type === 'Ready') continue;
+      emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: `Node${c.reason!.replace(/^Kubelet/, '')}`, message: `Node ${st.cfg.node} status is now: Node${c.reason!.replace(/^Kubelet/, '')}` });
+    }
+    emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'NodeAllocatableEnforced', message: 'Updated Node Allocatable limit across pods' });
+    emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'NodeReady', message: `Node ${st.cfg.node} status is now: NodeReady` });
+    return;
+  }
+  if (r.code !== 409) return; // retried by the next node-status tick
+  const got = ctx.api.get('nodes', undefined, st.cfg.node);
+  if (!got.ok) return;
+  st.registered = true;
+  st.nodeUID = got.object.metadata?.uid;
+  if (reboot) {
+    emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Warning', reason: 'Rebooted', message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}` });
+  }
+  updateNodeStatus(ctx, got.object);
+}
+
+/** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
+function updateNodeStatus(ctx: KCtx, server?: Node): void {
+  const st = ctx.state;
+  if (!st.registered) { registerNode(ctx, false); return; }
+  const prev = server?.status ?? st.nodeReported;
+  const status = computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now, prev);
+  const changed = !deepEqual(statusForComparison(status), statusForComparison(prev));
+  if (!changed && st.nodeReportedAt !== undefined && ctx.now - st.nodeReportedAt < NODE_STATUS_REPORT_FREQUENCY_MS) return;
+  const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status');
+  if (!r.ok) return;
+  st.nodeReported = r.object.status;
+  st.nodeReportedAt = ctx.now;
+}
+
+/** backoffEnsureLease: GET the lease, create it if missing; an existing one is renewed at once. */
+function ensureLease(ctx: KCtx): boolean {
+  const st = ctx.state;
+  const got = ctx.api.get('leases', 'kube-node-lease', st.cfg.node);
+  if (got.ok) { st.lease = got.object; return renewLease(ctx); }
+  if (got.code !== 404) return false;
+  const r = ctx.api.create('leases', newLease(st.cfg.node, st.nodeUID, ctx.now), 'kube-node-lease');
+  if (!r.ok) return false;
+  st.lease = r.object;
+  return true;
+}
+
+/** One PUT of the lease with renewTime = now. */
+function renewLease(ctx: KCtx): boolean {
+  const st = ctx.state;
+  if (!st.lease) return ensureLease(ctx);
+  const r = ctx.api.update('leases', renewedLease(st.lease, st.cfg.node, st.nodeUID, ctx.now) as Lease);
+  if (r.ok) { st.lease = r.object; return true; }
+  if (r.code === 409 || r.code === 404) st.lease = undefined; // re-read (or re-create) on the retry
+  return false;
+}
+
+function leaseAttempt(ctx: KCtx, attempt: number): void {
+  const st = ctx.state;
+  if (renewLease(ctx)) { st.leaseRetries = 0; return; }
+  if (attempt >= LEASE_MAX_UPDATE_RETRIES) return; // give up until the next renew interval
+  const delay = Math.min(LEASE_RETRY_INITIAL_MS * 2 ** attempt, LEASE_RETRY_MAX_MS);
+  st.leaseRetries = attempt + 1;
+  later(ctx as Ctx<unknown>, st, delay, { type: 'lease-retry', attempt: attempt + 1 });
+}
+
+/** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
+function plegRelist(ctx: KCtx): void {
+  const st = ctx.state;
+  const dirty = new Set<string>();
+  const podOf = (sandboxId: string) => Object.values(st.workers).find((w) => w.sandboxId === sandboxId)?.key;
+  for (const c of Object.values(st.runtime.containers)) {
+    const old = st.plegCache[c.id];
+    if (c.state === 'CONTAINER_CREATED') continue;
+    if (old && old.state === c.state) continue;
+    st.plegCache[c.id] = c;
+    const key = podOf(c.sandboxId);
+    if (key) dirty.add(key);
+  }
+  for (const id of Object.keys(st.plegCache)) if (!st.runtime.containers[id]) delete st.plegCache[id];
+  for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
+}
+
+// ---------------------------------------------------------------- faults
+
+function powerOffState(ctx: KCtx): void {
+  const st = ctx.state;
+  if (!st.up) return;
+  st.up = false;
+  st.gen++;
+  if (st.pods.watchId) ctx.stopWatch(st.pods.watchId);
+  // Memory is gone; the disk keeps the images (containerd's content store).
+  // host-local IPAM keeps its last reserved IP on disk too, so the next pod gets a new address.
+  const ipam = { ...newPodIPAllocator(st.cfg.podCIDR), lastReserved: st.runtime.ipam.lastReserved };
+  st.runtime = { ...newRuntimeState(st.cfg.node, ipam, st.cfg.bandwidthBytesPerSec), images: st.runtime.images };
+  st.plegCache = {};
+  st.workers = {};
+  st.pods = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
+  st.crashBackoff = newCrashLoopBackOff();
+  st.imageBackoff = newImageBackOff();
+  st.recorder = newEventRecorder();
+  st.lease = undefined;
+  st.leaseRetries = 0;
+  st.registered = false;
+  st.nodeReported = undefined;
+  st.nodeReportedAt = undefined;
+}
+
+function findContainer(st: KubeletState, pod: string, container?: string) {
+  const w = st.workers[pod];
+  const c = w && (container ? w.containers.find((x) => x.name === container) : w.containers[0]);
+  return w && c ? { w, c } : undefined;
+}
+
+function handleFault(ctx: KCtx, f: KubeletFault): void {
+  const st = ctx.state;
+  switch (f.type) {
+    case 'power-off': powerOffState(ctx); return;
+    case 'power-on': if (!st.up) { st.gen++; boot(ctx, true); } return;
+    case 'set-health': {
+      const k = f.container ? `${f.pod}/${f.container}` : f.pod;
+      st.health[k] = { ...st.health[k], ...f.health };
+      return;
+    }
+    case 'crash': {
+      if (!st.up) return;
+      const found = findContainer(st, f.namespace ? `${f.namespace}/${f.pod}` : f.pod, f.container);
+      const id = found?.c.attempts[found.c.attempts.length - 1];
+      if (!id || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') return;
+      containerExit(st, id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom);
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the component
+
+/** A fresh kubelet state for node `cfg.node` (nothing registered yet). */
+function initialState(ctx: Ctx<unknown>): KubeletState {
+  const cfg = nodeConfig(ctx.name, (ctx.params ?? {}) as KubeletParams);
+  return {
+    cfg, gen: 0, up: false, bootedAt: 0, bootID: '',
+    runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
+    plegCache: {}, recorder: newEventRecorder(),
+    pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${cfg.node}` }),
+    workers: {}, crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
+    registered: false, leaseRetries: 0, health: {},
+  };
+}
+
+/** The kubelet component (type `kubelet`, instances `kubelet/node-1` …, identity system:node:<node>). */
+export const kubeletDef: ComponentDef<KubeletState> = {
+  name: 'kubelet',
+  init(ctx) {
+    ctx.state = initialState(ctx as Ctx<unknown>);
+    boot(ctx, false);
+    return ctx.state;
+  },
+  handle(event, ctx) {
+    const st = ctx.state;
+    const ev = event as { type?: string; gen?: number };
+    if (ev.type === 'power-off' || ev.type === 'power-on' || ev.type === 'crash' || ev.type === 'set-health') {
+      handleFault(ctx, event as KubeletFault);
+      return;
+    }
+    if (!st.up) return; // powered off: nothing runs, watches are gone
+    if (informerHandle(ctx as Ctx<unknown>, st.pods, event, podHandlers(ctx))) return;
+    if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
+    const t = event as KubeletTimer;
+    const c = ctx as Ctx<unknown>;
+    switch (t.type) {
+      case 'lease-tick':
+        later(c, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
+        leaseAttempt(ctx, 0);
+        return;
+      case 'lease-retry': leaseAttempt(ctx, t.attempt); return;
+      case 'node-status-tick':
+        later(c, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
+        updateNodeStatus(ctx);
+        // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
+        for (const key of Object.keys(st.workers).sort()) {
+          const w = st.workers[key];
+          const pod = st.pods.items[key];
+          if (pod?.metadata?.deletionTimestamp) syncPod(c, st, key);
+          else if (pod && ctx.now >= w.busyUntil) updatePodStatus(c, st, w, pod);
+        }
+        return;
+      case 'pleg-relist':
+        later(c, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
+        plegRelist(ctx);
+        return;
+      case 'pod-sync': {
+        const w = st.workers[t.key];
+        if (!w || w.uid !== t.uid) return;
+        if (t.resync) { if (w.resyncAt !== ctx.now) return; w.resyncAt = undefined; } // superseded by a sooner one
+        syncPod(c, st, t.key);
+        return;
+      }
+      case 'pull-done': pullDone(c, st, t); return;
+      case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return;
+      case 'probe-tick': probeTick(c, st, t); return;
+    }
+  },
+};
+
+// ---------------------------------------------------------------- readers and fault helpers
+
+/** The kubelet state of a node in a world (undefined when there is no such kubelet). */
+export function kubeletStateOf(world: World | WorldState, node: string): KubeletState | undefined {
+  const ws = 'state' in world && 'defs' in world ? (world as World).state : (world as WorldState);
+  return ws.components[`kubelet/${node}`]?.state as KubeletState | undefined;
+}
+
+/** Pure reader: where a pod (`ns/name`) is in its lifecycle statechart on this kubelet. */
+export function podLifecycleOf(state: KubeletState, key: string): { value: unknown; state: string; context: PodMachineContext } | undefined {
+  const w = state.workers[key];
+  if (!w) return undefined;
+  const flat = (v: unknown): string => (typeof v === 'string' ? v : Object.entries(v as Record<string, unknown>).map(([k, s]) => `${k}.${flat(s)}`).join(','));
+  return { value: w.machine.value, state: flat(w.machine.value), context: w.machine.context };
+}
+
+/** The containerd state of a node (images, sandboxes, containers, IPAM). */
+export function runtimeOf(state: KubeletState): RuntimeState {
+  return state.runtime;
+}
+
+/** Power a node off: the kubelet and all its containers stop; only images on disk survive. */
+export function powerOff(world: World, node: string): void { world.inject(`kubelet/${node}`, { type: 'power-off' } satisfies KubeletFault); }
+/** Power a node on: it boots like a new kubelet and restarts the pods that still exist. */
+export function powerOn(world: World, node: string): void { world.inject(`kubelet/${node}`, { type: 'power-on' } satisfies KubeletFault); }
+/** Cut a node off from the control plane (its containers keep running). */
+export function partitionNode(world: World, node: string): void { world.fault({ type: 'partition', component: `kubelet/${node}` }); }
+/** End a node's partition. */
+export function healNode(world: World, node: string): void { world.fault({ type: 'heal', component: `kubelet/${node}` }); }
+/** Crash a pod's container (exit 1, or OOM-killed: exit 137 OOMKilled). */
+export function crashContainer(world: World, node: string, pod: string, opts: { container?: string; exitCode?: number; oom?: boolean } = {}): void {
+  world.inject(`kubelet/${node}`, { type: 'crash', pod, ...opts } satisfies KubeletFault);
+}
+/** Make a container's simulated app healthy or not (probe answers, SIGTERM handling). */
+export function setContainerHealth(world: World, node: string, pod: string, health: ContainerHealth, container?: string): void {
+  world.inject(`kubelet/${node}`, { type: 'set-health', pod, container, health } satisfies KubeletFault);
+}
+/** The registry loses an image: pulls of it fail with NotFound. */
+export function imageMissing(world: World, image: string): void { world.fault({ type: 'image-missing', image }); }
+/** The registry has the image again. */
+export function imageAvailable(world: World, image: string): void { world.fault({ type: 'image-available', image }); }

@@ -1,0 +1,463 @@
+// The kubelet's per-pod work: the pod worker's SyncPod (sandbox first, then per container: image,
+// create, start, restart with back-off), the prober, the PLEG's view, graceful termination and the
+// status manager (PATCH pods/{name}/status only when the status changed, final DELETE with grace 0).
+// Src: pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod, computePodActions, doBackOff),
+// kuberuntime_container.go (startContainer, killContainer), images/image_manager.go (EnsureImageExists),
+// status/status_manager.go (syncPod, canBeDeleted), pod_workers.go.
+import type { Container, Pod, PodStatus, Probe } from 'kubernetes-types/core/v1';
+import { initialTransition, transition } from 'xstate';
+import type { Ctx } from '../world.ts';
+import {
+  doBackOff, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
+} from './backoff.ts';
+import {
+  CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
+  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord,
+} from './container-runtime.ts';
+import {
+  createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
+  pullingImageEvent, pulledImageEvent, startedContainerEvent,
+} from './events.ts';
+import { podMachine, type PodMachineEvent } from './pod-machine.ts';
+import { releasePodIP } from './pod-ip.ts';
+import { generateAPIPodStatus, getPhase, podConditionsByKubelet, type ContainerView } from './pod-status.ts';
+import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
+import {
+  createMergePatch, deepEqual, emit, logCri, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+} from './kubelet-state.ts';
+
+type KCtx = Ctx<unknown>;
+/** A timer without its boot tag. */
+export type TimerBody = KubeletTimer extends infer T ? (T extends KubeletTimer ? Omit<T, 'gen'> : never) : never;
+
+/** pod_workers.go backOffPeriod: a failed sync is retried after 10 s (jittered by up to 50 %). */
+export const WORKER_BACKOFF_MS = 10_000;
+/** How long RunPodSandbox takes (pause container + CNI ADD), ms. */
+export const SANDBOX_SETUP_MS: [number, number] = [250, 450];
+/** CreateContainer → StartContainer, ms. */
+export const CREATE_TO_START_MS: [number, number] = [30, 80];
+/** How long a healthy app takes to exit on SIGTERM, ms. */
+export const SIGTERM_EXIT_MS: [number, number] = [100, 400];
+/** PLEG relist period. */
+export const PLEG_RELIST_MS = 1000;
+
+const PROBES: { type: ProbeType; field: 'livenessProbe' | 'readinessProbe' | 'startupProbe' }[] = [
+  { type: 'startup', field: 'startupProbe' }, { type: 'liveness', field: 'livenessProbe' }, { type: 'readiness', field: 'readinessProbe' },
+];
+
+function podRef(w: PodWork): PodRef {
+  return { name: w.name, namespace: w.namespace, uid: w.uid };
+}
+
+/** Schedule a continuation for this boot. */
+export function later(ctx: KCtx, st: KubeletState, delayMs: number, ev: TimerBody, recurring = false): void {
+  ctx.schedule(Math.max(0, delayMs), { ...ev, gen: st.gen }, { recurring });
+}
+
+/** workQueue.Enqueue(uid, delay): one pending re-sync per pod, the sooner wins. */
+function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void {
+  const at = ctx.now + Math.max(0, Math.round(delayMs));
+  if (w.resyncAt !== undefined && w.resyncAt > ctx.now && w.resyncAt <= at) return;
+  w.resyncAt = at;
+  later(ctx, st, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true });
+}
+
+function workerBackoff(ctx: KCtx): number {
+  return WORKER_BACKOFF_MS * (1 + 0.5 * ctx.rng.float());
+}
+
+function send(w: PodWork, ev: PodMachineEvent): void {
+  const snap = podMachine.resolveState({ value: w.machine.value as never, context: w.machine.context });
+  const [next] = transition(podMachine, snap, ev);
+  w.machine = { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } };
+}
+
+function machineIs(w: PodWork, value: string): boolean {
+  return JSON.stringify(w.machine.value) === JSON.stringify(value);
+}
+
+/** The image-pull policy after defaulting (Always for :latest or no tag). */
+function pullPolicy(c: Container): string {
+  if (c.imagePullPolicy) return c.imagePullPolicy;
+  const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
+  return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
+}
+
+/** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
+export function newPodWork(st: KubeletState, pod: Pod): PodWork {
+  const spec = pod.spec!;
+  const c0 = spec.containers[0];
+  const [snap] = initialTransition(podMachine, {
+    restartPolicy: (spec.restartPolicy ?? 'Always') as 'Always' | 'OnFailure' | 'Never',
+    hasReadinessProbe: !!c0?.readinessProbe,
+    imagePresent: !!c0 && pullPolicy(c0) !== 'Always' && !!st.runtime.images[normalizeImageRef(c0.image!)],
+  });
+  const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
+  return {
+    key: `${pod.metadata!.namespace}/${pod.metadata!.name}`, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
+    machine: { value: JSON.parse(JSON.stringify(snap.value)), context: { ...snap.context } },
+    sandboxAttempt: pod.status?.podIP ? 1 : 0,
+    busyUntil: 0,
+    containers: spec.containers.map((c) => {
+      const prev = ran(c.name);
+      return { name: c.name, image: c.image!, attempts: [], nextRestartCount: prev ? (prev.restartCount ?? 0) + 1 : 0, probes: {} };
+    }),
+  };
+}
+
+function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHealth {
+  return st.health[`${w.key}/${container}`] ?? st.health[w.key] ?? {};
+}
+
+/** The attempt the PLEG last saw for a container (and the one before it). */
+function seenAttempts(st: KubeletState, c: ContainerWork): { current?: ContainerRecord; previous?: ContainerRecord } {
+  const seen = c.attempts.filter((id) => st.plegCache[id]);
+  return { current: st.plegCache[seen[seen.length - 1]], previous: st.plegCache[seen[seen.length - 2]] };
+}
+
+function currentId(c: ContainerWork): string | undefined {
+  return c.attempts[c.attempts.length - 1];
+}
+
+/** Stop a container with the grace period: SIGTERM now, exit when the app is done or SIGKILL at the end. */
+function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork, id: string, graceSeconds: number): void {
+  const h = healthOf(st, w, c.name);
+  const r = StopContainer(st.runtime, id, graceSeconds, ctx.now, {
+    handlesSigterm: !h.ignoresSigterm, shutdownMs: h.shutdownMs ?? ctx.rng.jitter(SIGTERM_EXIT_MS[0], SIGTERM_EXIT_MS[1]),
+  });
+  st.runtime = r.state;
+  logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
+  later(ctx, st, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode });
+}
+
+/** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
+export function containerExit(st: KubeletState, id: string, now: number, exitCode: number, oom = false): void {
+  st.runtime = containerExited(st.runtime, id, now, { exitCode, oom });
+}
+
+// ---------------------------------------------------------------- SyncPod
+
+/** One pass of the pod worker: as far as it can go now; continuations are scheduled. */
+export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
+  const w = st.workers[key];
+  if (!w || !st.up) return;
+  const pod = st.pods.items[key];
+  if (!pod || pod.metadata?.uid !== w.uid) { teardown(ctx, st, w); return; }
+  if (ctx.now < w.busyUntil) return;
+  if (pod.metadata?.deletionTimestamp) { syncTerminating(ctx, st, w, pod); return; }
+  if (!w.sandboxId) {
+    const r = RunPodSandbox(st.runtime, { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt }, ctx.now, () => ctx.rng.float());
+    logCri(ctx, r.record, `pods/${w.key}`);
+    if (r.error || !r.sandbox) {
+      emit(ctx, st, pod, { type: 'Warning', reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${r.error}` });
+      requeue(ctx, st, w, workerBackoff(ctx));
+    } else {
+      st.runtime = r.state;
+      // hostNetwork pods share the node's network namespace: no CNI address, the pod IP is the host's.
+      if (pod.spec?.hostNetwork) st.runtime = { ...st.runtime, ipam: releasePodIP(st.runtime.ipam, r.sandbox.id) };
+      w.sandboxId = r.sandbox.id;
+      w.busyUntil = ctx.now + ctx.rng.jitter(SANDBOX_SETUP_MS[0], SANDBOX_SETUP_MS[1]);
+      later(ctx, st, w.busyUntil - ctx.now, { type: 'pod-sync', key, uid: w.uid });
+    }
+    updatePodStatus(ctx, st, w, pod);
+    return;
+  }
+  if (!w.sandboxReady) { w.sandboxReady = true; send(w, { type: 'SANDBOX_READY' }); }
+  const specs = pod.spec!.containers;
+  for (let i = 0; i < specs.length; i++) {
+    if (syncContainer(ctx, st, w, pod, specs[i], w.containers[i], i === 0) === 'blocked') break;
+  }
+  updatePodStatus(ctx, st, w, pod);
+}
+
+/** kubelet's ShouldContainerBeRestarted for an exited attempt. */
+function shouldRestart(pod: Pod, exitCode: number): boolean {
+  const p = pod.spec?.restartPolicy ?? 'Always';
+  return p === 'Always' || (p === 'OnFailure' && exitCode !== 0);
+}
+
+function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: Container, c: ContainerWork, main: boolean): 'ok' | 'blocked' {
+  if (c.pull) return 'blocked';
+  const id = currentId(c);
+  const rt = id ? st.runtime.containers[id] : undefined;
+  if (rt?.state === 'CONTAINER_CREATED') {
+    const r = StartContainer(st.runtime, rt.id, ctx.now);
+    logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
+    st.runtime = r.state;
+    if (r.error) return 'ok';
+    emit(ctx, st, pod, startedContainerEvent(c.name));
+    if (main) send(w, { type: 'STARTED' });
+    startProbes(ctx, st, w, spec, c, rt.id);
+    return 'ok';
+  }
+  if (rt) {
+    const seen = st.plegCache[rt.id];
+    // Until the PLEG has seen the exit, the kubelet believes the container runs.
+    if (!seen || seen.state !== 'CONTAINER_EXITED') return 'ok';
+    if (!shouldRestart(pod, seen.exitCode ?? 0)) {
+      if (c.exitHandled !== seen.id) { c.exitHandled = seen.id; if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled' }); }
+      c.waiting = undefined;
+      return 'ok';
+    }
+    const r = doBackOff(st.crashBackoff, podRef(w), c.name, seen.finishedAt ?? ctx.now, ctx.now);
+    if (r.inBackOff) {
+      c.waiting = { reason: 'CrashLoopBackOff', message: r.message };
+      if (c.exitHandled !== seen.id) {
+        c.exitHandled = seen.id;
+        if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled', inBackOff: true });
+        emit(ctx, st, pod, r.event);
+        requeue(ctx, st, w, r.restartAtMs - ctx.now);
+      }
+      return 'ok';
+    }
+    st.crashBackoff = r.backoff;
+    if (c.exitHandled !== seen.id) {
+      c.exitHandled = seen.id;
+      if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled' });
+    } else if (main) send(w, { type: 'BACKOFF_EXPIRED' });
+    c.nextRestartCount = seen.restartCount + 1;
+  }
+  // EnsureImageExists
+  const policy = pullPolicy(spec);
+  const status = ImageStatus(st.runtime, spec.image!, ctx.now);
+  logCri(ctx, status.record, normalizeImageRef(spec.image!));
+  if (policy === 'Never' && !status.image) {
+    const message = `Container image "${spec.image}" is not present with pull policy of Never`;
+    c.waiting = { reason: 'ErrImageNeverPull', message };
+    emit(ctx, st, pod, { type: 'Warning', reason: 'ErrImageNeverPull', message });
+    return 'ok';
+  }
+  if (policy === 'Always' || !status.image) {
+    const bkey = imagePullBackOffKey(w.uid, spec.image!);
+    if (isInBackOffSinceUpdate(st.imageBackoff, bkey, ctx.now)) {
+      const m = imagePullBackOffMessage(spec.image!, c.lastPullError);
+      c.waiting = { reason: 'ImagePullBackOff', message: m.message };
+      emit(ctx, st, pod, m.event);
+      emit(ctx, st, pod, errorEvent('ImagePullBackOff'));
+      if (main) send(w, { type: 'PULL_BACKOFF' });
+      requeue(ctx, st, w, workerBackoff(ctx));
+      return 'ok';
+    }
+    if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
+    emit(ctx, st, pod, pullingImageEvent(spec.image!));
+    st.runtime = { ...st.runtime, missingImages: (ctx.registry?.missing ?? []).map(normalizeImageRef) };
+    c.pull = { startedAt: ctx.now, image: spec.image! };
+    later(ctx, st, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image! });
+    return 'blocked';
+  }
+  emit(ctx, st, pod, imageAlreadyPresentEvent(spec.image!));
+  return createContainer(ctx, st, w, pod, c);
+}
+
+function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: ContainerWork): 'ok' | 'blocked' {
+  const r = CreateContainer(st.runtime, { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount }, ctx.now, () => ctx.rng.float());
+  logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
+  if (r.error || !r.container) {
+    c.waiting = { reason: 'CreateContainerError', message: r.error };
+    emit(ctx, st, pod, { type: 'Warning', reason: 'Failed', message: `Error: ${r.error}` });
+    return 'ok';
+  }
+  st.runtime = r.state;
+  c.attempts = [...c.attempts, r.container.id].slice(-3);
+  c.waiting = undefined;
+  c.probes = {};
+  emit(ctx, st, pod, createdContainerEvent(c.name));
+  w.busyUntil = ctx.now + ctx.rng.jitter(CREATE_TO_START_MS[0], CREATE_TO_START_MS[1]);
+  later(ctx, st, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid });
+  return 'blocked';
+}
+
+/** A PullImage finished: the image is there (Pulled, then create), or ErrImagePull with the back-off bumped. */
+export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, { type: 'pull-done' }>): void {
+  const w = st.workers[ev.key];
+  const c = w?.containers.find((x) => x.name === ev.container);
+  if (!w || w.uid !== ev.uid || !c?.pull) return;
+  const startedAt = c.pull.startedAt;
+  c.pull = undefined;
+  st.runtime = { ...st.runtime, missingImages: (ctx.registry?.missing ?? []).map(normalizeImageRef) };
+  const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - startedAt);
+  logCri(ctx, r.record, normalizeImageRef(ev.image));
+  const pod = st.pods.items[w.key];
+  if (!pod || pod.metadata?.uid !== w.uid || pod.metadata?.deletionTimestamp) { if (r.image) st.runtime = r.state; syncPod(ctx, st, w.key); return; }
+  const main = w.containers[0] === c;
+  if (r.error || !r.image) {
+    c.lastPullError = r.error;
+    c.waiting = { reason: 'ErrImagePull', message: r.error };
+    st.imageBackoff = backoffNext(st.imageBackoff, imagePullBackOffKey(w.uid, ev.image), ctx.now, ctx.now);
+    emit(ctx, st, pod, failedToPullImageEvent(ev.image, r.error ?? ''));
+    emit(ctx, st, pod, errorEvent('ErrImagePull'));
+    if (main) send(w, { type: 'PULL_FAILED', message: r.error });
+    requeue(ctx, st, w, workerBackoff(ctx));
+    updatePodStatus(ctx, st, w, pod);
+    return;
+  }
+  st.runtime = r.state;
+  c.lastPullError = undefined;
+  emit(ctx, st, pod, pulledImageEvent(ev.image, ctx.now - startedAt, ctx.now - startedAt, r.image.sizeBytes));
+  if (main) send(w, { type: 'IMAGE_PULLED' });
+  if (createContainer(ctx, st, w, pod, c) === 'ok') syncPod(ctx, st, w.key);
+  else updatePodStatus(ctx, st, w, pod);
+}
+
+// ---------------------------------------------------------------- probes
+
+function probeSpec(spec: Container, t: ProbeType): Probe | undefined {
+  return spec[PROBES.find((p) => p.type === t)!.field];
+}
+
+function startProbes(ctx: KCtx, st: KubeletState, w: PodWork, spec: Container, c: ContainerWork, id: string): void {
+  c.probes = {};
+  for (const { type } of PROBES) {
+    const p = probeSpec(spec, type);
+    if (!p) continue;
+    const worker = newProbeWorker(type, id, ctx.now);
+    c.probes[type] = worker;
+    later(ctx, st, firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now, { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id }, true);
+  }
+}
+
+function probeFailureOutput(p: Probe, podIP: string | undefined): string {
+  if (p.httpGet) return httpProbeFailureOutput(500);
+  if (p.tcpSocket) return `dial tcp ${podIP ?? ''}:${p.tcpSocket.port}: connect: connection refused`;
+  return '';
+}
+
+/** One prober tick: run the probe against the simulated app, publish results, kill on liveness failure. */
+export function probeTick(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, { type: 'probe-tick' }>): void {
+  const w = st.workers[ev.key];
+  const c = w?.containers.find((x) => x.name === ev.container);
+  const worker = c?.probes[ev.probe];
+  if (!w || w.uid !== ev.uid || !c || !worker || worker.containerId !== ev.id) return;
+  const pod = st.pods.items[w.key];
+  const spec = pod?.spec?.containers.find((x) => x.name === c.name);
+  const p = spec && probeSpec(spec, ev.probe);
+  const rt = st.runtime.containers[ev.id];
+  if (!pod || !spec || !p || rt?.state !== 'CONTAINER_RUNNING' || w.terminating) return;
+  const timing = withProbeDefaults(p);
+  const ok = healthOf(st, w, c.name)[ev.probe] !== false;
+  const started = !spec.startupProbe || c.probes.startup?.published === 'Success';
+  const sandbox = w.sandboxId ? st.runtime.sandboxes[w.sandboxId] : undefined;
+  const res = doProbe(worker, timing, ctx.now, { containerName: c.name, started, outcome: ok ? { ok } : { ok, output: probeFailureOutput(p, sandbox?.ip) } });
+  c.probes[ev.probe] = res.worker;
+  for (const e of res.events) emit(ctx, st, pod, e);
+  const main = w.containers[0] === c;
+  if (res.changed && ev.probe === 'readiness' && main) {
+    send(w, res.worker.published === 'Success' ? { type: 'PROBE_OK', probe: 'readiness' } : { type: 'PROBE_FAILED', probe: 'readiness' });
+  }
+  if (res.kill) {
+    emit(ctx, st, pod, killingContainerEvent(c.name, res.kill.message));
+    if (main) send(w, { type: 'PROBE_FAILED', probe: 'liveness' });
+    stopContainer(ctx, st, w, c, ev.id, p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30);
+  }
+  later(ctx, st, res.worker.nextTickAt - ctx.now, { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id }, true);
+  if (res.changed) updatePodStatus(ctx, st, w, pod);
+}
+
+// ---------------------------------------------------------------- termination
+
+function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): void {
+  if (!w.terminating) {
+    const grace = pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    w.terminating = { since: ctx.now, gracePeriodSeconds: grace };
+    send(w, { type: 'DELETE_REQUESTED' });
+    for (const c of w.containers) {
+      c.pull = undefined;
+      c.probes = {};
+      const id = currentId(c);
+      const rt = id ? st.runtime.containers[id] : undefined;
+      if (!rt || rt.state === 'CONTAINER_EXITED') continue;
+      if (rt.state === 'CONTAINER_CREATED') { containerExit(st, rt.id, ctx.now, 0); continue; }
+      emit(ctx, st, pod, killingContainerEvent(c.name));
+      stopContainer(ctx, st, w, c, rt.id, grace);
+    }
+  }
+  // Done when every attempt has exited and the PLEG has seen it.
+  const stopped = w.containers.every((c) => {
+    const id = currentId(c);
+    const rt = id ? st.runtime.containers[id] : undefined;
+    return !rt || (rt.state === 'CONTAINER_EXITED' && st.plegCache[rt.id]?.state === 'CONTAINER_EXITED');
+  });
+  if (!stopped) { updatePodStatus(ctx, st, w, pod); return; }
+  if (w.sandboxId && !w.sandboxStopped) {
+    const r = StopPodSandbox(st.runtime, w.sandboxId, ctx.now);
+    st.runtime = r.state;
+    logCri(ctx, r.record, `pods/${w.key}`);
+    w.sandboxStopped = true;
+    send(w, { type: 'CONTAINERS_STOPPED' });
+  }
+  if (!updatePodStatus(ctx, st, w, pod, true) || w.finalDeleteSent) return;
+  // status manager: the pod is terminal and its status is written → delete it for good.
+  const r = ctx.api.delete('pods', w.namespace, w.name, { gracePeriodSeconds: 0, preconditions: { uid: w.uid } });
+  if (r.ok || r.code === 404) w.finalDeleteSent = true;
+}
+
+/** The pod is gone from the API (final delete, force delete): kill what is left, remove the sandbox. */
+export function teardown(ctx: KCtx, st: KubeletState, w: PodWork): void {
+  for (const c of w.containers) {
+    const id = currentId(c);
+    const rt = id ? st.runtime.containers[id] : undefined;
+    if (rt && rt.state !== 'CONTAINER_EXITED') {
+      const r = StopContainer(st.runtime, rt.id, 0, ctx.now);
+      logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
+      st.runtime = containerExited(r.state, rt.id, ctx.now, { exitCode: 137 });
+    }
+  }
+  if (w.sandboxId && st.runtime.sandboxes[w.sandboxId]) {
+    if (!w.sandboxStopped) {
+      const s = StopPodSandbox(st.runtime, w.sandboxId, ctx.now);
+      st.runtime = s.state;
+      logCri(ctx, s.record, `pods/${w.key}`);
+    }
+    const r = RemovePodSandbox(st.runtime, w.sandboxId, ctx.now);
+    st.runtime = r.state;
+    logCri(ctx, r.record, `pods/${w.key}`);
+  }
+  for (const c of w.containers) for (const id of c.attempts) delete st.plegCache[id];
+  delete st.workers[w.key];
+}
+
+// ---------------------------------------------------------------- status manager
+
+function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[] {
+  return pod.spec!.containers.map((spec, i) => {
+    const c = w.containers[i];
+    const { current, previous } = seenAttempts(st, c);
+    const running = current?.state === 'CONTAINER_RUNNING';
+    const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
+    const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
+    const waiting = current?.state === 'CONTAINER_RUNNING' ? undefined : c.waiting;
+    return { name: c.name, image: spec.image!, current, previous, waiting, ready, started };
+  });
+}
+
+/**
+ * Generate the API status and PATCH it (RFC 7386 diff against what the server holds) if it differs.
+ * Returns true when the server holds the generated status.
+ */
+export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false): boolean {
+  const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
+  const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
+  const foreign = (pod.status?.conditions ?? []).filter((c) => !podConditionsByKubelet.includes(c.type));
+  const own = (base.conditions ?? []).filter((c) => podConditionsByKubelet.includes(c.type));
+  const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
+  const status = generateAPIPodStatus({
+    pod: { ...pod, status: { ...base, conditions: [...foreign, ...own] } },
+    sandbox, containers: containerViews(st, w, pod), hostIP: st.cfg.internalIP, now: ctx.now,
+  });
+  if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
+  if (!sandbox && base.podIP) {
+    // The pod keeps the IP it was given until it is gone (the kubelet does not blank it).
+    status.podIP = base.podIP;
+    status.podIPs = base.podIPs;
+  }
+  if (pod.spec?.hostNetwork && status.podIP) {
+    status.podIP = st.cfg.internalIP;
+    status.podIPs = [{ ip: st.cfg.internalIP }];
+  }
+  if (deepEqual(status, base)) return true;
+  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: createMergePatch(base, status) }, 'status', { patchType: 'merge' });
+  if (!r.ok) return false;
+  w.lastSent = status;
+  w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
+  return true;
+}
