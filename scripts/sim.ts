@@ -1,0 +1,54 @@
+// Headless CLI: runs a script of `kubectl …` and `sim …` lines against a simulated cluster.
+//   npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]
+// Reads FILE (or stdin), one command a line; `#` comments and blank lines are ignored;
+// `kubectl apply -f - <<EOF … EOF` carries an inline manifest. Prints only the commands' output
+// (errors on stderr), carries on after a failed command, exits 1 if any failed.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createCluster } from '../src/sim/cluster.ts';
+import { runScript } from '../src/sim/kubectl/script.ts';
+
+function usage(msg: string): never {
+  process.stderr.write(`error: ${msg}\nusage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n`);
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+let seed = 1;
+let nodes = 3;
+let kubeadm = false;
+let file: string | undefined;
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  const num = (name: string) => {
+    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+    if (v === undefined || !/^\d+$/.test(v)) usage(`${name} needs a non-negative integer`);
+    return Number(v);
+  };
+  if (a === '--seed' || a.startsWith('--seed=')) seed = num('--seed');
+  else if (a === '--nodes' || a.startsWith('--nodes=')) nodes = num('--nodes');
+  else if (a === '--kubeadm') kubeadm = true;
+  else if (a === '-h' || a === '--help') { process.stdout.write('usage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n'); process.exit(0); }
+  else if (a.startsWith('-') && a !== '-') usage(`unknown flag: ${a}`);
+  else if (file === undefined) file = a;
+  else usage('only one script file may be given');
+}
+
+let text: string;
+try {
+  text = file && file !== '-' ? readFileSync(file, 'utf8') : readFileSync(0, 'utf8');
+} catch (e) {
+  usage(`cannot read ${file ?? 'stdin'}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+}
+const base = file && file !== '-' ? dirname(resolve(file)) : process.cwd();
+const readFile = (p: string): string | undefined => {
+  for (const cand of [resolve(base, p), resolve(process.cwd(), p)]) if (existsSync(cand)) return readFileSync(cand, 'utf8');
+  return undefined;
+};
+
+const cluster = createCluster({ seed, nodes, kubeadm });
+const { exitCode } = runScript(cluster, text, { readFile }, (step) => {
+  process.stdout.write(step.stdout);
+  process.stderr.write(step.stderr);
+});
+process.exitCode = exitCode;

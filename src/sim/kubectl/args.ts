@@ -1,0 +1,61 @@
+// Flag parsing in the manner of cobra/pflag: long flags (--x=v, --x v), short flags (-n v, -nv),
+// booleans (--force, --force=false), and pflag's error texts for unknown flags.
+
+/** Flag kinds. */
+export type FlagKind = 'bool' | 'string';
+
+/** One flag: its kind and optional short name. */
+export interface FlagDef { kind: FlagKind; short?: string }
+
+/** A parse failure with kubectl's message (the caller adds "See 'kubectl X --help' for usage."). */
+export class FlagError extends Error {}
+
+/** Parsed arguments. */
+export interface Parsed { args: string[]; flags: Record<string, string | boolean>; }
+
+/** Parse argv against flag definitions (keys are long names without dashes). */
+export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parsed {
+  const args: string[] = [];
+  const flags: Record<string, string | boolean> = {};
+  const byShort: Record<string, string> = {};
+  for (const [k, d] of Object.entries(defs)) if (d.short) byShort[d.short] = k;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') { args.push(...argv.slice(i + 1)); break; }
+    if (a.startsWith('--') && a.length > 2) {
+      const eq = a.indexOf('=');
+      const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+      const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
+      if (!def) throw new FlagError(`unknown flag: --${name}`);
+      if (def.kind === 'bool') {
+        if (eq >= 0) {
+          const v = a.slice(eq + 1);
+          if (v !== 'true' && v !== 'false') throw new FlagError(`invalid argument "${v}" for "--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+          flags[name] = v === 'true';
+        } else flags[name] = true;
+      } else if (eq >= 0) flags[name] = a.slice(eq + 1);
+      else {
+        if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
+        flags[name] = argv[++i];
+      }
+    } else if (a.startsWith('-') && a.length > 1 && a !== '-') {
+      const ch = a[1];
+      const name = Object.hasOwn(byShort, ch) ? byShort[ch] : undefined;
+      if (!name) throw new FlagError(`unknown shorthand flag: '${ch}' in ${a}`);
+      const def = defs[name];
+      let rest = a.slice(2);
+      if (def.kind === 'bool') {
+        flags[name] = true;
+        if (rest) throw new FlagError(`unknown shorthand flag: '${rest[0]}' in ${a}`);
+      } else {
+        if (rest.startsWith('=')) rest = rest.slice(1);
+        if (rest) flags[name] = rest;
+        else {
+          if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: '${ch}' in -${ch}`);
+          flags[name] = argv[++i];
+        }
+      }
+    } else args.push(a);
+  }
+  return { args, flags };
+}

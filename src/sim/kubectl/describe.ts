@@ -1,0 +1,381 @@
+// kubectl describe for pods, nodes and deployments, following pkg/describe/describe.go's field
+// order, its PrefixWriter levels and its tabwriter (padding 2), with the Events section.
+import { labelSelectorAsString } from '../api-server.ts';
+import { translateTimestampSince } from '../kubelet/print-pod.ts';
+import { parseTime } from '../kubelet/time.ts';
+import { quantityMilliValue, quantityValue } from '../scheduler/quantity.ts';
+import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
+import { nodeRoles } from './printers.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = any;
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** time.RFC1123Z in UTC: `Thu, 01 Jan 2026 00:00:00 +0000`. */
+export function rfc1123z(ts: string | undefined): string {
+  if (!ts) return '<unset>';
+  const d = new Date(ts);
+  if (isNaN(d.getTime())) return '<unset>';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${DAYS[d.getUTCDay()]}, ${p(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+}
+
+class Out {
+  text = '';
+  w(level: number, s: string): void { this.text += '  '.repeat(level) + s; }
+  done(): string { return tabwrite(this.text, DESCRIBE_TABS); }
+}
+
+function multiline(o: Out, title: string, entries: string[], indent = ''): void {
+  o.w(0, `${indent}${title}:\t`);
+  if (!entries.length) { o.w(0, '<none>\n'); return; }
+  entries.forEach((e, i) => { if (i > 0) o.w(0, `${indent}\t`); o.w(0, e + '\n'); });
+}
+
+function labels(l: Record<string, string> | undefined): string[] {
+  return Object.keys(l ?? {}).sort().map((k) => `${k}=${l![k]}`);
+}
+
+function annotations(a: Record<string, string> | undefined): string[] {
+  return Object.keys(a ?? {}).filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration').sort().map((k) => `${k}: ${a![k]}`);
+}
+
+function tolerations(ts: Obj[] | undefined): string[] {
+  return (ts ?? []).map((t) => {
+    let s = t.key ?? '';
+    if (t.value) s += `=${t.value}`;
+    if (t.effect) s += `:${t.effect}`;
+    if (t.operator) s += ` op=${t.operator}`;
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) s += ` for ${t.tolerationSeconds}s`;
+    return s;
+  });
+}
+
+function taints(ts: Obj[] | undefined): string[] {
+  return (ts ?? []).map((t) => `${t.key}${t.value ? '=' + t.value : ''}:${t.effect}`);
+}
+
+function ports(c: Obj): [string, string] {
+  const ps: Obj[] = c.ports ?? [];
+  if (!ps.length) return ['<none>', '<none>'];
+  return [ps.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`).join(', '), ps.map((p) => `${p.hostPort ?? 0}/${p.protocol ?? 'TCP'}`).join(', ')];
+}
+
+function containerState(o: Out, title: string, st: Obj): void {
+  if (st?.running) {
+    o.w(2, `${title}:\tRunning\n`);
+    o.w(3, `Started:\t${rfc1123z(st.running.startedAt)}\n`);
+  } else if (st?.waiting) {
+    o.w(2, `${title}:\tWaiting\n`);
+    if (st.waiting.reason) o.w(3, `Reason:\t${st.waiting.reason}\n`);
+  } else if (st?.terminated) {
+    const t = st.terminated;
+    o.w(2, `${title}:\tTerminated\n`);
+    if (t.reason) o.w(3, `Reason:\t${t.reason}\n`);
+    if (t.message) o.w(3, `Message:\t${t.message}\n`);
+    o.w(3, `Exit Code:\t${t.exitCode ?? 0}\n`);
+    if (t.signal) o.w(3, `Signal:\t${t.signal}\n`);
+    o.w(3, `Started:\t${rfc1123z(t.startedAt)}\n`);
+    o.w(3, `Finished:\t${rfc1123z(t.finishedAt)}\n`);
+  } else {
+    o.w(2, `${title}:\tWaiting\n`);
+  }
+}
+
+function resourcesBlock(o: Out, c: Obj): void {
+  for (const [title, m] of [['Limits', c.resources?.limits], ['Requests', c.resources?.requests]] as const) {
+    const ks = Object.keys(m ?? {}).sort();
+    if (!ks.length) continue;
+    o.w(2, `${title}:\n`);
+    for (const k of ks) o.w(3, `${k}:\t${m[k]}\n`);
+  }
+}
+
+function probe(p: Obj): string {
+  let s = 'unknown';
+  if (p.httpGet) s = `http-get http://:${p.httpGet.port}${p.httpGet.path ?? ''}`;
+  else if (p.tcpSocket) s = `tcp-socket :${p.tcpSocket.port}`;
+  else if (p.exec) s = `exec [${(p.exec.command ?? []).join(' ')}]`;
+  return `${s} delay=${p.initialDelaySeconds ?? 0}s timeout=${p.timeoutSeconds ?? 1}s period=${p.periodSeconds ?? 10}s #success=${p.successThreshold ?? 1} #failure=${p.failureThreshold ?? 3}`;
+}
+
+function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: boolean): void {
+  for (const c of cs) {
+    const st = statuses?.find((s) => s.name === c.name);
+    o.w(1, `${template ? ' ' : ''}${c.name}:\n`);
+    if (st) o.w(2, `Container ID:\t${st.containerID ?? ''}\n`);
+    o.w(2, `Image:\t${c.image}\n`);
+    if (st) o.w(2, `Image ID:\t${st.imageID ?? ''}\n`);
+    const [port, hostPort] = ports(c);
+    o.w(2, `${port.includes(',') ? 'Ports' : 'Port'}:\t${port}\n`);
+    o.w(2, `${hostPort.includes(',') ? 'Host Ports' : 'Host Port'}:\t${hostPort}\n`);
+    if (c.command?.length) { o.w(2, 'Command:\n'); for (const x of c.command) o.w(3, `${x}\n`); }
+    if (c.args?.length) { o.w(2, 'Args:\n'); for (const x of c.args) o.w(3, `${x}\n`); }
+    if (st) {
+      containerState(o, 'State', st.state);
+      if (st.lastState?.terminated) containerState(o, 'Last State', st.lastState);
+      o.w(2, `Ready:\t${st.ready ? 'True' : 'False'}\n`);
+      o.w(2, `Restart Count:\t${st.restartCount ?? 0}\n`);
+    }
+    resourcesBlock(o, c);
+    if (c.livenessProbe) o.w(2, `Liveness:\t${probe(c.livenessProbe)}\n`);
+    if (c.readinessProbe) o.w(2, `Readiness:\t${probe(c.readinessProbe)}\n`);
+    if (c.startupProbe) o.w(2, `Startup:\t${probe(c.startupProbe)}\n`);
+    const env: Obj[] = c.env ?? [];
+    if (!env.length) o.w(2, 'Environment:\t<none>\n');
+    else { o.w(2, 'Environment:\n'); for (const e of env) o.w(3, `${e.name}:\t${e.value ?? ''}\n`); }
+    o.w(2, 'Mounts:\t<none>\n');
+  }
+}
+
+/** The Events section: `Events:  <none>` or the Type/Reason/Age/From/Message table, oldest first. */
+export function describeEvents(o: Out, events: Obj[], now: number): void {
+  if (!events.length) { o.w(0, 'Events:\t<none>\n'); return; }
+  const sorted = [...events].sort((a, b) => (parseTime(a.lastTimestamp ?? a.firstTimestamp) ?? 0) - (parseTime(b.lastTimestamp ?? b.firstTimestamp) ?? 0));
+  o.w(0, 'Events:\n');
+  o.w(1, 'Type\tReason\tAge\tFrom\tMessage\n');
+  o.w(1, '----\t------\t----\t----\t-------\n');
+  for (const e of sorted) {
+    const interval = (e.count ?? 1) > 1
+      ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${translateTimestampSince(e.firstTimestamp, now)})`
+      : translateTimestampSince(e.firstTimestamp ?? e.lastTimestamp, now);
+    const from = e.source?.component || e.reportingComponent || '<unknown>';
+    o.w(1, `${e.type}\t${e.reason}\t${interval}\t${from}\t${String(e.message ?? '').trim()}\n`);
+  }
+}
+
+function eventsFor(events: Obj[], kind: string, name: string, namespace: string | undefined, uid: string | undefined): Obj[] {
+  return events.filter((e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name
+    && (namespace === undefined || e.involvedObject?.namespace === namespace || e.metadata?.namespace === namespace)
+    && (!uid || !e.involvedObject?.uid || e.involvedObject.uid === uid));
+}
+
+/** kubectl describe pod. */
+export function describePod(pod: Obj, events: Obj[], now: number): string {
+  const o = new Out();
+  const m = pod.metadata ?? {};
+  const spec = pod.spec ?? {};
+  const st = pod.status ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  o.w(0, `Priority:\t${spec.priority ?? 0}\n`);
+  if (spec.priorityClassName) o.w(0, `Priority Class Name:\t${spec.priorityClassName}\n`);
+  o.w(0, `Service Account:\t${spec.serviceAccountName ?? 'default'}\n`);
+  o.w(0, `Node:\t${spec.nodeName ? `${spec.nodeName}/${st.hostIP ?? ''}` : '<none>'}\n`);
+  if (st.startTime) o.w(0, `Start Time:\t${rfc1123z(st.startTime)}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  if (m.deletionTimestamp && st.phase !== 'Succeeded' && st.phase !== 'Failed') {
+    // translateTimestampSince(deletionTimestamp): "<invalid>" while the grace period still runs, as kubectl prints.
+    o.w(0, `Status:\tTerminating (lasts ${translateTimestampSince(m.deletionTimestamp, now)})\n`);
+    o.w(0, `Termination Grace Period:\t${m.deletionGracePeriodSeconds ?? 0}s\n`);
+  } else {
+    o.w(0, `Status:\t${st.phase ?? ''}\n`);
+  }
+  if (st.reason) o.w(0, `Reason:\t${st.reason}\n`);
+  if (st.message) o.w(0, `Message:\t${st.message}\n`);
+  o.w(0, `IP:\t${st.podIP ?? ''}\n`);
+  const ips: Obj[] = st.podIPs ?? [];
+  if (!ips.length) o.w(0, 'IPs:\t<none>\n');
+  else { o.w(0, 'IPs:\n'); for (const ip of ips) o.w(1, `IP:\t${ip.ip}\n`); }
+  const owner = (m.ownerReferences ?? []).find((r: Obj) => r.controller);
+  if (owner) o.w(0, `Controlled By:\t${owner.kind}/${owner.name}\n`);
+  if (st.nominatedNodeName) o.w(0, `NominatedNodeName:\t${st.nominatedNodeName}\n`);
+  o.w(0, 'Containers:\n');
+  containers(o, spec.containers ?? [], st.containerStatuses, false);
+  const conds: Obj[] = st.conditions ?? [];
+  if (conds.length) {
+    o.w(0, 'Conditions:\n');
+    o.w(1, 'Type\tStatus\n');
+    for (const c of conds) o.w(1, `${c.type} \t${c.status} \n`);
+  }
+  o.w(0, 'Volumes:\t<none>\n');
+  o.w(0, `QoS Class:\t${st.qosClass ?? 'BestEffort'}\n`);
+  multiline(o, 'Node-Selectors', labels(spec.nodeSelector));
+  multiline(o, 'Tolerations', tolerations(spec.tolerations));
+  describeEvents(o, eventsFor(events, 'Pod', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+function intOrString(v: unknown): string { return v === undefined || v === null ? '' : String(v); }
+
+/** kubectl describe deployment (with its old and new ReplicaSets). */
+export function describeDeployment(d: Obj, rss: Obj[], events: Obj[], now: number): string {
+  const o = new Out();
+  const m = d.metadata ?? {};
+  const spec = d.spec ?? {};
+  const st = d.status ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  o.w(0, `CreationTimestamp:\t${rfc1123z(m.creationTimestamp)}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  o.w(0, `Selector:\t${labelSelectorAsString(spec.selector)}\n`);
+  o.w(0, `Replicas:\t${spec.replicas ?? 0} desired | ${st.updatedReplicas ?? 0} updated | ${st.replicas ?? 0} total | ${st.availableReplicas ?? 0} available | ${st.unavailableReplicas ?? 0} unavailable\n`);
+  o.w(0, `StrategyType:\t${spec.strategy?.type ?? ''}\n`);
+  o.w(0, `MinReadySeconds:\t${spec.minReadySeconds ?? 0}\n`);
+  const ru = spec.strategy?.rollingUpdate;
+  if (ru) o.w(0, `RollingUpdateStrategy:\t${intOrString(ru.maxUnavailable)} max unavailable, ${intOrString(ru.maxSurge)} max surge\n`);
+  const tpl = spec.template ?? {};
+  o.w(0, 'Pod Template:\n');
+  multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
+  const ta = annotations(tpl.metadata?.annotations);
+  if (ta.length) multiline(o, 'Annotations', ta, '  ');
+  o.w(1, 'Containers:\n');
+  containers(o, tpl.spec?.containers ?? [], undefined, true);
+  o.w(1, 'Volumes:\t<none>\n');
+  multiline(o, 'Node-Selectors', labels(tpl.spec?.nodeSelector), '  ');
+  multiline(o, 'Tolerations', tolerations(tpl.spec?.tolerations), '  ');
+  const conds: Obj[] = st.conditions ?? [];
+  if (conds.length) {
+    o.w(0, 'Conditions:\n');
+    o.w(1, 'Type\tStatus\tReason\n');
+    o.w(1, '----\t------\t------\n');
+    for (const c of conds) o.w(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+  }
+  const fmt = (rs: Obj) => `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`;
+  const newRS = rss.find((rs) => sameTemplate(rs.spec?.template, tpl));
+  // FindOldReplicaSets' "required" set: old ReplicaSets that still want pods.
+  const old = rss.filter((rs) => rs !== newRS && (rs.spec?.replicas ?? 0) > 0);
+  o.w(0, `OldReplicaSets:\t${old.length ? old.map(fmt).join(', ') : '<none>'}\n`);
+  o.w(0, `NewReplicaSet:\t${newRS ? fmt(newRS) : '<none>'}\n`);
+  describeEvents(o, eventsFor(events, 'Deployment', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+/** Templates equal apart from the pod-template-hash label (deploymentutil.EqualIgnoreHash). */
+export function sameTemplate(a: Obj, b: Obj): boolean {
+  const strip = (t: Obj) => {
+    const c = structuredClone(t ?? {});
+    if (c.metadata?.labels) delete c.metadata.labels['pod-template-hash'];
+    return JSON.stringify(sortDeep(c));
+  };
+  return strip(a) === strip(b);
+}
+
+function sortDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortDeep);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+function cpuString(milli: number): string { return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`; }
+function memString(bytes: number): string {
+  if (bytes === 0) return '0';
+  for (const [u, f] of [['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]] as const) if (bytes % f === 0) return `${bytes / f}${u}`;
+  return String(bytes);
+}
+
+/** kubectl describe node (with its lease and the pods on it). */
+export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], events: Obj[], now: number): string {
+  const o = new Out();
+  const m = node.metadata ?? {};
+  const st = node.status ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Roles:\t${nodeRoles(m.labels)}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  o.w(0, `CreationTimestamp:\t${rfc1123z(m.creationTimestamp)}\n`);
+  multiline(o, 'Taints', taints(node.spec?.taints));
+  o.w(0, `Unschedulable:\t${node.spec?.unschedulable ? 'true' : 'false'}\n`);
+  if (lease) {
+    o.w(0, 'Lease:\n');
+    o.w(1, `HolderIdentity:\t${lease.spec?.holderIdentity ?? '<unset>'}\n`);
+    o.w(1, `AcquireTime:\t${lease.spec?.acquireTime ? rfc1123z(lease.spec.acquireTime) : '<unset>'}\n`);
+    o.w(1, `RenewTime:\t${lease.spec?.renewTime ? rfc1123z(lease.spec.renewTime) : '<unset>'}\n`);
+  }
+  const conds: Obj[] = st.conditions ?? [];
+  if (conds.length) {
+    o.w(0, 'Conditions:\n');
+    o.w(1, 'Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n');
+    o.w(1, '----\t------\t-----------------\t------------------\t------\t-------\n');
+    for (const c of conds) o.w(1, `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`);
+  }
+  const addrs: Obj[] = st.addresses ?? [];
+  if (addrs.length) { o.w(0, 'Addresses:\n'); for (const a of addrs) o.w(1, `${a.type}:\t${a.address}\n`); }
+  for (const [title, res] of [['Capacity', st.capacity], ['Allocatable', st.allocatable]] as const) {
+    const ks = Object.keys(res ?? {}).sort();
+    if (!ks.length) continue;
+    o.w(0, `${title}:\n`);
+    for (const k of ks) o.w(1, `${k}:\t${res[k]}\n`);
+  }
+  const ni = st.nodeInfo ?? {};
+  o.w(0, 'System Info:\n');
+  o.w(1, `Machine ID:\t${ni.machineID ?? ''}\n`);
+  o.w(1, `System UUID:\t${ni.systemUUID ?? ''}\n`);
+  o.w(1, `Boot ID:\t${ni.bootID ?? ''}\n`);
+  o.w(1, `Kernel Version:\t${ni.kernelVersion ?? ''}\n`);
+  o.w(1, `OS Image:\t${ni.osImage ?? ''}\n`);
+  o.w(1, `Operating System:\t${ni.operatingSystem ?? ''}\n`);
+  o.w(1, `Architecture:\t${ni.architecture ?? ''}\n`);
+  o.w(1, `Container Runtime Version:\t${ni.containerRuntimeVersion ?? ''}\n`);
+  o.w(1, `Kubelet Version:\t${ni.kubeletVersion ?? ''}\n`);
+  o.w(1, `Kube-Proxy Version:\t${ni.kubeProxyVersion ?? ''}\n`);
+  if (node.spec?.podCIDR) { o.w(0, `PodCIDR:\t${node.spec.podCIDR}\n`); o.w(0, `PodCIDRs:\t${(node.spec.podCIDRs ?? [node.spec.podCIDR]).join(',')}\n`); }
+  const live = pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const allocCpu = quantityMilliValue(st.allocatable?.cpu ?? 0);
+  const allocMem = quantityValue(st.allocatable?.memory ?? 0);
+  const pct = (v: number, of: number) => (of > 0 ? Math.trunc((v * 100) / of) : 0);
+  const sum = (p: Obj, kind: 'requests' | 'limits', r: 'cpu' | 'memory') => (p.spec?.containers ?? []).reduce((s: number, c: Obj) => {
+    const q = c.resources?.[kind]?.[r];
+    return s + (q === undefined ? 0 : r === 'cpu' ? quantityMilliValue(q) : quantityValue(q));
+  }, 0);
+  o.w(0, `Non-terminated Pods:\t(${live.length} in total)\n`);
+  // describeNodeResource writes an empty column after Name ("Name\t\tCPU Requests").
+  o.w(1, 'Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n');
+  o.w(1, '---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n');
+  let tc = 0; let tcl = 0; let tm = 0; let tml = 0;
+  for (const p of live) {
+    const c = sum(p, 'requests', 'cpu'); const cl = sum(p, 'limits', 'cpu'); const mm = sum(p, 'requests', 'memory'); const ml = sum(p, 'limits', 'memory');
+    tc += c; tcl += cl; tm += mm; tml += ml;
+    o.w(1, `${p.metadata.namespace}\t${p.metadata.name}\t\t${cpuString(c)} (${pct(c, allocCpu)}%)\t${cpuString(cl)} (${pct(cl, allocCpu)}%)\t${memString(mm)} (${pct(mm, allocMem)}%)\t${memString(ml)} (${pct(ml, allocMem)}%)\t${translateTimestampSince(p.metadata.creationTimestamp, now)}\n`);
+  }
+  o.w(0, 'Allocated resources:\n');
+  o.w(1, '(Total limits may be over 100 percent, i.e., overcommitted.)\n');
+  o.w(1, 'Resource\tRequests\tLimits\n');
+  o.w(1, '--------\t--------\t------\n');
+  o.w(1, `cpu\t${cpuString(tc)} (${pct(tc, allocCpu)}%)\t${cpuString(tcl)} (${pct(tcl, allocCpu)}%)\n`);
+  o.w(1, `memory\t${memString(tm)} (${pct(tm, allocMem)}%)\t${memString(tml)} (${pct(tml, allocMem)}%)\n`);
+  o.w(1, 'ephemeral-storage\t0 (0%)\t0 (0%)\n');
+  for (const k of Object.keys(st.allocatable ?? {}).filter((x) => x.startsWith('hugepages-')).sort()) o.w(1, `${k}\t0 (0%)\t0 (0%)\n`);
+  describeEvents(o, eventsFor(events, 'Node', m.name, undefined, undefined), now);
+  return o.done();
+}
+
+/** kubectl describe replicaset (with the pod phase counts of the pods it controls). */
+export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[], now: number): string {
+  const o = new Out();
+  const m = rs.metadata ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  o.w(0, `Selector:\t${labelSelectorAsString(rs.spec?.selector)}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  const owner = (m.ownerReferences ?? []).find((r: Obj) => r.controller);
+  if (owner) o.w(0, `Controlled By:\t${owner.kind}/${owner.name}\n`);
+  o.w(0, `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec?.replicas ?? 0} desired\n`);
+  const mine = pods.filter((p) => (p.metadata?.ownerReferences ?? []).some((r: Obj) => r.uid === m.uid));
+  const count = (phase: string) => mine.filter((p) => (p.status?.phase ?? 'Pending') === phase).length;
+  o.w(0, `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`);
+  const tpl = rs.spec?.template ?? {};
+  o.w(0, 'Pod Template:\n');
+  multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
+  const ta = annotations(tpl.metadata?.annotations);
+  if (ta.length) multiline(o, 'Annotations', ta, '  ');
+  o.w(1, 'Containers:\n');
+  containers(o, tpl.spec?.containers ?? [], undefined, true);
+  o.w(1, 'Volumes:\t<none>\n');
+  multiline(o, 'Node-Selectors', labels(tpl.spec?.nodeSelector), '  ');
+  multiline(o, 'Tolerations', tolerations(tpl.spec?.tolerations), '  ');
+  const conds: Obj[] = rs.status?.conditions ?? [];
+  if (conds.length) {
+    o.w(0, 'Conditions:\n');
+    o.w(1, 'Type\tStatus\tReason\n');
+    o.w(1, '----\t------\t------\n');
+    for (const c of conds) o.w(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+  }
+  describeEvents(o, eventsFor(events, 'ReplicaSet', m.name, m.namespace, m.uid), now);
+  return o.done();
+}

@@ -1,0 +1,53 @@
+// Property tests: arbitrary command lines never throw, and always end in output on stdout or a
+// kubectl-style error on stderr; -o json always parses, with apiVersion and kind on every item.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { fixtureCluster } from './fixture.ts';
+import { runKubectl } from './kubectl.ts';
+import { runSimCommand } from './sim-commands.ts';
+
+const RUNS = Number((globalThis as { process?: { env?: Record<string, string> } }).process?.env?.FC_RUNS ?? 200);
+const cluster = fixtureCluster();
+const snap = cluster.world.snapshot();
+
+const WORDS = ['get', 'describe', 'apply', 'create', 'deployment', 'scale', 'set', 'image', 'rollout', 'status', 'history', 'undo', 'pause', 'resume', 'restart',
+  'delete', 'cordon', 'uncordon', 'drain', 'taint', 'label', 'expose', 'cluster-info', 'version', 'pods', 'po', 'deploy', 'rs', 'nodes', 'no', 'ev', 'svc', 'ns', 'leases',
+  'endpointslices', 'web', 'node-1', 'deploy/web', 'pod/web-7c5ddbdf54-2xkqz', 'web-7c5ddbdf54-2xkqz', '-o', 'json', 'yaml', 'wide', 'name', '-l', 'app=web', '-n',
+  'kube-system', '-A', '--show-labels', '--replicas=2', '--replicas=-3', '--image=nginx:1.28', 'web=nginx:1.28', '--port=80', '--force', '--grace-period=0',
+  '--to-revision=1', 'k=v:NoSchedule', 'k-', '--ignore-daemonsets', '-f', '-', '"', "'", '\\', '--x', '-z', 'deploy,rs,pods', '--wait=false', 'x=y'];
+
+const line = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 12 })), { maxLength: 7 }).map((ws) => ws.join(' '));
+const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|Warning: |No resources found|You must specify|There are pending|\nTo further debug)/;
+
+describe('fuzz', () => {
+  test('kubectl lines never throw and end in output or a kubectl-style error', () => {
+    fc.assert(fc.property(line, fc.option(fc.string({ maxLength: 200 })), (l, stdin) => {
+      cluster.world.restore(snap);
+      const r = runKubectl(cluster, l, stdin ?? undefined);
+      expect(typeof r.stdout).toBe('string');
+      if (r.exitCode !== 0) expect(r.stderr).toMatch(errorLine);
+      else expect(r.stdout.length + r.stderr.length).toBeGreaterThan(0);
+      if (r.stderr) expect(r.stderr).toMatch(errorLine);
+    }), { numRuns: RUNS });
+  });
+  test('-o json parses and every item has apiVersion and kind', () => {
+    const kinds = fc.constantFrom('pods', 'deploy', 'rs', 'nodes', 'ev', 'ns', 'svc', 'deploy,rs,pods', 'pod web-7c5ddbdf54-2xkqz', 'deploy web');
+    fc.assert(fc.property(kinds, fc.boolean(), (k, all) => {
+      cluster.world.restore(snap);
+      const r = runKubectl(cluster, `get ${k} -o json${all ? ' -A' : ''}`);
+      expect(r.exitCode).toBe(0);
+      const v = JSON.parse(r.stdout);
+      const items = v.kind === 'List' ? v.items : [v];
+      for (const it of items) { expect(typeof it.apiVersion).toBe('string'); expect(typeof it.kind).toBe('string'); }
+    }), { numRuns: Math.min(RUNS, 100) });
+  });
+  test('sim lines never throw', () => {
+    const simWords = fc.constantFrom('advance', 'settle', 'node', 'stop', 'start', 'partition', 'heal', 'control-plane', 'apiserver', 'latency', 'etcd', 'full', 'ok',
+      'crash', '--oom', 'image', 'missing', 'available', 'time', 'log', '--since', '-o', 'json', '5s', '1h2m', '500ms', 'node-1', 'x', '-3');
+    fc.assert(fc.property(fc.array(fc.oneof(simWords, fc.string({ maxLength: 6 })), { maxLength: 5 }), (ws) => {
+      cluster.world.restore(snap);
+      const r = runSimCommand(cluster, ['sim', ...ws]);
+      if (r.exitCode !== 0) expect(r.stderr).toMatch(/^error: /);
+    }), { numRuns: RUNS });
+  });
+});

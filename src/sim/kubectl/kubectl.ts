@@ -1,0 +1,936 @@
+// kubectl over the simulated cluster: the commands, their flags, their output and their errors,
+// as the real kubectl prints them. Pure TypeScript (runs in the browser terminal and the CLI).
+import { parseAllDocuments } from 'yaml';
+import { KUBECTL_CONNECTION_REFUSED, RESOURCES, labelSelectorAsString, type ApiRequest, type ApiResult, type Status } from '../api-server.ts';
+import type { SimCluster } from '../cluster-types.ts';
+import { rfc3339 } from '../kubelet/time.ts';
+import { storeGet, storeKey } from '../store.ts';
+import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
+import { describeDeployment, describeNode, describePod, describeReplicaSet, sameTemplate } from './describe.ts';
+import { asList, printTable, toJSON, toYAML } from './printers.ts';
+import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
+import { kindInfo, resolveKind, resourceForKind, type KindInfo } from './resources.ts';
+import { TokenizeError, tokenize } from './tokenize.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = any;
+
+/** What one kubectl invocation printed and its exit code. */
+export interface KubectlResult { stdout: string; stderr: string; exitCode: number }
+
+/** Host services the pure interpreter cannot reach on its own (files for `apply -f FILE`). */
+export interface KubectlHost {
+  /** Contents of a file, or undefined when it does not exist. */
+  readFile?(path: string): string | undefined;
+}
+
+/** The client and server version this kubectl reports. */
+export const KUBECTL_VERSION = 'v1.35.0';
+/** Largest manifest `apply` accepts (bytes). */
+export const MAX_MANIFEST_BYTES = 64 * 1024;
+/** Most documents in one manifest. */
+export const MAX_MANIFEST_DOCUMENTS = 20;
+/** YAML alias expansion limit (billion-laughs guard). */
+export const MAX_ALIAS_COUNT = 100;
+
+/** A failure that ends the command: printed as-is on stderr (kubectl formats it first). */
+class Fail extends Error {}
+
+class Run {
+  out = '';
+  err = '';
+  failed = false;
+  readonly cluster: SimCluster;
+  readonly stdin: string | undefined;
+  readonly host: KubectlHost;
+  constructor(cluster: SimCluster, stdin: string | undefined, host: KubectlHost) { this.cluster = cluster; this.stdin = stdin; this.host = host; }
+  print(s: string): void { this.out += s; }
+  warn(s: string): void { this.err += s; }
+  error(s: string): void { this.err += s.endsWith('\n') ? s : s + '\n'; this.failed = true; }
+  get now(): number { return this.cluster.now; }
+
+  req(r: ApiRequest): ApiResult<unknown> { return this.cluster.request(r); }
+  /** A request that must succeed (else the command ends with kubectl's rendering of the error). */
+  must<T = Obj>(r: ApiRequest): T {
+    const res = this.req(r);
+    if (!res.ok) throw new Fail(apiError(res.status));
+    return res.object as T;
+  }
+}
+
+/** checkErr: Invalid as `The Kind "name" is invalid: …`, other API errors as `Error from server (Reason): …`. */
+export function apiError(s: Status): string {
+  if (s.code === 0) return KUBECTL_CONNECTION_REFUSED;
+  if (s.reason === 'Invalid') {
+    const head = s.details ? `The ${s.details.kind} "${s.details.name}" is invalid` : 'The request is invalid';
+    const causes = s.details?.causes ?? [];
+    if (!causes.length) return `${head}: ${s.message}`;
+    if (causes.length === 1) return `${head}: ${causes[0].field}: ${causes[0].message}`;
+    return `${head}: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
+  }
+  if (s.reason && s.reason !== 'Unknown') return `Error from server (${s.reason}): ${s.message}`;
+  return `Error from server: ${s.message}`;
+}
+
+const NS: Record<string, FlagDef> = { namespace: { kind: 'string', short: 'n' } };
+const COMMON: Record<string, FlagDef> = { ...NS, kubeconfig: { kind: 'string' }, context: { kind: 'string' }, 'request-timeout': { kind: 'string' } };
+
+function parse(r: Run, cmd: string, argv: string[], defs: Record<string, FlagDef>): Parsed {
+  try {
+    return parseFlags(argv, { ...COMMON, help: { kind: 'bool', short: 'h' }, ...defs });
+  } catch (e) {
+    if (e instanceof FlagError) throw new Fail(`error: ${e.message}\nSee 'kubectl ${cmd} --help' for usage.`);
+    throw e;
+  }
+}
+
+function str(p: Parsed, k: string): string | undefined { const v = p.flags[k]; return typeof v === 'string' ? v : undefined; }
+function bool(p: Parsed, k: string): boolean { return p.flags[k] === true; }
+function nsOf(p: Parsed): string { return str(p, 'namespace') || 'default'; }
+
+function kindOrFail(arg: string): KindInfo {
+  const k = resolveKind(arg);
+  if (!k) throw new Fail(`error: the server doesn't have a resource type "${arg}"`);
+  return k;
+}
+
+/** `TYPE NAME…`, `TYPE/NAME …` or `TYPE1,TYPE2`: the (kind, name?) pairs of a command. */
+function targets(args: string[]): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
+  if (!args.length) return { kinds: [], names: [] };
+  if (args.every((a) => a.includes('/'))) {
+    return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t), name: n.join('/') }; }) };
+  }
+  if (args[0].includes('/')) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
+  const kinds = args[0].split(',').filter(Boolean).map(kindOrFail);
+  const names = args.slice(1);
+  if (names.length && kinds.length > 1) return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };
+  return { kinds: names.length ? [] : kinds, names: names.map((n) => ({ kind: kinds[0], name: n })) };
+}
+
+// ---------------------------------------------------------------- get
+
+function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): Obj[] {
+  const opts: Obj = {};
+  if (selector) opts.labelSelector = selector;
+  if (fieldSelector) opts.fieldSelector = fieldSelector;
+  const res = r.must<Obj>({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
+  return (res.items ?? []).map((o: Obj) => withKind(kind, o));
+}
+
+function withKind(kind: KindInfo, o: Obj): Obj {
+  const info = RESOURCES[kind.resource];
+  return { ...o, apiVersion: o.apiVersion ?? (info.group ? `${info.group}/${info.version}` : info.version), kind: o.kind ?? info.kind };
+}
+
+function noResources(r: Run, ns: string | undefined, namespaced: boolean): void {
+  r.warn(ns && namespaced ? `No resources found in ${ns} namespace.\n` : 'No resources found\n');
+}
+
+function cmdGet(r: Run, argv: string[]): void {
+  const p = parse(r, 'get', argv, {
+    output: { kind: 'string', short: 'o' }, selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' },
+    'show-labels': { kind: 'bool' }, 'field-selector': { kind: 'string' }, watch: { kind: 'bool', short: 'w' }, 'no-headers': { kind: 'bool' },
+  });
+  if (!p.args.length) {
+    throw new Fail('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples');
+  }
+  const output = str(p, 'output') ?? '';
+  if (!['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
+    throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml`);
+  }
+  const all = bool(p, 'all-namespaces');
+  const ns = all ? undefined : nsOf(p);
+  const t = targets(p.args);
+  const groups: { kind: KindInfo; items: Obj[] }[] = [];
+  const errors: string[] = [];
+  for (const kind of t.kinds) groups.push({ kind, items: list(r, kind, ns, str(p, 'selector'), str(p, 'field-selector')) });
+  for (const { kind, name } of t.names) {
+    const res = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? nsOf(p) : undefined, name });
+    if (!res.ok) {
+      if (res.code === 0) throw new Fail(apiError(res.status));
+      errors.push(apiError(res.status));
+      continue;
+    }
+    const g = groups.find((x) => x.kind.resource === kind.resource);
+    const o = withKind(kind, res.object);
+    if (g) g.items.push(o); else groups.push({ kind, items: [o] });
+  }
+  const items = groups.flatMap((g) => g.items);
+  if (output === 'json' || output === 'yaml') {
+    const single = t.names.length === 1 && t.kinds.length === 0;
+    if (single && !items.length) { for (const e of errors) r.error(e); return; }
+    const v = single ? items[0] : asList(items);
+    r.print(output === 'json' ? toJSON(v) + '\n' : toYAML(v));
+  } else if (output === 'name') {
+    for (const g of groups) for (const o of g.items) r.print(`${g.kind.singular}/${o.metadata?.name}\n`);
+  } else {
+    const nonEmpty = groups.filter((g) => g.items.length);
+    const withKindPrefix = groups.length > 1;
+    nonEmpty.forEach((g, i) => {
+      if (i > 0) r.print('\n');
+      let table = printTable(g.kind, g.items, r.now, { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), withKind: withKindPrefix });
+      if (bool(p, 'no-headers')) table = table.split('\n').slice(1).join('\n');
+      r.print(table);
+    });
+  }
+  if (!items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
+  for (const e of errors) r.error(e);
+}
+
+// ---------------------------------------------------------------- describe
+
+function cmdDescribe(r: Run, argv: string[]): void {
+  const p = parse(r, 'describe', argv, { selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' }, 'show-events': { kind: 'bool' } });
+  if (!p.args.length) throw new Fail('You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.');
+  const t = targets(p.args);
+  const ns = nsOf(p);
+  const objs: { kind: KindInfo; o: Obj }[] = [];
+  for (const kind of t.kinds) {
+    const items = list(r, kind, bool(p, 'all-namespaces') ? undefined : ns, str(p, 'selector'));
+    if (!items.length) noResources(r, ns, kind.namespaced);
+    for (const o of items) objs.push({ kind, o });
+  }
+  for (const { kind, name } of t.names) {
+    const res = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+    if (!res.ok) {
+      if (res.code === 0) throw new Fail(apiError(res.status));
+      // describe falls back to a name-prefix search before giving up.
+      const prefix = list(r, kind, ns).filter((o) => o.metadata?.name?.startsWith(name));
+      if (!prefix.length) { r.error(apiError(res.status)); continue; }
+      for (const o of prefix) objs.push({ kind, o });
+      continue;
+    }
+    objs.push({ kind, o: res.object });
+  }
+  objs.forEach(({ kind, o }, i) => {
+    if (i > 0) r.print('\n\n');
+    r.print(describeOne(r, kind, o));
+  });
+}
+
+function describeOne(r: Run, kind: KindInfo, o: Obj): string {
+  const ns = o.metadata?.namespace;
+  const events = (kind.resource === 'nodes' ? list(r, kindInfo('events'), undefined, undefined, `involvedObject.name=${o.metadata.name}`)
+    : list(r, kindInfo('events'), ns, undefined, `involvedObject.name=${o.metadata.name}`));
+  switch (kind.resource) {
+    case 'pods': return describePod(o, events, r.now);
+    case 'deployments': {
+      const rss = list(r, kindInfo('replicasets'), ns, labelSelectorAsString(o.spec?.selector)).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === o.metadata.uid));
+      return describeDeployment(o, rss, events, r.now);
+    }
+    case 'replicasets':
+      return describeReplicaSet(o, list(r, kindInfo('pods'), ns, labelSelectorAsString(o.spec?.selector)), events, r.now);
+    case 'nodes': {
+      const lease = r.req({ verb: 'get', resource: 'leases', namespace: 'kube-node-lease', name: o.metadata.name });
+      const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${o.metadata.name}`);
+      return describeNode(o, lease.ok ? lease.object : undefined, pods, events, r.now);
+    }
+    default: {
+      // A plain rendering for kinds without a dedicated describer.
+      return toYAML(o).split('\n').filter(Boolean).map((l) => l + '\n').join('');
+    }
+  }
+}
+
+// ---------------------------------------------------------------- apply / create
+
+function manifestObjects(r: Run, text: string, source: string): Obj[] {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > MAX_MANIFEST_BYTES) throw new Fail(`error: ${source}: manifest is ${bytes} bytes, more than the 64 KiB this simulator accepts`);
+  const docs = parseAllDocuments(text, { maxAliasCount: MAX_ALIAS_COUNT, version: '1.2' } as Obj);
+  const docList = Array.isArray(docs) ? docs : [docs];
+  if (docList.length > MAX_MANIFEST_DOCUMENTS) throw new Fail(`error: ${source}: ${docList.length} documents, more than the ${MAX_MANIFEST_DOCUMENTS} this simulator accepts`);
+  const out: Obj[] = [];
+  for (const d of docList) {
+    if (d.errors.length) {
+      const e = d.errors[0];
+      const line = e.linePos?.[0]?.line;
+      throw new Fail(`error: error parsing ${source}: error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+    }
+    let v: unknown;
+    try { v = d.toJS({ maxAliasCount: MAX_ALIAS_COUNT }); } catch (e) {
+      // go-yaml's wording for the same guard (a billion-laughs document).
+      const msg = /alias/i.test((e as Error).message) ? 'error converting YAML to JSON: yaml: document contains excessive aliasing' : (e as Error).message;
+      throw new Fail(`error: error parsing ${source}: ${msg}`);
+    }
+    if (v === null || v === undefined) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) throw new Fail(`error: error parsing ${source}: error unmarshaling JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
+    const o = v as Obj;
+    if (o.kind === 'List' && Array.isArray(o.items)) out.push(...o.items); else out.push(o);
+  }
+  return out;
+}
+
+function readSource(r: Run, file: string): string {
+  if (file === '-') return r.stdin ?? '';
+  const t = r.host.readFile?.(file);
+  if (t === undefined) throw new Fail(`error: the path "${file}" does not exist`);
+  return t;
+}
+
+function lastApplied(o: Obj): string {
+  return JSON.stringify(sortKeysDeep(o)) + '\n';
+}
+
+function sortKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeysDeep((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function cmdApply(r: Run, argv: string[]): void {
+  const p = parse(r, 'apply', argv, { filename: { kind: 'string', short: 'f' }, 'dry-run': { kind: 'string' }, validate: { kind: 'string' }, 'server-side': { kind: 'bool' } });
+  const file = str(p, 'filename');
+  if (!file) throw new Fail('error: must specify one of -f and -k');
+  const source = file === '-' ? 'STDIN' : `"${file}"`;
+  const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
+  if (!objs.length) throw new Fail('error: no objects passed to apply');
+  for (const m of objs) {
+    try { applyOne(r, p, m, source); } catch (e) { if (e instanceof Fail) r.error(e.message); else throw e; }
+  }
+}
+
+function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
+  if (!m.kind) throw new Fail(`error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`);
+  if (!m.apiVersion) throw new Fail(`error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`);
+  const resource = resourceForKind(m.kind);
+  const info = resource ? RESOURCES[resource] : undefined;
+  const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
+  if (!resource || m.apiVersion !== expectedVersion) {
+    throw new Fail(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "${m.metadata?.namespace ?? ''}" from ${source}: no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`);
+  }
+  const kind = kindInfo(resource);
+  const name = m.metadata?.name;
+  if (!name) throw new Fail(`error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`);
+  const flagNs = str(p, 'namespace');
+  if (kind.namespaced && flagNs && m.metadata?.namespace && m.metadata.namespace !== flagNs) {
+    throw new Fail(`error: the namespace from the provided object "${m.metadata.namespace}" does not match the namespace "${flagNs}". You must pass '--namespace=${m.metadata.namespace}' to perform this operation.`);
+  }
+  const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
+  const manifest: Obj = structuredClone(m);
+  manifest.metadata = { ...manifest.metadata, ...(ns ? { namespace: ns } : {}) };
+  manifest.metadata.annotations = { ...manifest.metadata.annotations };
+  const applied = lastApplied(manifest);
+  const dry = str(p, 'dry-run');
+  const suffix = dry === 'client' || dry === 'server' ? ` (${dry} dry run)` : '';
+  const cur = r.req({ verb: 'get', resource, namespace: ns, name });
+  if (!cur.ok) {
+    if (cur.code !== 404) {
+      if (cur.code === 0) throw new Fail(`error: error validating ${source}: error validating data: failed to download openapi: Get "https://127.0.0.1:6443/openapi/v2?timeout=32s": dial tcp 127.0.0.1:6443: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false`);
+      throw new Fail(apiError(cur.status));
+    }
+    const body = structuredClone(manifest);
+    body.metadata.annotations[LAST_APPLIED] = applied;
+    if (dry !== 'client') {
+      const res = r.req({ verb: 'create', resource, namespace: ns, body, options: dry === 'server' ? { dryRun: true } : undefined });
+      if (!res.ok) throw new Fail(apiError(res.status));
+    }
+    r.print(`${kind.singular}/${name} created${suffix}\n`);
+    return;
+  }
+  const live = cur.object as Obj;
+  const prev = (() => { try { return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}'); } catch { return {}; } })();
+  const next: Obj = structuredClone(live);
+  // A three-way merge in miniature: fields the last apply set but this one drops are removed;
+  // fields set by others (controllers, kubectl scale) and not named by either apply are kept.
+  next.metadata.labels = { ...next.metadata.labels };
+  for (const k of Object.keys(prev.metadata?.labels ?? {})) if (!(k in (manifest.metadata.labels ?? {}))) delete next.metadata.labels[k];
+  Object.assign(next.metadata.labels, manifest.metadata.labels ?? {});
+  if (!Object.keys(next.metadata.labels).length) delete next.metadata.labels;
+  next.metadata.annotations = { ...next.metadata.annotations };
+  for (const k of Object.keys(prev.metadata?.annotations ?? {})) if (!(k in manifest.metadata.annotations)) delete next.metadata.annotations[k];
+  Object.assign(next.metadata.annotations, manifest.metadata.annotations, { [LAST_APPLIED]: applied });
+  for (const top of Object.keys(manifest)) {
+    if (top === 'metadata' || top === 'status' || top === 'apiVersion' || top === 'kind') continue;
+    if (manifest[top] && typeof manifest[top] === 'object' && !Array.isArray(manifest[top]) && next[top] && typeof next[top] === 'object') {
+      const merged = mergeDeep(next[top], manifest[top]);
+      for (const k of Object.keys(prev[top] ?? {})) if (!(k in manifest[top])) delete merged[k];
+      next[top] = merged;
+    } else next[top] = manifest[top];
+  }
+  for (const top of Object.keys(prev)) if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
+  if (dry === 'client') { r.print(`${kind.singular}/${name} configured${suffix}\n`); return; }
+  const res = r.req({ verb: 'update', resource, namespace: ns, name, body: next, options: dry === 'server' ? { dryRun: true } : undefined });
+  if (!res.ok) throw new Fail(apiError(res.status));
+  r.print(`${kind.singular}/${name} ${res.revision === undefined ? 'unchanged' : 'configured'}${suffix}\n`);
+}
+
+/** Strategic-merge in miniature: maps merge, lists of named items merge by name, the rest is replaced. */
+function mergeDeep(live: unknown, want: unknown): Obj {
+  const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (isMap(live) && isMap(want)) {
+    const out: Obj = { ...(live as Obj) };
+    for (const [k, v] of Object.entries(want as Obj)) out[k] = mergeDeep((live as Obj)[k], v);
+    return out;
+  }
+  const named = (v: unknown) => Array.isArray(v) && v.every((x) => isMap(x) && typeof x.name === 'string');
+  if (named(live) && named(want)) return (want as Obj[]).map((w) => mergeDeep((live as Obj[]).find((l) => l.name === w.name), w));
+  // Lists of maps without a name key (ports): element by element, so server defaults survive.
+  const maps = (v: unknown) => Array.isArray(v) && v.every(isMap);
+  if (maps(live) && maps(want) && (live as Obj[]).length === (want as Obj[]).length) return (want as Obj[]).map((w, i) => mergeDeep((live as Obj[])[i], w));
+  return want;
+}
+
+function containerNameFromImage(image: string): string {
+  let n = image.split('/').pop() ?? image;
+  n = n.split('@')[0].split(':')[0];
+  return n.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+}
+
+function cmdCreate(r: Run, argv: string[]): void {
+  if (argv[0] !== 'deployment' && argv[0] !== 'deploy') {
+    if (argv[0] === '-f' || argv[0]?.startsWith('--filename')) { cmdApplyAsCreate(r, argv); return; }
+    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: unknown command "${argv[0]}" for "kubectl create"` : 'error: must specify one of -f and -k');
+  }
+  const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, 'dry-run': { kind: 'string' }, output: { kind: 'string', short: 'o' } });
+  const name = p.args[0];
+  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
+  const image = str(p, 'image');
+  if (!image) throw new Fail('error: required flag(s) "image" not set');
+  const replicas = str(p, 'replicas') === undefined ? 1 : Number(str(p, 'replicas'));
+  if (!Number.isInteger(replicas)) throw new Fail(`error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`);
+  const container: Obj = { name: containerNameFromImage(image), image };
+  const port = str(p, 'port');
+  if (port !== undefined) container.ports = [{ containerPort: Number(port) }];
+  const ns = nsOf(p);
+  const body: Obj = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns, labels: { app: name } },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [container] } } },
+  };
+  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body });
+  if (!res.ok) throw new Fail(apiError(res.status));
+  r.print(`deployment.apps/${name} created\n`);
+}
+
+function cmdApplyAsCreate(r: Run, argv: string[]): void {
+  const p = parse(r, 'create', argv, { filename: { kind: 'string', short: 'f' } });
+  const file = str(p, 'filename')!;
+  const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
+  for (const m of objs) {
+    const resource = resourceForKind(m.kind ?? '');
+    if (!resource) { r.error(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "" from "${file}": no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`); continue; }
+    const kind = kindInfo(resource);
+    const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
+    const res = r.req({ verb: 'create', resource, namespace: ns, body: m });
+    if (!res.ok) { r.error(apiError(res.status)); continue; }
+    r.print(`${kind.singular}/${m.metadata?.name} created\n`);
+  }
+}
+
+// ---------------------------------------------------------------- scale, set image, label, expose
+
+function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo; name: string } {
+  const t = targets(args);
+  if (t.names.length !== 1) throw new Fail(`error: ${t.names.length ? 'there is no need to specify more than one resource' : 'resource(s) were provided, but no name was specified'}\nSee 'kubectl ${cmd} -h' for help and examples`);
+  return t.names[0];
+}
+
+function cmdScale(r: Run, argv: string[]): void {
+  const p = parse(r, 'scale', argv, { replicas: { kind: 'string' }, 'current-replicas': { kind: 'string' } });
+  const rep = str(p, 'replicas');
+  if (rep === undefined) throw new Fail('error: required flag(s) "replicas" not set');
+  const n = Number(rep);
+  if (!Number.isInteger(n)) throw new Fail(`error: invalid argument "${rep}" for "--replicas" flag: strconv.ParseInt: parsing "${rep}": invalid syntax\nSee 'kubectl scale --help' for usage.`);
+  if (n < 0) throw new Fail('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  const t = targets(p.args);
+  if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
+  for (const { kind, name } of t.names) {
+    if (kind.resource !== 'deployments' && kind.resource !== 'replicasets') { r.error(`error: no scaler has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`); continue; }
+    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: nsOf(p), name, subresource: 'scale', body: { spec: { replicas: n } }, options: { patchType: 'merge' } });
+    if (!res.ok) { if (res.code === 0) throw new Fail(apiError(res.status)); r.error(apiError(res.status)); continue; }
+    r.print(`${kind.singular}/${name} scaled\n`);
+  }
+}
+
+function cmdSet(r: Run, argv: string[]): void {
+  if (argv[0] !== 'image') throw new Fail(argv[0] ? `error: unknown command "${argv[0]}" for "kubectl set"` : 'error: Required subcommand not specified.');
+  const p = parse(r, 'set image', argv.slice(1), {});
+  const pairs = p.args.filter((a) => a.includes('='));
+  const rest = p.args.filter((a) => !a.includes('='));
+  if (!pairs.length) throw new Fail('error: at least one image update is required\nSee \'kubectl set image -h\' for help and examples');
+  const { kind, name } = oneTarget(r, rest, 'set image');
+  const ns = nsOf(p);
+  const d = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name });
+  const tpl = kind.resource === 'pods' ? d : d.spec?.template;
+  const containers: Obj[] = structuredClone(tpl?.spec?.containers ?? []);
+  for (const pair of pairs) {
+    const [cname, image] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+    const targetsC = cname === '*' ? containers : containers.filter((c) => c.name === cname);
+    if (!targetsC.length) throw new Fail(`error: unable to find container named "${cname}"`);
+    for (const c of targetsC) c.image = image;
+  }
+  const patch = kind.resource === 'pods' ? { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } }
+    : { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } };
+  r.must({ verb: 'patch', resource: kind.resource, namespace: ns, name, body: patch });
+  r.print(`${kind.singular}/${name} image updated\n`);
+}
+
+function cmdLabel(r: Run, argv: string[]): void {
+  const p = parse(r, 'label', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const changes = p.args.filter((a) => a.includes('=') || a.endsWith('-'));
+  const rest = p.args.filter((a) => !changes.includes(a));
+  if (!changes.length) throw new Fail('error: at least one label update is required\nSee \'kubectl label -h\' for help and examples');
+  const set: Record<string, string> = {};
+  const remove: string[] = [];
+  for (const c of changes) {
+    if (c.endsWith('-') && !c.includes('=')) remove.push(c.slice(0, -1));
+    else {
+      const k = c.slice(0, c.indexOf('=')); const v = c.slice(c.indexOf('=') + 1);
+      if (!/^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k) || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) throw new Fail(`error: invalid label spec: ${c}`);
+      set[k] = v;
+    }
+  }
+  const ns = nsOf(p);
+  let objs: { kind: KindInfo; name: string }[];
+  const sel = str(p, 'selector');
+  if (sel !== undefined) {
+    const kind = kindOrFail(rest[0] ?? '');
+    objs = list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name }));
+  } else objs = targets(rest).names;
+  if (!objs.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  for (const { kind, name } of objs) {
+    const cur = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+    if (!cur.ok) { if (cur.code === 0) throw new Fail(apiError(cur.status)); r.error(apiError(cur.status)); continue; }
+    const labels: Record<string, string> = { ...(cur.object as Obj).metadata?.labels };
+    const patch: Record<string, string | null> = {};
+    let bad = false;
+    for (const [k, v] of Object.entries(set)) {
+      if (k in labels && labels[k] !== v && !bool(p, 'overwrite')) { r.error(`error: '${k}' already has a value (${labels[k]}), and --overwrite is false`); bad = true; break; }
+      if (labels[k] !== v) patch[k] = v;
+    }
+    if (bad) continue;
+    for (const k of remove) if (k in labels) patch[k] = null;
+    if (!Object.keys(patch).length) { r.print(`${kind.singular}/${name} not labeled\n`); continue; }
+    r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body: { metadata: { labels: patch } }, options: { patchType: 'merge' } });
+    r.print(`${kind.singular}/${name} ${Object.keys(set).length ? 'labeled' : 'unlabeled'}\n`);
+  }
+}
+
+function cmdExpose(r: Run, argv: string[]): void {
+  const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' } });
+  const { kind, name } = oneTarget(r, p.args, 'expose');
+  const ns = nsOf(p);
+  const o = r.must({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+  let selector: Record<string, string> | undefined;
+  if (kind.resource === 'deployments' || kind.resource === 'replicasets') selector = o.spec?.selector?.matchLabels;
+  else if (kind.resource === 'pods' || kind.resource === 'services') selector = kind.resource === 'pods' ? o.metadata?.labels : o.spec?.selector;
+  else throw new Fail(`error: cannot expose a ${RESOURCES[kind.resource].kind}`);
+  if (!selector || !Object.keys(selector).length) throw new Fail(`error: couldn't retrieve selectors via --selector flag or introspection: the ${RESOURCES[kind.resource].kind} has no label selector`);
+  let port = str(p, 'port');
+  if (port === undefined) {
+    const cps: Obj[] = (kind.resource === 'pods' ? o.spec?.containers : o.spec?.template?.spec?.containers ?? []).flatMap((c: Obj) => c.ports ?? []);
+    if (!cps.length) throw new Fail(`error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for help and examples`);
+    port = String(cps[0].containerPort);
+  }
+  const tp = str(p, 'target-port');
+  const svcName = str(p, 'name') ?? name;
+  const portSpec: Obj = { port: Number(port), protocol: str(p, 'protocol') ?? 'TCP', targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp };
+  const body: Obj = { apiVersion: 'v1', kind: 'Service', metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels }, spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' } };
+  r.must({ verb: 'create', resource: 'services', namespace: ns, body });
+  r.print(`service/${svcName} exposed\n`);
+}
+
+// ---------------------------------------------------------------- delete
+
+function cmdDelete(r: Run, argv: string[]): void {
+  const p = parse(r, 'delete', argv, {
+    selector: { kind: 'string', short: 'l' }, 'grace-period': { kind: 'string' }, force: { kind: 'bool' }, now: { kind: 'bool' },
+    wait: { kind: 'bool' }, all: { kind: 'bool' }, 'all-namespaces': { kind: 'bool', short: 'A' }, filename: { kind: 'string', short: 'f' }, 'ignore-not-found': { kind: 'bool' },
+    'field-selector': { kind: 'string' },
+  });
+  let grace = str(p, 'grace-period') === undefined ? -1 : Number(str(p, 'grace-period'));
+  if (!Number.isInteger(grace)) throw new Fail(`error: invalid argument "${str(p, 'grace-period')}" for "--grace-period" flag: strconv.ParseInt: parsing "${str(p, 'grace-period')}": invalid syntax\nSee 'kubectl delete --help' for usage.`);
+  const force = bool(p, 'force');
+  if (bool(p, 'now')) grace = 1;
+  if (grace === 0 && !force) grace = 1;
+  if (force && grace < 0) grace = 0;
+  const ns = nsOf(p);
+  let objs: { kind: KindInfo; name: string; namespace?: string }[] = [];
+  const file = str(p, 'filename');
+  if (file) {
+    for (const m of manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file)) {
+      const res = resourceForKind(m.kind ?? '');
+      if (!res) continue;
+      const k = kindInfo(res);
+      objs.push({ kind: k, name: m.metadata?.name, namespace: k.namespaced ? m.metadata?.namespace || ns : undefined });
+    }
+  } else {
+    if (!p.args.length) throw new Fail('error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   \'-f rsrc.yaml\'\n   \'--filename=rsrc.json\'\n   \'<resource> <name>\'\n   \'<resource>\'');
+    const t = targets(p.args);
+    if (t.kinds.length) {
+      if (str(p, 'selector') === undefined && str(p, 'field-selector') === undefined && !bool(p, 'all')) throw new Fail('error: resource(s) were provided, but no name was specified');
+      const allNs = bool(p, 'all-namespaces');
+      for (const kind of t.kinds) {
+        const items = list(r, kind, allNs ? undefined : ns, str(p, 'selector'), str(p, 'field-selector'));
+        objs.push(...items.map((o) => ({ kind, name: o.metadata.name, namespace: o.metadata.namespace })));
+      }
+      if (!objs.length) { noResources(r, allNs ? undefined : ns, t.kinds.some((k) => k.namespaced)); return; }
+    }
+    objs.push(...t.names.map((x) => ({ ...x, namespace: x.kind.namespaced ? ns : undefined })));
+  }
+  if (grace === 0 && force) r.warn('Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n');
+  const waitFor: { kind: KindInfo; name: string; namespace?: string; uid?: string; grace: number }[] = [];
+  for (const o of objs) {
+    const options: Obj = {};
+    if (grace >= 0) options.gracePeriodSeconds = grace;
+    const res = r.req({ verb: 'delete', resource: o.kind.resource, namespace: o.namespace, name: o.name, options });
+    if (!res.ok) {
+      if (res.code === 0) throw new Fail(apiError(res.status));
+      if (res.code === 404 && bool(p, 'ignore-not-found')) continue;
+      r.error(apiError(res.status));
+      continue;
+    }
+    const op = grace === 0 && force ? 'force deleted' : 'deleted';
+    r.print(o.namespace ? `${o.kind.singular} "${o.name}" ${op} from ${o.namespace} namespace\n` : `${o.kind.singular} "${o.name}" ${op}\n`);
+    const left = res.object as Obj;
+    waitFor.push({ ...o, uid: left?.metadata?.uid, grace: Number(left?.metadata?.deletionGracePeriodSeconds ?? 0) });
+  }
+  if (p.flags.wait === false) return;
+  // --wait (default true): block until the objects are gone, as kubectl does, capped in simulated time.
+  const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000;
+  const start = r.now;
+  const gone = (w: (typeof waitFor)[number]) => {
+    const cur = storeGet(r.cluster.world.state.store, w.kind.resource, storeKey(w.kind.resource, w.namespace, w.name));
+    return !cur || (w.uid && cur.metadata?.uid !== w.uid);
+  };
+  while (waitFor.some((w) => !gone(w)) && r.now - start < cap) r.cluster.advance(100);
+}
+
+// ---------------------------------------------------------------- rollout
+
+function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
+  const t = targets(args);
+  if (!t.names.length) throw new Fail(`error: required resource not specified\nSee 'kubectl rollout ${sub} -h' for help and examples`);
+  const { kind, name } = t.names[0];
+  if (kind.resource !== 'deployments') throw new Fail(`error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`);
+  return { name };
+}
+
+/** The line `kubectl rollout status` prints for a Deployment's state, and whether it is final. */
+export function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
+  const name = d.metadata?.name;
+  const st = d.status ?? {};
+  if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0)) return { line: 'Waiting for deployment spec update to be observed...', done: false };
+  const prog = (st.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
+  if (prog?.reason === 'ProgressDeadlineExceeded') return { line: `error: deployment "${name}" exceeded its progress deadline`, done: true, error: true };
+  const spec = d.spec?.replicas ?? 1;
+  const updated = st.updatedReplicas ?? 0;
+  if (updated < spec) return { line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${spec} new replicas have been updated...`, done: false };
+  if ((st.replicas ?? 0) > updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...`, done: false };
+  if ((st.availableReplicas ?? 0) < updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...`, done: false };
+  return { line: `deployment "${name}" successfully rolled out`, done: true };
+}
+
+function ownedReplicaSets(r: Run, d: Obj): Obj[] {
+  return list(r, kindInfo('replicasets'), d.metadata.namespace, labelSelectorAsString(d.spec?.selector))
+    .filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === d.metadata.uid));
+}
+
+const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+
+function cmdRollout(r: Run, argv: string[]): void {
+  const sub = argv[0];
+  const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
+  if (!sub || !subs.includes(sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl rollout"` : 'error: Required subcommand not specified.');
+  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  const { name } = rolloutTarget(r, p.args, sub);
+  const ns = nsOf(p);
+  const get = () => r.must({ verb: 'get', resource: 'deployments', namespace: ns, name });
+  const d = get();
+  const qualified = `deployment.apps/${name}`;
+  switch (sub) {
+    case 'status': {
+      // kubectl watches the Deployment and prints each distinct line; here simulated time runs
+      // forward until the rollout finishes or its progress deadline (plus slack) passes.
+      const deadline = r.now + ((d.spec?.progressDeadlineSeconds ?? 600) + 60) * 1000;
+      let last = '';
+      let cur = d;
+      for (;;) {
+        const s = rolloutStatusLine(cur);
+        if (s.error) throw new Fail(s.line);
+        if (s.line !== last) { r.print(s.line + '\n'); last = s.line; }
+        if (s.done) return;
+        if (r.now >= deadline) throw new Fail('error: timed out waiting for the condition');
+        r.cluster.advance(100);
+        const o = storeGet(r.cluster.world.state.store, 'deployments', storeKey('deployments', ns, name));
+        if (!o) throw new Fail(`error: deployment "${name}" was deleted`);
+        cur = o;
+      }
+    }
+    case 'history': {
+      const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));
+      if (!rss.length) { r.print('No rollout history found.\n'); return; }
+      let t = 'REVISION\tCHANGE-CAUSE\n';
+      for (const rs of rss) t += `${revisionOf(rs)}\t${rs.metadata?.annotations?.['kubernetes.io/change-cause'] ?? '<none>'}\n`;
+      r.print(`${qualified} \n${tabwriteGet(t)}\n`);
+      return;
+    }
+    case 'undo': {
+      if (d.spec?.paused) throw new Fail(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${name}' and try again`);
+      const toRev = Number(str(p, 'to-revision') ?? 0);
+      const rss = ownedReplicaSets(r, d);
+      let target: Obj | undefined;
+      if (toRev === 0) {
+        const sorted = rss.filter((x) => revisionOf(x) > 0).sort((a, b) => revisionOf(b) - revisionOf(a));
+        if (sorted.length < 2) throw new Fail(`error: no rollout history found for deployment "${name}"`);
+        target = sorted[1];
+      } else {
+        target = rss.find((x) => revisionOf(x) === toRev);
+        if (!target) throw new Fail(`error: unable to find specified revision ${toRev} in history`);
+      }
+      if (sameTemplate(target.spec.template, d.spec.template)) {
+        r.print(`${qualified} skipped rollback (current template already matches revision ${revisionOf(target)})\n`);
+        return;
+      }
+      const tpl = structuredClone(target.spec.template);
+      if (tpl.metadata?.labels) delete tpl.metadata.labels['pod-template-hash'];
+      const next = structuredClone(d);
+      next.spec.template = tpl;
+      r.must({ verb: 'update', resource: 'deployments', namespace: ns, name, body: next });
+      r.print(`${qualified} rolled back\n`);
+      return;
+    }
+    case 'pause':
+      if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is already paused`);
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: true } } });
+      r.print(`${qualified} paused\n`);
+      return;
+    case 'resume':
+      if (!d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is not paused`);
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: null } }, options: { patchType: 'merge' } });
+      r.print(`${qualified} resumed\n`);
+      return;
+    case 'restart':
+      if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" can't restart paused deployment (run rollout resume first)`);
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(r.now) } } } } } });
+      r.print(`${qualified} restarted\n`);
+      return;
+  }
+}
+
+function tabwriteGet(t: string): string {
+  return printTableRaw(t);
+}
+
+// ---------------------------------------------------------------- nodes: cordon, drain, taint
+
+function setUnschedulable(r: Run, name: string, on: boolean): void {
+  const n = r.must({ verb: 'get', resource: 'nodes', name });
+  const word = on ? 'cordoned' : 'uncordoned';
+  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}\n`); return; }
+  r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: { patchType: 'merge' } });
+  r.print(`node/${name} ${word}\n`);
+}
+
+function cmdCordon(r: Run, argv: string[], on: boolean): void {
+  const cmd = on ? 'cordon' : 'uncordon';
+  const p = parse(r, cmd, argv, { selector: { kind: 'string', short: 'l' } });
+  if (!p.args.length) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
+  for (const n of p.args) setUnschedulable(r, n.replace(/^(node|nodes|no)\//, ''), on);
+}
+
+function cmdDrain(r: Run, argv: string[]): void {
+  const p = parse(r, 'drain', argv, { 'ignore-daemonsets': { kind: 'bool' }, 'delete-emptydir-data': { kind: 'bool' }, force: { kind: 'bool' }, 'grace-period': { kind: 'string' }, timeout: { kind: 'string' }, 'disable-eviction': { kind: 'bool' } });
+  if (p.args.length !== 1) throw new Fail('error: USAGE: drain NODE [flags]\nSee \'kubectl drain -h\' for help and examples');
+  const node = p.args[0].replace(/^(node|nodes|no)\//, '');
+  setUnschedulable(r, node, true);
+  const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`);
+  const ds: string[] = [];
+  const unmanaged: string[] = [];
+  const evict: Obj[] = [];
+  for (const pod of pods) {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    if (pod.metadata?.annotations?.['kubernetes.io/config.mirror']) continue;
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') { evict.push(pod); continue; }
+    const owner = (pod.metadata?.ownerReferences ?? []).find((o: Obj) => o.controller);
+    if (owner?.kind === 'DaemonSet') { ds.push(key); continue; }
+    if (!owner && !bool(p, 'force')) { unmanaged.push(key); continue; }
+    evict.push(pod);
+  }
+  const errs: string[] = [];
+  if (ds.length && !bool(p, 'ignore-daemonsets')) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
+  if (unmanaged.length) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
+  if (errs.length) {
+    const agg = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
+    throw new Fail(`error: unable to drain node "${node}" due to error: ${agg}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${agg}`);
+  }
+  if (ds.length) r.warn(`Warning: ignoring DaemonSet-managed Pods: ${ds.join(', ')}\n`);
+  const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
+  for (const pod of evict) {
+    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}\n`);
+    const res = r.req({ verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) } });
+    if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
+  }
+  const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
+  const cap = timeoutMs > 0 ? timeoutMs : 5 * 60_000;
+  const start = r.now;
+  const pending = [...evict];
+  for (;;) {
+    for (let i = 0; i < pending.length; i++) {
+      const pod = pending[i];
+      const cur = storeGet(r.cluster.world.state.store, 'pods', storeKey('pods', pod.metadata.namespace, pod.metadata.name));
+      if (!cur || cur.metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); pending.splice(i--, 1); }
+    }
+    if (!pending.length) break;
+    if (r.now - start >= cap) {
+      const pod = pending[0];
+      const err = `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: global timeout reached: ${goDur(cap)}`;
+      throw new Fail(`There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}`).join('\n')}\nerror: unable to drain node "${node}" due to error: ${err}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${err}`);
+    }
+    r.cluster.advance(100);
+  }
+  r.print(`node/${node} drained\n`);
+}
+
+function goDur(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600); const m = Math.floor((s % 3600) / 60); const sec = s % 60;
+  return h ? `${h}h${m}m${sec}s` : m ? `${m}m${sec}s` : `${sec}s`;
+}
+
+/** Parse a Go-style duration (`500ms`, `30s`, `5m`, `1h2m`, `1.5s`) to ms; undefined when malformed. */
+export function parseDurationMs(s: string): number | undefined {
+  if (s === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s))) {
+    const n = parseFloat(m[1]);
+    total += n * (m[2] === 'h' ? 3_600_000 : m[2] === 'm' ? 60_000 : m[2] === 's' ? 1000 : 1);
+    matched = re.lastIndex;
+  }
+  if (!s || matched !== s.length) return undefined;
+  return Math.round(total);
+}
+
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+function cmdTaint(r: Run, argv: string[]): void {
+  const p = parse(r, 'taint', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const specs = p.args.filter((a) => a.includes(':') || a.endsWith('-') || a.includes('='));
+  const rest = p.args.filter((a) => !specs.includes(a));
+  const t = targets(rest);
+  if (!t.names.length || !specs.length) throw new Fail('error: at least one taint update is required\nSee \'kubectl taint -h\' for help and examples');
+  for (const { kind } of t.names) if (kind.resource !== 'nodes') throw new Fail(`error: invalid resource type ${RESOURCES[kind.resource].kind.toLowerCase()}s, only node types are supported`);
+  const add: Obj[] = [];
+  const remove: { key: string; effect?: string }[] = [];
+  for (const s of specs) {
+    if (s.endsWith('-')) {
+      const body = s.slice(0, -1);
+      const [kv, effect] = body.split(':');
+      const key = kv.split('=')[0];
+      if (effect && !EFFECTS.includes(effect)) throw new Fail(`error: invalid taint effect: ${effect}, unsupported taint effect`);
+      remove.push({ key, effect });
+    } else {
+      const m = /^([^=:]+)(?:=([^:]*))?:(.*)$/.exec(s);
+      if (!m) throw new Fail(`error: invalid taint spec: ${s}, unknown taint spec`);
+      if (!EFFECTS.includes(m[3])) throw new Fail(`error: invalid taint effect: ${m[3]}, unsupported taint effect`);
+      add.push({ key: m[1], ...(m[2] ? { value: m[2] } : {}), effect: m[3] });
+    }
+  }
+  for (const { name } of t.names) {
+    const n = r.must({ verb: 'get', resource: 'nodes', name });
+    let taints: Obj[] = [...(n.spec?.taints ?? [])];
+    for (const a of add) {
+      const i = taints.findIndex((x) => x.key === a.key && x.effect === a.effect);
+      if (i >= 0 && !bool(p, 'overwrite')) throw new Fail(`error: node ${name} already has ${a.key} taint(s) with same effect(s) and --overwrite is false`);
+      if (i >= 0) taints[i] = a; else taints.push(a);
+    }
+    for (const rm of remove) {
+      const before = taints.length;
+      taints = taints.filter((x) => !(x.key === rm.key && (!rm.effect || x.effect === rm.effect)));
+      if (taints.length === before) throw new Fail(`error: taint "${rm.key}${rm.effect ? ':' + rm.effect : ''}" not found`);
+    }
+    r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { taints: taints.length ? taints : null } }, options: { patchType: 'merge' } });
+    r.print(`node/${name} ${add.length ? 'tainted' : 'untainted'}\n`);
+  }
+}
+
+// ---------------------------------------------------------------- cluster-info, version
+
+function cmdClusterInfo(r: Run, argv: string[]): void {
+  parse(r, 'cluster-info', argv, {});
+  const res = r.req({ verb: 'list', resource: 'services', namespace: 'kube-system', options: { labelSelector: 'kubernetes.io/cluster-service=true' } });
+  if (!res.ok) throw new Fail(`\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n${apiError(res.status)}`);
+  r.print('Kubernetes control plane is running at https://127.0.0.1:6443\n');
+  for (const s of (res.object as Obj).items ?? []) {
+    const name = s.metadata?.labels?.['kubernetes.io/name'] ?? s.metadata.name;
+    const port = s.spec?.ports?.[0]?.name ? `:${s.spec.ports[0].name}` : '';
+    r.print(`${name} is running at https://127.0.0.1:6443/api/v1/namespaces/kube-system/services/${s.metadata.name}${port}/proxy\n`);
+  }
+  r.print('\nTo further debug and diagnose cluster problems, use \'kubectl cluster-info dump\'.\n');
+}
+
+function cmdVersion(r: Run, argv: string[]): void {
+  const p = parse(r, 'version', argv, { client: { kind: 'bool' }, output: { kind: 'string', short: 'o' } });
+  r.print(`Client Version: ${KUBECTL_VERSION}\nKustomize Version: v5.7.1\n`);
+  if (bool(p, 'client')) return;
+  const res = r.req({ verb: 'get', resource: 'namespaces', name: 'default' });
+  if (!res.ok && res.code === 0) throw new Fail(apiError(res.status));
+  r.print(`Server Version: ${KUBECTL_VERSION}\n`);
+}
+
+// ---------------------------------------------------------------- entry
+
+const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
+  get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
+  rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion,
+};
+
+/** kubectl's short help (what a bare `kubectl` prints). */
+export const KUBECTL_HELP = `kubectl controls the Kubernetes cluster manager.
+
+ Find more information at: https://kubernetes.io/docs/reference/kubectl/
+
+Commands in this simulator:
+  create deployment  Create a deployment with the specified name
+  expose             Take a deployment and expose it as a new Kubernetes service
+  get                Display one or many resources
+  describe           Show details of a specific resource
+  apply              Apply a configuration to a resource by file name or stdin
+  delete             Delete resources by names, label selectors or file names
+  scale              Set a new size for a deployment or replica set
+  set image          Update the image of a pod template
+  rollout            Manage the rollout of a deployment (status, history, undo, pause, resume, restart)
+  label              Update the labels on a resource
+  cordon, uncordon   Mark node as unschedulable / schedulable
+  drain              Drain node in preparation for maintenance
+  taint              Update the taints on one or more nodes
+  cluster-info       Display cluster information
+  version            Print the client and server version information
+`;
+
+/** Run one kubectl command line against the cluster (the `kubectl` word is optional). */
+export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?: string, host: KubectlHost = {}): KubectlResult {
+  const r = new Run(cluster, stdin, host);
+  try {
+    let args: string[];
+    try { args = typeof argv === 'string' ? tokenize(argv) : [...argv]; } catch (e) {
+      if (e instanceof TokenizeError) throw new Fail(`error: ${e.message}`);
+      throw e;
+    }
+    if (args[0] === 'kubectl') args.shift();
+    // Global flags may come before the command (`kubectl -n kube-system get pods`).
+    const pre: string[] = [];
+    while (args.length && args[0].startsWith('-')) {
+      const a = args.shift()!;
+      pre.push(a);
+      if ((a === '-n' || a === '--namespace') && args.length) pre.push(args.shift()!);
+    }
+    const cmd = args.shift();
+    if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
+    const fn = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+    if (!fn) throw new Fail(`error: unknown command "${cmd}" for "kubectl"`);
+    fn(r, [...args, ...pre]);
+  } catch (e) {
+    if (e instanceof Fail) r.error(e.message);
+    else r.error(`error: ${(e as Error)?.message ?? String(e)}`);
+  }
+  return { stdout: r.out, stderr: r.err, exitCode: r.failed ? 1 : 0 };
+}
+
+function printTableRaw(t: string): string { return tabwrite(t, DESCRIBE_TABS); }

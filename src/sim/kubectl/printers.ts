@@ -1,0 +1,176 @@
+// kubectl's printers: the table columns of each kind (pkg/printers/internalversion/printers.go),
+// -o json (sorted keys, 4-space indent, HTML-escaped like Go's encoding/json), -o yaml and -o name.
+import { stringify } from 'yaml';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { labelSelectorAsString } from '../api-server.ts';
+import { printPod, translateTimestampSince } from '../kubelet/print-pod.ts';
+import { GET_TABS, tabwrite } from './tabwriter.ts';
+import type { KindInfo } from './resources.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = any;
+
+/** Options of a table print. */
+export interface TableOptions {
+  wide?: boolean;
+  allNamespaces?: boolean;
+  showLabels?: boolean;
+  /** Prefix NAME with `kind.group/` (several kinds in one get). */
+  withKind?: boolean;
+}
+
+function labelsText(labels: Record<string, string> | undefined): string {
+  const ks = Object.keys(labels ?? {}).sort();
+  return ks.length ? ks.map((k) => `${k}=${labels![k]}`).join(',') : '<none>';
+}
+
+function orNone(s: string | undefined): string { return s ? s : '<none>'; }
+
+function containersCells(tpl: Obj): string[] {
+  const cs: Obj[] = tpl?.spec?.containers ?? [];
+  return [cs.map((c) => c.name).join(','), cs.map((c) => c.image).join(',')];
+}
+
+/** Node ROLES: node-role.kubernetes.io/<role> and kubernetes.io/role labels. */
+export function nodeRoles(labels: Record<string, string> | undefined): string {
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    if (k.startsWith('node-role.kubernetes.io/')) { const r = k.slice('node-role.kubernetes.io/'.length); if (r) roles.add(r); }
+    else if (k === 'kubernetes.io/role' && v) roles.add(v);
+  }
+  return roles.size ? [...roles].sort().join(',') : '<none>';
+}
+
+/** Node STATUS: Ready / NotReady (False and Unknown) / Unknown (no condition), `,SchedulingDisabled` when cordoned. */
+export function nodeStatus(node: Obj): string {
+  const conds: Obj[] = node.status?.conditions ?? [];
+  const statuses: string[] = [];
+  const ready = conds.find((c) => c.type === 'Ready');
+  if (!ready) statuses.push('Unknown');
+  else statuses.push(ready.status === 'True' ? 'Ready' : 'NotReady');
+  if (node.spec?.unschedulable) statuses.push('SchedulingDisabled');
+  return statuses.join(',');
+}
+
+function servicePorts(svc: Obj): string {
+  const ports: Obj[] = svc.spec?.ports ?? [];
+  if (!ports.length) return '<none>';
+  return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
+}
+
+function sliceEndpoints(s: Obj): string {
+  const addrs: string[] = [];
+  for (const e of s.endpoints ?? []) for (const a of e.addresses ?? []) addrs.push(a);
+  if (!addrs.length) return '<unset>';
+  const shown = addrs.slice(0, 3).join(',');
+  return addrs.length > 3 ? `${shown} + ${addrs.length - 3} more...` : shown;
+}
+
+function slicePorts(s: Obj): string {
+  const ps: Obj[] = s.ports ?? [];
+  if (!ps.length) return '<unset>';
+  return ps.map((p) => String(p.port ?? '')).join(',');
+}
+
+/** Columns (normal, then wide-only) and row cells for each resource. */
+function columns(resource: string, o: Obj, now: number): { head: string[]; wideHead: string[]; cells: string[]; wide: string[] } {
+  const age = translateTimestampSince(o.metadata?.creationTimestamp, now);
+  const name = o.metadata?.name ?? '';
+  switch (resource) {
+    case 'pods': {
+      const r = printPod(o as Pod, now, { wide: true });
+      return { head: ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], wideHead: ['IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'],
+        cells: [name, r.ready, r.status, r.restarts, r.age], wide: [r.ip!, r.node!, r.nominatedNode!, r.readinessGates!] };
+    }
+    case 'deployments': {
+      const s = o.status ?? {};
+      return { head: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'], wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+        cells: [name, `${s.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, String(s.updatedReplicas ?? 0), String(s.availableReplicas ?? 0), age],
+        wide: [...containersCells(o.spec?.template), labelSelectorAsString(o.spec?.selector) || '<none>'] };
+    }
+    case 'replicasets': {
+      const s = o.status ?? {};
+      return { head: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'], wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+        cells: [name, String(o.spec?.replicas ?? 0), String(s.replicas ?? 0), String(s.readyReplicas ?? 0), age],
+        wide: [...containersCells(o.spec?.template), labelSelectorAsString(o.spec?.selector) || '<none>'] };
+    }
+    case 'nodes': {
+      const info = o.status?.nodeInfo ?? {};
+      const addr = (t: string) => (o.status?.addresses ?? []).find((a: Obj) => a.type === t)?.address;
+      return { head: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'], wideHead: ['INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],
+        cells: [name, nodeStatus(o), nodeRoles(o.metadata?.labels), age, info.kubeletVersion ?? ''],
+        wide: [orNone(addr('InternalIP')), orNone(addr('ExternalIP')), info.osImage || '<unknown>', info.kernelVersion || '<unknown>', info.containerRuntimeVersion || '<unknown>'] };
+    }
+    case 'events': {
+      const first = o.firstTimestamp ?? o.eventTime;
+      const last = o.lastTimestamp ?? first;
+      let lastSeen = translateTimestampSince(last, now);
+      if ((o.count ?? 1) > 1) lastSeen = `${lastSeen} (x${o.count} over ${translateTimestampSince(first, now)})`;
+      const io = o.involvedObject ?? {};
+      const src = o.source?.component ? (o.source.host ? `${o.source.component}, ${o.source.host}` : o.source.component) : '';
+      return { head: ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], wideHead: [],
+        cells: [lastSeen, o.type ?? '', o.reason ?? '', `${String(io.kind ?? '').toLowerCase()}/${io.name ?? ''}`, String(o.message ?? '').trim()],
+        wide: [io.fieldPath ?? '', src, translateTimestampSince(first, now), String(o.count ?? 1), name] };
+    }
+    case 'leases':
+      return { head: ['NAME', 'HOLDER', 'AGE'], wideHead: [], cells: [name, o.spec?.holderIdentity ?? '', age], wide: [] };
+    case 'endpointslices':
+      return { head: ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'], wideHead: [], cells: [name, o.addressType ?? '', slicePorts(o), sliceEndpoints(o), age], wide: [] };
+    case 'services': {
+      const ext = (o.spec?.externalIPs ?? []).join(',') || (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>');
+      const sel = o.spec?.selector ? labelsText(o.spec.selector) : '<none>';
+      return { head: ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE'], wideHead: ['SELECTOR'],
+        cells: [name, o.spec?.type ?? 'ClusterIP', o.spec?.clusterIP || '<none>', ext, servicePorts(o), age], wide: [sel] };
+    }
+    case 'namespaces':
+      return { head: ['NAME', 'STATUS', 'AGE'], wideHead: [], cells: [name, o.status?.phase ?? '', age], wide: [] };
+    default:
+      return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
+  }
+}
+
+/** One kind's table (kubectl get), aligned, with its header. */
+export function printTable(kind: KindInfo, items: Obj[], now: number, opts: TableOptions = {}): string {
+  let text = '';
+  items.forEach((o, i) => {
+    const c = columns(kind.resource, o, now);
+    if (opts.withKind && kind.resource !== 'events') c.cells[0] = `${kind.singular}/${c.cells[0]}`;
+    let head = [...c.head, ...(opts.wide ? c.wideHead : [])];
+    let cells = [...c.cells, ...(opts.wide ? c.wide : [])];
+    if (kind.resource === 'events' && opts.wide) {
+      // Wide event columns interleave: LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE MESSAGE FIRST SEEN COUNT NAME.
+      head = ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'SUBOBJECT', 'SOURCE', 'MESSAGE', 'FIRST SEEN', 'COUNT', 'NAME'];
+      cells = [c.cells[0], c.cells[1], c.cells[2], c.cells[3], c.wide[0], c.wide[1], c.cells[4], c.wide[2], c.wide[3], c.wide[4]];
+    }
+    if (opts.allNamespaces && kind.namespaced) { head = ['NAMESPACE', ...head]; cells = [o.metadata?.namespace ?? '', ...cells]; }
+    if (opts.showLabels) { head = [...head, 'LABELS']; cells = [...cells, labelsText(o.metadata?.labels)]; }
+    if (i === 0) text += head.join('\t') + '\n';
+    text += cells.join('\t') + '\n';
+  });
+  return tabwrite(text, GET_TABS);
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) { const x = (v as Record<string, unknown>)[k]; if (x !== undefined) o[k] = sortKeys(x); }
+    return o;
+  }
+  return v;
+}
+
+/** Go's json.MarshalIndent(obj, "", "    ") of an unstructured object: sorted keys, <>& escaped. */
+export function toJSON(v: unknown): string {
+  return JSON.stringify(sortKeys(v), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/** sigs.k8s.io/yaml output: sorted keys, sequences flush with their key, YAML 1.1 quoting (timestamps, yes/no). */
+export function toYAML(v: unknown): string {
+  return stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 0, minContentWidth: 0 });
+}
+
+/** A kubectl List wrapper (what -o json/yaml prints for a list or several objects). */
+export function asList(items: Obj[]): Obj {
+  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
+}

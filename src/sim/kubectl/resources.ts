@@ -1,0 +1,47 @@
+// kubectl's view of the served resources: names, short names, singular NAME prefixes.
+import { RESOURCES } from '../api-server.ts';
+
+/** What kubectl knows about one resource type. */
+export interface KindInfo {
+  resource: string;
+  /** `deployment.apps`: the prefix of `-o name` and of multi-kind tables. */
+  singular: string;
+  namespaced: boolean;
+}
+
+const ALIASES: Record<string, string[]> = {
+  pods: ['pod', 'po'],
+  deployments: ['deployment', 'deploy'],
+  replicasets: ['replicaset', 'rs'],
+  nodes: ['node', 'no'],
+  events: ['event', 'ev'],
+  leases: ['lease'],
+  endpointslices: ['endpointslice'],
+  services: ['service', 'svc'],
+  namespaces: ['namespace', 'ns'],
+};
+
+/** Resolve a type argument (`po`, `deployments.apps`, `Deployment`) to a resource, or undefined. */
+export function resolveKind(arg: string): KindInfo | undefined {
+  const a = arg.toLowerCase();
+  for (const [resource, aliases] of Object.entries(ALIASES)) {
+    const info = RESOURCES[resource];
+    const group = info.group;
+    const names = [resource, ...aliases];
+    const ok = names.includes(a) || (group && names.some((n) => `${n}.${group}` === a)) || info.kind.toLowerCase() === a;
+    if (ok) return kindInfo(resource);
+  }
+  return undefined;
+}
+
+/** The KindInfo of a served resource name. */
+export function kindInfo(resource: string): KindInfo {
+  const info = RESOURCES[resource];
+  const base = info.kind.toLowerCase();
+  return { resource, singular: info.group ? `${base}.${info.group}` : base, namespaced: info.namespaced };
+}
+
+/** The resource name for a manifest's kind (`Deployment` → deployments). */
+export function resourceForKind(kind: string): string | undefined {
+  return Object.keys(RESOURCES).find((r) => RESOURCES[r].kind === kind);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest';
+import { fixtureCluster } from './fixture.ts';
+import { parseDurationMs } from './kubectl.ts';
+import { formatSimTime, runSimCommand } from './sim-commands.ts';
+
+describe('sim commands', () => {
+  test('durations', () => {
+    expect(parseDurationMs('500ms')).toBe(500);
+    expect(parseDurationMs('30s')).toBe(30_000);
+    expect(parseDurationMs('5m')).toBe(300_000);
+    expect(parseDurationMs('1h2m')).toBe(3_720_000);
+    expect(parseDurationMs('1.5s')).toBe(1500);
+    expect(parseDurationMs('5x')).toBeUndefined();
+    expect(parseDurationMs('')).toBeUndefined();
+  });
+  test('time and advance', () => {
+    const c = fixtureCluster();
+    expect(runSimCommand(c, 'sim time').stdout).toBe('t=10m0.000s\n');
+    runSimCommand(c, 'sim advance 1m30.25s');
+    expect(runSimCommand(c, 'sim time').stdout).toBe('t=11m30.250s\n');
+    expect(formatSimTime(90_250)).toBe('1m30.250s');
+    expect(formatSimTime(3_725_000)).toBe('1h2m5.000s');
+  });
+  test('faults reach the cluster', () => {
+    const c = fixtureCluster();
+    for (const l of ['sim node stop node-2', 'sim node partition node-3', 'sim control-plane stop scheduler', 'sim apiserver latency 200ms', 'sim etcd full', 'sim crash web-x --oom', 'sim image nginx:1.28 missing', 'sim control-plane start']) {
+      expect(runSimCommand(c, l)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    }
+    expect(c.calls).toEqual([
+      { method: 'node', args: ['node-2', 'stop'] }, { method: 'node', args: ['node-3', 'partition'] },
+      { method: 'controlPlane', args: ['stop', 'scheduler'] }, { method: 'apiserverLatency', args: [200] }, { method: 'etcd', args: ['full'] },
+      { method: 'crash', args: ['default', 'web-x', { oom: true }] }, { method: 'image', args: ['nginx:1.28', 'missing'] }, { method: 'controlPlane', args: ['start'] },
+    ]);
+  });
+  test('bad input is a clear error', () => {
+    const c = fixtureCluster();
+    expect(runSimCommand(c, 'sim advance soon')).toEqual({ stdout: '', stderr: 'error: invalid duration "soon" (use 500ms, 30s, 5m, 1h2m)\n', exitCode: 1 });
+    expect(runSimCommand(c, 'sim node reboot node-1').stderr).toBe('error: usage: sim node stop|start|partition|heal <node>\n');
+    expect(runSimCommand(c, 'sim control-plane stop kubelet').stderr).toBe('error: unknown control-plane component "kubelet" (apiserver, etcd, scheduler, controller-manager)\n');
+    expect(runSimCommand(c, 'sim crash missing').stderr).toBe('error: pod "missing" has no running container to crash in namespace "default"\n');
+  });
+  test('log', () => {
+    const c = fixtureCluster();
+    const out = runSimCommand(c, 'sim log --since 20').stdout.trim().split('\n');
+    expect(out[0]).toMatch(/^\d+\.\d{3}s  kubectl  (POST|PUT) \/\S+  20\d  rv=21$/);
+    const json = runSimCommand(c, 'sim log -o json').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(json.some((r) => r.component === 'kubectl')).toBe(true);
+  });
+});

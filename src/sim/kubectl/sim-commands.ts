@@ -1,0 +1,150 @@
+// The `sim …` commands of the headless CLI and the browser terminal: time, faults and the request
+// log. Pure: they act on a SimCluster and return text, like runKubectl.
+import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
+import { formatRecord } from '../request-log.ts';
+import { parseDurationMs, type KubectlResult } from './kubectl.ts';
+import { TokenizeError, tokenize } from './tokenize.ts';
+
+/** Simulated time as the CLI prints it: `1m30.250s`, `2h0m5.000s`, `0.000s`. */
+export function formatSimTime(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = ((ms % 60_000) / 1000).toFixed(3);
+  if (h) return `${h}h${m}m${s}s`;
+  if (m) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+/** Usage text of the sim commands. */
+export const SIM_USAGE = `sim commands:
+  sim advance <duration>                          run simulated time forward (500ms, 30s, 5m, 1h2m)
+  sim settle [<max>]                              run until only recurring timers remain (default 60s)
+  sim node stop|start|partition|heal <node>       power a node off/on, cut it off from the control plane or heal the cut
+  sim control-plane stop|start [apiserver|etcd|scheduler|controller-manager]
+  sim apiserver latency <duration>                add latency to every watch delivery (0 removes it)
+  sim etcd full|ok                                fill etcd (writes refused) or free it
+  sim crash <pod> [--oom] [-n <namespace>]        crash a pod's first container
+  sim image <image> missing|available             make an image unpullable, or pullable again
+  sim time                                        print the simulated time
+  sim log [--since <revision>] [-o json]          print the request log
+`;
+
+const COMPONENTS: ControlPlaneComponent[] = ['apiserver', 'etcd', 'scheduler', 'controller-manager'];
+const NODE_ACTIONS: NodeAction[] = ['stop', 'start', 'partition', 'heal'];
+
+class SimError extends Error {}
+
+function duration(s: string | undefined, what: string): number {
+  if (s === undefined) throw new SimError(`error: ${what} needs a duration (500ms, 30s, 5m, 1h2m)`);
+  const ms = parseDurationMs(s);
+  if (ms === undefined) throw new SimError(`error: invalid duration "${s}" (use 500ms, 30s, 5m, 1h2m)`);
+  return ms;
+}
+
+/** Run one `sim …` line (the `sim` word is optional). */
+export function runSimCommand(cluster: SimCluster, argv: string | string[]): KubectlResult {
+  let out = '';
+  try {
+    let a: string[];
+    try { a = typeof argv === 'string' ? tokenize(argv) : [...argv]; } catch (e) {
+      if (e instanceof TokenizeError) throw new SimError(`error: ${e.message}`);
+      throw e;
+    }
+    if (a[0] === 'sim') a.shift();
+    const [cmd, ...rest] = a;
+    switch (cmd) {
+      case 'advance': {
+        if (rest.length !== 1) throw new SimError('error: usage: sim advance <duration>');
+        cluster.advance(duration(rest[0], 'sim advance'));
+        break;
+      }
+      case 'settle': {
+        if (rest.length > 1) throw new SimError('error: usage: sim settle [<max>]');
+        const max = rest.length ? duration(rest[0], 'sim settle') : undefined;
+        // A running cluster always has work queued (heartbeats, status loops): settling up to max is the point.
+        cluster.settle(max);
+        break;
+      }
+      case 'node': {
+        const [action, name] = rest;
+        if (!NODE_ACTIONS.includes(action as NodeAction) || !name || rest.length !== 2) throw new SimError('error: usage: sim node stop|start|partition|heal <node>');
+        cluster.node(name, action as NodeAction);
+        break;
+      }
+      case 'control-plane': {
+        const [action, comp] = rest;
+        if ((action !== 'stop' && action !== 'start') || rest.length > 2) throw new SimError('error: usage: sim control-plane stop|start [apiserver|etcd|scheduler|controller-manager]');
+        if (comp !== undefined && !COMPONENTS.includes(comp as ControlPlaneComponent)) throw new SimError(`error: unknown control-plane component "${comp}" (apiserver, etcd, scheduler, controller-manager)`);
+        cluster.controlPlane(action, comp as ControlPlaneComponent | undefined);
+        break;
+      }
+      case 'apiserver': {
+        if (rest[0] !== 'latency' || rest.length !== 2) throw new SimError('error: usage: sim apiserver latency <duration>');
+        cluster.apiserverLatency(duration(rest[1], 'sim apiserver latency'));
+        break;
+      }
+      case 'etcd': {
+        if ((rest[0] !== 'full' && rest[0] !== 'ok') || rest.length !== 1) throw new SimError('error: usage: sim etcd full|ok');
+        cluster.etcd(rest[0]);
+        break;
+      }
+      case 'crash': {
+        let ns = 'default';
+        let oom = false;
+        const pos: string[] = [];
+        for (let i = 0; i < rest.length; i++) {
+          if (rest[i] === '--oom') oom = true;
+          else if (rest[i] === '-n' || rest[i] === '--namespace') { ns = rest[++i] ?? ''; if (!ns) throw new SimError('error: -n needs a namespace'); }
+          else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
+          else pos.push(rest[i]);
+        }
+        if (pos.length !== 1) throw new SimError('error: usage: sim crash <pod> [--oom] [-n <namespace>]');
+        const [pns, pname] = pos[0].includes('/') ? pos[0].split('/', 2) : [ns, pos[0]];
+        if (!cluster.crash(pns, pname, oom ? { oom: true } : undefined)) throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
+        break;
+      }
+      case 'image': {
+        if (rest.length !== 2 || (rest[1] !== 'missing' && rest[1] !== 'available')) throw new SimError('error: usage: sim image <image> missing|available');
+        cluster.image(rest[0], rest[1]);
+        break;
+      }
+      case 'time':
+        if (rest.length) throw new SimError('error: usage: sim time');
+        out += `t=${formatSimTime(cluster.now)}\n`;
+        break;
+      case 'log': {
+        let since: number | undefined;
+        let json = false;
+        for (let i = 0; i < rest.length; i++) {
+          if (rest[i] === '--since') {
+            const v = rest[++i];
+            if (v === undefined || !/^\d+$/.test(v)) throw new SimError('error: --since needs a revision number');
+            since = Number(v);
+          } else if (rest[i] === '-o' || rest[i] === '--output') {
+            if (rest[++i] !== 'json') throw new SimError('error: sim log supports only -o json');
+            json = true;
+          } else if (rest[i] === '-ojson' || rest[i] === '--output=json' || rest[i] === '-o=json') json = true;
+          else throw new SimError(`error: unknown argument "${rest[i]}" for "sim log"`);
+        }
+        let recs = cluster.log;
+        if (since !== undefined) {
+          // Everything after the first record that moved the store past the revision.
+          const i = recs.findIndex((r) => r.revision !== undefined && r.revision > since!);
+          recs = i < 0 ? [] : recs.slice(i);
+        }
+        for (const r of recs) out += (json ? JSON.stringify(r) : formatRecord(r)) + '\n';
+        break;
+      }
+      case undefined:
+      case 'help':
+        out += SIM_USAGE;
+        break;
+      default:
+        throw new SimError(`error: unknown command "${cmd}" for "sim"\n${SIM_USAGE}`);
+    }
+    return { stdout: out, stderr: '', exitCode: 0 };
+  } catch (e) {
+    const msg = e instanceof SimError ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
+    return { stdout: out, stderr: msg.endsWith('\n') ? msg : msg + '\n', exitCode: 1 };
+  }
+}
