@@ -24,11 +24,15 @@ export interface InvolvedObject {
   metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string };
 }
 
-/** Record an event (`Normal`/`Warning`, reason, message) about `obj`, as component `ctx.name` on `host`. */
-export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string): void {
+/**
+ * Record an event (`Normal`/`Warning`, reason, message) about `obj`, as component `ctx.name` on `host`;
+ * `reportingComponent` overrides the source when it differs from the instance name (the scheduler
+ * instance `scheduler` reports as `default-scheduler`, its profile name).
+ */
+export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
-  const component = ctx.name.split('/')[0];
+  const component = reportingComponent ?? ctx.name.split('/')[0];
   const key = [ref.kind, ns, ref.name, ref.uid, type, reason, message, component].join('\u0000');
   const now = rfc3339(ctx.now);
   const prev = rec.seen[key];

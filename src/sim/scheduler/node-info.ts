@@ -27,6 +27,23 @@ export interface PodResource {
   nonZero: { milliCPU: number; memory: number };
 }
 
+/**
+ * Verdicts of the node-local plugins for one pod shape (signature id), valid for `gen`: the pods of
+ * one ReplicaSet share them, so a burst re-runs the plugins only on nodes that changed. Kept under a
+ * symbol key, which structuredClone and JSON skip: snapshots never carry it, and a signature id
+ * (meaningful only in this process) can never meet a cache from another run.
+ */
+export interface LocalCache {
+  gen: number;
+  sig: number;
+  fail: { plugin: string; code: string; reasons: string[] } | null | undefined;
+  raw: number[];
+  fixed: number;
+}
+
+/** The symbol the local cache hangs on. */
+export const LOCAL_CACHE: unique symbol = Symbol('localCache');
+
 /** One NodeInfo: the node, the pods on it and running totals. */
 export interface NodeInfo {
   node: Node;
@@ -42,9 +59,13 @@ export interface NodeInfo {
   /** Cache of matching-pod counts per selector key (PodTopologySpread), valid for `matchCountsGeneration`. */
   matchCounts?: Record<string, number>;
   matchCountsGeneration?: number;
+  /** Node-local plugin verdicts (see LOCAL_CACHE): a symbol key, so never part of the state. */
+  [LOCAL_CACHE]?: LocalCache;
 }
 
 const podResourceCache = new WeakMap<Pod, PodResource>();
+let lastPod: Pod | undefined;
+let lastResource: PodResource | undefined;
 const hostPortCache = new WeakMap<Pod, HostPort[]>();
 
 /** One host port a container asks for. */
@@ -109,11 +130,15 @@ function podRequests(pod: Pod, nonZero: boolean): { milliCPU: number; memory: nu
 
 /** The pod's requests and non-zero requests (cached per pod object: stored objects are immutable). */
 export function computePodResource(pod: Pod): PodResource {
+  // The score plugins ask for the same pod once per node per plugin: skip the WeakMap for a repeat.
+  if (pod === lastPod) return lastResource!;
   let r = podResourceCache.get(pod);
   if (!r) {
     r = { requests: podRequests(pod, false), nonZero: podRequests(pod, true) };
     podResourceCache.set(pod, r);
   }
+  lastPod = pod;
+  lastResource = r;
   return r;
 }
 
@@ -167,12 +192,29 @@ export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
   return ni;
 }
 
+/**
+ * Every NodeInfo change in order (a module-level journal, not state): caches over all nodes, such as
+ * PodTopologySpread's per-domain counts, catch up on the few nodes that changed instead of rescanning
+ * a thousand. A cache whose cursor fell out of the kept window simply rescans.
+ */
+export const nodeInfoJournal: { base: number; log: NodeInfo[] } = { base: 0, log: [] };
+
+function journal(ni: NodeInfo): void {
+  const j = nodeInfoJournal;
+  j.log.push(ni);
+  if (j.log.length > 65_536) {
+    j.log = j.log.slice(32_768);
+    j.base += 32_768;
+  }
+}
+
 /** NodeInfo.SetNode: a node update (labels, taints, allocatable) keeps the pods. */
 export function setNode(ni: NodeInfo, node: Node): void {
   ni.node = node;
   ni.name = node.metadata?.name ?? '';
   ni.allocatable = allocatableOf(node);
   ni.generation++;
+  journal(ni);
 }
 
 function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
@@ -188,6 +230,7 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     else delete ni.usedPorts[k];
   }
   ni.generation++;
+  journal(ni);
 }
 
 /** NodeInfo.AddPod: the pod now occupies the node (assumed or bound). */

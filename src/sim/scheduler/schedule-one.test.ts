@@ -334,3 +334,44 @@ describe('schedulePod properties', () => {
     );
   });
 });
+
+describe('schedulePod without records', () => {
+  it('picks the same nodes with the same rng draws as the full run, pod after pod', () => {
+    fc.assert(
+      fc.property(arbCluster, fc.array(arbPod, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 1000 }), (cluster, pods, seed) => {
+        // Two copies of the cluster, each taking the pods it places (so node caches see changes).
+        const full = build(cluster);
+        const lean = build(cluster);
+        const rf = seededRng(seed);
+        const rl = seededRng(seed);
+        let nf = 0;
+        let nl = 0;
+        pods.forEach((p, k) => {
+          const pod = { ...p, metadata: { ...p.metadata, name: `incoming-${k}`, uid: `uid-incoming-${k}` } };
+          const a = schedulePod(pod, full, rf, { nextStartNodeIndex: nf, dynamicResources: true });
+          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, dynamicResources: true, record: 'none' });
+          expect(b.perNode).toEqual([]);
+          expect(b.result).toEqual(a.result);
+          expect([b.nextStartNodeIndex, b.evaluatedNodes, b.feasibleNodes]).toEqual([a.nextStartNodeIndex, a.evaluatedNodes, a.feasibleNodes]);
+          expect(rl.draws).toBe(rf.draws);
+          nf = a.nextStartNodeIndex;
+          nl = b.nextStartNodeIndex;
+          if ('node' in a.result) {
+            const node = a.result.node;
+            addPod(full.find((n) => n.name === node)!, { ...pod, spec: { ...pod.spec!, nodeName: node } });
+            addPod(lean.find((n) => n.name === node)!, { ...pod, spec: { ...pod.spec!, nodeName: node } });
+          }
+        });
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
+  it('puts DynamicResources\' PostFilter reason before preemption, as 1.34+ with DRA on', () => {
+    const nodes = [1, 2, 3].map((i) => newNodeInfo(makeNode(`node-${i}`, { cpu: '4', memory: '8Gi', pods: '110' }), [makePod(`db-${i}`, [{ cpu: '3' }])]));
+    const r = schedulePod(makePod('web', [{ cpu: '2' }]), nodes, seededRng(1), { dynamicResources: true });
+    expect('fitError' in r.result && r.result.fitError.message).toBe(
+      '0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+    );
+  });
+});

@@ -8,6 +8,7 @@ import { nodeName } from './node-name';
 import { taintTolerationFilter, taintTolerationScore } from './taint-toleration';
 import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity';
 import { nodePorts } from './node-ports';
+import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread';
 
@@ -113,6 +114,77 @@ export interface ScheduleOptions {
   taintReasonWithKey?: boolean;
   filterPlugins?: FilterPlugin[];
   scorePlugins?: ScorePlugin[];
+  /**
+   * 'full' (default) keeps every node's filter and score records in `perNode` for the figure;
+   * 'none' leaves `perNode` empty, so a 30,000-pod burst allocates no per-node objects.
+   * The chosen node, the FitError and the rng draws are the same either way.
+   */
+  record?: 'full' | 'none';
+  /**
+   * DynamicResources is in the profile (DRA on by default since 1.34): its PostFilter runs before
+   * DefaultPreemption and, for a pod without claims, adds "no new claims to deallocate" to the message.
+   */
+  dynamicResources?: boolean;
+}
+
+/** DynamicResources.PostFilter's reason for a pod without ResourceClaims. */
+export const NO_NEW_CLAIMS_TO_DEALLOCATE = 'no new claims to deallocate';
+
+/**
+ * RunPostFilterPlugins' message: the reasons of each rejecting PostFilter plugin, joined by ", "
+ * (DynamicResources, then DefaultPreemption); empty when preemption found candidates (success).
+ */
+export function postFilterMessage(pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[], preemption: boolean, dynamicResources: boolean): string {
+  const reasons: string[] = [];
+  if (dynamicResources) reasons.push(NO_NEW_CLAIMS_TO_DEALLOCATE);
+  if (preemption) {
+    const pf = preemptionPostFilter(pod, allNodes, nodeToStatus, ctx, filterPlugins);
+    if (pf.candidates.length > 0) return '';
+    reasons.push(pf.message);
+  }
+  return reasons.join(', ');
+}
+
+// The filters whose PreFilter returns Skip in Kubernetes when the pod asks for nothing they check
+// (or whose Filter cannot fail for such a pod): the framework then never calls their Filter.
+const SKIPPABLE = new Map<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean>([
+  [nodeName, (pod) => !pod.spec?.nodeName],
+  [nodePorts, (pod) => podHostPorts(pod).length === 0],
+  [nodeAffinityFilter, (pod) => !pod.spec?.nodeSelector && !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution],
+  [podTopologySpreadFilter, (_pod, ctx) => ctx.state['PodTopologySpread'] === undefined],
+]);
+
+// Plugins whose verdict depends on more than the pod and the one node (they read cluster-wide counts).
+const NON_LOCAL = new Set<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
+
+const signatureIds = new Map<string, number>();
+let nextSignatureId = 1;
+
+/**
+ * An id for what the node-local plugins read from a pod (requests, tolerations, node affinity and
+ * selector, host ports, nodeName): equal ids give equal verdicts on an unchanged node.
+ */
+export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number {
+  const r = computePodResource(pod);
+  const sp = pod.spec;
+  const key = `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|`
+    + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(sp?.nodeSelector ?? null)}|${JSON.stringify(sp?.affinity?.nodeAffinity ?? null)}|${JSON.stringify(podHostPorts(pod))}`;
+  let id = signatureIds.get(key);
+  if (id === undefined) {
+    // Ids only grow, so clearing the table never makes an old cache entry match a new pod.
+    if (signatureIds.size > 10_000) signatureIds.clear();
+    id = nextSignatureId++;
+    signatureIds.set(key, id);
+  }
+  return id;
+}
+
+function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCache {
+  let c = ni[LOCAL_CACHE];
+  if (!c || c.gen !== ni.generation || c.sig !== sig) {
+    c = ni[LOCAL_CACHE] = { gen: ni.generation, sig, fail: undefined, raw: new Array(nScore).fill(-1), fixed: -1 };
+  }
+  return c;
 }
 
 /** ErrNoNodesAvailable's message. */
@@ -269,6 +341,74 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
   return { scores, totals };
 }
 
+/** prioritizeNodes without the per-node records: the same sums in the same order, so the same totals. */
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0): number[] {
+  const n = feasible.length;
+  const totals: number[] = new Array(n).fill(0);
+  const active = plugins.map((pl) => (pl.preScore ? pl.preScore(pod, feasible, ctx) : true));
+  // Raw scores per plugin; with a signature, node-local ones are gathered in one pass over the nodes.
+  const raw: (number[] | undefined)[] = plugins.map(() => undefined);
+  if (sig !== 0) {
+    // Node-local plugins without NormalizeScore add raw × weight: cache that sum per node. Every
+    // term is an integer, so summing in another order gives exactly the same totals.
+    const fixed = plugins.filter((pl, p) => active[p] && !pl.normalize && !NON_LOCAL.has(pl));
+    const gathered: number[] = [];
+    for (let p = 0; p < plugins.length; p++) {
+      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = new Array(n); }
+    }
+    for (let i = 0; i < n; i++) {
+      const ni = feasible[i];
+      const c = localEntry(ni, sig, plugins.length);
+      if (c.fixed < 0) {
+        let sum = 0;
+        for (const pl of fixed) sum += pl.score(pod, ni, ctx) * pl.weight;
+        c.fixed = sum;
+      }
+      totals[i] = c.fixed;
+      for (let g = 0; g < gathered.length; g++) {
+        const p = gathered[g];
+        let v = c.raw[p];
+        if (v < 0) v = c.raw[p] = plugins[p].score(pod, ni, ctx);
+        raw[p]![i] = v;
+      }
+    }
+  }
+  for (let p = 0; p < plugins.length; p++) {
+    const pl = plugins[p];
+    if (!active[p]) continue; // every node scores 0: the totals don't move
+    if (sig !== 0 && !pl.normalize && !NON_LOCAL.has(pl)) continue; // in the cached sum
+    let scores = raw[p];
+    if (!scores) {
+      scores = new Array(n);
+      for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
+    }
+    if (pl.normalize) pl.normalize(scores, feasible, ctx);
+    const w = pl.weight;
+    for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
+  }
+  return totals;
+}
+
+/** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
+export function selectHostIndex(totals: number[], rng: Rng): number {
+  if (totals.length === 0) throw new Error('empty priorityList');
+  let maxScore = totals[0];
+  let selected = 0;
+  let cntOfMaxScore = 1;
+  for (let i = 1; i < totals.length; i++) {
+    const t = totals[i];
+    if (t > maxScore) {
+      maxScore = t;
+      selected = i;
+      cntOfMaxScore = 1;
+    } else if (t === maxScore) {
+      cntOfMaxScore++;
+      if (rng.int(cntOfMaxScore) === 0) selected = i;
+    }
+  }
+  return selected;
+}
+
 /** schedulePod: filter (from the rotating start index, stopping at numFeasibleNodesToFind), score, select. */
 export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: ScheduleOptions = {}): ScheduleResult {
   const filterPlugins = opts.filterPlugins ?? DEFAULT_FILTER_PLUGINS;
@@ -284,6 +424,8 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const nodeToStatus: Record<string, FilterRecord> = {};
   const unschedulable = new Set<string>();
   const preemption = opts.preemption ?? true;
+  const dynamicResources = opts.dynamicResources ?? false;
+  const full = (opts.record ?? 'full') === 'full';
 
   // RunPreFilterPlugins: a rejection applies to every node; node-name results are intersected.
   let allowed: Set<string> | undefined;
@@ -294,7 +436,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
       const rec: FilterRecord = { plugin: pl.name, code: res.status.code, reasons: res.status.reasons };
       for (const ni of nodeInfos) nodeToStatus[ni.name] = rec;
       const preFilterMsg = res.status.reasons.join(', ');
-      const postFilterMsg = preemption ? preemptionPostFilter(pod, nodeInfos, nodeToStatus, ctx, filterPlugins).message : '';
+      const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption, dynamicResources);
       let message = `0/${n} nodes are available: ${preFilterMsg}.`;
       if (postFilterMsg) message += ` ${postFilterMsg}`;
       const fitError: FitError = { numAllNodes: n, nodeToStatus, unschedulablePlugins: [pl.name], postFilterMsg, message };
@@ -325,8 +467,53 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const feasible: NodeInfo[] = [];
   const feasibleRecords: NodeRecord[] = [];
   let processed = 0;
+  // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
+  const activeFilters = full ? filterPlugins : filterPlugins.filter((pl) => !SKIPPABLE.get(pl)?.(pod, ctx));
+  const nf = activeFilters.length;
+  // The per-node cache of node-local verdicts, for the default profile without records.
+  const cached = !full && filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
+  const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
+  const localFilters = activeFilters.filter((pl) => !NON_LOCAL.has(pl));
+  const globalFilters = activeFilters.filter((pl) => NON_LOCAL.has(pl));
+  const nScore = scorePlugins.length;
   for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
     const ni = nodes[(start + i) % m];
+    if (cached) {
+      // Local filters come before PodTopologySpread in the profile, so the first failure is the same.
+      const c = localEntry(ni, sig, nScore);
+      if (c.fail === undefined) {
+        c.fail = null;
+        for (let p = 0; p < localFilters.length; p++) {
+          const st = localFilters[p].filter(pod, ni, ctx);
+          if (st.code !== 'Success') { c.fail = { plugin: localFilters[p].name, code: st.code, reasons: st.reasons }; break; }
+        }
+      }
+      let failedRec = (c.fail ?? undefined) as FilterRecord | undefined;
+      for (let p = 0; !failedRec && p < globalFilters.length; p++) {
+        const st = globalFilters[p].filter(pod, ni, ctx);
+        if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
+      }
+      processed++;
+      if (failedRec) {
+        nodeToStatus[ni.name] = failedRec;
+        unschedulable.add(failedRec.plugin);
+      } else feasible.push(ni);
+      continue;
+    }
+    if (!full) {
+      // The same first-failure walk as runFilterPlugins, without building the records.
+      let failedRec: FilterRecord | undefined;
+      for (let p = 0; p < nf; p++) {
+        const st = activeFilters[p].filter(pod, ni, ctx);
+        if (st.code !== 'Success') { failedRec = { plugin: activeFilters[p].name, code: st.code, reasons: st.reasons }; break; }
+      }
+      processed++;
+      if (failedRec) {
+        nodeToStatus[ni.name] = failedRec;
+        unschedulable.add(failedRec.plugin);
+      } else feasible.push(ni);
+      continue;
+    }
     const records = runFilterPlugins(pod, ni, ctx, filterPlugins);
     const failed = failedRecord(records);
     const rec: NodeRecord = { node: ni.name, filter: records, scores: [], total: 0 };
@@ -343,8 +530,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const nextStartNodeIndex = (start + processed) % n;
 
   if (feasible.length === 0) {
-    let postFilterMsg = '';
-    if (preemption) postFilterMsg = preemptionPostFilter(pod, nodeInfos, nodeToStatus, ctx, filterPlugins).message;
+    const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption, dynamicResources);
     const fitError: FitError = {
       numAllNodes: n,
       nodeToStatus,
@@ -357,6 +543,11 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   if (feasible.length === 1) {
     // "When only one node after predicate, just use it": no scoring at all.
     return { result: { node: feasible[0].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 1 };
+  }
+  if (!full) {
+    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0);
+    const node = selectHostIndex(totals, rng);
+    return { result: { node: feasible[node].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
   }
   const { scores, totals } = prioritizeNodes(pod, feasible, ctx, scorePlugins);
   feasibleRecords.forEach((rec, i) => {

@@ -1,0 +1,203 @@
+// Assembles a world: worker nodes with their kubelets, the scheduler and the controllers of the
+// kube-controller-manager, and the faults a reader can cause. Every action is a recorded input, so
+// replay(world.state.inputs) rebuilds the same cluster.
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { ApiRequest, ApiResult } from './api-server.ts';
+import type { ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
+import { deploymentControllerDef } from './controllers/deployment-controller.ts';
+import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
+import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
+import { kubeletDef } from './kubelet/kubelet.ts';
+import type { KubeletParams } from './kubelet/node-status.ts';
+import { registerNodeLifecycleAdmission } from './node-lifecycle/admission.ts';
+import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
+import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
+import type { RequestLog } from './request-log.ts';
+import { schedulerDef } from './scheduler/scheduler.ts';
+import { World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
+
+/** Every component type a cluster runs, by type name. */
+export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+  kubeletDef,
+  schedulerDef,
+  deploymentControllerDef,
+  replicaSetControllerDef,
+  endpointSliceControllerDef,
+  nodeLifecycleControllerDef,
+  taintEvictionControllerDef,
+];
+
+/** The controllers kube-controller-manager runs here, instance name = type name. */
+export const CONTROLLER_MANAGER = [
+  'deployment-controller',
+  'replicaset-controller',
+  'endpointslice-controller',
+  'node-lifecycle-controller',
+  'taint-eviction-controller',
+] as const;
+
+/** The kubeadm control-plane node's name. */
+export const CONTROL_PLANE_NODE = 'control-plane';
+
+/** The Kubernetes version the model follows (kubectl version, node kubeletVersion). */
+export const KUBERNETES_VERSION = 'v1.35.0';
+
+/** The kube-system static pods kubeadm writes to /etc/kubernetes/manifests. */
+const STATIC_PODS: { component: string; image: string; cpu: string }[] = [
+  { component: 'etcd', image: 'registry.k8s.io/etcd:3.6.5-0', cpu: '100m' },
+  { component: 'kube-apiserver', image: `registry.k8s.io/kube-apiserver:${KUBERNETES_VERSION}`, cpu: '250m' },
+  { component: 'kube-controller-manager', image: `registry.k8s.io/kube-controller-manager:${KUBERNETES_VERSION}`, cpu: '200m' },
+  { component: 'kube-scheduler', image: `registry.k8s.io/kube-scheduler:${KUBERNETES_VERSION}`, cpu: '100m' },
+];
+
+/** The worker node names of a cluster of n nodes. */
+export function workerNames(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `node-${i + 1}`);
+}
+
+/** A running cluster: the world plus the operations readers, kubectl and the CLI use. */
+export class Cluster implements SimCluster {
+  world: World;
+  readonly options: Required<ClusterOptions>;
+
+  constructor(opts: ClusterOptions = {}, world?: World) {
+    registerNodeLifecycleAdmission();
+    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false };
+    if (world) { this.world = world; return; }
+    this.world = new World({ seed: this.options.seed }, componentDefs);
+    if (this.options.kubeadm) {
+      this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
+    }
+    workerNames(this.options.nodes).forEach((name, i) => this.addKubelet(name, i + 1, {}));
+    this.world.addComponent('scheduler', 'scheduler');
+    for (const c of CONTROLLER_MANAGER) this.world.addComponent(c, c);
+    if (this.options.kubeadm) this.createStaticPods();
+  }
+
+  private addKubelet(node: string, index: number, extra: KubeletParams): void {
+    const params: KubeletParams = { node, index, ...extra };
+    this.world.addComponent(`kubelet/${node}`, 'kubelet', { params });
+  }
+
+  /** kubeadm's control plane runs as static pods; their mirror pods appear in kube-system. */
+  private createStaticPods(): void {
+    for (const s of STATIC_PODS) {
+      const name = `${s.component}-${CONTROL_PLANE_NODE}`;
+      const pod: Pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name,
+          namespace: 'kube-system',
+          labels: { component: s.component, tier: 'control-plane' },
+          annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.mirror': name },
+        },
+        spec: {
+          nodeName: CONTROL_PLANE_NODE,
+          priorityClassName: 'system-node-critical',
+          hostNetwork: true,
+          containers: [{ name: s.component, image: s.image, resources: { requests: { cpu: s.cpu } } }],
+        },
+      };
+      this.world.kubectl({ verb: 'create', resource: 'pods', namespace: 'kube-system', body: pod }, `kubelet/${CONTROL_PLANE_NODE}`);
+    }
+  }
+
+  /** Simulated ms since the start. */
+  get now(): number { return this.world.now; }
+
+  /** The request log. */
+  get log(): RequestLog { return this.world.state.log; }
+
+  /** One API request as kubectl. */
+  request(req: ApiRequest): ApiResult<unknown> { return this.world.kubectl(req); }
+
+  /** Run time forward. */
+  advance(ms: number): void { this.world.advance(ms); }
+
+  /** Run until quiet (only heartbeats left) or maxMs. */
+  settle(maxMs = 120_000): boolean { return this.world.settle(maxMs); }
+
+  /** Node faults: power off/on, partition from the control plane, heal. */
+  node(name: string, action: NodeAction): void {
+    const target = `kubelet/${name}`;
+    if (!this.world.state.components[target]) throw new Error(`node "${name}" not found`);
+    const type = { stop: 'power-off', start: 'power-on', partition: 'partition', heal: 'heal' }[action];
+    if (action === 'partition' || action === 'heal') this.world.fault({ type, component: target } as never);
+    this.world.inject(target, { type });
+  }
+
+  /** Stop or start the control plane or one of its components. */
+  controlPlane(action: 'stop' | 'start', component?: ControlPlaneComponent): void {
+    const parts: ControlPlaneComponent[] = component ? [component] : ['scheduler', 'controller-manager', 'apiserver', 'etcd'];
+    const ordered = action === 'start' ? [...parts].reverse() : parts;
+    for (const part of ordered) {
+      switch (part) {
+        case 'apiserver': this.world.fault({ type: action === 'stop' ? 'apiserver-down' : 'apiserver-up' }); break;
+        case 'etcd': this.world.fault({ type: action === 'stop' ? 'etcd-down' : 'etcd-up' }); break;
+        case 'scheduler': this.process(['scheduler'], action); break;
+        case 'controller-manager': this.process([...CONTROLLER_MANAGER], action); break;
+      }
+    }
+  }
+
+  /** A control-plane process stops (its state is gone) or starts afresh and relists. */
+  private process(names: readonly string[], action: 'stop' | 'start'): void {
+    for (const name of names) {
+      const running = !!this.world.state.components[name];
+      if (action === 'stop' && running) this.world.removeComponent(name);
+      if (action === 'start' && !running) this.world.addComponent(name, name);
+    }
+  }
+
+  /** Whether a control-plane part is running. */
+  running(component: ControlPlaneComponent): boolean {
+    const f = this.world.state.apiServer.faults;
+    switch (component) {
+      case 'apiserver': return !f.apiServerDown;
+      case 'etcd': return !f.etcdDown;
+      case 'scheduler': return !!this.world.state.components.scheduler;
+      case 'controller-manager': return CONTROLLER_MANAGER.every((c) => !!this.world.state.components[c]);
+    }
+  }
+
+  /** Added latency on every request. */
+  apiserverLatency(ms: number): void { this.world.fault({ type: 'api-latency', ms }); }
+
+  /** etcd out of space, or space freed. */
+  etcd(state: 'full' | 'ok'): void { this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' }); }
+
+  /** Crash a pod's first container on its node; false when the pod is not running anywhere. */
+  crash(namespace: string, pod: string, opts: { oom?: boolean } = {}): boolean {
+    const key = `/registry/pods/${namespace}/${pod}`;
+    const obj = this.world.state.store.objects[key]?.value as Pod | undefined;
+    const node = obj?.spec?.nodeName;
+    if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
+    const container = obj.spec?.containers?.[0]?.name;
+    this.world.inject(`kubelet/${node}`, { type: 'crash', namespace, pod, container, oom: !!opts.oom });
+    return true;
+  }
+
+  /** Make an image unpullable, or pullable again. */
+  image(image: string, state: 'missing' | 'available'): void {
+    this.world.fault({ type: state === 'missing' ? 'image-missing' : 'image-available', image } as never);
+  }
+
+  /** A plain-data copy of the whole cluster at this moment. */
+  snapshot(): WorldState { return this.world.snapshot(); }
+
+  /** Go back to a snapshot. */
+  restore(s: WorldState): void { this.world.restore(s); }
+}
+
+/** Assemble the default cluster (three workers, one zone), or as the options say. */
+export function createCluster(opts: ClusterOptions = {}): Cluster {
+  return new Cluster(opts);
+}
+
+/** Rebuild a cluster from recorded inputs up to simulated time untilT (same seed ⇒ same bytes). */
+export function replayCluster(opts: ClusterOptions, inputs: readonly Input[], untilT: number): Cluster {
+  registerNodeLifecycleAdmission();
+  const world = replay(inputs, { seed: opts.seed ?? 1 }, componentDefs, untilT);
+  return new Cluster(opts, world);
+}

@@ -1,0 +1,450 @@
+// kube-scheduler as a component: informers feed the scheduling queue (pending pods) and the
+// cache of NodeInfos (assigned pods), and scheduleOne pops one pod at a time, runs the framework
+// (schedulePod), assumes the pod on the chosen node and binds it through the API server.
+import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
+import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Ctx, ComponentDef } from '../world.ts';
+import { informerHandle, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { rfc3339 } from '../names.ts';
+import type { NodeInfo } from './node-info.ts';
+import { addPod, computePodResource, newNodeInfo, removePod, setNode } from './node-info.ts';
+import type { NodeRecord } from './schedule-one.ts';
+import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NODES_AVAILABLE } from './schedule-one.ts';
+import {
+  FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
+  flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
+  remove as queueRemove, update as queueUpdate, type ClusterEvent, type SchedulingQueue,
+} from './scheduling-queue.ts';
+
+/** The profile name: what `spec.schedulerName` must say, and the events' source. */
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+/** How many pods' last attempts keep their per-node verdicts for the scheduler figure. */
+export const DEFAULT_RECORD_PODS = 200;
+/** Simulated time one scheduling cycle takes before the next pod is popped. */
+export const DEFAULT_CYCLE_MS = 1;
+
+/** The last scheduling attempt of one pod, as the scheduler figure reads it. */
+export interface SchedulingRecord {
+  /** namespace/name. */
+  pod: string;
+  /** Simulated ms of the attempt. */
+  t: number;
+  /** The chosen node, or undefined when the attempt failed. */
+  node?: string;
+  /** The FailedScheduling message on failure. */
+  message?: string;
+  numAllNodes: number;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+  /** Filter verdicts, plugin scores and totals for each node the attempt reached. */
+  perNode: NodeRecord[];
+}
+
+/** Creation parameters of the scheduler instance. */
+export interface SchedulerParams {
+  /** 0 = adaptive, as in KubeSchedulerConfiguration. */
+  percentageOfNodesToScore?: number;
+  /** Pods whose last attempt is kept with full per-node records (default 200). */
+  recordPods?: number;
+  /** ms per scheduling cycle (default 1). */
+  cycleMs?: number;
+  /** DRA on (default true, as in 1.34+): adds DynamicResources' PostFilter phrase. */
+  dynamicResources?: boolean;
+  /** Name the taint in TaintToleration's reason, as v1.26–v1.34 did (default false). */
+  taintReasonWithKey?: boolean;
+}
+
+/** The scheduler's whole state (plain data). */
+export interface SchedulerState {
+  nodes: InformerState<Node>;
+  pods: InformerState<Pod>;
+  services: InformerState<Service>;
+  replicaSets: InformerState<ReplicaSet>;
+  queue: SchedulingQueue;
+  /** The scheduler cache: one NodeInfo per node, with the assigned (and assumed) pods. */
+  nodeInfos: Record<string, NodeInfo>;
+  /** Snapshot order of the nodes (nodeTree: zones round-robin, insertion order within a zone). */
+  nodeOrder: string[];
+  /** Bumped when the node set or order changes, so the node list is rebuilt only then. */
+  nodeListVersion: number;
+  /** Pod key → the node whose NodeInfo counts it. */
+  podNode: Record<string, string>;
+  /** Pods assumed on a node but not yet seen bound by the informer. */
+  assumed: Record<string, string>;
+  nextStartNodeIndex: number;
+  /** A schedule-one event is queued. */
+  loopPending: boolean;
+  recorder: EventRecorderState;
+  /** Last attempts, oldest first (at most recordPods). */
+  records: { order: string[]; byKey: Record<string, SchedulingRecord> };
+}
+
+/** The scheduler's own timer events. */
+type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' };
+
+/** The figure's reader: the last attempt for `namespace/name`, if it is among the recorded ones. */
+export function schedulingRecordOf(state: SchedulerState, key: string): SchedulingRecord | undefined {
+  return state.records.byKey[key];
+}
+
+function paramsOf(ctx: Ctx<SchedulerState>): SchedulerParams {
+  return (ctx.params as SchedulerParams | undefined) ?? {};
+}
+
+function podKey(p: Pod): string {
+  return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+}
+
+function isOurs(p: Pod): boolean {
+  return (p.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME) === DEFAULT_SCHEDULER_NAME;
+}
+
+const ZONE = 'topology.kubernetes.io/zone';
+
+// nodeTree.list: zones in the order they appeared, taking one node from each in turn.
+function rebuildNodeOrder(s: SchedulerState, added: string[]): void {
+  const byZone = new Map<string, string[]>();
+  for (const name of added) {
+    const z = s.nodeInfos[name]?.node.metadata?.labels?.[ZONE] ?? '';
+    let l = byZone.get(z);
+    if (!l) byZone.set(z, (l = []));
+    l.push(name);
+  }
+  const zones = [...byZone.values()];
+  const out: string[] = [];
+  for (let i = 0; out.length < added.length; i++) for (const z of zones) if (i < z.length) out.push(z[i]);
+  s.nodeOrder = out;
+  s.nodeListVersion++;
+}
+
+// The NodeInfo array handed to schedulePod, rebuilt only when the node set changes (not state:
+// a cache over it, keyed by the state object so a restored snapshot gets its own).
+const nodeListCache = new WeakMap<SchedulerState, { version: number; list: NodeInfo[] }>();
+function nodeList(s: SchedulerState): NodeInfo[] {
+  const c = nodeListCache.get(s);
+  if (c && c.version === s.nodeListVersion) return c.list;
+  const list = s.nodeOrder.map((n) => s.nodeInfos[n]).filter((ni): ni is NodeInfo => !!ni);
+  nodeListCache.set(s, { version: s.nodeListVersion, list });
+  return list;
+}
+
+const listerCache = new WeakMap<SchedulerState, { svcRv: string; rsRv: string; services: Service[]; replicaSets: ReplicaSet[] }>();
+function listers(s: SchedulerState): { services: Service[]; replicaSets: ReplicaSet[] } {
+  const c = listerCache.get(s);
+  if (c && c.svcRv === s.services.resourceVersion && c.rsRv === s.replicaSets.resourceVersion) return c;
+  const fresh = {
+    svcRv: s.services.resourceVersion, rsRv: s.replicaSets.resourceVersion,
+    services: Object.keys(s.services.items).sort().map((k) => s.services.items[k]),
+    replicaSets: Object.keys(s.replicaSets.items).sort().map((k) => s.replicaSets.items[k]),
+  };
+  listerCache.set(s, fresh);
+  return fresh;
+}
+
+function kick(ctx: Ctx<SchedulerState>, delayMs = 0): void {
+  const s = ctx.state;
+  if (s.loopPending || s.queue.activeQ.length === 0) return;
+  s.loopPending = true;
+  ctx.schedule(delayMs, { type: 'schedule-one' } satisfies SchedulerEvent);
+}
+
+function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent): void {
+  const q = ctx.state.queue;
+  // Nothing waits and nothing is in flight: the call would only bump moveRequestCycle.
+  if (Object.keys(q.unschedulablePods).length === 0 && Object.keys(q.inFlight).length === 0) return;
+  moveAllToActiveOrBackoffQueue(q, event, ctx.now);
+  kick(ctx);
+}
+
+// ------------------------------------------------------------------ cache (assigned pods)
+
+function countPod(s: SchedulerState, pod: Pod): boolean {
+  const node = pod.spec?.nodeName;
+  const ni = node ? s.nodeInfos[node] : undefined;
+  if (!ni) return false;
+  addPod(ni, pod);
+  s.podNode[podKey(pod)] = node!;
+  return true;
+}
+
+function uncountPod(s: SchedulerState, key: string, pod: Pod): void {
+  const node = s.podNode[key];
+  if (node === undefined) return;
+  const ni = s.nodeInfos[node];
+  if (ni) removePod(ni, pod);
+  delete s.podNode[key];
+}
+
+function schedulingPropsChanged(a: Node, b: Node): boolean {
+  const pick = (n: Node) => JSON.stringify([n.spec?.unschedulable, n.spec?.taints, n.metadata?.labels, n.status?.allocatable, n.status?.conditions?.map((c) => [c.type, c.status])]);
+  return pick(a) !== pick(b);
+}
+
+function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
+  const s = ctx.state;
+  return {
+    add(node) {
+      const name = node.metadata?.name ?? '';
+      s.nodeInfos[name] = newNodeInfo(JSON.parse(JSON.stringify(node)));
+      // Pods bound to the node before the scheduler saw it.
+      for (const k of Object.keys(s.pods.items).sort()) {
+        const p = s.pods.items[k];
+        if (p.spec?.nodeName === name && s.podNode[k] === undefined) countPod(s, p);
+      }
+      for (const [k, n] of Object.entries(s.assumed)) if (n === name && s.podNode[k] === undefined) delete s.assumed[k];
+      rebuildNodeOrder(s, [...s.nodeOrder, name]);
+      moveAll(ctx, 'NodeAdd');
+    },
+    update(old, node) {
+      const ni = s.nodeInfos[node.metadata?.name ?? ''];
+      if (!ni) return;
+      setNode(ni, JSON.parse(JSON.stringify(node)) as Node);
+      if ((old.metadata?.labels?.[ZONE] ?? '') !== (node.metadata?.labels?.[ZONE] ?? '')) rebuildNodeOrder(s, s.nodeOrder);
+      if (schedulingPropsChanged(old, node)) moveAll(ctx, 'NodeUpdate');
+    },
+    delete(node) {
+      const name = node.metadata?.name ?? '';
+      const ni = s.nodeInfos[name];
+      if (ni) for (const p of ni.pods) delete s.podNode[podKey(p)];
+      delete s.nodeInfos[name];
+      rebuildNodeOrder(s, s.nodeOrder.filter((n) => n !== name));
+    },
+  };
+}
+
+function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
+  const s = ctx.state;
+  const onPod = (old: Pod | undefined, pod: Pod) => {
+    const key = podKey(pod);
+    if (pod.spec?.nodeName) {
+      // Assigned: it belongs to the cache, never to the queue.
+      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      const counted = s.podNode[key];
+      if (counted !== undefined) {
+        // Confirm an assumed pod, or take a newer copy of a bound one (labels, deletionTimestamp).
+        const ni = s.nodeInfos[counted];
+        const i = ni ? ni.pods.findIndex((p) => podKey(p) === key) : -1;
+        const prev = i >= 0 ? ni.pods[i] : undefined;
+        const wasAssumed = s.assumed[key] !== undefined;
+        delete s.assumed[key];
+        if (prev && counted === pod.spec.nodeName && sameForScheduling(prev, pod)) {
+          // Status-only change (the kubelet's updates, the binding's confirmation): swap the object,
+          // keep the totals and the NodeInfo generation, so no cache built on it is invalidated.
+          ni.pods[i] = pod;
+          return;
+        }
+        uncountPod(s, key, prev ?? pod);
+        countPod(s, pod);
+        if (!wasAssumed && old && prev && labelsOrRequestsChanged(prev, pod)) moveAll(ctx, 'AssignedPodUpdate');
+      } else if (countPod(s, pod)) {
+        delete s.assumed[key];
+        moveAll(ctx, 'AssignedPodAdd');
+      }
+      return;
+    }
+    if (!isOurs(pod) || s.assumed[key] !== undefined) return;
+    if (pod.metadata?.deletionTimestamp) {
+      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      return;
+    }
+    // SchedulingGates keep a pod out of activeQ until they are removed (PreEnqueue).
+    if ((pod.spec?.schedulingGates ?? []).length > 0) return;
+    if (old && s.queue.where[key] && !isPodUpdated(old, pod)) refreshQueued(s.queue, key, pod);
+    else if (old) queueUpdate(s.queue, pod, ctx.now);
+    else queueAdd(s.queue, pod, ctx.now);
+    kick(ctx);
+  };
+  return {
+    add: (pod) => onPod(undefined, pod),
+    update: (old, pod) => onPod(old, pod),
+    delete(pod) {
+      const key = podKey(pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      delete s.assumed[key];
+      if (s.podNode[key] !== undefined) {
+        const ni = s.nodeInfos[s.podNode[key]];
+        const prev = ni?.pods.find((p) => podKey(p) === key) ?? pod;
+        uncountPod(s, key, prev);
+        moveAll(ctx, 'AssignedPodDelete');
+      }
+    },
+  };
+}
+
+// isPodUpdated: a change to status (our own PodScheduled patch) or resourceVersion alone does not
+// give an unschedulable pod another try.
+function isPodUpdated(a: Pod, b: Pod): boolean {
+  const strip = (p: Pod) => JSON.stringify([{ ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined }, p.spec]);
+  return strip(a) !== strip(b);
+}
+
+// Swap in the newer object without moving the pod between sub-queues (its spec is unchanged).
+function refreshQueued(q: SchedulingQueue, key: string, pod: Pod): void {
+  const where = q.where[key];
+  const info = where === 'unschedulable' ? q.unschedulablePods[key]
+    : where === 'inFlight' ? q.inFlight[key]
+      : (where === 'active' ? q.activeQ : q.backoffQ).find((i) => i.key === key);
+  if (info) info.pod = pod;
+}
+
+// What NodeInfo and the plugins read from an assigned pod: requests and ports (spec containers),
+// labels, namespace and deletionTimestamp. The API server's copies share unchanged spec parts.
+function sameForScheduling(a: Pod, b: Pod): boolean {
+  const ma = a.metadata ?? {};
+  const mb = b.metadata ?? {};
+  if (ma.namespace !== mb.namespace || ma.deletionTimestamp !== mb.deletionTimestamp || ma.uid !== mb.uid) return false;
+  if (ma.labels !== mb.labels && JSON.stringify(ma.labels ?? {}) !== JSON.stringify(mb.labels ?? {})) return false;
+  const sa = a.spec ?? { containers: [] };
+  const sb = b.spec ?? { containers: [] };
+  if (sa === sb) return true;
+  const same = <T>(x: T, y: T) => x === y || JSON.stringify(x) === JSON.stringify(y);
+  return same(sa.containers, sb.containers) && same(sa.initContainers, sb.initContainers) && same(sa.overhead, sb.overhead);
+}
+
+function labelsOrRequestsChanged(a: Pod, b: Pod): boolean {
+  if (JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {})) return true;
+  const ra = computePodResource(a).requests;
+  const rb = computePodResource(b).requests;
+  return ra.milliCPU !== rb.milliCPU || ra.memory !== rb.memory;
+}
+
+// ------------------------------------------------------------------ scheduleOne
+
+function keepRecord(ctx: Ctx<SchedulerState>, rec: SchedulingRecord): void {
+  const r = ctx.state.records;
+  const limit = paramsOf(ctx).recordPods ?? DEFAULT_RECORD_PODS;
+  if (r.byKey[rec.pod]) r.order.splice(r.order.indexOf(rec.pod), 1);
+  r.byKey[rec.pod] = rec;
+  r.order.push(rec.pod);
+  while (r.order.length > limit) delete r.byKey[r.order.shift()!];
+}
+
+function scheduleOne(ctx: Ctx<SchedulerState>): void {
+  const s = ctx.state;
+  const p = paramsOf(ctx);
+  const info = queuePop(s.queue, ctx.now);
+  if (!info) return;
+  const key = info.key;
+  const pod = s.pods.items[key];
+  // skipPodSchedule: deleted, being deleted, or bound meanwhile.
+  if (!pod || pod.spec?.nodeName || pod.metadata?.deletionTimestamp) {
+    queueDone(s.queue, key);
+    return;
+  }
+  const cycle = s.queue.schedulingCycle;
+  const nodes = nodeList(s);
+  const limit = p.recordPods ?? DEFAULT_RECORD_PODS;
+  // Only the last `limit` pods of a burst can end up in the records: spare the others the per-node objects.
+  const full = limit > 0 && s.queue.activeQ.length + s.queue.backoffQ.length < limit;
+  const r = schedulePod(pod, nodes, ctx.rng, {
+    percentageOfNodesToScore: p.percentageOfNodesToScore ?? 0,
+    nextStartNodeIndex: s.nextStartNodeIndex,
+    listers: listers(s),
+    dynamicResources: p.dynamicResources ?? true,
+    taintReasonWithKey: p.taintReasonWithKey ?? false,
+    record: full ? 'full' : 'none',
+  });
+  s.nextStartNodeIndex = r.nextStartNodeIndex;
+  const base = { pod: key, t: ctx.now, numAllNodes: nodes.length, evaluatedNodes: r.evaluatedNodes, feasibleNodes: r.feasibleNodes, perNode: r.perNode };
+
+  if ('node' in r.result) {
+    const node = r.result.node;
+    if (full) keepRecord(ctx, { ...base, node });
+    // assume: the pod occupies the node in the cache before the binding is confirmed.
+    const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: node } };
+    countPod(s, assumed);
+    s.assumed[key] = node;
+    const res = ctx.api.bind(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', node);
+    if (res.ok) {
+      queueDone(s.queue, key);
+      // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
+      const once = { seen: {}, seq: s.recorder.seq };
+      recordEvent(ctx as Ctx<unknown>, once, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
+      s.recorder.seq = once.seq;
+    } else {
+      // ForgetPod, then the binding error goes through handleSchedulingFailure (backoff).
+      uncountPod(s, key, assumed);
+      delete s.assumed[key];
+      if (res.code === 404 || res.code === 409) queueDone(s.queue, key);
+      else addUnschedulableIfNotPresent(s.queue, info, cycle, [], ctx.now);
+      recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`, undefined, DEFAULT_SCHEDULER_NAME);
+    }
+  } else {
+    const fe = r.result.fitError;
+    const message = fe.numAllNodes === 0 ? ERR_NO_NODES_AVAILABLE : failedSchedulingMessage(fe);
+    if (full || s.records.byKey[key]) keepRecord(ctx, { ...base, message });
+    addUnschedulableIfNotPresent(s.queue, info, cycle, fe.unschedulablePlugins, ctx.now);
+    recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', message, undefined, DEFAULT_SCHEDULER_NAME);
+    // No nodes at all is an error, not a rejection: reason SchedulerError.
+    patchPodScheduledFalse(ctx, pod, fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable', message);
+  }
+}
+
+// updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
+function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string): void {
+  const cur = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+  if (cur && cur.status === 'False' && cur.reason === reason && cur.message === message) return;
+  const lastTransitionTime = cur && cur.status === 'False' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now);
+  ctx.api.patch('pods', pod.metadata?.namespace, pod.metadata?.name ?? '', {
+    status: { conditions: [{ type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime }] },
+  }, 'status');
+}
+
+/** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
+export const schedulerDef: ComponentDef<SchedulerState> = {
+  name: 'scheduler',
+  init(ctx) {
+    const s: SchedulerState = {
+      nodes: newInformer('nodes', 'nodes'),
+      pods: newInformer('pods', 'pods'),
+      services: newInformer('services', 'services'),
+      replicaSets: newInformer('replicasets', 'replicasets'),
+      queue: newSchedulingQueue(),
+      nodeInfos: {},
+      nodeOrder: [],
+      nodeListVersion: 0,
+      podNode: {},
+      assumed: {},
+      nextStartNodeIndex: 0,
+      loopPending: false,
+      recorder: newEventRecorder(),
+      records: { order: [], byKey: {} },
+    };
+    ctx.state = s;
+    // Nodes first, so the pods' initial list lands in existing NodeInfos.
+    listAndWatch(ctx as Ctx<unknown>, s.nodes, nodeHandlers(ctx));
+    listAndWatch(ctx as Ctx<unknown>, s.services);
+    listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
+    listAndWatch(ctx as Ctx<unknown>, s.pods, podHandlers(ctx));
+    ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
+    ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
+    return s;
+  },
+  handle(event, ctx) {
+    const s = ctx.state;
+    const c = ctx as Ctx<unknown>;
+    if (informerHandle(c, s.pods, event, podHandlers(ctx))) return;
+    if (informerHandle(c, s.nodes, event, nodeHandlers(ctx))) return;
+    if (informerHandle(c, s.services, event)) return;
+    if (informerHandle(c, s.replicaSets, event)) return;
+    const ev = event as SchedulerEvent;
+    switch (ev?.type) {
+      case 'schedule-one':
+        s.loopPending = false;
+        scheduleOne(ctx);
+        kick(ctx, paramsOf(ctx).cycleMs ?? DEFAULT_CYCLE_MS);
+        break;
+      case 'flush-backoff':
+        flushBackoffQCompleted(s.queue, ctx.now);
+        ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, ev, { recurring: true });
+        kick(ctx);
+        break;
+      case 'flush-unschedulable':
+        flushUnschedulablePodsLeftover(s.queue, ctx.now);
+        ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, ev, { recurring: true });
+        kick(ctx);
+        break;
+    }
+  },
+};
