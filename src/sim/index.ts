@@ -54,3 +54,18 @@ export {
   type WorldState, type Ctx, type ApiClient, type ComponentDef, type ComponentEntry, type AddComponentOptions, type Input,
   type FaultInput, type WorldOptions, type StepResult,
 } from './world.ts';
+
+/** An assembled cluster: kubelets, scheduler, controllers, faults; create, replay, snapshot. */
+export { Cluster, createCluster, replayCluster, componentDefs, workerNames, CONTROLLER_MANAGER, CONTROL_PLANE_NODE, KUBERNETES_VERSION } from './cluster.ts';
+export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction } from './cluster-types.ts';
+
+/** Readers that figures use to show "which state is this in, and why". */
+export { rolloutStateOf, type RolloutView } from './controllers/deployment-controller.ts';
+export { schedulingRecordOf } from './scheduler/scheduler.ts';
+export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
+export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
+
+/** kubectl over a cluster, and the script runner behind `npm run sim`. */
+export { runKubectl } from './kubectl/kubectl.ts';
+export { runScript, parseScript } from './kubectl/script.ts';
+export { runSimCommand, formatSimTime } from './kubectl/sim-commands.ts';

@@ -258,7 +258,8 @@ function addAfterOnce(ctx: C, key: string, ms: number): void {
   const cur = ctx.state.requeueAt[key];
   if (cur !== undefined && cur <= at) return;
   ctx.state.requeueAt[key] = at;
-  ctx.schedule(ms, { type: 'deployment-requeue', key, at } satisfies RequeueEvent);
+  // A deadline check is a watchdog, not work in flight: it must not keep settle() from finishing.
+  ctx.schedule(ms, { type: 'deployment-requeue', key, at } satisfies RequeueEvent, { recurring: true });
 }
 
 // syncRolloutStatus: write status when it changed, otherwise schedule the progress-deadline re-check.

@@ -57,7 +57,7 @@ import {
   syncRolloutStatus,
   type IntOrString,
   type ScaleAction,
-} from './deployment-util';
+} from './deployment-util.ts';
 
 // A fixed seed: fast-check would otherwise seed from the wall clock, and src/sim stays deterministic.
 fc.configureGlobal({ seed: 20260101 });

@@ -21,7 +21,7 @@ import {
   slowStartBatchSizes,
   SlowStartInitialBatchSize,
   type ActivePodsWithRanks,
-} from './replicaset-util';
+} from './replicaset-util.ts';
 
 // A fixed seed: fast-check would otherwise seed from the wall clock, and src/sim stays deterministic.
 fc.configureGlobal({ seed: 20260101 });

@@ -10,7 +10,7 @@ import {
   type RolloutEvent,
   type RolloutStateName,
   type RolloutSummary,
-} from './rollout-machine';
+} from './rollout-machine.ts';
 
 type Snap = SnapshotFrom<typeof rolloutMachine>;
 

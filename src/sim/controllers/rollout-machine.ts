@@ -7,7 +7,7 @@
 
 import type { Deployment, DeploymentStatus } from 'kubernetes-types/apps/v1';
 import { assign, setup } from 'xstate';
-import { getDeploymentCondition, NewRSAvailableReason, specReplicas, TimedOutReason } from './deployment-util';
+import { getDeploymentCondition, NewRSAvailableReason, specReplicas, TimedOutReason } from './deployment-util.ts';
 
 /** What the last sync did: which rolloutRolling/rolloutRecreate phase acted. */
 export type RolloutAction = 'scaleUpNew' | 'scaleDownNew' | 'scaleDownOld' | 'createNewRS' | 'waitForOldPods' | 'idle';

@@ -1,5 +1,5 @@
-import type { Pod, ReplicaSet, Service, StatefulSet } from './k8s-types';
-import type { NodeInfo } from './node-info';
+import type { Pod, ReplicaSet, Service, StatefulSet } from './k8s-types.ts';
+import type { NodeInfo } from './node-info.ts';
 
 // The scheduling framework's contracts (pkg/scheduler/framework/interface.go), as plain functions.
 

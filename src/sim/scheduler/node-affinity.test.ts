@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeSelectorRequirement, NodeSelectorTerm } from './k8s-types';
-import type { CycleContext } from './framework';
-import { newNodeInfo } from './node-info';
-import { nodeAffinityFilter, nodeAffinityScore, nodeSelectorRequirementMatches, nodeSelectorTermMatches, requiredNodeAffinityMatches } from './node-affinity';
-import { makeNode, makePod } from './test-helpers';
+import type { NodeSelectorRequirement, NodeSelectorTerm } from './k8s-types.ts';
+import type { CycleContext } from './framework.ts';
+import { newNodeInfo } from './node-info.ts';
+import { nodeAffinityFilter, nodeAffinityScore, nodeSelectorRequirementMatches, nodeSelectorTermMatches, requiredNodeAffinityMatches } from './node-affinity.ts';
+import { makeNode, makePod } from './test-helpers.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
 const labels = { foo: 'bar', kernel: '6', gpu: 'true', 'kubernetes.io/hostname': 'n1' };

@@ -1,6 +1,6 @@
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from './k8s-types';
-import type { FilterPlugin, ScorePlugin } from './framework';
-import { MAX_NODE_SCORE, SUCCESS, defaultNormalizeScore, newStatus } from './framework';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from './k8s-types.ts';
+import type { FilterPlugin, ScorePlugin } from './framework.ts';
+import { MAX_NODE_SCORE, SUCCESS, defaultNormalizeScore, newStatus } from './framework.ts';
 
 // component-helpers/scheduling/corev1/nodeaffinity: nodeSelector AND required node affinity;
 // terms are ORed, the requirements inside a term ANDed; an empty or invalid term matches nothing.

@@ -1,5 +1,5 @@
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
-import { quantityMilliValue, quantityValue } from './quantity';
+import { quantityMilliValue, quantityValue } from './quantity.ts';
 
 // framework.NodeInfo reduced to what the default plugins read. It is plain data (arrays and
 // records) so it can live in the world state; add/remove update the totals incrementally, so

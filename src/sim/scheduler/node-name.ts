@@ -1,5 +1,5 @@
-import type { FilterPlugin } from './framework';
-import { SUCCESS, newStatus } from './framework';
+import type { FilterPlugin } from './framework.ts';
+import { SUCCESS, newStatus } from './framework.ts';
 
 /** ErrReason (nodename/node_name.go). */
 export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";

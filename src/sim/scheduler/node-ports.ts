@@ -1,6 +1,6 @@
-import type { FilterPlugin } from './framework';
-import { SUCCESS, newStatus } from './framework';
-import { hostPortConflicts, podHostPorts } from './node-info';
+import type { FilterPlugin } from './framework.ts';
+import { SUCCESS, newStatus } from './framework.ts';
+import { hostPortConflicts, podHostPorts } from './node-info.ts';
 
 /** ErrReason (nodeports/node_ports.go). */
 export const ERR_REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";

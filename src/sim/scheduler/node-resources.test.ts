@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { addPod, computePodResource, newNodeInfo, removePod } from './node-info';
-import { balancedResourceScorer, leastAllocatedScorer, nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources';
-import type { CycleContext } from './framework';
-import { makeNode, makePod } from './test-helpers';
+import { addPod, computePodResource, newNodeInfo, removePod } from './node-info.ts';
+import { balancedResourceScorer, leastAllocatedScorer, nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
+import type { CycleContext } from './framework.ts';
+import { makeNode, makePod } from './test-helpers.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
 

@@ -1,8 +1,8 @@
-import type { FilterPlugin, ScorePlugin } from './framework';
-import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework';
-import type { Code } from './framework';
-import type { NodeInfo } from './node-info';
-import { computePodResource } from './node-info';
+import type { FilterPlugin, ScorePlugin } from './framework.ts';
+import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
+import type { Code } from './framework.ts';
+import type { NodeInfo } from './node-info.ts';
+import { computePodResource } from './node-info.ts';
 
 // noderesources: fit.go (Filter), least_allocated.go / resource_allocation.go (Score),
 // balanced_allocation.go (NodeResourcesBalancedAllocation). Default scoring resources are

@@ -1,6 +1,6 @@
-import type { FilterPlugin } from './framework';
-import { SUCCESS, newStatus } from './framework';
-import { tolerationsTolerateTaint } from './taint-toleration';
+import type { FilterPlugin } from './framework.ts';
+import { SUCCESS, newStatus } from './framework.ts';
+import { tolerationsTolerateTaint } from './taint-toleration.ts';
 
 /** ErrReasonUnschedulable (nodeunschedulable/node_unschedulable.go). */
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ReplicaSet } from './k8s-types';
-import type { CycleContext } from './framework';
-import { addPod, newNodeInfo, removePod } from './node-info';
-import type { NodeInfo } from './node-info';
-import { buildDefaultConstraints, domainCounts, filterTopologySpreadConstraints, matchCounter, podTopologySpreadFilter, podTopologySpreadScore, scoreForCount, topologyNormalizingWeight } from './pod-topology-spread';
-import { makeNode, makePod } from './test-helpers';
+import type { ReplicaSet } from './k8s-types.ts';
+import type { CycleContext } from './framework.ts';
+import { addPod, newNodeInfo, removePod } from './node-info.ts';
+import type { NodeInfo } from './node-info.ts';
+import { buildDefaultConstraints, domainCounts, filterTopologySpreadConstraints, matchCounter, podTopologySpreadFilter, podTopologySpreadScore, scoreForCount, topologyNormalizingWeight } from './pod-topology-spread.ts';
+import { makeNode, makePod } from './test-helpers.ts';
 
 function fooPod(name: string, extra: Parameters<typeof makePod>[2] = {}) {
   return makePod(name, [], { labels: { foo: '' }, ...extra });

@@ -1,11 +1,11 @@
-import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from './k8s-types';
-import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framework';
-import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework';
-import type { NodeInfo } from './node-info';
-import { nodeInfoJournal } from './node-info';
-import { labelSelectorMatches, selectorKey } from './label-selector';
-import { requiredNodeAffinityMatches } from './node-affinity';
-import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration';
+import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from './k8s-types.ts';
+import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framework.ts';
+import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
+import type { NodeInfo } from './node-info.ts';
+import { nodeInfoJournal } from './node-info.ts';
+import { labelSelectorMatches, selectorKey } from './label-selector.ts';
+import { requiredNodeAffinityMatches } from './node-affinity.ts';
+import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
 // podtopologyspread: filtering.go (DoNotSchedule), scoring.go (ScheduleAnyway and the system
 // defaults), common.go (constraints, node inclusion policies), plugin.go (systemDefaultConstraints).

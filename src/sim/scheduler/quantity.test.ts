@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuantity, quantityMilliValue, quantityValue } from './quantity';
+import { parseQuantity, quantityMilliValue, quantityValue } from './quantity.ts';
 
 // Cases in the style of apimachinery/pkg/api/resource/quantity_test.go (TestQuantityParse,
 // TestQuantityRoundUp): Value() and MilliValue() round up.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Node, Pod, Taint } from './k8s-types';
-import type { CycleContext, Rng } from './framework';
-import { addPod, newNodeInfo } from './node-info';
-import type { NodeInfo } from './node-info';
+import type { Node, Pod, Taint } from './k8s-types.ts';
+import type { CycleContext, Rng } from './framework.ts';
+import { addPod, newNodeInfo } from './node-info.ts';
+import type { NodeInfo } from './node-info.ts';
 import {
   DEFAULT_FILTER_PLUGINS,
   failedRecord,
@@ -16,9 +16,9 @@ import {
   schedulePod,
   selectHost,
   truncateMessage,
-} from './schedule-one';
-import type { FitError } from './schedule-one';
-import { makeNode, makePod, seededRng, tol } from './test-helpers';
+} from './schedule-one.ts';
+import type { FitError } from './schedule-one.ts';
+import { makeNode, makePod, seededRng, tol } from './test-helpers.ts';
 
 const cp: Taint = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
 

@@ -1,16 +1,16 @@
-import type { Binding, Pod } from './k8s-types';
-import type { Code, CycleContext, FilterPlugin, Listers, Rng, ScorePlugin, Status } from './framework';
-import { podPriority } from './framework';
-import type { NodeInfo } from './node-info';
-import { cloneNodeInfo, removePod } from './node-info';
-import { nodeUnschedulable } from './node-unschedulable';
-import { nodeName } from './node-name';
-import { taintTolerationFilter, taintTolerationScore } from './taint-toleration';
-import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity';
-import { nodePorts } from './node-ports';
-import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info';
-import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources';
-import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread';
+import type { Binding, Pod } from './k8s-types.ts';
+import type { Code, CycleContext, FilterPlugin, Listers, Rng, ScorePlugin, Status } from './framework.ts';
+import { podPriority } from './framework.ts';
+import type { NodeInfo } from './node-info.ts';
+import { cloneNodeInfo, removePod } from './node-info.ts';
+import { nodeUnschedulable } from './node-unschedulable.ts';
+import { nodeName } from './node-name.ts';
+import { taintTolerationFilter, taintTolerationScore } from './taint-toleration.ts';
+import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
+import { nodePorts } from './node-ports.ts';
+import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info.ts';
+import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
+import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
 
 // pkg/scheduler/schedule_one.go: schedulePod → findNodesThatFitPod → prioritizeNodes → selectHost,
 // FitError.Error() from framework/types.go, and DefaultPreemption's PostFilter message.

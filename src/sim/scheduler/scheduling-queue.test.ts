@@ -13,8 +13,8 @@ import {
   pop,
   remove,
   update,
-} from './scheduling-queue';
-import { makePod } from './test-helpers';
+} from './scheduling-queue.ts';
+import { makePod } from './test-helpers.ts';
 
 const prio = (name: string, priority: number) => makePod(name, [], { priority });
 

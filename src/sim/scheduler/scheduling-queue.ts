@@ -1,5 +1,5 @@
-import type { Pod } from './k8s-types';
-import { podPriority } from './framework';
+import type { Pod } from './k8s-types.ts';
+import { podPriority } from './framework.ts';
 
 // pkg/scheduler/backend/queue (PriorityQueue) as plain data: activeQ (a heap ordered by
 // PrioritySort), backoffQ (a heap ordered by backoff expiry) and unschedulablePods. Time is the

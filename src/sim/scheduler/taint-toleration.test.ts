@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Taint, Toleration } from './k8s-types';
-import type { CycleContext } from './framework';
-import { newNodeInfo } from './node-info';
-import { taintTolerationFilter, taintTolerationScore, toleratesTaint, untoleratedTaintReasonWithKey } from './taint-toleration';
-import { makeNode, makePod, tol } from './test-helpers';
+import type { Taint, Toleration } from './k8s-types.ts';
+import type { CycleContext } from './framework.ts';
+import { newNodeInfo } from './node-info.ts';
+import { taintTolerationFilter, taintTolerationScore, toleratesTaint, untoleratedTaintReasonWithKey } from './taint-toleration.ts';
+import { makeNode, makePod, tol } from './test-helpers.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
 

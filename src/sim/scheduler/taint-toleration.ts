@@ -1,6 +1,6 @@
-import type { Taint, Toleration } from './k8s-types';
-import type { FilterPlugin, ScorePlugin } from './framework';
-import { MAX_NODE_SCORE, SUCCESS, defaultNormalizeScore, newStatus } from './framework';
+import type { Taint, Toleration } from './k8s-types.ts';
+import type { FilterPlugin, ScorePlugin } from './framework.ts';
+import { MAX_NODE_SCORE, SUCCESS, defaultNormalizeScore, newStatus } from './framework.ts';
 
 /**
  * The reason since kubernetes#134740 (v1.35, cherry-picked to 1.34 patches): the taint is no

@@ -1,0 +1,137 @@
+// Benchmarks of the simulation core (`npm run bench`). Prints figures; asserts nothing. Run on an
+// idle machine: wall-clock numbers are the machine's, simulated times are the model's.
+//   node scripts/bench.ts [--quick] [--scale-limit-seconds N]
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import { createCluster, replayCluster, type Cluster } from '../src/sim/index.ts';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const scaleLimitSeconds = Number(args[args.indexOf('--scale-limit-seconds') + 1]) || 120;
+
+const ms = (t0: number) => performance.now() - t0;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+const mb = (b: number) => `${fmt(b / 1024 / 1024, 0)} MB`;
+
+/** A Deployment manifest with the given replicas and a small CPU request. */
+function deployment(name: string, replicas: number, image = 'nginx:1.27', cpu = '10m'): Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default', labels: { app: name } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image, resources: { requests: { cpu, memory: '16Mi' } } }] },
+      },
+    },
+  };
+}
+
+function apply(c: Cluster, d: Deployment): void {
+  const r = c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: d });
+  if (!r.ok) throw new Error(`create ${d.metadata?.name}: ${r.status.message}`);
+}
+
+/** Pods in phase Running with every container ready, and the total. */
+function podCounts(c: Cluster): { running: number; total: number } {
+  let running = 0;
+  let total = 0;
+  for (const [key, o] of Object.entries(c.world.state.store.objects)) {
+    if (!key.startsWith('/registry/pods/')) continue;
+    total++;
+    const p = o.value as { status?: { phase?: string; conditions?: { type: string; status: string }[] } };
+    if (p.status?.phase === 'Running' && p.status.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')) running++;
+  }
+  return { running, total };
+}
+
+function line(label: string, value: string): void {
+  console.log(`  ${label.padEnd(52)} ${value}`);
+}
+
+function scenario(name: string, run: (c: Cluster) => void): Cluster {
+  const c = createCluster({ seed: 1 });
+  const t0 = performance.now();
+  run(c);
+  line(name, `${fmt(ms(t0))} ms wall, ${fmt(c.now / 1000)} s simulated, ${c.log.length} log records, revision ${c.world.state.store.revision}`);
+  return c;
+}
+
+console.log('Chapter scenarios (three nodes, seed 1)');
+scenario('reconcile-loop: create web ×3, settle', (c) => { apply(c, deployment('web', 3)); c.settle(); });
+scenario('reconcile-loop: scale to 6, delete a pod, settle', (c) => {
+  apply(c, deployment('web', 3)); c.settle();
+  c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', subresource: 'scale', body: { spec: { replicas: 6 } } });
+  c.settle();
+  const pod = Object.keys(c.world.state.store.objects).find((k) => k.startsWith('/registry/pods/default/web-'))!.split('/').pop()!;
+  c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: pod });
+  c.settle();
+});
+scenario('rolling-updates: set image, roll out, undo', (c) => {
+  apply(c, deployment('web', 3)); c.settle();
+  c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
+  c.settle();
+  c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } } } });
+  c.settle();
+});
+scenario('node-failure: node-2 off, 7 minutes', (c) => { apply(c, deployment('web', 6)); c.settle(); c.node('node-2', 'stop'); c.advance(7 * 60_000); });
+scenario('control-plane-outage: 3 minutes down, back up', (c) => {
+  apply(c, deployment('web', 3)); c.settle(); c.controlPlane('stop'); c.advance(3 * 60_000); c.controlPlane('start'); c.settle();
+});
+
+console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated minutes)');
+{
+  const demo = createCluster({ seed: 1 });
+  apply(demo, deployment('web', 3));
+  demo.advance(10 * 60_000);
+  const inputs = demo.world.state.inputs;
+  const until = demo.now;
+  const hash = demo.world.hash();
+  const times: number[] = [];
+  let same = true;
+  for (let i = 0; i < (quick ? 3 : 11); i++) {
+    const t0 = performance.now();
+    const r = replayCluster({ seed: 1 }, inputs, until);
+    times.push(ms(t0));
+    same &&= r.world.hash() === hash;
+  }
+  times.sort((a, b) => a - b);
+  line('events in the demo', String(demo.world.state.steps));
+  line('replay 10 simulated minutes (median)', `${fmt(times[times.length >> 1], 2)} ms (target ≤ 10 ms)`);
+  line('replayed state identical to the original', same ? 'yes' : 'NO');
+  const snap = performance.now();
+  const s = demo.snapshot();
+  line('snapshot (structured clone)', `${fmt(ms(snap), 2)} ms`);
+  const rs = performance.now();
+  demo.restore(s);
+  line('restore', `${fmt(ms(rs), 2)} ms`);
+}
+
+/** Apply `pods` replicas across `nodes` nodes and run until all are Running; null if out of time. */
+function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: number; simMs: number; rss: number; running: number } | null {
+  const t0 = performance.now();
+  const c = createCluster({ seed: 1, nodes });
+  c.advance(1_000);
+  const perDeployment = 1000;
+  for (let i = 0; i * perDeployment < pods; i++) apply(c, deployment(`app-${i}`, Math.min(perDeployment, pods - i * perDeployment)));
+  let peak = process.memoryUsage().rss;
+  for (;;) {
+    c.advance(1_000);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const { running } = podCounts(c);
+    if (running >= pods) return { wallMs: ms(t0), simMs: c.now, rss: peak, running };
+    if (ms(t0) > limitSeconds * 1000) {
+      line(`  stopped after ${limitSeconds} s wall`, `${running}/${pods} Running at ${fmt(c.now / 1000)} s simulated`);
+      return null;
+    }
+  }
+}
+
+console.log('\nScale: apply to all Running');
+for (const [nodes, pods] of quick ? [[100, 3000]] : [[1000, 30000], [2000, 60000], [5000, 150000]]) {
+  const r = scaleRun(nodes, pods, scaleLimitSeconds);
+  if (!r) break;
+  line(`${nodes} nodes, ${pods} pods`, `${fmt(r.wallMs / 1000, 2)} s wall, ${fmt(r.simMs / 1000)} s simulated, peak RSS ${mb(r.rss)}${nodes === 1000 ? ' (target ≤ 5 s, ≤ 1 GB)' : ''}`);
+}
