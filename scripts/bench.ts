@@ -38,10 +38,9 @@ function apply(c: Cluster, d: Deployment): void {
 function podCounts(c: Cluster): { running: number; total: number } {
   let running = 0;
   let total = 0;
-  for (const [key, o] of Object.entries(c.world.state.store.objects)) {
-    if (!key.startsWith('/registry/pods/')) continue;
+  for (const o of Object.values(c.world.state.store.objects.pods ?? {})) {
     total++;
-    const p = o.value as { status?: { phase?: string; conditions?: { type: string; status: string }[] } };
+    const p = o as { status?: { phase?: string; conditions?: { type: string; status: string }[] } };
     if (p.status?.phase === 'Running' && p.status.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')) running++;
   }
   return { running, total };
@@ -65,7 +64,7 @@ scenario('reconcile-loop: scale to 6, delete a pod, settle', (c) => {
   apply(c, deployment('web', 3)); c.settle();
   c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', subresource: 'scale', body: { spec: { replicas: 6 } } });
   c.settle();
-  const pod = Object.keys(c.world.state.store.objects).find((k) => k.startsWith('/registry/pods/default/web-'))!.split('/').pop()!;
+  const pod = Object.keys(c.world.state.store.objects.pods ?? {}).find((k) => k.startsWith('/registry/pods/default/web-'))!.split('/').pop()!;
   c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: pod });
   c.settle();
 });

@@ -13,6 +13,7 @@ import { registerNodeLifecycleAdmission } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
 import type { RequestLog } from './request-log.ts';
+import { storeGet } from './store.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
 import { World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
 
@@ -169,8 +170,7 @@ export class Cluster implements SimCluster {
 
   /** Crash a pod's first container on its node; false when the pod is not running anywhere. */
   crash(namespace: string, pod: string, opts: { oom?: boolean } = {}): boolean {
-    const key = `/registry/pods/${namespace}/${pod}`;
-    const obj = this.world.state.store.objects[key]?.value as Pod | undefined;
+    const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
     const node = obj?.spec?.nodeName;
     if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
     const container = obj.spec?.containers?.[0]?.name;
