@@ -32,7 +32,6 @@ export default defineConfig({
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
-        "frame-ancestors 'none'",
       ],
       scriptDirective: {
         // Search loads Pagefind's module and its WebAssembly index from the site itself.

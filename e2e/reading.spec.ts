@@ -123,3 +123,13 @@ test('a glossary tooltip shows on keyboard focus', async ({ page }) => {
   const tipId = await term.getAttribute('aria-describedby');
   await expect(page.locator(`[id="${tipId}"]`)).toBeVisible();
 });
+
+test('Escape dismisses a glossary tooltip (WCAG 1.4.13)', async ({ page }) => {
+  await page.goto(`${BASE}/control-plane/`);
+  const term = page.locator('.term__link').first();
+  await term.focus();
+  const tip = page.locator(`[id="${await term.getAttribute('aria-describedby')}"]`);
+  await expect(tip).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(tip).toBeHidden();
+});
