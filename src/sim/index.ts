@@ -69,3 +69,10 @@ export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecyc
 export { runKubectl } from './kubectl/kubectl.ts';
 export { runScript, parseScript } from './kubectl/script.ts';
 export { runSimCommand, formatSimTime } from './kubectl/sim-commands.ts';
+
+/** Time travel (step, back, seek, fork over a recorded run) and permalinks to a moment of it. */
+export { Timeline, type TimelineOptions, type TimelineData, type Position, type Bounds, type StepKind } from './time-travel.ts';
+export {
+  encodeMoment, decodeMoment, momentOf, permalinkOf, restoreMoment, PERMALINK_LIMITS,
+  type Moment, type DecodeResult, type EncodeResult, type RestoreResult,
+} from './permalink.ts';

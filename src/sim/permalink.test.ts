@@ -1,0 +1,217 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCluster } from './cluster.ts';
+import { decodeMoment, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
+import { Timeline } from './time-travel.ts';
+
+/** A Deployment of nginx pods as kubectl create would send it. */
+function webDeployment(replicas: number): unknown {
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
+  };
+}
+
+const FC_RUNS = Number(process.env.FC_RUNS ?? 200);
+
+/** A session with every kind of input: kubectl writes and reads, faults, injected events, processes. */
+function session(seed = 21, kubeadm = false): Timeline {
+  const tl = new Timeline(createCluster({ seed, nodes: 3, kubeadm }));
+  tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(3) }));
+  tl.advance(8_000);
+  tl.apply((c) => c.request({ verb: 'list', resource: 'pods', namespace: 'default', options: { labelSelector: 'app=web' } }));
+  tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }));
+  tl.advance(3_000);
+  tl.apply((c) => {
+    const pods = c.request({ verb: 'list', resource: 'pods', namespace: 'default' }) as { ok: true; object: { items: { metadata: { name: string } }[] } };
+    c.crash('default', pods.object.items[0].metadata.name);
+  });
+  tl.advance(2_000);
+  tl.apply((c) => c.node('node-3', 'partition'));
+  tl.apply((c) => c.apiserverLatency(20));
+  tl.apply((c) => c.image('nginx:1.28', 'missing'));
+  tl.apply((c) => c.controlPlane('stop', 'scheduler'));
+  tl.advance(5_000);
+  tl.apply((c) => c.controlPlane('start', 'scheduler'));
+  tl.apply((c) => c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'nope', options: { gracePeriodSeconds: 0 } }));
+  tl.advance(4_000);
+  return tl;
+}
+
+function link(m: Moment): string {
+  const r = encodeMoment(m);
+  if (!r.ok) throw new Error(r.error);
+  return r.link;
+}
+
+describe('permalink', () => {
+  it('round trips: encode → decode → restore stands at the same state, and re-encodes to the same string', () => {
+    const tl = session();
+    const hashes: string[] = [];
+    for (let i = 0; i < tl.length; i++) { tl.seek(i); hashes.push(tl.cluster.world.hash()); }
+    for (const step of [0, 5, Math.floor(tl.length / 2), tl.length - 1]) {
+      tl.seek(step);
+      const enc = permalinkOf(tl, 'self-healing');
+      expect(enc.ok).toBe(true);
+      const s = (enc as { link: string }).link;
+      expect(s).toMatch(/^[ab][A-Za-z0-9_-]+$/);
+      const dec = decodeMoment(s);
+      expect(dec.ok).toBe(true);
+      const m = (dec as { moment: Moment }).moment;
+      expect(m).toEqual(momentOf(tl, 'self-healing'));
+      const r = restoreMoment(m);
+      if (!r.ok) throw new Error(r.error);
+      expect(r.timeline.at().step).toBe(step);
+      expect(r.cluster.world.hash()).toBe(hashes[step]);
+      expect(link(momentOf(r.timeline, 'self-healing'))).toBe(s);
+      // the restored timeline carries the future: stepping to the end reaches the original end
+      r.timeline.seek(tl.length - 1);
+      expect(r.cluster.world.hash()).toBe(hashes[tl.length - 1]);
+    }
+  });
+
+  it('round trips a kubeadm cluster', () => {
+    const tl = new Timeline(createCluster({ seed: 8, kubeadm: true, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.advance(6_000);
+    tl.apply((c) => c.node('control-plane', 'stop'));
+    tl.advance(1_000);
+    tl.seek(7);
+    const s = link(momentOf(tl));
+    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    expect(link(momentOf(r.timeline))).toBe(s);
+  });
+
+  it('is deterministic: the same session gives the same link, and restoring twice gives the same state', () => {
+    const a = permalinkOf(session(), 'x');
+    const b = permalinkOf(session(), 'x');
+    expect(a).toEqual(b);
+    const m = (decodeMoment((a as { link: string }).link) as { moment: Moment }).moment;
+    const r1 = restoreMoment(m);
+    const r2 = restoreMoment(m);
+    expect(r1.ok && r2.ok && r1.cluster.world.hash() === r2.cluster.world.hash()).toBe(true);
+  });
+
+  it('is short for a typical session: packed when that is shorter, and the packing round trips', () => {
+    const s = (permalinkOf(session()) as { link: string }).link;
+    expect(s[0]).toBe('b');
+    const text = linkText(s)!;
+    expect(s.length).toBeLessThan(Math.ceil(text.length * 4 / 3));
+    expect(s.length).toBeLessThan(1500);
+    expect(JSON.parse(text)[0]).toBe(1);
+  });
+
+  it('rejects malformed, truncated, hostile and oversized links with a message', () => {
+    const good = (permalinkOf(session()) as { link: string }).link;
+    const enc = (wire: unknown) => 'a' + Buffer.from(JSON.stringify(wire)).toString('base64url');
+    const base = [1, 1, 3, 0, 0, ''];
+    const cases: [unknown, RegExp][] = [
+      [undefined, /not text/],
+      [42, /not text/],
+      ['', /empty/],
+      ['z' + good.slice(1), /unknown format/],
+      [good.slice(0, good.length - 7), /damaged|cut short|do not belong/],
+      [good + '!', /do not belong/],
+      ['a' + 'A'.repeat(PERMALINK_LIMITS.maxChars), /too long/],
+      [enc({ v: 1 }), /not a moment/],
+      [enc([2, 1, 3, 0, 0, '', []]), /newer version/],
+      [enc([1, -1, 3, 0, 0, '', []]), /seed/],
+      [enc([1, 1, 999, 0, 0, '', []]), /number of nodes/],
+      [enc([1, 1, 3, 0, 1e9, '', []]), /step/],
+      [enc([1, 1, 3, 0, 0, '../../etc', []]), /scenario/],
+      [enc([...base, Array.from({ length: 501 }, () => [1, 0, 0, 0])]), /too many inputs/],
+      [enc([...base, [[0, 0, 0, 9, 4]]]), /verb/],
+      [enc([...base, [[0, 0, 0, 2, 42, 'default', '', '', {}]]]), /resource/],
+      [enc([...base, [[0, 0, 0, 2, 4, 'default']]]), /needs a body/],
+      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', { spec: { replicas: 1e9 } }]]]), /replicas/],
+      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', JSON.parse('{"__proto__":{"x":1}}')]]]), /forbidden field/],
+      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', 'exec', {}]]]), /subresource/],
+      [enc([...base, [[0, 0, 0, 1, 3, 'Default']]]), /namespace/],
+      [enc([...base, [[0, 0, 0, 1, 3, 'default', '', '', 0, { evil: 1 }]]]), /unknown option/],
+      [enc([...base, [[1, 0, 0, 99]]]), /fault type/],
+      [enc([...base, [[1, 0, 0, 6, 1e7]]]), /latency/],
+      [enc([...base, [[1, 0, 0, 7, 'kubelet/node-9']]]), /no node "node-9"/],
+      [enc([...base, [[2, 0, 0, 'node-1', 4]]]), /needs the pod/],
+      [enc([...base, [[2, 0, 0, 'node-1', 0, { pod: 'x' }]]]), /takes no details/],
+      [enc([...base, [[3, 0, 0, 12]]]), /component/],
+      [enc([...base, [[1, -5, 0, 0]]]), /time/],
+      [enc([...base, [[1, 1.5, 0, 0]]]), /whole number/],
+      [enc([...base, [[1, PERMALINK_LIMITS.maxT, 0, 0], [1, 1, 0, 0]]]), /later than/],
+      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', JSON.parse('['.repeat(40) + ']'.repeat(40))]]]), /must be an object/],
+      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', { a: JSON.parse('['.repeat(40) + ']'.repeat(40)) }]]]), /nested too deeply/],
+      ['a' + Buffer.from([0xc0, 0x80]).toString('base64url'), /not valid text/],
+      ['a' + '['.repeat(12000), /do not belong|damaged/],
+      // packed: a back-reference before the start, a length running off the end, a bomb
+      ['b' + Buffer.from([0, 0x5b, 200, 5]).toString('base64url'), /packed data/],
+      ['b' + Buffer.from([10, 0x5b]).toString('base64url'), /packed data/],
+      ['b' + Buffer.from([0, 0x5b, ...Array.from({ length: 1200 }, (_, i) => (i % 2 ? 1 : 255))]).toString('base64url'), /packed data/],
+    ];
+    for (const [input, re] of cases) {
+      const r = decodeMoment(input);
+      expect(r.ok, String(input).slice(0, 80)).toBe(false);
+      if (!r.ok) { expect(r.error).toMatch(/^This link does not describe a simulation: /); expect(r.error).toMatch(re); }
+    }
+  });
+
+  it('restoreMoment reports moments it cannot place instead of throwing', () => {
+    const m = (decodeMoment((permalinkOf(session()) as { link: string }).link) as { moment: Moment }).moment;
+    const past = restoreMoment({ ...m, step: PERMALINK_LIMITS.maxStep }, { maxEvents: 3000 });
+    expect(past.ok).toBe(false);
+    if (!past.ok) expect(past.error).toMatch(/run ends at step/);
+    // an input whose recorded step is far beyond where the run can place it
+    const far: Moment = { ...m, step: 3, inputs: [{ ...m.inputs[0], step: 2, t: 0 }] };
+    const r = restoreMoment(far, { maxEvents: 3000 });
+    expect(r.ok).toBe(false);
+  });
+
+  it('fuzz: arbitrary strings never throw and are refused with a message', () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom(...'aAbB09-_xyz'.split('')) }), fc.string({ unit: 'binary' })), (s) => {
+      const r = decodeMoment(s);
+      if (r.ok) return encodeMoment(r.moment).ok; // only possible for valid content
+      return typeof r.error === 'string' && r.error.length > 20;
+    }), { numRuns: FC_RUNS });
+  });
+
+  it('fuzz: mutated valid links never throw; ok only for content that re-encodes and validates', () => {
+    const good = (permalinkOf(session()) as { link: string }).link;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const mutation = fc.oneof(
+      fc.record({ op: fc.constant('set'), at: fc.nat(), ch: fc.constantFrom(...alphabet.split('')) }),
+      fc.record({ op: fc.constant('cut'), at: fc.nat(), ch: fc.constant('') }),
+      fc.record({ op: fc.constant('insert'), at: fc.nat(), ch: fc.constantFrom(...alphabet.split('')) }),
+      fc.record({ op: fc.constant('delete'), at: fc.nat(), ch: fc.constant('') }),
+    );
+    fc.assert(fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (ms) => {
+      let s = good;
+      for (const m of ms) {
+        const i = m.at % (s.length + 1);
+        if (m.op === 'set') s = s.slice(0, i) + m.ch + s.slice(i + 1);
+        else if (m.op === 'cut') s = s.slice(0, i);
+        else if (m.op === 'insert') s = s.slice(0, i) + m.ch + s.slice(i);
+        else s = s.slice(0, i) + s.slice(i + 1);
+      }
+      const r = decodeMoment(s);
+      if (!r.ok) return r.error.length > 20;
+      const again = encodeMoment(r.moment);
+      return again.ok && decodeMoment(again.link).ok;
+    }), { numRuns: FC_RUNS });
+  });
+
+  it('fuzz: mutated moments (numbers, codes, fields) decode to ok only when valid', () => {
+    const m = momentOf(session());
+    const good = JSON.parse(linkText(link(m))!) as unknown[];
+    const values = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constant({}), fc.constant([]), fc.boolean(), fc.constant(-1), fc.constant(1e15));
+    fc.assert(fc.property(fc.nat(), fc.nat(), values, (a, b, v) => {
+      const w = structuredClone(good) as unknown[];
+      const inputs = w[6] as unknown[][];
+      if (a % 3 === 0) w[a % 6] = v;
+      else { const inp = inputs[b % inputs.length]; inp[a % (inp.length + 1)] = v; }
+      const s = 'a' + Buffer.from(JSON.stringify(w)).toString('base64url');
+      const r = decodeMoment(s);
+      if (!r.ok) return r.error.length > 20;
+      return encodeMoment(r.moment).ok;
+    }), { numRuns: FC_RUNS });
+  });
+});
