@@ -90,15 +90,20 @@ console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated
   const hash = demo.world.hash();
   const times: number[] = [];
   let same = true;
-  for (let i = 0; i < (quick ? 3 : 11); i++) {
+  // The first few replays in a fresh process run before V8 has optimised the core; a page that
+  // time-travels has already run the demo. Report the first one apart and take the median after.
+  const warmup = 3;
+  for (let i = 0; i < warmup + (quick ? 3 : 11); i++) {
     const t0 = performance.now();
     const r = replayCluster({ seed: 1 }, inputs, until);
     times.push(ms(t0));
     same &&= r.world.hash() === hash;
   }
-  times.sort((a, b) => a - b);
+  const first = times[0];
+  const warm = times.slice(warmup).sort((a, b) => a - b);
   line('events in the demo', String(demo.world.state.steps));
-  line('replay 10 simulated minutes (median)', `${fmt(times[times.length >> 1], 2)} ms (target ≤ 10 ms)`);
+  line('replay 10 simulated minutes (first, unoptimised JIT)', `${fmt(first, 2)} ms`);
+  line(`replay 10 simulated minutes (median after ${warmup})`, `${fmt(warm[warm.length >> 1], 2)} ms (target ≤ 10 ms)`);
   line('replayed state identical to the original', same ? 'yes' : 'NO');
   const snap = performance.now();
   const s = demo.snapshot();
@@ -109,8 +114,10 @@ console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated
 }
 
 /** Apply `pods` replicas across `nodes` nodes and run until all are Running; null if out of time. */
-function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: number; simMs: number; rss: number; running: number } | null {
+function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: number; simMs: number; rss: number; running: number; steps: number } | null {
   const t0 = performance.now();
+  // The bench's own once-a-simulated-second scan of every pod is not the simulator's work: keep it out.
+  let scanMs = 0;
   const c = createCluster({ seed: 1, nodes });
   c.advance(1_000);
   const perDeployment = 1000;
@@ -118,19 +125,23 @@ function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: 
   let peak = process.memoryUsage().rss;
   for (;;) {
     c.advance(1_000);
+    const s0 = performance.now();
     peak = Math.max(peak, process.memoryUsage().rss);
     const { running } = podCounts(c);
-    if (running >= pods) return { wallMs: ms(t0), simMs: c.now, rss: peak, running };
-    if (ms(t0) > limitSeconds * 1000) {
-      line(`  stopped after ${limitSeconds} s wall`, `${running}/${pods} Running at ${fmt(c.now / 1000)} s simulated`);
+    scanMs += ms(s0);
+    const wallMs = ms(t0) - scanMs;
+    if (running >= pods) return { wallMs, simMs: c.now, rss: peak, running, steps: c.world.state.steps };
+    if (wallMs > limitSeconds * 1000) {
+      line(`${nodes} nodes, ${pods} pods: stopped after ${limitSeconds} s wall`, `${running}/${pods} Running at ${fmt(c.now / 1000)} s simulated, ${c.world.state.steps} events, peak RSS ${mb(peak)}`);
       return null;
     }
   }
 }
 
 console.log('\nScale: apply to all Running');
+// Every size runs (a size that runs out of time reports how far it got), so the figures show the trend.
 for (const [nodes, pods] of quick ? [[100, 3000]] : [[1000, 30000], [2000, 60000], [5000, 150000]]) {
   const r = scaleRun(nodes, pods, scaleLimitSeconds);
-  if (!r) break;
-  line(`${nodes} nodes, ${pods} pods`, `${fmt(r.wallMs / 1000, 2)} s wall, ${fmt(r.simMs / 1000)} s simulated, peak RSS ${mb(r.rss)}${nodes === 1000 ? ' (target ≤ 5 s, ≤ 1 GB)' : ''}`);
+  if (!r) continue;
+  line(`${nodes} nodes, ${pods} pods`, `${fmt(r.wallMs / 1000, 2)} s wall, ${fmt(r.simMs / 1000)} s simulated, ${r.steps} events, peak RSS ${mb(r.rss)}${nodes === 1000 ? ' (target ≤ 5 s, ≤ 1 GB)' : ''}`);
 }

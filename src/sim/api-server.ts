@@ -159,6 +159,8 @@ export function conflict(resource: string, name: string, detail = 'the object ha
 /** kubectl's one-line rendering of a failed request (`Error from server (NotFound): pods "x" not found`). */
 export function kubectlErrorMessage(status: Status): string {
   if (status.code === 0) return KUBECTL_CONNECTION_REFUSED;
+  // StandardErrorMessage: a Status without a reason (etcd's errors passed through) prints none.
+  if (!status.reason) return `Error from server: ${status.message}`;
   return `Error from server (${status.reason}): ${status.message}`;
 }
 
@@ -445,17 +447,23 @@ export function registerIdentity(component: string, identity: Identity): void {
 /** Resolve a component name to an identity: table entries, plus `kubelet/<node>` as system:node:<node>. */
 export function authenticate(component: string): Identity | undefined {
   if (IDENTITIES[component]) return IDENTITIES[component];
+  // Every request authenticates: build each node's identity once (it is only read).
+  const known = nodeIdentities.get(component);
+  if (known) return known;
   const m = /^kubelet\/(.+)$/.exec(component);
   if (m) {
-    return {
+    const id: Identity = {
       user: `system:node:${m[1]}`, node: m[1],
       rules: [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
         R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
         R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), EVENTS],
     };
+    nodeIdentities.set(component, id);
+    return id;
   }
   return undefined;
 }
+const nodeIdentities = new Map<string, Identity>();
 
 function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
   return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
@@ -856,10 +864,10 @@ export function handleRequest(h: ApiHost, component: string, req: ApiRequest, id
   if (!id) return fail(h, component, req, statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
   if (denied) return fail(h, component, req, denied, 'authorization');
-  if (f.etcdDown) return fail(h, component, req, statusError(500, 'InternalError', 'etcdserver: request timed out'), 'storage');
+  if (f.etcdDown) return fail(h, component, req, statusError(500, '', 'etcdserver: request timed out'), 'storage');
   // A full etcd (NOSPACE alarm) still serves reads and deletes.
   if (f.etcdFull && req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'delete') {
-    return fail(h, component, req, statusError(500, 'InternalError', 'etcdserver: mvcc: database space exceeded'), 'storage');
+    return fail(h, component, req, statusError(500, '', 'etcdserver: mvcc: database space exceeded'), 'storage');
   }
   switch (req.verb) {
     case 'get': return doGet(h, component, req);

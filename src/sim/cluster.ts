@@ -168,12 +168,14 @@ export class Cluster implements SimCluster {
   /** etcd out of space, or space freed. */
   etcd(state: 'full' | 'ok'): void { this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' }); }
 
-  /** Crash a pod's first container on its node; false when the pod is not running anywhere. */
+  /** Crash a pod's first container on its node; false when that container is not running. */
   crash(namespace: string, pod: string, opts: { oom?: boolean } = {}): boolean {
     const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
     const node = obj?.spec?.nodeName;
     if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
     const container = obj.spec?.containers?.[0]?.name;
+    // Only a running container can crash; anything else would be a no-op reported as success.
+    if (!obj.status?.containerStatuses?.find((c) => c.name === container)?.state?.running) return false;
     this.world.inject(`kubelet/${node}`, { type: 'crash', namespace, pod, container, oom: !!opts.oom });
     return true;
   }

@@ -40,9 +40,9 @@ export {
 
 /** client-go ideas as plain data: informers (list+watch+cache+handlers) and rate-limited work queues. */
 export {
-  newInformer, listAndWatch, informerHandle, listerList, listerGet, metaNamespaceKey, newWorkQueue, add, get, done, len,
+  newInformer, listAndWatch, informerHandle, listerList, listerGet, listerByIndex, registerIndexer, INDEXERS, metaNamespaceKey, newWorkQueue, add, get, done, len,
   addAfter, addRateLimited, rateLimiterWhen, forget, numRequeues, workQueueHandle, processNextWorkItem, drainQueue, REFLECTOR_BACKOFF_INITIAL_MS, REFLECTOR_BACKOFF_MAX_MS,
-  type InformerState, type EventHandlers, type MetaObject, type WorkQueue, type SyncResult, type WorkQueueAdd, type InformerRetry,
+  type InformerState, type EventHandlers, type IndexFunc, type MetaObject, type WorkQueue, type SyncResult, type WorkQueueAdd, type InformerRetry,
 } from './informer.ts';
 
 /** Events (core/v1) with the recorder's aggregation. */
@@ -50,7 +50,7 @@ export { newEventRecorder, recordEvent, type EventRecorderState, type InvolvedOb
 
 /** The world: state, component registry, event loop, inputs, faults, snapshots, replay. */
 export {
-  World, createWorldState, applyFault, hashWorld, replay, SYSTEM_NAMESPACES,
+  World, createWorldState, applyFault, hashWorld, replay, SYSTEM_NAMESPACES, FREEZE_BY_DEFAULT,
   type WorldState, type Ctx, type ApiClient, type ComponentDef, type ComponentEntry, type AddComponentOptions, type Input,
   type FaultInput, type WorldOptions, type StepResult,
 } from './world.ts';

@@ -66,13 +66,19 @@ export function newUID(rng: RngState): string {
   return `${h(a)}-${bs.slice(0, 4)}-${bs.slice(4)}-${cs.slice(0, 4)}-${cs.slice(4)}${h(d)}`;
 }
 
-let lastSecond = NaN;
-let lastRfc3339 = '';
+const rfcSeconds = new Map<number, string>();
+
 /** metav1.Time: RFC 3339 with second precision (what creationTimestamp looks like). */
 export function rfc3339(ms: number): string {
+  // Memoised per second (bounded): writes share a second, and older timestamps recur on every pass.
   const sec = Math.floor(ms / 1000);
-  if (sec !== lastSecond) { lastSecond = sec; lastRfc3339 = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z'); } // memo: many writes share a second
-  return lastRfc3339;
+  let s = rfcSeconds.get(sec);
+  if (s === undefined) {
+    if (rfcSeconds.size >= 8192) rfcSeconds.clear();
+    s = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z');
+    rfcSeconds.set(sec, s);
+  }
+  return s;
 }
 
 /** metav1.MicroTime: RFC 3339 with microseconds (lease renewTime, event eventTime). */

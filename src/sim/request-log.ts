@@ -43,8 +43,21 @@ export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord
     for (const [k, v] of Object.entries(rec)) if (v !== undefined) r[k] = v;
     rec = r as unknown as RequestRecord;
   }
+  rec.path = intern(rec.path);
+  if (rec.object !== undefined) rec.object = intern(rec.object);
   log.push(rec);
   return rec;
+}
+
+// Paths and object names recur (every record about a pod names it): one flat copy of each string
+// instead of a fresh concatenation per record. Bounded; a behaviour-side cache, not state.
+const interned = new Map<string, string>();
+function intern(s: string): string {
+  const hit = interned.get(s);
+  if (hit !== undefined) return hit;
+  if (interned.size >= 200_000) interned.clear();
+  interned.set(s, s);
+  return s;
 }
 
 /** Records written by one component. */

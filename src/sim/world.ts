@@ -121,12 +121,20 @@ export interface ComponentDef<S = unknown> {
 /** Options of a new world. */
 export interface WorldOptions {
   seed?: number;
-  /** Deep-freeze stored objects (default true; the benchmark turns it off). */
+  /** Deep-freeze stored objects (default: only under a test runner, see FREEZE_BY_DEFAULT). */
   freeze?: boolean;
   apiLatencyMs?: number;
   /** Create the system namespaces (default, kube-system, kube-public, kube-node-lease) as the API server does at start (default true). */
   bootstrap?: boolean;
 }
+
+const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+/**
+ * Whether stored objects are deep-frozen when WorldOptions.freeze is not given: under vitest (or
+ * NODE_ENV=test), where it catches a component mutating a shared object; elsewhere freezing every
+ * write is pure cost, since the tests already prove nothing mutates.
+ */
+export const FREEZE_BY_DEFAULT = !!(env?.VITEST || env?.NODE_ENV === 'test');
 
 /** Namespaces the API server's bootstrap controller creates. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -138,7 +146,7 @@ export interface StepResult { at: number; target: string; event: unknown }
 export function createWorldState(opts: WorldOptions = {}): WorldState {
   const seed = opts.seed ?? 1;
   const w: WorldState = {
-    seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? true),
+    seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
     apiServer: createApiServerState(opts.apiLatencyMs ?? 1), log: [], components: {}, inputs: [],
   };
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
@@ -355,7 +363,9 @@ export function applyFault(w: WorldState, f: FaultInput): void {
 
 /** Hash of the parts that must be byte-identical across equal runs. */
 export function hashWorld(w: WorldState): string {
-  return hashJSON({ store: w.store, log: w.log, now: w.now, rng: w.rng });
+  // The freeze flag is a debugging aid (on under tests only), not part of what a run produces.
+  const { freeze: _freeze, ...store } = w.store; // eslint-disable-line @typescript-eslint/no-unused-vars
+  return hashJSON({ store, log: w.log, now: w.now, rng: w.rng });
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */

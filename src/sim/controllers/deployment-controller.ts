@@ -353,17 +353,27 @@ function rolloutRecreate(x: SyncCtx, rsList: ReplicaSet[]): boolean {
 // ---------------------------------------------------------------------------------------------
 // The rollout statechart, advanced with pure transition() after each sync
 
+// Behaviour-side caches (never state): the template hash per stored template object (stored objects
+// are immutable), and the rollout machine's steps, a pure function of (value, context, events).
+const templateHashes = new WeakMap<object, string>();
+const rolloutMemo = new Map<string, { value: unknown; context: RolloutContext }>();
+
+function templateHashOf(d: Deployment): string {
+  const t = d.spec?.template;
+  if (!t) return computeHash(t);
+  let h = templateHashes.get(t);
+  if (h === undefined) { h = computeHash(t); templateHashes.set(t, h); }
+  return h;
+}
+
 function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment, x: SyncCtx): void {
-  const templateHash = computeHash(d.spec?.template);
+  const templateHash = templateHashOf(d);
   const paused = !!d.spec?.paused;
   let rec = s.rollouts[key];
-  let snap: Snap;
   const events: RolloutEvent[] = [];
   if (!rec) {
-    snap = initialTransition(rolloutMachine)[0];
     if (paused) events.push({ type: 'PAUSE' });
   } else {
-    snap = rolloutMachine.resolveState({ value: rec.value as never, context: rec.context });
     const changed = rec.templateHash !== templateHash;
     if (paused && !rec.paused) events.push({ type: 'PAUSE' });
     if (!paused && rec.paused) events.push({ type: 'RESUME' });
@@ -371,8 +381,16 @@ function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment
   }
   const status = x.status ?? d.status ?? {};
   events.push({ type: 'SYNCED', status: rolloutSummary(x.d, status, x.lastAction) });
-  for (const e of events) snap = transition(rolloutMachine, snap, e)[0];
-  const persisted = rolloutMachine.getPersistedSnapshot(snap) as unknown as { value: unknown; context: RolloutContext };
+  const memoKey = JSON.stringify([rec ? [rec.value, rec.context] : null, events]);
+  let persisted = rolloutMemo.get(memoKey);
+  if (!persisted) {
+    let snap: Snap = rec ? rolloutMachine.resolveState({ value: rec.value as never, context: rec.context }) : initialTransition(rolloutMachine)[0];
+    for (const e of events) snap = transition(rolloutMachine, snap, e)[0];
+    const p = rolloutMachine.getPersistedSnapshot(snap) as unknown as { value: unknown; context: RolloutContext };
+    persisted = { value: structuredClone(p.value), context: structuredClone(p.context) };
+    if (rolloutMemo.size >= 4096) rolloutMemo.clear();
+    rolloutMemo.set(memoKey, persisted);
+  }
   const c = getDeploymentCondition(status, 'Progressing');
   rec = {
     value: structuredClone(persisted.value),

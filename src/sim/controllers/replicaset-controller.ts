@@ -8,13 +8,13 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../api-server.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import {
-  add, addAfter, drainQueue, informerHandle, len, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer, newWorkQueue,
+  add, addAfter, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
   workQueueHandle, type EventHandlers, type InformerState, type WorkQueue,
 } from '../informer.ts';
 import { deepEqual, rfc3339 } from '../names.ts';
-import type { ComponentDef, Ctx } from '../world.ts';
+import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {
-  BurstReplicas, calculateReplicaSetStatus, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
+  BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
   manageReplicasDiff, podEventMessages, slowStartBatch, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
 } from './replicaset-util.ts';
 
@@ -91,18 +91,78 @@ function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefin
   return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
 }
 
-function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
-  const ns = rs.metadata?.namespace;
-  const uid = rs.metadata?.uid;
-  return listerList(s.podInformer, (p) => p.metadata?.namespace === ns && controllerRefOf(p)?.uid === uid);
+// The pods this RS controls, through the informer's controller index (key order when `sorted`;
+// counting needs no order, ranking for deletion does).
+function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet, sorted = true): Pod[] {
+  return listerByIndex(s.podInformer, 'controller', `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`, sorted);
 }
 
 // getIndirectlyRelatedPods: pods of every RS that shares this RS's controller (the Deployment's other RSs).
 function relatedPodsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
   const owner = controllerRefOf(rs);
   if (!owner) return podsOf(s, rs);
-  const siblings = listerList(s.rsInformer, (o) => o.metadata?.namespace === rs.metadata?.namespace && controllerRefOf(o)?.uid === owner.uid);
+  const siblings = listerByIndex(s.rsInformer, 'controller', `${rs.metadata?.namespace ?? ''}/${owner.uid}`);
   return siblings.flatMap((o) => podsOf(s, o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pod tallies: the counts calculateStatus needs, per owner, kept up to date from the pod handlers so
+// a sync does not rescan the RS's pods. A behaviour-side cache keyed by the informer's state object
+// (so a restored snapshot starts afresh), built from the index on first use; never part of the state.
+
+interface Tally {
+  active: number;
+  ready: number;
+  terminating: number;
+  /** Active pods whose labels carry every template label of `labels`. */
+  fullyLabeled: number;
+  labels: [string, string][];
+  labelsSig: string;
+}
+
+const tallies = new WeakMap<InformerState<Pod>, Map<string, Tally>>();
+
+function ownerIndexValue(p: Pod): string | undefined {
+  const ref = controllerRefOf(p);
+  return ref ? `${p.metadata?.namespace ?? ''}/${ref.uid}` : undefined;
+}
+
+function hasLabels(labels: [string, string][], pod: Pod): boolean {
+  const l = pod.metadata?.labels;
+  for (const [k, v] of labels) if (l?.[k] !== v) return false;
+  return true;
+}
+
+function count(t: Tally, p: Pod, sign: 1 | -1): void {
+  const phase = p.status?.phase;
+  const done = phase === 'Succeeded' || phase === 'Failed';
+  if (p.metadata?.deletionTimestamp) { if (!done) t.terminating += sign; return; }
+  if (done) return;
+  t.active += sign;
+  if (isPodReady(p)) t.ready += sign;
+  if (hasLabels(t.labels, p)) t.fullyLabeled += sign;
+}
+
+/** Apply a pod change (old → cur, either absent) to the tallies already built. */
+function tallyPodChange(s: ReplicaSetControllerState, old: Pod | undefined, cur: Pod | undefined): void {
+  const m = tallies.get(s.podInformer);
+  if (!m) return;
+  if (old) { const v = ownerIndexValue(old); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, old, -1); }
+  if (cur) { const v = ownerIndexValue(cur); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, cur, 1); }
+}
+
+function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
+  let m = tallies.get(s.podInformer);
+  if (!m) { m = new Map(); tallies.set(s.podInformer, m); }
+  const value = `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`;
+  const labels = Object.entries(rs.spec?.template?.metadata?.labels ?? {});
+  const labelsSig = JSON.stringify(labels);
+  let t = m.get(value);
+  if (t && t.labelsSig === labelsSig) return t;
+  t = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig };
+  for (const p of podsOf(s, rs, false)) count(t, p, 1);
+  m.set(value, t);
+  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,6 +193,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
   const s = ctx.state;
   return {
     add: (pod) => {
+      tallyPodChange(s, undefined, pod);
       // A pod that shows up already terminating counts as a deletion, not a creation.
       if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod); return; }
       const rs = resolveControllerRef(s, pod.metadata?.namespace, controllerRefOf(pod));
@@ -142,6 +203,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       add(s.queue, key);
     },
     update: (old, cur) => {
+      tallyPodChange(s, old, cur);
       if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
       const labelChanged = !deepEqual(old.metadata?.labels, cur.metadata?.labels);
       // A graceful delete is observed as soon as deletionTimestamp is set: the replacement starts at once.
@@ -163,7 +225,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       const minReady = rs.spec?.minReadySeconds ?? 0;
       if (!isPodReady(old) && isPodReady(cur) && minReady > 0) addAfter(ctx as Ctx<unknown>, s.queue, metaNamespaceKey(rs), minReady * 1000 + 1000);
     },
-    delete: (pod) => onPodDeleted(s, pod),
+    delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod); },
   };
 }
 
@@ -185,15 +247,17 @@ function podFromTemplate(rs: ReplicaSet): Pod {
   };
   if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
   if (t.metadata?.finalizers) meta.finalizers = [...t.metadata.finalizers];
-  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: structuredClone(t.spec) as Pod['spec'] };
+  // Stored objects are immutable (the API server copies what it changes), so the template's spec is
+  // shared rather than cloned for each of the RS's pods.
+  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: t.spec as Pod['spec'] };
 }
 
 /** manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach spec.replicas; returns the first error. */
-function manageReplicas(ctx: C, activePods: Pod[], rs: ReplicaSet): string | null {
+function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet): string | null {
   const s = ctx.state;
   const key = metaNamespaceKey(rs);
   const ns = rs.metadata?.namespace ?? 'default';
-  const diff = manageReplicasDiff(activePods.length, rs.spec?.replicas ?? 1, BurstReplicas);
+  const diff = manageReplicasDiff(activeCount, rs.spec?.replicas ?? 1, BurstReplicas);
   if (diff < 0) {
     const n = -diff;
     // Expect the creations before making them: their watch events may arrive before this sync ends.
@@ -214,7 +278,9 @@ function manageReplicas(ctx: C, activePods: Pod[], rs: ReplicaSet): string | nul
     return res.error;
   }
   if (diff > 0) {
-    const victims = getPodsToDelete(activePods, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
+    // Ranking ties fall back to the lister's (key) order.
+    const ranked = podsOf(s, rs, true).filter(isPodActive);
+    const victims = getPodsToDelete(ranked, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
     expectDeletions(s, key, victims.map((p) => metaNamespaceKey(p)), ctx.now);
     let firstErr: string | null = null;
     for (const p of victims) {
@@ -250,20 +316,35 @@ function updateStatus(ctx: C, rs: ReplicaSet, status: ReplicaSet['status']): Rep
   return null;
 }
 
+/** Under tests, every sync also recounts the pods and fails loudly if the kept tally disagrees. */
+const CHECK_TALLIES = FREEZE_BY_DEFAULT;
+
 /** syncReplicaSet(key): manage replicas when expectations are met, then write status; false requeues with backoff. */
 export function syncReplicaSet(ctx: C, key: string): boolean {
   const s = ctx.state;
   const rs = listerGet(s.rsInformer, key);
   if (!rs) { delete s.expectations[key]; return true; }
   const rsNeedsSync = satisfiedExpectations(s, key, ctx.now);
-  const allPods = podsOf(s, rs);
-  const activePods = allPods.filter(isPodActive);
-  // FilterTerminatingPods (KEP-3973, beta in 1.35): being deleted but not yet terminal.
-  const terminating = allPods.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+  const t = tallyOf(s, rs);
+  const counts = { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating };
+  const scan = () => {
+    const allPods = podsOf(s, rs, false);
+    // FilterTerminatingPods (KEP-3973, beta in 1.35): being deleted but not yet terminal.
+    return { active: allPods.filter(isPodActive), terminating: allPods.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed') };
+  };
+  if (CHECK_TALLIES) {
+    const x = scan();
+    const want = calculateReplicaSetStatus({ ...rs, spec: { ...rs.spec, minReadySeconds: 0 } } as ReplicaSet, x.active, x.terminating, null, '');
+    if (want.replicas !== counts.active || want.readyReplicas !== counts.ready || want.fullyLabeledReplicas !== counts.fullyLabeled || want.terminatingReplicas !== counts.terminating) {
+      throw new Error(`replicaset-controller: pod tally of ${key} is stale: ${JSON.stringify(counts)}`);
+    }
+  }
   let err: string | null = null;
-  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) err = manageReplicas(ctx, activePods, rs);
+  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) err = manageReplicas(ctx, counts.active, rs);
   const now = rfc3339(ctx.now);
-  const status = calculateReplicaSetStatus(rs, activePods, terminating, err, now);
+  let status: ReturnType<typeof calculateReplicaSetStatus>;
+  if ((rs.spec?.minReadySeconds ?? 0) === 0) status = replicaSetStatusFromCounts(rs, counts, err, now); // available = ready
+  else { const x = scan(); status = calculateReplicaSetStatus(rs, x.active, x.terminating, err, now); }
   const updated = updateStatus(ctx, rs, status);
   if (!updated) return false;
   const replicas = updated.spec?.replicas ?? 1;
@@ -288,8 +369,8 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
   identity: () => 'replicaset-controller',
   init(ctx) {
     const s: ReplicaSetControllerState = {
-      rsInformer: newInformer('replicasets', 'replicasets'),
-      podInformer: newInformer('pods', 'pods'),
+      rsInformer: newInformer('replicasets', 'replicasets', {}, ['controller']),
+      podInformer: newInformer('pods', 'pods', {}, ['controller']),
       queue: newWorkQueue('replicaset'),
       expectations: {},
       recorder: newEventRecorder(),

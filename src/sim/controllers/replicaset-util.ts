@@ -269,6 +269,17 @@ export function calculateReplicaSetStatus(
       if (isPodAvailable(p, minReadySeconds, now)) available++;
     }
   }
+  return replicaSetStatusFromCounts(rs, { active: activePods.length, fullyLabeled, ready, available, terminating: terminatingPods === null ? null : terminatingPods.length }, manageReplicasErr, now);
+}
+
+/** The pod counts calculateStatus derives its numbers from (terminating null = KEP-3973 gate off). */
+export interface ReplicaSetPodCounts { active: number; fullyLabeled: number; ready: number; available: number; terminating: number | null }
+
+/** calculateStatus from counts already taken (the controller keeps them as pods change). */
+export function replicaSetStatusFromCounts(rs: ReplicaSet, counts: ReplicaSetPodCounts, manageReplicasErr: string | null, now: Time): ReplicaSetStatusExt {
+  const { fullyLabeled, ready, available } = counts;
+  const activePods = { length: counts.active };
+  const terminatingPods = counts.terminating === null ? null : { length: counts.terminating };
   let conditions: ReplicaSetCondition[] = [...(rs.status?.conditions ?? [])];
   const failure = conditions.find((c) => c.type === 'ReplicaFailure');
   if (manageReplicasErr !== null && !failure) {

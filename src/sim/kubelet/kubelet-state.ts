@@ -4,6 +4,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { InformerState } from '../informer.ts';
 import type { EventRecorderState } from '../event-recorder.ts';
 import { recordEvent } from '../event-recorder.ts';
+import { deepEqual as fastDeepEqual } from '../names.ts';
 import type { Ctx } from '../world.ts';
 import type { Backoff, KubeletEvent } from './backoff.ts';
 import type { ContainerRecord, CriRecord, RuntimeState } from './container-runtime.ts';
@@ -124,19 +125,17 @@ export function emit(ctx: Ctx<unknown>, st: KubeletState, obj: Parameters<typeof
   recordEvent(ctx, st.recorder, obj, e.type, e.reason, e.message, st.cfg.node);
 }
 
-/** Structural equality of plain data. */
+/**
+ * plegCache → the runtime's `containers` object the last relist compared it with. The runtime is
+ * copy-on-write, so the same object again means nothing changed and the relist has nothing to do.
+ * Behaviour-side (a restored snapshot has new objects, so it misses and relists in full); whoever
+ * edits plegCache outside a relist deletes its entry.
+ */
+export const plegSeen = new WeakMap<object, object>();
+
+/** Structural equality of plain data (undefined-valued keys count as absent). */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return fastDeepEqual(a, b);
 }
 
 function isMap(x: unknown): x is Record<string, unknown> {

@@ -18,7 +18,7 @@ import type { PodMachineContext } from './pod-machine.ts';
 import {
   PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
-import { deepEqual, emit, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+import { deepEqual, emit, plegSeen, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
 
 // The kubelet's parameter, state and fault types, re-exported for callers of this module.
 export type { KubeletParams } from './node-status.ts';
@@ -167,6 +167,7 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
 function plegRelist(ctx: KCtx): void {
   const st = ctx.state;
+  if (plegSeen.get(st.plegCache) === st.runtime.containers) return; // nothing changed since the last relist
   const dirty = new Set<string>();
   const podOf = (sandboxId: string) => Object.values(st.workers).find((w) => w.sandboxId === sandboxId)?.key;
   for (const c of Object.values(st.runtime.containers)) {
@@ -178,6 +179,7 @@ function plegRelist(ctx: KCtx): void {
     if (key) dirty.add(key);
   }
   for (const id of Object.keys(st.plegCache)) if (!st.runtime.containers[id]) delete st.plegCache[id];
+  plegSeen.set(st.plegCache, st.runtime.containers);
   for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
 }
 

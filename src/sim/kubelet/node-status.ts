@@ -112,6 +112,15 @@ export function healthyConditions(): Pick<NodeCondition, 'type' | 'status' | 're
 
 /** Identity of the machine that stays the same across reboots (machine-id, SMBIOS UUID). */
 export function machineIDs(node: string): { machineID: string; systemUUID: string } {
+  const hit = machineIDCache.get(node);
+  if (hit) return { ...hit };
+  const ids = computeMachineIDs(node);
+  machineIDCache.set(node, ids);
+  return { ...ids };
+}
+const machineIDCache = new Map<string, { machineID: string; systemUUID: string }>();
+
+function computeMachineIDs(node: string): { machineID: string; systemUUID: string } {
   let h = 0x811c9dc5;
   let hex = '';
   for (let round = 0; hex.length < 32; round++) {

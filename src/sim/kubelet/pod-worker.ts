@@ -23,7 +23,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, podConditionsByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, logCri, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -66,10 +66,19 @@ function workerBackoff(ctx: KCtx): number {
   return WORKER_BACKOFF_MS * (1 + 0.5 * ctx.rng.float());
 }
 
+// The pod machine is a pure function of (value, context, event) and pods repeat the same few steps,
+// so results are memoised (a behaviour-side cache: never part of the state; bounded).
+const sendMemo = new Map<string, PodWork['machine']>();
+
 function send(w: PodWork, ev: PodMachineEvent): void {
+  const key = JSON.stringify([w.machine.value, w.machine.context, ev]);
+  const hit = sendMemo.get(key);
+  if (hit) { w.machine = { value: JSON.parse(JSON.stringify(hit.value)), context: { ...hit.context } }; return; }
   const snap = podMachine.resolveState({ value: w.machine.value as never, context: w.machine.context });
   const [next] = transition(podMachine, snap, ev);
   w.machine = { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } };
+  if (sendMemo.size >= 8192) sendMemo.clear();
+  sendMemo.set(key, { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } });
 }
 
 function machineIs(w: PodWork, value: string): boolean {
@@ -83,15 +92,24 @@ function pullPolicy(c: Container): string {
   return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
 }
 
+const initialMemo = new Map<string, PodWork['machine']>();
+
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
 export function newPodWork(st: KubeletState, pod: Pod): PodWork {
   const spec = pod.spec!;
   const c0 = spec.containers[0];
-  const [snap] = initialTransition(podMachine, {
+  const input = {
     restartPolicy: (spec.restartPolicy ?? 'Always') as 'Always' | 'OnFailure' | 'Never',
     hasReadinessProbe: !!c0?.readinessProbe,
     imagePresent: !!c0 && pullPolicy(c0) !== 'Always' && !!st.runtime.images[normalizeImageRef(c0.image!)],
-  });
+  };
+  const ikey = `${input.restartPolicy}|${input.hasReadinessProbe}|${input.imagePresent}`;
+  let snap = initialMemo.get(ikey);
+  if (!snap) {
+    const [s0] = initialTransition(podMachine, input);
+    snap = { value: JSON.parse(JSON.stringify(s0.value)), context: { ...s0.context } };
+    initialMemo.set(ikey, snap);
+  }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
     key: `${pod.metadata!.namespace}/${pod.metadata!.name}`, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
@@ -413,6 +431,7 @@ export function teardown(ctx: KCtx, st: KubeletState, w: PodWork): void {
     logCri(ctx, r.record, `pods/${w.key}`);
   }
   for (const c of w.containers) for (const id of c.attempts) delete st.plegCache[id];
+  plegSeen.delete(st.plegCache);
   delete st.workers[w.key];
 }
 

@@ -7,20 +7,37 @@ const EPOCH_MS = Date.parse(SIM_EPOCH_ISO);
 
 /** metav1.Time: RFC 3339 with second precision, as the API server serialises it. */
 export function rfc3339(ms: number): string {
-  return new Date(EPOCH_MS + Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  // Memoised per second (bounded): writes share a second, and a pod's older timestamps recur on every status pass.
+  const sec = Math.floor(ms / 1000);
+  let s = rfcSeconds.get(sec);
+  if (s === undefined) {
+    if (rfcSeconds.size >= 8192) rfcSeconds.clear();
+    s = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z');
+    rfcSeconds.set(sec, s);
+  }
+  return s;
 }
+const rfcSeconds = new Map<number, string>();
 
 /** metav1.MicroTime (Lease renewTime): RFC 3339 with microseconds. */
 export function rfc3339Micro(ms: number): string {
   const iso = new Date(EPOCH_MS + Math.floor(ms)).toISOString(); // …T00:00:10.123Z
-  return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+  return iso.slice(0, -1) + '000Z'; // toISOString always ends in three millisecond digits and Z
 }
 
 /** Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined). */
 export function parseTime(s: string | undefined | null): number | undefined {
   if (!s) return undefined;
-  return Date.parse(s) - EPOCH_MS;
+  let t = parsed.get(s);
+  if (t === undefined) {
+    // Date.parse is slow and the same few timestamps are read on every pass: memoise (bounded).
+    if (parsed.size >= 4096) parsed.clear();
+    t = Date.parse(s) - EPOCH_MS;
+    parsed.set(s, t);
+  }
+  return t;
 }
+const parsed = new Map<string, number>();
 
 /** Go's time.Duration.String() for a non-negative duration in ms ("10s", "1m20s", "5m0s", "500ms"). */
 export function goDuration(ms: number): string {

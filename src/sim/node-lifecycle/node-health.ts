@@ -183,9 +183,6 @@ export interface MonitorResult {
   logs: string[];
 }
 
-function leaseFor(leases: Lease[], name: string): Lease | undefined {
-  return leases.find((l) => l.metadata?.name === name && (l.metadata?.namespace ?? 'kube-node-lease') === 'kube-node-lease');
-}
 
 /** monitorNodeHealth: one pass over all nodes (runs every nodeMonitorPeriod). */
 export function monitorNodeHealth(
@@ -206,7 +203,8 @@ export function monitorNodeHealth(
   const names = nodes.map((n) => n.metadata?.name ?? '');
 
   // classifyNodes: new nodes are registered and start without NoExecute taints.
-  const added = nodes.filter((n) => !state.knownNodes.includes(n.metadata?.name ?? ''));
+  const known = new Set(state.knownNodes);
+  const added = nodes.filter((n) => !known.has(n.metadata?.name ?? ''));
   for (const n of nodes) zones = addPodEvictorForNewZone(zones, n, now, evictionCfg);
   for (const n of added) {
     const name = n.metadata?.name ?? '';
@@ -215,15 +213,22 @@ export function monitorNodeHealth(
     zones = r.zones;
     if (r.action) taintActions.push(r.action);
   }
-  for (const name of state.knownNodes.filter((k) => !names.includes(k))) {
+  const present = new Set(names);
+  for (const name of state.knownNodes.filter((k) => !present.has(k))) {
     events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
     delete nodeHealthMap[name];
   }
 
+  // leaseFor per node, from one pass over the leases (the first match wins, as with find).
+  const leaseByName = new Map<string, Lease>();
+  for (const l of leases) {
+    const n = l.metadata?.name;
+    if (n !== undefined && (l.metadata?.namespace ?? 'kube-node-lease') === 'kube-node-lease' && !leaseByName.has(n)) leaseByName.set(n, l);
+  }
   const zoneToNodeConditions: Record<string, (NodeCondition | undefined)[]> = {};
   for (const node of nodes) {
     const name = node.metadata?.name ?? '';
-    const u = tryUpdateNodeHealth(node, leaseFor(leases, name), nodeHealthMap[name], now, cfg);
+    const u = tryUpdateNodeHealth(node, leaseByName.get(name), nodeHealthMap[name], now, cfg);
     logs.push(...u.logs);
     nodeHealthMap[name] = u.health;
     const effective = u.updatedNode ?? node;

@@ -7,7 +7,7 @@ import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { transition, initialTransition } from 'xstate';
 import {
-  add as queueAddKey, drainQueue, informerHandle, listAndWatch, listerGet, listerList, newInformer, newWorkQueue,
+  add as queueAddKey, drainQueue, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, newWorkQueue,
   type EventHandlers, type InformerState, type WorkQueue,
 } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
@@ -87,20 +87,37 @@ function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
 
 // ---------------------------------------------------------------- node statechart
 
+let initial: PersistedNodeMachine | undefined;
 function initialMachine(): PersistedNodeMachine {
-  const [s] = initialTransition(nodeMachine);
-  return { value: s.value as string, context: s.context };
+  if (!initial) {
+    const [s] = initialTransition(nodeMachine);
+    initial = { value: s.value as string, context: { ...s.context } };
+  }
+  return { value: initial.value, context: { ...initial.context } };
 }
+
+// The machine is a pure function of (state, context, events), and every node steps through the same
+// few combinations each pass, so results are memoised (behaviour-side cache, never part of the state).
+const stepMemo = new Map<string, PersistedNodeMachine>();
+const STEP_MEMO_MAX = 4096;
 
 function stepMachine(m: PersistedNodeMachine, events: NodeMachineEvent[]): PersistedNodeMachine {
   if (events.length === 0) return m;
+  const c = m.context;
+  let memoKey = `${m.value}|${c.ready}|${c.noScheduleTaint}|${c.noExecuteTaint}|${c.evictedPods}`;
+  for (const e of events) memoKey += e.type === 'TOLERATION_EXPIRED' ? `|${e.type}:${e.pods}` : `|${e.type}`;
+  const hit = stepMemo.get(memoKey);
+  if (hit) return { value: hit.value, context: { ...hit.context } };
   let s = nodeMachine.resolveState({ value: m.value, context: m.context });
   for (const e of events) [s] = transition(nodeMachine, s, e);
-  return { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
+  const out = { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
+  if (stepMemo.size >= STEP_MEMO_MAX) stepMemo.clear();
+  stepMemo.set(memoKey, { value: out.value, context: { ...out.context } });
+  return out;
 }
 
 /** Events for one node's machine from what the controller sees after a pass (API facts only). */
-function machineEvents(m: PersistedNodeMachine, node: Node, pods: Pod[], probeTimestamp: number, now: number, disruption: 'enter' | 'exit' | undefined): NodeMachineEvent[] {
+function machineEvents(m: PersistedNodeMachine, node: Node, pods: () => Pod[], probeTimestamp: number, now: number, disruption: 'enter' | 'exit' | undefined): NodeMachineEvent[] {
   const ev: NodeMachineEvent[] = [];
   const ready = getNodeCondition(node.status, 'Ready')?.status ?? 'Unknown';
   const taints = node.spec?.taints ?? [];
@@ -124,7 +141,7 @@ function machineEvents(m: PersistedNodeMachine, node: Node, pods: Pod[], probeTi
     if (has(UnreachableTaintTemplate.key, 'NoSchedule') || has(NotReadyTaintTemplate.key, 'NoSchedule')) ev.push({ type: 'NOSCHEDULE_TAINTED' });
     if (has(UnreachableTaintTemplate.key, 'NoExecute') || has(NotReadyTaintTemplate.key, 'NoExecute')) ev.push({ type: 'NOEXECUTE_TAINTED' });
     // Pods the taint eviction controller has marked and deleted (DisruptionTarget by the taint manager).
-    const evicted = pods.filter((p) => p.metadata?.deletionTimestamp
+    const evicted = pods().filter((p) => p.metadata?.deletionTimestamp
       && p.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'DeletionByTaintManager')).length;
     if (evicted > m.context.evictedPods) ev.push({ type: 'TOLERATION_EXPIRED', pods: evicted - m.context.evictedPods });
   }
@@ -254,7 +271,7 @@ function markPodsNotReady(ctx: Ctx<NodeLifecycleControllerState>, pods: Pod[], n
 }
 
 function podsOnNode(s: NodeLifecycleControllerState, node: string): Pod[] {
-  return listerList(s.pods, (p) => p.spec?.nodeName === node);
+  return listerByIndex(s.pods, 'nodeName', node);
 }
 
 // ---------------------------------------------------------------- passes
@@ -277,7 +294,7 @@ function advanceMachine(ctx: Ctx<NodeLifecycleControllerState>, name: string, no
   const h = s.health.nodeHealthMap[name];
   if (!h) return;
   const m = s.machines[name] ?? initialMachine();
-  s.machines[name] = stepMachine(m, machineEvents(m, node, podsOnNode(s, name), h.probeTimestamp, ctx.now, disruption));
+  s.machines[name] = stepMachine(m, machineEvents(m, node, () => podsOnNode(s, name), h.probeTimestamp, ctx.now, disruption));
 }
 
 function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
@@ -365,7 +382,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
       gen: `${ctx.now}.${ctx.rng.int(1_000_000_000)}`,
       nodes: newInformer('nodes', 'nodes'),
       leases: newInformer('leases', 'leases', { namespace: 'kube-node-lease' }),
-      pods: newInformer('pods', 'pods'),
+      pods: newInformer('pods', 'pods', {}, ['nodeName']),
       health: newNodeLifecycleState(),
       graceMs: {}, machines: {},
       nodeUpdateQueue: newWorkQueue('nodeUpdateQueue'),

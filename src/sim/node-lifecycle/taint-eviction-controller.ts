@@ -3,7 +3,7 @@
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import {
-  informerHandle, listAndWatch, listerGet, listerList, newInformer, type EventHandlers, type InformerState,
+  informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState,
 } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
@@ -88,7 +88,7 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
     // handleNodeUpdate returns early when the NoExecute taints are the ones it already knows.
     const known = s.eviction.taintedNodes[name];
     if (known ? sameTaints(known, taints) : taints.length === 0) return;
-    const pods = listerList(s.pods, (p) => p.spec?.nodeName === name);
+    const pods = listerByIndex(s.pods, 'nodeName', name);
     const r = handleNodeUpdate(s.eviction, node, pods, ctx.now);
     s.eviction = r.state;
     emit(ctx, r.events);
@@ -120,7 +120,7 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
     const s: TaintEvictionControllerState = {
       gen: `${ctx.now}.${ctx.rng.int(1_000_000_000)}`,
       nodes: newInformer('nodes', 'nodes'),
-      pods: newInformer('pods', 'pods'),
+      pods: newInformer('pods', 'pods', {}, ['nodeName']),
       eviction: newTaintEvictionState(), timerAt: null, recorder: newEventRecorder(),
     };
     ctx.state = s;

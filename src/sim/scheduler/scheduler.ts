@@ -96,6 +96,11 @@ function podKey(p: Pod): string {
   return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
 }
 
+// podKey(a) === podKey(b) without building the strings (names and namespaces hold no '/').
+function sameKey(a: Pod, b: Pod): boolean {
+  return (a.metadata?.name ?? '') === (b.metadata?.name ?? '') && (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
+}
+
 function isOurs(p: Pod): boolean {
   return (p.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME) === DEFAULT_SCHEDULER_NAME;
 }
@@ -224,7 +229,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
       if (counted !== undefined) {
         // Confirm an assumed pod, or take a newer copy of a bound one (labels, deletionTimestamp).
         const ni = s.nodeInfos[counted];
-        const i = ni ? ni.pods.findIndex((p) => podKey(p) === key) : -1;
+        const i = ni ? ni.pods.findIndex((p) => sameKey(p, pod)) : -1;
         const prev = i >= 0 ? ni.pods[i] : undefined;
         const wasAssumed = s.assumed[key] !== undefined;
         delete s.assumed[key];
@@ -264,7 +269,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
       delete s.assumed[key];
       if (s.podNode[key] !== undefined) {
         const ni = s.nodeInfos[s.podNode[key]];
-        const prev = ni?.pods.find((p) => podKey(p) === key) ?? pod;
+        const prev = ni?.pods.find((p) => sameKey(p, pod)) ?? pod;
         uncountPod(s, key, prev);
         moveAll(ctx, 'AssignedPodDelete');
       }

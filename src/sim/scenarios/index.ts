@@ -1,0 +1,22 @@
+// Every scenario, by chapter, for the runner and for anything that wants to replay a story.
+import { controlPlane, kubeadm, settleWaitsForRunning } from './control-plane.ts';
+import { controllerManagerDown, etcdFull, fullOutage, schedulerBack, schedulerDown } from './control-plane-outage.ts';
+import { eviction, grace, nodeNotReadyEvent, nodeReturns, partitionHealed } from './node-failure.ts';
+import { scaleToZero, selfHealing } from './reconcile-loop.ts';
+import { brokenImage, rollAndUndo, undo } from './rolling-updates.ts';
+import { filters, nowhereToGo } from './scheduler.ts';
+import { crashLoop, imageBack, imagePullBackOff, oomKilled } from './troubleshooting.ts';
+import type { Scenario } from './types.ts';
+
+export type { Scenario } from './types.ts';
+
+/** All scenarios, in chapter order. */
+export const SCENARIOS: Scenario[] = [
+  controlPlane, kubeadm, settleWaitsForRunning,
+  selfHealing, scaleToZero,
+  filters, nowhereToGo,
+  rollAndUndo, undo, brokenImage,
+  grace, eviction, nodeReturns, partitionHealed, nodeNotReadyEvent,
+  fullOutage, schedulerDown, schedulerBack, controllerManagerDown, etcdFull,
+  imagePullBackOff, imageBack, crashLoop, oomKilled,
+];

@@ -1,0 +1,111 @@
+// Chapter "a node dies": the lease stops, the node goes NotReady after the 50 s grace, gets the
+// unreachable taints, and after the 300 s toleration its pods are evicted and replaced.
+import { lines, type Scenario } from './types.ts';
+
+const start = [
+  'kubectl create deployment web --image=nginx:1.27 --replicas=3',
+  'sim advance 30s',
+  'sim node stop node-1',
+];
+
+/** 40 s after the power-off the node still looks Ready; 20 s later it is NotReady. */
+export const grace: Scenario = {
+  chapter: 'node-failure',
+  title: 'the grace period: Ready at +40 s, NotReady at +60 s',
+  steps: [...start, 'sim advance 40s'],
+  expect: [
+    ['kubectl get nodes', lines(
+      'NAME     STATUS   ROLES    AGE   VERSION',
+      'node-1   Ready    <none>   70s   v1.35.0',
+      'node-2   Ready    <none>   70s   v1.35.0',
+      'node-3   Ready    <none>   70s   v1.35.0',
+    )],
+  ],
+};
+
+/** After 6 minutes: the old pod Terminating on the dead node, its replacement Running elsewhere. */
+export const eviction: Scenario = {
+  chapter: 'node-failure',
+  title: 'after the toleration: Terminating on the dead node, replaced elsewhere',
+  steps: [...start, 'sim advance 1m', 'sim advance 5m'],
+  expect: [
+    ['kubectl get nodes', lines(
+      'NAME     STATUS     ROLES    AGE     VERSION',
+      'node-1   NotReady   <none>   6m30s   v1.35.0',
+      'node-2   Ready      <none>   6m30s   v1.35.0',
+      'node-3   Ready      <none>   6m30s   v1.35.0',
+    )],
+    ['kubectl get pods -o wide', lines(
+      'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
+      'web-c68c68797-c75cz   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-cdq7g   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-cgvck   1/1     Running       0          5s      10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-l2bvd   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
+    )],
+  ],
+};
+
+/** The node comes back: the kubelet confirms the deletion, the old pod is gone, nothing moves back. */
+export const nodeReturns: Scenario = {
+  chapter: 'node-failure',
+  title: 'the node returns without the evicted pod',
+  steps: [...start, 'sim advance 6m', 'sim node start node-1', 'sim advance 1m'],
+  expect: [
+    ['kubectl get nodes', lines(
+      'NAME     STATUS   ROLES    AGE     VERSION',
+      'node-1   Ready    <none>   7m30s   v1.35.0',
+      'node-2   Ready    <none>   7m30s   v1.35.0',
+      'node-3   Ready    <none>   7m30s   v1.35.0',
+    )],
+    ['kubectl get pods -o wide', lines(
+      'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
+      'web-c68c68797-c75cz   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-cgvck   1/1     Running   0          65s     10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-l2bvd   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
+    )],
+  ],
+};
+
+/** A partition healed within the toleration: the node is Ready again at its next status tick, nothing evicted. */
+export const partitionHealed: Scenario = {
+  chapter: 'node-failure',
+  title: 'a partition healed before 300 s: Ready again, no eviction',
+  steps: [
+    'kubectl create deployment web --image=nginx:1.27 --replicas=3',
+    'sim advance 30s',
+    'sim node partition node-1',
+    'sim advance 2m',
+    'sim node heal node-1',
+    'sim advance 20s',
+  ],
+  expect: [
+    ['kubectl get nodes', lines(
+      'NAME     STATUS   ROLES    AGE     VERSION',
+      'node-1   Ready    <none>   2m50s   v1.35.0',
+      'node-2   Ready    <none>   2m50s   v1.35.0',
+      'node-3   Ready    <none>   2m50s   v1.35.0',
+    )],
+    ['kubectl get pods -o wide', lines(
+      'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
+      'web-c68c68797-c75cz   1/1     Running   0          2m50s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-cdq7g   1/1     Running   0          2m50s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-l2bvd   1/1     Running   0          2m50s   10.244.3.2   node-3   <none>           <none>',
+    )],
+  ],
+  knownBug: 'the kubelet compares its node status with what it last posted, not with the server copy (tryUpdateNodeStatus), so the Ready=Unknown written by the node lifecycle controller stays until nodeStatusReportFrequency (5 min) forces a report.',
+};
+
+/** The node lifecycle controller's events carry the source Kubernetes gives them: "node-controller". */
+export const nodeNotReadyEvent: Scenario = {
+  chapter: 'node-failure',
+  title: 'NodeNotReady events on the node and its pods, from node-controller',
+  steps: [...start, 'sim advance 1m'],
+  expect: [
+    ['kubectl get events --field-selector reason=NodeNotReady -o wide', lines(
+      'LAST SEEN   TYPE      REASON         OBJECT                    SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME',
+      '10s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   10s          1       node-1.188672648f4d4403',
+      '10s         Warning   NodeNotReady   pod/web-c68c68797-cdq7g               node-controller   Node is not ready                         10s          1       web-c68c68797-cdq7g.188672648f4d4404',
+    )],
+  ],
+  knownBug: 'the node lifecycle controller records its events with source "node-lifecycle-controller"; kube-controller-manager creates that recorder with Component "node-controller" (and records RegisteredNode "Node X event: Registered Node X in Controller", not modelled).',
+};
