@@ -74,6 +74,17 @@ describe('default world', () => {
       + 'node-3   Ready    <none>   1s    v1.35.0\n');
   });
 
+  test('the node controller registers each node: RegisteredNode from node-controller, beside the kubelet\'s events', () => {
+    const c = createCluster();
+    c.advance(1000);
+    const out = ok(c, 'kubectl get events --field-selector reason=RegisteredNode');
+    expect(out.split('\n').filter((l) => l.includes('RegisteredNode')).map((l) => l.replace(/\s+/g, ' ').replace(/^\S+ /, ''))).toEqual(
+      [1, 2, 3].map((i) => `Normal RegisteredNode node/node-${i} Node node-${i} event: Registered Node node-${i} in Controller`));
+    const failed = c.log.filter((r) => r.component === 'node-lifecycle-controller' && r.kind === 'request' && r.path.endsWith('/events') && r.code !== 201);
+    expect(failed).toEqual([]);
+    expect(ok(c, 'kubectl describe node node-1')).toMatch(/Normal\s+RegisteredNode\s+1s\s+node-controller\s+Node node-1 event: Registered Node node-1 in Controller/);
+  });
+
   test('a deployment spreads over the three workers and every pod gets its own IP', () => {
     const c = withWeb(3);
     const ps = live(c);
@@ -282,12 +293,9 @@ describe('node partition', () => {
     expect(live(c).every(isReady)).toBe(true);
   });
 
-  // BUG (reported, fix not applied: it changes the pinned hashes of perf-invariants.test.ts): the
-  // kubelet's node-status tick compares with the status it last posted, not with the server's copy
-  // (kubelet_node_status.go tryUpdateNodeStatus: GET/lister, updateNode, nodeStatusHasChanged), so
-  // the Ready=Unknown the node lifecycle controller wrote stays until nodeStatusReportFrequency (5 min)
-  // forces a report. Kubernetes corrects it at the next 10 s tick. Remove `.fails` once fixed.
-  test.fails('healed, the node is Ready again within one node-status tick', () => {
+  // tryUpdateNodeStatus compares with the server's copy, so the Ready=Unknown the node lifecycle
+  // controller wrote is corrected at the next 10 s node-status tick.
+  test('healed, the node is Ready again within one node-status tick', () => {
     const { c } = partitioned();
     c.advance(20_000);
     expect(nodeReady(node(c, 'node-2'))).toBe('True');

@@ -92,6 +92,10 @@ export interface KubeletState {
   nodeReportedAt?: number;
   /** `ns/pod/container` → the simulated app's health (faults and test hooks) */
   health: Record<string, ContainerHealth>;
+  /** when the next (recurring) PLEG relist is due */
+  plegNextAt?: number;
+  /** when the pending one-shot `pleg-pending` marker is due (it holds `settle` open until that relist) */
+  plegMarkerAt?: number;
 }
 
 /** Timer and continuation events the kubelet schedules for itself (each tagged with its boot). */
@@ -100,6 +104,8 @@ export type KubeletTimer =
   | { type: 'lease-retry'; gen: number; attempt: number }
   | { type: 'node-status-tick'; gen: number }
   | { type: 'pleg-relist'; gen: number }
+  /** a no-op, non-recurring twin of the next relist while a container change is unreported */
+  | { type: 'pleg-pending'; gen: number }
   | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean }
   | { type: 'pull-done'; gen: number; key: string; uid: string; container: string; image: string }
   | { type: 'container-exit'; gen: number; id: string; exitCode: number }

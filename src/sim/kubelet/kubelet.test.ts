@@ -130,6 +130,60 @@ describe('kubelet: registration, lease, node status', () => {
   });
 });
 
+describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', () => {
+  const readyOf = (w: World) => getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!;
+
+  it('each tick GETs the Node; a Ready=Unknown written by someone else is corrected at the next tick', () => {
+    const w = world();
+    w.advance(25_000);
+    const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
+    // Unchanged: one GET per 10 s tick, no PATCH.
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['10000 GET /api/v1/nodes/node-1 200', '20000 GET /api/v1/nodes/node-1 200']);
+    // What the node lifecycle controller writes when the lease goes stale.
+    const n = getNode(w);
+    const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
+    expect(w.kubectl({ verb: 'update', resource: 'nodes', name: 'node-1', subresource: 'status', body: { ...n, status: { ...n.status, conditions } } }).ok).toBe(true);
+    expect(readyOf(w).status).toBe('Unknown');
+    w.advance(10_000);
+    expect(nodeReqs(25_000).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['30000 GET /api/v1/nodes/node-1 200', '30000 PATCH /api/v1/nodes/node-1/status 200']);
+    expect(readyOf(w)).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+  });
+
+  it('an unreachable API server: nodeStatusUpdateRetry (5) GETs per tick, no PATCH', () => {
+    const w = world();
+    w.advance(5_000);
+    partitionNode(w, 'node-1');
+    w.advance(10_000);
+    const reqs = w.state.log.filter((r) => r.component === K && r.t === 10_000 && r.path.startsWith('/api/v1/nodes/'));
+    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(Array(5).fill('GET /api/v1/nodes/node-1'));
+    expect(reqs.every((r) => r.code !== 200)).toBe(true);
+  });
+});
+
+describe('kubelet: settle and the PLEG', () => {
+  it('settle waits for the relist that reports a started container, on the same 1 s tick', () => {
+    const w = world();
+    w.advance(500);
+    createPod(w, 'web-1');
+    expect(w.settle()).toBe(true);
+    expect(status(w, 'web-1')).toMatchObject({ phase: 'Running', running: true });
+    const started = cri(w).find((r) => r.verb === 'StartContainer')!.t;
+    // The relist stays on its 1 s grid (boot at 0): Running is PATCHed at the first tick after the start.
+    const patches = w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/namespaces/default/pods/web-1/status');
+    const relistAt = Math.floor(started / 1000) * 1000 + 1000;
+    expect(patches[patches.length - 1].t).toBe(relistAt);
+    expect(w.state.now - relistAt).toBeLessThan(100); // then only the watch deliveries of that PATCH
+  });
+
+  it('a quiet node settles at once (no marker without an unreported change)', () => {
+    const w = world();
+    w.advance(3_000);
+    const steps = w.state.steps;
+    expect(w.settle()).toBe(true);
+    expect(w.state.steps).toBe(steps);
+  });
+});
+
 describe('kubelet: pods', () => {
   it('runs a pod: Pending/ContainerCreating → Running → Ready, sandbox first, then the pull', () => {
     const w = world();

@@ -88,6 +88,7 @@ function boot(ctx: KCtx, reboot: boolean): void {
   later(ctx as Ctx<unknown>, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
   later(ctx as Ctx<unknown>, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
   later(ctx as Ctx<unknown>, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
+  st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
 
 /** tryRegisterWithAPIServer: POST the Node; if it exists (reboot), take it over and update its status. */
@@ -119,18 +120,42 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
   updateNodeStatus(ctx, got.object);
 }
 
-/** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
-function updateNodeStatus(ctx: KCtx, server?: Node): void {
+/**
+ * tryUpdateNodeStatus: GET the Node (the real one asks the apiserver cache, resourceVersion=0), compute
+ * the status against the server's copy, PATCH only when it differs or nodeStatusReportFrequency has
+ * passed. Comparing with the server (not with what was last posted) is what corrects, at the next
+ * 10 s tick, a Ready=Unknown the node lifecycle controller wrote while the node was cut off.
+ * False when the GET or the PATCH failed (the caller retries at once, like updateNodeStatus).
+ */
+function tryUpdateNodeStatus(ctx: KCtx): boolean {
   const st = ctx.state;
-  if (!st.registered) { registerNode(ctx, false); return; }
+  const got = ctx.api.get('nodes', undefined, st.cfg.node);
+  if (!got.ok) return false;
+  return updateNodeStatus(ctx, got.object);
+}
+
+/** NODE_STATUS_UPDATE_RETRY (nodeStatusUpdateRetry): tries of tryUpdateNodeStatus per tick. */
+export const NODE_STATUS_UPDATE_RETRY = 5;
+
+/** syncNodeStatus: register if needed, then updateNodeStatus with up to nodeStatusUpdateRetry tries. */
+function syncNodeStatus(ctx: KCtx): void {
+  if (!ctx.state.registered) { registerNode(ctx, false); return; }
+  for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx)) return;
+}
+
+/** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
+function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
+  const st = ctx.state;
+  if (!st.registered) { registerNode(ctx, false); return true; }
   const prev = server?.status ?? st.nodeReported;
   const status = computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now, prev);
   const changed = !deepEqual(statusForComparison(status), statusForComparison(prev));
-  if (!changed && st.nodeReportedAt !== undefined && ctx.now - st.nodeReportedAt < NODE_STATUS_REPORT_FREQUENCY_MS) return;
+  if (!changed && st.nodeReportedAt !== undefined && ctx.now - st.nodeReportedAt < NODE_STATUS_REPORT_FREQUENCY_MS) return true;
   const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status');
-  if (!r.ok) return;
+  if (!r.ok) return false;
   st.nodeReported = r.object.status;
   st.nodeReportedAt = ctx.now;
+  return true;
 }
 
 /** backoffEnsureLease: GET the lease, create it if missing; an existing one is renewed at once. */
@@ -181,6 +206,38 @@ function plegRelist(ctx: KCtx): void {
   for (const id of Object.keys(st.plegCache)) if (!st.runtime.containers[id]) delete st.plegCache[id];
   plegSeen.set(st.plegCache, st.runtime.containers);
   for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
+}
+
+/**
+ * plegCache → a runtime `containers` object in which the relist would find nothing to report.
+ * Behaviour-side like plegSeen: a miss only means the full comparison runs (same answer).
+ */
+const plegClean = new WeakMap<object, object>();
+
+/** Whether the next relist would report a container change (the same test as plegRelist). */
+function plegPending(st: KubeletState): boolean {
+  const seen = plegSeen.get(st.plegCache);
+  if (seen === st.runtime.containers || plegClean.get(st.plegCache) === st.runtime.containers) return false;
+  for (const c of Object.values(st.runtime.containers)) {
+    if (c.state === 'CONTAINER_CREATED') continue;
+    const old = st.plegCache[c.id];
+    if (!old || old.state !== c.state) return true;
+  }
+  plegClean.set(st.plegCache, st.runtime.containers);
+  return false;
+}
+
+/**
+ * The relist is a recurring timer, which `settle` does not wait for; while a change is unreported,
+ * keep a one-shot no-op event due at the same tick (queued after the relist, so the order of
+ * everything else is unchanged) so settle runs until the pod status shows it.
+ */
+function holdSettleForPleg(ctx: KCtx): void {
+  const st = ctx.state;
+  if (!st.up || st.plegNextAt === undefined || st.plegMarkerAt === st.plegNextAt) return;
+  if (!plegPending(st)) return;
+  st.plegMarkerAt = st.plegNextAt;
+  later(ctx as Ctx<unknown>, st, st.plegNextAt - ctx.now, { type: 'pleg-pending' });
 }
 
 // ---------------------------------------------------------------- faults
@@ -259,51 +316,59 @@ export const kubeletDef: ComponentDef<KubeletState> = {
     return ctx.state;
   },
   handle(event, ctx) {
-    const st = ctx.state;
-    const ev = event as { type?: string; gen?: number };
-    if (ev.type === 'power-off' || ev.type === 'power-on' || ev.type === 'crash' || ev.type === 'set-health') {
-      handleFault(ctx, event as KubeletFault);
-      return;
-    }
-    if (!st.up) return; // powered off: nothing runs, watches are gone
-    if (informerHandle(ctx as Ctx<unknown>, st.pods, event, podHandlers(ctx))) return;
-    if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
-    const t = event as KubeletTimer;
-    const c = ctx as Ctx<unknown>;
-    switch (t.type) {
-      case 'lease-tick':
-        later(c, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
-        leaseAttempt(ctx, 0);
-        return;
-      case 'lease-retry': leaseAttempt(ctx, t.attempt); return;
-      case 'node-status-tick':
-        later(c, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
-        updateNodeStatus(ctx);
-        // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
-        for (const key of Object.keys(st.workers).sort()) {
-          const w = st.workers[key];
-          const pod = st.pods.items[key];
-          if (pod?.metadata?.deletionTimestamp) syncPod(c, st, key);
-          else if (pod && ctx.now >= w.busyUntil) updatePodStatus(c, st, w, pod);
-        }
-        return;
-      case 'pleg-relist':
-        later(c, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
-        plegRelist(ctx);
-        return;
-      case 'pod-sync': {
-        const w = st.workers[t.key];
-        if (!w || w.uid !== t.uid) return;
-        if (t.resync) { if (w.resyncAt !== ctx.now) return; w.resyncAt = undefined; } // superseded by a sooner one
-        syncPod(c, st, t.key);
-        return;
-      }
-      case 'pull-done': pullDone(c, st, t); return;
-      case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return;
-      case 'probe-tick': probeTick(c, st, t); return;
-    }
+    handleEvent(event, ctx);
+    holdSettleForPleg(ctx);
   },
 };
+
+/** One event: faults, informer deliveries, then this boot's timers. */
+function handleEvent(event: unknown, ctx: KCtx): void {
+  const st = ctx.state;
+  const ev = event as { type?: string; gen?: number };
+  if (ev.type === 'power-off' || ev.type === 'power-on' || ev.type === 'crash' || ev.type === 'set-health') {
+    handleFault(ctx, event as KubeletFault);
+    return;
+  }
+  if (!st.up) return; // powered off: nothing runs, watches are gone
+  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, podHandlers(ctx))) return;
+  if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
+  const t = event as KubeletTimer;
+  const c = ctx as Ctx<unknown>;
+  switch (t.type) {
+    case 'lease-tick':
+      later(c, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
+      leaseAttempt(ctx, 0);
+      return;
+    case 'lease-retry': leaseAttempt(ctx, t.attempt); return;
+    case 'node-status-tick':
+      later(c, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
+      syncNodeStatus(ctx);
+      // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
+      for (const key of Object.keys(st.workers).sort()) {
+        const w = st.workers[key];
+        const pod = st.pods.items[key];
+        if (pod?.metadata?.deletionTimestamp) syncPod(c, st, key);
+        else if (pod && ctx.now >= w.busyUntil) updatePodStatus(c, st, w, pod);
+      }
+      return;
+    case 'pleg-relist':
+      later(c, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
+      st.plegNextAt = ctx.now + PLEG_RELIST_MS;
+      plegRelist(ctx);
+      return;
+    case 'pleg-pending': return; // only held settle open until the relist just before it
+    case 'pod-sync': {
+      const w = st.workers[t.key];
+      if (!w || w.uid !== t.uid) return;
+      if (t.resync) { if (w.resyncAt !== ctx.now) return; w.resyncAt = undefined; } // superseded by a sooner one
+      syncPod(c, st, t.key);
+      return;
+    }
+    case 'pull-done': pullDone(c, st, t); return;
+    case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return;
+    case 'probe-tick': probeTick(c, st, t); return;
+  }
+}
 
 // ---------------------------------------------------------------- readers and fault helpers
 

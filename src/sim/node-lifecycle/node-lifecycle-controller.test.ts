@@ -135,6 +135,9 @@ describe('node-lifecycle-controller', () => {
     ]);
     const reg = events(w).filter((e) => e.reason === 'RegisteredNode').map((e) => e.message);
     expect(reg).toEqual(['Node node-1 event: Registered Node node-1 in Controller', 'Node node-2 event: Registered Node node-2 in Controller', 'Node node-3 event: Registered Node node-3 in Controller']);
+    // kube-controller-manager's recorder for this controller: EventSource{Component: "node-controller"}.
+    expect(events(w).filter((e) => e.reason === 'RegisteredNode').map((e) => [e.source, e.reportingComponent, e.involvedObject.kind])).toEqual(
+      [1, 2, 3].map(() => [{ component: 'node-controller' }, 'node-controller', 'Node']));
     expect(nodeHealthOf(nlcState(w), 'node-2')).toMatchObject({ machine: 'healthy', ready: 'True', gracePeriodMs: 50_000 });
     // Healthy nodes: no writes to nodes or pods.
     w.advance(120_000);

@@ -194,8 +194,19 @@ function eventTarget(e: ControllerEvent, s: NodeLifecycleControllerState): { api
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace ?? 'default', uid: p?.metadata?.uid } };
 }
 
+/**
+ * Where this recorder's nanosecond counter starts. An Event's name is `<object>.<unix ns>` of the
+ * recording process, so the kubelet's and kube-controller-manager's events about node-1 in the same
+ * millisecond get different names; the sim's recorders count nanoseconds from 0 each, so without an
+ * offset RegisteredNode would take the name of the kubelet's "Starting" event and be refused (409).
+ */
+export const NODE_CONTROLLER_EVENT_NANOS = 500_000;
+
+/** The source kube-controller-manager gives this controller's recorder (EventSource{Component: "node-controller"}). */
+export const NODE_CONTROLLER_EVENT_SOURCE = 'node-controller';
+
 function emit(ctx: Ctx<NodeLifecycleControllerState>, e: ControllerEvent): void {
-  recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message);
+  recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message, undefined, NODE_CONTROLLER_EVENT_SOURCE);
 }
 
 /** PatchNodeTaints: a strategic merge patch of spec.taints carrying the resourceVersion it was computed from. */
@@ -387,7 +398,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
       graceMs: {}, machines: {},
       nodeUpdateQueue: newWorkQueue('nodeUpdateQueue'),
       taintPassAt: null, disruptionMode: false,
-      recorder: newEventRecorder(), logs: [],
+      recorder: { ...newEventRecorder(), seq: NODE_CONTROLLER_EVENT_NANOS }, logs: [],
     };
     ctx.state = s;
     const h = handlers(ctx);

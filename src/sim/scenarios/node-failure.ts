@@ -37,10 +37,10 @@ export const eviction: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-c75cz   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-cdq7g   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-cgvck   1/1     Running       0          5s      10.244.3.3   node-3   <none>           <none>',
-      'web-c68c68797-l2bvd   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-8krst   1/1     Running       0          5s      10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-bbjwb   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-n4rjd   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-sxlxz   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -59,9 +59,9 @@ export const nodeReturns: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-c75cz   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-cgvck   1/1     Running   0          65s     10.244.3.3   node-3   <none>           <none>',
-      'web-c68c68797-l2bvd   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-8krst   1/1     Running   0          65s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-n4rjd   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-sxlxz   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -87,12 +87,11 @@ export const partitionHealed: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-c75cz   1/1     Running   0          2m50s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-cdq7g   1/1     Running   0          2m50s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-l2bvd   1/1     Running   0          2m50s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-bbjwb   1/1     Running   0          2m50s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-n4rjd   1/1     Running   0          2m50s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-sxlxz   1/1     Running   0          2m50s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
-  knownBug: 'the kubelet compares its node status with what it last posted, not with the server copy (tryUpdateNodeStatus), so the Ready=Unknown written by the node lifecycle controller stays until nodeStatusReportFrequency (5 min) forces a report.',
 };
 
 /** The node lifecycle controller's events carry the source Kubernetes gives them: "node-controller". */
@@ -103,9 +102,8 @@ export const nodeNotReadyEvent: Scenario = {
   expect: [
     ['kubectl get events --field-selector reason=NodeNotReady -o wide', lines(
       'LAST SEEN   TYPE      REASON         OBJECT                    SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME',
-      '10s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   10s          1       node-1.188672648f4d4403',
-      '10s         Warning   NodeNotReady   pod/web-c68c68797-cdq7g               node-controller   Node is not ready                         10s          1       web-c68c68797-cdq7g.188672648f4d4404',
+      '10s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   10s          1       node-1.188672648f54e523',
+      '10s         Warning   NodeNotReady   pod/web-c68c68797-bbjwb               node-controller   Node is not ready                         10s          1       web-c68c68797-bbjwb.188672648f54e524',
     )],
   ],
-  knownBug: 'the node lifecycle controller records its events with source "node-lifecycle-controller"; kube-controller-manager creates that recorder with Component "node-controller" (and records RegisteredNode "Node X event: Registered Node X in Controller", not modelled).',
 };
