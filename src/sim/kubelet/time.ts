@@ -1,23 +1,11 @@
 // Simulated-time helpers shared by the kubelet and node-lifecycle models.
-// (Kept here because clock.ts belongs to another part of the core; move it there when it lands.)
+import { EPOCH_MS } from '../names.ts';
 
 /** Simulated time 0 is this instant; every `now` in the core is milliseconds since it. */
 export const SIM_EPOCH_ISO = '2026-01-01T00:00:00Z';
-const EPOCH_MS = Date.parse(SIM_EPOCH_ISO);
 
-/** metav1.Time: RFC 3339 with second precision, as the API server serialises it. */
-export function rfc3339(ms: number): string {
-  // Memoised per second (bounded): writes share a second, and a pod's older timestamps recur on every status pass.
-  const sec = Math.floor(ms / 1000);
-  let s = rfcSeconds.get(sec);
-  if (s === undefined) {
-    if (rfcSeconds.size >= 8192) rfcSeconds.clear();
-    s = new Date(EPOCH_MS + sec * 1000).toISOString().replace('.000Z', 'Z');
-    rfcSeconds.set(sec, s);
-  }
-  return s;
-}
-const rfcSeconds = new Map<number, string>();
+/** metav1.Time: RFC 3339 with second precision (one implementation, in names.ts). */
+export { rfc3339 } from '../names.ts';
 
 /** metav1.MicroTime (Lease renewTime): RFC 3339 with microseconds. */
 export function rfc3339Micro(ms: number): string {
