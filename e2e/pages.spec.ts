@@ -94,6 +94,24 @@ test.describe('every page', () => {
     }
   });
 
+  test('no figure text is cut off: every label lies inside its diagram', async ({ page, request }) => {
+    for (const path of await sitePages(request)) {
+      await page.goto(path);
+      const outside = await page.evaluate(() =>
+        [...document.querySelectorAll<SVGSVGElement>('svg.dg')].flatMap((svg) => {
+          const box = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll('text')]
+            .filter((t) => {
+              const r = t.getBoundingClientRect();
+              return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1);
+            })
+            .map((t) => `${svg.closest('figure')?.id}: "${t.textContent}"`);
+        }),
+      );
+      expect(outside, path).toEqual([]);
+    }
+  });
+
   test('the 404 page answers 404 and links back to the chapters', async ({ page }) => {
     const res = await page.goto(`${BASE}/nope/`);
     expect(res?.status()).toBe(404);
