@@ -21,7 +21,11 @@ export function createRng(seed: number): RngState {
 
 /** Next uint32 (sfc32), advancing the state in place. */
 export function nextUint32(st: RngState): number {
-  let [a, b, c, d] = st;
+  // Indexed reads, not destructuring: this runs for every tie in every scheduling cycle.
+  let a = st[0];
+  let b = st[1];
+  let c = st[2];
+  let d = st[3];
   const t = (((a + b) >>> 0) + d) >>> 0;
   d = (d + 1) >>> 0;
   a = b ^ (b >>> 9);

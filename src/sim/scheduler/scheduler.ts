@@ -101,6 +101,19 @@ function sameKey(a: Pod, b: Pod): boolean {
   return (a.metadata?.name ?? '') === (b.metadata?.name ?? '') && (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
 }
 
+// Where a pod last sat in its NodeInfo's pod list: checked first, so a status update does not scan
+// every pod on the node. Only a hint (verified, with a full scan as fallback), so never state.
+const podIndexHints = new WeakMap<NodeInfo, Map<string, number>>();
+function findPodIndex(ni: NodeInfo, key: string, pod: Pod): number {
+  let hints = podIndexHints.get(ni);
+  if (!hints) podIndexHints.set(ni, (hints = new Map()));
+  const h = hints.get(key);
+  if (h !== undefined && h < ni.pods.length && sameKey(ni.pods[h], pod)) return h;
+  const i = ni.pods.findIndex((p) => sameKey(p, pod));
+  if (i >= 0) hints.set(key, i);
+  return i;
+}
+
 function isOurs(p: Pod): boolean {
   return (p.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME) === DEFAULT_SCHEDULER_NAME;
 }
@@ -229,7 +242,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
       if (counted !== undefined) {
         // Confirm an assumed pod, or take a newer copy of a bound one (labels, deletionTimestamp).
         const ni = s.nodeInfos[counted];
-        const i = ni ? ni.pods.findIndex((p) => sameKey(p, pod)) : -1;
+        const i = ni ? findPodIndex(ni, key, pod) : -1;
         const prev = i >= 0 ? ni.pods[i] : undefined;
         const wasAssumed = s.assumed[key] !== undefined;
         delete s.assumed[key];
