@@ -187,6 +187,50 @@ function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCache {
   return c;
 }
 
+/**
+ * The same node-local verdicts as LOCAL_CACHE, but in flat arrays indexed by the node's position in
+ * one NodeInfo list (the scheduler hands the same array to every cycle while the node set is
+ * unchanged): a cycle over hundreds of nodes reads a few contiguous arrays instead of one cache
+ * object per node. Not state: a WeakMap keyed by the list, rebuilt for a new list.
+ */
+interface FlatCache {
+  objs: NodeInfo[];
+  gen: Float64Array;
+  sig: Float64Array;
+  /** undefined = not computed, null = passed, else the first failing record. */
+  fail: (FilterRecord | null | undefined)[];
+  fixed: Float64Array;
+  /** raw[i * nScore + p]; −1 = not computed. */
+  raw: Float64Array;
+  nScore: number;
+}
+const flatCaches = new WeakMap<NodeInfo[], FlatCache>();
+
+function flatCacheFor(list: NodeInfo[], nScore: number): FlatCache {
+  let fc = flatCaches.get(list);
+  if (!fc || fc.objs.length !== list.length || fc.nScore !== nScore) {
+    const n = list.length;
+    fc = {
+      objs: list.slice(), gen: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
+      fixed: new Float64Array(n).fill(-1), raw: new Float64Array(n * nScore).fill(-1), nScore,
+    };
+    flatCaches.set(list, fc);
+  }
+  return fc;
+}
+
+/** Make slot i describe `ni` at its current generation for signature `sig` (clearing it if not). */
+function flatEntry(fc: FlatCache, i: number, ni: NodeInfo, sig: number): void {
+  const g = ni.generation;
+  if (fc.gen[i] === g && fc.sig[i] === sig && fc.objs[i] === ni) return;
+  fc.objs[i] = ni;
+  fc.gen[i] = g;
+  fc.sig[i] = sig;
+  fc.fail[i] = undefined;
+  fc.fixed[i] = -1;
+  fc.raw.fill(-1, i * fc.nScore, (i + 1) * fc.nScore);
+}
+
 /** ErrNoNodesAvailable's message. */
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
 
@@ -342,7 +386,7 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
 }
 
 /** prioritizeNodes without the per-node records: the same sums in the same order, so the same totals. */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0): number[] {
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): number[] {
   const n = feasible.length;
   const totals: number[] = new Array(n).fill(0);
   const active = plugins.map((pl) => (pl.preScore ? pl.preScore(pod, feasible, ctx) : true));
@@ -356,7 +400,29 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
     for (let p = 0; p < plugins.length; p++) {
       if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = new Array(n); }
     }
-    for (let i = 0; i < n; i++) {
+    if (flat) {
+      // The same values from the flat cache (slots were made current by the filter pass).
+      const { fc, idx } = flat;
+      const ns = fc.nScore;
+      for (let i = 0; i < n; i++) {
+        const ni = feasible[i];
+        const k = idx[i];
+        let f = fc.fixed[k];
+        if (f < 0) {
+          f = 0;
+          for (const pl of fixed) f += pl.score(pod, ni, ctx) * pl.weight;
+          fc.fixed[k] = f;
+        }
+        totals[i] = f;
+        for (let g = 0; g < gathered.length; g++) {
+          const p = gathered[g];
+          let v = fc.raw[k * ns + p];
+          if (v < 0) v = fc.raw[k * ns + p] = plugins[p].score(pod, ni, ctx);
+          raw[p]![i] = v;
+        }
+      }
+    }
+    for (let i = 0; !flat && i < n; i++) {
       const ni = feasible[i];
       const c = localEntry(ni, sig, plugins.length);
       if (c.fixed < 0) {
@@ -476,8 +542,37 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const localFilters = activeFilters.filter((pl) => !NON_LOCAL.has(pl));
   const globalFilters = activeFilters.filter((pl) => NON_LOCAL.has(pl));
   const nScore = scorePlugins.length;
+  const fc = cached && nodes === nodeInfos ? flatCacheFor(nodes, nScore) : undefined;
+  const feasibleIdx: number[] = [];
   for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
-    const ni = nodes[(start + i) % m];
+    const k = (start + i) % m;
+    const ni = nodes[k];
+    if (fc) {
+      flatEntry(fc, k, ni, sig);
+      let fail = fc.fail[k];
+      if (fail === undefined) {
+        fail = null;
+        for (let p = 0; p < localFilters.length; p++) {
+          const st = localFilters[p].filter(pod, ni, ctx);
+          if (st.code !== 'Success') { fail = { plugin: localFilters[p].name, code: st.code, reasons: st.reasons }; break; }
+        }
+        fc.fail[k] = fail;
+      }
+      let failedRec = (fail ?? undefined) as FilterRecord | undefined;
+      for (let p = 0; !failedRec && p < globalFilters.length; p++) {
+        const st = globalFilters[p].filter(pod, ni, ctx);
+        if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
+      }
+      processed++;
+      if (failedRec) {
+        nodeToStatus[ni.name] = failedRec;
+        unschedulable.add(failedRec.plugin);
+      } else {
+        feasible.push(ni);
+        feasibleIdx.push(k);
+      }
+      continue;
+    }
     if (cached) {
       // Local filters come before PodTopologySpread in the profile, so the first failure is the same.
       const c = localEntry(ni, sig, nScore);
@@ -545,7 +640,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     return { result: { node: feasible[0].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 1 };
   }
   if (!full) {
-    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0);
+    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined);
     const node = selectHostIndex(totals, rng);
     return { result: { node: feasible[node].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
   }
