@@ -194,7 +194,7 @@ export function RunPodSandbox(
     state: 'SANDBOX_READY', ip: alloc.ip, createdAt: now,
   };
   return {
-    state: { ...s, ipam: alloc.allocator, sandboxes: { ...s.sandboxes, [id]: sandbox } },
+    state: { ...s, ipam: alloc.allocator, sandboxes: setInPlace(s.sandboxes, id, sandbox) },
     sandbox,
     record: record(s, now, 'RuntimeService', 'RunPodSandbox', { object: { podSandboxId: id, ip: alloc.ip, pod: `${pod.namespace}/${pod.name}` } }),
   };
@@ -237,10 +237,27 @@ export function CreateContainer(
     state: 'CONTAINER_CREATED', restartCount: args.restartCount, createdAt: now,
   };
   return {
-    state: { ...s, containers: { ...s.containers, [c.id]: c } },
+    state: { ...s, containers: setInPlace(s.containers, c.id, c) },
     container: c,
     record: record(s, now, 'RuntimeService', 'CreateContainer', { object: { containerId: c.id, name: c.name, attempt: c.restartCount } }),
   };
+}
+
+/**
+ * In-place updates of a runtime's `sandboxes`/`containers` maps, counted per map object. Creating and
+ * starting containers add or replace one entry: copying a node's every record per CRI call dominated
+ * big bursts. The caller keeps only the returned state, so no older copy can see the change; code that
+ * asks "did the map change since I looked?" compares the object and mapVersion (not state).
+ */
+const mapVersions = new WeakMap<object, number>();
+/** How many in-place updates `map` has had (0 for a fresh or restored map). */
+export function mapVersion(map: object): number {
+  return mapVersions.get(map) ?? 0;
+}
+function setInPlace<T>(map: Record<string, T>, key: string, value: T): Record<string, T> {
+  map[key] = value;
+  mapVersions.set(map, mapVersion(map) + 1);
+  return map;
 }
 
 /** StartContainer: created → running. */
@@ -251,7 +268,7 @@ export function StartContainer(s: RuntimeState, containerId: string, now: number
     return { state: s, error, record: record(s, now, 'RuntimeService', 'StartContainer', { code: 'Unknown', message: error }) };
   }
   return {
-    state: { ...s, containers: { ...s.containers, [containerId]: { ...c, state: 'CONTAINER_RUNNING', startedAt: now } } },
+    state: { ...s, containers: setInPlace(s.containers, containerId, { ...c, state: 'CONTAINER_RUNNING' as const, startedAt: now }) },
     record: record(s, now, 'RuntimeService', 'StartContainer', { object: { containerId } }),
   };
 }

@@ -8,6 +8,7 @@ import { deepEqual as fastDeepEqual } from '../names.ts';
 import type { Ctx } from '../world.ts';
 import type { Backoff, KubeletEvent } from './backoff.ts';
 import type { ContainerRecord, CriRecord, RuntimeState } from './container-runtime.ts';
+import { mapVersion } from './container-runtime.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import type { ProbeType, ProbeWorker } from './probes.ts';
 import type { NodeConfig } from './node-status.ts';
@@ -137,7 +138,20 @@ export function emit(ctx: Ctx<unknown>, st: KubeletState, obj: Parameters<typeof
  * Behaviour-side (a restored snapshot has new objects, so it misses and relists in full); whoever
  * edits plegCache outside a relist deletes its entry.
  */
-export const plegSeen = new WeakMap<object, object>();
+export const plegSeen = new WeakMap<object, MapToken>();
+
+/** A runtime map as a relist saw it: the object and its in-place update count (see mapVersion). */
+export interface MapToken { map: object; version: number }
+
+/** The token for `map` now. */
+export function mapToken(map: object): MapToken {
+  return { map, version: mapVersion(map) };
+}
+
+/** Whether `map` is unchanged since `t` was taken. */
+export function sameMap(t: MapToken | undefined, map: object): boolean {
+  return t !== undefined && t.map === map && t.version === mapVersion(map);
+}
 
 /** Structural equality of plain data (undefined-valued keys count as absent). */
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -18,7 +18,7 @@ import type { PodMachineContext } from './pod-machine.ts';
 import {
   PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
-import { deepEqual, emit, plegSeen, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+import { deepEqual, emit, mapToken, plegSeen, sameMap, type MapToken, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
 
 // The kubelet's parameter, state and fault types, re-exported for callers of this module.
 export type { KubeletParams } from './node-status.ts';
@@ -192,7 +192,7 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
 function plegRelist(ctx: KCtx): void {
   const st = ctx.state;
-  if (plegSeen.get(st.plegCache) === st.runtime.containers) return; // nothing changed since the last relist
+  if (sameMap(plegSeen.get(st.plegCache), st.runtime.containers)) return; // nothing changed since the last relist
   const dirty = new Set<string>();
   const podOf = (sandboxId: string) => Object.values(st.workers).find((w) => w.sandboxId === sandboxId)?.key;
   for (const c of Object.values(st.runtime.containers)) {
@@ -204,7 +204,7 @@ function plegRelist(ctx: KCtx): void {
     if (key) dirty.add(key);
   }
   for (const id of Object.keys(st.plegCache)) if (!st.runtime.containers[id]) delete st.plegCache[id];
-  plegSeen.set(st.plegCache, st.runtime.containers);
+  plegSeen.set(st.plegCache, mapToken(st.runtime.containers));
   for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
 }
 
@@ -212,18 +212,18 @@ function plegRelist(ctx: KCtx): void {
  * plegCache → a runtime `containers` object in which the relist would find nothing to report.
  * Behaviour-side like plegSeen: a miss only means the full comparison runs (same answer).
  */
-const plegClean = new WeakMap<object, object>();
+const plegClean = new WeakMap<object, MapToken>();
 
 /** Whether the next relist would report a container change (the same test as plegRelist). */
 function plegPending(st: KubeletState): boolean {
   const seen = plegSeen.get(st.plegCache);
-  if (seen === st.runtime.containers || plegClean.get(st.plegCache) === st.runtime.containers) return false;
+  if (sameMap(seen, st.runtime.containers) || sameMap(plegClean.get(st.plegCache), st.runtime.containers)) return false;
   for (const c of Object.values(st.runtime.containers)) {
     if (c.state === 'CONTAINER_CREATED') continue;
     const old = st.plegCache[c.id];
     if (!old || old.state !== c.state) return true;
   }
-  plegClean.set(st.plegCache, st.runtime.containers);
+  plegClean.set(st.plegCache, mapToken(st.runtime.containers));
   return false;
 }
 
