@@ -40,7 +40,10 @@ export function allocatePodIP(
     const host = FIRST_HOST + ((a.lastReserved - FIRST_HOST + step) % size + size) % size;
     const ip = `${prefix(a.podCIDR)}.${host}`;
     if (a.allocated[ip] === undefined) {
-      return { allocator: { ...a, allocated: { ...a.allocated, [ip]: sandboxId }, lastReserved: host }, ip };
+      // `allocated` is updated in place (the runtime keeps only the returned allocator): copying every
+      // held IP per new pod added up on full nodes.
+      a.allocated[ip] = sandboxId;
+      return { allocator: { ...a, lastReserved: host }, ip };
     }
   }
   return { allocator: a, error: `failed to allocate for range 0: no IP addresses available in range set: ${prefix(a.podCIDR)}.1-${prefix(a.podCIDR)}.254` };
