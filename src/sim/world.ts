@@ -128,6 +128,9 @@ export interface WorldOptions {
   bootstrap?: boolean;
 }
 
+/** The log name (`resource/ns/name`) of each notified object, shared by its watchers' records. */
+const watchObjectNames = new WeakMap<object, string>();
+
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 /**
  * Whether stored objects are deep-frozen when WorldOptions.freeze is not given: under vitest (or
@@ -298,12 +301,18 @@ export class World {
       const n = ev as WatchNotification;
       // A notification in flight on a watch that has since closed is lost, as on a dropped connection.
       if (!w.apiServer.watchers[n.watchId]) return;
-      const o = n.object.metadata;
-      appendRecord(w.log, {
-        t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType,
-        object: `${w.apiServer.watchers[n.watchId].resource}/${o?.namespace ? o.namespace + '/' : ''}${o?.name}`, revision: n.revision, code: 200,
-        node: (n.object.spec as { nodeName?: string } | undefined)?.nodeName,
-      });
+      // One notified object goes to every watcher of its resource: name it once (not state).
+      let object = watchObjectNames.get(n.object);
+      if (object === undefined) {
+        const o = n.object.metadata;
+        object = `${w.apiServer.watchers[n.watchId].resource}/${o?.namespace ? o.namespace + '/' : ''}${o?.name}`;
+        watchObjectNames.set(n.object, object);
+      }
+      const node = (n.object.spec as { nodeName?: string } | undefined)?.nodeName;
+      // Built without undefined fields (appendRecord would copy it to drop them); same key order.
+      const rec: RequestRecord = { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200 };
+      if (node !== undefined) rec.node = node;
+      appendRecord(w.log, rec);
     }
     const def = this.defs.get(entry.type);
     def?.handle(e.event, this.ctx(e.target));
