@@ -95,8 +95,15 @@ export const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 
 /** cache.MetaNamespaceKeyFunc: `ns/name` or `name`. */
 export function metaNamespaceKey(o: MetaObject): string {
-  return o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
+  // One notified object reaches several informers: build (and hash) its key once. Names never change.
+  let k = keyCache.get(o);
+  if (k === undefined) {
+    k = o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
+    keyCache.set(o, k);
+  }
+  return k;
 }
+const keyCache = new WeakMap<object, string>();
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
