@@ -1,12 +1,17 @@
 // Benchmarks of the simulation core (`npm run bench`). Prints figures; asserts nothing. Run on an
 // idle machine: wall-clock numbers are the machine's, simulated times are the model's.
-//   node scripts/bench.ts [--quick] [--scale-limit-seconds N]
+//   node scripts/bench.ts [--quick] [--scale-limit-seconds N] [--scale NODES:PODS [--hash]]
+// --scale runs only that size; --hash then prints a hash of the final store, log, clock and rng, so a
+// speed-up can be checked to leave a big run byte-identical (world.hash() is too big for one string).
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { createCluster, replayCluster, type Cluster } from '../src/sim/index.ts';
+import { fnv1a32Chars } from '../src/sim/names.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const scaleLimitSeconds = Number(args[args.indexOf('--scale-limit-seconds') + 1]) || 120;
+const only = args.includes('--scale') ? args[args.indexOf('--scale') + 1].split(':').map(Number) : undefined;
+const withHash = args.includes('--hash');
 
 const ms = (t0: number) => performance.now() - t0;
 const fmt = (n: number, d = 1) => n.toFixed(d);
@@ -58,6 +63,7 @@ function scenario(name: string, run: (c: Cluster) => void): Cluster {
   return c;
 }
 
+if (!only) {
 console.log('Chapter scenarios (three nodes, seed 1)');
 scenario('reconcile-loop: create web ×3, settle', (c) => { apply(c, deployment('web', 3)); c.settle(); });
 scenario('reconcile-loop: scale to 6, delete a pod, settle', (c) => {
@@ -113,8 +119,19 @@ console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated
   line('restore', `${fmt(ms(rs), 2)} ms`);
 }
 
+}
+
+/** The world's hash, chained over objects and log records (one JSON string of it would not fit). */
+function bigHash(c: Cluster): string {
+  const w = c.world.state;
+  let h = fnv1a32Chars(JSON.stringify({ now: w.now, rng: w.rng, revision: w.store.revision }));
+  for (const [resource, objs] of Object.entries(w.store.objects)) h = fnv1a32Chars(resource + JSON.stringify(objs), h);
+  for (const r of w.log) h = fnv1a32Chars(JSON.stringify(r), h);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
 /** Apply `pods` replicas across `nodes` nodes and run until all are Running; null if out of time. */
-function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: number; simMs: number; rss: number; running: number; steps: number } | null {
+function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: number; simMs: number; rss: number; running: number; steps: number; hash?: string } | null {
   const t0 = performance.now();
   // The bench's own once-a-simulated-second scan of every pod is not the simulator's work: keep it out.
   let scanMs = 0;
@@ -130,7 +147,7 @@ function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: 
     const { running } = podCounts(c);
     scanMs += ms(s0);
     const wallMs = ms(t0) - scanMs;
-    if (running >= pods) return { wallMs, simMs: c.now, rss: peak, running, steps: c.world.state.steps };
+    if (running >= pods) return { wallMs, simMs: c.now, rss: peak, running, steps: c.world.state.steps, hash: withHash ? bigHash(c) : undefined };
     if (wallMs > limitSeconds * 1000) {
       line(`${nodes} nodes, ${pods} pods: stopped after ${limitSeconds} s wall`, `${running}/${pods} Running at ${fmt(c.now / 1000)} s simulated, ${c.world.state.steps} events, peak RSS ${mb(peak)}`);
       return null;
@@ -140,8 +157,8 @@ function scaleRun(nodes: number, pods: number, limitSeconds: number): { wallMs: 
 
 console.log('\nScale: apply to all Running');
 // Every size runs (a size that runs out of time reports how far it got), so the figures show the trend.
-for (const [nodes, pods] of quick ? [[100, 3000]] : [[1000, 30000], [2000, 60000], [5000, 150000]]) {
+for (const [nodes, pods] of only ? [only] : quick ? [[100, 3000]] : [[1000, 30000], [2000, 60000], [5000, 150000]]) {
   const r = scaleRun(nodes, pods, scaleLimitSeconds);
   if (!r) continue;
-  line(`${nodes} nodes, ${pods} pods`, `${fmt(r.wallMs / 1000, 2)} s wall, ${fmt(r.simMs / 1000)} s simulated, ${r.steps} events, peak RSS ${mb(r.rss)}${nodes === 1000 ? ' (target ≤ 5 s, ≤ 1 GB)' : ''}`);
+  line(`${nodes} nodes, ${pods} pods`, `${fmt(r.wallMs / 1000, 2)} s wall, ${fmt(r.simMs / 1000)} s simulated, ${r.steps} events, peak RSS ${mb(r.rss)}${nodes === 1000 ? ' (target ≤ 5 s, ≤ 1 GB)' : ''}${r.hash ? `, hash ${r.hash}` : ''}`);
 }
