@@ -6,7 +6,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 // admission → validation → storage), defaulting, watches served from an index, faults.
 import { push, type EventQueue } from './clock.ts';
 import { deepEqual, generateName, newUID, rfc3339 } from './names.ts';
-import { appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
+import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
 import { jitter, int, type RngState } from './rng.ts';
 import {
   storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut,
@@ -80,6 +80,40 @@ export function resourcePath(resource: string, namespace?: string, name?: string
   if (name) p += `/${name}`;
   if (subresource) p += `/${subresource}`;
   return p;
+}
+
+/** The strings one object is known by: its etcd key, its log name and its REST path. */
+interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string> }
+
+// resource → namespace → name → strings. Every request about an object needs them, and building
+// them by concatenation costs a flatten and a hash per lookup; one entry per object keeps a single
+// flat copy (behaviour-side cache, not state; cleared when it grows past the bound).
+const objectNames = new Map<string, Map<string, Map<string, ObjectNames>>>();
+let objectNamesSize = 0;
+
+/** The cached strings of object `name` (namespace '' for cluster-scoped; name '' for the collection). */
+function namesOf(resource: string, namespace: string | undefined, name: string): ObjectNames {
+  const ns = namespace ?? '';
+  let byNs = objectNames.get(resource);
+  if (!byNs) objectNames.set(resource, (byNs = new Map()));
+  let byName = byNs.get(ns);
+  if (!byName) byNs.set(ns, (byName = new Map()));
+  let n = byName.get(name);
+  if (!n) {
+    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; return namesOf(resource, namespace, name); }
+    objectNamesSize++;
+    const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
+    n = { key: storeKey(resource, scoped, name), object: `${resource}/${ns ? ns + '/' : ''}${name}`, path: resourcePath(resource, namespace, name || undefined) };
+    byName.set(name, n);
+  }
+  return n;
+}
+
+/** resourcePath through the cache (the same string). */
+function cachedPath(resource: string, namespace: string | undefined, name: string | undefined, subresource: string | undefined): string {
+  const n = namesOf(resource, namespace, name ?? '');
+  if (!subresource) return n.path;
+  return ((n.sub ??= {})[subresource] ??= `${n.path}/${subresource}`);
 }
 
 // ---------------------------------------------------------------- requests and results
@@ -779,13 +813,16 @@ function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number
     : req.verb === 'create' ? 'POST' : req.verb === 'update' ? 'PUT' : req.verb === 'patch' ? 'PATCH' : 'DELETE';
   const name = extra.name ?? req.name;
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
-  const rec: RequestRecord = { t: h.now, component, kind: 'request', verb: method, path: resourcePath(req.resource, req.namespace, pathName, req.subresource), code };
-  if (name) rec.object = `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
+  const known = RESOURCES[req.resource] !== undefined;
+  const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : resourcePath(req.resource, req.namespace, pathName, req.subresource);
+  const rec: RequestRecord = { t: h.now, component, kind: 'request', verb: method, path, code };
+  if (name) rec.object = known ? namesOf(req.resource, req.namespace, name).object : `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
   if (extra.revision !== undefined) rec.revision = extra.revision;
   if (extra.stage) rec.stage = extra.stage;
   if (extra.message) rec.message = extra.message;
   if (extra.node) rec.node = extra.node;
-  appendRecord(h.log, rec);
+  if (known) appendBuiltRecord(h.log, rec); // clean, and its strings come from the names cache
+  else appendRecord(h.log, rec);
 }
 
 function fail(h: ApiHost, component: string, req: ApiRequest, status: Status, stage: Stage): ApiResult<never> {
@@ -884,7 +921,7 @@ export function handleRequest(h: ApiHost, component: string, req: ApiRequest, id
 }
 
 function keyOf(req: ApiRequest): string {
-  return storeKey(req.resource, RESOURCES[req.resource].namespaced ? req.namespace : undefined, req.name ?? '');
+  return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }
 
 function toScale(resource: string, o: Obj): Obj {
@@ -948,7 +985,7 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   const r = admitAndValidate(h, id, { ...req, name: meta.name }, obj, undefined, true);
   if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
   obj = r.obj;
-  const key = storeKey(req.resource, meta.namespace, meta.name);
+  const key = namesOf(req.resource, meta.namespace, meta.name).key;
   if (storeGet(h.store, req.resource, key)) {
     const st = alreadyExists(req.resource, meta.name);
     logRequest(h, component, req, 409, { stage: 'storage', message: st.message, name: meta.name });

@@ -49,6 +49,14 @@ export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord
   return rec;
 }
 
+/**
+ * Append a record built by the core itself: no undefined fields, and its strings already shared
+ * (cached paths and object names), so neither the clean-up copy nor interning is needed.
+ */
+export function appendBuiltRecord(log: RequestLog, rec: RequestRecord): void {
+  log.push(rec);
+}
+
 // Paths and object names recur (every record about a pod names it): one flat copy of each string
 // instead of a fresh concatenation per record. Bounded; a behaviour-side cache, not state.
 const interned = new Map<string, string>();

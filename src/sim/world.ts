@@ -7,7 +7,7 @@ import {
   type WatchNotification, type WatchOptions,
 } from './api-server.ts';
 import { hashJSON } from './names.ts';
-import { appendRecord, type RequestLog, type RequestRecord } from './request-log.ts';
+import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, type KObject, type StoreState } from './store.ts';
 
@@ -312,7 +312,8 @@ export class World {
       // Built without undefined fields (appendRecord would copy it to drop them); same key order.
       const rec: RequestRecord = { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200 };
       if (node !== undefined) rec.node = node;
-      appendRecord(w.log, rec);
+      // Its strings are shared already (the object's name is made once for all its watchers).
+      appendBuiltRecord(w.log, rec);
     }
     const def = this.defs.get(entry.type);
     def?.handle(e.event, this.ctx(e.target));
