@@ -355,7 +355,20 @@ export function matchesFields(reqs: readonly FieldRequirement[], obj: KObject): 
 /** One open watch. */
 export interface Watcher {
   id: string;
+  /** The component that opened it (its reaction delay paces deliveries). */
   component: string;
+  /**
+   * The process whose components share this watch (client-go's shared informers: every controller
+   * in kube-controller-manager reads one pods watch). Notifications go to the process, which hands
+   * each to its subscribers in order.
+   */
+  process?: string;
+  /** Components reading this watch, in the order they joined (just `component` when not shared). */
+  subscribers?: string[];
+  /** The selectors as requested: a joining component must ask for exactly the same. */
+  selector?: string;
+  /** Notifications handed out so far (a component may join only before the first). */
+  dispatched?: number;
   resource: string;
   namespace?: string;
   labels: LabelRequirement[];
@@ -402,8 +415,8 @@ export interface ApiHost {
   rng: RngState;
   log: RequestLog;
   queue: EventQueue<unknown>;
-  /** component name → reaction delay [min, max] ms. */
-  components: Record<string, { reactionMs?: [number, number]; identity?: string }>;
+  /** component name → reaction delay [min, max] ms, identity and process. */
+  components: Record<string, { reactionMs?: [number, number]; identity?: string; process?: string }>;
 }
 
 /** Fresh API server state. */
@@ -1173,6 +1186,16 @@ export function openWatch(h: ApiHost, component: string, resource: string, opts:
   if (denied) return refuse(denied, 'authorization');
   const labels = parseLabelSelector(opts.labelSelector);
   const fields = parseFieldSelector(opts.fieldSelector);
+  const process = h.components[component]?.process;
+  const fromRevision = opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : h.store.revision;
+  if (process) {
+    const shared = sharedWatchFor(h, process, resource, opts, fromRevision);
+    if (shared) {
+      // One watch per process and selector: the component reads the open one (no new request).
+      shared.subscribers!.push(component);
+      return { ok: true, code: 200, object: { watchId: shared.id, resourceVersion: String(h.store.revision) } };
+    }
+  }
   let backlog: StoreEvent[] = [];
   let synthetic: KObject[] = [];
   if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
@@ -1186,9 +1209,9 @@ export function openWatch(h: ApiHost, component: string, resource: string, opts:
   const nodeField = resource === 'pods' ? fields.find((x) => x.field === 'spec.nodeName' && x.op === '=') : undefined;
   const w: Watcher = {
     id: `w${h.apiServer.nextWatchId++}`, component, resource, namespace: opts.namespace, labels, fields,
-    bucket: nodeField ? nodeField.value : '*', lastAt: h.now,
-    fromRevision: opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : h.store.revision,
+    bucket: nodeField ? nodeField.value : '*', lastAt: h.now, fromRevision,
   };
+  if (process) Object.assign(w, { process, subscribers: [component], selector: selectorKey(opts), dispatched: 0 });
   h.apiServer.watchers[w.id] = w;
   ((h.apiServer.watchIndex[resource] ??= {})[w.bucket] ??= []).push(w.id);
   logWatch(200);
@@ -1210,22 +1233,69 @@ export function closeWatch(h: ApiHost, watchId: string): void {
   }
 }
 
-/** Break every open watch (API server going down): each watcher's component gets `watch-closed`. */
+/** The components reading a watch. */
+export function watchSubscribers(w: Watcher): readonly string[] {
+  return w.subscribers ?? [w.component];
+}
+
+/** `component` stops reading a watch; the watch closes when nobody reads it any more. */
+export function leaveWatch(h: ApiHost, watchId: string, component: string): void {
+  const w = h.apiServer.watchers[watchId];
+  if (!w) return;
+  if (w.subscribers && w.subscribers.length > 1) {
+    const i = w.subscribers.indexOf(component);
+    if (i >= 0) { w.subscribers.splice(i, 1); return; }
+    if (w.subscribers.length) return; // not a reader of it: leave it open for those who are
+  }
+  closeWatch(h, watchId);
+}
+
+/** Break every open watch (API server going down): each reader gets `watch-closed`. */
 export function breakAllWatches(h: ApiHost): void {
   for (const id of Object.keys(h.apiServer.watchers)) {
     const w = h.apiServer.watchers[id];
     closeWatch(h, id);
-    push(h.queue, h.now, w.component, { type: 'watch-closed', watchId: id } satisfies WatchClosed);
+    for (const c of watchSubscribers(w)) push(h.queue, h.now, c, { type: 'watch-closed', watchId: id } satisfies WatchClosed);
   }
 }
 
 /** Break the watches of one component (it is cut off by a partition): it gets `watch-closed` for each. */
 export function breakWatchesOf(h: ApiHost, component: string): void {
   for (const id of Object.keys(h.apiServer.watchers)) {
-    if (h.apiServer.watchers[id].component !== component) continue;
-    closeWatch(h, id);
+    if (!watchSubscribers(h.apiServer.watchers[id]).includes(component)) continue;
+    leaveWatch(h, id, component);
     push(h.queue, h.now, component, { type: 'watch-closed', watchId: id } satisfies WatchClosed);
   }
+}
+
+function selectorKey(opts: WatchOptions): string {
+  return `${opts.namespace ?? ''}?${opts.labelSelector ?? ''}?${opts.fieldSelector ?? ''}`;
+}
+
+/**
+ * An open watch of `process` that a component asking for the same selectors from `fromRevision`
+ * can read instead of opening its own: nothing handed out yet, and no change to the resource
+ * between the two revisions (so both would see exactly the same notifications).
+ */
+function sharedWatchFor(h: ApiHost, process: string, resource: string, opts: WatchOptions, fromRevision: number): Watcher | undefined {
+  const key = selectorKey(opts);
+  for (const id of h.apiServer.watchIndex[resource]?.['*'] ?? []) {
+    const w = h.apiServer.watchers[id];
+    if (w.process !== process || w.selector !== key || w.dispatched !== 0) continue;
+    const lo = Math.min(w.fromRevision, fromRevision);
+    const hi = Math.max(w.fromRevision, fromRevision);
+    if (lo !== hi && lo < h.store.compactedRevision) continue;
+    if (lo !== hi && changedBetween(h.store.history, resource, lo, hi)) continue;
+    return w;
+  }
+  return undefined;
+}
+
+function changedBetween(history: readonly StoreEvent[], resource: string, lo: number, hi: number): boolean {
+  for (let i = history.length - 1; i >= 0 && history[i].revision > lo; i--) {
+    if (history[i].revision <= hi && history[i].resource === resource) return true;
+  }
+  return false;
 }
 
 function matchObj(w: Watcher, o: KObject | undefined): boolean {
@@ -1238,7 +1308,7 @@ function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, 
   const react = h.components[w.component]?.reactionMs ?? [1, 3];
   const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + jitter(h.rng, react[0], react[1]), w.lastAt);
   w.lastAt = at;
-  push(h.queue, at, w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
+  push(h.queue, at, w.process ?? w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
 }
 
 /** The watch cache's filtering: a change that moves an object out of a selector is DELETED for that watcher. */

@@ -467,13 +467,13 @@ const TIMEOUT = Math.max(30_000, FC_RUNS * 500);
 
 describe('cluster properties', () => {
   test('found by the property: two template changes within ms can overshoot maxSurge (stale cache, as in Kubernetes), so only settled rollouts are checked', () => {
+    // (Re-found when the controllers started sharing kube-controller-manager's watches: the race
+    // depends on watch-delivery jitter, so the exact sequence that shows it moves with the rng draws.)
     const counterexample: Step[] = [
-      { cmd: { k: 'create', d: 0, replicas: 4, cpu: 0, strategy: 0 }, watchAt: 0.5, watchRes: 0 },
-      { cmd: { k: 'advance', ms: 10000 }, watchAt: 0.5, watchRes: 1 },
-      { cmd: { k: 'scale', d: 1, replicas: 0 }, watchAt: 0, watchRes: 1 },
-      { cmd: { k: 'image', d: 0, image: 2 }, watchAt: 0, watchRes: 2 },
+      { cmd: { k: 'create', d: 0, replicas: 4, cpu: 0, strategy: 0 }, watchAt: 0.49, watchRes: 3 },
+      { cmd: { k: 'advance', ms: 12480 }, watchAt: 0.999, watchRes: 2 },
+      { cmd: { k: 'image', d: 0, image: 2 }, watchAt: 0.005, watchRes: 2 },
       { cmd: { k: 'image', d: 0, image: 1 }, watchAt: 0, watchRes: 1 },
-      { cmd: { k: 'cordon', node: 0 }, watchAt: 0, watchRes: 0 },
       { cmd: { k: 'advance', ms: 100 }, watchAt: 0, watchRes: 0 },
     ];
     const c = checkedRun(counterexample, { rollouts: true }); // the window closed at the second change
@@ -494,9 +494,14 @@ describe('cluster properties', () => {
     expect(seen.windows - before).toBe(2);
   });
 
-  test('found by the property: with maxSurge 0 a new pod can exist a few ms before the old one is marked terminating', () => {
-    // (Re-found after the node controller's RegisteredNode events shifted the rng: the race depends on
-    // watch-delivery jitter, so the exact sequence that shows it moves when the rng draws do.)
+  test('with maxSurge 0 the old pod is marked terminating before the new one exists, now that both controllers read one shared watch', () => {
+    // Found by the property while every controller had a watch of its own: the ReplicaSet controller
+    // could see the new ReplicaSet's scale-up before the old one's scale-down, so a new pod existed a
+    // few ms before the old one was marked terminating (live pods 2 while Σ spec never exceeded 1).
+    // kube-controller-manager's controllers share one informer per resource, so both ReplicaSet
+    // changes reach them in revision order; 1,500 sequences around this one no longer show the race.
+    // Kubernetes has no expectation that forbids it, so the rollout check still waits for synced
+    // ReplicaSets before counting.
     const counterexample: Step[] = [
       { cmd: { k: 'create', d: 0, replicas: 1, cpu: 0, strategy: 2 }, watchAt: 0.5, watchRes: 0 },
       { cmd: { k: 'advance', ms: 14072 }, watchAt: 0.5, watchRes: 1 },
@@ -507,8 +512,8 @@ describe('cluster properties', () => {
       { cmd: { k: 'image', d: 0, image: 2 }, watchAt: 0, watchRes: 0 },
       { cmd: { k: 'advance', ms: 26248 }, watchAt: 0, watchRes: 0 },
     ];
-    const c = checkedRun(counterexample, { rollouts: true }); // holds: the count is checked only once the ReplicaSets are synced
-    // What happened, revision by revision: live pods peaked at 2 while Σ spec never exceeded 1.
+    const c = checkedRun(counterexample, { rollouts: true });
+    // Revision by revision: live pods never exceed Σ spec (1).
     const live: Record<string, boolean> = {};
     const specs: Record<string, number> = {};
     let peakPods = 0;
@@ -520,7 +525,7 @@ describe('cluster properties', () => {
       peakSpec = Math.max(peakSpec, Object.values(specs).reduce((a, b) => a + b, 0));
     }
     expect(peakSpec).toBe(1);
-    expect(peakPods).toBe(2);
+    expect(peakPods).toBe(1);
   });
 
   test('a watch from a compacted revision is refused with 410 Expired', () => {

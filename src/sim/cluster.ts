@@ -37,6 +37,9 @@ export const CONTROLLER_MANAGER = [
   'taint-eviction-controller',
 ] as const;
 
+/** The process the controllers run in: they share its watches, as in client-go's shared informers. */
+export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+
 /** The kubeadm control-plane node's name. */
 export const CONTROL_PLANE_NODE = 'control-plane';
 
@@ -71,7 +74,7 @@ export class Cluster implements SimCluster {
     }
     workerNames(this.options.nodes).forEach((name, i) => this.addKubelet(name, i + 1, {}));
     this.world.addComponent('scheduler', 'scheduler');
-    for (const c of CONTROLLER_MANAGER) this.world.addComponent(c, c);
+    for (const c of CONTROLLER_MANAGER) this.world.addComponent(c, c, { process: KUBE_CONTROLLER_MANAGER });
     if (this.options.kubeadm) this.createStaticPods();
   }
 
@@ -147,7 +150,7 @@ export class Cluster implements SimCluster {
     for (const name of names) {
       const running = !!this.world.state.components[name];
       if (action === 'stop' && running) this.world.removeComponent(name);
-      if (action === 'start' && !running) this.world.addComponent(name, name);
+      if (action === 'start' && !running) this.world.addComponent(name, name, CONTROLLER_MANAGER.includes(name as never) ? { process: KUBE_CONTROLLER_MANAGER } : {});
     }
   }
 

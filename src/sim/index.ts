@@ -56,7 +56,7 @@ export {
 } from './world.ts';
 
 /** An assembled cluster: kubelets, scheduler, controllers, faults; create, replay, snapshot. */
-export { Cluster, createCluster, replayCluster, componentDefs, workerNames, CONTROLLER_MANAGER, CONTROL_PLANE_NODE, KUBERNETES_VERSION } from './cluster.ts';
+export { Cluster, createCluster, replayCluster, componentDefs, workerNames, CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, CONTROL_PLANE_NODE, KUBERNETES_VERSION } from './cluster.ts';
 export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction } from './cluster-types.ts';
 
 /** Readers that figures use to show "which state is this in, and why". */

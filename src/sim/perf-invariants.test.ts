@@ -88,20 +88,19 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
 
 /**
  * The pinned results (update deliberately, with the reason in the change).
- * Last changed: the kubelet GETs its Node every status tick and compares with the server copy (up to
- * nodeStatusUpdateRetry 5 tries when the server is unreachable); settle waits for the PLEG relist that
- * reports a started container (a one-shot marker), so settled runs end Running; the node controller's
- * RegisteredNode events are created (3 more objects: every later rng draw, so pod names, shifted).
+ * Last changed: kube-controller-manager's five controllers read one watch per resource (client-go's
+ * shared informers), so each change is one notification to the process instead of five: fewer watch
+ * records and fewer jitter draws (every later rng draw, so pod names, shifted).
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"92f2c8c5","facts":{"now":7012,"steps":184,"revision":75,"log":255,"kinds":{"request":121,"watch":119,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-bbjwb@node-1","web-cd6dd8cd5-n4rjd@node-2","web-cd6dd8cd5-sxlxz@node-3"]}},
-  "set image, roll out": {"hash":"4a927610","facts":{"now":29013,"steps":653,"revision":178,"log":669,"kinds":{"request":237,"watch":393,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-g24vk@node-3","web-5bc8cfccdd-hs6p9@node-2","web-5bc8cfccdd-ll9vq@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"a53deb56","facts":{"now":427011,"steps":2109,"revision":240,"log":877,"kinds":{"request":382,"watch":457,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-22j9d@node-1","web-cd6dd8cd5-bbjwb@node-1","web-cd6dd8cd5-d64lg@node-3","web-cd6dd8cd5-ln88d@node-2","web-cd6dd8cd5-n4rjd@node-3","web-cd6dd8cd5-sxlxz@node-2","web-cd6dd8cd5-vrs2t@node-3","web-cd6dd8cd5-x8v72@node-1"]}},
-  "control plane stop 3 min, start": {"hash":"dc554260","facts":{"now":207412,"steps":1255,"revision":87,"log":954,"kinds":{"request":802,"watch":137,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-bbjwb@node-1","web-cd6dd8cd5-n4rjd@node-2","web-cd6dd8cd5-sxlxz@node-3"]}},
-  "crash loop": {"hash":"37cd7f4f","facts":{"now":472013,"steps":2715,"revision":251,"log":804,"kinds":{"request":438,"watch":346,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-sxlxz@node-3"]}},
-  "demo: web ×3, 10 minutes": {"hash":"7609a138","facts":{"now":600000,"steps":3257,"revision":261,"log":822,"kinds":{"request":487,"watch":320,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-bbjwb@node-1","web-cd6dd8cd5-n4rjd@node-2","web-cd6dd8cd5-sxlxz@node-3"]}},
-  "image missing, then available": {"hash":"e64438e6","facts":{"now":210000,"steps":1328,"revision":192,"log":578,"kinds":{"request":299,"watch":241,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-bbjwb@node-2","web-767b98b5f-sxlxz@node-3"]}},
-  "120 nodes, 600 pods": {"hash":"63ba9bc0","facts":{"now":31000,"steps":29439,"revision":8192,"log":33246,"kinds":{"request":8957,"watch":21289,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-25l54@node-115","app-0-d6d764cd5-25x4g@node-95","app-0-d6d764cd5-28srx@node-58","app-0-d6d764cd5-2kndw@node-108","app-0-d6d764cd5-2kz4k@node-100","app-0-d6d764cd5-2m6bx@node-1","app-0-d6d764cd5-2p7t4@node-99","app-0-d6d764cd5-2pq99@node-27"]}},
+  "create web ×3, settle": {"hash":"2849f07c","facts":{"now":7013,"steps":125,"revision":77,"log":191,"kinds":{"request":118,"watch":58,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
+  "set image, roll out": {"hash":"7dd9371a","facts":{"now":29013,"steps":463,"revision":180,"log":475,"kinds":{"request":232,"watch":204,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-257hj@node-2","web-5bc8cfccdd-25dxd@node-3","web-5bc8cfccdd-jbzzd@node-1"]}},
+  "node-2 stop, 7 minutes": {"hash":"5717b67b","facts":{"now":427011,"steps":1896,"revision":239,"log":655,"kinds":{"request":368,"watch":249,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-4lgks@node-1","web-cd6dd8cd5-4pv6t@node-3","web-cd6dd8cd5-7gn7h@node-2","web-cd6dd8cd5-bsxlx@node-1","web-cd6dd8cd5-dhx8v@node-3","web-cd6dd8cd5-j9x99@node-1","web-cd6dd8cd5-jlznh@node-3","web-cd6dd8cd5-sqd8p@node-2"]}},
+  "control plane stop 3 min, start": {"hash":"5b2cc4f3","facts":{"now":207413,"steps":1190,"revision":89,"log":877,"kinds":{"request":792,"watch":70,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
+  "crash loop": {"hash":"b8a40633","facts":{"now":472010,"steps":2617,"revision":251,"log":697,"kinds":{"request":429,"watch":248,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-bsxlx@node-3"]}},
+  "demo: web ×3, 10 minutes": {"hash":"b5cea7ca","facts":{"now":600000,"steps":3186,"revision":263,"log":746,"kinds":{"request":484,"watch":247,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
+  "image missing, then available": {"hash":"81609360","facts":{"now":210000,"steps":1231,"revision":192,"log":474,"kinds":{"request":292,"watch":144,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-bsxlx@node-3","web-767b98b5f-sqd8p@node-2"]}},
+  "120 nodes, 600 pods": {"hash":"794599dc","facts":{"now":31000,"steps":17182,"revision":8189,"log":20970,"kinds":{"request":8938,"watch":9032,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22r9s@node-65","app-0-d6d764cd5-26mc2@node-49","app-0-d6d764cd5-28ztv@node-113","app-0-d6d764cd5-2c96n@node-18","app-0-d6d764cd5-2drkm@node-75","app-0-d6d764cd5-2gn8g@node-62","app-0-d6d764cd5-2k8j8@node-54","app-0-d6d764cd5-2k8pz@node-25"]}},
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {

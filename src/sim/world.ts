@@ -2,7 +2,7 @@
 // inputs, snapshots and replay.
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
-  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, breakWatchesOf, closeWatch, compactTick, createApiServerState, handleRequest, openWatch,
+  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, watchSubscribers, createApiServerState, handleRequest, openWatch,
   type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
   type WatchNotification, type WatchOptions,
 } from './api-server.ts';
@@ -19,6 +19,8 @@ export interface ComponentEntry {
   identity?: string;
   reactionMs?: [number, number];
   params?: unknown;
+  /** The process it runs in: components of one process share their watches (see AddComponentOptions). */
+  process?: string;
 }
 
 /** An external input (kubectl request, fault, added component, injected event) with when it happened. */
@@ -36,6 +38,12 @@ export interface AddComponentOptions {
   reactionMs?: [number, number];
   /** Identity for authentication, when not the instance name. */
   identity?: string;
+  /**
+   * The process it runs in (`kube-controller-manager`): like client-go's shared informer factory,
+   * the components of one process read one watch per resource and selector, so each change is one
+   * notification to the process, handed to every reader in turn.
+   */
+  process?: string;
 }
 
 /** Faults that can be switched on and off. */
@@ -189,6 +197,7 @@ export class World {
     const entry: ComponentEntry = { type, state: {} };
     if (opts.params !== undefined) entry.params = opts.params;
     if (opts.reactionMs) entry.reactionMs = opts.reactionMs;
+    if (opts.process) entry.process = opts.process;
     const identity = opts.identity ?? def.identity?.(name);
     if (identity && identity !== name) entry.identity = identity;
     this.state.components[name] = entry;
@@ -207,7 +216,7 @@ export class World {
   removeComponent(name: string): void {
     if (!this.state.components[name]) return;
     this.record({ kind: 'remove-component', t: this.state.now, step: this.state.steps, name });
-    for (const [id, w] of Object.entries(this.state.apiServer.watchers)) if (w.component === name) closeWatch(this.state, id);
+    for (const [id, w] of Object.entries(this.state.apiServer.watchers)) if (watchSubscribers(w).includes(name)) leaveWatch(this.state, id, name);
     removeWhere(this.state.queue, (e) => e.target === name);
     delete this.state.components[name];
     this.ctxCache.delete(name);
@@ -266,7 +275,7 @@ export class World {
       rng: bindRng(w.rng),
       api,
       watch: (resource, opts) => openWatch(w, name, resource, opts, identity),
-      stopWatch: (id) => closeWatch(w, id),
+      stopWatch: (id) => leaveWatch(w, id, name),
       schedule: (delayMs, event, opts) => { push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false); },
       get state() { return w.components[name]?.state as S; },
       set state(s: S) { w.components[name].state = s; },
@@ -294,18 +303,17 @@ export class World {
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
     }
-    const entry = w.components[e.target];
-    if (!entry) return;
     const ev = e.event as { type?: string };
     if (ev?.type === 'watch') {
       const n = ev as WatchNotification;
       // A notification in flight on a watch that has since closed is lost, as on a dropped connection.
-      if (!w.apiServer.watchers[n.watchId]) return;
+      const watcher = w.apiServer.watchers[n.watchId];
+      if (!watcher) return;
       // One notified object goes to every watcher of its resource: name it once (not state).
       let object = watchObjectNames.get(n.object);
       if (object === undefined) {
         const o = n.object.metadata;
-        object = `${w.apiServer.watchers[n.watchId].resource}/${o?.namespace ? o.namespace + '/' : ''}${o?.name}`;
+        object = `${watcher.resource}/${o?.namespace ? o.namespace + '/' : ''}${o?.name}`;
         watchObjectNames.set(n.object, object);
       }
       const node = (n.object.spec as { nodeName?: string } | undefined)?.nodeName;
@@ -314,7 +322,18 @@ export class World {
       if (node !== undefined) rec.node = node;
       // Its strings are shared already (the object's name is made once for all its watchers).
       appendBuiltRecord(w.log, rec);
+      if (watcher.subscribers) {
+        // A shared watch: the process's informer hands the one notification to each reader in turn.
+        watcher.dispatched!++;
+        for (const name of [...watcher.subscribers]) {
+          const sub = w.components[name];
+          if (sub && w.apiServer.watchers[n.watchId]) this.defs.get(sub.type)?.handle(e.event, this.ctx(name));
+        }
+        return;
+      }
     }
+    const entry = w.components[e.target];
+    if (!entry) return;
     const def = this.defs.get(entry.type);
     def?.handle(e.event, this.ctx(e.target));
   }

@@ -37,10 +37,10 @@ export const eviction: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-8krst   1/1     Running       0          5s      10.244.2.3   node-2   <none>           <none>',
-      'web-c68c68797-bbjwb   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-n4rjd   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-sxlxz   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-7gn7h   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-bsxlx   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-mcq2x   1/1     Running       0          5s      10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-sqd8p   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -59,9 +59,9 @@ export const nodeReturns: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-8krst   1/1     Running   0          65s     10.244.2.3   node-2   <none>           <none>',
-      'web-c68c68797-n4rjd   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-sxlxz   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-bsxlx   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-mcq2x   1/1     Running   0          65s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-sqd8p   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -87,9 +87,9 @@ export const partitionHealed: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-bbjwb   1/1     Running   0          2m50s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-n4rjd   1/1     Running   0          2m50s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-sxlxz   1/1     Running   0          2m50s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-7gn7h   1/1     Running   0          2m50s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-bsxlx   1/1     Running   0          2m50s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-sqd8p   1/1     Running   0          2m50s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -103,7 +103,7 @@ export const nodeNotReadyEvent: Scenario = {
     ['kubectl get events --field-selector reason=NodeNotReady -o wide', lines(
       'LAST SEEN   TYPE      REASON         OBJECT                    SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME',
       '10s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   10s          1       node-1.188672648f54e523',
-      '10s         Warning   NodeNotReady   pod/web-c68c68797-bbjwb               node-controller   Node is not ready                         10s          1       web-c68c68797-bbjwb.188672648f54e524',
+      '10s         Warning   NodeNotReady   pod/web-c68c68797-7gn7h               node-controller   Node is not ready                         10s          1       web-c68c68797-7gn7h.188672648f54e524',
     )],
   ],
 };

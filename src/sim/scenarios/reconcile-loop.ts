@@ -8,7 +8,7 @@ export const selfHealing: Scenario = {
   steps: [
     'kubectl create deployment web --image=nginx:1.27 --replicas=3',
     'sim advance 30s',
-    // The pod on node-1 (web-c68c68797-bbjwb, 10.244.1.2) goes; its replacement gets a new name and IP.
+    // The pod on node-1 (web-c68c68797-7gn7h, 10.244.1.2) goes; its replacement gets a new name and IP.
     'kubectl delete pod -l app=web --field-selector=spec.nodeName=node-1 --wait=false',
     'kubectl scale deployment web --replicas=5',
     'sim advance 30s',
@@ -22,11 +22,11 @@ export const selfHealing: Scenario = {
       'replicaset.apps/web-c68c68797   5         5         5       60s   nginx        nginx:1.27   app=web,pod-template-hash=c68c68797',
       '',
       'NAME                      READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'pod/web-c68c68797-425dx   1/1     Running   0          30s   10.244.2.3   node-2   <none>           <none>',
-      'pod/web-c68c68797-n4rjd   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
-      'pod/web-c68c68797-sxlxz   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
-      'pod/web-c68c68797-tvpmd   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
-      'pod/web-c68c68797-vs8sh   1/1     Running   0          30s   10.244.1.3   node-1   <none>           <none>',
+      'pod/web-c68c68797-bfxfq   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+      'pod/web-c68c68797-bsxlx   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
+      'pod/web-c68c68797-dhg8v   1/1     Running   0          30s   10.244.2.3   node-2   <none>           <none>',
+      'pod/web-c68c68797-sqd8p   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
+      'pod/web-c68c68797-wv9lq   1/1     Running   0          30s   10.244.1.3   node-1   <none>           <none>',
     )],
   ],
 };
