@@ -829,7 +829,8 @@ function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number
   const known = RESOURCES[req.resource] !== undefined;
   const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : resourcePath(req.resource, req.namespace, pathName, req.subresource);
   const rec: RequestRecord = { t: h.now, component, kind: 'request', verb: method, path, code };
-  if (name) rec.object = known ? namesOf(req.resource, req.namespace, name).object : `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
+  // A create names a new object: building its name beats caching strings most creates never reuse.
+  if (name) rec.object = known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
   if (extra.revision !== undefined) rec.revision = extra.revision;
   if (extra.stage) rec.stage = extra.stage;
   if (extra.message) rec.message = extra.message;
@@ -998,7 +999,8 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   const r = admitAndValidate(h, id, { ...req, name: meta.name }, obj, undefined, true);
   if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
   obj = r.obj;
-  const key = namesOf(req.resource, meta.namespace, meta.name).key;
+  // Not through the names cache: most created objects (Events) are never addressed again.
+  const key = storeKey(req.resource, meta.namespace, meta.name);
   if (storeGet(h.store, req.resource, key)) {
     const st = alreadyExists(req.resource, meta.name);
     logRequest(h, component, req, 409, { stage: 'storage', message: st.message, name: meta.name });
