@@ -517,6 +517,18 @@ function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
     && ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)));
 }
 
+// Every request is authorised: remember each rule set's answer per verb and resource (rules never
+// change once an identity exists; a behaviour-side cache keyed by the rules array).
+const ruleAnswers = new WeakMap<PolicyRule[], Map<string, boolean>>();
+function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string): boolean {
+  let m = ruleAnswers.get(rules);
+  if (!m) ruleAnswers.set(rules, (m = new Map()));
+  const k = verb + ' ' + res;
+  let a = m.get(k);
+  if (a === undefined) m.set(k, (a = ruleAllows(rules, verb, res)));
+  return a;
+}
+
 /** 403 Forbidden, worded like the RBAC authorizer. */
 export function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
   const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
@@ -530,8 +542,8 @@ export function forbidden(id: Identity, req: ApiRequest, reason?: string): Statu
 /** RBAC plus the node authorizer's NodeRestriction idea: a kubelet writes only its own node, lease and pods. */
 export function authorize(h: ApiHost, id: Identity, req: ApiRequest): Status | undefined {
   const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
-  if (!ruleAllows(id.rules, req.verb, res)) return forbidden(id, req);
-  if (id.node && !['get', 'list', 'watch'].includes(req.verb)) {
+  if (!ruleAllowsCached(id.rules, req.verb, res)) return forbidden(id, req);
+  if (id.node && req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'watch') {
     const node = id.node;
     const deny = (why: string) => forbidden(id, req, why);
     if (req.resource === 'nodes' && (req.name ?? (req.body as KObject | undefined)?.metadata?.name) !== node) {
@@ -545,7 +557,7 @@ export function authorize(h: ApiHost, id: Identity, req: ApiRequest): Status | u
         const nn = ((req.body as KObject)?.spec as { nodeName?: string } | undefined)?.nodeName;
         if (nn !== node) return deny(`node "${node}" can only create pods with spec.nodeName set to itself`);
       } else {
-        const cur = storeGet(h.store, 'pods', storeKey('pods', req.namespace, req.name ?? ''));
+        const cur = storeGet(h.store, 'pods', namesOf('pods', req.namespace, req.name ?? '').key);
         if (cur && (cur.spec as { nodeName?: string })?.nodeName !== node) {
           return deny(`node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
         }
