@@ -979,13 +979,16 @@ function doList(h: ApiHost, component: string, req: ApiRequest): ApiResult<unkno
 /** Run defaulting, admission plugins and validation; returns the object to store or a refusal. */
 function admitAndValidate(h: ApiHost, id: Identity, req: ApiRequest, obj: Obj, old: Obj | undefined, defaults: boolean): { obj: Obj } | { status: Status; stage: Stage } {
   if (defaults) obj = applyDefaults(req.resource, obj, h);
+  // One attributes record for the chain (each plugin sees the object as the previous one left it).
+  const attrs: AdmissionAttributes = { operation: old ? 'UPDATE' : 'CREATE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: obj.metadata?.name, object: obj, oldObject: old, user: id.user };
   for (const p of admissionPlugins) {
     if (h.apiServer.disabledAdmission.includes(p.name)) continue;
-    const r = p.admit({ operation: old ? 'UPDATE' : 'CREATE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: obj.metadata?.name, object: obj, oldObject: old, user: id.user }, h);
+    const r = p.admit(attrs, h);
     if (r && (r as Status).kind === 'Status') return { status: r as Status, stage: 'admission' };
-    if (r) obj = r as Obj;
+    if (r) attrs.object = obj = r as Obj;
   }
-  const errs = [...validateBuiltin(req.resource, obj, old), ...(validators[req.resource] ?? []).flatMap((v) => v(obj, old))];
+  const errs = validateBuiltin(req.resource, obj, old);
+  for (const v of validators[req.resource] ?? []) errs.push(...v(obj, old));
   if (errs.length) return { status: invalid(req.resource, obj.metadata?.name ?? '', errs), stage: 'validation' };
   return { obj };
 }
