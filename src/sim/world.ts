@@ -180,6 +180,7 @@ export class World {
   /** Register a behaviour (not state: it is not recorded). */
   define(def: ComponentDef<any>): this { // eslint-disable-line @typescript-eslint/no-explicit-any
     this.defs.set(def.name, def);
+    this.handlers.clear();
     return this;
   }
 
@@ -326,16 +327,28 @@ export class World {
         // A shared watch: the process's informer hands the one notification to each reader in turn.
         watcher.dispatched!++;
         for (const name of [...watcher.subscribers]) {
-          const sub = w.components[name];
-          if (sub && w.apiServer.watchers[n.watchId]) this.defs.get(sub.type)?.handle(e.event, this.ctx(name));
+          if (w.apiServer.watchers[n.watchId]) this.deliverTo(name, e.event);
         }
         return;
       }
     }
-    const entry = w.components[e.target];
+    this.deliverTo(e.target, e.event);
+  }
+
+  // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
+  // the state is restored or the component replaced, and dropped when a behaviour is redefined).
+  private handlers = new Map<string, { state: WorldState; entry: ComponentEntry; def: ComponentDef<any> | undefined; ctx: Ctx<unknown> }>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  private deliverTo(name: string, event: unknown): void {
+    const w = this.state;
+    const entry = w.components[name];
     if (!entry) return;
-    const def = this.defs.get(entry.type);
-    def?.handle(e.event, this.ctx(e.target));
+    let h = this.handlers.get(name);
+    if (!h || h.state !== w || h.entry !== entry) {
+      h = { state: w, entry, def: this.defs.get(entry.type), ctx: this.ctx(name) };
+      this.handlers.set(name, h);
+    }
+    h.def?.handle(event, h.ctx);
   }
 
   /** Process every event with at ≤ t, then set the clock to t. */
