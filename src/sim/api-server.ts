@@ -840,13 +840,24 @@ function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
   const known = RESOURCES[req.resource] !== undefined;
   const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : resourcePath(req.resource, req.namespace, pathName, req.subresource);
-  const rec: RequestRecord = { t: h.now, component, kind: 'request', verb: method, path, code };
   // A create names a new object: building its name beats caching strings most creates never reuse.
-  if (name) rec.object = known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
-  if (extra.revision !== undefined) rec.revision = extra.revision;
-  if (extra.stage) rec.stage = extra.stage;
-  if (extra.message) rec.message = extra.message;
-  if (extra.node) rec.node = extra.node;
+  const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
+  // The common shapes as whole literals (a field added afterwards would live outside the object);
+  // the key order is the same either way: t component kind verb path code object revision stage message node.
+  let rec: RequestRecord;
+  const { revision, stage, message, node } = extra;
+  if (!stage && !message && object !== undefined && revision !== undefined) {
+    rec = node ? { t: h.now, component, kind: 'request', verb: method, path, code, object, revision, node } : { t: h.now, component, kind: 'request', verb: method, path, code, object, revision };
+  } else if (!stage && !message && !node && revision === undefined) {
+    rec = object !== undefined ? { t: h.now, component, kind: 'request', verb: method, path, code, object } : { t: h.now, component, kind: 'request', verb: method, path, code };
+  } else {
+    rec = { t: h.now, component, kind: 'request', verb: method, path, code };
+    if (object !== undefined) rec.object = object;
+    if (revision !== undefined) rec.revision = revision;
+    if (stage) rec.stage = stage;
+    if (message) rec.message = message;
+    if (node) rec.node = node;
+  }
   if (known) appendBuiltRecord(h.log, rec); // clean, and its strings come from the names cache
   else appendRecord(h.log, rec);
 }

@@ -63,7 +63,7 @@ export function newUID(rng: RngState): string {
   const a = nextUint32(rng), b = nextUint32(rng), c = nextUint32(rng), d = nextUint32(rng);
   const bs = h((b & 0xffff0fff) | 0x4000); // version nibble 4
   const cs = h((c & 0x3fffffff) | 0x80000000); // variant 10xx
-  return `${h(a)}-${bs.slice(0, 4)}-${bs.slice(4)}-${cs.slice(0, 4)}-${cs.slice(4)}${h(d)}`;
+  return flatten(`${h(a)}-${bs.slice(0, 4)}-${bs.slice(4)}-${cs.slice(0, 4)}-${cs.slice(4)}${h(d)}`);
 }
 
 const rfcSeconds = new Map<number, string>();
@@ -115,6 +115,35 @@ export function hashOf(v: unknown): string {
 /** Hash of the exact JSON bytes (key order included): what "byte-identical" runs must share. */
 export function hashJSON(v: unknown): string {
   return fnv1a32Chars(JSON.stringify(v)).toString(16).padStart(8, '0');
+}
+
+// Why flatten: a string built by concatenation is a tree of pieces in V8 (a uid from a template
+// literal is ~400 bytes); converting it to a number makes V8 flatten it in place, and the next GC
+// drops the pieces (~60 bytes left). Kept strings — stored objects, log records, names — are
+// flattened once; the value never changes. The sink keeps the conversion from being optimised away.
+let flattenSink = 0;
+
+/** The same string, flattened in V8's representation when it was built by concatenation. */
+export function flatten(s: string): string {
+  if (s.length > 12 && Number(s) === 0.5) flattenSink++;
+  return s;
+}
+
+/** Flatten every string in `v` that is not shared with `prev` (the previous version of the object). */
+export function flattenStrings(v: unknown, prev?: unknown): void {
+  if (typeof v === 'string') { flatten(v); return; }
+  if (v === null || typeof v !== 'object' || v === prev) return;
+  const p = (prev !== null && typeof prev === 'object' ? prev : undefined) as Record<string, unknown> | undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) { const x = v[i]; if (typeof x === 'string') flatten(x); else if (x !== null && typeof x === 'object') flattenStrings(x, (p as unknown[] | undefined)?.[i]); }
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'string') { if (p === undefined || p[k] !== x) flatten(x); }
+    else if (x !== null && typeof x === 'object') flattenStrings(x, p?.[k]);
+  }
 }
 
 /** Structural equality of plain data (early exit; cheaper than comparing serialisations). */

@@ -1,4 +1,5 @@
 // The request log: one record per API request, watch notification and CRI call (append-only data).
+import { flatten } from './names.ts';
 
 /** Pipeline stages, in order; a refused request names the stage that refused it. */
 export type Stage = 'connection' | 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
@@ -43,8 +44,9 @@ export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord
     for (const [k, v] of Object.entries(rec)) if (v !== undefined) r[k] = v;
     rec = r as unknown as RequestRecord;
   }
-  rec.path = intern(rec.path);
-  if (rec.object !== undefined) rec.object = intern(rec.object);
+  rec.path = flatten(intern(rec.path));
+  if (rec.object !== undefined) rec.object = flatten(intern(rec.object));
+  if (rec.message !== undefined) flatten(rec.message);
   log.push(rec);
   return rec;
 }
@@ -54,6 +56,9 @@ export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord
  * (cached paths and object names), so neither the clean-up copy nor interning is needed.
  */
 export function appendBuiltRecord(log: RequestLog, rec: RequestRecord): void {
+  flatten(rec.path);
+  if (rec.object !== undefined) flatten(rec.object);
+  if (rec.message !== undefined) flatten(rec.message);
   log.push(rec);
 }
 

@@ -1,5 +1,6 @@
 // etcd-like store: objects under Kubernetes' key layout, one global revision, watch history since
 // the last compaction. Only the API server calls these functions.
+import { flattenStrings } from './names.ts';
 
 /** Any stored object (a Kubernetes object with metadata). */
 export interface KObject {
@@ -98,6 +99,7 @@ export function storePut(s: StoreState, resource: string, key: string, obj: KObj
   const bucket = (s.objects[resource] ??= {});
   const prev = bucket[key];
   const stored = withRV(obj, rev);
+  flattenStrings(stored, prev); // kept until compaction: no concatenation trees (see flatten)
   if (s.freeze) deepFreeze(stored);
   bucket[key] = stored;
   if (!prev) s.createRevision[key] = rev;

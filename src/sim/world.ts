@@ -318,9 +318,11 @@ export class World {
         watchObjectNames.set(n.object, object);
       }
       const node = (n.object.spec as { nodeName?: string } | undefined)?.nodeName;
-      // Built without undefined fields (appendRecord would copy it to drop them); same key order.
-      const rec: RequestRecord = { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200 };
-      if (node !== undefined) rec.node = node;
+      // Built without undefined fields (appendRecord would copy it to drop them); same key order. One
+      // literal per shape: a field added later would live outside the object (an extra allocation).
+      const rec: RequestRecord = node === undefined
+        ? { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200 }
+        : { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200, node };
       // Its strings are shared already (the object's name is made once for all its watchers).
       appendBuiltRecord(w.log, rec);
       if (watcher.subscribers) {
