@@ -221,6 +221,7 @@ export class World {
     removeWhere(this.state.queue, (e) => e.target === name);
     delete this.state.components[name];
     this.ctxCache.delete(name);
+    this.handlers.delete(name);
   }
 
   /** A request by an external client (kubectl by default): recorded as input, answered at once. */
@@ -379,7 +380,12 @@ export class World {
   snapshot(): WorldState { return structuredClone(this.state); }
 
   /** Put a snapshot back (copied, so the snapshot can be restored again). */
-  restore(s: WorldState): void { this.state = structuredClone(s); }
+  restore(s: WorldState): void {
+    this.state = structuredClone(s);
+    // Cached contexts point at the old state: drop them so it can be collected.
+    this.ctxCache.clear();
+    this.handlers.clear();
+  }
 
   /** Hash of the store and the log: equal for equal runs. */
   hash(): string { return hashWorld(this.state); }
