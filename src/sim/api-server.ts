@@ -109,6 +109,11 @@ function namesOf(resource: string, namespace: string | undefined, name: string):
   return n;
 }
 
+/** `resource/namespace/name` as the request log names an object (one shared string per object). */
+export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
+  return namesOf(resource, namespace, name).object;
+}
+
 /** resourcePath through the cache (the same string). */
 function cachedPath(resource: string, namespace: string | undefined, name: string | undefined, subresource: string | undefined): string {
   const n = namesOf(resource, namespace, name ?? '');

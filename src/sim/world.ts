@@ -2,7 +2,7 @@
 // inputs, snapshots and replay.
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
-  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, watchSubscribers, createApiServerState, handleRequest, openWatch,
+  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, logObjectName, watchSubscribers, createApiServerState, handleRequest, openWatch,
   type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
   type WatchNotification, type WatchOptions,
 } from './api-server.ts';
@@ -135,9 +135,6 @@ export interface WorldOptions {
   /** Create the system namespaces (default, kube-system, kube-public, kube-node-lease) as the API server does at start (default true). */
   bootstrap?: boolean;
 }
-
-/** The log name (`resource/ns/name`) of each notified object, shared by its watchers' records. */
-const watchObjectNames = new WeakMap<object, string>();
 
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 /**
@@ -311,13 +308,9 @@ export class World {
       // A notification in flight on a watch that has since closed is lost, as on a dropped connection.
       const watcher = w.apiServer.watchers[n.watchId];
       if (!watcher) return;
-      // One notified object goes to every watcher of its resource: name it once (not state).
-      let object = watchObjectNames.get(n.object);
-      if (object === undefined) {
-        const o = n.object.metadata;
-        object = `${watcher.resource}/${o?.namespace ? o.namespace + '/' : ''}${o?.name}`;
-        watchObjectNames.set(n.object, object);
-      }
+      // Every version of an object, to every watcher, shares one name string.
+      const o = n.object.metadata;
+      const object = logObjectName(watcher.resource, o?.namespace || undefined, `${o?.name}`);
       const node = (n.object.spec as { nodeName?: string } | undefined)?.nodeName;
       // Built without undefined fields (appendRecord would copy it to drop them); same key order. One
       // literal per shape: a field added later would live outside the object (an extra allocation).
