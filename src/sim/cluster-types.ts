@@ -18,6 +18,8 @@ export interface ClusterOptions {
   nodes?: number;
   /** Adds a tainted control-plane node with static pods in kube-system, as kubeadm does. */
   kubeadm?: boolean;
+  /** Request-log records kept, oldest dropped first (default 200,000; 0 keeps every record). */
+  logLimit?: number;
 }
 
 /** An assembled, running cluster. Every method is an input recorded for replay. */

@@ -15,7 +15,7 @@ import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-cont
 import type { RequestLog } from './request-log.ts';
 import { storeGet } from './store.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
-import { World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
+import { DEFAULT_LOG_LIMIT, World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
 
 /** Every component type a cluster runs, by type name. */
 export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -66,9 +66,9 @@ export class Cluster implements SimCluster {
 
   constructor(opts: ClusterOptions = {}, world?: World) {
     registerNodeLifecycleAdmission();
-    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false };
+    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT };
     if (world) { this.world = world; return; }
-    this.world = new World({ seed: this.options.seed }, componentDefs);
+    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit }, componentDefs);
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }
@@ -203,6 +203,6 @@ export function createCluster(opts: ClusterOptions = {}): Cluster {
 /** Rebuild a cluster from recorded inputs up to simulated time untilT (same seed ⇒ same bytes). */
 export function replayCluster(opts: ClusterOptions, inputs: readonly Input[], untilT: number): Cluster {
   registerNodeLifecycleAdmission();
-  const world = replay(inputs, { seed: opts.seed ?? 1 }, componentDefs, untilT);
+  const world = replay(inputs, { seed: opts.seed ?? 1, logLimit: opts.logLimit }, componentDefs, untilT);
   return new Cluster(opts, world);
 }

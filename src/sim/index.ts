@@ -50,7 +50,7 @@ export { newEventRecorder, recordEvent, type EventRecorderState, type InvolvedOb
 
 /** The world: state, component registry, event loop, inputs, faults, snapshots, replay. */
 export {
-  World, createWorldState, applyFault, hashWorld, replay, SYSTEM_NAMESPACES, FREEZE_BY_DEFAULT,
+  World, createWorldState, applyFault, hashWorld, replay, logCount, trimLog, DEFAULT_LOG_LIMIT, SYSTEM_NAMESPACES, FREEZE_BY_DEFAULT,
   type WorldState, type Ctx, type ApiClient, type ComponentDef, type ComponentEntry, type AddComponentOptions, type Input,
   type FaultInput, type WorldOptions, type StepResult,
 } from './world.ts';

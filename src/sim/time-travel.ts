@@ -5,7 +5,7 @@
 // world records every input with the number of events processed before it.
 import type { Cluster } from './cluster.ts';
 import { peek } from './clock.ts';
-import type { Input, WorldState } from './world.ts';
+import { logCount, type Input, type WorldState } from './world.ts';
 
 /** Tuning of a timeline: snapshot spacing, thinning and the forward-run limits. */
 export interface TimelineOptions {
@@ -31,7 +31,7 @@ export interface Position {
   events: number;
   /** Simulated ms. */
   t: number;
-  /** Records in the request log. */
+  /** Records written to the request log so far (dropped ones included; see WorldState.logLimit). */
   logLength: number;
   /** Inputs applied so far (the world's own count, construction included). */
   inputs: number;
@@ -103,7 +103,7 @@ export class Timeline {
   at(): Position {
     this.sync();
     const w = this.w;
-    return { step: this.data.cur, last: this.lastIdx, events: w.steps, t: w.now, logLength: w.log.length, inputs: w.inputs.length, atEnd: this.data.cur === this.lastIdx };
+    return { step: this.data.cur, last: this.lastIdx, events: w.steps, t: w.now, logLength: logCount(w), inputs: w.inputs.length, atEnd: this.data.cur === this.lastIdx };
   }
 
   /** Number of recorded steps (last index + 1). */
@@ -237,7 +237,7 @@ export class Timeline {
     const world = this.cluster.world;
     const w = this.w;
     const last = this.lastIdx;
-    const logLen = w.log.length;
+    const logLen = logCount(w);
     for (;;) {
       const ni = w.inputs.length;
       const next = d.inputs[ni];
@@ -258,7 +258,7 @@ export class Timeline {
       if (e.at > limitT || w.steps >= this.opts.maxEvents) return false;
       this.beyond = true;
       world.step();
-      if (w.log.length > logLen || w.steps - d.bounds.events[last] >= this.opts.maxSilentEvents) {
+      if (logCount(w) > logLen || w.steps - d.bounds.events[last] >= this.opts.maxSilentEvents) {
         this.pushBound(w.steps, w.inputs.length, w.now);
         break;
       }

@@ -242,3 +242,32 @@ describe('property: store and watches', () => {
     }), { numRuns: FC_RUNS });
   }, Math.max(5_000, FC_RUNS * 5));
 });
+
+describe('bounded request log', () => {
+  it('keeps at most a quarter over its limit, drops the oldest, counts them, and replays identically', async () => {
+    const { createCluster, replayCluster } = await import('./cluster.ts');
+    const { runKubectl } = await import('./kubectl/kubectl.ts');
+    const { logCount } = await import('./world.ts');
+    const full = createCluster({ seed: 1, logLimit: 0 });
+    const small = createCluster({ seed: 1, logLimit: 100 });
+    for (const c of [full, small]) { runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3'); c.advance(60_000); }
+    expect(full.world.state.logDropped).toBeUndefined();
+    expect(full.log.length).toBeGreaterThan(200);
+    expect(small.log.length).toBeLessThanOrEqual(125);
+    expect(logCount(small.world.state)).toBe(full.log.length);
+    // The kept records are exactly the newest of the full log; the store is the same.
+    expect(small.log).toEqual(full.log.slice(full.log.length - small.log.length));
+    expect(JSON.stringify(small.world.state.store.objects)).toBe(JSON.stringify(full.world.state.store.objects));
+    expect(small.world.hash()).not.toBe(full.world.hash()); // the hash covers what is kept, and the count
+    const again = replayCluster({ seed: 1, logLimit: 100 }, small.world.state.inputs, small.now);
+    expect(again.world.hash()).toBe(small.world.hash());
+  });
+
+  it('the default keeps every record of a chapter-sized run', async () => {
+    const { createCluster } = await import('./cluster.ts');
+    const c = createCluster({ seed: 1 });
+    expect(c.world.state.logLimit).toBe(200_000);
+    c.advance(10 * 60_000);
+    expect(c.world.state.logDropped).toBeUndefined();
+  });
+});

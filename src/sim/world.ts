@@ -68,6 +68,13 @@ export interface WorldState extends ApiHost {
   store: StoreState;
   apiServer: ApiServerState;
   log: RequestLog;
+  /**
+   * The most records the log keeps (the oldest go first, a quarter of the limit at a time), so a
+   * figure left running, or a thousand-node cluster, does not grow without end; 0 keeps everything.
+   */
+  logLimit?: number;
+  /** Records dropped from the front of the log so far (their count, for positions in the whole log). */
+  logDropped?: number;
   components: Record<string, ComponentEntry>;
   inputs: Input[];
   /** The image registry the nodes pull from: images it does not have (as written in the fault). */
@@ -134,7 +141,12 @@ export interface WorldOptions {
   apiLatencyMs?: number;
   /** Create the system namespaces (default, kube-system, kube-public, kube-node-lease) as the API server does at start (default true). */
   bootstrap?: boolean;
+  /** Request-log records kept (default DEFAULT_LOG_LIMIT; 0 keeps every record). */
+  logLimit?: number;
 }
+
+/** Records the request log keeps by default: hours of a small cluster's traffic, about 30 MB. */
+export const DEFAULT_LOG_LIMIT = 200_000;
 
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 /**
@@ -157,6 +169,8 @@ export function createWorldState(opts: WorldOptions = {}): WorldState {
     seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
     apiServer: createApiServerState(opts.apiLatencyMs ?? 1), log: [], components: {}, inputs: [],
   };
+  const limit = opts.logLimit ?? DEFAULT_LOG_LIMIT;
+  if (limit > 0) w.logLimit = limit;
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
   if (opts.bootstrap ?? true) {
     for (const ns of SYSTEM_NAMESPACES) handleRequest(w, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
@@ -292,6 +306,7 @@ export class World {
     w.now = Math.max(w.now, e.at);
     w.steps++;
     this.dispatch(e);
+    if (w.logLimit && w.log.length > w.logLimit + (w.logLimit >> 2)) trimLog(w);
     return { at: e.at, target: e.target, event: e.event };
   }
 
@@ -404,11 +419,24 @@ export function applyFault(w: WorldState, f: FaultInput): void {
   }
 }
 
+/** Drop the oldest records beyond the log's limit (called when it is a quarter over). */
+export function trimLog(w: WorldState): void {
+  const n = w.log.length - (w.logLimit ?? w.log.length);
+  if (n <= 0) return;
+  w.log.splice(0, n);
+  w.logDropped = (w.logDropped ?? 0) + n;
+}
+
+/** Records written since the world began, dropped ones included (a position in the whole log). */
+export function logCount(w: WorldState): number {
+  return (w.logDropped ?? 0) + w.log.length;
+}
+
 /** Hash of the parts that must be byte-identical across equal runs. */
 export function hashWorld(w: WorldState): string {
   // The freeze flag is a debugging aid (on under tests only), not part of what a run produces.
   const { freeze: _freeze, ...store } = w.store; // eslint-disable-line @typescript-eslint/no-unused-vars
-  return hashJSON({ store, log: w.log, now: w.now, rng: w.rng });
+  return hashJSON(w.logDropped ? { store, log: w.log, logDropped: w.logDropped, now: w.now, rng: w.rng } : { store, log: w.log, now: w.now, rng: w.rng });
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
