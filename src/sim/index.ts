@@ -40,7 +40,7 @@ export {
 
 /** client-go ideas as plain data: informers (list+watch+cache+handlers) and rate-limited work queues. */
 export {
-  newInformer, listAndWatch, informerHandle, listerList, listerGet, listerByIndex, registerIndexer, INDEXERS, metaNamespaceKey, newWorkQueue, add, get, done, len,
+  newInformer, listAndWatch, informerHandle, memoHandlers, listerList, listerGet, listerByIndex, registerIndexer, INDEXERS, metaNamespaceKey, newWorkQueue, add, get, done, len,
   addAfter, addRateLimited, rateLimiterWhen, forget, numRequeues, workQueueHandle, processNextWorkItem, drainQueue, REFLECTOR_BACKOFF_INITIAL_MS, REFLECTOR_BACKOFF_MAX_MS,
   type InformerState, type EventHandlers, type IndexFunc, type MetaObject, type WorkQueue, type SyncResult, type WorkQueueAdd, type InformerRetry,
 } from './informer.ts';

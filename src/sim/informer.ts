@@ -88,6 +88,22 @@ export interface EventHandlers<T extends MetaObject = MetaObject> {
   delete?(obj: T): void;
 }
 
+// Handlers close over a component's context and state; building them for every event would make a
+// dozen closures per notification. Kept per context and builder, rebuilt when the state is replaced.
+const handlerMemo = new WeakMap<object, Map<unknown, { state: unknown; value: unknown }>>();
+
+/** `make(ctx)`, built once per context and state and reused for every event (handlers only close over those). */
+export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx: C) => T): T {
+  let m = handlerMemo.get(ctx);
+  if (!m) handlerMemo.set(ctx, (m = new Map()));
+  const hit = m.get(make);
+  const state = ctx.state;
+  if (hit && hit.state === state) return hit.value as T;
+  const value = make(ctx);
+  m.set(make, { state, value });
+  return value;
+}
+
 /** Reflector backoff bounds. */
 export const REFLECTOR_BACKOFF_INITIAL_MS = 800;
 /** Reflector backoff cap. */

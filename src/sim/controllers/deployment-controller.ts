@@ -9,7 +9,7 @@ import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import {
   add, addRateLimited, drainQueue, informerHandle, len, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer,
-  newWorkQueue, workQueueHandle, type EventHandlers, type InformerState, type WorkQueue,
+  newWorkQueue, workQueueHandle, type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { computeHash, deepEqual, rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
@@ -482,9 +482,9 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       const r = event as RequeueEvent;
       if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
       add(s.queue, r.key);
-    } else if (!informerHandle(ctx as Ctx<unknown>, s.dInformer, event, dHandlers(ctx))
-      && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, rsHandlers(ctx))
-      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, podHandlers(ctx))) {
+    } else if (!informerHandle(ctx as Ctx<unknown>, s.dInformer, event, memoHandlers(ctx, dHandlers))
+      && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, memoHandlers(ctx, rsHandlers))
+      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, memoHandlers(ctx, podHandlers))) {
       workQueueHandle(s.queue, event);
     }
     kickWorker(ctx);

@@ -5,7 +5,7 @@ import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/dis
 import type { Ctx, ComponentDef } from '../world.ts';
 import {
   add, addAfter, addRateLimited, done, forget, get, informerHandle, len, listAndWatch, metaNamespaceKey, newInformer, newWorkQueue, workQueueHandle,
-  type EventHandlers, type InformerState, type WorkQueue,
+  type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { deepEqual } from '../names.ts';
 
@@ -364,7 +364,7 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
   handle(event, ctx) {
     const s = ctx.state;
     const c = ctx as Ctx<unknown>;
-    const h = handlers(ctx);
+    const h = memoHandlers(ctx, handlers);
     if (informerHandle(c, s.pods, event, h.podH)
       || informerHandle(c, s.services, event, h.svcH)
       || informerHandle(c, s.slices, event, h.sliceH)

@@ -9,7 +9,7 @@ import type { ApiResult } from '../api-server.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import {
   add, addAfter, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
-  workQueueHandle, type EventHandlers, type InformerState, type WorkQueue,
+  workQueueHandle, type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { deepEqual, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
@@ -388,8 +388,8 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
     if ((event as { type?: string })?.type === 'replicaset-worker') {
       s.workerPending = false;
       drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
-    } else if (!informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, rsHandlers(ctx))
-      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, podHandlers(ctx))) {
+    } else if (!informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, memoHandlers(ctx, rsHandlers))
+      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, memoHandlers(ctx, podHandlers))) {
       workQueueHandle(s.queue, event);
     }
     kickWorker(ctx);

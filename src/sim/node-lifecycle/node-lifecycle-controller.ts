@@ -8,7 +8,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
 import { transition, initialTransition } from 'xstate';
 import {
   add as queueAddKey, drainQueue, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, newWorkQueue,
-  type EventHandlers, type InformerState, type WorkQueue,
+  type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx, WorldState } from '../world.ts';
@@ -412,7 +412,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const h = handlers(ctx);
+    const h = memoHandlers(ctx, handlers);
     const c = ctx as Ctx<unknown>;
     if (informerHandle(c, s.nodes, event, h.nodes)) { drainNoSchedule(ctx); return; }
     if (informerHandle(c, s.leases, event, h.leases)) return;

@@ -3,7 +3,7 @@
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import {
-  informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState,
+  informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState, memoHandlers,
 } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
@@ -132,7 +132,7 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const h = handlers(ctx);
+    const h = memoHandlers(ctx, handlers);
     const c = ctx as Ctx<unknown>;
     if (informerHandle(c, s.nodes, event, h.nodes)) return;
     if (informerHandle(c, s.pods, event, h.pods)) return;
