@@ -524,13 +524,14 @@ function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
 
 // Every request is authorised: remember each rule set's answer per verb and resource (rules never
 // change once an identity exists; a behaviour-side cache keyed by the rules array).
-const ruleAnswers = new WeakMap<PolicyRule[], Map<string, boolean>>();
+const ruleAnswers = new WeakMap<PolicyRule[], Map<string, Map<string, boolean>>>();
 function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string): boolean {
-  let m = ruleAnswers.get(rules);
-  if (!m) ruleAnswers.set(rules, (m = new Map()));
-  const k = verb + ' ' + res;
-  let a = m.get(k);
-  if (a === undefined) m.set(k, (a = ruleAllows(rules, verb, res)));
+  let byVerb = ruleAnswers.get(rules);
+  if (!byVerb) ruleAnswers.set(rules, (byVerb = new Map()));
+  let m = byVerb.get(verb);
+  if (!m) byVerb.set(verb, (m = new Map()));
+  let a = m.get(res);
+  if (a === undefined) m.set(res, (a = ruleAllows(rules, verb, res)));
   return a;
 }
 

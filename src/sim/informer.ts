@@ -173,6 +173,15 @@ function watchFrom<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T
   return false;
 }
 
+// One notification reaches several informers in a row (a process's shared watch): its revision is
+// turned into a string once.
+let lastRevision = -1;
+let lastRevisionString = '';
+function revisionString(r: number): string {
+  if (r !== lastRevision) { lastRevision = r; lastRevisionString = String(r); }
+  return lastRevisionString;
+}
+
 /**
  * Feed one component event to an informer; returns true if it was the informer's (watch
  * notification, watch closed, retry timer). Handlers run after the cache is updated.
@@ -185,7 +194,7 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     const obj = n.object as unknown as T;
     const key = metaNamespaceKey(obj);
     const old = inf.items[key];
-    inf.resourceVersion = String(n.revision);
+    inf.resourceVersion = revisionString(n.revision);
     if (n.eventType === 'DELETED') {
       delete inf.items[key];
       reindex(inf, key, old, undefined);

@@ -59,12 +59,20 @@ export function computeHash(template: unknown, collisionCount?: number): string 
 
 /** A v4-shaped uid drawn from the rng. */
 export function newUID(rng: RngState): string {
-  const h = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
   const a = nextUint32(rng), b = nextUint32(rng), c = nextUint32(rng), d = nextUint32(rng);
-  const bs = h((b & 0xffff0fff) | 0x4000); // version nibble 4
-  const cs = h((c & 0x3fffffff) | 0x80000000); // variant 10xx
-  return flatten(`${h(a)}-${bs.slice(0, 4)}-${bs.slice(4)}-${cs.slice(0, 4)}-${cs.slice(4)}${h(d)}`);
+  // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx written digit by digit into one flat string.
+  let i = 0;
+  const hex8 = (n: number) => { for (let k = 28; k >= 0; k -= 4) uidCodes[i++] = HEX_CODES[(n >>> k) & 15]; };
+  hex8(a); uidCodes[i++] = 45;
+  hex8((b & 0xffff0fff) | 0x4000); // version nibble 4
+  uidCodes.copyWithin(14, 13, 17); uidCodes[13] = 45; i = 18; uidCodes[i++] = 45;
+  hex8((c & 0x3fffffff) | 0x80000000); // variant 10xx
+  uidCodes.copyWithin(24, 23, 27); uidCodes[23] = 45; i = 28;
+  hex8(d);
+  return String.fromCharCode.apply(null, uidCodes as unknown as number[]);
 }
+const HEX_CODES = [...'0123456789abcdef'].map((ch) => ch.charCodeAt(0));
+const uidCodes = new Array<number>(36).fill(0);
 
 const rfcSeconds = new Map<number, string>();
 
