@@ -898,7 +898,9 @@ export function strategicMergePatch(target: unknown, patch: unknown, field = '')
   }
   if (patch === null || typeof patch !== 'object') return patch;
   const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
-  for (const [k, v] of Object.entries(patch as Obj)) {
+  const p = patch as Obj;
+  for (const k in p) { // plain JSON: own keys, in the same order as Object.entries
+    const v = p[k];
     if (v === null) delete out[k];
     else out[k] = strategicMergePatch(out[k], v, k);
   }
@@ -909,7 +911,9 @@ export function strategicMergePatch(target: unknown, patch: unknown, field = '')
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
-  for (const [k, v] of Object.entries(patch as Obj)) {
+  const p = patch as Obj;
+  for (const k in p) { // plain JSON: own keys, in the same order as Object.entries
+    const v = p[k];
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
   }
