@@ -189,7 +189,7 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
   const existing = findNewReplicaSet(x.d, rsList);
   if (!existing && !create) return { newRS: null, oldRSs: allOldRSs, ok: true };
   const now = rfc3339(x.ctx.now);
-  const hash = computeHash(x.d.spec?.template, x.d.status?.collisionCount);
+  const hash = x.d.status?.collisionCount === undefined ? templateHashOf(x.d) : computeHash(x.d.spec?.template, x.d.status.collisionCount);
   const plan = getNewReplicaSet(x.d, rsList, allOldRSs, hash, now);
   const ns = x.d.metadata?.namespace ?? 'default';
   if (plan.kind === 'update') {

@@ -466,9 +466,18 @@ function withoutHashLabel(t: PodTemplateSpec | undefined): PodTemplateSpec {
   return { ...(t ?? {}), metadata: { ...(t?.metadata ?? {}), labels } };
 }
 
+// Stored templates are immutable and keep their identity across status writes, so the answer for a
+// pair of template objects never changes: remembered (behaviour-side, weakly held).
+const equalIgnoreHashMemo = new WeakMap<object, WeakMap<object, boolean>>();
+
 /** EqualIgnoreHash: pod templates equal apart from the pod-template-hash label. */
 export function equalIgnoreHash(t1: PodTemplateSpec | undefined, t2: PodTemplateSpec | undefined): boolean {
-  return semanticEqual(withoutHashLabel(t1), withoutHashLabel(t2));
+  if (!t1 || !t2) return semanticEqual(withoutHashLabel(t1), withoutHashLabel(t2));
+  let m = equalIgnoreHashMemo.get(t1);
+  if (!m) equalIgnoreHashMemo.set(t1, (m = new WeakMap()));
+  let eq = m.get(t2);
+  if (eq === undefined) m.set(t2, (eq = semanticEqual(withoutHashLabel(t1), withoutHashLabel(t2))));
+  return eq;
 }
 
 /** FindNewReplicaSet: the oldest RS whose template equals the Deployment's (ignoring the hash). */
