@@ -1019,11 +1019,14 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   const info = RESOURCES[req.resource];
   const meta: Obj = { ...body.metadata };
   if (info.namespaced) meta.namespace = req.namespace;
+  // The key a generated name was found free under (nothing is written before the put).
+  let freeKey: string | undefined;
   if (!meta.name && meta.generateName) {
     // GenerateName retries on a clash, as the registry does since 1.28.
     for (let i = 0; i < 8; i++) {
       meta.name = generateName(h.rng, meta.generateName);
-      if (!storeGet(h.store, req.resource, storeKey(req.resource, meta.namespace, meta.name))) break;
+      const k = storeKey(req.resource, meta.namespace, meta.name);
+      if (!storeGet(h.store, req.resource, k)) { freeKey = k; break; }
     }
   }
   if (!meta.name) {
@@ -1036,8 +1039,8 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
   obj = r.obj;
   // Not through the names cache: most created objects (Events) are never addressed again.
-  const key = storeKey(req.resource, meta.namespace, meta.name);
-  if (storeGet(h.store, req.resource, key)) {
+  const key = freeKey ?? storeKey(req.resource, meta.namespace, meta.name);
+  if (freeKey === undefined && storeGet(h.store, req.resource, key)) {
     const st = alreadyExists(req.resource, meta.name);
     logRequest(h, component, req, 409, { stage: 'storage', message: st.message, name: meta.name });
     return { ok: false, code: 409, status: st };
