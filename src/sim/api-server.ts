@@ -525,9 +525,13 @@ function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
 // Every request is authorised: remember each rule set's answer per verb and resource (rules never
 // change once an identity exists; a behaviour-side cache keyed by the rules array).
 const ruleAnswers = new WeakMap<PolicyRule[], Map<string, Map<string, boolean>>>();
+let lastRules: PolicyRule[] | undefined;
+let lastAnswers: Map<string, Map<string, boolean>> | undefined;
 function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string): boolean {
-  let byVerb = ruleAnswers.get(rules);
+  let byVerb = rules === lastRules ? lastAnswers : ruleAnswers.get(rules);
   if (!byVerb) ruleAnswers.set(rules, (byVerb = new Map()));
+  lastRules = rules;
+  lastAnswers = byVerb;
   let m = byVerb.get(verb);
   if (!m) byVerb.set(verb, (m = new Map()));
   let a = m.get(res);

@@ -111,15 +111,20 @@ export const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 
 /** cache.MetaNamespaceKeyFunc: `ns/name` or `name`. */
 export function metaNamespaceKey(o: MetaObject): string {
-  // One notified object reaches several informers: build (and hash) its key once. Names never change.
+  // One notified object reaches several informers in a row: build (and hash) its key once. Names never change.
+  if (o === lastKeyed) return lastKey;
   let k = keyCache.get(o);
   if (k === undefined) {
     k = o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
     keyCache.set(o, k);
   }
+  lastKeyed = o;
+  lastKey = k;
   return k;
 }
 const keyCache = new WeakMap<object, string>();
+let lastKeyed: MetaObject | undefined;
+let lastKey = '';
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
