@@ -227,6 +227,14 @@ export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' |
 /** kubetypes.PodConditionsByKubelet. */
 export const podConditionsByKubelet = ['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers'];
 
+/** Whether the kubelet owns a pod condition type (podConditionsByKubelet.includes, without the scan). */
+export function isPodConditionByKubelet(type: string): boolean {
+  switch (type) {
+    case 'PodScheduled': case 'Ready': case 'Initialized': case 'ContainersReady': case 'PodReadyToStartContainers': return true;
+    default: return false;
+  }
+}
+
 /** Keep lastTransitionTime when a condition's status is unchanged (status manager's updateLastTransitionTime). */
 function stamp(c: PodCondition, old: PodCondition[] | undefined, now: number): PodCondition {
   const prev = old?.find((x) => x.type === c.type);
@@ -252,7 +260,7 @@ export function generateAPIPodStatus(args: {
   const all = [...initContainerStatuses, ...containerStatuses];
   const containersReady = generateContainersReadyCondition(pod, all, phase);
   // Conditions the kubelet does not own (DisruptionTarget, readiness gates) come first, as in Go.
-  const conditions: PodCondition[] = existing.filter((c) => !podConditionsByKubelet.includes(c.type));
+  const conditions: PodCondition[] = existing.filter((c) => !isPodConditionByKubelet(c.type));
   conditions.push(
     ...[
       generatePodReadyToStartContainersCondition(sandbox),

@@ -4,7 +4,7 @@
 // Src: pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod, computePodActions, doBackOff),
 // kuberuntime_container.go (startContainer, killContainer), images/image_manager.go (EnsureImageExists),
 // status/status_manager.go (syncPod, canBeDeleted), pod_workers.go.
-import type { Container, Pod, PodStatus, Probe } from 'kubernetes-types/core/v1';
+import type { Container, Pod, PodCondition, PodStatus, Probe } from 'kubernetes-types/core/v1';
 import { initialTransition, transition } from 'xstate';
 import type { Ctx } from '../world.ts';
 import {
@@ -20,7 +20,7 @@ import {
 } from './events.ts';
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 import { releasePodIP } from './pod-ip.ts';
-import { generateAPIPodStatus, getPhase, podConditionsByKubelet, type ContainerView } from './pod-status.ts';
+import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
   createMergePatch, deepEqual, emit, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
@@ -68,21 +68,51 @@ function workerBackoff(ctx: KCtx): number {
 
 // The pod machine is a pure function of (value, context, event) and pods repeat the same few steps,
 // so results are memoised (a behaviour-side cache: never part of the state; bounded).
-const sendMemo = new Map<string, PodWork['machine']>();
+const sendMemo = new Map<string, { machine: PodWork['machine']; key: string }>();
+
+/**
+ * A persisted machine → its memo key (JSON of value and context). Behaviour-side: machines made by
+ * send/newPodWork are known, anything else (a restored snapshot) is stringified once.
+ */
+const machineKeys = new WeakMap<object, string>();
+
+function machineKey(m: PodWork['machine']): string {
+  let k = machineKeys.get(m);
+  if (k === undefined) { k = JSON.stringify([m.value, m.context]); machineKeys.set(m, k); }
+  return k;
+}
+
+/** A state value as plain data of its own (a string, or nested objects of strings). */
+function copyValue(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k]);
+  return out;
+}
+
+/** A worker's own copy of a memoised machine (no state object is shared between pods). */
+function ownMachine(hit: { machine: PodWork['machine']; key: string }): PodWork['machine'] {
+  const m = { value: copyValue(hit.machine.value), context: { ...hit.machine.context } };
+  machineKeys.set(m, hit.key);
+  return m;
+}
 
 function send(w: PodWork, ev: PodMachineEvent): void {
-  const key = JSON.stringify([w.machine.value, w.machine.context, ev]);
-  const hit = sendMemo.get(key);
-  if (hit) { w.machine = { value: JSON.parse(JSON.stringify(hit.value)), context: { ...hit.context } }; return; }
-  const snap = podMachine.resolveState({ value: w.machine.value as never, context: w.machine.context });
-  const [next] = transition(podMachine, snap, ev);
-  w.machine = { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } };
-  if (sendMemo.size >= 8192) sendMemo.clear();
-  sendMemo.set(key, { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } });
+  const key = `${machineKey(w.machine)}\u0001${JSON.stringify(ev)}`;
+  let hit = sendMemo.get(key);
+  if (!hit) {
+    const snap = podMachine.resolveState({ value: w.machine.value as never, context: w.machine.context });
+    const [next] = transition(podMachine, snap, ev);
+    const machine = { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } };
+    hit = { machine, key: JSON.stringify([machine.value, machine.context]) };
+    if (sendMemo.size >= 8192) sendMemo.clear();
+    sendMemo.set(key, hit);
+  }
+  w.machine = ownMachine(hit);
 }
 
 function machineIs(w: PodWork, value: string): boolean {
-  return JSON.stringify(w.machine.value) === JSON.stringify(value);
+  return w.machine.value === value;
 }
 
 /** The image-pull policy after defaulting (Always for :latest or no tag). */
@@ -92,7 +122,7 @@ function pullPolicy(c: Container): string {
   return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
 }
 
-const initialMemo = new Map<string, PodWork['machine']>();
+const initialMemo = new Map<string, { machine: PodWork['machine']; key: string }>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
 export function newPodWork(st: KubeletState, pod: Pod): PodWork {
@@ -107,13 +137,14 @@ export function newPodWork(st: KubeletState, pod: Pod): PodWork {
   let snap = initialMemo.get(ikey);
   if (!snap) {
     const [s0] = initialTransition(podMachine, input);
-    snap = { value: JSON.parse(JSON.stringify(s0.value)), context: { ...s0.context } };
+    const machine = { value: JSON.parse(JSON.stringify(s0.value)), context: { ...s0.context } };
+    snap = { machine, key: JSON.stringify([machine.value, machine.context]) };
     initialMemo.set(ikey, snap);
   }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
     key: `${pod.metadata!.namespace}/${pod.metadata!.name}`, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
-    machine: { value: JSON.parse(JSON.stringify(snap.value)), context: { ...snap.context } },
+    machine: ownMachine(snap),
     sandboxAttempt: pod.status?.podIP ? 1 : 0,
     busyUntil: 0,
     containers: spec.containers.map((c) => {
@@ -129,8 +160,15 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
 
 /** The attempt the PLEG last saw for a container (and the one before it). */
 function seenAttempts(st: KubeletState, c: ContainerWork): { current?: ContainerRecord; previous?: ContainerRecord } {
-  const seen = c.attempts.filter((id) => st.plegCache[id]);
-  return { current: st.plegCache[seen[seen.length - 1]], previous: st.plegCache[seen[seen.length - 2]] };
+  let current: ContainerRecord | undefined;
+  let previous: ContainerRecord | undefined;
+  for (let i = c.attempts.length - 1; i >= 0; i--) {
+    const r = st.plegCache[c.attempts[i]];
+    if (!r) continue;
+    if (!current) current = r;
+    else { previous = r; break; }
+  }
+  return { current, previous };
 }
 
 function currentId(c: ContainerWork): string | undefined {
@@ -438,15 +476,39 @@ export function teardown(ctx: KCtx, st: KubeletState, w: PodWork): void {
 // ---------------------------------------------------------------- status manager
 
 function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[] {
-  return pod.spec!.containers.map((spec, i) => {
+  const specs = pod.spec!.containers;
+  const views: ContainerView[] = [];
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i];
     const c = w.containers[i];
     const { current, previous } = seenAttempts(st, c);
     const running = current?.state === 'CONTAINER_RUNNING';
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
-    const waiting = current?.state === 'CONTAINER_RUNNING' ? undefined : c.waiting;
-    return { name: c.name, image: spec.image!, current, previous, waiting, ready, started };
-  });
+    const waiting = running ? undefined : c.waiting;
+    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started });
+  }
+  return views;
+}
+
+/** The inputs of a status generation that found nothing to write (see unchangedStatus). */
+interface StatusInputs { pod: Pod; base: PodStatus; fresh: boolean; sandbox?: object; terminal: boolean; views: ContainerView[] }
+
+/**
+ * Pod worker → the inputs of its last updatePodStatus that generated exactly what the server holds.
+ * The same inputs generate the same status again (the clock only stamps a condition or startTime that
+ * changed, and then the status would differ), so the generation and comparison can be skipped.
+ * Behaviour-side: a restored state has new workers and misses.
+ */
+const unchangedStatus = new WeakMap<PodWork, StatusInputs>();
+
+function sameViews(a: ContainerView[], b: ContainerView[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i], y = b[i];
+    if (x.current !== y.current || x.previous !== y.previous || x.waiting !== y.waiting || x.ready !== y.ready || x.started !== y.started || x.image !== y.image || x.name !== y.name) return false;
+  }
+  return true;
 }
 
 /**
@@ -456,12 +518,16 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
 export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false): boolean {
   const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
   const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
-  const foreign = (pod.status?.conditions ?? []).filter((c) => !podConditionsByKubelet.includes(c.type));
-  const own = (base.conditions ?? []).filter((c) => podConditionsByKubelet.includes(c.type));
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
+  const views = containerViews(st, w, pod);
+  const memo = unchangedStatus.get(w);
+  if (memo && memo.pod === pod && memo.base === base && memo.fresh === fresh && memo.sandbox === sandbox && memo.terminal === terminal && sameViews(memo.views, views)) return true;
+  const conditions: PodCondition[] = [];
+  for (const c of pod.status?.conditions ?? []) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
+  for (const c of base.conditions ?? []) if (isPodConditionByKubelet(c.type)) conditions.push(c);
   const status = generateAPIPodStatus({
-    pod: { ...pod, status: { ...base, conditions: [...foreign, ...own] } },
-    sandbox, containers: containerViews(st, w, pod), hostIP: st.cfg.internalIP, now: ctx.now,
+    pod: { ...pod, status: { ...base, conditions } },
+    sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
   });
   if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
   if (!sandbox && base.podIP) {
@@ -473,7 +539,7 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
     status.podIP = st.cfg.internalIP;
     status.podIPs = [{ ip: st.cfg.internalIP }];
   }
-  if (deepEqual(status, base)) return true;
+  if (deepEqual(status, base)) { unchangedStatus.set(w, { pod, base, fresh, sandbox, terminal, views }); return true; }
   const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: createMergePatch(base, status) }, 'status', { patchType: 'merge' });
   if (!r.ok) return false;
   w.lastSent = status;
