@@ -132,8 +132,17 @@ export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthByt
   return { node, bandwidthBytesPerSec, images: { [PAUSE_IMAGE]: pause }, missingImages: [], sandboxes: {}, containers: {}, ipam };
 }
 
+// The same few strings in every record: built once (the request log interns them by value anyway).
+// Paths are keyed by verb alone: CRI verbs are unique across the two services.
+const componentNames = new Map<string, string>();
+const criPaths = new Map<string, string>();
+
 function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, extra: Partial<CriRecord> = {}): CriRecord {
-  return { t, component: `containerd/${s.node}`, kind: 'cri', verb, path: `/runtime.v1.${service}/${verb}`, node: s.node, code: 'OK', ...extra };
+  let component = componentNames.get(s.node);
+  if (component === undefined) { component = `containerd/${s.node}`; if (componentNames.size >= 65536) componentNames.clear(); componentNames.set(s.node, component); }
+  let path = criPaths.get(verb);
+  if (path === undefined) { path = `/runtime.v1.${service}/${verb}`; criPaths.set(verb, path); }
+  return { t, component, kind: 'cri', verb, path, node: s.node, code: 'OK', ...extra };
 }
 
 /** ImageStatus: is the image present (kubelet asks before deciding to pull)? */

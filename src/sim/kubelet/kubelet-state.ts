@@ -124,7 +124,11 @@ const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFo
 
 /** Log a CRI call (the runtime's record) as a request-log record: kind cri, component containerd/<node>, gRPC code number. */
 export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void {
-  ctx.log({ component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code], object, message: rec.message });
+  // Undefined fields are left out here, so the log does not copy the record again to drop them.
+  const r: Parameters<Ctx<unknown>['log']>[0] = { component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code] };
+  if (object !== undefined) r.object = object;
+  if (rec.message !== undefined) r.message = rec.message;
+  ctx.log(r);
 }
 
 /** Record a kubelet event (source component kubelet, host = the node). */

@@ -68,9 +68,28 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
   };
 }
 
+/** ctx → its pod handlers (closures over ctx and its state: made once, not per event; behaviour-side). */
+const handlersCache = new WeakMap<object, { st: KubeletState; h: EventHandlers<Pod> }>();
+
+function handlersOf(ctx: KCtx): EventHandlers<Pod> {
+  const hit = handlersCache.get(ctx);
+  if (hit && hit.st === ctx.state) return hit.h;
+  const h = podHandlers(ctx);
+  handlersCache.set(ctx, { st: ctx.state, h });
+  return h;
+}
+
 function sameButStatus(a: Pod, b: Pod): boolean {
-  const strip = (p: Pod) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, managedFields: undefined } });
-  return deepEqual(strip(a), strip(b));
+  return sameExcept(a, b, 'status', 'metadata') && sameExcept(a.metadata ?? {}, b.metadata ?? {}, 'resourceVersion', 'managedFields');
+}
+
+/** deepEqual of two objects leaving out two keys (undefined-valued keys count as absent, as in deepEqual). */
+function sameExcept(a: object, b: object, skip1: string, skip2: string): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k in x) if (k !== skip1 && k !== skip2 && x[k] !== undefined && !deepEqual(x[k], y[k])) return false;
+  for (const k in y) if (k !== skip1 && k !== skip2 && y[k] !== undefined && x[k] === undefined) return false;
+  return true;
 }
 
 /** Start (or restart after power-on) the kubelet: register, lease, pods, timers. */
@@ -194,16 +213,23 @@ function plegRelist(ctx: KCtx): void {
   const st = ctx.state;
   if (sameMap(plegSeen.get(st.plegCache), st.runtime.containers)) return; // nothing changed since the last relist
   const dirty = new Set<string>();
-  const podOf = (sandboxId: string) => Object.values(st.workers).find((w) => w.sandboxId === sandboxId)?.key;
-  for (const c of Object.values(st.runtime.containers)) {
-    const old = st.plegCache[c.id];
+  // sandbox → pod key, built on the first change (the first worker with the sandbox, as a find would).
+  let podOf: Map<string, string> | undefined;
+  const containers = st.runtime.containers;
+  for (const id in containers) {
+    const c = containers[id];
     if (c.state === 'CONTAINER_CREATED') continue;
+    const old = st.plegCache[c.id];
     if (old && old.state === c.state) continue;
     st.plegCache[c.id] = c;
-    const key = podOf(c.sandboxId);
+    if (!podOf) {
+      podOf = new Map();
+      for (const k in st.workers) { const w = st.workers[k]; if (w.sandboxId !== undefined && !podOf.has(w.sandboxId)) podOf.set(w.sandboxId, w.key); }
+    }
+    const key = podOf.get(c.sandboxId);
     if (key) dirty.add(key);
   }
-  for (const id of Object.keys(st.plegCache)) if (!st.runtime.containers[id]) delete st.plegCache[id];
+  for (const id in st.plegCache) if (!containers[id]) delete st.plegCache[id];
   plegSeen.set(st.plegCache, mapToken(st.runtime.containers));
   for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
 }
@@ -218,7 +244,9 @@ const plegClean = new WeakMap<object, MapToken>();
 function plegPending(st: KubeletState): boolean {
   const seen = plegSeen.get(st.plegCache);
   if (sameMap(seen, st.runtime.containers) || sameMap(plegClean.get(st.plegCache), st.runtime.containers)) return false;
-  for (const c of Object.values(st.runtime.containers)) {
+  const containers = st.runtime.containers;
+  for (const id in containers) {
+    const c = containers[id];
     if (c.state === 'CONTAINER_CREATED') continue;
     const old = st.plegCache[c.id];
     if (!old || old.state !== c.state) return true;
@@ -330,7 +358,7 @@ function handleEvent(event: unknown, ctx: KCtx): void {
     return;
   }
   if (!st.up) return; // powered off: nothing runs, watches are gone
-  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, podHandlers(ctx))) return;
+  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx))) return;
   if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;

@@ -26,8 +26,16 @@ export function newPodIPAllocator(podCIDR: string): PodIPAllocator {
 const FIRST_HOST = 2; // .0 network, .1 gateway
 const LAST_HOST = 254; // .255 broadcast
 
+const prefixes = new Map<string, string>();
+
 function prefix(podCIDR: string): string {
-  return podCIDR.split('/')[0].split('.').slice(0, 3).join('.');
+  let p = prefixes.get(podCIDR);
+  if (p === undefined) {
+    p = podCIDR.split('/')[0].split('.').slice(0, 3).join('.');
+    if (prefixes.size >= 65536) prefixes.clear();
+    prefixes.set(podCIDR, p);
+  }
+  return p;
 }
 
 /** Reserve the next free IP for a sandbox, or report the range is exhausted (as CNI ADD would fail). */

@@ -62,6 +62,14 @@ function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void
   later(ctx, st, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true });
 }
 
+/** containerd learns what the registry lacks (a new runtime object only when that changed). */
+function syncMissingImages(ctx: KCtx, st: KubeletState): void {
+  const missing = ctx.registry?.missing ?? [];
+  const had = st.runtime.missingImages;
+  if (missing.length === had.length && missing.every((m, i) => normalizeImageRef(m) === had[i])) return;
+  st.runtime = { ...st.runtime, missingImages: missing.map(normalizeImageRef) };
+}
+
 function workerBackoff(ctx: KCtx): number {
   return WORKER_BACKOFF_MS * (1 + 0.5 * ctx.rng.float());
 }
@@ -296,7 +304,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     }
     if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
     emit(ctx, st, pod, pullingImageEvent(spec.image!));
-    st.runtime = { ...st.runtime, missingImages: (ctx.registry?.missing ?? []).map(normalizeImageRef) };
+    syncMissingImages(ctx, st);
     c.pull = { startedAt: ctx.now, image: spec.image! };
     later(ctx, st, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image! });
     return 'blocked';
@@ -330,7 +338,7 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   if (!w || w.uid !== ev.uid || !c?.pull) return;
   const startedAt = c.pull.startedAt;
   c.pull = undefined;
-  st.runtime = { ...st.runtime, missingImages: (ctx.registry?.missing ?? []).map(normalizeImageRef) };
+  syncMissingImages(ctx, st);
   const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - startedAt);
   logCri(ctx, r.record, normalizeImageRef(ev.image));
   const pod = st.pods.items[w.key];
