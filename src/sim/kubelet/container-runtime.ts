@@ -377,6 +377,14 @@ export function kubeContainerID(c: ContainerRecord): string {
 
 /** The kubelet's imageID for a container: the repo digest form docker.io/library/nginx@sha256:…. */
 export function kubeImageID(c: ContainerRecord): string {
-  const repo = c.image.replace(/:[^:/]+$/, '');
+  let repo = imageRepos.get(c.image);
+  if (repo === undefined) {
+    repo = c.image.replace(/:[^:/]+$/, '');
+    if (imageRepos.size >= 4096) imageRepos.clear();
+    imageRepos.set(c.image, repo);
+  }
   return `${repo}@${c.imageRef}`;
 }
+
+/** image ref → its repository (the tag cut off); a node pulls few distinct images. */
+const imageRepos = new Map<string, string>();

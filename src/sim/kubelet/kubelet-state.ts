@@ -170,10 +170,17 @@ function isMap(x: unknown): x is Record<string, unknown> {
 export function createMergePatch(from: unknown, to: unknown): unknown {
   if (!isMap(from) || !isMap(to)) return to;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (from[k] !== undefined && to[k] === undefined) out[k] = null;
-  for (const [k, v] of Object.entries(to)) {
+  for (const k in from) if (from[k] !== undefined && to[k] === undefined) out[k] = null;
+  for (const k in to) {
+    const v = to[k];
     if (v === undefined || deepEqual(from[k], v)) continue;
     out[k] = isMap(from[k]) && isMap(v) ? createMergePatch(from[k], v) : v;
   }
   return out;
+}
+
+/** Whether a patch from createMergePatch says nothing (then `from` and `to` are deepEqual). */
+export function isEmptyPatch(patch: unknown): boolean {
+  for (const _ in patch as object) return false;
+  return true;
 }

@@ -208,13 +208,21 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
   later(ctx as Ctx<unknown>, st, delay, { type: 'lease-retry', attempt: attempt + 1 });
 }
 
+/** The key of the pod worker that owns a sandbox, if any. */
+function podOfSandbox(st: KubeletState, sandboxId: string): string | undefined {
+  // The sandbox names its pod, and sandbox ids are unique: try that worker before scanning them all.
+  const sb = st.runtime.sandboxes[sandboxId];
+  const w = sb && st.workers[`${sb.namespace}/${sb.podName}`];
+  if (w && w.sandboxId === sandboxId) return w.key;
+  for (const k in st.workers) if (st.workers[k].sandboxId === sandboxId) return st.workers[k].key;
+  return undefined;
+}
+
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
 function plegRelist(ctx: KCtx): void {
   const st = ctx.state;
   if (sameMap(plegSeen.get(st.plegCache), st.runtime.containers)) return; // nothing changed since the last relist
   const dirty = new Set<string>();
-  // sandbox → pod key, built on the first change (the first worker with the sandbox, as a find would).
-  let podOf: Map<string, string> | undefined;
   const containers = st.runtime.containers;
   for (const id in containers) {
     const c = containers[id];
@@ -222,11 +230,7 @@ function plegRelist(ctx: KCtx): void {
     const old = st.plegCache[c.id];
     if (old && old.state === c.state) continue;
     st.plegCache[c.id] = c;
-    if (!podOf) {
-      podOf = new Map();
-      for (const k in st.workers) { const w = st.workers[k]; if (w.sandboxId !== undefined && !podOf.has(w.sandboxId)) podOf.set(w.sandboxId, w.key); }
-    }
-    const key = podOf.get(c.sandboxId);
+    const key = podOfSandbox(st, c.sandboxId);
     if (key) dirty.add(key);
   }
   for (const id in st.plegCache) if (!containers[id]) delete st.plegCache[id];

@@ -23,7 +23,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, emit, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -547,8 +547,10 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
     status.podIP = st.cfg.internalIP;
     status.podIPs = [{ ip: st.cfg.internalIP }];
   }
-  if (deepEqual(status, base)) { unchangedStatus.set(w, { pod, base, fresh, sandbox, terminal, views }); return true; }
-  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: createMergePatch(base, status) }, 'status', { patchType: 'merge' });
+  // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
+  const patch = createMergePatch(base, status);
+  if (isEmptyPatch(patch)) { unchangedStatus.set(w, { pod, base, fresh, sandbox, terminal, views }); return true; }
+  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
   if (!r.ok) return false;
   w.lastSent = status;
   w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
