@@ -74,49 +74,54 @@ function workerBackoff(ctx: KCtx): number {
   return WORKER_BACKOFF_MS * (1 + 0.5 * ctx.rng.float());
 }
 
-// The pod machine is a pure function of (value, context, event) and pods repeat the same few steps,
-// so results are memoised (a behaviour-side cache: never part of the state; bounded).
-const sendMemo = new Map<string, { machine: PodWork['machine']; key: string }>();
+// The pod machine is a pure function of (value, context, event) and pods repeat the same few steps.
+// Workers therefore share canonical machine objects (frozen plain data, one per distinct value and
+// context), and each canonical machine memoises its transitions. Behaviour-side and bounded: a machine
+// that is not canonical (from a restored snapshot) is looked up by its JSON once.
+type Machine = PodWork['machine'];
+const canonicalByJSON = new Map<string, Machine>();
+const transitionsOf = new WeakMap<object, Map<string, Machine>>();
 
-/**
- * A persisted machine → its memo key (JSON of value and context). Behaviour-side: machines made by
- * send/newPodWork are known, anything else (a restored snapshot) is stringified once.
- */
-const machineKeys = new WeakMap<object, string>();
-
-function machineKey(m: PodWork['machine']): string {
-  let k = machineKeys.get(m);
-  if (k === undefined) { k = JSON.stringify([m.value, m.context]); machineKeys.set(m, k); }
-  return k;
+function deepFreeze<T>(x: T): T {
+  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const k of Object.keys(x)) deepFreeze((x as Record<string, unknown>)[k]);
+  }
+  return x;
 }
 
-/** A state value as plain data of its own (a string, or nested objects of strings). */
-function copyValue(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = copyValue((v as Record<string, unknown>)[k]);
-  return out;
+/** The canonical machine equal to `m` (m itself if it is one). */
+function canonical(m: Machine): Machine {
+  if (transitionsOf.has(m)) return m;
+  const json = JSON.stringify([m.value, m.context]);
+  let c = canonicalByJSON.get(json);
+  if (!c) {
+    c = deepFreeze({ value: JSON.parse(JSON.stringify(m.value)), context: { ...m.context } });
+    if (canonicalByJSON.size >= 8192) canonicalByJSON.clear();
+    canonicalByJSON.set(json, c);
+  }
+  if (!transitionsOf.has(c)) transitionsOf.set(c, new Map());
+  return c;
 }
 
-/** A worker's own copy of a memoised machine (no state object is shared between pods). */
-function ownMachine(hit: { machine: PodWork['machine']; key: string }): PodWork['machine'] {
-  const m = { value: copyValue(hit.machine.value), context: { ...hit.machine.context } };
-  machineKeys.set(m, hit.key);
-  return m;
+/** An event as a memo key: its type alone when that is all it carries (JSON otherwise, which starts with '{'). */
+function eventKey(ev: PodMachineEvent): string {
+  for (const k in ev) if (k !== 'type') return JSON.stringify(ev);
+  return ev.type;
 }
 
 function send(w: PodWork, ev: PodMachineEvent): void {
-  const key = `${machineKey(w.machine)}\u0001${JSON.stringify(ev)}`;
-  let hit = sendMemo.get(key);
-  if (!hit) {
-    const snap = podMachine.resolveState({ value: w.machine.value as never, context: w.machine.context });
-    const [next] = transition(podMachine, snap, ev);
-    const machine = { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } };
-    hit = { machine, key: JSON.stringify([machine.value, machine.context]) };
-    if (sendMemo.size >= 8192) sendMemo.clear();
-    sendMemo.set(key, hit);
+  const from = canonical(w.machine);
+  const memo = transitionsOf.get(from)!;
+  const key = eventKey(ev);
+  let next = memo.get(key);
+  if (!next) {
+    const snap = podMachine.resolveState({ value: from.value as never, context: from.context });
+    const [to] = transition(podMachine, snap, ev);
+    next = canonical({ value: to.value, context: to.context });
+    memo.set(key, next);
   }
-  w.machine = ownMachine(hit);
+  w.machine = next;
 }
 
 function machineIs(w: PodWork, value: string): boolean {
@@ -130,7 +135,7 @@ function pullPolicy(c: Container): string {
   return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
 }
 
-const initialMemo = new Map<string, { machine: PodWork['machine']; key: string }>();
+const initialMemo = new Map<string, Machine>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
 export function newPodWork(st: KubeletState, pod: Pod): PodWork {
@@ -145,14 +150,13 @@ export function newPodWork(st: KubeletState, pod: Pod): PodWork {
   let snap = initialMemo.get(ikey);
   if (!snap) {
     const [s0] = initialTransition(podMachine, input);
-    const machine = { value: JSON.parse(JSON.stringify(s0.value)), context: { ...s0.context } };
-    snap = { machine, key: JSON.stringify([machine.value, machine.context]) };
+    snap = canonical({ value: s0.value, context: s0.context });
     initialMemo.set(ikey, snap);
   }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
     key: `${pod.metadata!.namespace}/${pod.metadata!.name}`, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
-    machine: ownMachine(snap),
+    machine: canonical(snap),
     sandboxAttempt: pod.status?.podIP ? 1 : 0,
     busyUntil: 0,
     containers: spec.containers.map((c) => {
