@@ -106,9 +106,15 @@ export function normalizeImageRef(image: string): string {
   return name;
 }
 
+/** Two hex digits per byte value. */
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 function hex64(rng: Rng): string {
   let s = '';
-  for (let i = 0; i < 16; i++) s += Math.floor(rng() * 0x10000).toString(16).padStart(4, '0');
+  for (let i = 0; i < 16; i++) {
+    const v = Math.floor(rng() * 0x10000);
+    s += HEX2[v >> 8] + HEX2[v & 0xff];
+  }
   return s;
 }
 

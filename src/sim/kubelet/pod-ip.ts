@@ -44,9 +44,10 @@ export function allocatePodIP(
   sandboxId: string,
 ): { allocator: PodIPAllocator; ip: string } | { allocator: PodIPAllocator; error: string } {
   const size = LAST_HOST - FIRST_HOST + 1;
+  const net = prefix(a.podCIDR);
   for (let step = 1; step <= size; step++) {
     const host = FIRST_HOST + ((a.lastReserved - FIRST_HOST + step) % size + size) % size;
-    const ip = `${prefix(a.podCIDR)}.${host}`;
+    const ip = `${net}.${host}`;
     if (a.allocated[ip] === undefined) {
       // `allocated` is updated in place (the runtime keeps only the returned allocator): copying every
       // held IP per new pod added up on full nodes.

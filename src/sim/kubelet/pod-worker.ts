@@ -51,8 +51,13 @@ function podRef(w: PodWork): PodRef {
 
 /** Schedule a continuation for this boot. */
 export function later(ctx: KCtx, st: KubeletState, delayMs: number, ev: TimerBody, recurring = false): void {
-  ctx.schedule(Math.max(0, delayMs), { ...ev, gen: st.gen }, { recurring });
+  // Callers pass a fresh literal: tag it in place (gen goes last, where a spread would put it).
+  (ev as KubeletTimer).gen = st.gen;
+  ctx.schedule(Math.max(0, delayMs), ev, recurring ? RECURRING : ONCE);
 }
+
+const RECURRING = Object.freeze({ recurring: true });
+const ONCE = Object.freeze({ recurring: false });
 
 /** workQueue.Enqueue(uid, delay): one pending re-sync per pod, the sooner wins. */
 function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void {
