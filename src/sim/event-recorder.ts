@@ -4,14 +4,22 @@ import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/
 import { eventName, rfc3339 } from './names.ts';
 import type { Ctx } from './world.ts';
 
-/** One aggregated event: its correlation key and the Event object it was written as. */
-export interface SeenEvent { key: string; name: string; namespace: string; count: number }
+/**
+ * One aggregated event: the correlator's key fields (undefined ones as '') and the Event object it
+ * was written as.
+ */
+export interface SeenEvent {
+  kind: string; namespace: string; object: string; uid: string; type: string; reason: string; message: string; component: string;
+  /** the Event's name */
+  name: string;
+  count: number;
+}
 
 /** What the recorder remembers (plain data, kept in the component's state). */
 export interface EventRecorderState {
   /**
-   * aggregated events, oldest first (a list, not a record keyed by the long correlation key: see
-   * seenIndex). A record key → entry (the older shape, or a throwaway `{}`) is still understood.
+   * aggregated events, oldest first (a list searched through seenIndex). A record joined key → entry
+   * (the older shape) is still understood, and an empty one (a throwaway `{}`) becomes a list.
    */
   seen: SeenEvent[] | Record<string, { name: string; namespace: string; count: number }>;
   /** Nanosecond tie-breaker so two events in the same ms get different names. */
@@ -23,20 +31,37 @@ export function newEventRecorder(): EventRecorderState {
   return { seen: [], seq: 0 };
 }
 
-/**
- * seen list → key → entry. Behaviour-side (rebuilt from the list after a restore): nearly every key is
- * new, and a record keyed by it made V8 internalise each long key string on every lookup and store.
- */
-const seenIndex = new WeakMap<SeenEvent[], Map<string, SeenEvent>>();
+type SeenIndex = Map<string, Map<string, SeenEvent[]>>;
 
-function indexOf(seen: SeenEvent[]): Map<string, SeenEvent> {
+/**
+ * seen list → involved object uid → message → entries. Behaviour-side (rebuilt from the list after a
+ * restore). Nearly every event is new: one long joined key per event (as client-go builds it) cost a
+ * fresh string to flatten and hash per lookup; the uid and the message are short, and the uid recurs.
+ */
+const seenIndex = new WeakMap<SeenEvent[], SeenIndex>();
+
+function indexAdd(index: SeenIndex, e: SeenEvent): void {
+  let byMessage = index.get(e.uid);
+  if (!byMessage) { byMessage = new Map(); index.set(e.uid, byMessage); }
+  const list = byMessage.get(e.message);
+  if (list) list.push(e);
+  else byMessage.set(e.message, [e]);
+}
+
+function indexOf(seen: SeenEvent[]): SeenIndex {
   let m = seenIndex.get(seen);
   if (!m) {
     m = new Map();
-    for (const e of seen) m.set(e.key, e);
+    for (const e of seen) indexAdd(m, e);
     seenIndex.set(seen, m);
   }
   return m;
+}
+
+function indexDelete(index: SeenIndex, e: SeenEvent): void {
+  const list = index.get(e.uid)?.get(e.message);
+  const i = list ? list.indexOf(e) : -1;
+  if (i >= 0) list!.splice(i, 1);
 }
 
 const componentOfName = new Map<string, string>();
@@ -76,17 +101,31 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   const ns = obj.metadata?.namespace ?? 'default';
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
   const component = reportingComponent ?? componentOf(ctx.name);
-  // The correlator's key, as join('\u0000') made it (undefined parts are empty).
-  const key = `${ref.kind ?? ''}\u0000${ns}\u0000${ref.name ?? ''}\u0000${ref.uid ?? ''}\u0000${type}\u0000${reason}\u0000${message}\u0000${component}`;
+  // The correlator's key: the parts client-go joins (undefined parts are empty).
+  const kind = ref.kind ?? '';
+  const object = ref.name ?? '';
+  const uid = ref.uid ?? '';
   const now = rfc3339At(ctx.now);
-  const seen = rec.seen;
-  const list = Array.isArray(seen) ? seen : undefined;
-  const index = list && indexOf(list);
-  const prev = index ? index.get(key) : (seen as Record<string, SeenEvent>)[key];
+  let seen = rec.seen;
+  if (!Array.isArray(seen) && isEmpty(seen)) seen = rec.seen = [];
+  let prev: SeenEvent | { name: string; namespace: string; count: number } | undefined;
+  let index: SeenIndex | undefined;
+  if (Array.isArray(seen)) {
+    if (seen.length) {
+      index = indexOf(seen);
+      const list = index.get(uid)?.get(message);
+      if (list) {
+        for (const e of list) {
+          if (e.kind === kind && e.namespace === ns && e.object === object && e.type === type && e.reason === reason && e.component === component) { prev = e; break; }
+        }
+      }
+    }
+  } else prev = seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   if (prev) {
     const r = ctx.api.patch('events', prev.namespace, prev.name, { count: prev.count + 1, lastTimestamp: now });
     if (r.ok) { prev.count++; return; }
-    if (list) { index!.delete(key); list.splice(list.indexOf(prev), 1); } else delete (seen as Record<string, SeenEvent>)[key];
+    if (Array.isArray(seen)) { indexDelete(index!, prev as SeenEvent); seen.splice(seen.indexOf(prev as SeenEvent), 1); }
+    else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   }
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
   const ev: CoreEvent = {
@@ -96,9 +135,21 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   };
   const r = ctx.api.create('events', ev, ns);
   if (!r.ok) return;
-  if (list) {
-    const entry = { key, name, namespace: ns, count: 1 };
-    list.push(entry);
-    index!.set(key, entry);
-  } else (seen as Record<string, unknown>)[key] = { name, namespace: ns, count: 1 };
+  if (Array.isArray(seen)) {
+    const entry: SeenEvent = { kind, namespace: ns, object, uid, type, reason, message, component, name, count: 1 };
+    seen.push(entry);
+    // An index that does not exist yet is built from the list at the next lookup.
+    const built = seenIndex.get(seen);
+    if (built) indexAdd(built, entry);
+  } else seen[joinedKey(kind, ns, object, uid, type, reason, message, component)] = { name, namespace: ns, count: 1 };
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/** The key of the older record shape: client-go's parts joined with NUL. */
+function joinedKey(kind: string, ns: string, object: string, uid: string, type: string, reason: string, message: string, component: string): string {
+  return `${kind}\u0000${ns}\u0000${object}\u0000${uid}\u0000${type}\u0000${reason}\u0000${message}\u0000${component}`;
 }
