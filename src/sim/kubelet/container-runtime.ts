@@ -96,6 +96,19 @@ export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
 /** Docker-style normalisation containerd applies: nginx → docker.io/library/nginx:latest. */
 export function normalizeImageRef(image: string): string {
+  let ref = normalizedRefs.get(image);
+  if (ref === undefined) {
+    ref = computeNormalizedRef(image);
+    if (normalizedRefs.size >= 4096) normalizedRefs.clear();
+    normalizedRefs.set(image, ref);
+  }
+  return ref;
+}
+
+/** image as written → fully qualified ref (few distinct images; behaviour-side). */
+const normalizedRefs = new Map<string, string>();
+
+function computeNormalizedRef(image: string): string {
   let name = image;
   const slash = name.indexOf('/');
   const first = slash === -1 ? '' : name.slice(0, slash);

@@ -38,6 +38,19 @@ function prefix(podCIDR: string): string {
   return p;
 }
 
+/** net prefix → host → the address string, one string object per address (they key `allocated`). */
+const ipStrings = new Map<string, string[]>();
+
+function ipOf(net: string, host: number): string {
+  let hosts = ipStrings.get(net);
+  if (!hosts) {
+    hosts = [];
+    if (ipStrings.size >= 65536) ipStrings.clear();
+    ipStrings.set(net, hosts);
+  }
+  return (hosts[host] ??= `${net}.${host}`);
+}
+
 /** Reserve the next free IP for a sandbox, or report the range is exhausted (as CNI ADD would fail). */
 export function allocatePodIP(
   a: PodIPAllocator,
@@ -47,7 +60,7 @@ export function allocatePodIP(
   const net = prefix(a.podCIDR);
   for (let step = 1; step <= size; step++) {
     const host = FIRST_HOST + ((a.lastReserved - FIRST_HOST + step) % size + size) % size;
-    const ip = `${net}.${host}`;
+    const ip = ipOf(net, host);
     if (a.allocated[ip] === undefined) {
       // `allocated` is updated in place (the runtime keeps only the returned allocator): copying every
       // held IP per new pod added up on full nodes.

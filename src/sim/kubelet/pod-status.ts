@@ -262,6 +262,8 @@ function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition 
 /** generateAPIPodStatus: phase, conditions (in the order the kubelet writes them), IPs, container statuses. */
 export function generateAPIPodStatus(args: {
   pod: Pod;
+  /** the status to build on (conditions, startTime); pod.status when absent */
+  status?: PodStatus;
   sandbox?: SandboxRecord;
   containers: ContainerView[];
   initContainers?: ContainerView[];
@@ -269,7 +271,7 @@ export function generateAPIPodStatus(args: {
   now: number;
 }): PodStatus {
   const { pod, sandbox, now } = args;
-  const old = pod.status;
+  const old = args.status ?? pod.status;
   const containerStatuses = args.containers.map(convertContainerStatus);
   const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : [];
   const noInit = initContainerStatuses.length === 0;

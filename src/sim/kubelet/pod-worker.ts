@@ -543,8 +543,8 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
   for (const c of pod.status?.conditions ?? []) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
   for (const c of base.conditions ?? []) if (isPodConditionByKubelet(c.type)) conditions.push(c);
   const status = generateAPIPodStatus({
-    pod: { ...pod, status: { ...base, conditions } },
-    sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
+    // generation reads only the conditions and startTime of the status it builds on
+    pod, status: { conditions, startTime: base.startTime }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
   });
   if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
   if (!sandbox && base.podIP) {
