@@ -2,6 +2,7 @@
 // (k8s.io/cri-api runtime.v1 RuntimeService / ImageService) and returns the record the request log holds.
 // Timers are not here: a pull or a graceful stop takes time, so the call returns how long, and the core
 // schedules the completion (containerExited) on its own clock.
+import { copyDict, newDict } from './dict.ts';
 import { allocatePodIP, releasePodIP, type PodIPAllocator } from './pod-ip.ts';
 
 /** Randomness comes from the world's seeded generator, injected as a function returning [0, 1). */
@@ -148,7 +149,9 @@ export function fakeDigest(ref: string): string {
 /** A node's containerd with nothing but the pause image (kubeadm pre-pulls it). */
 export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthBytesPerSec = 12_500_000): RuntimeState {
   const pause = { ref: PAUSE_IMAGE, id: `sha256:${fakeDigest(PAUSE_IMAGE)}`, sizeBytes: IMAGE_SIZES[PAUSE_IMAGE] };
-  return { node, bandwidthBytesPerSec, images: { [PAUSE_IMAGE]: pause }, missingImages: [], sandboxes: {}, containers: {}, ipam };
+  const images = newDict<ImageRecord>();
+  images[PAUSE_IMAGE] = pause;
+  return { node, bandwidthBytesPerSec, images, missingImages: [], sandboxes: newDict(), containers: newDict(), ipam };
 }
 
 // The same few strings in every record: built once (the request log interns them by value anyway).
@@ -198,7 +201,7 @@ export function PullImage(
   }
   const img: ImageRecord = s.images[ref] ?? { ref, id: `sha256:${fakeDigest(ref)}`, sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
   return {
-    state: { ...s, images: { ...s.images, [ref]: img } },
+    state: { ...s, images: copyDict(s.images, ref, img) },
     image: img,
     record: record(s, now, 'ImageService', 'PullImage', { object: { image: ref, imageRef: img.id, durationMs } }),
   };
@@ -232,7 +235,7 @@ export function RunPodSandbox(
 export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number): { state: RuntimeState; record: CriRecord } {
   const sb = s.sandboxes[sandboxId];
   const state = sb
-    ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: { ...s.sandboxes, [sandboxId]: { ...sb, state: 'SANDBOX_NOTREADY' as const } } }
+    ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: copyDict(s.sandboxes, sandboxId, { ...sb, state: 'SANDBOX_NOTREADY' as const }) }
     : s;
   return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { object: { podSandboxId: sandboxId } }) };
 }
@@ -240,10 +243,10 @@ export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number):
 /** RemovePodSandbox: stops it if needed, then forgets it and its containers. */
 export function RemovePodSandbox(s: RuntimeState, sandboxId: string, now: number): { state: RuntimeState; record: CriRecord } {
   const stopped = StopPodSandbox(s, sandboxId, now).state;
-  const sandboxes = { ...stopped.sandboxes };
+  const sandboxes = copyDict(stopped.sandboxes);
   delete sandboxes[sandboxId];
-  const containers: Record<string, ContainerRecord> = {};
-  for (const [id, c] of Object.entries(stopped.containers)) if (c.sandboxId !== sandboxId) containers[id] = c;
+  const containers = newDict<ContainerRecord>();
+  for (const id in stopped.containers) { const c = stopped.containers[id]; if (c.sandboxId !== sandboxId) containers[id] = c; }
   return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { object: { podSandboxId: sandboxId } }) };
 }
 
@@ -319,7 +322,7 @@ export function StopContainer(
   const exitAt = now + (byTerm ? behaviour.shutdownMs : graceMs);
   const exitCode = byTerm ? 0 : 137;
   const state = c && c.state !== 'CONTAINER_EXITED'
-    ? { ...s, containers: { ...s.containers, [containerId]: { ...c, stopRequestedAt: now } } }
+    ? { ...s, containers: copyDict(s.containers, containerId, { ...c, stopRequestedAt: now }) }
     : s;
   return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { object: { containerId, timeout: timeoutSeconds } }) };
 }
@@ -342,10 +345,9 @@ export function containerExited(
   const exitCode = exit.oom ? 137 : exit.exitCode;
   return {
     ...s,
-    containers: {
-      ...s.containers,
-      [containerId]: { ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now },
-    },
+    containers: copyDict<ContainerRecord>(s.containers, containerId, {
+      ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now,
+    }),
   };
 }
 
@@ -376,7 +378,7 @@ export function ListPodSandbox(s: RuntimeState, now: number): { sandboxes: Sandb
 
 /** RemoveContainer: forget an exited attempt (kubelet's container GC). */
 export function RemoveContainer(s: RuntimeState, containerId: string, now: number): { state: RuntimeState; record: CriRecord } {
-  const containers = { ...s.containers };
+  const containers = copyDict(s.containers);
   delete containers[containerId];
   return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { object: { containerId } }) };
 }

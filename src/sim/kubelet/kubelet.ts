@@ -13,6 +13,7 @@ import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode,
   newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
 } from './node-status.ts';
+import { newDict } from './dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
@@ -284,8 +285,8 @@ function powerOffState(ctx: KCtx): void {
   // host-local IPAM keeps its last reserved IP on disk too, so the next pod gets a new address.
   const ipam = { ...newPodIPAllocator(st.cfg.podCIDR), lastReserved: st.runtime.ipam.lastReserved };
   st.runtime = { ...newRuntimeState(st.cfg.node, ipam, st.cfg.bandwidthBytesPerSec), images: st.runtime.images };
-  st.plegCache = {};
-  st.workers = {};
+  st.plegCache = newDict();
+  st.workers = newDict();
   st.pods = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.crashBackoff = newCrashLoopBackOff();
   st.imageBackoff = newImageBackOff();
@@ -332,10 +333,10 @@ function initialState(ctx: Ctx<unknown>): KubeletState {
   return {
     cfg, gen: 0, up: false, bootedAt: 0, bootID: '',
     runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
-    plegCache: {}, recorder: newEventRecorder(),
+    plegCache: newDict(), recorder: newEventRecorder(),
     pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${cfg.node}` }),
-    workers: {}, crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
-    registered: false, leaseRetries: 0, health: {},
+    workers: newDict(), crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
+    registered: false, leaseRetries: 0, health: newDict(),
   };
 }
 

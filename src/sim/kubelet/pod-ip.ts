@@ -1,6 +1,7 @@
 // Pod IPs the way the host-local IPAM plugin hands them out from the node's podCIDR:
 // the next free address after the last one reserved, wrapping round, so a released IP is not
 // handed out again straight away. Src: containernetworking/plugins host-local (RangeIter).
+import { newDict } from './dict.ts';
 
 /** IPAM state of one node (plain data): its /24, which IPs are held by which sandbox, the last one reserved. */
 export interface PodIPAllocator {
@@ -20,7 +21,7 @@ export function podCIDRForNode(nodeIndex: number): string {
 export function newPodIPAllocator(podCIDR: string): PodIPAllocator {
   if (!/^\d+\.\d+\.\d+\.0\/24$/.test(podCIDR)) throw new Error(`only /24 podCIDRs are modelled: ${podCIDR}`);
   // .1 is the bridge gateway, so the range starts at .2 and the first pod gets .2.
-  return { podCIDR, allocated: {}, lastReserved: 1 };
+  return { podCIDR, allocated: newDict(), lastReserved: 1 };
 }
 
 const FIRST_HOST = 2; // .0 network, .1 gateway
@@ -73,7 +74,7 @@ export function allocatePodIP(
 
 /** Release a sandbox's IP (CNI DEL on RemovePodSandbox/StopPodSandbox). */
 export function releasePodIP(a: PodIPAllocator, sandboxId: string): PodIPAllocator {
-  const allocated: Record<string, string> = {};
-  for (const [ip, id] of Object.entries(a.allocated)) if (id !== sandboxId) allocated[ip] = id;
+  const allocated = newDict<string>();
+  for (const ip in a.allocated) if (a.allocated[ip] !== sandboxId) allocated[ip] = a.allocated[ip];
   return { ...a, allocated };
 }
