@@ -275,19 +275,27 @@ export function CreateContainer(
 }
 
 /**
- * In-place updates of a runtime's `sandboxes`/`containers` maps, counted per map object. Creating and
+ * In-place updates of a runtime's `sandboxes`/`containers` maps, logged per map object. Creating and
  * starting containers add or replace one entry: copying a node's every record per CRI call dominated
  * big bursts. The caller keeps only the returned state, so no older copy can see the change; code that
- * asks "did the map change since I looked?" compares the object and mapVersion (not state).
+ * asks "did the map change since I looked?" compares the object and mapVersion (not state), and
+ * "what changed?" reads the keys logged since then.
  */
-const mapVersions = new WeakMap<object, number>();
+const mapChangeLogs = new WeakMap<object, string[]>();
 /** How many in-place updates `map` has had (0 for a fresh or restored map). */
 export function mapVersion(map: object): number {
-  return mapVersions.get(map) ?? 0;
+  return mapChangeLogs.get(map)?.length ?? 0;
 }
+/** The keys set in place in `map`, oldest first (entry i made version i + 1; a key may recur). */
+export function mapChangeLog(map: object): readonly string[] {
+  return mapChangeLogs.get(map) ?? NO_CHANGES;
+}
+const NO_CHANGES: readonly string[] = Object.freeze([]);
 function setInPlace<T>(map: Record<string, T>, key: string, value: T): Record<string, T> {
   map[key] = value;
-  mapVersions.set(map, mapVersion(map) + 1);
+  const log = mapChangeLogs.get(map);
+  if (log) log.push(key);
+  else mapChangeLogs.set(map, [key]);
   return map;
 }
 

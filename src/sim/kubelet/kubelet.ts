@@ -19,7 +19,8 @@ import type { PodMachineContext } from './pod-machine.ts';
 import {
   PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
-import { deepEqual, emit, mapToken, plegSeen, sameMap, type MapToken, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+import { relist, relistPending } from './pleg.ts';
+import { deepEqual, emit, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
 
 // The kubelet's parameter, state and fault types, re-exported for callers of this module.
 export type { KubeletParams } from './node-status.ts';
@@ -209,55 +210,10 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
   later(ctx as Ctx<unknown>, st, delay, { type: 'lease-retry', attempt: attempt + 1 });
 }
 
-/** The key of the pod worker that owns a sandbox, if any. */
-function podOfSandbox(st: KubeletState, sandboxId: string): string | undefined {
-  // The sandbox names its pod, and sandbox ids are unique: try that worker before scanning them all.
-  const sb = st.runtime.sandboxes[sandboxId];
-  const w = sb && st.workers[`${sb.namespace}/${sb.podName}`];
-  if (w && w.sandboxId === sandboxId) return w.key;
-  for (const k in st.workers) if (st.workers[k].sandboxId === sandboxId) return st.workers[k].key;
-  return undefined;
-}
-
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
 function plegRelist(ctx: KCtx): void {
   const st = ctx.state;
-  if (sameMap(plegSeen.get(st.plegCache), st.runtime.containers)) return; // nothing changed since the last relist
-  const dirty = new Set<string>();
-  const containers = st.runtime.containers;
-  for (const id in containers) {
-    const c = containers[id];
-    if (c.state === 'CONTAINER_CREATED') continue;
-    const old = st.plegCache[c.id];
-    if (old && old.state === c.state) continue;
-    st.plegCache[c.id] = c;
-    const key = podOfSandbox(st, c.sandboxId);
-    if (key) dirty.add(key);
-  }
-  for (const id in st.plegCache) if (!containers[id]) delete st.plegCache[id];
-  plegSeen.set(st.plegCache, mapToken(st.runtime.containers));
-  for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
-}
-
-/**
- * plegCache → a runtime `containers` object in which the relist would find nothing to report.
- * Behaviour-side like plegSeen: a miss only means the full comparison runs (same answer).
- */
-const plegClean = new WeakMap<object, MapToken>();
-
-/** Whether the next relist would report a container change (the same test as plegRelist). */
-function plegPending(st: KubeletState): boolean {
-  const seen = plegSeen.get(st.plegCache);
-  if (sameMap(seen, st.runtime.containers) || sameMap(plegClean.get(st.plegCache), st.runtime.containers)) return false;
-  const containers = st.runtime.containers;
-  for (const id in containers) {
-    const c = containers[id];
-    if (c.state === 'CONTAINER_CREATED') continue;
-    const old = st.plegCache[c.id];
-    if (!old || old.state !== c.state) return true;
-  }
-  plegClean.set(st.plegCache, mapToken(st.runtime.containers));
-  return false;
+  for (const key of relist(st)) syncPod(ctx as Ctx<unknown>, st, key);
 }
 
 /**
@@ -268,7 +224,7 @@ function plegPending(st: KubeletState): boolean {
 function holdSettleForPleg(ctx: KCtx): void {
   const st = ctx.state;
   if (!st.up || st.plegNextAt === undefined || st.plegMarkerAt === st.plegNextAt) return;
-  if (!plegPending(st)) return;
+  if (!relistPending(st)) return;
   st.plegMarkerAt = st.plegNextAt;
   later(ctx as Ctx<unknown>, st, st.plegNextAt - ctx.now, { type: 'pleg-pending' });
 }
