@@ -155,16 +155,26 @@ export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthByt
 }
 
 // The same few strings in every record: built once (the request log interns them by value anyway).
-// Paths are keyed by verb alone: CRI verbs are unique across the two services.
+// Paths are keyed by verb alone: CRI verbs are unique across the two services. A node's calls come
+// in runs, so its component name is remembered for the last node.
 const componentNames = new Map<string, string>();
 const criPaths = new Map<string, string>();
+let lastNode = '';
+let lastComponent = '';
+
+function componentOf(node: string): string {
+  if (node === lastNode) return lastComponent;
+  let component = componentNames.get(node);
+  if (component === undefined) { component = `containerd/${node}`; if (componentNames.size >= 65536) componentNames.clear(); componentNames.set(node, component); }
+  lastNode = node;
+  lastComponent = component;
+  return component;
+}
 
 function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, extra: Partial<CriRecord> = {}): CriRecord {
-  let component = componentNames.get(s.node);
-  if (component === undefined) { component = `containerd/${s.node}`; if (componentNames.size >= 65536) componentNames.clear(); componentNames.set(s.node, component); }
   let path = criPaths.get(verb);
   if (path === undefined) { path = `/runtime.v1.${service}/${verb}`; criPaths.set(verb, path); }
-  return { t, component, kind: 'cri', verb, path, node: s.node, code: 'OK', ...extra };
+  return { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code: 'OK', ...extra };
 }
 
 /** ImageStatus: is the image present (kubelet asks before deciding to pull)? */

@@ -54,7 +54,7 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
     const w = st.workers[key];
     if (w && w.uid !== pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
-    if (!st.workers[key]) st.workers[key] = newPodWork(st, pod);
+    if (!st.workers[key]) st.workers[key] = newPodWork(st, pod, key);
     // The pod worker runs once the informer has stored the object (a list fires handlers first).
     later(ctx as Ctx<unknown>, st, 0, { type: 'pod-sync', key, uid: pod.metadata!.uid! });
   };

@@ -143,7 +143,7 @@ function pullPolicy(c: Container): string {
 const initialMemo = new Map<string, Machine>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
-export function newPodWork(st: KubeletState, pod: Pod): PodWork {
+export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.namespace}/${pod.metadata!.name}`): PodWork {
   const spec = pod.spec!;
   const c0 = spec.containers[0];
   const input = {
@@ -160,7 +160,8 @@ export function newPodWork(st: KubeletState, pod: Pod): PodWork {
   }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
-    key: `${pod.metadata!.namespace}/${pod.metadata!.name}`, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
+    // The caller's key string (the one `workers` is keyed by) serves every later lookup.
+    key, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
     machine: canonical(snap),
     sandboxAttempt: pod.status?.podIP ? 1 : 0,
     busyUntil: 0,
