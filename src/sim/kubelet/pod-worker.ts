@@ -12,7 +12,7 @@ import {
 } from './backoff.ts';
 import {
   CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
-  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord,
+  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord, type SandboxRecord,
 } from './container-runtime.ts';
 import {
   createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
@@ -23,7 +23,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, emit, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -509,16 +509,25 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
   return views;
 }
 
-/** The inputs of a status generation that found nothing to write (see unchangedStatus). */
-interface StatusInputs { pod: Pod; base: PodStatus; fresh: boolean; sandbox?: object; terminal: boolean; views: ContainerView[] }
+/** The inputs of a status generation whose result deepEquals `base` (see unchangedStatus). */
+interface StatusInputs { pod: Pod; base: PodStatus; sandbox?: object; terminal: boolean; views: ContainerView[] }
 
 /**
- * Pod worker → the inputs of its last updatePodStatus that generated exactly what the server holds.
- * The same inputs generate the same status again (the clock only stamps a condition or startTime that
- * changed, and then the status would differ), so the generation and comparison can be skipped.
+ * Pod worker → the inputs of its last status generation that produced exactly its base: one that
+ * found nothing to write, or one just written (the server then holds it, and generating again from
+ * what was generated gives the same: conditions keep their statuses and so their transition times,
+ * startTime and the IPs are carried over). With the same inputs again (the clock only stamps what
+ * changed, and then the status would differ), the generation and comparison can be skipped; so too
+ * when only the pod object is new (the echo of the write, another writer's change) if its spec is
+ * the same object and its status deepEquals the base (its foreign conditions are then the base's).
  * Behaviour-side: a restored state has new workers and misses.
  */
 const unchangedStatus = new WeakMap<PodWork, StatusInputs>();
+
+/** Tests: also run the full generation on a memo hit and throw if it would have written something. */
+let verifyUnchanged = false;
+/** Turn the check of the unchanged-status shortcut against the full generation on or off (tests). */
+export function setVerifyUnchangedStatus(on: boolean): void { verifyUnchanged = on; }
 
 function sameViews(a: ContainerView[], b: ContainerView[]): boolean {
   if (a.length !== b.length) return false;
@@ -539,7 +548,33 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
   const views = containerViews(st, w, pod);
   const memo = unchangedStatus.get(w);
-  if (memo && memo.pod === pod && memo.base === base && memo.fresh === fresh && memo.sandbox === sandbox && memo.terminal === terminal && sameViews(memo.views, views)) return true;
+  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && sameViews(memo.views, views)) {
+    let hit = memo.pod === pod && memo.base === base;
+    if (!hit && fresh && pod.spec === memo.pod.spec && deepEqual(base, memo.base)) {
+      hit = true;
+      unchangedStatus.set(w, { pod, base, sandbox, terminal, views });
+    }
+    if (hit) {
+      if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, views, terminal)))) {
+        throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
+      }
+      return true;
+    }
+  }
+  const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
+  // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
+  const patch = createMergePatch(base, status);
+  if (isEmptyPatch(patch)) { unchangedStatus.set(w, { pod, base, sandbox, terminal, views }); return true; }
+  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
+  if (!r.ok) return false;
+  w.lastSent = status;
+  w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
+  unchangedStatus.set(w, { pod, base: status, sandbox, terminal, views });
+  return true;
+}
+
+/** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
+function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, views: ContainerView[], terminal: boolean): PodStatus {
   const conditions: PodCondition[] = [];
   for (const c of pod.status?.conditions ?? []) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
   for (const c of base.conditions ?? []) if (isPodConditionByKubelet(c.type)) conditions.push(c);
@@ -557,12 +592,5 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
     status.podIP = st.cfg.internalIP;
     status.podIPs = [{ ip: st.cfg.internalIP }];
   }
-  // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
-  const patch = createMergePatch(base, status);
-  if (isEmptyPatch(patch)) { unchangedStatus.set(w, { pod, base, fresh, sandbox, terminal, views }); return true; }
-  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
-  if (!r.ok) return false;
-  w.lastSent = status;
-  w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
-  return true;
+  return status;
 }
