@@ -49,6 +49,15 @@ describe('event recorder', () => {
     expect(run(newEventRecorder(), 4)).toEqual(list);
     expect(run(legacy)).toEqual(list);
     expect(Object.keys(legacy.seen)).toHaveLength(7);
+    // Many events about one object (a controller's own): the entries are split by message.
+    const many = newEventRecorder();
+    const verbsOf = (msgs: string[]) => { const before = events().length; for (const m of msgs) recordEvent(ctx, many, a, 'Normal', 'SuccessfulCreate', m); return events().slice(before).map((r) => r.verb); };
+    w.advance(1000);
+    const first = Array.from({ length: 40 }, (_, i) => `Created pod: p-${i}`);
+    expect(verbsOf(first)).toEqual(first.map(() => 'POST'));
+    expect(verbsOf(['Created pod: p-3', 'Created pod: p-39', 'Created pod: p-40'])).toEqual(['PATCH', 'PATCH', 'POST']);
+    many.seen = structuredClone(many.seen);
+    expect(verbsOf(['Created pod: p-0', 'Created pod: p-40', 'Created pod: p-41'])).toEqual(['PATCH', 'PATCH', 'POST']);
     const empty = { seen: {}, seq: 0 };
     recordEvent(ctx, empty, a, 'Normal', 'Pulled', 'fresh');
     expect(Array.isArray(empty.seen)).toBe(true);

@@ -31,21 +31,39 @@ export function newEventRecorder(): EventRecorderState {
   return { seen: [], seq: 0 };
 }
 
-type SeenIndex = Map<string, Map<string, SeenEvent[]>>;
+/** An object's entries: a short list, or by message once there are many (a controller's own events). */
+type Bucket = SeenEvent[] | Map<string, SeenEvent[]>;
+type SeenIndex = Map<string, Bucket>;
+
+/** Entries an object gets before they are split by message. */
+const BUCKET_LIST_MAX = 16;
 
 /**
- * seen list → involved object uid → message → entries. Behaviour-side (rebuilt from the list after a
+ * seen list → involved object uid → its entries. Behaviour-side (rebuilt from the list after a
  * restore). Nearly every event is new: one long joined key per event (as client-go builds it) cost a
- * fresh string to flatten and hash per lookup; the uid and the message are short, and the uid recurs.
+ * fresh string to flatten and hash per lookup; the uid recurs, and a pod's few entries are told apart
+ * by their reason before their message is looked at.
  */
 const seenIndex = new WeakMap<SeenEvent[], SeenIndex>();
 
 function indexAdd(index: SeenIndex, e: SeenEvent): void {
-  let byMessage = index.get(e.uid);
-  if (!byMessage) { byMessage = new Map(); index.set(e.uid, byMessage); }
-  const list = byMessage.get(e.message);
+  const bucket = index.get(e.uid);
+  if (!bucket) { index.set(e.uid, [e]); return; }
+  if (Array.isArray(bucket)) {
+    if (bucket.length < BUCKET_LIST_MAX) { bucket.push(e); return; }
+    const byMessage = new Map<string, SeenEvent[]>();
+    index.set(e.uid, byMessage);
+    for (const x of bucket) addByMessage(byMessage, x);
+    addByMessage(byMessage, e);
+    return;
+  }
+  addByMessage(bucket, e);
+}
+
+function addByMessage(m: Map<string, SeenEvent[]>, e: SeenEvent): void {
+  const list = m.get(e.message);
   if (list) list.push(e);
-  else byMessage.set(e.message, [e]);
+  else m.set(e.message, [e]);
 }
 
 function indexOf(seen: SeenEvent[]): SeenIndex {
@@ -58,8 +76,14 @@ function indexOf(seen: SeenEvent[]): SeenIndex {
   return m;
 }
 
+/** The entries that can match an event with this uid and message (a superset, in insertion order). */
+function candidates(index: SeenIndex, uid: string, message: string): readonly SeenEvent[] | undefined {
+  const bucket = index.get(uid);
+  return bucket === undefined || Array.isArray(bucket) ? bucket : bucket.get(message);
+}
+
 function indexDelete(index: SeenIndex, e: SeenEvent): void {
-  const list = index.get(e.uid)?.get(e.message);
+  const list = candidates(index, e.uid, e.message) as SeenEvent[] | undefined;
   const i = list ? list.indexOf(e) : -1;
   if (i >= 0) list!.splice(i, 1);
 }
@@ -113,10 +137,10 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   if (Array.isArray(seen)) {
     if (seen.length) {
       index = indexOf(seen);
-      const list = index.get(uid)?.get(message);
+      const list = candidates(index, uid, message);
       if (list) {
         for (const e of list) {
-          if (e.kind === kind && e.namespace === ns && e.object === object && e.type === type && e.reason === reason && e.component === component) { prev = e; break; }
+          if (e.reason === reason && e.message === message && e.type === type && e.kind === kind && e.namespace === ns && e.object === object && e.component === component) { prev = e; break; }
         }
       }
     }
