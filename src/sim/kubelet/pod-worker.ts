@@ -8,7 +8,7 @@ import type { Container, Pod, PodCondition, PodStatus, Probe } from 'kubernetes-
 import { initialTransition, transition } from 'xstate';
 import type { Ctx } from '../world.ts';
 import {
-  doBackOff, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
+  doBackOff, hasBackOffEntries, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
 } from './backoff.ts';
 import {
   CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
@@ -302,8 +302,8 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     return 'ok';
   }
   if (policy === 'Always' || !status.image) {
-    const bkey = imagePullBackOffKey(w.uid, spec.image!);
-    if (isInBackOffSinceUpdate(st.imageBackoff, bkey, ctx.now)) {
+    // No failed pull on the node: nothing to look up (the key is a fresh string per pull).
+    if (hasBackOffEntries(st.imageBackoff) && isInBackOffSinceUpdate(st.imageBackoff, imagePullBackOffKey(w.uid, spec.image!), ctx.now)) {
       const m = imagePullBackOffMessage(spec.image!, c.lastPullError);
       c.waiting = { reason: 'ImagePullBackOff', message: m.message };
       emit(ctx, st, pod, m.event);
@@ -529,11 +529,28 @@ let verifyUnchanged = false;
 /** Turn the check of the unchanged-status shortcut against the full generation on or off (tests). */
 export function setVerifyUnchangedStatus(on: boolean): void { verifyUnchanged = on; }
 
-function sameViews(a: ContainerView[], b: ContainerView[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i], y = b[i];
-    if (x.current !== y.current || x.previous !== y.previous || x.waiting !== y.waiting || x.ready !== y.ready || x.started !== y.started || x.image !== y.image || x.name !== y.name) return false;
+/** Whether the pod's containers would now give exactly `views` (checked without building new views). */
+function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, pod: Pod): boolean {
+  const specs = pod.spec!.containers;
+  if (views.length !== specs.length) return false;
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i];
+    const c = w.containers[i];
+    const v = views[i];
+    let current: ContainerRecord | undefined;
+    let previous: ContainerRecord | undefined;
+    for (let j = c.attempts.length - 1; j >= 0; j--) {
+      const r = st.plegCache[c.attempts[j]];
+      if (!r) continue;
+      if (!current) current = r;
+      else { previous = r; break; }
+    }
+    if (current !== v.current || previous !== v.previous) return false;
+    const running = current?.state === 'CONTAINER_RUNNING';
+    const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
+    const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
+    const waiting = running ? undefined : c.waiting;
+    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name) return false;
   }
   return true;
 }
@@ -546,21 +563,21 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
   const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
   const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
-  const views = containerViews(st, w, pod);
   const memo = unchangedStatus.get(w);
-  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && sameViews(memo.views, views)) {
+  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && (memo.pod === pod || pod.spec === memo.pod.spec) && viewsUnchanged(memo.views, st, w, pod)) {
     let hit = memo.pod === pod && memo.base === base;
-    if (!hit && fresh && pod.spec === memo.pod.spec && deepEqual(base, memo.base)) {
+    if (!hit && fresh && deepEqual(base, memo.base)) {
       hit = true;
-      unchangedStatus.set(w, { pod, base, sandbox, terminal, views });
+      unchangedStatus.set(w, { pod, base, sandbox, terminal, views: memo.views });
     }
     if (hit) {
-      if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, views, terminal)))) {
+      if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
         throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
       }
       return true;
     }
   }
+  const views = containerViews(st, w, pod);
   const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
   // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
   const patch = createMergePatch(base, status);
