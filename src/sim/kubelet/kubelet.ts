@@ -73,11 +73,11 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
 /** ctx → its pod handlers (closures over ctx and its state: made once, not per event; behaviour-side). */
 const handlersCache = new WeakMap<object, { st: KubeletState; h: EventHandlers<Pod> }>();
 
-function handlersOf(ctx: KCtx): EventHandlers<Pod> {
+function handlersOf(ctx: KCtx, st: KubeletState): EventHandlers<Pod> {
   const hit = handlersCache.get(ctx);
-  if (hit && hit.st === ctx.state) return hit.h;
+  if (hit && hit.st === st) return hit.h;
   const h = podHandlers(ctx);
-  handlersCache.set(ctx, { st: ctx.state, h });
+  handlersCache.set(ctx, { st, h });
   return h;
 }
 
@@ -221,8 +221,7 @@ function plegRelist(ctx: KCtx): void {
  * keep a one-shot no-op event due at the same tick (queued after the relist, so the order of
  * everything else is unchanged) so settle runs until the pod status shows it.
  */
-function holdSettleForPleg(ctx: KCtx): void {
-  const st = ctx.state;
+function holdSettleForPleg(ctx: KCtx, st: KubeletState): void {
   if (!st.up || st.plegNextAt === undefined || st.plegMarkerAt === st.plegNextAt) return;
   if (!relistPending(st)) return;
   st.plegMarkerAt = st.plegNextAt;
@@ -305,21 +304,22 @@ export const kubeletDef: ComponentDef<KubeletState> = {
     return ctx.state;
   },
   handle(event, ctx) {
-    handleEvent(event, ctx);
-    holdSettleForPleg(ctx);
+    // The state object lives as long as the component (read once: the getter finds it per call).
+    const st = ctx.state;
+    handleEvent(event, ctx, st);
+    holdSettleForPleg(ctx, st);
   },
 };
 
 /** One event: faults, informer deliveries, then this boot's timers. */
-function handleEvent(event: unknown, ctx: KCtx): void {
-  const st = ctx.state;
+function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): void {
   const ev = event as { type?: string; gen?: number };
   if (ev.type === 'power-off' || ev.type === 'power-on' || ev.type === 'crash' || ev.type === 'set-health') {
     handleFault(ctx, event as KubeletFault);
     return;
   }
   if (!st.up) return; // powered off: nothing runs, watches are gone
-  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx))) return;
+  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return;
   if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;

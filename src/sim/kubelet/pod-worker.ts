@@ -568,7 +568,8 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
     let hit = memo.pod === pod && memo.base === base;
     if (!hit && fresh && deepEqual(base, memo.base)) {
       hit = true;
-      unchangedStatus.set(w, { pod, base, sandbox, terminal, views: memo.views });
+      memo.pod = pod;
+      memo.base = base;
     }
     if (hit) {
       if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
@@ -581,13 +582,23 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
   const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
   // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
   const patch = createMergePatch(base, status);
-  if (isEmptyPatch(patch)) { unchangedStatus.set(w, { pod, base, sandbox, terminal, views }); return true; }
+  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return true; }
   const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
   if (!r.ok) return false;
   w.lastSent = status;
   w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
-  unchangedStatus.set(w, { pod, base: status, sandbox, terminal, views });
+  remember(w, memo, pod, status, sandbox, terminal, views);
   return true;
+}
+
+/** Record the inputs that generate `base` (in the worker's memo object when it has one). */
+function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, terminal: boolean, views: ContainerView[]): void {
+  if (!memo) { unchangedStatus.set(w, { pod, base, sandbox, terminal, views }); return; }
+  memo.pod = pod;
+  memo.base = base;
+  memo.sandbox = sandbox;
+  memo.terminal = terminal;
+  memo.views = views;
 }
 
 /** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
