@@ -101,11 +101,12 @@ function componentOf(instance: string): string {
   return c;
 }
 
-// Events come in bursts at the same ms: remember the last timestamp string.
-let lastMs = NaN;
+// Events come in bursts within a second (RFC 3339 here has whole seconds): remember the last one.
+let lastSecond = NaN;
 let lastRfc = '';
 function rfc3339At(ms: number): string {
-  if (ms !== lastMs) { lastRfc = rfc3339(ms); lastMs = ms; }
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) { lastRfc = rfc3339(ms); lastSecond = second; }
   return lastRfc;
 }
 
