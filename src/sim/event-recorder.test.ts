@@ -19,4 +19,47 @@ describe('event recorder', () => {
     expect(evs[0].metadata!.name).toMatch(/^web-1\.[0-9a-f]+$/);
     expect(w.state.log.filter((r) => r.path.includes('/events')).map((r) => r.verb)).toEqual(['POST', 'PATCH']);
   });
+
+  it('aggregates exactly the repeats of the joined correlation key, in the list, the older record shape and after a restore', () => {
+    // The index (uid → message → entries) must find what client-go's joined key finds, and nothing else.
+    const w = testWorld();
+    const mk = (name: string) => (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(name) }) as any).object;
+    const a = mk('a'), b = mk('b');
+    const ctx = w.ctx('kubelet/node-1');
+    const legacy = { seen: { x: { name: 'x', namespace: 'default', count: 1 } } as Record<string, { name: string; namespace: string; count: number }>, seq: 0 };
+    const calls: [any, 'Normal' | 'Warning', string, string, string?][] = [
+      [a, 'Normal', 'Pulled', 'same'], [a, 'Normal', 'Pulled', 'same'], [b, 'Normal', 'Pulled', 'same'],
+      [a, 'Warning', 'Pulled', 'same'], [a, 'Normal', 'Created', 'same'], [a, 'Normal', 'Pulled', 'other'],
+      [a, 'Normal', 'Pulled', 'same', 'node-2'], [{ ...a, kind: 'Other' }, 'Normal', 'Pulled', 'same'], [b, 'Normal', 'Pulled', 'same'],
+    ];
+    const events = () => w.state.log.filter((r) => r.path.includes('/events'));
+    // The verbs of the requests one pass of the calls makes (every call makes exactly one).
+    const run = (rec: any, restoreAt?: number) => {
+      w.advance(1000); // new Event names
+      const before = events().length;
+      calls.forEach(([obj, type, reason, message, host], i) => {
+        if (i === restoreAt) rec.seen = structuredClone(rec.seen);
+        recordEvent(ctx, rec, obj, type, reason, message, host);
+      });
+      return events().slice(before).map((r) => r.verb);
+    };
+    const list = run(newEventRecorder());
+    // host is not part of the key; everything else is.
+    expect(list).toEqual(['POST', 'PATCH', 'POST', 'POST', 'POST', 'POST', 'PATCH', 'POST', 'PATCH']);
+    expect(run(newEventRecorder(), 4)).toEqual(list);
+    expect(run(legacy)).toEqual(list);
+    expect(Object.keys(legacy.seen)).toHaveLength(7);
+    // Many events about one object (a controller's own): the entries are split by message.
+    const many = newEventRecorder();
+    const verbsOf = (msgs: string[]) => { const before = events().length; for (const m of msgs) recordEvent(ctx, many, a, 'Normal', 'SuccessfulCreate', m); return events().slice(before).map((r) => r.verb); };
+    w.advance(1000);
+    const first = Array.from({ length: 40 }, (_, i) => `Created pod: p-${i}`);
+    expect(verbsOf(first)).toEqual(first.map(() => 'POST'));
+    expect(verbsOf(['Created pod: p-3', 'Created pod: p-39', 'Created pod: p-40'])).toEqual(['PATCH', 'PATCH', 'POST']);
+    many.seen = structuredClone(many.seen);
+    expect(verbsOf(['Created pod: p-0', 'Created pod: p-40', 'Created pod: p-41'])).toEqual(['PATCH', 'PATCH', 'POST']);
+    const empty = { seen: {}, seq: 0 };
+    recordEvent(ctx, empty, a, 'Normal', 'Pulled', 'fresh');
+    expect(Array.isArray(empty.seen)).toBe(true);
+  });
 });

@@ -4,17 +4,110 @@ import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/
 import { eventName, rfc3339 } from './names.ts';
 import type { Ctx } from './world.ts';
 
+/**
+ * One aggregated event: the correlator's key fields (undefined ones as '') and the Event object it
+ * was written as.
+ */
+export interface SeenEvent {
+  kind: string; namespace: string; object: string; uid: string; type: string; reason: string; message: string; component: string;
+  /** the Event's name */
+  name: string;
+  count: number;
+}
+
 /** What the recorder remembers (plain data, kept in the component's state). */
 export interface EventRecorderState {
-  /** aggregation key → { name, namespace, count }. */
-  seen: Record<string, { name: string; namespace: string; count: number }>;
+  /**
+   * aggregated events, oldest first (a list searched through seenIndex). A record joined key → entry
+   * (the older shape) is still understood, and an empty one (a throwaway `{}`) becomes a list.
+   */
+  seen: SeenEvent[] | Record<string, { name: string; namespace: string; count: number }>;
   /** Nanosecond tie-breaker so two events in the same ms get different names. */
   seq: number;
 }
 
 /** A new recorder state. */
 export function newEventRecorder(): EventRecorderState {
-  return { seen: {}, seq: 0 };
+  return { seen: [], seq: 0 };
+}
+
+/** An object's entries: a short list, or by message once there are many (a controller's own events). */
+type Bucket = SeenEvent[] | Map<string, SeenEvent[]>;
+type SeenIndex = Map<string, Bucket>;
+
+/** Entries an object gets before they are split by message. */
+const BUCKET_LIST_MAX = 16;
+
+/**
+ * seen list → involved object uid → its entries. Behaviour-side (rebuilt from the list after a
+ * restore). Nearly every event is new: one long joined key per event (as client-go builds it) cost a
+ * fresh string to flatten and hash per lookup; the uid recurs, and a pod's few entries are told apart
+ * by their reason before their message is looked at.
+ */
+const seenIndex = new WeakMap<SeenEvent[], SeenIndex>();
+
+function indexAdd(index: SeenIndex, e: SeenEvent): void {
+  const bucket = index.get(e.uid);
+  if (!bucket) { index.set(e.uid, [e]); return; }
+  if (Array.isArray(bucket)) {
+    if (bucket.length < BUCKET_LIST_MAX) { bucket.push(e); return; }
+    const byMessage = new Map<string, SeenEvent[]>();
+    index.set(e.uid, byMessage);
+    for (const x of bucket) addByMessage(byMessage, x);
+    addByMessage(byMessage, e);
+    return;
+  }
+  addByMessage(bucket, e);
+}
+
+function addByMessage(m: Map<string, SeenEvent[]>, e: SeenEvent): void {
+  const list = m.get(e.message);
+  if (list) list.push(e);
+  else m.set(e.message, [e]);
+}
+
+function indexOf(seen: SeenEvent[]): SeenIndex {
+  let m = seenIndex.get(seen);
+  if (!m) {
+    m = new Map();
+    for (const e of seen) indexAdd(m, e);
+    seenIndex.set(seen, m);
+  }
+  return m;
+}
+
+/** The entries that can match an event with this uid and message (a superset, in insertion order). */
+function candidates(index: SeenIndex, uid: string, message: string): readonly SeenEvent[] | undefined {
+  const bucket = index.get(uid);
+  return bucket === undefined || Array.isArray(bucket) ? bucket : bucket.get(message);
+}
+
+function indexDelete(index: SeenIndex, e: SeenEvent): void {
+  const list = candidates(index, e.uid, e.message) as SeenEvent[] | undefined;
+  const i = list ? list.indexOf(e) : -1;
+  if (i >= 0) list!.splice(i, 1);
+}
+
+const componentOfName = new Map<string, string>();
+
+/** The source component of an instance name (`kubelet/node-1` → `kubelet`). */
+function componentOf(instance: string): string {
+  let c = componentOfName.get(instance);
+  if (c === undefined) {
+    c = instance.split('/')[0];
+    if (componentOfName.size >= 65536) componentOfName.clear();
+    componentOfName.set(instance, c);
+  }
+  return c;
+}
+
+// Events come in bursts within a second (RFC 3339 here has whole seconds): remember the last one.
+let lastSecond = NaN;
+let lastRfc = '';
+function rfc3339At(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) { lastRfc = rfc3339(ms); lastSecond = second; }
+  return lastRfc;
 }
 
 /** The object an event is about. */
@@ -32,14 +125,32 @@ export interface InvolvedObject {
 export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
-  const component = reportingComponent ?? ctx.name.split('/')[0];
-  const key = [ref.kind, ns, ref.name, ref.uid, type, reason, message, component].join('\u0000');
-  const now = rfc3339(ctx.now);
-  const prev = rec.seen[key];
+  const component = reportingComponent ?? componentOf(ctx.name);
+  // The correlator's key: the parts client-go joins (undefined parts are empty).
+  const kind = ref.kind ?? '';
+  const object = ref.name ?? '';
+  const uid = ref.uid ?? '';
+  const now = rfc3339At(ctx.now);
+  let seen = rec.seen;
+  if (!Array.isArray(seen) && isEmpty(seen)) seen = rec.seen = [];
+  let prev: SeenEvent | { name: string; namespace: string; count: number } | undefined;
+  let index: SeenIndex | undefined;
+  if (Array.isArray(seen)) {
+    if (seen.length) {
+      index = indexOf(seen);
+      const list = candidates(index, uid, message);
+      if (list) {
+        for (const e of list) {
+          if (e.reason === reason && e.message === message && e.type === type && e.kind === kind && e.namespace === ns && e.object === object && e.component === component) { prev = e; break; }
+        }
+      }
+    }
+  } else prev = seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   if (prev) {
     const r = ctx.api.patch('events', prev.namespace, prev.name, { count: prev.count + 1, lastTimestamp: now });
     if (r.ok) { prev.count++; return; }
-    delete rec.seen[key];
+    if (Array.isArray(seen)) { indexDelete(index!, prev as SeenEvent); seen.splice(seen.indexOf(prev as SeenEvent), 1); }
+    else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   }
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
   const ev: CoreEvent = {
@@ -48,5 +159,22 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
     reportingComponent: component, reportingInstance: host ?? '',
   };
   const r = ctx.api.create('events', ev, ns);
-  if (r.ok) rec.seen[key] = { name, namespace: ns, count: 1 };
+  if (!r.ok) return;
+  if (Array.isArray(seen)) {
+    const entry: SeenEvent = { kind, namespace: ns, object, uid, type, reason, message, component, name, count: 1 };
+    seen.push(entry);
+    // An index that does not exist yet is built from the list at the next lookup.
+    const built = seenIndex.get(seen);
+    if (built) indexAdd(built, entry);
+  } else seen[joinedKey(kind, ns, object, uid, type, reason, message, component)] = { name, namespace: ns, count: 1 };
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/** The key of the older record shape: client-go's parts joined with NUL. */
+function joinedKey(kind: string, ns: string, object: string, uid: string, type: string, reason: string, message: string, component: string): string {
+  return `${kind}\u0000${ns}\u0000${object}\u0000${uid}\u0000${type}\u0000${reason}\u0000${message}\u0000${component}`;
 }

@@ -45,6 +45,12 @@ export function hasExpired(eventTimeMs: number, lastUpdateMs: number, maxDuratio
   return eventTimeMs - lastUpdateMs > maxDurationMs * 2;
 }
 
+/** Whether any id has an entry (none: every id is out of back-off). */
+export function hasBackOffEntries(b: Backoff): boolean {
+  for (const _ in b.perItemBackoff) return true;
+  return false;
+}
+
 /** Backoff.Get: the current delay for id (0 when unknown). */
 export function backoffGet(b: Backoff, id: string): number {
   return b.perItemBackoff[id]?.backoffMs ?? 0;

@@ -2,6 +2,7 @@
 // (k8s.io/cri-api runtime.v1 RuntimeService / ImageService) and returns the record the request log holds.
 // Timers are not here: a pull or a graceful stop takes time, so the call returns how long, and the core
 // schedules the completion (containerExited) on its own clock.
+import { copyDict, newDict } from './dict.ts';
 import { allocatePodIP, releasePodIP, type PodIPAllocator } from './pod-ip.ts';
 
 /** Randomness comes from the world's seeded generator, injected as a function returning [0, 1). */
@@ -96,6 +97,19 @@ export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
 /** Docker-style normalisation containerd applies: nginx → docker.io/library/nginx:latest. */
 export function normalizeImageRef(image: string): string {
+  let ref = normalizedRefs.get(image);
+  if (ref === undefined) {
+    ref = computeNormalizedRef(image);
+    if (normalizedRefs.size >= 4096) normalizedRefs.clear();
+    normalizedRefs.set(image, ref);
+  }
+  return ref;
+}
+
+/** image as written → fully qualified ref (few distinct images; behaviour-side). */
+const normalizedRefs = new Map<string, string>();
+
+function computeNormalizedRef(image: string): string {
   let name = image;
   const slash = name.indexOf('/');
   const first = slash === -1 ? '' : name.slice(0, slash);
@@ -106,9 +120,15 @@ export function normalizeImageRef(image: string): string {
   return name;
 }
 
+/** Two hex digits per byte value. */
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 function hex64(rng: Rng): string {
   let s = '';
-  for (let i = 0; i < 16; i++) s += Math.floor(rng() * 0x10000).toString(16).padStart(4, '0');
+  for (let i = 0; i < 16; i++) {
+    const v = Math.floor(rng() * 0x10000);
+    s += HEX2[v >> 8] + HEX2[v & 0xff];
+  }
   return s;
 }
 
@@ -129,11 +149,32 @@ export function fakeDigest(ref: string): string {
 /** A node's containerd with nothing but the pause image (kubeadm pre-pulls it). */
 export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthBytesPerSec = 12_500_000): RuntimeState {
   const pause = { ref: PAUSE_IMAGE, id: `sha256:${fakeDigest(PAUSE_IMAGE)}`, sizeBytes: IMAGE_SIZES[PAUSE_IMAGE] };
-  return { node, bandwidthBytesPerSec, images: { [PAUSE_IMAGE]: pause }, missingImages: [], sandboxes: {}, containers: {}, ipam };
+  const images = newDict<ImageRecord>();
+  images[PAUSE_IMAGE] = pause;
+  return { node, bandwidthBytesPerSec, images, missingImages: [], sandboxes: newDict(), containers: newDict(), ipam };
+}
+
+// The same few strings in every record: built once (the request log interns them by value anyway).
+// Paths are keyed by verb alone: CRI verbs are unique across the two services. A node's calls come
+// in runs, so its component name is remembered for the last node.
+const componentNames = new Map<string, string>();
+const criPaths = new Map<string, string>();
+let lastNode = '';
+let lastComponent = '';
+
+function componentOf(node: string): string {
+  if (node === lastNode) return lastComponent;
+  let component = componentNames.get(node);
+  if (component === undefined) { component = `containerd/${node}`; if (componentNames.size >= 65536) componentNames.clear(); componentNames.set(node, component); }
+  lastNode = node;
+  lastComponent = component;
+  return component;
 }
 
 function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, extra: Partial<CriRecord> = {}): CriRecord {
-  return { t, component: `containerd/${s.node}`, kind: 'cri', verb, path: `/runtime.v1.${service}/${verb}`, node: s.node, code: 'OK', ...extra };
+  let path = criPaths.get(verb);
+  if (path === undefined) { path = `/runtime.v1.${service}/${verb}`; criPaths.set(verb, path); }
+  return { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code: 'OK', ...extra };
 }
 
 /** ImageStatus: is the image present (kubelet asks before deciding to pull)? */
@@ -170,7 +211,7 @@ export function PullImage(
   }
   const img: ImageRecord = s.images[ref] ?? { ref, id: `sha256:${fakeDigest(ref)}`, sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
   return {
-    state: { ...s, images: { ...s.images, [ref]: img } },
+    state: { ...s, images: copyDict(s.images, ref, img) },
     image: img,
     record: record(s, now, 'ImageService', 'PullImage', { object: { image: ref, imageRef: img.id, durationMs } }),
   };
@@ -204,7 +245,7 @@ export function RunPodSandbox(
 export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number): { state: RuntimeState; record: CriRecord } {
   const sb = s.sandboxes[sandboxId];
   const state = sb
-    ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: { ...s.sandboxes, [sandboxId]: { ...sb, state: 'SANDBOX_NOTREADY' as const } } }
+    ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: copyDict(s.sandboxes, sandboxId, { ...sb, state: 'SANDBOX_NOTREADY' as const }) }
     : s;
   return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { object: { podSandboxId: sandboxId } }) };
 }
@@ -212,10 +253,10 @@ export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number):
 /** RemovePodSandbox: stops it if needed, then forgets it and its containers. */
 export function RemovePodSandbox(s: RuntimeState, sandboxId: string, now: number): { state: RuntimeState; record: CriRecord } {
   const stopped = StopPodSandbox(s, sandboxId, now).state;
-  const sandboxes = { ...stopped.sandboxes };
+  const sandboxes = copyDict(stopped.sandboxes);
   delete sandboxes[sandboxId];
-  const containers: Record<string, ContainerRecord> = {};
-  for (const [id, c] of Object.entries(stopped.containers)) if (c.sandboxId !== sandboxId) containers[id] = c;
+  const containers = newDict<ContainerRecord>();
+  for (const id in stopped.containers) { const c = stopped.containers[id]; if (c.sandboxId !== sandboxId) containers[id] = c; }
   return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { object: { podSandboxId: sandboxId } }) };
 }
 
@@ -244,19 +285,27 @@ export function CreateContainer(
 }
 
 /**
- * In-place updates of a runtime's `sandboxes`/`containers` maps, counted per map object. Creating and
+ * In-place updates of a runtime's `sandboxes`/`containers` maps, logged per map object. Creating and
  * starting containers add or replace one entry: copying a node's every record per CRI call dominated
  * big bursts. The caller keeps only the returned state, so no older copy can see the change; code that
- * asks "did the map change since I looked?" compares the object and mapVersion (not state).
+ * asks "did the map change since I looked?" compares the object and mapVersion (not state), and
+ * "what changed?" reads the keys logged since then.
  */
-const mapVersions = new WeakMap<object, number>();
+const mapChangeLogs = new WeakMap<object, string[]>();
 /** How many in-place updates `map` has had (0 for a fresh or restored map). */
 export function mapVersion(map: object): number {
-  return mapVersions.get(map) ?? 0;
+  return mapChangeLogs.get(map)?.length ?? 0;
 }
+/** The keys set in place in `map`, oldest first (entry i made version i + 1; a key may recur). */
+export function mapChangeLog(map: object): readonly string[] {
+  return mapChangeLogs.get(map) ?? NO_CHANGES;
+}
+const NO_CHANGES: readonly string[] = Object.freeze([]);
 function setInPlace<T>(map: Record<string, T>, key: string, value: T): Record<string, T> {
   map[key] = value;
-  mapVersions.set(map, mapVersion(map) + 1);
+  const log = mapChangeLogs.get(map);
+  if (log) log.push(key);
+  else mapChangeLogs.set(map, [key]);
   return map;
 }
 
@@ -291,7 +340,7 @@ export function StopContainer(
   const exitAt = now + (byTerm ? behaviour.shutdownMs : graceMs);
   const exitCode = byTerm ? 0 : 137;
   const state = c && c.state !== 'CONTAINER_EXITED'
-    ? { ...s, containers: { ...s.containers, [containerId]: { ...c, stopRequestedAt: now } } }
+    ? { ...s, containers: copyDict(s.containers, containerId, { ...c, stopRequestedAt: now }) }
     : s;
   return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { object: { containerId, timeout: timeoutSeconds } }) };
 }
@@ -314,10 +363,9 @@ export function containerExited(
   const exitCode = exit.oom ? 137 : exit.exitCode;
   return {
     ...s,
-    containers: {
-      ...s.containers,
-      [containerId]: { ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now },
-    },
+    containers: copyDict<ContainerRecord>(s.containers, containerId, {
+      ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now,
+    }),
   };
 }
 
@@ -348,7 +396,7 @@ export function ListPodSandbox(s: RuntimeState, now: number): { sandboxes: Sandb
 
 /** RemoveContainer: forget an exited attempt (kubelet's container GC). */
 export function RemoveContainer(s: RuntimeState, containerId: string, now: number): { state: RuntimeState; record: CriRecord } {
-  const containers = { ...s.containers };
+  const containers = copyDict(s.containers);
   delete containers[containerId];
   return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { object: { containerId } }) };
 }
@@ -368,6 +416,14 @@ export function kubeContainerID(c: ContainerRecord): string {
 
 /** The kubelet's imageID for a container: the repo digest form docker.io/library/nginx@sha256:…. */
 export function kubeImageID(c: ContainerRecord): string {
-  const repo = c.image.replace(/:[^:/]+$/, '');
+  let repo = imageRepos.get(c.image);
+  if (repo === undefined) {
+    repo = c.image.replace(/:[^:/]+$/, '');
+    if (imageRepos.size >= 4096) imageRepos.clear();
+    imageRepos.set(c.image, repo);
+  }
   return `${repo}@${c.imageRef}`;
 }
+
+/** image ref → its repository (the tag cut off); a node pulls few distinct images. */
+const imageRepos = new Map<string, string>();

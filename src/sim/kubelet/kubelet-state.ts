@@ -124,7 +124,11 @@ const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFo
 
 /** Log a CRI call (the runtime's record) as a request-log record: kind cri, component containerd/<node>, gRPC code number. */
 export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void {
-  ctx.log({ component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code], object, message: rec.message });
+  // Undefined fields are left out here, so the log does not copy the record again to drop them.
+  const r: Parameters<Ctx<unknown>['log']>[0] = { component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code] };
+  if (object !== undefined) r.object = object;
+  if (rec.message !== undefined) r.message = rec.message;
+  ctx.log(r);
 }
 
 /** Record a kubelet event (source component kubelet, host = the node). */
@@ -166,10 +170,17 @@ function isMap(x: unknown): x is Record<string, unknown> {
 export function createMergePatch(from: unknown, to: unknown): unknown {
   if (!isMap(from) || !isMap(to)) return to;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (from[k] !== undefined && to[k] === undefined) out[k] = null;
-  for (const [k, v] of Object.entries(to)) {
+  for (const k in from) if (from[k] !== undefined && to[k] === undefined) out[k] = null;
+  for (const k in to) {
+    const v = to[k];
     if (v === undefined || deepEqual(from[k], v)) continue;
     out[k] = isMap(from[k]) && isMap(v) ? createMergePatch(from[k], v) : v;
   }
   return out;
+}
+
+/** Whether a patch from createMergePatch says nothing (then `from` and `to` are deepEqual). */
+export function isEmptyPatch(patch: unknown): boolean {
+  for (const _ in patch as object) return false;
+  return true;
 }

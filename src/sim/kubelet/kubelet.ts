@@ -13,12 +13,14 @@ import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode,
   newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
 } from './node-status.ts';
+import { newDict } from './dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
   PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
-import { deepEqual, emit, mapToken, plegSeen, sameMap, type MapToken, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+import { relist, relistPending } from './pleg.ts';
+import { deepEqual, emit, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
 
 // The kubelet's parameter, state and fault types, re-exported for callers of this module.
 export type { KubeletParams } from './node-status.ts';
@@ -52,7 +54,7 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
     const w = st.workers[key];
     if (w && w.uid !== pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
-    if (!st.workers[key]) st.workers[key] = newPodWork(st, pod);
+    if (!st.workers[key]) st.workers[key] = newPodWork(st, pod, key);
     // The pod worker runs once the informer has stored the object (a list fires handlers first).
     later(ctx as Ctx<unknown>, st, 0, { type: 'pod-sync', key, uid: pod.metadata!.uid! });
   };
@@ -68,9 +70,28 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
   };
 }
 
+/** ctx → its pod handlers (closures over ctx and its state: made once, not per event; behaviour-side). */
+const handlersCache = new WeakMap<object, { st: KubeletState; h: EventHandlers<Pod> }>();
+
+function handlersOf(ctx: KCtx, st: KubeletState): EventHandlers<Pod> {
+  const hit = handlersCache.get(ctx);
+  if (hit && hit.st === st) return hit.h;
+  const h = podHandlers(ctx);
+  handlersCache.set(ctx, { st, h });
+  return h;
+}
+
 function sameButStatus(a: Pod, b: Pod): boolean {
-  const strip = (p: Pod) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, managedFields: undefined } });
-  return deepEqual(strip(a), strip(b));
+  return sameExcept(a, b, 'status', 'metadata') && sameExcept(a.metadata ?? {}, b.metadata ?? {}, 'resourceVersion', 'managedFields');
+}
+
+/** deepEqual of two objects leaving out two keys (undefined-valued keys count as absent, as in deepEqual). */
+function sameExcept(a: object, b: object, skip1: string, skip2: string): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k in x) if (k !== skip1 && k !== skip2 && x[k] !== undefined && !deepEqual(x[k], y[k])) return false;
+  for (const k in y) if (k !== skip1 && k !== skip2 && y[k] !== undefined && x[k] === undefined) return false;
+  return true;
 }
 
 /** Start (or restart after power-on) the kubelet: register, lease, pods, timers. */
@@ -192,39 +213,7 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
 function plegRelist(ctx: KCtx): void {
   const st = ctx.state;
-  if (sameMap(plegSeen.get(st.plegCache), st.runtime.containers)) return; // nothing changed since the last relist
-  const dirty = new Set<string>();
-  const podOf = (sandboxId: string) => Object.values(st.workers).find((w) => w.sandboxId === sandboxId)?.key;
-  for (const c of Object.values(st.runtime.containers)) {
-    const old = st.plegCache[c.id];
-    if (c.state === 'CONTAINER_CREATED') continue;
-    if (old && old.state === c.state) continue;
-    st.plegCache[c.id] = c;
-    const key = podOf(c.sandboxId);
-    if (key) dirty.add(key);
-  }
-  for (const id of Object.keys(st.plegCache)) if (!st.runtime.containers[id]) delete st.plegCache[id];
-  plegSeen.set(st.plegCache, mapToken(st.runtime.containers));
-  for (const key of [...dirty].sort()) syncPod(ctx as Ctx<unknown>, st, key);
-}
-
-/**
- * plegCache → a runtime `containers` object in which the relist would find nothing to report.
- * Behaviour-side like plegSeen: a miss only means the full comparison runs (same answer).
- */
-const plegClean = new WeakMap<object, MapToken>();
-
-/** Whether the next relist would report a container change (the same test as plegRelist). */
-function plegPending(st: KubeletState): boolean {
-  const seen = plegSeen.get(st.plegCache);
-  if (sameMap(seen, st.runtime.containers) || sameMap(plegClean.get(st.plegCache), st.runtime.containers)) return false;
-  for (const c of Object.values(st.runtime.containers)) {
-    if (c.state === 'CONTAINER_CREATED') continue;
-    const old = st.plegCache[c.id];
-    if (!old || old.state !== c.state) return true;
-  }
-  plegClean.set(st.plegCache, mapToken(st.runtime.containers));
-  return false;
+  for (const key of relist(st)) syncPod(ctx as Ctx<unknown>, st, key);
 }
 
 /**
@@ -232,10 +221,9 @@ function plegPending(st: KubeletState): boolean {
  * keep a one-shot no-op event due at the same tick (queued after the relist, so the order of
  * everything else is unchanged) so settle runs until the pod status shows it.
  */
-function holdSettleForPleg(ctx: KCtx): void {
-  const st = ctx.state;
+function holdSettleForPleg(ctx: KCtx, st: KubeletState): void {
   if (!st.up || st.plegNextAt === undefined || st.plegMarkerAt === st.plegNextAt) return;
-  if (!plegPending(st)) return;
+  if (!relistPending(st)) return;
   st.plegMarkerAt = st.plegNextAt;
   later(ctx as Ctx<unknown>, st, st.plegNextAt - ctx.now, { type: 'pleg-pending' });
 }
@@ -252,8 +240,8 @@ function powerOffState(ctx: KCtx): void {
   // host-local IPAM keeps its last reserved IP on disk too, so the next pod gets a new address.
   const ipam = { ...newPodIPAllocator(st.cfg.podCIDR), lastReserved: st.runtime.ipam.lastReserved };
   st.runtime = { ...newRuntimeState(st.cfg.node, ipam, st.cfg.bandwidthBytesPerSec), images: st.runtime.images };
-  st.plegCache = {};
-  st.workers = {};
+  st.plegCache = newDict();
+  st.workers = newDict();
   st.pods = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.crashBackoff = newCrashLoopBackOff();
   st.imageBackoff = newImageBackOff();
@@ -300,10 +288,10 @@ function initialState(ctx: Ctx<unknown>): KubeletState {
   return {
     cfg, gen: 0, up: false, bootedAt: 0, bootID: '',
     runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
-    plegCache: {}, recorder: newEventRecorder(),
+    plegCache: newDict(), recorder: newEventRecorder(),
     pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${cfg.node}` }),
-    workers: {}, crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
-    registered: false, leaseRetries: 0, health: {},
+    workers: newDict(), crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
+    registered: false, leaseRetries: 0, health: newDict(),
   };
 }
 
@@ -316,21 +304,22 @@ export const kubeletDef: ComponentDef<KubeletState> = {
     return ctx.state;
   },
   handle(event, ctx) {
-    handleEvent(event, ctx);
-    holdSettleForPleg(ctx);
+    // The state object lives as long as the component (read once: the getter finds it per call).
+    const st = ctx.state;
+    handleEvent(event, ctx, st);
+    holdSettleForPleg(ctx, st);
   },
 };
 
 /** One event: faults, informer deliveries, then this boot's timers. */
-function handleEvent(event: unknown, ctx: KCtx): void {
-  const st = ctx.state;
+function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): void {
   const ev = event as { type?: string; gen?: number };
   if (ev.type === 'power-off' || ev.type === 'power-on' || ev.type === 'crash' || ev.type === 'set-health') {
     handleFault(ctx, event as KubeletFault);
     return;
   }
   if (!st.up) return; // powered off: nothing runs, watches are gone
-  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, podHandlers(ctx))) return;
+  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return;
   if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;

@@ -70,8 +70,12 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
 
 /** HasAnyRegularContainerStarted: a regular container is running or has terminated. */
 function hasAnyRegularContainerStarted(pod: Pod, statuses: ContainerStatus[]): boolean {
-  const names = new Set(pod.spec?.containers.map((c) => c.name));
-  return statuses.some((st) => names.has(st.name) && (!!st.state?.running || !!st.state?.terminated));
+  const containers = pod.spec?.containers ?? [];
+  for (const st of statuses) {
+    if (!st.state?.running && !st.state?.terminated) continue;
+    for (const c of containers) if (c.name === st.name) return true;
+  }
+  return false;
 }
 
 /** getPhase (kubelet_pods.go), given every container status (regular and init) of the pod. */
@@ -210,6 +214,15 @@ export function generatePodReadyCondition(pod: Pod, containersReady: PodConditio
 
 /** GetPodQOS, reduced to what the sim's pods use (cpu and memory requests/limits). */
 export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  let q = qosOf.get(containers);
+  if (q === undefined) { q = computePodQOS(containers); qosOf.set(containers, q); }
+  return q;
+}
+
+/** containers → QOS class (a pod's spec does not change under the kubelet; behaviour-side). */
+const qosOf = new WeakMap<Container[], 'Guaranteed' | 'Burstable' | 'BestEffort'>();
+
+function computePodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   let any = false;
   let guaranteed = true;
   for (const c of containers) {
@@ -227,16 +240,30 @@ export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' |
 /** kubetypes.PodConditionsByKubelet. */
 export const podConditionsByKubelet = ['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers'];
 
-/** Keep lastTransitionTime when a condition's status is unchanged (status manager's updateLastTransitionTime). */
-function stamp(c: PodCondition, old: PodCondition[] | undefined, now: number): PodCondition {
-  const prev = old?.find((x) => x.type === c.type);
-  const lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
-  return { ...c, lastTransitionTime };
+/** Whether the kubelet owns a pod condition type (podConditionsByKubelet.includes, without the scan). */
+export function isPodConditionByKubelet(type: string): boolean {
+  switch (type) {
+    case 'PodScheduled': case 'Ready': case 'Initialized': case 'ContainersReady': case 'PodReadyToStartContainers': return true;
+    default: return false;
+  }
+}
+
+/**
+ * Keep lastTransitionTime when a condition's status is unchanged (status manager's updateLastTransitionTime).
+ * Stamps `c` itself (each generated condition is a fresh object; the key goes last, as a spread would put it).
+ */
+function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition {
+  let prev: PodCondition | undefined;
+  for (const x of old) if (x.type === c.type) { prev = x; break; }
+  c.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
+  return c;
 }
 
 /** generateAPIPodStatus: phase, conditions (in the order the kubelet writes them), IPs, container statuses. */
 export function generateAPIPodStatus(args: {
   pod: Pod;
+  /** the status to build on (conditions, startTime); pod.status when absent */
+  status?: PodStatus;
   sandbox?: SandboxRecord;
   containers: ContainerView[];
   initContainers?: ContainerView[];
@@ -244,23 +271,24 @@ export function generateAPIPodStatus(args: {
   now: number;
 }): PodStatus {
   const { pod, sandbox, now } = args;
-  const old = pod.status;
+  const old = args.status ?? pod.status;
   const containerStatuses = args.containers.map(convertContainerStatus);
-  const initContainerStatuses = (args.initContainers ?? []).map(convertContainerStatus);
-  const phase = getPhase(pod, [...containerStatuses, ...initContainerStatuses]);
+  const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : [];
+  const noInit = initContainerStatuses.length === 0;
+  const phase = getPhase(pod, noInit ? containerStatuses : [...containerStatuses, ...initContainerStatuses]);
   const existing = old?.conditions ?? [];
-  const all = [...initContainerStatuses, ...containerStatuses];
+  const all = noInit ? containerStatuses : [...initContainerStatuses, ...containerStatuses];
   const containersReady = generateContainersReadyCondition(pod, all, phase);
   // Conditions the kubelet does not own (DisruptionTarget, readiness gates) come first, as in Go.
-  const conditions: PodCondition[] = existing.filter((c) => !podConditionsByKubelet.includes(c.type));
+  const conditions: PodCondition[] = [];
+  for (const c of existing) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
+  const readyToStart = generatePodReadyToStartContainersCondition(sandbox);
+  const initialized = generatePodInitializedCondition(pod, all, phase);
+  // Ready is built from ContainersReady before either is stamped (it copies the unstamped condition).
+  const ready = generatePodReadyCondition(pod, containersReady, existing);
   conditions.push(
-    ...[
-      generatePodReadyToStartContainersCondition(sandbox),
-      generatePodInitializedCondition(pod, all, phase),
-      generatePodReadyCondition(pod, containersReady, existing),
-      containersReady,
-      { type: 'PodScheduled', status: 'True' },
-    ].map((c) => stamp(c, existing, now)),
+    stamp(readyToStart, existing, now), stamp(initialized, existing, now), stamp(ready, existing, now),
+    stamp(containersReady, existing, now), stamp({ type: 'PodScheduled', status: 'True' }, existing, now),
   );
   const status: PodStatus = {
     phase,

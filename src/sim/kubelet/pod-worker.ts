@@ -4,15 +4,15 @@
 // Src: pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod, computePodActions, doBackOff),
 // kuberuntime_container.go (startContainer, killContainer), images/image_manager.go (EnsureImageExists),
 // status/status_manager.go (syncPod, canBeDeleted), pod_workers.go.
-import type { Container, Pod, PodStatus, Probe } from 'kubernetes-types/core/v1';
+import type { Container, Pod, PodCondition, PodStatus, Probe } from 'kubernetes-types/core/v1';
 import { initialTransition, transition } from 'xstate';
 import type { Ctx } from '../world.ts';
 import {
-  doBackOff, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
+  doBackOff, hasBackOffEntries, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
 } from './backoff.ts';
 import {
   CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
-  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord,
+  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord, type SandboxRecord,
 } from './container-runtime.ts';
 import {
   createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
@@ -20,10 +20,10 @@ import {
 } from './events.ts';
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 import { releasePodIP } from './pod-ip.ts';
-import { generateAPIPodStatus, getPhase, podConditionsByKubelet, type ContainerView } from './pod-status.ts';
+import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -51,8 +51,13 @@ function podRef(w: PodWork): PodRef {
 
 /** Schedule a continuation for this boot. */
 export function later(ctx: KCtx, st: KubeletState, delayMs: number, ev: TimerBody, recurring = false): void {
-  ctx.schedule(Math.max(0, delayMs), { ...ev, gen: st.gen }, { recurring });
+  // Callers pass a fresh literal: tag it in place (gen goes last, where a spread would put it).
+  (ev as KubeletTimer).gen = st.gen;
+  ctx.schedule(Math.max(0, delayMs), ev, recurring ? RECURRING : ONCE);
 }
+
+const RECURRING = Object.freeze({ recurring: true });
+const ONCE = Object.freeze({ recurring: false });
 
 /** workQueue.Enqueue(uid, delay): one pending re-sync per pod, the sooner wins. */
 function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void {
@@ -62,27 +67,70 @@ function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void
   later(ctx, st, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true });
 }
 
+/** containerd learns what the registry lacks (a new runtime object only when that changed). */
+function syncMissingImages(ctx: KCtx, st: KubeletState): void {
+  const missing = ctx.registry?.missing ?? [];
+  const had = st.runtime.missingImages;
+  if (missing.length === had.length && missing.every((m, i) => normalizeImageRef(m) === had[i])) return;
+  st.runtime = { ...st.runtime, missingImages: missing.map(normalizeImageRef) };
+}
+
 function workerBackoff(ctx: KCtx): number {
   return WORKER_BACKOFF_MS * (1 + 0.5 * ctx.rng.float());
 }
 
-// The pod machine is a pure function of (value, context, event) and pods repeat the same few steps,
-// so results are memoised (a behaviour-side cache: never part of the state; bounded).
-const sendMemo = new Map<string, PodWork['machine']>();
+// The pod machine is a pure function of (value, context, event) and pods repeat the same few steps.
+// Workers therefore share canonical machine objects (frozen plain data, one per distinct value and
+// context), and each canonical machine memoises its transitions. Behaviour-side and bounded: a machine
+// that is not canonical (from a restored snapshot) is looked up by its JSON once.
+type Machine = PodWork['machine'];
+const canonicalByJSON = new Map<string, Machine>();
+const transitionsOf = new WeakMap<object, Map<string, Machine>>();
+
+function deepFreeze<T>(x: T): T {
+  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const k of Object.keys(x)) deepFreeze((x as Record<string, unknown>)[k]);
+  }
+  return x;
+}
+
+/** The canonical machine equal to `m` (m itself if it is one). */
+function canonical(m: Machine): Machine {
+  if (transitionsOf.has(m)) return m;
+  const json = JSON.stringify([m.value, m.context]);
+  let c = canonicalByJSON.get(json);
+  if (!c) {
+    c = deepFreeze({ value: JSON.parse(JSON.stringify(m.value)), context: { ...m.context } });
+    if (canonicalByJSON.size >= 8192) canonicalByJSON.clear();
+    canonicalByJSON.set(json, c);
+  }
+  if (!transitionsOf.has(c)) transitionsOf.set(c, new Map());
+  return c;
+}
+
+/** An event as a memo key: its type alone when that is all it carries (JSON otherwise, which starts with '{'). */
+function eventKey(ev: PodMachineEvent): string {
+  for (const k in ev) if (k !== 'type') return JSON.stringify(ev);
+  return ev.type;
+}
 
 function send(w: PodWork, ev: PodMachineEvent): void {
-  const key = JSON.stringify([w.machine.value, w.machine.context, ev]);
-  const hit = sendMemo.get(key);
-  if (hit) { w.machine = { value: JSON.parse(JSON.stringify(hit.value)), context: { ...hit.context } }; return; }
-  const snap = podMachine.resolveState({ value: w.machine.value as never, context: w.machine.context });
-  const [next] = transition(podMachine, snap, ev);
-  w.machine = { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } };
-  if (sendMemo.size >= 8192) sendMemo.clear();
-  sendMemo.set(key, { value: JSON.parse(JSON.stringify(next.value)), context: { ...next.context } });
+  const from = canonical(w.machine);
+  const memo = transitionsOf.get(from)!;
+  const key = eventKey(ev);
+  let next = memo.get(key);
+  if (!next) {
+    const snap = podMachine.resolveState({ value: from.value as never, context: from.context });
+    const [to] = transition(podMachine, snap, ev);
+    next = canonical({ value: to.value, context: to.context });
+    memo.set(key, next);
+  }
+  w.machine = next;
 }
 
 function machineIs(w: PodWork, value: string): boolean {
-  return JSON.stringify(w.machine.value) === JSON.stringify(value);
+  return w.machine.value === value;
 }
 
 /** The image-pull policy after defaulting (Always for :latest or no tag). */
@@ -92,10 +140,10 @@ function pullPolicy(c: Container): string {
   return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
 }
 
-const initialMemo = new Map<string, PodWork['machine']>();
+const initialMemo = new Map<string, Machine>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
-export function newPodWork(st: KubeletState, pod: Pod): PodWork {
+export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.namespace}/${pod.metadata!.name}`): PodWork {
   const spec = pod.spec!;
   const c0 = spec.containers[0];
   const input = {
@@ -107,13 +155,14 @@ export function newPodWork(st: KubeletState, pod: Pod): PodWork {
   let snap = initialMemo.get(ikey);
   if (!snap) {
     const [s0] = initialTransition(podMachine, input);
-    snap = { value: JSON.parse(JSON.stringify(s0.value)), context: { ...s0.context } };
+    snap = canonical({ value: s0.value, context: s0.context });
     initialMemo.set(ikey, snap);
   }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
-    key: `${pod.metadata!.namespace}/${pod.metadata!.name}`, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
-    machine: { value: JSON.parse(JSON.stringify(snap.value)), context: { ...snap.context } },
+    // The caller's key string (the one `workers` is keyed by) serves every later lookup.
+    key, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
+    machine: canonical(snap),
     sandboxAttempt: pod.status?.podIP ? 1 : 0,
     busyUntil: 0,
     containers: spec.containers.map((c) => {
@@ -129,8 +178,15 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
 
 /** The attempt the PLEG last saw for a container (and the one before it). */
 function seenAttempts(st: KubeletState, c: ContainerWork): { current?: ContainerRecord; previous?: ContainerRecord } {
-  const seen = c.attempts.filter((id) => st.plegCache[id]);
-  return { current: st.plegCache[seen[seen.length - 1]], previous: st.plegCache[seen[seen.length - 2]] };
+  let current: ContainerRecord | undefined;
+  let previous: ContainerRecord | undefined;
+  for (let i = c.attempts.length - 1; i >= 0; i--) {
+    const r = st.plegCache[c.attempts[i]];
+    if (!r) continue;
+    if (!current) current = r;
+    else { previous = r; break; }
+  }
+  return { current, previous };
 }
 
 function currentId(c: ContainerWork): string | undefined {
@@ -246,8 +302,8 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     return 'ok';
   }
   if (policy === 'Always' || !status.image) {
-    const bkey = imagePullBackOffKey(w.uid, spec.image!);
-    if (isInBackOffSinceUpdate(st.imageBackoff, bkey, ctx.now)) {
+    // No failed pull on the node: nothing to look up (the key is a fresh string per pull).
+    if (hasBackOffEntries(st.imageBackoff) && isInBackOffSinceUpdate(st.imageBackoff, imagePullBackOffKey(w.uid, spec.image!), ctx.now)) {
       const m = imagePullBackOffMessage(spec.image!, c.lastPullError);
       c.waiting = { reason: 'ImagePullBackOff', message: m.message };
       emit(ctx, st, pod, m.event);
@@ -258,7 +314,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     }
     if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
     emit(ctx, st, pod, pullingImageEvent(spec.image!));
-    st.runtime = { ...st.runtime, missingImages: (ctx.registry?.missing ?? []).map(normalizeImageRef) };
+    syncMissingImages(ctx, st);
     c.pull = { startedAt: ctx.now, image: spec.image! };
     later(ctx, st, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image! });
     return 'blocked';
@@ -292,7 +348,7 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   if (!w || w.uid !== ev.uid || !c?.pull) return;
   const startedAt = c.pull.startedAt;
   c.pull = undefined;
-  st.runtime = { ...st.runtime, missingImages: (ctx.registry?.missing ?? []).map(normalizeImageRef) };
+  syncMissingImages(ctx, st);
   const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - startedAt);
   logCri(ctx, r.record, normalizeImageRef(ev.image));
   const pod = st.pods.items[w.key];
@@ -438,15 +494,65 @@ export function teardown(ctx: KCtx, st: KubeletState, w: PodWork): void {
 // ---------------------------------------------------------------- status manager
 
 function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[] {
-  return pod.spec!.containers.map((spec, i) => {
+  const specs = pod.spec!.containers;
+  const views: ContainerView[] = [];
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i];
     const c = w.containers[i];
     const { current, previous } = seenAttempts(st, c);
     const running = current?.state === 'CONTAINER_RUNNING';
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
-    const waiting = current?.state === 'CONTAINER_RUNNING' ? undefined : c.waiting;
-    return { name: c.name, image: spec.image!, current, previous, waiting, ready, started };
-  });
+    const waiting = running ? undefined : c.waiting;
+    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started });
+  }
+  return views;
+}
+
+/** The inputs of a status generation whose result deepEquals `base` (see unchangedStatus). */
+interface StatusInputs { pod: Pod; base: PodStatus; sandbox?: object; terminal: boolean; views: ContainerView[] }
+
+/**
+ * Pod worker → the inputs of its last status generation that produced exactly its base: one that
+ * found nothing to write, or one just written (the server then holds it, and generating again from
+ * what was generated gives the same: conditions keep their statuses and so their transition times,
+ * startTime and the IPs are carried over). With the same inputs again (the clock only stamps what
+ * changed, and then the status would differ), the generation and comparison can be skipped; so too
+ * when only the pod object is new (the echo of the write, another writer's change) if its spec is
+ * the same object and its status deepEquals the base (its foreign conditions are then the base's).
+ * Behaviour-side: a restored state has new workers and misses.
+ */
+const unchangedStatus = new WeakMap<PodWork, StatusInputs>();
+
+/** Tests: also run the full generation on a memo hit and throw if it would have written something. */
+let verifyUnchanged = false;
+/** Turn the check of the unchanged-status shortcut against the full generation on or off (tests). */
+export function setVerifyUnchangedStatus(on: boolean): void { verifyUnchanged = on; }
+
+/** Whether the pod's containers would now give exactly `views` (checked without building new views). */
+function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, pod: Pod): boolean {
+  const specs = pod.spec!.containers;
+  if (views.length !== specs.length) return false;
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i];
+    const c = w.containers[i];
+    const v = views[i];
+    let current: ContainerRecord | undefined;
+    let previous: ContainerRecord | undefined;
+    for (let j = c.attempts.length - 1; j >= 0; j--) {
+      const r = st.plegCache[c.attempts[j]];
+      if (!r) continue;
+      if (!current) current = r;
+      else { previous = r; break; }
+    }
+    if (current !== v.current || previous !== v.previous) return false;
+    const running = current?.state === 'CONTAINER_RUNNING';
+    const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
+    const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
+    const waiting = running ? undefined : c.waiting;
+    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name) return false;
+  }
+  return true;
 }
 
 /**
@@ -456,12 +562,53 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
 export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false): boolean {
   const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
   const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
-  const foreign = (pod.status?.conditions ?? []).filter((c) => !podConditionsByKubelet.includes(c.type));
-  const own = (base.conditions ?? []).filter((c) => podConditionsByKubelet.includes(c.type));
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
+  const memo = unchangedStatus.get(w);
+  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && (memo.pod === pod || pod.spec === memo.pod.spec) && viewsUnchanged(memo.views, st, w, pod)) {
+    let hit = memo.pod === pod && memo.base === base;
+    if (!hit && fresh && deepEqual(base, memo.base)) {
+      hit = true;
+      memo.pod = pod;
+      memo.base = base;
+    }
+    if (hit) {
+      if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
+        throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
+      }
+      return true;
+    }
+  }
+  const views = containerViews(st, w, pod);
+  const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
+  // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
+  const patch = createMergePatch(base, status);
+  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return true; }
+  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
+  if (!r.ok) return false;
+  w.lastSent = status;
+  w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
+  remember(w, memo, pod, status, sandbox, terminal, views);
+  return true;
+}
+
+/** Record the inputs that generate `base` (in the worker's memo object when it has one). */
+function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, terminal: boolean, views: ContainerView[]): void {
+  if (!memo) { unchangedStatus.set(w, { pod, base, sandbox, terminal, views }); return; }
+  memo.pod = pod;
+  memo.base = base;
+  memo.sandbox = sandbox;
+  memo.terminal = terminal;
+  memo.views = views;
+}
+
+/** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
+function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, views: ContainerView[], terminal: boolean): PodStatus {
+  const conditions: PodCondition[] = [];
+  for (const c of pod.status?.conditions ?? []) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
+  for (const c of base.conditions ?? []) if (isPodConditionByKubelet(c.type)) conditions.push(c);
   const status = generateAPIPodStatus({
-    pod: { ...pod, status: { ...base, conditions: [...foreign, ...own] } },
-    sandbox, containers: containerViews(st, w, pod), hostIP: st.cfg.internalIP, now: ctx.now,
+    // generation reads only the conditions and startTime of the status it builds on
+    pod, status: { conditions, startTime: base.startTime }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
   });
   if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
   if (!sandbox && base.podIP) {
@@ -473,10 +620,5 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
     status.podIP = st.cfg.internalIP;
     status.podIPs = [{ ip: st.cfg.internalIP }];
   }
-  if (deepEqual(status, base)) return true;
-  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: createMergePatch(base, status) }, 'status', { patchType: 'merge' });
-  if (!r.ok) return false;
-  w.lastSent = status;
-  w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
-  return true;
+  return status;
 }
