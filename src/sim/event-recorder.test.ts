@@ -1,6 +1,6 @@
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { newEventRecorder, recordEvent } from './event-recorder.ts';
+import { EVENT_CACHE_ENTRIES, newEventRecorder, recordEvent } from './event-recorder.ts';
 import { storeList } from './store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 
@@ -61,5 +61,25 @@ describe('event recorder', () => {
     const empty = { seen: {}, seq: 0 };
     recordEvent(ctx, empty, a, 'Normal', 'Pulled', 'fresh');
     expect(Array.isArray(empty.seen)).toBe(true);
+  });
+
+  it('remembers the 4,096 most recently used events (client-go\'s LRU): an older repeat is a new Event, a recent one a count', () => {
+    const w = testWorld();
+    const p = (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('web-1') }) as any).object;
+    const ctx = w.ctx('scheduler');
+    const rec = newEventRecorder();
+    const say = (i: number) => recordEvent(ctx, rec, p, 'Normal', 'Noted', `message ${i}`);
+    say(0);
+    say(1);
+    for (let i = 2; i <= EVENT_CACHE_ENTRIES; i++) say(i); // 4,097 distinct: message 0 is the least recently used
+    say(1); // a hit: message 1 becomes the most recent, so it is not the next to go
+    say(EVENT_CACHE_ENTRIES + 1); // evicts message 2 (0 went with the 4,097th)
+    const verbs = () => w.state.log.filter((r) => r.path.includes('/events')).map((r) => r.verb);
+    const n = verbs().length;
+    say(1);
+    say(0);
+    say(2);
+    expect(verbs().slice(n)).toEqual(['PATCH', 'POST', 'POST']);
+    expect((rec.seen as unknown[]).length).toBe(EVENT_CACHE_ENTRIES);
   });
 });

@@ -18,13 +18,16 @@ export interface SeenEvent {
 /** What the recorder remembers (plain data, kept in the component's state). */
 export interface EventRecorderState {
   /**
-   * aggregated events, oldest first (a list searched through seenIndex). A record joined key → entry
+   * aggregated events, least recently used first, at most EVENT_CACHE_ENTRIES (a list searched through seenIndex). A record joined key → entry
    * (the older shape) is still understood, and an empty one (a throwaway `{}`) becomes a list.
    */
   seen: SeenEvent[] | Record<string, { name: string; namespace: string; count: number }>;
   /** Nanosecond tie-breaker so two events in the same ms get different names. */
   seq: number;
 }
+
+/** client-go's maxLruCacheEntries: the events a recorder remembers for aggregation. */
+export const EVENT_CACHE_ENTRIES = 4096;
 
 /** A new recorder state. */
 export function newEventRecorder(): EventRecorderState {
@@ -148,7 +151,12 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   } else prev = seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   if (prev) {
     const r = ctx.api.patch('events', prev.namespace, prev.name, { count: prev.count + 1, lastTimestamp: now });
-    if (r.ok) { prev.count++; return; }
+    if (r.ok) {
+      prev.count++;
+      // The eventLogger's LRU: a hit is now the most recently used entry.
+      if (Array.isArray(seen) && seen[seen.length - 1] !== prev) { seen.splice(seen.indexOf(prev as SeenEvent), 1); seen.push(prev as SeenEvent); }
+      return;
+    }
     if (Array.isArray(seen)) { indexDelete(index!, prev as SeenEvent); seen.splice(seen.indexOf(prev as SeenEvent), 1); }
     else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   }
@@ -166,6 +174,12 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
     // An index that does not exist yet is built from the list at the next lookup.
     const built = seenIndex.get(seen);
     if (built) indexAdd(built, entry);
+    // client-go's eventLogger keeps maxLruCacheEntries (4096): the least recently used goes, and a
+    // repeat of it later is a new Event rather than a count.
+    if (seen.length > EVENT_CACHE_ENTRIES) {
+      const gone = seen.shift()!;
+      if (built) indexDelete(built, gone);
+    }
   } else seen[joinedKey(kind, ns, object, uid, type, reason, message, component)] = { name, namespace: ns, count: 1 };
 }
 
