@@ -1,6 +1,7 @@
 // client-go's informer (list + watch into a cache, with handlers) and work queue, as plain data
 // driven through ctx.
 import type { ResourceName, ResourceTypes, WatchClosed, WatchNotification, WatchOptions } from './api-server.ts';
+import { newDict } from './dict.ts';
 import type { Ctx } from './world.ts';
 
 /** The little an informer needs from an object. */
@@ -128,7 +129,7 @@ let lastKey = '';
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
-  const s: InformerState<ResourceTypes[R]> = { name, resource, items: {}, resourceVersion: '', hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS };
+  const s: InformerState<ResourceTypes[R]> = { name, resource, items: newDict(), resourceVersion: '', hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS };
   if (opts.namespace) s.namespace = opts.namespace;
   if (opts.labelSelector) s.labelSelector = opts.labelSelector;
   if (opts.fieldSelector) s.fieldSelector = opts.fieldSelector;
@@ -154,7 +155,7 @@ function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<
 export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T> = {}): boolean {
   const list = ctx.api.list(inf.resource, inf.namespace, { labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector });
   if (!list.ok) { retryLater(ctx, inf); return false; }
-  const fresh: Record<string, T> = {};
+  const fresh: Record<string, T> = newDict();
   for (const o of list.object.items as unknown as T[]) fresh[metaNamespaceKey(o)] = o;
   for (const [k, old] of Object.entries(inf.items)) if (!fresh[k]) h.delete?.(old);
   for (const [k, o] of Object.entries(fresh)) {

@@ -1,5 +1,6 @@
 // etcd-like store: objects under Kubernetes' key layout, one global revision, watch history since
 // the last compaction. Only the API server calls these functions.
+import { newDict } from './dict.ts';
 import { flattenStrings } from './names.ts';
 
 /** Any stored object (a Kubernetes object with metadata). */
@@ -43,7 +44,7 @@ export interface StoreState {
 
 /** An empty store at revision 1 (etcd starts at 1). */
 export function createStore(freeze = true): StoreState {
-  return { revision: 1, objects: {}, createRevision: {}, history: [], compactedRevision: 0, freeze };
+  return { revision: 1, objects: {}, createRevision: newDict(), history: [], compactedRevision: 0, freeze };
 }
 
 /** Kubernetes' etcd prefixes per resource (nodes are still "minions"). */
@@ -96,7 +97,7 @@ function withRV(obj: KObject, rev: number): KObject {
 /** Write (create or replace) `obj` at `key`: bumps the revision, stamps resourceVersion, records history. */
 export function storePut(s: StoreState, resource: string, key: string, obj: KObject): StoreEvent {
   const rev = ++s.revision;
-  const bucket = (s.objects[resource] ??= {});
+  const bucket = (s.objects[resource] ??= newDict());
   const prev = bucket[key];
   const stored = withRV(obj, rev);
   flattenStrings(stored, prev); // kept until compaction: no concatenation trees (see flatten)

@@ -13,7 +13,7 @@ import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode,
   newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
 } from './node-status.ts';
-import { newDict } from './dict.ts';
+import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {

@@ -1,4 +1,4 @@
-// Plain objects used as dictionaries (id → record) in the kubelet's state.
+// Plain objects used as dictionaries (id → record) in the simulation's state.
 //
 // V8 gives an empty `{}` a hidden class and, for each new key, a new hidden class hung off the
 // previous one; ids and pod keys are unique, so every node's maps grew a private chain of hidden
