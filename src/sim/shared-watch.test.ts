@@ -14,8 +14,11 @@ describe('shared watches of kube-controller-manager', () => {
     const [pods] = watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER);
     expect(watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER)).toHaveLength(1);
     expect(watchSubscribers(pods)).toEqual(['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'node-lifecycle-controller', 'taint-eviction-controller']);
-    // One WATCH request opened it (by the first controller to start); the others joined it.
-    expect(c.log.filter((r) => r.kind === 'request' && r.verb === 'WATCH' && r.path.startsWith('/api/v1/pods?') && CONTROLLER_MANAGER.includes(r.component as never))).toHaveLength(1);
+    // One LIST and one WATCH request (by the first controller to start); the others shared them.
+    const kcm = (verb: string, prefix: string) => c.log.filter((r) => r.kind === 'request' && r.verb === verb && r.path.startsWith(prefix) && CONTROLLER_MANAGER.includes(r.component as never));
+    expect(kcm('WATCH', '/api/v1/pods?')).toHaveLength(1);
+    expect(kcm('GET', '/api/v1/pods')).toHaveLength(1);
+    expect(kcm('GET', '/api/v1/nodes')).toHaveLength(1);
 
     runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3');
     c.settle();
