@@ -60,6 +60,8 @@ export interface ScorePlugin {
   /** Returns false to Skip the plugin for this pod (every node then gets 0 from it). */
   preScore?(pod: Pod, feasible: NodeInfo[], ctx: CycleContext): boolean;
   score(pod: Pod, nodeInfo: NodeInfo, ctx: CycleContext): number;
+  /** Optional batch form of `score`: out[i] = score(pod, feasible[i], ctx) for every i, in one pass. */
+  scoreAll?(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, out: number[]): void;
   /** NormalizeScore over the raw scores of the feasible nodes, in place. */
   normalize?(scores: number[], feasible: NodeInfo[], ctx: CycleContext): void;
 }

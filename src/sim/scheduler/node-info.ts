@@ -1,5 +1,6 @@
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
 import { quantityMilliValue, quantityValue } from './quantity.ts';
+import { adjustMatchCounts } from './match-counts.ts';
 
 // framework.NodeInfo reduced to what the default plugins read. It is plain data (arrays and
 // records) so it can live in the world state; add/remove update the totals incrementally, so
@@ -56,7 +57,10 @@ export interface NodeInfo {
   usedPorts: Record<string, number>;
   /** Bumped on every change, like NodeInfo.Generation; caches key on it. */
   generation: number;
-  /** Cache of matching-pod counts per selector key (PodTopologySpread), valid for `matchCountsGeneration`. */
+  /**
+   * Matching-pod counts per selector key (PodTopologySpread, see match-counts.ts), valid while
+   * `matchCountsGeneration` equals `generation`; AddPod/RemovePod keep them up to date.
+   */
   matchCounts?: Record<string, number>;
   matchCountsGeneration?: number;
   /** Node-local plugin verdicts (see LOCAL_CACHE): a symbol key, so never part of the state. */
@@ -213,7 +217,10 @@ export function setNode(ni: NodeInfo, node: Node): void {
   ni.node = node;
   ni.name = node.metadata?.name ?? '';
   ni.allocatable = allocatableOf(node);
+  // The counts are over the pods, which a node update leaves alone.
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation;
   ni.generation++;
+  if (keep) ni.matchCountsGeneration = ni.generation;
   journal(ni);
 }
 
@@ -229,7 +236,9 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     if (n > 0) ni.usedPorts[k] = n;
     else delete ni.usedPorts[k];
   }
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni.matchCounts, pod, sign);
   ni.generation++;
+  if (keep) ni.matchCountsGeneration = ni.generation;
   journal(ni);
 }
 
@@ -275,5 +284,7 @@ export function cloneNodeInfo(ni: NodeInfo): NodeInfo {
     nonZeroRequested: { ...ni.nonZeroRequested },
     allocatable: { ...ni.allocatable },
     usedPorts: { ...ni.usedPorts },
+    // Its own counts: RemovePod on the copy must not move the original's.
+    matchCounts: ni.matchCounts && { ...ni.matchCounts },
   };
 }

@@ -4,6 +4,7 @@ import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
 import { nodeInfoJournal } from './node-info.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
+import { matchCountKey, podCountsFor } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
@@ -107,8 +108,8 @@ export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConst
   return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => toConstraint(c, sel));
 }
 
-// Per-node match counts live in NodeInfo.matchCounts (plain data, dropped whenever the node's
-// generation moves), so a cycle over a thousand nodes costs one property lookup per node.
+// Per-node match counts live in NodeInfo.matchCounts (plain data, kept up to date by AddPod and
+// RemovePod), so a cycle over a thousand nodes costs one property lookup per node.
 
 /** A per-cycle counter for one (namespace, selector): countPodsMatchSelector with memoisation. */
 export interface MatchCounter {
@@ -121,16 +122,13 @@ export interface MatchCounter {
 export function countPodsMatchSelector(pods: readonly Pod[], selector: LabelSelector, ns: string): number {
   if (isEmptySelector(selector)) return 0;
   let count = 0;
-  for (const p of pods) {
-    if (p.metadata?.deletionTimestamp || (p.metadata?.namespace ?? '') !== ns) continue;
-    if (labelSelectorMatches(selector, p.metadata?.labels)) count++;
-  }
+  for (const p of pods) if (podCountsFor(p, selector, ns)) count++;
   return count;
 }
 
 /** A memoised countPodsMatchSelector for one constraint's selector in the pod's namespace. */
 export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
-  const key = ns + '\u0000' + c.selectorKey;
+  const key = matchCountKey(ns, c.selectorKey, c.selector);
   if (isEmptySelector(c.selector)) return Object.assign(() => 0, { key });
   const counter = (ni: NodeInfo): number => {
     let m = ni.matchCounts;
@@ -282,6 +280,7 @@ export function minMatchNum(counts: Record<string, number>, minDomains: number):
 }
 
 const PTS = 'PodTopologySpread';
+const NO_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 // A constant key: building it per call (PTS + '/score') made every Score a string flatten + lookup.
 const PTS_SCORE_STATE = 'PodTopologySpread/score';
 
@@ -418,6 +417,46 @@ export const podTopologySpreadScore: ScorePlugin = {
     }
     // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
     return Math.round(score);
+  },
+  scoreAll(_pod, feasible, ctx, out) {
+    // score() for every node without the per-call closure and lookups: the same terms, added in
+    // the same order, so the same floating-point results.
+    const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
+    const anyIgnored = s.ignoredNodes.size > 0;
+    const nc = s.constraints.length;
+    const keys: string[] = new Array(nc);
+    const host: boolean[] = new Array(nc);
+    const counterKeys: string[] = new Array(nc);
+    const offsets: number[] = new Array(nc);
+    for (let i = 0; i < nc; i++) {
+      const c = s.constraints[i];
+      keys[i] = c.topologyKey;
+      host[i] = c.topologyKey === LABEL_HOSTNAME;
+      counterKeys[i] = s.counters[i].key;
+      offsets[i] = c.maxSkew - 1;
+    }
+    for (let f = 0; f < feasible.length; f++) {
+      const ni = feasible[f];
+      if (anyIgnored && s.ignoredNodes.has(ni.name)) {
+        out[f] = 0;
+        continue;
+      }
+      const labels = ni.node.metadata?.labels ?? NO_LABELS;
+      let score = 0;
+      for (let i = 0; i < nc; i++) {
+        const v = labels[keys[i]];
+        if (v === undefined) continue;
+        let cnt: number | undefined;
+        if (host[i]) {
+          // The counter's own memo, read in place when it is current.
+          const m = ni.matchCounts;
+          if (m !== undefined && ni.matchCountsGeneration === ni.generation) cnt = m[counterKeys[i]];
+          if (cnt === undefined) cnt = s.counters[i](ni);
+        } else cnt = s.topologyValueToPodCounts[i][v] ?? 0;
+        score += cnt * s.topologyNormalizingWeight[i] + offsets[i];
+      }
+      out[f] = Math.round(score);
+    }
   },
   normalize(scores, feasible, ctx) {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;

@@ -446,7 +446,8 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
     let scores = raw[p];
     if (!scores) {
       scores = new Array(n);
-      for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
+      if (pl.scoreAll) pl.scoreAll(pod, feasible, ctx, scores);
+      else for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
     }
     if (pl.normalize) pl.normalize(scores, feasible, ctx);
     const w = pl.weight;

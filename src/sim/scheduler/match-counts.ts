@@ -1,0 +1,53 @@
+import type { LabelSelector, Pod } from './k8s-types.ts';
+import { labelSelectorMatches } from './label-selector.ts';
+
+// NodeInfo.matchCounts holds, per (namespace, selector) key, how many of the node's pods
+// countPodsMatchSelector would count. Recounting a node's pods after every change, for every
+// selector in use, dominated big bursts (30 selectors × 30 pods each time a pod lands); instead
+// AddPod/RemovePod adjust each count by the one pod that came or went. The keys are plain strings
+// (the counts are plain data in the state); which selector a key means is looked up here, and a key
+// this process has not seen (a restored snapshot) just drops the counts, so they are recounted.
+
+/** What a matchCounts key stands for. */
+export interface MatchSelector {
+  namespace: string;
+  selector: LabelSelector;
+}
+
+const selectors = new Map<string, MatchSelector & { key: string }>();
+
+/** The matchCounts key for pods of namespace `ns` matching the selector whose selectorKey is `selKey`. */
+export function matchCountKey(ns: string, selKey: string, selector: LabelSelector): string {
+  const key = ns + '\u0000' + selKey;
+  const s = selectors.get(key);
+  // Always the first string made for a key: one string object keeps property lookups on the fast path.
+  if (s) return s.key;
+  selectors.set(key, { namespace: ns, selector, key });
+  return key;
+}
+
+function isEmptySelector(s: LabelSelector): boolean {
+  if (s.matchExpressions && s.matchExpressions.length > 0) return false;
+  for (const _ in s.matchLabels ?? {}) return false;
+  return true;
+}
+
+/** Whether countPodsMatchSelector counts `pod`: not terminating, same namespace, matched by a non-empty selector. */
+export function podCountsFor(pod: Pod, selector: LabelSelector, ns: string): boolean {
+  const m = pod.metadata;
+  if (m?.deletionTimestamp || (m?.namespace ?? '') !== ns) return false;
+  return !isEmptySelector(selector) && labelSelectorMatches(selector, m?.labels);
+}
+
+/**
+ * Move every count in `counts` by `sign` for `pod` (it joined or left the node). Returns false when a
+ * key is unknown here, in which case the caller drops the counts.
+ */
+export function adjustMatchCounts(counts: Record<string, number>, pod: Pod, sign: 1 | -1): boolean {
+  for (const key in counts) {
+    const s = selectors.get(key);
+    if (!s) return false;
+    if (podCountsFor(pod, s.selector, s.namespace)) counts[key] += sign;
+  }
+  return true;
+}
