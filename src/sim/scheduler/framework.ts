@@ -36,6 +36,11 @@ export interface CycleContext {
   listers: Listers;
   /** Print the taint in TaintToleration's reason, as v1.26–v1.34 did. */
   taintReasonWithKey?: boolean;
+  /**
+   * Set by the caller of a batch `scoreAll` when it knows each feasible node's position in
+   * `allNodes` (feasible[i] === allNodes[feasibleIdx[i]]), so per-slot caches can be used.
+   */
+  feasibleIdx?: ArrayLike<number>;
 }
 
 /** fwk.PreFilterResult plus the status: reject the pod outright, or narrow the nodes to evaluate. */

@@ -10,7 +10,7 @@ const constraintFor = (matchLabels: Record<string, string>) =>
 
 describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
   it('always equals a fresh countPodsMatchSelector', () => {
-    const selectors = [{ app: 'web' }, { app: 'db' }, { app: 'web', tier: 'fe' }].map(constraintFor);
+    const selectors = ([{ app: 'web' }, { app: 'db' }, { app: 'web', tier: 'fe' }] as Record<string, string>[]).map(constraintFor);
     const op = fc.record({
       kind: fc.constantFrom('add', 'add', 'remove', 'setNode', 'count'),
       app: fc.constantFrom('web', 'db'),
@@ -26,8 +26,8 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
         const pods: Pod[] = [];
         ops.forEach((o, k) => {
           if (o.kind === 'add') {
-            const p = makePod(`p${k}`, [], { namespace: o.ns, labels: { app: o.app, ...(o.tier ? { tier: o.tier } : {}) } });
-            if (o.terminating) p.metadata!.deletionTimestamp = '2026-01-01T00:00:00Z';
+            const made = makePod(`p${k}`, [], { namespace: o.ns, labels: { app: o.app, ...(o.tier ? { tier: o.tier } : {}) } });
+            const p: Pod = o.terminating ? { ...made, metadata: { ...made.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } } : made;
             addPod(ni, p);
             pods.push(p);
           } else if (o.kind === 'remove' && pods.length) {

@@ -2,7 +2,7 @@ import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from './k8s-t
 import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framework.ts';
 import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
-import { nodeInfoJournal } from './node-info.ts';
+import { catchUp, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
 import { matchCountKey, podCountsFor } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
@@ -147,19 +147,12 @@ export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
 // updated only for nodes whose generation moved. PreScore and PreFilter walk every node for every
 // pod; with 1,000 nodes that walk dominated the cycle. The cache is used only when a node's
 // eligibility does not depend on the incoming pod (no node affinity to honour, taints ignored).
-interface DomainCache {
-  /** The allNodes array last scanned, its index, and the journal position it is up to date with. */
-  list?: NodeInfo[];
-  index?: Map<NodeInfo, number>;
-  cursor?: number;
-  nodes: (NodeInfo | undefined)[];
-  gens: number[];
+interface DomainCache extends SlotView {
   values: (string | undefined)[];
   counts: number[];
   members: Record<string, number>;
   totals: Record<string, number>;
 }
-const domainCaches = new Map<string, DomainCache>();
 
 function podIndependentInclusion(c: SpreadConstraint, pod: Pod): boolean {
   if (c.nodeTaintsPolicy === 'Honor') return false;
@@ -195,52 +188,36 @@ export function domainCounts(
     }
     return out;
   }
-  const key = `${counter.key}\u0000${c.topologyKey}\u0000${requiredKeys.join(',')}\u0000${missingAsEmpty}`;
-  let dc = domainCaches.get(key);
-  if (!dc || dc.nodes.length !== allNodes.length) {
+  const slots = nodeSlots(allNodes);
+  const key = `pts/domain\u0000${counter.key}\u0000${c.topologyKey}\u0000${requiredKeys.join(',')}\u0000${missingAsEmpty}`;
+  let dc = slots.extra.get(key) as DomainCache | undefined;
+  if (!dc) {
     const n = allNodes.length;
-    dc = { nodes: new Array(n).fill(undefined), gens: new Array(n).fill(-1), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
-    domainCaches.set(key, dc);
+    dc = { ...newSlotView(n), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
+    slots.extra.set(key, dc);
   }
-  const refresh = (i: number, ni: NodeInfo) => {
-    const old = dc.values[i];
+  const d = dc;
+  // Only the slots changed since the last call need a look.
+  catchUp(slots, d, (i) => {
+    const ni = allNodes[i];
+    const old = d.values[i];
     if (old !== undefined) {
-      dc.totals[old] -= dc.counts[i];
-      if (--dc.members[old] === 0) {
-        delete dc.members[old];
-        delete dc.totals[old];
+      d.totals[old] -= d.counts[i];
+      if (--d.members[old] === 0) {
+        delete d.members[old];
+        delete d.totals[old];
       }
     }
     const v = valueOf(ni);
     const cnt = v === undefined ? 0 : counter(ni);
     if (v !== undefined) {
-      dc.members[v] = (dc.members[v] ?? 0) + 1;
-      dc.totals[v] = (dc.totals[v] ?? 0) + cnt;
+      d.members[v] = (d.members[v] ?? 0) + 1;
+      d.totals[v] = (d.totals[v] ?? 0) + cnt;
     }
-    dc.nodes[i] = ni;
-    dc.gens[i] = ni.generation;
-    dc.values[i] = v;
-    dc.counts[i] = cnt;
-  };
-  const j = nodeInfoJournal;
-  if (dc.list === allNodes && dc.index && dc.cursor !== undefined && dc.cursor >= j.base) {
-    // Same node list as last time: only the nodes changed since then need a look.
-    for (let k = dc.cursor - j.base; k < j.log.length; k++) {
-      const ni = j.log[k];
-      const i = dc.index.get(ni);
-      if (i !== undefined && !(dc.nodes[i] === ni && dc.gens[i] === ni.generation)) refresh(i, ni);
-    }
-  } else {
-    for (let i = 0; i < allNodes.length; i++) {
-      const ni = allNodes[i];
-      if (dc.nodes[i] === ni && dc.gens[i] === ni.generation) continue;
-      refresh(i, ni);
-    }
-    dc.list = allNodes;
-    dc.index = new Map(allNodes.map((ni, i) => [ni, i]));
-  }
-  dc.cursor = j.base + j.log.length;
-  return dc.totals;
+    d.values[i] = v;
+    d.counts[i] = cnt;
+  });
+  return d.totals;
 }
 
 /** nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key. */
@@ -279,8 +256,39 @@ export function minMatchNum(counts: Record<string, number>, minDomains: number):
   return Math.min(...values);
 }
 
+// Per-slot views for scoreAll (see node-slots.ts): a node's label value and its matching-pod count
+// per selector, refreshed only for slots whose version moved.
+interface SlotValues extends SlotView { values: (string | undefined)[] }
+interface SlotCounts extends SlotView { counts: Float64Array }
+
+function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | undefined)[] {
+  const name = 'pts/label\u0000' + key;
+  let e = slots.extra.get(name) as SlotValues | undefined;
+  if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
+  const values = e.values;
+  catchUp(slots, e, (k) => { values[k] = list[k].node.metadata?.labels?.[key]; });
+  return values;
+}
+
+function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): Float64Array {
+  const name = 'pts/count\u0000' + counter.key;
+  let e = slots.extra.get(name) as SlotCounts | undefined;
+  if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), counts: new Float64Array(list.length) }));
+  const counts = e.counts;
+  catchUp(slots, e, (k) => { counts[k] = counter(list[k]); });
+  return counts;
+}
+
+let scratchBuf = new Float64Array(1024);
+/** A zeroed scratch array of length n (reused: valid until the next call). */
+function scratch(n: number): Float64Array {
+  if (scratchBuf.length < n) scratchBuf = new Float64Array(n * 2);
+  const a = scratchBuf.subarray(0, n);
+  a.fill(0);
+  return a;
+}
+
 const PTS = 'PodTopologySpread';
-const NO_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 // A constant key: building it per call (PTS + '/score') made every Score a string flatten + lookup.
 const PTS_SCORE_STATE = 'PodTopologySpread/score';
 
@@ -419,44 +427,39 @@ export const podTopologySpreadScore: ScorePlugin = {
     return Math.round(score);
   },
   scoreAll(_pod, feasible, ctx, out) {
-    // score() for every node without the per-call closure and lookups: the same terms, added in
-    // the same order, so the same floating-point results.
+    // score() for every node: the same terms, added in the same order (constraint by constraint,
+    // so the same floating-point sums). With slots, the counts and labels come from per-slot arrays.
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
-    const anyIgnored = s.ignoredNodes.size > 0;
-    const nc = s.constraints.length;
-    const keys: string[] = new Array(nc);
-    const host: boolean[] = new Array(nc);
-    const counterKeys: string[] = new Array(nc);
-    const offsets: number[] = new Array(nc);
-    for (let i = 0; i < nc; i++) {
+    const n = feasible.length;
+    const idx = ctx.feasibleIdx;
+    if (s.ignoredNodes.size > 0 || !idx || idx.length !== n) {
+      for (let f = 0; f < n; f++) out[f] = podTopologySpreadScore.score(_pod, feasible[f], ctx);
+      return;
+    }
+    const slots = nodeSlots(ctx.allNodes);
+    const acc = scratch(n);
+    for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
-      keys[i] = c.topologyKey;
-      host[i] = c.topologyKey === LABEL_HOSTNAME;
-      counterKeys[i] = s.counters[i].key;
-      offsets[i] = c.maxSkew - 1;
-    }
-    for (let f = 0; f < feasible.length; f++) {
-      const ni = feasible[f];
-      if (anyIgnored && s.ignoredNodes.has(ni.name)) {
-        out[f] = 0;
-        continue;
+      const tk = c.topologyKey;
+      const values = slotLabels(slots, ctx.allNodes, tk);
+      const w = s.topologyNormalizingWeight[i];
+      const offset = c.maxSkew - 1;
+      if (tk === LABEL_HOSTNAME) {
+        const counts = slotCounts(slots, ctx.allNodes, s.counters[i]);
+        for (let f = 0; f < n; f++) {
+          const k = idx[f];
+          if (values[k] !== undefined) acc[f] += counts[k] * w + offset;
+        }
+      } else {
+        const byValue = s.topologyValueToPodCounts[i];
+        for (let f = 0; f < n; f++) {
+          const v = values[idx[f]];
+          if (v !== undefined) acc[f] += (byValue[v] ?? 0) * w + offset;
+        }
       }
-      const labels = ni.node.metadata?.labels ?? NO_LABELS;
-      let score = 0;
-      for (let i = 0; i < nc; i++) {
-        const v = labels[keys[i]];
-        if (v === undefined) continue;
-        let cnt: number | undefined;
-        if (host[i]) {
-          // The counter's own memo, read in place when it is current.
-          const m = ni.matchCounts;
-          if (m !== undefined && ni.matchCountsGeneration === ni.generation) cnt = m[counterKeys[i]];
-          if (cnt === undefined) cnt = s.counters[i](ni);
-        } else cnt = s.topologyValueToPodCounts[i][v] ?? 0;
-        score += cnt * s.topologyNormalizingWeight[i] + offsets[i];
-      }
-      out[f] = Math.round(score);
     }
+    // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
+    for (let f = 0; f < n; f++) out[f] = Math.round(acc[f]);
   },
   normalize(scores, feasible, ctx) {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;

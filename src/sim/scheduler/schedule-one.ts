@@ -11,6 +11,7 @@ import { nodePorts } from './node-ports.ts';
 import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info.ts';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
+import { forgetSlots, nodeSlots, slotsMatch, type NodeSlots } from './node-slots.ts';
 
 // pkg/scheduler/schedule_one.go: schedulePod → findNodesThatFitPod → prioritizeNodes → selectHost,
 // FitError.Error() from framework/types.go, and DefaultPreemption's PostFilter message.
@@ -188,14 +189,15 @@ function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCache {
 }
 
 /**
- * The same node-local verdicts as LOCAL_CACHE, but in flat arrays indexed by the node's position in
- * one NodeInfo list (the scheduler hands the same array to every cycle while the node set is
- * unchanged): a cycle over hundreds of nodes reads a few contiguous arrays instead of one cache
- * object per node. Not state: a WeakMap keyed by the list, rebuilt for a new list.
+ * The same node-local verdicts as LOCAL_CACHE, but in flat arrays indexed by the node's slot in one
+ * NodeInfo list (see node-slots.ts; the scheduler hands the same array to every cycle while the
+ * node set is unchanged): a cycle over hundreds of nodes reads a few contiguous arrays instead of
+ * one cache object per node. An entry holds while its slot's version and the pod signature do.
  */
 interface FlatCache {
-  objs: NodeInfo[];
-  gen: Float64Array;
+  slots: NodeSlots;
+  /** The slot version each entry was computed at (−1 = never). */
+  at: Float64Array;
   sig: Float64Array;
   /** undefined = not computed, null = passed, else the first failing record. */
   fail: (FilterRecord | null | undefined)[];
@@ -204,27 +206,23 @@ interface FlatCache {
   raw: Float64Array;
   nScore: number;
 }
-const flatCaches = new WeakMap<NodeInfo[], FlatCache>();
 
-function flatCacheFor(list: NodeInfo[], nScore: number): FlatCache {
-  let fc = flatCaches.get(list);
-  if (!fc || fc.objs.length !== list.length || fc.nScore !== nScore) {
-    const n = list.length;
+function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
+  let fc = slots.extra.get('schedule-one/flat') as FlatCache | undefined;
+  if (!fc || fc.nScore !== nScore) {
+    const n = slots.objs.length;
     fc = {
-      objs: list.slice(), gen: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
+      slots, at: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
       fixed: new Float64Array(n).fill(-1), raw: new Float64Array(n * nScore).fill(-1), nScore,
     };
-    flatCaches.set(list, fc);
+    slots.extra.set('schedule-one/flat', fc);
   }
   return fc;
 }
 
-/** Make slot i describe `ni` at its current generation for signature `sig` (clearing it if not). */
-function flatEntry(fc: FlatCache, i: number, ni: NodeInfo, sig: number): void {
-  const g = ni.generation;
-  if (fc.gen[i] === g && fc.sig[i] === sig && fc.objs[i] === ni) return;
-  fc.objs[i] = ni;
-  fc.gen[i] = g;
+/** Clear slot i's entry for signature `sig` at the slot's current version. */
+function resetFlatEntry(fc: FlatCache, i: number, sig: number): void {
+  fc.at[i] = fc.slots.ver[i];
   fc.sig[i] = sig;
   fc.fail[i] = undefined;
   fc.fixed[i] = -1;
@@ -385,53 +383,75 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
   return { scores, totals };
 }
 
-/** prioritizeNodes without the per-node records: the same sums in the same order, so the same totals. */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): number[] {
+// Per-cycle arrays of prioritizeTotals, reused from cycle to cycle (slot 0 the totals, 1 + p plugin
+// p's scores): a burst would otherwise allocate several arrays of hundreds of numbers per pod.
+const scratchPool: Float64Array[] = [];
+function scratchArray(slot: number, n: number): Float64Array {
+  let a = scratchPool[slot];
+  if (!a || a.length < n) a = scratchPool[slot] = new Float64Array(Math.max(n, 1024));
+  return a.subarray(0, n);
+}
+
+/**
+ * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
+ * The result is a scratch array, valid until the next call.
+ */
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): ArrayLike<number> {
   const n = feasible.length;
-  const totals: number[] = new Array(n).fill(0);
-  const active = plugins.map((pl) => (pl.preScore ? pl.preScore(pod, feasible, ctx) : true));
+  const np = plugins.length;
+  const totals = scratchArray(0, n);
+  totals.fill(0);
+  const active: boolean[] = new Array(np);
+  for (let p = 0; p < np; p++) active[p] = plugins[p].preScore ? plugins[p].preScore!(pod, feasible, ctx) : true;
   // Raw scores per plugin; with a signature, node-local ones are gathered in one pass over the nodes.
-  const raw: (number[] | undefined)[] = plugins.map(() => undefined);
+  const raw: (Float64Array | undefined)[] = new Array(np).fill(undefined);
   if (sig !== 0) {
     // Node-local plugins without NormalizeScore add raw × weight: cache that sum per node. Every
     // term is an integer, so summing in another order gives exactly the same totals.
     const fixed = plugins.filter((pl, p) => active[p] && !pl.normalize && !NON_LOCAL.has(pl));
     const gathered: number[] = [];
-    for (let p = 0; p < plugins.length; p++) {
-      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = new Array(n); }
+    for (let p = 0; p < np; p++) {
+      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = scratchArray(1 + p, n); }
     }
+    const ng = gathered.length;
     if (flat) {
       // The same values from the flat cache (slots were made current by the filter pass).
       const { fc, idx } = flat;
       const ns = fc.nScore;
+      const fixedAt = fc.fixed;
+      const rawAt = fc.raw;
       for (let i = 0; i < n; i++) {
-        const ni = feasible[i];
         const k = idx[i];
-        let f = fc.fixed[k];
+        let f = fixedAt[k];
         if (f < 0) {
           f = 0;
-          for (const pl of fixed) f += pl.score(pod, ni, ctx) * pl.weight;
-          fc.fixed[k] = f;
+          for (const pl of fixed) f += pl.score(pod, feasible[i], ctx) * pl.weight;
+          fixedAt[k] = f;
         }
         totals[i] = f;
-        for (let g = 0; g < gathered.length; g++) {
-          const p = gathered[g];
-          let v = fc.raw[k * ns + p];
-          if (v < 0) v = fc.raw[k * ns + p] = plugins[p].score(pod, ni, ctx);
-          raw[p]![i] = v;
+      }
+      for (let g = 0; g < ng; g++) {
+        const p = gathered[g];
+        const out = raw[p]!;
+        const pl = plugins[p];
+        for (let i = 0; i < n; i++) {
+          const at = idx[i] * ns + p;
+          let v = rawAt[at];
+          if (v < 0) v = rawAt[at] = pl.score(pod, feasible[i], ctx);
+          out[i] = v;
         }
       }
     }
     for (let i = 0; !flat && i < n; i++) {
       const ni = feasible[i];
-      const c = localEntry(ni, sig, plugins.length);
+      const c = localEntry(ni, sig, np);
       if (c.fixed < 0) {
         let sum = 0;
         for (const pl of fixed) sum += pl.score(pod, ni, ctx) * pl.weight;
         c.fixed = sum;
       }
       totals[i] = c.fixed;
-      for (let g = 0; g < gathered.length; g++) {
+      for (let g = 0; g < ng; g++) {
         const p = gathered[g];
         let v = c.raw[p];
         if (v < 0) v = c.raw[p] = plugins[p].score(pod, ni, ctx);
@@ -439,17 +459,21 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
       }
     }
   }
-  for (let p = 0; p < plugins.length; p++) {
+  for (let p = 0; p < np; p++) {
     const pl = plugins[p];
     if (!active[p]) continue; // every node scores 0: the totals don't move
     if (sig !== 0 && !pl.normalize && !NON_LOCAL.has(pl)) continue; // in the cached sum
     let scores = raw[p];
     if (!scores) {
-      scores = new Array(n);
-      if (pl.scoreAll) pl.scoreAll(pod, feasible, ctx, scores);
-      else for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
+      scores = scratchArray(1 + p, n);
+      if (pl.scoreAll) {
+        ctx.feasibleIdx = flat?.idx;
+        pl.scoreAll(pod, feasible, ctx, scores as unknown as number[]);
+        ctx.feasibleIdx = undefined;
+      } else for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
     }
-    if (pl.normalize) pl.normalize(scores, feasible, ctx);
+    // The normalizers read and write by index and length only, so a typed array serves.
+    if (pl.normalize) pl.normalize(scores as unknown as number[], feasible, ctx);
     const w = pl.weight;
     for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
   }
@@ -457,7 +481,7 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
 }
 
 /** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
-export function selectHostIndex(totals: number[], rng: Rng): number {
+export function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
   if (totals.length === 0) throw new Error('empty priorityList');
   let maxScore = totals[0];
   let selected = 0;
@@ -543,13 +567,22 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const localFilters = activeFilters.filter((pl) => !NON_LOCAL.has(pl));
   const globalFilters = activeFilters.filter((pl) => NON_LOCAL.has(pl));
   const nScore = scorePlugins.length;
-  const fc = cached && nodes === nodeInfos ? flatCacheFor(nodes, nScore) : undefined;
+  let fc: FlatCache | undefined;
+  if (cached && nodes === nodeInfos) {
+    let slots = nodeSlots(nodes);
+    if (!slotsMatch(slots, nodes)) {
+      forgetSlots(nodes);
+      slots = nodeSlots(nodes);
+    }
+    fc = flatCacheFor(slots, nScore);
+  }
+  const ver = fc?.slots.ver;
   const feasibleIdx: number[] = [];
   for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
     const k = (start + i) % m;
     const ni = nodes[k];
     if (fc) {
-      flatEntry(fc, k, ni, sig);
+      if (fc.at[k] !== ver![k] || fc.sig[k] !== sig) resetFlatEntry(fc, k, sig);
       let fail = fc.fail[k];
       if (fail === undefined) {
         fail = null;
