@@ -60,12 +60,12 @@ export function filterTopologySpreadConstraints(
   return out;
 }
 
-function toConstraint(c: TopologySpreadConstraint, selector: LabelSelector): SpreadConstraint {
+function toConstraint(c: TopologySpreadConstraint, selector: LabelSelector, key = selectorKey(selector)): SpreadConstraint {
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
     selector,
-    selectorKey: selectorKey(selector),
+    selectorKey: key,
     minDomains: c.minDomains ?? 1,
     nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
     nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
@@ -101,11 +101,26 @@ export function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
   return { matchLabels, matchExpressions };
 }
 
+// buildDefaultConstraints per listers object (the scheduler keeps one while no Service or
+// ReplicaSet changes), by what the selector is made of: namespace, controller and labels. The
+// pods of one ReplicaSet then share one result; callers only read it.
+const defaultConstraintsMemo = new WeakMap<Listers, Map<string, SpreadConstraint[]>>();
+
 /** buildDefaultConstraints: system defaults with the default selector, none if that selector is empty. */
 export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConstraint[] {
-  const sel = defaultSelector(pod, listers);
-  if (isEmptySelector(sel)) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => toConstraint(c, sel));
+  const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
+  const memoKey = `${pod.metadata?.namespace ?? ''}\u0000${owner ? `${owner.apiVersion}/${owner.kind}/${owner.name}` : ''}\u0000${JSON.stringify(pod.metadata?.labels ?? {})}`;
+  let memo = defaultConstraintsMemo.get(listers);
+  if (!memo) defaultConstraintsMemo.set(listers, (memo = new Map()));
+  let out = memo.get(memoKey);
+  if (!out) {
+    const sel = defaultSelector(pod, listers);
+    const key = selectorKey(sel);
+    out = isEmptySelector(sel) ? [] : SYSTEM_DEFAULT_CONSTRAINTS.map((c) => toConstraint(c, sel, key));
+    if (memo.size >= 1024) memo.clear();
+    memo.set(memoKey, out);
+  }
+  return out;
 }
 
 // Per-node match counts live in NodeInfo.matchCounts (plain data, kept up to date by AddPod and

@@ -226,7 +226,58 @@ function resetFlatEntry(fc: FlatCache, i: number, sig: number): void {
   fc.sig[i] = sig;
   fc.fail[i] = undefined;
   fc.fixed[i] = -1;
-  fc.raw.fill(-1, i * fc.nScore, (i + 1) * fc.nScore);
+  for (let p = i * fc.nScore, end = p + fc.nScore; p < end; p++) fc.raw[p] = -1;
+}
+
+/** The first failing node-local filter's record on `ni`, or null when all pass. */
+function localVerdict(pod: Pod, ni: NodeInfo, ctx: CycleContext, localFilters: FilterPlugin[]): FilterRecord | null {
+  for (let p = 0; p < localFilters.length; p++) {
+    const st = localFilters[p].filter(pod, ni, ctx);
+    if (st.code !== 'Success') return { plugin: localFilters[p].name, code: st.code, reasons: st.reasons };
+  }
+  return null;
+}
+
+/**
+ * The filter pass of schedulePod over the flat cache: the same walk from `start`, stopping at
+ * numNodesToFind feasible nodes, with the same first failures (local filters come before
+ * PodTopologySpread in the profile). Returns the number of nodes processed.
+ */
+function findFeasibleFlat(
+  pod: Pod, nodes: NodeInfo[], ctx: CycleContext, fc: FlatCache, sig: number, start: number, numNodesToFind: number,
+  localFilters: FilterPlugin[], globalFilters: FilterPlugin[],
+  feasible: NodeInfo[], feasibleIdx: number[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
+): number {
+  const m = nodes.length;
+  const at = fc.at;
+  const sigs = fc.sig;
+  const fails = fc.fail;
+  const ver = fc.slots.ver;
+  const ng = globalFilters.length;
+  let processed = 0;
+  let found = 0;
+  let k = start;
+  while (processed < m && found < numNodesToFind) {
+    if (at[k] !== ver[k] || sigs[k] !== sig) resetFlatEntry(fc, k, sig);
+    let fail = fails[k];
+    if (fail === undefined) fail = fails[k] = localVerdict(pod, nodes[k], ctx, localFilters);
+    let failedRec = fail ?? undefined;
+    for (let p = 0; !failedRec && p < ng; p++) {
+      const st = globalFilters[p].filter(pod, nodes[k], ctx);
+      if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
+    }
+    processed++;
+    if (failedRec) {
+      nodeToStatus[nodes[k].name] = failedRec;
+      unschedulable.add(failedRec.plugin);
+    } else {
+      feasible.push(nodes[k]);
+      feasibleIdx.push(k);
+      found++;
+    }
+    if (++k === m) k = 0;
+  }
+  return processed;
 }
 
 /** ErrNoNodesAvailable's message. */
@@ -576,37 +627,11 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     }
     fc = flatCacheFor(slots, nScore);
   }
-  const ver = fc?.slots.ver;
   const feasibleIdx: number[] = [];
-  for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
+  if (fc) processed = findFeasibleFlat(pod, nodes, ctx, fc, sig, start, numNodesToFind, localFilters, globalFilters, feasible, feasibleIdx, nodeToStatus, unschedulable);
+  for (let i = 0; !fc && i < m && feasible.length < numNodesToFind; i++) {
     const k = (start + i) % m;
     const ni = nodes[k];
-    if (fc) {
-      if (fc.at[k] !== ver![k] || fc.sig[k] !== sig) resetFlatEntry(fc, k, sig);
-      let fail = fc.fail[k];
-      if (fail === undefined) {
-        fail = null;
-        for (let p = 0; p < localFilters.length; p++) {
-          const st = localFilters[p].filter(pod, ni, ctx);
-          if (st.code !== 'Success') { fail = { plugin: localFilters[p].name, code: st.code, reasons: st.reasons }; break; }
-        }
-        fc.fail[k] = fail;
-      }
-      let failedRec = (fail ?? undefined) as FilterRecord | undefined;
-      for (let p = 0; !failedRec && p < globalFilters.length; p++) {
-        const st = globalFilters[p].filter(pod, ni, ctx);
-        if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
-      }
-      processed++;
-      if (failedRec) {
-        nodeToStatus[ni.name] = failedRec;
-        unschedulable.add(failedRec.plugin);
-      } else {
-        feasible.push(ni);
-        feasibleIdx.push(k);
-      }
-      continue;
-    }
     if (cached) {
       // Local filters come before PodTopologySpread in the profile, so the first failure is the same.
       const c = localEntry(ni, sig, nScore);

@@ -106,29 +106,36 @@ export function getBackoffTime(q: SchedulingQueue, info: QueuedPodInfo): number 
   return info.timestamp + calculateBackoffDuration(q, info);
 }
 
-// A binary heap over a plain array.
+// A binary heap over a plain array. The sifts carry the moving element in hand and write each slot
+// once (the same comparisons, so the same layout, as swapping at every step).
 function heapPush<T>(h: T[], x: T, less: (a: T, b: T) => boolean): void {
+  let i = h.length;
   h.push(x);
-  let i = h.length - 1;
   while (i > 0) {
     const p = (i - 1) >> 1;
-    if (!less(h[i], h[p])) break;
-    [h[i], h[p]] = [h[p], h[i]];
+    const parent = h[p];
+    if (!less(x, parent)) break;
+    h[i] = parent;
     i = p;
   }
+  h[i] = x;
 }
 
 function heapFix<T>(h: T[], i: number, less: (a: T, b: T) => boolean): void {
+  const x = h[i];
+  const n = h.length;
   for (;;) {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;
-    if (l < h.length && less(h[l], h[m])) m = l;
-    if (r < h.length && less(h[r], h[m])) m = r;
-    if (m === i) return;
-    [h[i], h[m]] = [h[m], h[i]];
+    let best = x;
+    if (l < n && less(h[l], best)) { m = l; best = h[l]; }
+    if (r < n && less(h[r], best)) { m = r; best = h[r]; }
+    if (m === i) break;
+    h[i] = best;
     i = m;
   }
+  h[i] = x;
 }
 
 function heapPop<T>(h: T[], less: (a: T, b: T) => boolean): T | undefined {
