@@ -14,7 +14,7 @@ export interface MatchSelector {
   selector: LabelSelector;
 }
 
-const selectors = new Map<string, MatchSelector & { key: string }>();
+const selectors = new Map<string, MatchSelector & { key: string; empty: boolean }>();
 
 /** The matchCounts key for pods of namespace `ns` matching the selector whose selectorKey is `selKey`. */
 export function matchCountKey(ns: string, selKey: string, selector: LabelSelector): string {
@@ -22,7 +22,7 @@ export function matchCountKey(ns: string, selKey: string, selector: LabelSelecto
   const s = selectors.get(key);
   // Always the first string made for a key: one string object keeps property lookups on the fast path.
   if (s) return s.key;
-  selectors.set(key, { namespace: ns, selector, key });
+  selectors.set(key, { namespace: ns, selector, key, empty: isEmptySelector(selector) });
   return key;
 }
 
@@ -47,7 +47,10 @@ export function adjustMatchCounts(counts: Record<string, number>, pod: Pod, sign
   for (const key in counts) {
     const s = selectors.get(key);
     if (!s) return false;
-    if (podCountsFor(pod, s.selector, s.namespace)) counts[key] += sign;
+    if (s.empty) continue;
+    const m = pod.metadata;
+    if (m?.deletionTimestamp || (m?.namespace ?? '') !== s.namespace) continue;
+    if (labelSelectorMatches(s.selector, m?.labels)) counts[key] += sign;
   }
   return true;
 }

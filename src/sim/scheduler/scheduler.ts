@@ -14,7 +14,7 @@ import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NOD
 import {
   FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
   flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
-  remove as queueRemove, update as queueUpdate, type ClusterEvent, type SchedulingQueue,
+  remove as queueRemove, setPod as queueSetPod, update as queueUpdate, type ClusterEvent, type SchedulingQueue,
 } from './scheduling-queue.ts';
 
 /** The profile name: what `spec.schedulerName` must say, and the events' source. */
@@ -104,9 +104,13 @@ function sameKey(a: Pod, b: Pod): boolean {
 // Where a pod last sat in its NodeInfo's pod list: checked first, so a status update does not scan
 // every pod on the node. Only a hint (verified, with a full scan as fallback), so never state.
 const podIndexHints = new WeakMap<NodeInfo, Map<string, number>>();
-function findPodIndex(ni: NodeInfo, key: string, pod: Pod): number {
+function hintsOf(ni: NodeInfo): Map<string, number> {
   let hints = podIndexHints.get(ni);
   if (!hints) podIndexHints.set(ni, (hints = new Map()));
+  return hints;
+}
+function findPodIndex(ni: NodeInfo, key: string, pod: Pod): number {
+  const hints = hintsOf(ni);
   const h = hints.get(key);
   if (h !== undefined && h < ni.pods.length && sameKey(ni.pods[h], pod)) return h;
   const i = ni.pods.findIndex((p) => sameKey(p, pod));
@@ -182,7 +186,10 @@ function countPod(s: SchedulerState, pod: Pod): boolean {
   const ni = node ? s.nodeInfos[node] : undefined;
   if (!ni) return false;
   addPod(ni, pod);
-  s.podNode[podKey(pod)] = node!;
+  const key = podKey(pod);
+  // AddPod appends: remember where, so the pod's next update finds it without a scan.
+  hintsOf(ni).set(key, ni.pods.length - 1);
+  s.podNode[key] = node!;
   return true;
 }
 
@@ -303,7 +310,7 @@ function refreshQueued(q: SchedulingQueue, key: string, pod: Pod): void {
   const info = where === 'unschedulable' ? q.unschedulablePods[key]
     : where === 'inFlight' ? q.inFlight[key]
       : (where === 'active' ? q.activeQ : q.backoffQ).find((i) => i.key === key);
-  if (info) info.pod = pod;
+  if (info) queueSetPod(info, pod);
 }
 
 // What NodeInfo and the plugins read from an assigned pod: requests and ports (spec containers),
