@@ -11,7 +11,7 @@ import { nodePorts } from './node-ports.ts';
 import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info.ts';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
-import { forgetSlots, nodeSlots, slotsMatch, type NodeSlots } from './node-slots.ts';
+import { catchUp, forgetSlots, newSlotView, nodeSlots, slotsMatch, type NodeSlots, type SlotView } from './node-slots.ts';
 
 // pkg/scheduler/schedule_one.go: schedulePod → findNodesThatFitPod → prioritizeNodes → selectHost,
 // FitError.Error() from framework/types.go, and DefaultPreemption's PostFilter message.
@@ -205,6 +205,15 @@ interface FlatCache {
   /** raw[i * nScore + p]; −1 = not computed. */
   raw: Float64Array;
   nScore: number;
+  /**
+   * For signature `goodSig`: good[k] = 1 when slot k's entry is current and passed; `bad` counts
+   * the other slots. With bad = 0 the filter pass needs to look at no node (see findFeasibleFlat).
+   */
+  goodSig: number;
+  good: Uint8Array;
+  bad: number;
+  /** How far `good` has caught up with changed slots. */
+  goodView: SlotView;
 }
 
 function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
@@ -214,6 +223,7 @@ function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
     fc = {
       slots, at: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
       fixed: new Float64Array(n).fill(-1), raw: new Float64Array(n * nScore).fill(-1), nScore,
+      goodSig: 0, good: new Uint8Array(n), bad: n, goodView: newSlotView(n),
     };
     slots.extra.set('schedule-one/flat', fc);
   }
@@ -254,6 +264,39 @@ function findFeasibleFlat(
   const fails = fc.fail;
   const ver = fc.slots.ver;
   const ng = globalFilters.length;
+  const good = fc.good;
+  if (fc.goodSig !== sig) {
+    fc.goodSig = sig;
+    good.fill(0);
+    fc.bad = m;
+    fc.goodView = newSlotView(m);
+    fc.goodView.epoch = fc.slots.epoch;
+    fc.goodView.pos = fc.slots.changedBase + fc.slots.changed.length;
+  } else {
+    // A changed node is looked at again right away (its verdict is a pure function of pod and node).
+    catchUp(fc.slots, fc.goodView, (k) => {
+      if (good[k]) {
+        good[k] = 0;
+        fc.bad++;
+      }
+      if (at[k] !== ver[k] || sigs[k] !== sig) resetFlatEntry(fc, k, sig);
+      if (fails[k] === undefined) fails[k] = localVerdict(pod, nodes[k], ctx, localFilters);
+      if (fails[k] === null) {
+        good[k] = 1;
+        fc.bad--;
+      }
+    });
+  }
+  if (fc.bad === 0 && ng === 0) {
+    // Every node passes: the walk takes the next numNodesToFind nodes from start, all feasible.
+    const take = Math.min(m, numNodesToFind);
+    for (let j = 0, k = start; j < take; j++) {
+      feasible.push(nodes[k]);
+      feasibleIdx.push(k);
+      if (++k === m) k = 0;
+    }
+    return take;
+  }
   let processed = 0;
   let found = 0;
   let k = start;
@@ -261,6 +304,10 @@ function findFeasibleFlat(
     if (at[k] !== ver[k] || sigs[k] !== sig) resetFlatEntry(fc, k, sig);
     let fail = fails[k];
     if (fail === undefined) fail = fails[k] = localVerdict(pod, nodes[k], ctx, localFilters);
+    if (fail === null && !good[k]) {
+      good[k] = 1;
+      fc.bad--;
+    }
     let failedRec = fail ?? undefined;
     for (let p = 0; !failedRec && p < ng; p++) {
       const st = globalFilters[p].filter(pod, nodes[k], ctx);
