@@ -79,6 +79,12 @@ export function newStatus(code: Code, ...reasons: string[]): Status {
   return { code, reasons };
 }
 
+let tableBuf = new Float64Array(1024);
+function normalizeTable(n: number): Float64Array {
+  if (tableBuf.length < n) tableBuf = new Float64Array(n);
+  return tableBuf.subarray(0, n);
+}
+
 /** helper.DefaultNormalizeScore: scale to [0, maxPriority] by the max, optionally reversed. */
 export function defaultNormalizeScore(maxPriority: number, reverse: boolean, scores: number[]): void {
   let maxCount = 0;
@@ -87,7 +93,21 @@ export function defaultNormalizeScore(maxPriority: number, reverse: boolean, sco
     if (reverse) for (let i = 0; i < scores.length; i++) scores[i] = maxPriority;
     return;
   }
+  // Raw scores are usually small whole numbers (taint counts, affinity weights): divide once per value.
+  const table = maxCount < 1024 && scores.length > 32 ? normalizeTable(maxCount + 1) : undefined;
+  if (table) {
+    for (let v = 0; v <= maxCount; v++) {
+      let s = Math.trunc((maxPriority * v) / maxCount);
+      if (reverse) s = maxPriority - s;
+      table[v] = s;
+    }
+  }
   for (let i = 0; i < scores.length; i++) {
+    const hit = table !== undefined ? table[scores[i]] : undefined;
+    if (hit !== undefined) {
+      scores[i] = hit;
+      continue;
+    }
     // Go int64 division truncates toward zero.
     let s = Math.trunc((maxPriority * scores[i]) / maxCount);
     if (reverse) s = maxPriority - s;

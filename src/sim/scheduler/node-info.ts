@@ -132,14 +132,24 @@ function podRequests(pod: Pod, nonZero: boolean): { milliCPU: number; memory: nu
   return { milliCPU: cpu, memory: mem };
 }
 
+// The copies of one pod (the informer's, the scheduler's assumed one, each status update) share
+// their containers array, so a pod with nothing but containers is cached by that array: one entry
+// per pod instead of one per copy. Stored objects are immutable, so the arrays never change.
+const byContainers = new WeakMap<Container[], PodResource>();
+const hostPortsByContainers = new WeakMap<Container[], HostPort[]>();
+
 /** The pod's requests and non-zero requests (cached per pod object: stored objects are immutable). */
 export function computePodResource(pod: Pod): PodResource {
   // The score plugins ask for the same pod once per node per plugin: skip the WeakMap for a repeat.
   if (pod === lastPod) return lastResource!;
-  let r = podResourceCache.get(pod);
+  const sp = pod.spec;
+  const onlyContainers = sp?.containers && !sp.initContainers && !sp.overhead ? sp.containers : undefined;
+  const cache = onlyContainers ? byContainers : podResourceCache;
+  const key = onlyContainers ?? pod;
+  let r = (cache as WeakMap<object, PodResource>).get(key);
   if (!r) {
     r = { requests: podRequests(pod, false), nonZero: podRequests(pod, true) };
-    podResourceCache.set(pod, r);
+    (cache as WeakMap<object, PodResource>).set(key, r);
   }
   lastPod = pod;
   lastResource = r;
@@ -158,7 +168,9 @@ export function allocatableOf(node: Node): Resource {
 
 /** The host ports a pod asks for, as "ip/protocol/port" keys (defaults 0.0.0.0 and TCP). */
 export function podHostPorts(pod: Pod): readonly HostPort[] {
-  let r = hostPortCache.get(pod);
+  const sp = pod.spec;
+  const onlyContainers = sp?.containers && !sp.initContainers ? sp.containers : undefined;
+  let r = onlyContainers ? hostPortsByContainers.get(onlyContainers) : hostPortCache.get(pod);
   if (!r) {
     const out: HostPort[] = [];
     const collect = (c: Container) => {
@@ -171,7 +183,8 @@ export function podHostPorts(pod: Pod): readonly HostPort[] {
     for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') collect(c);
     for (const c of pod.spec?.containers ?? []) collect(c);
     r = out;
-    hostPortCache.set(pod, r);
+    if (onlyContainers) hostPortsByContainers.set(onlyContainers, r);
+    else hostPortCache.set(pod, r);
   }
   return r;
 }

@@ -212,9 +212,13 @@ export function domainCounts(
     slots.extra.set(key, dc);
   }
   const d = dc;
+  // Without required keys, a node's value and count come from the per-slot views (which scoring
+  // reads too), so a changed node is looked at once, not once per cache.
+  const fromSlots = requiredKeys.length === 0;
+  const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey) : undefined;
+  const slotCount = fromSlots ? slotCounts(slots, allNodes, counter) : undefined;
   // Only the slots changed since the last call need a look.
   catchUp(slots, d, (i) => {
-    const ni = allNodes[i];
     const old = d.values[i];
     if (old !== undefined) {
       d.totals[old] -= d.counts[i];
@@ -223,8 +227,16 @@ export function domainCounts(
         delete d.totals[old];
       }
     }
-    const v = valueOf(ni);
-    const cnt = v === undefined ? 0 : counter(ni);
+    let v: string | undefined;
+    let cnt = 0;
+    if (slotValues) {
+      v = slotValues[i];
+      if (v === undefined && missingAsEmpty) v = '';
+      if (v !== undefined) cnt = slotCount![i];
+    } else {
+      v = valueOf(allNodes[i]);
+      if (v !== undefined) cnt = counter(allNodes[i]);
+    }
     if (v !== undefined) {
       d.members[v] = (d.members[v] ?? 0) + 1;
       d.totals[v] = (d.totals[v] ?? 0) + cnt;
@@ -273,6 +285,8 @@ export function minMatchNum(counts: Record<string, number>, minDomains: number):
 
 // Per-slot views for scoreAll (see node-slots.ts): a node's label value and its matching-pod count
 // per selector, refreshed only for slots whose version moved.
+const NO_LABELS: Record<string, string> = {};
+
 interface SlotValues extends SlotView { values: (string | undefined)[] }
 interface SlotCounts extends SlotView { counts: Float64Array }
 
@@ -281,7 +295,8 @@ function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | 
   let e = slots.extra.get(name) as SlotValues | undefined;
   if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
   const values = e.values;
-  catchUp(slots, e, (k) => { values[k] = list[k].node.metadata?.labels?.[key]; });
+  // Read as score() reads it: (labels ?? {})[key].
+  catchUp(slots, e, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
   return values;
 }
 
@@ -292,6 +307,13 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
   const counts = e.counts;
   catchUp(slots, e, (k) => { counts[k] = counter(list[k]); });
   return counts;
+}
+
+let tableBuf = new Float64Array(1024);
+/** Scratch for normalize's per-value table (valid until the next call). */
+function scratchTable(n: number): Float64Array {
+  if (tableBuf.length < n) tableBuf = new Float64Array(n);
+  return tableBuf.subarray(0, n);
 }
 
 let scratchBuf = new Float64Array(1024);
@@ -486,6 +508,10 @@ export const podTopologySpreadScore: ScorePlugin = {
       if (scores[i] < minScore) minScore = scores[i];
       if (scores[i] > maxScore) maxScore = scores[i];
     }
+    // Raw scores are whole numbers in [min, max], usually a narrow range: divide once per value.
+    const span = maxScore - minScore;
+    const table = !anyIgnored && maxScore !== 0 && span < 1024 && scores.length > 32 ? scratchTable(span + 1) : undefined;
+    if (table) for (let d = 0; d <= span; d++) table[d] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - (minScore + d))) / maxScore);
     for (let i = 0; i < scores.length; i++) {
       if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) {
         scores[i] = 0;
@@ -495,7 +521,8 @@ export const podTopologySpreadScore: ScorePlugin = {
         scores[i] = MAX_NODE_SCORE;
         continue;
       }
-      scores[i] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
+      const hit = table !== undefined ? table[scores[i] - minScore] : undefined;
+      scores[i] = hit !== undefined ? hit : Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
     }
   },
 };
