@@ -88,7 +88,7 @@ function normalizeTable(n: number): Float64Array {
 /** helper.DefaultNormalizeScore: scale to [0, maxPriority] by the max, optionally reversed. */
 export function defaultNormalizeScore(maxPriority: number, reverse: boolean, scores: number[]): void {
   let maxCount = 0;
-  for (const s of scores) if (s > maxCount) maxCount = s;
+  for (let i = 0; i < scores.length; i++) if (scores[i] > maxCount) maxCount = scores[i];
   if (maxCount === 0) {
     if (reverse) for (let i = 0; i < scores.length; i++) scores[i] = maxPriority;
     return;

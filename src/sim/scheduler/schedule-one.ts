@@ -465,8 +465,9 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
   const scores: ScoreRecord[][] = new Array(n);
   const totals: number[] = new Array(n).fill(0);
   for (let i = 0; i < n; i++) scores[i] = new Array(plugins.length);
-  const raw: number[] = new Array(n);
-  const normalized: number[] = new Array(n);
+  // Typed like prioritizeTotals' arrays, so the normalizers see one kind of array (and stay fast).
+  const raw = new Float64Array(n) as unknown as number[];
+  const normalized = new Float64Array(n) as unknown as number[];
   for (let p = 0; p < plugins.length; p++) {
     const pl = plugins[p];
     const active = pl.preScore ? pl.preScore(pod, feasible, ctx) : true;
