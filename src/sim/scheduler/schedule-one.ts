@@ -239,6 +239,9 @@ function resetFlatEntry(fc: FlatCache, i: number, sig: number): void {
   for (let p = i * fc.nScore, end = p + fc.nScore; p < end; p++) fc.raw[p] = -1;
 }
 
+const flatFeasible: NodeInfo[] = [];
+const flatFeasibleIdx: number[] = [];
+
 /** The first failing node-local filter's record on `ni`, or null when all pass. */
 function localVerdict(pod: Pod, ni: NodeInfo, ctx: CycleContext, localFilters: FilterPlugin[]): FilterRecord | null {
   for (let p = 0; p < localFilters.length; p++) {
@@ -291,10 +294,12 @@ function findFeasibleFlat(
     // Every node passes: the walk takes the next numNodesToFind nodes from start, all feasible.
     const take = Math.min(m, numNodesToFind);
     for (let j = 0, k = start; j < take; j++) {
-      feasible.push(nodes[k]);
-      feasibleIdx.push(k);
+      feasible[j] = nodes[k];
+      feasibleIdx[j] = k;
       if (++k === m) k = 0;
     }
+    feasible.length = take;
+    feasibleIdx.length = take;
     return take;
   }
   let processed = 0;
@@ -318,12 +323,14 @@ function findFeasibleFlat(
       nodeToStatus[nodes[k].name] = failedRec;
       unschedulable.add(failedRec.plugin);
     } else {
-      feasible.push(nodes[k]);
-      feasibleIdx.push(k);
+      feasible[found] = nodes[k];
+      feasibleIdx[found] = k;
       found++;
     }
     if (++k === m) k = 0;
   }
+  feasible.length = found;
+  feasibleIdx.length = found;
   return processed;
 }
 
@@ -654,7 +661,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   // "stop after the numNodesToFind-th feasible node".
   const m = nodes.length;
   const numNodesToFind = numFeasibleNodesToFind(opts.percentageOfNodesToScore ?? 0, m);
-  const feasible: NodeInfo[] = [];
+  let feasible: NodeInfo[] = [];
   const feasibleRecords: NodeRecord[] = [];
   let processed = 0;
   // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
@@ -675,7 +682,9 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     }
     fc = flatCacheFor(slots, nScore);
   }
-  const feasibleIdx: number[] = [];
+  // The flat pass fills arrays kept from cycle to cycle (nothing holds on to them after a cycle).
+  const feasibleIdx: number[] = fc ? flatFeasibleIdx : [];
+  if (fc) feasible = flatFeasible;
   if (fc) processed = findFeasibleFlat(pod, nodes, ctx, fc, sig, start, numNodesToFind, localFilters, globalFilters, feasible, feasibleIdx, nodeToStatus, unschedulable);
   for (let i = 0; !fc && i < m && feasible.length < numNodesToFind; i++) {
     const k = (start + i) % m;
