@@ -40,17 +40,26 @@ export function podCountsFor(pod: Pod, selector: LabelSelector, ns: string): boo
 }
 
 /**
- * Move every count in `counts` by `sign` for `pod` (it joined or left the node). Returns false when a
- * key is unknown here, in which case the caller drops the counts.
+ * Move every count in `counts` by `sign` for `pod` (it joined or left the node). `keys` lists the
+ * keys of `counts` (NodeInfo.matchCountKeys: walking an array beats for…in over a dictionary);
+ * without it, Object.keys. Returns false when a key is unknown here, in which case the caller drops the counts.
  */
-export function adjustMatchCounts(counts: Record<string, number>, pod: Pod, sign: 1 | -1): boolean {
-  for (const key in counts) {
+export function adjustMatchCounts(counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1): boolean {
+  const list = keys ?? Object.keys(counts);
+  const m = pod.metadata;
+  if (m?.deletionTimestamp) {
+    // Terminating pods are counted by no selector; the keys must still be known.
+    for (let i = 0; i < list.length; i++) if (!selectors.has(list[i])) return false;
+    return true;
+  }
+  const ns = m?.namespace ?? '';
+  const labels = m?.labels;
+  for (let i = 0; i < list.length; i++) {
+    const key = list[i];
     const s = selectors.get(key);
     if (!s) return false;
-    if (s.empty) continue;
-    const m = pod.metadata;
-    if (m?.deletionTimestamp || (m?.namespace ?? '') !== s.namespace) continue;
-    if (labelSelectorMatches(s.selector, m?.labels)) counts[key] += sign;
+    if (s.empty || s.namespace !== ns || counts[key] === undefined) continue;
+    if (labelSelectorMatches(s.selector, labels)) counts[key] += sign;
   }
   return true;
 }

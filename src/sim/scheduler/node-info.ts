@@ -62,6 +62,8 @@ export interface NodeInfo {
    * `matchCountsGeneration` equals `generation`; AddPod/RemovePod keep them up to date.
    */
   matchCounts?: Record<string, number>;
+  /** The keys of matchCounts in the order they were added (walked on every AddPod/RemovePod). */
+  matchCountKeys?: string[];
   matchCountsGeneration?: number;
   /** Node-local plugin verdicts (see LOCAL_CACHE): a symbol key, so never part of the state. */
   [LOCAL_CACHE]?: LocalCache;
@@ -249,7 +251,7 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     if (n > 0) ni.usedPorts[k] = n;
     else delete ni.usedPorts[k];
   }
-  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni.matchCounts, pod, sign);
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni.matchCounts, ni.matchCountKeys, pod, sign);
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
   journal(ni);
@@ -299,5 +301,6 @@ export function cloneNodeInfo(ni: NodeInfo): NodeInfo {
     usedPorts: { ...ni.usedPorts },
     // Its own counts: RemovePod on the copy must not move the original's.
     matchCounts: ni.matchCounts && { ...ni.matchCounts },
+    matchCountKeys: ni.matchCountKeys && [...ni.matchCountKeys],
   };
 }

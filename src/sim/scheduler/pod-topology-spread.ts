@@ -149,10 +149,12 @@ export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
     let m = ni.matchCounts;
     if (m === undefined || ni.matchCountsGeneration !== ni.generation) {
       m = ni.matchCounts = {};
+      ni.matchCountKeys = [];
       ni.matchCountsGeneration = ni.generation;
     }
     const v = m[key];
     if (v !== undefined) return v;
+    (ni.matchCountKeys ??= []).push(key);
     return (m[key] = countPodsMatchSelector(ni.pods, c.selector, ns));
   };
   return Object.assign(counter, { key });
