@@ -202,7 +202,7 @@ interface FlatCache {
   /** undefined = not computed, null = passed, else the first failing record. */
   fail: (FilterRecord | null | undefined)[];
   fixed: Float64Array;
-  /** raw[i * nScore + p]; −1 = not computed. */
+  /** raw[p * slots + i] (one plugin's scores contiguous, as a cycle reads them); −1 = not computed. */
   raw: Float64Array;
   nScore: number;
   /**
@@ -236,7 +236,8 @@ function resetFlatEntry(fc: FlatCache, i: number, sig: number): void {
   fc.sig[i] = sig;
   fc.fail[i] = undefined;
   fc.fixed[i] = -1;
-  for (let p = i * fc.nScore, end = p + fc.nScore; p < end; p++) fc.raw[p] = -1;
+  const stride = fc.at.length;
+  for (let p = 0; p < fc.nScore; p++) fc.raw[p * stride + i] = -1;
 }
 
 const flatFeasible: NodeInfo[] = [];
@@ -523,7 +524,7 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
     if (flat) {
       // The same values from the flat cache (slots were made current by the filter pass).
       const { fc, idx } = flat;
-      const ns = fc.nScore;
+      const stride = fc.at.length;
       const fixedAt = fc.fixed;
       const rawAt = fc.raw;
       for (let i = 0; i < n; i++) {
@@ -541,7 +542,7 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
         const out = raw[p]!;
         const pl = plugins[p];
         for (let i = 0; i < n; i++) {
-          const at = idx[i] * ns + p;
+          const at = p * stride + idx[i];
           let v = rawAt[at];
           if (v < 0) v = rawAt[at] = pl.score(pod, feasible[i], ctx);
           out[i] = v;
