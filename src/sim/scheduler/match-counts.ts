@@ -42,9 +42,9 @@ export function podCountsFor(pod: Pod, selector: LabelSelector, ns: string): boo
 /**
  * Move every count in `counts` by `sign` for `pod` (it joined or left the node). `keys` lists the
  * keys of `counts` (NodeInfo.matchCountKeys: walking an array beats for…in over a dictionary);
- * without it, Object.keys. Returns false when a key is unknown here, in which case the caller drops the counts.
+ * without it, Object.keys. The keys whose count moved are added to `moved`. Returns false when a key is unknown here, in which case the caller drops the counts.
  */
-export function adjustMatchCounts(counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1): boolean {
+export function adjustMatchCounts(counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1, moved?: string[]): boolean {
   const list = keys ?? Object.keys(counts);
   const m = pod.metadata;
   if (m?.deletionTimestamp) {
@@ -59,7 +59,10 @@ export function adjustMatchCounts(counts: Record<string, number>, keys: string[]
     const s = selectors.get(key);
     if (!s) return false;
     if (s.empty || s.namespace !== ns || counts[key] === undefined) continue;
-    if (labelSelectorMatches(s.selector, labels)) counts[key] += sign;
+    if (labelSelectorMatches(s.selector, labels)) {
+      counts[key] += sign;
+      moved?.push(key);
+    }
   }
   return true;
 }

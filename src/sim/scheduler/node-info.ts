@@ -216,13 +216,21 @@ export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
  * PodTopologySpread's per-domain counts, catch up on the few nodes that changed instead of rescanning
  * a thousand. A cache whose cursor fell out of the kept window simply rescans.
  */
-export const nodeInfoJournal: { base: number; log: NodeInfo[] } = { base: 0, log: [] };
+export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedChange[] } = { base: 0, log: [], counted: [] };
 
-function journal(ni: NodeInfo): void {
+/**
+ * Which matchCounts moved in a journal entry: '' none, a key that one, several keys, or null
+ * "any" (the counts were dropped or not kept). Lets per-selector caches skip other selectors' changes.
+ */
+export type CountedChange = string | string[] | null;
+
+function journal(ni: NodeInfo, counted: CountedChange): void {
   const j = nodeInfoJournal;
   j.log.push(ni);
+  j.counted.push(counted);
   if (j.log.length > 65_536) {
     j.log = j.log.slice(32_768);
+    j.counted = j.counted.slice(32_768);
     j.base += 32_768;
   }
 }
@@ -236,8 +244,10 @@ export function setNode(ni: NodeInfo, node: Node): void {
   const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation;
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
-  journal(ni);
+  journal(ni, '');
 }
+
+const movedKeys: string[] = [];
 
 function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
   const r = computePodResource(pod);
@@ -251,10 +261,12 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     if (n > 0) ni.usedPorts[k] = n;
     else delete ni.usedPorts[k];
   }
-  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni.matchCounts, ni.matchCountKeys, pod, sign);
+  movedKeys.length = 0;
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni.matchCounts, ni.matchCountKeys, pod, sign, movedKeys);
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
-  journal(ni);
+  // Without kept counts, any count may read differently now (null); with them, exactly movedKeys moved.
+  journal(ni, !keep ? null : movedKeys.length === 0 ? '' : movedKeys.length === 1 ? movedKeys[0] : movedKeys.slice());
 }
 
 /** NodeInfo.AddPod: the pod now occupies the node (assumed or bound). */

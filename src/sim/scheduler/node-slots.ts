@@ -1,4 +1,4 @@
-import type { NodeInfo } from './node-info.ts';
+import type { CountedChange, NodeInfo } from './node-info.ts';
 import { nodeInfoJournal } from './node-info.ts';
 
 // Caches over one NodeInfo list, indexed by a node's position in it (its slot). A cycle over a
@@ -19,6 +19,8 @@ export interface NodeSlots {
   ver: Float64Array;
   /** Slots changed, in order: changed[q] is change number changedBase + q. */
   changed: number[];
+  /** changedCounts[q]: which match counts moved in change q (see CountedChange). */
+  changedCounts: CountedChange[];
   changedBase: number;
   /** Bumped when the journal could not be followed: every slot changed, and `changed` starts over. */
   epoch: number;
@@ -37,6 +39,7 @@ function build(list: NodeInfo[]): NodeSlots {
     cursor: j.base + j.log.length,
     ver: new Float64Array(list.length),
     changed: [],
+    changedCounts: [],
     changedBase: 0,
     epoch: 0,
     extra: new Map(),
@@ -59,6 +62,7 @@ export function nodeSlots(list: NodeInfo[]): NodeSlots {
     for (let i = 0; i < s.ver.length; i++) s.ver[i]++;
     s.changedBase += s.changed.length;
     s.changed = [];
+    s.changedCounts = [];
     s.epoch++;
   } else {
     for (let q = s.cursor - j.base; q < j.log.length; q++) {
@@ -66,10 +70,12 @@ export function nodeSlots(list: NodeInfo[]): NodeSlots {
       if (i === undefined) continue;
       s.ver[i]++;
       s.changed.push(i);
+      s.changedCounts.push(j.counted[q]);
     }
     if (s.changed.length > 65_536) {
       s.changedBase += s.changed.length;
       s.changed = [];
+      s.changedCounts = [];
       s.epoch++;
     }
   }
@@ -120,6 +126,36 @@ export function catchUp(s: NodeSlots, view: SlotView, refresh: (k: number) => vo
         at[k] = ver[k];
       }
     }
+    view.epoch = s.epoch;
+  }
+  view.pos = s.changedBase + s.changed.length;
+}
+
+/**
+ * catchUp for a cache of one match-count key: only changes that may have moved that count (see
+ * CountedChange) call refresh(k), once per slot, after the walk. A full rescan (epoch change)
+ * refreshes every slot.
+ */
+export function catchUpCounts(s: NodeSlots, view: SlotView, key: string, refresh: (k: number) => void): void {
+  if (view.epoch === s.epoch) {
+    const at = view.at;
+    const start = view.pos - s.changedBase;
+    // Mark first, refresh after: a slot's count is read as it is now, once.
+    for (let q = start; q < s.changed.length; q++) {
+      const c = s.changedCounts[q];
+      if (c === '' || (typeof c === 'string' && c !== key) || (c !== null && typeof c !== 'string' && !c.includes(key))) continue;
+      at[s.changed[q]] = -1;
+    }
+    for (let q = start; q < s.changed.length; q++) {
+      const k = s.changed[q];
+      if (at[k] === -1) {
+        refresh(k);
+        at[k] = 0;
+      }
+    }
+  } else {
+    for (let k = 0; k < s.ver.length; k++) refresh(k);
+    view.at.fill(0);
     view.epoch = s.epoch;
   }
   view.pos = s.changedBase + s.changed.length;

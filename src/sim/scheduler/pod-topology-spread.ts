@@ -2,7 +2,7 @@ import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from './k8s-t
 import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framework.ts';
 import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
-import { catchUp, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
+import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
 import { matchCountKey, podCountsFor } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
@@ -307,7 +307,7 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
   let e = slots.extra.get(name) as SlotCounts | undefined;
   if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), counts: new Float64Array(list.length) }));
   const counts = e.counts;
-  catchUp(slots, e, (k) => { counts[k] = counter(list[k]); });
+  catchUpCounts(slots, e, counter.key, (k) => { counts[k] = counter(list[k]); });
   return counts;
 }
 
