@@ -220,7 +220,8 @@ export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedC
 
 /**
  * Which matchCounts moved in a journal entry: '' none, a key that one, several keys, or null
- * "any" (the counts were dropped or not kept). Lets per-selector caches skip other selectors' changes.
+ * "any" (the counts were dropped or not kept, or the node itself changed). Lets per-selector
+ * caches skip other selectors' changes.
  */
 export type CountedChange = string | string[] | null;
 
@@ -244,7 +245,8 @@ export function setNode(ni: NodeInfo, node: Node): void {
   const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation;
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
-  journal(ni, '');
+  // The counts stand, but the node's labels (its domains) may not: say "anything".
+  journal(ni, null);
 }
 
 const movedKeys: string[] = [];

@@ -219,8 +219,8 @@ export function domainCounts(
   const fromSlots = requiredKeys.length === 0;
   const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey) : undefined;
   const slotCount = fromSlots ? slotCounts(slots, allNodes, counter) : undefined;
-  // Only the slots changed since the last call need a look.
-  catchUp(slots, d, (i) => {
+  // Only the slots whose value or count may have moved since the last call need a look.
+  const refresh = (i: number) => {
     const old = d.values[i];
     if (old !== undefined) {
       d.totals[old] -= d.counts[i];
@@ -245,7 +245,9 @@ export function domainCounts(
     }
     d.values[i] = v;
     d.counts[i] = cnt;
-  });
+  };
+  if (fromSlots) catchUpCounts(slots, d, counter.key, refresh);
+  else catchUp(slots, d, refresh);
   return d.totals;
 }
 
