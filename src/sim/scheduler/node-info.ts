@@ -219,11 +219,11 @@ export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
 export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedChange[] } = { base: 0, log: [], counted: [] };
 
 /**
- * Which matchCounts moved in a journal entry: '' none, a key that one, several keys, or null
- * "any" (the counts were dropped or not kept, or the node itself changed). Lets per-selector
- * caches skip other selectors' changes.
+ * Which matchCounts moved in a journal entry: '' none, a key that one, several keys, null "any"
+ * (the counts were dropped or not kept), or false: none, but the node itself changed (SetNode).
+ * Lets per-selector caches skip other selectors' changes.
  */
-export type CountedChange = string | string[] | null;
+export type CountedChange = string | string[] | null | false;
 
 function journal(ni: NodeInfo, counted: CountedChange): void {
   const j = nodeInfoJournal;
@@ -245,8 +245,8 @@ export function setNode(ni: NodeInfo, node: Node): void {
   const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation;
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
-  // The counts stand, but the node's labels (its domains) may not: say "anything".
-  journal(ni, null);
+  // The counts stand, but the node's labels (its domains) may not.
+  journal(ni, false);
 }
 
 const movedKeys: string[] = [];

@@ -246,7 +246,7 @@ export function domainCounts(
     d.values[i] = v;
     d.counts[i] = cnt;
   };
-  if (fromSlots) catchUpCounts(slots, d, counter.key, refresh);
+  if (fromSlots) catchUpCounts(slots, d, counter.key, true, refresh);
   else catchUp(slots, d, refresh);
   return d.totals;
 }
@@ -309,7 +309,7 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
   let e = slots.extra.get(name) as SlotCounts | undefined;
   if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), counts: new Float64Array(list.length) }));
   const counts = e.counts;
-  catchUpCounts(slots, e, counter.key, (k) => { counts[k] = counter(list[k]); });
+  catchUpCounts(slots, e, counter.key, false, (k) => { counts[k] = counter(list[k]); });
   return counts;
 }
 
