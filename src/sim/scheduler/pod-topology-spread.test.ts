@@ -149,7 +149,7 @@ describe('PodTopologySpread Score with the system defaults', () => {
 describe('domainCounts cache', () => {
   it('follows relabelled nodes and moving pods with the system defaults (no required keys, missing = "")', () => {
     const ZONE = 'topology.kubernetes.io/zone';
-    const zoneOf = (i: number, step: number) => ((i + step) % 4 === 0 ? {} : { [ZONE]: `z${(i * step) % 3}` });
+    const zoneOf = (i: number, step: number): Record<string, string> => ((i + step) % 4 === 0 ? {} : { [ZONE]: `z${(i * step) % 3}` });
     const nodes = Array.from({ length: 12 }, (_, i) => newNodeInfo(makeNode(`n${i}`, undefined, { labels: zoneOf(i, 1) })));
     const c = filterTopologySpreadConstraints(
       [{ maxSkew: 5, topologyKey: ZONE, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }],

@@ -299,8 +299,8 @@ function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | 
   let e = slots.extra.get(name) as SlotValues | undefined;
   if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
   const values = e.values;
-  // Read as score() reads it: (labels ?? {})[key].
-  catchUp(slots, e, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
+  // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
+  catchUpCounts(slots, e, undefined, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
   return values;
 }
 
