@@ -102,19 +102,18 @@ function sameKey(a: Pod, b: Pod): boolean {
 }
 
 // Where a pod last sat in its NodeInfo's pod list: checked first, so a status update does not scan
-// every pod on the node. Only a hint (verified, with a full scan as fallback), so never state.
-const podIndexHints = new WeakMap<NodeInfo, Map<string, number>>();
-function hintsOf(ni: NodeInfo): Map<string, number> {
-  let hints = podIndexHints.get(ni);
-  if (!hints) podIndexHints.set(ni, (hints = new Map()));
-  return hints;
+// every pod on the node. Only a hint (verified against the NodeInfo it is used with, with a full
+// scan as fallback), so never state, and one table serves every node and every world.
+const podIndexHints = new Map<string, number>();
+function rememberPodIndex(key: string, i: number): void {
+  if (podIndexHints.size >= 1_000_000) podIndexHints.clear();
+  podIndexHints.set(key, i);
 }
 function findPodIndex(ni: NodeInfo, key: string, pod: Pod): number {
-  const hints = hintsOf(ni);
-  const h = hints.get(key);
+  const h = podIndexHints.get(key);
   if (h !== undefined && h < ni.pods.length && sameKey(ni.pods[h], pod)) return h;
   const i = ni.pods.findIndex((p) => sameKey(p, pod));
-  if (i >= 0) hints.set(key, i);
+  if (i >= 0) rememberPodIndex(key, i);
   return i;
 }
 
@@ -188,7 +187,7 @@ function countPod(s: SchedulerState, pod: Pod): boolean {
   addPod(ni, pod);
   const key = podKey(pod);
   // AddPod appends: remember where, so the pod's next update finds it without a scan.
-  hintsOf(ni).set(key, ni.pods.length - 1);
+  rememberPodIndex(key, ni.pods.length - 1);
   s.podNode[key] = node!;
   return true;
 }
@@ -252,7 +251,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
         const i = ni ? findPodIndex(ni, key, pod) : -1;
         const prev = i >= 0 ? ni.pods[i] : undefined;
         const wasAssumed = s.assumed[key] !== undefined;
-        delete s.assumed[key];
+        if (wasAssumed) delete s.assumed[key];
         if (prev && counted === pod.spec.nodeName && sameForScheduling(prev, pod)) {
           // Status-only change (the kubelet's updates, the binding's confirmation): swap the object,
           // keep the totals and the NodeInfo generation, so no cache built on it is invalidated.

@@ -208,7 +208,7 @@ export function add(q: SchedulingQueue, pod: Pod, now: number): void {
 export function pop(q: SchedulingQueue, now: number): QueuedPodInfo | undefined {
   const info = heapPop(q.activeQ, prioritySortLess);
   if (!info) return undefined;
-  delete q.where[info.key];
+  // where[key] goes from 'active' to 'inFlight' below (it is only ever looked up, never walked).
   info.attempts++;
   info.initialAttemptTimestamp ??= now;
   q.schedulingCycle++;
