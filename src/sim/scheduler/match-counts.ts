@@ -14,7 +14,7 @@ export interface MatchSelector {
   selector: LabelSelector;
 }
 
-const selectors = new Map<string, MatchSelector & { key: string; empty: boolean }>();
+const selectors = new Map<string, MatchSelector & { key: string; empty: boolean; id: number }>();
 
 /** The matchCounts key for pods of namespace `ns` matching the selector whose selectorKey is `selKey`. */
 export function matchCountKey(ns: string, selKey: string, selector: LabelSelector): string {
@@ -22,8 +22,13 @@ export function matchCountKey(ns: string, selKey: string, selector: LabelSelecto
   const s = selectors.get(key);
   // Always the first string made for a key: one string object keeps property lookups on the fast path.
   if (s) return s.key;
-  selectors.set(key, { namespace: ns, selector, key, empty: isEmptySelector(selector) });
+  selectors.set(key, { namespace: ns, selector, key, empty: isEmptySelector(selector), id: selectors.size });
   return key;
+}
+
+/** A small number for a key made by matchCountKey (the journal names moved counts by it); −1 if unknown. */
+export function matchCountKeyId(key: string): number {
+  return selectors.get(key)?.id ?? -1;
 }
 
 function isEmptySelector(s: LabelSelector): boolean {
@@ -42,9 +47,9 @@ export function podCountsFor(pod: Pod, selector: LabelSelector, ns: string): boo
 /**
  * Move every count in `counts` by `sign` for `pod` (it joined or left the node). `keys` lists the
  * keys of `counts` (NodeInfo.matchCountKeys: walking an array beats for…in over a dictionary);
- * without it, Object.keys. The keys whose count moved are added to `moved`. Returns false when a key is unknown here, in which case the caller drops the counts.
+ * without it, Object.keys. The ids of the keys whose count moved are added to `moved`. Returns false when a key is unknown here, in which case the caller drops the counts.
  */
-export function adjustMatchCounts(counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1, moved?: string[]): boolean {
+export function adjustMatchCounts(counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1, moved?: number[]): boolean {
   const list = keys ?? Object.keys(counts);
   const m = pod.metadata;
   if (m?.deletionTimestamp) {
@@ -61,7 +66,7 @@ export function adjustMatchCounts(counts: Record<string, number>, keys: string[]
     if (s.empty || s.namespace !== ns || counts[key] === undefined) continue;
     if (labelSelectorMatches(s.selector, labels)) {
       counts[key] += sign;
-      moved?.push(key);
+      moved?.push(s.id);
     }
   }
   return true;

@@ -219,11 +219,11 @@ export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
 export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedChange[] } = { base: 0, log: [], counted: [] };
 
 /**
- * Which matchCounts moved in a journal entry: '' none, a key that one, several keys, null "any"
- * (the counts were dropped or not kept), or false: none, but the node itself changed (SetNode).
- * Lets per-selector caches skip other selectors' changes.
+ * Which matchCounts moved in a journal entry, by key id (matchCountKeyId): −1 none, an id that one,
+ * several ids, null "any" (the counts were dropped or not kept), or false: none, but the node
+ * itself changed (SetNode). Lets per-selector caches skip other selectors' changes.
  */
-export type CountedChange = string | string[] | null | false;
+export type CountedChange = number | number[] | null | false;
 
 function journal(ni: NodeInfo, counted: CountedChange): void {
   const j = nodeInfoJournal;
@@ -249,7 +249,7 @@ export function setNode(ni: NodeInfo, node: Node): void {
   journal(ni, false);
 }
 
-const movedKeys: string[] = [];
+const movedKeys: number[] = [];
 
 function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
   const r = computePodResource(pod);
@@ -268,7 +268,7 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
   // Without kept counts, any count may read differently now (null); with them, exactly movedKeys moved.
-  journal(ni, !keep ? null : movedKeys.length === 0 ? '' : movedKeys.length === 1 ? movedKeys[0] : movedKeys.slice());
+  journal(ni, !keep ? null : movedKeys.length === 0 ? -1 : movedKeys.length === 1 ? movedKeys[0] : movedKeys.slice());
 }
 
 /** NodeInfo.AddPod: the pod now occupies the node (assumed or bound). */

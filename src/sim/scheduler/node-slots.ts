@@ -132,18 +132,18 @@ export function catchUp(s: NodeSlots, view: SlotView, refresh: (k: number) => vo
 }
 
 /**
- * catchUp for a cache of one match-count key: only changes that may have moved that count (see
- * CountedChange; none without a key), and node changes when `nodeChanges`, call refresh(k), once
- * per slot, after the walk. A full rescan (epoch change) refreshes every slot.
+ * catchUp for a cache of one match-count key (by id; −1 for none): only changes that may have moved
+ * that count (see CountedChange), and node changes when `nodeChanges`, call refresh(k), once per
+ * slot, after the walk. A full rescan (epoch change) refreshes every slot.
  */
-export function catchUpCounts(s: NodeSlots, view: SlotView, key: string | undefined, nodeChanges: boolean, refresh: (k: number) => void): void {
+export function catchUpCounts(s: NodeSlots, view: SlotView, keyId: number, nodeChanges: boolean, refresh: (k: number) => void): void {
   if (view.epoch === s.epoch) {
     const at = view.at;
     const start = view.pos - s.changedBase;
     // Mark first, refresh after: a slot's count is read as it is now, once.
     for (let q = start; q < s.changed.length; q++) {
       const c = s.changedCounts[q];
-      if (c === false ? !nodeChanges : key === undefined || c === '' || (typeof c === 'string' && c !== key) || (c !== null && typeof c !== 'string' && !c.includes(key))) continue;
+      if (c === false ? !nodeChanges : c !== null && (typeof c === 'number' ? c !== keyId || c < 0 : !c.includes(keyId))) continue;
       at[s.changed[q]] = -1;
     }
     for (let q = start; q < s.changed.length; q++) {

@@ -4,7 +4,7 @@ import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
 import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
-import { matchCountKey, podCountsFor } from './match-counts.ts';
+import { matchCountKey, matchCountKeyId, podCountsFor } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
@@ -246,7 +246,7 @@ export function domainCounts(
     d.values[i] = v;
     d.counts[i] = cnt;
   };
-  if (fromSlots) catchUpCounts(slots, d, counter.key, true, refresh);
+  if (fromSlots) catchUpCounts(slots, d, matchCountKeyId(counter.key), true, refresh);
   else catchUp(slots, d, refresh);
   return d.totals;
 }
@@ -300,7 +300,7 @@ function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | 
   if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
   const values = e.values;
   // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
-  catchUpCounts(slots, e, undefined, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
+  catchUpCounts(slots, e, -1, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
   return values;
 }
 
@@ -309,7 +309,7 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
   let e = slots.extra.get(name) as SlotCounts | undefined;
   if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), counts: new Float64Array(list.length) }));
   const counts = e.counts;
-  catchUpCounts(slots, e, counter.key, false, (k) => { counts[k] = counter(list[k]); });
+  catchUpCounts(slots, e, matchCountKeyId(counter.key), false, (k) => { counts[k] = counter(list[k]); });
   return counts;
 }
 
