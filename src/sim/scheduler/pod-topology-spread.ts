@@ -206,12 +206,15 @@ export function domainCounts(
     return out;
   }
   const slots = nodeSlots(allNodes);
-  const key = `pts/domain\u0000${counter.key}\u0000${c.topologyKey}\u0000${requiredKeys.join(',')}\u0000${missingAsEmpty}`;
-  let dc = slots.extra.get(key) as DomainCache | undefined;
+  const views = viewsOf(slots);
+  const id = matchCountKeyId(counter.key);
+  const byKey = (views.domains[id] ??= new Map());
+  const key = requiredKeys.length === 0 ? (missingAsEmpty ? c.topologyKey : c.topologyKey + '\u0000false') : `${c.topologyKey}\u0000${missingAsEmpty}\u0000${requiredKeys.join('\u0000')}`;
+  let dc = byKey.get(key);
   if (!dc) {
     const n = allNodes.length;
     dc = { ...newSlotView(n), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
-    slots.extra.set(key, dc);
+    byKey.set(key, dc);
   }
   const d = dc;
   // Without required keys, a node's value and count come from the per-slot views (which scoring
@@ -246,7 +249,7 @@ export function domainCounts(
     d.values[i] = v;
     d.counts[i] = cnt;
   };
-  if (fromSlots) catchUpCounts(slots, d, matchCountKeyId(counter.key), true, refresh);
+  if (fromSlots) catchUpCounts(slots, d, id, true, refresh);
   else catchUp(slots, d, refresh);
   return d.totals;
 }
@@ -294,10 +297,24 @@ const NO_LABELS: Record<string, string> = {};
 interface SlotValues extends SlotView { values: (string | undefined)[] }
 interface SlotCounts extends SlotView { counts: Float64Array }
 
+// The views of one list, found without building a string per call: labels by topology key, counts
+// and domain totals by the count key's id.
+interface PtsViews {
+  labels: Map<string, SlotValues>;
+  counts: (SlotCounts | undefined)[];
+  domains: (Map<string, DomainCache> | undefined)[];
+}
+const ptsViews = new WeakMap<NodeSlots, PtsViews>();
+function viewsOf(slots: NodeSlots): PtsViews {
+  let v = ptsViews.get(slots);
+  if (!v) ptsViews.set(slots, (v = { labels: new Map(), counts: [], domains: [] }));
+  return v;
+}
+
 function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | undefined)[] {
-  const name = 'pts/label\u0000' + key;
-  let e = slots.extra.get(name) as SlotValues | undefined;
-  if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
+  const views = viewsOf(slots);
+  let e = views.labels.get(key);
+  if (!e) views.labels.set(key, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
   const values = e.values;
   // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
   catchUpCounts(slots, e, -1, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
@@ -305,11 +322,12 @@ function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | 
 }
 
 function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): Float64Array {
-  const name = 'pts/count\u0000' + counter.key;
-  let e = slots.extra.get(name) as SlotCounts | undefined;
-  if (!e) slots.extra.set(name, (e = { ...newSlotView(list.length), counts: new Float64Array(list.length) }));
+  const views = viewsOf(slots);
+  const id = matchCountKeyId(counter.key);
+  let e = views.counts[id];
+  if (!e) views.counts[id] = e = { ...newSlotView(list.length), counts: new Float64Array(list.length) };
   const counts = e.counts;
-  catchUpCounts(slots, e, matchCountKeyId(counter.key), false, (k) => { counts[k] = counter(list[k]); });
+  catchUpCounts(slots, e, id, false, (k) => { counts[k] = counter(list[k]); });
   return counts;
 }
 

@@ -1,4 +1,4 @@
-import type { Binding, Pod } from './k8s-types.ts';
+import type { Binding, Pod, Toleration } from './k8s-types.ts';
 import type { Code, CycleContext, FilterPlugin, Listers, Rng, ScorePlugin, Status } from './framework.ts';
 import { podPriority } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -8,7 +8,7 @@ import { nodeName } from './node-name.ts';
 import { taintTolerationFilter, taintTolerationScore } from './taint-toleration.ts';
 import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
 import { nodePorts } from './node-ports.ts';
-import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info.ts';
+import { LOCAL_CACHE, computePodResource, podHostPorts, type HostPort, type LocalCache } from './node-info.ts';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
 import { catchUp, forgetSlots, newSlotView, nodeSlots, slotsMatch, type NodeSlots, type SlotView } from './node-slots.ts';
@@ -161,6 +161,30 @@ const NON_LOCAL = new Set<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, 
 const signatureIds = new Map<string, number>();
 let nextSignatureId = 1;
 
+// The previous pod's signature parts: the pods of a burst mostly share them (one template), so
+// comparing field by field against the last pod spares building and hashing the long key.
+interface SignatureParts {
+  cpu: number; mem: number; nzCPU: number; nzMem: number;
+  nodeName: string; taintReasonWithKey: boolean; priority: number;
+  tolerations: Toleration[] | undefined; nodeSelector: unknown; nodeAffinity: unknown; hostPorts: readonly HostPort[];
+  id: number;
+}
+let lastSignature: SignatureParts | undefined;
+
+function sameTolerations(a: Toleration[] | undefined, b: Toleration[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    // JSON.stringify's view of a toleration: these five fields (undefined ones left out).
+    if (x.key !== y.key || x.operator !== y.operator || x.value !== y.value || x.effect !== y.effect || x.tolerationSeconds !== y.tolerationSeconds) return false;
+    for (const k in x) if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
+    for (const k in y) if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
+  }
+  return true;
+}
+
 /**
  * An id for what the node-local plugins read from a pod (requests, tolerations, node affinity and
  * selector, host ports, nodeName): equal ids give equal verdicts on an unchanged node.
@@ -168,8 +192,18 @@ let nextSignatureId = 1;
 export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number {
   const r = computePodResource(pod);
   const sp = pod.spec;
+  const hostPorts = podHostPorts(pod);
+  const nodeSelector = sp?.nodeSelector;
+  const nodeAffinity = sp?.affinity?.nodeAffinity;
+  const l = lastSignature;
+  if (l && l.cpu === r.requests.milliCPU && l.mem === r.requests.memory && l.nzCPU === r.nonZero.milliCPU && l.nzMem === r.nonZero.memory
+    && l.nodeName === (sp?.nodeName ?? '') && l.taintReasonWithKey === taintReasonWithKey && l.priority === (sp?.priority ?? 0)
+    && nodeSelector === undefined && l.nodeSelector === undefined && nodeAffinity === undefined && l.nodeAffinity === undefined
+    && hostPorts.length === 0 && l.hostPorts.length === 0 && sameTolerations(l.tolerations, sp?.tolerations)) {
+    return l.id;
+  }
   const key = `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|`
-    + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(sp?.nodeSelector ?? null)}|${JSON.stringify(sp?.affinity?.nodeAffinity ?? null)}|${JSON.stringify(podHostPorts(pod))}`;
+    + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(nodeSelector ?? null)}|${JSON.stringify(nodeAffinity ?? null)}|${JSON.stringify(hostPorts)}`;
   let id = signatureIds.get(key);
   if (id === undefined) {
     // Ids only grow, so clearing the table never makes an old cache entry match a new pod.
@@ -177,6 +211,11 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
     id = nextSignatureId++;
     signatureIds.set(key, id);
   }
+  lastSignature = {
+    cpu: r.requests.milliCPU, mem: r.requests.memory, nzCPU: r.nonZero.milliCPU, nzMem: r.nonZero.memory,
+    nodeName: sp?.nodeName ?? '', taintReasonWithKey, priority: sp?.priority ?? 0,
+    tolerations: sp?.tolerations, nodeSelector, nodeAffinity, hostPorts, id,
+  };
   return id;
 }
 
