@@ -9,6 +9,7 @@ import {
   failedRecord,
   failedSchedulingMessage,
   fitErrorMessage,
+  localSignatureId,
   newBinding,
   numFeasibleNodesToFind,
   runFilterPlugins,
@@ -462,5 +463,28 @@ describe('schedulePod flat caches', () => {
       }),
       { numRuns: 40, seed: 5 },
     );
+  });
+});
+
+describe('localSignatureId', () => {
+  it('gives equal ids exactly to pods whose node-local inputs are equal, whatever came before', () => {
+    const base = (name: string, extra: Parameters<typeof makePod>[2] = {}) => makePod(name, [{ cpu: '10m', memory: '16Mi' }], extra);
+    const pods = [
+      base('a', { tolerations: [tol('x', 'Exists')] }),
+      base('b', { tolerations: [tol('x', 'Exists')] }),
+      base('c', { tolerations: [tol('x', 'Exists', undefined, 'NoSchedule')] }),
+      base('d', { tolerations: [tol('x', 'Exists')] }),
+      base('e'),
+      base('f', { nodeSelector: { disk: 'ssd' } }),
+      base('g', { nodeSelector: { disk: 'ssd' } }),
+      base('h', { nodeSelector: { disk: 'hdd' } }),
+      makePod('i', [{ cpu: '20m', memory: '16Mi' }], { tolerations: [tol('x', 'Exists')] }),
+      base('j', { tolerations: [tol('x', 'Exists')], priority: 5 }),
+      base('k', { tolerations: [tol('x', 'Exists')] }),
+    ];
+    const ids = pods.map((p) => localSignatureId(p, false));
+    const group = (i: number) => ids.indexOf(ids[i]);
+    expect(pods.map((_, i) => group(i))).toEqual([0, 0, 2, 0, 4, 5, 5, 7, 8, 9, 0]);
+    expect(localSignatureId(pods[0], true)).not.toBe(ids[0]);
   });
 });
