@@ -14,7 +14,28 @@ export interface MatchSelector {
   selector: LabelSelector;
 }
 
-const selectors = new Map<string, MatchSelector & { key: string; empty: boolean; id: number }>();
+interface Registered extends MatchSelector {
+  key: string;
+  empty: boolean;
+  id: number;
+  /** Set when the selector is one "key In (value)" requirement (what a ReplicaSet's matchLabels becomes). */
+  onlyKey?: string;
+  onlyValue?: string;
+}
+const selectors = new Map<string, Registered>();
+
+function register(ns: string, selector: LabelSelector, key: string): Registered {
+  const r: Registered = { namespace: ns, selector, key, empty: isEmptySelector(selector), id: selectors.size };
+  const me = selector.matchExpressions ?? [];
+  let ml = 0;
+  for (const _ in selector.matchLabels ?? {}) ml++;
+  if (ml === 0 && me.length === 1 && me[0].operator === 'In' && me[0].values?.length === 1) {
+    r.onlyKey = me[0].key;
+    r.onlyValue = me[0].values[0];
+  }
+  selectors.set(key, r);
+  return r;
+}
 
 /** The matchCounts key for pods of namespace `ns` matching the selector whose selectorKey is `selKey`. */
 export function matchCountKey(ns: string, selKey: string, selector: LabelSelector): string {
@@ -22,7 +43,7 @@ export function matchCountKey(ns: string, selKey: string, selector: LabelSelecto
   const s = selectors.get(key);
   // Always the first string made for a key: one string object keeps property lookups on the fast path.
   if (s) return s.key;
-  selectors.set(key, { namespace: ns, selector, key, empty: isEmptySelector(selector), id: selectors.size });
+  register(ns, selector, key);
   return key;
 }
 
@@ -64,7 +85,8 @@ export function adjustMatchCounts(counts: Record<string, number>, keys: string[]
     const s = selectors.get(key);
     if (!s) return false;
     if (s.empty || s.namespace !== ns || counts[key] === undefined) continue;
-    if (labelSelectorMatches(s.selector, labels)) {
+    // labels[k] === v for a string v is "has k with value v": inherited properties are never strings.
+    if (s.onlyKey !== undefined ? labels !== undefined && labels[s.onlyKey] === s.onlyValue : labelSelectorMatches(s.selector, labels)) {
       counts[key] += sign;
       moved?.push(s.id);
     }

@@ -141,8 +141,20 @@ export function countPodsMatchSelector(pods: readonly Pod[], selector: LabelSele
   return count;
 }
 
+// The counters made for a constraint object, by namespace: default constraints are shared by the
+// pods of a ReplicaSet (buildDefaultConstraints' memo), so a burst makes each counter once.
+const countersOf = new WeakMap<SpreadConstraint, Map<string, MatchCounter>>();
+
 /** A memoised countPodsMatchSelector for one constraint's selector in the pod's namespace. */
 export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
+  let byNs = countersOf.get(c);
+  if (!byNs) countersOf.set(c, (byNs = new Map()));
+  let mc = byNs.get(ns);
+  if (!mc) byNs.set(ns, (mc = newMatchCounter(c, ns)));
+  return mc;
+}
+
+function newMatchCounter(c: SpreadConstraint, ns: string): MatchCounter {
   const key = matchCountKey(ns, c.selectorKey, c.selector);
   if (isEmptySelector(c.selector)) return Object.assign(() => 0, { key });
   const counter = (ni: NodeInfo): number => {
