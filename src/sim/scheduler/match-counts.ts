@@ -65,31 +65,58 @@ export function podCountsFor(pod: Pod, selector: LabelSelector, ns: string): boo
   return !isEmptySelector(selector) && labelSelectorMatches(selector, m?.labels);
 }
 
-/**
- * Move every count in `counts` by `sign` for `pod` (it joined or left the node). `keys` lists the
- * keys of `counts` (NodeInfo.matchCountKeys: walking an array beats for…in over a dictionary);
- * without it, Object.keys. The ids of the keys whose count moved are added to `moved`. Returns false when a key is unknown here, in which case the caller drops the counts.
- */
-export function adjustMatchCounts(counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1, moved?: number[]): boolean {
-  const list = keys ?? Object.keys(counts);
-  const m = pod.metadata;
-  if (m?.deletionTimestamp) {
-    // Terminating pods are counted by no selector; the keys must still be known.
-    for (let i = 0; i < list.length; i++) if (!selectors.has(list[i])) return false;
-    return true;
-  }
-  const ns = m?.namespace ?? '';
-  const labels = m?.labels;
-  for (let i = 0; i < list.length; i++) {
-    const key = list[i];
-    const s = selectors.get(key);
-    if (!s) return false;
-    if (s.empty || s.namespace !== ns || counts[key] === undefined) continue;
-    // labels[k] === v for a string v is "has k with value v": inherited properties are never strings.
-    if (s.onlyKey !== undefined ? labels !== undefined && labels[s.onlyKey] === s.onlyValue : labelSelectorMatches(s.selector, labels)) {
-      counts[key] += sign;
-      moved?.push(s.id);
+// The registered selectors a pod's labels match, by namespace and label content: the pods of a
+// ReplicaSet share their labels, so a burst matches each label set against the selectors once,
+// not once per pod per selector. Recomputed when selectors were registered since.
+const matchMemo = new Map<string, { size: number; matched: Registered[] }>();
+
+function matchingSelectors(ns: string, labels: Record<string, string> | undefined): Registered[] {
+  const k = ns + '\u0000' + (labels ? JSON.stringify(labels) : '');
+  let e = matchMemo.get(k);
+  if (!e || e.size !== selectors.size) {
+    const matched: Registered[] = [];
+    for (const s of selectors.values()) {
+      if (s.empty || s.namespace !== ns) continue;
+      // labels[k] === v for a string v is "has k with value v": inherited properties are never strings.
+      if (s.onlyKey !== undefined ? labels !== undefined && labels[s.onlyKey] === s.onlyValue : labelSelectorMatches(s.selector, labels)) matched.push(s);
     }
+    if (matchMemo.size >= 4096) matchMemo.clear();
+    matchMemo.set(k, (e = { size: selectors.size, matched }));
+  }
+  return e.matched;
+}
+
+// NodeInfos whose every match-count key is known here (counts made in this process, or checked once):
+// counts restored from elsewhere are checked before they are trusted.
+const knownKeys = new WeakSet<object>();
+
+/** Note that `owner`'s counts were made here (every key through matchCountKey). */
+export function trustMatchCounts(owner: object): void {
+  knownKeys.add(owner);
+}
+
+/**
+ * Move the counts in `counts` (owned by `owner`, a NodeInfo) by `sign` for `pod`, which joined or
+ * left the node: each registered selector the pod matches moves its count, if the node keeps one.
+ * `keys` lists the keys of `counts` (NodeInfo.matchCountKeys; Object.keys without it). The ids of
+ * the moved keys are added to `moved`. Returns false when a key is unknown here, in which case the
+ * caller drops the counts.
+ */
+export function adjustMatchCounts(owner: object, counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1, moved?: number[]): boolean {
+  if (!knownKeys.has(owner)) {
+    const list = keys ?? Object.keys(counts);
+    for (let i = 0; i < list.length; i++) if (!selectors.has(list[i])) return false;
+    knownKeys.add(owner);
+  }
+  const m = pod.metadata;
+  // Terminating pods are counted by no selector.
+  if (m?.deletionTimestamp) return true;
+  const matched = matchingSelectors(m?.namespace ?? '', m?.labels);
+  for (let i = 0; i < matched.length; i++) {
+    const s = matched[i];
+    if (counts[s.key] === undefined) continue;
+    counts[s.key] += sign;
+    moved?.push(s.id);
   }
   return true;
 }

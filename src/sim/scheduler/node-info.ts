@@ -264,7 +264,7 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     else delete ni.usedPorts[k];
   }
   movedKeys.length = 0;
-  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni.matchCounts, ni.matchCountKeys, pod, sign, movedKeys);
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni, ni.matchCounts, ni.matchCountKeys, pod, sign, movedKeys);
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
   // Without kept counts, any count may read differently now (null); with them, exactly movedKeys moved.

@@ -4,7 +4,7 @@ import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
 import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
-import { matchCountKey, matchCountKeyId, podCountsFor } from './match-counts.ts';
+import { matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
@@ -163,6 +163,7 @@ function newMatchCounter(c: SpreadConstraint, ns: string): MatchCounter {
       m = ni.matchCounts = {};
       ni.matchCountKeys = [];
       ni.matchCountsGeneration = ni.generation;
+      trustMatchCounts(ni);
     }
     const v = m[key];
     if (v !== undefined) return v;
