@@ -57,4 +57,22 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
       { numRuns: 200, seed: 3 },
     );
   });
+
+  it('trusts restored counts only when every key is known here', () => {
+    const c = constraintFor({ app: 'web' });
+    const ni = newNodeInfo(makeNode('n1'), [makePod('a', [], { labels: { app: 'web' } })]);
+    expect(matchCounter(c, 'default')(ni)).toBe(1);
+    // A snapshot's copy (plain data) with a key this process never made: the counts are dropped.
+    const odd = structuredClone(ni);
+    odd.matchCounts!['default\u0000never-made'] = 7;
+    odd.matchCountKeys!.push('default\u0000never-made');
+    addPod(odd, makePod('b', [], { labels: { app: 'web' } }));
+    expect(odd.matchCountsGeneration).not.toBe(odd.generation);
+    expect(matchCounter(c, 'default')(odd)).toBe(2);
+    // A copy with known keys only keeps counting.
+    const fine = structuredClone(ni);
+    addPod(fine, makePod('b', [], { labels: { app: 'web' } }));
+    expect(fine.matchCountsGeneration).toBe(fine.generation);
+    expect(matchCounter(c, 'default')(fine)).toBe(2);
+  });
 });
