@@ -105,13 +105,28 @@ export function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
 // ReplicaSet changes), by what the selector is made of: namespace, controller and labels. The
 // pods of one ReplicaSet then share one result; callers only read it.
 const defaultConstraintsMemo = new WeakMap<Listers, Map<string, SpreadConstraint[]>>();
+const serviceNamespaces = new WeakMap<Listers, Set<string>>();
+
+// The namespaces holding a Service with a selector (the only ones where the pod's labels count).
+function namespacesWithServices(listers: Listers): Set<string> {
+  let set = serviceNamespaces.get(listers);
+  if (!set) {
+    set = new Set();
+    for (const svc of listers.services ?? []) if (svc.spec?.selector !== undefined) set.add(svc.metadata?.namespace ?? '');
+    serviceNamespaces.set(listers, set);
+  }
+  return set;
+}
 
 /** buildDefaultConstraints: system defaults with the default selector, none if that selector is empty. */
 export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConstraint[] {
+  const ns = pod.metadata?.namespace ?? '';
   const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
-  const memoKey = `${pod.metadata?.namespace ?? ''}\u0000${owner ? `${owner.apiVersion}/${owner.kind}/${owner.name}` : ''}\u0000${JSON.stringify(pod.metadata?.labels ?? {})}`;
   let memo = defaultConstraintsMemo.get(listers);
   if (!memo) defaultConstraintsMemo.set(listers, (memo = new Map()));
+  // The labels matter only where a Service could select the pod.
+  const labelsMatter = namespacesWithServices(listers).has(ns);
+  const memoKey = `${ns}\u0000${owner ? `${owner.apiVersion}/${owner.kind}/${owner.name}` : ''}${labelsMatter ? '\u0000' + JSON.stringify(pod.metadata?.labels ?? {}) : ''}`;
   let out = memo.get(memoKey);
   if (!out) {
     const sel = defaultSelector(pod, listers);
