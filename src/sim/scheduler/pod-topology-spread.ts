@@ -361,18 +361,25 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
 
 let tableBuf = new Float64Array(1024);
 /** Scratch for normalize's per-value table (valid until the next call). */
+let tableView = tableBuf.subarray(0, 0);
 function scratchTable(n: number): Float64Array {
-  if (tableBuf.length < n) tableBuf = new Float64Array(n);
-  return tableBuf.subarray(0, n);
+  if (tableView.length !== n) {
+    if (tableBuf.length < n) tableBuf = new Float64Array(n);
+    tableView = tableBuf.subarray(0, n);
+  }
+  return tableView;
 }
 
 let scratchBuf = new Float64Array(1024);
 /** A zeroed scratch array of length n (reused: valid until the next call). */
+let scratchView = scratchBuf.subarray(0, 0);
 function scratch(n: number): Float64Array {
-  if (scratchBuf.length < n) scratchBuf = new Float64Array(n * 2);
-  const a = scratchBuf.subarray(0, n);
-  a.fill(0);
-  return a;
+  if (scratchView.length !== n) {
+    if (scratchBuf.length < n) scratchBuf = new Float64Array(n * 2);
+    scratchView = scratchBuf.subarray(0, n);
+  }
+  scratchView.fill(0);
+  return scratchView;
 }
 
 const PTS = 'PodTopologySpread';
@@ -413,6 +420,9 @@ export interface TopologySpreadPreScoreState {
   topologyNormalizingWeight: number[];
 }
 
+// The ignoredNodes of a PreScore that ignored none (shared, never added to: a set is made on the first).
+const NO_IGNORED: Set<string> = new Set();
+
 /** topologyNormalizingWeight: log(size + 2), so small topologies aren't drowned by big ones. */
 export function topologyNormalizingWeight(size: number): number {
   return Math.log(size + 2);
@@ -437,7 +447,7 @@ export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx:
   const s: TopologySpreadPreScoreState = {
     constraints,
     counters: constraints.map((c) => matchCounter(c, ns)),
-    ignoredNodes: new Set(),
+    ignoredNodes: NO_IGNORED,
     topologyValueToPodCounts: constraints.map(() => ({})),
     topologyNormalizingWeight: [],
   };
@@ -460,6 +470,7 @@ export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx:
     const ni = filteredNodes[f];
     const labels = ni.node.metadata?.labels ?? {};
     if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) {
+      if (s.ignoredNodes === NO_IGNORED) s.ignoredNodes = new Set();
       s.ignoredNodes.add(ni.name);
       continue;
     }

@@ -532,10 +532,14 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
 // Per-cycle arrays of prioritizeTotals, reused from cycle to cycle (slot 0 the totals, 1 + p plugin
 // p's scores): a burst would otherwise allocate several arrays of hundreds of numbers per pod.
 const scratchPool: Float64Array[] = [];
+// The last view handed out per slot: a burst asks for the same length cycle after cycle.
+const scratchViews: Float64Array[] = [];
 function scratchArray(slot: number, n: number): Float64Array {
+  const v = scratchViews[slot];
+  if (v !== undefined && v.length === n) return v;
   let a = scratchPool[slot];
   if (!a || a.length < n) a = scratchPool[slot] = new Float64Array(Math.max(n, 1024));
-  return a.subarray(0, n);
+  return (scratchViews[slot] = a.subarray(0, n));
 }
 
 /**
