@@ -158,6 +158,26 @@ const SKIPPABLE = new Map<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean
 // Plugins whose verdict depends on more than the pod and the one node (they read cluster-wide counts).
 const NON_LOCAL = new Set<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
 
+interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: FilterPlugin[] }
+// The filter lists for each set of PreFilter-skipped plugins (by bit mask), made once per profile.
+const filterSetsMemo = new WeakMap<FilterPlugin[], Map<number, FilterSets>>();
+
+/** The filters that run (all with records; else those not skipped), split into node-local and cluster-wide. */
+function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: CycleContext): FilterSets {
+  let mask = 0;
+  if (!full) for (let i = 0; i < plugins.length && i < 30; i++) if (SKIPPABLE.get(plugins[i])?.(pod, ctx)) mask |= 1 << i;
+  let byMask = filterSetsMemo.get(plugins);
+  if (!byMask) filterSetsMemo.set(plugins, (byMask = new Map()));
+  let sets = byMask.get(mask);
+  if (!sets) {
+    // Beyond 30 plugins the mask cannot tell them apart: filter afresh (never memoised).
+    const active = full ? plugins : plugins.filter((pl) => !SKIPPABLE.get(pl)?.(pod, ctx));
+    sets = { active, local: active.filter((pl) => !NON_LOCAL.has(pl)), global: active.filter((pl) => NON_LOCAL.has(pl)) };
+    if (plugins.length <= 30) byMask.set(mask, sets);
+  }
+  return sets;
+}
+
 const signatureIds = new Map<string, number>();
 let nextSignatureId = 1;
 
@@ -709,13 +729,11 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const feasibleRecords: NodeRecord[] = [];
   let processed = 0;
   // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
-  const activeFilters = full ? filterPlugins : filterPlugins.filter((pl) => !SKIPPABLE.get(pl)?.(pod, ctx));
+  const { active: activeFilters, local: localFilters, global: globalFilters } = filterSets(filterPlugins, full, pod, ctx);
   const nf = activeFilters.length;
   // The per-node cache of node-local verdicts, for the default profile without records.
   const cached = !full && filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
   const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
-  const localFilters = activeFilters.filter((pl) => !NON_LOCAL.has(pl));
-  const globalFilters = activeFilters.filter((pl) => NON_LOCAL.has(pl));
   const nScore = scorePlugins.length;
   let fc: FlatCache | undefined;
   if (cached && nodes === nodeInfos) {
