@@ -106,7 +106,7 @@ function sameKey(a: Pod, b: Pod): boolean {
 // scan as fallback), so never state, and one table serves every node and every world.
 const podIndexHints = new Map<string, number>();
 function rememberPodIndex(key: string, i: number): void {
-  if (podIndexHints.size >= 1_000_000) podIndexHints.clear();
+  if (podIndexHints.size >= 200_000) podIndexHints.clear();
   podIndexHints.set(key, i);
 }
 function findPodIndex(ni: NodeInfo, key: string, pod: Pod): number {
@@ -198,6 +198,7 @@ function uncountPod(s: SchedulerState, key: string, pod: Pod): void {
   const ni = s.nodeInfos[node];
   if (ni) removePod(ni, pod);
   delete s.podNode[key];
+  podIndexHints.delete(key);
 }
 
 function schedulingPropsChanged(a: Node, b: Node): boolean {
