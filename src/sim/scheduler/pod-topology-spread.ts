@@ -188,10 +188,11 @@ function newMatchCounter(c: SpreadConstraint, ns: string): MatchCounter {
   return Object.assign(counter, { key });
 }
 
-// Domain totals over all nodes, kept per (selector, namespace, topology key, required keys) and
-// updated only for nodes whose generation moved. PreScore and PreFilter walk every node for every
-// pod; with 1,000 nodes that walk dominated the cycle. The cache is used only when a node's
-// eligibility does not depend on the incoming pod (no node affinity to honour, taints ignored).
+// Domain totals over all nodes, kept per node list (node-slots.ts) and per (selector, namespace,
+// topology key, required keys), and updated only for the nodes whose count or labels moved since
+// the last call. PreScore and PreFilter walk every node for every pod; with 1,000 nodes that walk
+// dominated the cycle. The cache is used only when a node's eligibility does not depend on the
+// incoming pod (no node affinity to honour, taints ignored).
 interface DomainCache extends SlotView {
   values: (string | undefined)[];
   counts: number[];

@@ -585,7 +585,7 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
     }
     const ng = gathered.length;
     if (flat) {
-      // The same values from the flat cache (slots were made current by the filter pass).
+      // The same values from the flat cache (the filter pass made every feasible slot's entry current).
       const { fc, idx } = flat;
       const stride = fc.at.length;
       const fixedAt = fc.fixed;
