@@ -36,6 +36,11 @@ export interface CycleContext {
   listers: Listers;
   /** Print the taint in TaintToleration's reason, as v1.26–v1.34 did. */
   taintReasonWithKey?: boolean;
+  /**
+   * Set by the caller of a batch `scoreAll` when it knows each feasible node's position in
+   * `allNodes` (feasible[i] === allNodes[feasibleIdx[i]]), so per-slot caches can be used.
+   */
+  feasibleIdx?: ArrayLike<number>;
 }
 
 /** fwk.PreFilterResult plus the status: reject the pod outright, or narrow the nodes to evaluate. */
@@ -60,6 +65,8 @@ export interface ScorePlugin {
   /** Returns false to Skip the plugin for this pod (every node then gets 0 from it). */
   preScore?(pod: Pod, feasible: NodeInfo[], ctx: CycleContext): boolean;
   score(pod: Pod, nodeInfo: NodeInfo, ctx: CycleContext): number;
+  /** Optional batch form of `score`: out[i] = score(pod, feasible[i], ctx) for every i, in one pass. */
+  scoreAll?(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, out: number[]): void;
   /** NormalizeScore over the raw scores of the feasible nodes, in place. */
   normalize?(scores: number[], feasible: NodeInfo[], ctx: CycleContext): void;
 }
@@ -72,15 +79,35 @@ export function newStatus(code: Code, ...reasons: string[]): Status {
   return { code, reasons };
 }
 
+let tableBuf = new Float64Array(1024);
+function normalizeTable(n: number): Float64Array {
+  if (tableBuf.length < n) tableBuf = new Float64Array(n);
+  return tableBuf.subarray(0, n);
+}
+
 /** helper.DefaultNormalizeScore: scale to [0, maxPriority] by the max, optionally reversed. */
 export function defaultNormalizeScore(maxPriority: number, reverse: boolean, scores: number[]): void {
   let maxCount = 0;
-  for (const s of scores) if (s > maxCount) maxCount = s;
+  for (let i = 0; i < scores.length; i++) if (scores[i] > maxCount) maxCount = scores[i];
   if (maxCount === 0) {
     if (reverse) for (let i = 0; i < scores.length; i++) scores[i] = maxPriority;
     return;
   }
+  // Raw scores are usually small whole numbers (taint counts, affinity weights): divide once per value.
+  const table = maxCount < 1024 && scores.length > 32 ? normalizeTable(maxCount + 1) : undefined;
+  if (table) {
+    for (let v = 0; v <= maxCount; v++) {
+      let s = Math.trunc((maxPriority * v) / maxCount);
+      if (reverse) s = maxPriority - s;
+      table[v] = s;
+    }
+  }
   for (let i = 0; i < scores.length; i++) {
+    const hit = table !== undefined ? table[scores[i]] : undefined;
+    if (hit !== undefined) {
+      scores[i] = hit;
+      continue;
+    }
     // Go int64 division truncates toward zero.
     let s = Math.trunc((maxPriority * scores[i]) / maxCount);
     if (reverse) s = maxPriority - s;

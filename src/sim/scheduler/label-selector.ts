@@ -3,6 +3,8 @@ import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/m
 // metav1.LabelSelectorAsSelector semantics: matchLabels and matchExpressions are ANDed; an empty
 // selector matches everything, a nil selector matches nothing (callers decide which they have).
 
+const NO_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Whether one matchExpressions requirement holds for the labels. */
 export function matchesRequirement(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
   const has = Object.prototype.hasOwnProperty.call(labels, req.key);
@@ -24,13 +26,12 @@ export function matchesRequirement(req: LabelSelectorRequirement, labels: Record
 /** Whether a LabelSelector matches the labels (undefined selector matches nothing). */
 export function labelSelectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!selector) return false;
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
-    if (l[k] !== v) return false;
-  }
-  for (const req of selector.matchExpressions ?? []) {
-    if (!matchesRequirement(req, l)) return false;
-  }
+  const l = labels ?? NO_LABELS;
+  const ml = selector.matchLabels;
+  // for…in rather than Object.entries: this runs for every pod of a node on every count.
+  if (ml) for (const k in ml) if (l[k] !== ml[k]) return false;
+  const me = selector.matchExpressions;
+  if (me) for (let i = 0; i < me.length; i++) if (!matchesRequirement(me[i], l)) return false;
   return true;
 }
 

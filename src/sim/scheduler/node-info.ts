@@ -1,5 +1,6 @@
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
 import { quantityMilliValue, quantityValue } from './quantity.ts';
+import { adjustMatchCounts } from './match-counts.ts';
 
 // framework.NodeInfo reduced to what the default plugins read. It is plain data (arrays and
 // records) so it can live in the world state; add/remove update the totals incrementally, so
@@ -56,8 +57,13 @@ export interface NodeInfo {
   usedPorts: Record<string, number>;
   /** Bumped on every change, like NodeInfo.Generation; caches key on it. */
   generation: number;
-  /** Cache of matching-pod counts per selector key (PodTopologySpread), valid for `matchCountsGeneration`. */
+  /**
+   * Matching-pod counts per selector key (PodTopologySpread, see match-counts.ts), valid while
+   * `matchCountsGeneration` equals `generation`; AddPod/RemovePod keep them up to date.
+   */
   matchCounts?: Record<string, number>;
+  /** The keys of matchCounts in the order they were added (walked on every AddPod/RemovePod). */
+  matchCountKeys?: string[];
   matchCountsGeneration?: number;
   /** Node-local plugin verdicts (see LOCAL_CACHE): a symbol key, so never part of the state. */
   [LOCAL_CACHE]?: LocalCache;
@@ -128,14 +134,24 @@ function podRequests(pod: Pod, nonZero: boolean): { milliCPU: number; memory: nu
   return { milliCPU: cpu, memory: mem };
 }
 
+// The copies of one pod (the informer's, the scheduler's assumed one, each status update) share
+// their containers array, so a pod with nothing but containers is cached by that array: one entry
+// per pod instead of one per copy. Stored objects are immutable, so the arrays never change.
+const byContainers = new WeakMap<Container[], PodResource>();
+const hostPortsByContainers = new WeakMap<Container[], HostPort[]>();
+
 /** The pod's requests and non-zero requests (cached per pod object: stored objects are immutable). */
 export function computePodResource(pod: Pod): PodResource {
   // The score plugins ask for the same pod once per node per plugin: skip the WeakMap for a repeat.
   if (pod === lastPod) return lastResource!;
-  let r = podResourceCache.get(pod);
+  const sp = pod.spec;
+  const onlyContainers = sp?.containers && !sp.initContainers && !sp.overhead ? sp.containers : undefined;
+  const cache = onlyContainers ? byContainers : podResourceCache;
+  const key = onlyContainers ?? pod;
+  let r = (cache as WeakMap<object, PodResource>).get(key);
   if (!r) {
     r = { requests: podRequests(pod, false), nonZero: podRequests(pod, true) };
-    podResourceCache.set(pod, r);
+    (cache as WeakMap<object, PodResource>).set(key, r);
   }
   lastPod = pod;
   lastResource = r;
@@ -154,7 +170,9 @@ export function allocatableOf(node: Node): Resource {
 
 /** The host ports a pod asks for, as "ip/protocol/port" keys (defaults 0.0.0.0 and TCP). */
 export function podHostPorts(pod: Pod): readonly HostPort[] {
-  let r = hostPortCache.get(pod);
+  const sp = pod.spec;
+  const onlyContainers = sp?.containers && !sp.initContainers ? sp.containers : undefined;
+  let r = onlyContainers ? hostPortsByContainers.get(onlyContainers) : hostPortCache.get(pod);
   if (!r) {
     const out: HostPort[] = [];
     const collect = (c: Container) => {
@@ -167,7 +185,8 @@ export function podHostPorts(pod: Pod): readonly HostPort[] {
     for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') collect(c);
     for (const c of pod.spec?.containers ?? []) collect(c);
     r = out;
-    hostPortCache.set(pod, r);
+    if (onlyContainers) hostPortsByContainers.set(onlyContainers, r);
+    else hostPortCache.set(pod, r);
   }
   return r;
 }
@@ -197,13 +216,22 @@ export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
  * PodTopologySpread's per-domain counts, catch up on the few nodes that changed instead of rescanning
  * a thousand. A cache whose cursor fell out of the kept window simply rescans.
  */
-export const nodeInfoJournal: { base: number; log: NodeInfo[] } = { base: 0, log: [] };
+export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedChange[] } = { base: 0, log: [], counted: [] };
 
-function journal(ni: NodeInfo): void {
+/**
+ * Which matchCounts moved in a journal entry, by key id (matchCountKeyId): −1 none, an id that one,
+ * several ids, null "any" (the counts were dropped or not kept), or false: none, but the node
+ * itself changed (SetNode). Lets per-selector caches skip other selectors' changes.
+ */
+export type CountedChange = number | number[] | null | false;
+
+function journal(ni: NodeInfo, counted: CountedChange): void {
   const j = nodeInfoJournal;
   j.log.push(ni);
+  j.counted.push(counted);
   if (j.log.length > 65_536) {
     j.log = j.log.slice(32_768);
+    j.counted = j.counted.slice(32_768);
     j.base += 32_768;
   }
 }
@@ -213,9 +241,15 @@ export function setNode(ni: NodeInfo, node: Node): void {
   ni.node = node;
   ni.name = node.metadata?.name ?? '';
   ni.allocatable = allocatableOf(node);
+  // The counts are over the pods, which a node update leaves alone.
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation;
   ni.generation++;
-  journal(ni);
+  if (keep) ni.matchCountsGeneration = ni.generation;
+  // The counts stand, but the node's labels (its domains) may not.
+  journal(ni, false);
 }
+
+const movedKeys: number[] = [];
 
 function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
   const r = computePodResource(pod);
@@ -229,8 +263,12 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     if (n > 0) ni.usedPorts[k] = n;
     else delete ni.usedPorts[k];
   }
+  movedKeys.length = 0;
+  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni, ni.matchCounts, ni.matchCountKeys, pod, sign, movedKeys);
   ni.generation++;
-  journal(ni);
+  if (keep) ni.matchCountsGeneration = ni.generation;
+  // Without kept counts, any count may read differently now (null); with them, exactly movedKeys moved.
+  journal(ni, !keep ? null : movedKeys.length === 0 ? -1 : movedKeys.length === 1 ? movedKeys[0] : movedKeys.slice());
 }
 
 /** NodeInfo.AddPod: the pod now occupies the node (assumed or bound). */
@@ -275,5 +313,8 @@ export function cloneNodeInfo(ni: NodeInfo): NodeInfo {
     nonZeroRequested: { ...ni.nonZeroRequested },
     allocatable: { ...ni.allocatable },
     usedPorts: { ...ni.usedPorts },
+    // Its own counts: RemovePod on the copy must not move the original's.
+    matchCounts: ni.matchCounts && { ...ni.matchCounts },
+    matchCountKeys: ni.matchCountKeys && [...ni.matchCountKeys],
   };
 }

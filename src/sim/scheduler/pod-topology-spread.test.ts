@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplicaSet } from './k8s-types.ts';
 import type { CycleContext } from './framework.ts';
-import { addPod, newNodeInfo, removePod } from './node-info.ts';
+import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeInfo } from './node-info.ts';
 import { buildDefaultConstraints, domainCounts, filterTopologySpreadConstraints, matchCounter, podTopologySpreadFilter, podTopologySpreadScore, scoreForCount, topologyNormalizingWeight } from './pod-topology-spread.ts';
 import { makeNode, makePod } from './test-helpers.ts';
@@ -147,6 +147,40 @@ describe('PodTopologySpread Score with the system defaults', () => {
 });
 
 describe('domainCounts cache', () => {
+  it('follows relabelled nodes and moving pods with the system defaults (no required keys, missing = "")', () => {
+    const ZONE = 'topology.kubernetes.io/zone';
+    const zoneOf = (i: number, step: number): Record<string, string> => ((i + step) % 4 === 0 ? {} : { [ZONE]: `z${(i * step) % 3}` });
+    const nodes = Array.from({ length: 12 }, (_, i) => newNodeInfo(makeNode(`n${i}`, undefined, { labels: zoneOf(i, 1) })));
+    const c = filterTopologySpreadConstraints(
+      [{ maxSkew: 5, topologyKey: ZONE, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }],
+      {},
+      'ScheduleAnyway',
+    )[0];
+    const pod = makePod('incoming', [], { labels: { app: 'web' } });
+    const fresh = () => {
+      const copies = nodes.map((ni) => newNodeInfo(ni.node, ni.pods));
+      return { ...domainCounts(copies, c, matchCounter(c, 'default'), pod, [], true) };
+    };
+    const added: { p: ReturnType<typeof makePod>; ni: NodeInfo }[] = [];
+    for (let step = 0; step < 60; step++) {
+      const ni = nodes[(step * 5) % 12];
+      if (step % 3 === 2) {
+        // Another stride than the pods', so relabelled nodes hold pods.
+        const r = nodes[(step * 7) % 12];
+        setNode(r, makeNode(r.name, undefined, { labels: zoneOf(step, step) }));
+      }
+      else if (step % 7 === 6 && added.length) {
+        const gone = added.shift()!;
+        removePod(gone.ni, gone.p);
+      } else {
+        const p = makePod(`w${step}`, [], { labels: { app: step % 4 ? 'web' : 'db' } });
+        addPod(ni, p);
+        added.push({ p, ni });
+      }
+      expect({ ...domainCounts(nodes, c, matchCounter(c, 'default'), pod, [], true) }).toEqual(fresh());
+    }
+  });
+
   it('stays equal to a fresh count as pods come and go', () => {
     const zone = (i: number) => ({ 'topology.kubernetes.io/zone': `z${i % 3}` });
     const nodes = Array.from({ length: 9 }, (_, i) => newNodeInfo(makeNode(`n${i}`, undefined, { labels: zone(i) })));

@@ -2,8 +2,9 @@ import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from './k8s-t
 import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framework.ts';
 import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
-import { nodeInfoJournal } from './node-info.ts';
+import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
+import { matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
@@ -59,12 +60,12 @@ export function filterTopologySpreadConstraints(
   return out;
 }
 
-function toConstraint(c: TopologySpreadConstraint, selector: LabelSelector): SpreadConstraint {
+function toConstraint(c: TopologySpreadConstraint, selector: LabelSelector, key = selectorKey(selector)): SpreadConstraint {
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
     selector,
-    selectorKey: selectorKey(selector),
+    selectorKey: key,
     minDomains: c.minDomains ?? 1,
     nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
     nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
@@ -100,15 +101,45 @@ export function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
   return { matchLabels, matchExpressions };
 }
 
-/** buildDefaultConstraints: system defaults with the default selector, none if that selector is empty. */
-export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConstraint[] {
-  const sel = defaultSelector(pod, listers);
-  if (isEmptySelector(sel)) return [];
-  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => toConstraint(c, sel));
+// buildDefaultConstraints per listers object (the scheduler keeps one while no Service or
+// ReplicaSet changes), by what the selector is made of: namespace, controller and labels. The
+// pods of one ReplicaSet then share one result; callers only read it.
+const defaultConstraintsMemo = new WeakMap<Listers, Map<string, SpreadConstraint[]>>();
+const serviceNamespaces = new WeakMap<Listers, Set<string>>();
+
+// The namespaces holding a Service with a selector (the only ones where the pod's labels count).
+function namespacesWithServices(listers: Listers): Set<string> {
+  let set = serviceNamespaces.get(listers);
+  if (!set) {
+    set = new Set();
+    for (const svc of listers.services ?? []) if (svc.spec?.selector !== undefined) set.add(svc.metadata?.namespace ?? '');
+    serviceNamespaces.set(listers, set);
+  }
+  return set;
 }
 
-// Per-node match counts live in NodeInfo.matchCounts (plain data, dropped whenever the node's
-// generation moves), so a cycle over a thousand nodes costs one property lookup per node.
+/** buildDefaultConstraints: system defaults with the default selector, none if that selector is empty. */
+export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConstraint[] {
+  const ns = pod.metadata?.namespace ?? '';
+  const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
+  let memo = defaultConstraintsMemo.get(listers);
+  if (!memo) defaultConstraintsMemo.set(listers, (memo = new Map()));
+  // The labels matter only where a Service could select the pod.
+  const labelsMatter = namespacesWithServices(listers).has(ns);
+  const memoKey = `${ns}\u0000${owner ? `${owner.apiVersion}/${owner.kind}/${owner.name}` : ''}${labelsMatter ? '\u0000' + JSON.stringify(pod.metadata?.labels ?? {}) : ''}`;
+  let out = memo.get(memoKey);
+  if (!out) {
+    const sel = defaultSelector(pod, listers);
+    const key = selectorKey(sel);
+    out = isEmptySelector(sel) ? [] : SYSTEM_DEFAULT_CONSTRAINTS.map((c) => toConstraint(c, sel, key));
+    if (memo.size >= 1024) memo.clear();
+    memo.set(memoKey, out);
+  }
+  return out;
+}
+
+// Per-node match counts live in NodeInfo.matchCounts (plain data, kept up to date by AddPod and
+// RemovePod), so a cycle over a thousand nodes costs one property lookup per node.
 
 /** A per-cycle counter for one (namespace, selector): countPodsMatchSelector with memoisation. */
 export interface MatchCounter {
@@ -121,47 +152,53 @@ export interface MatchCounter {
 export function countPodsMatchSelector(pods: readonly Pod[], selector: LabelSelector, ns: string): number {
   if (isEmptySelector(selector)) return 0;
   let count = 0;
-  for (const p of pods) {
-    if (p.metadata?.deletionTimestamp || (p.metadata?.namespace ?? '') !== ns) continue;
-    if (labelSelectorMatches(selector, p.metadata?.labels)) count++;
-  }
+  for (const p of pods) if (podCountsFor(p, selector, ns)) count++;
   return count;
 }
 
+// The counters made for a constraint object, by namespace: default constraints are shared by the
+// pods of a ReplicaSet (buildDefaultConstraints' memo), so a burst makes each counter once.
+const countersOf = new WeakMap<SpreadConstraint, Map<string, MatchCounter>>();
+
 /** A memoised countPodsMatchSelector for one constraint's selector in the pod's namespace. */
 export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
-  const key = ns + '\u0000' + c.selectorKey;
+  let byNs = countersOf.get(c);
+  if (!byNs) countersOf.set(c, (byNs = new Map()));
+  let mc = byNs.get(ns);
+  if (!mc) byNs.set(ns, (mc = newMatchCounter(c, ns)));
+  return mc;
+}
+
+function newMatchCounter(c: SpreadConstraint, ns: string): MatchCounter {
+  const key = matchCountKey(ns, c.selectorKey, c.selector);
   if (isEmptySelector(c.selector)) return Object.assign(() => 0, { key });
   const counter = (ni: NodeInfo): number => {
     let m = ni.matchCounts;
     if (m === undefined || ni.matchCountsGeneration !== ni.generation) {
       m = ni.matchCounts = {};
+      ni.matchCountKeys = [];
       ni.matchCountsGeneration = ni.generation;
+      trustMatchCounts(ni);
     }
     const v = m[key];
     if (v !== undefined) return v;
+    (ni.matchCountKeys ??= []).push(key);
     return (m[key] = countPodsMatchSelector(ni.pods, c.selector, ns));
   };
   return Object.assign(counter, { key });
 }
 
-// Domain totals over all nodes, kept per (selector, namespace, topology key, required keys) and
-// updated only for nodes whose generation moved. PreScore and PreFilter walk every node for every
-// pod; with 1,000 nodes that walk dominated the cycle. The cache is used only when a node's
-// eligibility does not depend on the incoming pod (no node affinity to honour, taints ignored).
-interface DomainCache {
-  /** The allNodes array last scanned, its index, and the journal position it is up to date with. */
-  list?: NodeInfo[];
-  index?: Map<NodeInfo, number>;
-  cursor?: number;
-  nodes: (NodeInfo | undefined)[];
-  gens: number[];
+// Domain totals over all nodes, kept per node list (node-slots.ts) and per (selector, namespace,
+// topology key, required keys), and updated only for the nodes whose count or labels moved since
+// the last call. PreScore and PreFilter walk every node for every pod; with 1,000 nodes that walk
+// dominated the cycle. The cache is used only when a node's eligibility does not depend on the
+// incoming pod (no node affinity to honour, taints ignored).
+interface DomainCache extends SlotView {
   values: (string | undefined)[];
   counts: number[];
   members: Record<string, number>;
   totals: Record<string, number>;
 }
-const domainCaches = new Map<string, DomainCache>();
 
 function podIndependentInclusion(c: SpreadConstraint, pod: Pod): boolean {
   if (c.nodeTaintsPolicy === 'Honor') return false;
@@ -197,52 +234,53 @@ export function domainCounts(
     }
     return out;
   }
-  const key = `${counter.key}\u0000${c.topologyKey}\u0000${requiredKeys.join(',')}\u0000${missingAsEmpty}`;
-  let dc = domainCaches.get(key);
-  if (!dc || dc.nodes.length !== allNodes.length) {
+  const slots = nodeSlots(allNodes);
+  const views = viewsOf(slots);
+  const id = matchCountKeyId(counter.key);
+  const byKey = (views.domains[id] ??= new Map());
+  const key = requiredKeys.length === 0 ? (missingAsEmpty ? c.topologyKey : c.topologyKey + '\u0000false') : `${c.topologyKey}\u0000${missingAsEmpty}\u0000${requiredKeys.join('\u0000')}`;
+  let dc = byKey.get(key);
+  if (!dc) {
     const n = allNodes.length;
-    dc = { nodes: new Array(n).fill(undefined), gens: new Array(n).fill(-1), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
-    domainCaches.set(key, dc);
+    dc = { ...newSlotView(n), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
+    byKey.set(key, dc);
   }
-  const refresh = (i: number, ni: NodeInfo) => {
-    const old = dc.values[i];
+  const d = dc;
+  // Without required keys, a node's value and count come from the per-slot views (which scoring
+  // reads too), so a changed node is looked at once, not once per cache.
+  const fromSlots = requiredKeys.length === 0;
+  const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey) : undefined;
+  const slotCount = fromSlots ? slotCounts(slots, allNodes, counter) : undefined;
+  // Only the slots whose value or count may have moved since the last call need a look.
+  const refresh = (i: number) => {
+    const old = d.values[i];
     if (old !== undefined) {
-      dc.totals[old] -= dc.counts[i];
-      if (--dc.members[old] === 0) {
-        delete dc.members[old];
-        delete dc.totals[old];
+      d.totals[old] -= d.counts[i];
+      if (--d.members[old] === 0) {
+        delete d.members[old];
+        delete d.totals[old];
       }
     }
-    const v = valueOf(ni);
-    const cnt = v === undefined ? 0 : counter(ni);
+    let v: string | undefined;
+    let cnt = 0;
+    if (slotValues) {
+      v = slotValues[i];
+      if (v === undefined && missingAsEmpty) v = '';
+      if (v !== undefined) cnt = slotCount![i];
+    } else {
+      v = valueOf(allNodes[i]);
+      if (v !== undefined) cnt = counter(allNodes[i]);
+    }
     if (v !== undefined) {
-      dc.members[v] = (dc.members[v] ?? 0) + 1;
-      dc.totals[v] = (dc.totals[v] ?? 0) + cnt;
+      d.members[v] = (d.members[v] ?? 0) + 1;
+      d.totals[v] = (d.totals[v] ?? 0) + cnt;
     }
-    dc.nodes[i] = ni;
-    dc.gens[i] = ni.generation;
-    dc.values[i] = v;
-    dc.counts[i] = cnt;
+    d.values[i] = v;
+    d.counts[i] = cnt;
   };
-  const j = nodeInfoJournal;
-  if (dc.list === allNodes && dc.index && dc.cursor !== undefined && dc.cursor >= j.base) {
-    // Same node list as last time: only the nodes changed since then need a look.
-    for (let k = dc.cursor - j.base; k < j.log.length; k++) {
-      const ni = j.log[k];
-      const i = dc.index.get(ni);
-      if (i !== undefined && !(dc.nodes[i] === ni && dc.gens[i] === ni.generation)) refresh(i, ni);
-    }
-  } else {
-    for (let i = 0; i < allNodes.length; i++) {
-      const ni = allNodes[i];
-      if (dc.nodes[i] === ni && dc.gens[i] === ni.generation) continue;
-      refresh(i, ni);
-    }
-    dc.list = allNodes;
-    dc.index = new Map(allNodes.map((ni, i) => [ni, i]));
-  }
-  dc.cursor = j.base + j.log.length;
-  return dc.totals;
+  if (fromSlots) catchUpCounts(slots, d, id, true, refresh);
+  else catchUp(slots, d, refresh);
+  return d.totals;
 }
 
 /** nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key. */
@@ -279,6 +317,70 @@ export function minMatchNum(counts: Record<string, number>, minDomains: number):
   const values = Object.values(counts);
   if (values.length < minDomains || values.length === 0) return 0;
   return Math.min(...values);
+}
+
+// Per-slot views for scoreAll (see node-slots.ts): a node's label value and its matching-pod count
+// per selector, refreshed only for slots whose version moved.
+const NO_LABELS: Record<string, string> = {};
+
+interface SlotValues extends SlotView { values: (string | undefined)[] }
+interface SlotCounts extends SlotView { counts: Float64Array }
+
+// The views of one list, found without building a string per call: labels by topology key, counts
+// and domain totals by the count key's id.
+interface PtsViews {
+  labels: Map<string, SlotValues>;
+  counts: (SlotCounts | undefined)[];
+  domains: (Map<string, DomainCache> | undefined)[];
+}
+const ptsViews = new WeakMap<NodeSlots, PtsViews>();
+function viewsOf(slots: NodeSlots): PtsViews {
+  let v = ptsViews.get(slots);
+  if (!v) ptsViews.set(slots, (v = { labels: new Map(), counts: [], domains: [] }));
+  return v;
+}
+
+function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | undefined)[] {
+  const views = viewsOf(slots);
+  let e = views.labels.get(key);
+  if (!e) views.labels.set(key, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
+  const values = e.values;
+  // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
+  catchUpCounts(slots, e, -1, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
+  return values;
+}
+
+function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): Float64Array {
+  const views = viewsOf(slots);
+  const id = matchCountKeyId(counter.key);
+  let e = views.counts[id];
+  if (!e) views.counts[id] = e = { ...newSlotView(list.length), counts: new Float64Array(list.length) };
+  const counts = e.counts;
+  catchUpCounts(slots, e, id, false, (k) => { counts[k] = counter(list[k]); });
+  return counts;
+}
+
+let tableBuf = new Float64Array(1024);
+/** Scratch for normalize's per-value table (valid until the next call). */
+let tableView = tableBuf.subarray(0, 0);
+function scratchTable(n: number): Float64Array {
+  if (tableView.length !== n) {
+    if (tableBuf.length < n) tableBuf = new Float64Array(n);
+    tableView = tableBuf.subarray(0, n);
+  }
+  return tableView;
+}
+
+let scratchBuf = new Float64Array(1024);
+/** A zeroed scratch array of length n (reused: valid until the next call). */
+let scratchView = scratchBuf.subarray(0, 0);
+function scratch(n: number): Float64Array {
+  if (scratchView.length !== n) {
+    if (scratchBuf.length < n) scratchBuf = new Float64Array(n * 2);
+    scratchView = scratchBuf.subarray(0, n);
+  }
+  scratchView.fill(0);
+  return scratchView;
 }
 
 const PTS = 'PodTopologySpread';
@@ -319,6 +421,9 @@ export interface TopologySpreadPreScoreState {
   topologyNormalizingWeight: number[];
 }
 
+// The ignoredNodes of a PreScore that ignored none (shared, never added to: a set is made on the first).
+const NO_IGNORED: Set<string> = new Set();
+
 /** topologyNormalizingWeight: log(size + 2), so small topologies aren't drowned by big ones. */
 export function topologyNormalizingWeight(size: number): number {
   return Math.log(size + 2);
@@ -343,7 +448,7 @@ export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx:
   const s: TopologySpreadPreScoreState = {
     constraints,
     counters: constraints.map((c) => matchCounter(c, ns)),
-    ignoredNodes: new Set(),
+    ignoredNodes: NO_IGNORED,
     topologyValueToPodCounts: constraints.map(() => ({})),
     topologyNormalizingWeight: [],
   };
@@ -366,6 +471,7 @@ export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx:
     const ni = filteredNodes[f];
     const labels = ni.node.metadata?.labels ?? {};
     if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) {
+      if (s.ignoredNodes === NO_IGNORED) s.ignoredNodes = new Set();
       s.ignoredNodes.add(ni.name);
       continue;
     }
@@ -419,6 +525,41 @@ export const podTopologySpreadScore: ScorePlugin = {
     // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
     return Math.round(score);
   },
+  scoreAll(_pod, feasible, ctx, out) {
+    // score() for every node: the same terms, added in the same order (constraint by constraint,
+    // so the same floating-point sums). With slots, the counts and labels come from per-slot arrays.
+    const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
+    const n = feasible.length;
+    const idx = ctx.feasibleIdx;
+    if (s.ignoredNodes.size > 0 || !idx || idx.length !== n) {
+      for (let f = 0; f < n; f++) out[f] = podTopologySpreadScore.score(_pod, feasible[f], ctx);
+      return;
+    }
+    const slots = nodeSlots(ctx.allNodes);
+    const acc = scratch(n);
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      const tk = c.topologyKey;
+      const values = slotLabels(slots, ctx.allNodes, tk);
+      const w = s.topologyNormalizingWeight[i];
+      const offset = c.maxSkew - 1;
+      if (tk === LABEL_HOSTNAME) {
+        const counts = slotCounts(slots, ctx.allNodes, s.counters[i]);
+        for (let f = 0; f < n; f++) {
+          const k = idx[f];
+          if (values[k] !== undefined) acc[f] += counts[k] * w + offset;
+        }
+      } else {
+        const byValue = s.topologyValueToPodCounts[i];
+        for (let f = 0; f < n; f++) {
+          const v = values[idx[f]];
+          if (v !== undefined) acc[f] += (byValue[v] ?? 0) * w + offset;
+        }
+      }
+    }
+    // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
+    for (let f = 0; f < n; f++) out[f] = Math.round(acc[f]);
+  },
   normalize(scores, feasible, ctx) {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
     let minScore = Number.MAX_SAFE_INTEGER;
@@ -429,6 +570,10 @@ export const podTopologySpreadScore: ScorePlugin = {
       if (scores[i] < minScore) minScore = scores[i];
       if (scores[i] > maxScore) maxScore = scores[i];
     }
+    // Raw scores are whole numbers in [min, max], usually a narrow range: divide once per value.
+    const span = maxScore - minScore;
+    const table = !anyIgnored && maxScore !== 0 && span < 1024 && scores.length > 32 ? scratchTable(span + 1) : undefined;
+    if (table) for (let d = 0; d <= span; d++) table[d] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - (minScore + d))) / maxScore);
     for (let i = 0; i < scores.length; i++) {
       if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) {
         scores[i] = 0;
@@ -438,7 +583,8 @@ export const podTopologySpreadScore: ScorePlugin = {
         scores[i] = MAX_NODE_SCORE;
         continue;
       }
-      scores[i] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
+      const hit = table !== undefined ? table[scores[i] - minScore] : undefined;
+      scores[i] = hit !== undefined ? hit : Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
     }
   },
 };

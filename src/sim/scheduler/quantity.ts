@@ -49,16 +49,30 @@ function ceilDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a > 0n ? q + 1n : q;
 }
 
+// Value() and MilliValue() of the strings seen so far: a cluster uses a handful of quantity strings
+// ("10m", "16Mi", "4") millions of times. Bounded so odd inputs cannot grow it without limit.
+const valueMemo = new Map<string | number, number>();
+const milliMemo = new Map<string | number, number>();
+function remember(memo: Map<string | number, number>, input: string | number, v: number): number {
+  if (memo.size >= 4096) memo.clear();
+  memo.set(input, v);
+  return v;
+}
+
 /** Quantity.Value(): the value in base units (bytes, cores), rounded up. */
 export function quantityValue(input: string | number | undefined): number {
   if (input === undefined) return 0;
+  const m = valueMemo.get(input);
+  if (m !== undefined) return m;
   const { num, den } = parseQuantity(input);
-  return Number(ceilDiv(num, den));
+  return remember(valueMemo, input, Number(ceilDiv(num, den)));
 }
 
 /** Quantity.MilliValue(): the value in thousandths (millicores), rounded up. */
 export function quantityMilliValue(input: string | number | undefined): number {
   if (input === undefined) return 0;
+  const m = milliMemo.get(input);
+  if (m !== undefined) return m;
   const { num, den } = parseQuantity(input);
-  return Number(ceilDiv(num * 1000n, den));
+  return remember(milliMemo, input, Number(ceilDiv(num * 1000n, den)));
 }

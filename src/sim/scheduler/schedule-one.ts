@@ -1,4 +1,4 @@
-import type { Binding, Pod } from './k8s-types.ts';
+import type { Binding, Pod, Toleration } from './k8s-types.ts';
 import type { Code, CycleContext, FilterPlugin, Listers, Rng, ScorePlugin, Status } from './framework.ts';
 import { podPriority } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -8,9 +8,10 @@ import { nodeName } from './node-name.ts';
 import { taintTolerationFilter, taintTolerationScore } from './taint-toleration.ts';
 import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
 import { nodePorts } from './node-ports.ts';
-import { LOCAL_CACHE, computePodResource, podHostPorts, type LocalCache } from './node-info.ts';
+import { LOCAL_CACHE, computePodResource, podHostPorts, type HostPort, type LocalCache } from './node-info.ts';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
+import { catchUp, forgetSlots, newSlotView, nodeSlots, slotsMatch, type NodeSlots, type SlotView } from './node-slots.ts';
 
 // pkg/scheduler/schedule_one.go: schedulePod → findNodesThatFitPod → prioritizeNodes → selectHost,
 // FitError.Error() from framework/types.go, and DefaultPreemption's PostFilter message.
@@ -157,8 +158,52 @@ const SKIPPABLE = new Map<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean
 // Plugins whose verdict depends on more than the pod and the one node (they read cluster-wide counts).
 const NON_LOCAL = new Set<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
 
+interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: FilterPlugin[] }
+// The filter lists for each set of PreFilter-skipped plugins (by bit mask), made once per profile.
+const filterSetsMemo = new WeakMap<FilterPlugin[], Map<number, FilterSets>>();
+
+/** The filters that run (all with records; else those not skipped), split into node-local and cluster-wide. */
+function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: CycleContext): FilterSets {
+  let mask = 0;
+  if (!full) for (let i = 0; i < plugins.length && i < 30; i++) if (SKIPPABLE.get(plugins[i])?.(pod, ctx)) mask |= 1 << i;
+  let byMask = filterSetsMemo.get(plugins);
+  if (!byMask) filterSetsMemo.set(plugins, (byMask = new Map()));
+  let sets = byMask.get(mask);
+  if (!sets) {
+    // Beyond 30 plugins the mask cannot tell them apart: filter afresh (never memoised).
+    const active = full ? plugins : plugins.filter((pl) => !SKIPPABLE.get(pl)?.(pod, ctx));
+    sets = { active, local: active.filter((pl) => !NON_LOCAL.has(pl)), global: active.filter((pl) => NON_LOCAL.has(pl)) };
+    if (plugins.length <= 30) byMask.set(mask, sets);
+  }
+  return sets;
+}
+
 const signatureIds = new Map<string, number>();
 let nextSignatureId = 1;
+
+// The previous pod's signature parts: the pods of a burst mostly share them (one template), so
+// comparing field by field against the last pod spares building and hashing the long key.
+interface SignatureParts {
+  cpu: number; mem: number; nzCPU: number; nzMem: number;
+  nodeName: string; taintReasonWithKey: boolean; priority: number;
+  tolerations: Toleration[] | undefined; nodeSelector: unknown; nodeAffinity: unknown; hostPorts: readonly HostPort[];
+  id: number;
+}
+let lastSignature: SignatureParts | undefined;
+
+function sameTolerations(a: Toleration[] | undefined, b: Toleration[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    // JSON.stringify's view of a toleration: these five fields (undefined ones left out).
+    if (x.key !== y.key || x.operator !== y.operator || x.value !== y.value || x.effect !== y.effect || x.tolerationSeconds !== y.tolerationSeconds) return false;
+    for (const k in x) if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
+    for (const k in y) if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
+  }
+  return true;
+}
 
 /**
  * An id for what the node-local plugins read from a pod (requests, tolerations, node affinity and
@@ -167,8 +212,18 @@ let nextSignatureId = 1;
 export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number {
   const r = computePodResource(pod);
   const sp = pod.spec;
+  const hostPorts = podHostPorts(pod);
+  const nodeSelector = sp?.nodeSelector;
+  const nodeAffinity = sp?.affinity?.nodeAffinity;
+  const l = lastSignature;
+  if (l && l.cpu === r.requests.milliCPU && l.mem === r.requests.memory && l.nzCPU === r.nonZero.milliCPU && l.nzMem === r.nonZero.memory
+    && l.nodeName === (sp?.nodeName ?? '') && l.taintReasonWithKey === taintReasonWithKey && l.priority === (sp?.priority ?? 0)
+    && nodeSelector === undefined && l.nodeSelector === undefined && nodeAffinity === undefined && l.nodeAffinity === undefined
+    && hostPorts.length === 0 && l.hostPorts.length === 0 && sameTolerations(l.tolerations, sp?.tolerations)) {
+    return l.id;
+  }
   const key = `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|`
-    + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(sp?.nodeSelector ?? null)}|${JSON.stringify(sp?.affinity?.nodeAffinity ?? null)}|${JSON.stringify(podHostPorts(pod))}`;
+    + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(nodeSelector ?? null)}|${JSON.stringify(nodeAffinity ?? null)}|${JSON.stringify(hostPorts)}`;
   let id = signatureIds.get(key);
   if (id === undefined) {
     // Ids only grow, so clearing the table never makes an old cache entry match a new pod.
@@ -176,6 +231,11 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
     id = nextSignatureId++;
     signatureIds.set(key, id);
   }
+  lastSignature = {
+    cpu: r.requests.milliCPU, mem: r.requests.memory, nzCPU: r.nonZero.milliCPU, nzMem: r.nonZero.memory,
+    nodeName: sp?.nodeName ?? '', taintReasonWithKey, priority: sp?.priority ?? 0,
+    tolerations: sp?.tolerations, nodeSelector, nodeAffinity, hostPorts, id,
+  };
   return id;
 }
 
@@ -188,47 +248,150 @@ function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCache {
 }
 
 /**
- * The same node-local verdicts as LOCAL_CACHE, but in flat arrays indexed by the node's position in
- * one NodeInfo list (the scheduler hands the same array to every cycle while the node set is
- * unchanged): a cycle over hundreds of nodes reads a few contiguous arrays instead of one cache
- * object per node. Not state: a WeakMap keyed by the list, rebuilt for a new list.
+ * The same node-local verdicts as LOCAL_CACHE, but in flat arrays indexed by the node's slot in one
+ * NodeInfo list (see node-slots.ts; the scheduler hands the same array to every cycle while the
+ * node set is unchanged): a cycle over hundreds of nodes reads a few contiguous arrays instead of
+ * one cache object per node. An entry holds while its slot's version and the pod signature do.
  */
 interface FlatCache {
-  objs: NodeInfo[];
-  gen: Float64Array;
+  slots: NodeSlots;
+  /** The slot version each entry was computed at (−1 = never). */
+  at: Float64Array;
   sig: Float64Array;
   /** undefined = not computed, null = passed, else the first failing record. */
   fail: (FilterRecord | null | undefined)[];
   fixed: Float64Array;
-  /** raw[i * nScore + p]; −1 = not computed. */
+  /** raw[p * slots + i] (one plugin's scores contiguous, as a cycle reads them); −1 = not computed. */
   raw: Float64Array;
   nScore: number;
+  /**
+   * For signature `goodSig`: good[k] = 1 when slot k's entry is current and passed; `bad` counts
+   * the other slots. With bad = 0 the filter pass needs to look at no node (see findFeasibleFlat).
+   */
+  goodSig: number;
+  good: Uint8Array;
+  bad: number;
+  /** How far `good` has caught up with changed slots. */
+  goodView: SlotView;
 }
-const flatCaches = new WeakMap<NodeInfo[], FlatCache>();
 
-function flatCacheFor(list: NodeInfo[], nScore: number): FlatCache {
-  let fc = flatCaches.get(list);
-  if (!fc || fc.objs.length !== list.length || fc.nScore !== nScore) {
-    const n = list.length;
+function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
+  let fc = slots.extra.get('schedule-one/flat') as FlatCache | undefined;
+  if (!fc || fc.nScore !== nScore) {
+    const n = slots.objs.length;
     fc = {
-      objs: list.slice(), gen: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
+      slots, at: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
       fixed: new Float64Array(n).fill(-1), raw: new Float64Array(n * nScore).fill(-1), nScore,
+      goodSig: 0, good: new Uint8Array(n), bad: n, goodView: newSlotView(n),
     };
-    flatCaches.set(list, fc);
+    slots.extra.set('schedule-one/flat', fc);
   }
   return fc;
 }
 
-/** Make slot i describe `ni` at its current generation for signature `sig` (clearing it if not). */
-function flatEntry(fc: FlatCache, i: number, ni: NodeInfo, sig: number): void {
-  const g = ni.generation;
-  if (fc.gen[i] === g && fc.sig[i] === sig && fc.objs[i] === ni) return;
-  fc.objs[i] = ni;
-  fc.gen[i] = g;
+/** Clear slot i's entry for signature `sig` at the slot's current version. */
+function resetFlatEntry(fc: FlatCache, i: number, sig: number): void {
+  fc.at[i] = fc.slots.ver[i];
   fc.sig[i] = sig;
   fc.fail[i] = undefined;
   fc.fixed[i] = -1;
-  fc.raw.fill(-1, i * fc.nScore, (i + 1) * fc.nScore);
+  const stride = fc.at.length;
+  for (let p = 0; p < fc.nScore; p++) fc.raw[p * stride + i] = -1;
+}
+
+const flatFeasible: NodeInfo[] = [];
+const flatFeasibleIdx: number[] = [];
+
+/** The first failing node-local filter's record on `ni`, or null when all pass. */
+function localVerdict(pod: Pod, ni: NodeInfo, ctx: CycleContext, localFilters: FilterPlugin[]): FilterRecord | null {
+  for (let p = 0; p < localFilters.length; p++) {
+    const st = localFilters[p].filter(pod, ni, ctx);
+    if (st.code !== 'Success') return { plugin: localFilters[p].name, code: st.code, reasons: st.reasons };
+  }
+  return null;
+}
+
+/**
+ * The filter pass of schedulePod over the flat cache: the same walk from `start`, stopping at
+ * numNodesToFind feasible nodes, with the same first failures (local filters come before
+ * PodTopologySpread in the profile). Returns the number of nodes processed.
+ */
+function findFeasibleFlat(
+  pod: Pod, nodes: NodeInfo[], ctx: CycleContext, fc: FlatCache, sig: number, start: number, numNodesToFind: number,
+  localFilters: FilterPlugin[], globalFilters: FilterPlugin[],
+  feasible: NodeInfo[], feasibleIdx: number[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
+): number {
+  const m = nodes.length;
+  const at = fc.at;
+  const sigs = fc.sig;
+  const fails = fc.fail;
+  const ver = fc.slots.ver;
+  const ng = globalFilters.length;
+  const good = fc.good;
+  if (fc.goodSig !== sig) {
+    fc.goodSig = sig;
+    good.fill(0);
+    fc.bad = m;
+    fc.goodView = newSlotView(m);
+    fc.goodView.epoch = fc.slots.epoch;
+    fc.goodView.pos = fc.slots.changedBase + fc.slots.changed.length;
+  } else {
+    // A changed node is looked at again right away (its verdict is a pure function of pod and node).
+    catchUp(fc.slots, fc.goodView, (k) => {
+      if (good[k]) {
+        good[k] = 0;
+        fc.bad++;
+      }
+      if (at[k] !== ver[k] || sigs[k] !== sig) resetFlatEntry(fc, k, sig);
+      if (fails[k] === undefined) fails[k] = localVerdict(pod, nodes[k], ctx, localFilters);
+      if (fails[k] === null) {
+        good[k] = 1;
+        fc.bad--;
+      }
+    });
+  }
+  if (fc.bad === 0 && ng === 0) {
+    // Every node passes: the walk takes the next numNodesToFind nodes from start, all feasible.
+    const take = Math.min(m, numNodesToFind);
+    for (let j = 0, k = start; j < take; j++) {
+      feasible[j] = nodes[k];
+      feasibleIdx[j] = k;
+      if (++k === m) k = 0;
+    }
+    feasible.length = take;
+    feasibleIdx.length = take;
+    return take;
+  }
+  let processed = 0;
+  let found = 0;
+  let k = start;
+  while (processed < m && found < numNodesToFind) {
+    if (at[k] !== ver[k] || sigs[k] !== sig) resetFlatEntry(fc, k, sig);
+    let fail = fails[k];
+    if (fail === undefined) fail = fails[k] = localVerdict(pod, nodes[k], ctx, localFilters);
+    if (fail === null && !good[k]) {
+      good[k] = 1;
+      fc.bad--;
+    }
+    let failedRec = fail ?? undefined;
+    for (let p = 0; !failedRec && p < ng; p++) {
+      const st = globalFilters[p].filter(pod, nodes[k], ctx);
+      if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
+    }
+    processed++;
+    if (failedRec) {
+      nodeToStatus[nodes[k].name] = failedRec;
+      unschedulable.add(failedRec.plugin);
+    } else {
+      feasible[found] = nodes[k];
+      feasibleIdx[found] = k;
+      found++;
+    }
+    if (++k === m) k = 0;
+  }
+  feasible.length = found;
+  feasibleIdx.length = found;
+  return processed;
 }
 
 /** ErrNoNodesAvailable's message. */
@@ -369,8 +532,9 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
   const scores: ScoreRecord[][] = new Array(n);
   const totals: number[] = new Array(n).fill(0);
   for (let i = 0; i < n; i++) scores[i] = new Array(plugins.length);
-  const raw: number[] = new Array(n);
-  const normalized: number[] = new Array(n);
+  // Typed like prioritizeTotals' arrays, so the normalizers see one kind of array (and stay fast).
+  const raw = new Float64Array(n) as unknown as number[];
+  const normalized = new Float64Array(n) as unknown as number[];
   for (let p = 0; p < plugins.length; p++) {
     const pl = plugins[p];
     const active = pl.preScore ? pl.preScore(pod, feasible, ctx) : true;
@@ -385,53 +549,79 @@ export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContex
   return { scores, totals };
 }
 
-/** prioritizeNodes without the per-node records: the same sums in the same order, so the same totals. */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): number[] {
+// Per-cycle arrays of prioritizeTotals, reused from cycle to cycle (slot 0 the totals, 1 + p plugin
+// p's scores): a burst would otherwise allocate several arrays of hundreds of numbers per pod.
+const scratchPool: Float64Array[] = [];
+// The last view handed out per slot: a burst asks for the same length cycle after cycle.
+const scratchViews: Float64Array[] = [];
+function scratchArray(slot: number, n: number): Float64Array {
+  const v = scratchViews[slot];
+  if (v !== undefined && v.length === n) return v;
+  let a = scratchPool[slot];
+  if (!a || a.length < n) a = scratchPool[slot] = new Float64Array(Math.max(n, 1024));
+  return (scratchViews[slot] = a.subarray(0, n));
+}
+
+/**
+ * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
+ * The result is a scratch array, valid until the next call.
+ */
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): ArrayLike<number> {
   const n = feasible.length;
-  const totals: number[] = new Array(n).fill(0);
-  const active = plugins.map((pl) => (pl.preScore ? pl.preScore(pod, feasible, ctx) : true));
+  const np = plugins.length;
+  const totals = scratchArray(0, n);
+  totals.fill(0);
+  const active: boolean[] = new Array(np);
+  for (let p = 0; p < np; p++) active[p] = plugins[p].preScore ? plugins[p].preScore!(pod, feasible, ctx) : true;
   // Raw scores per plugin; with a signature, node-local ones are gathered in one pass over the nodes.
-  const raw: (number[] | undefined)[] = plugins.map(() => undefined);
+  const raw: (Float64Array | undefined)[] = new Array(np).fill(undefined);
   if (sig !== 0) {
     // Node-local plugins without NormalizeScore add raw × weight: cache that sum per node. Every
     // term is an integer, so summing in another order gives exactly the same totals.
     const fixed = plugins.filter((pl, p) => active[p] && !pl.normalize && !NON_LOCAL.has(pl));
     const gathered: number[] = [];
-    for (let p = 0; p < plugins.length; p++) {
-      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = new Array(n); }
+    for (let p = 0; p < np; p++) {
+      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = scratchArray(1 + p, n); }
     }
+    const ng = gathered.length;
     if (flat) {
-      // The same values from the flat cache (slots were made current by the filter pass).
+      // The same values from the flat cache (the filter pass made every feasible slot's entry current).
       const { fc, idx } = flat;
-      const ns = fc.nScore;
+      const stride = fc.at.length;
+      const fixedAt = fc.fixed;
+      const rawAt = fc.raw;
       for (let i = 0; i < n; i++) {
-        const ni = feasible[i];
         const k = idx[i];
-        let f = fc.fixed[k];
+        let f = fixedAt[k];
         if (f < 0) {
           f = 0;
-          for (const pl of fixed) f += pl.score(pod, ni, ctx) * pl.weight;
-          fc.fixed[k] = f;
+          for (const pl of fixed) f += pl.score(pod, feasible[i], ctx) * pl.weight;
+          fixedAt[k] = f;
         }
         totals[i] = f;
-        for (let g = 0; g < gathered.length; g++) {
-          const p = gathered[g];
-          let v = fc.raw[k * ns + p];
-          if (v < 0) v = fc.raw[k * ns + p] = plugins[p].score(pod, ni, ctx);
-          raw[p]![i] = v;
+      }
+      for (let g = 0; g < ng; g++) {
+        const p = gathered[g];
+        const out = raw[p]!;
+        const pl = plugins[p];
+        for (let i = 0; i < n; i++) {
+          const at = p * stride + idx[i];
+          let v = rawAt[at];
+          if (v < 0) v = rawAt[at] = pl.score(pod, feasible[i], ctx);
+          out[i] = v;
         }
       }
     }
     for (let i = 0; !flat && i < n; i++) {
       const ni = feasible[i];
-      const c = localEntry(ni, sig, plugins.length);
+      const c = localEntry(ni, sig, np);
       if (c.fixed < 0) {
         let sum = 0;
         for (const pl of fixed) sum += pl.score(pod, ni, ctx) * pl.weight;
         c.fixed = sum;
       }
       totals[i] = c.fixed;
-      for (let g = 0; g < gathered.length; g++) {
+      for (let g = 0; g < ng; g++) {
         const p = gathered[g];
         let v = c.raw[p];
         if (v < 0) v = c.raw[p] = plugins[p].score(pod, ni, ctx);
@@ -439,16 +629,21 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
       }
     }
   }
-  for (let p = 0; p < plugins.length; p++) {
+  for (let p = 0; p < np; p++) {
     const pl = plugins[p];
     if (!active[p]) continue; // every node scores 0: the totals don't move
     if (sig !== 0 && !pl.normalize && !NON_LOCAL.has(pl)) continue; // in the cached sum
     let scores = raw[p];
     if (!scores) {
-      scores = new Array(n);
-      for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
+      scores = scratchArray(1 + p, n);
+      if (pl.scoreAll) {
+        ctx.feasibleIdx = flat?.idx;
+        pl.scoreAll(pod, feasible, ctx, scores as unknown as number[]);
+        ctx.feasibleIdx = undefined;
+      } else for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
     }
-    if (pl.normalize) pl.normalize(scores, feasible, ctx);
+    // The normalizers read and write by index and length only, so a typed array serves.
+    if (pl.normalize) pl.normalize(scores as unknown as number[], feasible, ctx);
     const w = pl.weight;
     for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
   }
@@ -456,7 +651,7 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
 }
 
 /** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
-export function selectHostIndex(totals: number[], rng: Rng): number {
+export function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
   if (totals.length === 0) throw new Error('empty priorityList');
   let maxScore = totals[0];
   let selected = 0;
@@ -530,49 +725,32 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   // "stop after the numNodesToFind-th feasible node".
   const m = nodes.length;
   const numNodesToFind = numFeasibleNodesToFind(opts.percentageOfNodesToScore ?? 0, m);
-  const feasible: NodeInfo[] = [];
+  let feasible: NodeInfo[] = [];
   const feasibleRecords: NodeRecord[] = [];
   let processed = 0;
   // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
-  const activeFilters = full ? filterPlugins : filterPlugins.filter((pl) => !SKIPPABLE.get(pl)?.(pod, ctx));
+  const { active: activeFilters, local: localFilters, global: globalFilters } = filterSets(filterPlugins, full, pod, ctx);
   const nf = activeFilters.length;
   // The per-node cache of node-local verdicts, for the default profile without records.
   const cached = !full && filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
   const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
-  const localFilters = activeFilters.filter((pl) => !NON_LOCAL.has(pl));
-  const globalFilters = activeFilters.filter((pl) => NON_LOCAL.has(pl));
   const nScore = scorePlugins.length;
-  const fc = cached && nodes === nodeInfos ? flatCacheFor(nodes, nScore) : undefined;
-  const feasibleIdx: number[] = [];
-  for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
+  let fc: FlatCache | undefined;
+  if (cached && nodes === nodeInfos) {
+    let slots = nodeSlots(nodes);
+    if (!slotsMatch(slots, nodes)) {
+      forgetSlots(nodes);
+      slots = nodeSlots(nodes);
+    }
+    fc = flatCacheFor(slots, nScore);
+  }
+  // The flat pass fills arrays kept from cycle to cycle (nothing holds on to them after a cycle).
+  const feasibleIdx: number[] = fc ? flatFeasibleIdx : [];
+  if (fc) feasible = flatFeasible;
+  if (fc) processed = findFeasibleFlat(pod, nodes, ctx, fc, sig, start, numNodesToFind, localFilters, globalFilters, feasible, feasibleIdx, nodeToStatus, unschedulable);
+  for (let i = 0; !fc && i < m && feasible.length < numNodesToFind; i++) {
     const k = (start + i) % m;
     const ni = nodes[k];
-    if (fc) {
-      flatEntry(fc, k, ni, sig);
-      let fail = fc.fail[k];
-      if (fail === undefined) {
-        fail = null;
-        for (let p = 0; p < localFilters.length; p++) {
-          const st = localFilters[p].filter(pod, ni, ctx);
-          if (st.code !== 'Success') { fail = { plugin: localFilters[p].name, code: st.code, reasons: st.reasons }; break; }
-        }
-        fc.fail[k] = fail;
-      }
-      let failedRec = (fail ?? undefined) as FilterRecord | undefined;
-      for (let p = 0; !failedRec && p < globalFilters.length; p++) {
-        const st = globalFilters[p].filter(pod, ni, ctx);
-        if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
-      }
-      processed++;
-      if (failedRec) {
-        nodeToStatus[ni.name] = failedRec;
-        unschedulable.add(failedRec.plugin);
-      } else {
-        feasible.push(ni);
-        feasibleIdx.push(k);
-      }
-      continue;
-    }
     if (cached) {
       // Local filters come before PodTopologySpread in the profile, so the first failure is the same.
       const c = localEntry(ni, sig, nScore);

@@ -14,7 +14,7 @@ import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NOD
 import {
   FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
   flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
-  remove as queueRemove, update as queueUpdate, type ClusterEvent, type SchedulingQueue,
+  remove as queueRemove, setPod as queueSetPod, update as queueUpdate, type ClusterEvent, type SchedulingQueue,
 } from './scheduling-queue.ts';
 
 /** The profile name: what `spec.schedulerName` must say, and the events' source. */
@@ -102,15 +102,18 @@ function sameKey(a: Pod, b: Pod): boolean {
 }
 
 // Where a pod last sat in its NodeInfo's pod list: checked first, so a status update does not scan
-// every pod on the node. Only a hint (verified, with a full scan as fallback), so never state.
-const podIndexHints = new WeakMap<NodeInfo, Map<string, number>>();
+// every pod on the node. Only a hint (verified against the NodeInfo it is used with, with a full
+// scan as fallback), so never state, and one table serves every node and every world.
+const podIndexHints = new Map<string, number>();
+function rememberPodIndex(key: string, i: number): void {
+  if (podIndexHints.size >= 200_000) podIndexHints.clear();
+  podIndexHints.set(key, i);
+}
 function findPodIndex(ni: NodeInfo, key: string, pod: Pod): number {
-  let hints = podIndexHints.get(ni);
-  if (!hints) podIndexHints.set(ni, (hints = new Map()));
-  const h = hints.get(key);
+  const h = podIndexHints.get(key);
   if (h !== undefined && h < ni.pods.length && sameKey(ni.pods[h], pod)) return h;
   const i = ni.pods.findIndex((p) => sameKey(p, pod));
-  if (i >= 0) hints.set(key, i);
+  if (i >= 0) rememberPodIndex(key, i);
   return i;
 }
 
@@ -182,7 +185,10 @@ function countPod(s: SchedulerState, pod: Pod): boolean {
   const ni = node ? s.nodeInfos[node] : undefined;
   if (!ni) return false;
   addPod(ni, pod);
-  s.podNode[podKey(pod)] = node!;
+  const key = podKey(pod);
+  // AddPod appends: remember where, so the pod's next update finds it without a scan.
+  rememberPodIndex(key, ni.pods.length - 1);
+  s.podNode[key] = node!;
   return true;
 }
 
@@ -192,6 +198,7 @@ function uncountPod(s: SchedulerState, key: string, pod: Pod): void {
   const ni = s.nodeInfos[node];
   if (ni) removePod(ni, pod);
   delete s.podNode[key];
+  podIndexHints.delete(key);
 }
 
 function schedulingPropsChanged(a: Node, b: Node): boolean {
@@ -245,7 +252,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
         const i = ni ? findPodIndex(ni, key, pod) : -1;
         const prev = i >= 0 ? ni.pods[i] : undefined;
         const wasAssumed = s.assumed[key] !== undefined;
-        delete s.assumed[key];
+        if (wasAssumed) delete s.assumed[key];
         if (prev && counted === pod.spec.nodeName && sameForScheduling(prev, pod)) {
           // Status-only change (the kubelet's updates, the binding's confirmation): swap the object,
           // keep the totals and the NodeInfo generation, so no cache built on it is invalidated.
@@ -303,7 +310,7 @@ function refreshQueued(q: SchedulingQueue, key: string, pod: Pod): void {
   const info = where === 'unschedulable' ? q.unschedulablePods[key]
     : where === 'inFlight' ? q.inFlight[key]
       : (where === 'active' ? q.activeQ : q.backoffQ).find((i) => i.key === key);
-  if (info) info.pod = pod;
+  if (info) queueSetPod(info, pod);
 }
 
 // What NodeInfo and the plugins read from an assigned pod: requests and ports (spec containers),

@@ -28,6 +28,11 @@ export interface QueuedPodInfo {
   initialAttemptTimestamp?: number;
   /** Plugins that rejected the pod in its last attempt; events for other plugins don't move it. */
   unschedulablePlugins: string[];
+  /**
+   * podPriority(pod), kept beside it so heap comparisons need not reach into the pod (set whenever
+   * `pod` is; when absent it is read from the pod).
+   */
+  priority?: number;
 }
 
 /** The queue's whole state. */
@@ -83,8 +88,8 @@ export function newSchedulingQueue(opts: Partial<Pick<SchedulingQueue, 'podIniti
 
 /** PrioritySort.Less: higher priority first, then earlier timestamp (then key, for determinism). */
 export function prioritySortLess(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
-  const pa = podPriority(a.pod);
-  const pb = podPriority(b.pod);
+  const pa = a.priority ?? podPriority(a.pod);
+  const pb = b.priority ?? podPriority(b.pod);
   if (pa !== pb) return pa > pb;
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp;
   return a.key < b.key;
@@ -106,29 +111,36 @@ export function getBackoffTime(q: SchedulingQueue, info: QueuedPodInfo): number 
   return info.timestamp + calculateBackoffDuration(q, info);
 }
 
-// A binary heap over a plain array.
+// A binary heap over a plain array. The sifts carry the moving element in hand and write each slot
+// once (the same comparisons, so the same layout, as swapping at every step).
 function heapPush<T>(h: T[], x: T, less: (a: T, b: T) => boolean): void {
+  let i = h.length;
   h.push(x);
-  let i = h.length - 1;
   while (i > 0) {
     const p = (i - 1) >> 1;
-    if (!less(h[i], h[p])) break;
-    [h[i], h[p]] = [h[p], h[i]];
+    const parent = h[p];
+    if (!less(x, parent)) break;
+    h[i] = parent;
     i = p;
   }
+  h[i] = x;
 }
 
 function heapFix<T>(h: T[], i: number, less: (a: T, b: T) => boolean): void {
+  const x = h[i];
+  const n = h.length;
   for (;;) {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;
-    if (l < h.length && less(h[l], h[m])) m = l;
-    if (r < h.length && less(h[r], h[m])) m = r;
-    if (m === i) return;
-    [h[i], h[m]] = [h[m], h[i]];
+    let best = x;
+    if (l < n && less(h[l], best)) { m = l; best = h[l]; }
+    if (r < n && less(h[r], best)) { m = r; best = h[r]; }
+    if (m === i) break;
+    h[i] = best;
     i = m;
   }
+  h[i] = x;
 }
 
 function heapPop<T>(h: T[], less: (a: T, b: T) => boolean): T | undefined {
@@ -189,14 +201,14 @@ function toBackoff(q: SchedulingQueue, info: QueuedPodInfo): void {
 export function add(q: SchedulingQueue, pod: Pod, now: number): void {
   const key = podKey(pod);
   if (contains(q, key)) return;
-  toActive(q, { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [] });
+  toActive(q, { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [], priority: podPriority(pod) });
 }
 
 /** Pop: the head of activeQ, counted as a scheduling attempt (undefined when empty; the real Pop blocks). */
 export function pop(q: SchedulingQueue, now: number): QueuedPodInfo | undefined {
   const info = heapPop(q.activeQ, prioritySortLess);
   if (!info) return undefined;
-  delete q.where[info.key];
+  // where[key] goes from 'active' to 'inFlight' below (it is only ever looked up, never walked).
   info.attempts++;
   info.initialAttemptTimestamp ??= now;
   q.schedulingCycle++;
@@ -293,19 +305,25 @@ export function nextBackoffExpiry(q: SchedulingQueue): number | undefined {
   return q.backoffQ.length ? getBackoffTime(q, q.backoffQ[0]) : undefined;
 }
 
+/** Point a queued entry at a newer copy of its pod. */
+export function setPod(info: QueuedPodInfo, pod: Pod): void {
+  info.pod = pod;
+  info.priority = podPriority(pod);
+}
+
 /** Update: a changed pending pod replaces the queued copy; an unschedulable one gets another try. */
 export function update(q: SchedulingQueue, pod: Pod, now: number): void {
   const key = podKey(pod);
   const where = q.where[key];
   if (where === 'active') {
     const info = heapRemove(q.activeQ, (i) => i.key === key, prioritySortLess)!;
-    info.pod = pod;
+    setPod(info, pod);
     toActive(q, info);
     return;
   }
   if (where === 'backoff') {
     const info = heapRemove(q.backoffQ, (i) => i.key === key, backoffLess(q))!;
-    info.pod = pod;
+    setPod(info, pod);
     toBackoff(q, info);
     return;
   }
@@ -313,12 +331,12 @@ export function update(q: SchedulingQueue, pod: Pod, now: number): void {
   if (u) {
     delete q.unschedulablePods[key];
     delete q.where[key];
-    u.pod = pod;
+    setPod(u, pod);
     requeue(q, u, now);
     return;
   }
   if (key in q.inFlight) {
-    q.inFlight[key].pod = pod;
+    setPod(q.inFlight[key], pod);
     return;
   }
   add(q, pod, now);
