@@ -626,7 +626,7 @@ registerAdmissionPlugin({
   admit(a, h) {
     if (a.operation !== 'CREATE' || !RESOURCES[a.resource]?.namespaced || a.subresource) return undefined;
     const ns = a.namespace ?? 'default';
-    if (!storeGet(h.store, 'namespaces', storeKey('namespaces', undefined, ns))) {
+    if (!storeGet(h.store, 'namespaces', namesOf('namespaces', undefined, ns).key)) {
       return statusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
     }
     return undefined;
