@@ -96,10 +96,11 @@ console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated
   const hash = demo.world.hash();
   const times: number[] = [];
   let same = true;
-  // The first few replays in a fresh process run before V8 has optimised the core; a page that
-  // time-travels has already run the demo. Report the first one apart and take the median after.
-  const warmup = 3;
-  for (let i = 0; i < warmup + (quick ? 3 : 11); i++) {
+  // The first replays in a fresh process run before V8 has optimised the core (the JIT needs a few
+  // tens of thousands of events); a page that time-travels has been running its figure for a while.
+  // Report the first one apart and take the median once the code is hot.
+  const warmup = quick ? 5 : 10;
+  for (let i = 0; i < warmup + (quick ? 5 : 21); i++) {
     const t0 = performance.now();
     const r = replayCluster({ seed: 1 }, inputs, until);
     times.push(ms(t0));

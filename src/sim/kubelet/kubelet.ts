@@ -20,7 +20,7 @@ import {
   PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
-import { deepEqual, emit, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
 
 // The kubelet's parameter, state and fault types, re-exported for callers of this module.
 export type { KubeletParams } from './node-status.ts';
@@ -169,15 +169,25 @@ function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
   const st = ctx.state;
   if (!st.registered) { registerNode(ctx, false); return true; }
   const prev = server?.status ?? st.nodeReported;
+  const due = st.nodeReportedAt === undefined || ctx.now - st.nodeReportedAt >= NODE_STATUS_REPORT_FREQUENCY_MS;
+  // The comparison leaves out heartbeat times, so the same server status, images and boot give the
+  // same "unchanged" verdict as last time: nothing to compute until a report is due.
+  const memo = unchangedNodeStatus.get(st);
+  if (!due && memo && memo.prev === prev && memo.bootID === st.bootID && sameMap(memo.images, st.runtime.images)) return true;
   const status = computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now, prev);
   const changed = !deepEqual(statusForComparison(status), statusForComparison(prev));
-  if (!changed && st.nodeReportedAt !== undefined && ctx.now - st.nodeReportedAt < NODE_STATUS_REPORT_FREQUENCY_MS) return true;
+  if (!changed) unchangedNodeStatus.set(st, { prev, bootID: st.bootID, images: mapToken(st.runtime.images) });
+  if (!changed && !due) return true;
   const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status');
   if (!r.ok) return false;
   st.nodeReported = r.object.status;
   st.nodeReportedAt = ctx.now;
   return true;
 }
+
+// Per kubelet state (behaviour-side; a restored state starts without an entry): the inputs of the
+// last status computation that found nothing changed.
+const unchangedNodeStatus = new WeakMap<KubeletState, { prev: Node['status']; bootID: string; images: MapToken }>();
 
 /** backoffEnsureLease: GET the lease, create it if missing; an existing one is renewed at once. */
 function ensureLease(ctx: KCtx): boolean {

@@ -1,5 +1,5 @@
 // Simulated-time helpers shared by the kubelet and node-lifecycle models.
-import { EPOCH_MS } from '../names.ts';
+import { EPOCH_MS, flatten } from '../names.ts';
 
 /** Simulated time 0 is this instant; every `now` in the core is milliseconds since it. */
 export const SIM_EPOCH_ISO = '2026-01-01T00:00:00Z';
@@ -9,9 +9,19 @@ export { rfc3339 } from '../names.ts';
 
 /** metav1.MicroTime (Lease renewTime): RFC 3339 with microseconds. */
 export function rfc3339Micro(ms: number): string {
-  const iso = new Date(EPOCH_MS + Math.floor(ms)).toISOString(); // …T00:00:10.123Z
-  return iso.slice(0, -1) + '000Z'; // toISOString always ends in three millisecond digits and Z
+  // …T00:00:10.123000Z: the date and time up to the second are formatted once per second (every
+  // node renews its lease within a few seconds of the others), the milliseconds written here.
+  const whole = Math.floor(ms);
+  const second = Math.floor(whole / 1000);
+  if (second !== microSecond) {
+    microSecond = second;
+    microPrefix = new Date(EPOCH_MS + second * 1000).toISOString().slice(0, 20); // …T00:00:10.
+  }
+  const milli = whole - second * 1000;
+  return flatten(microPrefix + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + '000Z');
 }
+let microSecond = NaN;
+let microPrefix = '';
 
 /** Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined). */
 export function parseTime(s: string | undefined | null): number | undefined {
