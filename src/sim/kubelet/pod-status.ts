@@ -256,7 +256,20 @@ function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition 
   let prev: PodCondition | undefined;
   for (const x of old) if (x.type === c.type) { prev = x; break; }
   c.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
-  return c;
+  // An unchanged condition is the previous object itself: every stored version of the pod then
+  // shares it instead of holding a copy (same fields in the same order, so the same JSON).
+  return prev && sameFlatObject(prev, c) ? prev : c;
+}
+
+/** Same keys in the same order with the same primitive values (conditions are flat). */
+function sameFlatObject(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || (a as Record<string, unknown>)[ka[i]] !== (b as Record<string, unknown>)[kb[i]]) return false;
+  }
+  return true;
 }
 
 /** generateAPIPodStatus: phase, conditions (in the order the kubelet writes them), IPs, container statuses. */
