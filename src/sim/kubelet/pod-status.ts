@@ -261,6 +261,30 @@ function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition 
   return prev && sameFlatObject(prev, c) ? prev : c;
 }
 
+/** Each generated container status that equals the previous one (by name) is the previous object itself. */
+function reuseUnchanged(statuses: ContainerStatus[], previous: ContainerStatus[] | undefined): ContainerStatus[] {
+  if (!previous?.length) return statuses;
+  for (let i = 0; i < statuses.length; i++) {
+    const p = previous[i]?.name === statuses[i].name ? previous[i] : previous.find((x) => x.name === statuses[i].name);
+    if (p && sameInOrder(p, statuses[i])) statuses[i] = p;
+  }
+  return statuses;
+}
+
+/** Deep equality of plain JSON data with keys in the same order (so the same JSON text). */
+function sameInOrder(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameInOrder((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
+}
+
 /** Same keys in the same order with the same primitive values (conditions are flat). */
 function sameFlatObject(a: object, b: object): boolean {
   const ka = Object.keys(a);
@@ -285,7 +309,7 @@ export function generateAPIPodStatus(args: {
 }): PodStatus {
   const { pod, sandbox, now } = args;
   const old = args.status ?? pod.status;
-  const containerStatuses = args.containers.map(convertContainerStatus);
+  const containerStatuses = reuseUnchanged(args.containers.map(convertContainerStatus), old?.containerStatuses);
   const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : [];
   const noInit = initContainerStatuses.length === 0;
   const phase = getPhase(pod, noInit ? containerStatuses : [...containerStatuses, ...initContainerStatuses]);
