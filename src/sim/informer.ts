@@ -60,6 +60,17 @@ function sameValues(a: string[], b: string[]): boolean {
   return true;
 }
 
+// An object's index values never change (stored objects are immutable) and the same object reaches
+// several informers: computed once per index function and object (behaviour-side, weakly held).
+const indexValueCache = new WeakMap<IndexFunc, WeakMap<object, string[]>>();
+function indexValues(fn: IndexFunc, o: MetaObject): string[] {
+  let m = indexValueCache.get(fn);
+  if (!m) indexValueCache.set(fn, (m = new WeakMap()));
+  let v = m.get(o);
+  if (v === undefined) m.set(o, (v = fn(o)));
+  return v;
+}
+
 /** File `key` under the new object's index values and out of the old one's. */
 function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: T | undefined, cur: T | undefined): void {
   const ix = inf.indices;
@@ -67,8 +78,8 @@ function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: 
   for (const name in ix) {
     const fn = INDEXERS[name];
     const buckets = ix[name];
-    const before = old ? fn(old) : NONE;
-    const after = cur ? fn(cur) : NONE;
+    const before = old ? indexValues(fn, old) : NONE;
+    const after = cur ? indexValues(fn, cur) : NONE;
     if (sameValues(before, after)) continue;
     // An emptied bucket stays (as `{}`): checking emptiness would enumerate a large bucket's keys.
     for (const v of before) { const b = buckets[v]; if (b) delete b[key]; }
