@@ -368,7 +368,7 @@ export interface Watcher {
    * each to its subscribers in order.
    */
   process?: string;
-  /** Components reading this watch, in the order they joined (just `component` when not shared). */
+  /** Components reading this watch, in the order they joined (just `component` when not shared); replaced on join/leave, never edited. */
   subscribers?: string[];
   /** The selectors as requested: a joining component must ask for exactly the same. */
   selector?: string;
@@ -1257,7 +1257,7 @@ export function openWatch(h: ApiHost, component: string, resource: string, opts:
     const shared = sharedWatchFor(h, process, resource, opts, fromRevision);
     if (shared) {
       // One watch per process and selector: the component reads the open one (no new request).
-      shared.subscribers!.push(component);
+      shared.subscribers = [...shared.subscribers!, component]; // replaced, never edited: a dispatch in progress keeps its list
       return { ok: true, code: 200, object: { watchId: shared.id, resourceVersion: String(h.store.revision) } };
     }
   }
@@ -1309,7 +1309,7 @@ export function leaveWatch(h: ApiHost, watchId: string, component: string): void
   if (!w) return;
   if (w.subscribers && w.subscribers.length > 1) {
     const i = w.subscribers.indexOf(component);
-    if (i >= 0) { w.subscribers.splice(i, 1); return; }
+    if (i >= 0) { w.subscribers = w.subscribers.filter((c) => c !== component); return; }
     if (w.subscribers.length) return; // not a reader of it: leave it open for those who are
   }
   closeWatch(h, watchId);

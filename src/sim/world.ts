@@ -337,7 +337,7 @@ export class World {
       if (watcher.subscribers) {
         // A shared watch: the process's informer hands the one notification to each reader in turn.
         watcher.dispatched!++;
-        for (const name of [...watcher.subscribers]) {
+        for (const name of watcher.subscribers) { // join/leave replace the array, so no copy is needed
           if (w.apiServer.watchers[n.watchId]) this.deliverTo(name, e.event);
         }
         return;
