@@ -5,7 +5,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 // The kube-apiserver model: REST paths, the request pipeline (authentication → authorization →
 // admission → validation → storage), defaulting, watches served from an index, faults.
 import { push, type EventQueue } from './clock.ts';
-import { deepEqual, generateName, newUID, rfc3339 } from './names.ts';
+import { deepEqual, flatten, generateName, newUID, rfc3339 } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
 import { jitter, int, type RngState } from './rng.ts';
 import {
@@ -103,7 +103,7 @@ function namesOf(resource: string, namespace: string | undefined, name: string):
     if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; return namesOf(resource, namespace, name); }
     objectNamesSize++;
     const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
-    n = { key: storeKey(resource, scoped, name), object: `${resource}/${ns ? ns + '/' : ''}${name}`, path: resourcePath(resource, namespace, name || undefined) };
+    n = { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
     byName.set(name, n);
   }
   return n;
@@ -118,7 +118,7 @@ export function logObjectName(resource: string, namespace: string | undefined, n
 function cachedPath(resource: string, namespace: string | undefined, name: string | undefined, subresource: string | undefined): string {
   const n = namesOf(resource, namespace, name ?? '');
   if (!subresource) return n.path;
-  return ((n.sub ??= {})[subresource] ??= `${n.path}/${subresource}`);
+  return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
 }
 
 // ---------------------------------------------------------------- requests and results
@@ -851,9 +851,9 @@ function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number
   const name = extra.name ?? req.name;
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
   const known = RESOURCES[req.resource] !== undefined;
-  const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : resourcePath(req.resource, req.namespace, pathName, req.subresource);
+  const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
   // A create names a new object: building its name beats caching strings most creates never reuse.
-  const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : `${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`;
+  const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : flatten(`${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`);
   // The common shapes as whole literals (a field added afterwards would live outside the object);
   // the key order is the same either way: t component kind verb path code object revision stage message node.
   let rec: RequestRecord;

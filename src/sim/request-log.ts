@@ -52,12 +52,10 @@ export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord
 }
 
 /**
- * Append a record built by the core itself: no undefined fields, and its strings already shared
- * (cached paths and object names), so neither the clean-up copy nor interning is needed.
+ * Append a record built by the core itself: no undefined fields, and its path and object name
+ * already shared and flat (the names cache), so neither the clean-up copy nor interning is needed.
  */
 export function appendBuiltRecord(log: RequestLog, rec: RequestRecord): void {
-  flatten(rec.path);
-  if (rec.object !== undefined) flatten(rec.object);
   if (rec.message !== undefined) flatten(rec.message);
   log.push(rec);
 }
