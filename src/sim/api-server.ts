@@ -1369,8 +1369,11 @@ function matchObj(w: Watcher, o: KObject | undefined): boolean {
   return matchesLabels(w.labels, o.metadata?.labels as Record<string, string> | undefined) && matchesFields(w.fields, o);
 }
 
+/** A watcher's reaction delay [min, max] ms unless its component sets one. */
+const DEFAULT_REACTION_MS: readonly [number, number] = [1, 3];
+
 function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number): void {
-  const react = h.components[w.component]?.reactionMs ?? [1, 3];
+  const react = h.components[w.component]?.reactionMs ?? DEFAULT_REACTION_MS;
   const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + jitter(h.rng, react[0], react[1]), w.lastAt);
   w.lastAt = at;
   push(h.queue, at, w.process ?? w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
