@@ -379,3 +379,14 @@ Taints:             <none>
 Unschedulable:      false`);
   });
 });
+
+describe('empty words (found by the fuzz test)', () => {
+  test('a trailing backslash continues the line; an empty type or name is refused as kubectl does', () => {
+    const c = fixtureCluster();
+    expect(runKubectl(c, 'kubectl get \\').stderr).toMatch(/^You must specify the type of resource to get/);
+    expect(runKubectl(c, 'kubectl get ""')).toMatchObject({ exitCode: 1, stderr: 'error: the server doesn\'t have a resource type ""\n' });
+    expect(runKubectl(c, 'kubectl get pods,')).toMatchObject({ exitCode: 1, stderr: 'error: the server doesn\'t have a resource type ""\n' });
+    expect(runKubectl(c, 'kubectl get pods ""')).toMatchObject({ exitCode: 1, stderr: 'error: resource name may not be empty\n' });
+    expect(runKubectl(c, 'kubectl get pods,pods').exitCode).toBe(0);
+  });
+});

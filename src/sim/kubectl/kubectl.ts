@@ -101,8 +101,10 @@ function targets(args: string[]): { kinds: KindInfo[]; names: { kind: KindInfo; 
     return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t), name: n.join('/') }; }) };
   }
   if (args[0].includes('/')) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
-  const kinds = args[0].split(',').filter(Boolean).map(kindOrFail);
+  // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
+  const kinds = [...new Set(args[0].split(','))].map(kindOrFail);
   const names = args.slice(1);
+  if (names.includes('')) throw new Fail('error: resource name may not be empty');
   if (names.length && kinds.length > 1) return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };
   return { kinds: names.length ? [] : kinds, names: names.map((n) => ({ kind: kinds[0], name: n })) };
 }

@@ -28,8 +28,8 @@ export function tokenize(line: string): string[] {
         cur += c; i++;
       }
     } else if (ch === '\\') {
-      if (i + 1 < line.length) { cur += line[i + 1]; i += 2; } else i++;
-      inWord = true;
+      // A backslash at the very end is a line continuation with nothing after it: no word of its own.
+      if (i + 1 < line.length) { cur += line[i + 1]; i += 2; inWord = true; } else i++;
     } else {
       cur += ch; inWord = true; i++;
     }
