@@ -1,6 +1,6 @@
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { EVENT_CACHE_ENTRIES, newEventRecorder, recordEvent } from './event-recorder.ts';
+import { COMBINED_PREFIX, EVENT_AGGREGATE_INTERVAL_MS, EVENT_CACHE_ENTRIES, EVENT_SPAM_BURST, newEventRecorder, recordEvent } from './event-recorder.ts';
 import { storeList } from './store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 
@@ -49,15 +49,16 @@ describe('event recorder', () => {
     expect(run(newEventRecorder(), 4)).toEqual(list);
     expect(run(legacy)).toEqual(list);
     expect(Object.keys(legacy.seen)).toHaveLength(7);
-    // Many events about one object (a controller's own): the entries are split by message.
+    // Many events about one object: past 16 entries the index splits them by message. (Each has its
+    // own reason, so none is aggregated, and 24 requests stay within the spam filter's burst of 25.)
     const many = newEventRecorder();
-    const verbsOf = (msgs: string[]) => { const before = events().length; for (const m of msgs) recordEvent(ctx, many, a, 'Normal', 'SuccessfulCreate', m); return events().slice(before).map((r) => r.verb); };
+    const verbsOf = (ids: number[]) => { const before = events().length; for (const i of ids) recordEvent(ctx, many, a, 'Normal', `Reason${i}`, `Created pod: p-${i}`); return events().slice(before).map((r) => r.verb); };
     w.advance(1000);
-    const first = Array.from({ length: 40 }, (_, i) => `Created pod: p-${i}`);
+    const first = Array.from({ length: 18 }, (_, i) => i);
     expect(verbsOf(first)).toEqual(first.map(() => 'POST'));
-    expect(verbsOf(['Created pod: p-3', 'Created pod: p-39', 'Created pod: p-40'])).toEqual(['PATCH', 'PATCH', 'POST']);
+    expect(verbsOf([3, 17, 18])).toEqual(['PATCH', 'PATCH', 'POST']);
     many.seen = structuredClone(many.seen);
-    expect(verbsOf(['Created pod: p-0', 'Created pod: p-40', 'Created pod: p-41'])).toEqual(['PATCH', 'PATCH', 'POST']);
+    expect(verbsOf([0, 18, 19])).toEqual(['PATCH', 'PATCH', 'POST']);
     const empty = { seen: {}, seq: 0 };
     recordEvent(ctx, empty, a, 'Normal', 'Pulled', 'fresh');
     expect(Array.isArray(empty.seen)).toBe(true);
@@ -65,10 +66,10 @@ describe('event recorder', () => {
 
   it('remembers the 4,096 most recently used events (client-go\'s LRU): an older repeat is a new Event, a recent one a count', () => {
     const w = testWorld();
-    const p = (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('web-1') }) as any).object;
     const ctx = w.ctx('scheduler');
     const rec = newEventRecorder();
-    const say = (i: number) => recordEvent(ctx, rec, p, 'Normal', 'Noted', `message ${i}`);
+    // One object per event, so neither the aggregator nor the spam filter (both per object) steps in.
+    const say = (i: number) => recordEvent(ctx, rec, { kind: 'Pod', apiVersion: 'v1', metadata: { name: `p-${i}`, namespace: 'default', uid: `uid-${i}` } }, 'Normal', 'Noted', `message ${i}`);
     say(0);
     say(1);
     for (let i = 2; i <= EVENT_CACHE_ENTRIES; i++) say(i); // 4,097 distinct: message 0 is the least recently used
@@ -81,5 +82,43 @@ describe('event recorder', () => {
     say(2);
     expect(verbs().slice(n)).toEqual(['PATCH', 'POST', 'POST']);
     expect((rec.seen as unknown[]).length).toBe(EVENT_CACHE_ENTRIES);
+  });
+
+  it('aggregates the tenth similar event within 10 minutes into one "(combined from similar events)" Event (client-go\'s EventAggregator)', () => {
+    const w = testWorld();
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', uid: 'rs-uid' } };
+    const ctx = w.ctx('replicaset-controller');
+    const rec = newEventRecorder();
+    const log = () => w.state.log.filter((r) => r.path.includes('/events')).map((r) => r.verb);
+    for (let i = 0; i < 12; i++) recordEvent(ctx, rec, rs, 'Normal', 'SuccessfulCreate', `Created pod: web-abc-${i}`);
+    // 9 Events of their own, then the aggregate: created by the 10th, patched (count, message) after.
+    expect(log()).toEqual([...Array(10).fill('POST'), 'PATCH', 'PATCH']);
+    const evs = storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[];
+    expect(evs).toHaveLength(10);
+    const combined = evs.find((e) => e.message?.startsWith(COMBINED_PREFIX))!;
+    expect(combined).toMatchObject({ reason: 'SuccessfulCreate', count: 3, message: `${COMBINED_PREFIX}Created pod: web-abc-11` });
+    // Ten minutes later the similar events start over as Events of their own.
+    w.advance(EVENT_AGGREGATE_INTERVAL_MS + 1000);
+    recordEvent(ctx, rec, rs, 'Normal', 'SuccessfulCreate', 'Created pod: web-abc-99');
+    expect((storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[]).some((e) => e.message === 'Created pod: web-abc-99')).toBe(true);
+  });
+
+  it('lets a source send 25 events about one object, then one per 5 minutes; a filtered repeat still counts (spam filter)', () => {
+    const w = testWorld();
+    const p = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', uid: 'pod-uid' } };
+    const ctx = w.ctx('kubelet/node-1');
+    const rec = newEventRecorder();
+    const requests = () => w.state.log.filter((r) => r.path.includes('/events')).length;
+    const backOff = () => recordEvent(ctx, rec, p, 'Warning', 'BackOff', 'Back-off restarting failed container app in pod web-1_default(pod-uid)', 'node-1');
+    for (let i = 0; i < 30; i++) backOff();
+    expect(requests()).toBe(EVENT_SPAM_BURST); // 1 POST and 24 PATCHes; the last 5 are dropped
+    const event = () => (storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[])[0];
+    expect(event().count).toBe(25);
+    w.advance(300_000); // one token back
+    backOff();
+    expect(requests()).toBe(EVENT_SPAM_BURST + 1);
+    expect(event().count).toBe(31); // the five dropped repeats were counted all the same
+    backOff();
+    expect(requests()).toBe(EVENT_SPAM_BURST + 1);
   });
 });

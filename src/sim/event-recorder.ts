@@ -1,6 +1,7 @@
 // client-go's EventRecorder in miniature: core/v1 Events through the API, with the correlator's
 // aggregation (a repeated event bumps `count` instead of creating a new object).
 import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/v1';
+import { newDict } from './dict.ts';
 import { eventName, rfc3339 } from './names.ts';
 import type { Ctx } from './world.ts';
 
@@ -24,6 +25,70 @@ export interface EventRecorderState {
   seen: SeenEvent[] | Record<string, { name: string; namespace: string; count: number }>;
   /** Nanosecond tie-breaker so two events in the same ms get different names. */
   seq: number;
+  /** The correlator's aggregator and spam filter (absent until the first event; see correlate). */
+  correlator?: CorrelatorState;
+}
+
+/** client-go's EventAggregator and EventSourceObjectSpamFilter, as plain data (LRU maps, oldest first). */
+export interface CorrelatorState {
+  /** source + object + type + reason → the distinct messages seen and when the last one came. */
+  similar: Record<string, { messages: string[]; last: number }>;
+  similarSize: number;
+  /** source + object → a token bucket (tokens, and the time they were counted). */
+  spam: Record<string, { tokens: number; last: number }>;
+  spamSize: number;
+}
+
+/** EventAggregator: this many distinct messages of one kind within the interval become one Event. */
+export const EVENT_AGGREGATE_MAX_EVENTS = 10;
+/** EventAggregator: a similar event older than this starts a fresh record (10 minutes). */
+export const EVENT_AGGREGATE_INTERVAL_MS = 600_000;
+/** EventSourceObjectSpamFilter: events a source may send about one object at once. */
+export const EVENT_SPAM_BURST = 25;
+/** EventSourceObjectSpamFilter: the refill, one event per 5 minutes. */
+export const EVENT_SPAM_QPS = 1 / 300;
+/** The message prefix of an aggregated Event (EventAggregatorByReasonMessageFunc). */
+export const COMBINED_PREFIX = '(combined from similar events): ';
+// The eventLogger keys an aggregate Event by its aggregate key, not its message: entries for it carry this.
+const AGGREGATE_ENTRY = '\u0000aggregate';
+
+function newCorrelator(): CorrelatorState {
+  return { similar: newDict(), similarSize: 0, spam: newDict(), spamSize: 0 };
+}
+
+/** Move `key` to the newest end of an LRU map (or add it), dropping the oldest beyond the cache size. */
+function lruPut<T>(m: Record<string, T>, key: string, value: T, size: number): number {
+  if (key in m) delete m[key];
+  else size++;
+  m[key] = value;
+  if (size > EVENT_CACHE_ENTRIES) { for (const k in m) { delete m[k]; break; } size--; }
+  return size;
+}
+
+/**
+ * EventAggregate: record `message` among the similar events of `key`; true when this event is to be
+ * aggregated (the tenth distinct message within 10 minutes of the previous similar one).
+ */
+function aggregateSimilar(c: CorrelatorState, key: string, message: string, now: number): boolean {
+  let r = c.similar[key];
+  if (!r || now - r.last > EVENT_AGGREGATE_INTERVAL_MS) r = { messages: [], last: now };
+  if (!r.messages.includes(message)) r.messages.push(message);
+  r.last = now;
+  c.similarSize = lruPut(c.similar, key, r, c.similarSize);
+  if (r.messages.length < EVENT_AGGREGATE_MAX_EVENTS) return false;
+  r.messages.shift(); // sets.String.PopAny: Go drops an arbitrary one; the oldest here
+  return true;
+}
+
+/** EventSourceObjectSpamFilter.Filter: true when the source has no token left for this object. */
+function spamFiltered(c: CorrelatorState, key: string, now: number): boolean {
+  const b = c.spam[key] ?? { tokens: EVENT_SPAM_BURST, last: now };
+  b.tokens = Math.min(EVENT_SPAM_BURST, b.tokens + ((now - b.last) / 1000) * EVENT_SPAM_QPS);
+  b.last = now;
+  const filtered = b.tokens < 1;
+  if (!filtered) b.tokens -= 1;
+  c.spamSize = lruPut(c.spam, key, b, c.spamSize);
+  return filtered;
 }
 
 /** client-go's maxLruCacheEntries: the events a recorder remembers for aggregation. */
@@ -136,23 +201,41 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   const now = rfc3339At(ctx.now);
   let seen = rec.seen;
   if (!Array.isArray(seen) && isEmpty(seen)) seen = rec.seen = [];
+  // client-go's EventCorrelator, in its order: aggregate similar events, count repeats (eventLogger),
+  // then the spam filter decides whether anything is sent at all.
+  let eventMessage = message;
+  let matchMessage = message;
+  let spamKey: string | undefined;
+  if (Array.isArray(seen)) {
+    const c = (rec.correlator ??= newCorrelator());
+    const source = `${component}\u0000${host ?? ''}\u0000${kind}\u0000${ns}\u0000${object}\u0000${uid}\u0000${ref.apiVersion ?? ''}`;
+    spamKey = source;
+    if (aggregateSimilar(c, `${source}\u0000${type}\u0000${reason}`, message, ctx.now)) {
+      eventMessage = COMBINED_PREFIX + message;
+      matchMessage = AGGREGATE_ENTRY;
+    }
+  }
   let prev: SeenEvent | { name: string; namespace: string; count: number } | undefined;
   let index: SeenIndex | undefined;
   if (Array.isArray(seen)) {
     if (seen.length) {
       index = indexOf(seen);
-      const list = candidates(index, uid, message);
+      const list = candidates(index, uid, matchMessage);
       if (list) {
         for (const e of list) {
-          if (e.reason === reason && e.message === message && e.type === type && e.kind === kind && e.namespace === ns && e.object === object && e.component === component) { prev = e; break; }
+          if (e.reason === reason && e.message === matchMessage && e.type === type && e.kind === kind && e.namespace === ns && e.object === object && e.component === component) { prev = e; break; }
         }
       }
     }
   } else prev = seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   if (prev) {
-    const r = ctx.api.patch('events', prev.namespace, prev.name, { count: prev.count + 1, lastTimestamp: now });
+    // The eventLogger counts the repeat before the spam filter looks (a filtered repeat still counts).
+    const count = prev.count + 1;
+    if (spamKey !== undefined && spamFiltered(rec.correlator!, spamKey, ctx.now)) { prev.count = count; return; }
+    const patch = matchMessage === AGGREGATE_ENTRY ? { count, lastTimestamp: now, message: eventMessage } : { count, lastTimestamp: now };
+    const r = ctx.api.patch('events', prev.namespace, prev.name, patch);
     if (r.ok) {
-      prev.count++;
+      prev.count = count;
       // The eventLogger's LRU: a hit is now the most recently used entry.
       if (Array.isArray(seen) && seen[seen.length - 1] !== prev) { seen.splice(seen.indexOf(prev as SeenEvent), 1); seen.push(prev as SeenEvent); }
       return;
@@ -160,16 +243,17 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
     if (Array.isArray(seen)) { indexDelete(index!, prev as SeenEvent); seen.splice(seen.indexOf(prev as SeenEvent), 1); }
     else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   }
+  if (spamKey !== undefined && spamFiltered(rec.correlator!, spamKey, ctx.now)) return;
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
   const ev: CoreEvent = {
-    apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message, type,
+    apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message: eventMessage, type,
     source: host ? { component, host } : { component }, firstTimestamp: now, lastTimestamp: now, count: 1,
     reportingComponent: component, reportingInstance: host ?? '',
   };
   const r = ctx.api.create('events', ev, ns);
   if (!r.ok) return;
   if (Array.isArray(seen)) {
-    const entry: SeenEvent = { kind, namespace: ns, object, uid, type, reason, message, component, name, count: 1 };
+    const entry: SeenEvent = { kind, namespace: ns, object, uid, type, reason, message: matchMessage, component, name, count: 1 };
     seen.push(entry);
     // An index that does not exist yet is built from the list at the next lookup.
     const built = seenIndex.get(seen);
