@@ -2,7 +2,7 @@
 // aggregation (a repeated event bumps `count` instead of creating a new object).
 import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/v1';
 import { newDict } from './dict.ts';
-import { eventName, rfc3339 } from './names.ts';
+import { eventName, flatten, rfc3339 } from './names.ts';
 import type { Ctx } from './world.ts';
 
 /**
@@ -29,14 +29,26 @@ export interface EventRecorderState {
   correlator?: CorrelatorState;
 }
 
-/** client-go's EventAggregator and EventSourceObjectSpamFilter, as plain data (LRU maps, oldest first). */
+/**
+ * client-go's EventAggregator and EventSourceObjectSpamFilter, as plain data: one entry per object
+ * the recorder has spoken about (an LRU of 4,096, where client-go keeps one LRU per part).
+ */
 export interface CorrelatorState {
-  /** source + object + type + reason → the distinct messages seen and when the last one came. */
-  similar: Record<string, { messages: string[]; last: number }>;
-  similarSize: number;
-  /** source + object → a token bucket (tokens, and the time they were counted). */
-  spam: Record<string, { tokens: number; last: number }>;
-  spamSize: number;
+  /** The object's uid (or its source and names when it has none) → what the correlator knows of it. */
+  objects: Record<string, CorrelatedObject>;
+  size: number;
+  /** Use counter: an entry's `used` is the count at its last use, so the least recently used has the lowest. */
+  uses: number;
+}
+
+/** The spam filter's token bucket for one object, and its similar-event records by type and reason. */
+export interface CorrelatedObject {
+  used: number;
+  tokens: number;
+  /** When `tokens` was counted (simulated ms). */
+  tokensAt: number;
+  /** `reason` (Normal) or `Warning:reason` → the distinct messages (one, or a list) and when the last came. */
+  similar: Record<string, { messages: string | string[]; last: number }>;
 }
 
 /** EventAggregator: this many distinct messages of one kind within the interval become one Event. */
@@ -53,42 +65,61 @@ export const COMBINED_PREFIX = '(combined from similar events): ';
 const AGGREGATE_ENTRY = '\u0000aggregate';
 
 function newCorrelator(): CorrelatorState {
-  return { similar: newDict(), similarSize: 0, spam: newDict(), spamSize: 0 };
+  return { objects: newDict(), size: 0, uses: 0 };
 }
 
-/** Move `key` to the newest end of an LRU map (or add it), dropping the oldest beyond the cache size. */
-function lruPut<T>(m: Record<string, T>, key: string, value: T, size: number): number {
-  if (key in m) delete m[key];
-  else size++;
-  m[key] = value;
-  if (size > EVENT_CACHE_ENTRIES) { for (const k in m) { delete m[k]; break; } size--; }
-  return size;
+/** The correlator's entry for an object, made (and the least recently used dropped past 4,096) as needed. */
+function correlatedObject(c: CorrelatorState, key: string, now: number): CorrelatedObject {
+  let o = c.objects[key];
+  if (!o) {
+    o = { used: 0, tokens: EVENT_SPAM_BURST, tokensAt: now, similar: {} };
+    if (++c.size > EVENT_CACHE_ENTRIES) {
+      // Rare (a recorder about more than 4,096 objects): one scan for the oldest use, instead of
+      // moving every entry on every use.
+      let oldest: string | undefined;
+      let min = Infinity;
+      for (const k in c.objects) if (c.objects[k].used < min) { min = c.objects[k].used; oldest = k; }
+      delete c.objects[oldest!];
+      c.size--;
+    }
+    c.objects[key] = o;
+  }
+  o.used = ++c.uses;
+  return o;
 }
 
 /**
- * EventAggregate: record `message` among the similar events of `key`; true when this event is to be
- * aggregated (the tenth distinct message within 10 minutes of the previous similar one).
+ * EventAggregate: record `message` among the object's similar events (same type and reason); true
+ * when this event is to be aggregated (the tenth distinct message within 10 minutes of the last one).
  */
-function aggregateSimilar(c: CorrelatorState, key: string, message: string, now: number): boolean {
-  let r = c.similar[key];
-  if (!r || now - r.last > EVENT_AGGREGATE_INTERVAL_MS) r = { messages: [], last: now };
-  if (!r.messages.includes(message)) r.messages.push(message);
+function aggregateSimilar(o: CorrelatedObject, kind: string, message: string, now: number): boolean {
+  const r = o.similar[kind];
+  if (!r) { o.similar[kind] = { messages: message, last: now }; return false; }
+  if (now - r.last > EVENT_AGGREGATE_INTERVAL_MS) r.messages = message;
+  else if (typeof r.messages === 'string') { if (r.messages !== message) r.messages = [r.messages, message]; }
+  else if (!r.messages.includes(message)) r.messages.push(message);
   r.last = now;
-  c.similarSize = lruPut(c.similar, key, r, c.similarSize);
-  if (r.messages.length < EVENT_AGGREGATE_MAX_EVENTS) return false;
+  if (typeof r.messages === 'string' || r.messages.length < EVENT_AGGREGATE_MAX_EVENTS) return false;
   r.messages.shift(); // sets.String.PopAny: Go drops an arbitrary one; the oldest here
   return true;
 }
 
 /** EventSourceObjectSpamFilter.Filter: true when the source has no token left for this object. */
-function spamFiltered(c: CorrelatorState, key: string, now: number): boolean {
-  const b = c.spam[key] ?? { tokens: EVENT_SPAM_BURST, last: now };
-  b.tokens = Math.min(EVENT_SPAM_BURST, b.tokens + ((now - b.last) / 1000) * EVENT_SPAM_QPS);
-  b.last = now;
-  const filtered = b.tokens < 1;
-  if (!filtered) b.tokens -= 1;
-  c.spamSize = lruPut(c.spam, key, b, c.spamSize);
-  return filtered;
+function spamFiltered(o: CorrelatedObject, now: number): boolean {
+  o.tokens = Math.min(EVENT_SPAM_BURST, o.tokens + ((now - o.tokensAt) / 1000) * EVENT_SPAM_QPS);
+  o.tokensAt = now;
+  if (o.tokens < 1) return true;
+  o.tokens -= 1;
+  return false;
+}
+
+// `Warning:reason` keys, made once per reason.
+const warningKeys = new Map<string, string>();
+function similarKind(type: string, reason: string): string {
+  if (type === 'Normal') return reason;
+  let k = warningKeys.get(reason);
+  if (k === undefined) { k = flatten(`${type}:${reason}`); warningKeys.set(reason, k); }
+  return k;
 }
 
 /** client-go's maxLruCacheEntries: the events a recorder remembers for aggregation. */
@@ -205,12 +236,13 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   // then the spam filter decides whether anything is sent at all.
   let eventMessage = message;
   let matchMessage = message;
-  let spamKey: string | undefined;
+  let correlated: CorrelatedObject | undefined;
   if (Array.isArray(seen)) {
-    const c = (rec.correlator ??= newCorrelator());
-    const source = `${component}\u0000${host ?? ''}\u0000${kind}\u0000${ns}\u0000${object}\u0000${uid}\u0000${ref.apiVersion ?? ''}`;
-    spamKey = source;
-    if (aggregateSimilar(c, `${source}\u0000${type}\u0000${reason}`, message, ctx.now)) {
+    // client-go's keys join source and object (and type and reason). One recorder has one source, and
+    // a uid names its object, so the uid (when there is one) stands for all of them.
+    const key = uid || `${component}\u0000${host ?? ''}\u0000${kind}\u0000${ns}\u0000${object}\u0000${ref.apiVersion ?? ''}`;
+    correlated = correlatedObject((rec.correlator ??= newCorrelator()), key, ctx.now);
+    if (aggregateSimilar(correlated, similarKind(type, reason), message, ctx.now)) {
       eventMessage = COMBINED_PREFIX + message;
       matchMessage = AGGREGATE_ENTRY;
     }
@@ -231,7 +263,7 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   if (prev) {
     // The eventLogger counts the repeat before the spam filter looks (a filtered repeat still counts).
     const count = prev.count + 1;
-    if (spamKey !== undefined && spamFiltered(rec.correlator!, spamKey, ctx.now)) { prev.count = count; return; }
+    if (correlated && spamFiltered(correlated, ctx.now)) { prev.count = count; return; }
     const patch = matchMessage === AGGREGATE_ENTRY ? { count, lastTimestamp: now, message: eventMessage } : { count, lastTimestamp: now };
     const r = ctx.api.patch('events', prev.namespace, prev.name, patch);
     if (r.ok) {
@@ -243,7 +275,7 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
     if (Array.isArray(seen)) { indexDelete(index!, prev as SeenEvent); seen.splice(seen.indexOf(prev as SeenEvent), 1); }
     else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   }
-  if (spamKey !== undefined && spamFiltered(rec.correlator!, spamKey, ctx.now)) return;
+  if (correlated && spamFiltered(correlated, ctx.now)) return;
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
   const ev: CoreEvent = {
     apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message: eventMessage, type,
