@@ -4,7 +4,7 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
+import { informerHandle, listAndWatch, memoHandlers, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -66,6 +66,8 @@ export interface SchedulerState {
   nodeInfos: Record<string, NodeInfo>;
   /** Snapshot order of the nodes (nodeTree: zones round-robin, insertion order within a zone). */
   nodeOrder: string[];
+  /** Nodes were appended to nodeOrder since it was last interleaved (see settleNodeOrder). */
+  nodeOrderPending?: boolean;
   /** Bumped when the node set or order changes, so the node list is rebuilt only then. */
   nodeListVersion: number;
   /** Pod key → the node whose NodeInfo counts it. */
@@ -139,10 +141,21 @@ function rebuildNodeOrder(s: SchedulerState, added: string[]): void {
   s.nodeListVersion++;
 }
 
+// Interleaving again after appending gives what interleaving after each append would have (each
+// zone keeps its order, zones keep their first appearance), so a burst of node adds interleaves
+// once, when the order is next needed, instead of once per node (quadratic at start-up). A delete
+// or a zone change needs the interleaved order as it stood, so it settles first.
+function settleNodeOrder(s: SchedulerState): void {
+  if (!s.nodeOrderPending) return;
+  s.nodeOrderPending = false;
+  rebuildNodeOrder(s, s.nodeOrder);
+}
+
 // The NodeInfo array handed to schedulePod, rebuilt only when the node set changes (not state:
 // a cache over it, keyed by the state object so a restored snapshot gets its own).
 const nodeListCache = new WeakMap<SchedulerState, { version: number; list: NodeInfo[] }>();
 function nodeList(s: SchedulerState): NodeInfo[] {
+  settleNodeOrder(s);
   const c = nodeListCache.get(s);
   if (c && c.version === s.nodeListVersion) return c.list;
   const list = s.nodeOrder.map((n) => s.nodeInfos[n]).filter((ni): ni is NodeInfo => !!ni);
@@ -206,32 +219,48 @@ function schedulingPropsChanged(a: Node, b: Node): boolean {
   return pick(a) !== pick(b);
 }
 
+// What the plugins read from a node: labels (and name, the key), taints, unschedulable, allocatable.
+function samePluginInputs(a: Node, b: Node): boolean {
+  const same = <T>(x: T, y: T) => x === y || JSON.stringify(x) === JSON.stringify(y);
+  return a.spec?.unschedulable === b.spec?.unschedulable && same(a.metadata?.labels, b.metadata?.labels)
+    && same(a.spec?.taints, b.spec?.taints) && same(a.status?.allocatable, b.status?.allocatable);
+}
+
 function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
   const s = ctx.state;
   return {
     add(node) {
       const name = node.metadata?.name ?? '';
-      s.nodeInfos[name] = newNodeInfo(JSON.parse(JSON.stringify(node)));
+      // Stored objects are immutable (copy on write), so the NodeInfo shares the informer's node.
+      s.nodeInfos[name] = newNodeInfo(node);
       // Pods bound to the node before the scheduler saw it.
       for (const k of Object.keys(s.pods.items).sort()) {
         const p = s.pods.items[k];
         if (p.spec?.nodeName === name && s.podNode[k] === undefined) countPod(s, p);
       }
       for (const [k, n] of Object.entries(s.assumed)) if (n === name && s.podNode[k] === undefined) delete s.assumed[k];
-      rebuildNodeOrder(s, [...s.nodeOrder, name]);
+      s.nodeOrder.push(name);
+      s.nodeOrderPending = true;
+      s.nodeListVersion++;
       moveAll(ctx, 'NodeAdd');
     },
     update(old, node) {
       const ni = s.nodeInfos[node.metadata?.name ?? ''];
       if (!ni) return;
-      setNode(ni, JSON.parse(JSON.stringify(node)) as Node);
-      if ((old.metadata?.labels?.[ZONE] ?? '') !== (node.metadata?.labels?.[ZONE] ?? '')) rebuildNodeOrder(s, s.nodeOrder);
+      const zoneMoved = (old.metadata?.labels?.[ZONE] ?? '') !== (node.metadata?.labels?.[ZONE] ?? '');
+      if (zoneMoved) settleNodeOrder(s);
+      // A status heartbeat leaves what the plugins read alone: swap the object, keep the
+      // generation, so no verdict cached on the node is thrown away.
+      if (samePluginInputs(ni.node, node)) ni.node = node;
+      else setNode(ni, node);
+      if (zoneMoved) rebuildNodeOrder(s, s.nodeOrder);
       if (schedulingPropsChanged(old, node)) moveAll(ctx, 'NodeUpdate');
     },
     delete(node) {
       const name = node.metadata?.name ?? '';
       const ni = s.nodeInfos[name];
       if (ni) for (const p of ni.pods) delete s.podNode[podKey(p)];
+      settleNodeOrder(s);
       delete s.nodeInfos[name];
       rebuildNodeOrder(s, s.nodeOrder.filter((n) => n !== name));
     },
@@ -438,10 +467,10 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
     };
     ctx.state = s;
     // Nodes first, so the pods' initial list lands in existing NodeInfos.
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, nodeHandlers(ctx));
+    listAndWatch(ctx as Ctx<unknown>, s.nodes, memoHandlers(ctx, nodeHandlers));
     listAndWatch(ctx as Ctx<unknown>, s.services);
     listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
-    listAndWatch(ctx as Ctx<unknown>, s.pods, podHandlers(ctx));
+    listAndWatch(ctx as Ctx<unknown>, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
     ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
     return s;
@@ -449,8 +478,8 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
   handle(event, ctx) {
     const s = ctx.state;
     const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.pods, event, podHandlers(ctx))) return;
-    if (informerHandle(c, s.nodes, event, nodeHandlers(ctx))) return;
+    if (informerHandle(c, s.pods, event, memoHandlers(ctx, podHandlers))) return;
+    if (informerHandle(c, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
     if (informerHandle(c, s.services, event)) return;
     if (informerHandle(c, s.replicaSets, event)) return;
     const ev = event as SchedulerEvent;
