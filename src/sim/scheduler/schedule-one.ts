@@ -435,6 +435,15 @@ export function runFilterPlugins(pod: Pod, ni: NodeInfo, ctx: CycleContext, plug
   return allSuccessRecords(plugins);
 }
 
+// runFilterPlugins' records when `failed` is the first failure.
+function failedRecords(plugins: FilterPlugin[], failed: FilterRecord): FilterRecord[] {
+  let i = 0;
+  while (i < plugins.length && plugins[i].name !== failed.plugin) i++;
+  const records = allSuccessRecords(plugins).slice(0, i);
+  records.push(failed);
+  return records;
+}
+
 /** The failing record of a runFilterPlugins result, if any. */
 export function failedRecord(records: FilterRecord[]): FilterRecord | undefined {
   const last = records[records.length - 1];
@@ -566,13 +575,14 @@ function scratchArray(slot: number, n: number): Float64Array {
  * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
  * The result is a scratch array, valid until the next call.
  */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): ArrayLike<number> {
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture): ArrayLike<number> {
   const n = feasible.length;
   const np = plugins.length;
   const totals = scratchArray(0, n);
   totals.fill(0);
   const active: boolean[] = new Array(np);
   for (let p = 0; p < np; p++) active[p] = plugins[p].preScore ? plugins[p].preScore!(pod, feasible, ctx) : true;
+  if (capture) capture.active = active;
   // Raw scores per plugin; with a signature, node-local ones are gathered in one pass over the nodes.
   const raw: (Float64Array | undefined)[] = new Array(np).fill(undefined);
   if (sig !== 0) {
@@ -642,12 +652,50 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
         ctx.feasibleIdx = undefined;
       } else for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
     }
+    if (capture) capture.raw[p] = Float64Array.from(scores);
     // The normalizers read and write by index and length only, so a typed array serves.
     if (pl.normalize) pl.normalize(scores as unknown as number[], feasible, ctx);
+    if (capture) capture.normalized[p] = pl.normalize ? Float64Array.from(scores) : capture.raw[p];
     const w = pl.weight;
     for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
   }
   return totals;
+}
+
+/** The raw and normalized scores prioritizeTotals saw for each plugin it summed (not the cached fixed sum). */
+export interface ScoreCapture {
+  /** Each plugin's PreScore verdict. */
+  active: boolean[];
+  raw: (Float64Array | undefined)[];
+  normalized: (Float64Array | undefined)[];
+}
+
+function newScoreCapture(np: number): ScoreCapture {
+  return { active: [], raw: new Array(np).fill(undefined), normalized: new Array(np).fill(undefined) };
+}
+
+/**
+ * prioritizeNodes' records from what prioritizeTotals captured: plugins it did not sum one by one
+ * are either inactive (every node 0) or node-local without NormalizeScore (raw = normalized),
+ * scored here again. The totals are prioritizeTotals' (the same integers, so the same sums).
+ */
+function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], capture: ScoreCapture, totals: ArrayLike<number>, records: NodeRecord[]): void {
+  const n = feasible.length;
+  const np = plugins.length;
+  for (let i = 0; i < n; i++) records[i].scores = new Array(np);
+  for (let p = 0; p < np; p++) {
+    const pl = plugins[p];
+    const raw = capture.raw[p];
+    const normalized = capture.normalized[p];
+    const active = capture.active[p];
+    for (let i = 0; i < n; i++) {
+      let r = 0;
+      let v = 0;
+      if (raw !== undefined) { r = raw[i]; v = normalized![i]; } else if (active) v = r = pl.score(pod, feasible[i], ctx);
+      records[i].scores[p] = { plugin: pl.name, raw: r, normalized: v, weighted: v * pl.weight };
+    }
+  }
+  for (let i = 0; i < n; i++) records[i].total = totals[i];
 }
 
 /** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
@@ -728,11 +776,15 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   let feasible: NodeInfo[] = [];
   const feasibleRecords: NodeRecord[] = [];
   let processed = 0;
+  const defaultProfile = filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
+  // With the default profile over the whole node list, the records are rebuilt from the flat
+  // cache's verdicts and scores (see flatRecords below) instead of calling every plugin again.
+  const flatRecords = full && defaultProfile && nodes === nodeInfos;
   // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
-  const { active: activeFilters, local: localFilters, global: globalFilters } = filterSets(filterPlugins, full, pod, ctx);
+  const { active: activeFilters, local: localFilters, global: globalFilters } = filterSets(filterPlugins, full && !flatRecords, pod, ctx);
   const nf = activeFilters.length;
-  // The per-node cache of node-local verdicts, for the default profile without records.
-  const cached = !full && filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
+  // The per-node cache of node-local verdicts, for the default profile.
+  const cached = defaultProfile && (!full || flatRecords);
   const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
   const nScore = scorePlugins.length;
   let fc: FlatCache | undefined;
@@ -801,6 +853,19 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     }
   }
   const nextStartNodeIndex = (start + processed) % n;
+  if (flatRecords) {
+    // runFilterPlugins' records for the nodes the walk reached, in its order: every filter's
+    // Success, or the successes before the first failure and the failure itself.
+    const succ = allSuccessRecords(filterPlugins);
+    for (let j = 0, k = start; j < processed; j++) {
+      const ni = nodes[k];
+      const failed = nodeToStatus[ni.name];
+      const rec: NodeRecord = { node: ni.name, filter: failed ? failedRecords(filterPlugins, failed) : succ, scores: [], total: 0 };
+      perNode.push(rec);
+      if (!failed) feasibleRecords.push(rec);
+      if (++k === m) k = 0;
+    }
+  }
 
   if (feasible.length === 0) {
     const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption, dynamicResources);
@@ -817,8 +882,10 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     // "When only one node after predicate, just use it": no scoring at all.
     return { result: { node: feasible[0].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 1 };
   }
-  if (!full) {
-    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined);
+  if (!full || flatRecords) {
+    const capture = flatRecords ? newScoreCapture(scorePlugins.length) : undefined;
+    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined, capture);
+    if (capture) fillScoreRecords(pod, feasible, ctx, scorePlugins, capture, totals, feasibleRecords);
     const node = selectHostIndex(totals, rng);
     return { result: { node: feasible[node].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
   }
