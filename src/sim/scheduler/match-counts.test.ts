@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Pod } from './k8s-types.ts';
 import { addPod, cloneNodeInfo, newNodeInfo, removePod, setNode } from './node-info.ts';
 import { countPodsMatchSelector, filterTopologySpreadConstraints, matchCounter } from './pod-topology-spread.ts';
+import { countSingleValueIn } from './match-counts.ts';
 import { makeNode, makePod } from './test-helpers.ts';
 
 const constraintFor = (matchLabels: Record<string, string>) =>
@@ -50,6 +51,9 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
                 expect(ni.matchCounts[key]).toBe(countPodsMatchSelector(ni.pods, c.selector, ns));
               }
               expect(matchCounter(c, ns)(ni)).toBe(countPodsMatchSelector(ni.pods, c.selector, ns));
+              // The one-label-read count of a "key In (value)" selector agrees with the general one.
+              const single = countSingleValueIn(key, ni.pods);
+              if (single !== undefined) expect(single).toBe(countPodsMatchSelector(ni.pods, c.selector, ns));
             }
           }
         });

@@ -47,6 +47,29 @@ export function matchCountKey(ns: string, selKey: string, selector: LabelSelecto
   return key;
 }
 
+/**
+ * countPodsMatchSelector for the key's selector when it is one "key In (value)" requirement (a
+ * ReplicaSet's, by default spreading): one label read per pod instead of the general matcher.
+ * undefined for other selectors.
+ */
+export function countSingleValueIn(key: string, pods: readonly Pod[]): number | undefined {
+  const s = selectors.get(key);
+  if (s === undefined || s.onlyKey === undefined) return undefined;
+  const ns = s.namespace;
+  const k = s.onlyKey;
+  const v = s.onlyValue;
+  let count = 0;
+  for (let i = 0; i < pods.length; i++) {
+    const m = pods[i].metadata;
+    // As podCountsFor: terminating and other namespaces' pods never count; labels[k] === v for a
+    // string v is "has k with value v" (inherited properties are never strings).
+    if (m === undefined || m.deletionTimestamp || (m.namespace ?? '') !== ns) continue;
+    const l = m.labels;
+    if (l !== undefined && l[k] === v) count++;
+  }
+  return count;
+}
+
 /** A small number for a key made by matchCountKey (the journal names moved counts by it); −1 if unknown. */
 export function matchCountKeyId(key: string): number {
   return selectors.get(key)?.id ?? -1;

@@ -4,7 +4,7 @@ import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
 import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
-import { matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
+import { countSingleValueIn, matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
@@ -183,7 +183,7 @@ function newMatchCounter(c: SpreadConstraint, ns: string): MatchCounter {
     const v = m[key];
     if (v !== undefined) return v;
     (ni.matchCountKeys ??= []).push(key);
-    return (m[key] = countPodsMatchSelector(ni.pods, c.selector, ns));
+    return (m[key] = countSingleValueIn(key, ni.pods) ?? countPodsMatchSelector(ni.pods, c.selector, ns));
   };
   return Object.assign(counter, { key });
 }
