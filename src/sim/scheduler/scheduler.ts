@@ -4,7 +4,7 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, memoHandlers, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
+import { informerHandle, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -96,6 +96,12 @@ function paramsOf(ctx: Ctx<SchedulerState>): SchedulerParams {
 
 function podKey(p: Pod): string {
   return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+}
+
+// podKey of a pod the informer just handled: its key there is the same string (ns/name) when the
+// pod has a namespace, made and hashed once, so the lookups below skip building and hashing another.
+function informedPodKey(p: Pod): string {
+  return p.metadata?.namespace ? metaNamespaceKey(p) : podKey(p);
 }
 
 // podKey(a) === podKey(b) without building the strings (names and namespaces hold no '/').
@@ -193,12 +199,11 @@ function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent): void {
 
 // ------------------------------------------------------------------ cache (assigned pods)
 
-function countPod(s: SchedulerState, pod: Pod): boolean {
+function countPod(s: SchedulerState, pod: Pod, key = podKey(pod)): boolean {
   const node = pod.spec?.nodeName;
   const ni = node ? s.nodeInfos[node] : undefined;
   if (!ni) return false;
   addPod(ni, pod);
-  const key = podKey(pod);
   // AddPod appends: remember where, so the pod's next update finds it without a scan.
   rememberPodIndex(key, ni.pods.length - 1);
   s.podNode[key] = node!;
@@ -270,10 +275,10 @@ function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
 function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
   const s = ctx.state;
   const onPod = (old: Pod | undefined, pod: Pod) => {
-    const key = podKey(pod);
+    const key = informedPodKey(pod);
     if (pod.spec?.nodeName) {
       // Assigned: it belongs to the cache, never to the queue.
-      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod, key);
       const counted = s.podNode[key];
       if (counted !== undefined) {
         // Confirm an assumed pod, or take a newer copy of a bound one (labels, deletionTimestamp).
@@ -289,9 +294,9 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
           return;
         }
         uncountPod(s, key, prev ?? pod);
-        countPod(s, pod);
+        countPod(s, pod, key);
         if (!wasAssumed && old && prev && labelsOrRequestsChanged(prev, pod)) moveAll(ctx, 'AssignedPodUpdate');
-      } else if (countPod(s, pod)) {
+      } else if (countPod(s, pod, key)) {
         delete s.assumed[key];
         moveAll(ctx, 'AssignedPodAdd');
       }
@@ -299,22 +304,22 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     }
     if (!isOurs(pod) || s.assumed[key] !== undefined) return;
     if (pod.metadata?.deletionTimestamp) {
-      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod, key);
       return;
     }
     // SchedulingGates keep a pod out of activeQ until they are removed (PreEnqueue).
     if ((pod.spec?.schedulingGates ?? []).length > 0) return;
     if (old && s.queue.where[key] && !isPodUpdated(old, pod)) refreshQueued(s.queue, key, pod);
-    else if (old) queueUpdate(s.queue, pod, ctx.now);
-    else queueAdd(s.queue, pod, ctx.now);
+    else if (old) queueUpdate(s.queue, pod, ctx.now, key);
+    else queueAdd(s.queue, pod, ctx.now, key);
     kick(ctx);
   };
   return {
     add: (pod) => onPod(undefined, pod),
     update: (old, pod) => onPod(old, pod),
     delete(pod) {
-      const key = podKey(pod);
-      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      const key = informedPodKey(pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod, key);
       delete s.assumed[key];
       if (s.podNode[key] !== undefined) {
         const ni = s.nodeInfos[s.podNode[key]];
@@ -407,7 +412,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     if (full) keepRecord(ctx, { ...base, node });
     // assume: the pod occupies the node in the cache before the binding is confirmed.
     const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: node } };
-    countPod(s, assumed);
+    countPod(s, assumed, key);
     s.assumed[key] = node;
     const res = ctx.api.bind(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', node);
     if (res.ok) {
