@@ -15,6 +15,9 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
       ...([{ app: 'web' }, { app: 'db' }, { app: 'web', tier: 'fe' }] as Record<string, string>[]).map(constraintFor),
       // What a ReplicaSet's matchLabels becomes in the default constraints: one "In" requirement.
       filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
+      // A Deployment's ReplicaSet: two one-value "In" requirements; and one the equality reads can't serve.
+      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }, { key: 'tier', operator: 'In', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
+      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'db' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
     ];
     const op = fc.record({
       kind: fc.constantFrom('add', 'add', 'remove', 'setNode', 'count'),
@@ -22,7 +25,7 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
       tier: fc.constantFrom(undefined, 'fe'),
       ns: fc.constantFrom('default', 'other'),
       terminating: fc.boolean(),
-      sel: fc.integer({ min: 0, max: 3 }),
+      sel: fc.integer({ min: 0, max: 5 }),
       pick: fc.nat(),
     });
     fc.assert(
