@@ -164,7 +164,8 @@ function nodeList(s: SchedulerState): NodeInfo[] {
   settleNodeOrder(s);
   const c = nodeListCache.get(s);
   if (c && c.version === s.nodeListVersion) return c.list;
-  const list = s.nodeOrder.map((n) => s.nodeInfos[n]).filter((ni): ni is NodeInfo => !!ni);
+  // Frozen: never changed in place, so the per-slot caches over it need not check that it holds.
+  const list = Object.freeze(s.nodeOrder.map((n) => s.nodeInfos[n]).filter((ni): ni is NodeInfo => !!ni)) as NodeInfo[];
   nodeListCache.set(s, { version: s.nodeListVersion, list });
   return list;
 }
