@@ -575,7 +575,7 @@ function scratchArray(slot: number, n: number): Float64Array {
  * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
  * The result is a scratch array, valid until the next call.
  */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture): ArrayLike<number> {
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture, pick?: HostPick): ArrayLike<number> {
   const n = feasible.length;
   const np = plugins.length;
   const totals = scratchArray(0, n);
@@ -639,6 +639,9 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
       }
     }
   }
+  // The last plugin summed below: its pass also makes selectHost's, when asked to pick.
+  let last = -1;
+  for (let p = np - 1; pick && p >= 0 && last < 0; p--) if (active[p] && !(sig !== 0 && !plugins[p].normalize && !NON_LOCAL.has(plugins[p]))) last = p;
   for (let p = 0; p < np; p++) {
     const pl = plugins[p];
     if (!active[p]) continue; // every node scores 0: the totals don't move
@@ -657,8 +660,10 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
     if (pl.normalize) pl.normalize(scores as unknown as number[], feasible, ctx);
     if (capture) capture.normalized[p] = pl.normalize ? Float64Array.from(scores) : capture.raw[p];
     const w = pl.weight;
-    for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
+    if (p === last) pick!.index = addAndSelectHost(totals, scores, w, pick!.rng);
+    else for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
   }
+  if (pick && last < 0) pick.index = selectHostIndex(totals, pick.rng);
   return totals;
 }
 
@@ -696,6 +701,36 @@ function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plu
     }
   }
   for (let i = 0; i < n; i++) records[i].total = totals[i];
+}
+
+/** Where prioritizeTotals puts selectHostIndex's answer when asked to pick with `rng`. */
+export interface HostPick {
+  rng: Rng;
+  index: number;
+}
+
+// The last sum and selectHostIndex in one pass: totals[i] += scores[i] × w, then the same
+// reservoir sampling over the finished totals, in the same order (the same rng draws).
+function addAndSelectHost(totals: Float64Array, scores: Float64Array, w: number, rng: Rng): number {
+  const n = totals.length;
+  if (n === 0) throw new Error('empty priorityList');
+  let maxScore = totals[0] + scores[0] * w;
+  totals[0] = maxScore;
+  let selected = 0;
+  let cntOfMaxScore = 1;
+  for (let i = 1; i < n; i++) {
+    const t = totals[i] + scores[i] * w;
+    totals[i] = t;
+    if (t > maxScore) {
+      maxScore = t;
+      selected = i;
+      cntOfMaxScore = 1;
+    } else if (t === maxScore) {
+      cntOfMaxScore++;
+      if (rng.int(cntOfMaxScore) === 0) selected = i;
+    }
+  }
+  return selected;
 }
 
 /** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
@@ -884,9 +919,10 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   }
   if (!full || flatRecords) {
     const capture = flatRecords ? newScoreCapture(scorePlugins.length) : undefined;
-    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined, capture);
+    const pick: HostPick = { rng, index: -1 };
+    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined, capture, pick);
     if (capture) fillScoreRecords(pod, feasible, ctx, scorePlugins, capture, totals, feasibleRecords);
-    const node = selectHostIndex(totals, rng);
+    const node = pick.index;
     return { result: { node: feasible[node].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
   }
   const { scores, totals } = prioritizeNodes(pod, feasible, ctx, scorePlugins);
