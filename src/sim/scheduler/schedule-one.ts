@@ -178,6 +178,23 @@ function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: Cycle
   return sets;
 }
 
+// The last signature's default filter sets: what decides the skips (nodeName, host ports, node
+// selector and affinity) is part of the signature, and PodTopologySpread's by its PreFilter state.
+let lastSetsSig = 0;
+let lastSetsPts = false;
+let lastSets: FilterSets | undefined;
+
+/** filterSets for the default profile without records, for a pod of signature `sig`. */
+function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): FilterSets {
+  const pts = ctx.state['PodTopologySpread'] !== undefined;
+  if (lastSets === undefined || lastSetsSig !== sig || lastSetsPts !== pts) {
+    lastSets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx);
+    lastSetsSig = sig;
+    lastSetsPts = pts;
+  }
+  return lastSets;
+}
+
 const signatureIds = new Map<string, number>();
 let nextSignatureId = 1;
 
@@ -815,12 +832,14 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   // With the default profile over the whole node list, the records are rebuilt from the flat
   // cache's verdicts and scores (see flatRecords below) instead of calling every plugin again.
   const flatRecords = full && defaultProfile && nodes === nodeInfos;
-  // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
-  const { active: activeFilters, local: localFilters, global: globalFilters } = filterSets(filterPlugins, full && !flatRecords, pod, ctx);
-  const nf = activeFilters.length;
   // The per-node cache of node-local verdicts, for the default profile.
   const cached = defaultProfile && (!full || flatRecords);
   const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
+  // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
+  const { active: activeFilters, local: localFilters, global: globalFilters } = cached
+    ? filterSetsForSignature(sig, pod, ctx)
+    : filterSets(filterPlugins, full, pod, ctx);
+  const nf = activeFilters.length;
   const nScore = scorePlugins.length;
   let fc: FlatCache | undefined;
   if (cached && nodes === nodeInfos) {
