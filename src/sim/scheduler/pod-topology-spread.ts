@@ -249,7 +249,7 @@ export function domainCounts(
   // Without required keys, a node's value and count come from the per-slot views (which scoring
   // reads too), so a changed node is looked at once, not once per cache.
   const fromSlots = requiredKeys.length === 0;
-  const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey) : undefined;
+  const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey).values : undefined;
   const slotCount = fromSlots ? slotCounts(slots, allNodes, counter) : undefined;
   // Only the slots whose value or count may have moved since the last call need a look.
   const refresh = (i: number) => {
@@ -323,7 +323,13 @@ export function minMatchNum(counts: Record<string, number>, minDomains: number):
 // per selector, refreshed only for slots whose version moved.
 const NO_LABELS: Record<string, string> = {};
 
-interface SlotValues extends SlotView { values: (string | undefined)[] }
+interface SlotValues extends SlotView {
+  values: (string | undefined)[];
+  /** ids[k]: the index of values[k] in `names` (−1 when undefined), so a pass over the nodes can read a small table instead of a dictionary. */
+  ids: Int32Array;
+  names: string[];
+  nameIds: Map<string, number>;
+}
 interface SlotCounts extends SlotView { counts: Float64Array }
 
 // The views of one list, found without building a string per call: labels by topology key, counts
@@ -340,14 +346,30 @@ function viewsOf(slots: NodeSlots): PtsViews {
   return v;
 }
 
-function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | undefined)[] {
+function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): SlotValues {
   const views = viewsOf(slots);
   let e = views.labels.get(key);
-  if (!e) views.labels.set(key, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
-  const values = e.values;
+  if (!e) {
+    const n = list.length;
+    views.labels.set(key, (e = { ...newSlotView(n), values: new Array(n).fill(undefined), ids: new Int32Array(n).fill(-1), names: [], nameIds: new Map() }));
+  }
+  const { values, ids, names, nameIds } = e;
   // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
-  catchUpCounts(slots, e, -1, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
-  return values;
+  catchUpCounts(slots, e, -1, true, (k) => {
+    const v = (list[k].node.metadata?.labels ?? NO_LABELS)[key];
+    values[k] = v;
+    let id = -1;
+    if (v !== undefined) {
+      id = nameIds.get(v) ?? -1;
+      if (id < 0) {
+        id = names.length;
+        names.push(v);
+        nameIds.set(v, id);
+      }
+    }
+    ids[k] = id;
+  });
+  return e;
 }
 
 function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): Float64Array {
@@ -369,6 +391,13 @@ function scratchTable(n: number): Float64Array {
     tableView = tableBuf.subarray(0, n);
   }
   return tableView;
+}
+
+let termsBuf = new Float64Array(64);
+/** Scratch for scoreAll's per-domain terms (valid until the next call). */
+function domainTerms(n: number): Float64Array {
+  if (termsBuf.length < n) termsBuf = new Float64Array(n * 2);
+  return termsBuf;
 }
 
 let scratchBuf = new Float64Array(1024);
@@ -540,14 +569,27 @@ export const podTopologySpreadScore: ScorePlugin = {
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
       const tk = c.topologyKey;
-      const values = slotLabels(slots, ctx.allNodes, tk);
+      const labels = slotLabels(slots, ctx.allNodes, tk);
+      const values = labels.values;
       const w = s.topologyNormalizingWeight[i];
       const offset = c.maxSkew - 1;
       if (tk === LABEL_HOSTNAME) {
         const counts = slotCounts(slots, ctx.allNodes, s.counters[i]);
+        const ids = labels.ids; // −1 exactly where the value is undefined
         for (let f = 0; f < n; f++) {
           const k = idx[f];
-          if (values[k] !== undefined) acc[f] += counts[k] * w + offset;
+          if (ids[k] >= 0) acc[f] += counts[k] * w + offset;
+        }
+      } else if (labels.names.length <= n) {
+        // A domain's term once per domain (a few zones), then a table read per node.
+        const byValue = s.topologyValueToPodCounts[i];
+        const names = labels.names;
+        const ids = labels.ids;
+        const terms = domainTerms(names.length);
+        for (let d = 0; d < names.length; d++) terms[d] = (byValue[names[d]] ?? 0) * w + offset;
+        for (let f = 0; f < n; f++) {
+          const d = ids[idx[f]];
+          if (d >= 0) acc[f] += terms[d];
         }
       } else {
         const byValue = s.topologyValueToPodCounts[i];
