@@ -448,6 +448,13 @@ export interface TopologySpreadPreScoreState {
   ignoredNodes: Set<string>;
   topologyValueToPodCounts: Record<string, number>[];
   topologyNormalizingWeight: number[];
+  /**
+   * The array scoreAll last filled, with the least and greatest score in it (the greatest at least
+   * 0, as NormalizeScore takes them): NormalizeScore on that same array, next, needs no pass of its own.
+   */
+  rangeOut?: ArrayLike<number>;
+  rangeMin?: number;
+  rangeMax?: number;
 }
 
 // The ignoredNodes of a PreScore that ignored none (shared, never added to: a set is made on the first).
@@ -480,6 +487,9 @@ export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx:
     ignoredNodes: NO_IGNORED,
     topologyValueToPodCounts: constraints.map(() => ({})),
     topologyNormalizingWeight: [],
+    rangeOut: undefined,
+    rangeMin: 0,
+    rangeMax: 0,
   };
   const topoSize = constraints.map(() => 0);
   const nc = constraints.length;
@@ -560,6 +570,7 @@ export const podTopologySpreadScore: ScorePlugin = {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
     const n = feasible.length;
     const idx = ctx.feasibleIdx;
+    s.rangeOut = undefined;
     if (s.ignoredNodes.size > 0 || !idx || idx.length !== n) {
       for (let f = 0; f < n; f++) out[f] = podTopologySpreadScore.score(_pod, feasible[f], ctx);
       return;
@@ -600,22 +611,47 @@ export const podTopologySpreadScore: ScorePlugin = {
       }
     }
     // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
-    for (let f = 0; f < n; f++) out[f] = Math.round(acc[f]);
+    let minScore = Number.MAX_SAFE_INTEGER;
+    let maxScore = 0;
+    for (let f = 0; f < n; f++) {
+      const v = Math.round(acc[f]);
+      out[f] = v;
+      if (v < minScore) minScore = v;
+      if (v > maxScore) maxScore = v;
+    }
+    s.rangeOut = out;
+    s.rangeMin = minScore;
+    s.rangeMax = maxScore;
   },
   normalize(scores, feasible, ctx) {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
     let minScore = Number.MAX_SAFE_INTEGER;
     let maxScore = 0;
     const anyIgnored = s.ignoredNodes.size > 0;
-    for (let i = 0; i < scores.length; i++) {
-      if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) continue;
-      if (scores[i] < minScore) minScore = scores[i];
-      if (scores[i] > maxScore) maxScore = scores[i];
+    if (s.rangeOut === scores && !anyIgnored) {
+      // Straight from scoreAll (no ignored nodes there): its range is this pass's answer.
+      minScore = s.rangeMin!;
+      maxScore = s.rangeMax!;
+    } else {
+      for (let i = 0; i < scores.length; i++) {
+        if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) continue;
+        if (scores[i] < minScore) minScore = scores[i];
+        if (scores[i] > maxScore) maxScore = scores[i];
+      }
     }
+    s.rangeOut = undefined;
     // Raw scores are whole numbers in [min, max], usually a narrow range: divide once per value.
     const span = maxScore - minScore;
     const table = !anyIgnored && maxScore !== 0 && span < 1024 && scores.length > 32 ? scratchTable(span + 1) : undefined;
     if (table) for (let d = 0; d <= span; d++) table[d] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - (minScore + d))) / maxScore);
+    if (table) {
+      // The loop below without the branches that cannot be taken here (no ignored node, max > 0).
+      for (let i = 0; i < scores.length; i++) {
+        const hit = table[scores[i] - minScore];
+        scores[i] = hit !== undefined ? hit : Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
+      }
+      return;
+    }
     for (let i = 0; i < scores.length; i++) {
       if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) {
         scores[i] = 0;
