@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Pod } from './k8s-types.ts';
 import { addPod, cloneNodeInfo, newNodeInfo, removePod, setNode } from './node-info.ts';
 import { countPodsMatchSelector, filterTopologySpreadConstraints, matchCounter } from './pod-topology-spread.ts';
+import { countSingleValueIn } from './match-counts.ts';
 import { makeNode, makePod } from './test-helpers.ts';
 
 const constraintFor = (matchLabels: Record<string, string>) =>
@@ -14,6 +15,9 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
       ...([{ app: 'web' }, { app: 'db' }, { app: 'web', tier: 'fe' }] as Record<string, string>[]).map(constraintFor),
       // What a ReplicaSet's matchLabels becomes in the default constraints: one "In" requirement.
       filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
+      // A Deployment's ReplicaSet: two one-value "In" requirements; and one the equality reads can't serve.
+      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }, { key: 'tier', operator: 'In', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
+      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'db' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
     ];
     const op = fc.record({
       kind: fc.constantFrom('add', 'add', 'remove', 'setNode', 'count'),
@@ -21,7 +25,7 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
       tier: fc.constantFrom(undefined, 'fe'),
       ns: fc.constantFrom('default', 'other'),
       terminating: fc.boolean(),
-      sel: fc.integer({ min: 0, max: 3 }),
+      sel: fc.integer({ min: 0, max: 5 }),
       pick: fc.nat(),
     });
     fc.assert(
@@ -50,6 +54,9 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
                 expect(ni.matchCounts[key]).toBe(countPodsMatchSelector(ni.pods, c.selector, ns));
               }
               expect(matchCounter(c, ns)(ni)).toBe(countPodsMatchSelector(ni.pods, c.selector, ns));
+              // The one-label-read count of a "key In (value)" selector agrees with the general one.
+              const single = countSingleValueIn(key, ni.pods);
+              if (single !== undefined) expect(single).toBe(countPodsMatchSelector(ni.pods, c.selector, ns));
             }
           }
         });

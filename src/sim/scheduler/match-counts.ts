@@ -21,6 +21,13 @@ interface Registered extends MatchSelector {
   /** Set when the selector is one "key In (value)" requirement (what a ReplicaSet's matchLabels becomes). */
   onlyKey?: string;
   onlyValue?: string;
+  /**
+   * Set when every requirement is a matchLabels pair or a one-value "In" (a Deployment's
+   * ReplicaSet: app and pod-template-hash): the selector matches exactly when labels[keys[i]] ===
+   * values[i] for every i.
+   */
+  keys?: string[];
+  values?: string[];
 }
 const selectors = new Map<string, Registered>();
 
@@ -32,6 +39,15 @@ function register(ns: string, selector: LabelSelector, key: string): Registered 
   if (ml === 0 && me.length === 1 && me[0].operator === 'In' && me[0].values?.length === 1) {
     r.onlyKey = me[0].key;
     r.onlyValue = me[0].values[0];
+  }
+  if (!r.empty && me.every((e) => e.operator === 'In' && e.values?.length === 1)) {
+    const keys: string[] = [];
+    const values: string[] = [];
+    const pairs = selector.matchLabels ?? {};
+    for (const k in pairs) { keys.push(k); values.push(pairs[k]); }
+    for (const e of me) { keys.push(e.key); values.push(e.values![0]); }
+    r.keys = keys;
+    r.values = values;
   }
   selectors.set(key, r);
   return r;
@@ -45,6 +61,33 @@ export function matchCountKey(ns: string, selKey: string, selector: LabelSelecto
   if (s) return s.key;
   register(ns, selector, key);
   return key;
+}
+
+/**
+ * countPodsMatchSelector for the key's selector when it is made of label equalities (matchLabels
+ * and one-value "In" requirements, as a ReplicaSet's under default spreading): label reads per pod
+ * instead of the general matcher. undefined for other selectors.
+ */
+export function countSingleValueIn(key: string, pods: readonly Pod[]): number | undefined {
+  const s = selectors.get(key);
+  if (s === undefined || s.keys === undefined) return undefined;
+  const ns = s.namespace;
+  const keys = s.keys;
+  const values = s.values!;
+  const nk = keys.length;
+  let count = 0;
+  for (let i = 0; i < pods.length; i++) {
+    const m = pods[i].metadata;
+    // As podCountsFor: terminating and other namespaces' pods never count; labels[k] === v for a
+    // string v is "has k with value v" (inherited properties are never strings).
+    if (m === undefined || m.deletionTimestamp || (m.namespace ?? '') !== ns) continue;
+    const l = m.labels;
+    if (l === undefined) continue;
+    let j = 0;
+    while (j < nk && l[keys[j]] === values[j]) j++;
+    if (j === nk) count++;
+  }
+  return count;
 }
 
 /** A small number for a key made by matchCountKey (the journal names moved counts by it); −1 if unknown. */

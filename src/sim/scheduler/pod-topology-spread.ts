@@ -4,7 +4,7 @@ import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
 import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
 import { labelSelectorMatches, selectorKey } from './label-selector.ts';
-import { matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
+import { countSingleValueIn, matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
 
@@ -183,7 +183,7 @@ function newMatchCounter(c: SpreadConstraint, ns: string): MatchCounter {
     const v = m[key];
     if (v !== undefined) return v;
     (ni.matchCountKeys ??= []).push(key);
-    return (m[key] = countPodsMatchSelector(ni.pods, c.selector, ns));
+    return (m[key] = countSingleValueIn(key, ni.pods) ?? countPodsMatchSelector(ni.pods, c.selector, ns));
   };
   return Object.assign(counter, { key });
 }
@@ -249,7 +249,7 @@ export function domainCounts(
   // Without required keys, a node's value and count come from the per-slot views (which scoring
   // reads too), so a changed node is looked at once, not once per cache.
   const fromSlots = requiredKeys.length === 0;
-  const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey) : undefined;
+  const slotValues = fromSlots ? slotLabels(slots, allNodes, c.topologyKey).values : undefined;
   const slotCount = fromSlots ? slotCounts(slots, allNodes, counter) : undefined;
   // Only the slots whose value or count may have moved since the last call need a look.
   const refresh = (i: number) => {
@@ -323,7 +323,13 @@ export function minMatchNum(counts: Record<string, number>, minDomains: number):
 // per selector, refreshed only for slots whose version moved.
 const NO_LABELS: Record<string, string> = {};
 
-interface SlotValues extends SlotView { values: (string | undefined)[] }
+interface SlotValues extends SlotView {
+  values: (string | undefined)[];
+  /** ids[k]: the index of values[k] in `names` (−1 when undefined), so a pass over the nodes can read a small table instead of a dictionary. */
+  ids: Int32Array;
+  names: string[];
+  nameIds: Map<string, number>;
+}
 interface SlotCounts extends SlotView { counts: Float64Array }
 
 // The views of one list, found without building a string per call: labels by topology key, counts
@@ -340,14 +346,30 @@ function viewsOf(slots: NodeSlots): PtsViews {
   return v;
 }
 
-function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): (string | undefined)[] {
+function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): SlotValues {
   const views = viewsOf(slots);
   let e = views.labels.get(key);
-  if (!e) views.labels.set(key, (e = { ...newSlotView(list.length), values: new Array(list.length).fill(undefined) }));
-  const values = e.values;
+  if (!e) {
+    const n = list.length;
+    views.labels.set(key, (e = { ...newSlotView(n), values: new Array(n).fill(undefined), ids: new Int32Array(n).fill(-1), names: [], nameIds: new Map() }));
+  }
+  const { values, ids, names, nameIds } = e;
   // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
-  catchUpCounts(slots, e, -1, true, (k) => { values[k] = (list[k].node.metadata?.labels ?? NO_LABELS)[key]; });
-  return values;
+  catchUpCounts(slots, e, -1, true, (k) => {
+    const v = (list[k].node.metadata?.labels ?? NO_LABELS)[key];
+    values[k] = v;
+    let id = -1;
+    if (v !== undefined) {
+      id = nameIds.get(v) ?? -1;
+      if (id < 0) {
+        id = names.length;
+        names.push(v);
+        nameIds.set(v, id);
+      }
+    }
+    ids[k] = id;
+  });
+  return e;
 }
 
 function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): Float64Array {
@@ -369,6 +391,13 @@ function scratchTable(n: number): Float64Array {
     tableView = tableBuf.subarray(0, n);
   }
   return tableView;
+}
+
+let termsBuf = new Float64Array(64);
+/** Scratch for scoreAll's per-domain terms (valid until the next call). */
+function domainTerms(n: number): Float64Array {
+  if (termsBuf.length < n) termsBuf = new Float64Array(n * 2);
+  return termsBuf;
 }
 
 let scratchBuf = new Float64Array(1024);
@@ -419,6 +448,13 @@ export interface TopologySpreadPreScoreState {
   ignoredNodes: Set<string>;
   topologyValueToPodCounts: Record<string, number>[];
   topologyNormalizingWeight: number[];
+  /**
+   * The array scoreAll last filled, with the least and greatest score in it (the greatest at least
+   * 0, as NormalizeScore takes them): NormalizeScore on that same array, next, needs no pass of its own.
+   */
+  rangeOut?: ArrayLike<number>;
+  rangeMin?: number;
+  rangeMax?: number;
 }
 
 // The ignoredNodes of a PreScore that ignored none (shared, never added to: a set is made on the first).
@@ -451,6 +487,9 @@ export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx:
     ignoredNodes: NO_IGNORED,
     topologyValueToPodCounts: constraints.map(() => ({})),
     topologyNormalizingWeight: [],
+    rangeOut: undefined,
+    rangeMin: 0,
+    rangeMax: 0,
   };
   const topoSize = constraints.map(() => 0);
   const nc = constraints.length;
@@ -531,6 +570,7 @@ export const podTopologySpreadScore: ScorePlugin = {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
     const n = feasible.length;
     const idx = ctx.feasibleIdx;
+    s.rangeOut = undefined;
     if (s.ignoredNodes.size > 0 || !idx || idx.length !== n) {
       for (let f = 0; f < n; f++) out[f] = podTopologySpreadScore.score(_pod, feasible[f], ctx);
       return;
@@ -540,14 +580,27 @@ export const podTopologySpreadScore: ScorePlugin = {
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
       const tk = c.topologyKey;
-      const values = slotLabels(slots, ctx.allNodes, tk);
+      const labels = slotLabels(slots, ctx.allNodes, tk);
+      const values = labels.values;
       const w = s.topologyNormalizingWeight[i];
       const offset = c.maxSkew - 1;
       if (tk === LABEL_HOSTNAME) {
         const counts = slotCounts(slots, ctx.allNodes, s.counters[i]);
+        const ids = labels.ids; // −1 exactly where the value is undefined
         for (let f = 0; f < n; f++) {
           const k = idx[f];
-          if (values[k] !== undefined) acc[f] += counts[k] * w + offset;
+          if (ids[k] >= 0) acc[f] += counts[k] * w + offset;
+        }
+      } else if (labels.names.length <= n) {
+        // A domain's term once per domain (a few zones), then a table read per node.
+        const byValue = s.topologyValueToPodCounts[i];
+        const names = labels.names;
+        const ids = labels.ids;
+        const terms = domainTerms(names.length);
+        for (let d = 0; d < names.length; d++) terms[d] = (byValue[names[d]] ?? 0) * w + offset;
+        for (let f = 0; f < n; f++) {
+          const d = ids[idx[f]];
+          if (d >= 0) acc[f] += terms[d];
         }
       } else {
         const byValue = s.topologyValueToPodCounts[i];
@@ -558,22 +611,47 @@ export const podTopologySpreadScore: ScorePlugin = {
       }
     }
     // Go's math.Round rounds half away from zero; scores are non-negative so Math.round agrees.
-    for (let f = 0; f < n; f++) out[f] = Math.round(acc[f]);
+    let minScore = Number.MAX_SAFE_INTEGER;
+    let maxScore = 0;
+    for (let f = 0; f < n; f++) {
+      const v = Math.round(acc[f]);
+      out[f] = v;
+      if (v < minScore) minScore = v;
+      if (v > maxScore) maxScore = v;
+    }
+    s.rangeOut = out;
+    s.rangeMin = minScore;
+    s.rangeMax = maxScore;
   },
   normalize(scores, feasible, ctx) {
     const s = ctx.state[PTS_SCORE_STATE] as TopologySpreadPreScoreState;
     let minScore = Number.MAX_SAFE_INTEGER;
     let maxScore = 0;
     const anyIgnored = s.ignoredNodes.size > 0;
-    for (let i = 0; i < scores.length; i++) {
-      if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) continue;
-      if (scores[i] < minScore) minScore = scores[i];
-      if (scores[i] > maxScore) maxScore = scores[i];
+    if (s.rangeOut === scores && !anyIgnored) {
+      // Straight from scoreAll (no ignored nodes there): its range is this pass's answer.
+      minScore = s.rangeMin!;
+      maxScore = s.rangeMax!;
+    } else {
+      for (let i = 0; i < scores.length; i++) {
+        if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) continue;
+        if (scores[i] < minScore) minScore = scores[i];
+        if (scores[i] > maxScore) maxScore = scores[i];
+      }
     }
+    s.rangeOut = undefined;
     // Raw scores are whole numbers in [min, max], usually a narrow range: divide once per value.
     const span = maxScore - minScore;
     const table = !anyIgnored && maxScore !== 0 && span < 1024 && scores.length > 32 ? scratchTable(span + 1) : undefined;
     if (table) for (let d = 0; d <= span; d++) table[d] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - (minScore + d))) / maxScore);
+    if (table) {
+      // The loop below without the branches that cannot be taken here (no ignored node, max > 0).
+      for (let i = 0; i < scores.length; i++) {
+        const hit = table[scores[i] - minScore];
+        scores[i] = hit !== undefined ? hit : Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
+      }
+      return;
+    }
     for (let i = 0; i < scores.length; i++) {
       if (anyIgnored && s.ignoredNodes.has(feasible[i].name)) {
         scores[i] = 0;

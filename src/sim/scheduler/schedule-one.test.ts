@@ -6,6 +6,7 @@ import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeInfo } from './node-info.ts';
 import {
   DEFAULT_FILTER_PLUGINS,
+  DEFAULT_SCORE_PLUGINS,
   failedRecord,
   failedSchedulingMessage,
   fitErrorMessage,
@@ -20,6 +21,10 @@ import {
 } from './schedule-one.ts';
 import type { FitError } from './schedule-one.ts';
 import { makeNode, makePod, seededRng, tol } from './test-helpers.ts';
+
+// The default plugins in arrays of their own: schedulePod takes its general path (every plugin
+// called per node, records built as it goes), the reference for the cached paths.
+const reference = { filterPlugins: [...DEFAULT_FILTER_PLUGINS], scorePlugins: [...DEFAULT_SCORE_PLUGINS] };
 
 const cp: Taint = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
 
@@ -349,7 +354,7 @@ describe('schedulePod without records', () => {
         let nl = 0;
         pods.forEach((p, k) => {
           const pod = { ...p, metadata: { ...p.metadata, name: `incoming-${k}`, uid: `uid-incoming-${k}` } };
-          const a = schedulePod(pod, full, rf, { nextStartNodeIndex: nf, dynamicResources: true });
+          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf, dynamicResources: true });
           const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, dynamicResources: true, record: 'none' });
           expect(b.perNode).toEqual([]);
           expect(b.result).toEqual(a.result);
@@ -418,6 +423,7 @@ describe('schedulePod flat caches', () => {
         const lean = specs.map((r, i) => newNodeInfo(nodeOf(i, r)));
         const rf = seededRng(seed);
         const rl = seededRng(seed);
+        const rc = seededRng(seed);
         let nf = 0;
         let nl = 0;
         const placed: { pod: Pod; node: number }[] = [];
@@ -434,8 +440,14 @@ describe('schedulePod flat caches', () => {
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: q.app } } },
             ],
           });
-          const a = schedulePod(pod, full, rf, { nextStartNodeIndex: nf, listers, dynamicResources: true });
+          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf, listers, dynamicResources: true });
+          // The records from the flat cache, over the lean list (whose caches the record-less cycles share).
+          const c = schedulePod(pod, lean, rc, { nextStartNodeIndex: nl, listers, dynamicResources: true });
           const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, listers, dynamicResources: true, record: 'none' });
+          expect(c.perNode).toEqual(a.perNode);
+          expect(c.result).toEqual(a.result);
+          expect(rc.draws).toBe(rf.draws);
+          expect([c.nextStartNodeIndex, c.evaluatedNodes, c.feasibleNodes]).toEqual([a.nextStartNodeIndex, a.evaluatedNodes, a.feasibleNodes]);
           expect(b.result).toEqual(a.result);
           expect([b.nextStartNodeIndex, b.evaluatedNodes, b.feasibleNodes]).toEqual([a.nextStartNodeIndex, a.evaluatedNodes, a.feasibleNodes]);
           expect(rl.draws).toBe(rf.draws);

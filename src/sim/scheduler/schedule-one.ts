@@ -178,6 +178,23 @@ function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: Cycle
   return sets;
 }
 
+// The last signature's default filter sets: what decides the skips (nodeName, host ports, node
+// selector and affinity) is part of the signature, and PodTopologySpread's by its PreFilter state.
+let lastSetsSig = 0;
+let lastSetsPts = false;
+let lastSets: FilterSets | undefined;
+
+/** filterSets for the default profile without records, for a pod of signature `sig`. */
+function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): FilterSets {
+  const pts = ctx.state['PodTopologySpread'] !== undefined;
+  if (lastSets === undefined || lastSetsSig !== sig || lastSetsPts !== pts) {
+    lastSets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx);
+    lastSetsSig = sig;
+    lastSetsPts = pts;
+  }
+  return lastSets;
+}
+
 const signatureIds = new Map<string, number>();
 let nextSignatureId = 1;
 
@@ -435,6 +452,15 @@ export function runFilterPlugins(pod: Pod, ni: NodeInfo, ctx: CycleContext, plug
   return allSuccessRecords(plugins);
 }
 
+// runFilterPlugins' records when `failed` is the first failure.
+function failedRecords(plugins: FilterPlugin[], failed: FilterRecord): FilterRecord[] {
+  let i = 0;
+  while (i < plugins.length && plugins[i].name !== failed.plugin) i++;
+  const records = allSuccessRecords(plugins).slice(0, i);
+  records.push(failed);
+  return records;
+}
+
 /** The failing record of a runFilterPlugins result, if any. */
 export function failedRecord(records: FilterRecord[]): FilterRecord | undefined {
   const last = records[records.length - 1];
@@ -566,13 +592,14 @@ function scratchArray(slot: number, n: number): Float64Array {
  * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
  * The result is a scratch array, valid until the next call.
  */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }): ArrayLike<number> {
+export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture, pick?: HostPick): ArrayLike<number> {
   const n = feasible.length;
   const np = plugins.length;
   const totals = scratchArray(0, n);
   totals.fill(0);
   const active: boolean[] = new Array(np);
   for (let p = 0; p < np; p++) active[p] = plugins[p].preScore ? plugins[p].preScore!(pod, feasible, ctx) : true;
+  if (capture) capture.active = active;
   // Raw scores per plugin; with a signature, node-local ones are gathered in one pass over the nodes.
   const raw: (Float64Array | undefined)[] = new Array(np).fill(undefined);
   if (sig !== 0) {
@@ -629,6 +656,9 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
       }
     }
   }
+  // The last plugin summed below: its pass also makes selectHost's, when asked to pick.
+  let last = -1;
+  for (let p = np - 1; pick && p >= 0 && last < 0; p--) if (active[p] && !(sig !== 0 && !plugins[p].normalize && !NON_LOCAL.has(plugins[p]))) last = p;
   for (let p = 0; p < np; p++) {
     const pl = plugins[p];
     if (!active[p]) continue; // every node scores 0: the totals don't move
@@ -642,12 +672,82 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
         ctx.feasibleIdx = undefined;
       } else for (let i = 0; i < n; i++) scores[i] = pl.score(pod, feasible[i], ctx);
     }
+    if (capture) capture.raw[p] = Float64Array.from(scores);
     // The normalizers read and write by index and length only, so a typed array serves.
     if (pl.normalize) pl.normalize(scores as unknown as number[], feasible, ctx);
+    if (capture) capture.normalized[p] = pl.normalize ? Float64Array.from(scores) : capture.raw[p];
     const w = pl.weight;
-    for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
+    if (p === last) pick!.index = addAndSelectHost(totals, scores, w, pick!.rng);
+    else for (let i = 0; i < n; i++) totals[i] += scores[i] * w;
   }
+  if (pick && last < 0) pick.index = selectHostIndex(totals, pick.rng);
   return totals;
+}
+
+/** The raw and normalized scores prioritizeTotals saw for each plugin it summed (not the cached fixed sum). */
+export interface ScoreCapture {
+  /** Each plugin's PreScore verdict. */
+  active: boolean[];
+  raw: (Float64Array | undefined)[];
+  normalized: (Float64Array | undefined)[];
+}
+
+function newScoreCapture(np: number): ScoreCapture {
+  return { active: [], raw: new Array(np).fill(undefined), normalized: new Array(np).fill(undefined) };
+}
+
+/**
+ * prioritizeNodes' records from what prioritizeTotals captured: plugins it did not sum one by one
+ * are either inactive (every node 0) or node-local without NormalizeScore (raw = normalized),
+ * scored here again. The totals are prioritizeTotals' (the same integers, so the same sums).
+ */
+function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], capture: ScoreCapture, totals: ArrayLike<number>, records: NodeRecord[]): void {
+  const n = feasible.length;
+  const np = plugins.length;
+  for (let i = 0; i < n; i++) records[i].scores = new Array(np);
+  for (let p = 0; p < np; p++) {
+    const pl = plugins[p];
+    const raw = capture.raw[p];
+    const normalized = capture.normalized[p];
+    const active = capture.active[p];
+    for (let i = 0; i < n; i++) {
+      let r = 0;
+      let v = 0;
+      if (raw !== undefined) { r = raw[i]; v = normalized![i]; } else if (active) v = r = pl.score(pod, feasible[i], ctx);
+      records[i].scores[p] = { plugin: pl.name, raw: r, normalized: v, weighted: v * pl.weight };
+    }
+  }
+  for (let i = 0; i < n; i++) records[i].total = totals[i];
+}
+
+/** Where prioritizeTotals puts selectHostIndex's answer when asked to pick with `rng`. */
+export interface HostPick {
+  rng: Rng;
+  index: number;
+}
+
+// The last sum and selectHostIndex in one pass: totals[i] += scores[i] × w, then the same
+// reservoir sampling over the finished totals, in the same order (the same rng draws).
+function addAndSelectHost(totals: Float64Array, scores: Float64Array, w: number, rng: Rng): number {
+  const n = totals.length;
+  if (n === 0) throw new Error('empty priorityList');
+  let maxScore = totals[0] + scores[0] * w;
+  totals[0] = maxScore;
+  let selected = 0;
+  let cntOfMaxScore = 1;
+  for (let i = 1; i < n; i++) {
+    const t = totals[i] + scores[i] * w;
+    totals[i] = t;
+    if (t > maxScore) {
+      maxScore = t;
+      selected = i;
+      cntOfMaxScore = 1;
+    } else if (t === maxScore) {
+      cntOfMaxScore++;
+      if (rng.int(cntOfMaxScore) === 0) selected = i;
+    }
+  }
+  return selected;
 }
 
 /** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
@@ -728,12 +828,18 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   let feasible: NodeInfo[] = [];
   const feasibleRecords: NodeRecord[] = [];
   let processed = 0;
-  // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
-  const { active: activeFilters, local: localFilters, global: globalFilters } = filterSets(filterPlugins, full, pod, ctx);
-  const nf = activeFilters.length;
-  // The per-node cache of node-local verdicts, for the default profile without records.
-  const cached = !full && filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
+  const defaultProfile = filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
+  // With the default profile over the whole node list, the records are rebuilt from the flat
+  // cache's verdicts and scores (see flatRecords below) instead of calling every plugin again.
+  const flatRecords = full && defaultProfile && nodes === nodeInfos;
+  // The per-node cache of node-local verdicts, for the default profile.
+  const cached = defaultProfile && (!full || flatRecords);
   const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
+  // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
+  const { active: activeFilters, local: localFilters, global: globalFilters } = cached
+    ? filterSetsForSignature(sig, pod, ctx)
+    : filterSets(filterPlugins, full, pod, ctx);
+  const nf = activeFilters.length;
   const nScore = scorePlugins.length;
   let fc: FlatCache | undefined;
   if (cached && nodes === nodeInfos) {
@@ -801,6 +907,19 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     }
   }
   const nextStartNodeIndex = (start + processed) % n;
+  if (flatRecords) {
+    // runFilterPlugins' records for the nodes the walk reached, in its order: every filter's
+    // Success, or the successes before the first failure and the failure itself.
+    const succ = allSuccessRecords(filterPlugins);
+    for (let j = 0, k = start; j < processed; j++) {
+      const ni = nodes[k];
+      const failed = nodeToStatus[ni.name];
+      const rec: NodeRecord = { node: ni.name, filter: failed ? failedRecords(filterPlugins, failed) : succ, scores: [], total: 0 };
+      perNode.push(rec);
+      if (!failed) feasibleRecords.push(rec);
+      if (++k === m) k = 0;
+    }
+  }
 
   if (feasible.length === 0) {
     const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption, dynamicResources);
@@ -817,9 +936,12 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     // "When only one node after predicate, just use it": no scoring at all.
     return { result: { node: feasible[0].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 1 };
   }
-  if (!full) {
-    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined);
-    const node = selectHostIndex(totals, rng);
+  if (!full || flatRecords) {
+    const capture = flatRecords ? newScoreCapture(scorePlugins.length) : undefined;
+    const pick: HostPick = { rng, index: -1 };
+    const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, cached ? sig : 0, fc ? { fc, idx: feasibleIdx } : undefined, capture, pick);
+    if (capture) fillScoreRecords(pod, feasible, ctx, scorePlugins, capture, totals, feasibleRecords);
+    const node = pick.index;
     return { result: { node: feasible[node].name }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
   }
   const { scores, totals } = prioritizeNodes(pod, feasible, ctx, scorePlugins);

@@ -57,6 +57,33 @@ function state(w: World): SchedulerState {
 }
 
 describe('scheduler', () => {
+  it('orders nodes as nodeTree does (zones round-robin) through adds, a delete and a zone change', () => {
+    const ZONE = 'topology.kubernetes.io/zone';
+    const w = testWorld({ seed: 1 }, [schedulerDef]);
+    const zoned = (name: string, zone: string) => addNode(w, name, '4', { labels: { [ZONE]: zone } });
+    zoned('a1', 'z1');
+    zoned('a2', 'z1');
+    zoned('b1', 'z2');
+    zoned('c1', 'z3');
+    start(w);
+    w.advance(100);
+    // Adds since the order was last interleaved are interleaved when it is next needed.
+    zoned('b2', 'z2');
+    zoned('a3', 'z1');
+    w.advance(100);
+    expect(w.kubectl({ verb: 'delete', resource: 'nodes', name: 'a1' }).ok).toBe(true);
+    w.advance(100);
+    expect(w.kubectl({ verb: 'patch', resource: 'nodes', name: 'c1', body: { metadata: { labels: { [ZONE]: 'z1' } } } }).ok).toBe(true);
+    w.advance(100);
+    zoned('d1', 'z2');
+    w.advance(100);
+    addPod(w, podBody('web-1'));
+    w.settle(10_000);
+    // Interleaving after every change: [a1 b1 c1 a2] + b2, a3 → [a1 b1 c1 a2 b2 a3]; − a1 → zones
+    // z2 z3 z1: [b1 c1 a2 b2 a3]; c1 → z1: [b1 c1 b2 a2 a3]; + d1 → [b1 c1 b2 a2 d1 a3].
+    expect(state(w).nodeOrder).toEqual(['b1', 'c1', 'b2', 'a2', 'd1', 'a3']);
+  });
+
   it('binds a pending pod, then records the Scheduled event from default-scheduler', () => {
     const w = world();
     addPod(w, podBody('web-1'));

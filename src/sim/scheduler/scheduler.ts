@@ -4,7 +4,7 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
+import { informerHandle, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -66,6 +66,8 @@ export interface SchedulerState {
   nodeInfos: Record<string, NodeInfo>;
   /** Snapshot order of the nodes (nodeTree: zones round-robin, insertion order within a zone). */
   nodeOrder: string[];
+  /** Nodes were appended to nodeOrder since it was last interleaved (see settleNodeOrder). */
+  nodeOrderPending?: boolean;
   /** Bumped when the node set or order changes, so the node list is rebuilt only then. */
   nodeListVersion: number;
   /** Pod key → the node whose NodeInfo counts it. */
@@ -94,6 +96,12 @@ function paramsOf(ctx: Ctx<SchedulerState>): SchedulerParams {
 
 function podKey(p: Pod): string {
   return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+}
+
+// podKey of a pod the informer just handled: its key there is the same string (ns/name) when the
+// pod has a namespace, made and hashed once, so the lookups below skip building and hashing another.
+function informedPodKey(p: Pod): string {
+  return p.metadata?.namespace ? metaNamespaceKey(p) : podKey(p);
 }
 
 // podKey(a) === podKey(b) without building the strings (names and namespaces hold no '/').
@@ -139,13 +147,25 @@ function rebuildNodeOrder(s: SchedulerState, added: string[]): void {
   s.nodeListVersion++;
 }
 
+// Interleaving again after appending gives what interleaving after each append would have (each
+// zone keeps its order, zones keep their first appearance), so a burst of node adds interleaves
+// once, when the order is next needed, instead of once per node (quadratic at start-up). A delete
+// or a zone change needs the interleaved order as it stood, so it settles first.
+function settleNodeOrder(s: SchedulerState): void {
+  if (!s.nodeOrderPending) return;
+  s.nodeOrderPending = false;
+  rebuildNodeOrder(s, s.nodeOrder);
+}
+
 // The NodeInfo array handed to schedulePod, rebuilt only when the node set changes (not state:
 // a cache over it, keyed by the state object so a restored snapshot gets its own).
 const nodeListCache = new WeakMap<SchedulerState, { version: number; list: NodeInfo[] }>();
 function nodeList(s: SchedulerState): NodeInfo[] {
+  settleNodeOrder(s);
   const c = nodeListCache.get(s);
   if (c && c.version === s.nodeListVersion) return c.list;
-  const list = s.nodeOrder.map((n) => s.nodeInfos[n]).filter((ni): ni is NodeInfo => !!ni);
+  // Frozen: never changed in place, so the per-slot caches over it need not check that it holds.
+  const list = Object.freeze(s.nodeOrder.map((n) => s.nodeInfos[n]).filter((ni): ni is NodeInfo => !!ni)) as NodeInfo[];
   nodeListCache.set(s, { version: s.nodeListVersion, list });
   return list;
 }
@@ -180,12 +200,11 @@ function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent): void {
 
 // ------------------------------------------------------------------ cache (assigned pods)
 
-function countPod(s: SchedulerState, pod: Pod): boolean {
+function countPod(s: SchedulerState, pod: Pod, key = podKey(pod)): boolean {
   const node = pod.spec?.nodeName;
   const ni = node ? s.nodeInfos[node] : undefined;
   if (!ni) return false;
   addPod(ni, pod);
-  const key = podKey(pod);
   // AddPod appends: remember where, so the pod's next update finds it without a scan.
   rememberPodIndex(key, ni.pods.length - 1);
   s.podNode[key] = node!;
@@ -206,32 +225,48 @@ function schedulingPropsChanged(a: Node, b: Node): boolean {
   return pick(a) !== pick(b);
 }
 
+// What the plugins read from a node: labels (and name, the key), taints, unschedulable, allocatable.
+function samePluginInputs(a: Node, b: Node): boolean {
+  const same = <T>(x: T, y: T) => x === y || JSON.stringify(x) === JSON.stringify(y);
+  return a.spec?.unschedulable === b.spec?.unschedulable && same(a.metadata?.labels, b.metadata?.labels)
+    && same(a.spec?.taints, b.spec?.taints) && same(a.status?.allocatable, b.status?.allocatable);
+}
+
 function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
   const s = ctx.state;
   return {
     add(node) {
       const name = node.metadata?.name ?? '';
-      s.nodeInfos[name] = newNodeInfo(JSON.parse(JSON.stringify(node)));
+      // Stored objects are immutable (copy on write), so the NodeInfo shares the informer's node.
+      s.nodeInfos[name] = newNodeInfo(node);
       // Pods bound to the node before the scheduler saw it.
       for (const k of Object.keys(s.pods.items).sort()) {
         const p = s.pods.items[k];
         if (p.spec?.nodeName === name && s.podNode[k] === undefined) countPod(s, p);
       }
       for (const [k, n] of Object.entries(s.assumed)) if (n === name && s.podNode[k] === undefined) delete s.assumed[k];
-      rebuildNodeOrder(s, [...s.nodeOrder, name]);
+      s.nodeOrder.push(name);
+      s.nodeOrderPending = true;
+      s.nodeListVersion++;
       moveAll(ctx, 'NodeAdd');
     },
     update(old, node) {
       const ni = s.nodeInfos[node.metadata?.name ?? ''];
       if (!ni) return;
-      setNode(ni, JSON.parse(JSON.stringify(node)) as Node);
-      if ((old.metadata?.labels?.[ZONE] ?? '') !== (node.metadata?.labels?.[ZONE] ?? '')) rebuildNodeOrder(s, s.nodeOrder);
+      const zoneMoved = (old.metadata?.labels?.[ZONE] ?? '') !== (node.metadata?.labels?.[ZONE] ?? '');
+      if (zoneMoved) settleNodeOrder(s);
+      // A status heartbeat leaves what the plugins read alone: swap the object, keep the
+      // generation, so no verdict cached on the node is thrown away.
+      if (samePluginInputs(ni.node, node)) ni.node = node;
+      else setNode(ni, node);
+      if (zoneMoved) rebuildNodeOrder(s, s.nodeOrder);
       if (schedulingPropsChanged(old, node)) moveAll(ctx, 'NodeUpdate');
     },
     delete(node) {
       const name = node.metadata?.name ?? '';
       const ni = s.nodeInfos[name];
       if (ni) for (const p of ni.pods) delete s.podNode[podKey(p)];
+      settleNodeOrder(s);
       delete s.nodeInfos[name];
       rebuildNodeOrder(s, s.nodeOrder.filter((n) => n !== name));
     },
@@ -241,10 +276,10 @@ function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
 function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
   const s = ctx.state;
   const onPod = (old: Pod | undefined, pod: Pod) => {
-    const key = podKey(pod);
+    const key = informedPodKey(pod);
     if (pod.spec?.nodeName) {
       // Assigned: it belongs to the cache, never to the queue.
-      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod, key);
       const counted = s.podNode[key];
       if (counted !== undefined) {
         // Confirm an assumed pod, or take a newer copy of a bound one (labels, deletionTimestamp).
@@ -260,9 +295,9 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
           return;
         }
         uncountPod(s, key, prev ?? pod);
-        countPod(s, pod);
+        countPod(s, pod, key);
         if (!wasAssumed && old && prev && labelsOrRequestsChanged(prev, pod)) moveAll(ctx, 'AssignedPodUpdate');
-      } else if (countPod(s, pod)) {
+      } else if (countPod(s, pod, key)) {
         delete s.assumed[key];
         moveAll(ctx, 'AssignedPodAdd');
       }
@@ -270,22 +305,22 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     }
     if (!isOurs(pod) || s.assumed[key] !== undefined) return;
     if (pod.metadata?.deletionTimestamp) {
-      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod, key);
       return;
     }
     // SchedulingGates keep a pod out of activeQ until they are removed (PreEnqueue).
     if ((pod.spec?.schedulingGates ?? []).length > 0) return;
     if (old && s.queue.where[key] && !isPodUpdated(old, pod)) refreshQueued(s.queue, key, pod);
-    else if (old) queueUpdate(s.queue, pod, ctx.now);
-    else queueAdd(s.queue, pod, ctx.now);
+    else if (old) queueUpdate(s.queue, pod, ctx.now, key);
+    else queueAdd(s.queue, pod, ctx.now, key);
     kick(ctx);
   };
   return {
     add: (pod) => onPod(undefined, pod),
     update: (old, pod) => onPod(old, pod),
     delete(pod) {
-      const key = podKey(pod);
-      if (s.queue.where[key]) queueRemove(s.queue, pod);
+      const key = informedPodKey(pod);
+      if (s.queue.where[key]) queueRemove(s.queue, pod, key);
       delete s.assumed[key];
       if (s.podNode[key] !== undefined) {
         const ni = s.nodeInfos[s.podNode[key]];
@@ -378,7 +413,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     if (full) keepRecord(ctx, { ...base, node });
     // assume: the pod occupies the node in the cache before the binding is confirmed.
     const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: node } };
-    countPod(s, assumed);
+    countPod(s, assumed, key);
     s.assumed[key] = node;
     const res = ctx.api.bind(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', node);
     if (res.ok) {
@@ -438,10 +473,10 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
     };
     ctx.state = s;
     // Nodes first, so the pods' initial list lands in existing NodeInfos.
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, nodeHandlers(ctx));
+    listAndWatch(ctx as Ctx<unknown>, s.nodes, memoHandlers(ctx, nodeHandlers));
     listAndWatch(ctx as Ctx<unknown>, s.services);
     listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
-    listAndWatch(ctx as Ctx<unknown>, s.pods, podHandlers(ctx));
+    listAndWatch(ctx as Ctx<unknown>, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
     ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
     return s;
@@ -449,8 +484,8 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
   handle(event, ctx) {
     const s = ctx.state;
     const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.pods, event, podHandlers(ctx))) return;
-    if (informerHandle(c, s.nodes, event, nodeHandlers(ctx))) return;
+    if (informerHandle(c, s.pods, event, memoHandlers(ctx, podHandlers))) return;
+    if (informerHandle(c, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
     if (informerHandle(c, s.services, event)) return;
     if (informerHandle(c, s.replicaSets, event)) return;
     const ev = event as SchedulerEvent;

@@ -197,9 +197,8 @@ function toBackoff(q: SchedulingQueue, info: QueuedPodInfo): void {
   q.where[info.key] = 'backoff';
 }
 
-/** Add: a new pending pod (no nodeName) goes straight to activeQ. */
-export function add(q: SchedulingQueue, pod: Pod, now: number): void {
-  const key = podKey(pod);
+/** Add: a new pending pod (no nodeName) goes straight to activeQ. `key` is podKey(pod), if at hand. */
+export function add(q: SchedulingQueue, pod: Pod, now: number, key = podKey(pod)): void {
   if (contains(q, key)) return;
   toActive(q, { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [], priority: podPriority(pod) });
 }
@@ -312,8 +311,7 @@ export function setPod(info: QueuedPodInfo, pod: Pod): void {
 }
 
 /** Update: a changed pending pod replaces the queued copy; an unschedulable one gets another try. */
-export function update(q: SchedulingQueue, pod: Pod, now: number): void {
-  const key = podKey(pod);
+export function update(q: SchedulingQueue, pod: Pod, now: number, key = podKey(pod)): void {
   const where = q.where[key];
   if (where === 'active') {
     const info = heapRemove(q.activeQ, (i) => i.key === key, prioritySortLess)!;
@@ -339,12 +337,11 @@ export function update(q: SchedulingQueue, pod: Pod, now: number): void {
     setPod(q.inFlight[key], pod);
     return;
   }
-  add(q, pod, now);
+  add(q, pod, now, key);
 }
 
 /** Delete: the pod is gone (deleted, or bound by someone else). */
-export function remove(q: SchedulingQueue, pod: Pod): void {
-  const key = podKey(pod);
+export function remove(q: SchedulingQueue, pod: Pod, key = podKey(pod)): void {
   const where = q.where[key];
   if (where === 'active') heapRemove(q.activeQ, (i) => i.key === key, prioritySortLess);
   if (where === 'backoff') heapRemove(q.backoffQ, (i) => i.key === key, backoffLess(q));
