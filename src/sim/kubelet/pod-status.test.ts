@@ -18,6 +18,24 @@ const rec = (over: Partial<ContainerRecord>): ContainerRecord => ({
 const view = (over: Partial<ContainerView>): ContainerView => ({ name: 'app', image: 'nginx:1.27', ready: false, started: false, ...over });
 
 describe('generateAPIPodStatus', () => {
+  it('an unchanged condition is the previous object only when its keys are the same, in the same order', () => {
+    const first = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 });
+    const again = generateAPIPodStatus({ pod: pod(), status: first, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+    again.conditions!.forEach((c, i) => expect(c).toBe(first.conditions![i]));
+    // Reordered keys, an extra key, a missing key: equal in value but not the same JSON, so a new object.
+    const reorder = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).reverse());
+    for (const edit of [reorder, (c: Record<string, unknown>) => ({ ...c, lastProbeTime: null }), (c: Record<string, unknown>) => { const { reason: _r, ...rest } = c; return rest; }]) {
+      const prev = { ...first, conditions: first.conditions!.map((c) => edit(c as Record<string, unknown>)) };
+      const next = generateAPIPodStatus({ pod: pod(), status: prev as typeof first, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+      next.conditions!.forEach((c, i) => {
+        const p = prev.conditions[i];
+        const sameJSON = JSON.stringify(p) === JSON.stringify(c);
+        expect(c === p).toBe(sameJSON);
+        expect(c.lastTransitionTime).toBe(p.status === c.status && p.lastTransitionTime ? p.lastTransitionTime : '1970-01-01T00:00:00Z');
+      });
+    }
+  });
+
   it('ContainerCreating: Pending, sandbox ready, containers not ready', () => {
     const st = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 });
     expect(st.phase).toBe('Pending');

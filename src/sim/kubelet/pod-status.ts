@@ -70,23 +70,35 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
 
 /** HasAnyRegularContainerStarted: a regular container is running or has terminated. */
 function hasAnyRegularContainerStarted(pod: Pod, statuses: ContainerStatus[]): boolean {
-  const containers = pod.spec?.containers ?? [];
-  for (const st of statuses) {
+  const containers = pod.spec?.containers ?? NONE;
+  for (let i = 0; i < statuses.length; i++) {
+    const st = statuses[i];
     if (!st.state?.running && !st.state?.terminated) continue;
-    for (const c of containers) if (c.name === st.name) return true;
+    for (let j = 0; j < containers.length; j++) if (containers[j].name === st.name) return true;
   }
   return false;
+}
+
+// Status generation runs for every pod many times: its loops are indexed and its absent lists are
+// these shared empty ones, so it allocates only what it returns.
+const NONE = Object.freeze([]) as never[];
+
+/** The status of container `name` (the same one Array.find gives). */
+function statusNamed(info: ContainerStatus[], name: string): ContainerStatus | undefined {
+  for (let i = 0; i < info.length; i++) if (info[i].name === name) return info[i];
+  return undefined;
 }
 
 /** getPhase (kubelet_pods.go), given every container status (regular and init) of the pod. */
 export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = false): NonNullable<PodStatus['phase']> {
   const spec = pod.spec!;
-  const get = (name: string) => info.find((x) => x.name === name);
+  const inits = spec.initContainers ?? NONE;
   let pendingInitialization = 0;
   let failedInitialization = 0;
-  for (const c of spec.initContainers ?? []) {
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
     if (c.restartPolicy === 'Always') continue;
-    const st = get(c.name);
+    const st = statusNamed(info, c.name);
     if (!st) { pendingInitialization++; continue; }
     if (st.state?.running) pendingInitialization++;
     else if (st.state?.terminated) { if (st.state.terminated.exitCode !== 0) failedInitialization++; }
@@ -97,9 +109,10 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
   }
   let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
   // Sidecars: running ones count as running; until started they hold initialisation.
-  for (const c of spec.initContainers ?? []) {
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
     if (c.restartPolicy !== 'Always') continue;
-    const st = get(c.name);
+    const st = statusNamed(info, c.name);
     if (!st) { unknown++; continue; }
     if (st.state?.running) {
       if (!st.started) pendingInitialization++;
@@ -110,8 +123,8 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
       if (!st.lastState?.terminated) { pendingInitialization++; waiting++; }
     } else { pendingInitialization++; unknown++; }
   }
-  for (const c of spec.containers) {
-    const st = get(c.name);
+  for (let i = 0; i < spec.containers.length; i++) {
+    const st = statusNamed(info, spec.containers[i].name);
     if (!st) { unknown++; continue; }
     if (st.state?.running) running++;
     else if (st.state?.terminated) {
@@ -161,10 +174,16 @@ function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean 
 
 /** GeneratePodInitializedCondition (status/generate.go). */
 export function generatePodInitializedCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+  const inits = pod.spec?.initContainers ?? NONE;
+  // No init containers (the usual pod): nothing unknown or incomplete.
+  if (inits.length === 0) {
+    if (phase === 'Succeeded') return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
+    return condition('Initialized', true);
+  }
   const unknown: string[] = [];
   const incomplete: string[] = [];
-  for (const c of pod.spec?.initContainers ?? []) {
-    const st = statuses.find((x) => x.name === c.name);
+  for (const c of inits) {
+    const st = statusNamed(statuses, c.name);
     if (!st) unknown.push(c.name);
     else if (!isInitContainerInitialized(c, st)) incomplete.push(c.name);
   }
@@ -180,15 +199,26 @@ export function generatePodInitializedCondition(pod: Pod, statuses: ContainerSta
 
 /** GenerateContainersReadyCondition: sidecars and regular containers must all be ready. */
 export function generateContainersReadyCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+  // The usual pod (no sidecars, every container known and ready) needs no name lists.
+  const inits = pod.spec?.initContainers ?? NONE;
+  const containers = pod.spec?.containers ?? NONE;
+  let allReady = true;
+  for (let i = 0; allReady && i < inits.length; i++) if (inits[i].restartPolicy === 'Always') allReady = statusNamed(statuses, inits[i].name)?.ready === true;
+  for (let i = 0; allReady && i < containers.length; i++) allReady = statusNamed(statuses, containers[i].name)?.ready === true;
+  if (allReady) {
+    if (phase === 'Succeeded') return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+    if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
+    return condition('ContainersReady', true);
+  }
   const unknown: string[] = [];
   const unready: string[] = [];
   const check = (name: string) => {
-    const st = statuses.find((x) => x.name === name);
+    const st = statusNamed(statuses, name);
     if (!st) unknown.push(name);
     else if (!st.ready) unready.push(name);
   };
-  for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name);
-  for (const c of pod.spec?.containers ?? []) check(c.name);
+  for (const c of inits) if (c.restartPolicy === 'Always') check(c.name);
+  for (const c of containers) check(c.name);
   // A finished pod's containers are done, not unready.
   if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
   if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
@@ -254,12 +284,32 @@ export function isPodConditionByKubelet(type: string): boolean {
  */
 function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition {
   let prev: PodCondition | undefined;
-  for (const x of old) if (x.type === c.type) { prev = x; break; }
+  for (let i = 0; i < old.length; i++) if (old[i].type === c.type) { prev = old[i]; break; }
   c.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
   // An unchanged condition is the previous object itself: every stored version of the pod then
   // shares it instead of holding a copy (same fields in the same order, so the same JSON).
-  return prev && sameFlatObject(prev, c) ? prev : c;
+  return prev && sameCondition(prev, c) ? prev : c;
 }
+
+/**
+ * sameFlatObject(prev, c) for a stamped generated condition, without listing keys: every generated
+ * condition has the keys type, status, reason?, message?, lastTransitionTime in that order (and no
+ * undefined values), so prev must have exactly those, in that order, with the same values.
+ */
+function sameCondition(prev: PodCondition, c: PodCondition): boolean {
+  let step = 0; // next key expected: 0 type, 1 status, 2 reason, 3 message, 4 lastTransitionTime, 5 none
+  for (const k in prev) {
+    if (step === 2 && c.reason === undefined) step = 3;
+    if (step === 3 && c.message === undefined) step = 4;
+    if (k !== CONDITION_KEYS[step] || (prev as Record<string, unknown>)[k] !== (c as Record<string, unknown>)[k]) return false;
+    step++;
+  }
+  if (step === 2 && c.reason === undefined) step = 3;
+  if (step === 3 && c.message === undefined) step = 4;
+  return step === 5;
+}
+
+const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime', ''];
 
 /** Each generated container status that equals the previous one (by name) is the previous object itself. */
 function reuseUnchanged(statuses: ContainerStatus[], previous: ContainerStatus[] | undefined): ContainerStatus[] {
@@ -285,17 +335,6 @@ function sameInOrder(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Same keys in the same order with the same primitive values (conditions are flat). */
-function sameFlatObject(a: object, b: object): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i] || (a as Record<string, unknown>)[ka[i]] !== (b as Record<string, unknown>)[kb[i]]) return false;
-  }
-  return true;
-}
-
 /** generateAPIPodStatus: phase, conditions (in the order the kubelet writes them), IPs, container statuses. */
 export function generateAPIPodStatus(args: {
   pod: Pod;
@@ -310,15 +349,15 @@ export function generateAPIPodStatus(args: {
   const { pod, sandbox, now } = args;
   const old = args.status ?? pod.status;
   const containerStatuses = reuseUnchanged(args.containers.map(convertContainerStatus), old?.containerStatuses);
-  const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : [];
+  const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : NONE;
   const noInit = initContainerStatuses.length === 0;
   const phase = getPhase(pod, noInit ? containerStatuses : [...containerStatuses, ...initContainerStatuses]);
-  const existing = old?.conditions ?? [];
+  const existing = old?.conditions ?? NONE;
   const all = noInit ? containerStatuses : [...initContainerStatuses, ...containerStatuses];
   const containersReady = generateContainersReadyCondition(pod, all, phase);
   // Conditions the kubelet does not own (DisruptionTarget, readiness gates) come first, as in Go.
   const conditions: PodCondition[] = [];
-  for (const c of existing) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
+  for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
   const readyToStart = generatePodReadyToStartContainersCondition(sandbox);
   const initialized = generatePodInitializedCondition(pod, all, phase);
   // Ready is built from ContainersReady before either is stamped (it copies the unstamped condition).
@@ -334,7 +373,7 @@ export function generateAPIPodStatus(args: {
     hostIPs: [{ ip: args.hostIP }],
     startTime: old?.startTime ?? rfc3339(now),
     containerStatuses,
-    qosClass: getPodQOS(pod.spec?.containers ?? []),
+    qosClass: getPodQOS(pod.spec?.containers ?? NONE),
   };
   if (initContainerStatuses.length) status.initContainerStatuses = initContainerStatuses;
   if (sandbox?.ip) {

@@ -604,8 +604,10 @@ function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: Po
 /** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
 function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, views: ContainerView[], terminal: boolean): PodStatus {
   const conditions: PodCondition[] = [];
-  for (const c of pod.status?.conditions ?? []) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
-  for (const c of base.conditions ?? []) if (isPodConditionByKubelet(c.type)) conditions.push(c);
+  const foreign = pod.status?.conditions;
+  if (foreign) for (let i = 0; i < foreign.length; i++) if (!isPodConditionByKubelet(foreign[i].type)) conditions.push(foreign[i]);
+  const own = base.conditions;
+  if (own) for (let i = 0; i < own.length; i++) if (isPodConditionByKubelet(own[i].type)) conditions.push(own[i]);
   const status = generateAPIPodStatus({
     // generation reads only the conditions and startTime of the status it builds on
     pod, status: { conditions, startTime: base.startTime }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
