@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { generateAPIPodStatus, getPhase, convertContainerStatus, getPodQOS, type ContainerView } from './pod-status.ts';
 import type { ContainerRecord, SandboxRecord } from './container-runtime.ts';
 import { printPod } from './print-pod.ts';
@@ -23,10 +23,12 @@ describe('generateAPIPodStatus', () => {
     const again = generateAPIPodStatus({ pod: pod(), status: first, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
     again.conditions!.forEach((c, i) => expect(c).toBe(first.conditions![i]));
     // Reordered keys, an extra key, a missing key: equal in value but not the same JSON, so a new object.
-    const reorder = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).reverse());
-    for (const edit of [reorder, (c: Record<string, unknown>) => ({ ...c, lastProbeTime: null }), (c: Record<string, unknown>) => { const { reason: _r, ...rest } = c; return rest; }]) {
-      const prev = { ...first, conditions: first.conditions!.map((c) => edit(c as Record<string, unknown>)) };
-      const next = generateAPIPodStatus({ pod: pod(), status: prev as typeof first, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+    type Edit = (c: PodCondition) => PodCondition;
+    const reorder: Edit = (c) => Object.fromEntries(Object.entries(c).reverse()) as unknown as PodCondition;
+    const edits: Edit[] = [reorder, (c) => ({ ...c, lastProbeTime: null as unknown as string }), (c) => { const { reason: _r, ...rest } = c; return rest; }];
+    for (const edit of edits) {
+      const prev = { ...first, conditions: first.conditions!.map(edit) };
+      const next = generateAPIPodStatus({ pod: pod(), status: prev, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
       next.conditions!.forEach((c, i) => {
         const p = prev.conditions[i];
         const sameJSON = JSON.stringify(p) === JSON.stringify(c);

@@ -301,7 +301,7 @@ function sameCondition(prev: PodCondition, c: PodCondition): boolean {
   for (const k in prev) {
     if (step === 2 && c.reason === undefined) step = 3;
     if (step === 3 && c.message === undefined) step = 4;
-    if (k !== CONDITION_KEYS[step] || (prev as Record<string, unknown>)[k] !== (c as Record<string, unknown>)[k]) return false;
+    if (k !== CONDITION_KEYS[step] || (prev as unknown as Record<string, unknown>)[k] !== (c as unknown as Record<string, unknown>)[k]) return false;
     step++;
   }
   if (step === 2 && c.reason === undefined) step = 3;
