@@ -171,16 +171,20 @@ function componentOf(node: string): string {
   return component;
 }
 
-function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, extra: Partial<CriRecord> = {}): CriRecord {
+/** A CRI record; its fields in the order `{ …, code, ...{ message, object } }` gave (no options object spread per call). */
+function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, object?: Record<string, unknown>, code: CriRecord['code'] = 'OK', message?: string): CriRecord {
   let path = criPaths.get(verb);
   if (path === undefined) { path = `/runtime.v1.${service}/${verb}`; criPaths.set(verb, path); }
-  return { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code: 'OK', ...extra };
+  const r: CriRecord = { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code };
+  if (message !== undefined) r.message = message;
+  if (object !== undefined) r.object = object;
+  return r;
 }
 
 /** ImageStatus: is the image present (kubelet asks before deciding to pull)? */
 export function ImageStatus(s: RuntimeState, image: string, now: number): { image?: ImageRecord; record: CriRecord } {
   const ref = normalizeImageRef(image);
-  return { image: s.images[ref], record: record(s, now, 'ImageService', 'ImageStatus', { object: { image: ref } }) };
+  return { image: s.images[ref], record: record(s, now, 'ImageService', 'ImageStatus', { image: ref }) };
 }
 
 /** How long PullImage takes on this node: registry latency + size / bandwidth. */
@@ -207,13 +211,13 @@ export function PullImage(
   const ref = normalizeImageRef(image);
   if (s.missingImages.includes(ref)) {
     const error = imageNotFoundError(image);
-    return { state: s, error, record: record(s, now, 'ImageService', 'PullImage', { code: 'NotFound', message: error, object: { image: ref, durationMs } }) };
+    return { state: s, error, record: record(s, now, 'ImageService', 'PullImage', { image: ref, durationMs }, 'NotFound', error) };
   }
   const img: ImageRecord = s.images[ref] ?? { ref, id: `sha256:${fakeDigest(ref)}`, sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
   return {
     state: { ...s, images: copyDict(s.images, ref, img) },
     image: img,
-    record: record(s, now, 'ImageService', 'PullImage', { object: { image: ref, imageRef: img.id, durationMs } }),
+    record: record(s, now, 'ImageService', 'PullImage', { image: ref, imageRef: img.id, durationMs }),
   };
 }
 
@@ -228,7 +232,7 @@ export function RunPodSandbox(
   const alloc = allocatePodIP(s.ipam, id);
   if ('error' in alloc) {
     const error = `rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="bridge" failed (add): ${alloc.error}`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'RunPodSandbox', { code: 'Unknown', message: error }) };
+    return { state: s, error, record: record(s, now, 'RuntimeService', 'RunPodSandbox', undefined, 'Unknown', error) };
   }
   const sandbox: SandboxRecord = {
     id, podUID: pod.uid, podName: pod.name, namespace: pod.namespace, attempt: pod.attempt ?? 0,
@@ -237,7 +241,7 @@ export function RunPodSandbox(
   return {
     state: { ...s, ipam: alloc.allocator, sandboxes: setInPlace(s.sandboxes, id, sandbox) },
     sandbox,
-    record: record(s, now, 'RuntimeService', 'RunPodSandbox', { object: { podSandboxId: id, ip: alloc.ip, pod: `${pod.namespace}/${pod.name}` } }),
+    record: record(s, now, 'RuntimeService', 'RunPodSandbox', { podSandboxId: id, ip: alloc.ip, pod: `${pod.namespace}/${pod.name}` }),
   };
 }
 
@@ -247,7 +251,7 @@ export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number):
   const state = sb
     ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: copyDict(s.sandboxes, sandboxId, { ...sb, state: 'SANDBOX_NOTREADY' as const }) }
     : s;
-  return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { object: { podSandboxId: sandboxId } }) };
+  return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { podSandboxId: sandboxId }) };
 }
 
 /** RemovePodSandbox: stops it if needed, then forgets it and its containers. */
@@ -257,7 +261,7 @@ export function RemovePodSandbox(s: RuntimeState, sandboxId: string, now: number
   delete sandboxes[sandboxId];
   const containers = newDict<ContainerRecord>();
   for (const id in stopped.containers) { const c = stopped.containers[id]; if (c.sandboxId !== sandboxId) containers[id] = c; }
-  return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { object: { podSandboxId: sandboxId } }) };
+  return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { podSandboxId: sandboxId }) };
 }
 
 /** CreateContainer in a sandbox from a present image. */
@@ -271,16 +275,18 @@ export function CreateContainer(
   const img = s.images[ref];
   if (!s.sandboxes[args.sandboxId] || !img) {
     const error = !img ? `rpc error: code = NotFound desc = image "${ref}" not found` : `rpc error: code = NotFound desc = sandbox ${args.sandboxId} not found`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'CreateContainer', { code: 'NotFound', message: error }) };
+    return { state: s, error, record: record(s, now, 'RuntimeService', 'CreateContainer', undefined, 'NotFound', error) };
   }
   const c: ContainerRecord = {
     id: hex64(rng), sandboxId: args.sandboxId, name: args.name, image: ref, imageRef: img.id,
     state: 'CONTAINER_CREATED', restartCount: args.restartCount, createdAt: now,
   };
+  // Only the containers map changes, in place: the state object itself is the new state.
+  setInPlace(s.containers, c.id, c);
   return {
-    state: { ...s, containers: setInPlace(s.containers, c.id, c) },
+    state: s,
     container: c,
-    record: record(s, now, 'RuntimeService', 'CreateContainer', { object: { containerId: c.id, name: c.name, attempt: c.restartCount } }),
+    record: record(s, now, 'RuntimeService', 'CreateContainer', { containerId: c.id, name: c.name, attempt: c.restartCount }),
   };
 }
 
@@ -314,11 +320,12 @@ export function StartContainer(s: RuntimeState, containerId: string, now: number
   const c = s.containers[containerId];
   if (!c || c.state !== 'CONTAINER_CREATED') {
     const error = `rpc error: code = Unknown desc = failed to start container "${containerId}": container is not in created state`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'StartContainer', { code: 'Unknown', message: error }) };
+    return { state: s, error, record: record(s, now, 'RuntimeService', 'StartContainer', undefined, 'Unknown', error) };
   }
+  setInPlace(s.containers, containerId, { ...c, state: 'CONTAINER_RUNNING' as const, startedAt: now });
   return {
-    state: { ...s, containers: setInPlace(s.containers, containerId, { ...c, state: 'CONTAINER_RUNNING' as const, startedAt: now }) },
-    record: record(s, now, 'RuntimeService', 'StartContainer', { object: { containerId } }),
+    state: s,
+    record: record(s, now, 'RuntimeService', 'StartContainer', { containerId }),
   };
 }
 
@@ -342,7 +349,7 @@ export function StopContainer(
   const state = c && c.state !== 'CONTAINER_EXITED'
     ? { ...s, containers: copyDict(s.containers, containerId, { ...c, stopRequestedAt: now }) }
     : s;
-  return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { object: { containerId, timeout: timeoutSeconds } }) };
+  return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { containerId, timeout: timeoutSeconds }) };
 }
 
 /** containerd's termination reason for an exit (what the kubelet shows as state.terminated.reason). */
@@ -384,21 +391,23 @@ export function ContainerStatus(s: RuntimeState, containerId: string, now: numbe
   const container = s.containers[containerId];
   return {
     container,
-    record: record(s, now, 'RuntimeService', 'ContainerStatus', container ? { object: { containerId } } : { code: 'NotFound', message: `rpc error: code = NotFound desc = an error occurred when try to find container "${containerId}": not found` }),
+    record: container
+      ? record(s, now, 'RuntimeService', 'ContainerStatus', { containerId })
+      : record(s, now, 'RuntimeService', 'ContainerStatus', undefined, 'NotFound', `rpc error: code = NotFound desc = an error occurred when try to find container "${containerId}": not found`),
   };
 }
 
 /** ListPodSandbox, oldest first. */
 export function ListPodSandbox(s: RuntimeState, now: number): { sandboxes: SandboxRecord[]; record: CriRecord } {
   const sandboxes = Object.values(s.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
-  return { sandboxes, record: record(s, now, 'RuntimeService', 'ListPodSandbox', { object: { count: sandboxes.length } }) };
+  return { sandboxes, record: record(s, now, 'RuntimeService', 'ListPodSandbox', { count: sandboxes.length }) };
 }
 
 /** RemoveContainer: forget an exited attempt (kubelet's container GC). */
 export function RemoveContainer(s: RuntimeState, containerId: string, now: number): { state: RuntimeState; record: CriRecord } {
   const containers = copyDict(s.containers);
   delete containers[containerId];
-  return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { object: { containerId } }) };
+  return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { containerId }) };
 }
 
 /** ListContainers, optionally for one sandbox, oldest first (PLEG relists this every second). */
@@ -406,7 +415,7 @@ export function ListContainers(s: RuntimeState, now: number, filter: { sandboxId
   const containers = Object.values(s.containers)
     .filter((c) => !filter.sandboxId || c.sandboxId === filter.sandboxId)
     .sort((a, b) => a.createdAt - b.createdAt || a.restartCount - b.restartCount);
-  return { containers, record: record(s, now, 'RuntimeService', 'ListContainers', { object: { count: containers.length } }) };
+  return { containers, record: record(s, now, 'RuntimeService', 'ListContainers', { count: containers.length }) };
 }
 
 /** The kubelet's containerID for a container: containerd://<64 hex>. */
