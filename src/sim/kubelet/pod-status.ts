@@ -150,6 +150,19 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
   return 'Pending';
 }
 
+/** container name → the ContainersNotReady message when it alone is unready (one string per name; behaviour-side). */
+const unreadyMessages = new Map<string, string>();
+
+function unreadyMessage(name: string): string {
+  let m = unreadyMessages.get(name);
+  if (m === undefined) {
+    m = `containers with unready status: ${goList([name])}`;
+    if (unreadyMessages.size >= 4096) unreadyMessages.clear();
+    unreadyMessages.set(name, m);
+  }
+  return m;
+}
+
 function goList(names: string[]): string {
   return `[${names.join(' ')}]`;
 }
@@ -202,13 +215,17 @@ export function generateContainersReadyCondition(pod: Pod, statuses: ContainerSt
   // The usual pod (no sidecars, every container known and ready) needs no name lists.
   const inits = pod.spec?.initContainers ?? NONE;
   const containers = pod.spec?.containers ?? NONE;
-  let allReady = true;
-  for (let i = 0; allReady && i < inits.length; i++) if (inits[i].restartPolicy === 'Always') allReady = statusNamed(statuses, inits[i].name)?.ready === true;
-  for (let i = 0; allReady && i < containers.length; i++) allReady = statusNamed(statuses, containers[i].name)?.ready === true;
-  if (allReady) {
-    if (phase === 'Succeeded') return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
-    if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
-    return condition('ContainersReady', true);
+  // Nor does one with a single known container that is not ready yet (every pod while it starts).
+  let sidecars = false;
+  for (let i = 0; i < inits.length; i++) if (inits[i].restartPolicy === 'Always') sidecars = true;
+  if (!sidecars && containers.length <= 1) {
+    const st = containers.length ? statusNamed(statuses, containers[0].name) : undefined;
+    if (containers.length === 0 || st) {
+      if (phase === 'Succeeded') return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+      if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
+      if (containers.length === 0 || st!.ready) return condition('ContainersReady', true);
+      return condition('ContainersReady', false, 'ContainersNotReady', unreadyMessage(containers[0].name));
+    }
   }
   const unknown: string[] = [];
   const unready: string[] = [];
