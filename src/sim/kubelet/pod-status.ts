@@ -269,16 +269,22 @@ export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' |
 /** containers → QOS class (a pod's spec does not change under the kubelet; behaviour-side). */
 const qosOf = new WeakMap<Container[], 'Guaranteed' | 'Burstable' | 'BestEffort'>();
 
+const NO_QUANTITIES: Record<string, string | number> = Object.freeze({});
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 function computePodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   let any = false;
   let guaranteed = true;
-  for (const c of containers) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) {
-      if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
-    }
+  for (let i = 0; i < containers.length; i++) {
+    const req = containers[i].resources?.requests ?? NO_QUANTITIES;
+    const lim = containers[i].resources?.limits ?? NO_QUANTITIES;
+    if (hasKeys(req) || hasKeys(lim)) any = true;
+    if (lim.cpu === undefined || (req.cpu !== undefined && req.cpu !== lim.cpu)) guaranteed = false;
+    if (lim.memory === undefined || (req.memory !== undefined && req.memory !== lim.memory)) guaranteed = false;
   }
   if (!any) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';

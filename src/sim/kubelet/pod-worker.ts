@@ -376,13 +376,16 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
 // ---------------------------------------------------------------- probes
 
 function probeSpec(spec: Container, t: ProbeType): Probe | undefined {
-  return spec[PROBES.find((p) => p.type === t)!.field];
+  return t === 'startup' ? spec.startupProbe : t === 'liveness' ? spec.livenessProbe : spec.readinessProbe;
 }
 
 function startProbes(ctx: KCtx, st: KubeletState, w: PodWork, spec: Container, c: ContainerWork, id: string): void {
   c.probes = {};
-  for (const { type } of PROBES) {
-    const p = probeSpec(spec, type);
+  // Most containers have no probe: nothing to look at (the loop stays for the ones that do).
+  if (!spec.startupProbe && !spec.livenessProbe && !spec.readinessProbe) return;
+  for (let i = 0; i < PROBES.length; i++) {
+    const type = PROBES[i].type;
+    const p = spec[PROBES[i].field];
     if (!p) continue;
     const worker = newProbeWorker(type, id, ctx.now);
     c.probes[type] = worker;
