@@ -120,16 +120,22 @@ function computeNormalizedRef(image: string): string {
   return name;
 }
 
-/** Two hex digits per byte value. */
-const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Character codes of the hex digits 0-9a-f. */
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** The 64 character codes of the id being built (reused: the id is made in one go from them). */
+const idCodes: number[] = new Array<number>(64).fill(48);
 
+/** 64 hex digits, four per draw (high nibble first), as one flat string: ids key runtime maps, and a
+ * string concatenated piece by piece would be a chain of ropes to flatten when it is first used as a key. */
 function hex64(rng: Rng): string {
-  let s = '';
   for (let i = 0; i < 16; i++) {
     const v = Math.floor(rng() * 0x10000);
-    s += HEX2[v >> 8] + HEX2[v & 0xff];
+    idCodes[4 * i] = HEX_CODES[v >> 12];
+    idCodes[4 * i + 1] = HEX_CODES[(v >> 8) & 15];
+    idCodes[4 * i + 2] = HEX_CODES[(v >> 4) & 15];
+    idCodes[4 * i + 3] = HEX_CODES[v & 15];
   }
-  return s;
+  return String.fromCharCode.apply(null, idCodes);
 }
 
 /** A stable sha256-looking digest for an image ref (FNV-1a stretched to 64 hex digits). */
