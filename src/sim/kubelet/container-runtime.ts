@@ -152,9 +152,22 @@ export function fakeDigest(ref: string): string {
   return out.slice(0, 64);
 }
 
+/** ref → its image ID (sha256:<fakeDigest>): the same few images are pulled on every node (behaviour-side). */
+const imageIDs = new Map<string, string>();
+
+function imageID(ref: string): string {
+  let id = imageIDs.get(ref);
+  if (id === undefined) {
+    id = `sha256:${fakeDigest(ref)}`;
+    if (imageIDs.size >= 4096) imageIDs.clear();
+    imageIDs.set(ref, id);
+  }
+  return id;
+}
+
 /** A node's containerd with nothing but the pause image (kubeadm pre-pulls it). */
 export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthBytesPerSec = 12_500_000): RuntimeState {
-  const pause = { ref: PAUSE_IMAGE, id: `sha256:${fakeDigest(PAUSE_IMAGE)}`, sizeBytes: IMAGE_SIZES[PAUSE_IMAGE] };
+  const pause = { ref: PAUSE_IMAGE, id: imageID(PAUSE_IMAGE), sizeBytes: IMAGE_SIZES[PAUSE_IMAGE] };
   const images = newDict<ImageRecord>();
   images[PAUSE_IMAGE] = pause;
   return { node, bandwidthBytesPerSec, images, missingImages: [], sandboxes: newDict(), containers: newDict(), ipam };
@@ -219,9 +232,11 @@ export function PullImage(
     const error = imageNotFoundError(image);
     return { state: s, error, record: record(s, now, 'ImageService', 'PullImage', { image: ref, durationMs }, 'NotFound', error) };
   }
-  const img: ImageRecord = s.images[ref] ?? { ref, id: `sha256:${fakeDigest(ref)}`, sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
+  const had = s.images[ref];
+  const img: ImageRecord = had ?? { ref, id: imageID(ref), sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
   return {
-    state: { ...s, images: copyDict(s.images, ref, img) },
+    // A pull of an image the node already has (pulls started side by side) changes nothing.
+    state: had ? s : { ...s, images: copyDict(s.images, ref, img) },
     image: img,
     record: record(s, now, 'ImageService', 'PullImage', { image: ref, imageRef: img.id, durationMs }),
   };
