@@ -379,16 +379,22 @@ export function generateAPIPodStatus(args: {
   const all = noInit ? containerStatuses : [...initContainerStatuses, ...containerStatuses];
   const containersReady = generateContainersReadyCondition(pod, all, phase);
   // Conditions the kubelet does not own (DisruptionTarget, readiness gates) come first, as in Go.
-  const conditions: PodCondition[] = [];
-  for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
+  let foreign = 0;
+  for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) foreign++;
   const readyToStart = generatePodReadyToStartContainersCondition(sandbox);
   const initialized = generatePodInitializedCondition(pod, all, phase);
   // Ready is built from ContainersReady before either is stamped (it copies the unstamped condition).
   const ready = generatePodReadyCondition(pod, containersReady, existing);
-  conditions.push(
+  const owned = [
     stamp(readyToStart, existing, now), stamp(initialized, existing, now), stamp(ready, existing, now),
     stamp(containersReady, existing, now), stamp({ type: 'PodScheduled', status: 'True' }, existing, now),
-  );
+  ];
+  let conditions = owned;
+  if (foreign) {
+    conditions = [];
+    for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
+    for (let i = 0; i < owned.length; i++) conditions.push(owned[i]);
+  }
   const status: PodStatus = {
     phase,
     conditions,

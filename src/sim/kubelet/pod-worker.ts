@@ -332,7 +332,9 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
     return 'ok';
   }
   st.runtime = r.state;
-  c.attempts = [...c.attempts, r.container.id].slice(-3);
+  // The last three attempts, kept in the worker's own list (nothing else holds it).
+  c.attempts.push(r.container.id);
+  if (c.attempts.length > 3) c.attempts.shift();
   c.waiting = undefined;
   c.probes = {};
   emit(ctx, st, pod, createdContainerEvent(c.name));
@@ -606,11 +608,17 @@ function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: Po
 
 /** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
 function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, views: ContainerView[], terminal: boolean): PodStatus {
-  const conditions: PodCondition[] = [];
+  // The pod's foreign conditions and the base's own, foreign first. Built on the server's status
+  // (base is pod.status) that is the pod's list itself: the generation takes the foreign ones in
+  // their order and finds the rest by type, which the split by type does not change.
   const foreign = pod.status?.conditions;
-  if (foreign) for (let i = 0; i < foreign.length; i++) if (!isPodConditionByKubelet(foreign[i].type)) conditions.push(foreign[i]);
   const own = base.conditions;
-  if (own) for (let i = 0; i < own.length; i++) if (isPodConditionByKubelet(own[i].type)) conditions.push(own[i]);
+  let conditions: PodCondition[] | undefined = foreign;
+  if (foreign !== own) {
+    conditions = [];
+    if (foreign) for (let i = 0; i < foreign.length; i++) if (!isPodConditionByKubelet(foreign[i].type)) conditions.push(foreign[i]);
+    if (own) for (let i = 0; i < own.length; i++) if (isPodConditionByKubelet(own[i].type)) conditions.push(own[i]);
+  }
   const status = generateAPIPodStatus({
     // generation reads only the conditions and startTime of the status it builds on
     pod, status: { conditions, startTime: base.startTime }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
