@@ -27,8 +27,6 @@ import {
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
-/** A timer without its boot tag. */
-export type TimerBody = KubeletTimer extends infer T ? (T extends KubeletTimer ? Omit<T, 'gen'> : never) : never;
 
 /** pod_workers.go backOffPeriod: a failed sync is retried after 10 s (jittered by up to 50 %). */
 export const WORKER_BACKOFF_MS = 10_000;
@@ -49,10 +47,11 @@ function podRef(w: PodWork): PodRef {
   return { name: w.name, namespace: w.namespace, uid: w.uid };
 }
 
-/** Schedule a continuation for this boot. */
-export function later(ctx: KCtx, st: KubeletState, delayMs: number, ev: TimerBody, recurring = false): void {
-  // Callers pass a fresh literal: tag it in place (gen goes last, where a spread would put it).
-  (ev as KubeletTimer).gen = st.gen;
+/**
+ * Schedule a continuation for this boot (`ev.gen` is the kubelet's st.gen). Callers write the tag last in the
+ * literal, where a spread of the untagged body would put it, so the object is built whole.
+ */
+export function later(ctx: KCtx, delayMs: number, ev: KubeletTimer, recurring = false): void {
   ctx.schedule(Math.max(0, delayMs), ev, recurring ? RECURRING : ONCE);
 }
 
@@ -64,7 +63,7 @@ function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void
   const at = ctx.now + Math.max(0, Math.round(delayMs));
   if (w.resyncAt !== undefined && w.resyncAt > ctx.now && w.resyncAt <= at) return;
   w.resyncAt = at;
-  later(ctx, st, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true });
+  later(ctx, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true, gen: st.gen });
 }
 
 /** containerd learns what the registry lacks (a new runtime object only when that changed). */
@@ -201,7 +200,7 @@ function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork
   });
   st.runtime = r.state;
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
-  later(ctx, st, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode });
+  later(ctx, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode, gen: st.gen });
 }
 
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
@@ -231,7 +230,7 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
       if (pod.spec?.hostNetwork) st.runtime = { ...st.runtime, ipam: releasePodIP(st.runtime.ipam, r.sandbox.id) };
       w.sandboxId = r.sandbox.id;
       w.busyUntil = ctx.now + ctx.rng.jitter(SANDBOX_SETUP_MS[0], SANDBOX_SETUP_MS[1]);
-      later(ctx, st, w.busyUntil - ctx.now, { type: 'pod-sync', key, uid: w.uid });
+      later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key, uid: w.uid, gen: st.gen });
     }
     updatePodStatus(ctx, st, w, pod);
     return;
@@ -316,7 +315,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     emit(ctx, st, pod, pullingImageEvent(spec.image!));
     syncMissingImages(ctx, st);
     c.pull = { startedAt: ctx.now, image: spec.image! };
-    later(ctx, st, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image! });
+    later(ctx, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
     return 'blocked';
   }
   emit(ctx, st, pod, imageAlreadyPresentEvent(spec.image!));
@@ -339,7 +338,7 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
   c.probes = {};
   emit(ctx, st, pod, createdContainerEvent(c.name));
   w.busyUntil = ctx.now + ctx.rng.jitter(CREATE_TO_START_MS[0], CREATE_TO_START_MS[1]);
-  later(ctx, st, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid });
+  later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, gen: st.gen });
   return 'blocked';
 }
 
@@ -391,7 +390,7 @@ function startProbes(ctx: KCtx, st: KubeletState, w: PodWork, spec: Container, c
     if (!p) continue;
     const worker = newProbeWorker(type, id, ctx.now);
     c.probes[type] = worker;
-    later(ctx, st, firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now, { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id }, true);
+    later(ctx, firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now, { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id, gen: st.gen }, true);
   }
 }
 
@@ -428,7 +427,7 @@ export function probeTick(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer,
     if (main) send(w, { type: 'PROBE_FAILED', probe: 'liveness' });
     stopContainer(ctx, st, w, c, ev.id, p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30);
   }
-  later(ctx, st, res.worker.nextTickAt - ctx.now, { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id }, true);
+  later(ctx, res.worker.nextTickAt - ctx.now, { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id, gen: st.gen }, true);
   if (res.changed) updatePodStatus(ctx, st, w, pod);
 }
 
