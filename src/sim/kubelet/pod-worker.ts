@@ -135,11 +135,21 @@ function machineIs(w: PodWork, value: string): boolean {
 /** The image-pull policy after defaulting (Always for :latest or no tag). */
 function pullPolicy(c: Container): string {
   if (c.imagePullPolicy) return c.imagePullPolicy;
-  const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
-  return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
+  let policy = defaultPullPolicies.get(c.image!);
+  if (policy === undefined) {
+    const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
+    policy = !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
+    if (defaultPullPolicies.size >= 4096) defaultPullPolicies.clear();
+    defaultPullPolicies.set(c.image!, policy);
+  }
+  return policy;
 }
 
-const initialMemo = new Map<string, Machine>();
+/** image → its defaulted pull policy (a cluster runs few distinct images; behaviour-side). */
+const defaultPullPolicies = new Map<string, string>();
+
+/** restartPolicy → initial machines by (hasReadinessProbe ? 2 : 0) + (imagePresent ? 1 : 0). */
+const initialMemo = new Map<string, Machine[]>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
 export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.namespace}/${pod.metadata!.name}`): PodWork {
@@ -150,12 +160,14 @@ export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.na
     hasReadinessProbe: !!c0?.readinessProbe,
     imagePresent: !!c0 && pullPolicy(c0) !== 'Always' && !!st.runtime.images[normalizeImageRef(c0.image!)],
   };
-  const ikey = `${input.restartPolicy}|${input.hasReadinessProbe}|${input.imagePresent}`;
-  let snap = initialMemo.get(ikey);
+  let byInput = initialMemo.get(input.restartPolicy);
+  if (!byInput) { byInput = []; initialMemo.set(input.restartPolicy, byInput); }
+  const i = (input.hasReadinessProbe ? 2 : 0) + (input.imagePresent ? 1 : 0);
+  let snap = byInput[i];
   if (!snap) {
     const [s0] = initialTransition(podMachine, input);
     snap = canonical({ value: s0.value, context: s0.context });
-    initialMemo.set(ikey, snap);
+    byInput[i] = snap;
   }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
