@@ -22,6 +22,12 @@ describe('generateAPIPodStatus', () => {
     const first = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 });
     const again = generateAPIPodStatus({ pod: pod(), status: first, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
     again.conditions!.forEach((c, i) => expect(c).toBe(first.conditions![i]));
+    // The IP lists too, unless they differ or carry another key.
+    expect([again.hostIPs, again.podIPs]).toEqual([first.hostIPs, first.podIPs]);
+    expect(again.hostIPs).toBe(first.hostIPs);
+    expect(again.podIPs).toBe(first.podIPs);
+    const other = generateAPIPodStatus({ pod: pod(), status: { ...first, hostIPs: [{ ip: '172.18.0.9' }], podIPs: [{ ip: sandbox.ip, x: 1 } as { ip: string }] }, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+    expect([other.hostIPs, other.podIPs]).toEqual([[{ ip: '172.18.0.3' }], [{ ip: sandbox.ip }]]);
     // Reordered keys, an extra key, a missing key: equal in value but not the same JSON, so a new object.
     type Edit = (c: PodCondition) => PodCondition;
     const reorder: Edit = (c) => Object.fromEntries(Object.entries(c).reverse()) as unknown as PodCondition;

@@ -358,6 +358,17 @@ function sameInOrder(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** `[{ ip }]`, or `prev` itself when it is exactly that (stored versions then share it; the same JSON). */
+function ipList(prev: { ip?: string }[] | undefined, ip: string): { ip: string }[] {
+  if (prev?.length === 1 && prev[0].ip === ip && onlyKeyIp(prev[0])) return prev as { ip: string }[];
+  return [{ ip }];
+}
+
+function onlyKeyIp(o: object): boolean {
+  for (const k in o) if (k !== 'ip') return false;
+  return true;
+}
+
 /** generateAPIPodStatus: phase, conditions (in the order the kubelet writes them), IPs, container statuses. */
 export function generateAPIPodStatus(args: {
   pod: Pod;
@@ -399,7 +410,7 @@ export function generateAPIPodStatus(args: {
     phase,
     conditions,
     hostIP: args.hostIP,
-    hostIPs: [{ ip: args.hostIP }],
+    hostIPs: ipList(old?.hostIPs, args.hostIP),
     startTime: old?.startTime ?? rfc3339(now),
     containerStatuses,
     qosClass: getPodQOS(pod.spec?.containers ?? NONE),
@@ -407,7 +418,7 @@ export function generateAPIPodStatus(args: {
   if (initContainerStatuses.length) status.initContainerStatuses = initContainerStatuses;
   if (sandbox?.ip) {
     status.podIP = sandbox.ip;
-    status.podIPs = [{ ip: sandbox.ip }];
+    status.podIPs = ipList(old?.podIPs, sandbox.ip);
   }
   return status;
 }

@@ -631,8 +631,8 @@ function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatu
     if (own) for (let i = 0; i < own.length; i++) if (isPodConditionByKubelet(own[i].type)) conditions.push(own[i]);
   }
   const status = generateAPIPodStatus({
-    // generation reads only the conditions and startTime of the status it builds on
-    pod, status: { conditions, startTime: base.startTime }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
+    // generation reads only the conditions, startTime and IP lists (reused when unchanged) of the status it builds on
+    pod, status: { conditions, startTime: base.startTime, hostIPs: base.hostIPs, podIPs: base.podIPs }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
   });
   if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
   if (!sandbox && base.podIP) {
