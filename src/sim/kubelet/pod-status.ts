@@ -40,7 +40,9 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
   let lastState: ContainerState = {};
   let running = false;
   if (v.waiting) {
-    state = { waiting: { reason: v.waiting.reason, ...(v.waiting.message ? { message: v.waiting.message } : {}) } };
+    const waiting: { reason: string; message?: string } = { reason: v.waiting.reason };
+    if (v.waiting.message) waiting.message = v.waiting.message;
+    state = { waiting };
     // While waiting to restart, the exited attempt is the last termination.
     if (c?.state === 'CONTAINER_EXITED') lastState = terminatedState(c);
     else if (v.previous?.state === 'CONTAINER_EXITED') lastState = terminatedState(v.previous);

@@ -187,19 +187,6 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
   return st.health[`${w.key}/${container}`] ?? st.health[w.key] ?? {};
 }
 
-/** The attempt the PLEG last saw for a container (and the one before it). */
-function seenAttempts(st: KubeletState, c: ContainerWork): { current?: ContainerRecord; previous?: ContainerRecord } {
-  let current: ContainerRecord | undefined;
-  let previous: ContainerRecord | undefined;
-  for (let i = c.attempts.length - 1; i >= 0; i--) {
-    const r = st.plegCache[c.attempts[i]];
-    if (!r) continue;
-    if (!current) current = r;
-    else { previous = r; break; }
-  }
-  return { current, previous };
-}
-
 function currentId(c: ContainerWork): string | undefined {
   return c.attempts[c.attempts.length - 1];
 }
@@ -231,7 +218,7 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
   if (ctx.now < w.busyUntil) return;
   if (pod.metadata?.deletionTimestamp) { syncTerminating(ctx, st, w, pod); return; }
   if (!w.sandboxId) {
-    const r = RunPodSandbox(st.runtime, { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt }, ctx.now, () => ctx.rng.float());
+    const r = RunPodSandbox(st.runtime, { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt }, ctx.now, ctx.rng.float); // the world's draw (a closure over its rng state)
     logCri(ctx, r.record, `pods/${w.key}`);
     if (r.error || !r.sandbox) {
       emit(ctx, st, pod, { type: 'Warning', reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${r.error}` });
@@ -335,7 +322,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
 }
 
 function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: ContainerWork): 'ok' | 'blocked' {
-  const r = CreateContainer(st.runtime, { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount }, ctx.now, () => ctx.rng.float());
+  const r = CreateContainer(st.runtime, { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount }, ctx.now, ctx.rng.float);
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
   if (r.error || !r.container) {
     c.waiting = { reason: 'CreateContainerError', message: r.error };
@@ -515,7 +502,15 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i];
     const c = w.containers[i];
-    const { current, previous } = seenAttempts(st, c);
+    // The attempt the PLEG last saw (and the one before it), found in place (as viewsUnchanged does).
+    let current: ContainerRecord | undefined;
+    let previous: ContainerRecord | undefined;
+    for (let j = c.attempts.length - 1; j >= 0; j--) {
+      const r = st.plegCache[c.attempts[j]];
+      if (!r) continue;
+      if (!current) current = r;
+      else { previous = r; break; }
+    }
     const running = current?.state === 'CONTAINER_RUNNING';
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
