@@ -106,4 +106,13 @@ describe('containerd model', () => {
     const b = RunPodSandbox(world(), pod, 0, lcg(7)).sandbox!.id;
     expect(a).toBe(b);
   });
+
+  it('ids are 64 hex digits, two bytes per draw, as the draws write them', () => {
+    for (let seed = 1; seed < 50; seed++) {
+      const draws = lcg(seed);
+      let want = '';
+      for (let i = 0; i < 16; i++) want += Math.floor(draws() * 0x10000).toString(16).padStart(4, '0');
+      expect(RunPodSandbox(world(), pod, 0, lcg(seed)).sandbox!.id).toBe(want);
+    }
+  });
 });

@@ -120,16 +120,22 @@ function computeNormalizedRef(image: string): string {
   return name;
 }
 
-/** Two hex digits per byte value. */
-const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Character codes of the hex digits 0-9a-f. */
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** The 64 character codes of the id being built (reused: the id is made in one go from them). */
+const idCodes: number[] = new Array<number>(64).fill(48);
 
+/** 64 hex digits, four per draw (high nibble first), as one flat string: ids key runtime maps, and a
+ * string concatenated piece by piece would be a chain of ropes to flatten when it is first used as a key. */
 function hex64(rng: Rng): string {
-  let s = '';
   for (let i = 0; i < 16; i++) {
     const v = Math.floor(rng() * 0x10000);
-    s += HEX2[v >> 8] + HEX2[v & 0xff];
+    idCodes[4 * i] = HEX_CODES[v >> 12];
+    idCodes[4 * i + 1] = HEX_CODES[(v >> 8) & 15];
+    idCodes[4 * i + 2] = HEX_CODES[(v >> 4) & 15];
+    idCodes[4 * i + 3] = HEX_CODES[v & 15];
   }
-  return s;
+  return String.fromCharCode.apply(null, idCodes);
 }
 
 /** A stable sha256-looking digest for an image ref (FNV-1a stretched to 64 hex digits). */
@@ -146,9 +152,22 @@ export function fakeDigest(ref: string): string {
   return out.slice(0, 64);
 }
 
+/** ref → its image ID (sha256:<fakeDigest>): the same few images are pulled on every node (behaviour-side). */
+const imageIDs = new Map<string, string>();
+
+function imageID(ref: string): string {
+  let id = imageIDs.get(ref);
+  if (id === undefined) {
+    id = `sha256:${fakeDigest(ref)}`;
+    if (imageIDs.size >= 4096) imageIDs.clear();
+    imageIDs.set(ref, id);
+  }
+  return id;
+}
+
 /** A node's containerd with nothing but the pause image (kubeadm pre-pulls it). */
 export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthBytesPerSec = 12_500_000): RuntimeState {
-  const pause = { ref: PAUSE_IMAGE, id: `sha256:${fakeDigest(PAUSE_IMAGE)}`, sizeBytes: IMAGE_SIZES[PAUSE_IMAGE] };
+  const pause = { ref: PAUSE_IMAGE, id: imageID(PAUSE_IMAGE), sizeBytes: IMAGE_SIZES[PAUSE_IMAGE] };
   const images = newDict<ImageRecord>();
   images[PAUSE_IMAGE] = pause;
   return { node, bandwidthBytesPerSec, images, missingImages: [], sandboxes: newDict(), containers: newDict(), ipam };
@@ -171,16 +190,20 @@ function componentOf(node: string): string {
   return component;
 }
 
-function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, extra: Partial<CriRecord> = {}): CriRecord {
+/** A CRI record; its fields in the order `{ …, code, ...{ message, object } }` gave (no options object spread per call). */
+function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, object?: Record<string, unknown>, code: CriRecord['code'] = 'OK', message?: string): CriRecord {
   let path = criPaths.get(verb);
   if (path === undefined) { path = `/runtime.v1.${service}/${verb}`; criPaths.set(verb, path); }
-  return { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code: 'OK', ...extra };
+  const r: CriRecord = { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code };
+  if (message !== undefined) r.message = message;
+  if (object !== undefined) r.object = object;
+  return r;
 }
 
 /** ImageStatus: is the image present (kubelet asks before deciding to pull)? */
 export function ImageStatus(s: RuntimeState, image: string, now: number): { image?: ImageRecord; record: CriRecord } {
   const ref = normalizeImageRef(image);
-  return { image: s.images[ref], record: record(s, now, 'ImageService', 'ImageStatus', { object: { image: ref } }) };
+  return { image: s.images[ref], record: record(s, now, 'ImageService', 'ImageStatus', { image: ref }) };
 }
 
 /** How long PullImage takes on this node: registry latency + size / bandwidth. */
@@ -207,13 +230,15 @@ export function PullImage(
   const ref = normalizeImageRef(image);
   if (s.missingImages.includes(ref)) {
     const error = imageNotFoundError(image);
-    return { state: s, error, record: record(s, now, 'ImageService', 'PullImage', { code: 'NotFound', message: error, object: { image: ref, durationMs } }) };
+    return { state: s, error, record: record(s, now, 'ImageService', 'PullImage', { image: ref, durationMs }, 'NotFound', error) };
   }
-  const img: ImageRecord = s.images[ref] ?? { ref, id: `sha256:${fakeDigest(ref)}`, sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
+  const had = s.images[ref];
+  const img: ImageRecord = had ?? { ref, id: imageID(ref), sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
   return {
-    state: { ...s, images: copyDict(s.images, ref, img) },
+    // A pull of an image the node already has (pulls started side by side) changes nothing.
+    state: had ? s : { ...s, images: copyDict(s.images, ref, img) },
     image: img,
-    record: record(s, now, 'ImageService', 'PullImage', { object: { image: ref, imageRef: img.id, durationMs } }),
+    record: record(s, now, 'ImageService', 'PullImage', { image: ref, imageRef: img.id, durationMs }),
   };
 }
 
@@ -228,7 +253,7 @@ export function RunPodSandbox(
   const alloc = allocatePodIP(s.ipam, id);
   if ('error' in alloc) {
     const error = `rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="bridge" failed (add): ${alloc.error}`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'RunPodSandbox', { code: 'Unknown', message: error }) };
+    return { state: s, error, record: record(s, now, 'RuntimeService', 'RunPodSandbox', undefined, 'Unknown', error) };
   }
   const sandbox: SandboxRecord = {
     id, podUID: pod.uid, podName: pod.name, namespace: pod.namespace, attempt: pod.attempt ?? 0,
@@ -237,7 +262,7 @@ export function RunPodSandbox(
   return {
     state: { ...s, ipam: alloc.allocator, sandboxes: setInPlace(s.sandboxes, id, sandbox) },
     sandbox,
-    record: record(s, now, 'RuntimeService', 'RunPodSandbox', { object: { podSandboxId: id, ip: alloc.ip, pod: `${pod.namespace}/${pod.name}` } }),
+    record: record(s, now, 'RuntimeService', 'RunPodSandbox', { podSandboxId: id, ip: alloc.ip, pod: `${pod.namespace}/${pod.name}` }),
   };
 }
 
@@ -247,7 +272,7 @@ export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number):
   const state = sb
     ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: copyDict(s.sandboxes, sandboxId, { ...sb, state: 'SANDBOX_NOTREADY' as const }) }
     : s;
-  return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { object: { podSandboxId: sandboxId } }) };
+  return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { podSandboxId: sandboxId }) };
 }
 
 /** RemovePodSandbox: stops it if needed, then forgets it and its containers. */
@@ -257,7 +282,7 @@ export function RemovePodSandbox(s: RuntimeState, sandboxId: string, now: number
   delete sandboxes[sandboxId];
   const containers = newDict<ContainerRecord>();
   for (const id in stopped.containers) { const c = stopped.containers[id]; if (c.sandboxId !== sandboxId) containers[id] = c; }
-  return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { object: { podSandboxId: sandboxId } }) };
+  return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { podSandboxId: sandboxId }) };
 }
 
 /** CreateContainer in a sandbox from a present image. */
@@ -271,16 +296,18 @@ export function CreateContainer(
   const img = s.images[ref];
   if (!s.sandboxes[args.sandboxId] || !img) {
     const error = !img ? `rpc error: code = NotFound desc = image "${ref}" not found` : `rpc error: code = NotFound desc = sandbox ${args.sandboxId} not found`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'CreateContainer', { code: 'NotFound', message: error }) };
+    return { state: s, error, record: record(s, now, 'RuntimeService', 'CreateContainer', undefined, 'NotFound', error) };
   }
   const c: ContainerRecord = {
     id: hex64(rng), sandboxId: args.sandboxId, name: args.name, image: ref, imageRef: img.id,
     state: 'CONTAINER_CREATED', restartCount: args.restartCount, createdAt: now,
   };
+  // Only the containers map changes, in place: the state object itself is the new state.
+  setInPlace(s.containers, c.id, c);
   return {
-    state: { ...s, containers: setInPlace(s.containers, c.id, c) },
+    state: s,
     container: c,
-    record: record(s, now, 'RuntimeService', 'CreateContainer', { object: { containerId: c.id, name: c.name, attempt: c.restartCount } }),
+    record: record(s, now, 'RuntimeService', 'CreateContainer', { containerId: c.id, name: c.name, attempt: c.restartCount }),
   };
 }
 
@@ -314,11 +341,12 @@ export function StartContainer(s: RuntimeState, containerId: string, now: number
   const c = s.containers[containerId];
   if (!c || c.state !== 'CONTAINER_CREATED') {
     const error = `rpc error: code = Unknown desc = failed to start container "${containerId}": container is not in created state`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'StartContainer', { code: 'Unknown', message: error }) };
+    return { state: s, error, record: record(s, now, 'RuntimeService', 'StartContainer', undefined, 'Unknown', error) };
   }
+  setInPlace(s.containers, containerId, { ...c, state: 'CONTAINER_RUNNING' as const, startedAt: now });
   return {
-    state: { ...s, containers: setInPlace(s.containers, containerId, { ...c, state: 'CONTAINER_RUNNING' as const, startedAt: now }) },
-    record: record(s, now, 'RuntimeService', 'StartContainer', { object: { containerId } }),
+    state: s,
+    record: record(s, now, 'RuntimeService', 'StartContainer', { containerId }),
   };
 }
 
@@ -342,7 +370,7 @@ export function StopContainer(
   const state = c && c.state !== 'CONTAINER_EXITED'
     ? { ...s, containers: copyDict(s.containers, containerId, { ...c, stopRequestedAt: now }) }
     : s;
-  return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { object: { containerId, timeout: timeoutSeconds } }) };
+  return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { containerId, timeout: timeoutSeconds }) };
 }
 
 /** containerd's termination reason for an exit (what the kubelet shows as state.terminated.reason). */
@@ -384,21 +412,23 @@ export function ContainerStatus(s: RuntimeState, containerId: string, now: numbe
   const container = s.containers[containerId];
   return {
     container,
-    record: record(s, now, 'RuntimeService', 'ContainerStatus', container ? { object: { containerId } } : { code: 'NotFound', message: `rpc error: code = NotFound desc = an error occurred when try to find container "${containerId}": not found` }),
+    record: container
+      ? record(s, now, 'RuntimeService', 'ContainerStatus', { containerId })
+      : record(s, now, 'RuntimeService', 'ContainerStatus', undefined, 'NotFound', `rpc error: code = NotFound desc = an error occurred when try to find container "${containerId}": not found`),
   };
 }
 
 /** ListPodSandbox, oldest first. */
 export function ListPodSandbox(s: RuntimeState, now: number): { sandboxes: SandboxRecord[]; record: CriRecord } {
   const sandboxes = Object.values(s.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
-  return { sandboxes, record: record(s, now, 'RuntimeService', 'ListPodSandbox', { object: { count: sandboxes.length } }) };
+  return { sandboxes, record: record(s, now, 'RuntimeService', 'ListPodSandbox', { count: sandboxes.length }) };
 }
 
 /** RemoveContainer: forget an exited attempt (kubelet's container GC). */
 export function RemoveContainer(s: RuntimeState, containerId: string, now: number): { state: RuntimeState; record: CriRecord } {
   const containers = copyDict(s.containers);
   delete containers[containerId];
-  return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { object: { containerId } }) };
+  return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { containerId }) };
 }
 
 /** ListContainers, optionally for one sandbox, oldest first (PLEG relists this every second). */
@@ -406,7 +436,7 @@ export function ListContainers(s: RuntimeState, now: number, filter: { sandboxId
   const containers = Object.values(s.containers)
     .filter((c) => !filter.sandboxId || c.sandboxId === filter.sandboxId)
     .sort((a, b) => a.createdAt - b.createdAt || a.restartCount - b.restartCount);
-  return { containers, record: record(s, now, 'RuntimeService', 'ListContainers', { object: { count: containers.length } }) };
+  return { containers, record: record(s, now, 'RuntimeService', 'ListContainers', { count: containers.length }) };
 }
 
 /** The kubelet's containerID for a container: containerd://<64 hex>. */

@@ -26,9 +26,31 @@ export const BackOffPullImage = 'BackOff';
 /** events.ContainerUnhealthy */
 export const ContainerUnhealthy = 'Unhealthy';
 
+// Events that depend only on a container name or an image are made once per (kind, value) and
+// shared, frozen: every pod of a Deployment gets the same few, so their messages are one string each.
+const pulling = new Map<string, KubeletEvent>();
+const alreadyPresent = new Map<string, KubeletEvent>();
+const created = new Map<string, KubeletEvent>();
+const started = new Map<string, KubeletEvent>();
+
+function shared(events: Map<string, KubeletEvent>, value: string, make: (value: string) => KubeletEvent): KubeletEvent {
+  let e = events.get(value);
+  if (e === undefined) {
+    e = Object.freeze(make(value));
+    if (events.size >= 4096) events.clear();
+    events.set(value, e);
+  }
+  return e;
+}
+
+const makePulling = (image: string): KubeletEvent => ({ type: 'Normal', reason: PullingImage, message: `Pulling image "${image}"` });
+const makeAlreadyPresent = (image: string): KubeletEvent => ({ type: 'Normal', reason: PulledImage, message: `Container image "${image}" already present on machine and can be accessed by the pod` });
+const makeCreated = (name: string): KubeletEvent => ({ type: 'Normal', reason: CreatedContainer, message: `Created container: ${name}` });
+const makeStarted = (name: string): KubeletEvent => ({ type: 'Normal', reason: StartedContainer, message: `Started container ${name}` });
+
 /** "Pulling image "nginx:1.27"" */
 export function pullingImageEvent(image: string): KubeletEvent {
-  return { type: 'Normal', reason: PullingImage, message: `Pulling image "${image}"` };
+  return shared(pulling, image, makePulling);
 }
 
 /** The Pulled message: durations truncated to ms and printed like Go ("6.392s", "568ms"). */
@@ -41,7 +63,7 @@ export function pulledImageEvent(image: string, pullMs: number, totalMs: number,
 
 /** Pulled when the image is already there (text of kubelets with KubeletEnsureSecretPulledImages, 1.33+). */
 export function imageAlreadyPresentEvent(image: string): KubeletEvent {
-  return { type: 'Normal', reason: PulledImage, message: `Container image "${image}" already present on machine and can be accessed by the pod` };
+  return shared(alreadyPresent, image, makeAlreadyPresent);
 }
 
 /** "Failed to pull image "x": <runtime error>" */
@@ -62,12 +84,12 @@ export function imagePullBackOffWaitingMessage(image: string, prevPullErr?: stri
 
 /** "Created container: app" (the colon is modern). */
 export function createdContainerEvent(name: string): KubeletEvent {
-  return { type: 'Normal', reason: CreatedContainer, message: `Created container: ${name}` };
+  return shared(created, name, makeCreated);
 }
 
 /** "Started container app" */
 export function startedContainerEvent(name: string): KubeletEvent {
-  return { type: 'Normal', reason: StartedContainer, message: `Started container ${name}` };
+  return shared(started, name, makeStarted);
 }
 
 /** Killing: "Stopping container app", or the probe's reason ("Container app failed liveness probe, will be restarted"). */

@@ -4,7 +4,7 @@
 // Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { informerHandle, listAndWatch, newInformer, type EventHandlers } from '../informer.ts';
+import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
@@ -51,19 +51,20 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
   const st = ctx.state;
   const touch = (pod: Pod) => {
     if (pod.spec?.nodeName !== st.cfg.node) return;
-    const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    // The informer has just keyed this object: the same (flat, hashed) string, no new one per event.
+    const key = metaNamespaceKey(pod);
     const w = st.workers[key];
     if (w && w.uid !== pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
     if (!st.workers[key]) st.workers[key] = newPodWork(st, pod, key);
     // The pod worker runs once the informer has stored the object (a list fires handlers first).
-    later(ctx as Ctx<unknown>, st, 0, { type: 'pod-sync', key, uid: pod.metadata!.uid! });
+    later(ctx as Ctx<unknown>, 0, { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen });
   };
   return {
     add: touch,
     // PodConfig's checkAndUpdatePod: a status-only change (the kubelet's own PATCH) is not an update.
     update: (old, pod) => { if (!sameButStatus(old, pod)) touch(pod); },
     delete: (pod) => {
-      const key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+      const key = metaNamespaceKey(pod);
       const w = st.workers[key];
       if (w && w.uid === pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
     },
@@ -106,9 +107,9 @@ function boot(ctx: KCtx, reboot: boolean): void {
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.pods = inf;
   listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
-  later(ctx as Ctx<unknown>, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
-  later(ctx as Ctx<unknown>, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
-  later(ctx as Ctx<unknown>, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
+  later(ctx as Ctx<unknown>, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
+  later(ctx as Ctx<unknown>, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
+  later(ctx as Ctx<unknown>, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
 
@@ -217,7 +218,7 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
   if (attempt >= LEASE_MAX_UPDATE_RETRIES) return; // give up until the next renew interval
   const delay = Math.min(LEASE_RETRY_INITIAL_MS * 2 ** attempt, LEASE_RETRY_MAX_MS);
   st.leaseRetries = attempt + 1;
-  later(ctx as Ctx<unknown>, st, delay, { type: 'lease-retry', attempt: attempt + 1 });
+  later(ctx as Ctx<unknown>, delay, { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
 }
 
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
@@ -235,7 +236,7 @@ function holdSettleForPleg(ctx: KCtx, st: KubeletState): void {
   if (!st.up || st.plegNextAt === undefined || st.plegMarkerAt === st.plegNextAt) return;
   if (!relistPending(st)) return;
   st.plegMarkerAt = st.plegNextAt;
-  later(ctx as Ctx<unknown>, st, st.plegNextAt - ctx.now, { type: 'pleg-pending' });
+  later(ctx as Ctx<unknown>, st.plegNextAt - ctx.now, { type: 'pleg-pending', gen: st.gen });
 }
 
 // ---------------------------------------------------------------- faults
@@ -335,12 +336,12 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): void {
   const c = ctx as Ctx<unknown>;
   switch (t.type) {
     case 'lease-tick':
-      later(c, st, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick' }, true);
+      later(c, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
       leaseAttempt(ctx, 0);
       return;
     case 'lease-retry': leaseAttempt(ctx, t.attempt); return;
     case 'node-status-tick':
-      later(c, st, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick' }, true);
+      later(c, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
       syncNodeStatus(ctx);
       // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
       for (const key of Object.keys(st.workers).sort()) {
@@ -351,7 +352,7 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): void {
       }
       return;
     case 'pleg-relist':
-      later(c, st, PLEG_RELIST_MS, { type: 'pleg-relist' }, true);
+      later(c, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
       st.plegNextAt = ctx.now + PLEG_RELIST_MS;
       plegRelist(ctx);
       return;

@@ -1,7 +1,7 @@
 // The PLEG (pkg/kubelet/pleg/generic.go): each relist compares the runtime's containers with the
 // cache of what it saw last time and reports the pods whose containers changed state.
 import type { ContainerRecord } from './container-runtime.ts';
-import { mapChangeLog } from './container-runtime.ts';
+import { mapChangeLog, mapVersion } from './container-runtime.ts';
 import { mapToken, plegSeen, sameMap, type KubeletState, type MapToken } from './kubelet-state.ts';
 
 /** The key of the pod worker that owns a sandbox, if any. */
@@ -61,7 +61,13 @@ const plegClean = new WeakMap<object, MapToken>();
 export function relistPending(st: KubeletState, full = false): boolean {
   const containers = st.runtime.containers;
   const seen = plegSeen.get(st.plegCache);
-  if (!full && (sameMap(seen, containers) || sameMap(plegClean.get(st.plegCache), containers))) return false;
+  if (!full) {
+    // sameMap against either token, with the map's version looked up once (this runs after every event).
+    const version = mapVersion(containers);
+    if (seen !== undefined && seen.map === containers && seen.version === version) return false;
+    const clean = plegClean.get(st.plegCache);
+    if (clean !== undefined && clean.map === containers && clean.version === version) return false;
+  }
   for (const id of candidates(containers, seen, full)) {
     const c = containers[id];
     if (c.state === 'CONTAINER_CREATED') continue;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import type { Pod } from 'kubernetes-types/core/v1';
-import { generateAPIPodStatus, getPhase, convertContainerStatus, getPodQOS, type ContainerView } from './pod-status.ts';
+import type { ContainerStatus, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import { generateAPIPodStatus, generateContainersReadyCondition, getPhase, convertContainerStatus, getPodQOS, type ContainerView } from './pod-status.ts';
 import type { ContainerRecord, SandboxRecord } from './container-runtime.ts';
 import { printPod } from './print-pod.ts';
 
@@ -18,6 +18,32 @@ const rec = (over: Partial<ContainerRecord>): ContainerRecord => ({
 const view = (over: Partial<ContainerView>): ContainerView => ({ name: 'app', image: 'nginx:1.27', ready: false, started: false, ...over });
 
 describe('generateAPIPodStatus', () => {
+  it('an unchanged condition is the previous object only when its keys are the same, in the same order', () => {
+    const first = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 });
+    const again = generateAPIPodStatus({ pod: pod(), status: first, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+    again.conditions!.forEach((c, i) => expect(c).toBe(first.conditions![i]));
+    // The IP lists too, unless they differ or carry another key.
+    expect([again.hostIPs, again.podIPs]).toEqual([first.hostIPs, first.podIPs]);
+    expect(again.hostIPs).toBe(first.hostIPs);
+    expect(again.podIPs).toBe(first.podIPs);
+    const other = generateAPIPodStatus({ pod: pod(), status: { ...first, hostIPs: [{ ip: '172.18.0.9' }], podIPs: [{ ip: sandbox.ip, x: 1 } as { ip: string }] }, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+    expect([other.hostIPs, other.podIPs]).toEqual([[{ ip: '172.18.0.3' }], [{ ip: sandbox.ip }]]);
+    // Reordered keys, an extra key, a missing key: equal in value but not the same JSON, so a new object.
+    type Edit = (c: PodCondition) => PodCondition;
+    const reorder: Edit = (c) => Object.fromEntries(Object.entries(c).reverse()) as unknown as PodCondition;
+    const edits: Edit[] = [reorder, (c) => ({ ...c, lastProbeTime: null as unknown as string }), (c) => { const { reason: _r, ...rest } = c; return rest; }];
+    for (const edit of edits) {
+      const prev = { ...first, conditions: first.conditions!.map(edit) };
+      const next = generateAPIPodStatus({ pod: pod(), status: prev, sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 300 });
+      next.conditions!.forEach((c, i) => {
+        const p = prev.conditions[i];
+        const sameJSON = JSON.stringify(p) === JSON.stringify(c);
+        expect(c === p).toBe(sameJSON);
+        expect(c.lastTransitionTime).toBe(p.status === c.status && p.lastTransitionTime ? p.lastTransitionTime : '1970-01-01T00:00:00Z');
+      });
+    }
+  });
+
   it('ContainerCreating: Pending, sandbox ready, containers not ready', () => {
     const st = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 });
     expect(st.phase).toBe('Pending');
@@ -143,5 +169,50 @@ describe('conditions from status/generate.go', () => {
     });
     expect(st.phase).toBe('Failed');
     expect(printPod({ ...p, status: st }, 3000).status).toBe('Init:Error');
+  });
+});
+
+describe('generateContainersReadyCondition', () => {
+  // The plain Go transcription: the fast paths must give exactly this.
+  function reference(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+    const unknown: string[] = [];
+    const unready: string[] = [];
+    const check = (name: string) => {
+      const st = statuses.find((x) => x.name === name);
+      if (!st) unknown.push(name);
+      else if (!st.ready) unready.push(name);
+    };
+    for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name);
+    for (const c of pod.spec?.containers ?? []) check(c.name);
+    if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+    if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
+    const msgs: string[] = [];
+    if (unknown.length) msgs.push(`containers with unknown status: [${unknown.join(' ')}]`);
+    if (unready.length) msgs.push(`containers with unready status: [${unready.join(' ')}]`);
+    if (msgs.length) return { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: msgs.join(', ') };
+    return { type: 'ContainersReady', status: 'True' };
+  }
+
+  it('agrees with the plain transcription on every small pod', () => {
+    const names = ['app', 'side'];
+    let cases = 0;
+    for (const phase of ['Pending', 'Running', 'Succeeded', 'Failed']) {
+      for (const n of [0, 1, 2]) {
+        for (const init of [undefined, 'Always', 'OnFailure'] as const) {
+          // per container: 0 no status, 1 unready, 2 ready
+          for (let mask = 0; mask < 3 ** (n + 1); mask++) {
+            const p: Pod = { spec: { containers: names.slice(0, n).map((name) => ({ name })), ...(init ? { initContainers: [{ name: 'init', restartPolicy: init === 'Always' ? 'Always' : undefined }] } : {}) } };
+            const statuses: ContainerStatus[] = [];
+            [...names.slice(0, n), 'init'].forEach((name, i) => {
+              const v = Math.floor(mask / 3 ** i) % 3;
+              if (v) statuses.push({ name, ready: v === 2, image: '', imageID: '', restartCount: 0 });
+            });
+            expect(generateContainersReadyCondition(p, statuses, phase)).toEqual(reference(p, statuses, phase));
+            cases++;
+          }
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(100);
   });
 });

@@ -40,7 +40,9 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
   let lastState: ContainerState = {};
   let running = false;
   if (v.waiting) {
-    state = { waiting: { reason: v.waiting.reason, ...(v.waiting.message ? { message: v.waiting.message } : {}) } };
+    const waiting: { reason: string; message?: string } = { reason: v.waiting.reason };
+    if (v.waiting.message) waiting.message = v.waiting.message;
+    state = { waiting };
     // While waiting to restart, the exited attempt is the last termination.
     if (c?.state === 'CONTAINER_EXITED') lastState = terminatedState(c);
     else if (v.previous?.state === 'CONTAINER_EXITED') lastState = terminatedState(v.previous);
@@ -70,23 +72,35 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
 
 /** HasAnyRegularContainerStarted: a regular container is running or has terminated. */
 function hasAnyRegularContainerStarted(pod: Pod, statuses: ContainerStatus[]): boolean {
-  const containers = pod.spec?.containers ?? [];
-  for (const st of statuses) {
+  const containers = pod.spec?.containers ?? NONE;
+  for (let i = 0; i < statuses.length; i++) {
+    const st = statuses[i];
     if (!st.state?.running && !st.state?.terminated) continue;
-    for (const c of containers) if (c.name === st.name) return true;
+    for (let j = 0; j < containers.length; j++) if (containers[j].name === st.name) return true;
   }
   return false;
+}
+
+// Status generation runs for every pod many times: its loops are indexed and its absent lists are
+// these shared empty ones, so it allocates only what it returns.
+const NONE = Object.freeze([]) as never[];
+
+/** The status of container `name` (the same one Array.find gives). */
+function statusNamed(info: ContainerStatus[], name: string): ContainerStatus | undefined {
+  for (let i = 0; i < info.length; i++) if (info[i].name === name) return info[i];
+  return undefined;
 }
 
 /** getPhase (kubelet_pods.go), given every container status (regular and init) of the pod. */
 export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = false): NonNullable<PodStatus['phase']> {
   const spec = pod.spec!;
-  const get = (name: string) => info.find((x) => x.name === name);
+  const inits = spec.initContainers ?? NONE;
   let pendingInitialization = 0;
   let failedInitialization = 0;
-  for (const c of spec.initContainers ?? []) {
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
     if (c.restartPolicy === 'Always') continue;
-    const st = get(c.name);
+    const st = statusNamed(info, c.name);
     if (!st) { pendingInitialization++; continue; }
     if (st.state?.running) pendingInitialization++;
     else if (st.state?.terminated) { if (st.state.terminated.exitCode !== 0) failedInitialization++; }
@@ -97,9 +111,10 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
   }
   let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
   // Sidecars: running ones count as running; until started they hold initialisation.
-  for (const c of spec.initContainers ?? []) {
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
     if (c.restartPolicy !== 'Always') continue;
-    const st = get(c.name);
+    const st = statusNamed(info, c.name);
     if (!st) { unknown++; continue; }
     if (st.state?.running) {
       if (!st.started) pendingInitialization++;
@@ -110,8 +125,8 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
       if (!st.lastState?.terminated) { pendingInitialization++; waiting++; }
     } else { pendingInitialization++; unknown++; }
   }
-  for (const c of spec.containers) {
-    const st = get(c.name);
+  for (let i = 0; i < spec.containers.length; i++) {
+    const st = statusNamed(info, spec.containers[i].name);
     if (!st) { unknown++; continue; }
     if (st.state?.running) running++;
     else if (st.state?.terminated) {
@@ -135,6 +150,19 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
     return 'Running';
   }
   return 'Pending';
+}
+
+/** container name → the ContainersNotReady message when it alone is unready (one string per name; behaviour-side). */
+const unreadyMessages = new Map<string, string>();
+
+function unreadyMessage(name: string): string {
+  let m = unreadyMessages.get(name);
+  if (m === undefined) {
+    m = `containers with unready status: ${goList([name])}`;
+    if (unreadyMessages.size >= 4096) unreadyMessages.clear();
+    unreadyMessages.set(name, m);
+  }
+  return m;
 }
 
 function goList(names: string[]): string {
@@ -161,10 +189,16 @@ function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean 
 
 /** GeneratePodInitializedCondition (status/generate.go). */
 export function generatePodInitializedCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+  const inits = pod.spec?.initContainers ?? NONE;
+  // No init containers (the usual pod): nothing unknown or incomplete.
+  if (inits.length === 0) {
+    if (phase === 'Succeeded') return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
+    return condition('Initialized', true);
+  }
   const unknown: string[] = [];
   const incomplete: string[] = [];
-  for (const c of pod.spec?.initContainers ?? []) {
-    const st = statuses.find((x) => x.name === c.name);
+  for (const c of inits) {
+    const st = statusNamed(statuses, c.name);
     if (!st) unknown.push(c.name);
     else if (!isInitContainerInitialized(c, st)) incomplete.push(c.name);
   }
@@ -180,15 +214,30 @@ export function generatePodInitializedCondition(pod: Pod, statuses: ContainerSta
 
 /** GenerateContainersReadyCondition: sidecars and regular containers must all be ready. */
 export function generateContainersReadyCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+  // The usual pod (no sidecars, every container known and ready) needs no name lists.
+  const inits = pod.spec?.initContainers ?? NONE;
+  const containers = pod.spec?.containers ?? NONE;
+  // Nor does one with a single known container that is not ready yet (every pod while it starts).
+  let sidecars = false;
+  for (let i = 0; i < inits.length; i++) if (inits[i].restartPolicy === 'Always') sidecars = true;
+  if (!sidecars && containers.length <= 1) {
+    const st = containers.length ? statusNamed(statuses, containers[0].name) : undefined;
+    if (containers.length === 0 || st) {
+      if (phase === 'Succeeded') return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+      if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
+      if (containers.length === 0 || st!.ready) return condition('ContainersReady', true);
+      return condition('ContainersReady', false, 'ContainersNotReady', unreadyMessage(containers[0].name));
+    }
+  }
   const unknown: string[] = [];
   const unready: string[] = [];
   const check = (name: string) => {
-    const st = statuses.find((x) => x.name === name);
+    const st = statusNamed(statuses, name);
     if (!st) unknown.push(name);
     else if (!st.ready) unready.push(name);
   };
-  for (const c of pod.spec?.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name);
-  for (const c of pod.spec?.containers ?? []) check(c.name);
+  for (const c of inits) if (c.restartPolicy === 'Always') check(c.name);
+  for (const c of containers) check(c.name);
   // A finished pod's containers are done, not unready.
   if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
   if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
@@ -222,16 +271,22 @@ export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' |
 /** containers → QOS class (a pod's spec does not change under the kubelet; behaviour-side). */
 const qosOf = new WeakMap<Container[], 'Guaranteed' | 'Burstable' | 'BestEffort'>();
 
+const NO_QUANTITIES: Record<string, string | number> = Object.freeze({});
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 function computePodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   let any = false;
   let guaranteed = true;
-  for (const c of containers) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) {
-      if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
-    }
+  for (let i = 0; i < containers.length; i++) {
+    const req = containers[i].resources?.requests ?? NO_QUANTITIES;
+    const lim = containers[i].resources?.limits ?? NO_QUANTITIES;
+    if (hasKeys(req) || hasKeys(lim)) any = true;
+    if (lim.cpu === undefined || (req.cpu !== undefined && req.cpu !== lim.cpu)) guaranteed = false;
+    if (lim.memory === undefined || (req.memory !== undefined && req.memory !== lim.memory)) guaranteed = false;
   }
   if (!any) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';
@@ -254,12 +309,32 @@ export function isPodConditionByKubelet(type: string): boolean {
  */
 function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition {
   let prev: PodCondition | undefined;
-  for (const x of old) if (x.type === c.type) { prev = x; break; }
+  for (let i = 0; i < old.length; i++) if (old[i].type === c.type) { prev = old[i]; break; }
   c.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
   // An unchanged condition is the previous object itself: every stored version of the pod then
   // shares it instead of holding a copy (same fields in the same order, so the same JSON).
-  return prev && sameFlatObject(prev, c) ? prev : c;
+  return prev && sameCondition(prev, c) ? prev : c;
 }
+
+/**
+ * sameFlatObject(prev, c) for a stamped generated condition, without listing keys: every generated
+ * condition has the keys type, status, reason?, message?, lastTransitionTime in that order (and no
+ * undefined values), so prev must have exactly those, in that order, with the same values.
+ */
+function sameCondition(prev: PodCondition, c: PodCondition): boolean {
+  let step = 0; // next key expected: 0 type, 1 status, 2 reason, 3 message, 4 lastTransitionTime, 5 none
+  for (const k in prev) {
+    if (step === 2 && c.reason === undefined) step = 3;
+    if (step === 3 && c.message === undefined) step = 4;
+    if (k !== CONDITION_KEYS[step] || (prev as unknown as Record<string, unknown>)[k] !== (c as unknown as Record<string, unknown>)[k]) return false;
+    step++;
+  }
+  if (step === 2 && c.reason === undefined) step = 3;
+  if (step === 3 && c.message === undefined) step = 4;
+  return step === 5;
+}
+
+const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime', ''];
 
 /** Each generated container status that equals the previous one (by name) is the previous object itself. */
 function reuseUnchanged(statuses: ContainerStatus[], previous: ContainerStatus[] | undefined): ContainerStatus[] {
@@ -285,14 +360,14 @@ function sameInOrder(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Same keys in the same order with the same primitive values (conditions are flat). */
-function sameFlatObject(a: object, b: object): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i] || (a as Record<string, unknown>)[ka[i]] !== (b as Record<string, unknown>)[kb[i]]) return false;
-  }
+/** `[{ ip }]`, or `prev` itself when it is exactly that (stored versions then share it; the same JSON). */
+function ipList(prev: { ip?: string }[] | undefined, ip: string): { ip: string }[] {
+  if (prev?.length === 1 && prev[0].ip === ip && onlyKeyIp(prev[0])) return prev as { ip: string }[];
+  return [{ ip }];
+}
+
+function onlyKeyIp(o: object): boolean {
+  for (const k in o) if (k !== 'ip') return false;
   return true;
 }
 
@@ -310,36 +385,42 @@ export function generateAPIPodStatus(args: {
   const { pod, sandbox, now } = args;
   const old = args.status ?? pod.status;
   const containerStatuses = reuseUnchanged(args.containers.map(convertContainerStatus), old?.containerStatuses);
-  const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : [];
+  const initContainerStatuses = args.initContainers?.length ? args.initContainers.map(convertContainerStatus) : NONE;
   const noInit = initContainerStatuses.length === 0;
   const phase = getPhase(pod, noInit ? containerStatuses : [...containerStatuses, ...initContainerStatuses]);
-  const existing = old?.conditions ?? [];
+  const existing = old?.conditions ?? NONE;
   const all = noInit ? containerStatuses : [...initContainerStatuses, ...containerStatuses];
   const containersReady = generateContainersReadyCondition(pod, all, phase);
   // Conditions the kubelet does not own (DisruptionTarget, readiness gates) come first, as in Go.
-  const conditions: PodCondition[] = [];
-  for (const c of existing) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
+  let foreign = 0;
+  for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) foreign++;
   const readyToStart = generatePodReadyToStartContainersCondition(sandbox);
   const initialized = generatePodInitializedCondition(pod, all, phase);
   // Ready is built from ContainersReady before either is stamped (it copies the unstamped condition).
   const ready = generatePodReadyCondition(pod, containersReady, existing);
-  conditions.push(
+  const owned = [
     stamp(readyToStart, existing, now), stamp(initialized, existing, now), stamp(ready, existing, now),
     stamp(containersReady, existing, now), stamp({ type: 'PodScheduled', status: 'True' }, existing, now),
-  );
+  ];
+  let conditions = owned;
+  if (foreign) {
+    conditions = [];
+    for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
+    for (let i = 0; i < owned.length; i++) conditions.push(owned[i]);
+  }
   const status: PodStatus = {
     phase,
     conditions,
     hostIP: args.hostIP,
-    hostIPs: [{ ip: args.hostIP }],
+    hostIPs: ipList(old?.hostIPs, args.hostIP),
     startTime: old?.startTime ?? rfc3339(now),
     containerStatuses,
-    qosClass: getPodQOS(pod.spec?.containers ?? []),
+    qosClass: getPodQOS(pod.spec?.containers ?? NONE),
   };
   if (initContainerStatuses.length) status.initContainerStatuses = initContainerStatuses;
   if (sandbox?.ip) {
     status.podIP = sandbox.ip;
-    status.podIPs = [{ ip: sandbox.ip }];
+    status.podIPs = ipList(old?.podIPs, sandbox.ip);
   }
   return status;
 }

@@ -27,8 +27,6 @@ import {
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
-/** A timer without its boot tag. */
-export type TimerBody = KubeletTimer extends infer T ? (T extends KubeletTimer ? Omit<T, 'gen'> : never) : never;
 
 /** pod_workers.go backOffPeriod: a failed sync is retried after 10 s (jittered by up to 50 %). */
 export const WORKER_BACKOFF_MS = 10_000;
@@ -49,10 +47,11 @@ function podRef(w: PodWork): PodRef {
   return { name: w.name, namespace: w.namespace, uid: w.uid };
 }
 
-/** Schedule a continuation for this boot. */
-export function later(ctx: KCtx, st: KubeletState, delayMs: number, ev: TimerBody, recurring = false): void {
-  // Callers pass a fresh literal: tag it in place (gen goes last, where a spread would put it).
-  (ev as KubeletTimer).gen = st.gen;
+/**
+ * Schedule a continuation for this boot (`ev.gen` is the kubelet's st.gen). Callers write the tag last in the
+ * literal, where a spread of the untagged body would put it, so the object is built whole.
+ */
+export function later(ctx: KCtx, delayMs: number, ev: KubeletTimer, recurring = false): void {
   ctx.schedule(Math.max(0, delayMs), ev, recurring ? RECURRING : ONCE);
 }
 
@@ -64,7 +63,7 @@ function requeue(ctx: KCtx, st: KubeletState, w: PodWork, delayMs: number): void
   const at = ctx.now + Math.max(0, Math.round(delayMs));
   if (w.resyncAt !== undefined && w.resyncAt > ctx.now && w.resyncAt <= at) return;
   w.resyncAt = at;
-  later(ctx, st, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true });
+  later(ctx, at - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, resync: true, gen: st.gen });
 }
 
 /** containerd learns what the registry lacks (a new runtime object only when that changed). */
@@ -136,11 +135,21 @@ function machineIs(w: PodWork, value: string): boolean {
 /** The image-pull policy after defaulting (Always for :latest or no tag). */
 function pullPolicy(c: Container): string {
   if (c.imagePullPolicy) return c.imagePullPolicy;
-  const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
-  return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
+  let policy = defaultPullPolicies.get(c.image!);
+  if (policy === undefined) {
+    const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
+    policy = !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
+    if (defaultPullPolicies.size >= 4096) defaultPullPolicies.clear();
+    defaultPullPolicies.set(c.image!, policy);
+  }
+  return policy;
 }
 
-const initialMemo = new Map<string, Machine>();
+/** image → its defaulted pull policy (a cluster runs few distinct images; behaviour-side). */
+const defaultPullPolicies = new Map<string, string>();
+
+/** restartPolicy → initial machines by (hasReadinessProbe ? 2 : 0) + (imagePresent ? 1 : 0). */
+const initialMemo = new Map<string, Machine[]>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
 export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.namespace}/${pod.metadata!.name}`): PodWork {
@@ -151,12 +160,14 @@ export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.na
     hasReadinessProbe: !!c0?.readinessProbe,
     imagePresent: !!c0 && pullPolicy(c0) !== 'Always' && !!st.runtime.images[normalizeImageRef(c0.image!)],
   };
-  const ikey = `${input.restartPolicy}|${input.hasReadinessProbe}|${input.imagePresent}`;
-  let snap = initialMemo.get(ikey);
+  let byInput = initialMemo.get(input.restartPolicy);
+  if (!byInput) { byInput = []; initialMemo.set(input.restartPolicy, byInput); }
+  const i = (input.hasReadinessProbe ? 2 : 0) + (input.imagePresent ? 1 : 0);
+  let snap = byInput[i];
   if (!snap) {
     const [s0] = initialTransition(podMachine, input);
     snap = canonical({ value: s0.value, context: s0.context });
-    initialMemo.set(ikey, snap);
+    byInput[i] = snap;
   }
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
@@ -176,19 +187,6 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
   return st.health[`${w.key}/${container}`] ?? st.health[w.key] ?? {};
 }
 
-/** The attempt the PLEG last saw for a container (and the one before it). */
-function seenAttempts(st: KubeletState, c: ContainerWork): { current?: ContainerRecord; previous?: ContainerRecord } {
-  let current: ContainerRecord | undefined;
-  let previous: ContainerRecord | undefined;
-  for (let i = c.attempts.length - 1; i >= 0; i--) {
-    const r = st.plegCache[c.attempts[i]];
-    if (!r) continue;
-    if (!current) current = r;
-    else { previous = r; break; }
-  }
-  return { current, previous };
-}
-
 function currentId(c: ContainerWork): string | undefined {
   return c.attempts[c.attempts.length - 1];
 }
@@ -201,7 +199,7 @@ function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork
   });
   st.runtime = r.state;
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
-  later(ctx, st, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode });
+  later(ctx, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode, gen: st.gen });
 }
 
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
@@ -220,7 +218,7 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
   if (ctx.now < w.busyUntil) return;
   if (pod.metadata?.deletionTimestamp) { syncTerminating(ctx, st, w, pod); return; }
   if (!w.sandboxId) {
-    const r = RunPodSandbox(st.runtime, { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt }, ctx.now, () => ctx.rng.float());
+    const r = RunPodSandbox(st.runtime, { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt }, ctx.now, ctx.rng.float); // the world's draw (a closure over its rng state)
     logCri(ctx, r.record, `pods/${w.key}`);
     if (r.error || !r.sandbox) {
       emit(ctx, st, pod, { type: 'Warning', reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${r.error}` });
@@ -231,7 +229,7 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
       if (pod.spec?.hostNetwork) st.runtime = { ...st.runtime, ipam: releasePodIP(st.runtime.ipam, r.sandbox.id) };
       w.sandboxId = r.sandbox.id;
       w.busyUntil = ctx.now + ctx.rng.jitter(SANDBOX_SETUP_MS[0], SANDBOX_SETUP_MS[1]);
-      later(ctx, st, w.busyUntil - ctx.now, { type: 'pod-sync', key, uid: w.uid });
+      later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key, uid: w.uid, gen: st.gen });
     }
     updatePodStatus(ctx, st, w, pod);
     return;
@@ -316,7 +314,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     emit(ctx, st, pod, pullingImageEvent(spec.image!));
     syncMissingImages(ctx, st);
     c.pull = { startedAt: ctx.now, image: spec.image! };
-    later(ctx, st, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image! });
+    later(ctx, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
     return 'blocked';
   }
   emit(ctx, st, pod, imageAlreadyPresentEvent(spec.image!));
@@ -324,7 +322,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
 }
 
 function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: ContainerWork): 'ok' | 'blocked' {
-  const r = CreateContainer(st.runtime, { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount }, ctx.now, () => ctx.rng.float());
+  const r = CreateContainer(st.runtime, { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount }, ctx.now, ctx.rng.float);
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
   if (r.error || !r.container) {
     c.waiting = { reason: 'CreateContainerError', message: r.error };
@@ -332,12 +330,14 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
     return 'ok';
   }
   st.runtime = r.state;
-  c.attempts = [...c.attempts, r.container.id].slice(-3);
+  // The last three attempts, kept in the worker's own list (nothing else holds it).
+  c.attempts.push(r.container.id);
+  if (c.attempts.length > 3) c.attempts.shift();
   c.waiting = undefined;
   c.probes = {};
   emit(ctx, st, pod, createdContainerEvent(c.name));
   w.busyUntil = ctx.now + ctx.rng.jitter(CREATE_TO_START_MS[0], CREATE_TO_START_MS[1]);
-  later(ctx, st, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid });
+  later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, gen: st.gen });
   return 'blocked';
 }
 
@@ -376,17 +376,20 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
 // ---------------------------------------------------------------- probes
 
 function probeSpec(spec: Container, t: ProbeType): Probe | undefined {
-  return spec[PROBES.find((p) => p.type === t)!.field];
+  return t === 'startup' ? spec.startupProbe : t === 'liveness' ? spec.livenessProbe : spec.readinessProbe;
 }
 
 function startProbes(ctx: KCtx, st: KubeletState, w: PodWork, spec: Container, c: ContainerWork, id: string): void {
   c.probes = {};
-  for (const { type } of PROBES) {
-    const p = probeSpec(spec, type);
+  // Most containers have no probe: nothing to look at (the loop stays for the ones that do).
+  if (!spec.startupProbe && !spec.livenessProbe && !spec.readinessProbe) return;
+  for (let i = 0; i < PROBES.length; i++) {
+    const type = PROBES[i].type;
+    const p = spec[PROBES[i].field];
     if (!p) continue;
     const worker = newProbeWorker(type, id, ctx.now);
     c.probes[type] = worker;
-    later(ctx, st, firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now, { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id }, true);
+    later(ctx, firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now, { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id, gen: st.gen }, true);
   }
 }
 
@@ -423,7 +426,7 @@ export function probeTick(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer,
     if (main) send(w, { type: 'PROBE_FAILED', probe: 'liveness' });
     stopContainer(ctx, st, w, c, ev.id, p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30);
   }
-  later(ctx, st, res.worker.nextTickAt - ctx.now, { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id }, true);
+  later(ctx, res.worker.nextTickAt - ctx.now, { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id, gen: st.gen }, true);
   if (res.changed) updatePodStatus(ctx, st, w, pod);
 }
 
@@ -499,7 +502,15 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i];
     const c = w.containers[i];
-    const { current, previous } = seenAttempts(st, c);
+    // The attempt the PLEG last saw (and the one before it), found in place (as viewsUnchanged does).
+    let current: ContainerRecord | undefined;
+    let previous: ContainerRecord | undefined;
+    for (let j = c.attempts.length - 1; j >= 0; j--) {
+      const r = st.plegCache[c.attempts[j]];
+      if (!r) continue;
+      if (!current) current = r;
+      else { previous = r; break; }
+    }
     const running = current?.state === 'CONTAINER_RUNNING';
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
@@ -603,12 +614,20 @@ function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: Po
 
 /** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
 function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, views: ContainerView[], terminal: boolean): PodStatus {
-  const conditions: PodCondition[] = [];
-  for (const c of pod.status?.conditions ?? []) if (!isPodConditionByKubelet(c.type)) conditions.push(c);
-  for (const c of base.conditions ?? []) if (isPodConditionByKubelet(c.type)) conditions.push(c);
+  // The pod's foreign conditions and the base's own, foreign first. Built on the server's status
+  // (base is pod.status) that is the pod's list itself: the generation takes the foreign ones in
+  // their order and finds the rest by type, which the split by type does not change.
+  const foreign = pod.status?.conditions;
+  const own = base.conditions;
+  let conditions: PodCondition[] | undefined = foreign;
+  if (foreign !== own) {
+    conditions = [];
+    if (foreign) for (let i = 0; i < foreign.length; i++) if (!isPodConditionByKubelet(foreign[i].type)) conditions.push(foreign[i]);
+    if (own) for (let i = 0; i < own.length; i++) if (isPodConditionByKubelet(own[i].type)) conditions.push(own[i]);
+  }
   const status = generateAPIPodStatus({
-    // generation reads only the conditions and startTime of the status it builds on
-    pod, status: { conditions, startTime: base.startTime }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
+    // generation reads only the conditions, startTime and IP lists (reused when unchanged) of the status it builds on
+    pod, status: { conditions, startTime: base.startTime, hostIPs: base.hostIPs, podIPs: base.podIPs }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
   });
   if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
   if (!sandbox && base.podIP) {
