@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALPHANUMS, computeHash, generateName, hashOf, microTime, newUID, parseTime, rfc3339, safeEncodeString, stableStringify } from './names.ts';
+import { ALPHANUMS, computeHash, generateName, hashOf, microTime, newUID, parseTime, rfc3339, safeEncodeString, stableStringify, unixNanoHex } from './names.ts';
 import { createRng } from './rng.ts';
 
 describe('names', () => {
@@ -38,5 +38,15 @@ describe('names', () => {
     expect(microTime(1.5)).toBe('2026-01-01T00:00:00.001500Z');
     expect(parseTime('2026-01-01T00:01:00Z')).toBe(60_000);
     expect(parseTime(microTime(12_004))).toBe(12_004);
+  });
+});
+
+describe('unixNanoHex', () => {
+  it('is the exact hex of ms × 10⁶ + ns past 2^53 (what event names carry), as BigInt computes it', () => {
+    let x = 7;
+    const next = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
+    const cases: [number, number][] = [[0, 0], [0, 5], [16_777_215, 999_999], [16_777_216, 0], [1_767_225_600_000, 0]];
+    for (let i = 0; i < 5000; i++) cases.push([Math.floor(next() * 4e12), Math.floor(next() * 2_000_000)]);
+    for (const [ms, ns] of cases) expect(unixNanoHex(ms, ns)).toBe((BigInt(ms) * 1_000_000n + BigInt(ns)).toString(16));
   });
 });

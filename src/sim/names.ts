@@ -178,6 +178,20 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** An Event's name as client-go's recorder makes it: `<object>.<hex of unix nanoseconds>`. */
 export function eventName(objectName: string, ms: number, extraNanos = 0): string {
-  const nanos = BigInt(EPOCH_MS + Math.floor(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1_000_000) + extraNanos);
-  return `${objectName}.${nanos.toString(16)}`;
+  return flatten(`${objectName}.${unixNanoHex(EPOCH_MS + Math.floor(ms), Math.round((ms % 1) * 1_000_000) + extraNanos)}`);
 }
+
+/**
+ * (msSinceEpoch × 10⁶ + nanos) in hex, exactly, without BigInt (the product passes 2^53): the
+ * milliseconds are split at 2^24 so every partial product stays exact in a double.
+ */
+export function unixNanoHex(msSinceEpoch: number, nanos: number): string {
+  const a1 = Math.floor(msSinceEpoch / TWO24);
+  const a0 = msSinceEpoch - a1 * TWO24;
+  const low = a0 * 1_000_000 + nanos; // < 2^45
+  const carry = Math.floor(low / TWO24);
+  const high = a1 * 1_000_000 + carry; // the value is high × 2^24 + (low mod 2^24)
+  const rest = (low - carry * TWO24).toString(16);
+  return high === 0 ? rest : high.toString(16) + '000000'.slice(rest.length) + rest;
+}
+const TWO24 = 16_777_216;

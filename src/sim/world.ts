@@ -293,7 +293,7 @@ export class World {
       get state() { return w.components[name]?.state as S; },
       set state(s: S) { w.components[name].state = s; },
       get params() { return w.components[name]?.params; },
-      log: (rec) => { appendRecord(w.log, { ...rec, t: w.now, component: rec.component ?? name } as RequestRecord); },
+      log: (rec) => { appendLogRecord(w, rec, name); },
       get registry() { return w.registry ?? { missing: [] }; },
     };
   }
@@ -417,6 +417,23 @@ export function applyFault(w: WorldState, f: FaultInput): void {
     case 'image-missing': if (!(w.registry ??= { missing: [] }).missing.includes(f.image)) w.registry.missing.push(f.image); break;
     case 'image-available': if (w.registry) w.registry.missing = w.registry.missing.filter((i) => i !== f.image); break;
   }
+}
+
+/**
+ * A component's own record (CRI calls): the same keys in the same order as `{ ...rec, t, component }`
+ * with undefined fields left out, built in one pass (no spread, then no clean-up copy).
+ */
+function appendLogRecord(w: WorldState, rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }, name: string): void {
+  const out = {} as Record<string, unknown>;
+  const r = rec as Record<string, unknown>;
+  for (const k in r) {
+    if (k === 't') out.t = w.now;
+    else if (k === 'component') out.component = r.component ?? name;
+    else if (r[k] !== undefined) out[k] = r[k];
+  }
+  if (!('t' in out)) out.t = w.now;
+  if (!('component' in out)) out.component = name;
+  appendRecord(w.log, out as unknown as RequestRecord);
 }
 
 /** Drop the oldest records beyond the log's limit (called when it is a quarter over). */
