@@ -82,8 +82,8 @@ export function resourcePath(resource: string, namespace?: string, name?: string
   return p;
 }
 
-/** The strings one object is known by: its etcd key, its log name and its REST path. */
-interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string> }
+/** The strings one object is known by: its etcd key, its log name, its REST path and its informer key. */
+interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
 
 // resource → namespace → name → strings. Every request about an object needs them, and building
 // them by concatenation costs a flatten and a hash per lookup; one entry per object keeps a single
@@ -112,6 +112,13 @@ function namesOf(resource: string, namespace: string | undefined, name: string):
 /** `resource/namespace/name` as the request log names an object (one shared string per object). */
 export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
   return namesOf(resource, namespace, name).object;
+}
+
+/** cache.MetaNamespaceKeyFunc's `ns/name` (or `name`) of an object of `resource`, one string per object. */
+export function informerKeyOf(resource: string, namespace: string | undefined, name: string): string {
+  if (!RESOURCES[resource]) return namespace ? `${namespace}/${name}` : name;
+  const n = namesOf(resource, namespace || undefined, name);
+  return (n.nsName ??= flatten(namespace ? `${namespace}/${name}` : name));
 }
 
 /** resourcePath through the cache (the same string). */

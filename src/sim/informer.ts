@@ -1,6 +1,6 @@
 // client-go's informer (list + watch into a cache, with handlers) and work queue, as plain data
 // driven through ctx.
-import type { ResourceName, ResourceTypes, WatchClosed, WatchNotification, WatchOptions } from './api-server.ts';
+import { informerKeyOf, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
 import { newDict } from './dict.ts';
 import type { Ctx } from './world.ts';
 
@@ -60,26 +60,25 @@ function sameValues(a: string[], b: string[]): boolean {
   return true;
 }
 
-// An object's index values never change (stored objects are immutable) and the same object reaches
-// several informers: computed once per index function and object (behaviour-side, weakly held).
-const indexValueCache = new WeakMap<IndexFunc, WeakMap<object, string[]>>();
-function indexValues(fn: IndexFunc, o: MetaObject): string[] {
-  let m = indexValueCache.get(fn);
-  if (!m) indexValueCache.set(fn, (m = new WeakMap()));
-  let v = m.get(o);
-  if (v === undefined) m.set(o, (v = fn(o)));
-  return v;
+// The built-in index functions read only metadata.namespace, metadata.ownerReferences and
+// spec.nodeName, which a status write carries over by reference: such a write cannot move the object.
+const SPEC_AND_OWNER_INDEXERS = new Set([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName]);
+type Indexed = { metadata?: { namespace?: string; ownerReferences?: unknown }; spec?: unknown };
+function sameIndexInputs(a: Indexed, b: Indexed): boolean {
+  return a.spec === b.spec && a.metadata?.ownerReferences === b.metadata?.ownerReferences && a.metadata?.namespace === b.metadata?.namespace;
 }
 
 /** File `key` under the new object's index values and out of the old one's. */
 function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: T | undefined, cur: T | undefined): void {
   const ix = inf.indices;
   if (!ix) return;
+  const unmoved = old !== undefined && cur !== undefined && sameIndexInputs(old as Indexed, cur as Indexed);
   for (const name in ix) {
     const fn = INDEXERS[name];
+    if (unmoved && SPEC_AND_OWNER_INDEXERS.has(fn)) continue; // (a re-registered function is not skipped)
     const buckets = ix[name];
-    const before = old ? indexValues(fn, old) : NONE;
-    const after = cur ? indexValues(fn, cur) : NONE;
+    const before = old ? fn(old) : NONE;
+    const after = cur ? fn(cur) : NONE;
     if (sameValues(before, after)) continue;
     // An emptied bucket stays (as `{}`): checking emptiness would enumerate a large bucket's keys.
     for (const v of before) { const b = buckets[v]; if (b) delete b[key]; }
@@ -209,7 +208,8 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     const n = event as WatchNotification;
     if (n.watchId !== inf.watchId) return false;
     const obj = n.object as unknown as T;
-    const key = metaNamespaceKey(obj);
+    // The API server's names cache holds one `ns/name` string per object: no per-version lookup.
+    const key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
     const old = inf.items[key];
     inf.resourceVersion = revisionString(n.revision);
     if (n.eventType === 'DELETED') {
