@@ -114,6 +114,15 @@ export function logObjectName(resource: string, namespace: string | undefined, n
   return namesOf(resource, namespace, name).object;
 }
 
+const resourceByKind = new Map<string, string>();
+
+/** The served resource of a kind (`Pod` → `pods`), or undefined. */
+export function resourceOfKind(kind: string | undefined): string | undefined {
+  if (kind === undefined) return undefined;
+  if (resourceByKind.size === 0) for (const [r, info] of Object.entries(RESOURCES)) resourceByKind.set(info.kind, r);
+  return resourceByKind.get(kind);
+}
+
 /** cache.MetaNamespaceKeyFunc's `ns/name` (or `name`) of an object of `resource`, one string per object. */
 export function informerKeyOf(resource: string, namespace: string | undefined, name: string): string {
   if (!RESOURCES[resource]) return namespace ? `${namespace}/${name}` : name;

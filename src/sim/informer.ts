@@ -1,6 +1,6 @@
 // client-go's informer (list + watch into a cache, with handlers) and work queue, as plain data
 // driven through ctx.
-import { informerKeyOf, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
+import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
 import { newDict } from './dict.ts';
 import type { Ctx } from './world.ts';
 
@@ -124,7 +124,9 @@ export const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 export function metaNamespaceKey(o: MetaObject): string {
   // One notified object reaches several informers in a row: build (and hash) its key once. Names never change.
   if (o === lastKeyed) return lastKey;
-  let k = keyCache.get(o);
+  // A stored object names its kind: its key comes from the API server's names cache (one per object).
+  const resource = resourceOfKind((o as { kind?: string }).kind);
+  let k = resource ? informerKeyOf(resource, o.metadata?.namespace, o.metadata?.name ?? '') : keyCache.get(o);
   if (k === undefined) {
     k = o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
     keyCache.set(o, k);
