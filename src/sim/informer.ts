@@ -82,13 +82,13 @@ function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: 
     if (sameValues(before, after)) continue;
     // An emptied bucket stays (as `{}`): checking emptiness would enumerate a large bucket's keys.
     for (const v of before) { const b = buckets[v]; if (b) delete b[key]; }
-    for (const v of after) (buckets[v] ??= {})[key] = true;
+    for (const v of after) (buckets[v] ??= newDict())[key] = true; // a bucket gains and loses keys: a dictionary from the start
   }
 }
 
 function rebuildIndices<T extends MetaObject>(inf: InformerState<T>): void {
   if (!inf.indices) return;
-  for (const name of Object.keys(inf.indices)) inf.indices[name] = {};
+  for (const name of Object.keys(inf.indices)) inf.indices[name] = newDict();
   for (const k of Object.keys(inf.items)) reindex(inf, k, undefined, inf.items[k]);
 }
 
@@ -149,7 +149,7 @@ export function newInformer<R extends ResourceName>(name: string, resource: R, o
     s.indices = {};
     for (const n of indexers) {
       if (!INDEXERS[n]) throw new Error(`unknown indexer ${n}`);
-      s.indices[n] = {};
+      s.indices[n] = newDict();
     }
   }
   return s;
