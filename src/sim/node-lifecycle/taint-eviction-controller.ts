@@ -96,8 +96,9 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
   };
   const podChanged = (old: Pod | undefined, pod: Pod, deleted = false) => {
     // PodUpdated enqueues only when the node or the tolerations changed (or the pod came or went).
-    if (old && !deleted && old.spec?.nodeName === pod.spec?.nodeName
-      && JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? [])) return;
+    // (A status write keeps the spec object itself: nothing to compare.)
+    if (old && !deleted && (old.spec === pod.spec || (old.spec?.nodeName === pod.spec?.nodeName
+      && JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? [])))) return;
     const r = handlePodUpdate(s.eviction, pod, ctx.now, deleted);
     s.eviction = r.state;
     emit(ctx, r.events);
