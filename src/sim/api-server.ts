@@ -520,18 +520,18 @@ export function authenticate(component: string): Identity | undefined {
   if (known) return known;
   const m = /^kubelet\/(.+)$/.exec(component);
   if (m) {
-    const id: Identity = {
-      user: `system:node:${m[1]}`, node: m[1],
-      rules: [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
-        R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
-        R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), EVENTS],
-    };
+    const id: Identity = { user: `system:node:${m[1]}`, node: m[1], rules: NODE_RULES };
     nodeIdentities.set(component, id);
     return id;
   }
   return undefined;
 }
 const nodeIdentities = new Map<string, Identity>();
+// system:node's rules, one array for every kubelet (which node is its own is the node authorizer's
+// check, below): RBAC answers are then remembered once for all of them.
+const NODE_RULES: PolicyRule[] = [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
+  R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
+  R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), EVENTS];
 
 function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
   return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
