@@ -94,20 +94,27 @@ let objectNamesSize = 0;
 /** The cached strings of object `name` (namespace '' for cluster-scoped; name '' for the collection). */
 function namesOf(resource: string, namespace: string | undefined, name: string): ObjectNames {
   const ns = namespace ?? '';
+  // One request, and one notification's readers, ask for the same object several times in a row.
+  if (name === lastName && ns === lastNs && resource === lastResource && lastNames) return lastNames;
   let byNs = objectNames.get(resource);
   if (!byNs) objectNames.set(resource, (byNs = new Map()));
   let byName = byNs.get(ns);
   if (!byName) byNs.set(ns, (byName = new Map()));
   let n = byName.get(name);
   if (!n) {
-    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; return namesOf(resource, namespace, name); }
+    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = undefined; return namesOf(resource, namespace, name); }
     objectNamesSize++;
     const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
     n = { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
     byName.set(name, n);
   }
+  lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
   return n;
 }
+let lastResource = '';
+let lastNs = '';
+let lastName = '';
+let lastNames: ObjectNames | undefined;
 
 /** `resource/namespace/name` as the request log names an object (one shared string per object). */
 export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
