@@ -503,14 +503,8 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
     const spec = specs[i];
     const c = w.containers[i];
     // The attempt the PLEG last saw (and the one before it), found in place (as viewsUnchanged does).
-    let current: ContainerRecord | undefined;
-    let previous: ContainerRecord | undefined;
-    for (let j = c.attempts.length - 1; j >= 0; j--) {
-      const r = st.plegCache[c.attempts[j]];
-      if (!r) continue;
-      if (!current) current = r;
-      else { previous = r; break; }
-    }
+    const current = attemptSeen(st, c, 0);
+    const previous = current && attemptSeen(st, c, 1);
     const running = current?.state === 'CONTAINER_RUNNING';
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
@@ -518,6 +512,16 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
     views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started });
   }
   return views;
+}
+
+/** The newest (nth 0) or the one before (nth 1) of a container's attempts that the PLEG has seen. */
+function attemptSeen(st: KubeletState, c: PodWork['containers'][number], nth: 0 | 1): ContainerRecord | undefined {
+  let k = 0;
+  for (let j = c.attempts.length - 1; j >= 0; j--) {
+    const r = st.plegCache[c.attempts[j]];
+    if (r && k++ === nth) return r;
+  }
+  return undefined;
 }
 
 /** The inputs of a status generation whose result deepEquals `base` (see unchangedStatus). */
@@ -548,14 +552,8 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
     const spec = specs[i];
     const c = w.containers[i];
     const v = views[i];
-    let current: ContainerRecord | undefined;
-    let previous: ContainerRecord | undefined;
-    for (let j = c.attempts.length - 1; j >= 0; j--) {
-      const r = st.plegCache[c.attempts[j]];
-      if (!r) continue;
-      if (!current) current = r;
-      else { previous = r; break; }
-    }
+    const current = attemptSeen(st, c, 0);
+    const previous = current && attemptSeen(st, c, 1);
     if (current !== v.current || previous !== v.previous) return false;
     const running = current?.state === 'CONTAINER_RUNNING';
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
