@@ -366,6 +366,19 @@ function templateHashOf(d: Deployment): string {
   return h;
 }
 
+// The machine's value (a state name, or nested state names) and context are small and flat: copied
+// field by field (structuredClone costs more than the whole rollout step it serves).
+function copyValue(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  const o: Record<string, unknown> = {};
+  for (const k in v as Record<string, unknown>) o[k] = copyValue((v as Record<string, unknown>)[k]);
+  return o;
+}
+
+function copyContext(c: RolloutContext): RolloutContext {
+  return { ...c, summary: c.summary && { ...c.summary } };
+}
+
 function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment, x: SyncCtx): void {
   const templateHash = templateHashOf(d);
   const paused = !!d.spec?.paused;
@@ -387,14 +400,14 @@ function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment
     let snap: Snap = rec ? rolloutMachine.resolveState({ value: rec.value as never, context: rec.context }) : initialTransition(rolloutMachine)[0];
     for (const e of events) snap = transition(rolloutMachine, snap, e)[0];
     const p = rolloutMachine.getPersistedSnapshot(snap) as unknown as { value: unknown; context: RolloutContext };
-    persisted = { value: structuredClone(p.value), context: structuredClone(p.context) };
+    persisted = { value: copyValue(p.value), context: copyContext(p.context) };
     if (rolloutMemo.size >= 4096) rolloutMemo.clear();
     rolloutMemo.set(memoKey, persisted);
   }
   const c = getDeploymentCondition(status, 'Progressing');
   rec = {
-    value: structuredClone(persisted.value),
-    context: structuredClone(persisted.context),
+    value: copyValue(persisted.value),
+    context: copyContext(persisted.context),
     templateHash,
     paused,
     progressing: c ? { status: c.status, reason: c.reason ?? '', message: c.message ?? '' } : null,

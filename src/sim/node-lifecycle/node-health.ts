@@ -275,7 +275,8 @@ function markReachable(zones: ZonesState, node: Node): { zones: ZonesState; acti
   const name = node.metadata?.name ?? '';
   const zone = getZoneKey(node);
   const q = zones.zoneNoExecuteTainter[zone];
-  const z = q ? { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: queueRemove(q, name).queue } } : zones;
+  const left = q && queueRemove(q, name).queue;
+  const z = left && left !== q ? { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: left } } : zones;
   const taints = node.spec?.taints ?? [];
   const remove = [UnreachableTaintTemplate, NotReadyTaintTemplate].filter((t) => taintExists(taints, t));
   return { zones: z, action: remove.length ? { node: name, add: [], remove, why: 'markNodeAsReachable' } : undefined };

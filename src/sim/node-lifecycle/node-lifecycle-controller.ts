@@ -76,9 +76,17 @@ type TimerEvent =
   | { type: 'taint-pass'; gen: string; at: number };
 
 function config(ctx: Ctx<unknown>): { monitor: NodeMonitorConfig; eviction: EvictionConfig } {
-  const p = (ctx.params ?? {}) as NodeLifecycleParams;
-  return { monitor: { ...defaultNodeMonitorConfig, ...p.monitor }, eviction: { ...defaultEvictionConfig, ...p.eviction } };
+  const params = ctx.params as NodeLifecycleParams | undefined;
+  // Read on every pass; the params object of a component never changes, so its merge is kept.
+  let c = params ? configMemo.get(params) : defaultConfig;
+  if (!c) {
+    c = { monitor: { ...defaultNodeMonitorConfig, ...params!.monitor }, eviction: { ...defaultEvictionConfig, ...params!.eviction } };
+    configMemo.set(params!, c);
+  }
+  return c;
 }
+const configMemo = new WeakMap<object, { monitor: NodeMonitorConfig; eviction: EvictionConfig }>();
+const defaultConfig = { monitor: { ...defaultNodeMonitorConfig }, eviction: { ...defaultEvictionConfig } };
 
 function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
   s.logs.push({ t, msg });
@@ -107,13 +115,21 @@ function stepMachine(m: PersistedNodeMachine, events: NodeMachineEvent[]): Persi
   let memoKey = `${m.value}|${c.ready}|${c.noScheduleTaint}|${c.noExecuteTaint}|${c.evictedPods}`;
   for (const e of events) memoKey += e.type === 'TOLERATION_EXPIRED' ? `|${e.type}:${e.pods}` : `|${e.type}`;
   const hit = stepMemo.get(memoKey);
-  if (hit) return { value: hit.value, context: { ...hit.context } };
+  if (hit) return sameMachine(m, hit) ? m : { value: hit.value, context: { ...hit.context } };
   let s = nodeMachine.resolveState({ value: m.value, context: m.context });
   for (const e of events) [s] = transition(nodeMachine, s, e);
   const out = { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
   if (stepMemo.size >= STEP_MEMO_MAX) stepMemo.clear();
   stepMemo.set(memoKey, { value: out.value, context: { ...out.context } });
   return out;
+}
+
+// A healthy node's pass (HEARTBEAT, TAINTS_REMOVED) leaves its machine as it was: keep the object.
+function sameMachine(a: PersistedNodeMachine, b: PersistedNodeMachine): boolean {
+  const x = a.context;
+  const y = b.context;
+  return a.value === b.value && x.ready === y.ready && x.noScheduleTaint === y.noScheduleTaint
+    && x.noExecuteTaint === y.noExecuteTaint && x.evictedPods === y.evictedPods;
 }
 
 /** Events for one node's machine from what the controller sees after a pass (API facts only). */

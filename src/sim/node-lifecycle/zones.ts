@@ -149,6 +149,8 @@ export function queueAdd(q: RateLimitedTimedQueue, value: string, uid: string, n
 /** Remove: from the queue and the set, so the value can be added again. */
 export function queueRemove(q: RateLimitedTimedQueue, value: string): { queue: RateLimitedTimedQueue; removed: boolean } {
   const removed = q.set.includes(value);
+  // Every healthy node is "removed" on every pass: when it is in neither list, the queue stays as it is.
+  if (!removed && !q.queue.some((v) => v.value === value)) return { queue: q, removed };
   return { queue: { ...q, queue: q.queue.filter((v) => v.value !== value), set: q.set.filter((v) => v !== value) }, removed };
 }
 
