@@ -290,9 +290,11 @@ export class World {
       watch: (resource, opts) => openWatch(w, name, resource, opts, identity),
       stopWatch: (id) => leaveWatch(w, id, name),
       schedule: (delayMs, event, opts) => { push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false); },
-      get state() { return w.components[name]?.state as S; },
-      set state(s: S) { w.components[name].state = s; },
-      get params() { return w.components[name]?.params; },
+      // Read on nearly every handler call: the entry this context was made for (a new entry under the
+      // name, or a restored world, gets a new context), not a lookup among every component's name.
+      get state() { return (entry ?? w.components[name])?.state as S; },
+      set state(s: S) { (entry ?? w.components[name]).state = s; },
+      get params() { return (entry ?? w.components[name])?.params; },
       log: (rec) => { appendLogRecord(w, rec, name); },
       get registry() { return w.registry ?? { missing: [] }; },
     };
