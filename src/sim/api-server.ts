@@ -5,6 +5,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 // The kube-apiserver model: REST paths, the request pipeline (authentication → authorization →
 // admission → validation → storage), defaulting, watches served from an index, faults.
 import { push, type EventQueue } from './clock.ts';
+import { attachKey, detachKey, extendAll, newEventLeases, revokeExpired, revokeTime, type EventLeases } from './event-ttl.ts';
 import { deepEqual, flatten, generateName, newUID, rfc3339 } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
 import { jitter, int, type RngState } from './rng.ts';
@@ -433,6 +434,8 @@ export interface ApiServerState {
   faults: ApiFaults;
   /** Admission plugins switched off in this world. */
   disabledAdmission: string[];
+  /** The etcd leases Events are written with (made at the first Event; see event-ttl.ts). */
+  eventLeases?: EventLeases;
 }
 
 /** Everything the API server touches: a subset of the world state. */
@@ -460,6 +463,43 @@ export function createApiServerState(latencyMs = 1): ApiServerState {
 export const COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 /** The API server's own component name in the queue. */
 export const API_SERVER = 'kube-apiserver';
+
+/** What the API server's own queue entries carry: the compaction tick, or etcd revoking an Event lease. */
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number };
+
+/**
+ * An Event was written (created or updated): like the real registry, every write carries the
+ * --event-ttl lease, so the Event goes an hour after its last write; a newly granted lease's
+ * revocation is queued (as a recurring entry, so settle does not wait an hour for it).
+ */
+function leaseEventKey(h: ApiHost, key: string): void {
+  const l = (h.apiServer.eventLeases ??= newEventLeases());
+  const granted = attachKey(l, key, h.now);
+  if (granted !== undefined) push(h.queue, revokeTime(l.leases[granted].expiresAt), API_SERVER, { type: 'lease-revoke', id: granted } satisfies ApiServerTimer, true);
+}
+
+/**
+ * etcd's lessor revokes an expired lease: the Events still attached are deleted (one revision each
+ * here; etcd deletes them in one transaction) and watchers of Events see them go. Not while etcd is
+ * down: its return extends every lease (extendEventLeases).
+ */
+export function revokeEventLease(h: ApiHost, id: number): void {
+  const l = h.apiServer.eventLeases;
+  if (!l || h.apiServer.faults.etcdDown) return;
+  const keys = revokeExpired(l, id, h.now);
+  if (!keys) return;
+  for (const key of keys) {
+    const ev = storeDelete(h.store, 'events', key);
+    if (ev) notifyWatchers(h, ev);
+  }
+}
+
+/** etcd is back (a new leader's lessor.Promote): every Event lease runs its whole TTL again from now. */
+export function extendEventLeases(h: ApiHost): void {
+  const l = h.apiServer.eventLeases;
+  if (!l) return;
+  for (const { id, revokeAt } of extendAll(l, h.now)) push(h.queue, revokeAt, API_SERVER, { type: 'lease-revoke', id } satisfies ApiServerTimer, true);
+}
 
 /** A compaction tick: compact to the revision seen one interval ago (so ≥ 5 min of history stays). */
 export function compactTick(h: ApiHost): void {
@@ -1099,6 +1139,7 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   if (GENERATION_RESOURCES.has(req.resource)) obj.metadata.generation = 1;
   if (req.options?.dryRun) { logRequest(h, component, req, 201, { name: meta.name }); return { ok: true, code: 201, object: obj }; }
   const ev = storePut(h.store, req.resource, key, obj as KObject);
+  if (req.resource === 'events') leaseEventKey(h, key);
   logRequest(h, component, req, 201, { revision: ev.revision, name: meta.name, node: (obj.spec as Obj)?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: 201, object: ev.object, revision: ev.revision };
@@ -1157,6 +1198,7 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
     return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, cur) : cur };
   }
   const ev = storePut(h.store, req.resource, key, next as KObject);
+  if (req.resource === 'events') leaseEventKey(h, key);
   logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
@@ -1222,6 +1264,7 @@ function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: bool
     }
   }
   const ev = storeDelete(h.store, req.resource, key)!;
+  if (req.resource === 'events' && h.apiServer.eventLeases) detachKey(h.apiServer.eventLeases, key);
   logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: okCode, object: ev.object, revision: ev.revision };

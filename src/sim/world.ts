@@ -2,7 +2,7 @@
 // inputs, snapshots and replay.
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
-  API_SERVER, COMPACTION_INTERVAL_MS, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, logObjectName, watchSubscribers, createApiServerState, handleRequest, openWatch,
+  API_SERVER, COMPACTION_INTERVAL_MS, extendEventLeases, revokeEventLease, type ApiServerTimer, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, logObjectName, watchSubscribers, createApiServerState, handleRequest, openWatch,
   type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
   type WatchNotification, type WatchOptions,
 } from './api-server.ts';
@@ -315,6 +315,8 @@ export class World {
   private dispatch(e: QueueEntry<unknown>): void {
     const w = this.state;
     if (e.target === API_SERVER) {
+      const t = e.event as ApiServerTimer;
+      if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -405,10 +407,17 @@ export class World {
 export function applyFault(w: WorldState, f: FaultInput): void {
   const faults: ApiFaults = w.apiServer.faults;
   switch (f.type) {
-    case 'apiserver-down': if (!faults.apiServerDown) { faults.apiServerDown = true; breakAllWatches(w); } break;
+    case 'apiserver-down':
+      if (!faults.apiServerDown) {
+        faults.apiServerDown = true;
+        breakAllWatches(w);
+        // The leaseManager's reusable lease is process memory: a restarted API server grants a new one.
+        if (w.apiServer.eventLeases) w.apiServer.eventLeases.prev = undefined;
+      }
+      break;
     case 'apiserver-up': faults.apiServerDown = false; break;
     case 'etcd-down': faults.etcdDown = true; break;
-    case 'etcd-up': faults.etcdDown = false; break;
+    case 'etcd-up': if (faults.etcdDown) { faults.etcdDown = false; extendEventLeases(w); } break;
     case 'etcd-full': faults.etcdFull = true; break;
     case 'etcd-space-freed': faults.etcdFull = false; break;
     case 'api-latency': faults.addedLatencyMs = f.ms; break;
