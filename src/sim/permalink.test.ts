@@ -84,6 +84,23 @@ describe('permalink', () => {
     expect(link(momentOf(r.timeline))).toBe(s);
   });
 
+  it('round trips a controller-manager restart (its controllers share the process’s watches again)', () => {
+    const tl = new Timeline(createCluster({ seed: 5, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.advance(4_000);
+    tl.apply((c) => c.controlPlane('stop', 'controller-manager'));
+    tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 3 } } }));
+    tl.advance(3_000);
+    tl.apply((c) => c.controlPlane('start', 'controller-manager'));
+    tl.advance(6_000);
+    const s = link(momentOf(tl));
+    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    expect(r.cluster.world.state.components['replicaset-controller']).toMatchObject({ process: 'kube-controller-manager' });
+    expect(link(momentOf(r.timeline))).toBe(s);
+  });
+
   it('is deterministic: the same session gives the same link, and restoring twice gives the same state', () => {
     const a = permalinkOf(session(), 'x');
     const b = permalinkOf(session(), 'x');

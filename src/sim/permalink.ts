@@ -2,7 +2,7 @@
 // short URL-safe string, and the decoder that treats such a string as the untrusted input it is.
 // Format: "a" + base64url(UTF-8(JSON of a positional array)), or "b" + the same bytes LZ77-packed when
 // that is shorter; codes replace verbs, resources, fault and event types. Everything here is pure TypeScript (no Buffer, no btoa/atob, no TextEncoder).
-import { CONTROLLER_MANAGER, createCluster, type Cluster } from './cluster.ts';
+import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from './cluster.ts';
 import type { ApiRequest, RequestOptions, Verb } from './api-server.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
@@ -61,6 +61,10 @@ const SUBRESOURCES: Record<string, readonly string[]> = {
 const FAULTS = ['apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up', 'etcd-full', 'etcd-space-freed', 'api-latency', 'partition', 'heal', 'image-missing', 'image-available'] as const;
 const EVENTS = ['power-off', 'power-on', 'partition', 'heal', 'crash', 'set-health'] as const;
 const PROCESSES: readonly string[] = ['scheduler', ...CONTROLLER_MANAGER];
+/** The options a control-plane component is started with (kube-controller-manager's controllers share its watches). */
+function processOptions(name: string): { process?: string } {
+  return (CONTROLLER_MANAGER as readonly string[]).includes(name) ? { process: KUBE_CONTROLLER_MANAGER } : {};
+}
 const KIND = { request: 0, fault: 1, event: 2, 'add-component': 3, 'remove-component': 4 } as const;
 
 const NAME_RE = /^[A-Za-z0-9._:-]{1,253}$/;
@@ -239,7 +243,8 @@ function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
       return w;
     }
     case 'add-component':
-      if (inp.type !== inp.name || Object.keys(inp.opts ?? {}).length > 0) throw new Error(`component ${inp.name} was added with options`);
+      // Only a control-plane process restarted as the cluster starts it: the options are implied by the name.
+      if (inp.type !== inp.name || JSON.stringify(inp.opts ?? {}) !== JSON.stringify(processOptions(inp.name))) throw new Error(`component ${inp.name} was added with options`);
       return [...head, PROCESSES.indexOf(inp.name)];
     case 'remove-component': return [...head, PROCESSES.indexOf(inp.name)];
   }
@@ -460,7 +465,7 @@ function fromWire(wire: unknown): DecodeResult {
         case 'add-component': case 'remove-component': {
           if (w.length !== 4) fail(`${what} is malformed`);
           const name = code(w[3], `${what}: component`, PROCESSES);
-          inputs.push(kind === 'add-component' ? { kind, t, step: at, name, type: name, opts: {} } : { kind, t, step: at, name });
+          inputs.push(kind === 'add-component' ? { kind, t, step: at, name, type: name, opts: processOptions(name) } : { kind, t, step: at, name });
           break;
         }
       }
