@@ -6,6 +6,7 @@ import type { ApiRequest, ApiResult } from './api-server.ts';
 import type { ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
+import { garbageCollectorDef } from './controllers/garbage-collector.ts';
 import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
@@ -26,6 +27,7 @@ export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @type
   endpointSliceControllerDef,
   nodeLifecycleControllerDef,
   taintEvictionControllerDef,
+  garbageCollectorDef,
 ];
 
 /** The controllers kube-controller-manager runs here, instance name = type name. */
@@ -35,6 +37,7 @@ export const CONTROLLER_MANAGER = [
   'endpointslice-controller',
   'node-lifecycle-controller',
   'taint-eviction-controller',
+  'garbage-collector',
 ] as const;
 
 /** The process the controllers run in: they share its watches, as in client-go's shared informers. */

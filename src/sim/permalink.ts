@@ -332,6 +332,9 @@ function checkOptions(v: unknown, what: string): RequestOptions {
       case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
       case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
       case 'patchType': if (x !== 'strategic' && x !== 'merge') fail(`${what}.patchType must be strategic or merge`); o.patchType = x; break;
+      case 'propagationPolicy':
+        if (x !== 'Background' && x !== 'Foreground' && x !== 'Orphan') fail(`${what}.propagationPolicy must be Background, Foreground or Orphan`);
+        o.propagationPolicy = x; break;
       case 'preconditions': {
         if (!isPlainObject(x)) fail(`${what}.preconditions must be an object`);
         const p: { uid?: string; resourceVersion?: string } = {};

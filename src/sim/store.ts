@@ -111,15 +111,17 @@ export function storePut(s: StoreState, resource: string, key: string, obj: KObj
   return ev;
 }
 
-/** Delete `key`: bumps the revision; the DELETED event carries the last state at the new revision. */
-export function storeDelete(s: StoreState, resource: string, key: string): StoreEvent | undefined {
+/** Delete `key`: bumps the revision; the DELETED event carries the last state (or `final`) at the new revision. */
+export function storeDelete(s: StoreState, resource: string, key: string, final?: KObject): StoreEvent | undefined {
   const bucket = s.objects[resource];
   const prev = bucket?.[key];
   if (!prev) return undefined;
   const rev = ++s.revision;
   delete bucket[key];
   delete s.createRevision[key];
-  const last = withRV(prev, rev);
+  // `final`: the object as the write that deleted it left it (its last finalizer removed).
+  const last = withRV(final ?? prev, rev);
+  if (final) flattenStrings(last, prev);
   if (s.freeze) deepFreeze(last);
   const ev: StoreEvent = { revision: rev, type: 'DELETED', resource, key, object: last, prev };
   s.history.push(ev);

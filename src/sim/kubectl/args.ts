@@ -5,7 +5,12 @@
 export type FlagKind = 'bool' | 'string';
 
 /** One flag: its kind and optional short name. */
-export interface FlagDef { kind: FlagKind; short?: string }
+export interface FlagDef {
+  kind: FlagKind;
+  short?: string;
+  /** pflag's NoOptDefVal: the value of a string flag given without one (`--cascade` alone). */
+  noOptDefault?: string;
+}
 
 /** A parse failure with kubectl's message (the caller adds "See 'kubectl X --help' for usage."). */
 export class FlagError extends Error {}
@@ -34,6 +39,7 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
           flags[name] = v === 'true';
         } else flags[name] = true;
       } else if (eq >= 0) flags[name] = a.slice(eq + 1);
+      else if (def.noOptDefault !== undefined) flags[name] = def.noOptDefault;
       else {
         if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
         flags[name] = argv[++i];

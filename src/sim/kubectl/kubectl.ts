@@ -536,12 +536,33 @@ function cmdExpose(r: Run, argv: string[]): void {
 
 // ---------------------------------------------------------------- delete
 
+/** parseCascadingFlag: background (the default), foreground or orphan; the old booleans still work, with a warning. */
+function cascadingStrategy(r: Run, flag: string): 'Background' | 'Foreground' | 'Orphan' {
+  switch (flag) {
+    case 'orphan': return 'Orphan';
+    case 'foreground': return 'Foreground';
+    case 'background': return 'Background';
+  }
+  const b = parseGoBool(flag);
+  if (b === undefined) throw new Fail(`error: invalid cascade value (${flag}). Must be "background", "foreground", or "orphan"`);
+  r.warn(`warning: --cascade=${flag} is deprecated (boolean value) and can be replaced with --cascade=${b ? 'background' : 'orphan'}.\n`);
+  return b ? 'Background' : 'Orphan';
+}
+
+/** strconv.ParseBool. */
+function parseGoBool(s: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
+  return undefined;
+}
+
 function cmdDelete(r: Run, argv: string[]): void {
   const p = parse(r, 'delete', argv, {
     selector: { kind: 'string', short: 'l' }, 'grace-period': { kind: 'string' }, force: { kind: 'bool' }, now: { kind: 'bool' },
     wait: { kind: 'bool' }, all: { kind: 'bool' }, 'all-namespaces': { kind: 'bool', short: 'A' }, filename: { kind: 'string', short: 'f' }, 'ignore-not-found': { kind: 'bool' },
-    'field-selector': { kind: 'string' },
+    'field-selector': { kind: 'string' }, cascade: { kind: 'string', noOptDefault: 'background' },
   });
+  const propagationPolicy = cascadingStrategy(r, str(p, 'cascade') ?? 'background');
   let grace = str(p, 'grace-period') === undefined ? -1 : Number(str(p, 'grace-period'));
   if (!Number.isInteger(grace)) throw new Fail(`error: invalid argument "${str(p, 'grace-period')}" for "--grace-period" flag: strconv.ParseInt: parsing "${str(p, 'grace-period')}": invalid syntax\nSee 'kubectl delete --help' for usage.`);
   const force = bool(p, 'force');
@@ -577,6 +598,7 @@ function cmdDelete(r: Run, argv: string[]): void {
   for (const o of objs) {
     const options: Obj = {};
     if (grace >= 0) options.gracePeriodSeconds = grace;
+    options.propagationPolicy = propagationPolicy;
     const res = r.req({ verb: 'delete', resource: o.kind.resource, namespace: o.namespace, name: o.name, options });
     if (!res.ok) {
       if (res.code === 0) throw new Fail(apiError(res.status));
@@ -591,7 +613,8 @@ function cmdDelete(r: Run, argv: string[]): void {
   }
   if (p.flags.wait === false) return;
   // --wait (default true): block until the objects are gone, as kubectl does, capped in simulated time.
-  const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000;
+  // A foreground deletion also waits for the dependents' own graceful termination.
+  const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000 + (propagationPolicy === 'Foreground' ? 60_000 : 0);
   const start = r.now;
   const gone = (w: (typeof waitFor)[number]) => {
     const cur = storeGet(r.cluster.world.state.store, w.kind.resource, storeKey(w.kind.resource, w.namespace, w.name));

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { createCluster, type Cluster } from '../cluster.ts';
+import { runKubectl } from '../kubectl/kubectl.ts';
+import { setVerifyUnchangedStatus } from '../kubelet/pod-worker.ts';
+
+setVerifyUnchangedStatus(true);
+
+function objects<T>(c: Cluster, resource: string): T[] {
+  return Object.values(c.world.state.store.objects[resource] ?? {}) as T[];
+}
+
+function webCluster(replicas = 2): Cluster {
+  const c = createCluster({ seed: 3 });
+  runKubectl(c, `create deployment web --image=nginx:1.27 --replicas=${replicas}`);
+  c.settle();
+  expect(objects<Pod>(c, 'pods')).toHaveLength(replicas);
+  return c;
+}
+
+/** The collector's requests after log index `from`, as `VERB path code`. */
+function gcRequests(c: Cluster, from: number): string[] {
+  return c.log.slice(from).filter((r) => r.kind === 'request' && r.component === 'garbage-collector').map((r) => `${r.verb} ${r.path} ${r.code}`);
+}
+
+describe('the garbage collector', () => {
+  it('background (kubectl’s default): the ReplicaSet goes, then its pods, each after a live check of its owner', () => {
+    const c = webCluster(2);
+    const rs = objects<ReplicaSet>(c, 'replicasets')[0].metadata!.name!;
+    const from = c.log.length;
+    const out = runKubectl(c, 'delete deployment web');
+    expect(out.stdout).toBe('deployment.apps "web" deleted from default namespace\n');
+    c.advance(40_000);
+    expect(objects(c, 'deployments')).toEqual([]);
+    expect(objects(c, 'replicasets')).toEqual([]);
+    expect(objects(c, 'pods')).toEqual([]);
+    const reqs = gcRequests(c, from);
+    expect(reqs.slice(0, 3)).toEqual([
+      `GET /apis/apps/v1/namespaces/default/replicasets/${rs} 200`,
+      'GET /apis/apps/v1/namespaces/default/deployments/web 404',
+      `DELETE /apis/apps/v1/namespaces/default/replicasets/${rs} 200`,
+    ]);
+    // Each pod: a GET of it, one GET of the ReplicaSet (then remembered absent), a DELETE.
+    expect(reqs.filter((r) => r.startsWith('DELETE /api/v1/namespaces/default/pods/'))).toHaveLength(2);
+    expect(reqs.filter((r) => r === `GET /apis/apps/v1/namespaces/default/replicasets/${rs} 404`)).toHaveLength(1);
+    // The pods were deleted gracefully and the kubelets confirmed it.
+    expect(c.log.some((r) => r.kind === 'request' && r.verb === 'DELETE' && r.component.startsWith('kubelet/') && r.path.includes('/pods/'))).toBe(true);
+  });
+
+  it('orphan: the ReplicaSet and pods stay, without the owner reference; the Deployment goes once the finalizer is removed', () => {
+    const c = webCluster(2);
+    const from = c.log.length;
+    runKubectl(c, 'delete deployment web --cascade=orphan');
+    c.advance(20_000);
+    expect(objects(c, 'deployments')).toEqual([]);
+    const [rs] = objects<ReplicaSet>(c, 'replicasets');
+    expect(rs.metadata?.ownerReferences ?? []).toEqual([]);
+    expect(objects<Pod>(c, 'pods').filter((p) => !p.metadata?.deletionTimestamp)).toHaveLength(2);
+    const reqs = gcRequests(c, from);
+    expect(reqs[0]).toBe(`PATCH /apis/apps/v1/namespaces/default/replicasets/${rs.metadata!.name} 200`);
+    expect(reqs[1]).toBe('PATCH /apis/apps/v1/namespaces/default/deployments/web 200');
+    // While it waited, the Deployment carried deletionTimestamp and the orphan finalizer.
+    const marked = c.world.state.store.history.find((e) => e.resource === 'deployments' && e.type === 'MODIFIED' && e.object.metadata?.deletionTimestamp);
+    expect(marked?.object.metadata?.finalizers).toEqual(['orphan']);
+  });
+
+  it('foreground: the Deployment waits, marked, until its ReplicaSet is gone, which waits for its pods', () => {
+    const c = webCluster(2);
+    runKubectl(c, 'delete deployment web --cascade=foreground --wait=false');
+    c.advance(5);
+    const d = objects<{ metadata: { finalizers?: string[]; deletionTimestamp?: string } }>(c, 'deployments')[0];
+    expect(d.metadata.finalizers).toEqual(['foregroundDeletion']);
+    expect(d.metadata.deletionTimestamp).toBeDefined();
+    c.advance(40_000);
+    expect(objects(c, 'deployments')).toEqual([]);
+    expect(objects(c, 'replicasets')).toEqual([]);
+    expect(objects(c, 'pods')).toEqual([]);
+    // Order of disappearance: pods, then the ReplicaSet, then the Deployment.
+    const gone = c.world.state.store.history.filter((e) => e.type === 'DELETED').map((e) => e.resource);
+    expect(gone.lastIndexOf('pods')).toBeLessThan(gone.indexOf('replicasets'));
+    expect(gone.indexOf('replicasets')).toBeLessThan(gone.indexOf('deployments'));
+  });
+
+  it('deleting a ReplicaSet the Deployment still owns: the pods go, and the Deployment makes a new ReplicaSet', () => {
+    const c = webCluster(2);
+    const old = objects<ReplicaSet>(c, 'replicasets')[0];
+    runKubectl(c, `delete rs ${old.metadata!.name}`);
+    c.advance(40_000);
+    const pods = objects<Pod>(c, 'pods');
+    expect(pods).toHaveLength(2);
+    expect(pods.every((p) => p.metadata?.ownerReferences?.[0]?.uid !== old.metadata?.uid)).toBe(true);
+    expect(runKubectl(c, 'get deploy web').stdout).toMatch(/web\s+2\/2/);
+  });
+
+  it('kubectl --cascade: the old boolean values still work with kubectl’s warning; anything else is refused', () => {
+    const c = webCluster(1);
+    const r = runKubectl(c, 'delete deployment web --cascade=false');
+    expect(r.stderr).toBe('warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.\n');
+    const bad = runKubectl(c, 'delete rs --all --cascade=sideways');
+    expect(bad.stderr).toBe('error: invalid cascade value (sideways). Must be "background", "foreground", or "orphan"\n');
+    expect(bad.code).not.toBe(0);
+  });
+
+  it('a finalizer nobody removes keeps an object, marked, until an update removes it', () => {
+    const c = webCluster(1);
+    runKubectl(c, 'create deployment keep --image=nginx:1.27 --replicas=0');
+    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'keep', body: { metadata: { finalizers: ['example.com/hold'] } } });
+    c.request({ verb: 'delete', resource: 'deployments', namespace: 'default', name: 'keep' });
+    c.advance(10_000);
+    const kept = objects<{ metadata: { name: string; deletionTimestamp?: string } }>(c, 'deployments').find((d) => d.metadata.name === 'keep');
+    expect(kept?.metadata.deletionTimestamp).toBeDefined();
+    const r = c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'keep', body: { metadata: { finalizers: null } }, options: { patchType: 'merge' } });
+    expect(r.ok).toBe(true);
+    expect(objects<{ metadata: { name: string } }>(c, 'deployments').some((d) => d.metadata.name === 'keep')).toBe(false);
+    expect(c.world.state.store.history.at(-1)).toMatchObject({ type: 'DELETED', resource: 'deployments' });
+  });
+});

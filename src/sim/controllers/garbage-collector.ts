@@ -1,0 +1,263 @@
+// kube-controller-manager's garbage collector (pkg/controller/garbagecollector) for the owner chain
+// the simulated workloads form: Deployment → ReplicaSet → Pod. Its GraphBuilder keeps, from the
+// process's shared informers, which objects name which owner (by uid). When an owner goes, each
+// dependent is checked against the API (attemptToDeleteItem: a live GET of the dependent, then of
+// each owner it still names) and deleted in the background when none of its owners exists any more.
+// An owner deleted with propagationPolicy=Orphan keeps the `orphan` finalizer until the collector has
+// removed its ownerReference from every dependent (attemptToOrphan), then the finalizer goes and the
+// API server deletes the owner; one deleted with Foreground keeps `foregroundDeletion` until the
+// dependents that block it are gone (deleted in the foreground themselves when they have dependents).
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import {
+  FINALIZER_FOREGROUND, FINALIZER_ORPHAN, informerKeyOf, resourceOfKind, type ResourceName,
+} from '../api-server.ts';
+import {
+  add, addRateLimited, done, forget, get, informerHandle, listAndWatch, memoHandlers, newInformer, newWorkQueue, workQueueHandle,
+  type EventHandlers, type InformerState, type WorkQueue,
+} from '../informer.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
+
+/** Component (and identity) name: system:serviceaccount:kube-system:generic-garbage-collector. */
+export const GARBAGE_COLLECTOR = 'garbage-collector';
+/** The absentOwnerCache's size (an LRU of owner uids a live GET did not find). */
+export const ABSENT_OWNER_CACHE_SIZE = 500;
+
+/** The resources the collector follows, in the order its informers start (owners before dependents). */
+const MONITORED = ['deployments', 'replicasets', 'pods'] as const;
+type Monitored = (typeof MONITORED)[number];
+type Owned = Deployment | ReplicaSet | Pod;
+
+/** An object in the graph: `<resource>/<ns>/<name>` (a work-queue key). */
+type ItemKey = string;
+
+/** The collector's state (plain data). */
+export interface GarbageCollectorState {
+  deployments: InformerState<Deployment>;
+  replicasets: InformerState<ReplicaSet>;
+  pods: InformerState<Pod>;
+  /** owner uid → the objects that name it in their ownerReferences (the uid graph's dependents). */
+  dependents: Record<string, ItemKey[]>;
+  /** absentOwnerCache: owner uids found missing, most recent last. */
+  absentOwners: string[];
+  /** attemptToDelete: dependents whose owners may be gone. */
+  attemptToDelete: WorkQueue;
+  /** attemptToOrphan: owners deleted with the orphan finalizer. */
+  attemptToOrphan: WorkQueue;
+}
+
+function itemKey(resource: Monitored, o: Owned): ItemKey {
+  return `${resource}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+function parseItem(k: ItemKey): { resource: Monitored; namespace: string; name: string } {
+  const [resource, namespace, name] = k.split('/');
+  return { resource: resource as Monitored, namespace, name };
+}
+
+function ownerRefs(o: Owned | undefined): OwnerReference[] {
+  return o?.metadata?.ownerReferences ?? [];
+}
+
+/** Whether any informer holds an object with this uid (the graph has observed the owner). */
+function observed(s: GarbageCollectorState, ref: OwnerReference, namespace: string): boolean {
+  const resource = resourceOfKind(ref.kind) as Monitored | undefined;
+  if (!resource || !(MONITORED as readonly string[]).includes(resource)) return true; // not followed here: left alone
+  const o = s[resource].items[informerKeyOf(resource, namespace, ref.name)] as Owned | undefined;
+  return o?.metadata?.uid === ref.uid;
+}
+
+function link(s: GarbageCollectorState, key: ItemKey, refs: readonly OwnerReference[]): void {
+  for (const r of refs) {
+    const list = (s.dependents[r.uid] ??= []);
+    if (!list.includes(key)) list.push(key);
+  }
+}
+
+function unlink(s: GarbageCollectorState, key: ItemKey, refs: readonly OwnerReference[]): void {
+  for (const r of refs) {
+    const list = s.dependents[r.uid];
+    if (!list) continue;
+    const i = list.indexOf(key);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) delete s.dependents[r.uid];
+  }
+}
+
+/** processGraphChanges for one informer event. */
+function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned | undefined, cur: Owned | undefined): void {
+  const key = itemKey(resource, (cur ?? old)!);
+  const before = ownerRefs(old);
+  const after = ownerRefs(cur);
+  if (before !== after) { unlink(s, key, before); link(s, key, after); }
+  const ns = (cur ?? old)!.metadata?.namespace ?? '';
+  if (!cur) {
+    // The owner is gone: each of its dependents is checked (the live GET decides, not this graph).
+    const uid = old?.metadata?.uid ?? '';
+    for (const d of s.dependents[uid] ?? []) add(s.attemptToDelete, d);
+    delete s.dependents[uid];
+    // A dependent is gone: an owner waiting for its dependents (foreground) looks again.
+    for (const r of before) {
+      const ownerKey = ownerItem(r, ns);
+      if (ownerKey && deletingDependents(itemObject(s, ownerKey))) add(s.attemptToDelete, ownerKey);
+    }
+    return;
+  }
+  if (deletingDependents(cur)) add(s.attemptToDelete, key);
+  // A dependent naming an owner the graph has not seen (created after the owner went): check it.
+  if (!old && after.some((r) => !observed(s, r, ns))) add(s.attemptToDelete, key);
+  const fin = cur.metadata?.finalizers;
+  if (cur.metadata?.deletionTimestamp && fin?.includes(FINALIZER_ORPHAN)) add(s.attemptToOrphan, key);
+}
+
+/** An owner deleted in the foreground: it waits, with its finalizer, until its blocking dependents are gone. */
+function deletingDependents(o: Owned | undefined): boolean {
+  return !!o?.metadata?.deletionTimestamp && !!o.metadata.finalizers?.includes(FINALIZER_FOREGROUND);
+}
+
+function ownerItem(r: OwnerReference, namespace: string): ItemKey | undefined {
+  const resource = resourceOfKind(r.kind);
+  return resource && (MONITORED as readonly string[]).includes(resource) ? `${resource}/${namespace}/${r.name}` : undefined;
+}
+
+/** The informer's copy of an item (undefined once it is gone). */
+function itemObject(s: GarbageCollectorState, key: ItemKey): Owned | undefined {
+  const { resource, namespace, name } = parseItem(key);
+  return s[resource].items[informerKeyOf(resource, namespace, name)] as Owned | undefined;
+}
+
+function handlers(ctx: Ctx<GarbageCollectorState>): Record<Monitored, EventHandlers<Owned>> {
+  const s = ctx.state;
+  const h = (resource: Monitored): EventHandlers<Owned> => ({
+    add: (o) => graphChanged(s, resource, undefined, o),
+    update: (o, n) => graphChanged(s, resource, o, n),
+    delete: (o) => graphChanged(s, resource, o, undefined),
+  });
+  return { deployments: h('deployments'), replicasets: h('replicasets'), pods: h('pods') };
+}
+
+function rememberAbsent(s: GarbageCollectorState, uid: string): void {
+  s.absentOwners = s.absentOwners.filter((u) => u !== uid);
+  s.absentOwners.push(uid);
+  if (s.absentOwners.length > ABSENT_OWNER_CACHE_SIZE) s.absentOwners.shift();
+}
+
+/**
+ * attemptToDeleteItem: GET the dependent; for each owner it names, is it dangling (absent, or there
+ * under another uid)? With no owner left, DELETE it (background, preconditioned on its uid).
+ * False asks for a rate-limited retry.
+ */
+function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boolean {
+  const s = ctx.state;
+  const { resource, namespace, name } = parseItem(key);
+  const got = ctx.api.get(resource as ResourceName, namespace || undefined, name);
+  if (!got.ok) return got.code === 404;
+  const latest = got.object as Owned;
+  if (deletingDependents(latest)) return processDeletingDependentsItem(ctx, key, latest);
+  if (latest.metadata?.deletionTimestamp) return true; // already going
+  const refs = ownerRefs(latest);
+  if (refs.length === 0) return true; // orphaned meanwhile
+  let waiting = false;
+  for (const r of refs) {
+    if (s.absentOwners.includes(r.uid)) continue;
+    const ownerResource = resourceOfKind(r.kind);
+    if (!ownerResource) return true; // an owner of a kind this collector does not know: leave it be
+    const o = ctx.api.get(ownerResource as ResourceName, namespace || undefined, r.name);
+    if (o.ok && (o.object as Owned).metadata?.uid === r.uid) {
+      if (!deletingDependents(o.object as Owned)) return true; // a solid owner
+      waiting = true; // an owner deleted in the foreground waits for this one
+      continue;
+    }
+    if (!o.ok && o.code !== 404) return false;
+    rememberAbsent(s, r.uid);
+  }
+  // With dependents of its own, a dependent of a foreground deletion is deleted in the foreground too.
+  const policy = waiting && (s.dependents[latest.metadata?.uid ?? '']?.length ?? 0) > 0 ? 'Foreground' : 'Background';
+  const del = ctx.api.delete(resource as ResourceName, namespace || undefined, name, { preconditions: { uid: latest.metadata?.uid }, propagationPolicy: policy });
+  return del.ok || del.code === 404 || del.code === 409;
+}
+
+/**
+ * processDeletingDependentsItem: an owner deleted in the foreground loses its finalizer (and so goes)
+ * once no dependent that blocks it (ownerReference with blockOwnerDeletion) exists; until then its
+ * blocking dependents are deleted.
+ */
+function processDeletingDependentsItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey, owner: Owned): boolean {
+  const s = ctx.state;
+  const uid = owner.metadata?.uid ?? '';
+  const blocking = (s.dependents[uid] ?? []).filter((d) => ownerRefs(itemObject(s, d)).some((r) => r.uid === uid && r.blockOwnerDeletion));
+  if (blocking.length === 0) {
+    const { resource, namespace, name } = parseItem(key);
+    const left = (owner.metadata?.finalizers ?? []).filter((f) => f !== FINALIZER_FOREGROUND);
+    const r = ctx.api.patch(resource as ResourceName, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata?.resourceVersion } }, undefined, { patchType: 'merge' });
+    return r.ok || r.code === 404;
+  }
+  for (const d of blocking) if (!itemObject(s, d)?.metadata?.deletionTimestamp) add(s.attemptToDelete, d);
+  return true;
+}
+
+/**
+ * attemptToOrphan: remove the owner's reference from each dependent (a strategic-merge patch that
+ * deletes the entry by uid), then the `orphan` finalizer from the owner, which lets it go.
+ */
+function attemptToOrphanItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boolean {
+  const s = ctx.state;
+  const { resource, namespace, name } = parseItem(key);
+  const owner = s[resource].items[informerKeyOf(resource, namespace, name)] as Owned | undefined;
+  const uid = owner?.metadata?.uid;
+  if (!owner || !uid || !owner.metadata?.finalizers?.includes(FINALIZER_ORPHAN)) return true;
+  for (const d of [...(s.dependents[uid] ?? [])]) {
+    const dep = parseItem(d);
+    const depObj = s[dep.resource].items[informerKeyOf(dep.resource, dep.namespace, dep.name)] as Owned | undefined;
+    const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: depObj?.metadata?.uid } };
+    const r = ctx.api.patch(dep.resource as ResourceName, dep.namespace || undefined, dep.name, patch);
+    if (!r.ok && r.code !== 404) return false;
+  }
+  const left = owner.metadata.finalizers.filter((f) => f !== FINALIZER_ORPHAN);
+  const r = ctx.api.patch(resource as ResourceName, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata.resourceVersion } }, undefined, { patchType: 'merge' });
+  return r.ok || r.code === 404;
+}
+
+function drain(ctx: Ctx<GarbageCollectorState>, q: WorkQueue, sync: (ctx: Ctx<GarbageCollectorState>, key: ItemKey) => boolean): void {
+  // The collector's workers (20 of each kind in kube-controller-manager) keep up: each key is synced now.
+  for (let key = get(q); key !== undefined; key = get(q)) {
+    if (sync(ctx, key)) forget(q, key);
+    else addRateLimited(ctx as Ctx<unknown>, q, key);
+    done(q, key);
+  }
+}
+
+/** The garbage collector, instance `garbage-collector` in kube-controller-manager. */
+export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
+  name: GARBAGE_COLLECTOR,
+  init(ctx) {
+    const s: GarbageCollectorState = {
+      deployments: newInformer('deployments', 'deployments'),
+      replicasets: newInformer('replicasets', 'replicasets'),
+      pods: newInformer('pods', 'pods'),
+      dependents: {}, absentOwners: [],
+      attemptToDelete: newWorkQueue('attemptToDelete'),
+      attemptToOrphan: newWorkQueue('attemptToOrphan'),
+    };
+    ctx.state = s;
+    const h = handlers(ctx);
+    for (const r of MONITORED) listAndWatch(ctx as Ctx<unknown>, s[r] as InformerState, h[r] as EventHandlers);
+    drain(ctx, s.attemptToOrphan, attemptToOrphanItem);
+    drain(ctx, s.attemptToDelete, attemptToDeleteItem);
+    return s;
+  },
+  handle(event, ctx) {
+    const s = ctx.state;
+    const c = ctx as Ctx<unknown>;
+    const h = memoHandlers(ctx, handlers);
+    // Pods first: nearly every notification is about one.
+    const mine = informerHandle(c, s.pods as InformerState, event, h.pods as EventHandlers)
+      || informerHandle(c, s.replicasets as InformerState, event, h.replicasets as EventHandlers)
+      || informerHandle(c, s.deployments as InformerState, event, h.deployments as EventHandlers);
+    if (!mine && !workQueueHandle(s.attemptToDelete, event) && !workQueueHandle(s.attemptToOrphan, event)) return;
+    if (s.attemptToDelete.queue.length === s.attemptToDelete.head && s.attemptToOrphan.queue.length === s.attemptToOrphan.head) return;
+    drain(ctx, s.attemptToOrphan, attemptToOrphanItem);
+    drain(ctx, s.attemptToDelete, attemptToDeleteItem);
+  },
+};
