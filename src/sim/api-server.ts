@@ -554,6 +554,10 @@ export const IDENTITIES: Record<string, Identity> = {
     user: 'system:serviceaccount:kube-system:generic-garbage-collector',
     rules: [R(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'])],
   },
+  'pod-garbage-collector': {
+    user: 'system:serviceaccount:kube-system:pod-garbage-collector',
+    rules: [R(['list', 'watch', 'delete'], ['pods']), R(['patch'], ['pods/status']), R(['get', 'list', 'watch'], ['nodes'])],
+  },
   'taint-eviction-controller': {
     user: 'system:serviceaccount:kube-system:taint-eviction-controller',
     rules: [R([...READ, 'delete'], ['pods']), R(['patch'], ['pods/status']), R(READ, ['nodes']), EVENTS],

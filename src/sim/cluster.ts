@@ -7,6 +7,7 @@ import type { ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } fr
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
 import { garbageCollectorDef } from './controllers/garbage-collector.ts';
+import { podGCDef } from './controllers/pod-gc.ts';
 import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
@@ -28,6 +29,7 @@ export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @type
   nodeLifecycleControllerDef,
   taintEvictionControllerDef,
   garbageCollectorDef,
+  podGCDef,
 ];
 
 /** The controllers kube-controller-manager runs here, instance name = type name. */
@@ -38,6 +40,7 @@ export const CONTROLLER_MANAGER = [
   'node-lifecycle-controller',
   'taint-eviction-controller',
   'garbage-collector',
+  'pod-garbage-collector',
 ] as const;
 
 /** The process the controllers run in: they share its watches, as in client-go's shared informers. */

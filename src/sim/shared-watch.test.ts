@@ -9,11 +9,11 @@ const watchersOf = (c: Cluster, resource: string, process: string): Watcher[] =>
   Object.values(c.world.state.apiServer.watchers).filter((w) => w.resource === resource && w.process === process);
 
 describe('shared watches of kube-controller-manager', () => {
-  test('one pods watch for the six controllers, one notification per change, every controller acts', () => {
+  test('one pods watch for the seven controllers, one notification per change, every controller acts', () => {
     const c = createCluster({ seed: 1 });
     const [pods] = watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER);
     expect(watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER)).toHaveLength(1);
-    expect(watchSubscribers(pods)).toEqual(['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'garbage-collector']);
+    expect(watchSubscribers(pods)).toEqual(['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'garbage-collector', 'pod-garbage-collector']);
     // One LIST and one WATCH request (by the first controller to start); the others shared them.
     const kcm = (verb: string, prefix: string) => c.log.filter((r) => r.kind === 'request' && r.verb === verb && r.path.startsWith(prefix) && CONTROLLER_MANAGER.includes(r.component as never));
     expect(kcm('WATCH', '/api/v1/pods?')).toHaveLength(1);
@@ -37,7 +37,7 @@ describe('shared watches of kube-controller-manager', () => {
     c.world.fault({ type: 'partition', component: 'replicaset-controller' });
     expect(c.world.state.apiServer.watchers[pods.id]).toBeDefined();
     expect(watchSubscribers(pods)).not.toContain('replicaset-controller');
-    expect(watchSubscribers(pods)).toHaveLength(5);
+    expect(watchSubscribers(pods)).toHaveLength(6);
     c.world.fault({ type: 'heal', component: 'replicaset-controller' });
     runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=2');
     c.advance(30_000);

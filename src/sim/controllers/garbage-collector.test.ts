@@ -99,7 +99,7 @@ describe('the garbage collector', () => {
     expect(r.stderr).toBe('warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.\n');
     const bad = runKubectl(c, 'delete rs --all --cascade=sideways');
     expect(bad.stderr).toBe('error: invalid cascade value (sideways). Must be "background", "foreground", or "orphan"\n');
-    expect(bad.code).not.toBe(0);
+    expect(bad.exitCode).not.toBe(0);
   });
 
   it('a finalizer nobody removes keeps an object, marked, until an update removes it', () => {

@@ -1,0 +1,120 @@
+// kube-controller-manager's pod garbage collector (pkg/controller/podgc): every 20 s it looks for
+// pods the rest of the cluster will never finish. A pod bound to a Node that no longer exists is,
+// after a 40 s quarantine and a live GET that confirms the Node is gone, marked Failed with the
+// DisruptionTarget condition (DeletionByPodGC) and force-deleted, so its ReplicaSet replaces it. A
+// pod being deleted that was never scheduled is force-deleted at once. Past 12,500 terminated pods,
+// the oldest terminated ones are deleted.
+import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import {
+  informerHandle, listAndWatch, listerList, newInformer, type InformerState,
+} from '../informer.ts';
+import { rfc3339 } from '../names.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
+
+/** Component name (service account pod-garbage-collector). */
+export const POD_GARBAGE_COLLECTOR = 'pod-garbage-collector';
+/** gcCheckPeriod: one pass every 20 s. */
+export const GC_CHECK_PERIOD_MS = 20_000;
+/** quarantineTime: a Node must stay missing this long before its pods are collected. */
+export const QUARANTINE_MS = 40_000;
+/** --terminated-pod-gc-threshold default. */
+export const TERMINATED_POD_GC_THRESHOLD = 12_500;
+
+/** The collector's state (plain data). */
+export interface PodGCState {
+  pods: InformerState<Pod>;
+  nodes: InformerState<Node>;
+  /** nodeQueue: a missing node name → when its quarantine ends (simulated ms). */
+  quarantine: Record<string, number>;
+}
+
+// A stopped controller-manager's queued ticks are dropped with it, so a tick needs no incarnation tag.
+type Tick = { type: 'podgc-tick' };
+
+function isTerminated(p: Pod): boolean {
+  return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+}
+
+/** markFailedAndDeletePodWithCondition: status Failed (+ condition) through /status, then DELETE with grace 0. */
+function markFailedAndDelete(ctx: Ctx<PodGCState>, pod: Pod, condition?: PodCondition): boolean {
+  const ns = pod.metadata?.namespace;
+  const name = pod.metadata?.name ?? '';
+  if (!isTerminated(pod)) {
+    const conditions = (pod.status?.conditions ?? []).filter((c) => !condition || c.type !== condition.type);
+    if (condition) conditions.push(condition);
+    const status: Record<string, unknown> = { phase: 'Failed' };
+    if (condition) status.conditions = conditions;
+    const r = ctx.api.patch('pods', ns, name, { metadata: { uid: pod.metadata?.uid }, status }, 'status');
+    if (!r.ok) return r.code === 404;
+  }
+  const d = ctx.api.delete('pods', ns, name, { gracePeriodSeconds: 0 });
+  return d.ok || d.code === 404;
+}
+
+/** gcTerminated: past the threshold, delete the oldest terminated pods (by creation time, then name). */
+function gcTerminated(ctx: Ctx<PodGCState>, pods: Pod[]): void {
+  const terminated = pods.filter((p) => isTerminated(p) && !p.metadata?.deletionTimestamp);
+  const excess = terminated.length - TERMINATED_POD_GC_THRESHOLD;
+  if (excess <= 0) return;
+  terminated.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  for (const p of terminated.slice(0, excess)) markFailedAndDelete(ctx, p);
+}
+
+/** gcOrphaned: pods on nodes missing for a whole quarantine (and confirmed by a GET) are collected. */
+function gcOrphaned(ctx: Ctx<PodGCState>, pods: Pod[]): void {
+  const s = ctx.state;
+  const existing = new Set(listerList(s.nodes).map((n) => n.metadata?.name ?? ''));
+  for (const p of pods) {
+    const node = p.spec?.nodeName;
+    if (node && !existing.has(node) && s.quarantine[node] === undefined) s.quarantine[node] = ctx.now + QUARANTINE_MS;
+  }
+  const deleted = new Set<string>();
+  for (const node of Object.keys(s.quarantine).sort()) {
+    if (s.quarantine[node] > ctx.now) continue;
+    delete s.quarantine[node];
+    if (existing.has(node)) continue;
+    const got = ctx.api.get('nodes', undefined, node);
+    if (!got.ok && got.code === 404) deleted.add(node);
+  }
+  if (!deleted.size) return;
+  for (const p of pods) {
+    if (!deleted.has(p.spec?.nodeName ?? '')) continue;
+    markFailedAndDelete(ctx, p, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: rfc3339(ctx.now) });
+  }
+}
+
+/** gcUnscheduledTerminating: a pod marked for deletion that never reached a node: no kubelet will finish it. */
+function gcUnscheduledTerminating(ctx: Ctx<PodGCState>, pods: Pod[]): void {
+  for (const p of pods) if (p.metadata?.deletionTimestamp && !p.spec?.nodeName) markFailedAndDelete(ctx, p);
+}
+
+/** One gc pass, in the controller's order. */
+function gc(ctx: Ctx<PodGCState>): void {
+  const pods = listerList(ctx.state.pods);
+  gcTerminated(ctx, pods);
+  gcOrphaned(ctx, pods);
+  gcUnscheduledTerminating(ctx, pods);
+}
+
+/** The pod garbage collector, instance `pod-garbage-collector` in kube-controller-manager. */
+export const podGCDef: ComponentDef<PodGCState> = {
+  name: POD_GARBAGE_COLLECTOR,
+  init(ctx) {
+    const s: PodGCState = { pods: newInformer('pods', 'pods'), nodes: newInformer('nodes', 'nodes'), quarantine: {} };
+    ctx.state = s;
+    listAndWatch(ctx as Ctx<unknown>, s.nodes);
+    listAndWatch(ctx as Ctx<unknown>, s.pods);
+    // wait.UntilWithContext: the first pass at once, then one every period.
+    ctx.schedule(0, { type: 'podgc-tick' } satisfies Tick, { recurring: true });
+    return s;
+  },
+  handle(event, ctx) {
+    const s = ctx.state;
+    const c = ctx as Ctx<unknown>;
+    if (informerHandle(c, s.pods, event) || informerHandle(c, s.nodes, event)) return;
+    const t = event as Tick;
+    if (t?.type !== 'podgc-tick') return;
+    ctx.schedule(GC_CHECK_PERIOD_MS, t, { recurring: true });
+    gc(ctx);
+  },
+};
