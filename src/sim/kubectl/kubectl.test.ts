@@ -129,6 +129,26 @@ kube-system       Active   10m
 9m55s       Normal   ScalingReplicaSet   deployment/web             Scaled up replica set web-7c5ddbdf54 from 0 to 3
 `);
   });
+  test('kubectl events: Kind/name objects, oldest first, --for and --types filter', () => {
+    expect(run('events').stdout).toBe(
+`LAST SEEN   TYPE     REASON              OBJECT                     MESSAGE
+9m55s       Normal   Scheduled           Pod/web-7c5ddbdf54-2xkqz   Successfully assigned default/web-7c5ddbdf54-2xkqz to node-1
+9m55s       Normal   Pulled              Pod/web-7c5ddbdf54-2xkqz   Container image "nginx:1.27" already present on machine
+9m55s       Normal   ScalingReplicaSet   Deployment/web             Scaled up replica set web-7c5ddbdf54 from 0 to 3
+`);
+    const c = fixtureCluster();
+    const r = runKubectl(c, 'events --for deploy/web -A');
+    expect(r.stdout).toBe(
+`NAMESPACE   LAST SEEN   TYPE     REASON              OBJECT           MESSAGE
+default     9m55s       Normal   ScalingReplicaSet   Deployment/web   Scaled up replica set web-7c5ddbdf54 from 0 to 3
+`);
+    // One LIST of every namespace's Events (the API applied the involvedObject field selector).
+    expect(c.log.at(-1)).toMatchObject({ component: 'kubectl', verb: 'GET', path: '/api/v1/events', code: 200 });
+    expect(run('events --types=Warning')).toEqual({ stdout: '', stderr: 'No events found in default namespace.\n', exitCode: 0 });
+    expect(run('events --types=Loud').stderr).toBe('error: valid --types are Normal or Warning\n');
+    expect(run('events --for web').stderr).toBe('error: --for must be in resource/name form\n');
+    expect(run('events --for pod/a/b').stderr).toBe('error: arguments in resource/name form may not have more than one slash\n');
+  });
   test('nothing found goes to stderr', () => {
     expect(run('get svc')).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
     expect(run('get leases -n kube-node-lease')).toEqual({ stdout: '', stderr: 'No resources found in kube-node-lease namespace.\n', exitCode: 0 });

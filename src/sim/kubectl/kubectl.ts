@@ -3,12 +3,13 @@
 import { parseAllDocuments } from 'yaml';
 import { KUBECTL_CONNECTION_REFUSED, RESOURCES, labelSelectorAsString, type ApiRequest, type ApiResult, type Status } from '../api-server.ts';
 import type { SimCluster } from '../cluster-types.ts';
-import { rfc3339 } from '../kubelet/time.ts';
+import { parseTime, rfc3339 } from '../kubelet/time.ts';
+import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
 import { describeDeployment, describeNode, describePod, describeReplicaSet, sameTemplate } from './describe.ts';
 import { asList, printTable, toJSON, toYAML } from './printers.ts';
-import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
+import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, type KindInfo } from './resources.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 
@@ -177,6 +178,61 @@ function cmdGet(r: Run, argv: string[]): void {
   }
   if (!items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
   for (const e of errors) r.error(e);
+}
+
+// ---------------------------------------------------------------- events
+
+/** eventTime() of kubectl events: when an Event was last seen (series, lastTimestamp, eventTime). */
+function eventSortTime(e: Obj): number {
+  return parseTime(e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime) ?? 0;
+}
+
+/** getInterval: LAST SEEN of one row ("5s", or "5s (x3 over 2m)" for a repeated Event). */
+function eventInterval(e: Obj, now: number): string {
+  const first = translateTimestampSince(e.eventTime ?? e.firstTimestamp, now);
+  if (e.series) return `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`;
+  if ((e.count ?? 0) > 1) return `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`;
+  return first;
+}
+
+/** kubectl events: the Events of a namespace (or all, or about one object), oldest first. */
+function cmdEvents(r: Run, argv: string[]): void {
+  const p = parse(r, 'events', argv, {
+    'all-namespaces': { kind: 'bool', short: 'A' }, for: { kind: 'string' }, types: { kind: 'string' }, 'no-headers': { kind: 'bool' },
+    watch: { kind: 'bool', short: 'w' }, output: { kind: 'string', short: 'o' }, 'chunk-size': { kind: 'string' },
+  });
+  const output = str(p, 'output') ?? '';
+  if (output && output !== 'json' && output !== 'yaml') {
+    throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,yaml,name,go-template,go-template-file,template,templatefile,jsonpath,jsonpath-as-json,jsonpath-file`);
+  }
+  const types = (str(p, 'types') ?? '').split(',').filter(Boolean);
+  let fieldSelector: string | undefined;
+  const forObject = str(p, 'for');
+  if (forObject) {
+    if (!forObject.includes('/')) throw new Fail('error: --for must be in resource/name form');
+    const seg = forObject.split('/');
+    if (seg.length !== 2) throw new Fail('error: arguments in resource/name form may not have more than one slash');
+    const kind = kindOrFail(seg[0]);
+    fieldSelector = `involvedObject.kind=${RESOURCES[kind.resource].kind},involvedObject.name=${seg[1]}`;
+  }
+  if (types.some((t) => t.toLowerCase() !== 'normal' && t.toLowerCase() !== 'warning')) throw new Fail('error: valid --types are Normal or Warning');
+  const all = bool(p, 'all-namespaces');
+  const ns = nsOf(p);
+  const items = list(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector)
+    .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
+  if (!items.length) { r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`); return; }
+  items.sort((a, b) => eventSortTime(a) - eventSortTime(b));
+  if (output) {
+    const v = { apiVersion: 'v1', kind: 'EventList', items, metadata: { resourceVersion: '' } };
+    r.print(output === 'json' ? toJSON(v) + '\n' : toYAML(v));
+    return;
+  }
+  let text = bool(p, 'no-headers') ? '' : `${all ? 'NAMESPACE\t' : ''}LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n`;
+  for (const e of items) {
+    const io = e.involvedObject ?? {};
+    text += `${all ? `${e.metadata?.namespace ?? ''}\t` : ''}${eventInterval(e, r.now)}\t${e.type ?? ''}\t${e.reason ?? ''}\t${io.kind ?? ''}/${io.name ?? ''}\t${String(e.message ?? '').trim()}\n`;
+  }
+  r.print(tabwrite(text, GET_TABS));
 }
 
 // ---------------------------------------------------------------- describe
@@ -903,7 +959,7 @@ function cmdVersion(r: Run, argv: string[]): void {
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents,
 };
 
 /** kubectl's short help (what a bare `kubectl` prints). */
@@ -916,6 +972,7 @@ Commands in this simulator:
   expose             Take a deployment and expose it as a new Kubernetes service
   get                Display one or many resources
   describe           Show details of a specific resource
+  events             List events
   apply              Apply a configuration to a resource by file name or stdin
   delete             Delete resources by names, label selectors or file names
   scale              Set a new size for a deployment or replica set
