@@ -235,6 +235,94 @@ function cmdEvents(r: Run, argv: string[]): void {
   r.print(tabwrite(text, GET_TABS));
 }
 
+// ---------------------------------------------------------------- wait
+
+type WaitCondition = (o: Obj | undefined) => boolean;
+
+/** ConditionalWait.IsConditionMet: the named condition has the status (case-insensitive), for the current generation. */
+function conditionMet(name: string, status: string): WaitCondition {
+  return (o) => {
+    for (const c of (o?.status?.conditions ?? []) as Obj[]) {
+      if (String(c.type ?? '').toLowerCase() !== name.toLowerCase()) continue;
+      const generation = o?.metadata?.generation;
+      const observed = c.observedGeneration ?? o?.status?.observedGeneration;
+      if (generation !== undefined && observed !== undefined && observed < generation) return false;
+      return String(c.status ?? '').toLowerCase() === status.toLowerCase();
+    }
+    return false;
+  };
+}
+
+/** A `{.a.b[0].c}` JSONPath (field names and indexes only) read from an object. */
+function simpleJsonPath(expr: string): ((o: Obj) => unknown) | undefined {
+  const m = /^\{((?:\.[A-Za-z0-9_-]+(?:\[\d+\])?)+)\}$/.exec(expr);
+  if (!m) return undefined;
+  const steps: (string | number)[] = [];
+  for (const part of m[1].slice(1).split('.')) {
+    const [, field, index] = /^([A-Za-z0-9_-]+)(?:\[(\d+)\])?$/.exec(part)!;
+    steps.push(field);
+    if (index !== undefined) steps.push(Number(index));
+  }
+  return (o) => steps.reduce<unknown>((v, k) => (v == null ? undefined : (v as Record<string | number, unknown>)[k]), o);
+}
+
+/** conditionFuncFor: delete, create, condition=NAME[=STATUS] or jsonpath='{.path}'=VALUE. */
+function waitCondition(forArg: string): WaitCondition {
+  const lower = forArg.toLowerCase();
+  if (lower === 'delete') return (o) => o === undefined;
+  if (lower === 'create') return (o) => o !== undefined;
+  if (forArg.startsWith('condition=')) {
+    const rest = forArg.slice('condition='.length);
+    const eq = rest.indexOf('=');
+    return conditionMet(eq === -1 ? rest : rest.slice(0, eq), eq === -1 ? 'true' : rest.slice(eq + 1));
+  }
+  if (forArg.startsWith('jsonpath=')) {
+    const body = forArg.slice('jsonpath='.length).replace(/^'|'$/g, '');
+    const eq = body.lastIndexOf('}=');
+    const expr = eq === -1 ? body : body.slice(0, eq + 1);
+    const want = eq === -1 ? undefined : body.slice(eq + 2);
+    const read = simpleJsonPath(expr);
+    if (!read) throw new Fail(`error: this simulator's kubectl wait reads only simple paths such as '{.status.phase}', not ${JSON.stringify(expr)}`);
+    return (o) => {
+      if (!o) return false;
+      const v = read(o);
+      return want === undefined ? v !== undefined : v !== undefined && v !== null && typeof v !== 'object' && String(v) === want;
+    };
+  }
+  throw new Fail(`error: unrecognized condition: ${JSON.stringify(forArg)}`);
+}
+
+/** kubectl wait: simulated time runs until each object meets the condition or --timeout (30 s) passes. */
+function cmdWait(r: Run, argv: string[]): void {
+  const p = parse(r, 'wait', argv, { for: { kind: 'string' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const cond = waitCondition(str(p, 'for') ?? '');
+  const timeoutArg = str(p, 'timeout') ?? '30s';
+  const timeoutMs = parseDurationMs(timeoutArg.replace(/^-.*/, '0'));
+  if (timeoutMs === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl wait --help' for usage.`);
+  const effective = timeoutArg.startsWith('-') ? 168 * 3_600_000 : timeoutMs;
+  const ns = nsOf(p);
+  const t = targets(p.args);
+  const objs: { kind: KindInfo; name: string }[] = [...t.names];
+  for (const kind of t.kinds) {
+    if (str(p, 'selector') === undefined && !bool(p, 'all')) throw new Fail('error: resource(s) were provided, but no name was specified');
+    for (const o of list(r, kind, ns, str(p, 'selector'))) objs.push({ kind, name: o.metadata.name });
+  }
+  if (!objs.length) throw new Fail('error: no matching resources found');
+  const deadline = r.now + effective;
+  for (const { kind, name } of objs) {
+    const first = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+    // --for=delete ignores NotFound: an object already gone is skipped without a word.
+    if (!first.ok && first.code === 404 && cond(undefined)) continue;
+    if (!first.ok) throw new Fail(apiError(first.status));
+    const read = () => storeGet(r.cluster.world.state.store, kind.resource, storeKey(kind.resource, kind.namespaced ? ns : undefined, name)) as Obj | undefined;
+    while (!cond(read())) {
+      if (r.now >= deadline) throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
+      r.cluster.advance(Math.min(100, deadline - r.now));
+    }
+    r.print(`${kind.singular}/${name} condition met\n`);
+  }
+}
+
 // ---------------------------------------------------------------- describe
 
 function cmdDescribe(r: Run, argv: string[]): void {
@@ -959,7 +1047,7 @@ function cmdVersion(r: Run, argv: string[]): void {
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait,
 };
 
 /** kubectl's short help (what a bare `kubectl` prints). */
@@ -984,6 +1072,7 @@ Commands in this simulator:
   taint              Update the taints on one or more nodes
   cluster-info       Display cluster information
   version            Print the client and server version information
+  wait               Wait for a specific condition on one or many resources
 `;
 
 /** Run one kubectl command line against the cluster (the `kubectl` word is optional). */

@@ -1,0 +1,22 @@
+// kubectl wait against a running cluster (in its own file: a Cluster registers the cluster's
+// admission plugins module-wide, which the fixture-based goldens must not see).
+import { describe, expect, test } from 'vitest';
+import { createCluster } from '../cluster.ts';
+import { runKubectl } from './kubectl.ts';
+
+describe('wait', () => {
+  test('kubectl wait: simulated time runs until the condition holds, or the timeout', () => {
+    const c = createCluster({ seed: 2 }); // a running cluster: the fixture's objects have no controllers behind them
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=4');
+    const t0 = c.now;
+    expect(runKubectl(c, 'wait --for=condition=Available=True deployment/web')).toEqual({ stdout: 'deployment.apps/web condition met\n', stderr: '', exitCode: 0 });
+    expect(runKubectl(c, "wait --for=jsonpath='{.status.readyReplicas}'=4 deploy/web").stdout).toBe('deployment.apps/web condition met\n');
+    expect(c.now).toBeGreaterThan(t0);
+    const before = c.now;
+    expect(runKubectl(c, 'wait --for=condition=Available=False deploy/web --timeout=3s').stderr).toBe('error: timed out waiting for the condition on deployments/web\n');
+    expect(c.now - before).toBe(3000);
+    expect(runKubectl(c, 'wait --for=delete pod/gone')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(runKubectl(c, 'wait --for=condition=Ready pod/gone').stderr).toBe('Error from server (NotFound): pods "gone" not found\n');
+    expect(runKubectl(c, 'wait --for=ready pod/x').stderr).toBe('error: unrecognized condition: "ready"\n');
+  });
+});
