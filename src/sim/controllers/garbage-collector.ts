@@ -17,6 +17,7 @@ import {
   add, addRateLimited, done, forget, get, informerHandle, listAndWatch, memoHandlers, newInformer, newWorkQueue, workQueueHandle,
   type EventHandlers, type InformerState, type WorkQueue,
 } from '../informer.ts';
+import { newDict } from '../dict.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** Component (and identity) name: system:serviceaccount:kube-system:generic-garbage-collector. */
@@ -37,8 +38,8 @@ export interface GarbageCollectorState {
   deployments: InformerState<Deployment>;
   replicasets: InformerState<ReplicaSet>;
   pods: InformerState<Pod>;
-  /** owner uid → the objects that name it in their ownerReferences (the uid graph's dependents). */
-  dependents: Record<string, ItemKey[]>;
+  /** owner uid → the objects that name it in their ownerReferences (the uid graph's dependents), in the order seen. */
+  dependents: Record<string, Record<ItemKey, true>>;
   /** absentOwnerCache: owner uids found missing, most recent last. */
   absentOwners: string[];
   /** attemptToDelete: dependents whose owners may be gone. */
@@ -69,33 +70,43 @@ function observed(s: GarbageCollectorState, ref: OwnerReference, namespace: stri
 }
 
 function link(s: GarbageCollectorState, key: ItemKey, refs: readonly OwnerReference[]): void {
-  for (const r of refs) {
-    const list = (s.dependents[r.uid] ??= []);
-    if (!list.includes(key)) list.push(key);
-  }
+  // A ReplicaSet has hundreds of pods: a dictionary per owner, not a list searched on every add.
+  for (const r of refs) (s.dependents[r.uid] ??= newDict())[key] = true;
 }
 
 function unlink(s: GarbageCollectorState, key: ItemKey, refs: readonly OwnerReference[]): void {
   for (const r of refs) {
-    const list = s.dependents[r.uid];
-    if (!list) continue;
-    const i = list.indexOf(key);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) delete s.dependents[r.uid];
+    const deps = s.dependents[r.uid];
+    if (!deps) continue;
+    delete deps[key];
+    if (isEmpty(deps)) delete s.dependents[r.uid];
   }
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/** The dependents of an owner uid, in the order the graph saw them. */
+function dependentsOf(s: GarbageCollectorState, uid: string): ItemKey[] {
+  const deps = s.dependents[uid];
+  return deps ? Object.keys(deps) : [];
 }
 
 /** processGraphChanges for one informer event. */
 function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned | undefined, cur: Owned | undefined): void {
-  const key = itemKey(resource, (cur ?? old)!);
   const before = ownerRefs(old);
   const after = ownerRefs(cur);
+  // Most updates are status writes: the same owners (the very array), not being deleted.
+  if (old && cur && before === after && !cur.metadata?.deletionTimestamp) return;
+  const key = itemKey(resource, (cur ?? old)!);
   if (before !== after) { unlink(s, key, before); link(s, key, after); }
   const ns = (cur ?? old)!.metadata?.namespace ?? '';
   if (!cur) {
     // The owner is gone: each of its dependents is checked (the live GET decides, not this graph).
     const uid = old?.metadata?.uid ?? '';
-    for (const d of s.dependents[uid] ?? []) add(s.attemptToDelete, d);
+    for (const d of dependentsOf(s, uid)) add(s.attemptToDelete, d);
     delete s.dependents[uid];
     // A dependent is gone: an owner waiting for its dependents (foreground) looks again.
     for (const r of before) {
@@ -173,7 +184,7 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
     rememberAbsent(s, r.uid);
   }
   // With dependents of its own, a dependent of a foreground deletion is deleted in the foreground too.
-  const policy = waiting && (s.dependents[latest.metadata?.uid ?? '']?.length ?? 0) > 0 ? 'Foreground' : 'Background';
+  const policy = waiting && dependentsOf(s, latest.metadata?.uid ?? '').length > 0 ? 'Foreground' : 'Background';
   const del = ctx.api.delete(resource as ResourceName, namespace || undefined, name, { preconditions: { uid: latest.metadata?.uid }, propagationPolicy: policy });
   return del.ok || del.code === 404 || del.code === 409;
 }
@@ -186,7 +197,7 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
 function processDeletingDependentsItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey, owner: Owned): boolean {
   const s = ctx.state;
   const uid = owner.metadata?.uid ?? '';
-  const blocking = (s.dependents[uid] ?? []).filter((d) => ownerRefs(itemObject(s, d)).some((r) => r.uid === uid && r.blockOwnerDeletion));
+  const blocking = dependentsOf(s, uid).filter((d) => ownerRefs(itemObject(s, d)).some((r) => r.uid === uid && r.blockOwnerDeletion));
   if (blocking.length === 0) {
     const { resource, namespace, name } = parseItem(key);
     const left = (owner.metadata?.finalizers ?? []).filter((f) => f !== FINALIZER_FOREGROUND);
@@ -207,7 +218,7 @@ function attemptToOrphanItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
   const owner = s[resource].items[informerKeyOf(resource, namespace, name)] as Owned | undefined;
   const uid = owner?.metadata?.uid;
   if (!owner || !uid || !owner.metadata?.finalizers?.includes(FINALIZER_ORPHAN)) return true;
-  for (const d of [...(s.dependents[uid] ?? [])]) {
+  for (const d of dependentsOf(s, uid)) {
     const dep = parseItem(d);
     const depObj = s[dep.resource].items[informerKeyOf(dep.resource, dep.namespace, dep.name)] as Owned | undefined;
     const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: depObj?.metadata?.uid } };

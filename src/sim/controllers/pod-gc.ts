@@ -31,6 +31,11 @@ export interface PodGCState {
 // A stopped controller-manager's queued ticks are dropped with it, so a tick needs no incarnation tag.
 type Tick = { type: 'podgc-tick' };
 
+function byName(pods: Pod[]): Pod[] {
+  const key = (p: Pod) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+  return pods.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
 function isTerminated(p: Pod): boolean {
   return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 }
@@ -77,20 +82,21 @@ function gcOrphaned(ctx: Ctx<PodGCState>, pods: Pod[]): void {
     if (!got.ok && got.code === 404) deleted.add(node);
   }
   if (!deleted.size) return;
-  for (const p of pods) {
-    if (!deleted.has(p.spec?.nodeName ?? '')) continue;
+  for (const p of byName(pods.filter((x) => deleted.has(x.spec?.nodeName ?? '')))) {
     markFailedAndDelete(ctx, p, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: rfc3339(ctx.now) });
   }
 }
 
 /** gcUnscheduledTerminating: a pod marked for deletion that never reached a node: no kubelet will finish it. */
 function gcUnscheduledTerminating(ctx: Ctx<PodGCState>, pods: Pod[]): void {
-  for (const p of pods) if (p.metadata?.deletionTimestamp && !p.spec?.nodeName) markFailedAndDelete(ctx, p);
+  for (const p of byName(pods.filter((x) => x.metadata?.deletionTimestamp && !x.spec?.nodeName))) markFailedAndDelete(ctx, p);
 }
 
 /** One gc pass, in the controller's order. */
 function gc(ctx: Ctx<PodGCState>): void {
-  const pods = listerList(ctx.state.pods);
+  // The cache in the order it was filled (a pass over a big cluster needs no sort); the pods acted
+  // on are few, and each step takes them in name order.
+  const pods = Object.values(ctx.state.pods.items);
   gcTerminated(ctx, pods);
   gcOrphaned(ctx, pods);
   gcUnscheduledTerminating(ctx, pods);
