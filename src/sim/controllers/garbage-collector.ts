@@ -1,5 +1,5 @@
-// kube-controller-manager's garbage collector (pkg/controller/garbagecollector) for the owner chain
-// the simulated workloads form: Deployment → ReplicaSet → Pod. Its GraphBuilder keeps, from the
+// kube-controller-manager's garbage collector (pkg/controller/garbagecollector) for the owner chains
+// the simulated cluster forms: Deployment → ReplicaSet → Pod, and Node → its Lease. Its GraphBuilder keeps, from the
 // process's shared informers, which objects name which owner (by uid). When an owner goes, each
 // dependent is checked against the API (attemptToDeleteItem: a live GET of the dependent, then of
 // each owner it still names) and deleted in the background when none of its owners exists any more.
@@ -7,11 +7,12 @@
 // removed its ownerReference from every dependent (attemptToOrphan), then the finalizer goes and the
 // API server deletes the owner; one deleted with Foreground keeps `foregroundDeletion` until the
 // dependents that block it are gone (deleted in the foreground themselves when they have dependents).
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import {
-  FINALIZER_FOREGROUND, FINALIZER_ORPHAN, informerKeyOf, resourceOfKind, type ResourceName,
+  FINALIZER_FOREGROUND, FINALIZER_ORPHAN, RESOURCES, informerKeyOf, resourceOfKind, type ResourceName,
 } from '../api-server.ts';
 import {
   add, addRateLimited, done, forget, get, informerHandle, listAndWatch, memoHandlers, newInformer, newWorkQueue, workQueueHandle,
@@ -26,15 +27,18 @@ export const GARBAGE_COLLECTOR = 'garbage-collector';
 export const ABSENT_OWNER_CACHE_SIZE = 500;
 
 /** The resources the collector follows, in the order its informers start (owners before dependents). */
-const MONITORED = ['deployments', 'replicasets', 'pods'] as const;
+const MONITORED = ['nodes', 'leases', 'deployments', 'replicasets', 'pods'] as const;
 type Monitored = (typeof MONITORED)[number];
-type Owned = Deployment | ReplicaSet | Pod;
+type Owned = Deployment | ReplicaSet | Pod | Node | Lease;
 
 /** An object in the graph: `<resource>/<ns>/<name>` (a work-queue key). */
 type ItemKey = string;
 
 /** The collector's state (plain data). */
 export interface GarbageCollectorState {
+  nodes: InformerState<Node>;
+  /** The node leases (the watch kube-controller-manager already holds, in kube-node-lease). */
+  leases: InformerState<Lease>;
   deployments: InformerState<Deployment>;
   replicasets: InformerState<ReplicaSet>;
   pods: InformerState<Pod>;
@@ -65,7 +69,7 @@ function ownerRefs(o: Owned | undefined): OwnerReference[] {
 function observed(s: GarbageCollectorState, ref: OwnerReference, namespace: string): boolean {
   const resource = resourceOfKind(ref.kind) as Monitored | undefined;
   if (!resource || !(MONITORED as readonly string[]).includes(resource)) return true; // not followed here: left alone
-  const o = s[resource].items[informerKeyOf(resource, namespace, ref.name)] as Owned | undefined;
+  const o = s[resource].items[informerKeyOf(resource, ownerNamespace(resource, namespace), ref.name)] as Owned | undefined;
   return o?.metadata?.uid === ref.uid;
 }
 
@@ -129,7 +133,12 @@ function deletingDependents(o: Owned | undefined): boolean {
 
 function ownerItem(r: OwnerReference, namespace: string): ItemKey | undefined {
   const resource = resourceOfKind(r.kind);
-  return resource && (MONITORED as readonly string[]).includes(resource) ? `${resource}/${namespace}/${r.name}` : undefined;
+  return resource && (MONITORED as readonly string[]).includes(resource) ? `${resource}/${ownerNamespace(resource, namespace)}/${r.name}` : undefined;
+}
+
+/** An owner lives in its dependent's namespace, or in none (a Node owning a Lease). */
+function ownerNamespace(resource: string, dependentNamespace: string): string {
+  return RESOURCES[resource]?.namespaced ? dependentNamespace : '';
 }
 
 /** The informer's copy of an item (undefined once it is gone). */
@@ -145,7 +154,7 @@ function handlers(ctx: Ctx<GarbageCollectorState>): Record<Monitored, EventHandl
     update: (o, n) => graphChanged(s, resource, o, n),
     delete: (o) => graphChanged(s, resource, o, undefined),
   });
-  return { deployments: h('deployments'), replicasets: h('replicasets'), pods: h('pods') };
+  return { nodes: h('nodes'), leases: h('leases'), deployments: h('deployments'), replicasets: h('replicasets'), pods: h('pods') };
 }
 
 function rememberAbsent(s: GarbageCollectorState, uid: string): void {
@@ -174,7 +183,7 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
     if (s.absentOwners.includes(r.uid)) continue;
     const ownerResource = resourceOfKind(r.kind);
     if (!ownerResource) return true; // an owner of a kind this collector does not know: leave it be
-    const o = ctx.api.get(ownerResource as ResourceName, namespace || undefined, r.name);
+    const o = ctx.api.get(ownerResource as ResourceName, ownerNamespace(ownerResource, namespace) || undefined, r.name);
     if (o.ok && (o.object as Owned).metadata?.uid === r.uid) {
       if (!deletingDependents(o.object as Owned)) return true; // a solid owner
       waiting = true; // an owner deleted in the foreground waits for this one
@@ -244,6 +253,8 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
   name: GARBAGE_COLLECTOR,
   init(ctx) {
     const s: GarbageCollectorState = {
+      nodes: newInformer('nodes', 'nodes'),
+      leases: newInformer('leases', 'leases', { namespace: 'kube-node-lease' }),
       deployments: newInformer('deployments', 'deployments'),
       replicasets: newInformer('replicasets', 'replicasets'),
       pods: newInformer('pods', 'pods'),
@@ -265,7 +276,9 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
     // Pods first: nearly every notification is about one.
     const mine = informerHandle(c, s.pods as InformerState, event, h.pods as EventHandlers)
       || informerHandle(c, s.replicasets as InformerState, event, h.replicasets as EventHandlers)
-      || informerHandle(c, s.deployments as InformerState, event, h.deployments as EventHandlers);
+      || informerHandle(c, s.deployments as InformerState, event, h.deployments as EventHandlers)
+      || informerHandle(c, s.leases as InformerState, event, h.leases as EventHandlers)
+      || informerHandle(c, s.nodes as InformerState, event, h.nodes as EventHandlers);
     if (!mine && !workQueueHandle(s.attemptToDelete, event) && !workQueueHandle(s.attemptToOrphan, event)) return;
     if (s.attemptToDelete.queue.length === s.attemptToDelete.head && s.attemptToOrphan.queue.length === s.attemptToOrphan.head) return;
     drain(ctx, s.attemptToOrphan, attemptToOrphanItem);

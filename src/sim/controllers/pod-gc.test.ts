@@ -43,6 +43,9 @@ describe('the pod garbage collector', () => {
     c.advance(30_000);
     expect(pods(c).filter((p) => p.status?.phase === 'Running')).toHaveLength(3);
     expect(pods(c).every((p) => p.spec?.nodeName !== 'node-2')).toBe(true);
+    // The garbage collector took the Node's Lease; the kubelet, unable to read its Node, made no new one.
+    expect(Object.keys(c.world.state.store.objects.leases ?? {}).filter((k) => k.endsWith('/node-2'))).toEqual([]);
+    expect(c.log.some((r) => r.component === 'garbage-collector' && r.verb === 'DELETE' && r.path.endsWith('/leases/node-2'))).toBe(true);
   });
 
   it('leaves pods alone while their Node exists, even when it is down', () => {

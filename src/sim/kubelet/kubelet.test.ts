@@ -67,6 +67,8 @@ describe('kubelet: registration, lease, node status', () => {
     expect(reqs.map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
       'POST /api/v1/nodes 201',
       'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 404',
+      // SetNodeOwnerFunc: the lease is created owned by the Node as the API has it
+      'GET /api/v1/nodes/node-1 200',
       'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases 201',
       'GET /api/v1/pods 200',
       'WATCH /api/v1/pods?watch=true&resourceVersion=13&fieldSelector=spec.nodeName=node-1 200',
@@ -137,8 +139,8 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     const w = world();
     w.advance(25_000);
     const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
-    // Unchanged: one GET per 10 s tick, no PATCH.
-    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['10000 GET /api/v1/nodes/node-1 200', '20000 GET /api/v1/nodes/node-1 200']);
+    // Unchanged: one GET per 10 s tick, no PATCH (the GET at 0 is the lease controller's, for the owner).
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1 200', '10000 GET /api/v1/nodes/node-1 200', '20000 GET /api/v1/nodes/node-1 200']);
     // What the node lifecycle controller writes when the lease goes stale.
     const n = getNode(w);
     const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);

@@ -190,23 +190,38 @@ function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
 // last status computation that found nothing changed.
 const unchangedNodeStatus = new WeakMap<KubeletState, { prev: Node['status']; bootID: string; images: MapToken }>();
 
-/** backoffEnsureLease: GET the lease, create it if missing; an existing one is renewed at once. */
+/**
+ * SetNodeOwnerFunc: the Node's uid for the lease's owner reference, read from the API (the Node as
+ * it is now, not as this kubelet registered it); undefined when the GET fails.
+ */
+function nodeOwnerUID(ctx: KCtx): string | undefined {
+  const got = ctx.api.get('nodes', undefined, ctx.state.cfg.node);
+  return got.ok ? got.object.metadata?.uid : undefined;
+}
+
+/**
+ * backoffEnsureLease: GET the lease; if missing, create it owned by the Node (no Node to own it, no
+ * lease this time: the next renew interval tries again); an existing one is renewed at once.
+ */
 function ensureLease(ctx: KCtx): boolean {
   const st = ctx.state;
   const got = ctx.api.get('leases', 'kube-node-lease', st.cfg.node);
   if (got.ok) { st.lease = got.object; return renewLease(ctx); }
   if (got.code !== 404) return false;
-  const r = ctx.api.create('leases', newLease(st.cfg.node, st.nodeUID, ctx.now), 'kube-node-lease');
+  const owner = nodeOwnerUID(ctx);
+  if (!owner) return false;
+  const r = ctx.api.create('leases', newLease(st.cfg.node, owner, ctx.now), 'kube-node-lease');
   if (!r.ok) return false;
   st.lease = r.object;
   return true;
 }
 
-/** One PUT of the lease with renewTime = now. */
+/** One PUT of the lease with renewTime = now (a lease without an owner asks for the Node's uid first). */
 function renewLease(ctx: KCtx): boolean {
   const st = ctx.state;
   if (!st.lease) return ensureLease(ctx);
-  const r = ctx.api.update('leases', renewedLease(st.lease, st.cfg.node, st.nodeUID, ctx.now) as Lease);
+  const owner = st.lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
+  const r = ctx.api.update('leases', renewedLease(st.lease, st.cfg.node, owner, ctx.now) as Lease);
   if (r.ok) { st.lease = r.object; return true; }
   if (r.code === 409 || r.code === 404) st.lease = undefined; // re-read (or re-create) on the retry
   return false;
