@@ -200,6 +200,10 @@ function revisionString(r: number): string {
   return lastRevisionString;
 }
 
+let lastNotified: unknown;
+let lastNotifiedResource = '';
+let lastNotifiedKey = '';
+
 /**
  * Feed one component event to an informer; returns true if it was the informer's (watch
  * notification, watch closed, retry timer). Handlers run after the cache is updated.
@@ -210,8 +214,15 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     const n = event as WatchNotification;
     if (n.watchId !== inf.watchId) return false;
     const obj = n.object as unknown as T;
-    // The API server's names cache holds one `ns/name` string per object: no per-version lookup.
-    const key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
+    // The API server's names cache holds one `ns/name` string per object: no per-version lookup. The
+    // readers of a shared watch get the same object in a row, so the last answer is kept at hand
+    // (their handlers' own lookups would evict it from the names cache's).
+    let key: string;
+    if (obj === lastNotified && inf.resource === lastNotifiedResource) key = lastNotifiedKey;
+    else {
+      key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
+      lastNotified = obj; lastNotifiedResource = inf.resource; lastNotifiedKey = key;
+    }
     const old = inf.items[key];
     inf.resourceVersion = revisionString(n.revision);
     if (n.eventType === 'DELETED') {

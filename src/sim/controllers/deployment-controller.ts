@@ -117,6 +117,11 @@ function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   };
 }
 
+// The three informers' handlers, built once per context and state (memoHandlers).
+function handlers(ctx: C): { d: EventHandlers<Deployment>; rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
+  return { d: dHandlers(ctx), rs: rsHandlers(ctx), pods: podHandlers(ctx) };
+}
+
 function podHandlers(ctx: C): EventHandlers<Pod> {
   const s = ctx.state;
   return {
@@ -482,10 +487,12 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       const r = event as RequeueEvent;
       if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
       add(s.queue, r.key);
-    } else if (!informerHandle(ctx as Ctx<unknown>, s.dInformer, event, memoHandlers(ctx, dHandlers))
-      && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, memoHandlers(ctx, rsHandlers))
-      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, memoHandlers(ctx, podHandlers))) {
-      workQueueHandle(s.queue, event);
+    } else {
+      const h = memoHandlers(ctx, handlers);
+      // Pods first: most notifications are pod changes (each informer answers only its own events).
+      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
+        && !informerHandle(ctx as Ctx<unknown>, s.dInformer, event, h.d)
+        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
     kickWorker(ctx);
   },

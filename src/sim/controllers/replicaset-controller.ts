@@ -84,10 +84,21 @@ function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } 
   return o.metadata?.ownerReferences?.find((r) => r.controller);
 }
 
+// The lister key a controllerRef names, kept per reference object: every version of a pod shares its
+// ownerReferences, so the key is built (and hashed as a property name) once per pod, not per notification.
+const refKeys = new WeakMap<OwnerReference, { ns: string | undefined; key: string }>();
+function refKey(ns: string | undefined, ref: OwnerReference): string {
+  const c = refKeys.get(ref);
+  if (c && c.ns === ns) return c.key;
+  const key = `${ns}/${ref.name}`;
+  refKeys.set(ref, { ns, key });
+  return key;
+}
+
 // resolveControllerRef: the RS in the cache that the pod's controllerRef names (uid must match).
 function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): ReplicaSet | undefined {
   if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-  const rs = listerGet(s.rsInformer, `${ns}/${ref.name}`);
+  const rs = listerGet(s.rsInformer, refKey(ns, ref));
   return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
 }
 
@@ -118,6 +129,8 @@ interface Tally {
   fullyLabeled: number;
   labels: [string, string][];
   labelsSig: string;
+  /** The template labels object the signature was taken from (an RS write keeps it by reference). */
+  labelsOf: Record<string, string> | undefined;
 }
 
 const tallies = new WeakMap<InformerState<Pod>, Map<string, Tally>>();
@@ -143,10 +156,26 @@ function count(t: Tally, p: Pod, sign: 1 | -1): void {
   if (hasLabels(t.labels, p)) t.fullyLabeled += sign;
 }
 
+function isDone(p: Pod): boolean {
+  const phase = p.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+// Whether `count` files both versions alike in the same tally, so that −1 and +1 cancel: the same
+// owner (a status write keeps ownerReferences and labels by reference), deletion state, terminal
+// phase and readiness. Most pod updates are status writes that change none of these.
+function sameTallyClass(old: Pod, cur: Pod): boolean {
+  const om = old.metadata;
+  const cm = cur.metadata;
+  return om?.ownerReferences === cm?.ownerReferences && om?.namespace === cm?.namespace && om?.labels === cm?.labels
+    && !om?.deletionTimestamp === !cm?.deletionTimestamp && isDone(old) === isDone(cur) && isPodReady(old) === isPodReady(cur);
+}
+
 /** Apply a pod change (old → cur, either absent) to the tallies already built. */
 function tallyPodChange(s: ReplicaSetControllerState, old: Pod | undefined, cur: Pod | undefined): void {
   const m = tallies.get(s.podInformer);
   if (!m) return;
+  if (old && cur && sameTallyClass(old, cur)) return;
   if (old) { const v = ownerIndexValue(old); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, old, -1); }
   if (cur) { const v = ownerIndexValue(cur); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, cur, 1); }
 }
@@ -155,11 +184,13 @@ function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
   let m = tallies.get(s.podInformer);
   if (!m) { m = new Map(); tallies.set(s.podInformer, m); }
   const value = `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`;
-  const labels = Object.entries(rs.spec?.template?.metadata?.labels ?? {});
-  const labelsSig = JSON.stringify(labels);
+  const labelsOf = rs.spec?.template?.metadata?.labels;
   let t = m.get(value);
-  if (t && t.labelsSig === labelsSig) return t;
-  t = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig };
+  if (t && labelsOf !== undefined && t.labelsOf === labelsOf) return t;
+  const labels = Object.entries(labelsOf ?? {});
+  const labelsSig = JSON.stringify(labels);
+  if (t && t.labelsSig === labelsSig) { t.labelsOf = labelsOf; return t; }
+  t = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig, labelsOf };
   for (const p of podsOf(s, rs, false)) count(t, p, 1);
   m.set(value, t);
   return t;
@@ -170,6 +201,11 @@ function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
 
 function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet): void {
   add(s.queue, metaNamespaceKey(rs));
+}
+
+// Both informers' handlers, built once per context and state (memoHandlers).
+function handlers(ctx: C): { rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
+  return { rs: rsHandlers(ctx), pods: podHandlers(ctx) };
 }
 
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
@@ -212,8 +248,9 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
         if (labelChanged) onPodDeleted(s, old);
         return;
       }
-      const oldRef = controllerRefOf(old);
+      // A status write keeps ownerReferences by reference: one controllerRef lookup serves both.
       const curRef = controllerRefOf(cur);
+      const oldRef = old.metadata?.ownerReferences === cur.metadata?.ownerReferences ? curRef : controllerRefOf(old);
       if (oldRef && oldRef.uid !== curRef?.uid) {
         const oldRS = resolveControllerRef(s, old.metadata?.namespace, oldRef);
         if (oldRS) enqueue(s, oldRS);
@@ -223,7 +260,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       enqueue(s, rs);
       // Available needs minReadySeconds of readiness: look again once that has passed.
       const minReady = rs.spec?.minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(cur) && minReady > 0) addAfter(ctx as Ctx<unknown>, s.queue, metaNamespaceKey(rs), minReady * 1000 + 1000);
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, metaNamespaceKey(rs), minReady * 1000 + 1000);
     },
     delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod); },
   };
@@ -388,9 +425,10 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
     if ((event as { type?: string })?.type === 'replicaset-worker') {
       s.workerPending = false;
       drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
-    } else if (!informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, memoHandlers(ctx, rsHandlers))
-      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, memoHandlers(ctx, podHandlers))) {
-      workQueueHandle(s.queue, event);
+    } else {
+      const h = memoHandlers(ctx, handlers);
+      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
+        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
     kickWorker(ctx);
   },
