@@ -2,6 +2,7 @@
 // driven through ctx.
 import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
 import { newDict } from './dict.ts';
+import { flatten } from './names.ts';
 import type { Ctx } from './world.ts';
 
 /** The little an informer needs from an object. */
@@ -34,6 +35,26 @@ export type IndexFunc = (o: MetaObject) => string[];
 
 const NONE: string[] = [];
 
+// `ns/uid` of a controlling owner, one flat string (and one one-element array) per owner: every object
+// it owns, in every version, is filed under it, and a string built per call is flattened and hashed
+// again at each lookup. Keyed by uid (unique per object); behaviour-side and bounded, never state.
+const ownerValues = new Map<string, { ns: string; value: string; values: string[] }>();
+function ownerEntry(ns: string, uid: string): { ns: string; value: string; values: string[] } {
+  let e = ownerValues.get(uid);
+  if (e === undefined || e.ns !== ns) {
+    if (ownerValues.size >= 100_000) ownerValues.clear();
+    const value = flatten(`${ns}/${uid}`);
+    e = { ns, value, values: [value] };
+    ownerValues.set(uid, e);
+  }
+  return e;
+}
+
+/** The `controller` index value of an owner (`ns/uid`), one string per owner. */
+export function controllerIndexValue(ns: string, uid: string | undefined): string {
+  return uid === undefined ? `${ns}/${uid}` : ownerEntry(ns, uid).value;
+}
+
 /** The index functions informers can name (`cache.MetaNamespaceIndexFunc` and the controllers' own). */
 export const INDEXERS: Record<string, IndexFunc> = {
   /** cache.NamespaceIndex. */
@@ -42,7 +63,11 @@ export const INDEXERS: Record<string, IndexFunc> = {
   controller: (o) => {
     const refs = (o.metadata as { ownerReferences?: { controller?: boolean; uid?: string }[] } | undefined)?.ownerReferences;
     if (!refs) return NONE;
-    for (const r of refs) if (r.controller) return [`${o.metadata?.namespace ?? ''}/${r.uid}`];
+    for (const r of refs) {
+      if (!r.controller) continue;
+      // (the shared array is only read: reindex compares and walks it)
+      return r.uid === undefined ? [`${o.metadata?.namespace ?? ''}/${r.uid}`] : ownerEntry(o.metadata?.namespace ?? '', r.uid).values;
+    }
     return NONE;
   },
   /** spec.nodeName of a pod ("" when unscheduled). */

@@ -8,10 +8,10 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../api-server.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import {
-  add, addAfter, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
+  add, addAfter, controllerIndexValue, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
   workQueueHandle, type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
-import { deepEqual, rfc3339 } from '../names.ts';
+import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {
   BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
@@ -84,14 +84,16 @@ function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } 
   return o.metadata?.ownerReferences?.find((r) => r.controller);
 }
 
-// The lister key a controllerRef names, kept per reference object: every version of a pod shares its
-// ownerReferences, so the key is built (and hashed as a property name) once per pod, not per notification.
-const refKeys = new WeakMap<OwnerReference, { ns: string | undefined; key: string }>();
+// The lister key a controllerRef names, kept per owner uid: every pod of an RS, in every version, names
+// it, so the key is built (and hashed as a property name) once per owner, not per notification.
+// Behaviour-side and bounded, never state.
+const refKeys = new Map<string, { ns: string | undefined; name: string; key: string }>();
 function refKey(ns: string | undefined, ref: OwnerReference): string {
-  const c = refKeys.get(ref);
-  if (c && c.ns === ns) return c.key;
-  const key = `${ns}/${ref.name}`;
-  refKeys.set(ref, { ns, key });
+  const c = refKeys.get(ref.uid);
+  if (c !== undefined && c.ns === ns && c.name === ref.name) return c.key;
+  const key = flatten(`${ns}/${ref.name}`);
+  if (refKeys.size >= 100_000) refKeys.clear();
+  refKeys.set(ref.uid, { ns, name: ref.name, key });
   return key;
 }
 
@@ -105,14 +107,14 @@ function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefin
 // The pods this RS controls, through the informer's controller index (key order when `sorted`;
 // counting needs no order, ranking for deletion does).
 function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet, sorted = true): Pod[] {
-  return listerByIndex(s.podInformer, 'controller', `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`, sorted);
+  return listerByIndex(s.podInformer, 'controller', controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid), sorted);
 }
 
 // getIndirectlyRelatedPods: pods of every RS that shares this RS's controller (the Deployment's other RSs).
 function relatedPodsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
   const owner = controllerRefOf(rs);
   if (!owner) return podsOf(s, rs);
-  const siblings = listerByIndex(s.rsInformer, 'controller', `${rs.metadata?.namespace ?? ''}/${owner.uid}`);
+  const siblings = listerByIndex(s.rsInformer, 'controller', controllerIndexValue(rs.metadata?.namespace ?? '', owner.uid));
   return siblings.flatMap((o) => podsOf(s, o));
 }
 
@@ -137,7 +139,7 @@ const tallies = new WeakMap<InformerState<Pod>, Map<string, Tally>>();
 
 function ownerIndexValue(p: Pod): string | undefined {
   const ref = controllerRefOf(p);
-  return ref ? `${p.metadata?.namespace ?? ''}/${ref.uid}` : undefined;
+  return ref ? controllerIndexValue(p.metadata?.namespace ?? '', ref.uid) : undefined;
 }
 
 function hasLabels(labels: [string, string][], pod: Pod): boolean {
@@ -183,7 +185,7 @@ function tallyPodChange(s: ReplicaSetControllerState, old: Pod | undefined, cur:
 function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
   let m = tallies.get(s.podInformer);
   if (!m) { m = new Map(); tallies.set(s.podInformer, m); }
-  const value = `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`;
+  const value = controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid);
   const labelsOf = rs.spec?.template?.metadata?.labels;
   let t = m.get(value);
   if (t && labelsOf !== undefined && t.labelsOf === labelsOf) return t;

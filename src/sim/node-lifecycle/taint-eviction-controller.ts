@@ -135,8 +135,9 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
     const s = ctx.state;
     const h = memoHandlers(ctx, handlers);
     const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.nodes, event, h.nodes)) return;
+    // Pods first: most notifications are pod changes (each informer answers only its own events).
     if (informerHandle(c, s.pods, event, h.pods)) return;
+    if (informerHandle(c, s.nodes, event, h.nodes)) return;
     const ev = event as TimerEvent;
     if (ev?.type !== 'evict' || ev.gen !== s.gen) return;
     if (ev.at !== s.timerAt) return; // superseded by an earlier timer
