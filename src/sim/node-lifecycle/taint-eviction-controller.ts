@@ -100,6 +100,9 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
     if (old && !deleted && (old.spec === pod.spec || (old.spec?.nodeName === pod.spec?.nodeName
       && JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? [])))) return;
     const r = handlePodUpdate(s.eviction, pod, ctx.now, deleted);
+    // Nothing changed (an unscheduled pod, an untainted node): the timer already matches the state,
+    // since every change of the workers is followed by scheduleNext.
+    if (r.state === s.eviction && r.events.length === 0) return;
     s.eviction = r.state;
     emit(ctx, r.events);
     scheduleNext(ctx);
