@@ -178,3 +178,11 @@ describe('controller index values', () => {
     expect(controllerIndexValue('', undefined)).toBe('/undefined');
   });
 });
+
+describe('nodeName index', () => {
+  it('files a pod under its node, and an unscheduled pod under nothing (nodeNameKeyIndex)', () => {
+    expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: { nodeName: 'node-1' } } as never)).toEqual(['node-1']);
+    expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: {} } as never)).toEqual([]);
+    expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: { nodeName: '' } } as never)).toEqual([]);
+  });
+});

@@ -50,6 +50,17 @@ function ownerEntry(ns: string, uid: string): { ns: string; value: string; value
   return e;
 }
 
+// One (read-only) array per node name for the nodeName index. Bounded, never state.
+const nodeArrays = new Map<string, string[]>();
+function nodeValues(n: string): string[] {
+  let a = nodeArrays.get(n);
+  if (a === undefined) {
+    if (nodeArrays.size >= 100_000) nodeArrays.clear();
+    nodeArrays.set(n, (a = [n]));
+  }
+  return a;
+}
+
 /** The `controller` index value of an owner (`ns/uid`), one string per owner. */
 export function controllerIndexValue(ns: string, uid: string | undefined): string {
   return uid === undefined ? `${ns}/${uid}` : ownerEntry(ns, uid).value;
@@ -70,8 +81,15 @@ export const INDEXERS: Record<string, IndexFunc> = {
     }
     return NONE;
   },
-  /** spec.nodeName of a pod ("" when unscheduled). */
-  nodeName: (o) => [((o as { spec?: { nodeName?: string } }).spec?.nodeName) ?? ''],
+  /**
+   * spec.nodeName of a pod; an unscheduled pod is filed under nothing, as in kube-controller-manager's
+   * nodeNameKeyIndex (its readers ask for the pods on a node; every pod would otherwise pass through
+   * one large "" bucket on its way to a node).
+   */
+  nodeName: (o) => {
+    const n = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
+    return n ? nodeValues(n) : NONE;
+  },
 };
 
 /** Register an index function under a name (module-wide behaviour, like admission plugins). */
