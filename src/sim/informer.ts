@@ -146,12 +146,14 @@ export interface EventHandlers<T extends MetaObject = MetaObject> {
 // dozen closures per notification. Kept per context and builder, rebuilt when the state is replaced.
 const handlerMemo = new WeakMap<object, Map<unknown, { state: unknown; value: unknown }>>();
 
-/** `make(ctx)`, built once per context and state and reused for every event (handlers only close over those). */
-export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx: C) => T): T {
+/**
+ * `make(ctx)`, built once per context and state and reused for every event (handlers only close over
+ * those). A caller that has read `ctx.state` already passes it (each read is a lookup in the world).
+ */
+export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx: C) => T, state: unknown = ctx.state): T {
   let m = handlerMemo.get(ctx);
   if (!m) handlerMemo.set(ctx, (m = new Map()));
   const hit = m.get(make);
-  const state = ctx.state;
   if (hit && hit.state === state) return hit.value as T;
   const value = make(ctx);
   m.set(make, { state, value });

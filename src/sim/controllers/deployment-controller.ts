@@ -448,8 +448,7 @@ export function syncDeployment(ctx: C, key: string): boolean {
   return ok;
 }
 
-function kickWorker(ctx: C): void {
-  const s = ctx.state;
+function kickWorker(ctx: C, s = ctx.state): void {
   if (s.workerPending || len(s.queue) === 0) return;
   s.workerPending = true;
   ctx.schedule(WORKER_DELAY_MS, { type: 'deployment-worker' });
@@ -488,12 +487,12 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
       add(s.queue, r.key);
     } else {
-      const h = memoHandlers(ctx, handlers);
+      const h = memoHandlers(ctx, handlers, s);
       // Pods first: most notifications are pod changes (each informer answers only its own events).
       if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
         && !informerHandle(ctx as Ctx<unknown>, s.dInformer, event, h.d)
         && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
-    kickWorker(ctx);
+    kickWorker(ctx, s);
   },
 };

@@ -367,7 +367,7 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
   handle(event, ctx) {
     const s = ctx.state;
     const c = ctx as Ctx<unknown>;
-    const h = memoHandlers(ctx, handlers);
+    const h = memoHandlers(ctx, handlers, s);
     if (informerHandle(c, s.pods, event, h.podH)
       || informerHandle(c, s.services, event, h.svcH)
       || informerHandle(c, s.slices, event, h.sliceH)

@@ -81,7 +81,10 @@ function deletionObserved(s: ReplicaSetControllerState, key: string, podKey: str
 // Ownership
 
 function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } }): OwnerReference | undefined {
-  return o.metadata?.ownerReferences?.find((r) => r.controller);
+  // (a loop, not find: asked for every pod notification)
+  const refs = o.metadata?.ownerReferences;
+  if (refs) for (let i = 0; i < refs.length; i++) if (refs[i].controller) return refs[i];
+  return undefined;
 }
 
 // The lister key a controllerRef names, kept per owner uid: every pod of an RS, in every version, names
@@ -395,8 +398,7 @@ export function syncReplicaSet(ctx: C, key: string): boolean {
   return err === null;
 }
 
-function kickWorker(ctx: C): void {
-  const s = ctx.state;
+function kickWorker(ctx: C, s = ctx.state): void {
   if (s.workerPending || len(s.queue) === 0) return;
   s.workerPending = true;
   ctx.schedule(WORKER_DELAY_MS, { type: 'replicaset-worker' });
@@ -428,10 +430,10 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
       s.workerPending = false;
       drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
     } else {
-      const h = memoHandlers(ctx, handlers);
+      const h = memoHandlers(ctx, handlers, s);
       if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
         && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
-    kickWorker(ctx);
+    kickWorker(ctx, s);
   },
 };

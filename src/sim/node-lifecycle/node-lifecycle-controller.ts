@@ -412,7 +412,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const h = memoHandlers(ctx, handlers);
+    const h = memoHandlers(ctx, handlers, s);
     const c = ctx as Ctx<unknown>;
     // Pods first: most notifications are pod changes (each informer answers only its own events).
     if (informerHandle(c, s.pods, event, h.pods)) return;
