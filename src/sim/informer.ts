@@ -186,10 +186,12 @@ let lastKey = '';
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
-  const s: InformerState<ResourceTypes[R]> = { name, resource, items: newDict(), resourceVersion: '', hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS };
-  if (opts.namespace) s.namespace = opts.namespace;
-  if (opts.labelSelector) s.labelSelector = opts.labelSelector;
-  if (opts.fieldSelector) s.fieldSelector = opts.fieldSelector;
+  // Every informer has every field from the start (unset ones undefined): one object shape for all of
+  // them, so informerHandle's property reads stay monomorphic across the components that call it.
+  const s: InformerState<ResourceTypes[R]> = {
+    name, resource, namespace: opts.namespace || undefined, labelSelector: opts.labelSelector || undefined, fieldSelector: opts.fieldSelector || undefined,
+    items: newDict(), resourceVersion: '', watchId: undefined, hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS, indices: undefined,
+  };
   if (indexers.length) {
     s.indices = {};
     for (const n of indexers) {
