@@ -107,6 +107,15 @@ function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefin
   return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
 }
 
+// resolveControllerRef for a handler that only queues the RS: its key, which is the lister key it was
+// found under (the same string as metaNamespaceKey(rs), without asking the names cache again).
+function resolveControllerKey(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): string | undefined {
+  if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+  const key = refKey(ns, ref);
+  const rs = listerGet(s.rsInformer, key);
+  return rs && rs.metadata?.uid === ref.uid ? key : undefined;
+}
+
 // The pods this RS controls, through the informer's controller index (key order when `sorted`;
 // counting needs no order, ranking for deletion does).
 function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet, sorted = true): Pod[] {
@@ -237,9 +246,8 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       tallyPodChange(s, undefined, pod);
       // A pod that shows up already terminating counts as a deletion, not a creation.
       if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod); return; }
-      const rs = resolveControllerRef(s, pod.metadata?.namespace, controllerRefOf(pod));
-      if (!rs) return; // orphans are not adopted in this model
-      const key = metaNamespaceKey(rs);
+      const key = resolveControllerKey(s, pod.metadata?.namespace, controllerRefOf(pod));
+      if (key === undefined) return; // orphans are not adopted in this model
       creationObserved(s, key);
       add(s.queue, key);
     },
@@ -260,12 +268,12 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
         const oldRS = resolveControllerRef(s, old.metadata?.namespace, oldRef);
         if (oldRS) enqueue(s, oldRS);
       }
-      const rs = resolveControllerRef(s, cur.metadata?.namespace, curRef);
-      if (!rs) return;
-      enqueue(s, rs);
+      const key = resolveControllerKey(s, cur.metadata?.namespace, curRef);
+      if (key === undefined) return;
+      add(s.queue, key);
       // Available needs minReadySeconds of readiness: look again once that has passed.
-      const minReady = rs.spec?.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, metaNamespaceKey(rs), minReady * 1000 + 1000);
+      const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000 + 1000);
     },
     delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod); },
   };
