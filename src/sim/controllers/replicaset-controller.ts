@@ -175,10 +175,19 @@ function isDone(p: Pod): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
-// Whether `count` files both versions alike in the same tally, so that −1 and +1 cancel: the same
-// owner (a status write keeps ownerReferences and labels by reference), deletion state, terminal
-// phase and readiness. Most pod updates are status writes that change none of these.
-function sameTallyClass(old: Pod, cur: Pod): boolean {
+/** What one pod adds to its owner's tally (whose template labels are `labels`); for tests. */
+export function podTally(labels: [string, string][], p: Pod): Pick<Tally, 'active' | 'ready' | 'terminating' | 'fullyLabeled'> {
+  const t: Tally = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig: '', labelsOf: undefined };
+  count(t, p, 1);
+  return { active: t.active, ready: t.ready, terminating: t.terminating, fullyLabeled: t.fullyLabeled };
+}
+
+/**
+ * Whether `count` files both versions alike in the same tally, so that −1 and +1 cancel: the same
+ * owner (a status write keeps ownerReferences and labels by reference), deletion state, terminal
+ * phase and readiness. Most pod updates are status writes that change none of these.
+ */
+export function sameTallyClass(old: Pod, cur: Pod): boolean {
   const om = old.metadata;
   const cm = cur.metadata;
   return om?.ownerReferences === cm?.ownerReferences && om?.namespace === cm?.namespace && om?.labels === cm?.labels
