@@ -200,7 +200,7 @@ describe('replicaset controller: pod tallies', () => {
   // the pod's contribution to its owner's tally (the general path: −old, +cur).
   it('sameTallyClass implies the same contribution to the same owner (property)', () => {
     const owners = [[{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u-a', controller: true }], [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: 'u-b', controller: true }]];
-    const labelSets = [{ app: 'a' }, { app: 'a', tier: 'x' }, { app: 'b' }];
+    const labelSets: Record<string, string>[] = [{ app: 'a' }, { app: 'a', tier: 'x' }, { app: 'b' }];
     const phases = [undefined, 'Pending', 'Running', 'Succeeded', 'Failed'] as const;
     const arb = fc.record({
       owner: fc.integer({ min: 0, max: 1 }), labels: fc.integer({ min: 0, max: 2 }), phase: fc.integer({ min: 0, max: 4 }),
