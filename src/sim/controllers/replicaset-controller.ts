@@ -295,19 +295,31 @@ function errorText(r: ApiResult<unknown>): string {
   return r.ok ? '' : r.status.message ?? `code ${r.code}`;
 }
 
+// What every pod created from one RS version carries alike: generateName and the controller reference.
+const podParts = new WeakMap<ReplicaSet, { generateName: string; ownerReferences: OwnerReference[] }>();
+
 // GetPodFromTemplate: labels/annotations from the template, generateName `<rs>-`, the RS as controller.
 function podFromTemplate(rs: ReplicaSet): Pod {
   const t = rs.spec?.template ?? {};
+  let parts = podParts.get(rs);
+  if (!parts) {
+    parts = {
+      generateName: flatten(`${rs.metadata?.name}-`),
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    };
+    podParts.set(rs, parts);
+  }
+  // Stored objects are immutable (the API server copies what it changes), so the template's spec,
+  // labels, annotations and finalizers, and one owner reference per RS, are shared by all its pods
+  // rather than copied for each (the same data; fewer objects to allocate, keep and walk).
   const meta: Pod['metadata'] = {
-    generateName: `${rs.metadata?.name}-`,
+    generateName: parts.generateName,
     namespace: rs.metadata?.namespace,
-    labels: { ...(t.metadata?.labels ?? {}) },
-    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    labels: t.metadata?.labels ?? {},
+    ownerReferences: parts.ownerReferences,
   };
-  if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
-  if (t.metadata?.finalizers) meta.finalizers = [...t.metadata.finalizers];
-  // Stored objects are immutable (the API server copies what it changes), so the template's spec is
-  // shared rather than cloned for each of the RS's pods.
+  if (t.metadata?.annotations) meta.annotations = t.metadata.annotations;
+  if (t.metadata?.finalizers) meta.finalizers = t.metadata.finalizers;
   return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: t.spec as Pod['spec'] };
 }
 
