@@ -2,7 +2,7 @@ import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {
-  add, addAfter, done, drainQueue, forget, get, informerHandle, len, listAndWatch, listerGet, listerList, newInformer, newWorkQueue,
+  add, addAfter, controllerIndexValue, done, INDEXERS, drainQueue, forget, get, informerHandle, len, listAndWatch, listerGet, listerList, newInformer, newWorkQueue,
   numRequeues, rateLimiterWhen, workQueueHandle, type InformerState, type WorkQueue,
 } from './informer.ts';
 import { storeList } from './store.ts';
@@ -161,5 +161,28 @@ describe('addAfter', () => {
     expect(s.syncs).toBe(0);
     w.advance(1);
     expect(s.syncs).toBe(1);
+  });
+});
+
+describe('controller index values', () => {
+  const owned = (ns: string, uid: string, controller = true) => ({ metadata: { name: 'p', namespace: ns, ownerReferences: [{ uid, controller }] } });
+  it('file an object under `ns/uid` of its controlling owner, one string per owner', () => {
+    expect(INDEXERS.controller(owned('default', 'u-1'))).toEqual(['default/u-1']);
+    expect(INDEXERS.controller(owned('default', 'u-1'))).toBe(INDEXERS.controller(owned('default', 'u-1')));
+    expect(controllerIndexValue('default', 'u-1')).toBe(INDEXERS.controller(owned('default', 'u-1'))[0]);
+  });
+  it('tell namespaces apart for the same uid, and skip owners that are not controllers', () => {
+    expect(INDEXERS.controller(owned('other', 'u-1'))).toEqual(['other/u-1']);
+    expect(controllerIndexValue('default', 'u-1')).toBe('default/u-1');
+    expect(INDEXERS.controller(owned('default', 'u-2', false))).toEqual([]);
+    expect(controllerIndexValue('', undefined)).toBe('/undefined');
+  });
+});
+
+describe('nodeName index', () => {
+  it('files a pod under its node, and an unscheduled pod under nothing (nodeNameKeyIndex)', () => {
+    expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: { nodeName: 'node-1' } } as never)).toEqual(['node-1']);
+    expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: {} } as never)).toEqual([]);
+    expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: { nodeName: '' } } as never)).toEqual([]);
   });
 });

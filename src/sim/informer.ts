@@ -2,6 +2,7 @@
 // driven through ctx.
 import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
 import { newDict } from './dict.ts';
+import { flatten } from './names.ts';
 import type { Ctx } from './world.ts';
 
 /** The little an informer needs from an object. */
@@ -34,6 +35,37 @@ export type IndexFunc = (o: MetaObject) => string[];
 
 const NONE: string[] = [];
 
+// `ns/uid` of a controlling owner, one flat string (and one one-element array) per owner: every object
+// it owns, in every version, is filed under it, and a string built per call is flattened and hashed
+// again at each lookup. Keyed by uid (unique per object); behaviour-side and bounded, never state.
+const ownerValues = new Map<string, { ns: string; value: string; values: string[] }>();
+function ownerEntry(ns: string, uid: string): { ns: string; value: string; values: string[] } {
+  let e = ownerValues.get(uid);
+  if (e === undefined || e.ns !== ns) {
+    if (ownerValues.size >= 100_000) ownerValues.clear();
+    const value = flatten(`${ns}/${uid}`);
+    e = { ns, value, values: [value] };
+    ownerValues.set(uid, e);
+  }
+  return e;
+}
+
+// One (read-only) array per node name for the nodeName index. Bounded, never state.
+const nodeArrays = new Map<string, string[]>();
+function nodeValues(n: string): string[] {
+  let a = nodeArrays.get(n);
+  if (a === undefined) {
+    if (nodeArrays.size >= 100_000) nodeArrays.clear();
+    nodeArrays.set(n, (a = [n]));
+  }
+  return a;
+}
+
+/** The `controller` index value of an owner (`ns/uid`), one string per owner. */
+export function controllerIndexValue(ns: string, uid: string | undefined): string {
+  return uid === undefined ? `${ns}/${uid}` : ownerEntry(ns, uid).value;
+}
+
 /** The index functions informers can name (`cache.MetaNamespaceIndexFunc` and the controllers' own). */
 export const INDEXERS: Record<string, IndexFunc> = {
   /** cache.NamespaceIndex. */
@@ -42,11 +74,22 @@ export const INDEXERS: Record<string, IndexFunc> = {
   controller: (o) => {
     const refs = (o.metadata as { ownerReferences?: { controller?: boolean; uid?: string }[] } | undefined)?.ownerReferences;
     if (!refs) return NONE;
-    for (const r of refs) if (r.controller) return [`${o.metadata?.namespace ?? ''}/${r.uid}`];
+    for (const r of refs) {
+      if (!r.controller) continue;
+      // (the shared array is only read: reindex compares and walks it)
+      return r.uid === undefined ? [`${o.metadata?.namespace ?? ''}/${r.uid}`] : ownerEntry(o.metadata?.namespace ?? '', r.uid).values;
+    }
     return NONE;
   },
-  /** spec.nodeName of a pod ("" when unscheduled). */
-  nodeName: (o) => [((o as { spec?: { nodeName?: string } }).spec?.nodeName) ?? ''],
+  /**
+   * spec.nodeName of a pod; an unscheduled pod is filed under nothing, as in kube-controller-manager's
+   * nodeNameKeyIndex (its readers ask for the pods on a node; every pod would otherwise pass through
+   * one large "" bucket on its way to a node).
+   */
+  nodeName: (o) => {
+    const n = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
+    return n ? nodeValues(n) : NONE;
+  },
 };
 
 /** Register an index function under a name (module-wide behaviour, like admission plugins). */
@@ -103,12 +146,14 @@ export interface EventHandlers<T extends MetaObject = MetaObject> {
 // dozen closures per notification. Kept per context and builder, rebuilt when the state is replaced.
 const handlerMemo = new WeakMap<object, Map<unknown, { state: unknown; value: unknown }>>();
 
-/** `make(ctx)`, built once per context and state and reused for every event (handlers only close over those). */
-export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx: C) => T): T {
+/**
+ * `make(ctx)`, built once per context and state and reused for every event (handlers only close over
+ * those). A caller that has read `ctx.state` already passes it (each read is a lookup in the world).
+ */
+export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx: C) => T, state: unknown = ctx.state): T {
   let m = handlerMemo.get(ctx);
   if (!m) handlerMemo.set(ctx, (m = new Map()));
   const hit = m.get(make);
-  const state = ctx.state;
   if (hit && hit.state === state) return hit.value as T;
   const value = make(ctx);
   m.set(make, { state, value });
@@ -141,10 +186,12 @@ let lastKey = '';
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
-  const s: InformerState<ResourceTypes[R]> = { name, resource, items: newDict(), resourceVersion: '', hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS };
-  if (opts.namespace) s.namespace = opts.namespace;
-  if (opts.labelSelector) s.labelSelector = opts.labelSelector;
-  if (opts.fieldSelector) s.fieldSelector = opts.fieldSelector;
+  // Every informer has every field from the start (unset ones undefined): one object shape for all of
+  // them, so informerHandle's property reads stay monomorphic across the components that call it.
+  const s: InformerState<ResourceTypes[R]> = {
+    name, resource, namespace: opts.namespace || undefined, labelSelector: opts.labelSelector || undefined, fieldSelector: opts.fieldSelector || undefined,
+    items: newDict(), resourceVersion: '', watchId: undefined, hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS, indices: undefined,
+  };
   if (indexers.length) {
     s.indices = {};
     for (const n of indexers) {
@@ -200,6 +247,10 @@ function revisionString(r: number): string {
   return lastRevisionString;
 }
 
+let lastNotified: unknown;
+let lastNotifiedResource = '';
+let lastNotifiedKey = '';
+
 /**
  * Feed one component event to an informer; returns true if it was the informer's (watch
  * notification, watch closed, retry timer). Handlers run after the cache is updated.
@@ -210,8 +261,15 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     const n = event as WatchNotification;
     if (n.watchId !== inf.watchId) return false;
     const obj = n.object as unknown as T;
-    // The API server's names cache holds one `ns/name` string per object: no per-version lookup.
-    const key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
+    // The API server's names cache holds one `ns/name` string per object: no per-version lookup. The
+    // readers of a shared watch get the same object in a row, so the last answer is kept at hand
+    // (their handlers' own lookups would evict it from the names cache's).
+    let key: string;
+    if (obj === lastNotified && inf.resource === lastNotifiedResource) key = lastNotifiedKey;
+    else {
+      key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
+      lastNotified = obj; lastNotifiedResource = inf.resource; lastNotifiedKey = key;
+    }
     const old = inf.items[key];
     inf.resourceVersion = revisionString(n.revision);
     if (n.eventType === 'DELETED') {

@@ -117,6 +117,11 @@ function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   };
 }
 
+// The three informers' handlers, built once per context and state (memoHandlers).
+function handlers(ctx: C): { d: EventHandlers<Deployment>; rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
+  return { d: dHandlers(ctx), rs: rsHandlers(ctx), pods: podHandlers(ctx) };
+}
+
 function podHandlers(ctx: C): EventHandlers<Pod> {
   const s = ctx.state;
   return {
@@ -456,8 +461,7 @@ export function syncDeployment(ctx: C, key: string): boolean {
   return ok;
 }
 
-function kickWorker(ctx: C): void {
-  const s = ctx.state;
+function kickWorker(ctx: C, s = ctx.state): void {
   if (s.workerPending || len(s.queue) === 0) return;
   s.workerPending = true;
   ctx.schedule(WORKER_DELAY_MS, { type: 'deployment-worker' });
@@ -495,11 +499,13 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       const r = event as RequeueEvent;
       if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
       add(s.queue, r.key);
-    } else if (!informerHandle(ctx as Ctx<unknown>, s.dInformer, event, memoHandlers(ctx, dHandlers))
-      && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, memoHandlers(ctx, rsHandlers))
-      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, memoHandlers(ctx, podHandlers))) {
-      workQueueHandle(s.queue, event);
+    } else {
+      const h = memoHandlers(ctx, handlers, s);
+      // Pods first: most notifications are pod changes (each informer answers only its own events).
+      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
+        && !informerHandle(ctx as Ctx<unknown>, s.dInformer, event, h.d)
+        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
-    kickWorker(ctx);
+    kickWorker(ctx, s);
   },
 };

@@ -264,7 +264,9 @@ function enqueue(ctx: Ctx<EndpointSliceControllerState>, key: string): void {
 function handlers(ctx: Ctx<EndpointSliceControllerState>) {
   const s = ctx.state;
   const forPod = (pod: Pod) => {
-    for (const svc of Object.values(s.services.items)) if (serviceSelectsPod(svc, pod)) enqueue(ctx, metaNamespaceKey(svc));
+    // (for…in, not Object.values: no array per notification; the same insertion order)
+    const items = s.services.items;
+    for (const k in items) { const svc = items[k]; if (serviceSelectsPod(svc, pod)) enqueue(ctx, metaNamespaceKey(svc)); }
   };
   const svcH: EventHandlers<Service> = {
     add: (svc) => enqueue(ctx, metaNamespaceKey(svc)),
@@ -273,7 +275,8 @@ function handlers(ctx: Ctx<EndpointSliceControllerState>) {
   };
   const podH: EventHandlers<Pod> = {
     add: forPod,
-    update: (old, pod) => { forPod(old); forPod(pod); },
+    // The old version selects the same Services when a write keeps its labels (and namespace) by reference.
+    update: (old, pod) => { if (old.metadata?.labels !== pod.metadata?.labels || old.metadata?.namespace !== pod.metadata?.namespace) forPod(old); forPod(pod); },
     delete: forPod,
   };
   const sliceH: EventHandlers<EndpointSlice> = {
@@ -364,7 +367,7 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
   handle(event, ctx) {
     const s = ctx.state;
     const c = ctx as Ctx<unknown>;
-    const h = memoHandlers(ctx, handlers);
+    const h = memoHandlers(ctx, handlers, s);
     if (informerHandle(c, s.pods, event, h.podH)
       || informerHandle(c, s.services, event, h.svcH)
       || informerHandle(c, s.slices, event, h.sliceH)

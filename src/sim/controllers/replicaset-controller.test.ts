@@ -1,5 +1,6 @@
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerAdmissionPlugin, statusError } from '../api-server.ts';
 import { rfc3339 } from '../names.ts';
@@ -7,7 +8,7 @@ import type { RequestRecord } from '../request-log.ts';
 import { storeList } from '../store.ts';
 import { testWorld } from '../test-helpers.ts';
 import type { World } from '../world.ts';
-import { replicaSetControllerDef, satisfiedExpectations, syncReplicaSet, type ReplicaSetControllerState } from './replicaset-controller.ts';
+import { podTally, replicaSetControllerDef, sameTallyClass, satisfiedExpectations, syncReplicaSet, type ReplicaSetControllerState } from './replicaset-controller.ts';
 import { getPodsToDelete, isPodActive } from './replicaset-util.ts';
 
 // A namespace with a pod quota of 4, refused at admission like the ResourceQuota plugin does.
@@ -191,5 +192,38 @@ describe('replicaset controller: status', () => {
     expect(mine(w).every((r) => r.code !== 403)).toBe(true);
     expect(w.state.components['replicaset-controller'].identity).toBe(undefined); // instance name = identity key
     expect(JSON.parse(JSON.stringify(w.state.components['replicaset-controller'].state))).toEqual(w.state.components['replicaset-controller'].state);
+  });
+});
+
+describe('replicaset controller: pod tallies', () => {
+  // The handlers skip a pod update that sameTallyClass files alike; it must never hide a change of
+  // the pod's contribution to its owner's tally (the general path: −old, +cur).
+  it('sameTallyClass implies the same contribution to the same owner (property)', () => {
+    const owners = [[{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u-a', controller: true }], [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: 'u-b', controller: true }]];
+    const labelSets: Record<string, string>[] = [{ app: 'a' }, { app: 'a', tier: 'x' }, { app: 'b' }];
+    const phases = [undefined, 'Pending', 'Running', 'Succeeded', 'Failed'] as const;
+    const arb = fc.record({
+      owner: fc.integer({ min: 0, max: 1 }), labels: fc.integer({ min: 0, max: 2 }), phase: fc.integer({ min: 0, max: 4 }),
+      deleting: fc.boolean(), ready: fc.constantFrom('True', 'False', undefined), ns: fc.constantFrom('default', 'other'),
+    });
+    const podOf = (x: { owner: number; labels: number; phase: number; deleting: boolean; ready: string | undefined; ns: string }): Pod => ({
+      metadata: { name: 'p', namespace: x.ns, ownerReferences: owners[x.owner], labels: labelSets[x.labels], ...(x.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
+      status: { phase: phases[x.phase], ...(x.ready ? { conditions: [{ type: 'Ready', status: x.ready }] } : {}) },
+    });
+    let alike = 0;
+    // cur differs from old in a few fields only (a status write changes little), so both outcomes occur.
+    const pair = arb.chain((a) => fc.record({ phase: fc.option(fc.integer({ min: 0, max: 4 })), ready: fc.option(fc.constantFrom('True', 'False', undefined)), deleting: fc.option(fc.boolean()), owner: fc.option(fc.integer({ min: 0, max: 1 })) })
+      .map((d) => [a, { ...a, phase: d.phase ?? a.phase, ready: d.ready === null ? a.ready : d.ready, deleting: d.deleting ?? a.deleting, owner: d.owner ?? a.owner }] as const));
+    fc.assert(fc.property(pair, fc.integer({ min: 0, max: 2 }), ([a, b], l) => {
+      const old = podOf(a);
+      const cur = podOf(b);
+      if (!sameTallyClass(old, cur)) return;
+      alike++;
+      expect(cur.metadata?.ownerReferences).toBe(old.metadata?.ownerReferences);
+      expect(cur.metadata?.namespace).toBe(old.metadata?.namespace);
+      const labels = Object.entries(labelSets[l]);
+      expect(podTally(labels, cur)).toEqual(podTally(labels, old));
+    }), { seed: 42, numRuns: 1000 });
+    expect(alike).toBeGreaterThan(50);
   });
 });

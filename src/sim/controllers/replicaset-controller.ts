@@ -8,10 +8,10 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../api-server.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import {
-  add, addAfter, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
+  add, addAfter, controllerIndexValue, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
   workQueueHandle, type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
-import { deepEqual, rfc3339 } from '../names.ts';
+import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {
   BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
@@ -81,27 +81,52 @@ function deletionObserved(s: ReplicaSetControllerState, key: string, podKey: str
 // Ownership
 
 function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } }): OwnerReference | undefined {
-  return o.metadata?.ownerReferences?.find((r) => r.controller);
+  // (a loop, not find: asked for every pod notification)
+  const refs = o.metadata?.ownerReferences;
+  if (refs) for (let i = 0; i < refs.length; i++) if (refs[i].controller) return refs[i];
+  return undefined;
+}
+
+// The lister key a controllerRef names, kept per owner uid: every pod of an RS, in every version, names
+// it, so the key is built (and hashed as a property name) once per owner, not per notification.
+// Behaviour-side and bounded, never state.
+const refKeys = new Map<string, { ns: string | undefined; name: string; key: string }>();
+function refKey(ns: string | undefined, ref: OwnerReference): string {
+  const c = refKeys.get(ref.uid);
+  if (c !== undefined && c.ns === ns && c.name === ref.name) return c.key;
+  const key = flatten(`${ns}/${ref.name}`);
+  if (refKeys.size >= 100_000) refKeys.clear();
+  refKeys.set(ref.uid, { ns, name: ref.name, key });
+  return key;
 }
 
 // resolveControllerRef: the RS in the cache that the pod's controllerRef names (uid must match).
 function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): ReplicaSet | undefined {
   if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-  const rs = listerGet(s.rsInformer, `${ns}/${ref.name}`);
+  const rs = listerGet(s.rsInformer, refKey(ns, ref));
   return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
+}
+
+// resolveControllerRef for a handler that only queues the RS: its key, which is the lister key it was
+// found under (the same string as metaNamespaceKey(rs), without asking the names cache again).
+function resolveControllerKey(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): string | undefined {
+  if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+  const key = refKey(ns, ref);
+  const rs = listerGet(s.rsInformer, key);
+  return rs && rs.metadata?.uid === ref.uid ? key : undefined;
 }
 
 // The pods this RS controls, through the informer's controller index (key order when `sorted`;
 // counting needs no order, ranking for deletion does).
 function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet, sorted = true): Pod[] {
-  return listerByIndex(s.podInformer, 'controller', `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`, sorted);
+  return listerByIndex(s.podInformer, 'controller', controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid), sorted);
 }
 
 // getIndirectlyRelatedPods: pods of every RS that shares this RS's controller (the Deployment's other RSs).
 function relatedPodsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
   const owner = controllerRefOf(rs);
   if (!owner) return podsOf(s, rs);
-  const siblings = listerByIndex(s.rsInformer, 'controller', `${rs.metadata?.namespace ?? ''}/${owner.uid}`);
+  const siblings = listerByIndex(s.rsInformer, 'controller', controllerIndexValue(rs.metadata?.namespace ?? '', owner.uid));
   return siblings.flatMap((o) => podsOf(s, o));
 }
 
@@ -118,13 +143,15 @@ interface Tally {
   fullyLabeled: number;
   labels: [string, string][];
   labelsSig: string;
+  /** The template labels object the signature was taken from (an RS write keeps it by reference). */
+  labelsOf: Record<string, string> | undefined;
 }
 
 const tallies = new WeakMap<InformerState<Pod>, Map<string, Tally>>();
 
 function ownerIndexValue(p: Pod): string | undefined {
   const ref = controllerRefOf(p);
-  return ref ? `${p.metadata?.namespace ?? ''}/${ref.uid}` : undefined;
+  return ref ? controllerIndexValue(p.metadata?.namespace ?? '', ref.uid) : undefined;
 }
 
 function hasLabels(labels: [string, string][], pod: Pod): boolean {
@@ -143,10 +170,35 @@ function count(t: Tally, p: Pod, sign: 1 | -1): void {
   if (hasLabels(t.labels, p)) t.fullyLabeled += sign;
 }
 
+function isDone(p: Pod): boolean {
+  const phase = p.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/** What one pod adds to its owner's tally (whose template labels are `labels`); for tests. */
+export function podTally(labels: [string, string][], p: Pod): Pick<Tally, 'active' | 'ready' | 'terminating' | 'fullyLabeled'> {
+  const t: Tally = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig: '', labelsOf: undefined };
+  count(t, p, 1);
+  return { active: t.active, ready: t.ready, terminating: t.terminating, fullyLabeled: t.fullyLabeled };
+}
+
+/**
+ * Whether `count` files both versions alike in the same tally, so that −1 and +1 cancel: the same
+ * owner (a status write keeps ownerReferences and labels by reference), deletion state, terminal
+ * phase and readiness. Most pod updates are status writes that change none of these.
+ */
+export function sameTallyClass(old: Pod, cur: Pod): boolean {
+  const om = old.metadata;
+  const cm = cur.metadata;
+  return om?.ownerReferences === cm?.ownerReferences && om?.namespace === cm?.namespace && om?.labels === cm?.labels
+    && !om?.deletionTimestamp === !cm?.deletionTimestamp && isDone(old) === isDone(cur) && isPodReady(old) === isPodReady(cur);
+}
+
 /** Apply a pod change (old → cur, either absent) to the tallies already built. */
 function tallyPodChange(s: ReplicaSetControllerState, old: Pod | undefined, cur: Pod | undefined): void {
   const m = tallies.get(s.podInformer);
   if (!m) return;
+  if (old && cur && sameTallyClass(old, cur)) return;
   if (old) { const v = ownerIndexValue(old); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, old, -1); }
   if (cur) { const v = ownerIndexValue(cur); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, cur, 1); }
 }
@@ -154,12 +206,14 @@ function tallyPodChange(s: ReplicaSetControllerState, old: Pod | undefined, cur:
 function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
   let m = tallies.get(s.podInformer);
   if (!m) { m = new Map(); tallies.set(s.podInformer, m); }
-  const value = `${rs.metadata?.namespace ?? ''}/${rs.metadata?.uid}`;
-  const labels = Object.entries(rs.spec?.template?.metadata?.labels ?? {});
-  const labelsSig = JSON.stringify(labels);
+  const value = controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid);
+  const labelsOf = rs.spec?.template?.metadata?.labels;
   let t = m.get(value);
-  if (t && t.labelsSig === labelsSig) return t;
-  t = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig };
+  if (t && labelsOf !== undefined && t.labelsOf === labelsOf) return t;
+  const labels = Object.entries(labelsOf ?? {});
+  const labelsSig = JSON.stringify(labels);
+  if (t && t.labelsSig === labelsSig) { t.labelsOf = labelsOf; return t; }
+  t = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig, labelsOf };
   for (const p of podsOf(s, rs, false)) count(t, p, 1);
   m.set(value, t);
   return t;
@@ -170,6 +224,11 @@ function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
 
 function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet): void {
   add(s.queue, metaNamespaceKey(rs));
+}
+
+// Both informers' handlers, built once per context and state (memoHandlers).
+function handlers(ctx: C): { rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
+  return { rs: rsHandlers(ctx), pods: podHandlers(ctx) };
 }
 
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
@@ -196,9 +255,8 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       tallyPodChange(s, undefined, pod);
       // A pod that shows up already terminating counts as a deletion, not a creation.
       if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod); return; }
-      const rs = resolveControllerRef(s, pod.metadata?.namespace, controllerRefOf(pod));
-      if (!rs) return; // orphans are not adopted in this model
-      const key = metaNamespaceKey(rs);
+      const key = resolveControllerKey(s, pod.metadata?.namespace, controllerRefOf(pod));
+      if (key === undefined) return; // orphans are not adopted in this model
       creationObserved(s, key);
       add(s.queue, key);
     },
@@ -212,18 +270,19 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
         if (labelChanged) onPodDeleted(s, old);
         return;
       }
-      const oldRef = controllerRefOf(old);
+      // A status write keeps ownerReferences by reference: one controllerRef lookup serves both.
       const curRef = controllerRefOf(cur);
+      const oldRef = old.metadata?.ownerReferences === cur.metadata?.ownerReferences ? curRef : controllerRefOf(old);
       if (oldRef && oldRef.uid !== curRef?.uid) {
         const oldRS = resolveControllerRef(s, old.metadata?.namespace, oldRef);
         if (oldRS) enqueue(s, oldRS);
       }
-      const rs = resolveControllerRef(s, cur.metadata?.namespace, curRef);
-      if (!rs) return;
-      enqueue(s, rs);
+      const key = resolveControllerKey(s, cur.metadata?.namespace, curRef);
+      if (key === undefined) return;
+      add(s.queue, key);
       // Available needs minReadySeconds of readiness: look again once that has passed.
-      const minReady = rs.spec?.minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(cur) && minReady > 0) addAfter(ctx as Ctx<unknown>, s.queue, metaNamespaceKey(rs), minReady * 1000 + 1000);
+      const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000 + 1000);
     },
     delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod); },
   };
@@ -236,19 +295,31 @@ function errorText(r: ApiResult<unknown>): string {
   return r.ok ? '' : r.status.message ?? `code ${r.code}`;
 }
 
+// What every pod created from one RS version carries alike: generateName and the controller reference.
+const podParts = new WeakMap<ReplicaSet, { generateName: string; ownerReferences: OwnerReference[] }>();
+
 // GetPodFromTemplate: labels/annotations from the template, generateName `<rs>-`, the RS as controller.
 function podFromTemplate(rs: ReplicaSet): Pod {
   const t = rs.spec?.template ?? {};
+  let parts = podParts.get(rs);
+  if (!parts) {
+    parts = {
+      generateName: flatten(`${rs.metadata?.name}-`),
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    };
+    podParts.set(rs, parts);
+  }
+  // Stored objects are immutable (the API server copies what it changes), so the template's spec,
+  // labels, annotations and finalizers, and one owner reference per RS, are shared by all its pods
+  // rather than copied for each (the same data; fewer objects to allocate, keep and walk).
   const meta: Pod['metadata'] = {
-    generateName: `${rs.metadata?.name}-`,
+    generateName: parts.generateName,
     namespace: rs.metadata?.namespace,
-    labels: { ...(t.metadata?.labels ?? {}) },
-    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    labels: t.metadata?.labels ?? {},
+    ownerReferences: parts.ownerReferences,
   };
-  if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
-  if (t.metadata?.finalizers) meta.finalizers = [...t.metadata.finalizers];
-  // Stored objects are immutable (the API server copies what it changes), so the template's spec is
-  // shared rather than cloned for each of the RS's pods.
+  if (t.metadata?.annotations) meta.annotations = t.metadata.annotations;
+  if (t.metadata?.finalizers) meta.finalizers = t.metadata.finalizers;
   return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: t.spec as Pod['spec'] };
 }
 
@@ -356,8 +427,7 @@ export function syncReplicaSet(ctx: C, key: string): boolean {
   return err === null;
 }
 
-function kickWorker(ctx: C): void {
-  const s = ctx.state;
+function kickWorker(ctx: C, s = ctx.state): void {
   if (s.workerPending || len(s.queue) === 0) return;
   s.workerPending = true;
   ctx.schedule(WORKER_DELAY_MS, { type: 'replicaset-worker' });
@@ -388,10 +458,11 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
     if ((event as { type?: string })?.type === 'replicaset-worker') {
       s.workerPending = false;
       drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
-    } else if (!informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, memoHandlers(ctx, rsHandlers))
-      && !informerHandle(ctx as Ctx<unknown>, s.podInformer, event, memoHandlers(ctx, podHandlers))) {
-      workQueueHandle(s.queue, event);
+    } else {
+      const h = memoHandlers(ctx, handlers, s);
+      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
+        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
-    kickWorker(ctx);
+    kickWorker(ctx, s);
   },
 };

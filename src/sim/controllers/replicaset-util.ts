@@ -43,7 +43,10 @@ export function getPodReadyCondition(p: Pod): PodCondition | null {
 
 /** IsPodReady: the Ready condition is True. */
 export function isPodReady(p: Pod): boolean {
-  return getPodReadyCondition(p)?.status === 'True';
+  // getPodReadyCondition without the closure: asked several times for every pod notification.
+  const cs = p.status?.conditions;
+  if (cs) for (let i = 0; i < cs.length; i++) if (cs[i].type === 'Ready') return cs[i].status === 'True';
+  return false;
 }
 
 /** IsPodAvailable: ready, and ready for longer than minReadySeconds (strictly) at now. */

@@ -428,11 +428,12 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const h = memoHandlers(ctx, handlers);
+    const h = memoHandlers(ctx, handlers, s);
     const c = ctx as Ctx<unknown>;
+    // Pods first: most notifications are pod changes (each informer answers only its own events).
+    if (informerHandle(c, s.pods, event, h.pods)) return;
     if (informerHandle(c, s.nodes, event, h.nodes)) { drainNoSchedule(ctx); return; }
     if (informerHandle(c, s.leases, event, h.leases)) return;
-    if (informerHandle(c, s.pods, event, h.pods)) return;
     const ev = event as TimerEvent;
     if (ev?.gen !== s.gen) return; // a timer of an earlier incarnation of this controller
     if (ev.type === 'monitor') {

@@ -100,6 +100,9 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
     if (old && !deleted && (old.spec === pod.spec || (old.spec?.nodeName === pod.spec?.nodeName
       && JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? [])))) return;
     const r = handlePodUpdate(s.eviction, pod, ctx.now, deleted);
+    // Nothing changed (an unscheduled pod, an untainted node): the timer already matches the state,
+    // since every change of the workers is followed by scheduleNext.
+    if (r.state === s.eviction && r.events.length === 0) return;
     s.eviction = r.state;
     emit(ctx, r.events);
     scheduleNext(ctx);
@@ -133,10 +136,11 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const h = memoHandlers(ctx, handlers);
+    const h = memoHandlers(ctx, handlers, s);
     const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.nodes, event, h.nodes)) return;
+    // Pods first: most notifications are pod changes (each informer answers only its own events).
     if (informerHandle(c, s.pods, event, h.pods)) return;
+    if (informerHandle(c, s.nodes, event, h.nodes)) return;
     const ev = event as TimerEvent;
     if (ev?.type !== 'evict' || ev.gen !== s.gen) return;
     if (ev.at !== s.timerAt) return; // superseded by an earlier timer
