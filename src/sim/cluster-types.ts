@@ -44,7 +44,7 @@ export interface SimCluster {
   /** Fills etcd (writes refused: "database space exceeded") or frees it. */
   etcd(state: 'full' | 'ok'): void;
   /** Crashes the first container of a pod (as an OOM kill when oom is true). */
-  crash(namespace: string, pod: string, opts?: { oom?: boolean }): boolean;
+  crash(namespace: string, pod: string, opts?: { oom?: boolean; log?: string }): boolean;
   /** Makes an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void;
 }

@@ -13,6 +13,8 @@ import { kubeletDef } from './kubelet/kubelet.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
 import { registerNodeLifecycleAdmission } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
+import { kubeletConnection } from './kubelet/server.ts';
+import { registerKubeletConnector } from './api-server.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
 import type { RequestLog } from './request-log.ts';
 import { storeGet } from './store.ts';
@@ -72,6 +74,7 @@ export class Cluster implements SimCluster {
 
   constructor(opts: ClusterOptions = {}, world?: World) {
     registerNodeLifecycleAdmission();
+    registerKubeletConnector(kubeletConnection);
     this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT };
     if (world) { this.world = world; return; }
     this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit }, componentDefs);
@@ -178,14 +181,14 @@ export class Cluster implements SimCluster {
   etcd(state: 'full' | 'ok'): void { this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' }); }
 
   /** Crash a pod's first container on its node; false when that container is not running. */
-  crash(namespace: string, pod: string, opts: { oom?: boolean } = {}): boolean {
+  crash(namespace: string, pod: string, opts: { oom?: boolean; log?: string } = {}): boolean {
     const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
     const node = obj?.spec?.nodeName;
     if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
     const container = obj.spec?.containers?.[0]?.name;
     // Only a running container can crash; anything else would be a no-op reported as success.
     if (!obj.status?.containerStatuses?.find((c) => c.name === container)?.state?.running) return false;
-    this.world.inject(`kubelet/${node}`, { type: 'crash', namespace, pod, container, oom: !!opts.oom });
+    this.world.inject(`kubelet/${node}`, opts.log === undefined ? { type: 'crash', namespace, pod, container, oom: !!opts.oom } : { type: 'crash', namespace, pod, container, oom: !!opts.oom, log: opts.log });
     return true;
   }
 

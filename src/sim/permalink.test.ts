@@ -102,6 +102,24 @@ describe('permalink', () => {
     expect(link(momentOf(r.timeline))).toBe(s);
   });
 
+  it('round trips a crash with the app’s last words and a kubectl logs request', () => {
+    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.advance(8_000);
+    const pod = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;
+    tl.apply((c) => c.crash('default', pod(), { log: 'panic: out of cheese' }));
+    tl.advance(3_000);
+    tl.apply((c) => c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: pod(), subresource: 'log', options: { container: 'web', previous: true } }));
+    tl.advance(1_000);
+    tl.seek(tl.length - 1);
+    const s = link(momentOf(tl));
+    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    const last = r.cluster.world.state.inputs.filter((i) => i.kind === 'event').at(-1) as { event: { log?: string } };
+    expect(last.event.log).toBe('panic: out of cheese');
+  });
+
   it('is deterministic: the same session gives the same link, and restoring twice gives the same state', () => {
     const a = permalinkOf(session(), 'x');
     const b = permalinkOf(session(), 'x');

@@ -42,6 +42,8 @@ export const PERMALINK_LIMITS = {
   maxReplicas: 100,
   maxLatencyMs: 60_000,
   maxGraceSeconds: 3600,
+  /** Text a crashed container may leave in its log. */
+  maxLogChars: 2000,
   maxDepth: 16,
   maxString: 2048,
   maxArray: 256,
@@ -56,7 +58,7 @@ const MAX_UNPACKED = 64 * 1024;
 const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete'];
 const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events'] as const;
 const SUBRESOURCES: Record<string, readonly string[]> = {
-  namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'],
+  namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction', 'log'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'],
 };
 const FAULTS = ['apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up', 'etcd-full', 'etcd-space-freed', 'api-latency', 'partition', 'heal', 'image-missing', 'image-available'] as const;
 const EVENTS = ['power-off', 'power-on', 'partition', 'heal', 'crash', 'set-health'] as const;
@@ -332,6 +334,10 @@ function checkOptions(v: unknown, what: string): RequestOptions {
       case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
       case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
       case 'patchType': if (x !== 'strategic' && x !== 'merge') fail(`${what}.patchType must be strategic or merge`); o.patchType = x; break;
+      case 'container':
+        if (typeof x !== 'string' || !NAME_RE.test(x)) fail(`${what}.container must be a container name`);
+        o.container = x; break;
+      case 'previous': if (typeof x !== 'boolean') fail(`${what}.previous must be true or false`); o.previous = x; break;
       case 'propagationPolicy':
         if (x !== 'Background' && x !== 'Foreground' && x !== 'Orphan') fail(`${what}.propagationPolicy must be Background, Foreground or Orphan`);
         o.propagationPolicy = x; break;
@@ -414,6 +420,9 @@ function eventFromWire(w: unknown[], what: string): Record<string, unknown> {
         case 'container': ev.container = str(v, `${what}: container`, NAME_RE); break;
         case 'exitCode': if (type !== 'crash') fail(`${what}: exitCode belongs to a crash`); ev.exitCode = int(v, `${what}: exit code`, 0, 255); break;
         case 'oom': if (type !== 'crash' || typeof v !== 'boolean') fail(`${what}: oom must be true or false on a crash`); ev.oom = v; break;
+        case 'log':
+          if (type !== 'crash' || typeof v !== 'string' || v.length > PERMALINK_LIMITS.maxLogChars) fail(`${what}: log must be short text on a crash`);
+          ev.log = v; break;
         case 'health': {
           if (type !== 'set-health' || !isPlainObject(v)) fail(`${what}: health must be an object on set-health`);
           const h: Record<string, boolean> = {};

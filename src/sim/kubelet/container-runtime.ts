@@ -50,6 +50,8 @@ export interface ContainerRecord {
   message?: string;
   /** set by StopContainer so a later exit is known to be the kubelet's doing */
   stopRequestedAt?: number;
+  /** What the app wrote to stdout/stderr (the simulated apps write only what a crash injection gives them). */
+  log?: string;
 }
 
 /** Everything containerd on one node holds. */
@@ -384,17 +386,15 @@ export function containerExited(
   s: RuntimeState,
   containerId: string,
   now: number,
-  exit: { exitCode: number; oom?: boolean },
+  exit: { exitCode: number; oom?: boolean; log?: string },
 ): RuntimeState {
   const c = s.containers[containerId];
   if (!c || c.state === 'CONTAINER_EXITED') return s;
   const exitCode = exit.oom ? 137 : exit.exitCode;
-  return {
-    ...s,
-    containers: copyDict<ContainerRecord>(s.containers, containerId, {
-      ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now,
-    }),
-  };
+  const done: ContainerRecord = { ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now };
+  // An app's last words end with a newline, as a line written to stderr does.
+  if (exit.log) done.log = (c.log ?? '') + (exit.log.endsWith('\n') ? exit.log : `${exit.log}\n`);
+  return { ...s, containers: copyDict<ContainerRecord>(s.containers, containerId, done) };
 }
 
 /** Crash injection: the app exits with a non-zero code. */

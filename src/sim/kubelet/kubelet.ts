@@ -300,7 +300,7 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
       const found = findContainer(st, f.namespace ? `${f.namespace}/${f.pod}` : f.pod, f.container);
       const id = found?.c.attempts[found.c.attempts.length - 1];
       if (!id || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') return;
-      containerExit(st, id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom);
+      containerExit(st, id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom, f.log);
       return;
     }
   }
@@ -414,8 +414,8 @@ export function powerOn(world: World, node: string): void { world.inject(`kubele
 export function partitionNode(world: World, node: string): void { world.fault({ type: 'partition', component: `kubelet/${node}` }); }
 /** End a node's partition. */
 export function healNode(world: World, node: string): void { world.fault({ type: 'heal', component: `kubelet/${node}` }); }
-/** Crash a pod's container (exit 1, or OOM-killed: exit 137 OOMKilled). */
-export function crashContainer(world: World, node: string, pod: string, opts: { container?: string; exitCode?: number; oom?: boolean } = {}): void {
+/** Crash a pod's container (exit 1, or OOM-killed: exit 137 OOMKilled), optionally with the app's last words in its log. */
+export function crashContainer(world: World, node: string, pod: string, opts: { container?: string; exitCode?: number; oom?: boolean; log?: string } = {}): void {
   world.inject(`kubelet/${node}`, { type: 'crash', pod, ...opts } satisfies KubeletFault);
 }
 /** Make a container's simulated app healthy or not (probe answers, SIGTERM handling). */

@@ -203,8 +203,8 @@ function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork
 }
 
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
-export function containerExit(st: KubeletState, id: string, now: number, exitCode: number, oom = false): void {
-  st.runtime = containerExited(st.runtime, id, now, { exitCode, oom });
+export function containerExit(st: KubeletState, id: string, now: number, exitCode: number, oom = false, log?: string): void {
+  st.runtime = containerExited(st.runtime, id, now, log === undefined ? { exitCode, oom } : { exitCode, oom, log });
 }
 
 // ---------------------------------------------------------------- SyncPod

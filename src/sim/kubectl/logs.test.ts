@@ -1,0 +1,64 @@
+// kubectl logs against a running cluster: apiserver → the node's kubelet → containerd's record.
+// (Its own file: a Cluster registers the cluster's admission plugins module-wide.)
+import { describe, expect, test } from 'vitest';
+import { createCluster, type Cluster } from '../cluster.ts';
+import { runKubectl } from './kubectl.ts';
+
+function podNamed(c: Cluster, prefix: string): string {
+  return Object.keys(c.world.state.store.objects.pods ?? {}).map((k) => k.split('/').pop()!).find((n) => n.startsWith(prefix))!;
+}
+
+describe('logs', () => {
+  test('a running container that wrote nothing; no previous instance yet', () => {
+    const c = createCluster({ seed: 4 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    const pod = podNamed(c, 'web-');
+    expect(runKubectl(c, `logs ${pod}`)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(runKubectl(c, `logs ${pod} --previous`).stderr).toBe(`Error from server (BadRequest): previous terminated container "nginx" in pod "${pod}" not found\n`);
+    // The request went to the API server's pods/log subresource, which asked the node's kubelet.
+    expect(c.log.filter((r) => r.component === 'kubectl' && r.path.endsWith('/log')).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
+      `GET /api/v1/namespaces/default/pods/${pod}/log 200`,
+      `GET /api/v1/namespaces/default/pods/${pod}/log 400`,
+    ]);
+  });
+
+  test('a crashed container’s last words are in --previous; the restarted one starts empty', () => {
+    const c = createCluster({ seed: 4 });
+    runKubectl(c, 'create deployment report --image=nginx:1.27 --replicas=1');
+    c.settle();
+    const pod = podNamed(c, 'report-');
+    expect(c.crash('default', pod, { log: 'Error: required environment variable DATABASE_URL is not set' })).toBe(true);
+    c.advance(3_000);
+    expect(runKubectl(c, `logs ${pod} --previous`).stdout).toBe('Error: required environment variable DATABASE_URL is not set\n');
+    expect(runKubectl(c, `logs ${pod}`).stdout).toBe('');
+    expect(runKubectl(c, 'logs deploy/report -p --tail=1').stdout).toBe('Error: required environment variable DATABASE_URL is not set\n');
+  });
+
+  test('a container that never started: the kubelet says why', () => {
+    const c = createCluster({ seed: 4 });
+    c.image('nginx:9.9', 'missing');
+    runKubectl(c, 'create deployment worker --image=nginx:9.9 --replicas=1');
+    c.advance(40_000);
+    const pod = podNamed(c, 'worker-');
+    expect(runKubectl(c, `logs ${pod}`).stderr).toBe(`Error from server (BadRequest): container "nginx" in pod "${pod}" is waiting to start: trying and failing to pull image\n`);
+  });
+
+  test('an unscheduled pod, an unknown container, a node that does not answer', () => {
+    const c = createCluster({ seed: 4 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    const pod = podNamed(c, 'web-');
+    expect(runKubectl(c, `logs ${pod} -c sidecar`).stderr).toBe(`Error from server (BadRequest): container sidecar is not valid for pod ${pod}\n`);
+    const node = (c.world.state.store.objects.pods as Record<string, { spec: { nodeName: string } }>)[`/registry/pods/default/${pod}`].spec.nodeName;
+    c.node(node, 'stop');
+    c.advance(1_000);
+    expect(runKubectl(c, `logs ${pod}`).stderr).toMatch(new RegExp(`^Error from server: Get "https://10\\.0\\.0\\.1\\d:10250/containerLogs/default/${pod}/nginx": dial tcp 10\\.0\\.0\\.1\\d:10250: connect: no route to host\\n$`));
+    c.controlPlane('stop', 'scheduler');
+    runKubectl(c, 'create deployment lonely --image=nginx:1.27 --replicas=1');
+    c.advance(2_000);
+    const pending = podNamed(c, 'lonely-');
+    expect(runKubectl(c, `logs ${pending}`).stderr).toBe(`Error from server (BadRequest): pod ${pending} does not have a host assigned\n`);
+    expect(runKubectl(c, 'logs').stderr).toMatch(/^error: expected 'logs \[-f\] \[-p\] \(POD \| TYPE\/NAME\) \[-c CONTAINER\]'\./);
+  });
+});
