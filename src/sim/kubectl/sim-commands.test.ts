@@ -38,6 +38,7 @@ describe('sim commands', () => {
     expect(runSimCommand(c, 'sim node reboot node-1').stderr).toBe('error: usage: sim node stop|start|partition|heal <node>\n');
     expect(runSimCommand(c, 'sim control-plane stop kubelet').stderr).toBe('error: unknown control-plane component "kubelet" (apiserver, etcd, scheduler, controller-manager)\n');
     expect(runSimCommand(c, 'sim crash missing').stderr).toBe('error: pod "missing" has no running container to crash in namespace "default"\n');
+    expect(runSimCommand(c, 'sim crash web-x --log').stderr).toBe('error: --log needs the text the app writes as it crashes\n');
   });
   test('log', () => {
     const c = fixtureCluster();

@@ -23,7 +23,8 @@ export const SIM_USAGE = `sim commands:
   sim control-plane stop|start [apiserver|etcd|scheduler|controller-manager]
   sim apiserver latency <duration>                add latency to every watch delivery (0 removes it)
   sim etcd full|ok                                fill etcd (writes refused) or free it
-  sim crash <pod> [--oom] [-n <namespace>]        crash a pod's first container
+  sim crash <pod> [--oom] [--log <text>] [-n <namespace>]
+                                                  crash a pod's first container (--log: its last words, for kubectl logs -p)
   sim image <image> missing|available             make an image unpullable, or pullable again
   sim time                                        print the simulated time
   sim log [--since <revision>] [-o json]          print the request log
@@ -91,16 +92,22 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
       case 'crash': {
         let ns = 'default';
         let oom = false;
+        let log: string | undefined;
         const pos: string[] = [];
         for (let i = 0; i < rest.length; i++) {
           if (rest[i] === '--oom') oom = true;
+          else if (rest[i] === '--log' || rest[i].startsWith('--log=')) {
+            log = rest[i] === '--log' ? rest[++i] : rest[i].slice('--log='.length);
+            if (log === undefined) throw new SimError('error: --log needs the text the app writes as it crashes');
+          }
           else if (rest[i] === '-n' || rest[i] === '--namespace') { ns = rest[++i] ?? ''; if (!ns) throw new SimError('error: -n needs a namespace'); }
           else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
           else pos.push(rest[i]);
         }
-        if (pos.length !== 1) throw new SimError('error: usage: sim crash <pod> [--oom] [-n <namespace>]');
+        if (pos.length !== 1) throw new SimError('error: usage: sim crash <pod> [--oom] [--log <text>] [-n <namespace>]');
         const [pns, pname] = pos[0].includes('/') ? pos[0].split('/', 2) : [ns, pos[0]];
-        if (!cluster.crash(pns, pname, oom ? { oom: true } : undefined)) throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
+        const opts = oom || log !== undefined ? { ...(oom ? { oom: true } : {}), ...(log !== undefined ? { log } : {}) } : undefined;
+        if (!cluster.crash(pns, pname, opts)) throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
         break;
       }
       case 'image': {
