@@ -9,6 +9,7 @@ import scheduler from '../../../examples/scheduler.sim?raw';
 import rollingUpdates from '../../../examples/rolling-updates.sim?raw';
 import nodeFailure from '../../../examples/node-failure.sim?raw';
 import controlPlaneOutage from '../../../examples/control-plane-outage.sim?raw';
+import troubleshooting from '../../../examples/troubleshooting.sim?raw';
 
 const CASES: [string, string, string[], string[]][] = [
   // name, script, lines that must appear on stdout, commands expected to fail
@@ -17,6 +18,7 @@ const CASES: [string, string, string[], string[]][] = [
   ['scheduler', scheduler, ['node/node-1 cordoned', 'node/node-2 tainted', 'node/node-2 untainted'], []],
   ['rolling-updates', rollingUpdates, ['deployment.apps/web image updated', 'deployment.apps/web rolled back', 'deployment "web" successfully rolled out'], []],
   ['node-failure', nodeFailure, ['node/node-2 drained'], []],
+  ['troubleshooting', troubleshooting, ['deployment.apps/worker image updated', 'deployment "worker" successfully rolled out', 'deployment.apps/worker condition met', 'deployment.apps "worker" deleted from default namespace'], ['kubectl logs deploy/worker']],
   ['control-plane-outage', controlPlaneOutage, ['deployment.apps/web scaled'], ['kubectl get pods', 'kubectl scale deployment web --replicas=5', 'kubectl scale deployment web --replicas=2']],
 ];
 
