@@ -366,6 +366,9 @@ function waitCondition(forArg: string): WaitCondition {
   throw new Fail(`error: unrecognized condition: ${JSON.stringify(forArg)}`);
 }
 
+/** The longest a `kubectl wait` runs simulated time. */
+const WAIT_CAP_MS = 3_600_000;
+
 /** kubectl wait: simulated time runs until each object meets the condition or --timeout (30 s) passes. */
 function cmdWait(r: Run, argv: string[]): void {
   const p = parse(r, 'wait', argv, { for: { kind: 'string' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
@@ -373,7 +376,10 @@ function cmdWait(r: Run, argv: string[]): void {
   const timeoutArg = str(p, 'timeout') ?? '30s';
   const timeoutMs = parseDurationMs(timeoutArg.replace(/^-.*/, '0'));
   if (timeoutMs === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl wait --help' for usage.`);
-  const effective = timeoutArg.startsWith('-') ? 168 * 3_600_000 : timeoutMs;
+  // A negative timeout is kubectl's "a week"; the simulator runs at most an hour of simulated time
+  // per command, so a page never spends long on one line.
+  const requested = timeoutArg.startsWith('-') ? 168 * 3_600_000 : timeoutMs;
+  const effective = Math.min(requested, WAIT_CAP_MS);
   const ns = nsOf(p);
   const t = targets(p.args);
   const objs: { kind: KindInfo; name: string }[] = [...t.names];
@@ -390,7 +396,10 @@ function cmdWait(r: Run, argv: string[]): void {
     if (!first.ok) throw new Fail(apiError(first.status));
     const read = () => storeGet(r.cluster.world.state.store, kind.resource, storeKey(kind.resource, kind.namespaced ? ns : undefined, name)) as Obj | undefined;
     while (!cond(read())) {
-      if (r.now >= deadline) throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
+      if (r.now >= deadline) {
+        if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
+        throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
+      }
       r.cluster.advance(Math.min(100, deadline - r.now));
     }
     r.print(`${kind.singular}/${name} condition met\n`);

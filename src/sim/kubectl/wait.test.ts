@@ -18,5 +18,9 @@ describe('wait', () => {
     expect(runKubectl(c, 'wait --for=delete pod/gone')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(runKubectl(c, 'wait --for=condition=Ready pod/gone').stderr).toBe('Error from server (NotFound): pods "gone" not found\n');
     expect(runKubectl(c, 'wait --for=ready pod/x').stderr).toBe('error: unrecognized condition: "ready"\n');
+    // kubectl's "wait a week" (a negative timeout) stops after an hour of simulated time, and says so.
+    const t1 = c.now;
+    expect(runKubectl(c, 'wait --for=condition=Available=False deploy/web --timeout=-1s').stderr).toBe('error: the simulator waits at most 1h0m0s, and the condition is not met yet on deployments/web\n');
+    expect(c.now - t1).toBe(3_600_000);
   });
 });
