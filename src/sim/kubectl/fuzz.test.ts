@@ -19,7 +19,7 @@ const WORDS = ['get', 'describe', 'apply', 'create', 'deployment', 'scale', 'set
   '--cascade=foreground', '--types=Warning', '--for', '-p', '-c', 'nginx', '--tail=1', '--all-containers'];
 
 const line = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 12 })), { maxLength: 7 }).map((ws) => ws.join(' '));
-const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|Warning: |No resources found|You must specify|There are pending|\nTo further debug)/;
+const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|Warning: |No resources found|No events found|You must specify|There are pending|\nTo further debug)/;
 
 describe('fuzz', () => {
   test('kubectl lines never throw and end in output or a kubectl-style error', () => {
