@@ -68,7 +68,8 @@ type Cmd =
   | { k: 'advance'; ms: number }
   | { k: 'node'; node: number; action: 'stop' | 'start' | 'partition' | 'heal' }
   | { k: 'cp'; action: 'stop' | 'start'; part?: 'scheduler' | 'controller-manager' }
-  | { k: 'crash'; i: number; oom: boolean };
+  | { k: 'crash'; i: number; oom: boolean }
+  | { k: 'delete-deployment'; d: number; cascade: 'background' | 'orphan' | 'foreground' };
 
 /** One step: a command, then a watch opened from a random earlier revision of one resource. */
 interface Step { cmd: Cmd; watchAt: number; watchRes: number }
@@ -80,6 +81,7 @@ const userCmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ k: fc.constant('image' as const), d, image: fc.integer({ min: 0, max: 2 }) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constantFrom('undo' as const, 'pause' as const, 'resume' as const), d }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('delete-pod' as const), i: fc.nat(20) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('delete-deployment' as const), d, cascade: fc.constantFrom('background' as const, 'orphan' as const, 'foreground' as const) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constantFrom('cordon' as const, 'uncordon' as const), node: fc.integer({ min: 0, max: 2 }) }) },
   { weight: 4, arbitrary: fc.record({ k: fc.constant('advance' as const), ms: fc.integer({ min: 100, max: 60_000 }) }) },
 );
@@ -142,6 +144,7 @@ function run(c: Cluster, cmd: Cmd): void {
       if (ps.length) k(`kubectl delete pod ${ps[cmd.i % ps.length].metadata!.name} --wait=false`);
       break;
     }
+    case 'delete-deployment': k(`kubectl delete deployment ${dname(cmd.d)} --cascade=${cmd.cascade} --wait=false`); break;
     case 'cordon': k(`kubectl cordon ${NODES[cmd.node]}`); break;
     case 'uncordon': k(`kubectl uncordon ${NODES[cmd.node]}`); break;
     case 'advance': c.advance(cmd.ms); break;
@@ -388,6 +391,8 @@ function checkedRun(steps: Step[], opts: { rollouts: boolean }): Cluster {
     // Closing a window happens before the command: its effects are the user's, not the rollout's.
     if (windows) {
       if (cmd.k === 'scale') delete windows[dname(cmd.d)]; // create of an existing one is refused: no change
+      // Deleting the Deployment ends its rollout; one made again under the name starts from nothing.
+      if (cmd.k === 'delete-deployment') delete windows[dname(cmd.d)];
       if (cmd.k === 'delete-pod') for (const n of Object.keys(windows)) delete windows[n];
     }
     run(c, cmd);
@@ -400,8 +405,11 @@ function checkedRun(steps: Step[], opts: { rollouts: boolean }): Cluster {
     if (windows && (cmd.k === 'image' || cmd.k === 'undo') && !before) delete windows[dname(cmd.d)];
     else if (windows && (cmd.k === 'image' || cmd.k === 'undo')) {
       const dep = (storeList(c.world.state.store, 'deployments', 'default') as Deployment[]).find((x) => x.metadata?.name === dname(cmd.d));
-      if (dep) seen.windows++;
-      if (dep) windows[dname(cmd.d)] = { replicas: dep.spec?.replicas ?? 1, surge: maxSurge(dep), unavailable: maxUnavailable(dep) };
+      // (a Deployment being deleted — in the foreground, waiting for its pods — rolls nothing out)
+      if (dep && !dep.metadata?.deletionTimestamp) {
+        seen.windows++;
+        windows[dname(cmd.d)] = { replicas: dep.spec?.replicas ?? 1, surge: maxSurge(dep), unavailable: maxUnavailable(dep) };
+      }
     }
     catchUp(c, m, windows, fail);
     checkResourceVersions(c, fail);

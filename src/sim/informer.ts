@@ -90,6 +90,12 @@ export const INDEXERS: Record<string, IndexFunc> = {
     const n = (o as { spec?: { nodeName?: string } }).spec?.nodeName;
     return n ? nodeValues(n) : NONE;
   },
+  /** The namespace of an object with no controller (an orphan a controller may adopt); nothing for the rest. */
+  orphan: (o) => {
+    const refs = (o.metadata as { ownerReferences?: { controller?: boolean }[] } | undefined)?.ownerReferences;
+    if (refs) for (const r of refs) if (r.controller) return NONE;
+    return [o.metadata?.namespace ?? ''];
+  },
 };
 
 /** Register an index function under a name (module-wide behaviour, like admission plugins). */
@@ -105,7 +111,7 @@ function sameValues(a: string[], b: string[]): boolean {
 
 // The built-in index functions read only metadata.namespace, metadata.ownerReferences and
 // spec.nodeName, which a status write carries over by reference: such a write cannot move the object.
-const SPEC_AND_OWNER_INDEXERS = new Set([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName]);
+const SPEC_AND_OWNER_INDEXERS = new Set([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName, INDEXERS.orphan]);
 type Indexed = { metadata?: { namespace?: string; ownerReferences?: unknown }; spec?: unknown };
 function sameIndexInputs(a: Indexed, b: Indexed): boolean {
   return a.spec === b.spec && a.metadata?.ownerReferences === b.metadata?.ownerReferences && a.metadata?.namespace === b.metadata?.namespace;

@@ -19,6 +19,7 @@ import {
   rolloutRollingStep, scale, ScalingReplicaSetReason, scalingReplicaSetMessage, setDeploymentCondition, setDeploymentRevision, calculateStatus,
   syncRolloutStatus as computeRolloutStatus, type ScaleAction,
 } from './deployment-util.ts';
+import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 import { rolloutMachine, rolloutStateName, rolloutSummary, type RolloutAction, type RolloutContext, type RolloutEvent, type RolloutStateName, type RolloutSummary } from './rollout-machine.ts';
 
 /** Time a worker takes to pick up a queued key. */
@@ -107,11 +108,13 @@ function dHandlers(ctx: C): EventHandlers<Deployment> {
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   const s = ctx.state;
   return {
-    add: (rs) => enqueueOwner(s, rs),
+    add: (rs) => { enqueueOwner(s, rs); enqueueAdopters(s, rs); },
     update: (old, cur) => {
       if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
       if (controllerRefOf(old)?.uid !== controllerRefOf(cur)?.uid) enqueueOwner(s, old);
       enqueueOwner(s, cur);
+      // An orphan (newly, or with new labels) may be adopted by a Deployment that selects it.
+      if (!controllerRefOf(cur) && (controllerRefOf(old) || !deepEqual(old.metadata?.labels, cur.metadata?.labels))) enqueueAdopters(s, cur);
     },
     delete: (rs) => enqueueOwner(s, rs),
   };
@@ -181,8 +184,34 @@ function applyActions(x: SyncCtx, rss: ReplicaSet[], actions: readonly ScaleActi
 }
 
 function ownedReplicaSets(s: DeploymentControllerState, d: Deployment): ReplicaSet[] {
-  // getReplicaSetsForDeployment: RSs this Deployment controls (adoption of orphans is not modelled).
+  // The RSs this Deployment controls now, as a reader sees them (no adoption: see claimReplicaSets).
   return listerList(s.rsInformer, (rs) => rs.metadata?.namespace === d.metadata?.namespace && controllerRefOf(rs)?.uid === d.metadata?.uid);
+}
+
+/**
+ * getReplicaSetsForDeployment: its own RSs that still match its selector, after adopting matching
+ * orphans (a ReplicaSet left by `delete --cascade=orphan`) and releasing its own that no longer match.
+ * Undefined when a patch failed (the sync is retried).
+ */
+function claimReplicaSets(x: SyncCtx): ReplicaSet[] | undefined {
+  const s = x.ctx.state;
+  const d = x.d;
+  const ns = d.metadata?.namespace;
+  const candidates = listerList(s.rsInformer, (rs) => rs.metadata?.namespace === ns && claimCandidate(d, rs));
+  const r = claimObjects(d, candidates, {
+    adopt: (rs, patch) => { const p = x.ctx.api.patch('replicasets', ns, rs.metadata?.name ?? '', patch); return p.ok ? p.object : undefined; },
+    release: (rs, patch) => { const p = x.ctx.api.patch('replicasets', ns, rs.metadata?.name ?? '', patch); return p.ok || p.code === 404; },
+    fresh: () => { const g = x.ctx.api.get('deployments', ns, d.metadata?.name ?? ''); return g.ok ? g.object : undefined; },
+  });
+  return r.ok ? r.owned : undefined;
+}
+
+/** getDeploymentsForReplicaSet: the Deployments whose selector an orphan RS matches (they may adopt it). */
+function enqueueAdopters(s: DeploymentControllerState, rs: ReplicaSet): void {
+  if (controllerRefOf(rs) || rs.metadata?.deletionTimestamp) return;
+  for (const d of listerList(s.dInformer, (d) => d.metadata?.namespace === rs.metadata?.namespace)) {
+    if (claimCandidate(d, rs)) add(s.queue, metaNamespaceKey(d));
+  }
 }
 
 /**
@@ -438,7 +467,8 @@ export function syncDeployment(ctx: C, key: string): boolean {
     return true;
   }
   const x: SyncCtx = { ctx, d: d0, key, lastAction: 'idle', status: null };
-  const rsList = ownedReplicaSets(s, d0);
+  const rsList = claimReplicaSets(x);
+  if (!rsList) return false;
   let ok: boolean;
   if (d0.metadata?.deletionTimestamp) {
     // syncStatusOnly

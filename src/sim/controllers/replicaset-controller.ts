@@ -17,6 +17,7 @@ import {
   BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
   manageReplicasDiff, podEventMessages, slowStartBatch, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
 } from './replicaset-util.ts';
+import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 
 /** ExpectationsTimeout: expectations older than this are ignored, so a lost watch event cannot wedge an RS. */
 export const ExpectationsTimeoutMs = 5 * 60 * 1000;
@@ -42,6 +43,8 @@ export interface ReplicaSetControllerState {
   recorder: EventRecorderState;
   /** A worker wake-up is already queued. */
   workerPending: boolean;
+  /** RS keys one of whose pods had its labels changed: the next sync checks it still matches (ClaimPods). */
+  relabeled?: Record<string, true>;
 }
 
 type C = Ctx<ReplicaSetControllerState>;
@@ -256,7 +259,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       // A pod that shows up already terminating counts as a deletion, not a creation.
       if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod); return; }
       const key = resolveControllerKey(s, pod.metadata?.namespace, controllerRefOf(pod));
-      if (key === undefined) return; // orphans are not adopted in this model
+      if (key === undefined) { enqueueAdopters(s, pod); return; }
       creationObserved(s, key);
       add(s.queue, key);
     },
@@ -278,7 +281,10 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
         if (oldRS) enqueue(s, oldRS);
       }
       const key = resolveControllerKey(s, cur.metadata?.namespace, curRef);
-      if (key === undefined) return;
+      // An orphan (newly, or with new labels) may be adopted by an RS that selects it.
+      if (key === undefined) { if (!curRef && (oldRef || labelChanged)) enqueueAdopters(s, cur); return; }
+      // Its own pod relabelled: the sync checks whether it still matches, and releases it if not.
+      if (labelChanged) (s.relabeled ??= {})[key] = true;
       add(s.queue, key);
       // Available needs minReadySeconds of readiness: look again once that has passed.
       const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
@@ -286,6 +292,36 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
     },
     delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod); },
   };
+}
+
+/** getPodReplicaSets: the RSs whose selector an orphan pod matches (they may adopt it). */
+function enqueueAdopters(s: ReplicaSetControllerState, pod: Pod): void {
+  if (pod.metadata?.deletionTimestamp) return;
+  for (const rs of listerByIndex(s.rsInformer, 'namespace', pod.metadata?.namespace ?? '')) {
+    if (claimCandidate(rs, pod)) add(s.queue, metaNamespaceKey(rs));
+  }
+}
+
+/**
+ * ClaimPods, when there is something to claim: adopt the namespace's orphans the RS selects, release
+ * its own pods whose labels no longer match. The RS's pods after it, or undefined when nothing changed
+ * (the usual case: no orphan, no relabelled pod) so the kept tally still holds.
+ */
+function claimPods(ctx: C, rs: ReplicaSet, key: string): { pods: Pod[]; ok: boolean } | undefined {
+  const s = ctx.state;
+  const ns = rs.metadata?.namespace ?? '';
+  const relabeled = s.relabeled?.[key] === true;
+  if (relabeled) delete s.relabeled![key];
+  const orphans = listerByIndex(s.podInformer, 'orphan', ns).filter((p) => claimCandidate(rs, p));
+  if (!orphans.length && !relabeled) return undefined;
+  const own = podsOf(s, rs, true);
+  const r = claimObjects(rs, [...own, ...orphans], {
+    adopt: (p, patch) => { const x = ctx.api.patch('pods', ns, p.metadata?.name ?? '', patch); return x.ok ? x.object : undefined; },
+    release: (p, patch) => { const x = ctx.api.patch('pods', ns, p.metadata?.name ?? '', patch); return x.ok || x.code === 404; },
+    fresh: () => { const g = ctx.api.get('replicasets', ns, rs.metadata?.name ?? ''); return g.ok ? g.object : undefined; },
+  });
+  if (!r.adopted.length && !r.released.length) return r.ok ? undefined : { pods: own, ok: false };
+  return { pods: r.owned, ok: r.ok };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,7 +360,7 @@ function podFromTemplate(rs: ReplicaSet): Pod {
 }
 
 /** manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach spec.replicas; returns the first error. */
-function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet): string | null {
+function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: Pod[]): string | null {
   const s = ctx.state;
   const key = metaNamespaceKey(rs);
   const ns = rs.metadata?.namespace ?? 'default';
@@ -350,7 +386,7 @@ function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet): string | n
   }
   if (diff > 0) {
     // Ranking ties fall back to the lister's (key) order.
-    const ranked = podsOf(s, rs, true).filter(isPodActive);
+    const ranked = (claimed ?? podsOf(s, rs, true)).filter(isPodActive);
     const victims = getPodsToDelete(ranked, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
     expectDeletions(s, key, victims.map((p) => metaNamespaceKey(p)), ctx.now);
     let firstErr: string | null = null;
@@ -410,11 +446,16 @@ export function syncReplicaSet(ctx: C, key: string): boolean {
       throw new Error(`replicaset-controller: pod tally of ${key} is stale: ${JSON.stringify(counts)}`);
     }
   }
+  // Adopted or released pods count at once (the tally catches up when their notifications arrive).
+  const claim = claimPods(ctx, rs, key);
+  if (claim && !claim.ok) return false; // a failed adoption or release: the whole sync is tried again
   let err: string | null = null;
-  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) err = manageReplicas(ctx, counts.active, rs);
+  const active = claim ? claim.pods.filter(isPodActive) : undefined;
+  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) err = manageReplicas(ctx, active ? active.length : counts.active, rs, claim?.pods);
   const now = rfc3339(ctx.now);
   let status: ReturnType<typeof calculateReplicaSetStatus>;
-  if ((rs.spec?.minReadySeconds ?? 0) === 0) status = replicaSetStatusFromCounts(rs, counts, err, now); // available = ready
+  if (claim) status = calculateReplicaSetStatus(rs, active!, claim.pods.filter((p) => p.metadata?.deletionTimestamp && !isDone(p)), err, now);
+  else if ((rs.spec?.minReadySeconds ?? 0) === 0) status = replicaSetStatusFromCounts(rs, counts, err, now); // available = ready
   else { const x = scan(); status = calculateReplicaSetStatus(rs, x.active, x.terminating, err, now); }
   const updated = updateStatus(ctx, rs, status);
   if (!updated) return false;
@@ -439,8 +480,8 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
   identity: () => 'replicaset-controller',
   init(ctx) {
     const s: ReplicaSetControllerState = {
-      rsInformer: newInformer('replicasets', 'replicasets', {}, ['controller']),
-      podInformer: newInformer('pods', 'pods', {}, ['controller']),
+      rsInformer: newInformer('replicasets', 'replicasets', {}, ['controller', 'namespace']),
+      podInformer: newInformer('pods', 'pods', {}, ['controller', 'orphan']),
       queue: newWorkQueue('replicaset'),
       expectations: {},
       recorder: newEventRecorder(),
