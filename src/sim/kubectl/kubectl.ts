@@ -180,6 +180,117 @@ function cmdGet(r: Run, argv: string[]): void {
   for (const e of errors) r.error(e);
 }
 
+// ---------------------------------------------------------------- run, annotate, patch, top
+
+/** kubectl run: one bare pod (labels run=NAME), as `kubectl run` makes it. */
+function cmdRun(r: Run, argv: string[]): void {
+  const dash = argv.indexOf('--');
+  const p = parse(r, 'run', dash >= 0 ? argv.slice(0, dash) : argv, {
+    image: { kind: 'string' }, restart: { kind: 'string' }, port: { kind: 'string' }, labels: { kind: 'string', short: 'l' }, command: { kind: 'bool' },
+  });
+  const tail = dash >= 0 ? argv.slice(dash + 1) : [];
+  const name = p.args[0];
+  if (!name) throw new Fail("error: NAME is required for run\nSee 'kubectl run -h' for help and examples");
+  const image = str(p, 'image');
+  if (!image) throw new Fail('error: required flag(s) "image" not set');
+  const restart = str(p, 'restart') ?? 'Always';
+  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw new Fail(`error: invalid restart policy: ${restart}`);
+  const labels: Record<string, string> = {};
+  const labelArg = str(p, 'labels');
+  if (labelArg) {
+    for (const kv of labelArg.split(',')) {
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new Fail(`error: invalid label spec: ${kv}`);
+      labels[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+  } else labels.run = name;
+  const container: Obj = { name, image, resources: {} };
+  const port = str(p, 'port');
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port)) throw new Fail(`error: invalid argument "${port}" for "--port" flag: strconv.ParseInt: parsing "${port}": invalid syntax`);
+    container.ports = [{ containerPort: Number(port) }];
+  }
+  if (tail.length) container[bool(p, 'command') ? 'command' : 'args'] = tail;
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [container], dnsPolicy: 'ClusterFirst', restartPolicy: restart } };
+  r.must({ verb: 'create', resource: 'pods', namespace: nsOf(p), body: pod });
+  r.print(`pod/${name} created\n`);
+}
+
+/** kubectl annotate: set (k=v) or remove (k-) annotations; an existing value needs --overwrite. */
+function cmdAnnotate(r: Run, argv: string[]): void {
+  const p = parse(r, 'annotate', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const changes = p.args.filter((a) => a.includes('=') || a.endsWith('-'));
+  const rest = p.args.filter((a) => !changes.includes(a));
+  if (!changes.length) throw new Fail("error: at least one annotation update is required\nSee 'kubectl annotate -h' for help and examples");
+  const set: Record<string, string> = {};
+  const remove: string[] = [];
+  for (const c of changes) {
+    if (c.endsWith('-') && !c.includes('=')) remove.push(c.slice(0, -1));
+    else set[c.slice(0, c.indexOf('='))] = c.slice(c.indexOf('=') + 1);
+  }
+  const ns = nsOf(p);
+  const sel = str(p, 'selector');
+  const objs = sel !== undefined ? (() => { const kind = kindOrFail(rest[0] ?? ''); return list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name as string })); })() : targets(rest).names;
+  if (!objs.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  for (const { kind, name } of objs) {
+    const cur = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+    if (!cur.ok) { if (cur.code === 0) throw new Fail(apiError(cur.status)); r.error(apiError(cur.status)); continue; }
+    const have: Record<string, string> = { ...(cur.object as Obj).metadata?.annotations };
+    const clash = Object.entries(set).filter(([k, v]) => k in have && have[k] !== v);
+    if (clash.length && !bool(p, 'overwrite')) {
+      r.error(`error: --overwrite is false but found the following declared annotation(s): ${clash.map(([k]) => `'${k}' already has a value (${have[k]})`).join('; ')}`);
+      continue;
+    }
+    const patch: Record<string, string | null> = { ...set };
+    for (const k of remove) patch[k] = null;
+    r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body: { metadata: { annotations: patch } }, options: { patchType: 'merge' } });
+    r.print(`${kind.singular}/${name} annotated\n`);
+  }
+}
+
+/** kubectl patch TYPE NAME -p PATCH [--type strategic|merge]: "patched", or "patched (no change)". */
+function cmdPatch(r: Run, argv: string[]): void {
+  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, type: { kind: 'string' }, subresource: { kind: 'string' } });
+  const text = str(p, 'patch');
+  if (text === undefined) throw new Fail('error: must specify --patch or --patch-file containing the contents of the patch');
+  const type = str(p, 'type') ?? 'strategic';
+  if (type === 'json') throw new Fail("error: this simulator's API server takes strategic and merge patches; a JSON patch (--type json) is not simulated");
+  if (type !== 'strategic' && type !== 'merge') throw new Fail(`error: --type must be one of [json merge strategic], not "${type}"`);
+  let body: unknown;
+  try {
+    const docs = parseAllDocuments(text);
+    if (docs.length !== 1 || docs[0].errors.length) throw new Error(docs[0]?.errors[0]?.message ?? 'not one document');
+    body = docs[0].toJSON();
+  } catch (e) {
+    throw new Fail(`error: unable to parse "${text}": ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Fail(`error: unable to parse "${text}": the patch must be an object`);
+  const t = targets(p.args);
+  if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
+  const ns = nsOf(p);
+  for (const { kind, name } of t.names) {
+    const before = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+    if (!before.ok) { if (before.code === 0) throw new Fail(apiError(before.status)); r.error(apiError(before.status)); continue; }
+    const sub = str(p, 'subresource');
+    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, subresource: sub, body, options: { patchType: type } });
+    if (!res.ok) { if (res.code === 0) throw new Fail(apiError(res.status)); r.error(apiError(res.status)); continue; }
+    const changed = (res.object as Obj)?.metadata?.resourceVersion !== (before.object as Obj).metadata?.resourceVersion;
+    r.print(`${kind.singular}/${name} patched${changed ? '' : ' (no change)'}\n`);
+  }
+}
+
+/** kubectl top: the cluster runs no metrics-server, so there is no Metrics API to read. */
+function cmdTop(r: Run, argv: string[]): void {
+  parse(r, 'top', argv.slice(1), { 'all-namespaces': { kind: 'bool', short: 'A' }, containers: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, 'sort-by': { kind: 'string' } });
+  if (!argv[0]) {
+    // A command made of subcommands prints its help when given none.
+    r.print('Display resource (CPU/memory) usage.\n\nAvailable Commands:\n  node          Display resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods\n');
+    return;
+  }
+  if (!['pods', 'pod', 'po', 'nodes', 'node', 'no'].includes(argv[0])) throw new Fail(`error: unknown command "${argv[0]}" for "kubectl top"`);
+  throw new Fail('error: Metrics API not available');
+}
+
 // ---------------------------------------------------------------- events
 
 /** eventTime() of kubectl events: when an Event was last seen (series, lastTimestamp, eventTime). */
@@ -1130,7 +1241,7 @@ function cmdVersion(r: Run, argv: string[]): void {
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop,
 };
 
 /** kubectl's short help (what a bare `kubectl` prints). */
@@ -1140,6 +1251,7 @@ export const KUBECTL_HELP = `kubectl controls the Kubernetes cluster manager.
 
 Commands in this simulator:
   create deployment  Create a deployment with the specified name
+  run                Run a particular image on the cluster (one pod)
   expose             Take a deployment and expose it as a new Kubernetes service
   get                Display one or many resources
   describe           Show details of a specific resource
@@ -1151,6 +1263,9 @@ Commands in this simulator:
   set image          Update the image of a pod template
   rollout            Manage the rollout of a deployment (status, history, undo, pause, resume, restart)
   label              Update the labels on a resource
+  annotate           Update the annotations on a resource
+  patch              Update fields of a resource (strategic or merge patch)
+  top                Display resource usage (needs a metrics-server, which this cluster does not run)
   cordon, uncordon   Mark node as unschedulable / schedulable
   drain              Drain node in preparation for maintenance
   taint              Update the taints on one or more nodes

@@ -1,0 +1,56 @@
+// kubectl run, patch, annotate and top against a running cluster (in their own file: a Cluster
+// registers the cluster's admission plugins module-wide, which the fixture-based goldens must not see).
+import { describe, expect, test } from 'vitest';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { createCluster } from '../cluster.ts';
+import { runKubectl } from './kubectl.ts';
+
+function cluster() {
+  const c = createCluster({ seed: 5 });
+  runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
+  c.settle();
+  return c;
+}
+
+describe('run, patch, annotate, top', () => {
+  test('kubectl run makes one bare pod, labelled run=NAME, that the kubelet starts', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'run probe --image=nginx:1.27 --restart=Never --port=8080 -- sleep 3600')).toEqual({ stdout: 'pod/probe created\n', stderr: '', exitCode: 0 });
+    c.advance(10_000);
+    const pod = (c.world.state.store.objects.pods as Record<string, Pod>)['/registry/pods/default/probe'];
+    expect(pod.metadata?.labels).toEqual({ run: 'probe' });
+    expect(pod.metadata?.ownerReferences).toBeUndefined();
+    expect(pod.spec?.restartPolicy).toBe('Never');
+    expect(pod.spec?.containers[0]).toMatchObject({ name: 'probe', image: 'nginx:1.27', args: ['sleep', '3600'], ports: [{ containerPort: 8080 }] });
+    expect(pod.status?.phase).toBe('Running');
+    expect(runKubectl(c, 'run nameless').stderr).toBe('error: required flag(s) "image" not set\n');
+  });
+
+  test('kubectl patch: strategic by default, merge on request; a patch that changes nothing says so', () => {
+    const c = cluster();
+    expect(runKubectl(c, `patch deployment web -p '{"spec":{"replicas":3}}'`).stdout).toBe('deployment.apps/web patched\n');
+    expect(runKubectl(c, `patch deployment web -p '{"spec":{"replicas":3}}'`).stdout).toBe('deployment.apps/web patched (no change)\n');
+    expect(runKubectl(c, `patch deploy web --type merge -p '{"metadata":{"labels":{"tier":"front"}}}'`).stdout).toBe('deployment.apps/web patched\n');
+    c.advance(10_000);
+    expect(runKubectl(c, 'get deploy web --show-labels').stdout).toMatch(/web\s+3\/3.*tier=front/);
+    expect(runKubectl(c, "patch deploy web -p '{oops'").stderr).toMatch(/^error: unable to parse "\{oops": /);
+    expect(runKubectl(c, 'patch deploy web').stderr).toBe('error: must specify --patch or --patch-file containing the contents of the patch\n');
+  });
+
+  test('kubectl annotate: an existing value needs --overwrite; k- removes', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'annotate deployment web team=blue').stdout).toBe('deployment.apps/web annotated\n');
+    expect(runKubectl(c, 'annotate deployment web team=red').stderr).toBe("error: --overwrite is false but found the following declared annotation(s): 'team' already has a value (blue)\n");
+    runKubectl(c, 'annotate deployment web team=red --overwrite');
+    const annotations = () => (c.world.state.store.objects.deployments as Record<string, { metadata: { annotations?: Record<string, string> } }>)['/registry/deployments/default/web'].metadata.annotations ?? {};
+    expect(annotations().team).toBe('red');
+    runKubectl(c, 'annotate deployment web team-');
+    expect('team' in annotations()).toBe(false);
+  });
+
+  test('kubectl top: no metrics-server in this cluster, as on a fresh kubeadm cluster', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'top pods')).toEqual({ stdout: '', stderr: 'error: Metrics API not available\n', exitCode: 1 });
+    expect(runKubectl(c, 'top node').stderr).toBe('error: Metrics API not available\n');
+  });
+});
