@@ -95,6 +95,9 @@ function kindOrFail(arg: string): KindInfo {
   return k;
 }
 
+/** The `all` category (pods, replicationcontrollers, services, daemonsets, deployments, …) as served here. */
+const ALL_CATEGORY = ['pods', 'services', 'deployments', 'replicasets'];
+
 /** `TYPE NAME…`, `TYPE/NAME …` or `TYPE1,TYPE2`: the (kind, name?) pairs of a command. */
 function targets(args: string[]): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
   if (!args.length) return { kinds: [], names: [] };
@@ -103,7 +106,9 @@ function targets(args: string[]): { kinds: KindInfo[]; names: { kind: KindInfo; 
   }
   if (args[0].includes('/')) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
   // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
-  const kinds = [...new Set(args[0].split(','))].map(kindOrFail);
+  // The category `all` stands for the workload kinds this cluster serves, in kubectl's order.
+  const types = args[0].split(',').flatMap((t) => (t === 'all' ? ALL_CATEGORY : [t]));
+  const kinds = [...new Set(types)].map(kindOrFail);
   const names = args.slice(1);
   if (names.includes('')) throw new Fail('error: resource name may not be empty');
   if (names.length && kinds.length > 1) return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };

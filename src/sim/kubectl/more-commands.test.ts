@@ -48,6 +48,13 @@ describe('run, patch, annotate, top', () => {
     expect('team' in annotations()).toBe(false);
   });
 
+  test('kubectl get all: pods, services, deployments and replicasets, each table with kind prefixes', () => {
+    const c = cluster();
+    const out = runKubectl(c, 'get all').stdout.split('\n\n').map((t) => t.split('\n')[1]?.split(/\s+/)[0]);
+    expect(out).toEqual([expect.stringMatching(/^pod\/web-/), 'deployment.apps/web', expect.stringMatching(/^replicaset\.apps\/web-/)]);
+    expect(runKubectl(createCluster({ seed: 5 }), 'get all')).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+  });
+
   test('kubectl top: no metrics-server in this cluster, as on a fresh kubeadm cluster', () => {
     const c = cluster();
     expect(runKubectl(c, 'top pods')).toEqual({ stdout: '', stderr: 'error: Metrics API not available\n', exitCode: 1 });
