@@ -12,6 +12,7 @@ import { asList, printTable, toJSON, toYAML } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, type KindInfo } from './resources.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
+import { parseJsonPath, renderJsonPath } from './jsonpath.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -143,7 +144,11 @@ function cmdGet(r: Run, argv: string[]): void {
     throw new Fail('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples');
   }
   const output = str(p, 'output') ?? '';
-  if (!['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
+  const jsonpath = output.startsWith('jsonpath=') ? output.slice('jsonpath='.length) : undefined;
+  if (jsonpath !== undefined) {
+    try { parseJsonPath(jsonpath); } catch (e) { throw new Fail(`error: error parsing jsonpath ${jsonpath}, ${(e as Error).message}`); }
+  }
+  if (jsonpath === undefined && !['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
     throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml`);
   }
   const all = bool(p, 'all-namespaces');
@@ -164,7 +169,10 @@ function cmdGet(r: Run, argv: string[]): void {
     if (g) g.items.push(o); else groups.push({ kind, items: [o] });
   }
   const items = groups.flatMap((g) => g.items);
-  if (output === 'json' || output === 'yaml') {
+  if (jsonpath !== undefined) {
+    const single = t.names.length === 1 && t.kinds.length === 0;
+    if (!(single && !items.length)) r.print(renderJsonPath(jsonpath, single ? items[0] : asList(items)));
+  } else if (output === 'json' || output === 'yaml') {
     const single = t.names.length === 1 && t.kinds.length === 0;
     if (single && !items.length) { for (const e of errors) r.error(e); return; }
     const v = single ? items[0] : asList(items);
