@@ -107,3 +107,31 @@ export const nodeNotReadyEvent: Scenario = {
     )],
   ],
 };
+
+/**
+ * The node is not coming back, so its Node object is deleted: the pod garbage collector force-deletes
+ * its pods after the 40 s quarantine (no 300 s wait), and the garbage collector takes its Lease.
+ */
+export const nodeDeleted: Scenario = {
+  chapter: 'node-failure',
+  title: 'the dead Node deleted: its pods go after the 40 s quarantine, and its Lease with it',
+  steps: [...start, 'sim advance 2m', 'kubectl delete node node-1', 'sim advance 90s'],
+  expect: [
+    ['kubectl get nodes', lines(
+      'NAME     STATUS   ROLES    AGE   VERSION',
+      'node-2   Ready    <none>   4m    v1.35.0',
+      'node-3   Ready    <none>   4m    v1.35.0',
+    )],
+    ['kubectl get pods -o wide', lines(
+      'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
+      'web-c68c68797-bsxlx   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-l6bml   1/1     Running   0          40s   10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-sqd8p   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
+    )],
+    ['kubectl get leases -n kube-node-lease', lines(
+      'NAME     HOLDER   AGE',
+      'node-2   node-2   4m',
+      'node-3   node-3   4m',
+    )],
+  ],
+};
