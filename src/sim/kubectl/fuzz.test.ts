@@ -17,7 +17,7 @@ const WORDS = ['get', 'describe', 'apply', 'create', 'deployment', 'scale', 'set
   '--to-revision=1', 'k=v:NoSchedule', 'k-', '--ignore-daemonsets', '-f', '-', '"', "'", '\\', '--x', '-z', 'deploy,rs,pods', '--wait=false', 'x=y',
   'events', 'logs', 'wait', '--for=condition=Available', '--for=delete', '--for=jsonpath={.status.phase}=Running', '--timeout=1s', '--cascade=orphan', '--cascade',
   '--cascade=foreground', '--types=Warning', '--for', '-p', '-c', 'nginx', '--tail=1', '--all-containers', 'run', 'patch', 'annotate', 'top',
-  '--image=nginx:1.27', '--restart=Never', '{"spec":{"replicas":2}}', '--type=merge', 'a=b', 'a-', '--overwrite', '--', '-o=jsonpath={.items[*].metadata.name}', 'jsonpath={range .items[*]}{.kind}{end}', '-o=jsonpath={.x[}'];
+  '--image=nginx:1.27', '--restart=Never', '{"spec":{"replicas":2}}', '--type=merge', 'a=b', 'a-', '--overwrite', '--', '-o=jsonpath={.items[*].metadata.name}', 'jsonpath={range .items[*]}{.kind}{end}', '-o=jsonpath={.x[}', 'api-resources', '--namespaced=true'];
 
 const line = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 12 })), { maxLength: 7 }).map((ws) => ws.join(' '));
 const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|Warning: |No resources found|No events found|You must specify|There are pending|\nTo further debug)/;

@@ -149,6 +149,14 @@ default     9m55s       Normal   ScalingReplicaSet   Deployment/web   Scaled up 
     expect(run('events --for web').stderr).toBe('error: --for must be in resource/name form\n');
     expect(run('events --for pod/a/b').stderr).toBe('error: arguments in resource/name form may not have more than one slash\n');
   });
+  test('kubectl api-resources: what this API server serves (the command the get errors point to)', () => {
+    expect(run('api-resources --namespaced=false').stdout).toBe(
+`NAME         SHORTNAMES   APIVERSION   NAMESPACED   KIND
+namespaces   ns           v1           false        Namespace
+nodes        no           v1           false        Node
+`);
+    expect(run('api-resources -o name').stdout.split('\n')).toContain('deployments.apps');
+  });
   test('nothing found goes to stderr', () => {
     expect(run('get svc')).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
     expect(run('get leases -n kube-node-lease')).toEqual({ stdout: '', stderr: 'No resources found in kube-node-lease namespace.\n', exitCode: 0 });

@@ -10,7 +10,7 @@ import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
 import { describeDeployment, describeNode, describePod, describeReplicaSet, sameTemplate } from './describe.ts';
 import { asList, printTable, toJSON, toYAML } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
-import { kindInfo, resolveKind, resourceForKind, type KindInfo } from './resources.ts';
+import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } from './resources.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { parseJsonPath, renderJsonPath } from './jsonpath.ts';
 
@@ -191,6 +191,26 @@ function cmdGet(r: Run, argv: string[]): void {
   }
   if (!items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
   for (const e of errors) r.error(e);
+}
+
+// ---------------------------------------------------------------- api-resources
+
+/** kubectl api-resources: what this API server serves, core group first, then by group and name. */
+function cmdApiResources(r: Run, argv: string[]): void {
+  const p = parse(r, 'api-resources', argv, { output: { kind: 'string', short: 'o' }, namespaced: { kind: 'string' }, 'no-headers': { kind: 'bool' } });
+  const output = str(p, 'output') ?? '';
+  if (output !== '' && output !== 'name' && output !== 'wide') throw new Fail(`error: --output ${output} is not available`);
+  const namespaced = str(p, 'namespaced');
+  if (namespaced !== undefined && namespaced !== 'true' && namespaced !== 'false') {
+    throw new Fail(`error: invalid argument "${namespaced}" for "--namespaced" flag: strconv.ParseBool: parsing "${namespaced}": invalid syntax`);
+  }
+  const rows = Object.entries(RESOURCES)
+    .filter(([, i]) => namespaced === undefined || String(i.namespaced) === namespaced)
+    .sort(([a, x], [b, y]) => (x.group === y.group ? (a < b ? -1 : 1) : x.group === '' ? -1 : y.group === '' ? 1 : x.group < y.group ? -1 : 1));
+  if (output === 'name') { for (const [res, i] of rows) r.print(`${i.group ? `${res}.${i.group}` : res}\n`); return; }
+  let t = bool(p, 'no-headers') ? '' : 'NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND\n';
+  for (const [res, i] of rows) t += `${res}\t${shortNames(res).join(',')}\t${i.group ? `${i.group}/${i.version}` : i.version}\t${i.namespaced}\t${i.kind}\n`;
+  r.print(tabwrite(t, GET_TABS));
 }
 
 // ---------------------------------------------------------------- run, annotate, patch, top
@@ -1254,7 +1274,7 @@ function cmdVersion(r: Run, argv: string[]): void {
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources,
 };
 
 /** kubectl's short help (what a bare `kubectl` prints). */
@@ -1283,6 +1303,7 @@ Commands in this simulator:
   drain              Drain node in preparation for maintenance
   taint              Update the taints on one or more nodes
   cluster-info       Display cluster information
+  api-resources      Print the supported API resources on the server
   version            Print the client and server version information
   wait               Wait for a specific condition on one or many resources
 `;

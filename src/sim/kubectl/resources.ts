@@ -45,3 +45,9 @@ export function kindInfo(resource: string): KindInfo {
 export function resourceForKind(kind: string): string | undefined {
   return Object.keys(RESOURCES).find((r) => RESOURCES[r].kind === kind);
 }
+
+/** The short names kubectl lists for a resource (the aliases that are not its singular). */
+export function shortNames(resource: string): string[] {
+  const singular = RESOURCES[resource]?.kind.toLowerCase();
+  return (ALIASES[resource] ?? []).filter((a) => a !== singular);
+}
