@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALPHANUMS, computeHash, generateName, hashOf, microTime, newUID, parseTime, rfc3339, safeEncodeString, stableStringify, unixNanoHex } from './names.ts';
-import { createRng } from './rng.ts';
+import { createRng, nextUint32 } from './rng.ts';
 
 describe('names', () => {
   it('SafeEncodeString maps digits to 4-9,b,c,d,f', () => {
@@ -30,6 +30,17 @@ describe('names', () => {
     const u = newUID(createRng(1));
     expect(u).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(newUID(createRng(2))).not.toBe(u);
+  });
+  it('uids are the four draws in hex, with the version and variant bits set', () => {
+    const hex = (n: number, digits: number) => (n >>> 0).toString(16).padStart(8, '0').slice(8 - digits);
+    const a = createRng(9);
+    const b = createRng(9);
+    for (let i = 0; i < 2000; i++) {
+      const [w, x, y, z] = [nextUint32(b), (nextUint32(b) & 0xffff0fff) | 0x4000, (nextUint32(b) & 0x3fffffff) | 0x80000000, nextUint32(b)];
+      const want = `${hex(w, 8)}-${hex(x >>> 16, 4)}-${hex(x, 4)}-${hex(y >>> 16, 4)}-${hex(y, 4)}${hex(z, 8)}`;
+      expect(newUID(a)).toBe(want);
+    }
+    expect(a).toEqual(b);
   });
   it('timestamps from simulated ms', () => {
     expect(rfc3339(0)).toBe('2026-01-01T00:00:00Z');
