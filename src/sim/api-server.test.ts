@@ -64,6 +64,20 @@ describe('storage', () => {
     expect(d.object.spec.replicas).toBe(7);
     expect(d.object.metadata.generation).toBe(2);
   });
+  it('a create stores metadata in the order storePut stamps it (sent resourceVersion dropped, sent uid replaced in place)', () => {
+    const w = testWorld();
+    const ev = (metadata: object) => ({ apiVersion: 'v1', kind: 'Event', metadata, involvedObject: { kind: 'Pod', name: 'p' }, reason: 'R', message: 'm', type: 'Normal' });
+    const a = (w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'a', namespace: 'default' }) }) as any).object;
+    expect(Object.keys(a.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion']);
+    expect(a.metadata.resourceVersion).toBe(String(w.state.store.revision));
+    const b = (w.kubectl({ verb: 'create', resource: 'events', body: ev({ resourceVersion: '3', uid: 'mine', name: 'b', labels: { x: 'y' } }) }) as any).object;
+    expect(Object.keys(b.metadata)).toEqual(['uid', 'name', 'labels', 'namespace', 'creationTimestamp', 'resourceVersion']);
+    expect(b.metadata.uid).not.toBe('mine');
+    expect(b.metadata.resourceVersion).toBe(String(w.state.store.revision));
+    expect(Object.keys(b)).toEqual(['apiVersion', 'kind', 'metadata', 'involvedObject', 'reason', 'message', 'type']);
+    const dry = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'c' }), options: { dryRun: true } }) as any;
+    expect(Object.keys(dry.object.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp']);
+  });
   it('generateName gives a 5-char suffix; seeds give different names', () => {
     const names = [1, 2].map((seed) => {
       const w = testWorld({ seed });

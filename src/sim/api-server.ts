@@ -9,7 +9,7 @@ import { deepEqual, flatten, generateName, newUID, rfc3339 } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
 import { jitter, int, type RngState } from './rng.ts';
 import {
-  storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut,
+  storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut, storePutStamped,
   type KObject, type StoreEvent, type StoreState,
 } from './store.ts';
 
@@ -1082,7 +1082,7 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   let obj: Obj = { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body, metadata: meta };
   // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
   if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
-  const r = admitAndValidate(h, id, { ...req, name: meta.name }, obj, undefined, true);
+  const r = admitAndValidate(h, id, req, obj, undefined, true); // (the name it reports is the object's)
   if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
   obj = r.obj;
   // Not through the names cache: most created objects (Events) are never addressed again.
@@ -1094,14 +1094,29 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   }
   // Rest-destructure rather than `delete`: a deleted property drops every stored metadata object
   // into V8's slow dictionary mode, and the scheduler reads metadata millions of times in a burst.
-  const { resourceVersion: _rv, ...createdMeta } = obj.metadata as Obj; // eslint-disable-line @typescript-eslint/no-unused-vars
-  obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now) };
-  if (GENERATION_RESOURCES.has(req.resource)) obj.metadata.generation = 1;
-  if (req.options?.dryRun) { logRequest(h, component, req, 201, { name: meta.name }); return { ok: true, code: 201, object: obj }; }
-  const ev = storePut(h.store, req.resource, key, obj as KObject);
+  // (Without a client-sent resourceVersion there is nothing to leave out.)
+  const sentMeta = obj.metadata as Obj;
+  const createdMeta = 'resourceVersion' in sentMeta ? withoutResourceVersion(sentMeta) : sentMeta;
+  let ev: StoreEvent;
+  if (req.options?.dryRun || GENERATION_RESOURCES.has(req.resource)) {
+    obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now) };
+    if (GENERATION_RESOURCES.has(req.resource)) obj.metadata.generation = 1;
+    if (req.options?.dryRun) { logRequest(h, component, req, 201, { name: meta.name }); return { ok: true, code: 201, object: obj }; }
+    ev = storePut(h.store, req.resource, key, obj as KObject);
+  } else {
+    // The stored metadata in one copy, stamped as storePut would (resourceVersion last): `obj` is
+    // this request's own object, stored as it is.
+    obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now), resourceVersion: String(h.store.revision + 1) };
+    ev = storePutStamped(h.store, req.resource, key, obj as KObject);
+  }
   logRequest(h, component, req, 201, { revision: ev.revision, name: meta.name, node: (obj.spec as Obj)?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: 201, object: ev.object, revision: ev.revision };
+}
+
+function withoutResourceVersion(meta: Obj): Obj {
+  const { resourceVersion: _rv, ...rest } = meta; // eslint-disable-line @typescript-eslint/no-unused-vars
+  return rest;
 }
 
 function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
