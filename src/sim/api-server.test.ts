@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kubectlErrorMessage, registerAdmissionPlugin, registerValidator, resourcePath, type Status, type WatchNotification } from './api-server.ts';
+import { kubectlErrorMessage, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
 import { formatRecord } from './request-log.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef } from './world.ts';
@@ -379,5 +380,59 @@ describe('more', () => {
     const r = w.kubectl({ verb: 'update', resource: 'deployments', namespace: 'default', name: 'web', body: d }) as any;
     expect(r.code).toBe(200);
     expect(w.state.store.revision).toBe(rev);
+  });
+});
+
+describe('status patch shortcut', () => {
+  // Stored objects, results and log compared with undefined-valued keys visible (JSON would hide them).
+  const show = (v: unknown) => JSON.stringify(v, (_k, x) => (x === undefined ? '<undefined>' : x));
+  const setup = () => {
+    const w = testWorld();
+    w.kubectl({ verb: 'create', resource: 'nodes', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { phase: 'Running' } } });
+    for (const name of ['p0', 'p1', 'p2']) w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(name) });
+    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: 'p1', subresource: 'binding', body: { target: { name: 'n1' } } });
+    w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p1' }); // graceful: deletionTimestamp set
+    return w;
+  };
+  const str = fc.oneof(fc.constantFrom('a', 'b', 'Running', 'Pending'), fc.constant(null));
+  const status = fc.oneof(
+    fc.constant(null),
+    fc.record({
+      phase: str, podIP: str,
+      conditions: fc.oneof(fc.constant(null), fc.array(fc.record({ type: fc.constantFrom('Ready', 'Initialized'), status: fc.constantFrom('True', 'False') }), { maxLength: 3 })),
+      nested: fc.oneof(fc.constant(null), fc.record({ x: str, y: fc.record({ z: str }, { requiredKeys: [] }) }, { requiredKeys: [] })),
+    }, { requiredKeys: [] }),
+  );
+  const patch = fc.record({
+    target: fc.constantFrom('p0', 'p1', 'p2', 'missing', 'n1'),
+    patchType: fc.constantFrom(undefined, 'merge' as const, 'strategic' as const),
+    status,
+    withStatus: fc.boolean(),
+    rv: fc.constantFrom('none', 'current', 'stale'),
+    spec: fc.boolean(),
+  });
+  it('serves every status patch exactly as the general update path does', () => {
+    fc.assert(fc.property(fc.array(patch, { minLength: 1, maxLength: 12 }), (cmds) => {
+      const a = setup();
+      const b = setup();
+      for (const c of cmds) {
+        const resource = c.target === 'n1' ? 'nodes' : 'pods';
+        const req = (w: ReturnType<typeof testWorld>): ApiRequest => {
+          const cur = w.state.store.objects[resource]?.[resource === 'nodes' ? '/registry/minions/n1' : `/registry/pods/default/${c.target}`];
+          const body: Record<string, unknown> = {};
+          if (c.rv !== 'none') body.metadata = { resourceVersion: c.rv === 'stale' ? '1' : cur?.metadata?.resourceVersion };
+          if (c.spec) body.spec = { nodeName: 'elsewhere' };
+          if (c.withStatus) body.status = c.status;
+          return { verb: 'patch', resource, namespace: resource === 'pods' ? 'default' : undefined, name: c.target, subresource: 'status', body, options: c.patchType ? { patchType: c.patchType } : undefined };
+        };
+        const ra = a.kubectl(req(a));
+        setStatusPatchShortcut(false);
+        let rb;
+        try { rb = b.kubectl(req(b)); } finally { setStatusPatchShortcut(true); }
+        expect(show(ra)).toBe(show(rb));
+      }
+      expect(show(a.state.store)).toBe(show(b.state.store));
+      expect(show(a.state.log)).toBe(show(b.state.log));
+    }), { numRuns: 200 });
   });
 });

@@ -1124,25 +1124,73 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
   if (!cur) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   const sub = req.subresource;
+  const body = req.body as Obj;
+  let next: Obj;
+  if (statusPatchShortcut && sub === 'status' && req.verb === 'patch' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
+    // A status patch (the kubelet sends three per pod) keeps only the status of the merged object,
+    // and the identity fields the general path re-sets below are cur's own: patch the status alone
+    // and keep cur's metadata object (the store copies it to stamp the revision).
+    if (body.metadata?.resourceVersion && body.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+      return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+    }
+    next = { ...cur, status: patchedStatus(cur.status, body, req.options?.patchType === 'merge') };
+  } else {
+    const updated = updatedObject(req, cur);
+    if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+    next = updated;
+  }
+  const built = next;
+  const r = admitAndValidate(h, id, req, next, cur, sub !== 'status');
+  if ('status' in r) return fail(h, component, req, r.status, r.stage);
+  next = r.obj;
+  if (deepEqual(next, cur)) {
+    // A no-op write does not touch etcd (GuaranteedUpdate short-circuits), so no new revision.
+    logRequest(h, component, req, 200);
+    return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, cur) : cur };
+  }
+  const ev = next === built ? putOwn(h, req.resource, key, next) : storePut(h.store, req.resource, key, next as KObject);
+  logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
+}
+
+let statusPatchShortcut = true;
+/** Tests: serve status patches through the general update path too (to compare the two). */
+export function setStatusPatchShortcut(on: boolean): void { statusPatchShortcut = on; }
+
+/** Whether `{ ...m, uid: m.uid, creationTimestamp: …, resourceVersion: … }` (and the deletion fields) would be `m` again. */
+function keepsIdentity(m: Obj): boolean {
+  return 'uid' in m && 'creationTimestamp' in m && 'name' in m && 'namespace' in m && 'resourceVersion' in m
+    && (!m.deletionTimestamp || 'deletionGracePeriodSeconds' in m);
+}
+
+/** The status `patch` gives `status` (what patching the whole object leaves in its `status`). */
+function patchedStatus(status: unknown, patch: Obj, merge: boolean): unknown {
+  if (!('status' in patch)) return status;
+  const v = patch.status;
+  if (v === null) return undefined;
+  return merge ? mergePatch(status, v) : strategicMergePatch(status, v, 'status');
+}
+
+/**
+ * The object a PUT or PATCH asks to store (before admission), with the identity fields the server
+ * keeps; undefined on a stale resourceVersion.
+ */
+function updatedObject(req: ApiRequest, cur: Obj): Obj | undefined {
+  const sub = req.subresource;
   let incoming: Obj;
   if (sub === 'scale') {
     const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
     const scale = (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body) as Obj;
-    if (scale?.metadata?.resourceVersion && scale.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-      return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
-    }
+    if (scale?.metadata?.resourceVersion && scale.metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
     incoming = { ...cur, spec: { ...cur.spec, replicas: scale?.spec?.replicas } };
   } else {
     const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
     incoming = (req.verb === 'patch' ? applyPatch(cur, req.body) : req.body) as Obj;
   }
   const rv = incoming?.metadata?.resourceVersion;
-  if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) {
-    return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
-  }
-  if (req.verb === 'patch' && (req.body as Obj)?.metadata?.resourceVersion && (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion) {
-    return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
-  }
+  if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
+  if (req.verb === 'patch' && (req.body as Obj)?.metadata?.resourceVersion && (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
   // The status subresource writes only status; the main resource never writes status (for kinds that have it).
   let next: Obj;
   if (sub === 'status') {
@@ -1163,18 +1211,13 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
     next.metadata.generation = cur.metadata.generation ?? 1;
     if (sub !== 'status' && !deepEqual(cur.spec, next.spec)) next.metadata.generation++;
   }
-  const r = admitAndValidate(h, id, req, next, cur, sub !== 'status');
-  if ('status' in r) return fail(h, component, req, r.status, r.stage);
-  next = r.obj;
-  if (deepEqual(next, cur)) {
-    // A no-op write does not touch etcd (GuaranteedUpdate short-circuits), so no new revision.
-    logRequest(h, component, req, 200);
-    return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, cur) : cur };
-  }
-  const ev = storePut(h.store, req.resource, key, next as KObject);
-  logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
-  notifyWatchers(h, ev);
-  return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
+  return next;
+}
+
+/** storePut of an object this request built itself (no one else holds it): stamped in place, with one metadata copy. */
+function putOwn(h: ApiHost, resource: string, key: string, obj: Obj): StoreEvent {
+  obj.metadata = { ...obj.metadata, resourceVersion: String(h.store.revision + 1) };
+  return storePutStamped(h.store, resource, key, obj as KObject);
 }
 
 function doBinding(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
@@ -1193,7 +1236,7 @@ function doBinding(h: ApiHost, component: string, id: Identity, req: ApiRequest)
   const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
   conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.now) });
   const next = { ...cur, spec: { ...cur.spec, nodeName: node }, status: { ...cur.status, conditions: conds } };
-  const ev = storePut(h.store, 'pods', key, next as KObject);
+  const ev = putOwn(h, 'pods', key, next);
   logRequest(h, component, req, 201, { revision: ev.revision, node });
   notifyWatchers(h, ev);
   return { ok: true, code: 201, object: { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201, metadata: {} }, revision: ev.revision };
