@@ -79,6 +79,19 @@ describe('storage', () => {
     const dry = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'c' }), options: { dryRun: true } }) as any;
     expect(Object.keys(dry.object.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp']);
   });
+  it('a create keeps the body\'s keys in order after apiVersion and kind, whatever order the body has them in', () => {
+    const w = testWorld();
+    let n = 0;
+    const fields: Record<string, unknown> = { apiVersion: 'v1', kind: 'Event', reason: 'R', message: 'm', type: 'Normal', count: 1, status: { x: 1 } };
+    fc.assert(fc.property(fc.shuffledSubarray(Object.keys(fields)), fc.nat(8), (keys, at) => {
+      const body: Record<string, unknown> = {};
+      keys.forEach((k, i) => { if (i === at) body.metadata = { name: `e${n++}` }; body[k] = fields[k]; });
+      if (!body.metadata) body.metadata = { name: `e${n++}` };
+      const r = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body }) as any;
+      expect(Object.keys(r.object)).toEqual(Object.keys({ apiVersion: 'v1', kind: 'Event', ...body }));
+      expect([r.object.apiVersion, r.object.kind]).toEqual(['v1', 'Event']);
+    }));
+  });
   it('generateName gives a 5-char suffix; seeds give different names', () => {
     const names = [1, 2].map((seed) => {
       const w = testWorld({ seed });

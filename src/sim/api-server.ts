@@ -1079,7 +1079,8 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   if (!meta.name) {
     return fail(h, component, req, invalid(req.resource, '', [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }]), 'validation');
   }
-  let obj: Obj = { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body, metadata: meta };
+  let obj: Obj = startsWithTypeMeta(body) ? { ...body } : { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body };
+  obj.metadata = meta;
   // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
   if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
   const r = admitAndValidate(h, id, req, obj, undefined, true); // (the name it reports is the object's)
@@ -1112,6 +1113,20 @@ function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   logRequest(h, component, req, 201, { revision: ev.revision, name: meta.name, node: (obj.spec as Obj)?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: 201, object: ev.object, revision: ev.revision };
+}
+
+/**
+ * Whether a body's first own keys are apiVersion then kind (as every client writes them): then
+ * `{ apiVersion, kind, ...body }` has body's keys in body's order and body's values, and a plain
+ * copy (V8 clones the shape at once) is the same object.
+ */
+function startsWithTypeMeta(body: Obj): boolean {
+  let i = 0;
+  for (const k in body) {
+    if (k !== (i === 0 ? 'apiVersion' : 'kind')) return false;
+    if (++i === 2) return Object.hasOwn(body, 'apiVersion') && Object.hasOwn(body, 'kind');
+  }
+  return false;
 }
 
 function withoutResourceVersion(meta: Obj): Obj {
