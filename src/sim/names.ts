@@ -128,14 +128,16 @@ export function hashJSON(v: unknown): string {
 }
 
 // Why flatten: a string built by concatenation is a tree of pieces in V8 (a uid from a template
-// literal is ~400 bytes); converting it to a number makes V8 flatten it in place, and the next GC
+// literal is ~400 bytes); reading a character of it makes V8 flatten it in place, and the next GC
 // drops the pieces (~60 bytes left). Kept strings — stored objects, log records, names — are
-// flattened once; the value never changes. The sink keeps the conversion from being optimised away.
+// flattened once; the value never changes. A character read costs a few ns on a string that is flat
+// already (most are), a number conversion ~25. Strings under 13 characters are never trees. The
+// sink keeps the read from being optimised away.
 let flattenSink = 0;
 
 /** The same string, flattened in V8's representation when it was built by concatenation. */
 export function flatten(s: string): string {
-  if (s.length > 12 && Number(s) === 0.5) flattenSink++;
+  if (s.length > 12) flattenSink ^= s.charCodeAt(0);
   return s;
 }
 
