@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kubectlErrorMessage, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
+import { isDNS1123Subdomain, kubectlErrorMessage, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
 import { formatRecord } from './request-log.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef } from './world.ts';
@@ -447,5 +447,16 @@ describe('status patch shortcut', () => {
       expect(show(a.state.store)).toBe(show(b.state.store));
       expect(show(a.state.log)).toBe(show(b.state.log));
     }), { numRuns: 200 });
+  });
+});
+
+describe('names', () => {
+  it('isDNS1123Subdomain accepts exactly what the regular expression accepts', () => {
+    const re = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+    for (const s of ['', 'a', 'a-', '-a', 'a.b', 'a..b', '.a', 'a.', 'a-.b', 'a.-b', 'a--b', 'web-1.18b2c', 'Web', 'a_b', '0', '0.0', 'a-b.c-d']) {
+      expect(isDNS1123Subdomain(s)).toBe(re.test(s));
+    }
+    fc.assert(fc.property(fc.stringMatching(/^[a-z0-9.\-A_]{0,12}$/), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }), { numRuns: 20000 });
+    fc.assert(fc.property(fc.string(), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }));
   });
 });

@@ -752,7 +752,23 @@ export function allocateClusterIP(h: ApiHost): string {
 
 // ---------------------------------------------------------------- built-in validation
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/**
+ * IsDNS1123Subdomain's pattern, `[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*`,
+ * checked character by character: every create's name goes through it, and the regular expression
+ * costs several times as much.
+ */
+export function isDNS1123Subdomain(s: string): boolean {
+  if (s.length === 0) return false;
+  let prev = 46; // the start is like a '.': a label follows
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) prev = c;
+    else if (c === 45 && prev !== 46) prev = c; // '-' inside a label, not at its start
+    else if (c === 46 && prev !== 46 && prev !== 45) prev = c; // '.' after a label that ends alphanumeric
+    else return false;
+  }
+  return prev !== 46 && prev !== 45;
+}
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -768,7 +784,7 @@ export function validateName(resource: string, name: string): FieldError[] {
     return [];
   }
   if (name.length > 253) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: 'must be no more than 253 characters' }];
-  if (!DNS1123_SUBDOMAIN.test(name)) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" }];
+  if (!isDNS1123Subdomain(name)) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" }];
   return [];
 }
 
