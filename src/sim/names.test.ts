@@ -58,6 +58,8 @@ describe('unixNanoHex', () => {
     const next = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
     const cases: [number, number][] = [[0, 0], [0, 5], [16_777_215, 999_999], [16_777_216, 0], [1_767_225_600_000, 0]];
     for (let i = 0; i < 5000; i++) cases.push([Math.floor(next() * 4e12), Math.floor(next() * 2_000_000)]);
+    // Runs of neighbouring times share their high digits (remembered between calls).
+    for (let i = 0; i < 2000; i++) cases.push([1_767_225_600_000 + Math.floor(i / 3), (i * 7919) % 60_000]);
     for (const [ms, ns] of cases) expect(unixNanoHex(ms, ns)).toBe((BigInt(ms) * 1_000_000n + BigInt(ns)).toString(16));
   });
 });

@@ -195,7 +195,13 @@ export function unixNanoHex(msSinceEpoch: number, nanos: number): string {
   const low = a0 * 1_000_000 + nanos; // < 2^45
   const carry = Math.floor(low / TWO24);
   const high = a1 * 1_000_000 + carry; // the value is high × 2^24 + (low mod 2^24)
-  const rest = (low - carry * TWO24).toString(16);
-  return high === 0 ? rest : high.toString(16) + '000000'.slice(rest.length) + rest;
+  const rest = low - carry * TWO24;
+  if (high === 0) return rest.toString(16);
+  // The high digits change every ~17 ms of clock: remembered. The low 24 bits as six digits at once.
+  if (high !== lastHigh) { lastHighHex = high.toString(16); lastHigh = high; }
+  const H = HEX_CODES;
+  return lastHighHex + String.fromCharCode(H[rest >>> 20], H[(rest >>> 16) & 15], H[(rest >>> 12) & 15], H[(rest >>> 8) & 15], H[(rest >>> 4) & 15], H[rest & 15]);
 }
 const TWO24 = 16_777_216;
+let lastHigh = -1;
+let lastHighHex = '';
