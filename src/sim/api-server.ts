@@ -1478,6 +1478,7 @@ function changedBetween(history: readonly StoreEvent[], resource: string, lo: nu
 function matchObj(w: Watcher, o: KObject | undefined): boolean {
   if (!o) return false;
   if (w.namespace && o.metadata?.namespace !== w.namespace) return false;
+  if (w.labels.length === 0 && w.fields.length === 0) return true; // most watches select everything
   return matchesLabels(w.labels, o.metadata?.labels as Record<string, string> | undefined) && matchesFields(w.fields, o);
 }
 
@@ -1507,12 +1508,16 @@ function dispatchTo(h: ApiHost, w: Watcher, e: StoreEvent): void {
 export function notifyWatchers(h: ApiHost, e: StoreEvent): void {
   const idx = h.apiServer.watchIndex[e.resource];
   if (!idx) return;
-  const ids: string[] = [...(idx['*'] ?? [])];
+  // Read in place: dispatching queues notifications and never opens or closes a watch.
+  const watchers = h.apiServer.watchers;
+  const all = idx['*'];
+  if (all) for (let i = 0; i < all.length; i++) dispatchTo(h, watchers[all[i]], e);
   if (e.resource === 'pods') {
     const a = ((e.object.spec as Obj | undefined)?.nodeName as string | undefined) ?? '';
     const b = ((e.prev?.spec as Obj | undefined)?.nodeName as string | undefined) ?? '';
-    if (idx[a]) ids.push(...idx[a]);
-    if (b !== a && idx[b]) ids.push(...idx[b]);
+    const onA = idx[a];
+    if (onA) for (let i = 0; i < onA.length; i++) dispatchTo(h, watchers[onA[i]], e);
+    const onB = b !== a ? idx[b] : undefined;
+    if (onB) for (let i = 0; i < onB.length; i++) dispatchTo(h, watchers[onB[i]], e);
   }
-  for (const id of ids) dispatchTo(h, h.apiServer.watchers[id], e);
 }
