@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isDNS1123Subdomain, kubectlErrorMessage, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
+import { isDNS1123Subdomain, kubectlErrorMessage, mergePatch, mergePatchIsNoop, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
+import { deepEqual } from './names.ts';
 import { formatRecord } from './request-log.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef } from './world.ts';
@@ -458,5 +459,35 @@ describe('names', () => {
     }
     fc.assert(fc.property(fc.stringMatching(/^[a-z0-9.\-A_]{0,12}$/), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }), { numRuns: 20000 });
     fc.assert(fc.property(fc.string(), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }));
+  });
+});
+
+describe('mergePatchIsNoop', () => {
+  it('is deepEqual(mergePatch(target, patch), target), for any JSON and for patches made from the target', () => {
+    const check = (t: unknown, p: unknown) => { expect(mergePatchIsNoop(t, p)).toBe(deepEqual(mergePatch(t, p), t)); };
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), check), { numRuns: 3000 });
+    fc.assert(fc.property(fc.anything(), fc.anything(), check), { numRuns: 3000 });
+    // Patches that mostly repeat the target (the no-op cases): keep, null out, drop or replace each key.
+    const derived = (t: unknown, pick: number[]): unknown => {
+      if (t === null || typeof t !== 'object' || Array.isArray(t)) return pick.length && pick[0] % 5 === 0 ? 'x' : t;
+      const out: Record<string, unknown> = {};
+      let i = 0;
+      for (const [k, v] of Object.entries(t)) {
+        const c = pick[i++ % Math.max(pick.length, 1)] ?? 0;
+        if (c % 4 === 0) out[k] = derived(v, pick.slice(1));
+        else if (c % 4 === 1) out[k] = null;
+        else if (c % 4 === 2) out[k] = v;
+      }
+      if (pick.length && pick[0] % 7 === 0) out.added = pick[0] % 2 ? undefined : 'new';
+      return out;
+    };
+    fc.assert(fc.property(fc.jsonValue(), fc.array(fc.nat(20), { maxLength: 6 }), (t, pick) => check(t, derived(t, pick))), { numRuns: 3000 });
+    // Keys the target only inherits (Object.prototype's) are absent, as in the merged copy.
+    check({ a: 1, toString: 2 }, { toString: null });
+    check({ a: 1 }, { constructor: null });
+    check({ a: 1 }, { toString: undefined, hasOwnProperty: undefined });
+    check({ a: 1 }, { valueOf: 3 });
+    check({ a: 1 }, JSON.parse('{"__proto__": {}}'));
+    check({ a: undefined }, { a: null, b: undefined });
   });
 });

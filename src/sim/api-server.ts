@@ -952,6 +952,27 @@ export function strategicMergePatch(target: unknown, patch: unknown, field = '')
   return out;
 }
 
+/**
+ * Whether `mergePatch(target, patch)` is deepEqual to `target`, found by walking the patch alone
+ * (what it does not name is target's own): a status patch is small, the status it lands on is not.
+ */
+export function mergePatchIsNoop(target: unknown, patch: unknown): boolean {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return deepEqual(patch, target);
+  // An object patch on anything but an object makes a new object.
+  if (!target || typeof target !== 'object' || Array.isArray(target)) return false;
+  const t = target as Obj;
+  const p = patch as Obj;
+  for (const k in p) {
+    if (k === '__proto__') return deepEqual(mergePatch(target, patch), target); // sets a prototype: not plain data
+    const v = p[k];
+    const own = Object.hasOwn(t, k);
+    // A deleted key is a change only when target has it; a key target lacks is added unless undefined.
+    if (v === null) { if (own && t[k] !== undefined) return false; }
+    else if (own ? !mergePatchIsNoop(t[k], v) : v !== undefined) return false;
+  }
+  return true;
+}
+
 /** RFC 7386 JSON merge patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
@@ -1157,6 +1178,8 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   const sub = req.subresource;
   const body = req.body as Obj;
   let next: Obj;
+  // Whether the status shortcut's merge patch leaves the object as it is (undefined: not known).
+  let noop: boolean | undefined;
   if (statusPatchShortcut && sub === 'status' && req.verb === 'patch' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
     // A status patch (the kubelet sends three per pod) keeps only the status of the merged object,
     // and the identity fields the general path re-sets below are cur's own: patch the status alone
@@ -1164,7 +1187,10 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
     if (body.metadata?.resourceVersion && body.metadata.resourceVersion !== cur.metadata.resourceVersion) {
       return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
     }
-    next = { ...cur, status: patchedStatus(cur.status, body, req.options?.patchType === 'merge') };
+    const merge = req.options?.patchType === 'merge';
+    next = { ...cur, status: patchedStatus(cur.status, body, merge) };
+    // Everything but the status is cur's own, so only the patched paths can differ.
+    if (merge) noop = !('status' in body) ? true : body.status === null ? cur.status === undefined : mergePatchIsNoop(cur.status, body.status);
   } else {
     const updated = updatedObject(req, cur);
     if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
@@ -1174,7 +1200,7 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   const r = admitAndValidate(h, id, req, next, cur, sub !== 'status');
   if ('status' in r) return fail(h, component, req, r.status, r.stage);
   next = r.obj;
-  if (deepEqual(next, cur)) {
+  if (next === built && noop !== undefined ? noop : deepEqual(next, cur)) {
     // A no-op write does not touch etcd (GuaranteedUpdate short-circuits), so no new revision.
     logRequest(h, component, req, 200);
     return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, cur) : cur };
