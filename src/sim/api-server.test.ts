@@ -489,5 +489,8 @@ describe('mergePatchIsNoop', () => {
     check({ a: 1 }, { valueOf: 3 });
     check({ a: 1 }, JSON.parse('{"__proto__": {}}'));
     check({ a: undefined }, { a: null, b: undefined });
+    check({ a: NaN }, {}); // deepEqual finds NaN unequal to itself
+    check({ a: { b: NaN } }, { a: { c: 1 } });
+    check({ a: { b: NaN } }, { c: 1 });
   });
 });

@@ -94,20 +94,28 @@ let objectNamesSize = 0;
 /** The cached strings of object `name` (namespace '' for cluster-scoped; name '' for the collection). */
 function namesOf(resource: string, namespace: string | undefined, name: string): ObjectNames {
   const ns = namespace ?? '';
-  // One request, and one notification's readers, ask for the same object several times in a row.
+  // One request, and one notification's readers, ask for the same object several times in a row;
+  // a request also asks for its namespace or its collection in between (the two latest are kept).
   if (name === lastName && ns === lastNs && resource === lastResource && lastNames) return lastNames;
+  if (name === prevName && ns === prevNs && resource === prevResource && prevNames) {
+    const n = prevNames;
+    prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
+    lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
+    return n;
+  }
   let byNs = objectNames.get(resource);
   if (!byNs) objectNames.set(resource, (byNs = new Map()));
   let byName = byNs.get(ns);
   if (!byName) byNs.set(ns, (byName = new Map()));
   let n = byName.get(name);
   if (!n) {
-    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = undefined; return namesOf(resource, namespace, name); }
+    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = prevNames = undefined; return namesOf(resource, namespace, name); }
     objectNamesSize++;
     const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
     n = { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
     byName.set(name, n);
   }
+  prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
   lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
   return n;
 }
@@ -115,6 +123,10 @@ let lastResource = '';
 let lastNs = '';
 let lastName = '';
 let lastNames: ObjectNames | undefined;
+let prevResource = '';
+let prevNs = '';
+let prevName = '';
+let prevNames: ObjectNames | undefined;
 
 /** `resource/namespace/name` as the request log names an object (one shared string per object). */
 export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
@@ -614,7 +626,10 @@ export interface AdmissionAttributes {
   user: string;
 }
 
-/** A mutating/validating admission plugin: returns the (possibly new) object, or a Status to refuse. */
+/**
+ * A mutating/validating admission plugin: returns the (possibly new) object, or a Status to refuse.
+ * It never changes `a.object` in place: parts of it are the stored object's own (copy on write).
+ */
 export interface AdmissionPlugin {
   name: string;
   admit(a: AdmissionAttributes, h: ApiHost): KObject | Status | undefined;
@@ -970,7 +985,13 @@ export function mergePatchIsNoop(target: unknown, patch: unknown): boolean {
     if (v === null) { if (own && t[k] !== undefined) return false; }
     else if (own ? !mergePatchIsNoop(t[k], v) : v !== undefined) return false;
   }
-  return true;
+  return !hasNaNValue(t);
+}
+
+/** Whether one of `o`'s own values is NaN (deepEqual finds a copy of such an object unequal to it). */
+function hasNaNValue(o: Obj): boolean {
+  for (const k in o) { const v = o[k]; if (v !== v) return true; }
+  return false;
 }
 
 /** RFC 7386 JSON merge patch. */
@@ -1190,7 +1211,7 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
     const merge = req.options?.patchType === 'merge';
     next = { ...cur, status: patchedStatus(cur.status, body, merge) };
     // Everything but the status is cur's own, so only the patched paths can differ.
-    if (merge) noop = !('status' in body) ? true : body.status === null ? cur.status === undefined : mergePatchIsNoop(cur.status, body.status);
+    if (merge && !hasNaNValue(cur)) noop = !('status' in body) ? true : body.status === null ? cur.status === undefined : mergePatchIsNoop(cur.status, body.status);
   } else {
     const updated = updatedObject(req, cur);
     if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
