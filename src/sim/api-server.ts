@@ -1236,10 +1236,13 @@ let statusPatchShortcut = true;
 /** Tests: serve status patches through the general update path too (to compare the two). */
 export function setStatusPatchShortcut(on: boolean): void { statusPatchShortcut = on; }
 
-/** Whether `{ ...m, uid: m.uid, creationTimestamp: …, resourceVersion: … }` (and the deletion fields) would be `m` again. */
+/**
+ * Whether `{ ...m, uid: m.uid, creationTimestamp: …, resourceVersion: … }` (and the deletion fields)
+ * would be `m` again, also to deepEqual (which finds a copy holding NaN unequal).
+ */
 function keepsIdentity(m: Obj): boolean {
   return 'uid' in m && 'creationTimestamp' in m && 'name' in m && 'namespace' in m && 'resourceVersion' in m
-    && (!m.deletionTimestamp || 'deletionGracePeriodSeconds' in m);
+    && (!m.deletionTimestamp || 'deletionGracePeriodSeconds' in m) && !hasNaNValue(m);
 }
 
 /** The status `patch` gives `status` (what patching the whole object leaves in its `status`). */
