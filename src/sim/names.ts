@@ -197,6 +197,7 @@ export function unixNanoHex(msSinceEpoch: number, nanos: number): string {
   const high = a1 * 1_000_000 + carry; // the value is high × 2^24 + (low mod 2^24)
   const rest = low - carry * TWO24;
   if (high === 0) return rest.toString(16);
+  if (rest !== Math.floor(rest)) { const r = rest.toString(16); return high.toString(16) + '000000'.slice(r.length) + r; } // not whole nanoseconds
   // The high digits change every ~17 ms of clock: remembered. The low 24 bits as six digits at once.
   if (high !== lastHigh) { lastHighHex = high.toString(16); lastHigh = high; }
   const H = HEX_CODES;
