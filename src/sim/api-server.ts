@@ -103,13 +103,18 @@ function namesOf(resource: string, namespace: string | undefined, name: string):
     lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
     return n;
   }
-  let byNs = objectNames.get(resource);
-  if (!byNs) objectNames.set(resource, (byNs = new Map()));
-  let byName = byNs.get(ns);
-  if (!byName) byNs.set(ns, (byName = new Map()));
+  // Most asks are about pods in one namespace: the last resource's and namespace's map is at hand.
+  let byName = resource === mapResource && ns === mapNs ? mapOfNames : undefined;
+  if (!byName) {
+    let byNs = objectNames.get(resource);
+    if (!byNs) objectNames.set(resource, (byNs = new Map()));
+    byName = byNs.get(ns);
+    if (!byName) byNs.set(ns, (byName = new Map()));
+    mapResource = resource; mapNs = ns; mapOfNames = byName;
+  }
   let n = byName.get(name);
   if (!n) {
-    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = prevNames = undefined; return namesOf(resource, namespace, name); }
+    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = prevNames = mapOfNames = undefined; return namesOf(resource, namespace, name); }
     objectNamesSize++;
     const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
     n = { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
@@ -127,6 +132,9 @@ let prevResource = '';
 let prevNs = '';
 let prevName = '';
 let prevNames: ObjectNames | undefined;
+let mapResource = '';
+let mapNs = '';
+let mapOfNames: Map<string, ObjectNames> | undefined;
 
 /** `resource/namespace/name` as the request log names an object (one shared string per object). */
 export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
