@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kubectlErrorMessage, registerAdmissionPlugin, registerValidator, resourcePath, type Status, type WatchNotification } from './api-server.ts';
+import { isDNS1123Subdomain, kubectlErrorMessage, mergePatch, mergePatchIsNoop, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
+import { deepEqual } from './names.ts';
 import { formatRecord } from './request-log.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef } from './world.ts';
@@ -63,6 +65,33 @@ describe('storage', () => {
     const d = w.kubectl({ verb: 'get', resource: 'deployments', namespace: 'default', name: 'web' }) as any;
     expect(d.object.spec.replicas).toBe(7);
     expect(d.object.metadata.generation).toBe(2);
+  });
+  it('a create stores metadata in the order storePut stamps it (sent resourceVersion dropped, sent uid replaced in place)', () => {
+    const w = testWorld();
+    const ev = (metadata: object) => ({ apiVersion: 'v1', kind: 'Event', metadata, involvedObject: { kind: 'Pod', name: 'p' }, reason: 'R', message: 'm', type: 'Normal' });
+    const a = (w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'a', namespace: 'default' }) }) as any).object;
+    expect(Object.keys(a.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion']);
+    expect(a.metadata.resourceVersion).toBe(String(w.state.store.revision));
+    const b = (w.kubectl({ verb: 'create', resource: 'events', body: ev({ resourceVersion: '3', uid: 'mine', name: 'b', labels: { x: 'y' } }) }) as any).object;
+    expect(Object.keys(b.metadata)).toEqual(['uid', 'name', 'labels', 'namespace', 'creationTimestamp', 'resourceVersion']);
+    expect(b.metadata.uid).not.toBe('mine');
+    expect(b.metadata.resourceVersion).toBe(String(w.state.store.revision));
+    expect(Object.keys(b)).toEqual(['apiVersion', 'kind', 'metadata', 'involvedObject', 'reason', 'message', 'type']);
+    const dry = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'c' }), options: { dryRun: true } }) as any;
+    expect(Object.keys(dry.object.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp']);
+  });
+  it('a create keeps the body\'s keys in order after apiVersion and kind, whatever order the body has them in', () => {
+    const w = testWorld();
+    let n = 0;
+    const fields: Record<string, unknown> = { apiVersion: 'v1', kind: 'Event', reason: 'R', message: 'm', type: 'Normal', count: 1, status: { x: 1 } };
+    fc.assert(fc.property(fc.shuffledSubarray(Object.keys(fields)), fc.nat(8), (keys, at) => {
+      const body: Record<string, unknown> = {};
+      keys.forEach((k, i) => { if (i === at) body.metadata = { name: `e${n++}` }; body[k] = fields[k]; });
+      if (!body.metadata) body.metadata = { name: `e${n++}` };
+      const r = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body }) as any;
+      expect(Object.keys(r.object)).toEqual(Object.keys({ apiVersion: 'v1', kind: 'Event', ...body }));
+      expect([r.object.apiVersion, r.object.kind]).toEqual(['v1', 'Event']);
+    }));
   });
   it('generateName gives a 5-char suffix; seeds give different names', () => {
     const names = [1, 2].map((seed) => {
@@ -365,5 +394,105 @@ describe('more', () => {
     const r = w.kubectl({ verb: 'update', resource: 'deployments', namespace: 'default', name: 'web', body: d }) as any;
     expect(r.code).toBe(200);
     expect(w.state.store.revision).toBe(rev);
+  });
+});
+
+describe('status patch shortcut', () => {
+  // Stored objects, results and log compared with undefined-valued keys visible (JSON would hide them).
+  const show = (v: unknown) => JSON.stringify(v, (_k, x) => (x === undefined ? '<undefined>' : x));
+  const setup = () => {
+    const w = testWorld();
+    w.kubectl({ verb: 'create', resource: 'nodes', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { phase: 'Running' } } });
+    for (const name of ['p0', 'p1', 'p2']) w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(name) });
+    // NaN is unequal to itself for deepEqual: a copy of this metadata is a change, the object itself is not.
+    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: { ...pod('pn'), metadata: { name: 'pn', odd: NaN } } });
+    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: 'p1', subresource: 'binding', body: { target: { name: 'n1' } } });
+    w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p1' }); // graceful: deletionTimestamp set
+    return w;
+  };
+  const str = fc.oneof(fc.constantFrom('a', 'b', 'Running', 'Pending'), fc.constant(null));
+  const status = fc.oneof(
+    fc.constant(null),
+    fc.record({
+      phase: str, podIP: str,
+      conditions: fc.oneof(fc.constant(null), fc.array(fc.record({ type: fc.constantFrom('Ready', 'Initialized'), status: fc.constantFrom('True', 'False') }), { maxLength: 3 })),
+      nested: fc.oneof(fc.constant(null), fc.record({ x: str, y: fc.record({ z: str }, { requiredKeys: [] }) }, { requiredKeys: [] })),
+    }, { requiredKeys: [] }),
+  );
+  const patch = fc.record({
+    target: fc.constantFrom('p0', 'p1', 'p2', 'pn', 'missing', 'n1'),
+    patchType: fc.constantFrom(undefined, 'merge' as const, 'strategic' as const),
+    status,
+    withStatus: fc.boolean(),
+    rv: fc.constantFrom('none', 'current', 'stale'),
+    spec: fc.boolean(),
+  });
+  it('serves every status patch exactly as the general update path does', () => {
+    fc.assert(fc.property(fc.array(patch, { minLength: 1, maxLength: 12 }), (cmds) => {
+      const a = setup();
+      const b = setup();
+      for (const c of cmds) {
+        const resource = c.target === 'n1' ? 'nodes' : 'pods';
+        const req = (w: ReturnType<typeof testWorld>): ApiRequest => {
+          const cur = w.state.store.objects[resource]?.[resource === 'nodes' ? '/registry/minions/n1' : `/registry/pods/default/${c.target}`];
+          const body: Record<string, unknown> = {};
+          if (c.rv !== 'none') body.metadata = { resourceVersion: c.rv === 'stale' ? '1' : cur?.metadata?.resourceVersion };
+          if (c.spec) body.spec = { nodeName: 'elsewhere' };
+          if (c.withStatus) body.status = c.status;
+          return { verb: 'patch', resource, namespace: resource === 'pods' ? 'default' : undefined, name: c.target, subresource: 'status', body, options: c.patchType ? { patchType: c.patchType } : undefined };
+        };
+        const ra = a.kubectl(req(a));
+        setStatusPatchShortcut(false);
+        let rb;
+        try { rb = b.kubectl(req(b)); } finally { setStatusPatchShortcut(true); }
+        expect(show(ra)).toBe(show(rb));
+      }
+      expect(show(a.state.store)).toBe(show(b.state.store));
+      expect(show(a.state.log)).toBe(show(b.state.log));
+    }), { numRuns: 200 });
+  });
+});
+
+describe('names', () => {
+  it('isDNS1123Subdomain accepts exactly what the regular expression accepts', () => {
+    const re = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+    for (const s of ['', 'a', 'a-', '-a', 'a.b', 'a..b', '.a', 'a.', 'a-.b', 'a.-b', 'a--b', 'web-1.18b2c', 'Web', 'a_b', '0', '0.0', 'a-b.c-d']) {
+      expect(isDNS1123Subdomain(s)).toBe(re.test(s));
+    }
+    fc.assert(fc.property(fc.stringMatching(/^[a-z0-9.\-A_]{0,12}$/), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }), { numRuns: 20000 });
+    fc.assert(fc.property(fc.string(), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }));
+  });
+});
+
+describe('mergePatchIsNoop', () => {
+  it('is deepEqual(mergePatch(target, patch), target), for any JSON and for patches made from the target', () => {
+    const check = (t: unknown, p: unknown) => { expect(mergePatchIsNoop(t, p)).toBe(deepEqual(mergePatch(t, p), t)); };
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), check), { numRuns: 3000 });
+    fc.assert(fc.property(fc.anything(), fc.anything(), check), { numRuns: 3000 });
+    // Patches that mostly repeat the target (the no-op cases): keep, null out, drop or replace each key.
+    const derived = (t: unknown, pick: number[]): unknown => {
+      if (t === null || typeof t !== 'object' || Array.isArray(t)) return pick.length && pick[0] % 5 === 0 ? 'x' : t;
+      const out: Record<string, unknown> = {};
+      let i = 0;
+      for (const [k, v] of Object.entries(t)) {
+        const c = pick[i++ % Math.max(pick.length, 1)] ?? 0;
+        if (c % 4 === 0) out[k] = derived(v, pick.slice(1));
+        else if (c % 4 === 1) out[k] = null;
+        else if (c % 4 === 2) out[k] = v;
+      }
+      if (pick.length && pick[0] % 7 === 0) out.added = pick[0] % 2 ? undefined : 'new';
+      return out;
+    };
+    fc.assert(fc.property(fc.jsonValue(), fc.array(fc.nat(20), { maxLength: 6 }), (t, pick) => check(t, derived(t, pick))), { numRuns: 3000 });
+    // Keys the target only inherits (Object.prototype's) are absent, as in the merged copy.
+    check({ a: 1, toString: 2 }, { toString: null });
+    check({ a: 1 }, { constructor: null });
+    check({ a: 1 }, { toString: undefined, hasOwnProperty: undefined });
+    check({ a: 1 }, { valueOf: 3 });
+    check({ a: 1 }, JSON.parse('{"__proto__": {}}'));
+    check({ a: undefined }, { a: null, b: undefined });
+    check({ a: NaN }, {}); // deepEqual finds NaN unequal to itself
+    check({ a: { b: NaN } }, { a: { c: 1 } });
+    check({ a: { b: NaN } }, { c: 1 });
   });
 });

@@ -1,6 +1,6 @@
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { COMBINED_PREFIX, EVENT_AGGREGATE_INTERVAL_MS, EVENT_CACHE_ENTRIES, EVENT_SPAM_BURST, newEventRecorder, recordEvent } from './event-recorder.ts';
+import { COMBINED_PREFIX, EVENT_AGGREGATE_INTERVAL_MS, EVENT_CACHE_ENTRIES, EVENT_SPAM_BURST, newEventRecorder, recordEvent, recordEventOnce } from './event-recorder.ts';
 import { storeList } from './store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 
@@ -18,6 +18,33 @@ describe('event recorder', () => {
     expect(evs[0]).toMatchObject({ reason: 'FailedScheduling', type: 'Warning', count: 2, involvedObject: { kind: 'Pod', name: 'web-1' }, source: { component: 'scheduler' }, lastTimestamp: '2026-01-01T00:00:01Z' });
     expect(evs[0].metadata!.name).toMatch(/^web-1\.[0-9a-f]+$/);
     expect(w.state.log.filter((r) => r.path.includes('/events')).map((r) => r.verb)).toEqual(['POST', 'PATCH']);
+  });
+
+  it('recordEventOnce sends what a fresh recorder sends, and advances only the sequence', () => {
+    const worlds = [testWorld(), testWorld()];
+    const seqs = [{ seq: 7 }, { seq: 7 }];
+    const cases: [string, 'Normal' | 'Warning', string, string, string | undefined, string | undefined][] = [
+      ['a', 'Normal', 'Scheduled', 'Successfully assigned default/a to node-1', undefined, 'default-scheduler'],
+      ['a', 'Normal', 'Scheduled', 'Successfully assigned default/a to node-1', undefined, 'default-scheduler'],
+      ['b', 'Warning', 'Failed', 'x', 'node-2', undefined],
+      ['missing', 'Normal', 'Pulled', 'y', 'node-1', undefined],
+    ];
+    worlds.forEach((w, i) => {
+      const p = { a: (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('a') }) as any).object, b: (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'kube-system', body: pod('b') }) as any).object, missing: { kind: 'Pod', metadata: {} } } as Record<string, any>;
+      for (const [obj, type, reason, message, host, source] of cases) {
+        w.advance(0.25);
+        if (i === 0) recordEventOnce(w.ctx('scheduler'), seqs[0], p[obj], type, reason, message, host, source);
+        else {
+          const once = { seen: {}, seq: seqs[1].seq };
+          recordEvent(w.ctx('scheduler'), once, p[obj], type, reason, message, host, source);
+          seqs[1].seq = once.seq;
+        }
+      }
+    });
+    expect(JSON.stringify(worlds[0].state.store)).toBe(JSON.stringify(worlds[1].state.store));
+    expect(JSON.stringify(worlds[0].state.log)).toBe(JSON.stringify(worlds[1].state.log));
+    expect(seqs[0]).toEqual({ seq: 11 });
+    expect(seqs[1]).toEqual({ seq: 11 });
   });
 
   it('aggregates exactly the repeats of the joined correlation key, in the list, the older record shape and after a restore', () => {

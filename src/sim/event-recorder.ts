@@ -277,12 +277,7 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   }
   if (correlated && spamFiltered(correlated, ctx.now)) return;
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
-  const ev: CoreEvent = {
-    apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message: eventMessage, type,
-    source: host ? { component, host } : { component }, firstTimestamp: now, lastTimestamp: now, count: 1,
-    reportingComponent: component, reportingInstance: host ?? '',
-  };
-  const r = ctx.api.create('events', ev, ns);
+  const r = ctx.api.create('events', newEvent(name, ns, ref, reason, eventMessage, type, component, host, now), ns);
   if (!r.ok) return;
   if (Array.isArray(seen)) {
     const entry: SeenEvent = { kind, namespace: ns, object, uid, type, reason, message: matchMessage, component, name, count: 1 };
@@ -297,6 +292,30 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
       if (built) indexDelete(built, gone);
     }
   } else seen[joinedKey(kind, ns, object, uid, type, reason, message, component)] = { name, namespace: ns, count: 1 };
+}
+
+/** The core/v1 Event the recorder creates (first and last seen now, count 1). */
+function newEvent(name: string, ns: string, ref: ObjectReference, reason: string, message: string, type: string, component: string, host: string | undefined, now: string): CoreEvent {
+  return {
+    apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message, type,
+    source: host ? { component, host } : { component }, firstTimestamp: now, lastTimestamp: now, count: 1,
+    reportingComponent: component, reportingInstance: host ?? '',
+  };
+}
+
+/**
+ * Record an event that is neither correlated nor remembered: exactly what recordEvent sends through
+ * a fresh recorder with `rec`'s name sequence (the first event of a recorder is never a repeat,
+ * never aggregated and within the spam filter's burst), without building that recorder. For events
+ * that never repeat, like the scheduler's Scheduled; only `rec.seq` advances.
+ */
+export function recordEventOnce(ctx: Ctx<unknown>, rec: { seq: number }, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
+  const ns = obj.metadata?.namespace ?? 'default';
+  const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
+  const component = reportingComponent ?? componentOf(ctx.name);
+  const now = rfc3339At(ctx.now);
+  const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
+  ctx.api.create('events', newEvent(name, ns, ref, reason, message, type, component, host, now), ns);
 }
 
 function isEmpty(o: object): boolean {

@@ -45,7 +45,7 @@ export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord
     rec = r as unknown as RequestRecord;
   }
   rec.path = flatten(intern(rec.path));
-  if (rec.object !== undefined) rec.object = flatten(intern(rec.object));
+  if (rec.object !== undefined) flatten(rec.object);
   if (rec.message !== undefined) flatten(rec.message);
   log.push(rec);
   return rec;
@@ -60,8 +60,10 @@ export function appendBuiltRecord(log: RequestLog, rec: RequestRecord): void {
   log.push(rec);
 }
 
-// Paths and object names recur (every record about a pod names it): one flat copy of each string
-// instead of a fresh concatenation per record. Bounded; a behaviour-side cache, not state.
+// Paths recur: one flat copy of each instead of a fresh concatenation per record. Bounded; a
+// behaviour-side cache, not state. Object names are only flattened: the records that come here
+// (CRI calls) name a fresh concatenation each time, and looking each up in a map of 200,000 cost
+// more than the few kB sharing them saved (the map itself kept up to 200,000 names alive).
 const interned = new Map<string, string>();
 function intern(s: string): string {
   const hit = interned.get(s);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStore, storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut } from './store.ts';
+import { createStore, storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut, storePutStamped } from './store.ts';
 
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' } });
 
@@ -24,6 +24,18 @@ describe('store', () => {
     expect(d.revision).toBe(5);
     expect(d.object.metadata!.resourceVersion).toBe('5');
     expect(storeList(s, 'pods', 'default').map((o) => o.metadata!.name)).toEqual(['a']);
+  });
+  it('storePutStamped stores an object already stamped with the next revision exactly as storePut would', () => {
+    const a = createStore();
+    const b = createStore();
+    for (let i = 0; i < 3; i++) {
+      const o = { ...pod(`p${i}`), spec: { n: i } };
+      const ea = storePut(a, 'pods', storeKey('pods', 'default', `p${i % 2}`), o);
+      const eb = storePutStamped(b, 'pods', storeKey('pods', 'default', `p${i % 2}`), { ...o, metadata: { ...o.metadata, resourceVersion: String(b.revision + 1) } });
+      expect(JSON.stringify(eb)).toBe(JSON.stringify(ea));
+    }
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(Object.isFrozen(storeGet(b, 'pods', '/registry/pods/default/p0')!.metadata)).toBe(true);
   });
   it('history from any revision, 410 once compacted', () => {
     const s = createStore();

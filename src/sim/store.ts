@@ -96,10 +96,22 @@ function withRV(obj: KObject, rev: number): KObject {
 
 /** Write (create or replace) `obj` at `key`: bumps the revision, stamps resourceVersion, records history. */
 export function storePut(s: StoreState, resource: string, key: string, obj: KObject): StoreEvent {
+  return putStamped(s, resource, key, withRV(obj, s.revision + 1));
+}
+
+/**
+ * storePut of an object built for the store alone and already stamped with the next revision
+ * (`metadata.resourceVersion` is `String(s.revision + 1)`): it is stored as it is, without the copy
+ * that stamping makes. The caller must not keep or change it.
+ */
+export function storePutStamped(s: StoreState, resource: string, key: string, stored: KObject): StoreEvent {
+  return putStamped(s, resource, key, stored);
+}
+
+function putStamped(s: StoreState, resource: string, key: string, stored: KObject): StoreEvent {
   const rev = ++s.revision;
   const bucket = (s.objects[resource] ??= newDict());
   const prev = bucket[key];
-  const stored = withRV(obj, rev);
   flattenStrings(stored, prev); // kept until compaction: no concatenation trees (see flatten)
   if (s.freeze) deepFreeze(stored);
   bucket[key] = stored;

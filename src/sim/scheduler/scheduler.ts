@@ -5,7 +5,7 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
-import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
 import { addPod, computePodResource, newNodeInfo, removePod, setNode } from './node-info.ts';
@@ -419,9 +419,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     if (res.ok) {
       queueDone(s.queue, key);
       // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-      const once = { seen: {}, seq: s.recorder.seq };
-      recordEvent(ctx as Ctx<unknown>, once, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
-      s.recorder.seq = once.seq;
+      recordEventOnce(ctx as Ctx<unknown>, s.recorder, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
     } else {
       // ForgetPod, then the binding error goes through handleSchedulingFailure (backoff).
       uncountPod(s, key, assumed);
