@@ -792,7 +792,7 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       if (!spec.clusterIP && spec.clusterIP !== 'None') {
         spec.clusterIP = allocateClusterIP(h);
         spec.clusterIPs = [spec.clusterIP];
-      }
+      } else if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
       return { ...obj, spec, status: obj.status ?? { loadBalancer: {} } };
     }
     case 'namespaces':

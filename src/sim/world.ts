@@ -174,9 +174,23 @@ export function createWorldState(opts: WorldOptions = {}): WorldState {
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
   if (opts.bootstrap ?? true) {
     for (const ns of SYSTEM_NAMESPACES) handleRequest(w, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+    // The API server's bootstrap controller: the `kubernetes` Service on the first address of the
+    // service range. Its uid comes from a stream of its own (seeded from the world's seed), so the
+    // world's generator — every name and tie-break after it — draws exactly as before.
+    const main = w.rng;
+    w.rng = createRng(seed ^ 0x6b756265);
+    handleRequest(w, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
+    w.rng = main;
   }
   return w;
 }
+
+/** default/kubernetes as the API server creates it (10.96.0.1: the first address of 10.96.0.0/12). */
+const KUBERNETES_SERVICE = {
+  apiVersion: 'v1', kind: 'Service',
+  metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+  spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
+};
 
 /** A running world: the state plus the registry of behaviours. */
 export class World {

@@ -157,8 +157,14 @@ nodes        no           v1           false        Node
 `);
     expect(run('api-resources -o name').stdout.split('\n')).toContain('deployments.apps');
   });
+  test('the default namespace holds the API server\'s own Service, as in every cluster', () => {
+    expect(run('get svc').stdout).toBe(
+`NAME         TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE
+kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   10m
+`);
+  });
   test('nothing found goes to stderr', () => {
-    expect(run('get svc')).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    expect(run('get svc -n kube-system')).toEqual({ stdout: '', stderr: 'No resources found in kube-system namespace.\n', exitCode: 0 });
     expect(run('get leases -n kube-node-lease')).toEqual({ stdout: '', stderr: 'No resources found in kube-node-lease namespace.\n', exitCode: 0 });
     expect(run('get pods -A -l app=none')).toEqual({ stdout: '', stderr: 'No resources found\n', exitCode: 0 });
   });

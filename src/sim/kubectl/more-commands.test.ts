@@ -51,8 +51,12 @@ describe('run, patch, annotate, top', () => {
   test('kubectl get all: pods, services, deployments and replicasets, each table with kind prefixes', () => {
     const c = cluster();
     const out = runKubectl(c, 'get all').stdout.split('\n\n').map((t) => t.split('\n')[1]?.split(/\s+/)[0]);
-    expect(out).toEqual([expect.stringMatching(/^pod\/web-/), 'deployment.apps/web', expect.stringMatching(/^replicaset\.apps\/web-/)]);
-    expect(runKubectl(createCluster({ seed: 5 }), 'get all')).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    expect(out).toEqual([expect.stringMatching(/^pod\/web-/), 'service/kubernetes', 'deployment.apps/web', expect.stringMatching(/^replicaset\.apps\/web-/)]);
+    // A fresh cluster's default namespace holds the API server's own Service, as a real one does.
+    expect(runKubectl(createCluster({ seed: 5 }), 'get all').stdout).toBe(
+`NAME                 TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE
+service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   0s
+`);
   });
 
   test('kubectl top: no metrics-server in this cluster, as on a fresh kubeadm cluster', () => {
