@@ -4,7 +4,7 @@
 // --scale runs only that size; --hash then prints a hash of the final store, log, clock and rng, so a
 // speed-up can be checked to leave a big run byte-identical (world.hash() is too big for one string).
 import type { Deployment } from 'kubernetes-types/apps/v1';
-import { createCluster, replayCluster, type Cluster } from '../src/sim/index.ts';
+import { createCluster, replayCluster, Timeline, type Cluster } from '../src/sim/index.ts';
 import { fnv1a32Chars } from '../src/sim/names.ts';
 
 const args = process.argv.slice(2);
@@ -112,6 +112,19 @@ console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated
   line('replay 10 simulated minutes (first, unoptimised JIT)', `${fmt(first, 2)} ms`);
   line(`replay 10 simulated minutes (median after ${warmup})`, `${fmt(warm[warm.length >> 1], 2)} ms (target ≤ 10 ms)`);
   line('replayed state identical to the original', same ? 'yes' : 'NO');
+  // What a figure actually does on "step back": restore the nearest snapshot and replay to the step.
+  const tl = new Timeline(createCluster({ seed: 1 }));
+  tl.apply((c) => apply(c, deployment('web', 3)));
+  tl.advance(10 * 60_000);
+  const backs: number[] = [];
+  for (let i = 0; i < 41; i++) {
+    tl.seek(tl.length - 1);
+    const t0 = performance.now();
+    tl.back();
+    backs.push(ms(t0));
+  }
+  backs.sort((a, b) => a - b);
+  line('a figure steps back one step at the end (median)', `${fmt(backs[backs.length >> 1], 2)} ms (snapshot every 64 events, then replay)`);
   const snap = performance.now();
   const s = demo.snapshot();
   line('snapshot (structured clone)', `${fmt(ms(snap), 2)} ms`);
