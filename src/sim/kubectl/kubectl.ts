@@ -252,19 +252,8 @@ function cmdRun(r: Run, argv: string[]): void {
 /** kubectl annotate: set (k=v) or remove (k-) annotations; an existing value needs --overwrite. */
 function cmdAnnotate(r: Run, argv: string[]): void {
   const p = parse(r, 'annotate', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
-  const changes = p.args.filter((a) => a.includes('=') || a.endsWith('-'));
-  const rest = p.args.filter((a) => !changes.includes(a));
-  if (!changes.length) throw new Fail("error: at least one annotation update is required\nSee 'kubectl annotate -h' for help and examples");
-  const set: Record<string, string> = {};
-  const remove: string[] = [];
-  for (const c of changes) {
-    if (c.endsWith('-') && !c.includes('=')) remove.push(c.slice(0, -1));
-    else set[c.slice(0, c.indexOf('='))] = c.slice(c.indexOf('=') + 1);
-  }
+  const { set, remove, objs } = keyValueUpdates(r, p, 'annotation');
   const ns = nsOf(p);
-  const sel = str(p, 'selector');
-  const objs = sel !== undefined ? (() => { const kind = kindOrFail(rest[0] ?? ''); return list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name as string })); })() : targets(rest).names;
-  if (!objs.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
   for (const { kind, name } of objs) {
     const cur = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
     if (!cur.ok) { if (cur.code === 0) throw new Fail(apiError(cur.status)); r.error(apiError(cur.status)); continue; }
@@ -840,29 +829,40 @@ function cmdSet(r: Run, argv: string[]): void {
   r.print(`${kind.singular}/${name} image updated\n`);
 }
 
-function cmdLabel(r: Run, argv: string[]): void {
-  const p = parse(r, 'label', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+/**
+ * What `kubectl label` and `kubectl annotate` share: the `k=v` (set) and `k-` (remove) arguments, and
+ * the objects the rest of the arguments name (`TYPE NAME…`, `TYPE/NAME`, or `TYPE -l SELECTOR`).
+ */
+function keyValueUpdates(r: Run, p: Parsed, what: 'label' | 'annotation', check?: (k: string, v: string, arg: string) => void): { set: Record<string, string>; remove: string[]; objs: { kind: KindInfo; name: string }[] } {
   const changes = p.args.filter((a) => a.includes('=') || a.endsWith('-'));
   const rest = p.args.filter((a) => !changes.includes(a));
-  if (!changes.length) throw new Fail('error: at least one label update is required\nSee \'kubectl label -h\' for help and examples');
+  const cmd = what === 'label' ? 'label' : 'annotate';
+  if (!changes.length) throw new Fail(`error: at least one ${what} update is required\nSee 'kubectl ${cmd} -h' for help and examples`);
   const set: Record<string, string> = {};
   const remove: string[] = [];
   for (const c of changes) {
-    if (c.endsWith('-') && !c.includes('=')) remove.push(c.slice(0, -1));
-    else {
-      const k = c.slice(0, c.indexOf('=')); const v = c.slice(c.indexOf('=') + 1);
-      if (!/^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k) || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) throw new Fail(`error: invalid label spec: ${c}`);
-      set[k] = v;
-    }
+    if (c.endsWith('-') && !c.includes('=')) { remove.push(c.slice(0, -1)); continue; }
+    const k = c.slice(0, c.indexOf('='));
+    const v = c.slice(c.indexOf('=') + 1);
+    check?.(k, v, c);
+    set[k] = v;
   }
-  const ns = nsOf(p);
-  let objs: { kind: KindInfo; name: string }[];
   const sel = str(p, 'selector');
+  let objs: { kind: KindInfo; name: string }[];
   if (sel !== undefined) {
     const kind = kindOrFail(rest[0] ?? '');
-    objs = list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name }));
+    objs = list(r, kind, nsOf(p), sel).map((o) => ({ kind, name: o.metadata.name as string }));
   } else objs = targets(rest).names;
   if (!objs.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  return { set, remove, objs };
+}
+
+function cmdLabel(r: Run, argv: string[]): void {
+  const p = parse(r, 'label', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const { set, remove, objs } = keyValueUpdates(r, p, 'label', (k, v, arg) => {
+    if (!/^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k) || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) throw new Fail(`error: invalid label spec: ${arg}`);
+  });
+  const ns = nsOf(p);
   for (const { kind, name } of objs) {
     const cur = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
     if (!cur.ok) { if (cur.code === 0) throw new Fail(apiError(cur.status)); r.error(apiError(cur.status)); continue; }
