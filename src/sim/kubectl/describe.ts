@@ -1,4 +1,4 @@
-// kubectl describe for pods, nodes and deployments, following pkg/describe/describe.go's field
+// kubectl describe for pods, nodes, deployments, replicasets and services, following pkg/describe/describe.go's field
 // order, its PrefixWriter levels and its tabwriter (padding 2), with the Events section.
 import { labelSelectorAsString } from '../api-server.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
@@ -377,5 +377,69 @@ export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[], now: num
     for (const c of conds) o.w(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
   describeEvents(o, eventsFor(events, 'ReplicaSet', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+/** formatEndpointSlices: the ready `ip:port`s of one service port, three at most then "+ N more...". */
+export function formatEndpointSlices(slices: Obj[], portName: string): string {
+  if (!slices.length) return '<none>';
+  const list: string[] = [];
+  const max = 3;
+  let more = false;
+  let count = 0;
+  for (const s of slices) {
+    const ports: Obj[] = s.ports ?? [];
+    const eps: Obj[] = s.endpoints ?? [];
+    if (!ports.length) {
+      for (const e of eps) {
+        if (list.length === max) more = true;
+        if (e.conditions?.ready === false) continue;
+        if (!more) list.push(e.addresses?.[0]);
+        count++;
+      }
+      continue;
+    }
+    for (const p of ports) {
+      if ((p.name ?? '') !== portName) continue;
+      for (const e of eps) {
+        if (list.length === max) more = true;
+        if (e.conditions?.ready === false) continue;
+        if (!more) list.push(`${e.addresses?.[0]}:${p.port}`);
+        count++;
+      }
+    }
+  }
+  const ret = list.join(',');
+  return more ? `${ret} + ${count - max} more...` : ret;
+}
+
+/** kubectl describe service (describeService: the fields in its order, Endpoints from the EndpointSlices). */
+export function describeService(svc: Obj, slices: Obj[], events: Obj[], now: number): string {
+  const o = new Out();
+  const m = svc.metadata ?? {};
+  const spec = svc.spec ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  const selector = labels(spec.selector);
+  o.w(0, `Selector:\t${selector.length ? selector.join(',') : '<none>'}\n`);
+  o.w(0, `Type:\t${spec.type}\n`);
+  if (spec.ipFamilyPolicy) o.w(0, `IP Family Policy:\t${spec.ipFamilyPolicy}\n`);
+  o.w(0, `IP Families:\t${(spec.ipFamilies ?? []).length ? spec.ipFamilies.join(',') : '<none>'}\n`);
+  o.w(0, `IP:\t${spec.clusterIP ?? ''}\n`);
+  o.w(0, `IPs:\t${(spec.clusterIPs ?? []).length ? spec.clusterIPs.join(',') : '<none>'}\n`);
+  for (const p of (spec.ports ?? []) as Obj[]) {
+    const name = p.name || '<unset>';
+    o.w(0, `Port:\t${name}\t${p.port}/${p.protocol}\n`);
+    o.w(0, `TargetPort:\t${p.targetPort}/${p.protocol}\n`);
+    if (p.appProtocol) o.w(0, `AppProtocol:\t${p.appProtocol}\n`);
+    if (p.nodePort) o.w(0, `NodePort:\t${name}\t${p.nodePort}/${p.protocol}\n`);
+    o.w(0, `Endpoints:\t${formatEndpointSlices(slices, p.name ?? '')}\n`);
+  }
+  o.w(0, `Session Affinity:\t${spec.sessionAffinity}\n`);
+  if (spec.externalTrafficPolicy) o.w(0, `External Traffic Policy:\t${spec.externalTrafficPolicy}\n`);
+  if (spec.internalTrafficPolicy) o.w(0, `Internal Traffic Policy:\t${spec.internalTrafficPolicy}\n`);
+  describeEvents(o, eventsFor(events, 'Service', m.name, m.namespace, m.uid), now);
   return o.done();
 }

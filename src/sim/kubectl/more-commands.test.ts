@@ -59,6 +59,25 @@ service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   0s
 `);
   });
 
+  test('kubectl describe service: its fields in kubectl\'s order, Endpoints from its EndpointSlices', () => {
+    const c = cluster();
+    runKubectl(c, 'expose deployment web --port=80 --target-port=8080');
+    c.advance(5_000);
+    const out = runKubectl(c, 'describe svc web').stdout.split('\n');
+    expect(out.slice(0, 6)).toEqual([
+      'Name:                     web',
+      'Namespace:                default',
+      'Labels:                   app=web',
+      'Annotations:              <none>',
+      'Selector:                 app=web',
+      'Type:                     ClusterIP',
+    ]);
+    expect(out).toContain('Port:                     <unset>  80/TCP');
+    expect(out).toContain('TargetPort:               8080/TCP');
+    expect(out.find((l) => l.startsWith('Endpoints:'))).toMatch(/^Endpoints: {16}10\.244\.\d+\.\d+:8080,10\.244\.\d+\.\d+:8080$/);
+    expect(runKubectl(c, 'describe svc kubernetes').stdout).toContain('Port:                     https  443/TCP\nTargetPort:               6443/TCP\n');
+  });
+
   test('kubectl top: no metrics-server in this cluster, as on a fresh kubeadm cluster', () => {
     const c = cluster();
     expect(runKubectl(c, 'top pods')).toEqual({ stdout: '', stderr: 'error: Metrics API not available\n', exitCode: 1 });
