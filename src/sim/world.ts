@@ -175,11 +175,13 @@ export function createWorldState(opts: WorldOptions = {}): WorldState {
   if (opts.bootstrap ?? true) {
     for (const ns of SYSTEM_NAMESPACES) handleRequest(w, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
     // The API server's bootstrap controller: the `kubernetes` Service on the first address of the
-    // service range. Its uid comes from a stream of its own (seeded from the world's seed), so the
-    // world's generator — every name and tie-break after it — draws exactly as before.
+    // service range, and its endpoint reconciler's EndpointSlice (the API server's own address).
+    // Their uids come from a stream of their own (seeded from the world's seed), so the world's
+    // generator — every name and tie-break after them — draws exactly as before.
     const main = w.rng;
     w.rng = createRng(seed ^ 0x6b756265);
     handleRequest(w, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
+    handleRequest(w, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
     w.rng = main;
   }
   return w;
@@ -190,6 +192,18 @@ const KUBERNETES_SERVICE = {
   apiVersion: 'v1', kind: 'Service',
   metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
   spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
+};
+
+/** The API server's address on the node network (the kubeadm control-plane node's InternalIP). */
+export const API_SERVER_ADDRESS = '10.0.0.10';
+
+/** The EndpointSlice of default/kubernetes, as the API server's endpoint reconciler writes it. */
+const KUBERNETES_ENDPOINTS = {
+  apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+  metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+  addressType: 'IPv4',
+  endpoints: [{ addresses: [API_SERVER_ADDRESS], conditions: { ready: true } }],
+  ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
 };
 
 /** A running world: the state plus the registry of behaviours. */

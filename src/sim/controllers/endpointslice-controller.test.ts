@@ -24,8 +24,9 @@ function setStatus(w: World, name: string, ip: string | undefined, ready: boolea
   expect(r.ok).toBe(true);
 }
 
+/** The slices this controller manages (not the API server's own slice for default/kubernetes). */
 function slices(w: World): EndpointSlice[] {
-  const r = w.kubectl({ verb: 'list', resource: 'endpointslices', namespace: 'default' });
+  const r = w.kubectl({ verb: 'list', resource: 'endpointslices', namespace: 'default', options: { labelSelector: 'endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io' } });
   if (!r.ok) throw new Error('list');
   return (r.object as { items: EndpointSlice[] }).items;
 }
