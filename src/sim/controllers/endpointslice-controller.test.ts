@@ -154,12 +154,15 @@ describe('endpointslice-controller', () => {
     expect(writes(w).filter((r) => r.verb === 'POST')).toHaveLength(3);
   });
 
-  it('removes the slices of a deleted Service (garbage collection is not modelled)', () => {
+  it('leaves the slices of a deleted Service to the garbage collector (they name the Service as owner)', () => {
     const w = world();
     start(w);
+    const before = slices(w);
+    expect(before[0].metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'Service', name: 'web', controller: true, blockOwnerDeletion: true })]);
     w.kubectl({ verb: 'delete', resource: 'services', namespace: 'default', name: 'web' });
     w.settle(5_000);
-    expect(slices(w)).toEqual([]);
+    expect(slices(w).map((x) => x.metadata?.name)).toEqual(before.map((x) => x.metadata?.name));
+    expect(writes(w).some((r) => r.verb === 'DELETE')).toBe(false);
   });
 });
 

@@ -312,15 +312,9 @@ function syncService(ctx: Ctx<EndpointSliceControllerState>, key: string): { ok:
   delete s.expected[key];
   const exp: Record<string, string> = {};
   let ok = true;
-  if (!svc || !svc.spec?.selector) {
-    // Garbage collection (ownerReferences) is not modelled: the controller removes the slices itself.
-    if (!svc) for (const sl of mine) {
-      const r = ctx.api.delete('endpointslices', ns, sl.metadata?.name ?? '');
-      if (r.ok || r.code === 404) exp[sl.metadata?.name ?? ''] = ''; else ok = false;
-    }
-    if (Object.keys(exp).length) s.expected[key] = exp;
-    return { ok, endpoints: 0 };
-  }
+  // A deleted Service's slices are the garbage collector's (they name it as their owner); one without
+  // a selector is someone else's to fill.
+  if (!svc || !svc.spec?.selector) return { ok, endpoints: 0 };
   const pods = Object.values(s.pods.items).filter((p) => p.metadata?.namespace === ns);
   const plan = reconcileSlices(svc, pods, mine, s.nodes.items);
   for (const sl of plan.create) {

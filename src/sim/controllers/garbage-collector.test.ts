@@ -93,6 +93,19 @@ describe('the garbage collector', () => {
     expect(runKubectl(c, 'get deploy web').stdout).toMatch(/web\s+2\/2/);
   });
 
+  it('a deleted Service takes its EndpointSlices with it; the API server\'s own slice for default/kubernetes stays', () => {
+    const c = webCluster(2);
+    runKubectl(c, 'expose deployment web --port=80');
+    c.advance(5_000);
+    const names = () => Object.values(c.world.state.store.objects.endpointslices ?? {}).map((x) => (x as { metadata: { name: string } }).metadata.name).sort();
+    expect(names()).toEqual(['kubernetes', expect.stringMatching(/^web-[a-z0-9]{5}$/)]);
+    const from = c.log.length;
+    runKubectl(c, 'delete service web');
+    c.advance(5_000);
+    expect(names()).toEqual(['kubernetes']);
+    expect(gcRequests(c, from).filter((r) => r.startsWith('DELETE'))).toEqual([expect.stringMatching(/^DELETE \/apis\/discovery\.k8s\.io\/v1\/namespaces\/default\/endpointslices\/web-[a-z0-9]{5} 200$/)]);
+  });
+
   it('kubectl --cascade: the old boolean values still work with kubectl’s warning; anything else is refused', () => {
     const c = webCluster(1);
     const r = runKubectl(c, 'delete deployment web --cascade=false');

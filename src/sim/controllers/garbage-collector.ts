@@ -1,5 +1,5 @@
 // kube-controller-manager's garbage collector (pkg/controller/garbagecollector) for the owner chains
-// the simulated cluster forms: Deployment → ReplicaSet → Pod, and Node → its Lease. Its GraphBuilder keeps, from the
+// the simulated cluster forms: Deployment → ReplicaSet → Pod, Service → EndpointSlice, and Node → its Lease. Its GraphBuilder keeps, from the
 // process's shared informers, which objects name which owner (by uid). When an owner goes, each
 // dependent is checked against the API (attemptToDeleteItem: a live GET of the dependent, then of
 // each owner it still names) and deleted in the background when none of its owners exists any more.
@@ -7,7 +7,8 @@
 // removed its ownerReference from every dependent (attemptToOrphan), then the finalizer goes and the
 // API server deletes the owner; one deleted with Foreground keeps `foregroundDeletion` until the
 // dependents that block it are gone (deleted in the foreground themselves when they have dependents).
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
@@ -27,9 +28,12 @@ export const GARBAGE_COLLECTOR = 'garbage-collector';
 export const ABSENT_OWNER_CACHE_SIZE = 500;
 
 /** The resources the collector follows, in the order its informers start (owners before dependents). */
-const MONITORED = ['nodes', 'leases', 'deployments', 'replicasets', 'pods'] as const;
+const MONITORED = ['nodes', 'leases', 'services', 'endpointslices', 'deployments', 'replicasets', 'pods'] as const;
 type Monitored = (typeof MONITORED)[number];
-type Owned = Deployment | ReplicaSet | Pod | Node | Lease;
+type Owned = Deployment | ReplicaSet | Pod | Node | Lease | Service | EndpointSlice;
+
+/** The EndpointSlice controller's label: the slices it writes (the watch kube-controller-manager already holds). */
+const MANAGED_SLICES = 'endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io';
 
 /** An object in the graph: `<resource>/<ns>/<name>` (a work-queue key). */
 type ItemKey = string;
@@ -39,6 +43,9 @@ export interface GarbageCollectorState {
   nodes: InformerState<Node>;
   /** The node leases (the watch kube-controller-manager already holds, in kube-node-lease). */
   leases: InformerState<Lease>;
+  services: InformerState<Service>;
+  /** The EndpointSlices the EndpointSlice controller manages (its watch, shared). */
+  endpointslices: InformerState<EndpointSlice>;
   deployments: InformerState<Deployment>;
   replicasets: InformerState<ReplicaSet>;
   pods: InformerState<Pod>;
@@ -154,7 +161,10 @@ function handlers(ctx: Ctx<GarbageCollectorState>): Record<Monitored, EventHandl
     update: (o, n) => graphChanged(s, resource, o, n),
     delete: (o) => graphChanged(s, resource, o, undefined),
   });
-  return { nodes: h('nodes'), leases: h('leases'), deployments: h('deployments'), replicasets: h('replicasets'), pods: h('pods') };
+  return {
+    nodes: h('nodes'), leases: h('leases'), services: h('services'), endpointslices: h('endpointslices'),
+    deployments: h('deployments'), replicasets: h('replicasets'), pods: h('pods'),
+  };
 }
 
 function rememberAbsent(s: GarbageCollectorState, uid: string): void {
@@ -255,6 +265,8 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
     const s: GarbageCollectorState = {
       nodes: newInformer('nodes', 'nodes'),
       leases: newInformer('leases', 'leases', { namespace: 'kube-node-lease' }),
+      services: newInformer('services', 'services'),
+      endpointslices: newInformer('endpointslices', 'endpointslices', { labelSelector: MANAGED_SLICES }),
       deployments: newInformer('deployments', 'deployments'),
       replicasets: newInformer('replicasets', 'replicasets'),
       pods: newInformer('pods', 'pods'),
@@ -278,6 +290,8 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
       || informerHandle(c, s.replicasets as InformerState, event, h.replicasets as EventHandlers)
       || informerHandle(c, s.deployments as InformerState, event, h.deployments as EventHandlers)
       || informerHandle(c, s.leases as InformerState, event, h.leases as EventHandlers)
+      || informerHandle(c, s.endpointslices as InformerState, event, h.endpointslices as EventHandlers)
+      || informerHandle(c, s.services as InformerState, event, h.services as EventHandlers)
       || informerHandle(c, s.nodes as InformerState, event, h.nodes as EventHandlers);
     if (!mine && !workQueueHandle(s.attemptToDelete, event) && !workQueueHandle(s.attemptToOrphan, event)) return;
     if (s.attemptToDelete.queue.length === s.attemptToDelete.head && s.attemptToOrphan.queue.length === s.attemptToOrphan.head) return;
