@@ -73,6 +73,6 @@ export { runSimCommand, formatSimTime } from './kubectl/sim-commands.ts';
 /** Time travel (step, back, seek, fork over a recorded run) and permalinks to a moment of it. */
 export { Timeline, type TimelineOptions, type TimelineData, type Position, type Bounds, type StepKind } from './time-travel.ts';
 export {
-  encodeMoment, decodeMoment, momentOf, permalinkOf, restoreMoment, PERMALINK_LIMITS,
+  encodeMoment, decodeMoment, momentOf, permalinkOf, restoreMoment, PERMALINK_LIMITS, DRIFT_WARNING,
   type Moment, type DecodeResult, type EncodeResult, type RestoreResult,
 } from './permalink.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from './cluster.ts';
-import { decodeMoment, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
+import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
 import { Timeline } from './time-travel.ts';
 
 /** A Deployment of nginx pods as kubectl create would send it. */
@@ -118,6 +118,25 @@ describe('permalink', () => {
     expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
     const last = r.cluster.world.state.inputs.filter((i) => i.kind === 'event').at(-1) as { event: { log?: string } };
     expect(last.event.log).toBe('panic: out of cheese');
+  });
+
+  it('carries the world\'s hash at its step, so a replay that plays out differently says so', () => {
+    const tl = session();
+    tl.seek(tl.length - 3);
+    const m = momentOf(tl);
+    expect(m.check).toMatch(/^[0-9a-f]{8}$/);
+    const back = (decodeMoment(link(m)) as { moment: Moment }).moment;
+    expect(back.check).toBe(m.check);
+    const same = restoreMoment(back);
+    expect(same.ok && same.warning).toBe(undefined);
+    // What a later, different simulation would produce from the same inputs: another world at the step.
+    const drifted = restoreMoment({ ...back, check: back.check === '00000000' ? '00000001' : '00000000' });
+    expect(drifted.ok && drifted.warning).toBe(DRIFT_WARNING);
+    // A link without a check (made before there were checks) restores without one.
+    const { check: _c, ...old } = back; // eslint-disable-line @typescript-eslint/no-unused-vars
+    const plain = restoreMoment(old);
+    expect(plain.ok && plain.warning).toBe(undefined);
+    expect(encodeMoment({ ...back, check: 'not-hex!' })).toEqual({ ok: false, error: 'this moment cannot be shared as a link: the check "not-hex!" is not a valid value' });
   });
 
   it('is deterministic: the same session gives the same link, and restoring twice gives the same state', () => {

@@ -18,6 +18,11 @@ export interface Moment {
   inputs: Input[];
   /** The timeline step index to stand at (0 = the freshly built cluster). */
   step: number;
+  /**
+   * The world's hash at that step when the link was made (8 hex digits): a later version of the
+   * simulation that plays the same inputs differently is told apart from the one that made the link.
+   */
+  check?: string;
 }
 
 /** What decoding a link gives: the moment, or a message a reader can understand. */
@@ -27,7 +32,10 @@ export type DecodeResult = { ok: true; moment: Moment } | { ok: false; error: st
 export type EncodeResult = { ok: true; link: string } | { ok: false; error: string };
 
 /** What restoring gives: a timeline standing at the moment's step, or why it could not be rebuilt. */
-export type RestoreResult = { ok: true; timeline: Timeline; cluster: Cluster } | { ok: false; error: string };
+export type RestoreResult = { ok: true; timeline: Timeline; cluster: Cluster; warning?: string } | { ok: false; error: string };
+
+/** What restoreMoment says when the replayed moment is not the one the link was made at. */
+export const DRIFT_WARNING = 'This link was made by an earlier version of the simulation: the moment it names now plays out differently.';
 
 /** The bounds a link must respect (an encoded link is at most 16 KiB; a replay is bounded in events). */
 export const PERMALINK_LIMITS = {
@@ -74,6 +82,7 @@ const NAMESPACE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;
 const SCENARIO_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const CHECK_RE = /^[0-9a-f]{8}$/;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 // ——— bytes: UTF-8 and base64url, by hand ———
@@ -261,6 +270,7 @@ export function encodeMoment(m: Moment): EncodeResult {
     const inputs: Wire[] = [];
     for (const inp of m.inputs) { inputs.push(inputToWire(inp, t, step)); t = inp.t; step = inp.step; }
     wire.push(inputs);
+    if (m.check !== undefined) wire.push(m.check);
     const checked = fromWire(JSON.parse(JSON.stringify(wire)));
     if (!checked.ok) return { ok: false, error: `this moment cannot be shared as a link: ${checked.error}` };
     const bytes = utf8Encode(JSON.stringify(wire));
@@ -446,7 +456,8 @@ function fromWire(wire: unknown): DecodeResult {
   try {
     const L = PERMALINK_LIMITS;
     if (!Array.isArray(wire)) fail('it is not a moment');
-    if (wire.length !== 7) fail('it is not a moment (wrong number of fields)');
+    if (wire.length !== 7 && wire.length !== 8) fail('it is not a moment (wrong number of fields)');
+    const check = wire.length === 8 ? str(wire[7], 'the check', CHECK_RE) : undefined;
     if (wire[0] !== 1) fail(`it was made by a newer version of the site (format ${JSON.stringify(wire[0])?.slice(0, 10)})`);
     const seed = int(wire[1], 'the seed', 0, 0xffffffff);
     const nodes = int(wire[2], 'the number of nodes', 1, L.maxNodes);
@@ -484,6 +495,7 @@ function fromWire(wire: unknown): DecodeResult {
     });
     const moment: Moment = { v: 1, seed, options: { nodes, kubeadm }, inputs, step };
     if (scenario !== undefined) moment.scenario = scenario;
+    if (check !== undefined) moment.check = check;
     return { ok: true, moment };
   } catch (e) {
     if (e instanceof Invalid) return { ok: false, error: e.message };
@@ -541,8 +553,12 @@ export function momentOf(tl: Timeline, scenario?: string): Moment {
   const o = tl.cluster.options;
   const base = baseInputCount(o);
   if (tl.data.bounds.events[0] !== 0 || tl.data.bounds.inputs[0] !== base) throw new Error('momentOf: the timeline did not start on a freshly built cluster');
-  const m: Moment = { v: 1, seed: o.seed, options: { nodes: o.nodes, kubeadm: o.kubeadm }, inputs: tl.data.inputs.slice(base), step: tl.at().step };
+  const at = tl.at();
+  const m: Moment = { v: 1, seed: o.seed, options: { nodes: o.nodes, kubeadm: o.kubeadm }, inputs: tl.data.inputs.slice(base), step: at.step };
   if (scenario !== undefined) m.scenario = scenario;
+  // The check is the world at the step itself: only when the cluster stands there (not run on past it).
+  const b = tl.data.bounds;
+  if (at.events === b.events[at.step] && at.t === b.t[at.step]) m.check = tl.cluster.world.hash();
   return m;
 }
 
@@ -571,6 +587,7 @@ export function restoreMoment(m: Moment, opts: { maxEvents?: number } = {}): Res
         return { ok: false, error: `Input ${i - base + 1} of the link could not be replayed where it was recorded (at ${want.t} ms, after ${want.step} events).` };
       }
     }
+    if (m.check !== undefined && cluster.world.hash() !== m.check) return { ok: true, timeline, cluster, warning: DRIFT_WARNING };
     return { ok: true, timeline, cluster };
   } catch (e) {
     return { ok: false, error: `The link could not be replayed: ${(e as Error)?.message ?? 'unknown error'}.` };
