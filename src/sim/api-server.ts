@@ -795,8 +795,12 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       } else if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
       return { ...obj, spec, status: obj.status ?? { loadBalancer: {} } };
     }
-    case 'namespaces':
-      return { ...obj, spec: { finalizers: ['kubernetes'], ...obj.spec }, status: { phase: 'Active' } };
+    case 'namespaces': {
+      // The API server labels every namespace with its own name (kubernetes.io/metadata.name, 1.21+).
+      const name = obj.metadata?.name;
+      const meta = name ? { ...obj.metadata, labels: { ...obj.metadata?.labels, 'kubernetes.io/metadata.name': name } } : obj.metadata;
+      return { ...obj, metadata: meta, spec: { finalizers: ['kubernetes'], ...obj.spec }, status: { phase: 'Active' } };
+    }
     default:
       return obj;
   }

@@ -1,4 +1,4 @@
-// kubectl describe for pods, nodes, deployments, replicasets and services, following pkg/describe/describe.go's field
+// kubectl describe for pods, nodes, deployments, replicasets, services and namespaces, following pkg/describe/describe.go's field
 // order, its PrefixWriter levels and its tabwriter (padding 2), with the Events section.
 import { labelSelectorAsString } from '../api-server.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
@@ -441,5 +441,18 @@ export function describeService(svc: Obj, slices: Obj[], events: Obj[], now: num
   if (spec.externalTrafficPolicy) o.w(0, `External Traffic Policy:\t${spec.externalTrafficPolicy}\n`);
   if (spec.internalTrafficPolicy) o.w(0, `Internal Traffic Policy:\t${spec.internalTrafficPolicy}\n`);
   describeEvents(o, eventsFor(events, 'Service', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+/** kubectl describe namespace (this cluster has no ResourceQuotas or LimitRanges to list). */
+export function describeNamespace(ns: Obj): string {
+  const o = new Out();
+  const m = ns.metadata ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  o.w(0, `Status:\t${ns.status?.phase ?? ''}\n`);
+  o.w(0, '\nNo resource quota.\n');
+  o.w(0, '\nNo LimitRange resource.\n');
   return o.done();
 }

@@ -181,7 +181,19 @@ kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   10m
   });
   test('-o yaml of one object', () => {
     const out = run('get ns default -o yaml').stdout;
-    expect(out).toMatch(/^apiVersion: v1\nkind: Namespace\nmetadata:\n  creationTimestamp: "2026-01-01T00:00:00Z"\n  name: default\n  resourceVersion: "\d+"\n  uid: [0-9a-f-]+\nspec:\n  finalizers:\n  - kubernetes\nstatus:\n  phase: Active\n$/);
+    expect(out).toMatch(/^apiVersion: v1\nkind: Namespace\nmetadata:\n  creationTimestamp: "2026-01-01T00:00:00Z"\n  labels:\n    kubernetes.io\/metadata.name: default\n  name: default\n  resourceVersion: "\d+"\n  uid: [0-9a-f-]+\nspec:\n  finalizers:\n  - kubernetes\nstatus:\n  phase: Active\n$/);
+  });
+  test('describe namespace', () => {
+    expect(run('describe ns kube-system').stdout).toBe(
+`Name:         kube-system
+Labels:       kubernetes.io/metadata.name=kube-system
+Annotations:  <none>
+Status:       Active
+
+No resource quota.
+
+No LimitRange resource.
+`);
   });
 });
 

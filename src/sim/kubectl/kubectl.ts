@@ -7,7 +7,7 @@ import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
-import { describeDeployment, describeNode, describePod, describeReplicaSet, describeService, sameTemplate } from './describe.ts';
+import { describeDeployment, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, sameTemplate } from './describe.ts';
 import { asList, printTable, toJSON, toYAML } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } from './resources.ts';
@@ -587,6 +587,7 @@ function describeOne(r: Run, kind: KindInfo, o: Obj): string {
       const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${o.metadata.name}`);
       return describeNode(o, lease.ok ? lease.object : undefined, pods, events, r.now);
     }
+    case 'namespaces': return describeNamespace(o);
     case 'services':
       return describeService(o, list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`), events, r.now);
     default: {
