@@ -127,7 +127,7 @@ console.log('\nStepping back: replay of a three-node demo (web ×3, 10 simulated
   line('a figure steps back one step at the end (median)', `${fmt(backs[backs.length >> 1], 2)} ms (snapshot every 64 events, then replay)`);
   const snap = performance.now();
   const s = demo.snapshot();
-  line('snapshot (structured clone)', `${fmt(ms(snap), 2)} ms`);
+  line('snapshot (plain-data copy, clonePlain)', `${fmt(ms(snap), 2)} ms`);
   const rs = performance.now();
   demo.restore(s);
   line('restore', `${fmt(ms(rs), 2)} ms`);

@@ -1,5 +1,6 @@
 // The world: all state as plain data, the component registry (behaviour by name), the event loop,
 // inputs, snapshots and replay.
+import { clonePlain } from './clone.ts';
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
   API_SERVER, COMPACTION_INTERVAL_MS, extendEventLeases, revokeEventLease, type ApiServerTimer, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, logObjectName, watchSubscribers, createApiServerState, handleRequest, openWatch,
@@ -231,7 +232,7 @@ export class World {
 
   /** Add a component instance (an input: recorded) and run its init. */
   addComponent(name: string, type: string, opts: AddComponentOptions = {}): void {
-    this.record({ kind: 'add-component', t: this.state.now, step: this.state.steps, name, type, opts: structuredClone(opts) });
+    this.record({ kind: 'add-component', t: this.state.now, step: this.state.steps, name, type, opts: clonePlain(opts) });
     const def = this.defs.get(type);
     if (!def) throw new Error(`unknown component type ${type}`);
     const entry: ComponentEntry = { type, state: {} };
@@ -265,7 +266,7 @@ export class World {
 
   /** A request by an external client (kubectl by default): recorded as input, answered at once. */
   kubectl(request: ApiRequest, component = 'kubectl'): ApiResult<unknown> {
-    const req = structuredClone(request);
+    const req = clonePlain(request);
     this.record({ kind: 'request', t: this.state.now, step: this.state.steps, component, request: req });
     return handleRequest(this.state, component, req);
   }
@@ -278,7 +279,7 @@ export class World {
 
   /** Inject an external event to a component (e.g. a container crash); recorded as input. */
   inject(target: string, event: unknown): void {
-    const ev = structuredClone(event);
+    const ev = clonePlain(event);
     this.record({ kind: 'event', t: this.state.now, step: this.state.steps, target, event: ev });
     push(this.state.queue, this.state.now, target, ev);
   }
@@ -417,11 +418,11 @@ export class World {
   }
 
   /** A deep copy of the whole state. */
-  snapshot(): WorldState { return structuredClone(this.state); }
+  snapshot(): WorldState { return clonePlain(this.state); }
 
   /** Put a snapshot back (copied, so the snapshot can be restored again). */
   restore(s: WorldState): void {
-    this.state = structuredClone(s);
+    this.state = clonePlain(s);
     // Cached contexts point at the old state: drop them so it can be collected.
     this.ctxCache.clear();
     this.handlers.clear();
