@@ -257,7 +257,7 @@ export class Timeline {
       }
       if (e.at > limitT || w.steps >= this.opts.maxEvents) return false;
       this.beyond = true;
-      world.step();
+      world.next();
       if (logCount(w) > logLen || w.steps - d.bounds.events[last] >= this.opts.maxSilentEvents) {
         this.pushBound(w.steps, w.inputs.length, w.now);
         break;
@@ -324,7 +324,7 @@ export class Timeline {
     for (let j = d.cur + 1; j <= k; j++) {
       for (;;) {
         if (w.inputs.length < b.inputs[j] && d.inputs[w.inputs.length].step <= w.steps) { this.applyInput(d.inputs[w.inputs.length]); continue; }
-        if (w.steps < b.events[j]) { if (!world.step()) break; continue; }
+        if (w.steps < b.events[j]) { if (!world.next()) break; continue; }
         if (w.inputs.length < b.inputs[j]) { this.applyInput(d.inputs[w.inputs.length]); continue; }
         break;
       }

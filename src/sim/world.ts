@@ -331,6 +331,12 @@ export class World {
 
   /** Process the next event; undefined when the queue is empty. */
   step(): StepResult | undefined {
+    const e = this.next();
+    return e && { at: e.at, target: e.target, event: e.event };
+  }
+
+  /** Process the next event and return its queue entry (no result object: the loops below run millions). */
+  next(): QueueEntry<unknown> | undefined {
     const w = this.state;
     const e = pop(w.queue);
     if (!e) return undefined;
@@ -338,7 +344,7 @@ export class World {
     w.steps++;
     this.dispatch(e);
     if (w.logLimit && w.log.length > w.logLimit + (w.logLimit >> 2)) trimLog(w);
-    return { at: e.at, target: e.target, event: e.event };
+    return e;
   }
 
   private dispatch(e: QueueEntry<unknown>): void {
@@ -398,7 +404,7 @@ export class World {
   /** Process every event with at ≤ t, then set the clock to t. */
   runUntil(t: number): void {
     const w = this.state;
-    for (let e = peek(w.queue); e && e.at <= t; e = peek(w.queue)) this.step();
+    for (let e = peek(w.queue); e && e.at <= t; e = peek(w.queue)) this.next();
     if (t > w.now) w.now = t;
   }
 
@@ -412,7 +418,7 @@ export class World {
     while (w.queue.pending > 0) {
       const e = peek(w.queue);
       if (!e || e.at > deadline) { w.now = Math.max(w.now, deadline); return false; }
-      this.step();
+      this.next();
     }
     return true;
   }
@@ -501,7 +507,7 @@ export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: nu
   const world = new World(opts, defs);
   for (const inp of inputs) {
     if (inp.t > untilT) break;
-    while (world.state.steps < inp.step && world.step()) { /* run to the exact point the input arrived */ }
+    while (world.state.steps < inp.step && world.next()) { /* run to the exact point the input arrived */ }
     if (inp.t > world.state.now) world.state.now = inp.t;
     switch (inp.kind) {
       case 'request': world.kubectl(inp.request, inp.component); break;
