@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import { createCluster, type Cluster } from '../cluster.ts';
+import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { pod as testPod, testWorld } from '../test-helpers.ts';
@@ -215,5 +216,127 @@ describe('gcTerminating in a pass', () => {
     });
     w.advance(100);
     expect(reqs(w)).toEqual(['DELETE /api/v1/namespaces/default/pods/web-a 200']);
+  });
+});
+
+describe('non-graceful node shutdown: the out-of-service taint (end to end)', () => {
+  const TAINT = 'node.kubernetes.io/out-of-service=nodeshutdown:NoExecute';
+  const on = (c: Cluster, node: string) => pods(c).filter((p) => p.spec?.nodeName === node);
+  const running = (c: Cluster) => pods(c).filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp);
+  const containersOn = (c: Cluster, node: string) => Object.values(kubeletStateOf(c.world, node)!.runtime.containers).filter((x) => x.state === 'CONTAINER_RUNNING');
+  const requestsOf = (c: Cluster, component: string, from: number) => c.log.slice(from)
+    .filter((r) => r.kind === 'request' && r.component === component && r.verb !== 'WATCH').map((r) => `${r.verb} ${r.path} ${r.code}`);
+
+  /** Six replicas, two per node; node-2 powered off and left past the 300 s eviction. */
+  function stuck(): { c: Cluster; victims: string[] } {
+    const c = createCluster({ seed: 1 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=6');
+    c.settle();
+    const victims = on(c, 'node-2').map((p) => p.metadata!.name!).sort();
+    expect(victims).toHaveLength(2);
+    c.node('node-2', 'stop');
+    c.advance(6 * 60_000);
+    return { c, victims };
+  }
+
+  it('powered off past the eviction, the pods stay Terminating; the taint has them force-deleted within one pass', () => {
+    const { c, victims } = stuck();
+    // Evicted, replaced, and stuck: no kubelet confirms the deletion, and waiting changes nothing.
+    c.advance(10 * 60_000);
+    expect(on(c, 'node-2').map((p) => p.metadata!.name!).sort()).toEqual(victims);
+    expect(on(c, 'node-2').every((p) => p.metadata?.deletionTimestamp && p.status?.phase === 'Running')).toBe(true);
+    expect(running(c)).toHaveLength(6);
+
+    const from = c.log.length;
+    const t0 = c.now;
+    expect(runKubectl(c, `taint nodes node-2 ${TAINT}`)).toMatchObject({ stdout: 'node/node-2 tainted\n', exitCode: 0 });
+    c.advance(GC_CHECK_PERIOD_MS);
+    expect(on(c, 'node-2')).toEqual([]);
+    expect(running(c)).toHaveLength(6);
+    expect(pods(c)).toHaveLength(6);
+
+    // The taint eviction controller handles the new NoExecute taint like any other: the pods' earlier
+    // deletions have run, so they are deleted again at once (a no-op DELETE; DisruptionTarget is already there).
+    expect(requestsOf(c, 'taint-eviction-controller', from).filter((r) => !r.includes('/events'))).toEqual(victims.flatMap((v) => [
+      `GET /api/v1/namespaces/default/pods/${v} 200`, `DELETE /api/v1/namespaces/default/pods/${v} 200`,
+    ]));
+    // The pod GC, at its next pass: Failed, then a DELETE with grace 0 (same creation second: by name).
+    expect(requestsOf(c, POD_GARBAGE_COLLECTOR, from).filter((r) => !r.startsWith('GET'))).toEqual(victims.flatMap((v) => [
+      `PATCH /api/v1/namespaces/default/pods/${v}/status 200`, `DELETE /api/v1/namespaces/default/pods/${v} 200`,
+    ]));
+    const gcAt = c.log.slice(from).find((r) => r.component === POD_GARBAGE_COLLECTOR && r.verb === 'DELETE')!.t;
+    expect(gcAt - t0).toBeLessThanOrEqual(GC_CHECK_PERIOD_MS);
+    for (const v of victims) {
+      const last = c.world.state.store.history.filter((e) => e.resource === 'pods' && e.object.metadata?.name === v).at(-1)!;
+      expect(last.type).toBe('DELETED');
+      expect((last.object as Pod).status?.phase).toBe('Failed');
+      // The taint manager's condition, not podgc's: gcTerminating adds none.
+      expect((last.object as Pod).status?.conditions?.filter((x) => x.type === 'DisruptionTarget').map((x) => x.reason)).toEqual(['DeletionByTaintManager']);
+    }
+    // One "Marking for deletion" event per pod, counted twice (at 300 s and at the taint).
+    const events = runKubectl(c, 'get events --field-selector reason=TaintManagerEviction').stdout.split('\n').filter((l) => l.includes('Marking for deletion'));
+    expect(events).toHaveLength(2);
+    for (const v of victims) expect(events.find((l) => l.includes(`pod/${v} `))).toMatch(/\(x2 over \d+m\d*s?\)/);
+  });
+
+  it('the node comes back empty and keeps the taint until it is removed by hand; then it takes new pods', () => {
+    const { c } = stuck();
+    runKubectl(c, `taint nodes node-2 ${TAINT}`);
+    c.advance(GC_CHECK_PERIOD_MS);
+    c.node('node-2', 'start');
+    c.advance(60_000);
+    const node = () => c.world.state.store.objects.nodes!['/registry/minions/node-2'] as Node;
+    // Ready again: the node lifecycle controller lifts its unreachable taints, not the operator's.
+    expect(isNodeReady(node())).toBe(true);
+    expect(node().spec?.taints).toEqual([{ key: TaintNodeOutOfService, value: 'nodeshutdown', effect: 'NoExecute' }]);
+    // No pod is bound to it any more, so its kubelet runs nothing (the power-off took the old containers).
+    expect(on(c, 'node-2')).toEqual([]);
+    expect(containersOn(c, 'node-2')).toEqual([]);
+    // While tainted NoExecute, the scheduler leaves it out.
+    runKubectl(c, 'scale deployment web --replicas=8');
+    c.advance(30_000);
+    expect(running(c)).toHaveLength(8);
+    expect(on(c, 'node-2')).toEqual([]);
+    // Untainted, it is a node like any other: nothing moves back, but new pods may land there.
+    expect(runKubectl(c, 'taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute-')).toMatchObject({ stdout: 'node/node-2 untainted\n', exitCode: 0 });
+    c.advance(30_000);
+    expect(on(c, 'node-2')).toEqual([]);
+    expect(node().spec?.taints).toBeUndefined();
+    runKubectl(c, 'scale deployment web --replicas=10');
+    c.advance(30_000);
+    expect(running(c)).toHaveLength(10);
+    expect(on(c, 'node-2').length).toBeGreaterThan(0);
+    expect(on(c, 'node-2').every((p) => p.status?.phase === 'Running')).toBe(true);
+  });
+
+  it('tainted before the 300 s are up: evicted at once and force-deleted at the next pass', () => {
+    const c = createCluster({ seed: 1 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=6');
+    c.settle();
+    c.node('node-2', 'stop');
+    c.advance(2 * 60_000); // NotReady and unreachable-tainted; the tolerations still hold
+    expect(on(c, 'node-2').every((p) => !p.metadata?.deletionTimestamp)).toBe(true);
+    const t0 = c.now;
+    runKubectl(c, `taint nodes node-2 ${TAINT}`);
+    c.advance(GC_CHECK_PERIOD_MS);
+    expect(on(c, 'node-2')).toEqual([]);
+    expect(running(c)).toHaveLength(6);
+    expect(c.now - t0).toBeLessThanOrEqual(GC_CHECK_PERIOD_MS);
+  });
+
+  it('misused on a node that is only cut off: its containers run on until it reconnects, then its kubelet stops them', () => {
+    const c = createCluster({ seed: 1 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=6');
+    c.settle();
+    c.node('node-2', 'partition');
+    c.advance(2 * 60_000);
+    runKubectl(c, `taint nodes node-2 ${TAINT}`);
+    c.advance(GC_CHECK_PERIOD_MS);
+    expect(on(c, 'node-2')).toEqual([]);
+    // The objects are gone, the processes are not: the warning force deletion carries.
+    expect(containersOn(c, 'node-2')).toHaveLength(2);
+    c.node('node-2', 'heal');
+    c.advance(2 * 60_000);
+    expect(containersOn(c, 'node-2')).toEqual([]);
   });
 });
