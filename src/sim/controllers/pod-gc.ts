@@ -2,11 +2,13 @@
 // pods the rest of the cluster will never finish. A pod bound to a Node that no longer exists is,
 // after a 40 s quarantine and a live GET that confirms the Node is gone, marked Failed with the
 // DisruptionTarget condition (DeletionByPodGC) and force-deleted, so its ReplicaSet replaces it. A
-// pod being deleted that was never scheduled is force-deleted at once. Past 12,500 terminated pods,
-// the oldest terminated ones are deleted.
-import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+// pod being deleted on a node that is not Ready and carries the out-of-service taint (put there by
+// hand after a non-graceful shutdown) is marked Failed and force-deleted. A pod being deleted that
+// was never scheduled is force-deleted at once. Past 12,500 terminated pods, the oldest terminated
+// ones are deleted.
+import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
 import {
-  informerHandle, listAndWatch, listerList, newInformer, type InformerState,
+  informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState,
 } from '../informer.ts';
 import { rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
@@ -19,6 +21,8 @@ export const GC_CHECK_PERIOD_MS = 20_000;
 export const QUARANTINE_MS = 40_000;
 /** --terminated-pod-gc-threshold default. */
 export const TERMINATED_POD_GC_THRESHOLD = 12_500;
+/** v1.TaintNodeOutOfService: an operator's word that the node is shut down and its pods may go. */
+export const TaintNodeOutOfService = 'node.kubernetes.io/out-of-service';
 
 /** The collector's state (plain data). */
 export interface PodGCState {
@@ -38,6 +42,60 @@ function byName(pods: Pod[]): Pod[] {
 
 function isTerminated(p: Pod): boolean {
   return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+}
+
+/** isPodTerminating: the pod has a deletionTimestamp (whatever its phase). */
+export function isPodTerminating(pod: Pod): boolean {
+  return !!pod.metadata?.deletionTimestamp;
+}
+
+/** nodeutil.IsNodeReady: the Ready condition is True (a node without one is not ready). */
+export function isNodeReady(node: Node): boolean {
+  const c = node.status?.conditions?.find((x) => x.type === 'Ready');
+  return c?.status === 'True';
+}
+
+/** taints.TaintKeyExists: any taint with this key, whatever its value and effect. */
+export function taintKeyExists(taints: Taint[] | undefined, key: string): boolean {
+  return (taints ?? []).some((t) => t.key === key);
+}
+
+/** eviction.PodIsEvicted: Failed with reason Evicted (the kubelet's own eviction). */
+export function podIsEvicted(status: PodStatus | undefined): boolean {
+  return status?.phase === 'Failed' && status.reason === 'Evicted';
+}
+
+/** byEvictionAndCreationTimestamp's Less as a comparator: evicted first, then oldest, then by name. */
+export function byEvictionAndCreationTimestamp(a: Pod, b: Pod): number {
+  const ae = podIsEvicted(a.status);
+  if (ae !== podIsEvicted(b.status)) return ae ? -1 : 1;
+  // creationTimestamp is RFC 3339 in UTC at second precision: string order is time order.
+  const at = a.metadata?.creationTimestamp ?? '';
+  const bt = b.metadata?.creationTimestamp ?? '';
+  if (at !== bt) return at < bt ? -1 : 1;
+  const an = a.metadata?.name ?? '';
+  const bn = b.metadata?.name ?? '';
+  if (an !== bn) return an < bn ? -1 : 1;
+  // Go compares names only (and sorts unstably); the namespace makes the order total.
+  const ans = a.metadata?.namespace ?? '';
+  const bns = b.metadata?.namespace ?? '';
+  return ans < bns ? -1 : ans > bns ? 1 : 0;
+}
+
+/**
+ * gcTerminating's choice: terminating pods whose node (from the lister) is not Ready and has the
+ * out-of-service taint, in byEvictionAndCreationTimestamp order. A pod whose node the lister does
+ * not know (unscheduled, or the Node deleted) is skipped: the other passes deal with those.
+ */
+export function terminatingPodsOnOutOfServiceNodes(pods: Pod[], getNode: (name: string) => Node | undefined): Pod[] {
+  const out: Pod[] = [];
+  for (const p of pods) {
+    if (!isPodTerminating(p)) continue;
+    const node = getNode(p.spec?.nodeName ?? '');
+    if (!node) continue;
+    if (!isNodeReady(node) && taintKeyExists(node.spec?.taints, TaintNodeOutOfService)) out.push(p);
+  }
+  return out.sort(byEvictionAndCreationTimestamp);
 }
 
 /** markFailedAndDeletePodWithCondition: status Failed (+ condition) through /status, then DELETE with grace 0. */
@@ -63,6 +121,17 @@ function gcTerminated(ctx: Ctx<PodGCState>, pods: Pod[]): void {
   if (excess <= 0) return;
   terminated.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
   for (const p of terminated.slice(0, excess)) markFailedAndDelete(ctx, p);
+}
+
+/**
+ * gcTerminating: after a non-graceful shutdown, pods stay Terminating because no kubelet confirms;
+ * once an operator has tainted the node out-of-service, they are failed and force-deleted (no
+ * condition), so replacements can take over their volumes.
+ */
+function gcTerminating(ctx: Ctx<PodGCState>, pods: Pod[]): void {
+  const nodes = ctx.state.nodes;
+  // Kubernetes runs these concurrently, one goroutine per pod; here they go in sorted order.
+  for (const p of terminatingPodsOnOutOfServiceNodes(pods, (name) => (name ? listerGet(nodes, name) : undefined))) markFailedAndDelete(ctx, p);
 }
 
 /** gcOrphaned: pods on nodes missing for a whole quarantine (and confirmed by a GET) are collected. */
@@ -98,6 +167,7 @@ function gc(ctx: Ctx<PodGCState>): void {
   // on are few, and each step takes them in name order.
   const pods = Object.values(ctx.state.pods.items);
   gcTerminated(ctx, pods);
+  gcTerminating(ctx, pods);
   gcOrphaned(ctx, pods);
   gcUnscheduledTerminating(ctx, pods);
 }

@@ -17,7 +17,7 @@ const CASES: [string, string, string[], string[]][] = [
   ['reconcile-loop', reconcileLoop, ['deployment.apps/web created', 'deployment.apps/web unchanged', 'deployment "web" successfully rolled out', 'deployment.apps/web scaled', 'service/web exposed'], []],
   ['scheduler', scheduler, ['node/node-1 cordoned', 'node/node-2 tainted', 'node/node-2 untainted'], []],
   ['rolling-updates', rollingUpdates, ['deployment.apps/web image updated', 'deployment.apps/web rolled back', 'deployment "web" successfully rolled out'], []],
-  ['node-failure', nodeFailure, ['node/node-2 drained'], []],
+  ['node-failure', nodeFailure, ['node/node-2 drained', 'node/node-3 tainted', 'node/node-3 untainted'], []],
   ['troubleshooting', troubleshooting, ['deployment.apps/worker image updated', 'deployment "worker" successfully rolled out', 'deployment.apps/worker condition met', 'deployment.apps "worker" deleted from default namespace'], ['kubectl logs deploy/worker']],
   ['control-plane-outage', controlPlaneOutage, ['deployment.apps/web scaled'], ['kubectl get pods', 'kubectl scale deployment web --replicas=5', 'kubectl scale deployment web --replicas=2']],
 ];

@@ -135,3 +135,50 @@ export const nodeDeleted: Scenario = {
     )],
   ],
 };
+
+const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service=nodeshutdown:NoExecute';
+
+/**
+ * The node is shut down for good but its Node object kept: an operator taints it out-of-service and
+ * the pod garbage collector force-deletes its Terminating pods at its next pass (every 20 s).
+ */
+export const outOfService: Scenario = {
+  chapter: 'node-failure',
+  title: 'the out-of-service taint: the Terminating pods are gone within one pod GC pass',
+  steps: [...start, 'sim advance 6m', `kubectl taint nodes node-1 ${OUT_OF_SERVICE}`, 'sim advance 20s'],
+  expect: [
+    ['kubectl get pods -o wide', lines(
+      'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
+      'web-c68c68797-bsxlx   1/1     Running   0          6m50s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-mcq2x   1/1     Running   0          25s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-sqd8p   1/1     Running   0          6m50s   10.244.3.2   node-3   <none>           <none>',
+    )],
+    // The taint eviction controller marks the pod for deletion again on the new NoExecute taint.
+    ['kubectl get events --field-selector reason=TaintManagerEviction', lines(
+      'LAST SEEN           TYPE     REASON                 OBJECT                    MESSAGE',
+      '20s (x2 over 25s)   Normal   TaintManagerEviction   pod/web-c68c68797-7gn7h   Marking for deletion Pod default/web-c68c68797-7gn7h',
+    )],
+  ],
+};
+
+/** The node returns Ready but keeps the operator's taint, so it gets no pods until the taint is removed. */
+export const outOfServiceNodeBack: Scenario = {
+  chapter: 'node-failure',
+  title: 'back from an out-of-service shutdown: no pods until the taint is removed',
+  steps: [
+    ...start, 'sim advance 6m', `kubectl taint nodes node-1 ${OUT_OF_SERVICE}`, 'sim advance 20s',
+    'sim node start node-1', 'sim advance 1m',
+    'kubectl scale deployment web --replicas=4', 'sim advance 30s',
+  ],
+  expect: [
+    ['kubectl get nodes', lines(
+      'NAME     STATUS   ROLES    AGE     VERSION',
+      'node-1   Ready    <none>   8m20s   v1.35.0',
+      'node-2   Ready    <none>   8m20s   v1.35.0',
+      'node-3   Ready    <none>   8m20s   v1.35.0',
+    )],
+    ["kubectl get node node-1 -o jsonpath='{.spec.taints[*].key}'", 'node.kubernetes.io/out-of-service'],
+    ['kubectl get pods -o wide --field-selector spec.nodeName=node-1', '', 'No resources found in default namespace.\n'],
+    [`kubectl taint nodes node-1 ${OUT_OF_SERVICE}-`, 'node/node-1 untainted\n'],
+  ],
+};
