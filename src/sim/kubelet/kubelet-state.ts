@@ -91,6 +91,8 @@ export interface KubeletState {
   leaseRetries: number;
   nodeReported?: NodeStatus;
   nodeReportedAt?: number;
+  /** lastNodeUnschedulable: the Node's spec.unschedulable as last seen (absent: false) */
+  lastNodeUnschedulable?: boolean;
   /** `ns/pod/container` → the simulated app's health (faults and test hooks) */
   health: Record<string, ContainerHealth>;
   /** when the next (recurring) PLEG relist is due */

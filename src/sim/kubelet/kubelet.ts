@@ -10,7 +10,7 @@ import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState, type RuntimeState } from './container-runtime.ts';
 import {
-  LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode,
+  LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode, nodeConditionEvents,
   newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
 } from './node-status.ts';
 import { newDict } from '../dict.ts';
@@ -123,12 +123,10 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
     st.nodeUID = r.object.metadata?.uid;
     st.nodeReported = r.object.status;
     st.nodeReportedAt = ctx.now;
-    for (const c of status.conditions ?? []) {
-      if (c.type === 'Ready') continue;
-      emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: `Node${c.reason!.replace(/^Kubelet/, '')}`, message: `Node ${st.cfg.node} status is now: Node${c.reason!.replace(/^Kubelet/, '')}` });
-    }
+    // initialNode ran the setters on a Node without conditions: the pressure ones record their events.
+    for (const reason of nodeConditionEvents(undefined, status)) recordNodeStatusEvent(ctx, reason);
     emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'NodeAllocatableEnforced', message: 'Updated Node Allocatable limit across pods' });
-    emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'NodeReady', message: `Node ${st.cfg.node} status is now: NodeReady` });
+    recordNodeStatusEvent(ctx, 'NodeReady');
     return;
   }
   if (r.code !== 409) return; // retried by the next node-status tick
@@ -174,16 +172,42 @@ function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
   // The comparison leaves out heartbeat times, so the same server status, images and boot give the
   // same "unchanged" verdict as last time: nothing to compute until a report is due.
   const memo = unchangedNodeStatus.get(st);
-  if (!due && memo && memo.prev === prev && memo.bootID === st.bootID && sameMap(memo.images, st.runtime.images)) return true;
+  if (!due && memo && memo.prev === prev && memo.bootID === st.bootID && sameMap(memo.images, st.runtime.images)) {
+    recordNodeSchedulableEvent(ctx, server);
+    return true;
+  }
   const status = computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now, prev);
   const changed = !deepEqual(statusForComparison(status), statusForComparison(prev));
   if (!changed) unchangedNodeStatus.set(st, { prev, bootID: st.bootID, images: mapToken(st.runtime.images) });
+  // setNodeStatus runs its setters, and they record their events, before the PATCH is decided on;
+  // the schedulable one is the last setter.
+  else for (const reason of nodeConditionEvents(prev, status)) recordNodeStatusEvent(ctx, reason);
+  recordNodeSchedulableEvent(ctx, server);
   if (!changed && !due) return true;
   const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status');
   if (!r.ok) return false;
   st.nodeReported = r.object.status;
   st.nodeReportedAt = ctx.now;
   return true;
+}
+
+/** recordNodeStatusEvent: "Node <name> status is now: <event>", on the Node. */
+function recordNodeStatusEvent(ctx: KCtx, event: string): void {
+  const st = ctx.state;
+  emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: event, message: `Node ${st.cfg.node} status is now: ${event}` });
+}
+
+/**
+ * recordNodeSchedulableEvent: NodeNotSchedulable when the Node's spec.unschedulable turns true (kubectl
+ * cordon), NodeSchedulable when it turns false again; the process starts from "schedulable".
+ */
+function recordNodeSchedulableEvent(ctx: KCtx, server: Node | undefined): void {
+  const st = ctx.state;
+  const unschedulable = server?.spec?.unschedulable === true;
+  if (!server || unschedulable === (st.lastNodeUnschedulable ?? false)) return;
+  recordNodeStatusEvent(ctx, unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable');
+  if (unschedulable) st.lastNodeUnschedulable = true;
+  else delete st.lastNodeUnschedulable;
 }
 
 // Per kubelet state (behaviour-side; a restored state starts without an entry): the inputs of the
@@ -277,6 +301,7 @@ function powerOffState(ctx: KCtx): void {
   st.registered = false;
   st.nodeReported = undefined;
   st.nodeReportedAt = undefined;
+  delete st.lastNodeUnschedulable; // process memory
 }
 
 function findContainer(st: KubeletState, pod: string, container?: string) {

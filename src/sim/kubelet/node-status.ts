@@ -164,6 +164,33 @@ export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Recor
   };
 }
 
+// The event each pressure setter records when its condition moves to True or to False.
+const PRESSURE_EVENTS: Record<string, { True: string; False: string }> = {
+  MemoryPressure: { True: 'NodeHasInsufficientMemory', False: 'NodeHasSufficientMemory' },
+  DiskPressure: { True: 'NodeHasDiskPressure', False: 'NodeHasNoDiskPressure' },
+  PIDPressure: { True: 'NodeHasInsufficientPID', False: 'NodeHasSufficientPID' },
+};
+
+/**
+ * The events the kubelet's condition setters record when they move the node's status from `prev` to
+ * `next` (nodestatus MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition, then
+ * ReadyCondition). A missing pressure condition counts as Unknown, so a new node, or one the
+ * node-lifecycle controller marked Unknown, gets all three; Ready records NodeReady or NodeNotReady
+ * only when a Ready condition was there with another status.
+ */
+export function nodeConditionEvents(prev: NodeStatus | undefined, next: NodeStatus): string[] {
+  const out: string[] = [];
+  for (const type of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) {
+    const now = next.conditions?.find((c) => c.type === type)?.status;
+    const before = prev?.conditions?.find((c) => c.type === type)?.status ?? 'Unknown';
+    if ((now === 'True' || now === 'False') && now !== before) out.push(PRESSURE_EVENTS[type][now]);
+  }
+  const ready = next.conditions?.find((c) => c.type === 'Ready')?.status;
+  const before = prev?.conditions?.find((c) => c.type === 'Ready')?.status;
+  if (ready !== undefined && before !== undefined && ready !== before) out.push(ready === 'True' ? 'NodeReady' : 'NodeNotReady');
+  return out;
+}
+
 /** Node status without heartbeat times: what decides whether a PATCH is needed. */
 export function statusForComparison(s: NodeStatus | undefined): unknown {
   if (!s) return undefined;
