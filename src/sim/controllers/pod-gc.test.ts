@@ -7,7 +7,7 @@ import { storeGet, storeKey } from '../store.ts';
 import { pod as testPod, testWorld } from '../test-helpers.ts';
 import type { World } from '../world.ts';
 import {
-  byEvictionAndCreationTimestamp, GC_CHECK_PERIOD_MS, isNodeReady, isPodTerminating, podGCDef, podIsEvicted, POD_GARBAGE_COLLECTOR,
+  byEvictionAndCreationTimestamp, GC_CHECK_PERIOD_MS, isNodeReady, isPodTerminated, isPodTerminating, podGCDef, podIsEvicted, POD_GARBAGE_COLLECTOR,
   QUARANTINE_MS, TaintNodeOutOfService, taintKeyExists, terminatingPodsOnOutOfServiceNodes,
 } from './pod-gc.ts';
 
@@ -216,6 +216,40 @@ describe('gcTerminating in a pass', () => {
     });
     w.advance(100);
     expect(reqs(w)).toEqual(['DELETE /api/v1/namespaces/default/pods/web-a 200']);
+  });
+});
+
+describe('gcTerminated (past --terminated-pod-gc-threshold)', () => {
+  it('deletes the terminated pods in excess, evicted first then oldest; 0 turns it off', () => {
+    const run = (threshold: number) => {
+      const w = testWorld({ seed: 5 }, [podGCDef]);
+      const phases: [string, Record<string, unknown>][] = [
+        ['web-old-succeeded', { phase: 'Succeeded' }],
+        ['web-old-failed', { phase: 'Failed' }],
+        ['web-running', { phase: 'Running' }],
+        ['web-young-evicted', { phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' }],
+        ['web-young-succeeded', { phase: 'Succeeded' }],
+      ];
+      for (const [name, status] of phases) {
+        w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: testPod(name, { app: 'web' }, 'node-1') });
+        w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name, subresource: 'status', body: { status } });
+        w.advance(1_000); // a second apart: creation order is age order
+      }
+      w.addComponent(POD_GARBAGE_COLLECTOR, POD_GARBAGE_COLLECTOR, { params: { terminatedPodGCThreshold: threshold } });
+      w.advance(100);
+      return w.state.log.filter((r) => r.component === POD_GARBAGE_COLLECTOR && r.kind === 'request' && r.verb !== 'GET' && r.verb !== 'WATCH').map((r) => `${r.verb} ${r.path.split('/').pop()}`);
+    };
+    // Four terminated pods, threshold 2: two go, the evicted one first, then the oldest; no status
+    // patch, as they are Succeeded or Failed already.
+    expect(run(2)).toEqual(['DELETE web-young-evicted', 'DELETE web-old-succeeded']);
+    expect(run(4)).toEqual([]);
+    expect(run(0)).toEqual([]);
+  });
+
+  it('isPodTerminated is any phase but Pending, Running and Unknown', () => {
+    const p = (phase?: string) => ({ status: phase === undefined ? {} : { phase } }) as Pod;
+    expect(['Succeeded', 'Failed', undefined].map((x) => isPodTerminated(p(x)))).toEqual([true, true, true]);
+    expect(['Pending', 'Running', 'Unknown'].map((x) => isPodTerminated(p(x)))).toEqual([false, false, false]);
   });
 });
 

@@ -4,8 +4,8 @@
 // DisruptionTarget condition (DeletionByPodGC) and force-deleted, so its ReplicaSet replaces it. A
 // pod being deleted on a node that is not Ready and carries the out-of-service taint (put there by
 // hand after a non-graceful shutdown) is marked Failed and force-deleted. A pod being deleted that
-// was never scheduled is force-deleted at once. Past 12,500 terminated pods, the oldest terminated
-// ones are deleted.
+// was never scheduled is force-deleted at once. Past 12,500 terminated pods (--terminated-pod-gc-threshold,
+// the `terminatedPodGCThreshold` param), the excess is deleted, evicted pods first, then the oldest.
 import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
 import {
   informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState,
@@ -23,6 +23,12 @@ export const QUARANTINE_MS = 40_000;
 export const TERMINATED_POD_GC_THRESHOLD = 12_500;
 /** v1.TaintNodeOutOfService: an operator's word that the node is shut down and its pods may go. */
 export const TaintNodeOutOfService = 'node.kubernetes.io/out-of-service';
+
+/** The collector's flags (component params). */
+export interface PodGCParams {
+  /** --terminated-pod-gc-threshold (0 turns the terminated-pod pass off). */
+  terminatedPodGCThreshold?: number;
+}
 
 /** The collector's state (plain data). */
 export interface PodGCState {
@@ -114,13 +120,22 @@ function markFailedAndDelete(ctx: Ctx<PodGCState>, pod: Pod, condition?: PodCond
   return d.ok || d.code === 404;
 }
 
-/** gcTerminated: past the threshold, delete the oldest terminated pods (by creation time, then name). */
-function gcTerminated(ctx: Ctx<PodGCState>, pods: Pod[]): void {
-  const terminated = pods.filter((p) => isTerminated(p) && !p.metadata?.deletionTimestamp);
-  const excess = terminated.length - TERMINATED_POD_GC_THRESHOLD;
+/** gcTerminated: past the threshold, delete the terminated pods in excess, evicted ones first, then the oldest. */
+function gcTerminated(ctx: Ctx<PodGCState>, pods: Pod[], threshold: number): void {
+  const terminated = pods.filter(isPodTerminated);
+  const excess = terminated.length - threshold;
   if (excess <= 0) return;
-  terminated.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  terminated.sort(byEvictionAndCreationTimestamp);
   for (const p of terminated.slice(0, excess)) markFailedAndDelete(ctx, p);
+}
+
+/**
+ * podgc's isPodTerminated: any phase but Pending, Running and Unknown (so Succeeded and Failed), whether
+ * or not the pod is being deleted.
+ */
+export function isPodTerminated(p: Pod): boolean {
+  const phase = p.status?.phase ?? '';
+  return phase !== 'Pending' && phase !== 'Running' && phase !== 'Unknown';
 }
 
 /**
@@ -166,7 +181,8 @@ function gc(ctx: Ctx<PodGCState>): void {
   // The cache in the order it was filled (a pass over a big cluster needs no sort); the pods acted
   // on are few, and each step takes them in name order.
   const pods = Object.values(ctx.state.pods.items);
-  gcTerminated(ctx, pods);
+  const threshold = (ctx.params as PodGCParams | undefined)?.terminatedPodGCThreshold ?? TERMINATED_POD_GC_THRESHOLD;
+  if (threshold > 0) gcTerminated(ctx, pods, threshold);
   gcTerminating(ctx, pods);
   gcOrphaned(ctx, pods);
   gcUnscheduledTerminating(ctx, pods);
