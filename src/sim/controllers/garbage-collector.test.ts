@@ -128,4 +128,49 @@ describe('the garbage collector', () => {
     expect(objects<{ metadata: { name: string } }>(c, 'deployments').some((d) => d.metadata.name === 'keep')).toBe(false);
     expect(c.world.state.store.history.at(-1)).toMatchObject({ type: 'DELETED', resource: 'deployments' });
   });
+
+  it('an object with two owners: when one goes, its reference is patched away and the object stays; when the other goes, the object goes', () => {
+    const c = createCluster({ seed: 3 });
+    const svc = (name: string) => {
+      const r = c.request({ verb: 'create', resource: 'services', namespace: 'default', body: {
+        apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { selector: { app: name }, ports: [{ port: 80 }] },
+      } });
+      expect(r.ok).toBe(true);
+      return objects<{ metadata: { name: string; uid: string } }>(c, 'services').find((x) => x.metadata.name === name)!.metadata.uid;
+    };
+    const a = svc('a');
+    const b = svc('b');
+    const ref = (name: string, uid: string) => ({ apiVersion: 'v1', kind: 'Service', name, uid });
+    const made = c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shared', namespace: 'default', ownerReferences: [ref('a', a), ref('b', b)] },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+    } });
+    expect(made.ok).toBe(true);
+    c.settle();
+    const podUID = objects<Pod>(c, 'pods').find((p) => p.metadata?.name === 'shared')!.metadata!.uid;
+    let from = c.log.length;
+    runKubectl(c, 'delete service a');
+    c.advance(5_000);
+    // classifyReferences GETs both owners: a is gone (dangling), b is solid, so only the reference goes.
+    expect(gcRequests(c, from).filter((r) => !r.includes('endpointslices'))).toEqual([
+      'GET /api/v1/namespaces/default/pods/shared 200',
+      'GET /api/v1/namespaces/default/services/a 404',
+      'GET /api/v1/namespaces/default/services/b 200',
+      'PATCH /api/v1/namespaces/default/pods/shared 200',
+    ]);
+    const shared = objects<Pod>(c, 'pods').find((p) => p.metadata?.name === 'shared');
+    expect(shared?.metadata?.uid).toBe(podUID);
+    expect(shared?.metadata?.deletionTimestamp).toBeUndefined();
+    expect(shared?.metadata?.ownerReferences).toEqual([ref('b', b)]);
+    from = c.log.length;
+    runKubectl(c, 'delete service b');
+    c.advance(40_000);
+    // b's EndpointSlice was checked first and put b in the absent-owner cache: no second GET of b.
+    expect(gcRequests(c, from).filter((r) => !r.includes('endpointslices'))).toEqual([
+      'GET /api/v1/namespaces/default/services/b 404',
+      'GET /api/v1/namespaces/default/pods/shared 200',
+      'DELETE /api/v1/namespaces/default/pods/shared 200',
+    ]);
+    expect(objects<Pod>(c, 'pods').some((p) => p.metadata?.name === 'shared')).toBe(false);
+  });
 });

@@ -174,8 +174,11 @@ function rememberAbsent(s: GarbageCollectorState, uid: string): void {
 }
 
 /**
- * attemptToDeleteItem: GET the dependent; for each owner it names, is it dangling (absent, or there
- * under another uid)? With no owner left, DELETE it (background, preconditioned on its uid).
+ * attemptToDeleteItem: GET the dependent and classify each owner it names (classifyReferences, one
+ * live GET per owner not in the absent cache): dangling (absent, or there under another uid), waiting
+ * (being deleted in the foreground) or solid. With a solid owner left, the dangling and waiting
+ * references are patched away and the object stays; with none, it is DELETEd (background, or
+ * foreground when an owner waits and it has dependents of its own; preconditioned on its uid).
  * False asks for a rate-limited retry.
  */
 function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boolean {
@@ -188,22 +191,32 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
   if (latest.metadata?.deletionTimestamp) return true; // already going
   const refs = ownerRefs(latest);
   if (refs.length === 0) return true; // orphaned meanwhile
-  let waiting = false;
+  const solid: OwnerReference[] = [];
+  const dangling: OwnerReference[] = [];
+  const waiting: OwnerReference[] = [];
   for (const r of refs) {
-    if (s.absentOwners.includes(r.uid)) continue;
+    if (s.absentOwners.includes(r.uid)) { dangling.push(r); continue; }
     const ownerResource = resourceOfKind(r.kind);
     if (!ownerResource) return true; // an owner of a kind this collector does not know: leave it be
     const o = ctx.api.get(ownerResource as ResourceName, ownerNamespace(ownerResource, namespace) || undefined, r.name);
     if (o.ok && (o.object as Owned).metadata?.uid === r.uid) {
-      if (!deletingDependents(o.object as Owned)) return true; // a solid owner
-      waiting = true; // an owner deleted in the foreground waits for this one
+      // An owner deleted in the foreground waits for this one; any other is solid.
+      (deletingDependents(o.object as Owned) ? waiting : solid).push(r);
       continue;
     }
     if (!o.ok && o.code !== 404) return false;
     rememberAbsent(s, r.uid);
+    dangling.push(r);
+  }
+  if (solid.length > 0) {
+    if (dangling.length === 0 && waiting.length === 0) return true;
+    // The waiting references go too, or those owners would wait for this object for ever.
+    const gone = [...dangling, ...waiting].map((r) => ({ $patch: 'delete', uid: r.uid }));
+    const p = ctx.api.patch(resource as ResourceName, namespace || undefined, name, { metadata: { ownerReferences: gone, uid: latest.metadata?.uid } });
+    return p.ok || p.code === 404;
   }
   // With dependents of its own, a dependent of a foreground deletion is deleted in the foreground too.
-  const policy = waiting && dependentsOf(s, latest.metadata?.uid ?? '').length > 0 ? 'Foreground' : 'Background';
+  const policy = waiting.length > 0 && dependentsOf(s, latest.metadata?.uid ?? '').length > 0 ? 'Foreground' : 'Background';
   const del = ctx.api.delete(resource as ResourceName, namespace || undefined, name, { preconditions: { uid: latest.metadata?.uid }, propagationPolicy: policy });
   return del.ok || del.code === 404 || del.code === 409;
 }
