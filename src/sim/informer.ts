@@ -253,6 +253,15 @@ function revisionString(r: number): string {
   return lastRevisionString;
 }
 
+/**
+ * Whether an event is one an informer takes (a watch notification, a closed watch, a retry timer):
+ * components test this first, so their own timers skip looking up the informers' handlers.
+ */
+export function isInformerEvent(event: unknown): boolean {
+  const t = (event as { type?: string } | undefined)?.type;
+  return t === 'watch' || t === 'watch-closed' || t === 'informer-retry';
+}
+
 let lastNotified: unknown;
 let lastNotifiedResource = '';
 let lastNotifiedKey = '';

@@ -4,7 +4,7 @@
 // Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
@@ -260,10 +260,12 @@ function leaseAttempt(ctx: KCtx, attempt: number): void {
   later(ctx as Ctx<unknown>, delay, { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
 }
 
-/** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed. */
-function plegRelist(ctx: KCtx): void {
+/** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed (true if any). */
+function plegRelist(ctx: KCtx): boolean {
   const st = ctx.state;
-  for (const key of relist(st)) syncPod(ctx as Ctx<unknown>, st, key);
+  const keys = relist(st);
+  for (const key of keys) syncPod(ctx as Ctx<unknown>, st, key);
+  return keys.length > 0;
 }
 
 /**
@@ -357,29 +359,31 @@ export const kubeletDef: ComponentDef<KubeletState> = {
   handle(event, ctx) {
     // The state object lives as long as the component (read once: the getter finds it per call).
     const st = ctx.state;
-    handleEvent(event, ctx, st);
-    holdSettleForPleg(ctx, st);
+    if (handleEvent(event, ctx, st)) holdSettleForPleg(ctx, st);
   },
 };
 
-/** One event: faults, informer deliveries, then this boot's timers. */
-function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): void {
+/**
+ * One event: faults, informer deliveries, then this boot's timers. False when it cannot have changed
+ * the runtime's containers (the PLEG has nothing new to hold `settle` for).
+ */
+function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
   const ev = event as { type?: string; gen?: number };
   if (ev.type === 'power-off' || ev.type === 'power-on' || ev.type === 'crash' || ev.type === 'set-health') {
     handleFault(ctx, event as KubeletFault);
-    return;
+    return true;
   }
-  if (!st.up) return; // powered off: nothing runs, watches are gone
-  if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return;
-  if (ev.gen === undefined || ev.gen !== st.gen) return; // a timer from an earlier boot
+  if (!st.up) return true; // powered off: nothing runs, watches are gone
+  if (isInformerEvent(event) && informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return true;
+  if (ev.gen === undefined || ev.gen !== st.gen) return true; // a timer from an earlier boot
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;
   switch (t.type) {
     case 'lease-tick':
       later(c, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
       leaseAttempt(ctx, 0);
-      return;
-    case 'lease-retry': leaseAttempt(ctx, t.attempt); return;
+      return false;
+    case 'lease-retry': leaseAttempt(ctx, t.attempt); return false;
     case 'node-status-tick':
       later(c, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
       syncNodeStatus(ctx);
@@ -390,24 +394,25 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): void {
         if (pod?.metadata?.deletionTimestamp) syncPod(c, st, key);
         else if (pod && ctx.now >= w.busyUntil) updatePodStatus(c, st, w, pod);
       }
-      return;
+      return true;
     case 'pleg-relist':
       later(c, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
       st.plegNextAt = ctx.now + PLEG_RELIST_MS;
-      plegRelist(ctx);
-      return;
-    case 'pleg-pending': return; // only held settle open until the relist just before it
+      // A relist that finds no change leaves nothing pending (it has just taken the runtime's token).
+      return plegRelist(ctx);
+    case 'pleg-pending': return false; // only held settle open until the relist just before it
     case 'pod-sync': {
       const w = st.workers[t.key];
-      if (!w || w.uid !== t.uid) return;
-      if (t.resync) { if (w.resyncAt !== ctx.now) return; w.resyncAt = undefined; } // superseded by a sooner one
+      if (!w || w.uid !== t.uid) return true;
+      if (t.resync) { if (w.resyncAt !== ctx.now) return true; w.resyncAt = undefined; } // superseded by a sooner one
       syncPod(c, st, t.key);
-      return;
+      return true;
     }
-    case 'pull-done': pullDone(c, st, t); return;
-    case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return;
-    case 'probe-tick': probeTick(c, st, t); return;
+    case 'pull-done': pullDone(c, st, t); return true;
+    case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return true;
+    case 'probe-tick': probeTick(c, st, t); return true;
   }
+  return true;
 }
 
 // ---------------------------------------------------------------- readers and fault helpers

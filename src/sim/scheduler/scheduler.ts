@@ -4,7 +4,7 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
 import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -482,10 +482,12 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
   handle(event, ctx) {
     const s = ctx.state;
     const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.pods, event, memoHandlers(ctx, podHandlers))) return;
-    if (informerHandle(c, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
-    if (informerHandle(c, s.services, event)) return;
-    if (informerHandle(c, s.replicaSets, event)) return;
+    if (isInformerEvent(event)) {
+      if (informerHandle(c, s.pods, event, memoHandlers(ctx, podHandlers))) return;
+      if (informerHandle(c, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
+      if (informerHandle(c, s.services, event)) return;
+      if (informerHandle(c, s.replicaSets, event)) return;
+    }
     const ev = event as SchedulerEvent;
     switch (ev?.type) {
       case 'schedule-one':
