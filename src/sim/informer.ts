@@ -318,8 +318,13 @@ export function listerList<T extends MetaObject>(inf: InformerState<T>, pred?: (
     sortedKeys.set(inf.items, sorted);
   }
   const keys = sorted.keys;
+  if (!pred) {
+    const all: T[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) all[i] = inf.items[keys[i]];
+    return all;
+  }
   const out: T[] = [];
-  for (let i = 0; i < keys.length; i++) { const o = inf.items[keys[i]]; if (!pred || pred(o)) out.push(o); }
+  for (let i = 0; i < keys.length; i++) { const o = inf.items[keys[i]]; if (pred(o)) out.push(o); }
   return out;
 }
 const sortedKeys = new WeakMap<object, { resourceVersion: string; keys: string[] }>();
