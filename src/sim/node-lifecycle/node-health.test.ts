@@ -90,7 +90,7 @@ function simulate(opts: { nodes: number; podsPerNode: number; kubeletDown: Recor
     nodes = nodes.map((n) => (n.metadata!.name === node.metadata!.name ? withNoSchedule : n));
     nodeChanged(withNoSchedule, t);
   };
-  const applyTaints = (actions: TaintAction[], t: number) => {
+  const applyTaints = (actions: readonly TaintAction[], t: number) => {
     for (const a of actions) {
       const n = nodes.find((x) => x.metadata!.name === a.node)!;
       putNode(swapNodeControllerTaint(n, a.add, a.remove, t), t);

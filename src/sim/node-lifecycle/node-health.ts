@@ -183,13 +183,16 @@ export interface TaintAction {
 export interface MonitorResult {
   state: NodeLifecycleState;
   /** nodes whose status must be written (UpdateStatus) */
-  statusUpdates: Node[];
+  statusUpdates: readonly Node[];
   /** nodes whose pods MarkPodsNotReady must set Ready=False */
-  markPodsNotReady: string[];
-  events: ControllerEvent[];
-  taintActions: TaintAction[];
-  logs: string[];
+  markPodsNotReady: readonly string[];
+  events: readonly ControllerEvent[];
+  taintActions: readonly TaintAction[];
+  logs: readonly string[];
 }
+
+// The lists of a pass that has nothing to report (most passes): one shared empty list.
+const NOTHING: readonly never[] = Object.freeze([]);
 
 
 /** leaseLister.Leases("kube-node-lease").Get: a node's Lease by the node's name. */
@@ -233,11 +236,12 @@ export function monitorNodeHealth(
   cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
   evictionCfg: EvictionConfig = defaultEvictionConfig,
 ): MonitorResult {
-  const events: ControllerEvent[] = [];
-  const logs: string[] = [];
-  const taintActions: TaintAction[] = [];
-  const statusUpdates: Node[] = [];
-  const markPodsNotReady: string[] = [];
+  // Made at their first item (see NOTHING).
+  let events: ControllerEvent[] | undefined;
+  let logs: string[] | undefined;
+  let taintActions: TaintAction[] | undefined;
+  let statusUpdates: Node[] | undefined;
+  let markPodsNotReady: string[] | undefined;
   let zones = state.zones;
   // Copied at the first change: the state is replaced, never changed, and most passes change little.
   let nodeHealthMap = state.nodeHealthMap;
@@ -251,14 +255,14 @@ export function monitorNodeHealth(
     const added = nodes.filter((n) => !known.has(n.metadata?.name ?? ''));
     for (const n of added) {
       const name = n.metadata?.name ?? '';
-      events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RegisteredNode', message: `Node ${name} event: Registered Node ${name} in Controller` });
+      (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RegisteredNode', message: `Node ${name} event: Registered Node ${name} in Controller` });
       const r = markReachable(zones, n);
       zones = r.zones;
-      if (r.action) taintActions.push(r.action);
+      if (r.action) (taintActions ??= []).push(r.action);
     }
     const present = new Set(names);
     for (const name of state.knownNodes.filter((k) => !present.has(k))) {
-      events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
+      (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
       if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
       delete nodeHealthMap[name];
     }
@@ -270,13 +274,13 @@ export function monitorNodeHealth(
     const node = nodes[i];
     const name = names[i];
     const u = tryUpdateNodeHealth(node, leaseFor(name), nodeHealthMap[name], now, cfg);
-    for (let j = 0; j < u.logs.length; j++) logs.push(u.logs[j]);
+    if (u.logs.length) (logs ??= []).push(...u.logs);
     if (nodeHealthMap[name] !== u.health) {
       if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
       nodeHealthMap[name] = u.health;
     }
     const effective = u.updatedNode ?? node;
-    if (u.updatedNode) statusUpdates.push(u.updatedNode);
+    if (u.updatedNode) (statusUpdates ??= []).push(u.updatedNode);
     if (!isNodeExcludedFromDisruptionChecks(node)) {
       (zoneToNodeConditions[getZoneKey(node)] ??= []).push(u.currentReadyCondition);
     }
@@ -286,12 +290,12 @@ export function monitorNodeHealth(
       if (u.observedReadyCondition.status !== 'True' || !isMarkedReachable(zones, effective)) {
         const r = processTaintBaseEviction(zones, effective, u.observedReadyCondition, now);
         zones = r.zones;
-        taintActions.push(...r.actions);
-        logs.push(...r.logs);
+        if (r.actions.length) (taintActions ??= []).push(...r.actions);
+        if (r.logs.length) (logs ??= []).push(...r.logs);
       }
       if (u.currentReadyCondition.status !== 'True' && u.observedReadyCondition.status === 'True') {
-        events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'NodeNotReady', message: `Node ${name} status is now: NodeNotReady` });
-        markPodsNotReady.push(name);
+        (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'NodeNotReady', message: `Node ${name} status is now: NodeNotReady` });
+        (markPodsNotReady ??= []).push(name);
       }
     }
   }
@@ -300,12 +304,12 @@ export function monitorNodeHealth(
   if (!zoneStatesUnchanged(zones, zoneToNodeConditions, evictionCfg)) {
     const d = handleDisruption(zones, zoneToNodeConditions, now, evictionCfg);
     zones = d.zones;
-    logs.push(...d.logs);
+    if (d.logs.length) (logs ??= []).push(...d.logs);
     if (d.markAllNodesReachable) {
       for (const n of nodes) {
         const r = markReachable(zones, n);
         zones = r.zones;
-        if (r.action) taintActions.push(r.action);
+        if (r.action) (taintActions ??= []).push(r.action);
       }
     }
     if (d.resetHealthTimestamps) {
@@ -318,7 +322,8 @@ export function monitorNodeHealth(
   const unchanged = names === state.knownNodes && nodeHealthMap === state.nodeHealthMap && zones === state.zones;
   return {
     state: unchanged ? state : { knownNodes: names, nodeHealthMap, zones },
-    statusUpdates, markPodsNotReady, events, taintActions, logs,
+    statusUpdates: statusUpdates ?? NOTHING, markPodsNotReady: markPodsNotReady ?? NOTHING, events: events ?? NOTHING,
+    taintActions: taintActions ?? NOTHING, logs: logs ?? NOTHING,
   };
 }
 

@@ -384,7 +384,7 @@ const ENTERING_DISRUPTION = 'Controller detected that all Nodes are not-Ready';
 const EXITING_DISRUPTION = 'Controller detected that some Nodes are Ready';
 
 // The node a pass wrote (conditions Unknown), if it wrote one.
-function statusUpdateOf(updates: Node[], name: string): Node | undefined {
+function statusUpdateOf(updates: readonly Node[], name: string): Node | undefined {
   for (let i = 0; i < updates.length; i++) if (updates[i].metadata?.name === name) return updates[i];
   return undefined;
 }
@@ -397,9 +397,11 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
   const before = s.health;
   const r = monitorNodeHealth(before, nodes, nodeLeaseLister(s.leases), now, cfg.monitor, cfg.eviction);
   s.health = r.state;
+  // Indexed loops: the lists are mostly one shared, frozen empty list, which for-of walks through an iterator.
   let entering = false;
   let exiting = false;
-  for (const l of r.logs) {
+  for (let i = 0; i < r.logs.length; i++) {
+    const l = r.logs[i];
     klog(s, now, l);
     if (l.startsWith(ENTERING_DISRUPTION)) entering = true;
     if (l.startsWith(EXITING_DISRUPTION)) exiting = true;
@@ -407,8 +409,12 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
   let disruption: 'enter' | 'exit' | undefined;
   if (entering) { s.disruptionMode = true; disruption = 'enter'; }
   if (exiting) { s.disruptionMode = false; disruption = 'exit'; }
-  for (const e of r.events) if (e.reason === 'RegisteredNode' || e.reason === 'RemovingNode') emit(ctx, e);
-  for (const n of r.statusUpdates) {
+  for (let i = 0; i < r.events.length; i++) {
+    const e = r.events[i];
+    if (e.reason === 'RegisteredNode' || e.reason === 'RemovingNode') emit(ctx, e);
+  }
+  for (let i = 0; i < r.statusUpdates.length; i++) {
+    const n = r.statusUpdates[i];
     const name = n.metadata?.name ?? '';
     if (!updateNodeStatus(ctx, n)) {
       // Not written: forget this pass's verdict so the next pass decides again.
@@ -416,9 +422,12 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
       else delete s.health.nodeHealthMap[name];
     }
   }
-  for (const e of r.events) if (e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node') emit(ctx, e);
-  for (const name of r.markPodsNotReady) markPodsNotReady(ctx, podsOnNode(s, name), name);
-  for (const a of r.taintActions) applyTaintAction(ctx, a);
+  for (let i = 0; i < r.events.length; i++) {
+    const e = r.events[i];
+    if (e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node') emit(ctx, e);
+  }
+  for (let i = 0; i < r.markPodsNotReady.length; i++) markPodsNotReady(ctx, podsOnNode(s, r.markPodsNotReady[i]), r.markPodsNotReady[i]);
+  for (let i = 0; i < r.taintActions.length; i++) applyTaintAction(ctx, r.taintActions[i]);
   // Statecharts and grace periods for figures.
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
