@@ -77,6 +77,19 @@ type TimerEvent =
   | { type: 'monitor'; gen: string }
   | { type: 'taint-pass'; gen: string; at: number };
 
+// The monitor timer's event, one per incarnation: the queue only hands it back to be read, and the
+// recurring timer has one in the queue at a time, so each pass need not make another.
+const monitorEvents = new Map<string, TimerEvent>();
+function monitorEvent(gen: string): TimerEvent {
+  let e = monitorEvents.get(gen);
+  if (!e) {
+    if (monitorEvents.size >= 1024) monitorEvents.clear();
+    monitorEvents.set(gen, (e = Object.freeze({ type: 'monitor', gen })));
+  }
+  return e;
+}
+const RECURRING = { recurring: true };
+
 function config(ctx: Ctx<unknown>): { monitor: NodeMonitorConfig; eviction: EvictionConfig } {
   const params = ctx.params as NodeLifecycleParams | undefined;
   // Read on every pass; the params object of a component never changes, so its merge is kept.
@@ -504,7 +517,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     listAndWatch(ctx as Ctx<unknown>, s.pods, h.pods);
     drainNoSchedule(ctx);
     // wait.Until runs the first monitor pass as soon as the caches have synced.
-    ctx.schedule(0, { type: 'monitor', gen: s.gen } satisfies TimerEvent, { recurring: true });
+    ctx.schedule(0, monitorEvent(s.gen), RECURRING);
     return s;
   },
   handle(event, ctx) {
@@ -520,7 +533,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     if (ev.type === 'monitor') {
       // WaitForNamedCacheSync: no verdicts from empty caches (e.g. started while the API server is down).
       if (s.nodes.hasSynced && s.leases.hasSynced && s.pods.hasSynced) monitorPass(ctx);
-      ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, { type: 'monitor', gen: s.gen } satisfies TimerEvent, { recurring: true });
+      ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, monitorEvent(s.gen), RECURRING);
     } else if (ev.type === 'taint-pass') {
       if (ev.at !== s.taintPassAt) return; // superseded by an earlier pass
       s.taintPassAt = null;
