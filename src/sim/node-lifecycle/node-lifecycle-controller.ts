@@ -111,7 +111,8 @@ function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
 // ---------------------------------------------------------------- node statechart
 
 let initial: PersistedNodeMachine | undefined;
-function initialMachine(): PersistedNodeMachine {
+/** A node's statechart before its first pass (a fresh object each time). */
+export function initialMachine(): PersistedNodeMachine {
   if (!initial) {
     const [s] = initialTransition(nodeMachine);
     initial = { value: s.value as string, context: { ...s.context } };
@@ -148,7 +149,8 @@ const STEP_MEMO_MAX = 4096;
 // kept per machine object (a restored state has new ones), so that pass needs no memo key at all.
 const leftAsIs = new WeakMap<PersistedNodeMachine, number>();
 
-function stepMachine(m: PersistedNodeMachine, events: number): PersistedNodeMachine {
+/** Step a persisted machine by packed events (see unpackMachineEvents); the same object when they leave it as it is. */
+export function stepMachine(m: PersistedNodeMachine, events: number): PersistedNodeMachine {
   if (events === 0 || leftAsIs.get(m) === events) return m;
   const c = m.context;
   const memoKey = `${m.value}|${c.ready}|${c.noScheduleTaint}|${c.noExecuteTaint}|${c.evictedPods}|${events}`;
