@@ -11,6 +11,7 @@ import {
   type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { flatten } from '../names.ts';
 import type { ComponentDef, Ctx, WorldState } from '../world.ts';
 import {
   defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
@@ -381,8 +382,8 @@ const leaseKeys = new Map<string, string>();
 function nodeLeaseKey(node: string): string {
   let k = leaseKeys.get(node);
   if (k === undefined) {
-    if (leaseKeys.size >= 4096) leaseKeys.clear();
-    leaseKeys.set(node, (k = `${NODE_LEASE_NAMESPACE}/${node}`));
+    if (leaseKeys.size >= 65_536) leaseKeys.clear(); // well above the largest cluster a figure runs
+    leaseKeys.set(node, (k = flatten(`${NODE_LEASE_NAMESPACE}/${node}`)));
   }
   return k;
 }
