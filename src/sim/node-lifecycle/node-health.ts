@@ -194,7 +194,6 @@ export interface MonitorResult {
 // The lists of a pass that has nothing to report (most passes): one shared empty list.
 const NOTHING: readonly never[] = Object.freeze([]);
 
-
 /** leaseLister.Leases("kube-node-lease").Get: a node's Lease by the node's name. */
 export type NodeLeaseLister = (nodeName: string) => Lease | undefined;
 
