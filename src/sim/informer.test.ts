@@ -186,3 +186,31 @@ describe('nodeName index', () => {
     expect(INDEXERS.nodeName({ metadata: { name: 'p' }, spec: { nodeName: '' } } as never)).toEqual([]);
   });
 });
+
+describe('listerList', () => {
+  it('follows every add and delete, although it keeps the sorted keys between them', () => {
+    const inf = newInformer('pods', 'pods');
+    inf.watchId = 'w';
+    let revision = 10;
+    const notify = (eventType: 'ADDED' | 'MODIFIED' | 'DELETED', name: string, image = 'nginx') => {
+      const object = { ...pod(name), metadata: { name, namespace: 'default', resourceVersion: String(++revision) }, spec: { containers: [{ name: 'c', image }] } };
+      informerHandle(undefined as never, inf, { type: 'watch', watchId: 'w', eventType, object, revision });
+    };
+    const names = () => listerList(inf).map((p) => `${p.metadata!.name}:${(p.spec as Pod['spec'])!.containers[0].image}`);
+    notify('ADDED', 'b');
+    expect(names()).toEqual(['b:nginx']);
+    notify('ADDED', 'a');
+    expect(names()).toEqual(['a:nginx', 'b:nginx']);
+    expect(names()).toEqual(['a:nginx', 'b:nginx']);
+    notify('MODIFIED', 'b', 'nginx:2');
+    expect(names()).toEqual(['a:nginx', 'b:nginx:2']);
+    notify('DELETED', 'a');
+    expect(names()).toEqual(['b:nginx:2']);
+    expect(listerList(inf, (p) => p.metadata!.name === 'a')).toEqual([]);
+    notify('ADDED', 'c');
+    expect(listerList(inf, (p) => p.metadata!.name !== 'b').map((p) => p.metadata!.name)).toEqual(['c']);
+    // A caller may change the list it gets: the next call is not affected.
+    listerList(inf).reverse();
+    expect(names()).toEqual(['b:nginx:2', 'c:nginx']);
+  });
+});

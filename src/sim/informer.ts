@@ -318,11 +318,25 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
 
 /** Lister: every cached object (key order), optionally filtered. */
 export function listerList<T extends MetaObject>(inf: InformerState<T>, pred?: (o: T) => boolean): T[] {
-  const keys = Object.keys(inf.items).sort();
+  // Periodic passes list a cache that rarely changes: its sorted keys are kept per `items` object and
+  // resourceVersion. informerHandle sets resourceVersion with every add or delete (one store revision
+  // per write, so never twice the same), and a re-list or a restore brings a new `items` object.
+  let sorted = sortedKeys.get(inf.items);
+  if (!sorted || sorted.resourceVersion !== inf.resourceVersion) {
+    sorted = { resourceVersion: inf.resourceVersion, keys: Object.keys(inf.items).sort() };
+    sortedKeys.set(inf.items, sorted);
+  }
+  const keys = sorted.keys;
+  if (!pred) {
+    const all: T[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) all[i] = inf.items[keys[i]];
+    return all;
+  }
   const out: T[] = [];
-  for (const k of keys) { const o = inf.items[k]; if (!pred || pred(o)) out.push(o); }
+  for (let i = 0; i < keys.length; i++) { const o = inf.items[keys[i]]; if (pred(o)) out.push(o); }
   return out;
 }
+const sortedKeys = new WeakMap<object, { resourceVersion: string; keys: string[] }>();
 
 /**
  * Lister through an index (ByIndex): the cached objects filed under `value`, in key order when

@@ -1,11 +1,13 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { rfc3339, rfc3339Micro } from '../kubelet/time.ts';
 import {
   monitorNodeHealth, doNoExecuteTaintingPass, newNodeLifecycleState, tryUpdateNodeHealth, markPodNotReady, getNodeCondition,
-  type NodeLifecycleState, type TaintAction, type ControllerEvent,
+  isMarkedReachable, processTaintBaseEviction, type NodeLeaseLister, type NodeLifecycleState, type TaintAction, type ControllerEvent,
 } from './node-health.ts';
+import { newZonesState, queueAdd, queueTry, addPodEvictorForNewZone, type ZonesState } from './zones.ts';
 import { applyNoScheduleTaints, swapNodeControllerTaint } from './taints.ts';
 import { handleNodeUpdate, fireDueWork, newTaintEvictionState, type TaintEvictionState, type TaintManagerEvent } from './taint-eviction.ts';
 import { mutate } from './default-toleration-seconds.ts';
@@ -59,7 +61,7 @@ interface Timeline {
  * monitor pass runs every 5 s, the taint queue every 100 ms, the taint eviction controller reacts to node
  * changes, and pods are deleted gracefully (they stay, Terminating, because their kubelet is gone).
  */
-function simulate(opts: { nodes: number; podsPerNode: number; kubeletDown: Record<string, [number, number]>; until: number }): Timeline {
+function simulate(opts: { nodes: number; podsPerNode: number; kubeletDown: Record<string, [number, number]>; until: number; lister?: boolean }): Timeline {
   const names = Array.from({ length: opts.nodes }, (_, i) => `node-${i + 1}`);
   let nodes = names.map((n) => readyNode(n, -300 * S));
   let leases = names.map((n) => lease(n, -123 * S));
@@ -88,7 +90,7 @@ function simulate(opts: { nodes: number; podsPerNode: number; kubeletDown: Recor
     nodes = nodes.map((n) => (n.metadata!.name === node.metadata!.name ? withNoSchedule : n));
     nodeChanged(withNoSchedule, t);
   };
-  const applyTaints = (actions: TaintAction[], t: number) => {
+  const applyTaints = (actions: readonly TaintAction[], t: number) => {
     for (const a of actions) {
       const n = nodes.find((x) => x.metadata!.name === a.node)!;
       putNode(swapNodeControllerTaint(n, a.add, a.remove, t), t);
@@ -108,7 +110,9 @@ function simulate(opts: { nodes: number; podsPerNode: number; kubeletDown: Recor
       if (!down(n, t) && (t + 3 * S) % (10 * S) === 0) leases = leases.map((l) => (l.metadata!.name === n ? lease(n, t) : l));
     }
     if (t % (5 * S) === 0) {
-      const r = monitorNodeHealth(ctrl, nodes, leases, t);
+      // The controller passes a lister (a lookup by name) instead of the list.
+      const byName: NodeLeaseLister = (name) => leases.find((l) => l.metadata!.name === name);
+      const r = monitorNodeHealth(ctrl, nodes, opts.lister ? byName : leases, t);
       ctrl = r.state;
       tl.logs.push(...r.logs);
       tl.nodeEvents.push(...r.events);
@@ -185,6 +189,13 @@ describe('single-node failure timeline (k8s-facts §1)', () => {
   });
 });
 
+describe('leases from a lister', () => {
+  it('give the same timeline as the list', () => {
+    const opts = { nodes: 3, podsPerNode: 1, kubeletDown: { 'node-1': [0, 200 * S] as [number, number], 'node-2': [30 * S, Infinity] as [number, number] }, until: 420 * S };
+    expect(simulate({ ...opts, lister: true })).toEqual(simulate(opts));
+  });
+});
+
 describe('two of three nodes down: zone stays Normal, taints paced at 0.1/s', () => {
   it('second NoExecute taint 10 s after the first', () => {
     const tl = simulate({ nodes: 3, podsPerNode: 1, kubeletDown: { 'node-1': [0, Infinity], 'node-2': [0, Infinity] }, until: 120 * S });
@@ -256,5 +267,31 @@ describe('tryUpdateNodeHealth', () => {
     expect(r.event).toMatchObject({ type: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready' });
     expect(markPodNotReady(r.pod, 'node-1', 60 * S)).toBeUndefined();
     expect(markPodNotReady(p, 'node-2', 60 * S)).toBeUndefined();
+  });
+});
+
+describe('isMarkedReachable (a healthy pass skips processTaintBaseEviction)', () => {
+  const taintArb = fc.subarray([
+    { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }, { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, { key: 'example.com/other', effect: 'NoExecute' },
+  ] as const);
+  it('holds exactly when processTaintBaseEviction of a Ready node would keep the zones and do nothing', () => {
+    fc.assert(fc.property(
+      fc.constantFrom('node-1', 'node-2'), taintArb, fc.subarray(['node-1', 'node-2']), fc.boolean(), fc.boolean(),
+      (name, taints, queued, popped, zoned) => {
+        const node: Node = { ...readyNode(name, 0), spec: { taints: [...taints] } };
+        if (zoned) node.metadata = { ...node.metadata, labels: { 'topology.kubernetes.io/zone': 'a' } };
+        // Queued nodes, the first of them perhaps already processed (out of the queue, still in the set).
+        let zones: ZonesState = addPodEvictorForNewZone(newZonesState(), node, 0);
+        const zone = Object.keys(zones.zoneNoExecuteTainter)[0];
+        let q = zones.zoneNoExecuteTainter[zone];
+        for (const n of queued) q = queueAdd(q, n, `uid-${n}`, 0).queue;
+        if (popped) q = queueTry(q, 0, () => [true, 0]);
+        zones = { ...zones, zoneNoExecuteTainter: { [zone]: q } };
+        const r = processTaintBaseEviction(zones, node, getNodeCondition(node.status, 'Ready')!, 5 * S);
+        const nothing = r.zones === zones && r.actions.length === 0 && r.logs.length === 0;
+        expect(isMarkedReachable(zones, node)).toBe(nothing);
+      },
+    ));
   });
 });

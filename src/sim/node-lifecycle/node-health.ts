@@ -8,8 +8,8 @@ import {
   NotReadyTaintTemplate, UnreachableTaintTemplate, taintExists, noExecuteSwapFor, isNodeExcludedFromDisruptionChecks,
 } from './taints.ts';
 import {
-  addPodEvictorForNewZone, defaultEvictionConfig, getZoneKey, handleDisruption, queueAdd, queueRemove, queueTry,
-  type EvictionConfig, type ZonesState, newZonesState,
+  addPodEvictorForNewZone, defaultEvictionConfig, getZoneKey, handleDisruption, queueAdd, queueHas, queueRemove, queueTry,
+  zoneStatesUnchanged, type EvictionConfig, type ZonesState, newZonesState,
 } from './zones.ts';
 
 /** Timing flags of the controller. */
@@ -52,7 +52,10 @@ export function newNodeLifecycleState(): NodeLifecycleState {
 
 /** GetNodeCondition. */
 export function getNodeCondition(status: NodeStatus | undefined, type: string): NodeCondition | undefined {
-  return status?.conditions?.find((c) => c.type === type);
+  // A loop, not find(): read several times per node on every pass, without a closure each time.
+  const conditions = status?.conditions;
+  if (conditions) for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return conditions[i];
+  return undefined;
 }
 
 /** An event the controller records. */
@@ -71,8 +74,11 @@ export interface NodeHealthUpdate {
   health: NodeHealthData;
   /** the node with conditions set to Unknown, when an UpdateStatus is due */
   updatedNode?: Node;
-  logs: string[];
+  logs: readonly string[];
 }
+
+// What a healthy node's pass logs (shared: most passes log nothing).
+const NO_LOGS: readonly string[] = Object.freeze([]);
 
 const monitoredConditionTypes = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
@@ -88,10 +94,10 @@ export function tryUpdateNodeHealth(
   now: number,
   cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
 ): NodeHealthUpdate {
-  const logs: string[] = [];
+  let log: string | undefined;
   const name = node.metadata?.name ?? '';
-  const created = parseTime(node.metadata?.creationTimestamp) ?? 0;
-  let nodeHealth: NodeHealthData | undefined = saved ? { ...saved } : undefined;
+  // The saved data is replaced, never changed, so a node with nothing new keeps the same object.
+  let nodeHealth: NodeHealthData | undefined = saved;
   const currentReadyCondition = getNodeCondition(node.status, 'Ready');
   let observedReadyCondition: NodeCondition;
   let gracePeriodMs: number;
@@ -102,25 +108,27 @@ export function tryUpdateNodeHealth(
       lastHeartbeatTime: node.metadata?.creationTimestamp, lastTransitionTime: node.metadata?.creationTimestamp,
     };
     gracePeriodMs = cfg.nodeStartupGracePeriodMs;
-    if (nodeHealth) nodeHealth.status = node.status ?? {};
+    const created = parseTime(node.metadata?.creationTimestamp) ?? 0;
+    if (nodeHealth) nodeHealth = { ...nodeHealth, status: node.status ?? {} };
     else nodeHealth = { status: node.status ?? {}, probeTimestamp: created, readyTransitionTimestamp: created };
   } else {
-    observedReadyCondition = { ...currentReadyCondition };
+    // Go copies the condition; stored objects are never changed, so the node's own one serves.
+    observedReadyCondition = currentReadyCondition;
     gracePeriodMs = cfg.nodeMonitorGracePeriodMs;
   }
   const savedCondition = saved ? getNodeCondition(saved.status, 'Ready') : undefined;
   const savedLeaseRenew = saved?.leaseRenewTime;
   if (!nodeHealth) {
     // A restarted controller has no memory, so every node gets a fresh grace period from now.
-    logs.push(`Missing timestamp for Node ${name}. Assuming now as a timestamp.`);
+    log = `Missing timestamp for Node ${name}. Assuming now as a timestamp.`;
     nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
   } else if (!savedCondition && currentReadyCondition) {
     // These three branches build a fresh nodeHealthData without the saved lease, exactly as Go does;
     // the next pass therefore treats the current Lease as new once more.
-    logs.push(`Creating timestamp entry for newly observed Node ${name}`);
+    log = `Creating timestamp entry for newly observed Node ${name}`;
     nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
   } else if (savedCondition && !currentReadyCondition) {
-    logs.push(`ReadyCondition was removed from Status of Node ${name}`);
+    log = `ReadyCondition was removed from Status of Node ${name}`;
     nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
   } else if (savedCondition && currentReadyCondition && savedCondition.lastHeartbeatTime !== currentReadyCondition.lastHeartbeatTime) {
     const transition = savedCondition.lastTransitionTime !== currentReadyCondition.lastTransitionTime ? now : nodeHealth.readyTransitionTimestamp;
@@ -128,7 +136,7 @@ export function tryUpdateNodeHealth(
   }
   // A renewed Lease keeps the node healthy even though NodeStatus is posted only every 5 minutes.
   const observedRenew = lease?.spec?.renewTime;
-  if (observedRenew && (savedLeaseRenew === undefined || microBefore(savedLeaseRenew, observedRenew))) {
+  if (observedRenew && observedRenew !== savedLeaseRenew && (savedLeaseRenew === undefined || microBefore(savedLeaseRenew, observedRenew))) {
     nodeHealth = { ...nodeHealth, leaseRenewTime: observedRenew, probeTimestamp: now };
   }
 
@@ -160,7 +168,7 @@ export function tryUpdateNodeHealth(
       };
     }
   }
-  return { gracePeriodMs, observedReadyCondition, currentReadyCondition: current, health: nodeHealth, updatedNode, logs };
+  return { gracePeriodMs, observedReadyCondition, currentReadyCondition: current, health: nodeHealth, updatedNode, logs: log === undefined ? NO_LOGS : [log] };
 }
 
 /** A taint change on a node the core must send as an API update. */
@@ -175,99 +183,146 @@ export interface TaintAction {
 export interface MonitorResult {
   state: NodeLifecycleState;
   /** nodes whose status must be written (UpdateStatus) */
-  statusUpdates: Node[];
+  statusUpdates: readonly Node[];
   /** nodes whose pods MarkPodsNotReady must set Ready=False */
-  markPodsNotReady: string[];
-  events: ControllerEvent[];
-  taintActions: TaintAction[];
-  logs: string[];
+  markPodsNotReady: readonly string[];
+  events: readonly ControllerEvent[];
+  taintActions: readonly TaintAction[];
+  logs: readonly string[];
 }
 
+// The lists of a pass that has nothing to report (most passes): one shared empty list.
+const NOTHING: readonly never[] = Object.freeze([]);
 
-/** monitorNodeHealth: one pass over all nodes (runs every nodeMonitorPeriod). */
-export function monitorNodeHealth(
-  state: NodeLifecycleState,
-  nodes: Node[],
-  leases: Lease[],
-  now: number,
-  cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
-  evictionCfg: EvictionConfig = defaultEvictionConfig,
-): MonitorResult {
-  const events: ControllerEvent[] = [];
-  const logs: string[] = [];
-  const taintActions: TaintAction[] = [];
-  const statusUpdates: Node[] = [];
-  const markPodsNotReady: string[] = [];
-  let zones = state.zones;
-  const nodeHealthMap = { ...state.nodeHealthMap };
-  const names = nodes.map((n) => n.metadata?.name ?? '');
+/** leaseLister.Leases("kube-node-lease").Get: a node's Lease by the node's name. */
+export type NodeLeaseLister = (nodeName: string) => Lease | undefined;
 
-  // classifyNodes: new nodes are registered and start without NoExecute taints.
-  const known = new Set(state.knownNodes);
-  const added = nodes.filter((n) => !known.has(n.metadata?.name ?? ''));
-  for (const n of nodes) zones = addPodEvictorForNewZone(zones, n, now, evictionCfg);
-  for (const n of added) {
-    const name = n.metadata?.name ?? '';
-    events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RegisteredNode', message: `Node ${name} event: Registered Node ${name} in Controller` });
-    const r = markReachable(zones, n);
-    zones = r.zones;
-    if (r.action) taintActions.push(r.action);
-  }
-  const present = new Set(names);
-  for (const name of state.knownNodes.filter((k) => !present.has(k))) {
-    events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
-    delete nodeHealthMap[name];
-  }
-
-  // leaseFor per node, from one pass over the leases (the first match wins, as with find).
+/** A NodeLeaseLister over a list of Leases (the first kube-node-lease Lease of each name, as with find). */
+export function nodeLeaseListerOf(leases: readonly Lease[]): NodeLeaseLister {
   const leaseByName = new Map<string, Lease>();
   for (const l of leases) {
     const n = l.metadata?.name;
     if (n !== undefined && (l.metadata?.namespace ?? 'kube-node-lease') === 'kube-node-lease' && !leaseByName.has(n)) leaseByName.set(n, l);
   }
+  return (name) => leaseByName.get(name);
+}
+
+// Whether the lister shows the nodes of the last pass, in the same order (classifyNodes finds nothing then).
+function sameNodeNames(nodes: Node[], knownNodes: string[]): boolean {
+  if (nodes.length !== knownNodes.length) return false;
+  for (let i = 0; i < nodes.length; i++) if ((nodes[i].metadata?.name ?? '') !== knownNodes[i]) return false;
+  return true;
+}
+
+/**
+ * Whether markNodeAsReachable would change nothing: neither NoExecute taint is on the node and its
+ * zone's taint queue does not hold it. processTaintBaseEviction of a Ready node then returns the zones
+ * as they are, without actions or logs, so a healthy node's pass can skip it.
+ */
+export function isMarkedReachable(zones: ZonesState, node: Node): boolean {
+  const taints = node.spec?.taints;
+  if (taintExists(taints, UnreachableTaintTemplate) || taintExists(taints, NotReadyTaintTemplate)) return false;
+  const q = zones.zoneNoExecuteTainter[getZoneKey(node)];
+  return !q || !queueHas(q, node.metadata?.name ?? '');
+}
+
+/** monitorNodeHealth: one pass over all nodes (runs every nodeMonitorPeriod); `leases` as a list or a lister. */
+export function monitorNodeHealth(
+  state: NodeLifecycleState,
+  nodes: Node[],
+  leases: readonly Lease[] | NodeLeaseLister,
+  now: number,
+  cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
+  evictionCfg: EvictionConfig = defaultEvictionConfig,
+): MonitorResult {
+  // Made at their first item (see NOTHING).
+  let events: ControllerEvent[] | undefined;
+  let logs: string[] | undefined;
+  let taintActions: TaintAction[] | undefined;
+  let statusUpdates: Node[] | undefined;
+  let markPodsNotReady: string[] | undefined;
+  let zones = state.zones;
+  // Copied at the first change: the state is replaced, never changed, and most passes change little.
+  let nodeHealthMap = state.nodeHealthMap;
+
+  // classifyNodes: new nodes are registered and start without NoExecute taints.
+  const sameNodes = sameNodeNames(nodes, state.knownNodes);
+  const names = sameNodes ? state.knownNodes : nodes.map((n) => n.metadata?.name ?? '');
+  for (let i = 0; i < nodes.length; i++) zones = addPodEvictorForNewZone(zones, nodes[i], now, evictionCfg);
+  if (!sameNodes) {
+    const known = new Set(state.knownNodes);
+    const added = nodes.filter((n) => !known.has(n.metadata?.name ?? ''));
+    for (const n of added) {
+      const name = n.metadata?.name ?? '';
+      (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RegisteredNode', message: `Node ${name} event: Registered Node ${name} in Controller` });
+      const r = markReachable(zones, n);
+      zones = r.zones;
+      if (r.action) (taintActions ??= []).push(r.action);
+    }
+    const present = new Set(names);
+    for (const name of state.knownNodes.filter((k) => !present.has(k))) {
+      (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
+      if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
+      delete nodeHealthMap[name];
+    }
+  }
+
+  const leaseFor = typeof leases === 'function' ? leases : nodeLeaseListerOf(leases);
   const zoneToNodeConditions: Record<string, (NodeCondition | undefined)[]> = {};
-  for (const node of nodes) {
-    const name = node.metadata?.name ?? '';
-    const u = tryUpdateNodeHealth(node, leaseByName.get(name), nodeHealthMap[name], now, cfg);
-    logs.push(...u.logs);
-    nodeHealthMap[name] = u.health;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    const name = names[i];
+    const u = tryUpdateNodeHealth(node, leaseFor(name), nodeHealthMap[name], now, cfg);
+    if (u.logs.length) (logs ??= []).push(...u.logs);
+    if (nodeHealthMap[name] !== u.health) {
+      if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
+      nodeHealthMap[name] = u.health;
+    }
     const effective = u.updatedNode ?? node;
-    if (u.updatedNode) statusUpdates.push(u.updatedNode);
+    if (u.updatedNode) (statusUpdates ??= []).push(u.updatedNode);
     if (!isNodeExcludedFromDisruptionChecks(node)) {
       (zoneToNodeConditions[getZoneKey(node)] ??= []).push(u.currentReadyCondition);
     }
     if (u.currentReadyCondition) {
       // The decision uses the condition as observed at the start of this pass, so the NoExecute taint
       // is queued one monitor period after Ready turns Unknown.
-      const r = processTaintBaseEviction(zones, effective, u.observedReadyCondition, now);
-      zones = r.zones;
-      taintActions.push(...r.actions);
-      logs.push(...r.logs);
+      if (u.observedReadyCondition.status !== 'True' || !isMarkedReachable(zones, effective)) {
+        const r = processTaintBaseEviction(zones, effective, u.observedReadyCondition, now);
+        zones = r.zones;
+        if (r.actions.length) (taintActions ??= []).push(...r.actions);
+        if (r.logs.length) (logs ??= []).push(...r.logs);
+      }
       if (u.currentReadyCondition.status !== 'True' && u.observedReadyCondition.status === 'True') {
-        events.push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'NodeNotReady', message: `Node ${name} status is now: NodeNotReady` });
-        markPodsNotReady.push(name);
+        (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'NodeNotReady', message: `Node ${name} status is now: NodeNotReady` });
+        (markPodsNotReady ??= []).push(name);
       }
     }
   }
 
-  const d = handleDisruption(zones, zoneToNodeConditions, now, evictionCfg);
-  zones = d.zones;
-  logs.push(...d.logs);
-  if (d.markAllNodesReachable) {
-    for (const n of nodes) {
-      const r = markReachable(zones, n);
-      zones = r.zones;
-      if (r.action) taintActions.push(r.action);
+  // Usually no zone changes its state, and handleDisruption would then change nothing.
+  if (!zoneStatesUnchanged(zones, zoneToNodeConditions, evictionCfg)) {
+    const d = handleDisruption(zones, zoneToNodeConditions, now, evictionCfg);
+    zones = d.zones;
+    if (d.logs.length) (logs ??= []).push(...d.logs);
+    if (d.markAllNodesReachable) {
+      for (const n of nodes) {
+        const r = markReachable(zones, n);
+        zones = r.zones;
+        if (r.action) (taintActions ??= []).push(r.action);
+      }
+    }
+    if (d.resetHealthTimestamps) {
+      if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
+      for (const name of names) {
+        if (nodeHealthMap[name]) nodeHealthMap[name] = { ...nodeHealthMap[name], probeTimestamp: now, readyTransitionTimestamp: now };
+      }
     }
   }
-  if (d.resetHealthTimestamps) {
-    for (const name of names) {
-      if (nodeHealthMap[name]) nodeHealthMap[name] = { ...nodeHealthMap[name], probeTimestamp: now, readyTransitionTimestamp: now };
-    }
-  }
+  const unchanged = names === state.knownNodes && nodeHealthMap === state.nodeHealthMap && zones === state.zones;
   return {
-    state: { knownNodes: names, nodeHealthMap, zones },
-    statusUpdates, markPodsNotReady, events, taintActions, logs,
+    state: unchanged ? state : { knownNodes: names, nodeHealthMap, zones },
+    statusUpdates: statusUpdates ?? NOTHING, markPodsNotReady: markPodsNotReady ?? NOTHING, events: events ?? NOTHING,
+    taintActions: taintActions ?? NOTHING, logs: logs ?? NOTHING,
   };
 }
 

@@ -1,4 +1,6 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { transition } from 'xstate';
 import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { closeWatch } from '../api-server.ts';
@@ -6,7 +8,10 @@ import { storeGet, storeKey, storeList } from '../store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { ComponentDef, World } from '../world.ts';
 import { rfc3339, rfc3339Micro, parseTime } from '../kubelet/time.ts';
-import { nodeLifecycleControllerDef, nodeHealthOf, type NodeLifecycleControllerState } from './node-lifecycle-controller.ts';
+import {
+  initialMachine, nodeLifecycleControllerDef, nodeHealthOf, stepMachine, unpackMachineEvents, type NodeLifecycleControllerState,
+} from './node-lifecycle-controller.ts';
+import { nodeMachine } from './node-machine.ts';
 import { taintEvictionControllerDef } from './taint-eviction-controller.ts';
 import './admission.ts';
 
@@ -335,5 +340,35 @@ describe('node-lifecycle-controller', () => {
     expect(a.hash()).toBe(b.hash());
     expect(c.hash()).toBe(a.hash());
     expect(JSON.parse(JSON.stringify(a.state.components['node-lifecycle-controller'].state))).toEqual(a.state.components['node-lifecycle-controller'].state);
+  });
+});
+
+describe('stepMachine (packed events, memoised)', () => {
+  it('unpacks events in the order the controller sends them, with the pods of TOLERATION_EXPIRED', () => {
+    expect(unpackMachineEvents(1 | 4 | 8)).toEqual([{ type: 'SOME_NODES_READY' }, { type: 'HEARTBEAT' }, { type: 'TAINTS_REMOVED' }]);
+    expect(unpackMachineEvents((2 | 16 | 64 | 128 | 256 | 512) + 3 * 1024)).toEqual([
+      { type: 'HEARTBEAT_MISSED' }, { type: 'GRACE_EXCEEDED' }, { type: 'ALL_ZONES_DOWN' }, { type: 'NOSCHEDULE_TAINTED' },
+      { type: 'NOEXECUTE_TAINTED' }, { type: 'TOLERATION_EXPIRED', pods: 3 },
+    ]);
+  });
+
+  it('agrees with xstate step by step, and keeps the object when nothing changes', () => {
+    // Few distinct event sets, so that walks repeat them and hit both memos.
+    const packed = fc.oneof(
+      fc.constantFrom(4 | 8, 2, 4, 2 | 16, 16, 32, 32 | 128, 16 | 128 | 256, 64, 1 | 4, 1 | 2 | 16),
+      fc.integer({ min: 1, max: 1023 }).chain((bits) => fc.integer({ min: 1, max: 3 }).map((pods) => (bits & 512 ? bits + pods * 1024 : bits))),
+    );
+    fc.assert(fc.property(fc.array(packed, { minLength: 1, maxLength: 30 }), (walk) => {
+      let m = initialMachine();
+      let ref = nodeMachine.resolveState({ value: m.value, context: m.context });
+      for (const events of walk) {
+        for (const e of unpackMachineEvents(events)) [ref] = transition(nodeMachine, ref, e);
+        const next = stepMachine(m, events);
+        expect({ value: next.value, context: next.context }).toEqual({ value: ref.value, context: ref.context });
+        const same = next.value === m.value && JSON.stringify(next.context) === JSON.stringify(m.context);
+        expect(next === m).toBe(same);
+        m = next;
+      }
+    }), { numRuns: 300 });
   });
 });

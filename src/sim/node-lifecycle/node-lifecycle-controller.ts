@@ -11,10 +11,11 @@ import {
   type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { flatten } from '../names.ts';
 import type { ComponentDef, Ctx, WorldState } from '../world.ts';
 import {
   defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
-  type ControllerEvent, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
+  type ControllerEvent, type NodeLeaseLister, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
 } from './node-health.ts';
 import { nodeMachine, type NodeMachineContext, type NodeMachineEvent } from './node-machine.ts';
 import { doNoScheduleTaintingPass, matchTaint, swapNodeControllerTaint, NotReadyTaintTemplate, UnreachableTaintTemplate } from './taints.ts';
@@ -32,6 +33,8 @@ const UPDATE_RETRIES = 5;
  * takes; that is why a node is marked Unknown just after probe + 50 s rather than a whole period later.
  */
 const MONITOR_PASS_MS = 1;
+/** The namespace of the kubelets' Leases. */
+const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /** klog lines kept in state for figures (oldest dropped first). */
 const MAX_LOG_LINES = 200;
 
@@ -75,6 +78,19 @@ type TimerEvent =
   | { type: 'monitor'; gen: string }
   | { type: 'taint-pass'; gen: string; at: number };
 
+// The monitor timer's event, one per incarnation: the queue only hands it back to be read, and the
+// recurring timer has one in the queue at a time, so each pass need not make another.
+const monitorEvents = new Map<string, TimerEvent>();
+function monitorEvent(gen: string): TimerEvent {
+  let e = monitorEvents.get(gen);
+  if (!e) {
+    if (monitorEvents.size >= 1024) monitorEvents.clear();
+    monitorEvents.set(gen, (e = Object.freeze({ type: 'monitor', gen })));
+  }
+  return e;
+}
+const RECURRING = { recurring: true };
+
 function config(ctx: Ctx<unknown>): { monitor: NodeMonitorConfig; eviction: EvictionConfig } {
   const params = ctx.params as NodeLifecycleParams | undefined;
   // Read on every pass; the params object of a component never changes, so its merge is kept.
@@ -96,7 +112,8 @@ function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
 // ---------------------------------------------------------------- node statechart
 
 let initial: PersistedNodeMachine | undefined;
-function initialMachine(): PersistedNodeMachine {
+/** A node's statechart before its first pass (a fresh object each time). */
+export function initialMachine(): PersistedNodeMachine {
   if (!initial) {
     const [s] = initialTransition(nodeMachine);
     initial = { value: s.value as string, context: { ...s.context } };
@@ -104,24 +121,51 @@ function initialMachine(): PersistedNodeMachine {
   return { value: initial.value, context: { ...initial.context } };
 }
 
+// One bit per machine event, in the order machineEvents sends them (no pass sends two orders), so a
+// pass's events are one number: a memo key without a string. TOLERATION_EXPIRED's pods count above the bits.
+const EVENT_TYPES = [
+  'SOME_NODES_READY', 'HEARTBEAT_MISSED', 'HEARTBEAT', 'TAINTS_REMOVED', 'GRACE_EXCEEDED', 'KUBELET_NOT_READY',
+  'ALL_ZONES_DOWN', 'NOSCHEDULE_TAINTED', 'NOEXECUTE_TAINTED', 'TOLERATION_EXPIRED',
+] as const satisfies readonly NodeMachineEvent['type'][];
+type EventBit = { [K in (typeof EVENT_TYPES)[number]]: number };
+const EV = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, 1 << i])) as EventBit;
+const PODS_UNIT = 1 << EVENT_TYPES.length;
+
+/** The events a packed number stands for, in the order they are sent. */
+export function unpackMachineEvents(packed: number): NodeMachineEvent[] {
+  const ev: NodeMachineEvent[] = [];
+  for (let i = 0; i < EVENT_TYPES.length; i++) {
+    if (!(packed & (1 << i))) continue;
+    const type = EVENT_TYPES[i];
+    ev.push(type === 'TOLERATION_EXPIRED' ? { type, pods: Math.floor(packed / PODS_UNIT) } : { type });
+  }
+  return ev;
+}
+
 // The machine is a pure function of (state, context, events), and every node steps through the same
 // few combinations each pass, so results are memoised (behaviour-side cache, never part of the state).
 const stepMemo = new Map<string, PersistedNodeMachine>();
 const STEP_MEMO_MAX = 4096;
+// A healthy node's machine object meets the same events, which leave it as it is, pass after pass:
+// kept per machine object (a restored state has new ones), so that pass needs no memo key at all.
+const leftAsIs = new WeakMap<PersistedNodeMachine, number>();
 
-function stepMachine(m: PersistedNodeMachine, events: NodeMachineEvent[]): PersistedNodeMachine {
-  if (events.length === 0) return m;
+/** Step a persisted machine by packed events (see unpackMachineEvents); the same object when they leave it as it is. */
+export function stepMachine(m: PersistedNodeMachine, events: number): PersistedNodeMachine {
+  if (events === 0 || leftAsIs.get(m) === events) return m;
   const c = m.context;
-  let memoKey = `${m.value}|${c.ready}|${c.noScheduleTaint}|${c.noExecuteTaint}|${c.evictedPods}`;
-  for (const e of events) memoKey += e.type === 'TOLERATION_EXPIRED' ? `|${e.type}:${e.pods}` : `|${e.type}`;
-  const hit = stepMemo.get(memoKey);
-  if (hit) return sameMachine(m, hit) ? m : { value: hit.value, context: { ...hit.context } };
-  let s = nodeMachine.resolveState({ value: m.value, context: m.context });
-  for (const e of events) [s] = transition(nodeMachine, s, e);
-  const out = { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
-  if (stepMemo.size >= STEP_MEMO_MAX) stepMemo.clear();
-  stepMemo.set(memoKey, { value: out.value, context: { ...out.context } });
-  return out;
+  const memoKey = `${m.value}|${c.ready}|${c.noScheduleTaint}|${c.noExecuteTaint}|${c.evictedPods}|${events}`;
+  let out = stepMemo.get(memoKey);
+  if (!out) {
+    let s = nodeMachine.resolveState({ value: m.value, context: m.context });
+    for (const e of unpackMachineEvents(events)) [s] = transition(nodeMachine, s, e);
+    out = { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
+    if (stepMemo.size >= STEP_MEMO_MAX) stepMemo.clear();
+    stepMemo.set(memoKey, out);
+  }
+  if (sameMachine(m, out)) { leftAsIs.set(m, events); return m; }
+  // A copy: the memo's object must not end up in the state.
+  return { value: out.value, context: { ...out.context } };
 }
 
 // A healthy node's pass (HEARTBEAT, TAINTS_REMOVED) leaves its machine as it was: keep the object.
@@ -132,37 +176,43 @@ function sameMachine(a: PersistedNodeMachine, b: PersistedNodeMachine): boolean 
     && x.noExecuteTaint === y.noExecuteTaint && x.evictedPods === y.evictedPods;
 }
 
-/** Events for one node's machine from what the controller sees after a pass (API facts only). */
-function machineEvents(m: PersistedNodeMachine, node: Node, pods: () => Pod[], probeTimestamp: number, now: number, disruption: 'enter' | 'exit' | undefined): NodeMachineEvent[] {
-  const ev: NodeMachineEvent[] = [];
+function hasTaint(taints: Taint[], key: string, effect: string): boolean {
+  for (let i = 0; i < taints.length; i++) if (taints[i].key === key && taints[i].effect === effect) return true;
+  return false;
+}
+
+/** Events for one node's machine from what the controller sees after a pass (API facts only), packed (see EVENT_TYPES). */
+function machineEvents(s: NodeLifecycleControllerState, name: string, m: PersistedNodeMachine, node: Node, probeTimestamp: number, now: number, disruption: 'enter' | 'exit' | undefined): number {
+  let ev = 0;
   const ready = getNodeCondition(node.status, 'Ready')?.status ?? 'Unknown';
-  const taints = node.spec?.taints ?? [];
-  const has = (key: string, effect: string) => taints.some((t) => t.key === key && t.effect === effect);
-  if (disruption === 'exit') ev.push({ type: 'SOME_NODES_READY' });
+  const taints = node.spec?.taints ?? NO_TAINTS;
+  const unreachable = UnreachableTaintTemplate.key!;
+  const notReady = NotReadyTaintTemplate.key!;
+  if (disruption === 'exit') ev |= EV.SOME_NODES_READY;
   if (ready === 'True') {
-    if (now - probeTimestamp > LEASE_RENEW_INTERVAL_MS) ev.push({ type: 'HEARTBEAT_MISSED' });
-    else ev.push({ type: 'HEARTBEAT' });
-    if (!taints.some((t) => matchTaint(t, UnreachableTaintTemplate) || matchTaint(t, NotReadyTaintTemplate)
-      || ((t.key === UnreachableTaintTemplate.key || t.key === NotReadyTaintTemplate.key) && t.effect === 'NoSchedule'))) {
-      ev.push({ type: 'TAINTS_REMOVED' });
+    ev |= now - probeTimestamp > LEASE_RENEW_INTERVAL_MS ? EV.HEARTBEAT_MISSED : EV.HEARTBEAT;
+    if (!hasTaint(taints, unreachable, 'NoExecute') && !hasTaint(taints, notReady, 'NoExecute')
+      && !hasTaint(taints, unreachable, 'NoSchedule') && !hasTaint(taints, notReady, 'NoSchedule')) {
+      ev |= EV.TAINTS_REMOVED;
     }
   } else if (ready === 'Unknown') {
-    if (m.value === 'healthy') ev.push({ type: 'HEARTBEAT_MISSED' });
-    ev.push({ type: 'GRACE_EXCEEDED' });
+    if (m.value === 'healthy') ev |= EV.HEARTBEAT_MISSED;
+    ev |= EV.GRACE_EXCEEDED;
   } else {
-    ev.push({ type: 'KUBELET_NOT_READY' });
+    ev |= EV.KUBELET_NOT_READY;
   }
-  if (disruption === 'enter') ev.push({ type: 'ALL_ZONES_DOWN' });
+  if (disruption === 'enter') ev |= EV.ALL_ZONES_DOWN;
   if (ready !== 'True') {
-    if (has(UnreachableTaintTemplate.key, 'NoSchedule') || has(NotReadyTaintTemplate.key, 'NoSchedule')) ev.push({ type: 'NOSCHEDULE_TAINTED' });
-    if (has(UnreachableTaintTemplate.key, 'NoExecute') || has(NotReadyTaintTemplate.key, 'NoExecute')) ev.push({ type: 'NOEXECUTE_TAINTED' });
+    if (hasTaint(taints, unreachable, 'NoSchedule') || hasTaint(taints, notReady, 'NoSchedule')) ev |= EV.NOSCHEDULE_TAINTED;
+    if (hasTaint(taints, unreachable, 'NoExecute') || hasTaint(taints, notReady, 'NoExecute')) ev |= EV.NOEXECUTE_TAINTED;
     // Pods the taint eviction controller has marked and deleted (DisruptionTarget by the taint manager).
-    const evicted = pods().filter((p) => p.metadata?.deletionTimestamp
+    const evicted = podsOnNode(s, name).filter((p) => p.metadata?.deletionTimestamp
       && p.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'DeletionByTaintManager')).length;
-    if (evicted > m.context.evictedPods) ev.push({ type: 'TOLERATION_EXPIRED', pods: evicted - m.context.evictedPods });
+    if (evicted > m.context.evictedPods) ev += EV.TOLERATION_EXPIRED + PODS_UNIT * (evicted - m.context.evictedPods);
   }
   return ev;
 }
+const NO_TAINTS: Taint[] = [];
 
 /** What a figure needs about one node: the statechart stage, the last probe and when its grace period runs out. */
 export interface NodeHealthView {
@@ -307,12 +357,14 @@ function podsOnNode(s: NodeLifecycleControllerState, node: string): Pod[] {
 function scheduleTaintPass(ctx: Ctx<NodeLifecycleControllerState>): void {
   const s = ctx.state;
   let next = Infinity;
-  for (const q of Object.values(s.health.zones.zoneNoExecuteTainter)) next = Math.min(next, nextTryAt(q, ctx.now));
+  const now = ctx.now;
+  const tainters = s.health.zones.zoneNoExecuteTainter;
+  for (const zone in tainters) next = Math.min(next, nextTryAt(tainters[zone], now));
   if (next === Infinity) return;
-  if (next <= ctx.now) next = ctx.now;
+  if (next <= now) next = now;
   if (s.taintPassAt !== null && s.taintPassAt <= next) return;
   s.taintPassAt = next;
-  ctx.schedule(next - ctx.now, { type: 'taint-pass', gen: s.gen, at: next } satisfies TimerEvent);
+  ctx.schedule(next - now, { type: 'taint-pass', gen: s.gen, at: next } satisfies TimerEvent);
 }
 
 /** Step one node's statechart from what the API shows now (after a pass, or when the node object changed). */
@@ -321,23 +373,64 @@ function advanceMachine(ctx: Ctx<NodeLifecycleControllerState>, name: string, no
   const h = s.health.nodeHealthMap[name];
   if (!h) return;
   const m = s.machines[name] ?? initialMachine();
-  s.machines[name] = stepMachine(m, machineEvents(m, node, () => podsOnNode(s, name), h.probeTimestamp, ctx.now, disruption));
+  const next = stepMachine(m, machineEvents(s, name, m, node, h.probeTimestamp, ctx.now, disruption));
+  if (next !== s.machines[name]) s.machines[name] = next;
+}
+
+// The lease informer's key of a node's Lease, one string per node rather than one per pass.
+const leaseKeys = new Map<string, string>();
+function nodeLeaseKey(node: string): string {
+  let k = leaseKeys.get(node);
+  if (k === undefined) {
+    if (leaseKeys.size >= 65_536) leaseKeys.clear(); // well above the largest cluster a figure runs
+    leaseKeys.set(node, (k = flatten(`${NODE_LEASE_NAMESPACE}/${node}`)));
+  }
+  return k;
+}
+
+// leaseLister.Leases("kube-node-lease"): one lister per lease informer (a restored state has a new one).
+const leaseListers = new WeakMap<InformerState<Lease>, NodeLeaseLister>();
+function nodeLeaseLister(leases: InformerState<Lease>): NodeLeaseLister {
+  let l = leaseListers.get(leases);
+  if (!l) leaseListers.set(leases, (l = (node) => listerGet(leases, nodeLeaseKey(node))));
+  return l;
+}
+
+const ENTERING_DISRUPTION = 'Controller detected that all Nodes are not-Ready';
+const EXITING_DISRUPTION = 'Controller detected that some Nodes are Ready';
+
+// The node a pass wrote (conditions Unknown), if it wrote one.
+function statusUpdateOf(updates: readonly Node[], name: string): Node | undefined {
+  for (let i = 0; i < updates.length; i++) if (updates[i].metadata?.name === name) return updates[i];
+  return undefined;
 }
 
 function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
   const s = ctx.state;
+  const now = ctx.now;
   const cfg = config(ctx as Ctx<unknown>);
   const nodes = listerList(s.nodes);
-  const leases = listerList(s.leases);
   const before = s.health;
-  const r = monitorNodeHealth(before, nodes, leases, ctx.now, cfg.monitor, cfg.eviction);
+  const r = monitorNodeHealth(before, nodes, nodeLeaseLister(s.leases), now, cfg.monitor, cfg.eviction);
   s.health = r.state;
-  for (const l of r.logs) klog(s, ctx.now, l);
+  // Indexed loops: the lists are mostly one shared, frozen empty list, which for-of walks through an iterator.
+  let entering = false;
+  let exiting = false;
+  for (let i = 0; i < r.logs.length; i++) {
+    const l = r.logs[i];
+    klog(s, now, l);
+    if (l.startsWith(ENTERING_DISRUPTION)) entering = true;
+    if (l.startsWith(EXITING_DISRUPTION)) exiting = true;
+  }
   let disruption: 'enter' | 'exit' | undefined;
-  if (r.logs.some((l) => l.startsWith('Controller detected that all Nodes are not-Ready'))) { s.disruptionMode = true; disruption = 'enter'; }
-  if (r.logs.some((l) => l.startsWith('Controller detected that some Nodes are Ready'))) { s.disruptionMode = false; disruption = 'exit'; }
-  for (const e of r.events.filter((x) => x.reason === 'RegisteredNode' || x.reason === 'RemovingNode')) emit(ctx, e);
-  for (const n of r.statusUpdates) {
+  if (entering) { s.disruptionMode = true; disruption = 'enter'; }
+  if (exiting) { s.disruptionMode = false; disruption = 'exit'; }
+  for (let i = 0; i < r.events.length; i++) {
+    const e = r.events[i];
+    if (e.reason === 'RegisteredNode' || e.reason === 'RemovingNode') emit(ctx, e);
+  }
+  for (let i = 0; i < r.statusUpdates.length; i++) {
+    const n = r.statusUpdates[i];
     const name = n.metadata?.name ?? '';
     if (!updateNodeStatus(ctx, n)) {
       // Not written: forget this pass's verdict so the next pass decides again.
@@ -345,16 +438,20 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
       else delete s.health.nodeHealthMap[name];
     }
   }
-  for (const e of r.events.filter((x) => x.reason === 'NodeNotReady' && x.involvedObject.kind === 'Node')) emit(ctx, e);
-  for (const name of r.markPodsNotReady) markPodsNotReady(ctx, podsOnNode(s, name), name);
-  for (const a of r.taintActions) applyTaintAction(ctx, a);
+  for (let i = 0; i < r.events.length; i++) {
+    const e = r.events[i];
+    if (e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node') emit(ctx, e);
+  }
+  for (let i = 0; i < r.markPodsNotReady.length; i++) markPodsNotReady(ctx, podsOnNode(s, r.markPodsNotReady[i]), r.markPodsNotReady[i]);
+  for (let i = 0; i < r.taintActions.length; i++) applyTaintAction(ctx, r.taintActions[i]);
   // Statecharts and grace periods for figures.
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
     const name = node.metadata?.name ?? '';
     s.graceMs[name] = getNodeCondition(node.status, 'Ready') ? cfg.monitor.nodeMonitorGracePeriodMs : cfg.monitor.nodeStartupGracePeriodMs;
-    advanceMachine(ctx, name, r.statusUpdates.find((u) => u.metadata?.name === name) ?? listerGet(s.nodes, name) ?? node, disruption);
+    advanceMachine(ctx, name, statusUpdateOf(r.statusUpdates, name) ?? listerGet(s.nodes, name) ?? node, disruption);
   }
-  for (const k of Object.keys(s.machines)) if (!s.health.nodeHealthMap[k]) delete s.machines[k];
+  for (const k in s.machines) if (!s.health.nodeHealthMap[k]) delete s.machines[k];
   scheduleTaintPass(ctx);
 }
 
@@ -408,7 +505,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     const s: NodeLifecycleControllerState = {
       gen: `${ctx.now}.${ctx.rng.int(1_000_000_000)}`,
       nodes: newInformer('nodes', 'nodes'),
-      leases: newInformer('leases', 'leases', { namespace: 'kube-node-lease' }),
+      leases: newInformer('leases', 'leases', { namespace: NODE_LEASE_NAMESPACE }),
       pods: newInformer('pods', 'pods', {}, ['nodeName']),
       health: newNodeLifecycleState(),
       graceMs: {}, machines: {},
@@ -423,7 +520,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     listAndWatch(ctx as Ctx<unknown>, s.pods, h.pods);
     drainNoSchedule(ctx);
     // wait.Until runs the first monitor pass as soon as the caches have synced.
-    ctx.schedule(0, { type: 'monitor', gen: s.gen } satisfies TimerEvent, { recurring: true });
+    ctx.schedule(0, monitorEvent(s.gen), RECURRING);
     return s;
   },
   handle(event, ctx) {
@@ -439,7 +536,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     if (ev.type === 'monitor') {
       // WaitForNamedCacheSync: no verdicts from empty caches (e.g. started while the API server is down).
       if (s.nodes.hasSynced && s.leases.hasSynced && s.pods.hasSynced) monitorPass(ctx);
-      ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, { type: 'monitor', gen: s.gen } satisfies TimerEvent, { recurring: true });
+      ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, monitorEvent(s.gen), RECURRING);
     } else if (ev.type === 'taint-pass') {
       if (ev.at !== s.taintPassAt) return; // superseded by an earlier pass
       s.taintPassAt = null;

@@ -42,7 +42,9 @@ export function matchTaint(a: Taint, b: Taint): boolean {
 
 /** taintutils.TaintExists. */
 export function taintExists(taints: Taint[] | undefined, t: Taint): boolean {
-  return (taints ?? []).some((x) => matchTaint(x, t));
+  // A loop, not some(): every monitor pass asks this of every node.
+  if (taints) for (let i = 0; i < taints.length; i++) if (matchTaint(taints[i], t)) return true;
+  return false;
 }
 
 /** SwapNodeControllerTaint on plain data: add (stamped with timeAdded = now) then remove. */

@@ -5,7 +5,7 @@ import {
   nextTryAt,
   computeZoneState, reducedQPSFunc, healthyQPSFunc, zoneEvictionQPS, newTokenBucket, tryAccept, nextTokenAt,
   newRateLimitedTimedQueue, queueAdd, queueTry, queueRemove, swapLimiter, getZoneKey, handleDisruption, newZonesState,
-  addPodEvictorForNewZone, type ZoneState,
+  addPodEvictorForNewZone, zoneStatesUnchanged, type ZoneState, type ZonesState,
 } from './zones.ts';
 
 const c = (status: string): NodeCondition => ({ type: 'Ready', status });
@@ -157,5 +157,40 @@ describe('zones and disruption', () => {
     expect([d.resetHealthTimestamps, d.zones.zoneStates[''], d.zones.zoneNoExecuteTainter[''].limiter.qps]).toEqual([true, 'Normal', 0.1]);
     z = d.zones;
     expect(z.zoneStates['']).toBe('Normal');
+  });
+});
+
+describe('zoneStatesUnchanged (a steady pass skips handleDisruption)', () => {
+  const zoneKey = fc.constantFrom('', 'r:\x00:a', 'r:\x00:b');
+  const zoneState = fc.constantFrom<ZoneState>('Initial', 'Normal', 'PartialDisruption', 'FullDisruption');
+  const readyCond = fc.option(fc.constantFrom('True', 'False', 'Unknown').map(c), { nil: undefined });
+  it('whenever it holds, handleDisruption changes nothing, logs nothing and sets no flag', () => {
+    let held = 0;
+    fc.assert(fc.property(
+      fc.dictionary(zoneKey, fc.array(readyCond, { minLength: 1, maxLength: 7 })), fc.dictionary(zoneKey, zoneState), fc.boolean(),
+      (zoneToNodeConditions, states, agree) => {
+        // Half the cases start from the states the zones compute to, so that the predicate often holds.
+        const zoneStates = agree
+          ? Object.fromEntries(Object.entries(zoneToNodeConditions).map(([k, cs]) => [k, computeZoneState(cs).state]))
+          : states;
+        const z: ZonesState = {
+          zoneStates,
+          zoneNoExecuteTainter: Object.fromEntries(Object.keys(zoneStates).map((k) => [k, newRateLimitedTimedQueue(0.1, 0)])),
+        };
+        if (!zoneStatesUnchanged(z, zoneToNodeConditions)) return;
+        held++;
+        expect(handleDisruption(z, zoneToNodeConditions, 5000)).toEqual({ zones: z, markAllNodesReachable: false, resetHealthTimestamps: false, logs: [] });
+      },
+    ), { numRuns: 500 });
+    expect(held).toBeGreaterThan(100);
+  });
+
+  it('does not hold for a new zone, a gone zone or a changed state', () => {
+    const z: ZonesState = { zoneStates: { '': 'Normal' }, zoneNoExecuteTainter: {} };
+    expect(zoneStatesUnchanged(z, { '': conds(3, 0) })).toBe(true);
+    expect(zoneStatesUnchanged(z, { '': conds(3, 0), 'r:\x00:a': conds(1, 0) })).toBe(false);
+    expect(zoneStatesUnchanged(z, {})).toBe(false);
+    expect(zoneStatesUnchanged(z, { '': conds(0, 3) })).toBe(false);
+    expect(zoneStatesUnchanged({ zoneStates: { '': 'Initial' }, zoneNoExecuteTainter: {} }, { '': conds(3, 0) })).toBe(false);
   });
 });

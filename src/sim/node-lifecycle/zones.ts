@@ -46,18 +46,28 @@ export function computeZoneState(
   nodeReadyConditions: (NodeCondition | undefined)[],
   unhealthyZoneThreshold = defaultEvictionConfig.unhealthyZoneThreshold,
 ): { notReady: number; state: ZoneState } {
-  let readyNodes = 0;
+  return { notReady: countNotReady(nodeReadyConditions), state: zoneStateOf(nodeReadyConditions, unhealthyZoneThreshold) };
+}
+
+function countNotReady(nodeReadyConditions: (NodeCondition | undefined)[]): number {
   let notReadyNodes = 0;
-  for (const c of nodeReadyConditions) {
-    if (c && c.status === 'True') readyNodes++;
-    else notReadyNodes++;
+  for (let i = 0; i < nodeReadyConditions.length; i++) {
+    const c = nodeReadyConditions[i];
+    if (!c || c.status !== 'True') notReadyNodes++;
   }
-  if (readyNodes === 0 && notReadyNodes > 0) return { notReady: notReadyNodes, state: 'FullDisruption' };
+  return notReadyNodes;
+}
+
+// ComputeZoneState's verdict without a result object (asked of every zone on every monitor pass).
+function zoneStateOf(nodeReadyConditions: (NodeCondition | undefined)[], unhealthyZoneThreshold: number): ZoneState {
+  const notReadyNodes = countNotReady(nodeReadyConditions);
+  const readyNodes = nodeReadyConditions.length - notReadyNodes;
+  if (readyNodes === 0 && notReadyNodes > 0) return 'FullDisruption';
   // Go compares in float32; 0.55 as float32 is 0.550000011920929.
   if (notReadyNodes > 2 && Math.fround(notReadyNodes / (notReadyNodes + readyNodes)) >= Math.fround(unhealthyZoneThreshold)) {
-    return { notReady: notReadyNodes, state: 'PartialDisruption' };
+    return 'PartialDisruption';
   }
-  return { notReady: notReadyNodes, state: 'Normal' };
+  return 'Normal';
 }
 
 /** HealthyQPSFunc: the normal rate whatever the size (used for Normal and, per zone, FullDisruption). */
@@ -150,8 +160,15 @@ export function queueAdd(q: RateLimitedTimedQueue, value: string, uid: string, n
 export function queueRemove(q: RateLimitedTimedQueue, value: string): { queue: RateLimitedTimedQueue; removed: boolean } {
   const removed = q.set.includes(value);
   // Every healthy node is "removed" on every pass: when it is in neither list, the queue stays as it is.
-  if (!removed && !q.queue.some((v) => v.value === value)) return { queue: q, removed };
+  if (!removed && !queueHas(q, value)) return { queue: q, removed };
   return { queue: { ...q, queue: q.queue.filter((v) => v.value !== value), set: q.set.filter((v) => v !== value) }, removed };
+}
+
+/** Whether `value` is in the queue or its set (what Remove would take out). */
+export function queueHas(q: RateLimitedTimedQueue, value: string): boolean {
+  if (q.set.includes(value)) return true;
+  for (let i = 0; i < q.queue.length; i++) if (q.queue[i].value === value) return true;
+  return false;
 }
 
 /**
@@ -231,6 +248,24 @@ export interface DisruptionResult {
   /** exiting it: every node's probe and transition timestamps are reset to now */
   resetHealthTimestamps: boolean;
   logs: string[];
+}
+
+/**
+ * Whether every zone keeps its state this pass (the same zones, each computing to the state it is in):
+ * handleDisruption then changes nothing, so a steady pass can skip it.
+ */
+export function zoneStatesUnchanged(
+  z: ZonesState,
+  zoneToNodeConditions: Record<string, (NodeCondition | undefined)[]>,
+  cfg: EvictionConfig = defaultEvictionConfig,
+): boolean {
+  let zones = 0;
+  for (const k in zoneToNodeConditions) {
+    if (z.zoneStates[k] !== zoneStateOf(zoneToNodeConditions[k], cfg.unhealthyZoneThreshold)) return false;
+    zones++;
+  }
+  for (const _ in z.zoneStates) zones--; // eslint-disable-line @typescript-eslint/no-unused-vars
+  return zones === 0;
 }
 
 /** handleDisruption: new zone states, limiter rates, and the all-zones-down special case. */
