@@ -30,7 +30,8 @@
 //   Terminating pods are left out on purpose: Kubernetes' guarantee is on ReplicaSet spec totals and
 //   availability counts active pods (IsPodActive excludes deletionTimestamp), so a pod that is
 //   shutting down is neither surge nor available.
-// - convergence (faults): after every fault is lifted and time passes, every deployment has
+// - convergence (faults: nodes off/cut off, control plane down, crashes, a node tainted
+//   node.kubernetes.io/out-of-service): after every fault is lifted and time passes, every deployment has
 //   spec.replicas Ready pods of its current template and no other live pods, and every node is Ready;
 // - determinism: the same sequence twice gives the same world hash.
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
@@ -46,6 +47,7 @@ import type { ComponentDef, Ctx } from './world.ts';
 
 const FC_RUNS = Number(process.env.FC_RUNS ?? 30);
 const NODES = ['node-1', 'node-2', 'node-3'];
+const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
 const IMAGES = ['nginx:1.27', 'nginx:1.28', 'nginx:1.29'];
 const CPUS = ['100m', '500m', '1'];
 const STRATEGIES: { maxSurge: number | string; maxUnavailable: number | string }[] = [
@@ -69,6 +71,7 @@ type Cmd =
   | { k: 'node'; node: number; action: 'stop' | 'start' | 'partition' | 'heal' }
   | { k: 'cp'; action: 'stop' | 'start'; part?: 'scheduler' | 'controller-manager' }
   | { k: 'crash'; i: number; oom: boolean }
+  | { k: 'out-of-service'; node: number }
   | { k: 'delete-deployment'; d: number; cascade: 'background' | 'orphan' | 'foreground' };
 
 /** One step: a command, then a watch opened from a random earlier revision of one resource. */
@@ -89,6 +92,7 @@ const faultCmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ k: fc.constant('node' as const), node: fc.integer({ min: 0, max: 2 }), action: fc.constantFrom('stop' as const, 'start' as const, 'partition' as const, 'heal' as const) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('cp' as const), action: fc.constantFrom('stop' as const, 'start' as const), part: fc.constantFrom(undefined, undefined, 'scheduler' as const, 'controller-manager' as const) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('crash' as const), i: fc.nat(20), oom: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('out-of-service' as const), node: fc.integer({ min: 0, max: 2 }) }) },
 );
 const step = (cmd: fc.Arbitrary<Cmd>): fc.Arbitrary<Step> => fc.record({ cmd, watchAt: fc.double({ min: 0, max: 1, noNaN: true }), watchRes: fc.integer({ min: 0, max: WATCHED.length - 1 }) });
 /**
@@ -150,6 +154,8 @@ function run(c: Cluster, cmd: Cmd): void {
     case 'advance': c.advance(cmd.ms); break;
     case 'node': c.node(NODES[cmd.node], cmd.action); break;
     case 'cp': c.controlPlane(cmd.action, cmd.part); break;
+    // An operator declares a node shut down (rightly or not): its terminating pods are force-deleted.
+    case 'out-of-service': k(`kubectl taint nodes ${NODES[cmd.node]} ${OUT_OF_SERVICE}=nodeshutdown:NoExecute --overwrite`); break;
     case 'crash': {
       const ps = livePods(c).filter((p) => p.status?.phase === 'Running');
       if (ps.length) c.crash('default', ps[cmd.i % ps.length].metadata!.name!, { oom: cmd.oom });
@@ -448,9 +454,14 @@ function plainRun(steps: Step[]): string {
   return c.world.hash();
 }
 
-/** Lift every fault, resume and uncordon everything. */
+/** Lift every fault, resume and uncordon everything, take the out-of-service taints off. */
 function liftFaults(c: Cluster): void {
-  for (const n of NODES) { c.node(n, 'heal'); c.node(n, 'start'); runKubectl(c, `kubectl uncordon ${n}`); }
+  for (const n of NODES) {
+    c.node(n, 'heal'); c.node(n, 'start'); runKubectl(c, `kubectl uncordon ${n}`);
+    if ((storeList(c.world.state.store, 'nodes') as Node[]).some((x) => x.metadata?.name === n && x.spec?.taints?.some((t) => t.key === OUT_OF_SERVICE))) {
+      runKubectl(c, `kubectl taint nodes ${n} ${OUT_OF_SERVICE}-`);
+    }
+  }
   c.controlPlane('start');
   for (let i = 0; i < 2; i++) if ((storeList(c.world.state.store, 'deployments', 'default') as KObject[]).some((x) => x.metadata?.name === dname(i))) runKubectl(c, `kubectl rollout resume deployment/${dname(i)}`);
 }
