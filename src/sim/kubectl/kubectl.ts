@@ -64,9 +64,12 @@ class Run {
 export function apiError(s: Status): string {
   if (s.code === 0) return KUBECTL_CONNECTION_REFUSED;
   if (s.reason === 'Invalid') {
-    const head = s.details ? `The ${s.details.kind} "${s.details.name}" is invalid` : 'The request is invalid';
+    // A Status with details but no kind or name (NewGenericServerResponse's 422, a refused JSON
+    // patch) keeps the generic head and, without causes, adds the server's message.
     const causes = s.details?.causes ?? [];
-    if (!causes.length) return `${head}: ${s.message}`;
+    const named = s.details && (s.details.kind || s.details.name);
+    const head = named ? `The ${s.details!.kind} "${s.details!.name}" is invalid` : 'The request is invalid';
+    if (!causes.length) return named || !s.message ? head : `${head}: ${s.message}`;
     if (causes.length === 1) return `${head}: ${causes[0].field}: ${causes[0].message}`;
     return `${head}: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
   }
@@ -270,23 +273,35 @@ function cmdAnnotate(r: Run, argv: string[]): void {
   }
 }
 
-/** kubectl patch TYPE NAME -p PATCH [--type strategic|merge]: "patched", or "patched (no change)". */
+/** kubectl patch TYPE NAME (-p PATCH | --patch-file FILE) [--type strategic|merge|json]: "patched", or "patched (no change)". */
 function cmdPatch(r: Run, argv: string[]): void {
-  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, type: { kind: 'string' }, subresource: { kind: 'string' } });
-  const text = str(p, 'patch');
-  if (text === undefined) throw new Fail('error: must specify --patch or --patch-file containing the contents of the patch');
-  const type = str(p, 'type') ?? 'strategic';
-  if (type === 'json') throw new Fail("error: this simulator's API server takes strategic and merge patches; a JSON patch (--type json) is not simulated");
-  if (type !== 'strategic' && type !== 'merge') throw new Fail(`error: --type must be one of [json merge strategic], not "${type}"`);
+  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, 'patch-file': { kind: 'string' }, type: { kind: 'string' }, subresource: { kind: 'string' } });
+  const text = str(p, 'patch') ?? '';
+  const file = str(p, 'patch-file') ?? '';
+  // PatchOptions.Validate, in its order.
+  if (text && file) throw new Fail('error: cannot specify --patch and --patch-file together');
+  if (!text && !file) throw new Fail('error: must specify --patch or --patch-file containing the contents of the patch');
+  const typeFlag = str(p, 'type') ?? 'strategic';
+  const type = typeFlag.toLowerCase(); // patchTypes[strings.ToLower(o.PatchType)]
+  if (type !== 'strategic' && type !== 'merge' && type !== 'json') throw new Fail(`error: --type must be one of [json merge strategic], not "${typeFlag}"`);
+  let source = text;
+  if (file) {
+    const content = r.host.readFile?.(file);
+    if (content === undefined) throw new Fail(`error: unable to read patch file: open ${file}: no such file or directory`);
+    source = content;
+  }
   let body: unknown;
   try {
-    const docs = parseAllDocuments(text);
+    const docs = parseAllDocuments(source);
     if (docs.length !== 1 || docs[0].errors.length) throw new Error(docs[0]?.errors[0]?.message ?? 'not one document');
     body = docs[0].toJSON();
   } catch (e) {
+    // yaml.ToJSON's error is quoted with o.Patch, which is empty when the patch came from a file.
     throw new Fail(`error: unable to parse "${text}": ${(e as Error).message.split('\n')[0]}`);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Fail(`error: unable to parse "${text}": the patch must be an object`);
+  // A JSON patch goes to the server as it is: kubectl leaves it to the server to refuse one that
+  // is not a list of operations (400 BadRequest).
+  if (type !== 'json' && (body === null || typeof body !== 'object' || Array.isArray(body))) throw new Fail(`error: unable to parse "${text}": the patch must be an object`);
   const t = targets(p.args);
   if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   const ns = nsOf(p);
@@ -1300,7 +1315,7 @@ Commands in this simulator:
   rollout            Manage the rollout of a deployment (status, history, undo, pause, resume, restart)
   label              Update the labels on a resource
   annotate           Update the annotations on a resource
-  patch              Update fields of a resource (strategic or merge patch)
+  patch              Update fields of a resource (strategic merge, JSON merge or JSON patch)
   top                Display resource usage (needs a metrics-server, which this cluster does not run)
   cordon, uncordon   Mark node as unschedulable / schedulable
   drain              Drain node in preparation for maintenance
