@@ -343,7 +343,7 @@ function checkOptions(v: unknown, what: string): RequestOptions {
         o[k] = x; break;
       case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
       case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
-      case 'patchType': if (x !== 'strategic' && x !== 'merge') fail(`${what}.patchType must be strategic or merge`); o.patchType = x; break;
+      case 'patchType': if (x !== 'strategic' && x !== 'merge' && x !== 'json') fail(`${what}.patchType must be strategic, merge or json`); o.patchType = x; break;
       case 'container':
         if (typeof x !== 'string' || !NAME_RE.test(x)) fail(`${what}.container must be a container name`);
         o.container = x; break;
@@ -387,15 +387,18 @@ function requestFromWire(w: unknown[], what: string): ApiRequest {
     if (!(SUBRESOURCES[resource] ?? []).includes(s)) fail(`${what}: ${resource} has no subresource "${s}"`);
     req.subresource = s;
   }
+  const opts = w[9] ?? 0;
+  const options = opts !== 0 ? checkOptions(opts, `${what}: options`) : undefined;
   const body = w[8] ?? 0;
   if (body !== 0) {
-    if (!isPlainObject(body)) fail(`${what}: the request body must be an object`);
+    // A JSON patch (RFC 6902) is a list of operations; every other body is an object.
+    const list = verb === 'patch' && options?.patchType === 'json' && Array.isArray(body);
+    if (!isPlainObject(body) && !list) fail(`${what}: the request body must be an object`);
     checkJson(body, `${what}: body`, 0);
     req.body = body;
   }
   if ((verb === 'create' || verb === 'update' || verb === 'patch') && req.body === undefined) fail(`${what}: a ${verb} needs a body`);
-  const opts = w[9] ?? 0;
-  if (opts !== 0) req.options = checkOptions(opts, `${what}: options`);
+  if (options) req.options = options;
   return req;
 }
 
