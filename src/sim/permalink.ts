@@ -64,7 +64,8 @@ const PACKED = 'b';
 /** Largest unpacked payload a link may expand to (a packed link cannot be a decompression bomb). */
 const MAX_UNPACKED = 64 * 1024;
 const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete'];
-const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events'] as const;
+// New codes go at the end, so links made before them still decode.
+const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'selfsubjectaccessreviews'] as const;
 const SUBRESOURCES: Record<string, readonly string[]> = {
   namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction', 'log'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'],
 };
@@ -78,6 +79,8 @@ function processOptions(name: string): { process?: string } {
 const KIND = { request: 0, fault: 1, event: 2, 'add-component': 3, 'remove-component': 4 } as const;
 
 const NAME_RE = /^[A-Za-z0-9._:-]{1,253}$/;
+/** A user or group name for impersonation (printable, no spaces or quotes). */
+const USER_RE = /^[A-Za-z0-9._:@\/-]{1,253}$/;
 const NAMESPACE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;
@@ -348,6 +351,15 @@ function checkOptions(v: unknown, what: string): RequestOptions {
         if (typeof x !== 'string' || !NAME_RE.test(x)) fail(`${what}.container must be a container name`);
         o.container = x; break;
       case 'previous': if (typeof x !== 'boolean') fail(`${what}.previous must be true or false`); o.previous = x; break;
+      case 'impersonate': {
+        // kubectl's --as (and one --as-group): a user name and groups, as short printable text.
+        if (!isPlainObject(x) || typeof x.user !== 'string' || !USER_RE.test(x.user)) fail(`${what}.impersonate must name a user`);
+        const groups = x.groups;
+        if (groups !== undefined && (!Array.isArray(groups) || groups.length > 8 || !groups.every((g) => typeof g === 'string' && USER_RE.test(g)))) fail(`${what}.impersonate.groups must be a few group names`);
+        if (Object.keys(x).some((k) => k !== 'user' && k !== 'groups')) fail(`${what}.impersonate has an unknown field`);
+        o.impersonate = groups !== undefined ? { user: x.user, groups: groups as string[] } : { user: x.user };
+        break;
+      }
       case 'propagationPolicy':
         if (x !== 'Background' && x !== 'Foreground' && x !== 'Orphan') fail(`${what}.propagationPolicy must be Background, Foreground or Orphan`);
         o.propagationPolicy = x; break;
