@@ -627,7 +627,7 @@ const CLUSTER_ADMIN: PolicyRule[] = [R(['*'], ['*'])];
 const BASIC_USER = R(['create'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
 /**
  * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user
- * GET (bootstrap policy, as remembered: not re-read in the source).
+ * GET (the bootstrap policy's ClusterRoles, policy.go, read in a vendored copy).
  */
 const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
 
