@@ -591,6 +591,29 @@ describe('JSON patch (RFC 6902)', () => {
     expect(jp(w, [{ op: 'replace', path: '/metadata/resourceVersion', value: '1' }, { op: 'replace', path: '/spec/replicas', value: 1 }], { subresource: 'scale' })).toMatchObject({ code: 409 });
   });
 
+  it('any list of operations, on any subresource, ends in an answer the pipeline gives (never a throw), and a refusal writes nothing', () => {
+    const path = fc.constantFrom('', '/spec/replicas', '/spec/template/spec/containers/0/image', '/spec/template/spec/containers/-', '/metadata/labels/a~1b',
+      '/metadata/resourceVersion', '/metadata/name', '/status/replicas', '/spec/selector/matchLabels/app', '/kind', '/metadata/uid', 'x', '/nope/deeper', '/spec/template/spec/containers/9');
+    const op = fc.record({
+      op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus'),
+      path, from: path,
+      value: fc.oneof(fc.constantFrom(0, 2, -1, 'nginx:1.28', 'web', null, { a: 'b' }, [1]), fc.jsonValue({ maxDepth: 2 })),
+    }, { requiredKeys: ['op'] });
+    fc.assert(fc.property(fc.array(op, { maxLength: 5 }), fc.constantFrom(undefined, 'status', 'scale'), (ops, subresource) => {
+      const w = setup();
+      const rev = w.state.store.revision;
+      const r = jp(w, ops, { subresource });
+      expect([200, 400, 409, 413, 422]).toContain(r.code);
+      if (!r.ok) expect(w.state.store.revision).toBe(rev);
+    }), { numRuns: 300 });
+  });
+
+  it('the kind and apiVersion stay the stored object\'s', () => {
+    const w = setup();
+    const r = jp(w, [{ op: 'remove', path: '/kind' }, { op: 'replace', path: '/apiVersion', value: 'v9' }, { op: 'replace', path: '/spec/replicas', value: 1 }]);
+    expect(r).toMatchObject({ ok: true, object: { kind: 'Deployment', apiVersion: 'apps/v1', spec: { replicas: 1 } } });
+  });
+
   it('a patched document that is no object is a 422 naming the field "patch"', () => {
     const w = setup();
     const r = jp(w, [{ op: 'replace', path: '', value: [] }]);

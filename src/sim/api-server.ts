@@ -1559,6 +1559,9 @@ function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status: Statu
     return { status: statusError(422, 'Invalid', ` "" is invalid: ${formatFieldError(e)}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message: formatFieldError(e).slice('patch: '.length), field: 'patch' }] }) };
   }
   if (!o.metadata || typeof o.metadata !== 'object' || Array.isArray(o.metadata)) o.metadata = {};
+  // The document is decoded into the request's kind: a removed kind or apiVersion is filled in from
+  // it. (A changed one fails that decoding in Kubernetes; here the stored kind is simply kept.)
+  if (o.kind !== cur.kind || o.apiVersion !== cur.apiVersion) { o.kind = cur.kind; o.apiVersion = cur.apiVersion; }
   return { object: o };
 }
 
