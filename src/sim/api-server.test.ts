@@ -496,3 +496,153 @@ describe('mergePatchIsNoop', () => {
     check({ a: { b: NaN } }, { c: 1 });
   });
 });
+
+describe('JSON patch (RFC 6902)', () => {
+  const setup = () => {
+    const w = testWorld();
+    w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
+    return w;
+  };
+  const jp = (w: ReturnType<typeof testWorld>, body: unknown, extra: Partial<ApiRequest> = {}) =>
+    w.kubectl({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body, options: { patchType: 'json' }, ...extra }) as any;
+
+  it('applies to the stored object, then takes the update path: generation bumped on a spec change, identity kept', () => {
+    const w = setup();
+    const r = jp(w, [
+      { op: 'test', path: '/spec/replicas', value: 3 },
+      { op: 'replace', path: '/spec/replicas', value: 5 },
+      { op: 'add', path: '/metadata/labels', value: { tier: 'front' } },
+      { op: 'replace', path: '/metadata/uid', value: 'mine' },
+      { op: 'remove', path: '/metadata/creationTimestamp' },
+    ]);
+    expect(r).toMatchObject({ ok: true, code: 200, object: { spec: { replicas: 5 }, metadata: { generation: 2, labels: { tier: 'front' } } } });
+    expect(r.object.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.object.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
+    expect(w.state.log.at(-1)).toMatchObject({ verb: 'PATCH', path: '/apis/apps/v1/namespaces/default/deployments/web', code: 200, revision: r.revision });
+    // A label change alone leaves the generation.
+    expect(jp(w, [{ op: 'add', path: '/metadata/labels/x', value: 'y' }]).object.metadata.generation).toBe(2);
+  });
+
+  it('a patch that changes nothing (or has no operations) writes nothing and bumps no revision', () => {
+    const w = setup();
+    const rev = w.state.store.revision;
+    expect(jp(w, [{ op: 'test', path: '/spec/replicas', value: 3 }, { op: 'replace', path: '/spec/replicas', value: 3 }])).toMatchObject({ ok: true, code: 200 });
+    expect(jp(w, [])).toMatchObject({ ok: true, code: 200 });
+    expect(jp(w, null)).toMatchObject({ ok: true, code: 200 });
+    expect(w.state.store.revision).toBe(rev);
+    expect(w.state.log.at(-1)).not.toHaveProperty('revision');
+  });
+
+  it('a resourceVersion left in the patched object is a precondition (409 when stale); a removed one is not', () => {
+    const w = setup();
+    const rv = (w.kubectl({ verb: 'get', resource: 'deployments', namespace: 'default', name: 'web' }) as any).object.metadata.resourceVersion;
+    expect(jp(w, [{ op: 'replace', path: '/metadata/resourceVersion', value: rv }, { op: 'replace', path: '/spec/replicas', value: 4 }])).toMatchObject({ ok: true });
+    expect(jp(w, [{ op: 'replace', path: '/metadata/resourceVersion', value: rv }, { op: 'replace', path: '/spec/replicas', value: 6 }])).toMatchObject({
+      code: 409, status: { reason: 'Conflict', message: 'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again' },
+    });
+    expect(w.state.log.at(-1)).toMatchObject({ code: 409, stage: 'storage' });
+    // The optimistic lock as a test: fails with 422 on a stale version, before any write.
+    expect(jp(w, [{ op: 'test', path: '/metadata/resourceVersion', value: rv }, { op: 'replace', path: '/spec/replicas', value: 6 }])).toMatchObject({ code: 422 });
+    expect(jp(w, [{ op: 'remove', path: '/metadata/resourceVersion' }, { op: 'replace', path: '/spec/replicas', value: 6 }])).toMatchObject({ ok: true, object: { spec: { replicas: 6 } } });
+  });
+
+  it('an operation that does not apply is a bare 422 Invalid (NewGenericServerResponse); a body that is no list a 400; past 10,000 operations a 413', () => {
+    const w = setup();
+    const rev = w.state.store.revision;
+    const r = jp(w, [{ op: 'replace', path: '/spec/template/spec/containers/1/image', value: 'x' }]);
+    expect(r).toEqual({ ok: false, code: 422, status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', code: 422, details: {} } });
+    expect(w.state.log.at(-1)).toMatchObject({ verb: 'PATCH', code: 422, stage: 'storage', message: 'the server rejected our request due to an error in our request' });
+    expect(jp(w, { op: 'add', path: '/a', value: 1 })).toMatchObject({ code: 400, status: { reason: 'BadRequest', message: 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp' } });
+    const many = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/kind', value: 'Deployment' }));
+    expect(jp(w, many)).toMatchObject({ code: 413, status: { reason: 'RequestEntityTooLarge', message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001' } });
+    expect(jp(w, many.slice(0, 10_000))).toMatchObject({ ok: true, code: 200 });
+    expect(w.state.store.revision).toBe(rev);
+    // A missing object is a 404 before the patch is read.
+    expect(jp(w, 'junk', { name: 'nope' })).toMatchObject({ code: 404, status: { message: 'deployments.apps "nope" not found' } });
+  });
+
+  it('goes through admission and validation like any update', () => {
+    const w = setup();
+    expect(jp(w, [{ op: 'replace', path: '/spec/replicas', value: -1 }])).toMatchObject({ code: 422, status: { message: 'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0' } });
+    expect(w.state.log.at(-1)).toMatchObject({ stage: 'validation' });
+    expect(jp(w, [{ op: 'replace', path: '/spec/selector/matchLabels/app', value: 'other' }])).toMatchObject({ code: 422 });
+  });
+
+  it('status subresource: the patch sees the whole object but only the status is kept; the main resource keeps its status', () => {
+    const w = setup();
+    const st = jp(w, [{ op: 'add', path: '/status/replicas', value: 2 }, { op: 'replace', path: '/spec/replicas', value: 9 }], { subresource: 'status' });
+    expect(st).toMatchObject({ ok: true, object: { spec: { replicas: 3 }, status: { replicas: 2 }, metadata: { generation: 1 } } });
+    expect(w.state.log.at(-1)).toMatchObject({ path: '/apis/apps/v1/namespaces/default/deployments/web/status', code: 200 });
+    const rev = w.state.store.revision;
+    expect(jp(w, [{ op: 'replace', path: '/status/replicas', value: 0 }])).toMatchObject({ ok: true, object: { status: { replicas: 2 } } });
+    expect(w.state.store.revision).toBe(rev); // a main-resource patch of the status alone is a no-op
+    // Through the status shortcut's resource (pods) too.
+    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p') });
+    const p = w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'p', subresource: 'status', body: [{ op: 'replace', path: '/status/phase', value: 'Running' }], options: { patchType: 'json' } }) as any;
+    expect(p).toMatchObject({ ok: true, object: { status: { phase: 'Running' } } });
+    expect(w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'p', subresource: 'status', body: { status: { phase: 'Failed' } }, options: { patchType: 'json' } })).toMatchObject({ code: 400 });
+  });
+
+  it('scale subresource: the patch applies to the Scale', () => {
+    const w = setup();
+    const s = jp(w, [{ op: 'test', path: '/kind', value: 'Scale' }, { op: 'replace', path: '/spec/replicas', value: 7 }], { subresource: 'scale' });
+    expect(s).toMatchObject({ ok: true, object: { kind: 'Scale', spec: { replicas: 7 } } });
+    expect((w.kubectl({ verb: 'get', resource: 'deployments', namespace: 'default', name: 'web' }) as any).object.spec.replicas).toBe(7);
+    expect(jp(w, [{ op: 'replace', path: '/metadata/resourceVersion', value: '1' }, { op: 'replace', path: '/spec/replicas', value: 1 }], { subresource: 'scale' })).toMatchObject({ code: 409 });
+  });
+
+  it('any list of operations, on any subresource, ends in an answer the pipeline gives (never a throw), and a refusal writes nothing', () => {
+    const path = fc.constantFrom('', '/spec/replicas', '/spec/template/spec/containers/0/image', '/spec/template/spec/containers/-', '/metadata/labels/a~1b',
+      '/metadata/resourceVersion', '/metadata/name', '/status/replicas', '/spec/selector/matchLabels/app', '/kind', '/metadata/uid', 'x', '/nope/deeper', '/spec/template/spec/containers/9');
+    const op = fc.record({
+      op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'bogus'),
+      path, from: path,
+      value: fc.oneof(fc.constantFrom(0, 2, -1, 'nginx:1.28', 'web', null, { a: 'b' }, [1]), fc.jsonValue({ maxDepth: 2 })),
+    }, { requiredKeys: ['op'] });
+    fc.assert(fc.property(fc.array(op, { maxLength: 5 }), fc.constantFrom(undefined, 'status', 'scale'), (ops, subresource) => {
+      const w = setup();
+      const rev = w.state.store.revision;
+      const r = jp(w, ops, { subresource });
+      expect([200, 400, 409, 413, 422]).toContain(r.code);
+      if (!r.ok) expect(w.state.store.revision).toBe(rev);
+    }), { numRuns: 300 });
+  });
+
+  it('the kind and apiVersion stay the stored object\'s', () => {
+    const w = setup();
+    const r = jp(w, [{ op: 'remove', path: '/kind' }, { op: 'replace', path: '/apiVersion', value: 'v9' }, { op: 'replace', path: '/spec/replicas', value: 1 }]);
+    expect(r).toMatchObject({ ok: true, object: { kind: 'Deployment', apiVersion: 'apps/v1', spec: { replicas: 1 } } });
+  });
+
+  it('a patched document that is no object is a 422 naming the field "patch"', () => {
+    const w = setup();
+    const r = jp(w, [{ op: 'replace', path: '', value: [] }]);
+    expect(r).toMatchObject({ code: 422, status: { reason: 'Invalid', details: { kind: '', name: '', causes: [{ field: 'patch' }] } } });
+  });
+});
+
+describe('impersonation and SelfSubjectAccessReviews', () => {
+  it('a caller without impersonate on users is refused; an allowed one acts as the user', () => {
+    const w = testWorld();
+    const as = { impersonate: { user: 'jane' } };
+    expect(w.kubectl({ verb: 'list', resource: 'pods', namespace: 'default', options: as }, 'scheduler')).toMatchObject({
+      code: 403, status: { reason: 'Forbidden', message: 'users "jane" is forbidden: User "system:kube-scheduler" cannot impersonate resource "users" in API group "" at the cluster scope' },
+    });
+    expect(w.state.log.at(-1)).toMatchObject({ stage: 'authorization', code: 403 });
+    expect(w.kubectl({ verb: 'list', resource: 'pods', namespace: 'default', options: as })).toMatchObject({ code: 403, status: { message: 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"' } });
+    expect(w.kubectl({ verb: 'list', resource: 'pods', namespace: 'default', options: { impersonate: { user: 'jane', groups: ['system:masters'] } } })).toMatchObject({ ok: true });
+  });
+
+  it('a review answers from the RBAC tables, creates nothing and bumps no revision', () => {
+    const w = testWorld();
+    const rev = w.state.store.revision;
+    const review = (spec: unknown, component = 'kubectl') => w.kubectl({ verb: 'create', resource: 'selfsubjectaccessreviews', body: { spec } }, component) as any;
+    expect(review({ resourceAttributes: { verb: 'create', resource: 'pods', subresource: 'binding', namespace: 'default' } }, 'scheduler').object.status).toEqual({ allowed: true });
+    expect(review({ resourceAttributes: { verb: 'delete', resource: 'nodes' } }, 'scheduler').object.status).toEqual({ allowed: false });
+    expect(review({ resourceAttributes: { verb: '*', resource: '*' } }).object.status).toEqual({ allowed: true });
+    expect(review({ nonResourceAttributes: { verb: 'get', path: '/metrics' } }, 'scheduler').object.status).toEqual({ allowed: false });
+    expect(review({ nonResourceAttributes: { verb: 'get', path: '/version' } }, 'scheduler').object.status).toEqual({ allowed: true });
+    expect(w.state.store.revision).toBe(rev);
+    expect(w.kubectl({ verb: 'get', resource: 'selfsubjectaccessreviews', name: 'x' })).toMatchObject({ code: 405 });
+  });
+});

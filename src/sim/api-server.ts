@@ -7,6 +7,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { push, type EventQueue } from './clock.ts';
 import { attachKey, detachKey, extendAll, newEventLeases, revokeExpired, revokeTime, type EventLeases } from './event-ttl.ts';
 import { deepEqual, flatten, generateName, newUID, rfc3339 } from './names.ts';
+import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
 import { jitter, int, type RngState } from './rng.ts';
 import {
@@ -189,13 +190,15 @@ export interface RequestOptions {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
-  /** PATCH content type: `strategic` (default, lists with merge keys merge by key) or `merge` (RFC 7386). */
-  patchType?: 'strategic' | 'merge';
+  /** PATCH content type: `strategic` (default, lists with merge keys merge by key), `merge` (RFC 7386) or `json` (RFC 6902). */
+  patchType?: 'strategic' | 'merge' | 'json';
   /** DELETE: what happens to the object's dependents (Background by default; see the garbage collector). */
   propagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
   /** pods/log: which container, and its previous (terminated) instance. */
   container?: string;
   previous?: boolean;
+  /** kubectl's --as/--as-group: act as this user (the Impersonate-User/-Group headers). */
+  impersonate?: { user: string; groups?: string[] };
 }
 
 /** A request as a component builds it. */
@@ -538,8 +541,11 @@ export function compactTick(h: ApiHost): void {
 /** One RBAC policy rule (resources may name a subresource: `pods/binding`). */
 export interface PolicyRule { verbs: Verb[] | ['*']; resources: string[] | ['*']; groups?: string[] }
 
-/** An identity known to the authenticator. */
-export interface Identity { user: string; rules: PolicyRule[]; node?: string }
+/**
+ * An identity known to the authenticator. `nonResourceURLs` marks cluster-admin's power (its rule
+ * `nonResourceURLs: ["*"]`), which the identity holds through a group rather than its user name.
+ */
+export interface Identity { user: string; rules: PolicyRule[]; node?: string; nonResourceURLs?: string[] }
 
 const R = (verbs: Verb[] | ['*'], resources: string[] | ['*']): PolicyRule => ({ verbs, resources });
 const READ: Verb[] = ['get', 'list', 'watch'];
@@ -547,8 +553,8 @@ const EVENTS = R(['create', 'update', 'patch'], ['events']);
 
 /** Bootstrap-role-like rules per component (system:kube-scheduler, system:controller:*, system:node). */
 export const IDENTITIES: Record<string, Identity> = {
-  kubectl: { user: 'kubernetes-admin', rules: [R(['*'], ['*'])] },
-  'kube-apiserver': { user: 'system:apiserver', rules: [R(['*'], ['*'])] },
+  kubectl: { user: 'kubernetes-admin', rules: [R(['*'], ['*'])], nonResourceURLs: ['*'] },
+  'kube-apiserver': { user: 'system:apiserver', rules: [R(['*'], ['*'])], nonResourceURLs: ['*'] },
   scheduler: {
     user: 'system:kube-scheduler',
     rules: [R([...READ, 'delete'], ['pods']), R(['create'], ['pods/binding']), R(['patch', 'update'], ['pods/status']),
@@ -612,6 +618,110 @@ const nodeIdentities = new Map<string, Identity>();
 const NODE_RULES: PolicyRule[] = [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
   R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
   R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), EVENTS];
+
+// ---------------------------------------------------------------- impersonation and access reviews
+
+/** cluster-admin's rules (one array, so the RBAC answer cache is shared). */
+const CLUSTER_ADMIN: PolicyRule[] = [R(['*'], ['*'])];
+/** system:basic-user, bound to system:authenticated: every user may ask what it may do. */
+const BASIC_USER = R(['create'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
+/**
+ * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user
+ * GET (the bootstrap policy's ClusterRoles, policy.go, read in a vendored copy).
+ */
+const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+
+const impersonatedIdentities = new Map<string, Identity>();
+
+/**
+ * Who the server sees under impersonation: the user and the groups asked for plus
+ * system:authenticated, and nothing the real user holds through its own groups. So
+ * `--as kubernetes-admin` is not cluster-admin (kubeadm's admin gets that from its group,
+ * kubeadm:cluster-admins, or system:masters), `--as system:node:node-1` is a node only with
+ * `--as-group system:nodes`, and the components' users keep their user- and service-account-bound roles.
+ */
+export function impersonatedIdentity(user: string, groups: readonly string[] = []): Identity {
+  const key = `${user}\0${groups.join('\0')}`;
+  const known = impersonatedIdentities.get(key);
+  if (known) return known;
+  let id: Identity;
+  const node = /^system:node:(.+)$/.exec(user);
+  if (groups.includes('system:masters') || groups.includes('kubeadm:cluster-admins')) id = { user, rules: CLUSTER_ADMIN, nonResourceURLs: ['*'] };
+  else if (node && groups.includes('system:nodes')) id = { user, node: node[1], rules: [...NODE_RULES, BASIC_USER] };
+  else {
+    const bound = Object.values(IDENTITIES).find((i) => i.user === user && !i.nonResourceURLs);
+    id = { user, rules: [...(bound?.rules ?? []), BASIC_USER] };
+  }
+  if (impersonatedIdentities.size > 1000) impersonatedIdentities.clear();
+  impersonatedIdentities.set(key, id);
+  return id;
+}
+
+/**
+ * The impersonation filter: the caller must be allowed to `impersonate` users (and groups), else
+ * 403 (`users "jane" is forbidden: User "…" cannot impersonate resource "users" …`).
+ */
+function impersonate(caller: Identity, as: { user: string; groups?: string[] }): Identity | Status {
+  for (const [resource, name] of [['users', as.user], ...(as.groups ?? []).map((g) => ['groups', g])]) {
+    if (!ruleAllows(caller.rules, 'impersonate' as Verb, resource)) {
+      return statusError(403, 'Forbidden', `${resource} "${name}" is forbidden: User "${caller.user}" cannot impersonate resource "${resource}" in API group "" at the cluster scope`, { name, group: '', kind: resource });
+    }
+  }
+  return impersonatedIdentity(as.user, as.groups);
+}
+
+/** SubjectAccessReview attributes (authorization.k8s.io/v1 ResourceAttributes / NonResourceAttributes). */
+export interface AccessAttributes {
+  resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string };
+  nonResourceAttributes?: { path?: string; verb?: string };
+}
+
+/**
+ * Whether RBAC allows `id` what the attributes describe (a request of `*` matches only `*` rules).
+ * Simplified: the simulator's rules name no API groups, resource names or namespaces, and a node's
+ * own-object checks (the node authorizer's graph) are left out of a review.
+ */
+export function accessAllowed(id: Identity, a: AccessAttributes): boolean {
+  const n = a.nonResourceAttributes;
+  if (n && !a.resourceAttributes) {
+    const path = n.path ?? '';
+    const urls = id.nonResourceURLs ?? [];
+    const match = (u: string) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1)));
+    return urls.some(match) || (n.verb === 'get' && DISCOVERY_URLS.some(match));
+  }
+  const r = a.resourceAttributes ?? {};
+  const res = r.subresource ? `${r.resource ?? ''}/${r.subresource}` : r.resource ?? '';
+  return ruleAllows(id.rules, (r.verb ?? '') as Verb, res);
+}
+
+/** The REST path of SelfSubjectAccessReviews (a virtual resource: created, answered, never stored). */
+export const SSAR_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+
+/**
+ * POST selfsubjectaccessreviews: the caller's (or the impersonated user's) answer from the same
+ * RBAC tables requests are authorised with. It reads nothing from etcd, so it answers while etcd is
+ * down; system:basic-user lets every authenticated user create one.
+ */
+function selfSubjectAccessReview(h: ApiHost, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
+  const refuse = (status: Status, stage: Stage): ApiResult<never> => {
+    appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: status.code, stage, message: status.message });
+    return { ok: false, code: status.code, status };
+  };
+  const f = h.apiServer.faults;
+  if (f.apiServerDown || f.partitioned?.includes(component)) {
+    const msg = component === 'kubectl' && f.apiServerDown ? KUBECTL_CONNECTION_REFUSED : `Post "https://127.0.0.1:6443${SSAR_PATH}": dial tcp 127.0.0.1:6443: connect: connection refused`;
+    return refuse(statusError(0, 'ConnectionRefused', msg), 'connection');
+  }
+  if (req.verb !== 'create' || req.name || req.subresource) return refuse(statusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'), 'storage');
+  const caller = authenticate(identity);
+  if (!caller) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
+  const id = req.options?.impersonate ? impersonate(caller, req.options.impersonate) : caller;
+  if ((id as Status).kind === 'Status') return refuse(id as Status, 'authorization');
+  const spec = ((req.body as Obj)?.spec ?? {}) as AccessAttributes;
+  const allowed = accessAllowed(id as Identity, spec);
+  appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: 201 });
+  return { ok: true, code: 201, object: { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: {}, spec, status: { allowed } } };
+}
 
 function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
   return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
@@ -1078,6 +1188,7 @@ const GENERATION_RESOURCES = new Set(['deployments', 'replicasets']);
 /** Serve one request for `component`: the whole pipeline, logged. */
 export function handleRequest(h: ApiHost, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
   if (req.verb === 'watch') return openWatch(h, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
+  if (req.resource === 'selfsubjectaccessreviews') return selfSubjectAccessReview(h, component, req, identity);
   const f = h.apiServer.faults;
   if (f.apiServerDown) {
     const msg = component === 'kubectl' ? KUBECTL_CONNECTION_REFUSED
@@ -1096,8 +1207,13 @@ export function handleRequest(h: ApiHost, component: string, req: ApiRequest, id
   if (info.namespaced && !req.namespace && req.verb !== 'list') {
     req = { ...req, namespace: (req.body as KObject | undefined)?.metadata?.namespace ?? 'default' };
   }
-  const id = authenticate(identity);
+  let id = authenticate(identity);
   if (!id) return fail(h, component, req, statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
+  if (req.options?.impersonate) {
+    const as = impersonate(id, req.options.impersonate);
+    if ((as as Status).kind === 'Status') return fail(h, component, req, as as Status, 'authorization');
+    id = as as Identity;
+  }
   const denied = authorize(h, id, req);
   if (denied) return fail(h, component, req, denied, 'authorization');
   if (f.etcdDown) return fail(h, component, req, statusError(500, '', 'etcdserver: request timed out'), 'storage');
@@ -1312,7 +1428,7 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
   let next: Obj;
   // Whether the status shortcut's merge patch leaves the object as it is (undefined: not known).
   let noop: boolean | undefined;
-  if (statusPatchShortcut && sub === 'status' && req.verb === 'patch' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
+  if (statusPatchShortcut && sub === 'status' && req.verb === 'patch' && req.options?.patchType !== 'json' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
     // A status patch (the kubelet sends three per pod) keeps only the status of the merged object,
     // and the identity fields the general path re-sets below are cur's own: patch the status alone
     // and keep cur's metadata object (the store copies it to stamp the revision).
@@ -1324,7 +1440,15 @@ function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest):
     // Everything but the status is cur's own, so only the patched paths can differ.
     if (merge && !hasNaNValue(cur)) noop = !('status' in body) ? true : body.status === null ? cur.status === undefined : mergePatchIsNoop(cur.status, body.status);
   } else {
-    const updated = updatedObject(req, cur);
+    let patched: Obj | undefined;
+    if (req.verb === 'patch' && req.options?.patchType === 'json') {
+      // The registry's update applies the patch to the object it read (inside GuaranteedUpdate), so
+      // a refused JSON patch is logged at the storage stage.
+      const r = jsonPatched(sub === 'scale' ? toScale(req.resource, cur) : cur, req.body);
+      if ('status' in r) return fail(h, component, req, r.status, 'storage');
+      patched = r.object;
+    }
+    const updated = updatedObject(req, cur, patched);
     if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
     next = updated;
   }
@@ -1372,21 +1496,24 @@ function patchedStatus(status: unknown, patch: Obj, merge: boolean): unknown {
  * The object a PUT or PATCH asks to store (before admission), with the identity fields the server
  * keeps; undefined on a stale resourceVersion.
  */
-function updatedObject(req: ApiRequest, cur: Obj): Obj | undefined {
+function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | undefined {
   const sub = req.subresource;
   let incoming: Obj;
   if (sub === 'scale') {
     const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
-    const scale = (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body) as Obj;
+    const scale = (jsonPatched ?? (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body)) as Obj;
     if (scale?.metadata?.resourceVersion && scale.metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
     incoming = { ...cur, spec: { ...cur.spec, replicas: scale?.spec?.replicas } };
   } else {
     const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
-    incoming = (req.verb === 'patch' ? applyPatch(cur, req.body) : req.body) as Obj;
+    incoming = (jsonPatched ?? (req.verb === 'patch' ? applyPatch(cur, req.body) : req.body)) as Obj;
   }
   const rv = incoming?.metadata?.resourceVersion;
   if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
   if (req.verb === 'patch' && (req.body as Obj)?.metadata?.resourceVersion && (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
+  // A JSON patch that leaves a resourceVersion leaves the precondition GuaranteedUpdate checks (the
+  // `test`/`replace` of /metadata/resourceVersion idiom); one that removes it updates unconditionally.
+  if (jsonPatched && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
   // The status subresource writes only status; the main resource never writes status (for kinds that have it).
   let next: Obj;
   if (sub === 'status') {
@@ -1408,6 +1535,34 @@ function updatedObject(req: ApiRequest, cur: Obj): Obj | undefined {
     if (sub !== 'status' && !deepEqual(cur.spec, next.spec)) next.metadata.generation++;
   }
   return next;
+}
+
+/**
+ * jsonPatcher.applyJSPatch on the object as it is stored: a body that is not a list of operations
+ * is a 400, more than 10,000 operations a 413, and an operation that does not apply a 422 built by
+ * NewGenericServerResponse, whose message is fixed: json-patch's own error text is not sent.
+ */
+function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status: Status } {
+  const d = decodeJSONPatch(body);
+  if (!d.ok) return { status: statusError(400, 'BadRequest', d.message) };
+  if (d.ops.length > MAX_JSON_PATCH_OPERATIONS) {
+    return { status: statusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${d.ops.length}`) };
+  }
+  const r = applyJSONPatch(cur, d.ops);
+  if (!r.ok) return { status: statusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}) };
+  const o = r.doc as Obj;
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) {
+    // The patched document no longer decodes into the kind (a `replace` of "" with an array):
+    // NewInvalid(GroupKind{}, "", patch: Invalid value: <the document>). The decoder's text is
+    // SimpleMetaFactory.Interpret's as remembered, not confirmed in the source.
+    const e: FieldError = { type: 'Invalid', field: 'patch', value: JSON.stringify(o), detail: `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }` };
+    return { status: statusError(422, 'Invalid', ` "" is invalid: ${formatFieldError(e)}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message: formatFieldError(e).slice('patch: '.length), field: 'patch' }] }) };
+  }
+  if (!o.metadata || typeof o.metadata !== 'object' || Array.isArray(o.metadata)) o.metadata = {};
+  // The document is decoded into the request's kind: a removed kind or apiVersion is filled in from
+  // it. (A changed one fails that decoding in Kubernetes; here the stored kind is simply kept.)
+  if (o.kind !== cur.kind || o.apiVersion !== cur.apiVersion) { o.kind = cur.kind; o.apiVersion = cur.apiVersion; }
+  return { object: o };
 }
 
 /** storePut of an object this request built itself (no one else holds it): stamped in place, with one metadata copy. */

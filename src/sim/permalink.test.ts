@@ -102,6 +102,35 @@ describe('permalink', () => {
     expect(link(momentOf(r.timeline))).toBe(s);
   });
 
+  it('round trips a JSON patch (its body a list of operations); a list body of another patch type is refused', () => {
+    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.advance(2_000);
+    tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }], options: { patchType: 'json' } }));
+    tl.advance(8_000);
+    tl.seek(tl.length - 1);
+    const s = link(momentOf(tl));
+    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    expect(Object.keys(r.cluster.world.state.store.objects.pods ?? {})).toHaveLength(2);
+    const m = momentOf(tl);
+    const bad = JSON.parse(JSON.stringify(m).replace('"json"', '"merge"'));
+    expect(encodeMoment(bad)).toMatchObject({ ok: false });
+  });
+
+  it('round trips an access review made as another user (--as, --as-group)', () => {
+    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'selfsubjectaccessreviews', body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } }, options: { impersonate: { user: 'system:node:node-1', groups: ['system:nodes'] } } }));
+    tl.advance(1_000);
+    tl.seek(tl.length - 1);
+    const s = link(momentOf(tl));
+    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    expect(r.cluster.world.state.log.some((e) => e.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(true);
+  });
+
   it('round trips a crash with the app’s last words and a kubectl logs request', () => {
     const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));

@@ -64,7 +64,8 @@ const PACKED = 'b';
 /** Largest unpacked payload a link may expand to (a packed link cannot be a decompression bomb). */
 const MAX_UNPACKED = 64 * 1024;
 const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete'];
-const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events'] as const;
+// New codes go at the end, so links made before them still decode.
+const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'selfsubjectaccessreviews'] as const;
 const SUBRESOURCES: Record<string, readonly string[]> = {
   namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction', 'log'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'],
 };
@@ -78,6 +79,8 @@ function processOptions(name: string): { process?: string } {
 const KIND = { request: 0, fault: 1, event: 2, 'add-component': 3, 'remove-component': 4 } as const;
 
 const NAME_RE = /^[A-Za-z0-9._:-]{1,253}$/;
+/** A user or group name for impersonation (printable, no spaces or quotes). */
+const USER_RE = /^[A-Za-z0-9._:@\/-]{1,253}$/;
 const NAMESPACE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;
@@ -343,11 +346,20 @@ function checkOptions(v: unknown, what: string): RequestOptions {
         o[k] = x; break;
       case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
       case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
-      case 'patchType': if (x !== 'strategic' && x !== 'merge') fail(`${what}.patchType must be strategic or merge`); o.patchType = x; break;
+      case 'patchType': if (x !== 'strategic' && x !== 'merge' && x !== 'json') fail(`${what}.patchType must be strategic, merge or json`); o.patchType = x; break;
       case 'container':
         if (typeof x !== 'string' || !NAME_RE.test(x)) fail(`${what}.container must be a container name`);
         o.container = x; break;
       case 'previous': if (typeof x !== 'boolean') fail(`${what}.previous must be true or false`); o.previous = x; break;
+      case 'impersonate': {
+        // kubectl's --as (and one --as-group): a user name and groups, as short printable text.
+        if (!isPlainObject(x) || typeof x.user !== 'string' || !USER_RE.test(x.user)) fail(`${what}.impersonate must name a user`);
+        const groups = x.groups;
+        if (groups !== undefined && (!Array.isArray(groups) || groups.length > 8 || !groups.every((g) => typeof g === 'string' && USER_RE.test(g)))) fail(`${what}.impersonate.groups must be a few group names`);
+        if (Object.keys(x).some((k) => k !== 'user' && k !== 'groups')) fail(`${what}.impersonate has an unknown field`);
+        o.impersonate = groups !== undefined ? { user: x.user, groups: groups as string[] } : { user: x.user };
+        break;
+      }
       case 'propagationPolicy':
         if (x !== 'Background' && x !== 'Foreground' && x !== 'Orphan') fail(`${what}.propagationPolicy must be Background, Foreground or Orphan`);
         o.propagationPolicy = x; break;
@@ -387,15 +399,18 @@ function requestFromWire(w: unknown[], what: string): ApiRequest {
     if (!(SUBRESOURCES[resource] ?? []).includes(s)) fail(`${what}: ${resource} has no subresource "${s}"`);
     req.subresource = s;
   }
+  const opts = w[9] ?? 0;
+  const options = opts !== 0 ? checkOptions(opts, `${what}: options`) : undefined;
   const body = w[8] ?? 0;
   if (body !== 0) {
-    if (!isPlainObject(body)) fail(`${what}: the request body must be an object`);
+    // A JSON patch (RFC 6902) is a list of operations; every other body is an object.
+    const list = verb === 'patch' && options?.patchType === 'json' && Array.isArray(body);
+    if (!isPlainObject(body) && !list) fail(`${what}: the request body must be an object`);
     checkJson(body, `${what}: body`, 0);
     req.body = body;
   }
   if ((verb === 'create' || verb === 'update' || verb === 'patch') && req.body === undefined) fail(`${what}: a ${verb} needs a body`);
-  const opts = w[9] ?? 0;
-  if (opts !== 0) req.options = checkOptions(opts, `${what}: options`);
+  if (options) req.options = options;
   return req;
 }
 

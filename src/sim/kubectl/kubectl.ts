@@ -51,7 +51,11 @@ class Run {
   error(s: string): void { this.err += s.endsWith('\n') ? s : s + '\n'; this.failed = true; }
   get now(): number { return this.cluster.now; }
 
-  req(r: ApiRequest): ApiResult<unknown> { return this.cluster.request(r); }
+  /** --as/--as-group: every request of the command carries them (the Impersonate-* headers). */
+  impersonate: { user: string; groups?: string[] } | undefined;
+  req(r: ApiRequest): ApiResult<unknown> {
+    return this.cluster.request(this.impersonate ? { ...r, options: { ...r.options, impersonate: this.impersonate } } : r);
+  }
   /** A request that must succeed (else the command ends with kubectl's rendering of the error). */
   must<T = Obj>(r: ApiRequest): T {
     const res = this.req(r);
@@ -64,9 +68,12 @@ class Run {
 export function apiError(s: Status): string {
   if (s.code === 0) return KUBECTL_CONNECTION_REFUSED;
   if (s.reason === 'Invalid') {
-    const head = s.details ? `The ${s.details.kind} "${s.details.name}" is invalid` : 'The request is invalid';
+    // A Status with details but no kind or name (NewGenericServerResponse's 422, a refused JSON
+    // patch) keeps the generic head and, without causes, adds the server's message.
     const causes = s.details?.causes ?? [];
-    if (!causes.length) return `${head}: ${s.message}`;
+    const named = s.details && (s.details.kind || s.details.name);
+    const head = named ? `The ${s.details!.kind} "${s.details!.name}" is invalid` : 'The request is invalid';
+    if (!causes.length) return named || !s.message ? head : `${head}: ${s.message}`;
     if (causes.length === 1) return `${head}: ${causes[0].field}: ${causes[0].message}`;
     return `${head}: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
   }
@@ -75,15 +82,27 @@ export function apiError(s: Status): string {
 }
 
 const NS: Record<string, FlagDef> = { namespace: { kind: 'string', short: 'n' } };
-const COMMON: Record<string, FlagDef> = { ...NS, kubeconfig: { kind: 'string' }, context: { kind: 'string' }, 'request-timeout': { kind: 'string' } };
+const COMMON: Record<string, FlagDef> = {
+  ...NS, kubeconfig: { kind: 'string' }, context: { kind: 'string' }, 'request-timeout': { kind: 'string' },
+  as: { kind: 'string' }, 'as-group': { kind: 'string' },
+};
+/** Global flags that take a value (for the ones given before the command). */
+const GLOBAL_VALUED = new Set(['-n', '--namespace', '--kubeconfig', '--context', '--request-timeout', '--as', '--as-group']);
 
 function parse(r: Run, cmd: string, argv: string[], defs: Record<string, FlagDef>): Parsed {
+  let p: Parsed;
   try {
-    return parseFlags(argv, { ...COMMON, help: { kind: 'bool', short: 'h' }, ...defs });
+    p = parseFlags(argv, { ...COMMON, help: { kind: 'bool', short: 'h' }, ...defs });
   } catch (e) {
     if (e instanceof FlagError) throw new Fail(`error: ${e.message}\nSee 'kubectl ${cmd} --help' for usage.`);
     throw e;
   }
+  const as = str(p, 'as');
+  const group = str(p, 'as-group');
+  // (The simulator's own wording: a group alone is not sent.)
+  if (group !== undefined && !as) throw new Fail('error: --as-group needs --as in this simulator');
+  if (as) r.impersonate = group !== undefined ? { user: as, groups: [group] } : { user: as };
+  return p;
 }
 
 function str(p: Parsed, k: string): string | undefined { const v = p.flags[k]; return typeof v === 'string' ? v : undefined; }
@@ -270,23 +289,35 @@ function cmdAnnotate(r: Run, argv: string[]): void {
   }
 }
 
-/** kubectl patch TYPE NAME -p PATCH [--type strategic|merge]: "patched", or "patched (no change)". */
+/** kubectl patch TYPE NAME (-p PATCH | --patch-file FILE) [--type strategic|merge|json]: "patched", or "patched (no change)". */
 function cmdPatch(r: Run, argv: string[]): void {
-  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, type: { kind: 'string' }, subresource: { kind: 'string' } });
-  const text = str(p, 'patch');
-  if (text === undefined) throw new Fail('error: must specify --patch or --patch-file containing the contents of the patch');
-  const type = str(p, 'type') ?? 'strategic';
-  if (type === 'json') throw new Fail("error: this simulator's API server takes strategic and merge patches; a JSON patch (--type json) is not simulated");
-  if (type !== 'strategic' && type !== 'merge') throw new Fail(`error: --type must be one of [json merge strategic], not "${type}"`);
+  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, 'patch-file': { kind: 'string' }, type: { kind: 'string' }, subresource: { kind: 'string' } });
+  const text = str(p, 'patch') ?? '';
+  const file = str(p, 'patch-file') ?? '';
+  // PatchOptions.Validate, in its order.
+  if (text && file) throw new Fail('error: cannot specify --patch and --patch-file together');
+  if (!text && !file) throw new Fail('error: must specify --patch or --patch-file containing the contents of the patch');
+  const typeFlag = str(p, 'type') ?? 'strategic';
+  const type = typeFlag.toLowerCase(); // patchTypes[strings.ToLower(o.PatchType)]
+  if (type !== 'strategic' && type !== 'merge' && type !== 'json') throw new Fail(`error: --type must be one of [json merge strategic], not "${typeFlag}"`);
+  let source = text;
+  if (file) {
+    const content = r.host.readFile?.(file);
+    if (content === undefined) throw new Fail(`error: unable to read patch file: open ${file}: no such file or directory`);
+    source = content;
+  }
   let body: unknown;
   try {
-    const docs = parseAllDocuments(text);
+    const docs = parseAllDocuments(source);
     if (docs.length !== 1 || docs[0].errors.length) throw new Error(docs[0]?.errors[0]?.message ?? 'not one document');
     body = docs[0].toJSON();
   } catch (e) {
+    // yaml.ToJSON's error is quoted with o.Patch, which is empty when the patch came from a file.
     throw new Fail(`error: unable to parse "${text}": ${(e as Error).message.split('\n')[0]}`);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Fail(`error: unable to parse "${text}": the patch must be an object`);
+  // A JSON patch goes to the server as it is: kubectl leaves it to the server to refuse one that
+  // is not a list of operations (400 BadRequest).
+  if (type !== 'json' && (body === null || typeof body !== 'object' || Array.isArray(body))) throw new Fail(`error: unable to parse "${text}": the patch must be an object`);
   const t = targets(p.args);
   if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   const ns = nsOf(p);
@@ -311,6 +342,85 @@ function cmdTop(r: Run, argv: string[]): void {
   }
   if (!['pods', 'pod', 'po', 'nodes', 'node', 'no'].includes(argv[0])) throw new Fail(`error: unknown command "${argv[0]}" for "kubectl top"`);
   throw new Fail('error: Metrics API not available');
+}
+
+// ---------------------------------------------------------------- auth can-i
+
+/** resourceVerbs and nonResourceURLVerbs of cani.go: other verbs get a warning, not a refusal. */
+const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+const NON_RESOURCE_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
+
+/**
+ * CanIOptions.resourceFor: the resource and group a type argument names (`po`, `deployments.apps`,
+ * `*`), and whether discovery says it is namespaced (undefined when discovery does not know it).
+ * A type the server does not serve is sent as typed, with a warning (none for users and groups).
+ */
+function canIResourceFor(r: Run, arg: string): { resource: string; group: string; namespaced?: boolean } {
+  if (arg === '*') return { resource: '*', group: '', namespaced: true };
+  const lower = arg.toLowerCase();
+  const dot = lower.indexOf('.');
+  const [res, group] = dot < 0 ? [lower, ''] : [lower.slice(0, dot), lower.slice(dot + 1)];
+  const k = resolveKind(res);
+  if (k) {
+    const info = RESOURCES[k.resource];
+    if (!group || group === info.group || group === `${info.version}.${info.group}`) return { resource: k.resource, group: info.group, namespaced: info.namespaced };
+  }
+  const gr = group ? `${res}.${group}` : res;
+  if (gr !== 'users' && gr !== 'groups') r.warn(group ? `Warning: the server doesn't have a resource type '${res}' in group '${group}'\n` : `Warning: the server doesn't have a resource type '${res}'\n`);
+  return { resource: arg, group: '' };
+}
+
+/** kubectl auth can-i VERB (TYPE | TYPE/NAME | NONRESOURCEURL): a SelfSubjectAccessReview; `no` exits 1. */
+function cmdCanI(r: Run, argv: string[]): void {
+  const p = parse(r, 'auth can-i', argv, {
+    'all-namespaces': { kind: 'bool', short: 'A' }, quiet: { kind: 'bool', short: 'q' }, subresource: { kind: 'string' }, list: { kind: 'bool' }, 'no-headers': { kind: 'bool' },
+  });
+  if (bool(p, 'list')) {
+    if (p.args.length) throw new Fail('error: list option must be specified with no arguments');
+    throw new Fail('error: kubectl auth can-i --list (a SelfSubjectRulesReview) is not simulated; ask about one action at a time');
+  }
+  if (p.args.length !== 2) throw new Fail("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.");
+  const [verb, target] = p.args;
+  const all = bool(p, 'all-namespaces');
+  const sub = str(p, 'subresource') ?? '';
+  let nonResourceURL = '';
+  let res: { resource: string; group: string; namespaced?: boolean } = { resource: '', group: '' };
+  let name = '';
+  if (target.startsWith('/')) nonResourceURL = target;
+  else {
+    const slash = target.indexOf('/'); // strings.SplitN(…, "/", 2)
+    res = canIResourceFor(r, slash < 0 ? target : target.slice(0, slash));
+    if (slash >= 0) name = target.slice(slash + 1);
+  }
+  // Validate, in its order (warnings are printed as they are found).
+  if (nonResourceURL) {
+    if (sub) throw new Fail('error: --subresource can not be used with NonResourceURL');
+    if (!NON_RESOURCE_VERBS.has(verb)) r.warn(`Warning: verb '${verb}' is not a known verb\n`);
+  } else if (res.resource && !all) {
+    if (res.namespaced === false) r.warn(res.group ? `Warning: resource '${res.resource}' is not namespace scoped in group '${res.group}'\n` : `Warning: resource '${res.resource}' is not namespace scoped\n`);
+    if (!RESOURCE_VERBS.has(verb)) r.warn(`Warning: verb '${verb}' is not a known verb\n`);
+  }
+  if (bool(p, 'no-headers')) throw new Fail('error: --no-headers cannot be set without --list specified');
+  const drop = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== '')); // omitempty
+  const spec = nonResourceURL
+    ? { nonResourceAttributes: { path: nonResourceURL, verb } }
+    : { resourceAttributes: drop({ namespace: all ? '' : nsOf(p), verb, group: res.group, resource: res.resource, subresource: sub, name }) };
+  const result = r.req({ verb: 'create', resource: 'selfsubjectaccessreviews', body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec } });
+  if (!result.ok) throw new Fail(apiError(result.status));
+  const allowed = (result.object as Obj)?.status?.allowed === true;
+  // RBAC gives no reason for a denial, so "no" stands alone (cani.go adds " - reason" when there is one).
+  if (!bool(p, 'quiet')) r.print(allowed ? 'yes\n' : 'no\n');
+  if (!allowed) r.failed = true;
+}
+
+/** kubectl auth: can-i is the subcommand simulated. */
+function cmdAuth(r: Run, argv: string[]): void {
+  if (!argv[0] || argv[0].startsWith('-')) {
+    r.print('Inspect authorization.\n\nAvailable Commands:\n  can-i         Check whether an action is allowed\n');
+    return;
+  }
+  if (argv[0] !== 'can-i') throw new Fail(`error: unknown command "${argv[0]}" for "kubectl auth"`);
+  cmdCanI(r, argv.slice(1));
 }
 
 // ---------------------------------------------------------------- events
@@ -1277,7 +1387,7 @@ function cmdVersion(r: Run, argv: string[]): void {
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, auth: cmdAuth,
 };
 
 /** kubectl's short help (what a bare `kubectl` prints). */
@@ -1300,8 +1410,9 @@ Commands in this simulator:
   rollout            Manage the rollout of a deployment (status, history, undo, pause, resume, restart)
   label              Update the labels on a resource
   annotate           Update the annotations on a resource
-  patch              Update fields of a resource (strategic or merge patch)
+  patch              Update fields of a resource (strategic merge, JSON merge or JSON patch)
   top                Display resource usage (needs a metrics-server, which this cluster does not run)
+  auth can-i         Check whether an action is allowed (--as to ask for another user)
   cordon, uncordon   Mark node as unschedulable / schedulable
   drain              Drain node in preparation for maintenance
   taint              Update the taints on one or more nodes
@@ -1326,7 +1437,7 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     while (args.length && args[0].startsWith('-')) {
       const a = args.shift()!;
       pre.push(a);
-      if ((a === '-n' || a === '--namespace') && args.length) pre.push(args.shift()!);
+      if (GLOBAL_VALUED.has(a) && args.length) pre.push(args.shift()!);
     }
     const cmd = args.shift();
     if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }

@@ -37,6 +37,44 @@ describe('run, patch, annotate, top', () => {
     expect(runKubectl(c, 'patch deploy web').stderr).toBe('error: must specify --patch or --patch-file containing the contents of the patch\n');
   });
 
+  test('kubectl patch --type json: RFC 6902 operations, refused ones as kubectl prints the server\'s answer', () => {
+    const c = cluster();
+    const ok = (stdout: string) => ({ stdout, stderr: '', exitCode: 0 });
+    expect(runKubectl(c, `patch deployment web --type json -p '[{"op":"replace","path":"/spec/replicas","value":3}]'`)).toEqual(ok('deployment.apps/web patched\n'));
+    expect(runKubectl(c, `patch deployment web --type=json -p='[{"op":"test","path":"/spec/replicas","value":3},{"op":"replace","path":"/spec/replicas","value":3}]'`)).toEqual(ok('deployment.apps/web patched (no change)\n'));
+    expect(runKubectl(c, `patch deploy/web --type JSON -p '[{"op":"add","path":"/metadata/labels/tier","value":"front"}]'`)).toEqual(ok('deployment.apps/web patched\n'));
+    // YAML is accepted too (kubectl converts it to JSON before sending).
+    expect(runKubectl(c, `patch deploy web --type json -p '- {op: remove, path: /metadata/labels/tier}'`)).toEqual(ok('deployment.apps/web patched\n'));
+    // NewGenericServerResponse's 422 carries no kind, name or causes: checkErr adds the fixed message.
+    const failed = { stdout: '', stderr: 'The request is invalid: the server rejected our request due to an error in our request\n', exitCode: 1 };
+    expect(runKubectl(c, `patch deploy web --type json -p '[{"op":"test","path":"/spec/replicas","value":5}]'`)).toEqual(failed);
+    expect(runKubectl(c, `patch deploy web --type json -p '[{"op":"remove","path":"/spec/nothing"}]'`)).toEqual(failed);
+    expect(runKubectl(c, `patch deploy web --type json -p '[{"op":"replace","path":"/spec/template/spec/containers/3/image","value":"x"}]'`)).toEqual(failed);
+    // kubectl sends a patch that is not a list as it is; the server's strict decoding refuses it.
+    expect(runKubectl(c, `patch deploy web --type json -p '{"op":"add","path":"/a","value":1}'`)).toEqual({ stdout: '', stderr: 'Error from server (BadRequest): error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp\n', exitCode: 1 });
+    expect(runKubectl(c, `patch deploy web --type json -p '[{"op":"replace","path":"/spec/replicas","value":-1}]'`).stderr).toBe('The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n');
+    expect(runKubectl(c, `patch deploy nope --type json -p '[]'`).stderr).toBe('Error from server (NotFound): deployments.apps "nope" not found\n');
+    expect(runKubectl(c, `patch deploy web --type json -p '[{oops'`).stderr).toMatch(/^error: unable to parse "\[\{oops": /);
+    expect(runKubectl(c, `patch deploy web --type jsonpatch -p '[]'`).stderr).toBe('error: --type must be one of [json merge strategic], not "jsonpatch"\n');
+    c.advance(10_000);
+    expect(runKubectl(c, 'get deploy web').stdout).toMatch(/web\s+3\/3/);
+  });
+
+  test('kubectl patch --patch-file, and --subresource status|scale with a JSON patch', () => {
+    const c = cluster();
+    const files: Record<string, string> = { 'scale.json': '[{"op":"replace","path":"/spec/replicas","value":4}]', 'status.yaml': '- op: replace\n  path: /status/observedGeneration\n  value: 42\n' };
+    const host = { readFile: (f: string) => files[f] };
+    expect(runKubectl(c, 'patch deploy web --type json --subresource scale --patch-file scale.json', undefined, host)).toEqual({ stdout: 'deployment.apps/web patched\n', stderr: '', exitCode: 0 });
+    const d = () => (c.world.state.store.objects.deployments as Record<string, { spec: { replicas: number }; status: { observedGeneration?: number } }>)['/registry/deployments/default/web'];
+    expect(d().spec.replicas).toBe(4);
+    expect(runKubectl(c, 'patch deploy web --type json --subresource status --patch-file status.yaml', undefined, host).stdout).toBe('deployment.apps/web patched\n');
+    expect(d().status.observedGeneration).toBe(42);
+    // The status subresource keeps only the status: a spec operation through it changes nothing.
+    expect(runKubectl(c, `patch deploy web --type json --subresource status -p '[{"op":"replace","path":"/spec/replicas","value":9}]'`).stdout).toBe('deployment.apps/web patched (no change)\n');
+    expect(runKubectl(c, 'patch deploy web --type json --patch-file missing.json', undefined, host).stderr).toBe('error: unable to read patch file: open missing.json: no such file or directory\n');
+    expect(runKubectl(c, `patch deploy web --type json -p '[]' --patch-file scale.json`, undefined, host).stderr).toBe('error: cannot specify --patch and --patch-file together\n');
+  });
+
   test('kubectl annotate: an existing value needs --overwrite; k- removes', () => {
     const c = cluster();
     expect(runKubectl(c, 'annotate deployment web team=blue').stdout).toBe('deployment.apps/web annotated\n');
