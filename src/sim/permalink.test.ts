@@ -44,6 +44,14 @@ function link(m: Moment): string {
   return r.link;
 }
 
+/** The timeline's current moment through a link and back: the restored cluster, checked to hash the same. */
+function roundTrip(tl: Timeline): Extract<ReturnType<typeof restoreMoment>, { ok: true }> {
+  const r = restoreMoment((decodeMoment(link(momentOf(tl))) as { moment: Moment }).moment);
+  if (!r.ok) throw new Error(r.error);
+  expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+  return r;
+}
+
 describe('permalink', () => {
   it('round trips: encode → decode → restore stands at the same state, and re-encodes to the same string', () => {
     const tl = session();
@@ -109,10 +117,7 @@ describe('permalink', () => {
     tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }], options: { patchType: 'json' } }));
     tl.advance(8_000);
     tl.seek(tl.length - 1);
-    const s = link(momentOf(tl));
-    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
-    if (!r.ok) throw new Error(r.error);
-    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    const r = roundTrip(tl);
     expect(Object.keys(r.cluster.world.state.store.objects.pods ?? {})).toHaveLength(2);
     const m = momentOf(tl);
     const bad = JSON.parse(JSON.stringify(m).replace('"json"', '"merge"'));
@@ -124,10 +129,7 @@ describe('permalink', () => {
     tl.apply((c) => c.request({ verb: 'create', resource: 'selfsubjectaccessreviews', body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } }, options: { impersonate: { user: 'system:node:node-1', groups: ['system:nodes'] } } }));
     tl.advance(1_000);
     tl.seek(tl.length - 1);
-    const s = link(momentOf(tl));
-    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
-    if (!r.ok) throw new Error(r.error);
-    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    const r = roundTrip(tl);
     expect(r.cluster.world.state.log.some((e) => e.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(true);
   });
 
@@ -141,10 +143,7 @@ describe('permalink', () => {
     tl.apply((c) => c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: pod(), subresource: 'log', options: { container: 'web', previous: true } }));
     tl.advance(1_000);
     tl.seek(tl.length - 1);
-    const s = link(momentOf(tl));
-    const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
-    if (!r.ok) throw new Error(r.error);
-    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    const r = roundTrip(tl);
     const last = r.cluster.world.state.inputs.filter((i) => i.kind === 'event').at(-1) as { event: { log?: string } };
     expect(last.event.log).toBe('panic: out of cheese');
   });
