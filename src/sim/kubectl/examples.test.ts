@@ -13,7 +13,7 @@ import troubleshooting from '../../../examples/troubleshooting.sim?raw';
 
 const CASES: [string, string, string[], string[]][] = [
   // name, script, lines that must appear on stdout, commands expected to fail
-  ['control-plane', controlPlane, ['deployment.apps/web created', 'Kubernetes control plane is running at https://127.0.0.1:6443'], []],
+  ['control-plane', controlPlane, ['deployment.apps/web created', 'Kubernetes control plane is running at https://127.0.0.1:6443', 'yes', 'no'], ['kubectl auth can-i create deployments --as system:kube-scheduler', 'kubectl create deployment web --image=nginx:1.27 --as system:kube-scheduler']],
   ['reconcile-loop', reconcileLoop, ['deployment.apps/web created', 'deployment.apps/web unchanged', 'deployment "web" successfully rolled out', 'deployment.apps/web scaled', 'service/web exposed'], []],
   ['scheduler', scheduler, ['node/node-1 cordoned', 'node/node-2 tainted', 'node/node-2 untainted'], []],
   ['rolling-updates', rollingUpdates, ['deployment.apps/web image updated', 'deployment.apps/web rolled back', 'deployment "web" successfully rolled out'], []],

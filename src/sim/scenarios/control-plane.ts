@@ -79,3 +79,17 @@ export const settleWaitsForRunning: Scenario = {
     )],
   ],
 };
+
+/** Authorisation, asked and enforced: kubectl auth can-i (a SelfSubjectAccessReview), then a refused write. */
+export const askTheAuthorizer: Scenario = {
+  chapter: 'control-plane',
+  title: 'RBAC: the scheduler may bind pods, not create Deployments',
+  steps: [],
+  expect: [
+    ['kubectl auth can-i create deployments', 'yes\n'],
+    ['kubectl auth can-i create deployments --as system:kube-scheduler', 'no\n'],
+    ['kubectl auth can-i create pods --subresource binding --as system:kube-scheduler', 'yes\n'],
+    ['kubectl create deployment web --image=nginx:1.27 --as system:kube-scheduler', '',
+      'Error from server (Forbidden): deployments.apps is forbidden: User "system:kube-scheduler" cannot create resource "deployments" in API group "apps" in the namespace "default"\n'],
+  ],
+};

@@ -1,5 +1,5 @@
 // Every scenario, by chapter, for the runner and for anything that wants to replay a story.
-import { controlPlane, kubeadm, settleWaitsForRunning } from './control-plane.ts';
+import { askTheAuthorizer, controlPlane, kubeadm, settleWaitsForRunning } from './control-plane.ts';
 import { controllerManagerDown, etcdFull, fullOutage, schedulerBack, schedulerDown } from './control-plane-outage.ts';
 import { eviction, grace, nodeDeleted, nodeNotReadyEvent, nodeReturns, outOfService, outOfServiceNodeBack, partitionHealed } from './node-failure.ts';
 import { scaleToZero, selfHealing } from './reconcile-loop.ts';
@@ -12,7 +12,7 @@ export type { Scenario } from './types.ts';
 
 /** All scenarios, in chapter order. */
 export const SCENARIOS: Scenario[] = [
-  controlPlane, kubeadm, settleWaitsForRunning,
+  controlPlane, kubeadm, settleWaitsForRunning, askTheAuthorizer,
   selfHealing, scaleToZero,
   filters, nowhereToGo,
   rollAndUndo, undo, brokenImage,
