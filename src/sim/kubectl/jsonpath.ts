@@ -163,6 +163,14 @@ function run(nodes: Node[], data: unknown, out: string[]): void {
   }
 }
 
+/**
+ * FindResults: for each top-level piece of a template, the values it finds in `data` (a text piece
+ * finds its text), as kubectl's sorter reads them; missing keys find nothing.
+ */
+export function jsonPathResults(template: string, data: unknown): unknown[][] {
+  return parseJsonPath(template).map((n) => (n.k === 'text' ? [n.text] : walk([data], n.steps)));
+}
+
 /** Render a template against an object (a single object, or a List). */
 export function renderJsonPath(template: string, data: unknown): string {
   const out: string[] = [];

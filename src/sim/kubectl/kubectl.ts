@@ -13,6 +13,7 @@ import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } from './resources.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { parseJsonPath, renderJsonPath } from './jsonpath.ts';
+import { SortByError, sortByField, sortField } from './sort-by.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -154,10 +155,21 @@ function noResources(r: Run, ns: string | undefined, namespaced: boolean): void 
   r.warn(ns && namespaced ? `No resources found in ${ns} namespace.\n` : 'No resources found\n');
 }
 
+/** The --sort-by field, or kubectl's error. */
+function sortFieldOrFail(sortBy: string): string {
+  try { return sortField(sortBy); } catch (e) { if (e instanceof SortByError) throw new Fail(`error: ${e.message}`); throw e; }
+}
+
+/** sortByField, its refusals as kubectl prints them. */
+function sortOrFail(items: Obj[], field: string, passes: number): void {
+  try { sortByField(items, field, passes); } catch (e) { if (e instanceof SortByError) throw new Fail(`error: ${e.message}`); throw e; }
+}
+
 function cmdGet(r: Run, argv: string[]): void {
   const p = parse(r, 'get', argv, {
     output: { kind: 'string', short: 'o' }, selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' },
     'show-labels': { kind: 'bool' }, 'field-selector': { kind: 'string' }, watch: { kind: 'bool', short: 'w' }, 'no-headers': { kind: 'bool' },
+    'sort-by': { kind: 'string' },
   });
   if (!p.args.length) {
     throw new Fail('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples');
@@ -173,9 +185,18 @@ function cmdGet(r: Run, argv: string[]): void {
   const all = bool(p, 'all-namespaces');
   const ns = all ? undefined : nsOf(p);
   const t = targets(p.args);
+  const sortBy = str(p, 'sort-by');
+  const field = sortBy ? sortFieldOrFail(sortBy) : undefined;
+  const human = jsonpath === undefined && (output === '' || output === 'wide');
+  if (sortBy && bool(p, 'watch')) r.warn('warning: --watch requested, --sort-by will be ignored for watch events received\n');
   const groups: { kind: KindInfo; items: Obj[] }[] = [];
   const errors: string[] = [];
-  for (const kind of t.kinds) groups.push({ kind, items: list(r, kind, ns, str(p, 'selector'), str(p, 'field-selector')) });
+  for (const kind of t.kinds) {
+    const items = list(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'));
+    // One server-side Table per list: get sorts its rows, then the SortingPrinter sorts them again.
+    if (field && human) sortOrFail(items, field, 2);
+    groups.push({ kind, items });
+  }
   for (const { kind, name } of t.names) {
     const res = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? nsOf(p) : undefined, name });
     if (!res.ok) {
@@ -185,19 +206,25 @@ function cmdGet(r: Run, argv: string[]): void {
     }
     const g = groups.find((x) => x.kind.resource === kind.resource);
     const o = withKind(kind, res.object);
+    // A named object is a Table of its own (one row): checked for the field, never moved.
+    if (field && human) sortOrFail([o], field, 2);
     if (g) g.items.push(o); else groups.push({ kind, items: [o] });
   }
-  const items = groups.flatMap((g) => g.items);
+  let items = groups.flatMap((g) => g.items);
+  const single = t.names.length === 1 && t.kinds.length === 0;
+  // Other outputs print one list of everything, which the SortingPrinter sorts once (a single named
+  // object is no list and is left alone).
+  if (field && !human && !single) { items = [...items]; sortOrFail(items, field, 1); }
   if (jsonpath !== undefined) {
-    const single = t.names.length === 1 && t.kinds.length === 0;
     if (!(single && !items.length)) r.print(renderJsonPath(jsonpath, single ? items[0] : asList(items)));
   } else if (output === 'json' || output === 'yaml') {
-    const single = t.names.length === 1 && t.kinds.length === 0;
     if (single && !items.length) { for (const e of errors) r.error(e); return; }
     const v = single ? items[0] : asList(items);
     r.print(output === 'json' ? toJSON(v) + '\n' : toYAML(v));
   } else if (output === 'name') {
-    for (const g of groups) for (const o of g.items) r.print(`${g.kind.singular}/${o.metadata?.name}\n`);
+    const kindOf = new Map<Obj, KindInfo>();
+    for (const g of groups) for (const o of g.items) kindOf.set(o, g.kind);
+    for (const o of items) r.print(`${kindOf.get(o)!.singular}/${o.metadata?.name}\n`);
   } else {
     const nonEmpty = groups.filter((g) => g.items.length);
     const withKindPrefix = groups.length > 1;
@@ -1390,6 +1417,28 @@ const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, auth: cmdAuth,
 };
 
+/**
+ * Real kubectl commands the simulator leaves out, with why: a reader who types one learns it exists
+ * and what to use here instead, rather than being told there is no such command.
+ */
+const NOT_SIMULATED: Record<string, string> = {
+  exec: 'the simulated containers run no processes to start a shell or a command in (kubectl logs and describe pod show what they do)',
+  attach: 'the simulated containers have no terminal to attach to (kubectl logs shows their output)',
+  'port-forward': 'there is no network between your machine and the simulated pods',
+  proxy: 'there is no network between your machine and the simulated API server',
+  cp: 'the simulated containers have no file systems',
+  debug: 'the simulated containers run no processes to add a debugging container beside',
+  edit: 'there is no editor here; use kubectl patch, kubectl set image or kubectl apply -f - instead',
+  replace: 'use kubectl apply -f - instead',
+  explain: 'the API documentation is not bundled with this simulator (see kubernetes.io/docs/reference/kubernetes-api/)',
+  autoscale: 'the cluster runs no metrics-server and no HorizontalPodAutoscaler controller',
+  certificate: 'the simulated cluster has no certificate signing',
+  config: 'the simulator has one cluster and one user (kubernetes-admin); there is no kubeconfig to change',
+  plugin: 'the simulator has no plugins',
+  kustomize: 'apply a manifest with kubectl apply -f - instead',
+  diff: 'apply the manifest and read the result with kubectl get -o yaml instead',
+};
+
 /** kubectl's short help (what a bare `kubectl` prints). */
 export const KUBECTL_HELP = `kubectl controls the Kubernetes cluster manager.
 
@@ -1442,6 +1491,7 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     const cmd = args.shift();
     if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
     const fn = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+    if (!fn && Object.hasOwn(NOT_SIMULATED, cmd)) throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
     if (!fn) throw new Fail(`error: unknown command "${cmd}" for "kubectl"`);
     fn(r, [...args, ...pre]);
   } catch (e) {

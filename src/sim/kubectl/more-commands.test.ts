@@ -122,3 +122,17 @@ service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   0s
     expect(runKubectl(c, 'top node').stderr).toBe('error: Metrics API not available\n');
   });
 });
+
+describe('real commands the simulator leaves out', () => {
+  test('say so and point to what works here, instead of "unknown command"', () => {
+    const c = cluster();
+    const exec = runKubectl(c, 'exec -it web -- sh');
+    expect(exec).toEqual({ stdout: '', stderr: 'error: kubectl exec is a real command that this simulator does not run: the simulated containers run no processes to start a shell or a command in (kubectl logs and describe pod show what they do)\n', exitCode: 1 });
+    for (const cmd of ['attach', 'port-forward', 'proxy', 'cp', 'debug', 'edit', 'replace', 'explain', 'autoscale', 'config', 'diff']) {
+      const r = runKubectl(c, `${cmd} x`);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^error: kubectl ${cmd} is a real command that this simulator does not run: .+\\n$`));
+    }
+    expect(runKubectl(c, 'frobnicate').stderr).toBe('error: unknown command "frobnicate" for "kubectl"\n');
+  });
+});
