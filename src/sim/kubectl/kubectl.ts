@@ -14,6 +14,7 @@ import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } fro
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { parseJsonPath, renderJsonPath } from './jsonpath.ts';
 import { SortByError, sortByField, sortField } from './sort-by.ts';
+import { CustomColumnsError, parseCustomColumns, printCustomColumns, type CustomColumn } from './custom-columns.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -179,7 +180,12 @@ function cmdGet(r: Run, argv: string[]): void {
   if (jsonpath !== undefined) {
     try { parseJsonPath(jsonpath); } catch (e) { throw new Fail(`error: error parsing jsonpath ${jsonpath}, ${(e as Error).message}`); }
   }
-  if (jsonpath === undefined && !['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
+  const customColumns = output === 'custom-columns' ? '' : output.startsWith('custom-columns=') ? output.slice('custom-columns='.length) : undefined;
+  let columns: CustomColumn[] | undefined;
+  if (customColumns !== undefined) {
+    try { columns = parseCustomColumns(customColumns); } catch (e) { if (e instanceof CustomColumnsError) throw new Fail(`error: ${e.message}`); throw e; }
+  }
+  if (jsonpath === undefined && columns === undefined && !['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
     throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml`);
   }
   const all = bool(p, 'all-namespaces');
@@ -215,7 +221,9 @@ function cmdGet(r: Run, argv: string[]): void {
   // Other outputs print one list of everything, which the SortingPrinter sorts once (a single named
   // object is no list and is left alone).
   if (field && !human && !single) { items = [...items]; sortOrFail(items, field, 1); }
-  if (jsonpath !== undefined) {
+  if (columns !== undefined) {
+    if (!(single && !items.length)) r.print(printCustomColumns(columns, items, bool(p, 'no-headers')));
+  } else if (jsonpath !== undefined) {
     if (!(single && !items.length)) r.print(renderJsonPath(jsonpath, single ? items[0] : asList(items)));
   } else if (output === 'json' || output === 'yaml') {
     if (single && !items.length) { for (const e of errors) r.error(e); return; }
@@ -235,7 +243,8 @@ function cmdGet(r: Run, argv: string[]): void {
       r.print(table);
     });
   }
-  if (!items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
+  // Only the human-readable printers say so; the others print an empty list (or nothing).
+  if (human && !items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
   for (const e of errors) r.error(e);
 }
 
