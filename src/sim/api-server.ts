@@ -459,6 +459,8 @@ export interface ApiServerState {
   /** Revision seen at the previous compaction tick: what the next tick compacts to. */
   compactCandidate: number;
   allocatedIPs: Record<string, string>;
+  /** NodePorts handed out or asked for (absent until the first NodePort Service). */
+  allocatedNodePorts?: Record<string, string>;
   faults: ApiFaults;
   /** Admission plugins switched off in this world. */
   disabledAdmission: string[];
@@ -903,6 +905,13 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
         spec.clusterIP = allocateClusterIP(h);
         spec.clusterIPs = [spec.clusterIP];
       } else if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
+      if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && Array.isArray(spec.ports)) {
+        const taken = (h.apiServer.allocatedNodePorts ??= {});
+        spec.ports = spec.ports.map((p: Obj) => {
+          if (p.nodePort) { taken[p.nodePort] = 'x'; return p; }
+          return { ...p, nodePort: allocateNodePort(h) };
+        });
+      }
       return { ...obj, spec, status: obj.status ?? { loadBalancer: {} } };
     }
     case 'namespaces': {
@@ -937,6 +946,23 @@ export function allocateClusterIP(h: ApiHost): string {
     const off = 1 + int(h.rng, (1 << 20) - 2);
     const ip = `${10}.${96 + (off >> 16)}.${(off >> 8) & 255}.${off & 255}`;
     if (!h.apiServer.allocatedIPs[ip]) { h.apiServer.allocatedIPs[ip] = 'x'; return ip; }
+  }
+}
+
+/** --service-node-port-range's default, 30000-32767. */
+export const NODE_PORT_RANGE = { base: 30000, size: 2768 };
+
+/**
+ * A free NodePort. The allocator keeps the low band for ports asked for by number
+ * (ServiceNodePortStaticSubrange: offset min(max(16, size/32), 128) = 86) and picks the others at
+ * random from above it, here with the rng (a collision draws again where Go scans on to the next free port).
+ */
+export function allocateNodePort(h: ApiHost): number {
+  const taken = (h.apiServer.allocatedNodePorts ??= {});
+  const offset = Math.min(Math.max(16, Math.floor(NODE_PORT_RANGE.size / 32)), 128);
+  for (;;) {
+    const port = NODE_PORT_RANGE.base + offset + int(h.rng, NODE_PORT_RANGE.size - offset);
+    if (!taken[port]) { taken[port] = 'x'; return port; }
   }
 }
 

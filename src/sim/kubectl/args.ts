@@ -1,8 +1,8 @@
 // Flag parsing in the manner of cobra/pflag: long flags (--x=v, --x v), short flags (-n v, -nv),
 // booleans (--force, --force=false), and pflag's error texts for unknown flags.
 
-/** Flag kinds. */
-export type FlagKind = 'bool' | 'string';
+/** Flag kinds (`strings`: pflag's StringSlice, comma-separated and repeatable, kept comma-joined). */
+export type FlagKind = 'bool' | 'string' | 'strings';
 
 /** One flag: its kind and optional short name. */
 export interface FlagDef {
@@ -38,11 +38,11 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
           if (v !== 'true' && v !== 'false') throw new FlagError(`invalid argument "${v}" for "--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
           flags[name] = v === 'true';
         } else flags[name] = true;
-      } else if (eq >= 0) flags[name] = a.slice(eq + 1);
-      else if (def.noOptDefault !== undefined) flags[name] = def.noOptDefault;
+      } else if (eq >= 0) set(flags, name, def, a.slice(eq + 1));
+      else if (def.noOptDefault !== undefined) set(flags, name, def, def.noOptDefault);
       else {
         if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
-        flags[name] = argv[++i];
+        set(flags, name, def, argv[++i]);
       }
     } else if (a.startsWith('-') && a.length > 1 && a !== '-') {
       const ch = a[1];
@@ -55,13 +55,19 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
         if (rest) throw new FlagError(`unknown shorthand flag: '${rest[0]}' in ${a}`);
       } else {
         if (rest.startsWith('=')) rest = rest.slice(1);
-        if (rest) flags[name] = rest;
+        if (rest) set(flags, name, def, rest);
         else {
           if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: '${ch}' in -${ch}`);
-          flags[name] = argv[++i];
+          set(flags, name, def, argv[++i]);
         }
       }
     } else args.push(a);
   }
   return { args, flags };
+}
+
+/** A string flag takes the last value given; a slice flag adds each one's items to the earlier ones. */
+function set(flags: Record<string, string | boolean>, name: string, def: FlagDef, value: string): void {
+  const prev = flags[name];
+  flags[name] = def.kind === 'strings' && typeof prev === 'string' && prev !== '' ? `${prev},${value}` : value;
 }

@@ -170,7 +170,7 @@ function cmdGet(r: Run, argv: string[]): void {
   const p = parse(r, 'get', argv, {
     output: { kind: 'string', short: 'o' }, selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' },
     'show-labels': { kind: 'bool' }, 'field-selector': { kind: 'string' }, watch: { kind: 'bool', short: 'w' }, 'no-headers': { kind: 'bool' },
-    'sort-by': { kind: 'string' },
+    'sort-by': { kind: 'string' }, 'label-columns': { kind: 'strings', short: 'L' },
   });
   if (!p.args.length) {
     throw new Fail('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples');
@@ -238,7 +238,8 @@ function cmdGet(r: Run, argv: string[]): void {
     const withKindPrefix = groups.length > 1;
     nonEmpty.forEach((g, i) => {
       if (i > 0) r.print('\n');
-      let table = printTable(g.kind, g.items, r.now, { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), withKind: withKindPrefix });
+      const labelColumns = str(p, 'label-columns')?.split(',').filter((l) => l !== '');
+      let table = printTable(g.kind, g.items, r.now, { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), labelColumns, withKind: withKindPrefix });
       if (bool(p, 'no-headers')) table = table.split('\n').slice(1).join('\n');
       r.print(table);
     });
@@ -890,7 +891,26 @@ function containerNameFromImage(image: string): string {
   return n.toLowerCase().replace(/[^a-z0-9-]/g, '-');
 }
 
+// kubectl create subcommands for objects this cluster does not have, and why.
+const CREATE_NOT_SIMULATED: Record<string, string> = {
+  configmap: 'the simulated cluster has no ConfigMaps', cm: 'the simulated cluster has no ConfigMaps',
+  secret: 'the simulated cluster has no Secrets',
+  job: 'the simulated cluster runs no Job controller', cronjob: 'the simulated cluster runs no CronJob controller', cj: 'the simulated cluster runs no CronJob controller',
+  ingress: 'the simulated cluster has no Ingresses', ing: 'the simulated cluster has no Ingresses',
+  role: 'RBAC objects are built into this simulator, not created', clusterrole: 'RBAC objects are built into this simulator, not created',
+  rolebinding: 'RBAC objects are built into this simulator, not created', clusterrolebinding: 'RBAC objects are built into this simulator, not created',
+  serviceaccount: 'the simulated cluster has no ServiceAccount objects', sa: 'the simulated cluster has no ServiceAccount objects',
+  quota: 'the simulated cluster has no ResourceQuotas', priorityclass: 'the simulated cluster has no PriorityClasses', pc: 'the simulated cluster has no PriorityClasses',
+  poddisruptionbudget: 'the simulated cluster has no PodDisruptionBudgets', pdb: 'the simulated cluster has no PodDisruptionBudgets',
+  token: 'the simulated cluster issues no ServiceAccount tokens',
+};
+
 function cmdCreate(r: Run, argv: string[]): void {
+  if (argv[0] === 'namespace' || argv[0] === 'ns') { cmdCreateNamespace(r, argv.slice(1)); return; }
+  if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
+  if (argv[0] !== undefined && Object.hasOwn(CREATE_NOT_SIMULATED, argv[0])) {
+    throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
+  }
   if (argv[0] !== 'deployment' && argv[0] !== 'deploy') {
     if (argv[0] === '-f' || argv[0]?.startsWith('--filename')) { cmdApplyAsCreate(r, argv); return; }
     throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: unknown command "${argv[0]}" for "kubectl create"` : 'error: must specify one of -f and -k');
@@ -913,6 +933,71 @@ function cmdCreate(r: Run, argv: string[]): void {
   const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body });
   if (!res.ok) throw new Fail(apiError(res.status));
   r.print(`deployment.apps/${name} created\n`);
+}
+
+/** kubectl create namespace NAME. */
+function cmdCreateNamespace(r: Run, argv: string[]): void {
+  const p = parse(r, 'create namespace', argv, {});
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`);
+  const name = p.args[0];
+  const res = r.req({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+  if (!res.ok) throw new Fail(apiError(res.status));
+  r.print(`namespace/${name} created\n`);
+}
+
+/** parsePorts of create service: `port[:targetPort]`, the target a number or a port name. */
+function parseServicePort(spec: string): { port: number; targetPort: number | string } {
+  const [portText, target] = spec.split(':');
+  const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
+  if (!(port >= 1 && port <= 65535)) throw new Fail(`error: invalid port "${portText}"`);
+  if (target === undefined) return { port, targetPort: port };
+  if (/^-?\d+$/.test(target)) {
+    const n = Number(target);
+    if (n < 1 || n > 65535) throw new Fail('error: must be between 1 and 65535, inclusive');
+    return { port, targetPort: n };
+  }
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(target) || target.length > 15 || !/[a-z]/.test(target)) {
+    throw new Fail('error: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  }
+  return { port, targetPort: target };
+}
+
+/** kubectl create service clusterip|nodeport NAME --tcp=port[:targetPort] (selector and label app=NAME). */
+function cmdCreateService(r: Run, argv: string[]): void {
+  const types: Record<string, string> = { clusterip: 'ClusterIP', nodeport: 'NodePort' };
+  const sub = argv[0];
+  if (sub === 'loadbalancer' || sub === 'externalname') {
+    throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: ${sub === 'loadbalancer' ? 'the simulated cluster has no cloud load balancers' : 'the simulated cluster has no DNS'}`);
+  }
+  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl create service"` : 'error: Required subcommand not specified.');
+  const type = types[sub];
+  const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' } });
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create service ${sub} -h' for help and examples`);
+  const name = p.args[0];
+  const tcp = str(p, 'tcp')?.split(',').filter((x) => x !== '') ?? [];
+  const clusterIP = sub === 'clusterip' ? str(p, 'clusterip') : undefined;
+  if (clusterIP === 'None' && tcp.length) throw new Fail('error: can not map ports with clusterip=None');
+  if (clusterIP !== 'None' && tcp.length === 0) throw new Fail('error: at least one tcp port specifier must be provided');
+  const nodePort = sub === 'nodeport' && str(p, 'node-port') !== undefined ? Number(str(p, 'node-port')) : 0;
+  const ports = tcp.map((spec) => {
+    const { port, targetPort } = parseServicePort(spec);
+    const sp: Obj = { name: spec.replace(/:/g, '-'), port, targetPort, protocol: 'TCP' };
+    if (nodePort) sp.nodePort = nodePort;
+    return sp;
+  });
+  const spec: Obj = { ports, selector: { app: name }, type };
+  if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
+  const ns = nsOf(p);
+  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec } });
+  if (!res.ok) throw new Fail(apiError(res.status));
+  r.print(`service/${name} created\n`);
+}
+
+/** kubectl api-versions: the group/versions the API server serves, sorted. */
+function cmdApiVersions(r: Run, argv: string[]): void {
+  parse(r, 'api-versions', argv, {});
+  const gv = new Set(Object.values(RESOURCES).map((i) => (i.group ? `${i.group}/${i.version}` : i.version)));
+  for (const v of [...gv].sort()) r.print(`${v}\n`);
 }
 
 function cmdApplyAsCreate(r: Run, argv: string[]): void {
@@ -1423,7 +1508,7 @@ function cmdVersion(r: Run, argv: string[]): void {
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, auth: cmdAuth,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth,
 };
 
 /**
@@ -1454,7 +1539,7 @@ export const KUBECTL_HELP = `kubectl controls the Kubernetes cluster manager.
  Find more information at: https://kubernetes.io/docs/reference/kubectl/
 
 Commands in this simulator:
-  create deployment  Create a deployment with the specified name
+  create             Create a deployment, namespace or service (clusterip, nodeport), or objects from a file
   run                Run a particular image on the cluster (one pod)
   expose             Take a deployment and expose it as a new Kubernetes service
   get                Display one or many resources
@@ -1476,6 +1561,7 @@ Commands in this simulator:
   taint              Update the taints on one or more nodes
   cluster-info       Display cluster information
   api-resources      Print the supported API resources on the server
+  api-versions       Print the supported API versions on the server
   version            Print the client and server version information
   wait               Wait for a specific condition on one or many resources
 `;

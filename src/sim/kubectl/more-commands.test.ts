@@ -136,3 +136,54 @@ describe('real commands the simulator leaves out', () => {
     expect(runKubectl(c, 'frobnicate').stderr).toBe('error: unknown command "frobnicate" for "kubectl"\n');
   });
 });
+
+describe('get -L, create namespace and service, api-versions', () => {
+  test('-L adds one column per label key (its last segment, in capitals); repeated or comma-separated', () => {
+    const c = cluster();
+    runKubectl(c, 'label pods --selector app=web tier=front');
+    const out = runKubectl(c, 'get pods -L app -L example.com/tier,tier').stdout.split('\n');
+    expect(out[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+APP\s+TIER\s+TIER$/);
+    expect(out[1]).toMatch(/\s+web\s+front$/); // the missing example.com/tier label is an empty cell
+  });
+
+  test('create namespace, and AlreadyExists the second time', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'create namespace dev')).toEqual({ stdout: 'namespace/dev created\n', stderr: '', exitCode: 0 });
+    expect(runKubectl(c, 'create ns dev').stderr).toBe('Error from server (AlreadyExists): namespaces "dev" already exists\n');
+    expect(runKubectl(c, 'get ns dev --show-labels').stdout).toMatch(/dev\s+Active\s+0s\s+kubernetes.io\/metadata.name=dev/);
+  });
+
+  test('create service clusterip/nodeport: selector and label app=NAME, ports named from --tcp, a NodePort from the upper band', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'create service clusterip db --tcp=5432:5432,8080:http')).toEqual({ stdout: 'service/db created\n', stderr: '', exitCode: 0 });
+    const db = JSON.parse(runKubectl(c, 'get svc db -o json').stdout);
+    expect(db.metadata.labels).toEqual({ app: 'db' });
+    expect(db.spec.selector).toEqual({ app: 'db' });
+    expect(db.spec.ports).toEqual([
+      { name: '5432-5432', port: 5432, protocol: 'TCP', targetPort: 5432 },
+      { name: '8080-http', port: 8080, protocol: 'TCP', targetPort: 'http' },
+    ]);
+    expect(runKubectl(c, 'create service nodeport web --tcp=80:80')).toEqual({ stdout: 'service/web created\n', stderr: '', exitCode: 0 });
+    const web = JSON.parse(runKubectl(c, 'get svc web -o json').stdout);
+    const nodePort = web.spec.ports[0].nodePort;
+    expect(nodePort).toBeGreaterThanOrEqual(30086);
+    expect(nodePort).toBeLessThanOrEqual(32767);
+    expect(runKubectl(c, 'get svc web').stdout).toMatch(new RegExp(`web\\s+NodePort\\s+10\\.\\d+\\.\\d+\\.\\d+\\s+<none>\\s+80:${nodePort}/TCP`));
+    expect(runKubectl(c, 'create service nodeport fixed --tcp=80 --node-port=30080').exitCode).toBe(0);
+    expect(JSON.parse(runKubectl(c, 'get svc fixed -o json').stdout).spec.ports[0]).toMatchObject({ name: '80', port: 80, targetPort: 80, nodePort: 30080 });
+    expect(runKubectl(c, 'create service clusterip x').stderr).toBe('error: at least one tcp port specifier must be provided\n');
+    expect(runKubectl(c, 'create service clusterip x --clusterip=None --tcp=80').stderr).toBe('error: can not map ports with clusterip=None\n');
+    expect(runKubectl(c, 'create service loadbalancer x --tcp=80').stderr).toMatch(/^error: kubectl create service loadbalancer is a real command that this simulator does not run/);
+    expect(runKubectl(c, 'create configmap cfg --from-literal=a=b').stderr).toBe('error: kubectl create configmap is a real command that this simulator does not run: the simulated cluster has no ConfigMaps\n');
+  });
+
+  test('api-versions lists what api-resources serves', () => {
+    const c = cluster();
+    const versions = runKubectl(c, 'api-versions').stdout.trim().split('\n');
+    expect(versions).toContain('v1');
+    expect(versions).toContain('apps/v1');
+    expect(versions).toEqual([...versions].sort());
+    const fromResources = new Set(runKubectl(c, 'api-resources --no-headers').stdout.trim().split('\n').map((l) => l.split(/\s+/).find((w) => /^(v1|[a-z0-9.]+\/v\d\w*)$/.test(w))));
+    expect(new Set(versions)).toEqual(fromResources);
+  });
+});

@@ -15,6 +15,8 @@ export interface TableOptions {
   wide?: boolean;
   allNamespaces?: boolean;
   showLabels?: boolean;
+  /** -L/--label-columns: one column per label key, headed by its last path segment in capitals. */
+  labelColumns?: string[];
   /** Prefix NAME with `kind.group/` (several kinds in one get). */
   withKind?: boolean;
 }
@@ -143,6 +145,10 @@ export function printTable(kind: KindInfo, items: Obj[], now: number, opts: Tabl
       cells = [c.cells[0], c.cells[1], c.cells[2], c.cells[3], c.wide[0], c.wide[1], c.cells[4], c.wide[2], c.wide[3], c.wide[4]];
     }
     if (opts.allNamespaces && kind.namespaced) { head = ['NAMESPACE', ...head]; cells = [o.metadata?.namespace ?? '', ...cells]; }
+    if (opts.labelColumns?.length) {
+      head = [...head, ...opts.labelColumns.map((l) => l.split('/').pop()!.toUpperCase())];
+      cells = [...cells, ...opts.labelColumns.map((l) => o.metadata?.labels?.[l] ?? '')];
+    }
     if (opts.showLabels) { head = [...head, 'LABELS']; cells = [...cells, labelsText(o.metadata?.labels)]; }
     if (i === 0) text += head.join('\t') + '\n';
     text += cells.join('\t') + '\n';
