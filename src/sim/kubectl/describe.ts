@@ -219,15 +219,7 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[], now: numbe
   const ru = spec.strategy?.rollingUpdate;
   if (ru) o.w(0, `RollingUpdateStrategy:\t${intOrString(ru.maxUnavailable)} max unavailable, ${intOrString(ru.maxSurge)} max surge\n`);
   const tpl = spec.template ?? {};
-  o.w(0, 'Pod Template:\n');
-  multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
-  const ta = annotations(tpl.metadata?.annotations);
-  if (ta.length) multiline(o, 'Annotations', ta, '  ');
-  o.w(1, 'Containers:\n');
-  containers(o, tpl.spec?.containers ?? [], undefined, true);
-  o.w(1, 'Volumes:\t<none>\n');
-  multiline(o, 'Node-Selectors', labels(tpl.spec?.nodeSelector), '  ');
-  multiline(o, 'Tolerations', tolerations(tpl.spec?.tolerations), '  ');
+  podTemplate(o, tpl);
   const conds: Obj[] = st.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
@@ -243,6 +235,29 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[], now: numbe
   o.w(0, `NewReplicaSet:\t${newRS ? fmt(newRS) : '<none>'}\n`);
   describeEvents(o, eventsFor(events, 'Deployment', m.name, m.namespace, m.uid), now);
   return o.done();
+}
+
+/** DescribePodTemplate: the Pod Template block of describe deployment (and of rollout history --revision). */
+function podTemplate(o: Out, tpl: Obj): void {
+  o.w(0, 'Pod Template:\n');
+  multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
+  const ta = annotations(tpl.metadata?.annotations);
+  if (ta.length) multiline(o, 'Annotations', ta, '  ');
+  o.w(1, 'Containers:\n');
+  containers(o, tpl.spec?.containers ?? [], undefined, true);
+  o.w(1, 'Volumes:\t<none>\n');
+  multiline(o, 'Node-Selectors', labels(tpl.spec?.nodeSelector), '  ');
+  multiline(o, 'Tolerations', tolerations(tpl.spec?.tolerations), '  ');
+}
+
+/**
+ * rollout history's printTemplate: the same block through a PrefixWriter on a plain buffer, so its
+ * tabs are printed as they are (no tabwriter lines them up).
+ */
+export function podTemplateText(tpl: Obj): string {
+  const o = new Out();
+  podTemplate(o, tpl);
+  return o.text;
 }
 
 /** Templates equal apart from the pod-template-hash label (deploymentutil.EqualIgnoreHash). */

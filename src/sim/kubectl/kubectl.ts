@@ -7,7 +7,7 @@ import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
-import { describeDeployment, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, sameTemplate } from './describe.ts';
+import { describeDeployment, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, podTemplateText, sameTemplate } from './describe.ts';
 import { asList, printTable, toJSON, toYAML } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } from './resources.ts';
@@ -1291,6 +1291,16 @@ function cmdRollout(r: Run, argv: string[]): void {
     }
     case 'history': {
       const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));
+      const revision = str(p, 'revision') === undefined ? 0 : Number(str(p, 'revision'));
+      if (!Number.isInteger(revision)) throw new Fail(`error: invalid argument "${str(p, 'revision')}" for "--revision" flag: strconv.ParseInt: parsing "${str(p, 'revision')}": invalid syntax\nSee 'kubectl rollout history --help' for usage.`);
+      if (revision < 0) throw new Fail(`error: revision must be a positive integer: ${revision}`);
+      if (revision > 0) {
+        // ViewHistory with a revision: that ReplicaSet's pod template, printed by printTemplate.
+        const rs = rss.find((x) => revisionOf(x) === revision);
+        if (!rs) throw new Fail(`error: unable to find the specified revision`);
+        r.print(`${qualified} with revision #${revision}\n${podTemplateText(rs.spec?.template ?? {})}\n`);
+        return;
+      }
       if (!rss.length) { r.print('No rollout history found.\n'); return; }
       let t = 'REVISION\tCHANGE-CAUSE\n';
       for (const rs of rss) t += `${revisionOf(rs)}\t${rs.metadata?.annotations?.['kubernetes.io/change-cause'] ?? '<none>'}\n`;

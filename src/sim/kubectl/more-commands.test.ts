@@ -187,3 +187,17 @@ describe('get -L, create namespace and service, api-versions', () => {
     expect(new Set(versions)).toEqual(fromResources);
   });
 });
+
+describe('rollout history --revision', () => {
+  test("prints that revision's pod template (printTemplate: raw tabs), or kubectl's error", () => {
+    const c = cluster();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    c.settle();
+    const out = runKubectl(c, 'rollout history deployment/web --revision=1');
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toMatch(/^deployment\.apps\/web with revision #1\nPod Template:\n {2}Labels:\tapp=web\n {2}\tpod-template-hash=\w+\n {2}Containers:\n {3}nginx:\n {4}Image:\tnginx:1\.27\n/);
+    expect(out.stdout.endsWith('  Tolerations:\t<none>\n\n')).toBe(true);
+    expect(runKubectl(c, 'rollout history deployment/web --revision=2').stdout).toContain('Image:\tnginx:1.28\n');
+    expect(runKubectl(c, 'rollout history deployment/web --revision=9').stderr).toBe('error: unable to find the specified revision\n');
+  });
+});
