@@ -1083,7 +1083,8 @@ function keyValueUpdates(r: Run, p: Parsed, what: 'label' | 'annotation', check?
   }
   const sel = str(p, 'selector');
   let objs: { kind: KindInfo; name: string }[];
-  if (sel !== undefined) {
+  // --all (or a selector) picks every object of the type; a selector narrows it.
+  if (sel !== undefined || p.flags.all === true) {
     const kind = kindOrFail(rest[0] ?? '');
     objs = list(r, kind, nsOf(p), sel).map((o) => ({ kind, name: o.metadata.name as string }));
   } else objs = targets(rest).names;

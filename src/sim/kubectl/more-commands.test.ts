@@ -201,3 +201,14 @@ describe('rollout history --revision', () => {
     expect(runKubectl(c, 'rollout history deployment/web --revision=9').stderr).toBe('error: unable to find the specified revision\n');
   });
 });
+
+describe('label --all', () => {
+  test('labels every object of the type in the namespace', () => {
+    const c = cluster();
+    const out = runKubectl(c, 'label pods --all env=prod');
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout.trim().split('\n')).toHaveLength(2);
+    for (const l of out.stdout.trim().split('\n')) expect(l).toMatch(/^pod\/web-\w+-\w+ labeled$/);
+    expect(runKubectl(c, 'get pods -l env=prod -o name').stdout.trim().split('\n')).toHaveLength(2);
+  });
+});
