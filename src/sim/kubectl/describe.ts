@@ -237,7 +237,7 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[], now: numbe
   return o.done();
 }
 
-/** DescribePodTemplate: the Pod Template block of describe deployment (and of rollout history --revision). */
+/** DescribePodTemplate: the Pod Template block of describe deployment and replicaset (and of rollout history --revision). */
 function podTemplate(o: Out, tpl: Obj): void {
   o.w(0, 'Pod Template:\n');
   multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
@@ -374,16 +374,7 @@ export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[], now: num
   const mine = pods.filter((p) => (p.metadata?.ownerReferences ?? []).some((r: Obj) => r.uid === m.uid));
   const count = (phase: string) => mine.filter((p) => (p.status?.phase ?? 'Pending') === phase).length;
   o.w(0, `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`);
-  const tpl = rs.spec?.template ?? {};
-  o.w(0, 'Pod Template:\n');
-  multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
-  const ta = annotations(tpl.metadata?.annotations);
-  if (ta.length) multiline(o, 'Annotations', ta, '  ');
-  o.w(1, 'Containers:\n');
-  containers(o, tpl.spec?.containers ?? [], undefined, true);
-  o.w(1, 'Volumes:\t<none>\n');
-  multiline(o, 'Node-Selectors', labels(tpl.spec?.nodeSelector), '  ');
-  multiline(o, 'Tolerations', tolerations(tpl.spec?.tolerations), '  ');
+  podTemplate(o, rs.spec?.template ?? {});
   const conds: Obj[] = rs.status?.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
