@@ -1,14 +1,14 @@
 // kubectl over the simulated cluster: the commands, their flags, their output and their errors,
 // as the real kubectl prints them. Pure TypeScript (runs in the browser terminal and the CLI).
 import { parseAllDocuments } from 'yaml';
-import { KUBECTL_CONNECTION_REFUSED, RESOURCES, labelSelectorAsString, type ApiRequest, type ApiResult, type Status } from '../api-server.ts';
+import { KUBECTL_CONNECTION_REFUSED, RESOURCES, labelSelectorAsString, matchesLabels, parseLabelSelector, type ApiRequest, type ApiResult, type Status } from '../api-server.ts';
 import type { SimCluster } from '../cluster-types.ts';
 import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
 import { describeDeployment, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, podTemplateText, sameTemplate } from './describe.ts';
-import { asList, printTable, toJSON, toYAML } from './printers.ts';
+import { asList, printTable, toJSON, toYAML, type TableOptions } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } from './resources.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
@@ -236,17 +236,56 @@ function cmdGet(r: Run, argv: string[]): void {
   } else {
     const nonEmpty = groups.filter((g) => g.items.length);
     const withKindPrefix = groups.length > 1;
+    const labelColumns = str(p, 'label-columns')?.split(',').filter((l) => l !== '');
+    const tableOpts = { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), labelColumns, withKind: withKindPrefix, noHeaders: bool(p, 'no-headers') };
     nonEmpty.forEach((g, i) => {
       if (i > 0) r.print('\n');
-      const labelColumns = str(p, 'label-columns')?.split(',').filter((l) => l !== '');
-      let table = printTable(g.kind, g.items, r.now, { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), labelColumns, withKind: withKindPrefix });
-      if (bool(p, 'no-headers')) table = table.split('\n').slice(1).join('\n');
-      r.print(table);
+      r.print(printTable(g.kind, g.items, r.now, tableOpts));
     });
+    if (bool(p, 'watch')) {
+      if (!(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
+      // Headers come with the first row printed: the empty first table printed none.
+      watchRows(r, t.kinds[0], ns, str(p, 'selector'), tableOpts, items.length > 0 || tableOpts.noHeaders);
+      return;
+    }
   }
   // Only the human-readable printers say so; the others print an empty list (or nothing).
   if (human && !items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
   for (const e of errors) r.error(e);
+}
+
+/** How long a simulated `get -w` may run, in simulated time, when the cluster never goes quiet. */
+export const WATCH_LIMIT_MS = 10 * 60_000;
+
+/**
+ * get -w after the first table: every later change to the resource (in the namespace, matching the
+ * selector), one row per watch event, each flushed alone as kubectl flushes it (so its columns are as
+ * wide as that row; the header comes with the first row when the first table had none). A real watch runs until Ctrl-C; here simulated time runs on until nothing is left
+ * to happen (only heartbeats queued) or WATCH_LIMIT_MS passes, and a note on stderr says so.
+ */
+function watchRows(r: Run, kind: KindInfo, ns: string | undefined, selector: string | undefined, opts: TableOptions, headed: boolean): void {
+  const store = () => r.cluster.world.state.store;
+  let seen = store().revision;
+  const reqs = parseLabelSelector(selector);
+  const matches = (o: Obj) => matchesLabels(reqs, o.metadata?.labels ?? {});
+  const inScope = (o: Obj) => !kind.namespaced || ns === undefined || o.metadata?.namespace === ns;
+  const deadline = r.now + WATCH_LIMIT_MS;
+  for (;;) {
+    const quiet = r.cluster.world.state.queue.pending === 0;
+    if (quiet || r.now >= deadline) break;
+    r.cluster.advance(100);
+    for (const e of store().history) {
+      if (e.revision <= seen || e.resource !== kind.resource) continue;
+      const cur = withKind(kind, e.object);
+      const was = e.prev ? matches(e.prev) : false;
+      // A change that takes an object out of the selector reaches the watch as a deletion of it.
+      if (!inScope(cur) || (!matches(cur) && !was)) continue;
+      r.print(printTable(kind, [matches(cur) ? cur : withKind(kind, e.prev!)], r.now, { ...opts, noHeaders: headed }));
+      headed = true;
+    }
+    seen = store().revision;
+  }
+  r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
 }
 
 // ---------------------------------------------------------------- api-resources

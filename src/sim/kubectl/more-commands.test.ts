@@ -212,3 +212,29 @@ describe('label --all', () => {
     expect(runKubectl(c, 'get pods -l env=prod -o name').stdout.trim().split('\n')).toHaveLength(2);
   });
 });
+
+describe('get -w', () => {
+  test('one row per watch event, each flushed alone; the header comes with the first row; simulated time runs until quiet', () => {
+    const c = createCluster({ seed: 5 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    const t0 = c.now;
+    const out = runKubectl(c, 'get pods -w');
+    expect(out.exitCode).toBe(0);
+    const lines = out.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('NAME                  READY   STATUS    RESTARTS   AGE');
+    expect(lines[1]).toMatch(/^web-\w+-\w+ {3}0\/1 {5}Pending {3}0 {10}0s$/); // aligned with the header
+    expect(lines[2]).toMatch(/^web-\w+-\w+ {3}0\/1 {3}Pending {3}0 {5}0s$/); // alone: as wide as its cells
+    expect(lines.some((l) => / {3}ContainerCreating {3}/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/ {3}1\/1 {3}Running {3}0 {5}\d+s$/);
+    expect(out.stderr).toBe('(watch ended: nothing is left to happen; a real kubectl get -w keeps waiting until Ctrl-C)\n');
+    expect(c.now).toBeGreaterThan(t0);
+    // Pods of another app are not in a -l app=web watch; a rollout shows new pods and the old ones going.
+    runKubectl(c, 'run other --image=nginx:1.27');
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    const roll = runKubectl(c, 'get pods -l app=web -w --no-headers').stdout;
+    expect(roll).not.toContain('other');
+    expect(roll).not.toContain('NAME');
+    expect(roll).toMatch(/ {3}Terminating {3}/);
+    expect(runKubectl(c, 'get pods,svc -w').stderr).toBe('error: you may only specify a single resource type\n');
+  });
+});

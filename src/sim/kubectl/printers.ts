@@ -19,6 +19,8 @@ export interface TableOptions {
   labelColumns?: string[];
   /** Prefix NAME with `kind.group/` (several kinds in one get). */
   withKind?: boolean;
+  /** --no-headers (and a watch's later rows): no header line, so the columns are as wide as the rows alone. */
+  noHeaders?: boolean;
 }
 
 function labelsText(labels: Record<string, string> | undefined): string {
@@ -150,7 +152,7 @@ export function printTable(kind: KindInfo, items: Obj[], now: number, opts: Tabl
       cells = [...cells, ...opts.labelColumns.map((l) => o.metadata?.labels?.[l] ?? '')];
     }
     if (opts.showLabels) { head = [...head, 'LABELS']; cells = [...cells, labelsText(o.metadata?.labels)]; }
-    if (i === 0) text += head.join('\t') + '\n';
+    if (i === 0 && !opts.noHeaders) text += head.join('\t') + '\n';
     text += cells.join('\t') + '\n';
   });
   return tabwrite(text, GET_TABS);
