@@ -170,7 +170,7 @@ function cmdGet(r: Run, argv: string[]): void {
   const p = parse(r, 'get', argv, {
     output: { kind: 'string', short: 'o' }, selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' },
     'show-labels': { kind: 'bool' }, 'field-selector': { kind: 'string' }, watch: { kind: 'bool', short: 'w' }, 'no-headers': { kind: 'bool' },
-    'sort-by': { kind: 'string' }, 'label-columns': { kind: 'strings', short: 'L' },
+    'sort-by': { kind: 'string' }, 'label-columns': { kind: 'strings', short: 'L' }, 'watch-only': { kind: 'bool' },
   });
   if (!p.args.length) {
     throw new Fail('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples');
@@ -195,6 +195,7 @@ function cmdGet(r: Run, argv: string[]): void {
   const field = sortBy ? sortFieldOrFail(sortBy) : undefined;
   const human = jsonpath === undefined && (output === '' || output === 'wide');
   if (sortBy && bool(p, 'watch')) r.warn('warning: --watch requested, --sort-by will be ignored for watch events received\n');
+  else if (sortBy && bool(p, 'watch-only')) r.warn('warning: --watch-only requested, --sort-by will be ignored\n');
   const groups: { kind: KindInfo; items: Obj[] }[] = [];
   const errors: string[] = [];
   for (const kind of t.kinds) {
@@ -238,14 +239,17 @@ function cmdGet(r: Run, argv: string[]): void {
     const withKindPrefix = groups.length > 1;
     const labelColumns = str(p, 'label-columns')?.split(',').filter((l) => l !== '');
     const tableOpts = { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), labelColumns, withKind: withKindPrefix, noHeaders: bool(p, 'no-headers') };
-    nonEmpty.forEach((g, i) => {
-      if (i > 0) r.print('\n');
-      r.print(printTable(g.kind, g.items, r.now, tableOpts));
-    });
-    if (bool(p, 'watch')) {
+    const watchOnly = bool(p, 'watch-only');
+    if (!watchOnly) {
+      nonEmpty.forEach((g, i) => {
+        if (i > 0) r.print('\n');
+        r.print(printTable(g.kind, g.items, r.now, tableOpts));
+      });
+    }
+    if (bool(p, 'watch') || watchOnly) {
       if (!(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
       // Headers come with the first row printed: the empty first table printed none.
-      watchRows(r, t.kinds[0], ns, str(p, 'selector'), tableOpts, items.length > 0 || tableOpts.noHeaders);
+      watchRows(r, t.kinds[0], ns, str(p, 'selector'), tableOpts, (items.length > 0 && !watchOnly) || tableOpts.noHeaders);
       return;
     }
   }

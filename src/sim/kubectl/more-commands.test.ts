@@ -236,5 +236,10 @@ describe('get -w', () => {
     expect(roll).not.toContain('NAME');
     expect(roll).toMatch(/ {3}Terminating {3}/);
     expect(runKubectl(c, 'get pods,svc -w').stderr).toBe('error: you may only specify a single resource type\n');
+    // --watch-only: no first table; the header comes with the first change.
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const only = runKubectl(c, 'get pods -l app=web --watch-only').stdout.split('\n');
+    expect(only[0]).toMatch(/^NAME {3,}READY {3}STATUS {4}RESTARTS {3}AGE$/);
+    expect(only[1]).toMatch(/ {3}Pending {3}/);
   });
 });
