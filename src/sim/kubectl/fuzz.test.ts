@@ -19,10 +19,14 @@ const WORDS = ['get', 'describe', 'apply', 'create', 'deployment', 'scale', 'set
   '--cascade=foreground', '--types=Warning', '--for', '-p', '-c', 'nginx', '--tail=1', '--all-containers', 'run', 'patch', 'annotate', 'top',
   '--image=nginx:1.27', '--restart=Never', '{"spec":{"replicas":2}}', '--type=merge', 'a=b', 'a-', '--overwrite', '--', '-o=jsonpath={.items[*].metadata.name}', 'jsonpath={range .items[*]}{.kind}{end}', '-o=jsonpath={.x[}', 'api-resources', '--namespaced=true',
   '--type=json', '--type', 'json', '[{"op":"replace","path":"/spec/replicas","value":2}]', '[{"op":"test","path":"/spec/replicas","value":9}]', '[{"op":"remove","path":"/x/0"}]',
-  '--subresource=status', '--subresource=scale', 'auth', 'can-i', 'list', '--as', 'jane', '--as=system:kube-scheduler', '--as-group=system:masters', '/healthz', '-q', '--list', '*'];
+  '--subresource=status', '--subresource=scale', 'auth', 'can-i', 'list', '--as', 'jane', '--as=system:kube-scheduler', '--as-group=system:masters', '/healthz', '-q', '--list', '*',
+  '-w', '--watch-only', '--sort-by=.metadata.name', '--sort-by=.spec.replicas', '--sort-by=.metadata.labels', '--sort-by', '-L', 'app', '--no-headers',
+  '-o=custom-columns=N:.metadata.name,R:.spec.replicas', 'custom-columns=A', 'namespace', 'service', 'clusterip', 'nodeport', '--tcp=80:8080', '--tcp=x',
+  'api-versions', 'exec', 'configmap', '--revision=1', '--revision=x', '--all'];
 
 const line = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 12 })), { maxLength: 7 }).map((ws) => ws.join(' '));
-const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|The request is invalid|Warning: |No resources found|No events found|You must specify|There are pending|\nTo further debug)/;
+// (A simulated watch also ends with its own note on stderr: a real one runs until Ctrl-C.)
+const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|The request is invalid|Warning: |warning: |No resources found|No events found|You must specify|There are pending|\(watch ended: |\nTo further debug)/;
 
 describe('fuzz', () => {
   test('kubectl lines never throw and end in output or a kubectl-style error', () => {
