@@ -294,12 +294,13 @@ export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: Inv
   } else seen[joinedKey(kind, ns, object, uid, type, reason, message, component)] = { name, namespace: ns, count: 1 };
 }
 
-/** The core/v1 Event the recorder creates (first and last seen now, count 1). */
+/** The core/v1 Event the recorder creates (first and last seen now, count 1, eventTime null). */
 function newEvent(name: string, ns: string, ref: ObjectReference, reason: string, message: string, type: string, component: string, host: string | undefined, now: string): CoreEvent {
   return {
     apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message, type,
     source: host ? { component, host } : { component }, firstTimestamp: now, lastTimestamp: now, count: 1,
-    reportingComponent: component, reportingInstance: host ?? '',
+    // A core/v1 Event's eventTime is a MicroTime struct: the recorder leaves it zero, which JSON writes as null.
+    eventTime: null as unknown as undefined, reportingComponent: component, reportingInstance: host ?? '',
   };
 }
 

@@ -462,3 +462,112 @@ export function describeNamespace(ns: Obj): string {
   o.w(0, '\nNo LimitRange resource.\n');
   return o.done();
 }
+
+/** kubectl describe endpointslice (describeEndpointSliceV1). */
+export function describeEndpointSlice(eps: Obj, events: Obj[], now: number): string {
+  const o = new Out();
+  const m = eps.metadata ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  o.w(0, `AddressType:\t${eps.addressType ?? ''}\n`);
+  const ports: Obj[] = eps.ports ?? [];
+  if (!ports.length) o.w(0, 'Ports: <unset>\n');
+  else {
+    o.w(0, 'Ports:\n');
+    o.w(1, 'Name\tPort\tProtocol\n');
+    o.w(1, '----\t----\t--------\n');
+    for (const p of ports) o.w(1, `${p.name ? p.name : '<unset>'}\t${p.port ?? '<unset>'}\t${p.protocol ?? ''}\n`);
+  }
+  const endpoints: Obj[] = eps.endpoints ?? [];
+  if (!endpoints.length) o.w(0, 'Endpoints: <none>\n');
+  else {
+    o.w(0, 'Endpoints:\n');
+    for (const e of endpoints) {
+      o.w(1, `- Addresses:\t${(e.addresses ?? []).join(', ') || '<none>'}\n`);
+      o.w(2, 'Conditions:\n');
+      o.w(3, `Ready:\t${e.conditions?.ready === undefined || e.conditions?.ready === null ? '<unset>' : String(e.conditions.ready)}\n`);
+      o.w(2, `Hostname:\t${e.hostname ?? '<unset>'}\n`);
+      if (e.targetRef) o.w(2, `TargetRef:\t${e.targetRef.kind}/${e.targetRef.name}\n`);
+      o.w(2, `NodeName:\t${e.nodeName ?? '<unset>'}\n`);
+      o.w(2, `Zone:\t${e.zone ?? '<unset>'}\n`);
+    }
+  }
+  describeEvents(o, eventsFor(events, 'EndpointSlice', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+/**
+ * camelcase.Split (github.com/fatih/camelcase): runs of lower case, upper case, digits and other
+ * characters, with the last capital of an upper-case run moved to the lower-case run after it.
+ */
+export function camelcaseSplit(src: string): string[] {
+  const cls = (ch: string) => (/\p{Ll}/u.test(ch) ? 1 : /\p{Lu}/u.test(ch) ? 2 : /\p{Nd}/u.test(ch) ? 3 : 4);
+  const runs: string[][] = [];
+  let last = 0;
+  for (const ch of src) {
+    const c = cls(ch);
+    if (c === last) runs[runs.length - 1].push(ch);
+    else runs.push([ch]);
+    last = c;
+  }
+  for (let i = 0; i < runs.length - 1; i++) {
+    if (runs[i].length && cls(runs[i][0]) === 2 && cls(runs[i + 1][0]) === 1) runs[i + 1].unshift(runs[i].pop()!);
+  }
+  return runs.filter((r) => r.length).map((r) => r.join(''));
+}
+
+const ACRONYMS = new Set(['API', 'URL', 'UID', 'OSB', 'GUID']);
+
+/** smartLabelFor: `leaseDurationSeconds` → `Lease Duration Seconds`, `apiVersion` → `API Version`; other names as they are. */
+export function smartLabelFor(field: string): string {
+  if (/[^\p{L}-]/u.test(field)) return field;
+  return camelcaseSplit(field).filter((p) => p !== '_').map((p) => {
+    if (ACRONYMS.has(p.toUpperCase())) return p.toUpperCase();
+    // strings.Title: the first letter of each word (words split at non-letters) in capitals.
+    return p.replace(/(^|[^\p{L}])(\p{L})/gu, (_, pre: string, ch: string) => pre + ch.toUpperCase());
+  }).join(' ');
+}
+
+/** fmt's %v of a value of an unstructured object. */
+function goValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'number' && !Number.isInteger(v)) return String(v);
+  return String(v);
+}
+
+const GENERIC_SKIP = new Set(['.metadata.managedFields', '.metadata.name', '.metadata.namespace', '.metadata.labels', '.metadata.annotations']);
+
+/** printUnstructuredContent: every field in name order, maps and lists indented, scalars after a tab. */
+function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefix: string): void {
+  for (const field of Object.keys(content).sort()) {
+    const value = content[field];
+    const skipExpr = `${skipPrefix}.${field}`;
+    // An undefined field is not in the object the API server sends (JSON has no undefined).
+    if (value === undefined || GENERIC_SKIP.has(skipExpr)) continue;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      o.w(level, `${smartLabelFor(field)}:\n`);
+      printUnstructuredContent(o, level + 1, value, skipExpr);
+    } else if (Array.isArray(value)) {
+      o.w(level, `${smartLabelFor(field)}:\n`);
+      for (const child of value) {
+        if (child !== null && typeof child === 'object' && !Array.isArray(child)) printUnstructuredContent(o, level + 1, child, skipExpr);
+        else o.w(level + 1, `${goValue(child)}\n`);
+      }
+    } else o.w(level, `${smartLabelFor(field)}:\t${goValue(value)}\n`);
+  }
+}
+
+/** The generic describer kubectl uses for kinds without their own (Lease, Event): every field of the object. */
+export function describeGeneric(obj: Obj, events: Obj[], now: number): string {
+  const o = new Out();
+  const m = obj.metadata ?? {};
+  o.w(0, `Name:\t${m.name ?? ''}\n`);
+  o.w(0, `Namespace:\t${m.namespace ?? ''}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  printUnstructuredContent(o, 0, obj, '');
+  describeEvents(o, eventsFor(events, obj.kind, m.name, m.namespace, m.uid), now);
+  return o.done();
+}

@@ -7,7 +7,7 @@ import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
-import { describeDeployment, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, podTemplateText, sameTemplate } from './describe.ts';
+import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, podTemplateText, sameTemplate } from './describe.ts';
 import { asList, printTable, toJSON, toYAML, type TableOptions } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
 import { kindInfo, resolveKind, resourceForKind, shortNames, type KindInfo } from './resources.ts';
@@ -780,10 +780,9 @@ function describeOne(r: Run, kind: KindInfo, o: Obj): string {
     case 'namespaces': return describeNamespace(o);
     case 'services':
       return describeService(o, list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`), events, r.now);
-    default: {
-      // A plain rendering for kinds without a dedicated describer.
-      return toYAML(o).split('\n').filter(Boolean).map((l) => l + '\n').join('');
-    }
+    case 'endpointslices': return describeEndpointSlice(o, events, r.now);
+    // Lease and Event have no describer of their own in kubectl: the generic one prints every field.
+    default: return describeGeneric(o, events, r.now);
   }
 }
 

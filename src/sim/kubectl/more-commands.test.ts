@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { createCluster } from '../cluster.ts';
+import { camelcaseSplit, smartLabelFor } from './describe.ts';
 import { runKubectl } from './kubectl.ts';
 
 function cluster() {
@@ -241,5 +242,41 @@ describe('get -w', () => {
     const only = runKubectl(c, 'get pods -l app=web --watch-only').stdout.split('\n');
     expect(only[0]).toMatch(/^NAME {3,}READY {3}STATUS {4}RESTARTS {3}AGE$/);
     expect(only[1]).toMatch(/ {3}Pending {3}/);
+  });
+});
+
+describe('describe: the generic describer (Lease, Event) and EndpointSlice', () => {
+  test('camelcase.Split and smartLabelFor as kubectl labels unstructured fields', () => {
+    const split: [string, string[]][] = [
+      ['lowercase', ['lowercase']], ['Class', ['Class']], ['MyClass', ['My', 'Class']], ['MyC', ['My', 'C']], ['HTML', ['HTML']],
+      ['PDFLoader', ['PDF', 'Loader']], ['AString', ['A', 'String']], ['SimpleXMLParser', ['Simple', 'XML', 'Parser']], ['vimRPCPlugin', ['vim', 'RPC', 'Plugin']],
+      ['GL11Version', ['GL', '11', 'Version']], ['99Bottles', ['99', 'Bottles']], ['May5', ['May', '5']], ['BFG9000', ['BFG', '9000']],
+      ['BöseÜberraschung', ['Böse', 'Überraschung']], ['Two  spaces', ['Two', '  ', 'spaces']],
+    ];
+    for (const [s, want] of split) expect(camelcaseSplit(s)).toEqual(want);
+    expect(['leaseDurationSeconds', 'apiVersion', 'uid', 'podIPs', 'resourceVersion', 'service-name', 'kubernetes.io/name', 'x_y'].map(smartLabelFor))
+      .toEqual(['Lease Duration Seconds', 'API Version', 'UID', 'Pod I Ps', 'Resource Version', 'Service - Name', 'kubernetes.io/name', 'x_y']);
+  });
+
+  test('describe lease prints every field with smart labels, the metadata it shows elsewhere left out', () => {
+    const c = cluster();
+    const out = runKubectl(c, 'describe lease node-1 -n kube-node-lease').stdout;
+    expect(out).toMatch(/^Name: {9}node-1\nNamespace: {4}kube-node-lease\nLabels: {7}<none>\nAnnotations: {2}<none>\nAPI Version: {2}coordination\.k8s\.io\/v1\nKind: {9}Lease\nMetadata:\n {2}Creation Timestamp: {2}\S+\n {2}Owner References:\n {4}API Version: {5}v1\n {4}Kind: {12}Node\n {4}Name: {12}node-1\n {4}UID: {13}[0-9a-f-]{36}\n {2}Resource Version: {2}\d+\n {2}UID: {15}[0-9a-f-]{36}\nSpec:\n {2}Holder Identity: {9}node-1\n {2}Lease Duration Seconds: {2}40\n {2}Renew Time: {14}\S+\nEvents: {20}<none>\n$/);
+    const event = runKubectl(c, 'get events -o name').stdout.split('\n')[0].replace('event/', '');
+    const ev = runKubectl(c, `describe event ${event}`).stdout;
+    expect(ev).toMatch(/\nInvolved Object:\n {2}API Version: +v1\n {2}Kind: +Node\n/);
+    expect(ev).toMatch(/\nReporting Component: +kubelet\n/);
+    expect(ev).toMatch(/\nEvent Time: +<nil>\n/); // the recorder's zero MicroTime, JSON null
+    expect(ev).not.toMatch(/Namespace: +<nil>/); // a Node's event names no namespace: no such field
+    expect(runKubectl(c, `get event ${event} -o yaml`).stdout).toMatch(/\neventTime: null\n/);
+  });
+
+  test('describe endpointslice as describeEndpointSliceV1 prints it', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'describe endpointslice kubernetes').stdout).toBe([
+      'Name:         kubernetes', 'Namespace:    default', 'Labels:       kubernetes.io/service-name=kubernetes', 'Annotations:  <none>', 'AddressType:  IPv4',
+      'Ports:', '  Name   Port  Protocol', '  ----   ----  --------', '  https  6443  TCP', 'Endpoints:', '  - Addresses:  10.0.0.10', '    Conditions:',
+      '      Ready:   true', '    Hostname:  <unset>', '    NodeName:  <unset>', '    Zone:      <unset>', 'Events:        <none>', '',
+    ].join('\n'));
   });
 });
