@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['./src/test/fast-check-seed.ts'],
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
   },
 });

@@ -443,13 +443,17 @@ describe('deployment controller: property', () => {
       create(w, deployment('web', 3));
       runUntilComplete(w);
       // The bounds hold for a rollout that starts from a complete, unpaused state; a scale or a pause
-      // in between ends the checked stretch (proportional scaling has its own arithmetic).
+      // in between ends the checked stretch (proportional scaling has its own arithmetic), and so does
+      // a template change that lands mid-rollout: a sync already under way acts on the informer's
+      // stale template (as Kubernetes' controller does), scales the old ReplicaSet down once more, and
+      // the rollback then leans on ReplicaSet status that has not yet seen the pod going (found by this
+      // property: seed 620, image, 4 ms, image back, 2 available of 3 for a few ms).
       let checking = false;
       for (const op of ops) {
         const d = getD(w);
         const r = d.spec?.replicas ?? 1;
         if (op.kind === 'image') {
-          checking ||= !d.spec?.paused && complete(w) && pods(w).filter(isPodActive).length === r
+          checking = !d.spec?.paused && complete(w) && pods(w).filter(isPodActive).length === r
             && pods(w).filter((p) => isPodActive(p) && isPodAvailable(p, 0, rfc3339(w.now))).length === r;
         } else if (op.kind !== 'wait') checking = false;
         if (op.kind === 'scale') patchD(w, { spec: { replicas: op.n } });
@@ -475,6 +479,6 @@ describe('deployment controller: property', () => {
       const active = rss(w).filter((rs) => (rs.spec?.replicas ?? 0) > 0);
       expect(active).toHaveLength(1);
       expect(active[0].spec?.replicas).toBe(d.spec?.replicas);
-    }), { numRuns: FC_RUNS });
+    }), { numRuns: FC_RUNS, examples: [[620, [{ kind: 'image', tag: 2 }, { kind: 'wait', ms: 4 }, { kind: 'image', tag: 1 }]]] });
   }, Math.max(20_000, FC_RUNS * 1_000));
 });
