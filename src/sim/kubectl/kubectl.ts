@@ -973,7 +973,8 @@ function cmdCreate(r: Run, argv: string[]): void {
     spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [container] } } },
   };
   const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body });
-  if (!res.ok) throw new Fail(apiError(res.status));
+  // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
   r.print(`deployment.apps/${name} created\n`);
 }
 
@@ -987,20 +988,34 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
   r.print(`namespace/${name} created\n`);
 }
 
-/** parsePorts of create service: `port[:targetPort]`, the target a number or a port name. */
+/** validation.IsValidPortName's complaints, joined as create service joins them. */
+function portNameErrors(name: string): string[] {
+  const errs: string[] = [];
+  if (name.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (name.length > 0 && (name.startsWith('-') || name.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+/** create service's parsePorts: `port[:targetPort]`, the port as utilsnet.ParsePort reads it, the target a number or a port name. */
 function parseServicePort(spec: string): { port: number; targetPort: number | string } {
-  const [portText, target] = spec.split(':');
-  const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
-  if (!(port >= 1 && port <= 65535)) throw new Fail(`error: invalid port "${portText}"`);
-  if (target === undefined) return { port, targetPort: port };
-  if (/^-?\d+$/.test(target)) {
+  const parts = spec.split(':');
+  const portText = parts[0];
+  // strconv.ParseUint(port, 10, 16): digits only, at most 65535 (0 is allowed here).
+  if (!/^\d+$/.test(portText)) throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: invalid syntax`);
+  const port = Number(portText);
+  if (port > 65535) throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: value out of range`);
+  if (parts.length === 1) return { port, targetPort: port };
+  const target = parts[1];
+  if (/^[+-]?\d+$/.test(target)) {
     const n = Number(target);
     if (n < 1 || n > 65535) throw new Fail('error: must be between 1 and 65535, inclusive');
     return { port, targetPort: n };
   }
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(target) || target.length > 15 || !/[a-z]/.test(target)) {
-    throw new Fail('error: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  }
+  const errs = portNameErrors(target);
+  if (errs.length) throw new Fail(`error: ${errs.join(',')}`);
   return { port, targetPort: target };
 }
 
@@ -1018,7 +1033,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   const name = p.args[0];
   const tcp = str(p, 'tcp')?.split(',').filter((x) => x !== '') ?? [];
   const clusterIP = sub === 'clusterip' ? str(p, 'clusterip') : undefined;
-  if (clusterIP === 'None' && tcp.length) throw new Fail('error: can not map ports with clusterip=None');
+  // ServiceOptions.Validate (the headless `--clusterip=None` needs no port).
   if (clusterIP !== 'None' && tcp.length === 0) throw new Fail('error: at least one tcp port specifier must be provided');
   const nodePort = sub === 'nodeport' && str(p, 'node-port') !== undefined ? Number(str(p, 'node-port')) : 0;
   const ports = tcp.map((spec) => {
@@ -1031,7 +1046,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
   const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec } });
-  if (!res.ok) throw new Fail(apiError(res.status));
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
   r.print(`service/${name} created\n`);
 }
 

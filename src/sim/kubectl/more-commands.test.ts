@@ -173,7 +173,11 @@ describe('get -L, create namespace and service, api-versions', () => {
     expect(runKubectl(c, 'create service nodeport fixed --tcp=80 --node-port=30080').exitCode).toBe(0);
     expect(JSON.parse(runKubectl(c, 'get svc fixed -o json').stdout).spec.ports[0]).toMatchObject({ name: '80', port: 80, targetPort: 80, nodePort: 30080 });
     expect(runKubectl(c, 'create service clusterip x').stderr).toBe('error: at least one tcp port specifier must be provided\n');
-    expect(runKubectl(c, 'create service clusterip x --clusterip=None --tcp=80').stderr).toBe('error: can not map ports with clusterip=None\n');
+    expect(runKubectl(c, 'create service clusterip db --tcp=80').stderr).toBe('error: failed to create ClusterIP service: services "db" already exists\n');
+    expect(runKubectl(c, 'create service clusterip x --tcp=http').stderr).toBe('error: strconv.ParseUint: parsing "http": invalid syntax\n');
+    expect(runKubectl(c, 'create service clusterip x --tcp=80:Web--1').stderr)
+      .toBe('error: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-),must not contain consecutive hyphens\n');
+    expect(runKubectl(c, 'create deployment web --image=nginx:1.27').stderr).toBe('error: failed to create deployment: deployments.apps "web" already exists\n');
     expect(runKubectl(c, 'create service loadbalancer x --tcp=80').stderr).toMatch(/^error: kubectl create service loadbalancer is a real command that this simulator does not run/);
     expect(runKubectl(c, 'create configmap cfg --from-literal=a=b').stderr).toBe('error: kubectl create configmap is a real command that this simulator does not run: the simulated cluster has no ConfigMaps\n');
   });

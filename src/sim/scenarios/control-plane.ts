@@ -90,6 +90,6 @@ export const askTheAuthorizer: Scenario = {
     ['kubectl auth can-i create deployments --as system:kube-scheduler', 'no\n'],
     ['kubectl auth can-i create pods --subresource binding --as system:kube-scheduler', 'yes\n'],
     ['kubectl create deployment web --image=nginx:1.27 --as system:kube-scheduler', '',
-      'Error from server (Forbidden): deployments.apps is forbidden: User "system:kube-scheduler" cannot create resource "deployments" in API group "apps" in the namespace "default"\n'],
+      'error: failed to create deployment: deployments.apps is forbidden: User "system:kube-scheduler" cannot create resource "deployments" in API group "apps" in the namespace "default"\n'],
   ],
 };
