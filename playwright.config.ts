@@ -1,11 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { resolveBrowser } from './scripts/lib/browser.mjs';
 
-// Use a system Chromium where there is one (CHROMIUM_PATH, or Debian's /usr/bin/chromium): this
-// machine cannot download Playwright's browsers. Elsewhere Playwright's own Chromium is used.
-const systemChromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find(
-  (p): p is string => !!p && existsSync(p),
-);
+// The browser comes from scripts/lib/browser.mjs: CHROMIUM_PATH, Playwright's own Chromium, a system
+// Chromium, or the one inside the npm package @sparticuz/chromium, in that order (README).
+const browser = await resolveBrowser();
+if (!process.env.TEST_WORKER_INDEX) console.log(`e2e: Chromium from ${browser.source}${browser.executablePath ? ` (${browser.executablePath})` : ''}`);
 const port = Number(process.env.PORT ?? 4321);
 
 export default defineConfig({
@@ -24,21 +23,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: systemChromium
-          ? {
-              executablePath: systemChromium,
-              args: [
-                '--no-sandbox',
-                '--disable-gpu',
-                '--disable-background-networking',
-                '--disable-component-update',
-                '--disable-sync',
-                '--no-first-run',
-                '--disable-quic',
-                '--disable-dev-shm-usage',
-              ],
-            }
-          : {},
+        launchOptions: { executablePath: browser.executablePath, args: browser.args },
       },
     },
   ],
