@@ -4,8 +4,7 @@
 // --scale runs only that size; --hash then prints a hash of the final store, log, clock and rng, so a
 // speed-up can be checked to leave a big run byte-identical (world.hash() is too big for one string).
 import type { Deployment } from 'kubernetes-types/apps/v1';
-import { createCluster, replayCluster, Timeline, type Cluster } from '../src/sim/index.ts';
-import { fnv1a32Chars } from '../src/sim/names.ts';
+import { createCluster, fnv1a32Chars, replayCluster, Timeline, type Cluster } from '../src/sim/index.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

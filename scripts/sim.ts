@@ -5,8 +5,8 @@
 // (errors on stderr), carries on after a failed command, exits 1 if any failed.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createCluster } from '../src/sim/cluster.ts';
-import { runScript } from '../src/sim/kubectl/script.ts';
+import { createCluster } from '../src/sim/index.ts';
+import { runScript } from '../src/sim/kubectl/index.ts';
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n`);

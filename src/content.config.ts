@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { glob, file } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { compileFigure, FIGURES } from './sim/index.ts';
 
 /** One chapter (or the troubleshooting page): MDX in the top-level content/ folder. */
 const articles = defineCollection({
@@ -27,4 +28,13 @@ const glossary = defineCollection({
   }),
 });
 
-export const collections = { articles, glossary };
+/**
+ * The figures, compiled at build time: each one's default story run once in Node into its recorded
+ * inputs, the frame and world hash at each beat, and the first view (what the page shows before and
+ * without JavaScript). A figure's .astro wrapper reads its entry.
+ */
+const figures = defineCollection({
+  loader: async () => Object.values(FIGURES).map((def) => ({ ...compileFigure(def), id: def.id })),
+});
+
+export const collections = { articles, glossary, figures };

@@ -50,6 +50,8 @@ export interface Bounds {
   inputs: number[];
   /** Simulated ms at the boundary. */
   t: number[];
+  /** Request-log records written by the boundary (logCount): a step's records are those between two boundaries. */
+  log: number[];
 }
 
 /** A timeline's recorded data, all plain (the world states are the world's own snapshots). */
@@ -89,7 +91,7 @@ export class Timeline {
     const w = cluster.world.state;
     this.data = {
       inputs: w.inputs.slice(),
-      bounds: { events: [w.steps], inputs: [w.inputs.length], t: [w.now] },
+      bounds: { events: [w.steps], inputs: [w.inputs.length], t: [w.now], log: [logCount(w)] },
       slots: [0],
       snaps: [cluster.world.snapshot()],
       cur: 0,
@@ -121,6 +123,9 @@ export class Timeline {
 
   /** Simulated ms at step i. */
   timeOf(i: number): number { return this.data.bounds.t[i]; }
+
+  /** Request-log records written by the end of step i (logCount): step i's own are those after step i − 1's. */
+  logAt(i: number): number { return this.data.bounds.log[i]; }
 
   /** Run an action that makes inputs on the cluster (kubectl, faults) and record them; forks when in the past. */
   apply<R>(action: (c: Cluster) => R): R {
@@ -220,14 +225,14 @@ export class Timeline {
     const d = this.data;
     const keep = d.cur + 1;
     const b = d.bounds;
-    b.events.length = keep; b.inputs.length = keep; b.t.length = keep;
+    b.events.length = keep; b.inputs.length = keep; b.t.length = keep; b.log.length = keep;
     d.inputs.length = Math.max(b.inputs[d.cur], this.w.inputs.length);
     while (d.slots.length > 1 && d.slots[d.slots.length - 1] > d.cur) { d.slots.pop(); d.snaps.pop(); }
   }
 
   private pushBound(events: number, inputs: number, t: number): void {
     const b = this.data.bounds;
-    b.events.push(events); b.inputs.push(inputs); b.t.push(t);
+    b.events.push(events); b.inputs.push(inputs); b.t.push(t); b.log.push(logCount(this.w));
     this.data.cur = b.events.length - 1;
   }
 

@@ -7,6 +7,7 @@ import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { storeGet, storeKey } from '../store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
+import { deploymentFor, scaleRequest } from './generators.ts';
 import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, podTemplateText, sameTemplate } from './describe.ts';
 import { asList, printTable, toJSON, toYAML, type TableOptions } from './printers.ts';
 import { DESCRIBE_TABS, GET_TABS, tabwrite } from './tabwriter.ts';
@@ -927,12 +928,6 @@ function mergeDeep(live: unknown, want: unknown): Obj {
   return want;
 }
 
-function containerNameFromImage(image: string): string {
-  let n = image.split('/').pop() ?? image;
-  n = n.split('@')[0].split(':')[0];
-  return n.toLowerCase().replace(/[^a-z0-9-]/g, '-');
-}
-
 // kubectl create subcommands for objects this cluster does not have, and why.
 const CREATE_NOT_SIMULATED: Record<string, string> = {
   configmap: 'the simulated cluster has no ConfigMaps', cm: 'the simulated cluster has no ConfigMaps',
@@ -964,14 +959,9 @@ function cmdCreate(r: Run, argv: string[]): void {
   if (!image) throw new Fail('error: required flag(s) "image" not set');
   const replicas = str(p, 'replicas') === undefined ? 1 : Number(str(p, 'replicas'));
   if (!Number.isInteger(replicas)) throw new Fail(`error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`);
-  const container: Obj = { name: containerNameFromImage(image), image };
   const port = str(p, 'port');
-  if (port !== undefined) container.ports = [{ containerPort: Number(port) }];
   const ns = nsOf(p);
-  const body: Obj = {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns, labels: { app: name } },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [container] } } },
-  };
+  const body: Obj = deploymentFor(name, image, replicas, ns, port === undefined ? undefined : Number(port));
   const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body });
   // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
@@ -1091,7 +1081,7 @@ function cmdScale(r: Run, argv: string[]): void {
   if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   for (const { kind, name } of t.names) {
     if (kind.resource !== 'deployments' && kind.resource !== 'replicasets') { r.error(`error: no scaler has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`); continue; }
-    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: nsOf(p), name, subresource: 'scale', body: { spec: { replicas: n } }, options: { patchType: 'merge' } });
+    const res = r.req(scaleRequest(kind.resource, name, n, nsOf(p)));
     if (!res.ok) { if (res.code === 0) throw new Fail(apiError(res.status)); r.error(apiError(res.status)); continue; }
     r.print(`${kind.singular}/${name} scaled\n`);
   }

@@ -1,0 +1,161 @@
+// The reader's flow through a figure, and nothing of Kubernetes: where the figure's data comes from
+// (the server render, the worker loading, live), whether it plays, where the reader stands in the
+// story, and what is selected in the request log. Kubernetes' own states arrive in the views the
+// core answers with. The machine coordinates: its actions ask the core (provided by the island).
+import { assign, setup, stateIn } from 'xstate';
+import type { FigureRequest, FigureView, Speed } from '../sim/index.ts';
+
+/** What the machine keeps: the latest view and the reader's choices. */
+export interface FigureContext {
+  view: FigureView;
+  speed: Speed;
+  error: string | null;
+  /** The request-log entry chosen (its seq), and the component the log is filtered to. */
+  selected: number | null;
+  filter: string | null;
+}
+
+/** Events: the reader's commands, the island's observations, and the core's answers. */
+export type FigureEvent =
+  | { type: 'VISIBLE' }
+  | { type: 'HIDDEN' }
+  | { type: 'LOADED'; view: FigureView }
+  | { type: 'FAILED'; error: string }
+  | { type: 'VIEW'; view: FigureView }
+  | { type: 'PLAY' } | { type: 'PAUSE' } | { type: 'TOGGLE' }
+  | { type: 'STEP' } | { type: 'BACK' } | { type: 'NEXT' } | { type: 'RESET' } | { type: 'REJOIN' }
+  | { type: 'SEEK'; step: number }
+  | { type: 'DEMO'; demo: string }
+  | { type: 'SPEED'; speed: Speed }
+  | { type: 'SELECT'; seq: number | null }
+  | { type: 'FILTER'; endpoint: string | null };
+
+/** Wall-clock ms between playback ticks, and the simulated ms a tick advances, per speed. */
+export const TICK: Record<Speed, { every: number; ms: number }> = {
+  real: { every: 100, ms: 100 },
+  fast: { every: 100, ms: 1_000 },
+  compressed: { every: 450, ms: 0 },
+};
+
+/** The request a playback tick makes at a speed: time forward, or the next event that matters. */
+export function tickRequest(speed: Speed): FigureRequest {
+  return speed === 'compressed' ? { op: 'next' } : { op: 'advance', ms: TICK[speed].ms };
+}
+
+function viewOf(context: FigureContext, event: FigureEvent): FigureView {
+  return 'view' in event ? event.view : context.view;
+}
+
+/** The figure machine; the island provides `core` (send a request to the worker) and `connect` (open the figure). */
+export const figureMachine = setup({
+  types: {
+    context: {} as FigureContext,
+    events: {} as FigureEvent,
+    input: {} as { view: FigureView },
+  },
+  actions: {
+    /** Send one request to the core; the answer comes back as VIEW (or FAILED). Provided by the island. */
+    core: (_, _params: FigureRequest) => {},
+    /** Start the worker and open this figure's cluster. Provided by the island. */
+    connect: () => {},
+    keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)! }),
+    keepError: assign({ error: ({ event }) => (event.type === 'FAILED' ? event.error : null) }),
+    keepSpeed: assign({ speed: ({ event }) => (event.type === 'SPEED' ? event.speed : 'compressed') }),
+    select: assign({ selected: ({ event, context }) => (event.type === 'SELECT' ? (event.seq === context.selected ? null : event.seq) : context.selected) }),
+    filter: assign({ filter: ({ event }) => (event.type === 'FILTER' ? event.endpoint : null), selected: null }),
+  },
+  guards: {
+    // Guards of one event are all evaluated before any action runs, so they read the view the event
+    // brings (when it brings one), not the one the context still holds.
+    isLive: stateIn('#figure.source.live'),
+    atBeat: ({ context, event }) => { const v = viewOf(context, event); return v.beat !== null && !v.story.diverged; },
+    diverged: ({ context, event }) => viewOf(context, event).story.diverged,
+    canBack: ({ context }) => context.view.step > 0,
+    validStep: ({ event, context }) => event.type === 'SEEK' && Number.isInteger(event.step) && event.step >= 0 && event.step <= context.view.last,
+  },
+  delays: {
+    tick: ({ context }) => TICK[context.speed].every,
+  },
+}).createMachine({
+  id: 'figure',
+  type: 'parallel',
+  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null }),
+  states: {
+    source: {
+      initial: 'ssr',
+      states: {
+        ssr: { on: { VISIBLE: { target: 'loading', actions: 'connect' } } },
+        loading: {
+          on: {
+            LOADED: { target: 'live', actions: 'keepView' },
+            FAILED: { target: 'failed', actions: 'keepError' },
+          },
+        },
+        live: {
+          on: {
+            VIEW: { actions: 'keepView' },
+            FAILED: { actions: 'keepError' },
+            STEP: { actions: [{ type: 'core', params: { op: 'step' } }] },
+            BACK: { guard: 'canBack', actions: [{ type: 'core', params: { op: 'back' } }] },
+            NEXT: { actions: [{ type: 'core', params: { op: 'next' } }] },
+            RESET: { actions: [{ type: 'core', params: { op: 'reset' } }] },
+            REJOIN: { actions: [{ type: 'core', params: { op: 'rejoin' } }] },
+            SEEK: { guard: 'validStep', actions: [{ type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) }] },
+            DEMO: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) }] },
+          },
+        },
+        failed: {},
+      },
+    },
+    playback: {
+      initial: 'paused',
+      states: {
+        paused: {
+          on: {
+            PLAY: { guard: 'isLive', target: 'playing' },
+            TOGGLE: { guard: 'isLive', target: 'playing' },
+            // Pressing a demo is asking to see it: it plays from there.
+            DEMO: { guard: 'isLive', target: 'playing' },
+          },
+        },
+        playing: {
+          initial: 'waiting',
+          on: {
+            PAUSE: 'paused', TOGGLE: 'paused', HIDDEN: 'paused', FAILED: 'paused',
+            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused',
+            DEMO: { target: 'playing', reenter: true },
+          },
+          states: {
+            waiting: { after: { tick: 'fetching' } },
+            fetching: {
+              entry: [{ type: 'core', params: ({ context }) => tickRequest(context.speed) }],
+              on: {
+                VIEW: [
+                  { guard: 'atBeat', target: '#figure.playback.paused', actions: 'keepView' },
+                  { target: 'waiting', actions: 'keepView' },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+    story: {
+      initial: 'between',
+      states: {
+        between: {},
+        atBeat: {},
+        diverged: {},
+      },
+      on: {
+        LOADED: [{ guard: 'diverged', target: '.diverged' }, { guard: 'atBeat', target: '.atBeat' }, { target: '.between' }],
+        VIEW: [{ guard: 'diverged', target: '.diverged' }, { guard: 'atBeat', target: '.atBeat' }, { target: '.between' }],
+      },
+    },
+  },
+  on: {
+    SPEED: { actions: 'keepSpeed' },
+    SELECT: { actions: 'select' },
+    FILTER: { actions: 'filter' },
+  },
+});

@@ -1,0 +1,49 @@
+// A demo is one thing a reader can do to a figure's cluster with a button, and the beats at which
+// its story pauses to say what Kubernetes just did. Beats are predicates over frames, not fixed
+// times, so a demo pressed at any moment (mid-rollout, during an outage) narrates what happens then.
+import type { ClusterOptions } from '../cluster-types.ts';
+import type { Frame } from '../view/types.ts';
+import type { FigureAction } from './actions.ts';
+
+/** What a demo remembers from the moment it was pressed (the pod it deleted, the image it replaced). */
+export type DemoMemo = Record<string, string | number>;
+
+/** One beat of a demo: when it holds, the narration pauses with its text (and the demo may act again). */
+export interface DemoBeat {
+  /** True once the cluster has reached this beat. */
+  when(f: Frame, memo: DemoMemo): boolean;
+  /** What the narration says at the beat. */
+  text(f: Frame, memo: DemoMemo): string;
+  /** Further actions made at the beat (scale 3 → 5, then → 2). */
+  then?(f: Frame, memo: DemoMemo): FigureAction[];
+}
+
+/** What pressing a demo does at this moment. */
+export interface DemoStart {
+  actions: FigureAction[];
+  memo: DemoMemo;
+  /** Said at the step of the first action. */
+  intro: string;
+  beats: DemoBeat[];
+}
+
+/** A demo button of a figure. */
+export interface DemoDef {
+  id: string;
+  /** The button's label at this moment (toggles say what they will do next). */
+  label(f: Frame): string;
+  /** Null when the demo can be pressed now, else why not. */
+  unavailable(f: Frame): string | null;
+  start(f: Frame): DemoStart;
+}
+
+/** A figure: its cluster, its demos, its default story (demo ids in order) and its note. */
+export interface FigureDef {
+  id: string;
+  title: string;
+  options: Required<Pick<ClusterOptions, 'seed' | 'nodes'>>;
+  demos: DemoDef[];
+  /** The default story: these demos, each run to its last beat, one after another. */
+  story: string[];
+  leavesOut: string[];
+}

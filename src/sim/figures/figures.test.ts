@@ -1,0 +1,230 @@
+import fc from 'fast-check';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { describe, expect, it } from 'vitest';
+import { getPodsToDelete } from '../controllers/replicaset-util.ts';
+import { rfc3339 } from '../names.ts';
+import { storeList } from '../store.ts';
+import { frameOf } from '../view/frame.ts';
+import type { Frame } from '../view/types.ts';
+import { clusterFigure } from './cluster-figure.ts';
+import { compileFigure } from './compile.ts';
+import { FigureHost } from './host.ts';
+import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
+import { createFigureServer } from './serve.ts';
+
+const compiled: CompiledFigure = compileFigure(clusterFigure);
+const live = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
+const webPods = (f: Frame): Frame['pods'] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith('ReplicaSet/web-'));
+
+/** A host past the story's end with nothing changed, then a demo pressed and run until its last beat. */
+function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
+  let v = host.handle({ op: 'demo', demo })!;
+  for (let n = 0; v.demoRunning !== null; n++) {
+    if (n > 5000) throw new Error(`demo ${demo} never finished`);
+    v = host.handle({ op: 'next' })!;
+    each?.(v);
+  }
+  return v;
+}
+
+/** A fresh cluster (no story) for demos pressed from the start. */
+function fresh(): FigureHost {
+  return new FigureHost(clusterFigure, { ...compiled.story, inputs: [], beats: [], end: 0 });
+}
+
+describe('the cluster figure, compiled', () => {
+  it('has beats with text, in step order, ending the story', () => {
+    const b = compiled.story.beats;
+    expect(b.length).toBeGreaterThanOrEqual(10);
+    for (const x of b) expect(x.text).toMatch(/\.$/);
+    expect(b.map((x) => x.step)).toEqual([...b.map((x) => x.step)].sort((p, q) => p - q));
+    expect(compiled.story.end).toBe(b[b.length - 1].step);
+    expect(compiled.first.step).toBe(0);
+    expect(compiled.first.frame.nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
+  });
+
+  it('is plain JSON (it crosses postMessage and the build)', () => {
+    expect(JSON.parse(JSON.stringify(compiled))).toEqual(compiled);
+  });
+
+  it('replays in a fresh host to the same world and frame at every beat', () => {
+    const host = live();
+    for (const beat of compiled.story.beats) {
+      const v = host.handle({ op: 'seek', step: beat.step })!;
+      expect(host.cluster.world.hash()).toBe(beat.hash);
+      expect(v.frame).toEqual(beat.frame);
+      expect(v.beat).toBe(beat.text);
+    }
+  });
+
+  it('reaches the same beats by stepping "next event that matters" as by seeking', () => {
+    const host = live();
+    const seen: number[] = [];
+    for (let n = 0; n < 2000; n++) {
+      const v = host.handle({ op: 'next' })!;
+      if (v.beat !== null) seen.push(v.step);
+      if (v.story.ended) break;
+    }
+    expect(seen).toEqual(compiled.story.beats.map((b) => b.step));
+  });
+
+  it('gives the identical view after a step back and a step forward', () => {
+    const host = live();
+    host.handle({ op: 'seek', step: compiled.story.beats[3].step + 5 });
+    const here = host.view();
+    host.handle({ op: 'back' });
+    const again = host.handle({ op: 'step' })!;
+    expect(again).toEqual(here);
+  });
+});
+
+describe('the cluster figure\'s demos', () => {
+  it('Apply reaches three Running, ready pods, one per node', () => {
+    const v = runDemo(fresh(), 'apply');
+    const pods = webPods(v.frame);
+    expect(pods.map((p) => [p.status, p.readyText])).toEqual([['Running', '1/1'], ['Running', '1/1'], ['Running', '1/1']]);
+    expect(new Set(pods.map((p) => p.node)).size).toBe(3);
+    expect(v.frame.deployments[0].replicaSets[0].name).toMatch(/^web-[a-z0-9]+$/);
+  });
+
+  it('Scale 3 → 5 → 2 deletes the pods Kubernetes ranks first for deletion', () => {
+    const host = fresh();
+    runDemo(host, 'apply');
+    let expected: string[] | null = null;
+    runDemo(host, 'scale', (v) => {
+      if (expected || !v.beat?.includes('Now down to 2')) return;
+      // Just before the ReplicaSet controller acts: rank the 5 pods as replica_set.go does.
+      const w = host.cluster.world.state;
+      const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => !p.metadata?.deletionTimestamp);
+      expected = getPodsToDelete(pods, pods, 3, rfc3339(w.now)).map((p) => p.metadata!.name!).sort();
+    });
+    expect(expected).not.toBeNull();
+    const left = webPods(host.view().frame).map((p) => p.name);
+    expect(left).toHaveLength(2);
+    for (const gone of expected!) expect(left).not.toContain(gone);
+  });
+
+  it('Self-healing replaces a deleted pod with a new name and a new IP', () => {
+    const host = fresh();
+    const before = webPods(runDemo(host, 'apply').frame);
+    const after = webPods(runDemo(host, 'self-healing').frame).filter((p) => !p.terminating);
+    expect(after).toHaveLength(3);
+    const added = after.filter((p) => !before.some((b) => b.name === p.name));
+    expect(added).toHaveLength(1);
+    expect(before.map((p) => p.ip)).not.toContain(added[0].ip);
+  });
+
+  it('Update image never runs more than 4 pods nor fewer than 3 ready, and Roll back returns to the old ReplicaSet', () => {
+    const host = fresh();
+    runDemo(host, 'apply');
+    const oldRS = host.view().frame.deployments[0].replicaSets[0].name;
+    const check = (v: FigureView): void => {
+      const pods = webPods(v.frame).filter((p) => !p.terminating);
+      expect(pods.length).toBeLessThanOrEqual(4);
+      expect(pods.filter((p) => p.ready).length).toBeGreaterThanOrEqual(3);
+    };
+    let v = runDemo(host, 'update-image', check);
+    expect(webPods(v.frame).every((p) => p.image === 'nginx:1.28')).toBe(true);
+    expect(v.demos.find((d) => d.id === 'update-image')!.label).toBe('Roll back');
+    v = runDemo(host, 'update-image', check);
+    const d = v.frame.deployments[0];
+    expect(d.replicaSets.find((rs) => rs.replicas === 3)!.name).toBe(oldRS);
+    expect(d.replicaSets).toHaveLength(2);
+  });
+
+  it('Node-3 dies: Unknown about 50 s later, its pods replaced about 300 s after that; Node-3 returns empty', () => {
+    const host = fresh();
+    runDemo(host, 'apply');
+    const stoppedAt = host.view().t + 0;
+    let unknownAt = 0;
+    let evictedAt = 0;
+    runDemo(host, 'node-3', (v) => {
+      const n3 = v.frame.nodes.find((n) => n.name === 'node-3')!;
+      if (!unknownAt && n3.ready === 'Unknown') {
+        unknownAt = v.t;
+        expect(n3.taints.map((t) => `${t.key}:${t.effect}`)).toEqual(expect.arrayContaining(['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']));
+      }
+      if (!evictedAt && v.frame.pods.some((p) => p.node === 'node-3' && p.terminating)) evictedAt = v.t;
+    });
+    expect((unknownAt - stoppedAt) / 1000).toBeGreaterThanOrEqual(50);
+    expect((unknownAt - stoppedAt) / 1000).toBeLessThan(56);
+    expect((evictedAt - unknownAt) / 1000).toBeGreaterThanOrEqual(300);
+    expect((evictedAt - unknownAt) / 1000).toBeLessThan(306);
+    let v = host.view();
+    expect(webPods(v.frame).filter((p) => p.ready && !p.terminating && p.node !== 'node-3')).toHaveLength(3);
+    expect(v.demos.find((d) => d.id === 'node-3')!.label).toBe('Node-3 returns');
+    v = runDemo(host, 'node-3');
+    expect(v.frame.nodes.find((n) => n.name === 'node-3')!.ready).toBe('True');
+    expect(v.frame.pods.filter((p) => p.node === 'node-3')).toEqual([]);
+  });
+
+  it('Control plane down keeps the pods running; kubectl is refused; up again, the nodes are Ready', () => {
+    const host = fresh();
+    runDemo(host, 'apply');
+    let v = runDemo(host, 'control-plane');
+    expect(v.frame.controlPlane.apiserver).toBe(false);
+    v = host.handle({ op: 'advance', ms: 120_000 })!;
+    expect(webPods(v.frame).filter((p) => p.status === 'Running')).toHaveLength(3);
+    v = host.handle({ op: 'demo', demo: 'scale' })!;
+    expect(v.log.some((r) => r.component === 'kubectl' && r.code === 0)).toBe(true);
+    v = runDemo(host, 'control-plane');
+    expect(v.frame.nodes.every((n) => n.ready === 'True')).toBe(true);
+  });
+
+  it('a demo pressed mid-story diverges, and rejoin returns to the story at its last beat', () => {
+    const host = live();
+    const beat = compiled.story.beats[2];
+    host.handle({ op: 'seek', step: beat.step + 3 });
+    let v = host.handle({ op: 'demo', demo: 'node-3' })!;
+    expect(v.story.diverged).toBe(true);
+    v = host.handle({ op: 'rejoin' })!;
+    expect(v.story.diverged).toBe(false);
+    expect(v.step).toBe(beat.step);
+    expect(host.cluster.world.hash()).toBe(beat.hash);
+  });
+});
+
+describe('the figure server (the worker\'s handler)', () => {
+  it('opens instances separately and answers errors as messages', () => {
+    const serve = createFigureServer();
+    const a = serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    const b = serve({ id: 2, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story });
+    expect(a.ok && b.ok).toBe(true);
+    serve({ id: 3, instance: 'a', op: 'seek', step: 40 });
+    const bv = serve({ id: 4, instance: 'b', op: 'view' });
+    expect(bv.ok && bv.view?.step).toBe(0);
+    expect(serve({ id: 5, instance: 'zz', op: 'step' })).toMatchObject({ ok: false, error: expect.stringMatching(/not open/) });
+    expect(serve({ id: 6, instance: 'a', op: 'open', figure: 'nope', story: compiled.story })).toMatchObject({ ok: false, error: 'no figure "nope"' });
+    expect(serve({ id: 7, instance: 'c', op: 'open', figure: 'cluster', story: { ...compiled.story, options: { seed: 2, nodes: 3 } } })).toMatchObject({ ok: false });
+    expect(serve({ id: 8, instance: 'a', op: 'demo', demo: 'apply' })).toMatchObject({ ok: false, error: expect.stringMatching(/exists already/) });
+    expect(serve({ id: 9, instance: 'a', op: 'advance', ms: Number.NaN })).toMatchObject({ ok: false });
+    expect(serve({ id: 10, instance: 'a', op: 'close' })).toMatchObject({ ok: true, view: null });
+    expect(serve({ id: 11, instance: 'a', op: 'view' })).toMatchObject({ ok: false });
+  });
+
+  it('survives any sequence of requests (fuzzed): every answer is a view or a message, and the cluster keeps going', () => {
+    const op: fc.Arbitrary<FigureRequest> = fc.oneof(
+      fc.constantFrom<FigureRequest>({ op: 'step' }, { op: 'back' }, { op: 'next' }, { op: 'reset' }, { op: 'rejoin' }, { op: 'view' }),
+      fc.record({ op: fc.constant('seek' as const), step: fc.oneof(fc.integer({ min: -5, max: 400 }), fc.double()) }),
+      fc.record({ op: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 400_000 }), fc.double()) }),
+      fc.record({ op: fc.constant('demo' as const), demo: fc.constantFrom('apply', 'scale', 'self-healing', 'update-image', 'node-3', 'control-plane', 'bogus') }),
+    );
+    fc.assert(fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+      const serve = createFigureServer();
+      expect(serve({ id: 0, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story }).ok).toBe(true);
+      ops.forEach((o, i) => {
+        const r = serve({ ...o, id: i + 1, instance: 'x' } as never);
+        if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
+        else expect(r.error.length).toBeGreaterThan(0);
+      });
+      const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
+      expect(end.ok).toBe(true);
+    }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 60 : 15 });
+  });
+});
+
+describe('frames the figure shows agree with the core', () => {
+  it('the first view is the cluster as built', () => {
+    expect(compiled.first.frame).toEqual(frameOf(fresh().cluster));
+  });
+});

@@ -1,0 +1,236 @@
+// The worker side of a figure: one Cluster + Timeline per figure instance, driven by the requests
+// of protocol.ts. It follows the figure's compiled story (its inputs loaded as the future, its beats
+// at known steps) until the reader changes something; then the story forks away and the demos the
+// reader presses narrate their own beats as the cluster reaches them.
+import { createCluster, type Cluster } from '../cluster.ts';
+import { Timeline } from '../time-travel.ts';
+import { frameOf } from '../view/frame.ts';
+import { stepRecordsOf } from '../view/records.ts';
+import type { Frame, StepRecord } from '../view/types.ts';
+import { applyAction, commandOf, type FigureAction } from './actions.ts';
+import type { DemoBeat, DemoDef, DemoMemo, FigureDef } from './demo.ts';
+import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
+
+/** Log records a view carries (the request-log panel's depth). */
+export const LOG_TAIL = 80;
+/** "Next event that matters" gives up after this much quiet simulated time. */
+export const NEXT_LIMIT_MS = 15 * 60_000;
+/** … or after this many steps of heartbeats. */
+const NEXT_LIMIT_STEPS = 50_000;
+
+/** A demo under way: its remaining beats and what it remembered when pressed. */
+interface ActiveDemo {
+  id: string;
+  memo: DemoMemo;
+  beats: DemoBeat[];
+  next: number;
+}
+
+/** One figure's cluster and where the reader stands in it. */
+export class FigureHost {
+  readonly def: FigureDef;
+  readonly story: CompiledStory;
+  readonly cluster: Cluster;
+  readonly timeline: Timeline;
+  /** Beat texts by step: the story's, then those the reader's demos reached. */
+  private beats = new Map<number, string>();
+  /** The timeline still carries the story's inputs (nothing the reader did has forked it away). */
+  private following = true;
+  private diverged = false;
+  private active: ActiveDemo | null = null;
+  private readonly storySteps: number[];
+
+  /** Builds the figure's cluster and loads its story as the future to replay. */
+  constructor(def: FigureDef, story: CompiledStory) {
+    this.def = def;
+    this.story = story;
+    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes });
+    this.timeline = new Timeline(this.cluster);
+    this.storySteps = story.beats.map((b) => b.step);
+    this.loadStory();
+  }
+
+  /** Answers one request; throws on a request it cannot make sense of (the worker turns that into an error reply). */
+  handle(req: FigureRequest): FigureView | null {
+    switch (req.op) {
+      case 'view': case 'open': break;
+      case 'step': this.forward(() => this.timeline.step()); break;
+      case 'back': this.timeline.back(); break;
+      case 'seek': this.seek(req.step); break;
+      case 'advance': this.advance(req.ms); break;
+      case 'next': this.next(); break;
+      case 'reset': this.reset(); break;
+      case 'rejoin': this.rejoin(); break;
+      case 'demo': this.demo(req.demo); break;
+      case 'action': this.act([req.action], null); break;
+      case 'close': return null;
+    }
+    return this.view();
+  }
+
+  /** The view at the cursor. */
+  view(): FigureView {
+    const tl = this.timeline;
+    const pos = tl.at();
+    const w = this.cluster.world.state;
+    const frame = frameOf(this.cluster);
+    const end = tl.logAt(pos.step);
+    const records = pos.step > 0 ? stepRecordsOf(w, tl.logAt(pos.step - 1), end) : [];
+    const log = stepRecordsOf(w, Math.max(0, end - LOG_TAIL), end);
+    const beat = this.beats.get(pos.step) ?? null;
+    let beatIndex = -1;
+    if (this.following) for (let i = 0; i < this.storySteps.length && this.storySteps[i] <= pos.step; i++) beatIndex = i;
+    return {
+      figure: this.def.id,
+      step: pos.step,
+      last: pos.last,
+      t: pos.t,
+      t0: tl.timeOf(0),
+      frame,
+      records,
+      log,
+      beat,
+      sentence: beat ?? sentenceOf(records, pos.step),
+      story: { beats: this.storySteps.length, beatIndex, diverged: this.diverged, ended: this.following && pos.step >= this.story.end },
+      demos: this.def.demos.map((d) => buttonOf(d, frame)),
+      demoRunning: this.active && this.active.next < this.active.beats.length ? this.active.id : null,
+    };
+  }
+
+  // ——— moving ———
+
+  /** Runs a forward move; when it recorded new steps, the active demo's beats are checked there. */
+  private forward(move: () => unknown): void {
+    const before = this.timeline.length;
+    move();
+    if (this.timeline.length > before && this.timeline.at().atEnd) this.checkBeats();
+  }
+
+  private seek(step: number): void {
+    if (!Number.isFinite(step)) throw new Error('seek: the step is not a number');
+    const target = Math.max(0, Math.min(Math.floor(step), this.timeline.length - 1));
+    this.timeline.seek(target);
+  }
+
+  /** Simulated time forward; a story beat on the way stops it there (playback pauses at beats). */
+  private advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0 || ms > 3_600_000) throw new Error('advance: ms must be between 0 and 3,600,000');
+    const pos = this.timeline.at();
+    const target = pos.t + ms;
+    if (this.following) {
+      const beat = this.story.beats.find((b) => b.step > pos.step && b.t <= target);
+      if (beat) { this.forward(() => this.timeline.seek(beat.step)); return; }
+    }
+    this.forward(() => this.timeline.advance(ms));
+  }
+
+  /** Steps until something other than a heartbeat happens (a write, a beat, an input), or the cluster stays quiet too long. */
+  private next(): void {
+    const tl = this.timeline;
+    const start = tl.at();
+    for (let n = 0; n < NEXT_LIMIT_STEPS; n++) {
+      const before = tl.length;
+      if (!tl.step()) return;
+      const pos = tl.at();
+      if (tl.length > before && pos.atEnd && this.checkBeats()) return;
+      if (this.beats.has(pos.step) || tl.kindOf(pos.step) === 'input') return;
+      if (pos.t - start.t > NEXT_LIMIT_MS) return;
+      const w = this.cluster.world.state;
+      if (stepRecordsOf(w, tl.logAt(pos.step - 1), tl.logAt(pos.step)).some((r) => !r.heartbeat)) {
+        if (tl.length > before && pos.atEnd) this.checkBeats();
+        return;
+      }
+    }
+  }
+
+  /** Back to step 0 with the story loaded again. */
+  private reset(): void {
+    this.timeline.seek(0);
+    this.loadStory();
+  }
+
+  /** Returns to the story at the last story beat the reader had reached before changing things. */
+  private rejoin(): void {
+    const at = this.timeline.at().step;
+    const beat = [...this.storySteps].reverse().find((s) => s <= at) ?? 0;
+    this.timeline.seek(0);
+    this.loadStory();
+    this.timeline.seek(beat);
+  }
+
+  private loadStory(): void {
+    this.timeline.load(this.story.inputs);
+    this.beats = new Map(this.story.beats.map((b) => [b.step, b.text]));
+    this.following = true;
+    this.diverged = false;
+    this.active = null;
+  }
+
+  // ——— changing ———
+
+  /** Presses a demo button: its actions now, its beats from here on. */
+  private demo(id: string): void {
+    const d = this.def.demos.find((x) => x.id === id);
+    if (!d) throw new Error(`no demo "${id}" in figure ${this.def.id}`);
+    const frame = frameOf(this.cluster);
+    const why = d.unavailable(frame);
+    if (why) throw new Error(why);
+    const s = d.start(frame);
+    this.act(s.actions, s.intro);
+    this.active = { id, memo: s.memo, beats: s.beats, next: 0 };
+    this.checkBeats();
+  }
+
+  /** Makes the reader's actions at the cursor; in the story's middle that forks the story away. */
+  private act(actions: FigureAction[], intro: string | null): void {
+    const tl = this.timeline;
+    const at = tl.at();
+    if (!at.atEnd || (this.following && at.step < this.story.end)) {
+      if (this.following && at.step < this.story.end) this.diverged = true;
+      for (const s of [...this.beats.keys()]) if (s > at.step) this.beats.delete(s);
+    }
+    this.following = false;
+    this.active = null;
+    tl.apply((c) => { for (const a of actions) applyAction(c, a); });
+    const step = tl.at().step;
+    this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
+  }
+
+  /** At a newly recorded step: fires the active demo's beats that now hold (true when one fired). */
+  private checkBeats(): boolean {
+    const a = this.active;
+    if (!a || a.next >= a.beats.length) return false;
+    let fired = false;
+    let frame: Frame = frameOf(this.cluster);
+    while (a.next < a.beats.length && a.beats[a.next].when(frame, a.memo)) {
+      const beat = a.beats[a.next++];
+      const step = this.timeline.at().step;
+      const prior = this.beats.get(step);
+      const text = beat.text(frame, a.memo);
+      this.beats.set(step, prior ? `${prior} ${text}` : text);
+      fired = true;
+      const more = beat.then?.(frame, a.memo) ?? [];
+      if (more.length) {
+        this.timeline.apply((c) => { for (const x of more) applyAction(c, x); });
+        frame = frameOf(this.cluster);
+      }
+    }
+    return fired;
+  }
+}
+
+/** A demo's button as it reads at this frame. */
+function buttonOf(d: DemoDef, f: Frame): DemoButton {
+  const why = d.unavailable(f);
+  const label = d.label(f);
+  let command = '';
+  if (!why) { const s = d.start(f); command = s.actions.map(commandOf).join('; '); }
+  return { id: d.id, label, command, enabled: !why, why };
+}
+
+/** What a step says when no beat falls on it: its first record that is not a heartbeat, else its first. */
+function sentenceOf(records: StepRecord[], step: number): string {
+  if (step === 0) return 'The cluster as it starts: the control plane and its worker nodes, with nothing running yet.';
+  const r = records.find((x) => !x.heartbeat) ?? records[0];
+  return r ? r.sentence : 'Time passes; nothing is sent.';
+}

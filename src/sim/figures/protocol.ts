@@ -1,0 +1,110 @@
+// The one typed boundary between a figure on the page and its cluster in the worker: what a figure
+// is (its definition, its compiled story), what it sees after each request (FigureView), and the
+// messages both ways. Everything that crosses is plain, JSON-safe data.
+import type { ClusterOptions } from '../cluster-types.ts';
+import type { Input } from '../world.ts';
+import type { Frame, StepRecord } from '../view/types.ts';
+import type { FigureAction } from './actions.ts';
+
+/** A beat of a story: after this step the narration pauses and says `text`. */
+export interface BeatMark {
+  step: number;
+  text: string;
+}
+
+/** A beat as the build compiled it: where it falls, and the cluster there (for the page without JavaScript and for tests). */
+export interface CompiledBeat extends BeatMark {
+  t: number;
+  /** The world's hash at the beat: the browser's replay must arrive at the same bytes. */
+  hash: string;
+  frame: Frame;
+}
+
+/** A figure's default story, run once at build time (figures/compile.ts). */
+export interface CompiledStory {
+  figure: string;
+  title: string;
+  options: Required<Pick<ClusterOptions, 'seed' | 'nodes'>>;
+  /** The inputs after the cluster's construction, as the world recorded them. */
+  inputs: Input[];
+  beats: CompiledBeat[];
+  /** The last step of the story (its last beat). */
+  end: number;
+}
+
+/** What a figure's page gets at build time: the story, the first frame's view and the figure's note. */
+export interface CompiledFigure {
+  id: string;
+  title: string;
+  story: CompiledStory;
+  /** The view at step 0, exactly as the worker will first answer: the server render and hydration use it. */
+  first: FigureView;
+  /** The "what this leaves out" note, one item per simplification. */
+  leavesOut: string[];
+}
+
+/** A demo button as the page shows it at this moment. */
+export interface DemoButton {
+  id: string;
+  label: string;
+  /** The kubectl or sim line the button amounts to now. */
+  command: string;
+  enabled: boolean;
+  /** Why it is disabled, when it is. */
+  why: string | null;
+}
+
+/** Where the reader stands relative to the story. */
+export interface StoryState {
+  /** The beats of the story (the page lists them). */
+  beats: number;
+  /** Index of the last story beat at or before the cursor, or -1. */
+  beatIndex: number;
+  /** The reader changed the cluster before the story's end: the story no longer applies. */
+  diverged: boolean;
+  /** The cursor is at or past the story's last beat. */
+  ended: boolean;
+}
+
+/** Everything a figure draws after a request: the worker's answer. */
+export interface FigureView {
+  figure: string;
+  step: number;
+  last: number;
+  /** Simulated ms at the cursor, and at step 0. */
+  t: number;
+  t0: number;
+  frame: Frame;
+  /** The records of the current step (drawn as arrows). */
+  records: StepRecord[];
+  /** The request log up to the cursor, newest last (the most recent ones only). */
+  log: StepRecord[];
+  /** The beat's text when the cursor is at a beat (story or demo), else null. */
+  beat: string | null;
+  /** The sentence for the current step: the beat, else what its first record did. */
+  sentence: string;
+  story: StoryState;
+  demos: DemoButton[];
+  /** A demo the reader started is still waiting for its next beat. */
+  demoRunning: string | null;
+}
+
+/** Speeds of playback: simulated time at wall-clock pace, ten times it, or jumps to the next event that matters. */
+export type Speed = 'real' | 'fast' | 'compressed';
+
+/** A request from the page to the worker about one figure. */
+export type FigureRequest =
+  | { op: 'open'; figure: string; story: CompiledStory }
+  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'close' }
+  | { op: 'seek'; step: number }
+  | { op: 'advance'; ms: number }
+  | { op: 'demo'; demo: string }
+  | { op: 'action'; action: FigureAction };
+
+/** A request as posted: the figure instance it is for and a sequence number for its answer. */
+export type WorkerRequest = FigureRequest & { id: number; instance: string };
+
+/** The worker's answer to one request. */
+export type WorkerReply =
+  | { id: number; instance: string; ok: true; view: FigureView | null }
+  | { id: number; instance: string; ok: false; error: string };
