@@ -12,6 +12,7 @@ import { runKubectl } from './kubectl/kubectl.ts';
 import { nodeHealthOf } from './node-lifecycle/node-lifecycle-controller.ts';
 import { schedulingRecordOf, type SchedulerState } from './scheduler/scheduler.ts';
 import { storeList } from './store.ts';
+import { frameOf } from './view/frame.ts';
 
 const k = (c: Cluster, cmd: string) => runKubectl(c, cmd);
 /** Run a kubectl line that must succeed; returns stdout. */
@@ -28,7 +29,15 @@ const node = (c: Cluster, name: string) => nodes(c).find((n) => n.metadata?.name
 const deployment = (c: Cluster, name: string) => (storeList(c.world.state.store, 'deployments', 'default') as Deployment[]).find((d) => d.metadata?.name === name)!;
 const live = (c: Cluster, ns = 'default') => allPods(c, ns).filter((p) => !p.metadata?.deletionTimestamp);
 const isReady = (p: Pod) => !!p.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
-const nodeReady = (n: Node) => n.status?.conditions?.find((x) => x.type === 'Ready')?.status;
+// What a figure reads of the cluster (the Frame): nodes' Ready status and taints, pods' readiness.
+const nodeView = (c: Cluster, name: string) => frameOf(c).nodes.find((n) => n.name === name)!;
+const nodeReady = (c: Cluster, name: string) => nodeView(c, name).ready;
+const nodesReady = (c: Cluster) => frameOf(c).nodes.map((n) => n.ready);
+const taints = (c: Cluster, name: string) => nodeView(c, name).taints.map((t) => `${t.key}:${t.effect}`);
+/** The pods not being deleted, bound or not. */
+const livePods = (c: Cluster) => { const f = frameOf(c); return [...f.pods, ...f.pending].filter((p) => !p.terminating); };
+const readyPods = (c: Cluster) => livePods(c).filter((p) => p.ready);
+const podNames = (ps: { name: string }[]) => ps.map((p) => p.name).sort();
 const names = (ps: Pod[]) => ps.map((p) => p.metadata!.name!).sort();
 const phase = (c: Cluster, name: string) => allPods(c).find((p) => p.metadata?.name === name)?.status?.phase;
 const waitingReason = (p: Pod | undefined) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason;
@@ -38,7 +47,7 @@ function withWeb(n = 3, opts: Parameters<typeof createCluster>[0] = {}): Cluster
   const c = createCluster(opts);
   ok(c, `kubectl create deployment web --image=nginx:1.27 --replicas=${n}`);
   c.advance(30_000);
-  expect(live(c).filter(isReady)).toHaveLength(n);
+  expect(readyPods(c)).toHaveLength(n);
   return c;
 }
 
@@ -61,10 +70,9 @@ describe('default world', () => {
     for (const n of ns) {
       expect(n.status?.capacity?.cpu).toBe('4');
       expect(n.status?.capacity?.memory).toBe('8388608Ki');
-      expect(nodeReady(n)).toBe('True');
-      expect(n.spec?.taints ?? []).toEqual([]);
       expect(n.metadata?.labels?.['node-role.kubernetes.io/control-plane']).toBeUndefined();
     }
+    expect(frameOf(c).nodes.map((n) => [n.name, n.ready, n.taints])).toEqual(['node-1', 'node-2', 'node-3'].map((n) => [n, 'True', []]));
     expect(new Set(ns.map((n) => n.metadata?.labels?.['topology.kubernetes.io/zone'])).size).toBe(1);
     expect(allPods(c, 'kube-system')).toEqual([]);
     expect(ok(c, 'kubectl get nodes')).toBe(
@@ -111,7 +119,7 @@ describe('kubeadm world', () => {
     const cp = node(c, CONTROL_PLANE_NODE);
     expect(cp.spec?.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     expect(cp.metadata?.labels?.['node-role.kubernetes.io/control-plane']).toBe('');
-    expect(nodeReady(cp)).toBe('True');
+    expect(nodeReady(c, CONTROL_PLANE_NODE)).toBe('True');
     const sys = allPods(c, 'kube-system');
     expect(names(sys)).toEqual(['etcd-control-plane', 'kube-apiserver-control-plane', 'kube-controller-manager-control-plane', 'kube-scheduler-control-plane']);
     for (const p of sys) {
@@ -143,7 +151,7 @@ describe('kubeadm world', () => {
 describe('control plane stopped', () => {
   test('kubectl is refused, running pods keep running, nothing is rescheduled even when a node dies meanwhile', () => {
     const c = withWeb(3);
-    const before = names(live(c));
+    const before = podNames(livePods(c));
     c.controlPlane('stop');
     expect(c.running('apiserver')).toBe(false);
     const r = k(c, 'kubectl get pods');
@@ -152,7 +160,7 @@ describe('control plane stopped', () => {
     c.node('node-1', 'stop');
     c.advance(10 * 60_000);
     // The store is frozen in time: same pods, all still recorded Running.
-    expect(names(live(c))).toEqual(before);
+    expect(podNames(livePods(c))).toEqual(before);
     expect(allPods(c).every((p) => p.status?.phase === 'Running')).toBe(true);
     // The containers on the live nodes are still running in their runtimes.
     for (const n of ['node-2', 'node-3']) {
@@ -163,17 +171,17 @@ describe('control plane stopped', () => {
 
   test('on start every node gets a fresh grace period: no mass eviction after a long outage', () => {
     const c = withWeb(3);
-    const before = names(live(c));
+    const before = podNames(livePods(c));
     c.controlPlane('stop');
     c.advance(10 * 60_000); // every lease is long stale by now
     c.controlPlane('start');
     expect(c.running('apiserver') && c.running('scheduler') && c.running('controller-manager')).toBe(true);
     c.advance(45_000);
-    expect(nodes(c).map(nodeReady)).toEqual(['True', 'True', 'True']);
-    for (const n of nodes(c)) expect((n.spec?.taints ?? []).map((t) => t.key)).not.toContain('node.kubernetes.io/unreachable');
+    expect(nodesReady(c)).toEqual(['True', 'True', 'True']);
+    for (const n of frameOf(c).nodes) expect(n.taints.map((t) => t.key)).not.toContain('node.kubernetes.io/unreachable');
     c.advance(6 * 60_000);
-    expect(names(live(c))).toEqual(before);
-    expect(nodes(c).map(nodeReady)).toEqual(['True', 'True', 'True']);
+    expect(podNames(livePods(c))).toEqual(before);
+    expect(nodesReady(c)).toEqual(['True', 'True', 'True']);
   });
 
   test('a node that died during the outage gets its grace period only from the restart', () => {
@@ -183,28 +191,28 @@ describe('control plane stopped', () => {
     c.advance(3 * 60_000);
     c.controlPlane('start');
     c.advance(30_000);
-    expect(nodeReady(node(c, 'node-1'))).toBe('True'); // fresh 50 s grace from the restart
+    expect(nodeReady(c, 'node-1')).toBe('True'); // fresh 50 s grace from the restart
     c.advance(40_000);
-    expect(nodeReady(node(c, 'node-1'))).toBe('Unknown');
+    expect(nodeReady(c, 'node-1')).toBe('Unknown');
   });
 });
 
 describe('scheduler stopped', () => {
   test('new pods stay Pending, running ones are untouched; started again, they are scheduled', () => {
     const c = withWeb(2);
-    const running = names(live(c));
+    const running = podNames(livePods(c));
     c.controlPlane('stop', 'scheduler');
     expect(c.running('scheduler')).toBe(false);
     ok(c, 'kubectl scale deployment web --replicas=4');
     c.advance(60_000);
-    const ps = live(c);
+    const ps = livePods(c);
     expect(ps).toHaveLength(4);
-    expect(ps.filter((p) => !p.spec?.nodeName)).toHaveLength(2);
-    expect(ps.filter((p) => !p.spec?.nodeName).every((p) => p.status?.phase === 'Pending')).toBe(true);
-    expect(ps.filter((p) => running.includes(p.metadata!.name!)).every(isReady)).toBe(true);
+    expect(ps.filter((p) => !p.node)).toHaveLength(2);
+    expect(ps.filter((p) => !p.node).every((p) => p.phase === 'Pending')).toBe(true);
+    expect(ps.filter((p) => running.includes(p.name)).every((p) => p.ready)).toBe(true);
     c.controlPlane('start', 'scheduler');
     c.advance(30_000);
-    expect(live(c).every((p) => p.spec?.nodeName && isReady(p))).toBe(true);
+    expect(livePods(c).every((p) => p.node && p.ready)).toBe(true);
   });
 });
 
@@ -217,14 +225,14 @@ describe('controller-manager stopped', () => {
     ok(c, `kubectl delete pod ${victim} --wait=false`);
     ok(c, 'kubectl scale deployment web --replicas=5');
     c.advance(60_000);
-    expect(live(c)).toHaveLength(2);
+    expect(livePods(c)).toHaveLength(2);
     expect(allPods(c).find((p) => p.metadata?.name === victim)).toBeUndefined(); // the kubelet finished the deletion
     c.controlPlane('start', 'controller-manager');
     c.advance(40_000);
-    const ps = live(c);
+    const ps = livePods(c);
     expect(ps).toHaveLength(5);
-    expect(ps.every(isReady)).toBe(true);
-    expect(names(ps)).not.toContain(victim);
+    expect(ps.every((p) => p.ready)).toBe(true);
+    expect(podNames(ps)).not.toContain(victim);
     expect(deployment(c, 'web').status?.readyReplicas).toBe(5);
   });
 });
@@ -236,7 +244,7 @@ describe('apiserver latency', () => {
       c.advance(1000);
       if (latency) c.apiserverLatency(latency);
       ok(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=1');
-      return timeUntil(c, () => live(c).some(isReady));
+      return timeUntil(c, () => readyPods(c).length > 0);
     };
     const fast = measure(0);
     const slow = measure(500);
@@ -259,7 +267,7 @@ describe('etcd full', () => {
     c.etcd('ok');
     expect(ok(c, 'kubectl scale deployment web --replicas=4')).toBe('deployment.apps/web scaled\n');
     c.advance(30_000);
-    expect(live(c).filter(isReady)).toHaveLength(4);
+    expect(readyPods(c)).toHaveLength(4);
   });
 });
 
@@ -267,15 +275,15 @@ describe('node partition', () => {
   /** web ×3, node-2 cut off for 130 s (NotReady, tainted, but inside the 300 s toleration), then healed. */
   function partitioned() {
     const c = withWeb(3);
-    const before = names(live(c));
-    const onNode = live(c).find((p) => p.spec?.nodeName === 'node-2')!.metadata!.name!;
+    const before = podNames(livePods(c));
+    const onNode = livePods(c).find((p) => p.node === 'node-2')!.name;
     c.node('node-2', 'partition');
     c.advance(40_000);
-    expect(nodeReady(node(c, 'node-2'))).toBe('True'); // still within the 50 s grace
+    expect(nodeReady(c, 'node-2')).toBe('True'); // still within the 50 s grace
     c.advance(30_000);
-    expect(nodeReady(node(c, 'node-2'))).toBe('Unknown');
+    expect(nodeReady(c, 'node-2')).toBe('Unknown');
     expect(ok(c, 'kubectl get nodes')).toMatch(/^node-2\s+NotReady\s/m);
-    expect((node(c, 'node-2').spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/unreachable:NoExecute');
+    expect(taints(c, 'node-2')).toContain('node.kubernetes.io/unreachable:NoExecute');
     // The kubelet cannot reach the API server, but its containers run on.
     expect(podLifecycleOf(kubeletStateOf(c.world, 'node-2')!, `default/${onNode}`)?.state).toMatch(/running/i);
     c.advance(60_000);
@@ -286,11 +294,11 @@ describe('node partition', () => {
   test('containers keep running, node NotReady after the grace; healed before 300 s, Ready again and nothing evicted', () => {
     const { c, before } = partitioned();
     c.advance(3 * 60_000);
-    expect(nodeReady(node(c, 'node-2'))).toBe('True');
-    expect((node(c, 'node-2').spec?.taints ?? [])).toEqual([]);
+    expect(nodeReady(c, 'node-2')).toBe('True');
+    expect(taints(c, 'node-2')).toEqual([]);
     c.advance(5 * 60_000);
-    expect(names(live(c))).toEqual(before);
-    expect(live(c).every(isReady)).toBe(true);
+    expect(podNames(livePods(c))).toEqual(before);
+    expect(livePods(c).every((p) => p.ready)).toBe(true);
   });
 
   // tryUpdateNodeStatus compares with the server's copy, so the Ready=Unknown the node lifecycle
@@ -298,29 +306,29 @@ describe('node partition', () => {
   test('healed, the node is Ready again within one node-status tick', () => {
     const { c } = partitioned();
     c.advance(20_000);
-    expect(nodeReady(node(c, 'node-2'))).toBe('True');
+    expect(nodeReady(c, 'node-2')).toBe('True');
   });
 });
 
 describe('node stop/start', () => {
   test('after eviction the node comes back without the evicted pods, and replacements run elsewhere', () => {
     const c = withWeb(3);
-    const evicted = live(c).filter((p) => p.spec?.nodeName === 'node-1').map((p) => p.metadata!.name!);
+    const evicted = livePods(c).filter((p) => p.node === 'node-1').map((p) => p.name);
     expect(evicted.length).toBeGreaterThan(0);
     c.node('node-1', 'stop');
     c.advance(7 * 60_000);
-    expect(nodeReady(node(c, 'node-1'))).toBe('Unknown');
+    expect(nodeReady(c, 'node-1')).toBe('Unknown');
     // Evicted pods are Terminating (nobody confirms), replacements Ready on the other nodes.
     for (const n of evicted) expect(allPods(c).find((p) => p.metadata?.name === n)?.metadata?.deletionTimestamp).toBeDefined();
-    expect(live(c).filter(isReady)).toHaveLength(3);
-    expect(live(c).every((p) => p.spec?.nodeName !== 'node-1')).toBe(true);
+    expect(readyPods(c)).toHaveLength(3);
+    expect(livePods(c).every((p) => p.node !== 'node-1')).toBe(true);
     c.node('node-1', 'start');
     c.advance(60_000);
-    expect(nodeReady(node(c, 'node-1'))).toBe('True');
+    expect(nodeReady(c, 'node-1')).toBe('True');
     // The returning kubelet confirms the deletions: the old pods are gone.
     for (const n of evicted) expect(allPods(c).find((p) => p.metadata?.name === n)).toBeUndefined();
-    expect(live(c)).toHaveLength(3);
-    expect(live(c).every(isReady)).toBe(true);
+    expect(livePods(c)).toHaveLength(3);
+    expect(livePods(c).every((p) => p.ready)).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
+import { frameOf } from '../view/frame.ts';
 import { setVerifyUnchangedStatus } from './pod-worker.ts';
 
 function deployment(name: string, replicas: number, image = 'nginx:1.27', extra: Record<string, unknown> = {}): Deployment {
@@ -20,7 +21,7 @@ function apply(c: Cluster, d: Deployment): void {
   if (!r.ok) throw new Error(r.status.message);
 }
 
-const running = (c: Cluster) => Object.values(c.world.state.store.objects.pods ?? {}).filter((p) => (p as { status?: { phase?: string } }).status?.phase === 'Running').length;
+const running = (c: Cluster) => frameOf(c).pods.filter((p) => p.phase === 'Running').length;
 
 describe('unchanged-status shortcut', () => {
   beforeAll(() => setVerifyUnchangedStatus(true));

@@ -108,7 +108,7 @@ export interface StepRecord {
   component: string;
   from: Endpoint;
   to: Endpoint;
-  /** Short label: "POST pods", "ADDED pods/web-…", "CreateContainer". */
+  /** Short label: "POST pods", "PATCH pods/status", "ADDED pods", "CreateContainer". */
   label: string;
   verb: string;
   path: string;
