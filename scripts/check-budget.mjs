@@ -5,7 +5,7 @@
  * - a page with figures must have a budget in FIGURE_BUDGETS (later issues add them here);
  * - CSS ≤ 12 KB gzip and HTML ≤ 30 KB gzip per page.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createReport } from './lib/report.mjs';
@@ -17,7 +17,10 @@ const CSS_MAX_GZIP = 12 * KB;
 const HTML_MAX_GZIP = 30 * KB;
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
-export const FIGURE_BUDGETS = {};
+export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB };
+/** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
+const WORKER_TARGET_GZIP = 90 * KB;
+const WORKER_MAX_GZIP = 110 * KB;
 
 const dist = 'dist';
 const base = basePath();
@@ -71,5 +74,15 @@ for (const page of htmlPages(dist)) {
   } else {
     report.check(`${p}: no JavaScript besides the theme script (${moduleGzip} B)`, moduleGzip === 0, [...moduleFiles].join(', '));
   }
+}
+// The worker: one chunk (with what it imports) for every figure of the site.
+const astroDir = join(dist, '_astro');
+const workers = existsSync(astroDir) ? readdirSync(astroDir).filter((f) => /^core\.worker-.*\.js$/.test(f)) : [];
+report.check(`one core worker chunk (${workers.join(', ') || 'none'})`, workers.length === 1);
+for (const w of workers) {
+  const bytes = [...moduleGraph(join(astroDir, w))].reduce((n, f) => n + gz(readFileSync(f)), 0);
+  const note = bytes <= WORKER_TARGET_GZIP ? `within the ${WORKER_TARGET_GZIP} B target` : `over the ${WORKER_TARGET_GZIP} B target by ${bytes - WORKER_TARGET_GZIP} B`;
+  console.log(`budget: worker ${w}: ${bytes} B gzip, ${note}`);
+  report.check(`worker ${w}: ${bytes} B gzip ≤ ${WORKER_MAX_GZIP} (${note})`, bytes <= WORKER_MAX_GZIP);
 }
 report.finish();

@@ -34,7 +34,7 @@ export type FigureEvent =
 export const TICK: Record<Speed, { every: number; ms: number }> = {
   real: { every: 100, ms: 100 },
   fast: { every: 100, ms: 1_000 },
-  compressed: { every: 450, ms: 0 },
+  compressed: { every: 300, ms: 0 },
 };
 
 /** The request a playback tick makes at a speed: time forward, or the next event that matters. */

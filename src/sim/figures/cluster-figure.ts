@@ -2,7 +2,7 @@
 // expects (apply, scale, self-healing, a rolling update and its roll-back, a node dying and
 // returning, the control plane down and up). Every text is computed from the frame it describes.
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
-import type { DemoDef, FigureDef } from './demo.ts';
+import type { DemoDef, DemoStart, FigureDef } from './demo.ts';
 
 const NAME = 'web';
 const IMAGES = ['nginx:1.27', 'nginx:1.28'] as const;
@@ -164,7 +164,7 @@ const nodeDies: DemoDef = {
   id: 'node-3',
   label: (f) => (f.nodes.find((n) => n.name === DYING)?.powered === false ? 'Node-3 returns' : 'Node-3 dies'),
   unavailable: (f) => (f.nodes.some((n) => n.name === DYING) ? null : `This cluster has no ${DYING}.`),
-  start: (f) => {
+  start: (f): DemoStart => {
     const node = f.nodes.find((n) => n.name === DYING)!;
     if (!node.powered) {
       return {
@@ -195,7 +195,7 @@ const nodeDies: DemoDef = {
       intro: `${DYING} loses power, and its pods stop with it. Nobody tells the API server: the kubelet simply stops renewing the node's Lease, every 10 seconds.`,
       beats: [
         {
-          when: (g) => g.nodes.find((n) => n.name === DYING)?.ready === 'Unknown',
+          when: (g) => { const n = g.nodes.find((x) => x.name === DYING); return n?.ready === 'Unknown' && n.taints.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'); },
           text: () => `No Lease renewal for 50 seconds (the node-monitor grace period): the node-lifecycle controller sets ${DYING}'s Ready condition to Unknown and taints it node.kubernetes.io/unreachable, NoSchedule and NoExecute. Its pods are marked not ready, but stay.`,
         },
         {

@@ -83,7 +83,7 @@ export class FigureHost {
     return {
       figure: this.def.id,
       step: pos.step,
-      last: pos.last,
+      last: Math.max(pos.last, this.following ? this.story.end : 0),
       t: pos.t,
       t0: tl.timeOf(0),
       frame,
@@ -99,6 +99,12 @@ export class FigureHost {
 
   // ——— moving ———
 
+  /** The furthest step the slider reaches: the recording's end, or the story's while it is followed. */
+  private lastStep(): number {
+    const last = this.timeline.length - 1;
+    return this.following ? Math.max(last, this.story.end) : last;
+  }
+
   /** Runs a forward move; when it recorded new steps, the active demo's beats are checked there. */
   private forward(move: () => unknown): void {
     const before = this.timeline.length;
@@ -108,8 +114,10 @@ export class FigureHost {
 
   private seek(step: number): void {
     if (!Number.isFinite(step)) throw new Error('seek: the step is not a number');
-    const target = Math.max(0, Math.min(Math.floor(step), this.timeline.length - 1));
-    this.timeline.seek(target);
+    // Within the recording, or on to the story's end (its future is known); never further, so a
+    // hostile step number cannot make the worker run for ever.
+    const target = Math.max(0, Math.min(Math.floor(step), this.lastStep()));
+    this.forward(() => this.timeline.seek(target));
   }
 
   /** Simulated time forward; a story beat on the way stops it there (playback pauses at beats). */
@@ -186,7 +194,8 @@ export class FigureHost {
     const tl = this.timeline;
     const at = tl.at();
     if (!at.atEnd || (this.following && at.step < this.story.end)) {
-      if (this.following && at.step < this.story.end) this.diverged = true;
+      // At step 0 nothing of the story has happened yet: the reader starts a path of their own.
+      if (this.following && at.step > 0 && at.step < this.story.end) this.diverged = true;
       for (const s of [...this.beats.keys()]) if (s > at.step) this.beats.delete(s);
     }
     this.following = false;
@@ -204,16 +213,15 @@ export class FigureHost {
     let frame: Frame = frameOf(this.cluster);
     while (a.next < a.beats.length && a.beats[a.next].when(frame, a.memo)) {
       const beat = a.beats[a.next++];
+      const text = beat.text(frame, a.memo);
+      // A beat that acts again is said at the step of its action, where the reader sees it happen.
+      const more = beat.then?.(frame, a.memo) ?? [];
+      if (more.length) this.timeline.apply((c) => { for (const x of more) applyAction(c, x); });
       const step = this.timeline.at().step;
       const prior = this.beats.get(step);
-      const text = beat.text(frame, a.memo);
       this.beats.set(step, prior ? `${prior} ${text}` : text);
       fired = true;
-      const more = beat.then?.(frame, a.memo) ?? [];
-      if (more.length) {
-        this.timeline.apply((c) => { for (const x of more) applyAction(c, x); });
-        frame = frameOf(this.cluster);
-      }
+      if (more.length) frame = frameOf(this.cluster);
     }
     return fired;
   }

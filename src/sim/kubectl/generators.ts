@@ -32,5 +32,5 @@ export function setImageRequest(name: string, containers: { name: string; image:
 
 /** `kubectl delete pod NAME` (background propagation, the pod's own grace period). */
 export function deletePodRequest(name: string, namespace = 'default'): ApiRequest {
-  return { verb: 'delete', resource: 'pods', namespace, name, options: { propagationPolicy: 'background' } };
+  return { verb: 'delete', resource: 'pods', namespace, name, options: { propagationPolicy: 'Background' } };
 }

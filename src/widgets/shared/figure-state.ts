@@ -1,15 +1,13 @@
-// Small pure helpers the figure islands share: the data-state a figure's root carries (what tests
-// wait on), and the slider's spoken value.
+// Small pure helpers the figure islands share.
 import type { FigureView } from '../../sim/figures/protocol.ts';
-
-/** "live paused at-beat": the machine's source, playback and story regions, for data-state. */
-export function figureStateOf(value: Record<string, unknown>): string {
-  const leaf = (v: unknown): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? Object.keys(v)[0] ?? '' : '');
-  const kebab = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  return [leaf(value.source), leaf(value.playback), kebab(leaf(value.story))].join(' ');
-}
+import type { SessionUpdate } from '../../machines/figure-session.ts';
 
 /** The timeline slider's aria-valuetext: "Step 7 of 23: the scheduler binds …". */
 export function valueTextOf(v: FigureView): string {
   return `Step ${v.step} of ${v.last}: ${v.sentence}`;
+}
+
+/** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
+export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
+  return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, view };
 }

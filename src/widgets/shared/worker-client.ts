@@ -1,12 +1,14 @@
-// The main thread's side of the figures' protocol: one shared module worker per page, started when
-// the first figure asks for it, and a client per figure instance that keeps one request in flight,
-// folds a run of seeks into the last one, and drops answers that newer requests have made stale.
-import type { FigureRequest, FigureView, WorkerReply, WorkerRequest } from '../../sim/figures/protocol.ts';
+// The main thread's side of a figure: one shared module worker per page, started when the first
+// figure asks for it, and a client per figure instance that keeps one event in flight, folds a run
+// of timeline seeks into the last one, and drops updates that events still queued make stale.
+import type { CompiledFigure } from '../../sim/figures/protocol.ts';
+import type { FigureEvent } from '../../machines/figure-machine.ts';
+import type { SessionMessage, SessionUpdate } from '../../machines/figure-session.ts';
 
-/** How requests reach a figure server and answers come back (the worker, or in-thread for tests). */
+/** How messages reach the figure sessions and updates come back (the worker, or in-thread for tests). */
 export interface Transport {
-  send(req: WorkerRequest): void;
-  listen(onReply: (reply: WorkerReply) => void): void;
+  post(m: SessionMessage): void;
+  listen(onUpdate: (u: SessionUpdate) => void): void;
 }
 
 let shared: Transport | null = null;
@@ -15,72 +17,58 @@ let shared: Transport | null = null;
 export function workerTransport(): Transport {
   if (shared) return shared;
   const worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name: 'desired-state-core' });
-  const listeners: ((r: WorkerReply) => void)[] = [];
-  worker.addEventListener('message', (e: MessageEvent<WorkerReply>) => { for (const l of listeners) l(e.data); });
-  shared = { send: (req) => worker.postMessage(req), listen: (l) => { listeners.push(l); } };
+  const listeners: ((u: SessionUpdate) => void)[] = [];
+  worker.addEventListener('message', (e: MessageEvent<SessionUpdate>) => { for (const l of listeners) l(e.data); });
+  shared = { post: (m) => worker.postMessage(m), listen: (l) => { listeners.push(l); } };
   return shared;
-}
-
-interface Pending {
-  req: FigureRequest;
-  resolve: (v: FigureView | null) => void;
-  reject: (e: Error) => void;
 }
 
 let nextInstance = 0;
 
-/** One figure instance's connection to its cluster in the worker. */
+/** One figure instance's connection to its machine and cluster in the worker. */
 export class FigureClient {
   readonly instance: string;
   private readonly transport: Transport;
-  private inFlight: { id: number; p: Pending } | null = null;
-  private queue: Pending[] = [];
   private seq = 0;
-  /** Called with each view that is still current when it arrives (none newer is queued). */
-  onview: (v: FigureView) => void = () => {};
+  private acked = 0;
+  private queued: FigureEvent[] = [];
+  /** Called with each update that is still current (no event of the reader's is waiting behind it). */
+  onupdate: (u: SessionUpdate) => void = () => {};
 
-  /** A client on the given transport (the page's worker by default). */
-  constructor(transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`) {
+  /** Opens the figure in the worker (or the given transport). */
+  constructor(compiled: CompiledFigure, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`) {
     this.transport = transport;
     this.instance = instance;
-    transport.listen((r) => { if (r.instance === this.instance) this.answer(r); });
+    transport.listen((u) => { if (u.instance === this.instance) this.update(u); });
+    // Props reach an island wrapped for reactivity, which postMessage cannot clone: send plain JSON.
+    const plain = JSON.parse(JSON.stringify({ story: compiled.story, view: compiled.first })) as Pick<SessionMessage & { type: 'open' }, 'story' | 'view'>;
+    transport.post({ instance, type: 'open', figure: compiled.id, story: plain.story, view: plain.view });
   }
 
-  /** Sends a request (after the one in flight); resolves with the view it produced. */
-  request(req: FigureRequest): Promise<FigureView | null> {
-    return new Promise((resolve, reject) => {
-      const last = this.queue[this.queue.length - 1];
-      // A seek replaces a seek still waiting: only where the slider stopped matters.
-      if (req.op === 'seek' && last?.req.op === 'seek') {
-        last.resolve(null);
-        this.queue[this.queue.length - 1] = { req, resolve, reject };
-      } else this.queue.push({ req, resolve, reject });
-      this.pump();
-    });
+  /** Sends the reader's event; while one is in flight the next waits, and a waiting seek is replaced by a newer one. */
+  send(event: FigureEvent): void {
+    const last = this.queued[this.queued.length - 1];
+    if (event.type === 'SEEK' && last?.type === 'SEEK') this.queued[this.queued.length - 1] = event;
+    else this.queued.push(event);
+    this.pump();
   }
 
-  /** Requests waiting behind the one in flight. */
-  get waiting(): number { return this.queue.length; }
+  /** Closes the instance (its cluster is dropped in the worker). */
+  close(): void { this.transport.post({ instance: this.instance, type: 'close' }); }
 
-  /** A request is in flight. */
-  get busy(): boolean { return this.inFlight !== null; }
+  /** Events sent and not yet answered, plus those waiting. */
+  get pending(): number { return (this.seq > this.acked ? 1 : 0) + this.queued.length; }
 
   private pump(): void {
-    if (this.inFlight || !this.queue.length) return;
-    const p = this.queue.shift()!;
-    const id = ++this.seq;
-    this.inFlight = { id, p };
-    this.transport.send({ ...p.req, id, instance: this.instance } as WorkerRequest);
+    if (this.seq > this.acked || !this.queued.length) return;
+    const event = this.queued.shift()!;
+    this.transport.post({ instance: this.instance, type: 'event', seq: ++this.seq, event });
   }
 
-  private answer(r: WorkerReply): void {
-    const f = this.inFlight;
-    if (!f || r.id !== f.id) return; // an answer for a request this client no longer waits on
-    this.inFlight = null;
-    if (r.ok) {
-      if (r.view && this.queue.length === 0) this.onview(r.view);
-      f.p.resolve(r.view);
-    } else f.p.reject(new Error(r.error));
+  private update(u: SessionUpdate): void {
+    if (u.seq > this.acked) this.acked = u.seq;
+    // An update older than an event still waiting would show a moment the reader has moved past.
+    if (this.queued.length === 0 && u.seq >= this.seq) this.onupdate(u);
     this.pump();
   }
 }

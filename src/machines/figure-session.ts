@@ -1,0 +1,106 @@
+// Where a figure's machine runs: in the page's worker, beside the figure's cluster, so xstate (which
+// the core already carries) costs the page's main thread nothing and a playback tick never waits on
+// it. A session is one figure instance: its machine, with `connect` and `core` wired to the figure
+// server, and every change of its snapshot sent to the page as an update.
+import { createActor, type Actor } from 'xstate';
+import type { CompiledStory, FigureRequest, FigureView, Speed, WorkerReply, WorkerRequest } from '../sim/index.ts';
+import { figureMachine, type FigureEvent } from './figure-machine.ts';
+
+/** A message from the page: open an instance of a figure, send its machine an event, or close it. */
+export type SessionMessage =
+  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView }
+  | { instance: string; type: 'event'; seq: number; event: FigureEvent }
+  | { instance: string; type: 'close' };
+
+/** What the page draws: the machine's regions as one data-state string, its context, and the view. */
+export interface SessionUpdate {
+  instance: string;
+  /** The last event seq this update has taken into account (the page drops updates older than what it sent). */
+  seq: number;
+  /** "live paused at-beat": source, playback and story, for the root's data-state. */
+  state: string;
+  playing: boolean;
+  live: boolean;
+  speed: Speed;
+  selected: number | null;
+  filter: string | null;
+  error: string | null;
+  view: FigureView;
+}
+
+/** "live paused at-beat" from the machine's state value. */
+export function stateString(value: Record<string, unknown>): string {
+  const leaf = (v: unknown): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? Object.keys(v)[0] ?? '' : '');
+  const kebab = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return [leaf(value.source), leaf(value.playback), kebab(leaf(value.story))].join(' ');
+}
+
+/** One figure instance in the worker: its machine, the last event seen, and how its updates go out. */
+interface Session {
+  actor: Actor<typeof figureMachine>;
+  seq: number;
+  handling: boolean;
+  post: () => void;
+}
+
+/** Runs figure sessions over a figure server (createFigureServer in the worker); posts updates through `post`. */
+export function createSessions(serve: (req: WorkerRequest) => WorkerReply, post: (u: SessionUpdate) => void): (m: SessionMessage) => void {
+  const sessions = new Map<string, Session>();
+  let id = 0;
+
+  function open(m: Extract<SessionMessage, { type: 'open' }>): void {
+    sessions.get(m.instance)?.actor.stop();
+    const session: Session = { actor: null as unknown as Actor<typeof figureMachine>, seq: 0, handling: false, post: () => {} };
+    const ask = (req: FigureRequest): void => {
+      const r = serve({ ...req, id: ++id, instance: m.instance } as WorkerRequest);
+      // Answers are delivered after the current transition, as a worker's would be.
+      queueMicrotask(() => {
+        if (session.actor.getSnapshot().status !== 'active') return;
+        if (r.ok && r.view) session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
+        else if (!r.ok) session.actor.send({ type: 'FAILED', error: r.error });
+      });
+    };
+    const machine = figureMachine.provide({
+      actions: {
+        connect: () => ask({ op: 'open', figure: m.figure, story: m.story }),
+        core: (_, req: FigureRequest) => ask(req),
+      },
+    });
+    session.actor = createActor(machine, { input: { view: m.view } });
+    session.post = () => {
+      const s = session.actor.getSnapshot();
+      post({
+        instance: m.instance,
+        seq: session.seq,
+        state: stateString(s.value as Record<string, unknown>),
+        playing: s.matches({ playback: 'playing' }),
+        live: s.matches({ source: 'live' }),
+        speed: s.context.speed,
+        selected: s.context.selected,
+        filter: s.context.filter,
+        error: s.context.error,
+        view: s.context.view,
+      });
+    };
+    // Changes the machine makes on its own (a playback tick, the core's answer) are posted as they
+    // happen; a reader's event is answered once it has been handled, changed or not (the ack).
+    session.actor.subscribe(() => { if (!session.handling) session.post(); });
+    sessions.set(m.instance, session);
+    session.actor.start();
+    session.actor.send({ type: 'VISIBLE' });
+  }
+
+  return (m) => {
+    if (!m || typeof m !== 'object' || typeof m.instance !== 'string') return;
+    if (m.type === 'open') { open(m); return; }
+    const s = sessions.get(m.instance);
+    if (!s) return;
+    if (m.type === 'close') { s.actor.stop(); sessions.delete(m.instance); serve({ id: ++id, instance: m.instance, op: 'close' }); return; }
+    if (m.type === 'event' && m.event && typeof m.event.type === 'string') {
+      s.seq = Math.max(s.seq, Number(m.seq) || 0);
+      s.handling = true;
+      try { s.actor.send(m.event); } finally { s.handling = false; }
+      s.post();
+    }
+  };
+}
