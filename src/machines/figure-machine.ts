@@ -2,7 +2,7 @@
 // (the server render, the worker loading, live), whether it plays, where the reader stands in the
 // story, and what is selected in the request log. Kubernetes' own states arrive in the views the
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
-import { assign, setup, stateIn } from 'xstate';
+import { and, assign, setup, stateIn } from 'xstate';
 import type { FigureRequest, FigureView, Speed } from '../sim/index.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
@@ -27,14 +27,18 @@ export type FigureEvent =
   | { type: 'SEEK'; step: number }
   | { type: 'DEMO'; demo: string }
   | { type: 'SPEED'; speed: Speed }
+  | { type: 'CYCLE_SPEED' }
   | { type: 'SELECT'; seq: number | null }
   | { type: 'FILTER'; endpoint: string | null };
+
+/** The speeds in the order the speed key cycles through them. */
+export const SPEEDS: readonly Speed[] = ['real', 'fast', 'compressed'];
 
 /** Wall-clock ms between playback ticks, and the simulated ms a tick advances, per speed. */
 export const TICK: Record<Speed, { every: number; ms: number }> = {
   real: { every: 100, ms: 100 },
   fast: { every: 100, ms: 1_000 },
-  compressed: { every: 300, ms: 0 },
+  compressed: { every: 200, ms: 0 },
 };
 
 /** The request a playback tick makes at a speed: time forward, or the next event that matters. */
@@ -58,9 +62,9 @@ export const figureMachine = setup({
     core: (_, _params: FigureRequest) => {},
     /** Start the worker and open this figure's cluster. Provided by the island. */
     connect: () => {},
-    keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)! }),
+    keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)!, error: null }),
     keepError: assign({ error: ({ event }) => (event.type === 'FAILED' ? event.error : null) }),
-    keepSpeed: assign({ speed: ({ event }) => (event.type === 'SPEED' ? event.speed : 'compressed') }),
+    keepSpeed: assign({ speed: ({ event, context }) => (event.type === 'SPEED' ? event.speed : event.type === 'CYCLE_SPEED' ? SPEEDS[(SPEEDS.indexOf(context.speed) + 1) % SPEEDS.length] : context.speed) }),
     select: assign({ selected: ({ event, context }) => (event.type === 'SELECT' ? (event.seq === context.selected ? null : event.seq) : context.selected) }),
     filter: assign({ filter: ({ event }) => (event.type === 'FILTER' ? event.endpoint : null), selected: null }),
   },
@@ -114,16 +118,14 @@ export const figureMachine = setup({
           on: {
             PLAY: { guard: 'isLive', target: 'playing' },
             TOGGLE: { guard: 'isLive', target: 'playing' },
-            // Pressing a demo is asking to see it: it plays from there.
-            DEMO: { guard: 'isLive', target: 'playing' },
           },
         },
         playing: {
           initial: 'waiting',
           on: {
             PAUSE: 'paused', TOGGLE: 'paused', HIDDEN: 'paused', FAILED: 'paused',
-            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused',
-            DEMO: { target: 'playing', reenter: true },
+            // Any command of the reader's pauses; a demo then stands at its first beat, to be read.
+            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused',
           },
           states: {
             waiting: { after: { tick: 'fetching' } },
@@ -149,12 +151,17 @@ export const figureMachine = setup({
       },
       on: {
         LOADED: [{ guard: 'diverged', target: '.diverged' }, { guard: 'atBeat', target: '.atBeat' }, { target: '.between' }],
-        VIEW: [{ guard: 'diverged', target: '.diverged' }, { guard: 'atBeat', target: '.atBeat' }, { target: '.between' }],
+        VIEW: [
+          { guard: and(['isLive', 'diverged']), target: '.diverged' },
+          { guard: and(['isLive', 'atBeat']), target: '.atBeat' },
+          { guard: 'isLive', target: '.between' },
+        ],
       },
     },
   },
   on: {
     SPEED: { actions: 'keepSpeed' },
+    CYCLE_SPEED: { actions: 'keepSpeed' },
     SELECT: { actions: 'select' },
     FILTER: { actions: 'filter' },
   },

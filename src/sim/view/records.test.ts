@@ -51,7 +51,8 @@ function problems(r: StepRecord): string[] {
   if (!ENDPOINT.test(r.from) || !ENDPOINT.test(r.to) || r.from === r.to) fail(`ends ${r.from} → ${r.to}`);
   if (r.kind === 'watch' && r.from !== 'kube-apiserver') fail('a notification not from the API server');
   if (r.kind === 'cri' && (r.from !== r.component.replace('containerd/', 'kubelet/') || r.to !== r.component)) fail(`cri ends ${r.from} → ${r.to}`);
-  if ((r.kind === 'write' && r.revision === null) || (r.kind === 'read' && r.revision !== null)) fail('write without a revision, or read with one');
+  // A write asks to change etcd (a mutating verb), whether or not it got a revision; a read never has one.
+  if ((r.kind === 'write' || r.kind === 'read') && ((r.kind === 'write') !== (r.revision !== null || ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.verb)) || (r.kind === 'read' && r.revision !== null))) fail('write without a mutating verb, or read with a revision');
   return out;
 }
 
@@ -224,7 +225,7 @@ describe('stepRecordsOf', () => {
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
     c.settle();
     c.etcd('full');
-    expect(kubectl(c, 'scale deployment web --replicas=3').at(-1)).toMatchObject({ kind: 'read', code: 500, sentence: 'kubectl asks the API server to scale Deployment web, but etcd is out of space (500: database space exceeded).' });
+    expect(kubectl(c, 'scale deployment web --replicas=3').at(-1)).toMatchObject({ kind: 'write', code: 500, sentence: 'kubectl asks the API server to scale Deployment web, but etcd is out of space (500: database space exceeded).' });
     c.etcd('ok');
     c.node('node-2', 'partition');
     const cut = stepFor(c, 11_000).find((r) => r.label === 'PUT leases' && r.component === 'kubelet/node-2' && r.code === 0)!;

@@ -11,6 +11,9 @@ import type { Endpoint, StepRecord } from './types.ts';
 const CONTROLLERS: ReadonlySet<string> = new Set<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER]);
 
 /** The canvas end a component is drawn at: its own box, or the process it runs in. */
+/** HTTP methods that ask the API server to change something. */
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export function endpointOf(component: string): Endpoint {
   if (component === 'kubectl' || component === 'kube-apiserver' || component === 'etcd' || component === 'scheduler') return component;
   if (component === 'kube-scheduler') return 'scheduler';
@@ -38,7 +41,8 @@ export function stepRecordOf(state: WorldState, rec: RequestRecord, seq: number)
   return {
     seq,
     t: rec.t,
-    kind: rec.kind === 'request' ? (rec.revision !== undefined ? 'write' : 'read') : rec.kind,
+    // A write is a request that asks to change etcd, whether or not it was allowed to (a refused PATCH is still a write).
+    kind: rec.kind === 'request' ? (rec.revision !== undefined || MUTATING.has(rec.verb) ? 'write' : 'read') : rec.kind,
     component: rec.component,
     from: ends.from,
     to: ends.to,

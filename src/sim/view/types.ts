@@ -102,7 +102,7 @@ export interface StepRecord {
   /** Index in the whole log (stable across steps; a key for lists). */
   seq: number;
   t: number;
-  /** write (a request that changed etcd), read (any other request), watch (a notification), cri (kubelet ↔ containerd). */
+  /** write (a request that asks to change etcd: POST, PUT, PATCH, DELETE, allowed or not), read (GET and the like), watch (a notification), cri (kubelet ↔ containerd). */
   kind: 'write' | 'read' | 'watch' | 'cri';
   /** The component that wrote the record ("deployment-controller", "kubelet/node-2", "kubectl"). */
   component: string;

@@ -109,7 +109,7 @@ describe('RequestLog', () => {
   const words = text(body);
 
   it('lists the entries with time, kind, ends, label, revision and failures', () => {
-    expect(body).toMatch(/<ol[^>]*aria-label="Request log"/);
+    expect(body).toMatch(/<ol[^>]*aria-label="Request log/);
     expect(words).toContain('72.101s write scheduler to kube-apiserver POST pods/binding rv=49');
     expect(words).toContain('watch kube-apiserver to kubelet/node-2');
     expect(words).toContain('CRI kubelet/node-2 to containerd/node-2 RunPodSandbox');

@@ -9,6 +9,8 @@ import type { SessionMessage, SessionUpdate } from '../../machines/figure-sessio
 export interface Transport {
   post(m: SessionMessage): void;
   listen(onUpdate: (u: SessionUpdate) => void): void;
+  /** Called if the worker cannot start or dies (a script that failed to load, an uncaught error). */
+  failed?(onFail: (message: string) => void): void;
 }
 
 let shared: Transport | null = null;
@@ -18,8 +20,13 @@ export function workerTransport(): Transport {
   if (shared) return shared;
   const worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name: 'desired-state-core' });
   const listeners: ((u: SessionUpdate) => void)[] = [];
+  const failures: ((message: string) => void)[] = [];
   worker.addEventListener('message', (e: MessageEvent<SessionUpdate>) => { for (const l of listeners) l(e.data); });
-  shared = { post: (m) => worker.postMessage(m), listen: (l) => { listeners.push(l); } };
+  worker.addEventListener('error', (e: ErrorEvent) => {
+    e.preventDefault();
+    for (const f of failures) f(e.message || 'the simulation could not be started');
+  });
+  shared = { post: (m) => worker.postMessage(m), listen: (l) => { listeners.push(l); }, failed: (f) => { failures.push(f); } };
   return shared;
 }
 
@@ -34,12 +41,15 @@ export class FigureClient {
   private queued: FigureEvent[] = [];
   /** Called with each update that is still current (no event of the reader's is waiting behind it). */
   onupdate: (u: SessionUpdate) => void = () => {};
+  /** Called when the worker cannot run this figure at all. */
+  onfail: (message: string) => void = () => {};
 
   /** Opens the figure in the worker (or the given transport). */
   constructor(compiled: CompiledFigure, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`) {
     this.transport = transport;
     this.instance = instance;
     transport.listen((u) => { if (u.instance === this.instance) this.update(u); });
+    transport.failed?.((m) => this.onfail(m));
     // Props reach an island wrapped for reactivity, which postMessage cannot clone: send plain JSON.
     const plain = JSON.parse(JSON.stringify({ story: compiled.story, view: compiled.first })) as Pick<SessionMessage & { type: 'open' }, 'story' | 'view'>;
     transport.post({ instance, type: 'open', figure: compiled.id, story: plain.story, view: plain.view });
