@@ -32,7 +32,7 @@ export { applyAction, commandOf, type FigureAction } from './figures/actions.ts'
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
 export { createFigureServer, FIGURES } from './figures/serve.ts';
 export { compileFigure } from './figures/compile.ts';
-export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo } from './figures/demo.ts';
+export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';
 export type {
   BeatMark, CompiledBeat, CompiledStory, CompiledFigure, DemoButton, StoryState, FigureView, Speed, FigureRequest, WorkerRequest, WorkerReply,
 } from './figures/protocol.ts';

@@ -1,6 +1,7 @@
 // A demo is one thing a reader can do to a figure's cluster with a button, and the beats at which
 // its story pauses to say what Kubernetes just did. Beats are predicates over frames, not fixed
 // times, so a demo pressed at any moment (mid-rollout, during an outage) narrates what happens then.
+import type { Cluster } from '../cluster.ts';
 import type { ClusterOptions } from '../cluster-types.ts';
 import type { Frame } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
@@ -46,4 +47,14 @@ export interface FigureDef {
   /** The default story: these demos, each run to its last beat, one after another. */
   story: string[];
   leavesOut: string[];
+  /**
+   * What this figure shows beyond the Frame (a statechart's state and reason, a scheduling table),
+   * read from the cluster through the core's readers; plain JSON, sent with every view.
+   */
+  detail?(cluster: Cluster, frame: Frame): FigureDetail;
 }
+
+/** A figure's own data beside the Frame: plain JSON values only. */
+export type FigureDetail = { [key: string]: JsonValue };
+/** A JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

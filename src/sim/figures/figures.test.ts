@@ -232,6 +232,19 @@ describe('the figure server (the worker\'s handler)', () => {
   });
 });
 
+describe('a link to the moment', () => {
+  it('is answered for the figure\'s current step and decodes to the same inputs', async () => {
+    const { decodeMoment } = await import('../permalink.ts');
+    const host = live();
+    host.handle({ op: 'seek', step: compiled.story.beats[2].step });
+    const v = host.handle({ op: 'permalink' })!;
+    expect(v.link?.ok).toBe(true);
+    const d = decodeMoment(v.link!.ok ? v.link!.value : '');
+    expect(d.ok && d.moment.step).toBe(compiled.story.beats[2].step);
+    expect(d.ok && d.moment.scenario).toBe('cluster');
+  });
+});
+
 describe('frames the figure shows agree with the core', () => {
   it('the first view is the cluster as built', () => {
     expect(compiled.first.frame).toEqual(frameOf(fresh().cluster));

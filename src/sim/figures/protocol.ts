@@ -5,6 +5,7 @@ import type { ClusterOptions } from '../cluster-types.ts';
 import type { Input } from '../world.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
+import type { FigureDetail } from './demo.ts';
 
 /** A beat of a story: after this step the narration pauses and says `text`. */
 export interface BeatMark {
@@ -87,6 +88,10 @@ export interface FigureView {
   demos: DemoButton[];
   /** A demo the reader started is still waiting for its next beat. */
   demoRunning: string | null;
+  /** The figure's own data (FigureDef.detail), or null. */
+  detail: FigureDetail | null;
+  /** A link to this moment (only in the answer to a `permalink` request). */
+  link?: { ok: true; value: string } | { ok: false; error: string };
 }
 
 /** Speeds of playback: simulated time at wall-clock pace, ten times it, or jumps to the next event that matters. */
@@ -95,7 +100,7 @@ export type Speed = 'real' | 'fast' | 'compressed';
 /** A request from the page to the worker about one figure. */
 export type FigureRequest =
   | { op: 'open'; figure: string; story: CompiledStory }
-  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'close' }
+  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'permalink' | 'close' }
   | { op: 'seek'; step: number }
   | { op: 'advance'; ms: number }
   | { op: 'demo'; demo: string }
