@@ -4,7 +4,7 @@
 // --scale runs only that size; --hash then prints a hash of the final store, log, clock and rng, so a
 // speed-up can be checked to leave a big run byte-identical (world.hash() is too big for one string).
 import type { Deployment } from 'kubernetes-types/apps/v1';
-import { createCluster, fnv1a32Chars, replayCluster, Timeline, type Cluster } from '../src/sim/index.ts';
+import { compileFigure, createCluster, FigureHost, FIGURES, fnv1a32Chars, replayCluster, Timeline, type Cluster, type FigureRequest } from '../src/sim/index.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -169,6 +169,36 @@ function scaleRun(nodes: number, pods: number, limitSeconds: number): { setupMs:
       line(`${nodes} nodes, ${pods} pods: stopped after ${limitSeconds} s wall`, `${running}/${pods} Running at ${fmt(c.now / 1000)} s simulated, ${c.world.state.steps} events, peak RSS ${mb(peak)}`);
       return null;
     }
+  }
+}
+
+console.log('\nFigures: how long the worker takes to answer (the same FigureHost the worker runs)');
+// A figure's worker must answer a step within 16 ms (one frame at 60 Hz) at the 95th percentile.
+for (const def of Object.values(FIGURES)) {
+  const c0 = performance.now();
+  const compiled = compileFigure(def);
+  line(`${def.id}: compile the story (build time)`, `${fmt(ms(c0))} ms, ${compiled.story.beats.length} beats over ${compiled.story.end} steps`);
+  const host = new FigureHost(def, compiled.story);
+  const times: Record<string, number[]> = {};
+  const time = (req: FigureRequest): void => {
+    const t = performance.now();
+    host.handle(req);
+    (times[req.op] ??= []).push(ms(t));
+  };
+  // Play the story through as a reader would: steps, the odd step back, next-that-matters, seeks.
+  for (let i = 0; i < compiled.story.end; i++) { time({ op: 'step' }); if (i % 7 === 3) { time({ op: 'back' }); time({ op: 'step' }); } }
+  for (let i = 0; i < 40; i++) time({ op: 'seek', step: (i * 7919) % compiled.story.end });
+  time({ op: 'seek', step: compiled.story.end });
+  for (const d of def.demos) {
+    if (!host.view().demos.find((b) => b.id === d.id)?.enabled) continue;
+    time({ op: 'demo', demo: d.id });
+    for (let i = 0; i < 30; i++) time({ op: 'next' });
+  }
+  for (let i = 0; i < 50; i++) time({ op: 'advance', ms: 1000 });
+  for (const [op, xs] of Object.entries(times)) {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    line(`${def.id}: ${op} (${xs.length}×)`, `p50 ${fmt(p(0.5), 2)} ms, p95 ${fmt(p(0.95), 2)} ms, max ${fmt(sorted[sorted.length - 1], 2)} ms${op === 'step' ? ' (target p95 ≤ 16 ms)' : ''}`);
   }
 }
 

@@ -18,7 +18,8 @@ export interface CompiledBeat extends BeatMark {
   t: number;
   /** The world's hash at the beat: the browser's replay must arrive at the same bytes. */
   hash: string;
-  frame: Frame;
+  /** The cluster at the beat (build time and tests; left out of what the page ships to its island). */
+  frame?: Frame;
 }
 
 /** A figure's default story, run once at build time (figures/compile.ts). */
