@@ -1,5 +1,5 @@
 // Small pure helpers the figure islands share.
-import type { FigureView } from '../../sim/figures/protocol.ts';
+import type { CompiledFigure, FigureView } from '../../sim/figures/protocol.ts';
 import type { SessionUpdate } from '../../machines/figure-session.ts';
 
 /** The timeline slider's aria-valuetext: "Step 7 of 23: the scheduler binds …". */
@@ -10,4 +10,12 @@ export function valueTextOf(v: FigureView): string {
 /** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
 export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
   return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, view };
+}
+
+/**
+ * What a figure's island is given: the compiled figure without the frame at every beat (those serve
+ * the page's text and the tests; the worker replays to them), which keeps the hydration data small.
+ */
+export function islandFigure(compiled: CompiledFigure): CompiledFigure {
+  return { ...compiled, story: { ...compiled.story, beats: compiled.story.beats.map(({ step, text, t, hash }) => ({ step, text, t, hash })) } };
 }
