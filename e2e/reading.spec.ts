@@ -1,32 +1,48 @@
 import { BASE, expect, test } from './fixtures';
 
-test('the theme toggle switches, persists across pages and reloads, with no flash', async ({ page }) => {
+test('the theme control cycles system → dark → light → system, persists across pages and reloads, with no flash', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(`${BASE}/control-plane/`);
-  const toggle = page.getByRole('button', { name: 'Dark mode' });
-  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  const html = page.locator('html');
+  const toggle = page.locator('[data-theme-toggle]');
+  await expect(toggle).toHaveAccessibleName('Theme: System');
+  await expect(html).not.toHaveAttribute('data-theme');
   const bgLight = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // From the system's light look, the first press always changes what the reader sees.
   await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await expect(toggle).toHaveAccessibleName('Theme: Dark');
   const bgDark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(bgDark).not.toBe(bgLight);
   // Another page starts dark before its first paint: the inline script runs in <head>.
   await page.goto(`${BASE}/scheduler/`);
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
-  await page.getByRole('button', { name: 'Dark mode' }).click();
+  await expect(toggle).toHaveAccessibleName('Theme: Dark');
+  await toggle.click();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await expect(toggle).toHaveAccessibleName('Theme: Light');
   await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  // The third press returns to following the system, and forgets the choice.
+  await page.locator('[data-theme-toggle]').click();
+  await expect(html).not.toHaveAttribute('data-theme');
+  await expect(toggle).toHaveAccessibleName('Theme: System');
+  expect(await page.evaluate(() => localStorage.getItem('ds-theme'))).toBeNull();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(bgDark);
 });
 
 test('the system dark preference is followed when the reader has not chosen', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${BASE}/`);
-  await expect(page.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('[data-theme-toggle]')).toHaveAccessibleName('Theme: System');
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(bg).toBe('rgb(17, 20, 24)');
+  // From the system's dark look, the first press goes light.
+  await page.locator('[data-theme-toggle]').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
 
 test('copy-link copies the section URL', async ({ page, context }) => {
