@@ -41,3 +41,86 @@ test.describe('the header', () => {
     await expect(page.getByRole('searchbox')).toBeVisible();
   });
 });
+
+test.describe('the contents', () => {
+  test('nest every h3 under its h2, and number only the h2 sections', async ({ page, request }) => {
+    for (const path of await sitePages(request)) {
+      await page.goto(path);
+      if ((await page.locator('nav.toc').count()) === 0) continue;
+      const structure = await page.evaluate(() => {
+        const fromPage: { h2: string; h3: string[] }[] = [];
+        for (const h of document.querySelectorAll('.prose h2, .prose h3')) {
+          if (h.tagName === 'H2') fromPage.push({ h2: h.id, h3: [] });
+          else fromPage.at(-1)!.h3.push(h.id);
+        }
+        const fromToc = [...document.querySelectorAll('nav.toc .toc__list > li')].map((li) => ({
+          h2: li.querySelector(':scope > a')!.getAttribute('href')!.slice(1),
+          h3: [...li.querySelectorAll(':scope > .toc__sub a')].map((a) => a.getAttribute('href')!.slice(1)),
+        }));
+        return { fromPage, fromToc };
+      });
+      expect(structure.fromToc, path).toEqual(structure.fromPage);
+    }
+  });
+
+  test('the numbers line up with the first line of a wrapped entry', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(`${BASE}/control-plane/`);
+    await page.locator('.toc__summary').click();
+    const entries = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('nav.toc .toc__list > li')].map((li) => {
+        const a = li.querySelector<HTMLElement>(':scope > a')!;
+        const range = document.createRange();
+        range.selectNodeContents(a);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        const number = getComputedStyle(li, '::before');
+        return { text: a.textContent, lines, align: getComputedStyle(li).alignItems, numberHeight: parseFloat(number.height), lineHeight: parseFloat(getComputedStyle(a).lineHeight) + 2 };
+      }),
+    );
+    const wrapped = entries.filter((e) => e.lines > 1);
+    expect(wrapped.length, 'some entry wraps at 320 px').toBeGreaterThan(0);
+    // A one-line number aligned on the first baseline of its entry, not centred on a two-line block.
+    for (const e of wrapped) {
+      expect(e.align, e.text!).toBe('baseline');
+      expect(e.numberHeight, e.text!).toBeLessThanOrEqual(e.lineHeight);
+    }
+  });
+
+  test('on a wide screen they stay in view as a sidebar and mark the current section', async ({ page }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${BASE}/node-failure/`);
+    const toc = page.locator('nav.toc');
+    await expect(toc.getByRole('link', { name: 'Force deletion' })).toBeVisible();
+    await page.locator('#force-deletion').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.getElementById('force-deletion')!.scrollIntoView());
+    const box = await toc.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y).toBeLessThan(100);
+    // The prose sits beside the sidebar, not under it.
+    const prose = await page.locator('.prose').boundingBox();
+    expect(prose!.x + prose!.width).toBeLessThanOrEqual(box!.x);
+    await expect(toc.locator('a:target-current')).toHaveText('Force deletion');
+  });
+
+  test('on a phone they start collapsed and open with a tap', async ({ browser }) => {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 700 }, hasTouch: true });
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/node-failure/`);
+    const link = page.locator('nav.toc').getByRole('link', { name: 'Force deletion' });
+    await expect(link).toBeHidden();
+    await page.locator('.toc__summary').tap();
+    await expect(link).toBeVisible();
+    await ctx.close();
+  });
+
+  test('a long page offers a way back to the top', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 700 });
+    await page.goto(`${BASE}/troubleshooting/`);
+    const up = page.getByRole('link', { name: 'Back to top' }).last();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+    await expect(up).toBeVisible();
+    await up.click();
+    await expect(page).toHaveURL(/#main$/);
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThan(200);
+  });
+});
