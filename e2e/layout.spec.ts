@@ -124,3 +124,67 @@ test.describe('the contents', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeLessThan(200);
   });
 });
+
+test.describe('headings and code', () => {
+  test('the copy-link control shows on hover and on keyboard focus, not on every heading at rest', async ({ page }) => {
+    await page.goto(`${BASE}/node-failure/`);
+    const h2 = page.locator('.prose h2').nth(1);
+    const tools = h2.locator('.heading__tools');
+    await page.mouse.move(0, 0);
+    await expect(tools).toHaveCSS('opacity', '0');
+    await h2.hover();
+    await expect(tools).toHaveCSS('opacity', '1');
+    await page.mouse.move(0, 0);
+    await expect(tools).toHaveCSS('opacity', '0');
+    await h2.locator('.heading__copy').focus();
+    await expect(tools).toHaveCSS('opacity', '1');
+    // No grey pill: the button has no border and no background of its own.
+    await expect(h2.locator('.heading__copy')).toHaveCSS('border-top-width', '0px');
+  });
+
+  test('code blocks are at least 14 px on every page, at every width', async ({ page, request }) => {
+    for (const width of [320, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of await sitePages(request)) {
+        await page.goto(path);
+        const small = await page.evaluate(() =>
+          [...document.querySelectorAll('pre, pre *')]
+            .filter((el) => el.getClientRects().length > 0 && parseFloat(getComputedStyle(el).fontSize) < 14)
+            .map((el) => `${el.tagName}.${el.className} ${getComputedStyle(el).fontSize}`),
+        );
+        expect(small, `${width} px ${path}`).toEqual([]);
+      }
+    }
+  });
+
+  test('a command is told apart from its output, without keyword colours, and its copy button copies only the commands', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(`${BASE}/node-failure/`);
+    // A terminal session: "$ " lines are commands (drawn with a prompt), the rest is output.
+    const session = page.locator('.code--session').filter({ hasText: 'force deleted' });
+    await expect(session.locator('.code__label')).toHaveText('Terminal');
+    await expect(session.locator('.cmd')).toHaveText(['kubectl delete pod web-7c5ddbdf54-m4vbn --grace-period=0 --force']);
+    expect(await session.locator('.cmd').evaluate((el) => getComputedStyle(el, '::before').content)).toContain('$');
+    await session.getByRole('button', { name: 'Copy the commands' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('kubectl delete pod web-7c5ddbdf54-m4vbn --grace-period=0 --force');
+    await page.goto(`${BASE}/reconcile-loop/`);
+    const command = page.locator('.code--command').first();
+    await expect(command.locator('.code__label')).toHaveText('Command');
+    await expect(command.locator('.token')).toHaveCount(0);
+    await expect(page.locator('.code--command + .code--output .code__label').first()).toHaveText('Output');
+    await command.getByRole('button', { name: 'Copy the command' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('kubectl create deployment web --image=nginx:1.27 --replicas=3');
+  });
+
+  test('without JavaScript a command is selected whole with one click, and no dead copy button shows', async ({ browser }) => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/reconcile-loop/`);
+    const command = page.locator('.code--command').first();
+    await expect(command.locator('.code__copy')).toBeHidden();
+    await expect(command.locator('.cmd').first()).toHaveCSS('user-select', 'all');
+    await command.locator('.cmd').first().click();
+    expect(await page.evaluate(() => String(getSelection()))).toBe('kubectl create deployment web --image=nginx:1.27 --replicas=3');
+    await ctx.close();
+  });
+});

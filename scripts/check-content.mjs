@@ -21,6 +21,7 @@ export function proseText(html) {
   body = body
     .replace(/<figure[\s\S]*?<\/figure>/g, ' ')
     .replace(/<pre[\s\S]*?<\/pre>/g, ' ')
+    .replace(/<div class="code__bar"[\s\S]*?<\/div>/g, ' ')
     .replace(/<span class="term__tip"[^>]*>[\s\S]*?<\/span>/g, ' ')
     .replace(/<a class="heading__anchor"[^>]*>#<\/a>/g, ' ')
     .replace(/<button[\s\S]*?<\/button>/g, ' ')
