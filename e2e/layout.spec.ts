@@ -188,3 +188,24 @@ test.describe('headings and code', () => {
     await ctx.close();
   });
 });
+
+test.describe('the home page', () => {
+  test('says who it is for, starts with a "Start here" link to chapter 1, and lists numbered chapters with reading times', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${BASE}/`);
+    const start = page.getByRole('link', { name: /^Start here/ });
+    await expect(start).toHaveAttribute('href', `${BASE}/control-plane/`);
+    const box = await start.boundingBox();
+    expect(box!.y + box!.height).toBeLessThan(900);
+    await expect(page.locator('.hero__for')).toContainText('For');
+    // The hero keeps the slot the live cluster figure goes into, right after the lede.
+    expect(await page.content()).toMatch(/class="hero__lede"[\s\S]*?<\/p>\s*<!-- live cluster figure goes here -->/);
+    const cards = page.locator('.chapter-card');
+    await expect(cards).toHaveCount(7);
+    for (let i = 0; i < 7; i++) {
+      await expect(cards.nth(i).locator('.chapter-card__number')).toHaveText(String(i + 1));
+      await expect(cards.nth(i).locator('.chapter-card__meta')).toHaveText(/^\d+ min read/);
+      await expect(cards.nth(i).getByRole('link')).toHaveAccessibleName(new RegExp(`^Chapter ${i + 1}: `));
+    }
+  });
+});
