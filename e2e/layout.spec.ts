@@ -38,7 +38,7 @@ test.describe('the header', () => {
     await page.goto(`${BASE}/scheduler/`);
     await page.getByRole('link', { name: 'Search' }).click();
     await expect(page).toHaveURL(/\/search\/$/);
-    await expect(page.getByRole('searchbox')).toBeVisible();
+    await expect(page.getByRole('main').getByRole('searchbox')).toBeVisible();
   });
 });
 
@@ -206,6 +206,64 @@ test.describe('the home page', () => {
       await expect(cards.nth(i).locator('.chapter-card__number')).toHaveText(String(i + 1));
       await expect(cards.nth(i).locator('.chapter-card__meta')).toHaveText(/^\d+ min read/);
       await expect(cards.nth(i).getByRole('link')).toHaveAccessibleName(new RegExp(`^Chapter ${i + 1}: `));
+    }
+  });
+});
+
+test.describe('phones', () => {
+  test('a tap on a glossary term opens its definition without leaving the page, and the definition links to the glossary', async ({ browser }) => {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 700 }, hasTouch: true, isMobile: true });
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/node-failure/`);
+    const url = page.url();
+    const term = page.locator('.term__button').first();
+    const tip = page.locator(`[id="${await term.getAttribute('aria-describedby')}"]`);
+    await expect(tip).toBeHidden();
+    await term.tap();
+    await expect(tip).toBeVisible();
+    expect(page.url()).toBe(url);
+    // The definition sits inside the screen.
+    const box = await tip.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+    await expect(tip.getByRole('link', { name: /^Glossary: / })).toHaveAttribute('href', /\/glossary\/#/);
+    // A tap elsewhere closes it.
+    await page.locator('h1').tap();
+    await expect(tip).toBeHidden();
+    await ctx.close();
+  });
+
+  test('tables at 320 px are stacked or scroll with a visible cue, never a clipped column', async ({ page, request }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const path of await sitePages(request)) {
+      await page.goto(path);
+      const bad = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.table-scroll')].flatMap((wrap) => {
+          const table = wrap.querySelector('table')!;
+          const stacked = getComputedStyle(table).display === 'block';
+          const scrolls = wrap.scrollWidth > wrap.clientWidth;
+          if (stacked && scrolls) return [`stacked but still wider than the screen: ${table.textContent!.slice(0, 40)}`];
+          if (!stacked && scrolls && !getComputedStyle(wrap).backgroundImage.includes('gradient')) return [`scrolls without a cue: ${table.textContent!.slice(0, 40)}`];
+          return [];
+        }),
+      );
+      expect(bad, path).toEqual([]);
+    }
+  });
+
+  test('every figure\'s text is at least 12 px at 360 px', async ({ page, request }) => {
+    await page.setViewportSize({ width: 360, height: 700 });
+    for (const path of await sitePages(request)) {
+      await page.goto(path);
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<SVGSVGElement>('figure svg')].flatMap((svg) => {
+          const scale = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
+          return [...svg.querySelectorAll('text')]
+            .filter((t) => parseFloat(getComputedStyle(t).fontSize) * scale < 11.99)
+            .map((t) => `${svg.closest('figure')?.id}: "${t.textContent}" at ${(parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(1)} px`);
+        }),
+      );
+      expect(small, path).toEqual([]);
     }
   });
 });

@@ -24,7 +24,7 @@ export function proseText(html) {
     .replace(/<div class="code__bar"[\s\S]*?<\/div>/g, ' ')
     .replace(/<span class="term__tip"[^>]*>[\s\S]*?<\/span>/g, ' ')
     .replace(/<a class="heading__anchor"[^>]*>#<\/a>/g, ' ')
-    .replace(/<button[\s\S]*?<\/button>/g, ' ')
+    .replace(/<button[^>]*class="(?:heading__copy|code__copy)"[\s\S]*?<\/button>/g, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&[a-z#0-9]+;/gi, ' ');
   return body.replace(/\s+/g, ' ').trim();
