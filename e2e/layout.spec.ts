@@ -267,3 +267,38 @@ test.describe('phones', () => {
     }
   });
 });
+
+test.describe('glossary and search', () => {
+  test('the glossary has an A–Z bar, the missing terms, and links that say where they lead', async ({ page }) => {
+    await page.goto(`${BASE}/glossary/`);
+    const bar = page.getByRole('navigation', { name: 'Glossary, A to Z' });
+    const letters = bar.getByRole('link');
+    expect(await letters.count()).toBeGreaterThan(15);
+    for (const href of await letters.evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) {
+      await expect(page.locator(`h2[id="${href.slice(1)}"]`)).toHaveCount(1);
+    }
+    await bar.getByRole('link', { name: 'S', exact: true }).click();
+    await expect(page).toHaveURL(/#letter-s$/);
+    for (const id of ['cordon', 'drain', 'daemonset', 'statefulset', 'pod-disruption-budget', 'mirror-pod', 'leader-election', 'pod-garbage-collector', 'taint-eviction-controller', 'out-of-service-taint', 'allocatable', 'preemption', 'compaction', 'pod-sandbox', 'startup-probe']) {
+      await expect(page.locator(`[id="${id}"]`), id).toHaveCount(1);
+    }
+    const more = page.locator('.glossary__more a');
+    for (const text of await more.allTextContents()) expect(text).toMatch(/^Explained in: .+/);
+    await expect(page.locator('[id="cordon"]').locator('xpath=..').locator('.glossary__more a')).toHaveText('Explained in: How the scheduler picks a node › Filter, then score');
+  });
+
+  test('search links to the matching section, and leaves tooltips and button labels out of the index', async ({ page }) => {
+    await page.goto(`${BASE}/search/?q=tolerationSeconds`);
+    await expect(page.locator('.search-results__sections a').first()).toBeVisible();
+    const sectionLinks = await page.locator('.search-results__sections a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+    expect(sectionLinks.some(([href]) => /\/node-failure\/#[a-z0-9-]+$/.test(href!))).toBe(true);
+    // Section titles are the headings' own words, without the "#" or the copy button's label.
+    for (const [, title] of sectionLinks) expect(title).not.toMatch(/Copy link|#$/);
+    // A phrase that appears only in a glossary definition (and in the tooltips that repeat it) is found on the glossary alone.
+    await page.goto(`${BASE}/search/?q=${encodeURIComponent('shields a slow start')}`);
+    await expect(page.getByRole('status')).toContainText(/result/);
+    const pages = await page.locator('.search-results__page').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const href of pages) expect(href).toContain('/glossary/');
+  });
+});
