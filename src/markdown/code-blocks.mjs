@@ -21,7 +21,7 @@ function langOf(node) {
 }
 
 /** Lines as hast children: commands as .cmd spans, shell comments as .cmt, everything else plain. */
-function lines(source, isCommand) {
+export function lines(source, isCommand) {
   const out = [];
   source.split('\n').forEach((line, i) => {
     if (i > 0) out.push(text('\n'));
@@ -33,6 +33,7 @@ function lines(source, isCommand) {
   return out;
 }
 
+/** @type {import('satteri').HastPluginDefinition} */
 export const codeBlocks = {
   name: 'code-blocks',
   element: {
@@ -40,7 +41,7 @@ export const codeBlocks = {
     visit(node, ctx) {
       const lang = langOf(node);
       const source = ctx.textContent(node).replace(/\n$/, '');
-      const rebuild = (kind, children) => ({
+      const rebuild = (/** @type {string} */ kind, /** @type {any[]} */ children) => /** @type {any} */ ({
         type: 'element',
         tagName: 'pre',
         properties: { ...node.properties, dataKind: kind },

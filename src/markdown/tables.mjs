@@ -13,6 +13,7 @@ export function shouldStack(headers, rows) {
   return headers.length >= 5 || (headers.length >= 3 && longest > 24);
 }
 
+/** @type {import('satteri').HastPluginDefinition} */
 export const tables = {
   name: 'tables',
   element: {
@@ -39,7 +40,7 @@ export const tables = {
         }),
       };
       const className = shouldStack(headers, rows) ? ['table--stack'] : [];
-      return { ...node, properties: { ...node.properties, className }, children: node.children.map((c) => (c === tbody ? newBody : c)) };
+      return /** @type {any} */ ({ ...node, properties: { ...node.properties, className }, children: node.children.map((c) => (c === tbody ? newBody : c)) });
     },
   },
 };
