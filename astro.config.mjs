@@ -3,6 +3,9 @@ import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import svelte from '@astrojs/svelte';
 import sitemap from '@astrojs/sitemap';
+import { satteri } from '@astrojs/markdown-satteri';
+import { codeBlocks } from './src/markdown/code-blocks.mjs';
+import { tables } from './src/markdown/tables.mjs';
 
 // The site can be published under a subpath (SITE_BASE=/desired-state) and at any origin
 // (SITE_URL); both come from the environment so the same build works locally and in production.
@@ -17,6 +20,9 @@ export default defineConfig({
   markdown: {
     // Shiki writes inline styles, which the CSP forbids; Prism is styled by a stylesheet.
     syntaxHighlight: 'prism',
+    // Commands told apart from their output, after Prism has run, and tables that stack on phones
+    // (src/markdown/).
+    processor: satteri({ hastPlugins: [codeBlocks, tables] }),
   },
   build: {
     // CSS that reaches a page only through MDX would be inlined without a CSP hash and dropped.

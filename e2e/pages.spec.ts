@@ -118,11 +118,23 @@ test.describe('every page', () => {
     await expect(page.getByRole('link', { name: /scheduler/i }).first()).toBeVisible();
   });
 
-  test('the print stylesheet hides the chrome', async ({ page }) => {
+  test('the print stylesheet hides the chrome and prints every prediction with its answer opened', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${BASE}/scheduler/`);
-    await page.emulateMedia({ media: 'print' });
+    await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
     await expect(page.locator('.site-header')).toBeHidden();
     await expect(page.locator('nav.pager')).toBeHidden();
+    await expect(page.locator('nav.toc')).toBeHidden();
+    await expect(page.locator('.heading__tools').first()).toBeHidden();
     await expect(page.locator('h1')).toBeVisible();
+    // The answers print although no <details> was opened, under an "Answer" label instead of the button.
+    const answers = page.locator('.predict__body');
+    expect(await answers.count()).toBeGreaterThanOrEqual(2);
+    for (const answer of await answers.all()) await expect(answer).toBeVisible();
+    expect(await page.locator('details.predict__answer[open]').count()).toBe(0);
+    await expect(page.locator('.predict__answer summary').first()).toBeHidden();
+    // Paper is light even when the screen was dark, and nothing is cut at the right margin.
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(await page.locator('pre').first().evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre-wrap');
   });
 });

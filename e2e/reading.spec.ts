@@ -1,32 +1,48 @@
 import { BASE, expect, test } from './fixtures';
 
-test('the theme toggle switches, persists across pages and reloads, with no flash', async ({ page }) => {
+test('the theme control cycles system → dark → light → system, persists across pages and reloads, with no flash', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(`${BASE}/control-plane/`);
-  const toggle = page.getByRole('button', { name: 'Dark mode' });
-  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  const html = page.locator('html');
+  const toggle = page.locator('[data-theme-toggle]');
+  await expect(toggle).toHaveAccessibleName('Theme: System');
+  await expect(html).not.toHaveAttribute('data-theme');
   const bgLight = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // From the system's light look, the first press always changes what the reader sees.
   await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await expect(toggle).toHaveAccessibleName('Theme: Dark');
   const bgDark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(bgDark).not.toBe(bgLight);
   // Another page starts dark before its first paint: the inline script runs in <head>.
   await page.goto(`${BASE}/scheduler/`);
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
-  await page.getByRole('button', { name: 'Dark mode' }).click();
+  await expect(toggle).toHaveAccessibleName('Theme: Dark');
+  await toggle.click();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await expect(toggle).toHaveAccessibleName('Theme: Light');
   await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  // The third press returns to following the system, and forgets the choice.
+  await page.locator('[data-theme-toggle]').click();
+  await expect(html).not.toHaveAttribute('data-theme');
+  await expect(toggle).toHaveAccessibleName('Theme: System');
+  expect(await page.evaluate(() => localStorage.getItem('ds-theme'))).toBeNull();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(bgDark);
 });
 
 test('the system dark preference is followed when the reader has not chosen', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${BASE}/`);
-  await expect(page.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('[data-theme-toggle]')).toHaveAccessibleName('Theme: System');
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(bg).toBe('rgb(17, 20, 24)');
+  // From the system's dark look, the first press goes light.
+  await page.locator('[data-theme-toggle]').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
 
 test('copy-link copies the section URL', async ({ page, context }) => {
@@ -80,17 +96,20 @@ test('keyboard alone reaches every control, each with a visible focus indicator'
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     // Number every control a reader can see; Tab must reach each of them.
-    const total = await page.evaluate(() => {
+    // (A glossary definition's link appears only while its term has focus, so it adds a Tab stop
+    // that is not counted here; the loop allows for every control in the page, shown or not.)
+    const [total, stops] = await page.evaluate(() => {
       const sel = 'a[href], button:not([disabled]), input:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
       // A composite widget (a toolbar, the request log) is one Tab stop whose other items take tabindex -1
       // and are reached with the arrow keys (WAI-ARIA APG), so only the Tab stops are counted.
-      const els = [...document.querySelectorAll<HTMLElement>(sel)].filter((el) => el.getClientRects().length > 0 && el.getAttribute('tabindex') !== '-1');
+      const all = [...document.querySelectorAll<HTMLElement>(sel)].filter((el) => el.getAttribute('tabindex') !== '-1');
+      const els = all.filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
       els.forEach((el, i) => el.setAttribute('data-kb', String(i)));
-      return els.length;
+      return [els.length, all.length];
     });
     const reached = new Set<string>();
     const noRing: string[] = [];
-    for (let i = 0; i < total + 3; i++) {
+    for (let i = 0; i < stops + 3; i++) {
       await page.keyboard.press('Tab');
       const info = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
@@ -120,7 +139,7 @@ test('the skip link is the first stop and jumps to the content', async ({ page }
 
 test('a glossary tooltip shows on keyboard focus', async ({ page }) => {
   await page.goto(`${BASE}/control-plane/`);
-  const term = page.locator('.term__link').first();
+  const term = page.locator('.term__button').first();
   await term.focus();
   const tipId = await term.getAttribute('aria-describedby');
   await expect(page.locator(`[id="${tipId}"]`)).toBeVisible();
@@ -128,7 +147,7 @@ test('a glossary tooltip shows on keyboard focus', async ({ page }) => {
 
 test('Escape dismisses a glossary tooltip (WCAG 1.4.13)', async ({ page }) => {
   await page.goto(`${BASE}/control-plane/`);
-  const term = page.locator('.term__link').first();
+  const term = page.locator('.term__button').first();
   await term.focus();
   const tip = page.locator(`[id="${await term.getAttribute('aria-describedby')}"]`);
   await expect(tip).toBeVisible();

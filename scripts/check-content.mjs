@@ -21,9 +21,10 @@ export function proseText(html) {
   body = body
     .replace(/<figure[\s\S]*?<\/figure>/g, ' ')
     .replace(/<pre[\s\S]*?<\/pre>/g, ' ')
+    .replace(/<div class="code__bar"[\s\S]*?<\/div>/g, ' ')
     .replace(/<span class="term__tip"[^>]*>[\s\S]*?<\/span>/g, ' ')
     .replace(/<a class="heading__anchor"[^>]*>#<\/a>/g, ' ')
-    .replace(/<button[\s\S]*?<\/button>/g, ' ')
+    .replace(/<button[^>]*class="(?:heading__copy|code__copy)"[\s\S]*?<\/button>/g, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&[a-z#0-9]+;/gi, ' ');
   return body.replace(/\s+/g, ' ').trim();
@@ -52,6 +53,13 @@ for (const slug of CHAPTERS) {
     (html.match(/<figure class="figure/g) ?? []).length >= 2 &&
     [...html.matchAll(/<figure class="figure[\s\S]*?<\/figure>/g)].every((m) => /<svg[^>]*role="img"[\s\S]*?<title/.test(m[0]) || /<astro-island/.test(m[0])));
   report.check(`/${slug}/: lists its sources and its Kubernetes version`, /<section class="sources"[\s\S]*describes Kubernetes 1\.\d+[\s\S]*<li><a href="https:/.test(html));
+  // Source files are pinned to the release the chapter describes, never to a moving branch.
+  const sources = html.slice(html.indexOf('<section class="sources"'));
+  const minor = (sources.match(/describes Kubernetes 1\.(\d+)/) ?? [])[1];
+  const unpinned = [...sources.matchAll(/href="(https:\/\/github\.com\/kubernetes\/(kubernetes|kubectl)\/blob\/([^/"]+)\/[^"]*)"/g)]
+    .filter((m) => m[3] !== (m[2] === 'kubernetes' ? `v1.${minor}` : `v0.${minor}`) && !m[3].startsWith(m[2] === 'kubernetes' ? `v1.${minor}.` : `v0.${minor}.`))
+    .map((m) => m[1]);
+  report.check(`/${slug}/: source files pinned to the release it describes (1.${minor})`, unpinned.length === 0, unpinned.join(' '));
   // Astro writes attributes as typed: React-style SVG names would silently do nothing.
   const reactSvg = html.match(/\s(textAnchor|markerEnd|markerStart|strokeWidth|strokeDasharray|dominantBaseline|fontWeight|fontSize)=/gi) ?? [];
   report.check(`/${slug}/: SVG attributes use SVG spellings`, reactSvg.length === 0, reactSvg.join(' '));

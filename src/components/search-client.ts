@@ -3,10 +3,22 @@
  * calls only (the query and excerpts never pass through innerHTML).
  */
 
+interface PagefindSubResult {
+  title: string;
+  url: string;
+  excerpt: string;
+}
 interface PagefindResultData {
   url: string;
   excerpt: string;
   meta: { title?: string };
+  /** The page split at its headings with ids: the sections that match, best first. */
+  sub_results?: PagefindSubResult[];
+}
+
+/** The sections worth linking to: those with their own anchor, at most three. */
+export function sections(d: PagefindResultData): PagefindSubResult[] {
+  return (d.sub_results ?? []).filter((s) => s.url.includes('#')).slice(0, 3);
 }
 interface Pagefind {
   options(o: { baseUrl?: string }): Promise<void>;
@@ -24,7 +36,8 @@ export function excerptNodes(excerpt: string, doc: Document): Node[] {
     if (part === '<mark>') { marked = true; continue; }
     if (part === '</mark>') { marked = false; continue; }
     if (!part) continue;
-    const decoded = parser.parseFromString(part.replace(/<[^>]*>/g, ''), 'text/html').documentElement.textContent ?? '';
+    // (A leading character keeps the parser from dropping the part's leading space.)
+    const decoded = (parser.parseFromString(`.${part.replace(/<[^>]*>/g, '')}`, 'text/html').documentElement.textContent ?? '.').slice(1);
     const text = doc.createTextNode(decoded);
     if (marked) {
       const m = doc.createElement('mark');
@@ -69,10 +82,30 @@ export async function runSearch(): Promise<void> {
         const li = document.createElement('li');
         const a = document.createElement('a');
         a.href = d.url;
+        a.className = 'search-results__page';
         a.textContent = d.meta.title ?? d.url;
-        const p = document.createElement('p');
-        p.append(...excerptNodes(d.excerpt, document));
-        li.append(a, p);
+        li.append(a);
+        const subs = sections(d);
+        if (subs.length === 0) {
+          const p = document.createElement('p');
+          p.append(...excerptNodes(d.excerpt, document));
+          li.append(p);
+        } else {
+          // Each matching section links straight to its heading, with its own excerpt.
+          const ul = document.createElement('ul');
+          ul.className = 'search-results__sections';
+          for (const sub of subs) {
+            const item = document.createElement('li');
+            const link = document.createElement('a');
+            link.href = sub.url;
+            link.textContent = sub.title;
+            const p = document.createElement('p');
+            p.append(...excerptNodes(sub.excerpt, document));
+            item.append(link, p);
+            ul.append(item);
+          }
+          li.append(ul);
+        }
         list.append(li);
       }
     } catch {
