@@ -48,6 +48,10 @@ export default defineConfig({
       styleDirective: { resources: ["'self'"] },
     },
   },
+  vite: {
+    // Module workers, so the worker can load each figure's definition as a chunk of its own.
+    worker: { format: 'es' },
+  },
   prefetch: false,
   devToolbar: { enabled: false },
 });

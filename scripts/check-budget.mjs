@@ -85,4 +85,10 @@ for (const w of workers) {
   console.log(`budget: worker ${w}: ${bytes} B gzip, ${note}`);
   report.check(`worker ${w}: ${bytes} B gzip ≤ ${WORKER_MAX_GZIP} (${note})`, bytes <= WORKER_MAX_GZIP);
 }
+// Each figure's definition is a chunk the worker loads when a page opens that figure.
+const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
+for (const f of existsSync(astroDir) ? readdirSync(astroDir).filter((x) => /-figure-.*\.js$/.test(x)) : []) {
+  const bytes = gz(readFileSync(join(astroDir, f)));
+  report.check(`figure chunk ${f}: ${bytes} B gzip ≤ ${FIGURE_CHUNK_MAX_GZIP}`, bytes <= FIGURE_CHUNK_MAX_GZIP);
+}
 report.finish();

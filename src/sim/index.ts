@@ -30,7 +30,9 @@ export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecyc
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
-export { createFigureServer, FIGURES } from './figures/serve.ts';
+export { createFigureServer } from './figures/serve.ts';
+export { FIGURES } from './figures/all.ts';
+export { FIGURE_LOADERS, loadFigure } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';
 export type {

@@ -10,6 +10,7 @@ import { clusterFigure } from './cluster-figure.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
+import { FIGURES } from './all.ts';
 import { createFigureServer } from './serve.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
@@ -195,7 +196,7 @@ describe('the cluster figure\'s demos', () => {
 
 describe('the figure server (the worker\'s handler)', () => {
   it('opens instances separately and answers errors as messages', () => {
-    const serve = createFigureServer();
+    const serve = createFigureServer(FIGURES);
     const a = serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
     const b = serve({ id: 2, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story });
     expect(a.ok && b.ok).toBe(true);
@@ -219,7 +220,7 @@ describe('the figure server (the worker\'s handler)', () => {
       fc.record({ op: fc.constant('demo' as const), demo: fc.constantFrom('apply', 'scale', 'self-healing', 'update-image', 'node-3', 'control-plane', 'bogus') }),
     );
     fc.assert(fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
-      const serve = createFigureServer();
+      const serve = createFigureServer(FIGURES);
       expect(serve({ id: 0, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story }).ok).toBe(true);
       ops.forEach((o, i) => {
         const r = serve({ ...o, id: i + 1, instance: 'x' } as never);
@@ -229,19 +230,6 @@ describe('the figure server (the worker\'s handler)', () => {
       const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
       expect(end.ok).toBe(true);
     }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 60 : 15 });
-  });
-});
-
-describe('a link to the moment', () => {
-  it('is answered for the figure\'s current step and decodes to the same inputs', async () => {
-    const { decodeMoment } = await import('../permalink.ts');
-    const host = live();
-    host.handle({ op: 'seek', step: compiled.story.beats[2].step });
-    const v = host.handle({ op: 'permalink' })!;
-    expect(v.link?.ok).toBe(true);
-    const d = decodeMoment(v.link!.ok ? v.link!.value : '');
-    expect(d.ok && d.moment.step).toBe(compiled.story.beats[2].step);
-    expect(d.ok && d.moment.scenario).toBe('cluster');
   });
 });
 

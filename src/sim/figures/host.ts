@@ -3,7 +3,6 @@
 // at known steps) until the reader changes something; then the story forks away and the demos the
 // reader presses narrate their own beats as the cluster reaches them.
 import { createCluster, type Cluster } from '../cluster.ts';
-import { permalinkOf } from '../permalink.ts';
 import { Timeline } from '../time-travel.ts';
 import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
@@ -64,10 +63,6 @@ export class FigureHost {
       case 'rejoin': this.rejoin(); break;
       case 'demo': this.demo(req.demo); break;
       case 'action': this.act([req.action], null); break;
-      case 'permalink': {
-        const r = permalinkOf(this.timeline, this.def.id);
-        return { ...this.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } };
-      }
       case 'close': return null;
     }
     return this.view();

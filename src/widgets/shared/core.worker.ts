@@ -1,9 +1,19 @@
 // The page's one Web Worker: the simulation core with one FigureHost per figure instance, and each
 // figure's machine beside it (figure-session.ts). The main thread only draws the updates it posts.
-// This is the only widget file that imports core values.
-import { createFigureServer } from '../../sim/index.ts';
+// This is the only widget file that imports core values. A figure's definition is loaded when a
+// page first opens it (FIGURE_LOADERS), so the shared chunk is the core alone.
+import { createFigureServer, loadFigure, type FigureDef } from '../../sim/index.ts';
 import { createSessions, type SessionMessage } from '../../machines/figure-session.ts';
 
-const handle = createSessions(createFigureServer(), (u) => self.postMessage(u));
+const figures: Record<string, FigureDef> = {};
+const handle = createSessions(createFigureServer(figures), (u) => self.postMessage(u));
+// Messages wait behind a definition still loading, so they keep their order.
+let ready: Promise<unknown> = Promise.resolve();
 
-self.addEventListener('message', (e: MessageEvent<SessionMessage>) => handle(e.data));
+self.addEventListener('message', (e: MessageEvent<SessionMessage>) => {
+  const m = e.data;
+  if (m?.type === 'open' && typeof m.figure === 'string' && !Object.hasOwn(figures, m.figure)) {
+    ready = ready.then(() => loadFigure(m.figure).then((def) => { figures[def.id] = def; }, () => { /* the server answers "no figure" */ }));
+  }
+  ready = ready.then(() => handle(m));
+});

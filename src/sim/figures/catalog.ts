@@ -1,0 +1,15 @@
+// The figures the site has, each loaded only when a page opens it: the worker's shared chunk holds
+// the core, and each figure's definition (its demos, beats and texts) is a small chunk of its own.
+import type { FigureDef } from './demo.ts';
+
+/** Figure id → a loader of its definition. */
+export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
+  cluster: () => import('./cluster-figure.ts').then((m) => m.clusterFigure),
+};
+
+/** Loads a figure's definition, or answers why it cannot. */
+export async function loadFigure(id: string): Promise<FigureDef> {
+  const load = Object.hasOwn(FIGURE_LOADERS, id) ? FIGURE_LOADERS[id] : undefined;
+  if (!load) throw new Error(`no figure "${id}"`);
+  return load();
+}
