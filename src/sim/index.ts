@@ -26,6 +26,11 @@ export { rolloutStateOf, type RolloutView } from './controllers/deployment-contr
 export { schedulingRecordOf } from './scheduler/scheduler.ts';
 export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
 export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
+/** The core's statecharts as plain JSON from the machines themselves, with a subject's current state and reason. */
+export {
+  statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf,
+  type Statechart, type ChartState, type ChartTransition, type StatechartView,
+} from './view/statechart.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction } from './figures/actions.ts';
