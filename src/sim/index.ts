@@ -32,6 +32,9 @@ export {
   type Statechart, type ChartState, type ChartTransition, type StatechartView,
 } from './view/statechart.ts';
 
+/** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
+export { podStatechartOf } from './view/pod-statechart.ts';
+
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';

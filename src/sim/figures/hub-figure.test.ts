@@ -98,6 +98,23 @@ describe('the hub figure: one write through the stages', () => {
   });
 });
 
+describe('the hub figure: the pod on its kubelet', () => {
+  it('lights the kubelet\'s pod statechart from pending through pulling and creating to running.ready, in step with the frame', () => {
+    const host = live();
+    const seen: string[] = [];
+    for (let s = 0; s <= compiled.story.beats[4].step; s++) {
+      const v = host.handle({ op: 'seek', step: s })!;
+      const pod = v.detail!.pod as { current: string | null; reason: string; subject: string } | null;
+      if (!pod?.current) continue;
+      if (seen[seen.length - 1] !== pod.current) seen.push(pod.current);
+      const name = pod.subject.split(' ')[0];
+      const p = v.frame.pods.find((x) => x.name === name)!;
+      expect(pod.reason).toMatch(new RegExp(`kubectl (still )?shows ${p.status}`));
+    }
+    expect(seen).toEqual(['pending', 'pulling', 'creating', 'running.ready']);
+  });
+});
+
 describe('the hub figure: one component stopped at a time', () => {
   it('API server: kubectl is refused at the connection, Leases go stale, no node is marked NotReady', () => {
     const host = atEnd();

@@ -7,6 +7,7 @@ import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent } from '../cluster-types.ts';
 import type { RequestRecord, Stage } from '../request-log.ts';
 import { storeKey } from '../store.ts';
+import { podStatechartOf } from '../view/pod-statechart.ts';
 import { isHeartbeat } from '../view/records.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import type { WorldState } from '../world.ts';
@@ -289,5 +290,9 @@ export const hubFigure: FigureDef = {
     'The slow API server delays watch notifications only; requests are still answered at once, and nobody times out or loses leader election.',
     'The pipeline panel shows the newest write other than Events and heartbeats (Lease renewals, node status reports), which it skips.',
   ],
-  detail: (cluster): FigureDetail => ({ pipeline: pipelineOf(cluster) }),
+  detail: (cluster, frame): FigureDetail => {
+    // The pod statechart follows web's first pod on a node (the one a kubelet is running).
+    const pod = webPods(frame).find((p) => p.node !== null);
+    return { pipeline: pipelineOf(cluster), pod: pod ? (podStatechartOf(cluster.world.state, pod) as unknown as JsonValue) : null };
+  },
 };
