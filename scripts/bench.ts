@@ -4,7 +4,7 @@
 // --scale runs only that size; --hash then prints a hash of the final store, log, clock and rng, so a
 // speed-up can be checked to leave a big run byte-identical (world.hash() is too big for one string).
 import type { Deployment } from 'kubernetes-types/apps/v1';
-import { compileFigure, createCluster, FigureHost, FIGURES, fnv1a32Chars, replayCluster, Timeline, type Cluster, type FigureRequest } from '../src/sim/index.ts';
+import { compileFigure, createCluster, FigureHost, fnv1a32Chars, loadAllFigures, replayCluster, Timeline, type Cluster, type FigureRequest } from '../src/sim/index.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -174,7 +174,7 @@ function scaleRun(nodes: number, pods: number, limitSeconds: number): { setupMs:
 
 console.log('\nFigures: how long the worker takes to answer (the same FigureHost the worker runs)');
 // A figure's worker must answer a step within 16 ms (one frame at 60 Hz) at the 95th percentile.
-for (const def of Object.values(FIGURES)) {
+for (const def of await loadAllFigures()) {
   const c0 = performance.now();
   const compiled = compileFigure(def);
   line(`${def.id}: compile the story (build time)`, `${fmt(ms(c0))} ms, ${compiled.story.beats.length} beats over ${compiled.story.end} steps`);

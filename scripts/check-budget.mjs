@@ -14,10 +14,13 @@ import { attrValues, basePath, htmlPages, read } from './lib/site.mjs';
 const KB = 1024;
 const THEME_SCRIPT_MAX = 1 * KB;
 const CSS_MAX_GZIP = 12 * KB;
+// A page with a live figure also links its islands' shared stylesheet, which Astro emits a second
+// time beside the page's own (the server-rendered first frame's) CSS: about 3 KB gzip counted twice.
+const FIGURE_PAGE_CSS_MAX_GZIP = 15 * KB;
 const HTML_MAX_GZIP = 30 * KB;
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
-export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB };
+export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/control-plane/': 35 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 const WORKER_MAX_GZIP = 110 * KB;
@@ -54,7 +57,8 @@ for (const page of htmlPages(dist)) {
   const p = page.path;
 
   report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${HTML_MAX_GZIP}`, htmlGzip <= HTML_MAX_GZIP);
-  report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${CSS_MAX_GZIP}`, cssGzip <= CSS_MAX_GZIP && css.length > 0, `stylesheets: ${css.join(', ')}`);
+  const cssMax = islands > 0 ? FIGURE_PAGE_CSS_MAX_GZIP : CSS_MAX_GZIP;
+  report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${cssMax}`, cssGzip <= cssMax && css.length > 0, `stylesheets: ${css.join(', ')}`);
   const theme = inline.filter((m) => m[2].includes('ds-theme'));
   const otherInline = inline.filter((m) => !m[2].includes('ds-theme'));
   const themeBytes = theme.length === 1 ? Buffer.byteLength(theme[0][2]) : -1;

@@ -1,7 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { glob, file } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { compileFigure, FIGURES } from './sim/index.ts';
+import { compileFigure, loadAllFigures } from './sim/index.ts';
 
 /** One chapter (or the troubleshooting page): MDX in the top-level content/ folder. */
 const articles = defineCollection({
@@ -34,7 +34,7 @@ const glossary = defineCollection({
  * without JavaScript). A figure's .astro wrapper reads its entry.
  */
 const figures = defineCollection({
-  loader: async () => Object.values(FIGURES).map((def) => ({ ...compileFigure(def), id: def.id })),
+  loader: async () => (await loadAllFigures()).map((def) => ({ ...compileFigure(def), id: def.id })),
 });
 
 export const collections = { articles, glossary, figures };

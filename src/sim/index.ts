@@ -26,13 +26,20 @@ export { rolloutStateOf, type RolloutView } from './controllers/deployment-contr
 export { schedulingRecordOf } from './scheduler/scheduler.ts';
 export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
 export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
+/** The core's statecharts as plain JSON from the machines themselves, with a subject's current state and reason. */
+export {
+  statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf,
+  type Statechart, type ChartState, type ChartTransition, type StatechartView,
+} from './view/statechart.ts';
+
+/** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
+export { podStatechartOf } from './view/pod-statechart.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
 export { createFigureServer } from './figures/serve.ts';
-export { FIGURES } from './figures/all.ts';
-export { FIGURE_LOADERS, loadFigure } from './figures/catalog.ts';
+export { FIGURE_LOADERS, loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';
 export type {
@@ -41,4 +48,3 @@ export type {
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
 export { fnv1a32Chars } from './names.ts';
-export { inThreadTransport } from './figures/in-thread.ts';

@@ -5,6 +5,7 @@ import type { FigureDef } from './demo.ts';
 /** Figure id → a loader of its definition. */
 export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   cluster: () => import('./cluster-figure.ts').then((m) => m.clusterFigure),
+  hub: () => import('./hub-figure.ts').then((m) => m.hubFigure),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
@@ -12,4 +13,9 @@ export async function loadFigure(id: string): Promise<FigureDef> {
   const load = Object.hasOwn(FIGURE_LOADERS, id) ? FIGURE_LOADERS[id] : undefined;
   if (!load) throw new Error(`no figure "${id}"`);
   return load();
+}
+
+/** Every figure's definition (the build compiles each story; the benchmarks time each figure). */
+export async function loadAllFigures(): Promise<FigureDef[]> {
+  return Promise.all(Object.keys(FIGURE_LOADERS).map(loadFigure));
 }
