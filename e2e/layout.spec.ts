@@ -198,8 +198,8 @@ test.describe('the home page', () => {
     const box = await start.boundingBox();
     expect(box!.y + box!.height).toBeLessThan(900);
     await expect(page.locator('.hero__for')).toContainText('For');
-    // The hero keeps the slot the live cluster figure goes into, right after the lede.
-    expect(await page.content()).toMatch(/class="hero__lede"[\s\S]*?<\/p>\s*<!-- live cluster figure goes here -->/);
+    // The live cluster figure stands right after the hero (its lede and the start link).
+    expect(await page.content()).toMatch(/class="hero__lede"[\s\S]*?<\/section><section class="home-figure"/);
     const cards = page.locator('.chapter-card');
     await expect(cards).toHaveCount(7);
     for (let i = 0; i < 7; i++) {
