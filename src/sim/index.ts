@@ -5,7 +5,7 @@
 
 /** An assembled cluster: create it, replay recorded inputs into it. */
 export { Cluster, createCluster, replayCluster, workerNames, KUBERNETES_VERSION } from './cluster.ts';
-export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction } from './cluster-types.ts';
+export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, NodeCapacity } from './cluster-types.ts';
 export type { Input, WorldState } from './world.ts';
 export type { RequestRecord, RequestLog } from './request-log.ts';
 

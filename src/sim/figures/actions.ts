@@ -4,6 +4,45 @@
 import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
 import { deletePodRequest, deploymentFor, scaleRequest, setImageRequest, containerNameFromImage } from '../kubectl/generators.ts';
+import type { ApiRequest } from '../api-server.ts';
+
+/** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
+export function podFor(p: PodSpecOfFigure): Record<string, unknown> {
+  const spec: Record<string, unknown> = {
+    containers: [{ name: p.name, image: p.image, resources: { requests: { cpu: p.cpu, memory: p.memory } } }],
+    restartPolicy: 'Always',
+  };
+  if (p.tolerations?.length) spec.tolerations = p.tolerations.map((t) => ({ key: t.key, operator: 'Equal', value: t.value, effect: t.effect }));
+  if (p.onNode) spec.nodeSelector = { 'kubernetes.io/hostname': p.onNode };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: p.name, namespace: 'default', labels: { run: p.name } }, spec };
+}
+
+/** `kubectl patch deployment NAME -p '{"spec":{"strategy":{"rollingUpdate":{…}}}}'`. */
+export function strategyRequest(name: string, maxSurge: IntOrPercent, maxUnavailable: IntOrPercent): ApiRequest {
+  return { verb: 'patch', resource: 'deployments', namespace: 'default', name, body: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } } } } };
+}
+
+/** What kubectl reads before it writes (taint merges into the node's list, undo copies an old template). */
+function getObject(cluster: Cluster, resource: 'nodes' | 'deployments' | 'replicasets' | 'pods', name?: string, labelSelector?: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = cluster.request(name ? { verb: 'get', resource, namespace: resource === 'nodes' ? undefined : 'default', name } : { verb: 'list', resource, namespace: 'default', options: { labelSelector } });
+  return r.ok ? r.object : undefined;
+}
+
+const revisionOfRS = (rs: { metadata?: { annotations?: Record<string, string> } }): number => Number(rs.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+
+/** `kubectl rollout undo`: the previous revision's template, copied into the Deployment with an update, as kubectl does it. */
+function undo(cluster: Cluster, name: string): void {
+  const d = getObject(cluster, 'deployments', name);
+  if (!d || d.spec?.paused) return;
+  const sel = Object.entries((d.spec?.selector?.matchLabels ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',');
+  const list = getObject(cluster, 'replicasets', undefined, sel);
+  const rss = ((list?.items ?? []) as { metadata?: { annotations?: Record<string, string> }; spec: { template: Record<string, unknown> } }[])
+    .filter((x) => revisionOfRS(x) > 0).sort((a, b) => revisionOfRS(b) - revisionOfRS(a));
+  if (rss.length < 2) return;
+  const tpl = structuredClone(rss[1].spec.template) as { metadata?: { labels?: Record<string, string> } };
+  if (tpl.metadata?.labels) delete tpl.metadata.labels['pod-template-hash'];
+  cluster.request({ verb: 'update', resource: 'deployments', namespace: 'default', name, body: { ...d, spec: { ...d.spec, template: tpl } } });
+}
 
 /** One change a reader makes, in kubectl's or the CLI's terms. */
 export type FigureAction =
@@ -13,7 +52,36 @@ export type FigureAction =
   | { type: 'set-image'; name: string; image: string }
   | { type: 'node'; node: string; action: NodeAction }
   | { type: 'control-plane'; action: 'stop' | 'start'; component?: ControlPlaneComponent }
-  | { type: 'latency'; ms: number };
+  | { type: 'latency'; ms: number }
+  | { type: 'cordon'; node: string; on: boolean }
+  | { type: 'taint'; node: string; taint: TolerationSpec; on: boolean }
+  | { type: 'run-pod'; pod: PodSpecOfFigure }
+  | { type: 'replace-pod'; pod: PodSpecOfFigure }
+  | { type: 'tolerate'; pod: string; toleration: TolerationSpec }
+  | { type: 'strategy'; name: string; maxSurge: IntOrPercent; maxUnavailable: IntOrPercent }
+  | { type: 'rollout'; name: string; verb: 'pause' | 'resume' | 'undo' }
+  | { type: 'image-fault'; image: string; state: 'missing' | 'available' };
+
+/** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
+export type IntOrPercent = number | string;
+
+/** A taint, and the toleration that matches it exactly (operator Equal). */
+export interface TolerationSpec {
+  key: string;
+  value: string;
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+/** A bare pod with one container and its requests, as `kubectl run NAME --image=… --overrides` makes it. */
+export interface PodSpecOfFigure {
+  name: string;
+  image: string;
+  cpu: string;
+  memory: string;
+  tolerations?: TolerationSpec[];
+  /** Pins the pod with a nodeSelector on kubernetes.io/hostname (still placed by the scheduler). */
+  onNode?: string;
+}
 
 /** Makes the action on the cluster (as kubectl, or as the CLI's fault); the world records it. */
 export function applyAction(cluster: Cluster, a: FigureAction): void {
@@ -25,6 +93,36 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'node': cluster.node(a.node, a.action); break;
     case 'control-plane': cluster.controlPlane(a.action, a.component); break;
     case 'latency': cluster.apiserverLatency(a.ms); break;
+    case 'cordon': cluster.request({ verb: 'patch', resource: 'nodes', name: a.node, body: { spec: { unschedulable: a.on ? true : null } }, options: { patchType: 'merge' } }); break;
+    case 'taint': {
+      const n = getObject(cluster, 'nodes', a.node);
+      if (!n) break;
+      const rest = ((n.spec?.taints ?? []) as TolerationSpec[]).filter((t) => !(t.key === a.taint.key && t.effect === a.taint.effect));
+      const taints = a.on ? [...rest, { key: a.taint.key, value: a.taint.value, effect: a.taint.effect }] : rest;
+      cluster.request({ verb: 'patch', resource: 'nodes', name: a.node, body: { spec: { taints: taints.length ? taints : null } }, options: { patchType: 'merge' } });
+      break;
+    }
+    case 'run-pod': cluster.request({ verb: 'create', resource: 'pods', namespace: 'default', body: podFor(a.pod) }); break;
+    case 'replace-pod':
+      // kubectl replace --force --grace-period=0: the old object goes at once, the new one takes its name.
+      cluster.request({ ...deletePodRequest(a.pod.name), options: { propagationPolicy: 'Background', gracePeriodSeconds: 0 } });
+      cluster.request({ verb: 'create', resource: 'pods', namespace: 'default', body: podFor(a.pod) });
+      break;
+    case 'tolerate': {
+      const p = getObject(cluster, 'pods', a.pod);
+      if (!p) break;
+      const t = a.toleration;
+      const have = (p.spec?.tolerations ?? []) as Record<string, unknown>[];
+      // A pod's tolerations may only grow: the patch sends the whole list with the new one added.
+      cluster.request({ verb: 'patch', resource: 'pods', namespace: 'default', name: a.pod, body: { spec: { tolerations: [...have, { key: t.key, operator: 'Equal', value: t.value, effect: t.effect }] } }, options: { patchType: 'merge' } });
+      break;
+    }
+    case 'strategy': cluster.request(strategyRequest(a.name, a.maxSurge, a.maxUnavailable)); break;
+    case 'rollout':
+      if (a.verb === 'undo') undo(cluster, a.name);
+      else cluster.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: a.name, body: { spec: { paused: a.verb === 'pause' ? true : null } }, options: { patchType: 'merge' } });
+      break;
+    case 'image-fault': cluster.image(a.image, a.state); break;
   }
 }
 
@@ -38,5 +136,19 @@ export function commandOf(a: FigureAction): string {
     case 'node': return `sim node ${a.action} ${a.node}`;
     case 'control-plane': return `sim control-plane ${a.action}${a.component ? ' ' + a.component : ''}`;
     case 'latency': return `sim apiserver latency ${a.ms}ms`;
+    case 'cordon': return `kubectl ${a.on ? 'cordon' : 'uncordon'} ${a.node}`;
+    case 'taint': return `kubectl taint nodes ${a.node} ${a.taint.key}=${a.taint.value}:${a.taint.effect}${a.on ? '' : '-'}`;
+    case 'run-pod': return runLine(a.pod);
+    case 'replace-pod': return `kubectl replace --force --grace-period=0 -f ${a.pod.name}.yaml  # requests now cpu ${a.pod.cpu}, memory ${a.pod.memory}`;
+    case 'tolerate': return `kubectl patch pod ${a.pod} --type=merge -p '{"spec":{"tolerations":[…,{"key":"${a.toleration.key}","operator":"Equal","value":"${a.toleration.value}","effect":"${a.toleration.effect}"}]}}'`;
+    case 'strategy': return `kubectl patch deployment ${a.name} -p '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":${JSON.stringify(a.maxSurge)},"maxUnavailable":${JSON.stringify(a.maxUnavailable)}}}}}'`;
+    case 'rollout': return `kubectl rollout ${a.verb} deployment/${a.name}`;
+    case 'image-fault': return `sim image ${a.image} ${a.state}`;
   }
+}
+
+/** The line for creating a figure's pod from its manifest (what the manifest asks for, said beside it). */
+function runLine(p: PodSpecOfFigure): string {
+  const extra = [p.tolerations?.length ? `tolerates ${p.tolerations.map((t) => `${t.key}=${t.value}:${t.effect}`).join(', ')}` : '', p.onNode ? `nodeSelector kubernetes.io/hostname=${p.onNode}` : ''].filter(Boolean);
+  return `kubectl create -f ${p.name}.yaml  # Pod ${p.name}: requests cpu ${p.cpu}, memory ${p.memory}${extra.length ? '; ' + extra.join('; ') : ''}`;
 }

@@ -38,11 +38,14 @@ export interface DemoDef {
   start(f: Frame): DemoStart;
 }
 
+/** The cluster a figure is built on: its seed, its number of workers and, optionally, their sizes. */
+export type FigureClusterOptions = Required<Pick<ClusterOptions, 'seed' | 'nodes'>> & Pick<ClusterOptions, 'nodeCapacity'>;
+
 /** A figure: its cluster, its demos, its default story (demo ids in order) and its note. */
 export interface FigureDef {
   id: string;
   title: string;
-  options: Required<Pick<ClusterOptions, 'seed' | 'nodes'>>;
+  options: FigureClusterOptions;
   demos: DemoDef[];
   /** The default story: these demos, each run to its last beat, one after another. */
   story: string[];

@@ -45,7 +45,7 @@ export class FigureHost {
   constructor(def: FigureDef, story: CompiledStory) {
     this.def = def;
     this.story = story;
-    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes });
+    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
     this.timeline = new Timeline(this.cluster);
     this.storySteps = story.beats.map((b) => b.step);
     this.loadStory();
