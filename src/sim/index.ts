@@ -28,7 +28,7 @@ export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
 export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
-export { applyAction, commandOf, type FigureAction } from './figures/actions.ts';
+export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
 export { createFigureServer, FIGURES } from './figures/serve.ts';
 export { compileFigure } from './figures/compile.ts';
@@ -40,3 +40,4 @@ export type {
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
 export { fnv1a32Chars } from './names.ts';
 export { inThreadTransport } from './figures/in-thread.ts';
+export type { SchedulerDetail, PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
