@@ -20,7 +20,9 @@ const SEARCH_JS_MAX_GZIP = 4 * KB;
 export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/scheduler/': 35 * KB, '/rolling-updates/': 35 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
-const WORKER_MAX_GZIP = 110 * KB;
+// Raised from 110 KB when the scheduler and rollout figures joined (each figure's demos and texts
+// cost about 3 KB gzip in the worker); loading figure definitions lazily would bring it back down.
+const WORKER_MAX_GZIP = 125 * KB;
 
 const dist = 'dist';
 const base = basePath();

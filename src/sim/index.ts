@@ -41,3 +41,4 @@ export type {
 export { fnv1a32Chars } from './names.ts';
 export { inThreadTransport } from './figures/in-thread.ts';
 export type { SchedulerDetail, PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
+export type { RolloutDetail } from './figures/rollout-figure.ts';

@@ -2,12 +2,13 @@
 // call it: one FigureHost per figure instance on the page, never shared between instances.
 import { clusterFigure } from './cluster-figure.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
+import { rolloutFigure } from './rollout-figure.ts';
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
 
 /** Every figure the site has, by id. */
-export const FIGURES: Record<string, FigureDef> = { cluster: clusterFigure, scheduler: schedulerFigure };
+export const FIGURES: Record<string, FigureDef> = { cluster: clusterFigure, scheduler: schedulerFigure, rollout: rolloutFigure };
 
 /** A handler that answers requests for many figure instances (one host each). */
 export function createFigureServer(figures: Record<string, FigureDef> = FIGURES): (req: WorkerRequest) => WorkerReply {
