@@ -13,7 +13,9 @@ export type FigureAction =
   | { type: 'set-image'; name: string; image: string }
   | { type: 'node'; node: string; action: NodeAction }
   | { type: 'control-plane'; action: 'stop' | 'start'; component?: ControlPlaneComponent }
-  | { type: 'latency'; ms: number };
+  | { type: 'latency'; ms: number }
+  | { type: 'expose'; name: string; port: number }
+  | { type: 'get'; resource: 'pods' | 'nodes' };
 
 /** Makes the action on the cluster (as kubectl, or as the CLI's fault); the world records it. */
 export function applyAction(cluster: Cluster, a: FigureAction): void {
@@ -25,6 +27,9 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'node': cluster.node(a.node, a.action); break;
     case 'control-plane': cluster.controlPlane(a.action, a.component); break;
     case 'latency': cluster.apiserverLatency(a.ms); break;
+    case 'expose': cluster.request({ verb: 'create', resource: 'services', namespace: 'default', body: serviceFor(a.name, a.port) }); break;
+    // A read changes nothing, but it is a request like any other: refused while the API server is down.
+    case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
   }
 }
 
@@ -38,5 +43,15 @@ export function commandOf(a: FigureAction): string {
     case 'node': return `sim node ${a.action} ${a.node}`;
     case 'control-plane': return `sim control-plane ${a.action}${a.component ? ' ' + a.component : ''}`;
     case 'latency': return `sim apiserver latency ${a.ms}ms`;
+    case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
+    case 'get': return `kubectl get ${a.resource}`;
   }
+}
+
+/** The Service `kubectl expose deployment NAME --port=P` creates for a Deployment made by `kubectl create deployment` (selector app=NAME). */
+export function serviceFor(name: string, port: number, namespace = 'default'): Record<string, unknown> {
+  return {
+    apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: { app: name } },
+    spec: { ports: [{ port, protocol: 'TCP', targetPort: port }], selector: { app: name }, type: 'ClusterIP' },
+  };
 }

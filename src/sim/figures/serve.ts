@@ -1,12 +1,14 @@
 // The figures' request handler, as the worker runs it and as tests and the in-thread transport
 // call it: one FigureHost per figure instance on the page, never shared between instances.
 import { clusterFigure } from './cluster-figure.ts';
+import { nodeFailureFigure } from './node-failure-figure.ts';
+import { outageFigure } from './outage-figure.ts';
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
 
 /** Every figure the site has, by id. */
-export const FIGURES: Record<string, FigureDef> = { cluster: clusterFigure };
+export const FIGURES: Record<string, FigureDef> = { cluster: clusterFigure, 'node-failure': nodeFailureFigure, outage: outageFigure };
 
 /** A handler that answers requests for many figure instances (one host each). */
 export function createFigureServer(figures: Record<string, FigureDef> = FIGURES): (req: WorkerRequest) => WorkerReply {
