@@ -40,6 +40,10 @@ export default defineConfig({
       styleDirective: { resources: ["'self'"] },
     },
   },
+  vite: {
+    // The worker loads each figure's definition as its own chunk (dynamic import), which needs ES module output.
+    worker: { format: 'es' },
+  },
   prefetch: false,
   devToolbar: { enabled: false },
 });

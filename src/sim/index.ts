@@ -26,11 +26,21 @@ export { rolloutStateOf, type RolloutView } from './controllers/deployment-contr
 export { schedulingRecordOf } from './scheduler/scheduler.ts';
 export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
 export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
+/** The core's statecharts as plain JSON from the machines themselves, with a subject's current state and reason. */
+export {
+  statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf,
+  type Statechart, type ChartState, type ChartTransition, type StatechartView,
+} from './view/statechart.ts';
+/** What the node-failure and outage figures carry in their detail. */
+export type { LeaseClock, PodCountdown, ServiceEndpoint } from './figures/node-detail.ts';
+export type { ClientRequest } from './figures/outage-figure.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
 export { createFigureServer, FIGURES } from './figures/serve.ts';
+export { serveFigures } from './figures/server.ts';
+export { FIGURE_LOADERS } from './figures/loaders.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';
 export type {

@@ -60,7 +60,9 @@ export type FigureAction =
   | { type: 'tolerate'; pod: string; toleration: TolerationSpec }
   | { type: 'strategy'; name: string; maxSurge: IntOrPercent; maxUnavailable: IntOrPercent }
   | { type: 'rollout'; name: string; verb: 'pause' | 'resume' | 'undo' }
-  | { type: 'image-fault'; image: string; state: 'missing' | 'available' };
+  | { type: 'image-fault'; image: string; state: 'missing' | 'available' }
+  | { type: 'expose'; name: string; port: number }
+  | { type: 'get'; resource: 'pods' | 'nodes' };
 
 /** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
 export type IntOrPercent = number | string;
@@ -123,6 +125,9 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
       else cluster.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: a.name, body: { spec: { paused: a.verb === 'pause' ? true : null } }, options: { patchType: 'merge' } });
       break;
     case 'image-fault': cluster.image(a.image, a.state); break;
+    case 'expose': cluster.request({ verb: 'create', resource: 'services', namespace: 'default', body: serviceFor(a.name, a.port) }); break;
+    // A read changes nothing, but it is a request like any other: refused while the API server is down.
+    case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
   }
 }
 
@@ -144,6 +149,8 @@ export function commandOf(a: FigureAction): string {
     case 'strategy': return `kubectl patch deployment ${a.name} -p '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":${JSON.stringify(a.maxSurge)},"maxUnavailable":${JSON.stringify(a.maxUnavailable)}}}}}'`;
     case 'rollout': return `kubectl rollout ${a.verb} deployment/${a.name}`;
     case 'image-fault': return `sim image ${a.image} ${a.state}`;
+    case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
+    case 'get': return `kubectl get ${a.resource}`;
   }
 }
 
@@ -151,4 +158,12 @@ export function commandOf(a: FigureAction): string {
 function runLine(p: PodSpecOfFigure): string {
   const extra = [p.tolerations?.length ? `tolerates ${p.tolerations.map((t) => `${t.key}=${t.value}:${t.effect}`).join(', ')}` : '', p.onNode ? `nodeSelector kubernetes.io/hostname=${p.onNode}` : ''].filter(Boolean);
   return `kubectl create -f ${p.name}.yaml  # Pod ${p.name}: requests cpu ${p.cpu}, memory ${p.memory}${extra.length ? '; ' + extra.join('; ') : ''}`;
+}
+
+/** The Service `kubectl expose deployment NAME --port=P` creates for a Deployment made by `kubectl create deployment` (selector app=NAME). */
+export function serviceFor(name: string, port: number, namespace = 'default'): Record<string, unknown> {
+  return {
+    apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: { app: name } },
+    spec: { ports: [{ port, protocol: 'TCP', targetPort: port }], selector: { app: name }, type: 'ClusterIP' },
+  };
 }
