@@ -3,7 +3,7 @@
 // story, and what is selected in the request log. Kubernetes' own states arrive in the views the
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
 import { and, assign, setup, stateIn } from 'xstate';
-import type { FigureRequest, FigureView, Speed } from '../sim/index.ts';
+import type { FigureAction, FigureRequest, FigureView, Speed } from '../sim/index.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
 export interface FigureContext {
@@ -26,6 +26,8 @@ export type FigureEvent =
   | { type: 'STEP' } | { type: 'BACK' } | { type: 'NEXT' } | { type: 'RESET' } | { type: 'REJOIN' }
   | { type: 'SEEK'; step: number }
   | { type: 'DEMO'; demo: string }
+  /** A change the reader makes through a figure's own panel (a pod's requests, a rollout's bounds). */
+  | { type: 'ACTION'; action: FigureAction }
   | { type: 'SPEED'; speed: Speed }
   | { type: 'CYCLE_SPEED' }
   | { type: 'SELECT'; seq: number | null }
@@ -106,6 +108,7 @@ export const figureMachine = setup({
             REJOIN: { actions: [{ type: 'core', params: { op: 'rejoin' } }] },
             SEEK: { guard: 'validStep', actions: [{ type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) }] },
             DEMO: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) }] },
+            ACTION: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'action', action: (event as { action: FigureAction }).action }) }] },
           },
         },
         failed: {},
@@ -125,7 +128,7 @@ export const figureMachine = setup({
           on: {
             PAUSE: 'paused', TOGGLE: 'paused', HIDDEN: 'paused', FAILED: 'paused',
             // Any command of the reader's pauses; a demo then stands at its first beat, to be read.
-            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused',
+            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused', ACTION: 'paused',
           },
           states: {
             waiting: { after: { tick: 'fetching' } },

@@ -20,6 +20,17 @@ export interface ClusterOptions {
   kubeadm?: boolean;
   /** Request-log records kept, oldest dropped first (default 200,000; 0 keeps every record). */
   logLimit?: number;
+  /**
+   * The capacity of each worker, node-1 first (a node not listed keeps 4 CPU, 8 GiB): the machines
+   * a figure about scheduling needs to differ. Default none, so every node is the same size.
+   */
+  nodeCapacity?: NodeCapacity[];
+}
+
+/** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */
+export interface NodeCapacity {
+  cpu: string;
+  memory: string;
 }
 
 /** An assembled, running cluster. Every method is an input recorded for replay. */

@@ -75,13 +75,17 @@ export class Cluster implements SimCluster {
   constructor(opts: ClusterOptions = {}, world?: World) {
     registerNodeLifecycleAdmission();
     registerKubeletConnector(kubeletConnection);
-    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT };
+    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [] };
     if (world) { this.world = world; return; }
     this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit }, componentDefs);
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }
-    workerNames(this.options.nodes).forEach((name, i) => this.addKubelet(name, i + 1, {}));
+    workerNames(this.options.nodes).forEach((name, i) => {
+      const size = this.options.nodeCapacity[i];
+      // Only a listed node carries a capacity param, so a default cluster records the same inputs as before.
+      this.addKubelet(name, i + 1, size ? { capacity: { cpu: size.cpu, memory: size.memory } } : {});
+    });
     this.world.addComponent('scheduler', 'scheduler');
     for (const c of CONTROLLER_MANAGER) this.world.addComponent(c, c, { process: KUBE_CONTROLLER_MANAGER });
     if (this.options.kubeadm) this.createStaticPods();

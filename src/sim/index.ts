@@ -5,7 +5,7 @@
 
 /** An assembled cluster: create it, replay recorded inputs into it. */
 export { Cluster, createCluster, replayCluster, workerNames, KUBERNETES_VERSION } from './cluster.ts';
-export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction } from './cluster-types.ts';
+export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, NodeCapacity } from './cluster-types.ts';
 export type { Input, WorldState } from './world.ts';
 export type { RequestRecord, RequestLog } from './request-log.ts';
 
@@ -31,12 +31,15 @@ export {
   statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf,
   type Statechart, type ChartState, type ChartTransition, type StatechartView,
 } from './view/statechart.ts';
+/** What the node-failure and outage figures carry in their detail. */
+export type { LeaseClock, PodCountdown, ServiceEndpoint } from './figures/node-detail.ts';
+export type { ClientRequest } from './figures/outage-figure.ts';
 
 /** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
 export { podStatechartOf } from './view/pod-statechart.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
-export { applyAction, commandOf, type FigureAction } from './figures/actions.ts';
+export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
 export { createFigureServer } from './figures/serve.ts';
 export { FIGURE_LOADERS, loadFigure, loadAllFigures } from './figures/catalog.ts';
@@ -48,3 +51,5 @@ export type {
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
 export { fnv1a32Chars } from './names.ts';
+export type { SchedulerDetail, PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
+export type { RolloutDetail } from './figures/rollout-figure.ts';

@@ -579,6 +579,8 @@ export function momentOf(tl: Timeline, scenario?: string): Moment {
 
 /** The link of the moment a timeline stands at. */
 export function permalinkOf(tl: Timeline, scenario?: string): EncodeResult {
+  // A link names only the number of nodes; a cluster of odd-sized nodes would come back all alike.
+  if (tl.cluster.options.nodeCapacity.length) return { ok: false, error: 'this moment cannot be shared as a link: its nodes have sizes of their own, which a link cannot carry yet' };
   return encodeMoment(momentOf(tl, scenario));
 }
 

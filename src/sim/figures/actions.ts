@@ -2,9 +2,47 @@
 // request kubectl would send (kubectl/generators.ts) or the fault `sim …` would inject, so it is a
 // recorded input like any other and replay, step-back and permalinks hold.
 import type { Cluster } from '../cluster.ts';
-import type { ApiRequest } from '../api-server.ts';
 import type { ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
 import { deletePodRequest, deploymentFor, scaleRequest, setImageRequest, containerNameFromImage } from '../kubectl/generators.ts';
+import type { ApiRequest } from '../api-server.ts';
+
+/** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
+export function podFor(p: PodSpecOfFigure): Record<string, unknown> {
+  const spec: Record<string, unknown> = {
+    containers: [{ name: p.name, image: p.image, resources: { requests: { cpu: p.cpu, memory: p.memory } } }],
+    restartPolicy: 'Always',
+  };
+  if (p.tolerations?.length) spec.tolerations = p.tolerations.map((t) => ({ key: t.key, operator: 'Equal', value: t.value, effect: t.effect }));
+  if (p.onNode) spec.nodeSelector = { 'kubernetes.io/hostname': p.onNode };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: p.name, namespace: 'default', labels: { run: p.name } }, spec };
+}
+
+/** `kubectl patch deployment NAME -p '{"spec":{"strategy":{"rollingUpdate":{…}}}}'`. */
+export function strategyRequest(name: string, maxSurge: IntOrPercent, maxUnavailable: IntOrPercent): ApiRequest {
+  return { verb: 'patch', resource: 'deployments', namespace: 'default', name, body: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } } } } };
+}
+
+/** What kubectl reads before it writes (taint merges into the node's list, undo copies an old template). */
+function getObject(cluster: Cluster, resource: 'nodes' | 'deployments' | 'replicasets' | 'pods', name?: string, labelSelector?: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = cluster.request(name ? { verb: 'get', resource, namespace: resource === 'nodes' ? undefined : 'default', name } : { verb: 'list', resource, namespace: 'default', options: { labelSelector } });
+  return r.ok ? r.object : undefined;
+}
+
+const revisionOfRS = (rs: { metadata?: { annotations?: Record<string, string> } }): number => Number(rs.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+
+/** `kubectl rollout undo`: the previous revision's template, copied into the Deployment with an update, as kubectl does it. */
+function undo(cluster: Cluster, name: string): void {
+  const d = getObject(cluster, 'deployments', name);
+  if (!d || d.spec?.paused) return;
+  const sel = Object.entries((d.spec?.selector?.matchLabels ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(',');
+  const list = getObject(cluster, 'replicasets', undefined, sel);
+  const rss = ((list?.items ?? []) as { metadata?: { annotations?: Record<string, string> }; spec: { template: Record<string, unknown> } }[])
+    .filter((x) => revisionOfRS(x) > 0).sort((a, b) => revisionOfRS(b) - revisionOfRS(a));
+  if (rss.length < 2) return;
+  const tpl = structuredClone(rss[1].spec.template) as { metadata?: { labels?: Record<string, string> } };
+  if (tpl.metadata?.labels) delete tpl.metadata.labels['pod-template-hash'];
+  cluster.request({ verb: 'update', resource: 'deployments', namespace: 'default', name, body: { ...d, spec: { ...d.spec, template: tpl } } });
+}
 
 /** One change a reader makes, in kubectl's or the CLI's terms. */
 export type FigureAction =
@@ -15,7 +53,39 @@ export type FigureAction =
   | { type: 'node'; node: string; action: NodeAction }
   | { type: 'control-plane'; action: 'stop' | 'start'; component?: ControlPlaneComponent }
   | { type: 'latency'; ms: number }
-  | CreateDeploymentAction;
+  | CreateDeploymentAction
+  | { type: 'cordon'; node: string; on: boolean }
+  | { type: 'taint'; node: string; taint: TolerationSpec; on: boolean }
+  | { type: 'run-pod'; pod: PodSpecOfFigure }
+  | { type: 'replace-pod'; pod: PodSpecOfFigure }
+  | { type: 'tolerate'; pod: string; toleration: TolerationSpec }
+  | { type: 'strategy'; name: string; maxSurge: IntOrPercent; maxUnavailable: IntOrPercent }
+  | { type: 'rollout'; name: string; verb: 'pause' | 'resume' | 'undo' }
+  | { type: 'image-fault'; image: string; state: 'missing' | 'available' }
+  | { type: 'expose'; name: string; port: number }
+  | { type: 'get'; resource: 'pods' | 'nodes' };
+
+/** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
+export type IntOrPercent = number | string;
+
+/** A taint, and the toleration that matches it exactly (operator Equal). */
+export interface TolerationSpec {
+  key: string;
+  value: string;
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+/** A bare pod with one container and its requests, as `kubectl run NAME --image=… --overrides` makes it. */
+export interface PodSpecOfFigure {
+  name: string;
+  image: string;
+  cpu: string;
+  memory: string;
+  tolerations?: TolerationSpec[];
+  /** Pins the pod with a nodeSelector on kubernetes.io/hostname (still placed by the scheduler). */
+  onNode?: string;
+}
+
 
 /**
  * A Deployment created the ways a reader gets one wrong (the hub figure): as a client the API server
@@ -50,6 +120,39 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'control-plane': cluster.controlPlane(a.action, a.component); break;
     case 'latency': cluster.apiserverLatency(a.ms); break;
     case 'create-deployment': createDeployment(cluster, a); break;
+    case 'cordon': cluster.request({ verb: 'patch', resource: 'nodes', name: a.node, body: { spec: { unschedulable: a.on ? true : null } }, options: { patchType: 'merge' } }); break;
+    case 'taint': {
+      const n = getObject(cluster, 'nodes', a.node);
+      if (!n) break;
+      const rest = ((n.spec?.taints ?? []) as TolerationSpec[]).filter((t) => !(t.key === a.taint.key && t.effect === a.taint.effect));
+      const taints = a.on ? [...rest, { key: a.taint.key, value: a.taint.value, effect: a.taint.effect }] : rest;
+      cluster.request({ verb: 'patch', resource: 'nodes', name: a.node, body: { spec: { taints: taints.length ? taints : null } }, options: { patchType: 'merge' } });
+      break;
+    }
+    case 'run-pod': cluster.request({ verb: 'create', resource: 'pods', namespace: 'default', body: podFor(a.pod) }); break;
+    case 'replace-pod':
+      // kubectl replace --force --grace-period=0: the old object goes at once, the new one takes its name.
+      cluster.request({ ...deletePodRequest(a.pod.name), options: { propagationPolicy: 'Background', gracePeriodSeconds: 0 } });
+      cluster.request({ verb: 'create', resource: 'pods', namespace: 'default', body: podFor(a.pod) });
+      break;
+    case 'tolerate': {
+      const p = getObject(cluster, 'pods', a.pod);
+      if (!p) break;
+      const t = a.toleration;
+      const have = (p.spec?.tolerations ?? []) as Record<string, unknown>[];
+      // A pod's tolerations may only grow: the patch sends the whole list with the new one added.
+      cluster.request({ verb: 'patch', resource: 'pods', namespace: 'default', name: a.pod, body: { spec: { tolerations: [...have, { key: t.key, operator: 'Equal', value: t.value, effect: t.effect }] } }, options: { patchType: 'merge' } });
+      break;
+    }
+    case 'strategy': cluster.request(strategyRequest(a.name, a.maxSurge, a.maxUnavailable)); break;
+    case 'rollout':
+      if (a.verb === 'undo') undo(cluster, a.name);
+      else cluster.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: a.name, body: { spec: { paused: a.verb === 'pause' ? true : null } }, options: { patchType: 'merge' } });
+      break;
+    case 'image-fault': cluster.image(a.image, a.state); break;
+    case 'expose': cluster.request({ verb: 'create', resource: 'services', namespace: 'default', body: serviceFor(a.name, a.port) }); break;
+    // A read changes nothing, but it is a request like any other: refused while the API server is down.
+    case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
   }
 }
 
@@ -80,5 +183,29 @@ export function commandOf(a: FigureAction): string {
       if (a.selectorApp !== undefined) return `kubectl${who}${ns} create -f ${a.name}.yaml`;
       return `kubectl${who}${ns} create deployment ${a.name} --image=${a.image} --replicas=${a.replicas}`;
     }
+    case 'cordon': return `kubectl ${a.on ? 'cordon' : 'uncordon'} ${a.node}`;
+    case 'taint': return `kubectl taint nodes ${a.node} ${a.taint.key}=${a.taint.value}:${a.taint.effect}${a.on ? '' : '-'}`;
+    case 'run-pod': return runLine(a.pod);
+    case 'replace-pod': return `kubectl replace --force --grace-period=0 -f ${a.pod.name}.yaml  # requests now cpu ${a.pod.cpu}, memory ${a.pod.memory}`;
+    case 'tolerate': return `kubectl patch pod ${a.pod} --type=merge -p '{"spec":{"tolerations":[…,{"key":"${a.toleration.key}","operator":"Equal","value":"${a.toleration.value}","effect":"${a.toleration.effect}"}]}}'`;
+    case 'strategy': return `kubectl patch deployment ${a.name} -p '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":${JSON.stringify(a.maxSurge)},"maxUnavailable":${JSON.stringify(a.maxUnavailable)}}}}}'`;
+    case 'rollout': return `kubectl rollout ${a.verb} deployment/${a.name}`;
+    case 'image-fault': return `sim image ${a.image} ${a.state}`;
+    case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
+    case 'get': return `kubectl get ${a.resource}`;
   }
+}
+
+/** The line for creating a figure's pod from its manifest (what the manifest asks for, said beside it). */
+function runLine(p: PodSpecOfFigure): string {
+  const extra = [p.tolerations?.length ? `tolerates ${p.tolerations.map((t) => `${t.key}=${t.value}:${t.effect}`).join(', ')}` : '', p.onNode ? `nodeSelector kubernetes.io/hostname=${p.onNode}` : ''].filter(Boolean);
+  return `kubectl create -f ${p.name}.yaml  # Pod ${p.name}: requests cpu ${p.cpu}, memory ${p.memory}${extra.length ? '; ' + extra.join('; ') : ''}`;
+}
+
+/** The Service `kubectl expose deployment NAME --port=P` creates for a Deployment made by `kubectl create deployment` (selector app=NAME). */
+export function serviceFor(name: string, port: number, namespace = 'default'): Record<string, unknown> {
+  return {
+    apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: { app: name } },
+    spec: { ports: [{ port, protocol: 'TCP', targetPort: port }], selector: { app: name }, type: 'ClusterIP' },
+  };
 }

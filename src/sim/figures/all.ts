@@ -1,8 +1,14 @@
-// Every figure the site has, by id, loaded at once: for the build (which compiles each story) and
-// for tests. The worker loads them one at a time instead (catalog.ts).
+// Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
+// through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { clusterFigure } from './cluster-figure.ts';
-import { hubFigure } from './hub-figure.ts';
 import type { FigureDef } from './demo.ts';
+import { hubFigure } from './hub-figure.ts';
+import { nodeFailureFigure } from './node-failure-figure.ts';
+import { outageFigure } from './outage-figure.ts';
+import { rolloutFigure } from './rollout-figure.ts';
+import { schedulerFigure } from './scheduler-figure.ts';
 
 /** Every figure the site has, by id. */
-export const FIGURES: Record<string, FigureDef> = { cluster: clusterFigure, hub: hubFigure };
+export const FIGURES: Record<string, FigureDef> = {
+  cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
+};

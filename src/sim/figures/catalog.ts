@@ -6,6 +6,10 @@ import type { FigureDef } from './demo.ts';
 export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   cluster: () => import('./cluster-figure.ts').then((m) => m.clusterFigure),
   hub: () => import('./hub-figure.ts').then((m) => m.hubFigure),
+  scheduler: () => import('./scheduler-figure.ts').then((m) => m.schedulerFigure),
+  rollout: () => import('./rollout-figure.ts').then((m) => m.rolloutFigure),
+  'node-failure': () => import('./node-failure-figure.ts').then((m) => m.nodeFailureFigure),
+  outage: () => import('./outage-figure.ts').then((m) => m.outageFigure),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

@@ -11,8 +11,11 @@ export type DemoMemo = Record<string, string | number>;
 
 /** One beat of a demo: when it holds, the narration pauses with its text (and the demo may act again). */
 export interface DemoBeat {
-  /** True once the cluster has reached this beat. */
-  when(f: Frame, memo: DemoMemo): boolean;
+  /**
+   * True once the cluster has reached this beat. `detail` gives the figure's own data at this frame
+   * (FigureDef.detail), for a moment the Frame does not show (a scheduling attempt that failed).
+   */
+  when(f: Frame, memo: DemoMemo, detail: () => FigureDetail | null): boolean;
   /** What the narration says at the beat. */
   text(f: Frame, memo: DemoMemo): string;
   /** Further actions made at the beat (scale 3 → 5, then → 2). */
@@ -38,11 +41,14 @@ export interface DemoDef {
   start(f: Frame): DemoStart;
 }
 
+/** The cluster a figure is built on: its seed, its number of workers and, optionally, their sizes. */
+export type FigureClusterOptions = Required<Pick<ClusterOptions, 'seed' | 'nodes'>> & Pick<ClusterOptions, 'nodeCapacity'>;
+
 /** A figure: its cluster, its demos, its default story (demo ids in order) and its note. */
 export interface FigureDef {
   id: string;
   title: string;
-  options: Required<Pick<ClusterOptions, 'seed' | 'nodes'>>;
+  options: FigureClusterOptions;
   demos: DemoDef[];
   /** The default story: these demos, each run to its last beat, one after another. */
   story: string[];

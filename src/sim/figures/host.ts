@@ -8,7 +8,7 @@ import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
-import type { DemoBeat, DemoDef, DemoMemo, FigureDef } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
@@ -44,7 +44,7 @@ export class FigureHost {
   constructor(def: FigureDef, story: CompiledStory) {
     this.def = def;
     this.story = story;
-    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes });
+    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
     this.timeline = new Timeline(this.cluster);
     this.storySteps = story.beats.map((b) => b.step);
     this.loadStory();
@@ -212,7 +212,8 @@ export class FigureHost {
     if (!a || a.next >= a.beats.length) return false;
     let fired = false;
     let frame: Frame = frameOf(this.cluster);
-    while (a.next < a.beats.length && a.beats[a.next].when(frame, a.memo)) {
+    const detail = (): FigureDetail | null => (this.def.detail ? this.def.detail(this.cluster, frame) : null);
+    while (a.next < a.beats.length && a.beats[a.next].when(frame, a.memo, detail)) {
       const beat = a.beats[a.next++];
       const text = beat.text(frame, a.memo);
       // A beat that acts again is said at the step of its action, where the reader sees it happen.

@@ -1,11 +1,10 @@
 // The one typed boundary between a figure on the page and its cluster in the worker: what a figure
 // is (its definition, its compiled story), what it sees after each request (FigureView), and the
 // messages both ways. Everything that crosses is plain, JSON-safe data.
-import type { ClusterOptions } from '../cluster-types.ts';
 import type { Input } from '../world.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
-import type { FigureDetail } from './demo.ts';
+import type { FigureClusterOptions, FigureDetail } from './demo.ts';
 
 /** A beat of a story: after this step the narration pauses and says `text`. */
 export interface BeatMark {
@@ -26,7 +25,7 @@ export interface CompiledBeat extends BeatMark {
 export interface CompiledStory {
   figure: string;
   title: string;
-  options: Required<Pick<ClusterOptions, 'seed' | 'nodes'>>;
+  options: FigureClusterOptions;
   /** The inputs after the cluster's construction, as the world recorded them. */
   inputs: Input[];
   beats: CompiledBeat[];

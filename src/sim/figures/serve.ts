@@ -33,5 +33,5 @@ export function createFigureServer(figures: Record<string, FigureDef>): (req: Wo
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */
 function checkStory(s: CompiledStory, def: FigureDef): void {
   if (!s || typeof s !== 'object' || s.figure !== def.id || !Array.isArray(s.inputs) || !Array.isArray(s.beats)) throw new Error(`the story for "${def.id}" is malformed`);
-  if (s.options?.seed !== def.options.seed || s.options?.nodes !== def.options.nodes) throw new Error(`the story for "${def.id}" was compiled for another cluster`);
+  if (s.options?.seed !== def.options.seed || s.options?.nodes !== def.options.nodes || JSON.stringify(s.options?.nodeCapacity ?? []) !== JSON.stringify(def.options.nodeCapacity ?? [])) throw new Error(`the story for "${def.id}" was compiled for another cluster`);
 }

@@ -1,0 +1,210 @@
+// The `outage` figure: the whole control plane stops. A client keeps calling the Service and keeps
+// getting answers, because the nodes' rules and containers need no API server; kubectl is refused
+// with its real message; a node dies in the outage and nothing notices or replaces it until the
+// control plane returns, and then the restarted controller starts every node's grace period afresh.
+import { KUBECTL_CONNECTION_REFUSED } from '../api-server.ts';
+import { nodeStatechartOf } from '../view/statechart.ts';
+import type { Frame, NodeView, PodView } from '../view/types.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import { json, leaseClockOf, serviceEndpointsOf, type ServiceEndpoint } from './node-detail.ts';
+
+const NAME = 'web';
+const IMAGE = 'nginx:1.27';
+const PORT = 80;
+const REPLICAS = 3;
+/** The node that dies during the outage. */
+export const DYING = 'node-3';
+/** The simulated client sends one request a second to the Service. */
+export const CLIENT_EVERY_MS = 1000;
+/** How many of the client's latest requests the panel lists. */
+const CLIENT_SHOWN = 8;
+/** Time given to the EndpointSlice controller after the pods are ready (it writes within milliseconds). */
+const SLICE_SETTLE_MS = 1000;
+
+const web = (f: Frame) => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
+const webPods = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
+const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
+const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
+const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
+const cpUp = (f: Frame) => f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.controllerManager && f.controlPlane.scheduler;
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+const secondsSince = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
+
+const apply: DemoDef = {
+  id: 'apply',
+  label: () => 'Apply web and its Service',
+  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.'),
+  start: () => ({
+    actions: [{ type: 'apply', name: NAME, image: IMAGE, replicas: REPLICAS }, { type: 'expose', name: NAME, port: PORT }],
+    memo: {},
+    intro: `kubectl creates the Deployment ${NAME} (${REPLICAS} replicas of ${IMAGE}) and the Service ${NAME} on port ${PORT}. A client starts calling the Service once a second.`,
+    beats: [
+      {
+        when: (f) => ready(f).length >= REPLICAS,
+        text: (f) => `${plural(ready(f).length, 'pod')} of ${NAME} are ready on ${[...new Set(ready(f).map((p) => p.node))].join(', ')}.`,
+        // Remembered so the next beat can wait for the EndpointSlice controller, which writes just after.
+        then: (f, m) => { m.readyAt = f.t; return []; },
+      },
+      {
+        when: (f, m) => f.t >= Number(m.readyAt) + SLICE_SETTLE_MS,
+        text: () => `The EndpointSlice controller has listed their addresses for the Service ${NAME}, and every node's rules now send the client's requests to one of them.`,
+      },
+    ],
+  }),
+};
+
+const controlPlane: DemoDef = {
+  id: 'control-plane',
+  label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
+  unavailable: () => null,
+  start: (f): DemoStart => {
+    if (f.controlPlane.apiserver) {
+      return {
+        actions: [{ type: 'control-plane', action: 'stop' }],
+        memo: { at: f.t },
+        intro: 'The scheduler, the controller-manager, the API server and etcd stop. Nothing on the nodes depends on them from one moment to the next: the kubelets keep their containers running, and the nodes keep the Service rules they were last given.',
+        beats: [{
+          when: (g, m) => g.t - Number(m.at) >= 30_000,
+          text: (g, m) => `${secondsSince(g, m)} s into the outage: ${plural(ready(g).length, 'pod')} of ${NAME} still run and answer the client. The kubelets' Lease renewals are refused, but nobody is left to count them as missed.`,
+        }],
+      };
+    }
+    const dead = f.nodes.filter((n) => !n.powered).map((n) => n.name);
+    return {
+      actions: [{ type: 'control-plane', action: 'start' }],
+      memo: { at: f.t, dead: dead.join(','), pods: live(f).filter((p) => dead.includes(p.node ?? '')).map((p) => p.name).join(',') },
+      intro: 'etcd, the API server, the controller-manager and the scheduler start again. Every controller lists what is in etcd before it acts; the node-lifecycle controller remembers nothing, so it gives every node a fresh grace period from now.',
+      beats: restartBeats(dead.length > 0),
+    };
+  },
+};
+
+/** After the restart: with a node dead, its whole grace period, taint and toleration count from the restart. */
+function restartBeats(someDead: boolean): DemoBeat[] {
+  if (!someDead) {
+    return [{
+      when: (g) => g.nodes.every((n) => n.ready === 'True') && cpUp(g),
+      text: (g) => `The kubelets renew their Leases again: ${plural(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready, nothing to catch up on.`,
+    }];
+  }
+  const deadNode = (g: Frame, m: DemoMemo) => g.nodes.find((n) => n.name === String(m.dead).split(',')[0]);
+  const gone = (g: Frame, m: DemoMemo) => String(m.pods).split(',').filter(Boolean).every((name) => { const p = webPods(g).find((x) => x.name === name); return !p || p.terminating; });
+  return [
+    {
+      when: (g, m) => deadNode(g, m)?.ready === 'Unknown',
+      text: (g, m) => `${secondsSince(g, m)} s after the restart, not after ${deadNode(g, m)!.name} died, the controller sets its Ready condition to Unknown: the grace period started afresh when the controller did.`,
+    },
+    {
+      when: (g, m) => !!deadNode(g, m)?.taints.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'),
+      text: (g, m) => `${deadNode(g, m)!.name} is tainted node.kubernetes.io/unreachable:NoExecute; its pods' 300 s tolerations start counting now.`,
+    },
+    {
+      when: gone,
+      text: (g, m) => (String(m.pods)
+        ? `${secondsSince(g, m)} s after the restart the taint-eviction controller deletes ${String(m.pods).split(',').join(', ')}, ${String(m.pods).includes(',') ? 'which have' : 'which has'} served nobody since the node died.`
+        : `${deadNode(g, m)!.name} ran no pod of ${NAME}; nothing is evicted.`),
+    },
+    {
+      when: (g, m) => gone(g, m) && ready(g).filter((p) => !String(m.dead).split(',').includes(p.node ?? '')).length >= (web(g)?.replicas ?? 0),
+      text: (g) => `The ReplicaSet controller has replaced them: ${ready(g).length} of ${web(g)?.replicas ?? 0} pods ready on healthy nodes, and the EndpointSlice lists only those. Everything has caught up.`,
+    },
+  ];
+}
+
+const getPods: DemoDef = {
+  id: 'get',
+  label: () => 'kubectl get pods',
+  unavailable: () => null,
+  start: (f) => ({
+    actions: [{ type: 'get', resource: 'pods' }],
+    memo: {},
+    intro: f.controlPlane.apiserver
+      ? `kubectl lists the pods: ${plural(webPods(f).length, 'pod')} of ${NAME}.`
+      : `kubectl cannot reach the API server, and says so: "${KUBECTL_CONNECTION_REFUSED}" Reading fails as writing does; the cluster runs on, out of reach.`,
+    beats: [],
+  }),
+};
+
+const nodeDies: DemoDef = {
+  id: 'node',
+  label: (f) => (dying(f)?.powered === false ? `Power ${DYING} on` : `${DYING} dies`),
+  unavailable: (f) => (dying(f) ? null : `This cluster has no ${DYING}.`),
+  start: (f): DemoStart => {
+    if (dying(f)?.powered === false) {
+      return {
+        actions: [{ type: 'node', node: DYING, action: 'start' }],
+        memo: {},
+        intro: `${DYING} boots and its kubelet renews the Lease again.`,
+        beats: f.controlPlane.apiserver ? [{
+          when: (g) => dying(g)?.ready === 'True',
+          text: () => `${DYING} is Ready again, and empty: its pods were replaced elsewhere.`,
+        }] : [],
+      };
+    }
+    const mine = live(f).filter((p) => p.node === DYING);
+    const outage = !f.controlPlane.apiserver;
+    return {
+      actions: [{ type: 'node', node: DYING, action: 'stop' }],
+      memo: { at: f.t },
+      intro: outage
+        ? `${DYING} loses power${mine.length ? `, and with it ${mine.map((p) => p.name).join(', ')}` : ''}. With the control plane down, nobody can notice.`
+        : `${DYING} loses power; its Lease stops being renewed.`,
+      beats: outage ? [{
+        when: (g, m) => g.t - Number(m.at) >= 60_000 || g.controlPlane.apiserver,
+        text: (g, m) => {
+          const listed = ready(g).length;
+          const onDead = ready(g).filter((p) => p.node === DYING).length;
+          return `${secondsSince(g, m)} s later, etcd still says ${DYING} is Ready=${dying(g)!.ready} and ${plural(listed, 'pod')} of ${NAME} are ready: nothing can write the change. The nodes' rules still include the ${plural(onDead, 'address')} on ${DYING}, so about ${onDead} in ${listed} of the client's requests now go nowhere. No replacement is made.`;
+        },
+      }] : [],
+    };
+  },
+};
+
+/** One request of the simulated client: when, which endpoint the rules picked, and whether it answered. */
+export interface ClientRequest {
+  t: number;
+  to: string | null;
+  ok: boolean;
+}
+
+/**
+ * The client's latest requests, one a second, each sent by the node's rules to one listed endpoint
+ * (round robin here; kube-proxy picks at random). Success is judged by the endpoints as they are at
+ * this moment, a simplification the figure's note states.
+ */
+export function clientRequestsOf(t: number, endpoints: ServiceEndpoint[]): ClientRequest[] {
+  const listed = endpoints.filter((e) => e.listedReady);
+  const last = Math.floor(t / CLIENT_EVERY_MS);
+  const out: ClientRequest[] = [];
+  for (let i = 0; i < CLIENT_SHOWN; i++) {
+    const n = last - i;
+    const e = listed.length ? listed[((n % listed.length) + listed.length) % listed.length] : undefined;
+    out.push({ t: n * CLIENT_EVERY_MS, to: e ? e.ip : null, ok: !!e?.answers });
+  }
+  return out;
+}
+
+/** The `outage` figure (the control-plane-outage chapter). */
+export const outageFigure: FigureDef = {
+  id: 'outage',
+  title: 'The control plane goes down, live',
+  options: { seed: 1, nodes: 3 },
+  demos: [apply, controlPlane, getPods, nodeDies],
+  story: ['apply', 'control-plane', 'get', 'node', 'control-plane'],
+  leavesOut: [
+    'There is no kube-proxy or packet in the model: the nodes\' rules are taken to be the EndpointSlices in etcd (which nothing can change during the outage), and a request succeeds when the pod at the chosen address has a running container. Real kube-proxy picks an endpoint at random; here the client takes them in turn.',
+    'The client\'s latest requests are judged by the endpoints as they are now, not replayed one by one.',
+    'The whole control plane stops at once and is a single instance: no second API server, no etcd quorum to lose.',
+    'Only kubectl get pods is offered during the outage; every other kubectl command is refused the same way.',
+  ],
+  detail: (cluster, frame) => {
+    const svc = serviceEndpointsOf(cluster, NAME);
+    return {
+      chart: json(nodeStatechartOf(cluster.world.state, DYING)),
+      clock: json(leaseClockOf(cluster, frame, DYING)),
+      service: json({ name: NAME, port: PORT, ...svc }),
+      client: json(clientRequestsOf(cluster.now, svc.endpoints)),
+    };
+  },
+};
