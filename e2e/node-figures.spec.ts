@@ -106,7 +106,7 @@ test.describe('the node-failure figure', () => {
     await expect(fig.getByTestId('pod-countdowns').locator('tbody tr')).not.toHaveCount(0);
     for (const row of await fig.getByTestId('pod-countdowns').locator('tbody tr').all()) {
       await expect(row).toContainText('Terminating');
-      await expect(row).toHaveAttribute('data-container', 'gone');
+      await expect(row).toHaveAttribute('data-container', 'none');
     }
     await expect(fig.locator('[data-testid^="pod-web-"][data-ready="true"][data-terminating="false"]')).toHaveCount(6);
     await expect(fig.getByTestId('narration')).toContainText('replacements');
