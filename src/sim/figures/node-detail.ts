@@ -26,8 +26,8 @@ export interface PodCountdown {
   evictAt: number | null;
   /** Seconds until then, whole, never negative (null when nothing is scheduled). */
   remainingS: number | null;
-  /** The pod's container as its node's containerd has it: running, stopped, or gone (the machine is off). */
-  container: 'running' | 'stopped' | 'gone';
+  /** The pod's container as its node's containerd has it: running, stopped, or none (never started there, or the machine is off). */
+  container: 'running' | 'stopped' | 'none';
 }
 
 /** The node's Lease clock and grace period as the figure's clock panel draws it. */
@@ -56,9 +56,9 @@ function taintEvictionOf(cluster: Cluster): TaintEvictionControllerState | undef
 
 /** The container of pod `ns/name` as containerd on `node` has it now. */
 function containerOn(k: KubeletState | undefined, ns: string, name: string): PodCountdown['container'] {
-  if (!k || !k.up) return 'gone';
+  if (!k || !k.up) return 'none';
   const sandboxes = new Set(Object.values(k.runtime.sandboxes).filter((s) => s.podName === name && s.namespace === ns).map((s) => s.id));
-  if (!sandboxes.size) return 'gone';
+  if (!sandboxes.size) return 'none';
   return Object.values(k.runtime.containers).some((c) => sandboxes.has(c.sandboxId) && c.state === 'CONTAINER_RUNNING') ? 'running' : 'stopped';
 }
 

@@ -126,7 +126,7 @@ describe('node-failure: the controller\'s clock', () => {
         scheduled = true;
         // The taint-eviction controller, told of the taint, schedules each pod's deletion at its 300 s toleration.
         for (const p of pods(v)) {
-          expect(p).toMatchObject({ tolerationSeconds: 300, container: 'gone' });
+          expect(p).toMatchObject({ tolerationSeconds: 300, container: 'none' });
           expect(p.evictAt! - taintedAt).toBeGreaterThanOrEqual(300 * S);
           expect(p.evictAt! - taintedAt).toBeLessThan(301 * S);
           expect(p.remainingS).toBeGreaterThanOrEqual(299);

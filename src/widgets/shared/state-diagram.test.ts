@@ -27,16 +27,18 @@ const view = (current: string | null): StatechartView => ({ chart: CHART, curren
 const text = (html: string) => html.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 describe('StateDiagram', () => {
-  it('lists every state and the events that leave it, the current one marked "now"', () => {
+  it('lists every state, the current one marked "now", what can happen from it, and every transition in a table', () => {
     const { body } = render(StateDiagram, { props: { view: view('running.ready'), title: 'The pod on its kubelet' } });
     const words = text(body);
     for (const s of CHART.states) expect(body).toContain(`data-chart-state="${s.id}"`);
     expect(words).toContain('The pod on its kubelet: web-1');
     expect(words).toContain('Now ready. The readiness probe passed.');
-    expect(words).toContain('PROBE_OK → ready');
-    expect(words).toContain('PROBE_OK stays');
-    expect(words).toContain('From any state: DELETE_REQUESTED → terminated.');
-    expect(words).toContain('(if its guard holds)');
+    // From running.ready: the machine's own transition, its parent's (none here) and its own.
+    expect(words).toContain('From here: DELETE_REQUESTED → terminated; PROBE_OK stays.');
+    expect(words).toContain('Every transition of the statechart (4)');
+    expect(words).toContain('not ready PROBE_OK ready');
+    expect(words).toContain('any state DELETE_REQUESTED terminated');
+    expect(words).toContain('pending STARTED (if its guard holds) running');
     expect(body.match(/aria-current="true"/g)).toHaveLength(1);
     expect(body).toMatch(/data-chart-state="running.ready"[^>]*data-current="true"/);
     expect(words.match(/ now /g)).toHaveLength(1);
@@ -50,6 +52,7 @@ describe('StateDiagram', () => {
     expect(running).toBeLessThan(body.indexOf('data-chart-state="running.ready"'));
     expect(body.indexOf('data-chart-state="running.ready"')).toBeLessThan(body.indexOf('data-chart-state="terminated"'));
     expect(text(body)).toContain('No current state.');
+    expect(body).not.toContain('state-diagram-next');
     expect(body).not.toContain('aria-current');
   });
 });
