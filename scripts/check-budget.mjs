@@ -98,10 +98,4 @@ for (const w of workers) {
     report.check(`worker figure chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${FIGURE_CHUNK_MAX_GZIP}`, extra <= FIGURE_CHUNK_MAX_GZIP);
   }
 }
-// Each figure's definition is a chunk the worker loads when a page opens that figure.
-const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
-for (const f of existsSync(astroDir) ? readdirSync(astroDir).filter((x) => /-figure-.*\.js$/.test(x)) : []) {
-  const bytes = gz(readFileSync(join(astroDir, f)));
-  report.check(`figure chunk ${f}: ${bytes} B gzip ≤ ${FIGURE_CHUNK_MAX_GZIP}`, bytes <= FIGURE_CHUNK_MAX_GZIP);
-}
 report.finish();
