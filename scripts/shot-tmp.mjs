@@ -8,12 +8,13 @@ const errors = [];
 page.on('pageerror', (e) => errors.push(String(e)));
 page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 await page.goto(url);
-const fig = page.locator('[data-testid="figure-cluster"]');
+const fig = page.locator(`[data-testid="figure-${process.env.FIG || "cluster"}"]`);
 await fig.scrollIntoViewIfNeeded();
-await page.waitForFunction(() => document.querySelector('[data-testid="figure-cluster"]')?.getAttribute('data-state')?.startsWith('live'), null, { timeout: 15000 }).catch(() => errors.push('never live'));
+await page.waitForFunction((id) => document.querySelector(`[data-testid="figure-${id}"]`)?.getAttribute('data-state')?.startsWith('live'), process.env.FIG || 'cluster', { timeout: 15000 }).catch(() => errors.push('never live'));
 if (action) {
   for (const a of action.split(',')) {
     if (a.startsWith('demo:')) await page.locator(`[data-demo="${a.slice(5)}"]`).click();
+    else if (a === 'focus') await fig.locator('[data-demo]').first().focus();
     else if (a.startsWith('wait:')) await page.waitForTimeout(Number(a.slice(5)));
     else await page.keyboard.press(a);
   }

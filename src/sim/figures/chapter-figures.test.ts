@@ -80,7 +80,7 @@ for (const def of [schedulerFigure, rolloutFigure]) {
         });
         expect(serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 }).ok).toBe(true);
       }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 20 : 6 });
-    });
+    }, 120_000);
   });
 }
 

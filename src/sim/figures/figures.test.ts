@@ -230,7 +230,7 @@ describe('the figure server (the worker\'s handler)', () => {
       const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
       expect(end.ok).toBe(true);
     }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 60 : 15 });
-  });
+  }, 120_000);
 });
 
 describe('frames the figure shows agree with the core', () => {
