@@ -51,6 +51,11 @@ test.describe('the scheduler figure', () => {
     await expect(table.locator('tbody tr')).toHaveCount(5);
     await expect(table.locator('tr[data-node="node-1"]')).toContainText('NodeUnschedulable');
     await expect(table.locator('tr[data-node="node-2"]')).toContainText('TaintToleration');
+    // big is Pending, so the pod statechart shows the first bound pod (batch), running and ready on node-3.
+    const chart = fig.getByTestId('state-diagram');
+    await expect(chart).toHaveAttribute('data-machine', 'pod');
+    await expect(chart).toHaveAttribute('data-current', 'running.ready');
+    await expect(chart).toContainText('batch on node-3');
     await fig.getByTestId('add-toleration').focus();
     await page.keyboard.press('Enter');
     await expect(fig).toHaveAttribute('data-state', /diverged/);
@@ -105,7 +110,11 @@ test.describe('the rollout figure', () => {
     await toEnd(page, fig);
     // apply, update, the broken image, undo: three ReplicaSets, only nginx:1.28's with replicas
     await expect(fig.getByTestId('replicasets').locator('tbody tr')).toHaveCount(3);
-    await expect(fig.getByTestId('rollout-state')).toContainText('Rollout:');
+    // The rollout statechart, lit where the Deployment controller holds web after the undo: complete.
+    const chart = fig.getByTestId('state-diagram');
+    await expect(chart).toHaveAttribute('data-machine', 'rollout');
+    await expect(chart).toHaveAttribute('data-current', 'complete');
+    await expect(chart.getByTestId('state-diagram-reason')).toContainText('NewReplicaSetAvailable');
     await fig.getByTestId('max-surge').fill('0');
     await fig.getByTestId('max-unavailable').fill('0');
     await fig.getByTestId('max-unavailable').press('Enter');

@@ -51,7 +51,8 @@ for (const slug of CHAPTERS) {
   report.check(`/${slug}/: at least two "predict, then look" prompts`, (html.match(/class="predict"/g) ?? []).length >= 2);
   report.check(`/${slug}/: at least two figures, each with a text alternative`,
     (html.match(/<figure class="figure/g) ?? []).length >= 2 &&
-    [...html.matchAll(/<figure class="figure[\s\S]*?<\/figure>/g)].every((m) => /<svg[^>]*role="img"[\s\S]*?<title/.test(m[0]) || /<astro-island/.test(m[0])));
+    // A drawing with its title, a live island, or a diagram made of HTML: a captioned table and its description in words.
+    [...html.matchAll(/<figure class="figure[\s\S]*?<\/figure>/g)].every((m) => /<svg[^>]*role="img"[\s\S]*?<title/.test(m[0]) || /<astro-island/.test(m[0]) || (/<table class="dg-table[\s\S]*?<caption/.test(m[0]) && /data-dg-words/.test(m[0]))));
   report.check(`/${slug}/: lists its sources and its Kubernetes version`, /<section class="sources"[\s\S]*describes Kubernetes 1\.\d+[\s\S]*<li><a href="https:/.test(html));
   // Source files are pinned to the release the chapter describes, never to a moving branch.
   const sources = html.slice(html.indexOf('<section class="sources"'));

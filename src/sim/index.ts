@@ -28,7 +28,7 @@ export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
 export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
 /** The core's statecharts as plain JSON from the machines themselves, with a subject's current state and reason. */
 export {
-  statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf,
+  statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf, rolloutStatechartOf,
   type Statechart, type ChartState, type ChartTransition, type StatechartView,
 } from './view/statechart.ts';
 /** What the node-failure and outage figures carry in their detail. */
@@ -51,5 +51,5 @@ export type {
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
 export { fnv1a32Chars } from './names.ts';
-export type { SchedulerDetail, PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
+export type { SchedulerDetail, PodScheduling, NodeVerdict, PodCharts } from './figures/scheduler-figure.ts';
 export type { RolloutDetail } from './figures/rollout-figure.ts';

@@ -122,6 +122,19 @@ describe('the scheduler figure', () => {
     expect(big.attempt!.perNode.map((n) => n.plugin)).toEqual(['NodeUnschedulable', 'TaintToleration', 'NodeResourcesFit', 'NodeResourcesFit', 'NodeResourcesFit']);
   });
 
+  it('draws the kubelet\'s pod statechart of a bound pod: batch running.ready at the scene, none for a Pending big', () => {
+    const host = live(schedulerFigure);
+    let d = sched(host.handle({ op: 'seek', step: beatWith('The scene').step })!);
+    expect(d.statechart.chart.machine).toBe('pod');
+    expect(d.statechart.pods.batch).toMatchObject({ current: 'running.ready', subject: 'batch on node-3' });
+    expect(d.statechart.pods.batch.reason).toMatch(/Running on node-3: Ready=True/);
+    d = sched(host.handle({ op: 'seek', step: beatWith('stays Pending').step })!);
+    expect(d.statechart.pods.big).toBeUndefined();
+    expect(Object.keys(d.statechart.pods).sort()).toEqual(['batch', 'web']);
+    const end = c.story.beats[c.story.beats.length - 1];
+    expect(sched(host.handle({ op: 'seek', step: end.step })!).statechart.pods.big).toMatchObject({ current: 'running.ready', subject: 'big on node-2' });
+  });
+
   it('schedules big on node-2 once it tolerates the taint (the story\'s end)', () => {
     const f = c.story.beats[c.story.beats.length - 1].frame!;
     expect(f.pods.find((p) => p.name === 'big')).toMatchObject({ node: 'node-2', ready: true });
@@ -185,7 +198,21 @@ describe('the rollout figure', () => {
     const d = ro(host.handle({ op: 'seek', step: stalled.step })!);
     expect(d.conditions.find((x) => x.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
     expect(d.rollout!.state).toBe('deadlineExceeded');
+    expect(d.chart).toMatchObject({ current: 'deadlineExceeded', subject: 'Deployment web' });
+    expect(d.chart.chart.machine).toBe('rollout');
+    expect(d.chart.reason).toMatch(/^ProgressDeadlineExceeded: /);
     expect(d.pods.ready).toBeGreaterThanOrEqual(5);
+  });
+
+  it('lights the rollout statechart in step with the story: complete after apply, progressing during the update', () => {
+    const host = live(rolloutFigure);
+    expect(ro(host.handle({ op: 'seek', step: beatWith('the rollout of revision 1 is complete').step })!).chart.current).toBe('complete');
+    const up = ro(host.handle({ op: 'seek', step: beatWith('is scaled up first').step })!).chart;
+    expect(up.current).toMatch(/^progressing\./);
+    expect(up.reason).toMatch(/updated/);
+    const done = ro(host.handle({ op: 'seek', step: beatWith('Rollout complete').step })!).chart;
+    expect(done.current).toBe('complete');
+    expect(done.reason).toMatch(/^NewReplicaSetAvailable: /);
   });
 
   it('undo returns to the previous ReplicaSet without making a new one', () => {

@@ -7,8 +7,9 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { maxSurge, maxUnavailable, rollingUpdateParams, specReplicas } from '../controllers/deployment-util.ts';
 import { storeGet, storeList } from '../store.ts';
+import { rolloutStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
-import type { DemoDef, FigureDef } from './demo.ts';
+import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
 
 /** The Deployment the figure rolls out. */
 export const NAME = 'web';
@@ -30,10 +31,13 @@ const needsWeb = (f: Frame): string | null => (web(f) ? null : 'Apply the Deploy
 const paused = (f: Frame): boolean => web(f)?.rollout?.state === 'paused';
 const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
 
-/** Every pod of web runs `image` and is ready, and no other ReplicaSet has replicas. */
+/** The Deployment controller itself has judged the rollout complete (its statechart, which the figure draws). */
+const controllerSaysComplete = (f: Frame): boolean => web(f)?.rollout?.state === 'complete';
+
+/** Every pod of web runs `image` and is ready, no other ReplicaSet has replicas, and the controller says so too. */
 function completeOn(f: Frame, image: string): boolean {
   const d = web(f);
-  if (!d) return false;
+  if (!d || !controllerSaysComplete(f)) return false;
   const pods = livePods(f);
   return pods.length === d.replicas && pods.every((p) => p.image === image && p.ready) && d.replicaSets.every((rs) => rs.image === image || rs.replicas === 0);
 }
@@ -48,7 +52,7 @@ const apply: DemoDef = {
     intro: `kubectl creates the Deployment ${NAME}: ${REPLICAS} replicas of ${IMAGES.first}. The API server fills in the defaults: strategy RollingUpdate with maxSurge 25% and maxUnavailable 25%, progressDeadlineSeconds 600.`,
     beats: [
       {
-        when: (f) => ready(f).length >= REPLICAS,
+        when: (f) => ready(f).length >= REPLICAS && controllerSaysComplete(f),
         text: (f) => `${plural(ready(f).length, 'pod')} of ReplicaSet ${web(f)!.replicaSets[0].name} are Ready: the rollout of revision 1 is complete.`,
       },
     ],
@@ -173,6 +177,8 @@ export type RolloutDetail = {
   pods: { total: number; ready: number; terminating: number };
   /** The rollout statechart's state and the reason the controller gives. */
   rollout: { state: string; why: string } | null;
+  /** The rollout statechart itself, lit at web's state as the Deployment controller holds it, with its reason. */
+  chart: StatechartView;
   conditions: { type: string; status: string; reason: string; message: string }[];
   /** The last change of the reader's that the API server refused, with its message. */
   refused: string | null;
@@ -213,6 +219,7 @@ export function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
       .sort((a, b) => Number(a.revision) - Number(b.revision)),
     pods: { total: live.length, ready: live.filter(isReady).length, terminating: pods.length - live.length },
     rollout: view?.rollout ?? null,
+    chart: rolloutStatechartOf(w, `default/${NAME}`),
     conditions: (d?.status?.conditions ?? []).map((x) => ({ type: x.type, status: x.status, reason: x.reason ?? '', message: x.message ?? '' })),
     refused: lastRefusal(c),
   };
@@ -242,5 +249,6 @@ export const rolloutFigure: FigureDef = {
     'Images come from a simulated registry; the broken image is simply missing from it.',
     'The 600 s progress deadline is real in the model; only the playback compresses the wait.',
   ],
-  detail: rolloutDetail,
+  // The detail's charts are plain data typed as interfaces; FigureDetail only knows JSON.
+  detail: (c, f) => rolloutDetail(c, f) as unknown as FigureDetail,
 };

@@ -5,9 +5,11 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../store.ts';
-import { podLifecycleOf, kubeletStateOf } from '../kubelet/kubelet.ts';
 import { DEFAULT_SCORE_PLUGINS } from '../scheduler/schedule-one.ts';
 import { schedulingRecordOf, type SchedulerState } from '../scheduler/scheduler.ts';
+import { podStatechartOf } from '../view/pod-statechart.ts';
+import { podMachine } from '../kubelet/pod-machine.ts';
+import { statechartOf, type Statechart } from '../view/statechart.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { PodSpecOfFigure, TolerationSpec } from './actions.ts';
 import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
@@ -224,8 +226,14 @@ export type SchedulerDetail = {
   weights: { plugin: string; weight: number }[];
   pods: PodScheduling[];
   nodes: { name: string; cpuMilli: number; memoryBytes: number; requestedCpuMilli: number; requestedMemoryBytes: number }[];
-  /** Each bound pod's state in its kubelet's pod statechart. */
-  statechart: Record<string, string>;
+  /** The kubelet's pod statechart (once), and each bound pod's state in it with the reason. */
+  statechart: PodCharts;
+};
+
+/** The pod-on-its-kubelet chart, and for each bound pod (by name) where its kubelet holds it and why. */
+export type PodCharts = {
+  chart: Statechart;
+  pods: Record<string, { current: string | null; reason: string; subject: string }>;
 };
 
 /** Every pod's scheduling as the scheduler recorded it, the nodes' room, and the plugins' weights. */
@@ -274,16 +282,15 @@ export function schedulerDetail(c: Cluster, f: Frame): SchedulerDetail {
   return { weights, pods, nodes, statechart: podStatechart(c, f) };
 }
 
-/** The pod's statechart on its kubelet, for each bound pod of the figure: its state as the kubelet's machine reports it. */
-function podStatechart(c: Cluster, f: Frame): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The kubelet's pod statechart, lit for each bound pod of the figure at its state there, with the reason (podStatechartOf). */
+function podStatechart(c: Cluster, f: Frame): PodCharts {
+  const pods: PodCharts['pods'] = {};
   for (const p of f.pods) {
-    if (p.namespace !== 'default' || !p.node) continue;
-    const k = kubeletStateOf(c.world, p.node);
-    const l = k ? podLifecycleOf(k, `default/${p.name}`) : undefined;
-    if (l) out[p.name] = l.state;
+    if (p.namespace !== 'default' || !p.node || p.terminating) continue;
+    const v = podStatechartOf(c.world.state, p);
+    pods[p.name] = { current: v.current, reason: v.reason, subject: v.subject };
   }
-  return out;
+  return { chart: statechartOf(podMachine), pods };
 }
 
 /** The `scheduler` figure (the scheduler chapter). */
@@ -309,5 +316,6 @@ export const schedulerFigure: FigureDef = {
     'Pods here are bare pods; changing a pod\'s requests replaces it (kubectl replace --force), because requests of a pending pod cannot be edited in place.',
     'On clusters of 100 nodes or more the scheduler stops filtering once it has found enough feasible nodes; with five nodes it checks them all.',
   ],
-  detail: schedulerDetail,
+  // The detail's charts are plain data typed as interfaces; FigureDetail only knows JSON.
+  detail: (c, f) => schedulerDetail(c, f) as unknown as FigureDetail,
 };

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
 import { createCluster } from '../cluster.ts';
+import { applyAction } from '../figures/actions.ts';
 import { rolloutMachine } from '../controllers/rollout-machine.ts';
 import { podMachine } from '../kubelet/pod-machine.ts';
 import { nodeMachine, type NodeMachineEvent } from '../node-lifecycle/node-machine.ts';
 import type { NodeHealthView } from '../node-lifecycle/node-lifecycle-controller.ts';
-import { labelOfKey, nodeReasonOf, nodeStatechartOf, stateIdOf, statechartOf } from './statechart.ts';
+import { labelOfKey, nodeReasonOf, nodeStatechartOf, rolloutStatechartOf, stateIdOf, statechartOf } from './statechart.ts';
 
 describe('statechartOf', () => {
   it('reads every state of the node machine, in document order, healthy first', () => {
@@ -102,5 +103,27 @@ describe('nodeStatechartOf on a live cluster', () => {
     expect(nodeStatechartOf(c.world.state, 'node-2').current).toBe('healthy');
     c.controlPlane('stop');
     expect(nodeStatechartOf(c.world.state, 'node-2')).toMatchObject({ current: null, subject: 'node-2' });
+  });
+});
+
+describe('rolloutStatechartOf on a live cluster', () => {
+  it('lights web\'s rollout from progressing to complete, paused, and back, with the controller\'s reason', () => {
+    const c = createCluster({ seed: 3, nodes: 3 });
+    c.settle();
+    expect(rolloutStatechartOf(c.world.state, 'default/web')).toMatchObject({ current: null, subject: 'Deployment web' });
+    applyAction(c, { type: 'apply', name: 'web', image: 'nginx:1.27', replicas: 3 });
+    c.advance(1000);
+    const early = rolloutStatechartOf(c.world.state, 'default/web');
+    expect(early.chart.machine).toBe('rollout');
+    expect(early.current).toMatch(/^progressing\./);
+    c.advance(60_000);
+    const done = rolloutStatechartOf(c.world.state, 'default/web');
+    expect(done.current).toBe('complete');
+    expect(done.reason).toMatch(/^NewReplicaSetAvailable: .*3 of 3 updated, 3 available, 3 total\)\.$/);
+    applyAction(c, { type: 'rollout', name: 'web', verb: 'pause' });
+    c.advance(2000);
+    expect(rolloutStatechartOf(c.world.state, 'default/web')).toMatchObject({ current: 'paused', reason: 'Deployment is paused.' });
+    c.controlPlane('stop');
+    expect(rolloutStatechartOf(c.world.state, 'default/web').current).toBeNull();
   });
 });

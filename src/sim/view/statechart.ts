@@ -3,6 +3,8 @@
 // from the model the core runs. Plus the readers that say, for one figure, which state is current
 // and why, in the words the core's own data gives (the node-lifecycle controller's memory of a node).
 import type { AnyStateMachine } from 'xstate';
+import { rolloutStateOf, type DeploymentControllerState } from '../controllers/deployment-controller.ts';
+import { rolloutMachine } from '../controllers/rollout-machine.ts';
 import { nodeHealthOf, type NodeHealthView } from '../node-lifecycle/node-lifecycle-controller.ts';
 import { nodeMachine } from '../node-lifecycle/node-machine.ts';
 import type { WorldState } from '../world.ts';
@@ -184,4 +186,19 @@ export function nodeReasonOf(health: NodeHealthView | undefined | null, now: num
 export function nodeStatechartOf(state: WorldState, node: string): StatechartView {
   const health = nodeHealthOf(state, node);
   return { chart: statechartOf(nodeMachine), current: health ? health.machine : null, reason: nodeReasonOf(health, state.now), subject: node };
+}
+
+/**
+ * The rollout statechart as the Deployment controller holds it for one Deployment (`default/web`),
+ * lit at its current state, with the controller's own reason (rolloutStateOf); current is null while
+ * kube-controller-manager is stopped or before the controller has synced the Deployment.
+ */
+export function rolloutStatechartOf(state: WorldState, key: string): StatechartView {
+  const chart = statechartOf(rolloutMachine);
+  const dc = state.components['deployment-controller']?.state as DeploymentControllerState | undefined;
+  const subject = `Deployment ${key.split('/').pop()}`;
+  if (!dc) return { chart, current: null, reason: 'kube-controller-manager is not running: nobody moves the rollout on, so its state stands still.', subject };
+  const r = rolloutStateOf(dc, key);
+  if (!r) return { chart, current: null, reason: 'The Deployment controller has not synced this Deployment yet.', subject };
+  return { chart, current: r.state, reason: `${r.why}.`.replace(/\.\.$/, '.'), subject };
 }

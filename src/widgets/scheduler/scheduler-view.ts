@@ -1,6 +1,6 @@
 // Main-thread helpers of the scheduler figure's panel: which pod to show and how each table cell
 // reads. They only format what the scheduler recorded; no verdict or score is computed here.
-import type { NodeVerdict, PodScheduling, SchedulerDetail, TolerationSpec } from '../../sim/index.ts';
+import type { NodeVerdict, PodScheduling, SchedulerDetail, StatechartView, TolerationSpec } from '../../sim/index.ts';
 
 /** CPU requests the reader may pick (Kubernetes quantities). */
 export const CPU_CHOICES = ['100m', '250m', '500m', '1', '2', '3', '6'];
@@ -26,6 +26,14 @@ export function pickPod(d: SchedulerDetail, chosen: string | null): PodSchedulin
   const pending = d.pods.filter((p) => !p.node);
   const pool = pending.length ? pending : d.pods;
   return [...pool].sort((a, b) => (b.attempt?.t ?? -1) - (a.attempt?.t ?? -1))[0];
+}
+
+/** The pod statechart to draw: the shown pod's while a kubelet holds it, else the first bound pod's (by name), else null. */
+export function podChartOf(d: SchedulerDetail, shown: PodScheduling | undefined): StatechartView | null {
+  const names = Object.keys(d.statechart.pods).sort();
+  const name = shown && d.statechart.pods[shown.name] ? shown.name : names[0];
+  const p = name === undefined ? undefined : d.statechart.pods[name];
+  return p ? { chart: d.statechart.chart, ...p } : null;
 }
 
 const cpuText = (m: number): string => (m % 1000 === 0 ? `${m / 1000}` : `${m}m`);
