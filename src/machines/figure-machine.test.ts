@@ -20,6 +20,7 @@ const EVENTS: FigureEvent[] = [
   { type: 'TOGGLE' }, { type: 'HIDDEN' }, { type: 'STEP' }, { type: 'BACK' }, { type: 'NEXT' }, { type: 'RESET' }, { type: 'REJOIN' },
   { type: 'DEMO', demo: 'apply' }, { type: 'SPEED', speed: 'fast' },
   { type: 'VIEW', view: atBeat }, { type: 'VIEW', view: between }, { type: 'VIEW', view: diverged },
+  { type: 'PERMALINK' }, { type: 'LINK', link: { ok: true, value: 'a', step: 5 } },
   { type: TICK } as unknown as FigureEvent,
 ];
 
@@ -54,6 +55,21 @@ describe('the figure machine', () => {
     actor.send({ type: 'STEP' });
     actor.send({ type: 'SEEK', step: 3 });
     expect(asked).toEqual(['connect', 'step', 'seek']);
+  });
+
+  it('asks for a link, keeps it while the figure stands at that step, and drops it once it moves', () => {
+    const asked: string[] = [];
+    const actor = createActor(figureMachine.provide({ actions: { core: (_, r) => { asked.push(r.op); }, connect: () => {} } }), { input: { view: first } }).start();
+    actor.send({ type: 'VISIBLE' });
+    actor.send({ type: 'LOADED', view: atBeat });
+    actor.send({ type: 'PERMALINK' });
+    expect(asked).toEqual(['permalink']);
+    actor.send({ type: 'LINK', link: { ok: true, value: 'aXyz', step: atBeat.step } });
+    expect(actor.getSnapshot().context.link).toEqual({ ok: true, value: 'aXyz', step: atBeat.step });
+    actor.send({ type: 'VIEW', view: atBeat });
+    expect(actor.getSnapshot().context.link?.ok).toBe(true);
+    actor.send({ type: 'VIEW', view: between });
+    expect(actor.getSnapshot().context.link).toBeNull();
   });
 
   it('a tick asks for time at the chosen speed, and a beat pauses playback', () => {

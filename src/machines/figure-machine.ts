@@ -13,7 +13,12 @@ export interface FigureContext {
   /** The request-log entry chosen (its seq), and the component the log is filtered to. */
   selected: number | null;
   filter: string | null;
+  /** The link to the moment the reader last asked for (cleared when the figure moves on). */
+  link: FigureLink | null;
 }
+
+/** A link to a moment, or why this moment cannot be linked to. */
+export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };
 
 /** Events: the reader's commands, the island's observations, and the core's answers. */
 export type FigureEvent =
@@ -30,6 +35,9 @@ export type FigureEvent =
   | { type: 'ACTION'; action: FigureAction }
   | { type: 'SPEED'; speed: Speed }
   | { type: 'CYCLE_SPEED' }
+  /** The reader asks for a link to this moment; LINK brings it. */
+  | { type: 'PERMALINK' }
+  | { type: 'LINK'; link: FigureLink }
   | { type: 'SELECT'; seq: number | null }
   | { type: 'FILTER'; endpoint: string | null };
 
@@ -64,7 +72,8 @@ export const figureMachine = setup({
     core: (_, _params: FigureRequest) => {},
     /** Start the worker and open this figure's cluster. Provided by the island. */
     connect: () => {},
-    keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)!, error: null }),
+    keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)!, error: null, link: ({ event, context }) => ('view' in event && context.link && context.link.step === event.view.step ? context.link : null) }),
+    keepLink: assign({ link: ({ event }) => (event.type === 'LINK' ? event.link : null) }),
     keepError: assign({ error: ({ event }) => (event.type === 'FAILED' ? event.error : null) }),
     keepSpeed: assign({ speed: ({ event, context }) => (event.type === 'SPEED' ? event.speed : event.type === 'CYCLE_SPEED' ? SPEEDS[(SPEEDS.indexOf(context.speed) + 1) % SPEEDS.length] : context.speed) }),
     select: assign({ selected: ({ event, context }) => (event.type === 'SELECT' ? (event.seq === context.selected ? null : event.seq) : context.selected) }),
@@ -85,7 +94,7 @@ export const figureMachine = setup({
 }).createMachine({
   id: 'figure',
   type: 'parallel',
-  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null }),
+  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null, link: null }),
   states: {
     source: {
       initial: 'ssr',
@@ -108,6 +117,8 @@ export const figureMachine = setup({
             REJOIN: { actions: [{ type: 'core', params: { op: 'rejoin' } }] },
             SEEK: { guard: 'validStep', actions: [{ type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) }] },
             DEMO: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) }] },
+            PERMALINK: { actions: [{ type: 'core', params: { op: 'permalink' } }] },
+            LINK: { actions: 'keepLink' },
             ACTION: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'action', action: (event as { action: FigureAction }).action }) }] },
           },
         },

@@ -3,8 +3,8 @@
 // it. A session is one figure instance: its machine, with `connect` and `core` wired to the figure
 // server, and every change of its snapshot sent to the page as an update.
 import { createActor, type Actor } from 'xstate';
-import type { CompiledStory, FigureRequest, FigureView, Speed, WorkerReply, WorkerRequest } from '../sim/index.ts';
-import { figureMachine, type FigureEvent } from './figure-machine.ts';
+import type { CompiledStory, FigureRequest, FigureServer, FigureView, Speed, WorkerRequest } from '../sim/index.ts';
+import { figureMachine, type FigureEvent, type FigureLink } from './figure-machine.ts';
 
 /** A message from the page: open an instance of a figure, send its machine an event, or close it. */
 export type SessionMessage =
@@ -25,6 +25,8 @@ export interface SessionUpdate {
   selected: number | null;
   filter: string | null;
   error: string | null;
+  /** The link to the moment the reader asked for, if any (see FigureLink). */
+  link: FigureLink | null;
   view: FigureView;
 }
 
@@ -44,7 +46,7 @@ interface Session {
 }
 
 /** Runs figure sessions over a figure server (createFigureServer in the worker); posts updates through `post`. */
-export function createSessions(serve: (req: WorkerRequest) => WorkerReply, post: (u: SessionUpdate) => void): (m: SessionMessage) => void {
+export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => void): (m: SessionMessage) => void {
   const sessions = new Map<string, Session>();
   let id = 0;
 
@@ -52,11 +54,14 @@ export function createSessions(serve: (req: WorkerRequest) => WorkerReply, post:
     sessions.get(m.instance)?.actor.stop();
     const session: Session = { actor: null as unknown as Actor<typeof figureMachine>, seq: 0, handling: false, post: () => {} };
     const ask = (req: FigureRequest): void => {
-      const r = serve({ ...req, id: ++id, instance: m.instance } as WorkerRequest);
+      const full = { ...req, id: ++id, instance: m.instance } as WorkerRequest;
+      const answer = req.op === 'permalink' ? serve.link(full) : serve(full);
       // Answers are delivered after the current transition, as a worker's would be.
-      queueMicrotask(() => {
+      void Promise.resolve(answer).then((r) => {
         if (session.actor.getSnapshot().status !== 'active') return;
-        if (r.ok && r.view) session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
+        // A link comes on its own (its encoder may still have been loading while the figure moved on).
+        if (r.ok && r.view && req.op === 'permalink') session.actor.send({ type: 'LINK', link: r.view.link ? { ...r.view.link, step: r.view.step } : { ok: false, error: 'no link was made', step: r.view.step } });
+        else if (r.ok && r.view) session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
         else if (!r.ok) session.actor.send({ type: 'FAILED', error: r.error });
       });
     };
@@ -79,6 +84,7 @@ export function createSessions(serve: (req: WorkerRequest) => WorkerReply, post:
         selected: s.context.selected,
         filter: s.context.filter,
         error: s.context.error,
+        link: s.context.link,
         view: s.context.view,
       });
     };

@@ -9,12 +9,11 @@ export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, Nod
 export type { Input, WorldState } from './world.ts';
 export type { RequestRecord, RequestLog } from './request-log.ts';
 
-/** Time travel (step, back, seek, fork over a recorded run) and permalinks to a moment of it. */
+/** Time travel (step, back, seek, fork over a recorded run). */
 export { Timeline, type TimelineOptions, type Position, type StepKind } from './time-travel.ts';
-export {
-  encodeMoment, decodeMoment, momentOf, permalinkOf, restoreMoment, PERMALINK_LIMITS, DRIFT_WARNING,
-  type Moment, type DecodeResult, type EncodeResult, type RestoreResult,
-} from './permalink.ts';
+// Permalinks (permalink.ts) are reached through a figure's `permalink` request: the worker loads
+// their encoder as a chunk of its own the first time a reader asks for a link.
+export type { Moment, DecodeResult, EncodeResult, RestoreResult } from './permalink.ts';
 
 /** The view boundary: a plain Frame of one moment, the current step's records with their ends and sentences. */
 export { frameOf } from './view/frame.ts';
@@ -41,7 +40,7 @@ export { podStatechartOf } from './view/pod-statechart.ts';
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
-export { createFigureServer } from './figures/serve.ts';
+export { createFigureServer, type FigureServer } from './figures/serve.ts';
 export { FIGURE_LOADERS, loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';

@@ -233,6 +233,25 @@ describe('the figure server (the worker\'s handler)', () => {
   }, 120_000);
 });
 
+describe('a link to the moment', () => {
+  it('is answered (its encoder loaded on first use) for the current step, and decodes to the same inputs and step', async () => {
+    const { decodeMoment, restoreMoment } = await import('../permalink.ts');
+    const serve = createFigureServer(FIGURES);
+    await serve({ id: 1, instance: 'l', op: 'open', figure: 'cluster', story: compiled.story });
+    const beat = compiled.story.beats[4];
+    await serve({ id: 2, instance: 'l', op: 'seek', step: beat.step });
+    expect(serve({ id: 3, instance: 'l', op: 'permalink' })).toMatchObject({ ok: false });
+    const r = await serve.link({ id: 3, instance: 'l', op: 'permalink' });
+    expect(r.ok && r.view?.link?.ok).toBe(true);
+    const link = r.ok && r.view?.link?.ok ? r.view.link.value : '';
+    const d = decodeMoment(link);
+    expect(d.ok && d.moment.step).toBe(beat.step);
+    expect(d.ok && d.moment.scenario).toBe('cluster');
+    const back = d.ok ? restoreMoment(d.moment) : null;
+    expect(back?.ok && back.cluster.world.hash()).toBe(beat.hash);
+  });
+});
+
 describe('frames the figure shows agree with the core', () => {
   it('the first view is the cluster as built', () => {
     expect(compiled.first.frame).toEqual(frameOf(fresh().cluster));

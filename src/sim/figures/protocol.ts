@@ -90,6 +90,8 @@ export interface FigureView {
   demoRunning: string | null;
   /** The figure's own data (FigureDef.detail), or null. */
   detail: FigureDetail | null;
+  /** A link to this moment: only in the answer to a `permalink` request. */
+  link?: { ok: true; value: string } | { ok: false; error: string };
 }
 
 /** Speeds of playback: simulated time at wall-clock pace, ten times it, or jumps to the next event that matters. */
@@ -98,7 +100,7 @@ export type Speed = 'real' | 'fast' | 'compressed';
 /** A request from the page to the worker about one figure. */
 export type FigureRequest =
   | { op: 'open'; figure: string; story: CompiledStory }
-  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'close' }
+  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'permalink' | 'close' }
   | { op: 'seek'; step: number }
   | { op: 'advance'; ms: number }
   | { op: 'demo'; demo: string }

@@ -4,10 +4,23 @@ import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
 
+/** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
+export type FigureServer = ((req: WorkerRequest) => WorkerReply) & { link(req: WorkerRequest): Promise<WorkerReply> };
+
+/**
+ * A link to the host's current moment. The encoder is a chunk of its own, loaded when a reader
+ * first asks for a link: every figure shares the worker's first chunk, and few readers copy links.
+ */
+async function linkTo(host: FigureHost, id: number, instance: string): Promise<WorkerReply> {
+  const { permalinkOf } = await import('../permalink.ts');
+  const r = permalinkOf(host.timeline, host.def.id);
+  return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
+}
+
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
-export function createFigureServer(figures: Record<string, FigureDef>): (req: WorkerRequest) => WorkerReply {
+export function createFigureServer(figures: Record<string, FigureDef>): FigureServer {
   const hosts = new Map<string, FigureHost>();
-  return (req) => {
+  const serve = (req: WorkerRequest): WorkerReply => {
     const id = typeof req?.id === 'number' ? req.id : -1;
     const instance = typeof req?.instance === 'string' ? req.instance : '';
     try {
@@ -21,6 +34,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): (req: Wo
       }
       const host = hosts.get(instance);
       if (!host) throw new Error(`figure instance "${instance}" is not open`);
+      if (req.op === 'permalink') throw new Error('a link is asked for with link()');
       const view = host.handle(req);
       if (req.op === 'close') hosts.delete(instance);
       return { id, instance, ok: true, view };
@@ -28,6 +42,12 @@ export function createFigureServer(figures: Record<string, FigureDef>): (req: Wo
       return { id, instance, ok: false, error: e instanceof Error ? e.message : String(e) };
     }
   };
+  const link = async (req: WorkerRequest): Promise<WorkerReply> => {
+    const host = hosts.get(req.instance);
+    if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
+    return linkTo(host, req.id, req.instance);
+  };
+  return Object.assign(serve, { link });
 }
 
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */
