@@ -3,6 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
+import { runDemo } from './figure-helpers';
 
 /**
  * Every state of the figure machine (source, playback, story), as data-state shows it. A unit test
@@ -40,22 +41,6 @@ async function statesSeen(page: Page): Promise<string[]> {
 /** Puts keyboard focus inside the figure where its shortcuts work (the first demo button). */
 async function focusFigure(fig: Locator): Promise<void> {
   await fig.locator('[data-demo]').first().focus();
-}
-
-/** Presses a demo by keyboard (it stands at its first beat), then "next event that matters" (N) until its last beat. */
-async function runDemo(page: Page, fig: Locator, demo: string): Promise<void> {
-  const button = fig.locator(`[data-demo="${demo}"]`);
-  const before = Number(await fig.getAttribute('data-step'));
-  await button.focus();
-  await page.keyboard.press('Enter');
-  await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(before);
-  for (let i = 0; i < 1000; i++) {
-    if ((await button.getAttribute('aria-pressed')) === 'false') return;
-    const step = await fig.getAttribute('data-step');
-    await page.keyboard.press('n');
-    await expect(fig).not.toHaveAttribute('data-step', step!);
-  }
-  throw new Error(`demo ${demo} did not finish`);
 }
 
 const podsOf = (fig: Locator) => fig.locator('[data-testid^="pod-web-"]');

@@ -4,6 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
+import { runDemo } from './figure-helpers';
 
 const FIG = '[data-testid="figure-hub"]';
 const PAGE = `${BASE}/control-plane/`;
@@ -25,22 +26,6 @@ async function nextBeat(page: Page, fig: Locator): Promise<void> {
     if ((await fig.getAttribute('data-state')) === 'live paused at-beat') return;
   }
   throw new Error('no beat ahead');
-}
-
-/** Presses a demo by keyboard, then "next event that matters" (N) until its last beat. */
-async function runDemo(page: Page, fig: Locator, demo: string): Promise<void> {
-  const button = fig.locator(`[data-demo="${demo}"]`);
-  const before = Number(await fig.getAttribute('data-step'));
-  await button.focus();
-  await page.keyboard.press('Enter');
-  await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(before);
-  for (let i = 0; i < 1000; i++) {
-    if ((await button.getAttribute('aria-pressed')) === 'false') return;
-    const step = await fig.getAttribute('data-step');
-    await page.keyboard.press('n');
-    await expect(fig).not.toHaveAttribute('data-step', step!);
-  }
-  throw new Error(`demo ${demo} did not finish`);
 }
 
 const pipeline = (fig: Locator) => fig.getByTestId('hub-pipeline');

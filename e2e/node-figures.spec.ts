@@ -4,6 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
+import { runDemo } from './figure-helpers';
 
 const NF = '[data-testid="figure-node-failure"]';
 const OG = '[data-testid="figure-outage"]';
@@ -25,22 +26,6 @@ async function openFigure(page: Page, path: string, sel: string): Promise<Locato
 }
 
 const statesSeen = (page: Page) => page.evaluate(() => (window as unknown as { __states: string[] }).__states);
-
-/** Presses a demo by keyboard, then "next event that matters" (N) until its last beat. */
-async function runDemo(page: Page, fig: Locator, demo: string): Promise<void> {
-  const button = fig.locator(`[data-demo="${demo}"]`);
-  const before = Number(await fig.getAttribute('data-step'));
-  await button.focus();
-  await page.keyboard.press('Enter');
-  await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(before);
-  for (let i = 0; i < 2000; i++) {
-    if ((await button.getAttribute('aria-pressed')) === 'false') return;
-    const step = await fig.getAttribute('data-step');
-    await page.keyboard.press('n');
-    await expect(fig).not.toHaveAttribute('data-step', step!);
-  }
-  throw new Error(`demo ${demo} did not finish`);
-}
 
 /** Presses N (next event that matters) `times` times, each time waiting until the figure has moved. */
 async function next(page: Page, fig: Locator, times: number): Promise<void> {
