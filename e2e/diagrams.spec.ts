@@ -17,10 +17,7 @@ const WORDS_PENDING = new Set<string>();
  * Static diagrams still drawn at their own width, whose frame scrolls sideways on a phone (and says
  * so), each with its reason. Every other diagram must fit a 360 px screen without scrolling.
  */
-const SCROLLS_ON_A_PHONE = new Map<string, string>([
-  ['reconcile-loop-controller-chain', 'a 680-unit drawing with no narrow layout yet (not part of issue 19 item 7)'],
-  ['reconcile-loop-self-healing', 'a 680-unit drawing with no narrow layout yet (not part of issue 19 item 7)'],
-]);
+const SCROLLS_ON_A_PHONE = new Map<string, string>([]);
 
 /** The page's static diagrams whose frame is wider inside than it is on screen, as "figure-id: scrollWidth > clientWidth". */
 async function sidewaysScrollers(page: Page): Promise<string[]> {
