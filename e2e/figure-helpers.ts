@@ -17,3 +17,17 @@ export async function runDemo(page: Page, fig: Locator, demo: string): Promise<v
   }
   throw new Error(`demo ${demo} did not finish`);
 }
+
+/** The DOM under a locator as text with each element's attributes sorted (two renders of one frame may order them differently). */
+export async function normalizedDom(loc: Locator): Promise<string> {
+  return loc.evaluate((root) => {
+    const walk = (n: Node): string => {
+      if (n.nodeType === Node.TEXT_NODE) return (n.textContent ?? '').replace(/\s+/g, ' ');
+      if (n.nodeType !== Node.ELEMENT_NODE) return '';
+      const e = n as Element;
+      const attrs = [...e.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ');
+      return `<${e.tagName.toLowerCase()} ${attrs}>${[...e.childNodes].map(walk).join('')}</${e.tagName.toLowerCase()}>`;
+    };
+    return walk(root);
+  });
+}

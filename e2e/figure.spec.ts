@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { runDemo } from './figure-helpers';
+import { normalizedDom, runDemo } from './figure-helpers';
 
 /**
  * Every state of the figure machine (source, playback, story), as data-state shows it. A unit test
@@ -281,5 +281,38 @@ test.describe('the live cluster figure', () => {
     await focusFigure(fig);
     await page.keyboard.press('n');
     await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(0);
+  });
+
+  test('Copy link to this step: the link reopens the same frame on the figure; a bad link starts politely from the beginning', async ({ browser }) => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    const fig = await openFigure(page);
+    await focusFigure(fig);
+    for (let i = 0; i < 6; i++) {
+      const step = await fig.getAttribute('data-step');
+      await page.keyboard.press('n');
+      await expect(fig).not.toHaveAttribute('data-step', step!);
+    }
+    const step = await fig.getAttribute('data-step');
+    const canvas = await normalizedDom(fig.getByTestId('cluster-canvas'));
+    const copy = fig.getByRole('button', { name: 'Copy link to this step' });
+    await copy.focus();
+    await page.keyboard.press('Enter');
+    await expect(fig.getByText('Link copied.')).toBeVisible();
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    expect(url).toMatch(/\?fig=cluster\.[A-Za-z0-9_-]+#live-cluster$/);
+
+    const again = await context.newPage();
+    const fig2 = await openFigure(again, url.replace(/^https?:\/\/[^/]+/, ''));
+    await expect(fig2).toHaveAttribute('data-step', step!);
+    expect(await normalizedDom(fig2.getByTestId('cluster-canvas'))).toBe(canvas);
+    await expect(fig2.locator('.figure-live__notice')).toHaveCount(0);
+
+    const bad = await context.newPage();
+    const fig3 = await openFigure(bad, `${BASE}/?fig=${encodeURIComponent('cluster.<b id="injected">x</b>')}`);
+    await expect(fig3.locator('.figure-live__notice')).toContainText('starts from the beginning instead');
+    await expect(fig3).toHaveAttribute('data-step', '0');
+    await expect(bad.locator('#injected')).toHaveCount(0);
+    await context.close();
   });
 });

@@ -16,7 +16,7 @@ const THEME_SCRIPT_MAX = 1 * KB;
 const CSS_MAX_GZIP = 12 * KB;
 // A page with a live figure also links its islands' shared stylesheet, which Astro emits a second
 // time beside the page's own (the server-rendered first frame's) CSS: about 3 KB gzip counted twice.
-const FIGURE_PAGE_CSS_MAX_GZIP = 15 * KB;
+const FIGURE_PAGE_CSS_MAX_GZIP = 16 * KB;
 const HTML_MAX_GZIP = 30 * KB;
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */

@@ -15,6 +15,8 @@ export interface FigureContext {
   filter: string | null;
   /** The link to the moment the reader last asked for (cleared when the figure moves on). */
   link: FigureLink | null;
+  /** What the figure said about the link the page opened it with, if anything. */
+  notice: string | null;
 }
 
 /** A link to a moment, or why this moment cannot be linked to. */
@@ -73,6 +75,7 @@ export const figureMachine = setup({
     /** Start the worker and open this figure's cluster. Provided by the island. */
     connect: () => {},
     keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)!, error: null, link: ({ event, context }) => ('view' in event && context.link && context.link.step === event.view.step ? context.link : null) }),
+    keepNotice: assign({ notice: ({ event }) => (event.type === 'LOADED' ? event.view.notice ?? null : null) }),
     keepLink: assign({ link: ({ event }) => (event.type === 'LINK' ? event.link : null) }),
     keepError: assign({ error: ({ event }) => (event.type === 'FAILED' ? event.error : null) }),
     keepSpeed: assign({ speed: ({ event, context }) => (event.type === 'SPEED' ? event.speed : event.type === 'CYCLE_SPEED' ? SPEEDS[(SPEEDS.indexOf(context.speed) + 1) % SPEEDS.length] : context.speed) }),
@@ -94,7 +97,7 @@ export const figureMachine = setup({
 }).createMachine({
   id: 'figure',
   type: 'parallel',
-  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null, link: null }),
+  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null, link: null, notice: null }),
   states: {
     source: {
       initial: 'ssr',
@@ -102,7 +105,7 @@ export const figureMachine = setup({
         ssr: { on: { VISIBLE: { target: 'loading', actions: 'connect' } } },
         loading: {
           on: {
-            LOADED: { target: 'live', actions: 'keepView' },
+            LOADED: { target: 'live', actions: ['keepView', 'keepNotice'] },
             FAILED: { target: 'failed', actions: 'keepError' },
           },
         },

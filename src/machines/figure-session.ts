@@ -8,7 +8,7 @@ import { figureMachine, type FigureEvent, type FigureLink } from './figure-machi
 
 /** A message from the page: open an instance of a figure, send its machine an event, or close it. */
 export type SessionMessage =
-  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView }
+  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView; /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string }
   | { instance: string; type: 'event'; seq: number; event: FigureEvent }
   | { instance: string; type: 'close' };
 
@@ -27,6 +27,8 @@ export interface SessionUpdate {
   error: string | null;
   /** The link to the moment the reader asked for, if any (see FigureLink). */
   link: FigureLink | null;
+  /** What the figure said about the link it was opened with (it could not use it, or it plays differently now). */
+  notice: string | null;
   view: FigureView;
 }
 
@@ -55,7 +57,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
     const session: Session = { actor: null as unknown as Actor<typeof figureMachine>, seq: 0, handling: false, post: () => {} };
     const ask = (req: FigureRequest): void => {
       const full = { ...req, id: ++id, instance: m.instance } as WorkerRequest;
-      const answer = req.op === 'permalink' ? serve.link(full) : serve(full);
+      const answer = req.op === 'permalink' ? serve.link(full) : req.op === 'open' && req.link !== undefined ? serve.restore(full) : serve(full);
       // Answers are delivered after the current transition, as a worker's would be.
       void Promise.resolve(answer).then((r) => {
         if (session.actor.getSnapshot().status !== 'active') return;
@@ -67,7 +69,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
     };
     const machine = figureMachine.provide({
       actions: {
-        connect: () => ask({ op: 'open', figure: m.figure, story: m.story }),
+        connect: () => ask(typeof m.link === 'string' ? { op: 'open', figure: m.figure, story: m.story, link: m.link } : { op: 'open', figure: m.figure, story: m.story }),
         core: (_, req: FigureRequest) => ask(req),
       },
     });
@@ -85,6 +87,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
         filter: s.context.filter,
         error: s.context.error,
         link: s.context.link,
+        notice: s.context.notice,
         view: s.context.view,
       });
     };

@@ -252,6 +252,62 @@ describe('a link to the moment', () => {
   });
 });
 
+describe('opening a figure at a link', () => {
+  const open = (link: string) => createFigureServer(FIGURES).restore({ id: 1, instance: 'r', op: 'open', figure: 'cluster', story: compiled.story, link });
+  const linkAt = async (step: number, demo?: string): Promise<string> => {
+    const serve = createFigureServer(FIGURES);
+    serve({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
+    serve({ id: 2, instance: 'x', op: 'seek', step });
+    if (demo) serve({ id: 3, instance: 'x', op: 'demo', demo });
+    const r = await serve.link({ id: 4, instance: 'x', op: 'permalink' });
+    return r.ok && r.view?.link?.ok ? r.view.link.value : '';
+  };
+
+  it('stands at the same step of the story, in the same world, as the figure the link was made from', async () => {
+    const beat = compiled.story.beats[6];
+    const r = await open(await linkAt(beat.step));
+    expect(r.ok && r.view?.step).toBe(beat.step);
+    expect(r.ok && r.view?.beat).toBe(beat.text);
+    expect(r.ok && r.view?.notice).toBeUndefined();
+    expect(r.ok && r.view?.frame).toEqual(beat.frame);
+  });
+
+  it('replays a reader\'s own run (a demo pressed mid-story) to the same frame', async () => {
+    const serve = createFigureServer(FIGURES);
+    serve({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
+    serve({ id: 2, instance: 'x', op: 'seek', step: compiled.story.beats[2].step });
+    serve({ id: 3, instance: 'x', op: 'demo', demo: 'node-3' });
+    for (let i = 0; i < 5; i++) serve({ id: 4 + i, instance: 'x', op: 'next' });
+    const here = serve({ id: 20, instance: 'x', op: 'view' });
+    const made = await serve.link({ id: 21, instance: 'x', op: 'permalink' });
+    const r = await open(made.ok && made.view?.link?.ok ? made.view.link.value : '');
+    expect(r.ok && r.view?.step).toBe(here.ok && here.view?.step);
+    expect(r.ok && r.view?.frame).toEqual(here.ok && here.view?.frame);
+  });
+
+  it('falls back to the start with a polite notice for a malformed, tampered, oversized or foreign link', async () => {
+    const good = await linkAt(40);
+    const tampered = good.slice(0, -3) + (good.endsWith('A') ? 'B' : 'A') + good.slice(-2);
+    for (const bad of ['', 'zzz', '<img src=x onerror=alert(1)>', tampered, 'a' + 'A'.repeat(20_000), 'a' + btoaJson([1, 'x'])]) {
+      const r = await open(bad);
+      expect(r.ok, bad.slice(0, 20)).toBe(true);
+      expect(r.ok && r.view?.step).toBe(0);
+      expect(r.ok && r.view?.notice).toMatch(/starts from the beginning instead\.$/);
+    }
+    const { permalinkOf } = await import('../permalink.ts');
+    const { Timeline } = await import('../time-travel.ts');
+    const { createCluster } = await import('../cluster.ts');
+    const foreign = permalinkOf(new Timeline(createCluster({ seed: 1, nodes: 3 })), 'scheduler');
+    const r = await open(foreign.ok ? foreign.link : '');
+    expect(r.ok && r.view?.notice).toMatch(/another (figure|cluster)/);
+  });
+});
+
+/** base64url of a JSON value, as a link body the decoder must refuse politely. */
+function btoaJson(v: unknown): string {
+  return Buffer.from(JSON.stringify(v)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 describe('frames the figure shows agree with the core', () => {
   it('the first view is the cluster as built', () => {
     expect(compiled.first.frame).toEqual(frameOf(fresh().cluster));

@@ -7,6 +7,7 @@ import { Timeline } from '../time-travel.ts';
 import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
+import type { Input } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
@@ -40,14 +41,26 @@ export class FigureHost {
   private active: ActiveDemo | null = null;
   private readonly storySteps: number[];
 
-  /** Builds the figure's cluster and loads its story as the future to replay. */
-  constructor(def: FigureDef, story: CompiledStory) {
+  /**
+   * Builds the figure's cluster and loads its story as the future to replay; or, given a moment (a
+   * link's inputs and step, already validated), replays that run to its step instead. A moment whose
+   * inputs are the story's stands in the story; any other is the reader's own run.
+   */
+  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number }) {
     this.def = def;
     this.story = story;
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
     this.timeline = new Timeline(this.cluster);
     this.storySteps = story.beats.map((b) => b.step);
     this.loadStory();
+    if (moment) {
+      if (JSON.stringify(moment.inputs) !== JSON.stringify(story.inputs)) {
+        this.timeline.load(moment.inputs);
+        this.beats = new Map();
+        this.following = false;
+      }
+      this.timeline.seek(moment.step);
+    }
   }
 
   /** Answers one request; throws on a request it cannot make sense of (the worker turns that into an error reply). */

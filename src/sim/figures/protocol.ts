@@ -90,6 +90,8 @@ export interface FigureView {
   demoRunning: string | null;
   /** The figure's own data (FigureDef.detail), or null. */
   detail: FigureDetail | null;
+  /** Said once, when the figure opened a link: why it starts from the beginning instead, or that it plays differently now. */
+  notice?: string;
   /** A link to this moment: only in the answer to a `permalink` request. */
   link?: { ok: true; value: string } | { ok: false; error: string };
 }
@@ -99,7 +101,7 @@ export type Speed = 'real' | 'fast' | 'compressed';
 
 /** A request from the page to the worker about one figure. */
 export type FigureRequest =
-  | { op: 'open'; figure: string; story: CompiledStory }
+  | { op: 'open'; figure: string; story: CompiledStory; /** A link to a moment to open at (see serve.ts restore). */ link?: string }
   | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'permalink' | 'close' }
   | { op: 'seek'; step: number }
   | { op: 'advance'; ms: number }

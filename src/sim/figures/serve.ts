@@ -3,9 +3,14 @@
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
+import type { Input } from '../world.ts';
 
 /** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
-export type FigureServer = ((req: WorkerRequest) => WorkerReply) & { link(req: WorkerRequest): Promise<WorkerReply> };
+export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
+  link(req: WorkerRequest): Promise<WorkerReply>;
+  /** Opens a figure at the moment a link names (or, for a link it cannot use, at its start with a notice). */
+  restore(req: WorkerRequest): Promise<WorkerReply>;
+};
 
 /**
  * A link to the host's current moment. The encoder is a chunk of its own, loaded when a reader
@@ -47,7 +52,32 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     return linkTo(host, req.id, req.instance);
   };
-  return Object.assign(serve, { link });
+  const restore = async (req: WorkerRequest): Promise<WorkerReply> => {
+    if (req.op !== 'open' || typeof req.link !== 'string') return serve(req);
+    const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
+    if (!def) return serve(req);
+    const { decodeMoment, restoreMoment } = await import('../permalink.ts');
+    let notice: string | undefined;
+    let moment: { inputs: Input[]; step: number } | undefined;
+    const d = decodeMoment(req.link);
+    if (!d.ok) notice = d.error;
+    else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
+    else if (d.moment.seed !== def.options.seed || d.moment.options.nodes !== def.options.nodes || d.moment.options.kubeadm) notice = 'This link was made for another cluster.';
+    else {
+      const r = restoreMoment(d.moment);
+      if (!r.ok) notice = r.error;
+      else { moment = { inputs: d.moment.inputs, step: d.moment.step }; notice = r.warning; }
+    }
+    const reply = serve({ ...req, link: undefined });
+    if (!reply.ok) return reply;
+    if (moment) {
+      const host = new FigureHost(def, req.story, moment);
+      hosts.set(req.instance, host);
+      return { ...reply, view: { ...host.view(), ...(notice ? { notice } : {}) } };
+    }
+    return { ...reply, view: { ...reply.view!, notice: `${notice} The figure starts from the beginning instead.` } };
+  };
+  return Object.assign(serve, { link, restore });
 }
 
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */

@@ -9,7 +9,7 @@ export function valueTextOf(v: FigureView): string {
 
 /** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
 export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
-  return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, link: null, view };
+  return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, link: null, notice: null, view };
 }
 
 /**
@@ -18,4 +18,19 @@ export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
  */
 export function islandFigure(compiled: CompiledFigure): CompiledFigure {
   return { ...compiled, story: { ...compiled.story, beats: compiled.story.beats.map(({ step, text, t, hash }) => ({ step, text, t, hash })) } };
+}
+
+/** The link in the page's `fig` parameter meant for this figure ("<figure>.<link>": a dot, which a query keeps as it is), or null. */
+export function linkFromSearch(search: string, figure: string): string | null {
+  let value: string | null = null;
+  try { value = new URLSearchParams(search).get('fig'); } catch { return null; }
+  if (!value || !value.startsWith(figure + '.')) return null;
+  return value.slice(figure.length + 1);
+}
+
+/** The page's address with `fig` naming this figure's moment (the fragment stays the reader's section anchor). */
+export function urlWithLink(href: string, figure: string, link: string): string {
+  const u = new URL(href);
+  u.searchParams.set('fig', `${figure}.${link}`);
+  return u.toString();
 }

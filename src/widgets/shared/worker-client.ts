@@ -44,15 +44,15 @@ export class FigureClient {
   /** Called when the worker cannot run this figure at all. */
   onfail: (message: string) => void = () => {};
 
-  /** Opens the figure in the worker (or the given transport). */
-  constructor(compiled: CompiledFigure, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`) {
+  /** Opens the figure in the worker (or the given transport), at the moment `link` names when there is one. */
+  constructor(compiled: CompiledFigure, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`, link: string | null = null) {
     this.transport = transport;
     this.instance = instance;
     transport.listen((u) => { if (u.instance === this.instance) this.update(u); });
     transport.failed?.((m) => this.onfail(m));
     // Props reach an island wrapped for reactivity, which postMessage cannot clone: send plain JSON.
     const plain = JSON.parse(JSON.stringify({ story: compiled.story, view: compiled.first })) as Pick<SessionMessage & { type: 'open' }, 'story' | 'view'>;
-    transport.post({ instance, type: 'open', figure: compiled.id, story: plain.story, view: plain.view });
+    transport.post({ instance, type: 'open', figure: compiled.id, story: plain.story, view: plain.view, ...(link !== null ? { link } : {}) });
   }
 
   /** Sends the reader's event; while one is in flight the next waits, and a waiting seek is replaced by a newer one. */
