@@ -2,11 +2,12 @@
 // (the set without type information, to stay fast; `npm run check` does the type checking) and
 // eslint-plugin-svelte. Each change to a recommended rule below says why.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'reports/', 'test-results/', '.astro/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
