@@ -1,5 +1,5 @@
 import { chromium } from '@playwright/test';
-import { resolveBrowser } from '/work/main/scripts/lib/browser.mjs';
+import { resolveBrowser } from './lib/browser.mjs';
 const b = await resolveBrowser();
 const browser = await chromium.launch({ executablePath: b.executablePath, args: b.args });
 const [url, out, width, scheme, action] = process.argv.slice(2);

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createActor } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import { clusterFigure } from '../sim/figures/cluster-figure.ts';
-import { compileFigure } from '../sim/figures/compile.ts';
-import type { FigureView } from '../sim/index.ts';
+import { compileFigure, loadFigure, type FigureView } from '../sim/index.ts';
 import { figureMachine, tickRequest, type FigureEvent } from './figure-machine.ts';
 import { stateString } from './figure-session.ts';
 
-const compiled = compileFigure(clusterFigure);
+const compiled = compileFigure(await loadFigure('cluster'));
 const first = compiled.first;
 const atBeat: FigureView = { ...first, step: 5, beat: 'a beat.', story: { ...first.story, beatIndex: 0 } };
 const between: FigureView = { ...first, step: 6, beat: null, story: { ...first.story, beatIndex: 0 } };

@@ -1441,7 +1441,7 @@ function startsWithTypeMeta(body: Obj): boolean {
 }
 
 function withoutResourceVersion(meta: Obj): Obj {
-  const { resourceVersion: _rv, ...rest } = meta; // eslint-disable-line @typescript-eslint/no-unused-vars
+  const { resourceVersion: _rv, ...rest } = meta;
   return rest;
 }
 

@@ -48,7 +48,7 @@ function copy(v: object, seen: Map<object, unknown>): unknown {
   }
   const src = v as Record<string, unknown>;
   let n = 0;
-  for (const _ in src) if (++n > DICT_KEYS) break; // eslint-disable-line @typescript-eslint/no-unused-vars
+  for (const _ in src) if (++n > DICT_KEYS) break;
   const out: Record<string, unknown> = n > DICT_KEYS ? newDict() : {};
   seen.set(v, out);
   for (const k in src) {

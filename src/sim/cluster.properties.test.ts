@@ -606,7 +606,6 @@ describe('cluster properties', () => {
   }, TIMEOUT);
 
   test('determinism: the same sequence twice gives the same hash', () => {
-    const base = { ...seen };
     fc.assert(fc.property(faultSeq, (steps) => { expect(plainRun(steps)).toBe(plainRun(steps)); }), { numRuns: FC_RUNS });
   }, TIMEOUT);
 });

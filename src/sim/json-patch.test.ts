@@ -103,8 +103,8 @@ describe('json-patch v4 as Kubernetes vendors it (quirks and error strings)', ()
       else {
         const [where, v] = want as [string, unknown];
         expect(r.ok).toBe(true);
-        expect(where.split('.').reduce((o: any, k) => o?.[k], (r as { doc: unknown }).doc)).toEqual(v); // eslint-disable-line @typescript-eslint/no-explicit-any
-        if (where === 'spec.sel.app') expect((r as { doc: any }).doc.metadata.labels.app).toBe('web'); // eslint-disable-line @typescript-eslint/no-explicit-any
+        expect(where.split('.').reduce((o: any, k) => o?.[k], (r as { doc: unknown }).doc)).toEqual(v);
+        if (where === 'spec.sel.app') expect((r as { doc: any }).doc.metadata.labels.app).toBe('web');
       }
     });
   }

@@ -161,7 +161,7 @@ describe('permalink', () => {
     const drifted = restoreMoment({ ...back, check: back.check === '00000000' ? '00000001' : '00000000' });
     expect(drifted.ok && drifted.warning).toBe(DRIFT_WARNING);
     // A link without a check (made before there were checks) restores without one.
-    const { check: _c, ...old } = back; // eslint-disable-line @typescript-eslint/no-unused-vars
+    const { check: _c, ...old } = back;
     const plain = restoreMoment(old);
     expect(plain.ok && plain.warning).toBe(undefined);
     expect(encodeMoment({ ...back, check: 'not-hex!' })).toEqual({ ok: false, error: 'this moment cannot be shared as a link: the check "not-hex!" is not a valid value' });

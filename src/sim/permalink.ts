@@ -80,7 +80,7 @@ const KIND = { request: 0, fault: 1, event: 2, 'add-component': 3, 'remove-compo
 
 const NAME_RE = /^[A-Za-z0-9._:-]{1,253}$/;
 /** A user or group name for impersonation (printable, no spaces or quotes). */
-const USER_RE = /^[A-Za-z0-9._:@\/-]{1,253}$/;
+const USER_RE = /^[A-Za-z0-9._:@/-]{1,253}$/;
 const NAMESPACE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;

@@ -145,7 +145,7 @@ export function storeCompact(s: StoreState, revision: number): void {
   if (revision <= s.compactedRevision) return;
   s.compactedRevision = Math.min(revision, s.revision);
   const h = s.history;
-  let i = firstAfter(h, s.compactedRevision);
+  const i = firstAfter(h, s.compactedRevision);
   s.history = h.slice(i);
 }
 

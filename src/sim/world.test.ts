@@ -60,7 +60,7 @@ const miniKubelet: ComponentDef<KubeletState> = {
   },
 };
 
-const DEFS = [miniScheduler, miniKubelet] as ComponentDef<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+const DEFS = [miniScheduler, miniKubelet] as ComponentDef<any>[];
 
 function build(seed: number): World {
   const w = testWorld({ seed }, DEFS);

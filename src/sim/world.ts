@@ -498,7 +498,7 @@ export function logCount(w: WorldState): number {
 /** Hash of the parts that must be byte-identical across equal runs. */
 export function hashWorld(w: WorldState): string {
   // The freeze flag is a debugging aid (on under tests only), not part of what a run produces.
-  const { freeze: _freeze, ...store } = w.store; // eslint-disable-line @typescript-eslint/no-unused-vars
+  const { freeze: _freeze, ...store } = w.store;
   return hashJSON(w.logDropped ? { store, log: w.log, logDropped: w.logDropped, now: w.now, rng: w.rng } : { store, log: w.log, now: w.now, rng: w.rng });
 }
 

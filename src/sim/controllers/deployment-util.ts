@@ -117,6 +117,7 @@ export function getScaledValueFromIntOrPercent(
   try {
     value = atoi(intOrPercent.slice(0, -1));
   } catch (e) {
+    // eslint-disable-next-line preserve-caught-error -- Go formats the cause into the message (%v) and does not wrap it
     throw new Error(`invalid value for IntOrString: invalid value ${JSON.stringify(intOrPercent)}: ${(e as Error).message}`);
   }
   // Same float64 expression as Go so rounding matches bit for bit.

@@ -143,9 +143,9 @@ describe('the scheduler figure', () => {
   it('schedules big when the reader lowers its requests instead, and uncordoning alone is not enough', () => {
     const host = live(schedulerFigure);
     host.handle({ op: 'seek', step: beatWith('stays Pending').step });
-    let v = until(host, (x) => !x.demoRunning);
-    v = host.handle({ op: 'demo', demo: 'cordon' })!;
-    v = until(host, (x) => sched(x).pods.find((p) => p.name === 'big')!.attempt!.message?.includes('unschedulable') === false);
+    until(host, (x) => !x.demoRunning);
+    host.handle({ op: 'demo', demo: 'cordon' });
+    let v = until(host, (x) => sched(x).pods.find((p) => p.name === 'big')!.attempt!.message?.includes('unschedulable') === false);
     expect(sched(v).pods.find((p) => p.name === 'big')!.node).toBeNull();
     expect(sched(v).pods.find((p) => p.name === 'big')!.attempt!.message).toMatch(/^0\/5 nodes are available: /);
     host.handle({ op: 'action', action: { type: 'replace-pod', pod: { name: 'big', image: 'nginx:1.27', cpu: '3', memory: '2Gi' } } });
@@ -229,8 +229,8 @@ describe('the rollout figure', () => {
     const host = live(rolloutFigure);
     host.handle({ op: 'seek', step: c.story.beats[1].step });
     host.handle({ op: 'demo', demo: 'pause' });
-    let v = host.handle({ op: 'action', action: { type: 'set-image', name: 'web', image: 'nginx:1.28' } })!;
-    v = host.handle({ op: 'advance', ms: 60_000 })!;
+    host.handle({ op: 'action', action: { type: 'set-image', name: 'web', image: 'nginx:1.28' } });
+    let v = host.handle({ op: 'advance', ms: 60_000 })!;
     expect(v.frame.deployments[0].rollout!.state).toBe('paused');
     expect(ro(v).replicaSets.filter((rs) => rs.replicas > 0).map((rs) => rs.image)).toEqual(['nginx:1.27']);
     host.handle({ op: 'demo', demo: 'pause' });

@@ -9,7 +9,6 @@ import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { nodeHealthOf } from '../node-lifecycle/node-lifecycle-controller.ts';
 import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
 import { storeList } from '../store.ts';
-import { nodeStatechartOf } from '../view/statechart.ts';
 import type { Frame } from '../view/types.ts';
 import type { JsonValue } from './demo.ts';
 

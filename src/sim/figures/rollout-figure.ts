@@ -150,7 +150,7 @@ const broken: DemoDef = {
       },
       {
         when: (g) => /ProgressDeadlineExceeded/.test(web(g)?.rollout?.why ?? ''),
-        text: (g) => `No progress for progressDeadlineSeconds (600 s): the controller sets the Progressing condition to False with reason ProgressDeadlineExceeded. It does not roll back by itself; kubectl rollout status now exits with an error, and undo is the reader's call.`,
+        text: () => `No progress for progressDeadlineSeconds (600 s): the controller sets the Progressing condition to False with reason ProgressDeadlineExceeded. It does not roll back by itself; kubectl rollout status now exits with an error, and undo is the reader's call.`,
       },
     ],
   }),

@@ -52,7 +52,7 @@ export function goSprint(v: unknown): string {
 
 /** printers.EscapeTerminal: an escape character or carriage return in a value cannot drive the terminal. */
 function escapeTerminal(s: string): string {
-  return s.replace(/\x1b/g, '^[').replace(/\r/g, '\\r');
+  return s.replaceAll('\x1b', '^[').replace(/\r/g, '\\r');
 }
 
 /** The printed table: the header line (unless `noHeaders`), then one line per object. */

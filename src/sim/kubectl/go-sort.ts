@@ -312,9 +312,11 @@ function order2(data: SortData, a: number, b: number, swaps: SwapCount): [number
 
 /** median returns whichever of a, b, c indexes the median of the three values. */
 function median(data: SortData, a: number, b: number, c: number, swaps: SwapCount): number {
+  /* eslint-disable no-useless-assignment -- line for line Go's median (sort/zsortinterface.go) */
   [a, b] = order2(data, a, b, swaps);
   [b, c] = order2(data, b, c, swaps);
   [a, b] = order2(data, a, b, swaps);
+  /* eslint-enable no-useless-assignment */
   return b;
 }
 

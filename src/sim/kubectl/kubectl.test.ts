@@ -84,7 +84,6 @@ web    3/3     3            3           9m55s   web          nginx:1.27   app=we
     const c = fixtureCluster();
     runKubectl(c, 'cordon node-2');
     const n3 = c.world.kubectl({ verb: 'get', resource: 'nodes', name: 'node-3' });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const node = structuredClone((n3 as any).object);
     node.status.conditions[0].status = 'Unknown';
     c.world.kubectl({ verb: 'update', resource: 'nodes', name: 'node-3', subresource: 'status', body: node });

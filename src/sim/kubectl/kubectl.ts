@@ -1175,7 +1175,7 @@ function cmdExpose(r: Run, argv: string[]): void {
   if (!selector || !Object.keys(selector).length) throw new Fail(`error: couldn't retrieve selectors via --selector flag or introspection: the ${RESOURCES[kind.resource].kind} has no label selector`);
   let port = str(p, 'port');
   if (port === undefined) {
-    const cps: Obj[] = (kind.resource === 'pods' ? o.spec?.containers : o.spec?.template?.spec?.containers ?? []).flatMap((c: Obj) => c.ports ?? []);
+    const cps: Obj[] = ((kind.resource === 'pods' ? o.spec?.containers : o.spec?.template?.spec?.containers) ?? []).flatMap((c: Obj) => c.ports ?? []);
     if (!cps.length) throw new Fail(`error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for help and examples`);
     port = String(cps[0].containerPort);
   }
@@ -1223,7 +1223,7 @@ function cmdDelete(r: Run, argv: string[]): void {
   if (grace === 0 && !force) grace = 1;
   if (force && grace < 0) grace = 0;
   const ns = nsOf(p);
-  let objs: { kind: KindInfo; name: string; namespace?: string }[] = [];
+  const objs: { kind: KindInfo; name: string; namespace?: string }[] = [];
   const file = str(p, 'filename');
   if (file) {
     for (const m of manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file)) {

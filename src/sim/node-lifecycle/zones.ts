@@ -264,7 +264,7 @@ export function zoneStatesUnchanged(
     if (z.zoneStates[k] !== zoneStateOf(zoneToNodeConditions[k], cfg.unhealthyZoneThreshold)) return false;
     zones++;
   }
-  for (const _ in z.zoneStates) zones--; // eslint-disable-line @typescript-eslint/no-unused-vars
+  for (const _ in z.zoneStates) zones--;
   return zones === 0;
 }
 
@@ -277,7 +277,7 @@ export function handleDisruption(
 ): DisruptionResult {
   const logs: string[] = [];
   const zoneStates = { ...z.zoneStates };
-  let tainters = { ...z.zoneNoExecuteTainter };
+  const tainters = { ...z.zoneNoExecuteTainter };
   const newZoneStates: Record<string, ZoneState> = {};
   let allAreFullyDisrupted = true;
   for (const k of Object.keys(zoneToNodeConditions).sort()) {

@@ -1,0 +1,40 @@
+// ESLint over src, scripts and e2e (`npm run lint`): the recommended rules of ESLint, typescript-eslint
+// (the set without type information, to stay fast; `npm run check` does the type checking) and
+// eslint-plugin-svelte. Each change to a recommended rule below says why.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  { ignores: ['dist/', 'node_modules/', 'reports/', 'test-results/', '.astro/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  svelte.configs.recommended,
+  // A disable comment no rule needs is an error: it would hide the next real problem on its line.
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  {
+    // The code runs in three places: Node (scripts, tests, the build), the page and the worker.
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      // A name that is unused on purpose starts with "_" (a parameter an interface requires, a
+      // for-in that only counts keys); a rest sibling is how a member is dropped from a copy.
+      '@typescript-eslint/no-unused-vars': ['error', {
+        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_',
+        destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true,
+      }],
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] } },
+  },
+  {
+    // Tests read arbitrary JSON back from the API server and the figures and poke at it; the
+    // assertion that follows is the check, so a type for each response would only repeat it.
+    files: ['**/*.test.ts', '**/*.spec.ts'],
+    // And a test's regular expression spells kubectl's columns out space for space, as they print.
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off' },
+  },
+);

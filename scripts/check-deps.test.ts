@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ambientUses, checkTree, importsOf, RULES } from './check-deps.mjs';
+
+const roots: string[] = [];
+afterEach(() => { for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true }); });
+
+/** A small repository: the core's entries, a machine, two widgets, a component, and the given files. */
+function tree(files: Record<string, string> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), 'deps-'));
+  roots.push(root);
+  const base: Record<string, string> = {
+    'src/sim/index.ts': "export { clock } from './clock.ts';\nexport type { View } from './view/types.ts';\n",
+    'src/sim/clock.ts': '/** Date.now() is not read here: this comment does not count. */\nexport const clock = { now: 0, window: 5 };\n',
+    'src/sim/view/types.ts': 'export interface View { step: number }\n',
+    'src/sim/kubectl/index.ts': "export const runKubectl = () => 'ok';\n",
+    'src/machines/m.ts': "import { setup } from 'xstate';\nimport type { View } from '../sim/view/types.ts';\nexport const m = setup({});\n",
+    'src/widgets/shared/core.worker.ts': "import { clock } from '../../sim/index.ts';\nexport const kubectl = () => import('../../sim/kubectl/index.ts');\n",
+    'src/widgets/shared/format.ts': 'export const f = 1;\n',
+    'src/widgets/hub/Hub.svelte': "<script lang=\"ts\">\n  import type { View } from '../../sim/view/types.ts';\n  import { f } from '../shared/format.ts';\n</script>\n{#snippet s(v: import('../../sim/index.ts').View)}{/snippet}\n",
+    'src/widgets/hub/Hub.astro': "---\nimport Hub from './Hub.svelte';\n---\n<Hub />\n",
+    'src/widgets/rollout/view.ts': 'export const r = 1;\n',
+    'src/components/Aside.astro': '---\n---\n<aside />\n',
+    'scripts/sim.ts': "import { runKubectl } from '../src/sim/kubectl/index.ts';\nimport { clock } from '../src/sim/index.ts';\n",
+    'scripts/lib/report.mjs': 'export const r = 1;\n',
+    'e2e/a.spec.ts': "import { test } from '@playwright/test';\nimport { r } from '../scripts/lib/report.mjs';\nimport { h } from './helpers.ts';\n",
+    'e2e/helpers.ts': 'export const h = 1;\n',
+    'content/chapter.mdx': "---\ntitle: A\n---\nimport Aside from '../src/components/Aside.astro';\nimport Hub from '../src/widgets/hub/Hub.astro';\n\n```ts\nimport { clock } from '../src/sim/clock.ts';\n```\n",
+  };
+  for (const [path, text] of Object.entries({ ...base, ...files })) {
+    mkdirSync(join(root, dirname(path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** The rules a tree breaks, with the files that break them. */
+const broken = (files: Record<string, string>) => checkTree(tree(files)).violations.map((v) => `${v.rule} ${v.file}`);
+
+describe('check-deps', () => {
+  it('passes a tree that keeps every rule (type imports of core modules, lazy kubectl, the worker)', () => {
+    const result = checkTree(tree());
+    expect(result.violations).toEqual([]);
+    expect(result.imports).toBeGreaterThan(10);
+  });
+
+  it('reads imports from .svelte scripts and markup, .astro frontmatter and scripts, .mdx ESM outside fences', () => {
+    const svelte = importsOf('a.svelte', "<script lang=\"ts\">\n  import type { A } from './a.ts';\n  import B from './B.svelte';\n</script>\n{#snippet s(v: import('./c.ts').C)}{/snippet}\n");
+    expect(svelte).toEqual([
+      { spec: './a.ts', line: 2, typeOnly: true, dynamic: false },
+      { spec: './B.svelte', line: 3, typeOnly: false, dynamic: false },
+      { spec: './c.ts', line: 5, typeOnly: true, dynamic: false },
+    ]);
+    const astro = importsOf('a.astro', "---\nimport X from './x.ts';\n---\n<p/>\n<script>\n  import { y } from './y.ts';\n</script>\n");
+    expect(astro.map((i) => [i.spec, i.line])).toEqual([['./x.ts', 2], ['./y.ts', 6]]);
+    const mdx = importsOf('a.mdx', "import A from './a.astro';\n\n```js\nimport B from './b.ts';\n```\nimport {\n  C,\n} from './c.astro';\n");
+    expect(mdx.map((i) => [i.spec, i.line])).toEqual([['./a.astro', 1], ['./c.astro', 6]]);
+    const ts = importsOf('a.ts', "import { type A } from './a.ts';\nexport type { B } from './b.ts';\nconst w = new Worker(new URL('./w.ts', import.meta.url));\n");
+    expect(ts).toEqual([
+      { spec: './a.ts', line: 1, typeOnly: false, dynamic: false },
+      { spec: './b.ts', line: 2, typeOnly: true, dynamic: false },
+      { spec: './w.ts', line: 3, typeOnly: false, dynamic: true },
+    ]);
+  });
+
+  it('finds the wall clock, chance, timers and the DOM in code, never in comments, strings or member names', () => {
+    const code = [
+      '// Date.now() and window in a comment',
+      "const s = 'setTimeout in a string';",
+      'const o = { window: 1, document: 2 }; o.window; o.document;',
+      'const t = Date.now();',
+      'const r = Math.random();',
+      'setTimeout(() => {}, 1);',
+      'globalThis.setInterval(() => {}, 1);',
+      'const el = document.body;',
+      'const p = performance.now();',
+      'const g = globalThis.Date.now();',
+    ].join('\n');
+    expect(ambientUses('x.ts', code).map((h) => `${h.line} ${h.name}`)).toEqual([
+      '4 Date.now', '5 Math.random', '6 setTimeout', '7 setInterval', '8 document', '9 performance.now', '10 Date.now',
+    ]);
+  });
+
+  it('sim-imports: the core imports no Svelte, Astro or view code', () => {
+    expect(broken({
+      'src/sim/a.ts': "import { mount } from 'svelte';\nimport { getEntry } from 'astro:content';\nimport { m } from '../machines/m.ts';\nimport { f } from '../widgets/shared/format.ts';\n",
+    })).toEqual(['sim-imports src/sim/a.ts', 'sim-imports src/sim/a.ts', 'sim-imports src/sim/a.ts', 'sim-imports src/sim/a.ts']);
+  });
+
+  it('sim-globals: the core reads no wall clock, but its tests may', () => {
+    expect(broken({
+      'src/sim/b.ts': 'export const t = () => Date.now();\n',
+      'src/sim/b.test.ts': 'export const t = () => Date.now();\n',
+    })).toEqual(['sim-globals src/sim/b.ts']);
+  });
+
+  it('core-entry: values come through the entry; type-only imports may name core modules', () => {
+    expect(broken({
+      'scripts/bench.ts': "import { clock } from '../src/sim/clock.ts';\nimport type { View } from '../src/sim/view/types.ts';\n",
+      'src/machines/m.test.ts': "import { clock } from '../sim/clock.ts';\nimport { clock as c } from '../sim/index.ts';\n",
+      'src/widgets/hub/x.ts': "import { type View } from '../../sim/view/types.ts';\n",
+    })).toEqual(['core-entry scripts/bench.ts', 'core-entry src/machines/m.test.ts', 'core-entry src/widgets/hub/x.ts', 'widget-core-values src/widgets/hub/x.ts']);
+  });
+
+  it('kubectl-entry: kubectl is loaded lazily outside the CLI', () => {
+    expect(broken({
+      'src/widgets/shared/core.worker.ts': "import { runKubectl } from '../../sim/kubectl/index.ts';\n",
+    })).toEqual(['kubectl-entry src/widgets/shared/core.worker.ts']);
+  });
+
+  it('machines: only xstate and the core\'s types', () => {
+    expect(broken({
+      'src/machines/m.ts': "import { setup } from 'xstate';\nimport { writable } from 'svelte/store';\nimport { clock } from '../sim/index.ts';\nimport { f } from '../widgets/shared/format.ts';\n",
+    })).toEqual(['machines src/machines/m.ts', 'machines src/machines/m.ts', 'machines src/machines/m.ts']);
+  });
+
+  it('widgets: never another widget\'s folder', () => {
+    expect(broken({
+      'src/widgets/hub/y.ts': "import { r } from '../rollout/view.ts';\n",
+      'src/widgets/hub/Hub.astro': "---\nimport Aside from '../../components/Aside.astro';\n---\n",
+    })).toEqual(['widgets src/widgets/hub/Hub.astro', 'widgets src/widgets/hub/y.ts']);
+  });
+
+  it('widget-core-values: only the worker imports the core\'s values', () => {
+    expect(broken({
+      'src/widgets/hub/z.ts': "import { clock } from '../../sim/index.ts';\n",
+      'src/widgets/shared/w.ts': "export const load = () => import('../../sim/index.ts');\n",
+    })).toEqual(['widget-core-values src/widgets/hub/z.ts', 'widget-core-values src/widgets/shared/w.ts']);
+  });
+
+  it('pages: components, layouts and widgets\' wrappers only', () => {
+    expect(broken({
+      'src/pages/index.astro': "---\nimport Hub from '../widgets/hub/Hub.astro';\nimport HubS from '../widgets/hub/Hub.svelte';\n---\n",
+    })).toEqual(['pages src/pages/index.astro']);
+  });
+
+  it('content: only components and widgets\' .astro wrappers', () => {
+    expect(broken({
+      'content/bad.mdx': "import Hub from '../src/widgets/hub/Hub.svelte';\nimport { clock } from '../src/sim/index.ts';\nimport yaml from 'yaml';\n",
+    })).toEqual(['content content/bad.mdx', 'content content/bad.mdx', 'content content/bad.mdx']);
+  });
+
+  it('e2e: never the source', () => {
+    expect(broken({
+      'e2e/b.spec.ts': "import type { View } from '../src/sim/view/types.ts';\n",
+    })).toEqual(['e2e e2e/b.spec.ts']);
+  });
+
+  it('resolves: a relative import names a file inside the repository', () => {
+    expect(broken({
+      'scripts/x.mjs': "import { a } from '/elsewhere/lib.mjs';\nimport { b } from './lib/gone.mjs';\n",
+    })).toEqual(['resolves scripts/x.mjs', 'resolves scripts/x.mjs']);
+  });
+
+  it('has a test above for every rule', () => {
+    expect(Object.keys(RULES)).toHaveLength(11);
+  });
+});
