@@ -22,7 +22,7 @@ export function islandFigure(compiled: CompiledFigure): CompiledFigure {
 
 /** The link in the page's `fig` parameter meant for this figure ("<figure>.<link>": a dot, which a query keeps as it is), or null. */
 export function linkFromSearch(search: string, figure: string): string | null {
-  let value: string | null = null;
+  let value: string | null;
   try { value = new URLSearchParams(search).get('fig'); } catch { return null; }
   if (!value || !value.startsWith(figure + '.')) return null;
   return value.slice(figure.length + 1);
