@@ -15,6 +15,7 @@ import { publish } from './src/integrations/publish.mjs';
 const site = process.env.SITE_URL || undefined;
 const base = process.env.SITE_BASE ?? '/';
 // The embeds are for iframes, not for search engines or the sitemap.
+/** @param {string} page */
 const inSitemap = (page) => !new URL(page).pathname.includes('/embed/');
 
 export default defineConfig({
