@@ -6,17 +6,23 @@ import sitemap from '@astrojs/sitemap';
 import { satteri } from '@astrojs/markdown-satteri';
 import { codeBlocks } from './src/markdown/code-blocks.mjs';
 import { tables } from './src/markdown/tables.mjs';
+import { publish } from './src/integrations/publish.mjs';
 
 // The site can be published under a subpath (SITE_BASE=/desired-state) and at any origin
 // (SITE_URL); both come from the environment so the same build works locally and in production.
-const site = process.env.SITE_URL ?? 'http://localhost:4321';
+// Without SITE_URL the build knows no address: it writes no canonical links and no sitemap (a
+// sitemap's <loc> must be absolute), rather than localhost ones.
+const site = process.env.SITE_URL || undefined;
 const base = process.env.SITE_BASE ?? '/';
+// The embeds are for iframes, not for search engines or the sitemap.
+/** @param {string} page */
+const inSitemap = (page) => !new URL(page).pathname.includes('/embed/');
 
 export default defineConfig({
   site,
   base,
   trailingSlash: 'always',
-  integrations: [mdx(), svelte(), sitemap()],
+  integrations: [mdx(), svelte(), ...(site ? [sitemap({ filter: inSitemap })] : []), publish()],
   markdown: {
     // Shiki writes inline styles, which the CSP forbids; Prism is styled by a stylesheet.
     syntaxHighlight: 'prism',
@@ -52,6 +58,10 @@ export default defineConfig({
     // Module workers, so the worker can load each figure's definition as a chunk of its own.
     worker: { format: 'es' },
   },
+  // What dist/_headers gives the built assets on a static host, so `astro preview` (and the e2e
+  // tests) serve the embeds the same way: module scripts and the worker are fetched with CORS by an
+  // embed in a sandboxed iframe, whose origin is opaque ("null"). The site is public and static.
+  server: { headers: { 'Access-Control-Allow-Origin': '*' } },
   prefetch: false,
   devToolbar: { enabled: false },
 });

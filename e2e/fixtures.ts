@@ -3,11 +3,13 @@ import { test as base, expect, type Page, type Request } from '@playwright/test'
 /** The site's base path ("" at the root), as the build was made. */
 export const BASE = (process.env.SITE_BASE ?? '/').replace(/\/$/, '');
 
-/** Every page the sitemap lists, as paths under the base ("/scheduler/"), plus the 404 page. */
+/**
+ * Every page a reader navigates, as paths under the base ("/scheduler/"): the build's list
+ * (dist/site-pages.json, src/integrations/publish.mjs), which exists with or without SITE_URL (the
+ * sitemap needs the site's address). The embeds under /embed/ and the 404 page are not in it.
+ */
 export async function sitePages(request: import('@playwright/test').APIRequestContext): Promise<string[]> {
-  const index = await (await request.get(`${BASE}/sitemap-0.xml`)).text();
-  const paths = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
-  return paths;
+  return (await (await request.get(`${BASE}/site-pages.json`)).json()) as string[];
 }
 
 /** Records what a page does that it must not: requests off 127.0.0.1, CSP violations, page errors. */

@@ -2,9 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { BASE, cspViolations, expect, sitePages, test } from './fixtures';
 
 test.describe('every page', () => {
-  test('the sitemap lists the home page, the fixed chapter slugs and the glossary', async ({ request }) => {
+  test('the page list has the home page, the fixed chapter slugs, the glossary and the instructors\' page', async ({ request }) => {
     const pages = await sitePages(request);
-    for (const slug of ['', 'control-plane/', 'reconcile-loop/', 'scheduler/', 'rolling-updates/', 'node-failure/', 'control-plane-outage/', 'troubleshooting/', 'glossary/']) {
+    for (const slug of ['', 'control-plane/', 'reconcile-loop/', 'scheduler/', 'rolling-updates/', 'node-failure/', 'control-plane-outage/', 'troubleshooting/', 'glossary/', 'for-instructors/']) {
       expect(pages).toContain(`${BASE}/${slug}`);
     }
   });

@@ -1,0 +1,38 @@
+/**
+ * The figures a course may embed: which chapter each belongs to, the anchor of its place there, a
+ * one-line summary, and the size of its iframe. Used by the embed pages, their oEmbed documents and
+ * /for-instructors/. The ids are the figure ids of src/sim/figures/catalog.ts.
+ */
+export interface EmbedFigure {
+  /** Figure id (catalog.ts) and the embed's path segment: /embed/<id>/. */
+  id: string;
+  /** The iframe's title and the oEmbed title. */
+  title: string;
+  /** The chapter's slug, and the id of the figure element there (Figure.astro: figure-<id>). */
+  chapter: string;
+  anchor: string;
+  /** One line: what the reader can do with it. */
+  summary: string;
+  /** The iframe's suggested size in CSS pixels (the embed posts its real height to the parent). */
+  width: number;
+  height: number;
+}
+
+export const EMBED_FIGURES: readonly EmbedFigure[] = [
+  { id: 'cluster', title: 'The reconcile loop, live', chapter: 'reconcile-loop', anchor: 'figure-reconcile-loop-live', summary: 'Create a Deployment and step through the chain of controllers, or delete a pod, stop a node or the control plane and watch each controller close the gap.', width: 960, height: 1100 },
+  { id: 'hub', title: 'One write through the API server, live', chapter: 'control-plane', anchor: 'figure-control-plane-request-path', summary: 'Follow one request through authentication, authorisation, admission and validation to an etcd write and its watch notifications; send requests a stage refuses.', width: 960, height: 1100 },
+  { id: 'scheduler', title: 'The scheduler, live', chapter: 'scheduler', anchor: 'figure-scheduler-live', summary: 'Five nodes of different sizes: see every node’s filter verdict and every plugin’s weighted score for the chosen pod, and the pods that stay Pending.', width: 960, height: 1200 },
+  { id: 'rollout', title: 'A rolling update, live', chapter: 'rolling-updates', anchor: 'figure-rolling-updates-live', summary: 'The old and new ReplicaSets against the maxSurge and maxUnavailable lines; pause, resume, undo, or roll out an image that never pulls.', width: 960, height: 1200 },
+  { id: 'node-failure', title: 'A node fails, live', chapter: 'node-failure', anchor: 'figure-node-failure-eviction', summary: 'Power node-2 off or cut it off the network: its Lease ages past the grace period, taints arrive, tolerations run down and replacements start elsewhere.', width: 960, height: 1200 },
+  { id: 'outage', title: 'The control plane goes down, live', chapter: 'control-plane-outage', anchor: 'figure-control-plane-outage-keeps-stops', summary: 'Stop the control plane: running pods keep serving while kubectl is refused, and a node that dies meanwhile is noticed only after the restart.', width: 960, height: 1100 },
+];
+
+/** The iframe a host page pastes in: sandboxed to scripts only (no same-origin, no storage, no top navigation). */
+export function embedSnippet(f: EmbedFigure, origin: string, basePath: string): string {
+  const src = `${origin}${basePath}/embed/${f.id}/`;
+  return `<iframe src="${src}" title="${escapeAttr(`${f.title} (Desired State)`)}" width="${f.width}" height="${f.height}" sandbox="allow-scripts" loading="lazy"></iframe>`;
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
