@@ -32,7 +32,7 @@ test.describe('embeds', () => {
       // The frame's origin is opaque: no storage, and the worker still starts (src/layouts/Embed.astro).
       const inner = page.frames().find((f) => f.url().includes('/embed/cluster/'))!;
       expect(await inner.evaluate(() => self.origin)).toBe('null');
-      expect(await inner.evaluate(() => { try { localStorage.length; return 'storage'; } catch { return 'no storage'; } })).toBe('no storage');
+      expect(await inner.evaluate(() => { try { return typeof localStorage.length === 'number' ? 'storage' : 'no storage'; } catch { return 'no storage'; } })).toBe('no storage');
       await expect(fig).toHaveAttribute('data-state', /^live /, { timeout: 20_000 });
       await expect(fig).toHaveAttribute('data-step', '0');
       await fig.locator('[data-demo]').first().focus();

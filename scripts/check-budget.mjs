@@ -21,8 +21,9 @@ const HTML_MAX_GZIP = 30 * KB;
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/control-plane/': 35 * KB, '/scheduler/': 35 * KB, '/rolling-updates/': 35 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
-  // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure.
-  '/embed/cluster/': 35 * KB, '/embed/hub/': 35 * KB, '/embed/scheduler/': 35 * KB, '/embed/rollout/': 35 * KB, '/embed/node-failure/': 35 * KB, '/embed/outage/': 35 * KB };
+  // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
+  // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
+  '/embed/cluster/': 37 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 37 * KB, '/embed/rollout/': 37 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 const WORKER_MAX_GZIP = 110 * KB;
