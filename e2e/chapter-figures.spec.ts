@@ -1,9 +1,9 @@
 // The scheduler and rollout figures in their chapters, as a reader uses them with the keyboard:
 // the story to its key moments (the FailedScheduling text, the resolved bounds, the 0/0 refusal),
 // a change of the reader's that the core answers, axe light and dark, 360 px, and no JavaScript.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
+import { expectNoAxeViolations } from './figure-helpers';
 
 const SCHED = '[data-testid="figure-scheduler"]';
 const ROLL = '[data-testid="figure-rollout"]';
@@ -36,10 +36,6 @@ async function toEnd(page: Page, fig: Locator): Promise<void> {
   await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBe(Number(await range.getAttribute('max')));
 }
 
-async function axe(page: Page, sel: string, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).include(sel).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), what).toEqual([]);
-}
 
 test.describe('the scheduler figure', () => {
   test('the story reaches big Pending with the exact FailedScheduling message; a toleration lets it schedule', async ({ page }) => {
@@ -73,9 +69,9 @@ test.describe('the scheduler figure', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const fig = await open(page, '/scheduler/', SCHED);
-      await axe(page, SCHED, `${scheme} start`);
+      await expectNoAxeViolations(page, SCHED, `${scheme} start`);
       await nextUntil(page, fig, fig.getByTestId('failed-scheduling'));
-      await axe(page, SCHED, `${scheme} pending`);
+      await expectNoAxeViolations(page, SCHED, `${scheme} pending`);
     }
   });
 
@@ -119,7 +115,7 @@ test.describe('the rollout figure', () => {
     await fig.getByTestId('max-unavailable').fill('0');
     await fig.getByTestId('max-unavailable').press('Enter');
     await expect(fig.getByTestId('refused')).toContainText('may not be 0 when `maxSurge` is 0');
-    await axe(page, ROLL, 'refused');
+    await expectNoAxeViolations(page, ROLL, 'refused');
   });
 
   test('axe finds no violation at the start and at the story\'s end, light and dark', async ({ page }) => {
@@ -127,9 +123,9 @@ test.describe('the rollout figure', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const fig = await open(page, '/rolling-updates/', ROLL);
-      await axe(page, ROLL, `${scheme} start`);
+      await expectNoAxeViolations(page, ROLL, `${scheme} start`);
       await toEnd(page, fig);
-      await axe(page, ROLL, `${scheme} at the story's end`);
+      await expectNoAxeViolations(page, ROLL, `${scheme} at the story's end`);
     }
   });
 

@@ -1,4 +1,5 @@
 // What the live-figure specs share: driving a figure by keyboard as a reader would.
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
@@ -30,4 +31,10 @@ export async function normalizedDom(loc: Locator): Promise<string> {
     };
     return walk(root);
   });
+}
+
+/** Axe on one figure (WCAG 2.2 AA): no violation, or the list of them named by `what`. */
+export async function expectNoAxeViolations(page: Page, sel: string, what: string): Promise<void> {
+  const r = await new AxeBuilder({ page }).include(sel).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), what).toEqual([]);
 }

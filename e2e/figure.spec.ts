@@ -1,9 +1,8 @@
 // The live cluster figure, as a reader uses it: keyboard only, every state of its machine, each demo
 // to the moment Kubernetes would reach, axe in each state and theme, reduced motion, no JavaScript.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { normalizedDom, runDemo } from './figure-helpers';
+import { normalizedDom, runDemo, expectNoAxeViolations } from './figure-helpers';
 
 /**
  * Every state of the figure machine (source, playback, story), as data-state shows it. A unit test
@@ -239,10 +238,7 @@ test.describe('the live cluster figure', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const fig = await openFigure(page);
-      const check = async (what: string) => {
-        const r = await new AxeBuilder({ page }).include(FIG).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-        expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), `${scheme} ${what}`).toEqual([]);
-      };
+      const check = (what: string) => expectNoAxeViolations(page, FIG, `${scheme} ${what}`);
       await check('at the start');
       await focusFigure(fig);
       await page.keyboard.press('k');

@@ -1,10 +1,9 @@
 // The live hub figure in the control-plane chapter, as a reader uses it: keyboard only, the story's
 // write through every stage and a refusal at each one, components stopped one at a time, axe in each
 // state and theme, a 360 px phone, step back then forward, and no JavaScript.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { runDemo } from './figure-helpers';
+import { runDemo, expectNoAxeViolations } from './figure-helpers';
 
 const FIG = '[data-testid="figure-hub"]';
 const PAGE = `${BASE}/control-plane/`;
@@ -127,10 +126,7 @@ test.describe('the live hub figure', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const fig = await openFigure(page);
-      const check = async (what: string) => {
-        const r = await new AxeBuilder({ page }).include(FIG).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-        expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), `${scheme} ${what}`).toEqual([]);
-      };
+      const check = (what: string) => expectNoAxeViolations(page, FIG, `${scheme} ${what}`);
       await check('at the start');
       await fig.locator('[data-demo]').first().focus();
       await nextBeat(page, fig);

@@ -1,10 +1,9 @@
 // The node-failure and outage figures, as a reader uses them: keyboard only, the machine's states
 // (at a beat, between, diverged, playing), each demo to the moment Kubernetes would reach, the node
 // statechart lit in step with the canvas, axe in each state and theme, 360 px, no JavaScript.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { runDemo } from './figure-helpers';
+import { runDemo, expectNoAxeViolations } from './figure-helpers';
 
 const NF = '[data-testid="figure-node-failure"]';
 const OG = '[data-testid="figure-outage"]';
@@ -36,10 +35,6 @@ async function next(page: Page, fig: Locator, times: number): Promise<void> {
   }
 }
 
-async function axe(page: Page, sel: string, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).include(sel).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), what).toEqual([]);
-}
 
 /** Text under 12 px that is shown, and whether the page scrolls sideways, at the current viewport. */
 async function phoneProblems(page: Page, fig: Locator): Promise<{ small: string[]; wide: boolean }> {
@@ -121,19 +116,19 @@ test.describe('the node-failure figure', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const fig = await openFigure(page, '/node-failure/', NF);
-      await axe(page, NF, `${scheme} at the start`);
+      await expectNoAxeViolations(page, NF, `${scheme} at the start`);
       await fig.locator('[data-demo]').first().focus();
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
-      await axe(page, NF, `${scheme} at a beat`);
+      await expectNoAxeViolations(page, NF, `${scheme} at a beat`);
       await next(page, fig, 5);
       await page.keyboard.press('l');
       await expect(fig).toHaveAttribute('data-state', /^live paused/);
-      await axe(page, NF, `${scheme} between beats`);
+      await expectNoAxeViolations(page, NF, `${scheme} between beats`);
       await fig.locator('[data-demo="partition"]').focus();
       await page.keyboard.press('Enter');
       await expect(fig).toHaveAttribute('data-state', 'live paused diverged');
-      await axe(page, NF, `${scheme} diverged`);
+      await expectNoAxeViolations(page, NF, `${scheme} diverged`);
     }
   });
 
@@ -196,17 +191,17 @@ test.describe('the outage figure', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const fig = await openFigure(page, '/control-plane-outage/', OG);
-      await axe(page, OG, `${scheme} at the start`);
+      await expectNoAxeViolations(page, OG, `${scheme} at the start`);
       await fig.locator('[data-demo]').first().focus();
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await next(page, fig, 4);
       await expect(fig).toHaveAttribute('data-state', /^live paused/);
-      await axe(page, OG, `${scheme} at a beat`);
+      await expectNoAxeViolations(page, OG, `${scheme} at a beat`);
       await fig.locator('[data-demo="node"]').focus();
       await page.keyboard.press('Enter');
       await expect(fig).toHaveAttribute('data-state', 'live paused diverged');
-      await axe(page, OG, `${scheme} diverged`);
+      await expectNoAxeViolations(page, OG, `${scheme} diverged`);
     }
     await page.setViewportSize({ width: 360, height: 800 });
     const fig = await openFigure(page, '/control-plane-outage/', OG);

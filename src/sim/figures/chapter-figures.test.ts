@@ -8,6 +8,7 @@ import { rolloutFigure, type RolloutDetail } from './rollout-figure.ts';
 import { schedulerFigure, type SchedulerDetail } from './scheduler-figure.ts';
 import { FIGURES } from './all.ts';
 import { createFigureServer } from './serve.ts';
+import { expectStoryReplays } from './replay-check.ts';
 
 const compiled: Record<string, CompiledFigure> = { scheduler: compileFigure(schedulerFigure), rollout: compileFigure(rolloutFigure) };
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
@@ -38,13 +39,7 @@ for (const def of [schedulerFigure, rolloutFigure]) {
     });
 
     it('replays in a fresh host to the same world and frame at every beat', () => {
-      const host = live(def);
-      for (const beat of c.story.beats) {
-        const v = host.handle({ op: 'seek', step: beat.step })!;
-        expect(host.cluster.world.hash()).toBe(beat.hash);
-        expect(v.frame).toEqual(beat.frame);
-        expect(v.beat).toBe(beat.text);
-      }
+      expectStoryReplays(def, c);
     });
 
     it('gives the identical view after a step back and a step forward', () => {

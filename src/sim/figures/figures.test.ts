@@ -12,6 +12,7 @@ import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
 import { FIGURES } from './all.ts';
 import { createFigureServer } from './serve.ts';
+import { expectStoryReplays } from './replay-check.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
 const live = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
@@ -49,13 +50,7 @@ describe('the cluster figure, compiled', () => {
   });
 
   it('replays in a fresh host to the same world and frame at every beat', () => {
-    const host = live();
-    for (const beat of compiled.story.beats) {
-      const v = host.handle({ op: 'seek', step: beat.step })!;
-      expect(host.cluster.world.hash()).toBe(beat.hash);
-      expect(v.frame).toEqual(beat.frame);
-      expect(v.beat).toBe(beat.text);
-    }
+    expectStoryReplays(clusterFigure, compiled);
   });
 
   it('reaches the same beats by stepping "next event that matters" as by seeking', () => {

@@ -14,6 +14,7 @@ import type { LeaseClock, PodCountdown, ServiceEndpoint } from './node-detail.ts
 import { FAILING, nodeFailureFigure } from './node-failure-figure.ts';
 import { DYING, outageFigure, type ClientRequest } from './outage-figure.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
+import { expectStoryReplays } from './replay-check.ts';
 
 const S = 1000;
 
@@ -48,13 +49,7 @@ for (const def of [nodeFailureFigure, outageFigure]) {
     });
 
     it('replays in a fresh host to the same world, frame and beat text at every beat', () => {
-      const host = new FigureHost(def, compiled.story);
-      for (const beat of compiled.story.beats) {
-        const v = host.handle({ op: 'seek', step: beat.step })!;
-        expect(host.cluster.world.hash()).toBe(beat.hash);
-        expect(v.frame).toEqual(beat.frame);
-        expect(v.beat).toBe(beat.text);
-      }
+      expectStoryReplays(def, compiled);
     });
 
     it('gives the identical view (detail included) after a step back and a step forward', () => {
