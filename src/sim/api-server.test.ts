@@ -5,6 +5,7 @@ import { deepEqual } from './names.ts';
 import { formatRecord } from './request-log.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef } from './world.ts';
+import { runs } from '../test/fc.ts';
 
 /** A component that just records what it receives. */
 const recorder: ComponentDef<{ events: unknown[] }> = {
@@ -449,7 +450,7 @@ describe('status patch shortcut', () => {
       }
       expect(show(a.state.store)).toBe(show(b.state.store));
       expect(show(a.state.log)).toBe(show(b.state.log));
-    }), { numRuns: 200 });
+    }), { numRuns: runs(0.2) });
   });
 });
 
@@ -459,7 +460,7 @@ describe('names', () => {
     for (const s of ['', 'a', 'a-', '-a', 'a.b', 'a..b', '.a', 'a.', 'a-.b', 'a.-b', 'a--b', 'web-1.18b2c', 'Web', 'a_b', '0', '0.0', 'a-b.c-d']) {
       expect(isDNS1123Subdomain(s)).toBe(re.test(s));
     }
-    fc.assert(fc.property(fc.stringMatching(/^[a-z0-9.\-A_]{0,12}$/), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }), { numRuns: 20000 });
+    fc.assert(fc.property(fc.stringMatching(/^[a-z0-9.\-A_]{0,12}$/), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }), { numRuns: runs(20) });
     fc.assert(fc.property(fc.string(), (s) => { expect(isDNS1123Subdomain(s)).toBe(re.test(s)); }));
   });
 });
@@ -467,8 +468,8 @@ describe('names', () => {
 describe('mergePatchIsNoop', () => {
   it('is deepEqual(mergePatch(target, patch), target), for any JSON and for patches made from the target', () => {
     const check = (t: unknown, p: unknown) => { expect(mergePatchIsNoop(t, p)).toBe(deepEqual(mergePatch(t, p), t)); };
-    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), check), { numRuns: 3000 });
-    fc.assert(fc.property(fc.anything(), fc.anything(), check), { numRuns: 3000 });
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), check), { numRuns: runs(3) });
+    fc.assert(fc.property(fc.anything(), fc.anything(), check), { numRuns: runs(3) });
     // Patches that mostly repeat the target (the no-op cases): keep, null out, drop or replace each key.
     const derived = (t: unknown, pick: number[]): unknown => {
       if (t === null || typeof t !== 'object' || Array.isArray(t)) return pick.length && pick[0] % 5 === 0 ? 'x' : t;
@@ -483,7 +484,7 @@ describe('mergePatchIsNoop', () => {
       if (pick.length && pick[0] % 7 === 0) out.added = pick[0] % 2 ? undefined : 'new';
       return out;
     };
-    fc.assert(fc.property(fc.jsonValue(), fc.array(fc.nat(20), { maxLength: 6 }), (t, pick) => check(t, derived(t, pick))), { numRuns: 3000 });
+    fc.assert(fc.property(fc.jsonValue(), fc.array(fc.nat(20), { maxLength: 6 }), (t, pick) => check(t, derived(t, pick))), { numRuns: runs(3) });
     // Keys the target only inherits (Object.prototype's) are absent, as in the merged copy.
     check({ a: 1, toString: 2 }, { toString: null });
     check({ a: 1 }, { constructor: null });
@@ -605,7 +606,7 @@ describe('JSON patch (RFC 6902)', () => {
       const r = jp(w, ops, { subresource });
       expect([200, 400, 409, 413, 422]).toContain(r.code);
       if (!r.ok) expect(w.state.store.revision).toBe(rev);
-    }), { numRuns: 300 });
+    }), { numRuns: runs(0.3) });
   });
 
   it('the kind and apiVersion stay the stored object\'s', () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clonePlain } from './clone.ts';
 import { createCluster } from './index.ts';
+import { runs } from '../test/fc.ts';
 
 // Plain data as the state holds it: JSON values plus undefined, with keys of every kind.
 const plain = fc.letrec((tie) => ({
@@ -33,7 +34,7 @@ describe('clonePlain', () => {
       const mine = clonePlain(v);
       expectSameTree(v, mine);
       expectSameTree(structuredClone(v), mine);
-    }), { numRuns: 500 });
+    }), { numRuns: runs(0.5) });
   });
 
   it('copies a shared object once and keeps cycles', () => {

@@ -1,5 +1,5 @@
 // Properties of the whole assembled cluster under arbitrary command sequences (fast-check).
-// numRuns comes from FC_RUNS (default 30; CI sets 1000). Sequences are short (a deployment, 5–30 s,
+// numRuns comes from FC_RUNS (src/test/fc.ts: default 100; CI sets 1000). Sequences are short (a deployment, 5–30 s,
 // 3–8 random commands with advances of 0.1–60 s, then 5–60 s) so a sequence averages ~10–20 ms.
 //
 // Checked, for every command of every sequence:
@@ -44,8 +44,8 @@ import { maxSurge, maxUnavailable } from './controllers/deployment-util.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
 import { storeList, type KObject, type StoreEvent } from './store.ts';
 import type { ComponentDef, Ctx } from './world.ts';
+import { FC_RUNS, runs } from '../test/fc.ts';
 
-const FC_RUNS = Number(process.env.FC_RUNS ?? 30);
 const NODES = ['node-1', 'node-2', 'node-3'];
 const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
 const IMAGES = ['nginx:1.27', 'nginx:1.28', 'nginx:1.29'];
@@ -579,7 +579,7 @@ describe('cluster properties', () => {
 
   test('without faults: store, watches, bindings and rollout bounds hold after every command', () => {
     const base = { ...seen };
-    fc.assert(fc.property(noFaultSeq, (steps) => { checkedRun(steps, { rollouts: true }); }), { numRuns: FC_RUNS });
+    fc.assert(fc.property(noFaultSeq, (steps) => { checkedRun(steps, { rollouts: true }); }), { numRuns: runs(1) });
     // Not vacuous: rollouts were watched revision by revision, pods bound, watches compared.
     expect(seen.windows - base.windows).toBeGreaterThan(0);
     expect(seen.rolloutRevisions - base.rolloutRevisions).toBeGreaterThan(0);
@@ -600,12 +600,12 @@ describe('cluster properties', () => {
       // The probe came back with the API server and missed nothing since.
       checkProbe(c, (msg) => { throw new Error(`${msg}\nsequence: ${JSON.stringify(steps.map((s) => s.cmd))}`); });
       seen.probeResumes += (c.world.state.components['watch-probe'].state as ProbeState).segments.length - 1;
-    }), { numRuns: FC_RUNS });
+    }), { numRuns: runs(1) });
     expect(seen.bindings - base.bindings).toBeGreaterThan(0);
     expect(seen.watchEvents - base.watchEvents).toBeGreaterThan(0);
   }, TIMEOUT);
 
   test('determinism: the same sequence twice gives the same hash', () => {
-    fc.assert(fc.property(faultSeq, (steps) => { expect(plainRun(steps)).toBe(plainRun(steps)); }), { numRuns: FC_RUNS });
+    fc.assert(fc.property(faultSeq, (steps) => { expect(plainRun(steps)).toBe(plainRun(steps)); }), { numRuns: runs(1) });
   }, TIMEOUT);
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyJSONPatch, atoi, decodeJSONPatch, decodePatchKey, type JsonPatchOperation } from './json-patch.ts';
+import { runs } from '../test/fc.ts';
 
 const apply = (doc: unknown, ops: unknown[]) => applyJSONPatch(doc, ops as JsonPatchOperation[]);
 
@@ -193,6 +194,6 @@ describe('properties', () => {
       const r = apply(d, ops);
       expect(typeof r.ok).toBe('boolean');
       expect(JSON.stringify(d)).toBe(before);
-    }), { numRuns: 2000 });
+    }), { numRuns: runs(2) });
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCluster } from './cluster.ts';
 import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
 import { Timeline } from './time-travel.ts';
+import { runs } from '../test/fc.ts';
 
 /** A Deployment of nginx pods as kubectl create would send it. */
 function webDeployment(replicas: number): unknown {
@@ -12,7 +13,6 @@ function webDeployment(replicas: number): unknown {
   };
 }
 
-const FC_RUNS = Number(process.env.FC_RUNS ?? 200);
 
 /** A session with every kind of input: kubectl writes and reads, faults, injected events, processes. */
 function session(seed = 21, kubeadm = false): Timeline {
@@ -255,7 +255,7 @@ describe('permalink', () => {
       const r = decodeMoment(s);
       if (r.ok) return encodeMoment(r.moment).ok; // only possible for valid content
       return typeof r.error === 'string' && r.error.length > 20;
-    }), { numRuns: FC_RUNS });
+    }), { numRuns: runs(1) });
   });
 
   it('fuzz: mutated valid links never throw; ok only for content that re-encodes and validates', () => {
@@ -280,7 +280,7 @@ describe('permalink', () => {
       if (!r.ok) return r.error.length > 20;
       const again = encodeMoment(r.moment);
       return again.ok && decodeMoment(again.link).ok;
-    }), { numRuns: FC_RUNS });
+    }), { numRuns: runs(1) });
   });
 
   it('fuzz: mutated moments (numbers, codes, fields) decode to ok only when valid', () => {
@@ -296,6 +296,6 @@ describe('permalink', () => {
       const r = decodeMoment(s);
       if (!r.ok) return r.error.length > 20;
       return encodeMoment(r.moment).ok;
-    }), { numRuns: FC_RUNS });
+    }), { numRuns: runs(1) });
   });
 });

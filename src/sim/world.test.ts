@@ -6,8 +6,8 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { storeList } from './store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 import { replay, World, type ComponentDef, type Ctx } from './world.ts';
+import { FC_RUNS, runs } from '../test/fc.ts';
 
-const FC_RUNS = Number(process.env.FC_RUNS ?? 200);
 
 // ---- a miniature cluster: a scheduler that binds at random, kubelets that run and finish pods.
 
@@ -239,7 +239,7 @@ describe('property: store and watches', () => {
         if (JSON.stringify(delivered[rw.id] ?? []) !== JSON.stringify(expected)) return false;
       }
       return true;
-    }), { numRuns: FC_RUNS });
+    }), { numRuns: runs(1) });
   }, Math.max(5_000, FC_RUNS * 5));
 });
 

@@ -12,8 +12,8 @@ import { deploymentControllerDef, rolloutStateOf, type DeploymentControllerState
 import { getPodsToDelete, isPodActive, isPodAvailable } from './replicaset-util.ts';
 import { replicaSetControllerDef } from './replicaset-controller.ts';
 import { rollback } from './deployment-util.ts';
+import { FC_RUNS, runs } from '../../test/fc.ts';
 
-const FC_RUNS = Number(process.env.FC_RUNS ?? 50);
 
 // ---------------------------------------------------------------------------------------------
 // A tiny fake kubelet + scheduler: binds new pods to node-1, marks them Running+Ready after
@@ -479,6 +479,6 @@ describe('deployment controller: property', () => {
       const active = rss(w).filter((rs) => (rs.spec?.replicas ?? 0) > 0);
       expect(active).toHaveLength(1);
       expect(active[0].spec?.replicas).toBe(d.spec?.replicas);
-    }), { numRuns: FC_RUNS, examples: [[620, [{ kind: 'image', tag: 2 }, { kind: 'wait', ms: 4 }, { kind: 'image', tag: 1 }]]] });
+    }), { numRuns: runs(1), examples: [[620, [{ kind: 'image', tag: 2 }, { kind: 'wait', ms: 4 }, { kind: 'image', tag: 1 }]]] });
   }, Math.max(20_000, FC_RUNS * 1_000));
 });

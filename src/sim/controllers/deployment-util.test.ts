@@ -58,6 +58,7 @@ import {
   type IntOrString,
   type ScaleAction,
 } from './deployment-util.ts';
+import { runs } from '../../test/fc.ts';
 
 // A fixed seed: fast-check would otherwise seed from the wall clock, and src/sim stays deterministic.
 fc.configureGlobal({ seed: 20260101 });
@@ -840,7 +841,7 @@ describe('rolling update planned step by step (property)', () => {
           throw new Error(`rollout did not complete: new ${specOf(newRS)} old ${specOf(oldRS)}`);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(0.3) },
     );
   });
 

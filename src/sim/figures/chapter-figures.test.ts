@@ -9,6 +9,7 @@ import { schedulerFigure, type SchedulerDetail } from './scheduler-figure.ts';
 import { FIGURES } from './all.ts';
 import { createFigureServer } from './serve.ts';
 import { expectStoryReplays } from './replay-check.ts';
+import { runs } from '../../test/fc.ts';
 
 const compiled: Record<string, CompiledFigure> = { scheduler: compileFigure(schedulerFigure), rollout: compileFigure(rolloutFigure) };
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
@@ -74,7 +75,7 @@ for (const def of [schedulerFigure, rolloutFigure]) {
           else expect(r.error.length).toBeGreaterThan(0);
         });
         expect(serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 }).ok).toBe(true);
-      }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 20 : 6 });
+      }), { numRuns: runs(0.02, 6) });
     }, 120_000);
   });
 }

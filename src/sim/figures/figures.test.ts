@@ -13,6 +13,7 @@ import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
 import { FIGURES } from './all.ts';
 import { createFigureServer } from './serve.ts';
 import { expectStoryReplays } from './replay-check.ts';
+import { runs } from '../../test/fc.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
 const live = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
@@ -224,7 +225,7 @@ describe('the figure server (the worker\'s handler)', () => {
       });
       const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
       expect(end.ok).toBe(true);
-    }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 60 : 15 });
+    }), { numRuns: runs(0.06, 15) });
   }, 120_000);
 });
 

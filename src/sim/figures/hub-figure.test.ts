@@ -5,6 +5,7 @@ import { FigureHost } from './host.ts';
 import { hubFigure, PIPELINE } from './hub-figure.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { expectStoryReplays } from './replay-check.ts';
+import { runs } from '../../test/fc.ts';
 
 const compiled: CompiledFigure = compileFigure(hubFigure);
 const live = (): FigureHost => new FigureHost(hubFigure, compiled.story);
@@ -185,6 +186,6 @@ describe('the hub figure, fuzzed', () => {
         expect(JSON.parse(JSON.stringify(p.detail))).toEqual(p.detail);
       }
     // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.
-    }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 40 : 10 });
+    }), { numRuns: runs(0.04, 10) });
   }, 120_000);
 });

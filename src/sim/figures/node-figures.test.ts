@@ -15,6 +15,7 @@ import { FAILING, nodeFailureFigure } from './node-failure-figure.ts';
 import { DYING, outageFigure, type ClientRequest } from './outage-figure.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { expectStoryReplays } from './replay-check.ts';
+import { runs } from '../../test/fc.ts';
 
 const S = 1000;
 
@@ -94,7 +95,7 @@ for (const def of [nodeFailureFigure, outageFigure]) {
           expect(() => JSON.stringify(host.view())).not.toThrow();
         }
       // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.
-      }), { numRuns: Number(process.env.FC_RUNS ?? 25) > 100 ? 30 : 8 });
+      }), { numRuns: runs(0.03, 8) });
     }, 120_000);
   });
 }

@@ -5,8 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from './fixture.ts';
 import { runKubectl } from './kubectl.ts';
 import { runSimCommand } from './sim-commands.ts';
+import { runs } from '../../test/fc.ts';
 
-const RUNS = Number((globalThis as { process?: { env?: Record<string, string> } }).process?.env?.FC_RUNS ?? 200);
 const cluster = fixtureCluster();
 const snap = cluster.world.snapshot();
 
@@ -40,7 +40,7 @@ describe('fuzz', () => {
       // An empty log, a wait for an object already gone, a template over missing fields or can-i -q prints nothing, as kubectl does.
       else if (!/^\s*(logs|wait)\b/.test(l) && !l.includes('jsonpath') && !/\bcan-i\b/.test(l)) expect(r.stdout.length + r.stderr.length).toBeGreaterThan(0);
       if (r.stderr) expect(r.stderr).toMatch(errorLine);
-    }), { numRuns: RUNS });
+    }), { numRuns: runs(1) });
   });
   test('-o json parses and every item has apiVersion and kind', () => {
     const kinds = fc.constantFrom('pods', 'deploy', 'rs', 'nodes', 'ev', 'ns', 'svc', 'deploy,rs,pods', 'pod web-7c5ddbdf54-2xkqz', 'deploy web');
@@ -51,7 +51,7 @@ describe('fuzz', () => {
       const v = JSON.parse(r.stdout);
       const items = v.kind === 'List' ? v.items : [v];
       for (const it of items) { expect(typeof it.apiVersion).toBe('string'); expect(typeof it.kind).toBe('string'); }
-    }), { numRuns: Math.min(RUNS, 100) });
+    }), { numRuns: runs(0.1) });
   });
   test('sim lines never throw', () => {
     const simWords = fc.constantFrom('advance', 'settle', 'node', 'stop', 'start', 'partition', 'heal', 'control-plane', 'apiserver', 'latency', 'etcd', 'full', 'ok',
@@ -60,6 +60,6 @@ describe('fuzz', () => {
       cluster.world.restore(snap);
       const r = runSimCommand(cluster, ['sim', ...ws]);
       if (r.exitCode !== 0) expect(r.stderr).toMatch(/^error: /);
-    }), { numRuns: RUNS });
+    }), { numRuns: runs(1) });
   });
 });

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { goSort, goStringLess } from './go-sort.ts';
+import { runs } from '../../test/fc.ts';
 
 interface Row { key: number; id: number }
 
@@ -43,7 +44,7 @@ describe('goSort', () => {
       const data = [...keys];
       goSort(data, (a, b) => a < b);
       expect(isSorted(data)).toBe(true);
-    }), { numRuns: 500 });
+    }), { numRuns: runs(0.5) });
   });
 
   test('structured inputs are sorted too', () => {
@@ -64,7 +65,7 @@ describe('goSort', () => {
       goSort(data, byKey);
       expect([...ids(data)].sort((a, b) => a - b)).toEqual(keys.map((_, i) => i));
       expect(data.every((r) => r.key === keys[r.id])).toBe(true);
-    }), { numRuns: 300 });
+    }), { numRuns: runs(0.3) });
   });
 
   test('is deterministic, even for a random, inconsistent less', () => {
@@ -78,7 +79,7 @@ describe('goSort', () => {
       goSort(x, () => f());
       goSort(y, () => g());
       expect(ids(x)).toEqual(ids(y));
-    }), { numRuns: 200 });
+    }), { numRuns: runs(0.2) });
   });
 
   test('up to 12 elements it is a plain insertion sort, hence stable', () => {
@@ -87,7 +88,7 @@ describe('goSort', () => {
       goSort(data, byKey);
       const stable = [...rows(keys)].sort((a, b) => a.key - b.key); // Array#sort is stable
       expect(ids(data)).toEqual(ids(stable));
-    }), { numRuns: 300 });
+    }), { numRuns: runs(0.3) });
   });
 
   test('13 elements with ties: the unstable order traced by hand from pdqsort', () => {
@@ -159,6 +160,6 @@ describe('goStringLess (Go\'s < on strings)', () => {
     const enc = new TextEncoder();
     const bytesLess = (a: string, b: string) => Buffer.compare(Buffer.from(enc.encode(a)), Buffer.from(enc.encode(b))) < 0;
     const str = fc.string({ unit: fc.constantFrom('a', 'B', '-', '0', '9', 'é', '\uff5e', '\u{1f600}', '\ue000'), maxLength: 6 });
-    fc.assert(fc.property(str, str, (x, y) => { expect(goStringLess(x, y)).toBe(bytesLess(x, y)); }), { numRuns: 1000 });
+    fc.assert(fc.property(str, str, (x, y) => { expect(goStringLess(x, y)).toBe(bytesLess(x, y)); }), { numRuns: runs(1) });
   });
 });

@@ -10,6 +10,7 @@ import { newDict } from '../dict.ts';
 import { plegSeen, type KubeletState } from './kubelet-state.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import { relist, relistPending } from './pleg.ts';
+import { runs } from '../../test/fc.ts';
 
 type Op = 'sandbox' | 'create' | 'start' | 'exit' | 'stop' | 'remove' | 'forget' | 'relist' | 'pending';
 const OPS: Op[] = ['sandbox', 'create', 'start', 'start', 'exit', 'stop', 'remove', 'forget', 'relist', 'relist', 'pending'];
@@ -63,6 +64,6 @@ describe('PLEG relist', () => {
       for (const op of ops) { step(a, ra, op, false, outA); step(b, rb, op, true, outB); }
       step(a, ra, 'relist', false, outA); step(b, rb, 'relist', true, outB);
       expect(outA).toEqual(outB);
-    }), { numRuns: 300 });
+    }), { numRuns: runs(0.3) });
   });
 });

@@ -14,6 +14,7 @@ import {
 import { nodeMachine } from './node-machine.ts';
 import { taintEvictionControllerDef } from './taint-eviction-controller.ts';
 import './admission.ts';
+import { runs } from '../../test/fc.ts';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -369,6 +370,6 @@ describe('stepMachine (packed events, memoised)', () => {
         expect(next === m).toBe(same);
         m = next;
       }
-    }), { numRuns: 300 });
+    }), { numRuns: runs(0.3) });
   });
 });

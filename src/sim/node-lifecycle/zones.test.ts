@@ -7,6 +7,7 @@ import {
   newRateLimitedTimedQueue, queueAdd, queueTry, queueRemove, swapLimiter, getZoneKey, handleDisruption, newZonesState,
   addPodEvictorForNewZone, zoneStatesUnchanged, type ZoneState, type ZonesState,
 } from './zones.ts';
+import { runs } from '../../test/fc.ts';
 
 const c = (status: string): NodeCondition => ({ type: 'Ready', status });
 const conds = (ready: number, notReady: number, unknown = 0) => [
@@ -181,7 +182,7 @@ describe('zoneStatesUnchanged (a steady pass skips handleDisruption)', () => {
         held++;
         expect(handleDisruption(z, zoneToNodeConditions, 5000)).toEqual({ zones: z, markAllNodesReachable: false, resetHealthTimestamps: false, logs: [] });
       },
-    ), { numRuns: 500 });
+    ), { numRuns: runs(0.5) });
     expect(held).toBeGreaterThan(100);
   });
 

@@ -5,6 +5,7 @@ import { addPod, cloneNodeInfo, newNodeInfo, removePod, setNode } from './node-i
 import { countPodsMatchSelector, filterTopologySpreadConstraints, matchCounter } from './pod-topology-spread.ts';
 import { countSingleValueIn } from './match-counts.ts';
 import { makeNode, makePod } from './test-helpers.ts';
+import { runs } from '../../test/fc.ts';
 
 const constraintFor = (matchLabels: Record<string, string>) =>
   filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels } }], {}, 'ScheduleAnyway')[0];
@@ -61,7 +62,7 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
           }
         });
       }),
-      { numRuns: 200, seed: 3 },
+      { numRuns: runs(0.2) },
     );
   });
 

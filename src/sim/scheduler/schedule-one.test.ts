@@ -21,6 +21,7 @@ import {
 } from './schedule-one.ts';
 import type { FitError } from './schedule-one.ts';
 import { makeNode, makePod, seededRng, tol } from './test-helpers.ts';
+import { runs } from '../../test/fc.ts';
 
 // The default plugins in arrays of their own: schedulePod takes its general path (every plugin
 // called per node, records built as it goes), the reference for the cached paths.
@@ -325,7 +326,7 @@ describe('schedulePod properties', () => {
           expect(fe.message.startsWith(`0/${nodes.length} nodes are available: `)).toBe(true);
         }
       }),
-      { numRuns: 300, seed: 42 },
+      { numRuns: runs(0.3) },
     );
   });
 
@@ -336,7 +337,7 @@ describe('schedulePod properties', () => {
         const b = schedulePod(pod, build(cluster), seededRng(seed));
         expect(a).toEqual(b);
       }),
-      { numRuns: 100, seed: 7 },
+      { numRuns: runs(0.1) },
     );
   });
 });
@@ -369,7 +370,7 @@ describe('schedulePod without records', () => {
           }
         });
       }),
-      { numRuns: 300, seed: 11 },
+      { numRuns: runs(0.3) },
     );
   });
 
@@ -473,7 +474,7 @@ describe('schedulePod flat caches', () => {
           }
         });
       }),
-      { numRuns: 40, seed: 5 },
+      { numRuns: runs(0.04) },
     );
   });
 });
