@@ -225,6 +225,6 @@ describe('replicaset controller: pod tallies', () => {
       const labels = Object.entries(labelSets[l]);
       expect(podTally(labels, cur)).toEqual(podTally(labels, old));
     }), { numRuns: runs(1) });
-    expect(alike).toBeGreaterThan(50);
+    expect(alike).toBeGreaterThan(runs(1) / 20);
   });
 });

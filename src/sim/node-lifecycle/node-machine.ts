@@ -32,6 +32,9 @@ export const nodeMachine = setup({
     context: {} as NodeMachineContext,
     events: {} as NodeMachineEvent,
   },
+  guards: {
+    tainted: ({ context }) => context.noScheduleTaint !== null || context.noExecuteTaint !== null,
+  },
   actions: {
     setReady: assign((_, params: { ready: 'True' | 'False' | 'Unknown' }) => ({ ready: params.ready })),
     taintNoSchedule: assign(({ context }) => ({
@@ -62,7 +65,12 @@ export const nodeMachine = setup({
     // The Lease is not being renewed; probeTimestamp + 50 s has not passed yet.
     graceRunning: {
       on: {
-        HEARTBEAT: 'healthy',
+        // Ready=True in the node's status again. Coming out of disruption mode the node may still
+        // carry its taints (and the context its Unknown): it recovers, then sheds them.
+        HEARTBEAT: [
+          { guard: 'tainted', target: 'recovered', actions: [{ type: 'setReady', params: { ready: 'True' } }] },
+          { target: 'healthy', actions: [{ type: 'setReady', params: { ready: 'True' } }] },
+        ],
         HEARTBEAT_MISSED: {},
         GRACE_EXCEEDED: { target: 'unknown', actions: [{ type: 'setReady', params: { ready: 'Unknown' } }] },
         ALL_ZONES_DOWN: 'disrupted',

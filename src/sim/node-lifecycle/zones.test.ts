@@ -183,7 +183,7 @@ describe('zoneStatesUnchanged (a steady pass skips handleDisruption)', () => {
         expect(handleDisruption(z, zoneToNodeConditions, 5000)).toEqual({ zones: z, markAllNodesReachable: false, resetHealthTimestamps: false, logs: [] });
       },
     ), { numRuns: runs(0.5) });
-    expect(held).toBeGreaterThan(100);
+    expect(held).toBeGreaterThan(runs(0.5) / 5);
   });
 
   it('does not hold for a new zone, a gone zone or a changed state', () => {
