@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
 import type { Deployment } from 'kubernetes-types/apps/v1';
+import { peek } from '../clock.ts';
+import { createCluster, type Cluster } from '../cluster.ts';
+import { storeGet, storeKey } from '../store.ts';
+import { statechartOf } from '../view/statechart.ts';
+import { rolloutStateOf, type DeploymentControllerState } from './deployment-controller.ts';
 import {
   rolloutMachine,
   rolloutStateName,
@@ -36,68 +40,100 @@ const E = {
   RESUME: { type: 'RESUME' } as RolloutEvent,
   NEW_TEMPLATE: { type: 'NEW_TEMPLATE' } as RolloutEvent,
 };
-const allEvents = Object.values(E);
 
 const start = () => initialTransition(rolloutMachine)[0];
 const step = (s: Snap, e: RolloutEvent) => transition(rolloutMachine, s, e)[0];
-const run = (...events: RolloutEvent[]) => events.reduce(step, start());
+const play = (...events: RolloutEvent[]) => events.reduce(step, start());
 const name = (s: Snap) => rolloutStateName(s.value);
 
-describe('rollout machine: every state along its shortest path (xstate/graph)', () => {
-  // The rollouts counter grows without bound, so the graph is keyed on state value + pending flag.
-  const paths = getShortestPaths(rolloutMachine, {
-    events: allEvents,
-    serializeState: (s) => JSON.stringify({ v: s.value, p: s.context.pendingTemplate }),
-  });
-  const reached = new Set(paths.map((p) => rolloutStateName(p.state.value)));
+/** The Deployment controller's rollout state for default/web after each event up to `ms` from now. */
+function run(c: Cluster, ms: number, seen: Set<string>): void {
+  const until = c.now + ms;
+  for (let e = peek(c.world.state.queue); e && e.at <= until; e = peek(c.world.state.queue)) {
+    c.world.next();
+    const dc = c.world.state.components['deployment-controller']?.state as DeploymentControllerState | undefined;
+    const v = dc && rolloutStateOf(dc, 'default/web');
+    if (v) seen.add(v.state);
+  }
+  c.advance(until - c.now);
+}
 
-  it('reaches all six states', () => {
-    const all: RolloutStateName[] = ['progressing.scalingUp', 'progressing.scalingDown', 'progressing.waitingForAvailability', 'complete', 'paused', 'deadlineExceeded'];
-    expect([...reached].sort()).toEqual([...all].sort());
-  });
+/** Once quiet, the state the controller holds is what the stored Deployment's status and conditions say. */
+function expectAgreement(c: Cluster, want: RolloutStateName): void {
+  const dc = c.world.state.components['deployment-controller']!.state as DeploymentControllerState;
+  const v = rolloutStateOf(dc, 'default/web')!;
+  const d = storeGet(c.world.state.store, 'deployments', storeKey('deployments', 'default', 'web')) as Deployment;
+  const progressing = d.status?.conditions?.find((x) => x.type === 'Progressing');
+  const st = d.status ?? {};
+  const done = st.updatedReplicas === d.spec?.replicas && st.replicas === d.spec?.replicas && st.availableReplicas === d.spec?.replicas;
+  expect(v.state).toBe(want);
+  if (want === 'complete') expect([progressing?.reason, done]).toEqual(['NewReplicaSetAvailable', true]);
+  if (want === 'paused') expect([d.spec?.paused, progressing?.reason]).toEqual([true, 'DeploymentPaused']);
+  if (want === 'deadlineExceeded') expect([progressing?.status, progressing?.reason, done]).toEqual(['False', 'ProgressDeadlineExceeded', false]);
+}
 
-  it.each(paths.map((p) => ({ key: `${rolloutStateName(p.state.value)}${p.state.context.pendingTemplate ? ' (template pending)' : ''}`, p })))(
-    'pure replay reaches $key',
-    ({ p }) => {
-      const end = p.steps.reduce((s, st) => step(s, st.event), start());
-      expect(end.value).toEqual(p.state.value);
-      expect(end.context.pendingTemplate).toBe(p.state.context.pendingTemplate);
-      // The snapshot stays plain data: it survives JSON and continues from a restored state.
-      const persisted = JSON.parse(JSON.stringify(rolloutMachine.getPersistedSnapshot(end)));
-      const restored = rolloutMachine.resolveState({ value: persisted.value, context: persisted.context });
-      expect(step(restored, E.NEW_TEMPLATE).value).toEqual(step(end, E.NEW_TEMPLATE).value);
-    },
-  );
+describe('rollout machine, as the Deployment controller runs it in a cluster', () => {
+  it('takes a Deployment through every state of the chart, each quiet state what its status says', () => {
+    const seen = new Set<string>();
+    const c = createCluster({ seed: 4, nodes: 3 });
+    c.settle();
+    const image = (tag: string) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', options: { patchType: 'strategic' }, body: { spec: { template: { spec: { containers: [{ name: 'web', image: tag }] } } } } });
+    const pause = (paused: boolean) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', options: { patchType: 'merge' }, body: { spec: { paused } } });
+    c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 4, progressDeadlineSeconds: 60, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
+    } });
+    run(c, 60_000, seen);
+    expectAgreement(c, 'complete');
+    // A rolling update, paused halfway and resumed.
+    image('nginx:1.28');
+    run(c, 2_000, seen);
+    pause(true);
+    run(c, 20_000, seen);
+    expectAgreement(c, 'paused');
+    pause(false);
+    run(c, 60_000, seen);
+    expectAgreement(c, 'complete');
+    // An image nobody can pull: no progress for 60 s.
+    c.image('nginx:9.9', 'missing');
+    image('nginx:9.9');
+    run(c, 120_000, seen);
+    expectAgreement(c, 'deadlineExceeded');
+    image('nginx:1.28');
+    run(c, 60_000, seen);
+    expectAgreement(c, 'complete');
+    expect([...seen].sort().join(' ')).toBe(statechartOf(rolloutMachine).states.filter((s) => s.type !== 'compound').map((s) => s.id).sort().join(' '));
+  });
 });
 
 describe('rollout machine: explicit transitions', () => {
   it('starts scaling up', () => expect(name(start())).toBe('progressing.scalingUp'));
 
   it('follows the controller through a rolling update', () => {
-    expect(name(run(E.scaledDown))).toBe('progressing.scalingDown');
-    expect(name(run(E.waiting))).toBe('progressing.waitingForAvailability');
-    const done = run(E.scaledUp, E.scaledDown, E.complete);
+    expect(name(play(E.scaledDown))).toBe('progressing.scalingDown');
+    expect(name(play(E.waiting))).toBe('progressing.waitingForAvailability');
+    const done = play(E.scaledUp, E.scaledDown, E.complete);
     expect(name(done)).toBe('complete');
     expect(done.context.summary?.progressingReason).toBe('NewReplicaSetAvailable');
   });
 
   it('a timeout wins until the controller reports progress or completion', () => {
-    expect(name(run(E.timedOut))).toBe('deadlineExceeded');
-    expect(name(run(E.timedOut, E.timedOut))).toBe('deadlineExceeded');
-    expect(name(run(E.timedOut, E.scaledDown))).toBe('progressing.scalingDown');
-    expect(name(run(E.timedOut, E.complete))).toBe('complete');
+    expect(name(play(E.timedOut))).toBe('deadlineExceeded');
+    expect(name(play(E.timedOut, E.timedOut))).toBe('deadlineExceeded');
+    expect(name(play(E.timedOut, E.scaledDown))).toBe('progressing.scalingDown');
+    expect(name(play(E.timedOut, E.complete))).toBe('complete');
   });
 
   it('complete survives resyncs; a scaling event or new template makes it progress again', () => {
-    expect(name(run(E.complete, E.resyncAfterComplete))).toBe('complete');
-    expect(name(run(E.complete, E.scaledUp))).toBe('progressing.scalingUp');
-    const next = run(E.complete, E.NEW_TEMPLATE);
+    expect(name(play(E.complete, E.resyncAfterComplete))).toBe('complete');
+    expect(name(play(E.complete, E.scaledUp))).toBe('progressing.scalingUp');
+    const next = play(E.complete, E.NEW_TEMPLATE);
     expect(name(next)).toBe('progressing.scalingUp');
     expect(next.context.rollouts).toBe(2);
   });
 
   it('pause holds the rollout; a template edited while paused rolls out on resume', () => {
-    const paused = run(E.scaledUp, E.PAUSE);
+    const paused = play(E.scaledUp, E.PAUSE);
     expect(name(paused)).toBe('paused');
     expect(name(step(paused, E.complete))).toBe('paused');
     expect(name(step(paused, E.RESUME))).toBe('progressing.waitingForAvailability');
@@ -108,11 +144,11 @@ describe('rollout machine: explicit transitions', () => {
     expect(resumed.context).toMatchObject({ pendingTemplate: false, rollouts: 2 });
     // PAUSE and RESUME are ignored where they mean nothing.
     expect(name(step(paused, E.PAUSE))).toBe('paused');
-    expect(name(run(E.RESUME))).toBe('progressing.scalingUp');
+    expect(name(play(E.RESUME))).toBe('progressing.scalingUp');
   });
 
   it('NEW_TEMPLATE mid-rollout restarts at scalingUp (rollover)', () => {
-    const s = run(E.scaledDown, E.NEW_TEMPLATE);
+    const s = play(E.scaledDown, E.NEW_TEMPLATE);
     expect(name(s)).toBe('progressing.scalingUp');
     expect(s.context.rollouts).toBe(2);
   });
