@@ -6,6 +6,7 @@ import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluste
 import type { ApiRequest, RequestOptions, Verb } from './api-server.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
+import type { ClusterOptions } from './cluster-types.ts';
 
 /** A moment: enough to rebuild the cluster exactly (same seed and inputs ⇒ same bytes) and stand at `step`. */
 export interface Moment {
@@ -44,8 +45,12 @@ export const PERMALINK_LIMITS = {
   maxStep: 10_000,
   /** Simulated ms an input may be at (2 h). */
   maxT: 2 * 3600_000,
-  /** Events a replay may process (also the largest input step): about 1.5 quiet simulated hours of three nodes, a few seconds of replay. */
-  maxEvents: 30_000,
+  /**
+   * Events a replay may process (also the largest input step): the node-failure figure's story takes
+   * ~40,000 (its 300 s evictions and the returns); ~30,000 replay in a second in a worker on this
+   * project's machines, so a link costs at most a few seconds there, never the main thread.
+   */
+  maxEvents: 100_000,
   maxNodes: 20,
   maxReplicas: 100,
   maxLatencyMs: 60_000,
@@ -236,13 +241,20 @@ function trimTrailing(a: unknown[], keep: number): unknown[] {
   return a.slice(0, n);
 }
 
+/**
+ * The clients whose requests a link can carry, by code (0, kubectl's admin identity, is left out of
+ * the wire): the figures also send as a client with credentials the API server does not know.
+ */
+export const LINK_CLIENTS = ['kubectl', 'kubectl (unknown credentials)'] as const;
+
 function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
   const head = [KIND[inp.kind], inp.t - prevT, inp.step - prevStep];
   switch (inp.kind) {
     case 'request': {
       const r = inp.request;
-      if (inp.component !== 'kubectl') throw new Error(`a request made as ${inp.component} (only kubectl's requests can be shared)`);
-      return trimTrailing([...head, VERBS.indexOf(r.verb), (RESOURCE_CODES as readonly string[]).indexOf(r.resource), r.namespace ?? '', r.name ?? '', r.subresource ?? '', r.body ?? 0, r.options ?? 0], 5);
+      const client = (LINK_CLIENTS as readonly string[]).indexOf(inp.component);
+      if (client < 0) throw new Error(`a request made as ${inp.component} (only ${LINK_CLIENTS.join(' and ')} can be shared)`);
+      return trimTrailing([...head, VERBS.indexOf(r.verb), (RESOURCE_CODES as readonly string[]).indexOf(r.resource), r.namespace ?? '', r.name ?? '', r.subresource ?? '', r.body ?? 0, r.options ?? 0, client], 5);
     }
     case 'fault': {
       const f = inp.fault;
@@ -385,7 +397,7 @@ function kubeletTarget(node: unknown, what: string, nodes: ReadonlySet<string>):
 }
 
 function requestFromWire(w: unknown[], what: string): ApiRequest {
-  if (w.length > 10) fail(`${what} has too many fields`);
+  if (w.length > 11) fail(`${what} has too many fields`);
   const verb = code(w[3], `${what}: verb`, VERBS);
   const resource = code(w[4] ?? -1, `${what}: resource`, RESOURCE_CODES);
   const req: ApiRequest = { verb, resource };
@@ -497,7 +509,7 @@ function fromWire(wire: unknown): DecodeResult {
       if (t > L.maxT) fail(`${what} is later than ${L.maxT / 3600_000} simulated hours`);
       if (at > L.maxEvents) fail(`${what} is more than ${L.maxEvents} events into the run`);
       switch (kind) {
-        case 'request': inputs.push({ kind, t, step: at, component: 'kubectl', request: requestFromWire(w, what) }); break;
+        case 'request': inputs.push({ kind, t, step: at, component: code(w[10] ?? 0, `${what}: client`, LINK_CLIENTS), request: requestFromWire(w, what) }); break;
         case 'fault': inputs.push({ kind, t, step: at, fault: faultFromWire(w, what, nodeNames) }); break;
         case 'event': inputs.push({ kind, t, step: at, target: kubeletTarget(w[3], what, nodeNames), event: eventFromWire(w, what) }); break;
         case 'add-component': case 'remove-component': {
@@ -577,21 +589,25 @@ export function momentOf(tl: Timeline, scenario?: string): Moment {
   return m;
 }
 
-/** The link of the moment a timeline stands at. */
-export function permalinkOf(tl: Timeline, scenario?: string): EncodeResult {
-  // A link names only the number of nodes; a cluster of odd-sized nodes would come back all alike.
-  if (tl.cluster.options.nodeCapacity.length) return { ok: false, error: 'this moment cannot be shared as a link: its nodes have sizes of their own, which a link cannot carry yet' };
+/**
+ * The link of the moment a timeline stands at. A link names only the number of nodes, so a cluster
+ * of nodes with sizes of their own can be linked only when its scenario (a figure, which restores
+ * with those sizes) is named and `sizesFromScenario` says the reader of the link knows them.
+ */
+export function permalinkOf(tl: Timeline, scenario?: string, opts: { sizesFromScenario?: boolean } = {}): EncodeResult {
+  if (tl.cluster.options.nodeCapacity.length && !(scenario !== undefined && opts.sizesFromScenario)) return { ok: false, error: 'this moment cannot be shared as a link: its nodes have sizes of their own, which a link cannot carry yet' };
   return encodeMoment(momentOf(tl, scenario));
 }
 
 /**
  * Rebuild the cluster of a (decoded) moment by replay and stand at its step. Never throws: a moment
  * whose inputs cannot be placed where they were recorded, or whose replay exceeds the event budget,
- * gives a message instead. `maxEvents` lowers the replay budget (default PERMALINK_LIMITS.maxEvents).
+ * gives a message instead. `maxEvents` lowers the replay budget (default PERMALINK_LIMITS.maxEvents);
+ * `nodeCapacity` gives the nodes' sizes when the scenario the link names defines them (a figure).
  */
-export function restoreMoment(m: Moment, opts: { maxEvents?: number } = {}): RestoreResult {
+export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity'] } = {}): RestoreResult {
   try {
-    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm });
+    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity });
     const base = cluster.world.state.inputs.length;
     const timeline = new Timeline(cluster, { maxEvents: opts.maxEvents ?? PERMALINK_LIMITS.maxEvents });
     timeline.load(m.inputs);

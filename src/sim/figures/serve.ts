@@ -18,7 +18,8 @@ export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
  */
 async function linkTo(host: FigureHost, id: number, instance: string): Promise<WorkerReply> {
   const { permalinkOf } = await import('../permalink.ts');
-  const r = permalinkOf(host.timeline, host.def.id);
+  // The figure the link names restores its own node sizes (the scheduler figure's differ).
+  const r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
 }
 
@@ -64,7 +65,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
     else if (d.moment.seed !== def.options.seed || d.moment.options.nodes !== def.options.nodes || d.moment.options.kubeadm) notice = 'This link was made for another cluster.';
     else {
-      const r = restoreMoment(d.moment);
+      const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity });
       if (!r.ok) notice = r.error;
       else { moment = { inputs: d.moment.inputs, step: d.moment.step }; notice = r.warning; }
     }
