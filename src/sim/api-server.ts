@@ -1889,7 +1889,9 @@ const DEFAULT_REACTION_MS: readonly [number, number] = [1, 3];
 
 function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number): void {
   const react = h.components[w.component]?.reactionMs ?? DEFAULT_REACTION_MS;
-  const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + jitter(h.rng, react[0], react[1]), w.lastAt);
+  // A fixed reaction (kubectl's) draws nothing, so a client's watch leaves the world's random choices as they were.
+  const reaction = react[0] === react[1] ? react[0] : jitter(h.rng, react[0], react[1]);
+  const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + reaction, w.lastAt);
   w.lastAt = at;
   push(h.queue, at, w.process ?? w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
 }

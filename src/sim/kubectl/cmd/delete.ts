@@ -1,9 +1,9 @@
 // kubectl delete (pkg/cmd/delete): by name, selector or file, then --wait until the objects are gone.
-import { storeGet, storeKey } from '../../store.ts';
 import { kindInfo, resourceForKind, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
 import { Fail, apiError, list, noResources, parseGoBool, targets, type Obj, type Run } from './util.ts';
+import { untilWithSync } from './watch.ts';
 
 /** parseCascadingFlag: background (the default), foreground or orphan; the old booleans still work, with a warning. */
 function cascadingStrategy(r: Run, flag: string): 'Background' | 'Foreground' | 'Orphan' {
@@ -79,10 +79,12 @@ export function cmdDelete(r: Run, argv: string[]): void {
   // A foreground deletion also waits for the dependents' own graceful termination.
   const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000 + (propagationPolicy === 'Foreground' ? 60_000 : 0);
   const start = r.now;
-  const gone = (w: (typeof waitFor)[number]) => {
-    const cur = storeGet(r.cluster.world.state.store, w.kind.resource, storeKey(w.kind.resource, w.namespace, w.name));
-    return !cur || (w.uid && cur.metadata?.uid !== w.uid);
-  };
-  while (waitFor.some((w) => !gone(w)) && r.now - start < cap) r.cluster.advance(100);
+  // IsDeleted for each object in turn: a GET, and unless it is gone (or a new object has its name),
+  // a LIST and WATCH of it until its deletion arrives, all through the API server.
+  for (const w of waitFor) {
+    const cur = r.req({ verb: 'get', resource: w.kind.resource, namespace: w.namespace, name: w.name });
+    if (!cur.ok) { if (cur.code === 404) continue; throw new Fail(apiError(cur.status)); }
+    if (w.uid && (cur.object as Obj).metadata?.uid !== w.uid) continue;
+    if (!untilWithSync(r, w.kind, w.namespace, w.name, start + cap, (o) => !o || (!!w.uid && o.metadata?.uid !== w.uid))) return;
+  }
 }
-

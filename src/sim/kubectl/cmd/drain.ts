@@ -1,5 +1,4 @@
 // kubectl cordon, uncordon and drain (pkg/cmd/drain): unschedulable, then every pod evicted and waited for.
-import { storeGet, storeKey } from '../../store.ts';
 import { goDuration, parseDurationMs } from '../../util/duration.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
@@ -20,6 +19,9 @@ export function cmdCordon(r: Run, argv: string[], on: boolean): void {
   if (!p.args.length) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
   for (const n of p.args) setUnschedulable(r, n.replace(/^(node|nodes|no)\//, ''), on);
 }
+
+/** How often drain's waitForDelete reads each evicted pod (kubectl's 1 s). */
+const DRAIN_POLL_MS = 1000;
 
 /** kubectl drain NODE: cordon it, evict its pods and wait until they are gone. */
 export function cmdDrain(r: Run, argv: string[]): void {
@@ -58,11 +60,14 @@ export function cmdDrain(r: Run, argv: string[]): void {
   const cap = timeoutMs > 0 ? timeoutMs : 5 * 60_000;
   const start = r.now;
   const pending = [...evict];
+  // waitForDelete: a GET of each pod not yet gone, every second (wait.PollImmediate, 1 s interval),
+  // until it is not found or a new pod has its name.
   for (;;) {
     for (let i = 0; i < pending.length; i++) {
       const pod = pending[i];
-      const cur = storeGet(r.cluster.world.state.store, 'pods', storeKey('pods', pod.metadata.namespace, pod.metadata.name));
-      if (!cur || cur.metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); pending.splice(i--, 1); }
+      const cur = r.req({ verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name });
+      if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
+      if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); pending.splice(i--, 1); }
     }
     if (!pending.length) break;
     if (r.now - start >= cap) {
@@ -70,7 +75,7 @@ export function cmdDrain(r: Run, argv: string[]): void {
       const err = `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`;
       throw new Fail(`There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}`).join('\n')}\nerror: unable to drain node "${node}" due to error: ${err}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${err}`);
     }
-    r.cluster.advance(100);
+    r.cluster.advance(DRAIN_POLL_MS);
   }
   r.print(`node/${node} drained\n`);
 }

@@ -1,12 +1,12 @@
 // kubectl get (pkg/cmd/get): tables, -o json|yaml|name|wide|jsonpath|custom-columns, --sort-by, -w.
-import { matchesLabels, parseLabelSelector } from '../../api-server.ts';
 import { CustomColumnsError, parseCustomColumns, printCustomColumns, type CustomColumn } from '../custom-columns.ts';
 import { parseJsonPath, renderJsonPath } from '../jsonpath.ts';
 import { asList, printTable, toJSON, toYAML, type TableOptions } from '../printers.ts';
 import type { KindInfo } from '../resources.ts';
 import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, list, noResources, targets, withKind, type Obj, type Run } from './util.ts';
+import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
+import { withWatch, type WatchSpec } from './watch.ts';
 
 /** The --sort-by field, or kubectl's error. */
 function sortFieldOrFail(sortBy: string): string {
@@ -49,13 +49,13 @@ export function cmdGet(r: Run, argv: string[]): void {
   const human = jsonpath === undefined && (output === '' || output === 'wide');
   if (sortBy && bool(p, 'watch')) r.warn('warning: --watch requested, --sort-by will be ignored for watch events received\n');
   else if (sortBy && bool(p, 'watch-only')) r.warn('warning: --watch-only requested, --sort-by will be ignored\n');
-  const groups: { kind: KindInfo; items: Obj[] }[] = [];
+  const groups: { kind: KindInfo; items: Obj[]; resourceVersion?: string }[] = [];
   const errors: string[] = [];
   for (const kind of t.kinds) {
-    const items = list(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'));
+    const { items, resourceVersion } = listAt(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'));
     // One server-side Table per list: get sorts its rows, then the SortingPrinter sorts them again.
     if (field && human) sortOrFail(items, field, 2);
-    groups.push({ kind, items });
+    groups.push({ kind, items, resourceVersion });
   }
   for (const { kind, name } of t.names) {
     const res = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? nsOf(p) : undefined, name });
@@ -102,7 +102,8 @@ export function cmdGet(r: Run, argv: string[]): void {
     if (bool(p, 'watch') || watchOnly) {
       if (!(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
       // Headers come with the first row printed: the empty first table printed none.
-      watchRows(r, t.kinds[0], ns, str(p, 'selector'), tableOpts, (items.length > 0 && !watchOnly) || tableOpts.noHeaders);
+      const spec = { namespace: ns, labelSelector: str(p, 'selector'), fieldSelector: str(p, 'field-selector'), resourceVersion: groups[0].resourceVersion! };
+      watchRows(r, t.kinds[0], spec, tableOpts, (items.length > 0 && !watchOnly) || tableOpts.noHeaders);
       return;
     }
   }
@@ -115,33 +116,24 @@ export function cmdGet(r: Run, argv: string[]): void {
 export const WATCH_LIMIT_MS = 10 * 60_000;
 
 /**
- * get -w after the first table: every later change to the resource (in the namespace, matching the
- * selector), one row per watch event, each flushed alone as kubectl flushes it (so its columns are as
- * wide as that row; the header comes with the first row when the first table had none). A real watch runs until Ctrl-C; here simulated time runs on until nothing is left
- * to happen (only heartbeats queued) or WATCH_LIMIT_MS passes, and a note on stderr says so.
+ * get -w after the first table: a WATCH from the list's resourceVersion (the namespace, the label and
+ * field selectors), one row per notification, each flushed alone as kubectl flushes it (so its
+ * columns are as wide as that row; the header comes with the first row when the first table had
+ * none). A change that takes an object out of the selector arrives as its deletion, the API server's
+ * doing. A real watch runs until Ctrl-C; here simulated time runs on until nothing is left to happen
+ * (only heartbeats queued) or WATCH_LIMIT_MS passes, and a note on stderr says so.
  */
-function watchRows(r: Run, kind: KindInfo, ns: string | undefined, selector: string | undefined, opts: TableOptions, headed: boolean): void {
-  const store = () => r.cluster.world.state.store;
-  let seen = store().revision;
-  const reqs = parseLabelSelector(selector);
-  const matches = (o: Obj) => matchesLabels(reqs, o.metadata?.labels ?? {});
-  const inScope = (o: Obj) => !kind.namespaced || ns === undefined || o.metadata?.namespace === ns;
+function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean): void {
   const deadline = r.now + WATCH_LIMIT_MS;
-  for (;;) {
-    const quiet = r.cluster.world.state.queue.pending === 0;
-    if (quiet || r.now >= deadline) break;
-    r.cluster.advance(100);
-    for (const e of store().history) {
-      if (e.revision <= seen || e.resource !== kind.resource) continue;
-      const cur = withKind(kind, e.object);
-      const was = e.prev ? matches(e.prev) : false;
-      // A change that takes an object out of the selector reaches the watch as a deletion of it.
-      if (!inScope(cur) || (!matches(cur) && !was)) continue;
-      r.print(printTable(kind, [matches(cur) ? cur : withKind(kind, e.prev!)], r.now, { ...opts, noHeaders: headed }));
-      headed = true;
+  withWatch(r, kind, spec, (w) => {
+    // settle(0) runs no time: it says whether anything but heartbeats is queued.
+    while (!r.cluster.settle(0) && r.now < deadline) {
+      r.cluster.advance(100);
+      for (const n of w.take()) {
+        r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed }));
+        headed = true;
+      }
     }
-    seen = store().revision;
-  }
+  });
   r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
 }
-

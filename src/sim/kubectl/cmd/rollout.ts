@@ -1,12 +1,12 @@
 // kubectl rollout (pkg/cmd/rollout) of a Deployment: status, history, undo, pause, resume, restart.
 import { RESOURCES, labelSelectorAsString } from '../../api-server.ts';
 import { rfc3339 } from '../../kubelet/time.ts';
-import { storeGet, storeKey } from '../../store.ts';
 import { podTemplateText, sameTemplate } from '../describe.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, list, targets, type Obj, type Run } from './util.ts';
+import { untilWithSync } from './watch.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
   const t = targets(args);
@@ -51,22 +51,21 @@ export function cmdRollout(r: Run, argv: string[]): void {
   const qualified = `deployment.apps/${name}`;
   switch (sub) {
     case 'status': {
-      // kubectl watches the Deployment and prints each distinct line; here simulated time runs
-      // forward until the rollout finishes or its progress deadline (plus slack) passes.
+      // The GET above is the resource builder's; then kubectl lists and watches the Deployment
+      // (fieldSelector metadata.name=NAME) and prints the status of each notification when it reads
+      // differently from the last, until the rollout finishes; here simulated time runs meanwhile,
+      // up to the progress deadline (plus slack). --watch=false prints the status once.
       const deadline = r.now + ((d.spec?.progressDeadlineSeconds ?? 600) + 60) * 1000;
       let last = '';
-      let cur = d;
-      for (;;) {
-        const s = rolloutStatusLine(cur);
+      const done = untilWithSync(r, kindInfo('deployments'), ns, name, deadline, (o) => {
+        if (!o) throw new Fail('error: object has been deleted');
+        const s = rolloutStatusLine(o);
         if (s.error) throw new Fail(s.line);
         if (s.line !== last) { r.print(s.line + '\n'); last = s.line; }
-        if (s.done) return;
-        if (r.now >= deadline) throw new Fail('error: timed out waiting for the condition');
-        r.cluster.advance(100);
-        const o = storeGet(r.cluster.world.state.store, 'deployments', storeKey('deployments', ns, name));
-        if (!o) throw new Fail(`error: deployment "${name}" was deleted`);
-        cur = o;
-      }
+        return s.done || p.flags.watch === false;
+      });
+      if (!done) throw new Fail('error: timed out waiting for the condition');
+      return;
     }
     case 'history': {
       const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));

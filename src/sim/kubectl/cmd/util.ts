@@ -92,11 +92,16 @@ export function targets(args: string[]): { kinds: KindInfo[]; names: { kind: Kin
 
 /** LIST a resource (in a namespace, or all), each item given its apiVersion and kind. */
 export function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): Obj[] {
+  return listAt(r, kind, ns, selector, fieldSelector).items;
+}
+
+/** list, with the list's resourceVersion (where a watch that follows it starts). */
+export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): { items: Obj[]; resourceVersion: string } {
   const opts: Obj = {};
   if (selector) opts.labelSelector = selector;
   if (fieldSelector) opts.fieldSelector = fieldSelector;
   const res = r.must<Obj>({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
-  return (res.items ?? []).map((o: Obj) => withKind(kind, o));
+  return { items: (res.items ?? []).map((o: Obj) => withKind(kind, o)), resourceVersion: String(res.metadata?.resourceVersion ?? '') };
 }
 
 /** The object with apiVersion and kind set, as a typed list item prints them. */

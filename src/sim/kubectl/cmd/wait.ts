@@ -1,9 +1,9 @@
 // kubectl wait (pkg/cmd/wait): until each object meets a condition, or the timeout passes.
-import { storeGet, storeKey } from '../../store.ts';
 import { parseDurationMs } from '../../util/duration.ts';
 import type { KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, list, targets, type Obj, type Run } from './util.ts';
+import { untilWithSync } from './watch.ts';
 
 type WaitCondition = (o: Obj | undefined) => boolean;
 
@@ -63,7 +63,11 @@ function waitCondition(forArg: string): WaitCondition {
 /** The longest a `kubectl wait` runs simulated time. */
 const WAIT_CAP_MS = 3_600_000;
 
-/** kubectl wait: simulated time runs until each object meets the condition or --timeout (30 s) passes. */
+/**
+ * kubectl wait: each object read (GET), then watched through the API server (LIST and WATCH with
+ * fieldSelector metadata.name=NAME) while simulated time runs, until it meets the condition or
+ * --timeout (30 s) passes.
+ */
 export function cmdWait(r: Run, argv: string[]): void {
   const p = parse(r, 'wait', argv, { for: { kind: 'string' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
   const cond = waitCondition(str(p, 'for') ?? '');
@@ -83,20 +87,27 @@ export function cmdWait(r: Run, argv: string[]): void {
   }
   if (!objs.length) throw new Fail('error: no matching resources found');
   const deadline = r.now + effective;
+  const forDelete = (str(p, 'for') ?? '').toLowerCase() === 'delete';
+  const forCreate = (str(p, 'for') ?? '').toLowerCase() === 'create';
   for (const { kind, name } of objs) {
-    const first = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
-    // --for=delete ignores NotFound: an object already gone is skipped without a word.
-    if (!first.ok && first.code === 404 && cond(undefined)) continue;
+    const namespace = kind.namespaced ? ns : undefined;
+    // The resource builder's GET (--for=delete ignores NotFound: an object already gone is skipped without a word).
+    const first = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+    if (!first.ok && first.code === 404 && forDelete) continue;
     if (!first.ok) throw new Fail(apiError(first.status));
-    const read = () => storeGet(r.cluster.world.state.store, kind.resource, storeKey(kind.resource, kind.namespaced ? ns : undefined, name)) as Obj | undefined;
-    while (!cond(read())) {
-      if (r.now >= deadline) {
-        if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
-        throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
-      }
-      r.cluster.advance(Math.min(100, deadline - r.now));
+    // IsCreated is done once the object is found; IsDeleted reads it again before it watches; the
+    // condition and jsonpath waits list it and, unless that settles it, watch it.
+    let met = forCreate;
+    if (forDelete) {
+      const again = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+      if (!again.ok && again.code !== 404) throw new Fail(apiError(again.status));
+      met = !again.ok;
+    }
+    if (!met) met = untilWithSync(r, kind, namespace, name, deadline, cond);
+    if (!met) {
+      if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
+      throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
     }
     r.print(`${kind.singular}/${name} condition met\n`);
   }
 }
-
