@@ -1,11 +1,15 @@
 // kubectl annotate (pkg/cmd/annotate).
+import { mergePatch } from '../../api-server.ts';
 import { bool, nsOf, parse } from './flags.ts';
 import { keyValueUpdates } from './label.ts';
 import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl annotate: set (k=v) or remove (k-) annotations; an existing value needs --overwrite. */
 export function cmdAnnotate(r: Run, argv: string[]): void {
-  const p = parse(r, 'annotate', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const p = parse(r, 'annotate', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const { set, remove, objs } = keyValueUpdates(r, p, 'annotation');
   const ns = nsOf(p);
   for (const { kind, name } of objs) {
@@ -19,7 +23,9 @@ export function cmdAnnotate(r: Run, argv: string[]): void {
     }
     const patch: Record<string, string | null> = { ...set };
     for (const k of remove) patch[k] = null;
-    r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body: { metadata: { annotations: patch } }, options: { patchType: 'merge' } });
-    r.print(`${kind.singular}/${name} annotated\n`);
+    const body = { metadata: { annotations: patch } };
+    if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${name}`, 'annotated', mergePatch(cur.object, body)); continue; }
+    const res = r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    printWritten(r, p, dry, `${kind.singular}/${name}`, 'annotated', res);
   }
 }

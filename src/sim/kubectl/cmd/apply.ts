@@ -6,6 +6,7 @@ import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
 import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
 function lastApplied(o: Obj): string {
   return JSON.stringify(sortKeysDeep(o)) + '\n';
@@ -21,7 +22,9 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** kubectl apply -f FILE|-: each object created, configured or unchanged. */
 export function cmdApply(r: Run, argv: string[]): void {
-  const p = parse(r, 'apply', argv, { filename: { kind: 'string', short: 'f' }, 'dry-run': { kind: 'string' }, validate: { kind: 'string' }, 'server-side': { kind: 'bool' } });
+  const p = parse(r, 'apply', argv, { filename: { kind: 'string', short: 'f' }, validate: { kind: 'string' }, 'server-side': { kind: 'bool' }, ...WRITE_FLAGS });
+  dryRunStrategy(r, p);
+  checkOutput(p);
   const file = str(p, 'filename');
   if (!file) throw new Fail('error: must specify one of -f and -k');
   const source = file === '-' ? 'STDIN' : `"${file}"`;
@@ -53,8 +56,8 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
   manifest.metadata = { ...manifest.metadata, ...(ns ? { namespace: ns } : {}) };
   manifest.metadata.annotations = { ...manifest.metadata.annotations };
   const applied = lastApplied(manifest);
-  const dry = str(p, 'dry-run');
-  const suffix = dry === 'client' || dry === 'server' ? ` (${dry} dry run)` : '';
+  const dry = dryRunStrategy(r, p, true);
+  const what = `${kind.singular}/${name}`;
   const cur = r.req({ verb: 'get', resource, namespace: ns, name });
   if (!cur.ok) {
     if (cur.code !== 404) {
@@ -63,11 +66,10 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     }
     const body = structuredClone(manifest);
     body.metadata.annotations[LAST_APPLIED] = applied;
-    if (dry !== 'client') {
-      const res = r.req({ verb: 'create', resource, namespace: ns, body, options: dry === 'server' ? { dryRun: true } : undefined });
-      if (!res.ok) throw new Fail(apiError(res.status));
-    }
-    r.print(`${kind.singular}/${name} created${suffix}\n`);
+    if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
+    const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry) });
+    if (!res.ok) throw new Fail(apiError(res.status));
+    printWritten(r, p, dry, what, 'created', res.object);
     return;
   }
   const live = cur.object as Obj;
@@ -91,10 +93,12 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     } else next[top] = manifest[top];
   }
   for (const top of Object.keys(prev)) if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
-  if (dry === 'client') { r.print(`${kind.singular}/${name} configured${suffix}\n`); return; }
-  const res = r.req({ verb: 'update', resource, namespace: ns, name, body: next, options: dry === 'server' ? { dryRun: true } : undefined });
+  if (dry === 'client') { printWritten(r, p, dry, what, sameObject(next, live) ? 'unchanged' : 'configured', next); return; }
+  const res = r.req({ verb: 'update', resource, namespace: ns, name, body: next, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(apiError(res.status));
-  r.print(`${kind.singular}/${name} ${res.revision === undefined ? 'unchanged' : 'configured'}${suffix}\n`);
+  // A server dry run makes no revision: whether anything would change is read off the object.
+  const changed = dry === 'server' ? !sameObject(res.object as Obj, live) : res.revision !== undefined;
+  printWritten(r, p, dry, what, changed ? 'configured' : 'unchanged', res.object);
 }
 
 /** Strategic-merge in miniature: maps merge, lists of named items merge by name, the rest is replaced. */

@@ -4,6 +4,16 @@ import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
 import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
+
+/**
+ * The object a create generator builds as kubectl serialises it (what a client dry run prints): the
+ * namespace only when -n was given (EnforceNamespace), the empty structs Go's encoder keeps.
+ */
+function generated(obj: Obj, explicitNamespace: boolean, status: Obj = {}): Obj {
+  const { namespace: _ns, ...meta } = obj.metadata;
+  return { ...obj, metadata: explicitNamespace ? obj.metadata : meta, status };
+}
 
 // kubectl create subcommands for objects this cluster does not have, and why.
 const CREATE_NOT_SIMULATED: Record<string, string> = {
@@ -30,7 +40,9 @@ export function cmdCreate(r: Run, argv: string[]): void {
     if (argv[0] === '-f' || argv[0]?.startsWith('--filename')) { cmdApplyAsCreate(r, argv); return; }
     throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: unknown command "${argv[0]}" for "kubectl create"` : 'error: must specify one of -f and -k');
   }
-  const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, 'dry-run': { kind: 'string' }, output: { kind: 'string', short: 'o' } });
+  const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const name = p.args[0];
   if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
   const image = str(p, 'image');
@@ -40,20 +52,30 @@ export function cmdCreate(r: Run, argv: string[]): void {
   const port = str(p, 'port');
   const ns = nsOf(p);
   const body: Obj = deploymentFor(name, image, replicas, ns, port === undefined ? undefined : Number(port));
-  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body });
+  if (dry === 'client') {
+    const tpl = body.spec.template;
+    const printed = { ...body, spec: { ...body.spec, strategy: {}, template: { ...tpl, spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) } } } };
+    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined));
+    return;
+  }
+  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry) });
   // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
-  r.print(`deployment.apps/${name} created\n`);
+  printWritten(r, p, dry, `deployment.apps/${name}`, 'created', res.object);
 }
 
 /** kubectl create namespace NAME. */
 function cmdCreateNamespace(r: Run, argv: string[]): void {
-  const p = parse(r, 'create namespace', argv, {});
+  const p = parse(r, 'create namespace', argv, WRITE_FLAGS);
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`);
   const name = p.args[0];
-  const res = r.req({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+  const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }); return; }
+  const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(apiError(res.status));
-  r.print(`namespace/${name} created\n`);
+  printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
 }
 
 /** validation.IsValidPortName's complaints, joined as create service joins them. */
@@ -96,7 +118,9 @@ function cmdCreateService(r: Run, argv: string[]): void {
   }
   if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl create service"` : 'error: Required subcommand not specified.');
   const type = types[sub];
-  const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' } });
+  const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create service ${sub} -h' for help and examples`);
   const name = p.args[0];
   const tcp = str(p, 'tcp')?.split(',').filter((x) => x !== '') ?? [];
@@ -113,13 +137,17 @@ function cmdCreateService(r: Run, argv: string[]): void {
   const spec: Obj = { ports, selector: { app: name }, type };
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
-  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec } });
+  const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
+  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} })); return; }
+  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
-  r.print(`service/${name} created\n`);
+  printWritten(r, p, dry, `service/${name}`, 'created', res.object);
 }
 
 function cmdApplyAsCreate(r: Run, argv: string[]): void {
-  const p = parse(r, 'create', argv, { filename: { kind: 'string', short: 'f' } });
+  const p = parse(r, 'create', argv, { filename: { kind: 'string', short: 'f' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const file = str(p, 'filename')!;
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   for (const m of objs) {
@@ -127,9 +155,10 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
     if (!resource) { r.error(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "" from "${file}": no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`); continue; }
     const kind = kindInfo(resource);
     const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
-    const res = r.req({ verb: 'create', resource, namespace: ns, body: m });
+    if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name}`, 'created', m); continue; }
+    const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry) });
     if (!res.ok) { r.error(apiError(res.status)); continue; }
-    r.print(`${kind.singular}/${m.metadata?.name} created\n`);
+    printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name}`, 'created', res.object);
   }
 }
 

@@ -3,6 +3,7 @@ import { kindInfo, resourceForKind, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
 import { Fail, apiError, list, noResources, parseGoBool, targets, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions } from './dryrun.ts';
 import { untilWithSync } from './watch.ts';
 
 /** parseCascadingFlag: background (the default), foreground or orphan; the old booleans still work, with a warning. */
@@ -23,8 +24,11 @@ export function cmdDelete(r: Run, argv: string[]): void {
   const p = parse(r, 'delete', argv, {
     selector: { kind: 'string', short: 'l' }, 'grace-period': { kind: 'string' }, force: { kind: 'bool' }, now: { kind: 'bool' },
     wait: { kind: 'bool' }, all: { kind: 'bool' }, 'all-namespaces': { kind: 'bool', short: 'A' }, filename: { kind: 'string', short: 'f' }, 'ignore-not-found': { kind: 'bool' },
-    'field-selector': { kind: 'string' }, cascade: { kind: 'string', noOptDefault: 'background' },
+    'field-selector': { kind: 'string' }, cascade: { kind: 'string', noOptDefault: 'background' }, ...WRITE_FLAGS,
   });
+  const dry = dryRunStrategy(r, p);
+  const output = str(p, 'output') ?? '';
+  if (output !== '' && output !== 'name') throw new Fail(`error: unexpected -o output mode: ${output}, the flag 'output' must be one of yaml|wide|name|json`);
   const propagationPolicy = cascadingStrategy(r, str(p, 'cascade') ?? 'background');
   let grace = str(p, 'grace-period') === undefined ? -1 : Number(str(p, 'grace-period'));
   if (!Number.isInteger(grace)) throw new Fail(`error: invalid argument "${str(p, 'grace-period')}" for "--grace-period" flag: strconv.ParseInt: parsing "${str(p, 'grace-period')}": invalid syntax\nSee 'kubectl delete --help' for usage.`);
@@ -33,7 +37,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
   if (grace === 0 && !force) grace = 1;
   if (force && grace < 0) grace = 0;
   const ns = nsOf(p);
-  const objs: { kind: KindInfo; name: string; namespace?: string }[] = [];
+  const objs: { kind: KindInfo; name: string; namespace?: string; named?: boolean }[] = [];
   const file = str(p, 'filename');
   if (file) {
     for (const m of manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file)) {
@@ -54,12 +58,28 @@ export function cmdDelete(r: Run, argv: string[]): void {
       }
       if (!objs.length) { noResources(r, allNs ? undefined : ns, t.kinds.some((k) => k.namespaced)); return; }
     }
-    objs.push(...t.names.map((x) => ({ ...x, namespace: x.kind.namespaced ? ns : undefined })));
+    objs.push(...t.names.map((x) => ({ ...x, namespace: x.kind.namespaced ? ns : undefined, named: true })));
   }
   if (grace === 0 && force) r.warn('Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n');
   const waitFor: { kind: KindInfo; name: string; namespace?: string; uid?: string; grace: number }[] = [];
   for (const o of objs) {
-    const options: Obj = {};
+    const op = grace === 0 && force ? 'force deleted' : 'deleted';
+    const printed = () => r.print(output === 'name' ? `${o.kind.singular}/${o.name}\n`
+      : `${o.kind.singular} "${o.name}" ${op}${o.namespace ? ` from ${o.namespace} namespace` : ''}${dryRunSuffix(dry)}\n`);
+    if (dry === 'client') {
+      // Nothing is sent but the resource builder's GET of a named object (a selector's list found the rest).
+      if (o.named || file) {
+        const got = r.req({ verb: 'get', resource: o.kind.resource, namespace: o.namespace, name: o.name });
+        if (!got.ok) {
+          if (got.code === 0) throw new Fail(apiError(got.status));
+          if (got.code !== 404 || !bool(p, 'ignore-not-found')) r.error(apiError(got.status));
+          continue;
+        }
+      }
+      printed();
+      continue;
+    }
+    const options: Obj = writeOptions(dry) ?? {};
     if (grace >= 0) options.gracePeriodSeconds = grace;
     options.propagationPolicy = propagationPolicy;
     const res = r.req({ verb: 'delete', resource: o.kind.resource, namespace: o.namespace, name: o.name, options });
@@ -69,12 +89,12 @@ export function cmdDelete(r: Run, argv: string[]): void {
       r.error(apiError(res.status));
       continue;
     }
-    const op = grace === 0 && force ? 'force deleted' : 'deleted';
-    r.print(o.namespace ? `${o.kind.singular} "${o.name}" ${op} from ${o.namespace} namespace\n` : `${o.kind.singular} "${o.name}" ${op}\n`);
+    printed();
     const left = res.object as Obj;
     waitFor.push({ ...o, uid: left?.metadata?.uid, grace: Number(left?.metadata?.deletionGracePeriodSeconds ?? 0) });
   }
-  if (p.flags.wait === false) return;
+  // A dry run deletes nothing, so there is nothing to wait for.
+  if (p.flags.wait === false || dry !== 'none') return;
   // --wait (default true): block until the objects are gone, as kubectl does, capped in simulated time.
   // A foreground deletion also waits for the dependents' own graceful termination.
   const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000 + (propagationPolicy === 'Foreground' ? 60_000 : 0);

@@ -3,21 +3,23 @@ import { goDuration, parseDurationMs } from '../../util/duration.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
 import { Fail, apiError, list, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
 
-function setUnschedulable(r: Run, name: string, on: boolean): void {
+function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none'): void {
   const n = r.must({ verb: 'get', resource: 'nodes', name });
   const word = on ? 'cordoned' : 'uncordoned';
-  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}\n`); return; }
-  r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: { patchType: 'merge' } });
-  r.print(`node/${name} ${word}\n`);
+  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`); return; }
+  if (dry !== 'client') r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: writeOptions(dry, { patchType: 'merge' }) });
+  r.print(`node/${name} ${word}${dryRunSuffix(dry)}\n`);
 }
 
 /** kubectl cordon / uncordon NODE…: mark nodes unschedulable (on) or schedulable again. */
 export function cmdCordon(r: Run, argv: string[], on: boolean): void {
   const cmd = on ? 'cordon' : 'uncordon';
-  const p = parse(r, cmd, argv, { selector: { kind: 'string', short: 'l' } });
+  const p = parse(r, cmd, argv, { selector: { kind: 'string', short: 'l' }, 'dry-run': WRITE_FLAGS['dry-run'] });
+  const dry = dryRunStrategy(r, p);
   if (!p.args.length) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
-  for (const n of p.args) setUnschedulable(r, n.replace(/^(node|nodes|no)\//, ''), on);
+  for (const n of p.args) setUnschedulable(r, n.replace(/^(node|nodes|no)\//, ''), on, dry);
 }
 
 /** How often drain's waitForDelete reads each evicted pod (kubectl's 1 s). */

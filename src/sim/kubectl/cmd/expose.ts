@@ -2,10 +2,13 @@
 import { RESOURCES } from '../../api-server.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, oneTarget, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl expose TYPE NAME: a Service selecting what the object selects (or its labels, for a pod). */
 export function cmdExpose(r: Run, argv: string[]): void {
-  const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' } });
+  const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const { kind, name } = oneTarget(r, p.args, 'expose');
   const ns = nsOf(p);
   const o = r.must({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
@@ -24,7 +27,8 @@ export function cmdExpose(r: Run, argv: string[]): void {
   const svcName = str(p, 'name') ?? name;
   const portSpec: Obj = { port: Number(port), protocol: str(p, 'protocol') ?? 'TCP', targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp };
   const body: Obj = { apiVersion: 'v1', kind: 'Service', metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels }, spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' } };
-  r.must({ verb: 'create', resource: 'services', namespace: ns, body });
-  r.print(`service/${svcName} exposed\n`);
+  if (dry === 'client') { printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } }); return; }
+  const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
+  printWritten(r, p, dry, `service/${svcName}`, 'exposed', created);
 }
 

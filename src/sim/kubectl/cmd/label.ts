@@ -1,8 +1,10 @@
 // kubectl label (pkg/cmd/label), and the `k=v` / `k-` arguments it shares with annotate.
+import { mergePatch } from '../../api-server.ts';
 import type { Parsed } from '../args.ts';
 import type { KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, kindOrFail, list, targets, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
  * What `kubectl label` and `kubectl annotate` share: the `k=v` (set) and `k-` (remove) arguments, and
@@ -35,7 +37,9 @@ export function keyValueUpdates(r: Run, p: Parsed, what: 'label' | 'annotation',
 
 /** kubectl label: set (k=v) or remove (k-) labels; a different existing value needs --overwrite. */
 export function cmdLabel(r: Run, argv: string[]): void {
-  const p = parse(r, 'label', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const p = parse(r, 'label', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const { set, remove, objs } = keyValueUpdates(r, p, 'label', (k, v, arg) => {
     if (!/^([a-z0-9.-]+\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k) || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) throw new Fail(`error: invalid label spec: ${arg}`);
   });
@@ -52,9 +56,13 @@ export function cmdLabel(r: Run, argv: string[]): void {
     }
     if (bad) continue;
     for (const k of remove) if (k in labels) patch[k] = null;
-    if (!Object.keys(patch).length) { r.print(`${kind.singular}/${name} not labeled\n`); continue; }
-    r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body: { metadata: { labels: patch } }, options: { patchType: 'merge' } });
-    r.print(`${kind.singular}/${name} ${Object.keys(set).length ? 'labeled' : 'unlabeled'}\n`);
+    const what = `${kind.singular}/${name}`;
+    if (!Object.keys(patch).length) { printWritten(r, p, dry, what, 'not labeled', cur.object); continue; }
+    const body = { metadata: { labels: patch } };
+    const done = Object.keys(set).length ? 'labeled' : 'unlabeled';
+    if (dry === 'client') { printWritten(r, p, dry, what, done, mergePatch(cur.object, body)); continue; }
+    const res = r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    printWritten(r, p, dry, what, done, res);
   }
 }
 

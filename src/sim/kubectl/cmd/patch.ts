@@ -1,11 +1,16 @@
 // kubectl patch (pkg/cmd/patch): strategic merge, JSON merge or JSON patch, from -p or a file.
+import { mergePatch, strategicMergePatch } from '../../api-server.ts';
+import { applyJSONPatch, decodeJSONPatch } from '../../json-patch.ts';
 import { parseAllDocuments } from 'yaml';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, targets, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
 /** kubectl patch TYPE NAME (-p PATCH | --patch-file FILE) [--type strategic|merge|json]: "patched", or "patched (no change)". */
 export function cmdPatch(r: Run, argv: string[]): void {
-  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, 'patch-file': { kind: 'string' }, type: { kind: 'string' }, subresource: { kind: 'string' } });
+  const p = parse(r, 'patch', argv, { patch: { kind: 'string', short: 'p' }, 'patch-file': { kind: 'string' }, type: { kind: 'string' }, subresource: { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const text = str(p, 'patch') ?? '';
   const file = str(p, 'patch-file') ?? '';
   // PatchOptions.Validate, in its order.
@@ -39,9 +44,29 @@ export function cmdPatch(r: Run, argv: string[]): void {
     const before = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
     if (!before.ok) { if (before.code === 0) throw new Fail(apiError(before.status)); r.error(apiError(before.status)); continue; }
     const sub = str(p, 'subresource');
-    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, subresource: sub, body, options: { patchType: type } });
+    const what = `${kind.singular}/${name}`;
+    if (dry === 'client') {
+      // The patch applied here, as kubectl's client dry run does (always "patched").
+      const local = localPatch(before.object as Obj, body, type);
+      if (typeof local === 'string') { r.error(local); continue; }
+      printWritten(r, p, dry, what, 'patched', local);
+      continue;
+    }
+    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, subresource: sub, body, options: writeOptions(dry, { patchType: type }) });
     if (!res.ok) { if (res.code === 0) throw new Fail(apiError(res.status)); r.error(apiError(res.status)); continue; }
-    const changed = (res.object as Obj)?.metadata?.resourceVersion !== (before.object as Obj).metadata?.resourceVersion;
-    r.print(`${kind.singular}/${name} patched${changed ? '' : ' (no change)'}\n`);
+    // A server dry run makes no revision: whether it would change anything is read off the object.
+    const changed = dry === 'server' ? !sameObject(res.object as Obj, before.object as Obj)
+      : (res.object as Obj)?.metadata?.resourceVersion !== (before.object as Obj).metadata?.resourceVersion;
+    printWritten(r, p, dry, what, changed ? 'patched' : 'patched (no change)', res.object);
   }
+}
+
+/** The object with the patch applied on the client (a JSON patch that does not apply gives kubectl's error). */
+function localPatch(o: Obj, body: unknown, type: 'strategic' | 'merge' | 'json'): Obj | string {
+  if (type === 'merge') return mergePatch(o, body);
+  if (type === 'strategic') return strategicMergePatch(o, body);
+  const d = decodeJSONPatch(body);
+  if (!d.ok) return `error: ${d.message}`;
+  const r = applyJSONPatch(o, d.ops);
+  return r.ok ? (r.doc as Obj) : `error: ${r.error}`;
 }

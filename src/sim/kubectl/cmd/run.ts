@@ -1,13 +1,16 @@
 // kubectl run (pkg/cmd/run): one bare pod.
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl run: one bare pod (labels run=NAME), as `kubectl run` makes it. */
 export function cmdRun(r: Run, argv: string[]): void {
   const dash = argv.indexOf('--');
   const p = parse(r, 'run', dash >= 0 ? argv.slice(0, dash) : argv, {
-    image: { kind: 'string' }, restart: { kind: 'string' }, port: { kind: 'string' }, labels: { kind: 'string', short: 'l' }, command: { kind: 'bool' },
+    image: { kind: 'string' }, restart: { kind: 'string' }, port: { kind: 'string' }, labels: { kind: 'string', short: 'l' }, command: { kind: 'bool' }, ...WRITE_FLAGS,
   });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const tail = dash >= 0 ? argv.slice(dash + 1) : [];
   const name = p.args[0];
   if (!name) throw new Fail("error: NAME is required for run\nSee 'kubectl run -h' for help and examples");
@@ -32,6 +35,7 @@ export function cmdRun(r: Run, argv: string[]): void {
   }
   if (tail.length) container[bool(p, 'command') ? 'command' : 'args'] = tail;
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [container], dnsPolicy: 'ClusterFirst', restartPolicy: restart } };
-  r.must({ verb: 'create', resource: 'pods', namespace: nsOf(p), body: pod });
-  r.print(`pod/${name} created\n`);
+  if (dry === 'client') { printWritten(r, p, dry, `pod/${name}`, 'created', { ...pod, ...(str(p, 'namespace') !== undefined ? { metadata: { ...pod.metadata, namespace: nsOf(p) } } : {}), status: {} }); return; }
+  const created = r.must({ verb: 'create', resource: 'pods', namespace: nsOf(p), body: pod, options: writeOptions(dry) });
+  printWritten(r, p, dry, `pod/${name}`, 'created', created);
 }

@@ -1,11 +1,15 @@
 // kubectl set image (pkg/cmd/set): a strategic-merge patch of the pod template's containers.
+import { strategicMergePatch } from '../../api-server.ts';
 import { nsOf, parse } from './flags.ts';
 import { Fail, oneTarget, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl set image TYPE/NAME CONTAINER=IMAGE…: the containers' images replaced. */
 export function cmdSet(r: Run, argv: string[]): void {
   if (argv[0] !== 'image') throw new Fail(argv[0] ? `error: unknown command "${argv[0]}" for "kubectl set"` : 'error: Required subcommand not specified.');
-  const p = parse(r, 'set image', argv.slice(1), {});
+  const p = parse(r, 'set image', argv.slice(1), WRITE_FLAGS);
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const pairs = p.args.filter((a) => a.includes('='));
   const rest = p.args.filter((a) => !a.includes('='));
   if (!pairs.length) throw new Fail('error: at least one image update is required\nSee \'kubectl set image -h\' for help and examples');
@@ -22,6 +26,7 @@ export function cmdSet(r: Run, argv: string[]): void {
   }
   const patch = kind.resource === 'pods' ? { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } }
     : { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } };
-  r.must({ verb: 'patch', resource: kind.resource, namespace: ns, name, body: patch });
-  r.print(`${kind.singular}/${name} image updated\n`);
+  if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', strategicMergePatch(d, patch)); return; }
+  const res = r.must({ verb: 'patch', resource: kind.resource, namespace: ns, name, body: patch, options: writeOptions(dry) });
+  printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', res);
 }

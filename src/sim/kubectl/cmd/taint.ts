@@ -1,13 +1,16 @@
 // kubectl taint (pkg/cmd/taint): add, replace (--overwrite) or remove a node's taints.
-import { RESOURCES } from '../../api-server.ts';
+import { RESOURCES, mergePatch } from '../../api-server.ts';
 import { bool, parse } from './flags.ts';
 import { Fail, targets, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** kubectl taint NODE KEY[=VALUE]:EFFECT | KEY[:EFFECT]-: add or remove taints. */
 export function cmdTaint(r: Run, argv: string[]): void {
-  const p = parse(r, 'taint', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const p = parse(r, 'taint', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
   const specs = p.args.filter((a) => a.includes(':') || a.endsWith('-') || a.includes('='));
   const rest = p.args.filter((a) => !specs.includes(a));
   const t = targets(rest);
@@ -42,8 +45,11 @@ export function cmdTaint(r: Run, argv: string[]): void {
       taints = taints.filter((x) => !(x.key === rm.key && (!rm.effect || x.effect === rm.effect)));
       if (taints.length === before) throw new Fail(`error: taint "${rm.key}${rm.effect ? ':' + rm.effect : ''}" not found`);
     }
-    r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { taints: taints.length ? taints : null } }, options: { patchType: 'merge' } });
-    r.print(`node/${name} ${add.length ? 'tainted' : 'untainted'}\n`);
+    const body = { spec: { taints: taints.length ? taints : null } };
+    const done = add.length ? 'tainted' : 'untainted';
+    if (dry === 'client') { printWritten(r, p, dry, `node/${name}`, done, mergePatch(n, body)); continue; }
+    const res = r.must({ verb: 'patch', resource: 'nodes', name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    printWritten(r, p, dry, `node/${name}`, done, res);
   }
 }
 
