@@ -1211,10 +1211,51 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces']);
 const GENERATION_RESOURCES = new Set(['deployments', 'replicasets']);
 
+// ---------------------------------------------------------------- dry run
+
+/** The scratch hosts dry-run requests are served on (a request there runs the pipeline as it is). */
+const dryRunHosts = new WeakSet<ApiHost>();
+
+/**
+ * dryRun=All: the whole pipeline (authorization, defaulting, admission, validation, allocation)
+ * served on a scratch copy of what a write touches, so nothing is stored, no revision is made, no
+ * watcher hears of it, no address is taken and the world's generator draws nothing. The log shows
+ * the request with `?dryRun=All`; the object comes back as the storage layer's dry run gives it
+ * (a created one without a resourceVersion, a changed one with the one it has).
+ */
+function dryRunRequest(h: ApiHost, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
+  const s = h.store;
+  const objects: StoreState['objects'] = {};
+  for (const r of Object.keys(s.objects)) objects[r] = { ...s.objects[r] };
+  const scratch: ApiHost = {
+    now: h.now, components: h.components, rng: [...h.rng] as RngState, log: [],
+    queue: { heap: [], nextSeq: h.queue.nextSeq, pending: 0 },
+    store: { ...s, objects, createRevision: Object.assign(Object.create(null), s.createRevision), history: [...s.history] },
+    apiServer: {
+      ...h.apiServer, watchers: {}, watchIndex: {}, allocatedIPs: { ...h.apiServer.allocatedIPs },
+      allocatedNodePorts: h.apiServer.allocatedNodePorts && { ...h.apiServer.allocatedNodePorts },
+      eventLeases: h.apiServer.eventLeases && structuredClone(h.apiServer.eventLeases),
+    },
+  };
+  dryRunHosts.add(scratch);
+  const res = handleRequest(scratch, component, req, identity);
+  for (const rec of scratch.log) {
+    const { revision: _revision, ...kept } = rec;
+    appendRecord(h.log, { ...kept, path: `${rec.path}?dryRun=All` });
+  }
+  if (!res.ok) return res;
+  const obj = res.object as Obj;
+  if (!obj?.metadata) return { ok: true, code: res.code, object: obj };
+  const live = req.name ? storeGet(s, req.resource, keyOf({ ...req, namespace: RESOURCES[req.resource]?.namespaced ? (req.namespace ?? (req.body as Obj)?.metadata?.namespace ?? 'default') : undefined })) as Obj | undefined : undefined;
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return { ok: true, code: res.code, object: { ...obj, metadata: live ? { ...meta, resourceVersion: live.metadata.resourceVersion } : meta } };
+}
+
 /** Serve one request for `component`: the whole pipeline, logged. */
 export function handleRequest(h: ApiHost, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
   if (req.verb === 'watch') return openWatch(h, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
   if (req.resource === 'selfsubjectaccessreviews') return selfSubjectAccessReview(h, component, req, identity);
+  if (req.options?.dryRun && req.verb !== 'get' && req.verb !== 'list' && !dryRunHosts.has(h)) return dryRunRequest(h, component, req, identity);
   const f = h.apiServer.faults;
   if (f.apiServerDown) {
     const msg = component === 'kubectl' ? KUBECTL_CONNECTION_REFUSED
@@ -1889,7 +1930,9 @@ const DEFAULT_REACTION_MS: readonly [number, number] = [1, 3];
 
 function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number): void {
   const react = h.components[w.component]?.reactionMs ?? DEFAULT_REACTION_MS;
-  const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + jitter(h.rng, react[0], react[1]), w.lastAt);
+  // A fixed reaction (kubectl's) draws nothing, so a client's watch leaves the world's random choices as they were.
+  const reaction = react[0] === react[1] ? react[0] : jitter(h.rng, react[0], react[1]);
+  const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + reaction, w.lastAt);
   w.lastAt = at;
   push(h.queue, at, w.process ?? w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
 }

@@ -10,6 +10,7 @@ import { garbageCollectorDef } from './controllers/garbage-collector.ts';
 import { podGCDef } from './controllers/pod-gc.ts';
 import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
+import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
 import { registerNodeLifecycleAdmission } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
@@ -32,6 +33,8 @@ export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @type
   taintEvictionControllerDef,
   garbageCollectorDef,
   podGCDef,
+  // kubectl's watch inbox, while a command watches (added and removed as recorded inputs).
+  kubectlDef,
 ];
 
 /** The controllers kube-controller-manager runs here, instance name = type name. */

@@ -3,7 +3,7 @@
 import { stringify } from 'yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { labelSelectorAsString } from '../api-server.ts';
-import { printPod, translateTimestampSince } from '../kubelet/print-pod.ts';
+import { printPod, translateTimestampSince } from './print-pod.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
 import type { KindInfo } from './resources.ts';
 

@@ -1,18 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from './fixture.ts';
-import { parseDurationMs } from './kubectl.ts';
 import { formatSimTime, runSimCommand } from './sim-commands.ts';
 
 describe('sim commands', () => {
-  test('durations', () => {
-    expect(parseDurationMs('500ms')).toBe(500);
-    expect(parseDurationMs('30s')).toBe(30_000);
-    expect(parseDurationMs('5m')).toBe(300_000);
-    expect(parseDurationMs('1h2m')).toBe(3_720_000);
-    expect(parseDurationMs('1.5s')).toBe(1500);
-    expect(parseDurationMs('5x')).toBeUndefined();
-    expect(parseDurationMs('')).toBeUndefined();
-  });
   test('time and advance', () => {
     const c = fixtureCluster();
     expect(runSimCommand(c, 'sim time').stdout).toBe('t=10m0.000s\n');

@@ -2,7 +2,8 @@
 // log. Pure: they act on a SimCluster and return text, like runKubectl.
 import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import { formatRecord } from '../request-log.ts';
-import { parseDurationMs, type KubectlResult } from './kubectl.ts';
+import { parseDurationMs } from '../util/duration.ts';
+import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 
 /** Simulated time as the CLI prints it: `1m30.250s`, `2h0m5.000s`, `0.000s`. */

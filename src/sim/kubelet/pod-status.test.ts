@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { ContainerStatus, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { generateAPIPodStatus, generateContainersReadyCondition, getPhase, convertContainerStatus, getPodQOS, type ContainerView } from './pod-status.ts';
 import type { ContainerRecord, SandboxRecord } from './container-runtime.ts';
-import { printPod } from './print-pod.ts';
+import { printPod } from '../kubectl/print-pod.ts';
 
 const ID = 'a'.repeat(64);
 const pod = (restartPolicy: 'Always' | 'Never' | 'OnFailure' = 'Always'): Pod => ({

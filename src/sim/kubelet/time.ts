@@ -71,16 +71,3 @@ function parseOwnFormat(s: string): number | undefined {
   if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) return undefined;
   return Date.UTC(year, month - 1, day, hour, minute, second, milli) - EPOCH_MS;
 }
-
-/** Go's time.Duration.String() for a non-negative duration in ms ("10s", "1m20s", "5m0s", "500ms"). */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${ms}ms`;
-  const totalSec = ms / 1000;
-  const h = Math.floor(totalSec / 3600);
-  const m = Math.floor((totalSec - h * 3600) / 60);
-  const s = +(totalSec - h * 3600 - m * 60).toFixed(3);
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}

@@ -7,7 +7,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from '../controllers/deployment-controller.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
-import { printPod } from '../kubelet/print-pod.ts';
+import { printPod } from '../kubectl/print-pod.ts';
 import { parseTime } from '../names.ts';
 import { quantityMilliValue, quantityValue } from '../scheduler/quantity.ts';
 import type { KObject } from '../store.ts';

@@ -1,8 +1,8 @@
 // kubectl logs against a running cluster: apiserver → the node's kubelet → containerd's record.
 // (Its own file: a Cluster registers the cluster's admission plugins module-wide.)
 import { describe, expect, test } from 'vitest';
-import { createCluster, type Cluster } from '../cluster.ts';
-import { runKubectl } from './kubectl.ts';
+import { createCluster, type Cluster } from '../../cluster.ts';
+import { runKubectl } from '../kubectl.ts';
 
 function podNamed(c: Cluster, prefix: string): string {
   return Object.keys(c.world.state.store.objects.pods ?? {}).map((k) => k.split('/').pop()!).find((n) => n.startsWith(prefix))!;

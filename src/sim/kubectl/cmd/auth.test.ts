@@ -1,7 +1,7 @@
 // kubectl auth can-i and --as: SelfSubjectAccessReviews answered from the API server's RBAC tables.
 import { describe, expect, test } from 'vitest';
-import { createCluster } from '../cluster.ts';
-import { runKubectl } from './kubectl.ts';
+import { createCluster } from '../../cluster.ts';
+import { runKubectl } from '../kubectl.ts';
 
 const yes = { stdout: 'yes\n', stderr: '', exitCode: 0 };
 const no = { stdout: 'no\n', stderr: '', exitCode: 1 };

@@ -1,8 +1,8 @@
 // kubectl wait against a running cluster (in its own file: a Cluster registers the cluster's
 // admission plugins module-wide, which the fixture-based goldens must not see).
 import { describe, expect, test } from 'vitest';
-import { createCluster } from '../cluster.ts';
-import { runKubectl } from './kubectl.ts';
+import { createCluster } from '../../cluster.ts';
+import { runKubectl } from '../kubectl.ts';
 
 describe('wait', () => {
   test('kubectl wait: simulated time runs until the condition holds, or the timeout', () => {

@@ -1,0 +1,119 @@
+// kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
+// last-applied-configuration annotation.
+import { RESOURCES } from '../../api-server.ts';
+import type { Parsed } from '../args.ts';
+import { kindInfo, resourceForKind } from '../resources.ts';
+import { nsOf, parse, str } from './flags.ts';
+import { manifestObjects, readSource } from './manifest.ts';
+import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
+
+function lastApplied(o: Obj): string {
+  return JSON.stringify(sortKeysDeep(o)) + '\n';
+}
+
+function sortKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeysDeep((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** kubectl apply -f FILE|-: each object created, configured or unchanged. */
+export function cmdApply(r: Run, argv: string[]): void {
+  const p = parse(r, 'apply', argv, { filename: { kind: 'string', short: 'f' }, validate: { kind: 'string' }, 'server-side': { kind: 'bool' }, ...WRITE_FLAGS });
+  dryRunStrategy(r, p);
+  checkOutput(p);
+  const file = str(p, 'filename');
+  if (!file) throw new Fail('error: must specify one of -f and -k');
+  const source = file === '-' ? 'STDIN' : `"${file}"`;
+  const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
+  if (!objs.length) throw new Fail('error: no objects passed to apply');
+  for (const m of objs) {
+    try { applyOne(r, p, m, source); } catch (e) { if (e instanceof Fail) r.error(e.message); else throw e; }
+  }
+}
+
+function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
+  if (!m.kind) throw new Fail(`error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`);
+  if (!m.apiVersion) throw new Fail(`error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`);
+  const resource = resourceForKind(m.kind);
+  const info = resource ? RESOURCES[resource] : undefined;
+  const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
+  if (!resource || m.apiVersion !== expectedVersion) {
+    throw new Fail(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "${m.metadata?.namespace ?? ''}" from ${source}: no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`);
+  }
+  const kind = kindInfo(resource);
+  const name = m.metadata?.name;
+  if (!name) throw new Fail(`error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`);
+  const flagNs = str(p, 'namespace');
+  if (kind.namespaced && flagNs && m.metadata?.namespace && m.metadata.namespace !== flagNs) {
+    throw new Fail(`error: the namespace from the provided object "${m.metadata.namespace}" does not match the namespace "${flagNs}". You must pass '--namespace=${m.metadata.namespace}' to perform this operation.`);
+  }
+  const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
+  const manifest: Obj = structuredClone(m);
+  manifest.metadata = { ...manifest.metadata, ...(ns ? { namespace: ns } : {}) };
+  manifest.metadata.annotations = { ...manifest.metadata.annotations };
+  const applied = lastApplied(manifest);
+  const dry = dryRunStrategy(r, p, true);
+  const what = `${kind.singular}/${name}`;
+  const cur = r.req({ verb: 'get', resource, namespace: ns, name });
+  if (!cur.ok) {
+    if (cur.code !== 404) {
+      if (cur.code === 0) throw new Fail(`error: error validating ${source}: error validating data: failed to download openapi: Get "https://127.0.0.1:6443/openapi/v2?timeout=32s": dial tcp 127.0.0.1:6443: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false`);
+      throw new Fail(apiError(cur.status));
+    }
+    const body = structuredClone(manifest);
+    body.metadata.annotations[LAST_APPLIED] = applied;
+    if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
+    const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry) });
+    if (!res.ok) throw new Fail(apiError(res.status));
+    printWritten(r, p, dry, what, 'created', res.object);
+    return;
+  }
+  const live = cur.object as Obj;
+  const prev = (() => { try { return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}'); } catch { return {}; } })();
+  const next: Obj = structuredClone(live);
+  // A three-way merge in miniature: fields the last apply set but this one drops are removed;
+  // fields set by others (controllers, kubectl scale) and not named by either apply are kept.
+  next.metadata.labels = { ...next.metadata.labels };
+  for (const k of Object.keys(prev.metadata?.labels ?? {})) if (!(k in (manifest.metadata.labels ?? {}))) delete next.metadata.labels[k];
+  Object.assign(next.metadata.labels, manifest.metadata.labels ?? {});
+  if (!Object.keys(next.metadata.labels).length) delete next.metadata.labels;
+  next.metadata.annotations = { ...next.metadata.annotations };
+  for (const k of Object.keys(prev.metadata?.annotations ?? {})) if (!(k in manifest.metadata.annotations)) delete next.metadata.annotations[k];
+  Object.assign(next.metadata.annotations, manifest.metadata.annotations, { [LAST_APPLIED]: applied });
+  for (const top of Object.keys(manifest)) {
+    if (top === 'metadata' || top === 'status' || top === 'apiVersion' || top === 'kind') continue;
+    if (manifest[top] && typeof manifest[top] === 'object' && !Array.isArray(manifest[top]) && next[top] && typeof next[top] === 'object') {
+      const merged = mergeDeep(next[top], manifest[top]);
+      for (const k of Object.keys(prev[top] ?? {})) if (!(k in manifest[top])) delete merged[k];
+      next[top] = merged;
+    } else next[top] = manifest[top];
+  }
+  for (const top of Object.keys(prev)) if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
+  if (dry === 'client') { printWritten(r, p, dry, what, sameObject(next, live) ? 'unchanged' : 'configured', next); return; }
+  const res = r.req({ verb: 'update', resource, namespace: ns, name, body: next, options: writeOptions(dry) });
+  if (!res.ok) throw new Fail(apiError(res.status));
+  // A server dry run makes no revision: whether anything would change is read off the object.
+  const changed = dry === 'server' ? !sameObject(res.object as Obj, live) : res.revision !== undefined;
+  printWritten(r, p, dry, what, changed ? 'configured' : 'unchanged', res.object);
+}
+
+/** Strategic-merge in miniature: maps merge, lists of named items merge by name, the rest is replaced. */
+function mergeDeep(live: unknown, want: unknown): Obj {
+  const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (isMap(live) && isMap(want)) {
+    const out: Obj = { ...(live as Obj) };
+    for (const [k, v] of Object.entries(want as Obj)) out[k] = mergeDeep((live as Obj)[k], v);
+    return out;
+  }
+  const named = (v: unknown) => Array.isArray(v) && v.every((x) => isMap(x) && typeof x.name === 'string');
+  if (named(live) && named(want)) return (want as Obj[]).map((w) => mergeDeep((live as Obj[]).find((l) => l.name === w.name), w));
+  // Lists of maps without a name key (ports): element by element, so server defaults survive.
+  const maps = (v: unknown) => Array.isArray(v) && v.every(isMap);
+  if (maps(live) && maps(want) && (live as Obj[]).length === (want as Obj[]).length) return (want as Obj[]).map((w, i) => mergeDeep((live as Obj[])[i], w));
+  return want;
+}
+

@@ -1,0 +1,88 @@
+// The root command (pkg/cmd/cmd.go): global flags before the command, the command table, the real
+// commands this simulator leaves out, and runKubectl, the entry every caller uses.
+import type { SimCluster } from '../../cluster-types.ts';
+import { TokenizeError, tokenize } from '../tokenize.ts';
+import { cmdAnnotate } from './annotate.ts';
+import { cmdApiResources, cmdApiVersions } from './apiresources.ts';
+import { cmdApply } from './apply.ts';
+import { cmdAuth } from './auth.ts';
+import { cmdClusterInfo } from './clusterinfo.ts';
+import { cmdCreate } from './create.ts';
+import { cmdDelete } from './delete.ts';
+import { cmdDescribe } from './describe.ts';
+import { cmdCordon, cmdDrain } from './drain.ts';
+import { cmdEvents } from './events.ts';
+import { cmdExpose } from './expose.ts';
+import { GLOBAL_VALUED } from './flags.ts';
+import { cmdGet } from './get.ts';
+import { KUBECTL_HELP } from './help.ts';
+import { cmdLabel } from './label.ts';
+import { cmdLogs } from './logs.ts';
+import { cmdPatch } from './patch.ts';
+import { cmdRollout } from './rollout.ts';
+import { cmdRun } from './run.ts';
+import { cmdScale } from './scale.ts';
+import { cmdSet } from './set.ts';
+import { cmdTaint } from './taint.ts';
+import { cmdTop } from './top.ts';
+import { Fail, Run, type KubectlHost, type KubectlResult } from './util.ts';
+import { cmdVersion } from './version.ts';
+import { cmdWait } from './wait.ts';
+
+const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
+  get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
+  rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth,
+};
+
+/**
+ * Real kubectl commands the simulator leaves out, with why: a reader who types one learns it exists
+ * and what to use here instead, rather than being told there is no such command.
+ */
+const NOT_SIMULATED: Record<string, string> = {
+  exec: 'the simulated containers run no processes to start a shell or a command in (kubectl logs and describe pod show what they do)',
+  attach: 'the simulated containers have no terminal to attach to (kubectl logs shows their output)',
+  'port-forward': 'there is no network between your machine and the simulated pods',
+  proxy: 'there is no network between your machine and the simulated API server',
+  cp: 'the simulated containers have no file systems',
+  debug: 'the simulated containers run no processes to add a debugging container beside',
+  edit: 'there is no editor here; use kubectl patch, kubectl set image or kubectl apply -f - instead',
+  replace: 'use kubectl apply -f - instead',
+  explain: 'the API documentation is not bundled with this simulator (see kubernetes.io/docs/reference/kubernetes-api/)',
+  autoscale: 'the cluster runs no metrics-server and no HorizontalPodAutoscaler controller',
+  certificate: 'the simulated cluster has no certificate signing',
+  config: 'the simulator has one cluster and one user (kubernetes-admin); there is no kubeconfig to change',
+  plugin: 'the simulator has no plugins',
+  kustomize: 'apply a manifest with kubectl apply -f - instead',
+  diff: 'apply the manifest and read the result with kubectl get -o yaml instead',
+};
+
+/** Run one kubectl command line against the cluster (the `kubectl` word is optional). */
+export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?: string, host: KubectlHost = {}): KubectlResult {
+  const r = new Run(cluster, stdin, host);
+  try {
+    let args: string[];
+    try { args = typeof argv === 'string' ? tokenize(argv) : [...argv]; } catch (e) {
+      if (e instanceof TokenizeError) throw new Fail(`error: ${e.message}`);
+      throw e;
+    }
+    if (args[0] === 'kubectl') args.shift();
+    // Global flags may come before the command (`kubectl -n kube-system get pods`).
+    const pre: string[] = [];
+    while (args.length && args[0].startsWith('-')) {
+      const a = args.shift()!;
+      pre.push(a);
+      if (GLOBAL_VALUED.has(a) && args.length) pre.push(args.shift()!);
+    }
+    const cmd = args.shift();
+    if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
+    const fn = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+    if (!fn && Object.hasOwn(NOT_SIMULATED, cmd)) throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
+    if (!fn) throw new Fail(`error: unknown command "${cmd}" for "kubectl"`);
+    fn(r, [...args, ...pre]);
+  } catch (e) {
+    if (e instanceof Fail) r.error(e.message);
+    else r.error(`error: ${(e as Error)?.message ?? String(e)}`);
+  }
+  return { stdout: r.out, stderr: r.err, exitCode: r.failed ? 1 : 0 };
+}

@@ -1,0 +1,164 @@
+// kubectl create (pkg/cmd/create): deployment, namespace, service clusterip|nodeport, or -f FILE.
+import { deploymentFor } from '../generators.ts';
+import { kindInfo, resourceForKind } from '../resources.ts';
+import { nsOf, parse, str } from './flags.ts';
+import { manifestObjects, readSource } from './manifest.ts';
+import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
+
+/**
+ * The object a create generator builds as kubectl serialises it (what a client dry run prints): the
+ * namespace only when -n was given (EnforceNamespace), the empty structs Go's encoder keeps.
+ */
+function generated(obj: Obj, explicitNamespace: boolean, status: Obj = {}): Obj {
+  const { namespace: _ns, ...meta } = obj.metadata;
+  return { ...obj, metadata: explicitNamespace ? obj.metadata : meta, status };
+}
+
+// kubectl create subcommands for objects this cluster does not have, and why.
+const CREATE_NOT_SIMULATED: Record<string, string> = {
+  configmap: 'the simulated cluster has no ConfigMaps', cm: 'the simulated cluster has no ConfigMaps',
+  secret: 'the simulated cluster has no Secrets',
+  job: 'the simulated cluster runs no Job controller', cronjob: 'the simulated cluster runs no CronJob controller', cj: 'the simulated cluster runs no CronJob controller',
+  ingress: 'the simulated cluster has no Ingresses', ing: 'the simulated cluster has no Ingresses',
+  role: 'RBAC objects are built into this simulator, not created', clusterrole: 'RBAC objects are built into this simulator, not created',
+  rolebinding: 'RBAC objects are built into this simulator, not created', clusterrolebinding: 'RBAC objects are built into this simulator, not created',
+  serviceaccount: 'the simulated cluster has no ServiceAccount objects', sa: 'the simulated cluster has no ServiceAccount objects',
+  quota: 'the simulated cluster has no ResourceQuotas', priorityclass: 'the simulated cluster has no PriorityClasses', pc: 'the simulated cluster has no PriorityClasses',
+  poddisruptionbudget: 'the simulated cluster has no PodDisruptionBudgets', pdb: 'the simulated cluster has no PodDisruptionBudgets',
+  token: 'the simulated cluster issues no ServiceAccount tokens',
+};
+
+/** kubectl create: a deployment, namespace or service, or the objects of a file. */
+export function cmdCreate(r: Run, argv: string[]): void {
+  if (argv[0] === 'namespace' || argv[0] === 'ns') { cmdCreateNamespace(r, argv.slice(1)); return; }
+  if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
+  if (argv[0] !== undefined && Object.hasOwn(CREATE_NOT_SIMULATED, argv[0])) {
+    throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
+  }
+  if (argv[0] !== 'deployment' && argv[0] !== 'deploy') {
+    if (argv[0] === '-f' || argv[0]?.startsWith('--filename')) { cmdApplyAsCreate(r, argv); return; }
+    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: unknown command "${argv[0]}" for "kubectl create"` : 'error: must specify one of -f and -k');
+  }
+  const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  const name = p.args[0];
+  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
+  const image = str(p, 'image');
+  if (!image) throw new Fail('error: required flag(s) "image" not set');
+  const replicas = str(p, 'replicas') === undefined ? 1 : Number(str(p, 'replicas'));
+  if (!Number.isInteger(replicas)) throw new Fail(`error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`);
+  const port = str(p, 'port');
+  const ns = nsOf(p);
+  const body: Obj = deploymentFor(name, image, replicas, ns, port === undefined ? undefined : Number(port));
+  if (dry === 'client') {
+    const tpl = body.spec.template;
+    const printed = { ...body, spec: { ...body.spec, strategy: {}, template: { ...tpl, spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) } } } };
+    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined));
+    return;
+  }
+  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry) });
+  // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
+  printWritten(r, p, dry, `deployment.apps/${name}`, 'created', res.object);
+}
+
+/** kubectl create namespace NAME. */
+function cmdCreateNamespace(r: Run, argv: string[]): void {
+  const p = parse(r, 'create namespace', argv, WRITE_FLAGS);
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`);
+  const name = p.args[0];
+  const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }); return; }
+  const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry) });
+  if (!res.ok) throw new Fail(apiError(res.status));
+  printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
+}
+
+/** validation.IsValidPortName's complaints, joined as create service joins them. */
+function portNameErrors(name: string): string[] {
+  const errs: string[] = [];
+  if (name.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (name.length > 0 && (name.startsWith('-') || name.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+/** create service's parsePorts: `port[:targetPort]`, the port as utilsnet.ParsePort reads it, the target a number or a port name. */
+function parseServicePort(spec: string): { port: number; targetPort: number | string } {
+  const parts = spec.split(':');
+  const portText = parts[0];
+  // strconv.ParseUint(port, 10, 16): digits only, at most 65535 (0 is allowed here).
+  if (!/^\d+$/.test(portText)) throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: invalid syntax`);
+  const port = Number(portText);
+  if (port > 65535) throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: value out of range`);
+  if (parts.length === 1) return { port, targetPort: port };
+  const target = parts[1];
+  if (/^[+-]?\d+$/.test(target)) {
+    const n = Number(target);
+    if (n < 1 || n > 65535) throw new Fail('error: must be between 1 and 65535, inclusive');
+    return { port, targetPort: n };
+  }
+  const errs = portNameErrors(target);
+  if (errs.length) throw new Fail(`error: ${errs.join(',')}`);
+  return { port, targetPort: target };
+}
+
+/** kubectl create service clusterip|nodeport NAME --tcp=port[:targetPort] (selector and label app=NAME). */
+function cmdCreateService(r: Run, argv: string[]): void {
+  const types: Record<string, string> = { clusterip: 'ClusterIP', nodeport: 'NodePort' };
+  const sub = argv[0];
+  if (sub === 'loadbalancer' || sub === 'externalname') {
+    throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: ${sub === 'loadbalancer' ? 'the simulated cluster has no cloud load balancers' : 'the simulated cluster has no DNS'}`);
+  }
+  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl create service"` : 'error: Required subcommand not specified.');
+  const type = types[sub];
+  const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create service ${sub} -h' for help and examples`);
+  const name = p.args[0];
+  const tcp = str(p, 'tcp')?.split(',').filter((x) => x !== '') ?? [];
+  const clusterIP = sub === 'clusterip' ? str(p, 'clusterip') : undefined;
+  // ServiceOptions.Validate (the headless `--clusterip=None` needs no port).
+  if (clusterIP !== 'None' && tcp.length === 0) throw new Fail('error: at least one tcp port specifier must be provided');
+  const nodePort = sub === 'nodeport' && str(p, 'node-port') !== undefined ? Number(str(p, 'node-port')) : 0;
+  const ports = tcp.map((spec) => {
+    const { port, targetPort } = parseServicePort(spec);
+    const sp: Obj = { name: spec.replace(/:/g, '-'), port, targetPort, protocol: 'TCP' };
+    if (nodePort) sp.nodePort = nodePort;
+    return sp;
+  });
+  const spec: Obj = { ports, selector: { app: name }, type };
+  if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
+  const ns = nsOf(p);
+  const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
+  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} })); return; }
+  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
+  printWritten(r, p, dry, `service/${name}`, 'created', res.object);
+}
+
+function cmdApplyAsCreate(r: Run, argv: string[]): void {
+  const p = parse(r, 'create', argv, { filename: { kind: 'string', short: 'f' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  const file = str(p, 'filename')!;
+  const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
+  for (const m of objs) {
+    const resource = resourceForKind(m.kind ?? '');
+    if (!resource) { r.error(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "" from "${file}": no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`); continue; }
+    const kind = kindInfo(resource);
+    const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
+    if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name}`, 'created', m); continue; }
+    const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry) });
+    if (!res.ok) { r.error(apiError(res.status)); continue; }
+    printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name}`, 'created', res.object);
+  }
+}
+

@@ -1,0 +1,84 @@
+// kubectl cordon, uncordon and drain (pkg/cmd/drain): unschedulable, then every pod evicted and waited for.
+import { goDuration, parseDurationMs } from '../../util/duration.ts';
+import { kindInfo } from '../resources.ts';
+import { bool, parse, str } from './flags.ts';
+import { Fail, apiError, list, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
+
+function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none'): void {
+  const n = r.must({ verb: 'get', resource: 'nodes', name });
+  const word = on ? 'cordoned' : 'uncordoned';
+  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`); return; }
+  if (dry !== 'client') r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: writeOptions(dry, { patchType: 'merge' }) });
+  r.print(`node/${name} ${word}${dryRunSuffix(dry)}\n`);
+}
+
+/** kubectl cordon / uncordon NODE…: mark nodes unschedulable (on) or schedulable again. */
+export function cmdCordon(r: Run, argv: string[], on: boolean): void {
+  const cmd = on ? 'cordon' : 'uncordon';
+  const p = parse(r, cmd, argv, { selector: { kind: 'string', short: 'l' }, 'dry-run': WRITE_FLAGS['dry-run'] });
+  const dry = dryRunStrategy(r, p);
+  if (!p.args.length) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
+  for (const n of p.args) setUnschedulable(r, n.replace(/^(node|nodes|no)\//, ''), on, dry);
+}
+
+/** How often drain's waitForDelete reads each evicted pod (kubectl's 1 s). */
+const DRAIN_POLL_MS = 1000;
+
+/** kubectl drain NODE: cordon it, evict its pods and wait until they are gone. */
+export function cmdDrain(r: Run, argv: string[]): void {
+  const p = parse(r, 'drain', argv, { 'ignore-daemonsets': { kind: 'bool' }, 'delete-emptydir-data': { kind: 'bool' }, force: { kind: 'bool' }, 'grace-period': { kind: 'string' }, timeout: { kind: 'string' }, 'disable-eviction': { kind: 'bool' } });
+  if (p.args.length !== 1) throw new Fail('error: USAGE: drain NODE [flags]\nSee \'kubectl drain -h\' for help and examples');
+  const node = p.args[0].replace(/^(node|nodes|no)\//, '');
+  setUnschedulable(r, node, true);
+  const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`);
+  const ds: string[] = [];
+  const unmanaged: string[] = [];
+  const evict: Obj[] = [];
+  for (const pod of pods) {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    if (pod.metadata?.annotations?.['kubernetes.io/config.mirror']) continue;
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') { evict.push(pod); continue; }
+    const owner = (pod.metadata?.ownerReferences ?? []).find((o: Obj) => o.controller);
+    if (owner?.kind === 'DaemonSet') { ds.push(key); continue; }
+    if (!owner && !bool(p, 'force')) { unmanaged.push(key); continue; }
+    evict.push(pod);
+  }
+  const errs: string[] = [];
+  if (ds.length && !bool(p, 'ignore-daemonsets')) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
+  if (unmanaged.length) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
+  if (errs.length) {
+    const agg = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
+    throw new Fail(`error: unable to drain node "${node}" due to error: ${agg}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${agg}`);
+  }
+  if (ds.length) r.warn(`Warning: ignoring DaemonSet-managed Pods: ${ds.join(', ')}\n`);
+  const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
+  for (const pod of evict) {
+    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}\n`);
+    const res = r.req({ verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) } });
+    if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
+  }
+  const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
+  const cap = timeoutMs > 0 ? timeoutMs : 5 * 60_000;
+  const start = r.now;
+  const pending = [...evict];
+  // waitForDelete: a GET of each pod not yet gone, every second (wait.PollImmediate, 1 s interval),
+  // until it is not found or a new pod has its name.
+  for (;;) {
+    for (let i = 0; i < pending.length; i++) {
+      const pod = pending[i];
+      const cur = r.req({ verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name });
+      if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
+      if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); pending.splice(i--, 1); }
+    }
+    if (!pending.length) break;
+    if (r.now - start >= cap) {
+      const pod = pending[0];
+      const err = `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`;
+      throw new Fail(`There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}`).join('\n')}\nerror: unable to drain node "${node}" due to error: ${err}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${err}`);
+    }
+    r.cluster.advance(DRAIN_POLL_MS);
+  }
+  r.print(`node/${node} drained\n`);
+}
+

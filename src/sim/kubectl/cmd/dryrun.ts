@@ -1,0 +1,65 @@
+// --dry-run and -o for the commands that write (cmdutil.GetDryRunStrategy, PrintFlagsWithDryRunStrategy):
+// client sends nothing, server sends the write with dryRun=All (the API server runs it and stores
+// nothing); either way kubectl prints what the write would have left, or `TYPE/NAME verb (dry run)`.
+import type { RequestOptions } from '../../api-server.ts';
+import { deepEqual } from '../../names.ts';
+import type { FlagDef, Parsed } from '../args.ts';
+import { toJSON, toYAML } from '../printers.ts';
+import { str } from './flags.ts';
+import { Fail, type Obj, type Run } from './util.ts';
+
+/** cmdutil.DryRunStrategy. */
+export type DryRun = 'none' | 'client' | 'server';
+
+/** The --dry-run and -o flags (pflag's NoOptDefVal "unchanged": `--dry-run` alone is the deprecated client). */
+export const WRITE_FLAGS: Record<string, FlagDef> = { 'dry-run': { kind: 'string', noOptDefault: 'unchanged' }, output: { kind: 'string', short: 'o' } };
+
+/** GetDryRunStrategy: none, client or server (the deprecated forms warn, as klog does, on stderr). */
+export function dryRunStrategy(r: Run, p: Parsed, quiet = false): DryRun {
+  const v = str(p, 'dry-run') ?? 'none';
+  switch (v) {
+    case 'client': case 'server': case 'none': return v;
+    case 'unchanged': if (!quiet) r.warn('--dry-run is deprecated and can be replaced with --dry-run=client.\n'); return 'client';
+  }
+  const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined;
+  if (b === undefined) throw new Fail(`error: Invalid dry-run value (${v}). Must be "none", "server", or "client".`);
+  if (!quiet) r.warn(`--dry-run=${v} is deprecated (boolean value) and can be replaced with --dry-run=${b ? 'client' : 'none'}.\n`);
+  return b ? 'client' : 'none';
+}
+
+/** The options a write carries: dryRun=All on a server dry run. */
+export function writeOptions(dry: DryRun, options?: RequestOptions): RequestOptions | undefined {
+  return dry === 'server' ? { ...options, dryRun: true } : options;
+}
+
+/** What PrintFlagsWithDryRunStrategy adds to the operation: " (dry run)", " (server dry run)" or nothing. */
+export function dryRunSuffix(dry: DryRun): string {
+  return dry === 'client' ? ' (dry run)' : dry === 'server' ? ' (server dry run)' : '';
+}
+
+/** The -o values the writing commands print with (cli-runtime's PrintFlags without the templates). */
+const OUTPUTS = ['', 'json', 'yaml', 'name'];
+
+/** Refuse an -o the printer cannot match, before anything is sent. */
+export function checkOutput(p: Parsed): void {
+  const o = str(p, 'output') ?? '';
+  if (!OUTPUTS.includes(o)) throw new Fail(`error: unable to match a printer suitable for the output format "${o}", allowed formats are: json,name,yaml`);
+}
+
+/**
+ * Print the result of one write as PrintFlags does: the object for -o json|yaml, `TYPE/NAME` for
+ * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix.
+ */
+export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj): void {
+  const o = str(p, 'output') ?? '';
+  if (o === 'json') r.print(toJSON(obj) + '\n');
+  else if (o === 'yaml') r.print(toYAML(obj));
+  else if (o === 'name') r.print(`${what}\n`);
+  else r.print(`${what} ${operation}${dryRunSuffix(dry)}\n`);
+}
+
+/** Whether two versions of an object are the same but for their resourceVersion (what a write would change). */
+export function sameObject(a: Obj, b: Obj): boolean {
+  const strip = (o: Obj) => (o?.metadata ? { ...o, metadata: { ...o.metadata, resourceVersion: undefined } } : o);
+  return deepEqual(strip(a), strip(b));
+}

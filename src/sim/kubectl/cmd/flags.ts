@@ -1,0 +1,36 @@
+// The flags every command takes (namespace, kubeconfig, --as …) and the parse that adds them to a
+// command's own, with pflag's errors worded as kubectl prints them.
+import { FlagError, parseFlags, type FlagDef, type Parsed } from '../args.ts';
+import { Fail, type Run } from './util.ts';
+
+const NS: Record<string, FlagDef> = { namespace: { kind: 'string', short: 'n' } };
+const COMMON: Record<string, FlagDef> = {
+  ...NS, kubeconfig: { kind: 'string' }, context: { kind: 'string' }, 'request-timeout': { kind: 'string' },
+  as: { kind: 'string' }, 'as-group': { kind: 'string' },
+};
+/** Global flags that take a value (for the ones given before the command). */
+export const GLOBAL_VALUED = new Set(['-n', '--namespace', '--kubeconfig', '--context', '--request-timeout', '--as', '--as-group']);
+
+/** Parse a command's argv against its flags and the global ones; --as/--as-group set the impersonation. */
+export function parse(r: Run, cmd: string, argv: string[], defs: Record<string, FlagDef>): Parsed {
+  let p: Parsed;
+  try {
+    p = parseFlags(argv, { ...COMMON, help: { kind: 'bool', short: 'h' }, ...defs });
+  } catch (e) {
+    if (e instanceof FlagError) throw new Fail(`error: ${e.message}\nSee 'kubectl ${cmd} --help' for usage.`);
+    throw e;
+  }
+  const as = str(p, 'as');
+  const group = str(p, 'as-group');
+  // (The simulator's own wording: a group alone is not sent.)
+  if (group !== undefined && !as) throw new Fail('error: --as-group needs --as in this simulator');
+  if (as) r.impersonate = group !== undefined ? { user: as, groups: [group] } : { user: as };
+  return p;
+}
+
+/** A string flag's value (undefined when not given). */
+export function str(p: Parsed, k: string): string | undefined { const v = p.flags[k]; return typeof v === 'string' ? v : undefined; }
+/** Whether a bool flag is set. */
+export function bool(p: Parsed, k: string): boolean { return p.flags[k] === true; }
+/** The namespace the command acts in (-n, else default). */
+export function nsOf(p: Parsed): string { return str(p, 'namespace') || 'default'; }

@@ -1,0 +1,79 @@
+// kubectl logs (pkg/cmd/logs): a container's output, through the API server from its node's kubelet.
+import { labelSelectorAsString } from '../../api-server.ts';
+import { parseTime } from '../../kubelet/time.ts';
+import { kindInfo } from '../resources.ts';
+import { bool, nsOf, parse, str } from './flags.ts';
+import { Fail, apiError, kindOrFail, list, type Obj, type Run } from './util.ts';
+
+function isPodReady(p: Obj): boolean {
+  return ((p.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** podutils.ByLogging: which of a workload's pods `kubectl logs deploy/NAME` reads (the first). */
+function byLogging(a: Obj, b: Obj): number {
+  const assigned = (p: Obj) => !!p.spec?.nodeName;
+  if (assigned(a) !== assigned(b)) return assigned(a) ? -1 : 1;
+  const rank: Record<string, number> = { Running: 0, Unknown: 1, Pending: 2 };
+  const ra = rank[a.status?.phase] ?? 3;
+  const rb = rank[b.status?.phase] ?? 3;
+  if (ra !== rb) return ra - rb;
+  if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? -1 : 1;
+  const readySince = (p: Obj) => parseTime(((p.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready')?.lastTransitionTime) ?? Infinity;
+  if (isPodReady(a) && readySince(a) !== readySince(b)) return readySince(a) - readySince(b);
+  const restarts = (p: Obj) => Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
+  if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
+  return (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity);
+}
+
+/** kubectl logs: a container's output, fetched through the API server from the node's kubelet. */
+export function cmdLogs(r: Run, argv: string[]): void {
+  const p = parse(r, 'logs', argv, {
+    container: { kind: 'string', short: 'c' }, previous: { kind: 'bool', short: 'p' }, tail: { kind: 'string' },
+    follow: { kind: 'bool', short: 'f' }, 'all-containers': { kind: 'bool' },
+  });
+  if (!p.args.length) throw new Fail("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples");
+  const ns = nsOf(p);
+  const tailArg = str(p, 'tail') ?? '-1';
+  const tail = Number(tailArg);
+  if (!Number.isInteger(tail)) throw new Fail(`error: invalid argument "${tailArg}" for "--tail" flag: strconv.ParseInt: parsing "${tailArg}": invalid syntax\nSee 'kubectl logs --help' for usage.`);
+  let podName = p.args[0];
+  if (podName.includes('/')) {
+    const [type, name] = [podName.slice(0, podName.indexOf('/')), podName.slice(podName.indexOf('/') + 1)];
+    const kind = kindOrFail(type);
+    if (kind.resource === 'pods') podName = name;
+    else if (kind.resource === 'deployments' || kind.resource === 'replicasets') {
+      const owner = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name });
+      const pods = list(r, kindInfo('pods'), ns, labelSelectorAsString(owner.spec?.selector)).sort(byLogging);
+      if (!pods.length) throw new Fail(`error: timed out waiting for the condition`);
+      if (pods.length > 1) r.warn(`Found ${pods.length} pods, using pod/${pods[0].metadata.name}\n`);
+      podName = pods[0].metadata.name;
+    } else throw new Fail(`error: this simulator's kubectl logs reads pods, deployments and replicasets, not ${kind.resource}`);
+  }
+  const pod = r.must({ verb: 'get', resource: 'pods', namespace: ns, name: podName });
+  const containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string);
+  const inits = ((pod.spec?.initContainers ?? []) as Obj[]).map((c) => c.name as string);
+  let names: string[];
+  if (bool(p, 'all-containers')) names = [...inits, ...containers];
+  else if (str(p, 'container')) names = [str(p, 'container')!];
+  else {
+    // The annotated default container, else the first; kubectl says so when there was a choice.
+    const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
+    const chosen = annotated && containers.includes(annotated) ? annotated : containers[0];
+    if (containers.length + inits.length > 1) r.warn(`Defaulted container "${chosen}" out of: ${[...containers, ...inits.map((n) => `${n} (init)`)].join(', ')}\n`);
+    names = [chosen];
+  }
+  for (const container of names) {
+    const options: Obj = { container };
+    if (bool(p, 'previous')) options.previous = true;
+    const res = r.req({ verb: 'get', resource: 'pods', namespace: ns, name: podName, subresource: 'log', options });
+    if (!res.ok) throw new Fail(apiError(res.status));
+    let text = String(res.object ?? '');
+    if (tail >= 0) {
+      const lines = text.split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      text = lines.slice(Math.max(0, lines.length - tail)).map((l) => `${l}\n`).join('');
+    }
+    r.print(text);
+  }
+}
+

@@ -1,0 +1,130 @@
+// kubectl rollout (pkg/cmd/rollout) of a Deployment: status, history, undo, pause, resume, restart.
+import { RESOURCES, labelSelectorAsString } from '../../api-server.ts';
+import { rfc3339 } from '../../kubelet/time.ts';
+import { podTemplateText, sameTemplate } from '../describe.ts';
+import { kindInfo } from '../resources.ts';
+import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
+import { nsOf, parse, str } from './flags.ts';
+import { Fail, list, targets, type Obj, type Run } from './util.ts';
+import { untilWithSync } from './watch.ts';
+
+function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
+  const t = targets(args);
+  if (!t.names.length) throw new Fail(`error: required resource not specified\nSee 'kubectl rollout ${sub} -h' for help and examples`);
+  const { kind, name } = t.names[0];
+  if (kind.resource !== 'deployments') throw new Fail(`error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`);
+  return { name };
+}
+
+/** The line `kubectl rollout status` prints for a Deployment's state, and whether it is final. */
+export function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
+  const name = d.metadata?.name;
+  const st = d.status ?? {};
+  if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0)) return { line: 'Waiting for deployment spec update to be observed...', done: false };
+  const prog = (st.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
+  if (prog?.reason === 'ProgressDeadlineExceeded') return { line: `error: deployment "${name}" exceeded its progress deadline`, done: true, error: true };
+  const spec = d.spec?.replicas ?? 1;
+  const updated = st.updatedReplicas ?? 0;
+  if (updated < spec) return { line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${spec} new replicas have been updated...`, done: false };
+  if ((st.replicas ?? 0) > updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...`, done: false };
+  if ((st.availableReplicas ?? 0) < updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...`, done: false };
+  return { line: `deployment "${name}" successfully rolled out`, done: true };
+}
+
+function ownedReplicaSets(r: Run, d: Obj): Obj[] {
+  return list(r, kindInfo('replicasets'), d.metadata.namespace, labelSelectorAsString(d.spec?.selector))
+    .filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === d.metadata.uid));
+}
+
+const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+
+/** kubectl rollout status|history|undo|pause|resume|restart of a Deployment. */
+export function cmdRollout(r: Run, argv: string[]): void {
+  const sub = argv[0];
+  const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
+  if (!sub || !subs.includes(sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl rollout"` : 'error: Required subcommand not specified.');
+  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  const { name } = rolloutTarget(r, p.args, sub);
+  const ns = nsOf(p);
+  const get = () => r.must({ verb: 'get', resource: 'deployments', namespace: ns, name });
+  const d = get();
+  const qualified = `deployment.apps/${name}`;
+  switch (sub) {
+    case 'status': {
+      // The GET above is the resource builder's; then kubectl lists and watches the Deployment
+      // (fieldSelector metadata.name=NAME) and prints the status of each notification when it reads
+      // differently from the last, until the rollout finishes; here simulated time runs meanwhile,
+      // up to the progress deadline (plus slack). --watch=false prints the status once.
+      const deadline = r.now + ((d.spec?.progressDeadlineSeconds ?? 600) + 60) * 1000;
+      let last = '';
+      const done = untilWithSync(r, kindInfo('deployments'), ns, name, deadline, (o) => {
+        if (!o) throw new Fail('error: object has been deleted');
+        const s = rolloutStatusLine(o);
+        if (s.error) throw new Fail(s.line);
+        if (s.line !== last) { r.print(s.line + '\n'); last = s.line; }
+        return s.done || p.flags.watch === false;
+      });
+      if (!done) throw new Fail('error: timed out waiting for the condition');
+      return;
+    }
+    case 'history': {
+      const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));
+      const revision = str(p, 'revision') === undefined ? 0 : Number(str(p, 'revision'));
+      if (!Number.isInteger(revision)) throw new Fail(`error: invalid argument "${str(p, 'revision')}" for "--revision" flag: strconv.ParseInt: parsing "${str(p, 'revision')}": invalid syntax\nSee 'kubectl rollout history --help' for usage.`);
+      if (revision < 0) throw new Fail(`error: revision must be a positive integer: ${revision}`);
+      if (revision > 0) {
+        // ViewHistory with a revision: that ReplicaSet's pod template, printed by printTemplate.
+        const rs = rss.find((x) => revisionOf(x) === revision);
+        if (!rs) throw new Fail(`error: unable to find the specified revision`);
+        r.print(`${qualified} with revision #${revision}\n${podTemplateText(rs.spec?.template ?? {})}\n`);
+        return;
+      }
+      if (!rss.length) { r.print('No rollout history found.\n'); return; }
+      let t = 'REVISION\tCHANGE-CAUSE\n';
+      for (const rs of rss) t += `${revisionOf(rs)}\t${rs.metadata?.annotations?.['kubernetes.io/change-cause'] ?? '<none>'}\n`;
+      r.print(`${qualified} \n${tabwrite(t, DESCRIBE_TABS)}\n`);
+      return;
+    }
+    case 'undo': {
+      if (d.spec?.paused) throw new Fail(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${name}' and try again`);
+      const toRev = Number(str(p, 'to-revision') ?? 0);
+      const rss = ownedReplicaSets(r, d);
+      let target: Obj | undefined;
+      if (toRev === 0) {
+        const sorted = rss.filter((x) => revisionOf(x) > 0).sort((a, b) => revisionOf(b) - revisionOf(a));
+        if (sorted.length < 2) throw new Fail(`error: no rollout history found for deployment "${name}"`);
+        target = sorted[1];
+      } else {
+        target = rss.find((x) => revisionOf(x) === toRev);
+        if (!target) throw new Fail(`error: unable to find specified revision ${toRev} in history`);
+      }
+      if (sameTemplate(target.spec.template, d.spec.template)) {
+        r.print(`${qualified} skipped rollback (current template already matches revision ${revisionOf(target)})\n`);
+        return;
+      }
+      const tpl = structuredClone(target.spec.template);
+      if (tpl.metadata?.labels) delete tpl.metadata.labels['pod-template-hash'];
+      const next = structuredClone(d);
+      next.spec.template = tpl;
+      r.must({ verb: 'update', resource: 'deployments', namespace: ns, name, body: next });
+      r.print(`${qualified} rolled back\n`);
+      return;
+    }
+    case 'pause':
+      if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is already paused`);
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: true } } });
+      r.print(`${qualified} paused\n`);
+      return;
+    case 'resume':
+      if (!d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is not paused`);
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: null } }, options: { patchType: 'merge' } });
+      r.print(`${qualified} resumed\n`);
+      return;
+    case 'restart':
+      if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" can't restart paused deployment (run rollout resume first)`);
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(r.now) } } } } } });
+      r.print(`${qualified} restarted\n`);
+      return;
+  }
+}
+

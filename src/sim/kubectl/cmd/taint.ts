@@ -1,0 +1,55 @@
+// kubectl taint (pkg/cmd/taint): add, replace (--overwrite) or remove a node's taints.
+import { RESOURCES, mergePatch } from '../../api-server.ts';
+import { bool, parse } from './flags.ts';
+import { Fail, targets, type Obj, type Run } from './util.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
+
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** kubectl taint NODE KEY[=VALUE]:EFFECT | KEY[:EFFECT]-: add or remove taints. */
+export function cmdTaint(r: Run, argv: string[]): void {
+  const p = parse(r, 'taint', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  const specs = p.args.filter((a) => a.includes(':') || a.endsWith('-') || a.includes('='));
+  const rest = p.args.filter((a) => !specs.includes(a));
+  const t = targets(rest);
+  if (!t.names.length || !specs.length) throw new Fail('error: at least one taint update is required\nSee \'kubectl taint -h\' for help and examples');
+  for (const { kind } of t.names) if (kind.resource !== 'nodes') throw new Fail(`error: invalid resource type ${RESOURCES[kind.resource].kind.toLowerCase()}s, only node types are supported`);
+  const add: Obj[] = [];
+  const remove: { key: string; effect?: string }[] = [];
+  for (const s of specs) {
+    if (s.endsWith('-')) {
+      const body = s.slice(0, -1);
+      const [kv, effect] = body.split(':');
+      const key = kv.split('=')[0];
+      if (effect && !EFFECTS.includes(effect)) throw new Fail(`error: invalid taint effect: ${effect}, unsupported taint effect`);
+      remove.push({ key, effect });
+    } else {
+      const m = /^([^=:]+)(?:=([^:]*))?:(.*)$/.exec(s);
+      if (!m) throw new Fail(`error: invalid taint spec: ${s}, unknown taint spec`);
+      if (!EFFECTS.includes(m[3])) throw new Fail(`error: invalid taint effect: ${m[3]}, unsupported taint effect`);
+      add.push({ key: m[1], ...(m[2] ? { value: m[2] } : {}), effect: m[3] });
+    }
+  }
+  for (const { name } of t.names) {
+    const n = r.must({ verb: 'get', resource: 'nodes', name });
+    let taints: Obj[] = [...(n.spec?.taints ?? [])];
+    for (const a of add) {
+      const i = taints.findIndex((x) => x.key === a.key && x.effect === a.effect);
+      if (i >= 0 && !bool(p, 'overwrite')) throw new Fail(`error: node ${name} already has ${a.key} taint(s) with same effect(s) and --overwrite is false`);
+      if (i >= 0) taints[i] = a; else taints.push(a);
+    }
+    for (const rm of remove) {
+      const before = taints.length;
+      taints = taints.filter((x) => !(x.key === rm.key && (!rm.effect || x.effect === rm.effect)));
+      if (taints.length === before) throw new Fail(`error: taint "${rm.key}${rm.effect ? ':' + rm.effect : ''}" not found`);
+    }
+    const body = { spec: { taints: taints.length ? taints : null } };
+    const done = add.length ? 'tainted' : 'untainted';
+    if (dry === 'client') { printWritten(r, p, dry, `node/${name}`, done, mergePatch(n, body)); continue; }
+    const res = r.must({ verb: 'patch', resource: 'nodes', name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    printWritten(r, p, dry, `node/${name}`, done, res);
+  }
+}
+

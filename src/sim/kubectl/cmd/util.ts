@@ -1,0 +1,130 @@
+// What every command shares, as kubectl's pkg/cmd/util and cli-runtime do: one invocation's output
+// and requests (Run), the failure that ends it (Fail, printed as CheckErr prints it), and the
+// resource arguments (`TYPE NAME…`, `TYPE/NAME`, `TYPE1,TYPE2`) turned into what to ask for.
+import { KUBECTL_CONNECTION_REFUSED, RESOURCES, type ApiRequest, type ApiResult, type Status } from '../../api-server.ts';
+import type { SimCluster } from '../../cluster-types.ts';
+import { resolveKind, type KindInfo } from '../resources.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Obj = any;
+/** What one kubectl invocation printed and its exit code. */
+export interface KubectlResult { stdout: string; stderr: string; exitCode: number }
+
+/** Host services the pure interpreter cannot reach on its own (files for `apply -f FILE`). */
+export interface KubectlHost {
+  /** Contents of a file, or undefined when it does not exist. */
+  readFile?(path: string): string | undefined;
+}
+
+/** A failure that ends the command: printed as-is on stderr (kubectl formats it first). */
+export class Fail extends Error {}
+
+/** One kubectl invocation: what it printed, whether it failed, and the requests it sends (with --as). */
+export class Run {
+  out = '';
+  err = '';
+  failed = false;
+  readonly cluster: SimCluster;
+  readonly stdin: string | undefined;
+  readonly host: KubectlHost;
+  constructor(cluster: SimCluster, stdin: string | undefined, host: KubectlHost) { this.cluster = cluster; this.stdin = stdin; this.host = host; }
+  print(s: string): void { this.out += s; }
+  warn(s: string): void { this.err += s; }
+  error(s: string): void { this.err += s.endsWith('\n') ? s : s + '\n'; this.failed = true; }
+  get now(): number { return this.cluster.now; }
+
+  /** --as/--as-group: every request of the command carries them (the Impersonate-* headers). */
+  impersonate: { user: string; groups?: string[] } | undefined;
+  req(r: ApiRequest): ApiResult<unknown> {
+    return this.cluster.request(this.impersonate ? { ...r, options: { ...r.options, impersonate: this.impersonate } } : r);
+  }
+  /** A request that must succeed (else the command ends with kubectl's rendering of the error). */
+  must<T = Obj>(r: ApiRequest): T {
+    const res = this.req(r);
+    if (!res.ok) throw new Fail(apiError(res.status));
+    return res.object as T;
+  }
+}
+
+/** checkErr: Invalid as `The Kind "name" is invalid: …`, other API errors as `Error from server (Reason): …`. */
+export function apiError(s: Status): string {
+  if (s.code === 0) return KUBECTL_CONNECTION_REFUSED;
+  if (s.reason === 'Invalid') {
+    // A Status with details but no kind or name (NewGenericServerResponse's 422, a refused JSON
+    // patch) keeps the generic head and, without causes, adds the server's message.
+    const causes = s.details?.causes ?? [];
+    const named = s.details && (s.details.kind || s.details.name);
+    const head = named ? `The ${s.details!.kind} "${s.details!.name}" is invalid` : 'The request is invalid';
+    if (!causes.length) return named || !s.message ? head : `${head}: ${s.message}`;
+    if (causes.length === 1) return `${head}: ${causes[0].field}: ${causes[0].message}`;
+    return `${head}: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
+  }
+  if (s.reason && s.reason !== 'Unknown') return `Error from server (${s.reason}): ${s.message}`;
+  return `Error from server: ${s.message}`;
+}
+
+/** The resource a type argument names (`po`, `deploy`, `deployments.apps`), or kubectl's error. */
+export function kindOrFail(arg: string): KindInfo {
+  const k = resolveKind(arg);
+  if (!k) throw new Fail(`error: the server doesn't have a resource type "${arg}"`);
+  return k;
+}
+
+/** The `all` category (pods, replicationcontrollers, services, daemonsets, deployments, …) as served here. */
+const ALL_CATEGORY = ['pods', 'services', 'deployments', 'replicasets'];
+
+/** `TYPE NAME…`, `TYPE/NAME …` or `TYPE1,TYPE2`: the (kind, name?) pairs of a command. */
+export function targets(args: string[]): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
+  if (!args.length) return { kinds: [], names: [] };
+  if (args.every((a) => a.includes('/'))) {
+    return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t), name: n.join('/') }; }) };
+  }
+  if (args[0].includes('/')) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
+  // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
+  // The category `all` stands for the workload kinds this cluster serves, in kubectl's order.
+  const types = args[0].split(',').flatMap((t) => (t === 'all' ? ALL_CATEGORY : [t]));
+  const kinds = [...new Set(types)].map(kindOrFail);
+  const names = args.slice(1);
+  if (names.includes('')) throw new Fail('error: resource name may not be empty');
+  if (names.length && kinds.length > 1) return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };
+  return { kinds: names.length ? [] : kinds, names: names.map((n) => ({ kind: kinds[0], name: n })) };
+}
+
+/** LIST a resource (in a namespace, or all), each item given its apiVersion and kind. */
+export function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): Obj[] {
+  return listAt(r, kind, ns, selector, fieldSelector).items;
+}
+
+/** list, with the list's resourceVersion (where a watch that follows it starts). */
+export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): { items: Obj[]; resourceVersion: string } {
+  const opts: Obj = {};
+  if (selector) opts.labelSelector = selector;
+  if (fieldSelector) opts.fieldSelector = fieldSelector;
+  const res = r.must<Obj>({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
+  return { items: (res.items ?? []).map((o: Obj) => withKind(kind, o)), resourceVersion: String(res.metadata?.resourceVersion ?? '') };
+}
+
+/** The object with apiVersion and kind set, as a typed list item prints them. */
+export function withKind(kind: KindInfo, o: Obj): Obj {
+  const info = RESOURCES[kind.resource];
+  return { ...o, apiVersion: o.apiVersion ?? (info.group ? `${info.group}/${info.version}` : info.version), kind: o.kind ?? info.kind };
+}
+
+/** The human printers' "No resources found" line, on stderr. */
+export function noResources(r: Run, ns: string | undefined, namespaced: boolean): void {
+  r.warn(ns && namespaced ? `No resources found in ${ns} namespace.\n` : 'No resources found\n');
+}
+
+/** Exactly one TYPE NAME (or TYPE/NAME), or the error kubectl gives for none or several. */
+export function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo; name: string } {
+  const t = targets(args);
+  if (t.names.length !== 1) throw new Fail(`error: ${t.names.length ? 'there is no need to specify more than one resource' : 'resource(s) were provided, but no name was specified'}\nSee 'kubectl ${cmd} -h' for help and examples`);
+  return t.names[0];
+}
+
+/** strconv.ParseBool. */
+export function parseGoBool(s: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
+  return undefined;
+}

@@ -1,0 +1,17 @@
+// kubectl version (pkg/cmd/version).
+import { bool, parse } from './flags.ts';
+import { Fail, apiError, type Run } from './util.ts';
+
+/** The client and server version this kubectl reports. */
+export const KUBECTL_VERSION = 'v1.35.0';
+
+/** kubectl version: client, kustomize and (unless --client) server versions. */
+export function cmdVersion(r: Run, argv: string[]): void {
+  const p = parse(r, 'version', argv, { client: { kind: 'bool' }, output: { kind: 'string', short: 'o' } });
+  r.print(`Client Version: ${KUBECTL_VERSION}\nKustomize Version: v5.7.1\n`);
+  if (bool(p, 'client')) return;
+  const res = r.req({ verb: 'get', resource: 'namespaces', name: 'default' });
+  if (!res.ok && res.code === 0) throw new Fail(apiError(res.status));
+  r.print(`Server Version: ${KUBECTL_VERSION}\n`);
+}
+

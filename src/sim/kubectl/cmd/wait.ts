@@ -1,0 +1,113 @@
+// kubectl wait (pkg/cmd/wait): until each object meets a condition, or the timeout passes.
+import { parseDurationMs } from '../../util/duration.ts';
+import type { KindInfo } from '../resources.ts';
+import { bool, nsOf, parse, str } from './flags.ts';
+import { Fail, apiError, list, targets, type Obj, type Run } from './util.ts';
+import { untilWithSync } from './watch.ts';
+
+type WaitCondition = (o: Obj | undefined) => boolean;
+
+/** ConditionalWait.IsConditionMet: the named condition has the status (case-insensitive), for the current generation. */
+function conditionMet(name: string, status: string): WaitCondition {
+  return (o) => {
+    for (const c of (o?.status?.conditions ?? []) as Obj[]) {
+      if (String(c.type ?? '').toLowerCase() !== name.toLowerCase()) continue;
+      const generation = o?.metadata?.generation;
+      const observed = c.observedGeneration ?? o?.status?.observedGeneration;
+      if (generation !== undefined && observed !== undefined && observed < generation) return false;
+      return String(c.status ?? '').toLowerCase() === status.toLowerCase();
+    }
+    return false;
+  };
+}
+
+/** A `{.a.b[0].c}` JSONPath (field names and indexes only) read from an object. */
+function simpleJsonPath(expr: string): ((o: Obj) => unknown) | undefined {
+  const m = /^\{((?:\.[A-Za-z0-9_-]+(?:\[\d+\])?)+)\}$/.exec(expr);
+  if (!m) return undefined;
+  const steps: (string | number)[] = [];
+  for (const part of m[1].slice(1).split('.')) {
+    const [, field, index] = /^([A-Za-z0-9_-]+)(?:\[(\d+)\])?$/.exec(part)!;
+    steps.push(field);
+    if (index !== undefined) steps.push(Number(index));
+  }
+  return (o) => steps.reduce<unknown>((v, k) => (v == null ? undefined : (v as Record<string | number, unknown>)[k]), o);
+}
+
+/** conditionFuncFor: delete, create, condition=NAME[=STATUS] or jsonpath='{.path}'=VALUE. */
+function waitCondition(forArg: string): WaitCondition {
+  const lower = forArg.toLowerCase();
+  if (lower === 'delete') return (o) => o === undefined;
+  if (lower === 'create') return (o) => o !== undefined;
+  if (forArg.startsWith('condition=')) {
+    const rest = forArg.slice('condition='.length);
+    const eq = rest.indexOf('=');
+    return conditionMet(eq === -1 ? rest : rest.slice(0, eq), eq === -1 ? 'true' : rest.slice(eq + 1));
+  }
+  if (forArg.startsWith('jsonpath=')) {
+    const body = forArg.slice('jsonpath='.length).replace(/^'|'$/g, '');
+    const eq = body.lastIndexOf('}=');
+    const expr = eq === -1 ? body : body.slice(0, eq + 1);
+    const want = eq === -1 ? undefined : body.slice(eq + 2);
+    const read = simpleJsonPath(expr);
+    if (!read) throw new Fail(`error: this simulator's kubectl wait reads only simple paths such as '{.status.phase}', not ${JSON.stringify(expr)}`);
+    return (o) => {
+      if (!o) return false;
+      const v = read(o);
+      return want === undefined ? v !== undefined : v !== undefined && v !== null && typeof v !== 'object' && String(v) === want;
+    };
+  }
+  throw new Fail(`error: unrecognized condition: ${JSON.stringify(forArg)}`);
+}
+
+/** The longest a `kubectl wait` runs simulated time. */
+const WAIT_CAP_MS = 3_600_000;
+
+/**
+ * kubectl wait: each object read (GET), then watched through the API server (LIST and WATCH with
+ * fieldSelector metadata.name=NAME) while simulated time runs, until it meets the condition or
+ * --timeout (30 s) passes.
+ */
+export function cmdWait(r: Run, argv: string[]): void {
+  const p = parse(r, 'wait', argv, { for: { kind: 'string' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const cond = waitCondition(str(p, 'for') ?? '');
+  const timeoutArg = str(p, 'timeout') ?? '30s';
+  const timeoutMs = parseDurationMs(timeoutArg.replace(/^-.*/, '0'));
+  if (timeoutMs === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl wait --help' for usage.`);
+  // A negative timeout is kubectl's "a week"; the simulator runs at most an hour of simulated time
+  // per command, so a page never spends long on one line.
+  const requested = timeoutArg.startsWith('-') ? 168 * 3_600_000 : timeoutMs;
+  const effective = Math.min(requested, WAIT_CAP_MS);
+  const ns = nsOf(p);
+  const t = targets(p.args);
+  const objs: { kind: KindInfo; name: string }[] = [...t.names];
+  for (const kind of t.kinds) {
+    if (str(p, 'selector') === undefined && !bool(p, 'all')) throw new Fail('error: resource(s) were provided, but no name was specified');
+    for (const o of list(r, kind, ns, str(p, 'selector'))) objs.push({ kind, name: o.metadata.name });
+  }
+  if (!objs.length) throw new Fail('error: no matching resources found');
+  const deadline = r.now + effective;
+  const forDelete = (str(p, 'for') ?? '').toLowerCase() === 'delete';
+  const forCreate = (str(p, 'for') ?? '').toLowerCase() === 'create';
+  for (const { kind, name } of objs) {
+    const namespace = kind.namespaced ? ns : undefined;
+    // The resource builder's GET (--for=delete ignores NotFound: an object already gone is skipped without a word).
+    const first = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+    if (!first.ok && first.code === 404 && forDelete) continue;
+    if (!first.ok) throw new Fail(apiError(first.status));
+    // IsCreated is done once the object is found; IsDeleted reads it again before it watches; the
+    // condition and jsonpath waits list it and, unless that settles it, watch it.
+    let met = forCreate;
+    if (forDelete) {
+      const again = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+      if (!again.ok && again.code !== 404) throw new Fail(apiError(again.status));
+      met = !again.ok;
+    }
+    if (!met) met = untilWithSync(r, kind, namespace, name, deadline, cond);
+    if (!met) {
+      if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
+      throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
+    }
+    r.print(`${kind.singular}/${name} condition met\n`);
+  }
+}

@@ -1,0 +1,89 @@
+// kubectl reads the cluster through the API server like every other client: its waits and watches
+// are LISTs, WATCHes and GETs in the request log, never a look into the store.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { createCluster, type Cluster } from '../../cluster.ts';
+import { runKubectl } from '../kubectl.ts';
+
+const KUBECTL_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** kubectl's non-test sources (the test doubles, fixture.ts and test-cluster.ts, build worlds by hand). */
+function sources(dir = KUBECTL_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return /\.ts$/.test(e.name) && !/\.test\.ts$/.test(e.name) && !['fixture.ts', 'test-cluster.ts'].includes(e.name) ? [p] : [];
+  });
+}
+
+/** kubectl's requests since log position `from`, as `VERB path` lines. */
+function requests(c: Cluster, from: number): string[] {
+  return c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request').map((x) => `${x.verb} ${x.path}`);
+}
+
+describe('kubectl goes through the API server', () => {
+  test('no kubectl source reads the store or the world state directly', () => {
+    const files = sources();
+    expect(files.length).toBeGreaterThan(30);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      expect(text, f).not.toMatch(/\bstore(Get|List|Key|HistorySince)\b|from '[./]*store\.ts'|world\.state\b|\.state\.store\b|\.queue\b/);
+      // Only the watch client touches the world, to run kubectl's own inbox component.
+      if (!f.endsWith(join('cmd', 'watch.ts'))) expect(text, f).not.toMatch(/\bworld\.(?!ts\b)/);
+    }
+  });
+
+  test('wait: a GET, then a LIST and a WATCH with fieldSelector metadata.name', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
+    const from = c.log.length;
+    expect(runKubectl(c, 'wait --for=condition=Available deployment/web').stdout).toBe('deployment.apps/web condition met\n');
+    const got = requests(c, from);
+    expect(got[0]).toBe('GET /apis/apps/v1/namespaces/default/deployments/web');
+    expect(got[1]).toBe('GET /apis/apps/v1/namespaces/default/deployments'); // the LIST (the log shows no list query)
+    expect(got[2]).toMatch(/^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?watch=true&resourceVersion=\d+&fieldSelector=metadata\.name=web$/);
+    // The notifications reach kubectl as they reach any watcher, and the watch is gone afterwards.
+    expect(c.log.slice(from).some((x) => x.component === 'kubectl' && x.kind === 'watch')).toBe(true);
+    expect(Object.values(c.world.state.apiServer.watchers).some((w) => w.component === 'kubectl')).toBe(false);
+    expect(c.world.state.components.kubectl).toBeUndefined();
+  });
+
+  test('rollout status and delete --wait watch; drain polls with GETs every second', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
+    let from = c.log.length;
+    expect(runKubectl(c, 'rollout status deployment/web').stdout).toContain('deployment "web" successfully rolled out\n');
+    expect(requests(c, from).some((l) => /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?watch=true&resourceVersion=\d+&fieldSelector=metadata\.name=web$/.test(l))).toBe(true);
+
+    const pod = runKubectl(c, 'get pods -o name').stdout.split('\n')[0].replace('pod/', '');
+    from = c.log.length;
+    expect(runKubectl(c, `delete pod ${pod}`).exitCode).toBe(0);
+    const del = requests(c, from);
+    expect(del[0]).toBe(`DELETE /api/v1/namespaces/default/pods/${pod}`);
+    expect(del).toContain(`GET /api/v1/namespaces/default/pods/${pod}`);
+    expect(del.some((l) => l.startsWith(`WATCH /api/v1/namespaces/default/pods?watch=true&resourceVersion=`) && l.endsWith(`fieldSelector=metadata.name=${pod}`))).toBe(true);
+
+    runKubectl(c, 'rollout status deployment/web');
+    const node = runKubectl(c, "get pods -o jsonpath={.items[0].spec.nodeName}").stdout;
+    from = c.log.length;
+    const t0 = c.now;
+    expect(runKubectl(c, `drain ${node} --ignore-daemonsets`).stdout).toContain(`node/${node} drained\n`);
+    const polls = c.log.slice(from).filter((x) => x.component === 'kubectl' && x.verb === 'GET' && /\/pods\/[^?]+$/.test(x.path));
+    expect(polls.length).toBeGreaterThan(1);
+    // PollImmediate: the first read at once, then one a second.
+    for (const x of polls) expect((x.t - t0) % 1000).toBe(0);
+  });
+
+  test('get -w: a WATCH from the list\'s resourceVersion, with the selectors', () => {
+    const c = createCluster({ seed: 2 });
+    const from = c.log.length;
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    const r = runKubectl(c, 'get pods -l app=web -w');
+    expect(r.stdout).toMatch(/web-/);
+    const got = requests(c, from);
+    expect(got).toContain('GET /api/v1/namespaces/default/pods');
+    expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?watch=true&resourceVersion=\d+&labelSelector=app=web$/.test(l))).toBe(true);
+  });
+});
