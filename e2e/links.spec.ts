@@ -5,15 +5,13 @@ import type { Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
 import { normalizedDom } from './figure-helpers';
 
-/**
- * The figures whose moments a link can carry today, with the chapter each stands in. Not yet: the
- * scheduler (a link cannot carry node sizes), the hub (its story sends a request with unknown
- * credentials, which a link cannot carry) and node-failure (its story runs past the 30,000 events a
- * link may replay); their button says so instead of copying.
- */
+/** Every figure, with the chapter it stands in: a link can carry the moments of each. */
 const LINKABLE = [
   { id: 'cluster', path: '/reconcile-loop/' },
+  { id: 'hub', path: '/control-plane/' },
+  { id: 'scheduler', path: '/scheduler/' },
   { id: 'rollout', path: '/rolling-updates/' },
+  { id: 'node-failure', path: '/node-failure/' },
   { id: 'outage', path: '/control-plane-outage/' },
 ];
 
