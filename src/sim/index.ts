@@ -40,12 +40,13 @@ export { podStatechartOf } from './view/pod-statechart.ts';
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
+export { TERMINAL_LIMITS } from './figures/terminal.ts';
 export { createFigureServer, type FigureServer } from './figures/serve.ts';
 export { FIGURE_LOADERS, loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';
 export type {
-  BeatMark, CompiledBeat, CompiledStory, CompiledFigure, DemoButton, StoryState, FigureView, Speed, FigureRequest, WorkerRequest, WorkerReply,
+  BeatMark, CompiledBeat, CompiledStory, CompiledFigure, DemoButton, StoryState, FigureView, Speed, FigureRequest, WorkerRequest, WorkerReply, TerminalOutput, TerminalCompletion,
 } from './figures/protocol.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */

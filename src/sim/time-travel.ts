@@ -184,6 +184,35 @@ export class Timeline {
     return this.seekTime(this.w.now + ms);
   }
 
+  /**
+   * World.settle over the timeline: discards the future after the cursor, then records steps until
+   * only recurring timers are queued or maxMs passes, stopping exactly where World.settle stops (so
+   * `sim settle` in a figure's terminal leaves the same world as in the CLI). True when it settled.
+   */
+  settle(maxMs: number): boolean {
+    this.fork();
+    const d = this.data;
+    const world = this.cluster.world;
+    const w = this.w;
+    const deadline = w.now + maxMs;
+    while (w.queue.pending > 0) {
+      const e = peek(w.queue);
+      if (!e || e.at > deadline || w.steps >= this.opts.maxEvents) {
+        if (deadline > w.now) { w.now = deadline; this.beyond = true; }
+        return false;
+      }
+      const logLen = logCount(w);
+      this.beyond = true;
+      world.next();
+      if (logCount(w) > logLen || w.steps - d.bounds.events[this.lastIdx] >= this.opts.maxSilentEvents) {
+        this.pushBound(w.steps, w.inputs.length, w.now);
+        this.beyond = false;
+        this.maybeSnapshot();
+      }
+    }
+    return true;
+  }
+
   /** Discard every step after the cursor (the next input starts a new branch). */
   fork(): void {
     this.sync();

@@ -2,12 +2,15 @@
 // call it: one FigureHost per figure instance on the page, never shared between instances.
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
+import { namesIn } from './terminal.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Input } from '../world.ts';
 
 /** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
 export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
   link(req: WorkerRequest): Promise<WorkerReply>;
+  /** Runs a terminal line, or completes one (`terminal` and `complete` requests): kubectl loads on first use. */
+  terminal(req: WorkerRequest): Promise<WorkerReply>;
   /** Opens a figure at the moment a link names (or, for a link it cannot use, at its start with a notice). */
   restore(req: WorkerRequest): Promise<WorkerReply>;
 };
@@ -17,9 +20,50 @@ export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
  * first asks for a link: every figure shares the worker's first chunk, and few readers copy links.
  */
 async function linkTo(host: FigureHost, id: number, instance: string): Promise<WorkerReply> {
-  const { permalinkOf } = await import('../permalink.ts');
-  const r = permalinkOf(host.timeline, host.def.id);
+  const { permalinkOf, decodeMoment, restoreMoment } = await import('../permalink.ts');
+  let r = permalinkOf(host.timeline, host.def.id);
+  // After terminal commands the moment is the reader's own: replay the link before giving it, so it
+  // never opens on another frame (a clock run on past the last recorded step, a request it cannot carry).
+  if (r.ok && host.terminalUsed) r = sameMoment(r.link, host, decodeMoment, restoreMoment);
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
+}
+
+type PermalinkModule = typeof import('../permalink.ts');
+
+/** The link, if replaying it arrives at the host's own world; else why it cannot be shared. */
+function sameMoment(link: string, host: FigureHost, decode: PermalinkModule['decodeMoment'], restore: PermalinkModule['restoreMoment']): { ok: true; link: string } | { ok: false; error: string } {
+  const d = decode(link);
+  if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
+  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the terminal ran the clock on past the last recorded step. Step forward (or back) to a recorded step, then copy the link.' };
+  const back = restore(d.moment);
+  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
+  return { ok: true, link };
+}
+
+type KubectlModule = typeof import('../kubectl/index.ts');
+let kubectl: Promise<KubectlModule> | null = null;
+
+/**
+ * kubectl, the script runner and `yaml`: one chunk of their own, loaded when a reader first opens or
+ * focuses a terminal (its first `complete` request), never with the figures.
+ */
+function loadKubectl(): Promise<KubectlModule> {
+  kubectl ??= import('../kubectl/index.ts');
+  return kubectl;
+}
+
+/** Answers a `terminal` or `complete` request on a host, once kubectl has loaded. */
+async function terminalOn(host: FigureHost, req: WorkerRequest): Promise<WorkerReply> {
+  const k = await loadKubectl();
+  if (req.op === 'complete') {
+    const line = typeof req.line === 'string' ? req.line.slice(0, 4096) : '';
+    const c = k.complete(line, (resource, ns) => namesIn(host.cluster, resource, ns));
+    return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), completion: c } };
+  }
+  if (req.op !== 'terminal') throw new Error(`"${req.op}" is not a terminal request`);
+  const help = typeof req.line === 'string' && req.line.trim() === 'help';
+  const terminal = help ? { ...host.terminal(() => ({ stdout: k.TERMINAL_HELP, stderr: '', exitCode: 0 }), req.line) } : host.terminal(k.runLine, req.line, req.stdin);
+  return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), terminal } };
 }
 
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
@@ -40,6 +84,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
       const host = hosts.get(instance);
       if (!host) throw new Error(`figure instance "${instance}" is not open`);
       if (req.op === 'permalink') throw new Error('a link is asked for with link()');
+      if (req.op === 'terminal' || req.op === 'complete') throw new Error('a terminal line is run with terminal()');
       const view = host.handle(req);
       if (req.op === 'close') hosts.delete(instance);
       return { id, instance, ok: true, view };
@@ -51,6 +96,15 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     const host = hosts.get(req.instance);
     if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     return linkTo(host, req.id, req.instance);
+  };
+  const terminal = async (req: WorkerRequest): Promise<WorkerReply> => {
+    const host = hosts.get(req.instance);
+    if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
+    try {
+      return await terminalOn(host, req);
+    } catch (e) {
+      return { id: req.id, instance: req.instance, ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
   };
   const restore = async (req: WorkerRequest): Promise<WorkerReply> => {
     if (req.op !== 'open' || typeof req.link !== 'string') return serve(req);
@@ -77,7 +131,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     }
     return { ...reply, view: { ...reply.view!, notice: `${notice} The figure starts from the beginning instead.` } };
   };
-  return Object.assign(serve, { link, restore });
+  return Object.assign(serve, { link, restore, terminal });
 }
 
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */
