@@ -40,7 +40,6 @@ export { podStatechartOf } from './view/pod-statechart.ts';
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';
 export { FigureHost, LOG_TAIL, NEXT_LIMIT_MS } from './figures/host.ts';
-export { TERMINAL_LIMITS } from './figures/terminal.ts';
 export { createFigureServer, type FigureServer } from './figures/serve.ts';
 export { FIGURE_LOADERS, loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';

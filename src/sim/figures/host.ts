@@ -10,8 +10,7 @@ import type { Frame, StepRecord } from '../view/types.ts';
 import type { Input } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
-import type { CompiledStory, DemoButton, FigureRequest, FigureView, TerminalOutput } from './protocol.ts';
-import { clip, refusalOf, timelineCluster, type LineRunner } from './terminal.ts';
+import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
 export const LOG_TAIL = 80;
@@ -41,8 +40,8 @@ export class FigureHost {
   private diverged = false;
   private active: ActiveDemo | null = null;
   private readonly storySteps: number[];
-  /** Terminal commands run so far (each output's number). */
-  private commands = 0;
+  /** Terminal commands run so far (each output's number; kubectl/figure-terminal.ts counts them). */
+  commands = 0;
   /** A terminal command has changed this cluster (a link to a moment is then checked by replay before it is given). */
   terminalUsed = false;
 
@@ -211,7 +210,18 @@ export class FigureHost {
   /** Makes the reader's actions at the cursor; in the story's middle that forks the story away. */
   private act(actions: FigureAction[], intro: string | null): void {
     const tl = this.timeline;
-    const at = tl.at();
+    this.readerChange();
+    tl.apply((c) => { for (const a of actions) applyAction(c, a); });
+    const step = tl.at().step;
+    this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
+  }
+
+  /**
+   * The reader changes the cluster at the cursor (a demo, a panel's action, a terminal command): in
+   * the story's middle that forks the story away, and beats ahead of the cursor no longer apply.
+   */
+  readerChange(): void {
+    const at = this.timeline.at();
     if (!at.atEnd || (this.following && at.step < this.story.end)) {
       // At step 0 nothing of the story has happened yet: the reader starts a path of their own.
       if (this.following && at.step > 0 && at.step < this.story.end) this.diverged = true;
@@ -219,54 +229,12 @@ export class FigureHost {
     }
     this.following = false;
     this.active = null;
-    tl.apply((c) => { for (const a of actions) applyAction(c, a); });
-    const step = tl.at().step;
-    this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
   }
 
-  /**
-   * Runs one terminal line (kubectl or sim) on the cluster as the reader's change, like a demo's
-   * actions: its first request, fault or run of time forks the story away at the cursor (a line that
-   * changes nothing, like `sim time`, leaves the figure where it is), and the line is said at the step
-   * it ends on. `run` is the script runner's runLine (the worker loads kubectl lazily), so the output
-   * is what `npm run sim` prints for the same line.
-   */
-  terminal(run: LineRunner, line: string, stdin?: string): TerminalOutput {
-    const n = ++this.commands;
-    const refused = refusalOf(line, stdin);
-    const shown = typeof line === 'string' ? line.slice(0, 200) : '';
-    if (refused) return { n, line: shown, stdout: '', stderr: refused, exitCode: 1 };
-    let changed = false;
-    const change = (): void => {
-      if (changed) return;
-      changed = true;
-      const at = this.timeline.at();
-      if (this.following && at.step > 0 && at.step < this.story.end) this.diverged = true;
-      for (const s of [...this.beats.keys()]) if (s > at.step) this.beats.delete(s);
-      this.following = false;
-      this.active = null;
-      this.terminalUsed = true;
-      this.timeline.fork();
-    };
-    let res;
-    try {
-      res = run(timelineCluster(this.timeline, change), line, stdin);
-    } catch (e) {
-      // runLine never throws; anything that does is still the reader's line failing, not the figure.
-      res = { stdout: '', stderr: `error: ${(e as Error)?.message ?? String(e)}\n`, exitCode: 1 };
-    }
-    if (changed) {
-      const step = this.timeline.at().step;
-      const said = `$ ${line.length > 120 ? line.slice(0, 119) + '…' : line}`;
-      const prior = this.beats.get(step);
-      this.beats.set(step, prior && prior !== said ? `${prior} ${said}` : said);
-    }
-    const out = clip(res.stdout);
-    const err = clip(res.stderr);
-    const o: TerminalOutput = { n, line: shown, stdout: out.text, stderr: err.text, exitCode: res.exitCode };
-    if (stdin !== undefined) o.stdin = stdin.length > 4096 ? stdin.slice(0, 4096) + '\n…\n' : stdin;
-    if (out.cut + err.cut) o.truncated = out.cut + err.cut;
-    return o;
+  /** Says `text` at a step (after what is already said there): the narration's sentence for the reader's change. */
+  say(step: number, text: string): void {
+    const prior = this.beats.get(step);
+    this.beats.set(step, prior && prior !== text ? `${prior} ${text}` : text);
   }
 
   /** At a newly recorded step: fires the active demo's beats that now hold (true when one fired). */

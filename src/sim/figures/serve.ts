@@ -2,7 +2,6 @@
 // call it: one FigureHost per figure instance on the page, never shared between instances.
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
-import { namesIn } from './terminal.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Input } from '../world.ts';
 
@@ -22,48 +21,20 @@ export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
 async function linkTo(host: FigureHost, id: number, instance: string): Promise<WorkerReply> {
   const { permalinkOf, decodeMoment, restoreMoment } = await import('../permalink.ts');
   let r = permalinkOf(host.timeline, host.def.id);
-  // After terminal commands the moment is the reader's own: replay the link before giving it, so it
-  // never opens on another frame (a clock run on past the last recorded step, a request it cannot carry).
-  if (r.ok && host.terminalUsed) r = sameMoment(r.link, host, decodeMoment, restoreMoment);
+  // After terminal commands the moment is the reader's own: the link is replayed before it is given.
+  if (r.ok && host.terminalUsed) r = (await loadKubectl()).checkLink(r.link, host, decodeMoment, restoreMoment);
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
 }
 
-type PermalinkModule = typeof import('../permalink.ts');
-
-/** The link, if replaying it arrives at the host's own world; else why it cannot be shared. */
-function sameMoment(link: string, host: FigureHost, decode: PermalinkModule['decodeMoment'], restore: PermalinkModule['restoreMoment']): { ok: true; link: string } | { ok: false; error: string } {
-  const d = decode(link);
-  if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
-  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the terminal ran the clock on past the last recorded step. Step forward (or back) to a recorded step, then copy the link.' };
-  const back = restore(d.moment);
-  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
-  return { ok: true, link };
-}
-
-type KubectlModule = typeof import('../kubectl/index.ts');
-let kubectl: Promise<KubectlModule> | null = null;
+let kubectl: Promise<typeof import('../kubectl/index.ts')> | null = null;
 
 /**
- * kubectl, the script runner and `yaml`: one chunk of their own, loaded when a reader first opens or
- * focuses a terminal (its first `complete` request), never with the figures.
+ * kubectl, the script runner, the terminal's runner and `yaml`: one chunk of their own, loaded when
+ * a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
  */
-function loadKubectl(): Promise<KubectlModule> {
+function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
   kubectl ??= import('../kubectl/index.ts');
   return kubectl;
-}
-
-/** Answers a `terminal` or `complete` request on a host, once kubectl has loaded. */
-async function terminalOn(host: FigureHost, req: WorkerRequest): Promise<WorkerReply> {
-  const k = await loadKubectl();
-  if (req.op === 'complete') {
-    const line = typeof req.line === 'string' ? req.line.slice(0, 4096) : '';
-    const c = k.complete(line, (resource, ns) => namesIn(host.cluster, resource, ns));
-    return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), completion: c } };
-  }
-  if (req.op !== 'terminal') throw new Error(`"${req.op}" is not a terminal request`);
-  const help = typeof req.line === 'string' && req.line.trim() === 'help';
-  const terminal = help ? { ...host.terminal(() => ({ stdout: k.TERMINAL_HELP, stderr: '', exitCode: 0 }), req.line) } : host.terminal(k.runLine, req.line, req.stdin);
-  return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), terminal } };
 }
 
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
@@ -101,7 +72,10 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     const host = hosts.get(req.instance);
     if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     try {
-      return await terminalOn(host, req);
+      const k = await loadKubectl();
+      const answer = req.op === 'complete' ? { completion: k.completeOnFigure(host, req.line) } : req.op === 'terminal' ? { terminal: k.runOnFigure(host, req.line, req.stdin) } : null;
+      if (!answer) throw new Error(`"${req.op}" is not a terminal request`);
+      return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), ...answer } };
     } catch (e) {
       return { id: req.id, instance: req.instance, ok: false, error: e instanceof Error ? e.message : String(e) };
     }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { TERMINAL_LIMITS } from '../../sim/index.ts';
 import { History, LINE_MAX, STDIN_MAX, printable, tooLong, wantsStdin } from './terminal-line.ts';
 
 describe('the terminal line on the page', () => {
-  it('keeps the page\'s limits and the worker\'s the same', () => {
+  it('keeps the page\'s limits and the worker\'s the same', async () => {
+    const { TERMINAL_LIMITS } = await import('../../sim/kubectl/index.ts');
     expect(LINE_MAX).toBe(TERMINAL_LIMITS.maxLine);
     expect(STDIN_MAX).toBe(TERMINAL_LIMITS.maxStdin);
     expect(tooLong('x'.repeat(LINE_MAX + 1))).toMatch(/at most 4096/);

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
-import { runLine, runScript } from '../kubectl/index.ts';
+import { runScript } from './index.ts';
+import { runOnFigure, TERMINAL_LIMITS } from './figure-terminal.ts';
 import { decodeMoment, restoreMoment } from '../permalink.ts';
-import { FIGURES } from './all.ts';
-import { clusterFigure } from './cluster-figure.ts';
-import { compileFigure } from './compile.ts';
-import { FigureHost } from './host.ts';
-import type { CompiledFigure } from './protocol.ts';
-import { createFigureServer } from './serve.ts';
-import { TERMINAL_LIMITS } from './terminal.ts';
+import { FIGURES } from '../figures/all.ts';
+import { clusterFigure } from '../figures/cluster-figure.ts';
+import { compileFigure } from '../figures/compile.ts';
+import { FigureHost } from '../figures/host.ts';
+import type { CompiledFigure } from '../figures/protocol.ts';
+import { createFigureServer } from '../figures/serve.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
 const story = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
@@ -57,7 +57,7 @@ const SCRIPT = SESSION.map((s) => (s.stdin === undefined ? s.line : `${s.line} <
 describe('the figure terminal', () => {
   it('prints, line by line, what npm run sim prints for the same lines, and leaves the same world', () => {
     const host = story();
-    const got = SESSION.map((s) => host.terminal(runLine, s.line, s.stdin));
+    const got = SESSION.map((s) => runOnFigure(host, s.line, s.stdin));
     const cli = createCluster({ seed: 1, nodes: 3 });
     const { steps } = runScript(cli, SCRIPT);
     expect(got.map((o) => [o.stdout, o.stderr, o.exitCode])).toEqual(steps.map((s) => [s.stdout, s.stderr, s.exitCode]));
@@ -69,9 +69,9 @@ describe('the figure terminal', () => {
     const host = story();
     host.handle({ op: 'seek', step: 5 });
     const before = host.view();
-    host.terminal(runLine, 'sim time');
+    runOnFigure(host, 'sim time');
     expect(host.view().story.diverged).toBe(false); // a line that changes nothing leaves the story alone
-    host.terminal(runLine, 'kubectl scale deployment web --replicas=5');
+    runOnFigure(host, 'kubectl scale deployment web --replicas=5');
     const v = host.view();
     expect(v.story.diverged).toBe(true);
     expect(v.step).toBeGreaterThan(before.step);
@@ -82,8 +82,8 @@ describe('the figure terminal', () => {
   it('steps back over a command and forward again to the same bytes', () => {
     const host = story();
     host.handle({ op: 'seek', step: compiled.story.end });
-    host.terminal(runLine, 'kubectl scale deployment web --replicas=1');
-    host.terminal(runLine, 'sim advance 20s');
+    runOnFigure(host, 'kubectl scale deployment web --replicas=1');
+    runOnFigure(host, 'sim advance 20s');
     host.handle({ op: 'step' });
     const at = host.view().step;
     const hash = host.cluster.world.hash();
@@ -95,7 +95,7 @@ describe('the figure terminal', () => {
 
   it('replays deterministically: the recorded inputs rebuild the same world at the same step', () => {
     const host = story();
-    for (const s of SESSION.slice(0, 9)) host.terminal(runLine, s.line, s.stdin);
+    for (const s of SESSION.slice(0, 9)) runOnFigure(host, s.line, s.stdin);
     host.handle({ op: 'step' });
     const step = host.view().step;
     const inputs = host.timeline.data.inputs.slice(baseInputs());
@@ -145,12 +145,12 @@ describe('the figure terminal', () => {
       ['kubectl get pods "unterminated', undefined, /error/],
     ];
     for (const [line, stdin, want] of cases) {
-      const o = host.terminal(runLine, line, stdin);
+      const o = runOnFigure(host, line, stdin);
       expect(o.exitCode, line.slice(0, 40)).not.toBe(0);
       expect(o.stderr + o.stdout, line.slice(0, 40)).toMatch(want);
     }
     expect(host.view().frame.nodes).toHaveLength(3);
-    expect(host.terminal(runLine, 'kubectl get nodes').exitCode).toBe(0);
+    expect(runOnFigure(host, 'kubectl get nodes').exitCode).toBe(0);
   });
 
   it('survives fuzzed lines of any characters (never a throw, the view still answers)', () => {
@@ -158,7 +158,7 @@ describe('the figure terminal', () => {
     const words = fc.constantFrom('kubectl', 'sim', 'get', 'pods', 'delete', 'advance', '-n', '--', '-o', 'yaml', 'node', 'stop', 'node-2', 'apply', '-f', '-', '"', "'", '\\', '\u0000', '\u001b', '10s', '=', 'deploy/web');
     const line = fc.oneof(fc.string({ maxLength: 80 }), fc.array(words, { maxLength: 8 }).map((w) => w.join(' ')));
     fc.assert(fc.property(line, (l) => {
-      const o = host.terminal(runLine, l);
+      const o = runOnFigure(host, l);
       return typeof o.stdout === 'string' && typeof o.stderr === 'string' && host.view().figure === 'cluster';
     }), { ...runs, numRuns: Math.min(runs.numRuns, 60) });
   });
