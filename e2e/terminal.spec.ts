@@ -20,7 +20,7 @@ async function openHub(page: Page): Promise<Locator> {
 }
 
 /** Types a line into the terminal and waits for its output to appear in the log. */
-async function run(page: Page, fig: Locator, text: string): Promise<void> {
+async function run(fig: Locator, text: string): Promise<void> {
   const entries = log(fig).locator('pre');
   const before = await entries.count();
   await line(fig).fill(text);
@@ -42,10 +42,10 @@ test.describe('the figure terminal', () => {
     expect(js.filter((p) => /\/Terminal\.[^/]*\.js$/.test(p)), 'nor is the terminal UI').toEqual([]);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
-    await run(page, fig, 'kubectl get nodes');
+    await run(fig, 'kubectl get nodes');
     await expect(log(fig)).toContainText(/NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION/);
     expect(kubectl(), 'one kubectl chunk').toHaveLength(1);
-    await run(page, fig, 'kubectl get pods');
+    await run(fig, 'kubectl get pods');
     expect(kubectl(), 'still one').toHaveLength(1);
     expect(watch.errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
@@ -57,22 +57,22 @@ test.describe('the figure terminal', () => {
     await expect(fig.getByTestId('terminal')).toBeVisible();
     const step0 = Number(await fig.getAttribute('data-step'));
 
-    await run(page, fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=2');
+    await run(fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=2');
     await expect(log(fig)).toContainText('deployment.apps/web created');
     await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(step0);
     await expect(fig).toHaveAttribute('data-state', /diverged|between|at-beat/);
     // The request log shows kubectl's request.
     await expect(fig.getByTestId('request-log')).toContainText('kubectl');
 
-    await run(page, fig, 'sim settle');
-    await run(page, fig, 'kubectl get deployments');
+    await run(fig, 'sim settle');
+    await run(fig, 'kubectl get deployments');
     await expect(log(fig)).toContainText(/web\s+2\/2\s+2\s+2/);
     await expect(fig.getByTestId('cluster-canvas')).toContainText('web-');
 
     // Errors are kubectl's own, in the log.
-    await run(page, fig, 'kubectl frobnicate');
+    await run(fig, 'kubectl frobnicate');
     await expect(log(fig).locator('pre').last()).toContainText('error: unknown command "frobnicate" for "kubectl"');
-    await run(page, fig, 'kubectl get pods --no-such-flag');
+    await run(fig, 'kubectl get pods --no-such-flag');
     await expect(log(fig).locator('pre').last()).toContainText('unknown flag: --no-such-flag');
 
     // History: ↑ brings back the previous lines, ↓ returns to what was being typed.
@@ -112,14 +112,14 @@ test.describe('the figure terminal', () => {
     await expect(editor).toBeHidden();
 
     // help and clear.
-    await run(page, fig, 'help');
+    await run(fig, 'help');
     await expect(log(fig)).toContainText('sim <command>');
     await line(fig).fill('clear');
     await line(fig).press('Enter');
     await expect(log(fig).locator('pre')).toHaveCount(0);
 
     // Step back undoes the last command's step; Escape leaves the terminal for its button, where ← steps.
-    await run(page, fig, 'kubectl scale deployment web --replicas=4');
+    await run(fig, 'kubectl scale deployment web --replicas=4');
     const after = Number(await fig.getAttribute('data-step'));
     await line(fig).press('Escape');
     await expect(fig.locator('[data-action="terminal"]')).toBeFocused();
@@ -135,8 +135,8 @@ test.describe('the figure terminal', () => {
     const fig = await openHub(page);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
-    await run(page, fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=1');
-    await run(page, fig, 'kubectl get deployments');
+    await run(fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=1');
+    await run(fig, 'kubectl get deployments');
     const step = await fig.getAttribute('data-step');
     const canvas = await fig.getByTestId('cluster-canvas').innerText();
     await fig.getByRole('button', { name: 'Copy link to this step' }).click();
@@ -152,7 +152,7 @@ test.describe('the figure terminal', () => {
     // The clock run on past the last recorded step: no link, and the reason in words.
     await line(again).focus();
     await expect(again.getByTestId('terminal')).toBeVisible();
-    await run(page, again, 'sim advance 45s');
+    await run(again, 'sim advance 45s');
     await again.getByRole('button', { name: 'Copy link to this step' }).click();
     await expect(again.getByText(/cannot be shared as a link: the terminal ran the clock on/)).toBeVisible();
   });
@@ -187,7 +187,7 @@ test.describe('the figure terminal', () => {
     // Nothing typed became markup: the log holds only its own pre and span elements.
     expect(await log(fig).locator(':not(pre):not(span):not(p):not(code)').count()).toBe(0);
     expect(await page.locator('img[src="x"], b:text("bold")').count()).toBe(0);
-    await run(page, fig, 'kubectl get nodes');
+    await run(fig, 'kubectl get nodes');
     await expect(log(fig).locator('pre').last()).toContainText('node-1');
     await expect(fig).toHaveAttribute('data-state', /^live /);
     expect(watch.errors).toEqual([]);
@@ -233,8 +233,8 @@ test.describe('the figure terminal', () => {
       await expectNoAxeViolations(page, HUB, `the stand-in terminal (${theme})`);
       await line(fig).focus();
       await expect(fig.getByTestId('terminal')).toBeVisible();
-      await run(page, fig, 'kubectl get nodes');
-      await run(page, fig, 'kubectl frobnicate');
+      await run(fig, 'kubectl get nodes');
+      await run(fig, 'kubectl frobnicate');
       await line(fig).fill('kubectl apply -f -');
       await expectNoAxeViolations(page, HUB, `the terminal open with output, an error and the manifest editor (${theme})`);
     });
@@ -245,7 +245,7 @@ test.describe('the figure terminal', () => {
     const fig = await openHub(page);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
-    await run(page, fig, 'kubectl get pods -A -o wide');
+    await run(fig, 'kubectl get pods -A -o wide');
     await line(fig).fill('kubectl apply -f -');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
