@@ -137,6 +137,10 @@ test.describe('the figure terminal', () => {
     await expect(fig.getByTestId('terminal')).toBeVisible();
     await run(fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=1');
     await run(fig, 'kubectl get deployments');
+    // The output's copy button copies the transcript as text.
+    await fig.getByRole('button', { name: 'Copy output' }).click();
+    await expect(fig.getByText('Output copied.')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^\$ kubectl create deployment web --image=nginx:1\.27 --replicas=1\ndeployment\.apps\/web created\n\$ kubectl get deployments\nNAME /);
     const step = await fig.getAttribute('data-step');
     const canvas = await fig.getByTestId('cluster-canvas').innerText();
     await fig.getByRole('button', { name: 'Copy link to this step' }).click();
