@@ -130,7 +130,7 @@ test.describe('the figure terminal', () => {
     expect(watch.errors).toEqual([]);
   });
 
-  test('a link after terminal commands opens on the same frame, or says why it cannot', async ({ page, context }) => {
+  test('a link after terminal commands opens on the same frame, even with the clock run on past its step', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const fig = await openHub(page);
     await line(fig).focus();
@@ -153,12 +153,20 @@ test.describe('the figure terminal', () => {
     await expect(again).toHaveAttribute('data-state', /^live /);
     await expect(again).toHaveAttribute('data-step', step!);
     await expect.poll(() => again.getByTestId('cluster-canvas').innerText()).toBe(canvas);
-    // The clock run on past the last recorded step: no link, and the reason in words.
+    // The clock run on past the last recorded step: the link says how far, and opens there, clock and all.
     await line(again).focus();
     await expect(again.getByTestId('terminal')).toBeVisible();
     await run(again, 'sim advance 45s');
+    const clock = await again.locator('.kit-clock').innerText();
+    const step2 = await again.getAttribute('data-step');
     await again.getByRole('button', { name: 'Copy link to this step' }).click();
-    await expect(again.getByText(/cannot be shared as a link: the terminal ran the clock on/)).toBeVisible();
+    await expect(again.getByText('Link copied.')).toBeVisible();
+    await page.goto(await page.evaluate(() => navigator.clipboard.readText()));
+    const third = page.locator(HUB).first();
+    await third.scrollIntoViewIfNeeded();
+    await expect(third).toHaveAttribute('data-state', /^live /);
+    await expect(third).toHaveAttribute('data-step', step2!);
+    await expect(third.locator('.kit-clock')).toHaveText(clock);
   });
 
   test('fuzzed lines, markup and control characters never break the page, the figure or the worker; the log stays text', async ({ page, watch }) => {

@@ -213,6 +213,31 @@ export class Timeline {
     return true;
   }
 
+  /**
+   * At the recording's last step, runs the world on past it as a run that stopped between steps
+   * leaves it: to `events` events and simulated time `t`, with no log record and no input on the way
+   * (a link to such a moment carries both numbers). False when that is not how the run went on.
+   */
+  runOn(events: number, t: number): boolean {
+    this.sync();
+    const d = this.data;
+    const world = this.cluster.world;
+    const w = this.w;
+    if (d.cur !== this.lastIdx || this.beyond || events < w.steps || t < w.now || events - d.bounds.events[d.cur] >= this.opts.maxSilentEvents) return false;
+    const next = d.inputs[w.inputs.length];
+    if (next && next.step <= events && next.t <= t) return false;
+    const logLen = logCount(w);
+    while (w.steps < events) {
+      const e = peek(w.queue);
+      if (!e || e.at > t || w.steps >= this.opts.maxEvents) return false;
+      this.beyond = true;
+      world.next();
+      if (logCount(w) > logLen) return false;
+    }
+    if (t > w.now) { w.now = t; this.beyond = true; }
+    return true;
+  }
+
   /** Discard every step after the cursor (the next input starts a new branch). */
   fork(): void {
     this.sync();

@@ -50,7 +50,7 @@ export class FigureHost {
    * link's inputs and step, already validated), replays that run to its step instead. A moment whose
    * inputs are the story's stands in the story; any other is the reader's own run.
    */
-  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number }) {
+  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number } }) {
     this.def = def;
     this.story = story;
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
@@ -64,6 +64,8 @@ export class FigureHost {
         this.following = false;
       }
       this.timeline.seek(moment.step);
+      // A moment the cluster had run on past (restoreMoment has checked it gets there).
+      if (moment.beyond) this.timeline.runOn(moment.beyond.events, moment.beyond.t);
     }
   }
 

@@ -86,7 +86,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     if (!def) return serve(req);
     const { decodeMoment, restoreMoment } = await import('../permalink.ts');
     let notice: string | undefined;
-    let moment: { inputs: Input[]; step: number } | undefined;
+    let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number } } | undefined;
     const d = decodeMoment(req.link);
     if (!d.ok) notice = d.error;
     else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
@@ -94,7 +94,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     else {
       const r = restoreMoment(d.moment);
       if (!r.ok) notice = r.error;
-      else { moment = { inputs: d.moment.inputs, step: d.moment.step }; notice = r.warning; }
+      else { moment = { inputs: d.moment.inputs, step: d.moment.step, ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}) }; notice = r.warning; }
     }
     const reply = serve({ ...req, link: undefined });
     if (!reply.ok) return reply;

@@ -119,14 +119,20 @@ describe('the figure terminal', () => {
     expect(back?.ok && back.warning).toBeFalsy();
     const restored = await serve.restore({ id: 6, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
     expect(restored.ok && restored.view?.frame).toEqual(made.ok && made.view ? made.view.frame : null);
-    // The clock run on past the last recorded step: a link would open at that step instead, so none is given.
+    // The clock run on past the last recorded step (silently, between steps): the link carries how far,
+    // and opens there, clock and all.
     await serve.terminal({ id: 7, instance: 'a', op: 'terminal', line: 'sim advance 45s' });
     const idle = await serve.link({ id: 8, instance: 'a', op: 'permalink' });
-    expect(idle.ok && idle.view?.link).toEqual({ ok: false, error: expect.stringMatching(/ran the clock on past the last recorded step\. Step forward/) });
-    // One step on, the cluster stands at a recorded step again, and the link holds.
-    serve({ id: 9, instance: 'a', op: 'step' });
-    const again = await serve.link({ id: 10, instance: 'a', op: 'permalink' });
-    expect(again.ok && again.view?.link?.ok).toBe(true);
+    expect(idle.ok && idle.view?.link?.ok).toBe(true);
+    const past = idle.ok && idle.view?.link?.ok ? idle.view.link.value : '';
+    const dm = decodeMoment(past);
+    expect(dm.ok && dm.moment.beyond).toBeTruthy();
+    const there = await serve.restore({ id: 9, instance: 'c', op: 'open', figure: 'cluster', story: compiled.story, link: past });
+    expect(there.ok && there.view && { t: there.view.t, step: there.view.step, frame: there.view.frame }).toEqual(idle.ok && idle.view && { t: idle.view.t, step: idle.view.step, frame: idle.view.frame });
+    // Stepping on from the restored moment goes where the original goes.
+    const a = serve({ id: 10, instance: 'a', op: 'step' });
+    const c = serve({ id: 11, instance: 'c', op: 'step' });
+    expect(c.ok && c.view?.frame).toEqual(a.ok && a.view?.frame);
   });
 
   it('answers bad input with kubectl\'s or the terminal\'s message and never breaks the figure', () => {

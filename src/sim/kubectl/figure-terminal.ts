@@ -116,7 +116,7 @@ export function completeOnFigure(host: FigureHost, line: unknown): TerminalCompl
 export function checkLink(link: string, host: FigureHost, decode: (l: string) => DecodeResult, restore: (m: Moment) => RestoreResult): { ok: true; link: string } | { ok: false; error: string } {
   const d = decode(link);
   if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
-  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the terminal ran the clock on past the last recorded step. Step forward (or back) to a recorded step, then copy the link.' };
+  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the clock ran on past a recorded step. Step forward (or back) to a recorded step, then copy the link.' };
   const back = restore(d.moment);
   if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
   return { ok: true, link };
