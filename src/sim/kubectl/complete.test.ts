@@ -63,4 +63,16 @@ describe('terminal completion', () => {
     const c = new TestCluster();
     for (const cmd of Object.keys(KUBECTL_COMMANDS)) expect(runKubectl(c, `${cmd} --help`).stderr, cmd).not.toContain(`unknown command "${cmd}" for "kubectl"`);
   });
+
+  it('offers only flags kubectl accepts on each command', () => {
+    const c = new TestCluster();
+    const walk = (path: string, spec: (typeof KUBECTL_COMMANDS)[string]): void => {
+      for (const f of spec.flags ?? []) {
+        const err = runKubectl(c, `${path} ${f.startsWith('--') ? `${f}=1` : `${f} 1`}`).stderr;
+        expect(err, `${path} ${f}`).not.toMatch(/unknown (shorthand )?flag/);
+      }
+      for (const [sub, s] of Object.entries(spec.sub ?? {})) walk(`${path} ${sub}`, s);
+    };
+    for (const [cmd, spec] of Object.entries(KUBECTL_COMMANDS)) walk(cmd, spec);
+  });
 });
