@@ -18,6 +18,24 @@ const base = process.env.SITE_BASE ?? '/';
 /** @param {string} page */
 const inSitemap = (page) => !new URL(page).pathname.includes('/embed/');
 
+/**
+ * The main thread's one dynamic import (a figure's terminal, Terminal.svelte) needs nothing
+ * preloaded beside it (its only dependency, Svelte's runtime, is already loaded, and its CSS is in
+ * the kit's stylesheet): Vite's preload helper, about 0.5 KB gzip on every figure page, is replaced by
+ * a plain call.
+ * @returns {import('vite').Plugin}
+ */
+function noPreloadHelper() {
+  const id = '\0vite/preload-helper.js';
+  return {
+    name: 'desired-state:no-preload-helper',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId: (source) => (source === id ? id : undefined),
+    load: (source) => (source === id ? 'export const __vitePreload = (load) => load();' : undefined),
+  };
+}
+
 export default defineConfig({
   site,
   base,
@@ -57,6 +75,7 @@ export default defineConfig({
   vite: {
     // Module workers, so the worker can load each figure's definition as a chunk of its own.
     worker: { format: 'es' },
+    plugins: [noPreloadHelper()],
   },
   // What dist/_headers gives the built assets on a static host, so `astro preview` (and the e2e
   // tests) serve the embeds the same way: module scripts and the worker are fetched with CORS by an

@@ -3,6 +3,8 @@
  * - a page without figures ships no JavaScript but the one inline theme script (≤ 1 KB);
  * - the search page may add its own small module (Pagefind itself loads only on a query);
  * - a page with figures must have a budget in FIGURE_BUDGETS (later issues add them here);
+ * - the worker's core chunk, each figure's lazy chunk, kubectl's lazy chunk (the terminal) and the
+ *   terminal's UI chunk on the main thread have limits of their own;
  * - CSS ≤ 12 KB gzip and HTML ≤ 30 KB gzip per page.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,7 +22,10 @@ const FIGURE_PAGE_CSS_MAX_GZIP = 16 * KB;
 const HTML_MAX_GZIP = 30 * KB;
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
-export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/control-plane/': 35 * KB, '/scheduler/': 35 * KB, '/rolling-updates/': 35 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
+export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/control-plane/': 35 * KB,
+  // The scheduler's table and statechart left it 39 B under 35 KB; every figure's Terminal button and
+  // the loader of its lazy UI (about 0.5 KB, the terminal itself being a chunk of its own) take it past.
+  '/scheduler/': 36 * KB, '/rolling-updates/': 35 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   '/embed/cluster/': 37 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 37 * KB, '/embed/rollout/': 37 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB };
@@ -29,6 +34,10 @@ const WORKER_TARGET_GZIP = 90 * KB;
 const WORKER_MAX_GZIP = 110 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
+/** kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a reader first uses a terminal. */
+const KUBECTL_CHUNK_MAX_GZIP = 70 * KB;
+/** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
+const TERMINAL_UI_MAX_GZIP = 4 * KB;
 
 const dist = 'dist';
 const base = basePath();
@@ -96,9 +105,19 @@ for (const w of workers) {
   // What the worker loads later by a dynamic import (each figure's definition, the link encoder): what each adds beyond the core.
   const core = moduleGraph(join(astroDir, w));
   const lazy = [...readFileSync(join(astroDir, w), 'utf8').matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) => join(astroDir, m[1]));
+  const kubectl = [...new Set(lazy)].filter((c) => /^kubectl-.*\.js$/.test(c.split('/').pop()));
+  report.check(`the worker loads kubectl as one lazy chunk (${kubectl.map((c) => c.split('/').pop()).join(', ') || 'none'})`, kubectl.length === 1);
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
-    report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${FIGURE_CHUNK_MAX_GZIP}`, extra <= FIGURE_CHUNK_MAX_GZIP);
+    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
+}
+// The terminal's UI: a chunk of its own on the main thread, outside the pages' budgets until a reader opens a terminal.
+const terminalUi = existsSync(astroDir) ? readdirSync(astroDir).filter((f) => /^Terminal\..*\.js$/.test(f)) : [];
+report.check(`one terminal UI chunk (${terminalUi.join(', ') || 'none'})`, terminalUi.length === 1);
+for (const t of terminalUi) {
+  const bytes = gz(readFileSync(join(astroDir, t)));
+  report.check(`terminal UI ${t}: ${bytes} B gzip ≤ ${TERMINAL_UI_MAX_GZIP}`, bytes <= TERMINAL_UI_MAX_GZIP);
 }
 report.finish();

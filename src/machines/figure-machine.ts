@@ -3,7 +3,7 @@
 // story, and what is selected in the request log. Kubernetes' own states arrive in the views the
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
 import { and, assign, setup, stateIn } from 'xstate';
-import type { FigureAction, FigureRequest, FigureView, Speed } from '../sim/index.ts';
+import type { FigureAction, FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
 export interface FigureContext {
@@ -17,7 +17,14 @@ export interface FigureContext {
   link: FigureLink | null;
   /** What the figure said about the link the page opened it with, if anything. */
   notice: string | null;
+  /** The terminal's latest outputs (the page shows each new one once, by its number). */
+  terminal: TerminalOutput[];
+  /** Tab's latest answer. */
+  completion: TerminalCompletion | null;
 }
+
+/** Terminal outputs the context keeps, so an update the page skipped loses none. */
+export const TERMINAL_KEEP = 8;
 
 /** A link to a moment, or why this moment cannot be linked to. */
 export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };
@@ -40,6 +47,11 @@ export type FigureEvent =
   /** The reader asks for a link to this moment; LINK brings it. */
   | { type: 'PERMALINK' }
   | { type: 'LINK'; link: FigureLink }
+  /** A line typed into the figure's terminal (kubectl or sim), with a manifest for `apply -f -`. */
+  | { type: 'TERMINAL'; line: string; stdin?: string }
+  /** Tab in the terminal (and its first focus, which loads kubectl); COMPLETED brings the answer. */
+  | { type: 'COMPLETE'; line: string }
+  | { type: 'COMPLETED'; completion: TerminalCompletion }
   | { type: 'SELECT'; seq: number | null }
   | { type: 'FILTER'; endpoint: string | null };
 
@@ -74,7 +86,13 @@ export const figureMachine = setup({
     core: (_, _params: FigureRequest) => {},
     /** Start the worker and open this figure's cluster. Provided by the island. */
     connect: () => {},
-    keepView: assign({ view: ({ event }) => ('view' in event ? event.view : undefined)!, error: null, link: ({ event, context }) => ('view' in event && context.link && context.link.step === event.view.step ? context.link : null) }),
+    keepView: assign({
+      view: ({ event }) => { const { terminal: _t, completion: _c, ...view } = ('view' in event ? event.view : undefined)!; return view; },
+      error: null,
+      link: ({ event, context }) => ('view' in event && context.link && context.link.step === event.view.step ? context.link : null),
+      terminal: ({ event, context }) => ('view' in event && event.view.terminal ? [...context.terminal, event.view.terminal].slice(-TERMINAL_KEEP) : context.terminal),
+    }),
+    keepCompletion: assign({ completion: ({ event, context }) => (event.type === 'COMPLETED' ? event.completion : context.completion) }),
     keepNotice: assign({ notice: ({ event }) => (event.type === 'LOADED' ? event.view.notice ?? null : null) }),
     keepLink: assign({ link: ({ event }) => (event.type === 'LINK' ? event.link : null) }),
     keepError: assign({ error: ({ event }) => (event.type === 'FAILED' ? event.error : null) }),
@@ -97,7 +115,7 @@ export const figureMachine = setup({
 }).createMachine({
   id: 'figure',
   type: 'parallel',
-  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null, link: null, notice: null }),
+  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null, link: null, notice: null, terminal: [], completion: null }),
   states: {
     source: {
       initial: 'ssr',
@@ -123,6 +141,9 @@ export const figureMachine = setup({
             PERMALINK: { actions: [{ type: 'core', params: { op: 'permalink' } }] },
             LINK: { actions: 'keepLink' },
             ACTION: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'action', action: (event as { action: FigureAction }).action }) }] },
+            TERMINAL: { actions: [{ type: 'core', params: ({ event }) => { const e = event as { line: string; stdin?: string }; return e.stdin === undefined ? { op: 'terminal', line: e.line } : { op: 'terminal', line: e.line, stdin: e.stdin }; } }] },
+            COMPLETE: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'complete', line: (event as { line: string }).line }) }] },
+            COMPLETED: { actions: 'keepCompletion' },
           },
         },
         failed: {},
@@ -142,7 +163,7 @@ export const figureMachine = setup({
           on: {
             PAUSE: 'paused', TOGGLE: 'paused', HIDDEN: 'paused', FAILED: 'paused',
             // Any command of the reader's pauses; a demo then stands at its first beat, to be read.
-            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused', ACTION: 'paused',
+            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused', ACTION: 'paused', TERMINAL: 'paused',
           },
           states: {
             waiting: { after: { tick: 'fetching' } },

@@ -3,7 +3,7 @@
 // it. A session is one figure instance: its machine, with `connect` and `core` wired to the figure
 // server, and every change of its snapshot sent to the page as an update.
 import { createActor, type Actor } from 'xstate';
-import type { CompiledStory, FigureRequest, FigureServer, FigureView, Speed, WorkerRequest } from '../sim/index.ts';
+import type { CompiledStory, FigureRequest, FigureServer, FigureView, Speed, TerminalCompletion, TerminalOutput, WorkerRequest } from '../sim/index.ts';
 import { figureMachine, type FigureEvent, type FigureLink } from './figure-machine.ts';
 
 /** A message from the page: open an instance of a figure, send its machine an event, or close it. */
@@ -29,6 +29,10 @@ export interface SessionUpdate {
   link: FigureLink | null;
   /** What the figure said about the link it was opened with (it could not use it, or it plays differently now). */
   notice: string | null;
+  /** The terminal's latest outputs, oldest first (each has its number; the page shows new ones). */
+  terminal: TerminalOutput[];
+  /** Tab's latest answer. */
+  completion: TerminalCompletion | null;
   view: FigureView;
 }
 
@@ -57,12 +61,13 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
     const session: Session = { actor: null as unknown as Actor<typeof figureMachine>, seq: 0, handling: false, post: () => {} };
     const ask = (req: FigureRequest): void => {
       const full = { ...req, id: ++id, instance: m.instance } as WorkerRequest;
-      const answer = req.op === 'permalink' ? serve.link(full) : req.op === 'open' && req.link !== undefined ? serve.restore(full) : serve(full);
+      const answer = req.op === 'permalink' ? serve.link(full) : req.op === 'terminal' || req.op === 'complete' ? serve.terminal(full) : req.op === 'open' && req.link !== undefined ? serve.restore(full) : serve(full);
       // Answers are delivered after the current transition, as a worker's would be.
       void Promise.resolve(answer).then((r) => {
         if (session.actor.getSnapshot().status !== 'active') return;
         // A link comes on its own (its encoder may still have been loading while the figure moved on).
-        if (r.ok && r.view && req.op === 'permalink') session.actor.send({ type: 'LINK', link: r.view.link ? { ...r.view.link, step: r.view.step } : { ok: false, error: 'no link was made', step: r.view.step } });
+        if (r.ok && r.view && req.op === 'complete') { if (r.view.completion) session.actor.send({ type: 'COMPLETED', completion: r.view.completion }); }
+        else if (r.ok && r.view && req.op === 'permalink') session.actor.send({ type: 'LINK', link: r.view.link ? { ...r.view.link, step: r.view.step } : { ok: false, error: 'no link was made', step: r.view.step } });
         else if (r.ok && r.view) session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
         else if (!r.ok) session.actor.send({ type: 'FAILED', error: r.error });
       });
@@ -88,6 +93,8 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
         error: s.context.error,
         link: s.context.link,
         notice: s.context.notice,
+        terminal: s.context.terminal,
+        completion: s.context.completion,
         view: s.context.view,
       });
     };

@@ -56,6 +56,8 @@ export const CONTROL_PLANE_NODE = 'control-plane';
 
 /** The Kubernetes version the model follows (kubectl version, node kubeletVersion). */
 export const KUBERNETES_VERSION = 'v1.35.0';
+/** How long `cluster.settle()` runs at most when not told (simulated ms): the CLI's `sim settle` and the figures' terminal share it. */
+export const SETTLE_MAX_MS = 120_000;
 
 /** The kube-system static pods kubeadm writes to /etc/kubernetes/manifests. */
 const STATIC_PODS: { component: string; image: string; cpu: string }[] = [
@@ -136,7 +138,7 @@ export class Cluster implements SimCluster {
   advance(ms: number): void { this.world.advance(ms); }
 
   /** Run until quiet (only heartbeats left) or maxMs. */
-  settle(maxMs = 120_000): boolean { return this.world.settle(maxMs); }
+  settle(maxMs = SETTLE_MAX_MS): boolean { return this.world.settle(maxMs); }
 
   /** Node faults: power off/on, partition from the control plane, heal. */
   node(name: string, action: NodeAction): void {

@@ -45,7 +45,7 @@ export { FIGURE_LOADERS, loadFigure, loadAllFigures } from './figures/catalog.ts
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, JsonValue } from './figures/demo.ts';
 export type {
-  BeatMark, CompiledBeat, CompiledStory, CompiledFigure, DemoButton, StoryState, FigureView, Speed, FigureRequest, WorkerRequest, WorkerReply,
+  BeatMark, CompiledBeat, CompiledStory, CompiledFigure, DemoButton, StoryState, FigureView, Speed, FigureRequest, WorkerRequest, WorkerReply, TerminalOutput, TerminalCompletion,
 } from './figures/protocol.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */

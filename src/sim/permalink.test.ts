@@ -299,3 +299,28 @@ describe('permalink', () => {
     }), { numRuns: runs(1) });
   });
 });
+
+describe('a moment past its last step', () => {
+  it('carries how far the clock ran on, and restores there to the same bytes', () => {
+    const c = createCluster({ seed: 2 });
+    const tl = new Timeline(c);
+    tl.apply((x) => x.request({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } } }));
+    tl.advance(45_000);
+    const m = momentOf(tl);
+    expect(m.beyond).toEqual({ events: tl.at().events, t: c.now });
+    const link = encodeMoment(m);
+    expect(link.ok).toBe(true);
+    const d = decodeMoment(link.ok ? link.link : '');
+    expect(d.ok && d.moment.beyond).toEqual(m.beyond);
+    const r = d.ok ? restoreMoment(d.moment) : null;
+    expect(r?.ok && !r.warning && r.cluster.world.hash()).toBe(c.world.hash());
+    expect(r?.ok && r.cluster.now).toBe(c.now);
+    // Further than the run goes silently (a log record on the way), or back in time: refused in words.
+    for (const beyond of [{ events: m.beyond!.events + 5000, t: m.beyond!.t + 600_000 }, { events: m.beyond!.events, t: 0 }]) {
+      const bad = restoreMoment({ ...m, beyond });
+      expect(bad.ok).toBe(false);
+    }
+    expect(encodeMoment({ ...m, beyond: { events: -1, t: 0 } })).toMatchObject({ ok: false });
+    expect(encodeMoment({ ...m, beyond: { events: 1.5, t: 0 } })).toMatchObject({ ok: false });
+  });
+});

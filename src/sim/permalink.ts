@@ -24,6 +24,12 @@ export interface Moment {
    * simulation that plays the same inputs differently is told apart from the one that made the link.
    */
   check?: string;
+  /**
+   * The cluster had run on past its step (simulated time at Play's real-time pace, `sim advance`,
+   * `sim settle`), silently, to this many events and this simulated time: restoring runs on to them
+   * (Timeline.runOn), so the link opens on the frame it was made at, not at the step's start.
+   */
+  beyond?: { events: number; t: number };
 }
 
 /** What decoding a link gives: the moment, or a message a reader can understand. */
@@ -286,6 +292,10 @@ export function encodeMoment(m: Moment): EncodeResult {
     for (const inp of m.inputs) { inputs.push(inputToWire(inp, t, step)); t = inp.t; step = inp.step; }
     wire.push(inputs);
     if (m.check !== undefined) wire.push(m.check);
+    if (m.beyond !== undefined) {
+      if (m.check === undefined) return { ok: false, error: 'this moment cannot be shared as a link: a moment past its step needs its check' };
+      wire.push([m.beyond.events, m.beyond.t]);
+    }
     const checked = fromWire(JSON.parse(JSON.stringify(wire)));
     if (!checked.ok) return { ok: false, error: `this moment cannot be shared as a link: ${checked.error}` };
     const bytes = utf8Encode(JSON.stringify(wire));
@@ -483,8 +493,14 @@ function fromWire(wire: unknown): DecodeResult {
   try {
     const L = PERMALINK_LIMITS;
     if (!Array.isArray(wire)) fail('it is not a moment');
-    if (wire.length !== 7 && wire.length !== 8) fail('it is not a moment (wrong number of fields)');
-    const check = wire.length === 8 ? str(wire[7], 'the check', CHECK_RE) : undefined;
+    if (wire.length < 7 || wire.length > 9) fail('it is not a moment (wrong number of fields)');
+    const check = wire.length >= 8 ? str(wire[7], 'the check', CHECK_RE) : undefined;
+    let beyond: Moment['beyond'];
+    if (wire.length === 9) {
+      const b = wire[8];
+      if (!Array.isArray(b) || b.length !== 2) fail('the time past the step is malformed');
+      beyond = { events: int(b[0], 'the events past the step', 0, L.maxEvents), t: int(b[1], 'the time past the step', 0, L.maxT) };
+    }
     if (wire[0] !== 1) fail(`it was made by a newer version of the site (format ${JSON.stringify(wire[0])?.slice(0, 10)})`);
     const seed = int(wire[1], 'the seed', 0, 0xffffffff);
     const nodes = int(wire[2], 'the number of nodes', 1, L.maxNodes);
@@ -523,6 +539,7 @@ function fromWire(wire: unknown): DecodeResult {
     const moment: Moment = { v: 1, seed, options: { nodes, kubeadm }, inputs, step };
     if (scenario !== undefined) moment.scenario = scenario;
     if (check !== undefined) moment.check = check;
+    if (beyond !== undefined) moment.beyond = beyond;
     return { ok: true, moment };
   } catch (e) {
     if (e instanceof Invalid) return { ok: false, error: e.message };
@@ -583,9 +600,12 @@ export function momentOf(tl: Timeline, scenario?: string): Moment {
   const at = tl.at();
   const m: Moment = { v: 1, seed: o.seed, options: { nodes: o.nodes, kubeadm: o.kubeadm }, inputs: tl.data.inputs.slice(base), step: at.step };
   if (scenario !== undefined) m.scenario = scenario;
-  // The check is the world at the step itself: only when the cluster stands there (not run on past it).
+  // The check is the world where the cluster stands: at the step itself, or run on past the last step
+  // (silently, between steps), which the moment then says how far.
   const b = tl.data.bounds;
-  if (at.events === b.events[at.step] && at.t === b.t[at.step]) m.check = tl.cluster.world.hash();
+  const past = at.events !== b.events[at.step] || at.t !== b.t[at.step];
+  if (past && at.step === tl.length - 1) m.beyond = { events: at.events, t: at.t };
+  if (!past || m.beyond) m.check = tl.cluster.world.hash();
   return m;
 }
 
@@ -619,6 +639,9 @@ export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacit
       if (placed[i].t !== want.t || placed[i].step !== want.step) {
         return { ok: false, error: `Input ${i - base + 1} of the link could not be replayed where it was recorded (at ${want.t} ms, after ${want.step} events).` };
       }
+    }
+    if (m.beyond && !timeline.runOn(m.beyond.events, m.beyond.t)) {
+      return { ok: false, error: `The link's moment, ${m.beyond.t - timeline.timeOf(m.step)} ms past step ${m.step}, could not be reached by running on from it.` };
     }
     if (m.check !== undefined && cluster.world.hash() !== m.check) return { ok: true, timeline, cluster, warning: DRIFT_WARNING };
     return { ok: true, timeline, cluster };

@@ -152,3 +152,37 @@ describe('Timeline', () => {
     expect(a.cluster.world.hash()).toBe(b.cluster.world.hash());
   });
 });
+
+describe('Timeline.settle', () => {
+  it('stops where World.settle stops, with the steps on the way recorded', () => {
+    for (const max of [120_000, 3_000]) {
+      const plain = createCluster({ seed: 4 });
+      createWeb(plain);
+      const settledPlain = plain.settle(max);
+      const c = createCluster({ seed: 4 });
+      const tl = new Timeline(c);
+      tl.apply((x) => createWeb(x));
+      expect(tl.settle(max)).toBe(settledPlain);
+      expect(c.world.hash()).toBe(plain.world.hash());
+      expect(c.now).toBe(plain.now);
+      expect(tl.at().step).toBeGreaterThan(10);
+    }
+  });
+
+  it('drops the future first, and steps back and forward over what it recorded to the same bytes', () => {
+    const c = createCluster({ seed: 4 });
+    const tl = new Timeline(c);
+    tl.apply((x) => createWeb(x));
+    for (let i = 0; i < 40; i++) tl.step();
+    tl.seek(5);
+    tl.settle(60_000);
+    const end = tl.at().step;
+    expect(tl.length - 1).toBe(end);
+    tl.step();
+    const hash = c.world.hash();
+    const at = tl.at().step;
+    tl.seek(2);
+    tl.seek(at);
+    expect(c.world.hash()).toBe(hash);
+  });
+});

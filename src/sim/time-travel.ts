@@ -184,6 +184,60 @@ export class Timeline {
     return this.seekTime(this.w.now + ms);
   }
 
+  /**
+   * World.settle over the timeline: discards the future after the cursor, then records steps until
+   * only recurring timers are queued or maxMs passes, stopping exactly where World.settle stops (so
+   * `sim settle` in a figure's terminal leaves the same world as in the CLI). True when it settled.
+   */
+  settle(maxMs: number): boolean {
+    this.fork();
+    const d = this.data;
+    const world = this.cluster.world;
+    const w = this.w;
+    const deadline = w.now + maxMs;
+    while (w.queue.pending > 0) {
+      const e = peek(w.queue);
+      if (!e || e.at > deadline || w.steps >= this.opts.maxEvents) {
+        if (deadline > w.now) { w.now = deadline; this.beyond = true; }
+        return false;
+      }
+      const logLen = logCount(w);
+      this.beyond = true;
+      world.next();
+      if (logCount(w) > logLen || w.steps - d.bounds.events[this.lastIdx] >= this.opts.maxSilentEvents) {
+        this.pushBound(w.steps, w.inputs.length, w.now);
+        this.beyond = false;
+        this.maybeSnapshot();
+      }
+    }
+    return true;
+  }
+
+  /**
+   * At the recording's last step, runs the world on past it as a run that stopped between steps
+   * leaves it: to `events` events and simulated time `t`, with no log record and no input on the way
+   * (a link to such a moment carries both numbers). False when that is not how the run went on.
+   */
+  runOn(events: number, t: number): boolean {
+    this.sync();
+    const d = this.data;
+    const world = this.cluster.world;
+    const w = this.w;
+    if (d.cur !== this.lastIdx || this.beyond || events < w.steps || t < w.now || events - d.bounds.events[d.cur] >= this.opts.maxSilentEvents) return false;
+    const next = d.inputs[w.inputs.length];
+    if (next && next.step <= events && next.t <= t) return false;
+    const logLen = logCount(w);
+    while (w.steps < events) {
+      const e = peek(w.queue);
+      if (!e || e.at > t || w.steps >= this.opts.maxEvents) return false;
+      this.beyond = true;
+      world.next();
+      if (logCount(w) > logLen) return false;
+    }
+    if (t > w.now) { w.now = t; this.beyond = true; }
+    return true;
+  }
+
   /** Discard every step after the cursor (the next input starts a new branch). */
   fork(): void {
     this.sync();

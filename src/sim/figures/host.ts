@@ -40,13 +40,17 @@ export class FigureHost {
   private diverged = false;
   private active: ActiveDemo | null = null;
   private readonly storySteps: number[];
+  /** Terminal commands run so far (each output's number; kubectl/figure-terminal.ts counts them). */
+  commands = 0;
+  /** A terminal command has changed this cluster (a link to a moment is then checked by replay before it is given). */
+  terminalUsed = false;
 
   /**
    * Builds the figure's cluster and loads its story as the future to replay; or, given a moment (a
    * link's inputs and step, already validated), replays that run to its step instead. A moment whose
    * inputs are the story's stands in the story; any other is the reader's own run.
    */
-  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number }) {
+  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number } }) {
     this.def = def;
     this.story = story;
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
@@ -60,6 +64,8 @@ export class FigureHost {
         this.following = false;
       }
       this.timeline.seek(moment.step);
+      // A moment the cluster had run on past (restoreMoment has checked it gets there).
+      if (moment.beyond) this.timeline.runOn(moment.beyond.events, moment.beyond.t);
     }
   }
 
@@ -206,7 +212,18 @@ export class FigureHost {
   /** Makes the reader's actions at the cursor; in the story's middle that forks the story away. */
   private act(actions: FigureAction[], intro: string | null): void {
     const tl = this.timeline;
-    const at = tl.at();
+    this.readerChange();
+    tl.apply((c) => { for (const a of actions) applyAction(c, a); });
+    const step = tl.at().step;
+    this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
+  }
+
+  /**
+   * The reader changes the cluster at the cursor (a demo, a panel's action, a terminal command): in
+   * the story's middle that forks the story away, and beats ahead of the cursor no longer apply.
+   */
+  readerChange(): void {
+    const at = this.timeline.at();
     if (!at.atEnd || (this.following && at.step < this.story.end)) {
       // At step 0 nothing of the story has happened yet: the reader starts a path of their own.
       if (this.following && at.step > 0 && at.step < this.story.end) this.diverged = true;
@@ -214,9 +231,12 @@ export class FigureHost {
     }
     this.following = false;
     this.active = null;
-    tl.apply((c) => { for (const a of actions) applyAction(c, a); });
-    const step = tl.at().step;
-    this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
+  }
+
+  /** Says `text` at a step (after what is already said there): the narration's sentence for the reader's change. */
+  say(step: number, text: string): void {
+    const prior = this.beats.get(step);
+    this.beats.set(step, prior && prior !== text ? `${prior} ${text}` : text);
   }
 
   /** At a newly recorded step: fires the active demo's beats that now hold (true when one fired). */

@@ -94,6 +94,31 @@ export interface FigureView {
   notice?: string;
   /** A link to this moment: only in the answer to a `permalink` request. */
   link?: { ok: true; value: string } | { ok: false; error: string };
+  /** What a terminal command printed: only in the answer to a `terminal` request. */
+  terminal?: TerminalOutput;
+  /** Tab's answer: only in the answer to a `complete` request. */
+  completion?: TerminalCompletion;
+}
+
+/** One terminal command and what it printed, as `npm run sim` prints the same line (stdout, then stderr). */
+export interface TerminalOutput {
+  /** Counts the figure's terminal commands (the page shows each once). */
+  n: number;
+  line: string;
+  /** The manifest given on stdin (`kubectl apply -f -`), if any. */
+  stdin?: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** Characters of a very long output left out of what the page shows. */
+  truncated?: number;
+}
+
+/** What Tab completes a terminal line to (kubectl/complete.ts). */
+export interface TerminalCompletion {
+  line: string;
+  completed: string;
+  candidates: string[];
 }
 
 /** Speeds of playback: simulated time at wall-clock pace, ten times it, or jumps to the next event that matters. */
@@ -106,7 +131,11 @@ export type FigureRequest =
   | { op: 'seek'; step: number }
   | { op: 'advance'; ms: number }
   | { op: 'demo'; demo: string }
-  | { op: 'action'; action: FigureAction };
+  | { op: 'action'; action: FigureAction }
+  /** A terminal line (kubectl or sim) run on the figure's cluster as the reader's change; stdin for `apply -f -`. */
+  | { op: 'terminal'; line: string; stdin?: string }
+  /** Tab: complete the text before the cursor (also loads kubectl, so the first command does not wait). */
+  | { op: 'complete'; line: string };
 
 /** A request as posted: the figure instance it is for and a sequence number for its answer. */
 export type WorkerRequest = FigureRequest & { id: number; instance: string };

@@ -8,6 +8,8 @@ import type { Input } from '../world.ts';
 /** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
 export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
   link(req: WorkerRequest): Promise<WorkerReply>;
+  /** Runs a terminal line, or completes one (`terminal` and `complete` requests): kubectl loads on first use. */
+  terminal(req: WorkerRequest): Promise<WorkerReply>;
   /** Opens a figure at the moment a link names (or, for a link it cannot use, at its start with a notice). */
   restore(req: WorkerRequest): Promise<WorkerReply>;
 };
@@ -17,10 +19,24 @@ export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
  * first asks for a link: every figure shares the worker's first chunk, and few readers copy links.
  */
 async function linkTo(host: FigureHost, id: number, instance: string): Promise<WorkerReply> {
-  const { permalinkOf } = await import('../permalink.ts');
+  const { permalinkOf, decodeMoment, restoreMoment } = await import('../permalink.ts');
   // The figure the link names restores its own node sizes (the scheduler figure's differ).
-  const r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
+  let r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
+  // After terminal commands the moment is the reader's own: the link is replayed before it is given.
+  const nodeCapacity = host.def.options.nodeCapacity;
+  if (r.ok && host.terminalUsed) r = (await loadKubectl()).checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity }));
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
+}
+
+let kubectl: Promise<typeof import('../kubectl/index.ts')> | null = null;
+
+/**
+ * kubectl, the script runner, the terminal's runner and `yaml`: one chunk of their own, loaded when
+ * a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
+ */
+function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
+  kubectl ??= import('../kubectl/index.ts');
+  return kubectl;
 }
 
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
@@ -41,6 +57,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
       const host = hosts.get(instance);
       if (!host) throw new Error(`figure instance "${instance}" is not open`);
       if (req.op === 'permalink') throw new Error('a link is asked for with link()');
+      if (req.op === 'terminal' || req.op === 'complete') throw new Error('a terminal line is run with terminal()');
       const view = host.handle(req);
       if (req.op === 'close') hosts.delete(instance);
       return { id, instance, ok: true, view };
@@ -53,13 +70,25 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     return linkTo(host, req.id, req.instance);
   };
+  const terminal = async (req: WorkerRequest): Promise<WorkerReply> => {
+    const host = hosts.get(req.instance);
+    if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
+    try {
+      const k = await loadKubectl();
+      const answer = req.op === 'complete' ? { completion: k.completeOnFigure(host, req.line) } : req.op === 'terminal' ? { terminal: k.runOnFigure(host, req.line, req.stdin) } : null;
+      if (!answer) throw new Error(`"${req.op}" is not a terminal request`);
+      return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), ...answer } };
+    } catch (e) {
+      return { id: req.id, instance: req.instance, ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  };
   const restore = async (req: WorkerRequest): Promise<WorkerReply> => {
     if (req.op !== 'open' || typeof req.link !== 'string') return serve(req);
     const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
     if (!def) return serve(req);
     const { decodeMoment, restoreMoment } = await import('../permalink.ts');
     let notice: string | undefined;
-    let moment: { inputs: Input[]; step: number } | undefined;
+    let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number } } | undefined;
     const d = decodeMoment(req.link);
     if (!d.ok) notice = d.error;
     else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
@@ -67,7 +96,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     else {
       const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity });
       if (!r.ok) notice = r.error;
-      else { moment = { inputs: d.moment.inputs, step: d.moment.step }; notice = r.warning; }
+      else { moment = { inputs: d.moment.inputs, step: d.moment.step, ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}) }; notice = r.warning; }
     }
     const reply = serve({ ...req, link: undefined });
     if (!reply.ok) return reply;
@@ -78,7 +107,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     }
     return { ...reply, view: { ...reply.view!, notice: `${notice} The figure starts from the beginning instead.` } };
   };
-  return Object.assign(serve, { link, restore });
+  return Object.assign(serve, { link, restore, terminal });
 }
 
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */

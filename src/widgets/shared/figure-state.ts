@@ -9,7 +9,7 @@ export function valueTextOf(v: FigureView): string {
 
 /** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
 export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
-  return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, link: null, notice: null, view };
+  return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, link: null, notice: null, terminal: [], completion: null, view };
 }
 
 /**

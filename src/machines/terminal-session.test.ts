@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
+import { createSessions, type SessionUpdate } from './figure-session.ts';
+
+const def = await loadFigure('cluster');
+const compiled = compileFigure(def);
+
+async function until(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(ok()).toBe(true);
+}
+
+describe('the terminal through the figure machine', () => {
+  it('completes a line, runs a TERMINAL event in the worker and brings its output back', async () => {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
+    handle({ instance: 'i', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
+    await until(() => updates.at(-1)?.live === true);
+    handle({ instance: 'i', type: 'event', seq: 1, event: { type: 'COMPLETE', line: 'kubectl get dep' } });
+    await until(() => updates.at(-1)?.completion != null);
+    expect(updates.at(-1)!.completion).toMatchObject({ completed: 'kubectl get deployments ' });
+    handle({ instance: 'i', type: 'event', seq: 2, event: { type: 'TERMINAL', line: 'kubectl get nodes' } });
+    await until(() => (updates.at(-1)?.terminal.length ?? 0) > 0);
+    const u = updates.at(-1)!;
+    expect(u.terminal[0]).toMatchObject({ n: 1, line: 'kubectl get nodes', exitCode: 0 });
+    expect(u.terminal[0].stdout).toMatch(/^NAME\s+STATUS/);
+    expect(u.view.step).toBe(1);
+    expect('terminal' in u.view).toBe(false);
+    // Stepping back undoes the command's step; the output stays in the terminal.
+    handle({ instance: 'i', type: 'event', seq: 3, event: { type: 'BACK' } });
+    await until(() => updates.at(-1)?.view.step === 0);
+    expect(updates.at(-1)!.terminal).toHaveLength(1);
+  });
+
+  it('pauses playback for a command', async () => {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
+    handle({ instance: 'p', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
+    await until(() => updates.at(-1)?.live === true);
+    handle({ instance: 'p', type: 'event', seq: 1, event: { type: 'PLAY' } });
+    handle({ instance: 'p', type: 'event', seq: 2, event: { type: 'TERMINAL', line: 'sim time' } });
+    expect(updates.at(-1)!.playing).toBe(false);
+    await until(() => (updates.at(-1)?.terminal.length ?? 0) > 0);
+    expect(updates.at(-1)!.terminal[0].stdout).toMatch(/^t=/);
+  });
+});

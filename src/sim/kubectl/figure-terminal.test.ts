@@ -1,0 +1,176 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../cluster.ts';
+import { runScript } from './index.ts';
+import { runOnFigure, TERMINAL_LIMITS } from './figure-terminal.ts';
+import { decodeMoment, restoreMoment } from '../permalink.ts';
+import { FIGURES } from '../figures/all.ts';
+import { clusterFigure } from '../figures/cluster-figure.ts';
+import { compileFigure } from '../figures/compile.ts';
+import { FigureHost } from '../figures/host.ts';
+import type { CompiledFigure } from '../figures/protocol.ts';
+import { createFigureServer } from '../figures/serve.ts';
+
+const compiled: CompiledFigure = compileFigure(clusterFigure);
+const story = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
+const runs = { numRuns: Number(process.env.FC_RUNS ?? 40), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) };
+
+const MANIFEST = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 2
+  selector:
+    matchLabels: { app: api }
+  template:
+    metadata:
+      labels: { app: api }
+    spec:
+      containers:
+      - name: api
+        image: nginx:1.27
+`;
+
+/** Lines as a reader would type them, each with its manifest when it reads one. */
+const SESSION: { line: string; stdin?: string }[] = [
+  { line: 'kubectl create deployment web --image=nginx:1.27 --replicas=3' },
+  { line: 'sim settle' },
+  { line: 'kubectl get pods -o wide' },
+  { line: 'kubectl apply -f -', stdin: MANIFEST },
+  { line: 'sim advance 30s' },
+  { line: 'kubectl get deployments' },
+  { line: 'kubectl scale deployment web --replicas=1' },
+  { line: 'sim node stop node-3' },
+  { line: 'sim advance 1m' },
+  { line: 'kubectl get nodes' },
+  { line: 'kubectl describe deployment web' },
+  { line: 'kubectl frobnicate' },
+  { line: 'kubectl get pods --bogus' },
+  { line: 'sim time' },
+  { line: 'sim log --since 40' },
+];
+
+/** The same lines as a script for `npm run sim` (heredocs carry the manifests). */
+const SCRIPT = SESSION.map((s) => (s.stdin === undefined ? s.line : `${s.line} <<EOF\n${s.stdin}EOF`)).join('\n');
+
+describe('the figure terminal', () => {
+  it('prints, line by line, what npm run sim prints for the same lines, and leaves the same world', () => {
+    const host = story();
+    const got = SESSION.map((s) => runOnFigure(host, s.line, s.stdin));
+    const cli = createCluster({ seed: 1, nodes: 3 });
+    const { steps } = runScript(cli, SCRIPT);
+    expect(got.map((o) => [o.stdout, o.stderr, o.exitCode])).toEqual(steps.map((s) => [s.stdout, s.stderr, s.exitCode]));
+    expect(host.cluster.world.hash()).toBe(cli.world.hash());
+    expect(got.map((o) => o.n)).toEqual(SESSION.map((_, i) => i + 1));
+  });
+
+  it('is a reader change: the story forks away in its middle, the timeline grows, the request log shows kubectl', () => {
+    const host = story();
+    host.handle({ op: 'seek', step: 5 });
+    const before = host.view();
+    runOnFigure(host, 'sim time');
+    expect(host.view().story.diverged).toBe(false); // a line that changes nothing leaves the story alone
+    runOnFigure(host, 'kubectl scale deployment web --replicas=5');
+    const v = host.view();
+    expect(v.story.diverged).toBe(true);
+    expect(v.step).toBeGreaterThan(before.step);
+    expect(v.beat).toBe('$ kubectl scale deployment web --replicas=5');
+    expect(v.log.some((r) => r.from === 'kubectl')).toBe(true);
+  });
+
+  it('steps back over a command and forward again to the same bytes', () => {
+    const host = story();
+    host.handle({ op: 'seek', step: compiled.story.end });
+    runOnFigure(host, 'kubectl scale deployment web --replicas=1');
+    runOnFigure(host, 'sim advance 20s');
+    host.handle({ op: 'step' });
+    const at = host.view().step;
+    const hash = host.cluster.world.hash();
+    for (let i = 0; i < 6; i++) host.handle({ op: 'back' });
+    expect(host.view().step).toBe(at - 6);
+    host.handle({ op: 'seek', step: at });
+    expect(host.cluster.world.hash()).toBe(hash);
+  });
+
+  it('replays deterministically: the recorded inputs rebuild the same world at the same step', () => {
+    const host = story();
+    for (const s of SESSION.slice(0, 9)) runOnFigure(host, s.line, s.stdin);
+    host.handle({ op: 'step' });
+    const step = host.view().step;
+    const inputs = host.timeline.data.inputs.slice(baseInputs());
+    expect(inputs.length).toBeGreaterThan(3);
+    const again = new FigureHost(clusterFigure, compiled.story, { inputs, step });
+    expect(again.cluster.world.hash()).toBe(host.cluster.world.hash());
+  });
+
+  it('gives a link that opens on the same frame, and refuses one with its reason when it could not', async () => {
+    const serve = createFigureServer(FIGURES);
+    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'kubectl create deployment web --image=nginx:1.27 --replicas=2' });
+    await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim settle' });
+    serve({ id: 4, instance: 'a', op: 'step' });
+    const made = await serve.link({ id: 5, instance: 'a', op: 'permalink' });
+    expect(made.ok && made.view?.link?.ok).toBe(true);
+    const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
+    const d = decodeMoment(value);
+    expect(d.ok).toBe(true);
+    const back = d.ok ? restoreMoment(d.moment) : null;
+    expect(back?.ok && back.warning).toBeFalsy();
+    const restored = await serve.restore({ id: 6, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
+    expect(restored.ok && restored.view?.frame).toEqual(made.ok && made.view ? made.view.frame : null);
+    // The clock run on past the last recorded step (silently, between steps): the link carries how far,
+    // and opens there, clock and all.
+    await serve.terminal({ id: 7, instance: 'a', op: 'terminal', line: 'sim advance 45s' });
+    const idle = await serve.link({ id: 8, instance: 'a', op: 'permalink' });
+    expect(idle.ok && idle.view?.link?.ok).toBe(true);
+    const past = idle.ok && idle.view?.link?.ok ? idle.view.link.value : '';
+    const dm = decodeMoment(past);
+    expect(dm.ok && dm.moment.beyond).toBeTruthy();
+    const there = await serve.restore({ id: 9, instance: 'c', op: 'open', figure: 'cluster', story: compiled.story, link: past });
+    expect(there.ok && there.view && { t: there.view.t, step: there.view.step, frame: there.view.frame }).toEqual(idle.ok && idle.view && { t: idle.view.t, step: idle.view.step, frame: idle.view.frame });
+    // Stepping on from the restored moment goes where the original goes.
+    const a = serve({ id: 10, instance: 'a', op: 'step' });
+    const c = serve({ id: 11, instance: 'c', op: 'step' });
+    expect(c.ok && c.view?.frame).toEqual(a.ok && a.view?.frame);
+  });
+
+  it('answers bad input with kubectl\'s or the terminal\'s message and never breaks the figure', () => {
+    const host = story();
+    const bomb = `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n`;
+    const cases: [string, string | undefined, RegExp][] = [
+      ['kubectl frobnicate', undefined, /unknown command "frobnicate"/],
+      ['kubectl get pods --no-such-flag', undefined, /unknown flag/],
+      ['kubectl apply -f -', bomb, /alias|error/i],
+      ['kubectl apply -f -', 'x'.repeat(1024 * 1024), /at most 262144/],
+      ['kubectl apply -f -', 'kind: Deployment\n' + '# pad\n'.repeat(20_000), /error/],
+      ['kubectl get ' + 'p'.repeat(TERMINAL_LIMITS.maxLine), undefined, /at most 4096/],
+      ['kubectl get pods \u0000\u001b[31m\u0007', undefined, /./],
+      ['rm -rf /', undefined, /unknown command "rm"/],
+      ['sim node explode node-1', undefined, /usage: sim node/],
+      ['kubectl get pods "unterminated', undefined, /error/],
+    ];
+    for (const [line, stdin, want] of cases) {
+      const o = runOnFigure(host, line, stdin);
+      expect(o.exitCode, line.slice(0, 40)).not.toBe(0);
+      expect(o.stderr + o.stdout, line.slice(0, 40)).toMatch(want);
+    }
+    expect(host.view().frame.nodes).toHaveLength(3);
+    expect(runOnFigure(host, 'kubectl get nodes').exitCode).toBe(0);
+  });
+
+  it('survives fuzzed lines of any characters (never a throw, the view still answers)', () => {
+    const host = story();
+    const words = fc.constantFrom('kubectl', 'sim', 'get', 'pods', 'delete', 'advance', '-n', '--', '-o', 'yaml', 'node', 'stop', 'node-2', 'apply', '-f', '-', '"', "'", '\\', '\u0000', '\u001b', '10s', '=', 'deploy/web');
+    const line = fc.oneof(fc.string({ maxLength: 80 }), fc.array(words, { maxLength: 8 }).map((w) => w.join(' ')));
+    fc.assert(fc.property(line, (l) => {
+      const o = runOnFigure(host, l);
+      return typeof o.stdout === 'string' && typeof o.stderr === 'string' && host.view().figure === 'cluster';
+    }), { ...runs, numRuns: Math.min(runs.numRuns, 60) });
+  });
+});
+
+/** Inputs a fresh cluster records while it is built (a moment carries those after them). */
+function baseInputs(): number {
+  return createCluster({ seed: clusterFigure.options.seed, nodes: clusterFigure.options.nodes }).world.state.inputs.length;
+}

@@ -1,0 +1,123 @@
+// The figures' terminal in the worker: a line of kubectl or sim run on a figure's own cluster as
+// the reader's change. It lives in kubectl's lazy chunk (the worker loads it when a reader first
+// uses a terminal), so the figures' shared chunk carries none of it. Every change goes through the
+// figure's Timeline: a command's requests and faults are recorded inputs and its simulated time
+// recorded steps, so step back, replay and links hold.
+import { SETTLE_MAX_MS, type Cluster } from '../cluster.ts';
+import type { SimCluster } from '../cluster-types.ts';
+import type { FigureHost } from '../figures/host.ts';
+import type { TerminalCompletion, TerminalOutput } from '../figures/protocol.ts';
+import type { DecodeResult, Moment, RestoreResult } from '../permalink.ts';
+import { storeList } from '../store.ts';
+import type { Timeline } from '../time-travel.ts';
+import { complete, TERMINAL_HELP } from './complete.ts';
+import { runLine } from './script.ts';
+
+/** The longest line a reader may run, the longest manifest on stdin (kubectl then applies its own 64 KiB limit), the most output the page is sent. */
+export const TERMINAL_LIMITS = { maxLine: 4096, maxStdin: 256 * 1024, maxOutput: 64 * 1024 } as const;
+
+/** Why a line is refused before it runs (too long, not text), as the terminal prints it; null when it may run. */
+export function refusalOf(line: unknown, stdin: unknown): string | null {
+  if (typeof line !== 'string') return 'error: the command is not text\n';
+  if (line.length > TERMINAL_LIMITS.maxLine) return `error: the command is ${line.length} characters long; this terminal takes lines of at most ${TERMINAL_LIMITS.maxLine}\n`;
+  if (stdin !== undefined && typeof stdin !== 'string') return 'error: the manifest is not text\n';
+  if (typeof stdin === 'string' && stdin.length > TERMINAL_LIMITS.maxStdin) return `error: the manifest is ${stdin.length} characters long; this terminal takes at most ${TERMINAL_LIMITS.maxStdin} (kubectl itself applies at most 64 KiB)\n`;
+  return null;
+}
+
+/** Output cut to what the page is sent, and how much was left out. */
+function clip(text: string): { text: string; cut: number } {
+  const max = TERMINAL_LIMITS.maxOutput;
+  return text.length <= max ? { text, cut: 0 } : { text: text.slice(0, max), cut: text.length - max };
+}
+
+/**
+ * The cluster as kubectl and `sim` lines see it, with every change made through the timeline:
+ * requests and faults are recorded inputs, `advance` and `settle` record the steps they run.
+ * `change` is called before the first of them (the host forks the story away there).
+ */
+export function timelineCluster(tl: Timeline, change: () => void): SimCluster {
+  const c: Cluster = tl.cluster;
+  const act = <R>(f: (x: Cluster) => R): R => { change(); return tl.apply(f); };
+  return {
+    get world() { return c.world; },
+    get now() { return c.now; },
+    get log() { return c.log; },
+    request: (req) => act((x) => x.request(req)),
+    advance: (ms) => { change(); tl.advance(ms); },
+    settle: (maxMs) => { change(); return tl.settle(maxMs ?? SETTLE_MAX_MS); },
+    node: (name, action) => act((x) => x.node(name, action)),
+    controlPlane: (action, component) => act((x) => x.controlPlane(action, component)),
+    apiserverLatency: (ms) => act((x) => x.apiserverLatency(ms)),
+    etcd: (state) => act((x) => x.etcd(state)),
+    crash: (ns, pod, opts) => act((x) => x.crash(ns, pod, opts)),
+    image: (image, state) => act((x) => x.image(image, state)),
+  };
+}
+
+/**
+ * Runs one terminal line on a figure's cluster as the reader's change, like a demo's actions: its
+ * first request, fault or run of time forks the story away at the cursor (a line that changes
+ * nothing, like `sim time` or `help`, leaves the figure where it is), and the line is said at the
+ * step it ends on. The output is what `npm run sim` prints for the same line (script.ts runLine).
+ */
+export function runOnFigure(host: FigureHost, line: string, stdin?: string): TerminalOutput {
+  const n = ++host.commands;
+  const refused = refusalOf(line, stdin);
+  const shown = typeof line === 'string' ? line.slice(0, 200) : '';
+  if (refused) return { n, line: shown, stdout: '', stderr: refused, exitCode: 1 };
+  if (line.trim() === 'help') return { n, line: shown, stdout: TERMINAL_HELP, stderr: '', exitCode: 0 };
+  let changed = false;
+  const change = (): void => {
+    if (changed) return;
+    changed = true;
+    host.readerChange();
+    host.terminalUsed = true;
+    host.timeline.fork();
+  };
+  let res;
+  try {
+    res = runLine(timelineCluster(host.timeline, change), line, stdin);
+  } catch (e) {
+    // runLine never throws; anything that does is still the reader's line failing, not the figure.
+    res = { stdout: '', stderr: `error: ${(e as Error)?.message ?? String(e)}\n`, exitCode: 1 };
+  }
+  if (changed) host.say(host.timeline.at().step, `$ ${line.length > 120 ? line.slice(0, 119) + '…' : line}`);
+  const out = clip(res.stdout);
+  const err = clip(res.stderr);
+  const o: TerminalOutput = { n, line: shown, stdout: out.text, stderr: err.text, exitCode: res.exitCode };
+  if (stdin !== undefined) o.stdin = stdin.length > 4096 ? stdin.slice(0, 4096) + '\n…\n' : stdin;
+  if (out.cut + err.cut) o.truncated = out.cut + err.cut;
+  return o;
+}
+
+const CLUSTER_SCOPED = new Set(['nodes', 'namespaces']);
+
+/** Names of a resource's objects in the store (no request is sent: completing must not be a recorded input). */
+export function namesIn(cluster: Cluster, resource: string, namespace: string): string[] {
+  const names: string[] = [];
+  for (const o of storeList(cluster.world.state.store, resource, CLUSTER_SCOPED.has(resource) ? undefined : namespace || undefined)) {
+    const name = (o as { metadata?: { name?: unknown } }).metadata?.name;
+    if (typeof name === 'string' && names.length < 200) names.push(name);
+  }
+  return names;
+}
+
+/** Tab on a figure's terminal: the line completed from kubectl's commands and the cluster's objects. */
+export function completeOnFigure(host: FigureHost, line: unknown): TerminalCompletion {
+  return complete(typeof line === 'string' ? line.slice(0, TERMINAL_LIMITS.maxLine) : '', (resource, ns) => namesIn(host.cluster, resource, ns));
+}
+
+/**
+ * A link to a figure's moment after terminal commands, if replaying it arrives at the host's own
+ * world; else why it cannot be shared (the clock run on past the last recorded step, a replay that
+ * differs), so a link never opens on another frame.
+ */
+export function checkLink(link: string, host: FigureHost, decode: (l: string) => DecodeResult, restore: (m: Moment) => RestoreResult): { ok: true; link: string } | { ok: false; error: string } {
+  const d = decode(link);
+  if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
+  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the clock ran on past a recorded step. Step forward (or back) to a recorded step, then copy the link.' };
+  const back = restore(d.moment);
+  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
+  return { ok: true, link };
+}
