@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runInSimulator } from './sim-run.ts';
-import { normalise, type Trace } from './trace.ts';
+import { normalise, type Trace, type TraceRequest } from './trace.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const TRACES = join(ROOT, 'oracle', 'traces');
@@ -27,7 +27,7 @@ const COMPONENT_ALIASES: Record<string, string> = { 'node-controller': 'node-lif
 
 /** Generated parts that differ by run on both sides (which pod is p1, which IP is which) made alike. */
 export function wild(s: string): string {
-  return s.replace(/-p\d+\b/g, '-p*').replace(/\bip-\d+\b/g, 'ip-*').replace(/\buid-\d+\b/g, 'uid-*').replace(/\.e\d+\b/g, '.e*');
+  return s.replace(/-p\d+\b/g, '-p*').replace(/\bip-\d+\b/g, 'ip-*').replace(/\buid-\d+\b/g, 'uid-*').replace(/\.e\d+\b/g, '.e*').replace(/\bkube-api-access-v\d+\b/g, 'kube-api-access-v*');
 }
 
 function glob(pattern: string, value: string | undefined): boolean {
@@ -67,7 +67,8 @@ export function flatten(v: unknown, path = '', out: Record<string, string> = {})
   } else if (v && typeof v === 'object') {
     const entries = Object.entries(v);
     if (entries.length === 0) out[path] = '{}';
-    for (const [k, x] of entries) flatten(x, path ? `${path}.${k}` : k, out);
+    // A list's items carry no kind or apiVersion from the real API server (the recorder adds kind).
+    for (const [k, x] of entries) if (path || (k !== 'apiVersion' && k !== 'kind')) flatten(x, path ? `${path}.${k}` : k, out);
   } else {
     // A time says when, not what: the transitions compare times; here only its presence counts.
     out[path] = typeof v === 'string' && /^T\+-?\d+s$/.test(v) ? '<time>' : wild(String(v));
@@ -91,13 +92,18 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
 
   // Requests, per component, in order: verb, resource, subresource, code.
   const sig = (r: { verb: string; resource: string; subresource?: string; code: number }) => `${r.verb} ${r.resource}${r.subresource ? '/' + r.subresource : ''} ${r.code}`;
+  // Repeats were collapsed to keep the trace small; the alignment sees each request again.
+  // Events are left out of the order: the real event broadcaster posts (and patches, as it counts
+  // repeats) asynchronously, so where they fall among a component's other requests is chance; the
+  // events themselves are compared at the checkpoints.
+  const expand = (list: TraceRequest[]) => list.filter((r) => r.resource !== 'events').flatMap((r) => Array.from({ length: r.n ?? 1 }, () => sig(r)));
   const realComps: Record<string, string[]> = {};
   for (const [c, v] of Object.entries(real.components)) {
     const name = COMPONENT_ALIASES[c] ?? c;
-    (realComps[name] ??= []).push(...v.requests.map(sig));
+    (realComps[name] ??= []).push(...expand(v.requests));
   }
   const simComps: Record<string, string[]> = {};
-  for (const [c, v] of Object.entries(sim.components)) (simComps[c] ??= []).push(...v.requests.map(sig));
+  for (const [c, v] of Object.entries(sim.components)) (simComps[c] ??= []).push(...expand(v.requests));
   for (const c of new Set([...Object.keys(realComps), ...Object.keys(simComps)])) {
     const { onlyA, onlyB, pairs } = unmatched(realComps[c] ?? [], simComps[c] ?? [], (x, y) => x === y);
     compared += pairs + onlyA.length + onlyB.length;

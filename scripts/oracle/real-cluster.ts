@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Repository root (scripts/oracle/..). */
@@ -30,6 +30,16 @@ export function ensureBinary(): void {
     cwd: MODULE, stdio: 'inherit', env: { ...process.env, GOMAXPROCS: '1' },
   });
   if (r.status !== 0) throw new Error('oracle: go build failed');
+}
+
+/**
+ * The API server refuses to advertise a loopback address to its endpoint reconciler: it advertises
+ * the machine's own first IPv4 address (only ever written into the `kubernetes` EndpointSlice; every
+ * client here talks to 127.0.0.1), or runs without the reconciler when the machine has none.
+ */
+function advertise(): string[] {
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return [`--advertise-address=${a.address}`];
+  return ['--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none'];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,7 +89,7 @@ export class RealCluster {
   async startControlPlane(): Promise<void> {
     const p = this.pki;
     if (!this.running('kube-apiserver')) this.run('kube-apiserver', ['kube-apiserver',
-      `--etcd-servers=http://127.0.0.1:${PORTS.etcdClient}`, '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${PORTS.apiserver}`,
+      `--etcd-servers=http://127.0.0.1:${PORTS.etcdClient}`, '--bind-address=127.0.0.1', `--secure-port=${PORTS.apiserver}`, ...advertise(),
       `--tls-cert-file=${p}/apiserver.crt`, `--tls-private-key-file=${p}/apiserver.key`, `--client-ca-file=${p}/ca.crt`,
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local', `--service-account-key-file=${p}/sa.pub`, `--service-account-signing-key-file=${p}/sa.key`,
       '--service-cluster-ip-range=10.96.0.0/12', '--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', '--allow-privileged=true',
@@ -100,16 +110,15 @@ export class RealCluster {
     for (const c of ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver']) await this.kill(c);
   }
 
-  /** One hollow node (kubemark): the real kubelet with a fake runtime, on its own port. */
+  /** One hollow node (kubemark's hollow kubelet, sending its events: cmd/oracle/hollow.go), on its own port. */
   startNode(name: string): void {
     const i = NODES.indexOf(name);
     if (i < 0) throw new Error(`node "${name}" not found`);
     if (this.running(name)) return;
-    this.run(name, ['hollow-node', '--morph=kubelet', `--name=${name}`, `--kubeconfig=${this.pki}/kubelet-${name}.kubeconfig`,
-      `--kubelet-port=${PORTS.kubelet + 1 + i}`, '--kubelet-read-only-port=0', '--use-host-image-service=false', '--v=1']);
+    this.run(name, ['hollow-node', `-name=${name}`, `-kubeconfig=${this.pki}/kubelet-${name}.kubeconfig`, `-kubelet-port=${PORTS.kubelet + 1 + i}`, '-v=1']);
   }
 
-  /** Ends every process this cluster started, by its own pid. */
+  /** Ends every process this cluster started, by its own pid (also on SIGINT/SIGTERM). */
   async stop(): Promise<void> {
     for (const name of [...this.procs.keys()].reverse()) await this.kill(name);
   }

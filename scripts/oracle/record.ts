@@ -62,6 +62,9 @@ function isNoise(e: AuditEvent): boolean {
 async function record(name: string): Promise<void> {
   const script = readFileSync(join(SCENARIOS, `${name}.sim`), 'utf8');
   const cluster = new RealCluster();
+  const interrupted = () => { void cluster.stop().then(() => process.exit(130)); };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   process.stderr.write(`oracle: ${name}: starting the cluster in ${cluster.dir}\n`);
   const began = Date.now();
   try {
@@ -170,6 +173,8 @@ async function record(name: string): Promise<void> {
     writeFileSync(join(TRACES, `${name}.json`), JSON.stringify(trace, null, 1) + '\n');
     process.stderr.write(`oracle: ${name}: wrote oracle/traces/${name}.json (${Math.round((Date.now() - began) / 1000)}s in all)\n`);
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await cluster.stop();
   }
 }

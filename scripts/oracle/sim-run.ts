@@ -9,6 +9,9 @@ import { CHECKPOINT_RESOURCES, transitionsOf, type KObj, type RawCheckpoint, typ
 /** The simulator's epoch (names.ts EPOCH_MS): object timestamps count from it. */
 const EPOCH_MS = Date.UTC(2026, 0, 1);
 
+/** How long after start-up the script begins (the recorder waits as long after the nodes are Ready). */
+export const START_DELAY_MS = 5000;
+
 const KIND: Record<string, string> = {
   deployments: 'Deployment', replicasets: 'ReplicaSet', pods: 'Pod', nodes: 'Node', services: 'Service', endpointslices: 'EndpointSlice',
 };
@@ -36,6 +39,8 @@ export function auditFieldsOf(method: string, path: string): Pick<RawRequest, 'v
 /** Plays a scenario script on a fresh simulated cluster (3 nodes, seed 1) and observes it. */
 export function runInSimulator(scenario: string, script: string, seed = 1): RawTrace {
   const cluster = createCluster({ seed, nodes: 3, logLimit: 0 });
+  // The recorder starts the script 5 s after the nodes are Ready, start-up writes behind it; so here.
+  cluster.advance(START_DELAY_MS);
   const t0 = cluster.now;
   const start = EPOCH_MS + t0;
   const firstRecord = cluster.log.length;
@@ -86,10 +91,15 @@ export function runInSimulator(scenario: string, script: string, seed = 1): RawT
     const t = cluster.now - t0;
     let res = { stdout: '', stderr: '', exitCode: 0 };
     const advance = /^sim\s+advance\s+(?:(\d+)m)?(?:(\d+)s)?\s*$/.exec(c.command);
+    const settle = /^sim\s+settle(?:\s+((?:(\d+)m)?(?:(\d+)s)?))?\s*$/.exec(c.command);
     if (advance) {
       // One simulated second at a time, to time the transitions as the real watch does.
       const ms = (Number(advance[1] ?? 0) * 60 + Number(advance[2] ?? 0)) * 1000;
       for (let done = 0; done < ms; done += 1000) { cluster.advance(Math.min(1000, ms - done)); sample(); }
+    } else if (settle) {
+      // Settling a second at a time too (the same end: the first quiet moment, or max).
+      const max = settle[1] === undefined ? 60_000 : (Number(settle[2] ?? 0) * 60 + Number(settle[3] ?? 0)) * 1000;
+      for (let done = 0; done < max; done += 1000) { const quiet = cluster.settle(Math.min(1000, max - done)); sample(); if (quiet) break; }
     } else if (/^sim(\s|$)/.test(c.command)) { res = runSimCommand(cluster, c.command); sample(); }
     else { res = runKubectl(cluster, c.command, c.stdin); sample(); }
     if (c.error) res = { ...res, stderr: c.error + '\n' + res.stderr, exitCode: 1 };

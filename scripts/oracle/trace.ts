@@ -73,7 +73,8 @@ const UID_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b
 const ISO_RE = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g;
 const IP_RE = /\b(?:\d{1,3}\.){3}\d{1,3}\b/g;
 const EVENT_NAME_RE = /\.([0-9a-f]{12,20})\b/g;
-const POD_RE = new RegExp(`(-h\\d+|-${ALNUM}{6,10})-(${ALNUM}{5})\\b`, 'g');
+const POD_RE = new RegExp(`(-h\\d+|-${ALNUM}{6,10})-(${ALNUM}{5})(?![a-z0-9])`, 'g');
+const VOLUME_RE = new RegExp(`\\bkube-api-access-(${ALNUM}{5})(?![a-z0-9])`, 'g');
 
 /** Renumbers what a cluster generates (names, UIDs, IPs) in order of first sight; times relative to start. */
 export class Normaliser {
@@ -106,6 +107,7 @@ export class Normaliser {
       const r = /^-h\d+$/.test(rs) ? rs : '-' + this.id('hash', rs.slice(1), 'h');
       return `${r}-${this.id('pod', suffix, 'p')}`;
     });
+    out = out.replace(VOLUME_RE, (_m, x: string) => `kube-api-access-${this.id('volume', x, 'v')}`);
     out = out.replace(IP_RE, (ip) => (ip === '127.0.0.1' ? ip : this.id('ip', ip, 'ip-')));
     out = out.replace(EVENT_NAME_RE, (_m, x: string) => `.${this.id('event', x, 'e')}`);
     return out;
@@ -231,6 +233,7 @@ export function transitionsOf(prev: KObj | undefined, cur: KObj | undefined, kin
   if (cur && !prev) out.push('created');
   if (!md(prev).deletionTimestamp && md(cur).deletionTimestamp) out.push('deleting');
   if (!spec(prev).nodeName && spec(cur).nodeName) out.push('bound');
-  if (prev && !cur) out.push('deleted');
+  // A deletion faster than the observer (a sample a second in the simulator) still began.
+  if (prev && !cur) out.push(...(md(prev).deletionTimestamp ? [] : ['deleting']), 'deleted');
   return out;
 }

@@ -1,6 +1,7 @@
 // Command oracle is one binary holding the real Kubernetes v1.37 components, picked by the first
 // argument: etcd (embedded etcd 3.7), kube-apiserver, kube-controller-manager, kube-scheduler,
-// hollow-node (kubemark's hollow kubelet: the real kubelet against a fake CRI runtime), kubectl,
+// hollow-node (kubemark's hollow kubelet: the real kubelet against a fake CRI runtime, sending its
+// events), kubemark (kubemark's own hollow-node command, unchanged), kubectl,
 // and certs (self-signed PKI for a loopback cluster). scripts/oracle/ starts each as a process.
 package main
 
@@ -21,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: oracle etcd|kube-apiserver|kube-controller-manager|kube-scheduler|hollow-node|kubectl|certs [flags]")
+		fmt.Fprintln(os.Stderr, "usage: oracle etcd|kube-apiserver|kube-controller-manager|kube-scheduler|hollow-node|kubemark|kubectl|certs [flags]")
 		os.Exit(2)
 	}
 	name, args := os.Args[1], os.Args[2:]
@@ -33,6 +34,10 @@ func main() {
 		os.Exit(runEtcd(args))
 	case "certs":
 		os.Exit(runCerts(args))
+	case "hollow-node":
+		os.Exit(runHollowNode(args))
+	case "kubemark":
+		command = kubemark.NewHollowNodeCommand()
 	case "kubectl":
 		logs.GlogSetter(kubectlcmd.GetLogVerbosity(os.Args)) // nolint:errcheck
 		command = kubectlcmd.NewDefaultKubectlCommand()
@@ -46,8 +51,6 @@ func main() {
 		command = controllermanager.NewControllerManagerCommand()
 	case "kube-scheduler":
 		command = scheduler.NewSchedulerCommand()
-	case "hollow-node":
-		command = kubemark.NewHollowNodeCommand()
 	default:
 		fmt.Fprintf(os.Stderr, "oracle: unknown component %q\n", name)
 		os.Exit(2)
