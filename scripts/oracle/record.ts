@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { parseScript } from '../../src/sim/kubectl/index.ts';
 import { RealCluster, ensureBinary, KUBERNETES_VERSION, MODULE } from './real-cluster.ts';
 import { shellWords } from './shell-words.ts';
-import { normalise, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
+import { componentOf, normalise, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
 
 const SCENARIOS = join(MODULE, 'scenarios');
 const TRACES = join(MODULE, 'traces');
@@ -21,19 +21,6 @@ interface AuditEvent {
   stage: string; verb: string; requestURI: string; userAgent?: string;
   user: { username: string }; responseStatus?: { code: number };
   requestReceivedTimestamp: string; objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string };
-}
-
-/** The simulator's component name for an audit event's user (and user agent). */
-export function componentOf(user: string, userAgent = ''): string | undefined {
-  if (user === 'kube-apiserver-kubelet-client') return undefined; // the recorder's own reads
-  if (user === 'kubernetes-admin') return 'kubectl';
-  if (user.startsWith('system:node:')) return `kubelet/${user.slice('system:node:'.length)}`;
-  if (user === 'system:kube-scheduler') return 'scheduler';
-  if (user === 'system:kube-controller-manager') return 'kube-controller-manager';
-  if (user === 'system:apiserver') return 'kube-apiserver';
-  const sa = /^system:serviceaccount:kube-system:(.+)$/.exec(user);
-  if (sa && userAgent.startsWith('kube-controller-manager/')) return sa[1];
-  return user;
 }
 
 function readNew(path: string, from: number): { text: string; offset: number } {

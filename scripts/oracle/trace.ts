@@ -64,6 +64,19 @@ export interface Trace {
 /** An event as compared: who, why, what, how often. */
 export interface NormEvent { object: string; reason: string; message: string; type: string; count: number; source: string }
 
+/** The simulator's component name for an audit event's user (and user agent). */
+export function componentOf(user: string, userAgent = ''): string | undefined {
+  if (user === 'kube-apiserver-kubelet-client') return undefined; // the recorder's own reads
+  if (user === 'kubernetes-admin') return 'kubectl';
+  if (user.startsWith('system:node:')) return `kubelet/${user.slice('system:node:'.length)}`;
+  if (user === 'system:kube-scheduler') return 'scheduler';
+  if (user === 'system:kube-controller-manager') return 'kube-controller-manager';
+  if (user === 'system:apiserver') return 'kube-apiserver';
+  const sa = /^system:serviceaccount:kube-system:(.+)$/.exec(user);
+  if (sa && userAgent.startsWith('kube-controller-manager/')) return sa[1];
+  return user;
+}
+
 /** The resources whose objects a checkpoint holds. */
 export const CHECKPOINT_RESOURCES = ['deployments', 'replicasets', 'pods', 'nodes', 'services', 'endpointslices'] as const;
 
