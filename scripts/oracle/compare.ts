@@ -21,6 +21,8 @@ export interface Explained { match: Record<string, string>; reason: string; bug?
 
 /** Seconds by which a transition's time may differ between the sides. */
 export const TIME_TOLERANCE_S = 15;
+/** Seconds by which the gap between two transitions of one node may differ (the simulator samples each second). */
+export const GAP_TOLERANCE_S = 3;
 
 // The real controller manager names its node lifecycle controller's identity "node-controller".
 const COMPONENT_ALIASES: Record<string, string> = { 'node-controller': 'node-lifecycle-controller' };
@@ -174,16 +176,25 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
   for (const x of onlyA) add({ kind: 'transition', side: 'real-only', subject: x.subject, what: x.what, line: String(x.line) });
   for (const x of onlyB) add({ kind: 'transition', side: 'sim-only', subject: x.subject, what: x.what, line: String(x.line) });
   compared += Math.max(rn.length, sn.length);
-  // Pair in order for the times.
+  // Pair in order for the times: each within TIME_TOLERANCE_S of the start of its line, and the gap
+  // since the subject's previous transition in the same line within GAP_TOLERANCE_S (NoExecute right
+  // after Ready=Unknown…).
   const used = new Set<number>();
+  const prev = new Map<string, { a: number; b: number; line: number }>();
   for (const x of rn) {
     const j = sn.findIndex((y, i) => !used.has(i) && y.subject === x.subject && y.what === x.what);
     if (j < 0) continue;
     used.add(j);
     const y = sn[j];
+    compared++;
     if (x.line !== y.line || Math.abs(x.since - y.since) > TIME_TOLERANCE_S) {
       add({ kind: 'transition', side: 'time', subject: x.subject, what: x.what, real: `line ${x.line} +${x.since.toFixed(1)}s`, sim: `line ${y.line} +${y.since.toFixed(1)}s` });
     }
+    const p = prev.get(x.subject);
+    if (p && p.line === x.line && Math.abs((x.t - p.a) - (y.t - p.b)) > GAP_TOLERANCE_S) {
+      add({ kind: 'transition', side: 'gap', subject: x.subject, what: x.what, real: `${(x.t - p.a).toFixed(1)}s after the previous`, sim: `${(y.t - p.b).toFixed(1)}s after the previous` });
+    }
+    prev.set(x.subject, { a: x.t, b: y.t, line: x.line });
   }
   // Per line where time is the point (`sim advance`: evictions), over the whole scenario elsewhere
   // (a real kubectl line takes real time where the simulator's takes none, so pods change a line apart).
