@@ -3,6 +3,7 @@
 // at known steps) until the reader changes something; then the story forks away and the demos the
 // reader presses narrate their own beats as the cluster reaches them.
 import { createCluster, type Cluster } from '../cluster.ts';
+import { storeList } from '../store.ts';
 import { Timeline } from '../time-travel.ts';
 import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
@@ -11,6 +12,9 @@ import type { Input } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
+
+/** Resources whose objects live outside namespaces. */
+const CLUSTER_SCOPED = new Set(['nodes', 'namespaces']);
 
 /** Log records a view carries (the request-log panel's depth). */
 export const LOG_TAIL = 80;
@@ -231,6 +235,19 @@ export class FigureHost {
     }
     this.following = false;
     this.active = null;
+  }
+
+  /**
+   * The names of a resource's objects as the cluster holds them now, for a terminal's Tab: read
+   * from the store, because completing a word must not be a recorded request.
+   */
+  objectNames(resource: string, namespace: string): string[] {
+    const names: string[] = [];
+    for (const o of storeList(this.cluster.world.state.store, resource, CLUSTER_SCOPED.has(resource) ? undefined : namespace || undefined)) {
+      const name = (o as { metadata?: { name?: unknown } }).metadata?.name;
+      if (typeof name === 'string' && names.length < 200) names.push(name);
+    }
+    return names;
   }
 
   /** Says `text` at a step (after what is already said there): the narration's sentence for the reader's change. */

@@ -4,6 +4,7 @@ import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Input } from '../world.ts';
+import type { DecodeResult, Moment, RestoreResult } from '../permalink.ts';
 
 /** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
 export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
@@ -24,7 +25,7 @@ async function linkTo(host: FigureHost, id: number, instance: string): Promise<W
   let r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
   // After terminal commands the moment is the reader's own: the link is replayed before it is given.
   const nodeCapacity = host.def.options.nodeCapacity;
-  if (r.ok && host.terminalUsed) r = (await loadKubectl()).checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity }));
+  if (r.ok && host.terminalUsed) r = checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity }));
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
 }
 
@@ -114,4 +115,18 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
 function checkStory(s: CompiledStory, def: FigureDef): void {
   if (!s || typeof s !== 'object' || s.figure !== def.id || !Array.isArray(s.inputs) || !Array.isArray(s.beats)) throw new Error(`the story for "${def.id}" is malformed`);
   if (s.options?.seed !== def.options.seed || s.options?.nodes !== def.options.nodes || JSON.stringify(s.options?.nodeCapacity ?? []) !== JSON.stringify(def.options.nodeCapacity ?? [])) throw new Error(`the story for "${def.id}" was compiled for another cluster`);
+}
+
+/**
+ * A link to a figure's moment after terminal commands, if replaying it arrives at the host's own
+ * world; else why it cannot be shared (the clock run on past the last recorded step, a replay that
+ * differs), so a link never opens on another frame.
+ */
+function checkLink(link: string, host: FigureHost, decode: (l: string) => DecodeResult, restore: (m: Moment) => RestoreResult): { ok: true; link: string } | { ok: false; error: string } {
+  const d = decode(link);
+  if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
+  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the clock ran on past a recorded step. Step forward (or back) to a recorded step, then copy the link.' };
+  const back = restore(d.moment);
+  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
+  return { ok: true, link };
 }

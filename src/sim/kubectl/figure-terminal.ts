@@ -7,8 +7,6 @@ import { SETTLE_MAX_MS, type Cluster } from '../cluster.ts';
 import type { SimCluster } from '../cluster-types.ts';
 import type { FigureHost } from '../figures/host.ts';
 import type { TerminalCompletion, TerminalOutput } from '../figures/protocol.ts';
-import type { DecodeResult, Moment, RestoreResult } from '../permalink.ts';
-import { storeList } from '../store.ts';
 import type { Timeline } from '../time-travel.ts';
 import { complete, TERMINAL_HELP } from './complete.ts';
 import { runLine } from './script.ts';
@@ -91,33 +89,8 @@ export function runOnFigure(host: FigureHost, line: string, stdin?: string): Ter
   return o;
 }
 
-const CLUSTER_SCOPED = new Set(['nodes', 'namespaces']);
-
-/** Names of a resource's objects in the store (no request is sent: completing must not be a recorded input). */
-export function namesIn(cluster: Cluster, resource: string, namespace: string): string[] {
-  const names: string[] = [];
-  for (const o of storeList(cluster.world.state.store, resource, CLUSTER_SCOPED.has(resource) ? undefined : namespace || undefined)) {
-    const name = (o as { metadata?: { name?: unknown } }).metadata?.name;
-    if (typeof name === 'string' && names.length < 200) names.push(name);
-  }
-  return names;
-}
-
 /** Tab on a figure's terminal: the line completed from kubectl's commands and the cluster's objects. */
 export function completeOnFigure(host: FigureHost, line: unknown): TerminalCompletion {
-  return complete(typeof line === 'string' ? line.slice(0, TERMINAL_LIMITS.maxLine) : '', (resource, ns) => namesIn(host.cluster, resource, ns));
+  return complete(typeof line === 'string' ? line.slice(0, TERMINAL_LIMITS.maxLine) : '', (resource, ns) => host.objectNames(resource, ns));
 }
 
-/**
- * A link to a figure's moment after terminal commands, if replaying it arrives at the host's own
- * world; else why it cannot be shared (the clock run on past the last recorded step, a replay that
- * differs), so a link never opens on another frame.
- */
-export function checkLink(link: string, host: FigureHost, decode: (l: string) => DecodeResult, restore: (m: Moment) => RestoreResult): { ok: true; link: string } | { ok: false; error: string } {
-  const d = decode(link);
-  if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
-  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the clock ran on past a recorded step. Step forward (or back) to a recorded step, then copy the link.' };
-  const back = restore(d.moment);
-  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
-  return { ok: true, link };
-}
