@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isDNS1123Subdomain, kubectlErrorMessage, mergePatch, mergePatchIsNoop, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
 import { deepEqual } from './names.ts';
-import { formatRecord } from './request-log.ts';
+import { formatRecord } from './apiserver/request-log.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef } from './world.ts';
 

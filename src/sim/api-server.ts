@@ -5,15 +5,15 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 // The kube-apiserver model: REST paths, the request pipeline (authentication → authorization →
 // admission → validation → storage), defaulting, watches served from an index, faults.
 import { push, type EventQueue } from './clock.ts';
-import { attachKey, detachKey, extendAll, newEventLeases, revokeExpired, revokeTime, type EventLeases } from './event-ttl.ts';
+import { attachKey, detachKey, extendAll, newEventLeases, revokeExpired, revokeTime, type EventLeases } from './apiserver/event-ttl.ts';
 import { deepEqual, flatten, generateName, newUID, rfc3339 } from './names.ts';
-import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
-import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './request-log.ts';
+import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './apiserver/json-patch.ts';
+import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord, type Stage, type WatchEventType } from './apiserver/request-log.ts';
 import { jitter, int, type RngState } from './rng.ts';
 import {
   storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut, storePutStamped,
   type KObject, type StoreEvent, type StoreState,
-} from './store.ts';
+} from './apiserver/store.ts';
 
 // ---------------------------------------------------------------- resources and paths
 

@@ -42,7 +42,7 @@ import { closeWatch, type WatchNotification } from './api-server.ts';
 import { componentDefs, createCluster, type Cluster } from './cluster.ts';
 import { maxSurge, maxUnavailable } from './controllers/deployment-util.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
-import { storeList, type KObject, type StoreEvent } from './store.ts';
+import { storeList, type KObject, type StoreEvent } from './apiserver/store.ts';
 import type { ComponentDef, Ctx } from './world.ts';
 
 const FC_RUNS = Number(process.env.FC_RUNS ?? 30);

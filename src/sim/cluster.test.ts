@@ -11,7 +11,7 @@ import { kubeletStateOf, podLifecycleOf } from './kubelet/kubelet.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
 import { nodeHealthOf } from './node-lifecycle/node-lifecycle-controller.ts';
 import { schedulingRecordOf, type SchedulerState } from './scheduler/scheduler.ts';
-import { storeList } from './store.ts';
+import { storeList } from './apiserver/store.ts';
 import { frameOf } from './view/frame.ts';
 
 const k = (c: Cluster, cmd: string) => runKubectl(c, cmd);

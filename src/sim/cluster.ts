@@ -16,8 +16,8 @@ import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-cont
 import { kubeletConnection } from './kubelet/server.ts';
 import { registerKubeletConnector } from './api-server.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
-import type { RequestLog } from './request-log.ts';
-import { storeGet } from './store.ts';
+import type { RequestLog } from './apiserver/request-log.ts';
+import { storeGet } from './apiserver/store.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
 import { DEFAULT_LOG_LIMIT, World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
 

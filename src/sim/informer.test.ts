@@ -5,7 +5,7 @@ import {
   add, addAfter, controllerIndexValue, done, INDEXERS, drainQueue, forget, get, informerHandle, len, listAndWatch, listerGet, listerList, newInformer, newWorkQueue,
   numRequeues, rateLimiterWhen, workQueueHandle, type InformerState, type WorkQueue,
 } from './informer.ts';
-import { storeList } from './store.ts';
+import { storeList } from './apiserver/store.ts';
 import { deployment, pod, testWorld } from './test-helpers.ts';
 import type { ComponentDef, Ctx } from './world.ts';
 

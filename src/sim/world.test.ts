@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { informerHandle, listAndWatch, listerList, newInformer, type InformerState } from './informer.ts';
 import { microTime } from './names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { storeList } from './store.ts';
+import { storeList } from './apiserver/store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 import { replay, World, type ComponentDef, type Ctx } from './world.ts';
 

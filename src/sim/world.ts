@@ -8,9 +8,9 @@ import {
   type WatchNotification, type WatchOptions,
 } from './api-server.ts';
 import { hashJSON } from './names.ts';
-import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './request-log.ts';
+import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
-import { createStore, type KObject, type StoreState } from './store.ts';
+import { createStore, type KObject, type StoreState } from './apiserver/store.ts';
 
 /** One component instance's entry in the world. */
 export interface ComponentEntry {

@@ -5,7 +5,7 @@ import { KUBECTL_CONNECTION_REFUSED, RESOURCES, labelSelectorAsString, matchesLa
 import type { SimCluster } from '../cluster-types.ts';
 import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
-import { storeGet, storeKey } from '../store.ts';
+import { storeGet, storeKey } from '../apiserver/store.ts';
 import { FlagError, parseFlags, type FlagDef, type Parsed } from './args.ts';
 import { deploymentFor, scaleRequest } from './generators.ts';
 import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describeReplicaSet, describeService, podTemplateText, sameTemplate } from './describe.ts';

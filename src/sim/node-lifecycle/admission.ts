@@ -2,7 +2,7 @@
 // pod the API server stores tolerates a not-ready/unreachable node for 300 s, as in a real cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { registerAdmissionPlugin, type AdmissionPlugin } from '../api-server.ts';
-import type { KObject } from '../store.ts';
+import type { KObject } from '../apiserver/store.ts';
 import { mutate } from './default-toleration-seconds.ts';
 
 /** The plugin as the API server runs it: pods, CREATE and UPDATE, never a subresource (status, binding…). */

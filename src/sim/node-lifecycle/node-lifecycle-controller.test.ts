@@ -4,7 +4,7 @@ import { transition } from 'xstate';
 import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { closeWatch } from '../api-server.ts';
-import { storeGet, storeKey, storeList } from '../store.ts';
+import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { ComponentDef, World } from '../world.ts';
 import { rfc3339, rfc3339Micro, parseTime } from '../kubelet/time.ts';

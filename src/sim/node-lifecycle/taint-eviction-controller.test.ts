@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { Node, Pod, Taint, Toleration, Event as CoreEvent } from 'kubernetes-types/core/v1';
-import { storeGet, storeKey, storeList } from '../store.ts';
+import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { World } from '../world.ts';
 import { rfc3339 } from '../kubelet/time.ts';

@@ -3,8 +3,8 @@
 import { RESOURCES, type ApiFaults } from '../api-server.ts';
 import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER } from '../cluster.ts';
 import { deepEqual } from '../names.ts';
-import type { RequestRecord } from '../request-log.ts';
-import type { StoreEvent } from '../store.ts';
+import type { RequestRecord } from '../apiserver/request-log.ts';
+import type { StoreEvent } from '../apiserver/store.ts';
 import type { WorldState } from '../world.ts';
 import type { Endpoint, StepRecord } from './types.ts';
 
