@@ -4,7 +4,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, test } from 'vitest';
-import { KUBECTL_CONNECTION_REFUSED } from './api-server.ts';
+import { KUBECTL_CONNECTION_REFUSED } from './apiserver/status.ts';
 import { CONTROL_PLANE_NODE, createCluster, replayCluster, type Cluster } from './cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from './controllers/deployment-controller.ts';
 import { kubeletStateOf, podLifecycleOf } from './kubelet/kubelet.ts';

@@ -2,7 +2,7 @@
 // kube-controller-manager, and the faults a reader can cause. Every action is a recorded input, so
 // replay(world.state.inputs) rebuilds the same cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { ApiRequest, ApiResult } from './api-server.ts';
+import type { ApiRequest, ApiResult } from './apiserver/request.ts';
 import type { ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
@@ -14,7 +14,7 @@ import type { KubeletParams } from './kubelet/node-status.ts';
 import { registerNodeLifecycleAdmission } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
 import { kubeletConnection } from './kubelet/server.ts';
-import { registerKubeletConnector } from './api-server.ts';
+import { registerKubeletConnector } from './apiserver/kubelet-client.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import { storeGet } from './apiserver/store.ts';

@@ -1,6 +1,7 @@
 // client-go's informer (list + watch into a cache, with handlers) and work queue, as plain data
 // driven through ctx.
-import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
+import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
+import type { WatchClosed, WatchNotification, WatchOptions } from './apiserver/watch.ts';
 import { newDict } from './dict.ts';
 import { flatten } from './names.ts';
 import type { Ctx } from './world.ts';

@@ -2,11 +2,12 @@
 // inputs, snapshots and replay.
 import { clonePlain } from './clone.ts';
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
-import {
-  API_SERVER, COMPACTION_INTERVAL_MS, extendEventLeases, revokeEventLease, type ApiServerTimer, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, logObjectName, watchSubscribers, createApiServerState, handleRequest, openWatch,
-  type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
-  type WatchNotification, type WatchOptions,
-} from './api-server.ts';
+import { extendEventLeases, revokeEventLease } from './apiserver/event-leases.ts';
+import { handleRequest } from './apiserver/handler.ts';
+import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiserver/request.ts';
+import { logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
+import { API_SERVER, COMPACTION_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
+import { breakAllWatches, breakWatchesOf, leaveWatch, watchSubscribers, openWatch, type WatchNotification, type WatchOptions } from './apiserver/watch.ts';
 import { hashJSON } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { attachKey, extendAll, leaseReuseSeconds, newEventLeases, revokeExpired, revokeTime } from './event-ttl.ts';
-import { openWatch } from '../api-server.ts';
+import { openWatch } from './watch.ts';
 
 const HOUR = 3_600_000;
 

@@ -4,7 +4,7 @@
 // patched in), but only after a fresh GET has shown the controller is still there and not being
 // deleted (RecheckDeletionTimestamp). Objects owned by another controller are left alone.
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { labelSelectorAsString, matchesLabels, parseLabelSelector, type LabelRequirement } from '../api-server.ts';
+import { labelSelectorAsString, matchesLabels, parseLabelSelector, type LabelRequirement } from '../apiserver/selectors.ts';
 
 /** The little the manager reads from an object. */
 export interface Owned {

@@ -12,9 +12,8 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import {
-  FINALIZER_FOREGROUND, FINALIZER_ORPHAN, RESOURCES, informerKeyOf, resourceOfKind, type ResourceName,
-} from '../api-server.ts';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/delete.ts';
+import { RESOURCES, informerKeyOf, resourceOfKind, type ResourceName } from '../apiserver/resources.ts';
 import {
   add, addRateLimited, done, forget, get, informerHandle, listAndWatch, memoHandlers, newInformer, newWorkQueue, workQueueHandle,
   type EventHandlers, type InformerState, type WorkQueue,

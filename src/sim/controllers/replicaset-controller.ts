@@ -5,7 +5,7 @@
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import type { ApiResult } from '../api-server.ts';
+import type { ApiResult } from '../apiserver/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import {
   add, addAfter, controllerIndexValue, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,

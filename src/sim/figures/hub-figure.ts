@@ -2,7 +2,7 @@
 // and out as watch notifications; writes refused at each stage; one control-plane component stopped
 // at a time, each with its own failure signature; and a slow API server that makes every component
 // lag at once. The pipeline panel reads the request log (each refused record carries its stage).
-import { IDENTITIES } from '../api-server.ts';
+import { IDENTITIES } from '../apiserver/authn.ts';
 import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent } from '../cluster-types.ts';
 import type { RequestRecord, Stage } from '../apiserver/request-log.ts';

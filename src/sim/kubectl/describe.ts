@@ -1,6 +1,6 @@
 // kubectl describe for pods, nodes, deployments, replicasets, services and namespaces, following pkg/describe/describe.go's field
 // order, its PrefixWriter levels and its tabwriter (padding 2), with the Events section.
-import { labelSelectorAsString } from '../api-server.ts';
+import { labelSelectorAsString } from '../apiserver/selectors.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';
 import { parseTime } from '../kubelet/time.ts';
 import { quantityMilliValue, quantityValue } from '../scheduler/quantity.ts';

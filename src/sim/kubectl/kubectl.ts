@@ -1,7 +1,10 @@
 // kubectl over the simulated cluster: the commands, their flags, their output and their errors,
 // as the real kubectl prints them. Pure TypeScript (runs in the browser terminal and the CLI).
 import { parseAllDocuments } from 'yaml';
-import { KUBECTL_CONNECTION_REFUSED, RESOURCES, labelSelectorAsString, matchesLabels, parseLabelSelector, type ApiRequest, type ApiResult, type Status } from '../api-server.ts';
+import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
+import { RESOURCES } from '../apiserver/resources.ts';
+import { labelSelectorAsString, matchesLabels, parseLabelSelector } from '../apiserver/selectors.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status } from '../apiserver/status.ts';
 import type { SimCluster } from '../cluster-types.ts';
 import { parseTime, rfc3339 } from '../kubelet/time.ts';
 import { translateTimestampSince } from '../kubelet/print-pod.ts';

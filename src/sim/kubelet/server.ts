@@ -2,7 +2,8 @@
 // apiserver → kubelet → the container's log. The kubelet answers from its status manager's view of
 // the pod (validateContainerLogStatus), then from containerd's record of the chosen container.
 import type { ContainerStatus, PodStatus } from 'kubernetes-types/core/v1';
-import type { ApiHost, KubeletConnection } from '../api-server.ts';
+import type { KubeletConnection } from '../apiserver/kubelet-client.ts';
+import type { ApiHost } from '../apiserver/server.ts';
 import type { WorldState } from '../world.ts';
 import type { KubeletState } from './kubelet-state.ts';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { admissionPluginNames } from '../api-server.ts';
+import { admissionPluginNames } from '../apiserver/admission.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import { registerNodeLifecycleAdmission } from './admission.ts';
 

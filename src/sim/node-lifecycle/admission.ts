@@ -1,7 +1,7 @@
 // The DefaultTolerationSeconds admission plugin wired into the API server's admission stage, so every
 // pod the API server stores tolerates a not-ready/unreachable node for 300 s, as in a real cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { registerAdmissionPlugin, type AdmissionPlugin } from '../api-server.ts';
+import { registerAdmissionPlugin, type AdmissionPlugin } from '../apiserver/admission.ts';
 import type { KObject } from '../apiserver/store.ts';
 import { mutate } from './default-toleration-seconds.ts';
 

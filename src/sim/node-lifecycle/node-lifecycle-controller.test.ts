@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { transition } from 'xstate';
 import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { closeWatch } from '../api-server.ts';
+import { closeWatch } from '../apiserver/watch.ts';
 import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { ComponentDef, World } from '../world.ts';

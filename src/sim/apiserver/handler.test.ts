@@ -1,10 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isDNS1123Subdomain, kubectlErrorMessage, mergePatch, mergePatchIsNoop, registerAdmissionPlugin, registerValidator, resourcePath, setStatusPatchShortcut, type ApiRequest, type Status, type WatchNotification } from './api-server.ts';
-import { deepEqual } from './names.ts';
-import { formatRecord } from './apiserver/request-log.ts';
-import { deployment, pod, testWorld } from './test-helpers.ts';
-import type { ComponentDef } from './world.ts';
+import { registerAdmissionPlugin } from './admission.ts';
+import { mergePatch, mergePatchIsNoop } from './patch.ts';
+import type { ApiRequest } from './request.ts';
+import { resourcePath } from './resources.ts';
+import { kubectlErrorMessage, type Status } from './status.ts';
+import { setStatusPatchShortcut } from './update.ts';
+import { isDNS1123Subdomain, registerValidator } from './validation.ts';
+import type { WatchNotification } from './watch.ts';
+import { deepEqual } from '../names.ts';
+import { formatRecord } from './request-log.ts';
+import { deployment, pod, testWorld } from '../test-helpers.ts';
+import type { ComponentDef } from '../world.ts';
 
 /** A component that just records what it receives. */
 const recorder: ComponentDef<{ events: unknown[] }> = {
