@@ -3,6 +3,7 @@
 import { clonePlain } from './clone.ts';
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import { extendEventLeases, revokeEventLease } from './apiserver/event-leases.ts';
+import { newApiServerConfig, type ApiServerConfig } from './apiserver/config.ts';
 import { handleRequest } from './apiserver/handler.ts';
 import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiserver/request.ts';
 import { logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
@@ -165,7 +166,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 export interface StepResult { at: number; target: string; event: unknown }
 
 /** An empty world state. */
-export function createWorldState(opts: WorldOptions = {}): WorldState {
+export function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = newApiServerConfig()): WorldState {
   const seed = opts.seed ?? 1;
   const w: WorldState = {
     seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
@@ -175,15 +176,15 @@ export function createWorldState(opts: WorldOptions = {}): WorldState {
   if (limit > 0) w.logLimit = limit;
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
   if (opts.bootstrap ?? true) {
-    for (const ns of SYSTEM_NAMESPACES) handleRequest(w, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+    for (const ns of SYSTEM_NAMESPACES) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
     // The API server's bootstrap controller: the `kubernetes` Service on the first address of the
     // service range, and its endpoint reconciler's EndpointSlice (the API server's own address).
     // Their uids come from a stream of their own (seeded from the world's seed), so the world's
     // generator — every name and tie-break after them — draws exactly as before.
     const main = w.rng;
     w.rng = createRng(seed ^ 0x6b756265);
-    handleRequest(w, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
-    handleRequest(w, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
+    handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
+    handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
     w.rng = main;
   }
   return w;
@@ -212,10 +213,17 @@ const KUBERNETES_ENDPOINTS = {
 export class World {
   state: WorldState;
   readonly defs: Map<string, ComponentDef<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** This world's API server: its admission chain, validators, identities and kubelet client (behaviour, not state). */
+  readonly apiConfig: ApiServerConfig;
 
-  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = []) { // eslint-disable-line @typescript-eslint/no-explicit-any
-    this.state = createWorldState(opts);
+  /**
+   * `apiConfig` is the API server's configuration, or a function making it for this world (a
+   * cluster's kubelet client reads the world it belongs to); by default a bare API server.
+   */
+  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) { // eslint-disable-line @typescript-eslint/no-explicit-any
     this.defs = new Map(defs.map((d) => [d.name, d]));
+    this.apiConfig = typeof apiConfig === 'function' ? apiConfig(this) : apiConfig;
+    this.state = createWorldState(opts, this.apiConfig);
   }
 
   /** Register a behaviour (not state: it is not recorded). */
@@ -269,7 +277,7 @@ export class World {
   kubectl(request: ApiRequest, component = 'kubectl'): ApiResult<unknown> {
     const req = clonePlain(request);
     this.record({ kind: 'request', t: this.state.now, step: this.state.steps, component, request: req });
-    return handleRequest(this.state, component, req);
+    return handleRequest(this.state, this.apiConfig, component, req);
   }
 
   /** Switch a fault on or off (recorded as input). */
@@ -300,7 +308,8 @@ export class World {
     const w = this.state;
     const entry = w.components[name];
     const identity = entry?.identity ?? name;
-    const req = (r: ApiRequest) => handleRequest(w, name, r, identity);
+    const config = this.apiConfig;
+    const req = (r: ApiRequest) => handleRequest(w, config, name, r, identity);
     const api: ApiClient = {
       get: (resource, namespace, n, subresource) => req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
       list: (resource, namespace, options) => req({ verb: 'list', resource, namespace, options }) as never,
@@ -317,7 +326,7 @@ export class World {
       name,
       rng: bindRng(w.rng),
       api,
-      watch: (resource, opts) => openWatch(w, name, resource, opts, identity),
+      watch: (resource, opts) => openWatch(w, config, name, resource, opts, identity),
       stopWatch: (id) => leaveWatch(w, id, name),
       schedule: (delayMs, event, opts) => { push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false); },
       // Read on nearly every handler call: the entry this context was made for (a new entry under the
@@ -504,8 +513,8 @@ export function hashWorld(w: WorldState): string {
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
-export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number): World { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const world = new World(opts, defs);
+export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const world = new World(opts, defs, apiConfig);
   for (const inp of inputs) {
     if (inp.t > untilT) break;
     while (world.state.steps < inp.step && world.next()) { /* run to the exact point the input arrived */ }

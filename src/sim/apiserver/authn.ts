@@ -1,5 +1,6 @@
 // Authentication: the identities the components present (user names and their bootstrap RBAC
 // rules), and a kubelet's system:node:<node> identity.
+import type { ApiServerConfig } from './config.ts';
 import type { Verb } from './request.ts';
 
 /** One RBAC policy rule (resources may name a subresource: `pods/binding`). */
@@ -11,12 +12,13 @@ export interface PolicyRule { verbs: Verb[] | ['*']; resources: string[] | ['*']
  */
 export interface Identity { user: string; rules: PolicyRule[]; node?: string; nonResourceURLs?: string[] }
 
+/** A PolicyRule: these verbs on these resources. */
 export const R = (verbs: Verb[] | ['*'], resources: string[] | ['*']): PolicyRule => ({ verbs, resources });
 const READ: Verb[] = ['get', 'list', 'watch'];
 const EVENTS = R(['create', 'update', 'patch'], ['events']);
 
-/** Bootstrap-role-like rules per component (system:kube-scheduler, system:controller:*, system:node). */
-export const IDENTITIES: Record<string, Identity> = {
+/** Bootstrap-role-like rules per component (system:kube-scheduler, system:controller:*, system:node): every API server's table to start with. */
+export const IDENTITIES: Readonly<Record<string, Identity>> = {
   kubectl: { user: 'kubernetes-admin', rules: [R(['*'], ['*'])], nonResourceURLs: ['*'] },
   'kube-apiserver': { user: 'system:apiserver', rules: [R(['*'], ['*'])], nonResourceURLs: ['*'] },
   scheduler: {
@@ -57,14 +59,15 @@ export const IDENTITIES: Record<string, Identity> = {
   },
 };
 
-/** Add or replace an identity (for components beyond the built-in table). */
-export function registerIdentity(component: string, identity: Identity): void {
-  IDENTITIES[component] = identity;
+/** Add or replace an identity of one API server (for components beyond the built-in table). */
+export function registerIdentity(config: ApiServerConfig, component: string, identity: Identity): void {
+  config.identities[component] = identity;
 }
 
-/** Resolve a component name to an identity: table entries, plus `kubelet/<node>` as system:node:<node>. */
-export function authenticate(component: string): Identity | undefined {
-  if (IDENTITIES[component]) return IDENTITIES[component];
+/** Resolve a component name to an identity: the server's table, plus `kubelet/<node>` as system:node:<node>. */
+export function authenticate(config: ApiServerConfig, component: string): Identity | undefined {
+  const listed = config.identities[component];
+  if (listed) return listed;
   // Every request authenticates: build each node's identity once (it is only read).
   const known = nodeIdentities.get(component);
   if (known) return known;

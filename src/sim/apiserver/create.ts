@@ -1,5 +1,6 @@
 // POST: names (generateName), defaulting/admission/validation, the first write.
 import { generateName, newUID, rfc3339 } from '../names.ts';
+import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
 import type { Identity } from './authn.ts';
 import { leaseEventKey } from './event-leases.ts';
@@ -11,7 +12,7 @@ import { alreadyExists, invalid } from './status.ts';
 import { type KObject, type StoreEvent, storeGet, storeKey, storePut, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
-export function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const body = (req.body ?? {}) as Obj;
   const info = RESOURCES[req.resource];
   const meta: Obj = { ...body.metadata };
@@ -33,7 +34,7 @@ export function doCreate(h: ApiHost, component: string, id: Identity, req: ApiRe
   obj.metadata = meta;
   // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
   if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
-  const r = admitAndValidate(h, id, req, obj, undefined, true); // (the name it reports is the object's)
+  const r = admitAndValidate(h, config, id, req, obj, undefined, true); // (the name it reports is the object's)
   if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
   obj = r.obj;
   // Not through the names cache: most created objects (Events) are never addressed again.

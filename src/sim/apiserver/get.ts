@@ -1,4 +1,5 @@
 // GET and LIST, with the shared informer factory's one LIST per process.
+import type { ApiServerConfig } from './config.ts';
 import { doPodLog } from './kubelet-client.ts';
 import type { ApiRequest, ApiResult, Obj, ObjectList } from './request.ts';
 import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
@@ -9,8 +10,8 @@ import type { ApiHost } from './server.ts';
 import { notFound } from './status.ts';
 import { type StoreState, storeGet, storeList } from './store.ts';
 
-export function doGet(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
-  if (req.resource === 'pods' && req.subresource === 'log') return doPodLog(h, component, req);
+export function doGet(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
+  if (req.resource === 'pods' && req.subresource === 'log') return doPodLog(h, config, component, req);
   const o = storeGet(h.store, req.resource, keyOf(req));
   if (!o) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   logRequest(h, component, req, 200);

@@ -5,7 +5,6 @@ import { mergePatch, mergePatchIsNoop } from './patch.ts';
 import type { ApiRequest } from './request.ts';
 import { resourcePath } from './resources.ts';
 import { kubectlErrorMessage, type Status } from './status.ts';
-import { setStatusPatchShortcut } from './update.ts';
 import { isDNS1123Subdomain, registerValidator } from './validation.ts';
 import type { WatchNotification } from './watch.ts';
 import { deepEqual } from '../names.ts';
@@ -140,7 +139,7 @@ describe('pipeline stages', () => {
     const r = w.kubectl({ verb: 'create', resource: 'pods', namespace: 'nope', body: pod('p') });
     expect(r).toMatchObject({ code: 404, status: { message: 'namespaces "nope" not found' } });
     expect(w.state.log.at(-1)).toMatchObject({ stage: 'admission' });
-    registerAdmissionPlugin({
+    registerAdmissionPlugin(w.apiConfig, {
       name: 'TestLabeler',
       admit: (a) => (a.resource === 'pods' && a.operation === 'CREATE' ? { ...a.object!, metadata: { ...a.object!.metadata, labels: { ...(a.object!.metadata!.labels as object), admitted: 'yes' } } } : undefined),
     });
@@ -164,7 +163,7 @@ describe('pipeline stages', () => {
       status: { message: 'Deployment.apps "m" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`' },
     });
     expect((w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('Bad_Name') }) as any).status.message).toMatch(/^Pod "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
-    registerValidator('services', (o) => ((o.metadata as any).labels?.forbidden ? [{ type: 'Forbidden', field: 'metadata.labels', detail: 'no' }] : []));
+    registerValidator(w.apiConfig, 'services', (o) => ((o.metadata as any).labels?.forbidden ? [{ type: 'Forbidden', field: 'metadata.labels', detail: 'no' }] : []));
     expect((w.kubectl({ verb: 'create', resource: 'services', namespace: 'default', body: { metadata: { name: 's', labels: { forbidden: 'x' } }, spec: { ports: [{ port: 80 }] } } }) as any).status.message)
       .toBe('Service "s" is invalid: metadata.labels: Forbidden: no');
   });
@@ -449,9 +448,9 @@ describe('status patch shortcut', () => {
           return { verb: 'patch', resource, namespace: resource === 'pods' ? 'default' : undefined, name: c.target, subresource: 'status', body, options: c.patchType ? { patchType: c.patchType } : undefined };
         };
         const ra = a.kubectl(req(a));
-        setStatusPatchShortcut(false);
+        b.apiConfig.statusPatchShortcut = false;
         let rb;
-        try { rb = b.kubectl(req(b)); } finally { setStatusPatchShortcut(true); }
+        try { rb = b.kubectl(req(b)); } finally { b.apiConfig.statusPatchShortcut = true; }
         expect(show(ra)).toBe(show(rb));
       }
       expect(show(a.state.store)).toBe(show(b.state.store));

@@ -2,6 +2,7 @@
 // (admission, validation and storage happen there).
 import { selfSubjectAccessReview } from './access-review.ts';
 import { type Identity, authenticate } from './authn.ts';
+import type { ApiServerConfig } from './config.ts';
 import { doBinding } from './binding.ts';
 import { doCreate } from './create.ts';
 import { doDelete } from './delete.ts';
@@ -18,9 +19,9 @@ import { doUpdate } from './update.ts';
 import { openWatch } from './watch.ts';
 
 /** Serve one request for `component`: the whole pipeline, logged. */
-export function handleRequest(h: ApiHost, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
-  if (req.verb === 'watch') return openWatch(h, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
-  if (req.resource === 'selfsubjectaccessreviews') return selfSubjectAccessReview(h, component, req, identity);
+export function handleRequest(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
+  if (req.verb === 'watch') return openWatch(h, config, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
+  if (req.resource === 'selfsubjectaccessreviews') return selfSubjectAccessReview(h, config, component, req, identity);
   const f = h.apiServer.faults;
   if (f.apiServerDown) {
     const msg = component === 'kubectl' ? KUBECTL_CONNECTION_REFUSED
@@ -39,10 +40,10 @@ export function handleRequest(h: ApiHost, component: string, req: ApiRequest, id
   if (info.namespaced && !req.namespace && req.verb !== 'list') {
     req = { ...req, namespace: (req.body as KObject | undefined)?.metadata?.namespace ?? 'default' };
   }
-  let id = authenticate(identity);
+  let id = authenticate(config, identity);
   if (!id) return fail(h, component, req, statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   if (req.options?.impersonate) {
-    const as = impersonate(id, req.options.impersonate);
+    const as = impersonate(config, id, req.options.impersonate);
     if ((as as Status).kind === 'Status') return fail(h, component, req, as as Status, 'authorization');
     id = as as Identity;
   }
@@ -54,14 +55,14 @@ export function handleRequest(h: ApiHost, component: string, req: ApiRequest, id
     return fail(h, component, req, statusError(500, '', 'etcdserver: mvcc: database space exceeded'), 'storage');
   }
   switch (req.verb) {
-    case 'get': return doGet(h, component, req);
+    case 'get': return doGet(h, config, component, req);
     case 'list': return doList(h, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
       if (req.subresource === 'eviction') return doDelete(h, component, { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } }, true);
-      return doCreate(h, component, id, req);
+      return doCreate(h, config, component, id, req);
     case 'update':
-    case 'patch': return doUpdate(h, component, id, req);
+    case 'patch': return doUpdate(h, config, component, id, req);
     case 'delete': return doDelete(h, component, req, false);
     default: return fail(h, component, req, statusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`), 'storage');
   }

@@ -1,4 +1,5 @@
 // The API server's connection to a node's kubelet (port 10250) and the pods/log subresource it serves.
+import type { ApiServerConfig } from './config.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
@@ -16,15 +17,11 @@ export interface KubeletConnection {
   containerLogs(namespace: string, pod: string, container: string, previous: boolean): { ok: true; text: string } | { ok: false; message: string };
 }
 
-let kubeletConnector: ((h: ApiHost, node: string) => KubeletConnection | undefined) | undefined;
-
-/** How the API server reaches a node's kubelet (registered by the kubelet module, like an admission plugin). */
-export function registerKubeletConnector(fn: (h: ApiHost, node: string) => KubeletConnection | undefined): void {
-  kubeletConnector = fn;
-}
+/** How an API server reaches the kubelet of a node (its cluster's wiring; undefined: no such kubelet). */
+export type KubeletClient = (node: string) => KubeletConnection | undefined;
 
 /** GET pods/NAME/log: the container is chosen and checked here, the output comes from the node's kubelet. */
-export function doPodLog(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   const pod = storeGet(h.store, 'pods', keyOf(req)) as Obj | undefined;
   if (!pod) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
   const name = req.name ?? '';
@@ -39,7 +36,7 @@ export function doPodLog(h: ApiHost, component: string, req: ApiRequest): ApiRes
   }
   const node = pod.spec?.nodeName as string | undefined;
   if (!node) return fail(h, component, req, statusError(400, 'BadRequest', `pod ${name} does not have a host assigned`), 'storage');
-  const conn = kubeletConnector?.(h, node);
+  const conn = config.kubelets?.(node);
   if (!conn || !conn.reachable) {
     const url = `https://${conn?.ip ?? node}:10250/containerLogs/${req.namespace}/${name}/${container}`;
     return fail(h, component, req, statusError(500, '', `Get "${url}": dial tcp ${conn?.ip ?? node}:10250: connect: no route to host`), 'storage');

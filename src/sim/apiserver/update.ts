@@ -1,6 +1,7 @@
 // PUT and PATCH: the update path (status vs main resource, generation, no-op writes) and the
 // status-patch shortcut.
 import { deepEqual } from '../names.ts';
+import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
 import type { Identity } from './authn.ts';
 import { shouldDeleteDuringUpdate } from './delete.ts';
@@ -15,7 +16,7 @@ import { conflict, notFound } from './status.ts';
 import { type KObject, type StoreEvent, storeDelete, storeGet, storePut, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
-export function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const key = keyOf(req);
   const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
   if (!cur) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
@@ -24,7 +25,7 @@ export function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRe
   let next: Obj;
   // Whether the status shortcut's merge patch leaves the object as it is (undefined: not known).
   let noop: boolean | undefined;
-  if (statusPatchShortcut && sub === 'status' && req.verb === 'patch' && req.options?.patchType !== 'json' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
+  if (config.statusPatchShortcut && sub === 'status' && req.verb === 'patch' && req.options?.patchType !== 'json' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
     // A status patch (the kubelet sends three per pod) keeps only the status of the merged object,
     // and the identity fields the general path re-sets below are cur's own: patch the status alone
     // and keep cur's metadata object (the store copies it to stamp the revision).
@@ -49,7 +50,7 @@ export function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRe
     next = updated;
   }
   const built = next;
-  const r = admitAndValidate(h, id, req, next, cur, sub !== 'status');
+  const r = admitAndValidate(h, config, id, req, next, cur, sub !== 'status');
   if ('status' in r) return fail(h, component, req, r.status, r.stage);
   next = r.obj;
   if (next === built && noop !== undefined ? noop : deepEqual(next, cur)) {
@@ -66,10 +67,6 @@ export function doUpdate(h: ApiHost, component: string, id: Identity, req: ApiRe
   notifyWatchers(h, ev);
   return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
 }
-
-let statusPatchShortcut = true;
-/** Tests: serve status patches through the general update path too (to compare the two). */
-export function setStatusPatchShortcut(on: boolean): void { statusPatchShortcut = on; }
 
 /**
  * Whether `{ ...m, uid: m.uid, creationTimestamp: …, resourceVersion: … }` (and the deletion fields)

@@ -1,6 +1,7 @@
 // Built-in validation (ValidateObjectMeta's names, ValidatePodUpdate, ValidateDeployment … in
 // miniature) and the extra validators a cluster adds.
 import { deepEqual } from '../names.ts';
+import type { ApiServerConfig } from './config.ts';
 import type { Obj } from './request.ts';
 import { labelSelectorAsString, matchesLabels, parseLabelSelector } from './selectors.ts';
 import { type FieldError, goLabelSelector } from './status.ts';
@@ -8,11 +9,10 @@ import type { KObject } from './store.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
 export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
-export const validators: Record<string, Validator[]> = {};
 
-/** Add a validator for a resource (runs after the built-in ones). */
-export function registerValidator(resource: string, v: Validator): void {
-  (validators[resource] ??= []).push(v);
+/** Add a validator for a resource to one API server (runs after the built-in ones). */
+export function registerValidator(config: ApiServerConfig, resource: string, v: Validator): void {
+  (config.validators[resource] ??= []).push(v);
 }
 
 /**

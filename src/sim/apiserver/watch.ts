@@ -4,6 +4,7 @@
 import { push } from '../clock.ts';
 import { jitter } from '../rng.ts';
 import { authenticate } from './authn.ts';
+import type { ApiServerConfig } from './config.ts';
 import { authorize } from './rbac.ts';
 import { type Stage, type WatchEventType, appendRecord } from './request-log.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
@@ -68,7 +69,7 @@ export interface WatchOptions {
 }
 
 /** Open a watch for `component`; events are queued to it as `WatchNotification`s. */
-export function openWatch(h: ApiHost, component: string, resource: string, opts: WatchOptions = {}, identity = component): ApiResult<{ watchId: string; resourceVersion: string }> {
+export function openWatch(h: ApiHost, config: ApiServerConfig, component: string, resource: string, opts: WatchOptions = {}, identity = component): ApiResult<{ watchId: string; resourceVersion: string }> {
   const req: ApiRequest = { verb: 'watch', resource, namespace: opts.namespace, options: { ...opts } };
   const f = h.apiServer.faults;
   const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
@@ -81,7 +82,7 @@ export function openWatch(h: ApiHost, component: string, resource: string, opts:
   if (f.apiServerDown || f.partitioned?.includes(component)) return refuse(statusError(0, 'ConnectionRefused', `Get "https://127.0.0.1:6443${resourcePath(resource, opts.namespace)}?watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`), 'connection');
   if (!RESOURCES[resource]) return refuse(statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
   if (!RESOURCES[resource].namespaced) opts = { ...opts, namespace: undefined };
-  const id = authenticate(identity);
+  const id = authenticate(config, identity);
   if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
   if (denied) return refuse(denied, 'authorization');

@@ -13,7 +13,7 @@ import {
 } from './node-lifecycle-controller.ts';
 import { nodeMachine } from './node-machine.ts';
 import { taintEvictionControllerDef } from './taint-eviction-controller.ts';
-import './admission.ts';
+import { nodeLifecycleApiServer } from './admission.ts';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -78,7 +78,7 @@ function leaseBody(name: string): Lease {
 
 /** Three Ready nodes with leases and kubelets, pods a,b on node-2 and c on node-1, both controllers. */
 function cluster(opts: { seed?: number; pods?: [string, string][]; nodes?: number } = {}): World {
-  const w = testWorld({ seed: opts.seed ?? 1 }, [nodeLifecycleControllerDef, taintEvictionControllerDef, fakeKubeletDef]);
+  const w = testWorld({ seed: opts.seed ?? 1 }, [nodeLifecycleControllerDef, taintEvictionControllerDef, fakeKubeletDef], nodeLifecycleApiServer);
   const n = opts.nodes ?? 3;
   for (let i = 1; i <= n; i++) {
     w.kubectl({ verb: 'create', resource: 'nodes', body: nodeBody(`node-${i}`) });
