@@ -280,6 +280,21 @@ export class World {
     return handleRequest(this.state, this.apiConfig, component, req);
   }
 
+  /**
+   * Make a recorded input again, at its time (the clock moves on to it when behind): the one way a
+   * replay, a timeline's replay and its recording apply inputs. It is recorded anew, as live inputs are.
+   */
+  applyInput(inp: Input): void {
+    if (inp.t > this.state.now) this.state.now = inp.t;
+    switch (inp.kind) {
+      case 'request': this.kubectl(inp.request, inp.component); break;
+      case 'fault': this.fault(inp.fault); break;
+      case 'add-component': this.addComponent(inp.name, inp.type, inp.opts); break;
+      case 'event': this.inject(inp.target, inp.event); break;
+      case 'remove-component': this.removeComponent(inp.name); break;
+    }
+  }
+
   /** Switch a fault on or off (recorded as input). */
   fault(fault: FaultInput): void {
     this.record({ kind: 'fault', t: this.state.now, step: this.state.steps, fault: { ...fault } });
@@ -518,14 +533,7 @@ export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: nu
   for (const inp of inputs) {
     if (inp.t > untilT) break;
     while (world.state.steps < inp.step && world.next()) { /* run to the exact point the input arrived */ }
-    if (inp.t > world.state.now) world.state.now = inp.t;
-    switch (inp.kind) {
-      case 'request': world.kubectl(inp.request, inp.component); break;
-      case 'fault': world.fault(inp.fault); break;
-      case 'add-component': world.addComponent(inp.name, inp.type, inp.opts); break;
-      case 'event': world.inject(inp.target, inp.event); break;
-      case 'remove-component': world.removeComponent(inp.name); break;
-    }
+    world.applyInput(inp);
   }
   world.runUntil(untilT);
   return world;
