@@ -3,7 +3,8 @@
 import { stringify } from 'yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { labelSelectorAsString } from '../apiserver/selectors.ts';
-import { printPod, translateTimestampSince } from '../kubelet/print-pod.ts';
+import { printPod } from '../kubelet/print-pod.ts';
+import { translateTimestampSince } from '../util/duration.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
 import type { KindInfo } from './resources.ts';
 

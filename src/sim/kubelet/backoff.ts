@@ -1,7 +1,7 @@
 // kubelet's restart and image-pull back-off: client-go's flowcontrol.Backoff as plain data.
 // Src: k8s.io/client-go/util/flowcontrol/backoff.go (Next / IsInBackOffSince / IsInBackOffSinceUpdate),
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), pkg/kubelet/images/image_manager.go.
-import { goDuration } from './time.ts';
+import { goDuration } from '../util/time.ts';
 
 /** initialCrashLoopBackOff in kubelet.go. */
 export const initialCrashLoopBackOffMs = 10_000;

@@ -5,7 +5,7 @@ import {
 } from './events.ts';
 import { imagePullBackOffMessage } from './backoff.ts';
 import { imageNotFoundError } from './container-runtime.ts';
-import { goDuration } from './time.ts';
+import { goDuration } from '../util/time.ts';
 
 describe('kubelet event texts', () => {
   it('image events', () => {

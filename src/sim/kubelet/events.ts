@@ -1,7 +1,7 @@
 // The kubelet's event reasons and messages (pkg/kubelet/events/event.go for reasons; texts from
 // pkg/kubelet/images/image_manager.go and pkg/kubelet/kuberuntime/kuberuntime_container.go).
 import type { KubeletEvent } from './backoff.ts';
-import { goDuration } from './time.ts';
+import { goDuration } from '../util/time.ts';
 
 /** events.CreatedContainer (reason constants below are from pkg/kubelet/events/event.go) */
 export const CreatedContainer = 'Created';

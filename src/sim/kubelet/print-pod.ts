@@ -1,64 +1,7 @@
-// kubectl's pod table row, ported from pkg/printers/internalversion/printers.go (printPod) and
-// k8s.io/apimachinery/pkg/util/duration/duration.go (HumanDuration / ShortHumanDuration).
+// kubectl's pod table row, ported from pkg/printers/internalversion/printers.go (printPod).
 import type { Pod, PodCondition, Container } from 'kubernetes-types/core/v1';
-import { parseTime } from './time.ts';
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-
-/** duration.ShortHumanDuration: one unit only ("5s", "3m", "2h", "4d", "1y"). */
-export function shortHumanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / SECOND);
-  // Up to 2 s of clock skew into the future still reads as "now", like Go.
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.trunc(ms / MINUTE);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.trunc(ms / HOUR);
-  if (hours < 24) return `${hours}h`;
-  if (hours < 24 * 365) return `${Math.trunc(hours / 24)}d`;
-  return `${Math.trunc(hours / 24 / 365)}y`;
-}
-
-/** duration.HumanDuration: ~2–3 significant figures ("70s", "2m30s", "10m", "3h5m", "2d1h", "367d"). */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / SECOND);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.trunc(ms / MINUTE);
-  if (minutes < 10) {
-    const s = Math.trunc(ms / SECOND) % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.trunc(ms / HOUR);
-  if (hours < 8) {
-    const m = Math.trunc(ms / MINUTE) % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.trunc(hours / 24) % 365;
-    const y = Math.trunc(hours / 24 / 365);
-    return dy === 0 ? `${y}y` : `${y}y${dy}d`;
-  }
-  return `${Math.trunc(hours / 24 / 365)}y`;
-}
-
-/** translateTimestampSince: "<unknown>" for a zero timestamp, else HumanDuration(now − t). */
-export function translateTimestampSince(timestamp: string | undefined | null, nowMs: number): string {
-  const t = parseTime(timestamp);
-  if (t === undefined) return '<unknown>';
-  return humanDuration(nowMs - t);
-}
+import { humanDuration, translateTimestampSince } from '../util/duration.ts';
+import { parseTime } from '../util/time.ts';
 
 /** podutil.IsRestartableInitContainer: a sidecar (restartPolicy Always on an init container). */
 export function isRestartableInitContainer(c: Container | undefined): boolean {

@@ -7,7 +7,7 @@ import { closeWatch } from '../apiserver/watch.ts';
 import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { ComponentDef, World } from '../world.ts';
-import { rfc3339, rfc3339Micro, parseTime } from '../kubelet/time.ts';
+import { rfc3339, rfc3339Micro, parseTime } from '../util/time.ts';
 import {
   initialMachine, nodeLifecycleControllerDef, nodeHealthOf, stepMachine, unpackMachineEvents, type NodeLifecycleControllerState,
 } from './node-lifecycle-controller.ts';

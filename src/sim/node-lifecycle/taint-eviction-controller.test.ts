@@ -3,7 +3,7 @@ import type { Node, Pod, Taint, Toleration, Event as CoreEvent } from 'kubernete
 import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { World } from '../world.ts';
-import { rfc3339 } from '../kubelet/time.ts';
+import { rfc3339 } from '../util/time.ts';
 import { taintEvictionControllerDef, type TaintEvictionControllerState } from './taint-eviction-controller.ts';
 import { nodeLifecycleApiServer } from './admission.ts';
 
