@@ -3,7 +3,7 @@
 import { deepEqual } from '../names.ts';
 import type { ApiServerConfig } from './config.ts';
 import type { Obj } from './request.ts';
-import { labelSelectorAsString, matchesLabels, parseLabelSelector } from './selectors.ts';
+import { labelSelectorMatches } from '../util/labels.ts';
 import { type FieldError, goLabelSelector } from './status.ts';
 import type { KObject } from './store.ts';
 
@@ -103,7 +103,7 @@ function validateSelectorMatchesTemplate(spec: Obj, errs: FieldError[]): void {
     return;
   }
   const labels = spec.template?.metadata?.labels ?? {};
-  if (!matchesLabels(parseLabelSelector(labelSelectorAsString(spec.selector)), labels)) {
+  if (!labelSelectorMatches(spec.selector, labels)) {
     errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
   }
 }

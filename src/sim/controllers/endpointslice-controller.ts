@@ -8,6 +8,7 @@ import {
   type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
 } from '../informer.ts';
 import { deepEqual } from '../names.ts';
+import { matchesSet } from '../util/labels.ts';
 
 /** --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
@@ -60,9 +61,7 @@ export function shouldPodBeInEndpoints(pod: Pod): boolean {
 export function serviceSelectsPod(svc: Service, pod: Pod): boolean {
   const sel = svc.spec?.selector;
   if (!sel || (svc.metadata?.namespace ?? '') !== (pod.metadata?.namespace ?? '')) return false;
-  const labels = pod.metadata?.labels ?? {};
-  for (const k of Object.keys(sel)) if (labels[k] !== sel[k]) return false;
-  return true;
+  return matchesSet(sel, pod.metadata?.labels);
 }
 
 /** podutil.FindPort: a numeric targetPort as is, a named one looked up among the containers' ports. */

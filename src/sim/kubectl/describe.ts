@@ -1,6 +1,6 @@
 // kubectl describe for pods, nodes, deployments, replicasets, services and namespaces, following pkg/describe/describe.go's field
 // order, its PrefixWriter levels and its tabwriter (padding 2), with the Events section.
-import { labelSelectorAsString } from '../apiserver/selectors.ts';
+import { labelSelectorAsString } from '../util/labels.ts';
 import { translateTimestampSince } from '../util/duration.ts';
 import { parseTime } from '../util/time.ts';
 import { quantityMilliValue, quantityValue } from '../util/quantity.ts';

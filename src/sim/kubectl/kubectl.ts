@@ -3,7 +3,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
 import { RESOURCES } from '../apiserver/resources.ts';
-import { labelSelectorAsString, matchesLabels, parseLabelSelector } from '../apiserver/selectors.ts';
+import { labelSelectorAsString, matchesLabels, parseLabelSelector } from '../util/labels.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status } from '../apiserver/status.ts';
 import type { SimCluster } from '../cluster-types.ts';
 import { parseTime, rfc3339 } from '../util/time.ts';

@@ -2,7 +2,7 @@
 // -o json (sorted keys, 4-space indent, HTML-escaped like Go's encoding/json), -o yaml and -o name.
 import { stringify } from 'yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { labelSelectorAsString } from '../apiserver/selectors.ts';
+import { labelSelectorAsString } from '../util/labels.ts';
 import { printPod } from '../kubelet/print-pod.ts';
 import { translateTimestampSince } from '../util/duration.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
