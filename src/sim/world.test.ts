@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { informerHandle, listAndWatch, listerList, newInformer, type InformerState } from './informer.ts';
+import { informerHandle, listAndWatch, listerList, newInformer, type InformerState } from './client-go/informer.ts';
 import { microTime } from './names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { storeList } from './apiserver/store.ts';

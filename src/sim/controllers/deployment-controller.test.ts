@@ -2,7 +2,7 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { informerHandle, listAndWatch, listerGet, metaNamespaceKey, newInformer, type InformerState } from '../informer.ts';
+import { informerHandle, listAndWatch, listerGet, metaNamespaceKey, newInformer, type InformerState } from '../client-go/informer.ts';
 import { computeHash, rfc3339 } from '../names.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { storeList } from '../apiserver/store.ts';

@@ -3,10 +3,8 @@
 import type { Node, Pod, Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import {
-  add, addAfter, addRateLimited, done, forget, get, informerHandle, len, listAndWatch, metaNamespaceKey, newInformer, newWorkQueue, workQueueHandle,
-  type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
-} from '../informer.ts';
+import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { deepEqual } from '../names.ts';
 import { matchesSet } from '../util/labels.ts';
 

@@ -1,9 +1,9 @@
 // kube-controller-manager's controllers read one watch per resource (client-go's shared informers):
 // one notification per change for the process, handed to every controller in turn.
 import { describe, expect, test } from 'vitest';
-import { openWatch, watchSubscribers, type Watcher } from './apiserver/watch.ts';
-import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from './cluster.ts';
-import { runKubectl } from './kubectl/kubectl.ts';
+import { openWatch, watchSubscribers, type Watcher } from '../apiserver/watch.ts';
+import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from '../cluster.ts';
+import { runKubectl } from '../kubectl/kubectl.ts';
 
 const watchersOf = (c: Cluster, resource: string, process: string): Watcher[] =>
   Object.values(c.world.state.apiServer.watchers).filter((w) => w.resource === resource && w.process === process);
