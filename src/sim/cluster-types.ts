@@ -1,7 +1,7 @@
 // The control surface of an assembled cluster (cluster.ts): what kubectl, the headless CLI and the
 // figures drive. Kept as an interface so the kubectl front can be written and tested against it.
-import type { ApiRequest, ApiResult } from './api-server.ts';
-import type { RequestLog } from './request-log.ts';
+import type { ApiRequest, ApiResult } from './apiserver/request.ts';
+import type { RequestLog } from './apiserver/request-log.ts';
 import type { World } from './world.ts';
 
 /** The control-plane parts that can be stopped on their own. */

@@ -38,11 +38,11 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Node, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { closeWatch, type WatchNotification } from './api-server.ts';
+import { closeWatch, type WatchNotification } from './apiserver/watch.ts';
 import { componentDefs, createCluster, type Cluster } from './cluster.ts';
 import { maxSurge, maxUnavailable } from './controllers/deployment-util.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
-import { storeList, type KObject, type StoreEvent } from './store.ts';
+import { storeList, type KObject, type StoreEvent } from './apiserver/store.ts';
 import type { ComponentDef, Ctx } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';
 

@@ -4,14 +4,14 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, test } from 'vitest';
-import { KUBECTL_CONNECTION_REFUSED } from './api-server.ts';
+import { KUBECTL_CONNECTION_REFUSED } from './apiserver/status.ts';
 import { CONTROL_PLANE_NODE, createCluster, replayCluster, type Cluster } from './cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from './controllers/deployment-controller.ts';
 import { kubeletStateOf, podLifecycleOf } from './kubelet/kubelet.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
 import { nodeHealthOf } from './node-lifecycle/node-lifecycle-controller.ts';
 import { schedulingRecordOf, type SchedulerState } from './scheduler/scheduler.ts';
-import { storeList } from './store.ts';
+import { storeList } from './apiserver/store.ts';
 import { frameOf } from './view/frame.ts';
 
 const k = (c: Cluster, cmd: string) => runKubectl(c, cmd);

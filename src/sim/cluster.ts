@@ -2,7 +2,8 @@
 // kube-controller-manager, and the faults a reader can cause. Every action is a recorded input, so
 // replay(world.state.inputs) rebuilds the same cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { ApiRequest, ApiResult } from './api-server.ts';
+import type { ApiServerConfig } from './apiserver/config.ts';
+import type { ApiRequest, ApiResult } from './apiserver/request.ts';
 import type { ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
@@ -12,13 +13,12 @@ import { replicaSetControllerDef } from './controllers/replicaset-controller.ts'
 import { kubeletDef } from './kubelet/kubelet.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
-import { registerNodeLifecycleAdmission } from './node-lifecycle/admission.ts';
+import { nodeLifecycleApiServer } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
 import { kubeletConnection } from './kubelet/server.ts';
-import { registerKubeletConnector } from './api-server.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
-import type { RequestLog } from './request-log.ts';
-import { storeGet } from './store.ts';
+import type { RequestLog } from './apiserver/request-log.ts';
+import { storeGet } from './apiserver/store.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
 import { DEFAULT_LOG_LIMIT, World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
 
@@ -67,6 +67,16 @@ const STATIC_PODS: { component: string; image: string; cpu: string }[] = [
   { component: 'kube-scheduler', image: `registry.k8s.io/kube-scheduler:${KUBERNETES_VERSION}`, cpu: '100m' },
 ];
 
+/**
+ * The API server a cluster runs: the default admission chain plus DefaultTolerationSeconds, and a
+ * kubelet client that reaches this world's kubelets on their port 10250 (kubelet/server.ts).
+ */
+export function clusterApiServer(world: World): ApiServerConfig {
+  const config = nodeLifecycleApiServer();
+  config.kubelets = (node) => kubeletConnection(world.state, node);
+  return config;
+}
+
 /** The worker node names of a cluster of n nodes. */
 export function workerNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `node-${i + 1}`);
@@ -78,11 +88,9 @@ export class Cluster implements SimCluster {
   readonly options: Required<ClusterOptions>;
 
   constructor(opts: ClusterOptions = {}, world?: World) {
-    registerNodeLifecycleAdmission();
-    registerKubeletConnector(kubeletConnection);
     this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [] };
     if (world) { this.world = world; return; }
-    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit }, componentDefs);
+    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit }, componentDefs, clusterApiServer);
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }
@@ -220,7 +228,6 @@ export function createCluster(opts: ClusterOptions = {}): Cluster {
 
 /** Rebuild a cluster from recorded inputs up to simulated time untilT (same seed ⇒ same bytes). */
 export function replayCluster(opts: ClusterOptions, inputs: readonly Input[], untilT: number): Cluster {
-  registerNodeLifecycleAdmission();
-  const world = replay(inputs, { seed: opts.seed ?? 1, logLimit: opts.logLimit }, componentDefs, untilT);
+  const world = replay(inputs, { seed: opts.seed ?? 1, logLimit: opts.logLimit }, componentDefs, untilT, clusterApiServer);
   return new Cluster(opts, world);
 }

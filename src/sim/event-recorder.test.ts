@@ -1,7 +1,7 @@
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { COMBINED_PREFIX, EVENT_AGGREGATE_INTERVAL_MS, EVENT_CACHE_ENTRIES, EVENT_SPAM_BURST, newEventRecorder, recordEvent, recordEventOnce } from './event-recorder.ts';
-import { storeList } from './store.ts';
+import { storeList } from './apiserver/store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 
 describe('event recorder', () => {

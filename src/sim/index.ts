@@ -7,7 +7,7 @@
 export { Cluster, createCluster, replayCluster, workerNames, KUBERNETES_VERSION } from './cluster.ts';
 export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, NodeCapacity } from './cluster-types.ts';
 export type { Input, WorldState } from './world.ts';
-export type { RequestRecord, RequestLog } from './request-log.ts';
+export type { RequestRecord, RequestLog } from './apiserver/request-log.ts';
 
 /** Time travel (step, back, seek, fork over a recorded run). */
 export { Timeline, type TimelineOptions, type Position, type StepKind } from './time-travel.ts';

@@ -3,7 +3,7 @@
 // objects, names, timings and request log for the same inputs.
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
-import { componentDefs, createCluster, replayCluster, type Cluster } from './cluster.ts';
+import { clusterApiServer, componentDefs, createCluster, replayCluster, type Cluster } from './cluster.ts';
 import { replay } from './world.ts';
 
 function deployment(name: string, replicas: number, image = 'nginx:1.27'): Deployment {
@@ -141,7 +141,7 @@ describe('performance invariants: whole runs are byte-identical', () => {
     const c = createCluster({ seed: 1 });
     expect(c.world.state.store.freeze).toBe(true); // vitest: frozen by default
     scenarios['crash loop'].run(c);
-    const thawed = replay(c.world.state.inputs, { seed: 1, freeze: false }, componentDefs, c.now);
+    const thawed = replay(c.world.state.inputs, { seed: 1, freeze: false }, componentDefs, c.now, clusterApiServer);
     expect(thawed.state.store.freeze).toBe(false);
     expect(thawed.hash()).toBe(c.world.hash());
   });

@@ -3,7 +3,7 @@
 // Format: "a" + base64url(UTF-8(JSON of a positional array)), or "b" + the same bytes LZ77-packed when
 // that is shorter; codes replace verbs, resources, fault and event types. Everything here is pure TypeScript (no Buffer, no btoa/atob, no TextEncoder).
 import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from './cluster.ts';
-import type { ApiRequest, RequestOptions, Verb } from './api-server.ts';
+import type { ApiRequest, RequestOptions, Verb } from './apiserver/request.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';

@@ -1,10 +1,11 @@
 // Shared test fixtures (not exported from index.ts).
+import type { ApiServerConfig } from './apiserver/config.ts';
 import type { ComponentDef } from './world.ts';
 import { World, type WorldOptions } from './world.ts';
 
-/** A world (seed 1 unless given) with the system namespaces. */
-export function testWorld(opts: WorldOptions = {}, defs: ComponentDef<any>[] = []): World { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return new World({ seed: 1, ...opts }, defs);
+/** A world (seed 1 unless given) with the system namespaces, and a bare API server unless given one. */
+export function testWorld(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new World({ seed: 1, ...opts }, defs, apiConfig);
 }
 
 /** A minimal Deployment body. */

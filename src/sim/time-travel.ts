@@ -336,15 +336,7 @@ export class Timeline {
   }
 
   private applyInput(inp: Input): void {
-    const world = this.cluster.world;
-    if (inp.t > world.state.now) world.state.now = inp.t;
-    switch (inp.kind) {
-      case 'request': world.kubectl(inp.request, inp.component); break;
-      case 'fault': world.fault(inp.fault); break;
-      case 'add-component': world.addComponent(inp.name, inp.type, inp.opts); break;
-      case 'event': world.inject(inp.target, inp.event); break;
-      case 'remove-component': world.removeComponent(inp.name); break;
-    }
+    this.cluster.world.applyInput(inp);
   }
 
   /** Move the cursor to a recorded step: forward from here when possible, else from the nearest snapshot. */

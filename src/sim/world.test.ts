@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { informerHandle, listAndWatch, listerList, newInformer, type InformerState } from './informer.ts';
+import { informerHandle, listAndWatch, listerList, newInformer, type InformerState } from './client-go/informer.ts';
 import { microTime } from './names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { storeList } from './store.ts';
+import { storeList } from './apiserver/store.ts';
 import { pod, testWorld } from './test-helpers.ts';
 import { replay, World, type ComponentDef, type Ctx } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';

@@ -2,15 +2,17 @@
 // inputs, snapshots and replay.
 import { clonePlain } from './clone.ts';
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
-import {
-  API_SERVER, COMPACTION_INTERVAL_MS, extendEventLeases, revokeEventLease, type ApiServerTimer, breakAllWatches, breakWatchesOf, compactTick, leaveWatch, logObjectName, watchSubscribers, createApiServerState, handleRequest, openWatch,
-  type ApiFaults, type ApiHost, type ApiRequest, type ApiResult, type ApiServerState, type ObjectList, type RequestOptions, type ResourceName, type ResourceTypes,
-  type WatchNotification, type WatchOptions,
-} from './api-server.ts';
+import { extendEventLeases, revokeEventLease } from './apiserver/event-leases.ts';
+import { newApiServerConfig, type ApiServerConfig } from './apiserver/config.ts';
+import { handleRequest } from './apiserver/handler.ts';
+import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiserver/request.ts';
+import { logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
+import { API_SERVER, COMPACTION_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
+import { breakAllWatches, breakWatchesOf, leaveWatch, watchSubscribers, openWatch, type WatchNotification, type WatchOptions } from './apiserver/watch.ts';
 import { hashJSON } from './names.ts';
-import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './request-log.ts';
+import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
-import { createStore, type KObject, type StoreState } from './store.ts';
+import { createStore, type KObject, type StoreState } from './apiserver/store.ts';
 
 /** One component instance's entry in the world. */
 export interface ComponentEntry {
@@ -164,7 +166,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 export interface StepResult { at: number; target: string; event: unknown }
 
 /** An empty world state. */
-export function createWorldState(opts: WorldOptions = {}): WorldState {
+export function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = newApiServerConfig()): WorldState {
   const seed = opts.seed ?? 1;
   const w: WorldState = {
     seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
@@ -174,15 +176,15 @@ export function createWorldState(opts: WorldOptions = {}): WorldState {
   if (limit > 0) w.logLimit = limit;
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
   if (opts.bootstrap ?? true) {
-    for (const ns of SYSTEM_NAMESPACES) handleRequest(w, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+    for (const ns of SYSTEM_NAMESPACES) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
     // The API server's bootstrap controller: the `kubernetes` Service on the first address of the
     // service range, and its endpoint reconciler's EndpointSlice (the API server's own address).
     // Their uids come from a stream of their own (seeded from the world's seed), so the world's
     // generator — every name and tie-break after them — draws exactly as before.
     const main = w.rng;
     w.rng = createRng(seed ^ 0x6b756265);
-    handleRequest(w, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
-    handleRequest(w, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
+    handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
+    handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
     w.rng = main;
   }
   return w;
@@ -211,10 +213,17 @@ const KUBERNETES_ENDPOINTS = {
 export class World {
   state: WorldState;
   readonly defs: Map<string, ComponentDef<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** This world's API server: its admission chain, validators, identities and kubelet client (behaviour, not state). */
+  readonly apiConfig: ApiServerConfig;
 
-  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = []) { // eslint-disable-line @typescript-eslint/no-explicit-any
-    this.state = createWorldState(opts);
+  /**
+   * `apiConfig` is the API server's configuration, or a function making it for this world (a
+   * cluster's kubelet client reads the world it belongs to); by default a bare API server.
+   */
+  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) { // eslint-disable-line @typescript-eslint/no-explicit-any
     this.defs = new Map(defs.map((d) => [d.name, d]));
+    this.apiConfig = typeof apiConfig === 'function' ? apiConfig(this) : apiConfig;
+    this.state = createWorldState(opts, this.apiConfig);
   }
 
   /** Register a behaviour (not state: it is not recorded). */
@@ -268,7 +277,22 @@ export class World {
   kubectl(request: ApiRequest, component = 'kubectl'): ApiResult<unknown> {
     const req = clonePlain(request);
     this.record({ kind: 'request', t: this.state.now, step: this.state.steps, component, request: req });
-    return handleRequest(this.state, component, req);
+    return handleRequest(this.state, this.apiConfig, component, req);
+  }
+
+  /**
+   * Make a recorded input again, at its time (the clock moves on to it when behind): the one way a
+   * replay, a timeline's replay and its recording apply inputs. It is recorded anew, as live inputs are.
+   */
+  applyInput(inp: Input): void {
+    if (inp.t > this.state.now) this.state.now = inp.t;
+    switch (inp.kind) {
+      case 'request': this.kubectl(inp.request, inp.component); break;
+      case 'fault': this.fault(inp.fault); break;
+      case 'add-component': this.addComponent(inp.name, inp.type, inp.opts); break;
+      case 'event': this.inject(inp.target, inp.event); break;
+      case 'remove-component': this.removeComponent(inp.name); break;
+    }
   }
 
   /** Switch a fault on or off (recorded as input). */
@@ -299,7 +323,8 @@ export class World {
     const w = this.state;
     const entry = w.components[name];
     const identity = entry?.identity ?? name;
-    const req = (r: ApiRequest) => handleRequest(w, name, r, identity);
+    const config = this.apiConfig;
+    const req = (r: ApiRequest) => handleRequest(w, config, name, r, identity);
     const api: ApiClient = {
       get: (resource, namespace, n, subresource) => req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
       list: (resource, namespace, options) => req({ verb: 'list', resource, namespace, options }) as never,
@@ -316,7 +341,7 @@ export class World {
       name,
       rng: bindRng(w.rng),
       api,
-      watch: (resource, opts) => openWatch(w, name, resource, opts, identity),
+      watch: (resource, opts) => openWatch(w, config, name, resource, opts, identity),
       stopWatch: (id) => leaveWatch(w, id, name),
       schedule: (delayMs, event, opts) => { push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false); },
       // Read on nearly every handler call: the entry this context was made for (a new entry under the
@@ -503,19 +528,12 @@ export function hashWorld(w: WorldState): string {
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
-export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number): World { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const world = new World(opts, defs);
+export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const world = new World(opts, defs, apiConfig);
   for (const inp of inputs) {
     if (inp.t > untilT) break;
     while (world.state.steps < inp.step && world.next()) { /* run to the exact point the input arrived */ }
-    if (inp.t > world.state.now) world.state.now = inp.t;
-    switch (inp.kind) {
-      case 'request': world.kubectl(inp.request, inp.component); break;
-      case 'fault': world.fault(inp.fault); break;
-      case 'add-component': world.addComponent(inp.name, inp.type, inp.opts); break;
-      case 'event': world.inject(inp.target, inp.event); break;
-      case 'remove-component': world.removeComponent(inp.name); break;
-    }
+    world.applyInput(inp);
   }
   world.runUntil(untilT);
   return world;

@@ -4,7 +4,7 @@
 // patched in), but only after a fresh GET has shown the controller is still there and not being
 // deleted (RecheckDeletionTimestamp). Objects owned by another controller are left alone.
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { labelSelectorAsString, matchesLabels, parseLabelSelector, type LabelRequirement } from '../api-server.ts';
+import { labelSelectorRequirements, matchesLabels, type LabelRequirement, type LabelSelectorLike } from '../util/labels.ts';
 
 /** The little the manager reads from an object. */
 export interface Owned {
@@ -15,7 +15,7 @@ export interface Owned {
 export interface Controller extends Owned {
   apiVersion?: string;
   kind?: string;
-  spec?: { selector?: Parameters<typeof labelSelectorAsString>[0] };
+  spec?: { selector?: LabelSelectorLike };
 }
 
 /** What claiming needs from the API: the patches and the fresh read of the controller. */
@@ -39,15 +39,10 @@ export function controllerRef(o: Owned): OwnerReference | undefined {
   return undefined;
 }
 
-const selectorCache = new WeakMap<object, LabelRequirement[]>();
-
-/** The parsed label selector of a controller (memoised per selector object; stored objects never change). */
+/** The label selector of a controller as requirements (none without a selector). */
 export function selectorOf(c: Controller): LabelRequirement[] {
   const sel = c.spec?.selector;
-  if (!sel) return [];
-  let reqs = selectorCache.get(sel);
-  if (!reqs) { reqs = parseLabelSelector(labelSelectorAsString(sel)); selectorCache.set(sel, reqs); }
-  return reqs;
+  return sel ? labelSelectorRequirements(sel) : [];
 }
 
 /** Whether an object is one the controller should look at: its own, or an orphan it could adopt. */

@@ -7,10 +7,8 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import {
-  add, addRateLimited, drainQueue, informerHandle, len, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer,
-  newWorkQueue, workQueueHandle, type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
-} from '../informer.ts';
+import { informerHandle, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add, addRateLimited, drainQueue, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { computeHash, deepEqual, rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {

@@ -3,11 +3,10 @@
 import type { Node, Pod, Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import {
-  add, addAfter, addRateLimited, done, forget, get, informerHandle, len, listAndWatch, metaNamespaceKey, newInformer, newWorkQueue, workQueueHandle,
-  type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
-} from '../informer.ts';
+import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { deepEqual } from '../names.ts';
+import { matchesSet } from '../util/labels.ts';
 
 /** --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
@@ -60,9 +59,7 @@ export function shouldPodBeInEndpoints(pod: Pod): boolean {
 export function serviceSelectsPod(svc: Service, pod: Pod): boolean {
   const sel = svc.spec?.selector;
   if (!sel || (svc.metadata?.namespace ?? '') !== (pod.metadata?.namespace ?? '')) return false;
-  const labels = pod.metadata?.labels ?? {};
-  for (const k of Object.keys(sel)) if (labels[k] !== sel[k]) return false;
-  return true;
+  return matchesSet(sel, pod.metadata?.labels);
 }
 
 /** podutil.FindPort: a numeric targetPort as is, a named one looked up among the containers' ports. */

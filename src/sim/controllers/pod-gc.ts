@@ -7,9 +7,7 @@
 // was never scheduled is force-deleted at once. Past 12,500 terminated pods (--terminated-pod-gc-threshold,
 // the `terminatedPodGCThreshold` param), the excess is deleted, evicted pods first, then the oldest.
 import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
-import {
-  informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState,
-} from '../informer.ts';
+import { informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState } from '../client-go/informer.ts';
 import { rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 

@@ -2,10 +2,12 @@ import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { registerAdmissionPlugin, statusError } from '../api-server.ts';
+import { registerAdmissionPlugin, type AdmissionPlugin } from '../apiserver/admission.ts';
+import { newApiServerConfig, type ApiServerConfig } from '../apiserver/config.ts';
+import { statusError } from '../apiserver/status.ts';
 import { rfc3339 } from '../names.ts';
-import type { RequestRecord } from '../request-log.ts';
-import { storeList } from '../store.ts';
+import type { RequestRecord } from '../apiserver/request-log.ts';
+import { storeList } from '../apiserver/store.ts';
 import { testWorld } from '../test-helpers.ts';
 import type { World } from '../world.ts';
 import { podTally, replicaSetControllerDef, sameTallyClass, satisfiedExpectations, syncReplicaSet, type ReplicaSetControllerState } from './replicaset-controller.ts';
@@ -13,7 +15,7 @@ import { getPodsToDelete, isPodActive } from './replicaset-util.ts';
 import { runs } from '../../test/fc.ts';
 
 // A namespace with a pod quota of 4, refused at admission like the ResourceQuota plugin does.
-registerAdmissionPlugin({
+const testPodQuota: AdmissionPlugin = {
   name: 'TestPodQuota',
   admit(a, h) {
     if (a.operation !== 'CREATE' || a.resource !== 'pods' || a.namespace !== 'quota') return undefined;
@@ -21,7 +23,14 @@ registerAdmissionPlugin({
     if (used < 4) return undefined;
     return statusError(403, 'Forbidden', `pods "${a.name}" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=${used}, limited: pods=4`);
   },
-});
+};
+
+/** The API server of these tests' worlds: the default one with the quota plugin. */
+function quotaApiServer(): ApiServerConfig {
+  const config = newApiServerConfig();
+  registerAdmissionPlugin(config, testPodQuota);
+  return config;
+}
 
 function rs(name: string, replicas: number, extra: Partial<ReplicaSet['spec']> = {}, ns = 'default'): ReplicaSet {
   return {
@@ -35,7 +44,7 @@ function rs(name: string, replicas: number, extra: Partial<ReplicaSet['spec']> =
 }
 
 function world(...objs: { resource: string; body: unknown; namespace?: string }[]): World {
-  const w = testWorld({}, [replicaSetControllerDef]);
+  const w = testWorld({}, [replicaSetControllerDef], quotaApiServer);
   for (const o of objs) {
     const r = w.kubectl({ verb: 'create', resource: o.resource, namespace: o.namespace ?? 'default', body: o.body });
     expect(r.ok).toBe(true);

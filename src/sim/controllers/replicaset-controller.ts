@@ -5,12 +5,10 @@
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import type { ApiResult } from '../api-server.ts';
+import type { ApiResult } from '../apiserver/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import {
-  add, addAfter, controllerIndexValue, drainQueue, informerHandle, len, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, newWorkQueue,
-  workQueueHandle, type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
-} from '../informer.ts';
+import { controllerIndexValue, informerHandle, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add, addAfter, drainQueue, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {

@@ -8,6 +8,7 @@
 
 import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import { matchesSet } from '../util/labels.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
 export type Time = string;
@@ -242,10 +243,6 @@ export function getPodsToDelete(filteredPods: readonly Pod[], relatedPods: reado
 // ---------------------------------------------------------------------------------------------
 // Status
 
-function labelsMatch(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
-  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
-}
-
 /** ReplicaSetStatus with the KEP-3973 field kubernetes-types 1.30 lacks. */
 export type ReplicaSetStatusExt = ReplicaSetStatus & { terminatingReplicas?: number };
 
@@ -266,7 +263,7 @@ export function calculateReplicaSetStatus(
   let ready = 0;
   let available = 0;
   for (const p of activePods) {
-    if (labelsMatch(templateLabels, p.metadata?.labels)) fullyLabeled++;
+    if (matchesSet(templateLabels, p.metadata?.labels)) fullyLabeled++;
     if (isPodReady(p)) {
       ready++;
       if (isPodAvailable(p, minReadySeconds, now)) available++;

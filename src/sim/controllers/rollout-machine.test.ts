@@ -3,7 +3,7 @@ import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
-import { storeGet, storeKey } from '../store.ts';
+import { storeGet, storeKey } from '../apiserver/store.ts';
 import { statechartOf } from '../view/statechart.ts';
 import { rolloutStateOf, type DeploymentControllerState } from './deployment-controller.ts';
 import {

@@ -4,7 +4,7 @@
 import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
 import { deletePodRequest, deploymentFor, scaleRequest, setImageRequest, containerNameFromImage } from '../kubectl/generators.ts';
-import type { ApiRequest } from '../api-server.ts';
+import type { ApiRequest } from '../apiserver/request.ts';
 
 /** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
 export function podFor(p: PodSpecOfFigure): Record<string, unknown> {

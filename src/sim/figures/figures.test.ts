@@ -3,7 +3,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { getPodsToDelete } from '../controllers/replicaset-util.ts';
 import { rfc3339 } from '../names.ts';
-import { storeList } from '../store.ts';
+import { storeList } from '../apiserver/store.ts';
 import { frameOf } from '../view/frame.ts';
 import type { Frame } from '../view/types.ts';
 import { clusterFigure } from './cluster-figure.ts';

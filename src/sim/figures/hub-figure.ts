@@ -2,11 +2,10 @@
 // and out as watch notifications; writes refused at each stage; one control-plane component stopped
 // at a time, each with its own failure signature; and a slow API server that makes every component
 // lag at once. The pipeline panel reads the request log (each refused record carries its stage).
-import { IDENTITIES } from '../api-server.ts';
 import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent } from '../cluster-types.ts';
-import type { RequestRecord, Stage } from '../request-log.ts';
-import { storeKey } from '../store.ts';
+import type { RequestRecord, Stage } from '../apiserver/request-log.ts';
+import { storeKey } from '../apiserver/store.ts';
 import { podStatechartOf } from '../view/pod-statechart.ts';
 import { isHeartbeat } from '../view/records.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
@@ -234,11 +233,11 @@ function currentWrite(w: WorldState): { rec: RequestRecord; index: number } | nu
 }
 
 /** The user the API server saw (an impersonated one is named in RBAC's refusal). */
-function userOf(r: RequestRecord): string | null {
+function userOf(cluster: Cluster, r: RequestRecord): string | null {
   if (r.code === 401 || r.code === 0) return null;
   const named = /User "([^"]+)"/.exec(r.message ?? '');
   if (named) return named[1];
-  return IDENTITIES[r.component]?.user ?? (r.component.startsWith('kubelet/') ? `system:node:${r.component.slice(8)}` : null);
+  return cluster.world.apiConfig.identities[r.component]?.user ?? (r.component.startsWith('kubelet/') ? `system:node:${r.component.slice(8)}` : null);
 }
 
 /** The write at the cursor, stage by stage, with its etcd key and the watch notifications it caused so far. */
@@ -262,7 +261,7 @@ export function pipelineOf(cluster: Cluster): JsonValue {
     seq: (w.logDropped ?? 0) + index,
     t: r.t,
     component: r.component,
-    user: userOf(r),
+    user: userOf(cluster, r),
     verb: r.verb,
     path: r.path,
     code: r.code,

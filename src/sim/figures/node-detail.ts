@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { nodeHealthOf } from '../node-lifecycle/node-lifecycle-controller.ts';
 import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
-import { storeList } from '../store.ts';
+import { storeList } from '../apiserver/store.ts';
 import type { Frame } from '../view/types.ts';
 import type { JsonValue } from './demo.ts';
 

@@ -4,7 +4,7 @@
 // replaced during the outage, a fresh grace period after it).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KUBECTL_CONNECTION_REFUSED } from '../api-server.ts';
+import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
 import type { StatechartView } from '../view/statechart.ts';
 import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';

@@ -2,7 +2,7 @@
 // getting answers, because the nodes' rules and containers need no API server; kubectl is refused
 // with its real message; a node dies in the outage and nothing notices or replaces it until the
 // control plane returns, and then the restarted controller starts every node's grace period afresh.
-import { KUBECTL_CONNECTION_REFUSED } from '../api-server.ts';
+import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
 import { nodeStatechartOf } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';

@@ -4,7 +4,7 @@
 // the scheduler's state through schedulingRecordOf: nothing here recomputes what the scheduler did.
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeList } from '../store.ts';
+import { storeList } from '../apiserver/store.ts';
 import { DEFAULT_SCORE_PLUGINS } from '../scheduler/schedule-one.ts';
 import { schedulingRecordOf, type SchedulerState } from '../scheduler/scheduler.ts';
 import { podStatechartOf } from '../view/pod-statechart.ts';

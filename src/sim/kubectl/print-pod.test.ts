@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { printPod, translateTimestampSince } from './print-pod.ts';
-import { rfc3339 } from '../kubelet/time.ts';
+import { rfc3339 } from '../util/time.ts';
 
 const s = 1000, m = 60 * s;
 

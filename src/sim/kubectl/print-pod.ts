@@ -1,7 +1,7 @@
 // kubectl's pod table row, ported from pkg/printers/internalversion/printers.go (printPod and
 // translateTimestampSince); the durations are util/duration.ts's.
 import type { Pod, PodCondition, Container } from 'kubernetes-types/core/v1';
-import { parseTime } from '../kubelet/time.ts';
+import { parseTime } from '../util/time.ts';
 import { humanDuration } from '../util/duration.ts';
 
 /** translateTimestampSince: "<unknown>" for a zero timestamp, else HumanDuration(now − t). */

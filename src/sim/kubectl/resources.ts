@@ -1,5 +1,5 @@
 // kubectl's view of the served resources: names, short names, singular NAME prefixes.
-import { RESOURCES } from '../api-server.ts';
+import { RESOURCES } from '../apiserver/resources.ts';
 
 /** What kubectl knows about one resource type. */
 export interface KindInfo {

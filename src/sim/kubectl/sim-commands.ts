@@ -1,7 +1,7 @@
 // The `sim …` commands of the headless CLI and the browser terminal: time, faults and the request
 // log. Pure: they act on a SimCluster and return text, like runKubectl.
 import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
-import { formatRecord } from '../request-log.ts';
+import { formatRecord } from '../apiserver/request-log.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';

@@ -5,6 +5,7 @@ import {
 } from './events.ts';
 import { imagePullBackOffMessage } from './backoff.ts';
 import { imageNotFoundError } from './container-runtime.ts';
+import { goDuration } from '../util/duration.ts';
 
 describe('kubelet event texts', () => {
   it('image events', () => {
@@ -29,5 +30,9 @@ describe('kubelet event texts', () => {
     expect(startedContainerEvent('app').message).toBe('Started container app');
     expect(killingContainerEvent('app').message).toBe('Stopping container app');
     expect(connectionRefusedOutput('10.244.1.7', 8080, '/healthz')).toBe('Get "http://10.244.1.7:8080/healthz": dial tcp 10.244.1.7:8080: connect: connection refused');
+  });
+
+  it('Go duration strings', () => {
+    expect([0, 500, 10_000, 80_000, 300_000, 3_600_000, 1500].map(goDuration)).toEqual(['0s', '500ms', '10s', '1m20s', '5m0s', '1h0m0s', '1.5s']);
   });
 });

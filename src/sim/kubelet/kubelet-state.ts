@@ -1,7 +1,7 @@
 // The kubelet component's plain-data state and the small helpers its parts share.
 import type { Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { InformerState } from '../informer.ts';
+import type { InformerState } from '../client-go/informer.ts';
 import type { EventRecorderState } from '../event-recorder.ts';
 import { recordEvent } from '../event-recorder.ts';
 import { deepEqual as fastDeepEqual } from '../names.ts';

@@ -3,8 +3,8 @@ import type { Event as CoreEvent, Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease as CoordLease } from 'kubernetes-types/coordination/v1';
 import { testWorld } from '../test-helpers.ts';
 import { replay, type World } from '../world.ts';
-import type { RequestRecord } from '../request-log.ts';
-import { storeGet, storeKey } from '../store.ts';
+import type { RequestRecord } from '../apiserver/request-log.ts';
+import { storeGet, storeKey } from '../apiserver/store.ts';
 import {
   crashContainer, healNode, imageAvailable, imageMissing, kubeletDef, kubeletStateOf, partitionNode, podLifecycleOf,
   powerOff, powerOn, setContainerHealth,

@@ -4,7 +4,7 @@
 // Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { informerHandle, isInformerEvent, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';

@@ -5,7 +5,7 @@ import type { Node, NodeCondition, NodeStatus, Taint } from 'kubernetes-types/co
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ImageRecord } from './container-runtime.ts';
 import { podCIDRForNode } from './pod-ip.ts';
-import { rfc3339, rfc3339Micro } from './time.ts';
+import { rfc3339, rfc3339Micro } from '../util/time.ts';
 
 /** Instance parameters of a kubelet (all optional: derived from the instance name `kubelet/node-N`). */
 export interface KubeletParams {

@@ -3,7 +3,7 @@ import { initialTransition, transition } from 'xstate';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
-import { storeList } from '../store.ts';
+import { storeList } from '../apiserver/store.ts';
 import { statechartOf } from '../view/statechart.ts';
 import { kubeletStateOf, podLifecycleOf, setContainerHealth } from './kubelet.ts';
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';

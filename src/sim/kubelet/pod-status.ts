@@ -3,7 +3,7 @@
 // (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
 import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container } from 'kubernetes-types/core/v1';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
-import { rfc3339 } from './time.ts';
+import { rfc3339 } from '../util/time.ts';
 
 /** What the kubelet knows of one container: runtime attempts plus its own verdicts. */
 export interface ContainerView {

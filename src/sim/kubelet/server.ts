@@ -2,17 +2,17 @@
 // apiserver → kubelet → the container's log. The kubelet answers from its status manager's view of
 // the pod (validateContainerLogStatus), then from containerd's record of the chosen container.
 import type { ContainerStatus, PodStatus } from 'kubernetes-types/core/v1';
-import type { ApiHost, KubeletConnection } from '../api-server.ts';
+import type { KubeletConnection } from '../apiserver/kubelet-client.ts';
 import type { WorldState } from '../world.ts';
 import type { KubeletState } from './kubelet-state.ts';
 
-/** The kubelet of `node` as the API server's connection finds it (undefined: no such kubelet). */
-export function kubeletConnection(h: ApiHost, node: string): KubeletConnection | undefined {
+/** The kubelet of `node` in world `w` as the API server's connection finds it (undefined: no such kubelet). */
+export function kubeletConnection(w: WorldState, node: string): KubeletConnection | undefined {
   const name = `kubelet/${node}`;
-  const st = (h as WorldState).components[name]?.state as KubeletState | undefined;
+  const st = w.components[name]?.state as KubeletState | undefined;
   if (!st?.cfg) return undefined;
   // A powered-off node answers nothing; a node cut off from the control plane cannot be reached either.
-  const reachable = st.up && !h.apiServer.faults.partitioned?.includes(name);
+  const reachable = st.up && !w.apiServer.faults.partitioned?.includes(name);
   return { ip: st.cfg.internalIP, reachable, containerLogs: (ns, pod, container, previous) => containerLogs(st, ns, pod, container, previous) };
 }
 

@@ -1,17 +1,22 @@
 import { describe, it, expect } from 'vitest';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { admissionPluginNames } from '../api-server.ts';
-import { testWorld, pod } from '../test-helpers.ts';
-import { registerNodeLifecycleAdmission } from './admission.ts';
+import { admissionPluginNames } from '../apiserver/admission.ts';
+import { newApiServerConfig } from '../apiserver/config.ts';
+import { testWorld as bareWorld, pod } from '../test-helpers.ts';
+import { nodeLifecycleApiServer, registerNodeLifecycleAdmission } from './admission.ts';
+
+/** A test world whose API server runs the plugin, as a cluster's does. */
+const testWorld = () => bareWorld({}, [], nodeLifecycleApiServer);
 
 const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) =>
   (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body }) as { ok: boolean; object: Pod }).object;
 
 describe('DefaultTolerationSeconds admission', () => {
   it('is registered once, however often it is called', () => {
-    registerNodeLifecycleAdmission();
-    registerNodeLifecycleAdmission();
-    expect(admissionPluginNames().filter((n) => n === 'DefaultTolerationSeconds')).toHaveLength(1);
+    const config = newApiServerConfig();
+    registerNodeLifecycleAdmission(config);
+    registerNodeLifecycleAdmission(config);
+    expect(admissionPluginNames(config).filter((n) => n === 'DefaultTolerationSeconds')).toHaveLength(1);
   });
 
   it('adds the not-ready and unreachable tolerations with 300 s on create', () => {

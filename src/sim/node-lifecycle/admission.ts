@@ -1,8 +1,9 @@
 // The DefaultTolerationSeconds admission plugin wired into the API server's admission stage, so every
 // pod the API server stores tolerates a not-ready/unreachable node for 300 s, as in a real cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { registerAdmissionPlugin, type AdmissionPlugin } from '../api-server.ts';
-import type { KObject } from '../store.ts';
+import { newApiServerConfig, type ApiServerConfig } from '../apiserver/config.ts';
+import { registerAdmissionPlugin, type AdmissionPlugin } from '../apiserver/admission.ts';
+import type { KObject } from '../apiserver/store.ts';
 import { mutate } from './default-toleration-seconds.ts';
 
 /** The plugin as the API server runs it: pods, CREATE and UPDATE, never a subresource (status, binding…). */
@@ -17,9 +18,14 @@ export const defaultTolerationSecondsPlugin: AdmissionPlugin = {
   },
 };
 
-/** Register the plugin (idempotent: registering again replaces it by name). */
-export function registerNodeLifecycleAdmission(): void {
-  registerAdmissionPlugin(defaultTolerationSecondsPlugin);
+/** Register the plugin with an API server (idempotent: registering again replaces it by name). */
+export function registerNodeLifecycleAdmission(config: ApiServerConfig): void {
+  registerAdmissionPlugin(config, defaultTolerationSecondsPlugin);
 }
 
-registerNodeLifecycleAdmission();
+/** A default API server with the plugin registered (a cluster's, before its kubelets are wired in). */
+export function nodeLifecycleApiServer(): ApiServerConfig {
+  const config = newApiServerConfig();
+  registerNodeLifecycleAdmission(config);
+  return config;
+}

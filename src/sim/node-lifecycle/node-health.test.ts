@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { rfc3339, rfc3339Micro } from '../kubelet/time.ts';
+import { rfc3339, rfc3339Micro } from '../util/time.ts';
 import {
   monitorNodeHealth, doNoExecuteTaintingPass, newNodeLifecycleState, tryUpdateNodeHealth, markPodNotReady, getNodeCondition,
   isMarkedReachable, processTaintBaseEviction, type NodeLeaseLister, type NodeLifecycleState, type TaintAction, type ControllerEvent,

@@ -3,7 +3,7 @@
 // (RecordNodeStatusChange, MarkPodsNotReady).
 import type { Node, NodeCondition, NodeStatus, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { parseTime, rfc3339 } from '../kubelet/time.ts';
+import { parseTime, rfc3339 } from '../util/time.ts';
 import {
   NotReadyTaintTemplate, UnreachableTaintTemplate, taintExists, noExecuteSwapFor, isNodeExcludedFromDisruptionChecks,
 } from './taints.ts';

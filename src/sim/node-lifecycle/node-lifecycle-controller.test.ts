@@ -3,17 +3,17 @@ import fc from 'fast-check';
 import { transition } from 'xstate';
 import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { closeWatch } from '../api-server.ts';
-import { storeGet, storeKey, storeList } from '../store.ts';
+import { closeWatch } from '../apiserver/watch.ts';
+import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { ComponentDef, World } from '../world.ts';
-import { rfc3339, rfc3339Micro, parseTime } from '../kubelet/time.ts';
+import { rfc3339, rfc3339Micro, parseTime } from '../util/time.ts';
 import {
   initialMachine, nodeLifecycleControllerDef, nodeHealthOf, stepMachine, unpackMachineEvents, type NodeLifecycleControllerState,
 } from './node-lifecycle-controller.ts';
 import { nodeMachine } from './node-machine.ts';
 import { taintEvictionControllerDef } from './taint-eviction-controller.ts';
-import './admission.ts';
+import { nodeLifecycleApiServer } from './admission.ts';
 import { runs } from '../../test/fc.ts';
 
 // ---------------------------------------------------------------- fixtures
@@ -79,7 +79,7 @@ function leaseBody(name: string): Lease {
 
 /** Three Ready nodes with leases and kubelets, pods a,b on node-2 and c on node-1, both controllers. */
 function cluster(opts: { seed?: number; pods?: [string, string][]; nodes?: number } = {}): World {
-  const w = testWorld({ seed: opts.seed ?? 1 }, [nodeLifecycleControllerDef, taintEvictionControllerDef, fakeKubeletDef]);
+  const w = testWorld({ seed: opts.seed ?? 1 }, [nodeLifecycleControllerDef, taintEvictionControllerDef, fakeKubeletDef], nodeLifecycleApiServer);
   const n = opts.nodes ?? 3;
   for (let i = 1; i <= n; i++) {
     w.kubectl({ verb: 'create', resource: 'nodes', body: nodeBody(`node-${i}`) });

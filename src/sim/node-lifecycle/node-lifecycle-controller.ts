@@ -6,10 +6,8 @@
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { transition, initialTransition } from 'xstate';
-import {
-  add as queueAddKey, drainQueue, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, newWorkQueue,
-  type EventHandlers, type InformerState, type WorkQueue, memoHandlers,
-} from '../informer.ts';
+import { informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { flatten } from '../names.ts';
 import type { ComponentDef, Ctx, WorldState } from '../world.ts';

@@ -3,7 +3,7 @@ import { initialTransition, transition } from 'xstate';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
-import { storeList } from '../store.ts';
+import { storeList } from '../apiserver/store.ts';
 import { statechartOf } from '../view/statechart.ts';
 import { nodeHealthOf } from './node-lifecycle-controller.ts';
 import { nodeMachine, type NodeMachineEvent } from './node-machine.ts';

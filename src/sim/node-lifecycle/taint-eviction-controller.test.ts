@@ -1,16 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import type { Node, Pod, Taint, Toleration, Event as CoreEvent } from 'kubernetes-types/core/v1';
-import { storeGet, storeKey, storeList } from '../store.ts';
+import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
 import { testWorld, pod } from '../test-helpers.ts';
 import type { World } from '../world.ts';
-import { rfc3339 } from '../kubelet/time.ts';
+import { rfc3339 } from '../util/time.ts';
 import { taintEvictionControllerDef, type TaintEvictionControllerState } from './taint-eviction-controller.ts';
-import './admission.ts';
+import { nodeLifecycleApiServer } from './admission.ts';
 
 const MAINT: Taint = { key: 'example.com/maintenance', effect: 'NoExecute' };
 
 function world(pods: { name: string; node?: string; tolerations?: Toleration[]; grace?: number }[]): World {
-  const w = testWorld({ seed: 3 }, [taintEvictionControllerDef]);
+  const w = testWorld({ seed: 3 }, [taintEvictionControllerDef], nodeLifecycleApiServer);
   for (const n of ['node-1', 'node-2']) w.kubectl({ verb: 'create', resource: 'nodes', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: n } } });
   for (const p of pods) {
     const body = pod(p.name, { app: 'web' }, p.node ?? 'node-1') as { spec: Record<string, unknown> };

@@ -2,9 +2,7 @@
 // and deletes the pods that do not tolerate a node's NoExecute taints, at once or when the shortest
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
-import {
-  informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState, memoHandlers,
-} from '../informer.ts';
+import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {

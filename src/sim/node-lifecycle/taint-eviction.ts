@@ -1,7 +1,7 @@
 // The taint eviction controller (pkg/controller/tainteviction/taint_eviction.go) as plain data:
 // which pods on a NoExecute-tainted node go now, later, or never, and the TimedWorkerQueue of deletions.
 import type { Node, Pod, PodCondition, Taint, Toleration } from 'kubernetes-types/core/v1';
-import { rfc3339 } from '../kubelet/time.ts';
+import { rfc3339 } from '../util/time.ts';
 
 /** getNoExecuteTaints. */
 export function getNoExecuteTaints(taints: Taint[] | undefined): Taint[] {

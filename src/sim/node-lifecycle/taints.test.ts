@@ -4,7 +4,7 @@ import {
   doNoScheduleTaintingPass, applyNoScheduleTaints, swapNodeControllerTaint, markNodeAsReachable, noExecuteSwapFor,
   isNodeExcludedFromDisruptionChecks, UnreachableTaintTemplate, NotReadyTaintTemplate,
 } from './taints.ts';
-import { rfc3339 } from '../kubelet/time.ts';
+import { rfc3339 } from '../util/time.ts';
 
 const node = (conds: [string, string][], extra: Partial<Node['spec']> = {}): Node => ({
   metadata: { name: 'node-1' },

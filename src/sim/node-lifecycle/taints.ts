@@ -2,7 +2,7 @@
 // (doNoScheduleTaintingPass, processTaintBaseEviction, markNodeAsReachable) and pkg/controller/util/node
 // (SwapNodeControllerTaint, which stamps timeAdded on every taint it adds).
 import type { Node, Taint } from 'kubernetes-types/core/v1';
-import { rfc3339 } from '../kubelet/time.ts';
+import { rfc3339 } from '../util/time.ts';
 
 /** v1.TaintNodeNotReady */
 export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';

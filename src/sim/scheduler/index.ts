@@ -1,7 +1,5 @@
 // Public surface of the scheduler's pure algorithms.
 export * from './framework.ts';
-export * from './quantity.ts';
-export * from './label-selector.ts';
 export * from './node-info.ts';
 export * from './node-unschedulable.ts';
 export * from './node-name.ts';

@@ -4,7 +4,7 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { goDuration, humanDuration, parseDurationMs, shortHumanDuration } from './duration.ts';
+import { goDuration, humanDuration, parseDurationMs, shortHumanDuration, translateTimestampSince } from './duration.ts';
+import { rfc3339 } from './time.ts';
 
 const s = 1000, m = 60 * s, h = 60 * m, d = 24 * h, y = 365 * d;
 
@@ -45,4 +46,9 @@ describe('Go durations', () => {
     expect(parseDurationMs('5x')).toBeUndefined();
     expect(parseDurationMs('')).toBeUndefined();
   });
+});
+
+describe('translateTimestampSince', () => {
+  it('is <unknown> for a missing timestamp', () => expect(translateTimestampSince(undefined, 0)).toBe('<unknown>'));
+  it('ages from creationTimestamp', () => expect(translateTimestampSince(rfc3339(0), 150 * s)).toBe('2m30s'));
 });

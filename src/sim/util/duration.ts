@@ -1,6 +1,7 @@
 // Durations as Kubernetes prints and reads them: Go's time.Duration.String and time.ParseDuration, and
 // k8s.io/apimachinery/pkg/util/duration (HumanDuration / ShortHumanDuration, the AGE columns).
 // The one implementation of each: kubectl, the kubelet's event messages and describe all use these.
+import { parseTime } from './time.ts';
 
 /** Go's time.Duration.String() for a non-negative duration in ms ("10s", "1m20s", "5m0s", "500ms"). */
 export function goDuration(ms: number): string {
@@ -79,4 +80,11 @@ export function humanDuration(ms: number): string {
     return dy === 0 ? `${y}y` : `${y}y${dy}d`;
   }
   return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+/** translateTimestampSince: "<unknown>" for a zero timestamp, else HumanDuration(now − t). */
+export function translateTimestampSince(timestamp: string | undefined | null, nowMs: number): string {
+  const t = parseTime(timestamp);
+  if (t === undefined) return '<unknown>';
+  return humanDuration(nowMs - t);
 }

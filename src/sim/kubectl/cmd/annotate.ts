@@ -1,5 +1,5 @@
 // kubectl annotate (pkg/cmd/annotate).
-import { mergePatch } from '../../api-server.ts';
+import { mergePatch } from '../../apiserver/patch.ts';
 import { bool, nsOf, parse } from './flags.ts';
 import { keyValueUpdates } from './label.ts';
 import { Fail, apiError, type Obj, type Run } from './util.ts';

@@ -1,6 +1,6 @@
 // kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
 // last-applied-configuration annotation.
-import { RESOURCES } from '../../api-server.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
 import type { Parsed } from '../args.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';

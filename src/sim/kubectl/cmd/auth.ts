@@ -1,5 +1,5 @@
 // kubectl auth can-i (pkg/cmd/auth/cani.go): a SelfSubjectAccessReview.
-import { RESOURCES } from '../../api-server.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
 import { resolveKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, type Obj, type Run } from './util.ts';

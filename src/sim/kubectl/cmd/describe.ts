@@ -1,6 +1,6 @@
 // kubectl describe (pkg/cmd/describe): finds the objects and what each describer needs beside them
 // (events, owned ReplicaSets, pods, leases); the text itself is ../describe.ts's.
-import { labelSelectorAsString } from '../../api-server.ts';
+import { labelSelectorAsString } from '../../util/labels.ts';
 import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describeReplicaSet, describeService } from '../describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';

@@ -1,7 +1,7 @@
 // --dry-run and -o for the commands that write (cmdutil.GetDryRunStrategy, PrintFlagsWithDryRunStrategy):
 // client sends nothing, server sends the write with dryRun=All (the API server runs it and stores
 // nothing); either way kubectl prints what the write would have left, or `TYPE/NAME verb (dry run)`.
-import type { RequestOptions } from '../../api-server.ts';
+import type { RequestOptions } from '../../apiserver/request.ts';
 import { deepEqual } from '../../names.ts';
 import type { FlagDef, Parsed } from '../args.ts';
 import { toJSON, toYAML } from '../printers.ts';

@@ -1,6 +1,6 @@
 // kubectl events (pkg/cmd/events): a namespace's Events, oldest first.
-import { RESOURCES } from '../../api-server.ts';
-import { parseTime } from '../../kubelet/time.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
+import { parseTime } from '../../util/time.ts';
 import { translateTimestampSince } from '../print-pod.ts';
 import { toJSON, toYAML } from '../printers.ts';
 import { kindInfo } from '../resources.ts';

@@ -1,5 +1,5 @@
 // kubectl expose (pkg/cmd/expose): a Service with the selector and port of what it exposes.
-import { RESOURCES } from '../../api-server.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, oneTarget, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';

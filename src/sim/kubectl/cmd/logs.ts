@@ -1,6 +1,6 @@
 // kubectl logs (pkg/cmd/logs): a container's output, through the API server from its node's kubelet.
-import { labelSelectorAsString } from '../../api-server.ts';
-import { parseTime } from '../../kubelet/time.ts';
+import { labelSelectorAsString } from '../../util/labels.ts';
+import { parseTime } from '../../util/time.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, kindOrFail, list, type Obj, type Run } from './util.ts';

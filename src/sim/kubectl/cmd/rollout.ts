@@ -1,6 +1,7 @@
 // kubectl rollout (pkg/cmd/rollout) of a Deployment: status, history, undo, pause, resume, restart.
-import { RESOURCES, labelSelectorAsString } from '../../api-server.ts';
-import { rfc3339 } from '../../kubelet/time.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
+import { labelSelectorAsString } from '../../util/labels.ts';
+import { rfc3339 } from '../../util/time.ts';
 import { podTemplateText, sameTemplate } from '../describe.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';

@@ -1,5 +1,5 @@
 // kubectl scale (pkg/cmd/scale): a patch of the scale subresource.
-import { RESOURCES } from '../../api-server.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
 import { scaleRequest } from '../generators.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, targets, type Obj, type Run } from './util.ts';

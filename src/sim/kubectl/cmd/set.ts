@@ -1,5 +1,5 @@
 // kubectl set image (pkg/cmd/set): a strategic-merge patch of the pod template's containers.
-import { strategicMergePatch } from '../../api-server.ts';
+import { strategicMergePatch } from '../../apiserver/patch.ts';
 import { nsOf, parse } from './flags.ts';
 import { Fail, oneTarget, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';

@@ -1,5 +1,6 @@
 // kubectl taint (pkg/cmd/taint): add, replace (--overwrite) or remove a node's taints.
-import { RESOURCES, mergePatch } from '../../api-server.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
+import { mergePatch } from '../../apiserver/patch.ts';
 import { bool, parse } from './flags.ts';
 import { Fail, targets, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';

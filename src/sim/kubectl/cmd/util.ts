@@ -1,7 +1,9 @@
 // What every command shares, as kubectl's pkg/cmd/util and cli-runtime do: one invocation's output
 // and requests (Run), the failure that ends it (Fail, printed as CheckErr prints it), and the
 // resource arguments (`TYPE NAME…`, `TYPE/NAME`, `TYPE1,TYPE2`) turned into what to ask for.
-import { KUBECTL_CONNECTION_REFUSED, RESOURCES, type ApiRequest, type ApiResult, type Status } from '../../api-server.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status } from '../../apiserver/status.ts';
+import { RESOURCES } from '../../apiserver/resources.ts';
+import { type ApiRequest, type ApiResult } from '../../apiserver/request.ts';
 import type { SimCluster } from '../../cluster-types.ts';
 import { resolveKind, type KindInfo } from '../resources.ts';
 

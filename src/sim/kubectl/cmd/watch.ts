@@ -2,7 +2,7 @@
 // (with the fieldSelector, labelSelector and resourceVersion kubectl sends), and its notifications
 // arrive in kubectl's own inbox (../watch-inbox.ts) as simulated time runs. Opening one starts the
 // inbox component and closing it stops it (both recorded inputs), so a replay rebuilds the same watch.
-import type { WatchNotification } from '../../api-server.ts';
+import type { WatchNotification } from '../../apiserver/watch.ts';
 import type { KindInfo } from '../resources.ts';
 import { KUBECTL, kubectlDef, type KubectlInbox } from '../watch-inbox.ts';
 import { Fail, apiError, listAt, withKind, type Obj, type Run } from './util.ts';

@@ -1,4 +1,4 @@
-// Simulated-time helpers shared by the kubelet and node-lifecycle models.
+// Simulated-time helpers shared by the components and kubectl: metav1.Time/MicroTime text, parsing, Go durations.
 import { EPOCH_MS, flatten } from '../names.ts';
 
 /** Simulated time 0 is this instant; every `now` in the core is milliseconds since it. */

@@ -1,5 +1,5 @@
 // The request log: one record per API request, watch notification and CRI call (append-only data).
-import { flatten } from './names.ts';
+import { flatten } from '../names.ts';
 
 /** Pipeline stages, in order; a refused request names the stage that refused it. */
 export type Stage = 'connection' | 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';

@@ -1,9 +1,10 @@
-// client-go's informer (list + watch into a cache, with handlers) and work queue, as plain data
-// driven through ctx.
-import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes, type WatchClosed, type WatchNotification, type WatchOptions } from './api-server.ts';
-import { newDict } from './dict.ts';
-import { flatten } from './names.ts';
-import type { Ctx } from './world.ts';
+// client-go's informer (list + watch into a cache, with indexers and handlers) and its listers, as
+// plain data driven through ctx.
+import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } from '../apiserver/resources.ts';
+import type { WatchClosed, WatchNotification, WatchOptions } from '../apiserver/watch.ts';
+import { newDict } from '../dict.ts';
+import { flatten } from '../names.ts';
+import type { Ctx } from '../world.ts';
 
 /** The little an informer needs from an object. */
 export interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
@@ -67,7 +68,7 @@ export function controllerIndexValue(ns: string, uid: string | undefined): strin
 }
 
 /** The index functions informers can name (`cache.MetaNamespaceIndexFunc` and the controllers' own). */
-export const INDEXERS: Record<string, IndexFunc> = {
+export const INDEXERS: Readonly<Record<string, IndexFunc>> = {
   /** cache.NamespaceIndex. */
   namespace: (o) => (o.metadata?.namespace ? [o.metadata.namespace] : NONE),
   /** `ns/uid` of the controlling owner (the ReplicaSet and Deployment controllers' owner index). */
@@ -97,11 +98,6 @@ export const INDEXERS: Record<string, IndexFunc> = {
     return [o.metadata?.namespace ?? ''];
   },
 };
-
-/** Register an index function under a name (module-wide behaviour, like admission plugins). */
-export function registerIndexer(name: string, fn: IndexFunc): void {
-  INDEXERS[name] = fn;
-}
 
 function sameValues(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
@@ -357,114 +353,4 @@ export function listerByIndex<T extends MetaObject>(inf: InformerState<T>, index
 /** Lister: one cached object by `ns/name`. */
 export function listerGet<T extends MetaObject>(inf: InformerState<T>, key: string): T | undefined {
   return inf.items[key];
-}
-
-// ---------------------------------------------------------------- work queue
-
-/** workqueue.RateLimitingInterface as plain data. */
-export interface WorkQueue {
-  name: string;
-  /** FIFO of keys waiting (from `head`). */
-  queue: string[];
-  head: number;
-  dirty: Record<string, true>;
-  processing: Record<string, true>;
-  /** Per-key failure counts for the exponential rate limiter. */
-  failures: Record<string, number>;
-}
-
-/** A new work queue. */
-export function newWorkQueue(name: string): WorkQueue {
-  return { name, queue: [], head: 0, dirty: {}, processing: {}, failures: {} };
-}
-
-/** Add: a key already waiting is not added twice; a key being processed is re-queued on done. */
-export function add(q: WorkQueue, key: string): void {
-  if (q.dirty[key]) return;
-  q.dirty[key] = true;
-  if (q.processing[key]) return;
-  q.queue.push(key);
-}
-
-/** Number of keys waiting. */
-export function len(q: WorkQueue): number {
-  return q.queue.length - q.head;
-}
-
-/** Get the next key (marks it processing); undefined when empty. */
-export function get(q: WorkQueue): string | undefined {
-  if (q.head >= q.queue.length) return undefined;
-  const key = q.queue[q.head++];
-  if (q.head > 1024 && q.head * 2 > q.queue.length) { q.queue = q.queue.slice(q.head); q.head = 0; }
-  q.processing[key] = true;
-  delete q.dirty[key];
-  return key;
-}
-
-/** Done: the key is no longer processing; re-queued if it was added meanwhile. */
-export function done(q: WorkQueue, key: string): void {
-  delete q.processing[key];
-  if (q.dirty[key]) q.queue.push(key);
-}
-
-/** The timer event behind addAfter. */
-export interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
-
-/** AddAfter: queue the key after `ms` of simulated time. */
-export function addAfter(ctx: Ctx<unknown>, q: WorkQueue, key: string, ms: number): void {
-  if (ms <= 0) { add(q, key); return; }
-  ctx.schedule(ms, { type: 'workqueue-add', queue: q.name, key } satisfies WorkQueueAdd);
-}
-
-/** ItemExponentialFailureRateLimiter: 5 ms × 2^failures, capped at 1000 s. */
-export function rateLimiterWhen(q: WorkQueue, key: string, baseMs = 5, maxMs = 1_000_000): number {
-  const n = q.failures[key] ?? 0;
-  q.failures[key] = n + 1;
-  return Math.min(baseMs * 2 ** n, maxMs);
-}
-
-/** AddRateLimited: requeue after the key's current backoff. */
-export function addRateLimited(ctx: Ctx<unknown>, q: WorkQueue, key: string): number {
-  const d = rateLimiterWhen(q, key);
-  addAfter(ctx, q, key, d);
-  return d;
-}
-
-/** Forget: reset the key's failure count (after a successful sync). */
-export function forget(q: WorkQueue, key: string): void {
-  delete q.failures[key];
-}
-
-/** NumRequeues for a key. */
-export function numRequeues(q: WorkQueue, key: string): number {
-  return q.failures[key] ?? 0;
-}
-
-/** Handle a `workqueue-add` timer event for this queue; true if consumed. */
-export function workQueueHandle(q: WorkQueue, event: unknown): boolean {
-  const ev = event as WorkQueueAdd;
-  if (ev?.type !== 'workqueue-add' || ev.queue !== q.name) return false;
-  add(q, ev.key);
-  return true;
-}
-
-/** Outcome of a sync: true/undefined = done (forget the key), false = failed (requeue with backoff). */
-export type SyncResult = boolean | void;
-
-/** processNextWorkItem: get one key, run the sync handler, forget or requeue rate-limited, done. */
-export function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
-  const key = get(q);
-  if (key === undefined) return false;
-  const ok = syncHandler(key);
-  if (ok === false) addRateLimited(ctx, q, key);
-  else forget(q, key);
-  done(q, key);
-  return true;
-}
-
-/** Run the worker until the queue is empty (the model's workers are synchronous); returns syncs run. */
-export function drainQueue(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): number {
-  let n = 0;
-  while (processNextWorkItem(ctx, q, syncHandler)) n++;
-  return n;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyJSONPatch, atoi, decodeJSONPatch, decodePatchKey, type JsonPatchOperation } from './json-patch.ts';
-import { runs } from '../test/fc.ts';
+import { runs } from '../../test/fc.ts';
 
 const apply = (doc: unknown, ops: unknown[]) => applyJSONPatch(doc, ops as JsonPatchOperation[]);
 

@@ -1,7 +1,7 @@
 // etcd-like store: objects under Kubernetes' key layout, one global revision, watch history since
 // the last compaction. Only the API server calls these functions.
-import { newDict } from './dict.ts';
-import { flattenStrings } from './names.ts';
+import { newDict } from '../dict.ts';
+import { flattenStrings } from '../names.ts';
 
 /** Any stored object (a Kubernetes object with metadata). */
 export interface KObject {

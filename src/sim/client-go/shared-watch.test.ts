@@ -1,9 +1,9 @@
 // kube-controller-manager's controllers read one watch per resource (client-go's shared informers):
 // one notification per change for the process, handed to every controller in turn.
 import { describe, expect, test } from 'vitest';
-import { openWatch, watchSubscribers, type Watcher } from './api-server.ts';
-import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from './cluster.ts';
-import { runKubectl } from './kubectl/kubectl.ts';
+import { openWatch, watchSubscribers, type Watcher } from '../apiserver/watch.ts';
+import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from '../cluster.ts';
+import { runKubectl } from '../kubectl/kubectl.ts';
 
 const watchersOf = (c: Cluster, resource: string, process: string): Watcher[] =>
   Object.values(c.world.state.apiServer.watchers).filter((w) => w.resource === resource && w.process === process);
@@ -65,16 +65,16 @@ describe('shared watches of kube-controller-manager', () => {
     w.components['probe-b'] = { type: 'none', state: {}, process: 'p' };
     w.components['probe-c'] = { type: 'none', state: {}, process: 'p' };
     const rv = String(w.store.revision);
-    const a = openWatch(w, 'probe-a', 'nodes', { resourceVersion: rv }, 'kubectl');
-    const b = openWatch(w, 'probe-b', 'nodes', { resourceVersion: rv }, 'kubectl');
-    const other = openWatch(w, 'probe-c', 'nodes', { resourceVersion: rv, labelSelector: 'x=y' }, 'kubectl');
+    const a = openWatch(w, c.world.apiConfig, 'probe-a', 'nodes', { resourceVersion: rv }, 'kubectl');
+    const b = openWatch(w, c.world.apiConfig, 'probe-b', 'nodes', { resourceVersion: rv }, 'kubectl');
+    const other = openWatch(w, c.world.apiConfig, 'probe-c', 'nodes', { resourceVersion: rv, labelSelector: 'x=y' }, 'kubectl');
     expect(a.ok && b.ok && other.ok).toBe(true);
     if (!a.ok || !b.ok || !other.ok) return;
     expect(b.object.watchId).toBe(a.object.watchId);
     expect(other.object.watchId).not.toBe(a.object.watchId);
     // A node write in between: a watch from the older revision would deliver it, the newer would not.
     runKubectl(c, 'kubectl label node node-1 tier=web');
-    const late = openWatch(w, 'probe-c', 'nodes', { resourceVersion: String(w.store.revision) }, 'kubectl');
+    const late = openWatch(w, c.world.apiConfig, 'probe-c', 'nodes', { resourceVersion: String(w.store.revision) }, 'kubectl');
     expect(late.ok && late.object.watchId).not.toBe(a.object.watchId);
   });
 });

@@ -1,6 +1,6 @@
 // Events expire: the API server writes every Event to etcd with a lease of --event-ttl (1 h), and
 // etcd deletes the keys of a lease when it runs out. Pure bookkeeping of the apiserver's
-// leaseManager (storage/etcd3/lease_manager.go) and etcd's lessor, as plain data; api-server.ts
+// leaseManager (storage/etcd3/lease_manager.go) and etcd's lessor, as plain data; event-leases.ts
 // attaches keys on each write and deletes them when a lease is revoked.
 
 /** kube-apiserver `--event-ttl` default: one hour. */

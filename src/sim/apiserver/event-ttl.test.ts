@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from './cluster.ts';
+import { createCluster, type Cluster } from '../cluster.ts';
 import { attachKey, extendAll, leaseReuseSeconds, newEventLeases, revokeExpired, revokeTime } from './event-ttl.ts';
-import { openWatch } from './api-server.ts';
+import { openWatch } from './watch.ts';
 
 const HOUR = 3_600_000;
 
@@ -60,7 +60,7 @@ describe('Events expire an hour after their last write', () => {
     c.settle();
     const first = eventKeys(c);
     expect(first.length).toBeGreaterThan(5);
-    const w = openWatch(c.world.state, 'kubectl', 'events', {});
+    const w = openWatch(c.world.state, c.world.apiConfig, 'kubectl', 'events', {});
     expect(w.ok).toBe(true);
     c.advance(HOUR - c.now + 1_000); // just past an hour: every lease still has its 60 s reuse margin
     expect(eventKeys(c)).toEqual(expect.arrayContaining(first));

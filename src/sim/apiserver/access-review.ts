@@ -1,0 +1,38 @@
+// SelfSubjectAccessReviews: a virtual resource, answered from the RBAC tables and never stored.
+import { type Identity, authenticate } from './authn.ts';
+import type { ApiServerConfig } from './config.ts';
+import { impersonate } from './impersonation.ts';
+import { type AccessAttributes, accessAllowed } from './rbac.ts';
+import { type Stage, appendRecord } from './request-log.ts';
+import type { ApiRequest, ApiResult, Obj } from './request.ts';
+import type { ApiHost } from './server.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
+
+/** The REST path of SelfSubjectAccessReviews (a virtual resource: created, answered, never stored). */
+export const SSAR_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+
+/**
+ * POST selfsubjectaccessreviews: the caller's (or the impersonated user's) answer from the same
+ * RBAC tables requests are authorised with. It reads nothing from etcd, so it answers while etcd is
+ * down; system:basic-user lets every authenticated user create one.
+ */
+export function selfSubjectAccessReview(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
+  const refuse = (status: Status, stage: Stage): ApiResult<never> => {
+    appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: status.code, stage, message: status.message });
+    return { ok: false, code: status.code, status };
+  };
+  const f = h.apiServer.faults;
+  if (f.apiServerDown || f.partitioned?.includes(component)) {
+    const msg = component === 'kubectl' && f.apiServerDown ? KUBECTL_CONNECTION_REFUSED : `Post "https://127.0.0.1:6443${SSAR_PATH}": dial tcp 127.0.0.1:6443: connect: connection refused`;
+    return refuse(statusError(0, 'ConnectionRefused', msg), 'connection');
+  }
+  if (req.verb !== 'create' || req.name || req.subresource) return refuse(statusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'), 'storage');
+  const caller = authenticate(config, identity);
+  if (!caller) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
+  const id = req.options?.impersonate ? impersonate(config, caller, req.options.impersonate) : caller;
+  if ((id as Status).kind === 'Status') return refuse(id as Status, 'authorization');
+  const spec = ((req.body as Obj)?.spec ?? {}) as AccessAttributes;
+  const allowed = accessAllowed(id as Identity, spec);
+  appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: 201 });
+  return { ok: true, code: 201, object: { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: {}, spec, status: { allowed } } };
+}

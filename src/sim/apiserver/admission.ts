@@ -1,0 +1,73 @@
+// The admission stage: defaulting, then the mutating/validating plugins in order, then validation.
+import type { Identity } from './authn.ts';
+import type { ApiServerConfig } from './config.ts';
+import { applyDefaults } from './defaults.ts';
+import type { Stage } from './request-log.ts';
+import type { ApiRequest, Obj } from './request.ts';
+import { RESOURCES, namesOf } from './resources.ts';
+import type { ApiHost } from './server.ts';
+import { type Status, invalid, statusError } from './status.ts';
+import { type KObject, storeGet } from './store.ts';
+import { validateBuiltin } from './validation.ts';
+
+/** What admission sees. */
+export interface AdmissionAttributes {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  object?: KObject;
+  oldObject?: KObject;
+  user: string;
+}
+
+/**
+ * A mutating/validating admission plugin: returns the (possibly new) object, or a Status to refuse.
+ * It never changes `a.object` in place: parts of it are the stored object's own (copy on write).
+ */
+export interface AdmissionPlugin {
+  name: string;
+  admit(a: AdmissionAttributes, h: ApiHost): KObject | Status | undefined;
+}
+
+/** Register (or replace by name) an admission plugin of one API server; plugins run in registration order. */
+export function registerAdmissionPlugin(config: ApiServerConfig, p: AdmissionPlugin): void {
+  const i = config.admission.findIndex((x) => x.name === p.name);
+  if (i >= 0) config.admission[i] = p;
+  else config.admission.push(p);
+}
+
+/** Names of an API server's admission plugins, in order. */
+export function admissionPluginNames(config: ApiServerConfig): string[] {
+  return config.admission.map((p) => p.name);
+}
+
+/** NamespaceLifecycle: objects go only into namespaces that exist (every API server has it). */
+export const namespaceLifecycle: AdmissionPlugin = {
+  name: 'NamespaceLifecycle',
+  admit(a, h) {
+    if (a.operation !== 'CREATE' || !RESOURCES[a.resource]?.namespaced || a.subresource) return undefined;
+    const ns = a.namespace ?? 'default';
+    if (!storeGet(h.store, 'namespaces', namesOf('namespaces', undefined, ns).key)) {
+      return statusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
+    }
+    return undefined;
+  },
+};
+/** Run defaulting, admission plugins and validation; returns the object to store or a refusal. */
+export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identity, req: ApiRequest, obj: Obj, old: Obj | undefined, defaults: boolean): { obj: Obj } | { status: Status; stage: Stage } {
+  if (defaults) obj = applyDefaults(req.resource, obj, h);
+  // One attributes record for the chain (each plugin sees the object as the previous one left it).
+  const attrs: AdmissionAttributes = { operation: old ? 'UPDATE' : 'CREATE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: obj.metadata?.name, object: obj, oldObject: old, user: id.user };
+  for (const p of config.admission) {
+    if (h.apiServer.disabledAdmission.includes(p.name)) continue;
+    const r = p.admit(attrs, h);
+    if (r && (r as Status).kind === 'Status') return { status: r as Status, stage: 'admission' };
+    if (r) attrs.object = obj = r as Obj;
+  }
+  const errs = validateBuiltin(req.resource, obj, old);
+  for (const v of config.validators[req.resource] ?? []) errs.push(...v(obj, old));
+  if (errs.length) return { status: invalid(req.resource, obj.metadata?.name ?? '', errs), stage: 'validation' };
+  return { obj };
+}

@@ -1,0 +1,33 @@
+// POST pods/NAME/binding: the scheduler's write of spec.nodeName.
+import { rfc3339 } from '../names.ts';
+import type { Identity } from './authn.ts';
+import type { ApiRequest, ApiResult, Obj } from './request.ts';
+import { keyOf } from './resources.ts';
+import { fail, logRequest } from './respond.ts';
+import type { ApiHost } from './server.ts';
+import { invalid, notFound, statusError } from './status.ts';
+import { storeGet } from './store.ts';
+import { putOwn } from './update.ts';
+import { notifyWatchers } from './watch.ts';
+
+export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+  const key = keyOf(req);
+  const cur = storeGet(h.store, 'pods', key) as Obj | undefined;
+  if (!cur) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
+  const node = (req.body as Obj)?.target?.name as string | undefined;
+  if (!node) return fail(h, component, req, invalid('pods', req.name ?? '', [{ type: 'Required', field: 'target.name' }]), 'validation');
+  if (cur.spec?.nodeName) {
+    return fail(h, component, req, statusError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is already assigned to node "${cur.spec.nodeName}"`), 'storage');
+  }
+  if (cur.metadata.deletionTimestamp) {
+    return fail(h, component, req, statusError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is being deleted, cannot be assigned to a host`), 'storage');
+  }
+  void id;
+  const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
+  conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.now) });
+  const next = { ...cur, spec: { ...cur.spec, nodeName: node }, status: { ...cur.status, conditions: conds } };
+  const ev = putOwn(h, 'pods', key, next);
+  logRequest(h, component, req, 201, { revision: ev.revision, node });
+  notifyWatchers(h, ev);
+  return { ok: true, code: 201, object: { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201, metadata: {} }, revision: ev.revision };
+}

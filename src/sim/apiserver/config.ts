@@ -1,0 +1,27 @@
+// What one cluster's API server is made of besides its plain-data state: the admission chain, the
+// extra validators, the authenticator's identities and the client it reaches kubelets with. It is
+// behaviour (functions), so it lives beside the world state, never in it: two clusters on one page
+// each have their own, and a snapshot or a replay never carries it.
+import { namespaceLifecycle, type AdmissionPlugin } from './admission.ts';
+import { IDENTITIES, type Identity } from './authn.ts';
+import type { KubeletClient } from './kubelet-client.ts';
+import type { Validator } from './validation.ts';
+
+/** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */
+export interface ApiServerConfig {
+  /** Admission plugins in the order they run (`--enable-admission-plugins`); a world can switch one off by name in its state. */
+  admission: AdmissionPlugin[];
+  /** Validators per resource, run after the built-in validation. */
+  validators: Record<string, Validator[]>;
+  /** The authenticator's table: component name → identity (a kubelet's `kubelet/<node>` needs no entry). */
+  identities: Record<string, Identity>;
+  /** How the API server reaches the kubelet of a node (logs); without one no node answers. */
+  kubelets?: KubeletClient;
+  /** Serve status patches through the shortcut (tests switch it off to compare it with the general update path). */
+  statusPatchShortcut: boolean;
+}
+
+/** A fresh configuration: NamespaceLifecycle, no extra validators, the built-in identities, no kubelets. */
+export function newApiServerConfig(): ApiServerConfig {
+  return { admission: [namespaceLifecycle], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true };
+}

@@ -1,0 +1,122 @@
+// Scheme defaulting (SetDefaults_PodSpec …) and the allocators of ClusterIPs and NodePorts.
+import { int } from '../rng.ts';
+import type { Obj } from './request.ts';
+import type { ApiHost } from './server.ts';
+
+/** Kubernetes' imagePullPolicy default: Always for `:latest` or no tag, else IfNotPresent. */
+export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent' {
+  if (image.includes('@')) return 'IfNotPresent';
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const i = last.lastIndexOf(':');
+  if (i < 0) return 'Always';
+  return last.slice(i + 1) === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultProbe(p: Obj | undefined): Obj | undefined {
+  if (!p) return p;
+  return { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, ...p };
+}
+
+/** SetDefaults_PodSpec (the fields the simulator reads). */
+export function defaultPodSpec(spec: Obj | undefined): Obj {
+  const s: Obj = { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', securityContext: {}, ...spec };
+  const c = (x: Obj): Obj => {
+    const out: Obj = { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', ...x };
+    if (!out.imagePullPolicy && typeof out.image === 'string') out.imagePullPolicy = defaultImagePullPolicy(out.image);
+    for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (out[k]) out[k] = defaultProbe(out[k]);
+    if (Array.isArray(out.ports)) out.ports = out.ports.map((p: Obj) => ({ protocol: 'TCP', ...p }));
+    return out;
+  };
+  if (Array.isArray(s.containers)) s.containers = s.containers.map(c);
+  if (Array.isArray(s.initContainers)) s.initContainers = s.initContainers.map(c);
+  return s;
+}
+
+function defaultTemplate(t: Obj | undefined): Obj | undefined {
+  return t ? { ...t, spec: defaultPodSpec(t.spec) } : t;
+}
+
+/** The scheme defaults of each resource (run before admission plugins, as decoding does). */
+export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
+  switch (resource) {
+    case 'pods': {
+      const spec = defaultPodSpec(obj.spec);
+      return { ...obj, spec, status: obj.status ?? { phase: 'Pending', qosClass: getPodQOS(spec) } };
+    }
+    case 'deployments': {
+      const spec: Obj = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
+      const strategy: Obj = { type: 'RollingUpdate', ...spec.strategy };
+      if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...strategy.rollingUpdate };
+      spec.strategy = strategy;
+      spec.template = defaultTemplate(spec.template);
+      return { ...obj, spec, status: obj.status ?? {} };
+    }
+    case 'replicasets':
+      return { ...obj, spec: { replicas: 1, ...obj.spec, template: defaultTemplate(obj.spec?.template) }, status: obj.status ?? { replicas: 0 } };
+    case 'services': {
+      const spec: Obj = { type: 'ClusterIP', sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec };
+      if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: Obj) => ({ protocol: 'TCP', targetPort: p.port, ...p }));
+      if (!spec.clusterIP && spec.clusterIP !== 'None') {
+        spec.clusterIP = allocateClusterIP(h);
+        spec.clusterIPs = [spec.clusterIP];
+      } else if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
+      if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && Array.isArray(spec.ports)) {
+        const taken = (h.apiServer.allocatedNodePorts ??= {});
+        spec.ports = spec.ports.map((p: Obj) => {
+          if (p.nodePort) { taken[p.nodePort] = 'x'; return p; }
+          return { ...p, nodePort: allocateNodePort(h) };
+        });
+      }
+      return { ...obj, spec, status: obj.status ?? { loadBalancer: {} } };
+    }
+    case 'namespaces': {
+      // The API server labels every namespace with its own name (kubernetes.io/metadata.name, 1.21+).
+      const name = obj.metadata?.name;
+      const meta = name ? { ...obj.metadata, labels: { ...obj.metadata?.labels, 'kubernetes.io/metadata.name': name } } : obj.metadata;
+      return { ...obj, metadata: meta, spec: { finalizers: ['kubernetes'], ...obj.spec }, status: { phase: 'Active' } };
+    }
+    default:
+      return obj;
+  }
+}
+
+/** qos.GetPodQOS: Guaranteed when every container's requests equal its cpu+memory limits, BestEffort with none, else Burstable. */
+export function getPodQOS(spec: Obj | undefined): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const cs: Obj[] = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
+  let any = false;
+  let guaranteed = cs.length > 0;
+  for (const c of cs) {
+    const req = { ...c.resources?.limits, ...c.resources?.requests } as Record<string, unknown>; // requests default to limits
+    const lim = (c.resources?.limits ?? {}) as Record<string, unknown>;
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || String(req[r]) !== String(lim[r])) guaranteed = false;
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** A free ClusterIP from 10.96.0.0/12, chosen by the rng as the allocator picks at random. */
+export function allocateClusterIP(h: ApiHost): string {
+  for (;;) {
+    const off = 1 + int(h.rng, (1 << 20) - 2);
+    const ip = `${10}.${96 + (off >> 16)}.${(off >> 8) & 255}.${off & 255}`;
+    if (!h.apiServer.allocatedIPs[ip]) { h.apiServer.allocatedIPs[ip] = 'x'; return ip; }
+  }
+}
+
+/** --service-node-port-range's default, 30000-32767. */
+export const NODE_PORT_RANGE = { base: 30000, size: 2768 };
+
+/**
+ * A free NodePort. The allocator keeps the low band for ports asked for by number
+ * (ServiceNodePortStaticSubrange: offset min(max(16, size/32), 128) = 86) and picks the others at
+ * random from above it, here with the rng (a collision draws again where Go scans on to the next free port).
+ */
+export function allocateNodePort(h: ApiHost): number {
+  const taken = (h.apiServer.allocatedNodePorts ??= {});
+  const offset = Math.min(Math.max(16, Math.floor(NODE_PORT_RANGE.size / 32)), 128);
+  for (;;) {
+    const port = NODE_PORT_RANGE.base + offset + int(h.rng, NODE_PORT_RANGE.size - offset);
+    if (!taken[port]) { taken[port] = 'x'; return port; }
+  }
+}

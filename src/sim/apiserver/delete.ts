@@ -1,0 +1,109 @@
+// DELETE and eviction: graceful deletion, preconditions, finalizers and propagation policies.
+import { rfc3339 } from '../names.ts';
+import { detachKey } from './event-ttl.ts';
+import type { ApiRequest, ApiResult, Obj, RequestOptions, Verb } from './request.ts';
+import { keyOf } from './resources.ts';
+import { fail, logRequest } from './respond.ts';
+import type { ApiHost } from './server.ts';
+import { conflict, notFound } from './status.ts';
+import { type KObject, storeDelete, storeGet, storePut } from './store.ts';
+import { notifyWatchers } from './watch.ts';
+
+export function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: boolean): ApiResult<unknown> {
+  const key = keyOf(req);
+  const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
+  if (!cur) return fail(h, component, { ...req, subresource: eviction ? 'eviction' : undefined, verb: eviction ? 'create' : 'delete' }, notFound(req.resource, req.name ?? ''), 'storage');
+  const logReq = eviction ? { ...req, verb: 'create' as Verb, subresource: 'eviction' } : req;
+  const pre = req.options?.preconditions;
+  if (pre?.uid && pre.uid !== cur.metadata.uid) {
+    return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`), 'storage');
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
+    return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`), 'storage');
+  }
+  const okCode = eviction ? 201 : 200;
+  // deletionFinalizersForGarbageCollection: Orphan and Foreground ask the garbage collector to deal
+  // with the dependents first, through a finalizer it removes when done.
+  const finalizers = finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy);
+  const finalizersChanged = !sameStrings(finalizers, (cur.metadata.finalizers as string[] | undefined) ?? []);
+  if (cur.metadata.deletionTimestamp && req.resource !== 'pods') {
+    // Already being deleted (waiting for its finalizers): only a change of policy is written.
+    if (!finalizersChanged) { logRequest(h, component, logReq, okCode); return { ok: true, code: okCode, object: cur }; }
+    return markForDeletion(h, component, logReq, okCode, key, cur, cur.metadata.deletionTimestamp, cur.metadata.deletionGracePeriodSeconds ?? 0, finalizers);
+  }
+  if (req.resource === 'pods') {
+    // Graceful deletion: an unscheduled pod goes at once; otherwise the kubelet finishes it with grace 0.
+    let grace = req.options?.gracePeriodSeconds ?? cur.spec?.terminationGracePeriodSeconds ?? 30;
+    if (!cur.spec?.nodeName) grace = 0;
+    const phase = cur.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') grace = 0;
+    if (grace > 0) {
+      const existing = cur.metadata.deletionGracePeriodSeconds as number | undefined;
+      if (existing !== undefined && existing <= grace && !finalizersChanged) {
+        logRequest(h, component, logReq, okCode, { node: cur.spec?.nodeName });
+        return { ok: true, code: okCode, object: cur };
+      }
+      const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now + grace * 1000), deletionGracePeriodSeconds: grace } };
+      if (finalizersChanged) setFinalizers(next.metadata, finalizers);
+      if (eviction) {
+        const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'DisruptionTarget');
+        conds.push({ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: rfc3339(h.now) });
+        next.status = { ...cur.status, conditions: conds };
+      }
+      const ev = storePut(h.store, 'pods', key, next as KObject);
+      logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
+      notifyWatchers(h, ev);
+      return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
+    }
+  }
+  if (finalizers.length) {
+    // Finalizers left (the collector's, or anyone's): marked now, removed when the last one goes.
+    return markForDeletion(h, component, logReq, okCode, key, cur, (cur.metadata.deletionTimestamp as string | undefined) ?? rfc3339(h.now), 0, finalizers);
+  }
+  const ev = storeDelete(h.store, req.resource, key)!;
+  if (req.resource === 'events' && h.apiServer.eventLeases) detachKey(h.apiServer.eventLeases, key);
+  logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
+}
+
+/** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
+export const FINALIZER_ORPHAN = 'orphan';
+/** The finalizer of a foreground (blocking) deletion. */
+export const FINALIZER_FOREGROUND = 'foregroundDeletion';
+
+/** The object's finalizers with the garbage collector's two replaced by what `policy` asks for. */
+function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {
+  const out = (current ?? []).filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
+  if (policy === 'Orphan') out.push(FINALIZER_ORPHAN);
+  if (policy === 'Foreground') out.push(FINALIZER_FOREGROUND);
+  // A policy that was not given keeps a finalizer an earlier DELETE asked for.
+  if (policy === undefined) for (const f of current ?? []) if ((f === FINALIZER_ORPHAN || f === FINALIZER_FOREGROUND) && !out.includes(f)) out.push(f);
+  return out;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+function setFinalizers(meta: Obj, finalizers: string[]): void {
+  if (finalizers.length) meta.finalizers = finalizers;
+  else delete meta.finalizers;
+}
+
+/** The object stays, with deletionTimestamp and the finalizers that must go before it does. */
+function markForDeletion(h: ApiHost, component: string, req: ApiRequest, code: number, key: string, cur: Obj, deletionTimestamp: string, grace: number, finalizers: string[]): ApiResult<unknown> {
+  const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace } };
+  setFinalizers(next.metadata, finalizers);
+  const ev = storePut(h.store, req.resource, key, next as KObject);
+  logRequest(h, component, req, code, { revision: ev.revision, node: cur.spec?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code, object: ev.object, revision: ev.revision };
+}
+
+/** ShouldDeleteDuringUpdate: marked for deletion and no finalizer left (a pod: also its grace period over). */
+export function shouldDeleteDuringUpdate(resource: string, next: Obj): boolean {
+  const m = next.metadata;
+  if (!m?.deletionTimestamp || (m.finalizers as string[] | undefined)?.length) return false;
+  return resource !== 'pods' || m.deletionGracePeriodSeconds === 0;
+}

@@ -1,0 +1,47 @@
+// GET and LIST, with the shared informer factory's one LIST per process.
+import type { ApiServerConfig } from './config.ts';
+import { doPodLog } from './kubelet-client.ts';
+import type { ApiRequest, ApiResult, Obj, ObjectList } from './request.ts';
+import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
+import { fail, logRequest } from './respond.ts';
+import { toScale } from './scale.ts';
+import { matchesLabels, parseLabelSelector } from '../util/labels.ts';
+import { matchesFields, parseFieldSelector } from './selectors.ts';
+import type { ApiHost } from './server.ts';
+import { notFound } from './status.ts';
+import { type StoreState, storeGet, storeList } from './store.ts';
+
+export function doGet(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
+  if (req.resource === 'pods' && req.subresource === 'log') return doPodLog(h, config, component, req);
+  const o = storeGet(h.store, req.resource, keyOf(req));
+  if (!o) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
+  logRequest(h, component, req, 200);
+  return { ok: true, code: 200, object: req.subresource === 'scale' ? toScale(req.resource, o as Obj) : o };
+}
+
+// client-go's shared informer factory lists each resource once for all the informers of a process:
+// a sibling's LIST of the same selectors at the same revision is that one list (no second request).
+// Behaviour-side and exact: with no write in between, a fresh list would be the same objects.
+const processLists = new WeakMap<StoreState, Map<string, { revision: number; result: ApiResult<unknown> }>>();
+
+export function doList(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+  const process = h.components[component]?.process;
+  if (!process) return doListUncached(h, component, req);
+  let lists = processLists.get(h.store);
+  if (!lists) processLists.set(h.store, (lists = new Map()));
+  const key = `${process}|${req.resource}|${req.namespace ?? ''}|${req.options?.labelSelector ?? ''}|${req.options?.fieldSelector ?? ''}`;
+  const hit = lists.get(key);
+  if (hit && hit.revision === h.store.revision) return hit.result;
+  const result = doListUncached(h, component, req);
+  lists.set(key, { revision: h.store.revision, result });
+  return result;
+}
+
+function doListUncached(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+  const labels = parseLabelSelector(req.options?.labelSelector);
+  const fields = parseFieldSelector(req.options?.fieldSelector);
+  const items = storeList(h.store, req.resource, req.namespace).filter((o) => matchesLabels(labels, o.metadata?.labels as Record<string, string>) && matchesFields(fields, o));
+  logRequest(h, component, req, 200);
+  const list: ObjectList = { apiVersion: apiVersionOf(req.resource), kind: RESOURCES[req.resource].kind + 'List', metadata: { resourceVersion: String(h.store.revision) }, items };
+  return { ok: true, code: 200, object: list };
+}

@@ -1,0 +1,71 @@
+// The request pipeline: connection, authentication, authorization, then the verb's handler
+// (admission, validation and storage happen there).
+import { selfSubjectAccessReview } from './access-review.ts';
+import { type Identity, authenticate } from './authn.ts';
+import type { ApiServerConfig } from './config.ts';
+import { doBinding } from './binding.ts';
+import { doCreate } from './create.ts';
+import { doDelete } from './delete.ts';
+import { dryRunRequest, isDryRun } from './dry-run.ts';
+import { doGet, doList } from './get.ts';
+import { impersonate } from './impersonation.ts';
+import { authorize } from './rbac.ts';
+import type { ApiRequest, ApiResult, Obj } from './request.ts';
+import { RESOURCES, resourcePath } from './resources.ts';
+import { fail } from './respond.ts';
+import type { ApiHost } from './server.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
+import type { KObject } from './store.ts';
+import { doUpdate } from './update.ts';
+import { openWatch } from './watch.ts';
+
+/** Serve one request for `component`: the whole pipeline, logged. */
+export function handleRequest(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
+  if (req.verb === 'watch') return openWatch(h, config, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
+  if (req.resource === 'selfsubjectaccessreviews') return selfSubjectAccessReview(h, config, component, req, identity);
+  if (isDryRun(h, req)) return dryRunRequest(h, req, (scratch) => handleRequest(scratch, config, component, req, identity));
+  const f = h.apiServer.faults;
+  if (f.apiServerDown) {
+    const msg = component === 'kubectl' ? KUBECTL_CONNECTION_REFUSED
+      : `Get "https://127.0.0.1:6443${resourcePath(req.resource, req.namespace, req.name, req.subresource)}": dial tcp 127.0.0.1:6443: connect: connection refused`;
+    return fail(h, component, req, statusError(0, 'ConnectionRefused', msg), 'connection');
+  }
+  if (f.partitioned?.includes(component)) {
+    const msg = `Get "https://127.0.0.1:6443${resourcePath(req.resource, req.namespace, req.name, req.subresource)}": dial tcp 127.0.0.1:6443: connect: connection refused`;
+    return fail(h, component, req, statusError(0, 'ConnectionRefused', msg), 'connection');
+  }
+  const info = RESOURCES[req.resource];
+  if (!info || (req.subresource && !info.subresources.includes(req.subresource))) {
+    return fail(h, component, req, statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
+  }
+  if (!info.namespaced && req.namespace) req = { ...req, namespace: undefined };
+  if (info.namespaced && !req.namespace && req.verb !== 'list') {
+    req = { ...req, namespace: (req.body as KObject | undefined)?.metadata?.namespace ?? 'default' };
+  }
+  let id = authenticate(config, identity);
+  if (!id) return fail(h, component, req, statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
+  if (req.options?.impersonate) {
+    const as = impersonate(config, id, req.options.impersonate);
+    if ((as as Status).kind === 'Status') return fail(h, component, req, as as Status, 'authorization');
+    id = as as Identity;
+  }
+  const denied = authorize(h, id, req);
+  if (denied) return fail(h, component, req, denied, 'authorization');
+  if (f.etcdDown) return fail(h, component, req, statusError(500, '', 'etcdserver: request timed out'), 'storage');
+  // A full etcd (NOSPACE alarm) still serves reads and deletes.
+  if (f.etcdFull && req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'delete') {
+    return fail(h, component, req, statusError(500, '', 'etcdserver: mvcc: database space exceeded'), 'storage');
+  }
+  switch (req.verb) {
+    case 'get': return doGet(h, config, component, req);
+    case 'list': return doList(h, component, req);
+    case 'create':
+      if (req.subresource === 'binding') return doBinding(h, component, id, req);
+      if (req.subresource === 'eviction') return doDelete(h, component, { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } }, true);
+      return doCreate(h, config, component, id, req);
+    case 'update':
+    case 'patch': return doUpdate(h, config, component, id, req);
+    case 'delete': return doDelete(h, component, req, false);
+    default: return fail(h, component, req, statusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`), 'storage');
+  }
+}

@@ -1,0 +1,48 @@
+// The API server's connection to a node's kubelet (port 10250) and the pods/log subresource it serves.
+import type { ApiServerConfig } from './config.ts';
+import type { ApiRequest, ApiResult, Obj } from './request.ts';
+import { keyOf } from './resources.ts';
+import { fail, logRequest } from './respond.ts';
+import type { ApiHost } from './server.ts';
+import { notFound, statusError } from './status.ts';
+import { storeGet } from './store.ts';
+
+/** The API server's connection to the kubelet of a node (the one it opens for logs, exec, port-forward). */
+export interface KubeletConnection {
+  /** The kubelet's address (the node's InternalIP). */
+  ip: string;
+  /** Whether a connection to it gets through (a powered-off or cut-off node does not answer). */
+  reachable: boolean;
+  /** GET /containerLogs/…: the container's output, or the kubelet's refusal (validateContainerLogStatus). */
+  containerLogs(namespace: string, pod: string, container: string, previous: boolean): { ok: true; text: string } | { ok: false; message: string };
+}
+
+/** How an API server reaches the kubelet of a node (its cluster's wiring; undefined: no such kubelet). */
+export type KubeletClient = (node: string) => KubeletConnection | undefined;
+
+/** GET pods/NAME/log: the container is chosen and checked here, the output comes from the node's kubelet. */
+export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
+  const pod = storeGet(h.store, 'pods', keyOf(req)) as Obj | undefined;
+  if (!pod) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
+  const name = req.name ?? '';
+  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map((c) => c.name as string);
+  let container = req.options?.container;
+  if (!container) {
+    const main = (pod.spec?.containers ?? []) as Obj[];
+    if (main.length !== 1) return fail(h, component, req, statusError(400, 'BadRequest', `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`), 'storage');
+    container = main[0].name as string;
+  } else if (!names.includes(container)) {
+    return fail(h, component, req, statusError(400, 'BadRequest', `container ${container} is not valid for pod ${name}`), 'storage');
+  }
+  const node = pod.spec?.nodeName as string | undefined;
+  if (!node) return fail(h, component, req, statusError(400, 'BadRequest', `pod ${name} does not have a host assigned`), 'storage');
+  const conn = config.kubelets?.(node);
+  if (!conn || !conn.reachable) {
+    const url = `https://${conn?.ip ?? node}:10250/containerLogs/${req.namespace}/${name}/${container}`;
+    return fail(h, component, req, statusError(500, '', `Get "${url}": dial tcp ${conn?.ip ?? node}:10250: connect: no route to host`), 'storage');
+  }
+  const r = conn.containerLogs(req.namespace ?? 'default', name, container, !!req.options?.previous);
+  if (!r.ok) return fail(h, component, req, statusError(400, 'BadRequest', r.message), 'storage');
+  logRequest(h, component, req, 200, { node });
+  return { ok: true, code: 200, object: r.text };
+}

@@ -1,0 +1,97 @@
+// Authorization: RBAC over the identities' rules, the node authorizer's NodeRestriction, and the
+// access-review answer (accessAllowed).
+import type { Identity, PolicyRule } from './authn.ts';
+import type { ApiRequest, Verb } from './request.ts';
+import { RESOURCES, namesOf, qualifiedResource } from './resources.ts';
+import type { ApiHost } from './server.ts';
+import { type Status, statusError } from './status.ts';
+import { type KObject, storeGet } from './store.ts';
+
+/**
+ * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user
+ * GET (the bootstrap policy's ClusterRoles, policy.go, read in a vendored copy).
+ */
+const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+/** SubjectAccessReview attributes (authorization.k8s.io/v1 ResourceAttributes / NonResourceAttributes). */
+export interface AccessAttributes {
+  resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string };
+  nonResourceAttributes?: { path?: string; verb?: string };
+}
+
+/**
+ * Whether RBAC allows `id` what the attributes describe (a request of `*` matches only `*` rules).
+ * Simplified: the simulator's rules name no API groups, resource names or namespaces, and a node's
+ * own-object checks (the node authorizer's graph) are left out of a review.
+ */
+export function accessAllowed(id: Identity, a: AccessAttributes): boolean {
+  const n = a.nonResourceAttributes;
+  if (n && !a.resourceAttributes) {
+    const path = n.path ?? '';
+    const urls = id.nonResourceURLs ?? [];
+    const match = (u: string) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1)));
+    return urls.some(match) || (n.verb === 'get' && DISCOVERY_URLS.some(match));
+  }
+  const r = a.resourceAttributes ?? {};
+  const res = r.subresource ? `${r.resource ?? ''}/${r.subresource}` : r.resource ?? '';
+  return ruleAllows(id.rules, (r.verb ?? '') as Verb, res);
+}
+
+export function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
+  return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
+    && ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)));
+}
+
+// Every request is authorised: remember each rule set's answer per verb and resource (rules never
+// change once an identity exists; a behaviour-side cache keyed by the rules array).
+const ruleAnswers = new WeakMap<PolicyRule[], Map<string, Map<string, boolean>>>();
+let lastRules: PolicyRule[] | undefined;
+let lastAnswers: Map<string, Map<string, boolean>> | undefined;
+function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string): boolean {
+  let byVerb = rules === lastRules ? lastAnswers : ruleAnswers.get(rules);
+  if (!byVerb) ruleAnswers.set(rules, (byVerb = new Map()));
+  lastRules = rules;
+  lastAnswers = byVerb;
+  let m = byVerb.get(verb);
+  if (!m) byVerb.set(verb, (m = new Map()));
+  let a = m.get(res);
+  if (a === undefined) m.set(res, (a = ruleAllows(rules, verb, res)));
+  return a;
+}
+
+/** 403 Forbidden, worded like the RBAC authorizer. */
+export function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
+  const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
+  const group = RESOURCES[req.resource]?.group ?? '';
+  const scope = RESOURCES[req.resource]?.namespaced && req.namespace ? `in the namespace "${req.namespace}"` : 'at the cluster scope';
+  const who = reason ?? `User "${id.user}" cannot ${req.verb} resource "${res}" in API group "${group}" ${scope}`;
+  const subject = req.name ? `${qualifiedResource(req.resource)} "${req.name}"` : qualifiedResource(req.resource);
+  return statusError(403, 'Forbidden', `${subject} is forbidden: ${who}`, { name: req.name, group, kind: req.resource });
+}
+
+/** RBAC plus the node authorizer's NodeRestriction idea: a kubelet writes only its own node, lease and pods. */
+export function authorize(h: ApiHost, id: Identity, req: ApiRequest): Status | undefined {
+  const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
+  if (!ruleAllowsCached(id.rules, req.verb, res)) return forbidden(id, req);
+  if (id.node && req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'watch') {
+    const node = id.node;
+    const deny = (why: string) => forbidden(id, req, why);
+    if (req.resource === 'nodes' && (req.name ?? (req.body as KObject | undefined)?.metadata?.name) !== node) {
+      return deny(`node "${node}" is not allowed to modify node "${req.name ?? ''}"`);
+    }
+    if (req.resource === 'leases' && (req.namespace !== 'kube-node-lease' || (req.name ?? (req.body as KObject)?.metadata?.name) !== node)) {
+      return deny(`node "${node}" is not allowed to modify lease "${req.name ?? ''}"`);
+    }
+    if (req.resource === 'pods') {
+      if (req.verb === 'create') {
+        const nn = ((req.body as KObject)?.spec as { nodeName?: string } | undefined)?.nodeName;
+        if (nn !== node) return deny(`node "${node}" can only create pods with spec.nodeName set to itself`);
+      } else {
+        const cur = storeGet(h.store, 'pods', namesOf('pods', req.namespace, req.name ?? '').key);
+        if (cur && (cur.spec as { nodeName?: string })?.nodeName !== node) {
+          return deny(`node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
+        }
+      }
+    }
+  }
+  return undefined;
+}

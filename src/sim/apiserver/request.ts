@@ -1,0 +1,49 @@
+// A request as components build it and the answer they get (RequestInfo, RequestOptions, results).
+import type { Status } from './status.ts';
+import type { KObject } from './store.ts';
+
+/** Kubernetes API verbs (RBAC names). */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
+/** Options on a request (list/watch/delete). */
+export interface RequestOptions {
+  resourceVersion?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+  /** PATCH content type: `strategic` (default, lists with merge keys merge by key), `merge` (RFC 7386) or `json` (RFC 6902). */
+  patchType?: 'strategic' | 'merge' | 'json';
+  /** DELETE: what happens to the object's dependents (Background by default; see the garbage collector). */
+  propagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
+  /** pods/log: which container, and its previous (terminated) instance. */
+  container?: string;
+  previous?: boolean;
+  /** kubectl's --as/--as-group: act as this user (the Impersonate-User/-Group headers). */
+  impersonate?: { user: string; groups?: string[] };
+}
+
+/** A request as a component builds it. */
+export interface ApiRequest {
+  verb: Verb;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  body?: unknown;
+  options?: RequestOptions;
+}
+
+/** The answer: an object (or list) on success, a Status on failure. */
+export type ApiResult<T = KObject> =
+  | { ok: true; code: number; object: T; revision?: number }
+  | { ok: false; code: number; status: Status };
+
+/** A list response. */
+export interface ObjectList<T = KObject> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string };
+  items: T[];
+}
+export type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

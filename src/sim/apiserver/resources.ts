@@ -1,0 +1,163 @@
+// The resources this API server serves and their REST paths, qualified names, etcd keys and the
+// per-object string cache every request reads them through.
+import { flatten } from '../names.ts';
+import type { ApiRequest } from './request.ts';
+import { storeKey } from './store.ts';
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { Event as CoreEvent, Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+
+/** The Kubernetes type of each served resource (for the typed client and informers). */
+export interface ResourceTypes {
+  namespaces: Namespace;
+  nodes: Node;
+  leases: Lease;
+  pods: Pod;
+  deployments: Deployment;
+  replicasets: ReplicaSet;
+  services: Service;
+  endpointslices: EndpointSlice;
+  events: CoreEvent;
+}
+
+/** Static facts about one REST resource. */
+export interface ResourceInfo {
+  kind: string;
+  group: string;
+  version: string;
+  namespaced: boolean;
+  subresources: string[];
+}
+
+/** The resources this API server serves. */
+export const RESOURCES: Record<string, ResourceInfo> = {
+  namespaces: { kind: 'Namespace', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
+  nodes: { kind: 'Node', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
+  leases: { kind: 'Lease', group: 'coordination.k8s.io', version: 'v1', namespaced: true, subresources: [] },
+  pods: { kind: 'Pod', group: '', version: 'v1', namespaced: true, subresources: ['status', 'binding', 'eviction', 'log'] },
+  deployments: { kind: 'Deployment', group: 'apps', version: 'v1', namespaced: true, subresources: ['status', 'scale'] },
+  replicasets: { kind: 'ReplicaSet', group: 'apps', version: 'v1', namespaced: true, subresources: ['status', 'scale'] },
+  services: { kind: 'Service', group: '', version: 'v1', namespaced: true, subresources: ['status'] },
+  endpointslices: { kind: 'EndpointSlice', group: 'discovery.k8s.io', version: 'v1', namespaced: true, subresources: [] },
+  events: { kind: 'Event', group: '', version: 'v1', namespaced: true, subresources: [] },
+};
+
+/** Resource names served. */
+export type ResourceName = keyof ResourceTypes;
+
+/** `deployments.apps`, `pods`: the qualified resource used in error messages. */
+export function qualifiedResource(resource: string): string {
+  const g = RESOURCES[resource]?.group;
+  return g ? `${resource}.${g}` : resource;
+}
+
+/** `Deployment.apps`, `Pod`: the qualified kind used in 422 messages. */
+export function qualifiedKind(resource: string): string {
+  const r = RESOURCES[resource];
+  return r.group ? `${r.kind}.${r.group}` : r.kind;
+}
+
+/** apiVersion for a resource: `v1`, `apps/v1`. */
+export function apiVersionOf(resource: string): string {
+  const r = RESOURCES[resource];
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** The REST path of a request: `/apis/apps/v1/namespaces/default/deployments/web/status`. */
+export function resourcePath(resource: string, namespace?: string, name?: string, subresource?: string): string {
+  const r = RESOURCES[resource];
+  let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  if (r.namespaced && namespace) p += `/namespaces/${namespace}`;
+  p += `/${resource}`;
+  if (name) p += `/${name}`;
+  if (subresource) p += `/${subresource}`;
+  return p;
+}
+
+/** The strings one object is known by: its etcd key, its log name, its REST path and its informer key. */
+interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
+
+// resource → namespace → name → strings. Every request about an object needs them, and building
+// them by concatenation costs a flatten and a hash per lookup; one entry per object keeps a single
+// flat copy (behaviour-side cache, not state; cleared when it grows past the bound).
+const objectNames = new Map<string, Map<string, Map<string, ObjectNames>>>();
+let objectNamesSize = 0;
+
+/** The cached strings of object `name` (namespace '' for cluster-scoped; name '' for the collection). */
+export function namesOf(resource: string, namespace: string | undefined, name: string): ObjectNames {
+  const ns = namespace ?? '';
+  // One request, and one notification's readers, ask for the same object several times in a row;
+  // a request also asks for its namespace or its collection in between (the two latest are kept).
+  if (name === lastName && ns === lastNs && resource === lastResource && lastNames) return lastNames;
+  if (name === prevName && ns === prevNs && resource === prevResource && prevNames) {
+    const n = prevNames;
+    prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
+    lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
+    return n;
+  }
+  // Most asks are about pods in one namespace: the last resource's and namespace's map is at hand.
+  let byName = resource === mapResource && ns === mapNs ? mapOfNames : undefined;
+  if (!byName) {
+    let byNs = objectNames.get(resource);
+    if (!byNs) objectNames.set(resource, (byNs = new Map()));
+    byName = byNs.get(ns);
+    if (!byName) byNs.set(ns, (byName = new Map()));
+    mapResource = resource; mapNs = ns; mapOfNames = byName;
+  }
+  let n = byName.get(name);
+  if (!n) {
+    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = prevNames = mapOfNames = undefined; return namesOf(resource, namespace, name); }
+    objectNamesSize++;
+    const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
+    n = { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
+    byName.set(name, n);
+  }
+  prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
+  lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
+  return n;
+}
+let lastResource = '';
+let lastNs = '';
+let lastName = '';
+let lastNames: ObjectNames | undefined;
+let prevResource = '';
+let prevNs = '';
+let prevName = '';
+let prevNames: ObjectNames | undefined;
+let mapResource = '';
+let mapNs = '';
+let mapOfNames: Map<string, ObjectNames> | undefined;
+
+/** `resource/namespace/name` as the request log names an object (one shared string per object). */
+export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
+  return namesOf(resource, namespace, name).object;
+}
+
+const resourceByKind = new Map<string, string>();
+
+/** The served resource of a kind (`Pod` → `pods`), or undefined. */
+export function resourceOfKind(kind: string | undefined): string | undefined {
+  if (kind === undefined) return undefined;
+  if (resourceByKind.size === 0) for (const [r, info] of Object.entries(RESOURCES)) resourceByKind.set(info.kind, r);
+  return resourceByKind.get(kind);
+}
+
+/** cache.MetaNamespaceKeyFunc's `ns/name` (or `name`) of an object of `resource`, one string per object. */
+export function informerKeyOf(resource: string, namespace: string | undefined, name: string): string {
+  if (!RESOURCES[resource]) return namespace ? `${namespace}/${name}` : name;
+  const n = namesOf(resource, namespace || undefined, name);
+  return (n.nsName ??= flatten(namespace ? `${namespace}/${name}` : name));
+}
+
+/** resourcePath through the cache (the same string). */
+export function cachedPath(resource: string, namespace: string | undefined, name: string | undefined, subresource: string | undefined): string {
+  const n = namesOf(resource, namespace, name ?? '');
+  if (!subresource) return n.path;
+  return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
+}
+export const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces']);
+export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets']);
+export function keyOf(req: ApiRequest): string {
+  return namesOf(req.resource, req.namespace, req.name ?? '').key;
+}

@@ -1,0 +1,41 @@
+// How a request's outcome is written to the request log and returned (the API server's audit line).
+import { flatten } from '../names.ts';
+import { type RequestRecord, type Stage, appendBuiltRecord, appendRecord } from './request-log.ts';
+import type { ApiRequest, ApiResult } from './request.ts';
+import { RESOURCES, cachedPath, namesOf, resourcePath } from './resources.ts';
+import type { ApiHost } from './server.ts';
+import type { Status } from './status.ts';
+
+export function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number, extra: { revision?: number; stage?: Stage; message?: string; node?: string; name?: string } = {}): void {
+  const method = req.verb === 'get' || req.verb === 'list' ? 'GET' : req.verb === 'watch' ? 'WATCH'
+    : req.verb === 'create' ? 'POST' : req.verb === 'update' ? 'PUT' : req.verb === 'patch' ? 'PATCH' : 'DELETE';
+  const name = extra.name ?? req.name;
+  const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
+  const known = RESOURCES[req.resource] !== undefined;
+  const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  // A create names a new object: building its name beats caching strings most creates never reuse.
+  const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : flatten(`${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`);
+  // The common shapes as whole literals (a field added afterwards would live outside the object);
+  // the key order is the same either way: t component kind verb path code object revision stage message node.
+  let rec: RequestRecord;
+  const { revision, stage, message, node } = extra;
+  if (!stage && !message && object !== undefined && revision !== undefined) {
+    rec = node ? { t: h.now, component, kind: 'request', verb: method, path, code, object, revision, node } : { t: h.now, component, kind: 'request', verb: method, path, code, object, revision };
+  } else if (!stage && !message && !node && revision === undefined) {
+    rec = object !== undefined ? { t: h.now, component, kind: 'request', verb: method, path, code, object } : { t: h.now, component, kind: 'request', verb: method, path, code };
+  } else {
+    rec = { t: h.now, component, kind: 'request', verb: method, path, code };
+    if (object !== undefined) rec.object = object;
+    if (revision !== undefined) rec.revision = revision;
+    if (stage) rec.stage = stage;
+    if (message) rec.message = message;
+    if (node) rec.node = node;
+  }
+  if (known) appendBuiltRecord(h.log, rec); // clean, and its strings come from the names cache
+  else appendRecord(h.log, rec);
+}
+
+export function fail(h: ApiHost, component: string, req: ApiRequest, status: Status, stage: Stage): ApiResult<never> {
+  logRequest(h, component, req, status.code, { stage, message: status.message });
+  return { ok: false, code: status.code, status };
+}

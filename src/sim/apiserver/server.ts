@@ -1,0 +1,72 @@
+// The API server's plain-data state, the slice of the world it touches, and its compaction tick.
+import type { EventQueue } from '../clock.ts';
+import type { RngState } from '../rng.ts';
+import type { EventLeases } from './event-ttl.ts';
+import type { RequestLog } from './request-log.ts';
+import { type StoreState, storeCompact } from './store.ts';
+import type { Watcher } from './watch.ts';
+
+/** Faults in force at this level. */
+export interface ApiFaults {
+  apiServerDown: boolean;
+  etcdDown: boolean;
+  etcdFull: boolean;
+  addedLatencyMs: number;
+  /** Components cut off from the API server (network partition): their connections are refused. */
+  partitioned?: string[];
+}
+
+/** The API server's own plain-data state. */
+export interface ApiServerState {
+  watchers: Record<string, Watcher>;
+  /** resource → bucket → watcher ids (`*` = every object, else pods by spec.nodeName). */
+  watchIndex: Record<string, Record<string, string[]>>;
+  nextWatchId: number;
+  /** Base latency of the API server (ms) before a watcher sees an event. */
+  latencyMs: number;
+  /** Revision seen at the previous compaction tick: what the next tick compacts to. */
+  compactCandidate: number;
+  allocatedIPs: Record<string, string>;
+  /** NodePorts handed out or asked for (absent until the first NodePort Service). */
+  allocatedNodePorts?: Record<string, string>;
+  faults: ApiFaults;
+  /** Admission plugins switched off in this world. */
+  disabledAdmission: string[];
+  /** The etcd leases Events are written with (made at the first Event; see event-ttl.ts). */
+  eventLeases?: EventLeases;
+}
+
+/** Everything the API server touches: a subset of the world state. */
+export interface ApiHost {
+  now: number;
+  store: StoreState;
+  apiServer: ApiServerState;
+  rng: RngState;
+  log: RequestLog;
+  queue: EventQueue<unknown>;
+  /** component name → reaction delay [min, max] ms, identity and process. */
+  components: Record<string, { reactionMs?: [number, number]; identity?: string; process?: string }>;
+}
+
+/** Fresh API server state. */
+export function createApiServerState(latencyMs = 1): ApiServerState {
+  return {
+    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {},
+    faults: { apiServerDown: false, etcdDown: false, etcdFull: false, addedLatencyMs: 0 },
+    disabledAdmission: [],
+  };
+}
+
+/** Compaction interval (`--etcd-compaction-interval`, default 5 min). */
+export const COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+/** The API server's own component name in the queue. */
+export const API_SERVER = 'kube-apiserver';
+
+/** What the API server's own queue entries carry: the compaction tick, or etcd revoking an Event lease. */
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number };
+/** A compaction tick: compact to the revision seen one interval ago (so ≥ 5 min of history stays). */
+export function compactTick(h: ApiHost): void {
+  if (h.apiServer.faults.apiServerDown) return; // the compactor runs inside the API server
+  if (!h.apiServer.faults.etcdDown && h.apiServer.compactCandidate > 0) storeCompact(h.store, h.apiServer.compactCandidate);
+  h.apiServer.compactCandidate = h.store.revision;
+}

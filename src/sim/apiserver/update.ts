@@ -1,0 +1,129 @@
+// PUT and PATCH: the update path (status vs main resource, generation, no-op writes) and the
+// status-patch shortcut.
+import { deepEqual } from '../names.ts';
+import type { ApiServerConfig } from './config.ts';
+import { admitAndValidate } from './admission.ts';
+import type { Identity } from './authn.ts';
+import { shouldDeleteDuringUpdate } from './delete.ts';
+import { leaseEventKey } from './event-leases.ts';
+import { hasNaNValue, jsonPatched, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from './patch.ts';
+import type { ApiRequest, ApiResult, Obj } from './request.ts';
+import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from './resources.ts';
+import { fail, logRequest } from './respond.ts';
+import { toScale } from './scale.ts';
+import type { ApiHost } from './server.ts';
+import { conflict, notFound } from './status.ts';
+import { type KObject, type StoreEvent, storeDelete, storeGet, storePut, storePutStamped } from './store.ts';
+import { notifyWatchers } from './watch.ts';
+
+export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+  const key = keyOf(req);
+  const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
+  if (!cur) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
+  const sub = req.subresource;
+  const body = req.body as Obj;
+  let next: Obj;
+  // Whether the status shortcut's merge patch leaves the object as it is (undefined: not known).
+  let noop: boolean | undefined;
+  if (config.statusPatchShortcut && sub === 'status' && req.verb === 'patch' && req.options?.patchType !== 'json' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
+    // A status patch (the kubelet sends three per pod) keeps only the status of the merged object,
+    // and the identity fields the general path re-sets below are cur's own: patch the status alone
+    // and keep cur's metadata object (the store copies it to stamp the revision).
+    if (body.metadata?.resourceVersion && body.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+      return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+    }
+    const merge = req.options?.patchType === 'merge';
+    next = { ...cur, status: patchedStatus(cur.status, body, merge) };
+    // Everything but the status is cur's own, so only the patched paths can differ.
+    if (merge && !hasNaNValue(cur)) noop = !('status' in body) ? true : body.status === null ? cur.status === undefined : mergePatchIsNoop(cur.status, body.status);
+  } else {
+    let patched: Obj | undefined;
+    if (req.verb === 'patch' && req.options?.patchType === 'json') {
+      // The registry's update applies the patch to the object it read (inside GuaranteedUpdate), so
+      // a refused JSON patch is logged at the storage stage.
+      const r = jsonPatched(sub === 'scale' ? toScale(req.resource, cur) : cur, req.body);
+      if ('status' in r) return fail(h, component, req, r.status, 'storage');
+      patched = r.object;
+    }
+    const updated = updatedObject(req, cur, patched);
+    if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+    next = updated;
+  }
+  const built = next;
+  const r = admitAndValidate(h, config, id, req, next, cur, sub !== 'status');
+  if ('status' in r) return fail(h, component, req, r.status, r.stage);
+  next = r.obj;
+  if (next === built && noop !== undefined ? noop : deepEqual(next, cur)) {
+    // A no-op write does not touch etcd (GuaranteedUpdate short-circuits), so no new revision.
+    logRequest(h, component, req, 200);
+    return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, cur) : cur };
+  }
+  // The last finalizer of an object marked for deletion was removed: the write deletes it (a pod only
+  // once its grace period is over, deletionGracePeriodSeconds 0).
+  const ev = shouldDeleteDuringUpdate(req.resource, next) ? storeDelete(h.store, req.resource, key, next as KObject)!
+    : next === built ? putOwn(h, req.resource, key, next) : storePut(h.store, req.resource, key, next as KObject);
+  if (req.resource === 'events' && ev.type !== 'DELETED') leaseEventKey(h, key);
+  logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
+  notifyWatchers(h, ev);
+  return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
+}
+
+/**
+ * Whether `{ ...m, uid: m.uid, creationTimestamp: …, resourceVersion: … }` (and the deletion fields)
+ * would be `m` again, also to deepEqual (which finds a copy holding NaN unequal).
+ */
+function keepsIdentity(m: Obj): boolean {
+  return 'uid' in m && 'creationTimestamp' in m && 'name' in m && 'namespace' in m && 'resourceVersion' in m
+    && (!m.deletionTimestamp || 'deletionGracePeriodSeconds' in m) && !hasNaNValue(m);
+}
+
+/**
+ * The object a PUT or PATCH asks to store (before admission), with the identity fields the server
+ * keeps; undefined on a stale resourceVersion.
+ */
+function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | undefined {
+  const sub = req.subresource;
+  let incoming: Obj;
+  if (sub === 'scale') {
+    const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
+    const scale = (jsonPatched ?? (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body)) as Obj;
+    if (scale?.metadata?.resourceVersion && scale.metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
+    incoming = { ...cur, spec: { ...cur.spec, replicas: scale?.spec?.replicas } };
+  } else {
+    const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
+    incoming = (jsonPatched ?? (req.verb === 'patch' ? applyPatch(cur, req.body) : req.body)) as Obj;
+  }
+  const rv = incoming?.metadata?.resourceVersion;
+  if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
+  if (req.verb === 'patch' && (req.body as Obj)?.metadata?.resourceVersion && (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
+  // A JSON patch that leaves a resourceVersion leaves the precondition GuaranteedUpdate checks (the
+  // `test`/`replace` of /metadata/resourceVersion idiom); one that removes it updates unconditionally.
+  if (jsonPatched && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
+  // The status subresource writes only status; the main resource never writes status (for kinds that have it).
+  let next: Obj;
+  if (sub === 'status') {
+    next = { ...cur, status: incoming.status };
+    // deploymentStatusStrategy resets only spec and labels: annotations written through /status stick
+    // (that is how the controller stamps deployment.kubernetes.io/revision on the Deployment).
+    const a = incoming.metadata?.annotations;
+    if (req.resource === 'deployments' && !deepEqual(a, cur.metadata.annotations)) {
+      next.metadata = { ...cur.metadata };
+      if (a) next.metadata.annotations = a; else delete next.metadata.annotations;
+    }
+  }
+  else if (STATUS_RESOURCES.has(req.resource)) next = { ...incoming, status: cur.status };
+  else next = { ...incoming };
+  next.metadata = { ...next.metadata, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, name: cur.metadata.name, namespace: cur.metadata.namespace, resourceVersion: cur.metadata.resourceVersion };
+  if (cur.metadata.deletionTimestamp) { next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds; }
+  if (GENERATION_RESOURCES.has(req.resource)) {
+    next.metadata.generation = cur.metadata.generation ?? 1;
+    if (sub !== 'status' && !deepEqual(cur.spec, next.spec)) next.metadata.generation++;
+  }
+  return next;
+}
+
+/** storePut of an object this request built itself (no one else holds it): stamped in place, with one metadata copy. */
+export function putOwn(h: ApiHost, resource: string, key: string, obj: Obj): StoreEvent {
+  obj.metadata = { ...obj.metadata, resourceVersion: String(h.store.revision + 1) };
+  return storePutStamped(h.store, resource, key, obj as KObject);
+}
