@@ -43,10 +43,11 @@ export function cmdCreate(r: Run, argv: string[]): void {
   const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  const name = p.args[0];
-  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
+  // cobra checks the required flag before the command runs.
   const image = str(p, 'image');
   if (!image) throw new Fail('error: required flag(s) "image" not set');
+  const name = p.args[0];
+  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
   const replicas = str(p, 'replicas') === undefined ? 1 : Number(str(p, 'replicas'));
   if (!Number.isInteger(replicas)) throw new Fail(`error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`);
   const port = str(p, 'port');

@@ -7,6 +7,7 @@ import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
 import { withWatch, type WatchSpec } from './watch.ts';
+import { formatNotSimulated } from './dryrun.ts';
 
 /** The --sort-by field, or kubectl's error. */
 function sortFieldOrFail(sortBy: string): string {
@@ -39,7 +40,7 @@ export function cmdGet(r: Run, argv: string[]): void {
     try { columns = parseCustomColumns(customColumns); } catch (e) { if (e instanceof CustomColumnsError) throw new Fail(`error: ${e.message}`); throw e; }
   }
   if (jsonpath === undefined && columns === undefined && !['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
-    throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml`);
+    throw new Fail(formatNotSimulated(output) ?? `error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml`);
   }
   const all = bool(p, 'all-namespaces');
   const ns = all ? undefined : nsOf(p);

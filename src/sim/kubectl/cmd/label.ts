@@ -14,6 +14,7 @@ export function keyValueUpdates(r: Run, p: Parsed, what: 'label' | 'annotation',
   const changes = p.args.filter((a) => a.includes('=') || a.endsWith('-'));
   const rest = p.args.filter((a) => !changes.includes(a));
   const cmd = what === 'label' ? 'label' : 'annotate';
+  if (!rest.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
   if (!changes.length) throw new Fail(`error: at least one ${what} update is required\nSee 'kubectl ${cmd} -h' for help and examples`);
   const set: Record<string, string> = {};
   const remove: string[] = [];

@@ -38,11 +38,15 @@ function ownedReplicaSets(r: Run, d: Obj): Obj[] {
 
 const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
 
+/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.35's words). */
+const ROLLOUT_HELP = "Manage the rollout of one or many resources.\n        \n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets\n\nExamples:\n  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n  \n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n  \n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n  \n  # Restart deployments with the 'app=nginx' label\n  kubectl rollout restart deployment --selector=app=nginx\n\nAvailable Commands:\n  history       View rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart a resource\n  resume        Resume a paused resource\n  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n\nUse \"kubectl rollout <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
+
 /** kubectl rollout status|history|undo|pause|resume|restart of a Deployment. */
 export function cmdRollout(r: Run, argv: string[]): void {
   const sub = argv[0];
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
-  if (!sub || !subs.includes(sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl rollout"` : 'error: Required subcommand not specified.');
+  if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
+  if (!subs.includes(sub)) throw new Fail(`error: unknown command "${sub}" for "kubectl rollout"`);
   const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);

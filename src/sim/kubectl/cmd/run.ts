@@ -12,12 +12,13 @@ export function cmdRun(r: Run, argv: string[]): void {
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
   const tail = dash >= 0 ? argv.slice(dash + 1) : [];
-  const name = p.args[0];
-  if (!name) throw new Fail("error: NAME is required for run\nSee 'kubectl run -h' for help and examples");
+  // cobra checks the required flag before the command runs.
   const image = str(p, 'image');
   if (!image) throw new Fail('error: required flag(s) "image" not set');
+  const name = p.args[0];
+  if (!name) throw new Fail("error: NAME is required for run\nSee 'kubectl run -h' for help and examples");
   const restart = str(p, 'restart') ?? 'Always';
-  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw new Fail(`error: invalid restart policy: ${restart}`);
+  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw new Fail(`error: invalid restart policy: ${restart}\nSee 'kubectl run -h' for help and examples`);
   const labels: Record<string, string> = {};
   const labelArg = str(p, 'labels');
   if (labelArg) {

@@ -2,7 +2,7 @@
 import { RESOURCES } from '../../api-server.ts';
 import { scaleRequest } from '../generators.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, targets, type Obj, type Run } from './util.ts';
+import { Fail, NO_RESOURCES, apiError, targets, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl scale --replicas=N TYPE NAME…: deployments and replica sets, through their scale subresource. */
@@ -15,6 +15,7 @@ export function cmdScale(r: Run, argv: string[]): void {
   const n = Number(rep);
   if (!Number.isInteger(n)) throw new Fail(`error: invalid argument "${rep}" for "--replicas" flag: strconv.ParseInt: parsing "${rep}": invalid syntax\nSee 'kubectl scale --help' for usage.`);
   if (n < 0) throw new Fail('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  if (!p.args.length) throw new Fail(NO_RESOURCES);
   const t = targets(p.args);
   if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   for (const { kind, name } of t.names) {

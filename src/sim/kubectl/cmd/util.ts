@@ -122,6 +122,9 @@ export function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo
   return t.names[0];
 }
 
+/** The resource builder's error when a command is given no resources at all. */
+export const NO_RESOURCES = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
 /** strconv.ParseBool. */
 export function parseGoBool(s: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
