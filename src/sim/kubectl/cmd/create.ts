@@ -56,7 +56,7 @@ export function cmdCreate(r: Run, argv: string[]): void {
   if (dry === 'client') {
     const tpl = body.spec.template;
     const printed = { ...body, spec: { ...body.spec, strategy: {}, template: { ...tpl, spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) } } } };
-    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined));
+    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined), true);
     return;
   }
   const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry) });
@@ -73,7 +73,7 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
   if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`);
   const name = p.args[0];
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }); return; }
+  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }, true); return; }
   const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(apiError(res.status));
   printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
@@ -139,7 +139,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
   const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
-  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} })); return; }
+  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} }), true); return; }
   const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
   printWritten(r, p, dry, `service/${name}`, 'created', res.object);

@@ -5,7 +5,7 @@ import type { RequestOptions } from '../../api-server.ts';
 import { deepEqual } from '../../names.ts';
 import type { FlagDef, Parsed } from '../args.ts';
 import { parseJsonPath, renderJsonPath } from '../jsonpath.ts';
-import { toJSON, toYAML } from '../printers.ts';
+import { toJSON, toTypedJSON, toYAML } from '../printers.ts';
 import { str } from './flags.ts';
 import { Fail, type Obj, type Run } from './util.ts';
 
@@ -70,13 +70,14 @@ export function checkOutput(p: Parsed): void {
 
 /**
  * Print the result of one write as PrintFlags does: the object for -o json|yaml, `TYPE/NAME` for
- * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix.
+ * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix. `typed`: the object is a Go struct a
+ * generator built (create deployment|namespace|service, run), which -o json writes in field order.
  */
-export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj): void {
+export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj, typed = false): void {
   const o = str(p, 'output') ?? '';
   const jsonpath = jsonPathOutput(o);
   if (jsonpath !== undefined) r.print(renderJsonPath(jsonpath, obj));
-  else if (o === 'json') r.print(toJSON(obj) + '\n');
+  else if (o === 'json') r.print((typed ? toTypedJSON(obj) : toJSON(obj)) + '\n');
   else if (o === 'yaml') r.print(toYAML(obj));
   else if (o === 'name') r.print(`${what}\n`);
   else r.print(`${what} ${operation}${dryRunSuffix(dry)}\n`);

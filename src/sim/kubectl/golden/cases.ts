@@ -5,7 +5,12 @@
 // kubectl-1.35.json.
 
 /** One command line (argv after `kubectl`), with its standard input when it reads one. */
-export interface GoldenCase { args: string[]; stdin?: string }
+export interface GoldenCase {
+  args: string[];
+  stdin?: string;
+  /** Why the simulator, on purpose, prints something else (the test checks that it still does). */
+  differs?: string;
+}
 
 const dep = ['create', 'deployment', 'web', '--image=nginx', '--dry-run=client'];
 
@@ -78,6 +83,9 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { args: ['create', 'service', 'clusterip', 'web', '--tcp=80:8080', '--dry-run=client', '-o', 'yaml'] },
   { args: ['create', 'service', 'nodeport', 'web', '--tcp=80:8080', '--dry-run=client', '-o', 'yaml'] },
   { args: ['create', 'service', 'clusterip', 'web', '--dry-run=client', '-o', 'yaml'] },
+  { args: ['create', 'service', 'nodeport', 'web', '--tcp=80:8080', '--dry-run=client', '-o', 'json'] },
+  { args: ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80', '--dry-run=client', '-o', 'json'] },
+  { args: [...dep, '-o', 'go-template={{.metadata.name}}'], differs: 'Go templates are not simulated: the simulator says so' },
   { args: ['run', 'web', '--image=nginx', '--restart=Sometimes', '--dry-run=client'] },
   { args: [...dep.slice(0, 4), '--dry-run=maybe'] },
   { args: [...dep.slice(0, 4), '--dry-run', '-o', 'name'] },
