@@ -319,6 +319,13 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
       stderr: 'error: unable to drain node "node-2" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare, continuing command...\nThere are pending nodes to be drained:\n node-2\nerror: cannot delete Pods that declare no controller (use --force to override): default/bare\n',
       exitCode: 1,
     });
+    // With --force they go, with a warning, and drain waits for them with GETs.
+    const from = c.log.length;
+    const r = runKubectl(c, 'drain node-2 --ignore-daemonsets --force');
+    expect(r.stderr).toBe('Warning: deleting Pods that declare no controller: default/bare\n');
+    expect(r.stdout).toContain('evicting pod default/bare\n');
+    expect(r.stdout).toMatch(/pod\/bare evicted\nnode\/node-2 drained\n$/);
+    expect(c.log.slice(from).some((x) => x.verb === 'GET' && x.path === '/api/v1/namespaces/default/pods/bare')).toBe(true);
   });
   test('cluster-info, version', () => {
     expect(run('cluster-info').stdout).toBe("Kubernetes control plane is running at https://127.0.0.1:6443\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n");
