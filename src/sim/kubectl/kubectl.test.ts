@@ -319,12 +319,12 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
       stderr: 'error: unable to drain node "node-2" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare, continuing command...\nThere are pending nodes to be drained:\n node-2\nerror: cannot delete Pods that declare no controller (use --force to override): default/bare\n',
       exitCode: 1,
     });
-    // With --force they go, with a warning, and drain waits for them with GETs.
+    // With --force they go, with a warning, and drain waits for them with GETs (this fixture has no
+    // kubelet to finish the deletions, so it waits until its timeout).
     const from = c.log.length;
-    const r = runKubectl(c, 'drain node-2 --ignore-daemonsets --force');
-    expect(r.stderr).toBe('Warning: deleting Pods that declare no controller: default/bare\n');
+    const r = runKubectl(c, 'drain node-2 --ignore-daemonsets --force --timeout=3s');
+    expect(r.stderr.split('\n')[0]).toBe('Warning: deleting Pods that declare no controller: default/bare');
     expect(r.stdout).toContain('evicting pod default/bare\n');
-    expect(r.stdout).toMatch(/pod\/bare evicted\nnode\/node-2 drained\n$/);
     expect(c.log.slice(from).some((x) => x.verb === 'GET' && x.path === '/api/v1/namespaces/default/pods/bare')).toBe(true);
   });
   test('cluster-info, version', () => {
