@@ -84,6 +84,38 @@ export function resourcePath(resource: string, namespace?: string, name?: string
   return p;
 }
 
+/** url.QueryEscape: all but letters, digits and `-_.~` percent-encoded, a space as `+`. */
+export function queryEscape(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
+}
+
+/** url.Values.Encode: `k=v` pairs in key order, escaped, joined by `&` (what client-go puts after `?`). */
+export function encodeQuery(q: Record<string, string | undefined>): string {
+  return Object.keys(q).filter((k) => q[k] !== undefined).sort().map((k) => `${queryEscape(k)}=${queryEscape(q[k]!)}`).join('&');
+}
+
+/**
+ * The query of a request as client-go encodes its options and an audit log's requestURI shows it:
+ * a LIST's selectors, resourceVersion and limit, a log's container, a write's dryRun=All.
+ */
+function requestQuery(req: ApiRequest): string {
+  const o = req.options;
+  if (!o) return '';
+  const list = req.verb === 'list';
+  const write = req.verb !== 'get' && req.verb !== 'list';
+  if (!(list && (o.labelSelector || o.fieldSelector || o.resourceVersion !== undefined || o.limit !== undefined))
+    && !(write && o.dryRun) && !(req.subresource === 'log' && (o.container || o.previous))) return '';
+  return encodeQuery({
+    labelSelector: list && o.labelSelector ? o.labelSelector : undefined,
+    fieldSelector: list && o.fieldSelector ? o.fieldSelector : undefined,
+    resourceVersion: list ? o.resourceVersion : undefined,
+    limit: list && o.limit !== undefined ? String(o.limit) : undefined,
+    dryRun: write && o.dryRun ? 'All' : undefined,
+    container: req.subresource === 'log' ? o.container || undefined : undefined,
+    previous: req.subresource === 'log' && o.previous ? 'true' : undefined,
+  });
+}
+
 /** The strings one object is known by: its etcd key, its log name, its REST path and its informer key. */
 interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
 
@@ -194,6 +226,8 @@ export interface RequestOptions {
   patchType?: 'strategic' | 'merge' | 'json';
   /** DELETE: what happens to the object's dependents (Background by default; see the garbage collector). */
   propagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
+  /** LIST: the page size the client asks for (kubectl get's --chunk-size, 500); logged, every page is one here. */
+  limit?: number;
   /** pods/log: which container, and its previous (terminated) instance. */
   container?: string;
   previous?: boolean;
@@ -1106,7 +1140,9 @@ function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number
   const name = extra.name ?? req.name;
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
   const known = RESOURCES[req.resource] !== undefined;
-  const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  const bare = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  const query = requestQuery(req);
+  const path = query ? flatten(`${bare}?${query}`) : bare;
   // A create names a new object: building its name beats caching strings most creates never reuse.
   const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : flatten(`${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`);
   // The common shapes as whole literals (a field added afterwards would live outside the object);
@@ -1239,9 +1275,10 @@ function dryRunRequest(h: ApiHost, component: string, req: ApiRequest, identity:
   };
   dryRunHosts.add(scratch);
   const res = handleRequest(scratch, component, req, identity);
+  // (Their paths carry ?dryRun=All: the request's options say so.)
   for (const rec of scratch.log) {
     const { revision: _revision, ...kept } = rec;
-    appendRecord(h.log, { ...kept, path: `${rec.path}?dryRun=All` });
+    appendRecord(h.log, kept);
   }
   if (!res.ok) return res;
   const obj = res.object as Obj;
@@ -1792,8 +1829,7 @@ export function openWatch(h: ApiHost, component: string, resource: string, opts:
   const f = h.apiServer.faults;
   const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
     t: h.now, component, kind: 'request', verb: 'WATCH',
-    path: resourcePath(resource, opts.namespace) + '?watch=true' + (opts.resourceVersion !== undefined ? `&resourceVersion=${opts.resourceVersion}` : '')
-      + (opts.fieldSelector ? `&fieldSelector=${opts.fieldSelector}` : '') + (opts.labelSelector ? `&labelSelector=${opts.labelSelector}` : ''),
+    path: resourcePath(resource, opts.namespace) + '?' + encodeQuery({ fieldSelector: opts.fieldSelector || undefined, labelSelector: opts.labelSelector || undefined, resourceVersion: opts.resourceVersion, watch: 'true' }),
     code, stage, message,
   });
   const refuse = (st: Status, stage: Stage): ApiResult<never> => { logWatch(st.code, stage, st.message); return { ok: false, code: st.code, status: st }; };

@@ -142,7 +142,7 @@ kube-system       Active   10m
 default     9m55s       Normal   ScalingReplicaSet   Deployment/web   Scaled up replica set web-7c5ddbdf54 from 0 to 3
 `);
     // One LIST of every namespace's Events (the API applied the involvedObject field selector).
-    expect(c.log.at(-1)).toMatchObject({ component: 'kubectl', verb: 'GET', path: '/api/v1/events', code: 200 });
+    expect(c.log.at(-1)).toMatchObject({ component: 'kubectl', verb: 'GET', path: '/api/v1/events?fieldSelector=involvedObject.kind%3DDeployment%2CinvolvedObject.name%3Dweb&limit=500', code: 200 });
     expect(run('events --types=Warning')).toEqual({ stdout: '', stderr: 'No events found in default namespace.\n', exitCode: 0 });
     expect(run('events --types=Loud').stderr).toBe('error: valid --types are Normal or Warning\n');
     expect(run('events --for web').stderr).toBe('error: --for must be in resource/name form\n');

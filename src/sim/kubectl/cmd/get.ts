@@ -19,6 +19,9 @@ function sortOrFail(items: Obj[], field: string, passes: number): void {
   try { sortByField(items, field, passes); } catch (e) { if (e instanceof SortByError) throw new Fail(`error: ${e.message}`); throw e; }
 }
 
+/** kubectl get's default --chunk-size. */
+const CHUNK_SIZE = 500;
+
 /** kubectl get: the objects named or selected, printed as the output format asks; -w watches on. */
 export function cmdGet(r: Run, argv: string[]): void {
   const p = parse(r, 'get', argv, {
@@ -53,7 +56,8 @@ export function cmdGet(r: Run, argv: string[]): void {
   const groups: { kind: KindInfo; items: Obj[]; resourceVersion?: string }[] = [];
   const errors: string[] = [];
   for (const kind of t.kinds) {
-    const { items, resourceVersion } = listAt(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'));
+    // The resource builder asks for pages of --chunk-size (500) objects: one page holds them all here.
+    const { items, resourceVersion } = listAt(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'), CHUNK_SIZE);
     // One server-side Table per list: get sorts its rows, then the SortingPrinter sorts them again.
     if (field && human) sortOrFail(items, field, 2);
     groups.push({ kind, items, resourceVersion });

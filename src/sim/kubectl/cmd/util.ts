@@ -95,9 +95,10 @@ export function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: 
   return listAt(r, kind, ns, selector, fieldSelector).items;
 }
 
-/** list, with the list's resourceVersion (where a watch that follows it starts). */
-export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): { items: Obj[]; resourceVersion: string } {
+/** list, with the list's resourceVersion (where a watch that follows it starts); `limit`: the page size asked for. */
+export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string, limit?: number): { items: Obj[]; resourceVersion: string } {
   const opts: Obj = {};
+  if (limit !== undefined) opts.limit = limit;
   if (selector) opts.labelSelector = selector;
   if (fieldSelector) opts.fieldSelector = fieldSelector;
   const res = r.must<Obj>({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
