@@ -26,7 +26,7 @@ const WORDS = ['get', 'describe', 'apply', 'create', 'deployment', 'scale', 'set
 
 const line = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 12 })), { maxLength: 7 }).map((ws) => ws.join(' '));
 // (A simulated watch also ends with its own note on stderr: a real one runs until Ctrl-C.)
-const errorLine = /^(error: |Error from server|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|The request is invalid|Warning: |warning: |No resources found|No events found|You must specify|There are pending|\(watch ended: |\nTo further debug)/;
+const errorLine = /^(error: |Error from server|Error: flags cannot be placed before plugin name|The connection to the server|The [A-Z][A-Za-z]+ ".*" is invalid|The request is invalid|Warning: |warning: |No resources found|No events found|You must specify|There are pending|\(watch ended: |\nTo further debug)/;
 
 describe('fuzz', () => {
   test('kubectl lines never throw and end in output or a kubectl-style error', () => {

@@ -13,7 +13,7 @@ import { cmdDescribe } from './describe.ts';
 import { cmdCordon, cmdDrain } from './drain.ts';
 import { cmdEvents } from './events.ts';
 import { cmdExpose } from './expose.ts';
-import { GLOBAL_VALUED } from './flags.ts';
+import { GLOBAL_BOOL, GLOBAL_VALUED } from './flags.ts';
 import { cmdGet } from './get.ts';
 import { KUBECTL_HELP } from './help.ts';
 import { cmdLabel } from './label.ts';
@@ -106,8 +106,14 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     const pre: string[] = [];
     while (args.length && args[0].startsWith('-')) {
       const a = args.shift()!;
+      const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+      // kubectl's plugin handler reads the first word that is no flag it knows as a command name.
+      if (!GLOBAL_VALUED.has(name) && !GLOBAL_BOOL.has(name) && !/^-n./.test(a)) throw new Fail(`Error: flags cannot be placed before plugin name: ${a}`);
       pre.push(a);
-      if (GLOBAL_VALUED.has(a) && args.length) pre.push(args.shift()!);
+      if (GLOBAL_VALUED.has(a)) {
+        if (!args.length) throw new Fail(`error: flag needs an argument: ${a.startsWith('--') ? a : `'${a.slice(1)}' in ${a}`}\nSee 'kubectl --help' for usage.`);
+        pre.push(args.shift()!);
+      }
     }
     const cmd = args.shift();
     if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }

@@ -10,7 +10,7 @@ import { untilWithSync } from './watch.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
   const t = targets(args);
-  if (!t.names.length) throw new Fail(`error: required resource not specified\nSee 'kubectl rollout ${sub} -h' for help and examples`);
+  if (!t.names.length) throw new Fail('error: required resource not specified');
   const { kind, name } = t.names[0];
   if (kind.resource !== 'deployments') throw new Fail(`error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`);
   return { name };
@@ -46,7 +46,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
   const sub = argv[0];
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
   if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
-  if (!subs.includes(sub)) throw new Fail(`error: unknown command "${sub}" for "kubectl rollout"`);
+  if (!subs.includes(sub)) throw new Fail(`error: unknown command "${sub}"\nSee 'kubectl rollout -h' for help and examples`);
   const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);

@@ -31,7 +31,8 @@ export function cmdRun(r: Run, argv: string[]): void {
   const container: Obj = { name, image, resources: {} };
   const port = str(p, 'port');
   if (port !== undefined) {
-    if (!/^\d+$/.test(port)) throw new Fail(`error: invalid argument "${port}" for "--port" flag: strconv.ParseInt: parsing "${port}": invalid syntax`);
+    // --port is a string flag: run's generator reads it with strconv.Atoi.
+    if (!/^[+-]?\d+$/.test(port)) throw new Fail(`error: strconv.Atoi: parsing "${port}": invalid syntax`);
     container.ports = [{ containerPort: Number(port) }];
   }
   if (tail.length) container[bool(p, 'command') ? 'command' : 'args'] = tail;
