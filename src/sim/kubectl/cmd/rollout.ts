@@ -56,16 +56,16 @@ export function cmdRollout(r: Run, argv: string[]): void {
   switch (sub) {
     case 'status': {
       // The GET above is the resource builder's; then kubectl lists and watches the Deployment
-      // (fieldSelector metadata.name=NAME) and prints the status of each notification when it reads
-      // differently from the last, until the rollout finishes; here simulated time runs meanwhile,
-      // up to the progress deadline (plus slack). --watch=false prints the status once.
+      // (fieldSelector metadata.name=NAME) and prints the status of the list's object and of each
+      // notification (the same line again when a change leaves it reading the same, as the real
+      // one does), until the rollout finishes; here simulated time runs meanwhile, up to the
+      // progress deadline (plus slack). --watch=false prints the status once.
       const deadline = r.now + ((d.spec?.progressDeadlineSeconds ?? 600) + 60) * 1000;
-      let last = '';
       const done = untilWithSync(r, kindInfo('deployments'), ns, name, deadline, (o) => {
         if (!o) throw new Fail('error: object has been deleted');
         const s = rolloutStatusLine(o);
         if (s.error) throw new Fail(s.line);
-        if (s.line !== last) { r.print(s.line + '\n'); last = s.line; }
+        r.print(s.line + '\n');
         return s.done || p.flags.watch === false;
       });
       if (!done) throw new Fail('error: timed out waiting for the condition');
