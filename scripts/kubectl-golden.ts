@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GOLDEN_CASES } from '../src/sim/kubectl/index.ts';
+import { GOLDEN_CASES } from './lib/kubectl-golden-cases.ts';
 import { runJudge } from './lib/kubectl-judge.ts';
 
 const bin = process.argv[2] ?? process.env.KUBECTL_JUDGE;

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GoldenCase } from '../../src/sim/kubectl/index.ts';
+import type { GoldenCase } from './kubectl-golden-cases.ts';
 
 /** What a command line printed and its exit code. */
 export interface GoldenResult { stdout: string; stderr: string; exitCode: number }

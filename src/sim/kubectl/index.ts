@@ -7,5 +7,3 @@ export { runScript, parseScript } from './script.ts';
 export { runSimCommand, formatSimTime, SIM_USAGE } from './sim-commands.ts';
 /** The requests kubectl's commands send, shared with the figures' buttons. */
 export { deploymentFor, scaleRequest, setImageRequest, deletePodRequest, containerNameFromImage } from './generators.ts';
-/** The command lines the golden test holds to real kubectl (for scripts/kubectl-golden.ts, which captures them). */
-export { GOLDEN_CASES, type GoldenCase } from './golden/cases.ts';

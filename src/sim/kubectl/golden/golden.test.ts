@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { createCluster } from '../../cluster.ts';
 import { runKubectl } from '../kubectl.ts';
-import { GOLDEN_CASES } from './cases.ts';
+import { GOLDEN_CASES } from '../../../../scripts/lib/kubectl-golden-cases.ts';
 import fixture from './kubectl-1.35.json';
 import type { GoldenResult } from '../../../../scripts/lib/kubectl-judge.ts';
 

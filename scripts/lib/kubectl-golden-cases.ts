@@ -2,7 +2,8 @@
 // before it talks to a server (unknown commands and flags, missing arguments, output formats,
 // JSONPath, the objects a client dry run prints), so the real binary, pointed at a dead server,
 // gives the answer the simulator must give. scripts/kubectl-golden.ts captures them into
-// kubectl-1.35.json.
+// src/sim/kubectl/golden/kubectl-1.35.json, which src/sim/kubectl/golden/golden.test.ts holds the
+// simulator to.
 
 /** One command line (argv after `kubectl`), with its standard input when it reads one. */
 export interface GoldenCase {
