@@ -11,6 +11,7 @@ import { runJudge } from './lib/kubectl-judge.ts';
 const bin = process.argv[2] ?? process.env.KUBECTL_JUDGE;
 if (!bin) { console.error('usage: node scripts/kubectl-golden.ts /path/to/kubectl'); process.exit(2); }
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'kubectl', 'golden', 'kubectl-1.35.json');
-const results = GOLDEN_CASES.map(({ args, stdin }) => ({ args, ...(stdin === undefined ? {} : { stdin }), ...runJudge(bin, { args, stdin }) }));
+const results = [];
+for (const c of GOLDEN_CASES) results.push({ args: c.args, ...(c.stdin === undefined ? {} : { stdin: c.stdin }), ...await runJudge(bin, c) });
 writeFileSync(out, JSON.stringify(results, null, 1) + '\n');
 console.log(`${results.length} cases written to ${out}`);

@@ -9,6 +9,8 @@
 export interface GoldenCase {
   args: string[];
   stdin?: string;
+  /** The real kubectl needs the server's discovery to map the kind (the judge serves it on loopback). */
+  discovery?: boolean;
   /** Why the simulator, on purpose, prints something else (the test checks that it still does). */
   differs?: string;
 }
@@ -91,6 +93,10 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { args: [...dep, '-o', 'foo'] },
   { args: ['run', 'web', '--image=nginx', '--dry-run=client', '-o', 'table'] },
   { args: ['create', 'namespace', 'demo', '--dry-run=client', '-o', 'wide'] },
+  // kubectl get, with the server's discovery to map the types (nothing past it is asked).
+  ...[['get', 'pods', '-o', 'foo'], ['get', 'pods', '-o', 'jsonpath={.x'], ['get', 'pods', '-o', 'custom-columns='], ['get', 'pods', '-o', 'custom-columns=NAME'],
+    ['get', 'foo'], ['get', 'pods,foo'], ['get', 'deploy/web', 'pods'], ['get', 'pods', 'deploy/web'], 
+    ['describe', 'foo'], ['get', 'pods', ''], ['delete', 'pods'], ['label', 'foo', 'a', 'x=y']].map((args) => ({ args, discovery: true })),
   // JSONPath: parse errors, and what it prints for maps, lists and scalars.
   { args: [...dep, '-o', 'jsonpath={.x'] },
   { args: [...dep, '-o', 'jsonpath={.metadata.labels}'] },
@@ -106,8 +112,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { args: [...dep, '-o', 'jsonpath={]'] },
   { args: [...dep, '-o', 'jsonpath={.spec.template.spec.containers[}'] },
   { args: [...dep, '-o', 'jsonpath={range .x}'] },
-  // Client dry runs: the object kubectl's generators build (kubectl run's dry run asks the server's
-  // discovery for the Pod's mapping first, so it has no case here).
+  // Client dry runs: the object kubectl's generators build (kubectl run's asks the server's discovery
+  // for the Pod's mapping first: the judge serves it).
   { args: [...dep, '-o', 'yaml'] },
   { args: [...dep, '-o', 'json'] },
   { args: [...dep, '-o', 'name'] },
@@ -123,6 +129,13 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { args: ['create', 'service', 'nodeport', 'web', '--tcp=80:8080', '--dry-run=client', '-o', 'json'] },
   { args: ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80', '--dry-run=client', '-o', 'json'] },
   { args: [...dep, '-o', 'go-template={{.metadata.name}}'], differs: 'Go templates are not simulated: the simulator says so' },
+  { args: ['run', 'web', '--image=nginx', '--dry-run=client', '-o', 'yaml'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--dry-run=client', '-o', 'json'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--port=80', '--labels=app=web,tier=fe', '--dry-run=client', '-o', 'yaml'], discovery: true },
+  { args: ['run', 'web', '--image=busybox', '--restart=Never', '--dry-run=client', '-o', 'yaml', '--', 'sleep', '3600'], discovery: true },
+  { args: ['run', 'web', '--image=busybox', '--command', '--dry-run=client', '-o', 'yaml', '--', 'sh', '-c', 'echo hi'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--dry-run=client'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '-n', 'demo', '--dry-run=client', '-o', 'yaml'], discovery: true },
   { args: ['run', 'web', '--image=nginx', '--restart=Sometimes', '--dry-run=client'] },
   { args: [...dep.slice(0, 4), '--dry-run=maybe'] },
   { args: [...dep.slice(0, 4), '--dry-run', '-o', 'name'] },

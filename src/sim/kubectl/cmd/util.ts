@@ -79,7 +79,7 @@ export function targets(args: string[]): { kinds: KindInfo[]; names: { kind: Kin
   if (args.every((a) => a.includes('/'))) {
     return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t), name: n.join('/') }; }) };
   }
-  if (args[0].includes('/')) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
+  if (args.some((a) => a.includes('/'))) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
   // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
   // The category `all` stands for the workload kinds this cluster serves, in kubectl's order.
   const types = args[0].split(',').flatMap((t) => (t === 'all' ? ALL_CATEGORY : [t]));

@@ -37,7 +37,7 @@ describe('golden: kubectl 1.35', () => {
     const { runJudge } = await import('../../../../scripts/lib/kubectl-judge.ts');
     const seen = (args: string[], r: GoldenResult) => ({ args, stdout: r.stdout, stderr: withoutKlogHeaders(r.stderr), exitCode: r.exitCode });
     for (const c of GOLDEN_CASES) {
-      expect(seen(c.args, runJudge(judge!, c))).toEqual(seen(c.args, FIXTURE.find((f) => label(f.args) === label(c.args))!));
+      expect(seen(c.args, await runJudge(judge!, c))).toEqual(seen(c.args, FIXTURE.find((f) => label(f.args) === label(c.args))!));
     }
   }, 120_000);
 });
