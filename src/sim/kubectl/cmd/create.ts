@@ -3,7 +3,7 @@ import { deploymentFor } from '../generators.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
@@ -37,8 +37,9 @@ export function cmdCreate(r: Run, argv: string[]): void {
     throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
   }
   if (argv[0] !== 'deployment' && argv[0] !== 'deploy') {
-    if (argv[0] === '-f' || argv[0]?.startsWith('--filename')) { cmdApplyAsCreate(r, argv); return; }
-    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: unknown command "${argv[0]}" for "kubectl create"` : 'error: must specify one of -f and -k');
+    if (argv[0]?.startsWith('-')) { cmdApplyAsCreate(r, argv); return; }
+    // `kubectl create` runs itself (it takes -f) when the word names no subcommand.
+    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: Unexpected args: [${argv.filter((a) => !a.startsWith('-')).join(' ')}]\nSee 'kubectl create -h' for help and examples` : 'error: must specify one of -f and -k');
   }
   const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
@@ -117,7 +118,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   if (sub === 'loadbalancer' || sub === 'externalname') {
     throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: ${sub === 'loadbalancer' ? 'the simulated cluster has no cloud load balancers' : 'the simulated cluster has no DNS'}`);
   }
-  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl create service"` : 'error: Required subcommand not specified.');
+  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? unknownSubcommand('create service', argv) : 'error: Required subcommand not specified.');
   const type = types[sub];
   const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
@@ -149,7 +150,8 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
   const p = parse(r, 'create', argv, { filename: { kind: 'string', short: 'f' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  const file = str(p, 'filename')!;
+  const file = str(p, 'filename');
+  if (!file) throw new Fail('error: must specify one of -f and -k');
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   for (const m of objs) {
     const resource = resourceForKind(m.kind ?? '');

@@ -5,7 +5,7 @@ import { podTemplateText, sameTemplate } from '../describe.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, list, targets, type Obj, type Run } from './util.ts';
+import { Fail, list, targets, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { untilWithSync } from './watch.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
@@ -46,7 +46,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
   const sub = argv[0];
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
   if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
-  if (!subs.includes(sub)) throw new Fail(`error: unknown command "${sub}"\nSee 'kubectl rollout -h' for help and examples`);
+  if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
   const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);

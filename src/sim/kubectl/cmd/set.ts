@@ -1,12 +1,12 @@
 // kubectl set image (pkg/cmd/set): a strategic-merge patch of the pod template's containers.
 import { strategicMergePatch } from '../../api-server.ts';
 import { nsOf, parse } from './flags.ts';
-import { Fail, NO_RESOURCES, oneTarget, type Obj, type Run } from './util.ts';
+import { Fail, NO_RESOURCES, oneTarget, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl set image TYPE/NAME CONTAINER=IMAGE…: the containers' images replaced. */
 export function cmdSet(r: Run, argv: string[]): void {
-  if (argv[0] !== 'image') throw new Fail(argv[0] ? `error: unknown command "${argv[0]}" for "kubectl set"` : 'error: Required subcommand not specified.');
+  if (argv[0] !== 'image') throw new Fail(argv[0] ? unknownSubcommand('set', argv) : 'error: Required subcommand not specified.');
   const p = parse(r, 'set image', argv.slice(1), WRITE_FLAGS);
   const dry = dryRunStrategy(r, p);
   checkOutput(p);

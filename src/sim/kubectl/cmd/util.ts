@@ -126,6 +126,11 @@ export function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo
 /** The resource builder's error when a command is given no resources at all. */
 export const NO_RESOURCES = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
+/** A command group's refusal of a word that names none of its subcommands (kubectl's DefaultSubCommandRun). */
+export function unknownSubcommand(group: string, args: string[]): string {
+  return `error: unknown command "${args.filter((a) => !a.startsWith('-')).join(' ')}"\nSee 'kubectl ${group} -h' for help and examples`;
+}
+
 /** strconv.ParseBool. */
 export function parseGoBool(s: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
