@@ -38,9 +38,10 @@ export function dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiH
   };
   scratchHosts.add(scratch);
   const res = serve(scratch);
+  // (Their paths carry ?dryRun=All: the request's options say so.)
   for (const rec of scratch.log) {
     const { revision: _revision, ...kept } = rec;
-    appendRecord(h.log, { ...kept, path: `${rec.path}?dryRun=All` });
+    appendRecord(h.log, kept);
   }
   if (!res.ok) return res;
   const obj = res.object as Obj;

@@ -269,7 +269,7 @@ describe('more', () => {
     expect(r.ok).toBe(true);
     w.settle();
     expect(notes(w, 'r')).toEqual(['ADDED x']);
-    expect(w.state.log.some((l) => l.verb === 'WATCH' && l.path === '/api/v1/namespaces/default/pods?watch=true&resourceVersion=0')).toBe(true);
+    expect(w.state.log.some((l) => l.verb === 'WATCH' && l.path === '/api/v1/namespaces/default/pods?resourceVersion=0&watch=true')).toBe(true);
   });
   it('compaction keeps at least the last 5 minutes of history', () => {
     const w = testWorld();

@@ -16,6 +16,8 @@ export interface RequestOptions {
   patchType?: 'strategic' | 'merge' | 'json';
   /** DELETE: what happens to the object's dependents (Background by default; see the garbage collector). */
   propagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
+  /** LIST: the page size the client asks for (kubectl get's --chunk-size, 500); logged, every page is one here. */
+  limit?: number;
   /** pods/log: which container, and its previous (terminated) instance. */
   container?: string;
   previous?: boolean;

@@ -75,6 +75,16 @@ export function resourcePath(resource: string, namespace?: string, name?: string
   return p;
 }
 
+/** url.QueryEscape: all but letters, digits and `-_.~` percent-encoded, a space as `+`. */
+export function queryEscape(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
+}
+
+/** url.Values.Encode: `k=v` pairs in key order, escaped, joined by `&` (what client-go puts after `?`). */
+export function encodeQuery(q: Record<string, string | undefined>): string {
+  return Object.keys(q).filter((k) => q[k] !== undefined).sort().map((k) => `${queryEscape(k)}=${queryEscape(q[k]!)}`).join('&');
+}
+
 /** The strings one object is known by: its etcd key, its log name, its REST path and its informer key. */
 interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
 

@@ -2,9 +2,32 @@
 import { flatten } from '../names.ts';
 import { type RequestRecord, type Stage, appendBuiltRecord, appendRecord } from './request-log.ts';
 import type { ApiRequest, ApiResult } from './request.ts';
-import { RESOURCES, cachedPath, namesOf, resourcePath } from './resources.ts';
+import { RESOURCES, cachedPath, encodeQuery, namesOf, resourcePath } from './resources.ts';
 import type { ApiHost } from './server.ts';
 import type { Status } from './status.ts';
+
+
+/**
+ * The query of a request as client-go encodes its options and an audit log's requestURI shows it:
+ * a LIST's selectors, resourceVersion and limit, a log's container, a write's dryRun=All.
+ */
+function requestQuery(req: ApiRequest): string {
+  const o = req.options;
+  if (!o) return '';
+  const list = req.verb === 'list';
+  const write = req.verb !== 'get' && req.verb !== 'list';
+  if (!(list && (o.labelSelector || o.fieldSelector || o.resourceVersion !== undefined || o.limit !== undefined))
+    && !(write && o.dryRun) && !(req.subresource === 'log' && (o.container || o.previous))) return '';
+  return encodeQuery({
+    labelSelector: list && o.labelSelector ? o.labelSelector : undefined,
+    fieldSelector: list && o.fieldSelector ? o.fieldSelector : undefined,
+    resourceVersion: list ? o.resourceVersion : undefined,
+    limit: list && o.limit !== undefined ? String(o.limit) : undefined,
+    dryRun: write && o.dryRun ? 'All' : undefined,
+    container: req.subresource === 'log' ? o.container || undefined : undefined,
+    previous: req.subresource === 'log' && o.previous ? 'true' : undefined,
+  });
+}
 
 export function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number, extra: { revision?: number; stage?: Stage; message?: string; node?: string; name?: string } = {}): void {
   const method = req.verb === 'get' || req.verb === 'list' ? 'GET' : req.verb === 'watch' ? 'WATCH'
@@ -12,7 +35,9 @@ export function logRequest(h: ApiHost, component: string, req: ApiRequest, code:
   const name = extra.name ?? req.name;
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
   const known = RESOURCES[req.resource] !== undefined;
-  const path = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  const bare = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  const query = requestQuery(req);
+  const path = query ? flatten(`${bare}?${query}`) : bare;
   // A create names a new object: building its name beats caching strings most creates never reuse.
   const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : flatten(`${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`);
   // The common shapes as whole literals (a field added afterwards would live outside the object);

@@ -8,7 +8,7 @@ import type { ApiServerConfig } from './config.ts';
 import { authorize } from './rbac.ts';
 import { type Stage, type WatchEventType, appendRecord } from './request-log.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { RESOURCES, resourcePath } from './resources.ts';
+import { RESOURCES, encodeQuery, resourcePath } from './resources.ts';
 import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../util/labels.ts';
 import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
@@ -75,8 +75,7 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   const f = h.apiServer.faults;
   const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
     t: h.now, component, kind: 'request', verb: 'WATCH',
-    path: resourcePath(resource, opts.namespace) + '?watch=true' + (opts.resourceVersion !== undefined ? `&resourceVersion=${opts.resourceVersion}` : '')
-      + (opts.fieldSelector ? `&fieldSelector=${opts.fieldSelector}` : '') + (opts.labelSelector ? `&labelSelector=${opts.labelSelector}` : ''),
+    path: resourcePath(resource, opts.namespace) + '?' + encodeQuery({ fieldSelector: opts.fieldSelector || undefined, labelSelector: opts.labelSelector || undefined, resourceVersion: opts.resourceVersion, watch: 'true' }),
     code, stage, message,
   });
   const refuse = (st: Status, stage: Stage): ApiResult<never> => { logWatch(st.code, stage, st.message); return { ok: false, code: st.code, status: st }; };

@@ -35,8 +35,10 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
       if (def.kind === 'bool') {
         if (eq >= 0) {
           const v = a.slice(eq + 1);
-          if (v !== 'true' && v !== 'false') throw new FlagError(`invalid argument "${v}" for "--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
-          flags[name] = v === 'true';
+          // strconv.ParseBool; pflag names the flag with its shorthand (`-w, --watch`).
+          const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined;
+          if (b === undefined) throw new FlagError(`invalid argument "${v}" for "${def.short ? `-${def.short}, ` : ''}--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+          flags[name] = b;
         } else flags[name] = true;
       } else if (eq >= 0) set(flags, name, def, a.slice(eq + 1));
       else if (def.noOptDefault !== undefined) set(flags, name, def, def.noOptDefault);

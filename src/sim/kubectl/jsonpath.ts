@@ -27,7 +27,12 @@ export function parseJsonPath(template: string): Node[] {
     if (open === -1) { tokens.push({ text: template.slice(i) }); break; }
     if (open > i) tokens.push({ text: template.slice(i, open) });
     const close = closingBrace(template, open);
-    if (close === -1) throw new JsonPathError(`unclosed action`);
+    if (close === -1) {
+      // The parser reads the action before it finds no end: a character it cannot read is named first.
+      const rest = template.slice(open + 1).trim().replace(/^range /, '');
+      try { if (rest && !/^["']/.test(rest)) parsePath(rest); } catch (e) { if (e instanceof JsonPathError && e.message.startsWith('unrecognized character')) throw e; }
+      throw new JsonPathError(`unclosed action`);
+    }
     tokens.push({ expr: template.slice(open + 1, close).trim() });
     i = close + 1;
   }
@@ -53,7 +58,7 @@ export function parseJsonPath(template: string): Node[] {
     if (e.startsWith('"')) { top.push({ k: 'text', text: unquote(e) }); continue; }
     top.push({ k: 'expr', steps: parsePath(e) });
   }
-  if (ranges.length) throw new JsonPathError('unclosed range');
+  // A range left open runs to the end of the template (client-go's parser does not refuse it).
   return stack[0];
 }
 
@@ -79,7 +84,7 @@ function parsePath(src: string): Step[] {
   if (s.startsWith('$') || s.startsWith('@')) s = s.slice(1);
   const steps: Step[] = [];
   let i = 0;
-  const name = () => { const m = /^[A-Za-z0-9_-]+/.exec(s.slice(i)); if (!m) throw new JsonPathError(`unrecognized character in action: ${JSON.stringify(s.slice(i, i + 1))}`); i += m[0].length; return m[0]; };
+  const name = () => { const m = /^[A-Za-z0-9_-]+/.exec(s.slice(i)); if (!m) throw new JsonPathError(`unrecognized character in action: ${goRune(s.slice(i, i + 1))}`); i += m[0].length; return m[0]; };
   while (i < s.length) {
     if (s.startsWith('..', i)) { i += 2; steps.push({ k: 'recursive', name: name() }); continue; }
     if (s[i] === '.') { i++; if (i < s.length && s[i] !== '[' && s[i] !== '.') steps.push({ k: 'field', name: name() }); continue; }
@@ -97,7 +102,7 @@ function parsePath(src: string): Step[] {
     }
     // A bare name at the start (`{metadata.name}` is allowed by kubectl's relaxed syntax).
     if (steps.length === 0 && i === 0) { steps.push({ k: 'field', name: name() }); continue; }
-    throw new JsonPathError(`unrecognized character in action: ${JSON.stringify(s[i])}`);
+    throw new JsonPathError(`unrecognized character in action: ${goRune(s[i])}`);
   }
   return steps;
 }
@@ -151,8 +156,22 @@ function collect(v: unknown, name: string, out: unknown[]): void {
   for (const x of Object.values(v as object)) collect(x, name, out);
 }
 
+/** Go's %#U of a character: `U+005D ']'` (U+FFFD for the end of the text). */
+function goRune(ch: string | undefined): string {
+  const c = ch === undefined || ch === '' ? 0xfffd : ch.codePointAt(0)!;
+  return `U+${c.toString(16).toUpperCase().padStart(4, '0')} '${String.fromCodePoint(c)}'`;
+}
+
+/** A value as the JSONPath printer prints it: strings as they are, the rest as encoding/json does (map keys sorted, <>& escaped). */
 function text(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
+  if (typeof v === 'string') return v;
+  return JSON.stringify(sortedKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])]));
+  return v;
 }
 
 function run(nodes: Node[], data: unknown, out: string[]): void {

@@ -142,7 +142,7 @@ kube-system       Active   10m
 default     9m55s       Normal   ScalingReplicaSet   Deployment/web   Scaled up replica set web-7c5ddbdf54 from 0 to 3
 `);
     // One LIST of every namespace's Events (the API applied the involvedObject field selector).
-    expect(c.log.at(-1)).toMatchObject({ component: 'kubectl', verb: 'GET', path: '/api/v1/events', code: 200 });
+    expect(c.log.at(-1)).toMatchObject({ component: 'kubectl', verb: 'GET', path: '/api/v1/events?fieldSelector=involvedObject.kind%3DDeployment%2CinvolvedObject.name%3Dweb&limit=500', code: 200 });
     expect(run('events --types=Warning')).toEqual({ stdout: '', stderr: 'No events found in default namespace.\n', exitCode: 0 });
     expect(run('events --types=Loud').stderr).toBe('error: valid --types are Normal or Warning\n');
     expect(run('events --for web').stderr).toBe('error: --for must be in resource/name form\n');
@@ -319,6 +319,13 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
       stderr: 'error: unable to drain node "node-2" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare, continuing command...\nThere are pending nodes to be drained:\n node-2\nerror: cannot delete Pods that declare no controller (use --force to override): default/bare\n',
       exitCode: 1,
     });
+    // With --force they go, with a warning, and drain waits for them with GETs (this fixture has no
+    // kubelet to finish the deletions, so it waits until its timeout).
+    const from = c.log.length;
+    const r = runKubectl(c, 'drain node-2 --ignore-daemonsets --force --timeout=3s');
+    expect(r.stderr.split('\n')[0]).toBe('Warning: deleting Pods that declare no controller: default/bare');
+    expect(r.stdout).toContain('evicting pod default/bare\n');
+    expect(c.log.slice(from).some((x) => x.verb === 'GET' && x.path === '/api/v1/namespaces/default/pods/bare')).toBe(true);
   });
   test('cluster-info, version', () => {
     expect(run('cluster-info').stdout).toBe("Kubernetes control plane is running at https://127.0.0.1:6443\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n");

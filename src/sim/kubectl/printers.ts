@@ -173,6 +173,38 @@ export function toJSON(v: unknown): string {
   return JSON.stringify(sortKeys(v), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
+/**
+ * The field order of the Go structs a generator fills (TypeMeta, ObjectMeta, DeploymentSpec,
+ * PodSpec, Container, ContainerPort, ServiceSpec, ServicePort …), as one list that keeps each
+ * struct's own order: encoding/json writes a typed object's fields in that order, not sorted.
+ */
+const STRUCT_FIELD_ORDER = [
+  'kind', 'apiVersion', 'metadata', 'spec', 'status', 'name', 'generateName', 'namespace', 'uid', 'resourceVersion',
+  'generation', 'creationTimestamp', 'deletionTimestamp', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'replicas', 'volumes', 'initContainers', 'containers', 'image', 'command', 'args', 'workingDir', 'hostPort',
+  'containerPort', 'protocol', 'appProtocol', 'port', 'targetPort', 'nodePort', 'ports', 'envFrom', 'env', 'resources',
+  'selector', 'matchLabels', 'matchExpressions', 'clusterIP', 'clusterIPs', 'type', 'template', 'strategy',
+  'restartPolicy', 'terminationGracePeriodSeconds', 'dnsPolicy', 'loadBalancer',
+];
+const structRank = new Map(STRUCT_FIELD_ORDER.map((k, i) => [k, i]));
+
+function structOrder(v: unknown, inMap = false): unknown {
+  if (Array.isArray(v)) return v.map((x) => structOrder(x));
+  if (!v || typeof v !== 'object') return v;
+  const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+  // Maps (labels, selectors' matchLabels) are Go maps: sorted keys. Structs: their field order.
+  const rank = (k: string) => structRank.get(k) ?? STRUCT_FIELD_ORDER.length;
+  keys.sort(inMap ? undefined : (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const maps = new Set(['labels', 'annotations', 'matchLabels', 'selector', 'nodeSelector']);
+  return Object.fromEntries(keys.map((k) => [k, structOrder((v as Record<string, unknown>)[k], !inMap && maps.has(k) && !isLabelSelector(k, v))]));
+}
+const isLabelSelector = (k: string, parent: object) => k === 'selector' && 'template' in parent;
+
+/** kubectl -o json of a typed object a generator built (a client dry run): Go's field order. */
+export function toTypedJSON(v: unknown): string {
+  return JSON.stringify(structOrder(v), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
 /** sigs.k8s.io/yaml output: sorted keys, sequences flush with their key, YAML 1.1 quoting (timestamps, yes/no). */
 export function toYAML(v: unknown): string {
   return stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 0, minContentWidth: 0 });

@@ -70,8 +70,8 @@ describe('kubelet: registration, lease, node status', () => {
       // SetNodeOwnerFunc: the lease is created owned by the Node as the API has it
       'GET /api/v1/nodes/node-1 200',
       'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases 201',
-      'GET /api/v1/pods 200',
-      'WATCH /api/v1/pods?watch=true&resourceVersion=15&fieldSelector=spec.nodeName=node-1 200', // (revisions 5 and 6: default/kubernetes and its EndpointSlice)
+      'GET /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1 200',
+      'WATCH /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1&resourceVersion=15&watch=true 200', // (revisions 5 and 6: default/kubernetes and its EndpointSlice)
     ]);
     const node = getNode(w);
     expect(node.spec).toEqual({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });

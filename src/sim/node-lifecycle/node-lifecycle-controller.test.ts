@@ -135,9 +135,9 @@ describe('node-lifecycle-controller', () => {
     w.advance(1000);
     const reqs = w.state.log.filter((r) => r.component === 'node-lifecycle-controller' && r.kind === 'request');
     expect(reqs.slice(0, 6).map((r) => `${r.verb} ${r.path}`)).toEqual([
-      'GET /api/v1/nodes', expect.stringMatching(/^WATCH \/api\/v1\/nodes\?watch=true&resourceVersion=\d+$/),
-      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', expect.stringMatching(/^WATCH \/apis\/coordination.k8s.io\/v1\/namespaces\/kube-node-lease\/leases\?watch=true/),
-      'GET /api/v1/pods', expect.stringMatching(/^WATCH \/api\/v1\/pods\?watch=true/),
+      'GET /api/v1/nodes', expect.stringMatching(/^WATCH \/api\/v1\/nodes\?resourceVersion=\d+&watch=true$/),
+      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', expect.stringMatching(/^WATCH \/apis\/coordination.k8s.io\/v1\/namespaces\/kube-node-lease\/leases\?resourceVersion=\d+&watch=true$/),
+      'GET /api/v1/pods', expect.stringMatching(/^WATCH \/api\/v1\/pods\?resourceVersion=\d+&watch=true$/),
     ]);
     const reg = events(w).filter((e) => e.reason === 'RegisteredNode').map((e) => e.message);
     expect(reg).toEqual(['Node node-1 event: Registered Node node-1 in Controller', 'Node node-2 event: Registered Node node-2 in Controller', 'Node node-3 event: Registered Node node-3 in Controller']);

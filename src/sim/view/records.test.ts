@@ -186,6 +186,19 @@ describe('stepRecordsOf', () => {
     expect(first('MODIFIED leases')).toMatchObject({ heartbeat: true, to: 'kube-controller-manager' });
   });
 
+  test('the query of a request, as client-go encodes it, is read back into the sentence', () => {
+    const c = createCluster({ seed: 1 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27');
+    c.settle();
+    const list = kubectl(c, 'get pods -l app=web').find((r) => r.verb === 'GET')!;
+    expect(list).toMatchObject({ path: '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=500', sentence: 'kubectl asks the API server to list pods labelled app=web.' });
+    const watch = kubectl(c, 'wait --for=condition=Available=False deploy/web --timeout=1s').find((r) => r.verb === 'WATCH')!;
+    expect(watch.path).toMatch(/^\/apis\/apps\/v1\/namespaces\/default\/deployments\?fieldSelector=metadata\.name%3Dweb&resourceVersion=\d+&watch=true$/);
+    expect(watch.sentence).toMatch(/^kubectl opens a watch on Deployments with metadata\.name=web from revision \d+\.$/);
+    const dry = kubectl(c, 'scale deploy web --replicas=2 --dry-run=server').find((r) => r.verb === 'PATCH')!;
+    expect(dry.path).toBe('/apis/apps/v1/namespaces/default/deployments/web/scale?dryRun=All');
+    checkRecord(list); checkRecord(watch); checkRecord(dry);
+  });
   test('an idle cluster is all heartbeats', () => {
     const c = createCluster({ seed: 1 });
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=3');

@@ -79,7 +79,7 @@ interface Target {
   subresource: string | null;
   /** A CRI record's container, or its image. */
   container: string | null;
-  /** A watch request's query (`resourceVersion`, `fieldSelector`, `labelSelector`), as the API server wrote it. */
+  /** A list's or watch's query (`resourceVersion`, `fieldSelector`, `labelSelector`, `limit`), decoded. */
   query: Record<string, string>;
 }
 
@@ -88,11 +88,12 @@ function targetOf(rec: RequestRecord): Target {
   if (rec.kind === 'request' && rec.path) {
     const q = rec.path.indexOf('?');
     const path = q < 0 ? rec.path : rec.path.slice(0, q);
-    // Split by hand: the values are written unescaped (`labelSelector=a=b`), so no URL decoding.
+    // url.Values as client-go encodes them (`labelSelector=app%3Dweb`, a space as `+`).
     if (q >= 0) {
+      const decode = (s: string) => { try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; } };
       for (const kv of rec.path.slice(q + 1).split('&')) {
         const eq = kv.indexOf('=');
-        if (eq > 0) t.query[kv.slice(0, eq)] = kv.slice(eq + 1);
+        if (eq > 0) t.query[decode(kv.slice(0, eq))] = decode(kv.slice(eq + 1));
       }
     }
     const segs = path.split('/').filter(Boolean);
@@ -273,7 +274,7 @@ function action(rec: RequestRecord, t: Target): string {
   switch (rec.verb) {
     case 'WATCH': return `watch ${watched(t)}`;
     case 'GET':
-      if (!t.name) return `list ${plural(t.resource)}${t.namespace && t.namespace !== 'default' ? ` in ${t.namespace}` : ''}`;
+      if (!t.name) return `list ${selected(t)}`;
       if (t.subresource === 'log') return `read the log of ${obj}`;
       if (ownLease) return 'read its Lease';
       if (own !== null && t.resource === 'nodes' && t.name === own) return 'read its own Node object';
@@ -300,6 +301,12 @@ function action(rec: RequestRecord, t: Target): string {
 
 /** "pods bound to node-1 from revision 15", "Deployments from revision 31". */
 function watched(t: Target): string {
+  const rv = t.query.resourceVersion;
+  return selected(t) + (rv && rv !== '0' ? ` from revision ${rv}` : '');
+}
+
+/** "pods bound to node-1", "pods labelled app=web": the objects a list or watch selects. */
+function selected(t: Target): string {
   let s = plural(t.resource);
   if (t.namespace && t.namespace !== 'default') s += ` in ${t.namespace}`;
   const field = t.query.fieldSelector;
@@ -308,8 +315,6 @@ function watched(t: Target): string {
   else if (field) s += ` with ${field}`;
   const label = t.query.labelSelector;
   if (label) s += ` labelled ${label}`;
-  const rv = t.query.resourceVersion;
-  if (rv && rv !== '0') s += ` from revision ${rv}`;
   return s;
 }
 

@@ -1,6 +1,8 @@
 // kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
-// last-applied-configuration annotation.
+// last-applied-configuration annotation, sent as a strategic-merge PATCH (nothing at all when it is empty).
+import { PATCH_MERGE_KEYS } from '../../apiserver/patch.ts';
 import { RESOURCES } from '../../apiserver/resources.ts';
+import { deepEqual } from '../../names.ts';
 import type { Parsed } from '../args.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
@@ -73,6 +75,9 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     return;
   }
   const live = cur.object as Obj;
+  if (live.metadata?.annotations?.[LAST_APPLIED] === undefined) {
+    r.warn(`Warning: resource ${resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`);
+  }
   const prev = (() => { try { return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}'); } catch { return {}; } })();
   const next: Obj = structuredClone(live);
   // A three-way merge in miniature: fields the last apply set but this one drops are removed;
@@ -93,12 +98,49 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     } else next[top] = manifest[top];
   }
   for (const top of Object.keys(prev)) if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
-  if (dry === 'client') { printWritten(r, p, dry, what, sameObject(next, live) ? 'unchanged' : 'configured', next); return; }
-  const res = r.req({ verb: 'update', resource, namespace: ns, name, body: next, options: writeOptions(dry) });
+  // The patch from what is stored to what the merge asks for; an empty one is not sent (kubectl
+  // prints `unchanged` and writes nothing).
+  const patch = twoWayPatch(live, next);
+  if (dry === 'client' || patch === undefined) { printWritten(r, p, dry, what, patch === undefined || sameObject(next, live) ? 'unchanged' : 'configured', patch === undefined ? live : next); return; }
+  const res = r.req({ verb: 'patch', resource, namespace: ns, name, body: patch, options: writeOptions(dry, { patchType: 'strategic' }) });
   if (!res.ok) throw new Fail(apiError(res.status));
   // A server dry run makes no revision: whether anything would change is read off the object.
   const changed = dry === 'server' ? !sameObject(res.object as Obj, live) : res.revision !== undefined;
   printWritten(r, p, dry, what, changed ? 'configured' : 'unchanged', res.object);
+}
+
+/**
+ * A strategic-merge patch that takes `from` to `to` (undefined when they are the same): changed and
+ * new fields as they are, removed ones null, lists with a merge key item by item (a removed item as
+ * `$patch: delete`), other lists whole.
+ */
+export function twoWayPatch(from: Obj, to: Obj, field = ''): Obj | undefined {
+  if (deepEqual(from, to)) return undefined;
+  const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (Array.isArray(from) && Array.isArray(to)) {
+    let key: string | undefined = PATCH_MERGE_KEYS[field];
+    if (field === 'ports') key = to.some((x: Obj) => isMap(x) && 'containerPort' in x) ? 'containerPort' : 'port';
+    const keyed = (l: Obj[]) => l.every((x) => isMap(x) && x[key!] !== undefined);
+    if (!key || key === 'names' || !keyed(from) || !keyed(to)) return to;
+    const out: Obj[] = [];
+    for (const item of to) {
+      const old = from.find((x: Obj) => x[key!] === item[key!]);
+      if (!old) { out.push(item); continue; }
+      const d = twoWayPatch(old, item);
+      if (d !== undefined) out.push({ [key]: item[key], ...d });
+    }
+    for (const old of from) if (!to.some((x: Obj) => x[key!] === old[key!])) out.push({ [key]: old[key], $patch: 'delete' });
+    return out;
+  }
+  if (!isMap(from) || !isMap(to)) return to;
+  const out: Obj = {};
+  for (const k of Object.keys(to)) {
+    if (!(k in from)) { out[k] = to[k]; continue; }
+    const d = twoWayPatch(from[k], to[k], k);
+    if (d !== undefined) out[k] = d;
+  }
+  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Strategic-merge in miniature: maps merge, lists of named items merge by name, the rest is replaced. */

@@ -2,7 +2,7 @@
 import { RESOURCES } from '../../apiserver/resources.ts';
 import { resolveKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 
 /** resourceVerbs and nonResourceURLVerbs of cani.go: other verbs get a warning, not a refusal. */
 const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
@@ -77,7 +77,8 @@ export function cmdAuth(r: Run, argv: string[]): void {
     r.print('Inspect authorization.\n\nAvailable Commands:\n  can-i         Check whether an action is allowed\n');
     return;
   }
-  if (argv[0] !== 'can-i') throw new Fail(`error: unknown command "${argv[0]}" for "kubectl auth"`);
+  if (argv[0] === 'whoami' || argv[0] === 'reconcile') throw new Fail(`error: kubectl auth ${argv[0]} is a real command that this simulator does not run (every kubectl line here acts as kubernetes-admin, or as --as names)`);
+  if (argv[0] !== 'can-i') throw new Fail(unknownSubcommand('auth', argv));
   cmdCanI(r, argv.slice(1));
 }
 

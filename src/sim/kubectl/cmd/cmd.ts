@@ -13,7 +13,7 @@ import { cmdDescribe } from './describe.ts';
 import { cmdCordon, cmdDrain } from './drain.ts';
 import { cmdEvents } from './events.ts';
 import { cmdExpose } from './expose.ts';
-import { GLOBAL_VALUED } from './flags.ts';
+import { GLOBAL_BOOL, GLOBAL_VALUED } from './flags.ts';
 import { cmdGet } from './get.ts';
 import { KUBECTL_HELP } from './help.ts';
 import { cmdLabel } from './label.ts';
@@ -57,6 +57,41 @@ const NOT_SIMULATED: Record<string, string> = {
   diff: 'apply the manifest and read the result with kubectl get -o yaml instead',
 };
 
+/**
+ * kubectl's root commands in the order cmd.go adds them (its help groups, then alpha, config,
+ * plugin, version, api-versions, api-resources, options): cobra suggests from this list, in this order.
+ */
+const ROOT_COMMANDS = [
+  'create', 'expose', 'run', 'set', 'explain', 'get', 'edit', 'delete', 'rollout', 'scale', 'autoscale',
+  'certificate', 'cluster-info', 'top', 'cordon', 'uncordon', 'drain', 'taint',
+  'describe', 'logs', 'attach', 'exec', 'port-forward', 'proxy', 'cp', 'auth', 'debug', 'events',
+  'diff', 'apply', 'patch', 'replace', 'wait', 'kustomize', 'label', 'annotate', 'completion',
+  'alpha', 'config', 'plugin', 'version', 'api-versions', 'api-resources', 'options',
+];
+
+/** cobra's ld: Levenshtein distance, here with case ignored as SuggestionsFor asks. */
+export function levenshtein(a: string, b: string): number {
+  a = a.toLowerCase(); b = b.toLowerCase();
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** cobra's SuggestionsFor: commands within distance 2 (SuggestionsMinimumDistance) or starting with what was typed. */
+export function suggestionsFor(typed: string): string[] {
+  return ROOT_COMMANDS.filter((c) => levenshtein(typed, c) <= 2 || c.startsWith(typed.toLowerCase()));
+}
+
+/** cobra's unknown-command error, with its "Did you mean this?" list. */
+function unknownCommand(cmd: string): string {
+  const s = suggestionsFor(cmd);
+  return `error: unknown command "${cmd}" for "kubectl"` + (s.length ? `\n\nDid you mean this?\n${s.map((x) => `\t${x}\n`).join('')}` : '');
+}
+
 /** Run one kubectl command line against the cluster (the `kubectl` word is optional). */
 export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?: string, host: KubectlHost = {}): KubectlResult {
   const r = new Run(cluster, stdin, host);
@@ -71,14 +106,20 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     const pre: string[] = [];
     while (args.length && args[0].startsWith('-')) {
       const a = args.shift()!;
+      const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+      // kubectl's plugin handler reads the first word that is no flag it knows as a command name.
+      if (!GLOBAL_VALUED.has(name) && !GLOBAL_BOOL.has(name) && !/^-n./.test(a)) throw new Fail(`Error: flags cannot be placed before plugin name: ${a}`);
       pre.push(a);
-      if (GLOBAL_VALUED.has(a) && args.length) pre.push(args.shift()!);
+      if (GLOBAL_VALUED.has(a)) {
+        if (!args.length) throw new Fail(`error: flag needs an argument: ${a.startsWith('--') ? a : `'${a.slice(1)}' in ${a}`}\nSee 'kubectl --help' for usage.`);
+        pre.push(args.shift()!);
+      }
     }
     const cmd = args.shift();
     if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
     const fn = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
     if (!fn && Object.hasOwn(NOT_SIMULATED, cmd)) throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
-    if (!fn) throw new Fail(`error: unknown command "${cmd}" for "kubectl"`);
+    if (!fn) throw new Fail(unknownCommand(cmd));
     fn(r, [...args, ...pre]);
   } catch (e) {
     if (e instanceof Fail) r.error(e.message);

@@ -3,7 +3,7 @@ import { deploymentFor } from '../generators.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
@@ -37,16 +37,18 @@ export function cmdCreate(r: Run, argv: string[]): void {
     throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
   }
   if (argv[0] !== 'deployment' && argv[0] !== 'deploy') {
-    if (argv[0] === '-f' || argv[0]?.startsWith('--filename')) { cmdApplyAsCreate(r, argv); return; }
-    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: unknown command "${argv[0]}" for "kubectl create"` : 'error: must specify one of -f and -k');
+    if (argv[0]?.startsWith('-')) { cmdApplyAsCreate(r, argv); return; }
+    // `kubectl create` runs itself (it takes -f) when the word names no subcommand.
+    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: Unexpected args: [${argv.filter((a) => !a.startsWith('-')).join(' ')}]\nSee 'kubectl create -h' for help and examples` : 'error: must specify one of -f and -k');
   }
   const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  const name = p.args[0];
-  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
+  // cobra checks the required flag before the command runs.
   const image = str(p, 'image');
   if (!image) throw new Fail('error: required flag(s) "image" not set');
+  const name = p.args[0];
+  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
   const replicas = str(p, 'replicas') === undefined ? 1 : Number(str(p, 'replicas'));
   if (!Number.isInteger(replicas)) throw new Fail(`error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`);
   const port = str(p, 'port');
@@ -55,7 +57,7 @@ export function cmdCreate(r: Run, argv: string[]): void {
   if (dry === 'client') {
     const tpl = body.spec.template;
     const printed = { ...body, spec: { ...body.spec, strategy: {}, template: { ...tpl, spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) } } } };
-    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined));
+    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined), true);
     return;
   }
   const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry) });
@@ -72,7 +74,7 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
   if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`);
   const name = p.args[0];
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }); return; }
+  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }, true); return; }
   const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(apiError(res.status));
   printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
@@ -116,7 +118,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   if (sub === 'loadbalancer' || sub === 'externalname') {
     throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: ${sub === 'loadbalancer' ? 'the simulated cluster has no cloud load balancers' : 'the simulated cluster has no DNS'}`);
   }
-  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl create service"` : 'error: Required subcommand not specified.');
+  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? unknownSubcommand('create service', argv) : 'error: Required subcommand not specified.');
   const type = types[sub];
   const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
@@ -138,7 +140,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
   const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
-  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} })); return; }
+  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} }), true); return; }
   const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
   printWritten(r, p, dry, `service/${name}`, 'created', res.object);
@@ -148,7 +150,8 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
   const p = parse(r, 'create', argv, { filename: { kind: 'string', short: 'f' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  const file = str(p, 'filename')!;
+  const file = str(p, 'filename');
+  if (!file) throw new Fail('error: must specify one of -f and -k');
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   for (const m of objs) {
     const resource = resourceForKind(m.kind ?? '');

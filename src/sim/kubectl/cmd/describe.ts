@@ -9,7 +9,7 @@ import { Fail, apiError, list, noResources, targets, type Obj, type Run } from '
 /** kubectl describe: each object found (by name, name prefix or selector), described. */
 export function cmdDescribe(r: Run, argv: string[]): void {
   const p = parse(r, 'describe', argv, { selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' }, 'show-events': { kind: 'bool' } });
-  if (!p.args.length) throw new Fail('You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.');
+  if (!p.args.length) throw new Fail('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
   const t = targets(p.args);
   const ns = nsOf(p);
   const objs: { kind: KindInfo; o: Obj }[] = [];

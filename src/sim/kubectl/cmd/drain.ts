@@ -41,17 +41,21 @@ export function cmdDrain(r: Run, argv: string[]): void {
     if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') { evict.push(pod); continue; }
     const owner = (pod.metadata?.ownerReferences ?? []).find((o: Obj) => o.controller);
     if (owner?.kind === 'DaemonSet') { ds.push(key); continue; }
-    if (!owner && !bool(p, 'force')) { unmanaged.push(key); continue; }
+    if (!owner) unmanaged.push(key);
+    if (!owner && !bool(p, 'force')) continue;
     evict.push(pod);
   }
   const errs: string[] = [];
   if (ds.length && !bool(p, 'ignore-daemonsets')) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
-  if (unmanaged.length) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
+  if (unmanaged.length && !bool(p, 'force')) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
   if (errs.length) {
     const agg = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
     throw new Fail(`error: unable to drain node "${node}" due to error: ${agg}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${agg}`);
   }
-  if (ds.length) r.warn(`Warning: ignoring DaemonSet-managed Pods: ${ds.join(', ')}\n`);
+  // PodDeleteList.Warnings: one message per filter, joined by "; " (kubectl's order comes from a Go
+  // map and varies from run to run; here the filters' order).
+  const warnings = [...(ds.length ? [`ignoring DaemonSet-managed Pods: ${ds.join(', ')}`] : []), ...(unmanaged.length ? [`deleting Pods that declare no controller: ${unmanaged.join(', ')}`] : [])];
+  if (warnings.length) r.warn(`Warning: ${warnings.join('; ')}\n`);
   const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
   for (const pod of evict) {
     r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}\n`);

@@ -4,7 +4,8 @@
 import type { RequestOptions } from '../../apiserver/request.ts';
 import { deepEqual } from '../../names.ts';
 import type { FlagDef, Parsed } from '../args.ts';
-import { toJSON, toYAML } from '../printers.ts';
+import { parseJsonPath, renderJsonPath } from '../jsonpath.ts';
+import { toJSON, toTypedJSON, toYAML } from '../printers.ts';
 import { str } from './flags.ts';
 import { Fail, type Obj, type Run } from './util.ts';
 
@@ -37,22 +38,46 @@ export function dryRunSuffix(dry: DryRun): string {
   return dry === 'client' ? ' (dry run)' : dry === 'server' ? ' (server dry run)' : '';
 }
 
-/** The -o values the writing commands print with (cli-runtime's PrintFlags without the templates). */
+/** The -o values the writing commands print with (cli-runtime's PrintFlags, jsonpath among them). */
 const OUTPUTS = ['', 'json', 'yaml', 'name'];
+
+/** PrintFlags' AllowedFormats for the writing commands, as kubectl 1.35 lists them. */
+const WRITE_FORMATS = 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml';
+
+/** Formats real kubectl prints and this simulator does not: said so, rather than "unable to match". */
+const FORMATS_NOT_SIMULATED = new Set(['go-template', 'go-template-file', 'template', 'templatefile', 'jsonpath-file', 'jsonpath-as-json', 'custom-columns-file', 'kyaml']);
+
+/** A real -o format the simulator leaves out (`-o go-template=…`), or undefined. */
+export function formatNotSimulated(o: string): string | undefined {
+  const name = o.includes('=') ? o.slice(0, o.indexOf('=')) : o;
+  return FORMATS_NOT_SIMULATED.has(name) ? `error: -o ${name} is a real output format that this simulator does not print (json, yaml, name and jsonpath are here)` : undefined;
+}
+
+/** The template of -o jsonpath=…, parsed as the printer parses it (its error as kubectl words it). */
+export function jsonPathOutput(o: string): string | undefined {
+  if (!o.startsWith('jsonpath=')) return undefined;
+  const template = o.slice('jsonpath='.length);
+  try { parseJsonPath(template); } catch (e) { throw new Fail(`error: error parsing jsonpath ${template}, ${(e as Error).message}`); }
+  return template;
+}
 
 /** Refuse an -o the printer cannot match, before anything is sent. */
 export function checkOutput(p: Parsed): void {
   const o = str(p, 'output') ?? '';
-  if (!OUTPUTS.includes(o)) throw new Fail(`error: unable to match a printer suitable for the output format "${o}", allowed formats are: json,name,yaml`);
+  if (OUTPUTS.includes(o) || jsonPathOutput(o) !== undefined) return;
+  throw new Fail(formatNotSimulated(o) ?? `error: unable to match a printer suitable for the output format "${o}", allowed formats are: ${WRITE_FORMATS}`);
 }
 
 /**
  * Print the result of one write as PrintFlags does: the object for -o json|yaml, `TYPE/NAME` for
- * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix.
+ * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix. `typed`: the object is a Go struct a
+ * generator built (create deployment|namespace|service, run), which -o json writes in field order.
  */
-export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj): void {
+export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj, typed = false): void {
   const o = str(p, 'output') ?? '';
-  if (o === 'json') r.print(toJSON(obj) + '\n');
+  const jsonpath = jsonPathOutput(o);
+  if (jsonpath !== undefined) r.print(renderJsonPath(jsonpath, obj));
+  else if (o === 'json') r.print((typed ? toTypedJSON(obj) : toJSON(obj)) + '\n');
   else if (o === 'yaml') r.print(toYAML(obj));
   else if (o === 'name') r.print(`${what}\n`);
   else r.print(`${what} ${operation}${dryRunSuffix(dry)}\n`);

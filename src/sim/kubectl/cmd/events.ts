@@ -6,7 +6,7 @@ import { toJSON, toYAML } from '../printers.ts';
 import { kindInfo } from '../resources.ts';
 import { GET_TABS, tabwrite } from '../tabwriter.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
+import { Fail, kindOrFail, type Obj, type Run, listAt } from './util.ts';
 
 /** eventTime() of kubectl events: when an Event was last seen (series, lastTimestamp, eventTime). */
 function eventSortTime(e: Obj): number {
@@ -44,7 +44,8 @@ export function cmdEvents(r: Run, argv: string[]): void {
   if (types.some((t) => t.toLowerCase() !== 'normal' && t.toLowerCase() !== 'warning')) throw new Fail('error: valid --types are Normal or Warning');
   const all = bool(p, 'all-namespaces');
   const ns = nsOf(p);
-  const items = list(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector)
+  // One page of --chunk-size (500) Events: ListOptions{Limit: DefaultChunkSize, FieldSelector}.
+  const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500).items
     .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
   if (!items.length) { r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`); return; }
   items.sort((a, b) => eventSortTime(a) - eventSortTime(b));

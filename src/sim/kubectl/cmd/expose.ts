@@ -1,7 +1,7 @@
 // kubectl expose (pkg/cmd/expose): a Service with the selector and port of what it exposes.
 import { RESOURCES } from '../../apiserver/resources.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, oneTarget, type Obj, type Run } from './util.ts';
+import { Fail, NO_RESOURCES, oneTarget, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl expose TYPE NAME: a Service selecting what the object selects (or its labels, for a pod). */
@@ -9,6 +9,7 @@ export function cmdExpose(r: Run, argv: string[]): void {
   const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
+  if (!p.args.length) throw new Fail(NO_RESOURCES);
   const { kind, name } = oneTarget(r, p.args, 'expose');
   const ns = nsOf(p);
   const o = r.must({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });

@@ -8,6 +8,8 @@ const COMMON: Record<string, FlagDef> = {
   ...NS, kubeconfig: { kind: 'string' }, context: { kind: 'string' }, 'request-timeout': { kind: 'string' },
   as: { kind: 'string' }, 'as-group': { kind: 'string' },
 };
+/** Global flags without a value that may come before the command. */
+export const GLOBAL_BOOL = new Set(['-h', '--help']);
 /** Global flags that take a value (for the ones given before the command). */
 export const GLOBAL_VALUED = new Set(['-n', '--namespace', '--kubeconfig', '--context', '--request-timeout', '--as', '--as-group']);
 

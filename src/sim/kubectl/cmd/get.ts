@@ -7,6 +7,7 @@ import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
 import { withWatch, type WatchSpec } from './watch.ts';
+import { formatNotSimulated } from './dryrun.ts';
 
 /** The --sort-by field, or kubectl's error. */
 function sortFieldOrFail(sortBy: string): string {
@@ -17,6 +18,9 @@ function sortFieldOrFail(sortBy: string): string {
 function sortOrFail(items: Obj[], field: string, passes: number): void {
   try { sortByField(items, field, passes); } catch (e) { if (e instanceof SortByError) throw new Fail(`error: ${e.message}`); throw e; }
 }
+
+/** kubectl get's default --chunk-size. */
+const CHUNK_SIZE = 500;
 
 /** kubectl get: the objects named or selected, printed as the output format asks; -w watches on. */
 export function cmdGet(r: Run, argv: string[]): void {
@@ -39,7 +43,7 @@ export function cmdGet(r: Run, argv: string[]): void {
     try { columns = parseCustomColumns(customColumns); } catch (e) { if (e instanceof CustomColumnsError) throw new Fail(`error: ${e.message}`); throw e; }
   }
   if (jsonpath === undefined && columns === undefined && !['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
-    throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml`);
+    throw new Fail(formatNotSimulated(output) ?? `error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml`);
   }
   const all = bool(p, 'all-namespaces');
   const ns = all ? undefined : nsOf(p);
@@ -52,7 +56,8 @@ export function cmdGet(r: Run, argv: string[]): void {
   const groups: { kind: KindInfo; items: Obj[]; resourceVersion?: string }[] = [];
   const errors: string[] = [];
   for (const kind of t.kinds) {
-    const { items, resourceVersion } = listAt(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'));
+    // The resource builder asks for pages of --chunk-size (500) objects: one page holds them all here.
+    const { items, resourceVersion } = listAt(r, kind, ns, str(p, 'selector'), str(p, 'field-selector'), CHUNK_SIZE);
     // One server-side Table per list: get sorts its rows, then the SortingPrinter sorts them again.
     if (field && human) sortOrFail(items, field, 2);
     groups.push({ kind, items, resourceVersion });

@@ -13,8 +13,8 @@ import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } 
 export function keyValueUpdates(r: Run, p: Parsed, what: 'label' | 'annotation', check?: (k: string, v: string, arg: string) => void): { set: Record<string, string>; remove: string[]; objs: { kind: KindInfo; name: string }[] } {
   const changes = p.args.filter((a) => a.includes('=') || a.endsWith('-'));
   const rest = p.args.filter((a) => !changes.includes(a));
-  const cmd = what === 'label' ? 'label' : 'annotate';
-  if (!changes.length) throw new Fail(`error: at least one ${what} update is required\nSee 'kubectl ${cmd} -h' for help and examples`);
+  if (!rest.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  if (!changes.length) throw new Fail(`error: at least one ${what} update is required`);
   const set: Record<string, string> = {};
   const remove: string[] = [];
   for (const c of changes) {

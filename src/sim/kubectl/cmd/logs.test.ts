@@ -17,9 +17,9 @@ describe('logs', () => {
     expect(runKubectl(c, `logs ${pod}`)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(runKubectl(c, `logs ${pod} --previous`).stderr).toBe(`Error from server (BadRequest): previous terminated container "nginx" in pod "${pod}" not found\n`);
     // The request went to the API server's pods/log subresource, which asked the node's kubelet.
-    expect(c.log.filter((r) => r.component === 'kubectl' && r.path.endsWith('/log')).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
-      `GET /api/v1/namespaces/default/pods/${pod}/log 200`,
-      `GET /api/v1/namespaces/default/pods/${pod}/log 400`,
+    expect(c.log.filter((r) => r.component === 'kubectl' && r.path.includes('/log')).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
+      `GET /api/v1/namespaces/default/pods/${pod}/log?container=nginx 200`,
+      `GET /api/v1/namespaces/default/pods/${pod}/log?container=nginx&previous=true 400`,
     ]);
   });
 

@@ -31,11 +31,12 @@ export function cmdLogs(r: Run, argv: string[]): void {
     container: { kind: 'string', short: 'c' }, previous: { kind: 'bool', short: 'p' }, tail: { kind: 'string' },
     follow: { kind: 'bool', short: 'f' }, 'all-containers': { kind: 'bool' },
   });
-  if (!p.args.length) throw new Fail("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples");
-  const ns = nsOf(p);
+  // pflag parses --tail (an int64) before the command runs.
   const tailArg = str(p, 'tail') ?? '-1';
   const tail = Number(tailArg);
   if (!Number.isInteger(tail)) throw new Fail(`error: invalid argument "${tailArg}" for "--tail" flag: strconv.ParseInt: parsing "${tailArg}": invalid syntax\nSee 'kubectl logs --help' for usage.`);
+  if (!p.args.length) throw new Fail("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples");
+  const ns = nsOf(p);
   let podName = p.args[0];
   if (podName.includes('/')) {
     const [type, name] = [podName.slice(0, podName.indexOf('/')), podName.slice(podName.indexOf('/') + 1)];

@@ -6,12 +6,12 @@ import { podTemplateText, sameTemplate } from '../describe.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, list, targets, type Obj, type Run } from './util.ts';
+import { Fail, list, targets, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { untilWithSync } from './watch.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
   const t = targets(args);
-  if (!t.names.length) throw new Fail(`error: required resource not specified\nSee 'kubectl rollout ${sub} -h' for help and examples`);
+  if (!t.names.length) throw new Fail('error: required resource not specified');
   const { kind, name } = t.names[0];
   if (kind.resource !== 'deployments') throw new Fail(`error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`);
   return { name };
@@ -39,11 +39,15 @@ function ownedReplicaSets(r: Run, d: Obj): Obj[] {
 
 const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
 
+/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.35's words). */
+const ROLLOUT_HELP = "Manage the rollout of one or many resources.\n        \n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets\n\nExamples:\n  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n  \n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n  \n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n  \n  # Restart deployments with the 'app=nginx' label\n  kubectl rollout restart deployment --selector=app=nginx\n\nAvailable Commands:\n  history       View rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart a resource\n  resume        Resume a paused resource\n  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n\nUse \"kubectl rollout <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
+
 /** kubectl rollout status|history|undo|pause|resume|restart of a Deployment. */
 export function cmdRollout(r: Run, argv: string[]): void {
   const sub = argv[0];
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
-  if (!sub || !subs.includes(sub)) throw new Fail(sub ? `error: unknown command "${sub}" for "kubectl rollout"` : 'error: Required subcommand not specified.');
+  if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
+  if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
   const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);
@@ -53,16 +57,16 @@ export function cmdRollout(r: Run, argv: string[]): void {
   switch (sub) {
     case 'status': {
       // The GET above is the resource builder's; then kubectl lists and watches the Deployment
-      // (fieldSelector metadata.name=NAME) and prints the status of each notification when it reads
-      // differently from the last, until the rollout finishes; here simulated time runs meanwhile,
-      // up to the progress deadline (plus slack). --watch=false prints the status once.
+      // (fieldSelector metadata.name=NAME) and prints the status of the list's object and of each
+      // notification (the same line again when a change leaves it reading the same, as the real
+      // one does), until the rollout finishes; here simulated time runs meanwhile, up to the
+      // progress deadline (plus slack). --watch=false prints the status once.
       const deadline = r.now + ((d.spec?.progressDeadlineSeconds ?? 600) + 60) * 1000;
-      let last = '';
       const done = untilWithSync(r, kindInfo('deployments'), ns, name, deadline, (o) => {
         if (!o) throw new Fail('error: object has been deleted');
         const s = rolloutStatusLine(o);
         if (s.error) throw new Fail(s.line);
-        if (s.line !== last) { r.print(s.line + '\n'); last = s.line; }
+        r.print(s.line + '\n');
         return s.done || p.flags.watch === false;
       });
       if (!done) throw new Fail('error: timed out waiting for the condition');

@@ -1,18 +1,19 @@
 // kubectl set image (pkg/cmd/set): a strategic-merge patch of the pod template's containers.
 import { strategicMergePatch } from '../../apiserver/patch.ts';
 import { nsOf, parse } from './flags.ts';
-import { Fail, oneTarget, type Obj, type Run } from './util.ts';
+import { Fail, NO_RESOURCES, oneTarget, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl set image TYPE/NAME CONTAINER=IMAGE…: the containers' images replaced. */
 export function cmdSet(r: Run, argv: string[]): void {
-  if (argv[0] !== 'image') throw new Fail(argv[0] ? `error: unknown command "${argv[0]}" for "kubectl set"` : 'error: Required subcommand not specified.');
+  if (argv[0] !== 'image') throw new Fail(argv[0] ? unknownSubcommand('set', argv) : 'error: Required subcommand not specified.');
   const p = parse(r, 'set image', argv.slice(1), WRITE_FLAGS);
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
+  if (!p.args.length) throw new Fail(NO_RESOURCES);
   const pairs = p.args.filter((a) => a.includes('='));
   const rest = p.args.filter((a) => !a.includes('='));
-  if (!pairs.length) throw new Fail('error: at least one image update is required\nSee \'kubectl set image -h\' for help and examples');
+  if (!pairs.length) throw new Fail('error: at least one image update is required');
   const { kind, name } = oneTarget(r, rest, 'set image');
   const ns = nsOf(p);
   const d = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name });

@@ -14,8 +14,9 @@ export function cmdTaint(r: Run, argv: string[]): void {
   checkOutput(p);
   const specs = p.args.filter((a) => a.includes(':') || a.endsWith('-') || a.includes('='));
   const rest = p.args.filter((a) => !specs.includes(a));
+  if (!rest.length) throw new Fail('error: one or more resources must be specified as <resource> <name>');
   const t = targets(rest);
-  if (!t.names.length || !specs.length) throw new Fail('error: at least one taint update is required\nSee \'kubectl taint -h\' for help and examples');
+  if (!t.names.length || !specs.length) throw new Fail('error: at least one taint update is required');
   for (const { kind } of t.names) if (kind.resource !== 'nodes') throw new Fail(`error: invalid resource type ${RESOURCES[kind.resource].kind.toLowerCase()}s, only node types are supported`);
   const add: Obj[] = [];
   const remove: { key: string; effect?: string }[] = [];

@@ -1,6 +1,6 @@
 // kubectl top (pkg/cmd/top): refused, as there is no metrics-server to ask.
 import { parse } from './flags.ts';
-import { Fail, type Run } from './util.ts';
+import { Fail, type Run, unknownSubcommand } from './util.ts';
 
 /** kubectl top: the cluster runs no metrics-server, so there is no Metrics API to read. */
 export function cmdTop(r: Run, argv: string[]): void {
@@ -10,7 +10,7 @@ export function cmdTop(r: Run, argv: string[]): void {
     r.print('Display resource (CPU/memory) usage.\n\nAvailable Commands:\n  node          Display resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods\n');
     return;
   }
-  if (!['pods', 'pod', 'po', 'nodes', 'node', 'no'].includes(argv[0])) throw new Fail(`error: unknown command "${argv[0]}" for "kubectl top"`);
+  if (!['pods', 'pod', 'po', 'nodes', 'node', 'no'].includes(argv[0])) throw new Fail(unknownSubcommand('top', argv));
   throw new Fail('error: Metrics API not available');
 }
 

@@ -81,7 +81,7 @@ export function targets(args: string[]): { kinds: KindInfo[]; names: { kind: Kin
   if (args.every((a) => a.includes('/'))) {
     return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t), name: n.join('/') }; }) };
   }
-  if (args[0].includes('/')) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
+  if (args.some((a) => a.includes('/'))) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
   // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
   // The category `all` stands for the workload kinds this cluster serves, in kubectl's order.
   const types = args[0].split(',').flatMap((t) => (t === 'all' ? ALL_CATEGORY : [t]));
@@ -97,9 +97,10 @@ export function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: 
   return listAt(r, kind, ns, selector, fieldSelector).items;
 }
 
-/** list, with the list's resourceVersion (where a watch that follows it starts). */
-export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): { items: Obj[]; resourceVersion: string } {
+/** list, with the list's resourceVersion (where a watch that follows it starts); `limit`: the page size asked for. */
+export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string, limit?: number): { items: Obj[]; resourceVersion: string } {
   const opts: Obj = {};
+  if (limit !== undefined) opts.limit = limit;
   if (selector) opts.labelSelector = selector;
   if (fieldSelector) opts.fieldSelector = fieldSelector;
   const res = r.must<Obj>({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
@@ -122,6 +123,14 @@ export function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo
   const t = targets(args);
   if (t.names.length !== 1) throw new Fail(`error: ${t.names.length ? 'there is no need to specify more than one resource' : 'resource(s) were provided, but no name was specified'}\nSee 'kubectl ${cmd} -h' for help and examples`);
   return t.names[0];
+}
+
+/** The resource builder's error when a command is given no resources at all. */
+export const NO_RESOURCES = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
+/** A command group's refusal of a word that names none of its subcommands (kubectl's DefaultSubCommandRun). */
+export function unknownSubcommand(group: string, args: string[]): string {
+  return `error: unknown command "${args.filter((a) => !a.startsWith('-')).join(' ')}"\nSee 'kubectl ${group} -h' for help and examples`;
 }
 
 /** strconv.ParseBool. */

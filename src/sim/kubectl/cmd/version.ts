@@ -1,5 +1,5 @@
 // kubectl version (pkg/cmd/version).
-import { bool, parse } from './flags.ts';
+import { bool, parse, str } from './flags.ts';
 import { Fail, apiError, type Run } from './util.ts';
 
 /** The client and server version this kubectl reports. */
@@ -8,6 +8,8 @@ export const KUBECTL_VERSION = 'v1.35.0';
 /** kubectl version: client, kustomize and (unless --client) server versions. */
 export function cmdVersion(r: Run, argv: string[]): void {
   const p = parse(r, 'version', argv, { client: { kind: 'bool' }, output: { kind: 'string', short: 'o' } });
+  const o = str(p, 'output');
+  if (o !== undefined && o !== 'yaml' && o !== 'json') throw new Fail("error: --output must be 'yaml' or 'json'");
   r.print(`Client Version: ${KUBECTL_VERSION}\nKustomize Version: v5.7.1\n`);
   if (bool(p, 'client')) return;
   const res = r.req({ verb: 'get', resource: 'namespaces', name: 'default' });

@@ -23,4 +23,28 @@ describe('wait', () => {
     expect(runKubectl(c, 'wait --for=condition=Available=False deploy/web --timeout=-1s').stderr).toBe('error: the simulator waits at most 1h0m0s, and the condition is not met yet on deployments/web\n');
     expect(c.now - t1).toBe(3_600_000);
   });
+  test('--timeout=0: one more GET and one check, no watch', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    runKubectl(c, 'rollout status deployment/web');
+    const from = c.log.length;
+    const t0 = c.now;
+    expect(runKubectl(c, 'wait --for=condition=Available=False deploy/web --timeout=0')).toEqual({ stdout: '', stderr: 'error: condition not met for deployments/web\n', exitCode: 1 });
+    expect(runKubectl(c, 'wait --for=condition=Available deploy/web --timeout=0s').stdout).toBe('deployment.apps/web condition met\n');
+    expect(runKubectl(c, 'wait --for=delete deploy/web --timeout=0').stderr).toBe('error: condition not met for deployments/web\n');
+    expect(c.now).toBe(t0);
+    expect(c.log.slice(from).filter((x) => x.component === 'kubectl').map((x) => x.verb)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET', 'GET']);
+  });
+  test('rollout status: a line for the listed object and one for each notification, repeated lines and all', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=3');
+    runKubectl(c, 'rollout status deployment/web');
+    runKubectl(c, 'set image deploy/web nginx=nginx:1.28');
+    const from = c.log.length;
+    const lines = runKubectl(c, 'rollout status deployment/web').stdout.trimEnd().split('\n');
+    const notes = c.log.slice(from).filter((x) => x.kind === 'watch' && x.component === 'kubectl').length;
+    expect(lines.length).toBe(notes + 1);
+    expect(new Set(lines).size).toBeLessThan(lines.length);
+    expect(lines.at(-1)).toBe('deployment "web" successfully rolled out');
+  });
 });

@@ -2,7 +2,7 @@
 import { parseDurationMs } from '../../util/duration.ts';
 import type { KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, list, targets, type Obj, type Run } from './util.ts';
+import { Fail, apiError, list, targets, type Obj, type Run, withKind } from './util.ts';
 import { untilWithSync } from './watch.ts';
 
 type WaitCondition = (o: Obj | undefined) => boolean;
@@ -102,6 +102,15 @@ export function cmdWait(r: Run, argv: string[]): void {
       const again = r.req({ verb: 'get', resource: kind.resource, namespace, name });
       if (!again.ok && again.code !== 404) throw new Fail(apiError(again.status));
       met = !again.ok;
+    }
+    // --timeout=0: one more GET and one check, no watch (getObjAndCheckCondition).
+    if (!met && requested === 0) {
+      if (!forDelete) {
+        const once = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+        if (!once.ok) throw new Fail(apiError(once.status));
+        met = cond(withKind(kind, once.object));
+      }
+      if (!met) throw new Fail(`error: condition not met for ${kind.resource}/${name}`);
     }
     if (!met) met = untilWithSync(r, kind, namespace, name, deadline, cond);
     if (!met) {

@@ -42,8 +42,8 @@ describe('kubectl goes through the API server', () => {
     expect(runKubectl(c, 'wait --for=condition=Available deployment/web').stdout).toBe('deployment.apps/web condition met\n');
     const got = requests(c, from);
     expect(got[0]).toBe('GET /apis/apps/v1/namespaces/default/deployments/web');
-    expect(got[1]).toBe('GET /apis/apps/v1/namespaces/default/deployments'); // the LIST (the log shows no list query)
-    expect(got[2]).toMatch(/^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?watch=true&resourceVersion=\d+&fieldSelector=metadata\.name=web$/);
+    expect(got[1]).toBe('GET /apis/apps/v1/namespaces/default/deployments?fieldSelector=metadata.name%3Dweb'); // the LIST
+    expect(got[2]).toMatch(/^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?fieldSelector=metadata\.name%3Dweb&resourceVersion=\d+&watch=true$/);
     // The notifications reach kubectl as they reach any watcher, and the watch is gone afterwards.
     expect(c.log.slice(from).some((x) => x.component === 'kubectl' && x.kind === 'watch')).toBe(true);
     expect(Object.values(c.world.state.apiServer.watchers).some((w) => w.component === 'kubectl')).toBe(false);
@@ -55,7 +55,7 @@ describe('kubectl goes through the API server', () => {
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
     let from = c.log.length;
     expect(runKubectl(c, 'rollout status deployment/web').stdout).toContain('deployment "web" successfully rolled out\n');
-    expect(requests(c, from).some((l) => /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?watch=true&resourceVersion=\d+&fieldSelector=metadata\.name=web$/.test(l))).toBe(true);
+    expect(requests(c, from).some((l) => /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?fieldSelector=metadata\.name%3Dweb&resourceVersion=\d+&watch=true$/.test(l))).toBe(true);
 
     const pod = runKubectl(c, 'get pods -o name').stdout.split('\n')[0].replace('pod/', '');
     from = c.log.length;
@@ -63,7 +63,7 @@ describe('kubectl goes through the API server', () => {
     const del = requests(c, from);
     expect(del[0]).toBe(`DELETE /api/v1/namespaces/default/pods/${pod}`);
     expect(del).toContain(`GET /api/v1/namespaces/default/pods/${pod}`);
-    expect(del.some((l) => l.startsWith(`WATCH /api/v1/namespaces/default/pods?watch=true&resourceVersion=`) && l.endsWith(`fieldSelector=metadata.name=${pod}`))).toBe(true);
+    expect(del.some((l) => l.startsWith(`WATCH /api/v1/namespaces/default/pods?fieldSelector=metadata.name%3D${pod}&resourceVersion=`) && l.endsWith('&watch=true'))).toBe(true);
 
     runKubectl(c, 'rollout status deployment/web');
     const node = runKubectl(c, "get pods -o jsonpath={.items[0].spec.nodeName}").stdout;
@@ -83,7 +83,7 @@ describe('kubectl goes through the API server', () => {
     const r = runKubectl(c, 'get pods -l app=web -w');
     expect(r.stdout).toMatch(/web-/);
     const got = requests(c, from);
-    expect(got).toContain('GET /api/v1/namespaces/default/pods');
-    expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?watch=true&resourceVersion=\d+&labelSelector=app=web$/.test(l))).toBe(true);
+    expect(got).toContain('GET /api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=500');
+    expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?labelSelector=app%3Dweb&resourceVersion=\d+&watch=true$/.test(l))).toBe(true);
   });
 });
