@@ -74,7 +74,8 @@ const RAW = 'a';
 const PACKED = 'b';
 /** Largest unpacked payload a link may expand to (a packed link cannot be a decompression bomb). */
 const MAX_UNPACKED = 64 * 1024;
-const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete'];
+// kubectl's own watches (wait, rollout status, get -w, delete's wait) came after the others: new codes go at the end.
+const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete', 'watch'];
 // New codes go at the end, so links made before them still decode.
 const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'selfsubjectaccessreviews'] as const;
 const SUBRESOURCES: Record<string, readonly string[]> = {
@@ -82,9 +83,11 @@ const SUBRESOURCES: Record<string, readonly string[]> = {
 };
 const FAULTS = ['apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up', 'etcd-full', 'etcd-space-freed', 'api-latency', 'partition', 'heal', 'image-missing', 'image-available'] as const;
 const EVENTS = ['power-off', 'power-on', 'partition', 'heal', 'crash', 'set-health'] as const;
-const PROCESSES: readonly string[] = ['scheduler', ...CONTROLLER_MANAGER];
+// `kubectl`: its watch inbox, added while a command watches (kubectl/watch-inbox.ts).
+const PROCESSES: readonly string[] = ['scheduler', ...CONTROLLER_MANAGER, 'kubectl'];
 /** The options a control-plane component is started with (kube-controller-manager's controllers share its watches). */
-function processOptions(name: string): { process?: string } {
+function processOptions(name: string): { process?: string; reactionMs?: [number, number] } {
+  if (name === 'kubectl') return { reactionMs: [0, 0] };
   return (CONTROLLER_MANAGER as readonly string[]).includes(name) ? { process: KUBE_CONTROLLER_MANAGER } : {};
 }
 const KIND = { request: 0, fault: 1, event: 2, 'add-component': 3, 'remove-component': 4 } as const;
@@ -366,6 +369,7 @@ function checkOptions(v: unknown, what: string): RequestOptions {
       case 'resourceVersion': case 'labelSelector': case 'fieldSelector':
         if (typeof x !== 'string' || x.length > 1024) fail(`${what}.${k} must be short text`);
         o[k] = x; break;
+      case 'limit': o.limit = int(x, `${what}.limit`, 1, 10_000); break;
       case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
       case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
       case 'patchType': if (x !== 'strategic' && x !== 'merge' && x !== 'json') fail(`${what}.patchType must be strategic, merge or json`); o.patchType = x; break;

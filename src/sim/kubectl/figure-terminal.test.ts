@@ -135,6 +135,20 @@ describe('the figure terminal', () => {
     expect(c.ok && c.view?.frame).toEqual(a.ok && a.view?.frame);
   });
 
+  it('carries kubectl\'s reads and watches in a link: get (a LIST with limit), rollout status and delete (watches)', async () => {
+    const serve = createFigureServer(FIGURES);
+    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    for (const line of ['kubectl create deployment web --image=nginx:1.27 --replicas=2', 'kubectl get deployments', 'kubectl rollout status deployment/web', 'kubectl get pods -l app=web', 'kubectl delete deployment web']) {
+      await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line });
+    }
+    const made = await serve.link({ id: 5, instance: 'a', op: 'permalink' });
+    expect(made.ok && made.view?.link && (made.view.link.ok ? 'ok' : made.view.link.error)).toBe('ok');
+    const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
+    const restored = await serve.restore({ id: 6, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
+    expect(restored.ok && restored.view?.notice).toBeUndefined();
+    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(made.ok && made.view && { step: made.view.step, frame: made.view.frame });
+  });
+
   it('answers bad input with kubectl\'s or the terminal\'s message and never breaks the figure', () => {
     const host = story();
     const bomb = `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n`;
