@@ -7,7 +7,7 @@ export type Stage = 'connection' | 'authentication' | 'authorization' | 'admissi
 /** Watch event types as the API server sends them. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-/** One log record (see ARCHITECTURE.md). */
+/** One log record (see NOTES.md, "The request log"). */
 export interface RequestRecord {
   /** Simulated ms. */
   t: number;

@@ -876,7 +876,7 @@ function specOf(r: ReplicaSet): number {
 }
 
 describe('purity', () => {
-  // Stored objects are frozen in dev/test (ARCHITECTURE.md): planners must never write to them.
+  // Stored objects are frozen in dev/test (src/sim/ARCHITECTURE.md): planners must never write to them.
   const deepFreeze = <T>(o: T): T => {
     if (o && typeof o === 'object') {
       Object.values(o as object).forEach(deepFreeze);
