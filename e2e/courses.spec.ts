@@ -24,7 +24,7 @@ test.describe('embeds', () => {
     page.on('pageerror', (e) => errors.push(String(e)));
     const { url, server } = await hostServer((origin) => `<!doctype html><html lang="en"><title>A course</title>
 <script>window.heights = []; addEventListener('message', (e) => { if (e.data && e.data.type === 'desired-state:height') window.heights.push(e.data.height); });</script>
-<iframe id="embed" sandbox="allow-scripts" title="A live cluster" width="960" height="900" src="${origin}${BASE}/embed/cluster/"></iframe></html>`, baseURL!);
+<iframe id="embed" sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" title="A live cluster" width="960" height="900" src="${origin}${BASE}/embed/cluster/"></iframe></html>`, baseURL!);
     try {
       await page.goto(url);
       const frame = page.frameLocator('#embed');
@@ -45,6 +45,11 @@ test.describe('embeds', () => {
       await expect(frame.locator('header, footer, nav[aria-label="Site"]')).toHaveCount(0);
       await expect(frame.getByRole('link', { name: 'Desired State' })).toHaveAttribute('target', '_blank');
       await expect(frame.getByRole('link', { name: 'Desired State' })).toHaveAttribute('href', `${BASE}/reconcile-loop/#figure-reconcile-loop-live`);
+      // The snippet's sandbox lets that link open the chapter in a normal tab.
+      const [chapter] = await Promise.all([page.context().waitForEvent('page'), frame.getByRole('link', { name: 'Desired State' }).click()]);
+      await chapter.waitForLoadState();
+      expect(new URL(chapter.url()).pathname).toBe(`${BASE}/reconcile-loop/`);
+      await chapter.close();
       await expect.poll(() => page.evaluate(() => (window as unknown as { heights: number[] }).heights.length)).toBeGreaterThan(0);
       const heights = await page.evaluate(() => (window as unknown as { heights: number[] }).heights);
       expect(heights.every((h) => Number.isInteger(h) && h > 300)).toBe(true);
@@ -79,7 +84,7 @@ test.describe('embeds', () => {
         const f = els[0] as HTMLIFrameElement | undefined;
         return { count: els.length, tag: f?.tagName, src: f?.getAttribute('src'), sandbox: f?.getAttribute('sandbox'), title: f?.getAttribute('title'), loading: f?.getAttribute('loading'), width: f?.getAttribute('width'), height: f?.getAttribute('height') };
       }, doc.html);
-      expect(iframe).toMatchObject({ count: 1, tag: 'IFRAME', sandbox: 'allow-scripts', loading: 'lazy', width: String(doc.width), height: String(doc.height) });
+      expect(iframe).toMatchObject({ count: 1, tag: 'IFRAME', sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox', loading: 'lazy', width: String(doc.width), height: String(doc.height) });
       expect(iframe.title).toBeTruthy();
       expect(iframe.src).toMatch(new RegExp(`^(https?://[^/]+)?${BASE}/embed/${id}/$`));
     }
@@ -98,7 +103,7 @@ test('/for-instructors/ lists every stable anchor and every figure with its embe
     const section = page.locator(`[data-embed-figure="${id}"]`);
     await expect(section.locator(`a[href="${BASE}/embed/${id}/"]`)).toHaveCount(1);
     await expect(section.locator('pre code')).toContainText(`${BASE}/embed/${id}/" `);
-    await expect(section.locator('pre code')).toContainText('sandbox="allow-scripts"');
+    await expect(section.locator('pre code')).toContainText('sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"');
   }
   await expect(page.locator('#exercises ~ section h3')).toHaveCount(7);
   // Linked from the home page and every footer.

@@ -30,7 +30,7 @@ export const EMBED_FIGURES: readonly EmbedFigure[] = [
 /** The iframe a host page pastes in: sandboxed to scripts only (no same-origin, no storage, no top navigation). */
 export function embedSnippet(f: EmbedFigure, origin: string, basePath: string): string {
   const src = `${origin}${basePath}/embed/${f.id}/`;
-  return `<iframe src="${src}" title="${escapeAttr(`${f.title} (Desired State)`)}" width="${f.width}" height="${f.height}" sandbox="allow-scripts" loading="lazy"></iframe>`;
+  return `<iframe src="${src}" title="${escapeAttr(`${f.title} (Desired State)`)}" width="${f.width}" height="${f.height}" sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" loading="lazy"></iframe>`;
 }
 
 function escapeAttr(s: string): string {
