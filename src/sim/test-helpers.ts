@@ -2,6 +2,7 @@
 import type { ApiServerConfig } from './apiserver/config.ts';
 import type { ComponentDef } from './world.ts';
 import { World, type WorldOptions } from './world.ts';
+import type { WatchNotification } from './apiserver/watch.ts';
 
 /** A world (seed 1 unless given) with the system namespaces, and a bare API server unless given one. */
 export function testWorld(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,3 +25,16 @@ export function deployment(name: string, replicas = 3, extra: Record<string, unk
 export function pod(name: string, labels: Record<string, string> = { app: 'web' }, nodeName?: string): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...(nodeName ? { nodeName } : {}) } };
 }
+
+/** A component (as kubectl) that records every event it receives, for watch tests. */
+export const recorder: ComponentDef<{ events: unknown[] }> = {
+  name: 'recorder',
+  identity: () => 'kubectl',
+  init: () => ({ events: [] }),
+  handle(ev, ctx) { ctx.state.events.push(ev); },
+};
+
+/** The watch notifications a recording component got, as "ADDED name" lines. */
+export const notes = (w: World, name: string): string[] =>
+  (w.state.components[name].state as { events: WatchNotification[] }).events
+    .filter((e) => e.type === 'watch').map((e) => `${e.eventType} ${e.object.metadata!.name}`);

@@ -4,22 +4,9 @@ import { registerAdmissionPlugin } from './admission.ts';
 import { resourcePath } from './resources.ts';
 import { kubectlErrorMessage, type Status } from './status.ts';
 import { registerValidator } from './validation.ts';
-import type { WatchNotification } from './watch.ts';
 import { formatRecord } from './request-log.ts';
-import { deployment, pod, testWorld } from '../test-helpers.ts';
-import type { ComponentDef } from '../world.ts';
+import { deployment, notes, pod, recorder, testWorld } from '../test-helpers.ts';
 
-/** A component that just records what it receives. */
-const recorder: ComponentDef<{ events: unknown[] }> = {
-  name: 'recorder',
-  identity: () => 'kubectl',
-  init: () => ({ events: [] }),
-  handle(ev, ctx) { ctx.state.events.push(ev); },
-};
-
-const notes = (w: ReturnType<typeof testWorld>, name: string) =>
-  (w.state.components[name].state as { events: WatchNotification[] }).events
-    .filter((e) => e.type === 'watch').map((e) => `${e.eventType} ${e.object.metadata!.name}`);
 
 describe('paths', () => {
   it('builds REST paths per group', () => {

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WatchNotification } from './watch.ts';
-import { pod, testWorld } from '../test-helpers.ts';
-import type { ComponentDef } from '../world.ts';
+import { notes, pod, recorder, testWorld } from '../test-helpers.ts';
 
-/** A component that just records what it receives. */
-const recorder: ComponentDef<{ events: unknown[] }> = {
-  name: 'recorder',
-  identity: () => 'kubectl',
-  init: () => ({ events: [] }),
-  handle(ev, ctx) { ctx.state.events.push(ev); },
-};
-
-const notes = (w: ReturnType<typeof testWorld>, name: string) =>
-  (w.state.components[name].state as { events: WatchNotification[] }).events
-    .filter((e) => e.type === 'watch').map((e) => `${e.eventType} ${e.object.metadata!.name}`);
 
 describe('watches', () => {
   it('resume from any revision delivers every later event in order; 410 after compaction', () => {

@@ -1,6 +1,7 @@
 // Tab completion for the figures' terminal, as kubectl's own (cobra's) completion does it: commands,
 // subcommands, resource types, flags, and object names read from the cluster. Pure: the names come
 // from a callback, so completing never sends a request (a request would be a recorded input).
+import { RESOURCE_ALIASES } from './resources.ts';
 
 /** Object names of a resource in a namespace (the namespace is ignored for nodes and namespaces). */
 export type NamesOf = (resource: string, namespace: string) => string[];
@@ -29,18 +30,8 @@ the terminal. Type "kubectl apply -f -" (or "kubectl create -f -") to paste a ma
 with Ctrl+Enter.
 `;
 
-/** The resource types kubectl serves here, with the names it accepts for them (resources.ts; complete.test.ts checks they agree). */
-export const RESOURCE_TYPES: Record<string, string[]> = {
-  pods: ['pod', 'po'],
-  deployments: ['deployment', 'deploy'],
-  replicasets: ['replicaset', 'rs'],
-  nodes: ['node', 'no'],
-  services: ['service', 'svc'],
-  endpointslices: ['endpointslice'],
-  namespaces: ['namespace', 'ns'],
-  events: ['event', 'ev'],
-  leases: ['lease'],
-};
+/** The resource types kubectl serves here, with the names it accepts for them (one table: kubectl/resources.ts). */
+export const RESOURCE_TYPES: Record<string, string[]> = RESOURCE_ALIASES;
 
 const GLOBAL_FLAGS = ['--namespace', '-n', '--as', '--as-group', '--kubeconfig', '--context', '--request-timeout', '--help', '-h'];
 const OUTPUTS = ['wide', 'name', 'yaml', 'json', 'jsonpath=', 'custom-columns='];

@@ -9,7 +9,8 @@ export interface KindInfo {
   namespaced: boolean;
 }
 
-const ALIASES: Record<string, string[]> = {
+/** The resource types kubectl serves here, with the other names it accepts for them. */
+export const RESOURCE_ALIASES: Record<string, string[]> = {
   pods: ['pod', 'po'],
   deployments: ['deployment', 'deploy'],
   replicasets: ['replicaset', 'rs'],
@@ -24,7 +25,7 @@ const ALIASES: Record<string, string[]> = {
 /** Resolve a type argument (`po`, `deployments.apps`, `Deployment`) to a resource, or undefined. */
 export function resolveKind(arg: string): KindInfo | undefined {
   const a = arg.toLowerCase();
-  for (const [resource, aliases] of Object.entries(ALIASES)) {
+  for (const [resource, aliases] of Object.entries(RESOURCE_ALIASES)) {
     const info = RESOURCES[resource];
     const group = info.group;
     const names = [resource, ...aliases];
@@ -49,5 +50,5 @@ export function resourceForKind(kind: string): string | undefined {
 /** The short names kubectl lists for a resource (the aliases that are not its singular). */
 export function shortNames(resource: string): string[] {
   const singular = RESOURCES[resource]?.kind.toLowerCase();
-  return (ALIASES[resource] ?? []).filter((a) => a !== singular);
+  return (RESOURCE_ALIASES[resource] ?? []).filter((a) => a !== singular);
 }
