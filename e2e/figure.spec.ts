@@ -230,6 +230,11 @@ test.describe('the live cluster figure', () => {
     expect(await story.locator('.figure-story__beats li').count()).toBeGreaterThanOrEqual(10);
     await expect(story).toContainText('What this leaves out');
     await expect(page.locator('.figure-story--js')).toBeHidden();
+    // Controls that nothing could run are not drawn: no dead buttons above the story.
+    await expect(fig.locator('.demo-bar, .kit-controls')).toHaveCount(2);
+    await expect(fig.locator('.demo-bar')).toBeHidden();
+    await expect(fig.locator('.kit-controls')).toBeHidden();
+    await expect(fig.getByRole('button', { name: 'Copy link to this step' })).toBeHidden();
     await ctx.close();
   });
 
