@@ -144,7 +144,7 @@ describe('kubeadm world', () => {
     const pending = live(c).filter((p) => !p.spec?.nodeName);
     expect(pending).toHaveLength(1);
     expect(pending[0].status?.conditions?.find((x) => x.type === 'PodScheduled')?.message).toBe(
-      '0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 node(s) were unschedulable. no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.');
+      '0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.');
   });
 });
 

@@ -46,9 +46,27 @@ export function fnv1a32(s: string, h = FNV_OFFSET): number {
   return fnv1a32Bytes(new TextEncoder().encode(s), h);
 }
 
+/**
+ * The template as Go's DeepHashObject sees it: a container's ResourceRequirements is a struct, so an
+ * empty `resources: {}` (which the API server's defaulting writes) hashes as an absent one.
+ */
+function hashedTemplate(template: unknown): unknown {
+  const spec = (template as { spec?: Record<string, unknown> } | undefined)?.spec;
+  if (!spec) return template;
+  const strip = (cs: unknown): unknown => Array.isArray(cs)
+    ? cs.map((c: Record<string, unknown>) => {
+      const r = c?.resources;
+      if (!r || typeof r !== 'object' || Object.keys(r).length > 0) return c;
+      const { resources: _r, ...rest } = c;
+      return rest;
+    })
+    : cs;
+  return { ...(template as object), spec: { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers) } };
+}
+
 /** controller.ComputeHash: the pod-template-hash (FNV-1a of the template, + collisionCount as 8 LE bytes). */
 export function computeHash(template: unknown, collisionCount?: number): string {
-  let h = fnv1a32(stableStringify(template));
+  let h = fnv1a32(stableStringify(hashedTemplate(template)));
   if (collisionCount !== undefined && collisionCount !== null) {
     const b = new Uint8Array(8);
     new DataView(b.buffer).setUint32(0, collisionCount >>> 0, true);

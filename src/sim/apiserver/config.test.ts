@@ -20,12 +20,12 @@ function runningPod(c: Cluster): string {
 }
 
 describe('one API server per cluster', () => {
-  it('a fresh configuration has only the built-in plugin, and each is a new one', () => {
+  it('a fresh configuration has only the built-in plugins, and each is a new one', () => {
     const a = newApiServerConfig();
     const b = newApiServerConfig();
-    expect(admissionPluginNames(a)).toEqual(['NamespaceLifecycle']);
+    expect(admissionPluginNames(a)).toEqual(['NamespaceLifecycle', 'ServiceAccount', 'Priority']);
     registerAdmissionPlugin(a, { name: 'Extra', admit: () => undefined });
-    expect(admissionPluginNames(b)).toEqual(['NamespaceLifecycle']);
+    expect(admissionPluginNames(b)).toEqual(['NamespaceLifecycle', 'ServiceAccount', 'Priority']);
     expect(a.identities).not.toBe(b.identities);
   });
 
@@ -39,8 +39,8 @@ describe('one API server per cluster', () => {
     registerValidator(a.world.apiConfig, 'services', (o) => (o.metadata?.labels as Record<string, string> | undefined)?.forbidden ? [{ type: 'Forbidden', field: 'metadata.labels', detail: 'no' }] : []);
     registerIdentity(a.world.apiConfig, 'robot', { user: 'robot', rules: [R(['get', 'list'], ['pods'])] });
 
-    expect(admissionPluginNames(a.world.apiConfig)).toEqual(['NamespaceLifecycle', 'DefaultTolerationSeconds', 'Labeler']);
-    expect(admissionPluginNames(b.world.apiConfig)).toEqual(['NamespaceLifecycle', 'DefaultTolerationSeconds']);
+    expect(admissionPluginNames(a.world.apiConfig)).toEqual(['NamespaceLifecycle', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds', 'Labeler']);
+    expect(admissionPluginNames(b.world.apiConfig)).toEqual(['NamespaceLifecycle', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds']);
 
     const pa = a.request({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p') });
     const pb = b.request({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p') });

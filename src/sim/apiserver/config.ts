@@ -4,6 +4,7 @@
 // each have their own, and a snapshot or a replay never carries it.
 import { namespaceLifecycle, type AdmissionPlugin } from './admission.ts';
 import { IDENTITIES, type Identity } from './authn.ts';
+import { priorityAdmission, serviceAccountAdmission } from './pod-admission.ts';
 import type { KubeletClient } from './kubelet-client.ts';
 import type { Validator } from './validation.ts';
 
@@ -21,7 +22,7 @@ export interface ApiServerConfig {
   statusPatchShortcut: boolean;
 }
 
-/** A fresh configuration: NamespaceLifecycle, no extra validators, the built-in identities, no kubelets. */
+/** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
-  return { admission: [namespaceLifecycle], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true };
+  return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true };
 }

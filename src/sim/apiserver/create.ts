@@ -9,7 +9,7 @@ import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, apiVersionOf } from 
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
 import { alreadyExists, invalid } from './status.ts';
-import { type KObject, type StoreEvent, storeGet, storeKey, storePut, storePutStamped } from './store.ts';
+import { type KObject, type StoreEvent, storeGet, storeKey, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
@@ -50,11 +50,14 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
   const sentMeta = obj.metadata as Obj;
   const createdMeta = 'resourceVersion' in sentMeta ? withoutResourceVersion(sentMeta) : sentMeta;
   let ev: StoreEvent;
-  if (req.options?.dryRun || GENERATION_RESOURCES.has(req.resource)) {
+  if (req.options?.dryRun) {
     obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now) };
     if (GENERATION_RESOURCES.has(req.resource)) obj.metadata.generation = 1;
-    if (req.options?.dryRun) { logRequest(h, component, req, 201, { name: meta.name }); return { ok: true, code: 201, object: obj }; }
-    ev = storePut(h.store, req.resource, key, obj as KObject);
+    logRequest(h, component, req, 201, { name: meta.name });
+    return { ok: true, code: 201, object: obj };
+  } else if (GENERATION_RESOURCES.has(req.resource)) {
+    obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now), generation: 1, resourceVersion: String(h.store.revision + 1) };
+    ev = storePutStamped(h.store, req.resource, key, obj as KObject);
   } else {
     // The stored metadata in one copy, stamped as storePut would (resourceVersion last): `obj` is
     // this request's own object, stored as it is.

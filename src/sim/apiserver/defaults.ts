@@ -22,6 +22,8 @@ export function defaultPodSpec(spec: Obj | undefined): Obj {
   const s: Obj = { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', securityContext: {}, ...spec };
   const c = (x: Obj): Obj => {
     const out: Obj = { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', ...x };
+    // ResourceRequirements is a struct, not a pointer: the API always serialises it, empty or not.
+    out.resources ??= {};
     if (!out.imagePullPolicy && typeof out.image === 'string') out.imagePullPolicy = defaultImagePullPolicy(out.image);
     for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (out[k]) out[k] = defaultProbe(out[k]);
     if (Array.isArray(out.ports)) out.ports = out.ports.map((p: Obj) => ({ protocol: 'TCP', ...p }));
@@ -40,7 +42,9 @@ function defaultTemplate(t: Obj | undefined): Obj | undefined {
 export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
   switch (resource) {
     case 'pods': {
+      // SetDefaults_Pod (not PodSpec: templates keep it unset) turns service links on.
       const spec = defaultPodSpec(obj.spec);
+      spec.enableServiceLinks ??= true;
       return { ...obj, spec, status: obj.status ?? { phase: 'Pending', qosClass: getPodQOS(spec) } };
     }
     case 'deployments': {

@@ -44,6 +44,7 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
         return { ok: true, code: okCode, object: cur };
       }
       const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now + grace * 1000), deletionGracePeriodSeconds: grace } };
+      if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
       if (finalizersChanged) setFinalizers(next.metadata, finalizers);
       if (eviction) {
         const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'DisruptionTarget');
@@ -91,9 +92,18 @@ function setFinalizers(meta: Obj, finalizers: string[]): void {
   else delete meta.finalizers;
 }
 
+/**
+ * BeforeDelete: the first deletionTimestamp changes what the object's controllers may do, so the
+ * generation (where the resource keeps one) goes up.
+ */
+function bumpGeneration(meta: Obj): void {
+  if (typeof meta.generation === 'number' && meta.generation > 0) meta.generation++;
+}
+
 /** The object stays, with deletionTimestamp and the finalizers that must go before it does. */
 function markForDeletion(h: ApiHost, component: string, req: ApiRequest, code: number, key: string, cur: Obj, deletionTimestamp: string, grace: number, finalizers: string[]): ApiResult<unknown> {
   const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace } };
+  if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
   setFinalizers(next.metadata, finalizers);
   const ev = storePut(h.store, req.resource, key, next as KObject);
   logRequest(h, component, req, code, { revision: ev.revision, node: cur.spec?.nodeName });

@@ -5,7 +5,7 @@ import { flatten } from '../names.ts';
 export type Stage = 'connection' | 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
 
 /** Watch event types as the API server sends them. */
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
 /** One log record (see NOTES.md, "The request log"). */
 export interface RequestRecord {

@@ -167,7 +167,8 @@ export function cachedPath(resource: string, namespace: string | undefined, name
   return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
 }
 export const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces']);
-export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets']);
+/** Resources whose strategy keeps metadata.generation (pods since PodObservedGenerationTracking, 1.33). */
+export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets', 'pods', 'endpointslices']);
 export function keyOf(req: ApiRequest): string {
   return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }

@@ -25,7 +25,7 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
   let next: Obj;
   // Whether the status shortcut's merge patch leaves the object as it is (undefined: not known).
   let noop: boolean | undefined;
-  if (config.statusPatchShortcut && sub === 'status' && req.verb === 'patch' && req.options?.patchType !== 'json' && !GENERATION_RESOURCES.has(req.resource) && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
+  if (config.statusPatchShortcut && sub === 'status' && req.verb === 'patch' && req.options?.patchType !== 'json' && req.resource !== 'deployments' && req.resource !== 'replicasets' && body !== null && typeof body === 'object' && !Array.isArray(body) && keepsIdentity(cur.metadata)) {
     // A status patch (the kubelet sends three per pod) keeps only the status of the merged object,
     // and the identity fields the general path re-sets below are cur's own: patch the status alone
     // and keep cur's metadata object (the store copies it to stamp the revision).
@@ -117,9 +117,20 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | unde
   if (cur.metadata.deletionTimestamp) { next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds; }
   if (GENERATION_RESOURCES.has(req.resource)) {
     next.metadata.generation = cur.metadata.generation ?? 1;
-    if (sub !== 'status' && !deepEqual(cur.spec, next.spec)) next.metadata.generation++;
+    if (sub !== 'status' && generationChanges(req.resource, cur, next)) next.metadata.generation++;
   }
   return next;
+}
+
+/**
+ * PrepareForUpdate's generation rule: a change of spec; an EndpointSlice (no spec) counts every
+ * change but metadata's, and its labels.
+ */
+function generationChanges(resource: string, cur: Obj, next: Obj): boolean {
+  if (resource !== 'endpointslices') return !deepEqual(cur.spec, next.spec);
+  const { metadata: cm, ...c } = cur;
+  const { metadata: nm, ...n } = next;
+  return !deepEqual(c, n) || !deepEqual(cm?.labels, nm?.labels);
 }
 
 /** storePut of an object this request built itself (no one else holds it): stamped in place, with one metadata copy. */

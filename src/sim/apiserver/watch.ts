@@ -8,7 +8,7 @@ import type { ApiServerConfig } from './config.ts';
 import { authorize } from './rbac.ts';
 import { type Stage, type WatchEventType, appendRecord } from './request-log.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { RESOURCES, encodeQuery, resourcePath } from './resources.ts';
+import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from './resources.ts';
 import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../util/labels.ts';
 import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
@@ -67,6 +67,42 @@ export interface WatchOptions {
   fieldSelector?: string;
   /** Start after this revision; omit (or "0") to get synthetic ADDED events for the current state first. */
   resourceVersion?: string;
+  /**
+   * A streaming list (WatchList, client-go's WatchListClient): the current state as ADDED events,
+   * then a BOOKMARK annotated k8s.io/initial-events-end, then the changes. Needs
+   * resourceVersionMatch NotOlderThan and allowWatchBookmarks, as ValidateListOptions says.
+   */
+  sendInitialEvents?: boolean;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  allowWatchBookmarks?: boolean;
+}
+
+/** The annotation on the BOOKMARK that ends a streaming list's initial events. */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+
+/** ValidateListOptions for a watch: the streaming-list options go together. */
+export function validateWatchOptions(opts: WatchOptions): string | undefined {
+  if (opts.sendInitialEvents !== undefined) {
+    if (opts.resourceVersionMatch !== 'NotOlderThan') return 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan';
+    if (!opts.allowWatchBookmarks) return 'allowWatchBookmarks: Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set';
+  } else if (opts.resourceVersionMatch) {
+    return 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided';
+  }
+  return undefined;
+}
+
+/** A watch's query as client-go encodes it (url.Values.Encode: keys sorted, values escaped), as the audit log shows it. */
+function watchQuery(opts: WatchOptions): string {
+  return '?' + encodeQuery({
+    allowWatchBookmarks: opts.allowWatchBookmarks ? 'true' : undefined,
+    fieldSelector: opts.fieldSelector || undefined,
+    labelSelector: opts.labelSelector || undefined,
+    // client-go leaves an empty resourceVersion out (a streaming list sends none).
+    resourceVersion: opts.resourceVersion === '' ? undefined : opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch || undefined,
+    sendInitialEvents: opts.sendInitialEvents !== undefined ? String(opts.sendInitialEvents) : undefined,
+    watch: 'true',
+  });
 }
 
 /** Open a watch for `component`; events are queued to it as `WatchNotification`s. */
@@ -75,13 +111,15 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   const f = h.apiServer.faults;
   const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
     t: h.now, component, kind: 'request', verb: 'WATCH',
-    path: resourcePath(resource, opts.namespace) + '?' + encodeQuery({ fieldSelector: opts.fieldSelector || undefined, labelSelector: opts.labelSelector || undefined, resourceVersion: opts.resourceVersion, watch: 'true' }),
+    path: resourcePath(resource, opts.namespace) + watchQuery(opts),
     code, stage, message,
   });
   const refuse = (st: Status, stage: Stage): ApiResult<never> => { logWatch(st.code, stage, st.message); return { ok: false, code: st.code, status: st }; };
   if (f.apiServerDown || f.partitioned?.includes(component)) return refuse(statusError(0, 'ConnectionRefused', `Get "https://127.0.0.1:6443${resourcePath(resource, opts.namespace)}?watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`), 'connection');
   if (!RESOURCES[resource]) return refuse(statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
   if (!RESOURCES[resource].namespaced) opts = { ...opts, namespace: undefined };
+  const invalidOpts = validateWatchOptions(opts);
+  if (invalidOpts) return refuse(statusError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${invalidOpts}`), 'validation');
   const id = authenticate(config, identity);
   if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
@@ -89,7 +127,7 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   const labels = parseLabelSelector(opts.labelSelector);
   const fields = parseFieldSelector(opts.fieldSelector);
   const process = h.components[component]?.process;
-  const fromRevision = opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : h.store.revision;
+  const fromRevision = !opts.sendInitialEvents && opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : h.store.revision;
   if (process) {
     const shared = sharedWatchFor(h, process, resource, opts, fromRevision);
     if (shared) {
@@ -100,7 +138,9 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   }
   let backlog: StoreEvent[] = [];
   let synthetic: KObject[] = [];
-  if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+  const streaming = opts.sendInitialEvents === true;
+  // NotOlderThan: the current state is never older than the revision asked for (a future one waits for it).
+  if (!streaming && opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     const rv = Number(opts.resourceVersion);
     const hist = storeHistorySince(h.store, rv);
     if (!hist.ok) return refuse(statusError(410, 'Expired', hist.message), 'storage');
@@ -118,8 +158,17 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   ((h.apiServer.watchIndex[resource] ??= {})[w.bucket] ??= []).push(w.id);
   logWatch(200);
   for (const o of synthetic) if (matchObj(w, o)) deliver(h, w, 'ADDED', o, Number(o.metadata?.resourceVersion));
+  if (streaming) deliver(h, w, 'BOOKMARK', initialEventsEnd(resource, h.store.revision), h.store.revision);
   for (const e of backlog) dispatchTo(h, w, e);
   return { ok: true, code: 200, object: { watchId: w.id, resourceVersion: String(h.store.revision) } };
+}
+
+/** The BOOKMARK that ends a streaming list: only the kind, the revision and the annotation. */
+export function initialEventsEnd(resource: string, revision: number): KObject {
+  return {
+    apiVersion: apiVersionOf(resource), kind: RESOURCES[resource].kind,
+    metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+  } as KObject;
 }
 
 /** Close a watch (the client stops it); no notification is sent. */

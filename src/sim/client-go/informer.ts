@@ -1,7 +1,7 @@
 // client-go's informer (list + watch into a cache, with indexers and handlers) and its listers, as
 // plain data driven through ctx.
 import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } from '../apiserver/resources.ts';
-import type { WatchClosed, WatchNotification, WatchOptions } from '../apiserver/watch.ts';
+import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../apiserver/watch.ts';
 import { newDict } from '../dict.ts';
 import { flatten } from '../names.ts';
 import type { Ctx } from '../world.ts';
@@ -272,6 +272,12 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     const n = event as WatchNotification;
     if (n.watchId !== inf.watchId) return false;
     const obj = n.object as unknown as T;
+    // A bookmark carries only a revision (kept as the resume point); the one ending a streaming list's initial events syncs the cache.
+    if (n.eventType === 'BOOKMARK') {
+      inf.resourceVersion = revisionString(n.revision);
+      if ((obj as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') inf.hasSynced = true;
+      return true;
+    }
     // The API server's names cache holds one `ns/name` string per object: no per-version lookup. The
     // readers of a shared watch get the same object in a row, so the last answer is kept at hand
     // (their handlers' own lookups would evict it from the names cache's).

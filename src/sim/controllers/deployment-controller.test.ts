@@ -154,7 +154,8 @@ describe('deployment controller: a new Deployment', () => {
     const rsName = rss(w)[0].metadata?.name;
     expect(cond(d, 'Progressing')).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` });
     expect(cond(d, 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable' });
-    expect(d.status).toMatchObject({ replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, unavailableReplicas: 0, observedGeneration: 1 });
+    expect(d.status).toMatchObject({ replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
+    expect(d.status).not.toHaveProperty('unavailableReplicas'); // 0, omitempty
     const v = rolloutStateOf(dc(w), 'default/web')!;
     expect(v.state).toBe('complete');
     expect(v.why).toContain('NewReplicaSetAvailable');
@@ -165,7 +166,8 @@ describe('deployment controller: a new Deployment', () => {
     const w = cluster();
     create(w, deployment('web', 1, { minReadySeconds: 5 }));
     w.advance(2_500); // ready at ~2 s
-    expect(getD(w).status).toMatchObject({ readyReplicas: 1, availableReplicas: 0 });
+    expect(getD(w).status).toMatchObject({ readyReplicas: 1 });
+    expect(getD(w).status).not.toHaveProperty('availableReplicas'); // 0, omitempty
     expect(rss(w)[0].spec?.minReadySeconds).toBe(5);
     w.advance(6_000);
     expect(getD(w).status).toMatchObject({ readyReplicas: 1, availableReplicas: 1 });

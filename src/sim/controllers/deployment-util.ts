@@ -19,6 +19,7 @@ import type {
   ReplicaSetCondition,
 } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import { DEPLOYMENT_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
 export type Time = string;
@@ -926,6 +927,13 @@ export function deploymentTimedOut(d: Deployment, s: DeploymentStatus, now: Time
 type RSStatusExt = NonNullable<ReplicaSet['status']> & { terminatingReplicas?: number };
 type DeploymentStatusExt = DeploymentStatus & { terminatingReplicas?: number };
 
+/** spec with minReadySeconds set, or left out when 0 (ReplicaSetSpec's omitempty). */
+function withMinReadySeconds(spec: NonNullable<ReplicaSet['spec']>, minReady: number): NonNullable<ReplicaSet['spec']> {
+  if (minReady) return { ...spec, minReadySeconds: minReady };
+  const { minReadySeconds: _m, ...rest } = spec;
+  return rest;
+}
+
 /** calculateStatus (sync.go): counts from the RSs plus the Available condition. */
 export function calculateStatus(
   allRSs: readonly MaybeRS[],
@@ -954,7 +962,7 @@ export function calculateStatus(
     availableReplicas >= specReplicas(d) - maxUnavailable(d)
       ? setDeploymentCondition(status, newDeploymentCondition('Available', 'True', MinimumReplicasAvailable, 'Deployment has minimum availability.', now))
       : setDeploymentCondition(status, newDeploymentCondition('Available', 'False', MinimumReplicasUnavailable, 'Deployment does not have minimum availability.', now));
-  return status;
+  return omitZero(status, DEPLOYMENT_STATUS_OMITEMPTY);
 }
 
 /** GetTerminatingReplicaCountForReplicaSets: sum, or null if a synced RS does not report it. */
@@ -1072,7 +1080,7 @@ export function getNewReplicaSet(
     const { rs, changed } = setNewReplicaSetAnnotations(d, existing, newRevision, true);
     const minReady = d.spec?.minReadySeconds ?? 0;
     if (changed || (existing.spec?.minReadySeconds ?? 0) !== minReady) {
-      return { kind: 'update', rs: { ...rs, spec: { ...rs.spec!, minReadySeconds: minReady } } };
+      return { kind: 'update', rs: { ...rs, spec: withMinReadySeconds(rs.spec!, minReady) } };
     }
     const cond = getDeploymentCondition(d.status, 'Progressing');
     const condition =
@@ -1099,7 +1107,7 @@ export function getNewReplicaSet(
     },
     spec: {
       replicas: 0,
-      minReadySeconds: d.spec?.minReadySeconds ?? 0,
+      ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}),
       selector: { ...selector, matchLabels: { ...(selector.matchLabels ?? {}), [DefaultDeploymentUniqueLabelKey]: podTemplateHash } },
       template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
     },

@@ -440,7 +440,7 @@ export function syncReplicaSet(ctx: C, key: string): boolean {
   if (CHECK_TALLIES) {
     const x = scan();
     const want = calculateReplicaSetStatus({ ...rs, spec: { ...rs.spec, minReadySeconds: 0 } } as ReplicaSet, x.active, x.terminating, null, '');
-    if (want.replicas !== counts.active || want.readyReplicas !== counts.ready || want.fullyLabeledReplicas !== counts.fullyLabeled || want.terminatingReplicas !== counts.terminating) {
+    if (want.replicas !== counts.active || (want.readyReplicas ?? 0) !== counts.ready || (want.fullyLabeledReplicas ?? 0) !== counts.fullyLabeled || want.terminatingReplicas !== counts.terminating) {
       throw new Error(`replicaset-controller: pod tally of ${key} is stale: ${JSON.stringify(counts)}`);
     }
   }

@@ -9,6 +9,7 @@
 import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { matchesSet } from '../util/labels.ts';
+import { REPLICASET_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
 export type Time = string;
@@ -302,5 +303,5 @@ export function replicaSetStatusFromCounts(rs: ReplicaSet, counts: ReplicaSetPod
   else delete status.terminatingReplicas;
   if (conditions.length > 0) status.conditions = conditions;
   else delete status.conditions;
-  return status;
+  return omitZero(status, REPLICASET_STATUS_OMITEMPTY);
 }

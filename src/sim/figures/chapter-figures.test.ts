@@ -114,7 +114,7 @@ describe('the scheduler figure', () => {
     const v = host.handle({ op: 'seek', step: beatWith('stays Pending').step })!;
     const big = sched(v).pods.find((p) => p.name === 'big')!;
     expect(big.node).toBeNull();
-    expect(big.attempt!.message).toBe('0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu. no new claims to deallocate, preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.');
+    expect(big.attempt!.message).toBe('0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.');
     expect(big.attempt!.perNode.map((n) => n.plugin)).toEqual(['NodeUnschedulable', 'TaintToleration', 'NodeResourcesFit', 'NodeResourcesFit', 'NodeResourcesFit']);
   });
 

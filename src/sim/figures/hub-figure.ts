@@ -284,7 +284,7 @@ export const hubFigure: FigureDef = {
   leavesOut: [
     'Authentication knows a fixed set of identities (the components, kubernetes-admin, users named through --as); there are no certificates or tokens to inspect.',
     'RBAC is the built-in roles only: the reader cannot create Roles or RoleBindings here.',
-    'Two admission plugins run (NamespaceLifecycle, DefaultTolerationSeconds); no webhooks, quotas or Pod Security admission.',
+    'Four admission plugins run (NamespaceLifecycle, ServiceAccount, Priority, DefaultTolerationSeconds); no webhooks, quotas or Pod Security admission.',
     'Validation checks the fields the simulation reads, not the whole OpenAPI schema.',
     'The slow API server delays watch notifications only; requests are still answered at once, and nobody times out or loses leader election.',
     'The pipeline panel shows the newest write other than Events and heartbeats (Lease renewals, node status reports), which it skips.',

@@ -45,7 +45,7 @@ export const nowhereToGo: Scenario = {
     )],
     ['kubectl get events --field-selector reason=FailedScheduling', lines(
       'LAST SEEN   TYPE      REASON             OBJECT                    MESSAGE',
-      '30s         Warning   FailedScheduling   pod/web-c68c68797-dfgsq   0/3 nodes are available: 3 node(s) were unschedulable. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      '30s         Warning   FailedScheduling   pod/web-c68c68797-dfgsq   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     )],
   ],
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addPod, computePodResource, newNodeInfo, removePod } from './node-info.ts';
-import { balancedResourceScorer, leastAllocatedScorer, nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
+import { balancedAllocationScore, balancedResourceScorer, leastAllocatedScorer, nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import type { CycleContext } from './framework.ts';
 import { makeNode, makePod } from './test-helpers.ts';
 
@@ -67,18 +67,30 @@ describe('NodeResourcesFit LeastAllocated', () => {
   });
 });
 
-// Ported from balanced_allocation_test.go (TestNodeResourcesBalancedAllocation).
+// Ported from balanced_allocation_test.go (TestNodeResourcesBalancedAllocation), with the 1.36+
+// score of the change in balance (kubernetes#135573): 50 + (50 + with − without) / 2.
 describe('NodeResourcesBalancedAllocation', () => {
-  it('nothing scheduled, resources requested, differently sized nodes: 87 and 100', () => {
+  it('nothing scheduled, resources requested, differently sized nodes: 68 and 75', () => {
     const pod = makePod('p', [{ cpu: '1000', memory: '2000' }, { cpu: '2000', memory: '3000' }]);
-    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node1', '4000', '10000', []), ctx)).toBe(87);
-    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node2', '6000', '10000', []), ctx)).toBe(100);
+    // node1: without the pod 0 and 0 → 100; with it 0.75 and 0.5, std 0.125 → 87; 50 + (50 + 87 − 100) / 2 = 68.
+    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node1', '4000', '10000', []), ctx)).toBe(68);
+    // node2: 100 without, 0.5 and 0.5 → 100 with: no change, 75.
+    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node2', '6000', '10000', []), ctx)).toBe(75);
   });
 
-  it('resources requested, pods scheduled with resources: 82 and 95', () => {
+  it('resources requested, pods scheduled with resources: 73 and 74', () => {
     const pod = makePod('p', [{ cpu: '1000', memory: '2000' }, { cpu: '2000', memory: '3000' }]);
-    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node1', '10000', '20000', [{ cpu: '3000', memory: '0' }]), ctx)).toBe(82);
-    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node2', '10000', '20000', [{ cpu: '3000', memory: '5000' }]), ctx)).toBe(95);
+    // node1: 0.3 and 0 → 85 without; 0.6 and 0.25 → 82 with; 50 + (50 + 82 − 85) / 2 = 73.
+    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node1', '10000', '20000', [{ cpu: '3000', memory: '0' }]), ctx)).toBe(73);
+    // node2: 0.3 and 0.25 → 97 without; 0.6 and 0.5 → 95 with; 50 + (50 + 95 − 97) / 2 = 74.
+    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node2', '10000', '20000', [{ cpu: '3000', memory: '5000' }]), ctx)).toBe(74);
+  });
+
+  it('balancedAllocationScore: 75 for no change, 100 and 50 at the ends', () => {
+    expect(balancedAllocationScore(90, 90)).toBe(75);
+    expect(balancedAllocationScore(100, 50)).toBe(100);
+    expect(balancedAllocationScore(50, 100)).toBe(50);
+    expect(balancedAllocationScore(87, 100)).toBe(68); // 37 / 2 truncates
   });
 
   it('caps fractions at 1 and uses the population std for 3+ resources', () => {

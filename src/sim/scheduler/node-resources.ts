@@ -117,6 +117,23 @@ export const nodeResourcesFitScore: ScorePlugin = {
   },
 };
 
+/**
+ * The 1.36+ score (kubernetes#135573): the change in balance the pod makes. Both balances are
+ * balancedResourceScorer's, in [50, 100] (a std of fractions in [0, 1] is at most 0.5), so
+ * 50 + (50 + with − without) / 2 stays in [50, 100]: 75 for no change, towards 100 for a better
+ * balance, towards 50 for a worse one (Go's integer division).
+ */
+export function balancedAllocationScore(withPod: number, withoutPod: number): number {
+  return MAX_NODE_SCORE / 2 + Math.trunc((MAX_NODE_SCORE / 2 + withPod - withoutPod) / 2);
+}
+
+/** The two-resource case of balancedResourceScorer (std = |f1 − f2| / 2), without the arrays: this runs for every node of every cycle. */
+function balance2(r1: number, a1: number, r2: number, a2: number): number {
+  const f1 = Math.min(1, r1 / a1);
+  const f2 = Math.min(1, r2 / a2);
+  return Math.trunc((1 - Math.abs((f1 - f2) / 2)) * MAX_NODE_SCORE);
+}
+
 /** NodeResourcesBalancedAllocation Score (weight 1): real requests (useRequested); skipped for best-effort pods. */
 export const nodeResourcesBalancedAllocationScore: ScorePlugin = {
   name: 'NodeResourcesBalancedAllocation',
@@ -129,12 +146,14 @@ export const nodeResourcesBalancedAllocationScore: ScorePlugin = {
   score(pod, ni) {
     const p = computePodResource(pod).requests;
     const a = ni.allocatable;
+    const cpu = ni.requested.milliCPU;
+    const mem = ni.requested.memory;
     if (a.milliCPU === 0 || a.memory === 0) {
-      return balancedResourceScorer([ni.requested.milliCPU + p.milliCPU, ni.requested.memory + p.memory], [a.milliCPU, a.memory]);
+      return balancedAllocationScore(
+        balancedResourceScorer([cpu + p.milliCPU, mem + p.memory], [a.milliCPU, a.memory]),
+        balancedResourceScorer([cpu, mem], [a.milliCPU, a.memory]),
+      );
     }
-    // The two-resource case of balancedResourceScorer: std = |f1 − f2| / 2.
-    const f1 = Math.min(1, (ni.requested.milliCPU + p.milliCPU) / a.milliCPU);
-    const f2 = Math.min(1, (ni.requested.memory + p.memory) / a.memory);
-    return Math.trunc((1 - Math.abs((f1 - f2) / 2)) * MAX_NODE_SCORE);
+    return balancedAllocationScore(balance2(cpu + p.milliCPU, a.milliCPU, mem + p.memory, a.memory), balance2(cpu, a.milliCPU, mem, a.memory));
   },
 };

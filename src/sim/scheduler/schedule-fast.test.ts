@@ -27,8 +27,8 @@ describe('schedulePod without records', () => {
         let nl = 0;
         pods.forEach((p, k) => {
           const pod = { ...p, metadata: { ...p.metadata, name: `incoming-${k}`, uid: `uid-incoming-${k}` } };
-          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf, dynamicResources: true });
-          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, dynamicResources: true, record: 'none' });
+          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf });
+          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, record: 'none' });
           expect(b.perNode).toEqual([]);
           expect(b.result).toEqual(a.result);
           expect([b.nextStartNodeIndex, b.evaluatedNodes, b.feasibleNodes]).toEqual([a.nextStartNodeIndex, a.evaluatedNodes, a.feasibleNodes]);
@@ -48,9 +48,9 @@ describe('schedulePod without records', () => {
 
   it('puts DynamicResources\' PostFilter reason before preemption, as 1.34+ with DRA on', () => {
     const nodes = [1, 2, 3].map((i) => newNodeInfo(makeNode(`node-${i}`, { cpu: '4', memory: '8Gi', pods: '110' }), [makePod(`db-${i}`, [{ cpu: '3' }])]));
-    const r = schedulePod(makePod('web', [{ cpu: '2' }]), nodes, seededRng(1), { dynamicResources: true });
+    const r = schedulePod(makePod('web', [{ cpu: '2' }]), nodes, seededRng(1), {});
     expect('fitError' in r.result && r.result.fitError.message).toBe(
-      '0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
     );
   });
 });
@@ -113,10 +113,10 @@ describe('schedulePod flat caches', () => {
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: q.app } } },
             ],
           });
-          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf, listers, dynamicResources: true });
+          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf, listers });
           // The records from the flat cache, over the lean list (whose caches the record-less cycles share).
-          const c = schedulePod(pod, lean, rc, { nextStartNodeIndex: nl, listers, dynamicResources: true });
-          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, listers, dynamicResources: true, record: 'none' });
+          const c = schedulePod(pod, lean, rc, { nextStartNodeIndex: nl, listers });
+          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, listers, record: 'none' });
           expect(c.perNode).toEqual(a.perNode);
           expect(c.result).toEqual(a.result);
           expect(rc.draws).toBe(rf.draws);

@@ -81,8 +81,9 @@ describe('schedulePod', () => {
       // cpu (4000−500)·100/4000 = 87, memory (8192−256)·100/8192 = 96 → (87+96)/2 = 91
       ['NodeResourcesFit', 91, 91, 91],
       ['PodTopologySpread', 0, 0, 0], // skipped: nothing selects the pod
-      // fractions 0.125 and 0.03125 → std 0.046875 → 95
-      ['NodeResourcesBalancedAllocation', 95, 95, 95],
+      // with the pod: fractions 0.125 and 0.03125 → std 0.046875 → 95; the empty node without it: 100;
+      // the change in balance (1.36+): 50 + (50 + 95 − 100) / 2 = 72
+      ['NodeResourcesBalancedAllocation', 72, 72, 72],
     ]);
     expect(n2.total).toBe(n2.scores.reduce((a, s) => a + s.weighted, 0));
     expect(r.perNode.map((p) => p.node)).toEqual(['node-1', 'node-2', 'node-3']);

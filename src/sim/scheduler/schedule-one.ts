@@ -119,23 +119,16 @@ export interface ScheduleOptions {
    * The chosen node, the FitError and the rng draws are the same either way.
    */
   record?: 'full' | 'none';
-  /**
-   * DynamicResources is in the profile (DRA on by default since 1.34): its PostFilter runs before
-   * DefaultPreemption and, for a pod without claims, adds "no new claims to deallocate" to the message.
-   */
-  dynamicResources?: boolean;
 }
 
-/** DynamicResources.PostFilter's reason for a pod without ResourceClaims. */
-export const NO_NEW_CLAIMS_TO_DEALLOCATE = 'no new claims to deallocate';
-
 /**
- * RunPostFilterPlugins' message: the reasons of each rejecting PostFilter plugin, joined by ", "
- * (DynamicResources, then DefaultPreemption); empty when preemption found candidates (success).
+ * RunPostFilterPlugins' message: the reasons of each rejecting PostFilter plugin, joined by ", ";
+ * empty when preemption found candidates (success). DynamicResources is in the profile too, but its
+ * PreFilter skips a pod without ResourceClaims (every pod here), and a plugin skipped at PreFilter
+ * adds nothing at PostFilter: real 1.37.2 prints no "no new claims to deallocate" (the oracle's trace).
  */
-export function postFilterMessage(pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[], preemption: boolean, dynamicResources: boolean): string {
+export function postFilterMessage(pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[], preemption: boolean): string {
   const reasons: string[] = [];
-  if (dynamicResources) reasons.push(NO_NEW_CLAIMS_TO_DEALLOCATE);
   if (preemption) {
     const pf = preemptionPostFilter(pod, allNodes, nodeToStatus, ctx, filterPlugins);
     if (pf.candidates.length > 0) return '';
@@ -318,7 +311,6 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const nodeToStatus: Record<string, FilterRecord> = {};
   const unschedulable = new Set<string>();
   const preemption = opts.preemption ?? true;
-  const dynamicResources = opts.dynamicResources ?? false;
   const full = (opts.record ?? 'full') === 'full';
 
   // RunPreFilterPlugins: a rejection applies to every node; node-name results are intersected.
@@ -330,7 +322,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
       const rec: FilterRecord = { plugin: pl.name, code: res.status.code, reasons: res.status.reasons };
       for (const ni of nodeInfos) nodeToStatus[ni.name] = rec;
       const preFilterMsg = res.status.reasons.join(', ');
-      const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption, dynamicResources);
+      const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption);
       let message = `0/${n} nodes are available: ${preFilterMsg}.`;
       if (postFilterMsg) message += ` ${postFilterMsg}`;
       const fitError: FitError = { numAllNodes: n, nodeToStatus, unschedulablePlugins: [pl.name], postFilterMsg, message };
@@ -455,7 +447,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   }
 
   if (feasible.length === 0) {
-    const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption, dynamicResources);
+    const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption);
     const fitError: FitError = {
       numAllNodes: n,
       nodeToStatus,

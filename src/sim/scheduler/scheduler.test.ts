@@ -137,7 +137,7 @@ describe('scheduler', () => {
     addPod(w, podBody('web-big', '2'));
     start(w);
     w.settle(10_000);
-    const msg = '0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+    const msg = '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
     const ev = events(w).find((e) => e.reason === 'FailedScheduling')!;
     expect(ev.type).toBe('Warning');
     expect(ev.message).toBe(msg);
@@ -163,18 +163,8 @@ describe('scheduler', () => {
     const ev = events(w).find((e) => e.reason === 'FailedScheduling')!;
     expect(ev.message).toBe(
       '0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. ' +
-      'no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.',
+      'preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.',
     );
-  });
-
-  it('without DRA the message has only the preemption part', () => {
-    const w = world();
-    for (let i = 1; i <= 3; i++) addPod(w, podBody(`db-${i}`, '3', { nodeName: `node-${i}` }));
-    addPod(w, podBody('web-big', '2'));
-    start(w, { dynamicResources: false });
-    w.settle(10_000);
-    expect(events(w).find((e) => e.reason === 'FailedScheduling')?.message)
-      .toBe('0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
   });
 
   it('schedules an unschedulable pod once a node is added', () => {

@@ -49,8 +49,6 @@ export interface SchedulerParams {
   recordPods?: number;
   /** ms per scheduling cycle (default 1). */
   cycleMs?: number;
-  /** DRA on (default true, as in 1.34+): adds DynamicResources' PostFilter phrase. */
-  dynamicResources?: boolean;
   /** Name the taint in TaintToleration's reason, as v1.26–v1.34 did (default false). */
   taintReasonWithKey?: boolean;
 }
@@ -401,7 +399,6 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     percentageOfNodesToScore: p.percentageOfNodesToScore ?? 0,
     nextStartNodeIndex: s.nextStartNodeIndex,
     listers: listers(s),
-    dynamicResources: p.dynamicResources ?? true,
     taintReasonWithKey: p.taintReasonWithKey ?? false,
     record: full ? 'full' : 'none',
   });

@@ -211,7 +211,9 @@ export function narrate(rec: RequestRecord, faults?: ApiFaults): string {
 
 function sentenceOf(rec: RequestRecord, t: Target, faults: ApiFaults | undefined): string {
   let s: string;
-  if (rec.kind === 'watch') s = `the API server tells ${who(rec.component)} that ${thing(t)} ${happened(rec.event)}`;
+  // A streaming list's closing bookmark names no object: it says the initial state is all sent.
+  if (rec.kind === 'watch' && rec.event === 'BOOKMARK') s = `the API server tells ${who(rec.component)} that it has sent every ${kindWord(t.resource)} there is; changes follow`;
+  else if (rec.kind === 'watch') s = `the API server tells ${who(rec.component)} that ${thing(t)} ${happened(rec.event)}`;
   else if (rec.kind === 'cri') s = criSentence(rec, t);
   else s = requestSentence(rec, t, faults);
   // "The scheduler …", but "kubectl …" and "containerd …": names keep their own case.
@@ -302,6 +304,8 @@ function action(rec: RequestRecord, t: Target): string {
 /** "pods bound to node-1 from revision 15", "Deployments from revision 31". */
 function watched(t: Target): string {
   const rv = t.query.resourceVersion;
+  // A streaming list (sendInitialEvents): the current state first, as the watch's opening events.
+  if (t.query.sendInitialEvents === 'true') return `${selected(t)}, asking first for every one there is (a streaming list instead of a LIST)`;
   return selected(t) + (rv && rv !== '0' ? ` from revision ${rv}` : '');
 }
 

@@ -1,0 +1,80 @@
+// What the API server adds to every pod it stores: the ServiceAccount and Priority admission
+// plugins, pod defaulting, and metadata.generation (PodObservedGenerationTracking), as a real
+// 1.37 API server returns them (oracle/traces).
+import { describe, expect, it } from 'vitest';
+import { pod, testWorld } from '../test-helpers.ts';
+import type { Obj } from './request.ts';
+
+const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) => w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body });
+const withSpec = (body: Record<string, unknown>, extra: Obj) => ({ ...body, spec: { ...(body.spec as Obj), ...extra } });
+
+describe('what the API server adds to a pod', () => {
+  it('serviceAccountName and serviceAccount default, priority 0, PreemptLowerPriority, enableServiceLinks, resources: {}, generation 1', () => {
+    const w = testWorld();
+    const r = create(w, pod('p'));
+    expect(r.ok).toBe(true);
+    const p = (r as { object: Obj }).object;
+    expect(p.metadata.generation).toBe(1);
+    expect(p.spec).toMatchObject({ serviceAccountName: 'default', serviceAccount: 'default', priority: 0, preemptionPolicy: 'PreemptLowerPriority', enableServiceLinks: true });
+    expect(p.spec.containers[0].resources).toEqual({});
+  });
+
+  it('keeps what the client set: its own account, enableServiceLinks false, a system PriorityClass', () => {
+    const w = testWorld();
+    const p = (create(w, withSpec(pod('p'), { serviceAccountName: 'robot', enableServiceLinks: false, priorityClassName: 'system-node-critical', preemptionPolicy: 'Never' })) as { object: Obj }).object;
+    expect(p.spec).toMatchObject({ serviceAccountName: 'robot', serviceAccount: 'robot', enableServiceLinks: false, priority: 2000001000, preemptionPolicy: 'Never' });
+  });
+
+  it('refuses an unknown PriorityClass and a priority that disagrees with the class (403)', () => {
+    const w = testWorld();
+    const a = create(w, withSpec(pod('a'), { priorityClassName: 'gold' }));
+    expect(a.ok).toBe(false);
+    expect(!a.ok && a.status.message).toBe('pods "a" is forbidden: no PriorityClass with name gold was found');
+    const b = create(w, withSpec(pod('b'), { priority: 7 }));
+    expect(!b.ok && b.code).toBe(403);
+    expect(!b.ok && b.status.message).toBe('pods "b" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name');
+  });
+
+  it('a mirror pod gets no service account', () => {
+    const w = testWorld();
+    const body = { ...pod('m'), metadata: { name: 'm', annotations: { 'kubernetes.io/config.mirror': 'm' } } };
+    const p = (create(w, body) as { object: Obj }).object;
+    expect(p.spec.serviceAccountName).toBeUndefined();
+    expect(p.spec.priority).toBe(0);
+  });
+
+  it('generation: +1 on a spec change, not on a status write; +1 when graceful deletion starts', () => {
+    const w = testWorld();
+    const p = (create(w, pod('p', { app: 'web' }, 'node-1')) as { object: Obj }).object;
+    const u = (w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p', body: { ...p, spec: { ...p.spec, activeDeadlineSeconds: 60 } } }) as { object: Obj }).object;
+    expect(u.metadata.generation).toBe(2);
+    const s = (w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'p', subresource: 'status', body: { status: { phase: 'Running' } } }) as { object: Obj }).object;
+    expect(s.metadata.generation).toBe(2);
+    const d = (w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' }) as { object: Obj }).object;
+    expect(d.metadata.deletionTimestamp).toBeDefined();
+    expect(d.metadata.generation).toBe(3);
+  });
+
+  it('an update that leaves priority out keeps the stored one', () => {
+    const w = testWorld();
+    const p = (create(w, pod('p')) as { object: Obj }).object;
+    const { priority: _p, preemptionPolicy: _pp, ...spec } = p.spec;
+    const u = (w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p', body: { ...p, spec } }) as { object: Obj }).object;
+    expect(u.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
+  });
+});
+
+describe('EndpointSlice generation', () => {
+  it('starts at 1 and rises with endpoints or labels, not with annotations', () => {
+    const w = testWorld();
+    const put = (body: Obj) => (w.kubectl({ verb: body.metadata.resourceVersion ? 'update' : 'create', resource: 'endpointslices', namespace: 'default', name: body.metadata.name, body }) as { object: Obj }).object;
+    const e1 = put({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's', labels: { a: '1' } }, addressType: 'IPv4', endpoints: [] });
+    expect(e1.metadata.generation).toBe(1);
+    const e2 = put({ ...e1, metadata: { ...e1.metadata, annotations: { x: 'y' } } });
+    expect(e2.metadata.generation).toBe(1);
+    const e3 = put({ ...e2, endpoints: [{ addresses: ['10.0.0.1'] }] });
+    expect(e3.metadata.generation).toBe(2);
+    const e4 = put({ ...e3, metadata: { ...e3.metadata, labels: { a: '2' } } });
+    expect(e4.metadata.generation).toBe(3);
+  });
+});
