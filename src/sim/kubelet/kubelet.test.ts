@@ -86,7 +86,7 @@ describe('kubelet: registration, lease, node status', () => {
     ]);
     expect(node.status!.addresses).toEqual([{ type: 'InternalIP', address: '10.0.0.11' }, { type: 'Hostname', address: 'node-1' }]);
     expect(node.status!.nodeInfo).toMatchObject({
-      kubeletVersion: 'v1.35.0', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
+      kubeletVersion: 'v1.37.2', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
     });
     const lease = getLease(w);
     expect(lease.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });

@@ -16,9 +16,9 @@ export const grace: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-1   Ready    <none>   70s   v1.35.0',
-      'node-2   Ready    <none>   70s   v1.35.0',
-      'node-3   Ready    <none>   70s   v1.35.0',
+      'node-1   Ready    <none>   70s   v1.37.2',
+      'node-2   Ready    <none>   70s   v1.37.2',
+      'node-3   Ready    <none>   70s   v1.37.2',
     )],
   ],
 };
@@ -31,9 +31,9 @@ export const eviction: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS     ROLES    AGE     VERSION',
-      'node-1   NotReady   <none>   6m30s   v1.35.0',
-      'node-2   Ready      <none>   6m30s   v1.35.0',
-      'node-3   Ready      <none>   6m30s   v1.35.0',
+      'node-1   NotReady   <none>   6m30s   v1.37.2',
+      'node-2   Ready      <none>   6m30s   v1.37.2',
+      'node-3   Ready      <none>   6m30s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
@@ -53,9 +53,9 @@ export const nodeReturns: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE     VERSION',
-      'node-1   Ready    <none>   7m30s   v1.35.0',
-      'node-2   Ready    <none>   7m30s   v1.35.0',
-      'node-3   Ready    <none>   7m30s   v1.35.0',
+      'node-1   Ready    <none>   7m30s   v1.37.2',
+      'node-2   Ready    <none>   7m30s   v1.37.2',
+      'node-3   Ready    <none>   7m30s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
@@ -81,9 +81,9 @@ export const partitionHealed: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE     VERSION',
-      'node-1   Ready    <none>   2m50s   v1.35.0',
-      'node-2   Ready    <none>   2m50s   v1.35.0',
-      'node-3   Ready    <none>   2m50s   v1.35.0',
+      'node-1   Ready    <none>   2m50s   v1.37.2',
+      'node-2   Ready    <none>   2m50s   v1.37.2',
+      'node-3   Ready    <none>   2m50s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
@@ -119,8 +119,8 @@ export const nodeDeleted: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-2   Ready    <none>   4m    v1.35.0',
-      'node-3   Ready    <none>   4m    v1.35.0',
+      'node-2   Ready    <none>   4m    v1.37.2',
+      'node-3   Ready    <none>   4m    v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
@@ -173,9 +173,9 @@ export const outOfServiceNodeBack: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE     VERSION',
-      'node-1   Ready    <none>   8m20s   v1.35.0',
-      'node-2   Ready    <none>   8m20s   v1.35.0',
-      'node-3   Ready    <none>   8m20s   v1.35.0',
+      'node-1   Ready    <none>   8m20s   v1.37.2',
+      'node-2   Ready    <none>   8m20s   v1.37.2',
+      'node-3   Ready    <none>   8m20s   v1.37.2',
     )],
     ["kubectl get node node-1 -o jsonpath='{.spec.taints[*].key}'", 'node.kubernetes.io/out-of-service'],
     ['kubectl get pods -o wide --field-selector spec.nodeName=node-1', '', 'No resources found in default namespace.\n'],

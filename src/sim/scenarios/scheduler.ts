@@ -14,9 +14,9 @@ export const filters: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS                     ROLES    AGE   VERSION',
-      'node-1   Ready,SchedulingDisabled   <none>   30s   v1.35.0',
-      'node-2   Ready                      <none>   30s   v1.35.0',
-      'node-3   Ready                      <none>   30s   v1.35.0',
+      'node-1   Ready,SchedulingDisabled   <none>   30s   v1.37.2',
+      'node-2   Ready                      <none>   30s   v1.37.2',
+      'node-3   Ready                      <none>   30s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
