@@ -133,6 +133,14 @@ export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void
   ctx.log(r);
 }
 
+/**
+ * Record a kubelet event about one container of `pod`: its reference carries the fieldPath
+ * `spec.containers{<name>}` (kubecontainer.GenerateContainerRef), as kubectl's FROM column shows.
+ */
+export function emitForContainer(ctx: Ctx<unknown>, st: KubeletState, pod: Pod, container: string, e: KubeletEvent): void {
+  recordEvent(ctx, st.recorder, { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata, fieldPath: `spec.containers{${container}}` }, e.type, e.reason, e.message, st.cfg.node);
+}
+
 /** Record a kubelet event (source component kubelet, host = the node). */
 export function emit(ctx: Ctx<unknown>, st: KubeletState, obj: Parameters<typeof recordEvent>[2], e: KubeletEvent): void {
   recordEvent(ctx, st.recorder, obj, e.type, e.reason, e.message, st.cfg.node);

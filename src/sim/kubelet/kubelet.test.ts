@@ -218,10 +218,11 @@ describe('kubelet: pods', () => {
     expect(evs.map((e) => e.message)).toEqual([
       'Pulling image "nginx:1.27"',
       'Successfully pulled image "nginx:1.27" in 6.392s (6.392s including waiting). Image size: 72400000 bytes.',
-      'Created container: web',
-      'Started container web',
+      'Container created',
+      'Container started',
     ]);
     expect(evs[0].source).toEqual({ component: 'kubelet', host: 'node-1' });
+    expect(evs.map((e) => e.involvedObject.fieldPath)).toEqual(Array(4).fill('spec.containers{web}'));
     // status PATCHes only on change: no repeats once running
     const patches = w.state.log.filter((r) => r.component === K && r.path === `/api/v1/namespaces/default/pods/web-1/status`);
     expect(patches.every((r) => r.verb === 'PATCH' && r.code === 200 && r.revision !== undefined)).toBe(true);

@@ -23,7 +23,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -257,7 +257,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
     st.runtime = r.state;
     if (r.error) return 'ok';
-    emit(ctx, st, pod, startedContainerEvent(c.name));
+    emitForContainer(ctx, st, pod, c.name, startedContainerEvent());
     if (main) send(w, { type: 'STARTED' });
     startProbes(ctx, st, w, spec, c, rt.id);
     return 'ok';
@@ -277,7 +277,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
       if (c.exitHandled !== seen.id) {
         c.exitHandled = seen.id;
         if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled', inBackOff: true });
-        emit(ctx, st, pod, r.event);
+        emitForContainer(ctx, st, pod, c.name, r.event);
         requeue(ctx, st, w, r.restartAtMs - ctx.now);
       }
       return 'ok';
@@ -296,7 +296,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
   if (policy === 'Never' && !status.image) {
     const message = `Container image "${spec.image}" is not present with pull policy of Never`;
     c.waiting = { reason: 'ErrImageNeverPull', message };
-    emit(ctx, st, pod, { type: 'Warning', reason: 'ErrImageNeverPull', message });
+    emitForContainer(ctx, st, pod, c.name, { type: 'Warning', reason: 'ErrImageNeverPull', message });
     return 'ok';
   }
   if (policy === 'Always' || !status.image) {
@@ -304,20 +304,20 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     if (hasBackOffEntries(st.imageBackoff) && isInBackOffSinceUpdate(st.imageBackoff, imagePullBackOffKey(w.uid, spec.image!), ctx.now)) {
       const m = imagePullBackOffMessage(spec.image!, c.lastPullError);
       c.waiting = { reason: 'ImagePullBackOff', message: m.message };
-      emit(ctx, st, pod, m.event);
-      emit(ctx, st, pod, errorEvent('ImagePullBackOff'));
+      emitForContainer(ctx, st, pod, c.name, m.event);
+      emitForContainer(ctx, st, pod, c.name, errorEvent('ImagePullBackOff'));
       if (main) send(w, { type: 'PULL_BACKOFF' });
       requeue(ctx, st, w, workerBackoff(ctx));
       return 'ok';
     }
     if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
-    emit(ctx, st, pod, pullingImageEvent(spec.image!));
+    emitForContainer(ctx, st, pod, c.name, pullingImageEvent(spec.image!));
     syncMissingImages(ctx, st);
     c.pull = { startedAt: ctx.now, image: spec.image! };
     later(ctx, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
     return 'blocked';
   }
-  emit(ctx, st, pod, imageAlreadyPresentEvent(spec.image!));
+  emitForContainer(ctx, st, pod, c.name, imageAlreadyPresentEvent(spec.image!));
   return createContainer(ctx, st, w, pod, c);
 }
 
@@ -326,7 +326,7 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
   if (r.error || !r.container) {
     c.waiting = { reason: 'CreateContainerError', message: r.error };
-    emit(ctx, st, pod, { type: 'Warning', reason: 'Failed', message: `Error: ${r.error}` });
+    emitForContainer(ctx, st, pod, c.name, { type: 'Warning', reason: 'Failed', message: `Error: ${r.error}` });
     return 'ok';
   }
   st.runtime = r.state;
@@ -335,7 +335,7 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
   if (c.attempts.length > 3) c.attempts.shift();
   c.waiting = undefined;
   c.probes = {};
-  emit(ctx, st, pod, createdContainerEvent(c.name));
+  emitForContainer(ctx, st, pod, c.name, createdContainerEvent());
   w.busyUntil = ctx.now + ctx.rng.jitter(CREATE_TO_START_MS[0], CREATE_TO_START_MS[1]);
   later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, gen: st.gen });
   return 'blocked';
@@ -358,8 +358,8 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
     c.lastPullError = r.error;
     c.waiting = { reason: 'ErrImagePull', message: r.error };
     st.imageBackoff = backoffNext(st.imageBackoff, imagePullBackOffKey(w.uid, ev.image), ctx.now, ctx.now);
-    emit(ctx, st, pod, failedToPullImageEvent(ev.image, r.error ?? ''));
-    emit(ctx, st, pod, errorEvent('ErrImagePull'));
+    emitForContainer(ctx, st, pod, c.name, failedToPullImageEvent(ev.image, r.error ?? ''));
+    emitForContainer(ctx, st, pod, c.name, errorEvent('ErrImagePull'));
     if (main) send(w, { type: 'PULL_FAILED', message: r.error });
     requeue(ctx, st, w, workerBackoff(ctx));
     updatePodStatus(ctx, st, w, pod);
@@ -367,7 +367,7 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   }
   st.runtime = r.state;
   c.lastPullError = undefined;
-  emit(ctx, st, pod, pulledImageEvent(ev.image, ctx.now - startedAt, ctx.now - startedAt, r.image.sizeBytes));
+  emitForContainer(ctx, st, pod, c.name, pulledImageEvent(ev.image, ctx.now - startedAt, ctx.now - startedAt, r.image.sizeBytes));
   if (main) send(w, { type: 'IMAGE_PULLED' });
   if (createContainer(ctx, st, w, pod, c) === 'ok') syncPod(ctx, st, w.key);
   else updatePodStatus(ctx, st, w, pod);
@@ -416,13 +416,13 @@ export function probeTick(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer,
   const sandbox = w.sandboxId ? st.runtime.sandboxes[w.sandboxId] : undefined;
   const res = doProbe(worker, timing, ctx.now, { containerName: c.name, started, outcome: ok ? { ok } : { ok, output: probeFailureOutput(p, sandbox?.ip) } });
   c.probes[ev.probe] = res.worker;
-  for (const e of res.events) emit(ctx, st, pod, e);
+  for (const e of res.events) emitForContainer(ctx, st, pod, c.name, e);
   const main = w.containers[0] === c;
   if (res.changed && ev.probe === 'readiness' && main) {
     send(w, res.worker.published === 'Success' ? { type: 'PROBE_OK', probe: 'readiness' } : { type: 'PROBE_FAILED', probe: 'readiness' });
   }
   if (res.kill) {
-    emit(ctx, st, pod, killingContainerEvent(c.name, res.kill.message));
+    emitForContainer(ctx, st, pod, c.name, killingContainerEvent(c.name, res.kill.message));
     if (main) send(w, { type: 'PROBE_FAILED', probe: 'liveness' });
     stopContainer(ctx, st, w, c, ev.id, p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30);
   }
@@ -444,7 +444,7 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
       const rt = id ? st.runtime.containers[id] : undefined;
       if (!rt || rt.state === 'CONTAINER_EXITED') continue;
       if (rt.state === 'CONTAINER_CREATED') { containerExit(st, rt.id, ctx.now, 0); continue; }
-      emit(ctx, st, pod, killingContainerEvent(c.name));
+      emitForContainer(ctx, st, pod, c.name, killingContainerEvent(c.name));
       stopContainer(ctx, st, w, c, rt.id, grace);
     }
   }
