@@ -102,6 +102,10 @@ function boot(ctx: KCtx, reboot: boolean): void {
   st.bootedAt = ctx.now;
   st.bootID = uuid(ctx as Ctx<unknown>);
   emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
+  // initializeRuntimeDependentModules asks getNodeAnyWay for the Node before the node informer has
+  // it, so initialNode runs the setters on a Node without conditions and the pressure ones record
+  // their events; registration records them again (count 2), on a reboot as on a first start.
+  for (const reason of nodeConditionEvents(undefined, computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now))) recordNodeStatusEvent(ctx, reason);
   registerNode(ctx, reboot);
   ensureLease(ctx);
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
