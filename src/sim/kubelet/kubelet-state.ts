@@ -1,5 +1,5 @@
 // The kubelet component's plain-data state and the small helpers its parts share.
-import type { Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { InformerState } from '../client-go/informer.ts';
 import type { EventRecorderState } from '../event-recorder.ts';
@@ -82,6 +82,8 @@ export interface KubeletState {
   plegCache: Record<string, ContainerRecord>;
   recorder: EventRecorderState;
   pods: InformerState<Pod>;
+  /** its own Node (fieldSelector metadata.name=<node>): the nodeLister tryUpdateNodeStatus reads first */
+  nodes: InformerState<Node>;
   workers: Record<string, PodWork>;
   crashBackoff: Backoff;
   imageBackoff: Backoff;

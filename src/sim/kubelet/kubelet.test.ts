@@ -73,6 +73,9 @@ describe('kubelet: registration, lease, node status', () => {
       'GET /api/v1/pods 200',
       // (three more revisions: the start-up NodeHas* events counted again at registration)
       'WATCH /api/v1/pods?watch=true&resourceVersion=18&fieldSelector=spec.nodeName=node-1 200', // (revisions 5 and 6: default/kubernetes and its EndpointSlice)
+      // its own Node, for tryUpdateNodeStatus's first try
+      'GET /api/v1/nodes 200',
+      'WATCH /api/v1/nodes?watch=true&resourceVersion=18&fieldSelector=metadata.name=node-1 200',
     ]);
     const node = getNode(w);
     expect(node.spec).toEqual({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });
@@ -136,29 +139,31 @@ describe('kubelet: registration, lease, node status', () => {
 describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', () => {
   const readyOf = (w: World) => getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!;
 
-  it('each tick GETs the Node; a Ready=Unknown written by someone else is corrected at the next tick', () => {
+  it('each tick reads the Node from the node informer (no GET); a Ready=Unknown written by someone else is corrected at the next tick', () => {
     const w = world();
     w.advance(25_000);
     const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
-    // Unchanged: one GET per 10 s tick, no PATCH (the GET at 0 is the lease controller's, for the owner).
-    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1 200', '10000 GET /api/v1/nodes/node-1 200', '20000 GET /api/v1/nodes/node-1 200']);
+    // Unchanged: nothing sent at the 10 s ticks (the GET at 0 is the lease controller's, for the owner).
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1 200']);
     // What the node lifecycle controller writes when the lease goes stale.
     const n = getNode(w);
     const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
     expect(w.kubectl({ verb: 'update', resource: 'nodes', name: 'node-1', subresource: 'status', body: { ...n, status: { ...n.status, conditions } } }).ok).toBe(true);
     expect(readyOf(w).status).toBe('Unknown');
     w.advance(10_000);
-    expect(nodeReqs(25_000).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['30000 GET /api/v1/nodes/node-1 200', '30000 PATCH /api/v1/nodes/node-1/status 200']);
+    expect(nodeReqs(25_000).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['30000 PATCH /api/v1/nodes/node-1/status 200']);
     expect(readyOf(w)).toMatchObject({ status: 'True', reason: 'KubeletReady' });
   });
 
-  it('an unreachable API server: nodeStatusUpdateRetry (5) GETs per tick, no PATCH', () => {
+  it('an unreachable API server: nothing sent while nothing changed; a due report fails and the nodeStatusUpdateRetry (5) tries after the first GET', () => {
     const w = world();
     w.advance(5_000);
     partitionNode(w, 'node-1');
     w.advance(10_000);
-    const reqs = w.state.log.filter((r) => r.component === K && r.t === 10_000 && r.path.startsWith('/api/v1/nodes/'));
-    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(Array(5).fill('GET /api/v1/nodes/node-1'));
+    expect(w.state.log.filter((r) => r.component === K && r.t === 10_000 && r.path.startsWith('/api/v1/nodes/'))).toEqual([]);
+    w.advance(290_000); // nodeStatusReportFrequency: the 300 s tick must report
+    const reqs = w.state.log.filter((r) => r.component === K && r.t === 300_000 && r.path.startsWith('/api/v1/nodes/'));
+    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(['PATCH /api/v1/nodes/node-1/status', ...Array(4).fill('GET /api/v1/nodes/node-1')]);
     expect(reqs.every((r) => r.code !== 200)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
 // Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { informerHandle, isInformerEvent, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
@@ -111,6 +111,8 @@ function boot(ctx: KCtx, reboot: boolean): void {
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.pods = inf;
   listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
+  st.nodes = ownNodeInformer(st.cfg.node);
+  listAndWatch(ctx as Ctx<unknown>, st.nodes, NO_NODE_HANDLERS);
   later(ctx as Ctx<unknown>, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
   later(ctx as Ctx<unknown>, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
   later(ctx as Ctx<unknown>, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
@@ -145,14 +147,18 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
 }
 
 /**
- * tryUpdateNodeStatus: GET the Node (the real one asks the apiserver cache, resourceVersion=0), compute
- * the status against the server's copy, PATCH only when it differs or nodeStatusReportFrequency has
- * passed. Comparing with the server (not with what was last posted) is what corrects, at the next
- * 10 s tick, a Ready=Unknown the node lifecycle controller wrote while the node was cut off.
- * False when the GET or the PATCH failed (the caller retries at once, like updateNodeStatus).
+ * tryUpdateNodeStatus: the Node from the node informer on the first try (to spare the API server
+ * and etcd), a GET on the retries; compute the status against that copy, PATCH only when it differs
+ * or nodeStatusReportFrequency has passed. Comparing with the server's copy (not with what was last
+ * posted) is what corrects, at the next 10 s tick, a Ready=Unknown the node lifecycle controller
+ * wrote while the node was cut off. False when the read or the PATCH failed (the caller tries again).
  */
-function tryUpdateNodeStatus(ctx: KCtx): boolean {
+function tryUpdateNodeStatus(ctx: KCtx, tryNumber: number): boolean {
   const st = ctx.state;
+  if (tryNumber === 0) {
+    const cached = listerGet(st.nodes, st.cfg.node);
+    return cached ? updateNodeStatus(ctx, cached) : false;
+  }
   const got = ctx.api.get('nodes', undefined, st.cfg.node);
   if (!got.ok) return false;
   return updateNodeStatus(ctx, got.object);
@@ -164,7 +170,7 @@ export const NODE_STATUS_UPDATE_RETRY = 5;
 /** syncNodeStatus: register if needed, then updateNodeStatus with up to nodeStatusUpdateRetry tries. */
 function syncNodeStatus(ctx: KCtx): void {
   if (!ctx.state.registered) { registerNode(ctx, false); return; }
-  for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx)) return;
+  for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx, i)) return;
 }
 
 /** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
@@ -339,6 +345,14 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
 
 // ---------------------------------------------------------------- the component
 
+/** The kubelet's node informer: its own Node only. */
+function ownNodeInformer(node: string) {
+  return newInformer('nodes', 'nodes', { fieldSelector: `metadata.name=${node}` });
+}
+
+// The node informer needs no handlers: tryUpdateNodeStatus only reads its cache.
+const NO_NODE_HANDLERS: EventHandlers<Node> = {};
+
 /** A fresh kubelet state for node `cfg.node` (nothing registered yet). */
 function initialState(ctx: Ctx<unknown>): KubeletState {
   const cfg = nodeConfig(ctx.name, (ctx.params ?? {}) as KubeletParams);
@@ -347,6 +361,7 @@ function initialState(ctx: Ctx<unknown>): KubeletState {
     runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
     plegCache: newDict(), recorder: newEventRecorder(),
     pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${cfg.node}` }),
+    nodes: ownNodeInformer(cfg.node),
     workers: newDict(), crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
     registered: false, leaseRetries: 0, health: newDict(),
   };
@@ -378,7 +393,10 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
     return true;
   }
   if (!st.up) return true; // powered off: nothing runs, watches are gone
-  if (isInformerEvent(event) && informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return true;
+  if (isInformerEvent(event)) {
+    if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return true;
+    if (informerHandle(ctx as Ctx<unknown>, st.nodes, event, NO_NODE_HANDLERS)) return true;
+  }
   if (ev.gen === undefined || ev.gen !== st.gen) return true; // a timer from an earlier boot
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;

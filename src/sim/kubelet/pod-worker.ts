@@ -462,7 +462,8 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
     w.sandboxStopped = true;
     send(w, { type: 'CONTAINERS_STOPPED' });
   }
-  if (!updatePodStatus(ctx, st, w, pod, true) || w.finalDeleteSent) return;
+  // Once terminal the status manager syncs the pod (GET, a PATCH if needed) and deletes it.
+  if (!updatePodStatus(ctx, st, w, pod, true, !w.finalDeleteSent) || w.finalDeleteSent) return;
   // status manager: the pod is terminal and its status is written → delete it for good.
   const r = ctx.api.delete('pods', w.namespace, w.name, { gracePeriodSeconds: 0, preconditions: { uid: w.uid } });
   if (r.ok || r.code === 404) w.finalDeleteSent = true;
@@ -568,7 +569,7 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
  * Generate the API status and PATCH it (RFC 7386 diff against what the server holds) if it differs.
  * Returns true when the server holds the generated status.
  */
-export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false): boolean {
+export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false, syncing = false): boolean {
   const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
   const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
@@ -584,20 +585,34 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
       if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
         throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
       }
-      return true;
+      return !syncing || getForStatusSync(ctx, w) !== undefined;
     }
   }
   const views = containerViews(st, w, pod);
   const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
   // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
-  const patch = createMergePatch(base, status);
-  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return true; }
+  let patch = createMergePatch(base, status);
+  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return !syncing || getForStatusSync(ctx, w) !== undefined; }
+  // The status manager's syncPod reads the pod from the API server first and patches against what
+  // that returns (statusutil.PatchPodStatus sends nothing when the patch comes out empty).
+  const live = getForStatusSync(ctx, w);
+  if (!live) return false;
+  if (live.status !== base) {
+    patch = createMergePatch(live.status ?? {}, status);
+    if (isEmptyPatch(patch)) { remember(w, memo, pod, status, sandbox, terminal, views); return true; }
+  }
   const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
   if (!r.ok) return false;
   w.lastSent = status;
   w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
   remember(w, memo, pod, status, sandbox, terminal, views);
   return true;
+}
+
+/** syncPod's GET of the pod (the live object, not the informer's); undefined when it fails or the pod is another one now. */
+function getForStatusSync(ctx: KCtx, w: PodWork): Pod | undefined {
+  const g = ctx.api.get('pods', w.namespace, w.name);
+  return g.ok && g.object.metadata?.uid === w.uid ? g.object : undefined;
 }
 
 /** Record the inputs that generate `base` (in the worker's memo object when it has one). */
