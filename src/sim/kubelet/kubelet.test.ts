@@ -5,6 +5,7 @@ import { testWorld } from '../test-helpers.ts';
 import { replay, type World } from '../world.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { storeGet, storeKey } from '../apiserver/store.ts';
+import { rfc3339 } from '../util/time.ts';
 import {
   crashContainer, healNode, imageAvailable, imageMissing, kubeletDef, kubeletStateOf, partitionNode, podLifecycleOf,
   powerOff, powerOn, setContainerHealth,
@@ -107,15 +108,20 @@ describe('kubelet: registration, lease, node status', () => {
     expect(node.metadata!.labels!['topology.kubernetes.io/zone']).toBe('zone-a');
   });
 
-  it('renews the Lease every 10 s with a PUT, each a new revision', () => {
+  it('renews the Lease every 10 s (+ up to 4 % jitter, sliding) with a PUT from the Lease it last wrote, each a new revision', () => {
     const w = world();
-    w.advance(35_000);
+    w.advance(32_000);
     const puts = w.state.log.filter((r) => r.component === K && r.verb === 'PUT');
-    expect(puts.map((r) => [r.t, r.path, r.code])).toEqual([10_000, 20_000, 30_000].map((t) => [t, '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1', 200]));
+    expect(puts.map((r) => [r.path, r.code])).toEqual(Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1', 200]));
+    // wait.JitterUntil(sync, 10 s, 0.04, sliding): each gap is 10 s to 10.4 s
+    const gaps = puts.map((r, i) => r.t - (i ? puts[i - 1].t : 0));
+    expect(gaps.every((g) => g >= 10_000 && g <= 10_400)).toBe(true);
+    expect(new Set(gaps).size).toBeGreaterThan(1);
+    // no GET: renewals start from the last written Lease
+    expect(w.state.log.filter((r) => r.component === K && r.verb === 'GET' && r.path.includes('/leases/') && r.t > 0)).toEqual([]);
     const revs = puts.map((r) => r.revision!);
     expect(revs[0]).toBeLessThan(revs[1]);
     expect(revs[1]).toBeLessThan(revs[2]);
-    expect(getLease(w).spec!.renewTime).toBe('2026-01-01T00:00:30.000000Z');
     expect(getLease(w).metadata!.resourceVersion).toBe(String(revs[2]));
   });
 
@@ -124,14 +130,18 @@ describe('kubelet: registration, lease, node status', () => {
     w.advance(299_000);
     const patches = () => w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/nodes/node-1/status');
     expect(patches()).toHaveLength(0);
-    w.advance(2000);
-    expect(patches().map((r) => r.t)).toEqual([300_000]);
-    expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe('2026-01-01T00:05:00Z');
+    // the first 10 s tick (jittered by up to 4 %) at or after 300 s
+    w.advance(12_000);
+    expect(patches()).toHaveLength(1);
+    const at = patches()[0].t;
+    expect(at).toBeGreaterThanOrEqual(300_000);
+    expect(at).toBeLessThan(311_000);
+    expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe(rfc3339(at));
     expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe('2026-01-01T00:00:00Z');
     // A pulled image changes status.images: reported at the next 10 s tick.
     createPod(w, 'web-1');
-    w.advance(20_000);
-    expect(patches().map((r) => r.t)).toEqual([300_000, 310_000]);
+    w.advance(22_000);
+    expect(patches()).toHaveLength(2);
     expect(getNode(w).status!.images!.map((i) => i.names![1])).toContain('docker.io/library/nginx:1.27');
   });
 });
@@ -150,8 +160,8 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
     expect(w.kubectl({ verb: 'update', resource: 'nodes', name: 'node-1', subresource: 'status', body: { ...n, status: { ...n.status, conditions } } }).ok).toBe(true);
     expect(readyOf(w).status).toBe('Unknown');
-    w.advance(10_000);
-    expect(nodeReqs(25_000).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['30000 PATCH /api/v1/nodes/node-1/status 200']);
+    w.advance(11_000);
+    expect(nodeReqs(25_000).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['PATCH /api/v1/nodes/node-1/status 200']);
     expect(readyOf(w)).toMatchObject({ status: 'True', reason: 'KubeletReady' });
   });
 
@@ -159,10 +169,11 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     const w = world();
     w.advance(5_000);
     partitionNode(w, 'node-1');
-    w.advance(10_000);
-    expect(w.state.log.filter((r) => r.component === K && r.t === 10_000 && r.path.startsWith('/api/v1/nodes/'))).toEqual([]);
-    w.advance(290_000); // nodeStatusReportFrequency: the 300 s tick must report
-    const reqs = w.state.log.filter((r) => r.component === K && r.t === 300_000 && r.path.startsWith('/api/v1/nodes/'));
+    w.advance(280_000);
+    expect(w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'))).toEqual([]);
+    w.advance(30_000); // nodeStatusReportFrequency: the first tick after 300 s must report
+    const reqs = w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'));
+    expect(new Set(reqs.map((r) => r.t)).size).toBe(1);
     expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(['PATCH /api/v1/nodes/node-1/status', ...Array(4).fill('GET /api/v1/nodes/node-1')]);
     expect(reqs.every((r) => r.code !== 200)).toBe(true);
   });
@@ -506,10 +517,13 @@ describe('kubelet: faults', () => {
     const reqs = w.state.log.filter((r) => r.t >= t && r.component === K && r.kind === 'request');
     expect(reqs.length).toBeGreaterThan(0);
     expect(reqs.every((r) => r.code === 0 && r.stage === 'connection')).toBe(true);
+    // The lease controller: 5 PUTs back to back from the Lease it last wrote, then backoffEnsureLease
+    // GETs every 200 ms, 400 ms … up to 7 s until it is answered.
     const leasePuts = reqs.filter((r) => r.verb === 'PUT');
-    expect(leasePuts.length).toBeGreaterThanOrEqual(6); // a try and 5 retries 200 ms … per interval
-    expect(leasePuts[1].t - leasePuts[0].t).toBe(200);
-    expect(leasePuts[2].t - leasePuts[1].t).toBe(400);
+    expect(leasePuts).toHaveLength(5);
+    expect(new Set(leasePuts.map((r) => r.t)).size).toBe(1);
+    const leaseGets = reqs.filter((r) => r.verb === 'GET' && r.path.includes('/leases/'));
+    expect(leaseGets.map((r) => r.t - leasePuts[0].t)).toEqual([0, 200, 600, 1400, 3000, 6200, 12_600, 19_600, 26_600].filter((d) => d <= w.now - leasePuts[0].t));
     // the container was restarted locally, the API does not know yet
     expect(kubeletStateOf(w, 'node-1')!.runtime.containers).toBeDefined();
     expect(status(w, 'web-1').restartCount).toBe(0);

@@ -28,8 +28,10 @@ export type { KubeletState, KubeletFault, ContainerHealth } from './kubelet-stat
 
 type KCtx = Ctx<KubeletState>;
 
-/** Lease renew retry: 200 ms doubling, capped at 7 s (component-helpers lease controller). */
-export const LEASE_RETRY_INITIAL_MS = 200;
+/** backoffEnsureLease's first sleep before doubling (100 ms → 200 ms, 400 ms …), component-helpers lease controller. */
+export const LEASE_ENSURE_INITIAL_MS = 100;
+/** The jitter factor of the kubelet's heartbeat loops (wait.JitterUntil …, 0.04, sliding). */
+export const JITTER_FACTOR = 0.04;
 /** maxBackoff of the lease controller. */
 export const LEASE_RETRY_MAX_MS = 7000;
 /** maxUpdateRetries of the lease controller. */
@@ -107,14 +109,14 @@ function boot(ctx: KCtx, reboot: boolean): void {
   // their events; registration records them again (count 2), on a reboot as on a first start.
   for (const reason of nodeConditionEvents(undefined, computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now))) recordNodeStatusEvent(ctx, reason);
   registerNode(ctx, reboot);
-  ensureLease(ctx);
+  // The lease controller's first sync runs at once (JitterUntil starts with a call).
+  leaseSync(ctx);
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.pods = inf;
   listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
   st.nodes = ownNodeInformer(st.cfg.node);
   listAndWatch(ctx as Ctx<unknown>, st.nodes, NO_NODE_HANDLERS);
-  later(ctx as Ctx<unknown>, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
-  later(ctx as Ctx<unknown>, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
+  later(ctx as Ctx<unknown>, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS), { type: 'node-status-tick', gen: st.gen }, true);
   later(ctx as Ctx<unknown>, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
@@ -234,40 +236,75 @@ function nodeOwnerUID(ctx: KCtx): string | undefined {
 }
 
 /**
- * backoffEnsureLease: GET the lease; if missing, create it owned by the Node (no Node to own it, no
- * lease this time: the next renew interval tries again); an existing one is renewed at once.
+ * ensureLease: GET the Lease; if missing, create it owned by the Node. undefined on an error; a Node
+ * that cannot be read for the owner is no error: no Lease this time (newLeasePostProcessFunc), the
+ * next sync tries again.
  */
-function ensureLease(ctx: KCtx): boolean {
+function ensureLease(ctx: KCtx): { lease?: Lease; created: boolean } | undefined {
   const st = ctx.state;
   const got = ctx.api.get('leases', 'kube-node-lease', st.cfg.node);
-  if (got.ok) { st.lease = got.object; return renewLease(ctx); }
-  if (got.code !== 404) return false;
+  if (got.ok) return { lease: got.object, created: false };
+  if (got.code !== 404) return undefined;
   const owner = nodeOwnerUID(ctx);
-  if (!owner) return false;
+  if (!owner) return { created: false };
   const r = ctx.api.create('leases', newLease(st.cfg.node, owner, ctx.now), 'kube-node-lease');
-  if (!r.ok) return false;
-  st.lease = r.object;
-  return true;
+  return r.ok ? { lease: r.object, created: true } : undefined;
 }
 
-/** One PUT of the lease with renewTime = now (a lease without an owner asks for the Node's uid first). */
-function renewLease(ctx: KCtx): boolean {
+/**
+ * retryUpdateLease: up to maxUpdateRetries PUTs with renewTime = now, back to back; a conflict reads
+ * the Lease again first (a lease without an owner asks for the Node's uid each time).
+ */
+function retryUpdateLease(ctx: KCtx, base: Lease): boolean {
   const st = ctx.state;
-  if (!st.lease) return ensureLease(ctx);
-  const owner = st.lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
-  const r = ctx.api.update('leases', renewedLease(st.lease, st.cfg.node, owner, ctx.now) as Lease);
-  if (r.ok) { st.lease = r.object; return true; }
-  if (r.code === 409 || r.code === 404) st.lease = undefined; // re-read (or re-create) on the retry
+  let lease: Lease | undefined = base;
+  for (let i = 0; i < LEASE_MAX_UPDATE_RETRIES; i++) {
+    if (!lease) return false;
+    const owner = lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
+    const r = ctx.api.update('leases', renewedLease(lease, st.cfg.node, owner, ctx.now) as Lease);
+    if (r.ok) { st.lease = r.object; return true; }
+    // OptimisticLockError: the newer version is needed to go on.
+    if (r.code === 409) lease = ensureLease(ctx)?.lease;
+  }
   return false;
 }
 
-function leaseAttempt(ctx: KCtx, attempt: number): void {
+/**
+ * The lease controller's sync: renew from the Lease it last wrote (no GET); when that fails, fall
+ * back to backoffEnsureLease, which GETs (or creates) the Lease, retrying every 200 ms doubling to
+ * 7 s until it gets an answer, and renews what it read. The next sync follows renewInterval after
+ * this one ends (wait.JitterUntil, sliding).
+ */
+function leaseSync(ctx: KCtx): void {
   const st = ctx.state;
-  if (renewLease(ctx)) { st.leaseRetries = 0; return; }
-  if (attempt >= LEASE_MAX_UPDATE_RETRIES) return; // give up until the next renew interval
-  const delay = Math.min(LEASE_RETRY_INITIAL_MS * 2 ** attempt, LEASE_RETRY_MAX_MS);
-  st.leaseRetries = attempt + 1;
-  later(ctx as Ctx<unknown>, delay, { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
+  if (st.lease && retryUpdateLease(ctx, st.lease)) { nextLeaseSync(ctx); return; }
+  backoffEnsureLease(ctx, 0);
+}
+
+/** One try of backoffEnsureLease's loop; `attempt` tries have failed before it. */
+function backoffEnsureLease(ctx: KCtx, attempt: number): void {
+  const st = ctx.state;
+  const r = ensureLease(ctx);
+  if (!r) {
+    st.leaseRetries = attempt + 1;
+    later(ctx as Ctx<unknown>, Math.min(LEASE_ENSURE_INITIAL_MS * 2 ** (attempt + 1), LEASE_RETRY_MAX_MS), { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
+    return;
+  }
+  st.leaseRetries = 0;
+  st.lease = r.lease;
+  // A Lease just created needs no renewal.
+  if (!r.created && r.lease) retryUpdateLease(ctx, r.lease);
+  nextLeaseSync(ctx);
+}
+
+/** wait.JitterUntil(sync, renewInterval, 0.04, sliding): the next sync renewInterval (+ up to 4 %) after this one. */
+function nextLeaseSync(ctx: KCtx): void {
+  later(ctx as Ctx<unknown>, jittered(ctx, LEASE_RENEW_INTERVAL_MS), { type: 'lease-tick', gen: ctx.state.gen }, true);
+}
+
+/** wait.Jitter(d, 0.04): d plus a uniform part of up to 4 % of d, in whole ms. */
+function jittered(ctx: KCtx, d: number): number {
+  return d + ctx.rng.int(Math.floor(d * JITTER_FACTOR) + 1);
 }
 
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed (true if any). */
@@ -298,6 +335,7 @@ function powerOffState(ctx: KCtx): void {
   st.up = false;
   st.gen++;
   if (st.pods.watchId) ctx.stopWatch(st.pods.watchId);
+  if (st.nodes?.watchId) ctx.stopWatch(st.nodes.watchId);
   // Memory is gone; the disk keeps the images (containerd's content store).
   // host-local IPAM keeps its last reserved IP on disk too, so the next pod gets a new address.
   const ipam = { ...newPodIPAllocator(st.cfg.podCIDR), lastReserved: st.runtime.ipam.lastReserved };
@@ -401,13 +439,11 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;
   switch (t.type) {
-    case 'lease-tick':
-      later(c, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
-      leaseAttempt(ctx, 0);
-      return false;
-    case 'lease-retry': leaseAttempt(ctx, t.attempt); return false;
+    case 'lease-tick': leaseSync(ctx); return false;
+    case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;
     case 'node-status-tick':
-      later(c, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
+      // wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency, 0.04, sliding)
+      later(c, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS), { type: 'node-status-tick', gen: st.gen }, true);
       syncNodeStatus(ctx);
       // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
       for (const key of Object.keys(st.workers).sort()) {

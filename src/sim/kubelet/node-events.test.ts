@@ -70,10 +70,10 @@ describe('kubelet node events', () => {
     c.advance(90_000);
     c.node('node-3', 'heal');
     // The node informer's watch comes back (reflector backoff, ~20 s here), delivering the Unknown
-    // conditions; the next 10 s status tick reads them from that cache and corrects them.
+    // conditions; the next (jittered) 10 s status tick reads them from that cache and corrects them.
     c.advance(11_000);
     expect(nodeEvents(c, 'node-3').filter((r) => !before.includes(r))).toEqual([]);
-    c.advance(15_000);
+    c.advance(20_000);
     const added = nodeEvents(c, 'node-3').filter((r) => !before.includes(r));
     // (the same process: counts on its start-up events, which are at 2 already)
     expect(added).toEqual(['NodeHasSufficientMemory x3', 'NodeHasNoDiskPressure x3', 'NodeHasSufficientPID x3', 'NodeReady x2']);
