@@ -36,7 +36,8 @@ export interface ContainerWork {
   /** the kubelet's reason for not running it (ErrImagePull, ImagePullBackOff, CrashLoopBackOff …) */
   waiting?: { reason: string; message?: string };
   /** a PullImage in flight */
-  pull?: { startedAt: number; image: string };
+  /** a pull asked for at startedAt; the serial puller runs it from pullStartedAt */
+  pull?: { startedAt: number; pullStartedAt?: number; image: string };
   lastPullError?: string;
   /** the exited attempt whose exit has been acted on */
   exitHandled?: string;
@@ -84,6 +85,11 @@ export interface KubeletState {
   pods: InformerState<Pod>;
   /** its own Node (fieldSelector metadata.name=<node>): the nodeLister tryUpdateNodeStatus reads first */
   nodes: InformerState<Node>;
+  /**
+   * The serial image puller's queue (serializeImagePulls, the default): pulls asked for and when each
+   * ends, in order; ended ones are dropped when the next is asked for.
+   */
+  imagePulls?: { ref: string; endsAt: number }[];
   workers: Record<string, PodWork>;
   crashBackoff: Backoff;
   imageBackoff: Backoff;

@@ -179,6 +179,42 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
   });
 });
 
+describe('kubelet: serialized image pulls (serializeImagePulls, the default)', () => {
+  it('pulls one image at a time; the one that waited says so in its Pulled event', () => {
+    const w = world();
+    w.advance(1_000);
+    createPod(w, 'web', { image: 'nginx:1.27' });
+    createPod(w, 'cache', { image: 'redis:7.4' });
+    w.advance(30_000);
+    const pulls = cri(w).filter((r) => r.verb === 'PullImage');
+    expect(pulls).toHaveLength(2);
+    // nginx 72.4 MB and redis 45.6 MB at 12.5 MB/s, each after a 600 ms registry round trip
+    const took: Record<string, number> = { web: 6392, cache: 4248 };
+    const pulled = ['web', 'cache'].map((p) => ({ pod: p, msg: events(w, p).find((e) => e.reason === 'Pulled')!.message! }));
+    const first = pulled.find((p) => p.msg.includes(`in ${took[p.pod] / 1000}s (${took[p.pod] / 1000}s including waiting)`))!;
+    expect(first).toBeDefined();
+    const second = pulled.find((p) => p !== first)!;
+    // the second pull starts when the first ends: its wait is the first one's pull
+    expect(pulls[1].t - pulls[0].t).toBe(took[second.pod]);
+    // asked for a little after the first (its sandbox came later), it waited most of the first pull
+    const m = /in ([\d.]+)s \(([\d.]+)s including waiting\)/.exec(second.msg)!;
+    expect(Number(m[1]) * 1000).toBe(took[second.pod]);
+    expect(Number(m[2]) * 1000).toBeGreaterThan(took[second.pod] + took[first.pod] - 1000);
+    expect(Number(m[2]) * 1000).toBeLessThanOrEqual(took[second.pod] + took[first.pod]);
+  });
+
+  it('a pull queued behind one of the same image takes only the registry round trip', () => {
+    const w = world();
+    w.advance(1_000);
+    createPod(w, 'a', { image: 'nginx:1.27' });
+    createPod(w, 'b', { image: 'nginx:1.27' });
+    w.advance(30_000);
+    const msgs = ['a', 'b'].map((p) => events(w, p).find((e) => e.reason === 'Pulled')!.message!).sort();
+    expect(msgs[1]).toMatch(/^Successfully pulled image "nginx:1\.27" in 600ms \(6\.\d+s including waiting\)\. Image size: 72400000 bytes\.$/);
+    expect(msgs[0]).toBe('Successfully pulled image "nginx:1.27" in 6.392s (6.392s including waiting). Image size: 72400000 bytes.');
+  });
+});
+
 describe('kubelet: settle and the PLEG', () => {
   it('settle waits for the relist that reports a started container, on the same 1 s tick', () => {
     const w = world();

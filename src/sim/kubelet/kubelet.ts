@@ -342,6 +342,7 @@ function powerOffState(ctx: KCtx): void {
   st.runtime = { ...newRuntimeState(st.cfg.node, ipam, st.cfg.bandwidthBytesPerSec), images: st.runtime.images };
   st.plegCache = newDict();
   st.workers = newDict();
+  delete st.imagePulls; // the puller's queue is process memory
   st.pods = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.crashBackoff = newCrashLoopBackOff();
   st.imageBackoff = newImageBackOff();

@@ -12,7 +12,7 @@ import {
 } from './backoff.ts';
 import {
   CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
-  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord, type SandboxRecord,
+  containerExited, normalizeImageRef, pullImageDuration, PULL_LATENCY_MS, type ContainerRecord, type SandboxRecord,
 } from './container-runtime.ts';
 import {
   createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
@@ -313,8 +313,9 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
     emitForContainer(ctx, st, pod, c.name, pullingImageEvent(spec.image!));
     syncMissingImages(ctx, st);
-    c.pull = { startedAt: ctx.now, image: spec.image! };
-    later(ctx, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
+    const slot = queueImagePull(ctx, st, spec.image!);
+    c.pull = { startedAt: ctx.now, pullStartedAt: slot.startsAt, image: spec.image! };
+    later(ctx, slot.endsAt - ctx.now, { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
     return 'blocked';
   }
   emitForContainer(ctx, st, pod, c.name, imageAlreadyPresentEvent(spec.image!));
@@ -341,15 +342,33 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
   return 'blocked';
 }
 
+/**
+ * serialImagePuller (serializeImagePulls: true, the kubelet default): one pull at a time per node, in
+ * the order asked. A pull queued behind one of the same image finds its content in containerd and
+ * takes only the registry round trip.
+ */
+function queueImagePull(ctx: KCtx, st: KubeletState, image: string): { startsAt: number; endsAt: number } {
+  const ref = normalizeImageRef(image);
+  const queue = (st.imagePulls ?? []).filter((p) => p.endsAt > ctx.now);
+  const startsAt = queue.length ? queue[queue.length - 1].endsAt : ctx.now;
+  const sameBefore = queue.some((p) => p.ref === ref) && !st.runtime.missingImages.includes(ref);
+  const endsAt = startsAt + (sameBefore ? PULL_LATENCY_MS : pullImageDuration(st.runtime, image));
+  queue.push({ ref, endsAt });
+  st.imagePulls = queue;
+  return { startsAt, endsAt };
+}
+
 /** A PullImage finished: the image is there (Pulled, then create), or ErrImagePull with the back-off bumped. */
 export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, { type: 'pull-done' }>): void {
   const w = st.workers[ev.key];
   const c = w?.containers.find((x) => x.name === ev.container);
   if (!w || w.uid !== ev.uid || !c?.pull) return;
   const startedAt = c.pull.startedAt;
+  // The Pulled event's two durations: the pull itself, and since it was asked for (the queue's wait too).
+  const pullStartedAt = c.pull.pullStartedAt ?? startedAt;
   c.pull = undefined;
   syncMissingImages(ctx, st);
-  const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - startedAt);
+  const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - pullStartedAt);
   logCri(ctx, r.record, normalizeImageRef(ev.image));
   const pod = st.pods.items[w.key];
   if (!pod || pod.metadata?.uid !== w.uid || pod.metadata?.deletionTimestamp) { if (r.image) st.runtime = r.state; syncPod(ctx, st, w.key); return; }
@@ -367,7 +386,7 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   }
   st.runtime = r.state;
   c.lastPullError = undefined;
-  emitForContainer(ctx, st, pod, c.name, pulledImageEvent(ev.image, ctx.now - startedAt, ctx.now - startedAt, r.image.sizeBytes));
+  emitForContainer(ctx, st, pod, c.name, pulledImageEvent(ev.image, ctx.now - pullStartedAt, ctx.now - startedAt, r.image.sizeBytes));
   if (main) send(w, { type: 'IMAGE_PULLED' });
   if (createContainer(ctx, st, w, pod, c) === 'ok') syncPod(ctx, st, w.key);
   else updatePodStatus(ctx, st, w, pod);
