@@ -116,7 +116,7 @@ function boot(ctx: KCtx, reboot: boolean): void {
   listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
   st.nodes = ownNodeInformer(st.cfg.node);
   listAndWatch(ctx as Ctx<unknown>, st.nodes, NO_NODE_HANDLERS);
-  later(ctx as Ctx<unknown>, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS), { type: 'node-status-tick', gen: st.gen }, true);
+  later(ctx as Ctx<unknown>, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
   later(ctx as Ctx<unknown>, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
@@ -299,12 +299,18 @@ function backoffEnsureLease(ctx: KCtx, attempt: number): void {
 
 /** wait.JitterUntil(sync, renewInterval, 0.04, sliding): the next sync renewInterval (+ up to 4 %) after this one. */
 function nextLeaseSync(ctx: KCtx): void {
-  later(ctx as Ctx<unknown>, jittered(ctx, LEASE_RENEW_INTERVAL_MS), { type: 'lease-tick', gen: ctx.state.gen }, true);
+  later(ctx as Ctx<unknown>, jittered(ctx, LEASE_RENEW_INTERVAL_MS, 'lease'), { type: 'lease-tick', gen: ctx.state.gen }, true);
 }
 
-/** wait.Jitter(d, 0.04): d plus a uniform part of up to 4 % of d, in whole ms. */
-function jittered(ctx: KCtx, d: number): number {
-  return d + ctx.rng.int(Math.floor(d * JITTER_FACTOR) + 1);
+/**
+ * wait.Jitter(d, 0.04): d plus a part of up to 4 % of d, in whole ms. The part is a hash of the node,
+ * the loop and the time rather than a draw from the world's random stream, so heartbeats spread out
+ * without moving every other random choice (pod names, placements) of a run.
+ */
+function jittered(ctx: KCtx, d: number, loop: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${ctx.state.cfg.node}:${loop}:${ctx.now}`) { h ^= ch.charCodeAt(0); h = Math.imul(h, 0x01000193) >>> 0; }
+  return d + (h % (Math.floor(d * JITTER_FACTOR) + 1));
 }
 
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed (true if any). */
@@ -444,7 +450,7 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
     case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;
     case 'node-status-tick':
       // wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency, 0.04, sliding)
-      later(c, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS), { type: 'node-status-tick', gen: st.gen }, true);
+      later(c, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
       syncNodeStatus(ctx);
       // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
       for (const key of Object.keys(st.workers).sort()) {
