@@ -336,22 +336,14 @@ function stamp(c: PodCondition, old: PodCondition[], now: number, generation: nu
   return prev && sameCondition(prev, cond) ? prev : cond;
 }
 
-/** sameFlatObject(prev, c): the same keys in the same order with the same (primitive) values. */
+/** sameFlatObject(prev, c): the same keys in the same order (it decides the JSON) with the same (primitive) values. */
 function sameCondition(prev: PodCondition, c: PodCondition): boolean {
   const p = prev as unknown as Record<string, unknown>;
   const q = c as unknown as Record<string, unknown>;
-  let n = 0;
-  for (const k in q) n++;
-  let i = 0;
-  for (const k in p) {
-    if (i >= n || p[k] !== q[k] || !(k in q)) return false;
-    i++;
-  }
-  if (i !== n) return false;
-  // Same keys and count; the order too (it decides the JSON).
   const pk = Object.keys(p);
   const qk = Object.keys(q);
-  for (let j = 0; j < n; j++) if (pk[j] !== qk[j]) return false;
+  if (pk.length !== qk.length) return false;
+  for (let j = 0; j < pk.length; j++) if (pk[j] !== qk[j] || p[pk[j]] !== q[pk[j]]) return false;
   return true;
 }
 
