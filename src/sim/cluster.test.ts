@@ -77,9 +77,9 @@ describe('default world', () => {
     expect(allPods(c, 'kube-system')).toEqual([]);
     expect(ok(c, 'kubectl get nodes')).toBe(
       'NAME     STATUS   ROLES    AGE   VERSION\n'
-      + 'node-1   Ready    <none>   1s    v1.35.0\n'
-      + 'node-2   Ready    <none>   1s    v1.35.0\n'
-      + 'node-3   Ready    <none>   1s    v1.35.0\n');
+      + 'node-1   Ready    <none>   1s    v1.37.2\n'
+      + 'node-2   Ready    <none>   1s    v1.37.2\n'
+      + 'node-3   Ready    <none>   1s    v1.37.2\n');
   });
 
   test('the node controller registers each node: RegisteredNode from node-controller, beside the kubelet\'s events', () => {

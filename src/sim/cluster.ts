@@ -55,13 +55,13 @@ export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 export const CONTROL_PLANE_NODE = 'control-plane';
 
 /** The Kubernetes version the model follows (kubectl version, node kubeletVersion). */
-export const KUBERNETES_VERSION = 'v1.35.0';
+export const KUBERNETES_VERSION = 'v1.37.2';
 /** How long `cluster.settle()` runs at most when not told (simulated ms): the CLI's `sim settle` and the figures' terminal share it. */
 export const SETTLE_MAX_MS = 120_000;
 
 /** The kube-system static pods kubeadm writes to /etc/kubernetes/manifests. */
 const STATIC_PODS: { component: string; image: string; cpu: string }[] = [
-  { component: 'etcd', image: 'registry.k8s.io/etcd:3.6.5-0', cpu: '100m' },
+  { component: 'etcd', image: 'registry.k8s.io/etcd:3.7.0-0', cpu: '100m' },
   { component: 'kube-apiserver', image: `registry.k8s.io/kube-apiserver:${KUBERNETES_VERSION}`, cpu: '250m' },
   { component: 'kube-controller-manager', image: `registry.k8s.io/kube-controller-manager:${KUBERNETES_VERSION}`, cpu: '200m' },
   { component: 'kube-scheduler', image: `registry.k8s.io/kube-scheduler:${KUBERNETES_VERSION}`, cpu: '100m' },

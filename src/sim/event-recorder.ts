@@ -214,6 +214,8 @@ export interface InvolvedObject {
   apiVersion?: string;
   kind?: string;
   metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string };
+  /** The part of the object the event is about: the kubelet's container events say `spec.containers{web}`. */
+  fieldPath?: string;
 }
 
 /**
@@ -224,10 +226,13 @@ export interface InvolvedObject {
 export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
+  if (obj.fieldPath !== undefined) ref.fieldPath = obj.fieldPath;
   const component = reportingComponent ?? componentOf(ctx.name);
   // The correlator's key: the parts client-go joins (undefined parts are empty).
   const kind = ref.kind ?? '';
-  const object = ref.name ?? '';
+  // client-go's eventLogger key has the fieldPath too: "Container created" for two containers of one
+  // pod is two Events, not one counted twice.
+  const object = obj.fieldPath === undefined ? ref.name ?? '' : `${ref.name ?? ''}\u0000${obj.fieldPath}`;
   const uid = ref.uid ?? '';
   const now = rfc3339At(ctx.now);
   let seen = rec.seen;

@@ -88,11 +88,7 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
 
 /**
  * The pinned results (update deliberately, with the reason in the change).
- * Last changed: what the API server adds to pods (serviceAccountName/serviceAccount default,
- * priority 0 and preemptionPolicy, enableServiceLinks, containers' resources: {}, metadata.generation
- * on pods and EndpointSlices) and the controllers' omitempty status counters: stored bytes change,
- * the facts (timings, names, placements) do not (the pod-template-hash ignores an empty resources).
- * Before: every namespace carries kubernetes.io/metadata.name (the API server's automatic
+ * Last changed: every namespace carries kubernetes.io/metadata.name (the API server's automatic
  * label): the bootstrap namespaces' bytes change, nothing else.
  * Before: the API server creates default/kubernetes (10.96.0.1) and its EndpointSlice (the API
  * server's address) at bootstrap, as its bootstrap controller and endpoint reconciler do: two more
@@ -114,16 +110,26 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
  * to the process instead of five: fewer watch records and jitter draws (pod names shifted).
  * Re-made: the event recorder's Events carry eventTime: null, as client-go's recorder sends a zero
  * MicroTime (JSON null): every stored Event changes, nothing else (facts unchanged).
+ * Re-made (Kubernetes 1.37 in the kubelet and node lifecycle): v1.37.2 and declaredFeatures on Nodes;
+ * "Container created"/"Container started" with a fieldPath; NodeHas* twice at start; pod conditions
+ * with lastProbeTime null; the kubelet reads its Node from a node informer (a LIST and a WATCH per
+ * kubelet, no GET per 10 s tick) and GETs each pod before its status PATCH; its lease controller
+ * renews without a GET and falls back to GETs with back-off; jittered heartbeat loops; serialised
+ * image pulls; the node lifecycle controller GETs an expired-looking Lease live each pass and taints
+ * NoExecute with NoSchedule (names unchanged except where more watch deliveries draw more jitter).
+ * Re-made (merged with the API server's 1.37 pod defaults): pods carry a generation that a graceful
+ * deletion bumps and the kubelet reports as observedGeneration, so a rolling update writes three more
+ * pod revisions (set image: 3 ms later, names placed differently); the others keep their facts.
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"e05a1357","facts":{"now":7013,"steps":128,"revision":79,"log":189,"kinds":{"request":116,"watch":58,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
-  "set image, roll out": {"hash":"323d1a41","facts":{"now":29013,"steps":467,"revision":182,"log":473,"kinds":{"request":230,"watch":204,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-257hj@node-2","web-5bc8cfccdd-25dxd@node-3","web-5bc8cfccdd-jbzzd@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"b0a7dd67","facts":{"now":427011,"steps":1920,"revision":241,"log":653,"kinds":{"request":366,"watch":249,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-4lgks@node-1","web-cd6dd8cd5-4pv6t@node-3","web-cd6dd8cd5-7gn7h@node-2","web-cd6dd8cd5-bsxlx@node-1","web-cd6dd8cd5-dhx8v@node-3","web-cd6dd8cd5-j9x99@node-1","web-cd6dd8cd5-jlznh@node-3","web-cd6dd8cd5-sqd8p@node-2"]}},
-  "control plane stop 3 min, start": {"hash":"deca412b","facts":{"now":207413,"steps":1197,"revision":91,"log":868,"kinds":{"request":783,"watch":70,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
-  "crash loop": {"hash":"0037bddc","facts":{"now":472010,"steps":2643,"revision":253,"log":695,"kinds":{"request":427,"watch":248,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-bsxlx@node-3"]}},
-  "demo: web ×3, 10 minutes": {"hash":"fac4d379","facts":{"now":600000,"steps":3219,"revision":265,"log":744,"kinds":{"request":482,"watch":247,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
-  "image missing, then available": {"hash":"53425c84","facts":{"now":210000,"steps":1244,"revision":183,"log":461,"kinds":{"request":279,"watch":144,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-bsxlx@node-3","web-767b98b5f-sqd8p@node-2"]}},
-  "120 nodes, 600 pods": {"hash":"49bba8c7","facts":{"now":31000,"steps":17177,"revision":7641,"log":20538,"kinds":{"request":8506,"watch":9032,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-25lsz@node-47","app-0-d6d764cd5-25mcg@node-23","app-0-d6d764cd5-2bwzw@node-40","app-0-d6d764cd5-2cnb8@node-71","app-0-d6d764cd5-2dclk@node-75","app-0-d6d764cd5-2pzwt@node-57","app-0-d6d764cd5-2q7xb@node-74","app-0-d6d764cd5-2ql7j@node-85"]}},
+  "create web ×3, settle": {"hash":"5eee42b8","facts":{"now":7013,"steps":128,"revision":88,"log":213,"kinds":{"request":140,"watch":58,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
+  "set image, roll out": {"hash":"c7d7b3f1","facts":{"now":29014,"steps":478,"revision":194,"log":517,"kinds":{"request":261,"watch":217,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-5dxd2@node-2","web-5bc8cfccdd-b796c@node-3","web-5bc8cfccdd-jbzzd@node-1"]}},
+  "node-2 stop, 7 minutes": {"hash":"3a4a1f8e","facts":{"now":428011,"steps":1938,"revision":251,"log":693,"kinds":{"request":399,"watch":256,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-4lgks@node-1","web-cd6dd8cd5-4pv6t@node-3","web-cd6dd8cd5-7gn7h@node-2","web-cd6dd8cd5-bsxlx@node-1","web-cd6dd8cd5-dhx8v@node-3","web-cd6dd8cd5-q8xkt@node-3","web-cd6dd8cd5-qhm59@node-1","web-cd6dd8cd5-sqd8p@node-2"]}},
+  "control plane stop 3 min, start": {"hash":"bf6e24db","facts":{"now":207417,"steps":1011,"revision":103,"log":718,"kinds":{"request":621,"watch":82,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
+  "crash loop": {"hash":"b6ac8f38","facts":{"now":472010,"steps":2638,"revision":259,"log":584,"kinds":{"request":315,"watch":249,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-bsxlx@node-3"]}},
+  "demo: web ×3, 10 minutes": {"hash":"9999fbfc","facts":{"now":600000,"steps":3210,"revision":268,"log":585,"kinds":{"request":320,"watch":250,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
+  "image missing, then available": {"hash":"c6505597","facts":{"now":210000,"steps":1239,"revision":189,"log":429,"kinds":{"request":246,"watch":146,"cri":37},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-bsxlx@node-3","web-767b98b5f-sqd8p@node-2"]}},
+  "120 nodes, 600 pods": {"hash":"0a8e1a63","facts":{"now":31000,"steps":17536,"revision":8010,"log":22729,"kinds":{"request":10561,"watch":9168,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-25lsz@node-47","app-0-d6d764cd5-25mcg@node-23","app-0-d6d764cd5-2bwzw@node-40","app-0-d6d764cd5-2cnb8@node-71","app-0-d6d764cd5-2dclk@node-75","app-0-d6d764cd5-2pzwt@node-57","app-0-d6d764cd5-2q7xb@node-74","app-0-d6d764cd5-2ql7j@node-85"]}},
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {

@@ -129,7 +129,7 @@ describe('Timeline', () => {
     const counts: number[] = [];
     for (let i = 0; i < 8; i++) { tl.advance(60_000); counts.push(tl.snapshotCount); }
     const slots = tl.data.slots.length;
-    expect(slots).toBeGreaterThan(100);
+    expect(slots).toBeGreaterThan(75); // an idle cluster's steps: lease renewals (no Node GETs since the kubelets' node informers)
     // dense + dense per power of two of the distance, plus the start: O(dense · log slots)
     const bound = 4 * (Math.ceil(Math.log2(slots / 4)) + 2) + 1;
     expect(tl.snapshotCount).toBeLessThanOrEqual(bound);

@@ -26,8 +26,9 @@ describe('kubelet event texts', () => {
   });
 
   it('container events', () => {
-    expect(createdContainerEvent('app').message).toBe('Created container: app');
-    expect(startedContainerEvent('app').message).toBe('Started container app');
+    // 1.35+: the container is named by the event's fieldPath, not in the text
+    expect(createdContainerEvent().message).toBe('Container created');
+    expect(startedContainerEvent().message).toBe('Container started');
     expect(killingContainerEvent('app').message).toBe('Stopping container app');
     expect(connectionRefusedOutput('10.244.1.7', 8080, '/healthz')).toBe('Get "http://10.244.1.7:8080/healthz": dial tcp 10.244.1.7:8080: connect: connection refused');
   });

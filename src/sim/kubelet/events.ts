@@ -30,8 +30,6 @@ export const ContainerUnhealthy = 'Unhealthy';
 // shared, frozen: every pod of a Deployment gets the same few, so their messages are one string each.
 const pulling = new Map<string, KubeletEvent>();
 const alreadyPresent = new Map<string, KubeletEvent>();
-const created = new Map<string, KubeletEvent>();
-const started = new Map<string, KubeletEvent>();
 
 function shared(events: Map<string, KubeletEvent>, value: string, make: (value: string) => KubeletEvent): KubeletEvent {
   let e = events.get(value);
@@ -45,8 +43,6 @@ function shared(events: Map<string, KubeletEvent>, value: string, make: (value: 
 
 const makePulling = (image: string): KubeletEvent => ({ type: 'Normal', reason: PullingImage, message: `Pulling image "${image}"` });
 const makeAlreadyPresent = (image: string): KubeletEvent => ({ type: 'Normal', reason: PulledImage, message: `Container image "${image}" already present on machine and can be accessed by the pod` });
-const makeCreated = (name: string): KubeletEvent => ({ type: 'Normal', reason: CreatedContainer, message: `Created container: ${name}` });
-const makeStarted = (name: string): KubeletEvent => ({ type: 'Normal', reason: StartedContainer, message: `Started container ${name}` });
 
 /** "Pulling image "nginx:1.27"" */
 export function pullingImageEvent(image: string): KubeletEvent {
@@ -82,14 +78,18 @@ export function imagePullBackOffWaitingMessage(image: string, prevPullErr?: stri
   return prevPullErr ? `${msg}: ErrImagePull: ${prevPullErr}` : msg;
 }
 
-/** "Created container: app" (the colon is modern). */
-export function createdContainerEvent(name: string): KubeletEvent {
-  return shared(created, name, makeCreated);
+// Since 1.35 the texts name no container: the event's fieldPath (spec.containers{app}) says which.
+const CREATED: KubeletEvent = Object.freeze({ type: 'Normal', reason: CreatedContainer, message: 'Container created' });
+const STARTED: KubeletEvent = Object.freeze({ type: 'Normal', reason: StartedContainer, message: 'Container started' });
+
+/** "Container created" (kuberuntime_container.go startContainer, 1.35+). */
+export function createdContainerEvent(): KubeletEvent {
+  return CREATED;
 }
 
-/** "Started container app" */
-export function startedContainerEvent(name: string): KubeletEvent {
-  return shared(started, name, makeStarted);
+/** "Container started" (1.35+). */
+export function startedContainerEvent(): KubeletEvent {
+  return STARTED;
 }
 
 /** Killing: "Stopping container app", or the probe's reason ("Container app failed liveness probe, will be restarted"). */

@@ -1,5 +1,5 @@
 // The kubelet component's plain-data state and the small helpers its parts share.
-import type { Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { InformerState } from '../client-go/informer.ts';
 import type { EventRecorderState } from '../event-recorder.ts';
@@ -36,7 +36,8 @@ export interface ContainerWork {
   /** the kubelet's reason for not running it (ErrImagePull, ImagePullBackOff, CrashLoopBackOff …) */
   waiting?: { reason: string; message?: string };
   /** a PullImage in flight */
-  pull?: { startedAt: number; image: string };
+  /** a pull asked for at startedAt; the serial puller runs it from pullStartedAt */
+  pull?: { startedAt: number; pullStartedAt?: number; image: string };
   lastPullError?: string;
   /** the exited attempt whose exit has been acted on */
   exitHandled?: string;
@@ -82,6 +83,13 @@ export interface KubeletState {
   plegCache: Record<string, ContainerRecord>;
   recorder: EventRecorderState;
   pods: InformerState<Pod>;
+  /** its own Node (fieldSelector metadata.name=<node>): the nodeLister tryUpdateNodeStatus reads first */
+  nodes: InformerState<Node>;
+  /**
+   * The serial image puller's queue (serializeImagePulls, the default): pulls asked for and when each
+   * ends, in order; ended ones are dropped when the next is asked for.
+   */
+  imagePulls?: { ref: string; endsAt: number }[];
   workers: Record<string, PodWork>;
   crashBackoff: Backoff;
   imageBackoff: Backoff;
@@ -131,6 +139,14 @@ export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void
   if (object !== undefined) r.object = object;
   if (rec.message !== undefined) r.message = rec.message;
   ctx.log(r);
+}
+
+/**
+ * Record a kubelet event about one container of `pod`: its reference carries the fieldPath
+ * `spec.containers{<name>}` (kubecontainer.GenerateContainerRef), as kubectl's FROM column shows.
+ */
+export function emitForContainer(ctx: Ctx<unknown>, st: KubeletState, pod: Pod, container: string, e: KubeletEvent): void {
+  recordEvent(ctx, st.recorder, { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata, fieldPath: `spec.containers{${container}}` }, e.type, e.reason, e.message, st.cfg.node);
 }
 
 /** Record a kubelet event (source component kubelet, host = the node). */

@@ -5,6 +5,7 @@ import { testWorld } from '../test-helpers.ts';
 import { replay, type World } from '../world.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { storeGet, storeKey } from '../apiserver/store.ts';
+import { rfc3339 } from '../util/time.ts';
 import {
   crashContainer, healNode, imageAvailable, imageMissing, kubeletDef, kubeletStateOf, partitionNode, podLifecycleOf,
   powerOff, powerOn, setContainerHealth,
@@ -63,7 +64,7 @@ function status(w: World, name: string) {
 describe('kubelet: registration, lease, node status', () => {
   it('registers the Node with capacity, conditions, addresses, nodeInfo and podCIDR, then creates its Lease', () => {
     const w = world();
-    const reqs = w.state.log.filter((r) => r.component === K && r.kind === 'request' && !r.path.endsWith('/events'));
+    const reqs = w.state.log.filter((r) => r.component === K && r.kind === 'request' && !r.path.includes('/events'));
     expect(reqs.map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
       'POST /api/v1/nodes 201',
       'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 404',
@@ -71,7 +72,11 @@ describe('kubelet: registration, lease, node status', () => {
       'GET /api/v1/nodes/node-1 200',
       'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases 201',
       'GET /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1 200',
-      'WATCH /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1&resourceVersion=15&watch=true 200', // (revisions 5 and 6: default/kubernetes and its EndpointSlice)
+      // (three more revisions: the start-up NodeHas* events counted again at registration)
+      'WATCH /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1&resourceVersion=18&watch=true 200', // (revisions 5 and 6: default/kubernetes and its EndpointSlice)
+      // its own Node, for tryUpdateNodeStatus's first try
+      'GET /api/v1/nodes?fieldSelector=metadata.name%3Dnode-1 200',
+      'WATCH /api/v1/nodes?fieldSelector=metadata.name%3Dnode-1&resourceVersion=18&watch=true 200',
     ]);
     const node = getNode(w);
     expect(node.spec).toEqual({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });
@@ -86,7 +91,7 @@ describe('kubelet: registration, lease, node status', () => {
     ]);
     expect(node.status!.addresses).toEqual([{ type: 'InternalIP', address: '10.0.0.11' }, { type: 'Hostname', address: 'node-1' }]);
     expect(node.status!.nodeInfo).toMatchObject({
-      kubeletVersion: 'v1.35.0', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
+      kubeletVersion: 'v1.37.2', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
     });
     const lease = getLease(w);
     expect(lease.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });
@@ -103,15 +108,20 @@ describe('kubelet: registration, lease, node status', () => {
     expect(node.metadata!.labels!['topology.kubernetes.io/zone']).toBe('zone-a');
   });
 
-  it('renews the Lease every 10 s with a PUT, each a new revision', () => {
+  it('renews the Lease every 10 s (+ up to 4 % jitter, sliding) with a PUT from the Lease it last wrote, each a new revision', () => {
     const w = world();
-    w.advance(35_000);
+    w.advance(32_000);
     const puts = w.state.log.filter((r) => r.component === K && r.verb === 'PUT');
-    expect(puts.map((r) => [r.t, r.path, r.code])).toEqual([10_000, 20_000, 30_000].map((t) => [t, '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1', 200]));
+    expect(puts.map((r) => [r.path, r.code])).toEqual(Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1', 200]));
+    // wait.JitterUntil(sync, 10 s, 0.04, sliding): each gap is 10 s to 10.4 s
+    const gaps = puts.map((r, i) => r.t - (i ? puts[i - 1].t : 0));
+    expect(gaps.every((g) => g >= 10_000 && g <= 10_400)).toBe(true);
+    expect(new Set(gaps).size).toBeGreaterThan(1);
+    // no GET: renewals start from the last written Lease
+    expect(w.state.log.filter((r) => r.component === K && r.verb === 'GET' && r.path.includes('/leases/') && r.t > 0)).toEqual([]);
     const revs = puts.map((r) => r.revision!);
     expect(revs[0]).toBeLessThan(revs[1]);
     expect(revs[1]).toBeLessThan(revs[2]);
-    expect(getLease(w).spec!.renewTime).toBe('2026-01-01T00:00:30.000000Z');
     expect(getLease(w).metadata!.resourceVersion).toBe(String(revs[2]));
   });
 
@@ -120,14 +130,18 @@ describe('kubelet: registration, lease, node status', () => {
     w.advance(299_000);
     const patches = () => w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/nodes/node-1/status');
     expect(patches()).toHaveLength(0);
-    w.advance(2000);
-    expect(patches().map((r) => r.t)).toEqual([300_000]);
-    expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe('2026-01-01T00:05:00Z');
+    // the first 10 s tick (jittered by up to 4 %) at or after 300 s
+    w.advance(12_000);
+    expect(patches()).toHaveLength(1);
+    const at = patches()[0].t;
+    expect(at).toBeGreaterThanOrEqual(300_000);
+    expect(at).toBeLessThan(311_000);
+    expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe(rfc3339(at));
     expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe('2026-01-01T00:00:00Z');
     // A pulled image changes status.images: reported at the next 10 s tick.
     createPod(w, 'web-1');
-    w.advance(20_000);
-    expect(patches().map((r) => r.t)).toEqual([300_000, 310_000]);
+    w.advance(22_000);
+    expect(patches()).toHaveLength(2);
     expect(getNode(w).status!.images!.map((i) => i.names![1])).toContain('docker.io/library/nginx:1.27');
   });
 });
@@ -135,30 +149,69 @@ describe('kubelet: registration, lease, node status', () => {
 describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', () => {
   const readyOf = (w: World) => getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!;
 
-  it('each tick GETs the Node; a Ready=Unknown written by someone else is corrected at the next tick', () => {
+  it('each tick reads the Node from the node informer (no GET); a Ready=Unknown written by someone else is corrected at the next tick', () => {
     const w = world();
     w.advance(25_000);
     const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
-    // Unchanged: one GET per 10 s tick, no PATCH (the GET at 0 is the lease controller's, for the owner).
-    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1 200', '10000 GET /api/v1/nodes/node-1 200', '20000 GET /api/v1/nodes/node-1 200']);
+    // Unchanged: nothing sent at the 10 s ticks (the GET at 0 is the lease controller's, for the owner).
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1 200']);
     // What the node lifecycle controller writes when the lease goes stale.
     const n = getNode(w);
     const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
     expect(w.kubectl({ verb: 'update', resource: 'nodes', name: 'node-1', subresource: 'status', body: { ...n, status: { ...n.status, conditions } } }).ok).toBe(true);
     expect(readyOf(w).status).toBe('Unknown');
-    w.advance(10_000);
-    expect(nodeReqs(25_000).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['30000 GET /api/v1/nodes/node-1 200', '30000 PATCH /api/v1/nodes/node-1/status 200']);
+    w.advance(11_000);
+    expect(nodeReqs(25_000).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['PATCH /api/v1/nodes/node-1/status 200']);
     expect(readyOf(w)).toMatchObject({ status: 'True', reason: 'KubeletReady' });
   });
 
-  it('an unreachable API server: nodeStatusUpdateRetry (5) GETs per tick, no PATCH', () => {
+  it('an unreachable API server: nothing sent while nothing changed; a due report fails and the nodeStatusUpdateRetry (5) tries after the first GET', () => {
     const w = world();
     w.advance(5_000);
     partitionNode(w, 'node-1');
-    w.advance(10_000);
-    const reqs = w.state.log.filter((r) => r.component === K && r.t === 10_000 && r.path.startsWith('/api/v1/nodes/'));
-    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(Array(5).fill('GET /api/v1/nodes/node-1'));
+    w.advance(280_000);
+    expect(w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'))).toEqual([]);
+    w.advance(30_000); // nodeStatusReportFrequency: the first tick after 300 s must report
+    const reqs = w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'));
+    expect(new Set(reqs.map((r) => r.t)).size).toBe(1);
+    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(['PATCH /api/v1/nodes/node-1/status', ...Array(4).fill('GET /api/v1/nodes/node-1')]);
     expect(reqs.every((r) => r.code !== 200)).toBe(true);
+  });
+});
+
+describe('kubelet: serialized image pulls (serializeImagePulls, the default)', () => {
+  it('pulls one image at a time; the one that waited says so in its Pulled event', () => {
+    const w = world();
+    w.advance(1_000);
+    createPod(w, 'web', { image: 'nginx:1.27' });
+    createPod(w, 'cache', { image: 'redis:7.4' });
+    w.advance(30_000);
+    const pulls = cri(w).filter((r) => r.verb === 'PullImage');
+    expect(pulls).toHaveLength(2);
+    // nginx 72.4 MB and redis 45.6 MB at 12.5 MB/s, each after a 600 ms registry round trip
+    const took: Record<string, number> = { web: 6392, cache: 4248 };
+    const pulled = ['web', 'cache'].map((p) => ({ pod: p, msg: events(w, p).find((e) => e.reason === 'Pulled')!.message! }));
+    const first = pulled.find((p) => p.msg.includes(`in ${took[p.pod] / 1000}s (${took[p.pod] / 1000}s including waiting)`))!;
+    expect(first).toBeDefined();
+    const second = pulled.find((p) => p !== first)!;
+    // the second pull starts when the first ends: its wait is the first one's pull
+    expect(pulls[1].t - pulls[0].t).toBe(took[second.pod]);
+    // asked for a little after the first (its sandbox came later), it waited most of the first pull
+    const m = /in ([\d.]+)s \(([\d.]+)s including waiting\)/.exec(second.msg)!;
+    expect(Number(m[1]) * 1000).toBe(took[second.pod]);
+    expect(Number(m[2]) * 1000).toBeGreaterThan(took[second.pod] + took[first.pod] - 1000);
+    expect(Number(m[2]) * 1000).toBeLessThanOrEqual(took[second.pod] + took[first.pod]);
+  });
+
+  it('a pull queued behind one of the same image takes only the registry round trip', () => {
+    const w = world();
+    w.advance(1_000);
+    createPod(w, 'a', { image: 'nginx:1.27' });
+    createPod(w, 'b', { image: 'nginx:1.27' });
+    w.advance(30_000);
+    const msgs = ['a', 'b'].map((p) => events(w, p).find((e) => e.reason === 'Pulled')!.message!).sort();
+    expect(msgs[1]).toMatch(/^Successfully pulled image "nginx:1\.27" in 600ms \(6\.\d+s including waiting\)\. Image size: 72400000 bytes\.$/);
+    expect(msgs[0]).toBe('Successfully pulled image "nginx:1.27" in 6.392s (6.392s including waiting). Image size: 72400000 bytes.');
   });
 });
 
@@ -218,10 +271,11 @@ describe('kubelet: pods', () => {
     expect(evs.map((e) => e.message)).toEqual([
       'Pulling image "nginx:1.27"',
       'Successfully pulled image "nginx:1.27" in 6.392s (6.392s including waiting). Image size: 72400000 bytes.',
-      'Created container: web',
-      'Started container web',
+      'Container created',
+      'Container started',
     ]);
     expect(evs[0].source).toEqual({ component: 'kubelet', host: 'node-1' });
+    expect(evs.map((e) => e.involvedObject.fieldPath)).toEqual(Array(4).fill('spec.containers{web}'));
     // status PATCHes only on change: no repeats once running
     const patches = w.state.log.filter((r) => r.component === K && r.path === `/api/v1/namespaces/default/pods/web-1/status`);
     expect(patches.every((r) => r.verb === 'PATCH' && r.code === 200 && r.revision !== undefined)).toBe(true);
@@ -499,10 +553,13 @@ describe('kubelet: faults', () => {
     const reqs = w.state.log.filter((r) => r.t >= t && r.component === K && r.kind === 'request');
     expect(reqs.length).toBeGreaterThan(0);
     expect(reqs.every((r) => r.code === 0 && r.stage === 'connection')).toBe(true);
+    // The lease controller: 5 PUTs back to back from the Lease it last wrote, then backoffEnsureLease
+    // GETs every 200 ms, 400 ms … up to 7 s until it is answered.
     const leasePuts = reqs.filter((r) => r.verb === 'PUT');
-    expect(leasePuts.length).toBeGreaterThanOrEqual(6); // a try and 5 retries 200 ms … per interval
-    expect(leasePuts[1].t - leasePuts[0].t).toBe(200);
-    expect(leasePuts[2].t - leasePuts[1].t).toBe(400);
+    expect(leasePuts).toHaveLength(5);
+    expect(new Set(leasePuts.map((r) => r.t)).size).toBe(1);
+    const leaseGets = reqs.filter((r) => r.verb === 'GET' && r.path.includes('/leases/'));
+    expect(leaseGets.map((r) => r.t - leasePuts[0].t)).toEqual([0, 200, 600, 1400, 3000, 6200, 12_600, 19_600, 26_600].filter((d) => d <= w.now - leasePuts[0].t));
     // the container was restarted locally, the API does not know yet
     expect(kubeletStateOf(w, 'node-1')!.runtime.containers).toBeDefined();
     expect(status(w, 'web-1').restartCount).toBe(0);

@@ -4,7 +4,7 @@
 // Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { informerHandle, isInformerEvent, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
@@ -28,8 +28,10 @@ export type { KubeletState, KubeletFault, ContainerHealth } from './kubelet-stat
 
 type KCtx = Ctx<KubeletState>;
 
-/** Lease renew retry: 200 ms doubling, capped at 7 s (component-helpers lease controller). */
-export const LEASE_RETRY_INITIAL_MS = 200;
+/** backoffEnsureLease's first sleep before doubling (100 ms → 200 ms, 400 ms …), component-helpers lease controller. */
+export const LEASE_ENSURE_INITIAL_MS = 100;
+/** The jitter factor of the kubelet's heartbeat loops (wait.JitterUntil …, 0.04, sliding). */
+export const JITTER_FACTOR = 0.04;
 /** maxBackoff of the lease controller. */
 export const LEASE_RETRY_MAX_MS = 7000;
 /** maxUpdateRetries of the lease controller. */
@@ -102,13 +104,19 @@ function boot(ctx: KCtx, reboot: boolean): void {
   st.bootedAt = ctx.now;
   st.bootID = uuid(ctx as Ctx<unknown>);
   emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
+  // initializeRuntimeDependentModules asks getNodeAnyWay for the Node before the node informer has
+  // it, so initialNode runs the setters on a Node without conditions and the pressure ones record
+  // their events; registration records them again (count 2), on a reboot as on a first start.
+  for (const reason of nodeConditionEvents(undefined, computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now))) recordNodeStatusEvent(ctx, reason);
   registerNode(ctx, reboot);
-  ensureLease(ctx);
+  // The lease controller's first sync runs at once (JitterUntil starts with a call).
+  leaseSync(ctx);
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.pods = inf;
   listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
-  later(ctx as Ctx<unknown>, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
-  later(ctx as Ctx<unknown>, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
+  st.nodes = ownNodeInformer(st.cfg.node);
+  listAndWatch(ctx as Ctx<unknown>, st.nodes, NO_NODE_HANDLERS);
+  later(ctx as Ctx<unknown>, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
   later(ctx as Ctx<unknown>, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
@@ -141,14 +149,18 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
 }
 
 /**
- * tryUpdateNodeStatus: GET the Node (the real one asks the apiserver cache, resourceVersion=0), compute
- * the status against the server's copy, PATCH only when it differs or nodeStatusReportFrequency has
- * passed. Comparing with the server (not with what was last posted) is what corrects, at the next
- * 10 s tick, a Ready=Unknown the node lifecycle controller wrote while the node was cut off.
- * False when the GET or the PATCH failed (the caller retries at once, like updateNodeStatus).
+ * tryUpdateNodeStatus: the Node from the node informer on the first try (to spare the API server
+ * and etcd), a GET on the retries; compute the status against that copy, PATCH only when it differs
+ * or nodeStatusReportFrequency has passed. Comparing with the server's copy (not with what was last
+ * posted) is what corrects, at the next 10 s tick, a Ready=Unknown the node lifecycle controller
+ * wrote while the node was cut off. False when the read or the PATCH failed (the caller tries again).
  */
-function tryUpdateNodeStatus(ctx: KCtx): boolean {
+function tryUpdateNodeStatus(ctx: KCtx, tryNumber: number): boolean {
   const st = ctx.state;
+  if (tryNumber === 0) {
+    const cached = listerGet(st.nodes, st.cfg.node);
+    return cached ? updateNodeStatus(ctx, cached) : false;
+  }
   const got = ctx.api.get('nodes', undefined, st.cfg.node);
   if (!got.ok) return false;
   return updateNodeStatus(ctx, got.object);
@@ -160,7 +172,7 @@ export const NODE_STATUS_UPDATE_RETRY = 5;
 /** syncNodeStatus: register if needed, then updateNodeStatus with up to nodeStatusUpdateRetry tries. */
 function syncNodeStatus(ctx: KCtx): void {
   if (!ctx.state.registered) { registerNode(ctx, false); return; }
-  for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx)) return;
+  for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx, i)) return;
 }
 
 /** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
@@ -224,40 +236,81 @@ function nodeOwnerUID(ctx: KCtx): string | undefined {
 }
 
 /**
- * backoffEnsureLease: GET the lease; if missing, create it owned by the Node (no Node to own it, no
- * lease this time: the next renew interval tries again); an existing one is renewed at once.
+ * ensureLease: GET the Lease; if missing, create it owned by the Node. undefined on an error; a Node
+ * that cannot be read for the owner is no error: no Lease this time (newLeasePostProcessFunc), the
+ * next sync tries again.
  */
-function ensureLease(ctx: KCtx): boolean {
+function ensureLease(ctx: KCtx): { lease?: Lease; created: boolean } | undefined {
   const st = ctx.state;
   const got = ctx.api.get('leases', 'kube-node-lease', st.cfg.node);
-  if (got.ok) { st.lease = got.object; return renewLease(ctx); }
-  if (got.code !== 404) return false;
+  if (got.ok) return { lease: got.object, created: false };
+  if (got.code !== 404) return undefined;
   const owner = nodeOwnerUID(ctx);
-  if (!owner) return false;
+  if (!owner) return { created: false };
   const r = ctx.api.create('leases', newLease(st.cfg.node, owner, ctx.now), 'kube-node-lease');
-  if (!r.ok) return false;
-  st.lease = r.object;
-  return true;
+  return r.ok ? { lease: r.object, created: true } : undefined;
 }
 
-/** One PUT of the lease with renewTime = now (a lease without an owner asks for the Node's uid first). */
-function renewLease(ctx: KCtx): boolean {
+/**
+ * retryUpdateLease: up to maxUpdateRetries PUTs with renewTime = now, back to back; a conflict reads
+ * the Lease again first (a lease without an owner asks for the Node's uid each time).
+ */
+function retryUpdateLease(ctx: KCtx, base: Lease): boolean {
   const st = ctx.state;
-  if (!st.lease) return ensureLease(ctx);
-  const owner = st.lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
-  const r = ctx.api.update('leases', renewedLease(st.lease, st.cfg.node, owner, ctx.now) as Lease);
-  if (r.ok) { st.lease = r.object; return true; }
-  if (r.code === 409 || r.code === 404) st.lease = undefined; // re-read (or re-create) on the retry
+  let lease: Lease | undefined = base;
+  for (let i = 0; i < LEASE_MAX_UPDATE_RETRIES; i++) {
+    if (!lease) return false;
+    const owner = lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
+    const r = ctx.api.update('leases', renewedLease(lease, st.cfg.node, owner, ctx.now) as Lease);
+    if (r.ok) { st.lease = r.object; return true; }
+    // OptimisticLockError: the newer version is needed to go on.
+    if (r.code === 409) lease = ensureLease(ctx)?.lease;
+  }
   return false;
 }
 
-function leaseAttempt(ctx: KCtx, attempt: number): void {
+/**
+ * The lease controller's sync: renew from the Lease it last wrote (no GET); when that fails, fall
+ * back to backoffEnsureLease, which GETs (or creates) the Lease, retrying every 200 ms doubling to
+ * 7 s until it gets an answer, and renews what it read. The next sync follows renewInterval after
+ * this one ends (wait.JitterUntil, sliding).
+ */
+function leaseSync(ctx: KCtx): void {
   const st = ctx.state;
-  if (renewLease(ctx)) { st.leaseRetries = 0; return; }
-  if (attempt >= LEASE_MAX_UPDATE_RETRIES) return; // give up until the next renew interval
-  const delay = Math.min(LEASE_RETRY_INITIAL_MS * 2 ** attempt, LEASE_RETRY_MAX_MS);
-  st.leaseRetries = attempt + 1;
-  later(ctx as Ctx<unknown>, delay, { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
+  if (st.lease && retryUpdateLease(ctx, st.lease)) { nextLeaseSync(ctx); return; }
+  backoffEnsureLease(ctx, 0);
+}
+
+/** One try of backoffEnsureLease's loop; `attempt` tries have failed before it. */
+function backoffEnsureLease(ctx: KCtx, attempt: number): void {
+  const st = ctx.state;
+  const r = ensureLease(ctx);
+  if (!r) {
+    st.leaseRetries = attempt + 1;
+    later(ctx as Ctx<unknown>, Math.min(LEASE_ENSURE_INITIAL_MS * 2 ** (attempt + 1), LEASE_RETRY_MAX_MS), { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
+    return;
+  }
+  st.leaseRetries = 0;
+  st.lease = r.lease;
+  // A Lease just created needs no renewal.
+  if (!r.created && r.lease) retryUpdateLease(ctx, r.lease);
+  nextLeaseSync(ctx);
+}
+
+/** wait.JitterUntil(sync, renewInterval, 0.04, sliding): the next sync renewInterval (+ up to 4 %) after this one. */
+function nextLeaseSync(ctx: KCtx): void {
+  later(ctx as Ctx<unknown>, jittered(ctx, LEASE_RENEW_INTERVAL_MS, 'lease'), { type: 'lease-tick', gen: ctx.state.gen }, true);
+}
+
+/**
+ * wait.Jitter(d, 0.04): d plus a part of up to 4 % of d, in whole ms. The part is a hash of the node,
+ * the loop and the time rather than a draw from the world's random stream, so heartbeats spread out
+ * without moving every other random choice (pod names, placements) of a run.
+ */
+function jittered(ctx: KCtx, d: number, loop: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${ctx.state.cfg.node}:${loop}:${ctx.now}`) { h ^= ch.charCodeAt(0); h = Math.imul(h, 0x01000193) >>> 0; }
+  return d + (h % (Math.floor(d * JITTER_FACTOR) + 1));
 }
 
 /** PLEG relist: compare the runtime with the cache, and sync the pods whose containers changed (true if any). */
@@ -288,12 +341,14 @@ function powerOffState(ctx: KCtx): void {
   st.up = false;
   st.gen++;
   if (st.pods.watchId) ctx.stopWatch(st.pods.watchId);
+  if (st.nodes?.watchId) ctx.stopWatch(st.nodes.watchId);
   // Memory is gone; the disk keeps the images (containerd's content store).
   // host-local IPAM keeps its last reserved IP on disk too, so the next pod gets a new address.
   const ipam = { ...newPodIPAllocator(st.cfg.podCIDR), lastReserved: st.runtime.ipam.lastReserved };
   st.runtime = { ...newRuntimeState(st.cfg.node, ipam, st.cfg.bandwidthBytesPerSec), images: st.runtime.images };
   st.plegCache = newDict();
   st.workers = newDict();
+  delete st.imagePulls; // the puller's queue is process memory
   st.pods = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.crashBackoff = newCrashLoopBackOff();
   st.imageBackoff = newImageBackOff();
@@ -335,6 +390,14 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
 
 // ---------------------------------------------------------------- the component
 
+/** The kubelet's node informer: its own Node only. */
+function ownNodeInformer(node: string) {
+  return newInformer('nodes', 'nodes', { fieldSelector: `metadata.name=${node}` });
+}
+
+// The node informer needs no handlers: tryUpdateNodeStatus only reads its cache.
+const NO_NODE_HANDLERS: EventHandlers<Node> = {};
+
 /** A fresh kubelet state for node `cfg.node` (nothing registered yet). */
 function initialState(ctx: Ctx<unknown>): KubeletState {
   const cfg = nodeConfig(ctx.name, (ctx.params ?? {}) as KubeletParams);
@@ -343,6 +406,7 @@ function initialState(ctx: Ctx<unknown>): KubeletState {
     runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
     plegCache: newDict(), recorder: newEventRecorder(),
     pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${cfg.node}` }),
+    nodes: ownNodeInformer(cfg.node),
     workers: newDict(), crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
     registered: false, leaseRetries: 0, health: newDict(),
   };
@@ -374,18 +438,19 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
     return true;
   }
   if (!st.up) return true; // powered off: nothing runs, watches are gone
-  if (isInformerEvent(event) && informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return true;
+  if (isInformerEvent(event)) {
+    if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return true;
+    if (informerHandle(ctx as Ctx<unknown>, st.nodes, event, NO_NODE_HANDLERS)) return true;
+  }
   if (ev.gen === undefined || ev.gen !== st.gen) return true; // a timer from an earlier boot
   const t = event as KubeletTimer;
   const c = ctx as Ctx<unknown>;
   switch (t.type) {
-    case 'lease-tick':
-      later(c, LEASE_RENEW_INTERVAL_MS, { type: 'lease-tick', gen: st.gen }, true);
-      leaseAttempt(ctx, 0);
-      return false;
-    case 'lease-retry': leaseAttempt(ctx, t.attempt); return false;
+    case 'lease-tick': leaseSync(ctx); return false;
+    case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;
     case 'node-status-tick':
-      later(c, NODE_STATUS_UPDATE_FREQUENCY_MS, { type: 'node-status-tick', gen: st.gen }, true);
+      // wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency, 0.04, sliding)
+      later(c, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
       syncNodeStatus(ctx);
       // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
       for (const key of Object.keys(st.workers).sort()) {

@@ -55,7 +55,9 @@ export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 /** nodeStatusReportFrequency: report even without a change this often. */
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 5 * 60_000;
 /** The kubelet's default version in this model. */
-export const KUBELET_VERSION = 'v1.35.0';
+export const KUBELET_VERSION = 'v1.37.2';
+/** status.declaredFeatures of a v1.37 kubelet with default gates (sorted, as the kubelet writes them). */
+export const DECLARED_FEATURES: readonly string[] = ['ExtendWebSocketsToKubelet', 'InPlacePodLevelResourcesVerticalScaling', 'InPlacePodVerticalScalingInitContainers', 'RestartAllContainersOnContainerExits'];
 /** containerd's CRI version string. */
 export const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.4';
 
@@ -161,7 +163,10 @@ export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Recor
       operatingSystem: 'linux', architecture: 'amd64',
     },
     images: nodeImages(images),
-  };
+    // NodeDeclaredFeatures (GA in 1.37): the features this kubelet's gates switch on that the
+    // scheduler and admission may ask for; the list real v1.37.2 kubelets declare by default.
+    declaredFeatures: [...DECLARED_FEATURES],
+  } as NodeStatus;
 }
 
 // The event each pressure setter records when its condition moves to True or to False.

@@ -176,9 +176,20 @@ function condition(type: string, ok: boolean, reason?: string, message?: string)
   return c;
 }
 
-/** GeneratePodReadyToStartContainersCondition: the sandbox exists and has its network. */
+/** kubetypes.PodSandboxNotReadyReason (1.37): why PodReadyToStartContainers is False. */
+export const PodSandboxNotReadyReason = 'PodSandboxNotReady';
+/** The message when the pod has no sandbox yet (kubetypes.PodSandboxNotReadyMsgNoPodSandbox, 1.37). */
+export const PodSandboxNotReadyMsgNoPodSandbox = 'no pod sandbox exists';
+
+/**
+ * GeneratePodReadyToStartContainersCondition: True once the sandbox exists and has its network
+ * (right after RunPodSandbox, before any image pull); False with reason PodSandboxNotReady and a
+ * message saying why (1.37). Only the no-sandbox message is modelled with its text; a sandbox that is
+ * there but not ready (stopped, being replaced) gets the reason without a message.
+ */
 export function generatePodReadyToStartContainersCondition(sandbox: SandboxRecord | undefined): PodCondition {
-  return condition('PodReadyToStartContainers', sandbox?.state === 'SANDBOX_READY');
+  if (!sandbox) return condition('PodReadyToStartContainers', false, PodSandboxNotReadyReason, PodSandboxNotReadyMsgNoPodSandbox);
+  return condition('PodReadyToStartContainers', sandbox.state === 'SANDBOX_READY', PodSandboxNotReadyReason);
 }
 
 function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean {
@@ -305,36 +316,36 @@ export function isPodConditionByKubelet(type: string): boolean {
 
 /**
  * Keep lastTransitionTime when a condition's status is unchanged (status manager's updateLastTransitionTime).
- * Stamps `c` itself (each generated condition is a fresh object; the key goes last, as a spread would put it).
+ * The condition comes out with v1.PodCondition's fields in Go's order: type, observedGeneration (the
+ * pod's generation, 1.34+, left out when the pod has none), status, lastProbeTime (a zero metav1.Time:
+ * null, which omitempty does not drop), lastTransitionTime, reason, message.
  */
-function stamp(c: PodCondition, old: PodCondition[], now: number): PodCondition {
+function stamp(c: PodCondition, old: PodCondition[], now: number, generation: number | undefined): PodCondition {
   let prev: PodCondition | undefined;
   for (let i = 0; i < old.length; i++) if (old[i].type === c.type) { prev = old[i]; break; }
-  c.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
+  const out: Record<string, unknown> = { type: c.type };
+  if (generation !== undefined) out.observedGeneration = generation;
+  out.status = c.status;
+  out.lastProbeTime = null;
+  out.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
+  if (c.reason !== undefined) out.reason = c.reason;
+  if (c.message !== undefined) out.message = c.message;
+  const cond = out as unknown as PodCondition;
   // An unchanged condition is the previous object itself: every stored version of the pod then
   // shares it instead of holding a copy (same fields in the same order, so the same JSON).
-  return prev && sameCondition(prev, c) ? prev : c;
+  return prev && sameCondition(prev, cond) ? prev : cond;
 }
 
-/**
- * sameFlatObject(prev, c) for a stamped generated condition, without listing keys: every generated
- * condition has the keys type, status, reason?, message?, lastTransitionTime in that order (and no
- * undefined values), so prev must have exactly those, in that order, with the same values.
- */
+/** sameFlatObject(prev, c): the same keys in the same order (it decides the JSON) with the same (primitive) values. */
 function sameCondition(prev: PodCondition, c: PodCondition): boolean {
-  let step = 0; // next key expected: 0 type, 1 status, 2 reason, 3 message, 4 lastTransitionTime, 5 none
-  for (const k in prev) {
-    if (step === 2 && c.reason === undefined) step = 3;
-    if (step === 3 && c.message === undefined) step = 4;
-    if (k !== CONDITION_KEYS[step] || (prev as unknown as Record<string, unknown>)[k] !== (c as unknown as Record<string, unknown>)[k]) return false;
-    step++;
-  }
-  if (step === 2 && c.reason === undefined) step = 3;
-  if (step === 3 && c.message === undefined) step = 4;
-  return step === 5;
+  const p = prev as unknown as Record<string, unknown>;
+  const q = c as unknown as Record<string, unknown>;
+  const pk = Object.keys(p);
+  const qk = Object.keys(q);
+  if (pk.length !== qk.length) return false;
+  for (let j = 0; j < pk.length; j++) if (pk[j] !== qk[j] || p[pk[j]] !== q[pk[j]]) return false;
+  return true;
 }
-
-const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime', ''];
 
 /** Each generated container status that equals the previous one (by name) is the previous object itself. */
 function reuseUnchanged(statuses: ContainerStatus[], previous: ContainerStatus[] | undefined): ContainerStatus[] {
@@ -398,9 +409,10 @@ export function generateAPIPodStatus(args: {
   const initialized = generatePodInitializedCondition(pod, all, phase);
   // Ready is built from ContainersReady before either is stamped (it copies the unstamped condition).
   const ready = generatePodReadyCondition(pod, containersReady, existing);
+  const gen = pod.metadata?.generation || undefined;
   const owned = [
-    stamp(readyToStart, existing, now), stamp(initialized, existing, now), stamp(ready, existing, now),
-    stamp(containersReady, existing, now), stamp({ type: 'PodScheduled', status: 'True' }, existing, now),
+    stamp(readyToStart, existing, now, gen), stamp(initialized, existing, now, gen), stamp(ready, existing, now, gen),
+    stamp(containersReady, existing, now, gen), stamp({ type: 'PodScheduled', status: 'True' }, existing, now, gen),
   ];
   let conditions = owned;
   if (foreign) {
@@ -408,7 +420,10 @@ export function generateAPIPodStatus(args: {
     for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
     for (let i = 0; i < owned.length; i++) conditions.push(owned[i]);
   }
-  const status: PodStatus = {
+  const status: PodStatus = {};
+  // status.observedGeneration (PodObservedGenerationTracking, 1.34+): the generation this status is for.
+  if (gen !== undefined) (status as PodStatus & { observedGeneration?: number }).observedGeneration = gen;
+  Object.assign(status, {
     phase,
     conditions,
     hostIP: args.hostIP,
@@ -416,7 +431,7 @@ export function generateAPIPodStatus(args: {
     startTime: old?.startTime ?? rfc3339(now),
     containerStatuses,
     qosClass: getPodQOS(pod.spec?.containers ?? NONE),
-  };
+  });
   if (initContainerStatuses.length) status.initContainerStatuses = initContainerStatuses;
   if (sandbox?.ip) {
     status.podIP = sandbox.ip;

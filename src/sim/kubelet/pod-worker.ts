@@ -12,7 +12,7 @@ import {
 } from './backoff.ts';
 import {
   CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
-  containerExited, normalizeImageRef, pullImageDuration, type ContainerRecord, type SandboxRecord,
+  containerExited, normalizeImageRef, pullImageDuration, PULL_LATENCY_MS, type ContainerRecord, type SandboxRecord,
 } from './container-runtime.ts';
 import {
   createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
@@ -23,7 +23,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -257,7 +257,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
     st.runtime = r.state;
     if (r.error) return 'ok';
-    emit(ctx, st, pod, startedContainerEvent(c.name));
+    emitForContainer(ctx, st, pod, c.name, startedContainerEvent());
     if (main) send(w, { type: 'STARTED' });
     startProbes(ctx, st, w, spec, c, rt.id);
     return 'ok';
@@ -277,7 +277,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
       if (c.exitHandled !== seen.id) {
         c.exitHandled = seen.id;
         if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled', inBackOff: true });
-        emit(ctx, st, pod, r.event);
+        emitForContainer(ctx, st, pod, c.name, r.event);
         requeue(ctx, st, w, r.restartAtMs - ctx.now);
       }
       return 'ok';
@@ -296,7 +296,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
   if (policy === 'Never' && !status.image) {
     const message = `Container image "${spec.image}" is not present with pull policy of Never`;
     c.waiting = { reason: 'ErrImageNeverPull', message };
-    emit(ctx, st, pod, { type: 'Warning', reason: 'ErrImageNeverPull', message });
+    emitForContainer(ctx, st, pod, c.name, { type: 'Warning', reason: 'ErrImageNeverPull', message });
     return 'ok';
   }
   if (policy === 'Always' || !status.image) {
@@ -304,20 +304,21 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     if (hasBackOffEntries(st.imageBackoff) && isInBackOffSinceUpdate(st.imageBackoff, imagePullBackOffKey(w.uid, spec.image!), ctx.now)) {
       const m = imagePullBackOffMessage(spec.image!, c.lastPullError);
       c.waiting = { reason: 'ImagePullBackOff', message: m.message };
-      emit(ctx, st, pod, m.event);
-      emit(ctx, st, pod, errorEvent('ImagePullBackOff'));
+      emitForContainer(ctx, st, pod, c.name, m.event);
+      emitForContainer(ctx, st, pod, c.name, errorEvent('ImagePullBackOff'));
       if (main) send(w, { type: 'PULL_BACKOFF' });
       requeue(ctx, st, w, workerBackoff(ctx));
       return 'ok';
     }
     if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
-    emit(ctx, st, pod, pullingImageEvent(spec.image!));
+    emitForContainer(ctx, st, pod, c.name, pullingImageEvent(spec.image!));
     syncMissingImages(ctx, st);
-    c.pull = { startedAt: ctx.now, image: spec.image! };
-    later(ctx, pullImageDuration(st.runtime, spec.image!), { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
+    const slot = queueImagePull(ctx, st, spec.image!);
+    c.pull = { startedAt: ctx.now, pullStartedAt: slot.startsAt, image: spec.image! };
+    later(ctx, slot.endsAt - ctx.now, { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
     return 'blocked';
   }
-  emit(ctx, st, pod, imageAlreadyPresentEvent(spec.image!));
+  emitForContainer(ctx, st, pod, c.name, imageAlreadyPresentEvent(spec.image!));
   return createContainer(ctx, st, w, pod, c);
 }
 
@@ -326,7 +327,7 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
   if (r.error || !r.container) {
     c.waiting = { reason: 'CreateContainerError', message: r.error };
-    emit(ctx, st, pod, { type: 'Warning', reason: 'Failed', message: `Error: ${r.error}` });
+    emitForContainer(ctx, st, pod, c.name, { type: 'Warning', reason: 'Failed', message: `Error: ${r.error}` });
     return 'ok';
   }
   st.runtime = r.state;
@@ -335,10 +336,26 @@ function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: C
   if (c.attempts.length > 3) c.attempts.shift();
   c.waiting = undefined;
   c.probes = {};
-  emit(ctx, st, pod, createdContainerEvent(c.name));
+  emitForContainer(ctx, st, pod, c.name, createdContainerEvent());
   w.busyUntil = ctx.now + ctx.rng.jitter(CREATE_TO_START_MS[0], CREATE_TO_START_MS[1]);
   later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key: w.key, uid: w.uid, gen: st.gen });
   return 'blocked';
+}
+
+/**
+ * serialImagePuller (serializeImagePulls: true, the kubelet default): one pull at a time per node, in
+ * the order asked. A pull queued behind one of the same image finds its content in containerd and
+ * takes only the registry round trip.
+ */
+function queueImagePull(ctx: KCtx, st: KubeletState, image: string): { startsAt: number; endsAt: number } {
+  const ref = normalizeImageRef(image);
+  const queue = (st.imagePulls ?? []).filter((p) => p.endsAt > ctx.now);
+  const startsAt = queue.length ? queue[queue.length - 1].endsAt : ctx.now;
+  const sameBefore = queue.some((p) => p.ref === ref) && !st.runtime.missingImages.includes(ref);
+  const endsAt = startsAt + (sameBefore ? PULL_LATENCY_MS : pullImageDuration(st.runtime, image));
+  queue.push({ ref, endsAt });
+  st.imagePulls = queue;
+  return { startsAt, endsAt };
 }
 
 /** A PullImage finished: the image is there (Pulled, then create), or ErrImagePull with the back-off bumped. */
@@ -347,9 +364,11 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   const c = w?.containers.find((x) => x.name === ev.container);
   if (!w || w.uid !== ev.uid || !c?.pull) return;
   const startedAt = c.pull.startedAt;
+  // The Pulled event's two durations: the pull itself, and since it was asked for (the queue's wait too).
+  const pullStartedAt = c.pull.pullStartedAt ?? startedAt;
   c.pull = undefined;
   syncMissingImages(ctx, st);
-  const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - startedAt);
+  const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - pullStartedAt);
   logCri(ctx, r.record, normalizeImageRef(ev.image));
   const pod = st.pods.items[w.key];
   if (!pod || pod.metadata?.uid !== w.uid || pod.metadata?.deletionTimestamp) { if (r.image) st.runtime = r.state; syncPod(ctx, st, w.key); return; }
@@ -358,8 +377,8 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
     c.lastPullError = r.error;
     c.waiting = { reason: 'ErrImagePull', message: r.error };
     st.imageBackoff = backoffNext(st.imageBackoff, imagePullBackOffKey(w.uid, ev.image), ctx.now, ctx.now);
-    emit(ctx, st, pod, failedToPullImageEvent(ev.image, r.error ?? ''));
-    emit(ctx, st, pod, errorEvent('ErrImagePull'));
+    emitForContainer(ctx, st, pod, c.name, failedToPullImageEvent(ev.image, r.error ?? ''));
+    emitForContainer(ctx, st, pod, c.name, errorEvent('ErrImagePull'));
     if (main) send(w, { type: 'PULL_FAILED', message: r.error });
     requeue(ctx, st, w, workerBackoff(ctx));
     updatePodStatus(ctx, st, w, pod);
@@ -367,7 +386,7 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   }
   st.runtime = r.state;
   c.lastPullError = undefined;
-  emit(ctx, st, pod, pulledImageEvent(ev.image, ctx.now - startedAt, ctx.now - startedAt, r.image.sizeBytes));
+  emitForContainer(ctx, st, pod, c.name, pulledImageEvent(ev.image, ctx.now - pullStartedAt, ctx.now - startedAt, r.image.sizeBytes));
   if (main) send(w, { type: 'IMAGE_PULLED' });
   if (createContainer(ctx, st, w, pod, c) === 'ok') syncPod(ctx, st, w.key);
   else updatePodStatus(ctx, st, w, pod);
@@ -416,13 +435,13 @@ export function probeTick(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer,
   const sandbox = w.sandboxId ? st.runtime.sandboxes[w.sandboxId] : undefined;
   const res = doProbe(worker, timing, ctx.now, { containerName: c.name, started, outcome: ok ? { ok } : { ok, output: probeFailureOutput(p, sandbox?.ip) } });
   c.probes[ev.probe] = res.worker;
-  for (const e of res.events) emit(ctx, st, pod, e);
+  for (const e of res.events) emitForContainer(ctx, st, pod, c.name, e);
   const main = w.containers[0] === c;
   if (res.changed && ev.probe === 'readiness' && main) {
     send(w, res.worker.published === 'Success' ? { type: 'PROBE_OK', probe: 'readiness' } : { type: 'PROBE_FAILED', probe: 'readiness' });
   }
   if (res.kill) {
-    emit(ctx, st, pod, killingContainerEvent(c.name, res.kill.message));
+    emitForContainer(ctx, st, pod, c.name, killingContainerEvent(c.name, res.kill.message));
     if (main) send(w, { type: 'PROBE_FAILED', probe: 'liveness' });
     stopContainer(ctx, st, w, c, ev.id, p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30);
   }
@@ -444,7 +463,7 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
       const rt = id ? st.runtime.containers[id] : undefined;
       if (!rt || rt.state === 'CONTAINER_EXITED') continue;
       if (rt.state === 'CONTAINER_CREATED') { containerExit(st, rt.id, ctx.now, 0); continue; }
-      emit(ctx, st, pod, killingContainerEvent(c.name));
+      emitForContainer(ctx, st, pod, c.name, killingContainerEvent(c.name));
       stopContainer(ctx, st, w, c, rt.id, grace);
     }
   }
@@ -462,7 +481,8 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
     w.sandboxStopped = true;
     send(w, { type: 'CONTAINERS_STOPPED' });
   }
-  if (!updatePodStatus(ctx, st, w, pod, true) || w.finalDeleteSent) return;
+  // Once terminal the status manager syncs the pod (GET, a PATCH if needed) and deletes it.
+  if (!updatePodStatus(ctx, st, w, pod, true, !w.finalDeleteSent) || w.finalDeleteSent) return;
   // status manager: the pod is terminal and its status is written → delete it for good.
   const r = ctx.api.delete('pods', w.namespace, w.name, { gracePeriodSeconds: 0, preconditions: { uid: w.uid } });
   if (r.ok || r.code === 404) w.finalDeleteSent = true;
@@ -568,12 +588,13 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
  * Generate the API status and PATCH it (RFC 7386 diff against what the server holds) if it differs.
  * Returns true when the server holds the generated status.
  */
-export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false): boolean {
+export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false, syncing = false): boolean {
   const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
   const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
   const memo = unchangedStatus.get(w);
-  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && (memo.pod === pod || pod.spec === memo.pod.spec) && viewsUnchanged(memo.views, st, w, pod)) {
+  // The generation counts too: the status carries it as observedGeneration (and a graceful deletion bumps it).
+  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && (memo.pod === pod || (pod.spec === memo.pod.spec && pod.metadata?.generation === memo.pod.metadata?.generation)) && viewsUnchanged(memo.views, st, w, pod)) {
     let hit = memo.pod === pod && memo.base === base;
     if (!hit && fresh && deepEqual(base, memo.base)) {
       hit = true;
@@ -584,20 +605,34 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
       if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
         throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
       }
-      return true;
+      return !syncing || getForStatusSync(ctx, w) !== undefined;
     }
   }
   const views = containerViews(st, w, pod);
   const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
   // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
-  const patch = createMergePatch(base, status);
-  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return true; }
+  let patch = createMergePatch(base, status);
+  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return !syncing || getForStatusSync(ctx, w) !== undefined; }
+  // The status manager's syncPod reads the pod from the API server first and patches against what
+  // that returns (statusutil.PatchPodStatus sends nothing when the patch comes out empty).
+  const live = getForStatusSync(ctx, w);
+  if (!live) return false;
+  if (live.status !== base) {
+    patch = createMergePatch(live.status ?? {}, status);
+    if (isEmptyPatch(patch)) { remember(w, memo, pod, status, sandbox, terminal, views); return true; }
+  }
   const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
   if (!r.ok) return false;
   w.lastSent = status;
   w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
   remember(w, memo, pod, status, sandbox, terminal, views);
   return true;
+}
+
+/** syncPod's GET of the pod (the live object, not the informer's); undefined when it fails or the pod is another one now. */
+function getForStatusSync(ctx: KCtx, w: PodWork): Pod | undefined {
+  const g = ctx.api.get('pods', w.namespace, w.name);
+  return g.ok && g.object.metadata?.uid === w.uid ? g.object : undefined;
 }
 
 /** Record the inputs that generate `base` (in the worker's memo object when it has one). */

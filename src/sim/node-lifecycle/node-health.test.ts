@@ -164,20 +164,20 @@ describe('single-node failure timeline (k8s-facts §1)', () => {
     ]);
   });
 
-  it('unreachable:NoSchedule at once, unreachable:NoExecute one monitor period later', () => {
+  it('unreachable:NoSchedule and, from the tainting queue right after that pass (1.37), unreachable:NoExecute', () => {
     expect(tl.noSchedule).toEqual({ 'node-1': 55 * S });
-    expect(tl.noExecute).toEqual({ 'node-1': 60 * S });
+    expect(tl.noExecute).toEqual({ 'node-1': 55 * S });
     expect(tl.nodes[0].spec?.taints?.map((t) => `${t.key}:${t.effect}@${t.timeAdded}`)).toEqual([
       `node.kubernetes.io/unreachable:NoSchedule@${rfc3339(55 * S)}`,
-      `node.kubernetes.io/unreachable:NoExecute@${rfc3339(60 * S)}`,
+      `node.kubernetes.io/unreachable:NoExecute@${rfc3339(55 * S)}`,
     ]);
   });
 
   it('pods evicted 300 s after the NoExecute taint, and stay Terminating', () => {
-    expect(tl.podDeleted).toEqual({ 'web-10': 360 * S, 'web-11': 360 * S });
+    expect(tl.podDeleted).toEqual({ 'web-10': 355 * S, 'web-11': 355 * S });
     expect(tl.taintEvents.map((e) => [e.t / S, e.message])).toEqual([
-      [360, 'Marking for deletion Pod default/web-10'],
-      [360, 'Marking for deletion Pod default/web-11'],
+      [355, 'Marking for deletion Pod default/web-10'],
+      [355, 'Marking for deletion Pod default/web-11'],
     ]);
     const p = tl.pods.find((x) => x.metadata?.name === 'web-10')!;
     expect(p.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' });
@@ -199,7 +199,7 @@ describe('leases from a lister', () => {
 describe('two of three nodes down: zone stays Normal, taints paced at 0.1/s', () => {
   it('second NoExecute taint 10 s after the first', () => {
     const tl = simulate({ nodes: 3, podsPerNode: 1, kubeletDown: { 'node-1': [0, Infinity], 'node-2': [0, Infinity] }, until: 120 * S });
-    expect(tl.noExecute).toEqual({ 'node-1': 60 * S, 'node-2': 70 * S });
+    expect(tl.noExecute).toEqual({ 'node-1': 55 * S, 'node-2': 65 * S });
   });
 });
 

@@ -38,6 +38,9 @@ export interface NodeHealthData {
   leaseRenewTime?: string;
 }
 
+/** A live GET of a node's Lease (kube-node-lease/<node>); undefined when it fails or there is none. */
+export type LiveLeaseGetter = (nodeName: string) => Lease | undefined;
+
 /** The controller's whole state (plain data). */
 export interface NodeLifecycleState {
   knownNodes: string[];
@@ -93,6 +96,7 @@ export function tryUpdateNodeHealth(
   saved: NodeHealthData | undefined,
   now: number,
   cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
+  liveLease?: LiveLeaseGetter,
 ): NodeHealthUpdate {
   let log: string | undefined;
   const name = node.metadata?.name ?? '';
@@ -135,9 +139,20 @@ export function tryUpdateNodeHealth(
     nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: transition };
   }
   // A renewed Lease keeps the node healthy even though NodeStatus is posted only every 5 minutes.
-  const observedRenew = lease?.spec?.renewTime;
+  let observedRenew = lease?.spec?.renewTime;
   if (observedRenew && observedRenew !== savedLeaseRenew && (savedLeaseRenew === undefined || microBefore(savedLeaseRenew, observedRenew))) {
-    nodeHealth = { ...nodeHealth, leaseRenewTime: observedRenew, probeTimestamp: now };
+    nodeHealth = { status: nodeHealth.status, probeTimestamp: now, readyTransitionTimestamp: nodeHealth.readyTransitionTimestamp, leaseRenewTime: observedRenew };
+  }
+  // 1.37 (kubernetes#138698): a cached Lease that looks expired may only be stale in the informer, so
+  // it is read live before the node is marked, and on every pass while it stays expired (real v1.37.2
+  // GETs it each 5 s while the node is Unknown); a renewal found that way counts as one seen here.
+  if (liveLease && now > nodeHealth.probeTimestamp + gracePeriodMs) {
+    const live = liveLease(name)?.spec?.renewTime;
+    const known = nodeHealth.leaseRenewTime;
+    if (live && live !== known && (known === undefined || microBefore(known, live))) {
+      observedRenew = live;
+      nodeHealth = { status: nodeHealth.status, probeTimestamp: now, readyTransitionTimestamp: nodeHealth.readyTransitionTimestamp, leaseRenewTime: live };
+    }
   }
 
   let updatedNode: Node | undefined;
@@ -234,6 +249,7 @@ export function monitorNodeHealth(
   now: number,
   cfg: NodeMonitorConfig = defaultNodeMonitorConfig,
   evictionCfg: EvictionConfig = defaultEvictionConfig,
+  liveLease?: LiveLeaseGetter,
 ): MonitorResult {
   // Made at their first item (see NOTHING).
   let events: ControllerEvent[] | undefined;
@@ -272,7 +288,7 @@ export function monitorNodeHealth(
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     const name = names[i];
-    const u = tryUpdateNodeHealth(node, leaseFor(name), nodeHealthMap[name], now, cfg);
+    const u = tryUpdateNodeHealth(node, leaseFor(name), nodeHealthMap[name], now, cfg, liveLease);
     if (u.logs.length) (logs ??= []).push(...u.logs);
     if (nodeHealthMap[name] !== u.health) {
       if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
@@ -284,10 +300,12 @@ export function monitorNodeHealth(
       (zoneToNodeConditions[getZoneKey(node)] ??= []).push(u.currentReadyCondition);
     }
     if (u.currentReadyCondition) {
-      // The decision uses the condition as observed at the start of this pass, so the NoExecute taint
-      // is queued one monitor period after Ready turns Unknown.
-      if (u.observedReadyCondition.status !== 'True' || !isMarkedReachable(zones, effective)) {
-        const r = processTaintBaseEviction(zones, effective, u.observedReadyCondition, now);
+      // 1.37 decides on the condition this pass leaves (real v1.37.2 adds the unreachable NoExecute
+      // taint ~100 ms after the Unknown write, with NoSchedule): the pass that marks the node Unknown
+      // also queues it for the NoExecute taint, which the 100 ms tainting pass then applies.
+      const decided = u.updatedNode ? u.currentReadyCondition : u.observedReadyCondition;
+      if (decided.status !== 'True' || !isMarkedReachable(zones, effective)) {
+        const r = processTaintBaseEviction(zones, effective, decided, now);
         zones = r.zones;
         if (r.actions.length) (taintActions ??= []).push(...r.actions);
         if (r.logs.length) (logs ??= []).push(...r.logs);

@@ -409,7 +409,11 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
   const cfg = config(ctx as Ctx<unknown>);
   const nodes = listerList(s.nodes);
   const before = s.health;
-  const r = monitorNodeHealth(before, nodes, nodeLeaseLister(s.leases), now, cfg.monitor, cfg.eviction);
+  const r = monitorNodeHealth(before, nodes, nodeLeaseLister(s.leases), now, cfg.monitor, cfg.eviction, (node) => {
+    // The live read of a Lease the cache shows expired (1.37), straight from the API server.
+    const g = ctx.api.get('leases', NODE_LEASE_NAMESPACE, node);
+    return g.ok ? g.object : undefined;
+  });
   s.health = r.state;
   // Indexed loops: the lists are mostly one shared, frozen empty list, which for-of walks through an iterator.
   let entering = false;

@@ -45,7 +45,7 @@ describe('taint-eviction-controller', () => {
     expect(a.metadata?.deletionGracePeriodSeconds).toBe(30);
     expect(getPod(w, 'g')!.metadata?.deletionGracePeriodSeconds).toBe(5);
     expect(a.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toEqual({
-      type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: rfc3339(reqs[0].t),
+      type: 'DisruptionTarget', observedGeneration: 1, status: 'True', lastProbeTime: null, reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: rfc3339(reqs[0].t),
     });
     expect(getPod(w, 'b')!.metadata?.deletionTimestamp).toBeUndefined();
     expect(messages(w)).toEqual(['Marking for deletion Pod default/a', 'Marking for deletion Pod default/g']);

@@ -6,7 +6,7 @@ import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, ty
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
-  fireDueWork, getNoExecuteTaints, handleNodeUpdate, handlePodUpdate, nextFireAt, newTaintEvictionState,
+  disruptionTargetCondition, fireDueWork, getNoExecuteTaints, handleNodeUpdate, handlePodUpdate, nextFireAt, newTaintEvictionState,
   type EvictionAction, type TaintEvictionState, type TaintManagerEvent,
 } from './taint-eviction.ts';
 
@@ -57,7 +57,9 @@ function addConditionAndDeletePod(ctx: Ctx<TaintEvictionControllerState>, a: Evi
   const same = cur && cur.status === a.condition.status && cur.reason === a.condition.reason && cur.message === a.condition.message;
   if (!same) {
     // PatchPodStatus: a strategic merge patch with the pod's UID as precondition; conditions merge by type.
-    const r = ctx.api.patch('pods', a.namespace, a.name, { metadata: { uid: pod.metadata?.uid }, status: { conditions: [a.condition] } }, 'status');
+    // The condition is made against the pod just read: its generation is the one observed.
+    const condition = pod.metadata?.generation ? disruptionTargetCondition(ctx.now, pod.metadata.generation) : a.condition;
+    const r = ctx.api.patch('pods', a.namespace, a.name, { metadata: { uid: pod.metadata?.uid }, status: { conditions: [condition] } }, 'status');
     if (!r.ok) return;
   }
   // Default DeleteOptions: graceful, with the pod's terminationGracePeriodSeconds.

@@ -185,11 +185,16 @@ export function nextFireAt(s: TaintEvictionState): number {
 }
 
 /** The DisruptionTarget condition the controller patches in before deleting. */
-export function disruptionTargetCondition(now: number): PodCondition {
-  return {
-    type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager',
-    message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: rfc3339(now),
-  };
+export function disruptionTargetCondition(now: number, generation?: number): PodCondition {
+  // v1.PodCondition's fields in Go's order: observedGeneration is the pod's generation (1.34+, none
+  // without one); lastProbeTime is a zero metav1.Time, which JSON writes as null.
+  const c: Record<string, unknown> = { type: 'DisruptionTarget' };
+  if (generation) c.observedGeneration = generation;
+  Object.assign(c, {
+    status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now), reason: 'DeletionByTaintManager',
+    message: 'Taint manager: deleting due to NoExecute taint',
+  });
+  return c as unknown as PodCondition;
 }
 
 /** One due deletion: the event, the status patch and a graceful DELETE the core must send. */

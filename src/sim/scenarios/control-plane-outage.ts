@@ -22,9 +22,9 @@ export const fullOutage: Scenario = {
     // node-1 has been off for 3.5 minutes, but the restarted controller gives every node 50 s from now.
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-1   Ready    <none>   4m    v1.35.0',
-      'node-2   Ready    <none>   4m    v1.35.0',
-      'node-3   Ready    <none>   4m    v1.35.0',
+      'node-1   Ready    <none>   4m    v1.37.2',
+      'node-2   Ready    <none>   4m    v1.37.2',
+      'node-3   Ready    <none>   4m    v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',

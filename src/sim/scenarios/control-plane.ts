@@ -24,9 +24,9 @@ export const controlPlane: Scenario = {
     )],
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-1   Ready    <none>   30s   v1.35.0',
-      'node-2   Ready    <none>   30s   v1.35.0',
-      'node-3   Ready    <none>   30s   v1.35.0',
+      'node-1   Ready    <none>   30s   v1.37.2',
+      'node-2   Ready    <none>   30s   v1.37.2',
+      'node-3   Ready    <none>   30s   v1.37.2',
     )],
   ],
 };
@@ -43,10 +43,10 @@ export const kubeadm: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME            STATUS   ROLES           AGE   VERSION',
-      'control-plane   Ready    control-plane   30s   v1.35.0',
-      'node-1          Ready    <none>          30s   v1.35.0',
-      'node-2          Ready    <none>          30s   v1.35.0',
-      'node-3          Ready    <none>          30s   v1.35.0',
+      'control-plane   Ready    control-plane   30s   v1.37.2',
+      'node-1          Ready    <none>          30s   v1.37.2',
+      'node-2          Ready    <none>          30s   v1.37.2',
+      'node-3          Ready    <none>          30s   v1.37.2',
     )],
     ['kubectl get pods -n kube-system -o wide', lines(
       'NAME                                    READY   STATUS    RESTARTS   AGE   IP          NODE            NOMINATED NODE   READINESS GATES',

@@ -16,9 +16,9 @@ export const grace: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-1   Ready    <none>   70s   v1.35.0',
-      'node-2   Ready    <none>   70s   v1.35.0',
-      'node-3   Ready    <none>   70s   v1.35.0',
+      'node-1   Ready    <none>   70s   v1.37.2',
+      'node-2   Ready    <none>   70s   v1.37.2',
+      'node-3   Ready    <none>   70s   v1.37.2',
     )],
   ],
 };
@@ -31,15 +31,15 @@ export const eviction: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS     ROLES    AGE     VERSION',
-      'node-1   NotReady   <none>   6m30s   v1.35.0',
-      'node-2   Ready      <none>   6m30s   v1.35.0',
-      'node-3   Ready      <none>   6m30s   v1.35.0',
+      'node-1   NotReady   <none>   6m30s   v1.37.2',
+      'node-2   Ready      <none>   6m30s   v1.37.2',
+      'node-3   Ready      <none>   6m30s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
       'web-c68c68797-7gn7h   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
       'web-c68c68797-bsxlx   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-mcq2x   1/1     Running       0          5s      10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-mcq2x   1/1     Running       0          15s     10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-sqd8p   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
@@ -53,20 +53,23 @@ export const nodeReturns: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE     VERSION',
-      'node-1   Ready    <none>   7m30s   v1.35.0',
-      'node-2   Ready    <none>   7m30s   v1.35.0',
-      'node-3   Ready    <none>   7m30s   v1.35.0',
+      'node-1   Ready    <none>   7m30s   v1.37.2',
+      'node-2   Ready    <none>   7m30s   v1.37.2',
+      'node-3   Ready    <none>   7m30s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
       'web-c68c68797-bsxlx   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-mcq2x   1/1     Running   0          65s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-mcq2x   1/1     Running   0          75s     10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-sqd8p   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
 
-/** A partition healed within the toleration: the node is Ready again at its next status tick, nothing evicted. */
+/**
+ * A partition healed within the toleration: the node is Ready again once its node informer's watch is
+ * back (reflector back-off) and the next status tick compares against it; nothing evicted.
+ */
 export const partitionHealed: Scenario = {
   chapter: 'node-failure',
   title: 'a partition healed before 300 s: Ready again, no eviction',
@@ -76,20 +79,20 @@ export const partitionHealed: Scenario = {
     'sim node partition node-1',
     'sim advance 2m',
     'sim node heal node-1',
-    'sim advance 20s',
+    'sim advance 40s',
   ],
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE     VERSION',
-      'node-1   Ready    <none>   2m50s   v1.35.0',
-      'node-2   Ready    <none>   2m50s   v1.35.0',
-      'node-3   Ready    <none>   2m50s   v1.35.0',
+      'node-1   Ready    <none>   3m10s   v1.37.2',
+      'node-2   Ready    <none>   3m10s   v1.37.2',
+      'node-3   Ready    <none>   3m10s   v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-7gn7h   1/1     Running   0          2m50s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-bsxlx   1/1     Running   0          2m50s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          2m50s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-7gn7h   1/1     Running   0          3m10s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-bsxlx   1/1     Running   0          3m10s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-sqd8p   1/1     Running   0          3m10s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -102,8 +105,8 @@ export const nodeNotReadyEvent: Scenario = {
   expect: [
     ['kubectl get events --field-selector reason=NodeNotReady -o wide', lines(
       'LAST SEEN   TYPE      REASON         OBJECT                    SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME',
-      '10s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   10s          1       node-1.188672648f54e523',
-      '10s         Warning   NodeNotReady   pod/web-c68c68797-7gn7h               node-controller   Node is not ready                         10s          1       web-c68c68797-7gn7h.188672648f54e524',
+      '15s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   15s          1       node-1.18867263653fb0e3',
+      '15s         Warning   NodeNotReady   pod/web-c68c68797-7gn7h               node-controller   Node is not ready                         15s          1       web-c68c68797-7gn7h.18867263653fb0e4',
     )],
   ],
 };
@@ -119,13 +122,13 @@ export const nodeDeleted: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-2   Ready    <none>   4m    v1.35.0',
-      'node-3   Ready    <none>   4m    v1.35.0',
+      'node-2   Ready    <none>   4m    v1.37.2',
+      'node-3   Ready    <none>   4m    v1.37.2',
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
       'web-c68c68797-bsxlx   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-l6bml   1/1     Running   0          40s   10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-l86q8   1/1     Running   0          40s   10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-sqd8p   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
     )],
     ['kubectl get leases -n kube-node-lease', lines(
@@ -150,13 +153,13 @@ export const outOfService: Scenario = {
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
       'web-c68c68797-bsxlx   1/1     Running   0          6m50s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-mcq2x   1/1     Running   0          25s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-mcq2x   1/1     Running   0          35s     10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-sqd8p   1/1     Running   0          6m50s   10.244.3.2   node-3   <none>           <none>',
     )],
     // The taint eviction controller marks the pod for deletion again on the new NoExecute taint.
     ['kubectl get events --field-selector reason=TaintManagerEviction', lines(
       'LAST SEEN           TYPE     REASON                 OBJECT                    MESSAGE',
-      '20s (x2 over 25s)   Normal   TaintManagerEviction   pod/web-c68c68797-7gn7h   Marking for deletion Pod default/web-c68c68797-7gn7h',
+      '20s (x2 over 35s)   Normal   TaintManagerEviction   pod/web-c68c68797-7gn7h   Marking for deletion Pod default/web-c68c68797-7gn7h',
     )],
   ],
 };
@@ -173,9 +176,9 @@ export const outOfServiceNodeBack: Scenario = {
   expect: [
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE     VERSION',
-      'node-1   Ready    <none>   8m20s   v1.35.0',
-      'node-2   Ready    <none>   8m20s   v1.35.0',
-      'node-3   Ready    <none>   8m20s   v1.35.0',
+      'node-1   Ready    <none>   8m20s   v1.37.2',
+      'node-2   Ready    <none>   8m20s   v1.37.2',
+      'node-3   Ready    <none>   8m20s   v1.37.2',
     )],
     ["kubectl get node node-1 -o jsonpath='{.spec.taints[*].key}'", 'node.kubernetes.io/out-of-service'],
     ['kubectl get pods -o wide --field-selector spec.nodeName=node-1', '', 'No resources found in default namespace.\n'],

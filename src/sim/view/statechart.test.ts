@@ -102,7 +102,8 @@ describe('nodeStatechartOf on a live cluster', () => {
       const v = nodeStatechartOf(c.world.state, 'node-2');
       if (seen[seen.length - 1] !== v.current) seen.push(v.current!);
     }
-    expect(seen).toEqual(['healthy', 'graceRunning', 'unknown', 'tainted']);
+    // 'unknown' lasts ~100 ms now (1.37 taints NoExecute right after the Unknown write): a 1 s sample skips it
+    expect(seen).toEqual(['healthy', 'graceRunning', 'tainted']);
     const v = nodeStatechartOf(c.world.state, 'node-2');
     expect(v.reason).toContain('node.kubernetes.io/unreachable:NoExecute');
     c.node('node-2', 'start');
