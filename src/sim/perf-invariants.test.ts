@@ -5,22 +5,11 @@ import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import { clusterApiServer, componentDefs, createCluster, replayCluster, type Cluster } from './cluster.ts';
 import { replay } from './world.ts';
+import { appDeployment } from './testing/world.ts';
 
-function deployment(name: string, replicas: number, image = 'nginx:1.27'): Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default', labels: { app: name } },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'app', image, resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
-      },
-    },
-  };
-}
+/** The tests' Deployment, with the small requests that let hundreds of pods fit a node. */
+const deployment = (name: string, replicas: number, image = 'nginx:1.27'): Deployment =>
+  appDeployment(name, replicas, image, { resources: { requests: { cpu: '10m', memory: '16Mi' } } });
 
 function apply(c: Cluster, d: Deployment): void {
   const r = c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: d });

@@ -4,7 +4,7 @@ import { informerHandle, listAndWatch, listerList, newInformer, type InformerSta
 import { microTime } from './names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { storeList } from './apiserver/store.ts';
-import { pod, testWorld } from './test-helpers.ts';
+import { pod, testWorld } from './testing/world.ts';
 import { replay, World, type ComponentDef, type Ctx } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';
 

@@ -5,7 +5,7 @@ import { resourcePath } from './resources.ts';
 import { kubectlErrorMessage, type Status } from './status.ts';
 import { registerValidator } from './validation.ts';
 import { formatRecord } from './request-log.ts';
-import { deployment, notes, pod, recorder, testWorld } from '../test-helpers.ts';
+import { deployment, notes, pod, recorder, testWorld } from '../testing/world.ts';
 
 
 describe('paths', () => {

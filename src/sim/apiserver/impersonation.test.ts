@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from '../testing/world.ts';
 
 describe('impersonation and SelfSubjectAccessReviews', () => {
   it('a caller without impersonate on users is refused; an allowed one acts as the user', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mergePatch, mergePatchIsNoop } from './patch.ts';
 import type { ApiRequest } from './request.ts';
 import { deepEqual } from '../names.ts';
-import { deployment, pod, testWorld } from '../test-helpers.ts';
+import { deployment, pod, testWorld } from '../testing/world.ts';
 import { runs } from '../../test/fc.ts';
 
 describe('status patch shortcut', () => {

@@ -2,7 +2,7 @@
 // plugins, pod defaulting, and metadata.generation (PodObservedGenerationTracking), as a real
 // 1.37 API server returns them (oracle/traces).
 import { describe, expect, it } from 'vitest';
-import { pod, testWorld } from '../test-helpers.ts';
+import { pod, testWorld } from '../testing/world.ts';
 import type { Obj } from './request.ts';
 
 const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) => w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body });

@@ -3,7 +3,7 @@
 // informers start (client-go's WatchListClient).
 import { describe, expect, it } from 'vitest';
 import { informerHandle, listerList, newInformer } from '../client-go/informer.ts';
-import { pod, testWorld } from '../test-helpers.ts';
+import { pod, testWorld } from '../testing/world.ts';
 import { narrate } from '../view/records.ts';
 import type { ComponentDef } from '../world.ts';
 import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification } from './watch.ts';

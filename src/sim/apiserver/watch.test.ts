@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notes, pod, recorder, testWorld } from '../test-helpers.ts';
+import { notes, pod, recorder, testWorld } from '../testing/world.ts';
 
 
 describe('watches', () => {

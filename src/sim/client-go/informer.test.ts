@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { controllerIndexValue, INDEXERS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState } from './informer.ts';
 import { add, addAfter, drainQueue, newWorkQueue, numRequeues, workQueueHandle, type WorkQueue } from './workqueue.ts';
 import { storeList } from '../apiserver/store.ts';
-import { deployment, pod, testWorld } from '../test-helpers.ts';
+import { deployment, pod, testWorld } from '../testing/world.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** A toy controller in sample-controller style: for each Deployment, ensure a pod `<name>-pod` exists. */

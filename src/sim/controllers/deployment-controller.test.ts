@@ -6,7 +6,7 @@ import { informerHandle, listAndWatch, listerGet, metaNamespaceKey, newInformer,
 import { computeHash, rfc3339 } from '../names.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { storeList } from '../apiserver/store.ts';
-import { deployment, testWorld } from '../test-helpers.ts';
+import { deployment, testWorld } from '../testing/world.ts';
 import { replay, type ComponentDef, type Ctx, type World } from '../world.ts';
 import { deploymentControllerDef, rolloutStateOf, type DeploymentControllerState } from './deployment-controller.ts';
 import { getPodsToDelete, isPodActive, isPodAvailable } from './replicaset-util.ts';

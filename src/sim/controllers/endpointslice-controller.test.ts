@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod, Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from '../testing/world.ts';
 import type { World } from '../world.ts';
 import { endpointSliceControllerDef, reconcileSlices, MAX_ENDPOINTS_PER_SLICE } from './endpointslice-controller.ts';
 

@@ -4,7 +4,7 @@ import { createCluster, type Cluster } from '../cluster.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
 import { storeGet, storeKey } from '../apiserver/store.ts';
-import { pod as testPod, testWorld } from '../test-helpers.ts';
+import { pod as testPod, testWorld } from '../testing/world.ts';
 import type { World } from '../world.ts';
 import {
   byEvictionAndCreationTimestamp, GC_CHECK_PERIOD_MS, isNodeReady, isPodTerminated, isPodTerminating, podGCDef, podIsEvicted, POD_GARBAGE_COLLECTOR,

@@ -8,7 +8,7 @@ import { statusError } from '../apiserver/status.ts';
 import { rfc3339 } from '../names.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { storeList } from '../apiserver/store.ts';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from '../testing/world.ts';
 import type { World } from '../world.ts';
 import { podTally, replicaSetControllerDef, sameTallyClass, satisfiedExpectations, syncReplicaSet, type ReplicaSetControllerState } from './replicaset-controller.ts';
 import { getPodsToDelete, isPodActive } from './replicaset-util.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { complete, KUBECTL_COMMANDS, RESOURCE_TYPES } from './complete.ts';
 import { resolveKind } from './resources.ts';
 import { runKubectl } from './index.ts';
-import { TestCluster } from './test-cluster.ts';
+import { TestCluster } from '../testing/test-cluster.ts';
 
 const NAMES: Record<string, string[]> = {
   pods: ['web-7d4b9-abcde', 'web-7d4b9-fghij', 'api-1'],

@@ -2,7 +2,7 @@
 // kubectl-style error on stderr; -o json always parses, with apiVersion and kind on every item.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { fixtureCluster } from './fixture.ts';
+import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { runKubectl } from './kubectl.ts';
 import { runSimCommand } from './sim-commands.ts';
 import { runs } from '../../test/fc.ts';

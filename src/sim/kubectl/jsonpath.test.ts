@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { JsonPathError, renderJsonPath } from './jsonpath.ts';
-import { fixtureCluster } from './fixture.ts';
+import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { runKubectl } from './kubectl.ts';
 
 const list = {

@@ -1,7 +1,7 @@
 // Golden tests: command in, exact text out, against the fixture cluster. The expected text is what
 // kubectl v1.35 prints for the same objects (written by hand from kubectl's printers/describers).
 import { describe, expect, test } from 'vitest';
-import { fixtureCluster } from './fixture.ts';
+import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { runKubectl } from './kubectl.ts';
 import { tokenize } from './tokenize.ts';
 import { tabwrite, GET_TABS } from './tabwriter.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fixtureCluster } from './fixture.ts';
+import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { formatSimTime, runSimCommand } from './sim-commands.ts';
 
 describe('sim commands', () => {

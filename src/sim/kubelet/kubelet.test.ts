@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Event as CoreEvent, Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease as CoordLease } from 'kubernetes-types/coordination/v1';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from '../testing/world.ts';
 import { replay, type World } from '../world.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { storeGet, storeKey } from '../apiserver/store.ts';

@@ -5,16 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { frameOf } from '../view/frame.ts';
 import { setVerifyUnchangedStatus } from './pod-worker.ts';
+import { appDeployment } from '../testing/world.ts';
 
-function deployment(name: string, replicas: number, image = 'nginx:1.27', extra: Record<string, unknown> = {}): Deployment {
-  return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default', labels: { app: name } },
-    spec: {
-      replicas, selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image, ...extra }] } },
-    },
-  };
-}
+const deployment = appDeployment;
 
 function apply(c: Cluster, d: Deployment): void {
   const r = c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: d });

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { admissionPluginNames } from '../apiserver/admission.ts';
 import { newApiServerConfig } from '../apiserver/config.ts';
-import { testWorld as bareWorld, pod } from '../test-helpers.ts';
+import { testWorld as bareWorld, pod } from '../testing/world.ts';
 import { nodeLifecycleApiServer, registerNodeLifecycleAdmission } from './admission.ts';
 
 /** A test world whose API server runs the plugin, as a cluster's does. */

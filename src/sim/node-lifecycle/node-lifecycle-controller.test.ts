@@ -5,7 +5,7 @@ import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { closeWatch } from '../apiserver/watch.ts';
 import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
-import { testWorld, pod } from '../test-helpers.ts';
+import { testWorld, pod } from '../testing/world.ts';
 import type { ComponentDef, World } from '../world.ts';
 import { rfc3339, rfc3339Micro, parseTime } from '../util/time.ts';
 import {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Node, Pod, Taint, Toleration, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
-import { testWorld, pod } from '../test-helpers.ts';
+import { testWorld, pod } from '../testing/world.ts';
 import type { World } from '../world.ts';
 import { rfc3339 } from '../util/time.ts';
 import { taintEvictionControllerDef, type TaintEvictionControllerState } from './taint-eviction-controller.ts';

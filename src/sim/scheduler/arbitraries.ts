@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { Node, Pod, Taint } from './k8s-types.ts';
 import { newNodeInfo, type NodeInfo } from './node-info.ts';
-import { makeNode, makePod, tol } from './test-helpers.ts';
+import { makeNode, makePod, tol } from '../testing/scheduler.ts';
 
 // Properties over random small clusters.
 const arbTaint = fc.record({

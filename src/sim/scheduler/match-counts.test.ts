@@ -4,7 +4,7 @@ import type { Pod } from './k8s-types.ts';
 import { addPod, cloneNodeInfo, newNodeInfo, removePod, setNode } from './node-info.ts';
 import { countPodsMatchSelector, filterTopologySpreadConstraints, matchCounter } from './pod-topology-spread.ts';
 import { countSingleValueIn } from './match-counts.ts';
-import { makeNode, makePod } from './test-helpers.ts';
+import { makeNode, makePod } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 
 const constraintFor = (matchLabels: Record<string, string>) =>

@@ -3,7 +3,7 @@ import type { NodeSelectorRequirement, NodeSelectorTerm } from './k8s-types.ts';
 import type { CycleContext } from './framework.ts';
 import { newNodeInfo } from './node-info.ts';
 import { nodeAffinityFilter, nodeAffinityScore, nodeSelectorRequirementMatches, nodeSelectorTermMatches, requiredNodeAffinityMatches } from './node-affinity.ts';
-import { makeNode, makePod } from './test-helpers.ts';
+import { makeNode, makePod } from '../testing/scheduler.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
 const labels = { foo: 'bar', kernel: '6', gpu: 'true', 'kubernetes.io/hostname': 'n1' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addPod, computePodResource, newNodeInfo, removePod } from './node-info.ts';
 import { balancedAllocationScore, balancedResourceScorer, leastAllocatedScorer, nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import type { CycleContext } from './framework.ts';
-import { makeNode, makePod } from './test-helpers.ts';
+import { makeNode, makePod } from '../testing/scheduler.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
 

@@ -4,7 +4,7 @@ import type { CycleContext } from './framework.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeInfo } from './node-info.ts';
 import { buildDefaultConstraints, domainCounts, filterTopologySpreadConstraints, matchCounter, podTopologySpreadFilter, podTopologySpreadScore, scoreForCount, topologyNormalizingWeight } from './pod-topology-spread.ts';
-import { makeNode, makePod } from './test-helpers.ts';
+import { makeNode, makePod } from '../testing/scheduler.ts';
 
 function fooPod(name: string, extra: Parameters<typeof makePod>[2] = {}) {
   return makePod(name, [], { labels: { foo: '' }, ...extra });

@@ -7,7 +7,7 @@ import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import { DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS, schedulePod } from './schedule-one.ts';
 import { localSignatureId } from './schedule-fast.ts';
 import { arbCluster, arbPod, build } from './arbitraries.ts';
-import { makeNode, makePod, seededRng, tol } from './test-helpers.ts';
+import { makeNode, makePod, seededRng, tol } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 
 // The default plugins in arrays of their own: schedulePod takes its general path (every plugin

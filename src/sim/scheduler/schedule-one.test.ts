@@ -18,7 +18,7 @@ import {
 } from './schedule-one.ts';
 import type { FitError } from './schedule-one.ts';
 import { arbCluster, arbPod, build } from './arbitraries.ts';
-import { makeNode, makePod, seededRng } from './test-helpers.ts';
+import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 
 const cp: Taint = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };

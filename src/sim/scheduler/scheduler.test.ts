@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from '../testing/world.ts';
 import type { World } from '../world.ts';
-import { makeNode } from './test-helpers.ts';
+import { makeNode } from '../testing/scheduler.ts';
 import { schedulerDef, schedulingRecordOf, type SchedulerState } from './scheduler.ts';
 
 // sample-controller style: preload nodes and pods, start the scheduler, settle, and read the

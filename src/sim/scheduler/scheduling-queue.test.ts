@@ -14,7 +14,7 @@ import {
   remove,
   update,
 } from './scheduling-queue.ts';
-import { makePod } from './test-helpers.ts';
+import { makePod } from '../testing/scheduler.ts';
 
 const prio = (name: string, priority: number) => makePod(name, [], { priority });
 

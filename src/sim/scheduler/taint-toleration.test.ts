@@ -3,7 +3,7 @@ import type { Taint, Toleration } from './k8s-types.ts';
 import type { CycleContext } from './framework.ts';
 import { newNodeInfo } from './node-info.ts';
 import { taintTolerationFilter, taintTolerationScore, toleratesTaint, untoleratedTaintReasonWithKey } from './taint-toleration.ts';
-import { makeNode, makePod, tol } from './test-helpers.ts';
+import { makeNode, makePod, tol } from '../testing/scheduler.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
 

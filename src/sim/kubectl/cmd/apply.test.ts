@@ -3,7 +3,7 @@
 // that was not created declaratively.
 import { describe, expect, test } from 'vitest';
 import { strategicMergePatch } from '../../apiserver/patch.ts';
-import { fixtureCluster } from '../fixture.ts';
+import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
 import { runKubectl } from '../kubectl.ts';
 import { twoWayPatch } from './apply.ts';
 

@@ -1,7 +1,7 @@
 // kubectl scale's traffic: the resource builder's GET, then the scaler's write of /scale (a merge
 // patch, or with preconditions a GET of the Scale and a PUT), and the precondition errors.
 import { describe, expect, test } from 'vitest';
-import { fixtureCluster } from '../fixture.ts';
+import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
 import { runKubectl } from '../kubectl.ts';
 
 const requests = (c: ReturnType<typeof fixtureCluster>, from: number) =>

@@ -1,8 +1,9 @@
 // Shared test fixtures (not exported from index.ts).
-import type { ApiServerConfig } from './apiserver/config.ts';
-import type { ComponentDef } from './world.ts';
-import { World, type WorldOptions } from './world.ts';
-import type { WatchNotification } from './apiserver/watch.ts';
+import type { ApiServerConfig } from '../apiserver/config.ts';
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { ComponentDef } from '../world.ts';
+import { World, type WorldOptions } from '../world.ts';
+import type { WatchNotification } from '../apiserver/watch.ts';
 
 /** A world (seed 1 unless given) with the system namespaces, and a bare API server unless given one. */
 export function testWorld(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -17,6 +18,20 @@ export function deployment(name: string, replicas = 3, extra: Record<string, unk
       replicas, selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'nginx:1.27' }] } },
       ...extra,
+    },
+  };
+}
+
+/**
+ * A Deployment as the whole-cluster tests create it: labelled `app: name` in `default`, one
+ * container `app` running `image`, with any further container fields (resources, probes …).
+ */
+export function appDeployment(name: string, replicas: number, image = 'nginx:1.27', container: Record<string, unknown> = {}): Deployment {
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default', labels: { app: name } },
+    spec: {
+      replicas, selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image, ...container }] } },
     },
   };
 }

@@ -1,5 +1,5 @@
-import type { Node, Pod, Taint, Toleration } from './k8s-types.ts';
-import type { Rng } from './framework.ts';
+import type { Node, Pod, Taint, Toleration } from '../scheduler/k8s-types.ts';
+import type { Rng } from '../scheduler/framework.ts';
 
 // Builders in the spirit of st.MakePod()/st.MakeNode() (pkg/scheduler/testing/wrappers.go).
 

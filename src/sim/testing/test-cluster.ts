@@ -3,7 +3,7 @@
 import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
 import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import type { RequestLog } from '../apiserver/request-log.ts';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from './world.ts';
 import type { World } from '../world.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
