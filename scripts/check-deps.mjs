@@ -222,6 +222,8 @@ function judge(from, imp, target) {
   if (inSim(from)) {
     if (target.pkg && VIEW_PACKAGES.test(target.pkg)) fail('sim-imports', `the core may not use ${target.pkg}`);
     if (t && under(t, ...VIEW_FOLDERS)) fail('sim-imports', `the core may not reach the view layer (${t})`);
+    // The test fixtures (src/sim/testing/) serve tests only: no part of the core runs on them.
+    if (t && t.startsWith('src/sim/testing/') && !from.startsWith('src/sim/testing/') && !isTest(from)) fail('sim-imports', `the core may not import test fixtures (${t})`);
     return broken;
   }
 

@@ -89,6 +89,15 @@ describe('check-deps', () => {
     })).toEqual(['sim-imports src/sim/a.ts', 'sim-imports src/sim/a.ts', 'sim-imports src/sim/a.ts', 'sim-imports src/sim/a.ts']);
   });
 
+  it('sim-imports: no part of the core imports the test fixtures, which tests and other fixtures may', () => {
+    expect(broken({
+      'src/sim/testing/world.ts': 'export const w = 1;\n',
+      'src/sim/testing/more.ts': "import { w } from './world.ts';\nexport const m = w;\n",
+      'src/sim/c.ts': "import { w } from './testing/world.ts';\nexport const c = w;\n",
+      'src/sim/c.test.ts': "import { w } from './testing/world.ts';\n",
+    })).toEqual(['sim-imports src/sim/c.ts']);
+  });
+
   it('sim-globals: the core reads no wall clock, but its tests may', () => {
     expect(broken({
       'src/sim/b.ts': 'export const t = () => Date.now();\n',

@@ -6,7 +6,7 @@ import type { Pod, ReplicaSet } from './k8s-types.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import { DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS, schedulePod } from './schedule-one.ts';
 import { localSignatureId } from './schedule-fast.ts';
-import { arbCluster, arbPod, build } from './arbitraries.ts';
+import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { makeNode, makePod, seededRng, tol } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 

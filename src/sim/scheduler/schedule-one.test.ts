@@ -17,7 +17,7 @@ import {
   truncateMessage,
 } from './schedule-one.ts';
 import type { FitError } from './schedule-one.ts';
-import { arbCluster, arbPod, build } from './arbitraries.ts';
+import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 

@@ -1,9 +1,9 @@
 // fast-check arbitraries of small clusters and incoming pods for the scheduler's property tests
 // (schedule-one.test.ts, schedule-fast.test.ts); not exported from the core.
 import fc from 'fast-check';
-import type { Node, Pod, Taint } from './k8s-types.ts';
-import { newNodeInfo, type NodeInfo } from './node-info.ts';
-import { makeNode, makePod, tol } from '../testing/scheduler.ts';
+import type { Node, Pod, Taint } from '../scheduler/k8s-types.ts';
+import { newNodeInfo, type NodeInfo } from '../scheduler/node-info.ts';
+import { makeNode, makePod, tol } from './scheduler.ts';
 
 // Properties over random small clusters.
 const arbTaint = fc.record({
