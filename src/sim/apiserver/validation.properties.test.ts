@@ -10,7 +10,6 @@ import { runKubectl } from '../kubectl/kubectl.ts';
 import { storeGet, storeKey } from './store.ts';
 import { runs } from '../../test/fc.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
 
 const template = (): Obj => ({
