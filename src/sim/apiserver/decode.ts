@@ -117,12 +117,15 @@ function jsonKind(v: unknown, withNumber: boolean): string {
 }
 
 /** Decoding failed: the first type error (Go keeps decoding and reports the first) or an Unmarshaler's error (it stops at once). */
-class DecodeError { constructor(readonly message: string, readonly abort: boolean) {} }
+class DecodeError {
+  readonly message: string;
+  constructor(message: string) { this.message = message; }
+}
 
 interface Walk { first?: DecodeError; path: string[]; struct: string }
 
 function typeError(w: Walk, value: string, type: string): void {
-  w.first ??= new DecodeError(w.path.length ? `json: cannot unmarshal ${value} into Go struct field ${w.struct}.${w.path.join('.')} of type ${type}` : `json: cannot unmarshal ${value} into Go value of type ${type}`, false);
+  w.first ??= new DecodeError(w.path.length ? `json: cannot unmarshal ${value} into Go struct field ${w.struct}.${w.path.join('.')} of type ${type}` : `json: cannot unmarshal ${value} into Go value of type ${type}`);
 }
 
 /** A null number (NaN or ±Infinity in JavaScript encodes as null). */
@@ -148,12 +151,12 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
     case 'intstr':
       // IntOrString.UnmarshalJSON: a string is a string; anything else goes into an int32 (no struct context).
       if (typeof v === 'string') return v;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw new DecodeError(`json: cannot unmarshal ${jsonKind(v, true)} into Go value of type int32`, true);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw new DecodeError(`json: cannot unmarshal ${jsonKind(v, true)} into Go value of type int32`);
       return v;
     case 'quantity': {
       // Quantity.UnmarshalJSON parses the raw JSON text (quotes stripped) with ParseQuantity.
       const text = typeof v === 'string' ? v.trim() : JSON.stringify(v);
-      if (!QUANTITY.test(text)) throw new DecodeError(QUANTITY_FORMAT_WRONG, true);
+      if (!QUANTITY.test(text)) throw new DecodeError(QUANTITY_FORMAT_WRONG);
       return v;
     }
     case 'list': {
