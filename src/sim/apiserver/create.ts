@@ -2,6 +2,7 @@
 import { generateName, newUID, rfc3339 } from '../names.ts';
 import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
+import { decodeBody } from './decode.ts';
 import type { Identity } from './authn.ts';
 import { leaseEventKey } from './event-leases.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
@@ -13,7 +14,9 @@ import { type KObject, type StoreEvent, storeGet, storeKey, storePutStamped } fr
 import { notifyWatchers } from './watch.ts';
 
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
-  const body = (req.body ?? {}) as Obj;
+  const decoded = decodeBody(req.resource, req.body ?? {});
+  if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
+  const body = decoded.obj;
   const info = RESOURCES[req.resource];
   const meta: Obj = { ...body.metadata };
   if (info.namespaced) meta.namespace = req.namespace;

@@ -139,7 +139,7 @@ describe('pipeline stages', () => {
     expect(w.state.log.at(-1)).toMatchObject({ stage: 'validation', code: 422 });
     const zero = deployment('z', 1, { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } });
     expect(w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: zero })).toMatchObject({
-      status: { message: 'Deployment.apps "z" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0' },
+      status: { message: 'Deployment.apps "z" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0' },
     });
     const bad = deployment('m');
     (bad.spec as any).template.metadata.labels = { app: 'other' };

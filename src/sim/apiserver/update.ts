@@ -3,6 +3,7 @@
 import { deepEqual } from '../names.ts';
 import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
+import { decodeBody } from './decode.ts';
 import type { Identity } from './authn.ts';
 import { shouldDeleteDuringUpdate } from './delete.ts';
 import { leaseEventKey } from './event-leases.ts';
@@ -49,6 +50,10 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
     if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
     next = updated;
   }
+  // The body decodes into the Go type before anything reads it (the status shortcut's object is cur's own but the status).
+  const decoded = sub === 'status' && req.resource !== 'nodes' ? { obj: next } : decodeBody(req.resource, next);
+  if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
+  next = decoded.obj;
   const built = next;
   const r = admitAndValidate(h, config, id, req, next, cur, sub !== 'status');
   if ('status' in r) return fail(h, component, req, r.status, r.stage);

@@ -4,7 +4,8 @@ import { deepEqual } from '../names.ts';
 import type { ApiServerConfig } from './config.ts';
 import type { Obj } from './request.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
-import { type FieldError, goLabelSelector } from './status.ts';
+import { type FieldError, GoValue, goLabelSelector } from './status.ts';
+import { parseQuantity } from '../util/quantity.ts';
 import type { KObject } from './store.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
@@ -71,51 +72,464 @@ export function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | un
   return oldTol.every((t) => newTol.some((n) => deepEqual(t, n)));
 }
 
-function intOrPercentValue(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') return parseInt(v.replace('%', ''), 10) || 0;
-  return 0;
+// ---------------------------------------------------------------- apimachinery's message builders
+
+/** validation.RegexError: the message, its examples, and the pattern. */
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (!examples.length) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+const maxLenError = (n: number): string => `must be no more than ${n} characters`;
+const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
+
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** validation.IsDNS1123Subdomain's messages. */
+export function dns1123SubdomainErrors(s: string): string[] {
+  const errs: string[] = [];
+  if (s.length > 253) errs.push(maxLenError(253));
+  if (!isDNS1123Subdomain(s)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  return errs;
 }
 
-function validatePodSpec(spec: Obj | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) {
-    errs.push({ type: 'Required', field: `${path}.containers` });
-    return errs;
+/** validation.IsDNS1123Label's messages. */
+export function dns1123LabelErrors(s: string): string[] {
+  const errs: string[] = [];
+  if (s.length > 63) errs.push(maxLenError(63));
+  if (!DNS1123_LABEL.test(s)) errs.push(regexError(DNS1123_LABEL_MSG, '[a-z0-9]([-a-z0-9]*[a-z0-9])?', 'my-name', '123-abc'));
+  return errs;
+}
+
+/** validation.IsQualifiedName's messages (label keys, annotation keys, resource names). */
+export function qualifiedNameErrors(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  if (parts.length === 1) name = parts[0];
+  else if (parts.length === 2) {
+    const prefix = parts[0];
+    name = parts[1];
+    if (!prefix.length) errs.push('prefix part must be non-empty');
+    else errs.push(...dns1123SubdomainErrors(prefix).map((m) => 'prefix part ' + m));
+  } else {
+    return ['a qualified name ' + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
   }
-  const seen = new Set<string>();
-  spec.containers.forEach((c: Obj, i: number) => {
-    if (!c.name) errs.push({ type: 'Required', field: `${path}.containers[${i}].name` });
-    else if (seen.has(c.name)) errs.push({ type: 'Duplicate', field: `${path}.containers[${i}].name`, value: c.name });
-    seen.add(c.name);
-    if (!c.image) errs.push({ type: 'Required', field: `${path}.containers[${i}].image` });
+  if (!name.length) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part ' + maxLenError(63));
+  if (!QUALIFIED_NAME.test(name)) errs.push('name part ' + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc'));
+  return errs;
+}
+
+/** validation.IsValidLabelValue's messages. */
+export function labelValueErrors(v: string): string[] {
+  const errs: string[] = [];
+  if (v.length > 63) errs.push(maxLenError(63));
+  if (!LABEL_VALUE.test(v)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", `(${QUALIFIED_NAME_FMT})?`, 'MyValue', 'my_value', '12345'));
+  return errs;
+}
+
+/** validation.IsValidPortNum. */
+const portNumErrors = (p: number): string[] => (p >= 1 && p <= 65535 ? [] : [inclusiveRangeError(1, 65535)]);
+
+/** validation.IsValidPortName (IANA_SVC_NAME). */
+function portNameErrors(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port[0] === '-' || port[port.length - 1] === '-')) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+const keys = (m: unknown): string[] => (m && typeof m === 'object' ? Object.keys(m).sort() : []);
+const supported = (vals: string[]): string => `supported values: ${vals.map((v) => JSON.stringify(v)).join(', ')}`;
+const notSupported = (field: string, value: unknown, vals: string[]): FieldError => ({ type: 'NotSupported', field, value, detail: supported(vals) });
+const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
+
+/** ValidateLabels (map order is Go's random one; sorted here). */
+export function validateLabels(labels: Record<string, string> | undefined, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const k of keys(labels)) {
+    for (const m of qualifiedNameErrors(k)) errs.push({ type: 'Invalid', field, value: k, detail: m });
+    for (const m of labelValueErrors(labels![k])) errs.push({ type: 'Invalid', field, value: labels![k], detail: m });
+  }
+  return errs;
+}
+
+/** ValidateAnnotations: keys are qualified names (lower case), the whole at most 256 KiB. */
+function validateAnnotations(annotations: Record<string, string> | undefined, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let size = 0;
+  for (const k of keys(annotations)) {
+    for (const m of qualifiedNameErrors(k.toLowerCase())) errs.push({ type: 'Invalid', field, value: k, detail: m });
+    size += k.length + String(annotations![k]).length;
+  }
+  if (size > 262144) errs.push({ type: 'TooLong', field, detail: 'may not be more than 262144 bytes' });
+  return errs;
+}
+
+/** The %#v of an intstr.IntOrString (its String() has a pointer receiver, so field errors print the struct). */
+function goIntOrString(v: number | string): GoValue {
+  return new GoValue(typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`);
+}
+const PERCENT = /^[0-9]+%$/;
+
+/** ValidatePositiveIntOrPercent. */
+function validatePositiveIntOrPercent(v: number | string, field: string): FieldError[] {
+  if (typeof v === 'string') {
+    return PERCENT.test(v) ? [] : [{ type: 'Invalid', field, value: goIntOrString(v), detail: regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%') }];
+  }
+  return nonNegative(v, field);
+}
+
+/** getIntOrPercentValue: a percent's number, else IntValue() (Atoi of a string, 0 when it is none). */
+function intOrPercentValue(v: number | string): number {
+  if (typeof v === 'number') return v;
+  if (PERCENT.test(v)) return Number(v.slice(0, -1));
+  return /^[+-]?\d+$/.test(v) ? Number(v) : 0;
+}
+
+/** ValidateObjectMeta's labels and annotations (the name is validateName's, on create). */
+function validateMetaMaps(meta: Obj | undefined, path: string): FieldError[] {
+  return [...validateLabels(meta?.labels, `${path}.labels`), ...validateAnnotations(meta?.annotations, `${path}.annotations`)];
+}
+
+/** ValidateLabelSelector, and whether LabelSelectorAsSelector would fail on it. */
+function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
+  const errs = validateLabels(sel.matchLabels, `${path}.matchLabels`);
+  let convertible = errs.length === 0;
+  (sel.matchExpressions ?? []).forEach((e: Obj, i: number) => {
+    const p = `${path}.matchExpressions[${i}]`;
+    const values: string[] = e.values ?? [];
+    const before = errs.length;
+    if (e.operator === 'In' || e.operator === 'NotIn') {
+      if (!values.length) errs.push({ type: 'Required', field: `${p}.values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" });
+    } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
+      if (values.length) errs.push({ type: 'Forbidden', field: `${p}.values`, detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+    } else errs.push({ type: 'Invalid', field: `${p}.operator`, value: e.operator ?? '', detail: 'not a valid selector operator' });
+    for (const m of qualifiedNameErrors(e.key ?? '')) errs.push({ type: 'Invalid', field: `${p}.key`, value: e.key ?? '', detail: m });
+    values.forEach((v, j) => { for (const m of labelValueErrors(v)) errs.push({ type: 'Invalid', field: `${p}.values[${j}]`, value: v, detail: m }); });
+    if (errs.length > before) convertible = false;
+  });
+  return { errs, convertible };
+}
+
+const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+/** Quantity.Cmp of two quantity strings (exact, through the rationals). */
+function cmpQuantity(a: string | number, b: string | number): number {
+  const x = parseQuantity(a);
+  const y = parseQuantity(b);
+  const l = x.num * y.den;
+  const r = y.num * x.den;
+  return l < r ? -1 : l > r ? 1 : 0;
+}
+const isNegativeQuantity = (q: string | number): boolean => parseQuantity(q).num < 0n;
+
+/** ValidateResourceRequirements (container resources): names, non-negative values, requests ≤ limits. */
+function validateResources(res: Obj | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const limits: Obj = res?.limits ?? {};
+  const requests: Obj = res?.requests ?? {};
+  const checkOne = (name: string, q: string | number, field: string): void => {
+    const qn = qualifiedNameErrors(name);
+    for (const m of qn) errs.push({ type: 'Invalid', field, value: name, detail: m });
+    if (!qn.length && !name.includes('/') && !STANDARD_CONTAINER_RESOURCES.has(name) && !name.startsWith('hugepages-')) {
+      errs.push({ type: 'Invalid', field, value: name, detail: 'must be a standard resource for containers' });
+    }
+    if (isNegativeQuantity(q)) errs.push({ type: 'Invalid', field, value: String(q), detail: 'must be greater than or equal to 0' });
+  };
+  for (const name of keys(limits)) checkOne(name, limits[name], `${path}.limits[${name}]`);
+  for (const name of keys(requests)) {
+    checkOne(name, requests[name], `${path}.requests[${name}]`);
+    if (name in limits) {
+      const c = cmpQuantity(requests[name], limits[name]);
+      // Resources that cannot be overcommitted (hugepages, extended ones) must have requests = limits.
+      const overcommit = STANDARD_CONTAINER_RESOURCES.has(name);
+      if (c !== 0 && !overcommit) errs.push({ type: 'Invalid', field: `${path}.requests`, value: String(requests[name]), detail: `must be equal to ${name} limit of ${limits[name]}` });
+      else if (c > 0) errs.push({ type: 'Invalid', field: `${path}.requests`, value: String(requests[name]), detail: `must be less than or equal to ${name} limit of ${limits[name]}` });
+    }
+  }
+  return errs;
+}
+
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+/** validateContainerPorts. */
+function validateContainerPorts(ports: Obj[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  (ports ?? []).forEach((p, i) => {
+    const ip = `${path}[${i}]`;
+    if (p.name) {
+      const msgs = portNameErrors(p.name);
+      if (msgs.length) for (const m of msgs) errs.push({ type: 'Invalid', field: `${ip}.name`, value: p.name, detail: m });
+      else if (names.has(p.name)) errs.push({ type: 'Duplicate', field: `${ip}.name`, value: p.name });
+      else names.add(p.name);
+    }
+    if (!p.containerPort) errs.push({ type: 'Required', field: `${ip}.containerPort` });
+    else for (const m of portNumErrors(p.containerPort)) errs.push({ type: 'Invalid', field: `${ip}.containerPort`, value: p.containerPort, detail: m });
+    if (p.hostPort) for (const m of portNumErrors(p.hostPort)) errs.push({ type: 'Invalid', field: `${ip}.hostPort`, value: p.hostPort, detail: m });
+    if (p.protocol && !PROTOCOLS.includes(p.protocol)) errs.push(notSupported(`${ip}.protocol`, p.protocol, PROTOCOLS));
   });
   return errs;
 }
 
-function validateReplicas(v: unknown, field: string): FieldError[] {
-  return typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : [];
+/** A probe's numbers (validateProbe: non-negative, and successThreshold 1 for liveness and startup). */
+function validateProbe(probe: Obj | undefined, path: string, mustBeOne: boolean): FieldError[] {
+  if (!probe) return [];
+  const errs: FieldError[] = [];
+  const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((k) => probe[k]);
+  if (handlers.length === 0) errs.push({ type: 'Required', field: path, detail: 'must specify a handler type' });
+  else if (handlers.length > 1) errs.push({ type: 'Forbidden', field: `${path}.${handlers[1]}`, detail: 'may not specify more than 1 handler type' });
+  for (const k of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) errs.push(...nonNegative(probe[k], `${path}.${k}`));
+  if (mustBeOne && probe.successThreshold !== undefined && probe.successThreshold !== 1) errs.push({ type: 'Invalid', field: `${path}.successThreshold`, value: probe.successThreshold, detail: 'must be 1' });
+  for (const k of ['httpGet', 'tcpSocket']) {
+    const port = probe[k]?.port;
+    if (typeof port === 'number') for (const m of portNumErrors(port)) errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: port, detail: m });
+    else if (typeof port === 'string') for (const m of portNameErrors(port)) errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: port, detail: m });
+  }
+  return errs;
 }
 
-function validateSelectorMatchesTemplate(spec: Obj, errs: FieldError[]): void {
-  if (!spec.selector || (!spec.selector.matchLabels && !spec.selector.matchExpressions)) {
-    errs.push({ type: 'Required', field: 'spec.selector' });
-    return;
+/** validateContainers / validateContainerCommon in the fields the simulator models. */
+function validateContainers(containers: Obj[] | undefined, path: string, init: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!init && !containers?.length) { errs.push({ type: 'Required', field: path }); return errs; }
+  const seen = new Set<string>();
+  (containers ?? []).forEach((c, i) => {
+    const p = `${path}[${i}]`;
+    if (!c.name) errs.push({ type: 'Required', field: `${p}.name` });
+    else for (const m of dns1123LabelErrors(c.name)) errs.push({ type: 'Invalid', field: `${p}.name`, value: c.name, detail: m });
+    if (!c.image) errs.push({ type: 'Required', field: `${p}.image` });
+    else if (c.image !== c.image.trim()) errs.push({ type: 'Invalid', field: `${p}.image`, value: c.image, detail: 'must not have leading or trailing whitespace' });
+    errs.push(...validateContainerPorts(c.ports, `${p}.ports`));
+    (c.env ?? []).forEach((e: Obj, j: number) => {
+      if (!e.name) errs.push({ type: 'Required', field: `${p}.env[${j}].name` });
+    });
+    // (An empty imagePullPolicy, restartPolicy, dnsPolicy, protocol … is defaulted before validation, so never Required here.)
+    if (c.imagePullPolicy && !['Always', 'IfNotPresent', 'Never'].includes(c.imagePullPolicy)) errs.push(notSupported(`${p}.imagePullPolicy`, c.imagePullPolicy, ['Always', 'IfNotPresent', 'Never']));
+    errs.push(...validateResources(c.resources, `${p}.resources`));
+    if (c.name && seen.has(c.name)) errs.push({ type: 'Duplicate', field: `${p}.name`, value: c.name });
+    if (c.name) seen.add(c.name);
+    if (!init) {
+      errs.push(...validateProbe(c.livenessProbe, `${p}.livenessProbe`, true));
+      errs.push(...validateProbe(c.readinessProbe, `${p}.readinessProbe`, false));
+      errs.push(...validateProbe(c.startupProbe, `${p}.startupProbe`, true));
+    }
+  });
+  return errs;
+}
+
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations. */
+function validateTolerations(tols: Obj[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (tols ?? []).forEach((t, i) => {
+    const p = `${path}[${i}]`;
+    if (t.key) for (const m of qualifiedNameErrors(t.key)) errs.push({ type: 'Invalid', field: `${p}.key`, value: t.key, detail: m });
+    if (!t.key && t.operator !== 'Exists') errs.push({ type: 'Invalid', field: `${p}.operator`, value: t.operator ?? '', detail: 'operator must be Exists when `key` is empty, which means "match all values and all keys"' });
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') errs.push({ type: 'Invalid', field: `${p}.effect`, value: t.effect ?? '', detail: "effect must be 'NoExecute' when `tolerationSeconds` is set" });
+    if (!t.operator || t.operator === 'Equal') {
+      const msgs = labelValueErrors(t.value ?? '');
+      if (msgs.length) errs.push({ type: 'Invalid', field: `${p}.operator`, value: t.value ?? '', detail: msgs.join(';') });
+    } else if (t.operator === 'Exists') {
+      if (t.value) errs.push({ type: 'Invalid', field: `${p}.operator`, value: t, detail: "value must be empty when `operator` is 'Exists'" });
+    } else errs.push(notSupported(`${p}.operator`, t.operator, ['Equal', 'Exists']));
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
+  });
+  return errs;
+}
+
+/** ValidatePodSpec in the fields the simulator models. */
+function validatePodSpec(spec: Obj | undefined, path: string): FieldError[] {
+  const s: Obj = spec ?? {};
+  const errs: FieldError[] = [];
+  errs.push(...validateContainers(s.containers, `${path}.containers`, false));
+  errs.push(...validateContainers(s.initContainers, `${path}.initContainers`, true));
+  const names = new Set((s.containers ?? []).map((c: Obj) => c.name));
+  (s.initContainers ?? []).forEach((c: Obj, i: number) => { if (c.name && names.has(c.name)) errs.push({ type: 'Duplicate', field: `${path}.initContainers[${i}].name`, value: c.name }); });
+  if (s.restartPolicy && !['Always', 'OnFailure', 'Never'].includes(s.restartPolicy)) errs.push(notSupported(`${path}.restartPolicy`, s.restartPolicy, ['Always', 'OnFailure', 'Never']));
+  const dns = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+  if (s.dnsPolicy && !dns.includes(s.dnsPolicy)) errs.push(notSupported(`${path}.dnsPolicy`, s.dnsPolicy, dns));
+  errs.push(...validateLabels(s.nodeSelector, `${path}.nodeSelector`));
+  if (s.serviceAccountName) for (const m of dns1123SubdomainErrors(s.serviceAccountName)) errs.push({ type: 'Invalid', field: `${path}.serviceAccountName`, value: s.serviceAccountName, detail: m });
+  if (s.nodeName) for (const m of dns1123SubdomainErrors(s.nodeName)) errs.push({ type: 'Invalid', field: `${path}.nodeName`, value: s.nodeName, detail: m });
+  if (s.activeDeadlineSeconds !== undefined && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > 2147483647)) {
+    errs.push({ type: 'Invalid', field: `${path}.activeDeadlineSeconds`, value: s.activeDeadlineSeconds, detail: inclusiveRangeError(1, 2147483647) });
   }
-  const labels = spec.template?.metadata?.labels ?? {};
-  if (!labelSelectorMatches(spec.selector, labels)) {
+  errs.push(...validateTolerations(s.tolerations, `${path}.tolerations`));
+  return errs;
+}
+
+/** ValidatePodTemplateSpecForReplicaSet: labels the selector matches, a valid pod spec, restartPolicy Always. */
+function validateTemplateForReplicaSet(spec: Obj, selectorOk: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const t: Obj | undefined = spec.template;
+  if (!t) return [{ type: 'Required', field: 'spec.template' }];
+  const labels = t.metadata?.labels ?? {};
+  const sel = spec.selector;
+  const empty = sel && !sel.matchLabels && !(sel.matchExpressions?.length) || (sel && !Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions?.length));
+  // A nil selector converts to labels.Nothing(), which matches no labels; an empty one to Everything().
+  if (selectorOk && (!sel || (!empty && !labelSelectorMatches(sel, labels)))) {
     errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
   }
+  errs.push(...validateMetaMaps(t.metadata, 'spec.template.metadata'));
+  errs.push(...validatePodSpec(t.spec, 'spec.template.spec'));
+  const rp = t.spec?.restartPolicy;
+  if (rp && rp !== 'Always') errs.push(notSupported('spec.template.spec.restartPolicy', rp, ['Always']));
+  if (t.spec?.activeDeadlineSeconds !== undefined) errs.push({ type: 'Invalid', field: 'spec.template.spec.activeDeadlineSeconds', value: t.spec.activeDeadlineSeconds, detail: 'activeDeadlineSeconds in ReplicaSet is not Supported' });
+  return errs;
 }
 
-/** The built-in validation of each resource (ValidateDeployment, ValidatePod … in miniature). */
+/** The selector checks ValidateDeploymentSpec and ValidateReplicaSetSpec share, then the template's. */
+function validateSelectorAndTemplate(spec: Obj, errs: FieldError[]): void {
+  let convertible = true;
+  if (!spec.selector) errs.push({ type: 'Required', field: 'spec.selector' });
+  else {
+    const r = validateLabelSelector(spec.selector, 'spec.selector');
+    errs.push(...r.errs);
+    convertible = r.convertible;
+    if (!Object.keys(spec.selector.matchLabels ?? {}).length && !(spec.selector.matchExpressions ?? []).length) {
+      errs.push({ type: 'Invalid', field: 'spec.selector', value: goLabelSelector(spec.selector), detail: 'empty selector is invalid for deployment' });
+    }
+  }
+  if (!convertible) errs.push({ type: 'Invalid', field: 'spec.selector', value: goLabelSelector(spec.selector), detail: 'invalid label selector' });
+  else errs.push(...validateTemplateForReplicaSet(spec, true));
+}
+
+/** ValidateDeploymentStrategy. */
+function validateStrategy(st: Obj | undefined): FieldError[] {
+  const s: Obj = st ?? {};
+  const errs: FieldError[] = [];
+  if (s.type === 'Recreate') {
+    if (s.rollingUpdate) errs.push({ type: 'Forbidden', field: 'spec.strategy.rollingUpdate', detail: "may not be specified when strategy `type` is 'Recreate'" });
+  } else if (s.type === 'RollingUpdate') {
+    const ru = s.rollingUpdate;
+    if (!ru) errs.push({ type: 'Required', field: 'spec.strategy.rollingUpdate', detail: 'this should be defaulted and never be nil' });
+    else {
+      const mu = ru.maxUnavailable ?? '25%';
+      const ms = ru.maxSurge ?? '25%';
+      errs.push(...validatePositiveIntOrPercent(mu, 'spec.strategy.rollingUpdate.maxUnavailable'));
+      errs.push(...validatePositiveIntOrPercent(ms, 'spec.strategy.rollingUpdate.maxSurge'));
+      if (intOrPercentValue(mu) === 0 && intOrPercentValue(ms) === 0) errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: goIntOrString(mu), detail: 'may not be 0 when `maxSurge` is 0' });
+      if (typeof mu === 'string' && PERCENT.test(mu) && intOrPercentValue(mu) > 100) errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: goIntOrString(mu), detail: 'must not be greater than 100%' });
+    }
+  } else {
+    const ru = s.rollingUpdate ? '(*apps.RollingUpdateDeployment)(0xc000a1c2d8)' : '(*apps.RollingUpdateDeployment)(nil)';
+    errs.push(notSupported('spec.strategy', new GoValue(`apps.DeploymentStrategy{Type:${JSON.stringify(s.type ?? '')}, RollingUpdate:${ru}}`), ['Recreate', 'RollingUpdate']));
+  }
+  return errs;
+}
+
+/** ValidateDeploymentSpec. */
+function validateDeploymentSpec(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [...nonNegative(spec.replicas, 'spec.replicas')];
+  validateSelectorAndTemplate(spec, errs);
+  errs.push(...validateStrategy(spec.strategy));
+  errs.push(...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  errs.push(...nonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
+  if (typeof spec.progressDeadlineSeconds === 'number') {
+    errs.push(...nonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds'));
+    if (spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) errs.push({ type: 'Invalid', field: 'spec.progressDeadlineSeconds', value: spec.progressDeadlineSeconds, detail: 'must be greater than minReadySeconds' });
+  }
+  return errs;
+}
+
+/** ValidateReplicaSetSpec. */
+function validateReplicaSetSpec(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [...nonNegative(spec.replicas, 'spec.replicas'), ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds')];
+  validateSelectorAndTemplate(spec, errs);
+  return errs;
+}
+
+const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** ValidateService in the fields the simulator models, with the NodePort allocator's range check. */
+function validateServiceSpec(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const ports: Obj[] = spec.ports ?? [];
+  const headless = spec.clusterIP === 'None';
+  if (!ports.length && !headless && spec.type !== 'ExternalName') errs.push({ type: 'Required', field: 'spec.ports' });
+  const names = new Set<string>();
+  ports.forEach((p, i) => {
+    const pp = `spec.ports[${i}]`;
+    if (ports.length > 1 && !p.name) errs.push({ type: 'Required', field: `${pp}.name` });
+    else if (p.name) {
+      for (const m of dns1123LabelErrors(p.name)) errs.push({ type: 'Invalid', field: `${pp}.name`, value: p.name, detail: m });
+      if (names.has(p.name)) errs.push({ type: 'Duplicate', field: `${pp}.name`, value: p.name }); else names.add(p.name);
+    }
+    for (const m of portNumErrors(p.port ?? 0)) errs.push({ type: 'Invalid', field: `${pp}.port`, value: p.port ?? 0, detail: m });
+    if (p.protocol && !PROTOCOLS.includes(p.protocol)) errs.push(notSupported(`${pp}.protocol`, p.protocol, PROTOCOLS));
+    const tp = p.targetPort;
+    if (typeof tp === 'number') for (const m of portNumErrors(tp)) errs.push({ type: 'Invalid', field: `${pp}.targetPort`, value: tp, detail: m });
+    else if (typeof tp === 'string') for (const m of portNameErrors(tp)) errs.push({ type: 'Invalid', field: `${pp}.targetPort`, value: tp, detail: m });
+  });
+  errs.push(...validateLabels(spec.selector, 'spec.selector'));
+  if (spec.sessionAffinity && !['ClientIP', 'None'].includes(spec.sessionAffinity)) errs.push(notSupported('spec.sessionAffinity', spec.sessionAffinity, ['ClientIP', 'None']));
+  if (spec.clusterIP && !headless && !IPV4.test(spec.clusterIP)) errs.push({ type: 'Invalid', field: 'spec.clusterIPs[0]', value: spec.clusterIP, detail: 'must be a valid IP address (e.g. 10.9.8.7 or 2001:db8::ffff)' });
+  if (spec.type && !SERVICE_TYPES.includes(spec.type)) errs.push(notSupported('spec.type', spec.type, SERVICE_TYPES));
+  ports.forEach((p, i) => {
+    if (spec.type === 'ClusterIP' && p.nodePort) errs.push({ type: 'Forbidden', field: `spec.ports[${i}].nodePort`, detail: "may not be used when `type` is 'ClusterIP'" });
+    else if (p.nodePort && (p.nodePort < 30000 || p.nodePort > 32767)) errs.push({ type: 'Invalid', field: `spec.ports[${i}].nodePort`, value: p.nodePort, detail: 'provided port is not in the valid range. The range of valid ports is 30000-32767' });
+  });
+  const seenNode = new Set<string>();
+  const seenPort = new Set<string>();
+  ports.forEach((p, i) => {
+    if (p.nodePort) {
+      const k = `${p.protocol}/${p.nodePort}`;
+      if (seenNode.has(k)) errs.push({ type: 'Duplicate', field: `spec.ports[${i}].nodePort`, value: p.nodePort });
+      seenNode.add(k);
+    }
+    const k = `${p.protocol}/${p.port}`;
+    if (seenPort.has(k)) errs.push({ type: 'Duplicate', field: `spec.ports[${i}]`, value: new GoValue(`core.ServicePort{Name:"", Protocol:${JSON.stringify(p.protocol ?? '')}, AppProtocol:(*string)(nil), Port:${p.port ?? 0}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`) });
+    seenPort.add(k);
+  });
+  return errs;
+}
+
+/** validateNodeTaints and the node's status quantities. */
+function validateNode(obj: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (obj.spec?.taints ?? []).forEach((t: Obj, i: number) => {
+    const p = `spec.taints[${i}]`;
+    for (const m of qualifiedNameErrors(t.key ?? '')) errs.push({ type: 'Invalid', field: `${p}.key`, value: t.key ?? '', detail: m });
+    const vm = labelValueErrors(t.value ?? '');
+    if (vm.length) errs.push({ type: 'Invalid', field: `${p}.value`, value: t.value ?? '', detail: vm.join(';') });
+    if (!t.effect) errs.push({ type: 'Required', field: `${p}.effect` });
+    else if (!TAINT_EFFECTS.includes(t.effect)) errs.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
+    const k = `${t.effect}\u0000${t.key}`;
+    if (seen.has(k)) errs.push({ type: 'Duplicate', field: p, value: new GoValue(`core.Taint{Key:${JSON.stringify(t.key ?? '')}, Value:${JSON.stringify(t.value ?? '')}, Effect:${JSON.stringify(t.effect ?? '')}, TimeAdded:<nil>}`), detail: 'taints must be unique by key and effect pair' });
+    seen.add(k);
+  });
+  for (const part of ['capacity', 'allocatable']) {
+    const rl: Obj = obj.status?.[part] ?? {};
+    for (const k of keys(rl)) if (isNegativeQuantity(rl[k])) errs.push({ type: 'Invalid', field: `status.${part}.${k}`, value: String(rl[k]), detail: 'must be greater than or equal to 0' });
+  }
+  return errs;
+}
+
+/** The built-in validation of each resource (ValidateDeployment, ValidatePod … in the fields the simulator models). */
 export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined): FieldError[] {
   const errs: FieldError[] = [];
   if (!old) errs.push(...validateName(resource, obj.metadata?.name ?? ''));
+  if (RESOURCES_WITH_META.has(resource) && (!old || obj.metadata?.labels !== old.metadata?.labels || obj.metadata?.annotations !== old.metadata?.annotations)) {
+    errs.push(...validateMetaMaps(obj.metadata, 'metadata'));
+  }
+  // A status write carries the stored spec itself, validated when it was stored.
+  if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
   switch (resource) {
     case 'pods':
-      // A status write carries the stored spec itself, validated when it was stored.
-      if (old && obj.spec === old.spec) break;
       errs.push(...validatePodSpec(obj.spec, 'spec'));
       if (old && !podSpecUpdateAllowed(old.spec, obj.spec)) {
         errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
@@ -123,13 +537,7 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
       break;
     case 'deployments': {
       const spec = obj.spec ?? {};
-      errs.push(...validateReplicas(spec.replicas, 'spec.replicas'));
-      validateSelectorMatchesTemplate(spec, errs);
-      const ru = spec.strategy?.rollingUpdate;
-      if (spec.strategy?.type === 'RollingUpdate' && ru && intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
-        errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: ru.maxUnavailable, detail: 'may not be 0 when `maxSurge` is 0' });
-      }
-      errs.push(...validatePodSpec(spec.template?.spec, 'spec.template.spec'));
+      errs.push(...validateDeploymentSpec(spec));
       if (old && !deepEqual(old.spec?.selector, spec.selector)) {
         errs.push({ type: 'Invalid', field: 'spec.selector', value: goLabelSelector(spec.selector), detail: 'field is immutable' });
       }
@@ -137,10 +545,21 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
     }
     case 'replicasets': {
       const spec = obj.spec ?? {};
-      errs.push(...validateReplicas(spec.replicas, 'spec.replicas'));
-      validateSelectorMatchesTemplate(spec, errs);
+      errs.push(...validateReplicaSetSpec(spec));
+      if (old && !deepEqual(old.spec?.selector, spec.selector)) {
+        errs.push({ type: 'Invalid', field: 'spec.selector', value: goLabelSelector(spec.selector), detail: 'field is immutable' });
+      }
       break;
     }
+    case 'services':
+      errs.push(...validateServiceSpec(obj.spec ?? {}));
+      break;
+    case 'nodes':
+      errs.push(...validateNode(obj));
+      break;
   }
   return errs;
 }
+
+/** The kinds whose labels and annotations are checked here (ValidateObjectMeta). */
+const RESOURCES_WITH_META = new Set(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes']);
