@@ -59,10 +59,22 @@ test.describe('embeds', () => {
     }
   });
 
+  test('the terminal embed: the cluster figure with its kubectl line open, which answers typed commands', async ({ page }) => {
+    await page.goto(`${BASE}/embed/terminal/`);
+    const fig = page.locator('[data-figure="cluster"][data-state]');
+    await expect(fig).toHaveAttribute('data-state', /^live /, { timeout: 20_000 });
+    const line = fig.getByRole('textbox', { name: 'kubectl command' });
+    await expect(line).toBeVisible();
+    await line.focus();
+    await line.fill('kubectl get nodes');
+    await line.press('Enter');
+    await expect(fig.getByRole('log', { name: 'Terminal output' })).toContainText('node-1');
+  });
+
   test('every embed page advertises its oEmbed document, which validates', async ({ page, request, baseURL }) => {
-    for (const id of FIGURES) {
+    for (const id of [...FIGURES, 'terminal']) {
       await page.goto(`${BASE}/embed/${id}/`);
-      await expect(page.locator(`[data-figure="${id}"][data-state]`)).toHaveCount(1);
+      await expect(page.locator(`[data-figure="${id === 'terminal' ? 'cluster' : id}"][data-state]`)).toHaveCount(1);
       await expect(page.locator('[data-pagefind-body]')).toHaveCount(0);
       const link = page.locator('link[rel="alternate"][type="application/json+oembed"]');
       await expect(link).toHaveCount(1);

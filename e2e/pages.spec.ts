@@ -76,7 +76,10 @@ test.describe('every page', () => {
     const page = await ctx.newPage();
     await page.goto(`${BASE}/rolling-updates/`);
     await expect(page.locator('h1')).toBeVisible();
-    await expect(page.locator('figure svg').first()).toBeVisible();
+    // The diagrams, and the live figure's first frame (its controls, which nothing could run, are not drawn).
+    await expect(page.locator('figure svg:visible').first()).toBeVisible();
+    await expect(page.getByTestId('cluster-canvas').first()).toBeVisible();
+    await expect(page.locator('.kit-controls').first()).toBeHidden();
     await expect(page.locator('.theme-toggle')).toBeHidden();
     // The search box still works, as a plain form.
     await page.locator('#site-search-q').fill('lease');

@@ -1,11 +1,13 @@
 /**
  * The figures a course may embed: which chapter each belongs to, the anchor of its place there, a
  * one-line summary, and the size of its iframe. Used by the embed pages, their oEmbed documents and
- * /for-instructors/. The ids are the figure ids of src/sim/figures/catalog.ts.
+ * /for-instructors/. The ids are the figure ids of src/sim/figures/catalog.ts, and `terminal`.
  */
 export interface EmbedFigure {
-  /** Figure id (catalog.ts) and the embed's path segment: /embed/<id>/. */
+  /** The embed's path segment, /embed/<id>/: the figure's id (catalog.ts), or `terminal`. */
   id: string;
+  /** The figure it shows (catalog.ts), when it is not `id`: the terminal embed shows `cluster`. */
+  figure?: string;
   /** The iframe's title and the oEmbed title. */
   title: string;
   /** The chapter's slug, and the id of the figure element there (Figure.astro: figure-<id>). */
@@ -25,6 +27,7 @@ export const EMBED_FIGURES: readonly EmbedFigure[] = [
   { id: 'rollout', title: 'A rolling update, live', chapter: 'rolling-updates', anchor: 'figure-rolling-updates-live', summary: 'The old and new ReplicaSets against the maxSurge and maxUnavailable lines; pause, resume, undo, or roll out an image that never pulls.', width: 960, height: 1200 },
   { id: 'node-failure', title: 'A node fails, live', chapter: 'node-failure', anchor: 'figure-node-failure-eviction', summary: 'Power node-2 off or cut it off the network: its Lease ages past the grace period, taints arrive, tolerations run down and replacements start elsewhere.', width: 960, height: 1200 },
   { id: 'outage', title: 'The control plane goes down, live', chapter: 'control-plane-outage', anchor: 'figure-control-plane-outage-keeps-stops', summary: 'Stop the control plane: running pods keep serving while kubectl is refused, and a node that dies meanwhile is noticed only after the restart.', width: 960, height: 1100 },
+  { id: 'terminal', figure: 'cluster', title: 'kubectl on a live cluster', chapter: 'reconcile-loop', anchor: 'figure-reconcile-loop-live', summary: 'A kubectl terminal open on a three-node cluster: type kubectl and sim lines (history, Tab completion, apply -f - with a pasted manifest) and watch the figure and its request log answer.', width: 960, height: 1300 },
 ];
 
 /** The iframe a host page pastes in: sandboxed to scripts only (no same-origin, no storage, no top navigation). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isDNS1123Subdomain } from './validation.ts';
 import { runs } from '../../test/fc.ts';
 import { RESOURCES } from './resources.ts';
-import { testWorld } from '../test-helpers.ts';
+import { testWorld } from '../testing/world.ts';
 
 describe('names', () => {
   it('isDNS1123Subdomain accepts exactly what the regular expression accepts', () => {
