@@ -33,7 +33,12 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
   '/embed/terminal/': 37 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
-const WORKER_MAX_GZIP = 110 * KB;
+// Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
+// admission plugins and streaming lists, the kubelet's informer and lease back-off, kubectl's watch
+// inbox (replays of terminal commands need it). The limit catches regressions from here; getting
+// back to the target means lazy chunks for what only kubectl sends (JSON patch, dry runs,
+// impersonation, access reviews) and a table-driven decoder.
+const WORKER_MAX_GZIP = 124 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
 /** kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a reader first uses a terminal. */
