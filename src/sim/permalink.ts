@@ -7,6 +7,7 @@ import type { ApiRequest, RequestOptions, Verb } from './apiserver/request.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
+import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
 
 /** A moment: enough to rebuild the cluster exactly (same seed and inputs ⇒ same bytes) and stand at `step`. */
 export interface Moment {
@@ -254,7 +255,7 @@ function trimTrailing(a: unknown[], keep: number): unknown[] {
  * The clients whose requests a link can carry, by code (0, kubectl's admin identity, is left out of
  * the wire): the figures also send as a client with credentials the API server does not know.
  */
-export const LINK_CLIENTS = ['kubectl', 'kubectl (unknown credentials)'] as const;
+export const LINK_CLIENTS = ['kubectl', UNKNOWN_CLIENT] as const;
 
 function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
   const head = [KIND[inp.kind], inp.t - prevT, inp.step - prevStep];

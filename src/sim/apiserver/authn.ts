@@ -64,6 +64,9 @@ export function registerIdentity(config: ApiServerConfig, component: string, ide
   config.identities[component] = identity;
 }
 
+/** The client name a request with unknown credentials is logged under (no identity carries it: 401). */
+export const UNKNOWN_CLIENT = 'kubectl (unknown credentials)';
+
 /** Resolve a component name to an identity: the server's table, plus `kubelet/<node>` as system:node:<node>. */
 export function authenticate(config: ApiServerConfig, component: string): Identity | undefined {
   const listed = config.identities[component];

@@ -106,8 +106,8 @@ export interface CreateDeploymentAction {
   selectorApp?: string;
 }
 
-/** The client name a request with unknown credentials is logged under (no identity carries it). */
-export const UNKNOWN_CLIENT = 'kubectl (unknown credentials)';
+/** The client name a request with unknown credentials is logged under (the API server's own name for it). */
+export { UNKNOWN_CLIENT } from '../apiserver/authn.ts';
 
 /** Makes the action on the cluster (as kubectl, or as the CLI's fault); the world records it. */
 export function applyAction(cluster: Cluster, a: FigureAction): void {

@@ -3,6 +3,7 @@
 // at known steps) until the reader changes something; then the story forks away and the demos the
 // reader presses narrate their own beats as the cluster reaches them.
 import { createCluster, type Cluster } from '../cluster.ts';
+import { RESOURCES } from '../apiserver/resources.ts';
 import { storeList } from '../apiserver/store.ts';
 import { Timeline } from '../time-travel.ts';
 import { frameOf } from '../view/frame.ts';
@@ -12,9 +13,6 @@ import type { Input } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
-
-/** Resources whose objects live outside namespaces. */
-const CLUSTER_SCOPED = new Set(['nodes', 'namespaces']);
 
 /** Log records a view carries (the request-log panel's depth). */
 export const LOG_TAIL = 80;
@@ -243,7 +241,7 @@ export class FigureHost {
    */
   objectNames(resource: string, namespace: string): string[] {
     const names: string[] = [];
-    for (const o of storeList(this.cluster.world.state.store, resource, CLUSTER_SCOPED.has(resource) ? undefined : namespace || undefined)) {
+    for (const o of storeList(this.cluster.world.state.store, resource, RESOURCES[resource]?.namespaced === false ? undefined : namespace || undefined)) {
       const name = (o as { metadata?: { name?: unknown } }).metadata?.name;
       if (typeof name === 'string' && names.length < 200) names.push(name);
     }
