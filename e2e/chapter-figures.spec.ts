@@ -136,6 +136,9 @@ test.describe('the rollout figure', () => {
     const story = page.locator('#figure-rolling-updates-live .figure-story--nojs');
     await expect(story).toBeVisible();
     await expect(story).toContainText('ProgressDeadlineExceeded');
+    // The first frame has no Deployment yet; its note must not name the Apply button hidden without JS.
+    const note = page.locator(`${ROLL} .ro__note`);
+    await expect(note).toHaveText('No Deployment yet.', { useInnerText: true });
     await ctx.close();
   });
 });
