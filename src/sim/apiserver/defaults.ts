@@ -12,21 +12,33 @@ export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent'
   return last.slice(i + 1) === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
+/**
+ * `obj` with each of `defaults` filled in where the field is absent or holds its Go zero value
+ * (`''` or `0`): SetDefaults_* test `== ""` / `== 0` on value fields, so an explicit empty enum is
+ * defaulted too. Pointer fields (replicas, terminationGracePeriodSeconds …) keep an explicit zero,
+ * so they are not passed here but spread.
+ */
+export function defaultZero(obj: Obj | undefined, defaults: Obj): Obj {
+  const out: Obj = { ...obj };
+  for (const k of Object.keys(defaults)) if (out[k] === undefined || out[k] === '' || out[k] === 0) out[k] = defaults[k];
+  return out;
+}
+
 function defaultProbe(p: Obj | undefined): Obj | undefined {
   if (!p) return p;
-  return { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, ...p };
+  return defaultZero(p, { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
 }
 
 /** SetDefaults_PodSpec (the fields the simulator reads). */
 export function defaultPodSpec(spec: Obj | undefined): Obj {
-  const s: Obj = { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', securityContext: {}, ...spec };
+  const s: Obj = defaultZero({ terminationGracePeriodSeconds: 30, securityContext: {}, ...spec }, { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' });
   const c = (x: Obj): Obj => {
-    const out: Obj = { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', ...x };
+    const out: Obj = defaultZero(x, { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' });
     // ResourceRequirements is a struct, not a pointer: the API always serialises it, empty or not.
     out.resources ??= {};
     if (!out.imagePullPolicy && typeof out.image === 'string') out.imagePullPolicy = defaultImagePullPolicy(out.image);
     for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (out[k]) out[k] = defaultProbe(out[k]);
-    if (Array.isArray(out.ports)) out.ports = out.ports.map((p: Obj) => ({ protocol: 'TCP', ...p }));
+    if (Array.isArray(out.ports)) out.ports = out.ports.map((p: Obj) => defaultZero(p, { protocol: 'TCP' }));
     return out;
   };
   if (Array.isArray(s.containers)) s.containers = s.containers.map(c);
@@ -49,7 +61,7 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
     }
     case 'deployments': {
       const spec: Obj = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
-      const strategy: Obj = { type: 'RollingUpdate', ...spec.strategy };
+      const strategy: Obj = defaultZero(spec.strategy, { type: 'RollingUpdate' });
       if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...strategy.rollingUpdate };
       spec.strategy = strategy;
       spec.template = defaultTemplate(spec.template);
@@ -58,8 +70,9 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
     case 'replicasets':
       return { ...obj, spec: { replicas: 1, ...obj.spec, template: defaultTemplate(obj.spec?.template) }, status: obj.status ?? { replicas: 0 } };
     case 'services': {
-      const spec: Obj = { type: 'ClusterIP', sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec };
-      if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: Obj) => ({ protocol: 'TCP', targetPort: p.port, ...p }));
+      const spec: Obj = defaultZero({ ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec }, { type: 'ClusterIP', sessionAffinity: 'None' });
+      // targetPort: 0 and "" both mean "the same as port" (SetDefaults_Service).
+      if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: Obj) => defaultZero(p, { protocol: 'TCP', targetPort: p.port }));
       if (!spec.clusterIP && spec.clusterIP !== 'None') {
         spec.clusterIP = allocateClusterIP(h);
         spec.clusterIPs = [spec.clusterIP];
