@@ -3,6 +3,7 @@ import { generateName, newUID, rfc3339 } from '../names.ts';
 import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
 import { decodeBody } from './decode.ts';
+import { allocationTxn } from './defaults.ts';
 import type { Identity } from './authn.ts';
 import { leaseEventKey } from './event-leases.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
@@ -37,13 +38,16 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
   obj.metadata = meta;
   // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
   if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
+  // A Service's addresses are taken in defaulting; a create that fails or is a dry run gives them back.
+  const revert = req.resource === 'services' ? allocationTxn(h) : undefined;
   const r = admitAndValidate(h, config, id, req, obj, undefined, true); // (the name it reports is the object's)
-  if ('status' in r) { logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
+  if ('status' in r) { revert?.(); logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
   obj = r.obj;
   // Not through the names cache: most created objects (Events) are never addressed again.
   const key = freeKey ?? storeKey(req.resource, meta.namespace, meta.name);
   if (freeKey === undefined && storeGet(h.store, req.resource, key)) {
     const st = alreadyExists(req.resource, meta.name);
+    revert?.();
     logRequest(h, component, req, 409, { stage: 'storage', message: st.message, name: meta.name });
     return { ok: false, code: 409, status: st };
   }
@@ -56,6 +60,7 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
   if (req.options?.dryRun) {
     obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now) };
     if (GENERATION_RESOURCES.has(req.resource)) obj.metadata.generation = 1;
+    revert?.();
     logRequest(h, component, req, 201, { name: meta.name });
     return { ok: true, code: 201, object: obj };
   } else if (GENERATION_RESOURCES.has(req.resource)) {

@@ -112,6 +112,21 @@ export function getPodQOS(spec: Obj | undefined): 'Guaranteed' | 'Burstable' | '
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
+/**
+ * The Service allocators' transaction: a function that releases every ClusterIP and NodePort taken
+ * since it was made. The real registry allocates before validation and reverts when the create
+ * fails (the allocation `txn.Revert()`), so a refused Service holds no address.
+ */
+export function allocationTxn(h: ApiHost): () => void {
+  const ips = new Set(Object.keys(h.apiServer.allocatedIPs));
+  const ports = new Set(Object.keys(h.apiServer.allocatedNodePorts ?? {}));
+  return () => {
+    for (const ip of Object.keys(h.apiServer.allocatedIPs)) if (!ips.has(ip)) delete h.apiServer.allocatedIPs[ip];
+    const taken = h.apiServer.allocatedNodePorts ?? {};
+    for (const port of Object.keys(taken)) if (!ports.has(port)) delete taken[port as unknown as number];
+  };
+}
+
 /** A free ClusterIP from 10.96.0.0/12, chosen by the rng as the allocator picks at random. */
 export function allocateClusterIP(h: ApiHost): string {
   for (;;) {

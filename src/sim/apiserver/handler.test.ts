@@ -167,6 +167,20 @@ describe('pipeline stages', () => {
     const rs = (w.kubectl({ verb: 'create', resource: 'replicasets', namespace: 'default', body: { metadata: { name: 'r' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } }) as any).object;
     expect(rs.spec.replicas).toBe(1);
   });
+  it('a Service refused, already existing or only dry-run holds no ClusterIP or NodePort', () => {
+    const w = testWorld();
+    const held = () => [Object.keys(w.state.apiServer.allocatedIPs).length, Object.keys(w.state.apiServer.allocatedNodePorts ?? {}).length];
+    const svc = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80 }], ...extra } });
+    const before = held();
+    expect(w.kubectl({ verb: 'create', resource: 'services', namespace: 'default', body: svc('bad', { sessionAffinity: 'Sometimes' }) })).toMatchObject({ code: 422 });
+    expect(w.kubectl({ verb: 'create', resource: 'services', namespace: 'default', body: svc('dry'), options: { dryRun: true } })).toMatchObject({ code: 201 });
+    expect(held()).toEqual(before);
+    expect(w.kubectl({ verb: 'create', resource: 'services', namespace: 'default', body: svc('web') })).toMatchObject({ code: 201 });
+    const once = held();
+    expect(once).toEqual([before[0] + 1, before[1] + 1]);
+    expect(w.kubectl({ verb: 'create', resource: 'services', namespace: 'default', body: svc('web') })).toMatchObject({ code: 409 });
+    expect(held()).toEqual(once);
+  });
 });
 
 describe('pods: binding and graceful deletion', () => {
