@@ -5,6 +5,7 @@ import { filterTopologySpreadConstraints, nodeLabelsMatchSpreadConstraints, type
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from './taint-toleration.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
 import { quantityMilliValue } from '../util/quantity.ts';
+import { deepEqual } from '../names.ts';
 
 // QueueingHints (KEP-4247, GA in 1.34): the cluster events (kube-scheduler/framework/types.go,
 // pkg/scheduler/framework/events.go) and, per filter plugin, the events it registers
@@ -66,15 +67,10 @@ export function matchClusterEvents(ce: ClusterEvent, incoming: ClusterEvent): bo
   return r && (ce.actionType & incoming.actionType) !== 0 && incoming.actionType <= ce.actionType;
 }
 
-// equality.Semantic.DeepEqual as the event extractors use it: nil and empty maps/slices are equal.
+// equality.Semantic.DeepEqual as the event extractors use it: a nil and an empty map or slice are equal.
 function semanticEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const empty = (x: unknown) => x == null || (Array.isArray(x) ? x.length === 0 : typeof x === 'object' && Object.values(x).every((v) => v === undefined));
-  if (empty(a) && empty(b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => semanticEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const nil = (x: unknown) => (x == null || (typeof x === 'object' && Object.keys(x).length === 0) ? undefined : x);
+  return deepEqual(nil(a), nil(b));
 }
 
 // Semantic equality of a ResourceList: the same names with the same values (1 and 1000m are equal).
