@@ -187,7 +187,8 @@ function listers(s: SchedulerState): { services: Service[]; replicaSets: Replica
 
 function kick(ctx: Ctx<SchedulerState>, delayMs = 0): void {
   const s = ctx.state;
-  if (s.loopPending || s.queue.activeQ.length === 0) return;
+  // PopFromBackoffQ: a pod in backoffQ is also ready to pop when activeQ is empty.
+  if (s.loopPending || (s.queue.activeQ.length === 0 && s.queue.backoffQ.length === 0)) return;
   s.loopPending = true;
   ctx.schedule(delayMs, { type: 'schedule-one' } satisfies SchedulerEvent);
 }
@@ -377,7 +378,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
   const nodes = nodeList(s);
   const limit = p.recordPods ?? DEFAULT_RECORD_PODS;
   // Only the last `limit` pods of a burst can end up in the records: spare the others the per-node objects.
-  const full = limit > 0 && s.queue.activeQ.length + s.queue.backoffQ.length < limit;
+  const full = limit > 0 && s.queue.activeQ.length + s.queue.backoffQ.length + s.queue.errorBackoffQ.length < limit;
   const r = schedulePod(pod, nodes, ctx.rng, {
     percentageOfNodesToScore: p.percentageOfNodesToScore ?? 0,
     nextStartNodeIndex: s.nextStartNodeIndex,

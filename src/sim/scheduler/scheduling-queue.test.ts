@@ -56,21 +56,38 @@ describe('PrioritySort order', () => {
 describe('backoff', () => {
   it('doubles from 1 s and caps at 10 s (TestBackoffPod / calculateBackoffDuration)', () => {
     const q = newSchedulingQueue();
-    const info = { key: 'k', pod: makePod('p'), timestamp: 0, attempts: 0, unschedulablePlugins: [] };
-    const got = [0, 1, 2, 3, 4, 5, 6].map((attempts) => calculateBackoffDuration(q, { ...info, attempts }));
+    const info = { key: 'k', pod: makePod('p'), timestamp: 0, attempts: 0, unschedulablePlugins: ['NodeResourcesFit'] };
+    const got = [0, 1, 2, 3, 4, 5, 6].map((unschedulableCount) => calculateBackoffDuration(q, { ...info, unschedulableCount }));
     expect(got).toEqual([0, 1000, 2000, 4000, 8000, 10000, 10000]);
+    // After an error the errors in a row count instead.
+    expect(calculateBackoffDuration(q, { ...info, unschedulableCount: 4, consecutiveErrorsCount: 1 })).toBe(1000);
   });
 
-  it('a pod that failed without plugin reasons backs off, then returns to activeQ', () => {
+  it('a pod that failed without plugin reasons backs off in errorBackoffQ (expiry truncated to the 1 s window), then returns to activeQ', () => {
     const q = newSchedulingQueue();
     add(q, prio('p', 0), 0);
     const info = pop(q, 0)!;
     addUnschedulableIfNotPresent(q, info, q.schedulingCycle, [], 100);
     expect(pendingCount(q)).toEqual({ active: 0, backoff: 1, unschedulable: 0 });
-    expect(nextBackoffExpiry(q)).toBe(1100);
-    expect(flushBackoffQCompleted(q, 1099)).toEqual([]);
-    expect(flushBackoffQCompleted(q, 1100)).toEqual(['default/p']);
-    expect(pop(q, 1100)!.attempts).toBe(2);
+    expect(q.errorBackoffQ).toHaveLength(1);
+    expect(nextBackoffExpiry(q)).toBe(1000);
+    // Not popped early: only backoffQ is (PopFromBackoffQ).
+    expect(pop(q, 500)).toBeUndefined();
+    // Still backing off while its expiry is in the current window.
+    expect(flushBackoffQCompleted(q, 1999)).toEqual([]);
+    expect(flushBackoffQCompleted(q, 2000)).toEqual(['default/p']);
+    expect(pop(q, 2000)!.attempts).toBe(2);
+  });
+
+  it('an empty activeQ pops the head of backoffQ without waiting (SchedulerPopFromBackoffQ)', () => {
+    const q = newSchedulingQueue();
+    add(q, prio('p', 0), 0);
+    addUnschedulableIfNotPresent(q, pop(q, 0)!, q.schedulingCycle, ['NodeResourcesFit'], 0);
+    moveAllToActiveOrBackoffQueue(q, EVENT_ASSIGNED_POD_DELETE, makePod('x', [], { nodeName: 'n' }), undefined, 10);
+    expect(q.backoffQ).toHaveLength(1);
+    add(q, prio('new', 0), 20);
+    expect(pop(q, 20)!.key).toBe('default/new');
+    expect(pop(q, 30)!.key).toBe('default/p');
   });
 });
 

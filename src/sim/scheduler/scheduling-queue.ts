@@ -6,7 +6,9 @@ import {
 } from './queueing-hints.ts';
 
 // pkg/scheduler/backend/queue (PriorityQueue) as plain data: activeQ (a heap ordered by
-// PrioritySort), backoffQ (a heap ordered by backoff expiry) and unschedulablePods. Time is the
+// PrioritySort), backoffQ and errorBackoffQ (heaps ordered by backoff expiry, for pods rejected by
+// plugins and for pods that failed with an error) and unschedulablePods. With SchedulerPopFromBackoffQ
+// (beta, on since 1.33) an empty activeQ pops the head of backoffQ without waiting. Time is the
 // simulated clock in ms; the caller runs flushBackoffQCompleted every 1 s and
 // flushUnschedulablePodsLeftover every 30 s, as the scheduler's goroutines do. A cluster event
 // moves an unschedulable pod only when a plugin that rejected it says, through its QueueingHintFn,
@@ -18,7 +20,7 @@ export const DEFAULT_POD_INITIAL_BACKOFF_MS = 1_000;
 export const DEFAULT_POD_MAX_BACKOFF_MS = 10_000;
 /** DefaultPodMaxInUnschedulablePodsDuration: 5 min. */
 export const DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS = 5 * 60_000;
-/** How often flushBackoffQCompleted runs. */
+/** How often flushBackoffQCompleted runs; also backoffQOrderingWindowDuration, the grain of backoff expiries. */
 export const FLUSH_BACKOFF_Q_INTERVAL_MS = 1_000;
 /** How often flushUnschedulablePodsLeftover runs. */
 export const FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS = 30_000;
@@ -31,6 +33,10 @@ export interface QueuedPodInfo {
   /** When the pod last entered the queue (add, or the failed attempt); PrioritySort's tie-break. */
   timestamp: number;
   attempts: number;
+  /** UnschedulableCount: failed attempts with a plugin's rejection (absent = 0). */
+  unschedulableCount?: number;
+  /** ConsecutiveErrorsCount: failed attempts in a row with an error and no rejection (absent = 0). */
+  consecutiveErrorsCount?: number;
   initialAttemptTimestamp?: number;
   /** Plugins that rejected the pod in its last attempt; only their QueueingHints can move it. */
   unschedulablePlugins: string[];
@@ -46,7 +52,10 @@ export interface QueuedPodInfo {
 /** The queue's whole state. */
 export interface SchedulingQueue {
   activeQ: QueuedPodInfo[];
+  /** entityBackoffQ: rejected by plugins (PopFromBackoffQ takes from here). */
   backoffQ: QueuedPodInfo[];
+  /** entityErrorBackoffQ: failed with no plugin's rejection (a binding error, no nodes). */
+  errorBackoffQ: QueuedPodInfo[];
   unschedulablePods: Record<string, QueuedPodInfo>;
   /** Popped and being scheduled (in flight). */
   inFlight: Record<string, QueuedPodInfo>;
@@ -80,6 +89,7 @@ export function newSchedulingQueue(opts: Partial<Pick<SchedulingQueue, 'podIniti
   return {
     activeQ: [],
     backoffQ: [],
+    errorBackoffQ: [],
     unschedulablePods: {},
     inFlight: {},
     where: {},
@@ -100,20 +110,30 @@ export function prioritySortLess(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
   return a.key < b.key;
 }
 
-/** calculateBackoffDuration: 0 before any attempt, then initial × 2^(attempts−1), capped at max. */
+// The count backoff grows with: the errors in a row after an error, else the rejections.
+function backoffCount(info: QueuedPodInfo): number {
+  return info.consecutiveErrorsCount || info.unschedulableCount || 0;
+}
+
+/** calculateBackoffDuration: 0 before any failure, then initial × 2^(count−1), capped at max. */
 export function calculateBackoffDuration(q: SchedulingQueue, info: QueuedPodInfo): number {
-  if (info.attempts === 0) return 0;
+  const count = backoffCount(info);
+  if (count === 0) return 0;
   let d = q.podInitialBackoffMs;
-  for (let i = 1; i < info.attempts; i++) {
+  for (let i = 1; i < count; i++) {
     if (d > q.podMaxBackoffMs - d) return q.podMaxBackoffMs;
     d += d;
   }
   return d;
 }
 
-/** getBackoffTime: when the pod may leave backoffQ. */
+// alignToWindow: backoff expiries are truncated to the 1 s ordering window.
+const alignToWindow = (t: number) => t - (t % FLUSH_BACKOFF_Q_INTERVAL_MS);
+
+/** getBackoffTime: when the pod's backoff completes, truncated to its window (−∞ if it never failed). */
 export function getBackoffTime(q: SchedulingQueue, info: QueuedPodInfo): number {
-  return info.timestamp + calculateBackoffDuration(q, info);
+  if (q.podMaxBackoffMs === 0 || backoffCount(info) === 0) return -Infinity;
+  return alignToWindow(info.timestamp + calculateBackoffDuration(q, info));
 }
 
 // A binary heap over a plain array. The sifts carry the moving element in hand and write each slot
@@ -197,8 +217,13 @@ function toActive(q: SchedulingQueue, info: QueuedPodInfo): void {
   q.where[info.key] = 'active';
 }
 
+// Which backoff heap holds (or takes) the pod: the error one when no plugin rejected it.
+function backoffHeap(q: SchedulingQueue, info: QueuedPodInfo): QueuedPodInfo[] {
+  return info.unschedulablePlugins.length === 0 && !info.pendingPlugins?.length ? q.errorBackoffQ : q.backoffQ;
+}
+
 function toBackoff(q: SchedulingQueue, info: QueuedPodInfo): void {
-  heapPush(q.backoffQ, info, backoffLess(q));
+  heapPush(backoffHeap(q, info), info, backoffLess(q));
   q.where[info.key] = 'backoff';
 }
 
@@ -208,9 +233,12 @@ export function add(q: SchedulingQueue, pod: Pod, now: number, key = podKey(pod)
   toActive(q, { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [], priority: podPriority(pod) });
 }
 
-/** Pop: the head of activeQ, counted as a scheduling attempt (undefined when empty; the real Pop blocks). */
+/**
+ * Pop: the head of activeQ or, when that is empty, of backoffQ (PopFromBackoffQ), counted as a
+ * scheduling attempt (undefined when both are empty; the real Pop blocks).
+ */
 export function pop(q: SchedulingQueue, now: number): QueuedPodInfo | undefined {
-  const info = heapPop(q.activeQ, prioritySortLess);
+  const info = heapPop(q.activeQ, prioritySortLess) ?? heapPop(q.backoffQ, backoffLess(q));
   if (!info) return undefined;
   // where[key] goes from 'active' to 'inFlight' below (it is only ever looked up, never walked).
   info.attempts++;
@@ -235,9 +263,9 @@ export function done(q: SchedulingQueue, key: string): void {
   if (n > 0) l.splice(0, n);
 }
 
-/** isPodBackingoff. */
+/** isEntityBackingoff: the backoff ends in or after the current window. */
 export function isPodBackingoff(q: SchedulingQueue, info: QueuedPodInfo, now: number): boolean {
-  return getBackoffTime(q, info) > now;
+  return getBackoffTime(q, info) >= alignToWindow(now);
 }
 
 /**
@@ -296,6 +324,13 @@ export function determineSchedulingHintForInFlightPod(q: SchedulingQueue, info: 
 export function addUnschedulableIfNotPresent(q: SchedulingQueue, info: QueuedPodInfo, _podSchedulingCycle: number, unschedulablePlugins: string[], now: number, pendingPlugins: string[] = []): void {
   if (!contains(q, info.key) || q.where[info.key] === 'inFlight') {
     delete q.where[info.key];
+    if (unschedulablePlugins.length === 0 && pendingPlugins.length === 0) {
+      // Back because of an error (a binding failure, no nodes), not a rejection.
+      info.consecutiveErrorsCount = (info.consecutiveErrorsCount ?? 0) + 1;
+    } else {
+      info.unschedulableCount = (info.unschedulableCount ?? 0) + 1;
+      delete info.consecutiveErrorsCount;
+    }
     info.timestamp = now;
     info.unschedulablePlugins = [...unschedulablePlugins];
     if (pendingPlugins.length > 0) info.pendingPlugins = [...pendingPlugins];
@@ -345,14 +380,16 @@ function moveToActiveOrBackoffQueue(q: SchedulingQueue, keys: string[], event: C
   return moved;
 }
 
-/** flushBackoffQCompleted: pods whose backoff expired move to activeQ. */
+/** flushBackoffQCompleted: pods whose backoff completed (in an earlier window) move to activeQ, backoffQ's first. */
 export function flushBackoffQCompleted(q: SchedulingQueue, now: number): string[] {
   const moved: string[] = [];
   const less = backoffLess(q);
-  while (q.backoffQ.length > 0 && getBackoffTime(q, q.backoffQ[0]) <= now) {
-    const info = heapPop(q.backoffQ, less)!;
-    toActive(q, info);
-    moved.push(info.key);
+  for (const h of [q.backoffQ, q.errorBackoffQ]) {
+    while (h.length > 0 && !isPodBackingoff(q, h[0], now)) {
+      const info = heapPop(h, less)!;
+      toActive(q, info);
+      moved.push(info.key);
+    }
   }
   return moved;
 }
@@ -365,7 +402,8 @@ export function flushUnschedulablePodsLeftover(q: SchedulingQueue, now: number):
 
 /** The earliest backoff expiry, so the simulation knows when the next flush matters. */
 export function nextBackoffExpiry(q: SchedulingQueue): number | undefined {
-  return q.backoffQ.length ? getBackoffTime(q, q.backoffQ[0]) : undefined;
+  const t = Math.min(...[q.backoffQ[0], q.errorBackoffQ[0]].filter((i) => i).map((i) => getBackoffTime(q, i)));
+  return t === Infinity ? undefined : t;
 }
 
 /** Point a queued entry at a newer copy of its pod. */
@@ -393,7 +431,7 @@ export function update(q: SchedulingQueue, oldPod: Pod, pod: Pod, now: number, k
     return;
   }
   if (where === 'backoff') {
-    const info = heapRemove(q.backoffQ, (i) => i.key === key, backoffLess(q))!;
+    const info = removeFromBackoff(q, key);
     setPod(info, pod);
     toBackoff(q, info);
     return;
@@ -419,12 +457,17 @@ export function remove(q: SchedulingQueue, pod: Pod, key = podKey(pod)): void {
   const where = q.where[key];
   if (where === 'inFlight') return;
   if (where === 'active') heapRemove(q.activeQ, (i) => i.key === key, prioritySortLess);
-  if (where === 'backoff') heapRemove(q.backoffQ, (i) => i.key === key, backoffLess(q));
+  if (where === 'backoff') removeFromBackoff(q, key);
   delete q.unschedulablePods[key];
   delete q.where[key];
 }
 
-/** Number of pods pending in all three sub-queues (not counting in-flight). */
+function removeFromBackoff(q: SchedulingQueue, key: string): QueuedPodInfo {
+  const match = (i: QueuedPodInfo) => i.key === key;
+  return heapRemove(q.backoffQ, match, backoffLess(q)) ?? heapRemove(q.errorBackoffQ, match, backoffLess(q))!;
+}
+
+/** Number of pods pending in the sub-queues (both backoff heaps together; not counting in-flight). */
 export function pendingCount(q: SchedulingQueue): { active: number; backoff: number; unschedulable: number } {
-  return { active: q.activeQ.length, backoff: q.backoffQ.length, unschedulable: Object.keys(q.unschedulablePods).length };
+  return { active: q.activeQ.length, backoff: q.backoffQ.length + q.errorBackoffQ.length, unschedulable: Object.keys(q.unschedulablePods).length };
 }
