@@ -236,6 +236,18 @@ describe('scheduler', () => {
       expect(getPod(w, 'big').spec?.nodeName).toBe('node-1');
     });
 
+    it('is retried when a pending pod nominated to a node, of higher or equal priority, is deleted', () => {
+      const w = parked();
+      addPod(w, podBody('nominated', '6', { priority: 0 }));
+      w.advance(2_000);
+      expect(w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'nominated', subresource: 'status', body: { status: { nominatedNodeName: 'node-1' } } }).ok).toBe(true);
+      w.advance(15_000);
+      const before = lastAttempt(w);
+      w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'nominated', options: { gracePeriodSeconds: 0 } });
+      w.advance(2_000);
+      expect(lastAttempt(w)).toBeGreaterThan(before);
+    });
+
     it('otherwise waits for the flush: more than 5 min unschedulable, checked every 30 s', () => {
       const w = parked();
       const failedAt = lastAttempt(w);

@@ -194,12 +194,19 @@ function kick(ctx: Ctx<SchedulerState>, delayMs = 0): void {
 }
 
 // MoveAllToActiveOrBackoffQueue with the event's old and new objects, which the hints read.
-function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent, oldObj: Node | Pod | undefined, newObj: Node | Pod | undefined): void {
+function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent, oldObj: Node | Pod | undefined, newObj: Node | Pod | undefined, preCheck?: (p: Pod) => boolean): void {
   const q = ctx.state.queue;
   // Nothing waits and nothing is in flight: no pod could be moved, and no attempt needs the event.
   if (Object.keys(q.unschedulablePods).length === 0 && Object.keys(q.inFlight).length === 0) return;
-  moveAllToActiveOrBackoffQueue(q, event, oldObj, newObj, ctx.now);
+  moveAllToActiveOrBackoffQueue(q, event, oldObj, newObj, ctx.now, preCheck);
   kick(ctx);
+}
+
+// A pending pod's nomination gone (deleted, or nominated elsewhere) frees what lower or equal
+// priority pods counted as taken: an AssignedPodDelete for them (getLEPriorityPreCheck).
+function nominationGone(ctx: Ctx<SchedulerState>, pod: Pod): void {
+  const prio = pod.spec?.priority ?? 0;
+  moveAll(ctx, EVENT_ASSIGNED_POD_DELETE, pod, undefined, (p) => (p.spec?.priority ?? 0) <= prio);
 }
 
 // ------------------------------------------------------------------ cache (assigned pods)
@@ -318,6 +325,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     // Update asks the rejecting plugins' hints whether the change may help (a status patch cannot).
     if (old) queueUpdate(s.queue, old, pod, ctx.now, key);
     else queueAdd(s.queue, pod, ctx.now, key);
+    if (old?.status?.nominatedNodeName && old.status.nominatedNodeName !== pod.status?.nominatedNodeName) nominationGone(ctx, old);
     kick(ctx);
   };
   return {
@@ -332,6 +340,8 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
         const prev = ni?.pods.find((p) => sameKey(p, pod)) ?? pod;
         uncountPod(s, key, prev);
         moveAll(ctx, EVENT_ASSIGNED_POD_DELETE, pod, undefined);
+      } else if (pod.status?.nominatedNodeName && isOurs(pod)) {
+        nominationGone(ctx, pod);
       }
     },
   };
