@@ -85,7 +85,10 @@ function conditionStatuses(n: Node): Record<string, string> {
   return out;
 }
 
-/** NodeSchedulingPropertiesChange: the Node/UpdateNodeXYZ events one node update amounts to. */
+/**
+ * NodeSchedulingPropertiesChange: the Node/UpdateNodeXYZ events one node update amounts to (the
+ * simulated nodes never change spec.podPreemptionPolicy or declared features, the last two kinds).
+ */
 export function nodeSchedulingPropertiesChange(newNode: Node, oldNode: Node): ClusterEvent[] {
   const A = ActionType;
   const found: number[] = [];
