@@ -151,7 +151,7 @@ const tolerate: DemoDef = {
   start: () => ({
     actions: [{ type: 'tolerate', pod: BIG.name, toleration: GPU_TAINT }],
     memo: {},
-    intro: `kubectl patch adds a toleration for ${GPU_TAINT.key}=${GPU_TAINT.value}:${GPU_TAINT.effect} to ${BIG.name} (a pod's tolerations may grow, never shrink). The update puts ${BIG.name} back in the scheduler's active queue.`,
+    intro: `kubectl patch adds a toleration for ${GPU_TAINT.key}=${GPU_TAINT.value}:${GPU_TAINT.effect} to ${BIG.name} (a pod's tolerations may grow, never shrink). TaintToleration, which rejected ${BIG.name} on ${TAINTED}, says a new toleration may help, so the update takes ${BIG.name} out of the unschedulable pods and back into the queue.`,
     beats: [
       {
         when: (f) => !!pod(f, BIG.name)?.node,
@@ -176,7 +176,7 @@ const cordon: DemoDef = {
       memo: {},
       intro: on
         ? `kubectl cordon sets spec.unschedulable on ${CORDONED}. Pods already there stay; new ones are kept away by NodeUnschedulable.`
-        : `kubectl uncordon clears spec.unschedulable on ${CORDONED}. The scheduler moves the pods it could not place back to its active queue and tries again.`,
+        : `kubectl uncordon clears spec.unschedulable on ${CORDONED}. NodeUnschedulable's queueing hint sees a node turn schedulable, so the pods it had rejected leave the unschedulable pods and are tried again.`,
       beats: [],
     };
   },

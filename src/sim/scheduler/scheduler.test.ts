@@ -195,6 +195,72 @@ describe('scheduler', () => {
     expect(getPod(w, other).spec?.nodeName).toBe('node-1');
   });
 
+  describe('QueueingHints: a pod rejected by NodeResourcesFit', () => {
+    // When the pod's last attempt ran (the scheduler figure's record of it).
+    const lastAttempt = (w: World) => schedulingRecordOf(state(w), 'default/big')!.t;
+    function parked(): World {
+      const w = world(1, 1);
+      addPod(w, podBody('big', '5'));
+      start(w);
+      w.settle(5_000);
+      expect(state(w).queue.where['default/big']).toBe('unschedulable');
+      return w;
+    }
+
+    it('is not retried when an unrelated node label changes', () => {
+      const w = parked();
+      const before = lastAttempt(w);
+      expect(w.kubectl({ verb: 'patch', resource: 'nodes', name: 'node-1', body: { metadata: { labels: { disk: 'ssd' } } } }).ok).toBe(true);
+      w.advance(15_000);
+      expect(state(w).queue.where['default/big']).toBe('unschedulable');
+      expect(lastAttempt(w)).toBe(before);
+    });
+
+    it('is retried when a scheduled pod on a node is deleted', () => {
+      const w = parked();
+      addPod(w, podBody('small', '1', { nodeName: 'node-1' }));
+      w.advance(15_000);
+      const before = lastAttempt(w);
+      // AssignedPod/Add is no NodeResourcesFit event: still parked, not retried.
+      expect(state(w).queue.where['default/big']).toBe('unschedulable');
+      expect(before).toBeLessThan(5_000);
+      w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'small', options: { gracePeriodSeconds: 0 } });
+      w.advance(2_000);
+      expect(lastAttempt(w)).toBeGreaterThan(before);
+    });
+
+    it('is retried, and placed, when its node grows', () => {
+      const w = parked();
+      w.kubectl({ verb: 'patch', resource: 'nodes', name: 'node-1', subresource: 'status', body: { status: { allocatable: { cpu: '8' }, capacity: { cpu: '8' } } } });
+      w.advance(2_000);
+      expect(getPod(w, 'big').spec?.nodeName).toBe('node-1');
+    });
+
+    it('is retried when a pending pod nominated to a node, of higher or equal priority, is deleted', () => {
+      const w = parked();
+      addPod(w, podBody('nominated', '6', { priority: 0 }));
+      w.advance(2_000);
+      expect(w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'nominated', subresource: 'status', body: { status: { nominatedNodeName: 'node-1' } } }).ok).toBe(true);
+      w.advance(15_000);
+      const before = lastAttempt(w);
+      w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'nominated', options: { gracePeriodSeconds: 0 } });
+      w.advance(2_000);
+      expect(lastAttempt(w)).toBeGreaterThan(before);
+    });
+
+    it('otherwise waits for the flush: more than 5 min unschedulable, checked every 30 s', () => {
+      const w = parked();
+      const failedAt = lastAttempt(w);
+      // The flush runs every 30 s from the scheduler's start (t = 0 here) and takes pods whose
+      // last attempt is more than 5 min old: the first tick strictly after failedAt + 5 min.
+      const flush = (Math.floor((failedAt + 300_000) / 30_000) + 1) * 30_000;
+      w.advance(flush - 1 - w.now);
+      expect(lastAttempt(w)).toBe(failedAt);
+      w.advance(2);
+      expect(lastAttempt(w)).toBe(flush);
+    });
+  });
+
   it('keeps counting a terminating pod until it is gone', () => {
     const w = world(1, 1);
     addPod(w, podBody('web-1', '3', { nodeName: 'node-1' }));

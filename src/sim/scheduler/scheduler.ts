@@ -8,14 +8,18 @@ import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamesp
 import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
-import { addPod, computePodResource, newNodeInfo, removePod, setNode } from './node-info.ts';
+import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeRecord } from './schedule-one.ts';
 import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NODES_AVAILABLE } from './schedule-one.ts';
 import {
   FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
   flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
-  remove as queueRemove, setPod as queueSetPod, update as queueUpdate, type ClusterEvent, type SchedulingQueue,
+  remove as queueRemove, update as queueUpdate, type SchedulingQueue,
 } from './scheduling-queue.ts';
+import {
+  EVENT_ASSIGNED_POD_ADD, EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD, EVENT_NODE_DELETE, nodeSchedulingPropertiesChange,
+  podSchedulingPropertiesChange, type ClusterEvent,
+} from './queueing-hints.ts';
 
 /** The profile name: what `spec.schedulerName` must say, and the events' source. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
@@ -183,17 +187,26 @@ function listers(s: SchedulerState): { services: Service[]; replicaSets: Replica
 
 function kick(ctx: Ctx<SchedulerState>, delayMs = 0): void {
   const s = ctx.state;
-  if (s.loopPending || s.queue.activeQ.length === 0) return;
+  // PopFromBackoffQ: a pod in backoffQ is also ready to pop when activeQ is empty.
+  if (s.loopPending || (s.queue.activeQ.length === 0 && s.queue.backoffQ.length === 0)) return;
   s.loopPending = true;
   ctx.schedule(delayMs, { type: 'schedule-one' } satisfies SchedulerEvent);
 }
 
-function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent): void {
+// MoveAllToActiveOrBackoffQueue with the event's old and new objects, which the hints read.
+function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent, oldObj: Node | Pod | undefined, newObj: Node | Pod | undefined, preCheck?: (p: Pod) => boolean): void {
   const q = ctx.state.queue;
-  // Nothing waits and nothing is in flight: the call would only bump moveRequestCycle.
+  // Nothing waits and nothing is in flight: no pod could be moved, and no attempt needs the event.
   if (Object.keys(q.unschedulablePods).length === 0 && Object.keys(q.inFlight).length === 0) return;
-  moveAllToActiveOrBackoffQueue(q, event, ctx.now);
+  moveAllToActiveOrBackoffQueue(q, event, oldObj, newObj, ctx.now, preCheck);
   kick(ctx);
+}
+
+// A pending pod's nomination gone (deleted, or nominated elsewhere) frees what lower or equal
+// priority pods counted as taken: an AssignedPodDelete for them (getLEPriorityPreCheck).
+function nominationGone(ctx: Ctx<SchedulerState>, pod: Pod): void {
+  const prio = pod.spec?.priority ?? 0;
+  moveAll(ctx, EVENT_ASSIGNED_POD_DELETE, pod, undefined, (p) => (p.spec?.priority ?? 0) <= prio);
 }
 
 // ------------------------------------------------------------------ cache (assigned pods)
@@ -216,11 +229,6 @@ function uncountPod(s: SchedulerState, key: string, pod: Pod): void {
   if (ni) removePod(ni, pod);
   delete s.podNode[key];
   podIndexHints.delete(key);
-}
-
-function schedulingPropsChanged(a: Node, b: Node): boolean {
-  const pick = (n: Node) => JSON.stringify([n.spec?.unschedulable, n.spec?.taints, n.metadata?.labels, n.status?.allocatable, n.status?.conditions?.map((c) => [c.type, c.status])]);
-  return pick(a) !== pick(b);
 }
 
 // What the plugins read from a node: labels (and name, the key), taints, unschedulable, allocatable.
@@ -246,7 +254,7 @@ function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
       s.nodeOrder.push(name);
       s.nodeOrderPending = true;
       s.nodeListVersion++;
-      moveAll(ctx, 'NodeAdd');
+      moveAll(ctx, EVENT_NODE_ADD, undefined, node);
     },
     update(old, node) {
       const ni = s.nodeInfos[node.metadata?.name ?? ''];
@@ -258,11 +266,13 @@ function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
       if (samePluginInputs(ni.node, node)) ni.node = node;
       else setNode(ni, node);
       if (zoneMoved) rebuildNodeOrder(s, s.nodeOrder);
-      if (schedulingPropsChanged(old, node)) moveAll(ctx, 'NodeUpdate');
+      // Only requeue unschedulable pods if the node became more schedulable (one event per kind of change).
+      for (const evt of nodeSchedulingPropertiesChange(node, old)) moveAll(ctx, evt, old, node);
     },
     delete(node) {
       const name = node.metadata?.name ?? '';
       const ni = s.nodeInfos[name];
+      moveAll(ctx, EVENT_NODE_DELETE, node, undefined);
       if (ni) for (const p of ni.pods) delete s.podNode[podKey(p)];
       settleNodeOrder(s);
       delete s.nodeInfos[name];
@@ -286,18 +296,22 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
         const prev = i >= 0 ? ni.pods[i] : undefined;
         const wasAssumed = s.assumed[key] !== undefined;
         if (wasAssumed) delete s.assumed[key];
+        // The binding's confirmation is, for the informer, the pod's arrival among assigned pods.
+        const bound = !old?.spec?.nodeName;
         if (prev && counted === pod.spec.nodeName && sameForScheduling(prev, pod)) {
           // Status-only change (the kubelet's updates, the binding's confirmation): swap the object,
           // keep the totals and the NodeInfo generation, so no cache built on it is invalidated.
           ni.pods[i] = pod;
+          if (bound) moveAll(ctx, EVENT_ASSIGNED_POD_ADD, undefined, pod);
           return;
         }
         uncountPod(s, key, prev ?? pod);
         countPod(s, pod, key);
-        if (!wasAssumed && old && prev && labelsOrRequestsChanged(prev, pod)) moveAll(ctx, 'AssignedPodUpdate');
+        if (bound) moveAll(ctx, EVENT_ASSIGNED_POD_ADD, undefined, pod);
+        else if (old) for (const evt of podSchedulingPropertiesChange(pod, old, false)) moveAll(ctx, evt, old, pod);
       } else if (countPod(s, pod, key)) {
         delete s.assumed[key];
-        moveAll(ctx, 'AssignedPodAdd');
+        moveAll(ctx, EVENT_ASSIGNED_POD_ADD, undefined, pod);
       }
       return;
     }
@@ -308,9 +322,10 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     }
     // SchedulingGates keep a pod out of activeQ until they are removed (PreEnqueue).
     if ((pod.spec?.schedulingGates ?? []).length > 0) return;
-    if (old && s.queue.where[key] && !isPodUpdated(old, pod)) refreshQueued(s.queue, key, pod);
-    else if (old) queueUpdate(s.queue, pod, ctx.now, key);
+    // Update asks the rejecting plugins' hints whether the change may help (a status patch cannot).
+    if (old) queueUpdate(s.queue, old, pod, ctx.now, key);
     else queueAdd(s.queue, pod, ctx.now, key);
+    if (old?.status?.nominatedNodeName && old.status.nominatedNodeName !== pod.status?.nominatedNodeName) nominationGone(ctx, old);
     kick(ctx);
   };
   return {
@@ -324,26 +339,12 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
         const ni = s.nodeInfos[s.podNode[key]];
         const prev = ni?.pods.find((p) => sameKey(p, pod)) ?? pod;
         uncountPod(s, key, prev);
-        moveAll(ctx, 'AssignedPodDelete');
+        moveAll(ctx, EVENT_ASSIGNED_POD_DELETE, pod, undefined);
+      } else if (pod.status?.nominatedNodeName && isOurs(pod)) {
+        nominationGone(ctx, pod);
       }
     },
   };
-}
-
-// isPodUpdated: a change to status (our own PodScheduled patch) or resourceVersion alone does not
-// give an unschedulable pod another try.
-function isPodUpdated(a: Pod, b: Pod): boolean {
-  const strip = (p: Pod) => JSON.stringify([{ ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined }, p.spec]);
-  return strip(a) !== strip(b);
-}
-
-// Swap in the newer object without moving the pod between sub-queues (its spec is unchanged).
-function refreshQueued(q: SchedulingQueue, key: string, pod: Pod): void {
-  const where = q.where[key];
-  const info = where === 'unschedulable' ? q.unschedulablePods[key]
-    : where === 'inFlight' ? q.inFlight[key]
-      : (where === 'active' ? q.activeQ : q.backoffQ).find((i) => i.key === key);
-  if (info) queueSetPod(info, pod);
 }
 
 // What NodeInfo and the plugins read from an assigned pod: requests and ports (spec containers),
@@ -358,13 +359,6 @@ function sameForScheduling(a: Pod, b: Pod): boolean {
   if (sa === sb) return true;
   const same = <T>(x: T, y: T) => x === y || JSON.stringify(x) === JSON.stringify(y);
   return same(sa.containers, sb.containers) && same(sa.initContainers, sb.initContainers) && same(sa.overhead, sb.overhead);
-}
-
-function labelsOrRequestsChanged(a: Pod, b: Pod): boolean {
-  if (JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {})) return true;
-  const ra = computePodResource(a).requests;
-  const rb = computePodResource(b).requests;
-  return ra.milliCPU !== rb.milliCPU || ra.memory !== rb.memory;
 }
 
 // ------------------------------------------------------------------ scheduleOne
@@ -394,7 +388,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
   const nodes = nodeList(s);
   const limit = p.recordPods ?? DEFAULT_RECORD_PODS;
   // Only the last `limit` pods of a burst can end up in the records: spare the others the per-node objects.
-  const full = limit > 0 && s.queue.activeQ.length + s.queue.backoffQ.length < limit;
+  const full = limit > 0 && s.queue.activeQ.length + s.queue.backoffQ.length + s.queue.errorBackoffQ.length < limit;
   const r = schedulePod(pod, nodes, ctx.rng, {
     percentageOfNodesToScore: p.percentageOfNodesToScore ?? 0,
     nextStartNodeIndex: s.nextStartNodeIndex,
