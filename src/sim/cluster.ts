@@ -60,7 +60,7 @@ export const CONTROL_PLANE_NODE = 'control-plane';
  * kube-scheduler and kube-controller-manager as processes: each a leader-election candidate for its
  * kube-system Lease that starts its loops once it leads ([instance, type, options] for addComponent).
  */
-const PROCESSES: Record<'scheduler' | 'controller-manager', [string, string, { identity: string; ownRng: true; params: LeaderElectorParams }]> = {
+export const PROCESSES: Record<'scheduler' | 'controller-manager', [string, string, { identity: string; ownRng: true; params: LeaderElectorParams }]> = {
   scheduler: ['kube-scheduler', 'leader-elector', {
     identity: 'scheduler', ownRng: true,
     params: { lease: 'kube-scheduler', hostname: CONTROL_PLANE_NODE, run: [['scheduler', 'scheduler', {}]], releaseOnCancel: true, eventSource: 'default-scheduler' },

@@ -367,6 +367,7 @@ function requestSentence(rec: RequestRecord, t: Target, faults: ApiFaults | unde
     case 'PATCH':
       // A kubelet writing its own Lease or a status: it says so itself, it does not ask for a change.
       if (wants === 'renew its Lease') return `${subject} renews its Lease${outcome}`;
+      if (rec.verb === 'PUT' && wants.startsWith('renew the leader-election Lease')) return `${subject} renews its leader-election Lease (or takes it over)${outcome}`;
       if (own !== null && t.subresource === 'status') return `${subject} reports the status of ${thing(t)}${outcome}`;
       break;
   }
