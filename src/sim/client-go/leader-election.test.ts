@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { LEASE_DURATION_MS, RENEW_DEADLINE_MS, RESTART_DELAY_MS, RETRY_PERIOD_MS, isLeaseValid, leaseSpecOf, newLeaderElector, recordOfLease } from './leader-election.ts';
 
-const lease = (c: Cluster, name: string) => c.request({ verb: 'get', resource: 'leases', namespace: 'kube-system', name }).object as Lease;
+const objectOf = (c: Cluster, req: Parameters<Cluster['request']>[0]): unknown => { const r = c.request(req); if (!r.ok) throw new Error(r.status.message); return r.object; };
+const lease = (c: Cluster, name: string) => objectOf(c, { verb: 'get', resource: 'leases', namespace: 'kube-system', name }) as Lease;
 /** The requests a process sent about its Lease since log position `from`: "t VERB code". */
 const leaseRequests = (c: Cluster, component: string, from = 0) => c.log.slice(from)
   .filter((r) => r.kind === 'request' && r.component === component && r.path.includes('/kube-system/leases'))
@@ -20,7 +21,7 @@ describe('leader election (client-go tools/leaderelection)', () => {
     expect(l.spec!.holderIdentity).toMatch(/^control-plane_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(lease(c, 'kube-controller-manager').spec!.holderIdentity).not.toBe(l.spec!.holderIdentity);
     // LeaseLock.RecordEvent: "<identity> became leader", a core/v1 Event about the Lease.
-    const events = (c.request({ verb: 'list', resource: 'events', namespace: 'kube-system' }).object as { items: { reason: string; message: string; involvedObject: { kind: string; name: string }; source: { component: string } }[] }).items;
+    const events = (objectOf(c, { verb: 'list', resource: 'events', namespace: 'kube-system' }) as { items: { reason: string; message: string; involvedObject: { kind: string; name: string }; source: { component: string } }[] }).items;
     expect(events.map((e) => [e.reason, e.involvedObject.kind, e.involvedObject.name, e.source.component, e.message.endsWith(' became leader')])).toEqual([
       ['LeaderElection', 'Lease', 'kube-controller-manager', 'kube-controller-manager', true],
       ['LeaderElection', 'Lease', 'kube-scheduler', 'default-scheduler', true],
