@@ -33,8 +33,8 @@ const stage = (fig: Locator, s: string) => pipeline(fig).locator(`[data-stage="$
 test.describe('the live hub figure', () => {
   test('the story: one write through every stage into etcd and out to its watcher, then a refusal at each stage', async ({ page, watch }) => {
     const fig = await openFigure(page);
-    // At the start the newest write is a kubelet's own (its node's Lease created as it registered).
-    await expect(pipeline(fig)).toContainText('kubelet/node-');
+    // At the start the newest write is kube-controller-manager's (its leader-election Lease created as it started, after the kubelets registered).
+    await expect(pipeline(fig)).toContainText('kube-controller-manager');
     await fig.locator('[data-demo]').first().focus();
 
     await nextBeat(page, fig);

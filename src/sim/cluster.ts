@@ -10,6 +10,7 @@ import { endpointSliceControllerDef } from './controllers/endpointslice-controll
 import { garbageCollectorDef } from './controllers/garbage-collector.ts';
 import { podGCDef } from './controllers/pod-gc.ts';
 import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
+import { leaderElectorDef, type LeaderElectorParams } from './client-go/leader-election.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
@@ -33,6 +34,7 @@ export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @type
   taintEvictionControllerDef,
   garbageCollectorDef,
   podGCDef,
+  leaderElectorDef,
   // kubectl's watch inbox, while a command watches (added and removed as recorded inputs).
   kubectlDef,
 ];
@@ -53,6 +55,21 @@ export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 
 /** The kubeadm control-plane node's name. */
 export const CONTROL_PLANE_NODE = 'control-plane';
+
+/**
+ * kube-scheduler and kube-controller-manager as processes: each a leader-election candidate for its
+ * kube-system Lease that starts its loops once it leads ([instance, type, options] for addComponent).
+ */
+export const PROCESSES: Record<'scheduler' | 'controller-manager', [string, string, { identity: string; ownRng: true; params: LeaderElectorParams }]> = {
+  scheduler: ['kube-scheduler', 'leader-elector', {
+    identity: 'scheduler', ownRng: true,
+    params: { lease: 'kube-scheduler', hostname: CONTROL_PLANE_NODE, run: [['scheduler', 'scheduler', {}]], releaseOnCancel: true, eventSource: 'default-scheduler' },
+  }],
+  'controller-manager': [KUBE_CONTROLLER_MANAGER, 'leader-elector', {
+    identity: KUBE_CONTROLLER_MANAGER, ownRng: true,
+    params: { lease: KUBE_CONTROLLER_MANAGER, hostname: CONTROL_PLANE_NODE, run: CONTROLLER_MANAGER.map((c) => [c, c, { process: KUBE_CONTROLLER_MANAGER }]), releaseOnCancel: false, eventSource: KUBE_CONTROLLER_MANAGER },
+  }],
+};
 
 /** The Kubernetes version the model follows (kubectl version, node kubeletVersion). */
 export const KUBERNETES_VERSION = 'v1.37.2';
@@ -99,8 +116,7 @@ export class Cluster implements SimCluster {
       // Only a listed node carries a capacity param, so a default cluster records the same inputs as before.
       this.addKubelet(name, i + 1, size ? { capacity: { cpu: size.cpu, memory: size.memory } } : {});
     });
-    this.world.addComponent('scheduler', 'scheduler');
-    for (const c of CONTROLLER_MANAGER) this.world.addComponent(c, c, { process: KUBE_CONTROLLER_MANAGER });
+    for (const p of ['scheduler', 'controller-manager'] as const) this.world.addComponent(...PROCESSES[p]);
     if (this.options.kubeadm) this.createStaticPods();
   }
 
@@ -165,19 +181,17 @@ export class Cluster implements SimCluster {
       switch (part) {
         case 'apiserver': this.world.fault({ type: action === 'stop' ? 'apiserver-down' : 'apiserver-up' }); break;
         case 'etcd': this.world.fault({ type: action === 'stop' ? 'etcd-down' : 'etcd-up' }); break;
-        case 'scheduler': this.process(['scheduler'], action); break;
-        case 'controller-manager': this.process([...CONTROLLER_MANAGER], action); break;
+        case 'scheduler': case 'controller-manager': this.process(part, action); break;
       }
     }
   }
 
-  /** A control-plane process stops (its state is gone) or starts afresh and relists. */
-  private process(names: readonly string[], action: 'stop' | 'start'): void {
-    for (const name of names) {
-      const running = !!this.world.state.components[name];
-      if (action === 'stop' && running) this.world.removeComponent(name);
-      if (action === 'start' && !running) this.world.addComponent(name, name, CONTROLLER_MANAGER.includes(name as never) ? { process: KUBE_CONTROLLER_MANAGER } : {});
-    }
+  /** A control-plane process stops (its state is gone; its loops with it) or starts afresh, a new leader-election candidate. */
+  private process(part: 'scheduler' | 'controller-manager', action: 'stop' | 'start'): void {
+    const [name, type, opts] = PROCESSES[part];
+    const running = !!this.world.state.components[name];
+    if (action === 'stop' && running) this.world.removeComponent(name);
+    if (action === 'start' && !running) this.world.addComponent(name, type, opts);
   }
 
   /** Whether a control-plane part is running. */
@@ -186,8 +200,7 @@ export class Cluster implements SimCluster {
     switch (component) {
       case 'apiserver': return !f.apiServerDown;
       case 'etcd': return !f.etcdDown;
-      case 'scheduler': return !!this.world.state.components.scheduler;
-      case 'controller-manager': return CONTROLLER_MANAGER.every((c) => !!this.world.state.components[c]);
+      case 'scheduler': case 'controller-manager': return !!this.world.state.components[PROCESSES[component][0]];
     }
   }
 

@@ -100,7 +100,8 @@ describe('permalink', () => {
     tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 3 } } }));
     tl.advance(3_000);
     tl.apply((c) => c.controlPlane('start', 'controller-manager'));
-    tl.advance(6_000);
+    // It leads, and starts its controllers, once the old process's Lease has gone 15 s unrenewed.
+    tl.advance(26_000);
     tl.seek(tl.length - 1); // a moment is a step: the last one, not the clock's idle time after it
     const s = link(momentOf(tl));
     const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);

@@ -2,7 +2,7 @@
 // short URL-safe string, and the decoder that treats such a string as the untrusted input it is.
 // Format: "a" + base64url(UTF-8(JSON of a positional array)), or "b" + the same bytes LZ77-packed when
 // that is shorter; codes replace verbs, resources, fault and event types. Everything here is pure TypeScript (no Buffer, no btoa/atob, no TextEncoder).
-import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from './cluster.ts';
+import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, PROCESSES as CONTROL_PLANE_PROCESSES, createCluster, type Cluster } from './cluster.ts';
 import type { ApiRequest, RequestOptions, Verb } from './apiserver/request.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
@@ -85,10 +85,18 @@ const SUBRESOURCES: Record<string, readonly string[]> = {
 const FAULTS = ['apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up', 'etcd-full', 'etcd-space-freed', 'api-latency', 'partition', 'heal', 'image-missing', 'image-available'] as const;
 const EVENTS = ['power-off', 'power-on', 'partition', 'heal', 'crash', 'set-health'] as const;
 // `kubectl`: its watch inbox, added while a command watches (kubectl/watch-inbox.ts).
-const PROCESSES: readonly string[] = ['scheduler', ...CONTROLLER_MANAGER, 'kubectl'];
+// The leader-electing processes (cluster.ts PROCESSES) came last: the older codes still decode.
+const ELECTORS = Object.values(CONTROL_PLANE_PROCESSES);
+const PROCESSES: readonly string[] = ['scheduler', ...CONTROLLER_MANAGER, 'kubectl', ...ELECTORS.map(([name]) => name)];
+/** The type a control-plane component is started as (its name, or a leader elector's). */
+function processType(name: string): string {
+  return ELECTORS.find(([n]) => n === name)?.[1] ?? name;
+}
 /** The options a control-plane component is started with (kube-controller-manager's controllers share its watches). */
-function processOptions(name: string): { process?: string; reactionMs?: [number, number] } {
+function processOptions(name: string): object {
   if (name === 'kubectl') return { reactionMs: [0, 0] };
+  const elector = ELECTORS.find(([n]) => n === name);
+  if (elector) return elector[2];
   return (CONTROLLER_MANAGER as readonly string[]).includes(name) ? { process: KUBE_CONTROLLER_MANAGER } : {};
 }
 const KIND = { request: 0, fault: 1, event: 2, 'add-component': 3, 'remove-component': 4 } as const;
@@ -280,7 +288,7 @@ function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
     }
     case 'add-component':
       // Only a control-plane process restarted as the cluster starts it: the options are implied by the name.
-      if (inp.type !== inp.name || JSON.stringify(inp.opts ?? {}) !== JSON.stringify(processOptions(inp.name))) throw new Error(`component ${inp.name} was added with options`);
+      if (inp.type !== processType(inp.name) || JSON.stringify(inp.opts ?? {}) !== JSON.stringify(processOptions(inp.name))) throw new Error(`component ${inp.name} was added with options`);
       return [...head, PROCESSES.indexOf(inp.name)];
     case 'remove-component': return [...head, PROCESSES.indexOf(inp.name)];
   }
@@ -536,7 +544,7 @@ function fromWire(wire: unknown): DecodeResult {
         case 'add-component': case 'remove-component': {
           if (w.length !== 4) fail(`${what} is malformed`);
           const name = code(w[3], `${what}: component`, PROCESSES);
-          inputs.push(kind === 'add-component' ? { kind, t, step: at, name, type: name, opts: processOptions(name) } : { kind, t, step: at, name });
+          inputs.push(kind === 'add-component' ? { kind, t, step: at, name, type: processType(name), opts: processOptions(name) } : { kind, t, step: at, name });
           break;
         }
       }

@@ -9,7 +9,7 @@ import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiser
 import { logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
 import { API_SERVER, COMPACTION_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
 import { breakAllWatches, breakWatchesOf, leaveWatch, watchSubscribers, openWatch, type WatchNotification, type WatchOptions } from './apiserver/watch.ts';
-import { hashJSON } from './names.ts';
+import { fnv1a32, hashJSON } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, type KObject, type StoreState } from './apiserver/store.ts';
@@ -24,6 +24,8 @@ export interface ComponentEntry {
   params?: unknown;
   /** The process it runs in: components of one process share their watches (see AddComponentOptions). */
   process?: string;
+  /** The generator its requests draw from when it has one of its own (AddComponentOptions.ownRng). */
+  rng?: RngState;
 }
 
 /** An external input (kubectl request, fault, added component, injected event) with when it happened. */
@@ -47,6 +49,12 @@ export interface AddComponentOptions {
    * notification to the process, handed to every reader in turn.
    */
   process?: string;
+  /**
+   * Its requests draw (the uids of what it creates) from a generator of its own, seeded from the
+   * world's seed and its name, as the API server's bootstrap objects do: a process every cluster
+   * runs (a leader elector) then moves none of the generated names the chapters quote.
+   */
+  ownRng?: boolean;
 }
 
 /** Faults that can be switched on and off. */
@@ -125,6 +133,12 @@ export interface Ctx<S = unknown> {
   log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
   /** The image registry as the nodes see it (images it does not have). */
   readonly registry?: { readonly missing: readonly string[] };
+  /**
+   * Start or stop another instance, as a process starts its own loops (a leader elector its
+   * controllers once it leads). Not inputs: the same events start them again on replay.
+   */
+  start(name: string, type: string, opts?: AddComponentOptions): void;
+  stop(name: string): void;
 }
 
 /** A component's behaviour: registered once by type, instantiated by name. */
@@ -134,6 +148,8 @@ export interface ComponentDef<S = unknown> {
   identity?(instance: string): string;
   init?(ctx: Ctx<S>): S | void;
   handle(event: unknown, ctx: Ctx<S>): void;
+  /** Its process is asked to terminate (a recorded remove): the requests it sends before it goes. */
+  stop?(ctx: Ctx<S>): void;
 }
 
 /** Options of a new world. */
@@ -242,12 +258,18 @@ export class World {
   /** Add a component instance (an input: recorded) and run its init. */
   addComponent(name: string, type: string, opts: AddComponentOptions = {}): void {
     this.record({ kind: 'add-component', t: this.state.now, step: this.state.steps, name, type, opts: clonePlain(opts) });
+    this.startComponent(name, type, opts);
+  }
+
+  /** Start an instance without recording it: an input, or a component starting another (ctx.start). */
+  private startComponent(name: string, type: string, opts: AddComponentOptions): void {
     const def = this.defs.get(type);
     if (!def) throw new Error(`unknown component type ${type}`);
     const entry: ComponentEntry = { type, state: {} };
     if (opts.params !== undefined) entry.params = opts.params;
     if (opts.reactionMs) entry.reactionMs = opts.reactionMs;
     if (opts.process) entry.process = opts.process;
+    if (opts.ownRng) entry.rng = createRng(this.state.seed ^ fnv1a32(name));
     const identity = opts.identity ?? def.identity?.(name);
     if (identity && identity !== name) entry.identity = identity;
     this.state.components[name] = entry;
@@ -266,6 +288,14 @@ export class World {
   removeComponent(name: string): void {
     if (!this.state.components[name]) return;
     this.record({ kind: 'remove-component', t: this.state.now, step: this.state.steps, name });
+    // Asked to terminate (SIGTERM): its last words first (a leader elector releasing its Lease).
+    this.defs.get(this.state.components[name].type)?.stop?.(this.ctx(name));
+    this.stopComponent(name);
+  }
+
+  /** Tear an instance down without recording it: an input, or a component stopping another (ctx.stop). */
+  private stopComponent(name: string): void {
+    if (!this.state.components[name]) return;
     for (const [id, w] of Object.entries(this.state.apiServer.watchers)) if (watchSubscribers(w).includes(name)) leaveWatch(this.state, id, name);
     removeWhere(this.state.queue, (e) => e.target === name);
     delete this.state.components[name];
@@ -324,7 +354,13 @@ export class World {
     const entry = w.components[name];
     const identity = entry?.identity ?? name;
     const config = this.apiConfig;
-    const req = (r: ApiRequest) => handleRequest(w, config, name, r, identity);
+    const req = (r: ApiRequest) => {
+      const own = (entry ?? w.components[name])?.rng;
+      if (!own) return handleRequest(w, config, name, r, identity);
+      const main = w.rng;
+      w.rng = own;
+      try { return handleRequest(w, config, name, r, identity); } finally { w.rng = main; }
+    };
     const api: ApiClient = {
       get: (resource, namespace, n, subresource) => req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
       list: (resource, namespace, options) => req({ verb: 'list', resource, namespace, options }) as never,
@@ -351,6 +387,8 @@ export class World {
       get params() { return (entry ?? w.components[name])?.params; },
       log: (rec) => { appendLogRecord(w, rec, name); },
       get registry() { return w.registry ?? { missing: [] }; },
+      start: (n, type, opts) => this.startComponent(n, type, opts ?? {}),
+      stop: (n) => this.stopComponent(n),
     };
   }
 

@@ -26,6 +26,8 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
     rules: [R([...READ, 'delete'], ['pods']), R(['create'], ['pods/binding']), R(['patch', 'update'], ['pods/status']),
       R(READ, ['nodes', 'namespaces', 'services', 'replicasets']), R(['get', 'create', 'update'], ['leases']), EVENTS],
   },
+  // The controller manager's own client (leader election, its LeaderElection events); its controllers use their own service accounts.
+  'kube-controller-manager': { user: 'system:kube-controller-manager', rules: [R(['get', 'create', 'update'], ['leases']), EVENTS] },
   'deployment-controller': {
     user: 'system:serviceaccount:kube-system:deployment-controller',
     rules: [R(['get', 'list', 'watch', 'update'], ['deployments']), R(['update'], ['deployments/status']),

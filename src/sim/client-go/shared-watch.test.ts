@@ -53,6 +53,9 @@ describe('shared watches of kube-controller-manager', () => {
     expect(watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER)).toHaveLength(0);
     c.advance(5_000);
     c.controlPlane('start', 'controller-manager');
+    // The new process leads (and starts its controllers) once the old one's Lease has gone 15 s unrenewed.
+    expect(watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER)).toHaveLength(0);
+    c.advance(20_000);
     const again = watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER);
     expect(again).toHaveLength(1);
     expect(watchSubscribers(again[0])).toHaveLength(CONTROLLER_MANAGER.length);

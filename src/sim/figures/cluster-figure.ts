@@ -227,7 +227,7 @@ const controlPlane: DemoDef = {
     : {
       actions: [{ type: 'control-plane', action: 'start' }],
       memo: {},
-      intro: 'etcd, the API server, the controller-manager and the scheduler start again. Each controller lists everything afresh before it acts, and the node-lifecycle controller gives every node a fresh grace period.',
+      intro: 'etcd, the API server, the controller-manager and the scheduler start again. The scheduler takes back the Lease it handed in as it stopped; the new controller-manager must wait until the old one\'s Lease has gone 15 s unrenewed. Each controller lists everything afresh before it acts, and the node-lifecycle controller gives every node a fresh grace period.',
       beats: [
         {
           when: (g) => g.nodes.every((n) => !n.powered || n.ready === 'True'),
@@ -247,7 +247,8 @@ export const clusterFigure: FigureDef = {
   leavesOut: [
     'One namespace and one kind of workload (a Deployment); no Services or kube-proxy traffic are drawn, though the EndpointSlice controller runs.',
     'Images are pulled from a simulated registry with fixed sizes and speeds; containers do nothing but run.',
-    'The control plane is a single instance: one API server, one etcd member, no leader election.',
+    'The control plane is a single instance: one API server, one etcd member.',
+    'The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod\'s kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.',
     'Long waits (the 50 s grace period, the 300 s toleration) are real in the model; only the playback compresses them.',
   ],
 };

@@ -152,12 +152,12 @@ const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
 
 /** What starting a part again looks like. */
 const RECOVERIES: Record<ControlPlaneComponent, DemoBeat[]> = {
-  apiserver: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw.` }],
+  apiserver: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw. A scheduler or controller-manager that could not renew its own Lease for 10 s has exited and started again: it leads once the old Lease has gone 15 s unrenewed.` }],
   etcd: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Writes are stored again: revision ${f.revision}, and every Lease renewed within the last 10 s.` }],
   scheduler: [{ when: (f) => f.pending.length === 0, text: (f) => `The new scheduler listed the pending pods and bound them: ${plural(f.pods.length, 'pod')} on nodes, none Pending.` }],
   'controller-manager': [{
     when: (f) => { const d = web(f); return !d || (webPods(f).length === d.replicas && readyPods(f).length === d.replicas); },
-    text: (f) => (web(f) ? `The controllers listed everything afresh and closed the gap: ${readyPods(f).length} of ${web(f)!.replicas} pods ready.` : 'The controllers listed everything afresh; there was nothing to catch up.'),
+    text: (f) => (web(f) ? `Once the old controller-manager's Lease had gone 15 s unrenewed the new one took it, and its controllers listed everything afresh and closed the gap: ${readyPods(f).length} of ${web(f)!.replicas} pods ready.` : 'Once the old controller-manager\'s Lease had gone 15 s unrenewed the new one took it; its controllers listed everything afresh, and there was nothing to catch up.'),
   }],
 };
 
@@ -286,6 +286,7 @@ export const hubFigure: FigureDef = {
     'RBAC is the built-in roles only: the reader cannot create Roles or RoleBindings here.',
     'Four admission plugins run (NamespaceLifecycle, ServiceAccount, Priority, DefaultTolerationSeconds); no webhooks, quotas or Pod Security admission.',
     'Validation checks the fields the simulation reads, not the whole OpenAPI schema.',
+    'The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod\'s kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.',
     'The slow API server delays watch notifications only; requests are still answered at once, and nobody times out or loses leader election.',
     'The pipeline panel shows the newest write other than Events and heartbeats (Lease renewals, node status reports), which it skips.',
   ],

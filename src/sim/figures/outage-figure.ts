@@ -73,7 +73,7 @@ const controlPlane: DemoDef = {
     return {
       actions: [{ type: 'control-plane', action: 'start' }],
       memo: { at: f.t, dead: dead.join(','), pods: live(f).filter((p) => dead.includes(p.node ?? '')).map((p) => p.name).join(',') },
-      intro: 'etcd, the API server, the controller-manager and the scheduler start again. Every controller lists what is in etcd before it acts; the node-lifecycle controller remembers nothing, so it gives every node a fresh grace period from now.',
+      intro: 'etcd, the API server, the controller-manager and the scheduler start again. The scheduler takes back the Lease it handed in; the new controller-manager waits until the old one\'s Lease has gone 15 s unrenewed, then every controller lists what is in etcd before it acts; the node-lifecycle controller remembers nothing, so it gives every node a fresh grace period from now.',
       beats: restartBeats(dead.length > 0),
     };
   },
@@ -196,6 +196,7 @@ export const outageFigure: FigureDef = {
     'There is no kube-proxy or packet in the model: the nodes\' rules are taken to be the EndpointSlices in etcd (which nothing can change during the outage), and a request succeeds when the pod at the chosen address has a running container. Real kube-proxy picks an endpoint at random; here the client takes them in turn.',
     'The client\'s latest requests are judged by the endpoints as they are now, not replayed one by one.',
     'The whole control plane stops at once and is a single instance: no second API server, no etcd quorum to lose.',
+    'The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod\'s kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.',
     'Only kubectl get pods is offered during the outage; every other kubectl command is refused the same way.',
   ],
   detail: (cluster, frame) => {

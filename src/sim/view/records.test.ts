@@ -181,8 +181,12 @@ describe('stepRecordsOf', () => {
     expect(first('CreateContainer').sentence).toBe(`The kubelet on ${node} asks containerd to create container nginx of pod ${pod}.`);
     expect(first('PATCH pods/status')).toMatchObject({ kind: 'write', from: `kubelet/${node}`, heartbeat: false });
     expect(first('PATCH pods/status').sentence).toMatch(new RegExp(`^The kubelet on ${node} reports the status of pod ${pod}; etcd stores it at revision \\d+\\.$`));
-    expect(first('PUT leases')).toMatchObject({ kind: 'write', heartbeat: true });
-    expect(first('PUT leases').sentence).toMatch(/^The kubelet on node-\d renews its Lease; etcd stores it at revision \d+\.$/);
+    const nodeLease = recs.find((r) => r.label === 'PUT leases' && r.component.startsWith('kubelet/'))!;
+    expect(nodeLease).toMatchObject({ kind: 'write', heartbeat: true });
+    expect(nodeLease.sentence).toMatch(/^The kubelet on node-\d renews its Lease; etcd stores it at revision \d+\.$/);
+    // The leader electors' renewals are heartbeats too.
+    expect(first('PUT leases', 'kube-scheduler')).toMatchObject({ kind: 'write', heartbeat: true, from: 'scheduler', to: 'kube-apiserver' });
+    expect(first('PUT leases', 'kube-controller-manager').sentence).toMatch(/^kube-controller-manager renews its leader-election Lease \(or takes it over\); etcd stores it at revision \d+\.$/);
     expect(first('MODIFIED leases')).toMatchObject({ heartbeat: true, to: 'kube-controller-manager' });
   });
 

@@ -149,9 +149,11 @@ function heartbeatOf(state: WorldState, rec: RequestRecord, t: Target): boolean 
   if (rec.kind === 'cri') return false;
   if (rec.kind === 'watch') {
     if (rec.event !== 'MODIFIED') return false;
-    if (t.resource === 'leases') return t.namespace === 'kube-node-lease';
+    if (t.resource === 'leases') return t.namespace === 'kube-node-lease' || isLeaderLease(t);
     return t.resource === 'nodes' && rec.revision !== undefined && nodeWriteIsHeartbeat(state, rec.revision);
   }
+  // A leader elector's GETs and renewals of its Lease (its creation, a takeover, is no heartbeat: it is a POST, or a PUT that changes the holder, told apart below).
+  if (isLeaderLease(t) && (rec.component === 'kube-scheduler' || rec.component === KUBE_CONTROLLER_MANAGER)) return rec.verb === 'GET' || (rec.verb === 'PUT' && !leaderChanged(state, rec.revision));
   if (!rec.component.startsWith('kubelet/')) return false;
   const node = rec.component.slice('kubelet/'.length);
   if (t.resource === 'leases' && t.namespace === 'kube-node-lease' && t.name === node) return rec.verb === 'GET' || rec.verb === 'PUT' || rec.verb === 'PATCH';
@@ -159,6 +161,18 @@ function heartbeatOf(state: WorldState, rec: RequestRecord, t: Target): boolean 
   if (rec.verb === 'GET') return true;
   if (rec.verb !== 'PATCH' || t.subresource !== 'status' || rec.code !== 200) return false;
   return rec.revision === undefined || nodeWriteIsHeartbeat(state, rec.revision);
+}
+
+/** The leader-election Leases of kube-scheduler and kube-controller-manager. */
+function isLeaderLease(t: Target): boolean {
+  return t.resource === 'leases' && t.namespace === 'kube-system' && (t.name === 'kube-scheduler' || t.name === KUBE_CONTROLLER_MANAGER);
+}
+
+/** A Lease write at `revision` changed its holder (a takeover or a release, not a renewal). */
+function leaderChanged(state: WorldState, revision: number | undefined): boolean {
+  const e = revision === undefined ? undefined : historyAt(state.store.history, revision);
+  const holder = (o: unknown) => (o as { spec?: { holderIdentity?: string } } | undefined)?.spec?.holderIdentity;
+  return !!e && holder(e.prev) !== holder(e.object);
 }
 
 /**
@@ -272,6 +286,7 @@ function kubeletNode(component: string): string | null {
 function action(rec: RequestRecord, t: Target): string {
   const own = kubeletNode(rec.component);
   const ownLease = own !== null && t.resource === 'leases' && t.name === own;
+  const leaderLease = isLeaderLease(t) && (rec.component === 'kube-scheduler' || rec.component === KUBE_CONTROLLER_MANAGER);
   const obj = thing(t);
   switch (rec.verb) {
     case 'WATCH': return `watch ${watched(t)}`;
@@ -279,6 +294,7 @@ function action(rec: RequestRecord, t: Target): string {
       if (!t.name) return `list ${selected(t)}`;
       if (t.subresource === 'log') return `read the log of ${obj}`;
       if (ownLease) return 'read its Lease';
+      if (leaderLease) return 'read the leader-election Lease';
       if (own !== null && t.resource === 'nodes' && t.name === own) return 'read its own Node object';
       return `read ${obj}`;
     case 'POST':
@@ -287,11 +303,13 @@ function action(rec: RequestRecord, t: Target): string {
       if (t.subresource === 'eviction') return `evict ${obj}`;
       if (t.resource === 'events') return `record ${obj}`;
       if (ownLease) return 'create its Lease';
+      if (leaderLease) return 'create the leader-election Lease, and so lead';
       if (own !== null && t.resource === 'nodes') return `register ${obj}`;
       return `create ${obj}`;
     case 'PUT':
     case 'PATCH':
       if (ownLease) return 'renew its Lease';
+      if (leaderLease) return 'renew the leader-election Lease (or take it over)';
       if (t.subresource === 'status') return `${own !== null ? 'report' : 'update'} the status of ${obj}`;
       if (t.subresource === 'scale') return `scale ${obj}`;
       if (t.resource === 'events') return `count another occurrence of ${obj}`;
@@ -323,7 +341,8 @@ function selected(t: Target): string {
 }
 
 function requestSentence(rec: RequestRecord, t: Target, faults: ApiFaults | undefined): string {
-  const subject = who(rec.component);
+  // kube-controller-manager's own requests (leader election) come from the process, not its controllers.
+  const subject = rec.component === KUBE_CONTROLLER_MANAGER ? 'kube-controller-manager' : who(rec.component);
   if (rec.code === 0) return `the API server refuses ${subject}: connection refused (${whyRefused(rec, faults)})`;
   const wants = action(rec, t);
   // The API server's own writes at start (namespaces, the kubernetes Service) go straight to etcd.
@@ -348,6 +367,7 @@ function requestSentence(rec: RequestRecord, t: Target, faults: ApiFaults | unde
     case 'PATCH':
       // A kubelet writing its own Lease or a status: it says so itself, it does not ask for a change.
       if (wants === 'renew its Lease') return `${subject} renews its Lease${outcome}`;
+      if (rec.verb === 'PUT' && wants.startsWith('renew the leader-election Lease')) return `${subject} renews its leader-election Lease (or takes it over)${outcome}`;
       if (own !== null && t.subresource === 'status') return `${subject} reports the status of ${thing(t)}${outcome}`;
       break;
   }
