@@ -141,7 +141,9 @@ describe('permalink', () => {
   });
 
   it('round trips a crash with the app’s last words and a kubectl logs request', () => {
-    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
     tl.advance(8_000);
     const pod = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;

@@ -5,14 +5,14 @@
 import { namespaceLifecycle, type AdmissionPlugin } from './admission.ts';
 import { IDENTITIES, type Identity } from './authn.ts';
 import { priorityAdmission, serviceAccountAdmission } from './pod-admission.ts';
-import type { KubeletClient } from './kubelet-client.ts';
+import type { KubeletClient, doPodLog } from './kubelet-client.ts';
 import type { Validator } from './validation.ts';
 import type { selfSubjectAccessReview } from './access-review.ts';
 import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
 
 /**
- * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches): they
+ * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
  * live in kubectl's lazy chunk (kubectl-extras.ts), which installs them on a cluster before
  * kubectl's first request, and a link's replay before it restores; no component, demo or story
  * sends such a request, so the figures' core never carries them.
@@ -22,6 +22,7 @@ export interface KubectlExtras {
   isDryRun: typeof isDryRun;
   dryRunRequest: typeof dryRunRequest;
   jsonPatched: typeof jsonPatched;
+  doPodLog: typeof doPodLog;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

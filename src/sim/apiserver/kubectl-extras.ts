@@ -1,9 +1,10 @@
 // kubectl's part of the API server: what only kubectl sends (dry runs, SelfSubjectAccessReviews,
-// JSON patches). It is in kubectl's lazy chunk, not the figures' core: kubectl installs it on the
+// JSON patches, pods/log). It is in kubectl's lazy chunk, not the figures' core: kubectl installs it on the
 // cluster it runs on before its first request, and a link's replay before it restores (config.ts).
 import { selfSubjectAccessReview } from './access-review.ts';
 import type { ApiServerConfig, KubectlExtras } from './config.ts';
 import { dryRunRequest, isDryRun } from './dry-run.ts';
+import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import type { Obj } from './request.ts';
 import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
@@ -37,7 +38,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched };
+export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog };
 
 /** Installs kubectl's part of the API server on one cluster's (or world's) configuration (again is a no-op). */
 export function installKubectlExtras(on: { world: { apiConfig: ApiServerConfig } } | { apiConfig: ApiServerConfig }): void {
