@@ -44,9 +44,11 @@ test.describe('the figure terminal', () => {
     await expect(fig.getByTestId('terminal')).toBeVisible();
     await run(fig, 'kubectl get nodes');
     await expect(log(fig)).toContainText(/NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION/);
-    expect(kubectl(), 'one kubectl chunk').toHaveLength(1);
+    // kubectl's chunk, and the API server's kubectl-only part it shares with the link decoder (kubectl-extras-…).
+    expect(kubectl().filter((p) => !/\/kubectl-extras-/.test(p)), 'one kubectl chunk').toHaveLength(1);
+    expect(kubectl(), 'and its part of the API server, each once').toHaveLength(2);
     await run(fig, 'kubectl get pods');
-    expect(kubectl(), 'still one').toHaveLength(1);
+    expect(kubectl(), 'still the same two').toHaveLength(2);
     expect(watch.errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
   });
@@ -167,6 +169,36 @@ test.describe('the figure terminal', () => {
     await expect(third).toHaveAttribute('data-state', /^live /);
     await expect(third).toHaveAttribute('data-step', step2!);
     await expect(third.locator('.kit-clock')).toHaveText(clock);
+  });
+
+  test('a link whose commands only kubectl sends (a JSON patch, a server dry run, an access review) reopens without kubectl itself', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const fig = await openHub(page);
+    await line(fig).focus();
+    await expect(fig.getByTestId('terminal')).toBeVisible();
+    await run(fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=1');
+    await run(fig, `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`);
+    await expect(log(fig)).toContainText('deployment.apps/web patched');
+    await run(fig, 'kubectl scale deployment web --replicas=3 --dry-run=server');
+    await run(fig, 'kubectl auth can-i list pods');
+    await expect(log(fig)).toContainText('yes');
+    const step = await fig.getAttribute('data-step');
+    const canvas = await fig.getByTestId('cluster-canvas').innerText();
+    await fig.getByRole('button', { name: 'Copy link to this step' }).click();
+    await expect(fig.getByText('Link copied.')).toBeVisible();
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    // A fresh page: the replay loads the API server's kubectl-only part with the link decoder, not kubectl.
+    const js: string[] = [];
+    page.context().on('request', (r) => { if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname); });
+    await page.goto(url);
+    const again = page.locator(HUB).first();
+    await again.scrollIntoViewIfNeeded();
+    await expect(again).toHaveAttribute('data-state', /^live /);
+    await expect(again).toHaveAttribute('data-step', step!);
+    await expect.poll(() => again.getByTestId('cluster-canvas').innerText()).toBe(canvas);
+    await expect(again.locator('.figure-live__notice')).toHaveCount(0);
+    expect(js.filter((p) => /\/kubectl-extras-[^/]*\.js$/.test(p)), 'the API server\'s kubectl part').toHaveLength(1);
+    expect(js.filter((p) => /\/kubectl-(?!extras-)[^/]*\.js$/.test(p)), 'kubectl itself').toEqual([]);
   });
 
   test('fuzzed lines, markup and control characters never break the page, the figure or the worker; the log stays text', async ({ page, watch }) => {

@@ -35,14 +35,28 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
 // admission plugins and streaming lists, the kubelet's informer and lease back-off, kubectl's watch
-// inbox (replays of terminal commands need it). The limit catches regressions from here; getting
-// back to the target means lazy chunks for what only kubectl sends (JSON patch, dry runs,
-// impersonation, access reviews) and a table-driven decoder.
-const WORKER_MAX_GZIP = 124 * KB;
+// inbox (replays of terminal commands need it). What only kubectl sends left the core for kubectl's
+// chunk (apiserver/kubectl-extras.ts: JSON patch ~1.8 KB, dry runs, access reviews, pods/log and the
+// kubelet's log handler; 122,975 → 119,749 B). The rest is the simulation every figure runs; by
+// esbuild's metafile (minified bytes per folder × the chunk's gzip ratio, about): the API server 22 KB
+// (validation 5.8 KB and decoding 2 KB of it, both run on every write, the figures' own included;
+// the decoder is a type table already), the controllers 17.5 KB, the kubelet 16 KB, the scheduler
+// 15.5 KB, xstate 12.9 KB (fixed: initialTransition/transition pull in what createActor needs),
+// node lifecycle 9.5 KB, the view (request-log sentences, frames, statecharts) 5.5 KB, the figures'
+// host, actions and server 5 KB, the world, timeline and the rest 12 KB. The limit leaves about 6 KB
+// for the features being added to the core today (preemption, QueueingHints, leader-election
+// leases, events.k8s.io, rate limits, streaming informers); getting back to the target means moving
+// code the figures run, not code only kubectl runs.
+const WORKER_MAX_GZIP = 123 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
-/** kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a reader first uses a terminal. */
-const KUBECTL_CHUNK_MAX_GZIP = 70 * KB;
+/**
+ * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
+ * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
+ * 4 KB: dry runs, access reviews, JSON patch, pods/log) moved here from the core every figure page
+ * pays for; the terminal is optional for readers.
+ */
+const KUBECTL_CHUNK_MAX_GZIP = 75 * KB;
 /** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from './cluster.ts';
+import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
 import { Timeline } from './time-travel.ts';
 import { runs } from '../test/fc.ts';
@@ -112,7 +113,10 @@ describe('permalink', () => {
   });
 
   it('round trips a JSON patch (its body a list of operations); a list body of another patch type is refused', () => {
-    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    // The test plays kubectl, so kubectl's part of the API server is installed as kubectl would.
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
     tl.advance(2_000);
     tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }], options: { patchType: 'json' } }));
@@ -126,7 +130,10 @@ describe('permalink', () => {
   });
 
   it('round trips an access review made as another user (--as, --as-group)', () => {
-    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    // The test plays kubectl, so kubectl's part of the API server is installed as kubectl would.
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
     tl.apply((c) => c.request({ verb: 'create', resource: 'selfsubjectaccessreviews', body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } }, options: { impersonate: { user: 'system:node:node-1', groups: ['system:nodes'] } } }));
     tl.advance(1_000);
     tl.seek(tl.length - 1);
@@ -135,7 +142,9 @@ describe('permalink', () => {
   });
 
   it('round trips a crash with the app’s last words and a kubectl logs request', () => {
-    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
     tl.advance(8_000);
     const pod = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;

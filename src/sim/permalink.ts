@@ -8,6 +8,10 @@ import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
+import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
+
+/** kubectl's part of the API server, for a figure that replays a link (its terminal commands). */
+export { KUBECTL_EXTRAS } from './apiserver/kubectl-extras.ts';
 
 /** A moment: enough to rebuild the cluster exactly (same seed and inputs ⇒ same bytes) and stand at `step`. */
 export interface Moment {
@@ -641,6 +645,8 @@ export function permalinkOf(tl: Timeline, scenario?: string, opts: { sizesFromSc
 export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity'] } = {}): RestoreResult {
   try {
     const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity });
+    // A link's inputs may hold terminal commands' requests, which kubectl's part of the API server serves.
+    installKubectlExtras(cluster);
     const base = cluster.world.state.inputs.length;
     const timeline = new Timeline(cluster, { maxEvents: opts.maxEvents ?? PERMALINK_LIMITS.maxEvents });
     timeline.load(m.inputs);

@@ -6,6 +6,7 @@ import { createCluster, type Cluster } from '../cluster.ts';
 import { admissionPluginNames, registerAdmissionPlugin } from './admission.ts';
 import { registerIdentity, R } from './authn.ts';
 import { newApiServerConfig } from './config.ts';
+import { installKubectlExtras } from './kubectl-extras.ts';
 import { registerValidator } from './validation.ts';
 
 const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } });
@@ -63,6 +64,9 @@ describe('one API server per cluster', () => {
   it('each API server reaches its own cluster’s kubelets', () => {
     const a = createCluster({ seed: 4 });
     const b = createCluster({ seed: 4 });
+    // pods/log is kubectl's request, served by its part of the API server.
+    installKubectlExtras(a);
+    installKubectlExtras(b);
     const name = runningPod(a);
     expect(runningPod(b)).toBe(name);
     expect(a.crash('default', name, { log: 'from a' })).toBe(true);
@@ -74,5 +78,30 @@ describe('one API server per cluster', () => {
     expect(b.request(logs)).toMatchObject({ code: 200, object: 'from b\n' });
     // A bare configuration reaches no kubelet at all.
     expect(newApiServerConfig().kubelets).toBeUndefined();
+  });
+});
+
+describe("kubectl's part of the API server (a lazy chunk's)", () => {
+  const review = { verb: 'create', resource: 'selfsubjectaccessreviews', body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods' } } } } as const;
+  const jsonPatch = { verb: 'patch', resource: 'namespaces', name: 'default', body: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }], options: { patchType: 'json' } } as const;
+  const dryRun = { verb: 'create', resource: 'pods', namespace: 'default', body: pod('p'), options: { dryRun: true } } as const;
+  const log = { verb: 'get', resource: 'pods', namespace: 'default', name: 'p', subresource: 'log' } as const;
+
+  it('a cluster kubectl has not reached refuses kubectl-only requests loudly, and serves everything else', () => {
+    const c = createCluster({ seed: 1, nodes: 1 });
+    for (const req of [review, jsonPatch, dryRun, log]) expect(() => c.request(req)).toThrow(/kubectl's part of the API server/);
+    // A dry-run read is a read: it needs nothing of kubectl's.
+    expect(c.request({ verb: 'get', resource: 'namespaces', name: 'default', options: { dryRun: true } }).ok).toBe(true);
+  });
+
+  it('once installed (kubectl does it before its first request) on one cluster, that cluster serves them and another does not', () => {
+    const a = createCluster({ seed: 1, nodes: 1 });
+    const b = createCluster({ seed: 1, nodes: 1 });
+    installKubectlExtras(a);
+    expect(a.request(review)).toMatchObject({ ok: true, code: 201 });
+    expect(a.request(jsonPatch)).toMatchObject({ ok: true, code: 200 });
+    expect(a.request(dryRun)).toMatchObject({ ok: true, code: 201 });
+    expect(a.request(log)).toMatchObject({ ok: false, code: 404 });
+    expect(() => b.request(review)).toThrow(/kubectl's part/);
   });
 });

@@ -5,8 +5,25 @@
 import { namespaceLifecycle, type AdmissionPlugin } from './admission.ts';
 import { IDENTITIES, type Identity } from './authn.ts';
 import { priorityAdmission, serviceAccountAdmission } from './pod-admission.ts';
-import type { KubeletClient } from './kubelet-client.ts';
+import type { KubeletClient, doPodLog } from './kubelet-client.ts';
 import type { Validator } from './validation.ts';
+import type { selfSubjectAccessReview } from './access-review.ts';
+import type { dryRunRequest, isDryRun } from './dry-run.ts';
+import type { jsonPatched } from './kubectl-extras.ts';
+
+/**
+ * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
+ * live in kubectl's lazy chunk (kubectl-extras.ts), which installs them on a cluster before
+ * kubectl's first request, and a link's replay before it restores; no component, demo or story
+ * sends such a request, so the figures' core never carries them.
+ */
+export interface KubectlExtras {
+  selfSubjectAccessReview: typeof selfSubjectAccessReview;
+  isDryRun: typeof isDryRun;
+  dryRunRequest: typeof dryRunRequest;
+  jsonPatched: typeof jsonPatched;
+  doPodLog: typeof doPodLog;
+}
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */
 export interface ApiServerConfig {
@@ -20,9 +37,17 @@ export interface ApiServerConfig {
   kubelets?: KubeletClient;
   /** Serve status patches through the shortcut (tests switch it off to compare it with the general update path). */
   statusPatchShortcut: boolean;
+  /** kubectl's part of the API server, once installed (see KubectlExtras). */
+  kubectlExtras?: KubectlExtras;
 }
 
 /** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
   return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true };
+}
+
+/** kubectl's part of this API server; a request that needs it before it is installed is a bug of the caller (only kubectl sends one). */
+export function kubectlExtras(config: ApiServerConfig): KubectlExtras {
+  if (!config.kubectlExtras) throw new Error('this request needs kubectl\'s part of the API server (apiserver/kubectl-extras.ts), installed before kubectl\'s first request');
+  return config.kubectlExtras;
 }

@@ -1,6 +1,5 @@
 // GET and LIST, with the shared informer factory's one LIST per process.
-import type { ApiServerConfig } from './config.ts';
-import { doPodLog } from './kubelet-client.ts';
+import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import type { ApiRequest, ApiResult, Obj, ObjectList } from './request.ts';
 import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
@@ -12,7 +11,7 @@ import { notFound } from './status.ts';
 import { type StoreState, storeGet, storeList } from './store.ts';
 
 export function doGet(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
-  if (req.resource === 'pods' && req.subresource === 'log') return doPodLog(h, config, component, req);
+  if (req.resource === 'pods' && req.subresource === 'log') return kubectlExtras(config).doPodLog(h, config, component, req);
   const o = storeGet(h.store, req.resource, keyOf(req));
   if (!o) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   logRequest(h, component, req, 200);

@@ -1,12 +1,10 @@
 // The request pipeline: connection, authentication, authorization, then the verb's handler
 // (admission, validation and storage happen there).
-import { selfSubjectAccessReview } from './access-review.ts';
 import { type Identity, authenticate } from './authn.ts';
-import type { ApiServerConfig } from './config.ts';
+import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import { doBinding } from './binding.ts';
 import { doCreate } from './create.ts';
 import { doDelete } from './delete.ts';
-import { dryRunRequest, isDryRun } from './dry-run.ts';
 import { doGet, doList } from './get.ts';
 import { impersonate } from './impersonation.ts';
 import { authorize } from './rbac.ts';
@@ -22,8 +20,11 @@ import { openWatch } from './watch.ts';
 /** Serve one request for `component`: the whole pipeline, logged. */
 export function handleRequest(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
   if (req.verb === 'watch') return openWatch(h, config, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
-  if (req.resource === 'selfsubjectaccessreviews') return selfSubjectAccessReview(h, config, component, req, identity);
-  if (isDryRun(h, req)) return dryRunRequest(h, req, (scratch) => handleRequest(scratch, config, component, req, identity));
+  if (req.resource === 'selfsubjectaccessreviews') return kubectlExtras(config).selfSubjectAccessReview(h, config, component, req, identity);
+  if (req.options?.dryRun && req.verb !== 'get' && req.verb !== 'list') {
+    const x = kubectlExtras(config);
+    if (x.isDryRun(h, req)) return x.dryRunRequest(h, req, (scratch) => handleRequest(scratch, config, component, req, identity));
+  }
   const f = h.apiServer.faults;
   if (f.apiServerDown) {
     const msg = component === 'kubectl' ? KUBECTL_CONNECTION_REFUSED

@@ -1,4 +1,6 @@
 // The API server's connection to a node's kubelet (port 10250) and the pods/log subresource it serves.
+import { containerLogs } from '../kubelet/container-logs.ts';
+import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { ApiServerConfig } from './config.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { keyOf } from './resources.ts';
@@ -13,8 +15,8 @@ export interface KubeletConnection {
   ip: string;
   /** Whether a connection to it gets through (a powered-off or cut-off node does not answer). */
   reachable: boolean;
-  /** GET /containerLogs/…: the container's output, or the kubelet's refusal (validateContainerLogStatus). */
-  containerLogs(namespace: string, pod: string, container: string, previous: boolean): { ok: true; text: string } | { ok: false; message: string };
+  /** The kubelet behind the port, whose handlers answer (GET /containerLogs/… is kubelet/container-logs.ts). */
+  kubelet: KubeletState;
 }
 
 /** How an API server reaches the kubelet of a node (its cluster's wiring; undefined: no such kubelet). */
@@ -41,7 +43,7 @@ export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string,
     const url = `https://${conn?.ip ?? node}:10250/containerLogs/${req.namespace}/${name}/${container}`;
     return fail(h, component, req, statusError(500, '', `Get "${url}": dial tcp ${conn?.ip ?? node}:10250: connect: no route to host`), 'storage');
   }
-  const r = conn.containerLogs(req.namespace ?? 'default', name, container, !!req.options?.previous);
+  const r = containerLogs(conn.kubelet, req.namespace ?? 'default', name, container, !!req.options?.previous);
   if (!r.ok) return fail(h, component, req, statusError(400, 'BadRequest', r.message), 'storage');
   logRequest(h, component, req, 200, { node });
   return { ok: true, code: 200, object: r.text };

@@ -1,13 +1,13 @@
 // PUT and PATCH: the update path (status vs main resource, generation, no-op writes) and the
 // status-patch shortcut.
 import { deepEqual } from '../names.ts';
-import type { ApiServerConfig } from './config.ts';
+import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import { admitAndValidate } from './admission.ts';
 import { decodeBody } from './decode.ts';
 import type { Identity } from './authn.ts';
 import { shouldDeleteDuringUpdate } from './delete.ts';
 import { leaseEventKey } from './event-leases.ts';
-import { hasNaNValue, jsonPatched, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from './patch.ts';
+import { hasNaNValue, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from './patch.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
@@ -42,7 +42,7 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
     if (req.verb === 'patch' && req.options?.patchType === 'json') {
       // The registry's update applies the patch to the object it read (inside GuaranteedUpdate), so
       // a refused JSON patch is logged at the storage stage.
-      const r = jsonPatched(sub === 'scale' ? toScale(req.resource, cur) : cur, req.body);
+      const r = kubectlExtras(config).jsonPatched(sub === 'scale' ? toScale(req.resource, cur) : cur, req.body);
       if ('status' in r) return fail(h, component, req, r.status, 'storage');
       patched = r.object;
     }

@@ -10,6 +10,7 @@ import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { Input } from '../world.ts';
+import type { KubectlExtras } from '../apiserver/config.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
@@ -52,10 +53,12 @@ export class FigureHost {
    * link's inputs and step, already validated), replays that run to its step instead. A moment whose
    * inputs are the story's stands in the story; any other is the reader's own run.
    */
-  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number } }) {
+  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; kubectlExtras?: KubectlExtras }) {
     this.def = def;
     this.story = story;
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
+    // A link's moment may replay terminal commands: kubectl's part of the API server serves them.
+    if (moment?.kubectlExtras) this.cluster.world.apiConfig.kubectlExtras = moment.kubectlExtras;
     this.timeline = new Timeline(this.cluster);
     this.storySteps = story.beats.map((b) => b.step);
     this.loadStory();

@@ -87,7 +87,8 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     if (req.op !== 'open' || typeof req.link !== 'string') return serve(req);
     const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
     if (!def) return serve(req);
-    const { decodeMoment, restoreMoment } = await import('../permalink.ts');
+    // kubectl's part of the API server comes with the decoder: a link may replay terminal commands.
+    const { decodeMoment, restoreMoment, KUBECTL_EXTRAS } = await import('../permalink.ts');
     let notice: string | undefined;
     let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number } } | undefined;
     const d = decodeMoment(req.link);
@@ -102,7 +103,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     const reply = serve({ ...req, link: undefined });
     if (!reply.ok) return reply;
     if (moment) {
-      const host = new FigureHost(def, req.story, moment);
+      const host = new FigureHost(def, req.story, { ...moment, kubectlExtras: KUBECTL_EXTRAS });
       hosts.set(req.instance, host);
       return { ...reply, view: { ...host.view(), ...(notice ? { notice } : {}) } };
     }

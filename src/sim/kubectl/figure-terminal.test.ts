@@ -104,6 +104,24 @@ describe('the figure terminal', () => {
     expect(again.cluster.world.hash()).toBe(host.cluster.world.hash());
   });
 
+  it('a link whose commands only kubectl sends (JSON patch, server dry run, access review, logs) opens on a server that never loaded kubectl', async () => {
+    const serve = createFigureServer(FIGURES);
+    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    for (const line of ['kubectl create deployment web --image=nginx:1.27 --replicas=1', `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`,
+      'kubectl scale deployment web --replicas=3 --dry-run=server', 'kubectl auth can-i list pods', 'sim settle', 'kubectl logs deployment/web']) {
+      const r = await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line });
+      expect(r.ok && r.view?.terminal?.exitCode, line).toBe(0);
+    }
+    serve({ id: 3, instance: 'a', op: 'step' });
+    const made = await serve.link({ id: 4, instance: 'a', op: 'permalink' });
+    const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
+    expect(value).not.toBe('');
+    // Another figure server (another page): kubectl never ran there; the replay brings kubectl's part of the API server.
+    const restored = await createFigureServer(FIGURES).restore({ id: 5, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
+    expect(restored.ok && restored.view?.notice).toBeFalsy();
+    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(made.ok && made.view && { step: made.view.step, frame: made.view.frame });
+  });
+
   it('gives a link that opens on the same frame, and refuses one with its reason when it could not', async () => {
     const serve = createFigureServer(FIGURES);
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });

@@ -1,6 +1,7 @@
 // The root command (pkg/cmd/cmd.go): global flags before the command, the command table, the real
 // commands this simulator leaves out, and runKubectl, the entry every caller uses.
 import type { SimCluster } from '../../cluster-types.ts';
+import { installKubectlExtras } from '../../apiserver/kubectl-extras.ts';
 import { TokenizeError, tokenize } from '../tokenize.ts';
 import { cmdAnnotate } from './annotate.ts';
 import { cmdApiResources, cmdApiVersions } from './apiresources.ts';
@@ -94,6 +95,8 @@ function unknownCommand(cmd: string): string {
 
 /** Run one kubectl command line against the cluster (the `kubectl` word is optional). */
 export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?: string, host: KubectlHost = {}): KubectlResult {
+  // What only kubectl sends (dry runs, access reviews, JSON patches) is served by code that lives with kubectl.
+  installKubectlExtras(cluster);
   const r = new Run(cluster, stdin, host);
   try {
     let args: string[];

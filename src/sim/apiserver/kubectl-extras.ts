@@ -1,0 +1,52 @@
+// kubectl's part of the API server: what only kubectl sends (dry runs, SelfSubjectAccessReviews,
+// JSON patches, pods/log). It is in kubectl's lazy chunk, not the figures' core: kubectl installs it on the
+// cluster it runs on before its first request, and a link's replay before it restores (config.ts).
+import { selfSubjectAccessReview } from './access-review.ts';
+import type { ApiServerConfig, KubectlExtras } from './config.ts';
+import { dryRunRequest, isDryRun } from './dry-run.ts';
+import { doPodLog } from './kubelet-client.ts';
+import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
+import type { Obj } from './request.ts';
+import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
+
+/**
+ * jsonPatcher.applyJSPatch on the object as it is stored: a body that is not a list of operations
+ * is a 400, more than 10,000 operations a 413, and an operation that does not apply a 422 built by
+ * NewGenericServerResponse, whose message is fixed: json-patch's own error text is not sent.
+ */
+export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status: Status } {
+  const d = decodeJSONPatch(body);
+  if (!d.ok) return { status: statusError(400, 'BadRequest', d.message) };
+  if (d.ops.length > MAX_JSON_PATCH_OPERATIONS) {
+    return { status: statusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${d.ops.length}`) };
+  }
+  const r = applyJSONPatch(cur, d.ops);
+  if (!r.ok) return { status: statusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}) };
+  const o = r.doc as Obj;
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) {
+    // The patched document no longer decodes into the kind (a `replace` of "" with an array):
+    // NewInvalid(GroupKind{}, "", patch: Invalid value: <the document>). The decoder's text is
+    // SimpleMetaFactory.Interpret's as remembered, not confirmed in the source.
+    const e: FieldError = { type: 'Invalid', field: 'patch', value: JSON.stringify(o), detail: `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }` };
+    return { status: statusError(422, 'Invalid', ` "" is invalid: ${formatFieldError(e)}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message: formatFieldError(e).slice('patch: '.length), field: 'patch' }] }) };
+  }
+  if (!o.metadata || typeof o.metadata !== 'object' || Array.isArray(o.metadata)) o.metadata = {};
+  // The document is decoded into the request's kind: a removed kind or apiVersion is filled in from
+  // it. (A changed one fails that decoding in Kubernetes; here the stored kind is simply kept.)
+  if (o.kind !== cur.kind || o.apiVersion !== cur.apiVersion) { o.kind = cur.kind; o.apiVersion = cur.apiVersion; }
+  return { object: o };
+}
+
+/** The handlers kubectl's requests need, as one API server takes them. */
+export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog };
+
+/** Installs kubectl's part of the API server on one cluster's (or world's) configuration (again is a no-op). */
+export function installKubectlExtras(on: { world: { apiConfig: ApiServerConfig } } | { apiConfig: ApiServerConfig }): void {
+  withKubectlExtras('world' in on ? on.world.apiConfig : on.apiConfig);
+}
+
+/** Installs kubectl's part of the API server on one configuration (again is a no-op); returns it. */
+export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
+  config.kubectlExtras = KUBECTL_EXTRAS;
+  return config;
+}
