@@ -33,6 +33,8 @@ export interface ApiServerState {
    * not on when each client's watch happened to fire.
    */
   nameRng: RngState;
+  /** The generator of the token volumes' names (kube-api-access-xxxxx): its own, so pod names do not move with it. */
+  volumeNameRng: RngState;
   /** NodePorts handed out or asked for (absent until the first NodePort Service). */
   allocatedNodePorts?: Record<string, string>;
   faults: ApiFaults;
@@ -57,7 +59,7 @@ export interface ApiHost {
 /** Fresh API server state. */
 export function createApiServerState(latencyMs = 1, seed = 1): ApiServerState {
   return {
-    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {}, nameRng: createRng(seed ^ 0x6e616d65),
+    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {}, nameRng: createRng(seed ^ 0x6e616d65), volumeNameRng: createRng(seed ^ 0x766f6c75),
     faults: { apiServerDown: false, etcdDown: false, etcdFull: false, addedLatencyMs: 0 },
     disabledAdmission: [],
   };

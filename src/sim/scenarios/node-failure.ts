@@ -105,8 +105,8 @@ export const nodeNotReadyEvent: Scenario = {
   expect: [
     ['kubectl get events --field-selector reason=NodeNotReady -o wide', lines(
       'LAST SEEN   TYPE      REASON         OBJECT                    SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME',
-      '15s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   15s          1       node-1.18867263653fb0e3',
-      '15s         Warning   NodeNotReady   pod/web-c68c68797-vc5xc               node-controller   Node is not ready                         15s          1       web-c68c68797-vc5xc.18867263653fb0e4',
+      '15s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   15s          1       node-1.188672636b3591e3',
+      '15s         Warning   NodeNotReady   pod/web-c68c68797-vc5xc               node-controller   Node is not ready                         15s          1       web-c68c68797-vc5xc.188672636b3591e4',
     )],
   ],
 };
