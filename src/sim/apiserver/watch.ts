@@ -109,8 +109,10 @@ function watchQuery(opts: WatchOptions): string {
 export function openWatch(h: ApiHost, config: ApiServerConfig, component: string, resource: string, opts: WatchOptions = {}, identity = component): ApiResult<{ watchId: string; resourceVersion: string }> {
   const req: ApiRequest = { verb: 'watch', resource, namespace: opts.namespace, options: { ...opts } };
   const f = h.apiServer.faults;
+  // A process's informers are its shared informer factory's (kube-controller-manager's): the watch is
+  // the process's request, as the audit log names it, whichever controller asked first.
   const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
-    t: h.now, component, kind: 'request', verb: 'WATCH',
+    t: h.now, component: h.components[component]?.process ?? component, kind: 'request', verb: 'WATCH',
     path: resourcePath(resource, opts.namespace) + watchQuery(opts),
     code, stage, message,
   });
