@@ -225,8 +225,8 @@ function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<
  * sendInitialEvents=true streams the current state; its initial-events-end BOOKMARK replaces the cache
  * (firing handlers for the differences, as a LIST's Replace does) and the same watch carries on.
  */
-export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T> = {}): boolean {
-  void h; // (the handlers run when the stream's bookmark arrives)
+export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, _handlers: EventHandlers<T> = {}): boolean {
+  // (The handlers run when the stream's bookmark reaches informerHandle.)
   const w = ctx.watch(inf.resource, {
     namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector,
     sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true,
@@ -312,13 +312,14 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
       key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
       lastNotified = obj; lastNotifiedResource = inf.resource; lastNotifiedKey = key;
     }
-    inf.resourceVersion = revisionString(n.revision);
-    // A streaming list's events fill the temporary store; the cache and handlers wait for its bookmark.
+    // A streaming list's events fill the temporary store; the cache, the handlers and the resume
+    // point (its objects' revisions are not in order) wait for its bookmark.
     if (inf.initial) {
       if (n.eventType === 'DELETED') delete inf.initial[key];
       else inf.initial[key] = obj;
       return true;
     }
+    inf.resourceVersion = revisionString(n.revision);
     const old = inf.items[key];
     if (n.eventType === 'DELETED') {
       delete inf.items[key];
