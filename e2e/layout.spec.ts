@@ -163,10 +163,10 @@ test.describe('headings and code', () => {
     // A terminal session: "$ " lines are commands (drawn with a prompt), the rest is output.
     const session = page.locator('.code--session').filter({ hasText: 'force deleted' });
     await expect(session.locator('.code__label')).toHaveText('Terminal');
-    await expect(session.locator('.cmd')).toHaveText(['kubectl delete pod web-c68c68797-7gn7h --grace-period=0 --force']);
+    await expect(session.locator('.cmd')).toHaveText(['kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force']);
     expect(await session.locator('.cmd').evaluate((el) => getComputedStyle(el, '::before').content)).toContain('$');
     await session.getByRole('button', { name: 'Copy the commands' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('kubectl delete pod web-c68c68797-7gn7h --grace-period=0 --force');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force');
     await page.goto(`${BASE}/reconcile-loop/`);
     const command = page.locator('.code--command').first();
     await expect(command.locator('.code__label')).toHaveText('Command');

@@ -77,7 +77,12 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
 
 /**
  * The pinned results (update deliberately, with the reason in the change).
- * Last changed: kube-scheduler and kube-controller-manager hold their leader-election Leases in
+ * Last changed, three changes merged: (1) the scheduling queue keeps QueueingHints' in-flight
+ * events (its state is hashed); (2) informers start with a streaming list (one WATCH with sendInitialEvents, no LIST;
+ * handlers and WaitForCacheSync wait for the initial-events-end bookmark, polled every 100 ms), and
+ * generated names come from the API server's own stream (pod names no longer move with watch
+ * jitter; every name and most placements change once); pods carry the projected token volume:
+ * fewer request records, more watch records, every hash; (3) kube-scheduler and kube-controller-manager hold their leader-election Leases in
  * kube-system (GET, POST and a PUT at start, a PUT each every 2 s: one revision a second), and a
  * restarted controller-manager leads, so starts its controllers, only once the old one's Lease has
  * gone 15 s unrenewed (fewer watch records in the control-plane run). Their uids come from the
@@ -116,14 +121,14 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
  * pod revisions (set image: 3 ms later, names placed differently); the others keep their facts.
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"16af35bd","facts":{"now":7013,"steps":134,"revision":98,"log":227,"kinds":{"request":154,"watch":58,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
-  "set image, roll out": {"hash":"f323208f","facts":{"now":29014,"steps":506,"revision":226,"log":553,"kinds":{"request":297,"watch":217,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-5dxd2@node-2","web-5bc8cfccdd-b796c@node-3","web-5bc8cfccdd-jbzzd@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"51e268f6","facts":{"now":428011,"steps":2366,"revision":683,"log":1129,"kinds":{"request":835,"watch":256,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-4lgks@node-1","web-cd6dd8cd5-4pv6t@node-3","web-cd6dd8cd5-7gn7h@node-2","web-cd6dd8cd5-bsxlx@node-1","web-cd6dd8cd5-dhx8v@node-3","web-cd6dd8cd5-q8xkt@node-3","web-cd6dd8cd5-qhm59@node-1","web-cd6dd8cd5-sqd8p@node-2"]}},
-  "control plane stop 3 min, start": {"hash":"f1564164","facts":{"now":207417,"steps":1020,"revision":130,"log":750,"kinds":{"request":662,"watch":73,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
-  "crash loop": {"hash":"a0aa9912","facts":{"now":472010,"steps":3110,"revision":735,"log":1064,"kinds":{"request":795,"watch":249,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-bsxlx@node-3"]}},
-  "demo: web ×3, 10 minutes": {"hash":"9171fce8","facts":{"now":600000,"steps":3810,"revision":872,"log":1193,"kinds":{"request":928,"watch":250,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-7gn7h@node-1","web-cd6dd8cd5-bsxlx@node-2","web-cd6dd8cd5-sqd8p@node-3"]}},
-  "image missing, then available": {"hash":"a6283582","facts":{"now":210000,"steps":1449,"revision":403,"log":647,"kinds":{"request":464,"watch":146,"cri":37},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-bsxlx@node-3","web-767b98b5f-sqd8p@node-2"]}},
-  "120 nodes, 600 pods": {"hash":"c1ab88a9","facts":{"now":31000,"steps":17566,"revision":8044,"log":22767,"kinds":{"request":10599,"watch":9168,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-25lsz@node-47","app-0-d6d764cd5-25mcg@node-23","app-0-d6d764cd5-2bwzw@node-40","app-0-d6d764cd5-2cnb8@node-71","app-0-d6d764cd5-2dclk@node-75","app-0-d6d764cd5-2pzwt@node-57","app-0-d6d764cd5-2q7xb@node-74","app-0-d6d764cd5-2ql7j@node-85"]}},
+  "create web ×3, settle": {"hash":"158800af","facts":{"now":7013,"steps":162,"revision":96,"log":234,"kinds":{"request":133,"watch":86,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "set image, roll out": {"hash":"0bfc3d40","facts":{"now":29012,"steps":537,"revision":224,"log":565,"kinds":{"request":281,"watch":245,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
+  "node-2 stop, 7 minutes": {"hash":"4afe0d5c","facts":{"now":428010,"steps":2396,"revision":682,"log":1141,"kinds":{"request":818,"watch":285,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "control plane stop 3 min, start": {"hash":"e3e44c32","facts":{"now":207417,"steps":1081,"revision":128,"log":777,"kinds":{"request":630,"watch":132,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "crash loop": {"hash":"2d6b5c90","facts":{"now":472012,"steps":3143,"revision":735,"log":1078,"kinds":{"request":778,"watch":280,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
+  "demo: web ×3, 10 minutes": {"hash":"a13222c3","facts":{"now":600000,"steps":3837,"revision":870,"log":1200,"kinds":{"request":907,"watch":278,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "image missing, then available": {"hash":"24d4f093","facts":{"now":210000,"steps":1482,"revision":403,"log":664,"kinds":{"request":449,"watch":177,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
+  "120 nodes, 600 pods": {"hash":"53e664a5","facts":{"now":31000,"steps":18275,"revision":8037,"log":23221,"kinds":{"request":10331,"watch":9890,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-35","app-0-d6d764cd5-249jj@node-13","app-0-d6d764cd5-26vhn@node-55","app-0-d6d764cd5-2bqbx@node-87","app-0-d6d764cd5-2fm87@node-109","app-0-d6d764cd5-2fsx4@node-104","app-0-d6d764cd5-2jhvr@node-110","app-0-d6d764cd5-2jjsd@node-20"]}},
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {

@@ -186,7 +186,7 @@ export function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerCo
   const seed = opts.seed ?? 1;
   const w: WorldState = {
     seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
-    apiServer: createApiServerState(opts.apiLatencyMs ?? 1), log: [], components: {}, inputs: [],
+    apiServer: createApiServerState(opts.apiLatencyMs ?? 1, seed), log: [], components: {}, inputs: [],
   };
   const limit = opts.logLimit ?? DEFAULT_LOG_LIMIT;
   if (limit > 0) w.logLimit = limit;

@@ -26,7 +26,7 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
   if (!meta.name && meta.generateName) {
     // GenerateName retries on a clash, as the registry does since 1.28.
     for (let i = 0; i < 8; i++) {
-      meta.name = generateName(h.rng, meta.generateName);
+      meta.name = generateName(h.apiServer.nameRng, meta.generateName);
       const k = storeKey(req.resource, meta.namespace, meta.name);
       if (!storeGet(h.store, req.resource, k)) { freeKey = k; break; }
     }

@@ -31,7 +31,7 @@ export function dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiH
     queue: { heap: [], nextSeq: h.queue.nextSeq, pending: 0 },
     store: { ...s, objects, createRevision: Object.assign(Object.create(null), s.createRevision), history: [...s.history] },
     apiServer: {
-      ...h.apiServer, watchers: {}, watchIndex: {}, allocatedIPs: { ...h.apiServer.allocatedIPs },
+      ...h.apiServer, watchers: {}, watchIndex: {}, allocatedIPs: { ...h.apiServer.allocatedIPs }, nameRng: [...h.apiServer.nameRng] as RngState, volumeNameRng: [...h.apiServer.volumeNameRng] as RngState,
       allocatedNodePorts: h.apiServer.allocatedNodePorts && { ...h.apiServer.allocatedNodePorts },
       eventLeases: h.apiServer.eventLeases && structuredClone(h.apiServer.eventLeases),
     },

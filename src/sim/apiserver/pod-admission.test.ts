@@ -35,6 +35,44 @@ describe('what the API server adds to a pod', () => {
     expect(!b.ok && b.status.message).toBe('pods "b" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name');
   });
 
+  it('mounts the projected token volume kube-api-access-xxxxx in every container, read-only, as ServiceAccount admission does', () => {
+    const w = testWorld();
+    const body = withSpec(pod('p'), { initContainers: [{ name: 'init', image: 'busybox' }] });
+    const p = (create(w, body) as { object: Obj }).object;
+    const [vol] = p.spec.volumes;
+    expect(vol.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(vol.projected).toEqual({
+      sources: [
+        { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      ],
+      defaultMode: 420,
+    });
+    const mount = { name: vol.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
+    expect(p.spec.containers[0].volumeMounts).toEqual([mount]);
+    expect(p.spec.initContainers[0].volumeMounts).toEqual([mount]);
+  });
+
+  it('no token volume with automountServiceAccountToken false, nor a mount where a container mounts the path itself', () => {
+    const w = testWorld();
+    const off = (create(w, withSpec(pod('off'), { automountServiceAccountToken: false })) as { object: Obj }).object;
+    expect(off.spec.volumes).toBeUndefined();
+    const own = { name: 'mine', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
+    const body = withSpec(pod('own'), { containers: [{ name: 'app', image: 'nginx', volumeMounts: [own] }], volumes: [{ name: 'mine', emptyDir: {} }] });
+    const p = (create(w, body) as { object: Obj }).object;
+    expect(p.spec.containers[0].volumeMounts).toEqual([own]);
+    expect(p.spec.volumes).toEqual([{ name: 'mine', emptyDir: {} }]);
+  });
+
+  it('the volume names come from a stream of their own: generated pod names are the same with or without them', () => {
+    const names = (automount: boolean) => {
+      const w = testWorld();
+      return [1, 2, 3].map(() => ((create(w, { ...withSpec(pod('x'), { automountServiceAccountToken: automount }), metadata: { generateName: 'web-' } }) as { object: Obj }).object.metadata.name));
+    };
+    expect(names(true)).toEqual(names(false));
+  });
+
   it('a mirror pod gets no service account', () => {
     const w = testWorld();
     const body = { ...pod('m'), metadata: { name: 'm', annotations: { 'kubernetes.io/config.mirror': 'm' } } };

@@ -1,8 +1,10 @@
 // The two admission plugins every kube-apiserver runs on pods besides NamespaceLifecycle and
 // DefaultTolerationSeconds: ServiceAccount (plugin/pkg/admission/serviceaccount) and Priority
 // (plugin/pkg/admission/priority). They run in the order of the API server's plugin list.
+import { generateName } from '../names.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import type { Obj } from './request.ts';
+import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
 import type { KObject } from './store.ts';
 
@@ -14,17 +16,55 @@ function isMirrorPod(pod: Obj): boolean {
   return pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
 }
 
+/** serviceaccount.ServiceAccountVolumeName: the token volume's name prefix. */
+export const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
+/** serviceaccount.DefaultAPITokenMountPath. */
+export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** TokenVolumeSource: the bound token (3607 s, WarnOnlyBoundTokenExpirationSeconds), the cluster CA and the namespace. */
+function tokenVolumeSource(): Obj {
+  return {
+    sources: [
+      { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+    ],
+    defaultMode: 420,
+  };
+}
+
+/**
+ * mountServiceAccountToken: every container (init containers first) that mounts nothing at the
+ * token path gets the token volume there, read-only; the volume is added once, named
+ * kube-api-access-<5 random chars> unless the pod has one already.
+ */
+function mountServiceAccountToken(h: ApiHost, spec: Obj): void {
+  const volumes: Obj[] = spec.volumes ?? [];
+  const existing = volumes.find((v) => typeof v.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_NAME + '-'));
+  // The suffix comes from a stream of its own, drawn even when no container needs the volume, as Go does.
+  const name: string = existing?.name ?? generateName(h.apiServer.volumeNameRng, SERVICE_ACCOUNT_VOLUME_NAME + '-');
+  const mount = { name, readOnly: true, mountPath: DEFAULT_API_TOKEN_MOUNT_PATH };
+  let needed = false;
+  const withMount = (cs: Obj[] | undefined): Obj[] | undefined => cs?.map((c) => {
+    if ((c.volumeMounts ?? []).some((m: Obj) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) return c;
+    needed = true;
+    return { ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] };
+  });
+  if (spec.initContainers) spec.initContainers = withMount(spec.initContainers);
+  if (spec.containers) spec.containers = withMount(spec.containers);
+  if (!existing && needed) spec.volumes = [...volumes, { name, projected: tokenVolumeSource() }];
+}
+
 /**
  * ServiceAccount admission (CREATE of a pod, mirror pods excepted): the pod runs as `default` unless
- * it names an account. Two parts are left out: the simulator has no ServiceAccount objects, so the
- * account is not looked up (a real API server refuses a pod whose account does not exist yet); and
- * the projected token volume (kube-api-access-xxxxx) is not mounted, since its name would be one
- * more rng draw per pod, moving every generated name the chapters quote, for a volume no simulated
- * kubelet mounts (oracle/differences.json lists it).
+ * it names an account, and unless automountServiceAccountToken is false it gets the projected token
+ * volume (kube-api-access-xxxxx) mounted in every container. The simulator has no ServiceAccount
+ * objects, so the account is not looked up (a real API server refuses a pod whose account does not
+ * exist yet) and only the pod's own automountServiceAccountToken is read.
  */
 export const serviceAccountAdmission: AdmissionPlugin = {
   name: 'ServiceAccount',
-  admit(a: AdmissionAttributes) {
+  admit(a: AdmissionAttributes, h) {
     if (a.resource !== 'pods' || a.subresource || a.operation !== 'CREATE' || !a.object) return undefined;
     const pod = a.object as Obj;
     if (isMirrorPod(pod)) return undefined;
@@ -33,6 +73,7 @@ export const serviceAccountAdmission: AdmissionPlugin = {
     spec.serviceAccountName = account;
     // The v1 conversion writes the deprecated field from the new one on every read.
     spec.serviceAccount = account;
+    if (spec.automountServiceAccountToken !== false) mountServiceAccountToken(h, spec);
     return { ...pod, spec } as KObject;
   },
 };

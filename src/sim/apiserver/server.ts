@@ -1,6 +1,6 @@
 // The API server's plain-data state, the slice of the world it touches, and its compaction tick.
 import type { EventQueue } from '../clock.ts';
-import type { RngState } from '../rng.ts';
+import { createRng, type RngState } from '../rng.ts';
 import type { EventLeases } from './event-ttl.ts';
 import type { RequestLog } from './request-log.ts';
 import { type StoreState, storeCompact } from './store.ts';
@@ -27,6 +27,14 @@ export interface ApiServerState {
   /** Revision seen at the previous compaction tick: what the next tick compacts to. */
   compactCandidate: number;
   allocatedIPs: Record<string, string>;
+  /**
+   * The generator of generated names (generateName suffixes, the token volume's name): a stream of
+   * its own, so that, as in a real cluster, a pod's name depends on the names made before it and
+   * not on when each client's watch happened to fire.
+   */
+  nameRng: RngState;
+  /** The generator of the token volumes' names (kube-api-access-xxxxx): its own, so pod names do not move with it. */
+  volumeNameRng: RngState;
   /** NodePorts handed out or asked for (absent until the first NodePort Service). */
   allocatedNodePorts?: Record<string, string>;
   faults: ApiFaults;
@@ -49,9 +57,9 @@ export interface ApiHost {
 }
 
 /** Fresh API server state. */
-export function createApiServerState(latencyMs = 1): ApiServerState {
+export function createApiServerState(latencyMs = 1, seed = 1): ApiServerState {
   return {
-    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {},
+    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {}, nameRng: createRng(seed ^ 0x6e616d65), volumeNameRng: createRng(seed ^ 0x766f6c75),
     faults: { apiServerDown: false, etcdDown: false, etcdFull: false, addedLatencyMs: 0 },
     disabledAdmission: [],
   };

@@ -109,8 +109,10 @@ function watchQuery(opts: WatchOptions): string {
 export function openWatch(h: ApiHost, config: ApiServerConfig, component: string, resource: string, opts: WatchOptions = {}, identity = component): ApiResult<{ watchId: string; resourceVersion: string }> {
   const req: ApiRequest = { verb: 'watch', resource, namespace: opts.namespace, options: { ...opts } };
   const f = h.apiServer.faults;
+  // A process's informers are its shared informer factory's (kube-controller-manager's): the watch is
+  // the process's request, as the audit log names it, whichever controller asked first.
   const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
-    t: h.now, component, kind: 'request', verb: 'WATCH',
+    t: h.now, component: h.components[component]?.process ?? component, kind: 'request', verb: 'WATCH',
     path: resourcePath(resource, opts.namespace) + watchQuery(opts),
     code, stage, message,
   });
@@ -157,8 +159,8 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   h.apiServer.watchers[w.id] = w;
   ((h.apiServer.watchIndex[resource] ??= {})[w.bucket] ??= []).push(w.id);
   logWatch(200);
-  for (const o of synthetic) if (matchObj(w, o)) deliver(h, w, 'ADDED', o, Number(o.metadata?.resourceVersion));
-  if (streaming) deliver(h, w, 'BOOKMARK', initialEventsEnd(resource, h.store.revision), h.store.revision);
+  for (const o of synthetic) if (matchObj(w, o)) deliver(h, w, 'ADDED', o, Number(o.metadata?.resourceVersion), streaming);
+  if (streaming) deliver(h, w, 'BOOKMARK', initialEventsEnd(resource, h.store.revision), h.store.revision, true);
   for (const e of backlog) dispatchTo(h, w, e);
   return { ok: true, code: 200, object: { watchId: w.id, resourceVersion: String(h.store.revision) } };
 }
@@ -259,10 +261,12 @@ function matchObj(w: Watcher, o: KObject | undefined): boolean {
 /** A watcher's reaction delay [min, max] ms unless its component sets one. */
 const DEFAULT_REACTION_MS: readonly [number, number] = [1, 3];
 
-function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number): void {
+function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number, initial = false): void {
   const react = h.components[w.component]?.reactionMs ?? DEFAULT_REACTION_MS;
-  // A fixed reaction (kubectl's) draws nothing, so a client's watch leaves the world's random choices as they were.
-  const reaction = react[0] === react[1] ? react[0] : jitter(h.rng, react[0], react[1]);
+  // A fixed reaction (kubectl's) draws nothing, so a client's watch leaves the world's random choices as
+  // they were. A watch's initial events (and their bookmark) arrive as one burst in its response, read
+  // at the quickest reaction: the stream an informer starts with draws nothing either.
+  const reaction = initial || react[0] === react[1] ? react[0] : jitter(h.rng, react[0], react[1]);
   const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + reaction, w.lastAt);
   w.lastAt = at;
   push(h.queue, at, w.process ?? w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);

@@ -44,14 +44,13 @@ describe('informer', () => {
     w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
     const mark = w.state.log.length;
     w.addComponent('toy', 'toy');
-    const reqs = w.state.log.slice(mark).filter((r) => r.kind === 'request').map((r) => `${r.verb} ${r.path} ${r.code}`);
-    expect(reqs).toEqual([
-      'GET /apis/apps/v1/deployments 200',
-      `WATCH /apis/apps/v1/deployments?resourceVersion=${w.state.store.revision - 1}&watch=true 200`,
-      'GET /api/v1/pods 200',
-      `WATCH /api/v1/pods?resourceVersion=${w.state.store.revision - 1}&watch=true 200`,
-      'POST /api/v1/namespaces/default/pods 201',
-    ]);
+    const reqs = () => w.state.log.slice(mark).filter((r) => r.kind === 'request').map((r) => `${r.verb} ${r.path} ${r.code}`);
+    // Streaming lists (WatchListClient): one WATCH each, no LIST; nothing is synced before the bookmarks.
+    const stream = 'allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true';
+    expect(reqs()).toEqual([`WATCH /apis/apps/v1/deployments?${stream} 200`, `WATCH /api/v1/pods?${stream} 200`]);
+    expect((w.state.components.toy.state as ToyState).deps.hasSynced).toBe(false);
+    w.advance(10);
+    expect(reqs().slice(2)).toEqual(['POST /api/v1/namespaces/default/pods 201']);
     w.settle();
     // Its own create comes back through the watch into the cache; nothing more is written.
     expect(listerList((w.state.components.toy.state as ToyState).pods).map((o) => o.metadata!.name)).toEqual(['web-pod']);
@@ -74,7 +73,7 @@ describe('informer', () => {
     expect(storeList(w.state.store, 'pods', 'default').map((p) => p.metadata!.name)).toEqual(['web-pod']);
     expect(numRequeues(s.queue, 'default/web')).toBe(0);
   });
-  it('re-establishes its watch after the API server returns, missing nothing; re-lists after 410', () => {
+  it('re-establishes its watch after the API server returns, missing nothing, and does not stream the state again', () => {
     const w = testWorld({}, [toy]);
     w.addComponent('toy', 'toy');
     w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('a') });
@@ -99,9 +98,9 @@ describe('informer', () => {
     // The delete made while it was disconnected arrives through the resumed watch (no 410, no re-list).
     expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['b-pod']);
     expect(w.state.log.some((r) => r.code === 410)).toBe(false);
-    expect(w.state.log.filter((r) => r.component === 'toy' && r.verb === 'GET' && r.path === '/api/v1/pods')).toHaveLength(1);
+    expect(w.state.log.filter((r) => r.component === 'toy' && r.verb === 'WATCH' && r.path.startsWith('/api/v1/pods?') && r.path.includes('sendInitialEvents=true'))).toHaveLength(1);
   });
-  it('410 on resume makes the informer re-list', () => {
+  it('410 on resume makes the informer stream the state again', () => {
     const w = testWorld({}, [toy]);
     w.addComponent('toy', 'toy');
     w.settle();
@@ -113,7 +112,8 @@ describe('informer', () => {
     w.ctx('toy').stopWatch(s.pods.watchId!);
     w.inject('toy', { type: 'watch-closed', watchId: s.pods.watchId });
     w.settle(120_000);
-    expect(w.state.log.some((r) => r.code === 410 && r.path === '/api/v1/pods?resourceVersion=1&watch=true')).toBe(true);
+    expect(w.state.log.some((r) => r.code === 410 && r.path === '/api/v1/pods?allowWatchBookmarks=true&resourceVersion=1&watch=true')).toBe(true);
+    expect(w.state.log.filter((r) => r.component === 'toy' && r.verb === 'WATCH' && r.path.startsWith('/api/v1/pods?') && r.path.includes('sendInitialEvents=true'))).toHaveLength(2);
     expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['x']);
   });
 });

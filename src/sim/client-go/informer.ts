@@ -22,6 +22,11 @@ export interface InformerState<T extends MetaObject = MetaObject> {
   resourceVersion: string;
   watchId?: string;
   hasSynced: boolean;
+  /**
+   * A streaming list's objects so far (the reflector's temporaryStore), until its initial-events-end
+   * bookmark replaces the cache with them; undefined when no streaming list is under way.
+   */
+  initial?: Record<string, T>;
   /** Reflector backoff before the next re-list/re-watch (800 ms doubling to 30 s). */
   backoffMs: number;
   /**
@@ -162,6 +167,9 @@ export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx
   return value;
 }
 
+/** cache.WaitForCacheSync's poll period (syncedPollPeriod): how often a controller looks again for synced caches. */
+export const SYNCED_POLL_PERIOD_MS = 100;
+
 /** Reflector backoff bounds. */
 export const REFLECTOR_BACKOFF_INITIAL_MS = 800;
 /** Reflector backoff cap. */
@@ -192,7 +200,7 @@ export function newInformer<R extends ResourceName>(name: string, resource: R, o
   // them, so informerHandle's property reads stay monomorphic across the components that call it.
   const s: InformerState<ResourceTypes[R]> = {
     name, resource, namespace: opts.namespace || undefined, labelSelector: opts.labelSelector || undefined, fieldSelector: opts.fieldSelector || undefined,
-    items: newDict(), resourceVersion: '', watchId: undefined, hasSynced: false, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS, indices: undefined,
+    items: newDict(), resourceVersion: '', watchId: undefined, hasSynced: false, initial: undefined, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS, indices: undefined,
   };
   if (indexers.length) {
     s.indices = {};
@@ -212,30 +220,44 @@ function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<
   inf.backoffMs = Math.min(inf.backoffMs * 2, REFLECTOR_BACKOFF_MAX_MS);
 }
 
-/** ListAndWatch: list (replacing the cache, firing handlers for differences), then watch from the list's rv. */
-export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T> = {}): boolean {
-  const list = ctx.api.list(inf.resource, inf.namespace, { labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector });
-  if (!list.ok) { retryLater(ctx, inf); return false; }
-  const fresh: Record<string, T> = newDict();
-  for (const o of list.object.items as unknown as T[]) fresh[metaNamespaceKey(o)] = o;
+/**
+ * ListAndWatch as client-go 1.37 runs it (WatchListClient, on by default since 1.35): one WATCH with
+ * sendInitialEvents=true streams the current state; its initial-events-end BOOKMARK replaces the cache
+ * (firing handlers for the differences, as a LIST's Replace does) and the same watch carries on.
+ */
+export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, _handlers: EventHandlers<T> = {}): boolean {
+  // (The handlers run when the stream's bookmark reaches informerHandle.)
+  const w = ctx.watch(inf.resource, {
+    namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector,
+    sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true,
+  });
+  if (!w.ok) { inf.watchId = undefined; retryLater(ctx, inf); return false; }
+  inf.watchId = w.object.watchId;
+  inf.initial = newDict();
+  return true;
+}
+
+/** The Replace that ends a streaming list: the streamed objects become the cache; handlers see the differences. */
+function replaceWithInitial<T extends MetaObject>(inf: InformerState<T>, fresh: Record<string, T>, h: EventHandlers<T>): void {
+  inf.initial = undefined;
   for (const [k, old] of Object.entries(inf.items)) if (!fresh[k]) h.delete?.(old);
+  const before = inf.items;
+  inf.items = fresh;
+  rebuildIndices(inf);
+  inf.hasSynced = true;
+  inf.backoffMs = REFLECTOR_BACKOFF_INITIAL_MS;
   for (const [k, o] of Object.entries(fresh)) {
-    const old = inf.items[k];
+    const old = before[k];
     if (!old) h.add?.(o);
     else if (old.metadata?.resourceVersion !== o.metadata?.resourceVersion) h.update?.(old, o);
   }
-  inf.items = fresh;
-  rebuildIndices(inf);
-  inf.resourceVersion = list.object.metadata.resourceVersion;
-  inf.hasSynced = true;
-  return watchFrom(ctx, inf, h);
 }
 
 function watchFrom<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T>): boolean {
-  const w = ctx.watch(inf.resource, { namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector, resourceVersion: inf.resourceVersion });
+  const w = ctx.watch(inf.resource, { namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector, resourceVersion: inf.resourceVersion, allowWatchBookmarks: true });
   if (w.ok) { inf.watchId = w.object.watchId; inf.backoffMs = REFLECTOR_BACKOFF_INITIAL_MS; return true; }
   inf.watchId = undefined;
-  if (w.code === 410) return listAndWatch(ctx, inf, h); // too old: re-list, then watch from the list's rv
+  if (w.code === 410) return listAndWatch(ctx, inf, h); // too old: stream the state again
   retryLater(ctx, inf);
   return false;
 }
@@ -275,7 +297,10 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     // A bookmark carries only a revision (kept as the resume point); the one ending a streaming list's initial events syncs the cache.
     if (n.eventType === 'BOOKMARK') {
       inf.resourceVersion = revisionString(n.revision);
-      if ((obj as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') inf.hasSynced = true;
+      if ((obj as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+        if (inf.initial) replaceWithInitial(inf, inf.initial, h);
+        else inf.hasSynced = true;
+      }
       return true;
     }
     // The API server's names cache holds one `ns/name` string per object: no per-version lookup. The
@@ -287,8 +312,15 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
       key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
       lastNotified = obj; lastNotifiedResource = inf.resource; lastNotifiedKey = key;
     }
-    const old = inf.items[key];
+    // A streaming list's events fill the temporary store; the cache, the handlers and the resume
+    // point (its objects' revisions are not in order) wait for its bookmark.
+    if (inf.initial) {
+      if (n.eventType === 'DELETED') delete inf.initial[key];
+      else inf.initial[key] = obj;
+      return true;
+    }
     inf.resourceVersion = revisionString(n.revision);
+    const old = inf.items[key];
     if (n.eventType === 'DELETED') {
       delete inf.items[key];
       reindex(inf, key, old, undefined);
@@ -305,6 +337,7 @@ export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: Inf
     const c = event as WatchClosed;
     if (c.watchId !== inf.watchId) return false;
     inf.watchId = undefined;
+    inf.initial = undefined; // a stream cut short is started again (client-go drops its temporary store)
     retryLater(ctx, inf);
     return true;
   }

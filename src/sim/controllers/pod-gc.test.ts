@@ -76,7 +76,8 @@ describe('the pod garbage collector', () => {
     expect(made.ok).toBe(true);
     expect(c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'lonely' }).ok).toBe(true);
     const from = c.log.length;
-    c.advance(GC_CHECK_PERIOD_MS + 1_000);
+    // The first pass, once its streamed caches have synced (WaitForNamedCacheSync's 100 ms poll).
+    c.advance(1_000);
     expect(podgcRequests(c, from)).toEqual([
       'PATCH /api/v1/namespaces/default/pods/lonely/status 200',
       'DELETE /api/v1/namespaces/default/pods/lonely 200',

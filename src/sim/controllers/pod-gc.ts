@@ -7,7 +7,7 @@
 // was never scheduled is force-deleted at once. Past 12,500 terminated pods (--terminated-pod-gc-threshold,
 // the `terminatedPodGCThreshold` param), the excess is deleted, evicted pods first, then the oldest.
 import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
-import { informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState } from '../client-go/informer.ts';
+import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState } from '../client-go/informer.ts';
 import { rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
@@ -204,6 +204,8 @@ export const podGCDef: ComponentDef<PodGCState> = {
     if (informerHandle(c, s.pods, event) || informerHandle(c, s.nodes, event)) return;
     const t = event as Tick;
     if (t?.type !== 'podgc-tick') return;
+    // WaitForNamedCacheSync before the first pass: it looks again every 100 ms (hasSynced stays true once set).
+    if (!s.pods.hasSynced || !s.nodes.hasSynced) { ctx.schedule(SYNCED_POLL_PERIOD_MS, t, { recurring: true }); return; }
     ctx.schedule(GC_CHECK_PERIOD_MS, t, { recurring: true });
     gc(ctx);
   },

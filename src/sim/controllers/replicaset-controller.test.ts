@@ -115,7 +115,7 @@ describe('replicaset controller: manageReplicas creates', () => {
   it('expectations: a second sync before the creations are observed creates nothing', () => {
     const w = world({ resource: 'replicasets', body: rs('web', 3) });
     w.addComponent('replicaset-controller', 'replicaset-controller');
-    w.advance(1); // the worker ran: three creates, watch events still in flight
+    w.advance(3); // the streaming lists synced (at +2 ms), the worker ran: three creates, watch events still in flight
     const ctx = w.ctx<ReplicaSetControllerState>('replicaset-controller');
     expect(ctx.state.expectations['default/web']).toMatchObject({ add: 3 });
     expect(satisfiedExpectations(ctx.state, 'default/web', w.now)).toBe(false);

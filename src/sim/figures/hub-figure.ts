@@ -222,10 +222,12 @@ function currentWrite(w: WorldState): { rec: RequestRecord; index: number } | nu
     const r = w.log[i];
     if (r.kind === 'cri' || (r.object ?? r.path).includes('events') || isHeartbeat(w, r)) continue;
     if (r.kind === 'request' && MUTATING.has(r.verb)) return { rec: r, index: i };
-    if (r.kind === 'watch' && r.revision !== undefined) {
+    if (r.kind === 'watch' && r.revision !== undefined && r.event !== 'BOOKMARK') {
       for (let j = i - 1; j >= stop; j--) {
         const x = w.log[j];
         if (x.kind === 'request' && x.revision === r.revision && x.object === r.object) return { rec: x, index: j };
+        // Past a newer write: a streaming list's initial event, telling of an old object, not of the write at hand.
+        if (x.kind === 'request' && MUTATING.has(x.verb) && !(x.object ?? x.path).includes('events') && !isHeartbeat(w, x)) break;
       }
     }
   }

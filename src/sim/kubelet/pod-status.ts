@@ -1,7 +1,7 @@
 // The kubelet's generateAPIPodStatus: from what containerd reports plus the kubelet's own
 // waiting reasons and probe results to the API PodStatus. Src: pkg/kubelet/kubelet_pods.go
 // (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
-import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container } from 'kubernetes-types/core/v1';
+import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container, VolumeMount, VolumeMountStatus } from 'kubernetes-types/core/v1';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
 import { rfc3339 } from '../util/time.ts';
 
@@ -19,6 +19,21 @@ export interface ContainerView {
   ready: boolean;
   /** startup probe passed (true when there is no startup probe and the container runs) */
   started: boolean;
+  /** the container's volumeMounts in the spec (reported once the runtime has the container) */
+  volumeMounts?: VolumeMount[];
+}
+
+// One status list per spec list (the spec's mounts never change): statuses built again for every
+// generation would be new arrays each time.
+const mountStatuses = new WeakMap<VolumeMount[], VolumeMountStatus[]>();
+/** The container's mounts as the kubelet reports them (recursiveReadOnly Disabled: none asks for it). */
+function volumeMountStatuses(mounts: VolumeMount[]): VolumeMountStatus[] {
+  let out = mountStatuses.get(mounts);
+  if (!out) {
+    out = mounts.map((m) => (m.readOnly ? { name: m.name, mountPath: m.mountPath, readOnly: true, recursiveReadOnly: 'Disabled' } : { name: m.name, mountPath: m.mountPath }));
+    mountStatuses.set(mounts, out);
+  }
+  return out;
 }
 
 function terminatedState(c: ContainerRecord): ContainerState {
@@ -67,6 +82,7 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
     started: running && v.started,
   };
   if (c) status.containerID = kubeContainerID(c);
+  if (c && v.volumeMounts?.length) status.volumeMounts = volumeMountStatuses(v.volumeMounts);
   return status;
 }
 

@@ -529,7 +529,7 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
     const waiting = running ? undefined : c.waiting;
-    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started });
+    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started, volumeMounts: spec.volumeMounts });
   }
   return views;
 }
@@ -579,7 +579,7 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
     const waiting = running ? undefined : c.waiting;
-    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name) return false;
+    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name || v.volumeMounts !== spec.volumeMounts) return false;
   }
   return true;
 }

@@ -6,7 +6,7 @@
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { transition, initialTransition } from 'xstate';
-import { informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { flatten } from '../names.ts';
@@ -64,6 +64,8 @@ export interface NodeLifecycleControllerState {
   nodeUpdateQueue: WorkQueue;
   /** When the next NoExecute tainting pass is due (null = none scheduled: every queue is empty or stopped). */
   taintPassAt: number | null;
+  /** Whether its caches have synced once and the monitor passes run (WaitForNamedCacheSync returned). */
+  monitoring?: boolean;
   /** Master disruption mode (every zone FullDisruption). */
   disruptionMode: boolean;
   recorder: EventRecorderState;
@@ -536,8 +538,14 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     const ev = event as TimerEvent;
     if (ev?.gen !== s.gen) return; // a timer of an earlier incarnation of this controller
     if (ev.type === 'monitor') {
-      // WaitForNamedCacheSync: no verdicts from empty caches (e.g. started while the API server is down).
-      if (s.nodes.hasSynced && s.leases.hasSynced && s.pods.hasSynced) monitorPass(ctx);
+      // WaitForNamedCacheSync: no verdicts from empty caches (the streaming lists still under way, or
+      // started while the API server is down); it looks again every 100 ms until they have synced.
+      if (!s.monitoring && !(s.nodes.hasSynced && s.leases.hasSynced && s.pods.hasSynced)) {
+        ctx.schedule(SYNCED_POLL_PERIOD_MS, monitorEvent(s.gen), RECURRING);
+        return;
+      }
+      s.monitoring = true;
+      monitorPass(ctx);
       ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, monitorEvent(s.gen), RECURRING);
     } else if (ev.type === 'taint-pass') {
       if (ev.at !== s.taintPassAt) return; // superseded by an earlier pass

@@ -28,9 +28,9 @@ export const fullOutage: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-7gn7h   1/1     Running   0          4m    10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-bsxlx   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Running   0          4m    10.244.1.2   node-1   <none>           <none>',
     )],
   ],
 };
@@ -43,11 +43,11 @@ export const schedulerDown: Scenario = {
   expect: [
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-7gn7h   1/1     Running   0          60s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-bsxlx   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-fsgsm   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
-      'web-c68c68797-l66bs   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-ss969   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Running   0          60s   10.244.1.2   node-1   <none>           <none>',
     )],
   ],
 };

@@ -37,10 +37,10 @@ export const eviction: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-7gn7h   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-bsxlx   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-mcq2x   1/1     Running       0          15s     10.244.2.3   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running       0          15s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
     )],
   ],
 };
@@ -59,9 +59,9 @@ export const nodeReturns: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-bsxlx   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-mcq2x   1/1     Running   0          75s     10.244.2.3   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running   0          75s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -90,9 +90,9 @@ export const partitionHealed: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-7gn7h   1/1     Running   0          3m10s   10.244.1.2   node-1   <none>           <none>',
-      'web-c68c68797-bsxlx   1/1     Running   0          3m10s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          3m10s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          3m10s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          3m10s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Running   0          3m10s   10.244.1.2   node-1   <none>           <none>',
     )],
   ],
 };
@@ -105,8 +105,8 @@ export const nodeNotReadyEvent: Scenario = {
   expect: [
     ['kubectl get events --field-selector reason=NodeNotReady -o wide', lines(
       'LAST SEEN   TYPE      REASON         OBJECT                    SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME',
-      '15s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   15s          1       node-1.18867263653fb0e3',
-      '15s         Warning   NodeNotReady   pod/web-c68c68797-7gn7h               node-controller   Node is not ready                         15s          1       web-c68c68797-7gn7h.18867263653fb0e4',
+      '15s         Normal    NodeNotReady   node/node-1                           node-controller   Node node-1 status is now: NodeNotReady   15s          1       node-1.188672636b3591e3',
+      '15s         Warning   NodeNotReady   pod/web-c68c68797-vc5xc               node-controller   Node is not ready                         15s          1       web-c68c68797-vc5xc.188672636b3591e4',
     )],
   ],
 };
@@ -127,9 +127,9 @@ export const nodeDeleted: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-bsxlx   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-l86q8   1/1     Running   0          40s   10.244.2.3   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running   0          40s   10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
     )],
     ['kubectl get leases -n kube-node-lease', lines(
       'NAME     HOLDER   AGE',
@@ -152,14 +152,14 @@ export const outOfService: Scenario = {
   expect: [
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-bsxlx   1/1     Running   0          6m50s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-mcq2x   1/1     Running   0          35s     10.244.2.3   node-2   <none>           <none>',
-      'web-c68c68797-sqd8p   1/1     Running   0          6m50s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running   0          35s     10.244.2.3   node-2   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          6m50s   10.244.2.2   node-2   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          6m50s   10.244.3.2   node-3   <none>           <none>',
     )],
     // The taint eviction controller marks the pod for deletion again on the new NoExecute taint.
     ['kubectl get events --field-selector reason=TaintManagerEviction', lines(
       'LAST SEEN           TYPE     REASON                 OBJECT                    MESSAGE',
-      '20s (x2 over 35s)   Normal   TaintManagerEviction   pod/web-c68c68797-7gn7h   Marking for deletion Pod default/web-c68c68797-7gn7h',
+      '20s (x2 over 35s)   Normal   TaintManagerEviction   pod/web-c68c68797-vc5xc   Marking for deletion Pod default/web-c68c68797-vc5xc',
     )],
   ],
 };

@@ -20,9 +20,9 @@ export const filters: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-2bvdf   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
-      'web-c68c68797-bpzcd   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
-      'web-c68c68797-n4rjd   1/1     Running   0          30s   10.244.3.4   node-3   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.4   node-3   <none>           <none>',
     )],
   ],
 };
@@ -41,11 +41,11 @@ export const nowhereToGo: Scenario = {
   expect: [
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-8pbbj   0/1     Pending   0          30s   <none>   <none>   <none>           <none>',
+      'web-c68c68797-pjhzg   0/1     Pending   0          30s   <none>   <none>   <none>           <none>',
     )],
     ['kubectl get events --field-selector reason=FailedScheduling', lines(
       'LAST SEEN   TYPE      REASON             OBJECT                    MESSAGE',
-      '30s         Warning   FailedScheduling   pod/web-c68c68797-8pbbj   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      '30s         Warning   FailedScheduling   pod/web-c68c68797-pjhzg   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     )],
   ],
 };

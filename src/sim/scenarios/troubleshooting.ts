@@ -13,7 +13,7 @@ export const imagePullBackOff: Scenario = {
   expect: [
     ['kubectl get pods', lines(
       'NAME                 READY   STATUS             RESTARTS   AGE',
-      'web-87565f74-bsxlx   0/1     ImagePullBackOff   0          60s',
+      'web-87565f74-pjhzg   0/1     ImagePullBackOff   0          60s',
     )],
   ],
 };
@@ -26,7 +26,7 @@ export const imageBack: Scenario = {
   expect: [
     ['kubectl get pods', lines(
       'NAME                 READY   STATUS    RESTARTS   AGE',
-      'web-87565f74-bsxlx   1/1     Running   0          6m',
+      'web-87565f74-pjhzg   1/1     Running   0          6m',
     )],
   ],
 };
@@ -39,15 +39,15 @@ export const crashLoop: Scenario = {
     'kubectl create deployment web --image=nginx:1.27 --replicas=1',
     'sim advance 30s',
     // The first restart is immediate; the second crash meets the 10 s back-off.
-    'sim crash web-c68c68797-bsxlx',
+    'sim crash web-c68c68797-pjhzg',
     'sim advance 5s',
-    'sim crash web-c68c68797-bsxlx',
+    'sim crash web-c68c68797-pjhzg',
     'sim advance 3s',
   ],
   expect: [
     ['kubectl get pods', lines(
       'NAME                  READY   STATUS             RESTARTS     AGE',
-      'web-c68c68797-bsxlx   0/1     CrashLoopBackOff   1 (3s ago)   38s',
+      'web-c68c68797-pjhzg   0/1     CrashLoopBackOff   1 (3s ago)   38s',
     )],
   ],
 };
@@ -59,13 +59,13 @@ export const oomKilled: Scenario = {
   steps: [
     'kubectl create deployment web --image=nginx:1.27 --replicas=1',
     'sim advance 30s',
-    'sim crash web-c68c68797-bsxlx --oom',
+    'sim crash web-c68c68797-pjhzg --oom',
     'sim advance 10s',
   ],
   expect: [
     ['kubectl get pods', lines(
       'NAME                  READY   STATUS    RESTARTS      AGE',
-      'web-c68c68797-bsxlx   1/1     Running   1 (10s ago)   40s',
+      'web-c68c68797-pjhzg   1/1     Running   1 (10s ago)   40s',
     )],
   ],
 };
