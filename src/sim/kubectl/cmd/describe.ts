@@ -6,13 +6,14 @@ import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, list, noResources, targets, type Obj, type Run } from './util.ts';
 
-/** kubectl describe: each object found (by name, name prefix or selector), described. */
+/** kubectl describe: each object found (by name, name prefix or selector), described; with its Events when it is the only one (or --show-events). */
 export function cmdDescribe(r: Run, argv: string[]): void {
   const p = parse(r, 'describe', argv, { selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' }, 'show-events': { kind: 'bool' } });
   if (!p.args.length) throw new Fail('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
   const t = targets(p.args);
   const ns = nsOf(p);
   const objs: { kind: KindInfo; o: Obj }[] = [];
+  let found = true;
   for (const kind of t.kinds) {
     const items = list(r, kind, bool(p, 'all-namespaces') ? undefined : ns, str(p, 'selector'));
     if (!items.length) noResources(r, ns, kind.namespaced);
@@ -22,6 +23,7 @@ export function cmdDescribe(r: Run, argv: string[]): void {
     const res = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
     if (!res.ok) {
       if (res.code === 0) throw new Fail(apiError(res.status));
+      found = false;
       // describe falls back to a name-prefix search before giving up.
       const prefix = list(r, kind, ns).filter((o) => o.metadata?.name?.startsWith(name));
       if (!prefix.length) { r.error(apiError(res.status)); continue; }
@@ -30,16 +32,20 @@ export function cmdDescribe(r: Run, argv: string[]): void {
     }
     objs.push({ kind, o: res.object });
   }
+  // 1.36+ (kubernetes#137145): Events only for a single object found as asked; several objects, a
+  // name prefix or a name not found turn them off, unless --show-events says otherwise.
+  const showEvents = p.flags['show-events'] !== undefined ? bool(p, 'show-events') : found && objs.length <= 1;
   objs.forEach(({ kind, o }, i) => {
     if (i > 0) r.print('\n\n');
-    r.print(describeOne(r, kind, o));
+    r.print(describeOne(r, kind, o, showEvents));
   });
 }
 
-function describeOne(r: Run, kind: KindInfo, o: Obj): string {
+function describeOne(r: Run, kind: KindInfo, o: Obj, showEvents: boolean): string {
   const ns = o.metadata?.namespace;
-  const events = (kind.resource === 'nodes' ? list(r, kindInfo('events'), undefined, undefined, `involvedObject.name=${o.metadata.name}`)
-    : list(r, kindInfo('events'), ns, undefined, `involvedObject.name=${o.metadata.name}`));
+  // searchEvents is not called at all without --show-events: no LIST of events.
+  const events = !showEvents ? undefined : kind.resource === 'nodes' ? list(r, kindInfo('events'), undefined, undefined, `involvedObject.name=${o.metadata.name}`)
+    : list(r, kindInfo('events'), ns, undefined, `involvedObject.name=${o.metadata.name}`);
   switch (kind.resource) {
     case 'pods': return describePod(o, events, r.now);
     case 'deployments': {
