@@ -72,7 +72,7 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
   label: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   annotate: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   patch: { typed: true, flags: ['--patch', '-p', '--patch-file', '--type', '--subresource'] },
-  logs: { names: 'pods', flags: ['--container', '-c', '--previous', '-p', '--tail', '--follow', '-f', '--all-containers'] },
+  logs: { names: 'pods', flags: ['--container', '-c', '--previous', '-p', '--tail', '--follow', '-f', '--all-containers', '--pod-running-timeout'] },
   events: { flags: ['--all-namespaces', '-A', '--for', '--types', '--no-headers', '--watch', '-w', '--output', '-o'] },
   wait: { typed: true, flags: ['--for', '--timeout', '--selector', '-l', '--all'] },
   top: { sub: { pods: { names: 'pods', flags: ['--all-namespaces', '-A', '--containers', '--selector', '-l', '--sort-by'] }, nodes: { names: 'nodes' } } },

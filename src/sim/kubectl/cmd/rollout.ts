@@ -42,6 +42,14 @@ const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kube
 /** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.35's words). */
 const ROLLOUT_HELP = "Manage the rollout of one or many resources.\n        \n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets\n\nExamples:\n  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n  \n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n  \n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n  \n  # Restart deployments with the 'app=nginx' label\n  kubectl rollout restart deployment --selector=app=nginx\n\nAvailable Commands:\n  history       View rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart a resource\n  resume        Resume a paused resource\n  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n\nUse \"kubectl rollout <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
 
+/** The annotation client-side apply keeps the applied manifest in. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** warningRollbackApplyManagedResource (rollout_undo.go), for info.ObjectName() (`deployments/web`). */
+export function rollbackApplyManagedWarning(objectName: string): string {
+  return `Warning: resource ${objectName} was previously managed with 'kubectl apply'. Rolling back will not update the ${LAST_APPLIED} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n`;
+}
+
 /** kubectl rollout status|history|undo|pause|resume|restart of a Deployment. */
 export function cmdRollout(r: Run, argv: string[]): void {
   const sub = argv[0];
@@ -91,6 +99,8 @@ export function cmdRollout(r: Run, argv: string[]): void {
       return;
     }
     case 'undo': {
+      // 1.36+ (kubernetes#137064): before the rollback, a word about client-side apply's annotation, which it leaves as it was.
+      if (d.metadata?.annotations?.[LAST_APPLIED] !== undefined) r.warn(rollbackApplyManagedWarning(`deployments/${name}`));
       if (d.spec?.paused) throw new Fail(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${name}' and try again`);
       const toRev = Number(str(p, 'to-revision') ?? 0);
       const rss = ownedReplicaSets(r, d);
