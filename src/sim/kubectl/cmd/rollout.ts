@@ -39,7 +39,7 @@ function ownedReplicaSets(r: Run, d: Obj): Obj[] {
 
 const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
 
-/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.35's words). */
+/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.37's words). */
 const ROLLOUT_HELP = "Manage the rollout of one or many resources.\n        \n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets\n\nExamples:\n  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n  \n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n  \n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n  \n  # Restart deployments with the 'app=nginx' label\n  kubectl rollout restart deployment --selector=app=nginx\n\nAvailable Commands:\n  history       View rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart a resource\n  resume        Resume a paused resource\n  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n\nUse \"kubectl rollout <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
 
 /** The annotation client-side apply keeps the applied manifest in. */
@@ -57,6 +57,11 @@ export function cmdRollout(r: Run, argv: string[]): void {
   if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
   if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
   const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  // pflag parses the int64 flags before the command runs.
+  for (const flag of ['to-revision', 'revision']) {
+    const v = str(p, flag);
+    if (v !== undefined && !/^[+-]?\d+$/.test(v)) throw new Fail(`error: invalid argument "${v}" for "--${flag}" flag: strconv.ParseInt: parsing "${v}": invalid syntax\nSee 'kubectl rollout ${sub} --help' for usage.`);
+  }
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);
   const get = () => r.must({ verb: 'get', resource: 'deployments', namespace: ns, name });
@@ -83,7 +88,6 @@ export function cmdRollout(r: Run, argv: string[]): void {
     case 'history': {
       const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));
       const revision = str(p, 'revision') === undefined ? 0 : Number(str(p, 'revision'));
-      if (!Number.isInteger(revision)) throw new Fail(`error: invalid argument "${str(p, 'revision')}" for "--revision" flag: strconv.ParseInt: parsing "${str(p, 'revision')}": invalid syntax\nSee 'kubectl rollout history --help' for usage.`);
       if (revision < 0) throw new Fail(`error: revision must be a positive integer: ${revision}`);
       if (revision > 0) {
         // ViewHistory with a revision: that ReplicaSet's pod template, printed by printTemplate.
