@@ -280,7 +280,10 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
     expect(runKubectl(c, 'rollout undo deployment/web --to-revision=1').stdout).toBe('deployment.apps/web skipped rollback (current template already matches revision 1)\n');
     expect(runKubectl(c, 'rollout pause deployment/web').stdout).toBe('deployment.apps/web paused\n');
     expect(runKubectl(c, 'rollout pause deployment/web').stderr).toBe('error: deployments.apps "web" is already paused\n');
-    expect(runKubectl(c, 'rollout undo deployment/web').stderr).toBe("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/web' and try again\n");
+    // rollback.go finds the revision first, then refuses a paused Deployment.
+    expect(runKubectl(c, 'rollout undo deployment/web').stderr).toBe('error: no rollout history found for deployment "web"\n');
+    expect(runKubectl(c, 'rollout undo deployment/web --to-revision=1').stderr).toBe("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again\n");
+    expect(runKubectl(c, 'rollout undo deployment/web --to-revision=-1').stderr).toBe('error: unable to find specified revision -1 in history\n');
     expect(runKubectl(c, 'rollout resume deployment/web').stdout).toBe('deployment.apps/web resumed\n');
     expect(runKubectl(c, 'rollout restart deployment/web').stdout).toBe('deployment.apps/web restarted\n');
     expect(runKubectl(c, 'get deploy web -o json').stdout).toContain('"kubectl.kubernetes.io/restartedAt": "2026-01-01T00:10:00Z"');

@@ -56,4 +56,26 @@ describe('rollout undo', () => {
     c.settle();
     expect(runKubectl(c, 'rollout undo deployment/web')).toEqual({ stdout: 'deployment.apps/web rolled back\n', stderr: '', exitCode: 0 });
   });
+
+  test('the rollback is a JSON patch of spec.template and metadata.annotations: the revision\'s change-cause comes back, other annotations go', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    runKubectl(c, 'annotate deployment web kubernetes.io/change-cause=first');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    runKubectl(c, 'annotate deployment web kubernetes.io/change-cause=second team=web --overwrite');
+    c.settle();
+    const from = c.log.length;
+    expect(runKubectl(c, 'rollout undo deployment/web').stdout).toBe('deployment.apps/web rolled back\n');
+    expect(c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl').map((x) => `${x.verb} ${x.path} ${x.code}`)).toEqual([
+      'GET /apis/apps/v1/namespaces/default/deployments/web 200',
+      'GET /apis/apps/v1/namespaces/default/deployments/web 200',
+      'GET /apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dweb 200',
+      'PATCH /apis/apps/v1/namespaces/default/deployments/web 200',
+    ]);
+    const annotations = JSON.parse(runKubectl(c, 'get deploy web -o json').stdout).metadata.annotations;
+    expect(annotations['kubernetes.io/change-cause']).toBe('first');
+    expect(annotations.team).toBeUndefined();
+    expect(annotations['deployment.kubernetes.io/revision']).toBe('2');
+  });
 });
