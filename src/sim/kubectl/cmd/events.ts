@@ -2,6 +2,7 @@
 import { RESOURCES } from '../../apiserver/resources.ts';
 import { parseTime } from '../../util/time.ts';
 import { translateTimestampSince } from '../print-pod.ts';
+import { goSort } from '../go-sort.ts';
 import { coreEvent, toJSON, toYAML } from '../printers.ts';
 import { kindInfo } from '../resources.ts';
 import { GET_TABS, tabwrite } from '../tabwriter.ts';
@@ -10,7 +11,7 @@ import { Fail, kindOrFail, type Obj, type Run, listAt } from './util.ts';
 
 /** eventTime() of kubectl events: when an Event was last seen (series, lastTimestamp, eventTime). */
 function eventSortTime(e: Obj): number {
-  return parseTime(e.series ? e.series.lastObservedTime : e.lastTimestamp || e.eventTime) ?? 0;
+  return parseTime(e.series ? e.series.lastObservedTime : e.lastTimestamp || e.eventTime) ?? -Infinity;
 }
 
 /** getInterval: LAST SEEN of one row ("5s", or "5s (x3 over 2m)" for a repeated Event). */
@@ -48,7 +49,8 @@ export function cmdEvents(r: Run, argv: string[]): void {
   const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500).items.map(coreEvent)
     .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
   if (!items.length) { r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`); return; }
-  items.sort((a, b) => eventSortTime(a) - eventSortTime(b));
+  // SortableEvents with Go's sort.Sort (not stable: ties of more than 12 Events come out as Go orders them).
+  goSort(items, (a, b) => eventSortTime(a) < eventSortTime(b));
   if (output) {
     const v = { apiVersion: 'v1', kind: 'EventList', items, metadata: { resourceVersion: '' } };
     r.print(output === 'json' ? toJSON(v) + '\n' : toYAML(v));
