@@ -7,7 +7,7 @@ import { runKubectl } from '../kubectl.ts';
 
 const EVENTS_HEADER = 'Events:\n  Type    Reason';
 const count = (s: string, sub: string) => s.split(sub).length - 1;
-const eventLists = (c: ReturnType<typeof fixtureCluster>, from: number) => c.log.slice(from).filter((x) => x.component === 'kubectl' && x.resource === 'events').length;
+const eventLists = (c: ReturnType<typeof fixtureCluster>, from: number) => c.log.slice(from).filter((x) => x.component === 'kubectl' && x.path.includes('/events')).length;
 
 describe('describe: --show-events', () => {
   test('one object by name: its Events', () => {
@@ -27,7 +27,9 @@ describe('describe: --show-events', () => {
   });
   test('several objects with --show-events: each one has its section', () => {
     const c = fixtureCluster();
+    const from = c.log.length;
     const out = runKubectl(c, 'describe pods --show-events').stdout;
+    expect(eventLists(c, from)).toBe(3);
     // The first pod has two; the others none, said as such.
     expect(out.split('\n').filter((l) => l.startsWith('Events:')).map((l) => l.replace(/ +/g, ' '))).toEqual(['Events:', 'Events: <none>', 'Events: <none>']);
   });
