@@ -340,7 +340,6 @@ export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], eve
   o.w(1, `Architecture:\t${ni.architecture ?? ''}\n`);
   o.w(1, `Container Runtime Version:\t${ni.containerRuntimeVersion ?? ''}\n`);
   o.w(1, `Kubelet Version:\t${ni.kubeletVersion ?? ''}\n`);
-  o.w(1, `Kube-Proxy Version:\t${ni.kubeProxyVersion ?? ''}\n`);
   if (node.spec?.podCIDR) { o.w(0, `PodCIDR:\t${node.spec.podCIDR}\n`); o.w(0, `PodCIDRs:\t${(node.spec.podCIDRs ?? [node.spec.podCIDR]).join(',')}\n`); }
   const live = pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   const allocCpu = quantityMilliValue(st.allocatable?.cpu ?? 0);

@@ -73,4 +73,22 @@ describe('describe: the Events section', () => {
   Normal   Started           5m (x2 over 9m55s)  kubelet            spec.containers{web}: Container started
 `);
   });
+
+describe('describe node', () => {
+  test('System Info ends with the kubelet\'s version: 1.37 prints no Kube-Proxy Version', () => {
+    const out = runKubectl(fixtureCluster(), 'describe node node-1').stdout;
+    expect(out).toContain(`System Info:
+  Machine ID:                 
+  System UUID:                
+  Boot ID:                    
+  Kernel Version:             6.1.0-40-amd64
+  OS Image:                   Debian GNU/Linux 12 (bookworm)
+  Operating System:           linux
+  Architecture:               amd64
+  Container Runtime Version:  containerd://2.1.4
+  Kubelet Version:            v1.37.2
+PodCIDR:`);
+    expect(out).not.toContain('Kube-Proxy');
+  });
+});
 });
