@@ -1,8 +1,9 @@
 // The command lines the golden test holds the simulator to: each one is answered by kubectl itself,
 // before it talks to a server (unknown commands and flags, missing arguments, output formats,
 // JSONPath, the objects a client dry run prints), so the real binary, pointed at a dead server,
-// gives the answer the simulator must give. scripts/kubectl-golden.ts captures them into
-// src/sim/kubectl/golden/kubectl-1.35.json, which src/sim/kubectl/golden/golden.test.ts holds the
+// gives the answer the simulator must give. scripts/kubectl-golden.ts captures them from a real
+// kubectl v1.37.2 (the oracle's binary: `oracle/bin/oracle kubectl`) into
+// src/sim/kubectl/golden/kubectl-1.37.json, which src/sim/kubectl/golden/golden.test.ts holds the
 // simulator to.
 
 /** One command line (argv after `kubectl`), with its standard input when it reads one. */
@@ -149,4 +150,36 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { args: [...dep.slice(0, 4), '--dry-run', '-o', 'name'] },
   // Version.
   { args: ['version', '--client', '-o', 'foo'] },
+  // What 1.36 and 1.37 changed, answered before a server is asked.
+  // alpha has no commands (hidden, but it answers); kuberc is a command of its own.
+  { args: ['alpha'] },
+  { args: ['alpha', 'foo'] },
+  { args: ['kub'] },
+  { args: ['kubrc'] },
+  // describe's --show-events: its help, and its value.
+  { args: ['describe', '--help'] },
+  { args: ['describe', 'pods', '-h'] },
+  { args: ['describe', 'pods', '--show-events=maybe'] },
+  // wait: --for several times.
+  { args: ['wait', '--for=x', '--for=y'] },
+  { args: ['wait', '--for='] },
+  { args: ['wait', 'deploy/web', '--for=condition=Available', '--for=bogus'] },
+  // run: Complete's checks, then Validate's.
+  { args: ['run', '--image=nginx'] },
+  { args: ['run', 'web', '--image=nginx', '--labels=x', '--restart=y'] },
+  { args: ['run', 'web', '--image=nginx', '--port=x', '--restart=Never', '--labels=bad'] },
+  { args: ['run', 'web', '--image=nginx', '--labels==a', '--dry-run=client'] },
+  { args: ['run', 'web', '--image=nginx', '--pod-running-timeout=0s', '--dry-run=client'] },
+  { args: ['run', 'web', '--image=NGINX', '--dry-run=client'] },
+  { args: ['run', 'web', '--image=', '--dry-run=client'] },
+  { args: ['run', 'web', '--image=registry.example.com:5000/acme/api:1.2@sha256:0123456789abcdef0123456789abcdef', '--dry-run=client', '-o', 'name'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--labels=app=web,tier=', '--dry-run=client', '-o', 'yaml'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--port=8080', '--restart=OnFailure', '--dry-run=client', '-o', 'json'], discovery: true },
+  // logs: --pod-running-timeout, which -f waits up to for a container being created.
+  { args: ['logs', 'x', '--pod-running-timeout=0s'] },
+  { args: ['logs', 'x', '--pod-running-timeout=x'] },
+  { args: ['logs', '-f', 'x', '--pod-running-timeout=-1s'] },
+  // rollout: the int64 flags.
+  { args: ['rollout', 'undo', 'deploy/web', '--to-revision=x'] },
+  { args: ['rollout', 'history', 'deploy/web', '--revision=x'] },
 ];

@@ -2,13 +2,14 @@
 // own (the caller's never counts) and names a dead server, or, for a case that needs the server's
 // discovery to map its kind (`kubectl run --dry-run=client`), a loopback server that answers
 // discovery and nothing else. Used by the capture script and by the golden test when KUBECTL_JUDGE
-// names a binary.
+// names a binary or a command (`KUBECTL_JUDGE='oracle/bin/oracle kubectl'`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { shellWords } from '../oracle/shell-words.ts';
 import type { GoldenCase } from './kubectl-golden-cases.ts';
 
 /** What a command line printed and its exit code. */
@@ -50,14 +51,19 @@ async function discoveryServer(): Promise<Server> {
   return server;
 }
 
-/** Run `bin args…` with the case's stdin, against a dead server or (c.discovery) the discovery one. */
-export async function runJudge(bin: string, c: GoldenCase): Promise<GoldenResult> {
+/**
+ * Run `judge args…` with the case's stdin, against a dead server or (c.discovery) the discovery one.
+ * judge is a command line split as a shell would: a kubectl binary's path, or the oracle's
+ * `oracle/bin/oracle kubectl` (one binary, kubectl its first argument).
+ */
+export async function runJudge(judge: string, c: GoldenCase): Promise<GoldenResult> {
+  const [bin, ...pre] = shellWords(judge);
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-judge-'));
   const server = c.discovery ? await discoveryServer() : undefined;
   try {
     const config = join(dir, 'config');
     writeFileSync(config, kubeconfig(server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'https://127.0.0.1:1'));
-    const child = spawn(bin, c.args, { env: { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: config, LANG: 'C' } });
+    const child = spawn(bin, [...pre, ...c.args], { env: { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: config, LANG: 'C' } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });

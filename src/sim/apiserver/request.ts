@@ -21,6 +21,8 @@ export interface RequestOptions {
   /** pods/log: which container, and its previous (terminated) instance. */
   container?: string;
   previous?: boolean;
+  /** pods/log: kubectl logs -f (a stream; here the log so far, as the request's answer). */
+  follow?: boolean;
   /** kubectl's --as/--as-group: act as this user (the Impersonate-User/-Group headers). */
   impersonate?: { user: string; groups?: string[] };
 }

@@ -17,7 +17,7 @@ function requestQuery(req: ApiRequest): string {
   const list = req.verb === 'list';
   const write = req.verb !== 'get' && req.verb !== 'list';
   if (!(list && (o.labelSelector || o.fieldSelector || o.resourceVersion !== undefined || o.limit !== undefined))
-    && !(write && o.dryRun) && !(req.subresource === 'log' && (o.container || o.previous))) return '';
+    && !(write && o.dryRun) && !(req.subresource === 'log' && (o.container || o.previous || o.follow))) return '';
   return encodeQuery({
     labelSelector: list && o.labelSelector ? o.labelSelector : undefined,
     fieldSelector: list && o.fieldSelector ? o.fieldSelector : undefined,
@@ -25,6 +25,7 @@ function requestQuery(req: ApiRequest): string {
     limit: list && o.limit !== undefined ? String(o.limit) : undefined,
     dryRun: write && o.dryRun ? 'All' : undefined,
     container: req.subresource === 'log' ? o.container || undefined : undefined,
+    follow: req.subresource === 'log' && o.follow ? 'true' : undefined,
     previous: req.subresource === 'log' && o.previous ? 'true' : undefined,
   });
 }

@@ -1,8 +1,11 @@
 // Flag parsing in the manner of cobra/pflag: long flags (--x=v, --x v), short flags (-n v, -nv),
 // booleans (--force, --force=false), and pflag's error texts for unknown flags.
 
-/** Flag kinds (`strings`: pflag's StringSlice, comma-separated and repeatable, kept comma-joined). */
-export type FlagKind = 'bool' | 'string' | 'strings';
+/**
+ * Flag kinds (`strings`: pflag's StringSlice, comma-separated and repeatable, kept comma-joined;
+ * `array`: pflag's StringArray, repeatable, each value whole, kept as a list).
+ */
+export type FlagKind = 'bool' | 'string' | 'strings' | 'array';
 
 /** One flag: its kind and optional short name. */
 export interface FlagDef {
@@ -16,12 +19,12 @@ export interface FlagDef {
 export class FlagError extends Error {}
 
 /** Parsed arguments. */
-export interface Parsed { args: string[]; flags: Record<string, string | boolean>; }
+export interface Parsed { args: string[]; flags: Record<string, string | boolean | string[]>; }
 
 /** Parse argv against flag definitions (keys are long names without dashes). */
 export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parsed {
   const args: string[] = [];
-  const flags: Record<string, string | boolean> = {};
+  const flags: Record<string, string | boolean | string[]> = {};
   const byShort: Record<string, string> = {};
   for (const [k, d] of Object.entries(defs)) if (d.short) byShort[d.short] = k;
   for (let i = 0; i < argv.length; i++) {
@@ -68,8 +71,9 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
   return { args, flags };
 }
 
-/** A string flag takes the last value given; a slice flag adds each one's items to the earlier ones. */
-function set(flags: Record<string, string | boolean>, name: string, def: FlagDef, value: string): void {
+/** A string flag takes the last value given; a slice flag adds each one's items to the earlier ones; an array flag each value. */
+function set(flags: Record<string, string | boolean | string[]>, name: string, def: FlagDef, value: string): void {
   const prev = flags[name];
+  if (def.kind === 'array') { flags[name] = [...(Array.isArray(prev) ? prev : []), value]; return; }
   flags[name] = def.kind === 'strings' && typeof prev === 'string' && prev !== '' ? `${prev},${value}` : value;
 }

@@ -41,6 +41,9 @@ describe('terminal completion', () => {
     expect(tab('kubectl scale deployment web --rep').completed).toBe('kubectl scale deployment web --replicas=');
     expect(tab('kubectl get pods -o ya').completed).toBe('kubectl get pods -o yaml ');
     expect(tab('kubectl get pods --').candidates).toContain('--namespace=');
+    // describe's --show-events is a bool; logs -f waits up to --pod-running-timeout (1.36+).
+    expect(tab('kubectl describe pods --show-e').completed).toBe('kubectl describe pods --show-events ');
+    expect(tab('kubectl logs -f web --pod-r').completed).toBe('kubectl logs -f web --pod-running-timeout=');
   });
 
   it('completes sim lines: commands, their words, node and pod names', () => {

@@ -63,7 +63,7 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
       service: { sub: { clusterip: { flags: ['--tcp', '--clusterip'] }, nodeport: { flags: ['--tcp', '--node-port'] } } },
     },
   },
-  run: { flags: ['--image', '--restart', '--port', '--labels', '-l', '--command'] },
+  run: { flags: ['--image', '--restart', '--port', '--labels', '-l', '--command', '--pod-running-timeout'] },
   expose: { slash: ['deployment'], typed: true, flags: ['--port', '--target-port', '--type', '--name', '--protocol'] },
   delete: { typed: true, flags: ['--selector', '-l', '--grace-period', '--force', '--now', '--wait', '--all', '--all-namespaces', '-A', '--filename', '-f', '--ignore-not-found', '--field-selector', '--cascade'] },
   scale: { typed: true, flags: ['--replicas', '--current-replicas'] },
@@ -72,7 +72,7 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
   label: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   annotate: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   patch: { typed: true, flags: ['--patch', '-p', '--patch-file', '--type', '--subresource'] },
-  logs: { names: 'pods', flags: ['--container', '-c', '--previous', '-p', '--tail', '--follow', '-f', '--all-containers'] },
+  logs: { names: 'pods', flags: ['--container', '-c', '--previous', '-p', '--tail', '--follow', '-f', '--all-containers', '--pod-running-timeout'] },
   events: { flags: ['--all-namespaces', '-A', '--for', '--types', '--no-headers', '--watch', '-w', '--output', '-o'] },
   wait: { typed: true, flags: ['--for', '--timeout', '--selector', '-l', '--all'] },
   top: { sub: { pods: { names: 'pods', flags: ['--all-namespaces', '-A', '--containers', '--selector', '-l', '--sort-by'] }, nodes: { names: 'nodes' } } },
@@ -121,7 +121,7 @@ function namespaceIn(words: string[]): string {
 }
 
 /** Flags that take their value as the next word (so that word is no positional). */
-const VALUED = /^(-[nolLcfpr]|--(namespace|output|selector|as|as-group|kubeconfig|context|request-timeout|field-selector|sort-by|label-columns|image|replicas|port|target-port|type|name|protocol|grace-period|timeout|for|types|patch|patch-file|subresource|tail|container|revision|to-revision|current-replicas|tcp|node-port|clusterip|restart|labels|cascade|dry-run|validate|chunk-size|since|log))$/;
+const VALUED = /^(-[nolLcfpr]|--(namespace|output|selector|as|as-group|kubeconfig|context|request-timeout|field-selector|sort-by|label-columns|image|replicas|port|target-port|type|name|protocol|grace-period|timeout|for|types|patch|patch-file|subresource|tail|container|revision|to-revision|current-replicas|tcp|node-port|clusterip|restart|labels|cascade|dry-run|validate|chunk-size|since|log|pod-running-timeout))$/;
 
 /** Positional words after the command path (flags and their values left out). */
 function positionals(words: string[]): string[] {

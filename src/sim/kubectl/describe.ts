@@ -5,7 +5,8 @@ import { translateTimestampSince } from './print-pod.ts';
 import { parseTime } from '../util/time.ts';
 import { quantityMilliValue, quantityValue } from '../util/quantity.ts';
 import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
-import { nodeRoles } from './printers.ts';
+import { goSort } from './go-sort.ts';
+import { coreEvent, nodeRoles } from './printers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -161,30 +162,42 @@ function printProjectedVolumeSource(o: Out, p: Obj): void {
   }
 }
 
-/** The Events section: `Events:  <none>` or the Type/Reason/Age/From/Message table, oldest first. */
-export function describeEvents(o: Out, events: Obj[], now: number): void {
+/**
+ * DescribeEvents: `Events:  <none>` or the Type/Reason/Age/From/Message table, sorted by
+ * lastTimestamp (SortableEvents, Go's sort.Sort; an Event of the new API has none and comes first).
+ * Age is eventTime's, else firstTimestamp's, with `(x3 over 5m)` when the Event has a series or a
+ * count above 1; From is source.component, else reportingController; a fieldPath leads the message
+ * (`spec.containers{web}: Container started`). Nothing at all when --show-events is off (undefined).
+ */
+export function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
+  if (!events) return;
   if (!events.length) { o.w(0, 'Events:\t<none>\n'); return; }
-  const sorted = [...events].sort((a, b) => (parseTime(a.lastTimestamp ?? a.firstTimestamp) ?? 0) - (parseTime(b.lastTimestamp ?? b.firstTimestamp) ?? 0));
+  const sorted = events.map(coreEvent);
+  const last = (e: Obj) => parseTime(e.lastTimestamp) ?? -Infinity;
+  goSort(sorted, (a, b) => last(a) < last(b));
   o.w(0, 'Events:\n');
   o.w(1, 'Type\tReason\tAge\tFrom\tMessage\n');
   o.w(1, '----\t------\t----\t----\t-------\n');
   for (const e of sorted) {
-    const interval = (e.count ?? 1) > 1
-      ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${translateTimestampSince(e.firstTimestamp, now)})`
-      : translateTimestampSince(e.firstTimestamp ?? e.lastTimestamp, now);
-    const from = e.source?.component || e.reportingComponent || '<unknown>';
-    o.w(1, `${e.type}\t${e.reason}\t${interval}\t${from}\t${String(e.message ?? '').trim()}\n`);
+    const first = e.eventTime ? translateTimestampSince(e.eventTime, now) : translateTimestampSince(e.firstTimestamp, now);
+    const interval = e.series ? `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`
+      : (e.count ?? 0) > 1 ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})` : first;
+    const from = e.source?.component || e.reportingController || '';
+    const message = String(e.message ?? '').trim();
+    const fieldPath = e.involvedObject?.fieldPath;
+    o.w(1, `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${from}\t${fieldPath ? `${fieldPath}: ${message}` : message}\n`);
   }
 }
 
-function eventsFor(events: Obj[], kind: string, name: string, namespace: string | undefined, uid: string | undefined): Obj[] {
-  return events.filter((e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name
+/** The Events about one object (searchEvents' field selector), or undefined when events are not shown. */
+function eventsFor(events: Obj[] | undefined, kind: string, name: string, namespace: string | undefined, uid: string | undefined): Obj[] | undefined {
+  return events?.map(coreEvent).filter((e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name
     && (namespace === undefined || e.involvedObject?.namespace === namespace || e.metadata?.namespace === namespace)
     && (!uid || !e.involvedObject?.uid || e.involvedObject.uid === uid));
 }
 
 /** kubectl describe pod. */
-export function describePod(pod: Obj, events: Obj[], now: number): string {
+export function describePod(pod: Obj, events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = pod.metadata ?? {};
   const spec = pod.spec ?? {};
@@ -233,7 +246,7 @@ export function describePod(pod: Obj, events: Obj[], now: number): string {
 function intOrString(v: unknown): string { return v === undefined || v === null ? '' : String(v); }
 
 /** kubectl describe deployment (with its old and new ReplicaSets). */
-export function describeDeployment(d: Obj, rss: Obj[], events: Obj[], now: number): string {
+export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = d.metadata ?? {};
   const spec = d.spec ?? {};
@@ -315,7 +328,7 @@ function memString(bytes: number): string {
 }
 
 /** kubectl describe node (with its lease and the pods on it). */
-export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], events: Obj[], now: number): string {
+export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = node.metadata ?? {};
   const st = node.status ?? {};
@@ -358,7 +371,6 @@ export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], eve
   o.w(1, `Architecture:\t${ni.architecture ?? ''}\n`);
   o.w(1, `Container Runtime Version:\t${ni.containerRuntimeVersion ?? ''}\n`);
   o.w(1, `Kubelet Version:\t${ni.kubeletVersion ?? ''}\n`);
-  o.w(1, `Kube-Proxy Version:\t${ni.kubeProxyVersion ?? ''}\n`);
   if (node.spec?.podCIDR) { o.w(0, `PodCIDR:\t${node.spec.podCIDR}\n`); o.w(0, `PodCIDRs:\t${(node.spec.podCIDRs ?? [node.spec.podCIDR]).join(',')}\n`); }
   const live = pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   const allocCpu = quantityMilliValue(st.allocatable?.cpu ?? 0);
@@ -391,7 +403,7 @@ export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], eve
 }
 
 /** kubectl describe replicaset (with the pod phase counts of the pods it controls). */
-export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[], now: number): string {
+export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = rs.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
@@ -451,7 +463,7 @@ export function formatEndpointSlices(slices: Obj[], portName: string): string {
 }
 
 /** kubectl describe service (describeService: the fields in its order, Endpoints from the EndpointSlices). */
-export function describeService(svc: Obj, slices: Obj[], events: Obj[], now: number): string {
+export function describeService(svc: Obj, slices: Obj[], events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = svc.metadata ?? {};
   const spec = svc.spec ?? {};
@@ -495,7 +507,7 @@ export function describeNamespace(ns: Obj): string {
 }
 
 /** kubectl describe endpointslice (describeEndpointSliceV1). */
-export function describeEndpointSlice(eps: Obj, events: Obj[], now: number): string {
+export function describeEndpointSlice(eps: Obj, events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = eps.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
@@ -591,7 +603,7 @@ function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefi
 }
 
 /** The generic describer kubectl uses for kinds without their own (Lease, Event): every field of the object. */
-export function describeGeneric(obj: Obj, events: Obj[], now: number): string {
+export function describeGeneric(obj: Obj, events: Obj[] | undefined, now: number): string {
   const o = new Out();
   const m = obj.metadata ?? {};
   o.w(0, `Name:\t${m.name ?? ''}\n`);

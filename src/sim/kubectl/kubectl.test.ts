@@ -1,5 +1,5 @@
 // Golden tests: command in, exact text out, against the fixture cluster. The expected text is what
-// kubectl v1.35 prints for the same objects (written by hand from kubectl's printers/describers).
+// kubectl v1.37 prints for the same objects (written by hand from kubectl's printers/describers).
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { runKubectl } from './kubectl.ts';
@@ -89,9 +89,9 @@ web    3/3     3            3           9m55s   web          nginx:1.27   app=we
     c.world.kubectl({ verb: 'update', resource: 'nodes', name: 'node-3', subresource: 'status', body: node });
     expect(runKubectl(c, 'get nodes').stdout).toBe(
 `NAME     STATUS                     ROLES    AGE   VERSION
-node-1   Ready                      <none>   10m   v1.35.0
-node-2   Ready,SchedulingDisabled   <none>   10m   v1.35.0
-node-3   NotReady                   <none>   10m   v1.35.0
+node-1   Ready                      <none>   10m   v1.37.2
+node-2   Ready,SchedulingDisabled   <none>   10m   v1.37.2
+node-3   NotReady                   <none>   10m   v1.37.2
 `);
   });
   test('-A adds NAMESPACE, --show-labels adds LABELS', () => {
@@ -214,7 +214,7 @@ describe('errors', () => {
     const c = fixtureCluster();
     c.controlPlane('stop');
     expect(runKubectl(c, 'get pods')).toEqual({ stdout: '', stderr: 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n', exitCode: 1 });
-    expect(runKubectl(c, 'version')).toEqual({ stdout: 'Client Version: v1.35.0\nKustomize Version: v5.7.1\n', stderr: 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n', exitCode: 1 });
+    expect(runKubectl(c, 'version')).toEqual({ stdout: 'Client Version: v1.37.2\nKustomize Version: v5.8.1\n', stderr: 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n', exitCode: 1 });
   });
   test('validation error from apply', () => {
     const r = run('apply -f -', WEB_DEPLOY.replace('replicas: 2', 'replicas: -1'));
@@ -280,7 +280,10 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
     expect(runKubectl(c, 'rollout undo deployment/web --to-revision=1').stdout).toBe('deployment.apps/web skipped rollback (current template already matches revision 1)\n');
     expect(runKubectl(c, 'rollout pause deployment/web').stdout).toBe('deployment.apps/web paused\n');
     expect(runKubectl(c, 'rollout pause deployment/web').stderr).toBe('error: deployments.apps "web" is already paused\n');
-    expect(runKubectl(c, 'rollout undo deployment/web').stderr).toBe("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/web' and try again\n");
+    // rollback.go finds the revision first, then refuses a paused Deployment.
+    expect(runKubectl(c, 'rollout undo deployment/web').stderr).toBe('error: no rollout history found for deployment "web"\n');
+    expect(runKubectl(c, 'rollout undo deployment/web --to-revision=1').stderr).toBe("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again\n");
+    expect(runKubectl(c, 'rollout undo deployment/web --to-revision=-1').stderr).toBe('error: unable to find specified revision -1 in history\n');
     expect(runKubectl(c, 'rollout resume deployment/web').stdout).toBe('deployment.apps/web resumed\n');
     expect(runKubectl(c, 'rollout restart deployment/web').stdout).toBe('deployment.apps/web restarted\n');
     expect(runKubectl(c, 'get deploy web -o json').stdout).toContain('"kubectl.kubernetes.io/restartedAt": "2026-01-01T00:10:00Z"');
@@ -329,7 +332,7 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
   });
   test('cluster-info, version', () => {
     expect(run('cluster-info').stdout).toBe("Kubernetes control plane is running at https://127.0.0.1:6443\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n");
-    expect(run('version').stdout).toBe('Client Version: v1.35.0\nKustomize Version: v5.7.1\nServer Version: v1.35.0\n');
+    expect(run('version').stdout).toBe('Client Version: v1.37.2\nKustomize Version: v5.8.1\nServer Version: v1.37.2\n');
   });
 });
 

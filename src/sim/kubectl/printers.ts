@@ -56,6 +56,53 @@ export function nodeStatus(node: Obj): string {
   return statuses.join(',');
 }
 
+/**
+ * `-o wide` KERNEL-VERSION: the kernel (or `<unknown>`) with the architecture after it in
+ * parentheses, `6.1.0-40-amd64 (amd64)` (printNode, 1.36+; there is no ARCH column of its own).
+ */
+export function nodeKernelVersion(info: Obj): string {
+  const kernel = info.kernelVersion || '<unknown>';
+  return info.architecture ? `${kernel} (${info.architecture})` : kernel;
+}
+
+/**
+ * An Event in core/v1's field names: an events.k8s.io/v1 one (regarding, note, deprecatedSource,
+ * deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount) renamed as the API server's
+ * conversion renames it; a core/v1 one as it is.
+ */
+export function coreEvent(e: Obj): Obj {
+  if (e.involvedObject || !(e.regarding || e.note !== undefined || e.deprecatedSource || e.deprecatedCount !== undefined)) return e;
+  const { regarding, note, deprecatedSource, deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, ...rest } = e;
+  return { ...rest, involvedObject: regarding ?? {}, message: note, source: deprecatedSource ?? {}, firstTimestamp: deprecatedFirstTimestamp, lastTimestamp: deprecatedLastTimestamp, count: deprecatedCount };
+}
+
+/** An Event's cells as the server's printEvent computes them (the row's order is the caller's). */
+export interface EventCells { lastSeen: string; firstSeen: string; count: number; target: string; fieldPath: string; source: string; message: string }
+
+/**
+ * printEvent (printers.go): FIRST SEEN is firstTimestamp, else eventTime; LAST SEEN is lastTimestamp,
+ * else FIRST SEEN, and series.lastObservedTime when the Event has a series (whose count is then
+ * COUNT; a singleton of the new API has count 0, shown as 1). No "(x3 over 5m)": that is kubectl
+ * events' and describe's. SOURCE is source.component, else reportingController, with the host
+ * (else reportingInstance) after a comma.
+ */
+export function printEvent(event: Obj, now: number): EventCells {
+  const o = coreEvent(event);
+  const firstSeen = translateTimestampSince(o.firstTimestamp || o.eventTime, now);
+  let lastSeen = o.lastTimestamp ? translateTimestampSince(o.lastTimestamp, now) : firstSeen;
+  let count: number = o.count ?? 0;
+  if (o.series) { lastSeen = translateTimestampSince(o.series.lastObservedTime, now); count = o.series.count ?? 0; }
+  else if (count === 0) count = 1;
+  const io = o.involvedObject ?? {};
+  const kind = String(io.kind ?? '').toLowerCase();
+  const component = o.source?.component || o.reportingController || '';
+  const instance = o.source?.host || o.reportingInstance || '';
+  return {
+    lastSeen, firstSeen, count, target: io.name ? `${kind}/${io.name}` : kind, fieldPath: io.fieldPath ?? '',
+    source: instance ? `${component}, ${instance}` : component, message: String(o.message ?? '').trim(),
+  };
+}
+
 function servicePorts(svc: Obj): string {
   const ports: Obj[] = svc.spec?.ports ?? [];
   if (!ports.length) return '<none>';
@@ -103,18 +150,13 @@ function columns(resource: string, o: Obj, now: number): { head: string[]; wideH
       const addr = (t: string) => (o.status?.addresses ?? []).find((a: Obj) => a.type === t)?.address;
       return { head: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'], wideHead: ['INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],
         cells: [name, nodeStatus(o), nodeRoles(o.metadata?.labels), age, info.kubeletVersion ?? ''],
-        wide: [orNone(addr('InternalIP')), orNone(addr('ExternalIP')), info.osImage || '<unknown>', info.kernelVersion || '<unknown>', info.containerRuntimeVersion || '<unknown>'] };
+        wide: [orNone(addr('InternalIP')), orNone(addr('ExternalIP')), info.osImage || '<unknown>', nodeKernelVersion(info), info.containerRuntimeVersion || '<unknown>'] };
     }
     case 'events': {
-      const first = o.firstTimestamp ?? o.eventTime;
-      const last = o.lastTimestamp ?? first;
-      let lastSeen = translateTimestampSince(last, now);
-      if ((o.count ?? 1) > 1) lastSeen = `${lastSeen} (x${o.count} over ${translateTimestampSince(first, now)})`;
-      const io = o.involvedObject ?? {};
-      const src = o.source?.component ? (o.source.host ? `${o.source.component}, ${o.source.host}` : o.source.component) : '';
+      const e = printEvent(o, now);
       return { head: ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], wideHead: [],
-        cells: [lastSeen, o.type ?? '', o.reason ?? '', `${String(io.kind ?? '').toLowerCase()}/${io.name ?? ''}`, String(o.message ?? '').trim()],
-        wide: [io.fieldPath ?? '', src, translateTimestampSince(first, now), String(o.count ?? 1), name] };
+        cells: [e.lastSeen, o.type ?? '', o.reason ?? '', e.target, e.message],
+        wide: [e.fieldPath, e.source, e.firstSeen, String(e.count), name] };
     }
     case 'leases':
       return { head: ['NAME', 'HOLDER', 'AGE'], wideHead: [], cells: [name, o.spec?.holderIdentity ?? '', age], wide: [] };

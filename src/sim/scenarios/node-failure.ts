@@ -156,10 +156,11 @@ export const outOfService: Scenario = {
       'web-c68c68797-nzjqm   1/1     Running   0          6m50s   10.244.2.2   node-2   <none>           <none>',
       'web-c68c68797-pjhzg   1/1     Running   0          6m50s   10.244.3.2   node-3   <none>           <none>',
     )],
-    // The taint eviction controller marks the pod for deletion again on the new NoExecute taint.
-    ['kubectl get events --field-selector reason=TaintManagerEviction', lines(
-      'LAST SEEN           TYPE     REASON                 OBJECT                    MESSAGE',
-      '20s (x2 over 35s)   Normal   TaintManagerEviction   pod/web-c68c68797-vc5xc   Marking for deletion Pod default/web-c68c68797-vc5xc',
+    // The taint eviction controller marks the pod for deletion again on the new NoExecute taint: the
+    // one Event, counted twice (get's LAST SEEN is the last time alone; COUNT and FIRST SEEN are wide).
+    ['kubectl get events --field-selector reason=TaintManagerEviction -o wide', lines(
+      'LAST SEEN   TYPE     REASON                 OBJECT                    SUBOBJECT   SOURCE                      MESSAGE                                                FIRST SEEN   COUNT   NAME',
+      '20s         Normal   TaintManagerEviction   pod/web-c68c68797-vc5xc               taint-eviction-controller   Marking for deletion Pod default/web-c68c68797-vc5xc   35s          2       web-c68c68797-vc5xc.188672a943ead000',
     )],
   ],
 };

@@ -62,7 +62,7 @@ export function readyNode(name: string, ip: string, now: string, extra: { labels
       capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
       conditions: [{ type: 'Ready', status: extra.ready ?? 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
       addresses: [{ type: 'InternalIP', address: ip }, { type: 'Hostname', address: name }],
-      nodeInfo: { kubeletVersion: 'v1.35.0', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0-40-amd64', operatingSystem: 'linux', architecture: 'amd64', machineID: '', systemUUID: '', bootID: '', kubeProxyVersion: '' },
+      nodeInfo: { kubeletVersion: 'v1.37.2', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0-40-amd64', operatingSystem: 'linux', architecture: 'amd64', machineID: '', systemUUID: '', bootID: '', kubeProxyVersion: '' },
     },
   };
 }

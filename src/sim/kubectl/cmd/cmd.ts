@@ -56,19 +56,25 @@ const NOT_SIMULATED: Record<string, string> = {
   plugin: 'the simulator has no plugins',
   kustomize: 'apply a manifest with kubectl apply -f - instead',
   diff: 'apply the manifest and read the result with kubectl get -o yaml instead',
+  kuberc: 'the simulator reads no preferences file (kuberc): type the flags out',
 };
 
 /**
- * kubectl's root commands in the order cmd.go adds them (its help groups, then alpha, config,
- * plugin, version, api-versions, api-resources, options): cobra suggests from this list, in this order.
+ * kubectl's root commands in the order cmd.go adds them (its help groups, then config, plugin,
+ * version, api-versions, api-resources, options, kuberc): cobra suggests from this list, in this
+ * order. alpha is added too, but without subcommands (none in 1.37) it is no available command,
+ * which cobra never suggests.
  */
 const ROOT_COMMANDS = [
   'create', 'expose', 'run', 'set', 'explain', 'get', 'edit', 'delete', 'rollout', 'scale', 'autoscale',
   'certificate', 'cluster-info', 'top', 'cordon', 'uncordon', 'drain', 'taint',
   'describe', 'logs', 'attach', 'exec', 'port-forward', 'proxy', 'cp', 'auth', 'debug', 'events',
   'diff', 'apply', 'patch', 'replace', 'wait', 'kustomize', 'label', 'annotate', 'completion',
-  'alpha', 'config', 'plugin', 'version', 'api-versions', 'api-resources', 'options',
+  'config', 'plugin', 'version', 'api-versions', 'api-resources', 'options', 'kuberc',
 ];
+
+/** What `kubectl alpha` (any arguments) says when the build has no alpha commands (alpha.go). */
+const NO_ALPHA = 'No alpha commands are available in this version of kubectl\n';
 
 /** cobra's ld: Levenshtein distance, here with case ignored as SuggestionsFor asks. */
 export function levenshtein(a: string, b: string): number {
@@ -120,6 +126,8 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     }
     const cmd = args.shift();
     if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
+    // alpha has no subcommands in 1.37: hidden, it still answers (on stderr, as cobra's Println does).
+    if (cmd === 'alpha') { r.warn(NO_ALPHA); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
     const fn = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
     if (!fn && Object.hasOwn(NOT_SIMULATED, cmd)) throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
     if (!fn) throw new Fail(unknownCommand(cmd));

@@ -6,13 +6,18 @@ import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, list, noResources, targets, type Obj, type Run } from './util.ts';
 
-/** kubectl describe: each object found (by name, name prefix or selector), described. */
+/** `kubectl describe --help` (or -h, whatever else is on the line), as kubectl v1.37.2 prints it: on stdout, exit code 0. */
+export const DESCRIBE_HELP = "Show details of a specific resource or group of resources.\n\n Print a detailed description of the selected resources, including related resources such as events or controllers. You may select a single object by name, all objects of that type, provide a name prefix, or label selector. For example:\n\n        $ kubectl describe TYPE NAME_PREFIX\n        \n will first check for an exact match on TYPE and NAME_PREFIX. If no such resource exists, it will output details for every resource that has a name prefixed with NAME_PREFIX.\n\nUse \"kubectl api-resources\" for a complete list of supported resources.\n\nExamples:\n  # Describe a node\n  kubectl describe nodes kubernetes-node-emt8.c.myproject.internal\n  \n  # Describe a pod\n  kubectl describe pods/nginx\n  \n  # Describe a pod identified by type and name in \"pod.json\"\n  kubectl describe -f pod.json\n  \n  # Describe all pods\n  kubectl describe pods\n  \n  # Describe pods by label name=myLabel\n  kubectl describe pods -l name=myLabel\n  \n  # Describe all pods managed by the 'frontend' replication controller\n  # (rc-created pods get the name of the rc as a prefix in the pod name)\n  kubectl describe pods frontend\n\nOptions:\n    -A, --all-namespaces=false:\n\tIf present, list the requested object(s) across all namespaces. Namespace in current context is ignored even if specified with --namespace.\n\n    --chunk-size=500:\n\tReturn large lists in chunks rather than all at once. Pass 0 to disable.\n\n    -f, --filename=[]:\n\tFilename, directory, or URL to files containing the resource to describe\n\n    -k, --kustomize='':\n\tProcess the kustomization directory. This flag can't be used together with -f or -R.\n\n    -R, --recursive=false:\n\tProcess the directory used in -f, --filename recursively. Useful when you want to manage related manifests organized within the same directory.\n\n    -l, --selector='':\n\tSelector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.(e.g. -l key1=value1,key2=value2,key3 in (value3)). Matching objects must satisfy all of the specified label constraints.\n\n    --show-events=true:\n\tIf true, display events related to the described object. Defaults to true for a single object, false for multiple objects and prefix matching.\n\nUsage:\n  kubectl describe (-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]\n\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
+
+/** kubectl describe: each object found (by name, name prefix or selector), described; with its Events when it is the only one (or --show-events). */
 export function cmdDescribe(r: Run, argv: string[]): void {
   const p = parse(r, 'describe', argv, { selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' }, 'show-events': { kind: 'bool' } });
+  if (bool(p, 'help')) { r.print(DESCRIBE_HELP); return; }
   if (!p.args.length) throw new Fail('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
   const t = targets(p.args);
   const ns = nsOf(p);
   const objs: { kind: KindInfo; o: Obj }[] = [];
+  let found = true;
   for (const kind of t.kinds) {
     const items = list(r, kind, bool(p, 'all-namespaces') ? undefined : ns, str(p, 'selector'));
     if (!items.length) noResources(r, ns, kind.namespaced);
@@ -22,6 +27,7 @@ export function cmdDescribe(r: Run, argv: string[]): void {
     const res = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
     if (!res.ok) {
       if (res.code === 0) throw new Fail(apiError(res.status));
+      found = false;
       // describe falls back to a name-prefix search before giving up.
       const prefix = list(r, kind, ns).filter((o) => o.metadata?.name?.startsWith(name));
       if (!prefix.length) { r.error(apiError(res.status)); continue; }
@@ -30,16 +36,20 @@ export function cmdDescribe(r: Run, argv: string[]): void {
     }
     objs.push({ kind, o: res.object });
   }
+  // 1.36+ (kubernetes#137145): Events only for a single object found as asked; several objects, a
+  // name prefix or a name not found turn them off, unless --show-events says otherwise.
+  const showEvents = p.flags['show-events'] !== undefined ? bool(p, 'show-events') : found && objs.length <= 1;
   objs.forEach(({ kind, o }, i) => {
     if (i > 0) r.print('\n\n');
-    r.print(describeOne(r, kind, o));
+    r.print(describeOne(r, kind, o, showEvents));
   });
 }
 
-function describeOne(r: Run, kind: KindInfo, o: Obj): string {
+function describeOne(r: Run, kind: KindInfo, o: Obj, showEvents: boolean): string {
   const ns = o.metadata?.namespace;
-  const events = (kind.resource === 'nodes' ? list(r, kindInfo('events'), undefined, undefined, `involvedObject.name=${o.metadata.name}`)
-    : list(r, kindInfo('events'), ns, undefined, `involvedObject.name=${o.metadata.name}`));
+  // searchEvents is not called at all without --show-events: no LIST of events.
+  const events = !showEvents ? undefined : kind.resource === 'nodes' ? list(r, kindInfo('events'), undefined, undefined, `involvedObject.name=${o.metadata.name}`)
+    : list(r, kindInfo('events'), ns, undefined, `involvedObject.name=${o.metadata.name}`);
   switch (kind.resource) {
     case 'pods': return describePod(o, events, r.now);
     case 'deployments': {

@@ -41,7 +41,7 @@ export function dryRunSuffix(dry: DryRun): string {
 /** The -o values the writing commands print with (cli-runtime's PrintFlags, jsonpath among them). */
 const OUTPUTS = ['', 'json', 'yaml', 'name'];
 
-/** PrintFlags' AllowedFormats for the writing commands, as kubectl 1.35 lists them. */
+/** PrintFlags' AllowedFormats for the writing commands, as kubectl 1.37 lists them. */
 const WRITE_FORMATS = 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml';
 
 /** Formats real kubectl prints and this simulator does not: said so, rather than "unable to match". */

@@ -2,7 +2,8 @@
 import { RESOURCES } from '../../apiserver/resources.ts';
 import { parseTime } from '../../util/time.ts';
 import { translateTimestampSince } from '../print-pod.ts';
-import { toJSON, toYAML } from '../printers.ts';
+import { goSort } from '../go-sort.ts';
+import { coreEvent, toJSON, toYAML } from '../printers.ts';
 import { kindInfo } from '../resources.ts';
 import { GET_TABS, tabwrite } from '../tabwriter.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
@@ -10,12 +11,12 @@ import { Fail, kindOrFail, type Obj, type Run, listAt } from './util.ts';
 
 /** eventTime() of kubectl events: when an Event was last seen (series, lastTimestamp, eventTime). */
 function eventSortTime(e: Obj): number {
-  return parseTime(e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime) ?? 0;
+  return parseTime(e.series ? e.series.lastObservedTime : e.lastTimestamp || e.eventTime) ?? -Infinity;
 }
 
 /** getInterval: LAST SEEN of one row ("5s", or "5s (x3 over 2m)" for a repeated Event). */
 function eventInterval(e: Obj, now: number): string {
-  const first = translateTimestampSince(e.eventTime ?? e.firstTimestamp, now);
+  const first = translateTimestampSince(e.eventTime || e.firstTimestamp, now);
   if (e.series) return `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`;
   if ((e.count ?? 0) > 1) return `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`;
   return first;
@@ -45,10 +46,11 @@ export function cmdEvents(r: Run, argv: string[]): void {
   const all = bool(p, 'all-namespaces');
   const ns = nsOf(p);
   // One page of --chunk-size (500) Events: ListOptions{Limit: DefaultChunkSize, FieldSelector}.
-  const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500).items
+  const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500).items.map(coreEvent)
     .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
   if (!items.length) { r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`); return; }
-  items.sort((a, b) => eventSortTime(a) - eventSortTime(b));
+  // SortableEvents with Go's sort.Sort (not stable: ties of more than 12 Events come out as Go orders them).
+  goSort(items, (a, b) => eventSortTime(a) < eventSortTime(b));
   if (output) {
     const v = { apiVersion: 'v1', kind: 'EventList', items, metadata: { resourceVersion: '' } };
     r.print(output === 'json' ? toJSON(v) + '\n' : toYAML(v));

@@ -32,6 +32,8 @@ export function parse(r: Run, cmd: string, argv: string[], defs: Record<string, 
 
 /** A string flag's value (undefined when not given). */
 export function str(p: Parsed, k: string): string | undefined { const v = p.flags[k]; return typeof v === 'string' ? v : undefined; }
+/** An array flag's values, in order (none when not given). */
+export function arr(p: Parsed, k: string): string[] { const v = p.flags[k]; return Array.isArray(v) ? v : []; }
 /** Whether a bool flag is set. */
 export function bool(p: Parsed, k: string): boolean { return p.flags[k] === true; }
 /** The namespace the command acts in (-n, else default). */

@@ -61,4 +61,51 @@ describe('logs', () => {
     expect(runKubectl(c, `logs ${pending}`).stderr).toBe(`Error from server (BadRequest): pod ${pending} does not have a host assigned\n`);
     expect(runKubectl(c, 'logs').stderr).toMatch(/^error: expected 'logs \[-f\] \[-p\] \(POD \| TYPE\/NAME\) \[-c CONTAINER\]'\./);
   });
+
+  test('-f waits for a container still being created, asking every second (1.36+)', () => {
+    const c = createCluster({ seed: 4 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    let pod: string | undefined;
+    for (let i = 0; i < 50 && !pod; i++) {
+      c.advance(100);
+      const p = podNamed(c, 'web-');
+      if (p && runKubectl(c, `logs ${p}`).stderr.includes('is waiting to start: ContainerCreating')) pod = p;
+    }
+    expect(pod).toBeDefined();
+    const from = c.log.length;
+    const t0 = c.now;
+    const r = runKubectl(c, `logs -f ${pod}`);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l).toBe(`container "nginx" in pod "${pod}" is waiting to start: ContainerCreating`);
+    // One try at once, then one a second, until the container runs.
+    const tries = c.log.slice(from).filter((x) => x.component === 'kubectl' && x.path.includes('/log'));
+    expect(tries.map((x) => `${x.verb} ${x.path}`)).toEqual(tries.map(() => `GET /api/v1/namespaces/default/pods/${pod}/log?container=nginx&follow=true`));
+    expect(tries.map((x) => x.code)).toEqual([...lines.map(() => 400), 200]);
+    expect(tries.map((x) => x.t - t0)).toEqual(tries.map((_, i) => i * 1000));
+    // Without -f, one answer.
+    runKubectl(c, 'create deployment other --image=nginx:1.27 --replicas=1');
+    c.advance(1_500);
+    const other = podNamed(c, 'other-');
+    expect(runKubectl(c, `logs ${other}`).stderr).toMatch(/^Error from server \(BadRequest\): container "nginx" in pod "other-.*" is waiting to start: /);
+  });
+
+  test('-f gives up after --pod-running-timeout', () => {
+    const c = createCluster({ seed: 4 });
+    c.image('nginx:9.9', 'missing');
+    runKubectl(c, 'create deployment worker --image=nginx:9.9 --replicas=1');
+    c.advance(40_000);
+    const pod = podNamed(c, 'worker-');
+    const t0 = c.now;
+    const r = runKubectl(c, `logs -f ${pod} --pod-running-timeout=5s`);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines.at(-1)).toBe('error: context deadline exceeded');
+    expect(lines.slice(0, -1)).toHaveLength(5);
+    for (const l of lines.slice(0, -1)) expect(l).toMatch(new RegExp(`^container "nginx" in pod "${pod}" is waiting to start: `));
+    expect(r.exitCode).toBe(1);
+    expect(c.now - t0).toBe(5_000);
+    expect(runKubectl(c, `logs -f ${pod} --pod-running-timeout=0s`).stderr).toBe('error: --pod-running-timeout must be higher than zero\n');
+    expect(runKubectl(c, `logs -f ${pod} --pod-running-timeout=x`).stderr).toBe('error: invalid argument "x" for "--pod-running-timeout" flag: time: invalid duration "x"\nSee \'kubectl logs --help\' for usage.\n');
+  });
 });

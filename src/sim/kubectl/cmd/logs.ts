@@ -1,5 +1,7 @@
 // kubectl logs (pkg/cmd/logs): a container's output, through the API server from its node's kubelet.
 import { labelSelectorAsString } from '../../util/labels.ts';
+import type { ApiResult } from '../../apiserver/request.ts';
+import { parseDurationMs } from '../../util/duration.ts';
 import { parseTime } from '../../util/time.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
@@ -25,17 +27,39 @@ function byLogging(a: Obj, b: Obj): number {
   return (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity);
 }
 
+/**
+ * consumeWithRetry with --follow (1.36+): a container still being created (or any refusal the API
+ * server answers with a Status) is asked again every second, each refusal's message printed, until
+ * the log opens or --pod-running-timeout (20 s) has passed since the first try
+ * (wait.PollUntilContextTimeout, immediate); then `context deadline exceeded`.
+ */
+function consumeWithRetry(r: Run, request: () => ApiResult<unknown>, timeoutMs: number): ApiResult<unknown> {
+  const deadline = r.now + timeoutMs;
+  for (;;) {
+    const res = request();
+    if (res.ok || res.code === 0) return res;
+    r.warn(`${res.status.message}\n`);
+    // The deadline comes before the tick that falls on it.
+    if (r.now + 1_000 >= deadline) { r.cluster.advance(deadline - r.now); throw new Fail('error: context deadline exceeded'); }
+    r.cluster.advance(1_000);
+  }
+}
+
 /** kubectl logs: a container's output, fetched through the API server from the node's kubelet. */
 export function cmdLogs(r: Run, argv: string[]): void {
   const p = parse(r, 'logs', argv, {
     container: { kind: 'string', short: 'c' }, previous: { kind: 'bool', short: 'p' }, tail: { kind: 'string' },
-    follow: { kind: 'bool', short: 'f' }, 'all-containers': { kind: 'bool' },
+    follow: { kind: 'bool', short: 'f' }, 'all-containers': { kind: 'bool' }, 'pod-running-timeout': { kind: 'string' },
   });
+  const timeoutArg = str(p, 'pod-running-timeout') ?? '20s';
+  const podRunningTimeout = parseDurationMs(timeoutArg.replace(/^-/, ''));
+  if (podRunningTimeout === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--pod-running-timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl logs --help' for usage.`);
   // pflag parses --tail (an int64) before the command runs.
   const tailArg = str(p, 'tail') ?? '-1';
   const tail = Number(tailArg);
   if (!Number.isInteger(tail)) throw new Fail(`error: invalid argument "${tailArg}" for "--tail" flag: strconv.ParseInt: parsing "${tailArg}": invalid syntax\nSee 'kubectl logs --help' for usage.`);
   if (!p.args.length) throw new Fail("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples");
+  if (timeoutArg.startsWith('-') || podRunningTimeout === 0) throw new Fail('error: --pod-running-timeout must be higher than zero');
   const ns = nsOf(p);
   let podName = p.args[0];
   if (podName.includes('/')) {
@@ -65,8 +89,10 @@ export function cmdLogs(r: Run, argv: string[]): void {
   }
   for (const container of names) {
     const options: Obj = { container };
+    if (bool(p, 'follow')) options.follow = true;
     if (bool(p, 'previous')) options.previous = true;
-    const res = r.req({ verb: 'get', resource: 'pods', namespace: ns, name: podName, subresource: 'log', options });
+    const request = () => r.req({ verb: 'get', resource: 'pods', namespace: ns, name: podName, subresource: 'log', options });
+    const res = bool(p, 'follow') ? consumeWithRetry(r, request, podRunningTimeout) : request();
     if (!res.ok) throw new Fail(apiError(res.status));
     let text = String(res.object ?? '');
     if (tail >= 0) {

@@ -39,8 +39,62 @@ function ownedReplicaSets(r: Run, d: Obj): Obj[] {
 
 const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
 
-/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.35's words). */
+/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.37's words). */
 const ROLLOUT_HELP = "Manage the rollout of one or many resources.\n        \n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets\n\nExamples:\n  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n  \n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n  \n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n  \n  # Restart deployments with the 'app=nginx' label\n  kubectl rollout restart deployment --selector=app=nginx\n\nAvailable Commands:\n  history       View rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart a resource\n  resume        Resume a paused resource\n  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n\nUse \"kubectl rollout <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
+
+/** The annotation client-side apply keeps the applied manifest in. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** warningRollbackApplyManagedResource (rollout_undo.go), for info.ObjectName() (`deployments/web`). */
+export function rollbackApplyManagedWarning(objectName: string): string {
+  return `Warning: resource ${objectName} was previously managed with 'kubectl apply'. Rolling back will not update the ${LAST_APPLIED} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n`;
+}
+
+/** Annotations a rollback keeps from the Deployment and never copies from the ReplicaSet (rollback.go annotationsToSkip). */
+const ANNOTATIONS_TO_SKIP = [LAST_APPLIED, 'deployment.kubernetes.io/revision', 'deployment.kubernetes.io/revision-history',
+  'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to'];
+
+/** deploymentRevision: the ReplicaSet of revision toRevision, or (0) the second newest. */
+function deploymentRevision(rss: Obj[], name: string, toRevision: number): Obj {
+  let latest: Obj | undefined; let latestRevision = -1;
+  let previous: Obj | undefined; let previousRevision = -1;
+  for (const rs of rss) {
+    const raw = rs.metadata?.annotations?.['deployment.kubernetes.io/revision'];
+    if (raw === undefined || !/^\d+$/.test(raw)) continue;
+    const v = Number(raw);
+    if (toRevision === 0) {
+      if (latestRevision < v) { previousRevision = latestRevision; previous = latest; latestRevision = v; latest = rs; }
+      else if (previousRevision < v) { previousRevision = v; previous = rs; }
+    } else if (toRevision === v) return rs;
+  }
+  if (toRevision > 0) throw new Fail(`error: unable to find specified revision ${toRevision} in history`);
+  if (!previous) throw new Fail(`error: no rollout history found for deployment "${name}"`);
+  return previous;
+}
+
+/**
+ * DeploymentRollbacker.Rollback: its own GET of the Deployment (deployment), the ReplicaSets, then
+ * a JSON patch that replaces spec.template with the revision's (without pod-template-hash) and
+ * metadata.annotations with the Deployment's skipped ones plus the ReplicaSet's others (its
+ * change-cause among them). Returns what the printer says after the name.
+ */
+function rollback(r: Run, deployment: Obj, toRevision: number): string {
+  const name = deployment.metadata.name;
+  if (toRevision < 0) throw new Fail(`error: unable to find specified revision ${toRevision} in history`);
+  const target = deploymentRevision(ownedReplicaSets(r, deployment), name, toRevision);
+  if (deployment.spec?.paused) throw new Fail("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again");
+  // The revision printed is the one asked for (0 when none was).
+  if (sameTemplate(target.spec.template, deployment.spec.template)) return `skipped rollback (current template already matches revision ${toRevision})`;
+  const template = structuredClone(target.spec.template);
+  if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
+  const annotations: Record<string, string> = {};
+  for (const k of ANNOTATIONS_TO_SKIP) if (deployment.metadata.annotations?.[k] !== undefined) annotations[k] = deployment.metadata.annotations[k];
+  for (const [k, v] of Object.entries((target.metadata?.annotations ?? {}) as Record<string, string>)) if (!ANNOTATIONS_TO_SKIP.includes(k)) annotations[k] = v;
+  const patch = [{ op: 'replace', path: '/spec/template', value: template }, { op: 'replace', path: '/metadata/annotations', value: annotations }];
+  const res = r.req({ verb: 'patch', resource: 'deployments', namespace: deployment.metadata.namespace, name, body: patch, options: { patchType: 'json' } });
+  if (!res.ok) throw new Fail(`error: failed restoring revision ${toRevision}: ${res.status.message}`);
+  return 'rolled back';
+}
 
 /** kubectl rollout status|history|undo|pause|resume|restart of a Deployment. */
 export function cmdRollout(r: Run, argv: string[]): void {
@@ -49,6 +103,11 @@ export function cmdRollout(r: Run, argv: string[]): void {
   if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
   if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
   const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  // pflag parses the int64 flags before the command runs.
+  for (const flag of ['to-revision', 'revision']) {
+    const v = str(p, flag);
+    if (v !== undefined && !/^[+-]?\d+$/.test(v)) throw new Fail(`error: invalid argument "${v}" for "--${flag}" flag: strconv.ParseInt: parsing "${v}": invalid syntax\nSee 'kubectl rollout ${sub} --help' for usage.`);
+  }
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);
   const get = () => r.must({ verb: 'get', resource: 'deployments', namespace: ns, name });
@@ -75,7 +134,6 @@ export function cmdRollout(r: Run, argv: string[]): void {
     case 'history': {
       const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));
       const revision = str(p, 'revision') === undefined ? 0 : Number(str(p, 'revision'));
-      if (!Number.isInteger(revision)) throw new Fail(`error: invalid argument "${str(p, 'revision')}" for "--revision" flag: strconv.ParseInt: parsing "${str(p, 'revision')}": invalid syntax\nSee 'kubectl rollout history --help' for usage.`);
       if (revision < 0) throw new Fail(`error: revision must be a positive integer: ${revision}`);
       if (revision > 0) {
         // ViewHistory with a revision: that ReplicaSet's pod template, printed by printTemplate.
@@ -91,28 +149,9 @@ export function cmdRollout(r: Run, argv: string[]): void {
       return;
     }
     case 'undo': {
-      if (d.spec?.paused) throw new Fail(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${name}' and try again`);
-      const toRev = Number(str(p, 'to-revision') ?? 0);
-      const rss = ownedReplicaSets(r, d);
-      let target: Obj | undefined;
-      if (toRev === 0) {
-        const sorted = rss.filter((x) => revisionOf(x) > 0).sort((a, b) => revisionOf(b) - revisionOf(a));
-        if (sorted.length < 2) throw new Fail(`error: no rollout history found for deployment "${name}"`);
-        target = sorted[1];
-      } else {
-        target = rss.find((x) => revisionOf(x) === toRev);
-        if (!target) throw new Fail(`error: unable to find specified revision ${toRev} in history`);
-      }
-      if (sameTemplate(target.spec.template, d.spec.template)) {
-        r.print(`${qualified} skipped rollback (current template already matches revision ${revisionOf(target)})\n`);
-        return;
-      }
-      const tpl = structuredClone(target.spec.template);
-      if (tpl.metadata?.labels) delete tpl.metadata.labels['pod-template-hash'];
-      const next = structuredClone(d);
-      next.spec.template = tpl;
-      r.must({ verb: 'update', resource: 'deployments', namespace: ns, name, body: next });
-      r.print(`${qualified} rolled back\n`);
+      // 1.36+ (kubernetes#137064): before the rollback, a word about client-side apply's annotation, which it leaves as it was.
+      if (d.metadata?.annotations?.[LAST_APPLIED] !== undefined) r.warn(rollbackApplyManagedWarning(`deployments/${name}`));
+      r.print(`${qualified} ${rollback(r, get(), Number(str(p, 'to-revision') ?? 0))}\n`);
       return;
     }
     case 'pause':

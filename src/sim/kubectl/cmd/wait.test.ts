@@ -35,6 +35,17 @@ describe('wait', () => {
     expect(c.now).toBe(t0);
     expect(c.log.slice(from).filter((x) => x.component === 'kubectl').map((x) => x.verb)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET', 'GET']);
   });
+  test('several --for (1.36+): each met in turn, one line each; none given names the empty list', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
+    expect(runKubectl(c, "wait --for=create --for=condition=Available --for=jsonpath='{.status.readyReplicas}'=2 deploy/web"))
+      .toEqual({ stdout: 'deployment.apps/web condition met\n'.repeat(3), stderr: '', exitCode: 0 });
+    // The second is never met: the first's line, then the timeout.
+    expect(runKubectl(c, 'wait --for=condition=Available --for=condition=Available=False deploy/web --timeout=2s'))
+      .toEqual({ stdout: 'deployment.apps/web condition met\n', stderr: 'error: timed out waiting for the condition on deployments/web\n', exitCode: 1 });
+    expect(runKubectl(c, 'wait deploy/web').stderr).toBe('error: unrecognized condition: []\n');
+    expect(runKubectl(c, 'wait --for=condition=Available --for=bogus deploy/web').stderr).toBe('error: unrecognized condition: "bogus"\n');
+  });
   test('rollout status: a line for the listed object and one for each notification, repeated lines and all', () => {
     const c = createCluster({ seed: 2 });
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=3');

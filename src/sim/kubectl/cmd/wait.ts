@@ -1,7 +1,7 @@
 // kubectl wait (pkg/cmd/wait): until each object meets a condition, or the timeout passes.
 import { parseDurationMs } from '../../util/duration.ts';
 import type { KindInfo } from '../resources.ts';
-import { bool, nsOf, parse, str } from './flags.ts';
+import { arr, bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, list, targets, type Obj, type Run, withKind } from './util.ts';
 import { untilWithSync } from './watch.ts';
 
@@ -34,7 +34,7 @@ function simpleJsonPath(expr: string): ((o: Obj) => unknown) | undefined {
   return (o) => steps.reduce<unknown>((v, k) => (v == null ? undefined : (v as Record<string | number, unknown>)[k]), o);
 }
 
-/** conditionFuncFor: delete, create, condition=NAME[=STATUS] or jsonpath='{.path}'=VALUE. */
+/** One --for of conditionFuncsFor: delete, create, condition=NAME[=STATUS] or jsonpath='{.path}'=VALUE. */
 function waitCondition(forArg: string): WaitCondition {
   const lower = forArg.toLowerCase();
   if (lower === 'delete') return (o) => o === undefined;
@@ -60,17 +60,25 @@ function waitCondition(forArg: string): WaitCondition {
   throw new Fail(`error: unrecognized condition: ${JSON.stringify(forArg)}`);
 }
 
+/** conditionFuncsFor: one condition per --for, in order; none given is an error naming the empty list. */
+function waitConditions(forArgs: string[]): WaitCondition[] {
+  if (!forArgs.length) throw new Fail('error: unrecognized condition: []');
+  return forArgs.map(waitCondition);
+}
+
 /** The longest a `kubectl wait` runs simulated time. */
 const WAIT_CAP_MS = 3_600_000;
 
 /**
  * kubectl wait: each object read (GET), then watched through the API server (LIST and WATCH with
- * fieldSelector metadata.name=NAME) while simulated time runs, until it meets the condition or
- * --timeout (30 s) passes.
+ * fieldSelector metadata.name=NAME) while simulated time runs, until it meets each condition in
+ * turn (--for may be given several times, 1.36+; each one met prints its line) or --timeout (30 s)
+ * passes.
  */
 export function cmdWait(r: Run, argv: string[]): void {
-  const p = parse(r, 'wait', argv, { for: { kind: 'string' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
-  const cond = waitCondition(str(p, 'for') ?? '');
+  const p = parse(r, 'wait', argv, { for: { kind: 'array' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const forArgs = arr(p, 'for');
+  const conds = waitConditions(forArgs);
   const timeoutArg = str(p, 'timeout') ?? '30s';
   const timeoutMs = parseDurationMs(timeoutArg.replace(/^-.*/, '0'));
   if (timeoutMs === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl wait --help' for usage.`);
@@ -87,36 +95,43 @@ export function cmdWait(r: Run, argv: string[]): void {
   }
   if (!objs.length) throw new Fail('error: no matching resources found');
   const deadline = r.now + effective;
-  const forDelete = (str(p, 'for') ?? '').toLowerCase() === 'delete';
-  const forCreate = (str(p, 'for') ?? '').toLowerCase() === 'create';
+  const forDelete = forArgs.some((f) => f.toLowerCase() === 'delete');
   for (const { kind, name } of objs) {
     const namespace = kind.namespaced ? ns : undefined;
     // The resource builder's GET (--for=delete ignores NotFound: an object already gone is skipped without a word).
     const first = r.req({ verb: 'get', resource: kind.resource, namespace, name });
     if (!first.ok && first.code === 404 && forDelete) continue;
     if (!first.ok) throw new Fail(apiError(first.status));
-    // IsCreated is done once the object is found; IsDeleted reads it again before it watches; the
-    // condition and jsonpath waits list it and, unless that settles it, watch it.
-    let met = forCreate;
-    if (forDelete) {
-      const again = r.req({ verb: 'get', resource: kind.resource, namespace, name });
-      if (!again.ok && again.code !== 404) throw new Fail(apiError(again.status));
-      met = !again.ok;
-    }
-    // --timeout=0: one more GET and one check, no watch (getObjAndCheckCondition).
-    if (!met && requested === 0) {
-      if (!forDelete) {
-        const once = r.req({ verb: 'get', resource: kind.resource, namespace, name });
-        if (!once.ok) throw new Fail(apiError(once.status));
-        met = cond(withKind(kind, once.object));
+    forArgs.forEach((forArg, i) => {
+      if (!waitFor(r, kind, namespace, name, forArg.toLowerCase(), conds[i], requested, deadline)) {
+        if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
+        throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
       }
-      if (!met) throw new Fail(`error: condition not met for ${kind.resource}/${name}`);
-    }
-    if (!met) met = untilWithSync(r, kind, namespace, name, deadline, cond);
-    if (!met) {
-      if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
-      throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
-    }
-    r.print(`${kind.singular}/${name} condition met\n`);
+      r.print(`${kind.singular}/${name} condition met\n`);
+    });
   }
+}
+
+/** One condition on one object: whether it is met by the deadline (every condition of the command shares one). */
+function waitFor(r: Run, kind: KindInfo, namespace: string | undefined, name: string, forArg: string, cond: WaitCondition, requested: number, deadline: number): boolean {
+  // IsCreated is done once the object is found; IsDeleted reads it again before it watches; the
+  // condition and jsonpath waits list it and, unless that settles it, watch it.
+  const forDelete = forArg === 'delete';
+  if (forArg === 'create') return true;
+  let met = false;
+  if (forDelete) {
+    const again = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+    if (!again.ok && again.code !== 404) throw new Fail(apiError(again.status));
+    met = !again.ok;
+  }
+  // --timeout=0: one more GET and one check, no watch (getObjAndCheckCondition).
+  if (!met && requested === 0) {
+    if (!forDelete) {
+      const once = r.req({ verb: 'get', resource: kind.resource, namespace, name });
+      if (!once.ok) throw new Fail(apiError(once.status));
+      met = cond(withKind(kind, once.object));
+    }
+    if (!met) throw new Fail(`error: condition not met for ${kind.resource}/${name}`);
+  }
+  return met || untilWithSync(r, kind, namespace, name, deadline, cond);
 }

@@ -1,11 +1,12 @@
-// The simulator against real kubectl 1.35: every case of cases.ts prints what the real binary
-// printed (kubectl-1.35.json, captured by scripts/kubectl-golden.ts). With KUBECTL_JUDGE naming a
-// real kubectl, the fixture itself is checked against a fresh capture.
+// The simulator against real kubectl v1.37.2: every case of cases.ts prints what the real binary
+// printed (kubectl-1.37.json, captured by scripts/kubectl-golden.ts). With KUBECTL_JUDGE naming a
+// real kubectl (a path, or a command: KUBECTL_JUDGE='oracle/bin/oracle kubectl'), the fixture
+// itself is checked against a fresh capture.
 import { describe, expect, test } from 'vitest';
 import { createCluster } from '../../cluster.ts';
 import { runKubectl } from '../kubectl.ts';
 import { GOLDEN_CASES } from '../../../../scripts/lib/kubectl-golden-cases.ts';
-import fixture from './kubectl-1.35.json';
+import fixture from './kubectl-1.37.json';
 import type { GoldenResult } from '../../../../scripts/lib/kubectl-judge.ts';
 
 const FIXTURE = fixture as (GoldenResult & { args: string[]; stdin?: string })[];
@@ -13,7 +14,7 @@ const label = (args: string[]) => `kubectl ${args.join(' ')}`;
 /** klog's header (`W1201 11:39:25.887472   21663 helpers.go:719] `) names a time and a process: the simulator prints the message alone. */
 const withoutKlogHeaders = (s: string) => s.replace(/^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+:\d+\] /gm, '');
 
-describe('golden: kubectl 1.35', () => {
+describe('golden: kubectl 1.37', () => {
   test('the fixture holds every case, in order', () => {
     expect(FIXTURE.map((c) => c.args)).toEqual(GOLDEN_CASES.map((c) => c.args));
   });
@@ -39,5 +40,5 @@ describe('golden: kubectl 1.35', () => {
     for (const c of GOLDEN_CASES) {
       expect(seen(c.args, await runJudge(judge!, c))).toEqual(seen(c.args, FIXTURE.find((f) => label(f.args) === label(c.args))!));
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,0 +1,94 @@
+// kubectl describe's Events (1.36+, kubernetes#137145): shown for a single object, left out for
+// several objects, a name prefix or a name not found, unless --show-events says otherwise; and the
+// Events section itself as DescribeEvents prints it (series, eventTime, fieldPath, reportingController).
+import { describe, expect, test } from 'vitest';
+import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
+import { runKubectl } from '../kubectl.ts';
+
+const EVENTS_HEADER = 'Events:\n  Type    Reason';
+const count = (s: string, sub: string) => s.split(sub).length - 1;
+const eventLists = (c: ReturnType<typeof fixtureCluster>, from: number) => c.log.slice(from).filter((x) => x.component === 'kubectl' && x.path.includes('/events')).length;
+
+describe('describe: --show-events', () => {
+  test('one object by name: its Events', () => {
+    const out = runKubectl(fixtureCluster(), 'describe deployment web').stdout;
+    expect(out).toContain(`${EVENTS_HEADER}             Age    From                   Message\n`);
+    expect(out).toContain('Normal  ScalingReplicaSet  9m55s  deployment-controller  Scaled up replica set web-7c5ddbdf54 from 0 to 3\n');
+  });
+  test('several objects: no Events section and no LIST of events', () => {
+    const c = fixtureCluster();
+    const from = c.log.length;
+    const out = runKubectl(c, 'describe pods').stdout;
+    expect(count(out, 'Name:             web-7c5ddbdf54-')).toBe(3);
+    expect(out).not.toContain('Events:');
+    expect(eventLists(c, from)).toBe(0);
+    expect(runKubectl(c, 'describe pods -l app=web').stdout).not.toContain('Events:');
+    expect(runKubectl(c, 'describe deployment/web pod/web-7c5ddbdf54-2xkqz').stdout).not.toContain('Events:');
+  });
+  test('several objects with --show-events: each one has its section', () => {
+    const c = fixtureCluster();
+    const from = c.log.length;
+    const out = runKubectl(c, 'describe pods --show-events').stdout;
+    expect(eventLists(c, from)).toBe(3);
+    // The first pod has two; the others none, said as such.
+    expect(out.split('\n').filter((l) => l.startsWith('Events:')).map((l) => l.replace(/ +/g, ' '))).toEqual(['Events:', 'Events: <none>', 'Events: <none>']);
+  });
+  test('a name prefix: no Events unless asked for', () => {
+    const c = fixtureCluster();
+    const prefix = runKubectl(c, 'describe pod web-7c5ddbdf54-2x');
+    expect(prefix.stdout).toContain('Name:             web-7c5ddbdf54-2xkqz\n');
+    expect(prefix.stdout).not.toContain('Events:');
+    expect(runKubectl(c, 'describe pod web-7c5ddbdf54-2x --show-events').stdout).toContain('Normal  Scheduled  9m55s  default-scheduler  Successfully assigned');
+  });
+  test('one object with --show-events=false: none', () => {
+    expect(runKubectl(fixtureCluster(), 'describe deployment web --show-events=false').stdout).not.toContain('Events:');
+  });
+  test('one object found by listing its kind: its Events', () => {
+    expect(runKubectl(fixtureCluster(), 'describe deployments').stdout).toContain('ScalingReplicaSet');
+  });
+});
+
+describe('describe: the Events section', () => {
+  test('events.k8s.io-style Events (eventTime, series, no lastTimestamp) and a fieldPath', () => {
+    const c = fixtureCluster();
+    const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + s * 1000).toISOString();
+    const uid = (runKubectl(c, 'get pod web-7c5ddbdf54-8mfvt -o jsonpath={.metadata.uid}').stdout);
+    const involved = { kind: 'Pod', namespace: 'default', name: 'web-7c5ddbdf54-8mfvt', uid, apiVersion: 'v1' };
+    // A new-API singleton: eventTime only, count 0, reportingController instead of source.
+    c.create('events', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'a', namespace: 'default' }, involvedObject: involved, reason: 'FailedScheduling', message: '0/3 nodes are available.', type: 'Warning',
+      eventTime: at(60), reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', action: 'Scheduling', source: {} });
+    // A new-API series: seen 4 times, last at 540 s.
+    c.create('events', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'b', namespace: 'default' }, involvedObject: involved, reason: 'FailedScheduling', message: 'still no node', type: 'Warning',
+      eventTime: at(120), series: { count: 4, lastObservedTime: at(540) }, reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', action: 'Scheduling', source: {} });
+    // An old-API Event with a count and a container's fieldPath.
+    c.create('events', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c', namespace: 'default' }, involvedObject: { ...involved, fieldPath: 'spec.containers{web}' }, reason: 'Started', message: 'Container started', type: 'Normal',
+      source: { component: 'kubelet', host: 'node-2' }, firstTimestamp: at(5), lastTimestamp: at(300), count: 2 });
+    const out = runKubectl(c, 'describe pod web-7c5ddbdf54-8mfvt').stdout;
+    // SortableEvents sorts by lastTimestamp alone: the two without one come first, in their order.
+    expect(out.slice(out.indexOf('Events:'))).toBe(`Events:
+  Type     Reason            Age                 From               Message
+  ----     ------            ----                ----               -------
+  Warning  FailedScheduling  9m                  default-scheduler  0/3 nodes are available.
+  Warning  FailedScheduling  60s (x4 over 8m)    default-scheduler  still no node
+  Normal   Started           5m (x2 over 9m55s)  kubelet            spec.containers{web}: Container started
+`);
+  });
+
+describe('describe node', () => {
+  test('System Info ends with the kubelet\'s version: 1.37 prints no Kube-Proxy Version', () => {
+    const out = runKubectl(fixtureCluster(), 'describe node node-1').stdout;
+    expect(out).toContain(`System Info:
+  Machine ID:                 
+  System UUID:                
+  Boot ID:                    
+  Kernel Version:             6.1.0-40-amd64
+  OS Image:                   Debian GNU/Linux 12 (bookworm)
+  Operating System:           linux
+  Architecture:               amd64
+  Container Runtime Version:  containerd://2.1.4
+  Kubelet Version:            v1.37.2
+PodCIDR:`);
+    expect(out).not.toContain('Kube-Proxy');
+  });
+});
+});

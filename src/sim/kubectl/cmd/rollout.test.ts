@@ -1,0 +1,81 @@
+// kubectl rollout undo's warning (1.36+, kubernetes#137064) for a Deployment client-side apply
+// manages: printed on stderr before the rollback, which leaves last-applied-configuration as it was.
+// (Its own file: a Cluster registers the cluster's admission plugins module-wide.)
+import { describe, expect, test } from 'vitest';
+import { createCluster } from '../../cluster.ts';
+import { runKubectl } from '../kubectl.ts';
+import { rollbackApplyManagedWarning } from './rollout.ts';
+
+const manifest = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: ${image}
+`;
+
+const lastApplied = (c: ReturnType<typeof createCluster>): string => JSON.parse(runKubectl(c, 'get deploy web -o json').stdout).metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'];
+
+const WARNING = "Warning: resource deployments/web was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n";
+
+describe('rollout undo', () => {
+  test('the warning text is rollout_undo.go\'s', () => {
+    expect(rollbackApplyManagedWarning('deployments/web')).toBe(WARNING);
+  });
+
+  test('a Deployment created by apply: the warning, then the rollback; the annotation stays', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'apply -f -', manifest('nginx:1.27'));
+    c.settle();
+    runKubectl(c, 'apply -f -', manifest('nginx:1.28'));
+    c.settle();
+    const before = lastApplied(c);
+    expect(before).toContain('nginx:1.28');
+    expect(runKubectl(c, 'rollout undo deployment/web')).toEqual({ stdout: 'deployment.apps/web rolled back\n', stderr: WARNING, exitCode: 0 });
+    expect(runKubectl(c, "get deploy web -o jsonpath={.spec.template.spec.containers[0].image}").stdout).toBe('nginx:1.27');
+    expect(lastApplied(c)).toBe(before);
+    // Also when there is nothing to roll back to: the warning comes first.
+    c.settle();
+    expect(runKubectl(c, 'rollout undo deployment/web --to-revision=2').stderr).toBe(WARNING);
+  });
+
+  test('a Deployment made by create: no warning', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    c.settle();
+    expect(runKubectl(c, 'rollout undo deployment/web')).toEqual({ stdout: 'deployment.apps/web rolled back\n', stderr: '', exitCode: 0 });
+  });
+
+  test('the rollback is a JSON patch of spec.template and metadata.annotations: the revision\'s change-cause comes back, other annotations go', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    runKubectl(c, 'annotate deployment web kubernetes.io/change-cause=first');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    runKubectl(c, 'annotate deployment web kubernetes.io/change-cause=second team=web --overwrite');
+    c.settle();
+    const from = c.log.length;
+    expect(runKubectl(c, 'rollout undo deployment/web').stdout).toBe('deployment.apps/web rolled back\n');
+    expect(c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl').map((x) => `${x.verb} ${x.path} ${x.code}`)).toEqual([
+      'GET /apis/apps/v1/namespaces/default/deployments/web 200',
+      'GET /apis/apps/v1/namespaces/default/deployments/web 200',
+      'GET /apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dweb 200',
+      'PATCH /apis/apps/v1/namespaces/default/deployments/web 200',
+    ]);
+    const annotations = JSON.parse(runKubectl(c, 'get deploy web -o json').stdout).metadata.annotations;
+    expect(annotations['kubernetes.io/change-cause']).toBe('first');
+    expect(annotations.team).toBeUndefined();
+    expect(annotations['deployment.kubernetes.io/revision']).toBe('2');
+  });
+});
