@@ -10,3 +10,4 @@ export * from './node-resources.ts';
 export * from './pod-topology-spread.ts';
 export * from './schedule-one.ts';
 export * from './scheduling-queue.ts';
+export * from './preemption.ts';
