@@ -128,6 +128,9 @@ function columns(resource: string, o: Obj, now: number): { head: string[]; wideH
     }
     case 'namespaces':
       return { head: ['NAME', 'STATUS', 'AGE'], wideHead: [], cells: [name, o.status?.phase ?? '', age], wide: [] };
+    case 'priorityclasses':
+      // printPriorityClass: PreemptionPolicy's cell is filled only for -o wide.
+      return { head: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE'], wideHead: ['PREEMPTIONPOLICY'], cells: [name, String(o.value ?? 0), String(o.globalDefault ?? false), age], wide: [o.preemptionPolicy ?? ''] };
     default:
       return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
   }
