@@ -73,7 +73,7 @@ describe('kubelet: registration, lease, node status', () => {
       'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases 201',
       'GET /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1 200',
       // (three more revisions: the start-up NodeHas* events counted again at registration)
-      'WATCH /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1&resourceVersion=20&watch=true 200', // (revisions 5 and 6: default/kubernetes and its EndpointSlice)
+      'WATCH /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1&resourceVersion=20&watch=true 200', // (revisions 5 to 8: default/kubernetes, its EndpointSlice and the two system PriorityClasses)
       // its own Node, for tryUpdateNodeStatus's first try
       'GET /api/v1/nodes?fieldSelector=metadata.name%3Dnode-1 200',
       'WATCH /api/v1/nodes?fieldSelector=metadata.name%3Dnode-1&resourceVersion=20&watch=true 200',
