@@ -1,4 +1,4 @@
-import { type Code, type CycleContext, type FilterPlugin, type Listers, type Rng, type ScorePlugin, type Status, podPriority } from './framework.ts';
+import { type Code, type CycleContext, type FilterPlugin, type Listers, type Rng, type ScorePlugin, type Status } from './framework.ts';
 import type { Binding, Pod } from './k8s-types.ts';
 import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
 import type { NodeInfo } from './node-info.ts';
