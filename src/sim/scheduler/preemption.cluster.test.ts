@@ -22,7 +22,11 @@ describe('DefaultPreemption on a full cluster', () => {
   test('the preemptor nominates, the victim goes, the replacement waits', () => {
     const c = createCluster();
     expect(ok(c, 'create priorityclass high --value=1000')).toBe('priorityclass.scheduling.k8s.io/high created\n');
-    expect(ok(c, 'get priorityclasses')).toMatch(/^NAME +VALUE +GLOBAL-DEFAULT +AGE\nhigh +1000 +false +0s\nsystem-cluster-critical +2000000000 +false +0s\nsystem-node-critical +2000001000 +false +0s\n$/);
+    expect(ok(c, 'get priorityclasses')).toBe(`NAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY
+high                      1000         false            0s    PreemptLowerPriority
+system-cluster-critical   2000000000   false            0s    PreemptLowerPriority
+system-node-critical      2000001000   false            0s    PreemptLowerPriority
+`);
     // Each filler asks for 3 of a node's 4 CPUs: one per node, and no room for a 2-CPU pod anywhere.
     const template = { metadata: { labels: { app: 'filler' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '3' } } }] } };
     expect(c.world.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: {
