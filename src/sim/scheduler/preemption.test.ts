@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { Pod } from './k8s-types.ts';
 import { addPod, newNodeInfo } from './node-info.ts';
 import { nodeResourcesFitFilter } from './node-resources.ts';
@@ -7,9 +8,12 @@ import {
   NOT_ELIGIBLE_TERMINATING_POD, calculateNumCandidates, earliestPodStartTime, pickOneNodeForPreemption, podEligibleToPreemptOthers,
   podTerminatingByPreemption, preemptedEventMessage, preemptionConditionMessage,
 } from './preemption.ts';
-import { type FitError, schedulePod } from './schedule-one.ts';
+import { DEFAULT_FILTER_PLUGINS, type FitError, failedRecord, runFilterPlugins, schedulePod } from './schedule-one.ts';
+import type { CycleContext } from './framework.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
+import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { rfc3339 } from '../names.ts';
+import { runs } from '../../test/fc.ts';
 
 // Cases from defaultpreemption/default_preemption_test.go (TestSelectBestCandidate,
 // TestSelectVictimsOnNode, TestPodEligibleToPreemptOthers), with NodeResourcesFit as the only filter.
@@ -251,5 +255,31 @@ describe('messages and numbers', () => {
   it('takes the earliest start among the highest-priority victims', () => {
     const v = { pods: [victim('a', 'n', mid, small, 5), victim('b', 'n', mid, small, 3), victim('c', 'n', low, small, 1)], numPDBViolations: 0 };
     expect(earliestPodStartTime(v, 0)).toBe(3000);
+  });
+});
+
+describe('preemption properties', () => {
+  it('a chosen node fits the pod once its victims (all of lower priority) are gone', () => {
+    fc.assert(
+      fc.property(arbCluster, arbPod, fc.array(fc.constantFrom(0, 100, 2000), { minLength: 18, maxLength: 18 }), fc.integer({ min: 0, max: 1000 }), (cluster, incoming, prios, seed) => {
+        // Give the running pods priorities around the incoming pod's 1000.
+        let k = 0;
+        const withPrio = cluster.map((c) => ({ node: c.node, pods: c.pods.map((p) => ({ ...p, spec: { ...p.spec!, priority: prios[k++ % prios.length] } })) }));
+        const pod = { ...incoming, spec: { ...incoming.spec!, priority: 1000 } };
+        const r = schedulePod(pod, build(withPrio), seededRng(seed));
+        if (!('fitError' in r.result) || !r.result.fitError.preemption) return;
+        const { node, victims } = r.result.fitError.preemption;
+        expect(r.result.fitError.nominatedNodeName).toBe(node);
+        expect(r.result.fitError.postFilterMsg).toBe(`preemption: found a potential placement for pod on node ${node}, preempting ${victims.length} victims`);
+        expect(victims.length).toBeGreaterThan(0);
+        for (const v of victims) expect(v.spec?.priority ?? 0).toBeLessThan(1000);
+        const gone = new Set(victims.map((v) => v.metadata?.name));
+        const after = build(withPrio.map((c) => ({ node: c.node, pods: c.pods.filter((p) => !gone.has(p.metadata?.name)) })));
+        const ctx: CycleContext = { allNodes: after, state: {}, listers: {} };
+        for (const pl of DEFAULT_FILTER_PLUGINS) pl.preFilter?.(pod, ctx);
+        expect(failedRecord(runFilterPlugins(pod, after.find((n) => n.name === node)!, ctx, DEFAULT_FILTER_PLUGINS))).toBeUndefined();
+      }),
+      { numRuns: runs(0.3) },
+    );
   });
 });
