@@ -155,6 +155,18 @@ describe('SelectCandidate / pickOneNodeForPreemption (TestSelectBestCandidate)',
 });
 
 describe('SelectVictimsOnNode (TestSelectVictimsOnNode)', () => {
+  it('Basic: Preempt single lower priority pod', () => {
+    const fe = preempt(['node1'], makePod('p', [large], { priority: high }), [victim('victim', 'node1', low, large)]);
+    expect(fe.preemption?.victims.map((p) => p.metadata?.name)).toEqual(['victim']);
+  });
+
+  it('Priority: Prefer lower priority victim', () => {
+    const fe = preempt(['node1'], makePod('p', [large], { priority: high }), [
+      victim('high-prio', 'node1', high, small), victim('mid-prio', 'node1', mid, small), victim('low-prio', 'node1', low, small),
+    ]);
+    expect(fe.preemption?.victims.map((p) => p.metadata?.name)).toEqual(['low-prio']);
+  });
+
   it('reprieves the most important pods first and keeps only what must go', () => {
     // veryLarge node (500m): p1 300m mid, p2 100m low, p3 100m low; the pod needs 300m.
     const fe = preempt(['node1'], makePod('p', [large], { priority: high }), [
