@@ -16,7 +16,7 @@ function ok(c: Cluster, cmd: string): string {
 }
 const pods = (c: Cluster) => storeList(c.world.state.store, 'pods', 'default') as Pod[];
 const pod = (c: Cluster, name: string) => pods(c).find((p) => p.metadata?.name === name);
-const events = (c: Cluster, reason: string) => (storeList(c.world.state.store, 'events', 'default') as CoreEvent[]).filter((e) => e.reason === reason);
+const events = (c: Cluster, reason: string) => (storeList(c.world.state.store, 'events', 'default') as unknown as CoreEvent[]).filter((e) => e.reason === reason);
 
 describe('DefaultPreemption on a full cluster', () => {
   test('the preemptor nominates, the victim goes, the replacement waits', () => {
