@@ -29,7 +29,7 @@ const CREATE_NOT_SIMULATED: Record<string, string> = {
   token: 'the simulated cluster issues no ServiceAccount tokens',
 };
 
-/** kubectl create: a deployment, namespace or service, or the objects of a file. */
+/** kubectl create: a deployment, namespace, PriorityClass or service, or the objects of a file. */
 export function cmdCreate(r: Run, argv: string[]): void {
   if (argv[0] === 'namespace' || argv[0] === 'ns') { cmdCreateNamespace(r, argv.slice(1)); return; }
   if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
