@@ -38,7 +38,11 @@ export function auditFieldsOf(method: string, path: string): Pick<RawRequest, 'v
 
 /** Plays a scenario script on a fresh simulated cluster (3 nodes, seed 1) and observes it. */
 export function runInSimulator(scenario: string, script: string, seed = 1): RawTrace {
-  const cluster = createCluster({ seed, nodes: 3, logLimit: 0 });
+  // `# nodes: cpu=1 memory=3840Mi` in a scenario gives the simulated workers the hollow nodes' size,
+  // for scenarios that need the cluster full in both (the default 4 CPU, 8 GiB is kept otherwise).
+  const size = /^# nodes: cpu=(\S+) memory=(\S+)$/m.exec(script);
+  const nodeCapacity = size ? [1, 2, 3].map(() => ({ cpu: size[1], memory: size[2] })) : undefined;
+  const cluster = createCluster({ seed, nodes: 3, logLimit: 0, ...(nodeCapacity ? { nodeCapacity } : {}) });
   // The recorder starts the script 5 s after the nodes are Ready, start-up writes behind it; so here.
   cluster.advance(START_DELAY_MS);
   const t0 = cluster.now;

@@ -77,7 +77,8 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
 
 /**
  * The pinned results (update deliberately, with the reason in the change).
- * Last changed, three changes merged: (1) the scheduling queue keeps QueueingHints' in-flight
+ * Last changed, four changes merged (the fourth: the bootstrapped PriorityClasses and the
+ * preemption executor, which these runs never reach): (1) the scheduling queue keeps QueueingHints' in-flight
  * events (its state is hashed); (2) informers start with a streaming list (one WATCH with sendInitialEvents, no LIST;
  * handlers and WaitForCacheSync wait for the initial-events-end bookmark, polled every 100 ms), and
  * generated names come from the API server's own stream (pod names no longer move with watch
@@ -119,16 +120,18 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
  * Re-made (merged with the API server's 1.37 pod defaults): pods carry a generation that a graceful
  * deletion bumps and the kubelet reports as observedGeneration, so a rolling update writes three more
  * pod revisions (set image: 3 ms later, names placed differently); the others keep their facts.
+ * Re-made: the API server bootstraps the two system PriorityClasses (two more requests and
+ * revisions at start, uids from the bootstrap's own stream): nothing else moves.
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"158800af","facts":{"now":7013,"steps":162,"revision":96,"log":234,"kinds":{"request":133,"watch":86,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "set image, roll out": {"hash":"0bfc3d40","facts":{"now":29012,"steps":537,"revision":224,"log":565,"kinds":{"request":281,"watch":245,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"4afe0d5c","facts":{"now":428010,"steps":2396,"revision":682,"log":1141,"kinds":{"request":818,"watch":285,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "control plane stop 3 min, start": {"hash":"e3e44c32","facts":{"now":207417,"steps":1081,"revision":128,"log":777,"kinds":{"request":630,"watch":132,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "crash loop": {"hash":"2d6b5c90","facts":{"now":472012,"steps":3143,"revision":735,"log":1078,"kinds":{"request":778,"watch":280,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
-  "demo: web ×3, 10 minutes": {"hash":"a13222c3","facts":{"now":600000,"steps":3837,"revision":870,"log":1200,"kinds":{"request":907,"watch":278,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "image missing, then available": {"hash":"24d4f093","facts":{"now":210000,"steps":1482,"revision":403,"log":664,"kinds":{"request":449,"watch":177,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
-  "120 nodes, 600 pods": {"hash":"53e664a5","facts":{"now":31000,"steps":18275,"revision":8037,"log":23221,"kinds":{"request":10331,"watch":9890,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-35","app-0-d6d764cd5-249jj@node-13","app-0-d6d764cd5-26vhn@node-55","app-0-d6d764cd5-2bqbx@node-87","app-0-d6d764cd5-2fm87@node-109","app-0-d6d764cd5-2fsx4@node-104","app-0-d6d764cd5-2jhvr@node-110","app-0-d6d764cd5-2jjsd@node-20"]}},
+  "create web ×3, settle": {"hash":"08b757ed","facts":{"now":7013,"steps":162,"revision":98,"log":236,"kinds":{"request":135,"watch":86,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "set image, roll out": {"hash":"321ba748","facts":{"now":29012,"steps":537,"revision":226,"log":567,"kinds":{"request":283,"watch":245,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
+  "node-2 stop, 7 minutes": {"hash":"25f82986","facts":{"now":428010,"steps":2396,"revision":684,"log":1143,"kinds":{"request":820,"watch":285,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "control plane stop 3 min, start": {"hash":"750241cf","facts":{"now":207417,"steps":1081,"revision":130,"log":779,"kinds":{"request":632,"watch":132,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "crash loop": {"hash":"de6a4349","facts":{"now":472012,"steps":3143,"revision":737,"log":1080,"kinds":{"request":780,"watch":280,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
+  "demo: web ×3, 10 minutes": {"hash":"f39e514e","facts":{"now":600000,"steps":3837,"revision":872,"log":1202,"kinds":{"request":909,"watch":278,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "image missing, then available": {"hash":"ed3330fe","facts":{"now":210000,"steps":1482,"revision":405,"log":666,"kinds":{"request":451,"watch":177,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
+  "120 nodes, 600 pods": {"hash":"cf05afec","facts":{"now":31000,"steps":18275,"revision":8039,"log":23223,"kinds":{"request":10333,"watch":9890,"cri":3000},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-35","app-0-d6d764cd5-249jj@node-13","app-0-d6d764cd5-26vhn@node-55","app-0-d6d764cd5-2bqbx@node-87","app-0-d6d764cd5-2fm87@node-109","app-0-d6d764cd5-2fsx4@node-104","app-0-d6d764cd5-2jhvr@node-110","app-0-d6d764cd5-2jjsd@node-20"]}},
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {

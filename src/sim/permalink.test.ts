@@ -141,6 +141,17 @@ describe('permalink', () => {
     expect(r.cluster.world.state.log.some((e) => e.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(true);
   });
 
+  it('round trips a PriorityClass and a pod that uses it', () => {
+    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx' }] } } }));
+    tl.advance(1_000);
+    tl.seek(tl.length - 1);
+    const r = roundTrip(tl);
+    const pods = Object.values(r.cluster.world.state.store.objects.pods ?? {}) as { spec?: { priority?: number } }[];
+    expect(pods.map((p) => p.spec?.priority)).toEqual([1000]);
+  });
+
   it('round trips a crash with the app’s last words and a kubectl logs request', () => {
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);

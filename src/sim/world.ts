@@ -5,6 +5,7 @@ import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueE
 import { extendEventLeases, revokeEventLease } from './apiserver/event-leases.ts';
 import { newApiServerConfig, type ApiServerConfig } from './apiserver/config.ts';
 import { handleRequest } from './apiserver/handler.ts';
+import { SYSTEM_PRIORITY_CLASS_OBJECTS } from './apiserver/priority-class.ts';
 import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiserver/request.ts';
 import { logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
 import { API_SERVER, COMPACTION_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
@@ -201,6 +202,8 @@ export function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerCo
     w.rng = createRng(seed ^ 0x6b756265);
     handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
     handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
+    // The scheduling/bootstrap-system-priority-classes post-start hook.
+    for (const pc of SYSTEM_PRIORITY_CLASS_OBJECTS) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'priorityclasses', body: pc });
     w.rng = main;
   }
   return w;

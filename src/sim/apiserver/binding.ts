@@ -25,7 +25,10 @@ export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiR
   void id;
   const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
   conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.now) });
-  const next = { ...cur, spec: { ...cur.spec, nodeName: node }, status: { ...cur.status, conditions: conds } };
+  const status: Obj = { ...cur.status, conditions: conds };
+  // ClearingNominatedNodeNameAfterBinding (beta, on since 1.35): the nomination hint goes.
+  delete status.nominatedNodeName;
+  const next = { ...cur, spec: { ...cur.spec, nodeName: node }, status };
   const ev = putOwn(h, 'pods', key, next);
   logRequest(h, component, req, 201, { revision: ev.revision, node });
   notifyWatchers(h, ev);

@@ -88,6 +88,9 @@ const BODIES: Record<string, GoType> = {
       publishNotReadyAddresses: bool,
     }),
   }),
+  priorityclasses: struct('v1.PriorityClass', {
+    ...typeMeta, metadata: objectMeta, value: int32, globalDefault: bool, description: str(), preemptionPolicy: str('v1.PreemptionPolicy'),
+  }),
   namespaces: struct('v1.Namespace', { ...typeMeta, metadata: objectMeta, spec: struct('v1.NamespaceSpec', { finalizers: list(str('v1.FinalizerName')) }) }),
   nodes: struct('v1.Node', {
     ...typeMeta, metadata: objectMeta,

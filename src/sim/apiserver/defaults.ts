@@ -92,6 +92,9 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       const meta = name ? { ...obj.metadata, labels: { ...obj.metadata?.labels, 'kubernetes.io/metadata.name': name } } : obj.metadata;
       return { ...obj, metadata: meta, spec: { finalizers: ['kubernetes'], ...obj.spec }, status: { phase: 'Active' } };
     }
+    case 'priorityclasses':
+      // SetDefaults_PriorityClass.
+      return obj.preemptionPolicy ? obj : { ...obj, preemptionPolicy: 'PreemptLowerPriority' };
     default:
       return obj;
   }

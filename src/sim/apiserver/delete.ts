@@ -2,6 +2,7 @@
 import { rfc3339 } from '../names.ts';
 import { detachKey } from './event-ttl.ts';
 import type { ApiRequest, ApiResult, Obj, RequestOptions, Verb } from './request.ts';
+import { systemPriorityClassDeleteError } from './priority-class.ts';
 import { keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
@@ -14,6 +15,8 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
   if (!cur) return fail(h, component, { ...req, subresource: eviction ? 'eviction' : undefined, verb: eviction ? 'create' : 'delete' }, notFound(req.resource, req.name ?? ''), 'storage');
   const logReq = eviction ? { ...req, verb: 'create' as Verb, subresource: 'eviction' } : req;
+  const systemClass = req.resource === 'priorityclasses' ? systemPriorityClassDeleteError(req.name ?? '') : undefined;
+  if (systemClass) return fail(h, component, logReq, systemClass, 'storage');
   const pre = req.options?.preconditions;
   if (pre?.uid && pre.uid !== cur.metadata.uid) {
     return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`), 'storage');

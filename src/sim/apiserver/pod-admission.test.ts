@@ -21,8 +21,46 @@ describe('what the API server adds to a pod', () => {
 
   it('keeps what the client set: its own account, enableServiceLinks false, a system PriorityClass', () => {
     const w = testWorld();
-    const p = (create(w, withSpec(pod('p'), { serviceAccountName: 'robot', enableServiceLinks: false, priorityClassName: 'system-node-critical', preemptionPolicy: 'Never' })) as { object: Obj }).object;
-    expect(p.spec).toMatchObject({ serviceAccountName: 'robot', serviceAccount: 'robot', enableServiceLinks: false, priority: 2000001000, preemptionPolicy: 'Never' });
+    const p = (create(w, withSpec(pod('p'), { serviceAccountName: 'robot', enableServiceLinks: false, priorityClassName: 'system-node-critical' })) as { object: Obj }).object;
+    expect(p.spec).toMatchObject({ serviceAccountName: 'robot', serviceAccount: 'robot', enableServiceLinks: false, priority: 2000001000, preemptionPolicy: 'PreemptLowerPriority' });
+    // The bootstrapped class was defaulted to PreemptLowerPriority: a pod may not say otherwise.
+    const q = create(w, withSpec(pod('q'), { priorityClassName: 'system-node-critical', preemptionPolicy: 'Never' }));
+    expect(!q.ok && q.status.message).toBe('pods "q" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name');
+  });
+
+  it('resolves a stored PriorityClass, and the globalDefault one for a pod that names none', () => {
+    const w = testWorld();
+    const pc = (body: Obj) => w.kubectl({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body } });
+    expect(pc({ metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' }).ok).toBe(true);
+    const a = (create(w, withSpec(pod('a'), { priorityClassName: 'high' })) as { object: Obj }).object;
+    expect(a.spec).toMatchObject({ priorityClassName: 'high', priority: 1000, preemptionPolicy: 'Never' });
+    expect(pc({ metadata: { name: 'low' }, value: 10, globalDefault: true }).ok).toBe(true);
+    expect(pc({ metadata: { name: 'lower' }, value: 5, globalDefault: true })).toMatchObject({
+      ok: false, code: 403, status: { message: 'priorityclasses.scheduling.k8s.io "lower" is forbidden: PriorityClass low is already marked as default. Only one default can exist' },
+    });
+    const b = (create(w, pod('b')) as { object: Obj }).object;
+    expect(b.spec).toMatchObject({ priorityClassName: 'low', priority: 10, preemptionPolicy: 'PreemptLowerPriority' });
+  });
+
+  it('validates PriorityClasses as ValidatePriorityClass does, and keeps the system ones', () => {
+    const w = testWorld();
+    const pc = (body: Obj) => w.kubectl({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body } });
+    expect(pc({ metadata: { name: 'huge' }, value: 1000000001 })).toMatchObject({
+      ok: false, code: 422, status: { message: 'PriorityClass.scheduling.k8s.io "huge" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000' },
+    });
+    expect(pc({ metadata: { name: 'system-mine' }, value: 1 })).toMatchObject({
+      ok: false, status: { message: "PriorityClass.scheduling.k8s.io \"system-mine\" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class" },
+    });
+    const list = w.kubectl({ verb: 'list', resource: 'priorityclasses' });
+    expect(list.ok && (list.object as { items: Obj[] }).items.map((i) => [i.metadata.name, i.value, i.preemptionPolicy])).toEqual([
+      ['system-cluster-critical', 2000000000, 'PreemptLowerPriority'], ['system-node-critical', 2000001000, 'PreemptLowerPriority'],
+    ]);
+    expect(w.kubectl({ verb: 'delete', resource: 'priorityclasses', name: 'system-node-critical' })).toMatchObject({
+      ok: false, code: 403, status: { message: 'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted' },
+    });
+    expect(pc({ metadata: { name: 'mid' }, value: 50 }).ok).toBe(true);
+    const upd = w.kubectl({ verb: 'patch', resource: 'priorityclasses', name: 'mid', body: { value: 51 } });
+    expect(!upd.ok && upd.status.message).toBe('PriorityClass.scheduling.k8s.io "mid" is invalid: value: Forbidden: may not be changed in an update.');
   });
 
   it('refuses an unknown PriorityClass and a priority that disagrees with the class (403)', () => {

@@ -7,6 +7,7 @@ import type { Obj } from './request.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
 import type { KObject } from './store.ts';
+import { getDefaultPriorityClass, getPriorityClass, validatePriorityClassAdmission } from './priority-class.ts';
 
 /** serviceaccount.DefaultServiceAccountName. */
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -78,24 +79,20 @@ export const serviceAccountAdmission: AdmissionPlugin = {
   },
 };
 
-/** The PriorityClasses every API server bootstraps (scheduling.SystemPriorityClasses). */
-export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-};
-
 function forbidden(a: AdmissionAttributes, message: string): Status {
   return statusError(403, 'Forbidden', `pods "${a.name ?? ''}" is forbidden: ${message}`, { name: a.name, kind: 'pods' });
 }
 
 /**
- * Priority admission: a pod's priority comes from its PriorityClass (0 and PreemptLowerPriority with
- * none: no globalDefault class exists); a priority the client set itself must agree. On an update
- * the stored priority stays. Only the system classes exist (the simulator serves no PriorityClass objects).
+ * Priority admission. For PriorityClasses, one globalDefault (priority-class.ts). For pods: the priority and preemptionPolicy come from the pod's PriorityClass,
+ * or from the globalDefault class (the lowest-valued one if several), or are 0 and
+ * PreemptLowerPriority when none exists; values the client set itself must agree. On an update the
+ * stored values stay.
  */
 export const priorityAdmission: AdmissionPlugin = {
   name: 'Priority',
-  admit(a: AdmissionAttributes) {
+  admit(a: AdmissionAttributes, h) {
+    if (a.resource === 'priorityclasses') return validatePriorityClassAdmission(a, h);
     if (a.resource !== 'pods' || a.subresource || !a.object) return undefined;
     const pod = a.object as Obj;
     const spec = (pod.spec ?? {}) as Obj;
@@ -105,16 +102,35 @@ export const priorityAdmission: AdmissionPlugin = {
       return { ...pod, spec: { ...spec, priority: spec.priority ?? old.priority, preemptionPolicy: spec.preemptionPolicy ?? old.preemptionPolicy } } as KObject;
     }
     if (a.operation !== 'CREATE') return undefined;
+    // establishPriority.
     const className = spec.priorityClassName as string | undefined;
+    let pcName = className ?? '';
     let priority = 0;
+    let preemptionPolicy: string | undefined = 'PreemptLowerPriority';
     if (className) {
-      const p = SYSTEM_PRIORITY_CLASSES[className];
-      if (p === undefined) return forbidden(a, `no PriorityClass with name ${className} was found`);
-      priority = p;
+      const pc = getPriorityClass(h, className);
+      if (!pc) return forbidden(a, `no PriorityClass with name ${className} was found`);
+      priority = pc.value ?? 0;
+      preemptionPolicy = pc.preemptionPolicy;
+    } else {
+      const dpc = getDefaultPriorityClass(h);
+      if (dpc) {
+        pcName = dpc.metadata?.name ?? '';
+        priority = dpc.value ?? 0;
+        preemptionPolicy = dpc.preemptionPolicy;
+      }
     }
     if (spec.priority !== undefined && spec.priority !== priority) {
       return forbidden(a, `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
     }
-    return { ...pod, spec: { ...spec, priority, preemptionPolicy: spec.preemptionPolicy ?? 'PreemptLowerPriority' } } as KObject;
+    const out: Obj = { ...spec, priority };
+    if (pcName) out.priorityClassName = pcName;
+    if (preemptionPolicy !== undefined) {
+      if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== preemptionPolicy) {
+        return forbidden(a, `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name`);
+      }
+      out.preemptionPolicy = preemptionPolicy;
+    }
+    return { ...pod, spec: out } as KObject;
   },
 };

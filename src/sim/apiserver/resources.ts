@@ -7,6 +7,7 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Event as CoreEvent, Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 
 /** The Kubernetes type of each served resource (for the typed client and informers). */
 export interface ResourceTypes {
@@ -19,6 +20,7 @@ export interface ResourceTypes {
   services: Service;
   endpointslices: EndpointSlice;
   events: CoreEvent;
+  priorityclasses: PriorityClass;
 }
 
 /** Static facts about one REST resource. */
@@ -41,6 +43,7 @@ export const RESOURCES: Record<string, ResourceInfo> = {
   services: { kind: 'Service', group: '', version: 'v1', namespaced: true, subresources: ['status'] },
   endpointslices: { kind: 'EndpointSlice', group: 'discovery.k8s.io', version: 'v1', namespaced: true, subresources: [] },
   events: { kind: 'Event', group: '', version: 'v1', namespaced: true, subresources: [] },
+  priorityclasses: { kind: 'PriorityClass', group: 'scheduling.k8s.io', version: 'v1', namespaced: false, subresources: [] },
 };
 
 /** Resource names served. */

@@ -7,6 +7,7 @@ import { labelSelectorMatches } from '../util/labels.ts';
 import { type FieldError, GoValue, goLabelSelector } from './status.ts';
 import { parseQuantity } from '../util/quantity.ts';
 import type { KObject } from './store.ts';
+import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
 export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
@@ -526,6 +527,7 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   if (RESOURCES_WITH_META.has(resource) && (!old || obj.metadata?.labels !== old.metadata?.labels || obj.metadata?.annotations !== old.metadata?.annotations)) {
     errs.push(...validateMetaMaps(obj.metadata, 'metadata'));
   }
+  if (resource === 'priorityclasses') return [...errs, ...(old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj))];
   // A status write carries the stored spec itself, validated when it was stored.
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
   switch (resource) {
@@ -561,5 +563,39 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   return errs;
 }
 
+/** HighestUserDefinablePriority: values above one billion are the system's. */
+export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
+
+/** ValidatePriorityClass: "system-" names only for the two system classes as defined; user values ≤ 1e9. */
+export function validatePriorityClass(pc: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const name: string = pc.metadata?.name ?? '';
+  const value: number = pc.value ?? 0;
+  if (name.startsWith('system-')) {
+    // IsKnownSystemPriorityClass.
+    const sys = SYSTEM_PRIORITY_CLASSES[name];
+    const why = sys === undefined ? `${name} is not a known system priority class`
+      : sys !== value ? `value of ${name} PriorityClass must be ${sys}`
+        : pc.globalDefault ? `globalDefault of ${name} PriorityClass must be false` : undefined;
+    if (why) errs.push({ type: 'Forbidden', field: 'metadata.name', detail: `priority class names with 'system-' prefix are reserved for system use only. error: ${why}` });
+  } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
+    errs.push({ type: 'Forbidden', field: 'value', detail: `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}` });
+  }
+  // ValidatePreemptionPolicy.
+  if (pc.preemptionPolicy === '') errs.push({ type: 'Required', field: 'preemptionPolicy' });
+  else if (pc.preemptionPolicy !== undefined && pc.preemptionPolicy !== 'PreemptLowerPriority' && pc.preemptionPolicy !== 'Never') {
+    errs.push(notSupported('preemptionPolicy', pc.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
+  }
+  return errs;
+}
+
+/** ValidatePriorityClassUpdate: value and preemptionPolicy are immutable. */
+export function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  if ((pc.value ?? 0) !== (old.value ?? 0)) errs.push({ type: 'Forbidden', field: 'value', detail: 'may not be changed in an update.' });
+  if (pc.preemptionPolicy !== old.preemptionPolicy) errs.push({ type: 'Invalid', field: 'preemptionPolicy', value: pc.preemptionPolicy, detail: 'field is immutable' });
+  return errs;
+}
+
 /** The kinds whose labels and annotations are checked here (ValidateObjectMeta). */
-const RESOURCES_WITH_META = new Set(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes']);
+const RESOURCES_WITH_META = new Set(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes', 'priorityclasses']);

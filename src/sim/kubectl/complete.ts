@@ -60,6 +60,7 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
     sub: {
       deployment: { flags: ['--image', '--replicas', '-r', '--port', '--dry-run', '--output', '-o'] },
       namespace: {},
+      priorityclass: { flags: ['--value', '--global-default', '--description', '--preemption-policy', '--dry-run', '--output', '-o'] },
       service: { sub: { clusterip: { flags: ['--tcp', '--clusterip'] }, nodeport: { flags: ['--tcp', '--node-port'] } } },
     },
   },

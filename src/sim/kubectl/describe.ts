@@ -506,6 +506,21 @@ export function describeNamespace(ns: Obj): string {
   return o.done();
 }
 
+/** kubectl describe priorityclass (describePriorityClass): annotations on one line, as FormatLabels. */
+export function describePriorityClass(pc: Obj, events: Obj[] | undefined, now: number): string {
+  const o = new Out();
+  const m = pc.metadata ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Value:\t${pc.value ?? 0}\n`);
+  o.w(0, `GlobalDefault:\t${pc.globalDefault ?? false}\n`);
+  o.w(0, `PreemptionPolicy:\t${pc.preemptionPolicy ?? ''}\n`);
+  o.w(0, `Description:\t${pc.description ?? ''}\n`);
+  const ann = Object.keys(m.annotations ?? {}).sort().map((k) => `${k}=${m.annotations[k]}`).join(',');
+  o.w(0, `Annotations:\t${ann || '<none>'}\n`);
+  describeEvents(o, eventsFor(events, 'PriorityClass', m.name, undefined, m.uid), now);
+  return o.done();
+}
+
 /** kubectl describe endpointslice (describeEndpointSliceV1). */
 export function describeEndpointSlice(eps: Obj, events: Obj[] | undefined, now: number): string {
   const o = new Out();

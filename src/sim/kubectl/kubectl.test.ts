@@ -150,9 +150,10 @@ default     9m55s       Normal   ScalingReplicaSet   Deployment/web   Scaled up 
   });
   test('kubectl api-resources: what this API server serves (the command the get errors point to)', () => {
     expect(run('api-resources --namespaced=false').stdout).toBe(
-`NAME         SHORTNAMES   APIVERSION   NAMESPACED   KIND
-namespaces   ns           v1           false        Namespace
-nodes        no           v1           false        Node
+`NAME              SHORTNAMES   APIVERSION             NAMESPACED   KIND
+namespaces        ns           v1                     false        Namespace
+nodes             no           v1                     false        Node
+priorityclasses   pc           scheduling.k8s.io/v1   false        PriorityClass
 `);
     expect(run('api-resources -o name').stdout.split('\n')).toContain('deployments.apps');
   });

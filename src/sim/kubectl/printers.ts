@@ -170,6 +170,10 @@ function columns(resource: string, o: Obj, now: number): { head: string[]; wideH
     }
     case 'namespaces':
       return { head: ['NAME', 'STATUS', 'AGE'], wideHead: [], cells: [name, o.status?.phase ?? '', age], wide: [] };
+    case 'priorityclasses':
+      // printPriorityClass fills PreemptionPolicy only with options.Wide, but real 1.37.2 kubectl shows
+      // it in plain `get` too (oracle/traces/preemption.json): the server's table is asked for wide.
+      return { head: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'], wideHead: [], cells: [name, String(o.value ?? 0), String(o.globalDefault ?? false), age, o.preemptionPolicy ?? ''], wide: [] };
     default:
       return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
   }

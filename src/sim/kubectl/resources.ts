@@ -20,6 +20,7 @@ export const RESOURCE_ALIASES: Record<string, string[]> = {
   endpointslices: ['endpointslice'],
   services: ['service', 'svc'],
   namespaces: ['namespace', 'ns'],
+  priorityclasses: ['priorityclass', 'pc'],
 };
 
 /** Resolve a type argument (`po`, `deployments.apps`, `Deployment`) to a resource, or undefined. */

@@ -56,6 +56,10 @@ export interface FilterPlugin {
   /** Runs once per cycle before any filter. */
   preFilter?(pod: Pod, ctx: CycleContext): PreFilterResult | undefined;
   filter(pod: Pod, nodeInfo: NodeInfo, ctx: CycleContext): Status;
+  /** PreFilterExtensions.AddPod: `podToAdd` now counts on `nodeInfo` (replace ctx.state entries, never mutate them). */
+  addPod?(pod: Pod, podToAdd: Pod, nodeInfo: NodeInfo, ctx: CycleContext): void;
+  /** PreFilterExtensions.RemovePod: `podToRemove` no longer counts on `nodeInfo`. */
+  removePod?(pod: Pod, podToRemove: Pod, nodeInfo: NodeInfo, ctx: CycleContext): void;
 }
 
 /** A Score plugin with its weight in the default profile. */

@@ -11,3 +11,4 @@ export * from './pod-topology-spread.ts';
 export * from './schedule-one.ts';
 export * from './scheduling-queue.ts';
 export * from './queueing-hints.ts';
+export * from './preemption.ts';

@@ -439,7 +439,29 @@ export const podTopologySpreadFilter: FilterPlugin = {
     }
     return SUCCESS;
   },
+  addPod: (pod, other, ni, ctx) => updateWithPod(ctx, other, pod, ni, 1),
+  removePod: (pod, other, ni, ctx) => updateWithPod(ctx, other, pod, ni, -1),
 };
+
+/**
+ * updateWithPod (the AddPod/RemovePod extensions): move the counts of the domains `updated` sits in.
+ * Copy on write, so a preemption dry run's cloned cycle state leaves the original alone.
+ */
+export function updateWithPod(ctx: CycleContext, updated: Pod, preemptor: Pod, ni: NodeInfo, delta: number): void {
+  const s = ctx.state[PTS] as TopologySpreadPreFilterState | undefined;
+  const node = ni.node;
+  if (!s || (updated.metadata?.namespace ?? '') !== (preemptor.metadata?.namespace ?? '')) return;
+  if (!nodeLabelsMatchSpreadConstraints(node.metadata?.labels, s.constraints)) return;
+  let counts = s.tpValueToMatchNum;
+  s.constraints.forEach((c, i) => {
+    if (!labelSelectorMatches(c.selector, updated.metadata?.labels)) return;
+    if (!matchNodeInclusionPolicies(c, preemptor, node)) return;
+    const v = node.metadata!.labels![c.topologyKey];
+    if (counts === s.tpValueToMatchNum) counts = [...counts];
+    counts[i] = { ...counts[i], [v]: (counts[i][v] ?? 0) + delta };
+  });
+  if (counts !== s.tpValueToMatchNum) ctx.state[PTS] = { ...s, tpValueToMatchNum: counts };
+}
 
 /** PreScore state (scoring.go preScoreState). */
 export interface TopologySpreadPreScoreState {

@@ -167,11 +167,14 @@ describe('schedulePod', () => {
     );
   });
 
-  it('leaves the tail off when lower-priority pods could be evicted', () => {
+  it('says where it will preempt when lower-priority pods could be evicted, and nominates that node', () => {
     const nodes = [newNodeInfo(makeNode('node-1', { cpu: '1', memory: '1Gi', pods: '110' }))];
     addPod(nodes[0], makePod('low', [{ cpu: '800m' }], { priority: 0 }));
     const r = schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1));
-    expect(fitErrorOf(r).message).toBe('0/1 nodes are available: 1 Insufficient cpu.');
+    // Evaluator.Preempt's success status, prefixed by DefaultPreemption.PostFilter (no full stop).
+    expect(fitErrorOf(r).message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node node-1, preempting 1 victims');
+    expect(fitErrorOf(r).nominatedNodeName).toBe('node-1');
+    expect(fitErrorOf(r).preemption?.victims.map((p) => p.metadata?.name)).toEqual(['low']);
     expect(schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1), { preemption: false }).result).toHaveProperty('fitError');
   });
 

@@ -1,8 +1,9 @@
-import { type Code, type CycleContext, type FilterPlugin, type Listers, type Rng, type ScorePlugin, type Status, podPriority } from './framework.ts';
+import { type Code, type CycleContext, type FilterPlugin, type Listers, type Rng, type ScorePlugin, type Status } from './framework.ts';
 import type { Binding, Pod } from './k8s-types.ts';
 import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
-import { type NodeInfo, cloneNodeInfo, removePod } from './node-info.ts';
+import type { NodeInfo } from './node-info.ts';
 import { nodeName } from './node-name.ts';
+import { type PostFilterOutcome, defaultPreemptionPostFilter, geNominatedPods, runFilterPluginsWithNominatedPods } from './preemption.ts';
 import { nodePorts } from './node-ports.ts';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import { forgetSlots, nodeSlots, slotsMatch } from './node-slots.ts';
@@ -84,6 +85,10 @@ export interface FitError {
   postFilterMsg: string;
   /** FitError.Error(): the FailedScheduling message and the PodScheduled condition message. */
   message: string;
+  /** PostFilterResult's NominatingInfo: the node to nominate, '' to clear, undefined to leave as is. */
+  nominatedNodeName?: string;
+  /** The preemption DefaultPreemption decided on, for the scheduler to carry out (the executor). */
+  preemption?: { node: string; victims: Pod[] };
 }
 
 /** The outcome of one scheduling attempt. */
@@ -109,6 +114,10 @@ export interface ScheduleOptions {
   listers?: Listers;
   /** Run DefaultPreemption's PostFilter and append its message (default true). */
   preemption?: boolean;
+  /** Simulated now: the start time of victims that have none (util.GetPodStartTime's time.Now()). */
+  now?: number;
+  /** The queue's nominator: pods nominated to each node (NominatedPodsForNode), for the filters. */
+  nominatedPods?: Record<string, Pod[]>;
   /** Name the taint in TaintToleration's reason, as v1.26–v1.34 did (default false). */
   taintReasonWithKey?: boolean;
   filterPlugins?: FilterPlugin[];
@@ -122,21 +131,32 @@ export interface ScheduleOptions {
 }
 
 /**
- * RunPostFilterPlugins' message: the reasons of each rejecting PostFilter plugin, joined by ", ";
- * empty when preemption found candidates (success). DynamicResources is in the profile too, but its
+ * RunPostFilterPlugins with the default profile's one PostFilter plugin, DefaultPreemption (whose
+ * status message is the FitError's PostFilterMsg). DynamicResources is in the profile too, but its
  * PreFilter skips a pod without ResourceClaims (every pod here), and a plugin skipped at PreFilter
  * adds nothing at PostFilter: real 1.37.2 prints no "no new claims to deallocate" (the oracle's trace).
  */
-export function postFilterMessage(pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[], preemption: boolean): string {
-  const reasons: string[] = [];
-  if (preemption) {
-    const pf = preemptionPostFilter(pod, allNodes, nodeToStatus, ctx, filterPlugins);
-    if (pf.candidates.length > 0) return '';
-    reasons.push(pf.message);
-  }
-  return reasons.join(', ');
+export function runPostFilterPlugins(
+  pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[],
+  rng: Rng, now: number, nominatedPods?: Record<string, Pod[]>,
+): PostFilterOutcome {
+  return defaultPreemptionPostFilter(pod, nodeToStatus, {
+    allNodes, ctx, plugins: filterPlugins, rng, now, nominatedByNode: nominatedPods,
+    runFilters: (p, ni, c) => failedRecord(runFilterPlugins(p, ni, c, filterPlugins)),
+    fitErrorMessage: (n, statuses) => fitErrorMessage(n, statuses, ''),
+  });
 }
 
+/** Per node, the other pods of equal or higher priority nominated to it; undefined when there are none. */
+export function nominatedFor(pod: Pod, nominatedPods: Record<string, Pod[]> | undefined): Record<string, Pod[]> | undefined {
+  if (!nominatedPods) return undefined;
+  let out: Record<string, Pod[]> | undefined;
+  for (const node of Object.keys(nominatedPods)) {
+    const ge = geNominatedPods(pod, nominatedPods[node]);
+    if (ge.length > 0) (out ??= {})[node] = ge;
+  }
+  return out;
+}
 
 /** ErrNoNodesAvailable's message. */
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
@@ -204,52 +224,6 @@ export function fitErrorMessage(numAllNodes: number, nodeToStatus: Record<string
   return msg;
 }
 
-/** PodEligibleToPreemptOthers' refusal message for preemptionPolicy: Never. */
-export const NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
-/** Reason for nodes where removing pods cannot help (UnschedulableAndUnresolvable). */
-export const PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
-/** Reason for nodes with no lower-priority pods. */
-export const NO_PREEMPTION_VICTIMS = 'No preemption victims found for incoming pod';
-
-/**
- * DefaultPreemption.PostFilter when no candidate exists: "preemption: 0/N nodes are available: …".
- * Returns the candidate nodes instead when evicting lower-priority pods would make room (victim
- * selection and nomination are not modelled: the caller decides what to do with them).
- */
-export function preemptionPostFilter(
-  pod: Pod,
-  allNodes: NodeInfo[],
-  nodeToStatus: Record<string, FilterRecord>,
-  ctx: CycleContext,
-  filterPlugins: FilterPlugin[],
-): { message: string; candidates: string[] } {
-  if (pod.spec?.preemptionPolicy === 'Never') return { message: 'preemption: ' + NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER, candidates: [] };
-  const prio = podPriority(pod);
-  const statuses: Record<string, FilterRecord> = {};
-  const candidates: string[] = [];
-  for (const ni of allNodes) {
-    const st = nodeToStatus[ni.name];
-    if (!st) continue;
-    if (st.code === 'UnschedulableAndUnresolvable') {
-      statuses[ni.name] = { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [PREEMPTION_NOT_HELPFUL] };
-      continue;
-    }
-    // SelectVictimsOnNode: remove every lower-priority pod, then see whether the pod fits.
-    const victims = ni.pods.filter((p) => podPriority(p) < prio);
-    if (victims.length === 0) {
-      statuses[ni.name] = { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] };
-      continue;
-    }
-    const what = cloneNodeInfo(ni);
-    for (const v of victims) removePod(what, v);
-    const failed = failedRecord(runFilterPlugins(pod, what, ctx, filterPlugins));
-    if (failed) statuses[ni.name] = failed;
-    else candidates.push(ni.name);
-  }
-  if (candidates.length > 0) return { message: '', candidates };
-  return { message: 'preemption: ' + fitErrorMessage(allNodes.length, statuses, ''), candidates };
-}
-
 /** selectHost: the highest total, ties broken by reservoir sampling with `rng` (one draw per extra tie). */
 export function selectHost(totals: { node: string; total: number }[], rng: Rng): string {
   if (totals.length === 0) throw new Error('empty priorityList');
@@ -304,7 +278,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const start = n > 0 ? (opts.nextStartNodeIndex ?? 0) % n : 0;
   const perNode: NodeRecord[] = [];
   if (n === 0) {
-    const fitError: FitError = { numAllNodes: 0, nodeToStatus: {}, unschedulablePlugins: [], postFilterMsg: '', message: ERR_NO_NODES_AVAILABLE };
+    const fitError: FitError = { numAllNodes: 0, nodeToStatus: {}, unschedulablePlugins: [], postFilterMsg: '', message: ERR_NO_NODES_AVAILABLE, nominatedNodeName: '' };
     return { result: { fitError }, perNode, nextStartNodeIndex: 0, evaluatedNodes: 0, feasibleNodes: 0 };
   }
   const ctx: CycleContext = { allNodes: nodeInfos, state: {}, listers: opts.listers ?? {}, taintReasonWithKey: opts.taintReasonWithKey };
@@ -312,6 +286,17 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const unschedulable = new Set<string>();
   const preemption = opts.preemption ?? true;
   const full = (opts.record ?? 'full') === 'full';
+  const now = opts.now ?? 0;
+  const nominated = nominatedFor(pod, opts.nominatedPods);
+  const runFilters = (p: Pod, ni: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, ni, c, filterPlugins));
+  // handleSchedulingFailure's inputs: without PostFilter plugins the nomination is cleared.
+  const fitErrorOf = (postFilter: PostFilterOutcome | undefined, rest: Omit<FitError, 'postFilterMsg' | 'nominatedNodeName' | 'preemption'>): FitError => ({
+    ...rest,
+    postFilterMsg: postFilter?.message ?? '',
+    nominatedNodeName: postFilter ? postFilter.nominatedNodeName : '',
+    ...(postFilter?.candidate ? { preemption: { node: postFilter.candidate.name, victims: postFilter.candidate.victims.pods } } : {}),
+  });
+  const postFilter = () => (preemption ? runPostFilterPlugins(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, rng, now, opts.nominatedPods) : undefined);
 
   // RunPreFilterPlugins: a rejection applies to every node; node-name results are intersected.
   let allowed: Set<string> | undefined;
@@ -322,10 +307,10 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
       const rec: FilterRecord = { plugin: pl.name, code: res.status.code, reasons: res.status.reasons };
       for (const ni of nodeInfos) nodeToStatus[ni.name] = rec;
       const preFilterMsg = res.status.reasons.join(', ');
-      const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption);
+      const pf = postFilter();
       let message = `0/${n} nodes are available: ${preFilterMsg}.`;
-      if (postFilterMsg) message += ` ${postFilterMsg}`;
-      const fitError: FitError = { numAllNodes: n, nodeToStatus, unschedulablePlugins: [pl.name], postFilterMsg, message };
+      if (pf?.message) message += ` ${pf.message}`;
+      const fitError = fitErrorOf(pf, { numAllNodes: n, nodeToStatus, unschedulablePlugins: [pl.name], message });
       return { result: { fitError }, perNode, nextStartNodeIndex: start, evaluatedNodes: 0, feasibleNodes: 0 };
     }
     if (res?.nodeNames) {
@@ -333,6 +318,18 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
       allowed = allowed ? new Set([...allowed].filter((x) => names.has(x))) : names;
       narrowing.push(pl.name);
     }
+  }
+  // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first, alone.
+  const nnn = pod.status?.nominatedNodeName;
+  const nominatedNode = nnn ? nodeInfos.find((ni) => ni.name === nnn) : undefined;
+  if (nominatedNode) {
+    const failed = runFilterPluginsWithNominatedPods(pod, nominatedNode, ctx, filterPlugins, nominated?.[nominatedNode.name], runFilters) as FilterRecord | undefined;
+    if (full) perNode.push({ node: nominatedNode.name, filter: failed ? failedRecords(filterPlugins, failed) : allSuccessRecords(filterPlugins), scores: [], total: 0 });
+    if (!failed) return { result: { node: nominatedNode.name }, perNode, nextStartNodeIndex: start, evaluatedNodes: 1, feasibleNodes: 1 };
+    nodeToStatus[nominatedNode.name] = failed;
+    unschedulable.add(failed.plugin);
+    // The full pass below reaches this node again and records it again.
+    if (full) perNode.length = 0;
   }
   let nodes = nodeInfos;
   if (allowed) {
@@ -342,7 +339,8 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
       code: 'UnschedulableAndUnresolvable',
       reasons: [`node(s) didn't satisfy plugin(s) [${[...narrowing].sort().join(' ')}]`],
     };
-    for (const ni of nodeInfos) if (!allowed.has(ni.name)) nodeToStatus[ni.name] = absent;
+    // SetAbsentNodesStatus: a status set explicitly (the nominated node's) stays.
+    for (const ni of nodeInfos) if (!allowed.has(ni.name) && !nodeToStatus[ni.name]) nodeToStatus[ni.name] = absent;
     narrowing.forEach((p) => unschedulable.add(p));
   }
 
@@ -356,9 +354,10 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   const defaultProfile = filterPlugins === DEFAULT_FILTER_PLUGINS && scorePlugins === DEFAULT_SCORE_PLUGINS;
   // With the default profile over the whole node list, the records are rebuilt from the flat
   // cache's verdicts and scores (see flatRecords below) instead of calling every plugin again.
-  const flatRecords = full && defaultProfile && nodes === nodeInfos;
+  // Nominated pods change what a node holds for this pod alone: such cycles take the reference path.
+  const flatRecords = full && defaultProfile && nodes === nodeInfos && !nominated;
   // The per-node cache of node-local verdicts, for the default profile.
-  const cached = defaultProfile && (!full || flatRecords);
+  const cached = defaultProfile && (!full || flatRecords) && !nominated;
   const sig = cached ? localSignatureId(pod, !!opts.taintReasonWithKey) : 0;
   // Without records, plugins that PreFilter-skipped are left out of the loop (their Filter would say Success).
   const { active: activeFilters, local: localFilters, global: globalFilters } = cached
@@ -382,6 +381,21 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   for (let i = 0; !fc && i < m && feasible.length < numNodesToFind; i++) {
     const k = (start + i) % m;
     const ni = nodes[k];
+    const nom = nominated?.[ni.name];
+    if (nom) {
+      const failedRec = runFilterPluginsWithNominatedPods(pod, ni, ctx, filterPlugins, nom, runFilters) as FilterRecord | undefined;
+      processed++;
+      const rec: NodeRecord | undefined = full ? { node: ni.name, filter: failedRec ? failedRecords(filterPlugins, failedRec) : allSuccessRecords(filterPlugins), scores: [], total: 0 } : undefined;
+      if (rec) perNode.push(rec);
+      if (failedRec) {
+        nodeToStatus[ni.name] = failedRec;
+        unschedulable.add(failedRec.plugin);
+      } else {
+        feasible.push(ni);
+        if (rec) feasibleRecords.push(rec);
+      }
+      continue;
+    }
     if (cached) {
       // Local filters come before PodTopologySpread in the profile, so the first failure is the same.
       const c = localEntry(ni, sig, nScore);
@@ -447,14 +461,13 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   }
 
   if (feasible.length === 0) {
-    const postFilterMsg = postFilterMessage(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, preemption);
-    const fitError: FitError = {
+    const pf = postFilter();
+    const fitError = fitErrorOf(pf, {
       numAllNodes: n,
       nodeToStatus,
       unschedulablePlugins: [...unschedulable].sort(),
-      postFilterMsg,
-      message: fitErrorMessage(n, nodeToStatus, postFilterMsg),
-    };
+      message: fitErrorMessage(n, nodeToStatus, pf?.message ?? ''),
+    });
     return { result: { fitError }, perNode, nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: 0 };
   }
   if (feasible.length === 1) {

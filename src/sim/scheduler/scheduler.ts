@@ -11,6 +11,8 @@ import type { NodeInfo } from './node-info.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeRecord } from './schedule-one.ts';
 import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NODES_AVAILABLE } from './schedule-one.ts';
+import { getLowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage } from './preemption.ts';
+import { podPriority } from './framework.ts';
 import {
   FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
   flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
@@ -80,12 +82,23 @@ export interface SchedulerState {
   /** A schedule-one event is queued. */
   loopPending: boolean;
   recorder: EventRecorderState;
+  /** The queue's nominator: pod key → the node preemption nominated it to (insertion order kept). */
+  nominator?: Record<string, string>;
   /** Last attempts, oldest first (at most recordPods). */
   records: { order: string[]; byKey: Record<string, SchedulingRecord> };
 }
 
+/** prepareCandidateAsync's goroutine as an event: the API calls of one preemption. */
+interface PreemptEvent {
+  type: 'preempt';
+  preemptor: { key: string; uid: string; priority: number; schedulerName: string };
+  node: string;
+  /** Victims not yet being deleted, most important first. */
+  victims: string[];
+}
+
 /** The scheduler's own timer events. */
-type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' };
+type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' } | PreemptEvent;
 
 /** The figure's reader: the last attempt for `namespace/name`, if it is among the recorded ones. */
 export function schedulingRecordOf(state: SchedulerState, key: string): SchedulingRecord | undefined {
@@ -209,6 +222,42 @@ function nominationGone(ctx: Ctx<SchedulerState>, pod: Pod): void {
   moveAll(ctx, EVENT_ASSIGNED_POD_DELETE, pod, undefined, (p) => (p.spec?.priority ?? 0) <= prio);
 }
 
+// ------------------------------------------------------------------ nominator
+
+// addNominatedPodUnlocked: '' clears; undefined (a nil NominatingInfo, ModeNoop) takes the pod's own
+// status.nominatedNodeName; an assigned or vanished pod is never nominated.
+function addNominatedPod(s: SchedulerState, key: string, pod: Pod, override?: string): void {
+  const nom = (s.nominator ??= {});
+  delete nom[key];
+  const node = override ?? pod.status?.nominatedNodeName ?? '';
+  const cur = s.pods.items[key];
+  if (node === '' || !cur || cur.spec?.nodeName) return;
+  nom[key] = node;
+}
+
+// updateNominatedPodUnlocked: an update that neither sets nor clears the field keeps the nomination
+// (the scheduler's own status patch may not have arrived yet).
+function updateNominatedPod(s: SchedulerState, key: string, old: Pod, pod: Pod): void {
+  const kept = !old.status?.nominatedNodeName && !pod.status?.nominatedNodeName ? s.nominator?.[key] : undefined;
+  addNominatedPod(s, key, pod, kept);
+}
+
+function deleteNominatedPodIfExists(s: SchedulerState, key: string): void {
+  if (s.nominator?.[key] !== undefined) delete s.nominator[key];
+}
+
+// NominatedPodsForNode for every node, in the order the pods were nominated; undefined when none are.
+function nominatedPodsByNode(s: SchedulerState): Record<string, Pod[]> | undefined {
+  const nom = s.nominator;
+  if (!nom) return undefined;
+  let out: Record<string, Pod[]> | undefined;
+  for (const key of Object.keys(nom)) {
+    const p = s.pods.items[key];
+    if (p) ((out ??= {})[nom[key]] ??= []).push(p);
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ cache (assigned pods)
 
 function countPod(s: SchedulerState, pod: Pod, key = podKey(pod)): boolean {
@@ -286,8 +335,9 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
   const onPod = (old: Pod | undefined, pod: Pod) => {
     const key = informedPodKey(pod);
     if (pod.spec?.nodeName) {
-      // Assigned: it belongs to the cache, never to the queue.
+      // Assigned: it belongs to the cache, never to the queue (nor the nominator).
       if (s.queue.where[key]) queueRemove(s.queue, pod, key);
+      deleteNominatedPodIfExists(s, key);
       const counted = s.podNode[key];
       if (counted !== undefined) {
         // Confirm an assumed pod, or take a newer copy of a bound one (labels, deletionTimestamp).
@@ -318,8 +368,12 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     if (!isOurs(pod) || s.assumed[key] !== undefined) return;
     if (pod.metadata?.deletionTimestamp) {
       if (s.queue.where[key]) queueRemove(s.queue, pod, key);
+      deleteNominatedPodIfExists(s, key);
       return;
     }
+    // The queue's Add and Update keep the nominator in step (nominator.go).
+    if (old) updateNominatedPod(s, key, old, pod);
+    else addNominatedPod(s, key, pod);
     // SchedulingGates keep a pod out of activeQ until they are removed (PreEnqueue).
     if ((pod.spec?.schedulingGates ?? []).length > 0) return;
     // Update asks the rejecting plugins' hints whether the change may help (a status patch cannot).
@@ -334,6 +388,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     delete(pod) {
       const key = informedPodKey(pod);
       if (s.queue.where[key]) queueRemove(s.queue, pod, key);
+      deleteNominatedPodIfExists(s, key);
       delete s.assumed[key];
       if (s.podNode[key] !== undefined) {
         const ni = s.nodeInfos[s.podNode[key]];
@@ -395,6 +450,8 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     listers: listers(s),
     taintReasonWithKey: p.taintReasonWithKey ?? false,
     record: full ? 'full' : 'none',
+    now: ctx.now,
+    nominatedPods: nominatedPodsByNode(s),
   });
   s.nextStartNodeIndex = r.nextStartNodeIndex;
   const base = { pod: key, t: ctx.now, numAllNodes: nodes.length, evaluatedNodes: r.evaluatedNodes, feasibleNodes: r.feasibleNodes, perNode: r.perNode };
@@ -406,6 +463,8 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: node } };
     countPod(s, assumed, key);
     s.assumed[key] = node;
+    // assume: the pod leaves the nominator (DeleteNominatedPodIfExists).
+    deleteNominatedPodIfExists(s, key);
     const res = ctx.api.bind(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', node);
     if (res.ok) {
       queueDone(s.queue, key);
@@ -423,21 +482,77 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     const fe = r.result.fitError;
     const message = fe.numAllNodes === 0 ? ERR_NO_NODES_AVAILABLE : failedSchedulingMessage(fe);
     if (full || s.records.byKey[key]) keepRecord(ctx, { ...base, message });
+    // SchedulerAsyncPreemption (beta, on since 1.33): PostFilter starts the victims' API calls in a
+    // goroutine and returns, so the failure handling below runs alongside them. Here the goroutine is
+    // an event at the same simulated time, after this cycle's own calls (see NOTES.md).
+    if (fe.preemption) startPreemption(ctx, pod, fe.preemption.node, fe.preemption.victims);
     addUnschedulableIfNotPresent(s.queue, info, cycle, fe.unschedulablePlugins, ctx.now);
+    addNominatedPod(s, key, pod, fe.nominatedNodeName);
     recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', message, undefined, DEFAULT_SCHEDULER_NAME);
     // No nodes at all is an error, not a rejection: reason SchedulerError.
-    patchPodScheduledFalse(ctx, pod, fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable', message);
+    patchPodScheduledFalse(ctx, pod, fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable', message, fe.nominatedNodeName);
   }
 }
 
-// updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
-function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string): void {
+// prepareCandidateAsync, its synchronous part: victims already being deleted get no API call, and
+// with none left no goroutine starts.
+function startPreemption(ctx: Ctx<SchedulerState>, preemptor: Pod, node: string, victims: Pod[]): void {
+  const keys = victims.filter((v) => !v.metadata?.deletionTimestamp).map((v) => podKey(v));
+  if (keys.length === 0) return;
+  const ev: PreemptEvent = {
+    type: 'preempt',
+    preemptor: { key: podKey(preemptor), uid: preemptor.metadata?.uid ?? '', priority: podPriority(preemptor), schedulerName: preemptor.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME },
+    node,
+    victims: keys,
+  };
+  ctx.schedule(0, ev);
+}
+
+// The goroutine: clear lower-priority nominations on the node, then PreemptPod each victim (the last
+// one after the others, as Go does). The simulator has no waiting (Permit) or PreBind pods, so every
+// victim is preempted through the API server, never "in kube-scheduler memory".
+function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
+  const s = ctx.state;
+  const nominated = Object.keys(s.nominator ?? {}).filter((k) => s.nominator![k] === ev.node).map((k) => s.pods.items[k]).filter((p): p is Pod => !!p);
+  for (const p of getLowerPriorityNominatedPods(nominated, ev.preemptor.priority)) {
+    if (!p.status?.nominatedNodeName) continue;
+    ctx.api.patch('pods', p.metadata?.namespace, p.metadata?.name ?? '', { status: { nominatedNodeName: null } }, 'status');
+  }
+  for (const vk of ev.victims) {
+    const victim = s.pods.items[vk];
+    if (!victim) continue;
+    const ns = victim.metadata?.namespace;
+    const name = victim.metadata?.name ?? '';
+    const cur = (victim.status?.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+    const message = preemptionConditionMessage(ev.preemptor.schedulerName);
+    // UpdatePodCondition: only a changed condition is written.
+    if (!cur || cur.status !== 'True' || cur.reason !== 'PreemptionByScheduler' || cur.message !== message) {
+      const gen = victim.metadata?.generation;
+      const condition = {
+        type: 'DisruptionTarget', ...(gen !== undefined ? { observedGeneration: gen } : {}), status: 'True', lastProbeTime: null,
+        lastTransitionTime: cur && cur.status === 'True' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now), reason: 'PreemptionByScheduler', message,
+      };
+      const res = ctx.api.patch('pods', ns, name, { status: { conditions: [condition] } }, 'status');
+      if (!res.ok) continue;
+    }
+    const del = ctx.api.delete('pods', ns, name);
+    if (!del.ok) continue;
+    recordEvent(ctx as Ctx<unknown>, s.recorder, victim, 'Normal', 'Preempted', preemptedEventMessage(ev.preemptor.uid, ev.node), undefined, DEFAULT_SCHEDULER_NAME);
+  }
+}
+
+// updatePod: PATCH pods/{name}/status only when the condition changes (UpdatePodCondition) or the
+// nomination does (a ModeOverride NominatingInfo naming another node than the pod's).
+function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string, nominatedNodeName?: string): void {
   const cur = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
-  if (cur && cur.status === 'False' && cur.reason === reason && cur.message === message) return;
+  const conditionNeedsUpdate = !(cur && cur.status === 'False' && cur.reason === reason && cur.message === message);
+  const nnnNeedsUpdate = nominatedNodeName !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominatedNodeName;
+  if (!conditionNeedsUpdate && !nnnNeedsUpdate) return;
   const lastTransitionTime = cur && cur.status === 'False' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now);
-  ctx.api.patch('pods', pod.metadata?.namespace, pod.metadata?.name ?? '', {
-    status: { conditions: [{ type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime }] },
-  }, 'status');
+  const status: Record<string, unknown> = {};
+  if (conditionNeedsUpdate) status.conditions = [{ type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime }];
+  if (nnnNeedsUpdate) status.nominatedNodeName = nominatedNodeName === '' ? null : nominatedNodeName;
+  ctx.api.patch('pods', pod.metadata?.namespace, pod.metadata?.name ?? '', { status }, 'status');
 }
 
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
@@ -458,6 +573,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
       nextStartNodeIndex: 0,
       loopPending: false,
       recorder: newEventRecorder(),
+      nominator: {},
       records: { order: [], byKey: {} },
     };
     ctx.state = s;
@@ -490,6 +606,9 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
         flushBackoffQCompleted(s.queue, ctx.now);
         ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, ev, { recurring: true });
         kick(ctx);
+        break;
+      case 'preempt':
+        runPreemption(ctx, ev);
         break;
       case 'flush-unschedulable':
         flushUnschedulablePodsLeftover(s.queue, ctx.now);

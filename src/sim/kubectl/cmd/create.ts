@@ -1,7 +1,7 @@
-// kubectl create (pkg/cmd/create): deployment, namespace, service clusterip|nodeport, or -f FILE.
+// kubectl create (pkg/cmd/create): deployment, namespace, priorityclass, service clusterip|nodeport, or -f FILE.
 import { deploymentFor } from '../generators.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
-import { nsOf, parse, str } from './flags.ts';
+import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
 import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
@@ -24,15 +24,16 @@ const CREATE_NOT_SIMULATED: Record<string, string> = {
   role: 'RBAC objects are built into this simulator, not created', clusterrole: 'RBAC objects are built into this simulator, not created',
   rolebinding: 'RBAC objects are built into this simulator, not created', clusterrolebinding: 'RBAC objects are built into this simulator, not created',
   serviceaccount: 'the simulated cluster has no ServiceAccount objects', sa: 'the simulated cluster has no ServiceAccount objects',
-  quota: 'the simulated cluster has no ResourceQuotas', priorityclass: 'the simulated cluster has no PriorityClasses', pc: 'the simulated cluster has no PriorityClasses',
+  quota: 'the simulated cluster has no ResourceQuotas',
   poddisruptionbudget: 'the simulated cluster has no PodDisruptionBudgets', pdb: 'the simulated cluster has no PodDisruptionBudgets',
   token: 'the simulated cluster issues no ServiceAccount tokens',
 };
 
-/** kubectl create: a deployment, namespace or service, or the objects of a file. */
+/** kubectl create: a deployment, namespace, PriorityClass or service, or the objects of a file. */
 export function cmdCreate(r: Run, argv: string[]): void {
   if (argv[0] === 'namespace' || argv[0] === 'ns') { cmdCreateNamespace(r, argv.slice(1)); return; }
   if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
+  if (argv[0] === 'priorityclass' || argv[0] === 'pc') { cmdCreatePriorityClass(r, argv.slice(1)); return; }
   if (argv[0] !== undefined && Object.hasOwn(CREATE_NOT_SIMULATED, argv[0])) {
     throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
   }
@@ -78,6 +79,35 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
   const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry) });
   if (!res.ok) throw new Fail(apiError(res.status));
   printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
+}
+
+/** kubectl create priorityclass NAME --value=VALUE [--global-default] [--description=…] [--preemption-policy=…]. */
+function cmdCreatePriorityClass(r: Run, argv: string[]): void {
+  const p = parse(r, 'create priorityclass', argv, {
+    value: { kind: 'string' }, 'global-default': { kind: 'bool' }, description: { kind: 'string' }, 'preemption-policy': { kind: 'string' }, ...WRITE_FLAGS,
+  });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create priorityclass -h' for help and examples`);
+  const name = p.args[0];
+  const valueText = str(p, 'value') ?? '0';
+  // pflag's Int32Var: strconv.ParseInt(s, 0, 32).
+  const value = /^[+-]?\d+$/.test(valueText) ? Number(valueText) : NaN;
+  if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) {
+    const why = Number.isNaN(value) ? 'invalid syntax' : 'value out of range';
+    throw new Fail(`error: invalid argument "${valueText}" for "--value" flag: strconv.ParseInt: parsing "${valueText}": ${why}\nSee 'kubectl create priorityclass --help' for usage.`);
+  }
+  const body: Obj = {
+    apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value,
+    globalDefault: bool(p, 'global-default'), description: str(p, 'description') ?? '', preemptionPolicy: str(p, 'preemption-policy') ?? 'PreemptLowerPriority',
+  };
+  // Go's encoder drops the empty description and false globalDefault (omitempty).
+  if (!body.description) delete body.description;
+  if (!body.globalDefault) delete body.globalDefault;
+  if (dry === 'client') { printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', body, true); return; }
+  const res = r.req({ verb: 'create', resource: 'priorityclasses', body, options: writeOptions(dry) });
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create priorityclass: ${res.status.message}`);
+  printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', res.object);
 }
 
 /** validation.IsValidPortName's complaints, joined as create service joins them. */

@@ -1,7 +1,7 @@
 // kubectl describe (pkg/cmd/describe): finds the objects and what each describer needs beside them
 // (events, owned ReplicaSets, pods, leases); the text itself is ../describe.ts's.
 import { labelSelectorAsString } from '../../util/labels.ts';
-import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describeReplicaSet, describeService } from '../describe.ts';
+import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describePriorityClass, describeReplicaSet, describeService } from '../describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, list, noResources, targets, type Obj, type Run } from './util.ts';
@@ -67,6 +67,7 @@ function describeOne(r: Run, kind: KindInfo, o: Obj, showEvents: boolean): strin
     case 'services':
       return describeService(o, list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`), events, r.now);
     case 'endpointslices': return describeEndpointSlice(o, events, r.now);
+    case 'priorityclasses': return describePriorityClass(o, events, r.now);
     // Lease and Event have no describer of their own in kubectl: the generic one prints every field.
     default: return describeGeneric(o, events, r.now);
   }

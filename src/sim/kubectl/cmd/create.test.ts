@@ -1,0 +1,30 @@
+// kubectl create priorityclass (create_priorityclass.go) and the PriorityClass describer: the
+// object the generator builds, its flag errors, the API server's refusals in create's own words.
+import { describe, expect, test } from 'vitest';
+import { createCluster } from '../../cluster.ts';
+import { runKubectl } from '../kubectl.ts';
+
+describe('create priorityclass', () => {
+  test('builds the PriorityClass (PreemptLowerPriority by default) and POSTs it', () => {
+    const c = createCluster();
+    expect(runKubectl(c, 'create priorityclass high --value=1000 --dry-run=client -o yaml').stdout).toBe(
+      'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: high\npreemptionPolicy: PreemptLowerPriority\nvalue: 1000\n');
+    const from = c.log.length;
+    expect(runKubectl(c, 'create pc high --value=1000 --preemption-policy=Never --description=urgent')).toEqual({ stdout: 'priorityclass.scheduling.k8s.io/high created\n', stderr: '', exitCode: 0 });
+    // (Real kubectl adds ?fieldManager=kubectl-create&fieldValidation=Strict; the simulator's request
+    // paths carry no field manager for any command.)
+    expect(c.log.slice(from).filter((x) => x.kind === 'request').map((x) => `${x.verb} ${x.path} ${x.code}`)).toEqual(['POST /apis/scheduling.k8s.io/v1/priorityclasses 201']);
+    expect(runKubectl(c, 'describe priorityclass high').stdout).toBe(
+      'Name:              high\nValue:             1000\nGlobalDefault:     false\nPreemptionPolicy:  Never\nDescription:       urgent\nAnnotations:       <none>\nEvents:            <none>\n');
+  });
+
+  test('flag errors, and the API server refusals wrapped as create does', () => {
+    const c = createCluster();
+    expect(runKubectl(c, 'create priorityclass').stderr).toBe("error: exactly one NAME is required, got 0\nSee 'kubectl create priorityclass -h' for help and examples\n");
+    expect(runKubectl(c, 'create pc x --value=abc').stderr).toBe('error: invalid argument "abc" for "--value" flag: strconv.ParseInt: parsing "abc": invalid syntax\nSee \'kubectl create priorityclass --help\' for usage.\n');
+    expect(runKubectl(c, 'create pc huge --value=2000000000').stderr).toBe('error: failed to create priorityclass: PriorityClass.scheduling.k8s.io "huge" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000\n');
+    expect(runKubectl(c, 'create pc d --value=5 --global-default').exitCode).toBe(0);
+    expect(runKubectl(c, 'create pc e --value=6 --global-default').stderr).toBe('error: failed to create priorityclass: priorityclasses.scheduling.k8s.io "e" is forbidden: PriorityClass d is already marked as default. Only one default can exist\n');
+    expect(runKubectl(c, 'delete pc system-node-critical').stderr).toBe('Error from server (Forbidden): priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted\n');
+  });
+});
