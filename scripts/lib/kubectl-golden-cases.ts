@@ -148,8 +148,17 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { args: ['run', 'web', '--image=nginx', '--restart=Sometimes', '--dry-run=client'] },
   { args: [...dep.slice(0, 4), '--dry-run=maybe'] },
   { args: [...dep.slice(0, 4), '--dry-run', '-o', 'name'] },
-  // Version.
+  // Version (the oracle's binary carries real-cluster.ts's version ldflags).
+  { args: ['version', '--client'] },
+  { args: ['version', '--client', '-o', 'yaml'] },
+  { args: ['version', '--client', '-o', 'json'] },
   { args: ['version', '--client', '-o', 'foo'] },
+  // PriorityClasses, which the simulator serves since the scheduler preempts.
+  { args: ['create', 'priorityclass', 'high', '--value=1000', '--dry-run=client', '-o', 'yaml'], discovery: true },
+  { args: ['create', 'priorityclass', 'high', '--value=1000', '--global-default', '--preemption-policy=Never', '--description=batch', '--dry-run=client', '-o', 'json'], discovery: true },
+  { args: ['create', 'priorityclass', 'high', '--value=1000', '--dry-run=client'], discovery: true },
+  { args: ['create', 'priorityclass', '--value=1000'] },
+  { args: ['create', 'priorityclass', 'high', '--value=x'] },
   // What 1.36 and 1.37 changed, answered before a server is asked.
   // alpha has no commands (hidden, but it answers); kuberc is a command of its own.
   { args: ['alpha'] },
