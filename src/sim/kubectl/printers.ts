@@ -221,7 +221,7 @@ export function toJSON(v: unknown): string {
 
 /**
  * The field order of the Go structs a generator fills (TypeMeta, ObjectMeta, DeploymentSpec,
- * PodSpec, Container, ContainerPort, ServiceSpec, ServicePort …), as one list that keeps each
+ * PodSpec, Container, ContainerPort, ServiceSpec, ServicePort, PriorityClass …), as one list that keeps each
  * struct's own order: encoding/json writes a typed object's fields in that order, not sorted.
  */
 const STRUCT_FIELD_ORDER = [
@@ -231,6 +231,8 @@ const STRUCT_FIELD_ORDER = [
   'containerPort', 'protocol', 'appProtocol', 'port', 'targetPort', 'nodePort', 'ports', 'envFrom', 'env', 'resources',
   'selector', 'matchLabels', 'matchExpressions', 'clusterIP', 'clusterIPs', 'type', 'template', 'strategy',
   'restartPolicy', 'terminationGracePeriodSeconds', 'dnsPolicy', 'loadBalancer',
+  // PriorityClass (after its ObjectMeta)
+  'value', 'globalDefault', 'description', 'preemptionPolicy',
 ];
 const structRank = new Map(STRUCT_FIELD_ORDER.map((k, i) => [k, i]));
 
