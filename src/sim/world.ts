@@ -13,6 +13,7 @@ import { hashJSON } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, type KObject, type StoreState } from './apiserver/store.ts';
+import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
 
 /** One component instance's entry in the world. */
 export interface ComponentEntry {
@@ -24,6 +25,8 @@ export interface ComponentEntry {
   params?: unknown;
   /** The process it runs in: components of one process share their watches (see AddComponentOptions). */
   process?: string;
+  /** Its client's token bucket (ComponentDef.clientLimit), from its first throttled request on. */
+  client?: TokenBucket;
 }
 
 /** An external input (kubectl request, fault, added component, injected event) with when it happened. */
@@ -125,6 +128,14 @@ export interface Ctx<S = unknown> {
   log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
   /** The image registry as the nodes see it (images it does not have). */
   readonly registry?: { readonly missing: readonly string[] };
+  /**
+   * Client-side rate limiting: take a token of this component's client (0), or, when the bucket is
+   * empty, return the ms until one is there and take nothing; the caller sends that request then, so
+   * its requests keep their order. With `reserve`, the token is always taken (the bucket goes into
+   * debt, as rate.Limiter.Reserve does) and the wait is only reported: for the second request of a
+   * pair already under way. Always 0 for a component without a clientLimit.
+   */
+  throttle(reserve?: boolean): number;
 }
 
 /** A component's behaviour: registered once by type, instantiated by name. */
@@ -134,6 +145,8 @@ export interface ComponentDef<S = unknown> {
   identity?(instance: string): string;
   init?(ctx: Ctx<S>): S | void;
   handle(event: unknown, ctx: Ctx<S>): void;
+  /** Its API client's QPS and burst (client-go's token bucket; see Ctx.throttle). */
+  clientLimit?: RateLimit;
 }
 
 /** Options of a new world. */
@@ -351,6 +364,13 @@ export class World {
       get params() { return (entry ?? w.components[name])?.params; },
       log: (rec) => { appendLogRecord(w, rec, name); },
       get registry() { return w.registry ?? { missing: [] }; },
+      throttle: (debt) => {
+        const limit = this.defs.get(entry?.type ?? '')?.clientLimit;
+        if (!limit || !entry) return 0;
+        const b = entry.client ??= newTokenBucket(limit, w.now);
+        if (debt) return reserve(b, limit, w.now);
+        return tryAccept(b, limit, w.now) ? 0 : tokenDelay(b, limit, w.now);
+      },
     };
   }
 
