@@ -52,8 +52,18 @@ describe('client-side rate limits (client-go token buckets)', () => {
     expect(pods.filter((p) => p.status?.phase === 'Running')).toHaveLength(300);
     expect(c.now - t0).toBeGreaterThan(13_450);
     // The sync that waited wrote the ReplicaSet's status once it had made every pod.
-    const rs = c.world.state.components['replicaset-controller'].state as { creating?: object };
+    const rs = c.world.state.components['replicaset-controller'].state as { creating?: object; deleting?: object };
     expect(rs.creating ?? {}).toEqual({});
+    // Scaling down to 10 deletes 290 pods the same way: a burst, then 20 a second.
+    const from = c.log.length;
+    runKubectl(c, 'scale deployment web --replicas=10');
+    expect(c.settle(600_000)).toBe(true);
+    const deleted = c.log.slice(from).filter((r) => r.component === 'replicaset-controller' && r.verb === 'DELETE' && r.path.includes('/pods/'));
+    expect(deleted).toHaveLength(290);
+    expect(mostAhead(deleted, KUBE_CONTROLLER_MANAGER_CLIENT)).toBe(0);
+    expect(deleted.at(-1)!.t - deleted[0].t).toBeGreaterThanOrEqual(((290 - burst) / qps) * 1000);
+    expect(rs.deleting ?? {}).toEqual({});
+    expect(Object.keys(c.world.state.store.objects.pods ?? {})).toHaveLength(10);
   });
 
   it('pods made faster than the scheduler\'s QPS 50 are bound 100 at once, then 50 a second, in order', () => {

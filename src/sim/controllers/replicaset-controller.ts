@@ -47,6 +47,8 @@ export interface ReplicaSetControllerState {
   relabeled?: Record<string, true>;
   /** Syncs whose pod creations wait on the client's rate limiter, by RS key (the key stays processing). */
   creating?: Record<string, SlowStartProgress<string>>;
+  /** Syncs whose pod deletions wait on the client's rate limiter, by RS key. */
+  deleting?: Record<string, PendingDeletes>;
 }
 
 type C = Ctx<ReplicaSetControllerState>;
@@ -381,23 +383,43 @@ function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: P
     const ranked = (claimed ?? podsOf(s, rs, true)).filter(isPodActive);
     const victims = getPodsToDelete(ranked, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
     expectDeletions(s, key, victims.map((p) => metaNamespaceKey(p)), ctx.now);
-    let firstErr: string | null = null;
-    for (const p of victims) {
-      const r = ctx.api.delete('pods', ns, p.metadata?.name ?? '');
-      if (r.ok) {
-        recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(p.metadata?.name ?? ''));
-        continue;
-      }
-      // The informer will not observe a deletion that did not happen.
-      deletionObserved(s, key, metaNamespaceKey(p));
-      if (r.code === 404) continue; // already gone: that is what we wanted
-      const msg = errorText(r);
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
-      firstErr ??= `unable to delete pods: ${msg}`;
-    }
-    return firstErr;
+    return deletePods(ctx, rs, key, { pods: victims.map((p) => p.metadata?.name ?? ''), next: 0, error: null });
   }
   return null;
+}
+
+/** A scale-down's deletions (pod names, in getPodsToDelete's order): how far it got, its first error. */
+export interface PendingDeletes { pods: string[]; next: number; error: string | null }
+
+/**
+ * manageReplicas' deletions, run on or resumed: each takes a token of the controller's client (in
+ * Kubernetes they are goroutines, each waiting in the limiter); on an empty bucket the rest waits.
+ */
+function deletePods(ctx: C, rs: ReplicaSet, key: string, d: PendingDeletes): string | null | typeof SYNC_WAITING {
+  const s = ctx.state;
+  const ns = rs.metadata?.namespace ?? 'default';
+  for (; d.next < d.pods.length; d.next++) {
+    const wait = ctx.throttle();
+    if (wait > 0) {
+      (s.deleting ??= {})[key] = d;
+      ctx.schedule(wait, { type: 'replicaset-resume', key } satisfies ResumeEvent);
+      return SYNC_WAITING;
+    }
+    const name = d.pods[d.next];
+    const r = ctx.api.delete('pods', ns, name);
+    if (r.ok) {
+      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(name));
+      continue;
+    }
+    // The informer will not observe a deletion that did not happen.
+    deletionObserved(s, key, `${ns}/${name}`);
+    if (r.code === 404) continue; // already gone: that is what we wanted
+    const msg = errorText(r);
+    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
+    d.error ??= `unable to delete pods: ${msg}`;
+  }
+  if (s.deleting?.[key]) delete s.deleting[key];
+  return d.error;
 }
 
 /**
@@ -430,22 +452,25 @@ function createPods(ctx: C, rs: ReplicaSet, key: string, p: SlowStartProgress<st
   return p.error;
 }
 
-/** A waiting sync's next token is there: go on creating, and finish the sync when done. */
+/** A waiting sync's next token is there: go on creating or deleting, and finish the sync when done. */
 interface ResumeEvent { type: 'replicaset-resume'; key: string }
 
 function resumeSync(ctx: C, key: string): void {
   const s = ctx.state;
   const p = s.creating?.[key];
-  if (!p) return;
+  const d = s.deleting?.[key];
+  if (!p && !d) return;
   const rs = listerGet(s.rsInformer, key);
   if (!rs) {
-    // Deleted while waiting: nothing is left to create pods for (its pods go to the garbage collector).
-    delete s.creating![key];
+    // Deleted while waiting: the rest is not sent (a simplification: Kubernetes' blocked goroutines
+    // would still send theirs; the garbage collector removes what they made).
+    if (p) delete s.creating![key];
+    if (d) delete s.deleting![key];
     delete s.expectations[key];
     finishSync(ctx as Ctx<unknown>, s.queue, key, true);
     return;
   }
-  const err = createPods(ctx, rs, key, p);
+  const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
   if (err === SYNC_WAITING) return;
   const t = tallyOf(s, rs);
   finishSync(ctx as Ctx<unknown>, s.queue, key, syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating }));
