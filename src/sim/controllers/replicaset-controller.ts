@@ -365,12 +365,11 @@ function podFromTemplate(rs: ReplicaSet): Pod {
 
 /**
  * manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach
- * spec.replicas; returns the first error, or SYNC_WAITING when creations wait on the rate limiter.
+ * spec.replicas; returns the first error, or SYNC_WAITING when its requests wait on the rate limiter.
  */
 function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: Pod[]): string | null | typeof SYNC_WAITING {
   const s = ctx.state;
   const key = metaNamespaceKey(rs);
-  const ns = rs.metadata?.namespace ?? 'default';
   const diff = manageReplicasDiff(activeCount, rs.spec?.replicas ?? 1, BurstReplicas);
   if (diff < 0) {
     const n = -diff;
