@@ -14,6 +14,7 @@ import { fnv1a32, hashJSON } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, type KObject, type StoreState } from './apiserver/store.ts';
+import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
 
 /** One component instance's entry in the world. */
 export interface ComponentEntry {
@@ -27,6 +28,8 @@ export interface ComponentEntry {
   process?: string;
   /** The generator its requests draw from when it has one of its own (AddComponentOptions.ownRng). */
   rng?: RngState;
+  /** Its client's token bucket (ComponentDef.clientLimit), from its first throttled request on. */
+  client?: TokenBucket;
 }
 
 /** An external input (kubectl request, fault, added component, injected event) with when it happened. */
@@ -140,6 +143,14 @@ export interface Ctx<S = unknown> {
    */
   start(name: string, type: string, opts?: AddComponentOptions): void;
   stop(name: string): void;
+  /**
+   * Client-side rate limiting: take a token of this component's client (0), or, when the bucket is
+   * empty, return the ms until one is there and take nothing; the caller sends that request then, so
+   * its requests keep their order. With `reserve`, the token is always taken (the bucket goes into
+   * debt, as rate.Limiter.Reserve does) and the wait is only reported: for the second request of a
+   * pair already under way. Always 0 for a component without a clientLimit.
+   */
+  throttle(reserve?: boolean): number;
 }
 
 /** A component's behaviour: registered once by type, instantiated by name. */
@@ -151,6 +162,8 @@ export interface ComponentDef<S = unknown> {
   handle(event: unknown, ctx: Ctx<S>): void;
   /** Its process is asked to terminate (a recorded remove): the requests it sends before it goes. */
   stop?(ctx: Ctx<S>): void;
+  /** Its API client's QPS and burst (client-go's token bucket; see Ctx.throttle). */
+  clientLimit?: RateLimit;
 }
 
 /** Options of a new world. */
@@ -392,6 +405,13 @@ export class World {
       get registry() { return w.registry ?? { missing: [] }; },
       start: (n, type, opts) => this.startComponent(n, type, opts ?? {}),
       stop: (n) => this.stopComponent(n),
+      throttle: (debt) => {
+        const limit = this.defs.get(entry?.type ?? '')?.clientLimit;
+        if (!limit || !entry) return 0;
+        const b = entry.client ??= newTokenBucket(limit, w.now);
+        if (debt) return reserve(b, limit, w.now);
+        return tryAccept(b, limit, w.now) ? 0 : tokenDelay(b, limit, w.now);
+      },
     };
   }
 

@@ -89,17 +89,29 @@ export function workQueueHandle(q: WorkQueue, event: unknown): boolean {
   return true;
 }
 
-/** Outcome of a sync: true/undefined = done (forget the key), false = failed (requeue with backoff). */
-export type SyncResult = boolean | void;
+/**
+ * Outcome of a sync: true/undefined = done (forget the key), false = failed (requeue with backoff),
+ * SYNC_WAITING = still running (its requests wait on the client's rate limiter): the key stays
+ * processing until the sync calls finishSync.
+ */
+export type SyncResult = boolean | void | typeof SYNC_WAITING;
+
+/** A sync that is blocked in its client's rate limiter (see SyncResult). */
+export const SYNC_WAITING = 'waiting';
+
+/** The end of processNextWorkItem for a key: forget it or requeue it rate-limited, then done. */
+export function finishSync(ctx: Ctx<unknown>, q: WorkQueue, key: string, ok: boolean | void): void {
+  if (ok === false) addRateLimited(ctx, q, key);
+  else forget(q, key);
+  done(q, key);
+}
 
 /** processNextWorkItem: get one key, run the sync handler, forget or requeue rate-limited, done. */
 export function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
   const key = get(q);
   if (key === undefined) return false;
   const ok = syncHandler(key);
-  if (ok === false) addRateLimited(ctx, q, key);
-  else forget(q, key);
-  done(q, key);
+  if (ok !== SYNC_WAITING) finishSync(ctx, q, key, ok);
   return true;
 }
 

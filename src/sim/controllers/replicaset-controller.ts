@@ -8,12 +8,14 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../apiserver/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { controllerIndexValue, informerHandle, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, drainQueue, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { add, addAfter, drainQueue, finishSync, len, newWorkQueue, SYNC_WAITING, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {
   BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
-  manageReplicasDiff, podEventMessages, slowStartBatch, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
+  manageReplicasDiff, podEventMessages, continueSlowStart, newSlowStart, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
+  type SlowStartProgress,
 } from './replicaset-util.ts';
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 
@@ -43,6 +45,10 @@ export interface ReplicaSetControllerState {
   workerPending: boolean;
   /** RS keys one of whose pods had its labels changed: the next sync checks it still matches (ClaimPods). */
   relabeled?: Record<string, true>;
+  /** Syncs whose pod creations wait on the client's rate limiter, by RS key (the key stays processing). */
+  creating?: Record<string, SlowStartProgress<string>>;
+  /** Syncs whose pod deletions wait on the client's rate limiter, by RS key. */
+  deleting?: Record<string, PendingDeletes>;
 }
 
 type C = Ctx<ReplicaSetControllerState>;
@@ -357,53 +363,116 @@ function podFromTemplate(rs: ReplicaSet): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: t.spec as Pod['spec'] };
 }
 
-/** manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach spec.replicas; returns the first error. */
-function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: Pod[]): string | null {
+/**
+ * manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach
+ * spec.replicas; returns the first error, or SYNC_WAITING when its requests wait on the rate limiter.
+ */
+function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: Pod[]): string | null | typeof SYNC_WAITING {
   const s = ctx.state;
   const key = metaNamespaceKey(rs);
-  const ns = rs.metadata?.namespace ?? 'default';
   const diff = manageReplicasDiff(activeCount, rs.spec?.replicas ?? 1, BurstReplicas);
   if (diff < 0) {
     const n = -diff;
     // Expect the creations before making them: their watch events may arrive before this sync ends.
     expectCreations(s, key, n, ctx.now);
-    const res = slowStartBatch<string>(n, SlowStartInitialBatchSize, () => {
-      const r = ctx.api.create('pods', podFromTemplate(rs), ns);
-      if (r.ok) {
-        recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
-        return null;
-      }
-      const msg = errorText(r);
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
-      return msg;
-    });
-    // The informer will never see the creations that were skipped or failed.
-    const skipped = n - res.successes;
-    for (let i = 0; i < skipped; i++) creationObserved(s, key);
-    return res.error;
+    return createPods(ctx, rs, key, newSlowStart<string>(n, SlowStartInitialBatchSize));
   }
   if (diff > 0) {
     // Ranking ties fall back to the lister's (key) order.
     const ranked = (claimed ?? podsOf(s, rs, true)).filter(isPodActive);
     const victims = getPodsToDelete(ranked, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
     expectDeletions(s, key, victims.map((p) => metaNamespaceKey(p)), ctx.now);
-    let firstErr: string | null = null;
-    for (const p of victims) {
-      const r = ctx.api.delete('pods', ns, p.metadata?.name ?? '');
-      if (r.ok) {
-        recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(p.metadata?.name ?? ''));
-        continue;
-      }
-      // The informer will not observe a deletion that did not happen.
-      deletionObserved(s, key, metaNamespaceKey(p));
-      if (r.code === 404) continue; // already gone: that is what we wanted
-      const msg = errorText(r);
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
-      firstErr ??= `unable to delete pods: ${msg}`;
-    }
-    return firstErr;
+    return deletePods(ctx, rs, key, { pods: victims.map((p) => p.metadata?.name ?? ''), next: 0, error: null });
   }
   return null;
+}
+
+/** A scale-down's deletions (pod names, in getPodsToDelete's order): how far it got, its first error. */
+export interface PendingDeletes { pods: string[]; next: number; error: string | null }
+
+/**
+ * manageReplicas' deletions, run on or resumed: each takes a token of the controller's client (in
+ * Kubernetes they are goroutines, each waiting in the limiter); on an empty bucket the rest waits.
+ */
+function deletePods(ctx: C, rs: ReplicaSet, key: string, d: PendingDeletes): string | null | typeof SYNC_WAITING {
+  const s = ctx.state;
+  const ns = rs.metadata?.namespace ?? 'default';
+  for (; d.next < d.pods.length; d.next++) {
+    const wait = ctx.throttle();
+    if (wait > 0) {
+      (s.deleting ??= {})[key] = d;
+      ctx.schedule(wait, { type: 'replicaset-resume', key } satisfies ResumeEvent);
+      return SYNC_WAITING;
+    }
+    const name = d.pods[d.next];
+    const r = ctx.api.delete('pods', ns, name);
+    if (r.ok) {
+      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(name));
+      continue;
+    }
+    // The informer will not observe a deletion that did not happen.
+    deletionObserved(s, key, `${ns}/${name}`);
+    if (r.code === 404) continue; // already gone: that is what we wanted
+    const msg = errorText(r);
+    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
+    d.error ??= `unable to delete pods: ${msg}`;
+  }
+  if (s.deleting?.[key]) delete s.deleting[key];
+  return d.error;
+}
+
+/**
+ * manageReplicas' creations, run on or resumed: every create takes a token of the controller's client
+ * first; on an empty bucket the run is kept and resumed when the next token is there (the batch's
+ * goroutines wait in client-go's limiter). Returns the first error, or SYNC_WAITING.
+ */
+function createPods(ctx: C, rs: ReplicaSet, key: string, p: SlowStartProgress<string>): string | null | typeof SYNC_WAITING {
+  const s = ctx.state;
+  const ns = rs.metadata?.namespace ?? 'default';
+  const wait = continueSlowStart(p, () => {
+    const r = ctx.api.create('pods', podFromTemplate(rs), ns);
+    if (r.ok) {
+      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
+      return null;
+    }
+    const msg = errorText(r);
+    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
+    return msg;
+  }, ctx.throttle);
+  if (wait > 0) {
+    (s.creating ??= {})[key] = p;
+    ctx.schedule(wait, { type: 'replicaset-resume', key } satisfies ResumeEvent);
+    return SYNC_WAITING;
+  }
+  if (s.creating?.[key]) delete s.creating[key];
+  // The informer will never see the creations that were skipped or failed.
+  const unobserved = p.failures + p.remaining;
+  for (let i = 0; i < unobserved; i++) creationObserved(s, key);
+  return p.error;
+}
+
+/** A waiting sync's next token is there: go on creating or deleting, and finish the sync when done. */
+interface ResumeEvent { type: 'replicaset-resume'; key: string }
+
+function resumeSync(ctx: C, key: string): void {
+  const s = ctx.state;
+  const p = s.creating?.[key];
+  const d = s.deleting?.[key];
+  if (!p && !d) return;
+  const rs = listerGet(s.rsInformer, key);
+  if (!rs) {
+    // Deleted while waiting: the rest is not sent (a simplification: Kubernetes' blocked goroutines
+    // would still send theirs; the garbage collector removes what they made).
+    if (p) delete s.creating![key];
+    if (d) delete s.deleting![key];
+    delete s.expectations[key];
+    finishSync(ctx as Ctx<unknown>, s.queue, key, true);
+    return;
+  }
+  const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
+  if (err === SYNC_WAITING) return;
+  const t = tallyOf(s, rs);
+  finishSync(ctx as Ctx<unknown>, s.queue, key, syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating }));
 }
 
 // updateReplicaSetStatus: PUT …/status when anything changed; one GET-and-retry on a conflict.
@@ -421,24 +490,29 @@ function updateStatus(ctx: C, rs: ReplicaSet, status: ReplicaSet['status']): Rep
   return null;
 }
 
+/** The pod counts a status is made of. */
+type PodCounts = { active: number; fullyLabeled: number; ready: number; available: number; terminating: number };
+
+// The RS's active and terminating pods, from the informer.
+function scanPods(s: ReplicaSetControllerState, rs: ReplicaSet): { active: Pod[]; terminating: Pod[] } {
+  const allPods = podsOf(s, rs, false);
+  // FilterTerminatingPods (KEP-3973, beta in 1.35): being deleted but not yet terminal.
+  return { active: allPods.filter(isPodActive), terminating: allPods.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed') };
+}
+
 /** Under tests, every sync also recounts the pods and fails loudly if the kept tally disagrees. */
 const CHECK_TALLIES = FREEZE_BY_DEFAULT;
 
 /** syncReplicaSet(key): manage replicas when expectations are met, then write status; false requeues with backoff. */
-export function syncReplicaSet(ctx: C, key: string): boolean {
+export function syncReplicaSet(ctx: C, key: string): boolean | typeof SYNC_WAITING {
   const s = ctx.state;
   const rs = listerGet(s.rsInformer, key);
   if (!rs) { delete s.expectations[key]; return true; }
   const rsNeedsSync = satisfiedExpectations(s, key, ctx.now);
   const t = tallyOf(s, rs);
   const counts = { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating };
-  const scan = () => {
-    const allPods = podsOf(s, rs, false);
-    // FilterTerminatingPods (KEP-3973, beta in 1.35): being deleted but not yet terminal.
-    return { active: allPods.filter(isPodActive), terminating: allPods.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed') };
-  };
   if (CHECK_TALLIES) {
-    const x = scan();
+    const x = scanPods(s, rs);
     const want = calculateReplicaSetStatus({ ...rs, spec: { ...rs.spec, minReadySeconds: 0 } } as ReplicaSet, x.active, x.terminating, null, '');
     if (want.replicas !== counts.active || (want.readyReplicas ?? 0) !== counts.ready || (want.fullyLabeledReplicas ?? 0) !== counts.fullyLabeled || want.terminatingReplicas !== counts.terminating) {
       throw new Error(`replicaset-controller: pod tally of ${key} is stale: ${JSON.stringify(counts)}`);
@@ -449,12 +523,22 @@ export function syncReplicaSet(ctx: C, key: string): boolean {
   if (claim && !claim.ok) return false; // a failed adoption or release: the whole sync is tried again
   let err: string | null = null;
   const active = claim ? claim.pods.filter(isPodActive) : undefined;
-  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) err = manageReplicas(ctx, active ? active.length : counts.active, rs, claim?.pods);
+  if (rsNeedsSync && !rs.metadata?.deletionTimestamp) {
+    const r = manageReplicas(ctx, active ? active.length : counts.active, rs, claim?.pods);
+    if (r === SYNC_WAITING) return r;
+    err = r;
+  }
+  return syncStatus(ctx, rs, key, err, claim, active, counts);
+}
+
+/** syncReplicaSet's end: the status from the claimed pods or the tally, written; false requeues. */
+function syncStatus(ctx: C, rs: ReplicaSet, key: string, err: string | null, claim: { pods: Pod[] } | undefined, active: Pod[] | undefined, counts: PodCounts): boolean {
+  const s = ctx.state;
   const now = rfc3339(ctx.now);
   let status: ReturnType<typeof calculateReplicaSetStatus>;
   if (claim) status = calculateReplicaSetStatus(rs, active!, claim.pods.filter((p) => p.metadata?.deletionTimestamp && !isDone(p)), err, now);
   else if ((rs.spec?.minReadySeconds ?? 0) === 0) status = replicaSetStatusFromCounts(rs, counts, err, now); // available = ready
-  else { const x = scan(); status = calculateReplicaSetStatus(rs, x.active, x.terminating, err, now); }
+  else { const x = scanPods(s, rs); status = calculateReplicaSetStatus(rs, x.active, x.terminating, err, now); }
   const updated = updateStatus(ctx, rs, status);
   if (!updated) return false;
   const replicas = updated.spec?.replicas ?? 1;
@@ -476,6 +560,7 @@ function kickWorker(ctx: C, s = ctx.state): void {
 export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = {
   name: 'replicaset-controller',
   identity: () => 'replicaset-controller',
+  clientLimit: KUBE_CONTROLLER_MANAGER_CLIENT,
   init(ctx) {
     const s: ReplicaSetControllerState = {
       rsInformer: newInformer('replicasets', 'replicasets', {}, ['controller', 'namespace']),
@@ -494,9 +579,12 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
   },
   handle(event, ctx) {
     const s = ctx.state;
-    if ((event as { type?: string })?.type === 'replicaset-worker') {
+    const type = (event as { type?: string })?.type;
+    if (type === 'replicaset-worker') {
       s.workerPending = false;
       drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
+    } else if (type === 'replicaset-resume') {
+      resumeSync(ctx, (event as ResumeEvent).key);
     } else {
       const h = memoHandlers(ctx, handlers, s);
       if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)

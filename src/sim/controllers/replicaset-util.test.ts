@@ -9,6 +9,7 @@ import {
   activePodsWithRanksLess,
   BurstReplicas,
   calculateReplicaSetStatus,
+  continueSlowStart,
   getPodsRankedByRelatedPodsOnSameNode,
   getPodsToDelete,
   isPodActive,
@@ -16,6 +17,7 @@ import {
   isPodReady,
   logarithmicRankDiff,
   manageReplicasDiff,
+  newSlowStart,
   podEventMessages,
   slowStartBatch,
   slowStartBatchSizes,
@@ -233,5 +235,26 @@ describe('pod predicates and RS status', () => {
   it('event messages', () => {
     expect(podEventMessages.successfulCreate('web-7c5ddbdf54-x2k9p')).toBe('Created pod: web-7c5ddbdf54-x2k9p');
     expect(podEventMessages.successfulDelete('web-7c5ddbdf54-x2k9p')).toBe('Deleted pod: web-7c5ddbdf54-x2k9p');
+  });
+  it('a run resumed after every rate-limiter wait makes the same calls as one run (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 7 }), (count, failAt, every) => {
+        let calls = 0;
+        const fn = () => (++calls > failAt ? 'err' : null);
+        const whole = slowStartBatch(count, 1, fn);
+        const wholeCalls = calls;
+        calls = 0;
+        const p = newSlowStart<string>(count, 1);
+        // The limiter lets `every` calls through, then asks for a wait; the run is resumed after it.
+        let asks = 0;
+        let resumes = 0;
+        while (continueSlowStart(p, fn, () => (++asks % (every + 1) === 0 ? 50 : 0)) > 0) resumes++;
+        expect(calls).toBe(wholeCalls);
+        expect(p.successes).toBe(whole.successes);
+        expect(p.error).toBe(whole.error);
+        expect(p.successes + p.failures).toBe(calls);
+        expect(resumes).toBeLessThanOrEqual(calls);
+      }),
+    );
   });
 });

@@ -102,6 +102,47 @@ export function slowStartBatch<E>(count: number, initialBatchSize: number, fn: (
   return { successes, batches, error: null };
 }
 
+/**
+ * slowStartBatch part-way, as plain data: the batch running, the calls it has left, and the tally so
+ * far. A run whose calls wait on the client's rate limiter is kept in this and resumed.
+ */
+export interface SlowStartProgress<E> {
+  remaining: number;
+  batchSize: number;
+  leftInBatch: number;
+  successes: number;
+  failures: number;
+  error: E | null;
+}
+
+/** A slowStartBatch run of count calls, not started. */
+export function newSlowStart<E>(count: number, initialBatchSize: number): SlowStartProgress<E> {
+  const batchSize = Math.min(count, initialBatchSize);
+  return { remaining: count, batchSize, leftInBatch: batchSize, successes: 0, failures: 0, error: null };
+}
+
+/**
+ * Go on with a slowStartBatch run, as slowStartBatch does, until it ends (returns 0) or `wait()`
+ * says the next call must wait (returns that wait, ms; call again then). In Kubernetes a batch's
+ * goroutines block in the rate limiter's Wait and the next batch starts when they all return.
+ */
+export function continueSlowStart<E>(p: SlowStartProgress<E>, fn: () => E | null, wait: () => number): number {
+  while (p.batchSize > 0) {
+    while (p.leftInBatch > 0) {
+      const ms = wait();
+      if (ms > 0) return ms;
+      const err = fn();
+      p.leftInBatch--;
+      if (err === null) p.successes++;
+      else { p.failures++; p.error ??= err; }
+    }
+    p.remaining -= p.batchSize;
+    p.batchSize = p.error === null ? Math.min(2 * p.batchSize, p.remaining) : 0;
+    p.leftInBatch = p.batchSize;
+  }
+  return 0;
+}
+
 /** The batch sizes slowStartBatch would use if every call succeeded. */
 export function slowStartBatchSizes(count: number, initialBatchSize = SlowStartInitialBatchSize): number[] {
   return slowStartBatch(count, initialBatchSize, () => null).batches;

@@ -72,6 +72,8 @@ export interface PodWork {
 /** Everything one kubelet instance holds. */
 export interface KubeletState {
   cfg: NodeConfig;
+  /** Pods (keys, in order) whose status sync waits for a token of the kubelet's client. */
+  statusWaiting?: string[];
   /** bumped at each power-off/boot: timers of an earlier boot are ignored */
   gen: number;
   up: boolean;
@@ -120,7 +122,9 @@ export type KubeletTimer =
   | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean }
   | { type: 'pull-done'; gen: number; key: string; uid: string; container: string; image: string }
   | { type: 'container-exit'; gen: number; id: string; exitCode: number }
-  | { type: 'probe-tick'; gen: number; key: string; uid: string; container: string; probe: ProbeType; id: string };
+  | { type: 'probe-tick'; gen: number; key: string; uid: string; container: string; probe: ProbeType; id: string }
+  /** the client has a token again for the status syncs that waited (statusWaiting) */
+  | { type: 'status-retry'; gen: number };
 
 /** Faults and test hooks injected with `world.inject('kubelet/node-1', …)`. */
 export type KubeletFault =

@@ -6,6 +6,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
+import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState, type RuntimeState } from './container-runtime.ts';
@@ -101,6 +102,8 @@ function sameExcept(a: object, b: object, skip1: string, skip2: string): boolean
 function boot(ctx: KCtx, reboot: boolean): void {
   const st = ctx.state;
   st.up = true;
+  // What waited for the client's tokens belonged to the process that stopped.
+  delete st.statusWaiting;
   st.bootedAt = ctx.now;
   st.bootID = uuid(ctx as Ctx<unknown>);
   emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
@@ -415,6 +418,7 @@ function initialState(ctx: Ctx<unknown>): KubeletState {
 /** The kubelet component (type `kubelet`, instances `kubelet/node-1` …, identity system:node:<node>). */
 export const kubeletDef: ComponentDef<KubeletState> = {
   name: 'kubelet',
+  clientLimit: KUBELET_CLIENT,
   init(ctx) {
     ctx.state = initialState(ctx as Ctx<unknown>);
     boot(ctx, false);
@@ -476,8 +480,23 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
     case 'pull-done': pullDone(c, st, t); return true;
     case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return true;
     case 'probe-tick': probeTick(c, st, t); return true;
+    case 'status-retry': statusRetry(c, st); return true;
   }
   return true;
+}
+
+// The status syncs that waited for a token, in order (as the status manager's batch runs them).
+function statusRetry(c: Ctx<unknown>, st: KubeletState): void {
+  const keys = st.statusWaiting ?? [];
+  delete st.statusWaiting;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const w = st.workers[key];
+    const pod = st.pods.items[key];
+    if (!w || !pod) continue;
+    if (pod.metadata?.deletionTimestamp) syncPod(c, st, key);
+    else updatePodStatus(c, st, w, pod);
+  }
 }
 
 // ---------------------------------------------------------------- readers and fault helpers

@@ -484,6 +484,7 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
   // Once terminal the status manager syncs the pod (GET, a PATCH if needed) and deletes it.
   if (!updatePodStatus(ctx, st, w, pod, true, !w.finalDeleteSent) || w.finalDeleteSent) return;
   // status manager: the pod is terminal and its status is written → delete it for good.
+  ctx.throttle(true);
   const r = ctx.api.delete('pods', w.namespace, w.name, { gracePeriodSeconds: 0, preconditions: { uid: w.uid } });
   if (r.ok || r.code === 404) w.finalDeleteSent = true;
 }
@@ -605,22 +606,24 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
       if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
         throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
       }
-      return !syncing || getForStatusSync(ctx, w) !== undefined;
+      return !syncing || getForStatusSync(ctx, st, w) !== undefined;
     }
   }
   const views = containerViews(st, w, pod);
   const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
   // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
   let patch = createMergePatch(base, status);
-  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return !syncing || getForStatusSync(ctx, w) !== undefined; }
+  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return !syncing || getForStatusSync(ctx, st, w) !== undefined; }
   // The status manager's syncPod reads the pod from the API server first and patches against what
   // that returns (statusutil.PatchPodStatus sends nothing when the patch comes out empty).
-  const live = getForStatusSync(ctx, w);
+  const live = getForStatusSync(ctx, st, w);
   if (!live) return false;
   if (live.status !== base) {
     patch = createMergePatch(live.status ?? {}, status);
     if (isEmptyPatch(patch)) { remember(w, memo, pod, status, sandbox, terminal, views); return true; }
   }
+  // The PATCH follows its GET at once: it takes its token even if that means waiting (debt) for the next.
+  ctx.throttle(true);
   const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
   if (!r.ok) return false;
   w.lastSent = status;
@@ -629,8 +632,21 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
   return true;
 }
 
-/** syncPod's GET of the pod (the live object, not the informer's); undefined when it fails or the pod is another one now. */
-function getForStatusSync(ctx: KCtx, w: PodWork): Pod | undefined {
+/**
+ * syncPod's GET of the pod (the live object, not the informer's); undefined when it fails or the pod
+ * is another one now, or when the kubelet's client has no token: the sync then waits, in order.
+ */
+function getForStatusSync(ctx: KCtx, st: KubeletState, w: PodWork): Pod | undefined {
+  const waiting = st.statusWaiting;
+  const wait = waiting ? 0 : ctx.throttle();
+  if (waiting || wait > 0) {
+    if (!waiting) {
+      st.statusWaiting = [];
+      later(ctx, wait, { type: 'status-retry', gen: st.gen });
+    }
+    if (!st.statusWaiting!.includes(w.key)) st.statusWaiting!.push(w.key);
+    return undefined;
+  }
   const g = ctx.api.get('pods', w.namespace, w.name);
   return g.ok && g.object.metadata?.uid === w.uid ? g.object : undefined;
 }

@@ -7,6 +7,7 @@ import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
+import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
 import type { NodeInfo } from './node-info.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeRecord } from './schedule-one.ts';
@@ -86,6 +87,11 @@ export interface SchedulerState {
   nominator?: Record<string, string>;
   /** Last attempts, oldest first (at most recordPods). */
   records: { order: string[]; byKey: Record<string, SchedulingRecord> };
+  /**
+   * Bindings waiting on the client's rate limiter, in the order the scheduling cycles made them (the
+   * binding cycles' goroutines wait in client-go's limiter while scheduling goes on).
+   */
+  bindings?: PendingBinding[];
 }
 
 /** prepareCandidateAsync's goroutine as an event: the API calls of one preemption. */
@@ -98,7 +104,10 @@ interface PreemptEvent {
 }
 
 /** The scheduler's own timer events. */
-type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' } | PreemptEvent;
+type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' } | PreemptEvent | { type: 'bind' };
+
+/** An assumed pod whose binding waits on the scheduler's client rate limiter. */
+export interface PendingBinding { key: string; node: string; cycle: number; pod: Pod }
 
 /** The figure's reader: the last attempt for `namespace/name`, if it is among the recorded ones. */
 export function schedulingRecordOf(state: SchedulerState, key: string): SchedulingRecord | undefined {
@@ -465,18 +474,15 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     s.assumed[key] = node;
     // assume: the pod leaves the nominator (DeleteNominatedPodIfExists).
     deleteNominatedPodIfExists(s, key);
-    const res = ctx.api.bind(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', node);
-    if (res.ok) {
-      queueDone(s.queue, key);
-      // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-      recordEventOnce(ctx as Ctx<unknown>, s.recorder, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
-    } else {
-      // ForgetPod, then the binding error goes through handleSchedulingFailure (backoff).
-      uncountPod(s, key, assumed);
-      delete s.assumed[key];
-      if (res.code === 404 || res.code === 409) queueDone(s.queue, key);
-      else addUnschedulableIfNotPresent(s.queue, info, cycle, [], ctx.now);
-      recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`, undefined, DEFAULT_SCHEDULER_NAME);
+    // The binding waits behind earlier ones, or for a token of the client.
+    if (s.bindings?.length) s.bindings.push({ key, node, cycle, pod });
+    else {
+      const wait = ctx.throttle();
+      if (wait === 0) bindPod(ctx, key, node, cycle, pod);
+      else {
+        s.bindings = [{ key, node, cycle, pod }];
+        ctx.schedule(wait, { type: 'bind' } satisfies SchedulerEvent);
+      }
     }
   } else {
     const fe = r.result.fitError;
@@ -541,6 +547,40 @@ function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
   }
 }
 
+// The binding cycle's bind (DefaultBinder): confirmed, or ForgetPod and handleSchedulingFailure.
+function bindPod(ctx: Ctx<SchedulerState>, key: string, node: string, cycle: number, pod: Pod): void {
+  const s = ctx.state;
+  const res = ctx.api.bind(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', node);
+  if (res.ok) {
+    queueDone(s.queue, key);
+    // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
+    recordEventOnce(ctx as Ctx<unknown>, s.recorder, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
+    return;
+  }
+  // ForgetPod (unless the pod's deletion, seen while the binding waited, has done it), then the
+  // binding error goes through handleSchedulingFailure (backoff).
+  if (s.assumed[key] === node) {
+    uncountPod(s, key, { ...pod, spec: { ...pod.spec!, nodeName: node } });
+    delete s.assumed[key];
+  }
+  const info = s.queue.inFlight[key];
+  if (res.code === 404 || res.code === 409 || !info) queueDone(s.queue, key);
+  else addUnschedulableIfNotPresent(s.queue, info, cycle, [], ctx.now);
+  recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`, undefined, DEFAULT_SCHEDULER_NAME);
+}
+
+// The waiting bindings, in order, as the client's tokens come.
+function bindWaiting(ctx: Ctx<SchedulerState>): void {
+  const q = ctx.state.bindings;
+  while (q?.length) {
+    const wait = ctx.throttle();
+    if (wait > 0) { ctx.schedule(wait, { type: 'bind' } satisfies SchedulerEvent); return; }
+    const b = q.shift()!;
+    bindPod(ctx, b.key, b.node, b.cycle, b.pod);
+  }
+  delete ctx.state.bindings;
+}
+
 // updatePod: PATCH pods/{name}/status only when the condition changes (UpdatePodCondition) or the
 // nomination does (a ModeOverride NominatingInfo naming another node than the pod's).
 function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string, nominatedNodeName?: string): void {
@@ -558,6 +598,7 @@ function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: stri
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
 export const schedulerDef: ComponentDef<SchedulerState> = {
   name: 'scheduler',
+  clientLimit: KUBE_SCHEDULER_CLIENT,
   init(ctx) {
     const s: SchedulerState = {
       nodes: newInformer('nodes', 'nodes'),
@@ -601,6 +642,9 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
         s.loopPending = false;
         scheduleOne(ctx);
         kick(ctx, paramsOf(ctx).cycleMs ?? DEFAULT_CYCLE_MS);
+        break;
+      case 'bind':
+        bindWaiting(ctx);
         break;
       case 'flush-backoff':
         flushBackoffQCompleted(s.queue, ctx.now);

@@ -4,13 +4,16 @@ import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
 import { Fail, apiError, list, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
+import { newClientset, reserveAt, sendAt } from '../throttle.ts';
 
-function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none'): void {
+// Returns whether it sent the PATCH.
+function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none'): boolean {
   const n = r.must({ verb: 'get', resource: 'nodes', name });
   const word = on ? 'cordoned' : 'uncordoned';
-  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`); return; }
+  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`); return false; }
   if (dry !== 'client') r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: writeOptions(dry, { patchType: 'merge' }) });
   r.print(`node/${name} ${word}${dryRunSuffix(dry)}\n`);
+  return dry !== 'client';
 }
 
 /** kubectl cordon / uncordon NODE…: mark nodes unschedulable (on) or schedulable again. */
@@ -30,7 +33,11 @@ export function cmdDrain(r: Run, argv: string[]): void {
   const p = parse(r, 'drain', argv, { 'ignore-daemonsets': { kind: 'bool' }, 'delete-emptydir-data': { kind: 'bool' }, force: { kind: 'bool' }, 'grace-period': { kind: 'string' }, timeout: { kind: 'string' }, 'disable-eviction': { kind: 'bool' } });
   if (p.args.length !== 1) throw new Fail('error: USAGE: drain NODE [flags]\nSee \'kubectl drain -h\' for help and examples');
   const node = p.args[0].replace(/^(node|nodes|no)\//, '');
-  setUnschedulable(r, node, true);
+  // The drainer's clientset (QPS 5, burst 10) sends the cordon PATCH, the pod list, the evictions and
+  // the polls; the Node's GET goes through the builder's own client.
+  const cs = newClientset(r);
+  if (setUnschedulable(r, node, true)) reserveAt(r, cs);
+  reserveAt(r, cs);
   const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`);
   const ds: string[] = [];
   const unmanaged: string[] = [];
@@ -57,9 +64,12 @@ export function cmdDrain(r: Run, argv: string[]): void {
   const warnings = [...(ds.length ? [`ignoring DaemonSet-managed Pods: ${ds.join(', ')}`] : []), ...(unmanaged.length ? [`deleting Pods that declare no controller: ${unmanaged.join(', ')}`] : [])];
   if (warnings.length) r.warn(`Warning: ${warnings.join('; ')}\n`);
   const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
-  for (const pod of evict) {
+  // One goroutine per pod, all in the limiter's Wait at once: the k-th eviction goes (k − tokens)/QPS later.
+  const evictStart = r.now;
+  const evictAt = evict.map(() => reserveAt(r, cs));
+  for (const [i, pod] of evict.entries()) {
     r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}\n`);
-    const res = r.req({ verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) } });
+    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) } }, evictStart, evictAt[i]);
     if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
   }
   const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
@@ -69,9 +79,11 @@ export function cmdDrain(r: Run, argv: string[]): void {
   // waitForDelete: a GET of each pod not yet gone, every second (wait.PollImmediate, 1 s interval),
   // until it is not found or a new pod has its name.
   for (;;) {
-    for (let i = 0; i < pending.length; i++) {
+    const pollStart = r.now;
+    const pollAt = pending.map(() => reserveAt(r, cs));
+    for (let i = 0, k = 0; i < pending.length; i++, k++) {
       const pod = pending[i];
-      const cur = r.req({ verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name });
+      const cur = sendAt(r, cs, { verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name }, pollStart, pollAt[k]);
       if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
       if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); pending.splice(i--, 1); }
     }
