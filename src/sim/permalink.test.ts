@@ -141,6 +141,23 @@ describe('permalink', () => {
     expect(r.cluster.world.state.log.some((e) => e.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(true);
   });
 
+  it('round trips a streaming-list WATCH and a followed log (the options real kubectl 1.37 sends)', () => {
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.advance(8_000);
+    tl.apply((c) => c.request({ verb: 'watch', resource: 'deployments', namespace: 'default', options: { fieldSelector: 'metadata.name=web', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true } }));
+    const pod = Object.values(tl.cluster.world.state.store.objects.pods ?? {})[0] as { metadata: { name: string } };
+    tl.apply((c) => c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: pod.metadata.name, subresource: 'log', options: { follow: true } }));
+    tl.advance(1_000);
+    tl.seek(tl.length - 1);
+    const r = roundTrip(tl);
+    expect(r.cluster.world.state.log.some((e) => e.path?.includes('sendInitialEvents=true'))).toBe(true);
+    const bad = JSON.parse(JSON.stringify(momentOf(tl)).replace('"NotOlderThan"', '"Sometime"'));
+    expect(encodeMoment(bad)).toMatchObject({ ok: false });
+  });
+
   it('round trips a PriorityClass and a pod that uses it', () => {
     const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
     tl.apply((c) => c.request({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } }));

@@ -389,7 +389,12 @@ function checkOptions(v: unknown, what: string): RequestOptions {
       case 'container':
         if (typeof x !== 'string' || !NAME_RE.test(x)) fail(`${what}.container must be a container name`);
         o.container = x; break;
-      case 'previous': if (typeof x !== 'boolean') fail(`${what}.previous must be true or false`); o.previous = x; break;
+      case 'previous': case 'follow': case 'sendInitialEvents': case 'allowWatchBookmarks':
+        if (typeof x !== 'boolean') fail(`${what}.${k} must be true or false`);
+        o[k] = x; break;
+      case 'resourceVersionMatch':
+        if (x !== 'NotOlderThan' && x !== 'Exact') fail(`${what}.resourceVersionMatch must be NotOlderThan or Exact`);
+        o.resourceVersionMatch = x; break;
       case 'impersonate': {
         // kubectl's --as (and one --as-group): a user name and groups, as short printable text.
         if (!isPlainObject(x) || typeof x.user !== 'string' || !USER_RE.test(x.user)) fail(`${what}.impersonate must name a user`);

@@ -25,6 +25,10 @@ export interface RequestOptions {
   follow?: boolean;
   /** kubectl's --as/--as-group: act as this user (the Impersonate-User/-Group headers). */
   impersonate?: { user: string; groups?: string[] };
+  /** WATCH as a streaming list (see WatchOptions in watch.ts): the current state first, then a bookmark. */
+  sendInitialEvents?: boolean;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  allowWatchBookmarks?: boolean;
 }
 
 /** A request as a component builds it. */

@@ -2,13 +2,16 @@
 // (with the fieldSelector, labelSelector and resourceVersion kubectl sends), and its notifications
 // arrive in kubectl's own inbox (../watch-inbox.ts) as simulated time runs. Opening one starts the
 // inbox component and closing it stops it (both recorded inputs), so a replay rebuilds the same watch.
-import type { WatchNotification } from '../../apiserver/watch.ts';
+import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification, type WatchOptions } from '../../apiserver/watch.ts';
 import type { KindInfo } from '../resources.ts';
 import { KUBECTL, kubectlDef, type KubectlInbox } from '../watch-inbox.ts';
-import { Fail, apiError, listAt, withKind, type Obj, type Run } from './util.ts';
+import { Fail, apiError, withKind, type Obj, type Run } from './util.ts';
 
-/** What a watch selects and where it starts (the resourceVersion of the list before it). */
-export interface WatchSpec { namespace?: string; labelSelector?: string; fieldSelector?: string; resourceVersion: string }
+/**
+ * What a watch selects and where it starts: after the resourceVersion of the list before it, or, as
+ * a streaming list (`streaming`), with the current state sent first and no resourceVersion.
+ */
+export type WatchSpec = { namespace?: string; labelSelector?: string; fieldSelector?: string } & ({ resourceVersion: string; streaming?: false } | { streaming: true });
 
 /** One open watch of kubectl's. */
 export class KubectlWatch {
@@ -20,7 +23,9 @@ export class KubectlWatch {
     if (!world.defs.has(KUBECTL)) world.define(kubectlDef);
     // kubectl reads its stream as soon as it arrives: a fixed reaction, and no draw of chance.
     world.addComponent(KUBECTL, KUBECTL, { reactionMs: [0, 0] });
-    const options: Record<string, string> = { resourceVersion: spec.resourceVersion };
+    const options: WatchOptions = spec.streaming
+      ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true }
+      : { resourceVersion: spec.resourceVersion };
     if (spec.fieldSelector) options.fieldSelector = spec.fieldSelector;
     if (spec.labelSelector) options.labelSelector = spec.labelSelector;
     const res = r.req({ verb: 'watch', resource: kind.resource, namespace: kind.namespaced ? spec.namespace : undefined, options });
@@ -50,21 +55,32 @@ export function withWatch<T>(r: Run, kind: KindInfo, spec: WatchSpec, fn: (w: Ku
 }
 
 /**
- * watchtools.UntilWithSync on one object, as wait, delete --wait and rollout status use it: a LIST
- * with fieldSelector metadata.name=NAME, `check` on what it found (undefined: nothing), then, unless
- * that settled it, a WATCH from the list's resourceVersion with `check` on each notification
- * (undefined for a deletion) while simulated time runs in steps of at most 100 ms, until `check`
- * says done (true) or `deadline` passes (false).
+ * watchtools.UntilWithSync on one object, as wait, delete --wait and rollout status use it. Its
+ * reflector runs as client-go 1.37's does (WatchListClient, on by default): one WATCH with
+ * fieldSelector metadata.name=NAME that streams the object first (sendInitialEvents), and `check` runs
+ * on what the stream held (undefined: nothing) once its initial-events-end BOOKMARK arrives, then on
+ * each notification (undefined for a deletion), while simulated time runs in steps of at most
+ * 100 ms, until `check` says done (true) or `deadline` passes (false).
  */
 export function untilWithSync(r: Run, kind: KindInfo, namespace: string | undefined, name: string, deadline: number, check: (o: Obj | undefined) => boolean): boolean {
   const fieldSelector = `metadata.name=${name}`;
-  const { items, resourceVersion } = listAt(r, kind, namespace, undefined, fieldSelector);
-  if (check(items[0])) return true;
-  return withWatch(r, kind, { namespace, fieldSelector, resourceVersion }, (w) => {
+  return withWatch(r, kind, { namespace, fieldSelector, streaming: true }, (w) => {
+    let synced = false;
+    let initial: Obj | undefined;
     for (;;) {
       if (r.now >= deadline) return false;
-      r.cluster.advance(Math.min(100, deadline - r.now));
-      for (const n of w.take()) if (check(n.eventType === 'DELETED' ? undefined : withKind(kind, n.object))) return true;
+      // The stream's first events come within milliseconds: step finely until it has synced.
+      r.cluster.advance(Math.min(synced ? 100 : 1, deadline - r.now));
+      for (const n of w.take()) {
+        const obj = n.eventType === 'DELETED' ? undefined : withKind(kind, n.object);
+        if (n.eventType === 'BOOKMARK') {
+          if (!synced && (n.object as Obj).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+            synced = true;
+            if (check(initial)) return true;
+          }
+        } else if (!synced) initial = obj;
+        else if (check(obj)) return true;
+      }
     }
   });
 }
