@@ -30,6 +30,18 @@ function scaleTo(c: Cluster, replicas: number): { t0: number; recs: RequestRecor
 }
 
 describe('client-side rate limits (client-go token buckets)', () => {
+  it('a cluster started with raised limits (--kube-api-qps/--kube-api-burst) creates at the raised rate', () => {
+    const limit = { qps: 100, burst: 100 };
+    const c = createCluster({ seed: 1, nodes: 30, clientLimits: { 'replicaset-controller': limit } });
+    const made = scaleTo(c, 300).recs.filter(creates);
+    expect(made).toHaveLength(299);
+    expect(made[limit.burst].t - made[0].t).toBe(1000 / limit.qps);
+    const span = made.at(-1)!.t - made[0].t;
+    expect(span).toBeGreaterThanOrEqual(((299 - limit.burst) / limit.qps) * 1000);
+    expect(span).toBeLessThan(((299 - KUBE_CONTROLLER_MANAGER_CLIENT.burst) / KUBE_CONTROLLER_MANAGER_CLIENT.qps) * 1000);
+    expect(mostAhead(made, limit)).toBe(0);
+  });
+
   it('kubectl scale deployment web --replicas=300: creations follow the controller\'s QPS 20 / burst 30, bindings follow them', () => {
     const c = createCluster({ seed: 1, nodes: 30 });
     const { t0, recs } = scaleTo(c, 300);

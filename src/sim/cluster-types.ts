@@ -1,6 +1,7 @@
 // The control surface of an assembled cluster (cluster.ts): what kubectl, the headless CLI and the
 // figures drive. Kept as an interface so the kubectl front can be written and tested against it.
 import type { ApiRequest, ApiResult } from './apiserver/request.ts';
+import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import type { World } from './world.ts';
 
@@ -25,6 +26,11 @@ export interface ClusterOptions {
    * a figure about scheduling needs to differ. Default none, so every node is the same size.
    */
   nodeCapacity?: NodeCapacity[];
+  /**
+   * Client QPS and burst by component type (`replicaset-controller`, `scheduler`, `kubelet`) in place
+   * of their real defaults, as a scale test's --kube-api-qps/--kube-api-burst do. Default none.
+   */
+  clientLimits?: Record<string, RateLimit>;
 }
 
 /** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */

@@ -105,9 +105,9 @@ export class Cluster implements SimCluster {
   readonly options: Required<ClusterOptions>;
 
   constructor(opts: ClusterOptions = {}, world?: World) {
-    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [] };
+    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [], clientLimits: opts.clientLimits ?? {} };
     if (world) { this.world = world; return; }
-    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit }, componentDefs, clusterApiServer);
+    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit, clientLimits: opts.clientLimits }, componentDefs, clusterApiServer);
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }

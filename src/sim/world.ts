@@ -75,6 +75,8 @@ export type FaultInput =
 /** The whole world as plain data. */
 export interface WorldState extends ApiHost {
   seed: number;
+  /** Client QPS and burst by component type where they differ from its default (WorldOptions.clientLimits). */
+  clientLimits?: Record<string, RateLimit>;
   now: number;
   /** Events processed so far (positions inputs exactly for replay). */
   steps: number;
@@ -176,6 +178,11 @@ export interface WorldOptions {
   bootstrap?: boolean;
   /** Request-log records kept (default DEFAULT_LOG_LIMIT; 0 keeps every record). */
   logLimit?: number;
+  /**
+   * A component type's client QPS and burst in place of its ComponentDef.clientLimit, as
+   * --kube-api-qps/--kube-api-burst set them (scale tests raise the controller manager's).
+   */
+  clientLimits?: Record<string, RateLimit>;
 }
 
 /** Records the request log keeps by default: hours of a small cluster's traffic, about 30 MB. */
@@ -204,6 +211,7 @@ export function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerCo
   };
   const limit = opts.logLimit ?? DEFAULT_LOG_LIMIT;
   if (limit > 0) w.logLimit = limit;
+  if (opts.clientLimits) w.clientLimits = { ...opts.clientLimits };
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
   if (opts.bootstrap ?? true) {
     for (const ns of SYSTEM_NAMESPACES) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
@@ -406,7 +414,7 @@ export class World {
       start: (n, type, opts) => this.startComponent(n, type, opts ?? {}),
       stop: (n) => this.stopComponent(n),
       throttle: (debt) => {
-        const limit = this.defs.get(entry?.type ?? '')?.clientLimit;
+        const limit = (entry && w.clientLimits?.[entry.type]) ?? this.defs.get(entry?.type ?? '')?.clientLimit;
         if (!limit || !entry) return 0;
         const b = entry.client ??= newTokenBucket(limit, w.now);
         if (debt) return reserve(b, limit, w.now);
