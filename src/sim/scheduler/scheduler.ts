@@ -5,7 +5,8 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
+import { type EventBroadcasterState, eventf, eventfOnce, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
+import type { InvolvedObject } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
@@ -55,7 +56,12 @@ export interface SchedulerParams {
   cycleMs?: number;
   /** Name the taint in TaintToleration's reason, as v1.26–v1.34 did (default false). */
   taintReasonWithKey?: boolean;
+  /** The host the process runs on: its events' reportingInstance is `default-scheduler-<hostname>` (default `control-plane`). */
+  hostname?: string;
 }
+
+/** kubeadm's control-plane node, where the scheduler's static pod runs. */
+const DEFAULT_HOSTNAME = 'control-plane';
 
 /** The scheduler's whole state (plain data). */
 export interface SchedulerState {
@@ -79,7 +85,8 @@ export interface SchedulerState {
   nextStartNodeIndex: number;
   /** A schedule-one event is queued. */
   loopPending: boolean;
-  recorder: EventRecorderState;
+  /** The events.k8s.io recorder (tools/events), reporting as the profile's scheduler name. */
+  recorder: EventBroadcasterState;
   /** Last attempts, oldest first (at most recordPods). */
   records: { order: string[]; byKey: Record<string, SchedulingRecord> };
 }
@@ -410,24 +417,32 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     if (res.ok) {
       queueDone(s.queue, key);
       // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-      recordEventOnce(ctx as Ctx<unknown>, s.recorder, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
+      eventfOnce(ctx as Ctx<unknown>, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node));
     } else {
       // ForgetPod, then the binding error goes through handleSchedulingFailure (backoff).
       uncountPod(s, key, assumed);
       delete s.assumed[key];
       if (res.code === 404 || res.code === 409) queueDone(s.queue, key);
       else addUnschedulableIfNotPresent(s.queue, info, cycle, [], ctx.now);
-      recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`, undefined, DEFAULT_SCHEDULER_NAME);
+      recordSchedulerEvent(ctx, pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`);
     }
   } else {
     const fe = r.result.fitError;
     const message = fe.numAllNodes === 0 ? ERR_NO_NODES_AVAILABLE : failedSchedulingMessage(fe);
     if (full || s.records.byKey[key]) keepRecord(ctx, { ...base, message });
     addUnschedulableIfNotPresent(s.queue, info, cycle, fe.unschedulablePlugins, ctx.now);
-    recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', message, undefined, DEFAULT_SCHEDULER_NAME);
+    recordSchedulerEvent(ctx, pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', message);
     // No nodes at all is an error, not a rejection: reason SchedulerError.
     patchPodScheduledFalse(ctx, pod, fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable', message);
   }
+}
+
+/**
+ * fwk.EventRecorder().Eventf(regarding, related, type, reason, action, note): an events.k8s.io/v1
+ * Event from `default-scheduler` (a repeat becomes a series).
+ */
+export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
+  eventf(ctx as Ctx<unknown>, ctx.state.recorder, regarding, related, type, reason, action, note);
 }
 
 // updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
@@ -457,7 +472,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
       assumed: {},
       nextStartNodeIndex: 0,
       loopPending: false,
-      recorder: newEventRecorder(),
+      recorder: newEventBroadcaster(DEFAULT_SCHEDULER_NAME, paramsOf(ctx).hostname ?? DEFAULT_HOSTNAME),
       records: { order: [], byKey: {} },
     };
     ctx.state = s;
@@ -467,6 +482,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
     listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
     listAndWatch(ctx as Ctx<unknown>, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
+    startRecordingToSink(ctx as Ctx<unknown>);
     ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
     return s;
   },
@@ -479,6 +495,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
       if (informerHandle(c, s.services, event)) return;
       if (informerHandle(c, s.replicaSets, event)) return;
     }
+    if (handleBroadcasterTimer(c, s.recorder, event)) return;
     const ev = event as SchedulerEvent;
     switch (ev?.type) {
       case 'schedule-one':
