@@ -160,7 +160,7 @@ export const outOfService: Scenario = {
     // one Event, counted twice (get's LAST SEEN is the last time alone; COUNT and FIRST SEEN are wide).
     ['kubectl get events --field-selector reason=TaintManagerEviction -o wide', lines(
       'LAST SEEN   TYPE     REASON                 OBJECT                    SUBOBJECT   SOURCE                      MESSAGE                                                FIRST SEEN   COUNT   NAME',
-      '20s         Normal   TaintManagerEviction   pod/web-c68c68797-vc5xc               taint-eviction-controller   Marking for deletion Pod default/web-c68c68797-vc5xc   35s          2       web-c68c68797-vc5xc.188672a943ead000',
+      '20s         Normal   TaintManagerEviction   pod/web-c68c68797-vc5xc               taint-eviction-controller   Marking for deletion Pod default/web-c68c68797-vc5xc   35s          2       web-c68c68797-vc5xc.188672a949c22c80',
     )],
   ],
 };
