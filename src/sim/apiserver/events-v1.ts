@@ -60,22 +60,22 @@ export function responseInEventsV1(o: Obj): Obj {
   return o.kind === 'Event' ? toEventsV1(o) : o;
 }
 
-// AddFieldLabelConversionsForEvent: the events.k8s.io field labels, by the stored Event's names.
-const FIELD_LABELS: Record<string, string> = {
-  reason: 'reason', type: 'type', 'metadata.namespace': 'metadata.namespace', 'metadata.name': 'metadata.name', reportingController: 'reportingComponent',
-  'regarding.kind': 'involvedObject.kind', 'regarding.namespace': 'involvedObject.namespace', 'regarding.name': 'involvedObject.name', 'regarding.uid': 'involvedObject.uid',
-  'regarding.apiVersion': 'involvedObject.apiVersion', 'regarding.resourceVersion': 'involvedObject.resourceVersion', 'regarding.fieldPath': 'involvedObject.fieldPath',
-};
+// AddFieldLabelConversionsForEvent: regarding.* is involvedObject.*, reportingController is
+// reportingComponent; reason, type, metadata.namespace and metadata.name are themselves.
+const REGARDING_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
+const SAME_FIELDS = ['reason', 'type', 'metadata.namespace', 'metadata.name'];
 
 /** An events.k8s.io field selector in the stored Event's field names; a label it does not map is returned as the error. */
 export function fieldSelectorFromEventsV1(selector: string): { selector: string } | { unsupported: string } {
   const terms: string[] = [];
   for (const term of selector.split(',')) {
     if (!term) continue;
-    const m = /^([^!=]+)(!=|==|=)(.*)$/.exec(term);
-    const label = m ? FIELD_LABELS[m[1]] : undefined;
-    if (!m || label === undefined) return { unsupported: m ? m[1] : term };
-    terms.push(`${label}${m[2]}${m[3]}`);
+    const label = /^[^!=]*/.exec(term)![0];
+    const f = label.slice(10);
+    const mapped = label.startsWith('regarding.') && REGARDING_FIELDS.includes(f) ? 'involvedObject.' + f
+      : label === 'reportingController' ? 'reportingComponent' : SAME_FIELDS.includes(label) ? label : undefined;
+    if (mapped === undefined) return { unsupported: label };
+    terms.push(mapped + term.slice(label.length));
   }
   return { selector: terms.join(',') };
 }

@@ -10,7 +10,7 @@ import type { ObjectReference } from 'kubernetes-types/core/v1';
 import { EVENTS_GROUP, EVENTS_GROUP_VERSION } from '../apiserver/events-v1.ts';
 import type { Obj } from '../apiserver/request.ts';
 import type { InvolvedObject } from '../event-recorder.ts';
-import { EPOCH_MS, eventName, microTime } from '../names.ts';
+import { eventName, microTime } from '../names.ts';
 import type { Ctx } from '../world.ts';
 
 /** event_broadcaster.go's finishTime: a series (or a single event) this quiet is done. */
@@ -23,6 +23,8 @@ export interface CachedEvent {
   key: string;
   /** The events.k8s.io/v1 Event as first sent (series added as it repeats). */
   event: Obj;
+  /** Its eventTime, or its series' lastObservedTime once it has one (simulated ms). */
+  last: number;
 }
 
 /** The broadcaster's state (plain data): the eventCache in insertion order, and the name sequence. */
@@ -68,54 +70,33 @@ function referenceOf(obj: InvolvedObject): ObjectReference {
   return ref;
 }
 
-function refKey(r: ObjectReference | undefined): string {
-  return r ? `${r.kind ?? ''}\u0000${r.namespace ?? ''}\u0000${r.name ?? ''}\u0000${r.uid ?? ''}\u0000${r.apiVersion ?? ''}\u0000${r.resourceVersion ?? ''}\u0000${r.fieldPath ?? ''}` : '';
-}
-
-/** makeEvent: the events.k8s.io/v1 Event as the recorder sends it (Go's JSON: zero structs and times written out). */
-function makeEvent(b: EventBroadcasterState, name: string, regarding: ObjectReference, related: ObjectReference | undefined, type: string, reason: string, action: string, note: string, now: number): Obj {
-  const e: Obj = {
-    apiVersion: EVENTS_GROUP_VERSION, kind: 'Event', metadata: { name, namespace: regarding.namespace || 'default' },
-    eventTime: microTime(now), reportingController: b.reportingController, reportingInstance: b.reportingInstance, action, reason, regarding,
-  };
-  if (related) e.related = related;
-  e.note = note;
-  e.type = type;
-  e.deprecatedSource = {};
-  e.deprecatedFirstTimestamp = null;
-  e.deprecatedLastTimestamp = null;
-  return e;
-}
-
 /**
  * recorder.Eventf(regarding, related, type, reason, action, note) and the broadcaster's
  * recordToSink: a new Event is POSTed, the first repeat PATCHes its series, later repeats count.
+ * `once`: an event that can never repeat (the scheduler's Scheduled: a pod is bound once) is sent
+ * without the cache entry finishSeries would forget unused.
  */
-export function eventf(ctx: Ctx<unknown>, b: EventBroadcasterState, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
+export function eventf(ctx: Ctx<unknown>, b: EventBroadcasterState, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string, once = false): void {
   const reg = referenceOf(regarding);
-  const rel = related ? referenceOf(related) : undefined;
-  const key = `${type}\u0000${action}\u0000${reason}\u0000${b.reportingController}\u0000${b.reportingInstance}\u0000${refKey(reg)}\u0000${refKey(rel)}`;
-  const cached = b.cache.find((c) => c.key === key);
+  const rel = related && referenceOf(related);
+  // getKey: type, action, reason, the references (one recorder: one controller and instance).
+  const key = once ? '' : JSON.stringify([type, action, reason, reg, rel]);
+  const cached = once ? undefined : b.cache.find((c) => c.key === key);
   if (cached) {
-    const series = cached.event.series as { count: number; lastObservedTime: string } | undefined;
-    const lastObservedTime = microTime(ctx.now);
-    if (series) { cached.event.series = { count: series.count + 1, lastObservedTime }; return; }
-    cached.event.series = { count: 2, lastObservedTime };
-    recordEvent(ctx, cached.event);
+    const series = cached.event.series as { count: number } | undefined;
+    cached.event.series = { count: series ? series.count + 1 : 2, lastObservedTime: microTime(ctx.now) };
+    cached.last = ctx.now;
+    if (!series) recordEvent(ctx, cached.event);
     return;
   }
-  const event = makeEvent(b, eventName(reg.name ?? '', ctx.now, b.seq++), reg, rel, type, reason, action, note, ctx.now);
-  b.cache.push({ key, event });
+  const event: Obj = {
+    apiVersion: EVENTS_GROUP_VERSION, kind: 'Event', metadata: { name: eventName(reg.name ?? '', ctx.now, b.seq++), namespace: reg.namespace || 'default' },
+    eventTime: microTime(ctx.now), reportingController: b.reportingController, reportingInstance: b.reportingInstance, action, reason, regarding: reg, related: rel, note, type,
+    // Go's JSON writes the zero struct and times it has no value for.
+    deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null,
+  };
+  if (!once) b.cache.push({ key, event, last: ctx.now });
   recordEvent(ctx, event);
-}
-
-/**
- * Eventf for an event that can never repeat (the scheduler's Scheduled: a pod is bound once): what
- * eventf sends, without the cache entry finishSeries would forget unused.
- */
-export function eventfOnce(ctx: Ctx<unknown>, b: EventBroadcasterState, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
-  const reg = referenceOf(regarding);
-  recordEvent(ctx, makeEvent(b, eventName(reg.name ?? '', ctx.now, b.seq++), reg, related ? referenceOf(related) : undefined, type, reason, action, note, ctx.now));
 }
 
 /**
@@ -139,19 +120,10 @@ function recordEvent(ctx: Ctx<unknown>, event: Obj): boolean {
 /** finishSeries: a series quiet for finishTime is written a last time and forgotten; so is a single event that old. */
 function finishSeries(ctx: Ctx<unknown>, b: EventBroadcasterState): void {
   const before = ctx.now - FINISH_TIME_MS;
-  b.cache = b.cache.filter((c) => {
-    const series = c.event.series as { lastObservedTime: string } | undefined;
-    if (series) return !(microTimeMs(series.lastObservedTime) < before && !recordEvent(ctx, c.event));
-    return !(microTimeMs(c.event.eventTime as string) < before);
-  });
+  b.cache = b.cache.filter((c) => !(c.last < before && !(c.event.series && recordEvent(ctx, c.event))));
 }
 
 /** refreshExistingEventSeries: every series written again (its Event's TTL starts over). */
 function refreshExistingEventSeries(ctx: Ctx<unknown>, b: EventBroadcasterState): void {
   for (const c of b.cache) if (c.event.series) recordEvent(ctx, c.event);
-}
-
-/** A MicroTime back to simulated ms. */
-function microTimeMs(t: string): number {
-  return Date.parse(t.slice(0, 23) + 'Z') - EPOCH_MS + Number(t.slice(23, 26)) / 1000;
 }

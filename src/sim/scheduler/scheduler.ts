@@ -5,7 +5,7 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { type EventBroadcasterState, eventf, eventfOnce, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
+import { type EventBroadcasterState, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
 import type { InvolvedObject } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -417,7 +417,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     if (res.ok) {
       queueDone(s.queue, key);
       // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-      eventfOnce(ctx as Ctx<unknown>, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node));
+      eventf(ctx as Ctx<unknown>, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node), true);
     } else {
       // ForgetPod, then the binding error goes through handleSchedulingFailure (backoff).
       uncountPod(s, key, assumed);
