@@ -117,6 +117,24 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
     }
   }
 
+  // Which API each component writes its Events through (core/v1's record or events.k8s.io/v1's
+  // tools/events): unlike their order, that is no chance.
+  const eventApis = (t: Trace) => {
+    const m: Record<string, Set<string>> = {};
+    for (const [c, v] of Object.entries(t.components)) for (const r of v.requests) {
+      if (r.resource === 'events' && (r.verb === 'create' || r.verb === 'patch' || r.verb === 'update')) (m[COMPONENT_ALIASES[c] ?? c] ??= new Set()).add(r.uri.replace(/\/namespaces\/.*$/, ''));
+    }
+    return m;
+  };
+  const realApis = eventApis(real); const simApis = eventApis(sim);
+  for (const c of new Set([...Object.keys(realApis), ...Object.keys(simApis)])) {
+    const a = realApis[c] ?? new Set<string>(); const b = simApis[c] ?? new Set<string>();
+    for (const api of new Set([...a, ...b])) {
+      compared++;
+      if (!a.has(api) || !b.has(api)) add({ kind: 'request', side: a.has(api) ? 'real-only' : 'sim-only', component: c, resource: 'events', api });
+    }
+  }
+
   // Objects at each checkpoint, field by field; pods of one ReplicaSet paired by node and phase.
   const simCps = new Map(sim.checkpoints.map((c) => [c.line, c]));
   for (const rc of real.checkpoints) {

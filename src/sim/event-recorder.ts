@@ -1,5 +1,7 @@
-// client-go's EventRecorder in miniature: core/v1 Events through the API, with the correlator's
-// aggregation (a repeated event bumps `count` instead of creating a new object).
+// client-go's EventRecorder in miniature (tools/record): core/v1 Events through the API, with the
+// correlator's aggregation (a repeated event bumps `count` instead of creating a new object). Every
+// component records this way but the scheduler's framework, which has tools/events'
+// events.k8s.io/v1 recorder (client-go/events.ts); its leader election still uses this one.
 import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/v1';
 import { newDict } from './dict.ts';
 import { eventName, flatten, rfc3339 } from './names.ts';
@@ -220,8 +222,8 @@ export interface InvolvedObject {
 
 /**
  * Record an event (`Normal`/`Warning`, reason, message) about `obj`, as component `ctx.name` on `host`;
- * `reportingComponent` overrides the source when it differs from the instance name (the scheduler
- * instance `scheduler` reports as `default-scheduler`, its profile name).
+ * `reportingComponent` overrides the source when it differs from the instance name (the
+ * kube-scheduler process's leader election reports as `default-scheduler`, its profile name).
  */
 export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';
@@ -313,7 +315,7 @@ function newEvent(name: string, ns: string, ref: ObjectReference, reason: string
  * Record an event that is neither correlated nor remembered: exactly what recordEvent sends through
  * a fresh recorder with `rec`'s name sequence (the first event of a recorder is never a repeat,
  * never aggregated and within the spam filter's burst), without building that recorder. For events
- * that never repeat, like the scheduler's Scheduled; only `rec.seq` advances.
+ * that never repeat, like leader election's; only `rec.seq` advances.
  */
 export function recordEventOnce(ctx: Ctx<unknown>, rec: { seq: number }, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { attachKey, extendAll, leaseReuseSeconds, newEventLeases, revokeExpired, revokeTime } from './event-ttl.ts';
 import { openWatch } from './watch.ts';
+import { runScript } from '../kubectl/script.ts';
 
 const HOUR = 3_600_000;
 
@@ -111,5 +112,19 @@ describe('Events expire an hour after their last write', () => {
     const again = structuredClone(c.world.state.apiServer.eventLeases);
     expect(again).toEqual(c.world.state.apiServer.eventLeases);
     expect(Object.keys(again?.leases ?? {})).toEqual([]);
+  });
+});
+
+describe('the scheduler\'s events.k8s.io Events under the TTL', () => {
+  it('a single FailedScheduling expires an hour on; a series lives on, PATCHed again every 30 minutes', () => {
+    const c = createCluster({ seed: 1 });
+    runScript(c, ['kubectl cordon node-1', 'kubectl cordon node-2', 'kubectl cordon node-3', 'kubectl create deployment big --image=nginx:1.27', 'sim advance 2h'].join('\n'));
+    const failed = Object.values(c.world.state.store.objects.events ?? {}).filter((e) => e.reason === 'FailedScheduling');
+    // The first attempt's Event (regarding the pod before its PodScheduled=False patch) was never
+    // repeated and is gone; the retries' series is the one left, its count written by the refreshes.
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ reportingComponent: 'default-scheduler', series: { count: expect.any(Number) } });
+    const patches = c.world.state.log.filter((r) => r.kind === 'request' && r.component === 'scheduler' && r.verb === 'PATCH' && r.path.startsWith('/apis/events.k8s.io/v1/'));
+    expect(patches.map((r) => r.t)).toEqual([660_000, 1_800_000, 3_600_000, 5_400_000, 7_200_000]);
   });
 });

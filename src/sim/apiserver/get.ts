@@ -7,7 +7,8 @@ import { toScale } from './scale.ts';
 import { matchesLabels, parseLabelSelector } from '../util/labels.ts';
 import { matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
-import { notFound } from './status.ts';
+import { notFound, statusError } from './status.ts';
+import { fieldSelectorFromEventsV1 } from './events-v1.ts';
 import { type StoreState, storeGet, storeList } from './store.ts';
 
 export function doGet(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
@@ -28,7 +29,7 @@ export function doList(h: ApiHost, component: string, req: ApiRequest): ApiResul
   if (!process) return doListUncached(h, component, req);
   let lists = processLists.get(h.store);
   if (!lists) processLists.set(h.store, (lists = new Map()));
-  const key = `${process}|${req.resource}|${req.namespace ?? ''}|${req.options?.labelSelector ?? ''}|${req.options?.fieldSelector ?? ''}`;
+  const key = `${process}|${req.group ?? ''}${req.resource}|${req.namespace ?? ''}|${req.options?.labelSelector ?? ''}|${req.options?.fieldSelector ?? ''}`;
   const hit = lists.get(key);
   if (hit && hit.revision === h.store.revision) return hit.result;
   const result = doListUncached(h, component, req);
@@ -38,7 +39,14 @@ export function doList(h: ApiHost, component: string, req: ApiRequest): ApiResul
 
 function doListUncached(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
   const labels = parseLabelSelector(req.options?.labelSelector);
-  const fields = parseFieldSelector(req.options?.fieldSelector);
+  let fieldSelector = req.options?.fieldSelector;
+  if (req.group && fieldSelector) {
+    // The group's field labels, in the stored Event's names (the request keeps its own).
+    const mapped = fieldSelectorFromEventsV1(fieldSelector);
+    if ('unsupported' in mapped) return fail(h, component, req, statusError(400, 'BadRequest', `field label not supported: ${mapped.unsupported}`), 'validation');
+    fieldSelector = mapped.selector;
+  }
+  const fields = parseFieldSelector(fieldSelector);
   const items = storeList(h.store, req.resource, req.namespace).filter((o) => matchesLabels(labels, o.metadata?.labels as Record<string, string>) && matchesFields(fields, o));
   logRequest(h, component, req, 200);
   const list: ObjectList = { apiVersion: apiVersionOf(req.resource), kind: RESOURCES[req.resource].kind + 'List', metadata: { resourceVersion: String(h.store.revision) }, items };

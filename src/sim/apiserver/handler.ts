@@ -15,15 +15,20 @@ import type { ApiHost } from './server.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
 import type { KObject } from './store.ts';
 import { doUpdate } from './update.ts';
+import { EVENTS_GROUP, fromEventsV1, responseInEventsV1 } from './events-v1.ts';
 import { openWatch } from './watch.ts';
 
 /** Serve one request for `component`: the whole pipeline, logged. */
 export function handleRequest(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity = component): ApiResult<unknown> {
+  return req.group === undefined ? serve(h, config, component, req, identity) : handleInGroup(h, config, component, req, identity);
+}
+
+function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
   if (req.verb === 'watch') return openWatch(h, config, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
   if (req.resource === 'selfsubjectaccessreviews') return kubectlExtras(config).selfSubjectAccessReview(h, config, component, req, identity);
   if (req.options?.dryRun && req.verb !== 'get' && req.verb !== 'list') {
     const x = kubectlExtras(config);
-    if (x.isDryRun(h, req)) return x.dryRunRequest(h, req, (scratch) => handleRequest(scratch, config, component, req, identity));
+    if (x.isDryRun(h, req)) return x.dryRunRequest(h, req, (scratch) => serve(scratch, config, component, req, identity));
   }
   const f = h.apiServer.faults;
   if (f.apiServerDown) {
@@ -69,4 +74,22 @@ export function handleRequest(h: ApiHost, config: ApiServerConfig, component: st
     case 'delete': return doDelete(h, component, req, false);
     default: return fail(h, component, req, statusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`), 'storage');
   }
+}
+
+/**
+ * A request in another group's version of a resource: events.k8s.io/v1 Events, over the same
+ * storage as core/v1's. The body is converted to the stored form (a PATCH is applied to the object
+ * in the request's version, see update.ts, and a field selector mapped, see get.ts), the answer
+ * back to the request's version.
+ */
+function handleInGroup(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
+  if (!RESOURCES[req.resource]) return serve(h, config, component, { ...req, group: undefined }, identity);
+  if (req.group !== EVENTS_GROUP || req.resource !== 'events' || req.subresource || req.verb === 'watch') {
+    // Watches of events.k8s.io/v1 are not served here: no component or kubectl command opens one.
+    return fail(h, component, req, statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
+  }
+  let r = req;
+  if ((req.verb === 'create' || req.verb === 'update') && req.body && typeof req.body === 'object') r = { ...req, body: fromEventsV1(req.body as Obj) };
+  const res = serve(h, config, component, r, identity);
+  return res.ok ? { ...res, object: responseInEventsV1(res.object as Obj) } : res;
 }

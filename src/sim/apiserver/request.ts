@@ -35,6 +35,8 @@ export interface RequestOptions {
 export interface ApiRequest {
   verb: Verb;
   resource: string;
+  /** The API group when it is not the resource's own: `events.k8s.io` for Events in their events.k8s.io/v1 form. */
+  group?: string;
   namespace?: string;
   name?: string;
   subresource?: string;

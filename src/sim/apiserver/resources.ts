@@ -67,10 +67,19 @@ export function apiVersionOf(resource: string): string {
   return r.group ? `${r.group}/${r.version}` : r.version;
 }
 
-/** The REST path of a request: `/apis/apps/v1/namespaces/default/deployments/web/status`. */
-export function resourcePath(resource: string, namespace?: string, name?: string, subresource?: string): string {
+/**
+ * Resources served in a second group too, over the same storage (the API server's other version of
+ * the same internal type): Events in events.k8s.io/v1.
+ */
+export const OTHER_GROUP_VERSIONS: Record<string, { group: string; version: string }[]> = {
+  events: [{ group: 'events.k8s.io', version: 'v1' }],
+};
+
+/** The REST path of a request: `/apis/apps/v1/namespaces/default/deployments/web/status` (`group`: one of OTHER_GROUP_VERSIONS). */
+export function resourcePath(resource: string, namespace?: string, name?: string, subresource?: string, group?: string): string {
   const r = RESOURCES[resource];
-  let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  const other = group === undefined ? undefined : OTHER_GROUP_VERSIONS[resource]?.find((g) => g.group === group);
+  let p = other ? `/apis/${other.group}/${other.version}` : r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   if (r.namespaced && namespace) p += `/namespaces/${namespace}`;
   p += `/${resource}`;
   if (name) p += `/${name}`;

@@ -36,7 +36,8 @@ export function logRequest(h: ApiHost, component: string, req: ApiRequest, code:
   const name = extra.name ?? req.name;
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
   const known = RESOURCES[req.resource] !== undefined;
-  const bare = known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  const bare = req.group !== undefined ? flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource, req.group))
+    : known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
   const query = requestQuery(req);
   const path = query ? flatten(`${bare}?${query}`) : bare;
   // A create names a new object: building its name beats caching strings most creates never reuse.

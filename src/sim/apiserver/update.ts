@@ -7,6 +7,7 @@ import { decodeBody } from './decode.ts';
 import type { Identity } from './authn.ts';
 import { shouldDeleteDuringUpdate } from './delete.ts';
 import { leaseEventKey } from './event-leases.ts';
+import { fromEventsV1, toEventsV1 } from './events-v1.ts';
 import { hasNaNValue, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from './patch.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from './resources.ts';
@@ -42,9 +43,9 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
     if (req.verb === 'patch' && req.options?.patchType === 'json') {
       // The registry's update applies the patch to the object it read (inside GuaranteedUpdate), so
       // a refused JSON patch is logged at the storage stage.
-      const r = kubectlExtras(config).jsonPatched(sub === 'scale' ? toScale(req.resource, cur) : cur, req.body);
+      const r = kubectlExtras(config).jsonPatched(sub === 'scale' ? toScale(req.resource, cur) : req.group ? toEventsV1(cur) : cur, req.body);
       if ('status' in r) return fail(h, component, req, r.status, 'storage');
-      patched = r.object;
+      patched = req.group ? fromEventsV1(r.object) : r.object;
     }
     const updated = updatedObject(req, cur, patched);
     if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
@@ -96,7 +97,8 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | unde
     incoming = { ...cur, spec: { ...cur.spec, replicas: scale?.spec?.replicas } };
   } else {
     const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
-    incoming = (jsonPatched ?? (req.verb === 'patch' ? applyPatch(cur, req.body) : req.body)) as Obj;
+    // A patch is applied to the object in the request's version (events.k8s.io/v1's names for an Event).
+    incoming = (jsonPatched ?? (req.verb !== 'patch' ? req.body : req.group ? fromEventsV1(applyPatch(toEventsV1(cur), req.body) as Obj) : applyPatch(cur, req.body))) as Obj;
   }
   const rv = incoming?.metadata?.resourceVersion;
   if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;

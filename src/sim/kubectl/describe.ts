@@ -166,7 +166,7 @@ function printProjectedVolumeSource(o: Out, p: Obj): void {
  * DescribeEvents: `Events:  <none>` or the Type/Reason/Age/From/Message table, sorted by
  * lastTimestamp (SortableEvents, Go's sort.Sort; an Event of the new API has none and comes first).
  * Age is eventTime's, else firstTimestamp's, with `(x3 over 5m)` when the Event has a series or a
- * count above 1; From is source.component, else reportingController; a fieldPath leads the message
+ * count above 1; From is source.component, else reportingController (JSON `reportingComponent`); a fieldPath leads the message
  * (`spec.containers{web}: Container started`). Nothing at all when --show-events is off (undefined).
  */
 export function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
@@ -182,7 +182,7 @@ export function describeEvents(o: Out, events: Obj[] | undefined, now: number): 
     const first = e.eventTime ? translateTimestampSince(e.eventTime, now) : translateTimestampSince(e.firstTimestamp, now);
     const interval = e.series ? `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`
       : (e.count ?? 0) > 1 ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})` : first;
-    const from = e.source?.component || e.reportingController || '';
+    const from = e.source?.component || e.reportingComponent || '';
     const message = String(e.message ?? '').trim();
     const fieldPath = e.involvedObject?.fieldPath;
     o.w(1, `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${from}\t${fieldPath ? `${fieldPath}: ${message}` : message}\n`);

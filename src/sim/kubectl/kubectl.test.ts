@@ -156,6 +156,10 @@ nodes             no           v1                     false        Node
 priorityclasses   pc           scheduling.k8s.io/v1   false        PriorityClass
 `);
     expect(run('api-resources -o name').stdout.split('\n')).toContain('deployments.apps');
+    // Events are served in two groups (the scheduler writes events.k8s.io/v1's), core's first.
+    expect(run('api-resources --no-headers').stdout.split('\n').filter((l) => l.startsWith('events '))).toEqual([
+      expect.stringMatching(/^events\s+ev\s+v1\s+true\s+Event$/), expect.stringMatching(/^events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event$/),
+    ]);
   });
   test('the default namespace holds the API server\'s own Service, as in every cluster', () => {
     expect(run('get svc').stdout).toBe(

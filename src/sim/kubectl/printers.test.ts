@@ -18,12 +18,12 @@ describe('printEvent', () => {
     const e = { metadata: { name: 'e1' }, involvedObject: pod, reason: 'BackOff', type: 'Warning', message: ' Back-off \n', source: { component: 'kubelet', host: 'node-1' }, firstTimestamp: at(60), lastTimestamp: at(540), count: 3 };
     expect(printEvent(e, NOW)).toEqual({ lastSeen: '60s', firstSeen: '9m', count: 3, target: 'pod/web-1', fieldPath: '', source: 'kubelet, node-1', message: 'Back-off' });
   });
-  test('a new-API singleton: eventTime only, count 0 shown as 1, reportingController and reportingInstance as SOURCE', () => {
-    const e = { involvedObject: { ...pod, fieldPath: 'spec.containers{app}' }, reason: 'FailedScheduling', eventTime: at(300), reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', source: {} };
+  test('a new-API singleton: eventTime only, count 0 shown as 1, reportingComponent (reportingController) and reportingInstance as SOURCE', () => {
+    const e = { involvedObject: { ...pod, fieldPath: 'spec.containers{app}' }, reason: 'FailedScheduling', eventTime: at(300), reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', source: {} };
     expect(printEvent(e, NOW)).toEqual({ lastSeen: '5m', firstSeen: '5m', count: 1, target: 'pod/web-1', fieldPath: 'spec.containers{app}', source: 'default-scheduler, default-scheduler-node-1', message: '' });
   });
   test('a series: LAST SEEN and COUNT are the series\' even beside a lastTimestamp', () => {
-    const e = { involvedObject: pod, eventTime: at(120), lastTimestamp: at(200), count: 1, series: { count: 7, lastObservedTime: at(590) }, reportingController: 'default-scheduler' };
+    const e = { involvedObject: pod, eventTime: at(120), lastTimestamp: at(200), count: 1, series: { count: 7, lastObservedTime: at(590) }, reportingComponent: 'default-scheduler' };
     expect(printEvent(e, NOW)).toMatchObject({ lastSeen: '10s', firstSeen: '8m', count: 7, source: 'default-scheduler' });
   });
   test('no time at all: <unknown>; an object without a name: its kind alone', () => {
@@ -38,7 +38,7 @@ describe('printEvent', () => {
     expect(coreEvent(core)).toBe(core);
   });
   test('the wide table: LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE MESSAGE FIRST SEEN COUNT NAME', () => {
-    const e = { metadata: { name: 'web-1.1' }, involvedObject: pod, reason: 'FailedScheduling', type: 'Warning', message: '0/3 nodes are available.', eventTime: at(120), series: { count: 4, lastObservedTime: at(540) }, reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-node-1' };
+    const e = { metadata: { name: 'web-1.1' }, involvedObject: pod, reason: 'FailedScheduling', type: 'Warning', message: '0/3 nodes are available.', eventTime: at(120), series: { count: 4, lastObservedTime: at(540) }, reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-node-1' };
     expect(printTable(kindInfo('events'), [e], NOW)).toBe(
 `LAST SEEN   TYPE      REASON             OBJECT      MESSAGE
 60s         Warning   FailedScheduling   pod/web-1   0/3 nodes are available.

@@ -67,13 +67,13 @@ export function nodeKernelVersion(info: Obj): string {
 
 /**
  * An Event in core/v1's field names: an events.k8s.io/v1 one (regarding, note, deprecatedSource,
- * deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount) renamed as the API server's
- * conversion renames it; a core/v1 one as it is.
+ * deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, reportingController) renamed
+ * as the API server's conversion renames it; a core/v1 one as it is.
  */
 export function coreEvent(e: Obj): Obj {
   if (e.involvedObject || !(e.regarding || e.note !== undefined || e.deprecatedSource || e.deprecatedCount !== undefined)) return e;
-  const { regarding, note, deprecatedSource, deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, ...rest } = e;
-  return { ...rest, involvedObject: regarding ?? {}, message: note, source: deprecatedSource ?? {}, firstTimestamp: deprecatedFirstTimestamp, lastTimestamp: deprecatedLastTimestamp, count: deprecatedCount };
+  const { regarding, note, deprecatedSource, deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, reportingController, ...rest } = e;
+  return { ...rest, involvedObject: regarding ?? {}, message: note, source: deprecatedSource ?? {}, firstTimestamp: deprecatedFirstTimestamp, lastTimestamp: deprecatedLastTimestamp, count: deprecatedCount, reportingComponent: reportingController };
 }
 
 /** An Event's cells as the server's printEvent computes them (the row's order is the caller's). */
@@ -83,7 +83,8 @@ export interface EventCells { lastSeen: string; firstSeen: string; count: number
  * printEvent (printers.go): FIRST SEEN is firstTimestamp, else eventTime; LAST SEEN is lastTimestamp,
  * else FIRST SEEN, and series.lastObservedTime when the Event has a series (whose count is then
  * COUNT; a singleton of the new API has count 0, shown as 1). No "(x3 over 5m)": that is kubectl
- * events' and describe's. SOURCE is source.component, else reportingController, with the host
+ * events' and describe's. SOURCE is source.component, else reportingController (core/v1's JSON
+ * `reportingComponent`), with the host
  * (else reportingInstance) after a comma.
  */
 export function printEvent(event: Obj, now: number): EventCells {
@@ -95,7 +96,7 @@ export function printEvent(event: Obj, now: number): EventCells {
   else if (count === 0) count = 1;
   const io = o.involvedObject ?? {};
   const kind = String(io.kind ?? '').toLowerCase();
-  const component = o.source?.component || o.reportingController || '';
+  const component = o.source?.component || o.reportingComponent || '';
   const instance = o.source?.host || o.reportingInstance || '';
   return {
     lastSeen, firstSeen, count, target: io.name ? `${kind}/${io.name}` : kind, fieldPath: io.fieldPath ?? '',

@@ -43,9 +43,11 @@ export const nowhereToGo: Scenario = {
       'NAME                  READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES',
       'web-c68c68797-pjhzg   0/1     Pending   0          30s   <none>   <none>   <none>           <none>',
     )],
+    // The scheduler's Event is events.k8s.io/v1's: its time is eventTime, to the microsecond, a few
+    // ms after the pod's whole-second creationTimestamp, so it reads a second younger.
     ['kubectl get events --field-selector reason=FailedScheduling', lines(
       'LAST SEEN   TYPE      REASON             OBJECT                    MESSAGE',
-      '30s         Warning   FailedScheduling   pod/web-c68c68797-pjhzg   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      '29s         Warning   FailedScheduling   pod/web-c68c68797-pjhzg   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     )],
   ],
 };

@@ -94,12 +94,13 @@ describe('scheduler', () => {
     expect(p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
     expect(schedulerRequests(w)).toEqual([
       { verb: 'POST', path: '/api/v1/namespaces/default/pods/web-1/binding', code: 201 },
-      { verb: 'POST', path: '/api/v1/namespaces/default/events', code: 201 },
+      { verb: 'POST', path: '/apis/events.k8s.io/v1/namespaces/default/events', code: 201 },
     ]);
     const ev = events(w).find((e) => e.reason === 'Scheduled')!;
     expect(ev.type).toBe('Normal');
     expect(ev.message).toBe(`Successfully assigned default/web-1 to ${p.spec?.nodeName}`);
-    expect(ev.source?.component).toBe('default-scheduler');
+    // An events.k8s.io/v1 Event read as core/v1: reportingController as reportingComponent, no source.
+    expect(ev).toMatchObject({ source: {}, firstTimestamp: null, action: 'Binding', reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-control-plane' });
   });
 
   it('keeps the per-node verdicts of the last attempt', () => {
@@ -144,7 +145,7 @@ describe('scheduler', () => {
     const cond = getPod(w, 'web-big').status?.conditions?.find((c) => c.type === 'PodScheduled');
     expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg });
     expect(schedulerRequests(w)).toEqual([
-      { verb: 'POST', path: '/api/v1/namespaces/default/events', code: 201 },
+      { verb: 'POST', path: '/apis/events.k8s.io/v1/namespaces/default/events', code: 201 },
       { verb: 'PATCH', path: '/api/v1/namespaces/default/pods/web-big/status', code: 200 },
     ]);
     expect(state(w).queue.unschedulablePods['default/web-big']).toBeDefined();

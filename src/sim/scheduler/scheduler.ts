@@ -5,7 +5,8 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { newEventRecorder, recordEvent, recordEventOnce, type EventRecorderState } from '../event-recorder.ts';
+import { type EventBroadcasterState, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
+import type { InvolvedObject } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
 import type { NodeInfo } from './node-info.ts';
@@ -58,7 +59,12 @@ export interface SchedulerParams {
   cycleMs?: number;
   /** Name the taint in TaintToleration's reason, as v1.26–v1.34 did (default false). */
   taintReasonWithKey?: boolean;
+  /** The host the process runs on: its events' reportingInstance is `default-scheduler-<hostname>` (default `control-plane`). */
+  hostname?: string;
 }
+
+/** kubeadm's control-plane node, where the scheduler's static pod runs. */
+const DEFAULT_HOSTNAME = 'control-plane';
 
 /** The scheduler's whole state (plain data). */
 export interface SchedulerState {
@@ -82,7 +88,8 @@ export interface SchedulerState {
   nextStartNodeIndex: number;
   /** A schedule-one event is queued. */
   loopPending: boolean;
-  recorder: EventRecorderState;
+  /** The events.k8s.io recorder (tools/events), reporting as the profile's scheduler name. */
+  recorder: EventBroadcasterState;
   /** The queue's nominator: pod key → the node preemption nominated it to (insertion order kept). */
   nominator?: Record<string, string>;
   /** Last attempts, oldest first (at most recordPods). */
@@ -494,7 +501,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     if (fe.preemption) startPreemption(ctx, pod, fe.preemption.node, fe.preemption.victims);
     addUnschedulableIfNotPresent(s.queue, info, cycle, fe.unschedulablePlugins, ctx.now);
     addNominatedPod(s, key, pod, fe.nominatedNodeName);
-    recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', message, undefined, DEFAULT_SCHEDULER_NAME);
+    recordSchedulerEvent(ctx, pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', message);
     // No nodes at all is an error, not a rejection: reason SchedulerError.
     patchPodScheduledFalse(ctx, pod, fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable', message, fe.nominatedNodeName);
   }
@@ -519,6 +526,8 @@ function startPreemption(ctx: Ctx<SchedulerState>, preemptor: Pod, node: string,
 // victim is preempted through the API server, never "in kube-scheduler memory".
 function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
   const s = ctx.state;
+  // Eventf(victim, pod, …): the preemptor is the Preempted event's related object.
+  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: ev.preemptor.key.split('/')[0], name: ev.preemptor.key.split('/')[1], uid: ev.preemptor.uid } };
   const nominated = Object.keys(s.nominator ?? {}).filter((k) => s.nominator![k] === ev.node).map((k) => s.pods.items[k]).filter((p): p is Pod => !!p);
   for (const p of getLowerPriorityNominatedPods(nominated, ev.preemptor.priority)) {
     if (!p.status?.nominatedNodeName) continue;
@@ -543,7 +552,7 @@ function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
     }
     const del = ctx.api.delete('pods', ns, name);
     if (!del.ok) continue;
-    recordEvent(ctx as Ctx<unknown>, s.recorder, victim, 'Normal', 'Preempted', preemptedEventMessage(ev.preemptor.uid, ev.node), undefined, DEFAULT_SCHEDULER_NAME);
+    recordSchedulerEvent(ctx, victim, preemptorRef, 'Normal', 'Preempted', 'Preempting', preemptedEventMessage(ev.preemptor.uid, ev.node));
   }
 }
 
@@ -554,7 +563,7 @@ function bindPod(ctx: Ctx<SchedulerState>, key: string, node: string, cycle: num
   if (res.ok) {
     queueDone(s.queue, key);
     // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-    recordEventOnce(ctx as Ctx<unknown>, s.recorder, pod, 'Normal', 'Scheduled', scheduledEventMessage(pod, node), undefined, DEFAULT_SCHEDULER_NAME);
+    eventf(ctx as Ctx<unknown>, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node), true);
     return;
   }
   // ForgetPod (unless the pod's deletion, seen while the binding waited, has done it), then the
@@ -566,7 +575,7 @@ function bindPod(ctx: Ctx<SchedulerState>, key: string, node: string, cycle: num
   const info = s.queue.inFlight[key];
   if (res.code === 404 || res.code === 409 || !info) queueDone(s.queue, key);
   else addUnschedulableIfNotPresent(s.queue, info, cycle, [], ctx.now);
-  recordEvent(ctx as Ctx<unknown>, s.recorder, pod, 'Warning', 'FailedScheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`, undefined, DEFAULT_SCHEDULER_NAME);
+  recordSchedulerEvent(ctx, pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`);
 }
 
 // The waiting bindings, in order, as the client's tokens come.
@@ -581,6 +590,15 @@ function bindWaiting(ctx: Ctx<SchedulerState>): void {
   delete ctx.state.bindings;
 }
 
+/**
+ * fwk.EventRecorder().Eventf(regarding, related, type, reason, action, note): an events.k8s.io/v1
+ * Event from `default-scheduler` (a repeat becomes a series).
+ */
+export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
+  eventf(ctx as Ctx<unknown>, ctx.state.recorder, regarding, related, type, reason, action, note);
+}
+
+// updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
 // updatePod: PATCH pods/{name}/status only when the condition changes (UpdatePodCondition) or the
 // nomination does (a ModeOverride NominatingInfo naming another node than the pod's).
 function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string, nominatedNodeName?: string): void {
@@ -613,7 +631,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
       assumed: {},
       nextStartNodeIndex: 0,
       loopPending: false,
-      recorder: newEventRecorder(),
+      recorder: newEventBroadcaster(DEFAULT_SCHEDULER_NAME, paramsOf(ctx).hostname ?? DEFAULT_HOSTNAME),
       nominator: {},
       records: { order: [], byKey: {} },
     };
@@ -624,6 +642,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
     listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
     listAndWatch(ctx as Ctx<unknown>, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
+    startRecordingToSink(ctx as Ctx<unknown>);
     ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
     return s;
   },
@@ -636,6 +655,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
       if (informerHandle(c, s.services, event)) return;
       if (informerHandle(c, s.replicaSets, event)) return;
     }
+    if (handleBroadcasterTimer(c, s.recorder, event)) return;
     const ev = event as SchedulerEvent;
     switch (ev?.type) {
       case 'schedule-one':

@@ -54,12 +54,12 @@ describe('describe: the Events section', () => {
     const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + s * 1000).toISOString();
     const uid = (runKubectl(c, 'get pod web-7c5ddbdf54-8mfvt -o jsonpath={.metadata.uid}').stdout);
     const involved = { kind: 'Pod', namespace: 'default', name: 'web-7c5ddbdf54-8mfvt', uid, apiVersion: 'v1' };
-    // A new-API singleton: eventTime only, count 0, reportingController instead of source.
+    // A new-API singleton: eventTime only, count 0, reportingComponent (reportingController) instead of source.
     c.create('events', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'a', namespace: 'default' }, involvedObject: involved, reason: 'FailedScheduling', message: '0/3 nodes are available.', type: 'Warning',
-      eventTime: at(60), reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', action: 'Scheduling', source: {} });
+      eventTime: at(60), reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', action: 'Scheduling', source: {} });
     // A new-API series: seen 4 times, last at 540 s.
     c.create('events', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'b', namespace: 'default' }, involvedObject: involved, reason: 'FailedScheduling', message: 'still no node', type: 'Warning',
-      eventTime: at(120), series: { count: 4, lastObservedTime: at(540) }, reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', action: 'Scheduling', source: {} });
+      eventTime: at(120), series: { count: 4, lastObservedTime: at(540) }, reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-node-1', action: 'Scheduling', source: {} });
     // An old-API Event with a count and a container's fieldPath.
     c.create('events', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c', namespace: 'default' }, involvedObject: { ...involved, fieldPath: 'spec.containers{web}' }, reason: 'Started', message: 'Container started', type: 'Normal',
       source: { component: 'kubelet', host: 'node-2' }, firstTimestamp: at(5), lastTimestamp: at(300), count: 2 });
