@@ -518,11 +518,11 @@ export class World {
   }
 
   /** A deep copy of the whole state. */
-  snapshot(): WorldState { return clonePlain(this.state); }
+  snapshot(): WorldState { return copyState(this.state); }
 
   /** Put a snapshot back (copied, so the snapshot can be restored again). */
   restore(s: WorldState): void {
-    this.state = clonePlain(s);
+    this.state = copyState(s);
     // Cached contexts point at the old state: drop them so it can be collected.
     this.ctxCache.clear();
     this.handlers.clear();
@@ -530,6 +530,21 @@ export class World {
 
   /** Hash of the store and the log: equal for equal runs. */
   hash(): string { return hashWorld(this.state); }
+}
+
+/**
+ * A copy of a world's state for a snapshot or a restore: everything deep-copied at once (so objects
+ * the store and the caches share stay shared), except the request log's records, which are
+ * appended and never changed afterwards: the copy has its own array of the same records. The log is
+ * most of a long run's state (tens of thousands of records), and copying it made each snapshot cost
+ * ~14 ms on an hour-old figure.
+ */
+export function copyState(s: WorldState): WorldState {
+  const { log, ...rest } = s;
+  const copied = clonePlain(rest) as Omit<WorldState, 'log'>;
+  const out = {} as Record<string, unknown>;
+  for (const k of Object.keys(s)) out[k] = k === 'log' ? log.slice() : (copied as Record<string, unknown>)[k];
+  return out as unknown as WorldState;
 }
 
 /** Apply a fault to the state. */

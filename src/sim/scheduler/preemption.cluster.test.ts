@@ -51,7 +51,8 @@ system-node-critical      2000001000   false            0s    PreemptLowerPriori
       status: 'True', reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod',
     });
     const preempted = events(c, 'Preempted');
-    expect(preempted.map((e) => [e.involvedObject?.name, e.message, e.source?.component])).toEqual([
+    // An events.k8s.io Event read as core/v1: its reporter is reportingComponent (no source).
+    expect(preempted.map((e) => [e.involvedObject?.name, e.message, e.reportingComponent])).toEqual([
       [victim.metadata?.name, `Preempted by pod ${pod(c, 'urgent')!.metadata?.uid} on node ${node}`, 'default-scheduler'],
     ]);
     // The scheduler's own requests, in order: its failure handling, then the preemption's calls.
