@@ -47,16 +47,24 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // for the features being added to the core today (preemption, QueueingHints, leader-election
 // leases, events.k8s.io, rate limits, streaming informers); getting back to the target means moving
 // code the figures run, not code only kubectl runs.
-const WORKER_MAX_GZIP = 123 * KB;
+// Those features landed and took more than the 6 KB: measured after the merge, 129,729 B (from
+// 119,749): DefaultPreemption and the PriorityClass registry ~3.1 KB, QueueingHints ~2.1 KB, leader
+// election ~1.6 KB, the events.k8s.io recorder and its conversion ~1.4 KB, client rate limits ~1.2 KB,
+// streaming informers and the token volume ~0.7 KB. The limit is raised to 128 KiB to let them in;
+// the next candidates for kubectl's chunk are preemption's victim selection and executor (a victim
+// exists only when a pod outranks another, which takes a PriorityClass a reader creates with
+// kubectl) and the PriorityClass validation.
+const WORKER_MAX_GZIP = 128 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
  * 4 KB: dry runs, access reviews, JSON patch, pods/log) moved here from the core every figure page
- * pays for; the terminal is optional for readers.
+ * pays for; the terminal is optional for readers. 78 KB since kubectl 1.37 (create/describe
+ * priorityclass, describe's event rules, rollout undo as rollback.go, logs -f): measured 77,852 B.
  */
-const KUBECTL_CHUNK_MAX_GZIP = 75 * KB;
+const KUBECTL_CHUNK_MAX_GZIP = 78 * KB;
 /** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 
