@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testWorld } from '../testing/world.ts';
+import { objectOf, testWorld } from '../testing/world.ts';
 import { fieldSelectorFromEventsV1, fromEventsV1, toEventsV1 } from './events-v1.ts';
 
 const CORE = {
@@ -28,13 +28,13 @@ describe('events.k8s.io/v1 conversion', () => {
     const w = testWorld();
     expect(w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: CORE }).ok).toBe(true);
     const got = w.kubectl({ verb: 'get', resource: 'events', group: 'events.k8s.io', namespace: 'default', name: 'web.1' });
-    expect(got.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'pulled', regarding: { name: 'web' } });
+    expect(objectOf(got)).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'pulled', regarding: { name: 'web' } });
     const list = w.kubectl({ verb: 'list', resource: 'events', group: 'events.k8s.io', namespace: 'default', options: { fieldSelector: 'regarding.name=web' } });
-    expect(list.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', kind: 'EventList', items: [{ note: 'pulled' }] });
+    expect(objectOf(list)).toMatchObject({ apiVersion: 'events.k8s.io/v1', kind: 'EventList', items: [{ note: 'pulled' }] });
     // A patch in events.k8s.io's names lands on the stored Event's fields.
     const p = w.kubectl({ verb: 'patch', resource: 'events', group: 'events.k8s.io', namespace: 'default', name: 'web.1', body: { note: 'again', deprecatedCount: 3 } });
-    expect(p.object).toMatchObject({ note: 'again', deprecatedCount: 3 });
-    expect(w.kubectl({ verb: 'get', resource: 'events', namespace: 'default', name: 'web.1' }).object).toMatchObject({ message: 'again', count: 3 });
+    expect(objectOf(p)).toMatchObject({ note: 'again', deprecatedCount: 3 });
+    expect(objectOf(w.kubectl({ verb: 'get', resource: 'events', namespace: 'default', name: 'web.1' }))).toMatchObject({ message: 'again', count: 3 });
     expect(w.state.log.filter((r) => r.kind === 'request' && r.path.includes('/events')).map((r) => `${r.verb} ${r.path}`)).toEqual([
       'POST /api/v1/namespaces/default/events',
       'GET /apis/events.k8s.io/v1/namespaces/default/events/web.1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testWorld } from '../testing/world.ts';
+import { objectOf, testWorld } from '../testing/world.ts';
 import type { ComponentDef, World } from '../world.ts';
 import { type EventBroadcasterState, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from './events.ts';
 
@@ -33,7 +33,7 @@ function eventRequests(w: World): string[] {
 
 function coreEvents(w: World): Record<string, unknown>[] {
   const r = w.kubectl({ verb: 'list', resource: 'events', namespace: 'default' });
-  return (r.object as { items: Record<string, unknown>[] }).items;
+  return (objectOf(r) as { items: Record<string, unknown>[] }).items;
 }
 
 describe('tools/events recorder', () => {
@@ -51,7 +51,7 @@ describe('tools/events recorder', () => {
     expect(e.eventTime).toMatch(/^2026-01-01T00:00:00\.\d{6}Z$/);
     expect('count' in e).toBe(false);
     const v1 = w.kubectl({ verb: 'get', resource: 'events', group: 'events.k8s.io', namespace: 'default', name: (e.metadata as { name: string }).name });
-    expect(v1.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', regarding: { name: 'web' }, note: '0/3 nodes are available', reportingController: 'default-scheduler', deprecatedSource: {}, deprecatedFirstTimestamp: null });
+    expect(objectOf(v1)).toMatchObject({ apiVersion: 'events.k8s.io/v1', regarding: { name: 'web' }, note: '0/3 nodes are available', reportingController: 'default-scheduler', deprecatedSource: {}, deprecatedFirstTimestamp: null });
   });
 
   it('makes a repeat (any note) a series: one PATCH for count 2, the later counts written when the series finishes', () => {

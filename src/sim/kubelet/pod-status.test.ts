@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { ContainerStatus, Pod, PodCondition } from 'kubernetes-types/core/v1';
-import { generateAPIPodStatus, generateContainersReadyCondition, getPhase, convertContainerStatus, getPodQOS, type ContainerView } from './pod-status.ts';
+import { generateAPIPodStatus, generateContainersReadyCondition, generatePodReadyToStartContainersCondition, getPhase, convertContainerStatus, getPodQOS, type ContainerView } from './pod-status.ts';
 import type { ContainerRecord, SandboxRecord } from './container-runtime.ts';
 import { printPod } from '../kubectl/print-pod.ts';
 
@@ -169,6 +169,14 @@ describe('conditions from status/generate.go', () => {
     });
     expect(st.phase).toBe('Failed');
     expect(printPod({ ...p, status: st }, 3000).status).toBe('Init:Error');
+  });
+});
+
+describe('generatePodReadyToStartContainersCondition (1.37: PodSandboxChanged\'s reason as the message)', () => {
+  it('True with a ready sandbox, False with PodSandboxNotReady and why otherwise', () => {
+    expect(generatePodReadyToStartContainersCondition(sandbox)).toEqual({ type: 'PodReadyToStartContainers', status: 'True' });
+    expect(generatePodReadyToStartContainersCondition(undefined)).toEqual({ type: 'PodReadyToStartContainers', status: 'False', reason: 'PodSandboxNotReady', message: 'no pod sandbox exists' });
+    expect(generatePodReadyToStartContainersCondition({ ...sandbox, state: 'SANDBOX_NOTREADY' })).toEqual({ type: 'PodReadyToStartContainers', status: 'False', reason: 'PodSandboxNotReady', message: 'pod sandbox is not ready' });
   });
 });
 

@@ -196,16 +196,19 @@ function condition(type: string, ok: boolean, reason?: string, message?: string)
 export const PodSandboxNotReadyReason = 'PodSandboxNotReady';
 /** The message when the pod has no sandbox yet (kubetypes.PodSandboxNotReadyMsgNoPodSandbox, 1.37). */
 export const PodSandboxNotReadyMsgNoPodSandbox = 'no pod sandbox exists';
+/** The message when its sandbox is there but not ready (kubetypes.PodSandboxNotReadyMsgSandboxNotReady, 1.37). */
+export const PodSandboxNotReadyMsgSandboxNotReady = 'pod sandbox is not ready';
 
 /**
  * GeneratePodReadyToStartContainersCondition: True once the sandbox exists and has its network
- * (right after RunPodSandbox, before any image pull); False with reason PodSandboxNotReady and a
- * message saying why (1.37). Only the no-sandbox message is modelled with its text; a sandbox that is
- * there but not ready (stopped, being replaced) gets the reason without a message.
+ * (right after RunPodSandbox, before any image pull); False with reason PodSandboxNotReady and the
+ * message PodSandboxChanged gives (1.37): no sandbox, or one that is not ready (stopped, being
+ * replaced). Its other reasons (several ready sandboxes, a changed network namespace, no IP) cannot
+ * arise here: a pod has one sandbox, with the pod network and its IP.
  */
 export function generatePodReadyToStartContainersCondition(sandbox: SandboxRecord | undefined): PodCondition {
   if (!sandbox) return condition('PodReadyToStartContainers', false, PodSandboxNotReadyReason, PodSandboxNotReadyMsgNoPodSandbox);
-  return condition('PodReadyToStartContainers', sandbox.state === 'SANDBOX_READY', PodSandboxNotReadyReason);
+  return condition('PodReadyToStartContainers', sandbox.state === 'SANDBOX_READY', PodSandboxNotReadyReason, PodSandboxNotReadyMsgSandboxNotReady);
 }
 
 function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean {

@@ -1,4 +1,5 @@
 // Shared test fixtures (not exported from index.ts).
+import type { ApiResult } from '../apiserver/request.ts';
 import type { ApiServerConfig } from '../apiserver/config.ts';
 import { withKubectlExtras } from '../apiserver/kubectl-extras.ts';
 import type { Deployment } from 'kubernetes-types/apps/v1';
@@ -57,3 +58,8 @@ export const recorder: ComponentDef<{ events: unknown[] }> = {
 export const notes = (w: World, name: string): string[] =>
   (w.state.components[name].state as { events: WatchNotification[] }).events
     .filter((e) => e.type === 'watch').map((e) => `${e.eventType} ${e.object.metadata!.name}`);
+
+/** A request's answer: the object when it succeeded, the refusal's Status otherwise (what tests compare). */
+export function objectOf(r: ApiResult<unknown>): unknown {
+  return r.ok ? r.object : r.status;
+}
