@@ -44,8 +44,10 @@ test.describe('the live hub figure', () => {
     await expect(stage(fig, 'authentication')).toContainText('kubernetes-admin');
     await expect(stage(fig, 'storage')).toContainText(/revision \d+, \/registry\/deployments\/default\/web/);
     await expect(stage(fig, 'storage')).toHaveAttribute('aria-current', 'step');
-    // Step on (L) until the notification is out: kube-controller-manager is told.
-    for (let i = 0; i < 10 && !(await fig.getByTestId('hub-notified').textContent())?.includes('kube-controller-manager'); i++) {
+    // Step on (L) until the notification is out: kube-controller-manager is told. The story's write
+    // comes as the cluster starts, so the informers' streaming lists (their initial events and
+    // bookmarks) are stepped through first.
+    for (let i = 0; i < 40 && !(await fig.getByTestId('hub-notified').textContent())?.includes('kube-controller-manager'); i++) {
       const step = await fig.getAttribute('data-step');
       await page.keyboard.press('l');
       await expect(fig).not.toHaveAttribute('data-step', step!);
