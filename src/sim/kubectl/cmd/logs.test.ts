@@ -1,5 +1,4 @@
 // kubectl logs against a running cluster: apiserver → the node's kubelet → containerd's record.
-// (Its own file: a Cluster registers the cluster's admission plugins module-wide.)
 import { describe, expect, test } from 'vitest';
 import { createCluster, type Cluster } from '../../cluster.ts';
 import { runKubectl } from '../kubectl.ts';
