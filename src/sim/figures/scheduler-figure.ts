@@ -311,7 +311,7 @@ export const schedulerFigure: FigureDef = {
   demos: [setup, web, big, tolerate, cordon, taint],
   story: ['setup', 'web', 'big', 'tolerate'],
   leavesOut: [
-    'The default profile without InterPodAffinity and ImageLocality scoring, and without volume, DRA or topology-spread constraints beyond the defaults; no preemption victims, because every pod has the same priority.',
+    'The default profile without InterPodAffinity and ImageLocality scoring, and without volume, DRA or topology-spread constraints beyond the defaults; no preemption in the story, because every pod has the same priority (create a PriorityClass in the terminal and give a pod its name, and the scheduler preempts as Kubernetes does).',
     'Only CPU and memory requests are counted; limits, ephemeral storage and extended resources are not shown.',
     'Pods here are bare pods; changing a pod\'s requests replaces it (kubectl replace --force), because requests of a pending pod cannot be edited in place.',
     'On clusters of 100 nodes or more the scheduler stops filtering once it has found enough feasible nodes; with five nodes it checks them all.',
