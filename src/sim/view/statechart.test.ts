@@ -86,6 +86,8 @@ describe('the small helpers', () => {
     expect(nodeReasonOf(h, 150_001)).toBe('Ready=Unknown: no Lease renewal for 50 s (grace period 50 s); tainted node.kubernetes.io/unreachable:NoSchedule.');
     expect(nodeReasonOf({ ...h, machine: 'graceRunning', ready: 'True', noScheduleTaint: null }, 123_000)).toBe('Ready=True: no Lease renewal for 23 s; at 50 s the controller marks it Unknown (27 s left).');
     expect(nodeReasonOf(undefined, 0)).toMatch(/not running/);
+    // The process is up but has not taken its Lease yet, so it has started no controller.
+    expect(nodeReasonOf(undefined, 0, true)).toMatch(/^kube-controller-manager is up but has not started its controllers/);
   });
 });
 

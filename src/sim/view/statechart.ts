@@ -2,6 +2,7 @@
 // node and the transitions xstate resolved), so the small diagram a figure draws can never drift
 // from the model the core runs. Plus the readers that say, for one figure, which state is current
 // and why, in the words the core's own data gives (the node-lifecycle controller's memory of a node).
+import { KUBE_CONTROLLER_MANAGER } from '../cluster.ts';
 import type { AnyStateMachine } from 'xstate';
 import { rolloutStateOf, type DeploymentControllerState } from '../controllers/deployment-controller.ts';
 import { rolloutMachine } from '../controllers/rollout-machine.ts';
@@ -152,9 +153,12 @@ function secs(ms: number): string {
 
 /**
  * Why the node-lifecycle controller has a node in its current state, from what it remembers of the
- * node (nodeHealthOf) at simulated time `now`; `null` health means the controller is not running.
+ * node (nodeHealthOf) at simulated time `now`; `null` health means the controller is not running,
+ * either because its process is not (`processUp` false) or because the process has not yet taken its
+ * leader-election Lease, before which it starts no controller.
  */
-export function nodeReasonOf(health: NodeHealthView | undefined | null, now: number): string {
+export function nodeReasonOf(health: NodeHealthView | undefined | null, now: number, processUp = false): string {
+  if (!health && processUp) return 'kube-controller-manager is up but has not started its controllers: it starts them once it holds its leader-election Lease. Until then nobody judges the node.';
   if (!health) return 'kube-controller-manager is not running: nobody judges the node, so its state stands still.';
   const quiet = now - health.probeTimestamp;
   const grace = secs(health.gracePeriodMs);
@@ -185,7 +189,7 @@ export function nodeReasonOf(health: NodeHealthView | undefined | null, now: num
 /** The node statechart as the node-lifecycle controller holds it for one node, lit at its current state, with the reason. */
 export function nodeStatechartOf(state: WorldState, node: string): StatechartView {
   const health = nodeHealthOf(state, node);
-  return { chart: statechartOf(nodeMachine), current: health ? health.machine : null, reason: nodeReasonOf(health, state.now), subject: node };
+  return { chart: statechartOf(nodeMachine), current: health ? health.machine : null, reason: nodeReasonOf(health, state.now, !!state.components[KUBE_CONTROLLER_MANAGER]), subject: node };
 }
 
 /**
