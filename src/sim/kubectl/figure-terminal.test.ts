@@ -10,10 +10,10 @@ import { compileFigure } from '../figures/compile.ts';
 import { FigureHost } from '../figures/host.ts';
 import type { CompiledFigure } from '../figures/protocol.ts';
 import { createFigureServer } from '../figures/serve.ts';
+import { runs } from '../../test/fc.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
 const story = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
-const runs = { numRuns: Number(process.env.FC_RUNS ?? 40), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) };
 
 const MANIFEST = `apiVersion: apps/v1
 kind: Deployment
@@ -198,7 +198,7 @@ describe('the figure terminal', () => {
     fc.assert(fc.property(line, (l) => {
       const o = runOnFigure(host, l);
       return typeof o.stdout === 'string' && typeof o.stderr === 'string' && host.view().figure === 'cluster';
-    }), { ...runs, numRuns: Math.min(runs.numRuns, 60) });
+    }), { numRuns: Math.min(runs(0.4), 60) });
   });
 });
 

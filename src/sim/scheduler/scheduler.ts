@@ -527,7 +527,8 @@ function startPreemption(ctx: Ctx<SchedulerState>, preemptor: Pod, node: string,
 function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
   const s = ctx.state;
   // Eventf(victim, pod, …): the preemptor is the Preempted event's related object.
-  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: ev.preemptor.key.split('/')[0], name: ev.preemptor.key.split('/')[1], uid: ev.preemptor.uid } };
+  const [preemptorNs, preemptorName] = ev.preemptor.key.split('/');
+  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: preemptorNs, name: preemptorName, uid: ev.preemptor.uid } };
   const nominated = Object.keys(s.nominator ?? {}).filter((k) => s.nominator![k] === ev.node).map((k) => s.pods.items[k]).filter((p): p is Pod => !!p);
   for (const p of getLowerPriorityNominatedPods(nominated, ev.preemptor.priority)) {
     if (!p.status?.nominatedNodeName) continue;
