@@ -39,6 +39,8 @@ function noPreloadHelper() {
 export default defineConfig({
   site,
   base,
+  // scripts/e2e-base.mjs builds the site under a base path beside the usual one (DIST_DIR=dist-base).
+  outDir: process.env.DIST_DIR || './dist',
   trailingSlash: 'always',
   integrations: [mdx(), svelte(), ...(site ? [sitemap({ filter: inSitemap })] : []), publish()],
   markdown: {

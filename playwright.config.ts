@@ -6,6 +6,8 @@ import { resolveBrowser } from './scripts/lib/browser.mjs';
 const browser = await resolveBrowser();
 if (!process.env.TEST_WORKER_INDEX) console.log(`e2e: Chromium from ${browser.source}${browser.executablePath ? ` (${browser.executablePath})` : ''}`);
 const port = Number(process.env.PORT ?? 4321);
+// The built site to serve (scripts/e2e-base.mjs points it at a build made under a base path).
+const dist = process.env.DIST_DIR ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -13,7 +15,7 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? 'reports/playwright.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'off',
@@ -28,9 +30,11 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // The suite tests the built site (npm test builds it first), served as production serves it.
-    command: `node node_modules/astro/bin/astro.mjs preview --host 127.0.0.1 --port ${port}`,
-    url: `http://127.0.0.1:${port}/`,
+    // The suite tests the built site (npm test builds it first) served as a host that reads
+    // dist/_headers serves it (scripts/serve.mjs: every matching rule's headers, CSP included, and
+    // gzip), so the browser sees what a reader's browser sees where the site is published.
+    command: `node scripts/serve.mjs --dir ${dist} --host 127.0.0.1 --port ${port}`,
+    url: `http://127.0.0.1:${port}${(process.env.SITE_BASE ?? '/').replace(/\/?$/, '/')}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

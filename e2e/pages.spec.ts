@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { BASE, cspViolations, expect, sitePages, test } from './fixtures';
+import { BASE, MISSING_PAGE, cspViolations, expect, sitePages, test } from './fixtures';
 
 test.describe('every page', () => {
+  // Two tests open a page that does not exist on purpose; its 404 is the one console error allowed.
+  test.use({ allowFaults: [MISSING_PAGE] });
   test('the page list has the home page, the fixed chapter slugs, the glossary and the instructors\' page', async ({ request }) => {
     const pages = await sitePages(request);
     for (const slug of ['', 'control-plane/', 'reconcile-loop/', 'scheduler/', 'rolling-updates/', 'node-failure/', 'control-plane-outage/', 'troubleshooting/', 'glossary/', 'for-instructors/']) {
@@ -26,7 +28,7 @@ test.describe('every page', () => {
   });
 
   test('axe finds no WCAG 2.2 AA violation, in light and in dark mode', async ({ page, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const path of [...(await sitePages(request)), `${BASE}/search/?q=lease`, `${BASE}/no-such-page/`]) {
