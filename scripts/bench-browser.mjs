@@ -3,10 +3,10 @@
 // and Lighthouse's mobile audit of a page with a figure in view. Needs the built site (`npm run build`);
 // prints figures and asserts nothing, like the rest of the bench.
 //   node scripts/bench-browser.mjs [--steps N] [--no-lighthouse]
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { resolveBrowser } from './lib/browser.mjs';
+import { serveSite } from './serve.mjs';
 
 const args = process.argv.slice(2);
 const steps = Number(args[args.indexOf('--steps') + 1]) || 40;
@@ -21,8 +21,10 @@ if (!existsSync('dist/index.html')) {
   process.exit(0);
 }
 
-const server = spawn(process.execPath, ['node_modules/astro/bin/astro.mjs', 'preview', '--host', '127.0.0.1', '--port', String(PORT)], { stdio: 'ignore' });
-const stop = () => { try { server.kill(); } catch { /* already gone */ } };
+// Served as a host that reads dist/_headers serves it (CSP header, gzip), so Lighthouse scores what a
+// reader gets where the site is published (scripts/serve.mjs).
+const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
+const stop = () => { try { server.close(); server.closeAllConnections(); } catch { /* already gone */ } };
 process.on('exit', stop);
 
 async function waitForServer() {
@@ -30,7 +32,7 @@ async function waitForServer() {
     try { if ((await fetch(origin + '/')).ok) return; } catch { /* not yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('astro preview did not start');
+  throw new Error('the static server did not start');
 }
 
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };

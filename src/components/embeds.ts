@@ -30,7 +30,7 @@ export const EMBED_FIGURES: readonly EmbedFigure[] = [
   { id: 'terminal', figure: 'cluster', title: 'kubectl on a live cluster', chapter: 'reconcile-loop', anchor: 'figure-reconcile-loop-live', summary: 'A kubectl terminal open on a three-node cluster: type kubectl and sim lines (history, Tab completion, apply -f - with a pasted manifest) and watch the figure and its request log answer.', width: 960, height: 1300 },
 ];
 
-/** The iframe a host page pastes in: sandboxed to scripts only (no same-origin, no storage, no top navigation). */
+/** The iframe a host page pastes in: sandboxed to scripts and popups for the link back to the chapter (no same-origin, no storage, no top navigation). */
 export function embedSnippet(f: EmbedFigure, origin: string, basePath: string): string {
   const src = `${origin}${basePath}/embed/${f.id}/`;
   return `<iframe src="${src}" title="${escapeAttr(`${f.title} (Desired State)`)}" width="${f.width}" height="${f.height}" sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" loading="lazy"></iframe>`;
