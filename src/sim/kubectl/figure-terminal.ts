@@ -11,6 +11,7 @@ import type { Timeline } from '../time-travel.ts';
 import { complete, TERMINAL_HELP } from './complete.ts';
 import { runLine } from './script.ts';
 import { MAX_LINE_MS } from './sim-commands.ts';
+import { errorLine } from './plain-error.ts';
 import { tokenize } from './tokenize.ts';
 import { parseDurationMs } from '../util/duration.ts';
 
@@ -84,7 +85,7 @@ export function runOnFigure(host: FigureHost, line: string, stdin?: string): Ter
     res = runLine(timelineCluster(host.timeline, change), line, stdin);
   } catch (e) {
     // runLine never throws; anything that does is still the reader's line failing, not the figure.
-    res = { stdout: '', stderr: `error: ${(e as Error)?.message ?? String(e)}\n`, exitCode: 1 };
+    res = { stdout: '', stderr: `${errorLine(e)}\n`, exitCode: 1 };
   }
   if (changed) host.say(host.timeline.at().step, said(line));
   const out = clip(res.stdout);

@@ -5,6 +5,7 @@ import { formatRecord } from '../apiserver/request-log.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
+import { errorLine } from './plain-error.ts';
 
 /** Simulated time as the CLI prints it: `1m30.250s`, `2h0m5.000s`, `0.000s`. */
 export function formatSimTime(ms: number): string {
@@ -167,7 +168,7 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
     }
     return { stdout: out, stderr: '', exitCode: 0 };
   } catch (e) {
-    const msg = e instanceof SimError ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
+    const msg = e instanceof SimError ? e.message : errorLine(e);
     return { stdout: out, stderr: msg.endsWith('\n') ? msg : msg + '\n', exitCode: 1 };
   }
 }
