@@ -67,14 +67,13 @@ describe('a long run in slices', () => {
 
   it('lets the worker answer other figures between slices, and holds its own figure still meanwhile', async () => {
     const answered: number[] = [];
-    let serve: ReturnType<typeof createFigureServer>;
     let during: unknown;
     const pause = async (): Promise<void> => {
       // Another figure's request, and one for the busy figure, arrive while the line runs.
       answered.push(serve({ id: 10, instance: 'b', op: 'step' }).ok ? 1 : 0);
       during ??= serve({ id: 11, instance: 'a', op: 'reset' });
     };
-    serve = createFigureServer(FIGURES, { pause });
+    const serve = createFigureServer(FIGURES, { pause });
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
     serve({ id: 2, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story });
     const r = await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim advance 1h' });
@@ -87,9 +86,8 @@ describe('a long run in slices', () => {
   }, 20_000);
 
   it('stops when its figure is closed', async () => {
-    let serve: ReturnType<typeof createFigureServer>;
     let pauses = 0;
-    serve = createFigureServer(FIGURES, { pause: async () => { if (++pauses === 2) serve({ id: 9, instance: 'a', op: 'close' }); } });
+    const serve = createFigureServer(FIGURES, { pause: async () => { if (++pauses === 2) serve({ id: 9, instance: 'a', op: 'close' }); } });
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
     await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'sim advance 24h' });
     expect(pauses).toBe(2);
