@@ -3,7 +3,7 @@
 // Reads FILE (or stdin), one command a line; `#` comments and blank lines are ignored;
 // `kubectl apply -f - <<EOF … EOF` carries an inline manifest. Prints only the commands' output
 // (errors on stderr), carries on after a failed command, exits 1 if any failed.
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createCluster } from '../src/sim/index.ts';
 import { runScript } from '../src/sim/kubectl/index.ts';
@@ -41,8 +41,21 @@ try {
   usage(`cannot read ${file ?? 'stdin'}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
 }
 const base = file && file !== '-' ? dirname(resolve(file)) : process.cwd();
+// -f FILE through the host. A directory is read as kubectl's builder reads one without -R: its
+// .json, .yaml and .yml files in name order, as the documents of one manifest; anything else that
+// cannot be read (a socket, no permission) is a path that does not exist.
+const MANIFEST_FILE = /\.(json|ya?ml)$/;
 const readFile = (p: string): string | undefined => {
-  for (const cand of [resolve(base, p), resolve(process.cwd(), p)]) if (existsSync(cand)) return readFileSync(cand, 'utf8');
+  for (const cand of [resolve(base, p), resolve(process.cwd(), p)]) {
+    try {
+      const st = statSync(cand, { throwIfNoEntry: false });
+      if (st?.isFile()) return readFileSync(cand, 'utf8');
+      if (st?.isDirectory()) {
+        return readdirSync(cand).filter((f) => MANIFEST_FILE.test(f) && statSync(resolve(cand, f)).isFile()).sort()
+          .map((f) => readFileSync(resolve(cand, f), 'utf8')).join('\n---\n');
+      }
+    } catch { /* unreadable: try the next place, then report the path as missing */ }
+  }
   return undefined;
 };
 

@@ -6,6 +6,7 @@
 import type { Obj } from './request.ts';
 import { RESOURCES } from './resources.ts';
 import { type Status, statusError } from './status.ts';
+import { quantityOf } from '../util/quantity.ts';
 
 /** A Go type as the decoder sees it. */
 type GoType =
@@ -106,10 +107,6 @@ const BODIES: Record<string, GoType> = {
   }),
 };
 
-/** resource.ErrFormatWrong: what ParseQuantity says of a string that is no quantity. */
-export const QUANTITY_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-// ParseQuantity's grammar: a signed decimal, then a binary-SI or decimal-SI suffix or a decimal exponent.
-const QUANTITY = /^[+-]?(\d+\.?\d*|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
 
 /** The JSON kind Go's decoder names in an UnmarshalTypeError ("string", "number 1.5", "object" …). */
 function jsonKind(v: unknown, withNumber: boolean): string {
@@ -158,8 +155,7 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
       return v;
     case 'quantity': {
       // Quantity.UnmarshalJSON parses the raw JSON text (quotes stripped) with ParseQuantity.
-      const text = typeof v === 'string' ? v.trim() : JSON.stringify(v);
-      if (!QUANTITY.test(text)) throw new DecodeError(QUANTITY_FORMAT_WRONG);
+      try { quantityOf(typeof v === 'string' ? v : JSON.stringify(v)); } catch (e) { throw new DecodeError((e as Error).message); }
       return v;
     }
     case 'list': {

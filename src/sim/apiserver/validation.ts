@@ -5,7 +5,7 @@ import type { ApiServerConfig } from './config.ts';
 import type { Obj } from './request.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
 import { type FieldError, GoValue, goLabelSelector } from './status.ts';
-import { parseQuantity } from '../util/quantity.ts';
+import { cmpQuantity as cmp, quantityOf, quantitySign } from '../util/quantity.ts';
 import type { KObject } from './store.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 
@@ -224,15 +224,11 @@ function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; co
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 
-/** Quantity.Cmp of two quantity strings (exact, through the rationals). */
+/** Quantity.Cmp of two quantity strings (exact, however far apart their exponents). */
 function cmpQuantity(a: string | number, b: string | number): number {
-  const x = parseQuantity(a);
-  const y = parseQuantity(b);
-  const l = x.num * y.den;
-  const r = y.num * x.den;
-  return l < r ? -1 : l > r ? 1 : 0;
+  return cmp(quantityOf(a), quantityOf(b));
 }
-const isNegativeQuantity = (q: string | number): boolean => parseQuantity(q).num < 0n;
+const isNegativeQuantity = (q: string | number): boolean => quantitySign(quantityOf(q)) < 0;
 
 /** ValidateResourceRequirements (container resources): names, non-negative values, requests ≤ limits. */
 function validateResources(res: Obj | undefined, path: string): FieldError[] {

@@ -40,13 +40,24 @@ function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
   return kubectl;
 }
 
+/** How the server may share its thread: `pause` lets other requests in (the worker gives one; tests and the in-thread transport none). */
+export interface FigureServerOptions {
+  /** Resolves after the thread has answered what is waiting (a macrotask); with it, a long terminal run goes in slices. */
+  pause?: () => Promise<void>;
+}
+
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
-export function createFigureServer(figures: Record<string, FigureDef>): FigureServer {
+export function createFigureServer(figures: Record<string, FigureDef>, options: FigureServerOptions = {}): FigureServer {
   const hosts = new Map<string, FigureHost>();
+  // Hosts in the middle of a terminal line run in slices, and the line each one runs (the next waits for it).
+  const running = new Map<FigureHost, Promise<unknown>>();
   const serve = (req: WorkerRequest): WorkerReply => {
     const id = typeof req?.id === 'number' ? req.id : -1;
     const instance = typeof req?.instance === 'string' ? req.instance : '';
     try {
+      // While its terminal runs a long line, a figure answers with where the run has got to and moves for nothing else.
+      const busy = hosts.get(instance);
+      if (busy && running.has(busy) && req.op !== 'open' && req.op !== 'close') return { id, instance, ok: true, view: busy.view() };
       if (req.op === 'open') {
         const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
         if (!def) throw new Error(`no figure "${String(req.figure)}"`);
@@ -76,6 +87,21 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     try {
       const k = await loadKubectl();
+      if (req.op === 'terminal' && options.pause) {
+        const pause = options.pause;
+        const before = running.get(host);
+        const line = (async () => {
+          await before;
+          return k.runOnFigureInSlices(host, req.line, req.stdin, pause, () => hosts.get(req.instance) !== host);
+        })();
+        running.set(host, line);
+        try {
+          const terminal = await line;
+          return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), terminal } };
+        } finally {
+          if (running.get(host) === line) running.delete(host);
+        }
+      }
       const answer = req.op === 'complete' ? { completion: k.completeOnFigure(host, req.line) } : req.op === 'terminal' ? { terminal: k.runOnFigure(host, req.line, req.stdin) } : null;
       if (!answer) throw new Error(`"${req.op}" is not a terminal request`);
       return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), ...answer } };

@@ -10,6 +10,10 @@ import type { TerminalCompletion, TerminalOutput } from '../figures/protocol.ts'
 import type { Timeline } from '../time-travel.ts';
 import { complete, TERMINAL_HELP } from './complete.ts';
 import { runLine } from './script.ts';
+import { MAX_LINE_MS } from './sim-commands.ts';
+import { errorLine } from './plain-error.ts';
+import { tokenize } from './tokenize.ts';
+import { parseDurationMs } from '../util/duration.ts';
 
 /** The longest line a reader may run, the longest manifest on stdin (kubectl then applies its own 64 KiB limit), the most output the page is sent. */
 export const TERMINAL_LIMITS = { maxLine: 4096, maxStdin: 256 * 1024, maxOutput: 64 * 1024 } as const;
@@ -22,6 +26,9 @@ export function refusalOf(line: unknown, stdin: unknown): string | null {
   if (typeof stdin === 'string' && stdin.length > TERMINAL_LIMITS.maxStdin) return `error: the manifest is ${stdin.length} characters long; this terminal takes at most ${TERMINAL_LIMITS.maxStdin} (kubectl itself applies at most 64 KiB)\n`;
   return null;
 }
+
+/** The line as the figure's notes say it. */
+const said = (line: string): string => `$ ${line.length > 120 ? line.slice(0, 119) + '…' : line}`;
 
 /** Output cut to what the page is sent, and how much was left out. */
 function clip(text: string): { text: string; cut: number } {
@@ -78,15 +85,56 @@ export function runOnFigure(host: FigureHost, line: string, stdin?: string): Ter
     res = runLine(timelineCluster(host.timeline, change), line, stdin);
   } catch (e) {
     // runLine never throws; anything that does is still the reader's line failing, not the figure.
-    res = { stdout: '', stderr: `error: ${(e as Error)?.message ?? String(e)}\n`, exitCode: 1 };
+    res = { stdout: '', stderr: `${errorLine(e)}\n`, exitCode: 1 };
   }
-  if (changed) host.say(host.timeline.at().step, `$ ${line.length > 120 ? line.slice(0, 119) + '…' : line}`);
+  if (changed) host.say(host.timeline.at().step, said(line));
   const out = clip(res.stdout);
   const err = clip(res.stderr);
   const o: TerminalOutput = { n, line: shown, stdout: out.text, stderr: err.text, exitCode: res.exitCode };
   if (stdin !== undefined) o.stdin = stdin.length > 4096 ? stdin.slice(0, 4096) + '\n…\n' : stdin;
   if (out.cut + err.cut) o.truncated = out.cut + err.cut;
   return o;
+}
+
+/** Simulated time a long `sim advance` or `sim settle` runs between two pauses of the worker (other figures' turns). */
+export const SLICE_MS = 10 * 60_000;
+
+/** A `sim advance` or `sim settle` line long enough to run in slices, and how long it asks for; undefined for any other line. */
+export function longRun(line: string): { kind: 'advance' | 'settle'; ms: number } | undefined {
+  if (!/^sim\s/.test(line)) return undefined;
+  let a: string[];
+  try { a = tokenize(line); } catch { return undefined; }
+  const ms = a[1] === 'advance' && a.length === 3 ? parseDurationMs(a[2]) : a[1] === 'settle' && a.length === 3 ? parseDurationMs(a[2]) : a[1] === 'settle' && a.length === 2 ? SETTLE_MAX_MS : undefined;
+  return ms !== undefined && ms > SLICE_MS && ms <= MAX_LINE_MS ? { kind: a[1] as 'advance' | 'settle', ms } : undefined;
+}
+
+/**
+ * runOnFigure for a worker that serves other figures too: a long `sim advance` or `sim settle` runs
+ * SLICE_MS at a time with `pause()` between slices (the worker answers other figures then) and
+ * stops early when `stop()` says the figure has gone. A run in slices leaves the same world and
+ * recording as one in a piece (World.advance and settle stop at a deadline and carry on from it), and
+ * prints what runLine prints for it: nothing.
+ */
+export async function runOnFigureInSlices(host: FigureHost, line: string, stdin: string | undefined, pause: () => Promise<void>, stop: () => boolean = () => false): Promise<TerminalOutput> {
+  const run = typeof line === 'string' && stdin === undefined && refusalOf(line, stdin) === null ? longRun(line) : undefined;
+  if (!run) return runOnFigure(host, line, stdin);
+  const n = ++host.commands;
+  host.readerChange();
+  host.terminalUsed = true;
+  host.timeline.fork();
+  const tl = host.timeline;
+  for (let done = 0; done < run.ms;) {
+    const slice = Math.min(SLICE_MS, run.ms - done);
+    done += slice;
+    if (run.kind === 'advance') tl.advance(slice);
+    else if (tl.settle(slice)) break;
+    if (done < run.ms) {
+      await pause();
+      if (stop()) break;
+    }
+  }
+  host.say(tl.at().step, said(line));
+  return { n, line: line.slice(0, 200), stdout: '', stderr: '', exitCode: 0 };
 }
 
 /** Tab on a figure's terminal: the line completed from kubectl's commands and the cluster's objects. */

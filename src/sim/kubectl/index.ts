@@ -10,4 +10,4 @@ export { deploymentFor, scaleRequest, setImageRequest, deletePodRequest, contain
 /** Tab completion and help for the figures' terminal. */
 export { complete, TERMINAL_HELP, KUBECTL_COMMANDS, RESOURCE_TYPES, type Completion, type NamesOf } from './complete.ts';
 /** The figures' terminal in the worker (this chunk is what the worker loads on a reader's first command). */
-export { runOnFigure, completeOnFigure, timelineCluster, refusalOf, TERMINAL_LIMITS } from './figure-terminal.ts';
+export { runOnFigure, runOnFigureInSlices, completeOnFigure, timelineCluster, refusalOf, TERMINAL_LIMITS } from './figure-terminal.ts';

@@ -3,6 +3,7 @@
 import type { SimCluster } from '../cluster-types.ts';
 import { runKubectl, type KubectlHost, type KubectlResult } from './kubectl.ts';
 import { runSimCommand } from './sim-commands.ts';
+import { errorLine } from './plain-error.ts';
 
 /** One executed line: where it was, what it was, what it printed. */
 export interface ScriptStep extends KubectlResult { line: number; command: string }
@@ -36,7 +37,7 @@ export function runLine(cluster: SimCluster, command: string, stdin?: string, ho
     if (/^sim(\s|$)/.test(command)) return runSimCommand(cluster, command);
     return { stdout: '', stderr: `error: unknown command "${command.split(/\s+/)[0]}": script lines start with kubectl or sim\n`, exitCode: 1 };
   } catch (e) {
-    return { stdout: '', stderr: `error: ${(e as Error)?.message ?? String(e)}\n`, exitCode: 1 };
+    return { stdout: '', stderr: `${errorLine(e)}\n`, exitCode: 1 };
   }
 }
 

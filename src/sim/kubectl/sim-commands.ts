@@ -5,6 +5,7 @@ import { formatRecord } from '../apiserver/request-log.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
+import { errorLine } from './plain-error.ts';
 
 /** Simulated time as the CLI prints it: `1m30.250s`, `2h0m5.000s`, `0.000s`. */
 export function formatSimTime(ms: number): string {
@@ -36,6 +37,18 @@ const NODE_ACTIONS: NodeAction[] = ['stop', 'start', 'partition', 'heal'];
 
 class SimError extends Error {}
 
+/**
+ * The most simulated time one line may run (`sim advance`, `sim settle <max>`, a drain's --timeout):
+ * an idle 3-node cluster takes about 0.15 s a simulated hour in `npm run sim`, so a day is a few
+ * seconds there; a longer run would hold the page's worker for minutes and its recording would grow.
+ */
+export const MAX_LINE_MS = 24 * 3_600_000;
+
+/** The one-line refusal of a run longer than MAX_LINE_MS. */
+export function tooLong(what: string, asked: string): string {
+  return `error: ${what} runs at most 24h of simulated time per line (asked for ${asked}); run it again to go further`;
+}
+
 function duration(s: string | undefined, what: string): number {
   if (s === undefined) throw new SimError(`error: ${what} needs a duration (500ms, 30s, 5m, 1h2m)`);
   const ms = parseDurationMs(s);
@@ -57,12 +70,15 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
     switch (cmd) {
       case 'advance': {
         if (rest.length !== 1) throw new SimError('error: usage: sim advance <duration>');
-        cluster.advance(duration(rest[0], 'sim advance'));
+        const ms = duration(rest[0], 'sim advance');
+        if (ms > MAX_LINE_MS) throw new SimError(tooLong('sim advance', rest[0]));
+        cluster.advance(ms);
         break;
       }
       case 'settle': {
         if (rest.length > 1) throw new SimError('error: usage: sim settle [<max>]');
         const max = rest.length ? duration(rest[0], 'sim settle') : undefined;
+        if (max !== undefined && max > MAX_LINE_MS) throw new SimError(tooLong('sim settle', rest[0]));
         // A running cluster always has work queued (heartbeats, status loops): settling up to max is the point.
         cluster.settle(max);
         break;
@@ -152,7 +168,7 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
     }
     return { stdout: out, stderr: '', exitCode: 0 };
   } catch (e) {
-    const msg = e instanceof SimError ? e.message : `error: ${(e as Error)?.message ?? String(e)}`;
+    const msg = e instanceof SimError ? e.message : errorLine(e);
     return { stdout: out, stderr: msg.endsWith('\n') ? msg : msg + '\n', exitCode: 1 };
   }
 }

@@ -2,7 +2,7 @@
 // or objects ordered by the first value it finds in each, compared as kubectl compares the values
 // of an unstructured object (numbers as numbers, two quantities as quantities, other strings byte by
 // byte, since v1.31), with Go's own sort.Sort, so rows with equal keys end up where kubectl puts them.
-import { parseQuantity } from '../util/quantity.ts';
+import { cmpQuantity, parseQuantity, type Quantity } from '../util/quantity.ts';
 import { goSort, goStringLess } from './go-sort.ts';
 import { JsonPathError, jsonPathResults } from './jsonpath.ts';
 
@@ -30,15 +30,8 @@ export function sortField(sortBy: string): string {
   return field;
 }
 
-// What Go's ParseQuantity takes with no digits before its suffix (the number is then 0): a sign, a
-// point, a suffix or an exponent alone, as in "m", "Ki", "+" or "." (kubectl/issues/1517).
-const ZERO_QUANTITY = /^[+-]?\.?(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
-
-/** resource.ParseQuantity's verdict and value, as a fraction; undefined when Go refuses the string. */
-function isQuantity(s: string): ReturnType<typeof parseQuantity> | undefined {
-  // Go's ParseQuantity does not trim; ours does, so a padded string is refused here first.
-  if (s !== s.trim() || s === '') return undefined;
-  if (ZERO_QUANTITY.test(s)) return { num: 0n, den: 1n };
+/** resource.ParseQuantity's verdict (it takes "m", "+" or "." as 0: kubectl/issues/1517); undefined when Go refuses the string. */
+function isQuantity(s: string): Quantity | undefined {
   try { return parseQuantity(s); } catch { return undefined; }
 }
 
@@ -64,7 +57,7 @@ export function isLess(i: unknown, j: unknown): boolean {
     const qi = isQuantity(i);
     const qj = qi && isQuantity(j);
     if (!qi || !qj) return goStringLess(i, j);
-    return qi.num * qj.den < qj.num * qi.den;
+    return cmpQuantity(qi, qj) < 0;
   }
   throw new SortByError(`unsortable type: ${typeName(i)}`);
 }

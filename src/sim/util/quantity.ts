@@ -1,52 +1,236 @@
-// Kubernetes resource quantities (k8s.io/apimachinery/pkg/api/resource), reduced to what the
-// scheduler needs: Value() and MilliValue(), both rounded up like Quantity's methods.
+// Kubernetes resource quantities (k8s.io/apimachinery/pkg/api/resource, v0.37): ParseQuantity with
+// its errors and its int32 exponent, Value() and MilliValue() with their overflow rules, and Cmp.
+// Go keeps a quantity as an int64Amount (value × 10^scale) or, past int64 or below 1n, an inf.Dec
+// rounded up to nano; so do we, except that a power of ten is never built when its exponent is
+// huge ("1e-300000000" is 1n and "1e999999999" one digit and an exponent, at once), so any string
+// parses or is refused in time linear in its length.
 
-/** A quantity as an exact rational number `num / den` (BigInt, so "1Ei" and "1n" stay exact). */
-export interface Rational {
-  num: bigint;
-  den: bigint;
+/** ParseQuantity's three errors (quantity.go: ErrFormatWrong, ErrNumeric, ErrSuffix), with Go's texts. */
+export class QuantityError extends Error {}
+
+/** resource.ErrFormatWrong's text. */
+export const ERR_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+/** resource.ErrNumeric's text. */
+export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
+/** resource.ErrSuffix's text. */
+export const ERR_SUFFIX = "unable to parse quantity's suffix";
+
+/**
+ * A parsed quantity worth `mantissa × 10^exp`: Go's int64Amount (`form: 'int64'`, mantissa an int64,
+ * exp its scale ≥ -9) or its inf.Dec (`form: 'dec'`, exp ≥ -9 once rounded up to nano).
+ */
+export interface Quantity {
+  form: 'int64' | 'dec';
+  mantissa: bigint;
+  exp: number;
+  format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 }
 
-const BINARY: Record<string, bigint> = {
-  Ki: 1n << 10n,
-  Mi: 1n << 20n,
-  Gi: 1n << 30n,
-  Ti: 1n << 40n,
-  Pi: 1n << 50n,
-  Ei: 1n << 60n,
+const MAX_INT64 = (1n << 63n) - 1n;
+const NANO = -9; // resource.Nano
+const MAX_INT64_FACTORS = 18; // math.go: maxInt64Factors
+
+/** Go's int32 conversion and int32 arithmetic: wraps around. */
+const int32 = (n: number): number => Number(BigInt.asIntN(32, BigInt(n)));
+
+// suffix.go fastLookup/newSuffixer: the suffixes the tables know, as [base, exponent, format].
+const SUFFIXES: Record<string, [number, number, Quantity['format']]> = {
+  '': [10, 0, 'DecimalSI'], n: [10, -9, 'DecimalSI'], u: [10, -6, 'DecimalSI'], m: [10, -3, 'DecimalSI'],
+  k: [10, 3, 'DecimalSI'], M: [10, 6, 'DecimalSI'], G: [10, 9, 'DecimalSI'], T: [10, 12, 'DecimalSI'],
+  P: [10, 15, 'DecimalSI'], E: [10, 18, 'DecimalSI'],
+  Ki: [2, 10, 'BinarySI'], Mi: [2, 20, 'BinarySI'], Gi: [2, 30, 'BinarySI'], Ti: [2, 40, 'BinarySI'],
+  Pi: [2, 50, 'BinarySI'], Ei: [2, 60, 'BinarySI'],
 };
 
-const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-
-// <sign><digits>[.<digits>]<suffix>, suffix being binary-SI, decimal-SI or a decimal exponent.
-const QUANTITY_RE = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
-
-/** Parses a quantity string ("100m", "2", "512Mi", "1G", "1e3") into an exact rational; throws on bad input. */
-export function parseQuantity(input: string | number): Rational {
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) throw new Error(`quantities must match the regular expression: ${input}`);
-    return parseQuantity(String(input));
-  }
-  const m = QUANTITY_RE.exec(input.trim());
-  if (!m) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${input}`);
-  const [, sign, digits, suffix = ''] = m;
-  const [intPart, fracPart = ''] = digits.split('.');
-  let num = BigInt((intPart || '0') + fracPart);
-  let den = 10n ** BigInt(fracPart.length);
-  if (suffix in BINARY) {
-    num *= BINARY[suffix];
-  } else {
-    const exp = suffix.length > 1 || suffix === 'e' || suffix === 'E' ? Number(suffix.slice(1)) : DECIMAL_EXP[suffix];
-    if (exp >= 0) num *= 10n ** BigInt(exp);
-    else den *= 10n ** BigInt(-exp);
-  }
-  if (sign === '-') num = -num;
-  return { num, den };
+/** strconv.ParseInt(s, 10, 64), or undefined where Go returns an error (empty, a bad byte, out of range). */
+function parseInt64(s: string): bigint | undefined {
+  const m = /^([+-]?)0*(\d*)$/.exec(s);
+  if (!m || !/\d/.test(s)) return undefined;
+  if (m[2].length > 19) return undefined; // past 2^63 whatever the digits: no BigInt of the string's size
+  const v = BigInt(m[1] + (m[2] || '0'));
+  return v > MAX_INT64 || v < -MAX_INT64 - 1n ? undefined : v;
 }
 
-function ceilDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && a > 0n ? q + 1n : q;
+/** suffixHandler.interpret: base, exponent (int32, as Go truncates the int64 it parsed) and format, or undefined. */
+function interpret(suffix: string): [number, number, Quantity['format']] | undefined {
+  if (Object.hasOwn(SUFFIXES, suffix)) return SUFFIXES[suffix];
+  if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
+    const parsed = parseInt64(suffix.slice(1));
+    return parsed === undefined ? undefined : [10, Number(BigInt.asIntN(32, parsed)), 'DecimalExponent'];
+  }
+  return undefined;
+}
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** parseQuantityString: sign, the numeric part as written, its digits before and after the point, the suffix. */
+function scan(str: string): { positive: boolean; value: string; num: string; denom: string; suffix: string } {
+  let pos = 0;
+  const end = str.length;
+  const positive = str[0] !== '-';
+  if (str[0] === '-' || str[0] === '+') pos++;
+  while (pos < end && str[pos] === '0') pos++;
+  if (pos >= end) return { positive, value: '0', num: '0', denom: '', suffix: '' };
+  let i = pos;
+  while (i < end && isDigit(str[i])) i++;
+  if (i >= end) return { positive, value: str, num: str.slice(pos), denom: '', suffix: '' };
+  const num = str.slice(pos, i) || '0';
+  pos = i;
+  let denom = '';
+  if (str[pos] === '.') {
+    pos++;
+    i = pos;
+    while (i < end && isDigit(str[i])) i++;
+    denom = str.slice(pos, i);
+    if (i >= end) return { positive, value: str, num, denom, suffix: '' };
+    pos = i;
+  }
+  const value = str.slice(0, pos);
+  const suffixStart = pos;
+  while (pos < end && 'eEinumkKMGTP'.includes(str[pos])) pos++;
+  if (pos < end && (str[pos] === '-' || str[pos] === '+')) pos++;
+  while (pos < end && isDigit(str[pos])) pos++;
+  if (pos < end) throw new QuantityError(ERR_FORMAT_WRONG);
+  return { positive, value, num, denom, suffix: str.slice(suffixStart) };
+}
+
+const digitCount = (n: bigint): number => (n < 0n ? -n : n).toString().length;
+
+/**
+ * resource.ParseQuantity (quantity.go, ParseQuantity): the quantity, or a QuantityError with Go's
+ * text. Go does not trim; Quantity.UnmarshalJSON does (see quantityOf).
+ */
+export function parseQuantity(str: string): Quantity {
+  if (str.length === 0) throw new QuantityError(ERR_FORMAT_WRONG);
+  if (str === '0') return { form: 'int64', mantissa: 0n, exp: 0, format: 'DecimalSI' };
+  const { positive, value, num, denom, suffix } = scan(str);
+  const interpreted = interpret(suffix);
+  if (!interpreted) throw new QuantityError(ERR_SUFFIX);
+  const [base, exponent] = interpreted;
+  let format = interpreted[2];
+
+  // The int64 fast path: few enough digits, and a scale of at least nano (Go's int32 arithmetic).
+  let precision: number;
+  let scale = 0;
+  let mantissa = 1n;
+  if (format !== 'BinarySI') {
+    scale = exponent;
+    precision = MAX_INT64_FACTORS - (num.length + denom.length);
+  } else if (exponent >= 0 && denom.length === 0) {
+    mantissa = 1n << BigInt(exponent);
+    precision = 15 - num.length - Math.trunc((exponent * 3) / 10) - 1;
+  } else precision = -1;
+  if (precision >= 0) {
+    scale = int32(scale - denom.length);
+    if (scale >= NANO) {
+      const result = BigInt(num + denom) * mantissa;
+      if (result <= MAX_INT64) return { form: 'int64', mantissa: positive ? result : -result, exp: scale, format };
+    }
+  }
+
+  // The inf.Dec path: amount.SetString(value) fails on a numeric part with no digit ("+", "-.").
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(value);
+  if (!m || !/\d/.test(value)) throw new QuantityError(ERR_NUMERIC);
+  let abs = BigInt((m[2] || '') + (m[3] || '') || '0');
+  // inf's scale counts digits after the point; the exponent comes off it (int32, wrapping like Go's).
+  let infScale = (m[3] || '').length;
+  if (base === 10) infScale = int32(infScale + (exponent === -(2 ** 31) ? exponent : -exponent));
+  else abs <<= BigInt(exponent);
+  // Round(amount, Nano, RoundUp): a non-zero magnitude below 1n becomes 1n. Go divides by 10^(scale-9);
+  // past the number's own digits the quotient is 0 with a remainder, so 1, without that power.
+  if (abs !== 0n && infScale > -NANO) {
+    const drop = infScale + NANO;
+    if (drop > digitCount(abs)) abs = 1n;
+    else {
+      const p = 10n ** BigInt(drop);
+      abs = abs / p + (abs % p === 0n ? 0n : 1n);
+    }
+    infScale = -NANO;
+  }
+  // The cap on BinarySI (maxAllowed, 2^63-1) and its switch to DecimalSI below 1.
+  if (format === 'BinarySI') {
+    const p = 10n ** BigInt(Math.max(infScale, 0));
+    if (abs > MAX_INT64 * p) { abs = MAX_INT64; infScale = 0; }
+    if (abs !== 0n && abs < p) format = 'DecimalSI';
+  }
+  return { form: 'dec', mantissa: positive ? abs : -abs, exp: 0 - infScale, format };
+}
+
+/** Quantity.UnmarshalJSON's reading of a manifest value: strings trimmed, numbers by their JSON text. */
+export function quantityOf(input: string | number): Quantity {
+  return parseQuantity(typeof input === 'number' ? JSON.stringify(input) : input.trim());
+}
+
+/** Quantity.Sign(). */
+export function quantitySign(q: Quantity): number {
+  return q.mantissa > 0n ? 1 : q.mantissa < 0n ? -1 : 0;
+}
+
+/** Quantity.Cmp: -1, 0 or 1, exact, without building the power of ten between two far exponents. */
+export function cmpQuantity(a: Quantity, b: Quantity): number {
+  const sa = quantitySign(a);
+  const sb = quantitySign(b);
+  if (sa !== sb || sa === 0) return Math.sign(sa - sb);
+  // Same sign: the order of magnitude decides, and when it is the same the exponents are close.
+  const ma = digitCount(a.mantissa) + a.exp;
+  const mb = digitCount(b.mantissa) + b.exp;
+  if (ma !== mb) return ma > mb ? sa : -sa;
+  const low = Math.min(a.exp, b.exp);
+  const x = a.mantissa * 10n ** BigInt(a.exp - low);
+  const y = b.mantissa * 10n ** BigInt(b.exp - low);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** 10^e mod 2^64, by squaring: the low bits Go's big.Int.Int64 keeps of a huge result. */
+function pow10Low64(e: number): bigint {
+  let result = 1n;
+  let base = 10n;
+  for (let k = BigInt(e); k > 0n; k >>= 1n) {
+    if (k & 1n) result = BigInt.asUintN(64, result * base);
+    base = BigInt.asUintN(64, base * base);
+  }
+  return result;
+}
+
+/**
+ * Quantity.ScaledValue(scale): ceil(q / 10^scale) as Go's int64. An int64Amount that overflows gives
+ * 0 (AsScaledInt64 drops positiveScaleInt64's ok) and rounds away from zero (negativeScaleInt64); an
+ * inf.Dec takes scaledValue's paths, its big one keeping the low 64 bits (big.Int.Int64).
+ */
+export function scaledValue(q: Quantity, scale: number): bigint {
+  const v = q.mantissa;
+  if (q.form === 'int64') {
+    if (q.exp >= scale) {
+      const d = q.exp - scale;
+      if (v === 0n || d === 0) return v;
+      if (d > 19) return 0n;
+      const r = v * 10n ** BigInt(d);
+      return r > MAX_INT64 || r < -MAX_INT64 - 1n ? 0n : r;
+    }
+    const d = scale - q.exp;
+    if (d > 19) return v > 0n ? 1n : v < 0n ? -1n : 0n;
+    const p = 10n ** BigInt(d);
+    const t = v / p;
+    return v % p === 0n ? t : v > 0n ? t + 1n : t - 1n;
+  }
+  // The Dec's unscaled value at inf scale 9 is U = mantissa × 10^k, and dif = 9 + scale digits go.
+  if (v === 0n) return 0n;
+  const k = q.exp - NANO;
+  const dif = -NANO + scale;
+  const neg = v < 0n;
+  const abs = neg ? -v : v;
+  if (neg || (k <= 19 && abs * 10n ** BigInt(k) < MAX_INT64)) {
+    // U < MaxInt64: int64 arithmetic on unscaled.Int64() (its low 64 bits), `/` and `%` truncating.
+    const low = BigInt.asUintN(64, BigInt.asUintN(64, abs) * pow10Low64(k));
+    const x = BigInt.asIntN(64, neg ? -low : low);
+    const p = 10n ** BigInt(dif);
+    return BigInt.asIntN(64, x / p + (x % p === 0n ? 0n : 1n));
+  }
+  // U ≥ MaxInt64: big.Int DivMod, +1 on a remainder, then Int64() (the low 64 bits).
+  if (k >= dif) return BigInt.asIntN(64, BigInt.asUintN(64, abs) * pow10Low64(k - dif));
+  const u = abs * 10n ** BigInt(k);
+  const p = 10n ** BigInt(dif);
+  return BigInt.asIntN(64, u / p + (u % p === 0n ? 0n : 1n));
 }
 
 // Value() and MilliValue() of the strings seen so far: a cluster uses a handful of quantity strings
@@ -64,8 +248,7 @@ export function quantityValue(input: string | number | undefined): number {
   if (input === undefined) return 0;
   const m = valueMemo.get(input);
   if (m !== undefined) return m;
-  const { num, den } = parseQuantity(input);
-  return remember(valueMemo, input, Number(ceilDiv(num, den)));
+  return remember(valueMemo, input, Number(scaledValue(quantityOf(input), 0)));
 }
 
 /** Quantity.MilliValue(): the value in thousandths (millicores), rounded up. */
@@ -73,6 +256,5 @@ export function quantityMilliValue(input: string | number | undefined): number {
   if (input === undefined) return 0;
   const m = milliMemo.get(input);
   if (m !== undefined) return m;
-  const { num, den } = parseQuantity(input);
-  return remember(milliMemo, input, Number(ceilDiv(num * 1000n, den)));
+  return remember(milliMemo, input, Number(scaledValue(quantityOf(input), -3)));
 }

@@ -6,7 +6,9 @@ import { createFigureServer, loadFigure, type FigureDef } from '../../sim/index.
 import { createSessions, type SessionMessage } from '../../machines/figure-session.ts';
 
 const figures: Record<string, FigureDef> = {};
-const handle = createSessions(createFigureServer(figures), (u) => self.postMessage(u));
+// A long terminal run pauses between slices so that the page's other figures are answered meanwhile.
+const pause = (): Promise<void> => new Promise((resolve) => { setTimeout(resolve, 0); });
+const handle = createSessions(createFigureServer(figures, { pause }), (u) => self.postMessage(u));
 // Messages wait behind a definition still loading, so they keep their order.
 let ready: Promise<unknown> = Promise.resolve();
 

@@ -3,6 +3,7 @@
 import type { SimCluster } from '../../cluster-types.ts';
 import { installKubectlExtras } from '../../apiserver/kubectl-extras.ts';
 import { TokenizeError, tokenize } from '../tokenize.ts';
+import { errorLine } from '../plain-error.ts';
 import { cmdAnnotate } from './annotate.ts';
 import { cmdApiResources, cmdApiVersions } from './apiresources.ts';
 import { cmdApply } from './apply.ts';
@@ -134,7 +135,7 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     fn(r, [...args, ...pre]);
   } catch (e) {
     if (e instanceof Fail) r.error(e.message);
-    else r.error(`error: ${(e as Error)?.message ?? String(e)}`);
+    else r.error(errorLine(e));
   }
   return { stdout: r.out, stderr: r.err, exitCode: r.failed ? 1 : 0 };
 }

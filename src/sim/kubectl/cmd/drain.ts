@@ -5,6 +5,7 @@ import { bool, parse, str } from './flags.ts';
 import { Fail, apiError, list, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
 import { newClientset, reserveAt, sendAt } from '../throttle.ts';
+import { MAX_LINE_MS } from '../sim-commands.ts';
 
 // Returns whether it sent the PATCH.
 function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none'): boolean {
@@ -93,6 +94,8 @@ export function cmdDrain(r: Run, argv: string[]): void {
       const err = `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`;
       throw new Fail(`There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}`).join('\n')}\nerror: unable to drain node "${node}" due to error: ${err}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${err}`);
     }
+    // A --timeout past a day would hold the page's worker for minutes: the line gives up there.
+    if (r.now - start >= MAX_LINE_MS) throw new Fail(`error: stopped waiting for ${pending.map((x) => `pod/${x.metadata.name}`).join(', ')} to terminate after 24h of simulated time (the most one line runs); run the drain again to wait longer`);
     r.cluster.advance(DRAIN_POLL_MS);
   }
   r.print(`node/${node} drained\n`);
