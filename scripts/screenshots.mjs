@@ -1,0 +1,40 @@
+// Screenshots of every live figure as a reader sees it (the built site served with its _headers):
+// each figure page at 360×800 and 1280×900, light and dark, the figure scrolled to the top of the
+// screen once live. For looking, not for testing: `node scripts/screenshots.mjs [out-dir] [page …]`
+// writes <out>/<page>-<width>-<scheme>.png and prints each figure's height and where its controls sit.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { resolveBrowser } from './lib/browser.mjs';
+import { serveSite } from './serve.mjs';
+
+const [out = 'reports/screenshots', ...only] = process.argv.slice(2);
+const PAGES = only.length ? only : ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/'];
+const PORT = 4397;
+mkdirSync(out, { recursive: true });
+const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
+const b = await resolveBrowser();
+const browser = await chromium.launch({ executablePath: b.executablePath, args: b.args });
+try {
+  for (const path of PAGES) {
+    for (const viewport of [{ width: 360, height: 800 }, { width: 1280, height: 900 }]) {
+      for (const colorScheme of ['light', 'dark']) {
+        const page = await browser.newPage({ viewport, colorScheme });
+        await page.goto(`http://127.0.0.1:${PORT}${path}`);
+        const fig = page.locator('[data-figure][data-state]').first();
+        await fig.scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => document.querySelector('[data-figure][data-state]')?.getAttribute('data-state')?.startsWith('live'), null, { timeout: 30_000 });
+        await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const box = await fig.boundingBox();
+        const name = `${path.replace(/\//g, '') || 'home'}-${viewport.width}-${colorScheme}.png`;
+        await page.screenshot({ path: join(out, name) });
+        console.log(`${name}: figure ${Math.round(box?.height ?? 0)} px tall`);
+        await page.close();
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
