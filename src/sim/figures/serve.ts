@@ -36,12 +36,19 @@ let kubectl: Promise<typeof import('../kubectl/index.ts')> | null = null;
  * a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
  */
 function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
-  kubectl ??= import('../kubectl/index.ts');
+  kubectl ??= import('../kubectl/index.ts').catch((e: unknown) => {
+    // Said as what failed; the next command tries the chunk again.
+    kubectl = null;
+    throw new Error(`kubectl failed to load (${e instanceof Error ? e.message : String(e)}); reload the page to try again.`);
+  });
   return kubectl;
 }
 
-/** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
-export function createFigureServer(figures: Record<string, FigureDef>): FigureServer {
+/**
+ * A handler that answers requests for many figure instances (one host each), over the figures given
+ * (by id); `unloaded` says, by id, why a figure's definition is missing (its chunk failed to load).
+ */
+export function createFigureServer(figures: Record<string, FigureDef>, unloaded: Record<string, string> = {}): FigureServer {
   const hosts = new Map<string, FigureHost>();
   const serve = (req: WorkerRequest): WorkerReply => {
     const id = typeof req?.id === 'number' ? req.id : -1;
@@ -49,7 +56,7 @@ export function createFigureServer(figures: Record<string, FigureDef>): FigureSe
     try {
       if (req.op === 'open') {
         const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
-        if (!def) throw new Error(`no figure "${String(req.figure)}"`);
+        if (!def) throw new Error(Object.hasOwn(unloaded, req.figure) ? unloaded[req.figure] : `no figure "${String(req.figure)}"`);
         checkStory(req.story, def);
         const host = new FigureHost(def, req.story);
         hosts.set(instance, host);

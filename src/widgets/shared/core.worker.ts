@@ -6,14 +6,19 @@ import { createFigureServer, loadFigure, type FigureDef } from '../../sim/index.
 import { createSessions, type SessionMessage } from '../../machines/figure-session.ts';
 
 const figures: Record<string, FigureDef> = {};
-const handle = createSessions(createFigureServer(figures), (u) => self.postMessage(u));
+/** Why a figure's definition is missing: its chunk did not load (the figure then says so). */
+const unloaded: Record<string, string> = {};
+const handle = createSessions(createFigureServer(figures, unloaded), (u) => self.postMessage(u));
 // Messages wait behind a definition still loading, so they keep their order.
 let ready: Promise<unknown> = Promise.resolve();
 
 self.addEventListener('message', (e: MessageEvent<SessionMessage>) => {
   const m = e.data;
   if (m?.type === 'open' && typeof m.figure === 'string' && !Object.hasOwn(figures, m.figure)) {
-    ready = ready.then(() => loadFigure(m.figure).then((def) => { figures[def.id] = def; }, () => { /* the server answers "no figure" */ }));
+    ready = ready.then(() => loadFigure(m.figure).then(
+      (def) => { figures[def.id] = def; delete unloaded[m.figure]; },
+      (e: unknown) => { unloaded[m.figure] = `its simulation failed to load (the figure's own code: ${e instanceof Error ? e.message : String(e)})`; },
+    ));
   }
   ready = ready.then(() => handle(m));
 });
