@@ -12,9 +12,9 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-for (const { what, pattern } of [
-  { what: 'the worker script', pattern: '**/_astro/core.worker*.js' },
-  { what: 'the figure’s own chunk', pattern: '**/_astro/rollout-figure*.js' },
+for (const { what, pattern, says } of [
+  { what: 'the worker script', pattern: '**/_astro/core.worker*.js', says: 'its simulation failed to load (the browser could not load its worker script)' },
+  { what: 'the figure’s own chunk', pattern: '**/_astro/rollout-figure*.js', says: 'its simulation failed to load (the figure\'s own code: ' },
 ]) {
   test(`when ${what} fails to load, the rollout figure says it could not start and shows a failed state`, async ({ page }) => {
     const errors = watchErrors(page);
@@ -27,6 +27,7 @@ for (const { what, pattern } of [
     expect(aborted.length).toBeGreaterThan(0);
     const status = fig.getByRole('status').filter({ hasText: 'could not start' });
     await expect(status).toBeVisible();
+    await expect(status).toContainText(says);
     await expect(status).toContainText('Reload the page to try again.');
     expect(errors).toEqual([]);
   });

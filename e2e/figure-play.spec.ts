@@ -68,8 +68,9 @@ for (const { figure, path } of FIGURES) {
     let plays = 0;
     while (Date.now() < until) {
       if (!/ playing /.test((await fig.getAttribute('data-state')) ?? '')) { await toggle.click(); plays++; }
-      // Playback pauses by itself at a beat: wait for that (then press Play again) or for the time to be up.
-      await expect.poll(async () => / paused /.test((await fig.getAttribute('data-state')) ?? '') || Date.now() >= until, { timeout: PLAY_MS + 10_000, intervals: [250] }).toBe(true);
+      // Playback pauses by itself at a beat: wait for that (then press Play again), an error, or the time to be up.
+      await expect.poll(async () => errors.length > 0 || / paused /.test((await fig.getAttribute('data-state')) ?? '') || Date.now() >= until, { timeout: PLAY_MS + 10_000, intervals: [250] }).toBe(true);
+      expect(errors, 'errors while playing').toEqual([]);
     }
     if (/ playing /.test((await fig.getAttribute('data-state')) ?? '')) await toggle.click();
     await expect(fig).toHaveAttribute('data-state', / paused /);
