@@ -9,8 +9,7 @@ export function valueTextOf(v: FigureView): string {
 
 /** The sentence a figure that could not start shows in its frame: what failed, and what the reader can do. */
 export function couldNotStart(error: string | null): string {
-  const what = (error ?? '').trim().replace(/[.;]+$/, '') || 'its simulation did not load';
-  return `This figure could not start: ${what}. Reload the page to try again.`;
+  return `This figure could not start: ${error || 'its simulation did not load'}. Reload the page to try again.`;
 }
 
 /** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
