@@ -216,7 +216,7 @@ test.describe('the live cluster figure', () => {
     const broken = other.locator(FIG);
     await broken.scrollIntoViewIfNeeded();
     await expect(broken).toHaveAttribute('data-state', 'failed paused between');
-    await expect(broken.getByRole('alert')).toContainText('could not start');
+    await expect(broken.getByRole('status').filter({ hasText: 'could not start' })).toContainText('its simulation failed to load');
     await other.close();
   });
 

@@ -52,3 +52,4 @@ export type {
 export { fnv1a32Chars } from './names.ts';
 export type { SchedulerDetail, PodScheduling, NodeVerdict, PodCharts } from './figures/scheduler-figure.ts';
 export type { RolloutDetail } from './figures/rollout-figure.ts';
+export type { RolloutPoint, RolloutSegment, RolloutSeries } from './figures/rollout-series.ts';

@@ -10,6 +10,7 @@ import { storeGet, storeList } from '../apiserver/store.ts';
 import { rolloutStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
+import { rolloutSeries, type RolloutSeries } from './rollout-series.ts';
 
 /** The Deployment the figure rolls out. */
 export const NAME = 'web';
@@ -182,6 +183,8 @@ export type RolloutDetail = {
   conditions: { type: string; status: string; reason: string; message: string }[];
   /** The last change of the reader's that the API server refused, with its message. */
   refused: string | null;
+  /** The pods and bounds over the last minutes, for the chart: read from etcd's history at this moment. */
+  series: RolloutSeries;
 };
 
 /** Reads the Deployment as stored and resolves its bounds with the controller's own functions. */
@@ -222,6 +225,7 @@ export function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
     chart: rolloutStatechartOf(w, `default/${NAME}`),
     conditions: (d?.status?.conditions ?? []).map((x) => ({ type: x.type, status: x.status, reason: x.reason ?? '', message: x.message ?? '' })),
     refused: lastRefusal(c),
+    series: rolloutSeries(w, 'default', NAME),
   };
 }
 

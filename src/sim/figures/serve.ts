@@ -36,18 +36,25 @@ let kubectl: Promise<typeof import('../kubectl/index.ts')> | null = null;
  * a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
  */
 function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
-  kubectl ??= import('../kubectl/index.ts');
+  kubectl ??= import('../kubectl/index.ts').catch((e: unknown) => {
+    // Said as what failed; the next command tries the chunk again.
+    kubectl = null;
+    throw new Error(`kubectl failed to load (${e instanceof Error ? e.message : String(e)}); reload the page to try again.`);
+  });
   return kubectl;
 }
 
-/** How the server may share its thread: `pause` lets other requests in (the worker gives one; tests and the in-thread transport none). */
+/** How the server may share its thread, and what it knows of figures that did not load. */
 export interface FigureServerOptions {
   /** Resolves after the thread has answered what is waiting (a macrotask); with it, a long terminal run goes in slices. */
   pause?: () => Promise<void>;
+  /** Why a figure's definition is missing, by id: its chunk did not load (the figure then says so). */
+  unloaded?: Record<string, string>;
 }
 
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
 export function createFigureServer(figures: Record<string, FigureDef>, options: FigureServerOptions = {}): FigureServer {
+  const unloaded = options.unloaded ?? {};
   const hosts = new Map<string, FigureHost>();
   // Hosts in the middle of a terminal line run in slices, and the line each one runs (the next waits for it).
   const running = new Map<FigureHost, Promise<unknown>>();
@@ -60,7 +67,7 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
       if (busy && running.has(busy) && req.op !== 'open' && req.op !== 'close') return { id, instance, ok: true, view: busy.view() };
       if (req.op === 'open') {
         const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
-        if (!def) throw new Error(`no figure "${String(req.figure)}"`);
+        if (!def) throw new Error(Object.hasOwn(unloaded, req.figure) ? unloaded[req.figure] : `no figure "${String(req.figure)}"`);
         checkStory(req.story, def);
         const host = new FigureHost(def, req.story);
         hosts.set(instance, host);

@@ -7,6 +7,11 @@ export function valueTextOf(v: FigureView): string {
   return `Step ${v.step} of ${v.last}: ${v.sentence}`;
 }
 
+/** The sentence a figure that could not start shows in its frame: what failed, and what the reader can do. */
+export function couldNotStart(error: string | null): string {
+  return `This figure could not start: ${error || 'its simulation did not load'}. Reload the page to try again.`;
+}
+
 /** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
 export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
   return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, link: null, notice: null, terminal: [], completion: null, view };

@@ -15,18 +15,47 @@ export interface Transport {
 
 let shared: Transport | null = null;
 
-/** The page's worker, created on first use and shared by every figure on the page. */
+/** What failed when the page's worker could not start or died, as the figure says it ("its simulation failed to load (…)"). */
+export function workerFailure(detail: string): string {
+  return `its simulation failed to load (${detail})`;
+}
+
+/**
+ * The page's worker, created on first use and shared by every figure on the page. A failure is
+ * kept: a figure that opens after the worker has failed hears of it too, rather than waiting.
+ */
 export function workerTransport(): Transport {
   if (shared) return shared;
-  const worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name: 'desired-state-core' });
   const listeners: ((u: SessionUpdate) => void)[] = [];
   const failures: ((message: string) => void)[] = [];
-  worker.addEventListener('message', (e: MessageEvent<SessionUpdate>) => { for (const l of listeners) l(e.data); });
-  worker.addEventListener('error', (e: ErrorEvent) => {
-    e.preventDefault();
-    for (const f of failures) f(e.message || 'the simulation could not be started');
-  });
-  shared = { post: (m) => worker.postMessage(m), listen: (l) => { listeners.push(l); }, failed: (f) => { failures.push(f); } };
+  let failure: string | null = null;
+  const fail = (message: string): void => {
+    failure ??= message;
+    for (const f of failures) f(message);
+  };
+  let worker: Worker | null = null;
+  try {
+    worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name: 'desired-state-core' });
+    worker.addEventListener('message', (e: MessageEvent<SessionUpdate>) => { for (const l of listeners) l(e.data); });
+    // A script that did not load arrives as a plain Event, with no message of its own; one that threw, with its error's.
+    worker.addEventListener('error', (e: Event) => {
+      e.preventDefault();
+      const thrown = (e as ErrorEvent).message;
+      fail(thrown ? `its simulation stopped with an error (${thrown})` : workerFailure('the browser could not load its worker script'));
+    });
+  } catch (e) {
+    // Refused outright (a SecurityError, a CSP that forbids workers): every figure says so.
+    failure = workerFailure(`the browser refused to start its worker: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  shared = {
+    post: (m) => worker?.postMessage(m),
+    listen: (l) => { listeners.push(l); },
+    failed: (f) => {
+      failures.push(f);
+      const known = failure;
+      if (known !== null) queueMicrotask(() => f(known));
+    },
+  };
   return shared;
 }
 

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
+import { createSessions, type SessionUpdate } from './figure-session.ts';
+
+const compiled = compileFigure(await loadFigure('rollout'));
+const open = { instance: 'fig-1', type: 'open' as const, figure: 'rollout', story: compiled.story, view: compiled.first };
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+describe('a figure session whose figure did not load', () => {
+  it('ends in the failed state with the reason, not in loading, and stays there whatever the reader presses', async () => {
+    const why = 'its simulation failed to load (the figure\'s own code: Failed to fetch dynamically imported module)';
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({}, { unloaded: { rollout: why } }), (u) => updates.push(u));
+    handle(open);
+    expect(updates.at(-1)!.state).toBe('loading paused between');
+    await settle();
+    expect(updates.at(-1)).toMatchObject({ state: 'failed paused between', live: false, playing: false, error: why });
+    for (const event of [{ type: 'PLAY' }, { type: 'STEP' }, { type: 'SEEK', step: 3 }] as const) handle({ instance: 'fig-1', type: 'event', seq: 1, event });
+    await settle();
+    expect(updates.at(-1)).toMatchObject({ state: 'failed paused between', playing: false, error: why });
+  });
+
+  it('still says "no figure" for an id no chunk was ever asked for, and opens a loaded figure as before', async () => {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ rollout: await loadFigure('rollout') }), (u) => updates.push(u));
+    handle({ ...open, instance: 'a', figure: 'bogus' });
+    handle(open);
+    await settle();
+    expect(updates.filter((u) => u.instance === 'a').at(-1)).toMatchObject({ state: 'failed paused between', error: 'no figure "bogus"' });
+    expect(updates.filter((u) => u.instance === 'fig-1').at(-1)!.state).toMatch(/^live paused/);
+  });
+});
