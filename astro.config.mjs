@@ -77,6 +77,8 @@ export default defineConfig({
   vite: {
     // Module workers, so the worker can load each figure's definition as a chunk of its own.
     worker: { format: 'es' },
+    // `WORKER_BREAKDOWN=1 npm run build` writes source maps (no reference from the code) for scripts/worker-breakdown.mjs.
+    build: { sourcemap: process.env.WORKER_BREAKDOWN ? 'hidden' : false },
     plugins: [noPreloadHelper()],
   },
   // What dist/_headers gives the built assets on a static host, so `astro preview` (and the e2e

@@ -64,6 +64,33 @@ test.describe('the scheduler figure', () => {
     await expect(bound).toHaveCount(1);
   });
 
+  test('the requests form follows the reader\'s choices, and choosing another pod resets them', async ({ page }) => {
+    const fig = await open(page, '/scheduler/', SCHED);
+    await nextUntil(page, fig, fig.getByTestId('failed-scheduling'));
+    const pod = fig.locator('select[id$="-pod"]');
+    const cpu = fig.locator('select[id$="-cpu"]');
+    const mem = fig.locator('select[id$="-mem"]');
+    const replace = fig.getByTestId('replace-pod');
+    await expect(cpu).toHaveValue('');
+    await expect(replace).toHaveAttribute('aria-disabled', 'true');
+    const cpuChoice = (await cpu.locator('option').nth(1).getAttribute('value'))!;
+    const memChoice = (await mem.locator('option').nth(1).getAttribute('value'))!;
+    await cpu.selectOption(cpuChoice);
+    await mem.selectOption(memChoice);
+    await expect(cpu).toHaveValue(cpuChoice);
+    await expect(mem).toHaveValue(memChoice);
+    await expect(replace).toHaveAttribute('aria-disabled', 'false');
+    const shown = await pod.inputValue();
+    const values = await pod.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const other = values.find((v) => v !== shown)!;
+    await pod.selectOption(other);
+    await expect(pod).toHaveValue(other);
+    await expect(replace).toContainText(`Replace ${other} `);
+    await expect(cpu).toHaveValue('');
+    await expect(mem).toHaveValue('');
+    await expect(replace).toHaveAttribute('aria-disabled', 'true');
+  });
+
   test('axe finds no violation at the start and at the FailedScheduling moment, light and dark', async ({ page }) => {
     test.setTimeout(120_000);
     for (const scheme of ['light', 'dark'] as const) {
