@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { edgePoint, tripsOf, type Box } from './travel.ts';
+import type { StepRecord } from '../../sim/view/types.ts';
+
+const rec = (seq: number, from: string, to: string, kind: StepRecord['kind'], label: string): StepRecord => ({
+  seq, t: 0, kind, component: from, from: from as StepRecord['from'], to: to as StepRecord['to'], label, verb: '', path: '', object: null, revision: null, code: 200, heartbeat: false, sentence: '',
+});
+
+const boxes = new Map<string, Box>([
+  ['kube-apiserver', { x: 100, y: 0, width: 100, height: 40 }],
+  ['kube-controller-manager', { x: 400, y: 0, width: 100, height: 40 }],
+  ['kubelet/node-1', { x: 0, y: 200, width: 80, height: 40 }],
+  ['kubelet/node-2', { x: 200, y: 200, width: 80, height: 40 }],
+]);
+
+describe('requests travelling on the canvas', () => {
+  it('leaves a box on its edge towards the other box', () => {
+    expect(edgePoint({ x: 0, y: 0, width: 100, height: 40 }, { x: 50, y: 500 })).toEqual({ x: 50, y: 40 });
+    expect(edgePoint({ x: 0, y: 0, width: 100, height: 40 }, { x: 500, y: 20 })).toEqual({ x: 100, y: 20 });
+    expect(edgePoint({ x: 0, y: 0, width: 100, height: 40 }, { x: 50, y: 20 })).toEqual({ x: 50, y: 20 });
+  });
+
+  it('draws one trip per record from sender to receiver, and skips ends that have no box', () => {
+    const trips = tripsOf([rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), rec(2, 'kube-apiserver', 'etcd', 'write', 'PUT')], boxes);
+    expect(trips).toHaveLength(1);
+    expect(trips[0]).toMatchObject({ seq: 1, kind: 'write', end: { x: 200, y: 20 } });
+    expect(trips[0].d).toMatch(/^M400 20Q[\d.-]+ [\d.-]+ 200 20$/);
+  });
+
+  it('groups a sender\'s notifications with one label into one burst that leaves together', () => {
+    const trips = tripsOf([
+      rec(1, 'kube-apiserver', 'kubelet/node-1', 'watch', 'ADDED pods'),
+      rec(2, 'kube-apiserver', 'kubelet/node-2', 'watch', 'ADDED pods'),
+      rec(3, 'kube-apiserver', 'kube-controller-manager', 'watch', 'MODIFIED deployments'),
+    ], boxes);
+    expect(trips.map((t) => t.burst)).toEqual([0, 0, 1]);
+  });
+
+  it('bends a request and its reverse apart, so they never overlap', () => {
+    const [there, back] = tripsOf([rec(1, 'kube-apiserver', 'kubelet/node-2', 'watch', 'A'), rec(2, 'kubelet/node-2', 'kube-apiserver', 'write', 'B')], boxes);
+    const control = (d: string) => d.match(/Q([\d.-]+) ([\d.-]+)/)!.slice(1).map(Number);
+    expect(control(there.d)).not.toEqual(control(back.d));
+  });
+});
