@@ -31,12 +31,14 @@ function readyPods(f: Frame): PodView[] {
   return livePods(f).filter((p) => p.ready && p.phase === 'Running');
 }
 
-const needsWeb = (f: Frame): string | null => (web(f) ? null : 'Apply the Deployment first.');
+/** kubectl's demos say what the API server did with their request: with it down there is nothing to say but "connection refused". */
+const needsApi = (f: Frame): string | null => (f.controlPlane.apiserver ? null : 'The control plane is down: kubectl would get "connection refused". Bring it up first.');
+const needsWeb = (f: Frame): string | null => needsApi(f) ?? (web(f) ? null : 'Apply the Deployment first.');
 
 const apply: DemoDef = {
   id: 'apply',
   label: () => 'Apply',
-  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
+  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : needsApi(f)),
   start: () => ({
     actions: [{ type: 'apply', name: NAME, image: IMAGES[0], replicas: REPLICAS }],
     memo: {},

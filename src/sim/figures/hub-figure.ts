@@ -202,7 +202,7 @@ function stopStart(part: ControlPlaneComponent): DemoDef {
 const slow: DemoDef = {
   id: 'slow',
   label: (f) => (f.controlPlane.latencyMs > 0 ? 'Fast API server' : 'Slow API server'),
-  unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : web(f) ? null : 'Create the Deployment first.'),
+  unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : !f.controlPlane.apiserver ? 'The API server is stopped: kubectl\'s scale would be refused.' : web(f) ? null : 'Create the Deployment first.'),
   start: (f): DemoStart => {
     if (f.controlPlane.latencyMs > 0) {
       return { actions: [{ type: 'latency', ms: 0 }], memo: {}, intro: 'The API server delivers its watch notifications in milliseconds again.', beats: [] };

@@ -79,7 +79,7 @@ const update: DemoDef = {
         },
         {
           when: (g, m) => completeOn(g, String(m.to)),
-          text: (g, m) => `Rollout complete: ${web(g)!.replicas === 1 ? 'the one pod runs' : `all ${count(web(g)!.replicas, 'pod')} run`} ${m.to}. The old ReplicaSet stays at 0 replicas, which is what kubectl rollout undo goes back to.`,
+          text: (g, m) => `Rollout complete: ${web(g)!.replicas === 1 ? 'the one pod runs' : `all ${count(web(g)!.replicas, 'pod')} run`} ${m.to}. The old ReplicaSet stays, scaled to 0, which is what kubectl rollout undo goes back to.`,
         },
       ],
     };
