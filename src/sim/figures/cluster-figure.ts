@@ -31,14 +31,27 @@ function readyPods(f: Frame): PodView[] {
   return livePods(f).filter((p) => p.ready && p.phase === 'Running');
 }
 
-/** kubectl's demos say what the API server did with their request: with it down there is nothing to say but "connection refused". */
-const needsApi = (f: Frame): string | null => (f.controlPlane.apiserver ? null : 'The control plane is down: kubectl would get "connection refused". Bring it up first.');
-const needsWeb = (f: Frame): string | null => needsApi(f) ?? (web(f) ? null : 'Apply the Deployment first.');
+const needsWeb = (f: Frame): string | null => (web(f) ? null : 'Apply the Deployment first.');
+
+/**
+ * A kubectl demo pressed with the control plane down: the same request, refused at the connection.
+ * Its words then say so, and it waits for no beat (nothing was stored for anyone to act on).
+ */
+function refusedWhileDown(d: DemoDef): DemoDef {
+  return {
+    ...d,
+    start: (f) => {
+      const s = d.start(f);
+      if (f.controlPlane.apiserver) return s;
+      return { actions: s.actions, memo: {}, intro: 'The control plane is down: kubectl\'s request is refused ("connection refused"), and nothing changes. The nodes keep running what they run.', beats: [] };
+    },
+  };
+}
 
 const apply: DemoDef = {
   id: 'apply',
   label: () => 'Apply',
-  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : needsApi(f)),
+  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
   start: () => ({
     actions: [{ type: 'apply', name: NAME, image: IMAGES[0], replicas: REPLICAS }],
     memo: {},
@@ -247,7 +260,7 @@ export const clusterFigure: FigureDef = {
   id: 'cluster',
   title: 'A cluster, live',
   options: { seed: 1, nodes: 3 },
-  demos: [apply, scale, selfHealing, updateImage, nodeDies, controlPlane],
+  demos: [apply, scale, selfHealing, updateImage].map(refusedWhileDown).concat(nodeDies, controlPlane),
   story: ['apply', 'self-healing', 'scale', 'update-image'],
   leavesOut: [
     'One namespace and one kind of workload (a Deployment); no Services or kube-proxy traffic are drawn, though the EndpointSlice controller runs.',
