@@ -25,7 +25,9 @@ const SEARCH_JS_MAX_GZIP = 4 * KB;
 export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/control-plane/': 35 * KB,
   // The scheduler's table and statechart left it 39 B under 35 KB; every figure's Terminal button and
   // the loader of its lazy UI (about 0.5 KB, the terminal itself being a chunk of its own) take it past.
-  '/scheduler/': 36 * KB, '/rolling-updates/': 35 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
+  // The demo bar's echo of what ran and the pod card's Ready condition (about 0.55 KB) took the
+  // scheduler and the rollout past theirs too (the rollout was 96 B under 35 KB).
+  '/scheduler/': 37 * KB, '/rolling-updates/': 36 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   '/embed/cluster/': 37 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 37 * KB, '/embed/rollout/': 37 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB,

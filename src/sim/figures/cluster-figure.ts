@@ -4,7 +4,7 @@
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';
 import type { DemoDef, DemoStart, FigureDef } from './demo.ts';
-import { podsMarked } from './node-detail.ts';
+import { podsMarked } from './pods-marked.ts';
 
 const NAME = 'web';
 const IMAGES = ['nginx:1.27', 'nginx:1.28'] as const;

@@ -10,7 +10,6 @@ import { nodeHealthOf } from '../node-lifecycle/node-lifecycle-controller.ts';
 import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
 import { storeList } from '../apiserver/store.ts';
 import type { Frame } from '../view/types.ts';
-import { agree, listOf } from '../view/words.ts';
 import type { JsonValue } from './demo.ts';
 
 /** The kubelet renews its node's Lease this often (kubelet's nodeLeaseDurationSeconds 40 × 0.25). */
@@ -137,18 +136,4 @@ export function serviceEndpointsOf(cluster: Cluster, service: string): { cluster
 /** A value as the JSON the detail carries (the views are plain data already; this only tells the type checker). */
 export function json<T>(v: T): JsonValue {
   return v as unknown as JsonValue;
-}
-
-/**
- * What the frame shows of the pods on an unreachable node: the node-lifecycle controller sets each
- * one's Ready condition to False (MarkPodsNotReady), which kubectl's READY column does not show.
- */
-export function podsMarked(f: Frame, node: string): string {
-  const on = f.pods.filter((p) => p.node === node && !p.terminating);
-  const notReady = on.filter((p) => !p.ready).map((p) => p.name);
-  const stillReady = on.filter((p) => p.ready).map((p) => p.name);
-  if (!on.length) return `No pod is bound to ${node}.`;
-  const n = on.length;
-  if (!stillReady.length) return `${agree(n, 'The pod', 'The pods')} on ${node} (${listOf(notReady)}) ${agree(n, 'is', 'are')} marked not ready (${agree(n, 'its', 'their')} Ready condition is False), but ${agree(n, 'stays', 'stay')} bound to it.`;
-  return `${listOf(stillReady)} on ${node} ${agree(stillReady.length, 'is', 'are')} still marked ready; the controller marks the pods of a node that is not Ready as not ready on its next pass${notReady.length ? ` (${listOf(notReady)} already)` : ''}.`;
 }

@@ -7,7 +7,8 @@ import type { Frame, NodeView, PodView } from '../view/types.ts';
 import { nodeStatechartOf } from '../view/statechart.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import { json, leaseClockOf, podCountdownsOf, podsMarked } from './node-detail.ts';
+import { json, leaseClockOf, podCountdownsOf } from './node-detail.ts';
+import { podsMarked } from './pods-marked.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
