@@ -306,4 +306,24 @@ test.describe('the figure terminal', () => {
     const box = await fig.getByTestId('terminal').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(320);
   });
+
+  test('a change made with the clock paused says so in one line, and its button runs sim settle', async ({ page }) => {
+    const fig = await openHub(page);
+    await line(fig).focus();
+    await run(fig, 'kubectl create deployment api --image=nginx:1.27');
+    const note = fig.getByTestId('terminal-paused');
+    await expect(note).toHaveCount(1);
+    await expect(note).toContainText('The clock is paused: nothing has acted on this yet.');
+    // A read changes nothing: the note goes and does not come back.
+    await run(fig, 'kubectl get deployments');
+    await expect(note).toHaveCount(0);
+    await run(fig, 'kubectl scale deployment api --replicas=2');
+    await expect(note).toHaveCount(1);
+    const entries = log(fig).locator('pre');
+    const before = await entries.count();
+    await note.getByRole('button', { name: 'Run sim settle' }).click();
+    await expect(entries).toHaveCount(before + 1);
+    await expect(entries.last()).toContainText('$ sim settle');
+    await expect(note).toHaveCount(0);
+  });
 });

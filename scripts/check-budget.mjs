@@ -26,8 +26,9 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
   // The scheduler's table and statechart, every figure's Terminal button and the loader of its lazy UI
   // took it to 36,412 B; no `bind:value`/`bind:checked` in the widgets (a value and its input or change
   // handler instead) keeps Svelte's input and select bindings (about 1 KB) out of the runtime chunk
-  // every figure page loads: 35,431 B.
-  '/scheduler/': 35 * KB, '/rolling-updates/': 35 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
+  // every figure page loads. The demo bar's echo of what ran and the pod card's Ready condition (about
+  // 0.55 KB) took the scheduler and the rollout past 35 KB again.
+  '/scheduler/': 36 * KB, '/rolling-updates/': 36 * KB, '/node-failure/': 35 * KB, '/control-plane-outage/': 35 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   '/embed/cluster/': 36 * KB, '/embed/hub/': 36 * KB, '/embed/scheduler/': 36 * KB, '/embed/rollout/': 36 * KB, '/embed/node-failure/': 36 * KB, '/embed/outage/': 36 * KB,

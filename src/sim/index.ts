@@ -47,6 +47,7 @@ export type { FigureDef, DemoDef, DemoBeat, DemoStart, DemoMemo, FigureDetail, J
 export type {
   BeatMark, CompiledBeat, CompiledStory, CompiledFigure, DemoButton, StoryState, FigureView, Speed, FigureRequest, WorkerRequest, WorkerReply, TerminalOutput, TerminalCompletion,
 } from './figures/protocol.ts';
+export type { RanLine } from './figures/echo.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
 export { fnv1a32Chars } from './names.ts';

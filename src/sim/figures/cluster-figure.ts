@@ -2,7 +2,9 @@
 // expects (apply, scale, self-healing, a rolling update and its roll-back, a node dying and
 // returning, the control plane down and up). Every text is computed from the frame it describes.
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
+import { agree, count, listOf } from '../view/words.ts';
 import type { DemoDef, DemoStart, FigureDef } from './demo.ts';
+import { podsMarked } from './pods-marked.ts';
 
 const NAME = 'web';
 const IMAGES = ['nginx:1.27', 'nginx:1.28'] as const;
@@ -29,11 +31,22 @@ function readyPods(f: Frame): PodView[] {
   return livePods(f).filter((p) => p.ready && p.phase === 'Running');
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 const needsWeb = (f: Frame): string | null => (web(f) ? null : 'Apply the Deployment first.');
+
+/**
+ * A kubectl demo pressed with the control plane down: the same request, refused at the connection.
+ * Its words then say so, and it waits for no beat (nothing was stored for anyone to act on).
+ */
+function refusedWhileDown(d: DemoDef): DemoDef {
+  return {
+    ...d,
+    start: (f) => {
+      const s = d.start(f);
+      if (f.controlPlane.apiserver) return s;
+      return { actions: s.actions, memo: {}, intro: 'The control plane is down: kubectl\'s request is refused ("connection refused"), and nothing changes. The nodes keep running what they run.', beats: [] };
+    },
+  };
+}
 
 const apply: DemoDef = {
   id: 'apply',
@@ -50,7 +63,7 @@ const apply: DemoDef = {
       },
       {
         when: (f) => webPods(f).length >= (web(f)?.replicas ?? REPLICAS),
-        text: (f) => `The ReplicaSet controller creates ${plural(webPods(f).length, 'pod')}. None has a node yet: they wait for the scheduler.`,
+        text: (f) => `The ReplicaSet controller creates ${count(webPods(f).length, 'pod')}. None has a node yet: they wait for the scheduler.`,
       },
       {
         when: (f) => { const p = livePods(f); return p.length > 0 && p.every((x) => x.node !== null); },
@@ -84,11 +97,16 @@ const scale: DemoDef = {
       },
       {
         when: (f) => webPods(f).filter((p) => p.terminating).length > 0 || livePods(f).length <= 2,
-        text: (f) => `The ReplicaSet controller picks ${plural(webPods(f).filter((p) => p.terminating).length, 'pod')} to delete (${webPods(f).filter((p) => p.terminating).map((p) => p.name).join(', ')}), ranked as Kubernetes ranks them: unscheduled, then not ready, then those doubled up on a node, then the youngest go first.`,
+        text: (f) => {
+          const going = webPods(f).filter((p) => p.terminating).map((p) => p.name);
+          // Deleted and gone within one step: nothing is left Terminating to name.
+          if (!going.length) return `The ReplicaSet controller has deleted the extra pods; ${listOf(webPods(f).map((p) => p.name))} ${agree(webPods(f).length, 'remains', 'remain')}.`;
+          return `The ReplicaSet controller picks ${count(going.length, 'pod')} to delete (${going.join(', ')}), ranked as Kubernetes ranks them: unscheduled, then not ready, then those doubled up on a node, then the youngest go first.`;
+        },
       },
       {
         when: (f) => webPods(f).length === 2,
-        text: (f) => `Their kubelets stop the containers and confirm; ${webPods(f).map((p) => p.name).join(' and ')} remain.`,
+        text: (f) => `Their kubelets stop the containers and confirm; ${listOf(webPods(f).map((p) => p.name))} ${agree(webPods(f).length, 'remains', 'remain')}.`,
       },
     ],
   }),
@@ -153,7 +171,7 @@ const updateImage: DemoDef = {
             const fresh = livePods(g).filter((p) => p.image === to && p.ready);
             return fresh.length >= d.replicas && webPods(g).every((p) => p.image === to) && d.replicaSets.every((rs) => rs.image === to || rs.replicas === 0);
           },
-          text: (g) => `Rollout complete: ${plural(web(g)!.replicas, 'pod')} run ${to}. The old ReplicaSet stays, scaled to 0, which is what makes a roll-back quick.`,
+          text: (g) => `Rollout complete: ${count(web(g)!.replicas, 'pod')} ${agree(web(g)!.replicas, 'runs', 'run')} ${to}. The old ReplicaSet stays, scaled to 0, which is what makes a roll-back quick.`,
         },
       ],
     };
@@ -181,7 +199,7 @@ const nodeDies: DemoDef = {
             text: (g) => {
               const left = g.pods.filter((p) => p.node === DYING).length;
               return left
-                ? `The kubelet on ${DYING} finishes deleting the pods evicted while it was away. ${plural(left, 'pod')} run there now.`
+                ? `The kubelet on ${DYING} finishes deleting the pods evicted while it was away. ${count(left, 'pod')} ${agree(left, 'runs', 'run')} there now.`
                 : `Pods evicted while it was away are deleted for good; ${DYING} comes back empty. Kubernetes does not move pods back.`;
             },
           },
@@ -196,12 +214,12 @@ const nodeDies: DemoDef = {
       beats: [
         {
           when: (g) => { const n = g.nodes.find((x) => x.name === DYING); return n?.ready === 'Unknown' && n.taints.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'); },
-          text: () => `No Lease renewal for 50 seconds (the node-monitor grace period): the node-lifecycle controller sets ${DYING}'s Ready condition to Unknown and taints it node.kubernetes.io/unreachable, NoSchedule and NoExecute. Its pods are marked not ready, but stay.`,
+          text: (g) => `No Lease renewal for 50 seconds (the node-monitor grace period): the node-lifecycle controller sets ${DYING}'s Ready condition to Unknown and taints it node.kubernetes.io/unreachable, NoSchedule and NoExecute. ${podsMarked(g, DYING)}`,
         },
         {
           when: (g, m) => !m.pods || String(m.pods).split(',').every((name) => { const p = g.pods.find((x) => x.name === name); return !p || p.terminating; }),
           text: (_g, m) => (m.pods
-            ? `300 seconds after the NoExecute taint (the pods' default toleration), the taint-eviction controller deletes ${String(m.pods).split(',').join(', ')}. They show Terminating: no kubelet is there to confirm.`
+            ? `300 seconds after the NoExecute taint (the pods' default toleration), the taint-eviction controller deletes ${String(m.pods).split(',').join(', ')}. ${agree(String(m.pods).split(',').length, 'It shows', 'They show')} Terminating: no kubelet is there to confirm.`
             : `${DYING} ran no pod of web, so the taint evicts nothing that matters here.`),
         },
         {
@@ -231,7 +249,7 @@ const controlPlane: DemoDef = {
       beats: [
         {
           when: (g) => g.nodes.every((n) => !n.powered || n.ready === 'True'),
-          text: (g) => `The kubelets have reported in: ${plural(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready. Anything that was waiting now catches up.`,
+          text: (g) => `The kubelets have reported in: ${count(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready. Anything that was waiting now catches up.`,
         },
       ],
     }),
@@ -242,7 +260,7 @@ export const clusterFigure: FigureDef = {
   id: 'cluster',
   title: 'A cluster, live',
   options: { seed: 1, nodes: 3 },
-  demos: [apply, scale, selfHealing, updateImage, nodeDies, controlPlane],
+  demos: [apply, scale, selfHealing, updateImage].map(refusedWhileDown).concat(nodeDies, controlPlane),
   story: ['apply', 'self-healing', 'scale', 'update-image'],
   leavesOut: [
     'One namespace and one kind of workload (a Deployment); no Services or kube-proxy traffic are drawn, though the EndpointSlice controller runs.',

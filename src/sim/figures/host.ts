@@ -13,6 +13,7 @@ import type { Input } from '../world.ts';
 import type { KubectlExtras } from '../apiserver/config.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
+import { echoOf, type RanLine } from './echo.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
@@ -43,6 +44,8 @@ export class FigureHost {
   private diverged = false;
   private active: ActiveDemo | null = null;
   private readonly storySteps: number[];
+  /** The lines the reader's last demo or panel action ran, and the step they ran at (the demo bar echoes them). */
+  private ran: { step: number; lines: RanLine[] } | null = null;
   /** Terminal commands run so far (each output's number; kubectl/figure-terminal.ts counts them). */
   commands = 0;
   /** A terminal command has changed this cluster (a link to a moment is then checked by replay before it is given). */
@@ -119,6 +122,7 @@ export class FigureHost {
       demos: this.def.demos.map((d) => buttonOf(d, frame)),
       demoRunning: this.active && this.active.next < this.active.beats.length ? this.active.id : null,
       detail: this.def.detail ? this.def.detail(this.cluster, frame) : null,
+      ...(this.ran && pos.step >= this.ran.step ? { ran: this.ran.lines } : {}),
     };
   }
 
@@ -197,6 +201,7 @@ export class FigureHost {
     this.following = true;
     this.diverged = false;
     this.active = null;
+    this.ran = null;
   }
 
   // ——— changing ———
@@ -218,8 +223,20 @@ export class FigureHost {
   private act(actions: FigureAction[], intro: string | null): void {
     const tl = this.timeline;
     this.readerChange();
-    tl.apply((c) => { for (const a of actions) applyAction(c, a); });
+    const lines: RanLine[] = [];
+    tl.apply((c) => {
+      for (const a of actions) {
+        const w = c.world.state;
+        // Positions in the whole log: the oldest records may be dropped while the action runs.
+        const from = (w.logDropped ?? 0) + w.log.length;
+        applyAction(c, a);
+        // Reading the log and the store records nothing: the echo is what a terminal would have printed.
+        const listed = a.type === 'get' ? storeList(w.store, a.resource, a.resource === 'pods' ? 'default' : undefined).length : 0;
+        lines.push(echoOf(a, w.log.slice(Math.max(0, from - (w.logDropped ?? 0))), listed));
+      }
+    });
     const step = tl.at().step;
+    this.ran = { step, lines };
     this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
   }
 
@@ -236,6 +253,7 @@ export class FigureHost {
     }
     this.following = false;
     this.active = null;
+    this.ran = null;
   }
 
   /**

@@ -11,7 +11,8 @@ import { isHeartbeat } from '../view/records.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import type { WorldState } from '../world.ts';
 import { UNKNOWN_CLIENT, type CreateDeploymentAction, type FigureAction } from './actions.ts';
-import type { DemoBeat, DemoDef, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import { agree, count } from '../view/words.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -34,10 +35,6 @@ function webPods(f: Frame): PodView[] {
 
 function readyPods(f: Frame): PodView[] {
   return webPods(f).filter((p) => p.ready && p.phase === 'Running');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
@@ -72,7 +69,7 @@ const apply: DemoDef = {
       },
       {
         when: (f) => webPods(f).length >= (web(f)?.replicas ?? REPLICAS),
-        text: (f) => `The ReplicaSet controller, told of its new ReplicaSet, created ${plural(webPods(f).length, 'pod')}; each is one more write and one more revision. The scheduler watches pods, so it is told of every one.`,
+        text: (f) => `The ReplicaSet controller, told of its new ReplicaSet, created ${count(webPods(f).length, 'pod')}; each is one more write and one more revision. The scheduler watches pods, so it is told of every one.`,
       },
       {
         when: (f) => { const p = webPods(f); return p.length > 0 && p.every((x) => x.node !== null); },
@@ -123,6 +120,18 @@ function running(f: Frame, part: ControlPlaneComponent): boolean {
   }
 }
 
+/** What the probe write asks for, so a beat can tell from the frame whether it was stored. */
+function probeMemo(f: Frame): DemoMemo {
+  const p = probe(f);
+  return p.type === 'scale' ? { probe: 'scale', to: p.replicas } : { probe: 'create' };
+}
+
+/** The pods that keep running while the API server is down, said from the frame. */
+function keepRunning(f: Frame): string {
+  const n = f.pods.filter((p) => p.ready).length;
+  return n ? `${count(n, 'pod')} ${agree(n, 'keeps', 'keep')} running.` : 'No pod was running to begin with.';
+}
+
 /** The oldest Lease among powered nodes (ms), or 0. */
 const oldestLease = (f: Frame): number => Math.max(0, ...f.nodes.filter((n) => n.powered).map((n) => n.leaseAgeMs ?? 0));
 
@@ -130,7 +139,7 @@ const oldestLease = (f: Frame): number => Math.max(0, ...f.nodes.filter((n) => n
 const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
   apiserver: [{
     when: (f) => oldestLease(f) > 10_000,
-    text: (f) => `${seconds(oldestLease(f))} since a kubelet last renewed its Lease: every renewal is refused at the connection, like kubectl. No node is marked NotReady, though: the node-lifecycle controller cannot reach the API server either. ${plural(f.pods.filter((p) => p.ready).length, 'pod')} keep running.`,
+    text: (f) => `${seconds(oldestLease(f))} since a kubelet last renewed its Lease: every renewal is refused at the connection, like kubectl. No node is marked NotReady, though: the node-lifecycle controller cannot reach the API server either. ${keepRunning(f)}`,
   }],
   etcd: [{
     when: (f) => oldestLease(f) > 10_000,
@@ -138,14 +147,21 @@ const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
   }],
   scheduler: [{
     when: (f) => f.pending.length > 0,
-    text: (f) => `${plural(f.pending.length, 'pod')} (${f.pending.map((p) => p.name).join(', ')}) stored and Pending with no node: creating them worked, binding them is nobody else's job.`,
+    text: (f) => `${count(f.pending.length, 'pod')} (${f.pending.map((p) => p.name).join(', ')}) ${agree(f.pending.length, 'is', 'are')} stored and Pending with no node: creating ${agree(f.pending.length, 'it', 'them')} worked, binding ${agree(f.pending.length, 'it', 'them')} is nobody else's job.`,
   }],
   'controller-manager': [{
     when: () => true,
-    text: (f) => {
+    text: (f, m) => {
       const d = web(f);
-      if (!d) return 'No Deployment yet: the request was stored, and nothing turns it into a ReplicaSet.';
-      return `etcd now says web wants ${d.replicas} replicas, and ${plural(webPods(f).length, 'pod')} exist. The write was accepted; no controller is left to act on it.`;
+      // The write is told as accepted only when the frame holds it (a stopped API server or etcd refuses it).
+      const stored = m.probe === 'create' ? !!d : !!d && d.replicas === Number(m.to);
+      if (!stored) {
+        const down = !f.controlPlane.apiserver ? 'the API server is stopped too, so kubectl\'s write was refused at the connection' : !f.controlPlane.etcd ? 'etcd is stopped too, so the API server could not store kubectl\'s write' : 'kubectl\'s write was refused';
+        return `Nothing changed: ${down}. ${d ? `etcd still holds web with ${d.replicas} replicas` : 'There is no Deployment web'}, and no controller is left to act on ${d ? 'it' : 'anything'}.`;
+      }
+      if (m.probe === 'create') return 'The Deployment web was stored, and nothing turns it into a ReplicaSet: no controller is left to act on it.';
+      const n = webPods(f).length;
+      return `etcd now says web wants ${d!.replicas} replicas, and ${count(n, 'pod')} ${agree(n, 'exists', 'exist')}. The write was accepted; no controller is left to act on it.`;
     },
   }],
 };
@@ -154,7 +170,7 @@ const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
 const RECOVERIES: Record<ControlPlaneComponent, DemoBeat[]> = {
   apiserver: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw. A scheduler or controller-manager that could not renew its own Lease for 10 s has exited and started again: it leads once the old Lease has gone 15 s unrenewed.` }],
   etcd: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Writes are stored again: revision ${f.revision}, and every Lease renewed within the last 10 s.` }],
-  scheduler: [{ when: (f) => f.pending.length === 0, text: (f) => `The new scheduler listed the pending pods and bound them: ${plural(f.pods.length, 'pod')} on nodes, none Pending.` }],
+  scheduler: [{ when: (f) => f.pending.length === 0, text: (f) => `The new scheduler listed the pending pods and bound them: ${count(f.pods.length, 'pod')} on nodes, none Pending.` }],
   'controller-manager': [{
     when: (f) => { const d = web(f); return !d || (webPods(f).length === d.replicas && readyPods(f).length === d.replicas); },
     text: (f) => (web(f) ? `Once the old controller-manager's Lease had gone 15 s unrenewed the new one took it, and its controllers listed everything afresh and closed the gap: ${readyPods(f).length} of ${web(f)!.replicas} pods ready.` : 'Once the old controller-manager\'s Lease had gone 15 s unrenewed the new one took it; its controllers listed everything afresh, and there was nothing to catch up.'),
@@ -170,7 +186,7 @@ function stopStart(part: ControlPlaneComponent): DemoDef {
     start: (f): DemoStart => (running(f, part)
       ? {
         actions: [{ type: 'control-plane', action: 'stop', component: part }, probe(f)],
-        memo: {},
+        memo: probeMemo(f),
         intro: `${PART_SUBJECTS[part]} stops, and kubectl sends one more write (${probe(f).type === 'scale' ? 'a scale of web' : 'the Deployment web'}) to show what that looks like.`,
         beats: SIGNATURES[part],
       }
@@ -186,7 +202,7 @@ function stopStart(part: ControlPlaneComponent): DemoDef {
 const slow: DemoDef = {
   id: 'slow',
   label: (f) => (f.controlPlane.latencyMs > 0 ? 'Fast API server' : 'Slow API server'),
-  unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : web(f) ? null : 'Create the Deployment first.'),
+  unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : !f.controlPlane.apiserver ? 'The API server is stopped: kubectl\'s scale would be refused.' : web(f) ? null : 'Create the Deployment first.'),
   start: (f): DemoStart => {
     if (f.controlPlane.latencyMs > 0) {
       return { actions: [{ type: 'latency', ms: 0 }], memo: {}, intro: 'The API server delivers its watch notifications in milliseconds again.', beats: [] };

@@ -6,7 +6,9 @@
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import { nodeStatechartOf } from '../view/statechart.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import { agree, count, listOf } from '../view/words.ts';
 import { json, leaseClockOf, podCountdownsOf } from './node-detail.ts';
+import { podsMarked } from './pods-marked.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -21,10 +23,13 @@ const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === FAILING);
 const names = (m: DemoMemo): string[] => (m.pods ? String(m.pods).split(',') : []);
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 const hasTaint = (n: NodeView | undefined, effect: string) => !!n?.taints.some((t) => t.key === UNREACHABLE && t.effect === effect);
 /** Whole seconds between two simulated times, as the narration says them. */
 const since = (f: Frame, m: DemoMemo) => `${Math.round((f.t - Number(m.at)) / 1000)} s`;
+/** How many pods on the failing node the node-lifecycle controller has marked not ready (their Ready condition False). */
+const notReadyOn = (f: Frame) => f.pods.filter((p) => p.node === FAILING && !p.terminating && !p.ready).length;
+/** "2 pods", "1 pod", "no pods": web's live pods on the failing node. */
+const onFailing = (f: Frame) => count(live(f).filter((p) => p.node === FAILING).length, 'pod');
 
 const apply: DemoDef = {
   id: 'apply',
@@ -36,7 +41,7 @@ const apply: DemoDef = {
     intro: `kubectl creates the Deployment ${NAME}: ${REPLICAS} replicas of ${IMAGE}, so that every node runs some of them.`,
     beats: [{
       when: (f) => ready(f).length >= REPLICAS,
-      text: (f) => `${plural(ready(f).length, 'pod')} run, ${ready(f).filter((p) => p.node === FAILING).map((p) => p.name).join(' and ') || 'none'} on ${FAILING}. Every kubelet renews its node's Lease in kube-node-lease every 10 s.`,
+      text: (f) => `${count(ready(f).length, 'pod')} ${agree(ready(f).length, 'runs', 'run')}, ${listOf(ready(f).filter((p) => p.node === FAILING).map((p) => p.name)) || 'none'} on ${FAILING}. Every kubelet renews its node's Lease in kube-node-lease every 10 s.`,
     }],
   }),
 };
@@ -57,8 +62,8 @@ const scale: DemoDef = {
           const fresh = ready(g).filter((p) => !String(m.before).split(',').includes(p.name));
           const where = [...new Set(fresh.map((p) => p.node))].map((n) => `${fresh.filter((p) => p.node === n).length} on ${n}`).join(', ');
           return fresh.length
-            ? `The new pods are scheduled where there is most room: ${where}. ${plural(live(g).filter((p) => p.node === FAILING).length, 'pod')} of web now run on ${FAILING}.`
-            : `${plural(live(g).length, 'pod')} of web are left.`;
+            ? `The new ${agree(fresh.length, 'pod is', 'pods are')} scheduled where there is most room: ${where}. ${onFailing(g)} of web now ${agree(live(g).filter((p) => p.node === FAILING).length, 'runs', 'run')} on ${FAILING}.`
+            : `${count(live(g).length, 'pod')} of web ${agree(live(g).length, 'is', 'are')} left.`;
         },
       }],
     };
@@ -74,7 +79,7 @@ function awayBeats(cut: boolean): DemoBeat[] {
     },
     {
       when: (f) => nodeOf(f)?.ready === 'Unknown',
-      text: (f, m) => `${since(f, m)} after the last renewal the grace period is over: the controller sets Ready=Unknown ("Kubelet stopped posting node status.") and marks the pods on ${FAILING} not ready, so Services stop sending them traffic. ${plural(webPods(f).filter((p) => p.node === FAILING && !p.terminating).length, 'pod')} stay bound to it.`,
+      text: (f, m) => `${since(f, m)} after the last renewal the grace period is over: the controller sets Ready=Unknown ("Kubelet stopped posting node status."). ${podsMarked(f, FAILING)}${notReadyOn(f) ? ` Services stop sending ${agree(notReadyOn(f), 'it', 'them')} traffic.` : ''}`,
     },
     {
       when: (f) => hasTaint(nodeOf(f), 'NoExecute'),
@@ -83,7 +88,7 @@ function awayBeats(cut: boolean): DemoBeat[] {
     {
       when: (f, m) => names(m).every((n) => { const p = webPods(f).find((x) => x.name === n); return !p || p.terminating; }),
       text: (f, m) => (names(m).length
-        ? `The tolerations are used up: the taint-eviction controller deletes ${names(m).join(', ')}. They show Terminating, because only their kubelet can confirm that the containers stopped${cut ? ', and that kubelet is cut off: on the machine the containers are still running' : ''}.`
+        ? `The tolerations are used up: the taint-eviction controller deletes ${names(m).join(', ')}. ${agree(names(m).length, 'It shows', 'They show')} Terminating, because only their kubelet can confirm that the containers stopped${cut ? ', and that kubelet is cut off: on the machine the containers are still running' : ''}.`
         : `${FAILING} ran no pod of ${NAME}, so nothing is evicted.`),
     },
     {
@@ -152,7 +157,7 @@ function returnBeats(cut: boolean): DemoBeat[] {
         const left = live(f).filter((p) => p.node === FAILING).length;
         const how = cut ? `The kubelet sees that its pods were deleted, stops their containers and confirms` : `The kubelet finds the evicted pods deleted and confirms`;
         return left
-          ? `${how}. ${plural(left, 'pod')} run on ${FAILING} now.`
+          ? `${how}. ${count(left, 'pod')} ${agree(left, 'runs', 'run')} on ${FAILING} now.`
           : `${how}: they are gone for good. ${FAILING} is back, and empty; Kubernetes does not move pods back to it.`;
       },
     },

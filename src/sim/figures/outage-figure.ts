@@ -6,6 +6,7 @@ import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
 import { nodeStatechartOf } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import { agree, count } from '../view/words.ts';
 import { json, leaseClockOf, serviceEndpointsOf, type ServiceEndpoint } from './node-detail.ts';
 
 const NAME = 'web';
@@ -27,7 +28,6 @@ const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
 const cpUp = (f: Frame) => f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.controllerManager && f.controlPlane.scheduler;
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 const secondsSince = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
 
 const apply: DemoDef = {
@@ -41,7 +41,7 @@ const apply: DemoDef = {
     beats: [
       {
         when: (f) => ready(f).length >= REPLICAS,
-        text: (f) => `${plural(ready(f).length, 'pod')} of ${NAME} are ready on ${[...new Set(ready(f).map((p) => p.node))].join(', ')}.`,
+        text: (f) => `${count(ready(f).length, 'pod')} of ${NAME} ${agree(ready(f).length, 'is', 'are')} ready on ${[...new Set(ready(f).map((p) => p.node))].join(', ')}.`,
         // Remembered so the next beat can wait for the EndpointSlice controller, which writes just after.
         then: (f, m) => { m.readyAt = f.t; return []; },
       },
@@ -65,7 +65,9 @@ const controlPlane: DemoDef = {
         intro: 'The scheduler, the controller-manager, the API server and etcd stop. Nothing on the nodes depends on them from one moment to the next: the kubelets keep their containers running, and the nodes keep the Service rules they were last given.',
         beats: [{
           when: (g, m) => g.t - Number(m.at) >= 30_000,
-          text: (g, m) => `${secondsSince(g, m)} s into the outage: ${plural(ready(g).length, 'pod')} of ${NAME} still run and answer the client. The kubelets' Lease renewals are refused, but nobody is left to count them as missed.`,
+          text: (g, m) => `${secondsSince(g, m)} s into the outage: ${ready(g).length
+            ? `${count(ready(g).length, 'pod')} of ${NAME} still ${agree(ready(g).length, 'runs and answers', 'run and answer')} the client.`
+            : `no pod of ${NAME} was ready, so the client gets no answer, outage or not.`} The kubelets' Lease renewals are refused, but nobody is left to count them as missed.`,
         }],
       };
     }
@@ -84,7 +86,7 @@ function restartBeats(someDead: boolean): DemoBeat[] {
   if (!someDead) {
     return [{
       when: (g) => g.nodes.every((n) => n.ready === 'True') && cpUp(g),
-      text: (g) => `The kubelets renew their Leases again: ${plural(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready, nothing to catch up on.`,
+      text: (g) => `The kubelets renew their Leases again: ${count(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready, nothing to catch up on.`,
     }];
   }
   const deadNode = (g: Frame, m: DemoMemo) => g.nodes.find((n) => n.name === String(m.dead).split(',')[0]);
@@ -119,7 +121,7 @@ const getPods: DemoDef = {
     actions: [{ type: 'get', resource: 'pods' }],
     memo: {},
     intro: f.controlPlane.apiserver
-      ? `kubectl lists the pods: ${plural(webPods(f).length, 'pod')} of ${NAME}.`
+      ? `kubectl lists the pods: ${count(webPods(f).length, 'pod')} of ${NAME}.`
       : `kubectl cannot reach the API server, and says so: "${KUBECTL_CONNECTION_REFUSED}" Reading fails as writing does; the cluster runs on, out of reach.`,
     beats: [],
   }),
@@ -152,9 +154,15 @@ const nodeDies: DemoDef = {
       beats: outage ? [{
         when: (g, m) => g.t - Number(m.at) >= 60_000 || g.controlPlane.apiserver,
         text: (g, m) => {
+          if (g.controlPlane.apiserver) return `${secondsSince(g, m)} s later the control plane is back; until now nothing could notice that ${DYING} died.`;
           const listed = ready(g).length;
           const onDead = ready(g).filter((p) => p.node === DYING).length;
-          return `${secondsSince(g, m)} s later, etcd still says ${DYING} is Ready=${dying(g)!.ready} and ${plural(listed, 'pod')} of ${NAME} are ready: nothing can write the change. The nodes' rules still include the ${plural(onDead, 'address')} on ${DYING}, so about ${onDead} in ${listed} of the client's requests now go nowhere. No replacement is made.`;
+          const state = `${secondsSince(g, m)} s later, etcd still says ${DYING} is Ready=${dying(g)!.ready} and ${count(listed, 'pod')} of ${NAME} ${agree(listed, 'is', 'are')} ready: nothing can write the change.`;
+          // Only a dead node that held listed addresses loses the client requests; say nothing of a share of none.
+          const lost = onDead
+            ? ` The nodes' rules still include the ${count(onDead, 'address')} on ${DYING}, so about ${onDead} in ${listed} of the client's requests now go nowhere.`
+            : listed ? ` No ready pod of ${NAME} was on ${DYING}, so the client's requests still find an answer.` : '';
+          return `${state}${lost} No replacement is made.`;
         },
       }] : [],
     };

@@ -5,6 +5,7 @@ import type { Input } from '../world.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
 import type { FigureClusterOptions, FigureDetail } from './demo.ts';
+import type { RanLine } from './echo.ts';
 
 /** A beat of a story: after this step the narration pauses and says `text`. */
 export interface BeatMark {
@@ -90,6 +91,8 @@ export interface FigureView {
   demoRunning: string | null;
   /** The figure's own data (FigureDef.detail), or null. */
   detail: FigureDetail | null;
+  /** What the reader's last demo (or panel action) ran, line by line with kubectl's answer, while the cursor is at or after it. */
+  ran?: RanLine[];
   /** Said once, when the figure opened a link: why it starts from the beginning instead, or that it plays differently now. */
   notice?: string;
   /** A link to this moment: only in the answer to a `permalink` request. */

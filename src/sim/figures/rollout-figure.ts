@@ -9,6 +9,7 @@ import { maxSurge, maxUnavailable, rollingUpdateParams, specReplicas } from '../
 import { storeGet, storeList } from '../apiserver/store.ts';
 import { rolloutStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
+import { agree, count } from '../view/words.ts';
 import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
 import { rolloutSeries, type RolloutSeries } from './rollout-series.ts';
 
@@ -30,7 +31,6 @@ function livePods(f: Frame): PodView[] {
 const ready = (f: Frame): PodView[] => livePods(f).filter((p) => p.ready);
 const needsWeb = (f: Frame): string | null => (web(f) ? null : 'Apply the Deployment first.');
 const paused = (f: Frame): boolean => web(f)?.rollout?.state === 'paused';
-const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 /** The Deployment controller itself has judged the rollout complete (its statechart, which the figure draws). */
 const controllerSaysComplete = (f: Frame): boolean => web(f)?.rollout?.state === 'complete';
@@ -54,7 +54,7 @@ const apply: DemoDef = {
     beats: [
       {
         when: (f) => ready(f).length >= REPLICAS && controllerSaysComplete(f),
-        text: (f) => `${plural(ready(f).length, 'pod')} of ReplicaSet ${web(f)!.replicaSets[0].name} are Ready: the rollout of revision 1 is complete.`,
+        text: (f) => `${count(ready(f).length, 'pod')} of ReplicaSet ${web(f)!.replicaSets[0].name} ${agree(ready(f).length, 'is', 'are')} Ready: the rollout of revision 1 is complete.`,
       },
     ],
   }),
@@ -75,12 +75,12 @@ const update: DemoDef = {
           when: (g) => (web(g)?.replicaSets.find((rs) => rs.image === to)?.replicas ?? 0) > 0,
           text: (g) => {
             const rs = web(g)!.replicaSets.find((x) => x.image === to)!;
-            return `ReplicaSet ${rs.name} (${to}) is scaled up first, into the room maxSurge leaves: ${plural(livePods(g).length, 'pod')} in all, ${ready(g).length} ready. Old pods go only as new ones become available.`;
+            return `ReplicaSet ${rs.name} (${to}) is scaled up first, into the room maxSurge leaves: ${count(livePods(g).length, 'pod')} in all, ${ready(g).length} ready. Old pods go only as new ones become available.`;
           },
         },
         {
           when: (g, m) => completeOn(g, String(m.to)),
-          text: (g, m) => `Rollout complete: all ${plural(web(g)!.replicas, 'pod')} run ${m.to}. The old ReplicaSet stays at 0 replicas, which is what kubectl rollout undo goes back to.`,
+          text: (g, m) => `Rollout complete: ${web(g)!.replicas === 1 ? 'the one pod runs' : `all ${count(web(g)!.replicas, 'pod')} run`} ${m.to}. The old ReplicaSet stays, scaled to 0, which is what kubectl rollout undo goes back to.`,
         },
       ],
     };
@@ -121,7 +121,7 @@ const undo: DemoDef = {
       beats: [
         {
           when: (g, m) => completeOn(g, String(m.to)),
-          text: (g, m) => `Back on ${m.to}: ${plural(ready(g).length, 'pod')} ready, no new ReplicaSet made.`,
+          text: (g, m) => `Back on ${m.to}: ${count(ready(g).length, 'pod')} ready, no new ReplicaSet made.`,
         },
       ],
     };
@@ -146,7 +146,7 @@ const broken: DemoDef = {
           const d = web(g)!;
           const bad = livePods(g).filter((p) => p.image === IMAGES.broken);
           const shown = bad.find((p) => /ErrImagePull|ImagePullBackOff/.test(p.status))!;
-          return `${plural(bad.length, 'new pod')} cannot start (${shown.name}: ${shown.status}). They never become ready, so the controller scales the old ReplicaSet down no further: ${ready(g).length} of ${d.replicas} stay ready and serve.`;
+          return `${count(bad.length, 'new pod')} cannot start (${shown.name}: ${shown.status}). ${agree(bad.length, 'It never becomes', 'They never become')} ready, so the controller scales the old ReplicaSet down no further: ${ready(g).length} of ${d.replicas} stay ready and serve.`;
         },
       },
       {

@@ -8,6 +8,7 @@ import type { RequestRecord } from '../apiserver/request-log.ts';
 import type { StoreEvent } from '../apiserver/store.ts';
 import type { WorldState } from '../world.ts';
 import type { Endpoint, StepRecord } from './types.ts';
+import { pluralOf } from './words.ts';
 
 const CONTROLLERS: ReadonlySet<string> = new Set<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER]);
 
@@ -255,9 +256,9 @@ function kindWord(resource: string): string {
   return RESOURCES[resource]?.kind ?? resource;
 }
 
+/** "pods", "Deployments", "PriorityClasses": the resource's objects in a sentence. */
 function plural(resource: string): string {
-  const k = kindWord(resource);
-  return RESOURCES[resource] ? k + 's' : resource;
+  return RESOURCES[resource] ? pluralOf(kindWord(resource)) : resource;
 }
 
 /** "pod web-…", "Deployment web in kube-system", "an Event about web-…". */

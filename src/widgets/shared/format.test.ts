@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatSeconds, leaseAge, outcomeText, shortTaintKey, spokenClock } from './format.ts';
+import { formatClock, formatSeconds, leaseAge, outcomeText, shortTaintKey, slashPieces, spokenClock } from './format.ts';
 
 describe('format', () => {
   it('prints log times as the CLI does', () => {
@@ -36,5 +36,11 @@ describe('format', () => {
     expect(outcomeText({ kind: 'read', code: 0 })).toBe('refused');
     expect(outcomeText({ kind: 'cri', code: 0 })).toBeNull();
     expect(outcomeText({ kind: 'cri', code: 5 })).toBe('NotFound');
+  });
+
+  it('cuts a path after each slash, keeping every character', () => {
+    expect(slashPieces('/registry/deployments/default/web')).toEqual(['/', 'registry/', 'deployments/', 'default/', 'web']);
+    expect(slashPieces('revision 36, /registry/pods').join('')).toBe('revision 36, /registry/pods');
+    expect(slashPieces('web')).toEqual(['web']);
   });
 });

@@ -59,3 +59,8 @@ export function outcomeText(r: Pick<StepRecord, 'kind' | 'code'>): string | null
 export function isNodeEndpoint(e: string): boolean {
   return e.startsWith('kubelet/') || e.startsWith('containerd/');
 }
+
+/** A path or key cut after each slash ("/registry/", "pods/", "web"): drawn with a <wbr> between, a line may break there and nowhere inside a name. */
+export function slashPieces(s: string): string[] {
+  return s.split(/(?<=\/)/);
+}

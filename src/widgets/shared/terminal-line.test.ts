@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { History, LINE_MAX, STDIN_MAX, printable, tooLong, wantsStdin } from './terminal-line.ts';
+import { History, LINE_MAX, STDIN_MAX, changesCluster, printable, tooLong, wantsStdin } from './terminal-line.ts';
 
 describe('the terminal line on the page', () => {
   it('keeps the page\'s limits and the worker\'s the same', async () => {
@@ -32,5 +32,13 @@ describe('the terminal line on the page', () => {
     expect(h.down()).toBe('sim settle');
     expect(h.down()).toBe('draft');
     expect(h.down()).toBeNull();
+  });
+
+  it('tells a line that changed the cluster (so a paused clock is worth saying) from one that only read or moved the clock', () => {
+    for (const l of ['kubectl scale deployment web --replicas=5', 'kubectl -n default delete pod web-1', 'kubectl set image deployment/web nginx=nginx:1.28',
+      'kubectl rollout undo deployment/web', 'kubectl apply -f -', 'sim node stop node-2', 'sim control-plane stop']) expect(changesCluster(l, 0), l).toBe(true);
+    for (const l of ['kubectl get pods', 'kubectl describe pod web-1', 'kubectl rollout status deployment/web', 'kubectl scale deployment web --replicas=5 --dry-run=server',
+      'kubectl -n delete get pods', 'sim settle', 'sim advance 30s', 'sim time', 'help']) expect(changesCluster(l, 0), l).toBe(false);
+    expect(changesCluster('kubectl scale deployment nope --replicas=5', 1)).toBe(false);
   });
 });

@@ -55,3 +55,32 @@ export class History {
     return this.at === this.lines.length ? this.draft : this.lines[this.at];
   }
 }
+
+/** What the terminal says after a change made while the clock is paused (one line, with a way to run on). */
+export const PAUSED_NOTE = 'The clock is paused: nothing has acted on this yet. Press Play, or type `sim settle` to run until the cluster settles.';
+
+/** kubectl's verbs that write to the cluster (rollout only with its writing subcommands). */
+const WRITES = new Set(['create', 'apply', 'delete', 'scale', 'set', 'patch', 'label', 'annotate', 'taint', 'cordon', 'uncordon', 'drain', 'expose', 'run', 'replace', 'edit', 'autoscale']);
+const ROLLOUT_WRITES = new Set(['undo', 'pause', 'resume', 'restart']);
+/** `sim` lines that change the cluster (advance and settle move the clock themselves; time and log only read). */
+const SIM_WRITES = new Set(['node', 'control-plane', 'crash', 'image', 'etcd', 'apiserver']);
+/** kubectl flags whose value is the next word. */
+const FLAG_VALUES = new Set(['-n', '--namespace', '--as', '--kubeconfig', '--context', '-l', '--selector', '-o', '--output', '-f', '--filename']);
+
+/**
+ * Whether a line that succeeded changed the cluster, so that with the clock paused nothing has acted
+ * on it yet: a kubectl write (not a dry run) or a `sim` fault.
+ */
+export function changesCluster(line: string, exitCode: number): boolean {
+  if (exitCode !== 0) return false;
+  const w = line.trim().split(/\s+/);
+  if (w[0] === 'sim') return SIM_WRITES.has(w[1] ?? '');
+  if (w[0] !== 'kubectl' || w.some((x) => x === '--dry-run' || (x.startsWith('--dry-run=') && x !== '--dry-run=none'))) return false;
+  const words: string[] = [];
+  for (let i = 1; i < w.length; i++) {
+    if (FLAG_VALUES.has(w[i])) i++;
+    else if (!w[i].startsWith('-')) words.push(w[i]);
+  }
+  if (words[0] === 'rollout') return ROLLOUT_WRITES.has(words[1] ?? '');
+  return WRITES.has(words[0] ?? '');
+}
