@@ -1,0 +1,73 @@
+// A figure's stage (issue 25): its demos, its picture, its caption and its controls fit one screen at
+// a laptop's and a phone's size, the controls never move while the figure steps (whatever the frame
+// holds, each region keeps its size), and this step's requests are drawn travelling from sender to
+// receiver — or, with reduced motion, drawn where they arrive without moving.
+import type { Locator, Page } from '@playwright/test';
+import { BASE, expect, test } from './fixtures';
+
+const FIGURE_PAGES = ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/'];
+const SIZES = [{ width: 1280, height: 900, stage: 760 }, { width: 360, height: 800, stage: 720 }];
+
+async function openLive(page: Page, path: string): Promise<Locator> {
+  await page.goto(`${BASE}${path}`);
+  const fig = page.locator('[data-figure][data-state]').first();
+  await fig.scrollIntoViewIfNeeded();
+  await expect(fig).toHaveAttribute('data-state', /^live /, { timeout: 30_000 });
+  return fig;
+}
+
+/** Where a control sits relative to its figure's top edge (so scrolling the page does not count as moving). */
+async function offset(fig: Locator, control: Locator): Promise<{ x: number; y: number }> {
+  const [f, c] = await Promise.all([fig.boundingBox(), control.boundingBox()]);
+  return { x: Math.round(c!.x - f!.x), y: Math.round(c!.y - f!.y) };
+}
+
+for (const size of SIZES) {
+  test.describe(`at ${size.width}×${size.height}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+    for (const path of FIGURE_PAGES) {
+      test(`${path}: the stage fits ${size.stage} px and its controls never move over 80 steps`, async ({ page }) => {
+        test.setTimeout(180_000);
+        const fig = await openLive(page, path);
+        const stage = fig.locator('[data-testid="figure-stage"]');
+        const height = Math.round((await stage.boundingBox())!.height);
+        expect(height, 'the stage: demos, picture, caption and controls').toBeLessThanOrEqual(size.stage);
+        const forward = fig.getByRole('button', { name: 'Step forward', exact: true });
+        const firstDemo = fig.locator('[data-demo]').first();
+        const at0 = { forward: await offset(fig, forward), demo: await offset(fig, firstDemo) };
+        let moved = 0;
+        for (let i = 0; i < 80; i++) {
+          const step = await fig.getAttribute('data-step');
+          await forward.click();
+          await expect(fig).not.toHaveAttribute('data-step', step!);
+          const now = { forward: await offset(fig, forward), demo: await offset(fig, firstDemo) };
+          moved = Math.max(moved, Math.abs(now.forward.x - at0.forward.x), Math.abs(now.forward.y - at0.forward.y), Math.abs(now.demo.y - at0.demo.y));
+        }
+        expect(moved, 'px the controls moved over 80 steps').toBe(0);
+      });
+    }
+  });
+}
+
+test.describe('requests travel', () => {
+  test('each record of a step travels from its sender\'s box to its receiver\'s, a burst at a time', async ({ page }) => {
+    const fig = await openLive(page, '/');
+    await fig.locator('[data-demo]').first().click();
+    const trips = fig.locator('[data-testid="travel"] [data-kind]');
+    await expect.poll(() => trips.count()).toBeGreaterThan(0);
+    // A moving marker has its motion (SMIL animateMotion) along its own path.
+    await expect(fig.locator('[data-testid="travel"] animateMotion').first()).toHaveAttribute('path', /^M[\d.]+ [\d.]+Q/);
+  });
+
+  test('with reduced motion the requests are drawn where they arrive, without moving', async ({ browser }) => {
+    const context = await browser.newContext({ reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const fig = await openLive(page, '/');
+    await fig.locator('[data-demo]').first().click();
+    const markers = fig.locator('[data-testid="travel"] .kit-travel__marker');
+    await expect.poll(() => markers.count()).toBeGreaterThan(0);
+    await expect(fig.locator('[data-testid="travel"] animateMotion')).toHaveCount(0);
+    await expect(markers.first()).toHaveAttribute('transform', /^translate\(/);
+    await context.close();
+  });
+});
