@@ -181,6 +181,14 @@ describe('Toolbar', () => {
     expect(html).not.toMatch(/\sdisabled[\s=>]/);
   });
 
+  it('at rest offers neither Play nor Next, but still a step forward (and Pause while it plays)', () => {
+    const html = render(Toolbar, { props: { ...base, atRest: true } }).body;
+    expect(tagWith(html, 'data-action="toggle"')).toContain('aria-disabled="true"');
+    expect(tagWith(html, 'data-action="next"')).toContain('aria-disabled="true"');
+    expect(tagWith(html, 'data-action="forward"')).toContain('aria-disabled="false"');
+    expect(tagWith(render(Toolbar, { props: { ...base, atRest: true, playing: true } }).body, 'data-action="toggle"')).toContain('aria-disabled="false"');
+  });
+
   it('has no inline style', () => noInlineStyle(body));
   function words(html: string) {
     return text(html);
@@ -202,6 +210,28 @@ describe('Narration', () => {
     expect(text(body)).toContain('You have changed the cluster: the story no longer applies.');
     expect(body).toMatch(/<button[^>]*>Return to the story<\/button>/);
     expect(body).not.toContain('ignored');
+  });
+
+  it('announces the beat and rest, not the step\'s sentences nor what was skipped', () => {
+    const props = { sentences: ['The kubelet on node-1 renews its Lease.'], beat: 'Rollout complete.', diverged: false, onrejoin: noop, skipped: '4 min 10 s later (skipped: 12 heartbeats).', rest: 'The cluster matches what you asked for; nothing happens until you change something.', onadvance: noop };
+    const { body } = render(Narration, { props });
+    const log = body.match(/<div[^>]*role="log"[^>]*>([\s\S]*?)<\/div>/)![1];
+    expect(text(log)).toContain('Rollout complete.');
+    expect(text(log)).toContain('nothing happens until you change something.');
+    expect(log).not.toContain('renews its Lease');
+    expect(log).not.toContain('4 min 10 s later');
+    expect(text(body)).toContain('The kubelet on node-1 renews its Lease.');
+    expect(text(body)).toContain('4 min 10 s later (skipped: 12 heartbeats).');
+    noInlineStyle(body);
+  });
+
+  it('keeps the place of "Advance 5 minutes": shown at rest, held but hidden otherwise', () => {
+    const resting = render(Narration, { props: { sentences: [], beat: null, diverged: false, onrejoin: noop, rest: 'At rest.', onadvance: noop } }).body;
+    expect(tagWith(resting, 'data-action="advance"')).toContain('data-shown="true"');
+    expect(resting).toMatch(/<button[^>]*data-action="advance"[^>]*>Advance 5 minutes<\/button>/);
+    const busy = render(Narration, { props: { sentences: [], beat: null, diverged: false, onrejoin: noop, rest: null, onadvance: noop } }).body;
+    expect(tagWith(busy, 'data-action="advance"')).toContain('data-shown="false"');
+    expect(text(busy)).not.toContain('At rest.');
   });
 });
 
