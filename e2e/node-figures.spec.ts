@@ -50,6 +50,9 @@ test.describe('the node-failure figure', () => {
     await expect(diagram).toBeVisible();
     await fig.locator('[data-demo]').first().focus();
     await page.keyboard.press('k');
+    // Play dwells on the first beat (time to read it); pausing there stands at it.
+    await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
+    await page.keyboard.press('k');
     await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
     expect(await statesSeen(page)).toContain('live playing between');
     await next(page, fig, 6);
@@ -118,6 +121,9 @@ test.describe('the node-failure figure', () => {
       const fig = await openFigure(page, '/node-failure/', NF);
       await expectNoAxeViolations(page, NF, `${scheme} at the start`);
       await fig.locator('[data-demo]').first().focus();
+      await page.keyboard.press('k');
+      // Play dwells on the first beat (time to read it); pausing there stands at it.
+      await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await expectNoAxeViolations(page, NF, `${scheme} at a beat`);
@@ -193,6 +199,9 @@ test.describe('the outage figure', () => {
       const fig = await openFigure(page, '/control-plane-outage/', OG);
       await expectNoAxeViolations(page, OG, `${scheme} at the start`);
       await fig.locator('[data-demo]').first().focus();
+      await page.keyboard.press('k');
+      // Play dwells on the first beat (time to read it); pausing there stands at it.
+      await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await next(page, fig, 4);
