@@ -127,9 +127,10 @@ test.describe('the node-failure figure', () => {
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await expectNoAxeViolations(page, NF, `${scheme} at a beat`);
-      await next(page, fig, 5);
-      await page.keyboard.press('l');
-      await expect(fig).toHaveAttribute('data-state', /^live paused/);
+      // Next goes beat to beat: to the six running pods, then one step back, between beats (node-2 still up, so it can be cut off).
+      await next(page, fig, 1);
+      await page.keyboard.press('j');
+      await expect(fig).toHaveAttribute('data-state', 'live paused between');
       await expectNoAxeViolations(page, NF, `${scheme} between beats`);
       await fig.locator('[data-demo="partition"]').focus();
       await page.keyboard.press('Enter');
@@ -144,7 +145,8 @@ test.describe('the node-failure figure', () => {
     await runDemo(page, fig, 'apply');
     await fig.locator('[data-demo="power"]').focus();
     await page.keyboard.press('Enter');
-    await next(page, fig, 8);
+    // Beat by beat, mid-failure: the missed renewal, then Ready=Unknown.
+    await next(page, fig, 2);
     await expect(fig).toHaveAttribute('data-state', /^live paused/);
     expect(await phoneProblems(page, fig)).toEqual({ small: [], wide: false });
   });
