@@ -42,7 +42,8 @@ interface ActiveDemo {
 /** What a look ahead found from one point of a run: valid later on the same run (same inputs, at or past `from`). */
 interface Ahead {
   inputs: number;
-  lastInput: Input | undefined;
+  /** The last input as JSON: a restore copies the inputs, so only their content tells a run from a fork. */
+  lastInput: string;
   from: number;
   /** Events processed when the first record that matters is written, or null: none up to `until`. */
   matterAt: number | null;
@@ -229,14 +230,16 @@ export class FigureHost {
     if (this.demoPending() && w.now - this.active!.since < REST_LOOKAHEAD_MS) return false;
     const due = tl.data.inputs[w.inputs.length];
     if (due && due.t <= w.now + REST_LOOKAHEAD_MS) return false;
-    const lastInput = w.inputs[w.inputs.length - 1];
+    const lastInput = JSON.stringify(w.inputs[w.inputs.length - 1] ?? null);
     const a = this.ahead;
     if (a && a.inputs === w.inputs.length && a.lastInput === lastInput && w.steps >= a.from) {
       if (a.matterAt !== null && w.steps < a.matterAt) return false;
       if (a.matterAt === null && w.now + REST_LOOKAHEAD_MS <= a.until) return true;
     }
+    const from = w.steps;
+    const until = w.now + REST_LOOKAHEAD_MS;
     const matterAt = firstMatterAhead(this.cluster.world, REST_LOOKAHEAD_MS);
-    this.ahead = { inputs: w.inputs.length, lastInput, from: w.steps, matterAt, until: w.now + REST_LOOKAHEAD_MS };
+    this.ahead = { inputs: w.inputs.length, lastInput, from, matterAt, until };
     return matterAt === null;
   }
 

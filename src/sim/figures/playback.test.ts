@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clusterFigure } from './cluster-figure.ts';
 import { compileFigure } from './compile.ts';
 import { FIGURES } from './all.ts';
@@ -117,8 +117,11 @@ describe('at rest', () => {
       }
       expect(v.rest).toBe(REST_SENTENCE);
       const hash = h.cluster.world.hash();
-      // Asking costs nothing and changes nothing: the look ahead runs on a copy.
-      expect(h.handle({ op: 'view' })!.rest).toBe(REST_SENTENCE);
+      // Asking again costs nothing (the look ahead is remembered, not run again) and changes nothing (it ran on a copy).
+      const snapshots = vi.spyOn(h.cluster.world, 'snapshot');
+      for (let i = 0; i < 3; i++) expect(h.handle({ op: 'view' })!.rest).toBe(REST_SENTENCE);
+      expect(snapshots).not.toHaveBeenCalled();
+      snapshots.mockRestore();
       expect(h.cluster.world.hash()).toBe(hash);
       expect(next(h).step).toBe(v.step);
       const later = h.handle({ op: 'advance', ms: 5 * 60_000 })!;

@@ -97,7 +97,7 @@ export function skippedSentence(s: Skipped, ms: number): string | null {
 /**
  * Runs the world ahead on a copy of its state for `ms` of simulated time (no input on the way) and
  * returns the world's event count at the first event whose records matter, or null when none does;
- * the world is left exactly as it was.
+ * the world is left exactly as it was (its state a fresh copy of the one it had: read world.state again after).
  */
 export function firstMatterAhead(world: World, ms: number): number | null {
   const until = world.state.now + ms;
