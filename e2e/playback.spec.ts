@@ -28,7 +28,7 @@ const running = (fig: Locator) => fig.locator('[data-testid^="pod-web-"][data-st
 /** Where the Advance control sits: its box, and the distance from it to the playback toolbar below (which must not move when it appears). */
 function placeOf(fig: Locator): Promise<{ x: number; width: number; height: number; toToolbar: number }> {
   return fig.evaluate((root) => {
-    const a = root.querySelector('[data-action="advance"]')!.getBoundingClientRect();
+    const a = root.querySelector('.kit-narration__advance')!.getBoundingClientRect();
     const t = root.querySelector('[role="toolbar"]')!.getBoundingClientRect();
     return { x: a.x, width: a.width, height: a.height, toToolbar: t.top - a.bottom };
   });
@@ -40,7 +40,7 @@ test.describe('playback of the cluster figure', () => {
     const fig = await openFigure(page);
     await expect(fig.getByLabel('Speed')).toHaveValue('compressed');
     const advance = fig.getByRole('button', { name: 'Advance 5 minutes' });
-    const held = fig.locator('[data-action="advance"]');
+    const held = fig.locator('.kit-narration__advance');
     // Not offered yet, but its place is held (hidden, not removed: nothing moves when it appears).
     await expect(advance).toHaveCount(0);
     const place = await placeOf(fig);
@@ -52,7 +52,7 @@ test.describe('playback of the cluster figure', () => {
     await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
     // It stops by itself, at rest, with Apply done: three pods running.
     await expect(fig).toHaveAttribute('data-state', /^live paused /, { timeout: 90_000 });
-    await expect(fig.getByTestId('rest')).toHaveText(REST);
+    await expect(fig.locator('.kit-narration__rest')).toHaveText(REST);
     await expect(running(fig)).toHaveCount(3);
     await expect(fig.getByRole('log')).toContainText(REST);
     await expect(advance).toBeVisible();
@@ -74,7 +74,7 @@ test.describe('playback of the cluster figure', () => {
     await page.keyboard.press('Enter');
     await expect(clock).not.toHaveAttribute('aria-label', before!);
     expect(await clock.textContent()).toMatch(/^5:0\d/);
-    await expect(fig.getByTestId('rest')).toHaveText(REST);
+    await expect(fig.locator('.kit-narration__rest')).toHaveText(REST);
     expect(watch.errors).toEqual([]);
   });
 
