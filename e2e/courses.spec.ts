@@ -37,6 +37,9 @@ test.describe('embeds', () => {
       await expect(fig).toHaveAttribute('data-step', '0');
       await fig.locator('[data-demo]').first().focus();
       await page.keyboard.press('k');
+      // Play dwells on the first beat (time to read it); pausing there stands at it.
+      await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
+      await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       const step = Number(await fig.getAttribute('data-step'));
       await page.keyboard.press('l');

@@ -19,14 +19,15 @@ export async function runDemo(page: Page, fig: Locator, demo: string): Promise<v
   throw new Error(`demo ${demo} did not finish`);
 }
 
-/** The DOM under a locator as text with each element's attributes sorted (two renders of one frame may order them differently). */
+/** The DOM under a locator as text with each element's attributes, and its class names, sorted (two renders of one frame may order them differently). */
 export async function normalizedDom(loc: Locator): Promise<string> {
   return loc.evaluate((root) => {
     const walk = (n: Node): string => {
       if (n.nodeType === Node.TEXT_NODE) return (n.textContent ?? '').replace(/\s+/g, ' ');
       if (n.nodeType !== Node.ELEMENT_NODE) return '';
       const e = n as Element;
-      const attrs = [...e.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ');
+      // A class list's order is not part of the render either (a class directive set on update comes after the static ones).
+      const attrs = [...e.attributes].map((a) => `${a.name}="${a.name === 'class' ? a.value.split(/\s+/).filter(Boolean).sort().join(' ') : a.value}"`).sort().join(' ');
       return `<${e.tagName.toLowerCase()} ${attrs}>${[...e.childNodes].map(walk).join('')}</${e.tagName.toLowerCase()}>`;
     };
     return walk(root);

@@ -57,7 +57,9 @@ test.describe('the live cluster figure', () => {
 
     await focusFigure(fig);
     await page.keyboard.press('k');
-    // The story's first beat pauses playback.
+    // Play dwells on the story's first beat (time to read it); pausing there stands at it.
+    await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
+    await page.keyboard.press('k');
     await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
     expect(await statesSeen(page)).toContain('live playing between');
     const atBeat = Number(await fig.getAttribute('data-step'));
@@ -248,6 +250,9 @@ test.describe('the live cluster figure', () => {
       const check = (what: string) => expectNoAxeViolations(page, FIG, `${scheme} ${what}`);
       await check('at the start');
       await focusFigure(fig);
+      await page.keyboard.press('k');
+      // Play dwells on the first beat (time to read it); pausing there stands at it.
+      await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await check('at a beat');

@@ -50,6 +50,9 @@ test.describe('the node-failure figure', () => {
     await expect(diagram).toBeVisible();
     await fig.locator('[data-demo]').first().focus();
     await page.keyboard.press('k');
+    // Play dwells on the first beat (time to read it); pausing there stands at it.
+    await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
+    await page.keyboard.press('k');
     await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
     expect(await statesSeen(page)).toContain('live playing between');
     await next(page, fig, 6);
@@ -119,11 +122,15 @@ test.describe('the node-failure figure', () => {
       await expectNoAxeViolations(page, NF, `${scheme} at the start`);
       await fig.locator('[data-demo]').first().focus();
       await page.keyboard.press('k');
+      // Play dwells on the first beat (time to read it); pausing there stands at it.
+      await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
+      await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await expectNoAxeViolations(page, NF, `${scheme} at a beat`);
-      await next(page, fig, 5);
-      await page.keyboard.press('l');
-      await expect(fig).toHaveAttribute('data-state', /^live paused/);
+      // Next goes beat to beat: to the six running pods, then one step back, between beats (node-2 still up, so it can be cut off).
+      await next(page, fig, 1);
+      await page.keyboard.press('j');
+      await expect(fig).toHaveAttribute('data-state', 'live paused between');
       await expectNoAxeViolations(page, NF, `${scheme} between beats`);
       await fig.locator('[data-demo="partition"]').focus();
       await page.keyboard.press('Enter');
@@ -138,7 +145,8 @@ test.describe('the node-failure figure', () => {
     await runDemo(page, fig, 'apply');
     await fig.locator('[data-demo="power"]').focus();
     await page.keyboard.press('Enter');
-    await next(page, fig, 8);
+    // Beat by beat, mid-failure: the missed renewal, then Ready=Unknown.
+    await next(page, fig, 2);
     await expect(fig).toHaveAttribute('data-state', /^live paused/);
     expect(await phoneProblems(page, fig)).toEqual({ small: [], wide: false });
   });
@@ -193,6 +201,9 @@ test.describe('the outage figure', () => {
       const fig = await openFigure(page, '/control-plane-outage/', OG);
       await expectNoAxeViolations(page, OG, `${scheme} at the start`);
       await fig.locator('[data-demo]').first().focus();
+      await page.keyboard.press('k');
+      // Play dwells on the first beat (time to read it); pausing there stands at it.
+      await expect(fig).toHaveAttribute('data-state', 'live playing at-beat');
       await page.keyboard.press('k');
       await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
       await next(page, fig, 4);

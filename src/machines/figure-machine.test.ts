@@ -1,25 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createActor } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import { compileFigure, loadFigure, type FigureView } from '../sim/index.ts';
-import { figureMachine, tickRequest, type FigureEvent } from './figure-machine.ts';
-import { stateString } from './figure-session.ts';
+import { compileFigure, createFigureServer, loadFigure, type FigureView } from '../sim/index.ts';
+import { ADVANCE_MS, dwellMs, figureMachine, tickRequest, type FigureEvent } from './figure-machine.ts';
+import { createSessions, stateString, type SessionUpdate } from './figure-session.ts';
 
-const compiled = compileFigure(await loadFigure('cluster'));
+const clusterDef = await loadFigure('cluster');
+const compiled = compileFigure(clusterDef);
 const first = compiled.first;
 const atBeat: FigureView = { ...first, step: 5, beat: 'a beat.', story: { ...first.story, beatIndex: 0 } };
 const between: FigureView = { ...first, step: 6, beat: null, story: { ...first.story, beatIndex: 0 } };
 const diverged: FigureView = { ...first, step: 7, beat: null, story: { ...first.story, diverged: true } };
+const atRest: FigureView = { ...first, step: 453, beat: null, rest: 'The cluster matches what you asked for.', story: { ...first.story, beatIndex: 15, ended: true } };
 const TICK = 'xstate.after.tick.figure.playback.playing.waiting';
+const DWELT = 'xstate.after.dwell.figure.playback.playing.dwelling';
 
 const EVENTS: FigureEvent[] = [
   { type: 'VISIBLE' }, { type: 'LOADED', view: first }, { type: 'FAILED', error: 'x' },
   { type: 'TOGGLE' }, { type: 'HIDDEN' }, { type: 'STEP' }, { type: 'BACK' }, { type: 'NEXT' }, { type: 'RESET' }, { type: 'REJOIN' },
   { type: 'DEMO', demo: 'apply' }, { type: 'SPEED', speed: 'fast' },
-  { type: 'VIEW', view: atBeat }, { type: 'VIEW', view: between }, { type: 'VIEW', view: diverged },
+  { type: 'VIEW', view: atBeat }, { type: 'VIEW', view: between }, { type: 'VIEW', view: diverged }, { type: 'VIEW', view: atRest }, { type: 'ADVANCE' },
   { type: 'PERMALINK' }, { type: 'LINK', link: { ok: true, value: 'a', step: 5 } },
-  { type: TICK } as unknown as FigureEvent,
+  { type: TICK } as unknown as FigureEvent, { type: DWELT } as unknown as FigureEvent,
 ];
 
 /** Every state of the machine the reader can reach, as its data-state string. */
@@ -70,7 +73,7 @@ describe('the figure machine', () => {
     expect(actor.getSnapshot().context.link).toBeNull();
   });
 
-  it('a tick asks for time at the chosen speed, and a beat pauses playback', () => {
+  it('a tick asks for time at the chosen speed; Play dwells on a beat, then moves on', () => {
     expect(tickRequest('compressed')).toEqual({ op: 'next' });
     expect(tickRequest('real')).toEqual({ op: 'advance', ms: 100 });
     expect(tickRequest('fast')).toEqual({ op: 'advance', ms: 1000 });
@@ -86,6 +89,78 @@ describe('the figure machine', () => {
     expect(actor.getSnapshot().matches({ playback: { playing: 'waiting' } })).toBe(true);
     actor.send({ type: TICK } as unknown as FigureEvent);
     actor.send({ type: 'VIEW', view: atBeat });
-    expect(stateString(actor.getSnapshot().value as Record<string, unknown>)).toBe('live paused at-beat');
+    expect(stateString(actor.getSnapshot().value as Record<string, unknown>)).toBe('live playing at-beat');
+    expect(actor.getSnapshot().matches({ playback: { playing: 'dwelling' } })).toBe(true);
+    // The tick does not move a beat on; the end of the dwell does.
+    actor.send({ type: TICK } as unknown as FigureEvent);
+    expect(asked).toHaveLength(2);
+    actor.send({ type: DWELT } as unknown as FigureEvent);
+    expect(asked).toEqual([{ op: 'advance', ms: 1000 }, { op: 'advance', ms: 1000 }, { op: 'advance', ms: 1000 }]);
+  });
+
+  it('dwells longer on a longer beat, within 2.5 s and 10 s', () => {
+    expect(dwellMs('Short.')).toBe(2_500);
+    expect(dwellMs(Array(20).fill('word').join(' '))).toBe(5_000);
+    expect(dwellMs(Array(200).fill('word').join(' '))).toBe(10_000);
+    expect(dwellMs(Array(20).fill('word').join(' '))).toBeGreaterThan(dwellMs(Array(12).fill('word').join(' ')));
+  });
+
+  it('Play stops at rest, at every speed, and does not start there; Advance 5 minutes runs the clock on', () => {
+    for (const speed of ['real', 'fast', 'compressed'] as const) {
+      const asked: unknown[] = [];
+      const actor = createActor(figureMachine.provide({ actions: { core: (_, r) => { asked.push(r); }, connect: () => {} } }), { input: { view: first } }).start();
+      actor.send({ type: 'VISIBLE' });
+      actor.send({ type: 'LOADED', view: between });
+      actor.send({ type: 'SPEED', speed });
+      actor.send({ type: 'PLAY' });
+      actor.send({ type: TICK } as unknown as FigureEvent);
+      expect(asked).toEqual([tickRequest(speed)]);
+      actor.send({ type: 'VIEW', view: atRest });
+      expect(stateString(actor.getSnapshot().value as Record<string, unknown>)).toBe('live paused between');
+      expect(actor.getSnapshot().context.view.rest).not.toBeNull();
+      actor.send({ type: 'PLAY' });
+      actor.send({ type: 'TOGGLE' });
+      expect(actor.getSnapshot().matches({ playback: 'paused' })).toBe(true);
+      actor.send({ type: 'ADVANCE' });
+      expect(asked).toEqual([tickRequest(speed), { op: 'advance', ms: ADVANCE_MS }]);
+      // Moved off rest (the clock ran on to where something happens again), Play plays.
+      actor.send({ type: 'VIEW', view: between });
+      actor.send({ type: 'PLAY' });
+      expect(actor.getSnapshot().matches({ playback: 'playing' })).toBe(true);
+    }
+    expect(ADVANCE_MS).toBe(5 * 60_000);
+  });
+
+  it('plays the cluster figure\'s whole story at the compressed speed, dwelling on every beat, and stops at rest', async () => {
+    vi.useFakeTimers();
+    try {
+      const updates: SessionUpdate[] = [];
+      const handle = createSessions(createFigureServer({ cluster: clusterDef }), (u) => updates.push(u));
+      handle({ instance: 'p', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(updates.at(-1)!.live).toBe(true);
+      handle({ instance: 'p', type: 'event', seq: 1, event: { type: 'PLAY' } });
+      const beats = new Set<number>();
+      let ms = 0;
+      for (; ms < 600_000 && updates.at(-1)!.playing; ms += 100) {
+        await vi.advanceTimersByTimeAsync(100);
+        const v = updates.at(-1)!.view;
+        if (v.beat !== null) beats.add(v.step);
+      }
+      const last = updates.at(-1)!;
+      expect(last.playing).toBe(false);
+      expect(last.view.rest).toMatch(/^The cluster matches what you asked for/);
+      expect(last.view.step).toBe(compiled.story.end);
+      // Every beat of the story was on screen while playing, for at least the shortest dwell each.
+      expect([...beats]).toEqual(compiled.story.beats.map((b) => b.step));
+      expect(ms).toBeGreaterThanOrEqual(compiled.story.beats.length * dwellMs(''));
+      // At rest it stays: a further Play does not start, and nothing more is asked.
+      const n = updates.length;
+      handle({ instance: 'p', type: 'event', seq: 2, event: { type: 'PLAY' } });
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(updates.slice(n).every((u) => !u.playing && u.view.step === last.view.step)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

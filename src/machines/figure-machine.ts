@@ -2,7 +2,7 @@
 // (the server render, the worker loading, live), whether it plays, where the reader stands in the
 // story, and what is selected in the request log. Kubernetes' own states arrive in the views the
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
-import { and, assign, setup, stateIn } from 'xstate';
+import { and, assign, not, setup, stateIn } from 'xstate';
 import type { FigureAction, FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
@@ -39,6 +39,8 @@ export type FigureEvent =
   | { type: 'PLAY' } | { type: 'PAUSE' } | { type: 'TOGGLE' }
   | { type: 'STEP' } | { type: 'BACK' } | { type: 'NEXT' } | { type: 'RESET' } | { type: 'REJOIN' }
   | { type: 'SEEK'; step: number }
+  /** "Advance 5 minutes": the clock runs on at rest (ADVANCE_MS). */
+  | { type: 'ADVANCE' }
   | { type: 'DEMO'; demo: string }
   /** A change the reader makes through a figure's own panel (a pod's requests, a rollout's bounds). */
   | { type: 'ACTION'; action: FigureAction }
@@ -64,6 +66,15 @@ export const TICK: Record<Speed, { every: number; ms: number }> = {
   fast: { every: 100, ms: 1_000 },
   compressed: { every: 200, ms: 0 },
 };
+
+/** Simulated ms the "Advance 5 minutes" control runs the clock on. */
+export const ADVANCE_MS = 5 * 60_000;
+
+/** Wall-clock ms Play dwells on a beat before it moves on: time to read it (¼ s a word), within bounds. */
+export function dwellMs(text: string): number {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  return Math.min(10_000, Math.max(2_500, words * 250));
+}
 
 /** The request a playback tick makes at a speed: time forward, or the next event that matters. */
 export function tickRequest(speed: Speed): FigureRequest {
@@ -105,12 +116,17 @@ export const figureMachine = setup({
     // brings (when it brings one), not the one the context still holds.
     isLive: stateIn('#figure.source.live'),
     atBeat: ({ context, event }) => { const v = viewOf(context, event); return v.beat !== null && !v.story.diverged; },
+    /** A beat is said here (the story's or a demo's): Play dwells on it. */
+    hasBeat: ({ context, event }) => viewOf(context, event).beat !== null,
+    /** Nothing that matters lies ahead (the core's FigureView.rest): Play stops, and does not start. */
+    atRest: ({ context, event }) => viewOf(context, event).rest !== null,
     diverged: ({ context, event }) => viewOf(context, event).story.diverged,
     canBack: ({ context }) => context.view.step > 0,
     validStep: ({ event, context }) => event.type === 'SEEK' && Number.isInteger(event.step) && event.step >= 0 && event.step <= context.view.last,
   },
   delays: {
     tick: ({ context }) => TICK[context.speed].every,
+    dwell: ({ context }) => dwellMs(context.view.beat ?? ''),
   },
 }).createMachine({
   id: 'figure',
@@ -137,6 +153,7 @@ export const figureMachine = setup({
             RESET: { actions: [{ type: 'core', params: { op: 'reset' } }] },
             REJOIN: { actions: [{ type: 'core', params: { op: 'rejoin' } }] },
             SEEK: { guard: 'validStep', actions: [{ type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) }] },
+            ADVANCE: { actions: [{ type: 'core', params: { op: 'advance', ms: ADVANCE_MS } }] },
             DEMO: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) }] },
             PERMALINK: { actions: [{ type: 'core', params: { op: 'permalink' } }] },
             LINK: { actions: 'keepLink' },
@@ -154,8 +171,8 @@ export const figureMachine = setup({
       states: {
         paused: {
           on: {
-            PLAY: { guard: 'isLive', target: 'playing' },
-            TOGGLE: { guard: 'isLive', target: 'playing' },
+            PLAY: { guard: and(['isLive', not('atRest')]), target: 'playing' },
+            TOGGLE: { guard: and(['isLive', not('atRest')]), target: 'playing' },
           },
         },
         playing: {
@@ -163,15 +180,19 @@ export const figureMachine = setup({
           on: {
             PAUSE: 'paused', TOGGLE: 'paused', HIDDEN: 'paused', FAILED: 'paused',
             // Any command of the reader's pauses; a demo then stands at its first beat, to be read.
-            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused', ACTION: 'paused', TERMINAL: 'paused',
+            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused', ACTION: 'paused', TERMINAL: 'paused', ADVANCE: 'paused',
           },
           states: {
             waiting: { after: { tick: 'fetching' } },
+            // A beat reached while playing stays on screen long enough to be read; housekeeping goes by at the tick.
+            dwelling: { after: { dwell: 'fetching' } },
             fetching: {
               entry: [{ type: 'core', params: ({ context }) => tickRequest(context.speed) }],
               on: {
                 VIEW: [
-                  { guard: 'atBeat', target: '#figure.playback.paused', actions: 'keepView' },
+                  // At rest nothing is left to play: Play stops there, at every speed.
+                  { guard: 'atRest', target: '#figure.playback.paused', actions: 'keepView' },
+                  { guard: 'hasBeat', target: 'dwelling', actions: 'keepView' },
                   { target: 'waiting', actions: 'keepView' },
                 ],
               },

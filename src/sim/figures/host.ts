@@ -14,6 +14,7 @@ import type { KubectlExtras } from '../apiserver/config.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import { echoOf, type RanLine } from './echo.ts';
+import { firstMatterAhead, mattersBetween, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
@@ -22,6 +23,12 @@ export const LOG_TAIL = 80;
 export const NEXT_LIMIT_MS = 15 * 60_000;
 /** … or after this many steps of heartbeats. */
 const NEXT_LIMIT_STEPS = 50_000;
+/**
+ * The cluster is at rest when nothing that matters happens for this long: longer than the longest
+ * wait of the defaults the figures show (300 s tolerations, the scheduler's 5 min flush of
+ * unschedulable pods), so a wait under way is never taken for rest.
+ */
+export const REST_LOOKAHEAD_MS = 10 * 60_000;
 
 /** A demo under way: its remaining beats and what it remembered when pressed. */
 interface ActiveDemo {
@@ -29,6 +36,19 @@ interface ActiveDemo {
   memo: DemoMemo;
   beats: DemoBeat[];
   next: number;
+  /** Simulated ms of its last beat (or its start): a demo whose beat has not come for long may be stuck. */
+  since: number;
+}
+
+/** What a look ahead found from one point of a run: valid later on the same run (same inputs, at or past `from`). */
+interface Ahead {
+  inputs: number;
+  /** The last input as JSON: a restore copies the inputs, so only their content tells a run from a fork. */
+  lastInput: string;
+  from: number;
+  /** Events processed when the first record that matters is written, or null: none up to `until`. */
+  matterAt: number | null;
+  until: number;
 }
 
 /** One figure's cluster and where the reader stands in it. */
@@ -46,6 +66,9 @@ export class FigureHost {
   private readonly storySteps: number[];
   /** The lines the reader's last demo or panel action ran, and the step they ran at (the demo bar echoes them). */
   private ran: { step: number; lines: RanLine[] } | null = null;
+  /** What the last "Next event that matters" passed over, said at the step it stopped at. */
+  private skipped: { step: number; text: string } | null = null;
+  private ahead: Ahead | null = null;
   /** Terminal commands run so far (each output's number; kubectl/figure-terminal.ts counts them). */
   commands = 0;
   /** A terminal command has changed this cluster (a link to a moment is then checked by replay before it is given). */
@@ -79,6 +102,7 @@ export class FigureHost {
 
   /** Answers one request; throws on a request it cannot make sense of (the worker turns that into an error reply). */
   handle(req: FigureRequest): FigureView | null {
+    if (req.op !== 'view') this.skipped = null;
     switch (req.op) {
       case 'view': case 'open': break;
       case 'step': this.forward(() => this.timeline.step()); break;
@@ -118,6 +142,8 @@ export class FigureHost {
       log,
       beat,
       sentence: beat ?? sentenceOf(records, pos.step),
+      skipped: this.skipped?.step === pos.step ? this.skipped.text : null,
+      rest: this.atRest() ? REST_SENTENCE : null,
       story: { beats: this.storySteps.length, beatIndex, diverged: this.diverged, ended: this.following && pos.step >= this.story.end },
       demos: this.def.demos.map((d) => buttonOf(d, frame)),
       demoRunning: this.active && this.active.next < this.active.beats.length ? this.active.id : null,
@@ -161,23 +187,64 @@ export class FigureHost {
     this.forward(() => this.timeline.advance(ms));
   }
 
-  /** Steps until something other than a heartbeat happens (a write, a beat, an input), or the cluster stays quiet too long. */
+  /**
+   * "Next event that matters": on to the next beat while one is ahead (the story's, or the active
+   * demo's), else to the next change a reader would care about (playback.ts recordMatters), jumping
+   * over heartbeats, notifications, reads and Events; at rest it stays. What it jumped over is said
+   * at the step it stops at.
+   */
   private next(): void {
     const tl = this.timeline;
     const start = tl.at();
+    const story = this.following && this.storySteps.some((s) => s > start.step);
+    const demo = this.demoPending();
+    if (!story && !demo && this.atRest()) return;
     for (let n = 0; n < NEXT_LIMIT_STEPS; n++) {
       const before = tl.length;
-      if (!tl.step()) return;
+      if (!tl.step()) break;
       const pos = tl.at();
-      if (tl.length > before && pos.atEnd && this.checkBeats()) return;
-      if (this.beats.has(pos.step) || tl.kindOf(pos.step) === 'input') return;
-      if (pos.t - start.t > NEXT_LIMIT_MS) return;
-      const w = this.cluster.world.state;
-      if (stepRecordsOf(w, tl.logAt(pos.step - 1), tl.logAt(pos.step)).some((r) => !r.heartbeat)) {
-        if (tl.length > before && pos.atEnd) this.checkBeats();
-        return;
-      }
+      // Beats are checked at every newly recorded step, as they always were: the compiled stories depend on it.
+      if (tl.length > before && pos.atEnd && this.checkBeats()) break;
+      if (this.beats.has(pos.step) || tl.kindOf(pos.step) === 'input') break;
+      if (!story && pos.t - start.t > NEXT_LIMIT_MS) break;
+      if (!story && !demo && mattersBetween(this.cluster.world.state, tl.logAt(pos.step - 1), tl.logAt(pos.step))) break;
     }
+    const end = tl.at();
+    if (end.step - start.step < 2) return;
+    const text = skippedSentence(skippedOf(this.cluster.world.state, tl.logAt(start.step), tl.logAt(end.step - 1)), end.t - start.t);
+    if (text) this.skipped = { step: end.step, text };
+  }
+
+  /** The active demo still waits for a beat. */
+  private demoPending(): boolean {
+    return this.active !== null && this.active.next < this.active.beats.length;
+  }
+
+  /**
+   * At rest: the story (if followed) has ended, no future input of the recording is due within
+   * REST_LOOKAHEAD_MS, no demo waits for a beat (unless none has come for that long: a stuck demo
+   * rests too), and running on that long would write no record that matters. The look ahead runs on
+   * a copy of the world and is remembered along the run, so asking again costs nothing.
+   */
+  atRest(): boolean {
+    const tl = this.timeline;
+    const pos = tl.at();
+    if (this.following && pos.step < this.story.end) return false;
+    const w = this.cluster.world.state;
+    if (this.demoPending() && w.now - this.active!.since < REST_LOOKAHEAD_MS) return false;
+    const due = tl.data.inputs[w.inputs.length];
+    if (due && due.t <= w.now + REST_LOOKAHEAD_MS) return false;
+    const lastInput = JSON.stringify(w.inputs[w.inputs.length - 1] ?? null);
+    const a = this.ahead;
+    if (a && a.inputs === w.inputs.length && a.lastInput === lastInput && w.steps >= a.from) {
+      if (a.matterAt !== null && w.steps < a.matterAt) return false;
+      if (a.matterAt === null && w.now + REST_LOOKAHEAD_MS <= a.until) return true;
+    }
+    const from = w.steps;
+    const until = w.now + REST_LOOKAHEAD_MS;
+    const matterAt = firstMatterAhead(this.cluster.world, REST_LOOKAHEAD_MS);
+    this.ahead = { inputs: w.inputs.length, lastInput, from, matterAt, until };
+    return matterAt === null;
   }
 
   /** Back to step 0 with the story loaded again. */
@@ -215,7 +282,7 @@ export class FigureHost {
     if (why) throw new Error(why);
     const s = d.start(frame);
     this.act(s.actions, s.intro);
-    this.active = { id, memo: s.memo, beats: s.beats, next: 0 };
+    this.active = { id, memo: s.memo, beats: s.beats, next: 0, since: this.cluster.now };
     this.checkBeats();
   }
 
@@ -292,6 +359,7 @@ export class FigureHost {
       const prior = this.beats.get(step);
       this.beats.set(step, prior ? `${prior} ${text}` : text);
       fired = true;
+      a.since = this.cluster.now;
       if (more.length) frame = frameOf(this.cluster);
     }
     return fired;

@@ -20,12 +20,13 @@ import { runs } from '../../test/fc.ts';
 
 const S = 1000;
 
-function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
+/** Presses a demo, then moves (by "next event that matters", which goes beat to beat, or one step at a time to see every step) until its last beat. */
+function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void, move: 'next' | 'step' = 'next'): FigureView {
   let v = host.handle({ op: 'demo', demo })!;
   each?.(v);
   for (let n = 0; v.demoRunning !== null; n++) {
     if (n > 5000) throw new Error(`demo ${demo} never finished`);
-    v = host.handle({ op: 'next' })!;
+    v = host.handle({ op: move })!;
     each?.(v);
   }
   return v;
@@ -114,6 +115,7 @@ describe('node-failure: the controller\'s clock', () => {
     let evictedAt = 0;
     let scheduled = false;
     const states: string[] = [];
+    // Every step: the moment the taint-eviction controller schedules the evictions falls between beats.
     runDemo(host, 'power', (v) => {
       const c = chart(v).current!;
       if (states[states.length - 1] !== c) states.push(c);
@@ -131,7 +133,7 @@ describe('node-failure: the controller\'s clock', () => {
         }
       }
       if (!evictedAt && v.frame.pods.some((p) => p.node === FAILING && p.terminating)) evictedAt = v.t;
-    });
+    }, 'step');
     const u = unknown as FigureView | null;
     expect(u).not.toBeNull();
     expect(clock(u!).leaseAgeS).toBeGreaterThanOrEqual(50);

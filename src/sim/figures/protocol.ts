@@ -85,6 +85,10 @@ export interface FigureView {
   beat: string | null;
   /** The sentence for the current step: the beat, else what its first record did. */
   sentence: string;
+  /** What "Next event that matters" jumped over to arrive here ("Every component lists what exists: 31 notifications."), else null. */
+  skipped: string | null;
+  /** At rest (nothing that matters lies ahead; see FigureHost.atRest): the sentence that says so, else null. Play stops here. */
+  rest: string | null;
   story: StoryState;
   demos: DemoButton[];
   /** A demo the reader started is still waiting for its next beat. */

@@ -9,6 +9,7 @@ import Narration from './Narration.svelte';
 import LeavesOut from './LeavesOut.svelte';
 import KeyboardHelp from './KeyboardHelp.svelte';
 import { FRAME, RECORDS } from './fixtures.ts';
+import type { FigureView } from '../../sim/figures/protocol.ts';
 
 const noop = () => {};
 /**
@@ -188,20 +189,50 @@ describe('Toolbar', () => {
 });
 
 describe('Narration', () => {
-  it('tells the step in a polite log, the beat emphasised', () => {
-    const { body } = render(Narration, { props: { sentences: ['The scheduler binds web-c68c68797-7rnvw to node-2.'], beat: 'Nothing has run yet.', diverged: false, onrejoin: noop } });
-    expect(body).toMatch(/role="log" aria-live="polite"/);
+  /** What the narration reads of a view: a step between beats, in the story, with nothing skipped and not at rest. */
+  const view: Pick<FigureView, 'beat' | 'sentence' | 'skipped' | 'rest' | 'story'> = { beat: null, sentence: 'The scheduler binds web-c68c68797-7rnvw to node-2.', skipped: null, rest: null, story: { beats: 16, beatIndex: 2, diverged: false, ended: false } };
+  const narration = (v: Partial<typeof view>) => render(Narration, { props: { view: { ...view, ...v }, onrejoin: noop, onadvance: noop } }).body;
+
+  it('tells the step, the beat emphasised in a polite log', () => {
+    const between = narration({});
+    expect(between).toMatch(/role="log" aria-live="polite"/);
+    expect(text(between)).toContain('The scheduler binds web-c68c68797-7rnvw to node-2.');
+    expect(between).not.toContain('Return to the story');
+    const body = narration({ beat: 'Nothing has run yet.' });
     expect(body).toContain('<strong>Nothing has run yet.</strong>');
-    expect(text(body)).toContain('The scheduler binds web-c68c68797-7rnvw to node-2.');
-    expect(body).not.toContain('Return to the story');
+    // A beat says itself: the step's own sentence is not repeated under it.
+    expect(body).not.toContain('The scheduler binds');
     noInlineStyle(body);
   });
 
   it('says when the reader has left the story and offers the way back', () => {
-    const { body } = render(Narration, { props: { sentences: [], beat: 'ignored', diverged: true, onrejoin: noop } });
+    const body = narration({ beat: 'ignored', story: { ...view.story, diverged: true } });
     expect(text(body)).toContain('You have changed the cluster: the story no longer applies.');
     expect(body).toMatch(/<button[^>]*>Return to the story<\/button>/);
     expect(body).not.toContain('ignored');
+  });
+
+  it('announces the beat and rest, not the step\'s sentence nor what Next skipped', () => {
+    const at = narration({ beat: 'Rollout complete.', skipped: '4 min 10 s later (skipped: 12 heartbeats).', rest: 'The cluster matches what you asked for; nothing happens until you change something.' });
+    const log = at.match(/<div[^>]*role="log"[^>]*>([\s\S]*?)<\/div>/)![1];
+    expect(text(log)).toContain('Rollout complete.');
+    expect(text(log)).toContain('nothing happens until you change something.');
+    expect(log).not.toContain('4 min 10 s later');
+    expect(text(at)).toContain('4 min 10 s later (skipped: 12 heartbeats).');
+    const between = narration({ skipped: 'Every component lists what exists: 31 notifications.' });
+    expect(between.match(/<div[^>]*role="log"[^>]*>([\s\S]*?)<\/div>/)![1]).not.toContain('binds');
+    expect(text(between)).toContain('Every component lists what exists: 31 notifications. The scheduler binds');
+    noInlineStyle(at);
+  });
+
+  it('keeps the place of "Advance 5 minutes": shown at rest, held but hidden otherwise', () => {
+    const resting = narration({ rest: 'At rest.' });
+    expect(tagWith(resting, 'kit-narration__advance')).toContain('data-shown="true"');
+    expect(resting).toMatch(/<button[^>]*kit-narration__advance[^>]*>Advance 5 minutes<\/button>/);
+    const busy = narration({});
+    expect(tagWith(busy, 'kit-narration__advance')).toContain('data-shown="false"');
+    expect(text(busy)).not.toContain('At rest.');
+    expect(busy).toMatch(/<p class="kit-narration__rest[^"]*"><\/p>/);
   });
 });
 
