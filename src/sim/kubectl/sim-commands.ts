@@ -6,6 +6,7 @@ import { parseDurationMs } from '../util/duration.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { errorLine } from './plain-error.ts';
+import { kubeProxyRulesOf, kubeProxyStateOf } from '../kube-proxy/reader.ts';
 
 /** Simulated time as the CLI prints it: `1m30.250s`, `2h0m5.000s`, `0.000s`. */
 export function formatSimTime(ms: number): string {
@@ -30,6 +31,7 @@ export const SIM_USAGE = `sim commands:
   sim image <image> missing|available             make an image unpullable, or pullable again
   sim time                                        print the simulated time
   sim log [--since <revision>] [-o json]          print the request log
+  sim rules <node> [--iptables|--nftables]        print the rules the node's kube-proxy last wrote (iptables-save -t nat, or nft list table ip kube-proxy)
 `;
 
 const COMPONENTS: ControlPlaneComponent[] = ['apiserver', 'etcd', 'scheduler', 'controller-manager'];
@@ -157,6 +159,20 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
           recs = i < 0 ? [] : recs.slice(i);
         }
         for (const r of recs) out += (json ? JSON.stringify(r) : formatRecord(r)) + '\n';
+        break;
+      }
+      case 'rules': {
+        const flags = rest.filter((r) => r.startsWith('-'));
+        const pos = rest.filter((r) => !r.startsWith('-'));
+        const bad = flags.find((f) => f !== '--nftables' && f !== '--iptables');
+        if (bad) throw new SimError(`error: unknown flag: ${bad}`);
+        if (pos.length !== 1 || flags.length > 1) throw new SimError('error: usage: sim rules <node> [--iptables|--nftables]');
+        const node = pos[0];
+        if (!cluster.world.state.components[`kubelet/${node}`]) throw new SimError(`error: node "${node}" not found`);
+        if (!kubeProxyStateOf(cluster.world.state, node)) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
+        const text = kubeProxyRulesOf(cluster.world.state, node, flags[0] === '--nftables' ? 'nft-list' : flags[0] === '--iptables' ? 'iptables-save' : undefined);
+        if (text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
+        out += text;
         break;
       }
       case undefined:
