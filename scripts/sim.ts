@@ -7,8 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createCluster } from '../src/sim/index.ts';
-import { runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
-import { addonsFromHeader } from '../src/sim/kube-proxy/addons.ts';
+import { addonsFromHeader, runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n`);

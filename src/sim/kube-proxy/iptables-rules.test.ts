@@ -13,7 +13,7 @@ describe('TestOverallIPTablesRules', () => {
     makeTestService('ns2', 'svc2', (svc) => {
       svc.spec.type = 'LoadBalancer'; svc.spec.externalTrafficPolicy = 'Local'; svc.spec.clusterIP = '172.30.0.42';
       svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3001 }];
-      svc.status = { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } };
+      svc.status.loadBalancer = { ingress: [{ ip: '1.2.3.4' }] };
       svc.spec.externalIPs = ['192.168.99.22']; svc.spec.healthCheckNodePort = 30000;
     }),
     makeTestService('ns3', 'svc3', (svc) => { svc.spec.type = 'NodePort'; svc.spec.clusterIP = '172.30.0.43'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3003 }]; }),
@@ -21,7 +21,7 @@ describe('TestOverallIPTablesRules', () => {
     makeTestService('ns5', 'svc5', (svc) => {
       svc.spec.type = 'LoadBalancer'; svc.spec.externalTrafficPolicy = 'Cluster'; svc.spec.clusterIP = '172.30.0.45';
       svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3002 }];
-      svc.status = { loadBalancer: { ingress: [{ ip: '5.6.7.8' }] } };
+      svc.status.loadBalancer = { ingress: [{ ip: '5.6.7.8' }] };
       svc.spec.healthCheckNodePort = 30000;
       svc.spec.loadBalancerSourceRanges = [' 203.0.113.0/25'];
       svc.spec.sessionAffinity = 'ClientIP'; svc.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
