@@ -62,7 +62,7 @@ const readFile = (p: string): string | undefined => {
 
 // A header line `# addons: kube-proxy` (or kube-proxy=nftables) turns kube-proxy on for this script.
 let addons;
-try { addons = addonsFromHeader(scriptHeader(text)); } catch (e) { usage((e as Error).message); }
+try { addons = await addonsFromHeader(scriptHeader(text)); } catch (e) { usage((e as Error).message); }
 const cluster = createCluster(addons.length ? { seed, nodes, kubeadm, addons } : { seed, nodes, kubeadm });
 const { exitCode } = runScript(cluster, text, { readFile }, (step) => {
   process.stdout.write(step.stdout);

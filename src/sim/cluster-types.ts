@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResult } from './apiserver/request.ts';
 import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import type { Identity } from './apiserver/authn.ts';
-import type { AddComponentOptions, ComponentDef, World } from './world.ts';
+import type { AddComponentOptions, ComponentDef, World, WorldState } from './world.ts';
 
 /** The control-plane parts that can be stopped on their own. */
 export type ControlPlaneComponent = 'apiserver' | 'etcd' | 'scheduler' | 'controller-manager';
@@ -53,6 +53,11 @@ export interface ClusterAddon {
   identities?: Record<string, Identity>;
   /** Its instances once the nodes exist, as [name, type, options] for World.addComponent. */
   instances(nodes: AddonNode[]): [string, string, AddComponentOptions][];
+  /**
+   * A node's packet-filtering rules as the add-on last wrote them (kube-proxy's, for `sim rules`), in
+   * its own mode or the one asked: undefined when it does not run on that node, `{}` before its first write.
+   */
+  rules?(w: WorldState, node: string, mode?: 'iptables' | 'nftables'): { text?: string } | undefined;
 }
 
 /** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */
@@ -86,4 +91,6 @@ export interface SimCluster {
   crash(namespace: string, pod: string, opts?: { oom?: boolean; log?: string }): boolean;
   /** Makes an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void;
+  /** The add-ons it runs (ClusterOptions.addons), with their behaviour; none when absent. */
+  readonly addons?: readonly ClusterAddon[];
 }

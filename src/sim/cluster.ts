@@ -177,6 +177,9 @@ export class Cluster implements SimCluster {
   /** Simulated ms since the start. */
   get now(): number { return this.world.now; }
 
+  /** The add-ons this cluster runs, with their behaviour. */
+  get addons(): readonly ClusterAddon[] { return this.options.addons; }
+
   /** The request log. */
   get log(): RequestLog { return this.world.state.log; }
 

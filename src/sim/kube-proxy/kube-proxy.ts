@@ -9,6 +9,7 @@ import { R, type Identity } from '../apiserver/authn.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
+import { kubeProxyRulesOf, kubeProxyStateOf } from './reader.ts';
 import { servicePortsOf } from './service-port.ts';
 
 /** The proxier a node runs (--proxy-mode). */
@@ -176,5 +177,10 @@ export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
       if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
       return [kubeProxyName(name), 'kube-proxy', { params }];
     }),
+    rules: (w, node, as) => {
+      if (!kubeProxyStateOf(w, node)) return undefined;
+      const text = kubeProxyRulesOf(w, node, as === 'nftables' ? 'nft-list' : as === 'iptables' ? 'iptables-save' : undefined);
+      return text === undefined ? {} : { text };
+    },
   };
 }

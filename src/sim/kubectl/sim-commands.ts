@@ -6,7 +6,6 @@ import { parseDurationMs } from '../util/duration.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { errorLine } from './plain-error.ts';
-import { kubeProxyRulesOf, kubeProxyStateOf } from '../kube-proxy/reader.ts';
 
 /** Simulated time as the CLI prints it: `1m30.250s`, `2h0m5.000s`, `0.000s`. */
 export function formatSimTime(ms: number): string {
@@ -169,10 +168,12 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         if (pos.length !== 1 || flags.length > 1) throw new SimError('error: usage: sim rules <node> [--iptables|--nftables]');
         const node = pos[0];
         if (!cluster.world.state.components[`kubelet/${node}`]) throw new SimError(`error: node "${node}" not found`);
-        if (!kubeProxyStateOf(cluster.world.state, node)) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
-        const text = kubeProxyRulesOf(cluster.world.state, node, flags[0] === '--nftables' ? 'nft-list' : flags[0] === '--iptables' ? 'iptables-save' : undefined);
-        if (text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
-        out += text;
+        // The rules come from the add-on's own reader: a cluster without kube-proxy never loads its code.
+        const mode = flags[0] === '--nftables' ? 'nftables' : flags[0] === '--iptables' ? 'iptables' : undefined;
+        const rules = cluster.addons?.find((a) => a.rules)?.rules?.(cluster.world.state, node, mode);
+        if (!rules) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
+        if (rules.text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
+        out += rules.text;
         break;
       }
       case undefined:
