@@ -6,8 +6,8 @@
 // (errors on stderr), carries on after a failed command, exits 1 if any failed.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createCluster } from '../src/sim/index.ts';
-import { addonsFromHeader, runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
+import { addonsFromHeader, createCluster } from '../src/sim/index.ts';
+import { runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n`);
@@ -62,7 +62,7 @@ const readFile = (p: string): string | undefined => {
 
 // A header line `# addons: kube-proxy` (or kube-proxy=nftables) turns kube-proxy on for this script.
 let addons;
-try { addons = await addonsFromHeader(scriptHeader(text)); } catch (e) { usage((e as Error).message); }
+try { addons = addonsFromHeader(scriptHeader(text)); } catch (e) { usage((e as Error).message); }
 const cluster = createCluster(addons.length ? { seed, nodes, kubeadm, addons } : { seed, nodes, kubeadm });
 const { exitCode } = runScript(cluster, text, { readFile }, (step) => {
   process.stdout.write(step.stdout);

@@ -40,9 +40,6 @@ export interface ClusterOptions {
   addons?: ClusterAddon[];
 }
 
-/** A node as an add-on sees it: its name and InternalIP. */
-export interface AddonNode { name: string; internalIP: string }
-
 /** A component set a cluster can run on request, with the behaviour it needs (see ClusterOptions.addons). */
 export interface ClusterAddon {
   /** What a script header or a figure calls it (`kube-proxy`). */
@@ -51,8 +48,8 @@ export interface ClusterAddon {
   defs: ComponentDef<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Its identities on this cluster's API server (component identity → user and RBAC rules). */
   identities?: Record<string, Identity>;
-  /** Its instances once the nodes exist, as [name, type, options] for World.addComponent. */
-  instances(nodes: AddonNode[]): [string, string, AddComponentOptions][];
+  /** Its instances once the nodes exist (read from the world: its kubelets), as [name, type, options] for World.addComponent. */
+  instances(w: WorldState): [string, string, AddComponentOptions][];
   /**
    * A node's packet-filtering rules as the add-on last wrote them (kube-proxy's, for `sim rules`), in
    * its own mode or the one asked: undefined when it does not run on that node, `{}` before its first write.

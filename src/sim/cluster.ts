@@ -14,7 +14,7 @@ import { replicaSetControllerDef } from './controllers/replicaset-controller.ts'
 import { leaderElectorDef, type LeaderElectorParams } from './client-go/leader-election.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
-import { nodeConfig, type KubeletParams } from './kubelet/node-status.ts';
+import type { KubeletParams } from './kubelet/node-status.ts';
 import { nodeLifecycleApiServer } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
 import { kubeletConnection } from './kubelet/server.ts';
@@ -134,15 +134,8 @@ export class Cluster implements SimCluster {
     });
     for (const p of ['scheduler', 'controller-manager'] as const) this.world.addComponent(...PROCESSES[p]);
     if (this.options.kubeadm) this.createStaticPods();
-    if (this.options.addons.length) this.startAddons();
-  }
-
-  /** The add-ons' instances, on the nodes as they are now (a DaemonSet's pods, in effect). */
-  private startAddons(): void {
-    const nodes = Object.entries(this.world.state.components)
-      .filter(([, e]) => e.type === 'kubelet')
-      .map(([instance, e]) => { const cfg = nodeConfig(instance, e.params as KubeletParams); return { name: cfg.node, internalIP: cfg.internalIP }; });
-    for (const addon of this.options.addons) for (const inst of addon.instances(nodes)) this.world.addComponent(...inst);
+    // The add-ons' instances, on the nodes there are now (a DaemonSet's pods, in effect).
+    for (const addon of this.options.addons) for (const inst of addon.instances(this.world.state)) this.world.addComponent(...inst);
   }
 
   private addKubelet(node: string, index: number, extra: KubeletParams): void {

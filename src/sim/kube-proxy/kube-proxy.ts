@@ -8,6 +8,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { R, type Identity } from '../apiserver/authn.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
+import { nodeConfig, type KubeletParams } from '../kubelet/node-status.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import { kubeProxyRulesOf, kubeProxyStateOf } from './reader.ts';
 import { servicePortsOf } from './service-port.ts';
@@ -159,12 +160,13 @@ export function kubeProxyName(node: string): string {
   return `kube-proxy/${node}`;
 }
 
-/** What kube-proxy needs to know of a node: its InternalIP (the simulated nodes' 10.0.0.1N, the control plane's 10.0.0.10). */
+/** The add-on's settings: the proxy mode (iptables by default), the pod network, minSyncPeriod. */
 export interface KubeProxyAddonOptions { mode?: ProxyMode; clusterCIDR?: string; minSyncPeriodMs?: number }
 
 /**
  * kube-proxy as a cluster add-on: its behaviour and identity, and one instance per node (as its
- * DaemonSet runs), started once the nodes are there. Pod IPs come from kubeadm's 10.244.0.0/16.
+ * DaemonSet runs) with the node's InternalIP, started once the nodes are there. Pod IPs come from
+ * kubeadm's 10.244.0.0/16.
  */
 export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
   const mode = opts.mode ?? 'iptables';
@@ -172,7 +174,8 @@ export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
     name: 'kube-proxy',
     defs: [kubeProxyDef],
     identities: { 'kube-proxy': KUBE_PROXY_IDENTITY },
-    instances: (nodes) => nodes.map(({ name, internalIP }) => {
+    instances: (w) => Object.entries(w.components).filter(([, e]) => e.type === 'kubelet').map(([instance, e]) => {
+      const { node: name, internalIP } = nodeConfig(instance, e.params as KubeletParams);
       const params: KubeProxyParams = { node: name, mode, nodeIP: internalIP, clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16' };
       if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
       return [kubeProxyName(name), 'kube-proxy', { params }];

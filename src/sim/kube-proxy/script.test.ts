@@ -29,7 +29,8 @@ describe('addonsFromHeader', () => {
   it('turns kube-proxy on in iptables mode, or nftables when asked, and refuses what it does not know', () => {
     expect(addonsFromHeader({ addons: [] })).toEqual([]);
     expect(addonsFromHeader({ addons: ['kube-proxy'] }).map((a) => a.name)).toEqual(['kube-proxy']);
-    expect(addonsFromHeader({ addons: ['kube-proxy=nftables'] })[0].instances([{ name: 'n', internalIP: '10.0.0.11' }])[0][2].params).toMatchObject({ mode: 'nftables' });
+    const c = createCluster({ seed: 1, nodes: 1 });
+    expect(addonsFromHeader({ addons: ['kube-proxy=nftables'] })[0].instances(c.world.state)).toEqual([['kube-proxy/node-1', 'kube-proxy', { params: { node: 'node-1', mode: 'nftables', nodeIP: '10.0.0.11', clusterCIDR: '10.244.0.0/16' } }]]);
     expect(() => addonsFromHeader({ addons: ['coredns'] })).toThrow('unknown addon "coredns"');
   });
 });
