@@ -52,9 +52,10 @@ export interface ClusterAddon {
   instances(w: WorldState): [string, string, AddComponentOptions][];
   /**
    * A node's packet-filtering rules as the add-on last wrote them (kube-proxy's, for `sim rules`), in
-   * its own mode or the one asked: undefined when it does not run on that node, `{}` before its first write.
+   * its own mode or the one asked: `error` for a node that does not exist, undefined when it does not
+   * run on that node, no text before its first write.
    */
-  rules?(w: WorldState, node: string, mode?: 'iptables' | 'nftables'): { text?: string } | undefined;
+  rules?(world: World, node: string, mode?: 'iptables' | 'nftables'): { text?: string; error?: string } | undefined;
 }
 
 /** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */

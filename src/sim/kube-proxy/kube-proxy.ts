@@ -180,7 +180,8 @@ export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
       if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
       return [kubeProxyName(name), 'kube-proxy', { params }];
     }),
-    rules: (w, node, as) => {
+    rules: ({ state: w }, node, as) => {
+      if (!w.components[`kubelet/${node}`]) return { error: `node "${node}" not found` };
       if (!kubeProxyStateOf(w, node)) return undefined;
       const text = kubeProxyRulesOf(w, node, as === 'nftables' ? 'nft-list' : as === 'iptables' ? 'iptables-save' : undefined);
       return text === undefined ? {} : { text };

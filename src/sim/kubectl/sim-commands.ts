@@ -167,10 +167,10 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         if (bad) throw new SimError(`error: unknown flag: ${bad}`);
         if (pos.length !== 1 || flags.length > 1) throw new SimError('error: usage: sim rules <node> [--iptables|--nftables]');
         const node = pos[0];
-        if (!cluster.world.state.components[`kubelet/${node}`]) throw new SimError(`error: node "${node}" not found`);
         // The rules come from the add-on's own reader: a cluster without kube-proxy never loads its code.
         const mode = flags[0] === '--nftables' ? 'nftables' : flags[0] === '--iptables' ? 'iptables' : undefined;
-        const rules = cluster.addons?.find((a) => a.rules)?.rules?.(cluster.world.state, node, mode);
+        const rules = cluster.addons?.find((a) => a.rules)?.rules?.(cluster.world, node, mode);
+        if (rules?.error) throw new SimError(`error: ${rules.error}`);
         if (!rules) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
         if (rules.text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
         out += rules.text;
