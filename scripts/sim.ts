@@ -1,12 +1,13 @@
 // Headless CLI: runs a script of `kubectl …` and `sim …` lines against a simulated cluster.
 //   npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]
-// Reads FILE (or stdin), one command a line; `#` comments and blank lines are ignored;
+// Reads FILE (or stdin), one command a line; `#` comments and blank lines are ignored, except a
+// header line `# addons: kube-proxy` among the first comments, which runs kube-proxy on every node;
 // `kubectl apply -f - <<EOF … EOF` carries an inline manifest. Prints only the commands' output
 // (errors on stderr), carries on after a failed command, exits 1 if any failed.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createCluster } from '../src/sim/index.ts';
-import { runScript } from '../src/sim/kubectl/index.ts';
+import { addonsFromHeader, createCluster } from '../src/sim/index.ts';
+import { runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n`);
@@ -59,7 +60,10 @@ const readFile = (p: string): string | undefined => {
   return undefined;
 };
 
-const cluster = createCluster({ seed, nodes, kubeadm });
+// A header line `# addons: kube-proxy` (or kube-proxy=nftables) turns kube-proxy on for this script.
+let addons;
+try { addons = addonsFromHeader(scriptHeader(text)); } catch (e) { usage((e as Error).message); }
+const cluster = createCluster(addons.length ? { seed, nodes, kubeadm, addons } : { seed, nodes, kubeadm });
 const { exitCode } = runScript(cluster, text, { readFile }, (step) => {
   process.stdout.write(step.stdout);
   process.stderr.write(step.stderr);

@@ -3,7 +3,8 @@
 import type { ApiRequest, ApiResult } from './apiserver/request.ts';
 import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
-import type { World } from './world.ts';
+import type { Identity } from './apiserver/authn.ts';
+import type { AddComponentOptions, ComponentDef, World, WorldState } from './world.ts';
 
 /** The control-plane parts that can be stopped on their own. */
 export type ControlPlaneComponent = 'apiserver' | 'etcd' | 'scheduler' | 'controller-manager';
@@ -31,6 +32,30 @@ export interface ClusterOptions {
    * of their real defaults, as a scale test's --kube-api-qps/--kube-api-burst do. Default none.
    */
   clientLimits?: Record<string, RateLimit>;
+  /**
+   * Components beyond the default cluster's, each given with its behaviour so that a cluster without
+   * them never loads their code (kube-proxy: `kubeProxyAddon()` from kube-proxy/kube-proxy.ts).
+   * Default none. They start after the nodes and the control plane, in the order given.
+   */
+  addons?: ClusterAddon[];
+}
+
+/** A component set a cluster can run on request, with the behaviour it needs (see ClusterOptions.addons). */
+export interface ClusterAddon {
+  /** What a script header or a figure calls it (`kube-proxy`). */
+  name: string;
+  /** Its component types, registered on this cluster's world only. */
+  defs: ComponentDef<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Its identities on this cluster's API server (component identity → user and RBAC rules). */
+  identities?: Record<string, Identity>;
+  /** Its instances once the nodes exist (read from the world: its kubelets), as [name, type, options] for World.addComponent. */
+  instances(w: WorldState): [string, string, AddComponentOptions][];
+  /**
+   * A node's packet-filtering rules as the add-on last wrote them (kube-proxy's, for `sim rules`), in
+   * its own mode or the one asked: `error` for a node that does not exist, undefined when it does not
+   * run on that node, no text before its first write.
+   */
+  rules?(world: World, node: string, mode?: 'iptables' | 'nftables'): { text?: string; error?: string } | undefined;
 }
 
 /** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */
@@ -64,4 +89,6 @@ export interface SimCluster {
   crash(namespace: string, pod: string, opts?: { oom?: boolean; log?: string }): boolean;
   /** Makes an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void;
+  /** The add-ons it runs (ClusterOptions.addons), with their behaviour; none when absent. */
+  readonly addons?: readonly ClusterAddon[];
 }

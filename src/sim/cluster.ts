@@ -4,7 +4,8 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServerConfig } from './apiserver/config.ts';
 import type { ApiRequest, ApiResult } from './apiserver/request.ts';
-import type { ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
+import type { ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
+import { registerIdentity } from './apiserver/authn.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
 import { garbageCollectorDef } from './controllers/garbage-collector.ts';
@@ -94,6 +95,21 @@ export function clusterApiServer(world: World): ApiServerConfig {
   return config;
 }
 
+/** The component types a cluster with these add-ons runs (the default list itself when there are none). */
+export function clusterDefs(addons: readonly ClusterAddon[] = []): ComponentDef<any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return addons.length ? [...componentDefs, ...addons.flatMap((a) => a.defs)] : componentDefs;
+}
+
+/** The API server of a cluster with these add-ons: their identities registered on it alone. */
+export function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (world: World) => ApiServerConfig {
+  if (!addons.length) return clusterApiServer;
+  return (world) => {
+    const config = clusterApiServer(world);
+    for (const a of addons) for (const [component, identity] of Object.entries(a.identities ?? {})) registerIdentity(config, component, identity);
+    return config;
+  };
+}
+
 /** The worker node names of a cluster of n nodes. */
 export function workerNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `node-${i + 1}`);
@@ -105,9 +121,9 @@ export class Cluster implements SimCluster {
   readonly options: Required<ClusterOptions>;
 
   constructor(opts: ClusterOptions = {}, world?: World) {
-    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [], clientLimits: opts.clientLimits ?? {} };
+    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [], clientLimits: opts.clientLimits ?? {}, addons: opts.addons ?? [] };
     if (world) { this.world = world; return; }
-    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit, clientLimits: opts.clientLimits }, componentDefs, clusterApiServer);
+    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit, clientLimits: opts.clientLimits }, clusterDefs(this.options.addons), clusterApiServerWith(this.options.addons));
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }
@@ -118,6 +134,8 @@ export class Cluster implements SimCluster {
     });
     for (const p of ['scheduler', 'controller-manager'] as const) this.world.addComponent(...PROCESSES[p]);
     if (this.options.kubeadm) this.createStaticPods();
+    // The add-ons' instances, on the nodes there are now (a DaemonSet's pods, in effect).
+    for (const addon of this.options.addons) for (const inst of addon.instances(this.world.state)) this.world.addComponent(...inst);
   }
 
   private addKubelet(node: string, index: number, extra: KubeletParams): void {
@@ -151,6 +169,9 @@ export class Cluster implements SimCluster {
 
   /** Simulated ms since the start. */
   get now(): number { return this.world.now; }
+
+  /** The add-ons this cluster runs, with their behaviour. */
+  get addons(): readonly ClusterAddon[] { return this.options.addons; }
 
   /** The request log. */
   get log(): RequestLog { return this.world.state.log; }
@@ -241,6 +262,6 @@ export function createCluster(opts: ClusterOptions = {}): Cluster {
 
 /** Rebuild a cluster from recorded inputs up to simulated time untilT (same seed ⇒ same bytes). */
 export function replayCluster(opts: ClusterOptions, inputs: readonly Input[], untilT: number): Cluster {
-  const world = replay(inputs, { seed: opts.seed ?? 1, logLimit: opts.logLimit }, componentDefs, untilT, clusterApiServer);
+  const world = replay(inputs, { seed: opts.seed ?? 1, logLimit: opts.logLimit }, clusterDefs(opts.addons), untilT, clusterApiServerWith(opts.addons));
   return new Cluster(opts, world);
 }

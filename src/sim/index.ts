@@ -5,7 +5,11 @@
 
 /** An assembled cluster: create it, replay recorded inputs into it. */
 export { Cluster, createCluster, replayCluster, workerNames, KUBERNETES_VERSION } from './cluster.ts';
-export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, NodeCapacity } from './cluster-types.ts';
+export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, NodeCapacity, ClusterAddon } from './cluster-types.ts';
+// kube-proxy, a cluster add-on: nothing here runs or is bundled unless a cluster is given it.
+export { kubeProxyAddon, type ProxyMode } from './kube-proxy/kube-proxy.ts';
+export { addonsFromHeader } from './kube-proxy/addons.ts';
+export { kubeProxyRulesOf, type RulesFormat } from './kube-proxy/reader.ts';
 export type { Input, WorldState } from './world.ts';
 export type { RequestRecord, RequestLog } from './apiserver/request-log.ts';
 

@@ -100,9 +100,10 @@ const SIM_COMMANDS: Record<string, string[][]> = {
   image: [[], ['missing', 'available']],
   time: [],
   log: [],
+  rules: [['@nodes']],
   help: [],
 };
-const SIM_FLAGS: Record<string, string[]> = { crash: ['--oom', '--log', '-n', '--namespace'], log: ['--since', '-o'] };
+const SIM_FLAGS: Record<string, string[]> = { crash: ['--oom', '--log', '-n', '--namespace'], log: ['--since', '-o'], rules: ['--iptables', '--nftables'] };
 
 /** The resource a type argument names (`po`, `deployment.apps`), or undefined. */
 function resourceOf(type: string): string | undefined {

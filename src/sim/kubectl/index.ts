@@ -3,7 +3,7 @@
 
 /** kubectl over a cluster, and the script runner behind `npm run sim`. */
 export { runKubectl } from './kubectl.ts';
-export { runScript, parseScript, runLine } from './script.ts';
+export { runScript, parseScript, runLine, scriptHeader, type ScriptHeader } from './script.ts';
 export { runSimCommand, formatSimTime, SIM_USAGE } from './sim-commands.ts';
 /** The requests kubectl's commands send, shared with the figures' buttons. */
 export { deploymentFor, scaleRequest, setImageRequest, deletePodRequest, containerNameFromImage } from './generators.ts';

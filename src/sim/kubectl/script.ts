@@ -30,6 +30,25 @@ export function parseScript(text: string): { line: number; command: string; stdi
   return out;
 }
 
+/** What a script's header asks of its cluster: `# addons: kube-proxy` (or `kube-proxy=nftables`). */
+export interface ScriptHeader { addons: string[] }
+
+/**
+ * The header of a script: `# key: value` lines among the comments before its first command. Only
+ * `addons` is read (a comma-separated list); other comments are the script's prose.
+ */
+export function scriptHeader(text: string): ScriptHeader {
+  const header: ScriptHeader = { addons: [] };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (!line.startsWith('#')) break;
+    const m = /^#\s*addons:\s*(.*)$/.exec(line);
+    if (m) header.addons.push(...m[1].split(',').map((a) => a.trim()).filter(Boolean));
+  }
+  return header;
+}
+
 /** Run one script line (kubectl or sim); anything else is an error, never an exception. */
 export function runLine(cluster: SimCluster, command: string, stdin?: string, host: KubectlHost = {}): KubectlResult {
   try {

@@ -30,6 +30,7 @@ export const SIM_USAGE = `sim commands:
   sim image <image> missing|available             make an image unpullable, or pullable again
   sim time                                        print the simulated time
   sim log [--since <revision>] [-o json]          print the request log
+  sim rules <node> [--iptables|--nftables]        print the rules the node's kube-proxy last wrote (iptables-save -t nat, or nft list table ip kube-proxy)
 `;
 
 const COMPONENTS: ControlPlaneComponent[] = ['apiserver', 'etcd', 'scheduler', 'controller-manager'];
@@ -157,6 +158,22 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
           recs = i < 0 ? [] : recs.slice(i);
         }
         for (const r of recs) out += (json ? JSON.stringify(r) : formatRecord(r)) + '\n';
+        break;
+      }
+      case 'rules': {
+        const flags = rest.filter((r) => r.startsWith('-'));
+        const pos = rest.filter((r) => !r.startsWith('-'));
+        const bad = flags.find((f) => f !== '--nftables' && f !== '--iptables');
+        if (bad) throw new SimError(`error: unknown flag: ${bad}`);
+        if (pos.length !== 1 || flags.length > 1) throw new SimError('error: usage: sim rules <node> [--iptables|--nftables]');
+        const node = pos[0];
+        // The rules come from the add-on's own reader: a cluster without kube-proxy never loads its code.
+        const mode = flags[0] === '--nftables' ? 'nftables' : flags[0] === '--iptables' ? 'iptables' : undefined;
+        const rules = cluster.addons?.find((a) => a.rules)?.rules?.(cluster.world, node, mode);
+        if (rules?.error) throw new SimError(`error: ${rules.error}`);
+        if (!rules) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
+        if (rules.text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
+        out += rules.text;
         break;
       }
       case undefined:

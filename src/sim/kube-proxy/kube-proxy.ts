@@ -1,0 +1,190 @@
+// kube-proxy on one node (cmd/kube-proxy, pkg/proxy): informers on Services and EndpointSlices,
+// and the BoundedFrequencyRunner that turns their changes into a sync of the node's rules at most
+// once per minSyncPeriod. It writes no API object; what it last wrote is its state, read through
+// reader.ts. A cluster runs it only when its options carry kubeProxyAddon(…): it is not part of
+// the default cluster, so the worker and every figure without it never load this folder.
+import type { Service } from 'kubernetes-types/core/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import { R, type Identity } from '../apiserver/authn.ts';
+import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import type { ClusterAddon } from '../cluster-types.ts';
+import { nodeConfig, type KubeletParams } from '../kubelet/node-status.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
+import { kubeProxyRulesOf, kubeProxyStateOf } from './reader.ts';
+import { servicePortsOf } from './service-port.ts';
+
+/** The proxier a node runs (--proxy-mode). */
+export type ProxyMode = 'iptables' | 'nftables';
+
+/** --iptables-min-sync-period / minSyncPeriod default (pkg/proxy/apis/config/v1alpha1/defaults.go): 1 s. */
+export const DEFAULT_MIN_SYNC_PERIOD_MS = 1_000;
+/** --iptables-sync-period / syncPeriod default: 30 s (the runner's retry interval after a failed sync). */
+export const DEFAULT_SYNC_PERIOD_MS = 30_000;
+/** proxyutil.FullSyncPeriod: the runner's longest interval between two syncs, 1 h. */
+export const FULL_SYNC_PERIOD_MS = 3_600_000;
+/** The label selector of both informers (cmd/kube-proxy/app/server.go): no headless Service, no other proxy's. */
+export const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/headless,!service.kubernetes.io/service-proxy-name';
+/** The identity kube-proxy authenticates as, and the rules of system:node-proxier it is bound to. */
+export const KUBE_PROXY_IDENTITY: Identity = {
+  user: 'system:kube-proxy',
+  rules: [R(['list', 'watch'], ['services', 'endpointslices']), R(['get', 'list', 'watch'], ['nodes']), R(['create', 'patch', 'update'], ['events'])],
+};
+
+/** What one node's kube-proxy is started with. */
+export interface KubeProxyParams {
+  node: string;
+  mode: ProxyMode;
+  /** The node's InternalIP. */
+  nodeIP?: string;
+  /** --cluster-cidr (kubeadm's podSubnet): the local-traffic detector. */
+  clusterCIDR?: string;
+  minSyncPeriodMs?: number;
+}
+
+/** What a sync wrote: the Services and EndpointSlices the rules were computed from, and when. */
+export interface SyncedRules { at: number; services: Service[]; slices: EndpointSlice[] }
+
+/** One node's kube-proxy (plain data). */
+export interface KubeProxyState {
+  params: KubeProxyParams;
+  services: InformerState<Service>;
+  slices: InformerState<EndpointSlice>;
+  /** Both informers have synced: syncs may run (isInitialized). */
+  initialized: boolean;
+  /** When the runner last ran a sync (undefined: never through the runner). */
+  lastRun?: number;
+  /** A runner sync is queued. */
+  pending: boolean;
+  /** Syncs so far. */
+  syncs: number;
+  /** The rules of the last sync; undefined until the first. */
+  synced?: SyncedRules;
+}
+
+type ProxyEvent = { type: 'kube-proxy-sync' } | { type: 'kube-proxy-full-sync' };
+
+/** What of a Service the proxier keeps (ServiceChangeTracker drops a change that keeps it equal). */
+function serviceKey(svc: Service | undefined): string {
+  return svc ? JSON.stringify(servicePortsOf(svc)) : '';
+}
+
+/** What of an EndpointSlice the proxier keeps (EndpointSliceCache: its ports and endpoints). */
+function sliceKey(s: EndpointSlice | undefined): string {
+  return s ? JSON.stringify([s.addressType, s.metadata?.labels?.['kubernetes.io/service-name'], s.ports, s.endpoints?.map((e) => [e.addresses?.[0], e.conditions, e.nodeName])]) : '';
+}
+
+/** BoundedFrequencyRunner.Run: sync now if minSyncPeriod has passed since the last run, else when it has. */
+function requestSync(ctx: Ctx<KubeProxyState>): void {
+  const s = ctx.state;
+  if (!s.initialized || s.pending) return;
+  const min = s.params.minSyncPeriodMs ?? DEFAULT_MIN_SYNC_PERIOD_MS;
+  const due = s.lastRun === undefined ? ctx.now : Math.max(ctx.now, s.lastRun + min);
+  s.pending = true;
+  ctx.schedule(due - ctx.now, { type: 'kube-proxy-sync' } satisfies ProxyEvent);
+}
+
+/** syncProxyRules: take the informers' caches as the rules now in the kernel. */
+function syncProxyRules(ctx: Ctx<KubeProxyState>): void {
+  const s = ctx.state;
+  if (!s.initialized) return;
+  s.synced = { at: ctx.now, services: Object.values(s.services.items), slices: Object.values(s.slices.items) };
+  s.syncs++;
+}
+
+function handlers(ctx: Ctx<KubeProxyState>): { svc: EventHandlers<Service>; slice: EventHandlers<EndpointSlice> } {
+  return {
+    svc: {
+      add: (o) => { if (serviceKey(o)) requestSync(ctx); },
+      update: (old, o) => { if (serviceKey(old) !== serviceKey(o)) requestSync(ctx); },
+      delete: (o) => { if (serviceKey(o)) requestSync(ctx); },
+    },
+    slice: {
+      add: () => requestSync(ctx),
+      update: (old, o) => { if (sliceKey(old) !== sliceKey(o)) requestSync(ctx); },
+      delete: () => requestSync(ctx),
+    },
+  };
+}
+
+/** OnServiceSynced / OnEndpointSlicesSynced: once both caches are full, one unconditional sync. */
+function checkInitialized(ctx: Ctx<KubeProxyState>): void {
+  const s = ctx.state;
+  if (s.initialized || !s.services.hasSynced || !s.slices.hasSynced) return;
+  s.initialized = true;
+  syncProxyRules(ctx);
+}
+
+/** kube-proxy, instance `kube-proxy/<node>`. */
+export const kubeProxyDef: ComponentDef<KubeProxyState> = {
+  name: 'kube-proxy',
+  identity: () => 'kube-proxy',
+  init(ctx) {
+    const s: KubeProxyState = {
+      params: ctx.params as KubeProxyParams,
+      services: newInformer('services', 'services', { labelSelector: PROXY_LABEL_SELECTOR }),
+      slices: newInformer('endpointslices', 'endpointslices', { labelSelector: PROXY_LABEL_SELECTOR }),
+      initialized: false,
+      pending: false,
+      syncs: 0,
+    };
+    ctx.state = s;
+    const c = ctx as Ctx<unknown>;
+    const h = handlers(ctx);
+    listAndWatch(c, s.services, h.svc);
+    listAndWatch(c, s.slices, h.slice);
+    // The runner's longest interval: a full sync every hour, changes or not.
+    ctx.schedule(FULL_SYNC_PERIOD_MS, { type: 'kube-proxy-full-sync' } satisfies ProxyEvent, { recurring: true });
+    return s;
+  },
+  handle(event, ctx) {
+    const s = ctx.state;
+    if (isInformerEvent(event)) {
+      const h = handlers(ctx);
+      const c = ctx as Ctx<unknown>;
+      if (informerHandle(c, s.services, event, h.svc) || informerHandle(c, s.slices, event, h.slice)) checkInitialized(ctx);
+      return;
+    }
+    const ev = event as ProxyEvent;
+    if (ev?.type === 'kube-proxy-sync') {
+      s.pending = false;
+      s.lastRun = ctx.now;
+      syncProxyRules(ctx);
+    } else if (ev?.type === 'kube-proxy-full-sync') {
+      requestSync(ctx);
+    }
+  },
+};
+
+/** The instance name of a node's kube-proxy. */
+export function kubeProxyName(node: string): string {
+  return `kube-proxy/${node}`;
+}
+
+/** The add-on's settings: the proxy mode (iptables by default), the pod network, minSyncPeriod. */
+export interface KubeProxyAddonOptions { mode?: ProxyMode; clusterCIDR?: string; minSyncPeriodMs?: number }
+
+/**
+ * kube-proxy as a cluster add-on: its behaviour and identity, and one instance per node (as its
+ * DaemonSet runs) with the node's InternalIP, started once the nodes are there. Pod IPs come from
+ * kubeadm's 10.244.0.0/16.
+ */
+export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
+  const mode = opts.mode ?? 'iptables';
+  return {
+    name: 'kube-proxy',
+    defs: [kubeProxyDef],
+    identities: { 'kube-proxy': KUBE_PROXY_IDENTITY },
+    instances: (w) => Object.entries(w.components).filter(([, e]) => e.type === 'kubelet').map(([instance, e]) => {
+      const { node: name, internalIP } = nodeConfig(instance, e.params as KubeletParams);
+      const params: KubeProxyParams = { node: name, mode, nodeIP: internalIP, clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16' };
+      if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
+      return [kubeProxyName(name), 'kube-proxy', { params }];
+    }),
+    rules: ({ state: w }, node, as) => {
+      if (!w.components[`kubelet/${node}`]) return { error: `node "${node}" not found` };
+      if (!kubeProxyStateOf(w, node)) return undefined;
+      const text = kubeProxyRulesOf(w, node, as === 'nftables' ? 'nft-list' : as === 'iptables' ? 'iptables-save' : undefined);
+      return text === undefined ? {} : { text };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// What a node's kube-proxy last wrote, read from the world's state (the view's way in: no request,
+// no change). The rules are computed again from the objects of its last sync, as it computed them.
+import type { WorldState } from '../world.ts';
+import { iptablesRestoreText, iptablesSaveNat, syncProxyRules, type ProxierConfig } from './iptables-rules.ts';
+import type { KubeProxyState } from './kube-proxy.ts';
+import { nftablesTransaction, nftListTable, syncNFTablesRules } from './nftables-rules.ts';
+
+/** How the rules are printed: `iptables-save -t nat`, the whole iptables-restore input, or `nft list table ip kube-proxy` / its transaction. */
+export type RulesFormat = 'iptables-save' | 'iptables-restore' | 'nft-list' | 'nft-transaction';
+
+/** A node's kube-proxy state, or undefined when the cluster runs none there. */
+export function kubeProxyStateOf(w: WorldState, node: string): KubeProxyState | undefined {
+  const e = w.components[`kube-proxy/${node}`];
+  return e?.type === 'kube-proxy' ? (e.state as KubeProxyState) : undefined;
+}
+
+/** The settings of a real node's proxier (iptables 1.8 has --random-fully; nfacct counters exist). */
+function proxierConfig(s: KubeProxyState): ProxierConfig {
+  return { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, localhostNodePorts: true, nfacct: true, randomFully: true };
+}
+
+/**
+ * The rules a node's kube-proxy last synced, printed as `format` (by default as its own mode's
+ * listing); undefined when it has not synced yet or does not run there.
+ */
+export function kubeProxyRulesOf(w: WorldState, node: string, format?: RulesFormat): string | undefined {
+  const s = kubeProxyStateOf(w, node);
+  if (!s?.synced) return undefined;
+  const f = format ?? (s.params.mode === 'nftables' ? 'nft-list' : 'iptables-save');
+  const { services, slices } = s.synced;
+  if (f === 'iptables-save' || f === 'iptables-restore') {
+    const data = syncProxyRules(services, slices, proxierConfig(s));
+    return f === 'iptables-save' ? iptablesSaveNat(data) : iptablesRestoreText(data);
+  }
+  // The service range of kubeadm's default --service-cidr.
+  const table = syncNFTablesRules(services, slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12' });
+  return f === 'nft-list' ? nftListTable(table) : nftablesTransaction(table).join('\n') + '\n';
+}
