@@ -102,3 +102,22 @@ test.describe('embeds on another origin, under the real headers @published', () 
     });
   }
 });
+
+test('with its script blocked, a page shows no control that only its script could run @published', async ({ browser }) => {
+  // A host whose policy lacked the theme script's hash would block it exactly as this context does.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const path of [`${BASE}/`, `${BASE}/reconcile-loop/`]) {
+    await page.goto(path);
+    await expect(page.locator('html')).not.toHaveClass(/(^|\s)js(\s|$)/);
+    await expect(page.locator('[data-theme-toggle]'), `${path}: theme control`).toBeHidden();
+    for (const sel of ['.heading__copy', '.code__copy', '.figure-live__link', '.demo-bar', '.kit-controls']) {
+      const all = page.locator(sel);
+      for (let i = 0; i < (await all.count()); i++) await expect(all.nth(i), `${path}: ${sel}`).toBeHidden();
+    }
+    // What it reads is all there: the article and each figure's first frame and story.
+    await expect(page.locator('main h1')).toBeVisible();
+    await expect(page.locator('[data-testid="cluster-canvas"]').first()).toBeVisible();
+  }
+  await context.close();
+});
