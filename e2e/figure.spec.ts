@@ -314,7 +314,8 @@ test.describe('the live cluster figure', () => {
     const fig2 = await openFigure(again, url.replace(/^https?:\/\/[^/]+/, ''));
     await expect(fig2).toHaveAttribute('data-step', step!);
     expect(await normalizedDom(fig2.getByTestId('cluster-canvas'))).toBe(canvas);
-    await expect(fig2.locator('.figure-live__notice')).toHaveCount(0);
+    // It opens saying where the link put the reader, on the step's own words.
+    await expect(fig2.locator('.figure-live__notice')).toContainText(`Opened from a link at step ${Number(step).toLocaleString('en-US')} of `);
 
     const bad = await context.newPage();
     const fig3 = await openFigure(bad, `${BASE}/?fig=${encodeURIComponent('cluster.<b id="injected">x</b>')}`);

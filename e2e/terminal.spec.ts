@@ -196,7 +196,7 @@ test.describe('the figure terminal', () => {
     await expect(again).toHaveAttribute('data-state', /^live /);
     await expect(again).toHaveAttribute('data-step', step!);
     await expect.poll(() => again.getByTestId('cluster-canvas').innerText()).toBe(canvas);
-    await expect(again.locator('.figure-live__notice')).toHaveCount(0);
+    await expect(again.locator('.figure-live__notice')).toContainText('Opened from a link at step ');
     expect(js.filter((p) => /\/kubectl-extras-[^/]*\.js$/.test(p)), 'the API server\'s kubectl part').toHaveLength(1);
     expect(js.filter((p) => /\/kubectl-(?!extras-)[^/]*\.js$/.test(p)), 'kubectl itself').toEqual([]);
   });

@@ -264,7 +264,8 @@ describe('opening a figure at a link', () => {
     const r = await open(await linkAt(beat.step));
     expect(r.ok && r.view?.step).toBe(beat.step);
     expect(r.ok && r.view?.beat).toBe(beat.text);
-    expect(r.ok && r.view?.notice).toBeUndefined();
+    // It says where the link put the reader, with the beat's own words.
+    expect(r.ok && r.view?.notice).toBe(`Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view!.last)!.toLocaleString('en-US')}: ${beat.text}`);
     expect(r.ok && r.view?.frame).toEqual(beat.frame);
   });
 

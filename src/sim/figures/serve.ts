@@ -2,7 +2,7 @@
 // call it: one FigureHost per figure instance on the page, never shared between instances.
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
-import type { CompiledStory, WorkerReply, WorkerRequest } from './protocol.ts';
+import type { CompiledStory, FigureView, WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Input } from '../world.ts';
 import type { DecodeResult, Moment, RestoreResult } from '../permalink.ts';
 
@@ -138,7 +138,8 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
     if (moment) {
       const host = new FigureHost(def, req.story, { ...moment, kubectlExtras: KUBECTL_EXTRAS });
       hosts.set(req.instance, host);
-      return { ...reply, view: { ...host.view(), ...(notice ? { notice } : {}) } };
+      const view = host.view();
+      return { ...reply, view: { ...view, notice: notice ?? openedAt(view) } };
     }
     return { ...reply, view: { ...reply.view!, notice: `${notice} The figure starts from the beginning instead.` } };
   };
@@ -163,4 +164,12 @@ function checkLink(link: string, host: FigureHost, decode: (l: string) => Decode
   const back = restore(d.moment);
   if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
   return { ok: true, link };
+}
+
+/** Groups a count's digits in threes, as the site writes numbers ("1,776"). */
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** What a figure opened from a link says first: where the link put it, and what happens there ("Opened at step 761 of 1,776: …"). */
+export function openedAt(view: FigureView): string {
+  return `Opened from a link at step ${grouped(view.step)} of ${grouped(view.last)}: ${view.beat ?? view.sentence}`;
 }
