@@ -26,6 +26,8 @@ export async function normalizedDom(loc: Locator): Promise<string> {
       if (n.nodeType === Node.TEXT_NODE) return (n.textContent ?? '').replace(/\s+/g, ' ');
       if (n.nodeType !== Node.ELEMENT_NODE) return '';
       const e = n as Element;
+      // The travel layer is drawn from the boxes' measured places after layout: geometry, not the frame.
+      if (e.getAttribute('data-testid') === 'travel') return '';
       // A class list's order is not part of the render either (a class directive set on update comes after the static ones).
       const attrs = [...e.attributes].map((a) => `${a.name}="${a.name === 'class' ? a.value.split(/\s+/).filter(Boolean).sort().join(' ') : a.value}"`).sort().join(' ');
       return `<${e.tagName.toLowerCase()} ${attrs}>${[...e.childNodes].map(walk).join('')}</${e.tagName.toLowerCase()}>`;
