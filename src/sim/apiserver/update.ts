@@ -115,7 +115,7 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | unde
     const a = incoming.metadata?.annotations;
     if (req.resource === 'deployments' && !deepEqual(a, cur.metadata.annotations)) {
       next.metadata = { ...cur.metadata };
-      if (a) next.metadata.annotations = a; else delete next.metadata.annotations;
+      if (a && Object.keys(a).length) next.metadata.annotations = a; else delete next.metadata.annotations;
     }
   }
   else if (STATUS_RESOURCES.has(req.resource)) next = { ...incoming, status: cur.status };
