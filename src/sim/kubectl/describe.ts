@@ -29,10 +29,14 @@ class Out {
   done(): string { return tabwrite(this.text, DESCRIBE_TABS); }
 }
 
+/**
+ * printLabelsMultiline and its kin: the title (a template's carries its two spaces in the title
+ * itself), then one entry a line; a further line starts with the inner indent alone, a tab.
+ */
 function multiline(o: Out, title: string, entries: string[], indent = ''): void {
   o.w(0, `${indent}${title}:\t`);
   if (!entries.length) { o.w(0, '<none>\n'); return; }
-  entries.forEach((e, i) => { if (i > 0) o.w(0, `${indent}\t`); o.w(0, e + '\n'); });
+  entries.forEach((e, i) => { if (i > 0) o.w(0, '\t'); o.w(0, e + '\n'); });
 }
 
 function labels(l: Record<string, string> | undefined): string[] {
@@ -289,8 +293,8 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
 function podTemplate(o: Out, tpl: Obj): void {
   o.w(0, 'Pod Template:\n');
   multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
-  const ta = annotations(tpl.metadata?.annotations);
-  if (ta.length) multiline(o, 'Annotations', ta, '  ');
+  // Printed when the template has any annotation, even one printAnnotationsMultiline skips.
+  if (Object.keys(tpl.metadata?.annotations ?? {}).length) multiline(o, 'Annotations', annotations(tpl.metadata?.annotations), '  ');
   o.w(1, 'Containers:\n');
   containers(o, tpl.spec?.containers ?? [], undefined, true);
   o.w(1, 'Volumes:\t<none>\n');

@@ -139,7 +139,11 @@ export function cmdRollout(r: Run, argv: string[]): void {
         // ViewHistory with a revision: that ReplicaSet's pod template, printed by printTemplate.
         const rs = rss.find((x) => revisionOf(x) === revision);
         if (!rs) throw new Fail(`error: unable to find the specified revision`);
-        r.print(`${qualified} with revision #${revision}\n${podTemplateText(rs.spec?.template ?? {})}\n`);
+        // ViewHistory copies the ReplicaSet's change-cause into the template's annotations first.
+        const cause = rs.metadata?.annotations?.['kubernetes.io/change-cause'];
+        const tpl: Obj = rs.spec?.template ?? {};
+        const shown = cause ? { ...tpl, metadata: { ...tpl.metadata, annotations: { ...tpl.metadata?.annotations, 'kubernetes.io/change-cause': cause } } } : tpl;
+        r.print(`${qualified} with revision #${revision}\n${podTemplateText(shown)}\n`);
         return;
       }
       if (!rss.length) { r.print('No rollout history found.\n'); return; }
