@@ -28,3 +28,19 @@ describe('create priorityclass', () => {
     expect(runKubectl(c, 'delete pc system-node-critical').stderr).toBe('Error from server (Forbidden): priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted\n');
   });
 });
+
+describe('create -f with metadata.generateName', () => {
+  const manifest = 'apiVersion: v1\nkind: Pod\nmetadata:\n  generateName: job-\nspec:\n  containers:\n  - name: c\n    image: busybox\n';
+  test('prints the name the server generated, and that pod exists', () => {
+    const c = createCluster({ seed: 2 });
+    const out = runKubectl(c, 'create -f -', manifest);
+    expect(out.stdout).toMatch(/^pod\/job-[a-z0-9]{5} created\n$/);
+    const name = out.stdout.slice('pod/'.length, out.stdout.indexOf(' '));
+    expect(runKubectl(c, `get pod ${name} -o name`).stdout).toBe(`pod/${name}\n`);
+    // Two creates, two names.
+    expect(runKubectl(c, 'create -f -', manifest).stdout).not.toBe(out.stdout);
+  });
+  test('a client dry run has no name to print (NamePrinter: <unknown>)', () => {
+    expect(runKubectl(createCluster({ seed: 2 }), 'create -f - --dry-run=client', manifest).stdout).toBe('pod/<unknown> created (dry run)\n');
+  });
+});
