@@ -3,7 +3,7 @@ import { deploymentFor } from '../generators.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
+import { Fail, addSourceToErr, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
@@ -191,7 +191,7 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
     // NamePrinter: an object without a name (generateName only) prints as <unknown>.
     if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name || '<unknown>'}`, 'created', m); continue; }
     const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry) });
-    if (!res.ok) { r.error(apiError(res.status)); continue; }
+    if (!res.ok) { r.error(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status))); continue; }
     // The name printer names the object the server returned: a generateName's name is the server's.
     printWritten(r, p, dry, `${kind.singular}/${(res.object as Obj).metadata?.name ?? ''}`, 'created', res.object);
   }

@@ -109,6 +109,11 @@ export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?
   return { items: (res.items ?? []).map((o: Obj) => withKind(kind, o)), resourceVersion: String(res.metadata?.resourceVersion ?? '') };
 }
 
+/** cmdutil.AddSourceToErr: an API error of an object read from a file names the file (`error when creating "STDIN": …`). */
+export function addSourceToErr(verb: string, source: string, s: Status): Status {
+  return source && s.code !== 0 ? { ...s, message: `error when ${verb} ${JSON.stringify(source)}: ${s.message}` } : s;
+}
+
 /**
  * cli-runtime's EnhanceListError: a LIST's BadRequest or NotFound names what was listed
  * (`Unable to find "/v1, Resource=pods" that match label selector "…", field selector "…": …`).
