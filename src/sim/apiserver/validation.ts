@@ -569,6 +569,8 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
     if (m.ownerReferences) errs.push(...validateOwnerReferences(m.ownerReferences, 'metadata.ownerReferences'));
     if (m.finalizers) errs.push(...validateFinalizers(m.finalizers, 'metadata.finalizers'));
   }
+  // ValidateObjectMetaAccessorUpdate: the uid is immutable (a patch may try; a PUT's is a precondition).
+  if (old && m && m.uid !== old.metadata?.uid) errs.push({ type: 'Invalid', field: 'metadata.uid', value: m.uid, detail: 'field is immutable' });
   if (resource === 'priorityclasses') return [...errs, ...(old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj))];
   // A status write carries the stored spec itself, validated when it was stored.
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
