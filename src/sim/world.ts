@@ -7,13 +7,13 @@ import { newApiServerConfig, type ApiServerConfig } from './apiserver/config.ts'
 import { handleRequest } from './apiserver/handler.ts';
 import { SYSTEM_PRIORITY_CLASS_OBJECTS } from './apiserver/priority-class.ts';
 import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiserver/request.ts';
-import { logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
-import { API_SERVER, COMPACTION_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
+import { keyOf, logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
+import { API_SERVER, COMPACTION_INTERVAL_MS, KUBERNETES_SERVICE_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
 import { breakAllWatches, breakWatchesOf, leaveWatch, watchSubscribers, openWatch, type WatchNotification, type WatchOptions } from './apiserver/watch.ts';
 import { fnv1a32, hashJSON } from './names.ts';
 import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
-import { createStore, type KObject, type StoreState } from './apiserver/store.ts';
+import { createStore, storeGet, type KObject, type StoreState } from './apiserver/store.ts';
 import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
 
 /** One component instance's entry in the world. */
@@ -237,6 +237,19 @@ const KUBERNETES_SERVICE = {
   spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
 };
 
+/**
+ * The bootstrap controller's pass (UpdateKubernetesService): default/kubernetes made again if it is
+ * gone; while the API server is down, the pass after it is back.
+ */
+function reconcileKubernetesService(w: WorldState, apiConfig: ApiServerConfig): void {
+  if (w.apiServer.faults.apiServerDown) {
+    push(w.queue, w.now + KUBERNETES_SERVICE_INTERVAL_MS, API_SERVER, { type: 'kubernetes-service' } satisfies ApiServerTimer, true);
+    return;
+  }
+  if (storeGet(w.store, 'services', keyOf({ verb: 'get', resource: 'services', namespace: 'default', name: 'kubernetes' }))) return;
+  handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
+}
+
 /** The API server's address on the node network (the kubeadm control-plane node's InternalIP). */
 export const API_SERVER_ADDRESS = '10.0.0.10';
 
@@ -446,6 +459,7 @@ export class World {
     if (e.target === API_SERVER) {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
+      if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;

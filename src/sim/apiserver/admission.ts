@@ -43,10 +43,16 @@ export function admissionPluginNames(config: ApiServerConfig): string[] {
   return config.admission.map((p) => p.name);
 }
 
-/** NamespaceLifecycle: objects go only into namespaces that exist (every API server has it). */
+/** The namespaces NamespaceLifecycle never lets go (its Register: default, kube-system, kube-public). */
+export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
+
+/** NamespaceLifecycle: objects go only into namespaces that exist, and the immortal namespaces stay (every API server has it). */
 export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
   admit(a, h) {
+    if (a.operation === 'DELETE' && a.resource === 'namespaces' && IMMORTAL_NAMESPACES.includes(a.name ?? '')) {
+      return statusError(403, 'Forbidden', `namespaces "${a.name}" is forbidden: this namespace may not be deleted`, { name: a.name, kind: 'namespaces' });
+    }
     if (a.operation !== 'CREATE' || !RESOURCES[a.resource]?.namespaced || a.subresource) return undefined;
     const ns = a.namespace ?? 'default';
     if (!storeGet(h.store, 'namespaces', namesOf('namespaces', undefined, ns).key)) {
@@ -55,6 +61,20 @@ export const namespaceLifecycle: AdmissionPlugin = {
     return undefined;
   },
 };
+/**
+ * The admission chain of a DELETE, with no object: handlers/delete.go runs it before the registry
+ * reads the object, so a refusal comes first (NamespaceLifecycle's immortal namespaces).
+ */
+export function admitDelete(h: ApiHost, config: ApiServerConfig, id: Identity, req: ApiRequest): Status | undefined {
+  const attrs: AdmissionAttributes = { operation: 'DELETE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: req.name, user: id.user };
+  for (const p of config.admission) {
+    if (h.apiServer.disabledAdmission.includes(p.name)) continue;
+    const r = p.admit(attrs, h);
+    if (r && (r as Status).kind === 'Status') return r as Status;
+  }
+  return undefined;
+}
+
 /** Run defaulting, admission plugins and validation; returns the object to store or a refusal. */
 export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identity, req: ApiRequest, obj: Obj, old: Obj | undefined, defaults: boolean): { obj: Obj } | { status: Status; stage: Stage } {
   if (defaults) obj = applyDefaults(req.resource, obj, h);

@@ -10,7 +10,7 @@ import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, apiVersionOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
-import { alreadyExists, invalid } from './status.ts';
+import { alreadyExists, invalid, statusError } from './status.ts';
 import { type KObject, type StoreEvent, storeGet, storeKey, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
@@ -45,6 +45,16 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
   obj = r.obj;
   // Not through the names cache: most created objects (Events) are never addressed again.
   const key = freeKey ?? storeKey(req.resource, meta.namespace, meta.name);
+  // etcd3's store.Create refuses a client-set resourceVersion (one that parses as a non-zero
+  // number) before it looks for the key; the error is no Status, so the API server answers 500.
+  // A dry run never reaches it (DryRunnableStorage only looks the key up).
+  const sentRV = (obj.metadata as Obj).resourceVersion;
+  if (!req.options?.dryRun && typeof sentRV === 'string' && /^\d+$/.test(sentRV) && Number(sentRV) !== 0) {
+    const st = statusError(500, '', 'resourceVersion should not be set on objects to be created');
+    revert?.();
+    logRequest(h, component, req, 500, { stage: 'storage', message: st.message, name: meta.name });
+    return { ok: false, code: 500, status: st };
+  }
   if (freeKey === undefined && storeGet(h.store, req.resource, key)) {
     const st = alreadyExists(req.resource, meta.name);
     revert?.();

@@ -219,7 +219,7 @@ function zero(type: GoType): unknown {
  */
 export function decodeBody(resource: string, body: unknown): { obj: Obj } | { status: Status } {
   const type = BODIES[resource];
-  if (!type) return { obj: body as Obj };
+  if (!type) return { obj: omitEmptyMeta(body as Obj) };
   const w: Walk = { path: [], struct: '' };
   let obj: unknown;
   try {
@@ -232,5 +232,22 @@ export function decodeBody(resource: string, body: unknown): { obj: Obj } | { st
     const { kind, version } = RESOURCES[resource];
     return { status: statusError(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${w.first.message}`) };
   }
-  return { obj: obj as Obj };
+  return { obj: omitEmptyMeta(obj as Obj) };
+}
+
+/** ObjectMeta's collections tagged `json:",omitempty"`: Go's encoder writes none of them when empty. */
+const META_OMITEMPTY = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'] as const;
+
+const isEmpty = (v: unknown): boolean => Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+
+/**
+ * `obj` as it is stored: the object decodes into ObjectMeta and encodes back, so an empty
+ * `labels: {}` or `ownerReferences: []` is not written (the same object when none is empty).
+ */
+export function omitEmptyMeta(obj: Obj): Obj {
+  const m = obj?.metadata as Obj | undefined;
+  if (typeof m !== 'object' || m === null || !META_OMITEMPTY.some((k) => isEmpty(m[k]))) return obj;
+  const meta: Obj = {};
+  for (const k in m) if (!((META_OMITEMPTY as readonly string[]).includes(k) && isEmpty(m[k]))) meta[k] = m[k];
+  return { ...obj, metadata: meta };
 }

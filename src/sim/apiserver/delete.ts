@@ -1,14 +1,18 @@
 // DELETE and eviction: graceful deletion, preconditions, finalizers and propagation policies.
+import { push } from '../clock.ts';
 import { rfc3339 } from '../names.ts';
 import { detachKey } from './event-ttl.ts';
 import type { ApiRequest, ApiResult, Obj, RequestOptions, Verb } from './request.ts';
 import { systemPriorityClassDeleteError } from './priority-class.ts';
 import { keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
-import type { ApiHost } from './server.ts';
+import { API_SERVER, type ApiHost, type ApiServerTimer, KUBERNETES_SERVICE_INTERVAL_MS } from './server.ts';
 import { conflict, notFound } from './status.ts';
 import { type KObject, storeDelete, storeGet, storePut } from './store.ts';
 import { notifyWatchers } from './watch.ts';
+
+/** The store key of default/kubernetes, the Service the API server keeps. */
+const KUBERNETES_SERVICE_KEY = keyOf({ verb: 'delete', resource: 'services', namespace: 'default', name: 'kubernetes' });
 
 export function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: boolean): ApiResult<unknown> {
   const key = keyOf(req);
@@ -66,6 +70,10 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   }
   const ev = storeDelete(h.store, req.resource, key)!;
   if (req.resource === 'events' && h.apiServer.eventLeases) detachKey(h.apiServer.eventLeases, key);
+  // The bootstrap controller's next pass (on its 10 s grid) finds default/kubernetes gone and makes it again.
+  if (req.resource === 'services' && key === KUBERNETES_SERVICE_KEY) {
+    push(h.queue, (Math.floor(h.now / KUBERNETES_SERVICE_INTERVAL_MS) + 1) * KUBERNETES_SERVICE_INTERVAL_MS, API_SERVER, { type: 'kubernetes-service' } satisfies ApiServerTimer, true);
+  }
   logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: okCode, object: ev.object, revision: ev.revision };

@@ -5,7 +5,7 @@ import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
 import { matchesLabels, parseLabelSelector } from '../util/labels.ts';
-import { matchesFields, parseFieldSelector } from './selectors.ts';
+import { matchesFields, parseFieldSelector, selectorsError } from './selectors.ts';
 import type { ApiHost } from './server.ts';
 import { notFound, statusError } from './status.ts';
 import { fieldSelectorFromEventsV1 } from './events-v1.ts';
@@ -38,6 +38,8 @@ export function doList(h: ApiHost, component: string, req: ApiRequest): ApiResul
 }
 
 function doListUncached(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+  const badSelector = selectorsError(req.resource, req.options?.labelSelector, req.group ? undefined : req.options?.fieldSelector);
+  if (badSelector) return fail(h, component, req, badSelector, 'validation');
   const labels = parseLabelSelector(req.options?.labelSelector);
   let fieldSelector = req.options?.fieldSelector;
   if (req.group && fieldSelector) {

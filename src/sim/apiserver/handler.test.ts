@@ -62,13 +62,23 @@ describe('storage', () => {
     const a = (w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'a', namespace: 'default' }) }) as any).object;
     expect(Object.keys(a.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion']);
     expect(a.metadata.resourceVersion).toBe(String(w.state.store.revision));
-    const b = (w.kubectl({ verb: 'create', resource: 'events', body: ev({ resourceVersion: '3', uid: 'mine', name: 'b', labels: { x: 'y' } }) }) as any).object;
+    // ("0" is the one resourceVersion etcd3's Create lets through, and PrepareObjectForStorage clears it.)
+    const b = (w.kubectl({ verb: 'create', resource: 'events', body: ev({ resourceVersion: '0', uid: 'mine', name: 'b', labels: { x: 'y' } }) }) as any).object;
     expect(Object.keys(b.metadata)).toEqual(['uid', 'name', 'labels', 'namespace', 'creationTimestamp', 'resourceVersion']);
     expect(b.metadata.uid).not.toBe('mine');
     expect(b.metadata.resourceVersion).toBe(String(w.state.store.revision));
     expect(Object.keys(b)).toEqual(['apiVersion', 'kind', 'metadata', 'involvedObject', 'reason', 'message', 'type']);
     const dry = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: ev({ name: 'c' }), options: { dryRun: true } }) as any;
     expect(Object.keys(dry.object.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp']);
+  });
+  it('a create with a resourceVersion (a non-zero number) is refused by storage: 500, no Status reason; a dry run is not', () => {
+    const w = testWorld();
+    const body = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'a', resourceVersion: '3' }, involvedObject: { kind: 'Pod', name: 'p' }, reason: 'R', message: 'm', type: 'Normal' };
+    const r = w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body });
+    expect(r.ok ? undefined : r.status).toMatchObject({ code: 500, reason: '', message: 'resourceVersion should not be set on objects to be created' });
+    expect(w.kubectl({ verb: 'get', resource: 'events', namespace: 'default', name: 'a' }).code).toBe(404);
+    expect(w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body, options: { dryRun: true } }).code).toBe(201);
+    expect(w.kubectl({ verb: 'create', resource: 'events', namespace: 'default', body: { ...body, metadata: { name: 'a', resourceVersion: 'x' } } }).code).toBe(201);
   });
   it('a create keeps the body\'s keys in order after apiVersion and kind, whatever order the body has them in', () => {
     const w = testWorld();

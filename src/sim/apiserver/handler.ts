@@ -1,5 +1,6 @@
 // The request pipeline: connection, authentication, authorization, then the verb's handler
 // (admission, validation and storage happen there).
+import { admitDelete } from './admission.ts';
 import { type Identity, authenticate } from './authn.ts';
 import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import { doBinding } from './binding.ts';
@@ -71,7 +72,11 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
       return doCreate(h, config, component, id, req);
     case 'update':
     case 'patch': return doUpdate(h, config, component, id, req);
-    case 'delete': return doDelete(h, component, req, false);
+    case 'delete': {
+      const refused = admitDelete(h, config, id, req);
+      if (refused) return fail(h, component, req, refused, 'admission');
+      return doDelete(h, component, req, false);
+    }
     default: return fail(h, component, req, statusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`), 'storage');
   }
 }

@@ -110,7 +110,8 @@ describe('JSON patch (RFC 6902)', () => {
       { op: 'test', path: '/spec/replicas', value: 3 },
       { op: 'replace', path: '/spec/replicas', value: 5 },
       { op: 'add', path: '/metadata/labels', value: { tier: 'front' } },
-      { op: 'replace', path: '/metadata/uid', value: 'mine' },
+      // BeforeUpdate puts back a removed uid and creationTimestamp (a changed uid is refused: below).
+      { op: 'remove', path: '/metadata/uid' },
       { op: 'remove', path: '/metadata/creationTimestamp' },
     ]);
     expect(r).toMatchObject({ ok: true, code: 200, object: { spec: { replicas: 5 }, metadata: { generation: 2, labels: { tier: 'front' } } } });
@@ -216,5 +217,28 @@ describe('JSON patch (RFC 6902)', () => {
     const w = setup();
     const r = jp(w, [{ op: 'replace', path: '', value: [] }]);
     expect(r).toMatchObject({ code: 422, status: { reason: 'Invalid', details: { kind: '', name: '', causes: [{ field: 'patch' }] } } });
+  });
+});
+
+describe('a write that changes the uid', () => {
+  const setup = () => {
+    const w = testWorld();
+    const made = w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
+    return { w, uid: (made as { object: { metadata: { uid: string } } }).object.metadata.uid };
+  };
+  it('a patch (merge, strategic or JSON) is Invalid: the uid is immutable; the same uid is no change', () => {
+    const { w, uid } = setup();
+    for (const [patchType, body] of [['merge', { metadata: { uid: 'other' } }], ['strategic', { metadata: { uid: 'other' } }], ['json', [{ op: 'replace', path: '/metadata/uid', value: 'other' }]]] as const) {
+      const r = w.kubectl({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body, options: { patchType } });
+      expect(r.ok ? undefined : [r.code, r.status.message]).toEqual([422, 'Deployment.apps "web" is invalid: metadata.uid: Invalid value: "other": field is immutable']);
+    }
+    const same = w.kubectl({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { metadata: { uid } }, options: { patchType: 'merge' } });
+    expect(same.ok && same.code).toBe(200);
+  });
+  it('a PUT carries its uid as a precondition: 409 Conflict', () => {
+    const { w, uid } = setup();
+    const cur = (w.kubectl({ verb: 'get', resource: 'deployments', namespace: 'default', name: 'web' }) as { object: Record<string, any> }).object;
+    const r = w.kubectl({ verb: 'update', resource: 'deployments', namespace: 'default', name: 'web', body: { ...cur, metadata: { ...cur.metadata, uid: 'other' } } });
+    expect(r.ok ? undefined : [r.code, r.status.reason, r.status.message]).toEqual([409, 'Conflict', `Operation cannot be fulfilled on deployments.apps "web": Precondition failed: UID in precondition: other, UID in object meta: ${uid}`]);
   });
 });

@@ -70,8 +70,11 @@ export const COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 /** The API server's own component name in the queue. */
 export const API_SERVER = 'kube-apiserver';
 
-/** What the API server's own queue entries carry: the compaction tick, or etcd revoking an Event lease. */
-export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number };
+/** What the API server's own queue entries carry: the compaction tick, etcd revoking an Event lease, or the kubernetes Service's reconcile. */
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' };
+
+/** The bootstrap controller's loop (kubernetesservice.Controller, EndpointInterval: 10 s from the API server's start). */
+export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;
 /** A compaction tick: compact to the revision seen one interval ago (so ≥ 5 min of history stays). */
 export function compactTick(h: ApiHost): void {
   if (h.apiServer.faults.apiServerDown) return; // the compactor runs inside the API server

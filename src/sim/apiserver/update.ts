@@ -49,6 +49,7 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
     }
     const updated = updatedObject(req, cur, patched);
     if (updated === undefined) return fail(h, component, req, conflict(req.resource, req.name ?? ''), 'storage');
+    if (updated instanceof FailedPrecondition) return fail(h, component, req, conflict(req.resource, req.name ?? '', updated.message), 'storage');
     next = updated;
   }
   // The body decodes into the Go type before anything reads it (the status shortcut's object is cur's own but the status).
@@ -83,11 +84,17 @@ function keepsIdentity(m: Obj): boolean {
     && (!m.deletionTimestamp || 'deletionGracePeriodSeconds' in m) && !hasNaNValue(m);
 }
 
+/** A storage precondition the stored object fails (etcd3's Preconditions.Check), answered as a Conflict. */
+class FailedPrecondition {
+  readonly message: string;
+  constructor(message: string) { this.message = message; }
+}
+
 /**
  * The object a PUT or PATCH asks to store (before admission), with the identity fields the server
  * keeps; undefined on a stale resourceVersion.
  */
-function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | undefined {
+function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | FailedPrecondition | undefined {
   const sub = req.subresource;
   let incoming: Obj;
   if (sub === 'scale') {
@@ -102,6 +109,11 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | unde
   }
   const rv = incoming?.metadata?.resourceVersion;
   if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
+  // A PUT's uid is a precondition (defaultUpdatedObjectInfo.Preconditions); a patch has none.
+  const sentUID = incoming?.metadata?.uid;
+  if (req.verb === 'update' && sub !== 'scale' && sentUID && sentUID !== cur.metadata.uid) {
+    return new FailedPrecondition(`Precondition failed: UID in precondition: ${sentUID}, UID in object meta: ${cur.metadata.uid}`);
+  }
   if (req.verb === 'patch' && (req.body as Obj)?.metadata?.resourceVersion && (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion) return undefined;
   // A JSON patch that leaves a resourceVersion leaves the precondition GuaranteedUpdate checks (the
   // `test`/`replace` of /metadata/resourceVersion idiom); one that removes it updates unconditionally.
@@ -115,12 +127,13 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | unde
     const a = incoming.metadata?.annotations;
     if (req.resource === 'deployments' && !deepEqual(a, cur.metadata.annotations)) {
       next.metadata = { ...cur.metadata };
-      if (a) next.metadata.annotations = a; else delete next.metadata.annotations;
+      if (a && Object.keys(a).length) next.metadata.annotations = a; else delete next.metadata.annotations;
     }
   }
   else if (STATUS_RESOURCES.has(req.resource)) next = { ...incoming, status: cur.status };
   else next = { ...incoming };
-  next.metadata = { ...next.metadata, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, name: cur.metadata.name, namespace: cur.metadata.namespace, resourceVersion: cur.metadata.resourceVersion };
+  // BeforeUpdate keeps the stored uid only when none is sent: a patched one is validation's to refuse (immutable).
+  next.metadata = { ...next.metadata, uid: (sub !== 'status' && sub !== 'scale' && next.metadata?.uid) || cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, name: cur.metadata.name, namespace: cur.metadata.namespace, resourceVersion: cur.metadata.resourceVersion };
   if (cur.metadata.deletionTimestamp) { next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds; }
   if (GENERATION_RESOURCES.has(req.resource)) {
     next.metadata.generation = cur.metadata.generation ?? 1;

@@ -202,6 +202,46 @@ function validateMetaMaps(meta: Obj | undefined, path: string): FieldError[] {
   return [...validateLabels(meta?.labels, `${path}.labels`), ...validateAnnotations(meta?.annotations, `${path}.annotations`)];
 }
 
+/** An OwnerReference as encoding/json writes it (field order; the two pointers omitted when unset). */
+function ownerRefJSON(r: Obj): Obj {
+  const o: Obj = { apiVersion: r?.apiVersion ?? '', kind: r?.kind ?? '', name: r?.name ?? '', uid: r?.uid ?? '' };
+  if (r?.controller !== undefined && r?.controller !== null) o.controller = r.controller;
+  if (r?.blockOwnerDeletion !== undefined && r?.blockOwnerDeletion !== null) o.blockOwnerDeletion = r.blockOwnerDeletion;
+  return o;
+}
+
+/** ValidateOwnerReferences: each reference whole, and at most one controller. */
+export function validateOwnerReferences(refs: Obj[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let firstController = '';
+  (refs ?? []).forEach((ref, i) => {
+    const at = `${path}[${i}]`;
+    const apiVersion: string = ref?.apiVersion ?? '';
+    // schema.ParseGroupVersion: more than one slash, or nothing after the slash, is no version.
+    if (!apiVersion) errs.push({ type: 'Required', field: `${at}.apiVersion`, detail: 'must not be empty' });
+    else if (apiVersion.split('/').length > 2 || apiVersion.endsWith('/')) errs.push({ type: 'Invalid', field: `${at}.apiVersion`, value: apiVersion, detail: 'must be <group>/<version> or <version>' });
+    if (!ref?.kind) errs.push({ type: 'Required', field: `${at}.kind`, detail: 'must not be empty' });
+    if (!ref?.name) errs.push({ type: 'Required', field: `${at}.name`, detail: 'must not be empty' });
+    if (!ref?.uid) errs.push({ type: 'Required', field: `${at}.uid`, detail: 'must not be empty' });
+    if (ref?.controller === true) {
+      const name = `${ref.kind ?? ''}/${ref.name ?? ''}`;
+      if (firstController) errs.push({ type: 'Invalid', field: path, value: new GoValue(JSON.stringify((refs ?? []).map(ownerRefJSON))), detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}` });
+      else firstController = name;
+    }
+  });
+  return errs;
+}
+
+/** ValidateFinalizers: each a qualified name, and not both orphan and foregroundDeletion. */
+export function validateFinalizers(finalizers: string[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const f of finalizers ?? []) for (const m of qualifiedNameErrors(String(f))) errs.push({ type: 'Invalid', field: path, value: f, detail: m });
+  if (finalizers?.includes('orphan') && finalizers.includes('foregroundDeletion')) {
+    errs.push({ type: 'Invalid', field: path, value: new GoValue(JSON.stringify(finalizers)), detail: 'finalizer orphan and foregroundDeletion cannot be both set' });
+  }
+  return errs;
+}
+
 /** ValidateLabelSelector, and whether LabelSelectorAsSelector would fail on it. */
 function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
   const errs = validateLabels(sel.matchLabels, `${path}.matchLabels`);
@@ -523,6 +563,14 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   if (RESOURCES_WITH_META.has(resource) && (!old || obj.metadata?.labels !== old.metadata?.labels || obj.metadata?.annotations !== old.metadata?.annotations)) {
     errs.push(...validateMetaMaps(obj.metadata, 'metadata'));
   }
+  // ObjectMeta's owner references and finalizers (every kind's, on create and update: validateCommonFields).
+  const m = obj.metadata;
+  if (m && (!old || m.ownerReferences !== old.metadata?.ownerReferences || m.finalizers !== old.metadata?.finalizers)) {
+    if (m.ownerReferences) errs.push(...validateOwnerReferences(m.ownerReferences, 'metadata.ownerReferences'));
+    if (m.finalizers) errs.push(...validateFinalizers(m.finalizers, 'metadata.finalizers'));
+  }
+  // ValidateObjectMetaAccessorUpdate: the uid is immutable (a patch may try; a PUT's is a precondition).
+  if (old && m && m.uid !== old.metadata?.uid) errs.push({ type: 'Invalid', field: 'metadata.uid', value: m.uid, detail: 'field is immutable' });
   if (resource === 'priorityclasses') return [...errs, ...(old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj))];
   // A status write carries the stored spec itself, validated when it was stored.
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;

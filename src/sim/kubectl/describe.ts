@@ -29,10 +29,14 @@ class Out {
   done(): string { return tabwrite(this.text, DESCRIBE_TABS); }
 }
 
+/**
+ * printLabelsMultiline and its kin: the title (a template's carries its two spaces in the title
+ * itself), then one entry a line; a further line starts with the inner indent alone, a tab.
+ */
 function multiline(o: Out, title: string, entries: string[], indent = ''): void {
   o.w(0, `${indent}${title}:\t`);
   if (!entries.length) { o.w(0, '<none>\n'); return; }
-  entries.forEach((e, i) => { if (i > 0) o.w(0, `${indent}\t`); o.w(0, e + '\n'); });
+  entries.forEach((e, i) => { if (i > 0) o.w(0, '\t'); o.w(0, e + '\n'); });
 }
 
 function labels(l: Record<string, string> | undefined): string[] {
@@ -272,11 +276,15 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
     for (const c of conds) o.w(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
   const fmt = (rs: Obj) => `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`;
-  const newRS = rss.find((rs) => sameTemplate(rs.spec?.template, tpl));
-  // FindOldReplicaSets' "required" set: old ReplicaSets that still want pods.
-  const old = rss.filter((rs) => rs !== newRS && (rs.spec?.replicas ?? 0) > 0);
-  o.w(0, `OldReplicaSets:\t${old.length ? old.map(fmt).join(', ') : '<none>'}\n`);
-  o.w(0, `NewReplicaSet:\t${newRS ? fmt(newRS) : '<none>'}\n`);
+  // GetAllReplicaSets sorts by creation (name breaks ties); the oldest matching template is the new one.
+  const sorted = [...rss].sort(byCreationTimestamp);
+  const newRS = sorted.find((rs) => sameTemplate(rs.spec?.template, tpl));
+  // describe prints FindOldReplicaSets' second set: every old ReplicaSet, those scaled to 0 too.
+  const old = sorted.filter((rs) => rs !== newRS);
+  if (old.length || newRS) {
+    o.w(0, `OldReplicaSets:\t${old.length ? old.map(fmt).join(', ') : '<none>'}\n`);
+    o.w(0, `NewReplicaSet:\t${newRS ? fmt(newRS) : '<none>'}\n`);
+  }
   describeEvents(o, eventsFor(events, 'Deployment', m.name, m.namespace, m.uid), now);
   return o.done();
 }
@@ -285,8 +293,8 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
 function podTemplate(o: Out, tpl: Obj): void {
   o.w(0, 'Pod Template:\n');
   multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
-  const ta = annotations(tpl.metadata?.annotations);
-  if (ta.length) multiline(o, 'Annotations', ta, '  ');
+  // Printed when the template has any annotation, even one printAnnotationsMultiline skips.
+  if (Object.keys(tpl.metadata?.annotations ?? {}).length) multiline(o, 'Annotations', annotations(tpl.metadata?.annotations), '  ');
   o.w(1, 'Containers:\n');
   containers(o, tpl.spec?.containers ?? [], undefined, true);
   o.w(1, 'Volumes:\t<none>\n');
@@ -302,6 +310,15 @@ export function podTemplateText(tpl: Obj): string {
   const o = new Out();
   podTemplate(o, tpl);
   return o.text;
+}
+
+/** replicaSetsByCreationTimestamp's Less: older first, the name breaking a tie. */
+function byCreationTimestamp(a: Obj, b: Obj): number {
+  const ta = Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
+  const tb = Date.parse(b.metadata?.creationTimestamp ?? '') || 0;
+  if (ta !== tb) return ta - tb;
+  const na: string = a.metadata?.name ?? '', nb: string = b.metadata?.name ?? '';
+  return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
 /** Templates equal apart from the pod-template-hash label (deploymentutil.EqualIgnoreHash). */

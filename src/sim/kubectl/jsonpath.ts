@@ -6,6 +6,9 @@
 /** A template that cannot be read, with kubectl's kind of message. */
 export class JsonPathError extends Error {}
 
+/** A template that fails on the data (FindResults' error: an index out of bounds). */
+export class JsonPathExecError extends Error {}
+
 type Step =
   | { k: 'field'; name: string }
   | { k: 'recursive'; name: string }
@@ -124,7 +127,7 @@ function parseFilter(src: string): Step {
 }
 
 /** Apply path steps to a list of current values (each step maps every value to zero or more). */
-function walk(values: unknown[], steps: Step[]): unknown[] {
+function walk(values: unknown[], steps: Step[], strict = false): unknown[] {
   let cur = values;
   for (const st of steps) {
     const next: unknown[] = [];
@@ -132,13 +135,18 @@ function walk(values: unknown[], steps: Step[]): unknown[] {
       if (v === null || typeof v !== 'object') continue;
       switch (st.k) {
         case 'field': if (!Array.isArray(v) && st.name in (v as object)) next.push((v as Record<string, unknown>)[st.name]); break;
-        case 'index': if (Array.isArray(v)) { const x = v[st.i < 0 ? v.length + st.i : st.i]; if (x !== undefined) next.push(x); } break;
+        case 'index': if (Array.isArray(v)) {
+          const at = st.i < 0 ? v.length + st.i : st.i;
+          // evalArray: an index outside the array fails the whole template (printing nothing).
+          if (strict && (at < 0 || at >= v.length)) throw new JsonPathExecError(`array index out of bounds: index ${at}, length ${v.length}`);
+          const x = v[at]; if (x !== undefined) next.push(x);
+        } break;
         case 'all': if (Array.isArray(v)) next.push(...v); else next.push(...Object.values(v as object)); break;
         case 'recursive': collect(v, st.name, next); break;
         case 'filter': {
           const items = Array.isArray(v) ? v : [v];
           for (const item of items) {
-            const got = walk([item], st.path);
+            const got = walk([item], st.path, strict);
             if (st.op === 'exists' ? got.length > 0 : got.some((g) => (st.op === '==' ? g === st.value : g !== st.value))) next.push(item);
           }
           break;
@@ -177,9 +185,39 @@ function sortedKeys(v: unknown): unknown {
 function run(nodes: Node[], data: unknown, out: string[]): void {
   for (const n of nodes) {
     if (n.k === 'text') out.push(n.text);
-    else if (n.k === 'expr') out.push(walk([data], n.steps).map(text).join(' '));
-    else for (const item of walk([data], n.steps).flatMap((v) => (Array.isArray(v) ? v : [v]))) run(n.body, item, out);
+    else if (n.k === 'expr') out.push(walk([data], n.steps, true).map(text).join(' '));
+    else for (const item of walk([data], n.steps, true).flatMap((v) => (Array.isArray(v) ? v : [v]))) run(n.body, item, out);
   }
+}
+
+/** Go's strconv.Quote of a string (what %#v prints for one). */
+function goQuote(s: string): string {
+  const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
+  let out = '"';
+  for (const c of s) {
+    const code = c.codePointAt(0)!;
+    if (named[c]) out += named[c];
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16)}`;
+    else out += c;
+  }
+  return out + '"';
+}
+
+/** fmt's %#v of a value decoded from JSON into interface{} (maps with sorted keys, int64 and float64 numbers). */
+export function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  const o = v as Record<string, unknown>;
+  return `map[string]interface {}{${Object.keys(o).sort().map((k) => `${goQuote(k)}:${goSharpV(o[k])}`).join(', ')}}`;
+}
+
+/** JSONPathPrinter.PrintObj's error for a template that failed on `data`, as kubectl prints it. */
+export function jsonPathExecFailure(template: string, data: unknown, err: JsonPathExecError): string {
+  return `error: error executing jsonpath ${goQuote(template)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n`
+    + `\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(data)}\n\n\n`;
 }
 
 /**
@@ -190,9 +228,17 @@ export function jsonPathResults(template: string, data: unknown): unknown[][] {
   return parseJsonPath(template).map((n) => (n.k === 'text' ? [n.text] : walk([data], n.steps)));
 }
 
-/** Render a template against an object (a single object, or a List). */
+/** Render a template against an object (a single object, or a List); a JsonPathExecError when it fails on it. */
 export function renderJsonPath(template: string, data: unknown): string {
   const out: string[] = [];
   run(parseJsonPath(template), data, out);
   return out.join('');
+}
+
+/** The text a template prints for `data`, or kubectl's whole error when it fails on it. */
+export function executeJsonPath(template: string, data: unknown): { text: string } | { error: string } {
+  try { return { text: renderJsonPath(template, data) }; } catch (e) {
+    if (e instanceof JsonPathExecError) return { error: jsonPathExecFailure(template, data, e) };
+    throw e;
+  }
 }

@@ -200,10 +200,20 @@ describe('rollout history --revision', () => {
     c.settle();
     const out = runKubectl(c, 'rollout history deployment/web --revision=1');
     expect(out.exitCode).toBe(0);
-    expect(out.stdout).toMatch(/^deployment\.apps\/web with revision #1\nPod Template:\n {2}Labels:\tapp=web\n {2}\tpod-template-hash=\w+\n {2}Containers:\n {3}nginx:\n {4}Image:\tnginx:1\.27\n/);
+    expect(out.stdout).toMatch(/^deployment\.apps\/web with revision #1\nPod Template:\n {2}Labels:\tapp=web\n\tpod-template-hash=\w+\n {2}Containers:\n {3}nginx:\n {4}Image:\tnginx:1\.27\n/);
     expect(out.stdout.endsWith('  Tolerations:\t<none>\n\n')).toBe(true);
     expect(runKubectl(c, 'rollout history deployment/web --revision=2').stdout).toContain('Image:\tnginx:1.28\n');
     expect(runKubectl(c, 'rollout history deployment/web --revision=9').stderr).toBe('error: unable to find the specified revision\n');
+  });
+  test('a revision with a change-cause shows it among the template\'s annotations (ViewHistory copies it there)', () => {
+    const c = cluster();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    runKubectl(c, 'annotate deployment/web kubernetes.io/change-cause="to 1.28" node.example/a=1');
+    c.settle();
+    const out = runKubectl(c, 'rollout history deployment/web --revision=2').stdout;
+    expect(out).toMatch(/\n {2}Labels:\tapp=web\n\tpod-template-hash=\w+\n {2}Annotations:\tkubernetes.io\/change-cause: to 1.28\n {2}Containers:\n/);
+    // describe's own Pod Template (through the tabwriter) is as it was: the template has no annotations.
+    expect(runKubectl(c, 'describe deployment web').stdout).toMatch(/\nPod Template:\n {2}Labels: {2}app=web\n {2}Containers:/);
   });
 });
 

@@ -21,6 +21,8 @@ export const PullingImage = 'Pulling';
 export const PulledImage = 'Pulled';
 /** events.FailedToPullImage */
 export const FailedToPullImage = 'Failed';
+/** events.FailedToInspectImage */
+export const FailedToInspectImage = 'InspectFailed';
 /** events.BackOffPullImage */
 export const BackOffPullImage = 'BackOff';
 /** events.ContainerUnhealthy */

@@ -325,6 +325,25 @@ describe('kubelet: pods', () => {
     expect(status(w, 'web-1')).toMatchObject({ phase: 'Running', ready: 'True', restartCount: 0 });
   });
 
+  it('an image reference that does not parse: InvalidImageName, InspectFailed, no runtime call; retried at the worker back-off', () => {
+    const w = world();
+    createPod(w, 'web-1', { image: 'nginx:<b>' });
+    w.advance(2000);
+    const message = 'Failed to apply default image tag "nginx:<b>": couldn\'t parse image name "nginx:<b>": invalid reference format';
+    expect(status(w, 'web-1')).toMatchObject({ phase: 'Pending', waiting: 'InvalidImageName' });
+    expect(status(w, 'web-1').cs!.state!.waiting!.message).toBe(message);
+    const reasons = events(w, 'web-1').map((e) => `${e.type} ${e.reason}: ${e.message} (${e.count})`);
+    expect(reasons).toContain(`Warning InspectFailed: ${message} (1)`);
+    expect(reasons).toContain('Warning Failed: Error: InvalidImageName (1)');
+    // EnsureImageExists returns before ImageStatus: the runtime hears of the sandbox only.
+    expect(cri(w).map((r) => r.verb)).toEqual(['RunPodSandbox']);
+    w.advance(30_000);
+    const count = events(w, 'web-1').find((e) => e.reason === 'InspectFailed')!.count!;
+    expect(count).toBeGreaterThanOrEqual(2);
+    expect(count).toBeLessThanOrEqual(4);
+    expect(status(w, 'web-1').waiting).toBe('InvalidImageName');
+  });
+
   it('a crash restarts at once, then CrashLoopBackOff 10 s, 20 s', () => {
     const w = world();
     createPod(w, 'web-1');

@@ -15,9 +15,10 @@ import {
   containerExited, normalizeImageRef, pullImageDuration, PULL_LATENCY_MS, type ContainerRecord, type SandboxRecord,
 } from './container-runtime.ts';
 import {
-  createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
+  FailedToInspectImage, createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
   pullingImageEvent, pulledImageEvent, startedContainerEvent,
 } from './events.ts';
+import { invalidImageNameMessage } from './image-name.ts';
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
@@ -289,7 +290,16 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     } else if (main) send(w, { type: 'BACKOFF_EXPIRED' });
     c.nextRestartCount = seen.restartCount + 1;
   }
-  // EnsureImageExists
+  // EnsureImageExists: first applyDefaultImageTag, which a reference it cannot parse fails at once
+  // (no runtime call; the pod worker retries after its back-off).
+  const invalid = invalidImageNameMessage(spec.image!);
+  if (invalid) {
+    c.waiting = { reason: 'InvalidImageName', message: invalid };
+    emitForContainer(ctx, st, pod, c.name, { type: 'Warning', reason: FailedToInspectImage, message: invalid });
+    emitForContainer(ctx, st, pod, c.name, errorEvent('InvalidImageName'));
+    requeue(ctx, st, w, workerBackoff(ctx));
+    return 'ok';
+  }
   const policy = pullPolicy(spec);
   const status = ImageStatus(st.runtime, spec.image!, ctx.now);
   logCri(ctx, status.record, normalizeImageRef(spec.image!));

@@ -379,3 +379,19 @@ describe('stepMachine (packed events, memoised)', () => {
     }), { numRuns: runs(0.3) });
   });
 });
+
+describe('a Node no kubelet ever posts for (applied by hand: no Lease, no conditions)', () => {
+  it('after the startup grace period (1 min): conditions Unknown "NodeStatusNeverUpdated" and both unreachable taints', async () => {
+    const { createCluster } = await import('../cluster.ts');
+    const { runKubectl } = await import('../kubectl/kubectl.ts');
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'apply -f -', 'apiVersion: v1\nkind: Node\nmetadata:\n  name: ghost\n');
+    const get = () => JSON.parse(runKubectl(c, 'get node ghost -o json').stdout) as Node;
+    c.advance(59_000);
+    expect(get().spec?.taints).toBeUndefined();
+    c.advance(2_000);
+    const n = get();
+    expect(n.status?.conditions?.map((x) => [x.type, x.status, x.reason])).toEqual(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((t) => [t, 'Unknown', 'NodeStatusNeverUpdated']));
+    expect(n.spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual(['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute']);
+  });
+});

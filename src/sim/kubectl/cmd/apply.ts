@@ -7,7 +7,7 @@ import type { Parsed } from '../args.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, apiError, type Obj, type Run } from './util.ts';
+import { Fail, addSourceToErr, apiError, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
 function lastApplied(o: Obj): string {
@@ -70,7 +70,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     body.metadata.annotations[LAST_APPLIED] = applied;
     if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
     const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry) });
-    if (!res.ok) throw new Fail(apiError(res.status));
+    if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', source === 'STDIN' ? source : source.slice(1, -1), res.status)));
     printWritten(r, p, dry, what, 'created', res.object);
     return;
   }

@@ -3,7 +3,7 @@ import { deploymentFor } from '../generators.ts';
 import { kindInfo, resourceForKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
+import { Fail, addSourceToErr, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
@@ -188,10 +188,12 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
     if (!resource) { r.error(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "" from "${file}": no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`); continue; }
     const kind = kindInfo(resource);
     const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
-    if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name}`, 'created', m); continue; }
+    // NamePrinter: an object without a name (generateName only) prints as <unknown>.
+    if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name || '<unknown>'}`, 'created', m); continue; }
     const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry) });
-    if (!res.ok) { r.error(apiError(res.status)); continue; }
-    printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name}`, 'created', res.object);
+    if (!res.ok) { r.error(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status))); continue; }
+    // The name printer names the object the server returned: a generateName's name is the server's.
+    printWritten(r, p, dry, `${kind.singular}/${(res.object as Obj).metadata?.name ?? ''}`, 'created', res.object);
   }
 }
 

@@ -2,6 +2,7 @@
 // several objects, a name prefix or a name not found, unless --show-events says otherwise; and the
 // Events section itself as DescribeEvents prints it (series, eventTime, fieldPath, reportingController).
 import { describe, expect, test } from 'vitest';
+import { createCluster } from '../../cluster.ts';
 import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
 import { runKubectl } from '../kubectl.ts';
 
@@ -91,4 +92,36 @@ PodCIDR:`);
     expect(out).not.toContain('Kube-Proxy');
   });
 });
+});
+
+describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
+  test('after two rollouts every old ReplicaSet is listed, oldest first, those at 0 too', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.29');
+    c.settle();
+    const rss = JSON.parse(runKubectl(c, 'get rs -o json').stdout).items as { metadata: { name: string; creationTimestamp: string }; spec: { template: { spec: { containers: { image: string }[] } } } }[];
+    const byImage = (image: string) => rss.find((rs) => rs.spec.template.spec.containers[0]!.image === image)!.metadata.name;
+    const out = runKubectl(c, 'describe deployment web').stdout;
+    expect(out).toContain(`OldReplicaSets:  ${byImage('nginx:1.27')} (0/0 replicas created), ${byImage('nginx:1.28')} (0/0 replicas created)\n`);
+    expect(out).toContain(`NewReplicaSet:   ${byImage('nginx:1.29')} (2/2 replicas created)\n`);
+  });
+  test('a Deployment that owns no ReplicaSet: neither line is printed', () => {
+    const c = fixtureCluster();
+    runKubectl(c, 'create deployment lone --image=nginx:1.27');
+    const out = runKubectl(c, 'describe deployment lone').stdout;
+    expect(out).toContain('  Tolerations:     <none>\nEvents:');
+    expect(out).not.toContain('OldReplicaSets:');
+    expect(out).not.toContain('NewReplicaSet:');
+  });
+  test('a ReplicaSet the Deployment does not control (no controller: true) is not its own', () => {
+    const c = fixtureCluster();
+    const rs = JSON.parse(runKubectl(c, 'get rs web-7c5ddbdf54 -o json').stdout);
+    runKubectl(c, 'apply -f -', JSON.stringify({ ...rs, metadata: { name: 'web-other', labels: rs.metadata.labels, ownerReferences: rs.metadata.ownerReferences.map((r: object) => ({ ...r, controller: false })) }, status: undefined }));
+    expect(runKubectl(c, 'get rs web-other').exitCode).toBe(0);
+    expect(runKubectl(c, 'describe deployment web').stdout).toContain('OldReplicaSets:  <none>\nNewReplicaSet:   web-7c5ddbdf54 (3/3 replicas created)\n');
+  });
 });

@@ -53,7 +53,7 @@ function describeOne(r: Run, kind: KindInfo, o: Obj, showEvents: boolean): strin
   switch (kind.resource) {
     case 'pods': return describePod(o, events, r.now);
     case 'deployments': {
-      const rss = list(r, kindInfo('replicasets'), ns, labelSelectorAsString(o.spec?.selector)).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === o.metadata.uid));
+      const rss = list(r, kindInfo('replicasets'), ns, labelSelectorAsString(o.spec?.selector)).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.controller === true && ref.uid === o.metadata.uid));
       return describeDeployment(o, rss, events, r.now);
     }
     case 'replicasets':

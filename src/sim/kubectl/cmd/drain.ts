@@ -2,14 +2,15 @@
 import { goDuration, parseDurationMs } from '../../util/duration.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
-import { Fail, apiError, list, type Obj, type Run } from './util.ts';
+import type { Parsed } from '../args.ts';
+import { Fail, apiError, list, listAt, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
 import { newClientset, reserveAt, sendAt } from '../throttle.ts';
 import { MAX_LINE_MS } from '../sim-commands.ts';
 
-// Returns whether it sent the PATCH.
-function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none'): boolean {
-  const n = r.must({ verb: 'get', resource: 'nodes', name });
+// Returns whether it sent the PATCH. `listed`: the node as a selector's LIST returned it (no GET).
+function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none', listed?: Obj): boolean {
+  const n = listed ?? r.must({ verb: 'get', resource: 'nodes', name });
   const word = on ? 'cordoned' : 'uncordoned';
   if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`); return false; }
   if (dry !== 'client') r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: writeOptions(dry, { patchType: 'merge' }) });
@@ -17,27 +18,69 @@ function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none
   return dry !== 'client';
 }
 
-/** kubectl cordon / uncordon NODE…: mark nodes unschedulable (on) or schedulable again. */
+/** One node drain's builder found: by name (fetched when cordoned) or as the selector's LIST gave it. */
+interface NodeInfo { name: string; object?: Obj }
+
+/**
+ * DrainCmdOptions.Complete's nodes: the names given (ResourceNames("nodes", …)), or every node the
+ * --selector matches (one LIST, in chunks of 500); not both, and not neither.
+ */
+function nodeInfos(r: Run, cmd: string, p: Parsed): NodeInfo[] {
+  const sel = str(p, 'selector');
+  if (!p.args.length && sel === undefined) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
+  if (p.args.length && sel) throw new Fail(`error: cannot specify both a node name and a --selector option\nSee 'kubectl ${cmd} -h' for help and examples`);
+  if (sel !== undefined) return listAt(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({ name: o.metadata.name as string, object: o }));
+  return p.args.map((a) => ({ name: a.replace(/^(node|nodes|no)\//, '') }));
+}
+
+/** kubectl cordon / uncordon NODE… | -l SELECTOR: mark nodes unschedulable (on) or schedulable again. */
 export function cmdCordon(r: Run, argv: string[], on: boolean): void {
   const cmd = on ? 'cordon' : 'uncordon';
   const p = parse(r, cmd, argv, { selector: { kind: 'string', short: 'l' }, 'dry-run': WRITE_FLAGS['dry-run'] });
   const dry = dryRunStrategy(r, p);
-  if (!p.args.length) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
-  for (const n of p.args) setUnschedulable(r, n.replace(/^(node|nodes|no)\//, ''), on, dry);
+  for (const n of nodeInfos(r, cmd, p)) setUnschedulable(r, n.name, on, dry, n.object);
 }
 
 /** How often drain's waitForDelete reads each evicted pod (kubectl's 1 s). */
 const DRAIN_POLL_MS = 1000;
 
-/** kubectl drain NODE: cordon it, evict its pods and wait until they are gone. */
+/** A node drain could not finish: its error, and what deleteOrEvictPodsSimple printed before it. */
+class DrainError {
+  readonly err: string;
+  readonly printed: string;
+  constructor(err: string, printed = '') { this.err = err; this.printed = printed; }
+}
+
+/**
+ * kubectl drain NODE… | -l SELECTOR: cordon every node first, then for each evict its pods and wait
+ * until they are gone (a client dry run lists them, a server dry run sends the evictions as dry runs).
+ */
 export function cmdDrain(r: Run, argv: string[]): void {
-  const p = parse(r, 'drain', argv, { 'ignore-daemonsets': { kind: 'bool' }, 'delete-emptydir-data': { kind: 'bool' }, force: { kind: 'bool' }, 'grace-period': { kind: 'string' }, timeout: { kind: 'string' }, 'disable-eviction': { kind: 'bool' } });
-  if (p.args.length !== 1) throw new Fail('error: USAGE: drain NODE [flags]\nSee \'kubectl drain -h\' for help and examples');
-  const node = p.args[0].replace(/^(node|nodes|no)\//, '');
+  const p = parse(r, 'drain', argv, { 'ignore-daemonsets': { kind: 'bool' }, 'delete-emptydir-data': { kind: 'bool' }, force: { kind: 'bool' }, 'grace-period': { kind: 'string' }, timeout: { kind: 'string' }, 'disable-eviction': { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, 'dry-run': WRITE_FLAGS['dry-run'] });
+  const dry = dryRunStrategy(r, p);
+  const nodes = nodeInfos(r, 'drain', p);
   // The drainer's clientset (QPS 5, burst 10) sends the cordon PATCH, the pod list, the evictions and
   // the polls; the Node's GET goes through the builder's own client.
   const cs = newClientset(r);
-  if (setUnschedulable(r, node, true)) reserveAt(r, cs);
+  // RunDrain: RunCordonOrUncordon(true) over every node, then each node's pods.
+  for (const n of nodes) if (setUnschedulable(r, n.name, true, dry, n.object)) reserveAt(r, cs);
+  const fatal: string[] = [];
+  const remaining: string[] = [];
+  for (const n of nodes) {
+    const e = drainNode(r, p, cs, n.name, dry);
+    if (!e) { r.print(`node/${n.name} drained${dryRunSuffix(dry)}\n`); continue; }
+    r.warn(`${e.printed}error: unable to drain node "${n.name}" due to error: ${e.err}, continuing command...\n`);
+    fatal.push(e.err);
+    remaining.push(n.name);
+  }
+  if (remaining.length) {
+    r.warn(`There are pending nodes to be drained:\n${remaining.map((n) => ` ${n}\n`).join('')}`);
+    throw new Fail(`error: ${fatal.length > 1 ? `[${fatal.join(', ')}]` : fatal[0]}`);
+  }
+}
+
+/** deleteOrEvictPodsSimple for one node: undefined when its pods are gone (or, in a dry run, listed). */
+function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node: string, dry: DryRun): DrainError | undefined {
   reserveAt(r, cs);
   const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`);
   const ds: string[] = [];
@@ -56,23 +99,26 @@ export function cmdDrain(r: Run, argv: string[]): void {
   const errs: string[] = [];
   if (ds.length && !bool(p, 'ignore-daemonsets')) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
   if (unmanaged.length && !bool(p, 'force')) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
-  if (errs.length) {
-    const agg = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
-    throw new Fail(`error: unable to drain node "${node}" due to error: ${agg}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${agg}`);
-  }
+  if (errs.length) return new DrainError(errs.length > 1 ? `[${errs.join(', ')}]` : errs[0]);
   // PodDeleteList.Warnings: one message per filter, joined by "; " (kubectl's order comes from a Go
   // map and varies from run to run; here the filters' order).
   const warnings = [...(ds.length ? [`ignoring DaemonSet-managed Pods: ${ds.join(', ')}`] : []), ...(unmanaged.length ? [`deleting Pods that declare no controller: ${unmanaged.join(', ')}`] : [])];
   if (warnings.length) r.warn(`Warning: ${warnings.join('; ')}\n`);
+  if (dry === 'client') {
+    for (const pod of evict) r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name} (dry run)\n`);
+    return undefined;
+  }
   const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
   // One goroutine per pod, all in the limiter's Wait at once: the k-th eviction goes (k − tokens)/QPS later.
   const evictStart = r.now;
   const evictAt = evict.map(() => reserveAt(r, cs));
   for (const [i, pod] of evict.entries()) {
-    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}\n`);
-    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) } }, evictStart, evictAt[i]);
+    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
+    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) }, options: writeOptions(dry) }, evictStart, evictAt[i]);
     if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
   }
+  // A server dry run evicts nothing, so there is nothing to wait for.
+  if (dry === 'server') return undefined;
   const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
   const cap = timeoutMs > 0 ? timeoutMs : 5 * 60_000;
   const start = r.now;
@@ -92,12 +138,12 @@ export function cmdDrain(r: Run, argv: string[]): void {
     if (r.now - start >= cap) {
       const pod = pending[0];
       const err = `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`;
-      throw new Fail(`There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}`).join('\n')}\nerror: unable to drain node "${node}" due to error: ${err}, continuing command...\nThere are pending nodes to be drained:\n ${node}\nerror: ${err}`);
+      return new DrainError(err, `There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}\n`).join('')}`);
     }
     // A --timeout past a day would hold the page's worker for minutes: the line gives up there.
     if (r.now - start >= MAX_LINE_MS) throw new Fail(`error: stopped waiting for ${pending.map((x) => `pod/${x.metadata.name}`).join(', ')} to terminate after 24h of simulated time (the most one line runs); run the drain again to wait longer`);
     r.cluster.advance(DRAIN_POLL_MS);
   }
-  r.print(`node/${node} drained\n`);
+  return undefined;
 }
 

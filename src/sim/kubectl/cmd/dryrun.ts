@@ -4,7 +4,7 @@
 import type { RequestOptions } from '../../apiserver/request.ts';
 import { deepEqual } from '../../names.ts';
 import type { FlagDef, Parsed } from '../args.ts';
-import { parseJsonPath, renderJsonPath } from '../jsonpath.ts';
+import { executeJsonPath, parseJsonPath } from '../jsonpath.ts';
 import { toJSON, toTypedJSON, toYAML } from '../printers.ts';
 import { str } from './flags.ts';
 import { Fail, type Obj, type Run } from './util.ts';
@@ -68,6 +68,13 @@ export function checkOutput(p: Parsed): void {
   throw new Fail(formatNotSimulated(o) ?? `error: unable to match a printer suitable for the output format "${o}", allowed formats are: ${WRITE_FORMATS}`);
 }
 
+/** JSONPathPrinter.PrintObj: the template's text, or its execution error (the command fails). */
+export function printJsonPath(r: Run, template: string, data: Obj): void {
+  const res = executeJsonPath(template, data);
+  if ('error' in res) throw new Fail(res.error);
+  r.print(res.text);
+}
+
 /**
  * Print the result of one write as PrintFlags does: the object for -o json|yaml, `TYPE/NAME` for
  * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix. `typed`: the object is a Go struct a
@@ -76,7 +83,7 @@ export function checkOutput(p: Parsed): void {
 export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj, typed = false): void {
   const o = str(p, 'output') ?? '';
   const jsonpath = jsonPathOutput(o);
-  if (jsonpath !== undefined) r.print(renderJsonPath(jsonpath, obj));
+  if (jsonpath !== undefined) printJsonPath(r, jsonpath, obj);
   else if (o === 'json') r.print((typed ? toTypedJSON(obj) : toJSON(obj)) + '\n');
   else if (o === 'yaml') r.print(toYAML(obj));
   else if (o === 'name') r.print(`${what}\n`);

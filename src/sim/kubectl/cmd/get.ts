@@ -1,13 +1,13 @@
 // kubectl get (pkg/cmd/get): tables, -o json|yaml|name|wide|jsonpath|custom-columns, --sort-by, -w.
 import { CustomColumnsError, parseCustomColumns, printCustomColumns, type CustomColumn } from '../custom-columns.ts';
-import { parseJsonPath, renderJsonPath } from '../jsonpath.ts';
+import { parseJsonPath } from '../jsonpath.ts';
 import { asList, printTable, toJSON, toYAML, type TableOptions } from '../printers.ts';
 import type { KindInfo } from '../resources.ts';
 import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
 import { withWatch, type WatchSpec } from './watch.ts';
-import { formatNotSimulated } from './dryrun.ts';
+import { formatNotSimulated, printJsonPath } from './dryrun.ts';
 
 /** The --sort-by field, or kubectl's error. */
 function sortFieldOrFail(sortBy: string): string {
@@ -83,7 +83,7 @@ export function cmdGet(r: Run, argv: string[]): void {
   if (columns !== undefined) {
     if (!(single && !items.length)) r.print(printCustomColumns(columns, items, bool(p, 'no-headers')));
   } else if (jsonpath !== undefined) {
-    if (!(single && !items.length)) r.print(renderJsonPath(jsonpath, single ? items[0] : asList(items)));
+    if (!(single && !items.length)) printJsonPath(r, jsonpath, single ? items[0] : asList(items));
   } else if (output === 'json' || output === 'yaml') {
     if (single && !items.length) { for (const e of errors) r.error(e); return; }
     const v = single ? items[0] : asList(items);

@@ -79,3 +79,28 @@ describe('rollout undo', () => {
     expect(annotations['deployment.kubernetes.io/revision']).toBe('2');
   });
 });
+
+describe('rollout undo --dry-run', () => {
+  test('client: the revision\'s template as printTemplate prints it, then (dry run); nothing sent but reads', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    c.settle();
+    const from = c.log.length;
+    const out = runKubectl(c, 'rollout undo deployment/web --dry-run=client');
+    expect(out.stdout).toMatch(/^deployment\.apps\/web Pod Template:\n {2}Labels:\tapp=web\n\tpod-template-hash=\w+\n {2}Containers:\n {3}nginx:\n {4}Image:\tnginx:1\.27\n[^]*\n {2}Tolerations:\t<none>\n \(dry run\)\n$/);
+    expect(c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl' && x.verb !== 'GET')).toEqual([]);
+    expect(runKubectl(c, 'get deploy web -o jsonpath={.spec.template.spec.containers[0].image}').stdout).toBe('nginx:1.28');
+  });
+  test('server: the JSON patch sent as a dry run, "rolled back (server dry run)", nothing changed', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    c.settle();
+    expect(runKubectl(c, 'rollout undo deployment/web --dry-run=server')).toEqual({ stdout: 'deployment.apps/web rolled back (server dry run)\n', stderr: '', exitCode: 0 });
+    expect(c.log.some((x) => x.kind === 'request' && x.verb === 'PATCH' && x.path === '/apis/apps/v1/namespaces/default/deployments/web?dryRun=All')).toBe(true);
+    expect(runKubectl(c, 'get deploy web -o jsonpath={.spec.template.spec.containers[0].image}').stdout).toBe('nginx:1.28');
+  });
+});

@@ -8,6 +8,7 @@ import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, list, targets, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { untilWithSync } from './watch.ts';
+import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
   const t = targets(args);
@@ -78,10 +79,13 @@ function deploymentRevision(rss: Obj[], name: string, toRevision: number): Obj {
  * metadata.annotations with the Deployment's skipped ones plus the ReplicaSet's others (its
  * change-cause among them). Returns what the printer says after the name.
  */
-function rollback(r: Run, deployment: Obj, toRevision: number): string {
+function rollback(r: Run, deployment: Obj, toRevision: number, dry: DryRun = 'none'): string {
   const name = deployment.metadata.name;
   if (toRevision < 0) throw new Fail(`error: unable to find specified revision ${toRevision} in history`);
   const target = deploymentRevision(ownedReplicaSets(r, deployment), name, toRevision);
+  // A client dry run says what it would roll back to: the revision's template (printTemplate), before
+  // the paused and already-matching checks.
+  if (dry === 'client') return podTemplateText(target.spec?.template ?? {});
   if (deployment.spec?.paused) throw new Fail("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again");
   // The revision printed is the one asked for (0 when none was).
   if (sameTemplate(target.spec.template, deployment.spec.template)) return `skipped rollback (current template already matches revision ${toRevision})`;
@@ -91,7 +95,7 @@ function rollback(r: Run, deployment: Obj, toRevision: number): string {
   for (const k of ANNOTATIONS_TO_SKIP) if (deployment.metadata.annotations?.[k] !== undefined) annotations[k] = deployment.metadata.annotations[k];
   for (const [k, v] of Object.entries((target.metadata?.annotations ?? {}) as Record<string, string>)) if (!ANNOTATIONS_TO_SKIP.includes(k)) annotations[k] = v;
   const patch = [{ op: 'replace', path: '/spec/template', value: template }, { op: 'replace', path: '/metadata/annotations', value: annotations }];
-  const res = r.req({ verb: 'patch', resource: 'deployments', namespace: deployment.metadata.namespace, name, body: patch, options: { patchType: 'json' } });
+  const res = r.req({ verb: 'patch', resource: 'deployments', namespace: deployment.metadata.namespace, name, body: patch, options: writeOptions(dry, { patchType: 'json' }) });
   if (!res.ok) throw new Fail(`error: failed restoring revision ${toRevision}: ${res.status.message}`);
   return 'rolled back';
 }
@@ -102,7 +106,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
   if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
   if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
-  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' } } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' }, 'dry-run': WRITE_FLAGS['dry-run'] } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
   // pflag parses the int64 flags before the command runs.
   for (const flag of ['to-revision', 'revision']) {
     const v = str(p, flag);
@@ -139,7 +143,11 @@ export function cmdRollout(r: Run, argv: string[]): void {
         // ViewHistory with a revision: that ReplicaSet's pod template, printed by printTemplate.
         const rs = rss.find((x) => revisionOf(x) === revision);
         if (!rs) throw new Fail(`error: unable to find the specified revision`);
-        r.print(`${qualified} with revision #${revision}\n${podTemplateText(rs.spec?.template ?? {})}\n`);
+        // ViewHistory copies the ReplicaSet's change-cause into the template's annotations first.
+        const cause = rs.metadata?.annotations?.['kubernetes.io/change-cause'];
+        const tpl: Obj = rs.spec?.template ?? {};
+        const shown = cause ? { ...tpl, metadata: { ...tpl.metadata, annotations: { ...tpl.metadata?.annotations, 'kubernetes.io/change-cause': cause } } } : tpl;
+        r.print(`${qualified} with revision #${revision}\n${podTemplateText(shown)}\n`);
         return;
       }
       if (!rss.length) { r.print('No rollout history found.\n'); return; }
@@ -151,7 +159,8 @@ export function cmdRollout(r: Run, argv: string[]): void {
     case 'undo': {
       // 1.36+ (kubernetes#137064): before the rollback, a word about client-side apply's annotation, which it leaves as it was.
       if (d.metadata?.annotations?.[LAST_APPLIED] !== undefined) r.warn(rollbackApplyManagedWarning(`deployments/${name}`));
-      r.print(`${qualified} ${rollback(r, get(), Number(str(p, 'to-revision') ?? 0))}\n`);
+      const dry = dryRunStrategy(r, p);
+      r.print(`${qualified} ${rollback(r, get(), Number(str(p, 'to-revision') ?? 0), dry)}${dryRunSuffix(dry)}\n`);
       return;
     }
     case 'pause':

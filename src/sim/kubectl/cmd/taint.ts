@@ -1,8 +1,8 @@
 // kubectl taint (pkg/cmd/taint): add, replace (--overwrite) or remove a node's taints.
-import { RESOURCES } from '../../apiserver/resources.ts';
+import { kindInfo } from '../resources.ts';
 import { mergePatch } from '../../apiserver/patch.ts';
-import { bool, parse } from './flags.ts';
-import { Fail, targets, type Obj, type Run } from './util.ts';
+import { bool, parse, str } from './flags.ts';
+import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -12,12 +12,17 @@ export function cmdTaint(r: Run, argv: string[]): void {
   const p = parse(r, 'taint', argv, { overwrite: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  const specs = p.args.filter((a) => a.includes(':') || a.endsWith('-') || a.includes('='));
-  const rest = p.args.filter((a) => !specs.includes(a));
-  if (!rest.length) throw new Fail('error: one or more resources must be specified as <resource> <name>');
-  const t = targets(rest);
-  if (!t.names.length || !specs.length) throw new Fail('error: at least one taint update is required');
-  for (const { kind } of t.names) if (kind.resource !== 'nodes') throw new Fail(`error: invalid resource type ${RESOURCES[kind.resource].kind.toLowerCase()}s, only node types are supported`);
+  // Complete: resources first, then the taint changes.
+  const resources: string[] = [];
+  const specs: string[] = [];
+  for (const a of p.args) {
+    const isTaint = a.includes('=') || a.includes(':') || a.endsWith('-');
+    if (isTaint) specs.push(a);
+    else if (specs.length) throw new Fail(`error: all resources must be specified before taint changes: ${a}`);
+    else resources.push(a);
+  }
+  if (!resources.length) throw new Fail('error: one or more resources must be specified as <resource> <name>');
+  if (!specs.length) throw new Fail('error: at least one taint update is required');
   const add: Obj[] = [];
   const remove: { key: string; effect?: string }[] = [];
   for (const s of specs) {
@@ -34,8 +39,21 @@ export function cmdTaint(r: Run, argv: string[]): void {
       add.push({ key: m[1], ...(m[2] ? { value: m[2] } : {}), effect: m[3] });
     }
   }
-  for (const { name } of t.names) {
-    const n = r.must({ verb: 'get', resource: 'nodes', name });
+  // Validate: the type is Node's; nothing both changed and removed; names, a selector or --all.
+  const type = resources[0].toLowerCase();
+  if (kindOrFail(type).resource !== 'nodes') throw new Fail(`error: invalid resource type ${type}, only node types are supported`);
+  const conflicts = remove.filter((rm) => add.some((a) => a.key === rm.key && (!rm.effect || a.effect === rm.effect))).map((rm) => `${rm.key}=${rm.effect ?? ''}`);
+  if (conflicts.length) throw new Fail(`error: can not both modify and remove the following taint(s) in the same command: ${conflicts.join(', ')}`);
+  const sel = str(p, 'selector');
+  const all = bool(p, 'all');
+  if (all && sel) throw new Fail("error: setting 'all' parameter with a non empty selector is prohibited");
+  if (!all && !sel && resources.length < 2) throw new Fail("error: at least one resource name must be specified since 'all' parameter is not set");
+  // The builder: the listed nodes as they are (a selector or --all), or a GET of each name.
+  const nodes: { name: string; object?: Obj }[] = all || sel
+    ? list(r, kindInfo('nodes'), undefined, sel).map((o) => ({ name: o.metadata.name as string, object: o }))
+    : resources.slice(1).map((name) => ({ name }));
+  for (const { name, object } of nodes) {
+    const n = object ?? r.must({ verb: 'get', resource: 'nodes', name });
     let taints: Obj[] = [...(n.spec?.taints ?? [])];
     for (const a of add) {
       const i = taints.findIndex((x) => x.key === a.key && x.effect === a.effect);

@@ -103,8 +103,28 @@ export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?
   if (limit !== undefined) opts.limit = limit;
   if (selector) opts.labelSelector = selector;
   if (fieldSelector) opts.fieldSelector = fieldSelector;
-  const res = r.must<Obj>({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
+  const got = r.req({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
+  if (!got.ok) throw new Fail(apiError(enhanceListError(got.status, kind, selector, fieldSelector)));
+  const res = got.object as Obj;
   return { items: (res.items ?? []).map((o: Obj) => withKind(kind, o)), resourceVersion: String(res.metadata?.resourceVersion ?? '') };
+}
+
+/** cmdutil.AddSourceToErr: an API error of an object read from a file names the file (`error when creating "STDIN": …`). */
+export function addSourceToErr(verb: string, source: string, s: Status): Status {
+  return source && s.code !== 0 ? { ...s, message: `error when ${verb} ${JSON.stringify(source)}: ${s.message}` } : s;
+}
+
+/**
+ * cli-runtime's EnhanceListError: a LIST's BadRequest or NotFound names what was listed
+ * (`Unable to find "/v1, Resource=pods" that match label selector "…", field selector "…": …`).
+ */
+export function enhanceListError(s: Status, kind: KindInfo, labelSelector = '', fieldSelector = ''): Status {
+  if (s.code !== 400 && s.code !== 404) return s;
+  const info = RESOURCES[kind.resource];
+  const subj = `${info.group ?? ''}/${info.version}, Resource=${kind.resource}`;
+  const message = !labelSelector && !fieldSelector ? `Unable to list ${JSON.stringify(subj)}: ${s.message}`
+    : `Unable to find ${JSON.stringify(subj)} that match label selector ${JSON.stringify(labelSelector)}, field selector ${JSON.stringify(fieldSelector)}: ${s.message}`;
+  return { ...s, message };
 }
 
 /** The object with apiVersion and kind set, as a typed list item prints them. */
