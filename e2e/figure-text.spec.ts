@@ -18,7 +18,9 @@ async function textProblems(fig: Locator): Promise<string[]> {
     // checkVisibility also hides what a closed <details> holds (its content is not rendered).
     const shown = (e: Element) => e.checkVisibility({ visibilityProperty: true });
     // The terminal prints output as a terminal does (long lines wrap anywhere); screen-reader text is never drawn.
-    const skip = (e: Element) => !!e.closest('.kit-term, .kit-sr, [hidden], svg, textarea, input, select, option');
+    // Text hidden visually but kept for assistive technology (clipped to nothing, as the phone toolbar's labels are) is never drawn either.
+    const clipped = (e: Element) => { for (let x: Element | null = e; x && x !== root; x = x.parentElement) if (getComputedStyle(x).clipPath === 'inset(50%)') return true; return false; };
+    const skip = (e: Element) => !!e.closest('.kit-term, .kit-sr, [hidden], svg, textarea, input, select, option') || clipped(e);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;

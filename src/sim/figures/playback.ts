@@ -3,9 +3,8 @@
 // anything that matters lies ahead at all (the cluster at rest, where Play stops).
 import { peek } from '../clock.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
-import type { StoreEvent } from '../apiserver/store.ts';
 import { deepEqual } from '../names.ts';
-import { isHeartbeat } from '../view/records.ts';
+import { historyAt, isHeartbeat } from '../view/records.ts';
 import { logCount, type World, type WorldState } from '../world.ts';
 
 /** What the narration says when the cluster is at rest. */
@@ -149,14 +148,3 @@ function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** The history entry written at `revision` (binary search: the history is in revision order). */
-function historyAt(h: readonly StoreEvent[], revision: number): StoreEvent | undefined {
-  let lo = 0;
-  let hi = h.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (h[mid].revision < revision) lo = mid + 1;
-    else hi = mid;
-  }
-  return h[lo]?.revision === revision ? h[lo] : undefined;
-}

@@ -202,7 +202,7 @@ interface NodeLike {
 }
 
 /** The history entry written at `revision` (binary search: the history is in revision order). */
-function historyAt(h: readonly StoreEvent[], revision: number): StoreEvent | undefined {
+export function historyAt(h: readonly StoreEvent[], revision: number): StoreEvent | undefined {
   let lo = 0;
   let hi = h.length;
   while (lo < hi) {
