@@ -23,15 +23,14 @@ describe('a line runs at most a day of simulated time', () => {
     [`sim advance ${'9'.repeat(400)}h`, `error: sim advance runs at most 24h of simulated time per line (asked for ${'9'.repeat(400)}h); run it again to go further\n`],
   ])('%s is refused at once, in the CLI and in a figure alike', (line, stderr) => {
     const c = createCluster({ seed: 1, nodes: 3 });
-    const started = performance.now();
     const { steps } = runScript(c, line);
     expect(steps[0]).toMatchObject({ stdout: '', stderr, exitCode: 1 });
     expect(c.now).toBe(0);
     const h = story();
     const at = h.timeline.at();
     expect(runOnFigure(h, line)).toMatchObject({ stdout: '', stderr, exitCode: 1 });
+    // Refused before anything ran: the clock and the figure's timeline did not move.
     expect(h.timeline.at()).toEqual(at);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('a day is allowed', () => {
