@@ -8,7 +8,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'reports/', 'test-results/', '.astro/'] },
+  { ignores: ['dist/', 'dist-base/', 'node_modules/', 'reports/', 'test-results/', '.astro/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   svelte.configs.recommended,

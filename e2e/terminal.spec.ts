@@ -307,6 +307,24 @@ test.describe('the figure terminal', () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(320);
   });
 
+  test('Ctrl+C stops a long sim advance after its current slice, keeps what ran, and prints ^C', async ({ page }) => {
+    const fig = await openHub(page);
+    await line(fig).focus();
+    await expect(fig.getByTestId('terminal')).toBeVisible();
+    // kubectl's chunk first (a line sent while it loads cannot be stopped yet).
+    await run(fig, 'kubectl get nodes');
+    await expect(log(fig)).toContainText('node-1');
+    await line(fig).fill('sim advance 24h');
+    await line(fig).press('Enter');
+    await expect(log(fig)).toHaveAttribute('aria-busy', 'true');
+    await line(fig).press('Control+c');
+    await expect(log(fig)).toContainText('^C');
+    await expect(log(fig)).toHaveAttribute('aria-busy', 'false');
+    // Less than the day asked for ran: the clock stopped where the reader did.
+    const clock = (await fig.getByRole('timer').getAttribute('aria-label')) ?? '';
+    expect(Number(/(\d+) minutes?/.exec(clock)?.[1] ?? 0)).toBeLessThan(24 * 60);
+  });
+
   test('a change made with the clock paused says so in one line, and its button runs sim settle', async ({ page }) => {
     const fig = await openHub(page);
     await line(fig).focus();

@@ -10,7 +10,9 @@ import { figureMachine, type FigureEvent, type FigureLink } from './figure-machi
 export type SessionMessage =
   | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView; /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string }
   | { instance: string; type: 'event'; seq: number; event: FigureEvent }
-  | { instance: string; type: 'close' };
+  | { instance: string; type: 'close' }
+  /** Ctrl+C in the terminal: not an event for the machine (one is in flight: the long line), straight to the server. */
+  | { instance: string; type: 'interrupt' };
 
 /** What the page draws: the machine's regions as one data-state string, its context, and the view. */
 export interface SessionUpdate {
@@ -112,6 +114,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
     const s = sessions.get(m.instance);
     if (!s) return;
     if (m.type === 'close') { s.actor.stop(); sessions.delete(m.instance); serve({ id: ++id, instance: m.instance, op: 'close' }); return; }
+    if (m.type === 'interrupt') { serve({ id: ++id, instance: m.instance, op: 'interrupt' }); return; }
     if (m.type === 'event' && m.event && typeof m.event.type === 'string') {
       s.seq = Math.max(s.seq, Number(m.seq) || 0);
       s.handling = true;

@@ -142,7 +142,9 @@ export type FigureRequest =
   /** A terminal line (kubectl or sim) run on the figure's cluster as the reader's change; stdin for `apply -f -`. */
   | { op: 'terminal'; line: string; stdin?: string }
   /** Tab: complete the text before the cursor (also loads kubectl, so the first command does not wait). */
-  | { op: 'complete'; line: string };
+  | { op: 'complete'; line: string }
+  /** Ctrl+C: a long terminal line running in slices (sim advance, sim settle) stops after its current slice. */
+  | { op: 'interrupt' };
 
 /** A request as posted: the figure instance it is for and a sequence number for its answer. */
 export type WorkerRequest = FigureRequest & { id: number; instance: string };

@@ -58,12 +58,18 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
   const hosts = new Map<string, FigureHost>();
   // Hosts in the middle of a terminal line run in slices, and the line each one runs (the next waits for it).
   const running = new Map<FigureHost, Promise<unknown>>();
+  // Hosts whose reader pressed Ctrl+C during a long line: it stops after its current slice.
+  const interrupted = new Set<FigureHost>();
   const serve = (req: WorkerRequest): WorkerReply => {
     const id = typeof req?.id === 'number' ? req.id : -1;
     const instance = typeof req?.instance === 'string' ? req.instance : '';
     try {
-      // While its terminal runs a long line, a figure answers with where the run has got to and moves for nothing else.
       const busy = hosts.get(instance);
+      if (req.op === 'interrupt') {
+        if (busy && running.has(busy)) interrupted.add(busy);
+        return { id, instance, ok: true, view: busy ? busy.view() : null };
+      }
+      // While its terminal runs a long line, a figure answers with where the run has got to and moves for nothing else.
       if (busy && running.has(busy) && req.op !== 'open' && req.op !== 'close') return { id, instance, ok: true, view: busy.view() };
       if (req.op === 'open') {
         const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
@@ -99,7 +105,8 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
         const before = running.get(host);
         const line = (async () => {
           await before;
-          return k.runOnFigureInSlices(host, req.line, req.stdin, pause, () => hosts.get(req.instance) !== host);
+          interrupted.delete(host);
+          return k.runOnFigureInSlices(host, req.line, req.stdin, pause, () => hosts.get(req.instance) !== host || interrupted.delete(host));
         })();
         running.set(host, line);
         try {

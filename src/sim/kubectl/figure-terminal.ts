@@ -123,6 +123,7 @@ export async function runOnFigureInSlices(host: FigureHost, line: string, stdin:
   host.terminalUsed = true;
   host.timeline.fork();
   const tl = host.timeline;
+  let stopped = false;
   for (let done = 0; done < run.ms;) {
     const slice = Math.min(SLICE_MS, run.ms - done);
     done += slice;
@@ -130,10 +131,12 @@ export async function runOnFigureInSlices(host: FigureHost, line: string, stdin:
     else if (tl.settle(slice)) break;
     if (done < run.ms) {
       await pause();
-      if (stop()) break;
+      if (stop()) { stopped = true; break; }
     }
   }
   host.say(tl.at().step, said(line));
+  // Interrupted (Ctrl+C, or the figure closed): what ran stays, as after ^C in a shell, with its exit status.
+  if (stopped) return { n, line: line.slice(0, 200), stdout: '', stderr: '^C\n', exitCode: 130 };
   return { n, line: line.slice(0, 200), stdout: '', stderr: '', exitCode: 0 };
 }
 

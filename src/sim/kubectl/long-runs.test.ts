@@ -84,6 +84,23 @@ describe('a long run in slices', () => {
     expect(r.ok && r.view?.t).toBe(3_600_000);
   }, 20_000);
 
+  it('stops at Ctrl+C after the slice under way, keeping what ran, and says ^C as a shell does', async () => {
+    let pauses = 0;
+    const serve = createFigureServer(FIGURES, { pause: async () => { if (++pauses === 3) serve({ id: 9, instance: 'a', op: 'interrupt' }); } });
+    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    const r = await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'sim advance 24h' });
+    expect(pauses).toBe(3);
+    expect(r.ok && r.view?.terminal).toMatchObject({ stdout: '', stderr: '^C\n', exitCode: 130 });
+    expect(r.ok && r.view?.t).toBe(3 * SLICE_MS);
+    // The next line runs whole: the interrupt was for the line it stopped.
+    const next = await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim advance 20m' });
+    expect(next.ok && next.view?.terminal).toMatchObject({ stderr: '', exitCode: 0 });
+    expect(next.ok && next.view?.t).toBe(3 * SLICE_MS + 20 * 60_000);
+    // With nothing running, Ctrl+C changes nothing.
+    const idle = serve({ id: 4, instance: 'a', op: 'interrupt' });
+    expect(idle.ok && idle.view?.t).toBe(3 * SLICE_MS + 20 * 60_000);
+  });
+
   it('stops when its figure is closed', async () => {
     let pauses = 0;
     const serve = createFigureServer(FIGURES, { pause: async () => { if (++pauses === 2) serve({ id: 9, instance: 'a', op: 'close' }); } });

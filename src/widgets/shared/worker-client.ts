@@ -92,6 +92,9 @@ export class FigureClient {
     this.pump();
   }
 
+  /** Ctrl+C: stops a long terminal line now, past the events waiting behind it. */
+  interrupt(): void { this.transport.post({ instance: this.instance, type: 'interrupt' }); }
+
   /** Closes the instance (its cluster is dropped in the worker). */
   close(): void { this.transport.post({ instance: this.instance, type: 'close' }); }
 
