@@ -1,7 +1,8 @@
 // Screenshots of every live figure as a reader sees it (the built site served with its _headers):
 // each figure page at 360×800 and 1280×900, light and dark, the figure scrolled to the top of the
 // screen once live. For looking, not for testing: `node scripts/screenshots.mjs [out-dir] [page …]`
-// writes <out>/<page>-<width>-<scheme>.png and prints each figure's height and where its controls sit.
+// writes <out>/<page>-<width>-<scheme>.png (or .jpg with SHOTS_JPEG=1, smaller, for a note) and prints
+// each figure's height. SHOTS_NEXT=n presses "Next event that matters" n times before each shot.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -24,11 +25,19 @@ try {
         const fig = page.locator('[data-figure][data-state]').first();
         await fig.scrollIntoViewIfNeeded();
         await page.waitForFunction(() => document.querySelector('[data-figure][data-state]')?.getAttribute('data-state')?.startsWith('live'), null, { timeout: 30_000 });
+        // SHOTS_NEXT=n: n presses of "Next event that matters" first (a moment with requests travelling).
+        for (let i = 0; i < Number(process.env.SHOTS_NEXT ?? 0); i++) {
+          const step = await fig.getAttribute('data-step');
+          await fig.locator('[data-demo]').first().focus();
+          await page.keyboard.press('n');
+          await page.waitForFunction(([s]) => document.querySelector('[data-figure][data-state]')?.getAttribute('data-step') !== s, [step]).catch(() => {});
+        }
         await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const box = await fig.boundingBox();
-        const name = `${path.replace(/\//g, '') || 'home'}-${viewport.width}-${colorScheme}.png`;
-        await page.screenshot({ path: join(out, name) });
+        const jpeg = process.env.SHOTS_JPEG === '1';
+        const name = `${path.replace(/\//g, '') || 'home'}-${viewport.width}-${colorScheme}.${jpeg ? 'jpg' : 'png'}`;
+        await page.screenshot({ path: join(out, name), ...(jpeg ? { type: 'jpeg', quality: 60 } : {}) });
         console.log(`${name}: figure ${Math.round(box?.height ?? 0)} px tall`);
         await page.close();
       }
