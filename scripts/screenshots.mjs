@@ -30,7 +30,7 @@ try {
           const step = await fig.getAttribute('data-step');
           await fig.locator('[data-demo]').first().focus();
           await page.keyboard.press('n');
-          await page.waitForFunction(([s]) => document.querySelector('[data-figure][data-state]')?.getAttribute('data-step') !== s, [step]).catch(() => {});
+          await page.waitForFunction(([s]) => document.querySelector('[data-figure][data-state]')?.getAttribute('data-step') !== s, [step], { timeout: 5000 }).catch(() => {});
         }
         await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
