@@ -59,7 +59,8 @@ try {
     for (let i = 0; i < steps; i++) {
       const before = await metrics();
       const at = await fig.getAttribute('data-step');
-      await page.keyboard.press('n');
+      // One step forward (L): "next event that matters" now jumps several steps and stops at rest.
+      await page.keyboard.press('l');
       await page.waitForFunction(([s]) => document.querySelector('[data-testid="figure-cluster"]')?.getAttribute('data-step') !== s, [at]);
       // Let the frame that draws the new step finish before reading the counters.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
