@@ -3,6 +3,20 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
+/** Every live figure and the page it stands on (the home page's is the cluster figure again); figure-play.spec checks this is all the site has. */
+export const LIVE_FIGURES: readonly { id: string; path: string }[] = [
+  { id: 'cluster', path: '/' },
+  { id: 'cluster', path: '/reconcile-loop/' },
+  { id: 'hub', path: '/control-plane/' },
+  { id: 'scheduler', path: '/scheduler/' },
+  { id: 'rollout', path: '/rolling-updates/' },
+  { id: 'node-failure', path: '/node-failure/' },
+  { id: 'outage', path: '/control-plane-outage/' },
+];
+
+/** Each figure once, on its chapter. */
+export const CHAPTER_FIGURES = LIVE_FIGURES.filter((f) => f.path !== '/');
+
 /** Presses a demo by keyboard (it stands at its first beat), then "next event that matters" (N) until its last beat. */
 export async function runDemo(page: Page, fig: Locator, demo: string): Promise<void> {
   const button = fig.locator(`[data-demo="${demo}"]`);

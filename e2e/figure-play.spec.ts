@@ -4,17 +4,8 @@
 // the rolling-updates chart still has its lines afterwards (its effect once looped on every view).
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
+import { LIVE_FIGURES } from './figure-helpers';
 
-/** The live figures and the chapter each is on (the first test checks this is every one the site has). */
-const FIGURES = [
-  { figure: 'cluster', path: '/' },
-  { figure: 'cluster', path: '/reconcile-loop/' },
-  { figure: 'hub', path: '/control-plane/' },
-  { figure: 'scheduler', path: '/scheduler/' },
-  { figure: 'rollout', path: '/rolling-updates/' },
-  { figure: 'node-failure', path: '/node-failure/' },
-  { figure: 'outage', path: '/control-plane-outage/' },
-];
 
 /** How long each figure plays. */
 const PLAY_MS = 30_000;
@@ -48,10 +39,10 @@ test('the list below is every live figure the site has, on its page', async ({ r
     const html = await (await request.get(`${BASE}${path}`)).text();
     for (const m of html.matchAll(/data-figure-root="([^"]+)"/g)) found.add(`${m[1]} ${path}`);
   }
-  expect([...found].sort()).toEqual(FIGURES.map((f) => `${f.figure} ${f.path}`).sort());
+  expect([...found].sort()).toEqual(LIVE_FIGURES.map((f) => `${f.id} ${f.path}`).sort());
 });
 
-for (const { figure, path } of FIGURES) {
+for (const { id: figure, path } of LIVE_FIGURES) {
   test(`${figure} (${path}): 30 s of Play at the fastest speed, then the timeline scrubbed end to end, without an error`, async ({ page }) => {
     test.setTimeout(150_000);
     const errors = watchErrors(page);

@@ -4,12 +4,8 @@
 // carries its whole text in a title. Checked at the first frame and again a few events into the story.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
+import { CHAPTER_FIGURES } from './figure-helpers';
 
-/** Each figure and the chapter that holds it. */
-const FIGURES: [string, string][] = [
-  ['cluster', '/reconcile-loop/'], ['hub', '/control-plane/'], ['scheduler', '/scheduler/'],
-  ['rollout', '/rolling-updates/'], ['node-failure', '/node-failure/'], ['outage', '/control-plane-outage/'],
-];
 
 /** What does not fit in a figure now: words broken inside, and overflowing text that is not an ellipsised name with a title. */
 async function textProblems(fig: Locator): Promise<string[]> {
@@ -74,7 +70,7 @@ async function openFigure(page: Page, figure: string, path: string): Promise<Loc
 for (const width of [1280, 360]) {
   test.describe(`figure text at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
-    for (const [figure, path] of FIGURES) {
+    for (const { id: figure, path } of CHAPTER_FIGURES) {
       test(`${figure}: no word breaks inside, and what does not fit is an ellipsised name with a title`, async ({ page }) => {
         const fig = await openFigure(page, figure, path);
         expect(await textProblems(fig), 'first frame').toEqual([]);

@@ -3,17 +3,8 @@
 // tampered, oversized, foreign, markup — starts the figure politely from the beginning.
 import type { Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
-import { normalizedDom } from './figure-helpers';
+import { CHAPTER_FIGURES, normalizedDom } from './figure-helpers';
 
-/** Every figure, with the chapter it stands in: a link can carry the moments of each. */
-const LINKABLE = [
-  { id: 'cluster', path: '/reconcile-loop/' },
-  { id: 'hub', path: '/control-plane/' },
-  { id: 'scheduler', path: '/scheduler/' },
-  { id: 'rollout', path: '/rolling-updates/' },
-  { id: 'node-failure', path: '/node-failure/' },
-  { id: 'outage', path: '/control-plane-outage/' },
-];
 
 /** Opens a page, brings the figure into view and waits until its worker answers. */
 async function live(page: Page, path: string, id: string) {
@@ -25,7 +16,8 @@ async function live(page: Page, path: string, id: string) {
 }
 
 test.describe('links to a figure\'s moment', () => {
-  for (const f of LINKABLE) {
+  // Every figure, on the chapter it stands in: a link can carry the moments of each.
+  for (const f of CHAPTER_FIGURES) {
     test(`${f.id}: the copied link reopens the same frame, in the chapter and in the embed`, async ({ browser }) => {
       const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
       const page = await context.newPage();

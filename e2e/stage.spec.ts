@@ -4,8 +4,8 @@
 // receiver — or, with reduced motion, drawn where they arrive without moving.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
+import { LIVE_FIGURES } from './figure-helpers';
 
-const FIGURE_PAGES = ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/'];
 const SIZES = [{ width: 1280, height: 900, stage: 760 }, { width: 360, height: 800, stage: 720 }];
 
 async function openLive(page: Page, path: string): Promise<Locator> {
@@ -25,7 +25,8 @@ async function offset(fig: Locator, control: Locator): Promise<{ x: number; y: n
 for (const size of SIZES) {
   test.describe(`at ${size.width}×${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
-    for (const path of FIGURE_PAGES) {
+    // One figure per page: the reconcile-loop chapter's is the home page's cluster figure again.
+    for (const { path } of LIVE_FIGURES.filter((f) => f.path !== '/reconcile-loop/')) {
       test(`${path}: the stage fits ${size.stage} px and its controls never move over 80 steps`, async ({ page }) => {
         test.setTimeout(180_000);
         const fig = await openLive(page, path);

@@ -5,6 +5,7 @@ import { peek } from '../clock.ts';
 import type { RequestRecord } from '../apiserver/request-log.ts';
 import { deepEqual } from '../names.ts';
 import { historyAt, isHeartbeat } from '../view/records.ts';
+import { count } from '../view/words.ts';
 import { logCount, type World, type WorldState } from '../world.ts';
 
 /** What the narration says when the cluster is at rest. */
@@ -142,9 +143,5 @@ function containersOf(o: Obj): string {
     const state = Object.keys(c.state ?? {})[0] ?? '';
     return `${c.name}:${c.ready ? 1 : 0}:${c.restartCount ?? 0}:${state}:${c.state?.[state]?.reason ?? ''}`;
   }).join(',');
-}
-
-function count(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 

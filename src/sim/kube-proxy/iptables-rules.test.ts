@@ -1,41 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { cidrContains, computeProbability, iptablesRestoreText, iptablesSaveNat, syncProxyRules } from './iptables-rules.ts';
-import { dedent, FAKE_PROXIER, makeTestEndpointSlice, makeTestService } from '../testing/kube-proxy.ts';
+import { dedent, FAKE_PROXIER, makeTestEndpointSlice, makeTestService, overallTestCluster } from '../testing/kube-proxy.ts';
 
-const p80 = [{ name: 'p80', port: 80, protocol: 'TCP' }];
 
 // TestOverallIPTablesRules, kubernetes/kubernetes pkg/proxy/iptables/proxier_test.go: the
 // Services, EndpointSlices and the whole expected iptables-restore input, copied from upstream.
 describe('TestOverallIPTablesRules', () => {
-  const services = [
-    makeTestService('ns1', 'svc1', (svc) => { svc.spec.clusterIP = '172.30.0.41'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP' }]; }),
-    makeTestService('ns2', 'svc2', (svc) => {
-      svc.spec.type = 'LoadBalancer'; svc.spec.externalTrafficPolicy = 'Local'; svc.spec.clusterIP = '172.30.0.42';
-      svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3001 }];
-      svc.status.loadBalancer = { ingress: [{ ip: '1.2.3.4' }] };
-      svc.spec.externalIPs = ['192.168.99.22']; svc.spec.healthCheckNodePort = 30000;
-    }),
-    makeTestService('ns3', 'svc3', (svc) => { svc.spec.type = 'NodePort'; svc.spec.clusterIP = '172.30.0.43'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3003 }]; }),
-    makeTestService('ns4', 'svc4', (svc) => { svc.spec.type = 'NodePort'; svc.spec.clusterIP = '172.30.0.44'; svc.spec.externalIPs = ['192.168.99.33']; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', targetPort: 80 }]; }),
-    makeTestService('ns5', 'svc5', (svc) => {
-      svc.spec.type = 'LoadBalancer'; svc.spec.externalTrafficPolicy = 'Cluster'; svc.spec.clusterIP = '172.30.0.45';
-      svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3002 }];
-      svc.status.loadBalancer = { ingress: [{ ip: '5.6.7.8' }] };
-      svc.spec.healthCheckNodePort = 30000;
-      svc.spec.loadBalancerSourceRanges = [' 203.0.113.0/25'];
-      svc.spec.sessionAffinity = 'ClientIP'; svc.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
-    }),
-    makeTestService('ns6', 'svc6', (svc) => { svc.spec.type = 'ClusterIP'; svc.spec.clusterIP = '172.30.0.46'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', targetPort: 80 }]; }),
-  ];
-  const slice = (ns: string, name: string, endpoints: EndpointSlice['endpoints']) => makeTestEndpointSlice(ns, name, 1, (eps) => { eps.endpoints = endpoints; eps.ports = p80; });
-  const slices = [
-    slice('ns1', 'svc1', [{ addresses: ['10.180.0.1'] }]),
-    slice('ns2', 'svc2', [{ addresses: ['10.180.0.2'] }]),
-    slice('ns3', 'svc3', [{ addresses: ['10.180.0.3'] }]),
-    slice('ns4', 'svc4', [{ addresses: ['10.180.0.4'] }, { addresses: ['10.180.0.5'], nodeName: 'test-node' }]),
-    slice('ns5', 'svc5', [{ addresses: ['10.180.0.3'] }]),
-  ];
+  const { services, slices } = overallTestCluster();
   const expected = dedent(`
 		*filter
 		:KUBE-NODEPORTS - [0:0]

@@ -30,3 +30,43 @@ export function dedent(text: string): string {
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)![0].length));
   return lines.map((l) => l.slice(indent)).join('\n').replace(/[ \t]+$/, '');
 }
+
+const p80 = [{ name: 'p80', port: 80, protocol: 'TCP' }];
+const slice80 = (ns: string, name: string, endpoints: EndpointSlice['endpoints']) => makeTestEndpointSlice(ns, name, 1, (eps) => { eps.endpoints = endpoints; eps.ports = p80; });
+
+/**
+ * The cluster both upstream "overall" tests build (TestOverallIPTablesRules in
+ * pkg/proxy/iptables/proxier_test.go, TestOverallNFTablesRules in pkg/proxy/nftables/proxier_test.go):
+ * six Services of every type and the EndpointSlices of five.
+ */
+export function overallTestCluster(): { services: Service[]; slices: EndpointSlice[] } {
+  return {
+    services: [
+      makeTestService('ns1', 'svc1', (svc) => { svc.spec.clusterIP = '172.30.0.41'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP' }]; }),
+      makeTestService('ns2', 'svc2', (svc) => {
+        svc.spec.type = 'LoadBalancer'; svc.spec.externalTrafficPolicy = 'Local'; svc.spec.clusterIP = '172.30.0.42';
+        svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3001 }];
+        svc.status.loadBalancer = { ingress: [{ ip: '1.2.3.4' }] };
+        svc.spec.externalIPs = ['192.168.99.22']; svc.spec.healthCheckNodePort = 30000;
+      }),
+      makeTestService('ns3', 'svc3', (svc) => { svc.spec.type = 'NodePort'; svc.spec.clusterIP = '172.30.0.43'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3003 }]; }),
+      makeTestService('ns4', 'svc4', (svc) => { svc.spec.type = 'NodePort'; svc.spec.clusterIP = '172.30.0.44'; svc.spec.externalIPs = ['192.168.99.33']; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', targetPort: 80 }]; }),
+      makeTestService('ns5', 'svc5', (svc) => {
+        svc.spec.type = 'LoadBalancer'; svc.spec.externalTrafficPolicy = 'Cluster'; svc.spec.clusterIP = '172.30.0.45';
+        svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', nodePort: 3002 }];
+        svc.status.loadBalancer = { ingress: [{ ip: '5.6.7.8' }] };
+        svc.spec.healthCheckNodePort = 30000;
+        svc.spec.loadBalancerSourceRanges = [' 203.0.113.0/25'];
+        svc.spec.sessionAffinity = 'ClientIP'; svc.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
+      }),
+      makeTestService('ns6', 'svc6', (svc) => { svc.spec.type = 'ClusterIP'; svc.spec.clusterIP = '172.30.0.46'; svc.spec.ports = [{ name: 'p80', port: 80, protocol: 'TCP', targetPort: 80 }]; }),
+    ],
+    slices: [
+      slice80('ns1', 'svc1', [{ addresses: ['10.180.0.1'] }]),
+      slice80('ns2', 'svc2', [{ addresses: ['10.180.0.2'] }]),
+      slice80('ns3', 'svc3', [{ addresses: ['10.180.0.3'] }]),
+      slice80('ns4', 'svc4', [{ addresses: ['10.180.0.4'] }, { addresses: ['10.180.0.5'], nodeName: 'test-node' }]),
+      slice80('ns5', 'svc5', [{ addresses: ['10.180.0.3'] }]),
+    ],
+  };
+}
