@@ -124,6 +124,72 @@ async function visit(browser, at, fig, rate) {
   }
 }
 
+/** Figures opened from a link to their last moment: node-failure's story is the longest replay (~40,000 events). */
+const LINKED = [{ id: 'node-failure', path: '/node-failure/' }, { id: 'cluster', path: '/reconcile-loop/' }];
+
+/** A link to the figure's last moment, made by the core as the worker makes it (the `fig` parameter's value). */
+async function linkToEnd(id) {
+  const { compileFigure, createFigureServer, loadFigure } = await import('../src/sim/index.ts');
+  const def = await loadFigure(id);
+  const { story } = compileFigure(def);
+  const serve = createFigureServer({ [id]: def });
+  serve({ id: 1, instance: 'b', op: 'open', figure: id, story });
+  serve({ id: 2, instance: 'b', op: 'seek', step: story.end });
+  const r = await serve.link({ id: 3, instance: 'b', op: 'permalink' });
+  if (!r.ok || !r.view?.link?.ok) throw new Error(`no link for ${id}`);
+  return { value: `${id}.${r.view.link.value}`, step: story.end };
+}
+
+/** In the page: from the figure coming into view (or navigation, as above) until it is live at the link's step. */
+async function linkInPage({ sel, step, margin }) {
+  const now = () => performance.now();
+  const q = () => document.querySelector(sel);
+  const atOpen = q().getBoundingClientRect().top < innerHeight + margin;
+  const t0 = atOpen ? 0 : now();
+  q().scrollIntoView({ block: 'center' });
+  const done = () => q()?.getAttribute('data-state')?.startsWith('live') && q().getAttribute('data-step') === String(step);
+  await new Promise((resolve, reject) => {
+    if (done()) { resolve(); return; }
+    const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); clearTimeout(to); resolve(); } });
+    mo.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state', 'data-step'] });
+    const to = setTimeout(() => { mo.disconnect(); reject(new Error(`not live at step ${step}: ${q()?.getAttribute('data-state')} at ${q()?.getAttribute('data-step')}`)); }, 120_000);
+  });
+  return { atOpen, liveMs: now() - t0 };
+}
+
+/** Each linked figure, each build, at 4× and 1×: the medians of `liveRuns` fresh visits. */
+async function linkOpens(browser, builds) {
+  const rows = [];
+  for (const fig of LINKED) {
+    const link = await linkToEnd(fig.id);
+    for (const rate of [4, 1]) {
+      const row = { path: fig.path, figure: fig.id, step: link.step, rate };
+      for (let run = 0; run < liveRuns; run++) {
+        for (const b of builds) {
+          const acc = (row[b.key] ??= { times: [], errors: [] });
+          const context = await browser.newContext({ viewport: { width: 412, height: 860 } });
+          try {
+            const page = await context.newPage();
+            const cdp = await context.newCDPSession(page);
+            await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+            await page.goto(`${b.origin}${fig.path}?fig=${encodeURIComponent(link.value)}`, { waitUntil: 'load' });
+            acc.times.push((await page.evaluate(linkInPage, { sel: `[data-testid="figure-${fig.id}"]`, step: link.step, margin: ISLAND_MARGIN_PX })).liveMs);
+          } catch (e) {
+            acc.errors.push(e instanceof Error ? e.message.split('\n')[0] : String(e));
+          } finally {
+            await context.close();
+          }
+        }
+      }
+      for (const b of builds) row[b.key] = { liveMs: row[b.key].times.length ? median(row[b.key].times) : null, errors: row[b.key].errors };
+      rows.push(row);
+      const cells = builds.map((b) => (row[b.key].liveMs === null ? `failed (${row[b.key].errors[0]})` : `${ms(row[b.key].liveMs).padStart(6)} ms`).padEnd(26));
+      console.log(`  ${`${fig.path} at step ${link.step.toLocaleString('en-US')}`.padEnd(34)} ${`${rate}×`.padEnd(4)} ${cells.join(' │ ')}`);
+    }
+  }
+  return rows;
+}
+
 const median = (xs) => pct(xs, 0.5);
 
 /** The live-sooner table: every figure page, each build, at 4× and 1×; `liveRuns` visits each, medians of them. */
@@ -206,8 +272,11 @@ try {
   console.log('  Targets (issue 26): answer ≤ 1,000 ms and each step ≤ 50 ms at 4×.');
   printHeader(builds);
   const rows = await liveSooner(browser, builds);
+  console.log(`\nBrowser: a link to a figure's last moment, from coming into view to live at that step (ms; the replay runs in the worker)`);
+  console.log(`  ${'page'.padEnd(34)} ${'cpu'.padEnd(4)} ${builds.map((x) => x.label.padEnd(26)).join(' │ ')}`);
+  const links = await linkOpens(browser, builds);
   mkdirSync('reports', { recursive: true });
-  writeFileSync('reports/bench-browser.json', JSON.stringify({ chromium: b.source, liveRuns, liveSteps, builds: builds.map(({ key, label, sha, ref }) => ({ key, label, sha, ref })), rows }, null, 2) + '\n');
+  writeFileSync('reports/bench-browser.json', JSON.stringify({ chromium: b.source, liveRuns, liveSteps, builds: builds.map(({ key, label, sha, ref }) => ({ key, label, sha, ref })), rows, links }, null, 2) + '\n');
   console.log('  (written to reports/bench-browser.json)');
 
   console.log(`\nBrowser: main-thread cost of one figure step (Chromium from ${b.source})`);
