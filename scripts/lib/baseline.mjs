@@ -15,10 +15,14 @@ export const DEFAULT_BASELINE = '784aa4e';
 
 const git = (args, cwd = process.cwd()) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
+/** The repository's newest tag reachable from HEAD, or null when it has none. */
+export function newestTag() {
+  try { return git(['describe', '--tags', '--abbrev=0']) || null; } catch { return null; }
+}
+
 /** The ref to compare with: BENCH_BASELINE_REF, else the newest tag, else DEFAULT_BASELINE. */
-export function baselineRef(env = process.env) {
-  if (env.BENCH_BASELINE_REF) return env.BENCH_BASELINE_REF;
-  try { return git(['describe', '--tags', '--abbrev=0']); } catch { return DEFAULT_BASELINE; }
+export function baselineRef(env = process.env, tag = newestTag) {
+  return env.BENCH_BASELINE_REF || tag() || DEFAULT_BASELINE;
 }
 
 /** The built site of `ref` (a folder with its index.html), building it first if no earlier run has. */
