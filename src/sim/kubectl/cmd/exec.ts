@@ -1,0 +1,48 @@
+// kubectl exec (pkg/cmd/exec): a command run in a pod's container, here one of the network
+// programs the pod network answers (curl, wget, nslookup, cat /etc/resolv.conf). kubectl reads
+// the pod through the API server, which opens the stream to the node's kubelet.
+import { bool, nsOf, parse, str } from './flags.ts';
+import { Fail, type Obj, type Run } from './util.ts';
+
+const USAGE = "error: expected 'exec (POD | TYPE/NAME) -- COMMAND [args...]'.\nPOD or TYPE/NAME is a required argument for the exec command\nSee 'kubectl exec -h' for help and examples";
+
+/** kubectl exec POD [-c CONTAINER] [-i] [-t] [-q] -- COMMAND [args...]. */
+export function cmdExec(r: Run, argv: string[]): void {
+  const dash = argv.indexOf('--');
+  const mine = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  const p = parse(r, 'exec', mine, {
+    container: { kind: 'string', short: 'c' }, stdin: { kind: 'bool', short: 'i' }, tty: { kind: 'bool', short: 't' }, quiet: { kind: 'bool', short: 'q' },
+  });
+  if (!p.args.length) throw new Fail(USAGE);
+  if (p.args.length > 1) throw new Fail("error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples");
+  if (!command.length) throw new Fail("error: you must specify at least one command for the container\nSee 'kubectl exec -h' for help and examples");
+  let name = p.args[0];
+  if (name.includes('/')) {
+    const [type, rest] = [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)];
+    if (type !== 'pod' && type !== 'pods' && type !== 'po') throw new Fail(`error: this simulator's kubectl exec takes a pod (POD or pod/NAME), not ${type}`);
+    name = rest;
+  }
+  const ns = nsOf(p);
+  const pod = r.must({ verb: 'get', resource: 'pods', namespace: ns, name });
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') throw new Fail(`error: cannot exec into a container in a completed pod; current phase is ${phase}`);
+  const containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string);
+  let container = str(p, 'container');
+  if (container === undefined) {
+    container = (pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] as string | undefined) ?? containers[0];
+    if (containers.length > 1 && !bool(p, 'quiet')) r.warn(`Defaulted container "${container}" out of: ${containers.join(', ')}\n`);
+  } else if (!containers.includes(container)) throw new Fail(`Error from server (BadRequest): container ${container} is not valid for pod ${name}`);
+  if (!pod.spec?.nodeName) throw new Fail(`Error from server (BadRequest): pod ${name} does not have a host assigned`);
+  const net = r.cluster.addons?.find((a) => a.net)?.net;
+  if (!net) throw new Fail('error: this cluster runs no pod network');
+  const res = net.exec(r.cluster.world, { namespace: ns, pod: name, container, node: pod.spec.nodeName as string, argv: command });
+  r.print(res.stdout);
+  r.warn(res.stderr);
+  if (res.exitCode !== 0) {
+    // A command that ran and failed: kubectl passes its exit code on (kubectl's own errors are 1).
+    if (!res.stderr.startsWith('error: ') && !res.stderr.startsWith('Error from server')) r.warn(`command terminated with exit code ${res.exitCode}\n`);
+    r.failed = true;
+    r.exitCode = res.exitCode;
+  }
+}
