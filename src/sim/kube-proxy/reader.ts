@@ -3,7 +3,7 @@
 import type { WorldState } from '../world.ts';
 import { iptablesRestoreText, iptablesSaveNat, syncProxyRules, type IPTablesData, type ProxierConfig } from './iptables-rules.ts';
 import type { KubeProxyState, SyncedRules } from './kube-proxy.ts';
-import { nftablesTransaction, nftListTable, syncNFTablesRules } from './nftables-rules.ts';
+import { nftablesTransaction, nftListTable, syncNFTablesRules, type NFTTable } from './nftables-rules.ts';
 
 /** How the rules are printed: `iptables-save -t nat`, the whole iptables-restore input, or `nft list table ip kube-proxy` / its transaction. */
 export type RulesFormat = 'iptables-save' | 'iptables-restore' | 'nft-list' | 'nft-transaction';
@@ -33,6 +33,22 @@ export function kubeProxyIPTablesOf(w: Pick<WorldState, 'components'>, node: str
   return data;
 }
 
+const nftBySync = new WeakMap<SyncedRules, NFTTable>();
+
+/** The nftables table of a node's last sync, computed once per sync (what the data path walks in nftables mode). */
+export function kubeProxyNFTablesOf(w: Pick<WorldState, 'components'>, node: string): NFTTable | undefined {
+  const s = kubeProxyStateOf(w, node);
+  if (!s?.synced) return undefined;
+  let t = nftBySync.get(s.synced);
+  if (!t) nftBySync.set(s.synced, (t = nftConfigTable(s)));
+  return t;
+}
+
+function nftConfigTable(s: KubeProxyState): NFTTable {
+  // The service range of kubeadm's default --service-cidr.
+  return syncNFTablesRules(s.synced!.services, s.synced!.slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12' });
+}
+
 /**
  * The rules a node's kube-proxy last synced, printed as `format` (by default as its own mode's
  * listing); undefined when it has not synced yet or does not run there.
@@ -46,7 +62,6 @@ export function kubeProxyRulesOf(w: WorldState, node: string, format?: RulesForm
     const data = syncProxyRules(services, slices, proxierConfig(s));
     return f === 'iptables-save' ? iptablesSaveNat(data) : iptablesRestoreText(data);
   }
-  // The service range of kubeadm's default --service-cidr.
-  const table = syncNFTablesRules(services, slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12' });
+  const table = nftConfigTable(s);
   return f === 'nft-list' ? nftListTable(table) : nftablesTransaction(table).join('\n') + '\n';
 }

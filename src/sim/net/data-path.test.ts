@@ -124,4 +124,22 @@ describe('the data path', () => {
     expect(podNetworkStateOf(again.world.state)).toEqual(podNetworkStateOf(c.world.state));
     expect(podNetworkStateOf(again.world.state)!.last!.connections!.map((r) => r.endpoint)).toEqual(rs.map((r) => r.endpoint));
   });
+
+  it('walks the nftables table in nftables mode: the same spread, REJECT without endpoints, and a port the ClusterIP does not serve refused', () => {
+    const { c, ip } = webCluster({ addons: [kubeProxyAddon({ mode: 'nftables' })] });
+    const rs = send(c, fromNode('node-1', ip, 300));
+    expect(rs.every((r) => r.ok)).toBe(true);
+    expect(Object.keys(byPod(rs))).toHaveLength(3);
+    expect(rs[0].trace[0]).toMatch(/^services: .* vmap @service-ips -> /);
+    const [wrongPort] = send(c, [{ from: { node: 'node-1' }, dstIP: ip, dstPort: 81 }]);
+    expect(wrongPort).toMatchObject({ ok: false, error: 'refused' });
+    expect(wrongPort.trace).toEqual(['cluster-ips-check: ip daddr @cluster-ips reject']);
+    const [unallocated] = send(c, fromNode('node-1', '10.96.200.200', 1));
+    expect(unallocated).toMatchObject({ ok: false, error: 'timeout' });
+    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 0 } } });
+    c.settle();
+    const [none] = send(c, fromNode('node-1', ip, 1));
+    expect(none).toMatchObject({ ok: false, error: 'refused' });
+    expect(none.trace[0]).toMatch(/vmap @no-endpoint-services -> .* : goto reject-chain$/);
+  });
 });

@@ -5,11 +5,12 @@
 // (conntrack, xt_recent lists, the random stream, the next ephemeral port).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { cidrContains } from '../kube-proxy/iptables-rules.ts';
-import { kubeProxyIPTablesOf } from '../kube-proxy/reader.ts';
+import { kubeProxyIPTablesOf, kubeProxyNFTablesOf, kubeProxyStateOf } from '../kube-proxy/reader.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { RngState } from '../rng.ts';
 import type { WorldState } from '../world.ts';
-import { walkRules, type Packet, type RecentLists, type WalkResult } from './iptables-walk.ts';
+import { walkRules, type Packet, type RecentLists, type WalkEnv, type WalkResult } from './iptables-walk.ts';
+import { walkNFTables } from './nft-walk.ts';
 
 /** What the data path reads of the world: the clock and the instances' state (kubelets, kube-proxies). */
 export type NetWorld = Pick<WorldState, 'now' | 'components'>;
@@ -196,25 +197,23 @@ export function connect(w: NetWorld, net: NetState, req: ConnectRequest): Connec
     const [ip, port] = splitHostPort(tracked.to);
     return finish(w, ns, key, req, node, srcIP, srcPort, tracked.to, ip, port, protocol, [`conntrack: ESTABLISHED ${key} -> ${tracked.to}`]);
   }
-  const rules = kubeProxyIPTablesOf(w, node);
   const isNodeIP = (ip: string) => kubelets(w).find(([, st]) => st.cfg.internalIP === ip);
   const dstLocal = req.dstIP === client.cfg.internalIP || cidrContains('127.0.0.0/8', req.dstIP);
   const packet: Packet = { protocol, srcIP, srcPort, dstIP: req.dstIP, dstPort: req.dstPort, srcLocal, dstLocal };
-  let walk: WalkResult = rules ? walkRules(rules, packet, { now: w.now, recent: ns.recent, rng: net.rng }, srcLocal) : { verdict: { kind: 'accept' }, trace: [] };
+  let walk = walkNode(w, node, packet, { now: w.now, recent: ns.recent, rng: net.rng }, srcLocal);
   const trace = [...walk.trace];
   // A packet for another node's address crosses to it and walks that node's rules on arrival (a NodePort).
   const remote = walk.verdict.kind === 'accept' && !dstLocal ? isNodeIP(req.dstIP) : undefined;
   if (remote) {
     const [rnode, rst] = remote;
     if (!rst.up) return fail(node, srcIP, srcPort, 'timeout', `${rnode} is down: its address does not answer`, trace, SYN_TIMEOUT_MS);
-    const rrules = kubeProxyIPTablesOf(w, rnode);
     const arriving: Packet = { ...packet, srcLocal: false, dstLocal: true };
-    walk = rrules ? walkRules(rrules, arriving, { now: w.now, recent: nodeState(net, rnode).recent, rng: net.rng }, false) : { verdict: { kind: 'accept' }, trace: [] };
+    walk = walkNode(w, rnode, arriving, { now: w.now, recent: nodeState(net, rnode).recent, rng: net.rng }, false);
     trace.push(...walk.trace);
   }
   const v = walk.verdict;
-  if (v.kind === 'reject') return fail(node, srcIP, srcPort, 'refused', `the rules REJECT ${req.dstIP}:${req.dstPort}: the Service has no endpoints`, trace, 0);
-  if (v.kind === 'drop') return fail(node, srcIP, srcPort, 'timeout', `the rules DROP ${req.dstIP}:${req.dstPort}: the Service has no endpoint this node may use`, trace, SYN_TIMEOUT_MS);
+  if (v.kind === 'reject') return fail(node, srcIP, srcPort, 'refused', `the rules REJECT ${req.dstIP}:${req.dstPort} (a Service with no endpoints, or a port the ClusterIP does not serve)`, trace, 0);
+  if (v.kind === 'drop') return fail(node, srcIP, srcPort, 'timeout', `the rules DROP ${req.dstIP}:${req.dstPort} (no endpoint this node may use, or an unallocated ClusterIP)`, trace, SYN_TIMEOUT_MS);
   if (v.kind === 'dnat') {
     const [ip, port] = splitHostPort(v.to);
     return finish(w, ns, key, req, node, srcIP, srcPort, v.to, ip, port, protocol, trace);
@@ -223,6 +222,16 @@ export function connect(w: NetWorld, net: NetState, req: ConnectRequest): Connec
   if (dstLocal || remote) return fail(node, srcIP, srcPort, 'refused', `nothing listens on ${req.dstIP}:${req.dstPort}`, trace, 0);
   if (cidrContains(SERVICE_CIDR, req.dstIP)) return fail(node, srcIP, srcPort, 'timeout', `no rule on ${node} matches ${req.dstIP}:${req.dstPort}: the packet leaves by the default route and is lost`, trace, SYN_TIMEOUT_MS);
   return finish(w, ns, key, req, node, srcIP, srcPort, undefined, req.dstIP, req.dstPort, protocol, trace);
+}
+
+/** Walk a node's rules in its kube-proxy's mode (none synced yet: nothing intercepts the packet). */
+function walkNode(w: NetWorld, node: string, p: Packet, env: WalkEnv, fromHost: boolean): WalkResult {
+  if (kubeProxyStateOf(w, node)?.params.mode === 'nftables') {
+    const t = kubeProxyNFTablesOf(w, node);
+    return t ? walkNFTables(t, p, env, fromHost) : { verdict: { kind: 'accept' }, trace: [] };
+  }
+  const rules = kubeProxyIPTablesOf(w, node);
+  return rules ? walkRules(rules, p, env, fromHost) : { verdict: { kind: 'accept' }, trace: [] };
 }
 
 function splitHostPort(s: string): [string, number] {
