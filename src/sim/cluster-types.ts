@@ -68,9 +68,9 @@ export interface CommandOutput { stdout: string; stderr: string; exitCode: numbe
 /** What the pod network answers: a program run in a pod (`kubectl exec … -- curl …`) and `sim traffic`. */
 export interface NetCommands {
   /** Run argv (curl, wget, nslookup, cat /etc/resolv.conf) in a running pod's network namespace. */
-  exec(world: World, target: { namespace: string; pod: string; container: string; node: string; argv: string[] }): CommandOutput;
+  exec(cluster: SimCluster, target: { namespace: string; pod: string; container: string; node: string; argv: string[] }): CommandOutput;
   /** `sim traffic <service> <n> [--from <node>] [-n <namespace>]`: n requests, counted per endpoint. */
-  traffic(world: World, argv: string[]): CommandOutput;
+  traffic(cluster: SimCluster, argv: string[]): CommandOutput;
 }
 
 /** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */

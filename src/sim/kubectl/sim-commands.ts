@@ -182,7 +182,7 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         // The pod network comes with kube-proxy's add-on: a cluster without it never loads its code.
         const net = cluster.addons?.find((a) => a.net)?.net;
         if (!net) throw new SimError('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")');
-        const res = net.traffic(cluster.world, rest);
+        const res = net.traffic(cluster, rest);
         if (res.exitCode !== 0) throw new SimError(res.stderr.replace(/\n$/, ''));
         out += res.stdout;
         break;

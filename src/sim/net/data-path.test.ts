@@ -4,6 +4,8 @@ import type { ClusterOptions } from '../cluster-types.ts';
 import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
 import { SYN_TIMEOUT_MS, type ConnectRequest, type ConnectResult } from './data-path.ts';
 import { podNetworkStateOf, runNetJob } from './pod-network.ts';
+import { Timeline } from '../time-travel.ts';
+import { timelineCluster } from '../kubectl/figure-terminal.ts';
 
 const deployment = (replicas: number, port = 80) => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
@@ -21,7 +23,7 @@ function webCluster(opts: ClusterOptions = {}, replicas = 3, svc = service()) {
 }
 
 function send(c: ReturnType<typeof createCluster>, reqs: ConnectRequest[]): ConnectResult[] {
-  return runNetJob(c.world, { type: 'connect', requests: reqs })!.connections!;
+  return runNetJob(c, { type: 'connect', requests: reqs })!.connections!;
 }
 
 const fromNode = (node: string, ip: string, n: number): ConnectRequest[] => Array.from({ length: n }, () => ({ from: { node }, dstIP: ip, dstPort: 80 }));
@@ -34,7 +36,7 @@ function byPod(rs: ConnectResult[]): Record<string, number> {
 
 describe('the data path', () => {
   it('answers only in clusters that run kube-proxy', () => {
-    expect(runNetJob(createCluster({ seed: 1 }).world, { type: 'connect', requests: [] })).toBeUndefined();
+    expect(runNetJob(createCluster({ seed: 1 }), { type: 'connect', requests: [] })).toBeUndefined();
   });
 
   it('spreads connections to a ClusterIP over the three pods, each crossing to its node', () => {
@@ -141,5 +143,23 @@ describe('the data path', () => {
     const [none] = send(c, fromNode('node-1', ip, 1));
     expect(none).toMatchObject({ ok: false, error: 'refused' });
     expect(none.trace[0]).toMatch(/vmap @no-endpoint-services -> .* : goto reject-chain$/);
+  });
+
+  it('records its jobs on a figure\'s timeline: going back and forward again gives the same network state', () => {
+    const { c, ip } = webCluster();
+    const tl = new Timeline(c);
+    const host = timelineCluster(tl, () => {});
+    const first = runNetJob(host, { type: 'connect', requests: fromNode('node-1', ip, 10) })!.connections!;
+    const second = runNetJob(host, { type: 'connect', requests: fromNode('node-2', ip, 10) })!.connections!;
+    const end = tl.at().step;
+    const state = JSON.stringify(podNetworkStateOf(c.world.state));
+    tl.seek(0);
+    expect(podNetworkStateOf(c.world.state)!.jobs).toBe(0);
+    tl.seek(end);
+    // The job's event writes no log record, so it is no step of its own: it runs with what is due next.
+    tl.advance(0);
+    expect(JSON.stringify(podNetworkStateOf(c.world.state))).toBe(state);
+    expect(podNetworkStateOf(c.world.state)!.last!.connections!.map((r) => r.endpoint)).toEqual(second.map((r) => r.endpoint));
+    expect(first.every((r) => r.ok) && second.every((r) => r.ok)).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 // The pod network's one way in: what kube-proxy's add-on registers (the pod-network instance and
 // the commands it answers). Nothing else in the core imports this folder, so a later change can
 // load it lazily with kube-proxy.
-import type { CommandOutput, NetCommands } from '../cluster-types.ts';
-import type { ComponentDef, World } from '../world.ts';
+import type { CommandOutput, NetCommands, SimCluster } from '../cluster-types.ts';
+import type { ComponentDef } from '../world.ts';
 import { execInPod, type ExecArgs } from './exec.ts';
 import { podNetworkDef, runNetJob, type NetProgram } from './pod-network.ts';
 import { MAX_TRAFFIC, sendTraffic, type TrafficArgs } from './traffic.ts';
@@ -19,13 +19,13 @@ const PROGRAMS: Record<string, NetProgram> = {
 const fail = (msg: string): CommandOutput => ({ stdout: '', stderr: `${msg}\n`, exitCode: 1 });
 
 /** Run a program in the network and return its words. */
-function run(world: World, program: string, args: unknown): CommandOutput {
-  const last = runNetJob(world, { type: 'program', program, args });
+function run(cluster: SimCluster, program: string, args: unknown): CommandOutput {
+  const last = runNetJob(cluster, { type: 'program', program, args });
   return last?.output ?? fail('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")');
 }
 
 /** Parse `sim traffic`'s arguments: `<service> <n> [--from <node>] [-n <namespace>]`. */
-export function parseTrafficArgs(world: World, argv: string[]): TrafficArgs | string {
+export function parseTrafficArgs(cluster: SimCluster, argv: string[]): TrafficArgs | string {
   const usage = 'error: usage: sim traffic <service> <n> [--from <node>] [-n <namespace>]';
   let namespace = 'default';
   let from: string | undefined;
@@ -43,7 +43,7 @@ export function parseTrafficArgs(world: World, argv: string[]): TrafficArgs | st
   if (pos.length !== 2) return usage;
   if (!/^\d+$/.test(pos[1]) || Number(pos[1]) < 1 || Number(pos[1]) > MAX_TRAFFIC) return `error: the number of requests must be between 1 and ${MAX_TRAFFIC}, not "${pos[1]}"`;
   // By default from the first worker node (the control-plane node, when there is one, sorts first otherwise).
-  const nodes = Object.keys(world.state.components).filter((k) => k.startsWith('kubelet/')).map((k) => k.slice('kubelet/'.length)).sort();
+  const nodes = Object.keys(cluster.world.state.components).filter((k) => k.startsWith('kubelet/')).map((k) => k.slice('kubelet/'.length)).sort();
   return { namespace, service: pos[0], n: Number(pos[1]), from: from ?? nodes.find((n) => n !== 'control-plane') ?? nodes[0] ?? '' };
 }
 
@@ -52,10 +52,10 @@ export function podNetworkAddonParts(): { defs: ComponentDef<any>[]; commands: N
   return {
     defs: [podNetworkDef(PROGRAMS)],
     commands: {
-      exec: (world, target) => run(world, 'exec', target satisfies ExecArgs),
-      traffic: (world, argv) => {
-        const a = parseTrafficArgs(world, argv);
-        return typeof a === 'string' ? fail(a) : run(world, 'traffic', a);
+      exec: (cluster, target) => run(cluster, 'exec', target satisfies ExecArgs),
+      traffic: (cluster, argv) => {
+        const a = parseTrafficArgs(cluster, argv);
+        return typeof a === 'string' ? fail(a) : run(cluster, 'traffic', a);
       },
     },
   };

@@ -66,17 +66,23 @@ export function podNetworkStateOf(w: Pick<NetWorld, 'components'>): PodNetworkSt
   return e?.type === POD_NETWORK ? (e.state as PodNetworkState) : undefined;
 }
 
+/** What a job needs of the cluster: its world, and a way to run the events due now that records them as steps (a figure's timeline does). */
+export interface NetHost { readonly world: World; advance(ms: number): void }
+
 /**
  * Send a job to the network and wait for its answer: the job is an input (recorded, replayed), and
- * the world runs the events due now, the job's among them. Undefined when the cluster has no network.
+ * the cluster runs the events due now, the job's among them (through `advance(0)`, so a figure's
+ * timeline records them). Undefined when the cluster has no network.
  */
-export function runNetJob(world: World, job: NetJob): PodNetworkState['last'] | undefined {
-  const s = podNetworkStateOf(world.state);
-  if (!s) return undefined;
+export function runNetJob(host: NetHost, job: NetJob): PodNetworkState['last'] | undefined {
+  if (!podNetworkStateOf(host.world.state)) return undefined;
+  // First run what is due now: a figure's timeline then forks at the present, before the input.
+  host.advance(0);
+  const s = podNetworkStateOf(host.world.state)!;
   // The handler numbers the jobs it runs (in the state, so a replay numbers them alike).
   const id = s.jobs + 1;
-  world.inject(POD_NETWORK, { type: 'net-job', job } satisfies NetEvent);
-  world.runUntil(world.state.now);
-  const after = podNetworkStateOf(world.state);
+  host.world.inject(POD_NETWORK, { type: 'net-job', job } satisfies NetEvent);
+  host.advance(0);
+  const after = podNetworkStateOf(host.world.state);
   return after?.last?.id === id ? after.last : undefined;
 }

@@ -36,7 +36,7 @@ export function cmdExec(r: Run, argv: string[]): void {
   if (!pod.spec?.nodeName) throw new Fail(`Error from server (BadRequest): pod ${name} does not have a host assigned`);
   const net = r.cluster.addons?.find((a) => a.net)?.net;
   if (!net) throw new Fail('error: this cluster runs no pod network');
-  const res = net.exec(r.cluster.world, { namespace: ns, pod: name, container, node: pod.spec.nodeName as string, argv: command });
+  const res = net.exec(r.cluster, { namespace: ns, pod: name, container, node: pod.spec.nodeName as string, argv: command });
   r.print(res.stdout);
   r.warn(res.stderr);
   if (res.exitCode !== 0) {
