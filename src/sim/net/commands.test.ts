@@ -24,6 +24,7 @@ describe('the coredns add-on', () => {
     const { k } = cluster();
     expect(k('get svc kube-dns -n kube-system').stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nkube-dns\s+ClusterIP\s+10\.96\.0\.10\s+<none>\s+53\/UDP,53\/TCP,9153\/TCP\s+\S+\n$/);
     expect(k('get deploy coredns -n kube-system').stdout).toMatch(/coredns\s+2\/2\s+2\s+2/);
+    expect(k('describe svc kube-dns -n kube-system').stdout).toContain('IP:                       10.96.0.10\nIPs:                      10.96.0.10\nPort:                     dns  53/UDP\nTargetPort:               53/UDP\n');
     expect(k('get pods -n kube-system -o custom-columns=IMAGE:.spec.containers[0].image --no-headers').stdout).toBe('registry.k8s.io/coredns/coredns:v1.14.2\nregistry.k8s.io/coredns/coredns:v1.14.2\n');
   });
 
@@ -116,5 +117,28 @@ describe('sim traffic', () => {
     expect(runSimCommand(c, 'sim traffic nope 5').stderr).toBe('error: kube-proxy on node-1 knows no service "nope" in namespace "default"\n');
     expect(runSimCommand(c, 'sim traffic web 5 --from node-9').stderr).toBe('error: node "node-9" not found\n');
     expect(runSimCommand(createCluster({ seed: 1 }), 'sim traffic web 5').stderr).toBe('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")\n');
+  });
+
+  it('keeps a node\'s requests on one pod with ClientIP affinity (kubectl expose --session-affinity)', () => {
+    const { c, k } = cluster();
+    expect(k('expose deployment web --name sticky --port 80 --session-affinity=ClientIP').stdout).toBe('service/sticky exposed\n');
+    expect(k('expose deployment web --name bad --port 80 --session-affinity=Cookie').stderr).toBe('error: unknown session affinity: Cookie\n');
+    c.settle();
+    const rows = runSimCommand(c, 'sim traffic sticky 40 --from node-3').stdout.split('\n').slice(2, -1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].split(/\s+/)[3]).toBe('40');
+  });
+});
+
+describe('a headless Service', () => {
+  it('is reached by name at a pod\'s own address, past kube-proxy (kubectl expose --cluster-ip=None)', () => {
+    const { c, k } = cluster();
+    k('expose deployment web --name db --port 80 --cluster-ip=None');
+    c.settle();
+    expect(k('get svc db').stdout).toMatch(/^db\s+ClusterIP\s+None\s+<none>\s+80\/TCP/m);
+    expect(k('get svc db -o jsonpath={.spec.clusterIPs}').stdout).toBe('["None"]');
+    const r = k('exec client -- curl -sS http://db');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^web-/);
   });
 });
