@@ -87,6 +87,18 @@ describe('kubectl exec in a pod', () => {
     expect(k('-n default exec client -- curl -sS http://web').exitCode).toBe(0);
   });
 
+  it('is refused by a pod whose container has crashed, and cannot reach a pod on a stopped node', () => {
+    const { c, k } = cluster();
+    const pods = (c.request({ verb: 'list', resource: 'pods', namespace: 'default' }) as { object: { items: { metadata: { name: string }; spec: { nodeName: string }; status: { podIP: string } }[] } }).object.items;
+    const web = pods.find((p) => p.metadata.name.startsWith('web-'))!;
+    expect(k(`exec client -- curl -sS http://${web.status.podIP}`).stdout).toBe(`${web.metadata.name}\n`);
+    runSimCommand(c, `sim crash ${web.metadata.name}`);
+    expect(k(`exec client -- curl -sS http://${web.status.podIP}`)).toEqual({ stdout: '', stderr: `curl: (7) Failed to connect to ${web.status.podIP} port 80 after 0 ms: Couldn't connect to server\ncommand terminated with exit code 7\n`, exitCode: 7 });
+    const client = pods.find((p) => p.metadata.name === 'client')!;
+    runSimCommand(c, `sim node stop ${client.spec.nodeName}`);
+    expect(k('exec client -- curl -sS http://web').stderr).toMatch(/^Error from server: error dialing backend: dial tcp 10\.0\.0\.1\d:10250: connect: no route to host\n$/);
+  });
+
   it('is still left out in clusters without a pod network', () => {
     const c = createCluster({ seed: 1 });
     expect(runKubectl(c, 'exec -it web -- sh').stderr).toMatch(/^error: kubectl exec is a real command that this simulator does not run/);
@@ -109,6 +121,12 @@ describe('sim traffic', () => {
     c.advance(5_000);
     const after = runSimCommand(c, 'sim traffic web 90 --from node-2').stdout;
     expect(after).toMatch(new RegExp(`^${dead.replace(/\./g, '\\.')}\\s+web-\\S+\\s+node-3\\s+0\\s+\\d+ timed out$`, 'm'));
+ 
+    // Once the node-lifecycle controller marks its pods not ready, the endpoint leaves the rules.
+    c.advance(120_000);
+    const healed = runSimCommand(c, 'sim traffic web 90 --from node-2').stdout;
+    expect(healed.split('\n')[0]).toMatch(/: 90 ok, 0 failed$/);
+    expect(healed).not.toContain(dead);
   });
 
   it('explains what it cannot do', () => {

@@ -149,7 +149,7 @@ function nodeState(net: NetState, node: string): NodeNetState {
   return (net.nodes[node] ??= newNodeNetState());
 }
 
-/** Drop a node's expired conntrack entries and xt_recent stamps older than any rule asks about (so state stays small). */
+/** Drop a node's expired conntrack entries (so the state stays small; the recent lists hold one stamp per client address). */
 function expire(ns: NodeNetState, now: number): void {
   for (const [k, e] of Object.entries(ns.conntrack)) if (e.expires <= now) delete ns.conntrack[k];
 }
