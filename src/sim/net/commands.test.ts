@@ -85,6 +85,7 @@ describe('kubectl exec in a pod', () => {
     expect(k('exec client -c other -- curl http://web').stderr).toBe('Error from server (BadRequest): container other is not valid for pod client\n');
     expect(k('exec client -- sh').stderr).toMatch(/^error: this simulator runs only curl, wget, nslookup, cat \/etc\/resolv.conf in a container/);
     expect(k('-n default exec client -- curl -sS http://web').exitCode).toBe(0);
+    expect(k('exec -it client -- nslookup web').exitCode).toBe(0);
   });
 
   it('is refused by a pod whose container has crashed, and cannot reach a pod on a stopped node', () => {

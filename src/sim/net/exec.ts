@@ -75,7 +75,7 @@ export function curl(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, a
     else if (x === '--show-error') showError = true;
     else if (x === '-m' || x === '--max-time' || x === '--connect-timeout') maxTime = Number(args[++i]);
     else if (/^-[sS]+$/.test(x)) { if (x.includes('s')) silent = true; if (x.includes('S')) showError = true; }
-    else if (x.startsWith('-')) return out('', `curl: option ${x}: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information\n`, 2);
+    else if (x.startsWith('-')) return out('', `curl: option ${x}: this simulator's curl takes only -s, -S, -m and --connect-timeout\n`, 2);
     else url = x;
   }
   if (url === undefined) return out('', "curl: no URL specified\ncurl: try 'curl --help' or 'curl --manual' for more information\n", 2);
@@ -104,7 +104,7 @@ export function wget(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, a
     else if (x === '-T') timeout = Number(args[++i]);
     else if (/^-q?O-$/.test(x) || x === '-qO-') { toStdout = true; if (x.includes('q')) quiet = true; }
     else if (x === '-q') quiet = true;
-    else if (x.startsWith('-')) return out('', `wget: unrecognized option '${x.replace(/^-+/, '')}'\n`, 1);
+    else if (x.startsWith('-')) return out('', `wget: option ${x}: this simulator's wget takes only -q, -O- and -T\n`, 1);
     else url = x;
   }
   if (url === undefined) return out('', 'BusyBox wget: missing URL\n', 1);
