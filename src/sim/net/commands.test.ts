@@ -135,6 +135,7 @@ describe('sim traffic', () => {
     expect(runSimCommand(c, 'sim traffic web').stderr).toBe('error: usage: sim traffic <service> <n> [--from <node>] [-n <namespace>]\n');
     expect(runSimCommand(c, 'sim traffic nope 5').stderr).toBe('error: kube-proxy on node-1 knows no service "nope" in namespace "default"\n');
     expect(runSimCommand(c, 'sim traffic web 5 --from node-9').stderr).toBe('error: node "node-9" not found\n');
+    expect(runSimCommand(c, 'sim traffic web 1001').stderr).toBe('error: the number of requests must be between 1 and 1000, not "1001"\n');
     expect(runSimCommand(createCluster({ seed: 1 }), 'sim traffic web 5').stderr).toBe('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")\n');
   });
 

@@ -10,8 +10,8 @@ import type { PodNetworkState, ProgramOutput } from './pod-network.ts';
 /** What `sim traffic` asks for. */
 export interface TrafficArgs { namespace: string; service: string; n: number; from: string }
 
-/** The most requests one line sends: enough to show the spread, few enough to answer at once. */
-export const MAX_TRAFFIC = 10_000;
+/** The most requests one line sends: enough to show the spread; each leaves a conntrack entry for 120 s in the state a figure snapshots. */
+export const MAX_TRAFFIC = 1_000;
 
 const WORDS: Record<ConnectError, string> = { refused: 'connection refused', timeout: 'timed out', unreachable: 'no route to host' };
 
