@@ -86,6 +86,10 @@ describe('kubectl exec in a pod', () => {
     expect(k('exec client -- sh').stderr).toMatch(/^error: this simulator runs only curl, wget, nslookup, cat \/etc\/resolv.conf in a container/);
     expect(k('-n default exec client -- curl -sS http://web').exitCode).toBe(0);
     expect(k('exec -it client -- nslookup web').exitCode).toBe(0);
+    // A workload's most active pod answers; CoreDNS's own pods use their node's resolver (dnsPolicy Default).
+    expect(k('exec deploy/web -- curl -sS http://web').exitCode).toBe(0);
+    expect(k('exec -n kube-system deploy/coredns -- cat /etc/resolv.conf').stderr).toMatch(/dnsPolicy Default/);
+    expect(k('exec svc/web -- curl http://web').stderr).toBe("error: this simulator's kubectl exec takes a pod, a deployment or a replicaset, not services\n");
   });
 
   it('is refused by a pod whose container has crashed, and cannot reach a pod on a stopped node', () => {

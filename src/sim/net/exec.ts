@@ -161,7 +161,8 @@ export function execInPod(w: NetWorld, net: PodNetworkState, a: ExecArgs): Progr
   if (base === 'nslookup') return nslookup(w, net, a, pod, args);
   if (base === 'cat' && args.length === 1 && args[0] === '/etc/resolv.conf') {
     const conf = podResolvConf(pod);
-    return conf ? out(conf) : out('', `cat: pod ${a.namespace}/${a.pod} has its node's /etc/resolv.conf (dnsPolicy ${pod.spec?.dnsPolicy ?? 'ClusterFirst'} with hostNetwork), which this simulator does not model\n`, 1);
+    const how = `dnsPolicy ${pod.spec?.dnsPolicy ?? 'ClusterFirst'}${pod.spec?.hostNetwork ? ' on the host network' : ''}`;
+    return conf ? out(conf) : out('', `cat: pod ${a.namespace}/${a.pod} has its node's /etc/resolv.conf (${how}), which this simulator does not model\n`, 1);
   }
   return out('', `error: this simulator runs only ${EXEC_COMMANDS.join(', ')} in a container (e.g. kubectl exec ${a.pod} -- curl -sS http://web)\n`, 1);
 }

@@ -1,10 +1,38 @@
 // kubectl exec (pkg/cmd/exec): a command run in a pod's container, here one of the network
 // programs the pod network answers (curl, wget, nslookup, cat /etc/resolv.conf). kubectl reads
 // the pod through the API server, which opens the stream to the node's kubelet.
+import { labelSelectorAsString } from '../../util/labels.ts';
+import { parseTime } from '../../util/time.ts';
+import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, type Obj, type Run } from './util.ts';
+import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
 
 const USAGE = "error: expected 'exec (POD | TYPE/NAME) -- COMMAND [args...]'.\nPOD or TYPE/NAME is a required argument for the exec command\nSee 'kubectl exec -h' for help and examples";
+
+function readySince(p: Obj): number | undefined {
+  const c = ((p.status?.conditions ?? []) as Obj[]).find((x) => x.type === 'Ready');
+  return c?.status === 'True' ? parseTime(c.lastTransitionTime) : undefined;
+}
+
+/**
+ * podutils.ActivePods' Less, reversed (GetFirstPod's order): assigned before unassigned, Running
+ * before Unknown before Pending, ready before not, ready longer first, fewer restarts, older first.
+ */
+function mostActiveFirst(a: Obj, b: Obj): number {
+  const assigned = (p: Obj) => (p.spec?.nodeName ? 1 : 0);
+  if (assigned(a) !== assigned(b)) return assigned(b) - assigned(a);
+  const phase: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+  const pa = phase[a.status?.phase] ?? 0;
+  const pb = phase[b.status?.phase] ?? 0;
+  if (pa !== pb) return pb - pa;
+  const ra = readySince(a);
+  const rb = readySince(b);
+  if ((ra !== undefined) !== (rb !== undefined)) return ra !== undefined ? -1 : 1;
+  if (ra !== undefined && rb !== undefined && ra !== rb) return ra - rb;
+  const restarts = (p: Obj) => Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
+  if (restarts(a) !== restarts(b)) return restarts(a) - restarts(b);
+  return (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity);
+}
 
 /** kubectl exec POD [-c CONTAINER] [-i] [-t] [-q] -- COMMAND [args...]. */
 export function cmdExec(r: Run, argv: string[]): void {
@@ -18,12 +46,19 @@ export function cmdExec(r: Run, argv: string[]): void {
   if (p.args.length > 1) throw new Fail("error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples");
   if (!command.length) throw new Fail("error: you must specify at least one command for the container\nSee 'kubectl exec -h' for help and examples");
   let name = p.args[0];
-  if (name.includes('/')) {
-    const [type, rest] = [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)];
-    if (type !== 'pod' && type !== 'pods' && type !== 'po') throw new Fail(`error: this simulator's kubectl exec takes a pod (POD or pod/NAME), not ${type}`);
-    name = rest;
-  }
   const ns = nsOf(p);
+  if (name.includes('/')) {
+    // AttachablePodForObject: a workload's most active pod (GetFirstPod), without a word about which.
+    const [type, rest] = [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)];
+    const kind = kindOrFail(type);
+    if (kind.resource === 'pods') name = rest;
+    else if (kind.resource === 'deployments' || kind.resource === 'replicasets') {
+      const owner = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name: rest });
+      const pods = list(r, kindInfo('pods'), ns, labelSelectorAsString(owner.spec?.selector)).sort(mostActiveFirst);
+      if (!pods.length) throw new Fail('error: timed out waiting for the condition');
+      name = pods[0].metadata.name;
+    } else throw new Fail(`error: this simulator's kubectl exec takes a pod, a deployment or a replicaset, not ${kind.resource}`);
+  }
   const pod = r.must({ verb: 'get', resource: 'pods', namespace: ns, name });
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') throw new Fail(`error: cannot exec into a container in a completed pod; current phase is ${phase}`);
