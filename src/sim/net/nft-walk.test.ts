@@ -19,7 +19,7 @@ const slice = (name: string, ips: string[], ready = true): EndpointSlice => ({
 const config = { nodeName: 'node-1', nodeIP: '10.0.0.11', clusterCIDR: '10.244.0.0/16', serviceCIDRs: '10.96.0.0/12' };
 const fromPod = (dstIP: string, dstPort = 80): Packet => ({ protocol: 'TCP', srcIP: '10.244.1.9', srcPort: 40000, dstIP, dstPort, srcLocal: false, dstLocal: false });
 const env = (seed = 1) => ({ now: 0, recent: {}, rng: createRng(seed) });
-const to = (r: { verdict: { kind: string } }) => (r.verdict as { to: string }).to;
+const to = (r: { verdict: { kind: string } }) => (r.verdict as unknown as { to: string }).to;
 
 describe('numgenRandom', () => {
   it('draws every value in [0, n) about equally', () => {

@@ -52,7 +52,7 @@ export function failureTimeline(clock: LeaseClock, pods: readonly PodCountdown[]
     },
     {
       id: 'tainted', at: at(2), title: 'Unknown, tainted',
-      detail: now < 2 ? 'Ready becomes Unknown; unreachable taints added' : `Ready is ${clock.ready}; the unreachable taints are on`,
+      detail: `Ready ${now < 2 ? 'becomes Unknown' : `is ${clock.ready}`}; unreachable taints ${now < 2 ? 'added' : 'on'}`,
       progress: null,
     },
     {
@@ -63,7 +63,7 @@ export function failureTimeline(clock: LeaseClock, pods: readonly PodCountdown[]
     },
     {
       id: 'evicted', at: at(4), title: 'Evicted',
-      detail: now < 4 ? 'the pods are deleted; replacements go elsewhere' : `${plural(gone, 'pod', 'pods')} deleted (Terminating); replacements go elsewhere`,
+      detail: `${now < 4 ? 'its pods are' : plural(gone, 'pod', 'pods')} deleted (Terminating); replacements go elsewhere`,
       progress: null,
     },
   ];
