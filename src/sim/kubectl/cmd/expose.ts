@@ -29,7 +29,7 @@ export function cmdExpose(r: Run, argv: string[]): void {
   const portSpec: Obj = { port: Number(port), protocol: str(p, 'protocol') ?? 'TCP', targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp };
   const body: Obj = { apiVersion: 'v1', kind: 'Service', metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels }, spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' } };
   if (dry === 'client') { printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } }); return; }
-  const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
+  const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-expose' }) });
   printWritten(r, p, dry, `service/${svcName}`, 'exposed', created);
 }
 
