@@ -615,13 +615,18 @@ function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: stri
 }
 
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
+/** The scheduler's pod informer's field selector (scheduler.go newPodInformer). */
+export const NON_TERMINAL_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
+
 export const schedulerDef: ComponentDef<SchedulerState> = {
   name: 'scheduler',
   clientLimit: KUBE_SCHEDULER_CLIENT,
   init(ctx) {
     const s: SchedulerState = {
       nodes: newInformer('nodes', 'nodes'),
-      pods: newInformer('pods', 'pods'),
+      // NewInformerFactory's pod informer: only pods that are not yet terminal (a pod turning
+      // Succeeded or Failed leaves it, as a deletion: its resources are free again).
+      pods: newInformer('pods', 'pods', { fieldSelector: NON_TERMINAL_PODS }),
       services: newInformer('services', 'services'),
       replicaSets: newInformer('replicasets', 'replicasets'),
       queue: newSchedulingQueue(),
