@@ -64,7 +64,8 @@ export function simComponentOf(real: string): string {
 
 /**
  * A request's query string as compared: parameters in the client's order, with what differs by run
- * made alike (a resourceVersion other than 0, a watch's randomised timeout, generated names).
+ * made alike (a resourceVersion other than 0, a watch's randomised timeout, generated names, the
+ * order of a field selector's terms, which fields.SelectorFromSet takes from a Go map).
  */
 export function queryOf(uri: string, verb: string): string {
   const i = uri.indexOf('?');
@@ -75,6 +76,7 @@ export function queryOf(uri: string, verb: string): string {
     if (k === 'resourceVersion' && v !== '0' && v !== '') return `${k}=<rv>`;
     // client-go's reflector draws a watch's timeout between 5 and 10 min (kubelets' up to 60).
     if (verb === 'watch' && (k === 'timeoutSeconds' || k === 'timeout')) return `${k}=<random>`;
+    if (k === 'fieldSelector') return wild(`${k}=${v.split('%2C').sort().join('%2C')}`);
     return wild(kv);
   }).join('&');
 }

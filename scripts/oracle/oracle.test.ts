@@ -89,6 +89,8 @@ describe('comparison', () => {
       .toBe('allowWatchBookmarks=true&resourceVersion=<rv>&timeout=<random>&timeoutSeconds=<random>&watch=true');
     expect(queryOf('/api/v1/nodes/node-1/status?timeout=10s', 'patch')).toBe('timeout=10s');
     expect(queryOf('/api/v1/namespaces/default/pods', 'list')).toBe('');
+    expect(queryOf('/api/v1/events?fieldSelector=involvedObject.uid%3Dx%2CinvolvedObject.name%3Dweb&limit=500', 'list'))
+      .toBe(queryOf('/api/v1/events?fieldSelector=involvedObject.name%3Dweb%2CinvolvedObject.uid%3Dx&limit=500', 'list'));
     expect(queryDiffers('fieldManager=kubectl-create&fieldValidation=Strict', '')).toBe('fieldManager,fieldValidation');
     expect(queryDiffers('a=1&b=2', 'b=2&a=1')).toBe('');
     expect(queryDiffers('limit=500', 'limit=50')).toBe('limit');
