@@ -109,9 +109,12 @@ function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned 
   if (before !== after) { unlink(s, key, before); link(s, key, after); }
   const ns = (cur ?? old)!.metadata?.namespace ?? '';
   if (!cur) {
-    // The owner is gone: each of its dependents is checked (the live GET decides, not this graph).
+    // The owner is gone: each of its dependents is checked. Seen deleted with dependents, it goes
+    // into the absent-owner cache (processGraphChanges), so their checks need no live GET of it.
     const uid = old?.metadata?.uid ?? '';
-    for (const d of dependentsOf(s, uid)) add(s.attemptToDelete, d);
+    const deps = dependentsOf(s, uid);
+    if (deps.length) rememberAbsent(s, uid);
+    for (const d of deps) add(s.attemptToDelete, d);
     delete s.dependents[uid];
     // A dependent is gone: an owner waiting for its dependents (foreground) looks again.
     for (const r of before) {
