@@ -1,7 +1,8 @@
 // Headless CLI: runs a script of `kubectl …` and `sim …` lines against a simulated cluster.
 //   npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]
 // Reads FILE (or stdin), one command a line; `#` comments and blank lines are ignored, except a
-// header line `# addons: kube-proxy` among the first comments, which runs kube-proxy on every node;
+// header line `# addons: kube-proxy` among the first comments, which runs kube-proxy on every node,
+// and `# nodes: cpu=1 memory=3840Mi`, which sizes every worker;
 // `kubectl apply -f - <<EOF … EOF` carries an inline manifest. Prints only the commands' output
 // (errors on stderr), carries on after a failed command, exits 1 if any failed.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -60,10 +61,14 @@ const readFile = (p: string): string | undefined => {
   return undefined;
 };
 
-// A header line `# addons: kube-proxy` (or kube-proxy=nftables) turns kube-proxy on for this script.
+// A header line `# addons: kube-proxy` (or kube-proxy=nftables) turns kube-proxy on for this script;
+// `# nodes: cpu=1 memory=3840Mi` gives every worker that size (the oracle's scenarios need it).
 let addons;
-try { addons = addonsFromHeader(scriptHeader(text)); } catch (e) { usage((e as Error).message); }
-const cluster = createCluster(addons.length ? { seed, nodes, kubeadm, addons } : { seed, nodes, kubeadm });
+let header;
+try { header = scriptHeader(text); addons = addonsFromHeader(header); } catch (e) { usage((e as Error).message); }
+const size = header.nodes;
+const nodeCapacity = size ? Array.from({ length: nodes }, () => ({ ...size })) : undefined;
+const cluster = createCluster({ seed, nodes, kubeadm, ...(addons.length ? { addons } : {}), ...(nodeCapacity ? { nodeCapacity } : {}) });
 const { exitCode } = runScript(cluster, text, { readFile }, (step) => {
   process.stdout.write(step.stdout);
   process.stderr.write(step.stderr);

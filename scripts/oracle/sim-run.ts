@@ -2,8 +2,11 @@
 // request log in the audit log's terms, the objects and events after each `sim` line and at the
 // end, the node and pod transitions sampled each simulated second, and kubectl's output. The
 // recorder's own reads are cut out of the log, as the real side drops its observer's requests.
+// Each line lasts at least as long as it did in the recording (a real kubectl line takes real
+// seconds, a real `sim settle` waits for 3 s of quiet), and each request is named by the identity it
+// was sent with, as the audit log names it.
 import { createCluster } from '../../src/sim/index.ts';
-import { parseScript, runKubectl, runSimCommand } from '../../src/sim/kubectl/index.ts';
+import { parseScript, runKubectl, runSimCommand, scriptHeader } from '../../src/sim/kubectl/index.ts';
 import { CHECKPOINT_RESOURCES, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
 
 /** The simulator's epoch (names.ts EPOCH_MS): object timestamps count from it. */
@@ -36,12 +39,16 @@ export function auditFieldsOf(method: string, path: string): Pick<RawRequest, 'v
   return { verb, resource, ...(subresource ? { subresource } : {}), ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) };
 }
 
-/** Plays a scenario script on a fresh simulated cluster (3 nodes, seed 1) and observes it. */
-export function runInSimulator(scenario: string, script: string, seed = 1): RawTrace {
+/**
+ * Plays a scenario script on a fresh simulated cluster (3 nodes, seed 1) and observes it. `durations`
+ * (ms, one per script line) are how long each line took in the recording: a line that is over sooner
+ * here runs the clock on to that length, observing each second, before the next line.
+ */
+export function runInSimulator(scenario: string, script: string, seed = 1, durations?: readonly number[]): RawTrace {
   // `# nodes: cpu=1 memory=3840Mi` in a scenario gives the simulated workers the hollow nodes' size,
   // for scenarios that need the cluster full in both (the default 4 CPU, 8 GiB is kept otherwise).
-  const size = /^# nodes: cpu=(\S+) memory=(\S+)$/m.exec(script);
-  const nodeCapacity = size ? [1, 2, 3].map(() => ({ cpu: size[1], memory: size[2] })) : undefined;
+  const size = scriptHeader(script).nodes;
+  const nodeCapacity = size ? [1, 2, 3].map(() => ({ ...size })) : undefined;
   const cluster = createCluster({ seed, nodes: 3, logLimit: 0, ...(nodeCapacity ? { nodeCapacity } : {}) });
   // The recorder starts the script 5 s after the nodes are Ready, start-up writes behind it; so here.
   cluster.advance(START_DELAY_MS);
@@ -49,6 +56,11 @@ export function runInSimulator(scenario: string, script: string, seed = 1): RawT
   const start = EPOCH_MS + t0;
   const firstRecord = cluster.log.length;
   const hidden: [number, number][] = [];
+  // The identity each instance sends its requests with (the scheduler's leader elector sends the
+  // scheduler's), seen at start and after each line: instances come and go with the faults.
+  const identities = new Map<string, string>();
+  const noteIdentities = () => { for (const [name, c] of Object.entries(cluster.world.state.components)) identities.set(name, c.identity ?? name); };
+  noteIdentities();
   const quietly = <T>(f: () => T): T => {
     const from = cluster.log.length;
     try { return f(); } finally { hidden.push([from, cluster.log.length]); }
@@ -90,7 +102,7 @@ export function runInSimulator(scenario: string, script: string, seed = 1): RawT
     checkpoints.push({ line, t: cluster.now - t0, objects, events });
   };
   const steps: RawStep[] = [];
-  for (const c of parseScript(script)) {
+  for (const [i, c] of parseScript(script).entries()) {
     line = c.line;
     const t = cluster.now - t0;
     let res = { stdout: '', stderr: '', exitCode: 0 };
@@ -108,6 +120,12 @@ export function runInSimulator(scenario: string, script: string, seed = 1): RawT
     else { res = runKubectl(cluster, c.command, c.stdin); sample(); }
     if (c.error) res = { ...res, stderr: c.error + '\n' + res.stderr, exitCode: 1 };
     steps.push({ line: c.line, command: c.command, t, ...res });
+    // A kubectl line or `sim settle` lasts as long as the recording's did (a real kubectl takes real
+    // seconds; the recorder settles after 3 s of quiet, then takes its checkpoint). The other sim
+    // lines' real length is the recorder's own work (spawning a process), so they keep the model's.
+    const want = /^(kubectl|sim\s+settle)(\s|$)/.test(c.command) ? durations?.[i] : undefined;
+    if (want !== undefined) for (let left = want - (cluster.now - t0 - t); left > 0; left -= 1000) { cluster.advance(Math.min(1000, left)); sample(); }
+    noteIdentities();
     if (/^sim(\s|$)/.test(c.command)) checkpoint();
   }
   line = 0;
@@ -123,7 +141,7 @@ export function runInSimulator(scenario: string, script: string, seed = 1): RawT
     const f = auditFieldsOf(r.verb, r.path);
     if (!f) { count('non-resource requests (discovery, /healthz, /readyz, /version)'); return; }
     if (f.resource === 'leases' && f.verb === 'update') { count(`lease renewals: ${r.component}`); return; }
-    requests.push({ t: r.t - t0, component: r.component, ...f, uri: r.path, code: r.code });
+    requests.push({ t: r.t - t0, component: identities.get(r.component) ?? r.component, ...f, uri: r.path, code: r.code });
   });
   return { scenario, script, start, steps, requests, checkpoints, transitions, dropped };
 }

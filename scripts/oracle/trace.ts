@@ -89,6 +89,19 @@ const EVENT_NAME_RE = /\.([0-9a-f]{12,20})\b/g;
 const POD_RE = new RegExp(`(-h\\d+|-${ALNUM}{6,10})-(${ALNUM}{5})(?![a-z0-9])`, 'g');
 const VOLUME_RE = new RegExp(`\\bkube-api-access-(${ALNUM}{5})(?![a-z0-9])`, 'g');
 
+// describe's dates (time.RFC1123Z, as kubectl's describe prints a metav1.Time).
+const RFC1123Z_RE = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4}\b/g;
+// A resourceVersion in YAML, JSON or a query (0 means "any", so it stays).
+const RESOURCE_VERSION_RE = /\b(resourceVersion"?\s*[:=]\s*"?)(\d*[1-9]\d*)\b/g;
+
+/**
+ * What differs by run and by cluster in any text, made alike: describe's dates and resourceVersions.
+ * Idempotent, so the comparison applies it again to traces recorded before it existed.
+ */
+export function volatile(s: string): string {
+  return s.replace(RFC1123Z_RE, '<date>').replace(RESOURCE_VERSION_RE, '$1<rv>');
+}
+
 /** Renumbers what a cluster generates (names, UIDs, IPs) in order of first sight; times relative to start. */
 export class Normaliser {
   private readonly maps = new Map<string, Map<string, string>>();
@@ -115,7 +128,8 @@ export class Normaliser {
     let out = s.replace(UID_RE, (u) => this.id('uid', u, 'uid-'));
     out = out.replace(ISO_RE, (t) => `T+${Math.round((Date.parse(t) - this.start) / 1000)}s`);
     const hashes = this.maps.get('hash');
-    if (hashes) for (const [h, v] of hashes) if (out.includes(h)) out = out.replace(new RegExp(`(^|[-/ "'(=])${h}(?=$|[-/ "'),:.])`, 'g'), `$1${v}`);
+    // A hash ends a line of kubectl's output as often as a string (`replicaset.apps/web-5d4b8c7f9`).
+    if (hashes) for (const [h, v] of hashes) if (out.includes(h)) out = out.replace(new RegExp(`(^|[-/ "'(=\\s])${h}(?=$|[-/ "'),:.\\s])`, 'g'), `$1${v}`);
     out = out.replace(POD_RE, (_m, rs: string, suffix: string) => {
       const r = /^-h\d+$/.test(rs) ? rs : '-' + this.id('hash', rs.slice(1), 'h');
       return `${r}-${this.id('pod', suffix, 'p')}`;
@@ -123,7 +137,7 @@ export class Normaliser {
     out = out.replace(VOLUME_RE, (_m, x: string) => `kube-api-access-${this.id('volume', x, 'v')}`);
     out = out.replace(IP_RE, (ip) => (ip === '127.0.0.1' ? ip : this.id('ip', ip, 'ip-')));
     out = out.replace(EVENT_NAME_RE, (_m, x: string) => `.${this.id('event', x, 'e')}`);
-    return out;
+    return volatile(out);
   }
 
   /** A deep copy of a JSON value with every string normalised and timestamps as seconds since start. */

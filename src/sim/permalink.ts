@@ -395,6 +395,13 @@ function checkOptions(v: unknown, what: string): RequestOptions {
       case 'resourceVersionMatch':
         if (x !== 'NotOlderThan' && x !== 'Exact') fail(`${what}.resourceVersionMatch must be NotOlderThan or Exact`);
         o.resourceVersionMatch = x; break;
+      case 'fieldManager':
+        // kubectl's own managers (kubectl-create, kubectl-client-side-apply, …): a short name.
+        if (typeof x !== 'string' || !/^[a-z][a-z-]{0,62}$/.test(x)) fail(`${what}.fieldManager must be a field manager's name`);
+        o.fieldManager = x; break;
+      case 'fieldValidation':
+        if (x !== 'Strict' && x !== 'Warn' && x !== 'Ignore') fail(`${what}.fieldValidation must be Strict, Warn or Ignore`);
+        o.fieldValidation = x; break;
       case 'impersonate': {
         // kubectl's --as (and one --as-group): a user name and groups, as short printable text.
         if (!isPlainObject(x) || typeof x.user !== 'string' || !USER_RE.test(x.user)) fail(`${what}.impersonate must name a user`);

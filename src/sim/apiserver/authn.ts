@@ -42,10 +42,11 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
     user: 'system:serviceaccount:kube-system:endpointslice-controller',
     rules: [R(READ, ['services', 'pods', 'nodes']), R([...READ, 'create', 'update', 'delete'], ['endpointslices']), EVENTS],
   },
+  // system:controller:node-controller, which the taint eviction controller's requests carry too.
   'node-lifecycle-controller': {
     user: 'system:serviceaccount:kube-system:node-controller',
     rules: [R(['get', 'list', 'watch', 'delete', 'patch', 'update'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
-      R(['list', 'watch', 'delete'], ['pods']), R(['patch', 'update'], ['pods/status']), R(READ, ['leases']), EVENTS],
+      R(['get', 'list', 'watch', 'delete'], ['pods']), R(['patch', 'update'], ['pods/status']), R(READ, ['leases']), EVENTS],
   },
   'garbage-collector': {
     user: 'system:serviceaccount:kube-system:generic-garbage-collector',
@@ -54,10 +55,6 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
   'pod-garbage-collector': {
     user: 'system:serviceaccount:kube-system:pod-garbage-collector',
     rules: [R(['list', 'watch', 'delete'], ['pods']), R(['patch'], ['pods/status']), R(['get', 'list', 'watch'], ['nodes'])],
-  },
-  'taint-eviction-controller': {
-    user: 'system:serviceaccount:kube-system:taint-eviction-controller',
-    rules: [R([...READ, 'delete'], ['pods']), R(['patch'], ['pods/status']), R(READ, ['nodes']), EVENTS],
   },
 };
 

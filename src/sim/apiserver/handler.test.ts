@@ -225,7 +225,7 @@ describe('pods: binding and graceful deletion', () => {
     w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' });
     expect(w.kubectl({ verb: 'get', resource: 'pods', namespace: 'default', name: 'p' })).toMatchObject({ code: 404 });
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('q', {}, 'node-1') });
-    const e = w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: 'q', subresource: 'eviction', body: {} }, 'taint-eviction-controller');
+    const e = w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: 'q', subresource: 'eviction', body: {} }, 'node-lifecycle-controller');
     expect(e).toMatchObject({ code: 403 }); // eviction is its own subresource permission
     const e2 = w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: 'q', subresource: 'eviction', body: {} }) as any;
     expect(e2.object.status.conditions).toContainEqual(expect.objectContaining({ type: 'DisruptionTarget' }));

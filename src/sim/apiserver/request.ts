@@ -29,6 +29,12 @@ export interface RequestOptions {
   sendInitialEvents?: boolean;
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   allowWatchBookmarks?: boolean;
+  /** The client's request timeout (client-go's rest.Config Timeout, a Go duration: `10s`), sent as `?timeout=`; only logged here. */
+  timeout?: string;
+  /** A write's field manager (kubectl's --field-manager: `kubectl-create`, `kubectl-client-side-apply`, …), sent as its query. */
+  fieldManager?: string;
+  /** A write's field validation directive as kubectl sends it (--validate=strict: Strict); only logged in the query here. */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
 }
 
 /** A request as a component builds it. */

@@ -9,24 +9,29 @@ import type { Status } from './status.ts';
 
 /**
  * The query of a request as client-go encodes its options and an audit log's requestURI shows it:
- * a LIST's selectors, resourceVersion and limit, a log's container, a write's dryRun=All.
+ * a LIST's selectors, resourceVersion and limit, a GET's resourceVersion (0: from the watch cache),
+ * a log's container, a write's dryRun=All, fieldManager and fieldValidation, a client's timeout.
  */
 function requestQuery(req: ApiRequest): string {
   const o = req.options;
   if (!o) return '';
   const list = req.verb === 'list';
+  const read = list || (req.verb === 'get' && !req.subresource);
   const write = req.verb !== 'get' && req.verb !== 'list';
-  if (!(list && (o.labelSelector || o.fieldSelector || o.resourceVersion !== undefined || o.limit !== undefined))
-    && !(write && o.dryRun) && !(req.subresource === 'log' && (o.container || o.previous || o.follow))) return '';
+  if (!(list && (o.labelSelector || o.fieldSelector || o.limit !== undefined)) && !(read && o.resourceVersion !== undefined)
+    && !(write && (o.dryRun || o.fieldManager || o.fieldValidation)) && !o.timeout && !(req.subresource === 'log' && (o.container || o.previous || o.follow))) return '';
   return encodeQuery({
     labelSelector: list && o.labelSelector ? o.labelSelector : undefined,
     fieldSelector: list && o.fieldSelector ? o.fieldSelector : undefined,
-    resourceVersion: list ? o.resourceVersion : undefined,
+    resourceVersion: read ? o.resourceVersion : undefined,
     limit: list && o.limit !== undefined ? String(o.limit) : undefined,
     dryRun: write && o.dryRun ? 'All' : undefined,
+    fieldManager: write && o.fieldManager ? o.fieldManager : undefined,
+    fieldValidation: write && o.fieldValidation ? o.fieldValidation : undefined,
     container: req.subresource === 'log' ? o.container || undefined : undefined,
     follow: req.subresource === 'log' && o.follow ? 'true' : undefined,
     previous: req.subresource === 'log' && o.previous ? 'true' : undefined,
+    timeout: o.timeout,
   });
 }
 

@@ -142,6 +142,28 @@ describe('endpointslice-controller', () => {
     expect(writes(w)).toHaveLength(n);
   });
 
+  it('watches every slice, as kube-controller-manager\'s shared informer does, and leaves another manager\'s slice alone', () => {
+    const w = world();
+    createPod(w, 'web-1');
+    setStatus(w, 'web-1', '10.244.1.5', true);
+    start(w);
+    const watch = w.state.log.find((r) => r.kind === 'request' && r.verb === 'WATCH' && r.path.startsWith('/apis/discovery.k8s.io/v1/endpointslices'));
+    expect(watch?.path).not.toContain('labelSelector');
+    const n = writes(w).length;
+    // A slice for the same Service that another manager (say, a mirroring controller) owns: not ours to reconcile.
+    const foreign = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'web-other', namespace: 'default', labels: { 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'someone-else' } }, addressType: 'IPv4', endpoints: [] };
+    expect(w.kubectl({ verb: 'create', resource: 'endpointslices', namespace: 'default', body: foreign }).ok).toBe(true);
+    w.settle(5_000);
+    expect(writes(w)).toHaveLength(n);
+    expect(w.kubectl({ verb: 'get', resource: 'endpointslices', namespace: 'default', name: 'web-other' }).ok).toBe(true);
+    // Ours, taken over by another manager: the controller hears of it (ManagedByChanged) and makes its own again.
+    const mine = slices(w)[0];
+    expect(w.kubectl({ verb: 'patch', resource: 'endpointslices', namespace: 'default', name: mine.metadata!.name!, body: { metadata: { labels: { 'endpointslice.kubernetes.io/managed-by': 'someone-else' } } } }).ok).toBe(true);
+    w.settle(5_000);
+    expect(writes(w).length).toBeGreaterThan(n);
+    expect(slices(w)).toHaveLength(1);
+  });
+
   it('splits more than 100 endpoints over several slices', () => {
     const w = world();
     for (let i = 0; i < 230; i++) {

@@ -276,13 +276,22 @@ function handlers(ctx: Ctx<EndpointSliceControllerState>) {
     update: (old, pod) => { if (old.metadata?.labels !== pod.metadata?.labels || old.metadata?.namespace !== pod.metadata?.namespace) forPod(old); forPod(pod); },
     delete: forPod,
   };
+  // A slice of ours changed by someone else (or deleted) is put back as the Service wants it. The
+  // informer sees every slice (kube-controller-manager's shared informer is unfiltered); only ours
+  // count, or one whose managed-by label just changed (onEndpointSliceAdd/Update/Delete:
+  // ManagedByController, ManagedByChanged).
+  const mine = (sl: EndpointSlice) => managedBy(sl) === CONTROLLER_NAME;
   const sliceH: EventHandlers<EndpointSlice> = {
-    // A slice changed by someone else (or deleted) is put back as the Service wants it.
-    add: (sl) => { const k = serviceKeyOfSlice(sl); if (k) enqueue(ctx, k); },
-    update: (_o, sl) => { const k = serviceKeyOfSlice(sl); if (k) enqueue(ctx, k); },
-    delete: (sl) => { const k = serviceKeyOfSlice(sl); if (k) enqueue(ctx, k); },
+    add: (sl) => { const k = mine(sl) ? serviceKeyOfSlice(sl) : undefined; if (k) enqueue(ctx, k); },
+    update: (o, sl) => { const k = mine(sl) || managedBy(o) !== managedBy(sl) ? serviceKeyOfSlice(sl) : undefined; if (k) enqueue(ctx, k); },
+    delete: (sl) => { const k = mine(sl) ? serviceKeyOfSlice(sl) : undefined; if (k) enqueue(ctx, k); },
   };
   return { svcH, podH, sliceH };
+}
+
+/** A slice's endpointslice.kubernetes.io/managed-by label. */
+function managedBy(sl: EndpointSlice): string | undefined {
+  return sl.metadata?.labels?.[LABEL_MANAGED_BY];
 }
 
 // endpointSliceTracker.StaleSlices: the cache has not yet seen one of our own writes.
@@ -340,7 +349,7 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
     const s: EndpointSliceControllerState = {
       services: newInformer('services', 'services'),
       pods: newInformer('pods', 'pods'),
-      slices: newInformer('endpointslices', 'endpointslices', { labelSelector: `${LABEL_MANAGED_BY}=${CONTROLLER_NAME}` }),
+      slices: newInformer('endpointslices', 'endpointslices'),
       nodes: newInformer('nodes', 'nodes'),
       queue: newWorkQueue('endpointslice'),
       expected: {},

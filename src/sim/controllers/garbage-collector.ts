@@ -29,9 +29,6 @@ const MONITORED = ['nodes', 'leases', 'services', 'endpointslices', 'deployments
 type Monitored = (typeof MONITORED)[number];
 type Owned = Deployment | ReplicaSet | Pod | Node | Lease | Service | EndpointSlice;
 
-/** The EndpointSlice controller's label: the slices it writes (the watch kube-controller-manager already holds). */
-const MANAGED_SLICES = 'endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io';
-
 /** An object in the graph: `<resource>/<ns>/<name>` (a work-queue key). */
 type ItemKey = string;
 
@@ -41,7 +38,7 @@ export interface GarbageCollectorState {
   /** The node leases (the watch kube-controller-manager already holds, in kube-node-lease). */
   leases: InformerState<Lease>;
   services: InformerState<Service>;
-  /** The EndpointSlices the EndpointSlice controller manages (its watch, shared). */
+  /** Every EndpointSlice (the watch kube-controller-manager already holds, unfiltered). */
   endpointslices: InformerState<EndpointSlice>;
   deployments: InformerState<Deployment>;
   replicasets: InformerState<ReplicaSet>;
@@ -112,9 +109,12 @@ function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned 
   if (before !== after) { unlink(s, key, before); link(s, key, after); }
   const ns = (cur ?? old)!.metadata?.namespace ?? '';
   if (!cur) {
-    // The owner is gone: each of its dependents is checked (the live GET decides, not this graph).
+    // The owner is gone: each of its dependents is checked. Seen deleted with dependents, it goes
+    // into the absent-owner cache (processGraphChanges), so their checks need no live GET of it.
     const uid = old?.metadata?.uid ?? '';
-    for (const d of dependentsOf(s, uid)) add(s.attemptToDelete, d);
+    const deps = dependentsOf(s, uid);
+    if (deps.length) rememberAbsent(s, uid);
+    for (const d of deps) add(s.attemptToDelete, d);
     delete s.dependents[uid];
     // A dependent is gone: an owner waiting for its dependents (foreground) looks again.
     for (const r of before) {
@@ -276,7 +276,7 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
       nodes: newInformer('nodes', 'nodes'),
       leases: newInformer('leases', 'leases', { namespace: 'kube-node-lease' }),
       services: newInformer('services', 'services'),
-      endpointslices: newInformer('endpointslices', 'endpointslices', { labelSelector: MANAGED_SLICES }),
+      endpointslices: newInformer('endpointslices', 'endpointslices'),
       deployments: newInformer('deployments', 'deployments'),
       replicasets: newInformer('replicasets', 'replicasets'),
       pods: newInformer('pods', 'pods'),

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from '../testing/kubectl-fixture.ts';
-import { parseScript, runScript } from './script.ts';
+import { parseScript, runScript, scriptHeader } from './script.ts';
 
 describe('scripts', () => {
   test('comments, blank lines and here-documents', () => {
@@ -21,5 +21,11 @@ describe('scripts', () => {
     const files: Record<string, string> = { 'ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n' };
     const r = runScript(fixtureCluster(), 'kubectl apply -f ns.yaml\nkubectl apply -f missing.yaml\n', { readFile: (p) => files[p] });
     expect(r.steps.map((s) => s.stdout + s.stderr)).toEqual(['namespace/shop created\n', 'error: the path "missing.yaml" does not exist\n']);
+  });
+  test('a # nodes: header sizes every worker, and a malformed one is refused', () => {
+    expect(scriptHeader('# Preemption.\n# nodes: cpu=1 memory=3840Mi\nkubectl get pods\n').nodes).toEqual({ cpu: '1', memory: '3840Mi' });
+    expect(scriptHeader('kubectl get pods\n# nodes: cpu=1 memory=1Gi\n').nodes).toBeUndefined();
+    expect(() => scriptHeader('# nodes: cpu=1\n')).toThrow('bad "# nodes:" header "cpu=1"');
+    expect(() => scriptHeader('# nodes: cpu=1 memory=1Gi disk=9\n')).toThrow('want: cpu=<quantity> memory=<quantity>');
   });
 });

@@ -1,6 +1,6 @@
 // A script of `kubectl …` and `sim …` lines, run in order against one cluster: the engine of the
 // headless CLI (scripts/sim.ts), pure so the browser terminal can run the same scripts.
-import type { SimCluster } from '../cluster-types.ts';
+import type { NodeCapacity, SimCluster } from '../cluster-types.ts';
 import { runKubectl, type KubectlHost, type KubectlResult } from './kubectl.ts';
 import { runSimCommand } from './sim-commands.ts';
 import { errorLine } from './plain-error.ts';
@@ -30,12 +30,16 @@ export function parseScript(text: string): { line: number; command: string; stdi
   return out;
 }
 
-/** What a script's header asks of its cluster: `# addons: kube-proxy` (or `kube-proxy=nftables`). */
-export interface ScriptHeader { addons: string[] }
+/**
+ * What a script's header asks of its cluster: `# addons: kube-proxy` (or `kube-proxy=nftables`), and
+ * `# nodes: cpu=1 memory=3840Mi`, the size of every worker (the oracle's hollow nodes' size).
+ */
+export interface ScriptHeader { addons: string[]; nodes?: NodeCapacity }
 
 /**
  * The header of a script: `# key: value` lines among the comments before its first command. Only
- * `addons` is read (a comma-separated list); other comments are the script's prose.
+ * `addons` (a comma-separated list) and `nodes` are read; other comments are the script's prose.
+ * A `nodes` line that does not give both cpu and memory (and nothing else) throws.
  */
 export function scriptHeader(text: string): ScriptHeader {
   const header: ScriptHeader = { addons: [] };
@@ -45,8 +49,22 @@ export function scriptHeader(text: string): ScriptHeader {
     if (!line.startsWith('#')) break;
     const m = /^#\s*addons:\s*(.*)$/.exec(line);
     if (m) header.addons.push(...m[1].split(',').map((a) => a.trim()).filter(Boolean));
+    const n = /^#\s*nodes:\s*(.*)$/.exec(line);
+    if (n) header.nodes = nodeSize(n[1]);
   }
   return header;
+}
+
+/** `cpu=1 memory=3840Mi` as a node size; throws on a missing, repeated or unknown key. */
+function nodeSize(text: string): NodeCapacity {
+  const size: Partial<NodeCapacity> = {};
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const [key, value] = word.split('=', 2);
+    if ((key !== 'cpu' && key !== 'memory') || !value || size[key] !== undefined) throw new Error(`bad "# nodes:" header "${text}" (want: cpu=<quantity> memory=<quantity>)`);
+    size[key] = value;
+  }
+  if (size.cpu === undefined || size.memory === undefined) throw new Error(`bad "# nodes:" header "${text}" (want: cpu=<quantity> memory=<quantity>)`);
+  return { cpu: size.cpu, memory: size.memory };
 }
 
 /** Run one script line (kubectl or sim); anything else is an error, never an exception. */

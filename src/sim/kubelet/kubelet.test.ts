@@ -67,10 +67,10 @@ describe('kubelet: registration, lease, node status', () => {
     const reqs = w.state.log.filter((r) => r.component === K && r.kind === 'request' && !r.path.includes('/events'));
     expect(reqs.map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
       'POST /api/v1/nodes 201',
-      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 404',
+      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 404',
       // SetNodeOwnerFunc: the lease is created owned by the Node as the API has it
-      'GET /api/v1/nodes/node-1 200',
-      'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases 201',
+      'GET /api/v1/nodes/node-1?timeout=10s 200',
+      'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?timeout=10s 201',
       // streaming lists (WatchListClient), as the traces show the real kubelet opening them
       'WATCH /api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
       // its own Node, for tryUpdateNodeStatus's first try
@@ -110,7 +110,7 @@ describe('kubelet: registration, lease, node status', () => {
     const w = world();
     w.advance(32_000);
     const puts = w.state.log.filter((r) => r.component === K && r.verb === 'PUT');
-    expect(puts.map((r) => [r.path, r.code])).toEqual(Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1', 200]));
+    expect(puts.map((r) => [r.path, r.code])).toEqual(Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s', 200]));
     // wait.JitterUntil(sync, 10 s, 0.04, sliding): each gap is 10 s to 10.4 s
     const gaps = puts.map((r, i) => r.t - (i ? puts[i - 1].t : 0));
     expect(gaps.every((g) => g >= 10_000 && g <= 10_400)).toBe(true);
@@ -126,7 +126,7 @@ describe('kubelet: registration, lease, node status', () => {
   it('reports node status only when it changed or after 5 minutes', () => {
     const w = world();
     w.advance(299_000);
-    const patches = () => w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/nodes/node-1/status');
+    const patches = () => w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/nodes/node-1/status?timeout=10s');
     expect(patches()).toHaveLength(0);
     // the first 10 s tick (jittered by up to 4 %) at or after 300 s
     w.advance(12_000);
@@ -152,14 +152,14 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     w.advance(25_000);
     const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
     // Unchanged: nothing sent at the 10 s ticks (the GET at 0 is the lease controller's, for the owner).
-    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1 200']);
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1?timeout=10s 200']);
     // What the node lifecycle controller writes when the lease goes stale.
     const n = getNode(w);
     const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
     expect(w.kubectl({ verb: 'update', resource: 'nodes', name: 'node-1', subresource: 'status', body: { ...n, status: { ...n.status, conditions } } }).ok).toBe(true);
     expect(readyOf(w).status).toBe('Unknown');
     w.advance(11_000);
-    expect(nodeReqs(25_000).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['PATCH /api/v1/nodes/node-1/status 200']);
+    expect(nodeReqs(25_000).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['PATCH /api/v1/nodes/node-1/status?timeout=10s 200']);
     expect(readyOf(w)).toMatchObject({ status: 'True', reason: 'KubeletReady' });
   });
 
@@ -172,7 +172,7 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     w.advance(30_000); // nodeStatusReportFrequency: the first tick after 300 s must report
     const reqs = w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'));
     expect(new Set(reqs.map((r) => r.t)).size).toBe(1);
-    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(['PATCH /api/v1/nodes/node-1/status', ...Array(4).fill('GET /api/v1/nodes/node-1')]);
+    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(['PATCH /api/v1/nodes/node-1/status?timeout=10s', ...Array(4).fill('GET /api/v1/nodes/node-1?timeout=10s')]);
     expect(reqs.every((r) => r.code !== 200)).toBe(true);
   });
 });
@@ -544,8 +544,8 @@ describe('kubelet: faults', () => {
     w.advance(15_000);
     const reqs = w.state.log.filter((r) => r.t >= on && r.component === K && r.kind === 'request' && !r.path.endsWith('/events'));
     expect(reqs.slice(0, 4).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
-      'POST /api/v1/nodes 409', 'GET /api/v1/nodes/node-1 200', 'PATCH /api/v1/nodes/node-1/status 200',
-      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 200',
+      'POST /api/v1/nodes 409', 'GET /api/v1/nodes/node-1 200', 'PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
+      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 200',
     ]);
     expect(reqs[4].verb).toBe('PUT');
     expect(getPod(w, 'web-2')).toBeUndefined(); // the evicted pod is just gone

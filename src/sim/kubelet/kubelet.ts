@@ -8,6 +8,7 @@ import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespace
 import { newEventRecorder } from '../event-recorder.ts';
 import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
+import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState, type RuntimeState } from './container-runtime.ts';
 import {
@@ -164,7 +165,7 @@ function tryUpdateNodeStatus(ctx: KCtx, tryNumber: number): boolean {
     const cached = listerGet(st.nodes, st.cfg.node);
     return cached ? updateNodeStatus(ctx, cached) : false;
   }
-  const got = ctx.api.get('nodes', undefined, st.cfg.node);
+  const got = heartbeatGetNode(ctx);
   if (!got.ok) return false;
   return updateNodeStatus(ctx, got.object);
 }
@@ -176,6 +177,18 @@ export const NODE_STATUS_UPDATE_RETRY = 5;
 function syncNodeStatus(ctx: KCtx): void {
   if (!ctx.state.registered) { registerNode(ctx, false); return; }
   for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx, i)) return;
+}
+
+/**
+ * The heartbeat client's requests (node status, the Node lease): kubelet's server.go gives that client
+ * a timeout of min(nodeStatusUpdateFrequency, nodeLeaseDurationSeconds) = 10 s, which client-go sends
+ * as `?timeout=10s` on every request.
+ */
+const HEARTBEAT: RequestOptions = { timeout: '10s' };
+
+/** GET this kubelet's Node with the heartbeat client. */
+function heartbeatGetNode(ctx: KCtx): ApiResult<Node> {
+  return ctx.api.request({ verb: 'get', resource: 'nodes', name: ctx.state.cfg.node, options: HEARTBEAT }) as ApiResult<Node>;
 }
 
 /** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
@@ -199,7 +212,7 @@ function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
   else for (const reason of nodeConditionEvents(prev, status)) recordNodeStatusEvent(ctx, reason);
   recordNodeSchedulableEvent(ctx, server);
   if (!changed && !due) return true;
-  const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status');
+  const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status', HEARTBEAT);
   if (!r.ok) return false;
   st.nodeReported = r.object.status;
   st.nodeReportedAt = ctx.now;
@@ -234,7 +247,7 @@ const unchangedNodeStatus = new WeakMap<KubeletState, { prev: Node['status']; bo
  * it is now, not as this kubelet registered it); undefined when the GET fails.
  */
 function nodeOwnerUID(ctx: KCtx): string | undefined {
-  const got = ctx.api.get('nodes', undefined, ctx.state.cfg.node);
+  const got = heartbeatGetNode(ctx);
   return got.ok ? got.object.metadata?.uid : undefined;
 }
 
@@ -245,12 +258,12 @@ function nodeOwnerUID(ctx: KCtx): string | undefined {
  */
 function ensureLease(ctx: KCtx): { lease?: Lease; created: boolean } | undefined {
   const st = ctx.state;
-  const got = ctx.api.get('leases', 'kube-node-lease', st.cfg.node);
+  const got = ctx.api.request({ verb: 'get', resource: 'leases', namespace: 'kube-node-lease', name: st.cfg.node, options: HEARTBEAT }) as ApiResult<Lease>;
   if (got.ok) return { lease: got.object, created: false };
   if (got.code !== 404) return undefined;
   const owner = nodeOwnerUID(ctx);
   if (!owner) return { created: false };
-  const r = ctx.api.create('leases', newLease(st.cfg.node, owner, ctx.now), 'kube-node-lease');
+  const r = ctx.api.create('leases', newLease(st.cfg.node, owner, ctx.now), 'kube-node-lease', HEARTBEAT);
   return r.ok ? { lease: r.object, created: true } : undefined;
 }
 
@@ -264,7 +277,7 @@ function retryUpdateLease(ctx: KCtx, base: Lease): boolean {
   for (let i = 0; i < LEASE_MAX_UPDATE_RETRIES; i++) {
     if (!lease) return false;
     const owner = lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
-    const r = ctx.api.update('leases', renewedLease(lease, st.cfg.node, owner, ctx.now) as Lease);
+    const r = ctx.api.request({ verb: 'update', resource: 'leases', namespace: 'kube-node-lease', name: st.cfg.node, body: renewedLease(lease, st.cfg.node, owner, ctx.now), options: HEARTBEAT }) as ApiResult<Lease>;
     if (r.ok) { st.lease = r.object; return true; }
     // OptimisticLockError: the newer version is needed to go on.
     if (r.code === 409) lease = ensureLease(ctx)?.lease;

@@ -197,7 +197,7 @@ describe('node-lifecycle-controller', () => {
     expect(parseTime(ne.timeAdded)! / 1000).toBe(Math.floor((noExecAt - 10) / 1000)); // timeAdded stamped when written
     // GET (from the cache) then PATCH, as AddOrUpdateTaintOnNode does.
     const tail = w.state.log.filter((r) => r.component === 'node-lifecycle-controller' && r.kind === 'request' && r.t > unknownAt && r.t <= noExecAt);
-    expect(tail.map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['GET /api/v1/nodes/node-2 200', 'PATCH /api/v1/nodes/node-2 200']);
+    expect(tail.map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['GET /api/v1/nodes/node-2?resourceVersion=0 200', 'PATCH /api/v1/nodes/node-2 200']);
 
     // 300 s later (DefaultTolerationSeconds) the pods are marked and deleted gracefully.
     w.advance(299_000);

@@ -5,6 +5,7 @@
 // turns them into the same API requests the real controller sends.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { ApiResult } from '../apiserver/request.ts';
 import { transition, initialTransition } from 'xstate';
 import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
@@ -280,11 +281,19 @@ function patchNodeTaints(ctx: Ctx<NodeLifecycleControllerState>, name: string, n
   return ctx.api.patch('nodes', undefined, name, { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints: taints.length ? taints : null } });
 }
 
+/**
+ * The node as controller_utils' taint helpers read it: the first try from the API server's watch cache
+ * (GetOptions{ResourceVersion: "0"}, "as it's cheaper"), a retry after a conflict from storage.
+ */
+function getNodeForTaints(ctx: Ctx<NodeLifecycleControllerState>, name: string, firstTry: boolean): ApiResult<Node> {
+  return ctx.api.request({ verb: 'get', resource: 'nodes', name, ...(firstTry ? { options: { resourceVersion: '0' } } : {}) }) as ApiResult<Node>;
+}
+
 /** controller.AddOrUpdateTaintOnNode: GET the node, add (stamped timeAdded), PATCH; retried on conflict. */
 function addOrUpdateTaintOnNode(ctx: Ctx<NodeLifecycleControllerState>, name: string, taints: Taint[]): boolean {
   if (taints.length === 0) return true;
   for (let i = 0; i < UPDATE_RETRIES; i++) {
-    const g = ctx.api.get('nodes', undefined, name);
+    const g = getNodeForTaints(ctx, name, i === 0);
     if (!g.ok) return false;
     const next = swapNodeControllerTaint(g.object, taints, [], ctx.now);
     if (JSON.stringify(next.spec?.taints ?? []) === JSON.stringify(g.object.spec?.taints ?? [])) return true;
@@ -300,7 +309,7 @@ function removeTaintOffNode(ctx: Ctx<NodeLifecycleControllerState>, name: string
   if (taints.length === 0) return true;
   if (held && !taints.some((t) => (held.spec?.taints ?? []).some((x) => matchTaint(x, t)))) return true;
   for (let i = 0; i < UPDATE_RETRIES; i++) {
-    const g = ctx.api.get('nodes', undefined, name);
+    const g = getNodeForTaints(ctx, name, i === 0);
     if (!g.ok) return false;
     const cur = g.object.spec?.taints ?? [];
     const left = cur.filter((x) => !taints.some((t) => matchTaint(x, t)));

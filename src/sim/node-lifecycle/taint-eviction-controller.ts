@@ -120,6 +120,9 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
 /** The taint eviction controller (kube-controller-manager's "taint-eviction-controller"). */
 export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerState> = {
   name: TAINT_EVICTION_CONTROLLER,
+  // startTaintEvictionController: "taint-manager uses existing cluster role from node-controller", so
+  // its requests carry the node-controller service account (as the audit log of a real cluster shows).
+  identity: () => 'node-lifecycle-controller',
   init(ctx) {
     const s: TaintEvictionControllerState = {
       gen: `${ctx.now}.${ctx.rng.int(1_000_000_000)}`,

@@ -143,7 +143,9 @@ describe('scheduler', () => {
     expect(ev.type).toBe('Warning');
     expect(ev.message).toBe(msg);
     const cond = getPod(w, 'web-big').status?.conditions?.find((c) => c.type === 'PodScheduled');
-    expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg });
+    // observedGeneration: the pod's generation (PodObservedGenerationTracking), as the real scheduler writes it.
+    expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg, observedGeneration: getPod(w, 'web-big').metadata?.generation ?? -1 });
+    expect(getPod(w, 'web-big').metadata?.generation).toBe(1);
     expect(schedulerRequests(w)).toEqual([
       { verb: 'POST', path: '/apis/events.k8s.io/v1/namespaces/default/events', code: 201 },
       { verb: 'PATCH', path: '/api/v1/namespaces/default/pods/web-big/status', code: 200 },

@@ -602,17 +602,23 @@ export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: Involv
 // updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
 // updatePod: PATCH pods/{name}/status only when the condition changes (UpdatePodCondition) or the
 // nomination does (a ModeOverride NominatingInfo naming another node than the pod's).
+// The condition carries the pod's generation (CalculatePodConditionObservedGeneration, with
+// PodObservedGenerationTracking on by default since 1.34), and a new generation is a change.
 function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string, nominatedNodeName?: string): void {
   const cur = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
-  const conditionNeedsUpdate = !(cur && cur.status === 'False' && cur.reason === reason && cur.message === message);
+  const observedGeneration = pod.metadata?.generation;
+  const conditionNeedsUpdate = !(cur && cur.status === 'False' && cur.reason === reason && cur.message === message && (cur as { observedGeneration?: number }).observedGeneration === observedGeneration);
   const nnnNeedsUpdate = nominatedNodeName !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominatedNodeName;
   if (!conditionNeedsUpdate && !nnnNeedsUpdate) return;
   const lastTransitionTime = cur && cur.status === 'False' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now);
   const status: Record<string, unknown> = {};
-  if (conditionNeedsUpdate) status.conditions = [{ type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime }];
+  if (conditionNeedsUpdate) status.conditions = [{ type: 'PodScheduled', ...(observedGeneration ? { observedGeneration } : {}), status: 'False', reason, message, lastProbeTime: null, lastTransitionTime }];
   if (nnnNeedsUpdate) status.nominatedNodeName = nominatedNodeName === '' ? null : nominatedNodeName;
   ctx.api.patch('pods', pod.metadata?.namespace, pod.metadata?.name ?? '', { status }, 'status');
 }
+
+/** The scheduler's pod informer's field selector (scheduler.go newPodInformer). */
+export const NON_TERMINAL_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
 
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
 export const schedulerDef: ComponentDef<SchedulerState> = {
@@ -621,7 +627,9 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
   init(ctx) {
     const s: SchedulerState = {
       nodes: newInformer('nodes', 'nodes'),
-      pods: newInformer('pods', 'pods'),
+      // NewInformerFactory's pod informer: only pods that are not yet terminal (a pod turning
+      // Succeeded or Failed leaves it, as a deletion: its resources are free again).
+      pods: newInformer('pods', 'pods', { fieldSelector: NON_TERMINAL_PODS }),
       services: newInformer('services', 'services'),
       replicaSets: newInformer('replicasets', 'replicasets'),
       queue: newSchedulingQueue(),

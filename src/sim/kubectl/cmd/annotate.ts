@@ -26,7 +26,7 @@ export function cmdAnnotate(r: Run, argv: string[]): void {
     for (const k of remove) patch[k] = null;
     const body = { metadata: { annotations: patch } };
     if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${name}`, 'annotated', mergePatch(object, body)); continue; }
-    const res = r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    const res = r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body, options: writeOptions(dry, { patchType: 'merge', fieldManager: 'kubectl-annotate' }) });
     printWritten(r, p, dry, `${kind.singular}/${name}`, 'annotated', res);
   }
 }

@@ -33,7 +33,7 @@ describe('apply', () => {
     expect(runKubectl(c, 'apply -f -', manifest(2)).stdout).toBe('deployment.apps/api created\n');
     let from = c.log.length;
     expect(runKubectl(c, 'apply -f -', manifest(3))).toEqual({ stdout: 'deployment.apps/api configured\n', stderr: '', exitCode: 0 });
-    expect(requests(c, from)).toEqual(['GET /apis/apps/v1/namespaces/default/deployments/api 200', 'PATCH /apis/apps/v1/namespaces/default/deployments/api 200']);
+    expect(requests(c, from)).toEqual(['GET /apis/apps/v1/namespaces/default/deployments/api 200', 'PATCH /apis/apps/v1/namespaces/default/deployments/api?fieldManager=kubectl-client-side-apply&fieldValidation=Strict 200']);
     expect(runKubectl(c, "get deploy api -o jsonpath='{.spec.replicas}'").stdout).toBe('3');
     from = c.log.length;
     expect(runKubectl(c, 'apply -f -', manifest(3)).stdout).toBe('deployment.apps/api unchanged\n');

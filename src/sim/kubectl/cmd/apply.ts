@@ -69,7 +69,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     const body = structuredClone(manifest);
     body.metadata.annotations[LAST_APPLIED] = applied;
     if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
-    const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry) });
+    const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }) });
     if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', source === 'STDIN' ? source : source.slice(1, -1), res.status)));
     printWritten(r, p, dry, what, 'created', res.object);
     return;
@@ -102,7 +102,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
   // prints `unchanged` and writes nothing).
   const patch = twoWayPatch(live, next);
   if (dry === 'client' || patch === undefined) { printWritten(r, p, dry, what, patch === undefined || sameObject(next, live) ? 'unchanged' : 'configured', patch === undefined ? live : next); return; }
-  const res = r.req({ verb: 'patch', resource, namespace: ns, name, body: patch, options: writeOptions(dry, { patchType: 'strategic' }) });
+  const res = r.req({ verb: 'patch', resource, namespace: ns, name, body: patch, options: writeOptions(dry, { patchType: 'strategic', fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }) });
   if (!res.ok) throw new Fail(apiError(res.status));
   // A server dry run makes no revision: whether anything would change is read off the object.
   const changed = dry === 'server' ? !sameObject(res.object as Obj, live) : res.revision !== undefined;

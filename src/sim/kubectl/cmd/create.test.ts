@@ -13,7 +13,7 @@ describe('create priorityclass', () => {
     expect(runKubectl(c, 'create pc high --value=1000 --preemption-policy=Never --description=urgent')).toEqual({ stdout: 'priorityclass.scheduling.k8s.io/high created\n', stderr: '', exitCode: 0 });
     // (Real kubectl adds ?fieldManager=kubectl-create&fieldValidation=Strict; the simulator's request
     // paths carry no field manager for any command.)
-    expect(c.log.slice(from).filter((x) => x.kind === 'request').map((x) => `${x.verb} ${x.path} ${x.code}`)).toEqual(['POST /apis/scheduling.k8s.io/v1/priorityclasses 201']);
+    expect(c.log.slice(from).filter((x) => x.kind === 'request').map((x) => `${x.verb} ${x.path} ${x.code}`)).toEqual(['POST /apis/scheduling.k8s.io/v1/priorityclasses?fieldManager=kubectl-create&fieldValidation=Strict 201']);
     expect(runKubectl(c, 'describe priorityclass high').stdout).toBe(
       'Name:              high\nValue:             1000\nGlobalDefault:     false\nPreemptionPolicy:  Never\nDescription:       urgent\nAnnotations:       <none>\nEvents:            <none>\n');
   });

@@ -61,7 +61,7 @@ export function cmdCreate(r: Run, argv: string[]): void {
     printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined), true);
     return;
   }
-  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry) });
+  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
   // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
   printWritten(r, p, dry, `deployment.apps/${name}`, 'created', res.object);
@@ -76,7 +76,7 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
   const name = p.args[0];
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
   if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }, true); return; }
-  const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry) });
+  const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
   if (!res.ok) throw new Fail(apiError(res.status));
   printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
 }
@@ -105,7 +105,7 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
   if (!body.description) delete body.description;
   if (!body.globalDefault) delete body.globalDefault;
   if (dry === 'client') { printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', body, true); return; }
-  const res = r.req({ verb: 'create', resource: 'priorityclasses', body, options: writeOptions(dry) });
+  const res = r.req({ verb: 'create', resource: 'priorityclasses', body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create priorityclass: ${res.status.message}`);
   printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', res.object);
 }
@@ -171,7 +171,7 @@ function cmdCreateService(r: Run, argv: string[]): void {
   const ns = nsOf(p);
   const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
   if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} }), true); return; }
-  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
+  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
   printWritten(r, p, dry, `service/${name}`, 'created', res.object);
 }
@@ -190,7 +190,7 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
     const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
     // NamePrinter: an object without a name (generateName only) prints as <unknown>.
     if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name || '<unknown>'}`, 'created', m); continue; }
-    const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry) });
+    const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
     if (!res.ok) { r.error(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status))); continue; }
     // The name printer names the object the server returned: a generateName's name is the server's.
     printWritten(r, p, dry, `${kind.singular}/${(res.object as Obj).metadata?.name ?? ''}`, 'created', res.object);

@@ -125,3 +125,37 @@ describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
     expect(runKubectl(c, 'describe deployment web').stdout).toContain('OldReplicaSets:  <none>\nNewReplicaSet:   web-7c5ddbdf54 (3/3 replicas created)\n');
   });
 });
+
+describe('describe: its requests, as kubectl v1.37 sends them', () => {
+  const sent = (c: ReturnType<typeof fixtureCluster>, from: number) => c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request').map((x) => `${x.verb} ${decodeURIComponent(x.path)}`);
+  test('a Deployment: the builder\'s GET, the describer\'s GET, its Events by name, namespace, kind and uid, its ReplicaSets, in pages of 500', () => {
+    const c = fixtureCluster();
+    const uid = runKubectl(c, 'get deployment web -o jsonpath={.metadata.uid}').stdout;
+    const from = c.log.length;
+    runKubectl(c, 'describe deployment web');
+    expect(sent(c, from)).toEqual([
+      'GET /apis/apps/v1/namespaces/default/deployments/web',
+      'GET /apis/apps/v1/namespaces/default/deployments/web',
+      `GET /api/v1/namespaces/default/events?fieldSelector=involvedObject.name=web,involvedObject.namespace=default,involvedObject.kind=Deployment,involvedObject.uid=${uid}&limit=500`,
+      'GET /apis/apps/v1/namespaces/default/replicasets?labelSelector=app=web&limit=500',
+    ]);
+  });
+  test('a Node: its non-terminated pods, then Events twice (the controllers name its uid, the kubelet its name), then its Lease', () => {
+    const c = createCluster({ seed: 1 });
+    c.advance(5_000);
+    const uid = runKubectl(c, 'get node node-1 -o jsonpath={.metadata.uid}').stdout;
+    const from = c.log.length;
+    const out = runKubectl(c, 'describe node node-1').stdout;
+    expect(sent(c, from)).toEqual([
+      'GET /api/v1/nodes/node-1',
+      'GET /api/v1/nodes/node-1',
+      'GET /api/v1/pods?fieldSelector=spec.nodeName=node-1,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+      `GET /api/v1/events?fieldSelector=involvedObject.name=node-1,involvedObject.namespace=,involvedObject.kind=Node,involvedObject.uid=${uid}&limit=500`,
+      'GET /api/v1/events?fieldSelector=involvedObject.name=node-1,involvedObject.namespace=,involvedObject.kind=Node,involvedObject.uid=node-1&limit=500',
+      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1',
+    ]);
+    // The kubelet's Events (involvedObject.uid = the node's name) are found by the second search.
+    expect(out).toContain('Starting');
+    expect(out).toContain('NodeReady');
+  });
+});

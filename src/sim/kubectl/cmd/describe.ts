@@ -4,7 +4,10 @@ import { labelSelectorAsString } from '../../util/labels.ts';
 import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describePriorityClass, describeReplicaSet, describeService } from '../describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, list, noResources, targets, type Obj, type Run } from './util.ts';
+import { Fail, apiError, list, listAt, noResources, targets, type Obj, type Run } from './util.ts';
+
+/** describerSettings.ChunkSize: the describers' lists (and the builder's) ask for pages of 500. */
+const CHUNK_SIZE = 500;
 
 /** `kubectl describe --help` (or -h, whatever else is on the line), as kubectl v1.37.2 prints it: on stdout, exit code 0. */
 export const DESCRIBE_HELP = "Show details of a specific resource or group of resources.\n\n Print a detailed description of the selected resources, including related resources such as events or controllers. You may select a single object by name, all objects of that type, provide a name prefix, or label selector. For example:\n\n        $ kubectl describe TYPE NAME_PREFIX\n        \n will first check for an exact match on TYPE and NAME_PREFIX. If no such resource exists, it will output details for every resource that has a name prefixed with NAME_PREFIX.\n\nUse \"kubectl api-resources\" for a complete list of supported resources.\n\nExamples:\n  # Describe a node\n  kubectl describe nodes kubernetes-node-emt8.c.myproject.internal\n  \n  # Describe a pod\n  kubectl describe pods/nginx\n  \n  # Describe a pod identified by type and name in \"pod.json\"\n  kubectl describe -f pod.json\n  \n  # Describe all pods\n  kubectl describe pods\n  \n  # Describe pods by label name=myLabel\n  kubectl describe pods -l name=myLabel\n  \n  # Describe all pods managed by the 'frontend' replication controller\n  # (rc-created pods get the name of the rc as a prefix in the pod name)\n  kubectl describe pods frontend\n\nOptions:\n    -A, --all-namespaces=false:\n\tIf present, list the requested object(s) across all namespaces. Namespace in current context is ignored even if specified with --namespace.\n\n    --chunk-size=500:\n\tReturn large lists in chunks rather than all at once. Pass 0 to disable.\n\n    -f, --filename=[]:\n\tFilename, directory, or URL to files containing the resource to describe\n\n    -k, --kustomize='':\n\tProcess the kustomization directory. This flag can't be used together with -f or -R.\n\n    -R, --recursive=false:\n\tProcess the directory used in -f, --filename recursively. Useful when you want to manage related manifests organized within the same directory.\n\n    -l, --selector='':\n\tSelector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.(e.g. -l key1=value1,key2=value2,key3 in (value3)). Matching objects must satisfy all of the specified label constraints.\n\n    --show-events=true:\n\tIf true, display events related to the described object. Defaults to true for a single object, false for multiple objects and prefix matching.\n\nUsage:\n  kubectl describe (-f FILENAME | TYPE [NAME_PREFIX | -l label] | TYPE/NAME) [options]\n\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
@@ -19,7 +22,7 @@ export function cmdDescribe(r: Run, argv: string[]): void {
   const objs: { kind: KindInfo; o: Obj }[] = [];
   let found = true;
   for (const kind of t.kinds) {
-    const items = list(r, kind, bool(p, 'all-namespaces') ? undefined : ns, str(p, 'selector'));
+    const items = listAt(r, kind, bool(p, 'all-namespaces') ? undefined : ns, str(p, 'selector'), undefined, CHUNK_SIZE).items;
     if (!items.length) noResources(r, ns, kind.namespaced);
     for (const o of items) objs.push({ kind, o });
   }
@@ -45,31 +48,52 @@ export function cmdDescribe(r: Run, argv: string[]): void {
   });
 }
 
-function describeOne(r: Run, kind: KindInfo, o: Obj, showEvents: boolean): string {
+/**
+ * searchEvents: the Events whose involvedObject is this object, by a field selector on its name,
+ * namespace ('' for a cluster-scoped one), kind and uid (GetFieldSelector; the real client joins the
+ * terms in map order, so their order varies by run), in pages of 500.
+ */
+function searchEvents(r: Run, kind: string, name: string, namespace: string | undefined, uid: string): Obj[] {
+  const selector = `involvedObject.name=${name},involvedObject.namespace=${namespace ?? ''},involvedObject.kind=${kind},involvedObject.uid=${uid}`;
+  return listAt(r, kindInfo('events'), namespace, undefined, selector, CHUNK_SIZE).items;
+}
+
+function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): string {
+  // Each describer GETs its object again by name (the builder's copy is not handed on).
+  const again = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? found.metadata?.namespace : undefined, name: found.metadata?.name });
+  const o: Obj = again.ok ? { kind: found.kind, ...(again.object as Obj) } : found;
   const ns = o.metadata?.namespace;
+  const kindName = String(o.kind ?? found.kind ?? '');
   // searchEvents is not called at all without --show-events: no LIST of events.
-  const events = !showEvents ? undefined : kind.resource === 'nodes' ? list(r, kindInfo('events'), undefined, undefined, `involvedObject.name=${o.metadata.name}`)
-    : list(r, kindInfo('events'), ns, undefined, `involvedObject.name=${o.metadata.name}`);
+  const events = () => (showEvents ? searchEvents(r, kindName, o.metadata.name, kind.namespaced ? ns : undefined, o.metadata.uid) : undefined);
   switch (kind.resource) {
-    case 'pods': return describePod(o, events, r.now);
+    case 'pods': return describePod(o, events(), r.now);
     case 'deployments': {
-      const rss = list(r, kindInfo('replicasets'), ns, labelSelectorAsString(o.spec?.selector)).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.controller === true && ref.uid === o.metadata.uid));
-      return describeDeployment(o, rss, events, r.now);
+      const ev = events();
+      // GetAllReplicaSetsInChunks: the selector's ReplicaSets, those it controls.
+      const rss = listAt(r, kindInfo('replicasets'), ns, labelSelectorAsString(o.spec?.selector), undefined, CHUNK_SIZE).items.filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.controller === true && ref.uid === o.metadata.uid));
+      return describeDeployment(o, rss, ev, r.now);
     }
-    case 'replicasets':
-      return describeReplicaSet(o, list(r, kindInfo('pods'), ns, labelSelectorAsString(o.spec?.selector)), events, r.now);
+    case 'replicasets': {
+      const pods = listAt(r, kindInfo('pods'), ns, labelSelectorAsString(o.spec?.selector), undefined, CHUNK_SIZE).items;
+      return describeReplicaSet(o, pods, events(), r.now);
+    }
     case 'nodes': {
+      const pods = listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${o.metadata.name},status.phase!=Succeeded,status.phase!=Failed`, CHUNK_SIZE).items;
+      // Two searches: the controllers' Events name the Node's uid, the kubelet's its name.
+      const ev = showEvents ? [...searchEvents(r, kindName, o.metadata.name, undefined, o.metadata.uid), ...searchEvents(r, kindName, o.metadata.name, undefined, o.metadata.name)] : undefined;
       const lease = r.req({ verb: 'get', resource: 'leases', namespace: 'kube-node-lease', name: o.metadata.name });
-      const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${o.metadata.name}`);
-      return describeNode(o, lease.ok ? lease.object : undefined, pods, events, r.now);
+      return describeNode(o, lease.ok ? lease.object : undefined, pods, ev, r.now);
     }
     case 'namespaces': return describeNamespace(o);
-    case 'services':
-      return describeService(o, list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`), events, r.now);
-    case 'endpointslices': return describeEndpointSlice(o, events, r.now);
-    case 'priorityclasses': return describePriorityClass(o, events, r.now);
+    case 'services': {
+      const slices = list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`);
+      return describeService(o, slices, events(), r.now);
+    }
+    case 'endpointslices': return describeEndpointSlice(o, events(), r.now);
+    case 'priorityclasses': return describePriorityClass(o, events(), r.now);
     // Lease and Event have no describer of their own in kubectl: the generic one prints every field.
-    default: return describeGeneric(o, events, r.now);
+    default: return describeGeneric(o, events(), r.now);
   }
 }
 

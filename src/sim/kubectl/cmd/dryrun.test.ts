@@ -52,7 +52,7 @@ describe('dry runs', () => {
       if (mode === 'client') expect(writes).toEqual([]);
       else {
         expect(writes.length).toBeGreaterThan(0);
-        for (const x of writes) { expect(x.path).toMatch(/\?dryRun=All$/); expect(x.revision).toBeUndefined(); }
+        for (const x of writes) { expect(x.path).toMatch(/\?dryRun=All(&fieldManager=kubectl-[a-z-]+)?(&fieldValidation=Strict)?$/); expect(x.revision).toBeUndefined(); }
       }
       expect(state(c), `${cmd} --dry-run=${mode}`).toBe(before);
     }

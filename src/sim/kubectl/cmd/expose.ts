@@ -37,7 +37,7 @@ export function cmdExpose(r: Run, argv: string[]): void {
   const clusterIP = str(p, 'cluster-ip');
   if (clusterIP) body.spec.clusterIP = clusterIP;
   if (dry === 'client') { printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } }); return; }
-  const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
+  const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-expose' }) });
   printWritten(r, p, dry, `service/${svcName}`, 'exposed', created);
 }
 

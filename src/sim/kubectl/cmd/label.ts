@@ -79,7 +79,7 @@ export function cmdLabel(r: Run, argv: string[]): void {
     const removed = Object.values(patch).some((v) => v === null);
     const done = added && removed ? 'modified' : added ? 'labeled' : 'unlabeled';
     if (dry === 'client') { printWritten(r, p, dry, what, done, mergePatch(object, body)); continue; }
-    const res = r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    const res = r.must({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, body, options: writeOptions(dry, { patchType: 'merge', fieldManager: 'kubectl-label' }) });
     printWritten(r, p, dry, what, done, res);
   }
 }

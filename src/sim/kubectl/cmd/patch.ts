@@ -52,7 +52,7 @@ export function cmdPatch(r: Run, argv: string[]): void {
       printWritten(r, p, dry, what, 'patched', local);
       continue;
     }
-    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, subresource: sub, body, options: writeOptions(dry, { patchType: type }) });
+    const res = r.req({ verb: 'patch', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name, subresource: sub, body, options: writeOptions(dry, { patchType: type, fieldManager: 'kubectl-patch' }) });
     if (!res.ok) { if (res.code === 0) throw new Fail(apiError(res.status)); r.error(apiError(res.status)); continue; }
     // A server dry run makes no revision: whether it would change anything is read off the object.
     const changed = dry === 'server' ? !sameObject(res.object as Obj, before.object as Obj)

@@ -165,17 +165,17 @@ export function cmdRollout(r: Run, argv: string[]): void {
     }
     case 'pause':
       if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is already paused`);
-      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: true } } });
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: true } }, options: { fieldManager: 'kubectl-rollout' } });
       r.print(`${qualified} paused\n`);
       return;
     case 'resume':
       if (!d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is not paused`);
-      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: null } }, options: { patchType: 'merge' } });
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: null } }, options: { patchType: 'merge', fieldManager: 'kubectl-rollout' } });
       r.print(`${qualified} resumed\n`);
       return;
     case 'restart':
       if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" can't restart paused deployment (run rollout resume first)`);
-      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(r.now) } } } } } });
+      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(r.now) } } } } }, options: { fieldManager: 'kubectl-rollout' } });
       r.print(`${qualified} restarted\n`);
       return;
   }

@@ -59,6 +59,6 @@ export function cmdRun(r: Run, argv: string[]): void {
   if (tail.length) container[bool(p, 'command') ? 'command' : 'args'] = tail;
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: labels ?? { run: name } }, spec: { containers: [container], dnsPolicy: 'ClusterFirst', restartPolicy: restart } };
   if (dry === 'client') { printWritten(r, p, dry, `pod/${name}`, 'created', { ...pod, ...(str(p, 'namespace') !== undefined ? { metadata: { ...pod.metadata, namespace: nsOf(p) } } : {}), status: {} }, true); return; }
-  const created = r.must({ verb: 'create', resource: 'pods', namespace: nsOf(p), body: pod, options: writeOptions(dry) });
+  const created = r.must({ verb: 'create', resource: 'pods', namespace: nsOf(p), body: pod, options: writeOptions(dry, { fieldManager: 'kubectl-run' }) });
   printWritten(r, p, dry, `pod/${name}`, 'created', created);
 }

@@ -28,6 +28,6 @@ export function cmdSet(r: Run, argv: string[]): void {
   const patch = kind.resource === 'pods' ? { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } }
     : { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } };
   if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', strategicMergePatch(d, patch)); return; }
-  const res = r.must({ verb: 'patch', resource: kind.resource, namespace: ns, name, body: patch, options: writeOptions(dry) });
+  const res = r.must({ verb: 'patch', resource: kind.resource, namespace: ns, name, body: patch, options: writeOptions(dry, { fieldManager: 'kubectl-set' }) });
   printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', res);
 }

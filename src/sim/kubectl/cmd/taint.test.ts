@@ -11,7 +11,7 @@ describe('taint nodes --all / -l', () => {
     const c = createCluster({ seed: 3 });
     const from = c.log.length;
     expect(runKubectl(c, 'taint nodes --all k=v:NoSchedule')).toEqual({ stdout: 'node/node-1 tainted\nnode/node-2 tainted\nnode/node-3 tainted\n', stderr: '', exitCode: 0 });
-    expect(sent(c, from)).toEqual(['GET /api/v1/nodes', 'PATCH /api/v1/nodes/node-1', 'PATCH /api/v1/nodes/node-2', 'PATCH /api/v1/nodes/node-3']);
+    expect(sent(c, from)).toEqual(['GET /api/v1/nodes', 'PATCH /api/v1/nodes/node-1?fieldManager=kubectl-taint&fieldValidation=Strict', 'PATCH /api/v1/nodes/node-2?fieldManager=kubectl-taint&fieldValidation=Strict', 'PATCH /api/v1/nodes/node-3?fieldManager=kubectl-taint&fieldValidation=Strict']);
     expect(runKubectl(c, 'taint nodes --all k-').stdout).toBe('node/node-1 untainted\nnode/node-2 untainted\nnode/node-3 untainted\n');
   });
   test('-l: the matching nodes only; names still work, several at once', () => {

@@ -68,7 +68,7 @@ export function cmdTaint(r: Run, argv: string[]): void {
     const body = { spec: { taints: taints.length ? taints : null } };
     const done = add.length ? 'tainted' : 'untainted';
     if (dry === 'client') { printWritten(r, p, dry, `node/${name}`, done, mergePatch(n, body)); continue; }
-    const res = r.must({ verb: 'patch', resource: 'nodes', name, body, options: writeOptions(dry, { patchType: 'merge' }) });
+    const res = r.must({ verb: 'patch', resource: 'nodes', name, body, options: writeOptions(dry, { patchType: 'merge', fieldManager: 'kubectl-taint', fieldValidation: 'Strict' }) });
     printWritten(r, p, dry, `node/${name}`, done, res);
   }
 }
