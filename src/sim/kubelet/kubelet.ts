@@ -18,7 +18,7 @@ import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
-  PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
+  PLEG_RELIST_MS, containerExit, containerExitAt, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
 import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
@@ -478,7 +478,7 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
       return true;
     }
     case 'pull-done': pullDone(c, st, t); return true;
-    case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return true;
+    case 'container-exit': containerExitAt(st, t, ctx.now); return true;
     case 'probe-tick': probeTick(c, st, t); return true;
     case 'status-retry': statusRetry(c, st); return true;
   }

@@ -203,6 +203,18 @@ function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork
   later(ctx, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode, gen: st.gen });
 }
 
+/**
+ * A container's process ends at its timer: after a stop, with the exit code the stop gave; by itself,
+ * as its app's health says now (an app made healthy since its start does not end).
+ */
+export function containerExitAt(st: KubeletState, ev: Extract<KubeletTimer, { type: 'container-exit' }>, now: number): void {
+  if (!ev.app) { containerExit(st, ev.id, now, ev.exitCode); return; }
+  const w = st.workers[ev.app.key];
+  const exits = w && healthOf(st, w, ev.app.container).exits;
+  if (!exits) return;
+  containerExit(st, ev.id, now, exits.oom ? 137 : exits.exitCode, !!exits.oom, exits.log);
+}
+
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
 export function containerExit(st: KubeletState, id: string, now: number, exitCode: number, oom = false, log?: string): void {
   st.runtime = containerExited(st.runtime, id, now, log === undefined ? { exitCode, oom } : { exitCode, oom, log });
@@ -261,6 +273,9 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     emitForContainer(ctx, st, pod, c.name, startedContainerEvent());
     if (main) send(w, { type: 'STARTED' });
     startProbes(ctx, st, w, spec, c, rt.id);
+    // An app that cannot run (a bad config, a memory leak) ends by itself after each start.
+    const exits = healthOf(st, w, c.name).exits;
+    if (exits) later(ctx, exits.afterMs, { type: 'container-exit', id: rt.id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container: c.name } });
     return 'ok';
   }
   if (rt) {
