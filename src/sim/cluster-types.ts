@@ -12,6 +12,13 @@ export type ControlPlaneComponent = 'apiserver' | 'etcd' | 'scheduler' | 'contro
 /** What can happen to a node. */
 export type NodeAction = 'stop' | 'start' | 'partition' | 'heal';
 
+/**
+ * How a pod's simulated app behaves from now on (`sim app`): it crashes a second after each start,
+ * leaks memory past its limit and is OOM-killed 5 s after each start, fails its readiness probe, or
+ * is healthy.
+ */
+export type AppBehaviour = 'crashes' | 'leaks' | 'unready' | 'healthy';
+
 /** Options for assembling a world. */
 export interface ClusterOptions {
   /** Seed of the generator (names, tie-breaks, jitter). Default 1. */
@@ -89,6 +96,8 @@ export interface SimCluster {
   crash(namespace: string, pod: string, opts?: { oom?: boolean; log?: string }): boolean;
   /** Makes an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void;
+  /** Makes a pod's app (its first container) behave so from now on (log: a crashing app's last words); false when the pod runs on no node. */
+  app(namespace: string, pod: string, behaviour: AppBehaviour, opts?: { log?: string }): boolean;
   /** The add-ons it runs (ClusterOptions.addons), with their behaviour; none when absent. */
   readonly addons?: readonly ClusterAddon[];
 }

@@ -355,6 +355,31 @@ describe('container faults', () => {
     expect(p.status?.phase).toBe('Running');
   });
 
+  test('sim app: an app that crashes after each start loops on its own, and runs on once healthy; a pod on no node is refused', () => {
+    const c = withWeb(1);
+    const name = live(c)[0].metadata!.name!;
+    expect(c.app('default', name, 'crashes', { log: 'bad config' })).toBe(true);
+    expect(c.app('default', 'nobody', 'crashes')).toBe(false);
+    c.advance(60_000);
+    const p = live(c)[0];
+    expect(p.status?.containerStatuses?.[0]?.restartCount).toBeGreaterThanOrEqual(3);
+    expect(ok(c, `kubectl logs ${name} --previous`)).toBe('bad config\n');
+    expect(c.app('default', name, 'healthy')).toBe(true);
+    c.advance(6 * 60_000);
+    expect(live(c)[0].status?.containerStatuses?.[0]?.state?.running).toBeDefined();
+  });
+
+  test('sim app leaks: OOMKilled, exit 137, after each start', () => {
+    const c = withWeb(1);
+    const name = live(c)[0].metadata!.name!;
+    c.app('default', name, 'leaks');
+    // Killed at 5 s, restarted at once, killed again 5 s later, restarted after the 10 s back-off.
+    c.advance(25_000);
+    const cs = live(c)[0].status?.containerStatuses?.[0];
+    expect(cs?.lastState?.terminated).toMatchObject({ reason: 'OOMKilled', exitCode: 137 });
+    expect(cs?.restartCount).toBeGreaterThanOrEqual(2);
+  });
+
   test('--oom: the last state says OOMKilled', () => {
     const c = withWeb(1);
     const name = live(c)[0].metadata!.name!;

@@ -4,7 +4,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServerConfig } from './apiserver/config.ts';
 import type { ApiRequest, ApiResult } from './apiserver/request.ts';
-import type { ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
+import type { AppBehaviour, ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
 import { registerIdentity } from './apiserver/authn.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
@@ -13,6 +13,7 @@ import { podGCDef } from './controllers/pod-gc.ts';
 import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
 import { leaderElectorDef, type LeaderElectorParams } from './client-go/leader-election.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
+import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
 import { nodeLifecycleApiServer } from './node-lifecycle/admission.ts';
@@ -243,6 +244,15 @@ export class Cluster implements SimCluster {
     return true;
   }
 
+  /** Make a pod's app behave so from now on (its kubelet's set-health; every field the behaviour decides is set). */
+  app(namespace: string, pod: string, behaviour: AppBehaviour, opts: { log?: string } = {}): boolean {
+    const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
+    const node = obj?.spec?.nodeName;
+    if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
+    this.world.inject(`kubelet/${node}`, { type: 'set-health', pod: `${namespace}/${pod}`, health: appHealth(behaviour, opts.log) });
+    return true;
+  }
+
   /** Make an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void {
     this.world.fault({ type: state === 'missing' ? 'image-missing' : 'image-available', image } as never);
@@ -253,6 +263,22 @@ export class Cluster implements SimCluster {
 
   /** Go back to a snapshot. */
   restore(s: WorldState): void { this.world.restore(s); }
+}
+
+/** A crashing app's life after each start (nginx refusing its config exits at once; a second covers the start). */
+export const APP_CRASH_AFTER_MS = 1_000;
+/** How long a leaking app takes to reach its memory limit after each start. */
+export const APP_OOM_AFTER_MS = 5_000;
+
+/** The simulated app's health for a behaviour: null and true undo what another behaviour set. */
+export function appHealth(b: AppBehaviour, log?: string): ContainerHealth {
+  switch (b) {
+    case 'crashes': return { exits: log === undefined ? { afterMs: APP_CRASH_AFTER_MS, exitCode: 1 } : { afterMs: APP_CRASH_AFTER_MS, exitCode: 1, log }, readiness: true };
+    // The kernel's OOM killer sends SIGKILL: 128 + 9.
+    case 'leaks': return { exits: { afterMs: APP_OOM_AFTER_MS, exitCode: 137, oom: true }, readiness: true };
+    case 'unready': return { exits: null, readiness: false };
+    case 'healthy': return { exits: null, readiness: true };
+  }
 }
 
 /** Assemble the default cluster (three workers, one zone), or as the options say. */

@@ -1,6 +1,6 @@
 // The `sim …` commands of the headless CLI and the browser terminal: time, faults and the request
 // log. Pure: they act on a SimCluster and return text, like runKubectl.
-import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
+import type { AppBehaviour, ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import { formatRecord } from '../apiserver/request-log.ts';
 import { parseDurationMs } from '../util/duration.ts';
 import type { KubectlResult } from './kubectl.ts';
@@ -28,6 +28,9 @@ export const SIM_USAGE = `sim commands:
   sim crash <pod> [--oom] [--log <text>] [-n <namespace>]
                                                   crash a pod's first container (--log: its last words, for kubectl logs -p)
   sim image <image> missing|available             make an image unpullable, or pullable again
+  sim app <pod> crashes|leaks|unready|healthy [--log <text>] [-n <namespace>]
+                                                  make a pod's app crash after each start, leak memory past its limit
+                                                  (OOMKilled), fail its readiness probe, or be healthy again
   sim time                                        print the simulated time
   sim log [--since <revision>] [-o json]          print the request log
   sim rules <node> [--iptables|--nftables]        print the rules the node's kube-proxy last wrote (iptables-save -t nat, or nft list table ip kube-proxy)
@@ -35,6 +38,8 @@ export const SIM_USAGE = `sim commands:
 
 const COMPONENTS: ControlPlaneComponent[] = ['apiserver', 'etcd', 'scheduler', 'controller-manager'];
 const NODE_ACTIONS: NodeAction[] = ['stop', 'start', 'partition', 'heal'];
+const APP_BEHAVIOURS: AppBehaviour[] = ['crashes', 'leaks', 'unready', 'healthy'];
+const APP_USAGE = 'error: usage: sim app <pod> crashes|leaks|unready|healthy [--log <text>] [-n <namespace>]';
 
 class SimError extends Error {}
 
@@ -126,6 +131,25 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         const [pns, pname] = pos[0].includes('/') ? pos[0].split('/', 2) : [ns, pos[0]];
         const opts = oom || log !== undefined ? { ...(oom ? { oom: true } : {}), ...(log !== undefined ? { log } : {}) } : undefined;
         if (!cluster.crash(pns, pname, opts)) throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
+        break;
+      }
+      case 'app': {
+        let ns = 'default';
+        let log: string | undefined;
+        const pos: string[] = [];
+        for (let i = 0; i < rest.length; i++) {
+          if (rest[i] === '--log' || rest[i].startsWith('--log=')) {
+            log = rest[i] === '--log' ? rest[++i] : rest[i].slice('--log='.length);
+            if (log === undefined) throw new SimError('error: --log needs the text the app writes as it crashes');
+          }
+          else if (rest[i] === '-n' || rest[i] === '--namespace') { ns = rest[++i] ?? ''; if (!ns) throw new SimError('error: -n needs a namespace'); }
+          else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
+          else pos.push(rest[i]);
+        }
+        if (pos.length !== 2 || !APP_BEHAVIOURS.includes(pos[1] as AppBehaviour)) throw new SimError(APP_USAGE);
+        if (log !== undefined && pos[1] !== 'crashes') throw new SimError('error: --log is the last words of an app that crashes');
+        const [pns, pname] = pos[0].includes('/') ? pos[0].split('/', 2) : [ns, pos[0]];
+        if (!cluster.app(pns, pname, pos[1] as AppBehaviour, log === undefined ? undefined : { log })) throw new SimError(`error: pod "${pname}" runs on no node in namespace "${pns}"`);
         break;
       }
       case 'image': {

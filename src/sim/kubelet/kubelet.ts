@@ -18,7 +18,7 @@ import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
-  PLEG_RELIST_MS, containerExit, containerExitAt, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
+  PLEG_RELIST_MS, appExitOf, containerExit, containerExitAt, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
 import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
@@ -370,6 +370,19 @@ function findContainer(st: KubeletState, pod: string, container?: string) {
   return w && c ? { w, c } : undefined;
 }
 
+/** An app that now ends by itself ends its running attempts too, as long after now as it would after a start. */
+function appExitsNow(ctx: KCtx, st: KubeletState, pod: string, container?: string): void {
+  const w = st.workers[pod];
+  if (!w) return;
+  for (const c of w.containers) {
+    if (container && c.name !== container) continue;
+    const id = c.attempts[c.attempts.length - 1];
+    const exits = appExitOf(st, w, c.name);
+    if (!id || !exits || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') continue;
+    later(ctx, exits.afterMs, { type: 'container-exit', id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container: c.name } });
+  }
+}
+
 function handleFault(ctx: KCtx, f: KubeletFault): void {
   const st = ctx.state;
   switch (f.type) {
@@ -378,6 +391,7 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
     case 'set-health': {
       const k = f.container ? `${f.pod}/${f.container}` : f.pod;
       st.health[k] = { ...st.health[k], ...f.health };
+      if (st.up && f.health.exits) appExitsNow(ctx, st, f.pod, f.container);
       return;
     }
     case 'crash': {

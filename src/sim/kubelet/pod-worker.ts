@@ -24,7 +24,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type AppExit, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -186,6 +186,11 @@ export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.na
 
 function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHealth {
   return st.health[`${w.key}/${container}`] ?? st.health[w.key] ?? {};
+}
+
+/** How the app in this container ends by itself, or null when it runs until stopped. */
+export function appExitOf(st: KubeletState, w: PodWork, container: string): AppExit | null {
+  return healthOf(st, w, container).exits ?? null;
 }
 
 function currentId(c: ContainerWork): string | undefined {

@@ -1,7 +1,7 @@
 // A SimCluster test double: a World with objects preloaded through the API; advance/settle
 // delegate to the World; fault methods record their calls (the API-server faults also apply).
 import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
-import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
+import type { AppBehaviour, ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import type { RequestLog } from '../apiserver/request-log.ts';
 import { testWorld } from './world.ts';
 import type { World } from '../world.ts';
@@ -35,6 +35,10 @@ export class TestCluster implements SimCluster {
     return pod !== 'missing';
   }
   image(image: string, state: 'missing' | 'available'): void { this.calls.push({ method: 'image', args: [image, state] }); }
+  app(namespace: string, pod: string, behaviour: AppBehaviour, opts?: { log?: string }): boolean {
+    this.calls.push({ method: 'app', args: opts ? [namespace, pod, behaviour, opts] : [namespace, pod, behaviour] });
+    return pod !== 'missing';
+  }
 
   /** Create an object (throws on refusal: fixtures must be valid). */
   create(resource: string, body: Obj, namespace?: string): Obj {
