@@ -249,7 +249,7 @@ export class Cluster implements SimCluster {
     const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
     const node = obj?.spec?.nodeName;
     if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
-    this.world.inject(`kubelet/${node}`, { type: 'set-health', pod: `${namespace}/${pod}`, health: appHealth(behaviour, opts.log) });
+    this.world.inject(`kubelet/${node}`, { type: 'set-health', namespace, pod, health: appHealth(behaviour, opts.log) });
     return true;
   }
 

@@ -147,7 +147,7 @@ export type KubeletFault =
   | { type: 'power-on' }
   /** pod is `ns/name`, or just the name with `namespace` given */
   | { type: 'crash'; pod: string; namespace?: string; container?: string; exitCode?: number; oom?: boolean; log?: string }
-  | { type: 'set-health'; pod: string; container?: string; health: ContainerHealth };
+  | { type: 'set-health'; pod: string; namespace?: string; container?: string; health: ContainerHealth };
 
 const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFound: 5, ResourceExhausted: 8 };
 

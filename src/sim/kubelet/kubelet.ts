@@ -389,9 +389,10 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
     case 'power-off': powerOffState(ctx); return;
     case 'power-on': if (!st.up) { st.gen++; boot(ctx, true); } return;
     case 'set-health': {
-      const k = f.container ? `${f.pod}/${f.container}` : f.pod;
+      const pod = f.namespace ? `${f.namespace}/${f.pod}` : f.pod;
+      const k = f.container ? `${pod}/${f.container}` : pod;
       st.health[k] = { ...st.health[k], ...f.health };
-      if (st.up && f.health.exits) appExitsNow(ctx, st, f.pod, f.container);
+      if (st.up && f.health.exits) appExitsNow(ctx, st, pod, f.container);
       return;
     }
     case 'crash': {
