@@ -23,6 +23,9 @@ const CSS_MAX_GZIP = 12 * KB;
 const FIGURE_PAGE_CSS_MAX_GZIP = 18 * KB;
 // 31 KB since the control-plane chapter explains streaming lists and BOOKMARKs (30,863 B with its figure's stage).
 const HTML_MAX_GZIP = 31 * KB;
+// The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
+// outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -145,7 +148,8 @@ for (const page of htmlPages(dist)) {
   const htmlGzip = gz(Buffer.from(html));
   const p = page.path;
 
-  report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${HTML_MAX_GZIP}`, htmlGzip <= HTML_MAX_GZIP);
+  const htmlMax = HTML_PAGE_MAX_GZIP[p] ?? HTML_MAX_GZIP;
+  report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${htmlMax}`, htmlGzip <= htmlMax);
   const cssMax = islands > 0 ? FIGURE_PAGE_CSS_MAX_GZIP : CSS_MAX_GZIP;
   report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${cssMax}`, cssGzip <= cssMax && css.length > 0, `stylesheets: ${css.join(', ')}`);
   const theme = inline.filter((m) => m[2].includes('ds-theme'));

@@ -234,23 +234,28 @@ export class Cluster implements SimCluster {
 
   /** Crash a pod's first container on its node; false when that container is not running. */
   crash(namespace: string, pod: string, opts: { oom?: boolean; log?: string } = {}): boolean {
-    const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
-    const node = obj?.spec?.nodeName;
-    if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
+    const obj = this.podOnNode(namespace, pod);
+    if (!obj) return false;
+    const node = obj.spec!.nodeName!;
     const container = obj.spec?.containers?.[0]?.name;
     // Only a running container can crash; anything else would be a no-op reported as success.
     if (!obj.status?.containerStatuses?.find((c) => c.name === container)?.state?.running) return false;
-    this.world.inject(`kubelet/${node}`, opts.log === undefined ? { type: 'crash', namespace, pod, container, oom: !!opts.oom } : { type: 'crash', namespace, pod, container, oom: !!opts.oom, log: opts.log });
+    this.world.inject(`kubelet/${node}`, { type: 'crash', namespace, pod, container, oom: !!opts.oom, ...(opts.log === undefined ? {} : { log: opts.log }) });
     return true;
   }
 
   /** Make a pod's app behave so from now on (its kubelet's set-health; every field the behaviour decides is set). */
   app(namespace: string, pod: string, behaviour: AppBehaviour, opts: { log?: string } = {}): boolean {
+    const obj = this.podOnNode(namespace, pod);
+    if (obj) this.world.inject(`kubelet/${obj.spec!.nodeName}`, { type: 'set-health', namespace, pod, health: appHealth(behaviour, opts.log) });
+    return !!obj;
+  }
+
+  /** The pod, when it is bound to a node that runs a kubelet. */
+  private podOnNode(namespace: string, pod: string): Pod | undefined {
     const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
     const node = obj?.spec?.nodeName;
-    if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
-    this.world.inject(`kubelet/${node}`, { type: 'set-health', namespace, pod, health: appHealth(behaviour, opts.log) });
-    return true;
+    return node && this.world.state.components[`kubelet/${node}`] ? obj : undefined;
   }
 
   /** Make an image unpullable, or pullable again. */
@@ -272,13 +277,10 @@ export const APP_OOM_AFTER_MS = 5_000;
 
 /** The simulated app's health for a behaviour: null and true undo what another behaviour set. */
 export function appHealth(b: AppBehaviour, log?: string): ContainerHealth {
-  switch (b) {
-    case 'crashes': return { exits: log === undefined ? { afterMs: APP_CRASH_AFTER_MS, exitCode: 1 } : { afterMs: APP_CRASH_AFTER_MS, exitCode: 1, log }, readiness: true };
-    // The kernel's OOM killer sends SIGKILL: 128 + 9.
-    case 'leaks': return { exits: { afterMs: APP_OOM_AFTER_MS, exitCode: 137, oom: true }, readiness: true };
-    case 'unready': return { exits: null, readiness: false };
-    case 'healthy': return { exits: null, readiness: true };
-  }
+  // The kernel's OOM killer sends SIGKILL: 128 + 9.
+  const exits = b === 'crashes' ? { afterMs: APP_CRASH_AFTER_MS, exitCode: 1, ...(log === undefined ? {} : { log }) }
+    : b === 'leaks' ? { afterMs: APP_OOM_AFTER_MS, exitCode: 137, oom: true } : null;
+  return { exits, readiness: b !== 'unready' };
 }
 
 /** Assemble the default cluster (three workers, one zone), or as the options say. */

@@ -38,7 +38,7 @@ export {
 export type { LeaseClock, PodCountdown, ServiceEndpoint } from './figures/node-detail.ts';
 export type { ClientRequest } from './figures/outage-figure.ts';
 /** What the troubleshooting figure carries in its detail. */
-export type { PodBackoff, PodTrouble } from './figures/pod-trouble.ts';
+export type { PodBackoff, PodTrouble, SliceEndpoint } from './figures/pod-trouble.ts';
 export type { TroubleshootingDetail } from './figures/troubleshooting-figure.ts';
 
 /** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */

@@ -156,7 +156,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'expose': cluster.request({ verb: 'create', resource: 'services', namespace: 'default', body: serviceFor(a.name, a.port) }); break;
     // A read changes nothing, but it is a request like any other: refused while the API server is down.
     case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
-    case 'app': cluster.app('default', a.pod, a.behaviour, a.log === undefined ? undefined : { log: a.log }); break;
+    case 'app': cluster.app('default', a.pod, a.behaviour, a); break; // its log, if any, is the crashing app's last words
   }
 }
 
@@ -164,10 +164,8 @@ function createDeployment(cluster: Cluster, a: CreateDeploymentAction): void {
   const ns = a.namespace ?? 'default';
   const body = deploymentFor(a.name, a.image, a.replicas, ns) as { spec: { selector: { matchLabels: Record<string, string> } } };
   if (a.selectorApp !== undefined) body.spec.selector = { matchLabels: { app: a.selectorApp } };
-  if (a.file) {
-    const tpl = (body.spec as unknown as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec;
-    tpl.containers = [{ ...tpl.containers[0], ...structuredClone(a.file.container) }];
-  }
+  // The body is the generator's fresh object; the manifest's fields are copied in, never shared with the store.
+  if (a.file) Object.assign((body.spec as unknown as { template: { spec: { containers: object[] } } }).template.spec.containers[0], structuredClone(a.file.container));
   const req: ApiRequest = { verb: 'create', resource: 'deployments', namespace: ns, body };
   if (a.as !== undefined) req.options = { impersonate: { user: a.as } };
   // A client the authenticator does not know is still an external client's recorded request.

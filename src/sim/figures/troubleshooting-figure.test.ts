@@ -97,7 +97,7 @@ describe('the troubleshooting figure\'s demos', () => {
     expect(host.view().demos.find((d) => d.id === 'crash')!.why).toBe('Create web first.');
     const v = runDemo(host, 'apply');
     expect(new Set(v.frame.pods.map((p) => p.node))).toEqual(new Set(['node-1', 'node-2', 'node-3']));
-    expect(detail(v).endpoints.filter((e) => e.listedReady)).toHaveLength(3);
+    expect(detail(v).endpoints.filter((e) => e.ready)).toHaveLength(3);
     expect(detail(v).pods.every((p) => p.state === 'Running' && p.ready && p.backoff === null)).toBe(true);
     expect(v.demos.filter((d) => d.enabled).map((d) => d.id)).toEqual(['image', 'crash', 'oom', 'unready']);
   });
@@ -165,7 +165,7 @@ describe('the troubleshooting figure\'s demos', () => {
     const v = host.view();
     const p = v.frame.pods.find((x) => x.name === 'web-85d47bc9cb-2pdpp')!;
     expect(p).toMatchObject({ ready: false, readyText: '0/1', status: 'Running', restarts: 0 });
-    expect(detail(v).endpoints.map((e) => [e.pod, e.listedReady]).filter(([, r]) => !r)).toEqual([['web-85d47bc9cb-2pdpp', false]]);
+    expect(detail(v).endpoints.map((e) => [e.pod, e.ready]).filter(([, r]) => !r)).toEqual([['web-85d47bc9cb-2pdpp', false]]);
     const slices = runOnFigure(host, 'kubectl get endpointslices -l kubernetes.io/service-name=web -o jsonpath=\'{range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{"\\n"}{end}\'');
     expect(slices.stderr).toBe('');
     expect(slices.stdout.split('\n').filter(Boolean).sort()).toContain('web-85d47bc9cb-2pdpp=false');

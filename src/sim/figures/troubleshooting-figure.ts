@@ -7,9 +7,8 @@
 import type { Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { FigureAction } from './actions.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
-import { json, serviceEndpointsOf, type ServiceEndpoint } from './node-detail.ts';
-import { podTroublesOf, type PodTrouble } from './pod-trouble.ts';
+import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import { podTroublesOf, sliceEndpointsOf, type PodTrouble, type SliceEndpoint } from './pod-trouble.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -29,7 +28,7 @@ const CONTAINER = {
 /** What the panel reads beside the Frame: web's pods with their back-off, and the Service's endpoints. */
 export interface TroubleshootingDetail {
   pods: PodTrouble[];
-  endpoints: ServiceEndpoint[];
+  endpoints: SliceEndpoint[];
 }
 
 const web = (f: Frame) => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
@@ -71,7 +70,7 @@ const apply: DemoDef = {
     memo: {},
     intro: `kubectl creates the Deployment ${NAME} from its manifest (${REPLICAS} replicas of ${IMAGE}, each with a memory limit of 128Mi and a readiness probe) and the Service ${NAME} in front of it.`,
     beats: [{
-      when: (f, _m, detail) => ready(f).length >= REPLICAS && (detailOf(detail())?.endpoints.filter((e) => e.listedReady).length ?? 0) >= REPLICAS,
+      when: (f, _m, detail) => ready(f).length >= REPLICAS && (detailOf(detail())?.endpoints.filter((e) => e.ready).length ?? 0) >= REPLICAS,
       text: (f) => `${count(ready(f).length, 'pod')} of ${NAME} ${agree(ready(f).length, 'runs', 'run')} (on ${[...new Set(ready(f).map((p) => p.node))].sort().join(', ')}), each Ready once its first readiness probe answered; the EndpointSlice of the Service lists the ${count(ready(f).length, 'address')}, all ready. Break one pod at a time with the buttons, and read it in the terminal with kubectl get pods and kubectl describe pod.`,
     }],
   }),
@@ -205,7 +204,7 @@ const unready: DemoDef = {
         then: (g, m): FigureAction[] => [{ type: 'app', pod: newcomer(g, m)!.name, behaviour: 'unready' }],
       },
       {
-        when: (g, m, detail) => { const p = newcomer(g, m); return !!p && p.phase === 'Running' && (detailOf(detail())?.endpoints.some((e) => e.pod === p.name && !e.listedReady) ?? false); },
+        when: (g, m, detail) => { const p = newcomer(g, m); return !!p && p.phase === 'Running' && (detailOf(detail())?.endpoints.some((e) => e.pod === p.name && !e.ready) ?? false); },
         text: (g, m) => { const p = newcomer(g, m)!; return `${p.name} runs but is not Ready: READY ${p.readyText}, STATUS ${p.status}, RESTARTS ${p.restarts}; a failing readiness probe restarts nothing. kubectl describe pod ${p.name} shows the Unhealthy events, one per failed probe, every 10 s. kubectl get endpointslices lists ${REPLICAS + 1} addresses, but ${p.name}'s has ready: false, and kube-proxy sends it nothing.`; },
       },
       {
@@ -234,8 +233,9 @@ export const troubleshootingFigure: FigureDef = {
     'The registry knows every tag but the ones `sim image … missing` names; a private registry\'s 401 and pull secrets are not modelled.',
     'The kubelet runs with its defaults: the restart and pull back-offs start at 10 s and double to 300 s (the alpha ReduceDefaultCrashLoopBackOffDecay gate is off), and probes run every 10 s with 3 failures to fail.',
   ],
+  // Plain data already: the casts only tell the type checker.
   detail: (cluster) => ({
-    pods: json(podTroublesOf(cluster, NAME)),
-    endpoints: json(serviceEndpointsOf(cluster, NAME).endpoints),
+    pods: podTroublesOf(cluster, NAME) as unknown as JsonValue,
+    endpoints: sliceEndpointsOf(cluster, NAME) as unknown as JsonValue,
   }),
 };

@@ -18,7 +18,7 @@ import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
-  PLEG_RELIST_MS, appExitOf, containerExit, containerExitAt, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
+  PLEG_RELIST_MS, containerExit, containerExitAt, later, scheduleAppExit, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
 import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
@@ -373,15 +373,14 @@ function findContainer(st: KubeletState, pod: string, container?: string) {
 /** An app that now ends by itself ends its running attempts too, as long after now as it would after a start. */
 function appExitsNow(ctx: KCtx, st: KubeletState, pod: string, container?: string): void {
   const w = st.workers[pod];
-  if (!w) return;
-  for (const c of w.containers) {
-    if (container && c.name !== container) continue;
+  for (const c of w?.containers ?? []) {
     const id = c.attempts[c.attempts.length - 1];
-    const exits = appExitOf(st, w, c.name);
-    if (!id || !exits || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') continue;
-    later(ctx, exits.afterMs, { type: 'container-exit', id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container: c.name } });
+    if ((!container || c.name === container) && id && st.runtime.containers[id]?.state === 'CONTAINER_RUNNING') scheduleAppExit(ctx, st, w, c.name, id);
   }
 }
+
+/** A fault's pod as the kubelet keys its workers: `ns/name` (the pod as given when it names no namespace). */
+const podKeyOf = (f: { pod: string; namespace?: string }): string => (f.namespace ? `${f.namespace}/${f.pod}` : f.pod);
 
 function handleFault(ctx: KCtx, f: KubeletFault): void {
   const st = ctx.state;
@@ -389,7 +388,7 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
     case 'power-off': powerOffState(ctx); return;
     case 'power-on': if (!st.up) { st.gen++; boot(ctx, true); } return;
     case 'set-health': {
-      const pod = f.namespace ? `${f.namespace}/${f.pod}` : f.pod;
+      const pod = podKeyOf(f);
       const k = f.container ? `${pod}/${f.container}` : pod;
       st.health[k] = { ...st.health[k], ...f.health };
       if (st.up && f.health.exits) appExitsNow(ctx, st, pod, f.container);
@@ -397,7 +396,7 @@ function handleFault(ctx: KCtx, f: KubeletFault): void {
     }
     case 'crash': {
       if (!st.up) return;
-      const found = findContainer(st, f.namespace ? `${f.namespace}/${f.pod}` : f.pod, f.container);
+      const found = findContainer(st, podKeyOf(f), f.container);
       const id = found?.c.attempts[found.c.attempts.length - 1];
       if (!id || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') return;
       containerExit(st, id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom, f.log);

@@ -24,7 +24,7 @@ import { releasePodIP } from './pod-ip.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type AppExit, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 type KCtx = Ctx<unknown>;
@@ -188,9 +188,10 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
   return st.health[`${w.key}/${container}`] ?? st.health[w.key] ?? {};
 }
 
-/** How the app in this container ends by itself, or null when it runs until stopped. */
-export function appExitOf(st: KubeletState, w: PodWork, container: string): AppExit | null {
-  return healthOf(st, w, container).exits ?? null;
+/** An app that ends by itself (its health's exits) ends this attempt as long after now as its health says. */
+export function scheduleAppExit(ctx: KCtx, st: KubeletState, w: PodWork, container: string, id: string): void {
+  const exits = healthOf(st, w, container).exits;
+  if (exits) later(ctx, exits.afterMs, { type: 'container-exit', id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container } });
 }
 
 function currentId(c: ContainerWork): string | undefined {
@@ -216,8 +217,8 @@ export function containerExitAt(st: KubeletState, ev: Extract<KubeletTimer, { ty
   if (!ev.app) { containerExit(st, ev.id, now, ev.exitCode); return; }
   const w = st.workers[ev.app.key];
   const exits = w && healthOf(st, w, ev.app.container).exits;
-  if (!exits) return;
-  containerExit(st, ev.id, now, exits.oom ? 137 : exits.exitCode, !!exits.oom, exits.log);
+  // containerd makes an OOM kill exit 137 whatever the code.
+  if (exits) containerExit(st, ev.id, now, exits.exitCode, exits.oom, exits.log);
 }
 
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
@@ -279,8 +280,7 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     if (main) send(w, { type: 'STARTED' });
     startProbes(ctx, st, w, spec, c, rt.id);
     // An app that cannot run (a bad config, a memory leak) ends by itself after each start.
-    const exits = healthOf(st, w, c.name).exits;
-    if (exits) later(ctx, exits.afterMs, { type: 'container-exit', id: rt.id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container: c.name } });
+    scheduleAppExit(ctx, st, w, c.name, rt.id);
     return 'ok';
   }
   if (rt) {
