@@ -5,6 +5,7 @@ import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import type { Identity } from './apiserver/authn.ts';
 import type { AddComponentOptions, ComponentDef, World, WorldState } from './world.ts';
+import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 
 /** The control-plane parts that can be stopped on their own. */
 export type ControlPlaneComponent = 'apiserver' | 'etcd' | 'scheduler' | 'controller-manager';
@@ -96,8 +97,8 @@ export interface SimCluster {
   crash(namespace: string, pod: string, opts?: { oom?: boolean; log?: string }): boolean;
   /** Makes an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void;
-  /** Makes a pod's app (its first container) behave so from now on (log: a crashing app's last words); false when the pod runs on no node. */
-  app(namespace: string, pod: string, behaviour: AppBehaviour, opts?: { log?: string }): boolean;
+  /** Makes a pod's app behave so from now on (appHealth of a `sim app` behaviour); false when the pod runs on no node. */
+  app(namespace: string, pod: string, health: ContainerHealth): boolean;
   /** The add-ons it runs (ClusterOptions.addons), with their behaviour; none when absent. */
   readonly addons?: readonly ClusterAddon[];
 }

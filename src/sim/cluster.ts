@@ -4,7 +4,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServerConfig } from './apiserver/config.ts';
 import type { ApiRequest, ApiResult } from './apiserver/request.ts';
-import type { AppBehaviour, ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
+import type { ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
 import { registerIdentity } from './apiserver/authn.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
@@ -244,10 +244,10 @@ export class Cluster implements SimCluster {
     return true;
   }
 
-  /** Make a pod's app behave so from now on (its kubelet's set-health; every field the behaviour decides is set). */
-  app(namespace: string, pod: string, behaviour: AppBehaviour, opts: { log?: string } = {}): boolean {
+  /** Make a pod's app behave so from now on (its kubelet's set-health: kubelet/app-health.ts gives the health of each `sim app` behaviour). */
+  app(namespace: string, pod: string, health: ContainerHealth): boolean {
     const obj = this.podOnNode(namespace, pod);
-    if (obj) this.world.inject(`kubelet/${obj.spec!.nodeName}`, { type: 'set-health', namespace, pod, health: appHealth(behaviour, opts.log) });
+    if (obj) this.world.inject(`kubelet/${obj.spec!.nodeName}`, { type: 'set-health', namespace, pod, health });
     return !!obj;
   }
 
@@ -268,19 +268,6 @@ export class Cluster implements SimCluster {
 
   /** Go back to a snapshot. */
   restore(s: WorldState): void { this.world.restore(s); }
-}
-
-/** A crashing app's life after each start (nginx refusing its config exits at once; a second covers the start). */
-export const APP_CRASH_AFTER_MS = 1_000;
-/** How long a leaking app takes to reach its memory limit after each start. */
-export const APP_OOM_AFTER_MS = 5_000;
-
-/** The simulated app's health for a behaviour: null and true undo what another behaviour set. */
-export function appHealth(b: AppBehaviour, log?: string): ContainerHealth {
-  // The kernel's OOM killer sends SIGKILL: 128 + 9.
-  const exits = b === 'crashes' ? { afterMs: APP_CRASH_AFTER_MS, exitCode: 1, ...(log === undefined ? {} : { log }) }
-    : b === 'leaks' ? { afterMs: APP_OOM_AFTER_MS, exitCode: 137, oom: true } : null;
-  return { exits, readiness: b !== 'unready' };
 }
 
 /** Assemble the default cluster (three workers, one zone), or as the options say. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { appHealth } from './kubelet/app-health.ts';
 import { createCluster } from './cluster.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
@@ -191,10 +192,10 @@ describe('permalink', () => {
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
     tl.advance(8_000);
     const pods = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {}).map((k) => k.split('/').pop()!).sort();
-    tl.apply((c) => c.app('default', pods()[0], 'crashes', { log: 'nginx: [emerg] unknown directive "sever"' }));
-    tl.apply((c) => c.app('default', pods()[1], 'leaks'));
+    tl.apply((c) => c.app('default', pods()[0], appHealth('crashes', 'nginx: [emerg] unknown directive "sever"')));
+    tl.apply((c) => c.app('default', pods()[1], appHealth('leaks')));
     tl.advance(20_000);
-    tl.apply((c) => c.app('default', pods()[0], 'healthy'));
+    tl.apply((c) => c.app('default', pods()[0], appHealth('healthy')));
     tl.advance(5_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
@@ -211,7 +212,7 @@ describe('permalink', () => {
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
     tl.advance(8_000);
     const pod = Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;
-    tl.apply((c) => c.app('default', pod, 'crashes'));
+    tl.apply((c) => c.app('default', pod, appHealth('crashes')));
     tl.seek(tl.length - 1);
     const text = linkText(link(momentOf(tl)))!;
     expect(text).toContain('"afterMs":1000');

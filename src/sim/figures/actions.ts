@@ -5,6 +5,7 @@ import type { Cluster } from '../cluster.ts';
 import type { AppBehaviour, ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
 import { deletePodRequest, deploymentFor, scaleRequest, setImageRequest, containerNameFromImage } from '../kubectl/generators.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
+import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 
 /** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
 export function podFor(p: PodSpecOfFigure): Record<string, unknown> {
@@ -64,7 +65,8 @@ export type FigureAction =
   | { type: 'image-fault'; image: string; state: 'missing' | 'available' }
   | { type: 'expose'; name: string; port: number }
   | { type: 'get'; resource: 'pods' | 'nodes' }
-  | { type: 'app'; pod: string; behaviour: AppBehaviour; log?: string };
+  /** `sim app`: the behaviour names the line, health (kubelet/app-health.ts appHealth) is what the kubelet is told. */
+  | { type: 'app'; pod: string; behaviour: AppBehaviour; health: ContainerHealth };
 
 /** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
 export type IntOrPercent = number | string;
@@ -156,7 +158,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'expose': cluster.request({ verb: 'create', resource: 'services', namespace: 'default', body: serviceFor(a.name, a.port) }); break;
     // A read changes nothing, but it is a request like any other: refused while the API server is down.
     case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
-    case 'app': cluster.app('default', a.pod, a.behaviour, a); break; // its log, if any, is the crashing app's last words
+    case 'app': cluster.app('default', a.pod, a.health); break;
   }
 }
 
@@ -200,7 +202,7 @@ export function commandOf(a: FigureAction): string {
     case 'image-fault': return `sim image ${a.image} ${a.state}`;
     case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
     case 'get': return `kubectl get ${a.resource}`;
-    case 'app': return `sim app ${a.pod} ${a.behaviour}${a.log === undefined ? '' : ` --log '${a.log}'`}`;
+    case 'app': return `sim app ${a.pod} ${a.behaviour}${a.health.exits?.log === undefined ? '' : ` --log '${a.health.exits.log}'`}`;
   }
 }
 

@@ -2,6 +2,7 @@
 // seconds left, nothing once the entry expired), and the EndpointSlice's endpoints.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { appHealth } from '../kubelet/app-health.ts';
 import { storeList } from '../apiserver/store.ts';
 import { createCluster } from '../cluster.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
@@ -15,7 +16,7 @@ function crashLooping() {
   runKubectl(c, 'kubectl expose deployment web --port=80');
   c.advance(10_000);
   const name = podTroublesOf(c, 'web')[0].name;
-  c.app('default', name, 'crashes');
+  c.app('default', name, appHealth('crashes'));
   return { c, name };
 }
 
@@ -39,7 +40,7 @@ describe('podTroublesOf', () => {
     expect(p.backoff!.leftS).toBeLessThanOrEqual(10);
     c.advance(4_000);
     expect(podTroublesOf(c, 'web')[0].backoff!.leftS).toBe(p.backoff!.leftS! - 4);
-    c.app('default', name, 'healthy');
+    c.app('default', name, appHealth('healthy'));
     c.advance(30_000);
     p = podTroublesOf(c, 'web')[0];
     // Running again: its next exit would wait 20 s …

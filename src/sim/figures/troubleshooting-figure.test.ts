@@ -5,6 +5,7 @@
 // terminal prints what kubectl prints.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { appHealth } from '../kubelet/app-health.ts';
 import { runOnFigure } from '../kubectl/figure-terminal.ts';
 import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';
@@ -71,7 +72,7 @@ describe('the troubleshooting figure, compiled', () => {
   it('never throws whatever the reader presses, in any order', () => {
     const actions: FigureAction[] = [
       { type: 'scale', name: 'web', replicas: 1 }, { type: 'node', node: 'node-2', action: 'stop' },
-      { type: 'app', pod: 'web-x', behaviour: 'crashes' }, { type: 'rollout', name: 'web', verb: 'undo' }, { type: 'get', resource: 'pods' },
+      { type: 'app', pod: 'web-x', behaviour: 'crashes', health: appHealth('crashes') }, { type: 'rollout', name: 'web', verb: 'undo' }, { type: 'get', resource: 'pods' },
     ];
     fc.assert(fc.property(fc.array(fc.oneof(
       fc.constantFrom(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),

@@ -6,6 +6,8 @@
 // (a new pod that stays READY 0/1, its address not ready in the Service's EndpointSlice). Each demo ends with the fix.
 import type { Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
+import type { AppBehaviour } from '../cluster-types.ts';
+import { appHealth } from '../kubelet/app-health.ts';
 import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { podTroublesOf, sliceEndpointsOf, type PodTrouble, type SliceEndpoint } from './pod-trouble.ts';
@@ -24,6 +26,9 @@ const CONTAINER = {
   resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } },
   readinessProbe: { httpGet: { path: '/', port: PORT } },
 };
+
+/** `sim app POD BEHAVIOUR`: the pod's simulated app behaves so from now on. */
+const app = (pod: string, behaviour: AppBehaviour, log?: string): FigureAction => ({ type: 'app', pod, behaviour, health: appHealth(behaviour, log) });
 
 /** What the panel reads beside the Frame: web's pods with their back-off, and the Service's endpoints. */
 export interface TroubleshootingDetail {
@@ -123,7 +128,7 @@ const crash: DemoDef = {
   start: (f) => {
     const p = victim(f, 'node-1');
     return {
-      actions: [{ type: 'app', pod: p, behaviour: 'crashes', log: CRASH_LOG }],
+      actions: [app(p, 'crashes', CRASH_LOG)],
       memo: { pod: p, at: f.t },
       intro: `${p}'s nginx now finds a typo in its configuration and exits with code 1 a second after each start (sim app makes the pod's simulated app do so).`,
       beats: [
@@ -142,7 +147,7 @@ const crash: DemoDef = {
         {
           when: (g, m, detail) => pod(g, m)?.status === 'CrashLoopBackOff' && (troubleOf(detail(), String(m.pod))?.backoff?.waitS ?? 0) >= 80,
           text: (_g, m) => `The configuration is fixed (sim app ${m.pod} healthy). The kubelet notices only at the end of the 80 s wait; deleting the pod would have been quicker.`,
-          then: (_g, m): FigureAction[] => [{ type: 'app', pod: String(m.pod), behaviour: 'healthy' }],
+          then: (_g, m): FigureAction[] => [app(String(m.pod), 'healthy')],
         },
         {
           when: (g, m) => { const p = pod(g, m); return !!p && p.ready && p.phase === 'Running'; },
@@ -160,7 +165,7 @@ const oom: DemoDef = {
   start: (f) => {
     const p = victim(f, 'node-2');
     return {
-      actions: [{ type: 'app', pod: p, behaviour: 'leaks' }],
+      actions: [app(p, 'leaks')],
       memo: { pod: p, at: f.t },
       intro: `${p}'s app now leaks memory: 5 s after each start it reaches its 128Mi limit (sim app makes the pod's simulated app do so).`,
       beats: [
@@ -175,7 +180,7 @@ const oom: DemoDef = {
         {
           when: (g, m, detail) => pod(g, m)?.status === 'CrashLoopBackOff' && (troubleOf(detail(), String(m.pod))?.backoff?.waitS ?? 0) >= 40,
           text: (_g, m) => `The leak is fixed (sim app ${m.pod} healthy; in a real cluster, a fixed image or a higher limit). The kubelet starts it again at the end of the 40 s wait.`,
-          then: (_g, m): FigureAction[] => [{ type: 'app', pod: String(m.pod), behaviour: 'healthy' }],
+          then: (_g, m): FigureAction[] => [app(String(m.pod), 'healthy')],
         },
         {
           when: (g, m) => { const p = pod(g, m); return !!p && p.ready && p.phase === 'Running'; },
@@ -201,7 +206,7 @@ const unready: DemoDef = {
       {
         when: (g, m) => !!newcomer(g, m)?.node,
         text: (g, m) => { const p = newcomer(g, m)!; return `The ReplicaSet controller created ${p.name} and the scheduler put it on ${p.node}. Its app will answer its readiness probe (GET / on port ${PORT}) with an error (sim app ${p.name} unready).`; },
-        then: (g, m): FigureAction[] => [{ type: 'app', pod: newcomer(g, m)!.name, behaviour: 'unready' }],
+        then: (g, m): FigureAction[] => [app(newcomer(g, m)!.name, 'unready')],
       },
       {
         when: (g, m, detail) => { const p = newcomer(g, m); return !!p && p.phase === 'Running' && (detailOf(detail())?.endpoints.some((e) => e.pod === p.name && !e.ready) ?? false); },

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { formatSimTime, runSimCommand } from './sim-commands.ts';
+import { appHealth } from '../kubelet/app-health.ts';
 
 describe('sim commands', () => {
   test('time and advance', () => {
@@ -20,7 +21,7 @@ describe('sim commands', () => {
       { method: 'node', args: ['node-2', 'stop'] }, { method: 'node', args: ['node-3', 'partition'] },
       { method: 'controlPlane', args: ['stop', 'scheduler'] }, { method: 'apiserverLatency', args: [200] }, { method: 'etcd', args: ['full'] },
       { method: 'crash', args: ['default', 'web-x', { oom: true }] }, { method: 'image', args: ['nginx:1.28', 'missing'] }, { method: 'controlPlane', args: ['start'] },
-      { method: 'app', args: ['default', 'web-x', 'crashes', { log: 'bad config' }] }, { method: 'app', args: ['default', 'web-x', 'leaks'] }, { method: 'app', args: ['prod', 'web-x', 'healthy'] },
+      { method: 'app', args: ['default', 'web-x', appHealth('crashes', 'bad config')] }, { method: 'app', args: ['default', 'web-x', appHealth('leaks')] }, { method: 'app', args: ['prod', 'web-x', appHealth('healthy')] },
     ]);
   });
   test('bad input is a clear error', () => {

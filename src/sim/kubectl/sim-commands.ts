@@ -3,6 +3,7 @@
 import type { AppBehaviour, ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import { formatRecord } from '../apiserver/request-log.ts';
 import { parseDurationMs } from '../util/duration.ts';
+import { appHealth } from '../kubelet/app-health.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { errorLine } from './plain-error.ts';
@@ -149,7 +150,7 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         if (pos.length !== 2 || !APP_BEHAVIOURS.includes(pos[1] as AppBehaviour)) throw new SimError(APP_USAGE);
         if (log !== undefined && pos[1] !== 'crashes') throw new SimError('error: --log is the last words of an app that crashes');
         const [pns, pname] = pos[0].includes('/') ? pos[0].split('/', 2) : [ns, pos[0]];
-        if (!cluster.app(pns, pname, pos[1] as AppBehaviour, log === undefined ? undefined : { log })) throw new SimError(`error: pod "${pname}" runs on no node in namespace "${pns}"`);
+        if (!cluster.app(pns, pname, appHealth(pos[1] as AppBehaviour, log))) throw new SimError(`error: pod "${pname}" runs on no node in namespace "${pns}"`);
         break;
       }
       case 'image': {
