@@ -141,8 +141,10 @@ const crash: DemoDef = {
           text: (_g, m) => `It exited again, and now the kubelet waits 10 s: STATUS CrashLoopBackOff. Type kubectl logs ${m.pod} --previous: the crashed run's last words name the mistyped directive.`,
         },
         {
-          when: (g, m, detail) => pod(g, m)?.status === 'CrashLoopBackOff' && (troubleOf(detail(), String(m.pod))?.backoff?.waitS ?? 0) >= 40,
-          text: (g, m) => `${pod(g, m)!.restarts} restarts in ${seconds(g, m)} s, each wait twice the last (10, 20, now 40 s, up to 300 s). kubectl describe pod ${m.pod} shows Last State: Terminated, Reason: Error, Exit Code: 1, and the BackOff events. A pod in CrashLoopBackOff is not Ready, so the Service sends it nothing.`,
+          // Once the EndpointSlice controller has marked the pod's address not ready (the pod was Ready for a moment after its restart).
+          when: (g, m, detail) => pod(g, m)?.status === 'CrashLoopBackOff' && (troubleOf(detail(), String(m.pod))?.backoff?.waitS ?? 0) >= 40
+            && (detailOf(detail())?.endpoints.some((e) => e.pod === m.pod && !e.ready) ?? false),
+          text: (g, m) => `${pod(g, m)!.restarts} restarts in ${seconds(g, m)} s, each wait twice the last (10, 20, now 40 s, up to 300 s). kubectl describe pod ${m.pod} shows Last State: Terminated, Reason: Error, Exit Code: 1. Not Ready, its address gets no Service traffic.`,
         },
         {
           when: (g, m, detail) => pod(g, m)?.status === 'CrashLoopBackOff' && (troubleOf(detail(), String(m.pod))?.backoff?.waitS ?? 0) >= 80,
@@ -210,7 +212,7 @@ const unready: DemoDef = {
       },
       {
         when: (g, m, detail) => { const p = newcomer(g, m); return !!p && p.phase === 'Running' && (detailOf(detail())?.endpoints.some((e) => e.pod === p.name && !e.ready) ?? false); },
-        text: (g, m) => { const p = newcomer(g, m)!; return `${p.name} runs but is not Ready: READY ${p.readyText}, STATUS ${p.status}, RESTARTS ${p.restarts}; a failing readiness probe restarts nothing. kubectl describe pod ${p.name} shows the Unhealthy events, one per failed probe, every 10 s. kubectl get endpointslices lists ${REPLICAS + 1} addresses, but ${p.name}'s has ready: false, and kube-proxy sends it nothing.`; },
+        text: (g, m) => { const p = newcomer(g, m)!; return `${p.name} runs but is not Ready: READY ${p.readyText}, STATUS ${p.status}, RESTARTS ${p.restarts} (a readiness probe restarts nothing). kubectl describe pod shows its Unhealthy events; kubectl get endpointslices lists ${REPLICAS + 1} addresses, ${p.name}'s with ready: false.`; },
       },
       {
         when: (g, m) => seconds(g, m) >= 90,
