@@ -3,7 +3,7 @@
 // a change of the reader's that the core answers, axe light and dark, 360 px, and no JavaScript.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
-import { expectNoAxeViolations } from './figure-helpers';
+import { expectNoAxeViolations, showTab } from './figure-helpers';
 
 const SCHED = '[data-testid="figure-scheduler"]';
 const ROLL = '[data-testid="figure-rollout"]';
@@ -127,6 +127,7 @@ test.describe('the scheduler figure', () => {
 test.describe('the rollout figure', () => {
   test('shows the bounds as Kubernetes resolves them, the ReplicaSets after the story, and refuses 0 and 0', async ({ page }) => {
     const fig = await open(page, '/rolling-updates/', ROLL);
+    await showTab(fig, 'Rollout');
     const bounds = fig.getByTestId('resolved-bounds');
     await nextUntil(page, fig, bounds);
     await expect(bounds).toContainText('at most 8 pods, and at least 5 ready');

@@ -56,3 +56,10 @@ export async function expectNoAxeViolations(page: Page, sel: string, what: strin
   const r = await new AxeBuilder({ page }).include(sel).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), what).toEqual([]);
 }
+
+/** Shows one of a figure's stage tabs ("Cluster", "Requests", or the figure's own panel's name) and waits until its pane is shown. */
+export async function showTab(fig: Locator, name: string): Promise<void> {
+  const tab = fig.getByRole('tab', { name, exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}

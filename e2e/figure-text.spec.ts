@@ -4,7 +4,7 @@
 // carries its whole text in a title. Checked at the first frame and again a few events into the story.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
-import { CHAPTER_FIGURES } from './figure-helpers';
+import { CHAPTER_FIGURES, showTab } from './figure-helpers';
 
 
 /** What does not fit in a figure now: words broken inside, and overflowing text that is not an ellipsised name with a title. */
@@ -97,6 +97,7 @@ test('a pod marked not ready shows it on its card, beside READY', async ({ page 
     await page.keyboard.press('n');
     await expect(fig).not.toHaveAttribute('data-step', step!);
   }
+  await showTab(fig, 'Cluster');
   const marked = fig.locator('[data-condition="False"].kit-badge--bad');
   await expect(marked.first()).toBeVisible();
   await expect(marked.first()).toHaveText(/Ready=False/);

@@ -2,7 +2,7 @@
 // to the moment Kubernetes would reach, axe in each state and theme, reduced motion, no JavaScript.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { normalizedDom, runDemo, expectNoAxeViolations } from './figure-helpers';
+import { normalizedDom, runDemo, expectNoAxeViolations, showTab } from './figure-helpers';
 
 /**
  * Every state of the figure machine (source, playback, story), as data-state shows it. A unit test
@@ -193,12 +193,15 @@ test.describe('the live cluster figure', () => {
     for (let i = 0; i < 4; i++) await page.keyboard.press('n');
     await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(3);
     await expect(fig).toHaveAttribute('data-state', /^live paused /);
+    await showTab(fig, 'Requests');
     const seq = await fig.locator('.kit-log__entry[data-seq]').last().getAttribute('data-seq');
     const entry = fig.locator(`.kit-log__entry[data-seq="${seq}"]`);
     await entry.focus();
     await page.keyboard.press('Enter');
     await expect(entry).toHaveAttribute('aria-pressed', 'true');
     await expect(fig.locator('[data-highlighted="true"]')).toHaveCount(2);
+    await showTab(fig, 'Cluster');
+    await expect(fig.locator('[data-endpoint][data-highlighted="true"]')).toHaveCount(2);
     await fig.locator('[data-endpoint="scheduler"]').focus();
     await page.keyboard.press('Enter');
     await expect(fig.locator('[data-endpoint="scheduler"]')).toHaveAttribute('data-highlighted', 'true');

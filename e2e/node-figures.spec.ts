@@ -3,7 +3,7 @@
 // statechart lit in step with the canvas, axe in each state and theme, 360 px, no JavaScript.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { runDemo, expectNoAxeViolations } from './figure-helpers';
+import { runDemo, expectNoAxeViolations, showTab } from './figure-helpers';
 
 const NF = '[data-testid="figure-node-failure"]';
 const OG = '[data-testid="figure-outage"]';
@@ -46,6 +46,7 @@ async function phoneProblems(page: Page, fig: Locator): Promise<{ small: string[
 test.describe('the node-failure figure', () => {
   test('follows the keyboard through its story: beats, a step back and forward with the identical panel, the chart lit in step', async ({ page, watch }) => {
     const fig = await openFigure(page, '/node-failure/', NF);
+    await showTab(fig, 'Lease clock');
     const diagram = fig.getByTestId('state-diagram');
     await expect(diagram).toBeVisible();
     await fig.locator('[data-demo]').first().focus();

@@ -92,3 +92,38 @@ test.describe('playback of the cluster figure', () => {
     expect(presses).toBeLessThanOrEqual(5);
   });
 });
+
+test.describe('playback of the node-failure figure', () => {
+  test('from the power cut, at most 5 presses of "Next event that matters" reach the eviction, saying the minutes it skipped', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${BASE}/node-failure/`);
+    const fig = page.locator('[data-testid="figure-node-failure"]').first();
+    await fig.scrollIntoViewIfNeeded();
+    await expect(fig).toHaveAttribute('data-state', /^live /);
+    await fig.locator('[data-demo="apply"]').focus();
+    await page.keyboard.press('Enter');
+    await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
+    const runningPods = fig.locator('[data-testid^="pod-web-"][data-status="Running"]');
+    for (let i = 0; i < 30 && (await runningPods.count()) < 6; i++) {
+      const step = await fig.getAttribute('data-step');
+      await page.keyboard.press('n');
+      await expect(fig).not.toHaveAttribute('data-step', step!);
+    }
+    await expect(runningPods).toHaveCount(6);
+    await fig.locator('[data-demo="power"]').focus();
+    await page.keyboard.press('Enter');
+    await expect(fig).toHaveAttribute('data-state', 'live paused at-beat');
+    const evicted = fig.locator('[data-testid="node-node-2"] [data-terminating="true"]');
+    let presses = 0;
+    const skipped: string[] = [];
+    for (; presses < 5 && (await evicted.count()) === 0; presses++) {
+      const step = await fig.getAttribute('data-step');
+      await page.keyboard.press('n');
+      await expect(fig).not.toHaveAttribute('data-step', step!);
+      skipped.push(await fig.getByTestId('narration').innerText());
+    }
+    await expect(evicted.first()).toBeAttached();
+    expect(presses).toBeLessThanOrEqual(5);
+    expect(skipped.join('\n')).toMatch(/min later/);
+  });
+});

@@ -72,3 +72,38 @@ test.describe('requests travel', () => {
     await context.close();
   });
 });
+
+test.describe('the stage\'s tabs and its terminal', () => {
+  test('arrow keys move between the tabs, each shows its pane in the same box; the terminal docks in the box; the controls never move', async ({ page }) => {
+    const fig = await openLive(page, '/node-failure/');
+    const stage = fig.locator('[data-testid="figure-stage"]');
+    const forward = fig.getByRole('button', { name: 'Step forward', exact: true });
+    const before = { stage: (await stage.boundingBox())!.height, forward: await offset(fig, forward) };
+    // The hero first: this figure opens on its own panel, the Lease clock's timeline.
+    const hero = fig.getByRole('tab', { name: 'Lease clock', exact: true });
+    await expect(hero).toHaveAttribute('aria-selected', 'true');
+    await expect(fig.getByTestId('failure-timeline')).toBeVisible();
+    await expect(fig.getByTestId('failure-timeline').locator('[aria-current="step"]')).toHaveCount(1);
+    await hero.focus();
+    await page.keyboard.press('ArrowRight');
+    const requests = fig.getByRole('tab', { name: 'Requests', exact: true });
+    await expect(requests).toBeFocused();
+    await expect(requests).toHaveAttribute('aria-selected', 'true');
+    await expect(fig.getByTestId('request-log')).toBeVisible();
+    await expect(fig.getByTestId('failure-timeline')).toBeHidden();
+    await page.keyboard.press('Home');
+    await expect(fig.getByRole('tab', { name: 'Cluster', exact: true })).toBeFocused();
+    await expect(fig.getByTestId('cluster-canvas')).toBeVisible();
+    // A figure key pressed on a tab still acts on the figure (n: next event), and nothing moves.
+    const step = await fig.getAttribute('data-step');
+    await page.keyboard.press('n');
+    await expect(fig).not.toHaveAttribute('data-step', step!);
+    await fig.locator('[data-action="terminal"]').click();
+    await expect(fig.getByTestId('terminal')).toBeVisible();
+    const after = { stage: (await stage.boundingBox())!.height, forward: await offset(fig, forward) };
+    expect(after).toEqual(before);
+    // The terminal sits inside the stage's box.
+    const [view, term] = await Promise.all([fig.locator('.figure-stage__view').boundingBox(), fig.getByTestId('terminal').boundingBox()]);
+    expect(term!.y + term!.height).toBeLessThanOrEqual(view!.y + view!.height + 1);
+  });
+});

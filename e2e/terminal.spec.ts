@@ -255,8 +255,9 @@ test.describe('the figure terminal', () => {
     await expect(fig.locator('.kit-term')).toHaveCount(0);
     const button = fig.locator('[data-action="terminal"]');
     await expect(button).toHaveAttribute('aria-expanded', 'false');
-    await fig.locator('[data-action="toggle"]').focus();
-    await page.keyboard.press('End');
+    // The stage's tabs are one Tab stop; the next is the Terminal button beside them.
+    await fig.getByRole('tab', { name: 'Cluster', exact: true }).focus();
+    await page.keyboard.press('Tab');
     await expect(button).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(line(fig)).toBeFocused();

@@ -64,6 +64,21 @@ export interface ClusterAddon {
    * run on that node, no text before its first write.
    */
   rules?(world: World, node: string, mode?: 'iptables' | 'nftables'): { text?: string; error?: string } | undefined;
+  /** API requests the cluster sends for it once its instances exist, as kubeadm's addon phase does (CoreDNS's Deployment and Service). */
+  objects?(): ApiRequest[];
+  /** The commands the pod network it brings answers (kube-proxy's add-on brings net/). */
+  net?: NetCommands;
+}
+
+/** A command's text answer, as a terminal shows it. */
+export interface CommandOutput { stdout: string; stderr: string; exitCode: number }
+
+/** What the pod network answers: a program run in a pod (`kubectl exec … -- curl …`) and `sim traffic`. */
+export interface NetCommands {
+  /** Run argv (curl, wget, nslookup, cat /etc/resolv.conf) in a running pod's network namespace. */
+  exec(cluster: SimCluster, target: { namespace: string; pod: string; container: string; node: string; argv: string[] }): CommandOutput;
+  /** `sim traffic <service> <n> [--from <node>] [-n <namespace>]`: n requests, counted per endpoint. */
+  traffic(cluster: SimCluster, argv: string[]): CommandOutput;
 }
 
 /** A worker machine's size, as Kubernetes quantities ("2", "500m"; "4Gi"). */

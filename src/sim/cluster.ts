@@ -137,6 +137,8 @@ export class Cluster implements SimCluster {
     if (this.options.kubeadm) this.createStaticPods();
     // The add-ons' instances, on the nodes there are now (a DaemonSet's pods, in effect).
     for (const addon of this.options.addons) for (const inst of addon.instances(this.world.state)) this.world.addComponent(...inst);
+    // Their objects, created as kubeadm's addon phase creates them (with the admin's credentials).
+    for (const addon of this.options.addons) for (const req of addon.objects?.() ?? []) this.world.kubectl(req);
   }
 
   private addKubelet(node: string, index: number, extra: KubeletParams): void {

@@ -153,6 +153,22 @@ describe('Timeline', () => {
   });
 });
 
+describe('Timeline.limitEvents', () => {
+  it('stops a run at its budget, and lifted, the run goes on to the bytes of one never limited', () => {
+    const free = new Timeline(createCluster({ seed: 4 }));
+    free.apply((x) => createWeb(x));
+    free.advance(60_000);
+    const limited = new Timeline(createCluster({ seed: 4 }), { maxEvents: 50 });
+    limited.apply((x) => createWeb(x));
+    limited.advance(60_000);
+    expect(limited.at().events).toBeLessThanOrEqual(50);
+    expect(free.at().events).toBeGreaterThan(50);
+    limited.limitEvents(Infinity);
+    limited.advance(60_000 - limited.at().t + free.timeOf(0));
+    expect(limited.cluster.world.hash()).toBe(free.cluster.world.hash());
+  });
+});
+
 describe('Timeline.settle', () => {
   it('stops where World.settle stops, with the steps on the way recorded', () => {
     for (const max of [120_000, 3_000]) {

@@ -238,6 +238,11 @@ export class Timeline {
     return true;
   }
 
+  /** Sets the event budget (`maxEvents`): a link's replay runs under one, and the figure it opens then runs on without it. */
+  limitEvents(maxEvents: number): void {
+    this.opts.maxEvents = maxEvents;
+  }
+
   /** Discard every step after the cursor (the next input starts a new branch). */
   fork(): void {
     this.sync();

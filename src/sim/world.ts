@@ -137,6 +137,12 @@ export interface Ctx<S = unknown> {
   params: unknown;
   /** Append a record (CRI calls etc.) to the request log; `component` defaults to this instance (a kubelet logs its runtime's calls as `containerd/<node>`). */
   log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
+  /**
+   * Every instance's entry, read only: what one machine's kernel shares between its processes (the
+   * pod network reads the kubelets' sandboxes and kube-proxy's last rules). Never for API objects:
+   * those are read through `api`.
+   */
+  readonly components?: Readonly<Record<string, ComponentEntry>>;
   /** The image registry as the nodes see it (images it does not have). */
   readonly registry?: { readonly missing: readonly string[] };
   /**
@@ -411,6 +417,7 @@ export class World {
     };
     return {
       get now() { return w.now; },
+      get components() { return w.components; },
       name,
       rng: bindRng(w.rng),
       api,

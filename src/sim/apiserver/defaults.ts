@@ -76,7 +76,11 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       if (!spec.clusterIP && spec.clusterIP !== 'None') {
         spec.clusterIP = allocateClusterIP(h);
         spec.clusterIPs = [spec.clusterIP];
-      } else if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
+      } else {
+        if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
+        // normalizeClusterIPs: clusterIPs follows a clusterIP given alone ("None" included).
+        if (!Array.isArray(spec.clusterIPs) || !spec.clusterIPs.length) spec.clusterIPs = [spec.clusterIP];
+      }
       if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && Array.isArray(spec.ports)) {
         const taken = (h.apiServer.allocatedNodePorts ??= {});
         spec.ports = spec.ports.map((p: Obj) => {

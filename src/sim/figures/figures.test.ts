@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getPodsToDelete } from '../controllers/replicaset-util.ts';
 import { rfc3339 } from '../names.ts';
 import { storeList } from '../apiserver/store.ts';
 import { frameOf } from '../view/frame.ts';
+import { World } from '../world.ts';
 import type { Frame } from '../view/types.ts';
 import { clusterFigure } from './cluster-figure.ts';
 import { compileFigure } from './compile.ts';
@@ -280,6 +281,47 @@ describe('opening a figure at a link', () => {
     const r = await open(made.ok && made.view?.link?.ok ? made.view.link.value : '');
     expect(r.ok && r.view?.step).toBe(here.ok && here.view?.step);
     expect(r.ok && r.view?.frame).toEqual(here.ok && here.view?.frame);
+  });
+
+  it('replays the link once: the events run to open it are the moment\'s own, not twice as many', async () => {
+    const beat = compiled.story.beats[6];
+    const link = await linkAt(beat.step);
+    await import('../permalink.ts');
+    // Count only the events opening the link runs (World.next runs one).
+    const next = vi.spyOn(World.prototype, 'next');
+    try {
+      const r = await open(link);
+      expect(r.ok && r.view?.step).toBe(beat.step);
+      const events = next.mock.calls.length;
+      // Every event up to the moment once, as many as a figure runs to seek there (restoreMoment's
+      // check and then the host's own replay ran each twice).
+      const host = createFigureServer(FIGURES);
+      host({ id: 1, instance: 'z', op: 'open', figure: 'cluster', story: compiled.story });
+      next.mockClear();
+      host({ id: 2, instance: 'z', op: 'seek', step: beat.step });
+      const once = next.mock.calls.length;
+      expect(once).toBeGreaterThan(100);
+      expect(events).toBe(once);
+    } finally {
+      next.mockRestore();
+    }
+  });
+
+  it('goes on from the link as the figure it was made from does: steps back, steps forward, a demo', async () => {
+    const beat = compiled.story.beats[6];
+    const r = await open(await linkAt(beat.step));
+    expect(r.ok).toBe(true);
+    const from = createFigureServer(FIGURES);
+    from({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
+    from({ id: 2, instance: 'x', op: 'seek', step: beat.step });
+    const serve = createFigureServer(FIGURES);
+    await serve.restore({ id: 1, instance: 'r', op: 'open', figure: 'cluster', story: compiled.story, link: await linkAt(beat.step) });
+    const reqs: FigureRequest[] = [{ op: 'back' }, { op: 'back' }, { op: 'step' }, { op: 'step' }, { op: 'step' }, { op: 'next' }, { op: 'demo', demo: 'node-3' }, { op: 'next' }, { op: 'next' }, { op: 'back' }];
+    reqs.forEach((req, i) => {
+      const a = from({ id: 10 + i, instance: 'x', ...req } as never);
+      const b = serve({ id: 10 + i, instance: 'r', ...req } as never);
+      expect(b.ok && { step: b.view?.step, last: b.view?.last, beat: b.view?.beat, frame: b.view?.frame }, req.op).toEqual(a.ok && { step: a.view?.step, last: a.view?.last, beat: a.view?.beat, frame: a.view?.frame });
+    });
   });
 
   it('falls back to the start with a polite notice for a malformed, tampered, oversized or foreign link', async () => {

@@ -77,16 +77,26 @@ export class FigureHost {
   /**
    * Builds the figure's cluster and loads its story as the future to replay; or, given a moment (a
    * link's inputs and step, already validated), replays that run to its step instead. A moment whose
-   * inputs are the story's stands in the story; any other is the reader's own run.
+   * inputs are the story's stands in the story; any other is the reader's own run. A moment already
+   * replayed (`restored`, restoreMoment's timeline standing at its step, built for this figure's
+   * cluster) is taken as it is, so opening a link replays it once.
    */
-  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; kubectlExtras?: KubectlExtras }) {
+  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; kubectlExtras?: KubectlExtras; restored?: Timeline }) {
     this.def = def;
     this.story = story;
+    this.storySteps = story.beats.map((b) => b.step);
+    if (moment?.restored) {
+      this.timeline = moment.restored;
+      this.cluster = moment.restored.cluster;
+      // The replay ran under a link's event budget; the reader's run goes on as any figure's does.
+      this.timeline.limitEvents(Infinity);
+      this.adoptStory(JSON.stringify(moment.inputs) === JSON.stringify(story.inputs));
+      return;
+    }
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
     // A link's moment may replay terminal commands: kubectl's part of the API server serves them.
     if (moment?.kubectlExtras) this.cluster.world.apiConfig.kubectlExtras = moment.kubectlExtras;
     this.timeline = new Timeline(this.cluster);
-    this.storySteps = story.beats.map((b) => b.step);
     this.loadStory();
     if (moment) {
       if (JSON.stringify(moment.inputs) !== JSON.stringify(story.inputs)) {
@@ -264,8 +274,13 @@ export class FigureHost {
 
   private loadStory(): void {
     this.timeline.load(this.story.inputs);
-    this.beats = new Map(this.story.beats.map((b) => [b.step, b.text]));
-    this.following = true;
+    this.adoptStory(true);
+  }
+
+  /** Starts narrating: the story's beats when the timeline carries the story's inputs, else none (the reader's own run). */
+  private adoptStory(following: boolean): void {
+    this.beats = following ? new Map(this.story.beats.map((b) => [b.step, b.text])) : new Map();
+    this.following = following;
     this.diverged = false;
     this.active = null;
     this.ran = null;

@@ -4,6 +4,7 @@ import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, FigureView, WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Input } from '../world.ts';
+import type { Timeline } from '../time-travel.ts';
 import type { DecodeResult, Moment, RestoreResult } from '../permalink.ts';
 
 /** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
@@ -130,7 +131,7 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
     // kubectl's part of the API server comes with the decoder: a link may replay terminal commands.
     const { decodeMoment, restoreMoment, KUBECTL_EXTRAS } = await import('../permalink.ts');
     let notice: string | undefined;
-    let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number } } | undefined;
+    let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; restored: Timeline } | undefined;
     const d = decodeMoment(req.link);
     if (!d.ok) notice = d.error;
     else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
@@ -138,16 +139,23 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
     else {
       const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity });
       if (!r.ok) notice = r.error;
-      else { moment = { inputs: d.moment.inputs, step: d.moment.step, ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}) }; notice = r.warning; }
+      // The checked replay is the figure's own: the host takes its timeline rather than replaying the link again.
+      else { moment = { inputs: d.moment.inputs, step: d.moment.step, ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}), restored: r.timeline }; notice = r.warning; }
+    }
+    if (moment) {
+      const id = req.id;
+      try {
+        checkStory(req.story, def);
+        const host = new FigureHost(def, req.story, { ...moment, kubectlExtras: KUBECTL_EXTRAS });
+        hosts.set(req.instance, host);
+        const view = host.view();
+        return { id, instance: req.instance, ok: true, view: { ...view, notice: notice ?? openedAt(view) } };
+      } catch (e) {
+        return { id, instance: req.instance, ok: false, error: e instanceof Error ? e.message : String(e) };
+      }
     }
     const reply = serve({ ...req, link: undefined });
     if (!reply.ok) return reply;
-    if (moment) {
-      const host = new FigureHost(def, req.story, { ...moment, kubectlExtras: KUBECTL_EXTRAS });
-      hosts.set(req.instance, host);
-      const view = host.view();
-      return { ...reply, view: { ...view, notice: notice ?? openedAt(view) } };
-    }
     return { ...reply, view: { ...reply.view!, notice: `${notice} The figure starts from the beginning instead.` } };
   };
   return Object.assign(serve, { link, restore, terminal });

@@ -2,13 +2,15 @@
 // the CLI (scripts/sim.ts) and tests, never by the worker.
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { ScriptHeader } from '../kubectl/script.ts';
+import { corednsAddon } from '../net/index.ts';
 import { kubeProxyAddon } from './kube-proxy.ts';
 
-/** `kube-proxy` (iptables mode), `kube-proxy=iptables` or `kube-proxy=nftables`; anything else throws. */
+/** `kube-proxy` (iptables mode), `kube-proxy=iptables`, `kube-proxy=nftables` or `coredns`; anything else throws. */
 export function addonsFromHeader(header: ScriptHeader): ClusterAddon[] {
   return header.addons.map((a) => {
     const [name, mode] = a.split('=', 2);
     if (name === 'kube-proxy' && (mode === undefined || mode === 'iptables' || mode === 'nftables')) return kubeProxyAddon({ mode: mode ?? 'iptables' });
-    throw new Error(`unknown addon "${a}" (known: kube-proxy, kube-proxy=iptables, kube-proxy=nftables)`);
+    if (name === 'coredns' && mode === undefined) return corednsAddon();
+    throw new Error(`unknown addon "${a}" (known: kube-proxy, kube-proxy=iptables, kube-proxy=nftables, coredns)`);
   });
 }

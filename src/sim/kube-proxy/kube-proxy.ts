@@ -9,7 +9,8 @@ import { R, type Identity } from '../apiserver/authn.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import { nodeConfig, type KubeletParams } from '../kubelet/node-status.ts';
-import type { ComponentDef, Ctx } from '../world.ts';
+import type { AddComponentOptions, ComponentDef, Ctx } from '../world.ts';
+import { POD_NETWORK, podNetworkAddonParts } from '../net/index.ts';
 import { kubeProxyRulesOf, kubeProxyStateOf } from './reader.ts';
 import { servicePortsOf } from './service-port.ts';
 
@@ -170,16 +171,22 @@ export interface KubeProxyAddonOptions { mode?: ProxyMode; clusterCIDR?: string;
  */
 export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
   const mode = opts.mode ?? 'iptables';
+  const net = podNetworkAddonParts();
   return {
     name: 'kube-proxy',
-    defs: [kubeProxyDef],
+    // The pod network (net/) comes with it: the data path walks the rules kube-proxy writes.
+    defs: [kubeProxyDef, ...net.defs],
     identities: { 'kube-proxy': KUBE_PROXY_IDENTITY },
-    instances: (w) => Object.entries(w.components).filter(([, e]) => e.type === 'kubelet').map(([instance, e]) => {
-      const { node: name, internalIP } = nodeConfig(instance, e.params as KubeletParams);
-      const params: KubeProxyParams = { node: name, mode, nodeIP: internalIP, clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16' };
-      if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
-      return [kubeProxyName(name), 'kube-proxy', { params }];
-    }),
+    instances: (w) => [
+      ...Object.entries(w.components).filter(([, e]) => e.type === 'kubelet').map(([instance, e]): [string, string, AddComponentOptions] => {
+        const { node: name, internalIP } = nodeConfig(instance, e.params as KubeletParams);
+        const params: KubeProxyParams = { node: name, mode, nodeIP: internalIP, clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16' };
+        if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
+        return [kubeProxyName(name), 'kube-proxy', { params }];
+      }),
+      [POD_NETWORK, POD_NETWORK, { params: { seed: w.seed } }],
+    ],
+    net: net.commands,
     rules: ({ state: w }, node, as) => {
       if (!w.components[`kubelet/${node}`]) return { error: `node "${node}" not found` };
       if (!kubeProxyStateOf(w, node)) return undefined;

@@ -1,15 +1,15 @@
 // What a node's kube-proxy last wrote, read from the world's state (the view's way in: no request,
 // no change). The rules are computed again from the objects of its last sync, as it computed them.
 import type { WorldState } from '../world.ts';
-import { iptablesRestoreText, iptablesSaveNat, syncProxyRules, type ProxierConfig } from './iptables-rules.ts';
-import type { KubeProxyState } from './kube-proxy.ts';
-import { nftablesTransaction, nftListTable, syncNFTablesRules } from './nftables-rules.ts';
+import { iptablesRestoreText, iptablesSaveNat, syncProxyRules, type IPTablesData, type ProxierConfig } from './iptables-rules.ts';
+import type { KubeProxyState, SyncedRules } from './kube-proxy.ts';
+import { nftablesTransaction, nftListTable, syncNFTablesRules, type NFTTable } from './nftables-rules.ts';
 
 /** How the rules are printed: `iptables-save -t nat`, the whole iptables-restore input, or `nft list table ip kube-proxy` / its transaction. */
 export type RulesFormat = 'iptables-save' | 'iptables-restore' | 'nft-list' | 'nft-transaction';
 
 /** A node's kube-proxy state, or undefined when the cluster runs none there. */
-export function kubeProxyStateOf(w: WorldState, node: string): KubeProxyState | undefined {
+export function kubeProxyStateOf(w: Pick<WorldState, 'components'>, node: string): KubeProxyState | undefined {
   const e = w.components[`kube-proxy/${node}`];
   return e?.type === 'kube-proxy' ? (e.state as KubeProxyState) : undefined;
 }
@@ -17,6 +17,36 @@ export function kubeProxyStateOf(w: WorldState, node: string): KubeProxyState | 
 /** The settings of a real node's proxier (iptables 1.8 has --random-fully; nfacct counters exist). */
 function proxierConfig(s: KubeProxyState): ProxierConfig {
   return { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, localhostNodePorts: true, nfacct: true, randomFully: true };
+}
+
+const iptablesBySync = new WeakMap<SyncedRules, IPTablesData>();
+
+/**
+ * The iptables rules (both tables) of a node's last sync, computed once per sync: what the data
+ * path walks. Undefined before the first sync or where kube-proxy does not run.
+ */
+export function kubeProxyIPTablesOf(w: Pick<WorldState, 'components'>, node: string): IPTablesData | undefined {
+  const s = kubeProxyStateOf(w, node);
+  if (!s?.synced) return undefined;
+  let data = iptablesBySync.get(s.synced);
+  if (!data) iptablesBySync.set(s.synced, (data = syncProxyRules(s.synced.services, s.synced.slices, proxierConfig(s))));
+  return data;
+}
+
+const nftBySync = new WeakMap<SyncedRules, NFTTable>();
+
+/** The nftables table of a node's last sync, computed once per sync (what the data path walks in nftables mode). */
+export function kubeProxyNFTablesOf(w: Pick<WorldState, 'components'>, node: string): NFTTable | undefined {
+  const s = kubeProxyStateOf(w, node);
+  if (!s?.synced) return undefined;
+  let t = nftBySync.get(s.synced);
+  if (!t) nftBySync.set(s.synced, (t = nftConfigTable(s)));
+  return t;
+}
+
+function nftConfigTable(s: KubeProxyState): NFTTable {
+  // The service range of kubeadm's default --service-cidr.
+  return syncNFTablesRules(s.synced!.services, s.synced!.slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12' });
 }
 
 /**
@@ -32,7 +62,6 @@ export function kubeProxyRulesOf(w: WorldState, node: string, format?: RulesForm
     const data = syncProxyRules(services, slices, proxierConfig(s));
     return f === 'iptables-save' ? iptablesSaveNat(data) : iptablesRestoreText(data);
   }
-  // The service range of kubeadm's default --service-cidr.
-  const table = syncNFTablesRules(services, slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12' });
+  const table = nftConfigTable(s);
   return f === 'nft-list' ? nftListTable(table) : nftablesTransaction(table).join('\n') + '\n';
 }

@@ -30,8 +30,9 @@ describe('addonsFromHeader', () => {
     expect(addonsFromHeader({ addons: [] })).toEqual([]);
     expect(addonsFromHeader({ addons: ['kube-proxy'] }).map((a) => a.name)).toEqual(['kube-proxy']);
     const c = createCluster({ seed: 1, nodes: 1 });
-    expect(addonsFromHeader({ addons: ['kube-proxy=nftables'] })[0].instances(c.world.state)).toEqual([['kube-proxy/node-1', 'kube-proxy', { params: { node: 'node-1', mode: 'nftables', nodeIP: '10.0.0.11', clusterCIDR: '10.244.0.0/16' } }]]);
-    expect(() => addonsFromHeader({ addons: ['coredns'] })).toThrow('unknown addon "coredns"');
+    expect(addonsFromHeader({ addons: ['kube-proxy=nftables'] })[0].instances(c.world.state)).toEqual([['kube-proxy/node-1', 'kube-proxy', { params: { node: 'node-1', mode: 'nftables', nodeIP: '10.0.0.11', clusterCIDR: '10.244.0.0/16' } }], ['pod-network', 'pod-network', { params: { seed: 1 } }]]);
+    expect(() => addonsFromHeader({ addons: ['kube-dns'] })).toThrow('unknown addon "kube-dns"');
+    expect(addonsFromHeader({ addons: ['coredns'] }).map((a) => a.name)).toEqual(['coredns']);
   });
 });
 

@@ -50,21 +50,30 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
         set(flags, name, def, argv[++i]);
       }
     } else if (a.startsWith('-') && a.length > 1 && a !== '-') {
-      const ch = a[1];
-      const name = Object.hasOwn(byShort, ch) ? byShort[ch] : undefined;
-      if (!name) throw new FlagError(`unknown shorthand flag: '${ch}' in ${a}`);
-      const def = defs[name];
-      let rest = a.slice(2);
-      if (def.kind === 'bool') {
-        flags[name] = true;
-        if (rest) throw new FlagError(`unknown shorthand flag: '${rest[0]}' in ${a}`);
-      } else {
+      // pflag's parseShortArg: bool shorthands may be run together (`-it`); a valued one takes the rest.
+      let rest = a.slice(1);
+      while (rest) {
+        const ch = rest[0];
+        const name = Object.hasOwn(byShort, ch) ? byShort[ch] : undefined;
+        if (!name) throw new FlagError(`unknown shorthand flag: '${ch}' in ${a}`);
+        const def = defs[name];
+        rest = rest.slice(1);
+        if (def.kind === 'bool') {
+          if (!rest.startsWith('=')) { flags[name] = true; continue; }
+          const v = rest.slice(1);
+          const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined;
+          if (b === undefined) throw new FlagError(`invalid argument "${v}" for "-${ch}, --${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+          flags[name] = b;
+          rest = '';
+          continue;
+        }
         if (rest.startsWith('=')) rest = rest.slice(1);
         if (rest) set(flags, name, def, rest);
         else {
           if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: '${ch}' in -${ch}`);
           set(flags, name, def, argv[++i]);
         }
+        rest = '';
       }
     } else args.push(a);
   }

@@ -48,6 +48,7 @@ export function timelineCluster(tl: Timeline, change: () => void): SimCluster {
     get world() { return c.world; },
     get now() { return c.now; },
     get log() { return c.log; },
+    get addons() { return c.addons; },
     request: (req) => act((x) => x.request(req)),
     advance: (ms) => { change(); tl.advance(ms); },
     settle: (maxMs) => { change(); return tl.settle(maxMs ?? SETTLE_MAX_MS); },

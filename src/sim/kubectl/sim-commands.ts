@@ -35,6 +35,8 @@ export const SIM_USAGE = `sim commands:
   sim time                                        print the simulated time
   sim log [--since <revision>] [-o json]          print the request log
   sim rules <node> [--iptables|--nftables]        print the rules the node's kube-proxy last wrote (iptables-save -t nat, or nft list table ip kube-proxy)
+  sim traffic <service> <n> [--from <node>] [-n <namespace>]
+                                                  send n requests from a node to a Service through its rules; count them per endpoint
 `;
 
 const COMPONENTS: ControlPlaneComponent[] = ['apiserver', 'etcd', 'scheduler', 'controller-manager'];
@@ -199,6 +201,15 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         if (!rules) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
         if (rules.text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
         out += rules.text;
+        break;
+      }
+      case 'traffic': {
+        // The pod network comes with kube-proxy's add-on: a cluster without it never loads its code.
+        const net = cluster.addons?.find((a) => a.net)?.net;
+        if (!net) throw new SimError('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")');
+        const res = net.traffic(cluster, rest);
+        if (res.exitCode !== 0) throw new SimError(res.stderr.replace(/\n$/, ''));
+        out += res.stdout;
         break;
       }
       case undefined:

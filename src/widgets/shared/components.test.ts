@@ -49,7 +49,10 @@ describe('ClusterCanvas', () => {
 
   it('says states in words', () => {
     expect(words).toContain('kube-apiserver up');
-    expect(body).toMatch(/<span aria-hidden="true">●<\/span> up/);
+    // Up is drawn as a dot, its word said; down is drawn in words.
+    expect(body).toMatch(/<span aria-hidden="true">●<\/span> <span class="kit-sr[^"]*">up<\/span>/);
+    expect(body).toMatch(/<span aria-hidden="true">✕<\/span> <span( class="[^"]*")?>stopped<\/span>/);
+    expect(body).not.toMatch(/<span class="kit-sr[^"]*">stopped/);
     expect(words).toContain('rev 48');
     expect(words).toMatch(/Ready condition: Ready/);
     expect(words).toMatch(/Ready condition: Unknown/);
@@ -83,7 +86,7 @@ describe('ClusterCanvas', () => {
     expect(words).toContain('out write to kube-apiserver POST pods/binding');
     expect(words).toContain('in CRI from kubelet/node-2 RunPodSandbox');
     expect(words).toContain('watch to kubelet/node-2');
-    expect(words).toContain('write from kubelet/node-1');
+    expect(words).toContain('out write to kube-apiserver PUT leases/node-1');
   });
 
   it('shows the API latency and a full etcd when the reader set them', () => {

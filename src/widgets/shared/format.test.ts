@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatSeconds, leaseAge, outcomeText, shortTaintKey, slashPieces, spokenClock } from './format.ts';
+import { shortPodName, formatClock, formatSeconds, leaseAge, outcomeText, shortTaintKey, slashPieces, spokenClock } from './format.ts';
 
 describe('format', () => {
   it('prints log times as the CLI does', () => {
@@ -42,5 +42,14 @@ describe('format', () => {
     expect(slashPieces('/registry/deployments/default/web')).toEqual(['/', 'registry/', 'deployments/', 'default/', 'web']);
     expect(slashPieces('revision 36, /registry/pods').join('')).toBe('revision 36, /registry/pods');
     expect(slashPieces('web')).toEqual(['web']);
+  });
+});
+
+describe('shortPodName', () => {
+  it('keeps the first word and the generated suffix of a generated name, and short names whole', () => {
+    expect(shortPodName('web-c68c68797-lkdzk')).toBe('…-lkdzk');
+    expect(shortPodName('big-pod-x7k2p')).toBe('…-x7k2p');
+    expect(shortPodName('web-0')).toBe('web-0');
+    expect(shortPodName('nginx')).toBe('nginx');
   });
 });

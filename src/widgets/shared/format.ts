@@ -55,12 +55,13 @@ export function outcomeText(r: Pick<StepRecord, 'kind' | 'code'>): string | null
   return String(r.code);
 }
 
-/** A kubelet or containerd endpoint, drawn in a node card. */
-export function isNodeEndpoint(e: string): boolean {
-  return e.startsWith('kubelet/') || e.startsWith('containerd/');
-}
-
 /** A path or key cut after each slash ("/registry/", "pods/", "web"): drawn with a <wbr> between, a line may break there and nowhere inside a name. */
 export function slashPieces(s: string): string[] {
   return s.split(/(?<=\/)/);
+}
+
+/** A generated pod name cut to what tells it apart: "web-c68c68797-lkdzk" → "…-lkdzk" (a name of fewer than three words stays whole). */
+export function shortPodName(name: string): string {
+  const parts = name.split('-');
+  return parts.length >= 3 ? `…-${parts[parts.length - 1]}` : name;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RECORDS } from './fixtures.ts';
-import { crossings, trafficByEndpoint } from './traffic.ts';
+import { trafficByEndpoint } from './traffic.ts';
 
 describe('traffic', () => {
   it('puts each record on both its ends, grouping a fan-out at the sender', () => {
@@ -13,10 +13,4 @@ describe('traffic', () => {
     expect(m.get('containerd/node-2')!.in.map((r) => r.label)).toEqual(['RunPodSandbox']);
   });
 
-  it('finds the records that cross between the rows, one arrow per direction and kind', () => {
-    expect(crossings(RECORDS)).toEqual([
-      { dir: 'down', kind: 'watch', endpoints: ['kubelet/node-2'] },
-      { dir: 'up', kind: 'write', endpoints: ['kubelet/node-1'] },
-    ]);
-  });
 });

@@ -34,6 +34,8 @@ describe('requests travelling on the canvas', () => {
       rec(3, 'kube-apiserver', 'kube-controller-manager', 'watch', 'MODIFIED deployments'),
     ], boxes);
     expect(trips.map((t) => t.burst)).toEqual([0, 0, 1]);
+    // A burst's words ride on its first marker only, so a fan-out is labelled once.
+    expect(trips.map((t) => t.label)).toEqual(['ADDED pods', null, 'MODIFIED deployments']);
   });
 
   it('bends a request and its reverse apart, so they never overlap', () => {

@@ -24,6 +24,8 @@ export interface Trip {
   burst: number;
   /** What the marker says to a pointer: "PATCH deployments/web → kube-apiserver". */
   title: string;
+  /** The words it carries on the canvas ("PATCH deployments"): the first trip of each burst only, else null. */
+  label: string | null;
 }
 
 /** The point where the segment from a box's centre towards `to` leaves the box. */
@@ -64,7 +66,8 @@ export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<strin
     const bend = Math.min(40, len / 5);
     const c = { x: round(mx - ((q.y - p.y) / len) * bend), y: round(my + ((q.x - p.x) / len) * bend) };
     const key = `${r.from}\0${r.kind}\0${r.label}`;
-    if (!bursts.has(key)) bursts.set(key, bursts.size);
+    const first = !bursts.has(key);
+    if (first) bursts.set(key, bursts.size);
     trips.push({
       seq: r.seq,
       kind: r.kind,
@@ -72,6 +75,7 @@ export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<strin
       end: q,
       burst: bursts.get(key)!,
       title: `${r.label} ${r.from} → ${r.to}`,
+      label: first ? r.label : null,
     });
   }
   return trips;

@@ -14,6 +14,7 @@ import { cmdDelete } from './delete.ts';
 import { cmdDescribe } from './describe.ts';
 import { cmdCordon, cmdDrain } from './drain.ts';
 import { cmdEvents } from './events.ts';
+import { cmdExec } from './exec.ts';
 import { cmdExpose } from './expose.ts';
 import { GLOBAL_BOOL, GLOBAL_VALUED } from './flags.ts';
 import { cmdGet } from './get.ts';
@@ -34,7 +35,7 @@ import { cmdWait } from './wait.ts';
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, exec: cmdExec, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth,
 };
 
 /**
@@ -129,13 +130,15 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
     if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
     // alpha has no subcommands in 1.37: hidden, it still answers (on stderr, as cobra's Println does).
     if (cmd === 'alpha') { r.warn(NO_ALPHA); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
-    const fn = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+    // exec runs the network's programs, so only where a pod network runs (kube-proxy's add-on brings it).
+    const fn = Object.hasOwn(COMMANDS, cmd) && (cmd !== 'exec' || cluster.addons?.some((a) => a.net)) ? COMMANDS[cmd] : undefined;
     if (!fn && Object.hasOwn(NOT_SIMULATED, cmd)) throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
     if (!fn) throw new Fail(unknownCommand(cmd));
-    fn(r, [...args, ...pre]);
+    // After `--` everything is the command's (kubectl exec): global flags typed before go first.
+    fn(r, pre.length && args.includes('--') ? [...pre, ...args] : [...args, ...pre]);
   } catch (e) {
     if (e instanceof Fail) r.error(e.message);
     else r.error(errorLine(e));
   }
-  return { stdout: r.out, stderr: r.err, exitCode: r.failed ? 1 : 0 };
+  return { stdout: r.out, stderr: r.err, exitCode: r.exitCode ?? (r.failed ? 1 : 0) };
 }

@@ -6,7 +6,7 @@ import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } 
 
 /** kubectl expose TYPE NAME: a Service selecting what the object selects (or its labels, for a pod). */
 export function cmdExpose(r: Run, argv: string[]): void {
-  const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' }, ...WRITE_FLAGS });
+  const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' }, 'session-affinity': { kind: 'string' }, 'cluster-ip': { kind: 'string' }, ...WRITE_FLAGS });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
   if (!p.args.length) throw new Fail(NO_RESOURCES);
@@ -28,6 +28,14 @@ export function cmdExpose(r: Run, argv: string[]): void {
   const svcName = str(p, 'name') ?? name;
   const portSpec: Obj = { port: Number(port), protocol: str(p, 'protocol') ?? 'TCP', targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp };
   const body: Obj = { apiVersion: 'v1', kind: 'Service', metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels }, spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' } };
+  // ServiceGeneratorV2: --session-affinity None or ClientIP; --cluster-ip an address, or None for a headless Service.
+  const affinity = str(p, 'session-affinity');
+  if (affinity) {
+    if (affinity !== 'None' && affinity !== 'ClientIP') throw new Fail(`error: unknown session affinity: ${affinity}`);
+    body.spec.sessionAffinity = affinity;
+  }
+  const clusterIP = str(p, 'cluster-ip');
+  if (clusterIP) body.spec.clusterIP = clusterIP;
   if (dry === 'client') { printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } }); return; }
   const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry) });
   printWritten(r, p, dry, `service/${svcName}`, 'exposed', created);

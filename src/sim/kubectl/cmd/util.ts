@@ -26,6 +26,8 @@ export class Run {
   out = '';
   err = '';
   failed = false;
+  /** The exit code when it is not 1 on failure (kubectl exec passes the command's own on). */
+  exitCode: number | undefined;
   readonly cluster: SimCluster;
   readonly stdin: string | undefined;
   readonly host: KubectlHost;

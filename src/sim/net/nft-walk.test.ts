@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Service } from 'kubernetes-types/core/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import { syncNFTablesRules } from '../kube-proxy/nftables-rules.ts';
+import { createRng } from '../rng.ts';
+import type { Packet } from './iptables-walk.ts';
+import { numgenRandom, walkNFTables } from './nft-walk.ts';
+
+const svc = (name: string, ip: string, extra: Partial<Service['spec']> = {}): Service => ({
+  metadata: { name, namespace: 'default' },
+  spec: { clusterIP: ip, type: 'ClusterIP', ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }], ...extra },
+});
+const slice = (name: string, ips: string[], ready = true): EndpointSlice => ({
+  addressType: 'IPv4',
+  metadata: { name: `${name}-abc`, namespace: 'default', labels: { 'kubernetes.io/service-name': name } },
+  ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+  endpoints: ips.map((ip, i) => ({ addresses: [ip], conditions: { ready }, nodeName: `node-${i + 1}` })),
+});
+const config = { nodeName: 'node-1', nodeIP: '10.0.0.11', clusterCIDR: '10.244.0.0/16', serviceCIDRs: '10.96.0.0/12' };
+const fromPod = (dstIP: string, dstPort = 80): Packet => ({ protocol: 'TCP', srcIP: '10.244.1.9', srcPort: 40000, dstIP, dstPort, srcLocal: false, dstLocal: false });
+const env = (seed = 1) => ({ now: 0, recent: {}, rng: createRng(seed) });
+const to = (r: { verdict: { kind: string } }) => (r.verdict as { to: string }).to;
+
+describe('numgenRandom', () => {
+  it('draws every value in [0, n) about equally', () => {
+    const e = env(9);
+    const counts = [0, 0, 0];
+    for (let i = 0; i < 3000; i++) counts[numgenRandom(e, 3)]++;
+    for (const n of counts) { expect(n).toBeGreaterThan(900); expect(n).toBeLessThan(1100); }
+  });
+});
+
+describe('walkNFTables', () => {
+  const table = syncNFTablesRules([svc('web', '10.96.0.20')], [slice('web', ['10.244.1.2', '10.244.2.2', '10.244.3.2'])], config);
+
+  it('DNATs a ClusterIP connection through @service-ips, the service chain\'s numgen and an endpoint chain', () => {
+    const e = env();
+    const seen = new Set<string>();
+    for (let i = 0; i < 60; i++) seen.add(to(walkNFTables(table, fromPod('10.96.0.20'), e, false)));
+    expect([...seen].sort()).toEqual(['10.244.1.2:8080', '10.244.2.2:8080', '10.244.3.2:8080']);
+    const r = walkNFTables(table, fromPod('10.96.0.20'), e, false);
+    expect(r.trace[0]).toMatch(/^services: ip daddr \. meta l4proto \. th dport vmap @service-ips -> 10\.96\.0\.20 \. tcp \. 80 : goto service-\w{8}-default\/web\/tcp\/http$/);
+    expect(r.trace[1]).toMatch(/numgen random mod 3 vmap/);
+    expect(r.trace[2]).toMatch(/^endpoint-\w{8}-default\/web\/tcp\/http__10\.244\.\d\.2\/8080: meta l4proto tcp dnat to 10\.244\.\d\.2:8080$/);
+  });
+
+  it('rejects a Service with no endpoints, a port the ClusterIP does not serve; drops an unallocated ClusterIP', () => {
+    const none = syncNFTablesRules([svc('web', '10.96.0.20')], [slice('web', ['10.244.1.2'], false)], config);
+    expect(walkNFTables(none, fromPod('10.96.0.20'), env(), false).verdict).toEqual({ kind: 'reject' });
+    expect(walkNFTables(table, fromPod('10.96.0.20', 81), env(), false).verdict).toEqual({ kind: 'reject' });
+    expect(walkNFTables(table, fromPod('10.96.0.99'), env(), false).verdict).toEqual({ kind: 'drop' });
+    expect(walkNFTables(table, fromPod('10.244.2.2', 8080), env(), false).verdict).toEqual({ kind: 'accept' });
+  });
+
+  it('keeps a client on its endpoint through the affinity set until its timeout', () => {
+    const sticky = syncNFTablesRules([svc('web', '10.96.0.20', { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } })], [slice('web', ['10.244.1.2', '10.244.2.2', '10.244.3.2'])], config);
+    const e = env(2);
+    const first = to(walkNFTables(sticky, fromPod('10.96.0.20'), e, false));
+    for (let i = 0; i < 20; i++) expect(to(walkNFTables(sticky, fromPod('10.96.0.20'), e, false))).toBe(first);
+    e.now = 61_000;
+    expect(walkNFTables(sticky, fromPod('10.96.0.20'), e, false).trace.some((l) => l.includes('numgen'))).toBe(true);
+  });
+
+  it('takes a NodePort on a local address through @service-nodeports and the external chain', () => {
+    const np = syncNFTablesRules([svc('web', '10.96.0.20', { type: 'NodePort', ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080, nodePort: 30080 }] })], [slice('web', ['10.244.2.2'])], config);
+    const p: Packet = { protocol: 'TCP', srcIP: '192.168.1.5', srcPort: 5555, dstIP: '10.0.0.11', dstPort: 30080, srcLocal: false, dstLocal: true };
+    const r = walkNFTables(np, p, env(), false);
+    expect(r.verdict).toEqual({ kind: 'dnat', to: '10.244.2.2:8080' });
+    expect(r.trace.some((l) => l.includes('@service-nodeports -> tcp . 30080 : goto external-'))).toBe(true);
+  });
+});
