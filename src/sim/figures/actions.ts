@@ -166,8 +166,8 @@ function createDeployment(cluster: Cluster, a: CreateDeploymentAction): void {
   const ns = a.namespace ?? 'default';
   const body = deploymentFor(a.name, a.image, a.replicas, ns) as { spec: { selector: { matchLabels: Record<string, string> } } };
   if (a.selectorApp !== undefined) body.spec.selector = { matchLabels: { app: a.selectorApp } };
-  // The body is the generator's fresh object; the manifest's fields are copied in, never shared with the store.
-  if (a.file) Object.assign((body.spec as unknown as { template: { spec: { containers: object[] } } }).template.spec.containers[0], structuredClone(a.file.container));
+  // The manifest's fields join the generator's fresh container (the API server decodes the body into objects of its own).
+  if (a.file) Object.assign((body.spec as unknown as { template: { spec: { containers: object[] } } }).template.spec.containers[0], a.file.container);
   const req: ApiRequest = { verb: 'create', resource: 'deployments', namespace: ns, body };
   if (a.as !== undefined) req.options = { impersonate: { user: a.as } };
   // A client the authenticator does not know is still an external client's recorded request.

@@ -364,45 +364,29 @@ function powerOffState(ctx: KCtx): void {
   delete st.lastNodeUnschedulable; // process memory
 }
 
-function findContainer(st: KubeletState, pod: string, container?: string) {
+/** The running attempt of a pod's container (its first, unless named), when the kubelet is up and it runs. */
+function runningAttempt(st: KubeletState, pod: string, container?: string) {
   const w = st.workers[pod];
   const c = w && (container ? w.containers.find((x) => x.name === container) : w.containers[0]);
-  return w && c ? { w, c } : undefined;
+  const id = c?.attempts[c.attempts.length - 1];
+  return st.up && id && st.runtime.containers[id]?.state === 'CONTAINER_RUNNING' ? { w, c, id } : undefined;
 }
-
-/** An app that now ends by itself ends its running attempts too, as long after now as it would after a start. */
-function appExitsNow(ctx: KCtx, st: KubeletState, pod: string, container?: string): void {
-  const w = st.workers[pod];
-  for (const c of w?.containers ?? []) {
-    const id = c.attempts[c.attempts.length - 1];
-    if ((!container || c.name === container) && id && st.runtime.containers[id]?.state === 'CONTAINER_RUNNING') scheduleAppExit(ctx, st, w, c.name, id);
-  }
-}
-
-/** A fault's pod as the kubelet keys its workers: `ns/name` (the pod as given when it names no namespace). */
-const podKeyOf = (f: { pod: string; namespace?: string }): string => (f.namespace ? `${f.namespace}/${f.pod}` : f.pod);
 
 function handleFault(ctx: KCtx, f: KubeletFault): void {
   const st = ctx.state;
-  switch (f.type) {
-    case 'power-off': powerOffState(ctx); return;
-    case 'power-on': if (!st.up) { st.gen++; boot(ctx, true); } return;
-    case 'set-health': {
-      const pod = podKeyOf(f);
-      const k = f.container ? `${pod}/${f.container}` : pod;
-      st.health[k] = { ...st.health[k], ...f.health };
-      if (st.up && f.health.exits) appExitsNow(ctx, st, pod, f.container);
-      return;
-    }
-    case 'crash': {
-      if (!st.up) return;
-      const found = findContainer(st, podKeyOf(f), f.container);
-      const id = found?.c.attempts[found.c.attempts.length - 1];
-      if (!id || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') return;
-      containerExit(st, id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom, f.log);
-      return;
-    }
+  if (f.type === 'power-off') return powerOffState(ctx);
+  if (f.type === 'power-on') { if (!st.up) { st.gen++; boot(ctx, true); } return; }
+  // The pod as the kubelet keys its workers: `ns/name` (as given when the fault names no namespace).
+  const pod = f.namespace ? `${f.namespace}/${f.pod}` : f.pod;
+  const run = runningAttempt(st, pod, f.container);
+  if (f.type === 'crash') {
+    if (run) containerExit(st, run.id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom, f.log);
+    return;
   }
+  const k = f.container ? `${pod}/${f.container}` : pod;
+  st.health[k] = { ...st.health[k], ...f.health };
+  // An app that now ends by itself ends its running attempt too, as long after now as after a start.
+  if (run && f.health.exits) scheduleAppExit(ctx, st, run.w, run.c.name, run.id);
 }
 
 // ---------------------------------------------------------------- the component
