@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { BASE, expect, test } from './fixtures';
 
-const FIGURES = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage'];
+const FIGURES = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting'];
 
 /** A host page on a second origin (its own server on another port, reached as localhost, not 127.0.0.1). */
 async function hostServer(html: (embedOrigin: string) => string, embedOrigin: string): Promise<{ url: string; server: Server }> {

@@ -12,6 +12,7 @@ export const LIVE_FIGURES: readonly { id: string; path: string }[] = [
   { id: 'rollout', path: '/rolling-updates/' },
   { id: 'node-failure', path: '/node-failure/' },
   { id: 'outage', path: '/control-plane-outage/' },
+  { id: 'troubleshooting', path: '/troubleshooting/' },
 ];
 
 /** Each figure once, on its chapter. */

@@ -315,7 +315,7 @@ try {
   if (withLighthouse) {
     console.log('\nLighthouse (mobile) on every page with a live figure');
     const { default: lighthouse } = await import('lighthouse');
-    for (const path of ['/', '/reconcile-loop/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/']) {
+    for (const path of ['/', '/reconcile-loop/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/']) {
       const result = await lighthouse(origin + path, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
       const lhr = result.lhr;
       const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);

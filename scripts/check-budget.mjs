@@ -23,6 +23,9 @@ const CSS_MAX_GZIP = 12 * KB;
 const FIGURE_PAGE_CSS_MAX_GZIP = 18 * KB;
 // 31 KB since the control-plane chapter explains streaming lists and BOOKMARKs (30,863 B with its figure's stage).
 const HTML_MAX_GZIP = 31 * KB;
+// The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
+// outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -35,9 +38,11 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
   // every figure page loads. The demo bar's echo of what ran and the pod card's Ready condition (about
   // 0.55 KB) took the scheduler and the rollout past 35 KB again.
   '/scheduler/': 37 * KB, '/rolling-updates/': 37 * KB, '/node-failure/': 36 * KB, '/control-plane-outage/': 36 * KB,
+  // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
+  '/troubleshooting/': 37 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
-  '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB,
+  '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB, '/embed/troubleshooting/': 37 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 36 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
@@ -143,7 +148,8 @@ for (const page of htmlPages(dist)) {
   const htmlGzip = gz(Buffer.from(html));
   const p = page.path;
 
-  report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${HTML_MAX_GZIP}`, htmlGzip <= HTML_MAX_GZIP);
+  const htmlMax = HTML_PAGE_MAX_GZIP[p] ?? HTML_MAX_GZIP;
+  report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${htmlMax}`, htmlGzip <= htmlMax);
   const cssMax = islands > 0 ? FIGURE_PAGE_CSS_MAX_GZIP : CSS_MAX_GZIP;
   report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${cssMax}`, cssGzip <= cssMax && css.length > 0, `stylesheets: ${css.join(', ')}`);
   const theme = inline.filter((m) => m[2].includes('ds-theme'));

@@ -5,12 +5,20 @@ import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import type { Identity } from './apiserver/authn.ts';
 import type { AddComponentOptions, ComponentDef, World, WorldState } from './world.ts';
+import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 
 /** The control-plane parts that can be stopped on their own. */
 export type ControlPlaneComponent = 'apiserver' | 'etcd' | 'scheduler' | 'controller-manager';
 
 /** What can happen to a node. */
 export type NodeAction = 'stop' | 'start' | 'partition' | 'heal';
+
+/**
+ * How a pod's simulated app behaves from now on (`sim app`): it crashes a second after each start,
+ * leaks memory past its limit and is OOM-killed 5 s after each start, fails its readiness probe, or
+ * is healthy.
+ */
+export type AppBehaviour = 'crashes' | 'leaks' | 'unready' | 'healthy';
 
 /** Options for assembling a world. */
 export interface ClusterOptions {
@@ -104,6 +112,8 @@ export interface SimCluster {
   crash(namespace: string, pod: string, opts?: { oom?: boolean; log?: string }): boolean;
   /** Makes an image unpullable, or pullable again. */
   image(image: string, state: 'missing' | 'available'): void;
+  /** Makes a pod's app behave so from now on (appHealth of a `sim app` behaviour); false when the pod runs on no node. */
+  app(namespace: string, pod: string, health: ContainerHealth): boolean;
   /** The add-ons it runs (ClusterOptions.addons), with their behaviour; none when absent. */
   readonly addons?: readonly ClusterAddon[];
 }

@@ -4,6 +4,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, test } from 'vitest';
+import { appHealth } from './kubelet/app-health.ts';
 import { KUBECTL_CONNECTION_REFUSED } from './apiserver/status.ts';
 import { CONTROL_PLANE_NODE, createCluster, replayCluster, type Cluster } from './cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from './controllers/deployment-controller.ts';
@@ -353,6 +354,31 @@ describe('container faults', () => {
     p = live(c)[0];
     expect(p.metadata?.name).toBe(name); // restarted in place, not replaced
     expect(p.status?.phase).toBe('Running');
+  });
+
+  test('sim app: an app that crashes after each start loops on its own, and runs on once healthy; a pod on no node is refused', () => {
+    const c = withWeb(1);
+    const name = live(c)[0].metadata!.name!;
+    expect(c.app('default', name, appHealth('crashes', 'bad config'))).toBe(true);
+    expect(c.app('default', 'nobody', appHealth('crashes'))).toBe(false);
+    c.advance(60_000);
+    const p = live(c)[0];
+    expect(p.status?.containerStatuses?.[0]?.restartCount).toBeGreaterThanOrEqual(3);
+    expect(ok(c, `kubectl logs ${name} --previous`)).toBe('bad config\n');
+    expect(c.app('default', name, appHealth('healthy'))).toBe(true);
+    c.advance(6 * 60_000);
+    expect(live(c)[0].status?.containerStatuses?.[0]?.state?.running).toBeDefined();
+  });
+
+  test('sim app leaks: OOMKilled, exit 137, after each start', () => {
+    const c = withWeb(1);
+    const name = live(c)[0].metadata!.name!;
+    c.app('default', name, appHealth('leaks'));
+    // Killed at 5 s, restarted at once, killed again 5 s later, restarted after the 10 s back-off.
+    c.advance(25_000);
+    const cs = live(c)[0].status?.containerStatuses?.[0];
+    expect(cs?.lastState?.terminated).toMatchObject({ reason: 'OOMKilled', exitCode: 137 });
+    expect(cs?.restartCount).toBeGreaterThanOrEqual(2);
   });
 
   test('--oom: the last state says OOMKilled', () => {

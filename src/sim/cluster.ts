@@ -13,6 +13,7 @@ import { podGCDef } from './controllers/pod-gc.ts';
 import { replicaSetControllerDef } from './controllers/replicaset-controller.ts';
 import { leaderElectorDef, type LeaderElectorParams } from './client-go/leader-election.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
+import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
 import { nodeLifecycleApiServer } from './node-lifecycle/admission.ts';
@@ -235,14 +236,28 @@ export class Cluster implements SimCluster {
 
   /** Crash a pod's first container on its node; false when that container is not running. */
   crash(namespace: string, pod: string, opts: { oom?: boolean; log?: string } = {}): boolean {
-    const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
-    const node = obj?.spec?.nodeName;
-    if (!node || !this.world.state.components[`kubelet/${node}`]) return false;
+    const obj = this.podOnNode(namespace, pod);
+    if (!obj) return false;
+    const node = obj.spec!.nodeName!;
     const container = obj.spec?.containers?.[0]?.name;
     // Only a running container can crash; anything else would be a no-op reported as success.
     if (!obj.status?.containerStatuses?.find((c) => c.name === container)?.state?.running) return false;
-    this.world.inject(`kubelet/${node}`, opts.log === undefined ? { type: 'crash', namespace, pod, container, oom: !!opts.oom } : { type: 'crash', namespace, pod, container, oom: !!opts.oom, log: opts.log });
+    this.world.inject(`kubelet/${node}`, { type: 'crash', namespace, pod, container, oom: !!opts.oom, ...(opts.log === undefined ? {} : { log: opts.log }) });
     return true;
+  }
+
+  /** Make a pod's app behave so from now on (its kubelet's set-health: kubelet/app-health.ts gives the health of each `sim app` behaviour). */
+  app(namespace: string, pod: string, health: ContainerHealth): boolean {
+    const obj = this.podOnNode(namespace, pod);
+    if (obj) this.world.inject(`kubelet/${obj.spec!.nodeName}`, { type: 'set-health', namespace, pod, health });
+    return !!obj;
+  }
+
+  /** The pod, when it is bound to a node that runs a kubelet. */
+  private podOnNode(namespace: string, pod: string): Pod | undefined {
+    const obj = storeGet(this.world.state.store, 'pods', `/registry/pods/${namespace}/${pod}`) as Pod | undefined;
+    const node = obj?.spec?.nodeName;
+    return node && this.world.state.components[`kubelet/${node}`] ? obj : undefined;
   }
 
   /** Make an image unpullable, or pullable again. */

@@ -37,6 +37,9 @@ export {
 /** What the node-failure and outage figures carry in their detail. */
 export type { LeaseClock, PodCountdown, ServiceEndpoint } from './figures/node-detail.ts';
 export type { ClientRequest } from './figures/outage-figure.ts';
+/** What the troubleshooting figure carries in its detail. */
+export type { PodBackoff, PodTrouble, SliceEndpoint } from './figures/pod-trouble.ts';
+export type { TroubleshootingDetail } from './figures/troubleshooting-figure.ts';
 
 /** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
 export { podStatechartOf } from './view/pod-statechart.ts';

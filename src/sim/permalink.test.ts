@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { appHealth } from './kubelet/app-health.ts';
 import { createCluster } from './cluster.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
@@ -184,6 +185,43 @@ describe('permalink', () => {
     const r = roundTrip(tl);
     const last = r.cluster.world.state.inputs.filter((i) => i.kind === 'event').at(-1) as { event: { log?: string } };
     expect(last.event.log).toBe('panic: out of cheese');
+  });
+
+  it('round trips an app that crash-loops with its last words, one that leaks, and one made healthy again (sim app)', () => {
+    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.advance(8_000);
+    const pods = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {}).map((k) => k.split('/').pop()!).sort();
+    tl.apply((c) => c.app('default', pods()[0], appHealth('crashes', 'nginx: [emerg] unknown directive "sever"')));
+    tl.apply((c) => c.app('default', pods()[1], appHealth('leaks')));
+    tl.advance(20_000);
+    tl.apply((c) => c.app('default', pods()[0], appHealth('healthy')));
+    tl.advance(5_000);
+    tl.seek(tl.length - 1);
+    const r = roundTrip(tl);
+    const health = r.cluster.world.state.inputs.filter((i) => i.kind === 'event').map((i) => (i as { event: { health?: unknown } }).event.health);
+    expect(health).toEqual([
+      { exits: { afterMs: 1000, exitCode: 1, log: 'nginx: [emerg] unknown directive "sever"' }, readiness: true },
+      { exits: { afterMs: 5000, exitCode: 137, oom: true }, readiness: true },
+      { exits: null, readiness: true },
+    ]);
+  });
+
+  it('refuses an app exit that is not one', () => {
+    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.advance(8_000);
+    const pod = Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;
+    tl.apply((c) => c.app('default', pod, appHealth('crashes')));
+    tl.seek(tl.length - 1);
+    const text = linkText(link(momentOf(tl)))!;
+    expect(text).toContain('"afterMs":1000');
+    const enc = (t: string) => 'a' + Buffer.from(t).toString('base64url');
+    expect(decodeMoment(enc(text)).ok).toBe(true);
+    for (const [from, to] of [['"afterMs":1000', '"afterMs":-1'], ['"exitCode":1', '"exitCode":300'], ['"afterMs":1000', '"after":1000'], ['"exits":{', '"exits":7,"x":{']]) {
+      const r = decodeMoment(enc(text.replace(from, to)));
+      expect(r.ok, `${from} → ${to}`).toBe(false);
+    }
   });
 
   it('carries the world\'s hash at its step, so a replay that plays out differently says so', () => {

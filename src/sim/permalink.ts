@@ -482,6 +482,24 @@ function faultFromWire(w: unknown[], what: string, nodes: ReadonlySet<string>): 
   }
 }
 
+/** How a crash-looping app ends each attempt (set-health's exits), or null: every field checked. */
+function appExitFromWire(v: unknown, what: string): Record<string, unknown> | null {
+  if (v === null) return null;
+  if (!isPlainObject(v)) fail(`${what} must be an object or null`);
+  const e: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    switch (k) {
+      case 'afterMs': e.afterMs = int(x, `${what}: afterMs`, 0, PERMALINK_LIMITS.maxT); break;
+      case 'exitCode': e.exitCode = int(x, `${what}: exit code`, 0, 255); break;
+      case 'oom': if (typeof x !== 'boolean') fail(`${what}: oom must be true or false`); e.oom = x; break;
+      case 'log': if (typeof x !== 'string' || x.length > PERMALINK_LIMITS.maxLogChars) fail(`${what}: log must be short text`); e.log = x; break;
+      default: fail(`${what}: unknown field "${k.slice(0, 30)}"`);
+    }
+  }
+  if (e.afterMs === undefined || e.exitCode === undefined) fail(`${what} needs afterMs and exitCode`);
+  return e;
+}
+
 function eventFromWire(w: unknown[], what: string): Record<string, unknown> {
   if (w.length > 6) fail(`${what} has too many fields`);
   const type = code(w[4], `${what}: event type`, EVENTS);
@@ -501,8 +519,9 @@ function eventFromWire(w: unknown[], what: string): Record<string, unknown> {
           ev.log = v; break;
         case 'health': {
           if (type !== 'set-health' || !isPlainObject(v)) fail(`${what}: health must be an object on set-health`);
-          const h: Record<string, boolean> = {};
+          const h: Record<string, unknown> = {};
           for (const [hk, hv] of Object.entries(v)) {
+            if (hk === 'exits') { h.exits = appExitFromWire(hv, `${what}: exits`); continue; }
             if (!['liveness', 'readiness', 'startup', 'ignoresSigterm'].includes(hk) || typeof hv !== 'boolean') fail(`${what}: unknown health field`);
             h[hk] = hv;
           }

@@ -2,9 +2,10 @@
 // request kubectl would send (kubectl/generators.ts) or the fault `sim …` would inject, so it is a
 // recorded input like any other and replay, step-back and permalinks hold.
 import type { Cluster } from '../cluster.ts';
-import type { ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
+import type { AppBehaviour, ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
 import { deletePodRequest, deploymentFor, scaleRequest, setImageRequest, containerNameFromImage } from '../kubectl/generators.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
+import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 
 /** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
 export function podFor(p: PodSpecOfFigure): Record<string, unknown> {
@@ -63,7 +64,9 @@ export type FigureAction =
   | { type: 'rollout'; name: string; verb: 'pause' | 'resume' | 'undo' }
   | { type: 'image-fault'; image: string; state: 'missing' | 'available' }
   | { type: 'expose'; name: string; port: number }
-  | { type: 'get'; resource: 'pods' | 'nodes' };
+  | { type: 'get'; resource: 'pods' | 'nodes' }
+  /** `sim app`: the behaviour names the line, health (kubelet/app-health.ts appHealth) is what the kubelet is told. */
+  | { type: 'app'; pod: string; behaviour: AppBehaviour; health: ContainerHealth };
 
 /** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
 export type IntOrPercent = number | string;
@@ -104,6 +107,8 @@ export interface CreateDeploymentAction {
   unknownClient?: string;
   /** spec.selector.matchLabels.app, when it differs from the template's `app` label (a manifest file, not a generator). */
   selectorApp?: string;
+  /** From a manifest file whose container has these fields too (resources, probes, ports); `note` says them beside the command. */
+  file?: { container: Record<string, unknown>; note: string };
 }
 
 /** The client name a request with unknown credentials is logged under (the API server's own name for it). */
@@ -153,6 +158,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'expose': cluster.request({ verb: 'create', resource: 'services', namespace: 'default', body: serviceFor(a.name, a.port) }); break;
     // A read changes nothing, but it is a request like any other: refused while the API server is down.
     case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
+    case 'app': cluster.app('default', a.pod, a.health); break;
   }
 }
 
@@ -160,6 +166,8 @@ function createDeployment(cluster: Cluster, a: CreateDeploymentAction): void {
   const ns = a.namespace ?? 'default';
   const body = deploymentFor(a.name, a.image, a.replicas, ns) as { spec: { selector: { matchLabels: Record<string, string> } } };
   if (a.selectorApp !== undefined) body.spec.selector = { matchLabels: { app: a.selectorApp } };
+  // The manifest's fields join the generator's fresh container (the API server decodes the body into objects of its own).
+  if (a.file) Object.assign((body.spec as unknown as { template: { spec: { containers: object[] } } }).template.spec.containers[0], a.file.container);
   const req: ApiRequest = { verb: 'create', resource: 'deployments', namespace: ns, body };
   if (a.as !== undefined) req.options = { impersonate: { user: a.as } };
   // A client the authenticator does not know is still an external client's recorded request.
@@ -180,6 +188,7 @@ export function commandOf(a: FigureAction): string {
     case 'create-deployment': {
       const ns = a.namespace && a.namespace !== 'default' ? ` -n ${a.namespace}` : '';
       const who = (a.unknownClient !== undefined ? ' --kubeconfig=stranger.conf' : '') + (a.as !== undefined ? ` --as=${a.as}` : '');
+      if (a.file) return `kubectl${who}${ns} create -f ${a.name}.yaml  # ${a.file.note}`;
       if (a.selectorApp !== undefined) return `kubectl${who}${ns} create -f ${a.name}.yaml`;
       return `kubectl${who}${ns} create deployment ${a.name} --image=${a.image} --replicas=${a.replicas}`;
     }
@@ -193,6 +202,7 @@ export function commandOf(a: FigureAction): string {
     case 'image-fault': return `sim image ${a.image} ${a.state}`;
     case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
     case 'get': return `kubectl get ${a.resource}`;
+    case 'app': return `sim app ${a.pod} ${a.behaviour}${a.health.exits?.log === undefined ? '' : ` --log '${a.health.exits.log}'`}`;
   }
 }
 

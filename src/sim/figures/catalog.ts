@@ -10,6 +10,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   rollout: () => import('./rollout-figure.ts').then((m) => m.rolloutFigure),
   'node-failure': () => import('./node-failure-figure.ts').then((m) => m.nodeFailureFigure),
   outage: () => import('./outage-figure.ts').then((m) => m.outageFigure),
+  troubleshooting: () => import('./troubleshooting-figure.ts').then((m) => m.troubleshootingFigure),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

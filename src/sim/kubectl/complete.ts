@@ -98,12 +98,13 @@ const SIM_COMMANDS: Record<string, string[][]> = {
   etcd: [['full', 'ok']],
   crash: [['@pods']],
   image: [[], ['missing', 'available']],
+  app: [['@pods'], ['crashes', 'leaks', 'unready', 'healthy']],
   time: [],
   log: [],
   rules: [['@nodes']],
   help: [],
 };
-const SIM_FLAGS: Record<string, string[]> = { crash: ['--oom', '--log', '-n', '--namespace'], log: ['--since', '-o'], rules: ['--iptables', '--nftables'] };
+const SIM_FLAGS: Record<string, string[]> = { crash: ['--oom', '--log', '-n', '--namespace'], app: ['--log', '-n', '--namespace'], log: ['--since', '-o'], rules: ['--iptables', '--nftables'] };
 
 /** The resource a type argument names (`po`, `deployment.apps`), or undefined. */
 function resourceOf(type: string): string | undefined {

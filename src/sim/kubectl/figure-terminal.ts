@@ -58,6 +58,7 @@ export function timelineCluster(tl: Timeline, change: () => void): SimCluster {
     etcd: (state) => act((x) => x.etcd(state)),
     crash: (ns, pod, opts) => act((x) => x.crash(ns, pod, opts)),
     image: (image, state) => act((x) => x.image(image, state)),
+    app: (ns, pod, health) => act((x) => x.app(ns, pod, health)),
   };
 }
 

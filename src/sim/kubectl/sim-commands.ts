@@ -1,8 +1,9 @@
 // The `sim …` commands of the headless CLI and the browser terminal: time, faults and the request
 // log. Pure: they act on a SimCluster and return text, like runKubectl.
-import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
+import type { AppBehaviour, ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import { formatRecord } from '../apiserver/request-log.ts';
 import { parseDurationMs } from '../util/duration.ts';
+import { appHealth } from '../kubelet/app-health.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { errorLine } from './plain-error.ts';
@@ -28,6 +29,8 @@ export const SIM_USAGE = `sim commands:
   sim crash <pod> [--oom] [--log <text>] [-n <namespace>]
                                                   crash a pod's first container (--log: its last words, for kubectl logs -p)
   sim image <image> missing|available             make an image unpullable, or pullable again
+  sim app <pod> crashes|leaks|unready|healthy [--log <text>] [-n <namespace>]
+                                                  a pod's app: exits 1, or is OOM-killed, after each start; fails its readiness probe; runs
   sim time                                        print the simulated time
   sim log [--since <revision>] [-o json]          print the request log
   sim rules <node> [--iptables|--nftables]        print the rules the node's kube-proxy last wrote (iptables-save -t nat, or nft list table ip kube-proxy)
@@ -37,6 +40,8 @@ export const SIM_USAGE = `sim commands:
 
 const COMPONENTS: ControlPlaneComponent[] = ['apiserver', 'etcd', 'scheduler', 'controller-manager'];
 const NODE_ACTIONS: NodeAction[] = ['stop', 'start', 'partition', 'heal'];
+const APP_BEHAVIOURS: AppBehaviour[] = ['crashes', 'leaks', 'unready', 'healthy'];
+const APP_USAGE = 'error: usage: sim app <pod> crashes|leaks|unready|healthy [--log <text>] [-n <namespace>]';
 
 class SimError extends Error {}
 
@@ -57,6 +62,30 @@ function duration(s: string | undefined, what: string): number {
   const ms = parseDurationMs(s);
   if (ms === undefined) throw new SimError(`error: invalid duration "${s}" (use 500ms, 30s, 5m, 1h2m)`);
   return ms;
+}
+
+/** The words of `sim crash` and `sim app`: positionals, -n/--namespace, --log TEXT and (crash only) --oom. */
+function podLine(rest: string[], oomFlag: boolean): { pos: string[]; ns: string; log?: string; oom: boolean } {
+  let ns = 'default';
+  let oom = false;
+  let log: string | undefined;
+  const pos: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    if (oomFlag && rest[i] === '--oom') oom = true;
+    else if (rest[i] === '--log' || rest[i].startsWith('--log=')) {
+      log = rest[i] === '--log' ? rest[++i] : rest[i].slice('--log='.length);
+      if (log === undefined) throw new SimError('error: --log needs the text the app writes as it crashes');
+    }
+    else if (rest[i] === '-n' || rest[i] === '--namespace') { ns = rest[++i] ?? ''; if (!ns) throw new SimError('error: -n needs a namespace'); }
+    else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
+    else pos.push(rest[i]);
+  }
+  return { pos, ns, log, oom };
+}
+
+/** A pod named `ns/name`, or `name` in the -n namespace. */
+function podOf(word: string, ns: string): [string, string] {
+  return word.includes('/') ? (word.split('/', 2) as [string, string]) : [ns, word];
 }
 
 /** Run one `sim …` line (the `sim` word is optional). */
@@ -110,24 +139,19 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         break;
       }
       case 'crash': {
-        let ns = 'default';
-        let oom = false;
-        let log: string | undefined;
-        const pos: string[] = [];
-        for (let i = 0; i < rest.length; i++) {
-          if (rest[i] === '--oom') oom = true;
-          else if (rest[i] === '--log' || rest[i].startsWith('--log=')) {
-            log = rest[i] === '--log' ? rest[++i] : rest[i].slice('--log='.length);
-            if (log === undefined) throw new SimError('error: --log needs the text the app writes as it crashes');
-          }
-          else if (rest[i] === '-n' || rest[i] === '--namespace') { ns = rest[++i] ?? ''; if (!ns) throw new SimError('error: -n needs a namespace'); }
-          else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
-          else pos.push(rest[i]);
-        }
+        const { pos, ns, log, oom } = podLine(rest, true);
         if (pos.length !== 1) throw new SimError('error: usage: sim crash <pod> [--oom] [--log <text>] [-n <namespace>]');
-        const [pns, pname] = pos[0].includes('/') ? pos[0].split('/', 2) : [ns, pos[0]];
+        const [pns, pname] = podOf(pos[0], ns);
         const opts = oom || log !== undefined ? { ...(oom ? { oom: true } : {}), ...(log !== undefined ? { log } : {}) } : undefined;
         if (!cluster.crash(pns, pname, opts)) throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
+        break;
+      }
+      case 'app': {
+        const { pos, ns, log } = podLine(rest, false);
+        if (pos.length !== 2 || !APP_BEHAVIOURS.includes(pos[1] as AppBehaviour)) throw new SimError(APP_USAGE);
+        if (log !== undefined && pos[1] !== 'crashes') throw new SimError('error: --log is the last words of an app that crashes');
+        const [pns, pname] = podOf(pos[0], ns);
+        if (!cluster.app(pns, pname, appHealth(pos[1] as AppBehaviour, log))) throw new SimError(`error: pod "${pname}" runs on no node in namespace "${pns}"`);
         break;
       }
       case 'image': {

@@ -23,6 +23,20 @@ export interface ContainerHealth {
   ignoresSigterm?: boolean;
   /** how long it takes to exit on SIGTERM */
   shutdownMs?: number;
+  /**
+   * The app ends by itself this long after each start (a crash loop): with exitCode and its last words
+   * in the log, or, with oom, killed by the kernel for going over its memory limit (exit 137, OOMKilled).
+   * Null: it runs until stopped again.
+   */
+  exits?: AppExit | null;
+}
+
+/** How a crash-looping app ends each attempt (ContainerHealth.exits). */
+export interface AppExit {
+  afterMs: number;
+  exitCode: number;
+  oom?: boolean;
+  log?: string;
 }
 
 /** The kubelet's view of one container of a pod. */
@@ -121,7 +135,8 @@ export type KubeletTimer =
   | { type: 'pleg-pending'; gen: number }
   | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean }
   | { type: 'pull-done'; gen: number; key: string; uid: string; container: string; image: string }
-  | { type: 'container-exit'; gen: number; id: string; exitCode: number }
+  /** a process ends: after a stop, or (app: the pod key and container) by itself as its app's health says */
+  | { type: 'container-exit'; gen: number; id: string; exitCode: number; app?: { key: string; container: string } }
   | { type: 'probe-tick'; gen: number; key: string; uid: string; container: string; probe: ProbeType; id: string }
   /** the client has a token again for the status syncs that waited (statusWaiting) */
   | { type: 'status-retry'; gen: number };
@@ -132,7 +147,7 @@ export type KubeletFault =
   | { type: 'power-on' }
   /** pod is `ns/name`, or just the name with `namespace` given */
   | { type: 'crash'; pod: string; namespace?: string; container?: string; exitCode?: number; oom?: boolean; log?: string }
-  | { type: 'set-health'; pod: string; container?: string; health: ContainerHealth };
+  | { type: 'set-health'; pod: string; namespace?: string; container?: string; health: ContainerHealth };
 
 const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFound: 5, ResourceExhausted: 8 };
 

@@ -389,6 +389,55 @@ describe('kubelet: pods', () => {
     expect(status(w, 'web-1').restartCount).toBe(1);
   });
 
+  it('an app that exits 2 s after each start crash-loops: restarts at once, then back-off 10 s, 20 s, 40 s, its last words in the previous log', () => {
+    const w = world();
+    createPod(w, 'web-1');
+    w.advance(10_000);
+    const starts = () => cri(w).filter((r) => r.verb === 'StartContainer').map((r) => r.t);
+    setContainerHealth(w, 'node-1', 'default/web-1', { exits: { afterMs: 2000, exitCode: 1, log: 'config error' } });
+    // The attempt running now ends 2 s after the app broke, like every later one after its start.
+    w.advance(1900);
+    expect(status(w, 'web-1')).toMatchObject({ running: true, restartCount: 0 });
+    w.advance(120_000);
+    const s = starts();
+    // Exit (crash), immediate restart; each later attempt lives 2 s, then waits 10, 20, 40 s.
+    const gaps = s.slice(2).map((t, i) => t - s[i + 1]);
+    expect(gaps.map((g) => Math.round((g - 2000) / 1000))).toEqual([10, 20, 40].slice(0, gaps.length));
+    expect(gaps.length).toBeGreaterThanOrEqual(3);
+    const st = status(w, 'web-1');
+    expect(st.cs!.lastState!.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    const k = kubeletStateOf(w, 'node-1')!;
+    const exited = Object.values(k.runtime.containers).filter((c) => c.state === 'CONTAINER_EXITED');
+    expect(exited.at(-1)!.log).toBe('config error\n');
+  });
+
+  it('an app that leaks past its memory limit is OOMKilled (137) after each start, and an app made healthy runs on', () => {
+    const w = world();
+    createPod(w, 'web-1');
+    w.advance(10_000);
+    setContainerHealth(w, 'node-1', 'default/web-1', { exits: { afterMs: 5000, exitCode: 137, oom: true } });
+    w.advance(8000);
+    expect(status(w, 'web-1').cs!.lastState!.terminated).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
+    expect(status(w, 'web-1').restartCount).toBe(1);
+    w.advance(5000);
+    expect(status(w, 'web-1')).toMatchObject({ waiting: 'CrashLoopBackOff', restartCount: 1 });
+    // Healthy again while in back-off: the next attempt starts after the back-off and stays up.
+    setContainerHealth(w, 'node-1', 'default/web-1', { exits: null });
+    w.advance(60_000);
+    expect(status(w, 'web-1')).toMatchObject({ running: true, restartCount: 2 });
+  });
+
+  it('an app made healthy between its start and its due exit does not exit', () => {
+    const w = world();
+    createPod(w, 'web-1');
+    w.advance(10_000);
+    setContainerHealth(w, 'node-1', 'default/web-1', { exits: { afterMs: 5000, exitCode: 1 } });
+    w.advance(2000);
+    setContainerHealth(w, 'node-1', 'default/web-1', { exits: null });
+    w.advance(30_000);
+    expect(status(w, 'web-1')).toMatchObject({ running: true, restartCount: 0 });
+  });
+
   it('restartPolicy Never: a crash leaves the pod Failed', () => {
     const w = world();
     createPod(w, 'job-1', {}, { restartPolicy: 'Never' });

@@ -19,7 +19,7 @@ import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
-  PLEG_RELIST_MS, containerExit, later, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
+  PLEG_RELIST_MS, containerExit, containerExitAt, later, scheduleAppExit, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
 import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
@@ -377,31 +377,29 @@ function powerOffState(ctx: KCtx): void {
   delete st.lastNodeUnschedulable; // process memory
 }
 
-function findContainer(st: KubeletState, pod: string, container?: string) {
+/** The running attempt of a pod's container (its first, unless named), when the kubelet is up and it runs. */
+function runningAttempt(st: KubeletState, pod: string, container?: string) {
   const w = st.workers[pod];
   const c = w && (container ? w.containers.find((x) => x.name === container) : w.containers[0]);
-  return w && c ? { w, c } : undefined;
+  const id = c?.attempts[c.attempts.length - 1];
+  return st.up && id && st.runtime.containers[id]?.state === 'CONTAINER_RUNNING' ? { w, c, id } : undefined;
 }
 
 function handleFault(ctx: KCtx, f: KubeletFault): void {
   const st = ctx.state;
-  switch (f.type) {
-    case 'power-off': powerOffState(ctx); return;
-    case 'power-on': if (!st.up) { st.gen++; boot(ctx, true); } return;
-    case 'set-health': {
-      const k = f.container ? `${f.pod}/${f.container}` : f.pod;
-      st.health[k] = { ...st.health[k], ...f.health };
-      return;
-    }
-    case 'crash': {
-      if (!st.up) return;
-      const found = findContainer(st, f.namespace ? `${f.namespace}/${f.pod}` : f.pod, f.container);
-      const id = found?.c.attempts[found.c.attempts.length - 1];
-      if (!id || st.runtime.containers[id]?.state !== 'CONTAINER_RUNNING') return;
-      containerExit(st, id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom, f.log);
-      return;
-    }
+  if (f.type === 'power-off') return powerOffState(ctx);
+  if (f.type === 'power-on') { if (!st.up) { st.gen++; boot(ctx, true); } return; }
+  // The pod as the kubelet keys its workers: `ns/name` (as given when the fault names no namespace).
+  const pod = f.namespace ? `${f.namespace}/${f.pod}` : f.pod;
+  const run = runningAttempt(st, pod, f.container);
+  if (f.type === 'crash') {
+    if (run) containerExit(st, run.id, ctx.now, f.oom ? 137 : (f.exitCode ?? 1), !!f.oom, f.log);
+    return;
   }
+  const k = f.container ? `${pod}/${f.container}` : pod;
+  st.health[k] = { ...st.health[k], ...f.health };
+  // An app that now ends by itself ends its running attempt too, as long after now as after a start.
+  if (run && f.health.exits) scheduleAppExit(ctx, st, run.w, run.c.name, run.id);
 }
 
 // ---------------------------------------------------------------- the component
@@ -491,7 +489,7 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
       return true;
     }
     case 'pull-done': pullDone(c, st, t); return true;
-    case 'container-exit': containerExit(st, t.id, ctx.now, t.exitCode); return true;
+    case 'container-exit': containerExitAt(st, t, ctx.now); return true;
     case 'probe-tick': probeTick(c, st, t); return true;
     case 'status-retry': statusRetry(c, st); return true;
   }

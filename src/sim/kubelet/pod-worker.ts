@@ -188,6 +188,12 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
   return st.health[`${w.key}/${container}`] ?? st.health[w.key] ?? {};
 }
 
+/** An app that ends by itself (its health's exits) ends this attempt as long after now as its health says. */
+export function scheduleAppExit(ctx: KCtx, st: KubeletState, w: PodWork, container: string, id: string): void {
+  const exits = healthOf(st, w, container).exits;
+  if (exits) later(ctx, exits.afterMs, { type: 'container-exit', id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container } });
+}
+
 function currentId(c: ContainerWork): string | undefined {
   return c.attempts[c.attempts.length - 1];
 }
@@ -201,6 +207,18 @@ function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork
   st.runtime = r.state;
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
   later(ctx, r.exitAt - ctx.now, { type: 'container-exit', id, exitCode: r.exitCode, gen: st.gen });
+}
+
+/**
+ * A container's process ends at its timer: after a stop, with the exit code the stop gave; by itself,
+ * as its app's health says now (an app made healthy since its start does not end).
+ */
+export function containerExitAt(st: KubeletState, ev: Extract<KubeletTimer, { type: 'container-exit' }>, now: number): void {
+  if (!ev.app) { containerExit(st, ev.id, now, ev.exitCode); return; }
+  const w = st.workers[ev.app.key];
+  const exits = w && healthOf(st, w, ev.app.container).exits;
+  // containerd makes an OOM kill exit 137 whatever the code.
+  if (exits) containerExit(st, ev.id, now, exits.exitCode, exits.oom, exits.log);
 }
 
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
@@ -261,6 +279,8 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     emitForContainer(ctx, st, pod, c.name, startedContainerEvent());
     if (main) send(w, { type: 'STARTED' });
     startProbes(ctx, st, w, spec, c, rt.id);
+    // An app that cannot run (a bad config, a memory leak) ends by itself after each start.
+    scheduleAppExit(ctx, st, w, c.name, rt.id);
     return 'ok';
   }
   if (rt) {

@@ -2,6 +2,7 @@
 // delegate to the World; fault methods record their calls (the API-server faults also apply).
 import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
 import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
+import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 import type { RequestLog } from '../apiserver/request-log.ts';
 import { testWorld } from './world.ts';
 import type { World } from '../world.ts';
@@ -35,6 +36,10 @@ export class TestCluster implements SimCluster {
     return pod !== 'missing';
   }
   image(image: string, state: 'missing' | 'available'): void { this.calls.push({ method: 'image', args: [image, state] }); }
+  app(namespace: string, pod: string, health: ContainerHealth): boolean {
+    this.calls.push({ method: 'app', args: [namespace, pod, health] });
+    return pod !== 'missing';
+  }
 
   /** Create an object (throws on refusal: fixtures must be valid). */
   create(resource: string, body: Obj, namespace?: string): Obj {
