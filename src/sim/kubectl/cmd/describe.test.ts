@@ -127,7 +127,7 @@ describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
 });
 
 describe('describe: its requests, as kubectl v1.37 sends them', () => {
-  const sent = (c: ReturnType<typeof fixtureCluster>, from: number) => c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request').map((x) => `${x.verb} ${decodeURIComponent(x.path)}`);
+  const sent = (c: Pick<ReturnType<typeof fixtureCluster>, 'log'>, from: number) => c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request').map((x) => `${x.verb} ${decodeURIComponent(x.path)}`);
   test('a Deployment: the builder\'s GET, the describer\'s GET, its Events by name, namespace, kind and uid, its ReplicaSets, in pages of 500', () => {
     const c = fixtureCluster();
     const uid = runKubectl(c, 'get deployment web -o jsonpath={.metadata.uid}').stdout;
