@@ -1,16 +1,26 @@
 /**
  * Link-and-fragment check of the built site: every internal href and src points to a file that
  * exists, and every #fragment to an id on the target page. External links are only counted (the
- * site makes no requests to them; readers follow them).
+ * site makes no requests to them; readers follow them). First, the repository's own documents
+ * (README.md, docs/*.md, src/sim/*.md): every relative link names a file a clone holds (lib/doc-links.mjs).
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createReport } from './lib/report.mjs';
 import { attrValues, basePath, htmlPages, ids, read } from './lib/site.mjs';
+import { checkDocLinks } from './lib/doc-links.mjs';
 
 const dist = 'dist';
 const base = basePath();
 const report = createReport('links');
+
+const docs = checkDocLinks('.');
+for (const file of docs.files) {
+  const mine = docs.broken.filter((b) => b.file === file);
+  report.check(`${file}: its relative links name files in the repository`, mine.length === 0, mine.map((b) => `${b.file}:${b.line} ${b.link}: ${b.why}`).join('\n      '));
+}
+report.check('the repository has its documents to check', docs.files.includes('README.md') && docs.files.includes('docs/DESIGN.md'), `found ${docs.files.join(', ')}`);
+
 const pages = htmlPages(dist);
 const idsByPath = new Map(pages.map((p) => [p.path, ids(read(p.file))]));
 
