@@ -123,7 +123,7 @@ test('/for-instructors/ lists every stable anchor and every figure with its embe
   // What the page says of the sandbox is what its snippets do: popups are already allowed.
   await expect(page.locator('main')).toContainText(/already has\s*allow-popups allow-popups-to-escape-sandbox/);
   await expect(page.locator('main')).not.toContainText('sandboxed to scripts only');
-  await expect(page.locator('#exercises ~ section h3')).toHaveCount(7);
+  await expect(page.locator('#exercises ~ section h3')).toHaveCount(8);
   // Linked from the home page and every footer.
   await page.goto(`${BASE}/`);
   await expect(page.locator(`main a[href="${BASE}/for-instructors/"]`)).toHaveCount(1);

@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
 
-const CHAPTERS = ['control-plane', 'reconcile-loop', 'scheduler', 'rolling-updates', 'node-failure', 'control-plane-outage', 'troubleshooting'];
+const CHAPTERS = ['control-plane', 'reconcile-loop', 'scheduler', 'rolling-updates', 'networking', 'node-failure', 'control-plane-outage', 'troubleshooting'];
 
 /**
  * Diagrams another branch is reworking, which have no "Described in words" yet (issue 19, item 7):

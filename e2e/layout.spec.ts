@@ -201,8 +201,8 @@ test.describe('the home page', () => {
     // The live cluster figure stands right after the hero (its lede and the start link).
     expect(await page.content()).toMatch(/class="hero__lede"[\s\S]*?<\/section><section class="home-figure"/);
     const cards = page.locator('.chapter-card');
-    await expect(cards).toHaveCount(7);
-    for (let i = 0; i < 7; i++) {
+    await expect(cards).toHaveCount(8);
+    for (let i = 0; i < 8; i++) {
       await expect(cards.nth(i).locator('.chapter-card__number')).toHaveText(String(i + 1));
       await expect(cards.nth(i).locator('.chapter-card__meta')).toHaveText(/^\d+ min read/);
       await expect(cards.nth(i).getByRole('link')).toHaveAccessibleName(new RegExp(`^Chapter ${i + 1}: `));

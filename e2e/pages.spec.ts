@@ -6,7 +6,7 @@ test.describe('every page', () => {
   test.use({ allowFaults: [MISSING_PAGE] });
   test('the page list has the home page, the fixed chapter slugs, the glossary and the instructors\' page', async ({ request }) => {
     const pages = await sitePages(request);
-    for (const slug of ['', 'control-plane/', 'reconcile-loop/', 'scheduler/', 'rolling-updates/', 'node-failure/', 'control-plane-outage/', 'troubleshooting/', 'glossary/', 'for-instructors/']) {
+    for (const slug of ['', 'control-plane/', 'reconcile-loop/', 'scheduler/', 'rolling-updates/', 'networking/', 'node-failure/', 'control-plane-outage/', 'troubleshooting/', 'glossary/', 'for-instructors/']) {
       expect(pages).toContain(`${BASE}/${slug}`);
     }
   });

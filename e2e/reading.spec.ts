@@ -87,6 +87,10 @@ test('previous and next chapter links follow the reading order', async ({ page }
   await page.goto(`${BASE}/scheduler/`);
   await expect(page.locator('a[rel="prev"]')).toHaveAttribute('href', `${BASE}/reconcile-loop/`);
   await expect(page.locator('a[rel="next"]')).toHaveAttribute('href', `${BASE}/rolling-updates/`);
+  // The networking chapter stands between the rollouts and the failures.
+  await page.goto(`${BASE}/networking/`);
+  await expect(page.locator('a[rel="prev"]')).toHaveAttribute('href', `${BASE}/rolling-updates/`);
+  await expect(page.locator('a[rel="next"]')).toHaveAttribute('href', `${BASE}/node-failure/`);
   await page.goto(`${BASE}/control-plane/`);
   await expect(page.locator('a[rel="prev"]')).toHaveCount(0);
 });

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { createReport } from './lib/report.mjs';
 import { ids, read } from './lib/site.mjs';
 
-const CHAPTERS = ['control-plane', 'reconcile-loop', 'scheduler', 'rolling-updates', 'node-failure', 'control-plane-outage', 'troubleshooting'];
+const CHAPTERS = ['control-plane', 'reconcile-loop', 'scheduler', 'rolling-updates', 'networking', 'node-failure', 'control-plane-outage', 'troubleshooting'];
 const MIN_WORDS = 1500;
 const MAX_WORDS = 3000;
 
