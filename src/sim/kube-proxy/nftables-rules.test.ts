@@ -197,4 +197,9 @@ describe('nftListTable', () => {
     expect(text).toMatch(/numgen random mod 2 vmap \{ 0 : goto endpoint-\w{8}-default\/web\/tcp\/__10\.244\.1\.3\/80 , 1 : goto endpoint-\w{8}-default\/web\/tcp\/__10\.244\.2\.3\/80 \}/);
     expect(text.endsWith('}\n')).toBe(true);
   });
+  it('lists a Service\'s ClusterIP once in cluster-ips, however many ports it has (a set holds an element once)', () => {
+    const dns = makeTestService('kube-system', 'kube-dns', (svc) => { svc.spec.clusterIP = '10.96.0.10'; svc.spec.ports = [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }, { name: 'metrics', port: 9153, protocol: 'TCP' }]; });
+    const text = nftListTable(syncNFTablesRules([dns], [], { nodeName: 'node-1', clusterCIDR: '10.244.0.0/16' }));
+    expect(text).toContain('\t\telements = { 10.96.0.10 }');
+  });
 });

@@ -149,7 +149,9 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
       if (!hasExternalEndpoints) externalVerdict = 'drop';
     }
 
-    byName(CLUSTER_IPS).elements.push({ key: svc.clusterIP });
+    // One element per address: the proxier adds it for each port, and a set holds it once.
+    const ips = byName(CLUSTER_IPS).elements;
+    if (!ips.some((e) => e.key === svc.clusterIP)) ips.push({ key: svc.clusterIP });
     if (hasInternalEndpoints) byName(SERVICE_IPS).elements.push({ key: `${svc.clusterIP} . ${protocol} . ${port}`, value: `goto ${internalTrafficChain}` });
     else byName(NO_ENDPOINT_SERVICES).elements.push({ key: `${svc.clusterIP} . ${protocol} . ${port}`, value: internalVerdict, comment: svc.name });
     for (const ip of svc.externalIPs) {
