@@ -8,9 +8,10 @@
  * - CSS ≤ 12 KB gzip and HTML ≤ 30 KB gzip per page.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createReport } from './lib/report.mjs';
+import { moduleGraph } from './lib/module-graph.mjs';
 import { attrValues, basePath, htmlPages, read } from './lib/site.mjs';
 
 const KB = 1024;
@@ -127,17 +128,6 @@ const dist = 'dist';
 const base = basePath();
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
 const fileOf = (src) => join(dist, src.startsWith(base + '/') ? src.slice(base.length) : src);
-
-/** A built JS file plus every chunk it imports statically, each counted once. */
-function moduleGraph(entry, seen = new Set()) {
-  if (seen.has(entry) || !existsSync(entry)) return seen;
-  seen.add(entry);
-  const code = readFileSync(entry, 'utf8');
-  for (const m of code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g)) {
-    moduleGraph(join(dirname(entry), m[1]), seen);
-  }
-  return seen;
-}
 
 const report = createReport('budget');
 for (const page of htmlPages(dist)) {
