@@ -15,7 +15,7 @@ import type { LeaseClock, PodCountdown, ServiceEndpoint } from './node-detail.ts
 import { FAILING, nodeFailureFigure } from './node-failure-figure.ts';
 import { DYING, outageFigure, type ClientRequest } from './outage-figure.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
-import { expectStoryReplays } from './replay-check.ts';
+import { expectStepBackForward, expectStoryReplays, expectWellFormedStory } from './replay-check.ts';
 import { runs } from '../../test/fc.ts';
 
 const S = 1000;
@@ -43,12 +43,7 @@ for (const def of [nodeFailureFigure, outageFigure]) {
     const compiled = compileFigure(def);
 
     it('has beats with text in step order, and is plain JSON', () => {
-      const b = compiled.story.beats;
-      expect(b.length).toBeGreaterThanOrEqual(8);
-      for (const x of b) expect(x.text).toMatch(/[.)]$/);
-      expect(b.map((x) => x.step)).toEqual([...b.map((x) => x.step)].sort((p, q) => p - q));
-      expect(JSON.parse(JSON.stringify(compiled))).toEqual(compiled);
-      expect(compiled.leavesOut.length).toBeGreaterThanOrEqual(3);
+      expectWellFormedStory(compiled, 8);
     });
 
     it('replays in a fresh host to the same world, frame and beat text at every beat', () => {
@@ -56,13 +51,7 @@ for (const def of [nodeFailureFigure, outageFigure]) {
     });
 
     it('gives the identical view (detail included) after a step back and a step forward', () => {
-      const host = new FigureHost(def, compiled.story);
-      for (const i of [2, 5, compiled.story.beats.length - 2]) {
-        host.handle({ op: 'seek', step: compiled.story.beats[i].step + 3 });
-        const here = host.view();
-        host.handle({ op: 'back' });
-        expect(host.handle({ op: 'step' })).toEqual(here);
-      }
+      expectStepBackForward(def, compiled, [2, 5, compiled.story.beats.length - 2]);
     });
 
     it('lights a state of the node chart whenever the controller runs, with a reason', () => {

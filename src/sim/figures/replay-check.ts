@@ -15,3 +15,24 @@ export function expectStoryReplays(def: FigureDef, compiled: CompiledFigure, wit
     if (withText) expect(v.beat).toBe(beat.text);
   }
 }
+
+/** Asserts a compiled story is well formed: at least `minBeats` beats, each a sentence, in step order; plain JSON; a "leaves out" note of three points or more. */
+export function expectWellFormedStory(compiled: CompiledFigure, minBeats: number): void {
+  const b = compiled.story.beats;
+  expect(b.length).toBeGreaterThanOrEqual(minBeats);
+  for (const x of b) expect(x.text).toMatch(/[.)]$/);
+  expect(b.map((x) => x.step)).toEqual([...b.map((x) => x.step)].sort((p, q) => p - q));
+  expect(JSON.parse(JSON.stringify(compiled))).toEqual(compiled);
+  expect(compiled.leavesOut.length).toBeGreaterThanOrEqual(3);
+}
+
+/** Asserts that a step back and a step forward give the identical view (detail included) 3 steps after each of the given beats. */
+export function expectStepBackForward(def: FigureDef, compiled: CompiledFigure, beats: readonly number[]): void {
+  const host = new FigureHost(def, compiled.story);
+  for (const i of beats) {
+    host.handle({ op: 'seek', step: compiled.story.beats[i].step + 3 });
+    const here = host.view();
+    host.handle({ op: 'back' });
+    expect(host.handle({ op: 'step' })).toEqual(here);
+  }
+}

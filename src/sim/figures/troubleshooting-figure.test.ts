@@ -11,7 +11,7 @@ import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
-import { expectStoryReplays } from './replay-check.ts';
+import { expectStepBackForward, expectStoryReplays, expectWellFormedStory } from './replay-check.ts';
 import { BAD_IMAGE, CRASH_LOG, troubleshootingFigure as def, type TroubleshootingDetail } from './troubleshooting-figure.ts';
 import { runs } from '../../test/fc.ts';
 
@@ -47,12 +47,7 @@ function atBeat(text: RegExp): FigureHost {
 
 describe('the troubleshooting figure, compiled', () => {
   it('has beats with text in step order, a note, and is plain JSON', () => {
-    const b = compiled.story.beats;
-    expect(b.length).toBeGreaterThanOrEqual(20);
-    for (const x of b) expect(x.text).toMatch(/[.)]$/);
-    expect(b.map((x) => x.step)).toEqual([...b.map((x) => x.step)].sort((p, q) => p - q));
-    expect(JSON.parse(JSON.stringify(compiled))).toEqual(compiled);
-    expect(compiled.leavesOut.length).toBeGreaterThanOrEqual(3);
+    expectWellFormedStory(compiled, 20);
   });
 
   it('replays in a fresh host to the same world, frame and beat text at every beat', () => {
@@ -60,13 +55,7 @@ describe('the troubleshooting figure, compiled', () => {
   });
 
   it('gives the identical view (detail included) after a step back and a step forward', () => {
-    const host = new FigureHost(def, compiled.story);
-    for (const i of [3, 9, compiled.story.beats.length - 3]) {
-      host.handle({ op: 'seek', step: compiled.story.beats[i].step + 3 });
-      const here = host.view();
-      host.handle({ op: 'back' });
-      expect(host.handle({ op: 'step' })).toEqual(here);
-    }
+    expectStepBackForward(def, compiled, [3, 9, compiled.story.beats.length - 3]);
   });
 
   it('never throws whatever the reader presses, in any order', () => {
