@@ -179,6 +179,10 @@ test.describe('the outage figure', () => {
     await runDemo(page, fig, 'control-plane');
     await expect(fig.locator('[data-demo="control-plane"]')).toHaveText('Start the control plane');
     await expect(fig.getByTestId('client-summary')).toContainText('0 got no answer');
+    // The hero's strip: one mark a request, as many as the list says in words, and every one answered.
+    const marks = fig.getByTestId('client-strip').locator('li');
+    await expect(marks).toHaveCount(await fig.locator('.og-requests li').count());
+    await expect(fig.getByTestId('client-strip').locator('li[data-ok="false"]')).toHaveCount(0);
     await expect(fig.getByTestId('state-diagram-reason')).toContainText('kube-controller-manager is not running');
     await runDemo(page, fig, 'get');
     await expect(fig.getByTestId('narration')).toContainText('The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?');
