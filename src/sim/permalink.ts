@@ -671,11 +671,12 @@ export function permalinkOf(tl: Timeline, scenario?: string, opts: { sizesFromSc
  * Rebuild the cluster of a (decoded) moment by replay and stand at its step. Never throws: a moment
  * whose inputs cannot be placed where they were recorded, or whose replay exceeds the event budget,
  * gives a message instead. `maxEvents` lowers the replay budget (default PERMALINK_LIMITS.maxEvents);
- * `nodeCapacity` gives the nodes' sizes when the scenario the link names defines them (a figure).
+ * `nodeCapacity` gives the nodes' sizes when the scenario the link names defines them (a figure), and
+ * `addons` the add-ons its cluster runs (the traffic figure's kube-proxy, CoreDNS and client).
  */
-export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity'] } = {}): RestoreResult {
+export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity']; addons?: ClusterOptions['addons'] } = {}): RestoreResult {
   try {
-    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity });
+    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity, addons: opts.addons });
     // A link's inputs may hold terminal commands' requests, which kubectl's part of the API server serves.
     installKubectlExtras(cluster);
     const base = cluster.world.state.inputs.length;
