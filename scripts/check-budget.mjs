@@ -40,9 +40,11 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
   '/scheduler/': 37 * KB, '/rolling-updates/': 37 * KB, '/node-failure/': 36 * KB, '/control-plane-outage/': 36 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
   '/troubleshooting/': 37 * KB,
+  // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web.
+  '/networking/': 37 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
-  '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB, '/embed/troubleshooting/': 37 * KB,
+  '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB, '/embed/troubleshooting/': 37 * KB, '/embed/traffic/': 37 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 36 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */

@@ -40,6 +40,9 @@ export type { ClientRequest } from './figures/outage-figure.ts';
 /** What the troubleshooting figure carries in its detail. */
 export type { PodBackoff, PodTrouble, SliceEndpoint } from './figures/pod-trouble.ts';
 export type { TroubleshootingDetail } from './figures/troubleshooting-figure.ts';
+/** What the traffic figure carries in its detail. */
+export type { TrafficDetail } from './figures/traffic-figure.ts';
+export type { ClientHit, EndpointCount } from './figures/traffic-client.ts';
 
 /** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
 export { podStatechartOf } from './view/pod-statechart.ts';

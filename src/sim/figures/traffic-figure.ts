@@ -221,7 +221,7 @@ const rollout: DemoDef = {
       intro: `kubectl set image asks for ${image}: the Deployment controller replaces the pods one at a time (maxSurge 1, maxUnavailable 0 for 3 replicas), each new pod joining the rules once Ready, each old one leaving them as it starts to terminate.`,
       beats: [{
         when: (g, m, detail) => base(m, detailOf(detail())) || (steady(g, detailOf(detail())) && live(g).every((p) => p.image === String(m.image)) && hold(m, detailOf(detail()))),
-        text: (g, m) => `The rollout is done in ${seconds(g, m)} s: every pod runs ${m.image}, and ${CLIENT_NODE}'s rules name only the new pods' addresses. Meanwhile the client saw ${m.since}${m.failed ? ': a failure is a connection the rules still sent to an old pod whose sandbox was already gone, before kube-proxy\'s next sync removed it (in a real cluster, a preStop sleep keeps the old pod answering meanwhile)' : ''}.`,
+        text: (g, m) => `The rollout is done in ${seconds(g, m)} s: every pod runs ${m.image}, and ${CLIENT_NODE}'s rules name only the new pods' addresses. Meanwhile the client saw ${m.since}${m.failed ? ': a failure is a connection the rules still sent to an old pod that had already stopped, before kube-proxy\'s next sync removed it (in a real cluster, a preStop sleep keeps the old pod answering meanwhile)' : ''}.`,
       }],
     };
   },
