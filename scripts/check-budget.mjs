@@ -106,9 +106,15 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // query strings the core's describe and writes send, the scheduler's and controllers' watches) and the
 // kubelet's apps that exit by themselves (the troubleshooting figure's crash loop and OOM kill). The
 // networking code (kube-proxy's rules, the data path, CoreDNS) stays out of this chunk (0.1 KB here).
-const WORKER_MAX_GZIP = 134 * KB;
+// 135 KiB with the traffic figure (137,888 B): its chunk imports kube-proxy and net/, which share
+// modules with the core (authn, the informer, node-status), and rolldown splits that shared code into
+// one more chunk the core loads (node-status-*.js), about 1.4 KB of glue. No networking code is in the
+// core (worker-breakdown.mjs): index.ts exports no kube-proxy value statically any more.
+const WORKER_MAX_GZIP = 135 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
+/** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
+const TRAFFIC_CHUNK_MAX_GZIP = 24 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -196,7 +202,7 @@ for (const w of workers) {
   report.check(`the worker loads kubectl as one lazy chunk (${kubectl.map((c) => c.split('/').pop()).join(', ') || 'none'})`, kubectl.length === 1);
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
-    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^traffic-figure-.*\.js$/.test(chunk.split('/').pop()) ? TRAFFIC_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
     report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
 }
