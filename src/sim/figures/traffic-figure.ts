@@ -270,10 +270,10 @@ const controlPlane: DemoDef = {
     return {
       actions: [{ type: 'control-plane', action: 'stop' }],
       memo: { at: f.t, rules: '' },
-      intro: 'The scheduler, the controller-manager, the API server and etcd stop. kube-proxy\'s watches break, but the rules it wrote stay in each node\'s kernel.',
+      intro: 'The scheduler, the controller-manager, the API server and etcd stop. kube-proxy\'s watches break, but the rules it last synced stay in each node\'s kernel.',
       beats: [{
         when: (g, m) => g.t - Number(m.at) >= 30_000,
-        text: (g, m) => `${seconds(g, m)} s into the outage: ${ready(g).length ? `the client is still answered, by the rules kube-proxy wrote before the outage (${count(ready(g).length, 'endpoint')}). Nothing can change them now: a pod that died would stay in them.` : 'no pod of web was ready, so the client gets no answer, outage or not.'}`,
+        text: (g, m) => `${seconds(g, m)} s into the outage: ${ready(g).length ? `the client is still answered, by the rules kube-proxy synced before the outage (${count(ready(g).length, 'endpoint')}). Nothing can change them now: a pod that died would stay in them.` : 'no pod of web was ready, so the client gets no answer, outage or not.'}`,
       }],
     };
   },
