@@ -627,10 +627,11 @@ export function decodeMoment(link: unknown): DecodeResult {
   }
 }
 
-/** Inputs a freshly built cluster records for its own construction, by options (computed once). */
+/** Inputs a freshly built cluster records for its own construction, by options and add-ons (computed once). */
 const constructionInputs = new Map<string, number>();
-function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean }): number {
-  const key = `${options.nodes}/${options.kubeadm}`;
+function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): number {
+  // Add-ons record inputs of their own (their instances, CoreDNS's objects): the traffic figure's cluster has more.
+  const key = `${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;
   let n = constructionInputs.get(key);
   if (n === undefined) { n = createCluster(options).world.state.inputs.length; constructionInputs.set(key, n); }
   return n;
