@@ -82,9 +82,9 @@ describe('the traffic figure, compiled', () => {
 
   it('a link replays the client\'s requests: the same counts at the same step', async () => {
     const serve = createFigureServer(FIGURES);
-    await serve({ id: 1, instance: 'x', op: 'open', figure: 'traffic', story: compiled.story });
+    serve({ id: 1, instance: 'x', op: 'open', figure: 'traffic', story: compiled.story });
     const beat = compiled.story.beats[compiled.story.beats.length - 1];
-    const at = await serve({ id: 2, instance: 'x', op: 'seek', step: beat.step });
+    const at = serve({ id: 2, instance: 'x', op: 'seek', step: beat.step });
     const r = await serve.link({ id: 3, instance: 'x', op: 'permalink' });
     const link = r.ok && r.view?.link?.ok ? r.view.link.value : '';
     expect(link).not.toBe('');
