@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runs } from '../../test/fc.ts';
+import { runOnFigure } from '../kubectl/figure-terminal.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
@@ -176,5 +177,17 @@ describe('the traffic figure\'s demos', () => {
     expect(detail(v).rules).toEqual(rules);
     expect(answered(detail(v)) - ok).toBeGreaterThanOrEqual(30);
     expect(failed(detail(v), 'timeout')).toBe(timeouts);
+  });
+
+  it('the terminal reaches the same network: sim rules prints the panel\'s lines, nslookup asks CoreDNS, curl reaches a pod, and the client goes on', () => {
+    const host = fresh();
+    const v = runDemo(host, 'apply');
+    const rules = runOnFigure(host, 'sim rules node-1');
+    for (const line of detail(v).rules) expect(rules.stdout).toContain(line);
+    expect(runOnFigure(host, 'kubectl exec deploy/web -- nslookup web').stdout).toMatch(/Name:\s+web\.default\.svc\.cluster\.local\nAddress: 10\./);
+    expect(runOnFigure(host, 'kubectl exec deploy/web -- curl -sS http://web').stdout).toMatch(/web-[a-z0-9]+-[a-z0-9]{5}/);
+    const sent = detail(host.view()).sent;
+    host.handle({ op: 'advance', ms: 10_000 });
+    expect(detail(host.view()).sent).toBe(sent + 10);
   });
 });
