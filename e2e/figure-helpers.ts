@@ -13,6 +13,7 @@ export const LIVE_FIGURES: readonly { id: string; path: string }[] = [
   { id: 'node-failure', path: '/node-failure/' },
   { id: 'outage', path: '/control-plane-outage/' },
   { id: 'troubleshooting', path: '/troubleshooting/' },
+  { id: 'traffic', path: '/networking/' },
 ];
 
 /** Each figure once, on its chapter. */

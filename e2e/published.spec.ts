@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
 
-const EMBEDS = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting', 'terminal'];
+const EMBEDS = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting', 'traffic', 'terminal'];
 const VIEWPORTS = [{ width: 360, height: 800 }, { width: 1280, height: 900 }];
 const SCHEMES = ['light', 'dark'] as const;
 

@@ -41,9 +41,11 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
   '/scheduler/': 37 * KB, '/rolling-updates/': 37 * KB, '/node-failure/': 36 * KB, '/control-plane-outage/': 36 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
   '/troubleshooting/': 37 * KB,
+  // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web.
+  '/networking/': 37 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
-  '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB, '/embed/troubleshooting/': 37 * KB,
+  '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB, '/embed/troubleshooting/': 37 * KB, '/embed/traffic/': 37 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 36 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
@@ -105,9 +107,15 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // query strings the core's describe and writes send, the scheduler's and controllers' watches) and the
 // kubelet's apps that exit by themselves (the troubleshooting figure's crash loop and OOM kill). The
 // networking code (kube-proxy's rules, the data path, CoreDNS) stays out of this chunk (0.1 KB here).
-const WORKER_MAX_GZIP = 134 * KB;
+// 135 KiB with the traffic figure (137,888 B): its chunk imports kube-proxy and net/, which share
+// modules with the core (authn, the informer, node-status), and rolldown splits that shared code into
+// one more chunk the core loads (node-status-*.js), about 1.4 KB of glue. No networking code is in the
+// core (worker-breakdown.mjs): index.ts exports no kube-proxy value statically any more.
+const WORKER_MAX_GZIP = 135 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
+/** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
+const TRAFFIC_CHUNK_MAX_GZIP = 24 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -184,7 +192,7 @@ for (const w of workers) {
   report.check(`the worker loads kubectl as one lazy chunk (${kubectl.map((c) => c.split('/').pop()).join(', ') || 'none'})`, kubectl.length === 1);
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
-    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^traffic-figure-.*\.js$/.test(chunk.split('/').pop()) ? TRAFFIC_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
     report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
 }

@@ -7,8 +7,10 @@
 // (errors on stderr), carries on after a failed command, exits 1 if any failed.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { addonsFromHeader, createCluster } from '../src/sim/index.ts';
+import { createCluster, loadAddonsFromHeader } from '../src/sim/index.ts';
 import { runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
+
+const addonsFromHeader = await loadAddonsFromHeader();
 
 function usage(msg: string): never {
   process.stderr.write(`error: ${msg}\nusage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n`);

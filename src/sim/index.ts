@@ -6,10 +6,13 @@
 /** An assembled cluster: create it, replay recorded inputs into it. */
 export { Cluster, createCluster, replayCluster, workerNames, KUBERNETES_VERSION } from './cluster.ts';
 export type { SimCluster, ClusterOptions, ControlPlaneComponent, NodeAction, NodeCapacity, ClusterAddon } from './cluster-types.ts';
-// kube-proxy, a cluster add-on: nothing here runs or is bundled unless a cluster is given it.
-export { kubeProxyAddon, type ProxyMode } from './kube-proxy/kube-proxy.ts';
-export { addonsFromHeader } from './kube-proxy/addons.ts';
-export { kubeProxyRulesOf, type RulesFormat } from './kube-proxy/reader.ts';
+// kube-proxy, a cluster add-on: nothing here runs or is bundled unless a cluster is given it. No
+// value of it is exported statically: what the worker's entry reaches statically lands in its core
+// chunk, so the traffic figure (whose chunk imports kube-proxy and net/ itself) would bring it there.
+export type { ProxyMode } from './kube-proxy/kube-proxy.ts';
+export type { RulesFormat } from './kube-proxy/reader.ts';
+/** The add-ons a script's `# addons:` header names (kube-proxy/addons.ts), loaded when asked for: the CLI's. */
+export const loadAddonsFromHeader = (): Promise<typeof import('./kube-proxy/addons.ts').addonsFromHeader> => import('./kube-proxy/addons.ts').then((m) => m.addonsFromHeader);
 export type { Input, WorldState } from './world.ts';
 export type { RequestRecord, RequestLog } from './apiserver/request-log.ts';
 
@@ -40,6 +43,9 @@ export type { ClientRequest } from './figures/outage-figure.ts';
 /** What the troubleshooting figure carries in its detail. */
 export type { PodBackoff, PodTrouble, SliceEndpoint } from './figures/pod-trouble.ts';
 export type { TroubleshootingDetail } from './figures/troubleshooting-figure.ts';
+/** What the traffic figure carries in its detail. */
+export type { TrafficDetail } from './figures/traffic-figure.ts';
+export type { ClientHit, EndpointCount } from './figures/traffic-client.ts';
 
 /** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
 export { podStatechartOf } from './view/pod-statechart.ts';

@@ -627,10 +627,11 @@ export function decodeMoment(link: unknown): DecodeResult {
   }
 }
 
-/** Inputs a freshly built cluster records for its own construction, by options (computed once). */
+/** Inputs a freshly built cluster records for its own construction, by options and add-ons (computed once). */
 const constructionInputs = new Map<string, number>();
-function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean }): number {
-  const key = `${options.nodes}/${options.kubeadm}`;
+function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): number {
+  // Add-ons record inputs of their own (their instances, CoreDNS's objects): the traffic figure's cluster has more.
+  const key = `${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;
   let n = constructionInputs.get(key);
   if (n === undefined) { n = createCluster(options).world.state.inputs.length; constructionInputs.set(key, n); }
   return n;
@@ -671,11 +672,12 @@ export function permalinkOf(tl: Timeline, scenario?: string, opts: { sizesFromSc
  * Rebuild the cluster of a (decoded) moment by replay and stand at its step. Never throws: a moment
  * whose inputs cannot be placed where they were recorded, or whose replay exceeds the event budget,
  * gives a message instead. `maxEvents` lowers the replay budget (default PERMALINK_LIMITS.maxEvents);
- * `nodeCapacity` gives the nodes' sizes when the scenario the link names defines them (a figure).
+ * `nodeCapacity` gives the nodes' sizes when the scenario the link names defines them (a figure), and
+ * `addons` the add-ons its cluster runs (the traffic figure's kube-proxy, CoreDNS and client).
  */
-export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity'] } = {}): RestoreResult {
+export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity']; addons?: ClusterOptions['addons'] } = {}): RestoreResult {
   try {
-    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity });
+    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity, addons: opts.addons });
     // A link's inputs may hold terminal commands' requests, which kubectl's part of the API server serves.
     installKubectlExtras(cluster);
     const base = cluster.world.state.inputs.length;

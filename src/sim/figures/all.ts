@@ -7,10 +7,11 @@ import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
 import { rolloutFigure } from './rollout-figure.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
+import { trafficFigure } from './traffic-figure.ts';
 import { troubleshootingFigure } from './troubleshooting-figure.ts';
 
 /** Every figure the site has, by id. */
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
-  troubleshooting: troubleshootingFigure,
+  troubleshooting: troubleshootingFigure, traffic: trafficFigure,
 };

@@ -11,6 +11,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'node-failure': () => import('./node-failure-figure.ts').then((m) => m.nodeFailureFigure),
   outage: () => import('./outage-figure.ts').then((m) => m.outageFigure),
   troubleshooting: () => import('./troubleshooting-figure.ts').then((m) => m.troubleshootingFigure),
+  traffic: () => import('./traffic-figure.ts').then((m) => m.trafficFigure),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

@@ -2,7 +2,7 @@
 // its story pauses to say what Kubernetes just did. Beats are predicates over frames, not fixed
 // times, so a demo pressed at any moment (mid-rollout, during an outage) narrates what happens then.
 import type { Cluster } from '../cluster.ts';
-import type { ClusterOptions } from '../cluster-types.ts';
+import type { ClusterAddon, ClusterOptions } from '../cluster-types.ts';
 import type { Frame } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
 
@@ -58,6 +58,11 @@ export interface FigureDef {
    * read from the cluster through the core's readers; plain JSON, sent with every view.
    */
   detail?(cluster: Cluster, frame: Frame): FigureDetail;
+  /**
+   * The add-ons its cluster runs (kube-proxy, CoreDNS, a client), made fresh for each cluster; a
+   * function, so their code loads with the figure's chunk and the compiled story's options stay JSON.
+   */
+  addons?(): ClusterAddon[];
 }
 
 /** A figure's own data beside the Frame: plain JSON values only. */

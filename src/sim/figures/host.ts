@@ -93,7 +93,7 @@ export class FigureHost {
       this.adoptStory(JSON.stringify(moment.inputs) === JSON.stringify(story.inputs));
       return;
     }
-    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity });
+    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity, addons: def.addons?.() });
     // A link's moment may replay terminal commands: kubectl's part of the API server serves them.
     if (moment?.kubectlExtras) this.cluster.world.apiConfig.kubectlExtras = moment.kubectlExtras;
     this.timeline = new Timeline(this.cluster);

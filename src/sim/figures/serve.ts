@@ -26,7 +26,7 @@ async function linkTo(host: FigureHost, id: number, instance: string): Promise<W
   let r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
   // After terminal commands the moment is the reader's own: the link is replayed before it is given.
   const nodeCapacity = host.def.options.nodeCapacity;
-  if (r.ok && host.terminalUsed) r = checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity }));
+  if (r.ok && host.terminalUsed) r = checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity, addons: host.def.addons?.() }));
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
 }
 
@@ -137,7 +137,7 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
     else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
     else if (d.moment.seed !== def.options.seed || d.moment.options.nodes !== def.options.nodes || d.moment.options.kubeadm) notice = 'This link was made for another cluster.';
     else {
-      const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity });
+      const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity, addons: def.addons?.() });
       if (!r.ok) notice = r.error;
       // The checked replay is the figure's own: the host takes its timeline rather than replaying the link again.
       else { moment = { inputs: d.moment.inputs, step: d.moment.step, ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}), restored: r.timeline }; notice = r.warning; }

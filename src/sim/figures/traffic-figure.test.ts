@@ -1,0 +1,193 @@
+// The traffic figure: its story replays to the compiled hashes, step back and forward agree (the
+// client's requests included), a link replays the client's requests, and each demo shows what the
+// data path does: requests spread over every pod, a deleted pod leaving node-1's rules before its
+// container stops, requests to a dead node's pod timing out until its endpoint leaves the rules,
+// and the client answered through a control-plane outage by the frozen rules.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runs } from '../../test/fc.ts';
+import { runOnFigure } from '../kubectl/figure-terminal.ts';
+import { compileFigure } from './compile.ts';
+import { FigureHost } from './host.ts';
+import type { CompiledFigure, FigureView } from './protocol.ts';
+import { expectStoryReplays } from './replay-check.ts';
+import { createFigureServer } from './serve.ts';
+import { FIGURES } from './all.ts';
+import { serviceRuleLines, trafficFigure as def, type TrafficDetail } from './traffic-figure.ts';
+
+const compiled: CompiledFigure = compileFigure(def);
+const fresh = () => new FigureHost(def, { ...compiled.story, inputs: [], beats: [], end: 0 });
+const detail = (v: FigureView) => v.detail as unknown as TrafficDetail;
+const answered = (d: TrafficDetail) => d.counts.reduce((n, c) => n + c.ok, 0);
+const failed = (d: TrafficDetail, k: 'refused' | 'timeout' | 'unreachable') => d.counts.reduce((n, c) => n + c[k], 0);
+const failures = (d: TrafficDetail) => failed(d, 'refused') + failed(d, 'timeout') + failed(d, 'unreachable');
+const targets = (d: TrafficDetail) => d.rules.map((l) => l.match(/--to-destination (\S+)$/)?.[1]).filter(Boolean).map((x) => x!.split(':')[0]).sort();
+
+/** Presses a demo and steps one step at a time to its last beat, calling `each` at every view. */
+function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
+  let v = host.handle({ op: 'demo', demo })!;
+  each?.(v);
+  for (let n = 0; v.demoRunning !== null; n++) {
+    if (n > 20_000) throw new Error(`demo ${demo} never finished`);
+    v = host.handle({ op: 'step' })!;
+    each?.(v);
+  }
+  return v;
+}
+
+describe('serviceRuleLines', () => {
+  const text = [
+    ':KUBE-SEP-AAA - [0:0]', ':KUBE-SEP-OTHER - [0:0]', ':KUBE-SVC-WEB - [0:0]', ':KUBE-SVC-DNS - [0:0]',
+    '-A KUBE-SERVICES -m comment --comment "default/web cluster IP" -m tcp -p tcp -d 10.96.5.5 --dport 80 -j KUBE-SVC-WEB',
+    '-A KUBE-SERVICES -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp -p udp -d 10.96.0.10 --dport 53 -j KUBE-SVC-DNS',
+    '-A KUBE-SEP-AAA -m comment --comment default/web -m tcp -p tcp -j DNAT --to-destination 10.244.1.3:80',
+    '-A KUBE-SEP-OTHER -m comment --comment kube-system/kube-dns:dns -m udp -p udp -j DNAT --to-destination 10.244.1.2:53',
+    '-A KUBE-SVC-WEB -m comment --comment "default/web -> 10.244.1.3:80" -j KUBE-SEP-AAA',
+    '-A KUBE-SVC-DNS -m comment --comment "kube-system/kube-dns:dns -> 10.244.1.2:53" -j KUBE-SEP-OTHER',
+    'COMMIT',
+  ].join('\n');
+  it('keeps the Service\'s chains and rules only, declarations first', () => {
+    expect(serviceRuleLines(text, 'default', 'web')).toEqual([
+      ':KUBE-SVC-WEB - [0:0]', ':KUBE-SEP-AAA - [0:0]',
+      '-A KUBE-SERVICES -m comment --comment "default/web cluster IP" -m tcp -p tcp -d 10.96.5.5 --dport 80 -j KUBE-SVC-WEB',
+      '-A KUBE-SEP-AAA -m comment --comment default/web -m tcp -p tcp -j DNAT --to-destination 10.244.1.3:80',
+      '-A KUBE-SVC-WEB -m comment --comment "default/web -> 10.244.1.3:80" -j KUBE-SEP-AAA',
+    ]);
+    expect(serviceRuleLines(text, 'default', 'nope')).toEqual([]);
+  });
+});
+
+describe('the traffic figure, compiled', () => {
+  it('has beats with text in step order, a note, and is plain JSON', () => {
+    const b = compiled.story.beats;
+    expect(b.length).toBeGreaterThanOrEqual(8);
+    for (const x of b) expect(x.text).toMatch(/[.)]$/);
+    expect(b.map((x) => x.step)).toEqual([...b.map((x) => x.step)].sort((p, q) => p - q));
+    expect(JSON.parse(JSON.stringify(compiled))).toEqual(compiled);
+    expect(compiled.leavesOut.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('replays in a fresh host to the same world, frame and beat text at every beat', () => {
+    expectStoryReplays(def, compiled);
+  });
+
+  it('gives the identical view (the client\'s counts included) after a step back and a step forward', () => {
+    const host = new FigureHost(def, compiled.story);
+    for (const i of [2, 5, compiled.story.beats.length - 1]) {
+      host.handle({ op: 'seek', step: compiled.story.beats[i].step + 3 });
+      const here = host.view();
+      host.handle({ op: 'back' });
+      expect(host.handle({ op: 'step' })).toEqual(here);
+    }
+  });
+
+  it('a link replays the client\'s requests: the same counts at the same step', async () => {
+    const serve = createFigureServer(FIGURES);
+    serve({ id: 1, instance: 'x', op: 'open', figure: 'traffic', story: compiled.story });
+    const beat = compiled.story.beats[compiled.story.beats.length - 1];
+    const at = serve({ id: 2, instance: 'x', op: 'seek', step: beat.step });
+    const r = await serve.link({ id: 3, instance: 'x', op: 'permalink' });
+    const link = r.ok && r.view?.link?.ok ? r.view.link.value : '';
+    expect(link).not.toBe('');
+    const opened = await createFigureServer(FIGURES).restore({ id: 1, instance: 'r', op: 'open', figure: 'traffic', story: compiled.story, link });
+    expect(opened.ok && opened.view?.step).toBe(beat.step);
+    expect(opened.ok && opened.view?.detail).toEqual(at.ok && at.view?.detail);
+    expect(answered(detail(opened.ok ? opened.view! : (null as never)))).toBeGreaterThan(30);
+  });
+
+  it('never throws whatever the reader presses, in any order', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(
+      fc.constantFrom(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
+      fc.constantFrom({ op: 'next' as const }, { op: 'back' as const }, { op: 'advance' as const, ms: 60_000 }),
+    ), { maxLength: 8 }), (reqs) => {
+      const host = fresh();
+      for (const r of reqs) {
+        try { host.handle(r); } catch (e) {
+          expect(r.op).toBe('demo');
+          expect(String((e as Error).message)).toMatch(/\.$/);
+        }
+        expect(() => JSON.stringify(host.view())).not.toThrow();
+      }
+    }), { numRuns: runs(0.03, 6) });
+  }, 120_000);
+});
+
+describe('the traffic figure\'s demos', () => {
+  it('web over three nodes: node-1\'s rules name the three ready pods with probabilities 1/3 and 1/2; every pod answers, none fails', () => {
+    const host = fresh();
+    const v = runDemo(host, 'apply');
+    const d = detail(v);
+    expect(targets(d)).toEqual(v.frame.pods.filter((p) => p.owner?.startsWith('ReplicaSet/web-')).map((p) => p.ip).sort());
+    expect(d.rules.filter((l) => l.includes('--probability')).map((l) => l.match(/--probability (\S+)/)![1])).toEqual(['0.3333333333', '0.5000000000']);
+    expect(d.counts.filter((c) => c.ok > 0)).toHaveLength(3);
+    // Before the first endpoint was ready, the Service's REJECT rule refused the client's connections, at no endpoint.
+    expect(d.counts.find((c) => c.endpoint === '')!.refused).toBeGreaterThan(0);
+    expect(d.counts.filter((c) => c.endpoint !== '').every((c) => c.refused + c.timeout + c.unreachable === 0)).toBe(true);
+    expect(failed(d, 'timeout') + failed(d, 'unreachable')).toBe(0);
+    expect(d.latest.length).toBeGreaterThan(0);
+    expect(compiled.story.beats[1].text).toMatch(/rules rejected the client's first \d+ connections/);
+  });
+
+  it('scale to 5 and back: the rules follow the ready pods, and no request fails', () => {
+    const host = fresh();
+    const f0 = failures(detail(runDemo(host, 'apply')));
+    let v = runDemo(host, 'scale');
+    expect(targets(detail(v))).toHaveLength(5);
+    expect(detail(v).rules.filter((l) => l.includes('--probability')).map((l) => l.match(/--probability (\S+)/)![1])).toEqual(['0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000']);
+    v = runDemo(host, 'scale');
+    expect(targets(detail(v))).toHaveLength(3);
+    expect(failures(detail(v))).toBe(f0);
+  });
+
+  it('a deleted pod leaves the rules while it terminates (no request fails); a rollout replaces every pod, failing only at the old pods\' addresses, as its beat says', () => {
+    const host = fresh();
+    const f0 = failures(detail(runDemo(host, 'apply')));
+    let sawTerminatingOut = false;
+    runDemo(host, 'delete', (x) => {
+      const term = x.frame.pods.find((p) => p.terminating && p.owner?.startsWith('ReplicaSet/web-'));
+      if (term && !targets(detail(x)).includes(term.ip!)) sawTerminatingOut = true;
+    });
+    expect(sawTerminatingOut).toBe(true);
+    expect(failures(detail(host.view()))).toBe(f0);
+    const old = new Set(host.view().frame.pods.map((p) => p.ip));
+    let last = '';
+    const v = runDemo(host, 'rollout', (x) => { if (x.beat) last = x.beat; });
+    expect(v.frame.pods.filter((p) => p.owner?.startsWith('ReplicaSet/web-')).every((p) => p.image === 'nginx:1.28')).toBe(true);
+    // A connection can fail only at an old pod's address, and the beat says how many did.
+    const bad = detail(v).counts.filter((c) => c.endpoint !== '' && c.refused + c.timeout + c.unreachable > 0);
+    for (const c of bad) expect(old.has(c.endpoint.split(':')[0])).toBe(true);
+    const n = failures(detail(v)) - f0;
+    expect(last).toMatch(n ? new RegExp(`${n} unreachable.*preStop`) : /none failed/);
+  });
+
+  it('node-3 stops: requests to its pod time out until its endpoint leaves the rules; during a control-plane outage the frozen rules still answer', () => {
+    const host = fresh();
+    runDemo(host, 'apply');
+    const before = host.view();
+    const ip = before.frame.pods.find((p) => p.node === 'node-3' && p.owner?.startsWith('ReplicaSet/web-'))!.ip!;
+    let v = runDemo(host, 'node');
+    const d = detail(v);
+    expect(d.counts.find((c) => c.endpoint.startsWith(`${ip}:`))!.timeout).toBeGreaterThan(0);
+    expect(targets(d)).not.toContain(ip);
+    const rules = d.rules;
+    const ok = answered(d);
+    const timeouts = failed(d, 'timeout');
+    v = runDemo(host, 'control-plane');
+    expect(v.frame.controlPlane.apiserver).toBe(false);
+    expect(detail(v).rules).toEqual(rules);
+    expect(answered(detail(v)) - ok).toBeGreaterThanOrEqual(30);
+    expect(failed(detail(v), 'timeout')).toBe(timeouts);
+  });
+
+  it('the terminal reaches the same network: sim rules prints the panel\'s lines, nslookup asks CoreDNS, curl reaches a pod, and the client goes on', () => {
+    const host = fresh();
+    const v = runDemo(host, 'apply');
+    const rules = runOnFigure(host, 'sim rules node-1');
+    for (const line of detail(v).rules) expect(rules.stdout).toContain(line);
+    expect(runOnFigure(host, 'kubectl exec deploy/web -- nslookup web').stdout).toMatch(/Name:\s+web\.default\.svc\.cluster\.local\nAddress: 10\./);
+    expect(runOnFigure(host, 'kubectl exec deploy/web -- curl -sS http://web').stdout).toMatch(/web-[a-z0-9]+-[a-z0-9]{5}/);
+    const sent = detail(host.view()).sent;
+    host.handle({ op: 'advance', ms: 10_000 });
+    expect(detail(host.view()).sent).toBe(sent + 10);
+  });
+});

@@ -1,0 +1,298 @@
+// The `traffic` figure (the networking chapter): three nodes running kube-proxy (iptables mode) and
+// CoreDNS; the Deployment web (3 replicas) behind the Service web; a client on node-1 opening one
+// connection a second to web's ClusterIP. The reader scales, deletes a pod, rolls out, stops a node
+// and stops the control plane, and watches where the requests go and how they fail, beside the
+// nat rules kube-proxy keeps on node-1 for the Service.
+import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
+import { kubeProxyRulesOf } from '../kube-proxy/reader.ts';
+import { corednsAddon } from '../net/coredns.ts';
+import type { Frame, NodeView, PodView } from '../view/types.ts';
+import { agree, count } from '../view/words.ts';
+import type { WorldState } from '../world.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
+import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
+
+const NAME = 'web';
+const IMAGE = 'nginx:1.27';
+const NEXT_IMAGE = 'nginx:1.28';
+const REPLICAS = 3;
+const SCALED = 5;
+const PORT = 80;
+/** The node the client runs on, and whose rules the panel prints. */
+export const CLIENT_NODE = 'node-1';
+/** The node the "stop a node" demo powers off. */
+export const DYING = 'node-3';
+const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
+
+/** What the panel reads beside the Frame. */
+export interface TrafficDetail {
+  /** Requests the client has sent, and its counts per endpoint ("" for requests no endpoint took). */
+  sent: number;
+  counts: EndpointCount[];
+  latest: ClientHit[];
+  /** node-1's `iptables-save -t nat` lines for the Service: its KUBE-SERVICES rule, its KUBE-SVC chain and KUBE-SEP chains. */
+  rules: string[];
+  /** The Service's endpoints as its EndpointSlice lists them. */
+  endpoints: SliceEndpoint[];
+}
+
+/**
+ * The lines of an `iptables-save -t nat` text that are about one Service: its chains' declarations,
+ * its KUBE-SERVICES rule, its KUBE-SVC chain's rules and those of the KUBE-SEP chains they jump to.
+ */
+export function serviceRuleLines(text: string, namespace: string, service: string): string[] {
+  const lines = text.split('\n');
+  const entry = lines.find((l) => l.startsWith('-A KUBE-SERVICES ') && l.includes(`--comment "${namespace}/${service} cluster IP"`));
+  const svc = entry?.match(/-j (KUBE-SVC-[A-Z0-9]+)$/)?.[1];
+  if (!entry || !svc) return [];
+  const seps = lines.filter((l) => l.startsWith(`-A ${svc} `)).map((l) => l.match(/-j (KUBE-SEP-[A-Z0-9]+)$/)?.[1]).filter((x): x is string => !!x);
+  const chains = [svc, ...seps];
+  return [
+    ...chains.map((c) => lines.find((l) => l.startsWith(`:${c} `))).filter((l): l is string => !!l),
+    entry,
+    ...lines.filter((l) => chains.some((c) => l.startsWith(`-A ${c} `))),
+  ];
+}
+
+/** The panel's data: the client's counts and latest requests, node-1's rules for web, web's endpoints. */
+export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[]): TrafficDetail {
+  const c = trafficClientStateOf(w);
+  const text = kubeProxyRulesOf(w, CLIENT_NODE, 'iptables-save');
+  return {
+    sent: c?.sent ?? 0,
+    counts: c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [],
+    latest: c ? [...c.latest] : [],
+    rules: text ? serviceRuleLines(text, 'default', NAME) : [],
+    endpoints,
+  };
+}
+
+const detailOf = (d: FigureDetail | null): TrafficDetail | null => (d ? (d as unknown as TrafficDetail) : null);
+const web = (f: Frame) => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
+const webPods = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
+const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
+const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
+const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
+const seconds = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
+/** The KUBE-SEP chains node-1's KUBE-SVC chain jumps to: one per endpoint kube-proxy sends traffic to. */
+const sepLines = (d: TrafficDetail | null) => (d?.rules ?? []).filter((l) => l.startsWith('-A KUBE-SVC-') && / -j KUBE-SEP-/.test(l));
+/** The DNAT targets of node-1's rules for web. */
+const ruleTargets = (d: TrafficDetail | null) => (d?.rules ?? []).map((l) => l.match(/--to-destination (\S+)$/)?.[1]).filter((x): x is string => !!x);
+const probabilities = (d: TrafficDetail | null) => sepLines(d).map((l) => l.match(/--probability (\S+)/)?.[1] ?? 'the rest');
+/** Totals of the client's counts: answered, and failed by how. */
+function totals(d: TrafficDetail | null): { ok: number; refused: number; timeout: number; unreachable: number } {
+  const t = { ok: 0, refused: 0, timeout: 0, unreachable: 0 };
+  for (const c of d?.counts ?? []) { t.ok += c.ok; t.refused += c.refused; t.timeout += c.timeout; t.unreachable += c.unreachable; }
+  return t;
+}
+/** The totals as numbers for a memo, so a beat can say what happened since the demo was pressed. */
+const memoTotals = (d: TrafficDetail | null): DemoMemo => { const t = totals(d); return { ok: t.ok, refused: t.refused, timeout: t.timeout, unreachable: t.unreachable }; };
+/** What the client saw since the memo was taken, in words. */
+function since(d: TrafficDetail | null, m: DemoMemo): string {
+  const t = totals(d);
+  const ok = t.ok - Number(m.ok ?? 0);
+  const fails = ([['refused', 'refused'], ['timeout', 'timed out'], ['unreachable', 'unreachable']] as const)
+    .map(([k, w]) => [t[k] - Number(m[k] ?? 0), w] as const).filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
+  return `${count(ok, 'request')} answered${fails.length ? `, ${fails.join(', ')}` : ', none failed'}`;
+}
+/**
+ * Takes the client's totals into the memo on a beat's first look after the demo was pressed (a demo's
+ * start sees only the frame), so `since` counts from there. Returns false, so `when` can go on.
+ */
+function base(m: DemoMemo, d: TrafficDetail | null): false {
+  if (m.ok === undefined) Object.assign(m, memoTotals(d));
+  return false;
+}
+
+/** web serves as it should: every replica Ready, and node-1's rules list exactly the ready pods. */
+function steady(f: Frame, d: TrafficDetail | null): boolean {
+  const wd = web(f);
+  if (!wd || ready(f).length !== wd.replicas || webPods(f).length !== wd.replicas) return false;
+  const want = ready(f).map((p) => p.ip).sort().join(',');
+  return ruleTargets(d).map((x) => x.slice(0, x.lastIndexOf(':'))).sort().join(',') === want;
+}
+
+/** Why a demo cannot run now, or null. */
+function notNow(f: Frame): string | null {
+  if (!web(f)) return 'Create web first.';
+  if (!f.controlPlane.apiserver) return 'The control plane is down: start it first.';
+  return null;
+}
+
+/** The sentence of node-1's rules for web: its KUBE-SEP chains and their probabilities. */
+function rulesSentence(d: TrafficDetail | null): string {
+  const p = probabilities(d);
+  if (!p.length) return `kube-proxy on ${CLIENT_NODE} has no endpoint for web: its rules reject every connection.`;
+  return `web's KUBE-SVC chain on ${CLIENT_NODE} tries ${count(p.length, 'KUBE-SEP chain')} in turn, matching with probability ${p.join(', then ')}: so each pod gets 1 in ${p.length} new connections.`;
+}
+
+/**
+ * Keeps what a beat's text says of the figure's detail in the demo's memo (a text sees the frame and
+ * the memo only): the rules' sentence, the client's answers per pod and what it saw since the demo.
+ * Returns true, so a beat's `when` can end with it.
+ */
+function hold(m: DemoMemo, d: TrafficDetail | null): true {
+  m.rules = rulesSentence(d);
+  m.spread = (d?.counts ?? []).filter((c) => c.ok > 0).map((c) => `${c.pod || c.endpoint} ${c.ok}`).join(', ');
+  m.since = since(d, m);
+  m.rejected = totals(d).refused - Number(m.refused ?? 0);
+  const t = totals(d);
+  m.failed = t.refused + t.timeout + t.unreachable - Number(m.refused ?? 0) - Number(m.timeout ?? 0) - Number(m.unreachable ?? 0);
+  return true;
+}
+
+const apply: DemoDef = {
+  id: 'apply',
+  label: () => 'Create web and its Service',
+  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.'),
+  start: (f) => ({
+    actions: [
+      { type: 'create-deployment', name: NAME, image: IMAGE, replicas: REPLICAS, file: { container: CONTAINER, note: `${REPLICAS} replicas of ${IMAGE}; readiness probe GET / on port ${PORT}` } },
+      { type: 'expose', name: NAME, port: PORT },
+    ],
+    memo: { at: f.t },
+    intro: `kubectl creates the Deployment ${NAME} (${REPLICAS} replicas of ${IMAGE}) and the Service ${NAME} on port ${PORT}. A client on ${CLIENT_NODE} opens a connection to the Service's ClusterIP once a second.`,
+    beats: [
+      {
+        when: (g, m, detail) => steady(g, detailOf(detail())) && sepLines(detailOf(detail())).length === REPLICAS && hold(m, detailOf(detail())),
+        text: (g, m) => `${count(ready(g).length, 'pod')} ${agree(ready(g).length, 'is', 'are')} Ready, the EndpointSlice controller listed their addresses, and kube-proxy on every node rewrote its rules. The panel shows ${CLIENT_NODE}'s: the Service's KUBE-SVC chain and one KUBE-SEP chain per pod, each ending in a DNAT to the pod's address. ${Number(m.rejected) ? `Until the first pod was Ready the Service had no endpoint, and its rules rejected the client's first ${count(Number(m.rejected), 'connection')} (connection refused).` : ''}`.trim(),
+      },
+      {
+        when: (_g, m, detail) => { const d = detailOf(detail()); return (d?.counts.filter((c) => c.ok > 0).length ?? 0) >= REPLICAS && hold(m, d); },
+        text: (_g, m) => `Every pod has answered the client: ${m.spread}. ${m.rules}`,
+      },
+    ],
+  }),
+};
+
+const scale: DemoDef = {
+  id: 'scale',
+  label: (f) => ((web(f)?.replicas ?? REPLICAS) === SCALED ? `Scale back to ${REPLICAS}` : `Scale to ${SCALED}`),
+  unavailable: notNow,
+  start: (f) => {
+    const to = (web(f)?.replicas ?? REPLICAS) === SCALED ? REPLICAS : SCALED;
+    return {
+      actions: [{ type: 'scale', name: NAME, replicas: to }],
+      memo: { at: f.t, to },
+      intro: `kubectl scale asks for ${to} replicas of ${NAME}.`,
+      beats: [{
+        when: (g, m, detail) => base(m, detailOf(detail())) || (steady(g, detailOf(detail())) && sepLines(detailOf(detail())).length === Number(m.to) && hold(m, detailOf(detail()))),
+        text: (g, m) => `${seconds(g, m)} s later ${m.rules} ${Number(m.to) < SCALED ? 'The pods scaled away left the rules as they began terminating' : 'Each new pod joined the rules once it was Ready'}; the client saw ${m.since}.`,
+      }],
+    };
+  },
+};
+
+const deletePod: DemoDef = {
+  id: 'delete',
+  label: () => 'Delete a pod',
+  unavailable: (f) => notNow(f) ?? (ready(f).length ? null : `No pod of ${NAME} is ready to delete.`),
+  start: (f): DemoStart => {
+    const r = ready(f);
+    const p = r.find((x) => x.node === 'node-2') ?? r[0];
+    return {
+      actions: [{ type: 'delete-pod', pod: p.name }],
+      memo: { at: f.t, pod: p.name, ip: p.ip ?? '' },
+      intro: `kubectl delete pod ${p.name}: the API server marks it terminating, and its kubelet stops its container with a 30 s grace period.`,
+      beats: [
+        {
+          when: (_g, m, detail) => base(m, detailOf(detail())) || !ruleTargets(detailOf(detail())).some((t) => t.startsWith(`${m.ip}:`)),
+          text: (g, m) => `${seconds(g, m) ? `${seconds(g, m)} s after the delete` : 'At once'}, the EndpointSlice lists ${m.pod} as terminating, not ready, and kube-proxy on every node removed its KUBE-SEP chain: no new connection goes there. The ReplicaSet controller has already made a replacement.`,
+        },
+        {
+          when: (g, m, detail) => steady(g, detailOf(detail())) && hold(m, detailOf(detail())),
+          text: (g, m) => `${seconds(g, m)} s after the delete the replacement is Ready and in the rules. Meanwhile the client saw ${m.since}${m.failed ? '' : ': the deleted pod left the rules before its container stopped'}.`,
+        },
+      ],
+    };
+  },
+};
+
+const rollout: DemoDef = {
+  id: 'rollout',
+  label: (f) => (web(f)?.image === NEXT_IMAGE ? `Roll back to ${IMAGE}` : `Roll out ${NEXT_IMAGE}`),
+  unavailable: notNow,
+  start: (f) => {
+    const image = web(f)?.image === NEXT_IMAGE ? IMAGE : NEXT_IMAGE;
+    return {
+      actions: [{ type: 'set-image', name: NAME, image }],
+      memo: { at: f.t, image },
+      intro: `kubectl set image asks for ${image}: the Deployment controller replaces the pods one at a time (maxSurge 1, maxUnavailable 0 for 3 replicas), each new pod joining the rules once Ready, each old one leaving them as it starts to terminate.`,
+      beats: [{
+        when: (g, m, detail) => base(m, detailOf(detail())) || (steady(g, detailOf(detail())) && live(g).every((p) => p.image === String(m.image)) && hold(m, detailOf(detail()))),
+        text: (g, m) => `The rollout is done in ${seconds(g, m)} s: every pod runs ${m.image}, and ${CLIENT_NODE}'s rules name only the new pods' addresses. Meanwhile the client saw ${m.since}${m.failed ? ': a failure is a connection the rules still sent to an old pod that had already stopped, before kube-proxy\'s next sync removed it (in a real cluster, a preStop sleep keeps the old pod answering meanwhile)' : ''}.`,
+      }],
+    };
+  },
+};
+
+const nodeDemo: DemoDef = {
+  id: 'node',
+  label: (f) => (dying(f)?.powered === false ? `Start ${DYING}` : `Stop ${DYING}`),
+  unavailable: (f) => (dying(f) ? null : `This cluster has no ${DYING}.`),
+  start: (f): DemoStart => {
+    if (dying(f)?.powered === false) {
+      return { actions: [{ type: 'node', node: DYING, action: 'start' }], memo: {}, intro: `${DYING} boots; its kubelet and kube-proxy start again.`, beats: [] };
+    }
+    const mine = ready(f).filter((p) => p.node === DYING);
+    return {
+      actions: [{ type: 'node', node: DYING, action: 'stop' }],
+      memo: { at: f.t, ips: mine.map((p) => p.ip ?? '').join(','), pods: mine.map((p) => p.name).join(',') },
+      intro: `${DYING} loses power${mine.length ? `, and with it ${mine.map((p) => p.name).join(', ')}` : ''}. Nothing has told the API server yet, so every node's rules still send a share of the connections there.`,
+      beats: [
+        {
+          when: (_g, m, detail) => !!String(m.pods) && (detailOf(detail())?.counts.some((c) => c.timeout > 0 && String(m.ips).split(',').some((ip) => c.endpoint.startsWith(`${ip}:`))) ?? false),
+          text: (g, m) => `${seconds(g, m)} s in: a connection the rules sent to ${String(m.pods).split(',').join(', ')} got no answer. The client's connect() would wait 127 s (6 SYN retries) before it says timed out; the panel counts it as a timeout at once.`,
+        },
+        {
+          when: (g, m, detail) => !String(m.ips).split(',').filter(Boolean).some((ip) => ruleTargets(detailOf(detail())).some((t) => t.startsWith(`${ip}:`))) && g.t - Number(m.at) > 0,
+          text: (g, m) => `${seconds(g, m)} s after the power went: the node-lifecycle controller found ${DYING}'s Lease unrenewed past its grace period, set its Ready condition to Unknown and marked its pods not ready, so the EndpointSlice and then the rules dropped them. Requests stop failing; the pods themselves are replaced only after their 300 s toleration.`,
+        },
+      ],
+    };
+  },
+};
+
+const controlPlane: DemoDef = {
+  id: 'control-plane',
+  label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
+  unavailable: () => null,
+  start: (f): DemoStart => {
+    if (!f.controlPlane.apiserver) {
+      return {
+        actions: [{ type: 'control-plane', action: 'start' }],
+        memo: { at: f.t },
+        intro: 'etcd, the API server, the controller-manager and the scheduler start again; kube-proxy\'s watches reconnect and it syncs its rules once more.',
+        beats: [],
+      };
+    }
+    return {
+      actions: [{ type: 'control-plane', action: 'stop' }],
+      memo: { at: f.t, rules: '' },
+      intro: 'The scheduler, the controller-manager, the API server and etcd stop. kube-proxy\'s watches break, but the rules it last synced stay in each node\'s kernel.',
+      beats: [{
+        when: (g, m) => g.t - Number(m.at) >= 30_000,
+        text: (g, m) => `${seconds(g, m)} s into the outage: ${ready(g).length ? `the client is still answered, by the rules kube-proxy synced before the outage (${count(ready(g).length, 'endpoint')}). Nothing can change them now: a pod that died would stay in them.` : 'no pod of web was ready, so the client gets no answer, outage or not.'}`,
+      }],
+    };
+  },
+};
+
+/** The `traffic` figure (the networking chapter). */
+export const trafficFigure: FigureDef = {
+  id: 'traffic',
+  title: 'Requests through a Service, live',
+  options: { seed: 1, nodes: 3 },
+  addons: () => [kubeProxyAddon({ mode: 'iptables' }), corednsAddon(), trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: NAME })],
+  demos: [apply, scale, deletePod, rollout, nodeDemo, controlPlane],
+  story: ['apply', 'delete', 'node', 'control-plane'],
+  leavesOut: [
+    `The client is a process on ${CLIENT_NODE} that opens one new connection a second to web's ClusterIP (not its name: DNS is answered by CoreDNS in the terminal, kubectl exec … -- nslookup web), each walking ${CLIENT_NODE}'s rules as kube-proxy last wrote them.`,
+    'A connection takes no simulated time: one that would time out after 127 s is counted at once.',
+    'kube-proxy runs in iptables mode; the terminal prints any node\'s rules, in either mode (sim rules node-2 --nftables).',
+    'The pod network routes every podCIDR from every node, with no CNI plugin, encapsulation or MTU.',
+  ],
+  detail: (cluster) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME)) as unknown as { [key: string]: JsonValue },
+};
+
