@@ -10,7 +10,7 @@ import { resolveBrowser } from './lib/browser.mjs';
 import { serveSite } from './serve.mjs';
 
 const [out = 'reports/screenshots', ...only] = process.argv.slice(2);
-const PAGES = only.length ? only : ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/'];
+const PAGES = only.length ? only : ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/', '/networking/'];
 const PORT = 4397;
 mkdirSync(out, { recursive: true });
 const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
