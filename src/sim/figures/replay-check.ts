@@ -1,6 +1,9 @@
 // The check every figure's tests make of its compiled story (test-only): a fresh host, following
 // the story, reaches each beat in the same world, with the same frame, saying the same words.
+import fc from 'fast-check';
 import { expect } from 'vitest';
+import { runs } from '../../test/fc.ts';
+import type { FigureRequest, FigureView } from './protocol.ts';
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure } from './protocol.ts';
@@ -35,4 +38,33 @@ export function expectStepBackForward(def: FigureDef, compiled: CompiledFigure, 
     host.handle({ op: 'back' });
     expect(host.handle({ op: 'step' })).toEqual(here);
   }
+}
+
+/** Presses the figure's demos, `extra` requests, next, back and a minute's advance in random orders on fresh hosts: only an unavailable demo may throw (saying why, a sentence), and every view stays plain JSON. */
+export function expectPressesNeverThrow(def: FigureDef, fresh: () => FigureHost, extra: FigureRequest[] = []): void {
+  fc.assert(fc.property(fc.array(fc.oneof(
+    fc.constantFrom<FigureRequest>(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
+    fc.constantFrom<FigureRequest>({ op: 'next' }, { op: 'back' }, { op: 'advance', ms: 60_000 }, ...extra),
+  ), { maxLength: 8 }), (reqs) => {
+    const host = fresh();
+    for (const r of reqs) {
+      try { host.handle(r); } catch (e) {
+        expect(r.op).toBe('demo');
+        expect(String((e as Error).message)).toMatch(/\.$/);
+      }
+      expect(() => JSON.stringify(host.view())).not.toThrow();
+    }
+  }), { numRuns: runs(0.03, 6) });
+}
+
+/** Presses a demo and steps until it has finished (its beats all reached), calling `each` on every view; throws past `limit` steps. */
+export function runDemoSteps(host: FigureHost, demo: string, each?: (v: FigureView) => void, limit = 20_000): FigureView {
+  let v = host.handle({ op: 'demo', demo })!;
+  each?.(v);
+  for (let n = 0; v.demoRunning !== null; n++) {
+    if (n > limit) throw new Error(`demo ${demo} never finished`);
+    v = host.handle({ op: 'step' })!;
+    each?.(v);
+  }
+  return v;
 }

@@ -3,14 +3,12 @@
 // data path does: requests spread over every pod, a deleted pod leaving node-1's rules before its
 // container stops, requests to a dead node's pod timing out until its endpoint leaves the rules,
 // and the client answered through a control-plane outage by the frozen rules.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runs } from '../../test/fc.ts';
 import { runOnFigure } from '../kubectl/figure-terminal.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
-import { expectStoryReplays } from './replay-check.ts';
+import { expectPressesNeverThrow, expectStoryReplays, runDemoSteps } from './replay-check.ts';
 import { createFigureServer } from './serve.ts';
 import { FIGURES } from './all.ts';
 import { serviceRuleLines, trafficFigure as def, type TrafficDetail } from './traffic-figure.ts';
@@ -24,16 +22,7 @@ const failures = (d: TrafficDetail) => failed(d, 'refused') + failed(d, 'timeout
 const targets = (d: TrafficDetail) => d.rules.map((l) => l.match(/--to-destination (\S+)$/)?.[1]).filter(Boolean).map((x) => x!.split(':')[0]).sort();
 
 /** Presses a demo and steps one step at a time to its last beat, calling `each` at every view. */
-function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
-  let v = host.handle({ op: 'demo', demo })!;
-  each?.(v);
-  for (let n = 0; v.demoRunning !== null; n++) {
-    if (n > 20_000) throw new Error(`demo ${demo} never finished`);
-    v = host.handle({ op: 'step' })!;
-    each?.(v);
-  }
-  return v;
-}
+const runDemo = runDemoSteps;
 
 describe('serviceRuleLines', () => {
   const text = [
@@ -96,19 +85,7 @@ describe('the traffic figure, compiled', () => {
   });
 
   it('never throws whatever the reader presses, in any order', () => {
-    fc.assert(fc.property(fc.array(fc.oneof(
-      fc.constantFrom(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
-      fc.constantFrom({ op: 'next' as const }, { op: 'back' as const }, { op: 'advance' as const, ms: 60_000 }),
-    ), { maxLength: 8 }), (reqs) => {
-      const host = fresh();
-      for (const r of reqs) {
-        try { host.handle(r); } catch (e) {
-          expect(r.op).toBe('demo');
-          expect(String((e as Error).message)).toMatch(/\.$/);
-        }
-        expect(() => JSON.stringify(host.view())).not.toThrow();
-      }
-    }), { numRuns: runs(0.03, 6) });
+    expectPressesNeverThrow(def, fresh);
   }, 120_000);
 });
 

@@ -3,7 +3,6 @@
 // (read from the panel's detail at every step), OOMKilled with exit code 137, a pod that never gets
 // Ready and its address not ready in the EndpointSlice; and what a reader types at a beat in the
 // terminal prints what kubectl prints.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appHealth } from '../kubelet/app-health.ts';
 import { runOnFigure } from '../kubectl/figure-terminal.ts';
@@ -11,25 +10,15 @@ import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
-import { expectStepBackForward, expectStoryReplays, expectWellFormedStory } from './replay-check.ts';
+import { expectStepBackForward, expectPressesNeverThrow, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
 import { BAD_IMAGE, CRASH_LOG, troubleshootingFigure as def, type TroubleshootingDetail } from './troubleshooting-figure.ts';
-import { runs } from '../../test/fc.ts';
 
 const compiled: CompiledFigure = compileFigure(def);
 const fresh = () => new FigureHost(def, { ...compiled.story, inputs: [], beats: [], end: 0 });
 const detail = (v: FigureView) => v.detail as unknown as TroubleshootingDetail;
 
 /** Presses a demo and steps one step at a time to its last beat, calling `each` at every view. */
-function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
-  let v = host.handle({ op: 'demo', demo })!;
-  each?.(v);
-  for (let n = 0; v.demoRunning !== null; n++) {
-    if (n > 5000) throw new Error(`demo ${demo} never finished`);
-    v = host.handle({ op: 'step' })!;
-    each?.(v);
-  }
-  return v;
-}
+const runDemo = (host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView => runDemoSteps(host, demo, each, 5000);
 
 /** The distinct values `pick` gives along the way, in order. */
 function distinct<T>(into: T[], x: T | undefined): void {
@@ -63,21 +52,7 @@ describe('the troubleshooting figure, compiled', () => {
       { type: 'scale', name: 'web', replicas: 1 }, { type: 'node', node: 'node-2', action: 'stop' },
       { type: 'app', pod: 'web-x', behaviour: 'crashes', health: appHealth('crashes') }, { type: 'rollout', name: 'web', verb: 'undo' }, { type: 'get', resource: 'pods' },
     ];
-    fc.assert(fc.property(fc.array(fc.oneof(
-      fc.constantFrom(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
-      fc.constantFrom(...actions.map((action) => ({ op: 'action' as const, action }))),
-      fc.constantFrom({ op: 'next' as const }, { op: 'back' as const }, { op: 'advance' as const, ms: 60_000 }),
-    ), { maxLength: 8 }), (reqs) => {
-      const host = fresh();
-      for (const r of reqs) {
-        try { host.handle(r); } catch (e) {
-          // A demo that is unavailable now says why; nothing else may throw.
-          expect(r.op).toBe('demo');
-          expect(String((e as Error).message)).toMatch(/\.$/);
-        }
-        expect(() => JSON.stringify(host.view())).not.toThrow();
-      }
-    }), { numRuns: runs(0.03, 6) });
+    expectPressesNeverThrow(def, fresh, actions.map((action) => ({ op: 'action' as const, action })));
   }, 120_000);
 });
 

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Service } from 'kubernetes-types/core/v1';
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { syncProxyRules } from '../kube-proxy/iptables-rules.ts';
 import { createRng } from '../rng.ts';
+import { walkService, walkSlice } from '../testing/kube-proxy.ts';
 import { ruleWords, statisticMatches, walkRules, type Packet } from './iptables-walk.ts';
 
-const svc = (name: string, ip: string, extra: Partial<Service['spec']> = {}): Service => ({
-  metadata: { name, namespace: 'default' },
-  spec: { clusterIP: ip, type: 'ClusterIP', ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }], ...extra },
-});
-const slice = (name: string, ips: string[], ready = true): EndpointSlice => ({
-  addressType: 'IPv4',
-  metadata: { name: `${name}-abc`, namespace: 'default', labels: { 'kubernetes.io/service-name': name } },
-  ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
-  endpoints: ips.map((ip, i) => ({ addresses: [ip], conditions: { ready }, nodeName: `node-${i + 1}` })),
-});
+const svc = walkService;
+const slice = walkSlice;
 const config = { nodeName: 'node-1', nodeIP: '10.0.0.11', clusterCIDR: '10.244.0.0/16', localhostNodePorts: true, nfacct: true, randomFully: true };
 const fromPod = (dstIP: string, dstPort = 80, srcPort = 40000): Packet => ({ protocol: 'TCP', srcIP: '10.244.1.9', srcPort, dstIP, dstPort, srcLocal: false, dstLocal: false });
 const env = (seed = 1) => ({ now: 0, recent: {}, rng: createRng(seed) });

@@ -70,3 +70,17 @@ export function overallTestCluster(): { services: Service[]; slices: EndpointSli
     ],
   };
 }
+
+/** The data-path walks' Service: a ClusterIP `ip` serving port 80 (named http) on the pods' 8080. */
+export const walkService = (name: string, ip: string, extra: Partial<Service['spec']> = {}): Service => ({
+  metadata: { name, namespace: 'default' },
+  spec: { clusterIP: ip, type: 'ClusterIP', ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }], ...extra },
+});
+
+/** The data-path walks' EndpointSlice for `name`: one endpoint per address, on node-1, node-2, … in order. */
+export const walkSlice = (name: string, ips: string[], ready = true): EndpointSlice => ({
+  addressType: 'IPv4',
+  metadata: { name: `${name}-abc`, namespace: 'default', labels: { 'kubernetes.io/service-name': name } },
+  ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+  endpoints: ips.map((ip, i) => ({ addresses: [ip], conditions: { ready }, nodeName: `node-${i + 1}` })),
+});
