@@ -160,6 +160,12 @@ test.describe('the live hub figure', () => {
     const fig = page.locator(FIG);
     await expect(fig).toHaveAttribute('data-state', 'ssr paused between');
     await expect(pipeline(fig)).toBeVisible();
+    // Every pane of the stage drawn whole, one under the other (none squeezed into the picture's box).
+    for (const pane of await fig.locator('.figure-stage__pane').all()) {
+      const box = (await pane.boundingBox())!;
+      expect(box.height).toBeGreaterThan(100);
+      expect(await pane.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
+    }
     const story = page.locator('#figure-control-plane-request-path .figure-story--nojs');
     await expect(story).toBeVisible();
     await expect(story.locator('.figure-story__beats li')).toHaveCount(9);
