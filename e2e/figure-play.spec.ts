@@ -58,7 +58,15 @@ for (const { id: figure, path } of LIVE_FIGURES) {
     const until = Date.now() + PLAY_MS;
     let plays = 0;
     while (Date.now() < until) {
-      if (!/ playing /.test((await fig.getAttribute('data-state')) ?? '')) { await toggle.click(); plays++; }
+      if (!/ playing /.test((await fig.getAttribute('data-state')) ?? '')) {
+        // At rest Play is disabled: nothing is left to play.
+        if ((await toggle.getAttribute('aria-disabled')) === 'true') break;
+        const from = await stepOf(fig);
+        await toggle.click();
+        plays++;
+        // The worker answers the press: wait for that before looking again, or a second press would undo the first.
+        await expect.poll(async () => / playing /.test((await fig.getAttribute('data-state')) ?? '') || (await stepOf(fig)) !== from, { timeout: 10_000 }).toBe(true);
+      }
       // Playback pauses by itself at a beat: wait for that (then press Play again), an error, or the time to be up.
       await expect.poll(async () => errors.length > 0 || / paused /.test((await fig.getAttribute('data-state')) ?? '') || Date.now() >= until, { timeout: PLAY_MS + 10_000, intervals: [250] }).toBe(true);
       expect(errors, 'errors while playing').toEqual([]);

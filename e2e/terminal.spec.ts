@@ -229,15 +229,22 @@ test.describe('the figure terminal', () => {
     }
     await expect(log(fig)).toContainText('at most 4096');
     // A 1 MB paste into the manifest editor, and a YAML alias bomb: a message each, nothing breaks.
+    // Each waits for its own entry (the one before it also says "error").
+    const entries = log(fig).locator('pre');
+    let before = await entries.count();
     await line(fig).fill('kubectl apply -f -');
     const editor = fig.getByRole('textbox', { name: /Manifest/ });
     await editor.fill('x'.repeat(1024 * 1024));
     await editor.press('Control+Enter');
-    await expect(log(fig).locator('pre').last()).toContainText('at most 262144');
+    await expect(entries).toHaveCount(Math.min(before + 1, 200));
+    await expect(entries.last()).toContainText('at most 262144');
+    before = await entries.count();
     await line(fig).fill('kubectl apply -f -');
     await editor.fill('a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n');
     await editor.press('Control+Enter');
-    await expect(log(fig).locator('pre').last()).toContainText('error');
+    await expect(entries).toHaveCount(Math.min(before + 1, 200));
+    await expect(entries.last()).toContainText('error');
+    await expect(entries.last()).not.toContainText('262144');
     // Nothing typed became markup: the log holds only its own pre and span elements.
     expect(await log(fig).locator(':not(pre):not(span):not(p):not(code)').count()).toBe(0);
     expect(await page.locator('img[src="x"], b:text("bold")').count()).toBe(0);
