@@ -56,8 +56,17 @@ test.describe('requests travel', () => {
     await fig.locator('[data-demo]').first().click();
     const trips = fig.locator('[data-testid="travel"] [data-kind]');
     await expect.poll(() => trips.count()).toBeGreaterThan(0);
-    // A moving marker has its motion (SMIL animateMotion) along its own path.
-    await expect(fig.locator('[data-testid="travel"] animateMotion').first()).toHaveAttribute('path', /^M[\d.]+ [\d.]+Q/);
+    // Each has its path drawn, and its marker moves along it by a transform animation (the compositor's, no layout per frame).
+    await expect(fig.locator('[data-testid="travel"] path.kit-travel__path').first()).toHaveAttribute('d', /^M[\d.]+ [\d.]+Q/);
+    const motion = await trips.first().evaluate((el) => el.getAnimations().map((a) => {
+      const frames = (a.effect as KeyframeEffect).getKeyframes();
+      return { frames: frames.length, duration: Number(a.effect?.getTiming().duration), first: String(frames[0]?.transform), last: String(frames.at(-1)?.transform) };
+    }));
+    expect(motion).toHaveLength(1);
+    expect(motion[0].frames).toBeGreaterThan(2);
+    expect(motion[0].duration).toBeGreaterThan(0);
+    expect(motion[0].first).not.toBe(motion[0].last);
+    await expect(fig.locator('[data-testid="travel"]')).toHaveAttribute('data-motion', 'moving');
   });
 
   test('with reduced motion the requests are drawn where they arrive, without moving', async ({ browser }) => {
@@ -67,8 +76,11 @@ test.describe('requests travel', () => {
     await fig.locator('[data-demo]').first().click();
     const markers = fig.locator('[data-testid="travel"] .kit-travel__marker');
     await expect.poll(() => markers.count()).toBeGreaterThan(0);
-    await expect(fig.locator('[data-testid="travel"] animateMotion')).toHaveCount(0);
-    await expect(markers.first()).toHaveAttribute('transform', /^translate\(/);
+    await expect(fig.locator('[data-testid="travel"]')).toHaveAttribute('data-motion', 'still');
+    // Each marker stands where it arrives: one instant "animation" to its end, nothing moving.
+    const motion = await markers.first().evaluate((el) => el.getAnimations().map((a) => ({ duration: Number(a.effect?.getTiming().duration), frames: (a.effect as KeyframeEffect).getKeyframes().length })));
+    expect(motion).toEqual([{ duration: 0, frames: 1 }]);
+    expect(await markers.first().evaluate((el) => getComputedStyle(el).transform)).toMatch(/^matrix\(/);
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edgePoint, tripsOf, type Box } from './travel.ts';
+import { alongCurve, edgePoint, tripsOf, type Box } from './travel.ts';
 import type { StepRecord } from '../../sim/view/types.ts';
 
 const rec = (seq: number, from: string, to: string, kind: StepRecord['kind'], label: string): StepRecord => ({
@@ -14,6 +14,22 @@ const boxes = new Map<string, Box>([
 ]);
 
 describe('requests travelling on the canvas', () => {
+  it('samples a marker\'s keyframes along the curve, from its start to its end, bending towards the control point', () => {
+    const pts = alongCurve({ x: 0, y: 0 }, { x: 50, y: 40 }, { x: 100, y: 0 }, 4);
+    expect(pts).toHaveLength(5);
+    expect(pts[0]).toEqual({ x: 0, y: 0 });
+    expect(pts[4]).toEqual({ x: 100, y: 0 });
+    // Half-way along a symmetric curve: the middle in x, half the control point's height in y.
+    expect(pts[2]).toEqual({ x: 50, y: 20 });
+    expect(pts.map((p) => p.x)).toEqual([...pts.map((p) => p.x)].sort((a, b) => a - b));
+  });
+
+  it('each trip\'s keyframes start at its path\'s start and stop at its end', () => {
+    const [t] = tripsOf([rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods')], boxes);
+    expect(t.points[0]).toEqual({ x: Number(/^M([\d.]+)/.exec(t.d)![1]), y: Number(/^M[\d.]+ ([\d.]+)/.exec(t.d)![1]) });
+    expect(t.points.at(-1)).toEqual(t.end);
+  });
+
   it('leaves a box on its edge towards the other box', () => {
     expect(edgePoint({ x: 0, y: 0, width: 100, height: 40 }, { x: 50, y: 500 })).toEqual({ x: 50, y: 40 });
     expect(edgePoint({ x: 0, y: 0, width: 100, height: 40 }, { x: 500, y: 20 })).toEqual({ x: 100, y: 20 });

@@ -20,6 +20,8 @@ export interface Trip {
   d: string;
   /** The point it arrives at (where a reduced-motion marker sits). */
   end: { x: number; y: number };
+  /** Points along the path, start to end, evenly spaced in the curve's parameter: the marker's keyframes. */
+  points: { x: number; y: number }[];
   /** Trips of one burst (a sender's notifications with one label) share it, and leave together. */
   burst: number;
   /** What the marker says to a pointer: "PATCH deployments/web → kube-apiserver". */
@@ -43,6 +45,15 @@ export function edgePoint(b: Box, to: { x: number; y: number }): { x: number; y:
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/** Points sampled along the quadratic curve p → (control c) → q, both ends included. */
+export function alongCurve(p: { x: number; y: number }, c: { x: number; y: number }, q: { x: number; y: number }, n = 12): { x: number; y: number }[] {
+  return Array.from({ length: n + 1 }, (_, i) => {
+    const t = i / n;
+    const u = 1 - t;
+    return { x: round(u * u * p.x + 2 * u * t * c.x + t * t * q.x), y: round(u * u * p.y + 2 * u * t * c.y + t * t * q.y) };
+  });
+}
 
 /**
  * The trips of a step's records over the boxes by endpoint id. Records whose sender or receiver has
@@ -73,6 +84,7 @@ export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<strin
       kind: r.kind,
       d: `M${p.x} ${p.y}Q${c.x} ${c.y} ${q.x} ${q.y}`,
       end: q,
+      points: alongCurve(p, c, q),
       burst: bursts.get(key)!,
       title: `${r.label} ${r.from} → ${r.to}`,
       label: first ? r.label : null,
