@@ -137,6 +137,30 @@ describe('the traffic figure\'s demos', () => {
     expect(last).toMatch(n ? new RegExp(`${n} unreachable.*preStop`) : /none failed/);
   });
 
+  it('a failed readiness probe takes the pod out of the rules without restarting it (no request fails); a passing one brings it back at the same address', () => {
+    const host = fresh();
+    const f0 = failures(detail(runDemo(host, 'apply')));
+    const before = host.view().frame.pods.filter((p) => p.owner?.startsWith('ReplicaSet/web-'));
+    const beats: string[] = [];
+    let out: { ip: string; t: number; restarts: number } | null = null;
+    const v = runDemo(host, 'readiness', (x) => {
+      if (x.beat) beats.push(x.beat);
+      const pod = x.frame.pods.find((p) => p.node === 'node-2' && p.owner?.startsWith('ReplicaSet/web-'));
+      if (!out && pod && !pod.ready && !targets(detail(x)).includes(pod.ip!)) out = { ip: pod.ip!, t: x.frame.t, restarts: pod.restarts };
+    });
+    expect(out).not.toBeNull();
+    const after = v.frame.pods.filter((p) => p.owner?.startsWith('ReplicaSet/web-'));
+    // The same pods: readiness takes a pod out of the Service; nothing replaces or restarts it.
+    expect(after.map((p) => p.name).sort()).toEqual(before.map((p) => p.name).sort());
+    expect(after.every((p) => p.ready && p.restarts === 0)).toBe(true);
+    expect(targets(detail(v))).toContain(out!.ip);
+    expect(failures(detail(v))).toBe(f0);
+    expect(beats[0]).toMatch(/^sim app web-\S+ unready: /);
+    expect(beats[1]).toMatch(/^\d+ s later the probe had failed 3 times in a row .* still runs, with no restart/);
+    expect(beats[1]).toMatch(/none failed/);
+    expect(beats.at(-1)).toMatch(/Ready again: back in the EndpointSlice and in the rules/);
+  });
+
   it('node-3 stops: requests to its pod time out until its endpoint leaves the rules; during a control-plane outage the frozen rules still answer', () => {
     const host = fresh();
     runDemo(host, 'apply');

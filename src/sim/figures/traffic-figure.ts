@@ -4,11 +4,13 @@
 // and stops the control plane, and watches where the requests go and how they fail, beside the
 // nat rules kube-proxy keeps on node-1 for the Service.
 import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
+import { appHealth } from '../kubelet/app-health.ts';
 import { kubeProxyRulesOf } from '../kube-proxy/reader.ts';
 import { corednsAddon } from '../net/coredns.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { WorldState } from '../world.ts';
+import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
@@ -209,6 +211,35 @@ const deletePod: DemoDef = {
   },
 };
 
+/** The app's readiness answers, as `sim app <pod> unready|healthy` sets them. */
+const probe = (pod: string, behaviour: 'unready' | 'healthy'): FigureAction => ({ type: 'app', pod, behaviour, health: appHealth(behaviour) });
+
+const readiness: DemoDef = {
+  id: 'readiness',
+  label: () => 'Fail a readiness probe',
+  unavailable: (f) => notNow(f) ?? (ready(f).length ? null : `No pod of ${NAME} is ready.`),
+  start: (f): DemoStart => {
+    const r = ready(f);
+    const p = r.find((x) => x.node === 'node-2') ?? r[0];
+    return {
+      actions: [probe(p.name, 'unready')],
+      memo: { at: f.t, pod: p.name, ip: p.ip ?? '' },
+      intro: `sim app ${p.name} unready: its app still runs and answers, but its readiness probe (GET / on port ${PORT}, every 10 s by default) now gets an error.`,
+      beats: [
+        {
+          when: (_g, m, detail) => base(m, detailOf(detail())) || (!!String(m.ip) && !ruleTargets(detailOf(detail())).some((t) => t.startsWith(`${m.ip}:`)) && hold(m, detailOf(detail()))),
+          text: (g, m) => { const p = webPods(g).find((x) => x.name === String(m.pod)); return `${seconds(g, m)} s later the probe had failed 3 times in a row (failureThreshold 3): the kubelet set ${m.pod}'s Ready condition to False, the EndpointSlice controller marked its endpoint not ready, and kube-proxy dropped its KUBE-SEP chain. The pod ${p?.phase === 'Running' ? 'still runs, with no restart' : 'is still there'}: readiness only takes it out of the Service (a liveness probe would restart it). The client saw ${m.since}. Now its app answers the probe again (sim app ${m.pod} healthy).`; },
+          then: (_g, m) => [probe(String(m.pod), 'healthy')],
+        },
+        {
+          when: (g, m, detail) => { const d = detailOf(detail()); return ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d) && hold(m, d); },
+          text: (g, m) => `${seconds(g, m)} s after the probe began failing, one probe that passed (successThreshold 1) made ${m.pod} Ready again: back in the EndpointSlice and in the rules, under the same address. ${m.rules}`,
+        },
+      ],
+    };
+  },
+};
+
 const rollout: DemoDef = {
   id: 'rollout',
   label: (f) => (web(f)?.image === NEXT_IMAGE ? `Roll back to ${IMAGE}` : `Roll out ${NEXT_IMAGE}`),
@@ -285,8 +316,8 @@ export const trafficFigure: FigureDef = {
   title: 'Requests through a Service, live',
   options: { seed: 1, nodes: 3 },
   addons: () => [kubeProxyAddon({ mode: 'iptables' }), corednsAddon(), trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: NAME })],
-  demos: [apply, scale, deletePod, rollout, nodeDemo, controlPlane],
-  story: ['apply', 'delete', 'node', 'control-plane'],
+  demos: [apply, scale, deletePod, readiness, rollout, nodeDemo, controlPlane],
+  story: ['apply', 'delete', 'readiness', 'node', 'control-plane'],
   leavesOut: [
     `The client is a process on ${CLIENT_NODE} that opens one new connection a second to web's ClusterIP (not its name: DNS is answered by CoreDNS in the terminal, kubectl exec … -- nslookup web), each walking ${CLIENT_NODE}'s rules as kube-proxy last wrote them.`,
     'A connection takes no simulated time: one that would time out after 127 s is counted at once.',
