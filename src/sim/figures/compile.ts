@@ -35,5 +35,10 @@ export function compileFigure(def: FigureDef): CompiledFigure {
     return { step: m.step, text: m.text, t: host.cluster.now, hash: host.cluster.world.hash(), frame: frameOf(host.cluster) };
   });
   const story: CompiledStory = { figure: def.id, title: def.title, options: def.options, inputs, beats, end: beats.length ? beats[beats.length - 1].step : 0 };
+  if (def.opening !== undefined) {
+    const at = beats[def.opening];
+    if (!at) throw new Error(`compile ${def.id}: its opening names beat ${def.opening}, and the story has ${beats.length}`);
+    story.opening = at.step;
+  }
   return { id: def.id, title: def.title, story, first: new FigureHost(def, story).view(), leavesOut: def.leavesOut };
 }
