@@ -39,6 +39,8 @@ export function compileFigure(def: FigureDef): CompiledFigure {
     const at = beats[def.opening];
     if (!at) throw new Error(`compile ${def.id}: its opening names beat ${def.opening}, and the story has ${beats.length}`);
     story.opening = at.step;
+    // The setup before it is never shown (the figure cannot be stepped back into it): its beats go.
+    story.beats = beats.filter((b) => b.step >= at.step);
   }
   return { id: def.id, title: def.title, story, first: new FigureHost(def, story).view(), leavesOut: def.leavesOut };
 }
