@@ -5,7 +5,7 @@
 import type { Cluster } from '../cluster.ts';
 import { isHeartbeat } from '../view/records.ts';
 import type { Frame } from '../view/types.ts';
-import { agree, count, listOf } from '../view/words.ts';
+import { agree, count } from '../view/words.ts';
 import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 
