@@ -76,6 +76,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
     }
 
     test('axe finds no violation, light and dark, at the opening and after its action', async ({ page }) => {
+      test.setTimeout(150_000);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         const w = await openWidget(page, id, path);
@@ -102,6 +103,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
     });
 
     test('a link to one of its steps reopens it on the same step', async ({ browser }) => {
+      test.setTimeout(90_000);
       const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
       const page = await context.newPage();
       const w = await openWidget(page, id, path);
@@ -140,9 +142,9 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
 test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved by the controller', async ({ page }) => {
   const w = await openWidget(page, 'max-surge', '/rolling-updates/');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 4 pods, at least 3 available');
-  await w.getByLabel('replicas').selectOption('5');
-  await w.getByLabel('maxSurge').selectOption('0');
-  await w.getByLabel('maxUnavailable').selectOption('25%');
+  await w.getByLabel('replicas', { exact: true }).selectOption('5');
+  await w.getByLabel('maxSurge', { exact: true }).selectOption('0');
+  await w.getByLabel('maxUnavailable', { exact: true }).selectOption('25%');
   await w.getByRole('button', { name: 'Roll out these numbers' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('5 replicas, maxSurge 0, maxUnavailable 25%');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');

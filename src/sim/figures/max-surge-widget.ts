@@ -84,7 +84,7 @@ function rolloutDemo(n: RolloutNumbers): DemoDef {
   const id = rolloutDemoId(n);
   return {
     id,
-    label: () => 'Roll out',
+    label: () => 'Roll out these numbers',
     unavailable: (f) => (!webOf(f) ? 'The Deployment web does not exist yet.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
     start: (f): DemoStart => {
       const to = otherImage(f);
