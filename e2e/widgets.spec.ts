@@ -10,7 +10,7 @@ import { expectNoAxeViolations } from './figure-helpers';
 const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
-  { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /kubectl stores your numbers in web: 3 replicas, maxSurge 25%, maxUnavailable 25%/ },
+  { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
 ] as const;
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
@@ -147,6 +147,7 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await w.getByLabel('maxUnavailable', { exact: true }).selectOption('25%');
   await w.getByRole('button', { name: 'Roll out these numbers' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('5 replicas, maxSurge 0, maxUnavailable 25%');
+  await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
 });

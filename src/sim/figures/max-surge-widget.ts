@@ -95,12 +95,12 @@ function rolloutDemo(n: RolloutNumbers): DemoDef {
       const scale = webOf(f)!.replicas === n.replicas ? [] : [{ type: 'scale' as const, name: WEB, replicas: n.replicas }];
       return {
         actions: [...scale, patch],
-        memo: { to, replicas: n.replicas, before: webOf(f)!.replicaSets.map((rs) => rs.name).join(',') },
+        memo: { to, replicas: n.replicas, maxSurge: String(n.maxSurge), maxUnavailable: String(n.maxUnavailable) },
         intro: `kubectl stores your numbers in web: ${count(n.replicas, 'replica')}, maxSurge ${n.maxSurge}, maxUnavailable ${n.maxUnavailable}. Once ${agree(n.replicas, 'its pod runs', `all ${n.replicas} run`)}, it changes the image to ${to}.`,
         beats: [
           {
             when: (g, m) => readyPodsOf(g).length === Number(m.replicas) && livePodsOf(g).length === Number(m.replicas) && webOf(g)?.rollout?.state === 'complete',
-            text: (_g, m) => `${count(Number(m.replicas), 'pod')} of web ${agree(Number(m.replicas), 'is', 'are')} ready; kubectl set image changes the template to ${m.to}, and the rollout begins.`,
+            text: (_g, m) => `web holds your numbers (${count(Number(m.replicas), 'replica')}, maxSurge ${m.maxSurge}, maxUnavailable ${m.maxUnavailable}) and ${agree(Number(m.replicas), 'its pod is', `all ${m.replicas} pods are`)} ready; kubectl set image changes the template to ${m.to}, and the rollout begins.`,
             then: (_g, m) => [{ type: 'set-image', name: WEB, image: String(m.to) }],
           },
           {
