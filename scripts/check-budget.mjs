@@ -24,23 +24,30 @@ const CSS_MAX_GZIP = 8.5 * KB;
 // 18 KB since the stage (session 8): the held regions, the travel layer's and the legend's styles, the
 // narration's rest and skipped lines and the failure sentence took the figure pages to 17.0–17.5 KB.
 const FIGURE_PAGE_CSS_MAX_GZIP = 18 * KB;
+// A page with an inline widget links widgets.css too (about 0.9 KB gzip; only those pages do).
+const WIDGET_PAGE_CSS_MAX_GZIP = 19 * KB;
 // 31 KB since the control-plane chapter explains streaming lists and BOOKMARKs (30,863 B with its figure's stage).
 const HTML_MAX_GZIP = 31 * KB;
 // The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
 // outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB };
+// An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
 // the narration's rest, skipped and Advance controls, and the stage (the travel layer itself is a lazy
 // chunk, below). Issue 26 is to bring them back under 35 KB.
-export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/control-plane/': 37 * KB,
+// Issue 28's inline widgets share the kit with the figures (worker-client, figure-state, keymap: one
+// chunk both shells import, about 0.25 KB more on every figure page than when FigureShell held them);
+// a widget adds its shell (2.4 KB) and its picture (1.5 KB). The chapters with a widget and their big
+// figure are 3.5–4 KB over the 35–37 KB the figures alone keep.
+export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/control-plane/': 40 * KB,
   // The scheduler's table and statechart, every figure's Terminal button and the loader of its lazy UI
   // took it to 36,412 B; no `bind:value`/`bind:checked` in the widgets (a value and its input or change
   // handler instead) keeps Svelte's input and select bindings (about 1 KB) out of the runtime chunk
   // every figure page loads. The demo bar's echo of what ran and the pod card's Ready condition (about
   // 0.55 KB) took the scheduler and the rollout past 35 KB again.
-  '/scheduler/': 37 * KB, '/rolling-updates/': 37 * KB, '/node-failure/': 36 * KB, '/control-plane-outage/': 36 * KB,
+  '/scheduler/': 38 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 37 * KB, '/control-plane-outage/': 36 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
   '/troubleshooting/': 37 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web.
@@ -49,7 +56,9 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 35 * KB, '/con
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   '/embed/cluster/': 36 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 38 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 37 * KB, '/embed/troubleshooting/': 37 * KB, '/embed/traffic/': 37 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
-  '/embed/terminal/': 36 * KB };
+  '/embed/terminal/': 36 * KB,
+  // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
+  '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
@@ -156,7 +165,7 @@ for (const page of htmlPages(dist)) {
 
   const htmlMax = HTML_PAGE_MAX_GZIP[p] ?? HTML_MAX_GZIP;
   report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${htmlMax}`, htmlGzip <= htmlMax);
-  const cssMax = islands > 0 ? FIGURE_PAGE_CSS_MAX_GZIP : CSS_MAX_GZIP;
+  const cssMax = html.includes('data-widget-root=') ? WIDGET_PAGE_CSS_MAX_GZIP : islands > 0 ? FIGURE_PAGE_CSS_MAX_GZIP : CSS_MAX_GZIP;
   report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${cssMax}`, cssGzip <= cssMax && css.length > 0, `stylesheets: ${css.join(', ')}`);
   const theme = inline.filter((m) => m[2].includes('ds-theme'));
   const otherInline = inline.filter((m) => !m[2].includes('ds-theme'));

@@ -3,15 +3,19 @@
 import { clusterFigure } from './cluster-figure.ts';
 import type { FigureDef } from './demo.ts';
 import { hubFigure } from './hub-figure.ts';
+import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
+import { replacePodWidget } from './replace-pod-widget.ts';
 import { rolloutFigure } from './rollout-figure.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
 import { trafficFigure } from './traffic-figure.ts';
 import { troubleshootingFigure } from './troubleshooting-figure.ts';
+import { writeWatchWidget } from './write-watch-widget.ts';
 
 /** Every figure the site has, by id. */
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
+  'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
 };

@@ -12,6 +12,10 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   outage: () => import('./outage-figure.ts').then((m) => m.outageFigure),
   troubleshooting: () => import('./troubleshooting-figure.ts').then((m) => m.troubleshootingFigure),
   traffic: () => import('./traffic-figure.ts').then((m) => m.trafficFigure),
+  // The inline widgets: small figures, one mechanism each, placed at the paragraph that explains it.
+  'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
+  'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
+  'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

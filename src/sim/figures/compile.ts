@@ -35,5 +35,12 @@ export function compileFigure(def: FigureDef): CompiledFigure {
     return { step: m.step, text: m.text, t: host.cluster.now, hash: host.cluster.world.hash(), frame: frameOf(host.cluster) };
   });
   const story: CompiledStory = { figure: def.id, title: def.title, options: def.options, inputs, beats, end: beats.length ? beats[beats.length - 1].step : 0 };
+  if (def.opening !== undefined) {
+    const at = beats[def.opening];
+    if (!at) throw new Error(`compile ${def.id}: its opening names beat ${def.opening}, and the story has ${beats.length}`);
+    story.opening = at.step;
+    // The setup before it is never shown (the figure cannot be stepped back into it): its beats go.
+    story.beats = beats.filter((b) => b.step >= at.step);
+  }
   return { id: def.id, title: def.title, story, first: new FigureHost(def, story).view(), leavesOut: def.leavesOut };
 }

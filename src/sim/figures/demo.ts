@@ -54,6 +54,17 @@ export interface FigureDef {
   story: string[];
   leavesOut: string[];
   /**
+   * The story beat (an index into its beats) the figure opens at, and resets and steps back to no
+   * further: an inline widget's story begins with a setup (the Deployment it is about, running), and
+   * the reader starts from there. Unset: step 0, the cluster as it starts.
+   */
+  opening?: number;
+  /**
+   * A demo the reader composes (a widget's numbers in its id, `rollout:5:2:0`): made on request when
+   * no listed demo has the id, or null when the id is not one of its own.
+   */
+  demoFor?(id: string): DemoDef | null;
+  /**
    * What this figure shows beyond the Frame (a statechart's state and reason, a scheduling table),
    * read from the cluster through the core's readers; plain JSON, sent with every view.
    */

@@ -98,6 +98,8 @@ export class FigureHost {
     if (moment?.kubectlExtras) this.cluster.world.apiConfig.kubectlExtras = moment.kubectlExtras;
     this.timeline = new Timeline(this.cluster);
     this.loadStory();
+    // A widget opens where its setup has run (a link's moment says its own step instead).
+    if (!moment && this.origin > 0) this.timeline.seek(this.origin);
     if (moment) {
       if (JSON.stringify(moment.inputs) !== JSON.stringify(story.inputs)) {
         this.timeline.load(moment.inputs);
@@ -116,7 +118,7 @@ export class FigureHost {
     switch (req.op) {
       case 'view': case 'open': break;
       case 'step': this.forward(() => this.timeline.step()); break;
-      case 'back': this.timeline.back(); break;
+      case 'back': if (this.timeline.at().step > this.origin) this.timeline.back(); break;
       case 'seek': this.seek(req.step); break;
       case 'advance': this.advance(req.ms); break;
       case 'next': this.next(); break;
@@ -164,6 +166,11 @@ export class FigureHost {
 
   // ——— moving ———
 
+  /** The step the figure opens at and goes back to no further (CompiledStory.opening). */
+  get origin(): number {
+    return this.story.opening ?? 0;
+  }
+
   /** The furthest step the slider reaches: the recording's end, or the story's while it is followed. */
   private lastStep(): number {
     const last = this.timeline.length - 1;
@@ -181,7 +188,7 @@ export class FigureHost {
     if (!Number.isFinite(step)) throw new Error('seek: the step is not a number');
     // Within the recording, or on to the story's end (its future is known); never further, so a
     // hostile step number cannot make the worker run for ever.
-    const target = Math.max(0, Math.min(Math.floor(step), this.lastStep()));
+    const target = Math.max(this.origin, Math.min(Math.floor(step), this.lastStep()));
     this.forward(() => this.timeline.seek(target));
   }
 
@@ -257,10 +264,11 @@ export class FigureHost {
     return matterAt === null;
   }
 
-  /** Back to step 0 with the story loaded again. */
+  /** Back to the opening (step 0 unless the figure opens later) with the story loaded again. */
   private reset(): void {
     this.timeline.seek(0);
     this.loadStory();
+    if (this.origin > 0) this.timeline.seek(this.origin);
   }
 
   /** Returns to the story at the last story beat the reader had reached before changing things. */
@@ -290,7 +298,7 @@ export class FigureHost {
 
   /** Presses a demo button: its actions now, its beats from here on. */
   private demo(id: string): void {
-    const d = this.def.demos.find((x) => x.id === id);
+    const d = this.def.demos.find((x) => x.id === id) ?? this.def.demoFor?.(id) ?? undefined;
     if (!d) throw new Error(`no demo "${id}" in figure ${this.def.id}`);
     const frame = frameOf(this.cluster);
     const why = d.unavailable(frame);
@@ -329,8 +337,8 @@ export class FigureHost {
   readerChange(): void {
     const at = this.timeline.at();
     if (!at.atEnd || (this.following && at.step < this.story.end)) {
-      // At step 0 nothing of the story has happened yet: the reader starts a path of their own.
-      if (this.following && at.step > 0 && at.step < this.story.end) this.diverged = true;
+      // At the opening nothing of the story has happened yet: the reader starts a path of their own.
+      if (this.following && at.step > this.origin && at.step < this.story.end) this.diverged = true;
       for (const s of [...this.beats.keys()]) if (s > at.step) this.beats.delete(s);
     }
     this.following = false;

@@ -32,6 +32,8 @@ export interface CompiledStory {
   beats: CompiledBeat[];
   /** The last step of the story (its last beat). */
   end: number;
+  /** The step the figure opens at, resets to and steps back to no further (FigureDef.opening); 0 when unset. */
+  opening?: number;
 }
 
 /** What a figure's page gets at build time: the story, the first frame's view and the figure's note. */

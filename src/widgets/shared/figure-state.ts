@@ -39,3 +39,12 @@ export function urlWithLink(href: string, figure: string, link: string): string 
   u.searchParams.set('fig', `${figure}.${link}`);
   return u.toString();
 }
+
+/**
+ * What an inline widget's island is given: islandFigure's, and its first view without the request
+ * log and the step's records (a widget draws neither; the worker's first answer brings its own).
+ */
+export function islandWidget(compiled: CompiledFigure): CompiledFigure {
+  const c = islandFigure(compiled);
+  return { ...c, first: { ...c.first, log: [], records: [] } };
+}

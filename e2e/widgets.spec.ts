@@ -1,0 +1,162 @@
+// The inline widgets (issue 28): each goes live when scrolled to, steps, does its one action, keeps
+// its size (≤ 420 px tall at 1280 px, ≤ 480 px at 360 px) without its controls moving, passes axe in
+// light and dark, and a link to one of its steps reopens it on the same step. The fixtures fail any
+// test that logs a console error, a page error or a CSP violation.
+import type { Locator, Page } from '@playwright/test';
+import { BASE, expect, sitePages, test } from './fixtures';
+import { expectNoAxeViolations } from './figure-helpers';
+
+/** Every inline widget on the site, on its chapter, and what its action's caption says. */
+const WIDGETS = [
+  { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
+  { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
+  { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+] as const;
+
+const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
+
+async function openWidget(page: Page, id: string, path: string): Promise<Locator> {
+  await page.goto(`${BASE}${path}`);
+  const w = page.getByTestId(`widget-${id}`);
+  await w.scrollIntoViewIfNeeded();
+  await expect(w).toHaveAttribute('data-state', /^live /, { timeout: 30_000 });
+  return w;
+}
+
+const stepOf = async (w: Locator): Promise<number> => Number(await w.getAttribute('data-step'));
+
+test('the list here is every inline widget the site has, on its page', async ({ request }) => {
+  const found = new Set<string>();
+  for (const path of await sitePages(request)) {
+    const html = await (await request.get(`${BASE}${path}`)).text();
+    for (const m of html.matchAll(/data-widget-root="([^"]+)"/g)) found.add(`${m[1]} ${path}`);
+  }
+  expect([...found].sort()).toEqual(WIDGETS.map((w) => `${w.id} ${w.path}`).sort());
+});
+
+for (const { id, path, anchor, action, said } of WIDGETS) {
+  test.describe(`${id} (${path})`, () => {
+    test('goes live, steps forward and back (never before its opening), and its action works', async ({ page }) => {
+      const w = await openWidget(page, id, path);
+      const open = await stepOf(w);
+      expect(open).toBeGreaterThan(0);
+      const back = w.getByRole('button', { name: 'Back' });
+      await expect(back).toBeDisabled();
+      await w.getByRole('button', { name: 'Next event' }).click();
+      await expect.poll(() => stepOf(w)).toBeGreaterThan(open);
+      const ahead = await stepOf(w);
+      await back.click();
+      await expect.poll(() => stepOf(w)).toBeLessThan(ahead);
+      await w.getByRole('button', { name: 'Reset' }).click();
+      await expect(w).toHaveAttribute('data-step', String(open));
+      const act = w.getByRole('button', { name: action });
+      await expect(act).toBeEnabled();
+      await act.click();
+      await expect(w.getByTestId('widget-caption')).toContainText(said);
+      await expect.poll(() => stepOf(w)).toBeGreaterThan(open);
+    });
+
+    for (const size of SIZES) {
+      test(`at ${size.width}×${size.height} it is at most ${size.max} px tall and its controls never move while it steps`, async ({ page }) => {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        const w = await openWidget(page, id, path);
+        const box = (await w.boundingBox())!;
+        expect(Math.round(box.height)).toBeLessThanOrEqual(size.max);
+        expect(box.width).toBeLessThanOrEqual(size.width);
+        const next = w.getByRole('button', { name: 'Next event' });
+        const where = async () => { const [a, b] = [(await w.boundingBox())!, (await next.boundingBox())!]; return `${Math.round(b.x - a.x)},${Math.round(b.y - a.y)},${Math.round(a.height)}`; };
+        const at0 = await where();
+        for (let i = 0; i < 6 && await next.isEnabled(); i++) {
+          const s = await w.getAttribute('data-step');
+          await next.click();
+          await expect(w).not.toHaveAttribute('data-step', s!);
+          expect(await where()).toBe(at0);
+        }
+      });
+    }
+
+    test('axe finds no violation, light and dark, at the opening and after its action', async ({ page }) => {
+      test.setTimeout(150_000);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const w = await openWidget(page, id, path);
+        await expectNoAxeViolations(page, `[data-testid="widget-${id}"]`, `${scheme} at the opening`);
+        await w.getByRole('button', { name: action }).click();
+        await expect(w.getByTestId('widget-caption')).toContainText(said);
+        await expectNoAxeViolations(page, `[data-testid="widget-${id}"]`, `${scheme} after its action`);
+      }
+    });
+
+    test('works by keyboard, with a visible focus ring', async ({ page }) => {
+      const w = await openWidget(page, id, path);
+      const next = w.getByRole('button', { name: 'Next event' });
+      await next.focus();
+      const outline = await next.evaluate((el) => getComputedStyle(el).outlineStyle);
+      expect(outline).not.toBe('none');
+      const s = await stepOf(w);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => stepOf(w)).toBeGreaterThan(s);
+      // The figures' shortcuts work on a widget too: N is the next event.
+      const t = await stepOf(w);
+      await page.keyboard.press('n');
+      await expect.poll(() => stepOf(w)).toBeGreaterThan(t);
+    });
+
+    test('a link to one of its steps reopens it on the same step', async ({ browser }) => {
+      test.setTimeout(90_000);
+      const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+      const page = await context.newPage();
+      const w = await openWidget(page, id, path);
+      for (let i = 0; i < 2; i++) {
+        const s = await w.getAttribute('data-step');
+        await w.getByRole('button', { name: 'Next event' }).click();
+        await expect(w).not.toHaveAttribute('data-step', s!);
+      }
+      const step = await w.getAttribute('data-step');
+      const caption = await w.getByTestId('widget-caption').textContent();
+      await w.getByRole('button', { name: 'Copy link to this step' }).click();
+      await expect(w.getByText('Link copied.')).toBeVisible();
+      const url = await page.evaluate(() => navigator.clipboard.readText());
+      expect(url).toMatch(new RegExp(`\\?fig=${id}\\.[A-Za-z0-9_-]+#${anchor}$`));
+      const again = await context.newPage();
+      const w2 = await openWidget(again, id, url.replace(/^https?:\/\/[^/]+/, ''));
+      await expect(w2).toHaveAttribute('data-step', step!);
+      await expect(w2.getByTestId('widget-caption')).toHaveText(caption!);
+      await context.close();
+    });
+
+    test('without JavaScript it shows its opening frame and one sentence, and no controls', async ({ browser }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${BASE}${path}`);
+      const w = page.getByTestId(`widget-${id}`);
+      await expect(w.getByTestId('widget-picture')).toBeVisible();
+      await expect(w.getByTestId('widget-caption')).toContainText(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
+      await expect(w.getByRole('toolbar')).toBeHidden();
+      await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
+      await context.close();
+    });
+  });
+}
+
+test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved by the controller', async ({ page }) => {
+  const w = await openWidget(page, 'max-surge', '/rolling-updates/');
+  await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 4 pods, at least 3 available');
+  await w.getByLabel('replicas', { exact: true }).selectOption('5');
+  await w.getByLabel('maxSurge', { exact: true }).selectOption('0');
+  await w.getByLabel('maxUnavailable', { exact: true }).selectOption('25%');
+  await w.getByRole('button', { name: 'Roll out these numbers' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('5 replicas, maxSurge 0, maxUnavailable 25%');
+  await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
+  await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
+  await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the embeds show one widget each, live', async ({ page }) => {
+  for (const { id } of WIDGETS) {
+    await page.goto(`${BASE}/embed/${id}/`);
+    const w = page.getByTestId(`widget-${id}`);
+    await expect(w).toHaveAttribute('data-state', /^live /, { timeout: 30_000 });
+    await expect(page.locator('[data-widget]')).toHaveCount(1);
+  }
+});

@@ -1,0 +1,134 @@
+// The inline widgets (write-watch, replace-pod, max-surge): each story replays, opens at its setup's
+// end, steps back no further than that, and shows its mechanism with the names and numbers its
+// chapter quotes (the paragraph beside each widget is read and checked against the simulation).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compileFigure } from './compile.ts';
+import { FigureHost } from './host.ts';
+import { maxSurgeWidget, parseRolloutDemoId, rolloutDemoId } from './max-surge-widget.ts';
+import type { CompiledFigure, FigureView } from './protocol.ts';
+import { replacePodWidget } from './replace-pod-widget.ts';
+import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory } from './replay-check.ts';
+import { writeWatchWidget, type WriteFanOut } from './write-watch-widget.ts';
+import type { FigureDef } from './demo.ts';
+
+const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget];
+const compiled: Record<string, CompiledFigure> = Object.fromEntries(WIDGETS.map((d) => [d.id, compileFigure(d)]));
+const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
+const chapter = (slug: string): string => readFileSync(new URL(`../../../content/${slug}.mdx`, import.meta.url), 'utf8');
+/** The story's words and the frames at its beats, as one text to find quoted names and numbers in. */
+const storyText = (c: CompiledFigure): string => c.story.beats.map((b) => `${b.text} ${JSON.stringify(b.frame)}`).join('\n');
+
+describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def) => {
+  const c = () => compiled[def.id];
+  it('has a well-formed story that replays to the same worlds, frames and words', () => {
+    expectWellFormedStory(c(), 3);
+    expectStoryReplays(def, c());
+  });
+  it('opens where its setup ends (web running), not at the empty cluster', () => {
+    const first = c().first;
+    expect(c().story.opening).toBe(c().story.beats[0].step);
+    expect(first.step).toBe(c().story.opening);
+    expect(first.beat).toMatch(/^web runs \d+ pods of ReplicaSet web-c68c68797: /);
+    expect(first.frame.pods.length).toBeGreaterThan(0);
+  });
+  it('steps back no further than its opening, and Reset returns there', () => {
+    const host = live(def);
+    const open = c().story.opening!;
+    expect(host.handle({ op: 'back' })!.step).toBe(open);
+    expect(host.handle({ op: 'seek', step: 0 })!.step).toBe(open);
+    host.handle({ op: 'seek', step: c().story.end });
+    expect(host.handle({ op: 'reset' })!.step).toBe(open);
+  });
+  it('steps back then forward to identical views', () => {
+    expectStepBackForward(def, c(), [1, 2]);
+  });
+  it('never throws on presses in any order', () => {
+    expectPressesNeverThrow(def, () => live(def));
+  });
+});
+
+describe('write-watch', () => {
+  const c = compiled['write-watch'];
+  const at = (step: number): FigureView => live(writeWatchWidget).handle({ op: 'seek', step })!;
+  it('stores kubectl\'s scale at the next revision and tells the controller-manager, then lists the writes it set off', () => {
+    const end = at(c.story.end);
+    const writes = end.detail!.writes as unknown as WriteFanOut[];
+    expect(writes[0]).toMatchObject({ component: 'kubectl', verb: 'PATCH', object: 'deployments/default/web' });
+    expect(writes[0].notified.map((n) => n.component)).toContain('kube-controller-manager');
+    expect(writes[1]).toMatchObject({ component: 'deployment-controller', object: 'replicasets/default/web-c68c68797' });
+    expect(writes[1].notified.map((n) => n.component).sort()).toEqual(['kube-controller-manager', 'scheduler']);
+    const revs = writes.map((w) => w.revision);
+    expect(revs).toEqual([...revs].sort((a, b) => a - b));
+    expect(new Set(revs).size).toBe(revs.length);
+  });
+  it('quotes in its chapter the revisions the simulation gives', () => {
+    const writes = at(c.story.end).detail!.writes as unknown as WriteFanOut[];
+    const text = chapter('control-plane');
+    expect(text).toContain(`etcd stores at revision ${writes[0].revision};`);
+    expect(text).toContain(`writes the ReplicaSet at revision ${writes[1].revision},`);
+    expect(text).toContain(`<InlineWidget id="write-watch" />`);
+  });
+});
+
+describe('replace-pod', () => {
+  const c = compiled['replace-pod'];
+  it('replaces the deleted pod under a new name, and the old one is gone', () => {
+    const end = live(replacePodWidget).handle({ op: 'seek', step: c.story.end })!;
+    const names = end.frame.pods.map((p) => p.name);
+    expect(names).not.toContain('web-c68c68797-nzjqm');
+    expect(names).toContain('web-c68c68797-lkdzk');
+    expect(end.frame.pods.filter((p) => p.ready)).toHaveLength(3);
+  });
+  it('quotes in its chapter the pod names the simulation makes', () => {
+    const text = chapter('reconcile-loop');
+    const para = text.slice(text.indexOf('Here is the loop at work'), text.indexOf('<InlineWidget id="replace-pod" />'));
+    const quoted = [...para.matchAll(/web-c68c68797-[a-z0-9]{5}/g)].map((m) => m[0]);
+    expect(quoted.length).toBeGreaterThanOrEqual(4);
+    for (const name of quoted) expect(storyText(c)).toContain(name);
+  });
+});
+
+describe('max-surge', () => {
+  const c = compiled['max-surge'];
+  type Arithmetic = { surge: number; unavailable: number; repaired: boolean; mostPods: number; fewestAvailable: number; firstNew: number; firstOld: number };
+  const arithmetic = (v: FigureView): Arithmetic => v.detail!.arithmetic as unknown as Arithmetic;
+  it('reads demo ids back into the reader\'s numbers, and refuses others', () => {
+    expect(parseRolloutDemoId(rolloutDemoId({ replicas: 4, maxSurge: '25%', maxUnavailable: 1 }))).toEqual({ replicas: 4, maxSurge: '25%', maxUnavailable: 1 });
+    expect(parseRolloutDemoId('rollout:11:1:1')).toBeNull();
+    expect(parseRolloutDemoId('rollout:3:7%:1')).toBeNull();
+    expect(parseRolloutDemoId('delete-pod')).toBeNull();
+  });
+  it('resolves the defaults on 3 replicas as the chapter says: surge 1 up, unavailable 0 down, first step one new pod', () => {
+    const a = arithmetic(c.first);
+    expect(a).toMatchObject({ surge: 1, unavailable: 0, mostPods: 4, fewestAvailable: 3, firstNew: 1, firstOld: 3, repaired: false });
+    const text = chapter('rolling-updates');
+    expect(storyText(c)).toContain('web-c47498c66');
+    expect(text).toContain('the first step adds one pod of the new ReplicaSet `web-c47498c66` and removes none: 4 pods, 3 of them ready.');
+    expect(c.story.beats.some((b) => b.text.includes('new ReplicaSet web-c47498c66 scaled up to 1. 4 pods exist, 3 of them ready.'))).toBe(true);
+  });
+  it('runs a real rollout on the reader\'s numbers: 5 replicas, maxSurge 0, maxUnavailable 20%-like 25% rounds to 1', () => {
+    const host = live(maxSurgeWidget);
+    host.handle({ op: 'seek', step: c.story.end });
+    let v = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 5, maxSurge: '0', maxUnavailable: '25%' }) })!;
+    expect(arithmetic(v)).toMatchObject({ surge: 0, unavailable: 1, mostPods: 5, fewestAvailable: 4, firstNew: 0, firstOld: 4 });
+    let most = 0;
+    for (let n = 0; v.demoRunning !== null; n++) {
+      if (n > 20_000) throw new Error('the rollout never finished');
+      v = host.handle({ op: 'step' })!;
+      const web = v.frame.deployments.find((d) => d.name === 'web')!;
+      most = Math.max(most, web.replicaSets.reduce((s, rs) => s + rs.replicas, 0));
+    }
+    expect(most).toBeLessThanOrEqual(5);
+    expect(v.beat).toMatch(/^Rollout complete: 5 pods run nginx:1\.27/);
+  });
+  it('is refused by validation when both limits are 0, and the repair applies when they round to 0', () => {
+    const host = live(maxSurgeWidget);
+    host.handle({ op: 'seek', step: c.story.end });
+    const refused = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '0' }) })!;
+    expect(refused.beat).toMatch(/validation refuses it/);
+    expect(arithmetic(refused)).toMatchObject({ surge: 1, unavailable: 0 });
+    const repaired = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '25%' }) })!;
+    expect(arithmetic(repaired)).toMatchObject({ surge: 0, unavailable: 1, repaired: true });
+  });
+});
