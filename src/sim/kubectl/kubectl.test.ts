@@ -246,7 +246,13 @@ describe('mutations', () => {
     const r = run('apply -f -', bomb);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe('error: error parsing STDIN: error converting YAML to JSON: yaml: document contains excessive aliasing\n');
-    expect(run('apply -f -', 'apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n').stderr).toBe('error: resource mapping not found for name: "w" namespace: "" from STDIN: no matches for kind "Widget" in version "v1"\nensure CRDs are installed first\n');
+    // The builder quotes its source (%q): "STDIN", as real kubectl prints it; apply, create -f and delete -f alike.
+    const mapping = 'error: resource mapping not found for name: "w" namespace: "" from "STDIN": no matches for kind "Widget" in version "v1"\nensure CRDs are installed first\n';
+    expect(run('apply -f -', 'apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n').stderr).toBe(mapping);
+    expect(run('create -f -', 'apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n').stderr).toBe(mapping);
+    expect(run('delete -f -', 'apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n')).toEqual({ stdout: '', stderr: mapping, exitCode: 1 });
+    // A known kind in a version the server does not serve it in, with the object's namespace.
+    expect(run('delete -f -', 'apiVersion: v1\nkind: Deployment\nmetadata: {name: d, namespace: dev}\n').stderr).toBe('error: resource mapping not found for name: "d" namespace: "dev" from "STDIN": no matches for kind "Deployment" in version "v1"\nensure CRDs are installed first\n');
   });
   test('create deployment, scale, set image, label, expose', () => {
     const c = fixtureCluster();

@@ -1,12 +1,11 @@
 // kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
 // last-applied-configuration annotation, sent as a strategic-merge PATCH (nothing at all when it is empty).
 import { PATCH_MERGE_KEYS } from '../../apiserver/patch.ts';
-import { RESOURCES } from '../../apiserver/resources.ts';
 import { deepEqual } from '../../names.ts';
 import type { Parsed } from '../args.ts';
-import { kindInfo, resourceForKind } from '../resources.ts';
+import { kindInfo } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { manifestObjects, readSource } from './manifest.ts';
+import { manifestObjects, manifestResource, readSource } from './manifest.ts';
 import { Fail, addSourceToErr, apiError, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
@@ -29,7 +28,8 @@ export function cmdApply(r: Run, argv: string[]): void {
   checkOutput(p);
   const file = str(p, 'filename');
   if (!file) throw new Fail('error: must specify one of -f and -k');
-  const source = file === '-' ? 'STDIN' : `"${file}"`;
+  // The builder's source, as its errors quote it (%q): "STDIN" for `-`.
+  const source = JSON.stringify(file === '-' ? 'STDIN' : file);
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   if (!objs.length) throw new Fail('error: no objects passed to apply');
   for (const m of objs) {
@@ -40,12 +40,7 @@ export function cmdApply(r: Run, argv: string[]): void {
 function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
   if (!m.kind) throw new Fail(`error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`);
   if (!m.apiVersion) throw new Fail(`error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`);
-  const resource = resourceForKind(m.kind);
-  const info = resource ? RESOURCES[resource] : undefined;
-  const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
-  if (!resource || m.apiVersion !== expectedVersion) {
-    throw new Fail(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "${m.metadata?.namespace ?? ''}" from ${source}: no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`);
-  }
+  const resource = manifestResource(m, source);
   const kind = kindInfo(resource);
   const name = m.metadata?.name;
   if (!name) throw new Fail(`error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`);
@@ -70,7 +65,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     body.metadata.annotations[LAST_APPLIED] = applied;
     if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
     const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }) });
-    if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', source === 'STDIN' ? source : source.slice(1, -1), res.status)));
+    if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', JSON.parse(source) as string, res.status)));
     printWritten(r, p, dry, what, 'created', res.object);
     return;
   }

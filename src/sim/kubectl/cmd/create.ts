@@ -1,8 +1,8 @@
 // kubectl create (pkg/cmd/create): deployment, namespace, priorityclass, service clusterip|nodeport, or -f FILE.
 import { deploymentFor } from '../generators.ts';
-import { kindInfo, resourceForKind } from '../resources.ts';
+import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { manifestObjects, readSource } from './manifest.ts';
+import { manifestObjects, manifestResource, readSource } from './manifest.ts';
 import { Fail, addSourceToErr, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
@@ -184,8 +184,11 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
   if (!file) throw new Fail('error: must specify one of -f and -k');
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   for (const m of objs) {
-    const resource = resourceForKind(m.kind ?? '');
-    if (!resource) { r.error(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "" from "${file}": no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`); continue; }
+    let resource: string;
+    try { resource = manifestResource(m, JSON.stringify(file === '-' ? 'STDIN' : file)); } catch (e) {
+      if (!(e instanceof Fail)) throw e;
+      r.error(e.message); continue;
+    }
     const kind = kindInfo(resource);
     const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
     // NamePrinter: an object without a name (generateName only) prints as <unknown>.

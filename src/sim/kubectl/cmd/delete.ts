@@ -1,7 +1,7 @@
 // kubectl delete (pkg/cmd/delete): by name, selector or file, then --wait until the objects are gone.
-import { kindInfo, resourceForKind, type KindInfo } from '../resources.ts';
+import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { manifestObjects, readSource } from './manifest.ts';
+import { manifestObjects, manifestResource, readSource } from './manifest.ts';
 import { Fail, apiError, list, noResources, parseGoBool, targets, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions } from './dryrun.ts';
 import { untilWithSync } from './watch.ts';
@@ -41,8 +41,12 @@ export function cmdDelete(r: Run, argv: string[]): void {
   const file = str(p, 'filename');
   if (file) {
     for (const m of manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file)) {
-      const res = resourceForKind(m.kind ?? '');
-      if (!res) continue;
+      // An object of a kind the server does not serve is the builder's error; the others are deleted.
+      let res: string;
+      try { res = manifestResource(m, JSON.stringify(file === '-' ? 'STDIN' : file)); } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        r.error(e.message); continue;
+      }
       const k = kindInfo(res);
       objs.push({ kind: k, name: m.metadata?.name, namespace: k.namespaced ? m.metadata?.namespace || ns : undefined });
     }
