@@ -6,7 +6,7 @@ import type { Parsed } from '../args.ts';
 import { kindInfo } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
-import { Fail, addSourceToErr, apiError, type Obj, type Run } from './util.ts';
+import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
 function lastApplied(o: Obj): string {
@@ -32,15 +32,24 @@ export function cmdApply(r: Run, argv: string[]): void {
   const source = JSON.stringify(file === '-' ? 'STDIN' : file);
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   if (!objs.length) throw new Fail('error: no objects passed to apply');
-  for (const m of objs) {
-    try { applyOne(r, p, m, source); } catch (e) { if (e instanceof Fail) r.error(e.message); else throw e; }
-  }
+  // As Run does: the builder's errors (validation, mapping) first, then each object applied, every
+  // error gathered and printed at the end.
+  const errs: string[] = [];
+  const gather = (fn: () => void) => { try { fn(); } catch (e) { if (e instanceof Fail) errs.push(e.message); else throw e; } };
+  const mapped: { m: Obj; resource: string }[] = [];
+  for (const m of objs) gather(() => mapped.push({ m, resource: mapApplied(m, source) }));
+  for (const { m, resource } of mapped) gather(() => applyOne(r, p, m, source, resource));
+  printAggregate(r, errs);
 }
 
-function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
+/** The builder's part for one object: validated (kind and apiVersion set) and mapped to its resource. */
+function mapApplied(m: Obj, source: string): string {
   if (!m.kind) throw new Fail(`error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`);
   if (!m.apiVersion) throw new Fail(`error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`);
-  const resource = manifestResource(m, source);
+  return manifestResource(m, source);
+}
+
+function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): void {
   const kind = kindInfo(resource);
   const name = m.metadata?.name;
   if (!name) throw new Fail(`error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`);
