@@ -89,6 +89,23 @@ describe('kubectl goes through the API server', () => {
     expect(got).toContain('GET /api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=500');
     expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?labelSelector=app%3Dweb&resourceVersion=\d+&watch=true$/.test(l))).toBe(true);
   });
+
+  test('get TYPE NAME -w: the GET, then a WATCH of that name from resourceVersion 0, whose first event prints the object again', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'run p --image=nginx');
+    c.settle();
+    const from = c.log.length;
+    const r = runKubectl(c, 'get pod p -w');
+    expect(r.exitCode).toBe(0);
+    expect(requests(c, from)).toEqual([
+      'GET /api/v1/namespaces/default/pods/p',
+      'WATCH /api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dp&resourceVersion=0&watch=true',
+    ]);
+    const rows = r.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^NAME +READY +STATUS/);
+    expect(rows.slice(1).filter((l) => l.startsWith('p ')).length).toBe(2);
+    expect(runKubectl(c, 'get pod nope -w')).toEqual({ stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n', exitCode: 1 });
+  });
 });
 
 describe('the reflector\'s watch timeout', () => {
