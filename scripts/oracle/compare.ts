@@ -6,8 +6,8 @@
 // oracle/differences.json (a matcher, its reason and the most facts it may cover); prints `oracle: N
 // compared, M unexplained`, writes reports/oracle.json (one pass or failure per scenario, with the
 // counts) and exits 1 when M > 0, when an entry covers more facts than its max (it hides something new),
-// when a real component has no name here, or when an entry marked as a simulator bug matches nothing
-// any more (fixed: it must be removed). Both sides are normalised again here (comparable), so a trace
+// when a real component has no name here, or when an entry matches nothing any more (a simulator bug
+// fixed, a difference gone: it must be removed). Both sides are normalised again here (comparable), so a trace
 // recorded before the normalisation improved stays comparable.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -423,9 +423,10 @@ async function main(): Promise<void> {
   // An entry covering more than its max hides something its reason does not name.
   const wide = explained.differences.map((e, i) => ({ e, i, n: covered.get(i) ?? 0 })).filter(({ e, n }) => n > e.max);
   for (const { e, i, n } of wide) process.stdout.write(`  too wide: entry ${i} of oracle/differences.json covers ${n} facts, more than its max ${e.max}: ${JSON.stringify(e.match)}\n`);
-  // A bug entry nothing matches any more was fixed: it must go, so the file stays the list of what differs.
-  const fixed = explained.differences.map((e, i) => ({ e, i })).filter(({ e, i }) => e.bug && !covered.has(i) && !only.length);
-  for (const { e, i } of fixed) process.stdout.write(`  fixed, remove entry ${i} from oracle/differences.json: ${JSON.stringify(e.match)}\n`);
+  // An entry nothing matches any more (a bug fixed, a difference gone) must go, so the file stays the
+  // list of what differs and no stale entry waits to hide something new.
+  const fixed = explained.differences.map((e, i) => ({ e, i })).filter(({ i }) => !covered.has(i) && !only.length);
+  for (const { e, i } of fixed) process.stdout.write(`  ${e.bug ? 'fixed' : 'matches nothing'}, remove entry ${i} from oracle/differences.json: ${JSON.stringify(e.match)}\n`);
   if (verbose) explained.differences.forEach((e, i) => process.stdout.write(`  entry ${i} covers ${covered.get(i) ?? 0} of at most ${e.max}: ${JSON.stringify(e.match)}\n`));
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
   // CI sums reports as test counts: one per recorded scenario, failed when any difference in it is unexplained.

@@ -148,15 +148,18 @@ describe('permalink', () => {
     const tl = new Timeline(c);
     tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
     tl.advance(8_000);
-    tl.apply((c) => c.request({ verb: 'watch', resource: 'deployments', namespace: 'default', options: { fieldSelector: 'metadata.name=web', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true } }));
+    tl.apply((c) => c.request({ verb: 'watch', resource: 'deployments', namespace: 'default', options: { fieldSelector: 'metadata.name=web', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, timeoutSeconds: 412 } }));
     const pod = Object.values(tl.cluster.world.state.store.objects.pods ?? {})[0] as { metadata: { name: string } };
     tl.apply((c) => c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: pod.metadata.name, subresource: 'log', options: { follow: true } }));
     tl.advance(1_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
-    expect(r.cluster.world.state.log.some((e) => e.path?.includes('sendInitialEvents=true'))).toBe(true);
+    expect(r.cluster.world.state.log.some((e) => e.path?.includes('sendInitialEvents=true&timeoutSeconds=412&watch=true'))).toBe(true);
     const bad = JSON.parse(JSON.stringify(momentOf(tl)).replace('"NotOlderThan"', '"Sometime"'));
     expect(encodeMoment(bad)).toMatchObject({ ok: false });
+    // kubectl's reflector asks for 5 to 10 minutes; a link asking more than an hour is refused.
+    const long = JSON.parse(JSON.stringify(momentOf(tl)).replace('"timeoutSeconds":412', '"timeoutSeconds":99999'));
+    expect(encodeMoment(long)).toMatchObject({ ok: false });
   });
 
   it('round trips a PriorityClass and a pod that uses it', () => {

@@ -383,6 +383,7 @@ function checkOptions(v: unknown, what: string): RequestOptions {
         if (typeof x !== 'string' || x.length > 1024) fail(`${what}.${k} must be short text`);
         o[k] = x; break;
       case 'limit': o.limit = int(x, `${what}.limit`, 1, 10_000); break;
+      case 'timeoutSeconds': o.timeoutSeconds = int(x, `${what}.timeoutSeconds`, 1, 3600); break;
       case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
       case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
       case 'patchType': if (x !== 'strategic' && x !== 'merge' && x !== 'json') fail(`${what}.patchType must be strategic, merge or json`); o.patchType = x; break;

@@ -29,6 +29,8 @@ export interface RequestOptions {
   sendInitialEvents?: boolean;
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   allowWatchBookmarks?: boolean;
+  /** WATCH: how long the client asks it to last (the reflector's 5 to 10 minutes), sent as `?timeoutSeconds=`. */
+  timeoutSeconds?: number;
   /** The client's request timeout (client-go's rest.Config Timeout, a Go duration: `10s`), sent as `?timeout=`; only logged here. */
   timeout?: string;
   /** A write's field manager (kubectl's --field-manager: `kubectl-create`, `kubectl-client-side-apply`, …), sent as its query. */

@@ -75,6 +75,12 @@ export interface WatchOptions {
   sendInitialEvents?: boolean;
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   allowWatchBookmarks?: boolean;
+  /**
+   * How long the client asks the watch to last (client-go's reflector: 5 to 10 minutes); logged in
+   * the query. The client that sends it closes and re-opens the watch when the time is up, as the
+   * server's close would make it do.
+   */
+  timeoutSeconds?: number;
 }
 
 /** The annotation on the BOOKMARK that ends a streaming list's initial events. */
@@ -101,6 +107,7 @@ function watchQuery(opts: WatchOptions): string {
     resourceVersion: opts.resourceVersion === '' ? undefined : opts.resourceVersion,
     resourceVersionMatch: opts.resourceVersionMatch || undefined,
     sendInitialEvents: opts.sendInitialEvents !== undefined ? String(opts.sendInitialEvents) : undefined,
+    timeoutSeconds: opts.timeoutSeconds !== undefined ? String(opts.timeoutSeconds) : undefined,
     watch: 'true',
   });
 }

@@ -1,13 +1,12 @@
 // kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
 // last-applied-configuration annotation, sent as a strategic-merge PATCH (nothing at all when it is empty).
 import { PATCH_MERGE_KEYS } from '../../apiserver/patch.ts';
-import { RESOURCES } from '../../apiserver/resources.ts';
 import { deepEqual } from '../../names.ts';
 import type { Parsed } from '../args.ts';
-import { kindInfo, resourceForKind } from '../resources.ts';
+import { kindInfo } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, addSourceToErr, apiError, type Obj, type Run } from './util.ts';
+import { manifestObjects, manifestResource, readSource } from './manifest.ts';
+import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
 function lastApplied(o: Obj): string {
@@ -29,23 +28,28 @@ export function cmdApply(r: Run, argv: string[]): void {
   checkOutput(p);
   const file = str(p, 'filename');
   if (!file) throw new Fail('error: must specify one of -f and -k');
-  const source = file === '-' ? 'STDIN' : `"${file}"`;
+  // The builder's source, as its errors quote it (%q): "STDIN" for `-`.
+  const source = JSON.stringify(file === '-' ? 'STDIN' : file);
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
   if (!objs.length) throw new Fail('error: no objects passed to apply');
-  for (const m of objs) {
-    try { applyOne(r, p, m, source); } catch (e) { if (e instanceof Fail) r.error(e.message); else throw e; }
-  }
+  // As Run does: the builder's errors (validation, mapping) first, then each object applied, every
+  // error gathered and printed at the end.
+  const errs: string[] = [];
+  const gather = (fn: () => void) => { try { fn(); } catch (e) { if (e instanceof Fail) errs.push(e.message); else throw e; } };
+  const mapped: { m: Obj; resource: string }[] = [];
+  for (const m of objs) gather(() => mapped.push({ m, resource: mapApplied(m, source) }));
+  for (const { m, resource } of mapped) gather(() => applyOne(r, p, m, source, resource));
+  printAggregate(r, errs);
 }
 
-function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
+/** The builder's part for one object: validated (kind and apiVersion set) and mapped to its resource. */
+function mapApplied(m: Obj, source: string): string {
   if (!m.kind) throw new Fail(`error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`);
   if (!m.apiVersion) throw new Fail(`error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`);
-  const resource = resourceForKind(m.kind);
-  const info = resource ? RESOURCES[resource] : undefined;
-  const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
-  if (!resource || m.apiVersion !== expectedVersion) {
-    throw new Fail(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "${m.metadata?.namespace ?? ''}" from ${source}: no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`);
-  }
+  return manifestResource(m, source);
+}
+
+function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): void {
   const kind = kindInfo(resource);
   const name = m.metadata?.name;
   if (!name) throw new Fail(`error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`);
@@ -70,7 +74,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string): void {
     body.metadata.annotations[LAST_APPLIED] = applied;
     if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
     const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }) });
-    if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', source === 'STDIN' ? source : source.slice(1, -1), res.status)));
+    if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', JSON.parse(source) as string, res.status)));
     printWritten(r, p, dry, what, 'created', res.object);
     return;
   }

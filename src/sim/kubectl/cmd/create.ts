@@ -1,9 +1,9 @@
 // kubectl create (pkg/cmd/create): deployment, namespace, priorityclass, service clusterip|nodeport, or -f FILE.
 import { deploymentFor } from '../generators.ts';
-import { kindInfo, resourceForKind } from '../resources.ts';
+import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, addSourceToErr, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
+import { manifestObjects, manifestResource, readSource } from './manifest.ts';
+import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
@@ -183,17 +183,23 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
   const file = str(p, 'filename');
   if (!file) throw new Fail('error: must specify one of -f and -k');
   const objs = manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file);
+  // Every error gathered as the builder's visit goes on, and printed at the end (an aggregate).
+  const errs: string[] = [];
   for (const m of objs) {
-    const resource = resourceForKind(m.kind ?? '');
-    if (!resource) { r.error(`error: resource mapping not found for name: "${m.metadata?.name ?? ''}" namespace: "" from "${file}": no matches for kind "${m.kind}" in version "${m.apiVersion}"\nensure CRDs are installed first`); continue; }
+    let resource: string;
+    try { resource = manifestResource(m, JSON.stringify(file === '-' ? 'STDIN' : file)); } catch (e) {
+      if (!(e instanceof Fail)) throw e;
+      errs.push(e.message); continue;
+    }
     const kind = kindInfo(resource);
     const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
     // NamePrinter: an object without a name (generateName only) prints as <unknown>.
     if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name || '<unknown>'}`, 'created', m); continue; }
     const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
-    if (!res.ok) { r.error(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status))); continue; }
+    if (!res.ok) { errs.push(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status))); continue; }
     // The name printer names the object the server returned: a generateName's name is the server's.
     printWritten(r, p, dry, `${kind.singular}/${(res.object as Obj).metadata?.name ?? ''}`, 'created', res.object);
   }
+  printAggregate(r, errs);
 }
 

@@ -1,8 +1,8 @@
 // kubectl delete (pkg/cmd/delete): by name, selector or file, then --wait until the objects are gone.
-import { kindInfo, resourceForKind, type KindInfo } from '../resources.ts';
+import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { manifestObjects, readSource } from './manifest.ts';
-import { Fail, apiError, list, noResources, parseGoBool, targets, type Obj, type Run } from './util.ts';
+import { manifestObjects, manifestResource, readSource } from './manifest.ts';
+import { Fail, apiError, list, noResources, parseGoBool, printAggregate, targets, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions } from './dryrun.ts';
 import { untilWithSync } from './watch.ts';
 
@@ -38,11 +38,17 @@ export function cmdDelete(r: Run, argv: string[]): void {
   if (force && grace < 0) grace = 0;
   const ns = nsOf(p);
   const objs: { kind: KindInfo; name: string; namespace?: string; named?: boolean }[] = [];
+  // DeleteResult's visit goes on after an error and returns them all at the end (an aggregate).
+  const errs: string[] = [];
   const file = str(p, 'filename');
   if (file) {
     for (const m of manifestObjects(r, readSource(r, file), file === '-' ? 'STDIN' : file)) {
-      const res = resourceForKind(m.kind ?? '');
-      if (!res) continue;
+      // An object of a kind the server does not serve is the builder's error; the others are deleted.
+      let res: string;
+      try { res = manifestResource(m, JSON.stringify(file === '-' ? 'STDIN' : file)); } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        errs.push(e.message); continue;
+      }
       const k = kindInfo(res);
       objs.push({ kind: k, name: m.metadata?.name, namespace: k.namespaced ? m.metadata?.namespace || ns : undefined });
     }
@@ -72,7 +78,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
         const got = r.req({ verb: 'get', resource: o.kind.resource, namespace: o.namespace, name: o.name });
         if (!got.ok) {
           if (got.code === 0) throw new Fail(apiError(got.status));
-          if (got.code !== 404 || !bool(p, 'ignore-not-found')) r.error(apiError(got.status));
+          if (got.code !== 404 || !bool(p, 'ignore-not-found')) errs.push(apiError(got.status));
           continue;
         }
       }
@@ -86,13 +92,15 @@ export function cmdDelete(r: Run, argv: string[]): void {
     if (!res.ok) {
       if (res.code === 0) throw new Fail(apiError(res.status));
       if (res.code === 404 && bool(p, 'ignore-not-found')) continue;
-      r.error(apiError(res.status));
+      errs.push(apiError(res.status));
       continue;
     }
     printed();
     const left = res.object as Obj;
     waitFor.push({ ...o, uid: left?.metadata?.uid, grace: Number(left?.metadata?.deletionGracePeriodSeconds ?? 0) });
   }
+  // With any error DeleteResult returns it before waiting for the deleted ones.
+  if (errs.length) { printAggregate(r, errs); return; }
   // A dry run deletes nothing, so there is nothing to wait for.
   if (p.flags.wait === false || dry !== 'none') return;
   // --wait (default true): block until the objects are gone, as kubectl does, capped in simulated time.

@@ -76,3 +76,12 @@ describe('drain', () => {
     expect(out.stderr).toBe(`error: unable to drain node "node-1" due to error: ${agg}, continuing command...\nThere are pending nodes to be drained:\n node-1\nerror: ${agg}\n`);
   });
 });
+
+describe('drain\'s requests', () => {
+  test('the pods on the node are listed from every namespace in chunks of 500 (GetPodsForDeletion\'s Limit: --chunk-size)', () => {
+    const c = cluster();
+    const from = c.log.length;
+    expect(runKubectl(c, 'drain node-2').exitCode).toBe(0);
+    expect(sent(c, from).filter((x) => x.includes('/pods?'))).toEqual(['GET /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-2&limit=500']);
+  });
+});

@@ -3,7 +3,7 @@ import { goDuration, parseDurationMs } from '../../util/duration.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
 import type { Parsed } from '../args.ts';
-import { Fail, apiError, list, listAt, type Obj, type Run } from './util.ts';
+import { Fail, apiError, listAt, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
 import { newClientset, reserveAt, sendAt } from '../throttle.ts';
 import { MAX_LINE_MS } from '../sim-commands.ts';
@@ -82,7 +82,8 @@ export function cmdDrain(r: Run, argv: string[]): void {
 /** deleteOrEvictPodsSimple for one node: undefined when its pods are gone (or, in a dry run, listed). */
 function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node: string, dry: DryRun): DrainError | undefined {
   reserveAt(r, cs);
-  const pods = list(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`);
+  // GetPodsForDeletion: every namespace's pods on the node, in chunks of --chunk-size (500).
+  const pods = listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`, 500).items;
   const ds: string[] = [];
   const unmanaged: string[] = [];
   const evict: Obj[] = [];

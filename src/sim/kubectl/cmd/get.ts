@@ -105,6 +105,16 @@ export function cmdGet(r: Run, argv: string[]): void {
       });
     }
     if (bool(p, 'watch') || watchOnly) {
+      if (single) {
+        // One named object: not found is the error; found, the watch starts at resourceVersion 0 with
+        // its name as the field selector, so the server's first event is the object as it is now,
+        // printed again under the first row (as real kubectl's get -w does).
+        if (!items.length) { for (const e of errors) r.error(e); return; }
+        const kind = groups[0].kind;
+        const spec = { namespace: ns, fieldSelector: `metadata.name=${t.names[0].name}`, resourceVersion: '0' };
+        watchRows(r, kind, spec, tableOpts, !watchOnly || tableOpts.noHeaders);
+        return;
+      }
       if (!(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
       // Headers come with the first row printed: the empty first table printed none.
       const spec = { namespace: ns, labelSelector: str(p, 'selector'), fieldSelector: str(p, 'field-selector'), resourceVersion: groups[0].resourceVersion! };

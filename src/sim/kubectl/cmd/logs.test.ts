@@ -22,6 +22,24 @@ describe('logs', () => {
     ]);
   });
 
+  test('logs POD: the builder\'s GET of the pod, then its log; logs deploy/NAME: the Deployment, the LIST of its pods, then the log (LogsForObject reads the listed pod, no GET of it)', () => {
+    const c = createCluster({ seed: 4 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    const pod = podNamed(c, 'web-');
+    const sent = (args: string) => {
+      const from = c.log.length;
+      expect(runKubectl(c, args).exitCode).toBe(0);
+      return c.log.slice(from).filter((r) => r.component === 'kubectl' && r.kind === 'request').map((r) => `${r.verb} ${r.path}`);
+    };
+    expect(sent(`logs ${pod}`)).toEqual([`GET /api/v1/namespaces/default/pods/${pod}`, `GET /api/v1/namespaces/default/pods/${pod}/log?container=nginx`]);
+    expect(sent('logs deploy/web')).toEqual([
+      'GET /apis/apps/v1/namespaces/default/deployments/web',
+      'GET /api/v1/namespaces/default/pods?labelSelector=app%3Dweb',
+      `GET /api/v1/namespaces/default/pods/${pod}/log?container=nginx`,
+    ]);
+  });
+
   test('a crashed container’s last words are in --previous; the restarted one starts empty', () => {
     const c = createCluster({ seed: 4 });
     runKubectl(c, 'create deployment report --image=nginx:1.27 --replicas=1');

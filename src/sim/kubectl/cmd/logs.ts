@@ -62,6 +62,8 @@ export function cmdLogs(r: Run, argv: string[]): void {
   if (timeoutArg.startsWith('-') || podRunningTimeout === 0) throw new Fail('error: --pod-running-timeout must be higher than zero');
   const ns = nsOf(p);
   let podName = p.args[0];
+  // A workload's pod comes from GetFirstPod's LIST, and LogsForObject reads it from there (no GET).
+  let listed: Obj | undefined;
   if (podName.includes('/')) {
     const [type, name] = [podName.slice(0, podName.indexOf('/')), podName.slice(podName.indexOf('/') + 1)];
     const kind = kindOrFail(type);
@@ -72,9 +74,10 @@ export function cmdLogs(r: Run, argv: string[]): void {
       if (!pods.length) throw new Fail(`error: timed out waiting for the condition`);
       if (pods.length > 1) r.warn(`Found ${pods.length} pods, using pod/${pods[0].metadata.name}\n`);
       podName = pods[0].metadata.name;
+      listed = pods[0];
     } else throw new Fail(`error: this simulator's kubectl logs reads pods, deployments and replicasets, not ${kind.resource}`);
   }
-  const pod = r.must({ verb: 'get', resource: 'pods', namespace: ns, name: podName });
+  const pod = listed ?? r.must({ verb: 'get', resource: 'pods', namespace: ns, name: podName });
   const containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string);
   const inits = ((pod.spec?.initContainers ?? []) as Obj[]).map((c) => c.name as string);
   let names: string[];

@@ -1,6 +1,8 @@
 // Manifests from -f FILE or stdin, read as cli-runtime's resource builder reads them (YAML or JSON,
 // several documents, a List), within the bounds a page can afford.
 import { parseAllDocuments } from 'yaml';
+import { RESOURCES } from '../../apiserver/resources.ts';
+import { resourceForKind } from '../resources.ts';
 import { Fail, type Obj, type Run } from './util.ts';
 
 /** Largest manifest `apply` accepts (bytes). */
@@ -70,6 +72,22 @@ export function manifestObjects(r: Run, text: string, source: string): Obj[] {
     if (o.kind === 'List' && Array.isArray(o.items)) out.push(...o.items); else out.push(o);
   }
   return out;
+}
+
+/**
+ * The resource a manifest object maps to (the builder's mapper.infoForData: its kind in its
+ * apiVersion), or kubectl's error naming the object and `source`, the file already quoted as %q
+ * quotes it ("STDIN" for stdin).
+ */
+export function manifestResource(m: Obj, source: string): string {
+  const resource = resourceForKind(m.kind ?? '');
+  const info = resource ? RESOURCES[resource] : undefined;
+  const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
+  if (!resource || m.apiVersion !== expectedVersion) {
+    const q = (v: unknown) => JSON.stringify(typeof v === 'string' ? v : '');
+    throw new Fail(`error: resource mapping not found for name: ${q(m.metadata?.name)} namespace: ${q(m.metadata?.namespace)} from ${source}: no matches for kind ${q(m.kind)} in version ${q(m.apiVersion)}\nensure CRDs are installed first`);
+  }
+  return resource;
 }
 
 /** The text of -f FILE (`-` is stdin), through the host. */

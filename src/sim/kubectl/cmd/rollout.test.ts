@@ -104,3 +104,20 @@ describe('rollout undo --dry-run', () => {
     expect(runKubectl(c, 'get deploy web -o jsonpath={.spec.template.spec.containers[0].image}').stdout).toBe('nginx:1.28');
   });
 });
+
+describe('rollout history', () => {
+  test('GETs the Deployment twice (the builder, then the history viewer) before it lists the ReplicaSets, as the real trace shows', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    for (const args of ['rollout history deployment/web', 'rollout history deployment/web --revision=1']) {
+      const from = c.log.length;
+      expect(runKubectl(c, args).exitCode).toBe(0);
+      expect(c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl').map((x) => `${x.verb} ${x.path} ${x.code}`)).toEqual([
+        'GET /apis/apps/v1/namespaces/default/deployments/web 200',
+        'GET /apis/apps/v1/namespaces/default/deployments/web 200',
+        'GET /apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dweb 200',
+      ]);
+    }
+  });
+});

@@ -136,7 +136,9 @@ export function cmdRollout(r: Run, argv: string[]): void {
       return;
     }
     case 'history': {
-      const rss = ownedReplicaSets(r, d).sort((a, b) => revisionOf(a) - revisionOf(b));
+      // The GET above is the resource builder's; the history viewer's getDeploymentReplicaSets GETs
+      // the Deployment again before it lists the ReplicaSets, as the real one's trace shows.
+      const rss = ownedReplicaSets(r, get()).sort((a, b) => revisionOf(a) - revisionOf(b));
       const revision = str(p, 'revision') === undefined ? 0 : Number(str(p, 'revision'));
       if (revision < 0) throw new Fail(`error: revision must be a positive integer: ${revision}`);
       if (revision > 0) {

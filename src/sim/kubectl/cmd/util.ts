@@ -50,6 +50,15 @@ export class Run {
   }
 }
 
+/**
+ * cmdutil.CheckErr of the errors a command gathered as it went on after each (an aggregate): one is
+ * printed as it is; several one a line, without the `error: ` a single one carries (MultipleErrors).
+ */
+export function printAggregate(r: Run, errs: readonly string[]): void {
+  if (errs.length === 1) r.error(errs[0]);
+  else for (const e of errs) r.error(e.replace(/^error: /, ''));
+}
+
 /** checkErr: Invalid as `The Kind "name" is invalid: …`, other API errors as `Error from server (Reason): …`. */
 export function apiError(s: Status): string {
   if (s.code === 0) return KUBECTL_CONNECTION_REFUSED;

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { createCluster, type Cluster } from '../../cluster.ts';
 import { runKubectl } from '../kubectl.ts';
+import { reflectorWatchTimeoutSeconds } from './watch.ts';
 
 const KUBECTL_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -43,7 +44,7 @@ describe('kubectl goes through the API server', () => {
     const got = requests(c, from);
     expect(got[0]).toBe('GET /apis/apps/v1/namespaces/default/deployments/web');
     // As real 1.37 kubectl's reflector opens it (WatchListClient): the object comes in the stream.
-    expect(got[1]).toBe('WATCH /apis/apps/v1/namespaces/default/deployments?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true');
+    expect(got[1]).toMatch(/^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\d+&watch=true$/);
     expect(got.length).toBe(2);
     // The notifications reach kubectl as they reach any watcher, and the watch is gone afterwards.
     expect(c.log.slice(from).some((x) => x.component === 'kubectl' && x.kind === 'watch')).toBe(true);
@@ -56,7 +57,7 @@ describe('kubectl goes through the API server', () => {
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
     let from = c.log.length;
     expect(runKubectl(c, 'rollout status deployment/web').stdout).toContain('deployment "web" successfully rolled out\n');
-    expect(requests(c, from)).toContain('WATCH /apis/apps/v1/namespaces/default/deployments?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true');
+    expect(requests(c, from).some((l) => /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\d+&watch=true$/.test(l))).toBe(true);
     expect(requests(c, from).some((l) => l.startsWith('GET /apis/apps/v1/namespaces/default/deployments?'))).toBe(false);
 
     const pod = runKubectl(c, 'get pods -o name').stdout.split('\n')[0].replace('pod/', '');
@@ -65,7 +66,7 @@ describe('kubectl goes through the API server', () => {
     const del = requests(c, from);
     expect(del[0]).toBe(`DELETE /api/v1/namespaces/default/pods/${pod}`);
     expect(del).toContain(`GET /api/v1/namespaces/default/pods/${pod}`);
-    expect(del).toContain(`WATCH /api/v1/namespaces/default/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%3D${pod}&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true`);
+    expect(del.some((l) => l.startsWith(`WATCH /api/v1/namespaces/default/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%3D${pod}&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=`))).toBe(true);
 
     runKubectl(c, 'rollout status deployment/web');
     const node = runKubectl(c, "get pods -o jsonpath={.items[0].spec.nodeName}").stdout;
@@ -87,5 +88,78 @@ describe('kubectl goes through the API server', () => {
     const got = requests(c, from);
     expect(got).toContain('GET /api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=500');
     expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?labelSelector=app%3Dweb&resourceVersion=\d+&watch=true$/.test(l))).toBe(true);
+  });
+
+  test('get TYPE NAME -w: the GET, then a WATCH of that name from resourceVersion 0, whose first event prints the object again', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'run p --image=nginx');
+    c.settle();
+    const from = c.log.length;
+    const r = runKubectl(c, 'get pod p -w');
+    expect(r.exitCode).toBe(0);
+    expect(requests(c, from)).toEqual([
+      'GET /api/v1/namespaces/default/pods/p',
+      'WATCH /api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dp&resourceVersion=0&watch=true',
+    ]);
+    const rows = r.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^NAME +READY +STATUS/);
+    expect(rows.slice(1).filter((l) => l.startsWith('p ')).length).toBe(2);
+    expect(runKubectl(c, 'get pod nope -w')).toEqual({ stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n', exitCode: 1 });
+  });
+});
+
+describe('the reflector\'s watch timeout', () => {
+  test('5 to 10 minutes in whole seconds, the same for the same moment and target, and no draw of the world\'s chance', () => {
+    const all = Array.from({ length: 200 }, (_, i) => reflectorWatchTimeoutSeconds(i * 137, `deployments/default/web`));
+    for (const s of all) expect(Number.isInteger(s) && s >= 300 && s < 600).toBe(true);
+    expect(new Set(all).size).toBeGreaterThan(50);
+    expect(reflectorWatchTimeoutSeconds(4200, 'pods/default/a')).toBe(reflectorWatchTimeoutSeconds(4200, 'pods/default/a'));
+    // kubectl's watch draws nothing from the generator: a run that only lets the same time pass draws the same.
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    const t0 = c.now;
+    const from = c.log.length;
+    runKubectl(c, 'wait --for=condition=Available deployment/web');
+    expect(requests(c, from).some((l) => l.includes('timeoutSeconds='))).toBe(true);
+    const d = createCluster({ seed: 2 });
+    runKubectl(d, 'create deployment web --image=nginx:1.27 --replicas=1');
+    d.advance(c.now - t0);
+    expect(d.world.state.rng).toEqual(c.world.state.rng);
+  });
+
+  test('a rollout status outliving its watch watches again from the last resourceVersion, as the reflector does when the server ends it', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'apply -f -', `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  progressDeadlineSeconds: 900
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        resources: {requests: {cpu: "64"}}
+`);
+    const from = c.log.length;
+    const t0 = c.now;
+    // The pod fits no node, so the rollout runs into its progress deadline (900 s), past the watch's timeout.
+    expect(runKubectl(c, 'rollout status deployment/web').stderr).toBe('error: deployment "web" exceeded its progress deadline\n');
+    const watches = c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request' && x.verb === 'WATCH');
+    expect(watches.length).toBeGreaterThan(1);
+    const first = /timeoutSeconds=(\d+)/.exec(watches[0].path)!;
+    expect(watches[0].path).toContain('sendInitialEvents=true');
+    // The second opens when the first's time is up (kubectl reads in 100 ms steps), from a resourceVersion, no stream.
+    expect(watches[1].t - t0).toBeGreaterThanOrEqual(Number(first[1]) * 1000);
+    expect(watches[1].t - t0).toBeLessThan(Number(first[1]) * 1000 + 200);
+    expect(watches[1].path).toMatch(/^\/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersion=\d+&timeoutSeconds=\d+&watch=true$/);
+    // By then the history since that resourceVersion is compacted away: 410, and the reflector lists again (a stream).
+    const last = watches[watches.length - 1];
+    expect(last.path).toContain('sendInitialEvents=true');
+    expect(watches.some((w) => w.code === 410)).toBe(true);
+    expect(Object.values(c.world.state.apiServer.watchers).some((w) => w.component === 'kubectl')).toBe(false);
   });
 });
