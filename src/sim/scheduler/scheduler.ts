@@ -468,6 +468,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     record: full ? 'full' : 'none',
     now: ctx.now,
     nominatedPods: nominatedPodsByNode(s),
+    preemptionEvaluator: ctx.parts?.preemption,
   });
   s.nextStartNodeIndex = r.nextStartNodeIndex;
   const base = { pod: key, t: ctx.now, numAllNodes: nodes.length, evaluatedNodes: r.evaluatedNodes, feasibleNodes: r.feasibleNodes, perNode: r.perNode };
