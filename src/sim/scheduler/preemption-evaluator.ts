@@ -1,15 +1,19 @@
 // DefaultPreemption's victim search and choice (framework/preemption: DryRunPreemption,
-// SelectVictimsOnNode, SelectCandidate / pickOneNodeForPreemption): the part that runs only when a
-// pod outranks a pod on a node it could be helped on. A chunk of its own, not the figures' core: a
+// SelectVictimsOnNode, SelectCandidate / pickOneNodeForPreemption) and its executor's goroutine
+// (prepareCandidateAsync's API calls): the part that runs only when a pod outranks a pod on a node
+// it could be helped on. A chunk of its own, not the figures' core: a
 // world gets it as `parts.preemption` (PREEMPTION_EVALUATOR) before the first input that can need it
 // (preemption.ts' PreemptionEvaluator says who registers it); the core answers every other case.
 import { type CycleContext, type FilterPlugin, podPriority } from './framework.ts';
 import type { Pod } from './k8s-types.ts';
-import { parseTime } from '../names.ts';
+import { parseTime, rfc3339 } from '../names.ts';
 import { type NodeInfo, addPod, cloneNodeInfo, removePod } from './node-info.ts';
+import type { Ctx } from '../world.ts';
+import type { InvolvedObject } from '../event-recorder.ts';
+import { type PreemptEvent, type SchedulerState, recordSchedulerEvent } from './scheduler.ts';
 import {
   type Candidate, type PreemptionEvaluator, type PreemptionStatus, type RunFilters, type Victims,
-  NO_PREEMPTION_VICTIMS, cloneCycleContext, runFilterPluginsWithNominatedPods, runPreFilterExtension,
+  NO_PREEMPTION_VICTIMS, cloneCycleContext, getLowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, runFilterPluginsWithNominatedPods, runPreFilterExtension,
 } from './preemption.ts';
 
 /** util.GetPodStartTime in simulated ms: status.startTime, or now for a pod not started yet. */
@@ -148,5 +152,41 @@ export function selectCandidate(candidates: Candidate[], now: number): Candidate
   return candidates.find((c) => c.name === name) ?? candidates[0];
 }
 
+// The goroutine: clear lower-priority nominations on the node, then PreemptPod each victim (the last
+// one after the others, as Go does). The simulator has no waiting (Permit) or PreBind pods, so every
+// victim is preempted through the API server, never "in kube-scheduler memory".
+export function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
+  const s = ctx.state;
+  // Eventf(victim, pod, …): the preemptor is the Preempted event's related object.
+  const [preemptorNs, preemptorName] = ev.preemptor.key.split('/');
+  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: preemptorNs, name: preemptorName, uid: ev.preemptor.uid } };
+  const nominated = Object.keys(s.nominator ?? {}).filter((k) => s.nominator![k] === ev.node).map((k) => s.pods.items[k]).filter((p): p is Pod => !!p);
+  for (const p of getLowerPriorityNominatedPods(nominated, ev.preemptor.priority)) {
+    if (!p.status?.nominatedNodeName) continue;
+    ctx.api.patch('pods', p.metadata?.namespace, p.metadata?.name ?? '', { status: { nominatedNodeName: null } }, 'status');
+  }
+  for (const vk of ev.victims) {
+    const victim = s.pods.items[vk];
+    if (!victim) continue;
+    const ns = victim.metadata?.namespace;
+    const name = victim.metadata?.name ?? '';
+    const cur = (victim.status?.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+    const message = preemptionConditionMessage(ev.preemptor.schedulerName);
+    // UpdatePodCondition: only a changed condition is written.
+    if (!cur || cur.status !== 'True' || cur.reason !== 'PreemptionByScheduler' || cur.message !== message) {
+      const gen = victim.metadata?.generation;
+      const condition = {
+        type: 'DisruptionTarget', ...(gen !== undefined ? { observedGeneration: gen } : {}), status: 'True', lastProbeTime: null,
+        lastTransitionTime: cur && cur.status === 'True' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now), reason: 'PreemptionByScheduler', message,
+      };
+      const res = ctx.api.patch('pods', ns, name, { status: { conditions: [condition] } }, 'status');
+      if (!res.ok) continue;
+    }
+    const del = ctx.api.delete('pods', ns, name);
+    if (!del.ok) continue;
+    recordSchedulerEvent(ctx, victim, preemptorRef, 'Normal', 'Preempted', 'Preempting', preemptedEventMessage(ev.preemptor.uid, ev.node));
+  }
+}
+
 /** The evaluator as a world registers it (World.parts.preemption). */
-export const PREEMPTION_EVALUATOR: PreemptionEvaluator = { dryRunPreemption, selectCandidate };
+export const PREEMPTION_EVALUATOR: PreemptionEvaluator = { dryRunPreemption, selectCandidate, runPreemption };

@@ -1,7 +1,7 @@
 import { type CycleContext, type FilterPlugin, type Rng, podPriority } from './framework.ts';
 import type { Pod } from './k8s-types.ts';
 import { type NodeInfo, addPod, cloneNodeInfo } from './node-info.ts';
-import type { dryRunPreemption, selectCandidate } from './preemption-evaluator.ts';
+import type { dryRunPreemption, runPreemption, selectCandidate } from './preemption-evaluator.ts';
 
 // DefaultPreemption (framework/plugins/defaultpreemption) and its evaluator (framework/preemption):
 // PostFilter → Preempt → evaluate (PodEligibleToPreemptOthers, findCandidates, DryRunPreemption,
@@ -177,6 +177,8 @@ export interface PreemptionInput {
 export interface PreemptionEvaluator {
   dryRunPreemption: typeof dryRunPreemption;
   selectCandidate: typeof selectCandidate;
+  /** The executor's goroutine: the victims' API calls (scheduled only for a candidate the evaluator chose). */
+  runPreemption: typeof runPreemption;
 }
 
 /** A node's status when it holds no pod of lower priority than the preemptor (SelectVictimsOnNode's first return). */
