@@ -7,6 +7,8 @@ import { dryRunRequest, isDryRun } from './dry-run.ts';
 import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import type { Obj } from './request.ts';
+import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
+import { registerValidator } from './validation.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import type { WorldParts } from '../world.ts';
 import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
@@ -56,8 +58,10 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
   world.parts.preemption = PREEMPTION_EVALUATOR;
 }
 
-/** Installs kubectl's part of the API server on one configuration (again is a no-op); returns it. */
+/** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
 export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
+  // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
+  if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
   return config;
 }
