@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createCluster } from '../cluster.ts';
-import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
+import { registerValidator } from '../apiserver/validation.ts';
+import { PRIORITY_CLASS_VALIDATION } from '../apiserver/priority-class-validation.ts';
 import { PREEMPTION_EVALUATOR } from './preemption-evaluator.ts';
 import { schedulePod } from './schedule-one.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
@@ -68,13 +69,15 @@ describe('the preemption part, registered early or at the first input that needs
   const urgent = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'urgent', namespace: 'default' }, spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500m' } } }] } };
   const run = (when: 'start' | 'at-need' | 'never') => {
     const c = createCluster({ seed: 7 });
-    if (when === 'start') installKubectlExtras(c);
+    // The PriorityClass needs its own part (the class's validation) in every run; this test moves only preemption's.
+    registerValidator(c.world.apiConfig, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
+    if (when === 'start') c.world.parts.preemption = PREEMPTION_EVALUATOR;
     c.advance(10_000 - c.now);
     c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: filler });
     c.advance(40_000 - c.now);
     c.request({ verb: 'create', resource: 'priorityclasses', body: high });
     c.advance(45_000 - c.now);
-    if (when === 'at-need') installKubectlExtras(c);
+    if (when === 'at-need') c.world.parts.preemption = PREEMPTION_EVALUATOR;
     c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: urgent });
     c.advance(90_000 - c.now);
     return c;
