@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResult } from './apiserver/request.ts';
 import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import type { Identity } from './apiserver/authn.ts';
-import type { AddComponentOptions, ComponentDef, World, WorldState } from './world.ts';
+import type { AddComponentOptions, ComponentDef, World, WorldParts, WorldState } from './world.ts';
 import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 
 /** The control-plane parts that can be stopped on their own. */
@@ -68,6 +68,8 @@ export interface ClusterAddon {
   objects?(): ApiRequest[];
   /** The commands the pod network it brings answers (kube-proxy's add-on brings net/). */
   net?: NetCommands;
+  /** Optional parts of the core its components can need (WorldParts), registered on the world before it starts. */
+  parts?: WorldParts;
 }
 
 /** A command's text answer, as a terminal shows it. */

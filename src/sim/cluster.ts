@@ -101,10 +101,15 @@ export function clusterDefs(addons: readonly ClusterAddon[] = []): ComponentDef<
   return addons.length ? [...componentDefs, ...addons.flatMap((a) => a.defs)] : componentDefs;
 }
 
-/** The API server of a cluster with these add-ons: their identities registered on it alone. */
+/**
+ * The API server of a cluster with these add-ons: their identities registered on it alone. The
+ * add-ons' optional parts are registered on the world here too, the one step every cluster (created
+ * or replayed) takes before its world boots.
+ */
 export function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (world: World) => ApiServerConfig {
   if (!addons.length) return clusterApiServer;
   return (world) => {
+    for (const a of addons) Object.assign(world.parts, a.parts);
     const config = clusterApiServer(world);
     for (const a of addons) for (const [component, identity] of Object.entries(a.identities ?? {})) registerIdentity(config, component, identity);
     return config;

@@ -163,7 +163,10 @@ describe('permalink', () => {
   });
 
   it('round trips a PriorityClass and a pod that uses it', () => {
-    const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
+    // Only kubectl writes a PriorityClass: its part (the class's validation) comes with it.
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
     tl.apply((c) => c.request({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } }));
     tl.apply((c) => c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx' }] } } }));
     tl.advance(1_000);

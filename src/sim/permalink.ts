@@ -10,8 +10,8 @@ import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 
-/** kubectl's part of the API server, for a figure that replays a link (its terminal commands). */
-export { KUBECTL_EXTRAS } from './apiserver/kubectl-extras.ts';
+/** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */
+export { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 
 /** A moment: enough to rebuild the cluster exactly (same seed and inputs ⇒ same bytes) and stand at `step`. */
 export interface Moment {

@@ -15,6 +15,7 @@ import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } 
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, storeGet, type KObject, type StoreState } from './apiserver/store.ts';
 import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
+import type { PreemptionEvaluator } from './scheduler/preemption.ts';
 
 /** One component instance's entry in the world. */
 export interface ComponentEntry {
@@ -159,6 +160,19 @@ export interface Ctx<S = unknown> {
    * pair already under way. Always 0 for a component without a clientLimit.
    */
   throttle(reserve?: boolean): number;
+  /** The optional parts this world has loaded (WorldParts): behaviour, never state. */
+  readonly parts?: Readonly<WorldParts>;
+}
+
+/**
+ * Parts of the core a world runs only once something needs them, each a chunk of its own that is
+ * registered here before the first input that can need it (so a replay, a step back or a link gives
+ * the same bytes whether it came early or late): behaviour, like the API server's configuration,
+ * so neither a snapshot nor a replay carries it.
+ */
+export interface WorldParts {
+  /** DefaultPreemption's victim search (scheduler/preemption-evaluator.ts). */
+  preemption?: PreemptionEvaluator;
 }
 
 /** A component's behaviour: registered once by type, instantiated by name. */
@@ -274,6 +288,8 @@ export class World {
   readonly defs: Map<string, ComponentDef<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** This world's API server: its admission chain, validators, identities and kubelet client (behaviour, not state). */
   readonly apiConfig: ApiServerConfig;
+  /** The optional parts registered on this world (kubectl's chunk, an add-on or a figure's options bring them). */
+  readonly parts: WorldParts = {};
 
   /**
    * `apiConfig` is the API server's configuration, or a function making it for this world (a
@@ -418,6 +434,7 @@ export class World {
     return {
       get now() { return w.now; },
       get components() { return w.components; },
+      parts: this.parts,
       name,
       rng: bindRng(w.rng),
       api,

@@ -9,6 +9,7 @@ import type { ApiHost } from './server.ts';
 import { type Status, invalid, statusError } from './status.ts';
 import { type KObject, storeGet } from './store.ts';
 import { validateBuiltin } from './validation.ts';
+import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 
 /** What admission sees. */
 export interface AdmissionAttributes {
@@ -75,6 +76,15 @@ export function admitDelete(h: ApiHost, config: ApiServerConfig, id: Identity, r
   return undefined;
 }
 
+/**
+ * A system class as the bootstrap creates it (its name, its value, no globalDefault, the default
+ * policy): the one PriorityClass the core writes, valid without ValidatePriorityClass.
+ */
+export function isBootstrapPriorityClass(obj: Obj, old: Obj | undefined): boolean {
+  const name: string = obj.metadata?.name ?? '';
+  return !old && Object.hasOwn(SYSTEM_PRIORITY_CLASSES, name) && obj.value === SYSTEM_PRIORITY_CLASSES[name] && !obj.globalDefault && (obj.preemptionPolicy ?? 'PreemptLowerPriority') === 'PreemptLowerPriority';
+}
+
 /** Run defaulting, admission plugins and validation; returns the object to store or a refusal. */
 export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identity, req: ApiRequest, obj: Obj, old: Obj | undefined, defaults: boolean): { obj: Obj } | { status: Status; stage: Stage } {
   if (defaults) obj = applyDefaults(req.resource, obj, h);
@@ -87,6 +97,9 @@ export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identi
     if (r) attrs.object = obj = r as Obj;
   }
   const errs = validateBuiltin(req.resource, obj, old);
+  if (req.resource === 'priorityclasses' && !config.validators.priorityclasses && !isBootstrapPriorityClass(obj, old)) {
+    throw new Error('this request needs the PriorityClass validation (apiserver/priority-class-validation.ts), registered before the first PriorityClass a client writes');
+  }
   for (const v of config.validators[req.resource] ?? []) errs.push(...v(obj, old));
   if (errs.length) return { status: invalid(req.resource, obj.metadata?.name ?? '', errs), stage: 'validation' };
   return { obj };

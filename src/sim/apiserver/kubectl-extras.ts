@@ -7,6 +7,10 @@ import { dryRunRequest, isDryRun } from './dry-run.ts';
 import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import type { Obj } from './request.ts';
+import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
+import { registerValidator } from './validation.ts';
+import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
+import type { WorldParts } from '../world.ts';
 import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
 
 /**
@@ -40,13 +44,24 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 /** The handlers kubectl's requests need, as one API server takes them. */
 export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog };
 
-/** Installs kubectl's part of the API server on one cluster's (or world's) configuration (again is a no-op). */
-export function installKubectlExtras(on: { world: { apiConfig: ApiServerConfig } } | { apiConfig: ApiServerConfig }): void {
-  withKubectlExtras('world' in on ? on.world.apiConfig : on.apiConfig);
+/** A world as the installer sees it: its API server's configuration and its optional parts. */
+type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts };
+
+/**
+ * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
+ * core's optional parts only kubectl's requests can make a figure need (preemption's victim search:
+ * a pod outranks another only through a PriorityClass or priority a reader sets). Again is a no-op.
+ */
+export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void {
+  const world = 'world' in on ? on.world : on;
+  withKubectlExtras(world.apiConfig);
+  world.parts.preemption = PREEMPTION_EVALUATOR;
 }
 
-/** Installs kubectl's part of the API server on one configuration (again is a no-op); returns it. */
+/** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
 export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
+  // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
+  if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
   return config;
 }

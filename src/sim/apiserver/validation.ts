@@ -7,7 +7,6 @@ import { labelSelectorMatches } from '../util/labels.ts';
 import { type FieldError, GoValue, goLabelSelector } from './status.ts';
 import { cmpQuantity as cmp, quantityOf, quantitySign } from '../util/quantity.ts';
 import type { KObject } from './store.ts';
-import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
 export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
@@ -151,7 +150,8 @@ function portNameErrors(port: string): string[] {
 
 const keys = (m: unknown): string[] => (m && typeof m === 'object' ? Object.keys(m).sort() : []);
 const supported = (vals: string[]): string => `supported values: ${vals.map((v) => JSON.stringify(v)).join(', ')}`;
-const notSupported = (field: string, value: unknown, vals: string[]): FieldError => ({ type: 'NotSupported', field, value, detail: supported(vals) });
+/** A NotSupported field error with the supported values, as field.NotSupported words it. */
+export const notSupported = (field: string, value: unknown, vals: string[]): FieldError => ({ type: 'NotSupported', field, value, detail: supported(vals) });
 const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
 
 /** ValidateLabels (map order is Go's random one; sorted here). */
@@ -571,7 +571,9 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   }
   // ValidateObjectMetaAccessorUpdate: the uid is immutable (a patch may try; a PUT's is a precondition).
   if (old && m && m.uid !== old.metadata?.uid) errs.push({ type: 'Invalid', field: 'metadata.uid', value: m.uid, detail: 'field is immutable' });
-  if (resource === 'priorityclasses') return [...errs, ...(old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj))];
+  // ValidatePriorityClass is a part of its own (priority-class-validation.ts), registered as this
+  // resource's validator by whoever can send a PriorityClass; the API server's bootstrap classes need none.
+  if (resource === 'priorityclasses') return errs;
   // A status write carries the stored spec itself, validated when it was stored.
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
   switch (resource) {
@@ -604,40 +606,6 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
       errs.push(...validateNode(obj));
       break;
   }
-  return errs;
-}
-
-/** HighestUserDefinablePriority: values above one billion are the system's. */
-export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
-
-/** ValidatePriorityClass: "system-" names only for the two system classes as defined; user values ≤ 1e9. */
-export function validatePriorityClass(pc: Obj): FieldError[] {
-  const errs: FieldError[] = [];
-  const name: string = pc.metadata?.name ?? '';
-  const value: number = pc.value ?? 0;
-  if (name.startsWith('system-')) {
-    // IsKnownSystemPriorityClass.
-    const sys = SYSTEM_PRIORITY_CLASSES[name];
-    const why = sys === undefined ? `${name} is not a known system priority class`
-      : sys !== value ? `value of ${name} PriorityClass must be ${sys}`
-        : pc.globalDefault ? `globalDefault of ${name} PriorityClass must be false` : undefined;
-    if (why) errs.push({ type: 'Forbidden', field: 'metadata.name', detail: `priority class names with 'system-' prefix are reserved for system use only. error: ${why}` });
-  } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
-    errs.push({ type: 'Forbidden', field: 'value', detail: `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}` });
-  }
-  // ValidatePreemptionPolicy.
-  if (pc.preemptionPolicy === '') errs.push({ type: 'Required', field: 'preemptionPolicy' });
-  else if (pc.preemptionPolicy !== undefined && pc.preemptionPolicy !== 'PreemptLowerPriority' && pc.preemptionPolicy !== 'Never') {
-    errs.push(notSupported('preemptionPolicy', pc.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
-  }
-  return errs;
-}
-
-/** ValidatePriorityClassUpdate: value and preemptionPolicy are immutable. */
-export function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
-  const errs: FieldError[] = [];
-  if ((pc.value ?? 0) !== (old.value ?? 0)) errs.push({ type: 'Forbidden', field: 'value', detail: 'may not be changed in an update.' });
-  if (pc.preemptionPolicy !== old.preemptionPolicy) errs.push({ type: 'Invalid', field: 'preemptionPolicy', value: pc.preemptionPolicy, detail: 'field is immutable' });
   return errs;
 }
 

@@ -9,8 +9,7 @@ import { Timeline } from '../time-travel.ts';
 import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
-import type { Input } from '../world.ts';
-import type { KubectlExtras } from '../apiserver/config.ts';
+import type { Input, World } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import { echoOf, type RanLine } from './echo.ts';
@@ -81,7 +80,7 @@ export class FigureHost {
    * replayed (`restored`, restoreMoment's timeline standing at its step, built for this figure's
    * cluster) is taken as it is, so opening a link replays it once.
    */
-  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; kubectlExtras?: KubectlExtras; restored?: Timeline }) {
+  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; install?: (on: { world: World }) => void; restored?: Timeline }) {
     this.def = def;
     this.story = story;
     this.storySteps = story.beats.map((b) => b.step);
@@ -95,7 +94,7 @@ export class FigureHost {
     }
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity, addons: def.addons?.() });
     // A link's moment may replay terminal commands: kubectl's part of the API server serves them.
-    if (moment?.kubectlExtras) this.cluster.world.apiConfig.kubectlExtras = moment.kubectlExtras;
+    moment?.install?.(this.cluster);
     this.timeline = new Timeline(this.cluster);
     this.loadStory();
     // A widget opens where its setup has run (a link's moment says its own step instead).

@@ -129,7 +129,7 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
     const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
     if (!def) return serve(req);
     // kubectl's part of the API server comes with the decoder: a link may replay terminal commands.
-    const { decodeMoment, restoreMoment, KUBECTL_EXTRAS } = await import('../permalink.ts');
+    const { decodeMoment, restoreMoment, installKubectlExtras } = await import('../permalink.ts');
     let notice: string | undefined;
     let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; restored: Timeline } | undefined;
     const d = decodeMoment(req.link);
@@ -146,7 +146,7 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
       const id = req.id;
       try {
         checkStory(req.story, def);
-        const host = new FigureHost(def, req.story, { ...moment, kubectlExtras: KUBECTL_EXTRAS });
+        const host = new FigureHost(def, req.story, { ...moment, install: installKubectlExtras });
         hosts.set(req.instance, host);
         const view = host.view();
         return { id, instance: req.instance, ok: true, view: { ...view, notice: notice ?? openedAt(view) } };

@@ -10,6 +10,7 @@ import type { ApiRequest } from '../apiserver/request.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
+import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 
 /** kubeadm's DNS Service IP: the tenth address of the default service CIDR 10.96.0.0/12. */
 export const KUBE_DNS_IP = '10.96.0.10';
@@ -132,5 +133,7 @@ export function corednsAddon(): ClusterAddon {
     identities: { [COREDNS]: COREDNS_IDENTITY },
     instances: () => [[COREDNS, COREDNS, {}]],
     objects: corednsObjects,
+    // Its pods run at system-cluster-critical: one left unschedulable may preempt a workload's pod.
+    parts: { preemption: PREEMPTION_EVALUATOR },
   };
 }

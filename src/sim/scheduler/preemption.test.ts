@@ -5,9 +5,10 @@ import { addPod, newNodeInfo } from './node-info.ts';
 import { nodeResourcesFitFilter } from './node-resources.ts';
 import { podTopologySpreadFilter } from './pod-topology-spread.ts';
 import {
-  NOT_ELIGIBLE_TERMINATING_POD, calculateNumCandidates, earliestPodStartTime, pickOneNodeForPreemption, podEligibleToPreemptOthers,
+  NOT_ELIGIBLE_TERMINATING_POD, calculateNumCandidates, podEligibleToPreemptOthers,
   podTerminatingByPreemption, preemptedEventMessage, preemptionConditionMessage,
 } from './preemption.ts';
+import { PREEMPTION_EVALUATOR, earliestPodStartTime, pickOneNodeForPreemption } from './preemption-evaluator.ts';
 import { DEFAULT_FILTER_PLUGINS, type FitError, failedRecord, runFilterPlugins, schedulePod } from './schedule-one.ts';
 import type { CycleContext } from './framework.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
@@ -34,7 +35,7 @@ function victim(name: string, node: string, priority: number, req: Record<string
 function preempt(nodeNames: string[], pod: Pod, pods: Pod[], plugins = [nodeResourcesFitFilter]): FitError {
   const nodes = nodeNames.map((n) => newNodeInfo(makeNode(n, { ...veryLarge, pods: '110' })));
   for (const p of pods) addPod(nodes.find((ni) => ni.name === p.spec!.nodeName)!, p);
-  const r = schedulePod(pod, nodes, seededRng(4), { filterPlugins: plugins, scorePlugins: [], now: 100_000 });
+  const r = schedulePod(pod, nodes, seededRng(4), { filterPlugins: plugins, scorePlugins: [], now: 100_000, preemptionEvaluator: PREEMPTION_EVALUATOR });
   if (!('fitError' in r.result)) throw new Error('expected a FitError');
   return r.result.fitError;
 }
@@ -242,7 +243,7 @@ describe('nominated pods in the filters (RunFilterPluginsWithNominatedPods)', ()
   it('counts a nominated pod of equal or higher priority, not a lower one', () => {
     const nodes = [newNodeInfo(makeNode('node1', { cpu: '1', memory: '1Gi', pods: '110' }))];
     const nom = makePod('nominated', [{ cpu: '800m' }], { priority: mid });
-    const sched = (priority: number) => schedulePod(makePod('q', [{ cpu: '500m' }], { priority }), nodes, seededRng(1), { nominatedPods: { node1: [nom] } }).result;
+    const sched = (priority: number) => schedulePod(makePod('q', [{ cpu: '500m' }], { priority }), nodes, seededRng(1), { nominatedPods: { node1: [nom] }, preemptionEvaluator: PREEMPTION_EVALUATOR }).result;
     expect(sched(low)).toHaveProperty('fitError');
     expect(sched(mid)).toHaveProperty('fitError');
     expect(sched(high)).toEqual({ node: 'node1' });
@@ -251,7 +252,7 @@ describe('nominated pods in the filters (RunFilterPluginsWithNominatedPods)', ()
   it('tries the nominated node first and takes it when it fits', () => {
     const nodes = ['node1', 'node2', 'node3'].map((n) => newNodeInfo(makeNode(n)));
     const pod = { ...makePod('p', [small]), status: { nominatedNodeName: 'node3' } };
-    const r = schedulePod(pod, nodes, seededRng(1), { nextStartNodeIndex: 1 });
+    const r = schedulePod(pod, nodes, seededRng(1), { nextStartNodeIndex: 1, preemptionEvaluator: PREEMPTION_EVALUATOR });
     expect(r.result).toEqual({ node: 'node3' });
     expect(r.evaluatedNodes).toBe(1);
     expect(r.nextStartNodeIndex).toBe(1);
@@ -278,7 +279,7 @@ describe('preemption properties', () => {
         let k = 0;
         const withPrio = cluster.map((c) => ({ node: c.node, pods: c.pods.map((p) => ({ ...p, spec: { ...p.spec!, priority: prios[k++ % prios.length] } })) }));
         const pod = { ...incoming, spec: { ...incoming.spec!, priority: 1000 } };
-        const r = schedulePod(pod, build(withPrio), seededRng(seed));
+        const r = schedulePod(pod, build(withPrio), seededRng(seed), { preemptionEvaluator: PREEMPTION_EVALUATOR });
         if (!('fitError' in r.result) || !r.result.fitError.preemption) return;
         const { node, victims } = r.result.fitError.preemption;
         expect(r.result.fitError.nominatedNodeName).toBe(node);

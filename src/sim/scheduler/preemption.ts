@@ -1,7 +1,7 @@
 import { type CycleContext, type FilterPlugin, type Rng, podPriority } from './framework.ts';
 import type { Pod } from './k8s-types.ts';
-import { parseTime } from '../names.ts';
-import { type NodeInfo, addPod, cloneNodeInfo, removePod } from './node-info.ts';
+import { type NodeInfo, addPod, cloneNodeInfo } from './node-info.ts';
+import type { dryRunPreemption, runPreemption, selectCandidate } from './preemption-evaluator.ts';
 
 // DefaultPreemption (framework/plugins/defaultpreemption) and its evaluator (framework/preemption):
 // PostFilter → Preempt → evaluate (PodEligibleToPreemptOthers, findCandidates, DryRunPreemption,
@@ -73,20 +73,6 @@ export function getOffsetAndNumCandidates(numNodes: number, rng: Rng): [number, 
   return [rng.int(numNodes), calculateNumCandidates(numNodes)];
 }
 
-/** util.GetPodStartTime in simulated ms: status.startTime, or now for a pod not started yet. */
-export function podStartTime(pod: Pod, now: number): number {
-  const t = pod.status?.startTime;
-  return t ? parseTime(t) : now;
-}
-
-/** MoreImportantVictim for single-pod victims: higher priority, then the earlier start. */
-export function moreImportantVictim(a: Pod, b: Pod, now: number): boolean {
-  const pa = podPriority(a);
-  const pb = podPriority(b);
-  if (pa !== pb) return pa > pb;
-  return podStartTime(a, now) < podStartTime(b, now);
-}
-
 /** PodTerminatingByPreemption: being deleted, with DisruptionTarget=True by PreemptionByScheduler. */
 export function podTerminatingByPreemption(p: Pod): boolean {
   if (!p.metadata?.deletionTimestamp) return false;
@@ -113,7 +99,7 @@ export function podEligibleToPreemptOthers(pod: Pod, nodeToStatus: Record<string
 }
 
 /** The PreFilter extensions (AddPod / RemovePod) of the filters that have them, on a cycle's state. */
-function runPreFilterExtension(op: 'addPod' | 'removePod', plugins: FilterPlugin[], pod: Pod, other: Pod, ni: NodeInfo, ctx: CycleContext): void {
+export function runPreFilterExtension(op: 'addPod' | 'removePod', plugins: FilterPlugin[], pod: Pod, other: Pod, ni: NodeInfo, ctx: CycleContext): void {
   for (const pl of plugins) pl[op]?.(pod, other, ni, ctx);
 }
 
@@ -154,127 +140,6 @@ export function runFilterPluginsWithNominatedPods(
   return runFilters(pod, ni, ctx);
 }
 
-/**
- * SelectVictimsOnNode: remove every lower-priority pod, check the pod fits, then add them back from
- * the most important down (reprieve) and keep as victims only those whose return breaks the fit.
- * `ni` and `ctx` are the caller's copies (DryRunPreemption hands in nodeInfo.Snapshot(), state.Clone()).
- */
-export function selectVictimsOnNode(
-  pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[], nominated: readonly Pod[] | undefined, runFilters: RunFilters, now: number,
-): { victims: Pod[]; numPDBViolations: number; status?: PreemptionStatus } {
-  const prio = podPriority(pod);
-  const potential = ni.pods.filter((p) => podPriority(p) < prio);
-  if (potential.length === 0) {
-    return { victims: [], numPDBViolations: 0, status: { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] } };
-  }
-  for (const v of potential) {
-    removePod(ni, v);
-    runPreFilterExtension('removePod', plugins, pod, v, ni, ctx);
-  }
-  const fit = runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominated, runFilters);
-  if (fit) return { victims: [], numPDBViolations: 0, status: fit };
-  // Go's sort.Slice is not stable; equal victims (same priority, same start) keep node order here.
-  const sorted = potential
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => (moreImportantVictim(a.p, b.p, now) ? -1 : moreImportantVictim(b.p, a.p, now) ? 1 : a.i - b.i))
-    .map((x) => x.p);
-  // No PodDisruptionBudgets: FilterVictimsWithPDBViolation puts every victim in nonViolatingVictims.
-  const victims: Pod[] = [];
-  for (const v of sorted) {
-    addPod(ni, v);
-    runPreFilterExtension('addPod', plugins, pod, v, ni, ctx);
-    if (runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominated, runFilters)) {
-      removePod(ni, v);
-      runPreFilterExtension('removePod', plugins, pod, v, ni, ctx);
-      victims.push(v);
-    }
-  }
-  return { victims, numPDBViolations: 0 };
-}
-
-/**
- * DryRunPreemption: SelectVictimsOnNode on the potential nodes from `offset` round, stopping once
- * `numCandidates` candidates are found (Go checks nodes in parallel and cancels then; one at a time,
- * that is "stop at the numCandidates-th"). Returns the candidates and the failed nodes' statuses.
- */
-export function dryRunPreemption(
-  pod: Pod, potentialNodes: NodeInfo[], ctx: CycleContext, plugins: FilterPlugin[], nominatedByNode: Record<string, Pod[]> | undefined,
-  runFilters: RunFilters, offset: number, numCandidates: number, now: number,
-): { candidates: Candidate[]; statuses: Record<string, PreemptionStatus> } {
-  const candidates: Candidate[] = [];
-  const statuses: Record<string, PreemptionStatus> = {};
-  const n = potentialNodes.length;
-  for (let i = 0; i < n; i++) {
-    const ni = potentialNodes[(offset + i) % n];
-    const r = selectVictimsOnNode(pod, cloneNodeInfo(ni), cloneCycleContext(ctx), plugins, nominatedByNode?.[ni.name], runFilters, now);
-    if (!r.status && r.victims.length > 0) {
-      // newCandidateList(numCandidates): a full list disregards further candidates.
-      if (candidates.length < numCandidates) candidates.push({ name: ni.name, victims: { pods: r.victims, numPDBViolations: r.numPDBViolations } });
-      if (candidates.length >= numCandidates) break;
-      continue;
-    }
-    statuses[ni.name] = r.status ?? { plugin: 'DefaultPreemption', code: 'Unschedulable', reasons: [`expected at least one victim pod on node "${ni.name}"`] };
-  }
-  return { candidates, statuses };
-}
-
-/** util.GetEarliestPodStartTime: the earliest start among the highest-priority victims. */
-export function earliestPodStartTime(victims: Victims, now: number): number {
-  let earliest = podStartTime(victims.pods[0], now);
-  let maxPriority = podPriority(victims.pods[0]);
-  for (const p of victims.pods) {
-    const prio = podPriority(p);
-    if (prio === maxPriority) earliest = Math.min(earliest, podStartTime(p, now));
-    else if (prio > maxPriority) {
-      maxPriority = prio;
-      earliest = podStartTime(p, now);
-    }
-  }
-  return earliest;
-}
-
-const MAX_INT32_PLUS_1 = 2 ** 31;
-
-/**
- * pickOneNodeForPreemption: fewest PDB violations, then the lowest highest-priority victim, the
- * smallest sum of priorities, the fewest victims, the latest start of the highest-priority victims,
- * then the first. Go walks a map (random order); here the candidates' dry-run order stands in.
- */
-export function pickOneNodeForPreemption(candidates: Candidate[], now: number): string {
-  if (candidates.length === 0) return '';
-  const byName = new Map(candidates.map((c) => [c.name, c.victims]));
-  const scoreFuncs: ((node: string) => number)[] = [
-    (node) => -byName.get(node)!.numPDBViolations,
-    (node) => -podPriority(byName.get(node)!.pods[0]),
-    (node) => -byName.get(node)!.pods.reduce((s, p) => s + podPriority(p) + MAX_INT32_PLUS_1, 0),
-    (node) => -byName.get(node)!.pods.length,
-    (node) => earliestPodStartTime(byName.get(node)!, now),
-  ];
-  let all = candidates.map((c) => c.name);
-  for (const f of scoreFuncs) {
-    let selected: string[] = [];
-    let maxScore = -Infinity;
-    for (const node of all) {
-      const score = f(node);
-      if (score > maxScore) {
-        maxScore = score;
-        selected = [];
-      }
-      if (score === maxScore) selected.push(node);
-    }
-    if (selected.length === 1) return selected[0];
-    all = selected;
-  }
-  return all[0];
-}
-
-/** SelectCandidate: the only one, or pickOneNodeForPreemption's. */
-export function selectCandidate(candidates: Candidate[], now: number): Candidate | undefined {
-  if (candidates.length <= 1) return candidates[0];
-  const name = pickOneNodeForPreemption(candidates, now);
-  return candidates.find((c) => c.name === name) ?? candidates[0];
-}
-
 /** What DefaultPreemption.PostFilter returns: its status and the PostFilterResult's nomination. */
 export interface PostFilterOutcome {
   code: 'Success' | 'Unschedulable';
@@ -297,9 +162,34 @@ export interface PreemptionInput {
   nominatedByNode?: Record<string, Pod[]>;
   /** FitError.Error() over the dry run's statuses, with absent nodes "not helpful". */
   fitErrorMessage: (numAllNodes: number, nodeToStatus: Record<string, PreemptionStatus>) => string;
+  /** The victim search and choice (preemption-evaluator.ts), when the cluster has loaded it (see PreemptionEvaluator). */
+  evaluator?: PreemptionEvaluator;
 }
 
-/** DefaultPreemption.PostFilter (Evaluator.Preempt without the actuation, which the scheduler does). */
+/**
+ * The part of DefaultPreemption that runs only when a pod could evict another (a lower-priority pod
+ * on a node the filters said may be helped): DryRunPreemption with SelectVictimsOnNode, and
+ * SelectCandidate. It is a chunk of its own (preemption-evaluator.ts), registered on a world before
+ * the first input that can need it: kubectl installs it with its part of the API server (a pod
+ * outranks another only through a PriorityClass or a priority a reader sets), a link's replay before
+ * it restores, an add-on whose pods carry a priority (CoreDNS) with the add-on.
+ */
+export interface PreemptionEvaluator {
+  dryRunPreemption: typeof dryRunPreemption;
+  selectCandidate: typeof selectCandidate;
+  /** The executor's goroutine: the victims' API calls (scheduled only for a candidate the evaluator chose). */
+  runPreemption: typeof runPreemption;
+}
+
+/** A node's status when it holds no pod of lower priority than the preemptor (SelectVictimsOnNode's first return). */
+const noVictims = (): PreemptionStatus => ({ plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] });
+
+/**
+ * DefaultPreemption.PostFilter (Evaluator.Preempt without the actuation, which the scheduler does).
+ * When no potential node holds a pod of lower priority than `pod` (every figure's case), the dry run
+ * can only find "No preemption victims" on each of them: that answer is given here, after the same
+ * rng draw, without the evaluator (preemption-evaluator.test.ts holds the two to the same outcome).
+ */
 export function defaultPreemptionPostFilter(pod: Pod, nodeToStatus: Record<string, PreemptionStatus>, input: PreemptionInput): PostFilterOutcome {
   const { allNodes, ctx, plugins, runFilters, rng, now, nominatedByNode } = input;
   const eligible = podEligibleToPreemptOthers(pod, nodeToStatus, allNodes);
@@ -310,7 +200,10 @@ export function defaultPreemptionPostFilter(pod: Pod, nodeToStatus: Record<strin
   let statuses: Record<string, PreemptionStatus> = {};
   if (potential.length > 0) {
     const [offset, num] = getOffsetAndNumCandidates(potential.length, rng);
-    ({ candidates, statuses } = dryRunPreemption(pod, potential, ctx, plugins, nominatedByNode, runFilters, offset, num, now));
+    const prio = podPriority(pod);
+    if (potential.some((ni) => ni.pods.some((p) => podPriority(p) < prio))) {
+      ({ candidates, statuses } = evaluatorOf(input).dryRunPreemption(pod, potential, ctx, plugins, nominatedByNode, runFilters, offset, num, now));
+    } else for (const ni of potential) statuses[ni.name] = noVictims();
   }
   if (candidates.length === 0) {
     const notHelpful: PreemptionStatus = { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [PREEMPTION_NOT_HELPFUL] };
@@ -318,8 +211,14 @@ export function defaultPreemptionPostFilter(pod: Pod, nodeToStatus: Record<strin
     for (const ni of allNodes) full[ni.name] = statuses[ni.name] ?? notHelpful;
     return { code: 'Unschedulable', message: 'preemption: ' + input.fitErrorMessage(allNodes.length, full), nominatedNodeName: '' };
   }
-  const best = selectCandidate(candidates, now)!;
+  const best = evaluatorOf(input).selectCandidate(candidates, now)!;
   return { code: 'Success', message: 'preemption: ' + preemptionSuccessMessage(best.name, best.victims.pods.length), candidate: best, nominatedNodeName: best.name };
+}
+
+/** The evaluator a victim search needs; without it the world was not given the part before the input that needed it, a bug of whoever built the cluster. */
+function evaluatorOf(input: PreemptionInput): PreemptionEvaluator {
+  if (!input.evaluator) throw new Error('this pod outranks another: preemption needs its evaluator (scheduler/preemption-evaluator.ts), registered on the world before the first input that can need it');
+  return input.evaluator;
 }
 
 /** getLowerPriorityNominatedPods: pods nominated to `node` with a lower priority than `priority`. */

@@ -17,6 +17,7 @@ import {
   truncateMessage,
 } from './schedule-one.ts';
 import type { FitError } from './schedule-one.ts';
+import { PREEMPTION_EVALUATOR } from './preemption-evaluator.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
@@ -170,7 +171,7 @@ describe('schedulePod', () => {
   it('says where it will preempt when lower-priority pods could be evicted, and nominates that node', () => {
     const nodes = [newNodeInfo(makeNode('node-1', { cpu: '1', memory: '1Gi', pods: '110' }))];
     addPod(nodes[0], makePod('low', [{ cpu: '800m' }], { priority: 0 }));
-    const r = schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1));
+    const r = schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1), { preemptionEvaluator: PREEMPTION_EVALUATOR });
     // Evaluator.Preempt's success status, prefixed by DefaultPreemption.PostFilter (no full stop).
     expect(fitErrorOf(r).message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node node-1, preempting 1 victims');
     expect(fitErrorOf(r).nominatedNodeName).toBe('node-1');

@@ -3,7 +3,7 @@ import type { Binding, Pod } from './k8s-types.ts';
 import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
 import type { NodeInfo } from './node-info.ts';
 import { nodeName } from './node-name.ts';
-import { type PostFilterOutcome, defaultPreemptionPostFilter, geNominatedPods, runFilterPluginsWithNominatedPods } from './preemption.ts';
+import { type PostFilterOutcome, type PreemptionEvaluator, defaultPreemptionPostFilter, geNominatedPods, runFilterPluginsWithNominatedPods } from './preemption.ts';
 import { nodePorts } from './node-ports.ts';
 import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
 import { forgetSlots, nodeSlots, slotsMatch } from './node-slots.ts';
@@ -114,6 +114,8 @@ export interface ScheduleOptions {
   listers?: Listers;
   /** Run DefaultPreemption's PostFilter and append its message (default true). */
   preemption?: boolean;
+  /** Its victim search, when the world has loaded it (World.parts.preemption; preemption.ts' PreemptionEvaluator). */
+  preemptionEvaluator?: PreemptionEvaluator;
   /** Simulated now: the start time of victims that have none (util.GetPodStartTime's time.Now()). */
   now?: number;
   /** The queue's nominator: pods nominated to each node (NominatedPodsForNode), for the filters. */
@@ -138,10 +140,10 @@ export interface ScheduleOptions {
  */
 export function runPostFilterPlugins(
   pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[],
-  rng: Rng, now: number, nominatedPods?: Record<string, Pod[]>,
+  rng: Rng, now: number, nominatedPods?: Record<string, Pod[]>, evaluator?: PreemptionEvaluator,
 ): PostFilterOutcome {
   return defaultPreemptionPostFilter(pod, nodeToStatus, {
-    allNodes, ctx, plugins: filterPlugins, rng, now, nominatedByNode: nominatedPods,
+    allNodes, ctx, plugins: filterPlugins, rng, now, nominatedByNode: nominatedPods, evaluator,
     runFilters: (p, ni, c) => failedRecord(runFilterPlugins(p, ni, c, filterPlugins)),
     fitErrorMessage: (n, statuses) => fitErrorMessage(n, statuses, ''),
   });
@@ -296,7 +298,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     nominatedNodeName: postFilter ? postFilter.nominatedNodeName : '',
     ...(postFilter?.candidate ? { preemption: { node: postFilter.candidate.name, victims: postFilter.candidate.victims.pods } } : {}),
   });
-  const postFilter = () => (preemption ? runPostFilterPlugins(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, rng, now, opts.nominatedPods) : undefined);
+  const postFilter = () => (preemption ? runPostFilterPlugins(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, rng, now, opts.nominatedPods, opts.preemptionEvaluator) : undefined);
 
   // RunPreFilterPlugins: a rejection applies to every node; node-name results are intersected.
   let allowed: Set<string> | undefined;

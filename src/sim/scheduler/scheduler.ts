@@ -13,7 +13,6 @@ import type { NodeInfo } from './node-info.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeRecord } from './schedule-one.ts';
 import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NODES_AVAILABLE } from './schedule-one.ts';
-import { getLowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage } from './preemption.ts';
 import { podPriority } from './framework.ts';
 import {
   FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
@@ -102,7 +101,7 @@ export interface SchedulerState {
 }
 
 /** prepareCandidateAsync's goroutine as an event: the API calls of one preemption. */
-interface PreemptEvent {
+export interface PreemptEvent {
   type: 'preempt';
   preemptor: { key: string; uid: string; priority: number; schedulerName: string };
   node: string;
@@ -468,6 +467,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     record: full ? 'full' : 'none',
     now: ctx.now,
     nominatedPods: nominatedPodsByNode(s),
+    preemptionEvaluator: ctx.parts?.preemption,
   });
   s.nextStartNodeIndex = r.nextStartNodeIndex;
   const base = { pod: key, t: ctx.now, numAllNodes: nodes.length, evaluatedNodes: r.evaluatedNodes, feasibleNodes: r.feasibleNodes, perNode: r.perNode };
@@ -519,42 +519,6 @@ function startPreemption(ctx: Ctx<SchedulerState>, preemptor: Pod, node: string,
     victims: keys,
   };
   ctx.schedule(0, ev);
-}
-
-// The goroutine: clear lower-priority nominations on the node, then PreemptPod each victim (the last
-// one after the others, as Go does). The simulator has no waiting (Permit) or PreBind pods, so every
-// victim is preempted through the API server, never "in kube-scheduler memory".
-function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void {
-  const s = ctx.state;
-  // Eventf(victim, pod, …): the preemptor is the Preempted event's related object.
-  const [preemptorNs, preemptorName] = ev.preemptor.key.split('/');
-  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: preemptorNs, name: preemptorName, uid: ev.preemptor.uid } };
-  const nominated = Object.keys(s.nominator ?? {}).filter((k) => s.nominator![k] === ev.node).map((k) => s.pods.items[k]).filter((p): p is Pod => !!p);
-  for (const p of getLowerPriorityNominatedPods(nominated, ev.preemptor.priority)) {
-    if (!p.status?.nominatedNodeName) continue;
-    ctx.api.patch('pods', p.metadata?.namespace, p.metadata?.name ?? '', { status: { nominatedNodeName: null } }, 'status');
-  }
-  for (const vk of ev.victims) {
-    const victim = s.pods.items[vk];
-    if (!victim) continue;
-    const ns = victim.metadata?.namespace;
-    const name = victim.metadata?.name ?? '';
-    const cur = (victim.status?.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
-    const message = preemptionConditionMessage(ev.preemptor.schedulerName);
-    // UpdatePodCondition: only a changed condition is written.
-    if (!cur || cur.status !== 'True' || cur.reason !== 'PreemptionByScheduler' || cur.message !== message) {
-      const gen = victim.metadata?.generation;
-      const condition = {
-        type: 'DisruptionTarget', ...(gen !== undefined ? { observedGeneration: gen } : {}), status: 'True', lastProbeTime: null,
-        lastTransitionTime: cur && cur.status === 'True' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now), reason: 'PreemptionByScheduler', message,
-      };
-      const res = ctx.api.patch('pods', ns, name, { status: { conditions: [condition] } }, 'status');
-      if (!res.ok) continue;
-    }
-    const del = ctx.api.delete('pods', ns, name);
-    if (!del.ok) continue;
-    recordSchedulerEvent(ctx, victim, preemptorRef, 'Normal', 'Preempted', 'Preempting', preemptedEventMessage(ev.preemptor.uid, ev.node));
-  }
 }
 
 // The binding cycle's bind (DefaultBinder): confirmed, or ForgetPod and handleSchedulingFailure.
@@ -681,7 +645,8 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
         kick(ctx);
         break;
       case 'preempt':
-        runPreemption(ctx, ev);
+        // Only a candidate the evaluator found schedules this event, so the world has the part.
+        ctx.parts!.preemption!.runPreemption(ctx, ev);
         break;
       case 'flush-unschedulable':
         flushUnschedulablePodsLeftover(s.queue, ctx.now);
