@@ -70,7 +70,7 @@ describe('kube-proxy in a cluster', () => {
     c.settle();
     const text = kubeProxyRulesOf(c.world.state, 'node-1')!;
     expect(text.startsWith('table ip kube-proxy {')).toBe(true);
-    expect(text).toMatch(/numgen random mod 2 vmap \{ 0 : goto endpoint-\w{8}-default\/web\/tcp\/__10\.244\.\d+\.\d+\/80 , 1 : goto endpoint-/);
+    expect(text).toMatch(/meta l4proto tcp dnat ip addr \. port to numgen random mod 2 map \{ 0 : 10\.244\.\d+\.\d+ \. 80 , 1 : 10\.244\.\d+\.\d+ \. 80 \}/);
   });
 
   it('replays to the same world', () => {

@@ -1,7 +1,9 @@
 // The nftables proxier's syncProxyRules (pkg/proxy/nftables/proxier.go) as a pure function: the
 // table `ip kube-proxy` it writes, as a knftables transaction and as `nft list table` prints it.
-// It follows the proxier whose TestOverallNFTablesRules the tests port (kubernetes/kubernetes
-// proxier_test.go at 81810de6): base chains filter-*-pre-dnat, no dport in the masquerade rule.
+// It follows pkg/proxy/nftables/proxier.go at v1.37.2 (checked against the real proxier by
+// real-rules.test.ts): ClusterIP masquerading in the services chain, hairpin traffic masqueraded
+// through the hairpin-connections set, and the service chain DNATing straight to its endpoints
+// (one numgen map) unless session affinity needs one chain per endpoint.
 import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { hashString } from './chain-names.ts';
@@ -23,6 +25,11 @@ export interface NFTProxierConfig {
   masqueradeMark?: string;
 }
 
+/** The proxier's masqueradeRule: the statement that marks a packet for masquerading. */
+function masqueradeRule(config: NFTProxierConfig): string {
+  return `mark set mark or ${config.masqueradeMark ?? '0x4000'}`;
+}
+
 /** A chain of the table: a base chain has a type, hook and priority. */
 export interface NFTChain { name: string; type?: string; hook?: string; priority?: number; comment?: string; rules: { rule: string; comment?: string }[] }
 /** A set or a map of the table, and its elements. */
@@ -37,7 +44,7 @@ const SERVICE_NODEPORTS = 'service-nodeports';
 const FIREWALL_IPS = 'firewall-ips';
 const NO_ENDPOINT_SERVICES = 'no-endpoint-services';
 const NO_ENDPOINT_NODEPORTS = 'no-endpoint-nodeports';
-const MARK_MASQ = 'mark-for-masquerade';
+const HAIRPIN_CONNECTIONS = 'hairpin-connections';
 const REJECT_CHAIN = 'reject-chain';
 /** knftables.NameLengthMax − chainNamePrefixLengthMax. */
 const CHAIN_NAME_BASE_LENGTH_MAX = 256 - 16;
@@ -76,6 +83,7 @@ function baseTable(config: NFTProxierConfig): NFTTable {
   const t: NFTTable = { chains: [], sets: [] };
   set(t, { kind: 'set', name: CLUSTER_IPS, type: 'ipv4_addr', comment: 'Active ClusterIPs' });
   if (config.nodePortIPs) set(t, { kind: 'set', name: NODEPORT_IPS, type: 'ipv4_addr', comment: 'IPs that accept NodePort traffic' }).elements.push(...config.nodePortIPs.map((key) => ({ key })));
+  set(t, { kind: 'set', name: HAIRPIN_CONNECTIONS, type: 'ipv4_addr . ipv4_addr . inet_proto . inet_service', comment: 'service hairpin connections' });
   set(t, { kind: 'map', name: FIREWALL_IPS, type: 'ipv4_addr . inet_proto . inet_service : verdict', comment: 'destinations that are subject to LoadBalancerSourceRanges' });
   set(t, { kind: 'map', name: NO_ENDPOINT_NODEPORTS, type: 'inet_proto . inet_service : verdict', comment: 'vmap to drop or reject packets to service nodeports with no endpoints' });
   set(t, { kind: 'map', name: NO_ENDPOINT_SERVICES, type: 'ipv4_addr . inet_proto . inet_service : verdict', comment: 'vmap to drop or reject packets to services with no endpoints' });
@@ -98,8 +106,11 @@ function baseTable(config: NFTProxierConfig): NFTTable {
     chain(t, to);
     chain(t, from).rules.push({ rule: `${extra ? `${extra} ` : ''}jump ${to}` });
   }
-  chain(t, MARK_MASQ).rules.push({ rule: `mark set mark or ${mark}` });
-  chain(t, 'masquerading').rules.push({ rule: `mark and ${mark} == 0 return` }, { rule: `mark set mark xor ${mark}` }, { rule: 'masquerade fully-random' });
+  chain(t, 'masquerading').rules.push(
+    { rule: `mark and ${mark} != 0 mark set mark xor ${mark} masquerade fully-random` },
+    // A pod reaching itself through its Service: source and destination are the same endpoint.
+    { rule: `ct status dnat ip saddr . ip daddr . meta l4proto . th dport @${HAIRPIN_CONNECTIONS} masquerade fully-random` },
+  );
   const clusterIPsCheck = chain(t, 'cluster-ips-check');
   clusterIPsCheck.rules.push({ rule: `ip daddr @${CLUSTER_IPS} reject`, comment: 'Reject traffic to invalid ports of ClusterIPs' });
   if (config.serviceCIDRs) clusterIPsCheck.rules.push({ rule: `ip daddr { ${config.serviceCIDRs} } drop`, comment: 'Drop traffic to unallocated ClusterIPs' });
@@ -108,6 +119,9 @@ function baseTable(config: NFTProxierConfig): NFTTable {
   chain(t, 'nodeport-endpoints-check').rules.push({ rule: config.nodePortIPs ? `ip daddr @${NODEPORT_IPS} meta l4proto . th dport vmap @${NO_ENDPOINT_NODEPORTS}` : `ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @${NO_ENDPOINT_NODEPORTS}` });
   chain(t, 'firewall-check').rules.push({ rule: `ip daddr . meta l4proto . th dport vmap @${FIREWALL_IPS}` });
   const services = chain(t, 'services');
+  // ClusterIP traffic from outside the pod network is masqueraded here, for every Service at once.
+  if (config.masqueradeAll) services.rules.push({ rule: `ip daddr @${CLUSTER_IPS} ${masqueradeRule(config)}`, comment: 'masquerade all clusterIP traffic' });
+  else if (config.clusterCIDR) services.rules.push({ rule: `ip daddr @${CLUSTER_IPS} ip saddr != ${config.clusterCIDR} ${masqueradeRule(config)}`, comment: 'masquerade clusterIP traffic from outside cluster' });
   services.rules.push({ rule: `ip daddr . meta l4proto . th dport vmap @${SERVICE_IPS}` });
   services.rules.push({ rule: config.nodePortIPs ? `ip daddr @${NODEPORT_IPS} meta l4proto . th dport vmap @${SERVICE_NODEPORTS}` : `fib daddr type local ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @${SERVICE_NODEPORTS}` });
   return t;
@@ -125,7 +139,13 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
     const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorizeEndpoints(endpointsOf(endpoints, svc), svc);
     const epChain = (ep: EndpointInfo) => `endpoint-${servicePortEndpointChainNameBase(svc, ep)}`;
     const affinitySet = (ep: EndpointInfo) => `affinity-${servicePortEndpointChainNameBase(svc, ep)}`;
-    for (const ep of allReachableEndpoints) chain(t, epChain(ep));
+    // Endpoint chains only where affinity needs them; this node's endpoints go in the hairpin set.
+    const hairpin = byName(HAIRPIN_CONNECTIONS).elements;
+    for (const ep of allReachableEndpoints) {
+      if (svc.sessionAffinityClientIP) chain(t, epChain(ep));
+      const key = `${ep.ip} . ${ep.ip} . ${protocol} . ${ep.port}`;
+      if (ep.isLocal && !hairpin.some((e) => e.key === key)) hairpin.push({ key });
+    }
     const clusterPolicyChain = `service-${base}`;
     const localPolicyChain = `local-${base}`;
     const usesClusterPolicyChain = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);
@@ -171,16 +191,12 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
       if (!hasExternalEndpoints) byName(NO_ENDPOINT_NODEPORTS).elements.push({ key: `${protocol} . ${svc.nodePort}`, value: externalVerdict, comment: svc.name });
     }
 
-    if (hasInternalEndpoints) {
-      if (config.masqueradeAll) chain(t, internalTrafficChain).rules.push({ rule: `ip daddr ${svc.clusterIP} ${protocol} dport ${port} jump ${MARK_MASQ}` });
-      else if (config.clusterCIDR) chain(t, internalTrafficChain).rules.push({ rule: `ip daddr ${svc.clusterIP} ip saddr != ${config.clusterCIDR} jump ${MARK_MASQ}` });
-    }
     if (usesExternalTrafficChain) {
       const ext = chain(t, externalTrafficChain);
-      if (!svc.externalPolicyLocal) ext.rules.push({ rule: `jump ${MARK_MASQ}` });
+      if (!svc.externalPolicyLocal) ext.rules.push({ rule: masqueradeRule(config), comment: 'masquerade' });
       else {
         if (config.clusterCIDR) ext.rules.push({ rule: `ip saddr ${config.clusterCIDR} goto ${clusterPolicyChain}`, comment: 'short-circuit pod traffic' });
-        ext.rules.push({ rule: `fib saddr type local jump ${MARK_MASQ}`, comment: 'masquerade local traffic' });
+        ext.rules.push({ rule: `fib saddr type local ${masqueradeRule(config)}`, comment: 'masquerade local traffic' });
         ext.rules.push({ rule: `fib saddr type local goto ${clusterPolicyChain}`, comment: 'short-circuit local traffic' });
       }
       if (hasExternalEndpoints) ext.rules.push({ rule: `goto ${externalPolicyChain}` });
@@ -193,18 +209,26 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
     if (svc.sessionAffinityClientIP) {
       for (const ep of allReachableEndpoints) set(t, { kind: 'set', name: affinitySet(ep), type: 'ipv4_addr', flags: ['dynamic', 'timeout'], timeout: `${svc.stickyMaxAgeSeconds}s` });
     }
-    const toEndpoints = (svcChain: string, eps: EndpointInfo[]) => {
+    // writeServiceToEndpointDNATs: one endpoint DNATed to directly, several through one numgen map.
+    const toEndpointDNATs = (svcChain: string, eps: EndpointInfo[]) => {
+      const rule = eps.length === 1
+        ? `meta l4proto ${protocol} dnat to ${endpointString(eps[0])}`
+        : `meta l4proto ${protocol} dnat ip addr . port to numgen random mod ${eps.length} map { ${eps.map((ep, i) => `${i} : ${ep.ip} . ${ep.port}`).join(' , ')} }`;
+      chain(t, svcChain).rules.push({ rule });
+    };
+    // writeServiceToEndpointJumps: affinity first, then a numgen jump to one endpoint chain.
+    const toEndpointJumps = (svcChain: string, eps: EndpointInfo[]) => {
       const c = chain(t, svcChain);
-      if (svc.sessionAffinityClientIP) for (const ep of eps) c.rules.push({ rule: `ip saddr @${affinitySet(ep)} goto ${epChain(ep)}` });
+      for (const ep of eps) c.rules.push({ rule: `ip saddr @${affinitySet(ep)} goto ${epChain(ep)}` });
       c.rules.push({ rule: `numgen random mod ${eps.length} vmap { ${eps.map((ep, i) => `${i} : goto ${epChain(ep)}`).join(' , ')} }` });
     };
+    const toEndpoints = svc.sessionAffinityClientIP ? toEndpointJumps : toEndpointDNATs;
     if (usesClusterPolicyChain) toEndpoints(clusterPolicyChain, clusterEndpoints);
     if (usesLocalPolicyChain) toEndpoints(localPolicyChain, localEndpoints);
-    for (const ep of allReachableEndpoints) {
-      const c = chain(t, epChain(ep));
-      c.rules.push({ rule: `ip saddr ${ep.ip} jump ${MARK_MASQ}` });
-      if (svc.sessionAffinityClientIP) c.rules.push({ rule: `update @${affinitySet(ep)} { ip saddr }` });
-      c.rules.push({ rule: `meta l4proto ${protocol} dnat to ${endpointString(ep)}` });
+    if (svc.sessionAffinityClientIP) {
+      for (const ep of allReachableEndpoints) {
+        chain(t, epChain(ep)).rules.push({ rule: `update @${affinitySet(ep)} { ip saddr }` }, { rule: `meta l4proto ${protocol} dnat to ${endpointString(ep)}` });
+      }
     }
   }
   return t;

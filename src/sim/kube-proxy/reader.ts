@@ -45,8 +45,10 @@ export function kubeProxyNFTablesOf(w: Pick<WorldState, 'components'>, node: str
 }
 
 function nftConfigTable(s: KubeProxyState): NFTTable {
-  // The service range of kubeadm's default --service-cidr.
-  return syncNFTablesRules(s.synced!.services, s.synced!.slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12' });
+  // The service range of kubeadm's default --service-cidr; NodePorts on the node's own IP only, as
+  // --nodeport-addresses defaults to "primary" in nftables mode (cmd/kube-proxy/app/options.go).
+  const nodePortIPs = s.params.nodeIP ? [s.params.nodeIP] : undefined;
+  return syncNFTablesRules(s.synced!.services, s.synced!.slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12', nodePortIPs });
 }
 
 /**

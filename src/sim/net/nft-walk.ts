@@ -100,6 +100,17 @@ function evalRule(t: NFTTable, rule: string, p: Packet, env: WalkEnv, trace: str
       continue;
     }
     if (w === 'dnat' && tk[i + 1] === 'to') { trace.push(`${chainName}: ${rule}`); return { kind: 'dnat', to: tk[i + 2] }; }
+    // dnat ip addr . port to numgen random mod N map { 0 : 10.244.1.2 . 80 , … }: the service
+    // chain picks an endpoint and DNATs to it in one rule (no endpoint chain without affinity).
+    if (w === 'dnat' && tk.slice(i + 1, i + 9).join(' ') === 'ip addr . port to numgen random mod' && tk[i + 10] === 'map') {
+      const n = Number(tk[i + 9]);
+      const [items] = braces(tk, i + 11);
+      const pick = String(numgenRandom(env, n));
+      trace.push(`${chainName}: ${rule}`);
+      // Items read "0 : 10.244.1.2 . 80" as words: key, ':', address, '.', port.
+      for (let k = 0; k + 4 < items.length; k += 5) if (items[k] === pick) return { kind: 'dnat', to: `${items[k + 2]}:${items[k + 4]}` };
+      return { kind: 'drop' };
+    }
     if (w === 'mark' || w === 'masquerade' || w === 'counter') return undefined; // marking and SNAT decide nothing here
     if ((w === 'tcp' || w === 'udp' || w === 'sctp') && tk[i + 1] === 'dport') {
       if (p.protocol.toLowerCase() !== w || String(p.dstPort) !== tk[i + 2]) return undefined;
