@@ -51,6 +51,7 @@ const rec = (seq: number, over: Partial<StepRecord> & Pick<StepRecord, 'kind' | 
   code: 200,
   heartbeat: false,
   sentence: `record ${seq}`,
+  cause: null,
   ...over,
 });
 
