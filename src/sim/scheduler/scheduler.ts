@@ -455,7 +455,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
   // The pod's add woke this first attempt: its requests are noted as caused by that notification
   // (a later attempt, after a backoff or another event, is not). The world clears Ctx.cause after the event.
   const cause = info.cause;
-  if (cause !== undefined) { delete info.cause; ctx.cause = cause; }
+  if (cause !== undefined) { info.cause = undefined; ctx.cause = cause; } // (assigned, not deleted: the heap's objects keep one shape)
   const key = info.key;
   const pod = s.pods.items[key];
   // skipPodSchedule: deleted, being deleted, or bound meanwhile.
