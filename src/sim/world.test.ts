@@ -292,3 +292,98 @@ describe('snapshots (copyState)', () => {
     expect(Object.keys(w.snapshot())).toEqual(Object.keys(w.state));
   });
 });
+
+// ---- what woke a write: each request a sync sends is noted with the notification that woke it.
+
+describe('causes (the notification that woke a sync)', async () => {
+  const { createCluster, replayCluster } = await import('./cluster.ts');
+  const { runKubectl } = await import('./kubectl/kubectl.ts');
+  const { causeOf } = await import('./apiserver/request-log.ts');
+  const { logCount } = await import('./world.ts');
+  type C = ReturnType<typeof createCluster>;
+  /** A settled cluster, then `kubectl create deployment web` and 20 s; returns the position the create was logged at. */
+  function withWeb(opts: Parameters<typeof createCluster>[0] = {}): { c: C; from: number } {
+    const c = createCluster({ seed: 3, ...opts });
+    c.advance(10_000);
+    const from = logCount(c.world.state);
+    expect(runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=2').exitCode).toBe(0);
+    c.advance(20_000);
+    return { c, from };
+  }
+  const at = (c: C, seq: number) => c.world.state.log[seq - (c.world.state.logDropped ?? 0)];
+  const seqs = (c: C, from: number, pred: (r: C['world']['state']['log'][number]) => boolean) => {
+    const out: number[] = [];
+    for (let s = from; s < logCount(c.world.state); s++) if (pred(at(c, s))) out.push(s);
+    return out;
+  };
+
+  it("marks the ReplicaSet controller's pod creates with the ReplicaSet's ADDED notification, and the Deployment controller's ReplicaSet create with the Deployment's", () => {
+    const { c, from } = withWeb();
+    const causes = c.world.state.causes;
+    const creates = seqs(c, from, (r) => r.component === 'replicaset-controller' && r.verb === 'POST' && r.path.endsWith('/pods'));
+    expect(creates).toHaveLength(2);
+    for (const s of creates) {
+      const cause = at(c, causeOf(causes, s)!);
+      expect(cause).toMatchObject({ kind: 'watch', event: 'ADDED', component: 'kube-controller-manager' });
+      expect(cause.object).toMatch(/^replicasets\/default\/web-/);
+    }
+    const [rsCreate] = seqs(c, from, (r) => r.component === 'deployment-controller' && r.verb === 'POST' && r.path.endsWith('/replicasets'));
+    expect(at(c, causeOf(causes, rsCreate)!)).toMatchObject({ kind: 'watch', event: 'ADDED', object: 'deployments/default/web' });
+  });
+
+  it("marks the scheduler's bindings with the pod's ADDED notification and the kubelet's first sandbox with the bound pod's", () => {
+    const { c, from } = withWeb();
+    const causes = c.world.state.causes;
+    const binds = seqs(c, from, (r) => r.component === 'scheduler' && r.path.endsWith('/binding'));
+    expect(binds).toHaveLength(2);
+    for (const s of binds) {
+      const cause = at(c, causeOf(causes, s)!);
+      expect(cause).toMatchObject({ kind: 'watch', event: 'ADDED', component: 'scheduler' });
+      expect(at(c, s).path).toContain(cause.object!.slice('pods/default/'.length));
+    }
+    for (const s of seqs(c, from, (r) => r.kind === 'cri' && r.verb === 'RunPodSandbox')) {
+      const cause = at(c, causeOf(causes, s)!);
+      expect(cause.component).toBe(`kubelet/${at(c, s).component.slice('containerd/'.length)}`);
+      expect(cause.object).toBe(at(c, s).object);
+    }
+  });
+
+  it('gives timer-driven writes (Lease renewals, node status, a pull finishing) no cause, and every cause is an earlier watch notification', () => {
+    const { c, from } = withWeb();
+    const causes = c.world.state.causes!;
+    expect(causes.length).toBeGreaterThan(0);
+    for (const s of seqs(c, from, (r) => r.component.startsWith('kubelet/') && r.kind === 'request' && (r.path.includes('/leases/') || r.path.includes('/nodes/')))) {
+      expect(causeOf(causes, s)).toBeUndefined();
+    }
+    for (const s of seqs(c, from, (r) => r.kind === 'cri' && (r.verb === 'PullImage' || r.verb === 'StartContainer'))) expect(causeOf(causes, s)).toBeUndefined();
+    for (let i = 0; i < causes.length; i += 2) {
+      expect(causes[i + 1]).toBeLessThan(causes[i]);
+      expect(at(c, causes[i + 1]).kind).toBe('watch');
+      if (i > 0) expect(causes[i]).toBeGreaterThan(causes[i - 2]);
+    }
+  });
+
+  it('leaves world.hash() as it would be without them, and survives snapshot/restore, replay and a trimmed log', () => {
+    const { c } = withWeb();
+    const causes = c.world.state.causes!.slice();
+    const snap = c.world.snapshot();
+    expect(snap.causes).toEqual(causes);
+    const hash = c.world.hash();
+    c.advance(5_000);
+    c.world.restore(snap);
+    expect(c.world.state.causes).toEqual(causes);
+    expect(c.world.hash()).toBe(hash);
+    const { causes: _dropped, ...without } = snap;
+    const bare = createCluster({ seed: 3 });
+    bare.world.restore(without as typeof snap);
+    expect(bare.world.hash()).toBe(hash);
+    const again = replayCluster({ seed: 3 }, c.world.state.inputs, c.now);
+    expect(again.world.state.causes).toEqual(causes);
+    // A log kept short keeps the causes of the records it still has, at the same positions.
+    const { c: short } = withWeb({ logLimit: 100 });
+    const kept = short.world.state.causes!;
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept[0]).toBeGreaterThanOrEqual(short.world.state.logDropped!);
+    for (let i = 0; i < kept.length; i += 2) expect(causeOf(causes, kept[i])).toBe(kept[i + 1]);
+  });
+});

@@ -11,7 +11,7 @@ import { keyOf, logObjectName, type ResourceName, type ResourceTypes } from './a
 import { API_SERVER, COMPACTION_INTERVAL_MS, KUBERNETES_SERVICE_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
 import { breakAllWatches, breakWatchesOf, leaveWatch, watchSubscribers, openWatch, type WatchNotification, type WatchOptions } from './apiserver/watch.ts';
 import { fnv1a32, hashJSON } from './names.ts';
-import { appendBuiltRecord, appendRecord, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
+import { appendBuiltRecord, appendRecord, noteCauses, trimCauses, type CauseLog, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, storeGet, type KObject, type StoreState } from './apiserver/store.ts';
 import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
@@ -93,6 +93,11 @@ export interface WorldState extends ApiHost {
   logLimit?: number;
   /** Records dropped from the front of the log so far (their count, for positions in the whole log). */
   logDropped?: number;
+  /**
+   * Which watch notification woke the sync that sent each record, for the records that have one
+   * (CauseLog; set through Ctx.cause). Absent until the first such record; trimmed with the log.
+   */
+  causes?: CauseLog;
   components: Record<string, ComponentEntry>;
   inputs: Input[];
   /** The image registry the nodes pull from: images it does not have (as written in the fault). */
@@ -138,6 +143,17 @@ export interface Ctx<S = unknown> {
   params: unknown;
   /** Append a record (CRI calls etc.) to the request log; `component` defaults to this instance (a kubelet logs its runtime's calls as `containerd/<node>`). */
   log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
+  /**
+   * The log position of the watch notification being handed to this component right now, while its
+   * informers' handlers run; undefined for any other event (a timer, a resync, an input).
+   */
+  readonly notification?: number;
+  /**
+   * The notification that woke the sync under way (a position, as `notification` gives it): the
+   * records this component's requests and CRI calls append meanwhile are noted as caused by it
+   * (WorldState.causes). A sync sets it and clears it; the world clears it after every event.
+   */
+  cause?: number;
   /**
    * Every instance's entry, read only: what one machine's kernel shares between its processes (the
    * pod network reads the kubelets' sandboxes and kube-proxy's last rules). Never for API objects:
@@ -398,6 +414,19 @@ export class World {
   }
 
   private ctxCache = new Map<string, { state: WorldState; ctx: Ctx<unknown> }>();
+  /** The position of the watch notification being delivered (Ctx.notification); not state: it lasts one dispatch. */
+  private notifying: number | undefined;
+  /** The cause of the sync under way (Ctx.cause); not state: cleared after every event. */
+  private causing: number | undefined;
+
+  /** Note the records appended since position `from` as caused by the sync under way, if it has a cause. */
+  private noteCaused(from: number): void {
+    const cause = this.causing;
+    if (cause === undefined) return;
+    const w = this.state;
+    const to = logCount(w);
+    if (to > from) noteCauses(w.causes ??= [], from, to, cause);
+  }
 
   /** The context a component's handler sees (cached per component; rebuilt after restore). */
   ctx<S = unknown>(name: string): Ctx<S> {
@@ -413,13 +442,22 @@ export class World {
     const entry = w.components[name];
     const identity = entry?.identity ?? name;
     const config = this.apiConfig;
-    const req = (r: ApiRequest) => {
+    const send = (r: ApiRequest) => {
       const own = (entry ?? w.components[name])?.rng;
       if (!own) return handleRequest(w, config, name, r, identity);
       const main = w.rng;
       w.rng = own;
       try { return handleRequest(w, config, name, r, identity); } finally { w.rng = main; }
     };
+    const req = (r: ApiRequest) => {
+      if (this.causing === undefined) return send(r);
+      const from = logCount(w);
+      const res = send(r);
+      this.noteCaused(from);
+      return res;
+    };
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's accessors are object-literal getters with their own `this`
+    const world = this;
     const api: ApiClient = {
       get: (resource, namespace, n, subresource) => req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
       list: (resource, namespace, options) => req({ verb: 'list', resource, namespace, options }) as never,
@@ -446,7 +484,14 @@ export class World {
       get state() { return (entry ?? w.components[name])?.state as S; },
       set state(s: S) { (entry ?? w.components[name]).state = s; },
       get params() { return (entry ?? w.components[name])?.params; },
-      log: (rec) => { appendLogRecord(w, rec, name); },
+      log: (rec) => {
+        const from = logCount(w);
+        appendLogRecord(w, rec, name);
+        this.noteCaused(from);
+      },
+      get notification() { return world.notifying; },
+      get cause() { return world.causing; },
+      set cause(seq: number | undefined) { world.causing = seq; },
       get registry() { return w.registry ?? { missing: [] }; },
       start: (n, type, opts) => this.startComponent(n, type, opts ?? {}),
       stop: (n) => this.stopComponent(n),
@@ -474,6 +519,7 @@ export class World {
     w.now = Math.max(w.now, e.at);
     w.steps++;
     this.dispatch(e);
+    this.causing = undefined;
     if (w.logLimit && w.log.length > w.logLimit + (w.logLimit >> 2)) trimLog(w);
     return e;
   }
@@ -505,14 +551,22 @@ export class World {
         : { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200, node };
       // Its strings are shared already (the object's name is made once for all its watchers).
       appendBuiltRecord(w.log, rec);
-      if (watcher.subscribers) {
-        // A shared watch: the process's informer hands the one notification to each reader in turn.
-        watcher.dispatched!++;
-        for (const name of watcher.subscribers) { // join/leave replace the array, so no copy is needed
-          if (w.apiServer.watchers[n.watchId]) this.deliverTo(name, e.event);
+      // The handlers that run now were woken by this record: what they queue remembers it (Ctx.notification).
+      this.notifying = logCount(w) - 1;
+      try {
+        if (watcher.subscribers) {
+          // A shared watch: the process's informer hands the one notification to each reader in turn.
+          watcher.dispatched!++;
+          for (const name of watcher.subscribers) { // join/leave replace the array, so no copy is needed
+            if (w.apiServer.watchers[n.watchId]) this.deliverTo(name, e.event);
+          }
+          return;
         }
-        return;
+        this.deliverTo(e.target, e.event);
+      } finally {
+        this.notifying = undefined;
       }
+      return;
     }
     this.deliverTo(e.target, e.event);
   }
@@ -578,10 +632,11 @@ export class World {
  * ~14 ms on an hour-old figure.
  */
 export function copyState(s: WorldState): WorldState {
-  const { log, ...rest } = s;
-  const copied = clonePlain(rest) as Omit<WorldState, 'log'>;
+  // The causes are numbers, appended like the log: a slice copies them.
+  const { log, causes, ...rest } = s;
+  const copied = clonePlain(rest) as Omit<WorldState, 'log' | 'causes'>;
   const out = {} as Record<string, unknown>;
-  for (const k of Object.keys(s)) out[k] = k === 'log' ? log.slice() : (copied as Record<string, unknown>)[k];
+  for (const k of Object.keys(s)) out[k] = k === 'log' ? log.slice() : k === 'causes' ? causes!.slice() : (copied as Record<string, unknown>)[k];
   return out as unknown as WorldState;
 }
 
@@ -635,6 +690,7 @@ export function trimLog(w: WorldState): void {
   if (n <= 0) return;
   w.log.splice(0, n);
   w.logDropped = (w.logDropped ?? 0) + n;
+  if (w.causes) trimCauses(w.causes, w.logDropped);
 }
 
 /** Records written since the world began, dropped ones included (a position in the whole log). */

@@ -73,6 +73,38 @@ function intern(s: string): string {
   return s;
 }
 
+/**
+ * What woke the writes: pairs (a record's position in the whole log, the position of the watch
+ * notification whose delivery started the sync that sent it), in position order. Kept beside the
+ * log, not on its records, so the log (and world.hash(), which reads it) is what it was without them.
+ */
+export type CauseLog = number[];
+
+/** Note that the records at positions [from, to) were caused by the notification at `cause`. */
+export function noteCauses(causes: CauseLog, from: number, to: number, cause: number): void {
+  for (let seq = from; seq < to; seq++) causes.push(seq, cause);
+}
+
+/** The position of the notification that caused the record at `seq`, if one did (binary search over the pairs). */
+export function causeOf(causes: readonly number[] | undefined, seq: number): number | undefined {
+  if (!causes) return undefined;
+  let lo = 0;
+  let hi = causes.length >> 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (causes[mid * 2] < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo * 2 < causes.length && causes[lo * 2] === seq ? causes[lo * 2 + 1] : undefined;
+}
+
+/** Drop the pairs of records before position `first` (the log was trimmed up to it). */
+export function trimCauses(causes: CauseLog, first: number): void {
+  let n = 0;
+  while (n < causes.length && causes[n] < first) n += 2;
+  if (n > 0) causes.splice(0, n);
+}
+
 /** Records written by one component. */
 export function byComponent(log: readonly RequestRecord[], component: string): RequestRecord[] {
   return log.filter((r) => r.component === component);

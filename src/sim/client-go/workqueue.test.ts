@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { add, done, forget, get, len, newWorkQueue, numRequeues, rateLimiterWhen } from './workqueue.ts';
+import { add, causeOfKey, done, forget, get, len, newWorkQueue, numRequeues, rateLimiterWhen, workQueueHandle } from './workqueue.ts';
 
 describe('work queue', () => {
   it('dedups waiting keys and re-queues keys added while processing', () => {
@@ -29,5 +29,32 @@ describe('work queue', () => {
     const q = newWorkQueue('q');
     add(q, 'x');
     expect(JSON.parse(JSON.stringify(q))).toEqual(q);
+  });
+  it('keeps the first add\'s cause until the key is taken, and hands it to the sync', () => {
+    const q = newWorkQueue('q');
+    add(q, 'a', 7);
+    add(q, 'a', 9); // deduped: the waiting key keeps the notification that first added it
+    expect(get(q)).toBe('a');
+    expect(causeOfKey(q, 'a')).toBe(7);
+    add(q, 'a', 11); // while processing: the next round's cause
+    add(q, 'a', 12);
+    done(q, 'a');
+    expect(causeOfKey(q, 'a')).toBeUndefined();
+    expect(get(q)).toBe('a');
+    expect(causeOfKey(q, 'a')).toBe(11);
+    done(q, 'a');
+    expect(q.causes).toEqual({});
+    expect(q.takenCauses).toEqual({});
+  });
+  it('gives a key added by a timer (a requeue, a resync) no cause, even if a notification adds it again before it is taken', () => {
+    const q = newWorkQueue('q');
+    expect(workQueueHandle(q, { type: 'workqueue-add', queue: 'q', key: 'a' })).toBe(true);
+    add(q, 'a', 3);
+    expect(get(q)).toBe('a');
+    expect(causeOfKey(q, 'a')).toBeUndefined();
+    done(q, 'a');
+    add(q, 'a', 4);
+    expect(get(q)).toBe('a');
+    expect(causeOfKey(q, 'a')).toBe(4);
   });
 });

@@ -12,6 +12,14 @@ export interface WorkQueue {
   processing: Record<string, true>;
   /** Per-key failure counts for the exponential rate limiter. */
   failures: Record<string, number>;
+  /**
+   * Not client-go's: for a waiting key, the log position of the watch notification whose handler
+   * first added it since it was last taken (a later add is deduped, so it keeps the first); for a
+   * key being processed, the one it was taken with. Keys added by a timer or a resync have none.
+   */
+  causes?: Record<string, number>;
+  /** The causes of the keys being processed (see `causes`). */
+  takenCauses?: Record<string, number>;
 }
 
 /** A new work queue. */
@@ -19,10 +27,14 @@ export function newWorkQueue(name: string): WorkQueue {
   return { name, queue: [], head: 0, dirty: {}, processing: {}, failures: {} };
 }
 
-/** Add: a key already waiting is not added twice; a key being processed is re-queued on done. */
-export function add(q: WorkQueue, key: string): void {
+/**
+ * Add: a key already waiting is not added twice; a key being processed is re-queued on done.
+ * `cause` is the watch notification whose handler adds it (Ctx.notification), kept for the first add.
+ */
+export function add(q: WorkQueue, key: string, cause?: number): void {
   if (q.dirty[key]) return;
   q.dirty[key] = true;
+  if (cause !== undefined) (q.causes ??= {})[key] = cause;
   if (q.processing[key]) return;
   q.queue.push(key);
 }
@@ -39,12 +51,26 @@ export function get(q: WorkQueue): string | undefined {
   if (q.head > 1024 && q.head * 2 > q.queue.length) { q.queue = q.queue.slice(q.head); q.head = 0; }
   q.processing[key] = true;
   delete q.dirty[key];
+  takeCause(q, key);
   return key;
+}
+
+// The key is taken: its waiting cause becomes the cause of the sync (or none, when it had none).
+function takeCause(q: WorkQueue, key: string): void {
+  const cause = q.causes?.[key];
+  if (cause !== undefined) { delete q.causes![key]; (q.takenCauses ??= {})[key] = cause; }
+  else if (q.takenCauses?.[key] !== undefined) delete q.takenCauses[key];
+}
+
+/** The notification that woke the sync of a key being processed (its log position), if one did. */
+export function causeOfKey(q: WorkQueue, key: string): number | undefined {
+  return q.takenCauses?.[key];
 }
 
 /** Done: the key is no longer processing; re-queued if it was added meanwhile. */
 export function done(q: WorkQueue, key: string): void {
   delete q.processing[key];
+  if (q.takenCauses?.[key] !== undefined) delete q.takenCauses[key];
   if (q.dirty[key]) q.queue.push(key);
 }
 
@@ -110,9 +136,21 @@ export function finishSync(ctx: Ctx<unknown>, q: WorkQueue, key: string, ok: boo
 export function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
   const key = get(q);
   if (key === undefined) return false;
-  const ok = syncHandler(key);
+  const ok = syncWithCause(ctx, q, key, syncHandler);
   if (ok !== SYNC_WAITING) finishSync(ctx, q, key, ok);
   return true;
+}
+
+/**
+ * Run `sync(key)` for a key being processed with Ctx.cause set to the notification that woke it
+ * (none for a timer's or a resync's key), so its requests are noted as caused by it; a sync that
+ * waited (SYNC_WAITING) resumes through here too.
+ */
+export function syncWithCause<R>(ctx: Ctx<unknown>, q: WorkQueue, key: string, sync: (key: string) => R): R {
+  const cause = q.takenCauses?.[key];
+  if (cause === undefined) return sync(key);
+  ctx.cause = cause;
+  try { return sync(key); } finally { ctx.cause = undefined; }
 }
 
 /** Run the worker until the queue is empty (the model's workers are synchronous); returns syncs run. */

@@ -88,33 +88,35 @@ function resolveDeployment(s: DeploymentControllerState, ns: string | undefined,
   return d && d.metadata?.uid === ref.uid ? d : undefined;
 }
 
-function enqueueOwner(s: DeploymentControllerState, rs: ReplicaSet | undefined): void {
+// `cause`: the watch notification whose handler enqueues (Ctx.notification), kept by the queue.
+function enqueueOwner(s: DeploymentControllerState, rs: ReplicaSet | undefined, cause: number | undefined): void {
   if (!rs) return;
   const d = resolveDeployment(s, rs.metadata?.namespace, controllerRefOf(rs));
-  if (d) add(s.queue, metaNamespaceKey(d));
+  if (d) add(s.queue, metaNamespaceKey(d), cause);
 }
 
 function dHandlers(ctx: C): EventHandlers<Deployment> {
   const s = ctx.state;
   return {
-    add: (d) => add(s.queue, metaNamespaceKey(d)),
-    update: (_o, d) => add(s.queue, metaNamespaceKey(d)),
-    delete: (d) => add(s.queue, metaNamespaceKey(d)),
+    add: (d) => add(s.queue, metaNamespaceKey(d), ctx.notification),
+    update: (_o, d) => add(s.queue, metaNamespaceKey(d), ctx.notification),
+    delete: (d) => add(s.queue, metaNamespaceKey(d), ctx.notification),
   };
 }
 
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   const s = ctx.state;
   return {
-    add: (rs) => { enqueueOwner(s, rs); enqueueAdopters(s, rs); },
+    add: (rs) => { enqueueOwner(s, rs, ctx.notification); enqueueAdopters(s, rs, ctx.notification); },
     update: (old, cur) => {
       if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
-      if (controllerRefOf(old)?.uid !== controllerRefOf(cur)?.uid) enqueueOwner(s, old);
-      enqueueOwner(s, cur);
+      const cause = ctx.notification;
+      if (controllerRefOf(old)?.uid !== controllerRefOf(cur)?.uid) enqueueOwner(s, old, cause);
+      enqueueOwner(s, cur, cause);
       // An orphan (newly, or with new labels) may be adopted by a Deployment that selects it.
-      if (!controllerRefOf(cur) && (controllerRefOf(old) || !deepEqual(old.metadata?.labels, cur.metadata?.labels))) enqueueAdopters(s, cur);
+      if (!controllerRefOf(cur) && (controllerRefOf(old) || !deepEqual(old.metadata?.labels, cur.metadata?.labels))) enqueueAdopters(s, cur, cause);
     },
-    delete: (rs) => enqueueOwner(s, rs),
+    delete: (rs) => enqueueOwner(s, rs, ctx.notification),
   };
 }
 
@@ -132,7 +134,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       if (!ref || ref.kind !== 'ReplicaSet') return;
       const rs = listerGet(s.rsInformer, `${pod.metadata?.namespace}/${ref.name}`);
       const d = rs && resolveDeployment(s, rs.metadata?.namespace, controllerRefOf(rs));
-      if (d && !isRollingUpdate(d)) add(s.queue, metaNamespaceKey(d));
+      if (d && !isRollingUpdate(d)) add(s.queue, metaNamespaceKey(d), ctx.notification);
     },
   };
 }
@@ -205,10 +207,10 @@ function claimReplicaSets(x: SyncCtx): ReplicaSet[] | undefined {
 }
 
 /** getDeploymentsForReplicaSet: the Deployments whose selector an orphan RS matches (they may adopt it). */
-function enqueueAdopters(s: DeploymentControllerState, rs: ReplicaSet): void {
+function enqueueAdopters(s: DeploymentControllerState, rs: ReplicaSet, cause: number | undefined): void {
   if (controllerRefOf(rs) || rs.metadata?.deletionTimestamp) return;
   for (const d of listerList(s.dInformer, (d) => d.metadata?.namespace === rs.metadata?.namespace)) {
-    if (claimCandidate(d, rs)) add(s.queue, metaNamespaceKey(d));
+    if (claimCandidate(d, rs)) add(s.queue, metaNamespaceKey(d), cause);
   }
 }
 

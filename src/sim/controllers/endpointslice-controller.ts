@@ -4,7 +4,7 @@ import type { Node, Pod, Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { deepEqual } from '../names.ts';
 import { matchesSet } from '../util/labels.ts';
 
@@ -253,8 +253,9 @@ function kickWork(ctx: Ctx<EndpointSliceControllerState>): void {
   ctx.schedule(0, { type: 'endpointslice-work' } satisfies WorkEvent);
 }
 
+// Every enqueue is a handler's: the notification being handled (if any) is the key's cause.
 function enqueue(ctx: Ctx<EndpointSliceControllerState>, key: string): void {
-  add(ctx.state.queue, key);
+  add(ctx.state.queue, key, ctx.notification);
   kickWork(ctx);
 }
 
@@ -382,7 +383,7 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
       // processNextWorkItem, with `done` after the sync's duration: the key stays "processing", so
       // changes arriving meanwhile wait as one dirty entry.
       for (let key = get(s.queue); key !== undefined; key = get(s.queue)) {
-        const r = syncService(ctx, key);
+        const r = syncWithCause(c, s.queue, key, (k) => syncService(ctx, k));
         if (r.ok) forget(s.queue, key);
         else addRateLimited(c, s.queue, key);
         ctx.schedule(syncDurationMs(r.endpoints), { type: 'endpointslice-done', key } satisfies WorkEvent);

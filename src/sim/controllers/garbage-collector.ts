@@ -15,7 +15,7 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/delete.ts';
 import { RESOURCES, informerKeyOf, resourceOfKind, type ResourceName } from '../apiserver/resources.ts';
 import { informerHandle, listAndWatch, memoHandlers, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { add, addRateLimited, done, forget, get, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { add, addRateLimited, done, forget, get, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { newDict } from '../dict.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
@@ -100,7 +100,7 @@ function dependentsOf(s: GarbageCollectorState, uid: string): ItemKey[] {
 }
 
 /** processGraphChanges for one informer event. */
-function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned | undefined, cur: Owned | undefined): void {
+function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned | undefined, cur: Owned | undefined, cause: number | undefined): void {
   const before = ownerRefs(old);
   const after = ownerRefs(cur);
   // Most updates are status writes: the same owners (the very array), not being deleted.
@@ -114,20 +114,20 @@ function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned 
     const uid = old?.metadata?.uid ?? '';
     const deps = dependentsOf(s, uid);
     if (deps.length) rememberAbsent(s, uid);
-    for (const d of deps) add(s.attemptToDelete, d);
+    for (const d of deps) add(s.attemptToDelete, d, cause);
     delete s.dependents[uid];
     // A dependent is gone: an owner waiting for its dependents (foreground) looks again.
     for (const r of before) {
       const ownerKey = ownerItem(r, ns);
-      if (ownerKey && deletingDependents(itemObject(s, ownerKey))) add(s.attemptToDelete, ownerKey);
+      if (ownerKey && deletingDependents(itemObject(s, ownerKey))) add(s.attemptToDelete, ownerKey, cause);
     }
     return;
   }
-  if (deletingDependents(cur)) add(s.attemptToDelete, key);
+  if (deletingDependents(cur)) add(s.attemptToDelete, key, cause);
   // A dependent naming an owner the graph has not seen (created after the owner went): check it.
-  if (!old && after.some((r) => !observed(s, r, ns))) add(s.attemptToDelete, key);
+  if (!old && after.some((r) => !observed(s, r, ns))) add(s.attemptToDelete, key, cause);
   const fin = cur.metadata?.finalizers;
-  if (cur.metadata?.deletionTimestamp && fin?.includes(FINALIZER_ORPHAN)) add(s.attemptToOrphan, key);
+  if (cur.metadata?.deletionTimestamp && fin?.includes(FINALIZER_ORPHAN)) add(s.attemptToOrphan, key, cause);
 }
 
 /** An owner deleted in the foreground: it waits, with its finalizer, until its blocking dependents are gone. */
@@ -154,9 +154,9 @@ function itemObject(s: GarbageCollectorState, key: ItemKey): Owned | undefined {
 function handlers(ctx: Ctx<GarbageCollectorState>): Record<Monitored, EventHandlers<Owned>> {
   const s = ctx.state;
   const h = (resource: Monitored): EventHandlers<Owned> => ({
-    add: (o) => graphChanged(s, resource, undefined, o),
-    update: (o, n) => graphChanged(s, resource, o, n),
-    delete: (o) => graphChanged(s, resource, o, undefined),
+    add: (o) => graphChanged(s, resource, undefined, o, ctx.notification),
+    update: (o, n) => graphChanged(s, resource, o, n, ctx.notification),
+    delete: (o) => graphChanged(s, resource, o, undefined, ctx.notification),
   });
   return {
     nodes: h('nodes'), leases: h('leases'), services: h('services'), endpointslices: h('endpointslices'),
@@ -262,7 +262,7 @@ function attemptToOrphanItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
 function drain(ctx: Ctx<GarbageCollectorState>, q: WorkQueue, sync: (ctx: Ctx<GarbageCollectorState>, key: ItemKey) => boolean): void {
   // The collector's workers (20 of each kind in kube-controller-manager) keep up: each key is synced now.
   for (let key = get(q); key !== undefined; key = get(q)) {
-    if (sync(ctx, key)) forget(q, key);
+    if (syncWithCause(ctx as Ctx<unknown>, q, key, (k) => sync(ctx, k))) forget(q, key);
     else addRateLimited(ctx as Ctx<unknown>, q, key);
     done(q, key);
   }

@@ -8,7 +8,7 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../apiserver/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { controllerIndexValue, informerHandle, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, drainQueue, finishSync, len, newWorkQueue, SYNC_WAITING, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { add, addAfter, drainQueue, finishSync, len, newWorkQueue, SYNC_WAITING, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
@@ -229,8 +229,9 @@ function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
 // ---------------------------------------------------------------------------------------------
 // Event handlers (addPod / updatePod / deletePod / addRS / updateRS / deleteRS)
 
-function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet): void {
-  add(s.queue, metaNamespaceKey(rs));
+// `cause`: the watch notification whose handler enqueues (Ctx.notification), kept by the queue.
+function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet, cause: number | undefined): void {
+  add(s.queue, metaNamespaceKey(rs), cause);
 }
 
 // Both informers' handlers, built once per context and state (memoHandlers).
@@ -241,18 +242,18 @@ function handlers(ctx: C): { rs: EventHandlers<ReplicaSet>; pods: EventHandlers<
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   const s = ctx.state;
   return {
-    add: (rs) => enqueue(s, rs),
-    update: (_old, cur) => enqueue(s, cur),
-    delete: (rs) => { delete s.expectations[metaNamespaceKey(rs)]; enqueue(s, rs); },
+    add: (rs) => enqueue(s, rs, ctx.notification),
+    update: (_old, cur) => enqueue(s, cur, ctx.notification),
+    delete: (rs) => { delete s.expectations[metaNamespaceKey(rs)]; enqueue(s, rs, ctx.notification); },
   };
 }
 
-function onPodDeleted(s: ReplicaSetControllerState, pod: Pod): void {
+function onPodDeleted(s: ReplicaSetControllerState, pod: Pod, cause: number | undefined): void {
   const rs = resolveControllerRef(s, pod.metadata?.namespace, controllerRefOf(pod));
   if (!rs) return;
   const key = metaNamespaceKey(rs);
   deletionObserved(s, key, metaNamespaceKey(pod));
-  add(s.queue, key);
+  add(s.queue, key, cause);
 }
 
 function podHandlers(ctx: C): EventHandlers<Pod> {
@@ -261,20 +262,22 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
     add: (pod) => {
       tallyPodChange(s, undefined, pod);
       // A pod that shows up already terminating counts as a deletion, not a creation.
-      if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod); return; }
+      const cause = ctx.notification;
+      if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod, cause); return; }
       const key = resolveControllerKey(s, pod.metadata?.namespace, controllerRefOf(pod));
-      if (key === undefined) { enqueueAdopters(s, pod); return; }
+      if (key === undefined) { enqueueAdopters(s, pod, cause); return; }
       creationObserved(s, key);
-      add(s.queue, key);
+      add(s.queue, key, cause);
     },
     update: (old, cur) => {
       tallyPodChange(s, old, cur);
       if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
       const labelChanged = !deepEqual(old.metadata?.labels, cur.metadata?.labels);
+      const cause = ctx.notification;
       // A graceful delete is observed as soon as deletionTimestamp is set: the replacement starts at once.
       if (cur.metadata?.deletionTimestamp) {
-        onPodDeleted(s, cur);
-        if (labelChanged) onPodDeleted(s, old);
+        onPodDeleted(s, cur, cause);
+        if (labelChanged) onPodDeleted(s, old, cause);
         return;
       }
       // A status write keeps ownerReferences by reference: one controllerRef lookup serves both.
@@ -282,27 +285,27 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       const oldRef = old.metadata?.ownerReferences === cur.metadata?.ownerReferences ? curRef : controllerRefOf(old);
       if (oldRef && oldRef.uid !== curRef?.uid) {
         const oldRS = resolveControllerRef(s, old.metadata?.namespace, oldRef);
-        if (oldRS) enqueue(s, oldRS);
+        if (oldRS) enqueue(s, oldRS, cause);
       }
       const key = resolveControllerKey(s, cur.metadata?.namespace, curRef);
       // An orphan (newly, or with new labels) may be adopted by an RS that selects it.
-      if (key === undefined) { if (!curRef && (oldRef || labelChanged)) enqueueAdopters(s, cur); return; }
+      if (key === undefined) { if (!curRef && (oldRef || labelChanged)) enqueueAdopters(s, cur, cause); return; }
       // Its own pod relabelled: the sync checks whether it still matches, and releases it if not.
       if (labelChanged) (s.relabeled ??= {})[key] = true;
-      add(s.queue, key);
+      add(s.queue, key, cause);
       // Available needs minReadySeconds of readiness: look again once that has passed.
       const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
       if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000 + 1000);
     },
-    delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod); },
+    delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod, ctx.notification); },
   };
 }
 
 /** getPodReplicaSets: the RSs whose selector an orphan pod matches (they may adopt it). */
-function enqueueAdopters(s: ReplicaSetControllerState, pod: Pod): void {
+function enqueueAdopters(s: ReplicaSetControllerState, pod: Pod, cause: number | undefined): void {
   if (pod.metadata?.deletionTimestamp) return;
   for (const rs of listerByIndex(s.rsInformer, 'namespace', pod.metadata?.namespace ?? '')) {
-    if (claimCandidate(rs, pod)) add(s.queue, metaNamespaceKey(rs));
+    if (claimCandidate(rs, pod)) add(s.queue, metaNamespaceKey(rs), cause);
   }
 }
 
@@ -469,10 +472,14 @@ function resumeSync(ctx: C, key: string): void {
     finishSync(ctx as Ctx<unknown>, s.queue, key, true);
     return;
   }
-  const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
-  if (err === SYNC_WAITING) return;
-  const t = tallyOf(s, rs);
-  finishSync(ctx as Ctx<unknown>, s.queue, key, syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating }));
+  // The waiting sync goes on with the cause it was taken with (its requests are that sync's).
+  const ok = syncWithCause(ctx as Ctx<unknown>, s.queue, key, () => {
+    const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
+    if (err === SYNC_WAITING) return err;
+    const t = tallyOf(s, rs);
+    return syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating });
+  });
+  if (ok !== SYNC_WAITING) finishSync(ctx as Ctx<unknown>, s.queue, key, ok);
 }
 
 // updateReplicaSetStatus: PUT …/status when anything changed; one GET-and-retry on a conflict.

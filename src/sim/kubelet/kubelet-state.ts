@@ -133,7 +133,8 @@ export type KubeletTimer =
   | { type: 'pleg-relist'; gen: number }
   /** a no-op, non-recurring twin of the next relist while a container change is unreported */
   | { type: 'pleg-pending'; gen: number }
-  | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean }
+  /** `cause`: the pod notification that asked for this sync (its log position; see Ctx.cause) */
+  | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean; cause?: number }
   | { type: 'pull-done'; gen: number; key: string; uid: string; container: string; image: string }
   /** a process ends: after a stop, or (app: the pod key and container) by itself as its app's health says */
   | { type: 'container-exit'; gen: number; id: string; exitCode: number; app?: { key: string; container: string } }

@@ -61,7 +61,8 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     if (w && w.uid !== pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
     if (!st.workers[key]) st.workers[key] = newPodWork(st, pod, key);
     // The pod worker runs once the informer has stored the object (a list fires handlers first).
-    later(ctx as Ctx<unknown>, 0, { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen });
+    const cause = ctx.notification;
+    later(ctx as Ctx<unknown>, 0, cause === undefined ? { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen } : { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen, cause });
   };
   return {
     add: touch,
@@ -485,6 +486,8 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
       const w = st.workers[t.key];
       if (!w || w.uid !== t.uid) return true;
       if (t.resync) { if (w.resyncAt !== ctx.now) return true; w.resyncAt = undefined; } // superseded by a sooner one
+      // What this sync sends now was asked for by the pod's notification (the world clears it after the event).
+      if (t.cause !== undefined) ctx.cause = t.cause;
       syncPod(c, st, t.key);
       return true;
     }

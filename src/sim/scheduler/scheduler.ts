@@ -113,7 +113,11 @@ export interface PreemptEvent {
 type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' } | PreemptEvent | { type: 'bind' };
 
 /** An assumed pod whose binding waits on the scheduler's client rate limiter. */
-export interface PendingBinding { key: string; node: string; cycle: number; pod: Pod }
+export interface PendingBinding {
+  key: string; node: string; cycle: number; pod: Pod;
+  /** The notification that woke the cycle which made it (QueuedPodInfo.cause). */
+  cause?: number;
+}
 
 /** The figure's reader: the last attempt for `namespace/name`, if it is among the recorded ones. */
 export function schedulingRecordOf(state: SchedulerState, key: string): SchedulingRecord | undefined {
@@ -393,7 +397,7 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     if ((pod.spec?.schedulingGates ?? []).length > 0) return;
     // Update asks the rejecting plugins' hints whether the change may help (a status patch cannot).
     if (old) queueUpdate(s.queue, old, pod, ctx.now, key);
-    else queueAdd(s.queue, pod, ctx.now, key);
+    else queueAdd(s.queue, pod, ctx.now, key, ctx.notification);
     if (old?.status?.nominatedNodeName && old.status.nominatedNodeName !== pod.status?.nominatedNodeName) nominationGone(ctx, old);
     kick(ctx);
   };
@@ -447,6 +451,10 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
   const p = paramsOf(ctx);
   const info = queuePop(s.queue, ctx.now);
   if (!info) return;
+  // The pod's add woke this first attempt: its requests are noted as caused by that notification
+  // (a later attempt, after a backoff or another event, is not). The world clears Ctx.cause after the event.
+  const cause = info.cause;
+  if (cause !== undefined) { info.cause = undefined; ctx.cause = cause; } // (assigned, not deleted: the heap's objects keep one shape)
   const key = info.key;
   const pod = s.pods.items[key];
   // skipPodSchedule: deleted, being deleted, or bound meanwhile.
@@ -482,12 +490,13 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     // assume: the pod leaves the nominator (DeleteNominatedPodIfExists).
     deleteNominatedPodIfExists(s, key);
     // The binding waits behind earlier ones, or for a token of the client.
-    if (s.bindings?.length) s.bindings.push({ key, node, cycle, pod });
+    const pending: PendingBinding = cause === undefined ? { key, node, cycle, pod } : { key, node, cycle, pod, cause };
+    if (s.bindings?.length) s.bindings.push(pending);
     else {
       const wait = ctx.throttle();
       if (wait === 0) bindPod(ctx, key, node, cycle, pod);
       else {
-        s.bindings = [{ key, node, cycle, pod }];
+        s.bindings = [pending];
         ctx.schedule(wait, { type: 'bind' } satisfies SchedulerEvent);
       }
     }
@@ -550,7 +559,9 @@ function bindWaiting(ctx: Ctx<SchedulerState>): void {
     const wait = ctx.throttle();
     if (wait > 0) { ctx.schedule(wait, { type: 'bind' } satisfies SchedulerEvent); return; }
     const b = q.shift()!;
+    ctx.cause = b.cause;
     bindPod(ctx, b.key, b.node, b.cycle, b.pod);
+    ctx.cause = undefined;
   }
   delete ctx.state.bindings;
 }

@@ -47,6 +47,11 @@ export interface QueuedPodInfo {
    * `pod` is; when absent it is read from the pod).
    */
   priority?: number;
+  /**
+   * Not the scheduler's: the log position of the watch notification whose handler added the pod,
+   * until its first attempt takes it (see Ctx.cause).
+   */
+  cause?: number;
 }
 
 /** The queue's whole state. */
@@ -227,10 +232,15 @@ function toBackoff(q: SchedulingQueue, info: QueuedPodInfo): void {
   q.where[info.key] = 'backoff';
 }
 
-/** Add: a new pending pod (no nodeName) goes straight to activeQ. `key` is podKey(pod), if at hand. */
-export function add(q: SchedulingQueue, pod: Pod, now: number, key = podKey(pod)): void {
+/**
+ * Add: a new pending pod (no nodeName) goes straight to activeQ. `key` is podKey(pod), if at hand;
+ * `cause` the notification whose handler adds it (Ctx.notification).
+ */
+export function add(q: SchedulingQueue, pod: Pod, now: number, key = podKey(pod), cause?: number): void {
   if (contains(q, key)) return;
-  toActive(q, { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [], priority: podPriority(pod) });
+  const info: QueuedPodInfo = { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [], priority: podPriority(pod) };
+  if (cause !== undefined) info.cause = cause;
+  toActive(q, info);
 }
 
 /**

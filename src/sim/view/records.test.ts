@@ -170,19 +170,31 @@ describe('stepRecordsOf', () => {
     const rs = first('POST replicasets');
     expect(rs).toMatchObject({ component: 'deployment-controller', from: 'kube-controller-manager', to: 'kube-apiserver' });
     const rsName = rs.object!.split('/')[2];
-    expect(rs.sentence).toBe(`The deployment-controller asks the API server to create ReplicaSet ${rsName}; etcd stores it at revision ${rs.revision}.`);
+    // The write names what woke its sender: the Deployment's ADDED notification, whose row it links to.
+    expect(rs.sentence).toBe(`The deployment-controller asks the API server to create ReplicaSet ${rsName}; etcd stores it at revision ${rs.revision}, because the watch told it that Deployment web was added.`);
+    expect(rs.cause).toEqual({ seq: first('ADDED deployments').seq, label: 'ADDED deployments', object: 'deployments/default/web' });
+    expect(first('ADDED deployments').cause).toBeNull();
+    const podCreate = first('POST pods');
+    expect(podCreate.cause).toMatchObject({ label: 'ADDED replicasets', object: `replicasets/default/${rsName}` });
+    expect(podCreate.sentence).toMatch(new RegExp(`, because the watch told it that ReplicaSet ${rsName} was added\\.$`));
+    expect(recs.find((r) => r.seq === podCreate.cause!.seq)).toMatchObject({ kind: 'watch', to: 'kube-controller-manager' });
     const bind = first('POST pods/binding');
     const pod = bind.object!.split('/')[2];
     const node = c.world.state.log[bind.seq - (c.world.state.logDropped ?? 0)].node!;
-    expect(bind).toMatchObject({ kind: 'write', component: 'scheduler', from: 'scheduler', to: 'kube-apiserver', sentence: `The scheduler binds pod ${pod} to ${node}.` });
+    expect(bind).toMatchObject({ kind: 'write', component: 'scheduler', from: 'scheduler', to: 'kube-apiserver', sentence: `The scheduler binds pod ${pod} to ${node}, because the watch told it that pod ${pod} was added.` });
+    expect(bind.cause).toMatchObject({ seq: first('ADDED pods', 'scheduler').seq, label: 'ADDED pods' });
     expect(first('ADDED pods', `kubelet/${node}`)).toMatchObject({ from: 'kube-apiserver', to: `kubelet/${node}`, sentence: `The API server tells the kubelet on ${node} that pod ${pod} was added.` });
-    expect(first('RunPodSandbox')).toMatchObject({ kind: 'cri', component: `containerd/${node}`, from: `kubelet/${node}`, to: `containerd/${node}`, revision: null, sentence: `The kubelet on ${node} asks containerd to start a sandbox for pod ${pod}.` });
+    expect(first('RunPodSandbox')).toMatchObject({ kind: 'cri', component: `containerd/${node}`, from: `kubelet/${node}`, to: `containerd/${node}`, revision: null, sentence: `The kubelet on ${node} asks containerd to start a sandbox for pod ${pod}, because the watch told it that pod ${pod} was added.` });
+    expect(first('RunPodSandbox').cause!.seq).toBe(first('ADDED pods', `kubelet/${node}`).seq);
     expect(first('PullImage').sentence).toBe(`The kubelet on ${node} asks containerd to pull nginx:1.27; the image is now on the node.`);
     expect(first('CreateContainer').sentence).toBe(`The kubelet on ${node} asks containerd to create container nginx of pod ${pod}.`);
     expect(first('PATCH pods/status')).toMatchObject({ kind: 'write', from: `kubelet/${node}`, heartbeat: false });
-    expect(first('PATCH pods/status').sentence).toMatch(new RegExp(`^The kubelet on ${node} reports the status of pod ${pod}; etcd stores it at revision \\d+\\.$`));
+    expect(first('PATCH pods/status').sentence).toMatch(new RegExp(`^The kubelet on ${node} reports the status of pod ${pod}; etcd stores it at revision \\d+, because the watch told it that pod ${pod} was added\\.$`));
     const nodeLease = recs.find((r) => r.label === 'PUT leases' && r.component.startsWith('kubelet/'))!;
-    expect(nodeLease).toMatchObject({ kind: 'write', heartbeat: true });
+    // A renewal is a timer's: no cause.
+    expect(nodeLease).toMatchObject({ kind: 'write', heartbeat: true, cause: null });
+    // Nor does a read carry one, though the sync that sent it had one.
+    expect(recs.filter((r) => r.kind === 'read' || r.kind === 'watch').every((r) => r.cause === null)).toBe(true);
     expect(nodeLease.sentence).toMatch(/^The kubelet on node-\d renews its Lease; etcd stores it at revision \d+\.$/);
     // The leader electors' renewals are heartbeats too.
     expect(first('PUT leases', 'kube-scheduler')).toMatchObject({ kind: 'write', heartbeat: true, from: 'scheduler', to: 'kube-apiserver' });

@@ -4,10 +4,10 @@ import { RESOURCES } from '../apiserver/resources.ts';
 import type { ApiFaults } from '../apiserver/server.ts';
 import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER } from '../cluster.ts';
 import { deepEqual } from '../names.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
+import { causeOf, type RequestRecord } from '../apiserver/request-log.ts';
 import type { StoreEvent } from '../apiserver/store.ts';
 import type { WorldState } from '../world.ts';
-import type { Endpoint, StepRecord } from './types.ts';
+import type { Endpoint, StepCause, StepRecord } from './types.ts';
 import { pluralOf } from './words.ts';
 
 const CONTROLLERS: ReadonlySet<string> = new Set<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER]);
@@ -40,11 +40,13 @@ export function stepRecordsOf(state: WorldState, fromCount: number, toCount: num
 export function stepRecordOf(state: WorldState, rec: RequestRecord, seq: number): StepRecord {
   const ends = endsOf(rec);
   const t = targetOf(rec);
+  // A write is a request that asks to change etcd, whether or not it was allowed to (a refused PATCH is still a write).
+  const kind = rec.kind === 'request' ? (rec.revision !== undefined || MUTATING.has(rec.verb) ? 'write' : 'read') : rec.kind;
+  const causeRec = kind === 'write' || kind === 'cri' ? causeRecordOf(state, seq) : undefined;
   return {
     seq,
     t: rec.t,
-    // A write is a request that asks to change etcd, whether or not it was allowed to (a refused PATCH is still a write).
-    kind: rec.kind === 'request' ? (rec.revision !== undefined || MUTATING.has(rec.verb) ? 'write' : 'read') : rec.kind,
+    kind,
     component: rec.component,
     from: ends.from,
     to: ends.to,
@@ -55,8 +57,21 @@ export function stepRecordOf(state: WorldState, rec: RequestRecord, seq: number)
     revision: rec.revision ?? null,
     code: rec.code,
     heartbeat: heartbeatOf(state, rec, t),
-    sentence: sentenceOf(rec, t, state.apiServer.faults),
+    sentence: sentenceOf(rec, t, state.apiServer.faults, causeRec?.rec),
+    cause: causeRec ? causeView(causeRec.rec, causeRec.seq) : null,
   };
+}
+
+/** The notification (and its position) that woke the sync which sent the record at `seq`, if the log still has it. */
+function causeRecordOf(state: WorldState, seq: number): { rec: RequestRecord; seq: number } | undefined {
+  const cause = causeOf(state.causes, seq);
+  if (cause === undefined) return undefined;
+  const rec = state.log[cause - (state.logDropped ?? 0)];
+  return rec && rec.kind === 'watch' ? { rec, seq: cause } : undefined;
+}
+
+function causeView(rec: RequestRecord, seq: number): StepCause {
+  return { seq, label: labelOf(rec, targetOf(rec)), object: rec.object ?? null };
 }
 
 function endsOf(rec: RequestRecord): { from: Endpoint; to: Endpoint } {
@@ -220,19 +235,32 @@ export function historyAt(h: readonly StoreEvent[], revision: number): StoreEven
  * what came of it. `faults` (the API server's at that moment) tells a down API server from a node
  * cut off from it, which the record alone cannot.
  */
-export function narrate(rec: RequestRecord, faults?: ApiFaults): string {
-  return sentenceOf(rec, targetOf(rec), faults);
+export function narrate(rec: RequestRecord, faults?: ApiFaults, cause?: RequestRecord): string {
+  return sentenceOf(rec, targetOf(rec), faults, cause);
 }
 
-function sentenceOf(rec: RequestRecord, t: Target, faults: ApiFaults | undefined): string {
+/**
+ * `cause`: the watch notification that woke the sync which sent `rec` (a write or a CRI call); the
+ * sentence then ends by saying so.
+ */
+function sentenceOf(rec: RequestRecord, t: Target, faults: ApiFaults | undefined, cause?: RequestRecord): string {
   let s: string;
   // A streaming list's closing bookmark names no object: it says the initial state is all sent.
   if (rec.kind === 'watch' && rec.event === 'BOOKMARK') s = `the API server tells ${who(rec.component)} that it has sent every ${kindWord(t.resource)} there is; changes follow`;
   else if (rec.kind === 'watch') s = `the API server tells ${who(rec.component)} that ${thing(t)} ${happened(rec.event)}`;
   else if (rec.kind === 'cri') s = criSentence(rec, t);
   else s = requestSentence(rec, t, faults);
+  if (cause) s += `, ${because(cause)}`;
   // "The scheduler …", but "kubectl …" and "containerd …": names keep their own case.
   return (s.startsWith('the ') ? 'T' + s.slice(1) : s) + '.';
+}
+
+/** "because the watch told it that ReplicaSet web-7d… was added": what woke a write's sender. */
+function because(cause: RequestRecord): string {
+  const t = targetOf(cause);
+  // A streaming list's closing bookmark: the informer's cache is filled, and its handlers see every object at once.
+  if (cause.event === 'BOOKMARK') return `because the watch has just sent it every ${kindWord(t.resource)} there is`;
+  return `because the watch told it that ${thing(t)} ${happened(cause.event)}`;
 }
 
 /** How a component is named in a sentence ("the scheduler": the sentence capitalises a leading "the"). */

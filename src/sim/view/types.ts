@@ -117,6 +117,22 @@ export interface StepRecord {
   code: number;
   /** The record is a heartbeat (Lease renewals, node status reports and their notifications). */
   heartbeat: boolean;
-  /** One plain sentence saying what happened. */
+  /** One plain sentence saying what happened (and, for a write with a cause, what woke its sender). */
   sentence: string;
+  /**
+   * The watch notification that woke the sync which sent this write or CRI call (WorldState.causes),
+   * when one did and the log still has it; null for reads, notifications, and writes a timer, a
+   * resync or a reader sent.
+   */
+  cause: StepCause | null;
+}
+
+/** A write's cause as the view shows it: the notification's position, label and object. */
+export interface StepCause {
+  /** Its position in the whole log (the `seq` of its own StepRecord). */
+  seq: number;
+  /** "MODIFIED replicasets". */
+  label: string;
+  /** `replicasets/default/web-7d9c…`, as StepRecord.object. */
+  object: string | null;
 }

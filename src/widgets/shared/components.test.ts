@@ -144,6 +144,19 @@ describe('RequestLog', () => {
     expect(text(render(RequestLog, { props: { ...props, records: [] } }).body)).toContain('No requests yet.');
   });
 
+  it('marks the notification that caused the chosen request, and offers a button that chooses it', () => {
+    expect(body).not.toContain('kit-log__why');
+    const html = render(RequestLog, { props: { ...props, selected: 105 } }).body;
+    expect(tagWith(html, 'data-seq="103"')).toMatch(/data-cause/);
+    expect(tagWith(html, 'data-seq="104"')).not.toMatch(/data-cause/);
+    expect(text(html)).toContain('cause of the chosen request');
+    expect(text(html)).toContain('caused by MODIFIED pods web-c68c68797-7rnvw');
+    // A cause the list no longer holds is not offered.
+    const gone = render(RequestLog, { props: { ...props, selected: 105, records: RECORDS.filter((r) => r.seq !== 103) } }).body;
+    expect(gone).not.toContain('kit-log__why');
+    noInlineStyle(html);
+  });
+
   it('has no inline style', () => noInlineStyle(body));
 });
 

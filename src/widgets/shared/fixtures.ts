@@ -51,6 +51,7 @@ const rec = (seq: number, over: Partial<StepRecord> & Pick<StepRecord, 'kind' | 
   code: 200,
   heartbeat: false,
   sentence: `record ${seq}`,
+  cause: null,
   ...over,
 });
 
@@ -60,7 +61,8 @@ export const RECORDS: StepRecord[] = [
   rec(102, { kind: 'write', component: 'kube-apiserver', from: 'kube-apiserver', to: 'etcd', label: 'PUT pods/web-c68c68797-7rnvw', verb: 'PUT', revision: 49, code: 200 }),
   rec(103, { kind: 'watch', component: 'kubelet/node-2', from: 'kube-apiserver', to: 'kubelet/node-2', label: 'MODIFIED pods/web-c68c68797-7rnvw', verb: 'WATCH', revision: 49 }),
   rec(104, { kind: 'watch', component: 'kube-controller-manager', from: 'kube-apiserver', to: 'kube-controller-manager', label: 'MODIFIED pods/web-c68c68797-7rnvw', verb: 'WATCH', revision: 49 }),
-  rec(105, { kind: 'cri', component: 'containerd/node-2', from: 'kubelet/node-2', to: 'containerd/node-2', label: 'RunPodSandbox', verb: 'RunPodSandbox', code: 0 }),
+  // The kubelet's sandbox, woken by the notification two records before.
+  rec(105, { kind: 'cri', component: 'containerd/node-2', from: 'kubelet/node-2', to: 'containerd/node-2', label: 'RunPodSandbox', verb: 'RunPodSandbox', code: 0, cause: { seq: 103, label: 'MODIFIED pods', object: 'pods/default/web-c68c68797-7rnvw' } }),
   rec(106, { kind: 'read', component: 'kubectl', from: 'kubectl', to: 'kube-apiserver', label: 'GET pods', code: 200 }),
   rec(107, { kind: 'write', component: 'kubelet/node-1', from: 'kubelet/node-1', to: 'kube-apiserver', label: 'PUT leases/node-1', verb: 'PUT', revision: 50, heartbeat: true }),
   rec(108, { kind: 'write', component: 'kubectl', from: 'kubectl', to: 'kube-apiserver', label: 'DELETE pods/web-x', verb: 'DELETE', code: 503 }),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { alongCurve, edgePoint, tripsOf, type Box } from './travel.ts';
+import { alongCurve, causeMarksOf, causeWords, edgePoint, tripsOf, type Box } from './travel.ts';
 import type { StepRecord } from '../../sim/view/types.ts';
 
 const rec = (seq: number, from: string, to: string, kind: StepRecord['kind'], label: string): StepRecord => ({
-  seq, t: 0, kind, component: from, from: from as StepRecord['from'], to: to as StepRecord['to'], label, verb: '', path: '', object: null, revision: null, code: 200, heartbeat: false, sentence: '',
+  seq, t: 0, kind, component: from, from: from as StepRecord['from'], to: to as StepRecord['to'], label, verb: '', path: '', object: null, revision: null, code: 200, heartbeat: false, sentence: '', cause: null,
 });
 
 const boxes = new Map<string, Box>([
@@ -58,5 +58,35 @@ describe('requests travelling on the canvas', () => {
     const [there, back] = tripsOf([rec(1, 'kube-apiserver', 'kubelet/node-2', 'watch', 'A'), rec(2, 'kubelet/node-2', 'kube-apiserver', 'write', 'B')], boxes);
     const control = (d: string) => d.match(/Q([\d.-]+) ([\d.-]+)/)!.slice(1).map(Number);
     expect(control(there.d)).not.toEqual(control(back.d));
+  });
+
+  it('marks what woke a sender once per sender and cause: its box ringed, the route from the API server, the words below', () => {
+    const cause = { seq: 7, label: 'ADDED replicasets', object: 'replicasets/default/web-c68c68797' };
+    const marks = causeMarksOf([
+      { ...rec(10, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), cause },
+      { ...rec(11, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), cause },
+      { ...rec(12, 'kubelet/node-1', 'kube-apiserver', 'write', 'PATCH pods/status'), cause: { seq: 9, label: 'ADDED pods', object: 'pods/default/web-c68c68797-pjhzg' } },
+      // No cause (a Lease renewal), or no box for the sender: nothing drawn.
+      rec(13, 'kubelet/node-2', 'kube-apiserver', 'write', 'PUT leases'),
+      { ...rec(14, 'kubectl', 'kube-apiserver', 'write', 'POST pods'), cause },
+    ], boxes);
+    expect(marks.map((m) => [m.seq, m.endpoint, m.label])).toEqual([
+      [7, 'kube-controller-manager', 'woken by ADDED rs/web-c68c68797'],
+      [9, 'kubelet/node-1', 'woken by ADDED pod/web-c68c68797-pjhzg'],
+    ]);
+    // The route runs from the API server's box to the sender's, as the notification did.
+    expect(marks[0].d).toMatch(/^M200 20Q[\d.-]+ [\d.-]+ 400 20$/);
+    expect(marks[0].at).toEqual({ x: 402, y: 53 });
+    expect(causeMarksOf([{ ...rec(10, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), cause }], new Map([['kube-controller-manager', boxes.get('kube-controller-manager')!]]))).toEqual([]);
+  });
+
+  it('says a cause in kubectl\'s short names and cuts a long one', () => {
+    expect(causeWords('MODIFIED deployments', 'deployments/default/web')).toBe('MODIFIED deploy/web');
+    expect(causeWords('ADDED nodes', 'nodes/node-2')).toBe('ADDED node/node-2');
+    expect(causeWords('BOOKMARK pods', null)).toBe('BOOKMARK pods');
+    expect(causeWords('BOOKMARK pods', 'pods/undefined')).toBe('BOOKMARK pods');
+    const [m] = causeMarksOf([{ ...rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), cause: { seq: 0, label: 'MODIFIED replicasets', object: 'replicasets/default/a-very-long-replicaset-name-7d9c5b' } }], boxes);
+    expect(m.label).toBe('woken by MODIFIED rs/a-very-long-repli…');
+    expect(m.title).toBe('woken by MODIFIED rs/a-very-long-replicaset-name-7d9c5b');
   });
 });

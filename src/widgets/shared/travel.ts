@@ -92,3 +92,55 @@ export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<strin
   }
   return trips;
 }
+
+/** The notification that woke a sender whose writes leave this step, drawn where it arrived. */
+export interface CauseMark {
+  /** The notification's seq (its row in the request log). */
+  seq: number;
+  /** The sender it woke. */
+  endpoint: string;
+  /** The sender's box: ringed while its writes leave. */
+  box: Box;
+  /** The notification's route, from the API server's box to the sender's (drawn dashed, as a watch is). */
+  d: string;
+  /** Where the words sit (below the sender's box). */
+  at: { x: number; y: number };
+  /** "woken by ADDED rs/web-c68c68797". */
+  label: string;
+  /** The same, whole (the label may cut a long name). */
+  title: string;
+}
+
+const SHORT: Record<string, string> = { replicasets: 'rs', deployments: 'deploy', services: 'svc', endpointslices: 'endpointslice', pods: 'pod', nodes: 'node' };
+
+/** "ADDED rs/web-c68c68797" for a notification's label and object (`replicasets/default/web-c68c68797`). */
+export function causeWords(label: string, object: string | null): string {
+  const event = label.slice(0, label.indexOf(' '));
+  const parts = (object ?? label.slice(event.length + 1)).split('/');
+  const name = parts.length > 1 ? parts[parts.length - 1] : '';
+  // A bookmark names no object (its name reads "undefined"): the resource alone.
+  if (!name || name === 'undefined') return `${event} ${parts[0]}`;
+  return `${event} ${SHORT[parts[0]] ?? parts[0]}/${name}`;
+}
+
+/**
+ * One mark per sender and cause among this step's writes and CRI calls that carry a cause: what
+ * woke the sender (a controller's write, the scheduler's binding, a kubelet's sandbox). Senders or an
+ * API server with no box are left out.
+ */
+export function causeMarksOf(records: readonly StepRecord[], boxes: ReadonlyMap<string, Box>): CauseMark[] {
+  const api = boxes.get('kube-apiserver');
+  const marks: CauseMark[] = [];
+  if (!api) return marks;
+  for (const r of records) {
+    const c = r.cause;
+    const box = boxes.get(r.from);
+    if (!c || !box || r.from === 'kube-apiserver' || marks.some((m) => m.seq === c.seq && m.endpoint === r.from)) continue;
+    const [trip] = tripsOf([{ ...r, from: 'kube-apiserver', to: r.from }], boxes);
+    const words = causeWords(c.label, c.object);
+    // A long name is cut: the box is small, and the request log has it whole.
+    const label = `woken by ${words.length > 30 ? words.slice(0, 29) + '…' : words}`;
+    marks.push({ seq: c.seq, endpoint: r.from, box, d: trip.d, at: { x: round(box.x + 2), y: round(box.y + box.height + 13) }, label, title: `woken by ${words}` });
+  }
+  return marks;
+}
