@@ -29,7 +29,7 @@ const deletePod: DemoDef = {
           text: (g, m) => {
             const d = webOf(g)!;
             const fresh = freshOf(g, m);
-            return `The ReplicaSet controller counts ${livePodsOf(g).length - fresh.length} active ${agree(livePodsOf(g).length - fresh.length, 'pod', 'pods')} against spec.replicas ${d.replicas} and creates ${fresh.map((p) => p.name).join(', ')}: a new name, not ${m.pod} again.`;
+            return `The ReplicaSet controller counts ${livePodsOf(g).length - fresh.length} active ${agree(livePodsOf(g).length - fresh.length, 'pod', 'pods')} against spec.replicas ${d.replicas} and creates ${fresh.map((p) => p.name).join(', ')}: a new name, not the deleted ${m.pod} again.`;
           },
         },
         {

@@ -209,7 +209,8 @@ describe('stepRecordsOf', () => {
     const list = kubectl(c, 'get pods -l app=web').find((r) => r.verb === 'GET')!;
     expect(list).toMatchObject({ path: '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=500', sentence: 'kubectl asks the API server to list pods labelled app=web.' });
     const watch = kubectl(c, 'wait --for=condition=Available=False deploy/web --timeout=1s').find((r) => r.verb === 'WATCH')!;
-    expect(watch.path).toBe('/apis/apps/v1/namespaces/default/deployments?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true');
+    // The reflector's timeout is 5 to 10 minutes, picked per watch as client-go picks it.
+    expect(watch.path).toMatch(/^\/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=(3|4|5)\d\d&watch=true$/);
     expect(watch.sentence).toBe('kubectl opens a watch on Deployments with metadata.name=web, asking first for every one there is (a streaming list instead of a LIST).');
     const dry = kubectl(c, 'scale deploy web --replicas=2 --dry-run=server').find((r) => r.verb === 'PATCH')!;
     expect(dry.path).toBe('/apis/apps/v1/namespaces/default/deployments/web/scale?dryRun=All');
