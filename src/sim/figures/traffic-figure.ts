@@ -227,13 +227,25 @@ const readiness: DemoDef = {
       intro: `sim app ${p.name} unready: its app still runs and answers, but its readiness probe (GET / on port ${PORT}, every 10 s by default) now gets an error.`,
       beats: [
         {
-          when: (_g, m, detail) => base(m, detailOf(detail())) || (!!String(m.ip) && !ruleTargets(detailOf(detail())).some((t) => t.startsWith(`${m.ip}:`)) && hold(m, detailOf(detail()))),
-          text: (g, m) => { const p = webPods(g).find((x) => x.name === String(m.pod)); return `${seconds(g, m)} s later the probe had failed 3 times in a row (failureThreshold 3): the kubelet set ${m.pod}'s Ready condition to False, the EndpointSlice controller marked its endpoint not ready, and kube-proxy dropped its KUBE-SEP chain. The pod ${p?.phase === 'Running' ? 'still runs, with no restart' : 'is still there'}: readiness only takes it out of the Service (a liveness probe would restart it). The client saw ${m.since}. Now its app answers the probe again (sim app ${m.pod} healthy).`; },
-          then: (_g, m) => [probe(String(m.pod), 'healthy')],
+          // The pod itself, still there and not ready, out of the rules; or gone (the reader deleted it, or its node failed).
+          when: (g, m, detail) => {
+            const d = detailOf(detail());
+            if (base(m, d)) return false;
+            const p = live(g).find((x) => x.name === String(m.pod));
+            return (!p || (!p.ready && !ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)))) && hold(m, d);
+          },
+          text: (g, m) => {
+            const p = live(g).find((x) => x.name === String(m.pod));
+            if (!p) return `${m.pod} is gone before its probe failed three times (deleted, or evicted from a failed node): there is nothing left to make ready again.`;
+            return `${seconds(g, m)} s later the probe had failed 3 times in a row (failureThreshold 3): the kubelet set ${m.pod}'s Ready condition to False, the EndpointSlice controller marked its endpoint not ready, and kube-proxy dropped its KUBE-SEP chain. The pod ${p.phase === 'Running' ? 'still runs, with no restart' : 'is still there'}: readiness only takes it out of the Service (a liveness probe would restart it). The client saw ${m.since}. Now its app answers the probe again (sim app ${m.pod} healthy).`;
+          },
+          then: (g, m) => (live(g).some((x) => x.name === String(m.pod)) ? [probe(String(m.pod), 'healthy')] : []),
         },
         {
-          when: (g, m, detail) => { const d = detailOf(detail()); return ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d) && hold(m, d); },
-          text: (g, m) => `${seconds(g, m)} s after the probe began failing, one probe that passed (successThreshold 1) made ${m.pod} Ready again: back in the EndpointSlice and in the rules, under the same address. ${m.rules}`,
+          when: (g, m, detail) => { const d = detailOf(detail()); return (!live(g).some((x) => x.name === String(m.pod)) || (ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d))) && hold(m, d); },
+          text: (g, m) => (live(g).some((x) => x.name === String(m.pod))
+            ? `${seconds(g, m)} s after the probe began failing, one probe that passed (successThreshold 1) made ${m.pod} Ready again: back in the EndpointSlice and in the rules, under the same address. ${m.rules}`
+            : `${m.pod} is gone; the ReplicaSet controller replaces it with a new pod, which joins the rules once its own probe passes.`),
         },
       ],
     };

@@ -114,3 +114,24 @@ export class FigureClient {
     this.pump();
   }
 }
+
+/**
+ * Brings an island live: opens its figure in the page's worker (at the moment `link` names, if any)
+ * and, once the island has been in view, tells it when it leaves the view (it pauses). Only an island
+ * that has been seen can leave: the observer's first report may come after a reader has already
+ * scrolled to it and pressed Play. Returns the client and the cleanup for `onMount`.
+ */
+export function goLive(root: Element | undefined, compiled: CompiledFigure, link: string | null, on: { update(u: SessionUpdate): void; fail(message: string): void; hidden(): void }): { client: FigureClient; stop: () => void } {
+  const client = new FigureClient(compiled, undefined, undefined, link);
+  client.onupdate = on.update;
+  client.onfail = on.fail;
+  let seen = false;
+  const io = new IntersectionObserver((entries) => {
+    for (const en of entries) {
+      if (en.isIntersecting) seen = true;
+      else if (seen) on.hidden();
+    }
+  });
+  if (root) io.observe(root);
+  return { client, stop: () => { io.disconnect(); client.close(); } };
+}
