@@ -45,7 +45,10 @@ export async function normalizedDom(loc: Locator): Promise<string> {
       // The travel layer is drawn from the boxes' measured places after layout: geometry, not the frame.
       if (e.getAttribute('data-testid') === 'travel') return '';
       // A class list's order is not part of the render either (a class directive set on update comes after the static ones).
-      const attrs = [...e.attributes].map((a) => `${a.name}="${a.name === 'class' ? a.value.split(/\s+/).filter(Boolean).sort().join(' ') : a.value}"`).sort().join(' ');
+      // Ids from Svelte's $props.id() count the islands hydrated before this one on the page ("s1-…" in a
+      // chapter with a widget above the figure, "s0-…" in its embed): the same render, numbered apart.
+      const value = (a: Attr) => (a.name === 'class' ? a.value.split(/\s+/).filter(Boolean).sort().join(' ') : /^(id|for|aria-[a-z]+)$/.test(a.name) ? a.value.replace(/\bs\d+-/g, 's#-') : a.value);
+      const attrs = [...e.attributes].map((a) => `${a.name}="${value(a)}"`).sort().join(' ');
       return `<${e.tagName.toLowerCase()} ${attrs}>${[...e.childNodes].map(walk).join('')}</${e.tagName.toLowerCase()}>`;
     };
     return walk(root);
