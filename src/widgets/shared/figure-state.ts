@@ -41,6 +41,19 @@ export function urlWithLink(href: string, figure: string, link: string): string 
 }
 
 /**
+ * Copies the page's address carrying a figure's link, anchored at the section that holds the figure
+ * (so the link lands on it). Says `manual` when the page may not write the clipboard: the reader is
+ * then shown the address to copy by hand.
+ */
+export async function copyFigureLink(root: Element | undefined, figure: string, link: string): Promise<{ state: 'copied' | 'manual'; url: string }> {
+  const anchor = root?.closest('[id]')?.id;
+  const url = urlWithLink(location.href.split('#')[0] + (anchor ? `#${anchor}` : ''), figure, link);
+  const clip = navigator.clipboard;
+  if (!clip) return { state: 'manual', url };
+  return clip.writeText(url).then(() => ({ state: 'copied' as const, url }), () => ({ state: 'manual' as const, url }));
+}
+
+/**
  * What an inline widget's island is given: islandFigure's, and its first view without the request
  * log and the step's records (a widget draws neither; the worker's first answer brings its own).
  */

@@ -4,6 +4,7 @@
 import type { CompiledFigure } from '../../sim/figures/protocol.ts';
 import type { FigureEvent } from '../../machines/figure-machine.ts';
 import type { SessionMessage, SessionUpdate } from '../../machines/figure-session.ts';
+import { linkFromSearch } from './figure-state.ts';
 
 /** How messages reach the figure sessions and updates come back (the worker, or in-thread for tests). */
 export interface Transport {
@@ -116,20 +117,23 @@ export class FigureClient {
 }
 
 /**
- * Brings an island live: opens its figure in the page's worker (at the moment `link` names, if any)
- * and, once the island has been in view, tells it when it leaves the view (it pauses). Only an island
- * that has been seen can leave: the observer's first report may come after a reader has already
- * scrolled to it and pressed Play. Returns the client and the cleanup for `onMount`.
+ * Brings an island live: says it is loading, opens its figure in the page's worker (at the moment the
+ * page's `?fig=` link names, if it names this figure; the worker validates it), keeps the island's
+ * state as the worker's updates come, says a failure of the worker itself (its machine cannot), and,
+ * once the island has been in view, tells it when it leaves the view (it pauses). Only an island that
+ * has been seen can leave: the observer's first report may come after a reader has already scrolled
+ * to it and pressed Play. Returns the client and the cleanup for `onMount`.
  */
-export function goLive(root: Element | undefined, compiled: CompiledFigure, link: string | null, on: { update(u: SessionUpdate): void; fail(message: string): void; hidden(): void }): { client: FigureClient; stop: () => void } {
-  const client = new FigureClient(compiled, undefined, undefined, link);
-  client.onupdate = on.update;
-  client.onfail = on.fail;
+export function goLive(root: Element | undefined, compiled: CompiledFigure, state: { get(): SessionUpdate; set(u: SessionUpdate): void }, send: (e: FigureEvent) => void): { client: FigureClient; stop: () => void } {
+  state.set({ ...state.get(), state: 'loading paused between' });
+  const client = new FigureClient(compiled, undefined, undefined, linkFromSearch(location.search, compiled.id));
+  client.onupdate = (next) => state.set(next);
+  client.onfail = (message) => state.set({ ...state.get(), state: 'failed paused between', live: false, playing: false, error: message });
   let seen = false;
   const io = new IntersectionObserver((entries) => {
     for (const en of entries) {
       if (en.isIntersecting) seen = true;
-      else if (seen) on.hidden();
+      else if (seen) send({ type: 'HIDDEN' });
     }
   });
   if (root) io.observe(root);
