@@ -10,6 +10,7 @@ import { expectNoAxeViolations } from './figure-helpers';
 const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
+  { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
 ] as const;
 
@@ -150,6 +151,22 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {
+  const w = await openWidget(page, 'node-lease', '/node-failure/');
+  await expect(w.getByTestId('widget-node')).toContainText('machine on, Ready True, no unreachable taint');
+  await w.getByRole('button', { name: "Cut node-2's power" }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('node-2 loses power');
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 40 && !/NoExecute/.test((await w.getByTestId('widget-node').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute');
+  await expect(w.getByTestId('widget-node')).toContainText('past the grace period');
+  await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

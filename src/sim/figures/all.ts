@@ -4,6 +4,7 @@ import { clusterFigure } from './cluster-figure.ts';
 import type { FigureDef } from './demo.ts';
 import { hubFigure } from './hub-figure.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
+import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
@@ -18,4 +19,5 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'node-lease': nodeLeaseWidget,
 };

@@ -1,4 +1,4 @@
-// The inline widgets (write-watch, replace-pod, max-surge): each story replays, opens at its setup's
+// The inline widgets (write-watch, replace-pod, max-surge, node-lease): each story replays, opens at its setup's
 // end, steps back no further than that, and shows its mechanism with the names and numbers its
 // chapter quotes (the paragraph beside each widget is read and checked against the simulation).
 import { readFileSync } from 'node:fs';
@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import { maxSurgeWidget, parseRolloutDemoId, rolloutDemoId } from './max-surge-widget.ts';
+import { nodeLeaseWidget, type LeaseDetail } from './node-lease-widget.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
-import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory } from './replay-check.ts';
+import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
 import { writeWatchWidget, type WriteFanOut } from './write-watch-widget.ts';
 import type { FigureDef } from './demo.ts';
 
-const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget];
+const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget, nodeLeaseWidget];
 const compiled: Record<string, CompiledFigure> = Object.fromEntries(WIDGETS.map((d) => [d.id, compileFigure(d)]));
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
 const chapter = (slug: string): string => readFileSync(new URL(`../../../content/${slug}.mdx`, import.meta.url), 'utf8');
@@ -130,5 +131,60 @@ describe('max-surge', () => {
     expect(arithmetic(refused)).toMatchObject({ surge: 1, unavailable: 0 });
     const repaired = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '25%' }) })!;
     expect(arithmetic(repaired)).toMatchObject({ surge: 0, unavailable: 1, repaired: true });
+  });
+});
+
+describe('node-lease', () => {
+  const c = compiled['node-lease'];
+  const lease = (v: FigureView): LeaseDetail => v.detail!.lease as unknown as LeaseDetail;
+  const beatAt = (re: RegExp) => { const b = c.story.beats.find((x) => re.test(x.text))!; return { ...b, frame: b.frame! }; };
+  it('renews node-2\'s Lease every 10 s while the machine runs: its renewTime never gets 10 s old', () => {
+    expect(lease(c.first)).toMatchObject({ node: 'node-2', holderIdentity: 'node-2', leaseDurationSeconds: 40, renewEveryS: 10, graceS: 50, ready: 'True', taints: [], expired: false });
+    // A host that follows no story: the reader's own setup, then the cluster left alone for 30 s.
+    const host = new FigureHost(nodeLeaseWidget, { ...c.story, beats: [], opening: undefined });
+    runDemoSteps(host, 'setup');
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const v = host.handle({ op: 'advance', ms: 5_000 })!;
+      expect(lease(v).ageS).toBeLessThan(10);
+      seen.add(lease(v).renewTime!);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(3);
+  });
+  it('after the power is cut, sets Ready Unknown 50–55 s after the last renewal, then adds both unreachable taints', () => {
+    const cut = beatAt(/loses power/);
+    const unknown = beatAt(/Ready condition to Unknown/);
+    const tainted = beatAt(/now carries/);
+    const renewed = cut.frame.t - cut.frame.nodes.find((n) => n.name === 'node-2')!.leaseAgeMs!;
+    const after = (unknown.frame.t - renewed) / 1000;
+    expect(after).toBeGreaterThan(50);
+    expect(after).toBeLessThanOrEqual(55);
+    expect(unknown.text).toContain(`${after.toFixed(1)} s after the last renewal`);
+    const n = tainted.frame.nodes.find((x) => x.name === 'node-2')!;
+    expect(n.ready).toBe('Unknown');
+    expect(n.taints.filter((t) => t.key === 'node.kubernetes.io/unreachable').map((t) => t.effect).sort()).toEqual(['NoExecute', 'NoSchedule']);
+    // The pod web runs there is marked not ready, as the caption says.
+    const pod = unknown.frame.pods.find((p) => p.node === 'node-2')!;
+    expect(pod.ready).toBe(false);
+    expect(unknown.text).toContain(pod.name);
+    const end = lease(live(nodeLeaseWidget).handle({ op: 'seek', step: c.story.end })!);
+    expect(end).toMatchObject({ powered: false, ready: 'Unknown', taints: ['NoSchedule', 'NoExecute'], expired: true });
+    expect(lease(live(nodeLeaseWidget).handle({ op: 'seek', step: cut.step })!).expired).toBe(false);
+  });
+  it('powers node-2 on again: Ready True and the taints lifted', () => {
+    const host = live(nodeLeaseWidget);
+    host.handle({ op: 'seek', step: c.story.end });
+    expect(host.view().demos.find((d) => d.id === 'power')!.label).toBe('Power node-2 on');
+    const v = runDemoSteps(host, 'power');
+    expect(lease(v)).toMatchObject({ powered: true, ready: 'True', taints: [] });
+    expect(lease(v).ageS!).toBeLessThan(10);
+  });
+  it('is placed in its chapter beside a paragraph that quotes the simulation\'s numbers', () => {
+    const text = chapter('node-failure');
+    const para = text.slice(text.indexOf('Try it on `node-2` below.'), text.indexOf('<InlineWidget id="node-lease" />'));
+    expect(para).toContain('the renewal due 10 seconds later never comes');
+    expect(para).toContain('50 seconds after that last `renewTime`, it sets `Ready` to `Unknown`');
+    expect(para).toContain('`node.kubernetes.io/unreachable`');
+    expect(lease(c.first)).toMatchObject({ renewEveryS: 10, graceS: 50 });
   });
 });
