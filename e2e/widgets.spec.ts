@@ -11,6 +11,7 @@ const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
+  { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
 ] as const;
 
@@ -167,6 +168,18 @@ test('the node-lease widget ages node-2\'s Lease past the grace period, then sho
   await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute');
   await expect(w.getByTestId('widget-node')).toContainText('past the grace period');
   await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
+});
+
+test('the frozen-endpoints widget keeps answering the client through node-1\'s rules while the control plane is stopped', async ({ page }) => {
+  const w = await openWidget(page, 'frozen-endpoints', '/control-plane-outage/');
+  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane running. kube-proxy on node-1: watching');
+  await w.getByRole('button', { name: 'Stop the control plane' }).click();
+  await w.getByRole('button', { name: 'Next event' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText(/s into the outage the client has had \d+ requests answered and none failed/, { timeout: 30_000 });
+  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane stopped. kube-proxy on node-1: watches broken');
+  await expect(w.getByTestId('widget-requests').locator('li.w-fail')).toHaveCount(0);
+  await expect(w.getByTestId('widget-requests').locator('li.w-ok')).not.toHaveCount(0);
+  await expect(w.getByRole('button', { name: 'Start the control plane' })).toBeEnabled();
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

@@ -53,7 +53,8 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   // the chosen write and offers a "caused by …" button that chooses it.
   // The node-lease widget on /node-failure/ costs 4,089 B (the kit's WidgetShell chunk 2,213 B, its picture 1,894 B):
   // 37,383 → 41,472 B.
-  '/scheduler/': 38 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 41 * KB, '/control-plane-outage/': 36 * KB,
+  // The frozen-endpoints widget on /control-plane-outage/ costs 3,474 B (WidgetShell and its picture): 36,715 → 40,189 B.
+  '/scheduler/': 38 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 41 * KB, '/control-plane-outage/': 40 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
   '/troubleshooting/': 37 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web.
@@ -67,7 +68,7 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   '/embed/terminal/': 36 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
   '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB,
-  '/embed/node-lease/': 25 * KB };
+  '/embed/node-lease/': 25 * KB, '/embed/frozen-endpoints/': 25 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
@@ -160,7 +161,9 @@ const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
 /** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
 // 25 KB since session 10: the CoreDNS add-on brings preemption's evaluator (its pods run at
 // system-cluster-critical and may preempt), 1.5 KB more than before in this chunk (24,530 B).
-const TRAFFIC_CHUNK_MAX_GZIP = 25 * KB;
+// 25.5 KB since the frozen-endpoints widget runs the same kube-proxy and client: the networking code became a
+// chunk shared by both, and the seam costs the traffic figure 451 B (25,598 → 26,049 B).
+const TRAFFIC_CHUNK_MAX_GZIP = 25.5 * KB;
 /**
  * The link encoder and decoder (permalink.ts) with kubectl's part of the API server, which a link's
  * replay needs: 13 KB since session 10, when preemption's evaluator and the PriorityClass validation
@@ -247,7 +250,8 @@ for (const w of workers) {
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
     const name = chunk.split('/').pop();
-    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^traffic-figure-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    // The frozen-endpoints widget runs the traffic figure's kube-proxy and client: the same shared networking chunk.
+    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^(traffic-figure|frozen-endpoints-widget)-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
     report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
 }

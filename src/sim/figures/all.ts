@@ -2,6 +2,7 @@
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { clusterFigure } from './cluster-figure.ts';
 import type { FigureDef } from './demo.ts';
+import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
 import { hubFigure } from './hub-figure.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeLeaseWidget } from './node-lease-widget.ts';
@@ -19,5 +20,5 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
-  'node-lease': nodeLeaseWidget,
+  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget,
 };

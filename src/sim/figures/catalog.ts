@@ -17,6 +17,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
+  'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

@@ -1,4 +1,4 @@
-// The inline widgets (write-watch, replace-pod, max-surge, node-lease): each story replays, opens at its setup's
+// The inline widgets (write-watch, replace-pod, max-surge, node-lease, frozen-endpoints): each story replays, opens at its setup's
 // end, steps back no further than that, and shows its mechanism with the names and numbers its
 // chapter quotes (the paragraph beside each widget is read and checked against the simulation).
 import { readFileSync } from 'node:fs';
@@ -7,13 +7,14 @@ import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import { maxSurgeWidget, parseRolloutDemoId, rolloutDemoId } from './max-surge-widget.ts';
 import { nodeLeaseWidget, type LeaseDetail } from './node-lease-widget.ts';
+import { frozenEndpointsWidget, type FrozenDetail } from './frozen-endpoints-widget.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
 import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
 import { writeWatchWidget, type WriteFanOut } from './write-watch-widget.ts';
 import type { FigureDef } from './demo.ts';
 
-const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget, nodeLeaseWidget];
+const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget, nodeLeaseWidget, frozenEndpointsWidget];
 const compiled: Record<string, CompiledFigure> = Object.fromEntries(WIDGETS.map((d) => [d.id, compileFigure(d)]));
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
 const chapter = (slug: string): string => readFileSync(new URL(`../../../content/${slug}.mdx`, import.meta.url), 'utf8');
@@ -186,5 +187,43 @@ describe('node-lease', () => {
     expect(para).toContain('50 seconds after that last `renewTime`, it sets `Ready` to `Unknown`');
     expect(para).toContain('`node.kubernetes.io/unreachable`');
     expect(lease(c.first)).toMatchObject({ renewEveryS: 10, graceS: 50 });
+  });
+});
+
+describe('frozen-endpoints', () => {
+  const c = compiled['frozen-endpoints'];
+  const frozen = (v: FigureView): FrozenDetail => v.detail!.frozen as unknown as FrozenDetail;
+  const at = (step: number): FrozenDetail => frozen(live(frozenEndpointsWidget).handle({ op: 'seek', step })!);
+  const beatAt = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
+  it('opens with web\'s 3 endpoints in etcd\'s slice and in node-1\'s rules, the client answered, kube-proxy watching', () => {
+    const d = frozen(c.first);
+    expect(d).toMatchObject({ controlPlane: true, watching: true });
+    expect(d.endpoints).toHaveLength(3);
+    expect(d.endpoints.every((e) => e.inSlice && e.inRules)).toBe(true);
+    expect(d.latest[d.latest.length - 1].ok).toBe(true);
+  });
+  it('answers every request through the frozen rules while the control plane is down, from all three pods', () => {
+    const before = frozen(c.first);
+    const outage = beatAt(/into the outage/);
+    const d = at(outage.step);
+    expect(d).toMatchObject({ controlPlane: false, watching: false, syncedAt: before.syncedAt, failed: before.failed });
+    expect(d.endpoints).toEqual(before.endpoints);
+    expect(d.ok - before.ok).toBeGreaterThanOrEqual(20);
+    const pods = new Set(d.latest.map((r) => r.pod));
+    expect([...pods].sort()).toEqual(before.endpoints.map((e) => e.pod).sort());
+    expect(outage.text).toMatch(/the client has had \d+ requests answered and none failed, from web-c68c68797-\w{5}, web-c68c68797-\w{5} and web-c68c68797-\w{5}, through node-1's rules as kube-proxy synced them \d+ s before the outage\.$/);
+  });
+  it('after the restart kube-proxy watches again and rewrites nothing; no request failed', () => {
+    const back = beatAt(/after the restart/);
+    const d = at(back.step);
+    expect(d).toMatchObject({ controlPlane: true, watching: true, syncedAt: frozen(c.first).syncedAt, failed: frozen(c.first).failed });
+    expect(back.text).toContain('nothing changed, so it has no rule to rewrite');
+  });
+  it('is placed in its chapter beside a paragraph that says what the simulation shows', () => {
+    const text = chapter('control-plane-outage');
+    const para = text.slice(text.indexOf('Below, a client on `node-1`'), text.indexOf('<InlineWidget id="frozen-endpoints" />'));
+    expect(para).toContain('answered by the same three pods');
+    expect(para).toContain('finds nothing new, and has no rule to rewrite');
+    expect(frozen(c.first).endpoints).toHaveLength(3);
   });
 });
