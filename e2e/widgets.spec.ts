@@ -12,8 +12,12 @@ const WIDGETS = [
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
+  { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
 ] as const;
+
+/** The sentence a widget opens on, where it is not web running (the default). */
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -133,7 +137,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await page.goto(`${BASE}${path}`);
       const w = page.getByTestId(`widget-${id}`);
       await expect(w.getByTestId('widget-picture')).toBeVisible();
-      await expect(w.getByTestId('widget-caption')).toContainText(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
+      await expect(w.getByTestId('widget-caption')).toContainText(OPENS[id] ?? /^web runs 3 pods of ReplicaSet web-c68c68797: /);
       await expect(w.getByRole('toolbar')).toBeHidden();
       await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
       await context.close();
@@ -180,6 +184,24 @@ test('the frozen-endpoints widget keeps answering the client through node-1\'s r
   await expect(w.getByTestId('widget-requests').locator('li.w-fail')).toHaveCount(0);
   await expect(w.getByTestId('widget-requests').locator('li.w-ok')).not.toHaveCount(0);
   await expect(w.getByRole('button', { name: 'Start the control plane' })).toBeEnabled();
+});
+
+test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {
+  const w = await openWidget(page, 'filter-score', '/scheduler/');
+  const scores = w.getByTestId('widget-scores');
+  await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('53');
+  await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('625');
+  await expect(w.getByTestId('widget-pod')).toContainText('bound to node-3');
+  await w.getByRole('button', { name: 'Cordon node-3, reschedule' }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 12 && !/NodeUnschedulable/.test((await w.getByTestId('widget-picture').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('NodeUnschedulable');
+  await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
+  await expect(w.getByRole('button', { name: 'Uncordon node-3, reschedule' })).toBeEnabled();
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

@@ -18,6 +18,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
+  'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

@@ -1,4 +1,4 @@
-// The inline widgets (write-watch, replace-pod, max-surge, node-lease, frozen-endpoints): each story replays, opens at its setup's
+// The inline widgets (write-watch, replace-pod, max-surge, node-lease, frozen-endpoints, filter-score): each story replays, opens at its setup's
 // end, steps back no further than that, and shows its mechanism with the names and numbers its
 // chapter quotes (the paragraph beside each widget is read and checked against the simulation).
 import { readFileSync } from 'node:fs';
@@ -8,13 +8,14 @@ import { FigureHost } from './host.ts';
 import { maxSurgeWidget, parseRolloutDemoId, rolloutDemoId } from './max-surge-widget.ts';
 import { nodeLeaseWidget, type LeaseDetail } from './node-lease-widget.ts';
 import { frozenEndpointsWidget, type FrozenDetail } from './frozen-endpoints-widget.ts';
+import { filterScoreWidget, type FilterScoreDetail } from './filter-score-widget.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
 import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
 import { writeWatchWidget, type WriteFanOut } from './write-watch-widget.ts';
 import type { FigureDef } from './demo.ts';
 
-const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget, nodeLeaseWidget, frozenEndpointsWidget];
+const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget, nodeLeaseWidget, frozenEndpointsWidget, filterScoreWidget];
 const compiled: Record<string, CompiledFigure> = Object.fromEntries(WIDGETS.map((d) => [d.id, compileFigure(d)]));
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
 const chapter = (slug: string): string => readFileSync(new URL(`../../../content/${slug}.mdx`, import.meta.url), 'utf8');
@@ -27,11 +28,11 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
     expectWellFormedStory(c(), 3);
     expectStoryReplays(def, c());
   });
-  it('opens where its setup ends (web running), not at the empty cluster', () => {
+  it('opens where its setup ends (web running, or api placed), not at the empty cluster', () => {
     const first = c().first;
     expect(c().story.opening).toBe(c().story.beats[0].step);
     expect(first.step).toBe(c().story.opening);
-    expect(first.beat).toMatch(/^web runs \d+ pods of ReplicaSet web-c68c68797: /);
+    expect(first.beat).toMatch(def.id === 'filter-score' ? /^api-5bf7496946-\w{5} is bound to node-3\. / : /^web runs \d+ pods of ReplicaSet web-c68c68797: /);
     expect(first.frame.pods.length).toBeGreaterThan(0);
   });
   it('steps back no further than its opening, and Reset returns there', () => {
@@ -225,5 +226,44 @@ describe('frozen-endpoints', () => {
     expect(para).toContain('answered by the same three pods');
     expect(para).toContain('finds nothing new, and has no rule to rewrite');
     expect(frozen(c.first).endpoints).toHaveLength(3);
+  });
+});
+
+describe('filter-score', () => {
+  const c = compiled['filter-score'];
+  const arithmetic = (v: { detail?: unknown }): FilterScoreDetail => (v.detail as { arithmetic: FilterScoreDetail }).arithmetic;
+  const row = (a: FilterScoreDetail, node: string) => a.nodes.find((n) => n.node === node)!;
+  const resource = (a: FilterScoreDetail, node: string) => row(a, node).scores.map((s) => s.weighted);
+  it('runs the chapter\'s worked example: 38 + 72, 39 + 78, 53 + 72, the others alike, node-3 chosen', () => {
+    const a = arithmetic(c.first);
+    expect(a).toMatchObject({ pod: 'api-5bf7496946-pjhzg', cpu: '1000m', memory: '1Gi', chosen: 'node-3' });
+    expect(a.nodes.every((n) => n.passed)).toBe(true);
+    expect(resource(a, 'node-1')).toEqual([38, 72]);
+    expect(resource(a, 'node-2')).toEqual([39, 78]);
+    expect(resource(a, 'node-3')).toEqual([53, 72]);
+    expect(new Set(a.nodes.map((n) => n.others))).toEqual(new Set([500]));
+    for (const n of a.nodes) expect(n.total).toBe(n.others + n.scores.reduce((s, x) => s + x.weighted, 0));
+    expect(a.nodes.every((n) => n.scores.every((s) => s.weight === 1))).toBe(true);
+  });
+  it('with node-3 cordoned the replacement is filtered off it by NodeUnschedulable and lands on node-2 with 117', () => {
+    const beat = c.story.beats.find((b) => /filtered out by NodeUnschedulable/.test(b.text))!;
+    const a = arithmetic(live(filterScoreWidget).handle({ op: 'seek', step: beat.step })!);
+    expect(a.chosen).toBe('node-2');
+    expect(row(a, 'node-3')).toMatchObject({ passed: false, filter: 'NodeUnschedulable' });
+    expect(resource(a, 'node-2')).toEqual([39, 78]);
+    expect(beat.text).toContain('node-1 38 + 72 = 110 and node-2 39 + 78 = 117');
+  });
+  it('quotes in its chapter the names and scores the simulation gives', () => {
+    const text = chapter('scheduler');
+    const para = text.slice(text.indexOf('The same scene runs below'), text.indexOf('<InlineWidget id="filter-score" />'));
+    const a = arithmetic(c.first);
+    for (const node of ['node-1', 'node-2', 'node-3']) {
+      const [fit, bal] = resource(a, node);
+      expect(para).toContain(`${fit} + ${bal} = ${fit + bal} for \`${node}\``);
+      expect(text).toContain(`${node}  cpu`);
+    }
+    expect(para).toContain(`add the same ${row(a, 'node-1').others} to every node`);
+    expect(text).toContain(`default/${a.pod} to node-3`);
+    expect(text).toContain('53 + 72 = 125 for node-3');
   });
 });
