@@ -121,7 +121,7 @@ const controlPlane: DemoDef = {
       return {
         actions: [{ type: 'control-plane', action: 'stop' }],
         memo: { at: f.t },
-        intro: 'The API server, etcd, the scheduler and the controller-manager stop. kube-proxy\'s watches break; the rules it last wrote stay in every node\'s kernel.',
+        intro: 'The API server, etcd, the scheduler and the controller-manager stop. kube-proxy\'s watches break; the rules it last synced stay in every node\'s kernel.',
         beats: [{
           when: (g, m, detail) => base(m, detailOf(detail())) || (g.t - Number(m.at) >= OUTAGE_LOOK_MS && hold(m, detailOf(detail()))),
           text: (g, m) => `${seconds(g, m)} s into the outage the client has had ${m.saw}, from ${m.pods}, through ${CLIENT_NODE}'s rules as kube-proxy ${Number(m.same) ? `synced them ${Math.round((Number(m.at) - Number(m.synced)) / 1000)} s before the outage` : 'last synced them'}.`,
