@@ -31,7 +31,11 @@ const HTML_MAX_GZIP = 31 * KB;
 // The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
 // outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
 // An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB };
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB,
+  // The node-lease widget's opening frame and hydration data took the node-failure chapter from 30,190 to 33,319 B.
+  '/node-failure/': 33 * KB,
+  // The filter-score widget's opening frame and hydration data: 33,659 B.
+  '/scheduler/': 33 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -49,7 +53,11 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   // 0.55 KB) took the scheduler and the rollout past 35 KB again.
   // Causality (issue 25, item 2) added ~275 B to every figure page: the request log marks the cause of
   // the chosen write and offers a "caused by …" button that chooses it.
-  '/scheduler/': 38 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 37 * KB, '/control-plane-outage/': 36 * KB,
+  // The node-lease widget on /node-failure/ costs 4,089 B (the kit's WidgetShell chunk 2,213 B, its picture 1,894 B):
+  // 37,383 → 41,472 B.
+  // The frozen-endpoints widget on /control-plane-outage/ costs 3,474 B (WidgetShell and its picture): 36,715 → 40,189 B.
+  // The filter-score widget on /scheduler/ costs 3,447 B: 38,434 → 41,881 B.
+  '/scheduler/': 41 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 41 * KB, '/control-plane-outage/': 40 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
   '/troubleshooting/': 37 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web.
@@ -62,7 +70,9 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 36 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
-  '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB };
+  '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB,
+  '/embed/node-lease/': 25 * KB, '/embed/frozen-endpoints/': 25 * KB,
+  '/embed/filter-score/': 25 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
@@ -182,7 +192,9 @@ const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
 /** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
 // 25 KB since session 10: the CoreDNS add-on brings preemption's evaluator (its pods run at
 // system-cluster-critical and may preempt), 1.5 KB more than before in this chunk (24,530 B).
-const TRAFFIC_CHUNK_MAX_GZIP = 25 * KB;
+// 25.5 KB since the frozen-endpoints widget runs the same kube-proxy and client: the networking code became a
+// chunk shared by both, and the seam costs the traffic figure 451 B (25,598 → 26,049 B).
+const TRAFFIC_CHUNK_MAX_GZIP = 25.5 * KB;
 /**
  * The link encoder and decoder (permalink.ts) with kubectl's part of the API server, which a link's
  * replay needs: 13 KB since session 10, when preemption's evaluator and the PriorityClass validation
@@ -272,7 +284,8 @@ for (const w of workers) {
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
     const name = chunk.split('/').pop();
-    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^traffic-figure-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    // The frozen-endpoints widget runs the traffic figure's kube-proxy and client: the same shared networking chunk.
+    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^(traffic-figure|frozen-endpoints-widget)-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
     report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
 }

@@ -2,8 +2,11 @@
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { clusterFigure } from './cluster-figure.ts';
 import type { FigureDef } from './demo.ts';
+import { filterScoreWidget } from './filter-score-widget.ts';
+import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
 import { hubFigure } from './hub-figure.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
+import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
@@ -18,4 +21,5 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
 };
