@@ -11,6 +11,8 @@ const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
+  { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
 ] as const;
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
@@ -131,7 +133,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await page.goto(`${BASE}${path}`);
       const w = page.getByTestId(`widget-${id}`);
       await expect(w.getByTestId('widget-picture')).toBeVisible();
-      await expect(w.getByTestId('widget-caption')).toContainText(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
+      await expect(w.getByTestId('widget-caption')).toContainText(/^web runs 3 pods (of ReplicaSet web-c68c68797|behind the Service web): /);
       await expect(w.getByRole('toolbar')).toBeHidden();
       await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
       await context.close();
@@ -150,6 +152,34 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the ready-endpoints widget shows the failing pod\'s endpoint not ready, not serving, then out of node-1\'s rules', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'ready-endpoints', '/networking/');
+  const row = w.getByTestId('widget-endpoints').getByRole('row', { name: /web-6fbdc9d7d8-vc5xc/ });
+  await expect(row.getByRole('cell')).toHaveText(['true', 'true', 'false', 'yes']);
+  await w.getByRole('button', { name: 'Fail a readiness probe' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('ready false, serving false, terminating false', { timeout: 90_000 });
+  await expect(row.getByRole('cell').nth(0)).toHaveText('false');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('false');
+  await expect(w.getByTestId('widget-caption')).toContainText('rewrote its rules', { timeout: 60_000 });
+  await expect(row.getByRole('cell').nth(3)).toHaveText('no');
+});
+
+test('the proxy-pick widget writes the reader\'s replica count into node-1\'s rules, 1/n … 1/2 and the rest', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'proxy-pick', '/networking/');
+  const probabilities = w.getByTestId('widget-picks').locator('tbody td:nth-child(2)');
+  await expect(probabilities).toHaveText(['0.3333333333', '0.5000000000', 'none: the rest']);
+  await w.getByLabel('replicas', { exact: true }).selectOption('6');
+  await w.getByRole('button', { name: 'Scale web to 6' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('kubectl scale deployment web --replicas=6');
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
+  await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
+  await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

@@ -6,6 +6,8 @@ import { hubFigure } from './hub-figure.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
+import { proxyPickWidget } from './proxy-pick-widget.ts';
+import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
 import { rolloutFigure } from './rollout-figure.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
@@ -18,4 +20,5 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget,
 };

@@ -16,6 +16,8 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
+  'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
+  'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
