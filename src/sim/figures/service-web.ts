@@ -4,16 +4,19 @@
 // with the probability each KUBE-SVC rule matches with, as kube-proxy wrote them.
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
-import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
-import { kubeProxyRulesOf, serviceRuleLines } from '../kube-proxy/reader.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
 import type { DemoDef, FigureDetail, JsonValue } from './demo.ts';
+// The widgets reach the networking code only through the traffic figure's definition (its add-ons, its
+// panel's reading of node-1's rules): the worker then keeps one networking chunk, the traffic figure's,
+// which the widgets load too. Importing kube-proxy here would split that chunk into a shared one and a
+// traffic-only one, about 0.6 KB gzip of glue more on the traffic figure (check-budget.mjs).
+import { trafficFigure, type TrafficDetail } from './traffic-figure.ts';
 import { livePodsOf, readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
 /** The port web's pods listen on and the Service forwards (its targetPort defaults to it). */
 export const PORT = 80;
-/** The node whose rules the widgets print (the traffic figure's client node). */
+/** The node whose rules the widgets print: the traffic figure's client node, whose rules its panel reads. */
 export const RULES_NODE = 'node-1';
 /** web's container as its manifest has it: the port, and a readiness probe the reader can make fail. */
 const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
@@ -31,8 +34,8 @@ export interface PickRow {
   share: number;
 }
 
-/** What the networking widgets read beside the Frame. */
-export interface ServiceWebDetail { endpoints: EndpointRow[]; rules: string[]; picks: PickRow[] }
+/** What the networking widgets read beside the Frame (node-1's rules as the picks they make: the lines themselves stay in the worker). */
+export interface ServiceWebDetail { endpoints: EndpointRow[]; picks: PickRow[] }
 
 /** web's endpoints as its EndpointSlices (label kubernetes.io/service-name=web) list them, by address. */
 export function endpointRowsOf(cluster: Cluster): EndpointRow[] {
@@ -68,11 +71,11 @@ export function picksOf(rules: string[]): PickRow[] {
   return out;
 }
 
-/** The widgets' detail: web's endpoints with their conditions, node-1's rules for web, and the picks they make. */
-export function serviceWebDetailOf(cluster: Cluster): FigureDetail {
-  const text = kubeProxyRulesOf(cluster.world.state, RULES_NODE, 'iptables-save');
-  const rules = text ? serviceRuleLines(text, 'default', WEB) : [];
-  const d: ServiceWebDetail = { endpoints: endpointRowsOf(cluster), rules, picks: picksOf(rules) };
+/** The widgets' detail: web's endpoints with their conditions, and the picks node-1's rules for web make. */
+export function serviceWebDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
+  // The traffic figure's panel data: node-1's `iptables-save -t nat` lines for the Service web.
+  const rules = (trafficFigure.detail!(cluster, frame) as unknown as TrafficDetail).rules;
+  const d: ServiceWebDetail = { endpoints: endpointRowsOf(cluster), picks: picksOf(rules) };
   return d as unknown as { [key: string]: JsonValue };
 }
 
@@ -92,8 +95,11 @@ export function serviceSettled(f: Frame, d: ServiceWebDetail | null, replicas: n
 
 const where = (p: PodView): string => `${p.name} (${p.ip} on ${p.node})`;
 
-/** The add-ons the widgets' clusters run: kube-proxy on every node, in its default iptables mode. */
-export const serviceWebAddons = () => [kubeProxyAddon({ mode: 'iptables' })];
+/**
+ * The add-ons the widgets' clusters run: kube-proxy on every node, in its default iptables mode, as the
+ * traffic figure makes it (without its CoreDNS and its client: no request is sent here).
+ */
+export const serviceWebAddons = () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy');
 
 /** The setup each networking widget's story begins with: web and its Service, paused once node-1's rules list every pod. */
 export function serviceSetupDemo(replicas: number): DemoDef {

@@ -5,7 +5,7 @@
 // nat rules kube-proxy keeps on node-1 for the Service.
 import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
 import { appHealth } from '../kubelet/app-health.ts';
-import { kubeProxyRulesOf, serviceRuleLines } from '../kube-proxy/reader.ts';
+import { kubeProxyRulesOf } from '../kube-proxy/reader.ts';
 import { corednsAddon } from '../net/coredns.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
@@ -14,9 +14,6 @@ import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
-
-/** node-1's rules for one Service (kube-proxy/reader.ts), re-exported where its tests first found it. */
-export { serviceRuleLines };
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -40,6 +37,24 @@ export interface TrafficDetail {
   rules: string[];
   /** The Service's endpoints as its EndpointSlice lists them. */
   endpoints: SliceEndpoint[];
+}
+
+/**
+ * The lines of an `iptables-save -t nat` text that are about one Service: its chains' declarations,
+ * its KUBE-SERVICES rule, its KUBE-SVC chain's rules and those of the KUBE-SEP chains they jump to.
+ */
+export function serviceRuleLines(text: string, namespace: string, service: string): string[] {
+  const lines = text.split('\n');
+  const entry = lines.find((l) => l.startsWith('-A KUBE-SERVICES ') && l.includes(`--comment "${namespace}/${service} cluster IP"`));
+  const svc = entry?.match(/-j (KUBE-SVC-[A-Z0-9]+)$/)?.[1];
+  if (!entry || !svc) return [];
+  const seps = lines.filter((l) => l.startsWith(`-A ${svc} `)).map((l) => l.match(/-j (KUBE-SEP-[A-Z0-9]+)$/)?.[1]).filter((x): x is string => !!x);
+  const chains = [svc, ...seps];
+  return [
+    ...chains.map((c) => lines.find((l) => l.startsWith(`:${c} `))).filter((l): l is string => !!l),
+    entry,
+    ...lines.filter((l) => chains.some((c) => l.startsWith(`-A ${c} `))),
+  ];
 }
 
 /** The panel's data: the client's counts and latest requests, node-1's rules for web, web's endpoints. */

@@ -67,21 +67,3 @@ export function kubeProxyRulesOf(w: WorldState, node: string, format?: RulesForm
   const table = nftConfigTable(s);
   return f === 'nft-list' ? nftListTable(table) : nftablesTransaction(table).join('\n') + '\n';
 }
-
-/**
- * The lines of an `iptables-save -t nat` text that are about one Service: its chains' declarations,
- * its KUBE-SERVICES rule, its KUBE-SVC chain's rules and those of the KUBE-SEP chains they jump to.
- */
-export function serviceRuleLines(text: string, namespace: string, service: string): string[] {
-  const lines = text.split('\n');
-  const entry = lines.find((l) => l.startsWith('-A KUBE-SERVICES ') && l.includes(`--comment "${namespace}/${service} cluster IP"`));
-  const svc = entry?.match(/-j (KUBE-SVC-[A-Z0-9]+)$/)?.[1];
-  if (!entry || !svc) return [];
-  const seps = lines.filter((l) => l.startsWith(`-A ${svc} `)).map((l) => l.match(/-j (KUBE-SEP-[A-Z0-9]+)$/)?.[1]).filter((x): x is string => !!x);
-  const chains = [svc, ...seps];
-  return [
-    ...chains.map((c) => lines.find((l) => l.startsWith(`:${c} `))).filter((l): l is string => !!l),
-    entry,
-    ...lines.filter((l) => chains.some((c) => l.startsWith(`-A ${c} `))),
-  ];
-}
