@@ -4,7 +4,7 @@
 // with the probability each KUBE-SVC rule matches with, as kube-proxy wrote them.
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
-import type { Frame, PodView } from '../view/types.ts';
+import type { Frame } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
 import type { DemoDef, FigureDetail, JsonValue } from './demo.ts';
 // The widgets reach the networking code only through the traffic figure's definition (its add-ons, its
@@ -93,8 +93,6 @@ export function serviceSettled(f: Frame, d: ServiceWebDetail | null, replicas: n
   return ruleTargetsOf(d).sort().join(',') === want;
 }
 
-const where = (p: PodView): string => `${p.name} (${p.ip} on ${p.node})`;
-
 /**
  * The add-ons the widgets' clusters run: kube-proxy on every node, in its default iptables mode, as the
  * traffic figure makes it (without its CoreDNS and its client: no request is sent here).
@@ -116,7 +114,7 @@ export function serviceSetupDemo(replicas: number): DemoDef {
       intro: `kubectl creates the Deployment ${WEB} (${count(replicas, 'replica')} of ${WEB_IMAGE}, a readiness probe on port ${PORT}) and the Service ${WEB} in front of it.`,
       beats: [{
         when: (f, _m, detail) => serviceSettled(f, serviceWebOf(detail()), replicas),
-        text: (f) => `${WEB} runs ${count(replicas, 'pod')} behind the Service ${WEB}: ${listOf(readyPodsOf(f).map(where))}. Each is a ready endpoint, and kube-proxy on ${RULES_NODE} sends new connections to all of them.`,
+        text: (f) => `${WEB} runs ${count(replicas, 'pod')} behind the Service ${WEB}: ${listOf(readyPodsOf(f).map((p) => p.name))}, each a ready endpoint in ${RULES_NODE}'s rules.`,
       }],
     }),
   };
