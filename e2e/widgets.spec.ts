@@ -13,6 +13,7 @@ const WIDGETS = [
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
+  { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
 ] as const;
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
@@ -180,6 +181,21 @@ test('the proxy-pick widget writes the reader\'s replica count into node-1\'s ru
   await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
   await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
   await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
+});
+
+test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'image-backoff', '/troubleshooting/');
+  await w.getByRole('button', { name: 'Upgrade to nginx:1.288' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
+  await expect(w.getByTestId('widget-pulls').getByRole('listitem').filter({ hasText: 'nginx:1.288: NotFound' })).toHaveCount(3);
+  await expect(w.getByTestId('widget-backoff')).toContainText(/ErrImagePull|ImagePullBackOff/);
+  await expect(w.getByTestId('widget-backoff')).toContainText('pull back-off 40 s');
+  await w.getByRole('button', { name: 'Fix the tag (nginx:1.28)' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('pulled nginx:1.28 and runs', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-pulls').getByRole('listitem').last()).toContainText('nginx:1.28: OK');
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

@@ -31,8 +31,9 @@ const HTML_MAX_GZIP = 31 * KB;
 // The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
 // outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
 // An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
-// /networking/ was at 31,716 B; its two widgets (ready-endpoints, proxy-pick) took it to 36,454 B.
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB, '/networking/': 36 * KB };
+// /networking/ was at 31,716 B; its two widgets (ready-endpoints, proxy-pick) took it to 36,454 B;
+// /troubleshooting/'s image-backoff widget took it from 39,829 to 42,002 B.
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 41.5 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB, '/networking/': 36 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -51,8 +52,9 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   // Causality (issue 25, item 2) added ~275 B to every figure page: the request log marks the cause of
   // the chosen write and offers a "caused by …" button that chooses it.
   '/scheduler/': 38 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 37 * KB, '/control-plane-outage/': 36 * KB,
-  // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
-  '/troubleshooting/': 37 * KB,
+  // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
+  // image-backoff widget (the shell and its picture) took it from 34,877 to 38,089 B.
+  '/troubleshooting/': 37.5 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web;
   // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B.
   '/networking/': 38.5 * KB,
@@ -65,7 +67,7 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   '/embed/terminal/': 36 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
   '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB,
-  '/embed/ready-endpoints/': 25 * KB, '/embed/proxy-pick/': 25 * KB };
+  '/embed/ready-endpoints/': 25 * KB, '/embed/proxy-pick/': 25 * KB, '/embed/image-backoff/': 25 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its

@@ -3,6 +3,7 @@
 import { clusterFigure } from './cluster-figure.ts';
 import type { FigureDef } from './demo.ts';
 import { hubFigure } from './hub-figure.ts';
+import { imageBackoffWidget } from './image-backoff-widget.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
@@ -20,5 +21,5 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
-  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget,
 };

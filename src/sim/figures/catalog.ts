@@ -18,6 +18,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
   'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
+  'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
