@@ -14,6 +14,7 @@ const WIDGETS = [
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
+  { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
@@ -196,6 +197,22 @@ test('the image-backoff widget lists each failed pull and the doubling wait, the
   await w.getByRole('button', { name: 'Play' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('pulled nginx:1.28 and runs', { timeout: 60_000 });
   await expect(w.getByTestId('widget-pulls').getByRole('listitem').last()).toContainText('nginx:1.28: OK');
+});
+
+test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, and the fix waits out the last one', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'crash-loop', '/troubleshooting/');
+  const row = w.getByTestId('widget-restarts').getByRole('row', { name: /web-c68c68797-vc5xc/ });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('0');
+  await w.getByRole('button', { name: 'Crash a container' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
+  await expect(row.getByRole('cell')).toHaveText(['CrashLoopBackOff', '3', 'Error, exit 1', /^40 s/]);
+  await expect(w.getByTestId('widget-starts')).toContainText(/\+0, \+\d+, \+\d+$/);
+  await w.getByRole('button', { name: "Fix web-c68c68797-vc5xc's configuration" }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', { timeout: 90_000 });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('4');
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

@@ -32,8 +32,8 @@ const HTML_MAX_GZIP = 31 * KB;
 // outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
 // An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
 // /networking/ was at 31,716 B; its two widgets (ready-endpoints, proxy-pick) took it to 36,454 B;
-// /troubleshooting/'s image-backoff widget took it from 39,829 to 42,002 B.
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 41.5 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB, '/networking/': 36 * KB };
+// /troubleshooting/'s two widgets (image-backoff, crash-loop) took it from 39,829 to 44,744 B.
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 44 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB, '/networking/': 36 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -53,8 +53,8 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   // the chosen write and offers a "caused by …" button that chooses it.
   '/scheduler/': 38 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 37 * KB, '/control-plane-outage/': 36 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
-  // image-backoff widget (the shell and its picture) took it from 34,877 to 38,089 B.
-  '/troubleshooting/': 37.5 * KB,
+  // image-backoff and crash-loop widgets (the shell and two pictures) took it from 34,877 to 39,189 B.
+  '/troubleshooting/': 38.5 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web;
   // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B.
   '/networking/': 38.5 * KB,
@@ -67,7 +67,7 @@ export const FIGURE_BUDGETS = { '/': 35 * KB, '/reconcile-loop/': 36 * KB, '/con
   '/embed/terminal/': 36 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
   '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB,
-  '/embed/ready-endpoints/': 25 * KB, '/embed/proxy-pick/': 25 * KB, '/embed/image-backoff/': 25 * KB };
+  '/embed/ready-endpoints/': 25 * KB, '/embed/proxy-pick/': 25 * KB, '/embed/image-backoff/': 25 * KB, '/embed/crash-loop/': 25 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its

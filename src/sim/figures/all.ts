@@ -1,6 +1,7 @@
 // Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { clusterFigure } from './cluster-figure.ts';
+import { crashLoopWidget } from './crash-loop-widget.ts';
 import type { FigureDef } from './demo.ts';
 import { hubFigure } from './hub-figure.ts';
 import { imageBackoffWidget } from './image-backoff-widget.ts';
@@ -21,5 +22,5 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
-  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

@@ -19,6 +19,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
   'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
   'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
+  'crash-loop': () => import('./crash-loop-widget.ts').then((m) => m.crashLoopWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
