@@ -209,7 +209,7 @@ test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, a
   await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
   await expect(row.getByRole('cell')).toHaveText(['CrashLoopBackOff', '3', 'Error, exit 1', /^40 s/]);
   await expect(w.getByTestId('widget-starts')).toContainText(/\+0, \+\d+, \+\d+$/);
-  await w.getByRole('button', { name: "Fix web-c68c68797-vc5xc's configuration" }).click();
+  await w.getByRole('button', { name: 'Fix the configuration' }).click();
   await w.getByRole('button', { name: 'Play' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', { timeout: 90_000 });
   await expect(row.getByRole('cell').nth(1)).toHaveText('4');

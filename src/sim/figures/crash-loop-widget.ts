@@ -55,7 +55,7 @@ function gapsOf(d: CrashLoopDetail | null): string {
 /** Crash a container, or, while one crash-loops, fix its configuration. */
 const crash: DemoDef = {
   id: 'crash',
-  label: (f) => (crashing(f) ? `Fix ${crashing(f)!.name}'s configuration` : 'Crash a container'),
+  label: (f) => (crashing(f) ? 'Fix the configuration' : 'Crash a container'),
   unavailable: (f) => (!webOf(f) ? 'Create web first.' : crashing(f) || readyPodsOf(f).length ? null : 'No pod of web is running.'),
   start: (f): DemoStart => {
     const broken = crashing(f);

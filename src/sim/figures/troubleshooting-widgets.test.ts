@@ -134,7 +134,7 @@ describe('the crash-loop widget', () => {
   });
   it('the action toggles: it crashes a container at the opening and fixes it while it loops', () => {
     expect(k.first.demos.find((d) => d.id === 'crash')!.label).toBe('Crash a container');
-    expect(kAt(kBeat(/now 40 s/).step).demos.find((d) => d.id === 'crash')!.label).toBe("Fix web-c68c68797-vc5xc's configuration");
+    expect(kAt(kBeat(/now 40 s/).step).demos.find((d) => d.id === 'crash')!.label).toBe('Fix the configuration');
   });
   it('quotes in its chapter the pod, the gaps, the wait and the restart count the simulation gives', () => {
     const para = paragraphBefore('crash-loop');
