@@ -22,6 +22,46 @@ async function offset(fig: Locator, control: Locator): Promise<{ x: number; y: n
   return { x: Math.round(c!.x - f!.x), y: Math.round(c!.y - f!.y) };
 }
 
+/** On a figure that opens on its own panel: steps until a request leaves, and checks it travels along the line between ends drawn where they are. */
+async function wireTravels(page: Page, path: string): Promise<void> {
+  const fig = await openLive(page, path);
+  await expect(fig.locator('[role="tab"][data-tab="panel"]')).toHaveAttribute('aria-selected', 'true');
+  const wire = fig.getByTestId('wire');
+  await expect(wire).toBeVisible();
+  await expect(wire.locator('[data-endpoint="kube-apiserver"]')).toHaveText('kube-apiserver');
+  const markers = wire.locator('[data-testid="travel"] [data-kind]');
+  // Forward until a step sends something (a quiet step has the API server alone).
+  const forward = fig.getByRole('button', { name: 'Step forward', exact: true });
+  for (let i = 0; i < 40 && (await markers.count()) === 0; i++) {
+    const step = await fig.getAttribute('data-step');
+    await forward.click();
+    await expect(fig).not.toHaveAttribute('data-step', step!);
+  }
+  await expect.poll(() => markers.count()).toBeGreaterThan(0);
+  // Each marker moves from one drawn end to another: its first and last keyframes differ.
+  const motion = await markers.first().evaluate((el) => el.getAnimations().map((a) => {
+    const frames = (a.effect as KeyframeEffect).getKeyframes();
+    return String(frames[0]?.transform) !== String(frames.at(-1)?.transform);
+  }));
+  expect(motion).toEqual([true]);
+  // The ends' places are computed, not measured: each path starts and stops on the edge of an end as drawn.
+  const off = await wire.evaluate((w) => {
+    const o = w.getBoundingClientRect();
+    const rects = [...w.querySelectorAll('[data-endpoint]')].map((e) => { const r = e.getBoundingClientRect(); return { x: r.left - o.left, y: r.top - o.top, w: r.width, h: r.height }; });
+    const onEdge = (x: number, y: number) => rects.some((r) => x >= r.x - 1.5 && x <= r.x + r.w + 1.5 && y >= r.y - 1.5 && y <= r.y + r.h + 1.5
+      && (Math.abs(x - r.x) <= 1.5 || Math.abs(x - r.x - r.w) <= 1.5 || Math.abs(y - r.y) <= 1.5 || Math.abs(y - r.y - r.h) <= 1.5));
+    return [...w.querySelectorAll('path.kit-travel__path')].flatMap((p) => {
+      const n = (p.getAttribute('d') ?? '').match(/-?[\d.]+/g)!.map(Number);
+      return [[n[0], n[1]], [n[4], n[5]]].filter(([x, y]) => !onEdge(x, y)).map(([x, y]) => `${x},${y}`);
+    });
+  });
+  expect(off, 'path ends off every drawn end').toEqual([]);
+  expect(await wire.locator('[data-endpoint]').count()).toBeGreaterThanOrEqual(2);
+  // On the cluster's tab the line goes: the canvas draws the travel there.
+  await fig.locator('[role="tab"][data-tab="cluster"]').click();
+  await expect(wire).toHaveCount(0);
+}
+
 for (const size of SIZES) {
   test.describe(`at ${size.width}×${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
@@ -58,15 +98,31 @@ test.describe('requests travel', () => {
     await expect.poll(() => trips.count()).toBeGreaterThan(0);
     // Each has its path drawn, and its marker moves along it by a transform animation (the compositor's, no layout per frame).
     await expect(fig.locator('[data-testid="travel"] path.kit-travel__path').first()).toHaveAttribute('d', /^M[\d.]+ [\d.]+Q/);
-    const motion = await trips.first().evaluate((el) => el.getAnimations().map((a) => {
-      const frames = (a.effect as KeyframeEffect).getKeyframes();
-      return { frames: frames.length, duration: Number(a.effect?.getTiming().duration), first: String(frames[0]?.transform), last: String(frames.at(-1)?.transform) };
-    }));
-    expect(motion).toHaveLength(1);
+    // (Polled: a box that moved in this step has its trips drawn again once the frame is painted, on new markers.)
+    let motion: { frames: number; duration: number; first: string; last: string }[] = [];
+    await expect.poll(async () => {
+      motion = await trips.first().evaluate((el) => el.getAnimations().map((a) => {
+        const frames = (a.effect as KeyframeEffect).getKeyframes();
+        return { frames: frames.length, duration: Number(a.effect?.getTiming().duration), first: String(frames[0]?.transform), last: String(frames.at(-1)?.transform) };
+      }));
+      return motion.length;
+    }).toBe(1);
     expect(motion[0].frames).toBeGreaterThan(2);
     expect(motion[0].duration).toBeGreaterThan(0);
     expect(motion[0].first).not.toBe(motion[0].last);
     await expect(fig.locator('[data-testid="travel"]')).toHaveAttribute('data-motion', 'moving');
+  });
+
+  // Most figures open on their own panel (a chart, a timeline, a table): the step's requests travel
+  // along a line under it, the API server in the middle, so they are seen whichever tab is up.
+  for (const { path } of LIVE_FIGURES.filter((f) => f.id !== 'cluster')) {
+    test(`${path}: on the figure's own panel, the step's requests travel along the line under it`, async ({ page }) => {
+      await wireTravels(page, path);
+    });
+  }
+  test('on a 360 px phone the line has three slots, and the requests still leave and arrive on the ends drawn', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await wireTravels(page, '/rolling-updates/');
   });
 
   test('with reduced motion the requests are drawn where they arrive, without moving', async ({ browser }) => {
@@ -78,8 +134,8 @@ test.describe('requests travel', () => {
     await expect.poll(() => markers.count()).toBeGreaterThan(0);
     await expect(fig.locator('[data-testid="travel"]')).toHaveAttribute('data-motion', 'still');
     // Each marker stands where it arrives: one instant "animation" to its end, nothing moving.
-    const motion = await markers.first().evaluate((el) => el.getAnimations().map((a) => ({ duration: Number(a.effect?.getTiming().duration), frames: (a.effect as KeyframeEffect).getKeyframes().length })));
-    expect(motion).toEqual([{ duration: 0, frames: 1 }]);
+    // (Polled: a box that moved in this step has its trips drawn again once the frame is painted, on new markers.)
+    await expect.poll(() => markers.first().evaluate((el) => el.getAnimations().map((a) => ({ duration: Number(a.effect?.getTiming().duration), frames: (a.effect as KeyframeEffect).getKeyframes().length })))).toEqual([{ duration: 0, frames: 1 }]);
     expect(await markers.first().evaluate((el) => getComputedStyle(el).transform)).toMatch(/^matrix\(/);
     await context.close();
   });

@@ -280,12 +280,13 @@ try {
   console.log('  (written to reports/bench-browser.json)');
 
   console.log(`\nBrowser: main-thread cost of one figure step (Chromium from ${b.source})`);
-  for (const path of ['/', '/reconcile-loop/']) {
+  // Two figures that open on the cluster's canvas and one that opens on its own panel (the requests' line).
+  for (const path of ['/', '/reconcile-loop/', '/rolling-updates/']) {
     const page = await browser.newPage({ viewport: { width: 412, height: 860 } });
     await page.goto(origin + path);
-    const fig = page.locator('[data-testid="figure-cluster"]');
+    const fig = page.locator('[data-figure][data-state]').first();
     await fig.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('[data-testid="figure-cluster"]')?.getAttribute('data-state')?.startsWith('live'));
+    await page.waitForFunction(() => document.querySelector('[data-figure][data-state]')?.getAttribute('data-state')?.startsWith('live'));
     await fig.locator('[data-demo]').first().focus();
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -298,7 +299,7 @@ try {
       const at = await fig.getAttribute('data-step');
       // One step forward (L): "next event that matters" now jumps several steps and stops at rest.
       await page.keyboard.press('l');
-      await page.waitForFunction(([s]) => document.querySelector('[data-testid="figure-cluster"]')?.getAttribute('data-step') !== s, [at]);
+      await page.waitForFunction(([s]) => document.querySelector('[data-figure][data-state]')?.getAttribute('data-step') !== s, [at]);
       // Let the frame that draws the new step finish before reading the counters.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const after = await metrics();

@@ -32,11 +32,13 @@ export { rolloutStateOf, type RolloutView } from './controllers/deployment-contr
 export { schedulingRecordOf } from './scheduler/scheduler.ts';
 export { podLifecycleOf, kubeletStateOf } from './kubelet/kubelet.ts';
 export { nodeHealthOf, type NodeHealthView } from './node-lifecycle/node-lifecycle-controller.ts';
-/** The core's statecharts as plain JSON from the machines themselves, with a subject's current state and reason. */
-export {
-  statechartOf, stateIdOf, nodeStatechartOf, nodeReasonOf, rolloutStatechartOf,
-  type Statechart, type ChartState, type ChartTransition, type StatechartView,
-} from './view/statechart.ts';
+/**
+ * The core's statecharts as plain JSON from the machines themselves, with a subject's current state
+ * and reason: their types only. The readers (view/statechart.ts, view/pod-statechart.ts) are imported
+ * by the figures that draw a chart, so they travel in those figures' chunks: a value exported here
+ * would put them in the worker's core chunk (every module index.ts names is in it), ~1.5 KB gzip.
+ */
+export type { Statechart, ChartState, ChartTransition, StatechartView } from './view/statechart.ts';
 /** What the node-failure and outage figures carry in their detail. */
 export type { LeaseClock, PodCountdown, ServiceEndpoint } from './figures/node-detail.ts';
 export type { ClientRequest } from './figures/outage-figure.ts';
@@ -46,9 +48,6 @@ export type { TroubleshootingDetail } from './figures/troubleshooting-figure.ts'
 /** What the traffic figure carries in its detail. */
 export type { TrafficDetail } from './figures/traffic-figure.ts';
 export type { ClientHit, EndpointCount } from './figures/traffic-client.ts';
-
-/** The pod on its kubelet, as a lit statechart (hub and scheduler figures). */
-export { podStatechartOf } from './view/pod-statechart.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
 export { applyAction, commandOf, type FigureAction, type IntOrPercent, type TolerationSpec, type PodSpecOfFigure } from './figures/actions.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alongCurve, causeMarksOf, causeWords, edgePoint, tripsOf, type Box } from './travel.ts';
+import { alongCurve, causeMarksOf, causeWords, edgePoint, sameBoxes, tripsOf, type Box } from './travel.ts';
+import { boxesOf, roomOf, slotsOf, wireOf } from './wire.ts';
 import type { StepRecord } from '../../sim/view/types.ts';
 
 const rec = (seq: number, from: string, to: string, kind: StepRecord['kind'], label: string): StepRecord => ({
@@ -88,5 +89,77 @@ describe('requests travelling on the canvas', () => {
     const [m] = causeMarksOf([{ ...rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), cause: { seq: 0, label: 'MODIFIED replicasets', object: 'replicasets/default/a-very-long-replicaset-name-7d9c5b' } }], boxes);
     expect(m.label).toBe('woken by MODIFIED rs/a-very-long-repli…');
     expect(m.title).toBe('woken by MODIFIED rs/a-very-long-replicaset-name-7d9c5b');
+  });
+});
+
+describe('the requests\' line under a figure\'s own panel', () => {
+  it('puts the API server in the middle, the senders on its left and the ends it tells on its right', () => {
+    const w = wireOf([rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), rec(2, 'kube-apiserver', 'scheduler', 'watch', 'ADDED pods'), rec(3, 'kube-apiserver', 'kube-controller-manager', 'watch', 'ADDED pods')]);
+    expect(w.left.map((e) => e.id)).toEqual(['kube-controller-manager']);
+    expect(w.right.map((e) => e.id)).toEqual(['scheduler']);
+    expect(w.records.map((r) => [r.from, r.to])).toEqual([['kube-controller-manager', 'kube-apiserver'], ['kube-apiserver', 'scheduler'], ['kube-apiserver', 'kube-controller-manager']]);
+  });
+
+  it('names the one controller that sends, not the manager that hosts it', () => {
+    const r = { ...rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST replicasets'), component: 'deployment-controller' };
+    expect(wireOf([r]).left[0]).toEqual({ id: 'kube-controller-manager', name: 'deployment-controller', title: 'deployment-controller, in kube-controller-manager' });
+    const two = [r, { ...r, seq: 2, component: 'replicaset-controller' }];
+    expect(wireOf(two).left[0].name).toBe('kube-controller-manager');
+  });
+
+  it('gathers a side\'s ends past its room into one "+N" end, and the requests still reach it', () => {
+    const fan = [rec(1, 'kubectl', 'kube-apiserver', 'write', 'PATCH deployments'), ...['scheduler', 'kube-controller-manager', 'kubelet/node-1', 'kubelet/node-2', 'kubelet/node-3'].map((to, i) => rec(i + 2, 'kube-apiserver', to, 'watch', 'MODIFIED deployments'))];
+    const w = wireOf(fan);
+    expect(w.right.map((e) => e.name)).toEqual(['scheduler', 'kube-controller-manager', '+3']);
+    expect(w.right[2]).toEqual({ id: 'wire:right', name: '+3', title: 'kubelet/node-1, kubelet/node-2, kubelet/node-3' });
+    expect(w.records.filter((r) => (r.to as string) === 'wire:right')).toHaveLength(3);
+    // Every record keeps a drawn end at both sides: each travels.
+    const drawn = new Set(['kube-apiserver', ...w.left.map((e) => e.id), ...w.right.map((e) => e.id)]);
+    for (const r of w.records) expect(drawn.has(r.from) && drawn.has(r.to)).toBe(true);
+  });
+
+  it('a step without requests has the API server alone', () => {
+    expect(wireOf([])).toEqual({ left: [], right: [], records: [] });
+  });
+
+  it('a flat strip bends its paths no further than it is told', () => {
+    const flat = new Map<string, Box>([['kubectl', { x: 0, y: 30, width: 60, height: 20 }], ['kube-apiserver', { x: 300, y: 30, width: 100, height: 20 }]]);
+    const [t] = tripsOf([rec(1, 'kubectl', 'kube-apiserver', 'write', 'PATCH deployments')], flat, 6);
+    for (const p of t.points) expect(Math.abs(p.y - 40)).toBeLessThanOrEqual(6);
+  });
+
+  it('tells a moved or resized box from the same layout', () => {
+    const a = new Map<string, Box>([['etcd', { x: 1, y: 2, width: 3, height: 4 }]]);
+    expect(sameBoxes(a, new Map([['etcd', { x: 1.2, y: 2, width: 3, height: 4 }]]))).toBe(true);
+    expect(sameBoxes(a, new Map([['etcd', { x: 1, y: 9, width: 3, height: 4 }]]))).toBe(false);
+    expect(sameBoxes(a, new Map([['etcd', { x: 1, y: 2, width: 3, height: 4 }], ['scheduler', { x: 0, y: 0, width: 1, height: 1 }]]))).toBe(false);
+  });
+});
+
+describe('the line\'s fixed slots', () => {
+  it('puts the left ends from the left, the API server third, the right ends against the right edge', () => {
+    const w = wireOf([rec(1, 'kubectl', 'kube-apiserver', 'write', 'PATCH deployments'), rec(2, 'kube-apiserver', 'kube-controller-manager', 'watch', 'MODIFIED deployments')]);
+    expect([...slotsOf(w)]).toEqual([['kubectl', 0], ['kube-apiserver', 2], ['kube-controller-manager', 5]]);
+  });
+
+  it('computes each slot\'s box as the grid lays it out: equal columns between the padding, a gap apart', () => {
+    const b = boxesOf(new Map([['kubectl', 0], ['kube-apiserver', 2], ['etcd', 5]]), 656);
+    // (656 − 16 − 40) / 6 = 100 px a column.
+    expect(b.get('kubectl')).toEqual({ x: 8, y: 20, width: 100, height: 20 });
+    expect(b.get('kube-apiserver')).toEqual({ x: 224, y: 20, width: 100, height: 20 });
+    expect(b.get('etcd')).toEqual({ x: 548, y: 20, width: 100, height: 20 });
+  });
+
+  it('on a phone, three slots: one sender, the API server, and one end (or "+N") for those told', () => {
+    const room = roomOf(330);
+    expect(room).toEqual({ slots: 3, hub: 1, left: 1, right: 1, weights: [1, 1.25, 1] });
+    const w = wireOf([rec(1, 'kube-controller-manager', 'kube-apiserver', 'write', 'POST pods'), rec(2, 'kube-apiserver', 'scheduler', 'watch', 'ADDED pods'), rec(3, 'kube-apiserver', 'kubelet/node-1', 'watch', 'ADDED pods')], room);
+    expect(w.right.map((e) => e.name)).toEqual(['+2']);
+    expect([...slotsOf(w, room)]).toEqual([['kube-controller-manager', 0], ['kube-apiserver', 1], ['wire:right', 2]]);
+    // (330 − 16 − 16) / 3.25 ≈ 91.7 px a unit: the middle column a quarter wider.
+    const b = boxesOf(slotsOf(w, room), 330);
+    expect(b.get('kube-apiserver')!.width).toBeCloseTo(1.25 * 298 / 3.25, 5);
+    expect(b.get('wire:right')!.x).toBeCloseTo(8 + 2.25 * (298 / 3.25) + 16, 5);
+    expect(b.get('wire:right')!.x + b.get('wire:right')!.width).toBeCloseTo(330 - 8, 5);
   });
 });

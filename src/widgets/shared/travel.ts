@@ -60,7 +60,7 @@ export function alongCurve(p: { x: number; y: number }, c: { x: number; y: numbe
  * no box (a component drawn elsewhere) are left out. Each path is a quadratic curve bent to the left
  * of its direction, so a request and a reply between the same two boxes do not overlap.
  */
-export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<string, Box>): Trip[] {
+export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<string, Box>, maxBend = 40): Trip[] {
   const trips: Trip[] = [];
   const bursts = new Map<string, number>();
   for (const r of records) {
@@ -74,7 +74,7 @@ export function tripsOf(records: readonly StepRecord[], boxes: ReadonlyMap<strin
     const mx = (p.x + q.x) / 2;
     const my = (p.y + q.y) / 2;
     const len = Math.hypot(q.x - p.x, q.y - p.y) || 1;
-    const bend = Math.min(40, len / 5);
+    const bend = Math.min(maxBend, len / 5);
     const c = { x: round(mx - ((q.y - p.y) / len) * bend), y: round(my + ((q.x - p.x) / len) * bend) };
     const key = `${r.from}\0${r.kind}\0${r.label}`;
     const first = !bursts.has(key);
@@ -143,4 +143,14 @@ export function causeMarksOf(records: readonly StepRecord[], boxes: ReadonlyMap<
     marks.push({ seq: c.seq, endpoint: r.from, box, d: trip.d, at: { x: round(box.x + 2), y: round(box.y + box.height + 13) }, label, title: `woken by ${words}` });
   }
   return marks;
+}
+
+/** Whether two measurements put every box in the same place (to the pixel). */
+export function sameBoxes(a: ReadonlyMap<string, Box>, b: ReadonlyMap<string, Box>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (!y || Math.round(x.x) !== Math.round(y.x) || Math.round(x.y) !== Math.round(y.y) || Math.round(x.width) !== Math.round(y.width) || Math.round(x.height) !== Math.round(y.height)) return false;
+  }
+  return true;
 }
