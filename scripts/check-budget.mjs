@@ -24,8 +24,10 @@ const CSS_MAX_GZIP = 8.5 * KB;
 // 18 KB since the stage (session 8): the held regions, the travel layer's and the legend's styles, the
 // narration's rest and skipped lines and the failure sentence took the figure pages to 17.0–17.5 KB.
 const FIGURE_PAGE_CSS_MAX_GZIP = 18 * KB;
-// A page with an inline widget links widgets.css too (about 0.9 KB gzip; only those pages do).
-const WIDGET_PAGE_CSS_MAX_GZIP = 19 * KB;
+// A page with an inline widget links widgets.css too (about 0.9 KB gzip; only those pages do). 19.25 KB
+// since the networking and troubleshooting widgets' tables, which stack a row per block on a phone
+// (+114 B on every widget page: /rolling-updates/ 19,353 → 19,467 B).
+const WIDGET_PAGE_CSS_MAX_GZIP = 19.25 * KB;
 // 31 KB since the control-plane chapter explains streaming lists and BOOKMARKs (30,863 B with its figure's stage).
 const HTML_MAX_GZIP = 31 * KB;
 // The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
