@@ -14,6 +14,10 @@ const WIDGETS = [
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
+  { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
+  { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
+  { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
@@ -137,7 +141,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await page.goto(`${BASE}${path}`);
       const w = page.getByTestId(`widget-${id}`);
       await expect(w.getByTestId('widget-picture')).toBeVisible();
-      await expect(w.getByTestId('widget-caption')).toContainText(OPENS[id] ?? /^web runs 3 pods of ReplicaSet web-c68c68797: /);
+      await expect(w.getByTestId('widget-caption')).toContainText(OPENS[id] ?? /^web runs 3 pods (of ReplicaSet web-c68c68797|behind the Service web): /);
       await expect(w.getByRole('toolbar')).toBeHidden();
       await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
       await context.close();
@@ -202,6 +206,65 @@ test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned 
   await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('NodeUnschedulable');
   await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
   await expect(w.getByRole('button', { name: 'Uncordon node-3, reschedule' })).toBeEnabled();
+});
+
+test('the ready-endpoints widget shows the failing pod\'s endpoint not ready, not serving, then out of node-1\'s rules', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'ready-endpoints', '/networking/');
+  const row = w.getByTestId('widget-endpoints').getByRole('row', { name: /web-6fbdc9d7d8-vc5xc/ });
+  await expect(row.getByRole('cell')).toHaveText(['true', 'true', 'false', 'yes']);
+  await w.getByRole('button', { name: 'Fail a readiness probe' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('ready false, serving false, terminating false', { timeout: 90_000 });
+  await expect(row.getByRole('cell').nth(0)).toHaveText('false');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('false');
+  await expect(w.getByTestId('widget-caption')).toContainText('rewrote its rules', { timeout: 60_000 });
+  await expect(row.getByRole('cell').nth(3)).toHaveText('no');
+});
+
+test('the proxy-pick widget writes the reader\'s replica count into node-1\'s rules, 1/n … 1/2 and the rest', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'proxy-pick', '/networking/');
+  const probabilities = w.getByTestId('widget-picks').locator('tbody td:nth-child(2)');
+  await expect(probabilities).toHaveText(['0.3333333333', '0.5000000000', 'none: the rest']);
+  await w.getByLabel('replicas', { exact: true }).selectOption('6');
+  await w.getByRole('button', { name: 'Scale web to 6' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('kubectl scale deployment web --replicas=6');
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
+  await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
+  await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
+});
+
+test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'image-backoff', '/troubleshooting/');
+  await w.getByRole('button', { name: 'Upgrade to nginx:1.288' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
+  await expect(w.getByTestId('widget-pulls').getByRole('listitem').filter({ hasText: 'nginx:1.288: NotFound' })).toHaveCount(3);
+  await expect(w.getByTestId('widget-backoff')).toContainText(/ErrImagePull|ImagePullBackOff/);
+  await expect(w.getByTestId('widget-backoff')).toContainText('pull back-off 40 s');
+  await w.getByRole('button', { name: 'Fix the tag (nginx:1.28)' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('pulled nginx:1.28 and runs', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-pulls').getByRole('listitem').last()).toContainText('nginx:1.28: OK');
+});
+
+test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, and the fix waits out the last one', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'crash-loop', '/troubleshooting/');
+  const row = w.getByTestId('widget-restarts').getByRole('row', { name: /web-c68c68797-vc5xc/ });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('0');
+  await w.getByRole('button', { name: 'Crash a container' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
+  await expect(row.getByRole('cell')).toHaveText(['CrashLoopBackOff', '3', 'Error, exit 1', /^40 s/]);
+  await expect(w.getByTestId('widget-starts')).toContainText(/\+0, \+\d+, \+\d+$/);
+  await w.getByRole('button', { name: 'Fix the configuration' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', { timeout: 90_000 });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('4');
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

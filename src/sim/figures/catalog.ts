@@ -19,6 +19,10 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
   'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
+  'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
+  'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
+  'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
+  'crash-loop': () => import('./crash-loop-widget.ts').then((m) => m.crashLoopWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
