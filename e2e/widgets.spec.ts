@@ -10,8 +10,18 @@ import { expectNoAxeViolations } from './figure-helpers';
 const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
+  { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
+  { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
+  { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
+  { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
+  { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
+  { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
+
+/** The sentence a widget opens on, where it is not web running (the default). */
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -131,7 +141,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await page.goto(`${BASE}${path}`);
       const w = page.getByTestId(`widget-${id}`);
       await expect(w.getByTestId('widget-picture')).toBeVisible();
-      await expect(w.getByTestId('widget-caption')).toContainText(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
+      await expect(w.getByTestId('widget-caption')).toContainText(OPENS[id] ?? /^web runs 3 pods (of ReplicaSet web-c68c68797|behind the Service web): /);
       await expect(w.getByRole('toolbar')).toBeHidden();
       await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
       await context.close();
@@ -150,6 +160,111 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {
+  const w = await openWidget(page, 'node-lease', '/node-failure/');
+  await expect(w.getByTestId('widget-node')).toContainText('machine on, Ready True, no unreachable taint');
+  await w.getByRole('button', { name: "Cut node-2's power" }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('node-2 loses power');
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 40 && !/NoExecute/.test((await w.getByTestId('widget-node').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute');
+  await expect(w.getByTestId('widget-node')).toContainText('past the grace period');
+  await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
+});
+
+test('the frozen-endpoints widget keeps answering the client through node-1\'s rules while the control plane is stopped', async ({ page }) => {
+  const w = await openWidget(page, 'frozen-endpoints', '/control-plane-outage/');
+  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane running. kube-proxy on node-1: watching');
+  await w.getByRole('button', { name: 'Stop the control plane' }).click();
+  await w.getByRole('button', { name: 'Next event' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText(/s into the outage the client has had \d+ requests answered and none failed/, { timeout: 30_000 });
+  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane stopped. kube-proxy on node-1: watches broken');
+  await expect(w.getByTestId('widget-requests').locator('li.w-fail')).toHaveCount(0);
+  await expect(w.getByTestId('widget-requests').locator('li.w-ok')).not.toHaveCount(0);
+  await expect(w.getByRole('button', { name: 'Start the control plane' })).toBeEnabled();
+});
+
+test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {
+  const w = await openWidget(page, 'filter-score', '/scheduler/');
+  const scores = w.getByTestId('widget-scores');
+  await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('53');
+  await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('625');
+  await expect(w.getByTestId('widget-pod')).toContainText('bound to node-3');
+  await w.getByRole('button', { name: 'Cordon node-3, reschedule' }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 12 && !/NodeUnschedulable/.test((await w.getByTestId('widget-picture').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('NodeUnschedulable');
+  await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
+  await expect(w.getByRole('button', { name: 'Uncordon node-3, reschedule' })).toBeEnabled();
+});
+
+test('the ready-endpoints widget shows the failing pod\'s endpoint not ready, not serving, then out of node-1\'s rules', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'ready-endpoints', '/networking/');
+  const row = w.getByTestId('widget-endpoints').getByRole('row', { name: /web-6fbdc9d7d8-vc5xc/ });
+  await expect(row.getByRole('cell')).toHaveText(['true', 'true', 'false', 'yes']);
+  await w.getByRole('button', { name: 'Fail a readiness probe' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('ready false, serving false, terminating false', { timeout: 90_000 });
+  await expect(row.getByRole('cell').nth(0)).toHaveText('false');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('false');
+  await expect(w.getByTestId('widget-caption')).toContainText('rewrote its rules', { timeout: 60_000 });
+  await expect(row.getByRole('cell').nth(3)).toHaveText('no');
+});
+
+test('the proxy-pick widget writes the reader\'s replica count into node-1\'s rules, 1/n … 1/2 and the rest', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'proxy-pick', '/networking/');
+  const probabilities = w.getByTestId('widget-picks').locator('tbody td:nth-child(2)');
+  await expect(probabilities).toHaveText(['0.3333333333', '0.5000000000', 'none: the rest']);
+  await w.getByLabel('replicas', { exact: true }).selectOption('6');
+  await w.getByRole('button', { name: 'Scale web to 6' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('kubectl scale deployment web --replicas=6');
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
+  await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
+  await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
+});
+
+test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'image-backoff', '/troubleshooting/');
+  await w.getByRole('button', { name: 'Upgrade to nginx:1.288' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
+  await expect(w.getByTestId('widget-pulls').getByRole('listitem').filter({ hasText: 'nginx:1.288: NotFound' })).toHaveCount(3);
+  await expect(w.getByTestId('widget-backoff')).toContainText(/ErrImagePull|ImagePullBackOff/);
+  await expect(w.getByTestId('widget-backoff')).toContainText('pull back-off 40 s');
+  await w.getByRole('button', { name: 'Fix the tag (nginx:1.28)' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('pulled nginx:1.28 and runs', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-pulls').getByRole('listitem').last()).toContainText('nginx:1.28: OK');
+});
+
+test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, and the fix waits out the last one', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'crash-loop', '/troubleshooting/');
+  const row = w.getByTestId('widget-restarts').getByRole('row', { name: /web-c68c68797-vc5xc/ });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('0');
+  await w.getByRole('button', { name: 'Crash a container' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
+  await expect(row.getByRole('cell')).toHaveText(['CrashLoopBackOff', '3', 'Error, exit 1', /^40 s/]);
+  await expect(w.getByTestId('widget-starts')).toContainText(/\+0, \+\d+, \+\d+$/);
+  await w.getByRole('button', { name: 'Fix the configuration' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', { timeout: 90_000 });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('4');
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

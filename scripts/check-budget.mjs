@@ -24,14 +24,23 @@ const CSS_MAX_GZIP = 8.5 * KB;
 // 18 KB since the stage (session 8): the held regions, the travel layer's and the legend's styles, the
 // narration's rest and skipped lines and the failure sentence took the figure pages to 17.0–17.5 KB.
 const FIGURE_PAGE_CSS_MAX_GZIP = 18 * KB;
-// A page with an inline widget links widgets.css too (about 0.9 KB gzip; only those pages do).
-const WIDGET_PAGE_CSS_MAX_GZIP = 19 * KB;
+// A page with an inline widget links widgets.css too (about 0.9 KB gzip; only those pages do). 19.25 KB
+// since the networking and troubleshooting widgets' tables, which stack a row per block on a phone
+// (+114 B on every widget page: /rolling-updates/ 19,353 → 19,467 B). 19.5 KB with the node-lease,
+// frozen-endpoints and filter-score widgets' rules beside them (/node-failure/ 19,848 B).
+const WIDGET_PAGE_CSS_MAX_GZIP = 19.5 * KB;
 // 31 KB since the control-plane chapter explains streaming lists and BOOKMARKs (30,863 B with its figure's stage).
 const HTML_MAX_GZIP = 31 * KB;
 // The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
 // outputs), and a live figure's first frame, hydration data and story text add about 16 KB.
 // An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 40 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB };
+// /networking/ was at 31,716 B; its two widgets (ready-endpoints, proxy-pick) took it to 36,454 B;
+// /troubleshooting/'s two widgets (image-backoff, crash-loop) took it from 39,829 to 44,744 B.
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 44 * KB, '/control-plane/': 33 * KB, '/reconcile-loop/': 32 * KB, '/networking/': 36 * KB,
+  // The node-lease widget's opening frame and hydration data took the node-failure chapter from 30,190 to 33,319 B.
+  '/node-failure/': 33 * KB,
+  // The filter-score widget's opening frame and hydration data: 33,659 B.
+  '/scheduler/': 33 * KB };
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -43,7 +52,7 @@ const SEARCH_JS_MAX_GZIP = 4 * KB;
 // figure are 3.5–4 KB over the 35–37 KB the figures alone keep.
 // Session 12 (issue 26, item 3): every row lowered to just above what its page reaches once Svelte's
 // runtime, Astro's Svelte renderer and the kit both shells import are one chunk (astro.config.mjs),
-// 0.35–0.41 KB less on every figure page. What a page loads (/rolling-updates/, gzip): Svelte's
+// 0.35–0.41 KB less on every figure page (the merged widgets' pages too: /scheduler/ 42,011 → 41,632 B). What a page loads (/rolling-updates/, gzip): Svelte's
 // runtime with that kit 17.7 KB, FigureShell and its children 13.0 (FigureShell 3.3, ClusterCanvas 2.5,
 // RequestLog 2.0, Toolbar 1.8), the figure's own 2.9, StateDiagram 1.8, WidgetShell 2.2, its picture
 // 1.5, Astro's two inline island scripts 2.0. Each file is gzipped apart and names what it imports, so
@@ -59,11 +68,18 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 36 * KB, '/c
   // 0.55 KB) took the scheduler and the rollout past 35 KB again.
   // Causality (issue 25, item 2) added ~275 B to every figure page: the request log marks the cause of
   // the chosen write and offers a "caused by …" button that chooses it.
-  '/scheduler/': 37.5 * KB, '/rolling-updates/': 40.5 * KB, '/node-failure/': 36.5 * KB, '/control-plane-outage/': 36 * KB,
-  // The troubleshooting figure, its terminal open from the start like the control-plane chapter's.
-  '/troubleshooting/': 34 * KB,
-  // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web.
-  '/networking/': 34 * KB,
+  // The node-lease widget on /node-failure/ costs 4,089 B (the kit's WidgetShell chunk 2,213 B, its picture 1,894 B):
+  // 37,383 → 41,472 B.
+  // The frozen-endpoints widget on /control-plane-outage/ costs 3,474 B (WidgetShell and its picture): 36,715 → 40,189 B.
+  // The filter-score widget on /scheduler/ costs 3,447 B: 38,434 → 41,881 B.
+  // Merged with the other widgets' kit changes: /scheduler/ 42,011 B.
+  '/scheduler/': 41 * KB, '/rolling-updates/': 41 * KB, '/node-failure/': 40.5 * KB, '/control-plane-outage/': 39 * KB,
+  // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
+  // image-backoff and crash-loop widgets (the shell and two pictures) took it from 34,877 to 39,189 B.
+  '/troubleshooting/': 38 * KB,
+  // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web;
+  // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B.
+  '/networking/': 38 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   // Causality's ~270 B (the request log's cause mark and button) took two embeds past theirs: +0.5 KB
@@ -72,7 +88,10 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 36 * KB, '/c
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 33 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
-  '/embed/write-watch/': 23 * KB, '/embed/replace-pod/': 23.5 * KB, '/embed/max-surge/': 24 * KB };
+  '/embed/write-watch/': 25 * KB, '/embed/replace-pod/': 25 * KB, '/embed/max-surge/': 25 * KB,
+  '/embed/node-lease/': 24 * KB, '/embed/frozen-endpoints/': 23.5 * KB,
+  '/embed/filter-score/': 23.5 * KB,
+  '/embed/ready-endpoints/': 23 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
@@ -183,7 +202,8 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // permalink (13 KB), traffic (25 KB) and kubectl carry preemption's part already. What is left is
 // the simulation every figure runs: apiserver 26.1 KB (validation 6.7), scheduler 19.0, controllers
 // 17.4, kubelet 16.5, xstate 12.0, node lifecycle 9.2, figures 7.3, view 4.6, the rest 22.2.
-const WORKER_MAX_GZIP = 131.5 * KB;
+// Then +0.4 KB (134,678 B): Step forward goes over the informers' start-up lists as one step (host.ts).
+const WORKER_MAX_GZIP = 132 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 // Since session 11 a figure that draws a statechart also loads the chart readers (view/statechart.ts,
 // 1.6 KB, and for a pod's chart pod-statechart.ts, 0.5 KB), shared with the other such figures: 6,615 B at most (hub).
@@ -191,7 +211,13 @@ const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
 /** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
 // 25 KB since session 10: the CoreDNS add-on brings preemption's evaluator (its pods run at
 // system-cluster-critical and may preempt), 1.5 KB more than before in this chunk (24,530 B).
-const TRAFFIC_CHUNK_MAX_GZIP = 25 * KB;
+// 25.5 KB since the frozen-endpoints widget runs the same kube-proxy and client: the networking code became a
+// chunk shared by both, and the seam costs the traffic figure 451 B (25,598 → 26,049 B). The networking
+// widgets import the traffic figure's module too (a module namespace object and two exports, no code):
+// 26,158 B with both.
+const TRAFFIC_CHUNK_MAX_GZIP = 25.75 * KB;
+/** The networking widgets (ready-endpoints, proxy-pick): the traffic figure's chunk, which they load, and their own ~3.4 KB. */
+const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4 * KB;
 /**
  * The link encoder and decoder (permalink.ts) with kubectl's part of the API server, which a link's
  * replay needs: 13 KB since session 10, when preemption's evaluator and the PriorityClass validation
@@ -281,7 +307,8 @@ for (const w of workers) {
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
     const name = chunk.split('/').pop();
-    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^traffic-figure-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    // The frozen-endpoints widget runs the traffic figure's kube-proxy and client: the same shared networking chunk.
+    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^(traffic-figure|frozen-endpoints-widget)-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^(ready-endpoints|proxy-pick)-widget-.*\.js$/.test(name) ? NETWORK_WIDGET_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
     report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
 }

@@ -1,11 +1,18 @@
 // Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { clusterFigure } from './cluster-figure.ts';
+import { crashLoopWidget } from './crash-loop-widget.ts';
 import type { FigureDef } from './demo.ts';
+import { filterScoreWidget } from './filter-score-widget.ts';
+import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
 import { hubFigure } from './hub-figure.ts';
+import { imageBackoffWidget } from './image-backoff-widget.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
+import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
+import { proxyPickWidget } from './proxy-pick-widget.ts';
+import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
 import { rolloutFigure } from './rollout-figure.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
@@ -18,4 +25,6 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

@@ -16,6 +16,13 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
+  'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
+  'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
+  'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
+  'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
+  'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
+  'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
+  'crash-loop': () => import('./crash-loop-widget.ts').then((m) => m.crashLoopWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */

@@ -13,11 +13,16 @@ import type { Input, World } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import { echoOf, type RanLine } from './echo.ts';
-import { firstMatterAhead, mattersBetween, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
+import { firstMatterAhead, mattersBetween, notificationsOnly, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
 export const LOG_TAIL = 80;
+/** What the narration says for the informers' start-up lists stepped over as one step. */
+export function listedSentence(notifications: number): string {
+  return `Every component lists what exists: one ADDED notification for each object its watches cover, then a BOOKMARK saying the list is complete (${notifications} notifications in all). Nothing changes in the cluster; now each one knows what there is.`;
+}
+
 /** "Next event that matters" gives up after this much quiet simulated time. */
 export const NEXT_LIMIT_MS = 15 * 60_000;
 /** … or after this many steps of heartbeats. */
@@ -67,6 +72,8 @@ export class FigureHost {
   private ran: { step: number; lines: RanLine[] } | null = null;
   /** What the last "Next event that matters" passed over, said at the step it stopped at. */
   private skipped: { step: number; text: string } | null = null;
+  /** Step forward went over informers' start-up lists as one step, from `from` to `to`: the view draws them as one burst and Step back returns to `from`. */
+  private listed: { from: number; to: number; notifications: number } | null = null;
   private ahead: Ahead | null = null;
   /** Terminal commands run so far (each output's number; kubectl/figure-terminal.ts counts them). */
   commands = 0;
@@ -114,10 +121,15 @@ export class FigureHost {
   /** Answers one request; throws on a request it cannot make sense of (the worker turns that into an error reply). */
   handle(req: FigureRequest): FigureView | null {
     if (req.op !== 'view') this.skipped = null;
+    const listed = this.listed;
+    if (req.op !== 'view') this.listed = null;
     switch (req.op) {
       case 'view': case 'open': break;
-      case 'step': this.forward(() => this.timeline.step()); break;
-      case 'back': if (this.timeline.at().step > this.origin) this.timeline.back(); break;
+      case 'step': this.step(); break;
+      case 'back':
+        if (listed && listed.to === this.timeline.at().step) this.timeline.seek(Math.max(this.origin, listed.from));
+        else if (this.timeline.at().step > this.origin) this.timeline.back();
+        break;
       case 'seek': this.seek(req.step); break;
       case 'advance': this.advance(req.ms); break;
       case 'next': this.next(); break;
@@ -137,7 +149,9 @@ export class FigureHost {
     const w = this.cluster.world.state;
     const frame = frameOf(this.cluster);
     const end = tl.logAt(pos.step);
-    const records = pos.step > 0 ? stepRecordsOf(w, tl.logAt(pos.step - 1), end) : [];
+    // A start-up list stepped over as one step is drawn as one burst: all its notifications.
+    const from = this.listed?.to === pos.step ? this.listed.from : pos.step - 1;
+    const records = pos.step > 0 ? stepRecordsOf(w, tl.logAt(from), end) : [];
     const log = stepRecordsOf(w, Math.max(0, end - LOG_TAIL), end);
     const beat = this.beats.get(pos.step) ?? null;
     let beatIndex = -1;
@@ -152,7 +166,7 @@ export class FigureHost {
       records,
       log,
       beat,
-      sentence: beat ?? sentenceOf(records, pos.step),
+      sentence: beat ?? (this.listed?.to === pos.step ? listedSentence(this.listed.notifications) : sentenceOf(records, pos.step)),
       skipped: this.skipped?.step === pos.step ? this.skipped.text : null,
       rest: this.atRest() ? REST_SENTENCE : null,
       story: { beats: this.storySteps.length, beatIndex, diverged: this.diverged, ended: this.following && pos.step >= this.story.end },
@@ -181,6 +195,41 @@ export class FigureHost {
     const before = this.timeline.length;
     move();
     if (this.timeline.length > before && this.timeline.at().atEnd) this.checkBeats();
+  }
+
+  /**
+   * Step forward: one step, except into the informers' start-up lists (each watch's ADDED
+   * notifications for what exists, then its BOOKMARK), which are plumbing a reader reads once:
+   * those it goes over as one summarised step (listedSentence), stopping at a beat, an input or
+   * anything else on the way.
+   */
+  private step(): void {
+    const tl = this.timeline;
+    const start = tl.at();
+    this.forward(() => tl.step());
+    const first = tl.at();
+    const w = () => this.cluster.world.state;
+    const listing = (step: number) => step > 0 && tl.kindOf(step) !== 'input' && !this.beats.has(step) && notificationsOnly(w(), tl.logAt(step - 1), tl.logAt(step));
+    // Only from outside such a list (a reader who went back into one steps through it one by one).
+    if (first.step === start.step || !listing(first.step) || listing(start.step)) return;
+    let end = first.step;
+    for (let n = 0; n < NEXT_LIMIT_STEPS; n++) {
+      const before = tl.at().step;
+      this.forward(() => tl.step());
+      const pos = tl.at();
+      if (pos.step === before) break;
+      if (!listing(pos.step)) { tl.seek(end); break; }
+      end = pos.step;
+    }
+    // Only whole lists (every ADDED before its watch's BOOKMARK) are said as one: a list cut short at the end is left for the next step.
+    let skipped = skippedOf(w(), tl.logAt(start.step), tl.logAt(end));
+    while (end > first.step && skipped.other > 0) {
+      end--;
+      skipped = skippedOf(w(), tl.logAt(start.step), tl.logAt(end));
+    }
+    if (end - start.step < 2 || skipped.other > 0) { tl.seek(first.step); return; }
+    tl.seek(end);
+    this.listed = { from: start.step, to: end, notifications: skipped.listing };
   }
 
   private seek(step: number): void {

@@ -74,6 +74,13 @@ export function skippedOf(state: WorldState, from: number, to: number): Skipped 
   return s;
 }
 
+/** Every record in log positions [from, to) is a watch's ADDED or BOOKMARK notification (what an initial list is made of), and there is one at least. */
+export function notificationsOnly(state: WorldState, from: number, to: number): boolean {
+  const dropped = state.logDropped ?? 0;
+  const recs = state.log.slice(Math.max(0, from - dropped), Math.max(0, to - dropped));
+  return recs.length > 0 && recs.every((r) => r.kind === 'watch' && r.watcher !== undefined && (r.event === 'ADDED' || r.event === 'BOOKMARK'));
+}
+
 /** A span of simulated time as the narration says it: "300 ms", "12 s", "4 min 10 s", "2 h 5 min". */
 export function spanText(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
