@@ -9,7 +9,7 @@ import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { parseScaleDemoId, proxyPickWidget, scaleDemoId } from './proxy-pick-widget.ts';
 import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
-import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
+import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSteps } from './replay-check.ts';
 import { picksOf, type ServiceWebDetail } from './service-web.ts';
 
 const WIDGETS: FigureDef[] = [readyEndpointsWidget, proxyPickWidget];
@@ -40,20 +40,7 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
     expect(d.endpoints.every((e) => e.ready && e.serving && !e.terminating)).toBe(true);
     expect(d.picks.map((p) => p.endpoint.replace(/:80$/, '')).sort()).toEqual(d.endpoints.map((e) => e.ip).sort());
   });
-  it('steps back no further than its opening, and Reset returns there', () => {
-    const host = live(def);
-    const open = c().story.opening!;
-    expect(host.handle({ op: 'back' })!.step).toBe(open);
-    expect(host.handle({ op: 'seek', step: 0 })!.step).toBe(open);
-    host.handle({ op: 'seek', step: c().story.end });
-    expect(host.handle({ op: 'reset' })!.step).toBe(open);
-  });
-  it('steps back then forward to identical views', () => {
-    expectStepBackForward(def, c(), [1, 2]);
-  });
-  it('never throws on presses in any order', () => {
-    expectPressesNeverThrow(def, () => live(def));
-  });
+  itStepsAsAWidget(def, c);
 });
 
 describe('picksOf', () => {

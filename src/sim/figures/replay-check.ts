@@ -1,7 +1,7 @@
 // The check every figure's tests make of its compiled story (test-only): a fresh host, following
 // the story, reaches each beat in the same world, with the same frame, saying the same words.
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { runs } from '../../test/fc.ts';
 import type { FigureRequest, FigureView } from './protocol.ts';
 import type { FigureDef } from './demo.ts';
@@ -67,4 +67,27 @@ export function runDemoSteps(host: FigureHost, demo: string, each?: (v: FigureVi
     each?.(v);
   }
   return v;
+}
+
+/**
+ * The stepping checks every inline widget's tests make (test-only): it steps back no further than
+ * its opening and Reset returns there, a step back then forward gives identical views (`beats`:
+ * which beats to check after), and presses in any order never throw.
+ */
+export function itStepsAsAWidget(def: FigureDef, compiled: () => CompiledFigure, beats: readonly number[] = [1, 2]): void {
+  const live = () => new FigureHost(def, compiled().story);
+  it('steps back no further than its opening, and Reset returns there', () => {
+    const host = live();
+    const open = compiled().story.opening!;
+    expect(host.handle({ op: 'back' })!.step).toBe(open);
+    expect(host.handle({ op: 'seek', step: 0 })!.step).toBe(open);
+    host.handle({ op: 'seek', step: compiled().story.end });
+    expect(host.handle({ op: 'reset' })!.step).toBe(open);
+  });
+  it('steps back then forward to identical views', () => {
+    expectStepBackForward(def, compiled(), beats);
+  });
+  it('never throws on presses in any order', () => {
+    expectPressesNeverThrow(def, live);
+  });
 }

@@ -11,7 +11,7 @@ import { frozenEndpointsWidget, type FrozenDetail } from './frozen-endpoints-wid
 import { filterScoreWidget, type FilterScoreDetail } from './filter-score-widget.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
-import { expectPressesNeverThrow, expectStepBackForward, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
+import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSteps } from './replay-check.ts';
 import { writeWatchWidget, type WriteFanOut } from './write-watch-widget.ts';
 import type { FigureDef } from './demo.ts';
 
@@ -35,20 +35,7 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
     expect(first.beat).toMatch(def.id === 'filter-score' ? /^api-5bf7496946-\w{5} is bound to node-3\. / : /^web runs \d+ pods of ReplicaSet web-c68c68797: /);
     expect(first.frame.pods.length).toBeGreaterThan(0);
   });
-  it('steps back no further than its opening, and Reset returns there', () => {
-    const host = live(def);
-    const open = c().story.opening!;
-    expect(host.handle({ op: 'back' })!.step).toBe(open);
-    expect(host.handle({ op: 'seek', step: 0 })!.step).toBe(open);
-    host.handle({ op: 'seek', step: c().story.end });
-    expect(host.handle({ op: 'reset' })!.step).toBe(open);
-  });
-  it('steps back then forward to identical views', () => {
-    expectStepBackForward(def, c(), [1, 2]);
-  });
-  it('never throws on presses in any order', () => {
-    expectPressesNeverThrow(def, () => live(def));
-  });
+  itStepsAsAWidget(def, c);
 });
 
 describe('write-watch', () => {
