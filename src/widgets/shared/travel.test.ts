@@ -133,6 +133,11 @@ describe('the requests\' line under a figure\'s own panel', () => {
     expect(sameBoxes(a, new Map([['etcd', { x: 1.2, y: 2, width: 3, height: 4 }]]))).toBe(true);
     expect(sameBoxes(a, new Map([['etcd', { x: 1, y: 9, width: 3, height: 4 }]]))).toBe(false);
     expect(sameBoxes(a, new Map([['etcd', { x: 1, y: 2, width: 3, height: 4 }], ['scheduler', { x: 0, y: 0, width: 1, height: 1 }]]))).toBe(false);
+    // Only the boxes a step's trips use: another box may move, or come and go.
+    const moved = new Map([['etcd', { x: 1, y: 2, width: 3, height: 4 }], ['scheduler', { x: 0, y: 50, width: 1, height: 1 }]]);
+    expect(sameBoxes(a, moved, new Set(['etcd']))).toBe(true);
+    expect(sameBoxes(a, moved, new Set(['etcd', 'scheduler']))).toBe(false);
+    expect(sameBoxes(moved, new Map([['etcd', { x: 1, y: 2, width: 3, height: 4 }]]), new Set(['etcd', 'kube-apiserver']))).toBe(true);
   });
 });
 

@@ -145,12 +145,17 @@ export function causeMarksOf(records: readonly StepRecord[], boxes: ReadonlyMap<
   return marks;
 }
 
-/** Whether two measurements put every box in the same place (to the pixel). */
-export function sameBoxes(a: ReadonlyMap<string, Box>, b: ReadonlyMap<string, Box>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [id, x] of a) {
+/**
+ * Whether two measurements put the boxes in the same place (to the pixel): every box, or only
+ * those named in `only` (the ends a step's trips are drawn between; a box nothing travels to may move freely).
+ */
+export function sameBoxes(a: ReadonlyMap<string, Box>, b: ReadonlyMap<string, Box>, only?: ReadonlySet<string>): boolean {
+  if (!only && a.size !== b.size) return false;
+  for (const id of only ?? a.keys()) {
+    const x = a.get(id);
     const y = b.get(id);
-    if (!y || Math.round(x.x) !== Math.round(y.x) || Math.round(x.y) !== Math.round(y.y) || Math.round(x.width) !== Math.round(y.width) || Math.round(x.height) !== Math.round(y.height)) return false;
+    if (!x || !y) { if (x !== y) return false; continue; }
+    if (Math.round(x.x) !== Math.round(y.x) || Math.round(x.y) !== Math.round(y.y) || Math.round(x.width) !== Math.round(y.width) || Math.round(x.height) !== Math.round(y.height)) return false;
   }
   return true;
 }
