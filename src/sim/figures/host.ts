@@ -13,7 +13,7 @@ import type { Input, World } from '../world.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import { echoOf, type RanLine } from './echo.ts';
-import { firstMatterAhead, mattersBetween, notificationsOnly, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
+import { firstMatterAhead, lastWholeListEnd, mattersBetween, notificationsOnly, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
@@ -212,24 +212,22 @@ export class FigureHost {
     const listing = (step: number) => step > 0 && tl.kindOf(step) !== 'input' && !this.beats.has(step) && notificationsOnly(w(), tl.logAt(step - 1), tl.logAt(step));
     // Only from outside such a list (a reader who went back into one steps through it one by one).
     if (first.step === start.step || !listing(first.step) || listing(start.step)) return;
-    let end = first.step;
+    // The steps of the run (what a step holds is known only once it has run: the one after the run
+    // is run too, then left by the one seek below).
+    const ends = [first.step];
     for (let n = 0; n < NEXT_LIMIT_STEPS; n++) {
       const before = tl.at().step;
       this.forward(() => tl.step());
       const pos = tl.at();
-      if (pos.step === before) break;
-      if (!listing(pos.step)) { tl.seek(end); break; }
-      end = pos.step;
+      if (pos.step === before || !listing(pos.step)) break;
+      ends.push(pos.step);
     }
     // Only whole lists (every ADDED before its watch's BOOKMARK) are said as one: a list cut short at the end is left for the next step.
-    let skipped = skippedOf(w(), tl.logAt(start.step), tl.logAt(end));
-    while (end > first.step && skipped.other > 0) {
-      end--;
-      skipped = skippedOf(w(), tl.logAt(start.step), tl.logAt(end));
-    }
-    if (end - start.step < 2 || skipped.other > 0) { tl.seek(first.step); return; }
+    const whole = lastWholeListEnd(w(), tl.logAt(start.step), ends.map((s) => tl.logAt(s)));
+    const end = whole.index < 0 ? first.step : ends[whole.index];
+    if (whole.index < 0 || end - start.step < 2) { tl.seek(first.step); return; }
     tl.seek(end);
-    this.listed = { from: start.step, to: end, notifications: skipped.listing };
+    this.listed = { from: start.step, to: end, notifications: whole.notifications };
   }
 
   private seek(step: number): void {

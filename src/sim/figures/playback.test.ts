@@ -5,7 +5,8 @@ import { FIGURES } from './all.ts';
 import type { FigureDef } from './demo.ts';
 import { FigureHost, REST_LOOKAHEAD_MS } from './host.ts';
 import { FAILING, nodeFailureFigure } from './node-failure-figure.ts';
-import { REST_SENTENCE, skippedSentence, spanText } from './playback.ts';
+import { lastWholeListEnd, REST_SENTENCE, skippedSentence, spanText } from './playback.ts';
+import type { WorldState } from '../world.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 
 const compiled: Record<string, CompiledFigure> = Object.fromEntries(Object.values(FIGURES).map((d) => [d.id, compileFigure(d)]));
@@ -152,5 +153,23 @@ describe('at rest', () => {
     const end = compiled['node-failure'].story.end;
     const seen = (h: FigureHost) => [end - 40, end - 1, end].map((s) => h.handle({ op: 'seek', step: s })!.rest);
     expect(seen(a)).toEqual(seen(b));
+  });
+});
+
+describe('lastWholeListEnd', () => {
+  const note = (watcher: string, event: 'ADDED' | 'BOOKMARK') => ({ kind: 'watch', watcher, event }) as unknown as WorldState['log'][number];
+  const state = (log: WorldState['log'], logDropped = 0) => ({ log, logDropped }) as unknown as WorldState;
+
+  it('ends the run where every ADDED has its BOOKMARK, the last such place, and counts what lies before it', () => {
+    // a lists two objects and bookmarks; b lists one and is cut short after position 5.
+    const log = [note('a', 'ADDED'), note('a', 'ADDED'), note('a', 'BOOKMARK'), note('b', 'ADDED'), note('b', 'BOOKMARK'), note('c', 'ADDED')];
+    expect(lastWholeListEnd(state(log), 0, [2, 3, 4, 5, 6])).toEqual({ index: 3, notifications: 5 });
+    expect(lastWholeListEnd(state(log), 0, [1, 2])).toEqual({ index: -1, notifications: 0 });
+  });
+
+  it('a watch that lists again after its BOOKMARK is open again; positions count past dropped records', () => {
+    const log = [note('a', 'ADDED'), note('a', 'BOOKMARK'), note('a', 'ADDED')];
+    expect(lastWholeListEnd(state(log), 0, [2, 3])).toEqual({ index: 0, notifications: 2 });
+    expect(lastWholeListEnd(state(log, 10), 10, [12, 13])).toEqual({ index: 0, notifications: 2 });
   });
 });

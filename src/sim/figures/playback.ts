@@ -81,6 +81,31 @@ export function notificationsOnly(state: WorldState, from: number, to: number): 
   return recs.length > 0 && recs.every((r) => r.kind === 'watch' && r.watcher !== undefined && (r.event === 'ADDED' || r.event === 'BOOKMARK'));
 }
 
+/**
+ * Where a run of informers' start-up lists can be said as one step: of the log positions `ends`
+ * (ascending, each after `from`), the last at which every watch's ADDED notifications since `from`
+ * have been closed by that watch's BOOKMARK, and how many notifications lie before it. One scan.
+ */
+export function lastWholeListEnd(state: WorldState, from: number, ends: readonly number[]): { index: number; notifications: number } {
+  const dropped = state.logDropped ?? 0;
+  const open = new Set<string>();
+  let found = { index: -1, notifications: 0 };
+  let count = 0;
+  let pos = from;
+  for (let i = 0; i < ends.length; i++) {
+    for (; pos < ends[i]; pos++) {
+      const r = state.log[pos - dropped];
+      if (!r) continue;
+      count++;
+      if (r.kind !== 'watch' || r.watcher === undefined) continue;
+      if (r.event === 'ADDED') open.add(r.watcher);
+      else if (r.event === 'BOOKMARK') open.delete(r.watcher);
+    }
+    if (open.size === 0) found = { index: i, notifications: count };
+  }
+  return found;
+}
+
 /** A span of simulated time as the narration says it: "300 ms", "12 s", "4 min 10 s", "2 h 5 min". */
 export function spanText(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
