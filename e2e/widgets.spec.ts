@@ -9,6 +9,7 @@ import { expectNoAxeViolations } from './figure-helpers';
 /** Every inline widget on the site, on its chapter, and what its action's caption says. */
 const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
+  { id: 'conflict', path: '/control-plane/', anchor: 'figure-control-plane-conflict', action: /^Both add a replica$/, said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
@@ -160,6 +161,18 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the conflict widget stores alice\'s write, refuses bob\'s with 409 Conflict, and stores his retry on a fresh read', async ({ page }) => {
+  const w = await openWidget(page, 'conflict', '/control-plane/');
+  await expect(w.getByTestId('widget-web')).toContainText('spec.replicas 3, resourceVersion "98"');
+  await w.getByRole('button', { name: 'Both add a replica' }).click();
+  const rows = w.getByTestId('widget-attempts').locator('tbody tr');
+  await expect(rows.nth(0)).toContainText(/alice.*"98".*4.*200 OK, stored at revision 99/);
+  await expect(rows.nth(1)).toContainText(/bob.*"98".*4.*409 Conflict/);
+  await w.getByRole('button', { name: 'Next event' }).click();
+  await expect(rows.nth(2)).toContainText(/bob again.*"102".*5.*200 OK, stored at revision 107/);
+  await expect(w.getByTestId('widget-caption')).toContainText('Both changes count');
 });
 
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {

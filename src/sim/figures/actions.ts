@@ -65,8 +65,23 @@ export type FigureAction =
   | { type: 'image-fault'; image: string; state: 'missing' | 'available' }
   | { type: 'expose'; name: string; port: number }
   | { type: 'get'; resource: 'pods' | 'nodes' }
+  | ReplaceReplicasAction
   /** `sim app`: the behaviour names the line, health (kubelet/app-health.ts appHealth) is what the kubelet is told. */
   | { type: 'app'; pod: string; behaviour: AppBehaviour; health: ContainerHealth };
+
+/**
+ * Clients that each read a Deployment (`kubectl get deployment NAME -o yaml > NAME.yaml`), change
+ * spec.replicas by `add` in their copy, then write it back (`kubectl replace -f NAME.yaml`): all read
+ * before any writes, so every write carries the same resourceVersion, and the API server's optimistic
+ * concurrency stores the first and refuses the others with 409 Conflict.
+ */
+export interface ReplaceReplicasAction {
+  type: 'replace-replicas';
+  name: string;
+  add: number;
+  /** The clients, in the order they write (each an identity of the cluster's API server). */
+  clients: string[];
+}
 
 /** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
 export type IntOrPercent = number | string;
@@ -159,7 +174,21 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     // A read changes nothing, but it is a request like any other: refused while the API server is down.
     case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
     case 'app': cluster.app('default', a.pod, a.health); break;
+    case 'replace-replicas': replaceReplicas(cluster, a); break;
   }
+}
+
+function replaceReplicas(cluster: Cluster, a: ReplaceReplicasAction): void {
+  const get: ApiRequest = { verb: 'get', resource: 'deployments', namespace: 'default', name: a.name };
+  // Every client reads first, then each writes its own copy back: a PUT whose body carries the
+  // resourceVersion it read is a precondition the API server checks (kubectl replace sends it as read).
+  const copies = a.clients.map((c) => cluster.world.kubectl(get, c));
+  a.clients.forEach((c, i) => {
+    const r = copies[i];
+    if (!r.ok) return;
+    const d = r.object as { spec: { replicas?: number } };
+    cluster.world.kubectl({ verb: 'update', resource: 'deployments', namespace: 'default', name: a.name, body: { ...d, spec: { ...d.spec, replicas: (d.spec.replicas ?? 1) + a.add } } }, c);
+  });
 }
 
 function createDeployment(cluster: Cluster, a: CreateDeploymentAction): void {
@@ -202,6 +231,7 @@ export function commandOf(a: FigureAction): string {
     case 'image-fault': return `sim image ${a.image} ${a.state}`;
     case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
     case 'get': return `kubectl get ${a.resource}`;
+    case 'replace-replicas': return `${a.clients.join(' and ')}: kubectl get deployment ${a.name} -o yaml > ${a.name}.yaml; spec.replicas ${a.add < 0 ? '-' : '+'} ${Math.abs(a.add)}; kubectl replace -f ${a.name}.yaml`;
     case 'app': return `sim app ${a.pod} ${a.behaviour}${a.health.exits?.log === undefined ? '' : ` --log '${a.health.exits.log}'`}`;
   }
 }

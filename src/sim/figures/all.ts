@@ -1,6 +1,7 @@
 // Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { clusterFigure } from './cluster-figure.ts';
+import { conflictWidget } from './conflict-widget.ts';
 import { crashLoopWidget } from './crash-loop-widget.ts';
 import type { FigureDef } from './demo.ts';
 import { filterScoreWidget } from './filter-score-widget.ts';
@@ -24,7 +25,7 @@ import { writeWatchWidget } from './write-watch-widget.ts';
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
-  'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
   'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

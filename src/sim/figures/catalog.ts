@@ -14,6 +14,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   traffic: () => import('./traffic-figure.ts').then((m) => m.trafficFigure),
   // The inline widgets: small figures, one mechanism each, placed at the paragraph that explains it.
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
+  'conflict': () => import('./conflict-widget.ts').then((m) => m.conflictWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
