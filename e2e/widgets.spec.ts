@@ -11,6 +11,7 @@ const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'conflict', path: '/control-plane/', anchor: 'figure-control-plane-conflict', action: /^Both add a replica$/, said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
+  { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
@@ -173,6 +174,21 @@ test('the conflict widget stores alice\'s write, refuses bob\'s with 409 Conflic
   await w.getByRole('button', { name: 'Next event' }).click();
   await expect(rows.nth(2)).toContainText(/bob again.*"102".*5.*200 OK, stored at revision 107/);
   await expect(w.getByTestId('widget-caption')).toContainText('Both changes count');
+});
+
+test('the cascade-delete widget shows each ownerReference, and the garbage collector deleting the ReplicaSet, then its pods', async ({ page }) => {
+  const w = await openWidget(page, 'cascade-delete', '/reconcile-loop/');
+  const row = (name: string) => w.getByTestId('widget-object').filter({ hasText: name });
+  const deployment = (await row('Deployment web').textContent())!.match(/uid ([0-9a-f]{8})…/)![1];
+  await expect(row('ReplicaSet web-c68c68797')).toContainText(`ownerReference → ${deployment}…`);
+  await expect(row('ReplicaSet web-c68c68797')).toContainText('stored');
+  await w.getByRole('button', { name: 'Delete web' }).click();
+  await expect(row('Deployment web')).toContainText('deleted by kubectl');
+  await expect(row('ReplicaSet web-c68c68797')).toContainText('stored');
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 12 && !/the garbage collector deletes ReplicaSet/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) await next.click();
+  await expect(row('ReplicaSet web-c68c68797')).toContainText('deleted by garbage-collector');
+  await expect(row('web-c68c68797-nzjqm')).toContainText('stored');
 });
 
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {

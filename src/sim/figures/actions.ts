@@ -50,6 +50,8 @@ export type FigureAction =
   | { type: 'apply'; name: string; image: string; replicas: number }
   | { type: 'scale'; name: string; replicas: number }
   | { type: 'delete-pod'; pod: string }
+  /** `kubectl delete deployment NAME`: cascade=background, so the garbage collector deletes what it owns. */
+  | { type: 'delete-deployment'; name: string }
   | { type: 'set-image'; name: string; image: string }
   | { type: 'node'; node: string; action: NodeAction }
   | { type: 'control-plane'; action: 'stop' | 'start'; component?: ControlPlaneComponent }
@@ -135,6 +137,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'apply': cluster.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: deploymentFor(a.name, a.image, a.replicas) }); break;
     case 'scale': cluster.request(scaleRequest('deployments', a.name, a.replicas)); break;
     case 'delete-pod': cluster.request(deletePodRequest(a.pod)); break;
+    case 'delete-deployment': cluster.request({ verb: 'delete', resource: 'deployments', namespace: 'default', name: a.name, options: { propagationPolicy: 'Background' } }); break;
     case 'set-image': cluster.request(setImageRequest(a.name, [{ name: containerNameFromImage(a.image), image: a.image }])); break;
     case 'node': cluster.node(a.node, a.action); break;
     case 'control-plane': cluster.controlPlane(a.action, a.component); break;
@@ -210,6 +213,7 @@ export function commandOf(a: FigureAction): string {
     case 'apply': return `kubectl create deployment ${a.name} --image=${a.image} --replicas=${a.replicas}`;
     case 'scale': return `kubectl scale deployment ${a.name} --replicas=${a.replicas}`;
     case 'delete-pod': return `kubectl delete pod ${a.pod}`;
+    case 'delete-deployment': return `kubectl delete deployment ${a.name}`;
     case 'set-image': return `kubectl set image deployment/${a.name} ${containerNameFromImage(a.image)}=${a.image}`;
     case 'node': return `sim node ${a.action} ${a.node}`;
     case 'control-plane': return `sim control-plane ${a.action}${a.component ? ' ' + a.component : ''}`;

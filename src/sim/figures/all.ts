@@ -1,5 +1,6 @@
 // Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
+import { cascadeDeleteWidget } from './cascade-delete-widget.ts';
 import { clusterFigure } from './cluster-figure.ts';
 import { conflictWidget } from './conflict-widget.ts';
 import { crashLoopWidget } from './crash-loop-widget.ts';
@@ -25,7 +26,7 @@ import { writeWatchWidget } from './write-watch-widget.ts';
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
-  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget,
   'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

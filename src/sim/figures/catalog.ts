@@ -16,6 +16,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
   'conflict': () => import('./conflict-widget.ts').then((m) => m.conflictWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
+  'cascade-delete': () => import('./cascade-delete-widget.ts').then((m) => m.cascadeDeleteWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
