@@ -15,6 +15,7 @@ const WIDGETS = [
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
+  { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
@@ -23,7 +24,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. / };
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -189,6 +190,18 @@ test('the cascade-delete widget shows each ownerReference, and the garbage colle
   for (let i = 0; i < 12 && !/the garbage collector deletes ReplicaSet/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) await next.click();
   await expect(row('ReplicaSet web-c68c68797')).toContainText('deleted by garbage-collector');
   await expect(row('web-c68c68797-nzjqm')).toContainText('stored');
+});
+
+test('the pending-pod widget shows every node short of CPU and the FailedScheduling message, then binds the pod once load-2 is gone', async ({ page }) => {
+  const w = await openWidget(page, 'pending-pod', '/scheduler/');
+  const nodes = w.getByTestId('widget-nodes');
+  await expect(nodes.getByRole('row', { name: /^node-2 / })).toContainText(/800m\s*3200m\s*Insufficient cpu/);
+  await expect(w.getByTestId('widget-message')).toContainText('0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
+  await w.getByRole('button', { name: 'Delete load-2' }).click();
+  await w.getByRole('button', { name: 'Next event' }).click();
+  await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
+  await expect(w.getByTestId('widget-caption')).toContainText('the scheduler tries report-6d98ddd556-vc5xc again');
+  await expect(w.getByTestId('widget-message')).toHaveCount(0);
 });
 
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {

@@ -182,15 +182,13 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
 }
 
 function replaceReplicas(cluster: Cluster, a: ReplaceReplicasAction): void {
-  const get: ApiRequest = { verb: 'get', resource: 'deployments', namespace: 'default', name: a.name };
+  const req: ApiRequest = { verb: 'get', resource: 'deployments', namespace: 'default', name: a.name };
   // Every client reads first, then each writes its own copy back: a PUT whose body carries the
   // resourceVersion it read is a precondition the API server checks (kubectl replace sends it as read).
-  const copies = a.clients.map((c) => cluster.world.kubectl(get, c));
+  const read = a.clients.map((c) => { const r = cluster.world.kubectl(req, c); return r.ok ? r.object as { spec: { replicas: number } } : undefined; });
   a.clients.forEach((c, i) => {
-    const r = copies[i];
-    if (!r.ok) return;
-    const d = r.object as { spec: { replicas?: number } };
-    cluster.world.kubectl({ verb: 'update', resource: 'deployments', namespace: 'default', name: a.name, body: { ...d, spec: { ...d.spec, replicas: (d.spec.replicas ?? 1) + a.add } } }, c);
+    const d = read[i];
+    if (d) cluster.world.kubectl({ ...req, verb: 'update', body: { ...d, spec: { ...d.spec, replicas: d.spec.replicas + a.add } } }, c);
   });
 }
 
@@ -235,7 +233,7 @@ export function commandOf(a: FigureAction): string {
     case 'image-fault': return `sim image ${a.image} ${a.state}`;
     case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
     case 'get': return `kubectl get ${a.resource}`;
-    case 'replace-replicas': return `${a.clients.join(' and ')}: kubectl get deployment ${a.name} -o yaml > ${a.name}.yaml; spec.replicas ${a.add < 0 ? '-' : '+'} ${Math.abs(a.add)}; kubectl replace -f ${a.name}.yaml`;
+    case 'replace-replicas': return `${a.clients.join(', ')}: kubectl replace -f ${a.name}.yaml  # spec.replicas ${a.add > 0 ? '+' : ''}${a.add}, as read by kubectl get`;
     case 'app': return `sim app ${a.pod} ${a.behaviour}${a.health.exits?.log === undefined ? '' : ` --log '${a.health.exits.log}'`}`;
   }
 }

@@ -13,6 +13,7 @@ import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
+import { pendingPodWidget } from './pending-pod-widget.ts';
 import { proxyPickWidget } from './proxy-pick-widget.ts';
 import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
@@ -27,6 +28,6 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget,
-  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
+  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

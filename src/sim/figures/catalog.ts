@@ -21,6 +21,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
   'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
+  'pending-pod': () => import('./pending-pod-widget.ts').then((m) => m.pendingPodWidget),
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
   'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
   'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
