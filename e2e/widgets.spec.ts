@@ -9,10 +9,13 @@ import { expectNoAxeViolations } from './figure-helpers';
 /** Every inline widget on the site, on its chapter, and what its action's caption says. */
 const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
+  { id: 'conflict', path: '/control-plane/', anchor: 'figure-control-plane-conflict', action: /^Both add a replica$/, said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
+  { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
+  { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
@@ -21,7 +24,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. / };
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -155,6 +158,45 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the conflict widget stores alice\'s write, refuses bob\'s with 409 Conflict, and stores his retry on a fresh read', async ({ page }) => {
+  const w = await openWidget(page, 'conflict', '/control-plane/');
+  await expect(w.getByTestId('widget-web')).toContainText('spec.replicas 3, resourceVersion "98"');
+  await w.getByRole('button', { name: 'Both add a replica' }).click();
+  const rows = w.getByTestId('widget-attempts').locator('tbody tr');
+  await expect(rows.nth(0)).toContainText(/alice.*"98".*4.*200 OK, stored at revision 99/);
+  await expect(rows.nth(1)).toContainText(/bob.*"98".*4.*409 Conflict/);
+  await w.getByRole('button', { name: 'Next event' }).click();
+  await expect(rows.nth(2)).toContainText(/bob again.*"102".*5.*200 OK, stored at revision 107/);
+  await expect(w.getByTestId('widget-caption')).toContainText('Both changes count');
+});
+
+test('the cascade-delete widget shows each ownerReference, and the garbage collector deleting the ReplicaSet, then its pods', async ({ page }) => {
+  const w = await openWidget(page, 'cascade-delete', '/reconcile-loop/');
+  const row = (name: string) => w.getByTestId('widget-object').filter({ hasText: name });
+  const deployment = (await row('Deployment web').textContent())!.match(/uid ([0-9a-f]{8})…/)![1];
+  await expect(row('ReplicaSet web-c68c68797')).toContainText(`ownerReference → ${deployment}…`);
+  await expect(row('ReplicaSet web-c68c68797')).toContainText('stored');
+  await w.getByRole('button', { name: 'Delete web' }).click();
+  await expect(row('Deployment web')).toContainText('deleted by kubectl');
+  await expect(row('ReplicaSet web-c68c68797')).toContainText('stored');
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 12 && !/the garbage collector deletes ReplicaSet/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) await next.click();
+  await expect(row('ReplicaSet web-c68c68797')).toContainText('deleted by garbage-collector');
+  await expect(row('web-c68c68797-nzjqm')).toContainText('stored');
+});
+
+test('the pending-pod widget shows every node short of CPU and the FailedScheduling message, then binds the pod once load-2 is gone', async ({ page }) => {
+  const w = await openWidget(page, 'pending-pod', '/scheduler/');
+  const nodes = w.getByTestId('widget-nodes');
+  await expect(nodes.getByRole('row', { name: /^node-2 / })).toContainText(/800m\s*3200m\s*Insufficient cpu/);
+  await expect(w.getByTestId('widget-message')).toContainText('0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
+  await w.getByRole('button', { name: 'Delete load-2' }).click();
+  await w.getByRole('button', { name: 'Next event' }).click();
+  await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
+  await expect(w.getByTestId('widget-caption')).toContainText('the scheduler tries report-6d98ddd556-vc5xc again');
+  await expect(w.getByTestId('widget-message')).toHaveCount(0);
 });
 
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {

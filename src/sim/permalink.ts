@@ -265,9 +265,11 @@ function trimTrailing(a: unknown[], keep: number): unknown[] {
 
 /**
  * The clients whose requests a link can carry, by code (0, kubectl's admin identity, is left out of
- * the wire): the figures also send as a client with credentials the API server does not know.
+ * the wire): the figures also send as a client with credentials the API server does not know, and
+ * as the two users of the conflict widget (figures/conflict-widget.ts). Codes are only ever appended,
+ * so older links keep their meaning.
  */
-export const LINK_CLIENTS = ['kubectl', UNKNOWN_CLIENT] as const;
+export const LINK_CLIENTS = ['kubectl', UNKNOWN_CLIENT, 'alice', 'bob'] as const;
 
 function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
   const head = [KIND[inp.kind], inp.t - prevT, inp.step - prevStep];
@@ -275,7 +277,7 @@ function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
     case 'request': {
       const r = inp.request;
       const client = (LINK_CLIENTS as readonly string[]).indexOf(inp.component);
-      if (client < 0) throw new Error(`a request made as ${inp.component} (only ${LINK_CLIENTS.join(' and ')} can be shared)`);
+      if (client < 0) throw new Error(`a request made as ${inp.component} (only ${LINK_CLIENTS.join(', ')} can be shared)`);
       return trimTrailing([...head, VERBS.indexOf(r.verb), (RESOURCE_CODES as readonly string[]).indexOf(r.resource), r.namespace ?? '', r.name ?? '', r.subresource ?? '', r.body ?? 0, r.options ?? 0, client], 5);
     }
     case 'fault': {

@@ -50,6 +50,8 @@ export type FigureAction =
   | { type: 'apply'; name: string; image: string; replicas: number }
   | { type: 'scale'; name: string; replicas: number }
   | { type: 'delete-pod'; pod: string }
+  /** `kubectl delete deployment NAME`: cascade=background, so the garbage collector deletes what it owns. */
+  | { type: 'delete-deployment'; name: string }
   | { type: 'set-image'; name: string; image: string }
   | { type: 'node'; node: string; action: NodeAction }
   | { type: 'control-plane'; action: 'stop' | 'start'; component?: ControlPlaneComponent }
@@ -65,8 +67,23 @@ export type FigureAction =
   | { type: 'image-fault'; image: string; state: 'missing' | 'available' }
   | { type: 'expose'; name: string; port: number }
   | { type: 'get'; resource: 'pods' | 'nodes' }
+  | ReplaceReplicasAction
   /** `sim app`: the behaviour names the line, health (kubelet/app-health.ts appHealth) is what the kubelet is told. */
   | { type: 'app'; pod: string; behaviour: AppBehaviour; health: ContainerHealth };
+
+/**
+ * Clients that each read a Deployment (`kubectl get deployment NAME -o yaml > NAME.yaml`), change
+ * spec.replicas by `add` in their copy, then write it back (`kubectl replace -f NAME.yaml`): all read
+ * before any writes, so every write carries the same resourceVersion, and the API server's optimistic
+ * concurrency stores the first and refuses the others with 409 Conflict.
+ */
+export interface ReplaceReplicasAction {
+  type: 'replace-replicas';
+  name: string;
+  add: number;
+  /** The clients, in the order they write (each an identity of the cluster's API server). */
+  clients: string[];
+}
 
 /** maxSurge / maxUnavailable as the Deployment API takes them: a count or a percentage ("25%"). */
 export type IntOrPercent = number | string;
@@ -120,6 +137,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'apply': cluster.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: deploymentFor(a.name, a.image, a.replicas) }); break;
     case 'scale': cluster.request(scaleRequest('deployments', a.name, a.replicas)); break;
     case 'delete-pod': cluster.request(deletePodRequest(a.pod)); break;
+    case 'delete-deployment': cluster.request({ verb: 'delete', resource: 'deployments', namespace: 'default', name: a.name, options: { propagationPolicy: 'Background' } }); break;
     case 'set-image': cluster.request(setImageRequest(a.name, [{ name: containerNameFromImage(a.image), image: a.image }])); break;
     case 'node': cluster.node(a.node, a.action); break;
     case 'control-plane': cluster.controlPlane(a.action, a.component); break;
@@ -159,7 +177,19 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     // A read changes nothing, but it is a request like any other: refused while the API server is down.
     case 'get': cluster.request(a.resource === 'pods' ? { verb: 'list', resource: 'pods', namespace: 'default' } : { verb: 'list', resource: 'nodes' }); break;
     case 'app': cluster.app('default', a.pod, a.health); break;
+    case 'replace-replicas': replaceReplicas(cluster, a); break;
   }
+}
+
+function replaceReplicas(cluster: Cluster, a: ReplaceReplicasAction): void {
+  const req: ApiRequest = { verb: 'get', resource: 'deployments', namespace: 'default', name: a.name };
+  // Every client reads first, then each writes its own copy back: a PUT whose body carries the
+  // resourceVersion it read is a precondition the API server checks (kubectl replace sends it as read).
+  const read = a.clients.map((c) => { const r = cluster.world.kubectl(req, c); return r.ok ? r.object as { spec: { replicas: number } } : undefined; });
+  a.clients.forEach((c, i) => {
+    const d = read[i];
+    if (d) cluster.world.kubectl({ ...req, verb: 'update', body: { ...d, spec: { ...d.spec, replicas: d.spec.replicas + a.add } } }, c);
+  });
 }
 
 function createDeployment(cluster: Cluster, a: CreateDeploymentAction): void {
@@ -181,6 +211,7 @@ export function commandOf(a: FigureAction): string {
     case 'apply': return `kubectl create deployment ${a.name} --image=${a.image} --replicas=${a.replicas}`;
     case 'scale': return `kubectl scale deployment ${a.name} --replicas=${a.replicas}`;
     case 'delete-pod': return `kubectl delete pod ${a.pod}`;
+    case 'delete-deployment': return `kubectl delete deployment ${a.name}`;
     case 'set-image': return `kubectl set image deployment/${a.name} ${containerNameFromImage(a.image)}=${a.image}`;
     case 'node': return `sim node ${a.action} ${a.node}`;
     case 'control-plane': return `sim control-plane ${a.action}${a.component ? ' ' + a.component : ''}`;
@@ -202,6 +233,7 @@ export function commandOf(a: FigureAction): string {
     case 'image-fault': return `sim image ${a.image} ${a.state}`;
     case 'expose': return `kubectl expose deployment ${a.name} --port=${a.port}`;
     case 'get': return `kubectl get ${a.resource}`;
+    case 'replace-replicas': return `${a.clients.join(', ')}: kubectl replace -f ${a.name}.yaml  # spec.replicas ${a.add > 0 ? '+' : ''}${a.add}, as read by kubectl get`;
     case 'app': return `sim app ${a.pod} ${a.behaviour}${a.health.exits?.log === undefined ? '' : ` --log '${a.health.exits.log}'`}`;
   }
 }

@@ -1,6 +1,8 @@
 // Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
+import { cascadeDeleteWidget } from './cascade-delete-widget.ts';
 import { clusterFigure } from './cluster-figure.ts';
+import { conflictWidget } from './conflict-widget.ts';
 import { crashLoopWidget } from './crash-loop-widget.ts';
 import type { FigureDef } from './demo.ts';
 import { filterScoreWidget } from './filter-score-widget.ts';
@@ -11,6 +13,7 @@ import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { outageFigure } from './outage-figure.ts';
+import { pendingPodWidget } from './pending-pod-widget.ts';
 import { proxyPickWidget } from './proxy-pick-widget.ts';
 import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
@@ -24,7 +27,7 @@ import { writeWatchWidget } from './write-watch-widget.ts';
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
-  'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
-  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
+  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget,
+  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };
