@@ -530,6 +530,7 @@ export class World {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
+      if (t.type === 'namespace-controller') { this.startNamespaceController(); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -569,6 +570,16 @@ export class World {
       return;
     }
     this.deliverTo(e.target, e.event);
+  }
+
+  /**
+   * A namespace's first DELETE: the namespace controller (in kubectl's chunk, the one way to delete a
+   * namespace) starts in the controller manager's process if that process runs its loops.
+   */
+  private startNamespaceController(): void {
+    const gc = this.state.components['garbage-collector'];
+    if (!gc || this.state.components[NAMESPACE_CONTROLLER] || !this.defs.has(NAMESPACE_CONTROLLER)) return;
+    this.startComponent(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, gc.process ? { process: gc.process } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
@@ -697,6 +708,9 @@ export function trimLog(w: WorldState): void {
 export function logCount(w: WorldState): number {
   return (w.logDropped ?? 0) + w.log.length;
 }
+
+/** The namespace controller's component type and instance name (controllers/namespace-controller.ts, in kubectl's chunk). */
+export const NAMESPACE_CONTROLLER = 'namespace-controller';
 
 /** Hash of the parts that must be byte-identical across equal runs. */
 export function hashWorld(w: WorldState): string {

@@ -29,11 +29,15 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
     return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`), 'storage');
   }
   const okCode = eviction ? 201 : 200;
+  if (req.resource === 'namespaces') {
+    const ns = namespaceDelete(h, component, req, key, cur);
+    if (ns) return ns;
+  }
   // deletionFinalizersForGarbageCollection: Orphan and Foreground ask the garbage collector to deal
   // with the dependents first, through a finalizer it removes when done.
   const finalizers = finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy);
   const finalizersChanged = !sameStrings(finalizers, (cur.metadata.finalizers as string[] | undefined) ?? []);
-  if (cur.metadata.deletionTimestamp && req.resource !== 'pods') {
+  if (cur.metadata.deletionTimestamp && req.resource !== 'pods' && (req.resource !== 'namespaces' || finalizers.length)) {
     // Already being deleted (waiting for its finalizers): only a change of policy is written.
     if (!finalizersChanged) { logRequest(h, component, logReq, okCode); return { ok: true, code: okCode, object: cur }; }
     return markForDeletion(h, component, logReq, okCode, key, cur, cur.metadata.deletionTimestamp, cur.metadata.deletionGracePeriodSeconds ?? 0, finalizers);
@@ -77,6 +81,27 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
+}
+
+/**
+ * The namespace registry's Delete: the first DELETE only marks the namespace (deletionTimestamp,
+ * phase Terminating) and wakes the namespace controller, which empties it and takes off the
+ * `kubernetes` finalizer in spec; until that finalizer is gone a DELETE changes nothing. Undefined:
+ * no spec finalizers left, so the generic delete goes on.
+ */
+function namespaceDelete(h: ApiHost, component: string, req: ApiRequest, key: string, cur: Obj): ApiResult<unknown> | undefined {
+  if (!cur.metadata.deletionTimestamp) {
+    const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) }, status: { ...cur.status, phase: 'Terminating' } };
+    setFinalizers(next.metadata, finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy));
+    const ev = storePut(h.store, req.resource, key, next as KObject);
+    push(h.queue, h.now, API_SERVER, { type: 'namespace-controller' } satisfies ApiServerTimer);
+    logRequest(h, component, req, 200, { revision: ev.revision });
+    notifyWatchers(h, ev);
+    return { ok: true, code: 200, object: ev.object, revision: ev.revision };
+  }
+  if (!(cur.spec?.finalizers as string[] | undefined)?.length) return undefined;
+  logRequest(h, component, req, 200);
+  return { ok: true, code: 200, object: cur };
 }
 
 /** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
@@ -126,5 +151,7 @@ function markForDeletion(h: ApiHost, component: string, req: ApiRequest, code: n
 export function shouldDeleteDuringUpdate(resource: string, next: Obj): boolean {
   const m = next.metadata;
   if (!m?.deletionTimestamp || (m.finalizers as string[] | undefined)?.length) return false;
+  // ShouldDeleteNamespaceDuringUpdate: a namespace also waits for its spec's finalizers (the namespace controller's `kubernetes`).
+  if (resource === 'namespaces') return !(next.spec?.finalizers as string[] | undefined)?.length;
   return resource !== 'pods' || m.deletionGracePeriodSeconds === 0;
 }

@@ -132,6 +132,8 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
   }
   else if (STATUS_RESOURCES.has(req.resource)) next = { ...incoming, status: cur.status };
   else next = { ...incoming };
+  // A namespace's spec.finalizers change only through /finalize (namespaceStrategy.PrepareForUpdate).
+  if (req.resource === 'namespaces' && !sub) next.spec = { ...next.spec, finalizers: cur.spec?.finalizers };
   // BeforeUpdate keeps the stored uid only when none is sent: a patched one is validation's to refuse (immutable).
   next.metadata = { ...next.metadata, uid: (sub !== 'status' && sub !== 'scale' && next.metadata?.uid) || cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, name: cur.metadata.name, namespace: cur.metadata.namespace, resourceVersion: cur.metadata.resourceVersion };
   if (cur.metadata.deletionTimestamp) { next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds; }
