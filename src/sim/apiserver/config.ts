@@ -10,6 +10,7 @@ import type { Validator } from './validation.ts';
 import type { selfSubjectAccessReview } from './access-review.ts';
 import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
+import type { strictDecodingError } from './strict-fields.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
@@ -23,6 +24,7 @@ export interface KubectlExtras {
   dryRunRequest: typeof dryRunRequest;
   jsonPatched: typeof jsonPatched;
   doPodLog: typeof doPodLog;
+  strictDecodingError: typeof strictDecodingError;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

@@ -1,6 +1,6 @@
 // POST: names (generateName), defaulting/admission/validation, the first write.
 import { generateName, newUID, rfc3339 } from '../names.ts';
-import type { ApiServerConfig } from './config.ts';
+import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import { admitAndValidate } from './admission.ts';
 import { decodeBody } from './decode.ts';
 import { allocationTxn } from './defaults.ts';
@@ -17,6 +17,12 @@ import { notifyWatchers } from './watch.ts';
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const decoded = decodeBody(req.resource, req.body ?? {});
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
+  // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields, in transformDecodeError's words.
+  const strict = req.options?.fieldValidation === 'Strict' && kubectlExtras(config).strictDecodingError(req.resource, req.body);
+  if (strict) {
+    const { kind, version } = RESOURCES[req.resource];
+    return fail(h, component, req, statusError(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${strict}`), 'validation');
+  }
   const body = decoded.obj;
   const info = RESOURCES[req.resource];
   const meta: Obj = { ...body.metadata };

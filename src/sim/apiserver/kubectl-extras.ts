@@ -8,6 +8,7 @@ import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import type { Obj } from './request.ts';
 import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
+import { strictDecodingError } from './strict-fields.ts';
 import { registerValidator } from './validation.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import { NAMESPACE_CONTROLLER, type ComponentDef, type WorldParts } from '../world.ts';
@@ -50,7 +51,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog };
+export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictDecodingError };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
 type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState>): unknown };
