@@ -37,6 +37,23 @@ describe('namespace deletion', () => {
     c.advance(NAMESPACE_DELETION_GRACE_PERIOD_MS + 500);
     const remaining = ns(c, 'shop').status?.conditions?.find((x) => x.type === 'NamespaceContentRemaining');
     expect(remaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: pods. has 3 resource instances' });
+    expect(runKubectl(c, 'describe ns shop').stdout).toBe(`Name:         shop
+Labels:       kubernetes.io/metadata.name=shop
+Annotations:  <none>
+Status:       Terminating
+Conditions:
+  Type                                         Status  LastTransitionTime               Reason               Message
+  ----                                         ------  ------------------               ------               -------
+  NamespaceDeletionDiscoveryFailure            False   Thu, 01 Jan 2026 00:00:12 +0000  ResourcesDiscovered  All resources successfully discovered
+  NamespaceDeletionGroupVersionParsingFailure  False   Thu, 01 Jan 2026 00:00:12 +0000  ParsedGroupVersions  All legacy kube types successfully parsed
+  NamespaceDeletionContentFailure              False   Thu, 01 Jan 2026 00:00:12 +0000  ContentDeleted       All content successfully deleted, may be waiting on finalization
+  NamespaceContentRemaining                    True    Thu, 01 Jan 2026 00:00:12 +0000  SomeResourcesRemain  Some resources are remaining: pods. has 3 resource instances
+  NamespaceFinalizersRemaining                 False   Thu, 01 Jan 2026 00:00:12 +0000  ContentRemoved       All content successfully removed
+
+No resource quota.
+
+No LimitRange resource.
+`);
     c.advance(60_000);
     expect(ns(c, 'shop')).toBeUndefined();
     expect(runKubectl(c, 'get pods -n shop').stderr).toBe('No resources found in shop namespace.\n');
