@@ -100,6 +100,8 @@ function namespaceDelete(h: ApiHost, component: string, req: ApiRequest, key: st
     return { ok: true, code: 200, object: ev.object, revision: ev.revision };
   }
   if (!(cur.spec?.finalizers as string[] | undefined)?.length) return undefined;
+  // Again: a controller manager that restarted meanwhile gets its namespace controller back.
+  push(h.queue, h.now, API_SERVER, { type: 'namespace-controller' } satisfies ApiServerTimer);
   logRequest(h, component, req, 200);
   return { ok: true, code: 200, object: cur };
 }
