@@ -4,7 +4,7 @@ import type { ApiServerConfig } from './config.ts';
 import { applyDefaults } from './defaults.ts';
 import type { Stage } from './request-log.ts';
 import type { ApiRequest, Obj } from './request.ts';
-import { RESOURCES, namesOf, qualifiedResource } from './resources.ts';
+import { RESOURCES, namesOf } from './resources.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, invalid, statusError } from './status.ts';
 import { type KObject, storeGet } from './store.ts';
@@ -56,13 +56,10 @@ export const namespaceLifecycle: AdmissionPlugin = {
     }
     if (a.operation !== 'CREATE' || !RESOURCES[a.resource]?.namespaced || a.subresource) return undefined;
     const ns = a.namespace ?? 'default';
-    const got = storeGet(h.store, 'namespaces', namesOf('namespaces', undefined, ns).key);
-    if (!got) return statusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
-    if ((got.status as { phase?: string } | undefined)?.phase !== 'Terminating') return undefined;
-    // admission.NewForbidden (errors.NewForbidden: no quoted name when the object has none yet) with the NamespaceTerminating cause.
-    const n = a.name ? ` "${a.name}"` : '';
-    return statusError(403, 'Forbidden', `${qualifiedResource(a.resource)}${n} is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
-      { name: a.name ?? '', group: RESOURCES[a.resource].group, kind: a.resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }] });
+    if (!storeGet(h.store, 'namespaces', namesOf('namespaces', undefined, ns).key)) {
+      return statusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
+    }
+    return undefined;
   },
 };
 /**

@@ -10,7 +10,8 @@ import type { Validator } from './validation.ts';
 import type { selfSubjectAccessReview } from './access-review.ts';
 import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
-import type { strictDecodingError } from './strict-fields.ts';
+import type { strictFieldValidation } from './strict-fields.ts';
+import type { namespaceDelete } from './namespace-lifecycle.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
@@ -24,7 +25,8 @@ export interface KubectlExtras {
   dryRunRequest: typeof dryRunRequest;
   jsonPatched: typeof jsonPatched;
   doPodLog: typeof doPodLog;
-  strictDecodingError: typeof strictDecodingError;
+  strictFieldValidation: typeof strictFieldValidation;
+  namespaceDelete: typeof namespaceDelete;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

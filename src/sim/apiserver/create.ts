@@ -17,12 +17,9 @@ import { notifyWatchers } from './watch.ts';
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const decoded = decodeBody(req.resource, req.body ?? {});
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
-  // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields, in transformDecodeError's words.
-  const strict = req.options?.fieldValidation === 'Strict' && kubectlExtras(config).strictDecodingError(req.resource, req.body);
-  if (strict) {
-    const { kind, version } = RESOURCES[req.resource];
-    return fail(h, component, req, statusError(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${strict}`), 'validation');
-  }
+  // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields.
+  const strict = req.options?.fieldValidation === 'Strict' && kubectlExtras(config).strictFieldValidation(req.resource, req.body, false);
+  if (strict) return fail(h, component, req, strict, 'validation');
   const body = decoded.obj;
   const info = RESOURCES[req.resource];
   const meta: Obj = { ...body.metadata };

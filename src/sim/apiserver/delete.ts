@@ -29,10 +29,6 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
     return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`), 'storage');
   }
   const okCode = eviction ? 201 : 200;
-  if (req.resource === 'namespaces') {
-    const ns = namespaceDelete(h, component, req, key, cur);
-    if (ns) return ns;
-  }
   // deletionFinalizersForGarbageCollection: Orphan and Foreground ask the garbage collector to deal
   // with the dependents first, through a finalizer it removes when done.
   const finalizers = finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy);
@@ -83,36 +79,13 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
 }
 
-/**
- * The namespace registry's Delete: the first DELETE only marks the namespace (deletionTimestamp,
- * phase Terminating) and wakes the namespace controller, which empties it and takes off the
- * `kubernetes` finalizer in spec; until that finalizer is gone a DELETE changes nothing. Undefined:
- * no spec finalizers left, so the generic delete goes on.
- */
-function namespaceDelete(h: ApiHost, component: string, req: ApiRequest, key: string, cur: Obj): ApiResult<unknown> | undefined {
-  if (!cur.metadata.deletionTimestamp) {
-    const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) }, status: { ...cur.status, phase: 'Terminating' } };
-    setFinalizers(next.metadata, finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy));
-    const ev = storePut(h.store, req.resource, key, next as KObject);
-    push(h.queue, h.now, API_SERVER, { type: 'namespace-controller' } satisfies ApiServerTimer);
-    logRequest(h, component, req, 200, { revision: ev.revision });
-    notifyWatchers(h, ev);
-    return { ok: true, code: 200, object: ev.object, revision: ev.revision };
-  }
-  if (!(cur.spec?.finalizers as string[] | undefined)?.length) return undefined;
-  // Again: a controller manager that restarted meanwhile gets its namespace controller back.
-  push(h.queue, h.now, API_SERVER, { type: 'namespace-controller' } satisfies ApiServerTimer);
-  logRequest(h, component, req, 200);
-  return { ok: true, code: 200, object: cur };
-}
-
 /** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
 export const FINALIZER_ORPHAN = 'orphan';
 /** The finalizer of a foreground (blocking) deletion. */
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 
 /** The object's finalizers with the garbage collector's two replaced by what `policy` asks for. */
-function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {
+export function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {
   const out = (current ?? []).filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
   if (policy === 'Orphan') out.push(FINALIZER_ORPHAN);
   if (policy === 'Foreground') out.push(FINALIZER_FOREGROUND);
@@ -125,7 +98,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-function setFinalizers(meta: Obj, finalizers: string[]): void {
+/** metadata.finalizers set, or dropped when none are left (omitempty). */
+export function setFinalizers(meta: Obj, finalizers: string[]): void {
   if (finalizers.length) meta.finalizers = finalizers;
   else delete meta.finalizers;
 }

@@ -8,7 +8,8 @@ import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import type { Obj } from './request.ts';
 import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
-import { strictDecodingError } from './strict-fields.ts';
+import { strictFieldValidation } from './strict-fields.ts';
+import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
 import { registerValidator } from './validation.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import { NAMESPACE_CONTROLLER, type ComponentDef, type WorldParts } from '../world.ts';
@@ -51,7 +52,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictDecodingError };
+export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
 type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState>): unknown };
@@ -73,6 +74,8 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
 export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
   registerIdentity(config, NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER_IDENTITY);
+  // Only kubectl makes a namespace terminate: the admission check for one comes with it.
+  withNamespaceLifecycle(config);
   // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
   if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
   return config;

@@ -5,6 +5,8 @@
 // Simplified: the structs a reader writes by hand are listed field by field (k8s.io/api v1.37);
 // below a field whose struct is not listed (status, volumes, affinity, securityContext, lifecycle,
 // envFrom, valueFrom …) nothing is checked.
+import { RESOURCES } from './resources.ts';
+import { type Status, statusError } from './status.ts';
 
 /**
  * Each struct's JSON fields, space-separated; `name:Struct` descends into a listed struct and
@@ -91,8 +93,15 @@ export function unknownFields(resource: string, body: unknown): string[] {
   return out;
 }
 
-/** runtime.NewStrictDecodingError's text for the body's unknown fields; undefined when it has none. */
-export function strictDecodingError(resource: string, body: unknown): string | undefined {
+/**
+ * fieldValidation=Strict on a write: the 400 for the body's unknown fields, undefined when it has
+ * none. A POST's or PUT's body is strictly decoded (transformDecodeError's words); a patched object
+ * goes through the unstructured converter, whose strict error is a bare BadRequest.
+ */
+export function strictFieldValidation(resource: string, body: unknown, patched: boolean): Status | undefined {
   const paths = unknownFields(resource, body);
-  return paths.length ? `strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}` : undefined;
+  if (!paths.length) return undefined;
+  const err = `strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`;
+  const { kind, version } = RESOURCES[resource];
+  return statusError(400, 'BadRequest', patched ? err : `${kind} in version "${version}" cannot be handled as a ${kind}: ${err}`);
 }

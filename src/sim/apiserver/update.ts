@@ -10,11 +10,11 @@ import { leaseEventKey } from './event-leases.ts';
 import { fromEventsV1, toEventsV1 } from './events-v1.ts';
 import { hasNaNValue, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from './patch.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, keyOf } from './resources.ts';
+import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
 import type { ApiHost } from './server.ts';
-import { conflict, notFound, statusError } from './status.ts';
+import { conflict, notFound } from './status.ts';
 import { type KObject, type StoreEvent, storeDelete, storeGet, storePut, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
@@ -55,13 +55,9 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
   // The body decodes into the Go type before anything reads it (the status shortcut's object is cur's own but the status).
   const decoded = sub === 'status' && req.resource !== 'nodes' ? { obj: next } : decodeBody(req.resource, next);
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
-  // fieldValidation=Strict: a PUT's body is strictly decoded (transformDecodeError's words); a patched
-  // object goes through the unstructured converter, whose strict error is a bare BadRequest.
-  const strict = req.options?.fieldValidation === 'Strict' && !sub && kubectlExtras(config).strictDecodingError(req.resource, req.verb === 'patch' ? next : req.body);
-  if (strict) {
-    const { kind, version } = RESOURCES[req.resource];
-    return fail(h, component, req, statusError(400, 'BadRequest', req.verb === 'patch' ? strict : `${kind} in version "${version}" cannot be handled as a ${kind}: ${strict}`), 'validation');
-  }
+  // fieldValidation=Strict: a PUT's body, or the patched object, strictly decoded.
+  const strict = req.options?.fieldValidation === 'Strict' && !sub && kubectlExtras(config).strictFieldValidation(req.resource, req.verb === 'patch' ? next : req.body, req.verb === 'patch');
+  if (strict) return fail(h, component, req, strict, 'validation');
   next = decoded.obj;
   const built = next;
   const r = admitAndValidate(h, config, id, req, next, cur, sub !== 'status');
