@@ -578,8 +578,8 @@ export class World {
    */
   private startNamespaceController(): void {
     const gc = this.state.components['garbage-collector'];
-    if (!gc || this.state.components[NAMESPACE_CONTROLLER] || !this.defs.has(NAMESPACE_CONTROLLER)) return;
-    this.startComponent(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, gc.process ? { process: gc.process } : {});
+    const ns = 'namespace-controller';
+    if (gc && !this.state.components[ns] && this.defs.has(ns)) this.startComponent(ns, ns, gc.process ? { process: gc.process } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
@@ -708,9 +708,6 @@ export function trimLog(w: WorldState): void {
 export function logCount(w: WorldState): number {
   return (w.logDropped ?? 0) + w.log.length;
 }
-
-/** The namespace controller's component type and instance name (controllers/namespace-controller.ts, in kubectl's chunk). */
-export const NAMESPACE_CONTROLLER = 'namespace-controller';
 
 /** Hash of the parts that must be byte-identical across equal runs. */
 export function hashWorld(w: WorldState): string {

@@ -12,8 +12,8 @@ import { strictFieldValidation } from './strict-fields.ts';
 import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
 import { registerValidator } from './validation.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
-import { NAMESPACE_CONTROLLER, type ComponentDef, type WorldParts } from '../world.ts';
-import { type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
+import type { ComponentDef, WorldParts } from '../world.ts';
+import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
 import { type Identity, R, registerIdentity } from './authn.ts';
 
 /** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */

@@ -236,10 +236,6 @@ function exit(ctx: LCtx): void {
   if (!s.started) return;
   if (p.releaseOnCancel) tryRelease(ctx, p.lease);
   for (const [name] of p.run) ctx.stop(name);
-  // A loop started later in the process (the namespace controller) stops with it too.
-  const proc = p.run[0]?.[2].process;
-  const cs = ctx.components ?? {};
-  if (proc) for (const name of Object.keys(cs)) if (cs[name]?.process === proc) ctx.stop(name);
   s.started = false;
 }
 

@@ -81,6 +81,23 @@ No LimitRange resource.
     expect(ns(c, 'empty')).toBeUndefined();
   });
 
+  test('the controller stops with kube-controller-manager; a later DELETE of the namespace starts it again', () => {
+    const c = cluster();
+    runKubectl(c, 'delete namespace shop --wait=false');
+    c.advance(1000);
+    expect(c.world.state.components['namespace-controller']).toBeDefined();
+    c.controlPlane('stop', 'controller-manager');
+    c.advance(60_000);
+    expect(c.world.state.components['namespace-controller']).toBeUndefined();
+    expect(ns(c, 'shop').status?.phase).toBe('Terminating');
+    c.controlPlane('start', 'controller-manager');
+    c.advance(30_000);
+    expect(ns(c, 'shop')).toBeDefined();
+    runKubectl(c, 'delete namespace shop --wait=false');
+    c.advance(60_000);
+    expect(ns(c, 'shop')).toBeUndefined();
+  });
+
   test('default, kube-system and kube-public stay', () => {
     const c = createCluster({ seed: 7 });
     for (const n of ['default', 'kube-system', 'kube-public']) {

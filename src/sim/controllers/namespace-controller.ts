@@ -12,7 +12,10 @@ import { RESOURCES } from '../apiserver/resources.ts';
 import type { Obj } from '../apiserver/request.ts';
 import { clonePlain } from '../clone.ts';
 import { parseTime, rfc3339 } from '../names.ts';
-import { NAMESPACE_CONTROLLER, type ComponentDef, type Ctx } from '../world.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
+
+/** The controller's component type and instance name (World.startNamespaceController starts it by this name). */
+export const NAMESPACE_CONTROLLER = 'namespace-controller';
 
 /** namespaceDeletionGracePeriod: a namespace event waits 5 s before it is processed (caches catch up). */
 export const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5_000;
@@ -186,6 +189,9 @@ export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
     return ctx.state;
   },
   handle(event, ctx) {
+    // Its process's loops have stopped (the controller manager lost its lease or was stopped): so does
+    // it, before it acts. A later DELETE of a namespace starts it again.
+    if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
     if (isInformerEvent(event)) {
       informerHandle(ctx as Ctx<unknown>, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
       return;
