@@ -1,6 +1,6 @@
 // POST: names (generateName), defaulting/admission/validation, the first write.
 import { generateName, newUID, rfc3339 } from '../names.ts';
-import { type ApiServerConfig, kubectlExtras } from './config.ts';
+import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
 import { decodeBody } from './decode.ts';
 import { allocationTxn } from './defaults.ts';
@@ -17,8 +17,9 @@ import { notifyWatchers } from './watch.ts';
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const decoded = decodeBody(req.resource, req.body ?? {});
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
-  // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields.
-  const strict = req.options?.fieldValidation === 'Strict' && kubectlExtras(config).strictFieldValidation(req.resource, req.body, false);
+  // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields. A replay that leaves
+  // kubectl's part out (replayCluster) skips the check; a link's or a figure's replay installs it.
+  const strict = req.options?.fieldValidation === 'Strict' && config.kubectlExtras?.strictFieldValidation(req.resource, req.body, false);
   if (strict) return fail(h, component, req, strict, 'validation');
   const body = decoded.obj;
   const info = RESOURCES[req.resource];

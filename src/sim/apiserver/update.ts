@@ -56,7 +56,7 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
   const decoded = sub === 'status' && req.resource !== 'nodes' ? { obj: next } : decodeBody(req.resource, next);
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
   // fieldValidation=Strict: a PUT's body, or the patched object, strictly decoded.
-  const strict = req.options?.fieldValidation === 'Strict' && !sub && kubectlExtras(config).strictFieldValidation(req.resource, req.verb === 'patch' ? next : req.body, req.verb === 'patch');
+  const strict = req.options?.fieldValidation === 'Strict' && !sub && config.kubectlExtras?.strictFieldValidation(req.resource, req.verb === 'patch' ? next : req.body, req.verb === 'patch');
   if (strict) return fail(h, component, req, strict, 'validation');
   next = decoded.obj;
   const built = next;
