@@ -530,6 +530,7 @@ export class World {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
+      if (t.type === 'namespace-controller') { this.startNamespaceController(); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -569,6 +570,16 @@ export class World {
       return;
     }
     this.deliverTo(e.target, e.event);
+  }
+
+  /**
+   * A namespace's first DELETE: the namespace controller (in kubectl's chunk, the one way to delete a
+   * namespace) starts in the controller manager's process if that process runs its loops.
+   */
+  private startNamespaceController(): void {
+    const gc = this.state.components['garbage-collector'];
+    const ns = 'namespace-controller';
+    if (gc && !this.state.components[ns] && this.defs.has(ns)) this.startComponent(ns, ns, gc.process ? { process: gc.process } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when

@@ -10,6 +10,8 @@ import type { Validator } from './validation.ts';
 import type { selfSubjectAccessReview } from './access-review.ts';
 import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
+import type { strictFieldValidation } from './strict-fields.ts';
+import type { namespaceDelete } from './namespace-lifecycle.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
@@ -23,6 +25,8 @@ export interface KubectlExtras {
   dryRunRequest: typeof dryRunRequest;
   jsonPatched: typeof jsonPatched;
   doPodLog: typeof doPodLog;
+  strictFieldValidation: typeof strictFieldValidation;
+  namespaceDelete: typeof namespaceDelete;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

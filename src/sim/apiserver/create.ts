@@ -17,6 +17,10 @@ import { notifyWatchers } from './watch.ts';
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const decoded = decodeBody(req.resource, req.body ?? {});
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
+  // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields. A replay that leaves
+  // kubectl's part out (replayCluster) skips the check; a link's or a figure's replay installs it.
+  const strict = req.options?.fieldValidation === 'Strict' && config.kubectlExtras?.strictFieldValidation(req.resource, req.body, false);
+  if (strict) return fail(h, component, req, strict, 'validation');
   const body = decoded.obj;
   const info = RESOURCES[req.resource];
   const meta: Obj = { ...body.metadata };

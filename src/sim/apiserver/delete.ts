@@ -33,7 +33,7 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   // with the dependents first, through a finalizer it removes when done.
   const finalizers = finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy);
   const finalizersChanged = !sameStrings(finalizers, (cur.metadata.finalizers as string[] | undefined) ?? []);
-  if (cur.metadata.deletionTimestamp && req.resource !== 'pods') {
+  if (cur.metadata.deletionTimestamp && req.resource !== 'pods' && (req.resource !== 'namespaces' || finalizers.length)) {
     // Already being deleted (waiting for its finalizers): only a change of policy is written.
     if (!finalizersChanged) { logRequest(h, component, logReq, okCode); return { ok: true, code: okCode, object: cur }; }
     return markForDeletion(h, component, logReq, okCode, key, cur, cur.metadata.deletionTimestamp, cur.metadata.deletionGracePeriodSeconds ?? 0, finalizers);
@@ -85,7 +85,7 @@ export const FINALIZER_ORPHAN = 'orphan';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 
 /** The object's finalizers with the garbage collector's two replaced by what `policy` asks for. */
-function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {
+export function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {
   const out = (current ?? []).filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
   if (policy === 'Orphan') out.push(FINALIZER_ORPHAN);
   if (policy === 'Foreground') out.push(FINALIZER_FOREGROUND);
@@ -98,7 +98,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-function setFinalizers(meta: Obj, finalizers: string[]): void {
+/** metadata.finalizers set, or dropped when none are left (omitempty). */
+export function setFinalizers(meta: Obj, finalizers: string[]): void {
   if (finalizers.length) meta.finalizers = finalizers;
   else delete meta.finalizers;
 }
@@ -126,5 +127,7 @@ function markForDeletion(h: ApiHost, component: string, req: ApiRequest, code: n
 export function shouldDeleteDuringUpdate(resource: string, next: Obj): boolean {
   const m = next.metadata;
   if (!m?.deletionTimestamp || (m.finalizers as string[] | undefined)?.length) return false;
+  // ShouldDeleteNamespaceDuringUpdate: a namespace also waits for its spec's finalizers (the namespace controller's `kubernetes`).
+  if (resource === 'namespaces') return !(next.spec?.finalizers as string[] | undefined)?.length;
   return resource !== 'pods' || m.deletionGracePeriodSeconds === 0;
 }

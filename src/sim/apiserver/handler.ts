@@ -75,7 +75,8 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
     case 'delete': {
       const refused = admitDelete(h, config, id, req);
       if (refused) return fail(h, component, req, refused, 'admission');
-      return doDelete(h, component, req, false);
+      // The namespace registry's own Delete comes with kubectl, the one client that deletes a namespace.
+      return (req.resource === 'namespaces' && config.kubectlExtras?.namespaceDelete(h, component, req)) || doDelete(h, component, req, false);
     }
     default: return fail(h, component, req, statusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`), 'storage');
   }

@@ -8,9 +8,19 @@ import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
 import type { Obj } from './request.ts';
 import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
+import { strictFieldValidation } from './strict-fields.ts';
+import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
 import { registerValidator } from './validation.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
-import type { WorldParts } from '../world.ts';
+import type { ComponentDef, WorldParts } from '../world.ts';
+import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
+import { type Identity, R, registerIdentity } from './authn.ts';
+
+/** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */
+const NAMESPACE_CONTROLLER_IDENTITY: Identity = {
+  user: 'system:serviceaccount:kube-system:namespace-controller',
+  rules: [R(['get', 'list', 'watch', 'delete'], ['namespaces']), R(['update'], ['namespaces/finalize', 'namespaces/status']), R(['get', 'list', 'delete'], ['*'])],
+};
 import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
 
 /**
@@ -42,10 +52,10 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog };
+export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
-type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts };
+type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState>): unknown };
 
 /**
  * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
@@ -56,11 +66,16 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
   const world = 'world' in on ? on.world : on;
   withKubectlExtras(world.apiConfig);
   world.parts.preemption = PREEMPTION_EVALUATOR;
+  // Only kubectl deletes a namespace: the controller that empties one comes with it.
+  world.define?.(namespaceControllerDef);
 }
 
 /** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
 export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
+  registerIdentity(config, NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER_IDENTITY);
+  // Only kubectl makes a namespace terminate: the admission check for one comes with it.
+  withNamespaceLifecycle(config);
   // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
   if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
   return config;

@@ -34,7 +34,7 @@ export interface ResourceInfo {
 
 /** The resources this API server serves. */
 export const RESOURCES: Record<string, ResourceInfo> = {
-  namespaces: { kind: 'Namespace', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
+  namespaces: { kind: 'Namespace', group: '', version: 'v1', namespaced: false, subresources: ['status', 'finalize'] },
   nodes: { kind: 'Node', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
   leases: { kind: 'Lease', group: 'coordination.k8s.io', version: 'v1', namespaced: true, subresources: [] },
   pods: { kind: 'Pod', group: '', version: 'v1', namespaced: true, subresources: ['status', 'binding', 'eviction', 'log'] },

@@ -70,8 +70,12 @@ export const COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 /** The API server's own component name in the queue. */
 export const API_SERVER = 'kube-apiserver';
 
-/** What the API server's own queue entries carry: the compaction tick, etcd revoking an Event lease, or the kubernetes Service's reconcile. */
-export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' };
+/**
+ * What the API server's own queue entries carry: the compaction tick, etcd revoking an Event lease,
+ * the kubernetes Service's reconcile, or a namespace's first DELETE (the world starts the namespace
+ * controller's instance, when kubectl's chunk has brought it and the controller manager runs).
+ */
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'namespace-controller' };
 
 /** The bootstrap controller's loop (kubernetesservice.Controller, EndpointInterval: 10 s from the API server's start). */
 export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;

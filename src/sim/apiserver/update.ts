@@ -55,6 +55,9 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
   // The body decodes into the Go type before anything reads it (the status shortcut's object is cur's own but the status).
   const decoded = sub === 'status' && req.resource !== 'nodes' ? { obj: next } : decodeBody(req.resource, next);
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
+  // fieldValidation=Strict: a PUT's body, or the patched object, strictly decoded.
+  const strict = req.options?.fieldValidation === 'Strict' && !sub && config.kubectlExtras?.strictFieldValidation(req.resource, req.verb === 'patch' ? next : req.body, req.verb === 'patch');
+  if (strict) return fail(h, component, req, strict, 'validation');
   next = decoded.obj;
   const built = next;
   const r = admitAndValidate(h, config, id, req, next, cur, sub !== 'status');
@@ -132,6 +135,8 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
   }
   else if (STATUS_RESOURCES.has(req.resource)) next = { ...incoming, status: cur.status };
   else next = { ...incoming };
+  // A namespace's spec.finalizers change only through /finalize (namespaceStrategy.PrepareForUpdate).
+  if (req.resource === 'namespaces' && !sub) next.spec = { ...next.spec, finalizers: cur.spec?.finalizers };
   // BeforeUpdate keeps the stored uid only when none is sent: a patched one is validation's to refuse (immutable).
   next.metadata = { ...next.metadata, uid: (sub !== 'status' && sub !== 'scale' && next.metadata?.uid) || cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, name: cur.metadata.name, namespace: cur.metadata.namespace, resourceVersion: cur.metadata.resourceVersion };
   if (cur.metadata.deletionTimestamp) { next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = cur.metadata.deletionGracePeriodSeconds; }

@@ -214,15 +214,15 @@ function ownerRefJSON(r: Obj): Obj {
 export function validateOwnerReferences(refs: Obj[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
-  (refs ?? []).forEach((ref, i) => {
-    const at = `${path}[${i}]`;
+  // validateOwnerReference is given the list's path, not the item's: its errors name no index.
+  (refs ?? []).forEach((ref) => {
     const apiVersion: string = ref?.apiVersion ?? '';
-    // schema.ParseGroupVersion: more than one slash, or nothing after the slash, is no version.
-    if (!apiVersion) errs.push({ type: 'Required', field: `${at}.apiVersion`, detail: 'must not be empty' });
-    else if (apiVersion.split('/').length > 2 || apiVersion.endsWith('/')) errs.push({ type: 'Invalid', field: `${at}.apiVersion`, value: apiVersion, detail: 'must be <group>/<version> or <version>' });
-    if (!ref?.kind) errs.push({ type: 'Required', field: `${at}.kind`, detail: 'must not be empty' });
-    if (!ref?.name) errs.push({ type: 'Required', field: `${at}.name`, detail: 'must not be empty' });
-    if (!ref?.uid) errs.push({ type: 'Required', field: `${at}.uid`, detail: 'must not be empty' });
+    // schema.FromAPIVersionAndKind: an apiVersion ParseGroupVersion refuses (two slashes) or one
+    // ending in a slash leaves the version empty.
+    if (!apiVersion || apiVersion.split('/').length > 2 || apiVersion.endsWith('/')) errs.push({ type: 'Invalid', field: `${path}.apiVersion`, value: apiVersion, detail: 'version must not be empty' });
+    if (!ref?.kind) errs.push({ type: 'Invalid', field: `${path}.kind`, value: '', detail: 'must not be empty' });
+    if (!ref?.name) errs.push({ type: 'Invalid', field: `${path}.name`, value: '', detail: 'must not be empty' });
+    if (!ref?.uid) errs.push({ type: 'Invalid', field: `${path}.uid`, value: '', detail: 'must not be empty' });
     if (ref?.controller === true) {
       const name = `${ref.kind ?? ''}/${ref.name ?? ''}`;
       if (firstController) errs.push({ type: 'Invalid', field: path, value: new GoValue(JSON.stringify((refs ?? []).map(ownerRefJSON))), detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}` });

@@ -518,6 +518,14 @@ export function describeNamespace(ns: Obj): string {
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
   o.w(0, `Status:\t${ns.status?.phase ?? ''}\n`);
+  // A terminating namespace carries the namespace controller's deletion conditions.
+  const conds: Obj[] = ns.status?.conditions ?? [];
+  if (conds.length) {
+    o.w(0, 'Conditions:\n');
+    o.w(1, 'Type\tStatus\tLastTransitionTime\tReason\tMessage\n');
+    o.w(1, '----\t------\t------------------\t------\t-------\n');
+    for (const c of conds) o.w(1, `${c.type}\t${c.status}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
+  }
   o.w(0, '\nNo resource quota.\n');
   o.w(0, '\nNo LimitRange resource.\n');
   return o.done();

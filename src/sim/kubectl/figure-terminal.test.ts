@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
 import { runScript } from './index.ts';
 import { runOnFigure, TERMINAL_LIMITS } from './figure-terminal.ts';
-import { decodeMoment, restoreMoment } from '../permalink.ts';
+import { decodeMoment, installKubectlExtras, restoreMoment } from '../permalink.ts';
 import { FIGURES } from '../figures/all.ts';
 import { clusterFigure } from '../figures/cluster-figure.ts';
 import { compileFigure } from '../figures/compile.ts';
@@ -100,7 +100,8 @@ describe('the figure terminal', () => {
     const step = host.view().step;
     const inputs = host.timeline.data.inputs.slice(baseInputs());
     expect(inputs.length).toBeGreaterThan(3);
-    const again = new FigureHost(clusterFigure, compiled.story, { inputs, step });
+    // As the worker replays a link: kubectl's part of the API server first (kubectl's create and apply ask for strict field validation).
+    const again = new FigureHost(clusterFigure, compiled.story, { inputs, step, install: installKubectlExtras });
     expect(again.cluster.world.hash()).toBe(host.cluster.world.hash());
   });
 

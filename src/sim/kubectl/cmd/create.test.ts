@@ -61,7 +61,7 @@ describe('create -f: what the server refuses, named by the source (AddSourceToEr
   });
   test('an owner reference without uid is Invalid; an update that adds a second controller too', () => {
     const c = createCluster({ seed: 2 });
-    expect(runKubectl(c, 'create -f -', pod('  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: x}\n')).stderr).toBe('The Pod "p" is invalid: metadata.ownerReferences[0].uid: Required value: must not be empty\n');
+    expect(runKubectl(c, 'create -f -', pod('  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: x}\n')).stderr).toBe('The Pod "p" is invalid: metadata.ownerReferences.uid: Invalid value: "": must not be empty\n');
     expect(runKubectl(c, 'create -f -', pod('  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: x, uid: "1", controller: true}\n')).exitCode).toBe(0);
     const patch = '{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"x","uid":"1","controller":true},{"apiVersion":"v1","kind":"Pod","name":"y","uid":"2","controller":true}]}}';
     expect(runKubectl(c, `patch pod p --type=merge -p '${patch}'`).stderr).toMatch(/^The Pod "p" is invalid: metadata\.ownerReferences: Invalid value: \[.*\]: Only one reference can have Controller set to true\. Found "true" in references for Pod\/x and Pod\/y\n$/);

@@ -105,7 +105,8 @@ export function cmdDelete(r: Run, argv: string[]): void {
   if (p.flags.wait === false || dry !== 'none') return;
   // --wait (default true): block until the objects are gone, as kubectl does, capped in simulated time.
   // A foreground deletion also waits for the dependents' own graceful termination.
-  const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000 + (propagationPolicy === 'Foreground' ? 60_000 : 0);
+  // A namespace waits for the namespace controller to empty it (its pods' grace periods, then /finalize).
+  const cap = Math.max(0, ...waitFor.map((w) => w.grace)) * 1000 + 10_000 + (propagationPolicy === 'Foreground' || waitFor.some((w) => w.kind.resource === 'namespaces') ? 60_000 : 0);
   const start = r.now;
   // IsDeleted for each object in turn: a GET, and unless it is gone (or a new object has its name),
   // a LIST and WATCH of it until its deletion arrives, all through the API server.

@@ -2,6 +2,7 @@
 // several documents, a List), within the bounds a page can afford.
 import { parseAllDocuments } from 'yaml';
 import { RESOURCES } from '../../apiserver/resources.ts';
+import { GO_YAML_V2_TAGS } from '../goyaml.ts';
 import { resourceForKind } from '../resources.ts';
 import { Fail, type Obj, type Run } from './util.ts';
 
@@ -46,7 +47,8 @@ export function manifestObjects(r: Run, text: string, source: string): Obj[] {
   // reads) overflows the stack here, and the reader is told so in a sentence.
   const tooDeep = (): Fail => new Fail(`error: error parsing ${source}: the manifest is nested more deeply than this simulator can read`);
   let docs;
-  try { docs = parseAllDocuments(text, { maxAliasCount: MAX_ALIAS_COUNT, version: '1.2' } as Obj); } catch (e) {
+  // Plain scalars resolved as go-yaml v2 resolves them (goyaml.ts); merge keys (<<) as it merges them.
+  try { docs = parseAllDocuments(text, { maxAliasCount: MAX_ALIAS_COUNT, version: '1.2', schema: 'failsafe', customTags: GO_YAML_V2_TAGS, merge: true } as Obj); } catch (e) {
     if (e instanceof RangeError) throw tooDeep();
     throw e;
   }
