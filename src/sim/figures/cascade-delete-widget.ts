@@ -13,6 +13,7 @@ import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { setupDemo, WEB, webOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas here, as the chapter's chain quotes them. */
 const REPLICAS = 3;
@@ -123,6 +124,7 @@ const deleteWeb: DemoDef = {
 
 /** The `cascade-delete` widget: delete a Deployment and watch the garbage collector follow its ownerReferences down. */
 export const cascadeDeleteWidget: FigureDef = {
+  actions: figureActions,
   id: 'cascade-delete',
   title: 'Owners and the garbage collector',
   options: { seed: 1, nodes: 3 },

@@ -5,6 +5,7 @@ import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';
 import type { DemoDef, DemoStart, FigureDef } from './demo.ts';
 import { podsMarked } from './pods-marked.ts';
+import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
 const IMAGES = ['nginx:1.27', 'nginx:1.28'] as const;
@@ -257,6 +258,7 @@ const controlPlane: DemoDef = {
 
 /** The `cluster` figure (home page, the reconcile-loop chapter). */
 export const clusterFigure: FigureDef = {
+  actions: figureActions,
   id: 'cluster',
   title: 'A cluster, live',
   options: { seed: 1, nodes: 3 },

@@ -16,6 +16,7 @@ import { agree, count } from '../view/words.ts';
 import type { ReplaceReplicasAction } from './actions.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens; each press adds one per writer, or takes them away again. */
 export const REPLICAS = 3;
@@ -132,6 +133,7 @@ function writers(): ClusterAddon {
 
 /** The `conflict` widget: two writes from one resourceVersion; the second is refused with 409 Conflict and retried. */
 export const conflictWidget: FigureDef = {
+  actions: figureActions,
   id: 'conflict',
   title: 'Two writers, one resourceVersion',
   options: { seed: 1, nodes: 3 },

@@ -11,6 +11,7 @@ import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { podTroublesOf, type PodTrouble } from './pod-trouble.ts';
 import { readyPodsOf, setupDemo, WEB, webOf, webPodsOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas, as the other widgets have them. */
 const REPLICAS = 3;
@@ -99,6 +100,7 @@ function fix(f: Frame, p: PodView): DemoStart {
 
 /** The `crash-loop` widget: a container that exits after each start, its restarts and the kubelet's back-off. */
 export const crashLoopWidget: FigureDef = {
+  actions: figureActions,
   id: 'crash-loop',
   title: 'A container that keeps crashing',
   options: { seed: 1, nodes: 3 },

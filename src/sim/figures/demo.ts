@@ -5,6 +5,7 @@ import type { Cluster } from '../cluster.ts';
 import type { ClusterAddon, ClusterOptions } from '../cluster-types.ts';
 import type { Frame } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
+import type { FigureActions } from './figure-actions.ts';
 
 /** What a demo remembers from the moment it was pressed (the pod it deleted, the image it replaced). */
 export type DemoMemo = Record<string, string | number>;
@@ -74,6 +75,8 @@ export interface FigureDef {
    * function, so their code loads with the figure's chunk and the compiled story's options stay JSON.
    */
   addons?(): ClusterAddon[];
+  /** How its demos' and panels' actions run, read and echo (figure-actions.ts): with the figure's chunk, not the core. */
+  actions: FigureActions;
 }
 
 /** A figure's own data beside the Frame: plain JSON values only. */

@@ -10,6 +10,7 @@ import type { Frame, PodView } from '../view/types.ts';
 import { listOf } from '../view/words.ts';
 import type { PodSpecOfFigure } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** The Deployment whose pod is scheduled (the chapter's `api`). */
 export const API = 'api';
@@ -138,6 +139,7 @@ const cordon: DemoDef = {
 
 /** The `filter-score` widget: one pod filtered and scored on three nodes, with the arithmetic. */
 export const filterScoreWidget: FigureDef = {
+  actions: figureActions,
   id: 'filter-score',
   title: 'One pod, filtered and scored',
   options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },

@@ -12,6 +12,7 @@ import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue }
 import { sliceEndpointsOf } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf } from './traffic-client.ts';
 import { readyPodsOf, WEB, WEB_IMAGE, webOf, webSettled } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas (the chapter's example). */
 const REPLICAS = 3;
@@ -142,6 +143,7 @@ const controlPlane: DemoDef = {
 
 /** The `frozen-endpoints` widget: a client served by frozen rules while the control plane is down. */
 export const frozenEndpointsWidget: FigureDef = {
+  actions: figureActions,
   id: 'frozen-endpoints',
   title: 'Answered while the control plane is down',
   options: { seed: 1, nodes: 3 },

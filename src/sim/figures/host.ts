@@ -10,9 +10,9 @@ import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { Input, World } from '../world.ts';
-import { applyAction, commandOf, type FigureAction } from './actions.ts';
+import type { FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
-import { echoOf, type RanLine } from './echo.ts';
+import type { RanLine } from './echo.ts';
 import { firstMatterAhead, lastWholeListEnd, mattersBetween, notificationsOnly, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
@@ -170,7 +170,7 @@ export class FigureHost {
       skipped: this.skipped?.step === pos.step ? this.skipped.text : null,
       rest: this.atRest() ? REST_SENTENCE : null,
       story: { beats: this.storySteps.length, beatIndex, diverged: this.diverged, ended: this.following && pos.step >= this.story.end },
-      demos: this.def.demos.map((d) => buttonOf(d, frame)),
+      demos: this.def.demos.map((d) => buttonOf(d, frame, this.def.actions.command)),
       demoRunning: this.active && this.active.next < this.active.beats.length ? this.active.id : null,
       detail: this.def.detail ? this.def.detail(this.cluster, frame) : null,
       ...(this.ran && pos.step >= this.ran.step ? { ran: this.ran.lines } : {}),
@@ -365,15 +365,15 @@ export class FigureHost {
         const w = c.world.state;
         // Positions in the whole log: the oldest records may be dropped while the action runs.
         const from = (w.logDropped ?? 0) + w.log.length;
-        applyAction(c, a);
+        this.def.actions.apply(c, a);
         // Reading the log and the store records nothing: the echo is what a terminal would have printed.
         const listed = a.type === 'get' ? storeList(w.store, a.resource, a.resource === 'pods' ? 'default' : undefined).length : 0;
-        lines.push(echoOf(a, w.log.slice(Math.max(0, from - (w.logDropped ?? 0))), listed));
+        lines.push(this.def.actions.echo(a, w.log.slice(Math.max(0, from - (w.logDropped ?? 0))), listed));
       }
     });
     const step = tl.at().step;
     this.ran = { step, lines };
-    this.beats.set(step, intro ?? actions.map(commandOf).join('; '));
+    this.beats.set(step, intro ?? actions.map(this.def.actions.command).join('; '));
   }
 
   /**
@@ -423,7 +423,7 @@ export class FigureHost {
       const text = beat.text(frame, a.memo);
       // A beat that acts again is said at the step of its action, where the reader sees it happen.
       const more = beat.then?.(frame, a.memo) ?? [];
-      if (more.length) this.timeline.apply((c) => { for (const x of more) applyAction(c, x); });
+      if (more.length) this.timeline.apply((c) => { for (const x of more) this.def.actions.apply(c, x); });
       const step = this.timeline.at().step;
       const prior = this.beats.get(step);
       this.beats.set(step, prior ? `${prior} ${text}` : text);
@@ -436,7 +436,7 @@ export class FigureHost {
 }
 
 /** A demo's button as it reads at this frame. */
-function buttonOf(d: DemoDef, f: Frame): DemoButton {
+function buttonOf(d: DemoDef, f: Frame, commandOf: (a: FigureAction) => string): DemoButton {
   const why = d.unavailable(f);
   const label = d.label(f);
   let command = '';

@@ -13,6 +13,7 @@ import type { WorldState } from '../world.ts';
 import { UNKNOWN_CLIENT, type CreateDeploymentAction, type FigureAction } from './actions.ts';
 import { agree, count } from '../view/words.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -294,6 +295,7 @@ export function pipelineOf(cluster: Cluster): JsonValue {
 
 /** The `hub` figure (the control-plane chapter). */
 export const hubFigure: FigureDef = {
+  actions: figureActions,
   id: 'hub',
   title: 'Everything through the API server',
   options: { seed: 1, nodes: 2 },

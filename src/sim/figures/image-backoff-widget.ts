@@ -9,6 +9,7 @@ import { count } from '../view/words.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { podTroublesOf, type PodBackoff } from './pod-trouble.ts';
 import { readyPodsOf, setupDemo, WEB, WEB_IMAGE, webOf, webPodsOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas, as the other widgets have them. */
 const REPLICAS = 3;
@@ -117,6 +118,7 @@ function fix(f: Frame): DemoStart {
 
 /** The `image-backoff` widget: a tag that does not exist, the kubelet's pull back-off, and the fix. */
 export const imageBackoffWidget: FigureDef = {
+  actions: figureActions,
   id: 'image-backoff',
   title: 'An image that does not exist',
   options: { seed: 1, nodes: 3 },

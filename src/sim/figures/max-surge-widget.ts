@@ -11,6 +11,7 @@ import { agree, count } from '../view/words.ts';
 import type { IntOrPercent } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens (the chapter's example). */
 export const REPLICAS = 3;
@@ -132,6 +133,7 @@ function firstMove(g: Frame, m: DemoMemo): string | null {
 
 /** The `max-surge` widget: the reader's rollout numbers, resolved and run. */
 export const maxSurgeWidget: FigureDef = {
+  actions: figureActions,
   id: 'max-surge',
   title: 'maxSurge and maxUnavailable, resolved',
   options: { seed: 1, nodes: 3 },

@@ -9,6 +9,7 @@ import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.t
 import { agree, count, listOf } from '../view/words.ts';
 import { json, leaseClockOf, podCountdownsOf } from './node-detail.ts';
 import { podsMarked } from './pods-marked.ts';
+import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -166,6 +167,7 @@ function returnBeats(cut: boolean): DemoBeat[] {
 
 /** The `node-failure` figure (the node-failure chapter). */
 export const nodeFailureFigure: FigureDef = {
+  actions: figureActions,
   id: 'node-failure',
   title: 'A node fails, live',
   options: { seed: 1, nodes: 3 },

@@ -11,6 +11,7 @@ import type { NodeLifecycleControllerState } from '../node-lifecycle/node-lifecy
 import { storeGet } from '../apiserver/store.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { setupDemo } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** The node whose Lease the widget follows (the chapter's node-2). */
 export const NODE = 'node-2';
@@ -137,6 +138,7 @@ const power: DemoDef = {
 
 /** The `node-lease` widget: a Lease ageing past the grace period. */
 export const nodeLeaseWidget: FigureDef = {
+  actions: figureActions,
   id: 'node-lease',
   title: 'A Lease ages past the grace period',
   options: { seed: 1, nodes: 3 },

@@ -8,6 +8,7 @@ import type { Frame, NodeView, PodView } from '../view/types.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { agree, count } from '../view/words.ts';
 import { json, leaseClockOf, serviceEndpointsOf, type ServiceEndpoint } from './node-detail.ts';
+import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -195,6 +196,7 @@ export function clientRequestsOf(t: number, endpoints: ServiceEndpoint[]): Clien
 
 /** The `outage` figure (the control-plane-outage chapter). */
 export const outageFigure: FigureDef = {
+  actions: figureActions,
   id: 'outage',
   title: 'The control plane goes down, live',
   options: { seed: 1, nodes: 3 },

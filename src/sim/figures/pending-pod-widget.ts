@@ -12,6 +12,7 @@ import { quantityMilliValue } from '../util/quantity.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { API, API_CPU, API_MEMORY, LOAD } from './filter-score-widget.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** The Deployment whose pod fits nowhere (the chapter's `report`), and its requests. */
 export const REPORT = 'report';
@@ -96,6 +97,7 @@ const makeRoom: DemoDef = {
 
 /** The `pending-pod` widget: a pod that fits nowhere, its FailedScheduling message, and the retry once room is made. */
 export const pendingPodWidget: FigureDef = {
+  actions: figureActions,
   id: 'pending-pod',
   title: 'A pod that fits nowhere',
   options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },

@@ -7,6 +7,7 @@ import { count } from '../view/words.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { RULES_NODE, serviceSettled, serviceSetupDemo, serviceWebAddons, serviceWebDetailOf, serviceWebOf, type ServiceWebDetail } from './service-web.ts';
 import { WEB, webOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens (the chapter's example). */
 export const REPLICAS = 3;
@@ -60,6 +61,7 @@ function scaleDemo(replicas: number): DemoDef {
 
 /** The `proxy-pick` widget: kube-proxy's per-endpoint probabilities for the reader's replica count. */
 export const proxyPickWidget: FigureDef = {
+  actions: figureActions,
   id: 'proxy-pick',
   title: 'How kube-proxy picks a pod',
   options: { seed: 1, nodes: 3 },

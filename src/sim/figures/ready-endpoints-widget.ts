@@ -9,6 +9,7 @@ import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { PORT, RULES_NODE, ruleTargetsOf, serviceSettled, serviceSetupDemo, serviceWebAddons, serviceWebDetailOf, serviceWebOf, type ServiceWebDetail } from './service-web.ts';
 import { livePodsOf, readyPodsOf, webOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas, as the chapter's example has them. */
 const REPLICAS = 3;
@@ -72,6 +73,7 @@ const failProbe: DemoDef = {
 
 /** The `ready-endpoints` widget: a failing readiness probe, as the EndpointSlice and kube-proxy see it. */
 export const readyEndpointsWidget: FigureDef = {
+  actions: figureActions,
   id: 'ready-endpoints',
   title: 'A pod stops being ready',
   options: { seed: 1, nodes: 3 },

@@ -5,6 +5,7 @@ import type { Frame } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { DemoDef, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, webOf, webPodsOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas here, as the chapter's chain quotes them. */
 const REPLICAS = 3;
@@ -47,6 +48,7 @@ const deletePod: DemoDef = {
 
 /** The `replace-pod` widget: a deleted pod and the replacement the ReplicaSet controller makes. */
 export const replacePodWidget: FigureDef = {
+  actions: figureActions,
   id: 'replace-pod',
   title: 'A deleted pod is replaced',
   options: { seed: 1, nodes: 3 },

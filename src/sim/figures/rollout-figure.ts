@@ -12,6 +12,7 @@ import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
 import { rolloutSeries, type RolloutSeries } from './rollout-series.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** The Deployment the figure rolls out. */
 export const NAME = 'web';
@@ -242,6 +243,7 @@ function lastRefusal(c: Cluster): string | null {
 
 /** The `rollout` figure (the rolling-updates chapter). */
 export const rolloutFigure: FigureDef = {
+  actions: figureActions,
   id: 'rollout',
   title: 'A rolling update, live',
   options: { seed: 3, nodes: 3 },

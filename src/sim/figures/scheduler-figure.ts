@@ -13,6 +13,7 @@ import { statechartOf, type Statechart } from '../view/statechart.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { PodSpecOfFigure, TolerationSpec } from './actions.ts';
 import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** The node the story cordons. */
 export const CORDONED = 'node-1';
@@ -295,6 +296,7 @@ function podStatechart(c: Cluster, f: Frame): PodCharts {
 
 /** The `scheduler` figure (the scheduler chapter). */
 export const schedulerFigure: FigureDef = {
+  actions: figureActions,
   id: 'scheduler',
   title: 'The scheduler: filter, score, bind',
   options: {

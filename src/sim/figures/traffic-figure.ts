@@ -14,6 +14,7 @@ import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
+import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -324,6 +325,7 @@ const controlPlane: DemoDef = {
 
 /** The `traffic` figure (the networking chapter). */
 export const trafficFigure: FigureDef = {
+  actions: figureActions,
   id: 'traffic',
   title: 'Requests through a Service, live',
   options: { seed: 1, nodes: 3 },

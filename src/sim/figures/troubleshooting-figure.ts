@@ -11,6 +11,7 @@ import { appHealth } from '../kubelet/app-health.ts';
 import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { podTroublesOf, sliceEndpointsOf, type PodTrouble, type SliceEndpoint } from './pod-trouble.ts';
+import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -229,6 +230,7 @@ const unready: DemoDef = {
 
 /** The `troubleshooting` figure (the troubleshooting chapter). */
 export const troubleshootingFigure: FigureDef = {
+  actions: figureActions,
   id: 'troubleshooting',
   title: 'Break a pod, then diagnose it',
   options: { seed: 1, nodes: 3 },

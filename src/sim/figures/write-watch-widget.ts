@@ -8,6 +8,7 @@ import type { Frame } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
+import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens; the reader's scale toggles between this and one more. */
 export const REPLICAS = 3;
@@ -75,6 +76,7 @@ const scale: DemoDef = {
 
 /** The `write-watch` widget: one write, its revision, and its watch fan-out. */
 export const writeWatchWidget: FigureDef = {
+  actions: figureActions,
   id: 'write-watch',
   title: 'One write, its revision and its watchers',
   options: { seed: 1, nodes: 3 },
