@@ -14,6 +14,7 @@ const WIDGETS = [
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
@@ -21,7 +22,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. / };
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/ };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -160,6 +161,24 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl stores your numbers in web');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 5 pods, at least 4 available');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
+});
+
+test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and kubectl rollout history lists 2 and 3', async ({ page }) => {
+  const w = await openWidget(page, 'rollout-undo', '/rolling-updates/');
+  const table = w.getByTestId('widget-replicasets');
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText('nginx:1.28');
+  await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n1 {9}<none>\n2 {9}<none>/);
+  await w.getByRole('button', { name: 'kubectl rollout undo' }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 10 && !/^Rolled back/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(w.getByTestId('widget-caption')).toContainText('web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.');
+  await expect(w.getByTestId('widget-deployment')).toContainText('template nginx:1.27, revision 3');
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText('3 (was 1)');
+  await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n2 {9}<none>\n3 {9}<none>/);
 });
 
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {

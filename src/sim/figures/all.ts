@@ -15,6 +15,7 @@ import { proxyPickWidget } from './proxy-pick-widget.ts';
 import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
 import { rolloutFigure } from './rollout-figure.ts';
+import { rolloutUndoWidget } from './rollout-undo-widget.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
 import { trafficFigure } from './traffic-figure.ts';
 import { troubleshootingFigure } from './troubleshooting-figure.ts';
@@ -24,7 +25,7 @@ import { writeWatchWidget } from './write-watch-widget.ts';
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
-  'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget,
+  'write-watch': writeWatchWidget, 'replace-pod': replacePodWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
   'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

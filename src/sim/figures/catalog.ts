@@ -16,6 +16,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
+  'rollout-undo': () => import('./rollout-undo-widget.ts').then((m) => m.rolloutUndoWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
   'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
