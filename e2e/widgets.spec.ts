@@ -11,6 +11,7 @@ const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
+  { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
@@ -22,7 +23,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/ };
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -195,6 +196,25 @@ test('the node-lease widget ages node-2\'s Lease past the grace period, then sho
   await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute');
   await expect(w.getByTestId('widget-node')).toContainText('past the grace period');
   await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
+});
+
+test('the toleration-countdown widget counts node-2\'s pods\' 300 s down, and one press of Next event goes to their deletion', async ({ page }) => {
+  const w = await openWidget(page, 'toleration-countdown', '/node-failure/');
+  const bars = w.getByTestId('widget-countdowns');
+  await expect(bars.locator('li')).toHaveCount(2);
+  await expect(bars).toContainText('no taint, no countdown yet');
+  await w.getByRole('button', { name: "Cut node-2's power" }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 10 && !/NoExecute\. /.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(bars.locator('li').filter({ hasText: '300 s tolerated: 300 s left' })).toHaveCount(2);
+  await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints unreachable:NoSchedule, unreachable:NoExecute');
+  await next.click();
+  await expect(w.getByTestId('widget-caption')).toContainText('342 s after the power went the 300 s are up');
+  await expect(bars.locator('li').filter({ hasText: 'Terminating' })).toHaveCount(2);
 });
 
 test('the frozen-endpoints widget keeps answering the client through node-1\'s rules while the control plane is stopped', async ({ page }) => {

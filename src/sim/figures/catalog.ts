@@ -18,6 +18,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'rollout-undo': () => import('./rollout-undo-widget.ts').then((m) => m.rolloutUndoWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
+  'toleration-countdown': () => import('./toleration-countdown-widget.ts').then((m) => m.tolerationCountdownWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
   'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
