@@ -13,6 +13,7 @@ const WIDGETS = [
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
+  { id: 'kubelet-alone', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-kubelet-alone', action: /^Stop the control plane$/, said: /node-1's kubelet keeps its pods in memory and its containers running/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
   { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
@@ -227,6 +228,27 @@ test('the frozen-endpoints widget keeps answering the client through node-1\'s r
   await expect(w.getByTestId('widget-requests').locator('li.w-fail')).toHaveCount(0);
   await expect(w.getByTestId('widget-requests').locator('li.w-ok')).not.toHaveCount(0);
   await expect(w.getByRole('button', { name: 'Start the control plane' })).toBeEnabled();
+});
+
+test('the kubelet-alone widget restarts a crashed container while the control plane is stopped, and reports it once it is back', async ({ page }) => {
+  const w = await openWidget(page, 'kubelet-alone', '/control-plane-outage/');
+  const pod = w.getByTestId('widget-pod');
+  await w.getByRole('button', { name: 'Stop the control plane' }).click();
+  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane stopped.');
+  await w.getByRole('button', { name: "Crash node-1's nginx" }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText("web-c68c68797-vc5xc's nginx now finds a typo");
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 10 && !/a third time/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*0/);
+  await expect(w.getByTestId('widget-writes')).not.toContainText('Status syncs refused: 0.');
+  await w.getByRole('button', { name: 'Start the control plane' }).click();
+  await next.click();
+  await expect(w.getByTestId('widget-caption')).toContainText("the kubelet's status update lands: the API server now has restartCount 2");
+  await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*2/);
 });
 
 test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {

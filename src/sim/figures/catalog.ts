@@ -20,6 +20,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'toleration-countdown': () => import('./toleration-countdown-widget.ts').then((m) => m.tolerationCountdownWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),
+  'kubelet-alone': () => import('./kubelet-alone-widget.ts').then((m) => m.kubeletAloneWidget),
   'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
   'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
