@@ -58,7 +58,7 @@ describe('the rollout-undo widget', () => {
   });
   it('its first move is the forward rollout\'s: the reused ReplicaSet 0 → 1 beside 3 old pods', () => {
     const first = beatNamed(/creates no ReplicaSet/);
-    expect(first.text).toContain('it scales web-c68c68797 up, now revision 3 (revision 1 goes to its revision-history annotation). web-c68c68797 (revision 3) at 1, web-c47498c66 (revision 2) at 3; 4 pods, 3 ready.');
+    expect(first.text).toContain('it scales web-c68c68797 up, now revision 3 (its old number, 1, moves to its revision-history annotation). web-c68c68797 (revision 3) at 1, web-c47498c66 (revision 2) at 3; 4 pods, 3 ready.');
     expect(beatNamed(/^Rolled back/).text).toContain('web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.');
   });
   it('undone twice, returns to nginx:1.28 under revision 4, and web-c68c68797 keeps revision 3', () => {

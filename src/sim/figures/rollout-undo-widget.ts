@@ -76,7 +76,7 @@ const setup: DemoDef = {
         text: (f) => {
           const now = rsOn(f, NEXT_IMAGE)!;
           const old = rsOn(f, WEB_IMAGE)!;
-          return `${WEB} runs ${count(REPLICAS, 'pod')} of ${NEXT_IMAGE} from ReplicaSet ${now.name} (revision ${now.revision}); ${old.name} (revision ${old.revision}, ${WEB_IMAGE}) is kept at 0 replicas, with its template.`;
+          return `${WEB} runs ${count(REPLICAS, 'pod')} of ${NEXT_IMAGE} from ReplicaSet ${now.name} (revision ${now.revision}); ${old.name} (revision ${old.revision}, ${WEB_IMAGE}) is kept, scaled to zero, with its template.`;
         },
       },
     ],
@@ -106,7 +106,7 @@ const undo: DemoDef = {
         {
           // The controller's first pass on the old template: the reused ReplicaSet has grown and taken the next revision.
           when: (g, m) => { const rs = rsOn(g, String(m.to)); return !!rs && rs.replicas > 0 && Number(rs.revision) === Number(m.next); },
-          text: (g, m) => `The template hashes to ${m.back} again, so the controller creates no ReplicaSet: it scales ${m.back} up, now revision ${m.next} (revision ${m.was} goes to its revision-history annotation). ${sizes(g)}; ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`,
+          text: (g, m) => `The template hashes to ${m.back} again, so the controller creates no ReplicaSet: it scales ${m.back} up, now revision ${m.next} (its old number, ${m.was}, moves to its revision-history annotation). ${sizes(g)}; ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`,
         },
         {
           when: (g, m) => completeOn(g, String(m.to)),
