@@ -5,6 +5,12 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // files (server-rendered with svelte/server), so only they load the Svelte plugin.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on CI's two. Two halve the run.
+    maxWorkers: process.env.CI ? 2 : undefined,
+    // A test's timeout only catches a hang: speed is measured in npm run bench, never here, and two
+    // workers on two loaded cores can make a 2 s test take 10.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     setupFiles: ['./src/test/fast-check-seed.ts'],
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     projects: [

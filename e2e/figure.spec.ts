@@ -76,13 +76,16 @@ test.describe('the live cluster figure', () => {
     // The same elements and text (normalizedDom: Svelte's block-anchor comments differ between a
     // hydrated block and one drawn afresh, and are not part of what a reader gets).
     const here = await normalizedDom(canvas);
-    const log = await normalizedDom(fig.getByTestId('request-log'));
+    // The log's pane is drawn only while it is shown: open it to read it, then come back.
+    // Its entries: the filter's id is new each time the pane is drawn.
+    const readLog = async () => { await showTab(fig, 'Requests'); const d = await normalizedDom(fig.getByTestId('request-log').locator('ol')); await showTab(fig, 'Cluster'); await focusFigure(fig); return d; };
+    const log = await readLog();
     await page.keyboard.press('j');
     await expect(fig).toHaveAttribute('data-step', String(atBeat));
     await page.keyboard.press('l');
     await expect(fig).toHaveAttribute('data-step', listed);
     expect(await normalizedDom(canvas)).toBe(here);
-    expect(await normalizedDom(fig.getByTestId('request-log'))).toBe(log);
+    expect(await readLog()).toBe(log);
 
     // Next event that matters skips heartbeats; the speed key cycles the select; Home resets.
     await page.keyboard.press('n');
@@ -185,7 +188,9 @@ test.describe('the live cluster figure', () => {
     const scale = fig.locator('[data-demo="scale"]');
     await scale.focus();
     await page.keyboard.press('Enter');
+    await showTab(fig, 'Requests');
     await expect(fig.getByTestId('request-log')).toContainText('PATCH deployments/scale refused');
+    await showTab(fig, 'Cluster');
     await runDemo(page, fig, 'control-plane');
     for (const n of ['node-1', 'node-2', 'node-3']) await expect(fig.getByTestId(`node-${n}`)).toHaveAttribute('data-ready', 'True');
   });
@@ -268,6 +273,7 @@ test.describe('the live cluster figure', () => {
       await page.keyboard.press('Enter');
       await expect(fig).toHaveAttribute('data-state', 'live paused diverged');
       await check('diverged');
+      await showTab(fig, 'Requests');
       await fig.locator('.kit-log__entry[data-seq]').last().focus();
       await page.keyboard.press('Enter');
       await check('with a log entry chosen');

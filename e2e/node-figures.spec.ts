@@ -186,14 +186,20 @@ test.describe('the outage figure', () => {
     await expect(fig.getByTestId('state-diagram-reason')).toContainText('kube-controller-manager is not running');
     await runDemo(page, fig, 'get');
     await expect(fig.getByTestId('narration')).toContainText('The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?');
+    // Each check opens the tab it reads (the log's pane is drawn only while shown).
+    await showTab(fig, 'Requests');
     await expect(fig.getByTestId('request-log')).toContainText('refused');
     await runDemo(page, fig, 'node');
+    await showTab(fig, 'Cluster');
     await expect(fig.getByTestId('node-node-3')).toHaveAttribute('data-ready', 'True');
+    await showTab(fig, 'Client');
     await expect(fig.getByTestId('service-endpoints').locator('tr[data-answers="false"]')).toHaveCount(1);
     await expect(fig.getByTestId('client-summary')).not.toContainText('0 got no answer');
     await runDemo(page, fig, 'control-plane');
+    await showTab(fig, 'Cluster');
     await expect(fig.getByTestId('node-node-3')).toHaveAttribute('data-ready', 'Unknown');
     await expect(fig.getByTestId('narration')).toContainText('Everything has caught up');
+    await showTab(fig, 'Client');
     await expect(fig.getByTestId('client-summary')).toContainText('0 got no answer');
     expect(watch.errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);

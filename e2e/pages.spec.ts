@@ -27,21 +27,25 @@ test.describe('every page', () => {
     expect(watch.errors).toEqual([]);
   });
 
-  test('axe finds no WCAG 2.2 AA violation, in light and in dark mode', async ({ page, request }) => {
-    test.setTimeout(240_000);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const path of [...(await sitePages(request)), `${BASE}/search/?q=lease`, `${BASE}/no-such-page/`]) {
-        await page.goto(path);
-        await page.waitForLoadState('networkidle');
-        const results = await new AxeBuilder({ page })
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-          .analyze();
-        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-        expect(summary, `${scheme} ${path}`).toEqual([]);
-      }
+  // Four tests (each scheme, every other page) so the two CI workers share the longest check.
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const half of [0, 1]) {
+      test(`axe finds no WCAG 2.2 AA violation in ${scheme} mode, pages ${half ? 'even' : 'odd'}`, async ({ page, request }) => {
+        test.setTimeout(150_000);
+        await page.emulateMedia({ colorScheme: scheme });
+        const paths = [...(await sitePages(request)), `${BASE}/search/?q=lease`, `${BASE}/no-such-page/`].filter((_, i) => i % 2 === half);
+        for (const path of paths) {
+          await page.goto(path);
+          await page.waitForLoadState('networkidle');
+          const results = await new AxeBuilder({ page })
+            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+            .analyze();
+          const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+          expect(summary, `${scheme} ${path}`).toEqual([]);
+        }
+      });
     }
-  });
+  }
 
   test('every h2 and h3 in an article has an id, a visible anchor link and a copy-link button', async ({ page, request }) => {
     for (const path of await sitePages(request)) {

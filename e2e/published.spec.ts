@@ -50,12 +50,13 @@ test.describe('every page as published @published', () => {
     }
   });
 
+  // One test per kind, width and scheme, so the two CI workers share them.
   for (const kind of ['pages', 'embeds'] as const) {
     for (const viewport of VIEWPORTS) {
-      test(`${kind} at ${viewport.width} px, light and dark: the script runs, figures go live and step, nothing errs`, async ({ browser, request }) => {
-        const paths = kind === 'pages' ? await sitePages(request) : EMBEDS.map((e) => `${BASE}/embed/${e}/`);
-        test.setTimeout(paths.length * 2 * 45_000);
-        for (const colorScheme of SCHEMES) {
+      for (const colorScheme of SCHEMES) {
+        test(`${kind} at ${viewport.width} px, ${colorScheme}: the script runs, figures go live and step, nothing errs`, async ({ browser, request }) => {
+          const paths = kind === 'pages' ? await sitePages(request) : EMBEDS.map((e) => `${BASE}/embed/${e}/`);
+          test.setTimeout(paths.length * 45_000);
           const context = await browser.newContext({ viewport, colorScheme });
           const page = await context.newPage();
           for (const path of paths) {
@@ -66,8 +67,8 @@ test.describe('every page as published @published', () => {
             await figuresGoLiveAndStep(page);
           }
           await context.close();
-        }
-      });
+        });
+      }
     }
   }
 });

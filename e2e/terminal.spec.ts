@@ -5,7 +5,7 @@
 // break anything, keyboard only with visible focus, axe with the terminal open, and a 320 px phone.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
-import { expectNoAxeViolations } from './figure-helpers';
+import { expectNoAxeViolations, showTab } from './figure-helpers';
 
 const HUB = '[data-testid="figure-hub"]';
 const line = (fig: Locator) => fig.getByRole('textbox', { name: 'kubectl command' });
@@ -64,7 +64,9 @@ test.describe('the figure terminal', () => {
     await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(step0);
     await expect(fig).toHaveAttribute('data-state', /diverged|between|at-beat/);
     // The request log shows kubectl's request.
+    await showTab(fig, 'Requests');
     await expect(fig.getByTestId('request-log')).toContainText('kubectl');
+    await showTab(fig, 'Pipeline');
 
     await run(fig, 'sim settle');
     await run(fig, 'kubectl get deployments');

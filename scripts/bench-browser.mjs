@@ -53,6 +53,32 @@ const servers = [await serveSite({ dir: 'dist', port: PORT, base: '' })];
 const stop = () => { for (const server of servers) { try { server.close(); server.closeAllConnections(); } catch { /* already gone */ } } };
 process.on('exit', stop);
 
+/** Script events on a thread, from a Chrome trace: what runs the page's own JavaScript. */
+const SCRIPT_EVENTS = new Set(['FunctionCall', 'EventDispatch', 'FireAnimationFrame', 'TimerFire', 'RunMicrotasks', 'V8.Execute', 'EvaluateScript']);
+
+/**
+ * The renderer main thread's script CPU time (the trace's thread time, tdur, which barely moves when
+ * other processes load the machine, where wall time does) between one keydown and the next, in ms.
+ */
+function scriptCpuPerKeydown(events) {
+  const isKeydown = (e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown';
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.tid === e.tid && isKeydown(x)));
+  if (!main) return [];
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.tdur !== undefined).sort((a, b) => a.ts - b.ts);
+  const starts = mine.filter(isKeydown).map((e) => e.ts);
+  const per = starts.map(() => 0);
+  let end = -1;
+  let i = -1;
+  for (const e of mine) {
+    while (i + 1 < starts.length && starts[i + 1] <= e.ts) i++;
+    // Only outermost script events: a nested one's time is already in its parent's.
+    if (i < 0 || !SCRIPT_EVENTS.has(e.name) || e.ts < end) continue;
+    per[i] += e.tdur / 1000;
+    end = e.ts + e.dur;
+  }
+  return per;
+}
+
 async function waitForServer(at = origin) {
   for (let i = 0; i < 100; i++) {
     try { if ((await fetch(at + '/')).ok) return; } catch { /* not yet */ }
@@ -291,25 +317,39 @@ try {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    // The step is read through the DevTools protocol's DOM domain, not by script in the page, so
+    // the harness adds no script of its own to what is measured.
+    await cdp.send('DOM.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-figure][data-state]' });
+    const stepNow = async () => { const { attributes } = await cdp.send('DOM.getAttributes', { nodeId }); return attributes[attributes.indexOf('data-step') + 1]; };
+    const events = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.execute,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
     const layouts = [];
     const script = [];
     const styles = [];
     for (let i = 0; i < steps; i++) {
       const before = await metrics();
-      const at = await fig.getAttribute('data-step');
+      const at = await stepNow();
       // One step forward (L): "next event that matters" now jumps several steps and stops at rest.
       await page.keyboard.press('l');
-      await page.waitForFunction(([s]) => document.querySelector('[data-figure][data-state]')?.getAttribute('data-step') !== s, [at]);
-      // Let the frame that draws the new step finish before reading the counters.
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      for (let k = 0; k < 500 && (await stepNow()) === at; k++) await new Promise((r) => setTimeout(r, 10));
+      // Let the frame that draws the new step, and the check after paint, finish.
+      await new Promise((r) => setTimeout(r, 300));
       const after = await metrics();
       layouts.push(after.LayoutCount - before.LayoutCount);
       styles.push(after.RecalcStyleCount - before.RecalcStyleCount);
       script.push((after.ScriptDuration - before.ScriptDuration) * 1000);
     }
+    await cdp.send('Tracing.end');
+    await traced;
+    const cpu = scriptCpuPerKeydown(events);
     line(`${path}: layouts per step (${steps} steps)`, `p50 ${pct(layouts, 0.5)}, max ${Math.max(...layouts)} (target ≤ 1)`);
     line(`${path}: style recalculations per step`, `p50 ${pct(styles, 0.5)}, max ${Math.max(...styles)}`);
-    line(`${path}: main-thread script per step`, `p50 ${fmt(pct(script, 0.5), 2)} ms, p95 ${fmt(pct(script, 0.95), 2)} ms (target ≤ 8 ms)`);
+    line(`${path}: main-thread script per step (CPU)`, `p50 ${fmt(pct(cpu, 0.5), 2)} ms, p95 ${fmt(pct(cpu, 0.95), 2)} ms (target ≤ 8 ms)`);
+    line(`${path}: main-thread script per step (wall)`, `p50 ${fmt(pct(script, 0.5), 2)} ms, p95 ${fmt(pct(script, 0.95), 2)} ms (grows with the machine's load)`);
     await page.close();
   }
 

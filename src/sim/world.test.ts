@@ -240,7 +240,7 @@ describe('property: store and watches', () => {
       }
       return true;
     }), { numRuns: runs(1) });
-  }, Math.max(5_000, FC_RUNS * 5));
+  }, Math.max(30_000, FC_RUNS * 30));
 });
 
 describe('bounded request log', () => {
