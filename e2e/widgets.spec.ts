@@ -13,10 +13,13 @@ const WIDGETS = [
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
+  { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
+  { id: 'kubelet-alone', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-kubelet-alone', action: /^Stop the control plane$/, said: /node-1's kubelet keeps its pods in memory and its containers running/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
@@ -24,7 +27,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: / };
+const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -199,6 +202,24 @@ test('the pending-pod widget shows every node short of CPU and the FailedSchedul
   await expect(w.getByTestId('widget-message')).toHaveCount(0);
 });
 
+test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and kubectl rollout history lists 2 and 3', async ({ page }) => {
+  const w = await openWidget(page, 'rollout-undo', '/rolling-updates/');
+  const table = w.getByTestId('widget-replicasets');
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText('nginx:1.28');
+  await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n1 {9}<none>\n2 {9}<none>/);
+  await w.getByRole('button', { name: 'kubectl rollout undo' }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 10 && !/^Rolled back/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(w.getByTestId('widget-caption')).toContainText('web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.');
+  await expect(w.getByTestId('widget-deployment')).toContainText('template nginx:1.27, revision 3');
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText('3 (was 1)');
+  await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n2 {9}<none>\n3 {9}<none>/);
+});
+
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {
   const w = await openWidget(page, 'node-lease', '/node-failure/');
   await expect(w.getByTestId('widget-node')).toContainText('machine on, Ready True, no unreachable taint');
@@ -215,6 +236,25 @@ test('the node-lease widget ages node-2\'s Lease past the grace period, then sho
   await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
 });
 
+test('the toleration-countdown widget counts node-2\'s pods\' 300 s down, and one press of Next event goes to their deletion', async ({ page }) => {
+  const w = await openWidget(page, 'toleration-countdown', '/node-failure/');
+  const bars = w.getByTestId('widget-countdowns');
+  await expect(bars.locator('li')).toHaveCount(2);
+  await expect(bars).toContainText('no taint, no countdown yet');
+  await w.getByRole('button', { name: "Cut node-2's power" }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 10 && !/NoExecute\. /.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(bars.locator('li').filter({ hasText: '300 s tolerated: 300 s left' })).toHaveCount(2);
+  await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints unreachable:NoSchedule, unreachable:NoExecute');
+  await next.click();
+  await expect(w.getByTestId('widget-caption')).toContainText('342 s after the power went the 300 s are up');
+  await expect(bars.locator('li').filter({ hasText: 'Terminating' })).toHaveCount(2);
+});
+
 test('the frozen-endpoints widget keeps answering the client through node-1\'s rules while the control plane is stopped', async ({ page }) => {
   const w = await openWidget(page, 'frozen-endpoints', '/control-plane-outage/');
   await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane running. kube-proxy on node-1: watching');
@@ -225,6 +265,27 @@ test('the frozen-endpoints widget keeps answering the client through node-1\'s r
   await expect(w.getByTestId('widget-requests').locator('li.w-fail')).toHaveCount(0);
   await expect(w.getByTestId('widget-requests').locator('li.w-ok')).not.toHaveCount(0);
   await expect(w.getByRole('button', { name: 'Start the control plane' })).toBeEnabled();
+});
+
+test('the kubelet-alone widget restarts a crashed container while the control plane is stopped, and reports it once it is back', async ({ page }) => {
+  const w = await openWidget(page, 'kubelet-alone', '/control-plane-outage/');
+  const pod = w.getByTestId('widget-pod');
+  await w.getByRole('button', { name: 'Stop the control plane' }).click();
+  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane stopped.');
+  await w.getByRole('button', { name: "Crash node-1's nginx" }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText("web-c68c68797-vc5xc's nginx now finds a typo");
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < 10 && !/a third time/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+  await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*0/);
+  await expect(w.getByTestId('widget-writes')).not.toContainText('Status syncs refused: 0.');
+  await w.getByRole('button', { name: 'Start the control plane' }).click();
+  await next.click();
+  await expect(w.getByTestId('widget-caption')).toContainText("the kubelet's status update lands: the API server now has restartCount 2");
+  await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*2/);
 });
 
 test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {

@@ -9,6 +9,7 @@ import { filterScoreWidget } from './filter-score-widget.ts';
 import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
 import { hubFigure } from './hub-figure.ts';
 import { imageBackoffWidget } from './image-backoff-widget.ts';
+import { kubeletAloneWidget } from './kubelet-alone-widget.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
@@ -18,7 +19,9 @@ import { proxyPickWidget } from './proxy-pick-widget.ts';
 import { readyEndpointsWidget } from './ready-endpoints-widget.ts';
 import { replacePodWidget } from './replace-pod-widget.ts';
 import { rolloutFigure } from './rollout-figure.ts';
+import { rolloutUndoWidget } from './rollout-undo-widget.ts';
 import { schedulerFigure } from './scheduler-figure.ts';
+import { tolerationCountdownWidget } from './toleration-countdown-widget.ts';
 import { trafficFigure } from './traffic-figure.ts';
 import { troubleshootingFigure } from './troubleshooting-figure.ts';
 import { writeWatchWidget } from './write-watch-widget.ts';
@@ -27,7 +30,7 @@ import { writeWatchWidget } from './write-watch-widget.ts';
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
-  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget,
-  'node-lease': nodeLeaseWidget, 'frozen-endpoints': frozenEndpointsWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
+  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
+  'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };
