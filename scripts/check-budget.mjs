@@ -28,7 +28,9 @@ const FIGURE_PAGE_CSS_MAX_GZIP = 18 * KB;
 // since the networking and troubleshooting widgets' tables, which stack a row per block on a phone
 // (+114 B on every widget page: /rolling-updates/ 19,353 → 19,467 B). 19.5 KB with the node-lease,
 // frozen-endpoints and filter-score widgets' rules beside them (/node-failure/ 19,848 B).
-const WIDGET_PAGE_CSS_MAX_GZIP = 19.5 * KB;
+// 19.75 KB since session 12: six more widgets' styles (the cascade's indents, rollout history, the
+// toleration countdowns) in the one widgets.css: /node-failure/ 19,983 B.
+const WIDGET_PAGE_CSS_MAX_GZIP = 19.75 * KB;
 // 31 KB since the control-plane chapter explains streaming lists and BOOKMARKs (30,863 B with its figure's stage).
 const HTML_MAX_GZIP = 31 * KB;
 // The troubleshooting chapter is the longest (22.5 KB gzip of HTML without a figure: its many kubectl
