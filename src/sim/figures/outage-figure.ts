@@ -1,14 +1,17 @@
-// The `outage` figure: the whole control plane stops. A client keeps calling the Service and keeps
-// getting answers, because the nodes' rules and containers need no API server; kubectl is refused
+// The `outage` figure: the whole control plane stops. A client on node-1 keeps calling the Service
+// through kube-proxy's rules (the networking chapter's data path) and keeps getting answers, because
+// the rules kube-proxy last synced and the containers need no API server; kubectl is refused
 // with its real message; a node dies in the outage and nothing notices or replaces it until the
 // control plane returns, and then the restarted controller starts every node's grace period afresh.
 import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
 import { nodeStatechartOf } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail } from './demo.ts';
 import { agree, count } from '../view/words.ts';
-import { json, leaseClockOf, serviceEndpointsOf, type ServiceEndpoint } from './node-detail.ts';
+import { json, leaseClockOf, serviceEndpointsOf } from './node-detail.ts';
 import { figureActions } from './figure-actions.ts';
+import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
+import { trafficClientAddon, trafficClientStateOf, type ClientHit } from './traffic-client.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -16,8 +19,8 @@ const PORT = 80;
 const REPLICAS = 3;
 /** The node that dies during the outage. */
 export const DYING = 'node-3';
-/** The simulated client sends one request a second to the Service. */
-export const CLIENT_EVERY_MS = 1000;
+/** The node the client runs on: its requests go through that node's kube-proxy rules. */
+export const CLIENT_NODE = 'node-1';
 /** How many of the client's latest requests the panel lists. */
 const CLIENT_SHOWN = 8;
 /** Time given to the EndpointSlice controller after the pods are ready (it writes within milliseconds). */
@@ -29,6 +32,7 @@ const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
 const cpUp = (f: Frame) => f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.controllerManager && f.controlPlane.scheduler;
+const answered = (d: FigureDetail | null): boolean => !!(d?.client as unknown as ClientRequest[] | undefined)?.[0]?.ok;
 const secondsSince = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
 
 const apply: DemoDef = {
@@ -47,8 +51,9 @@ const apply: DemoDef = {
         then: (f, m) => { m.readyAt = f.t; return []; },
       },
       {
-        when: (f, m) => f.t >= Number(m.readyAt) + SLICE_SETTLE_MS,
-        text: () => `The EndpointSlice controller has listed their addresses for the Service ${NAME}, and every node's rules now send the client's requests to one of them.`,
+        // Once kube-proxy has synced the slice into the rules and the client has had an answer through them.
+        when: (f, m, detail) => f.t >= Number(m.readyAt) + SLICE_SETTLE_MS && answered(detail()),
+        text: () => `The EndpointSlice controller has listed their addresses for the Service ${NAME}, and every node's kube-proxy has written them into its rules: the client's requests now reach one of them.`,
       },
     ],
   }),
@@ -170,28 +175,16 @@ const nodeDies: DemoDef = {
   },
 };
 
-/** One request of the simulated client: when, which endpoint the rules picked, and whether it answered. */
+/** One request of the client: when, the endpoint node-1's rules picked (null when none matched), and whether it answered. */
 export interface ClientRequest {
   t: number;
   to: string | null;
   ok: boolean;
 }
 
-/**
- * The client's latest requests, one a second, each sent by the node's rules to one listed endpoint
- * (round robin here; kube-proxy picks at random). Success is judged by the endpoints as they are at
- * this moment, a simplification the figure's note states.
- */
-export function clientRequestsOf(t: number, endpoints: ServiceEndpoint[]): ClientRequest[] {
-  const listed = endpoints.filter((e) => e.listedReady);
-  const last = Math.floor(t / CLIENT_EVERY_MS);
-  const out: ClientRequest[] = [];
-  for (let i = 0; i < CLIENT_SHOWN; i++) {
-    const n = last - i;
-    const e = listed.length ? listed[((n % listed.length) + listed.length) % listed.length] : undefined;
-    out.push({ t: n * CLIENT_EVERY_MS, to: e ? e.ip : null, ok: !!e?.answers });
-  }
-  return out;
+/** The client's latest requests, newest first, as the data path ended them (traffic-client.ts). */
+export function clientRequestsOf(latest: readonly ClientHit[]): ClientRequest[] {
+  return latest.slice(-CLIENT_SHOWN).reverse().map((h) => ({ t: h.t, to: h.endpoint, ok: h.ok }));
 }
 
 /** The `outage` figure (the control-plane-outage chapter). */
@@ -200,11 +193,11 @@ export const outageFigure: FigureDef = {
   id: 'outage',
   title: 'The control plane goes down, live',
   options: { seed: 1, nodes: 3 },
+  addons: () => [kubeProxyAddon({ mode: 'iptables' }), trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: NAME })],
   demos: [apply, controlPlane, getPods, nodeDies],
   story: ['apply', 'control-plane', 'get', 'node', 'control-plane'],
   leavesOut: [
-    'There is no kube-proxy or packet in the model: the nodes\' rules are taken to be the EndpointSlices in etcd (which nothing can change during the outage), and a request succeeds when the pod at the chosen address has a running container. Real kube-proxy picks an endpoint at random; here the client takes them in turn.',
-    'The client\'s latest requests are judged by the endpoints as they are now, not replayed one by one.',
+    `The client is a process on ${CLIENT_NODE} that opens one connection a second to the Service's ClusterIP; ${CLIENT_NODE}'s kube-proxy (iptables mode) picks an endpoint at random from the seeded stream, and the pod network carries it as the networking chapter's figure does. Its table lists the EndpointSlice in etcd, which nothing can change during the outage.`,
     'The whole control plane stops at once and is a single instance: no second API server, no etcd quorum to lose.',
     'The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod\'s kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.',
     'Only kubectl get pods is offered during the outage; every other kubectl command is refused the same way.',
@@ -215,7 +208,7 @@ export const outageFigure: FigureDef = {
       chart: json(nodeStatechartOf(cluster.world.state, DYING)),
       clock: json(leaseClockOf(cluster, frame, DYING)),
       service: json({ name: NAME, port: PORT, ...svc }),
-      client: json(clientRequestsOf(cluster.now, svc.endpoints)),
+      client: json(clientRequestsOf(trafficClientStateOf(cluster.world.state)?.latest ?? [])),
     };
   },
 };
