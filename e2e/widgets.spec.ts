@@ -22,12 +22,13 @@ const WIDGETS = [
   { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
+  { id: 'dns-lookup', path: '/networking/', anchor: 'figure-networking-dns-lookup', action: /^Recreate the Service web$/, said: /kubectl delete service web, then kubectl expose deployment web --port=80/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
   { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'dns-lookup': /^client's resolv\.conf sends its query to 10\.96\.0\.10/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
