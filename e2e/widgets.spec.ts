@@ -28,7 +28,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'dns-lookup': /^client's resolv\.conf sends its query to 10\.96\.0\.10/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -333,6 +333,24 @@ test('the proxy-pick widget writes the reader\'s replica count into node-1\'s ru
   await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
   await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
   await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
+});
+
+test('the dns-lookup widget answers the recreated Service\'s new ClusterIP before node-3 has rules for it, then connects', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'dns-lookup', '/networking/');
+  const [answer, conn] = [w.getByTestId('widget-answer'), w.getByTestId('widget-connect')];
+  await expect(answer).toContainText('10.109.48.121 from coredns-');
+  await expect(conn).toContainText(/answered by web-c68c68797-\w{5}/);
+  await w.getByRole('button', { name: 'Recreate the Service web' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('CoreDNS has seen the new Service', { timeout: 60_000 });
+  await expect(answer).toContainText('10.97.230.14');
+  await expect(conn).toContainText('timed out: no rule for it on node-3');
+  // Playing goes on from a beat after its pause; pressed again only if it has stopped there.
+  const play = w.getByRole('button', { name: 'Play' });
+  if (await play.isEnabled()) await play.click();
+  await expect(w.getByTestId('widget-caption')).toContainText('kube-proxy has written the rules for 10.97.230.14', { timeout: 60_000 });
+  await expect(conn).toContainText(/answered by web-c68c68797-\w{5}/);
 });
 
 test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({ page }) => {

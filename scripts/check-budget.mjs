@@ -38,7 +38,7 @@ const HTML_MAX_GZIP = 31 * KB;
 // An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
 // /networking/ was at 31,716 B; its two widgets (ready-endpoints, proxy-pick) took it to 36,454 B;
 // /troubleshooting/'s two widgets (image-backoff, crash-loop) took it from 39,829 to 44,744 B.
-// The dns-lookup widget (its paragraph, opening frame and hydration data) took /networking/ from 36,454 to 38,510 B.
+// The dns-lookup widget (its paragraph, opening frame and hydration data) took /networking/ from 36,454 to 38,444 B.
 // The conflict widget (its opening frame, hydration data and paragraph) took /control-plane/ from 33,204 to 36,945 B;
 // the cascade-delete widget took /reconcile-loop/ from 31,843 to 33,258 B.
 const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 44 * KB, '/control-plane/': 36.5 * KB, '/reconcile-loop/': 33 * KB, '/networking/': 38 * KB,
@@ -95,7 +95,7 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 37 * KB, '/c
   '/troubleshooting/': 38 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web;
   // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B; the dns-lookup widget's
-  // picture (about 1.1 KB) to 40,132 B.
+  // picture (about 1.0 KB) to 40,068 B.
   '/networking/': 39.25 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).

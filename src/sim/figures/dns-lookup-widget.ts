@@ -122,7 +122,7 @@ const setup: DemoDef = {
         m.pod = d.connect.pod ?? '';
         return true;
       },
-      text: (_f, m) => `${CLIENT}'s resolv.conf sends its query to ${KUBE_DNS_IP}, kube-dns's ClusterIP; the rules pass it to one of the two CoreDNS pods, which answers ${QNAME} with ${m.ip}, web's ClusterIP. A connection to ${m.ip}:${PORT} reaches ${m.pod}.`,
+      text: (_f, m) => `${CLIENT}'s resolv.conf names ${KUBE_DNS_IP} (kube-dns); a CoreDNS pod answers ${QNAME} with ${m.ip}, web's ClusterIP, and a connection to it reaches ${m.pod}.`,
     }],
   }),
 };
@@ -143,10 +143,10 @@ const recreate: DemoDef = {
         if (d?.rcode !== 'NOERROR' || !d.address || d.address === m.old) return false;
         m.ip = d.address;
         m.ms = g.t - Number(m.at);
-        m.conn = d.connect?.ok ? `and a connection to it already works (${d.connect.pod})` : `but a connection to it ${d.connect?.error === 'timeout' ? 'is lost' : `fails (${d.connect?.error ?? 'no answer'})`}: kube-proxy on the client's node has no rule for that address yet`;
+        m.conn = d.connect?.ok ? `and a connection to it already works (${d.connect.pod})` : `but a connection to it ${d.connect?.error === 'timeout' ? 'is lost' : `fails (${d.connect?.error ?? 'no answer'})`}: kube-proxy on ${d.node} has no rule for it yet`;
         return true;
       },
-      text: (_f, m) => `${m.ms} ms after the delete, CoreDNS has seen the new Service and answers ${QNAME} with ${m.ip} (it was ${m.old}), ${m.conn}.`,
+      text: (_f, m) => `${m.ms} ms after the delete, CoreDNS has seen the new Service: it answers ${m.ip} (was ${m.old}), ${m.conn}.`,
     }, {
       when: (g, m, detail) => {
         const d = detailOf(detail());
@@ -155,7 +155,7 @@ const recreate: DemoDef = {
         m.s = ((g.t - Number(m.at)) / 1000).toFixed(1);
         return true;
       },
-      text: (_f, m) => `${m.s} s after the delete, kube-proxy has written the rules for ${m.ip}, and the client's connection reaches ${m.pod}. A client that kept ${m.old} from an earlier lookup now sends to an address no rule knows.`,
+      text: (_f, m) => `${m.s} s after the delete, kube-proxy has written the rules for ${m.ip}: the connection reaches ${m.pod}. A client that cached ${m.old} sends to an address no rule knows.`,
     }],
   }),
 };
