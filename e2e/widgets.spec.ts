@@ -22,12 +22,13 @@ const WIDGETS = [
   { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
+  { id: 'dns-lookup', path: '/networking/', anchor: 'figure-networking-dns-lookup', action: /^Recreate the Service web$/, said: /kubectl delete service web, then kubectl expose deployment web --port=80/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
   { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -332,6 +333,24 @@ test('the proxy-pick widget writes the reader\'s replica count into node-1\'s ru
   await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
   await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
   await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
+});
+
+test('the dns-lookup widget answers the recreated Service\'s new ClusterIP before node-3 has rules for it, then connects', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openWidget(page, 'dns-lookup', '/networking/');
+  const [answer, conn] = [w.getByTestId('widget-answer'), w.getByTestId('widget-connect')];
+  await expect(answer).toContainText('10.109.48.121 from coredns-');
+  await expect(conn).toContainText(/answered by web-c68c68797-\w{5}/);
+  await w.getByRole('button', { name: 'Recreate the Service web' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('CoreDNS has seen the new Service', { timeout: 60_000 });
+  await expect(answer).toContainText('10.97.230.14');
+  await expect(conn).toContainText('timed out: no rule for it on node-3');
+  // Playing goes on from a beat after its pause; pressed again only if it has stopped there.
+  const play = w.getByRole('button', { name: 'Play' });
+  if (await play.isEnabled()) await play.click();
+  await expect(w.getByTestId('widget-caption')).toContainText('kube-proxy has written the rules for 10.97.230.14', { timeout: 60_000 });
+  await expect(conn).toContainText(/answered by web-c68c68797-\w{5}/);
 });
 
 test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({ page }) => {

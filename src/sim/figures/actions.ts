@@ -52,6 +52,8 @@ export type FigureAction =
   | { type: 'delete-pod'; pod: string }
   /** `kubectl delete deployment NAME`: cascade=background, so the garbage collector deletes what it owns. */
   | { type: 'delete-deployment'; name: string }
+  /** `kubectl delete service NAME`. */
+  | { type: 'delete-service'; name: string }
   | { type: 'set-image'; name: string; image: string }
   | { type: 'node'; node: string; action: NodeAction }
   | { type: 'control-plane'; action: 'stop' | 'start'; component?: ControlPlaneComponent }
@@ -138,6 +140,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
     case 'scale': cluster.request(scaleRequest('deployments', a.name, a.replicas)); break;
     case 'delete-pod': cluster.request(deletePodRequest(a.pod)); break;
     case 'delete-deployment': cluster.request({ verb: 'delete', resource: 'deployments', namespace: 'default', name: a.name, options: { propagationPolicy: 'Background' } }); break;
+    case 'delete-service': cluster.request({ verb: 'delete', resource: 'services', namespace: 'default', name: a.name, options: { propagationPolicy: 'Background' } }); break;
     case 'set-image': cluster.request(setImageRequest(a.name, [{ name: containerNameFromImage(a.image), image: a.image }])); break;
     case 'node': cluster.node(a.node, a.action); break;
     case 'control-plane': cluster.controlPlane(a.action, a.component); break;
@@ -212,6 +215,7 @@ export function commandOf(a: FigureAction): string {
     case 'scale': return `kubectl scale deployment ${a.name} --replicas=${a.replicas}`;
     case 'delete-pod': return `kubectl delete pod ${a.pod}`;
     case 'delete-deployment': return `kubectl delete deployment ${a.name}`;
+    case 'delete-service': return `kubectl delete service ${a.name}`;
     case 'set-image': return `kubectl set image deployment/${a.name} ${containerNameFromImage(a.image)}=${a.image}`;
     case 'node': return `sim node ${a.action} ${a.node}`;
     case 'control-plane': return `sim control-plane ${a.action}${a.component ? ' ' + a.component : ''}`;

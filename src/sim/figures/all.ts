@@ -4,6 +4,7 @@ import { cascadeDeleteWidget } from './cascade-delete-widget.ts';
 import { clusterFigure } from './cluster-figure.ts';
 import { conflictWidget } from './conflict-widget.ts';
 import { crashLoopWidget } from './crash-loop-widget.ts';
+import { dnsLookupWidget } from './dns-lookup-widget.ts';
 import type { FigureDef } from './demo.ts';
 import { filterScoreWidget } from './filter-score-widget.ts';
 import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
@@ -32,5 +33,5 @@ export const FIGURES: Record<string, FigureDef> = {
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
   'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
-  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

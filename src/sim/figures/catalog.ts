@@ -27,6 +27,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'pending-pod': () => import('./pending-pod-widget.ts').then((m) => m.pendingPodWidget),
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
   'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
+  'dns-lookup': () => import('./dns-lookup-widget.ts').then((m) => m.dnsLookupWidget),
   'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
   'crash-loop': () => import('./crash-loop-widget.ts').then((m) => m.crashLoopWidget),
 };

@@ -29,6 +29,7 @@ function success(a: FigureAction, listed: number): string {
     case 'scale': return `deployment.apps/${a.name} scaled`;
     case 'delete-pod': return `pod "${a.pod}" deleted from default namespace`;
     case 'delete-deployment': return `deployment.apps "${a.name}" deleted from default namespace`;
+    case 'delete-service': return `service "${a.name}" deleted from default namespace`;
     case 'set-image': return `deployment.apps/${a.name} image updated`;
     case 'cordon': return `node/${a.node} ${a.on ? 'cordoned' : 'uncordoned'}`;
     case 'taint': return `node/${a.node} ${a.on ? 'tainted' : 'untainted'}`;
