@@ -12,6 +12,7 @@ const WIDGETS = [
   { id: 'conflict', path: '/control-plane/', anchor: 'figure-control-plane-conflict', action: /^Both add a replica$/, said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
+  { id: 'level-triggered', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-level-triggered', action: /^Stop the controller-manager$/, said: /kube-controller-manager stops: its watches close/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
@@ -286,6 +287,31 @@ test('the kubelet-alone widget restarts a crashed container while the control pl
   await next.click();
   await expect(w.getByTestId('widget-caption')).toContainText("the kubelet's status update lands: the API server now has restartCount 2");
   await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*2/);
+});
+
+test('the level-triggered widget: pods deleted while the controller-manager is stopped are replaced in one sync once it relists', async ({ page }) => {
+  const w = await openWidget(page, 'level-triggered', '/reconcile-loop/');
+  const level = w.getByTestId('widget-level');
+  const caption = w.getByTestId('widget-caption');
+  await w.getByRole('button', { name: 'Stop the controller-manager' }).click();
+  await expect(w.getByTestId('widget-controller-manager')).toContainText('kube-controller-manager stopped.');
+  await w.getByRole('button', { name: 'Delete 2 pods' }).click();
+  await expect(caption).toContainText('kubectl deletes web-c68c68797-nzjqm and web-c68c68797-pjhzg.');
+  const next = w.getByRole('button', { name: 'Next event' });
+  const until = async (re: RegExp) => {
+    for (let i = 0; i < 12 && !re.test((await caption.textContent()) ?? ''); i++) {
+      const s = await w.getAttribute('data-step');
+      await next.click();
+      await expect(w).not.toHaveAttribute('data-step', s!);
+    }
+  };
+  await until(/remove both pods from the API server/);
+  await expect(level).toContainText("Writes to web's pods it never heard of: 8");
+  await w.getByRole('button', { name: 'Start the controller-manager' }).click();
+  await until(/in one sync, creates/);
+  await expect(caption).toContainText('creates web-c68c68797-lkdzk and web-c68c68797-ss969');
+  await expect(level).toContainText('Its relist: ADDED vc5xc, then BOOKMARK at revision 128; no DELETED.');
+  await expect(level).toContainText("The ReplicaSet controller's one sync: 1 active of 3, so it creates lkdzk, ss969.");
 });
 
 test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {

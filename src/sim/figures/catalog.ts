@@ -17,6 +17,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'conflict': () => import('./conflict-widget.ts').then((m) => m.conflictWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'cascade-delete': () => import('./cascade-delete-widget.ts').then((m) => m.cascadeDeleteWidget),
+  'level-triggered': () => import('./level-triggered-widget.ts').then((m) => m.levelTriggeredWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'rollout-undo': () => import('./rollout-undo-widget.ts').then((m) => m.rolloutUndoWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
