@@ -10,8 +10,10 @@ import { expectNoAxeViolations } from './figure-helpers';
 const WIDGETS = [
   { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
   { id: 'conflict', path: '/control-plane/', anchor: 'figure-control-plane-conflict', action: /^Both add a replica$/, said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/ },
+  { id: 'watch-resume', path: '/control-plane/', anchor: 'figure-control-plane-watch-resume', action: /^Cut node-1 off$/, said: /node-1's network to the API server breaks/ },
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
+  { id: 'level-triggered', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-level-triggered', action: /^Stop the controller-manager$/, said: /kube-controller-manager stops: its watches close/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
@@ -287,6 +289,55 @@ test('the kubelet-alone widget restarts a crashed container while the control pl
   await next.click();
   await expect(w.getByTestId('widget-caption')).toContainText("the kubelet's status update lands: the API server now has restartCount 2");
   await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*2/);
+});
+
+test('the level-triggered widget: pods deleted while the controller-manager is stopped are replaced in one sync once it relists', async ({ page }) => {
+  const w = await openWidget(page, 'level-triggered', '/reconcile-loop/');
+  const level = w.getByTestId('widget-level');
+  const caption = w.getByTestId('widget-caption');
+  await w.getByRole('button', { name: 'Stop the controller-manager' }).click();
+  await expect(w.getByTestId('widget-controller-manager')).toContainText('kube-controller-manager stopped.');
+  await w.getByRole('button', { name: 'Delete 2 pods' }).click();
+  await expect(caption).toContainText('kubectl deletes web-c68c68797-nzjqm and web-c68c68797-pjhzg.');
+  const next = w.getByRole('button', { name: 'Next event' });
+  const until = async (re: RegExp) => {
+    for (let i = 0; i < 12 && !re.test((await caption.textContent()) ?? ''); i++) {
+      const s = await w.getAttribute('data-step');
+      await next.click();
+      await expect(w).not.toHaveAttribute('data-step', s!);
+    }
+  };
+  await until(/remove both pods from the API server/);
+  await expect(level).toContainText("Writes to web's pods it never heard of: 8");
+  await w.getByRole('button', { name: 'Start the controller-manager' }).click();
+  await until(/in one sync, creates/);
+  await expect(caption).toContainText('creates web-c68c68797-lkdzk and web-c68c68797-ss969');
+  await expect(level).toContainText('Its relist: ADDED vc5xc, then BOOKMARK at revision 128; no DELETED.');
+  await expect(level).toContainText("The ReplicaSet controller's one sync: 1 active of 3, so it creates lkdzk, ss969.");
+});
+
+test('the watch-resume widget: a pod bound to node-1 while it is cut off comes to its kubelet on the watch resumed from the last revision it saw', async ({ page }) => {
+  const w = await openWidget(page, 'watch-resume', '/control-plane/');
+  const res = w.getByTestId('widget-resume');
+  const caption = w.getByTestId('widget-caption');
+  await w.getByRole('button', { name: 'Cut node-1 off' }).click();
+  await expect(w.getByTestId('widget-link')).toContainText('node-1 cut off');
+  await w.getByRole('button', { name: 'Scale web to 6' }).click();
+  const next = w.getByRole('button', { name: 'Next event' });
+  const until = async (re: RegExp) => {
+    for (let i = 0; i < 12 && !re.test((await caption.textContent()) ?? ''); i++) {
+      const s = await w.getAttribute('data-step');
+      await next.click();
+      await expect(w).not.toHaveAttribute('data-step', s!);
+    }
+  };
+  await until(/has heard of none of what changed there/);
+  await expect(res).toContainText("Last pod revision its kubelet's watch delivered: 94.");
+  await w.getByRole('button', { name: 'Reconnect node-1' }).click();
+  await until(/replays from its history exactly what changed since/);
+  await expect(caption).toContainText('watches from resourceVersion 94');
+  await expect(res).toContainText('It watches again with resourceVersion=94');
+  await expect(res.getByRole('listitem')).toHaveText(['ADDED web-c68c68797-ss969 revision 117']);
 });
 
 test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {

@@ -11,6 +11,7 @@ import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
 import { hubFigure } from './hub-figure.ts';
 import { imageBackoffWidget } from './image-backoff-widget.ts';
 import { kubeletAloneWidget } from './kubelet-alone-widget.ts';
+import { levelTriggeredWidget } from './level-triggered-widget.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
 import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
@@ -25,13 +26,14 @@ import { schedulerFigure } from './scheduler-figure.ts';
 import { tolerationCountdownWidget } from './toleration-countdown-widget.ts';
 import { trafficFigure } from './traffic-figure.ts';
 import { troubleshootingFigure } from './troubleshooting-figure.ts';
+import { watchResumeWidget } from './watch-resume-widget.ts';
 import { writeWatchWidget } from './write-watch-widget.ts';
 
 /** Every figure the site has, by id. */
 export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
-  'write-watch': writeWatchWidget, conflict: conflictWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
+  'write-watch': writeWatchWidget, conflict: conflictWidget, 'watch-resume': watchResumeWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'level-triggered': levelTriggeredWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
   'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

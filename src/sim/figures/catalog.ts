@@ -15,8 +15,10 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   // The inline widgets: small figures, one mechanism each, placed at the paragraph that explains it.
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
   'conflict': () => import('./conflict-widget.ts').then((m) => m.conflictWidget),
+  'watch-resume': () => import('./watch-resume-widget.ts').then((m) => m.watchResumeWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'cascade-delete': () => import('./cascade-delete-widget.ts').then((m) => m.cascadeDeleteWidget),
+  'level-triggered': () => import('./level-triggered-widget.ts').then((m) => m.levelTriggeredWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'rollout-undo': () => import('./rollout-undo-widget.ts').then((m) => m.rolloutUndoWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
