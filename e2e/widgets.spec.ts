@@ -44,6 +44,16 @@ async function openWidget(page: Page, id: string, path: string): Promise<Locator
 
 const stepOf = async (w: Locator): Promise<number> => Number(await w.getAttribute('data-step'));
 
+/** Presses Next event (each press waited for) until `where`'s text matches, at most `max` presses. */
+async function nextUntil(w: Locator, re: RegExp, max: number, where: Locator = w.getByTestId('widget-caption')): Promise<void> {
+  const next = w.getByRole('button', { name: 'Next event' });
+  for (let i = 0; i < max && !re.test((await where.textContent()) ?? ''); i++) {
+    const s = await w.getAttribute('data-step');
+    await next.click();
+    await expect(w).not.toHaveAttribute('data-step', s!);
+  }
+}
+
 test('the list here is every inline widget the site has, on its page', async ({ request }) => {
   const found = new Set<string>();
   for (const path of await sitePages(request)) {
@@ -212,12 +222,7 @@ test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and
   await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText('nginx:1.28');
   await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n1 {9}<none>\n2 {9}<none>/);
   await w.getByRole('button', { name: 'kubectl rollout undo' }).click();
-  const next = w.getByRole('button', { name: 'Next event' });
-  for (let i = 0; i < 10 && !/^Rolled back/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
-    const s = await w.getAttribute('data-step');
-    await next.click();
-    await expect(w).not.toHaveAttribute('data-step', s!);
-  }
+  await nextUntil(w, /^Rolled back/, 10);
   await expect(w.getByTestId('widget-caption')).toContainText('web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.');
   await expect(w.getByTestId('widget-deployment')).toContainText('template nginx:1.27, revision 3');
   await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText('3 (was 1)');
@@ -229,12 +234,7 @@ test('the node-lease widget ages node-2\'s Lease past the grace period, then sho
   await expect(w.getByTestId('widget-node')).toContainText('machine on, Ready True, no unreachable taint');
   await w.getByRole('button', { name: "Cut node-2's power" }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('node-2 loses power');
-  const next = w.getByRole('button', { name: 'Next event' });
-  for (let i = 0; i < 40 && !/NoExecute/.test((await w.getByTestId('widget-node').textContent()) ?? ''); i++) {
-    const s = await w.getAttribute('data-step');
-    await next.click();
-    await expect(w).not.toHaveAttribute('data-step', s!);
-  }
+  await nextUntil(w, /NoExecute/, 40, w.getByTestId('widget-node'));
   await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute');
   await expect(w.getByTestId('widget-node')).toContainText('past the grace period');
   await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
@@ -247,11 +247,7 @@ test('the toleration-countdown widget counts node-2\'s pods\' 300 s down, and on
   await expect(bars).toContainText('no taint, no countdown yet');
   await w.getByRole('button', { name: "Cut node-2's power" }).click();
   const next = w.getByRole('button', { name: 'Next event' });
-  for (let i = 0; i < 10 && !/NoExecute\. /.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
-    const s = await w.getAttribute('data-step');
-    await next.click();
-    await expect(w).not.toHaveAttribute('data-step', s!);
-  }
+  await nextUntil(w, /NoExecute\. /, 10);
   await expect(bars.locator('li').filter({ hasText: '300 s tolerated: 300 s left' })).toHaveCount(2);
   await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints unreachable:NoSchedule, unreachable:NoExecute');
   await next.click();
@@ -279,11 +275,7 @@ test('the kubelet-alone widget restarts a crashed container while the control pl
   await w.getByRole('button', { name: "Crash node-1's nginx" }).click();
   await expect(w.getByTestId('widget-caption')).toContainText("web-c68c68797-vc5xc's nginx now finds a typo");
   const next = w.getByRole('button', { name: 'Next event' });
-  for (let i = 0; i < 10 && !/a third time/.test((await w.getByTestId('widget-caption').textContent()) ?? ''); i++) {
-    const s = await w.getAttribute('data-step');
-    await next.click();
-    await expect(w).not.toHaveAttribute('data-step', s!);
-  }
+  await nextUntil(w, /a third time/, 10);
   await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*0/);
   await expect(w.getByTestId('widget-writes')).not.toContainText('Status syncs refused: 0.');
   await w.getByRole('button', { name: 'Start the control plane' }).click();
@@ -300,14 +292,7 @@ test('the level-triggered widget: pods deleted while the controller-manager is s
   await expect(w.getByTestId('widget-controller-manager')).toContainText('kube-controller-manager stopped.');
   await w.getByRole('button', { name: 'Delete 2 pods' }).click();
   await expect(caption).toContainText('kubectl deletes web-c68c68797-nzjqm and web-c68c68797-pjhzg.');
-  const next = w.getByRole('button', { name: 'Next event' });
-  const until = async (re: RegExp) => {
-    for (let i = 0; i < 12 && !re.test((await caption.textContent()) ?? ''); i++) {
-      const s = await w.getAttribute('data-step');
-      await next.click();
-      await expect(w).not.toHaveAttribute('data-step', s!);
-    }
-  };
+  const until = (re: RegExp) => nextUntil(w, re, 12, caption);
   await until(/remove both pods from the API server/);
   await expect(level).toContainText("Writes to web's pods it never heard of: 8");
   await w.getByRole('button', { name: 'Start the controller-manager' }).click();
@@ -324,14 +309,7 @@ test('the watch-resume widget: a pod bound to node-1 while it is cut off comes t
   await w.getByRole('button', { name: 'Cut node-1 off' }).click();
   await expect(w.getByTestId('widget-link')).toContainText('node-1 cut off');
   await w.getByRole('button', { name: 'Scale web to 6' }).click();
-  const next = w.getByRole('button', { name: 'Next event' });
-  const until = async (re: RegExp) => {
-    for (let i = 0; i < 12 && !re.test((await caption.textContent()) ?? ''); i++) {
-      const s = await w.getAttribute('data-step');
-      await next.click();
-      await expect(w).not.toHaveAttribute('data-step', s!);
-    }
-  };
+  const until = (re: RegExp) => nextUntil(w, re, 12, caption);
   await until(/has heard of none of what changed there/);
   await expect(res).toContainText("Last pod revision its kubelet's watch delivered: 94.");
   await w.getByRole('button', { name: 'Reconnect node-1' }).click();
@@ -348,12 +326,7 @@ test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned 
   await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('625');
   await expect(w.getByTestId('widget-pod')).toContainText('bound to node-3');
   await w.getByRole('button', { name: 'Cordon node-3, reschedule' }).click();
-  const next = w.getByRole('button', { name: 'Next event' });
-  for (let i = 0; i < 12 && !/NodeUnschedulable/.test((await w.getByTestId('widget-picture').textContent()) ?? ''); i++) {
-    const s = await w.getAttribute('data-step');
-    await next.click();
-    await expect(w).not.toHaveAttribute('data-step', s!);
-  }
+  await nextUntil(w, /NodeUnschedulable/, 12, w.getByTestId('widget-picture'));
   await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('NodeUnschedulable');
   await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
   await expect(w.getByRole('button', { name: 'Uncordon node-3, reschedule' })).toBeEnabled();
