@@ -21,6 +21,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'off',
+    // A click on a control that never becomes enabled fails in 30 s, not at the test's timeout.
+    actionTimeout: 30_000,
   },
   projects: [
     {

@@ -18,7 +18,8 @@ async function scrollThrough(page: Page): Promise<void> {
   const screen = page.viewportSize()!.height;
   for (let y = 0; y <= height; y += Math.round(screen * 0.8)) {
     await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // Two frames, or 200 ms when the page gets none (a background page's rAF can stall: it hung a CI run 9 minutes once).
+    await page.evaluate(() => new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 200); }));
   }
 }
 
