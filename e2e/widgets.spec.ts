@@ -18,19 +18,21 @@ const WIDGETS = [
   { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
   { id: 'kubelet-alone', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-kubelet-alone', action: /^Stop the control plane$/, said: /node-1's kubelet keeps its pods in memory and its containers running/ },
+  { id: 'restart-leases', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-restart-leases', action: /^Start the control plane$/, said: /etcd, the API server, the scheduler and the controller-manager start again, each a new process/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
   { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
+  { id: 'service-address', path: '/networking/', anchor: 'figure-networking-service-address', action: /^Delete web's pod on node-1$/, said: /kubectl delete pod web-6c455b6594-lsm28: the pod at 10\.244\.1\.3 goes away/ },
   { id: 'dns-lookup', path: '/networking/', anchor: 'figure-networking-dns-lookup', action: /^Recreate the Service web$/, said: /kubectl delete service web, then kubectl expose deployment web --port=80/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
   { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -358,6 +360,29 @@ test('the proxy-pick widget writes the reader\'s replica count into node-1\'s ru
   await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
   await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
   await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
+});
+
+test('the service-address widget: a deleted pod\'s replacement answers at a new IP behind the same ClusterIP', async ({ page }) => {
+  const w = await openWidget(page, 'service-address', '/networking/');
+  await expect(w.getByTestId('widget-service')).toContainText('ClusterIP 10.109.48.121, port 80, selector app=web');
+  const rows = w.getByTestId('widget-endpoints');
+  await expect(rows.getByRole('row', { name: /^web-6c455b6594-lsm28 / })).toContainText(/10\.244\.1\.3\s*node-1\s*true\s*33 %/);
+  await w.getByRole('button', { name: "Delete web's pod on node-1" }).click();
+  await nextUntil(w, /The ClusterIP is still 10\.109\.48\.121/, 30);
+  await expect(rows.getByRole('row', { name: /^web-6c455b6594-lsm28 / })).toHaveCount(0);
+  await expect(rows.getByRole('row', { name: /node-1/ })).toContainText(/10\.244\.1\.4\s*node-1\s*true\s*33 %/);
+  await expect(w.getByTestId('widget-service')).toContainText('ClusterIP 10.109.48.121');
+});
+
+test('the restart-leases widget: the scheduler leads at once, the controller manager after its predecessor\'s 15 s, and no node goes Unknown', async ({ page }) => {
+  const w = await openWidget(page, 'restart-leases', '/control-plane-outage/');
+  const locks = w.getByTestId('widget-locks');
+  await expect(locks.getByRole('row', { name: /^kube-scheduler / })).toContainText('none (handed back)');
+  await expect(w.getByTestId('widget-control-plane')).toContainText('stopped');
+  await w.getByRole('button', { name: 'Start the control plane' }).click();
+  await nextUntil(w, /new kube-controller-manager takes its Lease over/, 30);
+  await expect(locks.getByRole('row', { name: /^kube-scheduler / })).toContainText(/control-plane_\S+\s*\d\d:\d\d:\d\d\s*1/);
+  await expect(w.getByTestId('widget-nodes')).toContainText('node-1 Ready True, node-2 Ready True, node-3 Ready True.');
 });
 
 test('the dns-lookup widget answers the recreated Service\'s new ClusterIP before node-3 has rules for it, then connects', async ({ page }) => {

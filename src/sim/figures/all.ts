@@ -5,6 +5,8 @@ import { clusterFigure } from './cluster-figure.ts';
 import { conflictWidget } from './conflict-widget.ts';
 import { crashLoopWidget } from './crash-loop-widget.ts';
 import { dnsLookupWidget } from './dns-lookup-widget.ts';
+import { restartLeasesWidget } from './restart-leases-widget.ts';
+import { serviceAddressWidget } from './service-address-widget.ts';
 import type { FigureDef } from './demo.ts';
 import { filterScoreWidget } from './filter-score-widget.ts';
 import { frozenEndpointsWidget } from './frozen-endpoints-widget.ts';
@@ -35,5 +37,5 @@ export const FIGURES: Record<string, FigureDef> = {
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, conflict: conflictWidget, 'watch-resume': watchResumeWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'level-triggered': levelTriggeredWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
   'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
-  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'restart-leases': restartLeasesWidget, 'service-address': serviceAddressWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
 };

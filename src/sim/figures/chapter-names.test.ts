@@ -37,9 +37,7 @@ export function quotedNames(text: string): string[] {
  */
 const NOT_YET_SIMULATED: Record<string, string[]> = {
   'content/control-plane.mdx': ['coredns-7c65d6cfc9-4xj8n', 'coredns-7c65d6cfc9-bq2lw'],
-  'content/networking.mdx': ['web-6c455b6594-2pdpp', 'web-6c455b6594-lsm28', 'web-6c455b6594-ss969'],
   'content/troubleshooting.mdx': ['api-5f6b8d9c74-t4wzn', 'cache-64bf9c8d57-zp5lm', 'queue-5c8f4b7d96-r2tnb', 'report-9d48b6f5c7', 'report-9d48b6f5c7-kx7vr', 'web-c47498c66-2vxng', 'worker-86c9f7d5b4-hn2gs'],
-  'src/components/diagrams/NetworkingRequestPath.astro': ['web-6c455b6594-2pdpp'],
   'src/components/diagrams/TroubleshootingEndpoints.astro': ['web-c47498c66-2vxng'],
 };
 

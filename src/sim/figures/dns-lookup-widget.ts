@@ -21,9 +21,9 @@ import { figureActions } from './figure-actions.ts';
 import { trafficFigure } from './traffic-figure.ts';
 import { readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
-/** The client pod, as the chapter names it, and its image. */
-export const CLIENT = 'client';
-export const CLIENT_IMAGE = 'curlimages/curl:8.11.0';
+import { CLIENT, CLIENT_IMAGE } from './service-web.ts';
+
+export { CLIENT, CLIENT_IMAGE };
 /** The name the client looks up: the Service web's fully qualified name. */
 export const QNAME = `${WEB}.default.svc.cluster.local`;
 /** web's replicas and port. */

@@ -18,6 +18,9 @@ import { livePodsOf, readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts'
 export const PORT = 80;
 /** The node whose rules the widgets print: the traffic figure's client node, whose rules its panel reads. */
 export const RULES_NODE = 'node-1';
+/** The client pod, as the networking chapter names it, and its image. */
+export const CLIENT = 'client';
+export const CLIENT_IMAGE = 'curlimages/curl:8.11.0';
 /** web's container as its manifest has it: the port, and a readiness probe the reader can make fail. */
 const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
 
