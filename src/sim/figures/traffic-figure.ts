@@ -15,6 +15,7 @@ import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue }
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
 import { figureActions } from './figure-actions.ts';
+import { requestPath, type RequestPath } from './request-path.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -38,6 +39,8 @@ export interface TrafficDetail {
   rules: string[];
   /** The Service's endpoints as its EndpointSlice lists them. */
   endpoints: SliceEndpoint[];
+  /** The client's last request hop by hop, with the rules above that decided it (request-path.ts). */
+  path: RequestPath | null;
 }
 
 /**
@@ -62,13 +65,10 @@ export function serviceRuleLines(text: string, namespace: string, service: strin
 export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[]): TrafficDetail {
   const c = trafficClientStateOf(w);
   const text = kubeProxyRulesOf(w, CLIENT_NODE, 'iptables-save');
-  return {
-    sent: c?.sent ?? 0,
-    counts: c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [],
-    latest: c ? [...c.latest] : [],
-    rules: text ? serviceRuleLines(text, 'default', NAME) : [],
-    endpoints,
-  };
+  const counts = c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [];
+  const rules = text ? serviceRuleLines(text, 'default', NAME) : [];
+  const last = c?.latest.at(-1);
+  return { sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, endpoints, path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null };
 }
 
 const detailOf = (d: FigureDetail | null): TrafficDetail | null => (d ? (d as unknown as TrafficDetail) : null);
