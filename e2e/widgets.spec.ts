@@ -1,6 +1,6 @@
 // The inline widgets (issue 28): each goes live when scrolled to, steps, does its one action, keeps
 // its size (≤ 420 px tall at 1280 px, ≤ 480 px at 360 px) without its controls moving, passes axe in
-// light and dark, and a link to one of its steps reopens it on the same step. The fixtures fail any
+// light and dark (on its embed), and a link to one of its steps reopens it on the same step. The fixtures fail any
 // test that logs a console error, a page error or a CSP violation.
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
@@ -67,7 +67,10 @@ test('the list here is every inline widget the site has, on its page', async ({ 
 
 for (const { id, path, anchor, action, said } of WIDGETS) {
   test.describe(`${id} (${path})`, () => {
-    test('goes live, steps by keyboard (visible focus, Enter, N) and back by mouse, never before its opening, and its action works', async ({ page }) => {
+    // The clipboard, for "Copy link to this step".
+    test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+    test('goes live, steps by keyboard (visible focus, Enter, N), a link to that step reopens it there, back by mouse, never before its opening, and its action works', async ({ page, context }) => {
       test.setTimeout(90_000);
       const w = await openWidget(page, id, path);
       const open = await stepOf(w);
@@ -84,8 +87,19 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       const t = await stepOf(w);
       await page.keyboard.press('n');
       await expect.poll(() => stepOf(w)).toBeGreaterThan(t);
-      // Then back by mouse (the size tests press Next by mouse).
+      // A link to this step, opened in a second tab, opens the widget on the same step and sentence.
       const ahead = await stepOf(w);
+      const caption = await w.getByTestId('widget-caption').textContent();
+      await w.getByRole('button', { name: 'Copy link to this step' }).click();
+      await expect(w.getByText('Link copied.')).toBeVisible();
+      const url = await page.evaluate(() => navigator.clipboard.readText());
+      expect(url).toMatch(new RegExp(`\\?fig=${id}\\.[A-Za-z0-9_-]+#${anchor}$`));
+      const again = await context.newPage();
+      const w2 = await openWidget(again, id, url.replace(/^https?:\/\/[^/]+/, ''));
+      await expect(w2).toHaveAttribute('data-step', String(ahead));
+      await expect(w2.getByTestId('widget-caption')).toHaveText(caption!);
+      await again.close();
+      // Then back by mouse (the size tests press Next by mouse).
       await back.click();
       await expect.poll(() => stepOf(w)).toBeLessThan(ahead);
       await w.getByRole('button', { name: 'Reset' }).click();
@@ -119,37 +133,16 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
 
     test('axe finds no violation: light at the opening, dark after its action', async ({ page }) => {
       test.setTimeout(120_000);
-      // Both palettes and both states, in two runs (axe over a chapter costs seconds, and there are many widgets).
+      // Both palettes and both states, in two runs, on the widget's embed: the same island and styles
+      // in a small page (axe walks the whole document, and a chapter's costs it seconds a run; the
+      // chapters themselves are checked in pages.spec).
       await page.emulateMedia({ colorScheme: 'light' });
-      const w = await openWidget(page, id, path);
+      const w = await openWidget(page, id, `/embed/${id}/`);
       await expectNoAxeViolations(page, `[data-testid="widget-${id}"]`, 'light at the opening');
       await page.emulateMedia({ colorScheme: 'dark' });
       await w.getByRole('button', { name: action }).click();
       await expect(w.getByTestId('widget-caption')).toContainText(said);
       await expectNoAxeViolations(page, `[data-testid="widget-${id}"]`, 'dark after its action');
-    });
-
-    test('a link to one of its steps reopens it on the same step', async ({ browser }) => {
-      test.setTimeout(90_000);
-      const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-      const page = await context.newPage();
-      const w = await openWidget(page, id, path);
-      for (let i = 0; i < 2; i++) {
-        const s = await w.getAttribute('data-step');
-        await w.getByRole('button', { name: 'Next event' }).click();
-        await expect(w).not.toHaveAttribute('data-step', s!);
-      }
-      const step = await w.getAttribute('data-step');
-      const caption = await w.getByTestId('widget-caption').textContent();
-      await w.getByRole('button', { name: 'Copy link to this step' }).click();
-      await expect(w.getByText('Link copied.')).toBeVisible();
-      const url = await page.evaluate(() => navigator.clipboard.readText());
-      expect(url).toMatch(new RegExp(`\\?fig=${id}\\.[A-Za-z0-9_-]+#${anchor}$`));
-      const again = await context.newPage();
-      const w2 = await openWidget(again, id, url.replace(/^https?:\/\/[^/]+/, ''));
-      await expect(w2).toHaveAttribute('data-step', step!);
-      await expect(w2.getByTestId('widget-caption')).toHaveText(caption!);
-      await context.close();
     });
 
     test('without JavaScript it shows its opening frame and one sentence, and no controls', async ({ browser }) => {
