@@ -32,6 +32,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'dns-lookup': () => import('./dns-lookup-widget.ts').then((m) => m.dnsLookupWidget),
   'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
   'crash-loop': () => import('./crash-loop-widget.ts').then((m) => m.crashLoopWidget),
+  'chain-stops': () => import('./chain-stops-widget.ts').then((m) => m.chainStopsWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
