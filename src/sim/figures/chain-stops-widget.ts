@@ -8,8 +8,8 @@ import type { Cluster } from '../cluster.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
-import { endpointRowsOf, PORT, RULES_NODE, ruleTargetsOf, serviceWebAddons, serviceWebDetailOf, WEB_CONTAINER, type ServiceWebDetail } from './service-web.ts';
-import { livePodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
+import { endpointRowsOf, RULES_NODE, ruleTargetsOf, serviceSetupDemo, serviceWebAddons, serviceWebDetailOf, type ServiceWebDetail } from './service-web.ts';
+import { livePodsOf, WEB, webOf } from './widget-web.ts';
 
 /** web's replicas: one pod, so the chain is one pod's. */
 const REPLICAS = 1;
@@ -18,19 +18,11 @@ export const BAD_IMAGE = 'nginx:1.288';
 /** The tag meant. */
 export const GOOD_IMAGE = 'nginx:1.28';
 
-/** The chain's steps as the chapter's list names them, and shorter for a cell of the picture. */
-export const STEPS: readonly (readonly [string, string])[] = [
-  ['apply', 'apply'], ['API server', 'API server'], ['Deployment controller', 'Deploy. ctrl'], ['ReplicaSet controller', 'RS ctrl'],
-  ['Scheduler', 'scheduler'], ['kubelet', 'kubelet'], ['Image pull', 'image pull'], ['Container start', 'start'],
-  ['Probes', 'probes'], ['Ready', 'Ready'], ['EndpointSlice', 'EndpointSlice'], ['kube-proxy', 'kube-proxy'],
-];
+/** One step of the chain (the picture names them): done or not, and what the store says for it (a node, an IP, a waiting reason). */
+export interface ChainStep { done: boolean; value: string }
 
-/** One step of the chain: its names, done or not, and what the store says for it (a node, an IP, a waiting reason). */
-export interface ChainStep { n: number; label: string; short: string; done: boolean; value: string }
-
-/** What the picture draws: the Deployment's generation, its current ReplicaSet, the pod followed, the steps, and the first one not done. */
+/** What the picture draws: web's current ReplicaSet, the pod followed, the twelve steps in order, and the first one not done. */
 export interface ChainDetail {
-  generation: number;
   replicaSet: string | null;
   pod: string | null;
   steps: ChainStep[];
@@ -88,9 +80,9 @@ export function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): Cha
     [!!endpoint?.ready, 'ready', endpoint ? 'not ready' : 'not listed'],
     [inRules, RULES_NODE, `not on ${RULES_NODE}`],
   ];
-  const steps = marks.map(([done, yes, no], i): ChainStep => ({ n: i + 1, label: STEPS[i][0], short: STEPS[i][1], done, value: done ? yes : no }));
-  const first = steps.find((s) => !s.done);
-  return { generation: d?.metadata.generation ?? 0, replicaSet: rs?.metadata.name ?? null, pod: pod?.metadata.name ?? null, steps, stop: first ? first.n : null };
+  const steps = marks.map(([done, yes, no]): ChainStep => ({ done, value: done ? yes : no }));
+  const first = steps.findIndex((s) => !s.done);
+  return { replicaSet: rs?.metadata.name ?? null, pod: pod?.metadata.name ?? null, steps, stop: first < 0 ? null : first + 1 };
 }
 
 /** The widget's detail: the chain, from the store and from node-1's rules for web. */
@@ -109,8 +101,7 @@ const serving = (f: Frame): PodView[] => livePodsOf(f).filter((p) => p.ready);
 
 /** Keeps the chain in the memo (a beat's text sees the frame and the memo only). Returns true. */
 function hold(m: DemoMemo, c: ChainDetail): true {
-  const s = c.stop ? c.steps[c.stop - 1] : null;
-  Object.assign(m, { pod: c.pod ?? '', stop: c.stop ?? 0, label: s?.label ?? '', value: s?.value ?? '', node: c.steps[4].value });
+  Object.assign(m, { pod: c.pod ?? '', stop: c.stop ?? 0, node: c.steps[4].value });
   return true;
 }
 /** The chain stops at the image pull because the pull failed (not because it is under way). */
@@ -118,54 +109,37 @@ const pullFailed = (c: ChainDetail): boolean => c.stop === 7 && /^(ErrImagePull|
 /** The chain has reached its end for a pod: all twelve steps done. */
 const complete = (c: ChainDetail | null): boolean => !!c && c.stop === null;
 
-/** Create web (one pod, a readiness probe) and the Service web; the story pauses once node-1's rules send traffic to the pod. */
+/** The networking widgets' setup (web with a readiness probe, and its Service), paused once web's pod is through all twelve steps. */
+const base = serviceSetupDemo(REPLICAS);
 const setup: DemoDef = {
-  id: 'setup',
-  label: () => `Create ${WEB} and its Service`,
-  unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
+  ...base,
   start: (f): DemoStart => ({
-    actions: [
-      { type: 'create-deployment', name: WEB, image: WEB_IMAGE, replicas: REPLICAS, file: { container: WEB_CONTAINER, note: `1 replica of ${WEB_IMAGE}; readiness probe GET / on port ${PORT}` } },
-      { type: 'expose', name: WEB, port: PORT },
-    ],
+    ...base.start(f),
     memo: { at: f.t },
-    intro: `kubectl creates the Deployment ${WEB} (1 replica of ${WEB_IMAGE}, a readiness probe on port ${PORT}) and the Service ${WEB}, then exits.`,
     beats: [{
       when: (_g, m, detail) => { const c = detailOf(detail()); return complete(c) && hold(m, c!); },
-      text: (g, m) => `${m.pod} went through all 12 steps in ${seconds(g, m)} s: bound to ${m.node}, pulled, running, Ready, a ready endpoint, and in ${RULES_NODE}'s rules. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`,
+      text: (g, m) => `${m.pod} went through all 12 steps in ${seconds(g, m)} s: bound to ${m.node}, Ready, and in ${RULES_NODE}'s rules. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`,
     }],
   }),
 };
 
-/** The break (the mistyped tag), or, once web has it, the fix (the tag meant). */
+/** The break: the upgrade to nginx:1.28 with a mistyped tag (Reset undoes it). */
 const image: DemoDef = {
   id: 'image',
-  label: (f) => (webOf(f)?.image === BAD_IMAGE ? `Fix the tag (${GOOD_IMAGE})` : 'Typo the image tag'),
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : !f.controlPlane.apiserver ? 'The API server is stopped.' : !f.controlPlane.scheduler ? 'Start the scheduler first: a new pod would stop at step 5.' : null),
-  start: (f): DemoStart => {
-    const fix = webOf(f)!.image === BAD_IMAGE;
-    const to = fix ? GOOD_IMAGE : BAD_IMAGE;
-    const beats: DemoStart['beats'] = fix
-      ? [{
-        when: (g, m, detail) => { const c = detailOf(detail()); return complete(c) && podNamed(g, String(c!.pod))?.image === GOOD_IMAGE && hold(m, c!); },
-        text: (g, m) => `A new ReplicaSet's pod, ${m.pod}, went through all 12 steps ${seconds(g, m)} s after the fix: its image pulled, it is a ready endpoint in ${RULES_NODE}'s rules. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`,
-      }]
-      : [{
-        when: (_g, m, detail) => { const c = detailOf(detail()); return !!c && pullFailed(c) && hold(m, c); },
-        text: (g, m) => `The chain stops at step ${m.stop}, ${m.label}: the registry has no ${BAD_IMAGE}, and kubectl get pods shows ${m.pod} with ${getPods(podNamed(g, String(m.pod)))}. Steps 1 to 6 went through.`,
-      }, {
-        when: (g, m) => podNamed(g, String(m.pod))?.status === 'ImagePullBackOff',
-        text: (g, m) => `${m.pod} waits in ImagePullBackOff, and the rollout waits with it: ${serving(g).map((p) => `${p.name} (${p.image})`).join(', ') || 'no pod'} still serves, so the Service keeps working while the chain is stopped.`,
-      }];
-    return {
-      actions: fix ? [{ type: 'set-image', name: WEB, image: to }] : [{ type: 'image-fault', image: BAD_IMAGE, state: 'missing' }, { type: 'set-image', name: WEB, image: to }],
-      memo: { at: f.t },
-      intro: fix
-        ? `kubectl set image deployment/web nginx=${GOOD_IMAGE}: the tag meant. kubectl answers at once; steps 3 to 12 start again for a new pod.`
-        : `kubectl set image deployment/web nginx=${BAD_IMAGE}: the upgrade to ${GOOD_IMAGE}, with one digit too many. The API server stores it and kubectl exits happy: steps 1 and 2 cannot see a missing tag.`,
-      beats,
-    };
-  },
+  label: () => 'Typo the image tag',
+  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : webOf(f)!.image === BAD_IMAGE ? 'The tag is mistyped already; Reset brings back web as it was.' : !f.controlPlane.scheduler ? 'Start the scheduler first: a new pod would stop at step 5.' : null),
+  start: (f): DemoStart => ({
+    actions: [{ type: 'image-fault', image: BAD_IMAGE, state: 'missing' }, { type: 'set-image', name: WEB, image: BAD_IMAGE }],
+    memo: { at: f.t },
+    intro: `kubectl set image deployment/web nginx=${BAD_IMAGE}: the upgrade to ${GOOD_IMAGE}, with one digit too many. The API server stores it and kubectl exits: steps 1 and 2 cannot know the registry lacks that tag.`,
+    beats: [{
+      when: (_g, m, detail) => { const c = detailOf(detail()); return !!c && pullFailed(c) && hold(m, c); },
+      text: (g, m) => `The chain stops at step 7, the image pull: the registry has no ${BAD_IMAGE}. Steps 1 to 6 went through. kubectl get pods shows ${m.pod} with ${getPods(podNamed(g, String(m.pod)))}.`,
+    }, {
+      when: (g, m) => podNamed(g, String(m.pod))?.status === 'ImagePullBackOff',
+      text: (g, m) => `${m.pod} waits in ImagePullBackOff, and the rollout with it. ${serving(g).length ? `${serving(g).map((p) => `${p.name} (${p.image})`).join(', ')} still serves: the Service works while the chain is stopped.` : `No pod of ${WEB} is ready: the Service has no ready endpoint.`}`,
+    }],
+  }),
 };
 
 /** Stop the scheduler and delete web's pod (its replacement waits for a node), or start the scheduler again. */
@@ -198,7 +172,7 @@ const scheduler: DemoDef = {
       intro: `The scheduler stops. kubectl delete pod ${victim.name}: the ReplicaSet controller makes a new pod in its place, and nobody is there to pick its node.`,
       beats: [{
         when: (g, m, detail) => { const c = detailOf(detail()); return !!c && c.stop === 5 && !!c.pod && c.pod !== m.old && !podNamed(g, String(m.old)) && hold(m, c); },
-        text: (g, m) => `The chain stops at step 5, Scheduler: ${m.pod} exists but has no node, so no kubelet starts it. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}. ${serving(g).length ? `${serving(g).map((p) => p.name).join(', ')} still serves.` : `${WEB} has no ready pod: the Service's EndpointSlice lists no ready endpoint, and a connection to it is refused.`}`,
+        text: (g, m) => `The chain stops at step 5, the scheduler: ${m.pod} has no node, so no kubelet starts it. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}. ${serving(g).length ? `${serving(g).map((p) => p.name).join(', ')} still serves.` : `No pod is ready: the Service has no ready endpoint, and a connection to it is refused.`}`,
       }],
     };
   },
@@ -211,14 +185,14 @@ export const chainStopsWidget: FigureDef = {
   title: 'Where the chain stops',
   options: { seed: 1, nodes: 3 },
   addons: serviceWebAddons,
-  demos: [setup, image, scheduler],
-  story: ['setup', 'image', 'image', 'scheduler', 'scheduler'],
+  demos: [setup, scheduler, image],
+  story: ['setup', 'scheduler', 'scheduler', 'image'],
   opening: 1,
   leavesOut: [
-    `The widget opens with web's one pod already through the chain; it follows the newest pod of the ReplicaSet that matches web's template.`,
-    'Steps 1 and 2 are marked from the stored Deployment: kubectl\'s request is answered at once, and neither break here reaches them.',
-    `Step 12 reads ${RULES_NODE}'s rules (kube-proxy in iptables mode); every node writes the same ones. No client sends traffic here.`,
-    `The registry knows every tag but ${BAD_IMAGE}; the scheduler alone stops, the rest of the control plane keeps running.`,
+    'The widget opens with web\'s one pod through the chain; it follows the newest pod of web\'s current ReplicaSet.',
+    'Steps 1 and 2 are marked from the stored Deployment: kubectl is answered at once, and neither break reaches them.',
+    `Step 12 reads ${RULES_NODE}'s rules (iptables mode); every node writes the same. No client sends traffic.`,
+    `The registry lacks only ${BAD_IMAGE}; only the scheduler stops.`,
   ],
   detail: chainDetailOf,
 };

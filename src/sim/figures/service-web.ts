@@ -19,7 +19,7 @@ export const PORT = 80;
 /** The node whose rules the widgets print: the traffic figure's client node, whose rules its panel reads. */
 export const RULES_NODE = 'node-1';
 /** web's container as its manifest has it: the port, and a readiness probe the reader can make fail. */
-export const WEB_CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
+const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
 
 /** One endpoint of web's EndpointSlices, with the three conditions the controller derives from its pod. */
 export interface EndpointRow { ip: string; pod: string; node: string; ready: boolean; serving: boolean; terminating: boolean }
@@ -107,7 +107,7 @@ export function serviceSetupDemo(replicas: number): DemoDef {
     unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
     start: () => ({
       actions: [
-        { type: 'create-deployment', name: WEB, image: WEB_IMAGE, replicas, file: { container: WEB_CONTAINER, note: `${count(replicas, 'replica')} of ${WEB_IMAGE}; readiness probe GET / on port ${PORT}` } },
+        { type: 'create-deployment', name: WEB, image: WEB_IMAGE, replicas, file: { container: CONTAINER, note: `${count(replicas, 'replica')} of ${WEB_IMAGE}; readiness probe GET / on port ${PORT}` } },
         { type: 'expose', name: WEB, port: PORT },
       ],
       memo: {},
