@@ -38,12 +38,13 @@ const HTML_MAX_GZIP = 31 * KB;
 // An inline widget adds its server-rendered opening frame and its hydration data (about 1.5–2.5 KB gzip).
 // /networking/ was at 31,716 B; its two widgets (ready-endpoints, proxy-pick) took it to 36,454 B;
 // /troubleshooting/'s two widgets (image-backoff, crash-loop) took it from 39,829 to 44,744 B.
+// The chain-stops widget (its opening frame, hydration data and paragraph) took /troubleshooting/ to 48,213 B.
 // The dns-lookup widget (its paragraph, opening frame and hydration data) took /networking/ from 36,454 to 38,444 B.
 // The conflict widget (its opening frame, hydration data and paragraph) took /control-plane/ from 33,204 to 36,945 B,
 // the watch-resume widget to 38,301 B;
 // the cascade-delete widget took /reconcile-loop/ from 31,843 to 33,258 B; the level-triggered widget (its paragraph,
 // opening frame and hydration data) to 36,460 B.
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 44 * KB, '/control-plane/': 37.5 * KB, '/reconcile-loop/': 35.75 * KB, '/networking/': 38 * KB,
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.25 * KB, '/control-plane/': 37.5 * KB, '/reconcile-loop/': 35.75 * KB, '/networking/': 38 * KB,
   // The node-lease widget's opening frame and hydration data took the node-failure chapter from 30,190 to 33,319 B.
   // The toleration-countdown widget's paragraph, opening frame and hydration data: 33,302 → 34,135 B.
   '/node-failure/': 33.5 * KB,
@@ -95,7 +96,8 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   '/scheduler/': 42 * KB, '/rolling-updates/': 41.5 * KB, '/node-failure/': 42.5 * KB, '/control-plane-outage/': 40.5 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
   // image-backoff and crash-loop widgets (the shell and two pictures) took it from 34,877 to 39,189 B.
-  '/troubleshooting/': 38 * KB,
+  // The chain-stops widget's picture (about 1.5 KB) took it to 40,417 B.
+  '/troubleshooting/': 39.5 * KB,
   // The networking chapter's traffic figure: the client's strip, its counts and node-1's rules for web;
   // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B; the dns-lookup widget's
   // picture (about 1.0 KB) to 40,068 B.
@@ -111,7 +113,8 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   '/embed/write-watch/': 25 * KB, '/embed/conflict/': 25 * KB, '/embed/watch-resume/': 24 * KB, '/embed/replace-pod/': 25 * KB, '/embed/cascade-delete/': 25 * KB, '/embed/level-triggered/': 24.5 * KB, '/embed/max-surge/': 25 * KB, '/embed/rollout-undo/': 23.5 * KB,
   '/embed/node-lease/': 24 * KB, '/embed/toleration-countdown/': 24 * KB, '/embed/frozen-endpoints/': 23.5 * KB, '/embed/kubelet-alone/': 23.5 * KB,
   '/embed/filter-score/': 23.5 * KB, '/embed/pending-pod/': 23.5 * KB,
-  '/embed/ready-endpoints/': 23 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/dns-lookup/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB };
+  '/embed/ready-endpoints/': 23 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/dns-lookup/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB,
+  '/embed/chain-stops/': 23.75 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
@@ -226,7 +229,8 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // Then +249 B (135,127 B, from 134,878): the hooks of namespace deletion (the /finalize subresource, a
 // namespace's spec finalizers in the update path, the controller's start) and of strict field
 // validation; their code is in kubectl's chunk.
-const WORKER_MAX_GZIP = 132 * KB;
+// 132.25 KiB with the chain-stops widget's catalog line (135,167 → 135,200 B); its code is a lazy chunk.
+const WORKER_MAX_GZIP = 132.25 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 // Since session 11 a figure that draws a statechart also loads the chart readers (view/statechart.ts,
 // 1.6 KB, and for a pod's chart pod-statechart.ts, 0.5 KB), shared with the other such figures: 6,615 B at most (hub).

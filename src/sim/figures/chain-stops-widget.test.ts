@@ -8,7 +8,7 @@ import { BAD_IMAGE, type ChainDetail, chainStopsWidget } from './chain-stops-wid
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { FigureView } from './protocol.ts';
-import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './replay-check.ts';
+import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSteps } from './replay-check.ts';
 
 const compiled = compileFigure(chainStopsWidget);
 const at = (step: number): FigureView => new FigureHost(chainStopsWidget, compiled.story).handle({ op: 'seek', step })!;
@@ -19,7 +19,7 @@ const podIn = (v: FigureView, name: string) => [...v.frame.pods, ...v.frame.pend
 
 describe('the chain-stops widget', () => {
   it('has a well-formed story that replays to the same worlds, frames and words', () => {
-    expectWellFormedStory(compiled, 8);
+    expectWellFormedStory(compiled, 6);
     expectStoryReplays(chainStopsWidget, compiled);
   });
 
@@ -46,18 +46,28 @@ describe('the chain-stops widget', () => {
     expect(podIn(w, c.pod!)?.status).toBe('ImagePullBackOff');
   });
 
-  it('stops the replacement at step 5, Pending, with the scheduler stopped, and goes on once it starts', () => {
+  it('stops the stuck pod\'s replacement at step 5, Pending, with the scheduler stopped, while the old pod serves', () => {
     const v = beatView(/^The chain stops at step 5/);
     const c = chainOf(v);
     expect(v.frame.controlPlane.scheduler).toBe(false);
     expect(c.stop).toBe(5);
     expect(c.steps.slice(0, 4).every((s) => s.done)).toBe(true);
     expect(c.steps[4].value).toBe('no node');
-    expect(podIn(v, c.pod!)).toMatchObject({ node: null, status: 'Pending', readyText: '0/1' });
-    expect(v.frame.pods.some((p) => p.ready && !p.terminating)).toBe(false);
-    const back = beatView(/went through all 12 steps, and the Service has a ready endpoint again/);
-    expect(chainOf(back)).toMatchObject({ pod: c.pod, stop: null });
-    expect(back.frame.controlPlane.scheduler).toBe(true);
+    expect(podIn(v, c.pod!)).toMatchObject({ node: null, status: 'Pending', readyText: '0/1', image: BAD_IMAGE });
+    expect(v.beat).toMatch(/web-6fbdc9d7d8-\w{5} still serves\.$/);
+  });
+
+  it('from the opening, a stopped scheduler leaves the Service without a ready endpoint, and starting it ends the chain', () => {
+    const host = new FigureHost(chainStopsWidget, compiled.story);
+    let stopped: FigureView | null = null;
+    runDemoSteps(host, 'scheduler', (v) => { if (v.beat?.startsWith('The chain stops at step 5')) stopped = v; });
+    expect(stopped!.beat).toMatch(/No pod is ready: the Service has no ready endpoint, and a connection to it is refused\.$/);
+    expect(stopped!.frame.pods.some((p) => p.ready && !p.terminating)).toBe(false);
+    const pod = chainOf(stopped!).pod;
+    const end = runDemoSteps(host, 'scheduler');
+    expect(end.frame.controlPlane.scheduler).toBe(true);
+    expect(chainOf(end)).toMatchObject({ pod, stop: null });
+    expect(end.beat).toMatch(/went through all 12 steps, and the Service has a ready endpoint again\. kubectl get pods: READY 1\/1, STATUS Running, RESTARTS 0\.$/);
   });
 
   it('quotes in its chapter the steps and STATUS values the simulation gives', () => {
