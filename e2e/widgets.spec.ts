@@ -28,11 +28,12 @@ const WIDGETS = [
   { id: 'service-address', path: '/networking/', anchor: 'figure-networking-service-address', action: /^Delete web's pod on node-1$/, said: /kubectl delete pod web-6c455b6594-lsm28: the pod at 10\.244\.1\.3 goes away/ },
   { id: 'dns-lookup', path: '/networking/', anchor: 'figure-networking-dns-lookup', action: /^Recreate the Service web$/, said: /kubectl delete service web, then kubectl expose deployment web --port=80/ },
   { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
+  { id: 'chain-stops', path: '/troubleshooting/', anchor: 'figure-troubleshooting-chain-stops', action: /^Typo the image tag$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288: the upgrade to nginx:1\.28/ },
   { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/, 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -425,6 +426,28 @@ test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, a
   await w.getByRole('button', { name: 'Play' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', { timeout: 90_000 });
   await expect(row.getByRole('cell').nth(1)).toHaveText('4');
+});
+
+test('the chain-stops widget marks the twelve steps, then stops a new pod at step 5 with the scheduler stopped and at step 7 on a mistyped tag', async ({ page }) => {
+  test.setTimeout(150_000);
+  const w = await openWidget(page, 'chain-stops', '/troubleshooting/');
+  const cells = w.getByTestId('widget-chain').getByRole('listitem');
+  await expect(cells).toHaveCount(12);
+  await expect(w.getByTestId('widget-stop')).toContainText('all 12 steps done');
+  await expect(cells.nth(11)).toContainText('12 kube-proxynode-1');
+  await w.getByRole('button', { name: 'Stop the scheduler' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('The chain stops at step 5, the scheduler', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-stop')).toContainText('waits at step 5, scheduler');
+  await expect(cells.nth(4)).toContainText('no node');
+  await expect(w.getByTestId('widget-get-pods').getByRole('row').filter({ hasText: 'Pending' })).toHaveCount(1);
+  await w.getByRole('button', { name: 'Reset' }).click();
+  await w.getByRole('button', { name: 'Typo the image tag' }).click();
+  await w.getByRole('button', { name: 'Play' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('The chain stops at step 7, the image pull', { timeout: 60_000 });
+  await expect(cells.nth(6)).toContainText(/ErrImagePull|ImagePullBackOff/);
+  await expect(w.getByTestId('widget-get-pods').getByRole('row').filter({ hasText: /ErrImagePull|ImagePullBackOff/ })).toHaveCount(1);
+  await expect(w.getByTestId('widget-get-pods').getByRole('row').filter({ hasText: 'Running' })).toHaveCount(1);
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {

@@ -1,6 +1,7 @@
 // Every figure the site has, by id, loaded at once: for tests. The build and the benchmarks load them
 // through catalog.ts (loadAllFigures), and the worker one at a time as pages open them.
 import { cascadeDeleteWidget } from './cascade-delete-widget.ts';
+import { chainStopsWidget } from './chain-stops-widget.ts';
 import { clusterFigure } from './cluster-figure.ts';
 import { conflictWidget } from './conflict-widget.ts';
 import { crashLoopWidget } from './crash-loop-widget.ts';
@@ -37,5 +38,5 @@ export const FIGURES: Record<string, FigureDef> = {
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, conflict: conflictWidget, 'watch-resume': watchResumeWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'level-triggered': levelTriggeredWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget,
   'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget,
-  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'restart-leases': restartLeasesWidget, 'service-address': serviceAddressWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget,
+  'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'restart-leases': restartLeasesWidget, 'service-address': serviceAddressWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget, 'chain-stops': chainStopsWidget,
 };

@@ -34,6 +34,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'service-address': () => import('./service-address-widget.ts').then((m) => m.serviceAddressWidget),
   'image-backoff': () => import('./image-backoff-widget.ts').then((m) => m.imageBackoffWidget),
   'crash-loop': () => import('./crash-loop-widget.ts').then((m) => m.crashLoopWidget),
+  'chain-stops': () => import('./chain-stops-widget.ts').then((m) => m.chainStopsWidget),
 };
 
 /** Loads a figure's definition, or answers why it cannot. */
