@@ -21,6 +21,7 @@ const WIDGETS = [
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'new-replicaset', path: '/rolling-updates/', anchor: 'figure-rolling-updates-new-replicaset', action: /^Set image nginx:1\.28$/, said: /kubectl set image deployment\/web nginx=nginx:1\.28 changes only spec\.template of web/ },
   { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
@@ -214,6 +215,22 @@ test('the pending-pod widget shows every node short of CPU and the FailedSchedul
   await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
   await expect(w.getByTestId('widget-caption')).toContainText('the scheduler tries report-6d98ddd556-vc5xc again');
   await expect(w.getByTestId('widget-message')).toHaveCount(0);
+});
+
+test('the new-replicaset widget shows web-c68c68797 alone at revision 1, then web-c47498c66 created at revision 2 and the old one kept at 0', async ({ page }) => {
+  const w = await openWidget(page, 'new-replicaset', '/rolling-updates/');
+  const table = w.getByTestId('widget-replicasets');
+  await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.27, annotation revision 1');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*3\s*3/);
+  await w.getByRole('button', { name: 'Set image nginx:1.28' }).click();
+  await nextUntil(w, /^The controller hashed/, 10);
+  await expect(w.getByTestId('widget-caption')).toContainText('found no ReplicaSet with that hash, so it created web-c47498c66 with revision 2');
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*1\s*0/);
+  await nextUntil(w, /^Rollout complete/, 10);
+  await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.28, annotation revision 2');
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*3\s*3/);
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*0\s*0/);
 });
 
 test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and kubectl rollout history lists 2 and 3', async ({ page }) => {
