@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import { newReplicaSetWidget, type NewReplicaSetDetail } from './new-replicaset-widget.ts';
-import type { FigureView } from './protocol.ts';
 import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSteps } from './replay-check.ts';
 
 const c = compileFigure(newReplicaSetWidget);
