@@ -28,6 +28,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'kubelet-alone': () => import('./kubelet-alone-widget.ts').then((m) => m.kubeletAloneWidget),
   'filter-score': () => import('./filter-score-widget.ts').then((m) => m.filterScoreWidget),
   'pending-pod': () => import('./pending-pod-widget.ts').then((m) => m.pendingPodWidget),
+  'one-at-a-time': () => import('./one-at-a-time-widget.ts').then((m) => m.oneAtATimeWidget),
   'ready-endpoints': () => import('./ready-endpoints-widget.ts').then((m) => m.readyEndpointsWidget),
   'proxy-pick': () => import('./proxy-pick-widget.ts').then((m) => m.proxyPickWidget),
   'dns-lookup': () => import('./dns-lookup-widget.ts').then((m) => m.dnsLookupWidget),
