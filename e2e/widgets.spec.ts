@@ -225,8 +225,8 @@ test('the new-replicaset widget shows web-c68c68797 alone at revision 1, then we
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*3\s*3/);
   await w.getByRole('button', { name: 'Set image nginx:1.28' }).click();
-  await nextUntil(w, /^The controller hashed/, 10);
-  await expect(w.getByTestId('widget-caption')).toContainText('found no ReplicaSet with that hash, so it created web-c47498c66 with revision 2');
+  await nextUntil(w, /^The controller finds/, 10);
+  await expect(w.getByTestId('widget-caption')).toContainText('finds no ReplicaSet whose pod template matches the new one, so it creates web-c47498c66');
   await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*1\s*0/);
   await nextUntil(w, /^Rollout complete/, 10);
   await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.28, annotation revision 2');

@@ -27,7 +27,7 @@ describe('the new-replicaset widget', () => {
   });
   itStepsAsAWidget(newReplicaSetWidget, () => c);
   it('creates web-c47498c66 (its hash, revision 2) at 1 beside 3 old pods, and keeps web-c68c68797 at 0 with revision 1', () => {
-    expect(beatNamed(/^The controller hashed/).text).toBe('The controller hashed the new template to c47498c66 and found no ReplicaSet with that hash, so it created web-c47498c66 with revision 2; web-c68c68797 keeps revision 1. web-c47498c66 at 1, web-c68c68797 at 3: 4 pods, 3 ready.');
+    expect(beatNamed(/^The controller finds/).text).toBe('The controller finds no ReplicaSet whose pod template matches the new one, so it creates web-c47498c66, named after the template\'s hash c47498c66, with revision 2; web-c68c68797 keeps revision 1. web-c47498c66 at 1, web-c68c68797 at 3: 4 pods, 3 ready.');
     expect(beatNamed(/down to 2/).text).toContain('the controller scales web-c68c68797 down to 2. web-c47498c66 at 1, web-c68c68797 at 2.');
     const end = live().handle({ op: 'seek', step: c.story.end })!;
     expect(rsOf(end)).toEqual({ image: 'nginx:1.28', revision: 2, replicaSets: [
@@ -36,7 +36,7 @@ describe('the new-replicaset widget', () => {
     ] });
     expect(c.story.beats.at(-1)!.text).toBe('Rollout complete: web-c47498c66 at 3, web-c68c68797 at 0. web-c68c68797 is kept, scaled to zero, with its template and revision 1, for kubectl rollout undo.');
   });
-  it('pressed again, sets nginx:1.27 back: the controller finds web-c68c68797 by its hash and creates no ReplicaSet', () => {
+  it('pressed again, sets nginx:1.27 back: the controller finds web-c68c68797 by its pod template and creates no ReplicaSet', () => {
     const host = live();
     host.handle({ op: 'seek', step: c.story.end });
     const end = runDemoSteps(host, 'set-image');
@@ -51,7 +51,7 @@ describe('the new-replicaset widget', () => {
     expect(section.trimEnd()).toMatch(/The old ReplicaSet keeps revision 1\.\n\n<Figure id="rolling-updates-new-replicaset"[^>]*>$/);
     const pods = c.first.frame.pods.map((p) => `\`${p.name}\``).sort();
     expect(section).toContain(`Its ReplicaSet is \`web-c68c68797\`, owning the three <Term id="pod">pods</Term> ${pods[0]}, ${pods[1]} and ${pods[2]}.`);
-    expect(section).toContain('and creates one: `web-c47498c66`, annotated `deployment.kubernetes.io/revision: "2"`. The old ReplicaSet keeps revision 1.');
-    expect(beatNamed(/^The controller hashed/).text).toContain('so it created web-c47498c66 with revision 2; web-c68c68797 keeps revision 1.');
+    expect(section).toContain('finds no ReplicaSet whose template matches, and creates one named after the template\'s hash: `web-c47498c66`, annotated `deployment.kubernetes.io/revision: "2"`. The old ReplicaSet keeps revision 1.');
+    expect(beatNamed(/^The controller finds/).text).toContain('so it creates web-c47498c66, named after the template\'s hash c47498c66, with revision 2; web-c68c68797 keeps revision 1.');
   });
 });

@@ -1,7 +1,7 @@
 // The `new-replicaset` widget (the rolling-updates chapter): web runs 3 pods of nginx:1.27 from one
 // ReplicaSet. The reader runs `kubectl set image deployment/web nginx=nginx:1.28`: the Deployment
-// controller hashes the new pod template, finds no ReplicaSet whose pod-template-hash matches, creates
-// one with the next revision, and moves replicas across; the old ReplicaSet stays, at 0 replicas, so
+// controller finds no ReplicaSet whose pod template matches the new one, creates one named after the
+// template's hash, with the next revision, and moves replicas across; the old ReplicaSet stays, at 0 replicas, so
 // an undo can scale it back. The picture reads the stored Deployment and ReplicaSets (their labels,
 // annotations, spec.replicas and status); nothing here redoes the controller's hashing.
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
@@ -81,8 +81,9 @@ const setImage: DemoDef = {
           when: (g, m) => (rsOn(g, String(m.to))?.replicas ?? 0) > 0,
           text: (g, m) => {
             const now = rsOn(g, String(m.to))!;
-            const found = m.known ? `found ${now.name}, kept from before, so it scaled it up as revision ${now.revision}` : `found no ReplicaSet with that hash, so it created ${now.name} with revision ${now.revision}`;
-            return `The controller hashed the new template to ${hashOf(now.name)} and ${found}; ${m.from} keeps revision ${m.fromRevision}. ${sizes(g)}: ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`;
+            // FindNewReplicaSet compares pod templates (ignoring the hash label); a new one is named after its template's hash.
+            const found = m.known ? `finds ${now.name}, whose pod template matches the new one, so it creates none and scales it up as revision ${now.revision}` : `finds no ReplicaSet whose pod template matches the new one, so it creates ${now.name}, named after the template's hash ${hashOf(now.name)}, with revision ${now.revision}`;
+            return `The controller ${found}; ${m.from} keeps revision ${m.fromRevision}. ${sizes(g)}: ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`;
           },
         },
         {
@@ -114,7 +115,7 @@ export const newReplicaSetWidget: FigureDef = {
   leavesOut: [
     `The widget opens with ${WEB} running 3 pods of ${WEB_IMAGE}; the rollout runs under the default 25% limits.`,
     'Pods become ready as soon as their container starts (no readiness probe), so each step follows the last within a second or two.',
-    'Pressed again, the button sets the other image: the controller then finds the kept ReplicaSet by its hash and creates none.',
+    'Pressed again, the button sets the other image: the controller then finds the kept ReplicaSet, whose pod template matches, and creates none.',
   ],
   detail: (cluster): FigureDetail => ({ rs: newReplicaSetOf(cluster) as unknown as JsonValue }),
 };

@@ -22,7 +22,7 @@ const MOST = 9;
 export const CPU = '1000m';
 export const MEMORY = '1Gi';
 
-/** One node's score in a cycle: the total, and the two plugins whose part changes as pods land. */
+/** One node's score in a cycle: the total, and the two plugins whose part falls most as pods land. */
 export interface NodeScore { node: string; total: number; fit: number; spread: number }
 /** One scheduling cycle of a pod of web: when, each node's score, and the node it won. */
 export interface Cycle { pod: string; t: number; node: string | null; scores: NodeScore[] }
@@ -156,7 +156,7 @@ export const oneAtATimeWidget: FigureDef = {
   leavesOut: [
     `The widget opens with ${WEB}'s first ${REPLICAS} pods placed; its story scales ${WEB} to ${REPLICAS + STEP}.`,
     'A scheduling cycle takes 1 ms of simulated time here, and each Binding is sent as soon as its cycle ends: the client\'s 50 requests a second never run out with so few pods.',
-    'The score is the sum over all score plugins; only NodeResourcesFit and PodTopologySpread change as pods land, the others score every node alike.',
+    'The score is the sum over all score plugins: NodeResourcesFit and PodTopologySpread fall on a node as pods land there, NodeResourcesBalancedAllocation moves by a point, and the others score every node alike.',
   ],
   detail: (cluster): FigureDetail => ({ placing: oneAtATimeOf(cluster) as unknown as JsonValue }),
 };
