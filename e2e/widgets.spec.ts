@@ -21,7 +21,9 @@ const WIDGETS = [
   { id: 'restart-leases', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-restart-leases', action: /^Start the control plane$/, said: /etcd, the API server, the scheduler and the controller-manager start again, each a new process/ },
   { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
   { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
+  { id: 'one-at-a-time', path: '/scheduler/', anchor: 'figure-scheduler-one-at-a-time', action: /^Scale web to 6$/, said: /kubectl scale deployment web --replicas=6: the ReplicaSet controller creates 3 pods/ },
   { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
+  { id: 'new-replicaset', path: '/rolling-updates/', anchor: 'figure-rolling-updates-new-replicaset', action: /^Set image nginx:1\.28$/, said: /kubectl set image deployment\/web nginx=nginx:1\.28 changes only spec\.template of web/ },
   { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
   { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
   { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
@@ -33,7 +35,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/, 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/, 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'one-at-a-time': /^The scheduler took web's 3 pods one at a time/, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -210,6 +212,36 @@ test('the pending-pod widget shows every node short of CPU and the FailedSchedul
   await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
   await expect(w.getByTestId('widget-caption')).toContainText('the scheduler tries report-6d98ddd556-vc5xc again');
   await expect(w.getByTestId('widget-message')).toHaveCount(0);
+});
+
+test('the new-replicaset widget shows web-c68c68797 alone at revision 1, then web-c47498c66 created at revision 2 and the old one kept at 0', async ({ page }) => {
+  const w = await openWidget(page, 'new-replicaset', '/rolling-updates/');
+  const table = w.getByTestId('widget-replicasets');
+  await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.27, annotation revision 1');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*3\s*3/);
+  await w.getByRole('button', { name: 'Set image nginx:1.28' }).click();
+  await nextUntil(w, /^The controller finds/, 10);
+  await expect(w.getByTestId('widget-caption')).toContainText('finds no ReplicaSet whose pod template matches the new one, so it creates web-c47498c66');
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*1\s*0/);
+  await nextUntil(w, /^Rollout complete/, 10);
+  await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.28, annotation revision 2');
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*3\s*3/);
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*0\s*0/);
+});
+
+test('the one-at-a-time widget shows web\'s 3 pods bound one per node in order, then places 3 more one cycle at a time', async ({ page }) => {
+  const w = await openWidget(page, 'one-at-a-time', '/scheduler/');
+  const nodes = w.getByTestId('widget-nodes');
+  await expect(w.getByTestId('widget-queue')).toContainText('Queue: empty');
+  await expect(w.getByTestId('widget-bindings')).toHaveText(/1\. pjhzg → node-3\s*2\. nzjqm → node-2\s*3\. vc5xc → node-1/);
+  await expect(nodes.getByRole('row', { name: /^node-1 / })).toContainText(/652\s*1\s*1000m\s*1Gi/);
+  await expect(nodes.getByRole('row', { name: /^node-3 / })).toContainText(/534\s*1\s*1000m\s*1Gi/);
+  await w.getByRole('button', { name: 'Scale web to 6' }).click();
+  await nextUntil(w, /'s cycle, from a cache/, 40);
+  await expect(w.getByTestId('widget-caption')).toContainText('node-1 634, node-2 634, node-3 634. All tie; picked at random');
+  await nextUntil(w, /6\. \w{5} → node-\d/, 40, w.getByTestId('widget-bindings'));
+  for (const n of ['node-1', 'node-2', 'node-3']) await expect(nodes.getByRole('row', { name: new RegExp(`^${n} `) })).toContainText(/\d{3}\s*2\s*2000m\s*2Gi$/);
 });
 
 test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and kubectl rollout history lists 2 and 3', async ({ page }) => {

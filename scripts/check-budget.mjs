@@ -53,9 +53,11 @@ const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.25 * KB, '/control-plane/':
   '/node-failure/': 33.5 * KB,
   // The filter-score widget's opening frame and hydration data: 33,659 B.
   // The pending-pod widget (its opening frame, hydration data and paragraph) took it to 36,019 B.
-  '/scheduler/': 35.5 * KB,
+  // The one-at-a-time widget (its paragraph, opening frame with three cycles' scores, hydration data): 38,753 B.
+  '/scheduler/': 38 * KB,
   // The rollout-undo widget's paragraph, opening frame and hydration data: 30,624 → 33,885 B.
-  '/rolling-updates/': 33.5 * KB,
+  // The new-replicaset widget's paragraph, opening frame and hydration data: 33,885 → 34,825 B.
+  '/rolling-updates/': 34.25 * KB,
   // The kubelet-alone widget's paragraph, opening frame and hydration data: 30,458 → 32,267 B.
   // The restart-leases widget's opening frame and hydration data: 35,144 B.
   '/control-plane-outage/': 34.5 * KB };
@@ -98,7 +100,9 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   // The toleration-countdown widget's picture (1,607 B) and web-view.ts (320 B) on /node-failure/: 41,177 → 43,068 B.
   // The rollout-undo widget's picture on /rolling-updates/ costs 1,072 B (the shell is max-surge's): 41,182 → 42,254 B.
   // The restart-leases widget's picture on /control-plane-outage/: 41,218 → 42,316 B.
-  '/scheduler/': 42 * KB, '/rolling-updates/': 41.5 * KB, '/node-failure/': 42.5 * KB, '/control-plane-outage/': 41.5 * KB,
+  // The new-replicaset widget's picture on /rolling-updates/: 42,254 → 43,192 B.
+  // The one-at-a-time widget's picture on /scheduler/: 44,105 B.
+  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.25 * KB, '/node-failure/': 42.5 * KB, '/control-plane-outage/': 41.5 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
   // image-backoff and crash-loop widgets (the shell and two pictures) took it from 34,877 to 39,189 B.
   // Session 13: the traffic panel's hop-by-hop path keys its list on the request ({#key}), whose runtime
@@ -119,9 +123,10 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   '/embed/terminal/': 33 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
   '/embed/write-watch/': 25 * KB, '/embed/conflict/': 25 * KB, '/embed/watch-resume/': 24 * KB, '/embed/replace-pod/': 25 * KB, '/embed/cascade-delete/': 25 * KB, '/embed/level-triggered/': 24.5 * KB, '/embed/max-surge/': 25 * KB, '/embed/rollout-undo/': 23.5 * KB,
+  '/embed/new-replicaset/': 23.5 * KB,
   '/embed/node-lease/': 24 * KB, '/embed/toleration-countdown/': 24 * KB, '/embed/frozen-endpoints/': 23.5 * KB, '/embed/kubelet-alone/': 23.5 * KB,
-  '/embed/filter-score/': 23.5 * KB, '/embed/pending-pod/': 23.5 * KB,
-  '/embed/ready-endpoints/': 23.25 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/dns-lookup/': 23.5 * KB, '/embed/restart-leases/': 23.5 * KB, '/embed/service-address/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB
+  '/embed/filter-score/': 23.5 * KB, '/embed/pending-pod/': 23.5 * KB, '/embed/one-at-a-time/': 23.5 * KB,
+  '/embed/ready-endpoints/': 23.25 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/dns-lookup/': 23.5 * KB, '/embed/restart-leases/': 23.5 * KB, '/embed/service-address/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB,
   '/embed/chain-stops/': 23.75 * KB };
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
