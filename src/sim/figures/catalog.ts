@@ -21,6 +21,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'level-triggered': () => import('./level-triggered-widget.ts').then((m) => m.levelTriggeredWidget),
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'rollout-undo': () => import('./rollout-undo-widget.ts').then((m) => m.rolloutUndoWidget),
+  'force-delete': () => import('./force-delete-widget.ts').then((m) => m.forceDeleteWidget),
   heartbeats: () => import('./heartbeats-widget.ts').then((m) => m.heartbeatsWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'toleration-countdown': () => import('./toleration-countdown-widget.ts').then((m) => m.tolerationCountdownWidget),
