@@ -14,6 +14,8 @@ const WIDGETS = [
   { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
   { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
   { id: 'level-triggered', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-level-triggered', action: /^Stop the controller-manager$/, said: /kube-controller-manager stops: its watches close/ },
+  { id: 'heartbeats', path: '/node-failure/', anchor: 'figure-node-failure-heartbeats', action: /^Power node-2 off$/, said: /node-2 loses power, and its kubelet with it, \d+ s after its last renewal/ },
+  { id: 'force-delete', path: '/node-failure/', anchor: 'figure-node-failure-force-delete', action: /^Force-delete a pod$/, said: /kubectl warns that it will not wait for confirmation, then asks the API server to delete web-c68c68797-nzjqm with gracePeriodSeconds 0/ },
   { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
   { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
   { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
@@ -35,7 +37,7 @@ const WIDGETS = [
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/, 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'one-at-a-time': /^The scheduler took web's 3 pods one at a time/, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = { 'force-delete': /^343 s after the cut: web-c68c68797-nzjqm and web-c68c68797-pjhzg are Terminating in the API server/, heartbeats: /^30 s since the kubelets started: Lease renewals node-1 3, node-2 3 and node-3 3; status updates node-1 1/, 'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/, 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-5bf7496946-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'one-at-a-time': /^The scheduler took web's 3 pods one at a time/, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
 
 const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
 
@@ -255,6 +257,42 @@ test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and
   await expect(w.getByTestId('widget-deployment')).toContainText('template nginx:1.27, revision 3');
   await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText('3 (was 1)');
   await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n2 {9}<none>\n3 {9}<none>/);
+});
+
+test('the heartbeats widget shows many Lease renewals for each status update, and node-2\'s renewals stopping while the others go on', async ({ page }) => {
+  const w = await openWidget(page, 'heartbeats', '/node-failure/');
+  const rows = w.getByTestId('widget-proofs').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  // Columns after the node: renewTime, renewals, status updates, lastHeartbeatTime.
+  const cell = (row: number, col: number) => rows.nth(row).locator('td').nth(col);
+  for (const r of [0, 1, 2]) { await expect(cell(r, 1)).toHaveText('3'); await expect(cell(r, 2)).toHaveText('1'); }
+  await w.getByRole('button', { name: 'Power node-2 off' }).click();
+  await nextUntil(w, /Lease is \d+ s old, still at 3 renewals/, 10);
+  await expect(w.getByTestId('widget-caption')).toContainText("node-2's Lease is 35 s old, still at 3 renewals; node-1 has made 3 renewals and node-3 3.");
+  await expect(rows.nth(1).locator('th')).toContainText('node-2 off');
+  await expect(cell(1, 0)).toContainText('35 s ago');
+  await expect(cell(1, 1)).toHaveText('3');
+  await expect(cell(0, 1)).toHaveText('6');
+  await expect(w.getByRole('button', { name: 'Power node-2 on' })).toBeEnabled();
+});
+
+test('the force-delete widget removes a Terminating pod from the API server at once while node-2, cut off, still runs its container', async ({ page }) => {
+  const w = await openWidget(page, 'force-delete', '/node-failure/');
+  const rows = w.getByTestId('widget-sides').locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  for (const r of [0, 1]) {
+    await expect(rows.nth(r).locator('td').nth(0)).toHaveText('Terminating, 00:06:20');
+    await expect(rows.nth(r).locator('td').nth(1)).toHaveText('nginx running');
+  }
+  await expect(w.getByTestId('widget-running')).toHaveText('Running elsewhere (6), web-c68c68797-…: lkdzk, rzs7n, vc5xc on node-1; 2pdpp, lsm28, ss969 on node-3.');
+  await expect(w.getByTestId('widget-picture')).toContainText('The button runs kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force.');
+  await w.getByRole('button', { name: 'Force-delete a pod' }).click();
+  await expect(w.getByTestId('widget-caption')).toContainText('web-c68c68797-nzjqm is gone from the API server at once');
+  await expect(rows.nth(0).locator('td').nth(0)).toHaveText('gone');
+  await expect(rows.nth(0).locator('td').nth(1)).toHaveText('nginx running');
+  await expect(w.getByTestId('widget-ran')).toContainText('Warning: Immediate deletion does not wait for confirmation');
+  await expect(w.getByTestId('widget-ran')).toContainText('pod "web-c68c68797-nzjqm" force deleted from default namespace');
+  await expect(w.getByRole('button', { name: 'Reconnect node-2' })).toBeEnabled();
 });
 
 test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {

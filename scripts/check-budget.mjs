@@ -50,7 +50,9 @@ const HTML_MAX_GZIP = 31 * KB;
 const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.25 * KB, '/control-plane/': 38.25 * KB, '/reconcile-loop/': 35.75 * KB, '/networking/': 39 * KB,
   // The node-lease widget's opening frame and hydration data took the node-failure chapter from 30,190 to 33,319 B.
   // The toleration-countdown widget's paragraph, opening frame and hydration data: 33,302 → 34,135 B.
-  '/node-failure/': 33.5 * KB,
+  // The heartbeats widget's opening frame, hydration data and sentence: 34,117 → 35,452 B; the force-delete widget's
+  // (eight pods, two nodes' sides): → 38,802 B.
+  '/node-failure/': 38 * KB,
   // The filter-score widget's opening frame and hydration data: 33,659 B.
   // The pending-pod widget (its opening frame, hydration data and paragraph) took it to 36,019 B.
   // The one-at-a-time widget (its paragraph, opening frame with three cycles' scores, hydration data): 38,753 B.
@@ -102,7 +104,8 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   // The restart-leases widget's picture on /control-plane-outage/: 41,218 → 42,316 B.
   // The new-replicaset widget's picture on /rolling-updates/: 42,254 → 43,192 B.
   // The one-at-a-time widget's picture on /scheduler/: 44,105 B.
-  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.25 * KB, '/node-failure/': 42.5 * KB, '/control-plane-outage/': 41.5 * KB,
+  // The heartbeats widget's picture on /node-failure/: 43,086 → 44,201 B; the force-delete widget's: → 46,268 B.
+  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.25 * KB, '/node-failure/': 45.5 * KB, '/control-plane-outage/': 41.5 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
   // image-backoff and crash-loop widgets (the shell and two pictures) took it from 34,877 to 39,189 B.
   // Session 13: the traffic panel's hop-by-hop path keys its list on the request ({#key}), whose runtime
@@ -124,7 +127,7 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
   '/embed/write-watch/': 25 * KB, '/embed/conflict/': 25 * KB, '/embed/watch-resume/': 24 * KB, '/embed/replace-pod/': 25 * KB, '/embed/cascade-delete/': 25 * KB, '/embed/level-triggered/': 24.5 * KB, '/embed/max-surge/': 25 * KB, '/embed/rollout-undo/': 23.5 * KB,
   '/embed/new-replicaset/': 23.5 * KB,
-  '/embed/node-lease/': 24 * KB, '/embed/toleration-countdown/': 24 * KB, '/embed/frozen-endpoints/': 23.5 * KB, '/embed/kubelet-alone/': 23.5 * KB,
+  '/embed/heartbeats/': 24 * KB, '/embed/force-delete/': 24 * KB, '/embed/node-lease/': 24 * KB, '/embed/toleration-countdown/': 24 * KB, '/embed/frozen-endpoints/': 23.5 * KB, '/embed/kubelet-alone/': 23.5 * KB,
   '/embed/filter-score/': 23.5 * KB, '/embed/pending-pod/': 23.5 * KB, '/embed/one-at-a-time/': 23.5 * KB,
   '/embed/ready-endpoints/': 23.25 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/dns-lookup/': 23.5 * KB, '/embed/restart-leases/': 23.5 * KB, '/embed/service-address/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB,
   '/embed/chain-stops/': 23.75 * KB };

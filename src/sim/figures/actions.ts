@@ -49,7 +49,8 @@ function undo(cluster: Cluster, name: string): void {
 export type FigureAction =
   | { type: 'apply'; name: string; image: string; replicas: number }
   | { type: 'scale'; name: string; replicas: number }
-  | { type: 'delete-pod'; pod: string }
+  /** `kubectl delete pod NAME`; with force, `--grace-period=0 --force`: the object goes at once, without the kubelet's confirmation. */
+  | { type: 'delete-pod'; pod: string; force?: true }
   /** `kubectl delete deployment NAME`: cascade=background, so the garbage collector deletes what it owns. */
   | { type: 'delete-deployment'; name: string }
   /** `kubectl delete service NAME`. */
@@ -138,7 +139,10 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
   switch (a.type) {
     case 'apply': cluster.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: deploymentFor(a.name, a.image, a.replicas) }); break;
     case 'scale': cluster.request(scaleRequest('deployments', a.name, a.replicas)); break;
-    case 'delete-pod': cluster.request(deletePodRequest(a.pod)); break;
+    case 'delete-pod':
+      // kubectl delete --grace-period=0 --force sends gracePeriodSeconds 0 (cmd/delete.go; without --force it would send 1).
+      cluster.request(a.force ? { ...deletePodRequest(a.pod), options: { gracePeriodSeconds: 0, propagationPolicy: 'Background' } } : deletePodRequest(a.pod));
+      break;
     case 'delete-deployment': cluster.request({ verb: 'delete', resource: 'deployments', namespace: 'default', name: a.name, options: { propagationPolicy: 'Background' } }); break;
     case 'delete-service': cluster.request({ verb: 'delete', resource: 'services', namespace: 'default', name: a.name, options: { propagationPolicy: 'Background' } }); break;
     case 'set-image': cluster.request(setImageRequest(a.name, [{ name: containerNameFromImage(a.image), image: a.image }])); break;
@@ -213,7 +217,7 @@ export function commandOf(a: FigureAction): string {
   switch (a.type) {
     case 'apply': return `kubectl create deployment ${a.name} --image=${a.image} --replicas=${a.replicas}`;
     case 'scale': return `kubectl scale deployment ${a.name} --replicas=${a.replicas}`;
-    case 'delete-pod': return `kubectl delete pod ${a.pod}`;
+    case 'delete-pod': return `kubectl delete pod ${a.pod}${a.force ? ' --grace-period=0 --force' : ''}`;
     case 'delete-deployment': return `kubectl delete deployment ${a.name}`;
     case 'delete-service': return `kubectl delete service ${a.name}`;
     case 'set-image': return `kubectl set image deployment/${a.name} ${containerNameFromImage(a.image)}=${a.image}`;

@@ -17,6 +17,8 @@ import { kubeletAloneWidget } from './kubelet-alone-widget.ts';
 import { levelTriggeredWidget } from './level-triggered-widget.ts';
 import { maxSurgeWidget } from './max-surge-widget.ts';
 import { newReplicaSetWidget } from './new-replicaset-widget.ts';
+import { forceDeleteWidget } from './force-delete-widget.ts';
+import { heartbeatsWidget } from './heartbeats-widget.ts';
 import { nodeLeaseWidget } from './node-lease-widget.ts';
 import { nodeFailureFigure } from './node-failure-figure.ts';
 import { oneAtATimeWidget } from './one-at-a-time-widget.ts';
@@ -39,6 +41,6 @@ export const FIGURES: Record<string, FigureDef> = {
   cluster: clusterFigure, hub: hubFigure, scheduler: schedulerFigure, rollout: rolloutFigure, 'node-failure': nodeFailureFigure, outage: outageFigure,
   troubleshooting: troubleshootingFigure, traffic: trafficFigure,
   'write-watch': writeWatchWidget, conflict: conflictWidget, 'watch-resume': watchResumeWidget, 'replace-pod': replacePodWidget, 'cascade-delete': cascadeDeleteWidget, 'level-triggered': levelTriggeredWidget, 'max-surge': maxSurgeWidget, 'rollout-undo': rolloutUndoWidget, 'new-replicaset': newReplicaSetWidget,
-  'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget, 'one-at-a-time': oneAtATimeWidget,
+  heartbeats: heartbeatsWidget, 'force-delete': forceDeleteWidget, 'node-lease': nodeLeaseWidget, 'toleration-countdown': tolerationCountdownWidget, 'frozen-endpoints': frozenEndpointsWidget, 'kubelet-alone': kubeletAloneWidget, 'filter-score': filterScoreWidget, 'pending-pod': pendingPodWidget, 'one-at-a-time': oneAtATimeWidget,
   'ready-endpoints': readyEndpointsWidget, 'proxy-pick': proxyPickWidget, 'dns-lookup': dnsLookupWidget, 'restart-leases': restartLeasesWidget, 'service-address': serviceAddressWidget, 'image-backoff': imageBackoffWidget, 'crash-loop': crashLoopWidget, 'chain-stops': chainStopsWidget,
 };

@@ -22,6 +22,8 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'max-surge': () => import('./max-surge-widget.ts').then((m) => m.maxSurgeWidget),
   'rollout-undo': () => import('./rollout-undo-widget.ts').then((m) => m.rolloutUndoWidget),
   'new-replicaset': () => import('./new-replicaset-widget.ts').then((m) => m.newReplicaSetWidget),
+  'force-delete': () => import('./force-delete-widget.ts').then((m) => m.forceDeleteWidget),
+  heartbeats: () => import('./heartbeats-widget.ts').then((m) => m.heartbeatsWidget),
   'node-lease': () => import('./node-lease-widget.ts').then((m) => m.nodeLeaseWidget),
   'toleration-countdown': () => import('./toleration-countdown-widget.ts').then((m) => m.tolerationCountdownWidget),
   'frozen-endpoints': () => import('./frozen-endpoints-widget.ts').then((m) => m.frozenEndpointsWidget),

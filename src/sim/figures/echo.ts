@@ -21,13 +21,17 @@ const REASONS: Record<number, string> = {
   410: 'Gone', 413: 'RequestEntityTooLarge', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable',
 };
 
+/** kubectl delete's warning for --grace-period=0 --force (cmd/delete.go), word for word. */
+export const FORCE_WARNING = 'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.';
+
 /** What kubectl prints when the action's request succeeded. */
 function success(a: FigureAction, listed: number): string {
   switch (a.type) {
     case 'apply': return `deployment.apps/${a.name} created`;
     case 'create-deployment': return `deployment.apps/${a.name} created`;
     case 'scale': return `deployment.apps/${a.name} scaled`;
-    case 'delete-pod': return `pod "${a.pod}" deleted from default namespace`;
+    // kubectl warns (on stderr, before it sends anything) that a forced deletion waits for no one.
+    case 'delete-pod': return a.force ? `${FORCE_WARNING}\npod "${a.pod}" force deleted from default namespace` : `pod "${a.pod}" deleted from default namespace`;
     case 'delete-deployment': return `deployment.apps "${a.name}" deleted from default namespace`;
     case 'delete-service': return `service "${a.name}" deleted from default namespace`;
     case 'set-image': return `deployment.apps/${a.name} image updated`;
