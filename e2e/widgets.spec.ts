@@ -2,6 +2,7 @@
 // its size (≤ 420 px tall at 1280 px, ≤ 480 px at 360 px) without its controls moving, passes axe in
 // light and dark (on its embed), and a link to one of its steps reopens it on the same step. The fixtures fail any
 // test that logs a console error, a page error or a CSP violation.
+import { readdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
 import { expectNoAxeViolations } from './figure-helpers';
@@ -68,6 +69,18 @@ test('the list here is every inline widget the site has, on its page', async ({ 
     for (const m of html.matchAll(/data-widget-root="([^"]+)"/g)) found.add(`${m[1]} ${path}`);
   }
   expect([...found].sort()).toEqual(WIDGETS.map((w) => `${w.id} ${w.path}`).sort());
+});
+
+test('every chapter has at least three inline widgets, the first within its first two screens at 1280×900', async ({ page }) => {
+  const chapters = readdirSync(new URL('../content/', import.meta.url)).filter((f) => f.endsWith('.mdx')).map((f) => `/${f.slice(0, -4)}/`);
+  expect(chapters.length).toBeGreaterThanOrEqual(8);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const path of chapters) {
+    expect(WIDGETS.filter((w) => w.path === path).length, `${path}: inline widgets`).toBeGreaterThanOrEqual(3);
+    await page.goto(`${BASE}${path}`);
+    const top = await page.locator('[data-widget-root]').first().evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+    expect(top, `${path}: the first widget's top, px`).toBeLessThanOrEqual(2 * 900);
+  }
 });
 
 for (const { id, path, anchor, action, said } of WIDGETS) {
