@@ -72,7 +72,7 @@ test('the list here is every inline widget the site has, on its page', async ({ 
 });
 
 test('every chapter has at least three inline widgets, the first within its first two screens at 1280×900', async ({ page }) => {
-  const chapters = readdirSync(new URL('../content/', import.meta.url)).filter((f) => f.endsWith('.mdx')).map((f) => `/${f.slice(0, -4)}/`);
+  const chapters = readdirSync('content').filter((f) => f.endsWith('.mdx')).map((f) => `/${f.slice(0, -4)}/`);
   expect(chapters.length).toBeGreaterThanOrEqual(8);
   await page.setViewportSize({ width: 1280, height: 900 });
   for (const path of chapters) {
