@@ -18,10 +18,9 @@ import { podNetworkStateOf } from '../net/pod-network.ts';
 import type { Frame } from '../view/types.ts';
 import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
-import { trafficFigure } from './traffic-figure.ts';
 import { readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
-import { CLIENT, CLIENT_IMAGE } from './service-web.ts';
+import { CLIENT, CLIENT_IMAGE, serviceDnsAddons } from './service-web.ts';
 
 export { CLIENT, CLIENT_IMAGE };
 /** The name the client looks up: the Service web's fully qualified name. */
@@ -167,7 +166,7 @@ export const dnsLookupWidget: FigureDef = {
   title: 'A name becomes a ClusterIP',
   options: { seed: 1, nodes: 3 },
   // kube-proxy (the pod network with it) and CoreDNS, as the traffic figure runs them, without its client.
-  addons: () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy' || a.name === 'coredns'),
+  addons: serviceDnsAddons,
   demos: [setup, recreate],
   story: ['setup', 'recreate'],
   opening: 1,

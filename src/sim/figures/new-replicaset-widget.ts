@@ -4,20 +4,18 @@
 // template's hash, with the next revision, and moves replicas across; the old ReplicaSet stays, at 0 replicas, so
 // an undo can scale it back. The picture reads the stored Deployment and ReplicaSets (their labels,
 // annotations, spec.replicas and status); nothing here redoes the controller's hashing.
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import { storeList } from '../apiserver/store.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
+import { revisionOf, webReplicaSets } from './web-replicasets.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, WEB_IMAGE, webOf, webSettled } from './widget-web.ts';
 
 /** web's replicas (the chapter's example). */
 const REPLICAS = 3;
 /** The image the chapter's `kubectl set image` moves web to. */
 export const NEXT_IMAGE = 'nginx:1.28';
-const REVISION = 'deployment.kubernetes.io/revision';
 const HASH = 'pod-template-hash';
 
 /** One of web's ReplicaSets as stored: its hash label, its revision annotation, its spec.replicas and its ready pods. */
@@ -26,18 +24,10 @@ export interface StoredReplicaSet { name: string; hash: string; image: string; r
 /** What the picture draws: web's template image and revision annotation, and its ReplicaSets, oldest revision first. */
 export interface NewReplicaSetDetail { image: string | null; revision: number | null; replicaSets: StoredReplicaSet[] }
 
-const revisionOf = (o: { metadata?: { annotations?: Record<string, string> } } | undefined): number | null => {
-  const r = o?.metadata?.annotations?.[REVISION];
-  return r === undefined ? null : Number(r);
-};
-
 /** web and the ReplicaSets it owns, read from the store. */
 export function newReplicaSetOf(cluster: Cluster): NewReplicaSetDetail {
-  const store = cluster.world.state.store;
-  const d = storeList(store, 'deployments', 'default').find((x) => x.metadata?.name === WEB) as Deployment | undefined;
-  const uid = d?.metadata?.uid;
-  const rss = (storeList(store, 'replicasets', 'default') as ReplicaSet[])
-    .filter((rs) => uid !== undefined && rs.metadata?.ownerReferences?.some((o) => o.uid === uid))
+  const { deployment: d, replicaSets } = webReplicaSets(cluster);
+  const rss = replicaSets
     .map((rs): StoredReplicaSet => ({
       name: rs.metadata?.name ?? '',
       hash: rs.metadata?.labels?.[HASH] ?? '',

@@ -4,20 +4,18 @@
 // controller finds the ReplicaSet with the same hash, scales it up and the other down under the same
 // maxSurge and maxUnavailable, and gives it the next revision (its old one goes to revision-history).
 // The picture reads the stored ReplicaSets' annotations; nothing here redoes the controller's work.
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeList } from '../apiserver/store.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { livePodsOf, readyPodsOf, WEB, WEB_IMAGE, webOf, webSettled } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
+import { revisionOf, webReplicaSets } from './web-replicasets.ts';
 
 /** web's replicas (the chapter's example). */
 const REPLICAS = 3;
 /** The image web is rolled to before the widget opens (the chapter's `kubectl set image`). */
 export const NEXT_IMAGE = 'nginx:1.28';
-const REVISION = 'deployment.kubernetes.io/revision';
 const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
 
 /** One of web's ReplicaSets as stored: its size, its pods ready, its image and its revision annotations. */
@@ -26,18 +24,10 @@ export interface UndoReplicaSet { name: string; image: string; replicas: number;
 /** What the picture draws: web's ReplicaSets, newest revision first, and the Deployment's own revision. */
 export interface UndoDetail { deploymentRevision: number | null; image: string | null; replicaSets: UndoReplicaSet[] }
 
-const revisionOf = (o: { metadata?: { annotations?: Record<string, string> } } | undefined): number | null => {
-  const r = o?.metadata?.annotations?.[REVISION];
-  return r === undefined ? null : Number(r);
-};
-
 /** web's ReplicaSets and revisions, read from the store (the annotations the Deployment controller writes). */
 export function undoDetailOf(cluster: Cluster): UndoDetail {
-  const store = cluster.world.state.store;
-  const d = storeList(store, 'deployments', 'default').find((x) => x.metadata?.name === WEB) as Deployment | undefined;
-  const uid = d?.metadata?.uid;
-  const rss = (storeList(store, 'replicasets', 'default') as ReplicaSet[])
-    .filter((rs) => uid !== undefined && rs.metadata?.ownerReferences?.some((o) => o.uid === uid))
+  const { deployment: d, replicaSets } = webReplicaSets(cluster);
+  const rss = replicaSets
     .map((rs): UndoReplicaSet => ({
       name: rs.metadata?.name ?? '',
       image: rs.spec?.template?.spec?.containers?.[0]?.image ?? '',

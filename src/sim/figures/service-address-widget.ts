@@ -15,8 +15,8 @@ import { podNetworkStateOf } from '../net/pod-network.ts';
 import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import { kubeProxyRulesOf } from '../kube-proxy/reader.ts';
-import { CLIENT, CLIENT_IMAGE, picksOf } from './service-web.ts';
-import { serviceRuleLines, trafficFigure } from './traffic-figure.ts';
+import { CLIENT, CLIENT_IMAGE, picksOf, serviceDnsAddons } from './service-web.ts';
+import { serviceRuleLines } from './traffic-figure.ts';
 import { livePodsOf, readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
 /** web's replicas and port, as the chapter's `kubectl create deployment web … --replicas=3 --port=80` gives them. */
@@ -139,7 +139,7 @@ export const serviceAddressWidget: FigureDef = {
   title: 'A Service is an address',
   options: { seed: 1, nodes: 3 },
   // kube-proxy (the pod network with it) and CoreDNS, as the traffic figure runs them, without its client.
-  addons: () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy' || a.name === 'coredns'),
+  addons: serviceDnsAddons,
   demos: [setup, replace],
   story: ['setup', 'replace'],
   opening: 1,

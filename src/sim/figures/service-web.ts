@@ -102,6 +102,9 @@ export function serviceSettled(f: Frame, d: ServiceWebDetail | null, replicas: n
  */
 export const serviceWebAddons = () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy');
 
+/** The same with CoreDNS, as the traffic figure runs it (its pods take node resources): for the widgets a client's name or Service lookup needs. */
+export const serviceDnsAddons = () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy' || a.name === 'coredns');
+
 /** The setup each networking widget's story begins with: web and its Service, paused once node-1's rules list every pod. */
 export function serviceSetupDemo(replicas: number): DemoDef {
   return {
