@@ -21,6 +21,10 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'src/widgets/**'],
           environment: 'node',
+          // One module graph per worker, not per file: the core's modules hold no state a test leaves
+          // behind (its state is the World's; module-level caches are memos keyed by their input), and
+          // spawning a fresh worker for each of ~200 files cost about 100 s of CI's run.
+          isolate: false,
         },
       },
       {
