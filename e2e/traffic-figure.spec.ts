@@ -1,6 +1,7 @@
 // The traffic figure's request, hop by hop: once the client is answered, the panel shows its last
 // request from the client through KUBE-SERVICES, the KUBE-SVC rule that chose the endpoint and the
-// KUBE-SEP chain's DNAT to the pod that answered, and marks those three lines in node-1's rules.
+// KUBE-SEP chain's DNAT to the pod that answered, and marks those three lines in node-1's rules;
+// the strip says why its first requests failed, and the nftables tab marks the lines of that mode.
 import { BASE, expect, test } from './fixtures';
 
 test('the last request is drawn hop by hop, and the rules that decided it are marked', async ({ page }) => {
@@ -27,4 +28,19 @@ test('the last request is drawn hop by hop, and the rules that decided it are ma
   const dnat = /DNAT to (\S+)$/.exec((await hops.nth(3).textContent()) ?? '')![1];
   await expect(marked.filter({ hasText: `--to-destination ${dnat}` })).toHaveCount(1);
   await expect(marked.filter({ hasText: `"default/web -> ${dnat}"` })).toHaveCount(1);
+  // The strip says why its first requests failed: web had no ready endpoint, and the rules rejected them.
+  await expect(fig.getByTestId('traffic-legend')).toContainText(/✗ \d+ refused while web had no ready endpoint/);
+  // The same sync as nftables mode writes it: one numgen map, its three lines marked; the tabs work by keyboard.
+  const ipt = fig.getByTestId('rules-tab-iptables');
+  await ipt.focus();
+  await page.keyboard.press('ArrowRight');
+  const nftTab = fig.getByTestId('rules-tab-nftables');
+  await expect(nftTab).toBeFocused();
+  await expect(nftTab).toHaveAttribute('aria-selected', 'true');
+  const nft = fig.getByTestId('traffic-nft');
+  await expect(nft).toContainText(/dnat ip addr \. port to numgen random mod 3 map/);
+  await expect(nft.locator('mark')).toHaveCount(3);
+  await expect(fig.getByTestId('nft-sentence')).toContainText('one numgen draw picks among 3 endpoints');
+  await page.keyboard.press('ArrowLeft');
+  await expect(fig.getByTestId('traffic-rules')).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestPath } from './request-path.ts';
+import { nftRequestLit, requestPath } from './request-path.ts';
 
 // node-1's lines for default/web as the traffic figure prints them (two endpoints).
 const RULES = [
@@ -31,5 +31,34 @@ describe('requestPath', () => {
   it('stops at KUBE-SERVICES when no endpoint took the request, and answers null without a Service rule', () => {
     expect(requestPath(RULES, { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])!.hops.at(-1)).toEqual({ label: 'no endpoint', detail: 'refused' });
     expect(requestPath([], { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])).toBeNull();
+  });
+
+  it('reads the filter table\'s REJECT rule of a Service with no endpoint as a refused connection', () => {
+    const reject = '-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d 10.109.48.121 --dport 80 -j REJECT';
+    const p = requestPath([reject], { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])!;
+    expect(p).toEqual({ hops: [{ label: 'client on node-1', detail: 'connects to 10.109.48.121:80' }, { label: 'KUBE-SERVICES (filter)', detail: 'no endpoints: REJECT' }, { label: 'the client', detail: 'connection refused' }], lit: [0], ok: false });
+    expect(requestPath([reject], { t: 1, endpoint: '10.244.1.3:80', pod: null, ok: false, error: 'refused' }, [])).toBeNull();
+  });
+});
+
+describe('nftRequestLit', () => {
+  const NFT = [
+    'table ip kube-proxy {',
+    '\tmap service-ips {',
+    '\t\telements = { 10.109.48.121 . tcp . 80 : goto service-ABCDEFGH-default/web/tcp/ }',
+    '\t}',
+    '\tchain service-ABCDEFGH-default/web/tcp/ {',
+    '\t\tmeta l4proto tcp dnat ip addr . port to numgen random mod 2 map { 0 : 10.244.1.3 . 80 , 1 : 10.244.2.3 . 80 }',
+    '\t}',
+    '\tchain services {',
+    '\t\tip daddr . meta l4proto . th dport vmap @service-ips',
+    '\t}',
+    '}',
+  ];
+  it('lights the lookup, the Service\'s element and its numgen DNAT for a request an endpoint took', () => {
+    expect(nftRequestLit(NFT, { t: 1, endpoint: '10.244.2.3:80', pod: null, ok: true, error: null })).toEqual([2, 5, 8]);
+  });
+  it('lights nothing that is not there: no reject-chain in a Service with endpoints', () => {
+    expect(nftRequestLit(NFT, { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' })).toEqual([]);
   });
 });

@@ -105,6 +105,36 @@ describe('the traffic figure\'s demos', () => {
     expect(compiled.story.beats[1].text).toMatch(/rules rejected the client's first \d+ connections/);
   });
 
+  it('before web has a ready endpoint, the panel shows the filter table\'s REJECT rule that refused the client, and the nftables lines that would', () => {
+    const host = fresh();
+    let v = host.handle({ op: 'demo', demo: 'apply' })!;
+    for (let i = 0; i < 400 && !detail(v).latest.length; i++) v = host.handle({ op: 'step' })!;
+    const d = detail(v);
+    expect(d.latest.at(-1)).toMatchObject({ endpoint: null, ok: false, error: 'refused' });
+    expect(d.table).toBe('filter');
+    expect(d.rules).toEqual([expect.stringMatching(/^-A KUBE-SERVICES -m comment --comment "default\/web has no endpoints" .*-d 10\.\d+\.\d+\.\d+ --dport 80 -j REJECT$/)]);
+    expect(d.path!.hops.map((h) => `${h.label}: ${h.detail}`)).toEqual([expect.stringMatching(/^client on node-1: connects to 10\.[\d.]+:80$/), 'KUBE-SERVICES (filter): no endpoints: REJECT', 'the client: connection refused']);
+    expect(d.path!.lit).toEqual([0]);
+    expect(d.nft.filter((_, i) => d.nftLit.includes(i)).map((l) => l.trim())).toEqual([
+      expect.stringMatching(/^elements = \{ 10\.[\d.]+ \. tcp \. 80 comment "default\/web" : goto reject-chain \}$/),
+      'reject',
+      'ip daddr . meta l4proto . th dport vmap @no-endpoint-services',
+    ]);
+  });
+
+  it('in nftables mode the same sync is one numgen map: node-1\'s excerpt for web, and the lines that would decide the last request', () => {
+    const d = detail(runDemo(fresh(), 'apply'));
+    expect(d.table).toBe('nat');
+    const ips = targets(d);
+    expect(d.nft[0]).toBe('table ip kube-proxy {');
+    expect(d.nft.at(-1)).toBe('}');
+    expect(d.nft.filter((l) => /^\t(map|chain) /.test(l)).map((l) => l.trim().replace(/-[A-Z0-9]{8}-/, '-HASH-'))).toEqual(['map service-ips {', 'chain service-HASH-default/web/tcp/ {', 'chain services {']);
+    const dnat = d.nft.find((l) => l.includes('numgen'))!;
+    expect(dnat).toMatch(/^\t\tmeta l4proto tcp dnat ip addr \. port to numgen random mod 3 map \{ 0 : [\d.]+ \. 80 , 1 : [\d.]+ \. 80 , 2 : [\d.]+ \. 80 \}$/);
+    expect([...dnat.matchAll(/: ([\d.]+) \. 80/g)].map((m) => m[1]).sort()).toEqual(ips);
+    expect(d.nftLit.map((i) => d.nft[i].trim().split(' ')[0])).toEqual(['elements', 'meta', 'ip']);
+  });
+
   it('scale to 5 and back: the rules follow the ready pods, and no request fails', () => {
     const host = fresh();
     const f0 = failures(detail(runDemo(host, 'apply')));

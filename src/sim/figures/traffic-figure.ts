@@ -15,7 +15,7 @@ import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue }
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
 import { figureActions } from './figure-actions.ts';
-import { requestPath, type RequestPath } from './request-path.ts';
+import { nftRequestLit, requestPath, type RequestPath } from './request-path.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -39,8 +39,14 @@ export interface TrafficDetail {
   rules: string[];
   /** The Service's endpoints as its EndpointSlice lists them. */
   endpoints: SliceEndpoint[];
+  /** The table `rules` come from: nat (the Service's chains), or filter (its REJECT rule while it has no ready endpoint). */
+  table: 'nat' | 'filter';
   /** The client's last request hop by hop, with the rules above that decided it (request-path.ts). */
   path: RequestPath | null;
+  /** The same sync as kube-proxy writes it in nftables mode (`nft list table ip kube-proxy`, the lines for web). */
+  nft: string[];
+  /** The lines of `nft` that would decide the last request in nftables mode. */
+  nftLit: number[];
 }
 
 /**
@@ -61,14 +67,70 @@ export function serviceRuleLines(text: string, namespace: string, service: strin
   ];
 }
 
+/**
+ * The `-A KUBE-SERVICES … -j REJECT` line of an iptables-restore text's filter table for a Service
+ * with no ready endpoint ("<ns>/<name> has no endpoints"), or undefined.
+ */
+export function serviceRejectLine(restore: string, namespace: string, service: string): string | undefined {
+  const filter = restore.slice(0, restore.indexOf('*nat'));
+  return filter.split('\n').find((l) => l.startsWith('-A KUBE-SERVICES ') && l.endsWith(' -j REJECT') && new RegExp(`--comment "${namespace}/${service}(:[^ "]*)? has no endpoints"`).test(l));
+}
+
+/** The blocks of `nft list table`: each map or chain one tab in, with its body lines. */
+function nftBlocks(text: string): { head: string; body: string[] }[] {
+  const blocks: { head: string; body: string[] }[] = [];
+  for (const l of text.split('\n')) {
+    if (/^\t(map|chain|set) \S+ \{$/.test(l)) blocks.push({ head: l, body: [] });
+    else if (l !== '\t}' && l.startsWith('\t\t') && blocks.length) blocks.at(-1)!.body.push(l);
+  }
+  return blocks;
+}
+
+/** A map's elements, one string each (nft prints them comma-separated over several lines). */
+function nftElements(body: readonly string[]): string[] {
+  const i = body.findIndex((l) => l.trim().startsWith('elements = {'));
+  if (i < 0) return [];
+  return body.slice(i).join(' ').replace(/^\s*elements = \{/, '').replace(/\}\s*$/, '').split(',').map((e) => e.trim()).filter(Boolean);
+}
+
+/**
+ * The lines of an `nft list table ip kube-proxy` text that are about one Service, as an excerpt nft
+ * could print: its elements of @service-ips and @no-endpoint-services, its own chains, and the
+ * lookups that lead there (the `services` chain, the filter hook's `service-endpoints-check`).
+ */
+export function serviceNftLines(text: string, namespace: string, service: string): string[] {
+  const mine = (e: string) => e.includes(`-${namespace}/${service}/`) || new RegExp(`comment "${namespace}/${service}(:[^"]*)?"`).test(e);
+  const blocks = nftBlocks(text);
+  const out: string[] = [];
+  const block = (head: string, body: string[]) => { if (body.length) out.push(head, ...body, '\t}'); };
+  const elements = (name: string) => nftElements(blocks.find((b) => b.head === `\tmap ${name} {`)?.body ?? []).filter(mine).map((e) => `\t\telements = { ${e} }`);
+  const rejected = elements('no-endpoint-services');
+  const served = elements('service-ips');
+  const body = (name: string, pick: (l: string) => boolean) => (blocks.find((b) => b.head === `\tchain ${name} {`)?.body ?? []).filter(pick);
+  block('\tmap no-endpoint-services {', rejected);
+  block('\tmap service-ips {', served);
+  if (rejected.length) block('\tchain reject-chain {', body('reject-chain', (l) => l.trim() === 'reject'));
+  for (const b of blocks) if (/^\tchain (service|endpoint)-[A-Z0-9]{8}-/.test(b.head) && b.head.includes(`-${namespace}/${service}/`)) block(b.head, b.body);
+  if (rejected.length) block('\tchain service-endpoints-check {', body('service-endpoints-check', (l) => l.includes('@no-endpoint-services')));
+  if (served.length) block('\tchain services {', body('services', (l) => l.includes('vmap @service-ips')));
+  return out.length ? ['table ip kube-proxy {', ...out, '}'] : [];
+}
+
 /** The panel's data: the client's counts and latest requests, node-1's rules for web, web's endpoints. */
 export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[]): TrafficDetail {
   const c = trafficClientStateOf(w);
   const text = kubeProxyRulesOf(w, CLIENT_NODE, 'iptables-save');
   const counts = c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [];
-  const rules = text ? serviceRuleLines(text, 'default', NAME) : [];
+  const nat = text ? serviceRuleLines(text, 'default', NAME) : [];
+  const reject = text && !nat.length ? serviceRejectLine(kubeProxyRulesOf(w, CLIENT_NODE, 'iptables-restore') ?? '', 'default', NAME) : undefined;
+  const rules = reject ? [reject] : nat;
+  const nftText = text ? kubeProxyRulesOf(w, CLIENT_NODE, 'nft-list') : undefined;
+  const nft = nftText ? serviceNftLines(nftText, 'default', NAME) : [];
   const last = c?.latest.at(-1);
-  return { sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, endpoints, path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null };
+  return {
+    sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, table: reject ? 'filter' : 'nat', endpoints,
+    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null, nft, nftLit: last ? nftRequestLit(nft, last) : [],
+  };
 }
 
 const detailOf = (d: FigureDetail | null): TrafficDetail | null => (d ? (d as unknown as TrafficDetail) : null);
@@ -335,7 +397,7 @@ export const trafficFigure: FigureDef = {
   leavesOut: [
     `The client is a process on ${CLIENT_NODE} that opens one new connection a second to web's ClusterIP (not its name: DNS is answered by CoreDNS in the terminal, kubectl exec … -- nslookup web), each walking ${CLIENT_NODE}'s rules as kube-proxy last wrote them.`,
     'A connection takes no simulated time: one that would time out after 127 s is counted at once.',
-    'kube-proxy runs in iptables mode; the terminal prints any node\'s rules, in either mode (sim rules node-2 --nftables).',
+    'kube-proxy runs in iptables mode, and the client\'s requests walk its iptables rules; the panel\'s nftables tab and the terminal (sim rules node-2 --nftables) show what the same sync writes in nftables mode.',
     'The pod network routes every podCIDR from every node, with no CNI plugin, encapsulation or MTU.',
   ],
   detail: (cluster) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME)) as unknown as { [key: string]: JsonValue },
