@@ -47,7 +47,7 @@ const HTML_MAX_GZIP = 31 * KB;
 // Session 13: the write-watch widget moved above the cluster map (the first widget within two screens):
 // the same bytes in another order, which gzip packs 458 B worse (/control-plane/ 38,858 B). The
 // service-address widget's opening frame and hydration data took /networking/ to 39,666 B.
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.25 * KB, '/control-plane/': 38.25 * KB, '/reconcile-loop/': 35.75 * KB, '/networking/': 39 * KB,
+const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.25 * KB, '/control-plane/': 38.25 * KB, '/reconcile-loop/': 35.75 * KB, '/networking/': 39.25 * KB,
   // The node-lease widget's opening frame and hydration data took the node-failure chapter from 30,190 to 33,319 B.
   // The toleration-countdown widget's paragraph, opening frame and hydration data: 33,302 → 34,135 B.
   // The heartbeats widget's opening frame, hydration data and sentence: 34,117 → 35,452 B; the force-delete widget's
@@ -105,7 +105,9 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   // The new-replicaset widget's picture on /rolling-updates/: 42,254 → 43,192 B.
   // The one-at-a-time widget's picture on /scheduler/: 44,105 B.
   // The heartbeats widget's picture on /node-failure/: 43,086 → 44,201 B; the force-delete widget's: → 46,268 B.
-  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.25 * KB, '/node-failure/': 45.5 * KB, '/control-plane-outage/': 41.5 * KB,
+  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.25 * KB, '/node-failure/': 45.5 * KB,
+  // The outage panel's summary says why a request was refused (no ready endpoint): 42,507 B.
+  '/control-plane-outage/': 41.75 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
   // image-backoff and crash-loop widgets (the shell and two pictures) took it from 34,877 to 39,189 B.
   // Session 13: the traffic panel's hop-by-hop path keys its list on the request ({#key}), whose runtime
@@ -116,12 +118,13 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B; the dns-lookup widget's
   // picture (about 1.0 KB) to 40,068 B; the service-address widget's (1.3 KB) to 41,357 B; the traffic
   // panel's hop-by-hop path and marked rules (the path itself computed in the worker) to 41,853 B.
-  '/networking/': 41 * KB,
+  // Session 14: the rules' two tabs (iptables, nftables) and the strip's legend: 42,584 B.
+  '/networking/': 41.75 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   // Causality's ~270 B (the request log's cause mark and button) took two embeds past theirs: +0.5 KB
   // each (/embed/scheduler/ 38,705 → 38,973 B, /embed/node-failure/ 37,655 → 37,923 B).
-  '/embed/cluster/': 33 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 37.5 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 36.5 * KB, '/embed/troubleshooting/': 34.5 * KB, '/embed/traffic/': 35 * KB,
+  '/embed/cluster/': 33 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 37.5 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 36.5 * KB, '/embed/troubleshooting/': 34.5 * KB, '/embed/traffic/': 35.5 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 33 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
@@ -247,11 +250,16 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // validation; their code is in kubectl's chunk.
 // 132.5 KiB in session 13: issue 28's last widgets each add one loader to the catalog (about 33 B
 // gzip each: a chunk's hashed name does not compress), service-address first (135,193 B).
-const WORKER_MAX_GZIP = 132.5 * KB;
+// 127.5 KiB in session 14: the API server's built-in validation (validation.ts, 5.1 KB here) is a part,
+// loaded with kubectl's chunk, with a link's replay, or with a figure whose own actions it can refuse
+// (FigureDef.validation: hub, max-surge); figures/validation-part.test.ts shows every other figure's
+// presses give the same world with and without it (130,322 B, from 135,397).
+const WORKER_MAX_GZIP = 127.5 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 // Since session 11 a figure that draws a statechart also loads the chart readers (view/statechart.ts,
 // 1.6 KB, and for a pod's chart pod-statechart.ts, 0.5 KB), shared with the other such figures: 6,615 B at most (hub).
-const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
+// 13.5 KB since session 14: the hub figure carries the built-in validation part (its 'Invalid manifest' demo): 13,614 B.
+const FIGURE_CHUNK_MAX_GZIP = 13.5 * KB;
 /** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
 // 25 KB since session 10: the CoreDNS add-on brings preemption's evaluator (its pods run at
 // system-cluster-critical and may preempt), 1.5 KB more than before in this chunk (24,530 B).
@@ -266,7 +274,9 @@ const FIGURE_CHUNK_MAX_GZIP = 12 * KB;
 // counts the networking code too (26,863 B); its page already loaded it for the frozen-endpoints widget.
 // 27 KB since session 13: the client's last request read hop by hop (request-path.ts, ~0.5 KB), 27,601 B;
 // 27.25 KB with the force-delete widget's `delete-pod --force` in the figure actions every figure shares (27,713 B).
-const TRAFFIC_CHUNK_MAX_GZIP = 27.25 * KB;
+// 28.5 KB since session 14 (issue 27): node-1's nftables excerpt for web, the filter table's REJECT
+// line, the strip's legend and the nftables sentence, computed here and not on the main thread (28,943 B).
+const TRAFFIC_CHUNK_MAX_GZIP = 28.5 * KB;
 /** The networking widgets (ready-endpoints, proxy-pick, dns-lookup, service-address, and chain-stops, whose step 12 reads kube-proxy's rules): the traffic figure's chunk, which they load, and their own ~3.4 KB. */
 // + 4.25 KB since session 13: chain-stops, the largest, carries its twelve steps' readers (31,941 B).
 const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
@@ -278,7 +288,9 @@ const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
 // 16.5 KB since session 13 (issue 30): a link's replay needs what kubectl's part of the API server
 // gained, the namespace registry's Delete and the namespace controller, and the strict field tables
 // (16,857 B, from 13,182).
-const PERMALINK_CHUNK_MAX_GZIP = 16.5 * KB;
+// 22.5 KB since session 14: a link's replay installs kubectl's part, which brings the built-in
+// validation that left the core (22,785 B).
+const PERMALINK_CHUNK_MAX_GZIP = 22.5 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -296,7 +308,8 @@ const PERMALINK_CHUNK_MAX_GZIP = 16.5 * KB;
 // 87.25 KB since session 13 (issue 30, what the real API server refuses): the namespace controller and
 // the namespace registry's Delete (a deleted namespace is emptied, not dropped), strict field validation's
 // tables, go-yaml v2's scalar resolution, describe namespace's conditions (89,202 B, from 84,929).
-const KUBECTL_CHUNK_MAX_GZIP = 87.25 * KB;
+// 93 KB since session 14: the built-in validation (5.9 KB) left the core for kubectl's part (95,129 B).
+const KUBECTL_CHUNK_MAX_GZIP = 93 * KB;
 /** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 /** The travel layer on the main thread (TravelLayer.svelte and travel.ts), loaded after a figure hydrates. */

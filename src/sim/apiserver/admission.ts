@@ -8,7 +8,6 @@ import { RESOURCES, namesOf } from './resources.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, invalid, statusError } from './status.ts';
 import { type KObject, storeGet } from './store.ts';
-import { validateBuiltin } from './validation.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 
 /** What admission sees. */
@@ -96,7 +95,8 @@ export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identi
     if (r && (r as Status).kind === 'Status') return { status: r as Status, stage: 'admission' };
     if (r) attrs.object = obj = r as Obj;
   }
-  const errs = validateBuiltin(req.resource, obj, old);
+  // Without the built-in validation installed, only what the components write reaches here (see ApiServerConfig.builtinValidation).
+  const errs = config.builtinValidation?.(req.resource, obj, old) ?? [];
   if (req.resource === 'priorityclasses' && !config.validators.priorityclasses && !isBootstrapPriorityClass(obj, old)) {
     throw new Error('this request needs the PriorityClass validation (apiserver/priority-class-validation.ts), registered before the first PriorityClass a client writes');
   }

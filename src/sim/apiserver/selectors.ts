@@ -2,7 +2,7 @@
 // ../util/labels.ts, shared with the components and kubectl.
 import type { KObject } from './store.ts';
 import { type Status, statusError } from './status.ts';
-import { labelValueErrors, qualifiedNameErrors } from './validation.ts';
+import { labelValueErrors, qualifiedNameErrors } from './name-validation.ts';
 
 /** One parsed field requirement. */
 export interface FieldRequirement { field: string; op: '=' | '!='; value: string; path: string[] }

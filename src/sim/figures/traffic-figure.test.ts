@@ -115,6 +115,8 @@ describe('the traffic figure\'s demos', () => {
     expect(d.rules).toEqual([expect.stringMatching(/^-A KUBE-SERVICES -m comment --comment "default\/web has no endpoints" .*-d 10\.\d+\.\d+\.\d+ --dport 80 -j REJECT$/)]);
     expect(d.path!.hops.map((h) => `${h.label}: ${h.detail}`)).toEqual([expect.stringMatching(/^client on node-1: connects to 10\.[\d.]+:80$/), 'KUBE-SERVICES (filter): no endpoints: REJECT', 'the client: connection refused']);
     expect(d.path!.lit).toEqual([0]);
+    expect(d.legend).toEqual(['✓ 0 answered', expect.stringMatching(/^✗ \d+ refused while web had no ready endpoint: the rules reject a connection to a Service with none$/)]);
+    expect(d.nftSentence).toMatch(/with no ready endpoint, web's element in @no-endpoint-services sends a connection to reject-chain\. The lines that would decide the last request are marked\.$/);
     expect(d.nft.filter((_, i) => d.nftLit.includes(i)).map((l) => l.trim())).toEqual([
       expect.stringMatching(/^elements = \{ 10\.[\d.]+ \. tcp \. 80 comment "default\/web" : goto reject-chain \}$/),
       'reject',
@@ -133,6 +135,10 @@ describe('the traffic figure\'s demos', () => {
     expect(dnat).toMatch(/^\t\tmeta l4proto tcp dnat ip addr \. port to numgen random mod 3 map \{ 0 : [\d.]+ \. 80 , 1 : [\d.]+ \. 80 , 2 : [\d.]+ \. 80 \}$/);
     expect([...dnat.matchAll(/: ([\d.]+) \. 80/g)].map((m) => m[1]).sort()).toEqual(ips);
     expect(d.nftLit.map((i) => d.nft[i].trim().split(' ')[0])).toEqual(['elements', 'meta', 'ip']);
+    expect(d.nftSentence).toContain('one numgen draw picks among 3 endpoints, where iptables tries its KUBE-SEP chains in turn');
+    // The legend counts the strip's requests: those before web had an endpoint were refused, every later one answered.
+    const refusedEarly = d.latest.filter((r) => !r.endpoint).length;
+    expect(d.legend).toEqual([`✓ ${d.latest.length - refusedEarly} answered`, ...(refusedEarly ? [expect.stringMatching(new RegExp(`^✗ ${refusedEarly} refused while web had no ready endpoint`))] : [])]);
   });
 
   it('scale to 5 and back: the rules follow the ready pods, and no request fails', () => {

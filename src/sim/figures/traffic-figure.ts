@@ -47,6 +47,38 @@ export interface TrafficDetail {
   nft: string[];
   /** The lines of `nft` that would decide the last request in nftables mode. */
   nftLit: number[];
+  /** The strip's legend: its answered requests, then its failures by what ended them, each with why. */
+  legend: string[];
+  /** What the nftables listing shows, beside the mode kube-proxy runs in. */
+  nftSentence: string;
+}
+
+/** The strip's legend for these requests: how many were answered, then each kind of failure with its reason. */
+export function stripLegend(latest: readonly ClientHit[]): string[] {
+  const n = { answered: 0, noEndpoint: 0, timeout: 0, refused: 0, unreachable: 0 };
+  for (const r of latest) {
+    if (r.ok) n.answered++;
+    else if (!r.endpoint) n.noEndpoint++;
+    else if (r.error === 'timeout') n.timeout++;
+    else if (r.error === 'unreachable') n.unreachable++;
+    else n.refused++;
+  }
+  return [
+    `✓ ${n.answered} answered`,
+    n.noEndpoint ? `✗ ${n.noEndpoint} refused while ${NAME} had no ready endpoint: the rules reject a connection to a Service with none` : '',
+    n.timeout ? `✗ ${n.timeout} timed out: the rules sent them to a pod whose node did not answer` : '',
+    n.refused ? `✗ ${n.refused} refused by the pod's node: nothing listened there any more` : '',
+    n.unreachable ? `✗ ${n.unreachable} unreachable: no route to the pod's node` : '',
+  ].filter(Boolean);
+}
+
+/** The sentence above the nftables listing: the mode the cluster runs, and how that mode would pick an endpoint. */
+export function nftSentence(nft: readonly string[], lit: readonly number[]): string {
+  const draws = Number(/numgen random mod (\d+)/.exec(nft.join('\n'))?.[1] ?? 0);
+  const how = draws
+    ? `one numgen draw picks among ${count(draws, 'endpoint')}, where iptables tries its KUBE-SEP chains in turn`
+    : `with no ready endpoint, ${NAME}'s element in @no-endpoint-services sends a connection to reject-chain`;
+  return `This cluster's kube-proxy runs in iptables mode, the default. From the same sync, nftables mode writes these lines instead: ${how}.${lit.length ? ' The lines that would decide the last request are marked.' : ''}`;
 }
 
 /**
@@ -127,9 +159,10 @@ export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[]): Traf
   const nftText = text ? kubeProxyRulesOf(w, CLIENT_NODE, 'nft-list') : undefined;
   const nft = nftText ? serviceNftLines(nftText, 'default', NAME) : [];
   const last = c?.latest.at(-1);
+  const nftLit = last ? nftRequestLit(nft, last) : [];
   return {
     sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, table: reject ? 'filter' : 'nat', endpoints,
-    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null, nft, nftLit: last ? nftRequestLit(nft, last) : [],
+    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null, nft, nftLit, legend: stripLegend(c?.latest ?? []), nftSentence: nftSentence(nft, nftLit),
   };
 }
 

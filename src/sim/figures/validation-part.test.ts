@@ -1,0 +1,65 @@
+// The API server's built-in validation is a part (ApiServerConfig.builtinValidation): a figure's
+// cluster runs without it until kubectl loads it, unless the figure declares it (FigureDef.validation)
+// because its own actions can be refused. That is only sound if, for every other figure, nothing the
+// reader can press writes an object the validation would refuse: then a run gives the same bytes
+// whether the part was loaded at the start (a link's replay installs kubectl's extras first) or
+// never. This test presses each figure's demos in random orders with and without the part and
+// compares the world after every press.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { setDefaultBuiltinValidation } from '../apiserver/config.ts';
+import { validateBuiltin } from '../apiserver/validation.ts';
+import { FIGURES } from './all.ts';
+import { compileFigure } from './compile.ts';
+import { FigureHost } from './host.ts';
+import type { FigureRequest } from './protocol.ts';
+import type { FigureDef } from './demo.ts';
+
+/** The world's hash after each request, in a host made with or without the built-in validation. */
+function hashes(def: FigureDef, story: ReturnType<typeof compileFigure>['story'], reqs: FigureRequest[], validation: boolean): string[] {
+  setDefaultBuiltinValidation(validation ? validateBuiltin : undefined);
+  try {
+    const host = new FigureHost(def, story);
+    const out = [host.cluster.world.hash()];
+    for (const r of reqs) {
+      try { host.handle(r); } catch { /* a demo refused now: the same in both */ }
+      out.push(host.cluster.world.hash());
+    }
+    return out;
+  } finally {
+    setDefaultBuiltinValidation(validateBuiltin);
+  }
+}
+
+// One compile per figure for the whole file: the runs below start from its story.
+const stories = new Map<string, ReturnType<typeof compileFigure>['story']>();
+const storyOf = (def: FigureDef) => stories.get(def.id) ?? stories.set(def.id, compileFigure(def).story).get(def.id)!;
+
+describe('the built-in validation as a part', () => {
+  for (const def of Object.values(FIGURES).filter((d) => !d.validation)) {
+    it(`${def.id}: every press gives the same world with and without it`, () => {
+      const story = storyOf(def);
+      fc.assert(fc.property(fc.array(fc.oneof(
+        fc.constantFrom<FigureRequest>(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
+        fc.constantFrom<FigureRequest>({ op: 'next' }, { op: 'advance', ms: 30_000 }),
+      ), { minLength: 1, maxLength: 6 }), (reqs) => {
+        expect(hashes(def, story, reqs, false)).toEqual(hashes(def, story, reqs, true));
+        // A fixed count, not FC_RUNS's share: each run builds two hosts, and CI's 1,000 would take minutes.
+      }), { numRuns: 2 });
+    }, 120_000);
+  }
+
+  it('the figures that can send what it refuses declare it, and their hosts run it', () => {
+    const declared = Object.values(FIGURES).filter((d) => d.validation).map((d) => d.id).sort();
+    expect(declared).toEqual(['hub', 'max-surge']);
+    setDefaultBuiltinValidation(undefined);
+    try {
+      for (const def of Object.values(FIGURES)) {
+        const host = new FigureHost(def, storyOf(def));
+        expect(host.cluster.world.apiConfig.builtinValidation).toBe(def.validation);
+      }
+    } finally {
+      setDefaultBuiltinValidation(validateBuiltin);
+    }
+  });
+});
