@@ -11,7 +11,7 @@ export default defineConfig({
     // workers on two loaded cores can make a 2 s test take 10.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    setupFiles: ['./src/test/fast-check-seed.ts', './src/test/validation.ts'],
+    setupFiles: ['./src/test/fast-check-seed.ts', './src/sim/testing/checks-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     projects: [
       {

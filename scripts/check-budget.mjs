@@ -250,16 +250,16 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // validation; their code is in kubectl's chunk.
 // 132.5 KiB in session 13: issue 28's last widgets each add one loader to the catalog (about 33 B
 // gzip each: a chunk's hashed name does not compress), service-address first (135,193 B).
-// 127.5 KiB in session 14: the API server's built-in validation (validation.ts, 5.1 KB here) is a part,
-// loaded with kubectl's chunk, with a link's replay, or with a figure whose own actions it can refuse
-// (FigureDef.validation: hub, max-surge); figures/validation-part.test.ts shows every other figure's
-// presses give the same world with and without it (130,322 B, from 135,397).
-const WORKER_MAX_GZIP = 127.5 * KB;
+// 127.5 KiB in session 14: the API server's request checks (decode.ts's typed decoding and
+// validation.ts) are a part, loaded with kubectl's chunk, with a link's replay, or with a figure whose
+// own actions they can refuse (FigureDef.checks: hub, max-surge); figures/request-checks-part.test.ts
+// shows every other figure's presses give the same world with and without them: 128,156 B (135,397 B before).
+const WORKER_MAX_GZIP = 125.25 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 // Since session 11 a figure that draws a statechart also loads the chart readers (view/statechart.ts,
 // 1.6 KB, and for a pod's chart pod-statechart.ts, 0.5 KB), shared with the other such figures: 6,615 B at most (hub).
-// 13.5 KB since session 14: the hub figure carries the built-in validation part (its 'Invalid manifest' demo): 13,614 B.
-const FIGURE_CHUNK_MAX_GZIP = 13.5 * KB;
+// 15.5 KB since session 14: the hub figure carries the request checks part (its 'Invalid manifest' demo): 15,706 B.
+const FIGURE_CHUNK_MAX_GZIP = 15.5 * KB;
 /** The traffic figure's chunk carries the networking code too (kube-proxy's rules in both modes, the data path, CoreDNS): 23,063 B measured. */
 // 25 KB since session 10: the CoreDNS add-on brings preemption's evaluator (its pods run at
 // system-cluster-critical and may preempt), 1.5 KB more than before in this chunk (24,530 B).
@@ -288,9 +288,9 @@ const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
 // 16.5 KB since session 13 (issue 30): a link's replay needs what kubectl's part of the API server
 // gained, the namespace registry's Delete and the namespace controller, and the strict field tables
 // (16,857 B, from 13,182).
-// 22.5 KB since session 14: a link's replay installs kubectl's part, which brings the built-in
-// validation that left the core (22,785 B).
-const PERMALINK_CHUNK_MAX_GZIP = 22.5 * KB;
+// 24.5 KB since session 14: a link's replay installs kubectl's part, which brings the request checks
+// (typed decoding and validation) that left the core (24,889 B).
+const PERMALINK_CHUNK_MAX_GZIP = 24.5 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -308,8 +308,8 @@ const PERMALINK_CHUNK_MAX_GZIP = 22.5 * KB;
 // 87.25 KB since session 13 (issue 30, what the real API server refuses): the namespace controller and
 // the namespace registry's Delete (a deleted namespace is emptied, not dropped), strict field validation's
 // tables, go-yaml v2's scalar resolution, describe namespace's conditions (89,202 B, from 84,929).
-// 93 KB since session 14: the built-in validation (5.9 KB) left the core for kubectl's part (95,129 B).
-const KUBECTL_CHUNK_MAX_GZIP = 93 * KB;
+// 95 KB since session 14: the request checks (8 KB: typed decoding and validation) left the core for kubectl's part (97,224 B).
+const KUBECTL_CHUNK_MAX_GZIP = 95 * KB;
 /** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 /** The travel layer on the main thread (TravelLayer.svelte and travel.ts), loaded after a figure hydrates. */

@@ -95,8 +95,8 @@ export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identi
     if (r && (r as Status).kind === 'Status') return { status: r as Status, stage: 'admission' };
     if (r) attrs.object = obj = r as Obj;
   }
-  // Without the built-in validation installed, only what the components write reaches here (see ApiServerConfig.builtinValidation).
-  const errs = config.builtinValidation?.(req.resource, obj, old) ?? [];
+  // Without the request checks installed, only what the components write reaches here (see request-checks.ts).
+  const errs = config.checks?.validate(req.resource, obj, old) ?? [];
   if (req.resource === 'priorityclasses' && !config.validators.priorityclasses && !isBootstrapPriorityClass(obj, old)) {
     throw new Error('this request needs the PriorityClass validation (apiserver/priority-class-validation.ts), registered before the first PriorityClass a client writes');
   }

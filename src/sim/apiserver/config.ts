@@ -7,6 +7,7 @@ import { IDENTITIES, type Identity } from './authn.ts';
 import { priorityAdmission, serviceAccountAdmission } from './pod-admission.ts';
 import type { KubeletClient, doPodLog } from './kubelet-client.ts';
 import type { Validator, validateBuiltin } from './validation.ts';
+import type { decodeBody } from './decode.ts';
 import type { selfSubjectAccessReview } from './access-review.ts';
 import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
@@ -43,29 +44,32 @@ export interface ApiServerConfig {
   statusPatchShortcut: boolean;
   /** kubectl's part of the API server, once installed (see KubectlExtras). */
   kubectlExtras?: KubectlExtras;
-  /**
-   * The built-in validation (ValidatePod, ValidateDeployment … : validation.ts), once installed. It is
-   * a part of its own: nothing a component writes from valid objects is invalid, so a figure's
-   * cluster runs without it until kubectl loads (it brings it) or unless the figure's own actions can
-   * be refused (FigureDef.validation); every other configuration gets the default below.
-   */
-  builtinValidation?: typeof validateBuiltin;
+  /** The request checks (typed decoding, built-in validation: request-checks.ts), once installed; without them a body is stored as sent. */
+  checks?: RequestChecks;
+}
+
+/** The API server's request checks, a part of their own (request-checks.ts). */
+export interface RequestChecks {
+  /** Decodes a body into its Go type, or the 400 the API server answers (decode.ts). */
+  decode: typeof decodeBody;
+  /** The built-in validation's field errors (validation.ts). */
+  validate: typeof validateBuiltin;
 }
 
 /**
- * The built-in validation every new configuration starts with: set once by a program that wants it
- * everywhere (the tests' setup, src/test/validation.ts), never in the figures' worker.
+ * The request checks every new configuration starts with: set once by a program that wants them
+ * everywhere (the tests' setup, src/sim/testing/checks-setup.ts), never in the figures' worker.
  */
-let defaultBuiltinValidation: typeof validateBuiltin | undefined;
+let defaultChecks: RequestChecks | undefined;
 
-/** Sets (or clears) the built-in validation new configurations start with (see defaultBuiltinValidation). */
-export function setDefaultBuiltinValidation(v: typeof validateBuiltin | undefined): void {
-  defaultBuiltinValidation = v;
+/** Sets (or clears) the request checks new configurations start with (see defaultChecks). */
+export function setDefaultRequestChecks(c: RequestChecks | undefined): void {
+  defaultChecks = c;
 }
 
 /** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
-  return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, builtinValidation: defaultBuiltinValidation };
+  return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, checks: defaultChecks };
 }
 
 /** kubectl's part of this API server; a request that needs it before it is installed is a bug of the caller (only kubectl sends one). */

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
-import { decodeBody, omitEmptyMeta } from './decode.ts';
+import { decodeBody } from './decode.ts';
+import { omitEmptyMeta } from './omit-empty-meta.ts';
 
 describe('omitEmptyMeta', () => {
   test('empty labels, annotations, ownerReferences and finalizers go; others stay', () => {

@@ -7,6 +7,7 @@ import type { Obj } from './request.ts';
 import { RESOURCES } from './resources.ts';
 import { type Status, statusError } from './status.ts';
 import { quantityOf } from '../util/quantity.ts';
+import { omitEmptyMeta } from './omit-empty-meta.ts';
 
 /** A Go type as the decoder sees it. */
 type GoType =
@@ -233,21 +234,4 @@ export function decodeBody(resource: string, body: unknown): { obj: Obj } | { st
     return { status: statusError(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${w.first.message}`) };
   }
   return { obj: omitEmptyMeta(obj as Obj) };
-}
-
-/** ObjectMeta's collections tagged `json:",omitempty"`: Go's encoder writes none of them when empty. */
-const META_OMITEMPTY = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'] as const;
-
-const isEmpty = (v: unknown): boolean => Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
-
-/**
- * `obj` as it is stored: the object decodes into ObjectMeta and encodes back, so an empty
- * `labels: {}` or `ownerReferences: []` is not written (the same object when none is empty).
- */
-export function omitEmptyMeta(obj: Obj): Obj {
-  const m = obj?.metadata as Obj | undefined;
-  if (typeof m !== 'object' || m === null || !META_OMITEMPTY.some((k) => isEmpty(m[k]))) return obj;
-  const meta: Obj = {};
-  for (const k in m) if (!((META_OMITEMPTY as readonly string[]).includes(k) && isEmpty(m[k]))) meta[k] = m[k];
-  return { ...obj, metadata: meta };
 }

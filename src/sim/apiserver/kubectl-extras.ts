@@ -10,7 +10,8 @@ import type { Obj } from './request.ts';
 import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
 import { strictFieldValidation } from './strict-fields.ts';
 import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
-import { registerValidator, validateBuiltin } from './validation.ts';
+import { registerValidator } from './validation.ts';
+import { REQUEST_CHECKS } from './request-checks.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import type { ComponentDef, WorldParts } from '../world.ts';
 import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
@@ -73,8 +74,8 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
 /** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
 export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
-  // A reader's objects can be anything: the built-in validation comes with kubectl.
-  config.builtinValidation = validateBuiltin;
+  // A reader's objects can be anything: the request checks come with kubectl.
+  config.checks = REQUEST_CHECKS;
   registerIdentity(config, NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER_IDENTITY);
   // Only kubectl makes a namespace terminate: the admission check for one comes with it.
   withNamespaceLifecycle(config);

@@ -3,7 +3,7 @@
 import { deepEqual } from '../names.ts';
 import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import { admitAndValidate } from './admission.ts';
-import { decodeBody } from './decode.ts';
+import { omitEmptyMeta } from './omit-empty-meta.ts';
 import type { Identity } from './authn.ts';
 import { shouldDeleteDuringUpdate } from './delete.ts';
 import { leaseEventKey } from './event-leases.ts';
@@ -53,7 +53,7 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
     next = updated;
   }
   // The body decodes into the Go type before anything reads it (the status shortcut's object is cur's own but the status).
-  const decoded = sub === 'status' && req.resource !== 'nodes' ? { obj: next } : decodeBody(req.resource, next);
+  const decoded = sub === 'status' && req.resource !== 'nodes' ? { obj: next } : config.checks ? config.checks.decode(req.resource, next) : { obj: omitEmptyMeta(next) };
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
   // fieldValidation=Strict: a PUT's body, or the patched object, strictly decoded.
   const strict = req.options?.fieldValidation === 'Strict' && !sub && config.kubectlExtras?.strictFieldValidation(req.resource, req.verb === 'patch' ? next : req.body, req.verb === 'patch');

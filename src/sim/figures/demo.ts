@@ -1,7 +1,7 @@
 // A demo is one thing a reader can do to a figure's cluster with a button, and the beats at which
 // its story pauses to say what Kubernetes just did. Beats are predicates over frames, not fixed
 // times, so a demo pressed at any moment (mid-rollout, during an outage) narrates what happens then.
-import type { validateBuiltin } from '../apiserver/validation.ts';
+import type { RequestChecks } from '../apiserver/config.ts';
 import type { Cluster } from '../cluster.ts';
 import type { ClusterAddon, ClusterOptions } from '../cluster-types.ts';
 import type { Frame } from '../view/types.ts';
@@ -79,11 +79,11 @@ export interface FigureDef {
   /** How its demos' and panels' actions run, read and echo (figure-actions.ts): with the figure's chunk, not the core. */
   actions: FigureActions;
   /**
-   * The API server's built-in validation (apiserver/validation.ts), for a figure whose own actions
-   * can be refused by it (a reader's numbers); with the figure's chunk. Others run without it until
-   * kubectl brings it: validation-part.test.ts proves that changes nothing they can do.
+   * The API server's request checks (apiserver/request-checks.ts), for a figure whose own actions
+   * they can refuse (a reader's numbers); with the figure's chunk. Others run without them until
+   * kubectl brings them: request-checks-part.test.ts shows that changes nothing they can do.
    */
-  validation?: typeof validateBuiltin;
+  checks?: RequestChecks;
 }
 
 /** A figure's own data beside the Frame: plain JSON values only. */

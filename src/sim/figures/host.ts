@@ -100,7 +100,7 @@ export class FigureHost {
       return;
     }
     this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity, addons: def.addons?.() });
-    if (def.validation) this.cluster.world.apiConfig.builtinValidation = def.validation;
+    if (def.checks) this.cluster.world.apiConfig.checks = def.checks;
     // A link's moment may replay terminal commands: kubectl's part of the API server serves them.
     moment?.install?.(this.cluster);
     this.timeline = new Timeline(this.cluster);

@@ -2,7 +2,7 @@
 // and out as watch notifications; writes refused at each stage; one control-plane component stopped
 // at a time, each with its own failure signature; and a slow API server that makes every component
 // lag at once. The pipeline panel reads the request log (each refused record carries its stage).
-import { validateBuiltin } from '../apiserver/validation.ts';
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent } from '../cluster-types.ts';
 import type { RequestRecord, Stage } from '../apiserver/request-log.ts';
@@ -297,8 +297,8 @@ export function pipelineOf(cluster: Cluster): JsonValue {
 /** The `hub` figure (the control-plane chapter). */
 export const hubFigure: FigureDef = {
   actions: figureActions,
-  // The API server's built-in validation: its 'Invalid manifest' demo is refused by ValidateDeployment.
-  validation: validateBuiltin,
+  // The API server's request checks: its 'Invalid manifest' demo is refused by ValidateDeployment.
+  checks: REQUEST_CHECKS,
   id: 'hub',
   title: 'Everything through the API server',
   options: { seed: 1, nodes: 2 },

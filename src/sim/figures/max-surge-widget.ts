@@ -2,7 +2,7 @@
 // maxUnavailable; kubectl stores them, and a real rollout to the other image runs on those numbers.
 // The arithmetic it shows is the Deployment controller's own (deployment-util: resolveFenceposts,
 // then rolloutRollingStep over the stored Deployment), never redone here.
-import { validateBuiltin } from '../apiserver/validation.ts';
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeGet } from '../apiserver/store.ts';
@@ -135,8 +135,8 @@ function firstMove(g: Frame, m: DemoMemo): string | null {
 /** The `max-surge` widget: the reader's rollout numbers, resolved and run. */
 export const maxSurgeWidget: FigureDef = {
   actions: figureActions,
-  // The API server's built-in validation: the reader's maxSurge 0 and maxUnavailable 0 are refused by ValidateDeployment.
-  validation: validateBuiltin,
+  // The API server's request checks: the reader's maxSurge 0 and maxUnavailable 0 are refused by ValidateDeployment.
+  checks: REQUEST_CHECKS,
   id: 'max-surge',
   title: 'maxSurge and maxUnavailable, resolved',
   options: { seed: 1, nodes: 3 },

@@ -1,23 +1,23 @@
-// The API server's built-in validation is a part (ApiServerConfig.builtinValidation): a figure's
-// cluster runs without it until kubectl loads it, unless the figure declares it (FigureDef.validation)
-// because its own actions can be refused. That is only sound if, for every other figure, nothing the
-// reader can press writes an object the validation would refuse: then a run gives the same bytes
-// whether the part was loaded at the start (a link's replay installs kubectl's extras first) or
-// never. This test presses each figure's demos in random orders with and without the part and
-// compares the world after every press.
+// The API server's request checks (typed decoding and the built-in validation) are a part
+// (ApiServerConfig.checks): a figure's cluster runs without them until kubectl loads them, unless the
+// figure declares them (FigureDef.checks) because its own actions can be refused. That is only sound
+// if, for every other figure, nothing the reader can press writes a body they would change or refuse:
+// then a run gives the same bytes whether the part was loaded at the start (a link's replay installs
+// kubectl's extras first) or never. This test presses each figure's demos in random orders with and
+// without the part and compares the world after every press.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { setDefaultBuiltinValidation } from '../apiserver/config.ts';
-import { validateBuiltin } from '../apiserver/validation.ts';
+import { setDefaultRequestChecks } from '../apiserver/config.ts';
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import { FIGURES } from './all.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { FigureRequest } from './protocol.ts';
 import type { FigureDef } from './demo.ts';
 
-/** The world's hash after each request, in a host made with or without the built-in validation. */
-function hashes(def: FigureDef, story: ReturnType<typeof compileFigure>['story'], reqs: FigureRequest[], validation: boolean): string[] {
-  setDefaultBuiltinValidation(validation ? validateBuiltin : undefined);
+/** The world's hash after each request, in a host made with or without the request checks. */
+function hashes(def: FigureDef, story: ReturnType<typeof compileFigure>['story'], reqs: FigureRequest[], checks: boolean): string[] {
+  setDefaultRequestChecks(checks ? REQUEST_CHECKS : undefined);
   try {
     const host = new FigureHost(def, story);
     const out = [host.cluster.world.hash()];
@@ -27,7 +27,7 @@ function hashes(def: FigureDef, story: ReturnType<typeof compileFigure>['story']
     }
     return out;
   } finally {
-    setDefaultBuiltinValidation(validateBuiltin);
+    setDefaultRequestChecks(REQUEST_CHECKS);
   }
 }
 
@@ -35,8 +35,8 @@ function hashes(def: FigureDef, story: ReturnType<typeof compileFigure>['story']
 const stories = new Map<string, ReturnType<typeof compileFigure>['story']>();
 const storyOf = (def: FigureDef) => stories.get(def.id) ?? stories.set(def.id, compileFigure(def).story).get(def.id)!;
 
-describe('the built-in validation as a part', () => {
-  for (const def of Object.values(FIGURES).filter((d) => !d.validation)) {
+describe('the request checks as a part', () => {
+  for (const def of Object.values(FIGURES).filter((d) => !d.checks)) {
     it(`${def.id}: every press gives the same world with and without it`, () => {
       const story = storyOf(def);
       fc.assert(fc.property(fc.array(fc.oneof(
@@ -50,16 +50,16 @@ describe('the built-in validation as a part', () => {
   }
 
   it('the figures that can send what it refuses declare it, and their hosts run it', () => {
-    const declared = Object.values(FIGURES).filter((d) => d.validation).map((d) => d.id).sort();
+    const declared = Object.values(FIGURES).filter((d) => d.checks).map((d) => d.id).sort();
     expect(declared).toEqual(['hub', 'max-surge']);
-    setDefaultBuiltinValidation(undefined);
+    setDefaultRequestChecks(undefined);
     try {
       for (const def of Object.values(FIGURES)) {
         const host = new FigureHost(def, storyOf(def));
-        expect(host.cluster.world.apiConfig.builtinValidation).toBe(def.validation);
+        expect(host.cluster.world.apiConfig.checks).toBe(def.checks);
       }
     } finally {
-      setDefaultBuiltinValidation(validateBuiltin);
+      setDefaultRequestChecks(REQUEST_CHECKS);
     }
   });
 });
