@@ -43,4 +43,9 @@ test('the last request is drawn hop by hop, and the rules that decided it are ma
   await expect(fig.getByTestId('nft-sentence')).toContainText('one numgen draw picks among 3 endpoints');
   await page.keyboard.press('ArrowLeft');
   await expect(fig.getByTestId('traffic-rules')).toBeVisible();
+  // Another node's own copy: the same lines for web, none marked (the client's requests walk node-1's).
+  await fig.getByTestId('rules-node-node-2').click();
+  await expect(fig.getByTestId('rules-node-node-2')).toHaveAttribute('aria-pressed', 'true');
+  await expect(fig.getByTestId('traffic-rules')).toContainText('KUBE-SVC-');
+  await expect(fig.getByTestId('traffic-rules').locator('mark')).toHaveCount(0);
 });

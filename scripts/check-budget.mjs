@@ -118,13 +118,13 @@ export const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '
   // its two widgets (the shell and two pictures) took it from 34,889 to 39,032 B; the dns-lookup widget's
   // picture (about 1.0 KB) to 40,068 B; the service-address widget's (1.3 KB) to 41,357 B; the traffic
   // panel's hop-by-hop path and marked rules (the path itself computed in the worker) to 41,853 B.
-  // Session 14: the rules' two tabs (iptables, nftables) and the strip's legend: 42,584 B.
-  '/networking/': 41.75 * KB,
+  // Session 14: the rules' two tabs (iptables, nftables), a button per node and the strip's legend: 43,023 B.
+  '/networking/': 42.25 * KB,
   // One figure alone, for an iframe (src/pages/embed/): the same islands as its chapter's figure, plus
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   // Causality's ~270 B (the request log's cause mark and button) took two embeds past theirs: +0.5 KB
   // each (/embed/scheduler/ 38,705 → 38,973 B, /embed/node-failure/ 37,655 → 37,923 B).
-  '/embed/cluster/': 33 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 37.5 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 36.5 * KB, '/embed/troubleshooting/': 34.5 * KB, '/embed/traffic/': 35.5 * KB,
+  '/embed/cluster/': 33 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 37.5 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 36.5 * KB, '/embed/troubleshooting/': 34.5 * KB, '/embed/traffic/': 36 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 33 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.

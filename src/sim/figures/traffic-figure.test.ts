@@ -206,9 +206,18 @@ describe('the traffic figure\'s demos', () => {
     const d = detail(v);
     expect(d.counts.find((c) => c.endpoint.startsWith(`${ip}:`))!.timeout).toBeGreaterThan(0);
     expect(targets(d)).not.toContain(ip);
-    const rules = d.rules;
-    const ok = answered(d);
-    const timeouts = failed(d, 'timeout');
+    // Each other node's kube-proxy keeps its own copy, synced on its own time: node-2's drops the pod
+    // too (a few seconds later at most); powered-off node-3 holds none.
+    v = host.handle({ op: 'advance', ms: 5_000 })!;
+    const later = detail(v);
+    const other = (n: string) => later.others.find((o) => o.node === n)!;
+    expect(later.others.map((o) => o.node)).toEqual(['node-2', 'node-3']);
+    expect(other('node-2').rules).toEqual(later.rules);
+    expect(other('node-2').nftSentence).toMatch(/one numgen draw picks among 2 endpoints.*turn\.$/);
+    expect(other('node-3')).toMatchObject({ off: true, rules: [], nft: [] });
+    const rules = later.rules;
+    const ok = answered(later);
+    const timeouts = failed(later, 'timeout');
     v = runDemo(host, 'control-plane');
     expect(v.frame.controlPlane.apiserver).toBe(false);
     expect(detail(v).rules).toEqual(rules);

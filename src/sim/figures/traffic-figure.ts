@@ -51,7 +51,12 @@ export interface TrafficDetail {
   legend: string[];
   /** What the nftables listing shows, beside the mode kube-proxy runs in. */
   nftSentence: string;
+  /** The other nodes' lines for web, as each one's kube-proxy last synced them. */
+  others: NodeRules[];
 }
+
+/** A node's lines for the Service web, in both listings. */
+export interface NodeRules { node: string; rules: string[]; table: 'nat' | 'filter'; nft: string[]; nftSentence: string; off?: true }
 
 /** The strip's legend for these requests: how many were answered, then each kind of failure with its reason. */
 export function stripLegend(latest: readonly ClientHit[]): string[] {
@@ -149,21 +154,30 @@ export function serviceNftLines(text: string, namespace: string, service: string
 }
 
 /** The panel's data: the client's counts and latest requests, node-1's rules for web, web's endpoints. */
-export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[]): TrafficDetail {
+export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[], off: readonly string[] = []): TrafficDetail {
   const c = trafficClientStateOf(w);
-  const text = kubeProxyRulesOf(w, CLIENT_NODE, 'iptables-save');
   const counts = c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [];
-  const nat = text ? serviceRuleLines(text, 'default', NAME) : [];
-  const reject = text && !nat.length ? serviceRejectLine(kubeProxyRulesOf(w, CLIENT_NODE, 'iptables-restore') ?? '', 'default', NAME) : undefined;
-  const rules = reject ? [reject] : nat;
-  const nftText = text ? kubeProxyRulesOf(w, CLIENT_NODE, 'nft-list') : undefined;
-  const nft = nftText ? serviceNftLines(nftText, 'default', NAME) : [];
+  const { rules, table, nft } = nodeRulesOf(w, CLIENT_NODE);
   const last = c?.latest.at(-1);
   const nftLit = last ? nftRequestLit(nft, last) : [];
+  // The other nodes' kube-proxies hold their own copy, synced on their own time (or frozen on a dead node).
+  // A powered-off node's kernel holds no rules at all: they are written again when it boots.
+  const others = Object.keys(w.components).filter((k) => k.startsWith('kube-proxy/') && k !== `kube-proxy/${CLIENT_NODE}`).sort()
+    .map((k) => k.slice('kube-proxy/'.length)).map((n): NodeRules => (off.includes(n) ? { node: n, rules: [], table: 'nat', nft: [], nftSentence: '', off: true } : nodeRulesOf(w, n)));
   return {
-    sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, table: reject ? 'filter' : 'nat', endpoints,
-    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null, nft, nftLit, legend: stripLegend(c?.latest ?? []), nftSentence: nftSentence(nft, nftLit),
+    sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, table, endpoints,
+    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null, nft, nftLit, legend: stripLegend(c?.latest ?? []), nftSentence: nftSentence(nft, nftLit), others,
   };
+}
+
+/** One node's lines for web as its kube-proxy last synced them: iptables (nat, or filter's REJECT while web has no ready endpoint) and nftables. */
+export function nodeRulesOf(w: WorldState, node: string): NodeRules {
+  const text = kubeProxyRulesOf(w, node, 'iptables-save');
+  const nat = text ? serviceRuleLines(text, 'default', NAME) : [];
+  const reject = text && !nat.length ? serviceRejectLine(kubeProxyRulesOf(w, node, 'iptables-restore') ?? '', 'default', NAME) : undefined;
+  const nftText = text ? kubeProxyRulesOf(w, node, 'nft-list') : undefined;
+  const nft = nftText ? serviceNftLines(nftText, 'default', NAME) : [];
+  return { node, rules: reject ? [reject] : nat, table: reject ? 'filter' : 'nat', nft, nftSentence: nftSentence(nft, []) };
 }
 
 const detailOf = (d: FigureDetail | null): TrafficDetail | null => (d ? (d as unknown as TrafficDetail) : null);
@@ -433,6 +447,6 @@ export const trafficFigure: FigureDef = {
     'kube-proxy runs in iptables mode, and the client\'s requests walk its iptables rules; the panel\'s nftables tab and the terminal (sim rules node-2 --nftables) show what the same sync writes in nftables mode.',
     'The pod network routes every podCIDR from every node, with no CNI plugin, encapsulation or MTU.',
   ],
-  detail: (cluster) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME)) as unknown as { [key: string]: JsonValue },
+  detail: (cluster, frame) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME), frame.nodes.filter((n) => n.powered === false).map((n) => n.name)) as unknown as { [key: string]: JsonValue },
 };
 
