@@ -7,7 +7,7 @@ import { CLUSTER_DOMAIN } from '../net/coredns.ts';
 import { podResolvConf, searchCandidates, searchListOf } from '../net/dns.ts';
 
 /** A name looked up through the search path of a pod in `namespace`, and the names its resolver asks. */
-export interface DnsLookup { namespace: string; name: string; candidates: string[] }
+export interface DnsLookup { namespace: string; name: string; search: string[]; candidates: string[] }
 
 /** What the queries are made from: the objects the CoreDNS plugin holds, and the pods to ask from. */
 export interface DnsWorld { namespaces: string[]; services: Service[]; slices: EndpointSlice[]; pods: Pod[] }
@@ -64,7 +64,8 @@ export function dnsLookups(w: DnsWorld): DnsLookup[] {
     const conf = podResolvConf(p);
     if (ns === 'kube-system' || from.has(ns) || !conf) continue;
     from.add(ns);
-    for (const name of [...new Set(names)]) out.push({ namespace: ns, name, candidates: searchCandidates(name, searchListOf(conf)) });
+    const search = searchListOf(conf);
+    for (const name of [...new Set(names)]) out.push({ namespace: ns, name, search, candidates: searchCandidates(name, search) });
   }
   return out;
 }
