@@ -5,7 +5,9 @@
 // (src/sim/testing/dns-queries.ts), to oracle/dns, which runs CoreDNS v1.14.6's real kubernetes
 // plugin under kubeadm's Corefile over a fake of its informers; and writes its answers to
 // oracle/traces/dns/<scenario>.json. src/sim/net/real-dns.test.ts compares the simulator's answers
-// with these files.
+// with these files. `resolv-conf` (also run when no scenario is named) records the real kubelet's
+// DNS config for a pod of each dnsPolicy (oracle/cmd/poddns, -tags poddns) to
+// oracle/traces/dns/kubelet/resolv-conf.json, which the same test holds podResolvConf to.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Namespace, Pod } from 'kubernetes-types/core/v1';
 import { createCluster, loadAddonsFromHeader } from '../../src/sim/index.ts';
 import { runScript, scriptHeader } from '../../src/sim/kubectl/index.ts';
-import type { CorednsState } from '../../src/sim/net/coredns.ts';
+import { CLUSTER_DOMAIN, KUBE_DNS_IP, type CorednsState } from '../../src/sim/net/coredns.ts';
 import { dnsLookups, dnsQueries, type DnsWorld } from '../../src/sim/testing/dns-queries.ts';
 
 const ORACLE = resolve(import.meta.dirname, '..', '..', 'oracle');
@@ -53,10 +55,45 @@ function build(): string {
   return bin;
 }
 
+/** kubeadm's kubelet settings (clusterDNS, clusterDomain) and a node resolv.conf without search domains, as the simulated nodes have. */
+const KUBELET = { clusterDNS: [KUBE_DNS_IP], clusterDomain: CLUSTER_DOMAIN, hostResolvConf: 'nameserver 10.0.0.1\n', nodeIP: '10.0.0.11' };
+
+/** A pod of each dnsPolicy, with hostNetwork or not, as the API server stores it (dnsPolicy defaulted). */
+function dnsPolicyPods(): Pod[] {
+  const pod = (namespace: string, name: string, dnsPolicy: string, hostNetwork = false): Pod => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { namespace, name },
+    spec: { dnsPolicy, ...(hostNetwork ? { hostNetwork } : {}), containers: [{ name: 'c', image: 'nginx:1.27' }] },
+  });
+  return [
+    pod('default', 'cluster-first', 'ClusterFirst'), pod('shop', 'cluster-first', 'ClusterFirst'),
+    pod('default', 'cluster-first-host-net', 'ClusterFirst', true), pod('default', 'with-host-net', 'ClusterFirstWithHostNet', true),
+    pod('default', 'with-host-net-pod-net', 'ClusterFirstWithHostNet'), pod('default', 'default', 'Default'), pod('default', 'none', 'None'),
+  ];
+}
+
+/** Runs the real kubelet's Configurer.GetPodDNS (oracle/cmd/poddns) for each pod and writes oracle/traces/dns/kubelet/resolv-conf.json. */
+function recordPodDNS(): void {
+  const bin = join(mkdtempSync(join(tmpdir(), 'poddns-')), 'poddns');
+  if (process.env.PODDNS_BIN && existsSync(process.env.PODDNS_BIN)) execFileSync('cp', [process.env.PODDNS_BIN, bin]);
+  else execFileSync('nice', ['-n', '19', 'go', 'build', '-tags', 'poddns', '-o', bin, './cmd/poddns'], { cwd: ORACLE, stdio: 'inherit' });
+  const input = { ...KUBELET, pods: dnsPolicyPods() };
+  const out = execFileSync(bin, { input: JSON.stringify(input), encoding: 'utf8' });
+  mkdirSync(join(TRACES, 'kubelet'), { recursive: true });
+  const trace = {
+    about: 'Recorded by scripts/oracle/record-dns.ts: the real kubelet v1.37.2\'s Configurer.GetPodDNS (pkg/kubelet/network/dns, oracle/cmd/poddns) for a pod of each dnsPolicy, with kubeadm\'s clusterDNS and clusterDomain and a node resolv.conf without search domains.',
+    kubelet: 'v1.37.2',
+    input,
+    configs: JSON.parse(out),
+  };
+  writeFileSync(join(TRACES, 'kubelet', 'resolv-conf.json'), JSON.stringify(trace, null, 1) + '\n');
+  process.stdout.write(`resolv-conf: ${input.pods.length} pods\n`);
+}
+
 const wanted = process.argv.slice(2);
 const scenarios = DIRS.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.sim')).map((f) => join(d, f)))
   .filter((p) => !wanted.length || wanted.includes(basename(p, '.sim')));
-const bin = process.env.DNS_JUDGE_BIN && existsSync(process.env.DNS_JUDGE_BIN) ? process.env.DNS_JUDGE_BIN : build();
+if (!wanted.length || wanted.includes('resolv-conf')) recordPodDNS();
+const bin = scenarios.length === 0 ? '' : process.env.DNS_JUDGE_BIN && existsSync(process.env.DNS_JUDGE_BIN) ? process.env.DNS_JUDGE_BIN : build();
 mkdirSync(TRACES, { recursive: true });
 for (const path of scenarios) {
   const name = basename(path, '.sim');

@@ -2,7 +2,7 @@
 // parse.go, kubernetes.go findServices and findPods; judged by real-dns.test.ts), a pod's /etc/resolv.conf as the kubelet has it written
 // (pkg/kubelet/network/dns/dns.go, containerd's format), and the stub resolver's search through it
 // (glibc res_search with ndots).
-import type { Pod, Service } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { CLUSTER_DOMAIN, KUBE_DNS_IP, type CorednsState } from './coredns.ts';
 
 /** What one A query got: NOERROR with its records (an ExternalName Service answers a CNAME; none: NODATA), or NXDOMAIN. */
@@ -54,7 +54,10 @@ function endpointHostname(hostname: string | undefined, ip: string): string {
 }
 
 /** Go's net.ParseIP for the IPv4 form: four decimal parts of at most 255, no leading zero. */
-const isIPv4 = (ip: string): boolean => /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(ip);
+const isIPv4 = (ip: string): boolean => {
+  const parts = ip.split('.');
+  return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && String(+p) === p && +p < 256);
+};
 
 /** The parts of a name under the zone (parse.go parseRequest): `[_port._protocol.|endpoint.]service.namespace.svc|pod`. */
 interface RecordRequest { podOrSvc: string; namespace: string; service: string; endpoint: string; port: string; protocol: string }
