@@ -25,7 +25,7 @@ describe('the coredns add-on', () => {
     expect(k('get svc kube-dns -n kube-system').stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nkube-dns\s+ClusterIP\s+10\.96\.0\.10\s+<none>\s+53\/UDP,53\/TCP,9153\/TCP\s+\S+\n$/);
     expect(k('get deploy coredns -n kube-system').stdout).toMatch(/coredns\s+2\/2\s+2\s+2/);
     expect(k('describe svc kube-dns -n kube-system').stdout).toContain('IP:                       10.96.0.10\nIPs:                      10.96.0.10\nPort:                     dns  53/UDP\nTargetPort:               53/UDP\n');
-    expect(k('get pods -n kube-system -o custom-columns=IMAGE:.spec.containers[0].image --no-headers').stdout).toBe('registry.k8s.io/coredns/coredns:v1.14.2\nregistry.k8s.io/coredns/coredns:v1.14.2\n');
+    expect(k('get pods -n kube-system -o custom-columns=IMAGE:.spec.containers[0].image --no-headers').stdout).toBe('registry.k8s.io/coredns/coredns:v1.14.6\nregistry.k8s.io/coredns/coredns:v1.14.6\n');
   });
 
   it('is not there unless asked for', () => {
@@ -41,11 +41,16 @@ describe('kubectl exec in a pod', () => {
   });
 
   it('looks a Service up by its short name through the search path, and says NXDOMAIN for a name that is not there', () => {
-    const { k, ip } = cluster();
+    const { c, k, ip } = cluster();
     expect(k('exec client -- nslookup web')).toEqual({ stdout: `Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tweb.default.svc.cluster.local\nAddress: ${ip}\n\n`, stderr: '', exitCode: 0 });
     expect(k('exec client -- nslookup web.default').stdout).toContain(`Name:\tweb.default.svc.cluster.local\nAddress: ${ip}\n`);
     expect(k('exec client -- nslookup kubernetes.default.svc.cluster.local').stdout).toContain('Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n');
     expect(k('exec client -- nslookup nothere')).toEqual({ stdout: "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\n** server can't find nothere: NXDOMAIN\n\n", stderr: 'command terminated with exit code 1\n', exitCode: 1 });
+    // A namespace's name has no records (NODATA), and a CNAME into the cluster domain is followed.
+    expect(k('exec client -- nslookup kube-system').stdout).toBe("Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\n*** Can't find kube-system: No answer\n\n");
+    c.request({ verb: 'create', resource: 'services', namespace: 'default', body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'alias' }, spec: { type: 'ExternalName', externalName: 'web.default.svc.cluster.local' } } });
+    c.settle();
+    expect(k('exec client -- nslookup alias').stdout).toBe(`Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nalias.default.svc.cluster.local\tcanonical name = web.default.svc.cluster.local.\nName:\tweb.default.svc.cluster.local\nAddress: ${ip}\n\n`);
   });
 
   it('answers a headless Service with one A record per ready endpoint', () => {

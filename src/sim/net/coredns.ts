@@ -2,7 +2,7 @@
 // Deployment and the `kube-dns` Service at 10.96.0.10 in kube-system, and the kubernetes plugin's
 // informers on Services and EndpointSlices, which it answers from (plugin/kubernetes). A cluster runs
 // it only when asked (`# addons: kube-proxy, coredns`), so clusters without it stay as they were.
-import type { Service } from 'kubernetes-types/core/v1';
+import type { Namespace, Service } from 'kubernetes-types/core/v1';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { R, type Identity } from '../apiserver/authn.ts';
@@ -16,17 +16,14 @@ import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 export const KUBE_DNS_IP = '10.96.0.10';
 /** The cluster domain (--cluster-domain, kubeadm's networking.dnsDomain). */
 export const CLUSTER_DOMAIN = 'cluster.local';
-/**
- * The image kubeadm deploys. Doubt: kubeadm's constants.CoreDNSVersion at v1.37 was not at hand;
- * v1.14.2 is what the v1.36 line pins.
- */
-export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
+/** The image kubeadm deploys: cmd/kubeadm/app/constants.CoreDNSVersion at v1.37.2. */
+export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.6';
 /** The instance name of CoreDNS's kubernetes plugin (one cache shared by the Deployment's replicas, simplified). */
 export const COREDNS = 'coredns';
-/** The coredns ServiceAccount bound to system:coredns (list and watch Services and EndpointSlices). */
+/** The coredns ServiceAccount bound to system:coredns (list and watch Services, EndpointSlices and Namespaces; its pods rule is unused under `pods insecure`). */
 export const COREDNS_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:coredns',
-  rules: [R(['list', 'watch'], ['services', 'endpointslices'])],
+  rules: [R(['list', 'watch'], ['services', 'endpointslices', 'namespaces'])],
 };
 
 /** The kube-dns Service, as manifests.go writes it (its resourceVersion "0" is kubeadm's update trick, left out). */
@@ -91,29 +88,31 @@ export function corednsDeployment(): Deployment {
   };
 }
 
-/** The kubernetes plugin's caches (plain data). */
+/** The kubernetes plugin's caches (plain data): a name in a namespace not in `namespaces` is NXDOMAIN. */
 export interface CorednsState {
   services: InformerState<Service>;
   slices: InformerState<EndpointSlice>;
+  namespaces: InformerState<Namespace>;
 }
 
 const NO_HANDLERS: EventHandlers<never> = {};
 
-/** CoreDNS's kubernetes plugin: informers on every Service and EndpointSlice; it answers from them (dns.ts). */
+/** CoreDNS's kubernetes plugin: informers on every Service, EndpointSlice and Namespace (controller.go); it answers from them (dns.ts). */
 export const corednsDef: ComponentDef<CorednsState> = {
   name: COREDNS,
   identity: () => COREDNS,
   init(ctx) {
-    const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices') };
+    const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices'), namespaces: newInformer('namespaces', 'namespaces') };
     ctx.state = s;
     listAndWatch(ctx as Ctx<unknown>, s.services, NO_HANDLERS);
     listAndWatch(ctx as Ctx<unknown>, s.slices, NO_HANDLERS);
+    listAndWatch(ctx as Ctx<unknown>, s.namespaces, NO_HANDLERS);
     return s;
   },
   handle(event, ctx) {
     if (!isInformerEvent(event)) return;
     const c = ctx as Ctx<unknown>;
-    if (!informerHandle(c, ctx.state.services, event, NO_HANDLERS)) informerHandle(c, ctx.state.slices, event, NO_HANDLERS);
+    if (!informerHandle(c, ctx.state.services, event, NO_HANDLERS) && !informerHandle(c, ctx.state.slices, event, NO_HANDLERS)) informerHandle(c, ctx.state.namespaces, event, NO_HANDLERS);
   },
 };
 

@@ -5,8 +5,9 @@ import { newInformer } from '../client-go/informer.ts';
 import type { CorednsState } from './coredns.ts';
 import { corednsAnswer, podResolvConf, resolve, searchCandidates } from './dns.ts';
 
-function state(services: Service[], slices: EndpointSlice[]): CorednsState {
-  const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices') };
+function state(services: Service[], slices: EndpointSlice[], namespaces = ['default', 'shop', 'kube-system']): CorednsState {
+  const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices'), namespaces: newInformer('namespaces', 'namespaces') };
+  for (const n of namespaces) s.namespaces.items[n] = { metadata: { name: n } };
   for (const x of services) s.services.items[`${x.metadata!.namespace}/${x.metadata!.name}`] = x;
   for (const x of slices) s.slices.items[`${x.metadata!.namespace}/${x.metadata!.name}`] = x;
   return s;
@@ -17,8 +18,9 @@ const slice = (svcName: string, eps: { ip: string; ready?: boolean; hostname?: s
   endpoints: eps.map((e) => ({ addresses: [e.ip], conditions: { ready: e.ready ?? true }, ...(e.hostname ? { hostname: e.hostname } : {}) })),
 });
 const S = state(
-  [svc('web', { clusterIP: '10.96.4.5' }), svc('db', { clusterIP: 'None' }), svc('empty', { clusterIP: 'None' }), svc('ext', { type: 'ExternalName', externalName: 'example.com' }), svc('api', { clusterIP: '10.96.9.9' }, 'shop')],
-  [slice('db', [{ ip: '10.244.1.4', hostname: 'db-0' }, { ip: '10.244.2.4', ready: false }, { ip: '10.244.3.4' }]), slice('empty', [{ ip: '10.244.1.9', ready: false }])],
+  [svc('web', { clusterIP: '10.96.4.5', ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }), svc('db', { clusterIP: 'None' }), svc('empty', { clusterIP: 'None' }), svc('ext', { type: 'ExternalName', externalName: 'example.com' }),
+    svc('alias', { type: 'ExternalName', externalName: 'db.default.svc.cluster.local' }), svc('api', { clusterIP: '10.96.9.9' }, 'shop')],
+  [slice('db', [{ ip: '10.244.1.4', hostname: 'db-0' }, { ip: '10.244.2.4', ready: false }, { ip: '10.244.3.4' }]), slice('empty', [{ ip: '10.244.1.9', ready: false }]), slice('web', [{ ip: '10.244.2.8' }])],
 );
 const SEARCH = ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'];
 
@@ -57,10 +59,22 @@ describe('corednsAnswer', () => {
     expect(corednsAnswer(S, '10-244-3-4.db.default.svc.cluster.local').a).toEqual(['10.244.3.4']);
     expect(corednsAnswer(S, 'x.web.default.svc.cluster.local').rcode).toBe('NXDOMAIN');
   });
+  it('answers an endpoint name under a ClusterIP Service too, and a port and protocol pair with the ClusterIP', () => {
+    expect(corednsAnswer(S, '10-244-2-8.web.default.svc.cluster.local').a).toEqual(['10.244.2.8']);
+    expect(corednsAnswer(S, '_http._tcp.web.default.svc.cluster.local').a).toEqual(['10.96.4.5']);
+    expect(corednsAnswer(S, '_http._udp.web.default.svc.cluster.local').rcode).toBe('NXDOMAIN');
+  });
+  it('has no records (NODATA) for the zone, svc, pod and an existing namespace, and NXDOMAIN for a missing one', () => {
+    for (const n of ['cluster.local', 'svc.cluster.local', 'pod.cluster.local', 'default.svc.cluster.local', 'shop.pod.cluster.local']) expect(corednsAnswer(S, n)).toEqual({ rcode: 'NOERROR', name: n, a: [] });
+    for (const n of ['nowhere.svc.cluster.local', 'web.nowhere.svc.cluster.local', '10-244-1-7.nowhere.pod.cluster.local']) expect(corednsAnswer(S, n).rcode).toBe('NXDOMAIN');
+  });
+  it('follows a CNAME into the cluster domain to its addresses', () => {
+    expect(corednsAnswer(S, 'alias.default.svc.cluster.local')).toEqual({ rcode: 'NOERROR', name: 'alias.default.svc.cluster.local', a: ['10.244.1.4', '10.244.3.4'], cname: 'db.default.svc.cluster.local' });
+  });
   it('answers pods insecure, ExternalName with a CNAME, and NXDOMAIN for the rest', () => {
     expect(corednsAnswer(S, '10-244-1-7.default.pod.cluster.local').a).toEqual(['10.244.1.7']);
     expect(corednsAnswer(S, 'ext.default.svc.cluster.local')).toMatchObject({ rcode: 'NOERROR', cname: 'example.com', a: [] });
-    for (const n of ['nothere.default.svc.cluster.local', 'web.other.svc.cluster.local', 'example.com', 'default.svc.cluster.local']) expect(corednsAnswer(S, n).rcode).toBe('NXDOMAIN');
+    for (const n of ['nothere.default.svc.cluster.local', 'web.other.svc.cluster.local', 'example.com', '10-244-1-999.default.pod.cluster.local', 'a.b.c.web.default.svc.cluster.local']) expect(corednsAnswer(S, n).rcode).toBe('NXDOMAIN');
   });
 });
 
@@ -70,5 +84,8 @@ describe('resolve', () => {
     expect(resolve(S, 'api.shop', SEARCH)).toMatchObject({ name: 'api.shop.svc.cluster.local', a: ['10.96.9.9'] });
     expect(resolve(S, 'api', SEARCH).rcode).toBe('NXDOMAIN');
     expect(resolve(S, 'nope', SEARCH)).toEqual({ rcode: 'NXDOMAIN', name: 'nope', a: [] });
+  });
+  it('goes on past a NODATA candidate, and ends with it when no candidate has records', () => {
+    expect(resolve(S, 'shop', SEARCH)).toEqual({ rcode: 'NOERROR', name: 'shop.svc.cluster.local', a: [] });
   });
 });

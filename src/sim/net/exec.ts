@@ -138,8 +138,12 @@ export function nslookup(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Po
   const head = `Server:\t\t${KUBE_DNS_IP}\nAddress:\t${KUBE_DNS_IP}#53\n\n`;
   const ans = r.answer;
   if (ans.rcode === 'NXDOMAIN') return out(`${head}** server can't find ${name.replace(/\.$/, '')}: NXDOMAIN\n\n`, '', 1);
-  if (ans.cname) return out(`${head}${ans.name}\tcanonical name = ${ans.cname}.\n\n`);
-  return out(`${head}${ans.a.map((ip) => `Name:\t${ans.name}\nAddress: ${ip}\n`).join('')}\n`);
+  // NODATA (a namespace's name, say): BIND prints the name as typed. Doubt: its exit code, 0 here.
+  if (!ans.cname && ans.a.length === 0) return out(`${head}*** Can't find ${name.replace(/\.$/, '')}: No answer\n\n`);
+  // A CNAME, then the target's addresses under the target's name (a CNAME into the cluster domain is followed).
+  const owner = ans.cname ?? ans.name;
+  const cname = ans.cname ? `${ans.name}\tcanonical name = ${ans.cname}.\n` : '';
+  return out(`${head}${cname}${ans.a.map((ip) => `Name:\t${owner}\nAddress: ${ip}\n`).join('')}\n`);
 }
 
 /** Run one command line in a pod: the program, or why it cannot run. */
