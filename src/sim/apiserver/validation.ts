@@ -75,7 +75,7 @@ export function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | un
 // ---------------------------------------------------------------- apimachinery's message builders
 
 /** validation.RegexError: the message, its examples, and the pattern. */
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (!examples.length) return `${msg} (regex used for validation is '${fmt}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
