@@ -163,3 +163,45 @@ spec:
     expect(Object.values(c.world.state.apiServer.watchers).some((w) => w.component === 'kubectl')).toBe(false);
   });
 });
+
+describe('get -w --output-watch-events', () => {
+  const setup = () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    return c;
+  };
+  test('refused without --watch or --watch-only', () => {
+    expect(runKubectl(setup(), 'get pods --output-watch-events')).toEqual({ stdout: '', stderr: 'error: --output-watch-events option can only be used with --watch or --watch-only\n', exitCode: 1 });
+  });
+  test('tables: an EVENT column first, the listed rows ADDED, then each event\'s type padded to 8', () => {
+    const c = setup();
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const lines = runKubectl(c, 'get pods -w --output-watch-events -A').stdout.split('\n');
+    expect(lines[0]).toMatch(/^EVENT +NAMESPACE +NAME +READY +STATUS/);
+    expect(lines[1]).toMatch(/^ADDED {6}default +web-/);
+    expect(lines.slice(2).filter(Boolean).every((l) => /^(ADDED|MODIFIED|DELETED) +default +web-/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('MODIFIED   default'))).toBe(true);
+  });
+  test('-o json: one WatchEvent a line, type before object, the object\'s keys sorted', () => {
+    const c = setup();
+    const out = runKubectl(c, 'get deploy -w --output-watch-events -o json').stdout.trim().split('\n');
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^\{"type":"ADDED","object":\{"apiVersion":"apps\/v1","kind":"Deployment","metadata":\{/);
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const more = runKubectl(c, 'get deploy -w --output-watch-events -o json').stdout.trim().split('\n');
+    expect(more.slice(1).every((l) => l.startsWith('{"type":"MODIFIED","object":{'))).toBe(true);
+  });
+  test('-o yaml: object, then type; documents after the first open with ---; without events the objects alone', () => {
+    const c = setup();
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const y = runKubectl(c, 'get deploy -w --output-watch-events -o yaml').stdout;
+    expect(y.startsWith('object:\n  apiVersion: apps/v1\n')).toBe(true);
+    expect(y).toMatch(/\ntype: ADDED\n---\nobject:\n/);
+    const plain = runKubectl(c, 'get deploy -w -o yaml').stdout;
+    expect(plain.startsWith('apiVersion: apps/v1\nkind: Deployment\n')).toBe(true);
+  });
+  test('-o name: TYPE/NAME for each, wrapped or not', () => {
+    expect(runKubectl(setup(), 'get deploy -w -o name --output-watch-events').stdout).toBe('deployment.apps/web\n');
+  });
+});
