@@ -156,8 +156,9 @@ function watchObjects(r: Run, kind: KindInfo, spec: WatchSpec, initial: Obj[], o
   for (const o of initial) printOne(o, 'ADDED');
   let skip = single;
   const deadline = r.now + WATCH_LIMIT_MS;
+  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
   withWatch(r, kind, spec, (w) => {
-    while (!r.cluster.settle(0) && r.now < deadline) {
+    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
       r.cluster.advance(100);
       for (const n of w.take()) {
         if (n.eventType === 'BOOKMARK') continue;
@@ -166,6 +167,15 @@ function watchObjects(r: Run, kind: KindInfo, spec: WatchSpec, initial: Obj[], o
       }
     }
   });
+  watchEnded(r, deadline, cut);
+}
+
+/**
+ * How a simulated watch ended, said on stderr: the real one runs until Ctrl-C. Ended by
+ * --request-timeout (the HTTP client's timeout cuts the stream), it runs that long and ends silently, exit 0, as the real one does.
+ */
+function watchEnded(r: Run, deadline: number, cut: number): void {
+  if (r.now >= cut) return;
   r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
 }
 
@@ -182,9 +192,10 @@ export const WATCH_LIMIT_MS = 10 * 60_000;
  */
 function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean): void {
   const deadline = r.now + WATCH_LIMIT_MS;
+  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
   withWatch(r, kind, spec, (w) => {
     // settle(0) runs no time: it says whether anything but heartbeats is queued.
-    while (!r.cluster.settle(0) && r.now < deadline) {
+    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
       r.cluster.advance(100);
       for (const n of w.take()) {
         r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed, event: opts.event && n.eventType }));
@@ -192,5 +203,5 @@ function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, 
       }
     }
   });
-  r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
+  watchEnded(r, deadline, cut);
 }

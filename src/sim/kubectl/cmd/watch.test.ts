@@ -205,3 +205,21 @@ describe('get -w --output-watch-events', () => {
     expect(runKubectl(setup(), 'get deploy -w -o name --output-watch-events').stdout).toBe('deployment.apps/web\n');
   });
 });
+
+describe('--request-timeout', () => {
+  test('every request carries ?timeout=; a watch runs that long and ends without a word, exit 0', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    const t0 = c.now;
+    const from = c.log.length;
+    const r = runKubectl(c, 'get pods -w --request-timeout=4s');
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(c.now - t0).toBeGreaterThanOrEqual(4000);
+    const got = requests(c, from);
+    expect(got[0]).toBe('GET /api/v1/namespaces/default/pods?limit=500&timeout=4s');
+    expect(got[1]).toMatch(/^WATCH \/api\/v1\/namespaces\/default\/pods\?resourceVersion=\d+&timeout=4s&watch=true$/);
+    expect(runKubectl(c, 'get pods --request-timeout=x').stderr).toBe('error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)\n');
+  });
+});
