@@ -120,11 +120,11 @@ export function cmdGet(r: Run, argv: string[]): void {
       if (single) {
         // One named object: not found is the error; found, the watch starts at resourceVersion 0 with
         // its name as the field selector, so the server's first event is the object as it is now,
-        // printed again under the first row (as real kubectl's get -w does).
+        // which get's skipPrinter holds back (outputObjects is false until one event has passed).
         if (!items.length) { for (const e of errors) r.error(e); return; }
         const kind = groups[0].kind;
         const spec = { namespace: ns, fieldSelector: `metadata.name=${t.names[0].name}`, resourceVersion: '0' };
-        watchRows(r, kind, spec, tableOpts, !watchOnly || !!tableOpts.noHeaders);
+        watchRows(r, kind, spec, tableOpts, !watchOnly || !!tableOpts.noHeaders, true);
         return;
       }
       if (!(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
@@ -190,7 +190,7 @@ export const WATCH_LIMIT_MS = 10 * 60_000;
  * doing. A real watch runs until Ctrl-C; here simulated time runs on until nothing is left to happen
  * (only heartbeats queued) or WATCH_LIMIT_MS passes, and a note on stderr says so.
  */
-function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean): void {
+function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean, skipFirst = false): void {
   const deadline = r.now + WATCH_LIMIT_MS;
   const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
   withWatch(r, kind, spec, (w) => {
@@ -198,6 +198,7 @@ function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, 
     while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
       r.cluster.advance(100);
       for (const n of w.take()) {
+        if (skipFirst) { skipFirst = false; continue; }
         r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed, event: opts.event && n.eventType }));
         headed = true;
       }
