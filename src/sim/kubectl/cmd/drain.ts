@@ -30,7 +30,8 @@ function nodeInfos(r: Run, cmd: string, p: Parsed): NodeInfo[] {
   if (!p.args.length && sel === undefined) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
   if (p.args.length && sel) throw new Fail(`error: cannot specify both a node name and a --selector option\nSee 'kubectl ${cmd} -h' for help and examples`);
   if (sel !== undefined) return listAt(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({ name: o.metadata.name as string, object: o }));
-  return p.args.map((a) => ({ name: a.replace(/^(node|nodes|no)\//, '') }));
+  // Complete visits the builder's result before anything is written: every node's GET comes first.
+  return p.args.map((a) => a.replace(/^(node|nodes|no)\//, '')).map((name) => ({ name, object: r.must({ verb: 'get', resource: 'nodes', name }) }));
 }
 
 /** kubectl cordon / uncordon NODE… | -l SELECTOR: mark nodes unschedulable (on) or schedulable again. */
