@@ -116,7 +116,7 @@ function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node:
   const evictAt = evict.map(() => reserveAt(r, cs));
   for (const [i, pod] of evict.entries()) {
     r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
-    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) }, options: writeOptions(dry) }, evictStart, evictAt[i]);
+    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 || dry === 'server' ? { deleteOptions: { ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }), ...(dry === 'server' && { dryRun: ['All'] }) } } : {}) } }, evictStart, evictAt[i]);
     if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
   }
   // A server dry run evicts nothing, so there is nothing to wait for.
