@@ -289,9 +289,10 @@ const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
 // 16.5 KB since session 13 (issue 30): a link's replay needs what kubectl's part of the API server
 // gained, the namespace registry's Delete and the namespace controller, and the strict field tables
 // (16,857 B, from 13,182).
-// 24.5 KB since session 14: a link's replay installs kubectl's part, which brings the request checks
-// (typed decoding and validation) that left the core (24,889 B).
-const PERMALINK_CHUNK_MAX_GZIP = 24.5 * KB;
+// 16.625 KB with issue 30's kubectl gaps: an eviction's dry run read from its deleteOptions, as a replay of drain --dry-run=server needs (16,937 B).
+// 24.75 KB since session 14: a link's replay installs kubectl's part, which brings the request checks
+// (typed decoding and validation) that left the core.
+const PERMALINK_CHUNK_MAX_GZIP = 24.75 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -309,8 +310,9 @@ const PERMALINK_CHUNK_MAX_GZIP = 24.5 * KB;
 // 87.25 KB since session 13 (issue 30, what the real API server refuses): the namespace controller and
 // the namespace registry's Delete (a deleted namespace is emptied, not dropped), strict field validation's
 // tables, go-yaml v2's scalar resolution, describe namespace's conditions (89,202 B, from 84,929).
-// 95 KB since session 14: the request checks (8 KB: typed decoding and validation) left the core for kubectl's part (97,224 B).
-const KUBECTL_CHUNK_MAX_GZIP = 95 * KB;
+// 90.875 KB since issue 30's kubectl gaps: set env, set resources, run --annotations/--env/--overrides, get -w --output-watch-events and -o json|yaml|name, --request-timeout, drain's server dry run in the eviction's body (92,945 B).
+// 98.75 KB since session 14: the request checks (8 KB: typed decoding and validation) left the core for kubectl's part.
+const KUBECTL_CHUNK_MAX_GZIP = 98.75 * KB;
 /** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 /** The travel layer on the main thread (TravelLayer.svelte and travel.ts), loaded after a figure hydrates. */

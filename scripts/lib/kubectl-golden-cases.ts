@@ -190,4 +190,22 @@ export const GOLDEN_CASES: GoldenCase[] = [
   // rollout: the int64 flags.
   { args: ['rollout', 'undo', 'deploy/web', '--to-revision=x'] },
   { args: ['rollout', 'history', 'deploy/web', '--revision=x'] },
+  // set env: Complete's and Validate's checks, then ParseEnv's, before the builder asks the server.
+  { args: ['set', 'env', 'deploy/web', 'A=1', 'deploy/x'] },
+  { args: ['set', 'env', 'A=1'] },
+  { args: ['set', 'env', 'deployments', '--all', '-l', 'app=web', 'A=1'] },
+  { args: ['set', 'env', 'deploy/web', '--list', '-o', 'yaml'] },
+  { args: ['set', 'env', 'deploy/web', '1A=1'] },
+  { args: ['set', 'env', 'deploy/web', 'A=1', 'A-'] },
+  { args: ['set', 'env', 'deploy/web', 'A=1', '--dry-run=maybe'] },
+  // run: --annotations, --env and --overrides.
+  { args: ['run', 'web', '--image=nginx', '--annotations=bad', '--annotations==x'] },
+  { args: ['run', 'web', '--image=nginx', '--env=1A=1'] },
+  { args: ['run', 'web', '--image=nginx', '--overrides={bad', '--dry-run=client'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--override-type=yaml', '--overrides={}', '--dry-run=client'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--annotations=team=blue', '--annotations=note=a=b', '--env=A=1', '--overrides={"metadata":{"labels":{"tier":"edge"}},"spec":{"restartPolicy":"Never","foo":1}}', '--dry-run=client', '-o', 'yaml'], discovery: true },
+  { args: ['run', 'web', '--image=nginx', '--override-type=strategic', '--overrides={"spec":{"containers":[{"name":"web","args":["x"]}]}}', '--dry-run=client', '-o', 'json'], discovery: true },
+  // get: --output-watch-events needs a watch; --request-timeout's value.
+  { args: ['get', 'pods', '--output-watch-events'] },
+  { args: ['get', 'pods', '--request-timeout=x'] },
 ];

@@ -33,3 +33,11 @@ describe('defaults: Go zero values are defaulted as SetDefaults_* does', () => {
     expect(s.spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\./);
   });
 });
+
+describe('SetDefaults_Pod: requests default to limits', () => {
+  it('a container with limits gets each missing request from them; a request it has stays; a template is left alone', () => {
+    const pod = applyDefaults('pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { limits: { cpu: '200m', memory: '256Mi' }, requests: { cpu: '100m' } } }] } }, host());
+    expect(pod.spec.containers[0].resources).toEqual({ limits: { cpu: '200m', memory: '256Mi' }, requests: { cpu: '100m', memory: '256Mi' } });
+    expect(defaultPodSpec({ containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1' } } }] }).containers[0].resources).toEqual({ limits: { cpu: '1' } });
+  });
+});

@@ -57,6 +57,8 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       // SetDefaults_Pod (not PodSpec: templates keep it unset) turns service links on.
       const spec = defaultPodSpec(obj.spec);
       spec.enableServiceLinks ??= true;
+      // …and gives each container's missing requests its limits (kubectl set resources --limits alone).
+      for (const c of spec.containers ?? []) if (c.resources.limits) c.resources = { ...c.resources, requests: { ...c.resources.limits, ...c.resources.requests } };
       return { ...obj, spec, status: obj.status ?? { phase: 'Pending', qosClass: getPodQOS(spec) } };
     }
     case 'deployments': {

@@ -12,7 +12,9 @@ const scratchHosts = new WeakSet<ApiHost>();
 
 /** Whether a request is a dry run still to be moved onto a scratch host. */
 export function isDryRun(h: ApiHost, req: ApiRequest): boolean {
-  return !!req.options?.dryRun && req.verb !== 'get' && req.verb !== 'list' && !scratchHosts.has(h);
+  // An eviction carries its dry run in the body's deleteOptions (kubectl drain --dry-run=server), not the query.
+  const inBody = req.subresource === 'eviction' && ((req.body as Obj | undefined)?.deleteOptions?.dryRun?.length ?? 0) > 0;
+  return (!!req.options?.dryRun || inBody) && req.verb !== 'get' && req.verb !== 'list' && !scratchHosts.has(h);
 }
 
 /**
@@ -39,8 +41,11 @@ export function dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiH
   scratchHosts.add(scratch);
   const res = serve(scratch);
   // (Their paths carry ?dryRun=All: the request's options say so.)
+  // An eviction whose dry run was in its body was sent without ?dryRun=All: its record says so too.
+  const bodyOnly = !req.options?.dryRun;
   for (const rec of scratch.log) {
     const { revision: _revision, ...kept } = rec;
+    if (bodyOnly && kept.path) kept.path = kept.path.replace(/\?dryRun=All$/, '').replace(/([?&])dryRun=All&/, '$1');
     appendRecord(h.log, kept);
   }
   if (!res.ok) return res;

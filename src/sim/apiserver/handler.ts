@@ -27,7 +27,8 @@ export function handleRequest(h: ApiHost, config: ApiServerConfig, component: st
 function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
   if (req.verb === 'watch') return openWatch(h, config, component, req.resource, { ...req.options, namespace: req.namespace }, identity);
   if (req.resource === 'selfsubjectaccessreviews') return kubectlExtras(config).selfSubjectAccessReview(h, config, component, req, identity);
-  if (req.options?.dryRun && req.verb !== 'get' && req.verb !== 'list') {
+  // (An eviction's dry run is in its body's deleteOptions: kubectl's part decides.)
+  if ((req.options?.dryRun || (req.body as Obj)?.deleteOptions?.dryRun) && req.verb !== 'get' && req.verb !== 'list') {
     const x = kubectlExtras(config);
     if (x.isDryRun(h, req)) return x.dryRunRequest(h, req, (scratch) => serve(scratch, config, component, req, identity));
   }

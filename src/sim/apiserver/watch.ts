@@ -81,6 +81,8 @@ export interface WatchOptions {
    * server's close would make it do.
    */
   timeoutSeconds?: number;
+  /** kubectl's --request-timeout (client-go's Timeout, a Go duration), only logged in the query. */
+  timeout?: string;
 }
 
 /** The annotation on the BOOKMARK that ends a streaming list's initial events. */
@@ -107,6 +109,7 @@ function watchQuery(opts: WatchOptions): string {
     resourceVersion: opts.resourceVersion === '' ? undefined : opts.resourceVersion,
     resourceVersionMatch: opts.resourceVersionMatch || undefined,
     sendInitialEvents: opts.sendInitialEvents !== undefined ? String(opts.sendInitialEvents) : undefined,
+    timeout: opts.timeout,
     timeoutSeconds: opts.timeoutSeconds !== undefined ? String(opts.timeoutSeconds) : undefined,
     watch: 'true',
   });

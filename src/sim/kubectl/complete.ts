@@ -52,7 +52,7 @@ const ROLLOUT_SUB = (flags: string[] = []): CommandSpec => ({ flags, slash: ['de
 
 /** kubectl's commands as this simulator runs them (kubectl.ts), with their flags. */
 export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
-  get: { typed: true, flags: ['--output', '-o', '--selector', '-l', '--all-namespaces', '-A', '--show-labels', '--field-selector', '--watch', '-w', '--watch-only', '--no-headers', '--sort-by', '--label-columns', '-L'] },
+  get: { typed: true, flags: ['--output', '-o', '--selector', '-l', '--all-namespaces', '-A', '--show-labels', '--field-selector', '--watch', '-w', '--watch-only', '--no-headers', '--sort-by', '--label-columns', '-L', '--output-watch-events'] },
   describe: { typed: true, flags: ['--selector', '-l', '--all-namespaces', '-A', '--show-events'] },
   apply: { flags: ['--filename', '-f', '--dry-run', '--validate', '--server-side'] },
   create: {
@@ -64,12 +64,18 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
       service: { sub: { clusterip: { flags: ['--tcp', '--clusterip'] }, nodeport: { flags: ['--tcp', '--node-port'] } } },
     },
   },
-  run: { flags: ['--image', '--restart', '--port', '--labels', '-l', '--command', '--pod-running-timeout'] },
+  run: { flags: ['--image', '--restart', '--port', '--labels', '-l', '--command', '--pod-running-timeout', '--annotations', '--env', '--overrides', '--override-type'] },
   expose: { slash: ['deployment'], typed: true, flags: ['--port', '--target-port', '--type', '--name', '--protocol'] },
   delete: { typed: true, flags: ['--selector', '-l', '--grace-period', '--force', '--now', '--wait', '--all', '--all-namespaces', '-A', '--filename', '-f', '--ignore-not-found', '--field-selector', '--cascade'] },
   scale: { typed: true, flags: ['--replicas', '--current-replicas'] },
-  set: { sub: { image: { slash: ['deployment', 'pod'] } } },
-  rollout: { sub: { status: ROLLOUT_SUB(['--watch', '-w', '--timeout']), history: ROLLOUT_SUB(['--revision']), undo: ROLLOUT_SUB(['--to-revision']), pause: ROLLOUT_SUB(), resume: ROLLOUT_SUB(), restart: ROLLOUT_SUB() } },
+  set: {
+    sub: {
+      image: { slash: ['deployment', 'pod'] },
+      env: { slash: ['deployment', 'pod'], flags: ['--containers', '-c', '--env', '-e', '--list', '--overwrite', '--all', '--selector', '-l', '--prefix', '--dry-run', '--output', '-o'] },
+      resources: { slash: ['deployment', 'pod'], flags: ['--containers', '-c', '--limits', '--requests', '--all', '--selector', '-l', '--dry-run', '--output', '-o'] },
+    },
+  },
+  rollout: { sub: { status: ROLLOUT_SUB(['--watch', '-w', '--timeout']), history: ROLLOUT_SUB(['--revision']), undo: ROLLOUT_SUB(['--to-revision', '--dry-run', '--output', '-o']), pause: ROLLOUT_SUB(), resume: ROLLOUT_SUB(), restart: ROLLOUT_SUB() } },
   label: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   annotate: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   patch: { typed: true, flags: ['--patch', '-p', '--patch-file', '--type', '--subresource'] },
@@ -124,7 +130,7 @@ function namespaceIn(words: string[]): string {
 }
 
 /** Flags that take their value as the next word (so that word is no positional). */
-const VALUED = /^(-[nolLcfpr]|--(namespace|output|selector|as|as-group|kubeconfig|context|request-timeout|field-selector|sort-by|label-columns|image|replicas|port|target-port|type|name|protocol|grace-period|timeout|for|types|patch|patch-file|subresource|tail|container|revision|to-revision|current-replicas|tcp|node-port|clusterip|restart|labels|cascade|dry-run|validate|chunk-size|since|log|pod-running-timeout))$/;
+const VALUED = /^(-[nolLcfpre]|--(namespace|output|selector|as|as-group|kubeconfig|context|request-timeout|field-selector|sort-by|label-columns|image|replicas|port|target-port|type|name|protocol|grace-period|timeout|for|types|patch|patch-file|subresource|tail|container|revision|to-revision|current-replicas|tcp|node-port|clusterip|restart|labels|cascade|dry-run|validate|chunk-size|since|log|pod-running-timeout|annotations|env|overrides|override-type|limits|requests|containers|prefix))$/;
 
 /** Positional words after the command path (flags and their values left out). */
 function positionals(words: string[]): string[] {

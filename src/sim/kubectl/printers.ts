@@ -21,7 +21,12 @@ export interface TableOptions {
   withKind?: boolean;
   /** --no-headers (and a watch's later rows): no header line, so the columns are as wide as the rows alone. */
   noHeaders?: boolean;
+  /** --output-watch-events: the watch event's type in an EVENT column before the others. */
+  event?: string;
 }
+
+/** tableprinter.go's formattedEventType: the watch event types padded to one width. */
+const EVENT_TYPES: Record<string, string> = { ADDED: 'ADDED   ', MODIFIED: 'MODIFIED', DELETED: 'DELETED ', ERROR: 'ERROR   ' };
 
 function labelsText(labels: Record<string, string> | undefined): string {
   const ks = Object.keys(labels ?? {}).sort();
@@ -199,6 +204,8 @@ export function printTable(kind: KindInfo, items: Obj[], now: number, opts: Tabl
       cells = [...cells, ...opts.labelColumns.map((l) => o.metadata?.labels?.[l] ?? '')];
     }
     if (opts.showLabels) { head = [...head, 'LABELS']; cells = [...cells, labelsText(o.metadata?.labels)]; }
+    // addColumns(beginning, …) after the table is decorated: before NAMESPACE too.
+    if (opts.event) { head = ['EVENT', ...head]; cells = [EVENT_TYPES[opts.event] ?? opts.event, ...cells]; }
     if (i === 0 && !opts.noHeaders) text += head.join('\t') + '\n';
     text += cells.join('\t') + '\n';
   });
@@ -213,6 +220,11 @@ function sortKeys(v: unknown): unknown {
     return o;
   }
   return v;
+}
+
+/** Go's json.Marshal of an unstructured object: one line, sorted keys, <>& escaped. */
+export function toCompactJSON(v: unknown): string {
+  return JSON.stringify(sortKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 /** Go's json.MarshalIndent(obj, "", "    ") of an unstructured object: sorted keys, <>& escaped. */

@@ -57,7 +57,7 @@ const NOT_SIMULATED: Record<string, string> = {
   config: 'the simulator has one cluster and one user (kubernetes-admin); there is no kubeconfig to change',
   plugin: 'the simulator has no plugins',
   kustomize: 'apply a manifest with kubectl apply -f - instead',
-  diff: 'apply the manifest and read the result with kubectl get -o yaml instead',
+  diff: 'real kubectl diff runs your machine\'s diff program over two temporary directories, and there is no machine here; kubectl apply --dry-run=server -o yaml shows what applying would leave',
   kuberc: 'the simulator reads no preferences file (kuberc): type the flags out',
 };
 

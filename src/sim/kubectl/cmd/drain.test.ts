@@ -54,13 +54,14 @@ describe('drain', () => {
     expect(podsOn(c, 'node-2')).toEqual(before);
     expect(runKubectl(c, 'get node node-2 -o jsonpath={.spec.unschedulable}').stdout).toBe('');
   });
-  test('--dry-run=server: the cordon and evictions sent as dry runs, no waiting, nothing changed', () => {
+  test('--dry-run=server: the cordon and evictions sent as dry runs (the cordon with ?dryRun=All, each eviction with it in its deleteOptions), no waiting, nothing changed', () => {
     const c = cluster();
     const before = podsOn(c, 'node-2');
     const from = c.log.length;
     const out = runKubectl(c, 'drain node-2 --dry-run=server');
     expect(out.stdout).toBe(`node/node-2 cordoned (server dry run)\n${before.map((p) => `evicting pod default/${p.slice('pod/'.length)} (server dry run)\n`).join('')}node/node-2 drained (server dry run)\n`);
-    expect(sent(c, from).filter((x) => x.startsWith('POST') || x.startsWith('PATCH')).every((x) => x.endsWith('?dryRun=All'))).toBe(true);
+    expect(sent(c, from).filter((x) => x.startsWith('PATCH')).every((x) => x.endsWith('?dryRun=All'))).toBe(true);
+    expect(sent(c, from).filter((x) => x.startsWith('POST')).every((x) => x.endsWith('/eviction'))).toBe(true);
     c.advance(30_000);
     expect(podsOn(c, 'node-2')).toEqual(before);
   });
@@ -83,5 +84,21 @@ describe('drain\'s requests', () => {
     const from = c.log.length;
     expect(runKubectl(c, 'drain node-2').exitCode).toBe(0);
     expect(sent(c, from).filter((x) => x.includes('/pods?'))).toEqual(['GET /api/v1/pods?fieldSelector=spec.nodeName%3Dnode-2&limit=500']);
+  });
+});
+
+describe('drain --dry-run=server', () => {
+  test('the evictions carry dryRun in the Eviction\'s deleteOptions, not the query; nothing is evicted', async () => {
+    const { createCluster } = await import('../../cluster.ts');
+    const { runKubectl } = await import('../kubectl.ts');
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=3');
+    c.settle();
+    const from = c.log.length;
+    expect(runKubectl(c, 'drain node-2 --ignore-daemonsets --dry-run=server').exitCode).toBe(0);
+    const evictions = c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl' && x.path?.includes('/eviction'));
+    expect(evictions.length).toBeGreaterThan(0);
+    for (const e of evictions) expect(e.path).not.toContain('dryRun');
+    expect(runKubectl(c, 'get pods').stdout).not.toMatch(/Terminating/);
   });
 });

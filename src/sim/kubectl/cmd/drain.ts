@@ -30,7 +30,8 @@ function nodeInfos(r: Run, cmd: string, p: Parsed): NodeInfo[] {
   if (!p.args.length && sel === undefined) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
   if (p.args.length && sel) throw new Fail(`error: cannot specify both a node name and a --selector option\nSee 'kubectl ${cmd} -h' for help and examples`);
   if (sel !== undefined) return listAt(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({ name: o.metadata.name as string, object: o }));
-  return p.args.map((a) => ({ name: a.replace(/^(node|nodes|no)\//, '') }));
+  // Complete visits the builder's result before anything is written: every node's GET comes first.
+  return p.args.map((a) => a.replace(/^(node|nodes|no)\//, '')).map((name) => ({ name, object: r.must({ verb: 'get', resource: 'nodes', name }) }));
 }
 
 /** kubectl cordon / uncordon NODE… | -l SELECTOR: mark nodes unschedulable (on) or schedulable again. */
@@ -115,7 +116,7 @@ function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node:
   const evictAt = evict.map(() => reserveAt(r, cs));
   for (const [i, pod] of evict.entries()) {
     r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
-    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 ? { deleteOptions: { gracePeriodSeconds: grace } } : {}) }, options: writeOptions(dry) }, evictStart, evictAt[i]);
+    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 || dry === 'server' ? { deleteOptions: { ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }), ...(dry === 'server' && { dryRun: ['All'] }) } } : {}) } }, evictStart, evictAt[i]);
     if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
   }
   // A server dry run evicts nothing, so there is nothing to wait for.

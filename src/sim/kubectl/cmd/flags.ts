@@ -1,6 +1,7 @@
 // The flags every command takes (namespace, kubeconfig, --as …) and the parse that adds them to a
 // command's own, with pflag's errors worded as kubectl prints them.
 import { FlagError, parseFlags, type FlagDef, type Parsed } from '../args.ts';
+import { parseDurationMs } from '../../util/duration.ts';
 import { Fail, type Run } from './util.ts';
 
 const NS: Record<string, FlagDef> = { namespace: { kind: 'string', short: 'n' } };
@@ -21,6 +22,13 @@ export function parse(r: Run, cmd: string, argv: string[], defs: Record<string, 
   } catch (e) {
     if (e instanceof FlagError) throw new Fail(`error: ${e.message}\nSee 'kubectl ${cmd} --help' for usage.`);
     throw e;
+  }
+  // clientcmd's ParseTimeout: whole seconds, or a Go duration; sent on every request as `?timeout=`.
+  const rt = str(p, 'request-timeout');
+  if (rt !== undefined) {
+    const ms = /^\d+$/.test(rt) ? Number(rt) * 1000 : parseDurationMs(rt);
+    if (ms === undefined) throw new Fail('error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)');
+    r.requestTimeoutMs = ms || undefined;
   }
   const as = str(p, 'as');
   const group = str(p, 'as-group');

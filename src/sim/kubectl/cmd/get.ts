@@ -1,7 +1,7 @@
 // kubectl get (pkg/cmd/get): tables, -o json|yaml|name|wide|jsonpath|custom-columns, --sort-by, -w.
 import { CustomColumnsError, parseCustomColumns, printCustomColumns, type CustomColumn } from '../custom-columns.ts';
 import { parseJsonPath } from '../jsonpath.ts';
-import { asList, printTable, toJSON, toYAML, type TableOptions } from '../printers.ts';
+import { asList, printTable, toCompactJSON, toJSON, toYAML, type TableOptions } from '../printers.ts';
 import type { KindInfo } from '../resources.ts';
 import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
@@ -28,6 +28,7 @@ export function cmdGet(r: Run, argv: string[]): void {
     output: { kind: 'string', short: 'o' }, selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' },
     'show-labels': { kind: 'bool' }, 'field-selector': { kind: 'string' }, watch: { kind: 'bool', short: 'w' }, 'no-headers': { kind: 'bool' },
     'sort-by': { kind: 'string' }, 'label-columns': { kind: 'strings', short: 'L' }, 'watch-only': { kind: 'bool' },
+    'output-watch-events': { kind: 'bool' },
   });
   if (!p.args.length) {
     throw new Fail('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples');
@@ -45,6 +46,9 @@ export function cmdGet(r: Run, argv: string[]): void {
   if (jsonpath === undefined && columns === undefined && !['', 'wide', 'json', 'yaml', 'name'].includes(output)) {
     throw new Fail(formatNotSimulated(output) ?? `error: unable to match a printer suitable for the output format "${output}", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml`);
   }
+  const watching = bool(p, 'watch') || bool(p, 'watch-only');
+  const events = bool(p, 'output-watch-events');
+  if (events && !watching) throw new Fail('error: --output-watch-events option can only be used with --watch or --watch-only');
   const all = bool(p, 'all-namespaces');
   const ns = all ? undefined : nsOf(p);
   const t = targets(p.args);
@@ -84,6 +88,14 @@ export function cmdGet(r: Run, argv: string[]): void {
     if (!(single && !items.length)) r.print(printCustomColumns(columns, items, bool(p, 'no-headers')));
   } else if (jsonpath !== undefined) {
     if (!(single && !items.length)) printJsonPath(r, jsonpath, single ? items[0] : asList(items));
+  } else if (watching && (output === 'json' || output === 'yaml' || output === 'name')) {
+    if (single && !items.length) { for (const e of errors) r.error(e); return; }
+    if (!single && !(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
+    const kind = groups[0].kind;
+    const spec: WatchSpec = single ? { namespace: ns, fieldSelector: `metadata.name=${t.names[0].name}`, resourceVersion: '0' }
+      : { namespace: ns, labelSelector: str(p, 'selector'), fieldSelector: str(p, 'field-selector'), resourceVersion: groups[0].resourceVersion! };
+    watchObjects(r, kind, spec, bool(p, 'watch-only') ? [] : items, output, events, single);
+    return;
   } else if (output === 'json' || output === 'yaml') {
     if (single && !items.length) { for (const e of errors) r.error(e); return; }
     const v = single ? items[0] : asList(items);
@@ -96,7 +108,7 @@ export function cmdGet(r: Run, argv: string[]): void {
     const nonEmpty = groups.filter((g) => g.items.length);
     const withKindPrefix = groups.length > 1;
     const labelColumns = str(p, 'label-columns')?.split(',').filter((l) => l !== '');
-    const tableOpts = { wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), labelColumns, withKind: withKindPrefix, noHeaders: bool(p, 'no-headers') };
+    const tableOpts: TableOptions = { event: events ? 'ADDED' : undefined, wide: output === 'wide', allNamespaces: all, showLabels: bool(p, 'show-labels'), labelColumns, withKind: withKindPrefix, noHeaders: bool(p, 'no-headers') };
     const watchOnly = bool(p, 'watch-only');
     if (!watchOnly) {
       nonEmpty.forEach((g, i) => {
@@ -108,23 +120,63 @@ export function cmdGet(r: Run, argv: string[]): void {
       if (single) {
         // One named object: not found is the error; found, the watch starts at resourceVersion 0 with
         // its name as the field selector, so the server's first event is the object as it is now,
-        // printed again under the first row (as real kubectl's get -w does).
+        // which get's skipPrinter holds back (outputObjects is false until one event has passed).
         if (!items.length) { for (const e of errors) r.error(e); return; }
         const kind = groups[0].kind;
         const spec = { namespace: ns, fieldSelector: `metadata.name=${t.names[0].name}`, resourceVersion: '0' };
-        watchRows(r, kind, spec, tableOpts, !watchOnly || tableOpts.noHeaders);
+        watchRows(r, kind, spec, tableOpts, !watchOnly || !!tableOpts.noHeaders, true);
         return;
       }
       if (!(t.kinds.length === 1 && t.names.length === 0)) throw new Fail('error: you may only specify a single resource type');
       // Headers come with the first row printed: the empty first table printed none.
       const spec = { namespace: ns, labelSelector: str(p, 'selector'), fieldSelector: str(p, 'field-selector'), resourceVersion: groups[0].resourceVersion! };
-      watchRows(r, t.kinds[0], spec, tableOpts, (items.length > 0 && !watchOnly) || tableOpts.noHeaders);
+      watchRows(r, t.kinds[0], spec, tableOpts, (items.length > 0 && !watchOnly) || !!tableOpts.noHeaders);
       return;
     }
   }
   // Only the human-readable printers say so; the others print an empty list (or nothing).
   if (human && !items.length && !errors.length && t.kinds.length) noResources(r, ns, t.kinds.some((k) => k.namespaced));
   for (const e of errors) r.error(e);
+}
+
+/**
+ * get -w -o json|yaml|name: each object of the list printed alone (JSON indented, YAML documents
+ * after the first opened by `---`), then each notification; with --output-watch-events each is a
+ * WatchEvent, `{"type":…,"object":…}` on one line in JSON (`object:` then `type:` in YAML), the
+ * listed ones as ADDED. A single named object's watch starts at resourceVersion 0: its first event,
+ * the object as it is, is not printed again (the skipPrinter holds it back).
+ */
+function watchObjects(r: Run, kind: KindInfo, spec: WatchSpec, initial: Obj[], output: string, events: boolean, single: boolean): void {
+  let count = 0;
+  const printOne = (o: Obj, type: string): void => {
+    if (output === 'name') { r.print(`${kind.singular}/${o.metadata?.name}\n`); return; }
+    if (output === 'json') { r.print(events ? `{"type":${JSON.stringify(type)},"object":${toCompactJSON(o)}}\n` : `${toJSON(o)}\n`); return; }
+    r.print(`${count++ ? '---\n' : ''}${toYAML(events ? { object: o, type } : o)}`);
+  };
+  for (const o of initial) printOne(o, 'ADDED');
+  let skip = single;
+  const deadline = r.now + WATCH_LIMIT_MS;
+  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
+  withWatch(r, kind, spec, (w) => {
+    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
+      r.cluster.advance(100);
+      for (const n of w.take()) {
+        if (n.eventType === 'BOOKMARK') continue;
+        if (skip) { skip = false; continue; }
+        printOne(withKind(kind, n.object), n.eventType);
+      }
+    }
+  });
+  watchEnded(r, deadline, cut);
+}
+
+/**
+ * How a simulated watch ended, said on stderr: the real one runs until Ctrl-C. Ended by
+ * --request-timeout (the HTTP client's timeout cuts the stream), it runs that long and ends silently, exit 0, as the real one does.
+ */
+function watchEnded(r: Run, deadline: number, cut: number): void {
+  if (r.now >= cut) return;
+  r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
 }
 
 /** How long a simulated `get -w` may run, in simulated time, when the cluster never goes quiet. */
@@ -138,17 +190,19 @@ export const WATCH_LIMIT_MS = 10 * 60_000;
  * doing. A real watch runs until Ctrl-C; here simulated time runs on until nothing is left to happen
  * (only heartbeats queued) or WATCH_LIMIT_MS passes, and a note on stderr says so.
  */
-function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean): void {
+function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean, skipFirst = false): void {
   const deadline = r.now + WATCH_LIMIT_MS;
+  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
   withWatch(r, kind, spec, (w) => {
     // settle(0) runs no time: it says whether anything but heartbeats is queued.
-    while (!r.cluster.settle(0) && r.now < deadline) {
+    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
       r.cluster.advance(100);
       for (const n of w.take()) {
-        r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed }));
+        if (skipFirst) { skipFirst = false; continue; }
+        r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed, event: opts.event && n.eventType }));
         headed = true;
       }
     }
   });
-  r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
+  watchEnded(r, deadline, cut);
 }

@@ -17,6 +17,8 @@ Commands in this simulator:
   delete             Delete resources by names, label selectors or file names
   scale              Set a new size for a deployment or replica set
   set image          Update the image of a pod template
+  set env            Update environment variables on a pod template
+  set resources      Update resource requests/limits on objects with pod templates
   rollout            Manage the rollout of a deployment (status, history, undo, pause, resume, restart)
   label              Update the labels on a resource
   annotate           Update the annotations on a resource

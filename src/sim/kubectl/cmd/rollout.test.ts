@@ -103,6 +103,17 @@ describe('rollout undo --dry-run', () => {
     expect(c.log.some((x) => x.kind === 'request' && x.verb === 'PATCH' && x.path === '/apis/apps/v1/namespaces/default/deployments/web?dryRun=All')).toBe(true);
     expect(runKubectl(c, 'get deploy web -o jsonpath={.spec.template.spec.containers[0].image}').stdout).toBe('nginx:1.28');
   });
+  test('-o prints the Deployment as the builder read it, before the rollback; an -o it cannot match fails after the rollback', () => {
+    const c = createCluster({ seed: 3 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    runKubectl(c, 'set image deployment/web nginx=nginx:1.28');
+    c.settle();
+    expect(runKubectl(c, 'rollout undo deployment/web --dry-run=server -o jsonpath={.spec.template.spec.containers[0].image}').stdout).toBe('nginx:1.28');
+    expect(runKubectl(c, 'rollout undo deployment/web --dry-run=client -o name').stdout).toBe('deployment.apps/web\n');
+    expect(runKubectl(c, 'rollout undo deployment/web -o bogus').stderr).toMatch(/^error: unable to match a printer suitable for the output format "bogus"/);
+    expect(runKubectl(c, 'get deploy web -o jsonpath={.spec.template.spec.containers[0].image}').stdout).toBe('nginx:1.27');
+  });
 });
 
 describe('rollout history', () => {

@@ -6,9 +6,9 @@ import { podTemplateText, sameTemplate } from '../describe.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, list, targets, type Obj, type Run, unknownSubcommand } from './util.ts';
+import { Fail, list, targets, type Obj, type Run, unknownSubcommand, withKind } from './util.ts';
 import { untilWithSync } from './watch.ts';
-import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
+import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions, type DryRun } from './dryrun.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
   const t = targets(args);
@@ -106,7 +106,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
   if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
   if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
-  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' }, 'dry-run': WRITE_FLAGS['dry-run'] } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' }, ...WRITE_FLAGS } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
   // pflag parses the int64 flags before the command runs.
   for (const flag of ['to-revision', 'revision']) {
     const v = str(p, flag);
@@ -162,7 +162,11 @@ export function cmdRollout(r: Run, argv: string[]): void {
       // 1.36+ (kubernetes#137064): before the rollback, a word about client-side apply's annotation, which it leaves as it was.
       if (d.metadata?.annotations?.[LAST_APPLIED] !== undefined) r.warn(rollbackApplyManagedWarning(`deployments/${name}`));
       const dry = dryRunStrategy(r, p);
-      r.print(`${qualified} ${rollback(r, get(), Number(str(p, 'to-revision') ?? 0), dry)}${dryRunSuffix(dry)}\n`);
+      const result = rollback(r, get(), Number(str(p, 'to-revision') ?? 0), dry);
+      // The printer is made after the rollback (an -o it cannot match fails only then), and prints
+      // the Deployment as the builder read it, before the rollback.
+      checkOutput(p);
+      printWritten(r, p, dry, qualified, result, withKind(kindInfo('deployments'), d));
       return;
     }
     case 'pause':

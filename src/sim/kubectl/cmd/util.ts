@@ -1,6 +1,7 @@
 // What every command shares, as kubectl's pkg/cmd/util and cli-runtime do: one invocation's output
 // and requests (Run), the failure that ends it (Fail, printed as CheckErr prints it), and the
 // resource arguments (`TYPE NAME…`, `TYPE/NAME`, `TYPE1,TYPE2`) turned into what to ask for.
+import { goDuration } from '../../util/duration.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status } from '../../apiserver/status.ts';
 import { RESOURCES } from '../../apiserver/resources.ts';
 import { type ApiRequest, type ApiResult } from '../../apiserver/request.ts';
@@ -39,7 +40,10 @@ export class Run {
 
   /** --as/--as-group: every request of the command carries them (the Impersonate-* headers). */
   impersonate: { user: string; groups?: string[] } | undefined;
+  /** --request-timeout: client-go's Timeout, sent on every request as `?timeout=` (and ending a watch's stream). */
+  requestTimeoutMs: number | undefined;
   req(r: ApiRequest): ApiResult<unknown> {
+    if (this.requestTimeoutMs) r = { ...r, options: { ...r.options, timeout: goDuration(this.requestTimeoutMs) } };
     return this.cluster.request(this.impersonate ? { ...r, options: { ...r.options, impersonate: this.impersonate } } : r);
   }
   /** A request that must succeed (else the command ends with kubectl's rendering of the error). */

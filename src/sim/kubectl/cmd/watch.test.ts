@@ -90,7 +90,7 @@ describe('kubectl goes through the API server', () => {
     expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?labelSelector=app%3Dweb&resourceVersion=\d+&watch=true$/.test(l))).toBe(true);
   });
 
-  test('get TYPE NAME -w: the GET, then a WATCH of that name from resourceVersion 0, whose first event prints the object again', () => {
+  test('get TYPE NAME -w: the GET, then a WATCH of that name from resourceVersion 0, whose first event (the object as it is) the skipPrinter holds back', () => {
     const c = createCluster({ seed: 2 });
     runKubectl(c, 'run p --image=nginx');
     c.settle();
@@ -103,7 +103,7 @@ describe('kubectl goes through the API server', () => {
     ]);
     const rows = r.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^NAME +READY +STATUS/);
-    expect(rows.slice(1).filter((l) => l.startsWith('p ')).length).toBe(2);
+    expect(rows.slice(1).filter((l) => l.startsWith('p ')).length).toBe(1);
     expect(runKubectl(c, 'get pod nope -w')).toEqual({ stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n', exitCode: 1 });
   });
 });
@@ -161,5 +161,65 @@ spec:
     expect(last.path).toContain('sendInitialEvents=true');
     expect(watches.some((w) => w.code === 410)).toBe(true);
     expect(Object.values(c.world.state.apiServer.watchers).some((w) => w.component === 'kubectl')).toBe(false);
+  });
+});
+
+describe('get -w --output-watch-events', () => {
+  const setup = () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    return c;
+  };
+  test('refused without --watch or --watch-only', () => {
+    expect(runKubectl(setup(), 'get pods --output-watch-events')).toEqual({ stdout: '', stderr: 'error: --output-watch-events option can only be used with --watch or --watch-only\n', exitCode: 1 });
+  });
+  test('tables: an EVENT column first, the listed rows ADDED, then each event\'s type padded to 8', () => {
+    const c = setup();
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const lines = runKubectl(c, 'get pods -w --output-watch-events -A').stdout.split('\n');
+    expect(lines[0]).toMatch(/^EVENT +NAMESPACE +NAME +READY +STATUS/);
+    expect(lines[1]).toMatch(/^ADDED {6}default +web-/);
+    expect(lines.slice(2).filter(Boolean).every((l) => /^(ADDED|MODIFIED|DELETED) +default +web-/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('MODIFIED   default'))).toBe(true);
+  });
+  test('-o json: one WatchEvent a line, type before object, the object\'s keys sorted', () => {
+    const c = setup();
+    const out = runKubectl(c, 'get deploy -w --output-watch-events -o json').stdout.trim().split('\n');
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^\{"type":"ADDED","object":\{"apiVersion":"apps\/v1","kind":"Deployment","metadata":\{/);
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const more = runKubectl(c, 'get deploy -w --output-watch-events -o json').stdout.trim().split('\n');
+    expect(more.slice(1).every((l) => l.startsWith('{"type":"MODIFIED","object":{'))).toBe(true);
+  });
+  test('-o yaml: object, then type; documents after the first open with ---; without events the objects alone', () => {
+    const c = setup();
+    runKubectl(c, 'scale deployment web --replicas=2');
+    const y = runKubectl(c, 'get deploy -w --output-watch-events -o yaml').stdout;
+    expect(y.startsWith('object:\n  apiVersion: apps/v1\n')).toBe(true);
+    expect(y).toMatch(/\ntype: ADDED\n---\nobject:\n/);
+    const plain = runKubectl(c, 'get deploy -w -o yaml').stdout;
+    expect(plain.startsWith('apiVersion: apps/v1\nkind: Deployment\n')).toBe(true);
+  });
+  test('-o name: TYPE/NAME for each, wrapped or not', () => {
+    expect(runKubectl(setup(), 'get deploy -w -o name --output-watch-events').stdout).toBe('deployment.apps/web\n');
+  });
+});
+
+describe('--request-timeout', () => {
+  test('every request carries ?timeout=; a watch runs that long and ends without a word, exit 0', () => {
+    const c = createCluster({ seed: 2 });
+    runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
+    c.settle();
+    const t0 = c.now;
+    const from = c.log.length;
+    const r = runKubectl(c, 'get pods -w --request-timeout=4s');
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(c.now - t0).toBeGreaterThanOrEqual(4000);
+    const got = requests(c, from);
+    expect(got[0]).toBe('GET /api/v1/namespaces/default/pods?limit=500&timeout=4s');
+    expect(got[1]).toMatch(/^WATCH \/api\/v1\/namespaces\/default\/pods\?resourceVersion=\d+&timeout=4s&watch=true$/);
+    expect(runKubectl(c, 'get pods --request-timeout=x').stderr).toBe('error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)\n');
   });
 });

@@ -47,6 +47,7 @@ export class KubectlWatch {
     if (spec.fieldSelector) options.fieldSelector = spec.fieldSelector;
     if (spec.labelSelector) options.labelSelector = spec.labelSelector;
     if (spec.timeoutSeconds !== undefined) options.timeoutSeconds = spec.timeoutSeconds;
+    // (Run.req adds --request-timeout's `timeout` to the request's options, which the WATCH logs.)
     const res = r.req({ verb: 'watch', resource: kind.resource, namespace: kind.namespaced ? spec.namespace : undefined, options });
     if (!res.ok) { this.close(); throw new WatchRefused(res.code, apiError(res.status)); }
     this.id = (res.object as { watchId: string }).watchId;
