@@ -208,4 +208,9 @@ export const GOLDEN_CASES: GoldenCase[] = [
   // get: --output-watch-events needs a watch; --request-timeout's value.
   { args: ['get', 'pods', '--output-watch-events'] },
   { args: ['get', 'pods', '--request-timeout=x'] },
+  // create service externalname: its required flag, its name check, its own flag only, and the object a client dry run prints.
+  { args: ['create', 'service', 'externalname', 'ext'] },
+  { args: ['create', 'service', 'externalname', 'ext', '--external-name', 'Bad_Name'] },
+  { args: ['create', 'service', 'clusterip', 'c1', '--tcp=80', '--external-name', 'x'] },
+  { args: ['create', 'service', 'externalname', 'ext', '--external-name', 'example.com', '--dry-run=client', '-o', 'yaml'] },
 ];

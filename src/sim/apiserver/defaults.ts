@@ -72,13 +72,15 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
     case 'replicasets':
       return { ...obj, spec: { replicas: 1, ...obj.spec, template: defaultTemplate(obj.spec?.template) }, status: obj.status ?? { replicas: 0 } };
     case 'services': {
-      const spec: Obj = defaultZero({ ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec }, { type: 'ClusterIP', sessionAffinity: 'None' });
+      // An ExternalName Service gets no address, no IP families and no internalTrafficPolicy (SetDefaults_Service, initIPFamilyFields).
+      const external = obj.spec?.type === 'ExternalName';
+      const spec: Obj = defaultZero(external ? { ...obj.spec } : { ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec }, { type: 'ClusterIP', sessionAffinity: 'None' });
       // targetPort: 0 and "" both mean "the same as port" (SetDefaults_Service).
       if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: Obj) => defaultZero(p, { protocol: 'TCP', targetPort: p.port }));
-      if (!spec.clusterIP && spec.clusterIP !== 'None') {
+      if (!external && !spec.clusterIP && spec.clusterIP !== 'None') {
         spec.clusterIP = allocateClusterIP(h);
         spec.clusterIPs = [spec.clusterIP];
-      } else {
+      } else if (!external) {
         if (spec.clusterIP !== 'None') h.apiServer.allocatedIPs[spec.clusterIP] = 'x'; // an address asked for is taken too
         // normalizeClusterIPs: clusterIPs follows a clusterIP given alone ("None" included).
         if (!Array.isArray(spec.clusterIPs) || !spec.clusterIPs.length) spec.clusterIPs = [spec.clusterIP];

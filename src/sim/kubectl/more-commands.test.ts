@@ -182,6 +182,17 @@ describe('get -L, create namespace and service, api-versions', () => {
     expect(runKubectl(c, 'create configmap cfg --from-literal=a=b').stderr).toBe('error: kubectl create configmap is a real command that this simulator does not run: the simulated cluster has no ConfigMaps\n');
   });
 
+  test('create service externalname: no address, no IP families, its name in EXTERNAL-IP, and CoreDNS answers with it', () => {
+    const c = cluster();
+    expect(runKubectl(c, 'create service externalname ext --external-name example.com')).toEqual({ stdout: 'service/ext created\n', stderr: '', exitCode: 0 });
+    const ext = JSON.parse(runKubectl(c, 'get svc ext -o json').stdout);
+    // SetDefaults_Service and initIPFamilyFields leave an ExternalName Service without these.
+    expect(ext.spec).toEqual({ externalName: 'example.com', selector: { app: 'ext' }, sessionAffinity: 'None', type: 'ExternalName' });
+    expect(runKubectl(c, 'get svc ext').stdout).toMatch(/^ext\s+ExternalName\s+<none>\s+example\.com\s+<none>\s+\d+s$/m);
+    expect(runKubectl(c, 'create service externalname x').stderr).toBe('error: required flag(s) "external-name" not set\n');
+    expect(runKubectl(c, 'create service externalname x --external-name Bad_Name').stderr).toBe('error: invalid service external name Bad_Name\n');
+  });
+
   test('api-versions lists what api-resources serves', () => {
     const c = cluster();
     const versions = runKubectl(c, 'api-versions').stdout.trim().split('\n');

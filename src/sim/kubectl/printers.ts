@@ -169,7 +169,8 @@ function columns(resource: string, o: Obj, now: number): { head: string[]; wideH
     case 'endpointslices':
       return { head: ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'], wideHead: [], cells: [name, o.addressType ?? '', slicePorts(o), sliceEndpoints(o), age], wide: [] };
     case 'services': {
-      const ext = (o.spec?.externalIPs ?? []).join(',') || (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>');
+      // getServiceExternalIP: an ExternalName Service's column is the name it points to.
+      const ext = o.spec?.type === 'ExternalName' ? o.spec.externalName ?? '' : (o.spec?.externalIPs ?? []).join(',') || (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>');
       const sel = o.spec?.selector ? labelsText(o.spec.selector) : '<none>';
       return { head: ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE'], wideHead: ['SELECTOR'],
         cells: [name, o.spec?.type ?? 'ClusterIP', o.spec?.clusterIP || '<none>', ext, servicePorts(o), age], wide: [sel] };

@@ -1,8 +1,9 @@
-// kubectl create (pkg/cmd/create): deployment, namespace, priorityclass, service clusterip|nodeport, or -f FILE.
+// kubectl create (pkg/cmd/create): deployment, namespace, priorityclass, service clusterip|nodeport|externalname, or -f FILE.
 import { deploymentFor } from '../generators.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
+import { dns1123SubdomainErrors } from '../../apiserver/name-validation.ts';
 import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
@@ -141,16 +142,21 @@ function parseServicePort(spec: string): { port: number; targetPort: number | st
   return { port, targetPort: target };
 }
 
-/** kubectl create service clusterip|nodeport NAME --tcp=port[:targetPort] (selector and label app=NAME). */
+/** kubectl create service clusterip|nodeport NAME --tcp=port[:targetPort], or externalname NAME --external-name NAME (selector and label app=NAME). */
 function cmdCreateService(r: Run, argv: string[]): void {
-  const types: Record<string, string> = { clusterip: 'ClusterIP', nodeport: 'NodePort' };
+  const types: Record<string, string> = { clusterip: 'ClusterIP', nodeport: 'NodePort', externalname: 'ExternalName' };
   const sub = argv[0];
-  if (sub === 'loadbalancer' || sub === 'externalname') {
-    throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: ${sub === 'loadbalancer' ? 'the simulated cluster has no cloud load balancers' : 'the simulated cluster has no DNS'}`);
+  if (sub === 'loadbalancer') {
+    throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: the simulated cluster has no cloud load balancers`);
   }
   if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? unknownSubcommand('create service', argv) : 'error: Required subcommand not specified.');
   const type = types[sub];
-  const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, clusterip: { kind: 'string' }, 'node-port': { kind: 'string' }, ...WRITE_FLAGS });
+  // Each subcommand has its own flag: --clusterip, --node-port or --external-name.
+  const own = { clusterip: { clusterip: { kind: 'string' } }, nodeport: { 'node-port': { kind: 'string' } }, externalname: { 'external-name': { kind: 'string' } } }[sub as 'clusterip'] as Record<string, { kind: 'string' }>;
+  const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, ...own, ...WRITE_FLAGS });
+  const externalName = str(p, 'external-name');
+  // cobra's MarkFlagRequired, checked before the command runs.
+  if (sub === 'externalname' && externalName === undefined) throw new Fail('error: required flag(s) "external-name" not set');
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
   if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create service ${sub} -h' for help and examples`);
@@ -158,7 +164,8 @@ function cmdCreateService(r: Run, argv: string[]): void {
   const tcp = str(p, 'tcp')?.split(',').filter((x) => x !== '') ?? [];
   const clusterIP = sub === 'clusterip' ? str(p, 'clusterip') : undefined;
   // ServiceOptions.Validate (the headless `--clusterip=None` needs no port).
-  if (clusterIP !== 'None' && tcp.length === 0) throw new Fail('error: at least one tcp port specifier must be provided');
+  if (clusterIP !== 'None' && tcp.length === 0 && type !== 'ExternalName') throw new Fail('error: at least one tcp port specifier must be provided');
+  if (type === 'ExternalName' && dns1123SubdomainErrors(externalName ?? '').length) throw new Fail(`error: invalid service external name ${externalName}`);
   const nodePort = sub === 'nodeport' && str(p, 'node-port') !== undefined ? Number(str(p, 'node-port')) : 0;
   const ports = tcp.map((spec) => {
     const { port, targetPort } = parseServicePort(spec);
@@ -166,7 +173,9 @@ function cmdCreateService(r: Run, argv: string[]): void {
     if (nodePort) sp.nodePort = nodePort;
     return sp;
   });
-  const spec: Obj = { ports, selector: { app: name }, type };
+  // ServiceSpec.ports is omitempty: no --tcp sends none.
+  const spec: Obj = { ...(ports.length ? { ports } : {}), selector: { app: name }, type };
+  if (externalName) spec.externalName = externalName;
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
   const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
