@@ -7,6 +7,7 @@ import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
 import { withWatch, type WatchSpec } from './watch.ts';
+import type { WatchNotification } from '../../apiserver/watch.ts';
 import { formatNotSimulated, printJsonPath } from './dryrun.ts';
 
 /** The --sort-by field, or kubectl's error. */
@@ -155,26 +156,29 @@ function watchObjects(r: Run, kind: KindInfo, spec: WatchSpec, initial: Obj[], o
   };
   for (const o of initial) printOne(o, 'ADDED');
   let skip = single;
-  const deadline = r.now + WATCH_LIMIT_MS;
-  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
-  withWatch(r, kind, spec, (w) => {
-    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
-      r.cluster.advance(100);
-      for (const n of w.take()) {
-        if (n.eventType === 'BOOKMARK') continue;
-        if (skip) { skip = false; continue; }
-        printOne(withKind(kind, n.object), n.eventType);
-      }
-    }
+  runWatch(r, kind, spec, (n) => {
+    if (n.eventType === 'BOOKMARK') return;
+    if (skip) { skip = false; return; }
+    printOne(withKind(kind, n.object), n.eventType);
   });
-  watchEnded(r, deadline, cut);
 }
 
 /**
- * How a simulated watch ended, said on stderr: the real one runs until Ctrl-C. Ended by
- * --request-timeout (the HTTP client's timeout cuts the stream), it runs that long and ends silently, exit 0, as the real one does.
+ * get -w's stream: each notification handed to `each` as simulated time runs on, until nothing is
+ * left to happen (only heartbeats queued), WATCH_LIMIT_MS passes or --request-timeout cuts it; then
+ * how it ended, said on stderr (the real one runs until Ctrl-C). Cut by --request-timeout (the HTTP
+ * client's timeout ends the stream), it ends silently, exit 0, as the real one does.
  */
-function watchEnded(r: Run, deadline: number, cut: number): void {
+function runWatch(r: Run, kind: KindInfo, spec: WatchSpec, each: (n: WatchNotification) => void): void {
+  const deadline = r.now + WATCH_LIMIT_MS;
+  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
+  withWatch(r, kind, spec, (w) => {
+    // settle(0) runs no time: it says whether anything but heartbeats is queued.
+    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
+      r.cluster.advance(100);
+      for (const n of w.take()) each(n);
+    }
+  });
   if (r.now >= cut) return;
   r.warn(`(watch ended: ${r.now >= deadline ? `${WATCH_LIMIT_MS / 60_000} simulated minutes passed` : 'nothing is left to happen'}; a real kubectl get -w keeps waiting until Ctrl-C)\n`);
 }
@@ -191,18 +195,9 @@ export const WATCH_LIMIT_MS = 10 * 60_000;
  * (only heartbeats queued) or WATCH_LIMIT_MS passes, and a note on stderr says so.
  */
 function watchRows(r: Run, kind: KindInfo, spec: WatchSpec, opts: TableOptions, headed: boolean, skipFirst = false): void {
-  const deadline = r.now + WATCH_LIMIT_MS;
-  const cut = r.requestTimeoutMs !== undefined ? r.now + r.requestTimeoutMs : Infinity;
-  withWatch(r, kind, spec, (w) => {
-    // settle(0) runs no time: it says whether anything but heartbeats is queued.
-    while (r.now < deadline && r.now < cut && (cut !== Infinity || !r.cluster.settle(0))) {
-      r.cluster.advance(100);
-      for (const n of w.take()) {
-        if (skipFirst) { skipFirst = false; continue; }
-        r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed, event: opts.event && n.eventType }));
-        headed = true;
-      }
-    }
+  runWatch(r, kind, spec, (n) => {
+    if (skipFirst) { skipFirst = false; return; }
+    r.print(printTable(kind, [withKind(kind, n.object)], r.now, { ...opts, noHeaders: headed, event: opts.event && n.eventType }));
+    headed = true;
   });
-  watchEnded(r, deadline, cut);
 }
