@@ -30,6 +30,19 @@ export interface Explained { match: Record<string, string | string[]>; reason: s
 export const TIME_TOLERANCE_S = 15;
 /** Seconds by which the gap between two transitions of one node may differ (the simulator samples each second). */
 export const GAP_TOLERANCE_S = 3;
+/**
+ * Seconds by which a leader Lease's change of hands may differ from the start of its line: a new
+ * process waits out leaseDuration (15 s) from its first GET, then retries every retryPeriod × (1 +
+ * rand × 1.2) (2–4.4 s), so the takeover falls in a 2.4 s window on each side, plus the real
+ * process's start-up before its first GET (about 1 s) and the simulator's one-second sampling.
+ */
+export const LEASE_TOLERANCE_S = 5;
+
+/**
+ * How many leader-Lease renewals per line the sides may differ by: the real period is retryPeriod
+ * (2 s) plus the PUT's own time, and a line's two ends each cut a period anywhere.
+ */
+export function renewalTolerance(n: number): number { return 1 + Math.floor(n * 0.02); }
 
 /**
  * The simulator's component for each name the recorder gives a real client (componentOf: a user, or a
@@ -297,7 +310,7 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
   // Transitions: nodes' Ready and taints in order with their times (from the start of the script
   // line they happened in); pods' evictions and deletions counted per line.
   const lineStart = (t: Trace, line: number) => t.steps.find((s) => s.line === line)?.t ?? 0;
-  const nodeT = (t: Trace) => t.transitions.filter((x) => x.subject.startsWith('node/')).map((x) => ({ ...x, since: x.t - lineStart(t, x.line) }));
+  const nodeT = (t: Trace) => t.transitions.filter((x) => x.subject.startsWith('node/') || x.subject.startsWith('lease/')).map((x) => ({ ...x, since: x.t - lineStart(t, x.line) }));
   const rn = nodeT(real); const sn = nodeT(sim);
   const { onlyA, onlyB } = unmatched(rn, sn, (x, y) => x.subject === y.subject && x.what === y.what);
   for (const x of onlyA) add({ kind: 'transition', side: 'real-only', subject: x.subject, what: x.what, line: String(x.line) });
@@ -314,7 +327,7 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
     used.add(j);
     const y = sn[j];
     compared++;
-    if (x.line !== y.line || Math.abs(x.since - y.since) > TIME_TOLERANCE_S) {
+    if (x.line !== y.line || Math.abs(x.since - y.since) > (x.subject.startsWith('lease/') ? LEASE_TOLERANCE_S : TIME_TOLERANCE_S)) {
       add({ kind: 'transition', side: 'time', subject: x.subject, what: x.what, real: `line ${x.line} +${x.since.toFixed(1)}s`, sim: `line ${y.line} +${y.since.toFixed(1)}s` });
     }
     const p = prev.get(x.subject);
@@ -322,6 +335,21 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
       add({ kind: 'transition', side: 'gap', subject: x.subject, what: x.what, real: `${(x.t - p.a).toFixed(1)}s after the previous`, sim: `${(y.t - p.b).toFixed(1)}s after the previous` });
     }
     prev.set(x.subject, { a: x.t, b: y.t, line: x.line });
+  }
+  // The leader Leases' renewals, counted per component and line (trace.ts leaderRenewals): one by one
+  // they would only say that a PUT every 2 s lands among the other requests somewhere; counted,
+  // they say whether each process led (and renewed at its retryPeriod) for as long in each line.
+  const renewals = (t: Trace, name: (c: string) => string) => {
+    const m = new Map<string, number>();
+    for (const [c, lines] of Object.entries(t.renewals ?? {})) for (const [line, n] of Object.entries(lines)) m.set(`${name(c)}|${line}`, (m.get(`${name(c)}|${line}`) ?? 0) + n);
+    return m;
+  };
+  const rr = renewals(real, simComponentOf); const sr = renewals(sim, (c) => c);
+  for (const k of new Set([...rr.keys(), ...sr.keys()])) {
+    compared++;
+    const [component, line] = k.split('|');
+    const a = rr.get(k) ?? 0; const b = sr.get(k) ?? 0;
+    if (Math.abs(a - b) > renewalTolerance(Math.max(a, b))) add({ kind: 'renewals', component, line, real: String(a), sim: String(b) });
   }
   // Per line where time is the point (`sim advance`: evictions), over the whole scenario elsewhere
   // (a real kubectl line takes real time where the simulator's takes none, so pods change a line apart).
