@@ -65,10 +65,10 @@ describe('Normaliser', () => {
   });
   it('counts the leader Leases\' renewals per line and keeps the acquiring requests', () => {
     const r = (t: number, verb: string, name = 'kube-scheduler', namespace = 'kube-system'): RawRequest => ({ t, component: 'scheduler', verb, resource: 'leases', namespace, name, uri: '', code: 200 });
-    const reqs = [r(0, 'get'), r(1, 'update'), r(2, 'update'), r(5, 'update'), r(6, 'get'), r(7, 'update'), r(8, 'update'), r(9, 'update', 'node-1', 'kube-node-lease')];
+    const reqs = [r(0, 'update', 'kube-controller-manager'), r(0, 'get'), r(1, 'update'), r(2, 'update'), r(5, 'update'), r(6, 'get'), r(7, 'update'), r(8, 'update'), r(9, 'update', 'node-1', 'kube-node-lease')];
     const { requests, renewals } = leaderRenewals(reqs, [{ line: 2, t: 0 }, { line: 3, t: 4 }]);
     expect(requests.map((x) => `${x.t} ${x.verb}`)).toEqual(['0 get', '1 update', '6 get', '7 update', '9 update']);
-    expect(renewals).toEqual({ scheduler: { 2: 1, 3: 2 } });
+    expect(renewals).toEqual({ scheduler: { 2: 2, 3: 2 } });
   });
   it('sees a pod deletion that finished between two observations', () => {
     expect(transitionsOf({ metadata: {} }, undefined, 'pod')).toEqual(['deleting', 'deleted']);

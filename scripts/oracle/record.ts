@@ -171,7 +171,7 @@ async function record(name: string): Promise<void> {
         uri: e.requestURI, user: e.user.username, ...(e.userAgent ? { userAgent: e.userAgent } : {}), code: e.responseStatus?.code ?? 0,
       } satisfies RawRequest);
     }
-    const trace = normalise(raw, { kubernetes: KUBERNETES_VERSION, etcd: 'v3.7.3', nodes: 'kubemark hollow-node (real kubelet, fake CRI runtime)', at: new Date(start).toISOString().slice(0, 10) });
+    const trace = normalise(raw, { kubernetes: KUBERNETES_VERSION, etcd: 'v3.7.3', nodes: 'kubemark hollow-node (real kubelet, fake CRI runtime)', leaderElection: 'on', at: new Date(start).toISOString().slice(0, 10) });
     writeFileSync(join(TRACES, `${name}.json`), JSON.stringify(trace, null, 1) + '\n');
     process.stderr.write(`oracle: ${name}: wrote oracle/traces/${name}.json (${Math.round((Date.now() - began) / 1000)}s in all)\n`);
   } finally {

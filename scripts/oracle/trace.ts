@@ -237,7 +237,7 @@ export function normalise(raw: RawTrace, recorded?: Record<string, string>): Tra
 /**
  * The leader Leases' renewals taken out of the requests (in time order) and counted per component and
  * line. A renewal is client-go's fast path, a PUT of the Lease in memory right after the last write
- * (tryAcquireOrRenew as leader); a PUT after a GET (taking the Lease over, handing it back, a renewal
+ * (tryAcquireOrRenew as leader) or the first one seen; a PUT after a GET (taking the Lease over, handing it back, a renewal
  * whose fast path failed) stays a request, compared in order with the GETs and POSTs around it.
  */
 export function leaderRenewals(requests: RawRequest[], steps: Pick<RawStep, 'line' | 't'>[]): { requests: RawRequest[]; renewals: Record<string, Record<string, number>> } {
@@ -250,7 +250,8 @@ export function leaderRenewals(requests: RawRequest[], steps: Pick<RawStep, 'lin
     const key = `${r.component}|${r.name}`;
     const prev = last.get(key);
     last.set(key, r.verb);
-    if (r.verb === 'update' && r.code === 200 && (prev === 'update' || prev === 'create')) {
+    // No request before it: the Lease was taken before t=0 (the cluster's start-up), so a renewal.
+    if (r.verb === 'update' && r.code === 200 && prev !== 'get') {
       const line = String([...steps].reverse().find((s) => s.t <= r.t)?.line ?? 0);
       const c = (renewals[r.component] ??= {});
       c[line] = (c[line] ?? 0) + 1;
