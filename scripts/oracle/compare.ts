@@ -43,6 +43,10 @@ export const LEASE_TOLERANCE_S = 5;
  * (2 s) plus the PUT's own time, and a line's two ends each cut a period anywhere.
  */
 export function renewalTolerance(n: number): number { return 1 + Math.floor(n * 0.02); }
+/** Seconds the lines outside `sim advance` must last on both sides before their renewal rates are compared. */
+export const RENEWAL_RATE_MIN_S = 20;
+/** Renewals per second by which those rates may differ (a leader renews 0.5 a second; a line's ends cut a period anywhere). */
+export const RENEWAL_RATE_TOLERANCE = 0.1;
 
 /**
  * The simulator's component for each name the recorder gives a real client (componentOf: a user, or a
@@ -103,7 +107,7 @@ export function queryDiffers(a: string, b: string): string {
 
 /** Generated parts that differ by run on both sides (which pod is p1, which IP is which) made alike. */
 export function wild(s: string): string {
-  return s.replace(/-p\d+\b/g, '-p*').replace(/\bip-\d+\b/g, 'ip-*').replace(/\buid-\d+\b/g, 'uid-*').replace(/\.e\d+\b/g, '.e*').replace(/\bkube-api-access-v\d+\b/g, 'kube-api-access-v*');
+  return s.replace(/-p\d+\b/g, '-p*').replace(/\bip-\d+\b/g, 'ip-*').replace(/(?<![A-Za-z0-9-])uid-\d+\b/g, 'uid-*').replace(/\.e\d+\b/g, '.e*').replace(/\bkube-api-access-v\d+\b/g, 'kube-api-access-v*');
 }
 
 function glob(pattern: string | string[], value: string | undefined): boolean {
@@ -310,7 +314,16 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
   // Transitions: nodes' Ready and taints in order with their times (from the start of the script
   // line they happened in); pods' evictions and deletions counted per line.
   const lineStart = (t: Trace, line: number) => t.steps.find((s) => s.line === line)?.t ?? 0;
-  const nodeT = (t: Trace) => t.transitions.filter((x) => x.subject.startsWith('node/') || x.subject.startsWith('lease/')).map((x) => ({ ...x, since: x.t - lineStart(t, x.line) }));
+  // A leader Lease changes hands from the control plane's last stop (released) or start (acquired):
+  // timed from when the processes were signalled or spawned, the start line's end in the recorder
+  // (it first waits for the API server's /readyz), whatever line the change then falls in.
+  const leaseSince = (t: Trace, x: Trace['transitions'][number]) => {
+    const i = t.steps.findLastIndex((s) => s.t <= x.t && /^sim\s+control-plane\s+(stop|start)\s*$/.test(s.command) && s.command.includes(x.what === 'released' ? 'stop' : 'start'));
+    if (i < 0) return x.t - lineStart(t, x.line);
+    return x.t - (x.what === 'released' ? t.steps[i].t : (t.steps[i + 1]?.t ?? t.steps[i].t));
+  };
+  const nodeT = (t: Trace) => t.transitions.filter((x) => x.subject.startsWith('node/') || x.subject.startsWith('lease/'))
+    .map((x) => ({ ...x, since: x.subject.startsWith('lease/') ? leaseSince(t, x) : x.t - lineStart(t, x.line) }));
   const rn = nodeT(real); const sn = nodeT(sim);
   const { onlyA, onlyB } = unmatched(rn, sn, (x, y) => x.subject === y.subject && x.what === y.what);
   for (const x of onlyA) add({ kind: 'transition', side: 'real-only', subject: x.subject, what: x.what, line: String(x.line) });
@@ -327,7 +340,8 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
     used.add(j);
     const y = sn[j];
     compared++;
-    if (x.line !== y.line || Math.abs(x.since - y.since) > (x.subject.startsWith('lease/') ? LEASE_TOLERANCE_S : TIME_TOLERANCE_S)) {
+    const lease = x.subject.startsWith('lease/');
+    if ((!lease && x.line !== y.line) || Math.abs(x.since - y.since) > (lease ? LEASE_TOLERANCE_S : TIME_TOLERANCE_S)) {
       add({ kind: 'transition', side: 'time', subject: x.subject, what: x.what, real: `line ${x.line} +${x.since.toFixed(1)}s`, sim: `line ${y.line} +${y.since.toFixed(1)}s` });
     }
     const p = prev.get(x.subject);
@@ -336,20 +350,35 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
     }
     prev.set(x.subject, { a: x.t, b: y.t, line: x.line });
   }
-  // The leader Leases' renewals, counted per component and line (trace.ts leaderRenewals): one by one
-  // they would only say that a PUT every 2 s lands among the other requests somewhere; counted,
-  // they say whether each process led (and renewed at its retryPeriod) for as long in each line.
+  // The leader Leases' renewals, counted per component and period (trace.ts leaderRenewals): one by
+  // one they would only say that a PUT every 2 s lands among the other requests somewhere; counted,
+  // they say whether each process led, renewing at its retryPeriod, for as long. A `sim advance`
+  // line is a period (it lasts as long on both sides); the other lines are one period whose rate is
+  // compared (their lengths differ by side: the hollow nodes start pods at once, the simulator's take
+  // simulated seconds), when it lasts RENEWAL_RATE_MIN_S on both.
+  const advanceLines = (t: Trace) => new Set(t.steps.filter((s) => /^sim\s+advance\b/.test(s.command)).map((s) => String(s.line)));
+  const otherSeconds = (t: Trace) => { const d = lineDurations(t); return t.steps.reduce((n, s, i) => n + (/^sim\s+advance\b/.test(s.command) ? 0 : d[i] / 1000), 0); };
   const renewals = (t: Trace, name: (c: string) => string) => {
     const m = new Map<string, number>();
-    for (const [c, lines] of Object.entries(t.renewals ?? {})) for (const [line, n] of Object.entries(lines)) m.set(`${name(c)}|${line}`, (m.get(`${name(c)}|${line}`) ?? 0) + n);
+    const timed = advanceLines(t);
+    for (const [c, lines] of Object.entries(t.renewals ?? {})) for (const [line, n] of Object.entries(lines)) {
+      const k = `${name(c)}|${timed.has(line) ? line : 'other'}`;
+      m.set(k, (m.get(k) ?? 0) + n);
+    }
     return m;
   };
   const rr = renewals(real, simComponentOf); const sr = renewals(sim, (c) => c);
+  const ro = otherSeconds(real); const so = otherSeconds(sim);
   for (const k of new Set([...rr.keys(), ...sr.keys()])) {
-    compared++;
     const [component, line] = k.split('|');
     const a = rr.get(k) ?? 0; const b = sr.get(k) ?? 0;
-    if (Math.abs(a - b) > renewalTolerance(Math.max(a, b))) add({ kind: 'renewals', component, line, real: String(a), sim: String(b) });
+    if (line !== 'other') {
+      compared++;
+      if (Math.abs(a - b) > renewalTolerance(Math.max(a, b))) add({ kind: 'renewals', component, line, real: String(a), sim: String(b) });
+    } else if (ro >= RENEWAL_RATE_MIN_S && so >= RENEWAL_RATE_MIN_S) {
+      compared++;
+      if (Math.abs(a / ro - b / so) > RENEWAL_RATE_TOLERANCE) add({ kind: 'renewals', component, line, real: `${(a / ro).toFixed(2)}/s`, sim: `${(b / so).toFixed(2)}/s` });
+    }
   }
   // Per line where time is the point (`sim advance`: evictions), over the whole scenario elsewhere
   // (a real kubectl line takes real time where the simulator's takes none, so pods change a line apart).

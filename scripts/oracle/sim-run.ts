@@ -70,6 +70,8 @@ export function runInSimulator(scenario: string, script: string, seed = 1, durat
     if (!r.ok) return undefined;
     return ((r.object as { items: KObj[] }).items).map((o) => ({ kind: KIND[resource], ...o }));
   });
+  const storedLeaderLeases = (): KObj[] => Object.values(cluster.world.state.store.objects.leases ?? {})
+    .filter((o) => o.metadata?.namespace === LEADER_LEASE_NAMESPACE && (LEADER_LEASES as readonly string[]).includes(String(o.metadata?.name))) as KObj[];
   // The leader Leases (kube-system), as the recorder reads them.
   const leaderLeases = (): KObj[] | undefined => list('leases', LEADER_LEASE_NAMESPACE)?.filter((o) => (LEADER_LEASES as readonly string[]).includes(String(o.metadata?.name)));
   let line = 0;
@@ -77,7 +79,9 @@ export function runInSimulator(scenario: string, script: string, seed = 1, durat
   const seen = new Map<string, KObj>();
   const sample = (record = true) => {
     for (const [kind, resource] of [['node', 'nodes'], ['pod', 'pods'], ['lease', 'leases']] as const) {
-      const items = resource === 'leases' ? leaderLeases() : list(resource);
+      // The leader Leases straight from storage: the scheduler hands its Lease back as the control
+      // plane stops, the API server gone by the time this samples; the real watch saw it live.
+      const items = resource === 'leases' ? storedLeaderLeases() : list(resource);
       if (!items) continue; // API server down: the real watch sees nothing either
       const now = new Map(items.map((o) => [`${kind}/${(o.metadata as { name: string }).name}`, o]));
       for (const [k, o] of now) {
