@@ -138,11 +138,17 @@ describe('comparison', () => {
     const run = runInSimulator('t', script, 1, [2500, 9000, 100]);
     expect(run.steps.map((s) => s.t)).toEqual([0, 2500, 11500]);
   });
-  it('sees the request the garbage collector does not send and the query parameters the informers do not, in the recorded control-plane scenario', () => {
+  it('sees the request the garbage collector does not send, the query parameters the informers do not and the leader election, in the recorded control-plane scenario', () => {
     const real = JSON.parse(readFileSync(join(TRACES, 'control-plane.json'), 'utf8')) as Trace;
     const diffs = dedupe(compareScenario(real).diffs);
     expect(diffs).toContainEqual(expect.objectContaining({ kind: 'request', side: 'real-only', component: 'garbage-collector', verb: 'get', resource: 'deployments' }));
-    expect(diffs.some((d) => d.kind === 'request' && d.side === 'query' && d.component === 'scheduler' && d.differs === 'timeout,timeoutSeconds')).toBe(true);
+    expect(diffs.some((d) => d.kind === 'request' && d.side === 'query' && d.component.startsWith('kubelet/') && d.differs.includes('sendInitialEvents'))).toBe(true);
+    // Leader election, recorded on: the scheduler hands its Lease back at the stop, both are taken
+    // again after the start, in time on both sides, and each process renews as often.
+    expect(real.transitions.filter((x) => x.subject.startsWith('lease/')).map((x) => `${x.subject} ${x.what}`))
+      .toEqual(['lease/kube-scheduler released', 'lease/kube-scheduler acquired', 'lease/kube-controller-manager acquired']);
+    expect(diffs.filter((d) => (d.kind === 'transition' && d.subject.startsWith('lease/')) || d.kind === 'renewals')).toEqual([]);
+    expect(Object.keys(real.renewals ?? {}).sort()).toEqual(['kube-controller-manager', 'scheduler']);
     // kubectl's watches carry the reflector's timeoutSeconds now: no query of kubectl's differs.
     expect(diffs.filter((d) => d.kind === 'request' && d.side === 'query' && d.component === 'kubectl')).toEqual([]);
   });
