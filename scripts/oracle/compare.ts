@@ -30,6 +30,23 @@ export interface Explained { match: Record<string, string | string[]>; reason: s
 export const TIME_TOLERANCE_S = 15;
 /** Seconds by which the gap between two transitions of one node may differ (the simulator samples each second). */
 export const GAP_TOLERANCE_S = 3;
+/**
+ * Seconds by which a leader Lease's change of hands may differ from the start of its line: a new
+ * process waits out leaseDuration (15 s) from its first GET, then retries every retryPeriod × (1 +
+ * rand × 1.2) (2–4.4 s), so the takeover falls in a 2.4 s window on each side, plus the real
+ * process's start-up before its first GET (about 1 s) and the simulator's one-second sampling.
+ */
+export const LEASE_TOLERANCE_S = 5;
+
+/**
+ * How many leader-Lease renewals per line the sides may differ by: the real period is retryPeriod
+ * (2 s) plus the PUT's own time, and a line's two ends each cut a period anywhere.
+ */
+export function renewalTolerance(n: number): number { return 1 + Math.floor(n * 0.02); }
+/** Seconds the lines outside `sim advance` must last on both sides before their renewal rates are compared. */
+export const RENEWAL_RATE_MIN_S = 20;
+/** Renewals per second by which those rates may differ (a leader renews 0.5 a second; a line's ends cut a period anywhere). */
+export const RENEWAL_RATE_TOLERANCE = 0.1;
 
 /**
  * The simulator's component for each name the recorder gives a real client (componentOf: a user, or a
@@ -90,7 +107,7 @@ export function queryDiffers(a: string, b: string): string {
 
 /** Generated parts that differ by run on both sides (which pod is p1, which IP is which) made alike. */
 export function wild(s: string): string {
-  return s.replace(/-p\d+\b/g, '-p*').replace(/\bip-\d+\b/g, 'ip-*').replace(/\buid-\d+\b/g, 'uid-*').replace(/\.e\d+\b/g, '.e*').replace(/\bkube-api-access-v\d+\b/g, 'kube-api-access-v*');
+  return s.replace(/-p\d+\b/g, '-p*').replace(/\bip-\d+\b/g, 'ip-*').replace(/(?<![A-Za-z0-9-])uid-\d+\b/g, 'uid-*').replace(/\.e\d+\b/g, '.e*').replace(/\bkube-api-access-v\d+\b/g, 'kube-api-access-v*');
 }
 
 function glob(pattern: string | string[], value: string | undefined): boolean {
@@ -297,7 +314,16 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
   // Transitions: nodes' Ready and taints in order with their times (from the start of the script
   // line they happened in); pods' evictions and deletions counted per line.
   const lineStart = (t: Trace, line: number) => t.steps.find((s) => s.line === line)?.t ?? 0;
-  const nodeT = (t: Trace) => t.transitions.filter((x) => x.subject.startsWith('node/')).map((x) => ({ ...x, since: x.t - lineStart(t, x.line) }));
+  // A leader Lease changes hands from the control plane's last stop (released) or start (acquired):
+  // timed from when the processes were signalled or spawned, the start line's end in the recorder
+  // (it first waits for the API server's /readyz), whatever line the change then falls in.
+  const leaseSince = (t: Trace, x: Trace['transitions'][number]) => {
+    const i = t.steps.findLastIndex((s) => s.t <= x.t && /^sim\s+control-plane\s+(stop|start)\s*$/.test(s.command) && s.command.includes(x.what === 'released' ? 'stop' : 'start'));
+    if (i < 0) return x.t - lineStart(t, x.line);
+    return x.t - (x.what === 'released' ? t.steps[i].t : (t.steps[i + 1]?.t ?? t.steps[i].t));
+  };
+  const nodeT = (t: Trace) => t.transitions.filter((x) => x.subject.startsWith('node/') || x.subject.startsWith('lease/'))
+    .map((x) => ({ ...x, since: x.subject.startsWith('lease/') ? leaseSince(t, x) : x.t - lineStart(t, x.line) }));
   const rn = nodeT(real); const sn = nodeT(sim);
   const { onlyA, onlyB } = unmatched(rn, sn, (x, y) => x.subject === y.subject && x.what === y.what);
   for (const x of onlyA) add({ kind: 'transition', side: 'real-only', subject: x.subject, what: x.what, line: String(x.line) });
@@ -314,7 +340,8 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
     used.add(j);
     const y = sn[j];
     compared++;
-    if (x.line !== y.line || Math.abs(x.since - y.since) > TIME_TOLERANCE_S) {
+    const lease = x.subject.startsWith('lease/');
+    if ((!lease && x.line !== y.line) || Math.abs(x.since - y.since) > (lease ? LEASE_TOLERANCE_S : TIME_TOLERANCE_S)) {
       add({ kind: 'transition', side: 'time', subject: x.subject, what: x.what, real: `line ${x.line} +${x.since.toFixed(1)}s`, sim: `line ${y.line} +${y.since.toFixed(1)}s` });
     }
     const p = prev.get(x.subject);
@@ -322,6 +349,36 @@ export function compareTraces(real: Trace, sim: Trace): { diffs: Diff[]; compare
       add({ kind: 'transition', side: 'gap', subject: x.subject, what: x.what, real: `${(x.t - p.a).toFixed(1)}s after the previous`, sim: `${(y.t - p.b).toFixed(1)}s after the previous` });
     }
     prev.set(x.subject, { a: x.t, b: y.t, line: x.line });
+  }
+  // The leader Leases' renewals, counted per component and period (trace.ts leaderRenewals): one by
+  // one they would only say that a PUT every 2 s lands among the other requests somewhere; counted,
+  // they say whether each process led, renewing at its retryPeriod, for as long. A `sim advance`
+  // line is a period (it lasts as long on both sides); the other lines are one period whose rate is
+  // compared (their lengths differ by side: the hollow nodes start pods at once, the simulator's take
+  // simulated seconds), when it lasts RENEWAL_RATE_MIN_S on both.
+  const advanceLines = (t: Trace) => new Set(t.steps.filter((s) => /^sim\s+advance\b/.test(s.command)).map((s) => String(s.line)));
+  const otherSeconds = (t: Trace) => { const d = lineDurations(t); return t.steps.reduce((n, s, i) => n + (/^sim\s+advance\b/.test(s.command) ? 0 : d[i] / 1000), 0); };
+  const renewals = (t: Trace, name: (c: string) => string) => {
+    const m = new Map<string, number>();
+    const timed = advanceLines(t);
+    for (const [c, lines] of Object.entries(t.renewals ?? {})) for (const [line, n] of Object.entries(lines)) {
+      const k = `${name(c)}|${timed.has(line) ? line : 'other'}`;
+      m.set(k, (m.get(k) ?? 0) + n);
+    }
+    return m;
+  };
+  const rr = renewals(real, simComponentOf); const sr = renewals(sim, (c) => c);
+  const ro = otherSeconds(real); const so = otherSeconds(sim);
+  for (const k of new Set([...rr.keys(), ...sr.keys()])) {
+    const [component, line] = k.split('|');
+    const a = rr.get(k) ?? 0; const b = sr.get(k) ?? 0;
+    if (line !== 'other') {
+      compared++;
+      if (Math.abs(a - b) > renewalTolerance(Math.max(a, b))) add({ kind: 'renewals', component, line, real: String(a), sim: String(b) });
+    } else if (ro >= RENEWAL_RATE_MIN_S && so >= RENEWAL_RATE_MIN_S) {
+      compared++;
+      if (Math.abs(a / ro - b / so) > RENEWAL_RATE_TOLERANCE) add({ kind: 'renewals', component, line, real: `${(a / ro).toFixed(2)}/s`, sim: `${(b / so).toFixed(2)}/s` });
+    }
   }
   // Per line where time is the point (`sim advance`: evictions), over the whole scenario elsewhere
   // (a real kubectl line takes real time where the simulator's takes none, so pods change a line apart).
@@ -389,7 +446,20 @@ export function lineDurations(real: Trace): number[] {
 /** A scenario's recorded trace against the simulator's run of it, both made comparable. */
 export function compareScenario(real: Trace): { diffs: Diff[]; compared: number } {
   const sim = normalise(runInSimulator(real.scenario, real.script, 1, lineDurations(real)));
-  return compareTraces(comparable(real), comparable(sim));
+  return compareTraces(comparable(real), comparable(real.recorded?.leaderElection === 'on' ? sim : withoutLeaderLeases(sim)));
+}
+
+/**
+ * A trace without what a recording made with --leader-elect=false cannot show (the leader Leases,
+ * their events, changes of hands and renewals), for the traces recorded before leader election was on.
+ */
+export function withoutLeaderLeases(t: Trace): Trace {
+  const { renewals: _r, ...rest } = t;
+  return {
+    ...rest,
+    checkpoints: t.checkpoints.map((c) => ({ ...c, objects: Object.fromEntries(Object.entries(c.objects).filter(([k]) => !k.startsWith('leases/'))), events: c.events.filter((e) => !e.object.startsWith('Lease/')) })),
+    transitions: t.transitions.filter((x) => !x.subject.startsWith('lease/')),
+  };
 }
 
 async function main(): Promise<void> {

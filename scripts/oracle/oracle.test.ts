@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { comparable, compareScenario, compareTraces, COMPONENTS, dedupe, flatten, lineDurations, matches, outputLine, queryDiffers, queryOf, sameLine, simComponentOf, unmatched, wild, type Explained } from './compare.ts';
 import { shellWords } from './shell-words.ts';
 import { auditFieldsOf, runInSimulator } from './sim-run.ts';
-import { componentOf, normalise, Normaliser, transitionsOf, volatile, type Trace } from './trace.ts';
+import { componentOf, leaderRenewals, normalise, Normaliser, transitionsOf, volatile, type RawRequest, type Trace } from './trace.ts';
 
 const TRACES = join(import.meta.dirname, '..', '..', 'oracle', 'traces');
 
@@ -50,6 +50,25 @@ describe('Normaliser', () => {
     expect(volatile('Start Time:       Thu, 01 Jan 2026 00:01:05 +0000')).toBe('Start Time:       <date>');
     expect(volatile('  resourceVersion: "48213"\n"resourceVersion": "7"\n?resourceVersion=0&watch=true')).toBe('  resourceVersion: "<rv>"\n"resourceVersion": "<rv>"\n?resourceVersion=0&watch=true');
     expect(volatile(volatile('resourceVersion: "12"'))).toBe('resourceVersion: "<rv>"');
+  });
+  it('makes a leader-election identity\'s host alike, the uuid renumbered as any', () => {
+    const n = new Normaliser(Date.UTC(2026, 0, 1));
+    expect(n.str('ip-10-0-3-7.ec2.internal_0b1c2d3e-0000-4000-8000-000000000001 became leader')).toBe('<host>_uid-1 became leader');
+    expect(volatile('control-plane_uid-4')).toBe('<host>_uid-4');
+    expect(volatile('kube-api-access_x and node_1')).toBe('kube-api-access_x and node_1');
+  });
+  it('sees a leader Lease change hands', () => {
+    const held = (h?: string) => ({ spec: h === undefined ? {} : { holderIdentity: h } });
+    expect(transitionsOf(held('a_1'), held('b_2'), 'lease')).toEqual(['acquired']);
+    expect(transitionsOf(held('a_1'), held(''), 'lease')).toEqual(['released']);
+    expect(transitionsOf(held('a_1'), held('a_1'), 'lease')).toEqual([]);
+  });
+  it('counts the leader Leases\' renewals per line and keeps the acquiring requests', () => {
+    const r = (t: number, verb: string, name = 'kube-scheduler', namespace = 'kube-system'): RawRequest => ({ t, component: 'scheduler', verb, resource: 'leases', namespace, name, uri: '', code: 200 });
+    const reqs = [r(0, 'update', 'kube-controller-manager'), r(0, 'get'), r(1, 'update'), r(2, 'update'), r(5, 'update'), r(6, 'get'), r(7, 'update'), r(8, 'update'), r(9, 'update', 'node-1', 'kube-node-lease')];
+    const { requests, renewals } = leaderRenewals(reqs, [{ line: 2, t: 0 }, { line: 3, t: 4 }]);
+    expect(requests.map((x) => `${x.t} ${x.verb}`)).toEqual(['0 get', '1 update', '6 get', '7 update', '9 update']);
+    expect(renewals).toEqual({ scheduler: { 2: 2, 3: 2 } });
   });
   it('sees a pod deletion that finished between two observations', () => {
     expect(transitionsOf({ metadata: {} }, undefined, 'pod')).toEqual(['deleting', 'deleted']);
@@ -119,11 +138,17 @@ describe('comparison', () => {
     const run = runInSimulator('t', script, 1, [2500, 9000, 100]);
     expect(run.steps.map((s) => s.t)).toEqual([0, 2500, 11500]);
   });
-  it('sees the request the garbage collector does not send and the query parameters the informers do not, in the recorded control-plane scenario', () => {
+  it('sees the request the garbage collector does not send, the query parameters the informers do not and the leader election, in the recorded control-plane scenario', () => {
     const real = JSON.parse(readFileSync(join(TRACES, 'control-plane.json'), 'utf8')) as Trace;
     const diffs = dedupe(compareScenario(real).diffs);
     expect(diffs).toContainEqual(expect.objectContaining({ kind: 'request', side: 'real-only', component: 'garbage-collector', verb: 'get', resource: 'deployments' }));
-    expect(diffs.some((d) => d.kind === 'request' && d.side === 'query' && d.component === 'scheduler' && d.differs === 'timeout,timeoutSeconds')).toBe(true);
+    expect(diffs.some((d) => d.kind === 'request' && d.side === 'query' && d.component.startsWith('kubelet/') && d.differs.includes('sendInitialEvents'))).toBe(true);
+    // Leader election, recorded on: the scheduler hands its Lease back at the stop, both are taken
+    // again after the start, in time on both sides, and each process renews as often.
+    expect(real.transitions.filter((x) => x.subject.startsWith('lease/')).map((x) => `${x.subject} ${x.what}`))
+      .toEqual(['lease/kube-scheduler released', 'lease/kube-scheduler acquired', 'lease/kube-controller-manager acquired']);
+    expect(diffs.filter((d) => (d.kind === 'transition' && d.subject.startsWith('lease/')) || d.kind === 'renewals')).toEqual([]);
+    expect(Object.keys(real.renewals ?? {}).sort()).toEqual(['kube-controller-manager', 'scheduler']);
     // kubectl's watches carry the reflector's timeoutSeconds now: no query of kubectl's differs.
     expect(diffs.filter((d) => d.kind === 'request' && d.side === 'query' && d.component === 'kubectl')).toEqual([]);
   });

@@ -60,13 +60,15 @@ export class RealCluster {
   /** Whether a component's process is running. */
   running(name: string): boolean { const p = this.procs.get(name); return !!p && p.exitCode === null && p.signalCode === null; }
 
-  /** SIGKILL a component (a power cut, as the simulator's `stop` is) and wait for it to go. */
-  async kill(name: string): Promise<void> {
+  /** SIGKILL a component (a power cut, as the simulator's node `stop` is), or signal it and wait (SIGKILL after 20 s), and wait for it to go. */
+  async kill(name: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const p = this.procs.get(name);
     if (!p || !this.running(name)) return;
     const gone = new Promise((r) => p.once('exit', r));
-    p.kill('SIGKILL');
+    p.kill(signal);
+    const timer = signal === 'SIGKILL' ? undefined : setTimeout(() => p.kill('SIGKILL'), 20_000);
     await gone;
+    clearTimeout(timer);
   }
 
   /** Certificates, etcd, the control plane, the nodes; resolves when every node is Ready and `default` has its ServiceAccount. */
@@ -98,16 +100,24 @@ export class RealCluster {
       `--cert-dir=${this.dir}/apiserver-certs`, '--profiling=false', '--v=1']);
     await this.until(async () => (await this.raw('/readyz')) === 'ok', 180_000, 'kube-apiserver /readyz');
     const common = (name: string) => [`--kubeconfig=${p}/${name}.kubeconfig`, `--authentication-kubeconfig=${p}/${name}.kubeconfig`, `--authorization-kubeconfig=${p}/${name}.kubeconfig`,
-      '--bind-address=127.0.0.1', '--leader-elect=false', '--profiling=false', '--v=1'];
+      '--bind-address=127.0.0.1', '--profiling=false', '--v=1']; // --leader-elect: on, its default (kubeadm's too)
     if (!this.running('kube-controller-manager')) this.run('kube-controller-manager', ['kube-controller-manager', ...common('controller-manager'),
       `--secure-port=${PORTS.controllerManager}`, `--service-account-private-key-file=${p}/sa.key`, `--root-ca-file=${p}/ca.crt`,
       '--use-service-account-credentials=true', `--cert-dir=${this.dir}/cm-certs`]);
     if (!this.running('kube-scheduler')) this.run('kube-scheduler', ['kube-scheduler', ...common('scheduler'), `--secure-port=${PORTS.scheduler}`]);
   }
 
-  /** Stops the API server, the controller manager and the scheduler (etcd stays, as in the simulator). */
+  /**
+   * Stops the scheduler, the controller manager and the API server in the simulator's order (etcd
+   * stays). The two leader-electing processes are asked to terminate (SIGTERM, as the kubelet stops
+   * a static pod whose manifest is moved away, and as the simulator's removeComponent does), so the
+   * scheduler hands its Lease back (ReleaseOnCancel) while the API server still answers; the API
+   * server is killed.
+   */
   async stopControlPlane(): Promise<void> {
-    for (const c of ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver']) await this.kill(c);
+    await this.kill('kube-scheduler', 'SIGTERM');
+    await this.kill('kube-controller-manager', 'SIGTERM');
+    await this.kill('kube-apiserver');
   }
 
   /** One hollow node (kubemark's hollow kubelet, sending its events: cmd/oracle/hollow.go), on its own port. */

@@ -3,14 +3,14 @@
 // events after each `sim` line and at the end, the key transitions, and the real kubectl's output.
 // `sim advance` waits in real time; `sim settle [max]` waits until no write but lease renewals has
 // happened for 3 s (at most max, default 60 s); `sim node stop|start` kills or restarts a hollow
-// node; `sim control-plane stop|start` kills or restarts the API server, controller manager and
-// scheduler (start waits for /readyz).
+// node; `sim control-plane stop|start` stops or restarts the scheduler, controller manager and API
+// server (start waits for /readyz). Both leader-elect, as kubeadm runs them.
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseScript } from '../../src/sim/kubectl/index.ts';
 import { RealCluster, ensureBinary, KUBERNETES_VERSION, MODULE } from './real-cluster.ts';
 import { shellWords } from './shell-words.ts';
-import { componentOf, normalise, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
+import { componentOf, LEADER_LEASE_NAMESPACE, LEADER_LEASES, normalise, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
 
 const SCENARIOS = join(MODULE, 'scenarios');
 const TRACES = join(MODULE, 'traces');
@@ -35,6 +35,11 @@ function readNew(path: string, from: number): { text: string; offset: number } {
     const end = text.lastIndexOf('\n') + 1;
     return { text: text.slice(0, end), offset: from + Buffer.byteLength(text.slice(0, end)) };
   } finally { closeSync(fd); }
+}
+
+/** A leader-election Lease: kube-controller-manager's or kube-scheduler's, in kube-system. */
+function isLeaderLease(r: { namespace?: string; name?: string }): boolean {
+  return r.namespace === LEADER_LEASE_NAMESPACE && (LEADER_LEASES as readonly string[]).includes(r.name ?? '');
 }
 
 function isNoise(e: AuditEvent): boolean {
@@ -62,19 +67,22 @@ async function record(name: string): Promise<void> {
     let line = 0;
     const transitions: Transition[] = [];
     const seen = new Map<string, KObj>();
-    const watchOf = (kind: 'node' | 'pod', path: string) => cluster.watch(path, (type, obj) => {
+    const watchOf = (kind: 'node' | 'pod' | 'lease', path: string) => cluster.watch(path, (type, obj) => {
       const md = obj.metadata as { name?: string };
+      if (kind === 'lease' && !(LEADER_LEASES as readonly string[]).includes(md?.name ?? '')) return;
       const key = `${kind}/${md?.name}`;
       const prev = seen.get(key);
       const cur = type === 'DELETED' ? undefined : obj as KObj;
       for (const what of transitionsOf(prev, cur, kind)) transitions.push({ t: Date.now() - start, line, subject: key, what });
       if (cur) seen.set(key, cur); else seen.delete(key);
     });
-    // Pods and nodes that exist before t=0 are not transitions.
-    for (const [kind, path] of [['node', '/api/v1/nodes'], ['pod', '/api/v1/namespaces/default/pods']] as const) {
+    // Pods, nodes and leader Leases that exist before t=0 are not transitions.
+    const leasesPath = `/apis/coordination.k8s.io/v1/namespaces/${LEADER_LEASE_NAMESPACE}/leases`;
+    const watched = [['node', '/api/v1/nodes'], ['pod', '/api/v1/namespaces/default/pods'], ['lease', leasesPath]] as const;
+    for (const [kind, path] of watched) {
       for (const o of ((await cluster.get(path))?.items ?? []) as KObj[]) seen.set(`${kind}/${(o.metadata as { name: string }).name}`, o);
     }
-    const watches = [watchOf('node', '/api/v1/nodes'), watchOf('pod', '/api/v1/namespaces/default/pods')];
+    const watches = watched.map(([kind, path]) => watchOf(kind, path));
     let auditOffset = statSync(cluster.audit).size;
     const quietFor = async (maxMs: number) => {
       const end = Date.now() + maxMs;
@@ -103,9 +111,14 @@ async function record(name: string): Promise<void> {
         if (!l) return; // API server down: no checkpoint here
         for (const o of (l.items ?? []) as KObj[]) objects.push({ kind, ...o });
       }
+      // The leader Leases, and the LeaderElection events about them.
+      const leases = await cluster.get(leasesPath);
+      if (!leases) return;
+      for (const o of (leases.items ?? []) as KObj[]) if ((LEADER_LEASES as readonly string[]).includes(String(o.metadata?.name))) objects.push({ kind: 'Lease', ...o });
       const ev = await cluster.get('/api/v1/namespaces/default/events');
-      if (!ev) return;
-      checkpoints.push({ line, t: Date.now() - start, objects, events: (ev.items ?? []) as KObj[] });
+      const leaseEv = await cluster.get(`/api/v1/namespaces/${LEADER_LEASE_NAMESPACE}/events?fieldSelector=involvedObject.kind%3DLease`);
+      if (!ev || !leaseEv) return;
+      checkpoints.push({ line, t: Date.now() - start, objects, events: [...(ev.items ?? []), ...(leaseEv.items ?? [])] as KObj[] });
     };
     for (const c of parseScript(script)) {
       line = c.line;
@@ -147,7 +160,9 @@ async function record(name: string): Promise<void> {
       const component = componentOf(e.user.username, e.userAgent);
       if (component === undefined) { count("the recorder's own reads (kube-apiserver-kubelet-client)"); continue; }
       if (!e.objectRef?.resource) { count('non-resource requests (discovery, /healthz, /readyz, /version)'); continue; }
-      if (e.objectRef.resource === 'leases' && e.verb === 'update') { count(`lease renewals: ${component}`); continue; }
+      // The kubelets' node Leases (kube-node-lease) are compared elsewhere (the nodes' Ready
+      // transitions); the leader Leases' renewals are counted per line by normalise (leaderRenewals).
+      if (e.objectRef.resource === 'leases' && e.verb === 'update' && !isLeaderLease(e.objectRef)) { count(`lease renewals: ${component}`); continue; }
       raw.requests.push({
         t, component, verb: e.verb, resource: e.objectRef.resource,
         ...(e.objectRef.subresource ? { subresource: e.objectRef.subresource } : {}),
@@ -156,7 +171,7 @@ async function record(name: string): Promise<void> {
         uri: e.requestURI, user: e.user.username, ...(e.userAgent ? { userAgent: e.userAgent } : {}), code: e.responseStatus?.code ?? 0,
       } satisfies RawRequest);
     }
-    const trace = normalise(raw, { kubernetes: KUBERNETES_VERSION, etcd: 'v3.7.3', nodes: 'kubemark hollow-node (real kubelet, fake CRI runtime)', at: new Date(start).toISOString().slice(0, 10) });
+    const trace = normalise(raw, { kubernetes: KUBERNETES_VERSION, etcd: 'v3.7.3', nodes: 'kubemark hollow-node (real kubelet, fake CRI runtime)', leaderElection: 'on', at: new Date(start).toISOString().slice(0, 10) });
     writeFileSync(join(TRACES, `${name}.json`), JSON.stringify(trace, null, 1) + '\n');
     process.stderr.write(`oracle: ${name}: wrote oracle/traces/${name}.json (${Math.round((Date.now() - began) / 1000)}s in all)\n`);
   } finally {

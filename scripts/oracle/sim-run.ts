@@ -7,7 +7,7 @@
 // was sent with, as the audit log names it.
 import { createCluster } from '../../src/sim/index.ts';
 import { parseScript, runKubectl, runSimCommand, scriptHeader } from '../../src/sim/kubectl/index.ts';
-import { CHECKPOINT_RESOURCES, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
+import { CHECKPOINT_RESOURCES, LEADER_LEASE_NAMESPACE, LEADER_LEASES, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
 
 /** The simulator's epoch (names.ts EPOCH_MS): object timestamps count from it. */
 const EPOCH_MS = Date.UTC(2026, 0, 1);
@@ -16,7 +16,7 @@ const EPOCH_MS = Date.UTC(2026, 0, 1);
 export const START_DELAY_MS = 5000;
 
 const KIND: Record<string, string> = {
-  deployments: 'Deployment', replicasets: 'ReplicaSet', pods: 'Pod', nodes: 'Node', services: 'Service', endpointslices: 'EndpointSlice',
+  deployments: 'Deployment', replicasets: 'ReplicaSet', pods: 'Pod', nodes: 'Node', services: 'Service', endpointslices: 'EndpointSlice', leases: 'Lease',
 };
 
 /** verb, resource, subresource, namespace and name of a request path, as the audit log names them. */
@@ -65,17 +65,23 @@ export function runInSimulator(scenario: string, script: string, seed = 1, durat
     const from = cluster.log.length;
     try { return f(); } finally { hidden.push([from, cluster.log.length]); }
   };
-  const list = (resource: string): KObj[] | undefined => quietly(() => {
-    const r = cluster.request({ verb: 'list', resource, ...(resource === 'nodes' ? {} : { namespace: 'default' }) });
+  const list = (resource: string, namespace = 'default'): KObj[] | undefined => quietly(() => {
+    const r = cluster.request({ verb: 'list', resource, ...(resource === 'nodes' ? {} : { namespace }) });
     if (!r.ok) return undefined;
     return ((r.object as { items: KObj[] }).items).map((o) => ({ kind: KIND[resource], ...o }));
   });
+  const storedLeaderLeases = (): KObj[] => Object.values(cluster.world.state.store.objects.leases ?? {})
+    .filter((o) => o.metadata?.namespace === LEADER_LEASE_NAMESPACE && (LEADER_LEASES as readonly string[]).includes(String(o.metadata?.name))) as KObj[];
+  // The leader Leases (kube-system), as the recorder reads them.
+  const leaderLeases = (): KObj[] | undefined => list('leases', LEADER_LEASE_NAMESPACE)?.filter((o) => (LEADER_LEASES as readonly string[]).includes(String(o.metadata?.name)));
   let line = 0;
   const transitions: Transition[] = [];
   const seen = new Map<string, KObj>();
   const sample = (record = true) => {
-    for (const [kind, resource] of [['node', 'nodes'], ['pod', 'pods']] as const) {
-      const items = list(resource);
+    for (const [kind, resource] of [['node', 'nodes'], ['pod', 'pods'], ['lease', 'leases']] as const) {
+      // The leader Leases straight from storage: the scheduler hands its Lease back as the control
+      // plane stops, the API server gone by the time this samples; the real watch saw it live.
+      const items = resource === 'leases' ? storedLeaderLeases() : list(resource);
       if (!items) continue; // API server down: the real watch sees nothing either
       const now = new Map(items.map((o) => [`${kind}/${(o.metadata as { name: string }).name}`, o]));
       for (const [k, o] of now) {
@@ -97,9 +103,11 @@ export function runInSimulator(scenario: string, script: string, seed = 1, durat
       if (!items) return;
       objects.push(...items);
     }
+    const leases = leaderLeases();
     const events = list('events');
-    if (!events) return;
-    checkpoints.push({ line, t: cluster.now - t0, objects, events });
+    const leaseEvents = list('events', LEADER_LEASE_NAMESPACE)?.filter((e) => (e.involvedObject as { kind?: string } | undefined)?.kind === 'Lease');
+    if (!leases || !events || !leaseEvents) return;
+    checkpoints.push({ line, t: cluster.now - t0, objects: [...objects, ...leases], events: [...events, ...leaseEvents] });
   };
   const steps: RawStep[] = [];
   for (const [i, c] of parseScript(script).entries()) {
@@ -140,7 +148,8 @@ export function runInSimulator(scenario: string, script: string, seed = 1, durat
     if (r.code === 0) { count('refused connections (no audit record)'); return; }
     const f = auditFieldsOf(r.verb, r.path);
     if (!f) { count('non-resource requests (discovery, /healthz, /readyz, /version)'); return; }
-    if (f.resource === 'leases' && f.verb === 'update') { count(`lease renewals: ${r.component}`); return; }
+    // As the recorder: the kubelets' node Lease renewals dropped, the leader Leases' kept (normalise counts their renewals).
+    if (f.resource === 'leases' && f.verb === 'update' && !(f.namespace === LEADER_LEASE_NAMESPACE && (LEADER_LEASES as readonly string[]).includes(f.name ?? ''))) { count(`lease renewals: ${r.component}`); return; }
     requests.push({ t: r.t - t0, component: identities.get(r.component) ?? r.component, ...f, uri: r.path, code: r.code });
   });
   return { scenario, script, start, steps, requests, checkpoints, transitions, dropped };

@@ -27,7 +27,7 @@ export type KObj = { [k: string]: unknown; metadata?: { [k: string]: unknown } }
 /** One executed script line. */
 export interface RawStep { line: number; command: string; t: number; stdout: string; stderr: string; exitCode: number }
 
-/** A state change worth timing: a node condition or taint, a pod deleted or bound. */
+/** A state change worth timing: a node condition or taint, a pod deleted or bound, a leader Lease taken or handed back. */
 export interface Transition { t: number; line: number; subject: string; what: string }
 
 /** The objects after a `sim` line and at the end. */
@@ -59,6 +59,12 @@ export interface Trace {
   steps: { line: number; command: string; t: number; exitCode: number; stdout: string[]; stderr: string[] }[];
   checkpoints: { line: number; t: number; objects: Record<string, unknown>; events: NormEvent[] }[];
   transitions: Transition[];
+  /**
+   * The leader Leases' renewal PUTs, counted per component and script line rather than listed: one
+   * every retryPeriod (2 s) for as long as a process leads, their place among the component's other
+   * requests is chance, and what says something is how many fall in a line (leaderRenewals).
+   */
+  renewals?: Record<string, Record<string, number>>;
 }
 
 /** An event as compared: who, why, what, how often. */
@@ -77,12 +83,18 @@ export function componentOf(user: string, userAgent = ''): string | undefined {
   return user;
 }
 
+/** The leader-election Leases (kube-system) of kube-controller-manager and kube-scheduler, as kubeadm runs them. */
+export const LEADER_LEASES = ['kube-controller-manager', 'kube-scheduler'] as const;
+/** Where they live. */
+export const LEADER_LEASE_NAMESPACE = 'kube-system';
+
 /** The resources whose objects a checkpoint holds. */
 export const CHECKPOINT_RESOURCES = ['deployments', 'replicasets', 'pods', 'nodes', 'services', 'endpointslices'] as const;
 
 // Kubernetes' rand.String alphabet (no vowels, no 0/1/3): generated suffixes and template hashes.
 const ALNUM = '[bcdfghjklmnpqrstvwxz2456789]';
-const UID_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+// A UUID, also right after the `_` of a leader-election identity (`<host>_<uuid>`), where \b sees none.
+const UID_RE = /(?<![0-9A-Za-z-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const ISO_RE = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g;
 const IP_RE = /\b(?:\d{1,3}\.){3}\d{1,3}\b/g;
 const EVENT_NAME_RE = /\.([0-9a-f]{12,20})\b/g;
@@ -93,13 +105,17 @@ const VOLUME_RE = new RegExp(`\\bkube-api-access-(${ALNUM}{5})(?![a-z0-9])`, 'g'
 const RFC1123Z_RE = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4}\b/g;
 // A resourceVersion in YAML, JSON or a query (0 means "any", so it stays).
 const RESOURCE_VERSION_RE = /\b(resourceVersion"?\s*[:=]\s*"?)(\d*[1-9]\d*)\b/g;
+// A leader-election identity, `<os.Hostname()>_<uuid>` (the uuid renumbered or not yet): the host is
+// the recording machine's on one side, the simulated control-plane node's on the other.
+const LEADER_HOST_RE = /\b[A-Za-z0-9][A-Za-z0-9.-]*_(?=(?:uid-\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b)/g;
 
 /**
- * What differs by run and by cluster in any text, made alike: describe's dates and resourceVersions.
- * Idempotent, so the comparison applies it again to traces recorded before it existed.
+ * What differs by run and by cluster in any text, made alike: describe's dates, resourceVersions and
+ * a leader-election identity's host. Idempotent, so the comparison applies it again to traces
+ * recorded before it existed.
  */
 export function volatile(s: string): string {
-  return s.replace(RFC1123Z_RE, '<date>').replace(RESOURCE_VERSION_RE, '$1<rv>');
+  return s.replace(RFC1123Z_RE, '<date>').replace(RESOURCE_VERSION_RE, '$1<rv>').replace(LEADER_HOST_RE, '<host>_');
 }
 
 /** Renumbers what a cluster generates (names, UIDs, IPs) in order of first sight; times relative to start. */
@@ -186,7 +202,8 @@ export function normalise(raw: RawTrace, recorded?: Record<string, string>): Tra
   for (const r of rsets) n.hash(r.hash);
   // Pods in the order the requests first name them (a binding, usually), as both sides log them.
   const components: Trace['components'] = {};
-  for (const r of [...raw.requests].sort((a, b) => a.t - b.t)) {
+  const { requests, renewals } = leaderRenewals([...raw.requests].sort((a, b) => a.t - b.t), raw.steps);
+  for (const r of requests) {
     const c = (components[r.component] ??= { ...(r.user ? { user: r.user } : {}), ...(r.userAgent ? { userAgent: n.str(r.userAgent) } : {}), requests: [] });
     const req: TraceRequest = { t: Math.round(r.t / 100) / 10, verb: r.verb, resource: r.resource, ...(r.subresource ? { subresource: r.subresource } : {}), code: r.code, uri: n.str(r.uri) };
     const last = c.requests[c.requests.length - 1];
@@ -212,8 +229,35 @@ export function normalise(raw: RawTrace, recorded?: Record<string, string>): Tra
     components,
     steps: raw.steps.map((s) => ({ line: s.line, command: s.command, t: Math.round(s.t / 100) / 10, exitCode: s.exitCode, stdout: lines(s.stdout), stderr: lines(s.stderr) })),
     checkpoints,
+    ...(Object.keys(renewals).length ? { renewals } : {}),
     transitions: raw.transitions.map((x) => ({ ...x, t: Math.round(x.t / 100) / 10, subject: n.str(x.subject), what: n.str(x.what) })),
   };
+}
+
+/**
+ * The leader Leases' renewals taken out of the requests (in time order) and counted per component and
+ * line. A renewal is client-go's fast path, a PUT of the Lease in memory right after the last write
+ * (tryAcquireOrRenew as leader) or the first one seen; a PUT after a GET (taking the Lease over, handing it back, a renewal
+ * whose fast path failed) stays a request, compared in order with the GETs and POSTs around it.
+ */
+export function leaderRenewals(requests: RawRequest[], steps: Pick<RawStep, 'line' | 't'>[]): { requests: RawRequest[]; renewals: Record<string, Record<string, number>> } {
+  const last = new Map<string, string>();
+  const renewals: Record<string, Record<string, number>> = {};
+  const kept: RawRequest[] = [];
+  for (const r of requests) {
+    const leader = r.resource === 'leases' && r.namespace === LEADER_LEASE_NAMESPACE && (LEADER_LEASES as readonly string[]).includes(r.name ?? '');
+    if (!leader) { kept.push(r); continue; }
+    const key = `${r.component}|${r.name}`;
+    const prev = last.get(key);
+    last.set(key, r.verb);
+    // No request before it: the Lease was taken before t=0 (the cluster's start-up), so a renewal.
+    if (r.verb === 'update' && r.code === 200 && prev !== 'get') {
+      const line = String([...steps].reverse().find((s) => s.t <= r.t)?.line ?? 0);
+      const c = (renewals[r.component] ??= {});
+      c[line] = (c[line] ?? 0) + 1;
+    } else kept.push(r);
+  }
+  return { requests: kept, renewals };
 }
 
 function normEvent(n: Normaliser, e: KObj): NormEvent {
@@ -243,8 +287,14 @@ export function resourceOfKind(kind: string): string {
 }
 
 /** Node and pod changes between two observations of the same object (for the transitions list). */
-export function transitionsOf(prev: KObj | undefined, cur: KObj | undefined, kind: 'node' | 'pod'): string[] {
+export function transitionsOf(prev: KObj | undefined, cur: KObj | undefined, kind: 'node' | 'pod' | 'lease'): string[] {
   const out: string[] = [];
+  if (kind === 'lease') {
+    // A leader Lease changes hands: a new holder took it, or the leader handed it back (ReleaseOnCancel).
+    const holder = (o?: KObj) => (o?.spec as { holderIdentity?: string } | undefined)?.holderIdentity ?? '';
+    if (cur && holder(prev) !== holder(cur)) out.push(holder(cur) ? 'acquired' : 'released');
+    return out;
+  }
   if (kind === 'node') {
     const cond = (o?: KObj) => ((o?.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []).find((c) => c.type === 'Ready')?.status;
     const taints = (o?: KObj) => ((o?.spec as { taints?: { key: string; effect: string }[] })?.taints ?? []).map((t) => `${t.key}:${t.effect}`);

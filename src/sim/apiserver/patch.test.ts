@@ -120,6 +120,9 @@ describe('JSON patch (RFC 6902)', () => {
     expect(w.state.log.at(-1)).toMatchObject({ verb: 'PATCH', path: '/apis/apps/v1/namespaces/default/deployments/web', code: 200, revision: r.revision });
     // A label change alone leaves the generation.
     expect(jp(w, [{ op: 'add', path: '/metadata/labels/x', value: 'y' }]).object.metadata.generation).toBe(2);
+    // A Deployment's annotations bump it, added or removed (apps/deployment/strategy.go PrepareForUpdate).
+    expect(jp(w, [{ op: 'add', path: '/metadata/annotations', value: { team: 'blue' } }]).object.metadata.generation).toBe(3);
+    expect(jp(w, [{ op: 'remove', path: '/metadata/annotations/team' }]).object.metadata.generation).toBe(4);
   });
 
   it('a patch that changes nothing (or has no operations) writes nothing and bumps no revision', () => {

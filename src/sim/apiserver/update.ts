@@ -148,10 +148,14 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
 }
 
 /**
- * PrepareForUpdate's generation rule: a change of spec; an EndpointSlice (no spec) counts every
+ * PrepareForUpdate's generation rule: a change of spec; a Deployment's annotations too (they are
+ * copied to its ReplicaSets: apps/deployment/strategy.go); an EndpointSlice (no spec) counts every
  * change but metadata's, and its labels.
  */
 function generationChanges(resource: string, cur: Obj, next: Obj): boolean {
+  // apiequality.Semantic.DeepEqual: an empty map equals a missing one.
+  const annotations = (o: Obj) => (o.metadata?.annotations && Object.keys(o.metadata.annotations).length ? o.metadata.annotations : undefined);
+  if (resource === 'deployments') return !deepEqual(cur.spec, next.spec) || !deepEqual(annotations(cur), annotations(next));
   if (resource !== 'endpointslices') return !deepEqual(cur.spec, next.spec);
   const { metadata: cm, ...c } = cur;
   const { metadata: nm, ...n } = next;

@@ -15,6 +15,8 @@ describe('leader election (client-go tools/leaderelection)', () => {
     const c = createCluster({ seed: 1, nodes: 1 });
     c.advance(6_500);
     expect(leaseRequests(c, 'kube-scheduler')).toEqual(['0 GET 404', '0 POST 201', '0 PUT 200', '2000 PUT 200', '4000 PUT 200', '6000 PUT 200']);
+    // resourcelock.NewFromKubeconfig: the lock's client times out at renewDeadline / 2, sent as a query.
+    expect(c.log.filter((r) => r.kind === 'request' && r.component === 'kube-scheduler' && r.path.includes('/kube-system/leases')).every((r) => r.path.endsWith('?timeout=5s'))).toBe(true);
     const l = lease(c, 'kube-scheduler');
     expect(l.spec).toMatchObject({ leaseDurationSeconds: 15, leaseTransitions: 0, acquireTime: '2026-01-01T00:00:00.000000Z', renewTime: '2026-01-01T00:00:06.000000Z' });
     // `<hostname>_<uuid>`: the control-plane node's name and a v4 uuid.

@@ -6,6 +6,7 @@
 // The component is the process: it starts its loops (the scheduler, the controllers) once it
 // leads, and stops them when it exits.
 import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { recordEventOnce } from '../event-recorder.ts';
 import { fnv1a32, microTime, newUID, parseTime } from '../names.ts';
 import { createRng } from '../rng.ts';
@@ -26,6 +27,12 @@ export const LOCK_NAMESPACE = 'kube-system';
  * container gone and restarts it (a first restart has no CrashLoopBackOff).
  */
 export const RESTART_DELAY_MS = 1_000;
+
+/**
+ * resourcelock.NewFromKubeconfig gives the lock's own client a timeout of renewDeadline / 2, which
+ * client-go's REST client sends as `?timeout=5s` on every Lease request.
+ */
+export const LOCK_CLIENT: RequestOptions = { timeout: `${RENEW_DEADLINE_MS / 2 / 1000}s` };
 
 /** What the process is told at start. */
 export interface LeaderElectorParams {
@@ -127,10 +134,16 @@ type LCtx = Ctx<LeaderElectorState>;
 function updateLease(ctx: LCtx, r: LeaderElectionRecord): boolean {
   const s = ctx.state;
   if (!s.lease) return false;
-  const res = ctx.api.update('leases', { ...s.lease, spec: leaseSpecOf(r) });
+  const md = s.lease.metadata ?? {};
+  const res = ctx.api.request({ verb: 'update', resource: 'leases', namespace: md.namespace, name: md.name, body: { ...s.lease, spec: leaseSpecOf(r) }, options: LOCK_CLIENT }) as ApiResult<Lease>;
   if (!res.ok) return false;
   s.lease = res.object;
   return true;
+}
+
+/** LeaseLock.Get, through the lock's client. */
+function getLease(ctx: LCtx, lease: string): ApiResult<Lease> {
+  return ctx.api.request({ verb: 'get', resource: 'leases', namespace: LOCK_NAMESPACE, name: lease, options: LOCK_CLIENT }) as ApiResult<Lease>;
 }
 
 /**
@@ -147,10 +160,10 @@ export function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
     rec.leaderTransitions = s.observed!.leaderTransitions;
     if (updateLease(ctx, rec)) { setObserved(s, rec, now); return true; }
   }
-  const got = ctx.api.get('leases', LOCK_NAMESPACE, lease);
+  const got = getLease(ctx, lease);
   if (!got.ok) {
     if (got.code !== 404) return false;
-    const created = ctx.api.create('leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: lease, namespace: LOCK_NAMESPACE }, spec: leaseSpecOf(rec) }, LOCK_NAMESPACE);
+    const created = ctx.api.create('leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: lease, namespace: LOCK_NAMESPACE }, spec: leaseSpecOf(rec) }, LOCK_NAMESPACE, LOCK_CLIENT);
     if (!created.ok) return false;
     s.lease = created.object;
     setObserved(s, rec, now);
@@ -173,7 +186,7 @@ export function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
 /** tryRelease (ReleaseOnCancel): GET, then hand the Lease back: no holder, a 1 s duration. */
 export function tryRelease(ctx: LCtx, lease: string): boolean {
   const s = ctx.state;
-  const got = ctx.api.get('leases', LOCK_NAMESPACE, lease);
+  const got = getLease(ctx, lease);
   if (!got.ok) return false;
   s.lease = got.object;
   if (!isLeader(s)) return true;
