@@ -34,7 +34,8 @@ async function proxyInputOf(script: string): Promise<{ nodes: ProxyNodeInput[]; 
   let clusterCIDR = '';
   for (const [instance, e] of Object.entries(cluster.world.state.components)) {
     if (e.type !== 'kube-proxy') continue;
-    const s = e.state as { params: { node: string; nodeIP: string; clusterCIDR: string }; synced?: { services: Service[]; slices: EndpointSlice[] } };
+    const s = e.state as { params: { node: string; nodeIP: string; clusterCIDR: string }; synced?: { services: Service[]; slices: EndpointSlice[] }; down?: true };
+    if (s.down) continue; // a node without power holds no rules
     if (!s.synced) throw new Error(`${instance} has not synced`);
     clusterCIDR = s.params.clusterCIDR;
     nodes.push({ name: s.params.node, ip: s.params.nodeIP, services: s.synced.services, endpointSlices: s.synced.slices });

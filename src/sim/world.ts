@@ -202,6 +202,8 @@ export interface ComponentDef<S = unknown> {
   stop?(ctx: Ctx<S>): void;
   /** Its API client's QPS and burst (client-go's token bucket; see Ctx.throttle). */
   clientLimit?: RateLimit;
+  /** The node a process of this type runs on (from its params): a node's power-off and power-on reach it too. */
+  nodeOf?(params: unknown): string | undefined;
 }
 
 /** Options of a new world. */
@@ -411,6 +413,14 @@ export class World {
     const ev = clonePlain(event);
     this.record({ kind: 'event', t: this.state.now, step: this.state.steps, target, event: ev });
     push(this.state.queue, this.state.now, target, ev);
+    // A machine's power reaches every process on it: the kubelet's, then (in the order they were
+    // added) each component whose type says it runs on that node (kube-proxy's, an add-on's).
+    const type = (ev as { type?: string } | null)?.type;
+    if ((type === 'power-off' || type === 'power-on') && target.startsWith('kubelet/')) {
+      for (const [name, e] of Object.entries(this.state.components)) {
+        if (name !== target && this.defs.get(e.type)?.nodeOf?.(e.params) === target.slice(8)) push(this.state.queue, this.state.now, name, clonePlain(ev));
+      }
+    }
   }
 
   private ctxCache = new Map<string, { state: WorldState; ctx: Ctx<unknown> }>();

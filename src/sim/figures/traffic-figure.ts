@@ -392,7 +392,7 @@ const nodeDemo: DemoDef = {
     return {
       actions: [{ type: 'node', node: DYING, action: 'stop' }],
       memo: { at: f.t, ips: mine.map((p) => p.ip ?? '').join(','), pods: mine.map((p) => p.name).join(',') },
-      intro: `${DYING} loses power${mine.length ? `, and with it ${mine.map((p) => p.name).join(', ')}` : ''}. Nothing has told the API server yet, so every node's rules still send a share of the connections there.`,
+      intro: `${DYING} loses power${mine.length ? `, and with it ${mine.map((p) => p.name).join(', ')}` : ''}. Nothing has told the API server yet, so the other nodes' rules still send a share of the connections there (${DYING}'s own kube-proxy and rules went with its power).`,
       beats: [
         {
           when: (_g, m, detail) => !!String(m.pods) && (detailOf(detail())?.counts.some((c) => c.timeout > 0 && String(m.ips).split(',').some((ip) => c.endpoint.startsWith(`${ip}:`))) ?? false),

@@ -32,6 +32,31 @@ describe('kube-proxy in a cluster', () => {
     expect(kubeProxyStateOf(c.world.state, 'node-1')?.initialized).toBe(true);
   });
 
+  it('stops with its node\'s power (no watch, no rules: the kernel\'s tables are gone) and starts again with it, from a fresh list', () => {
+    const c = clusterWith();
+    c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment(3) });
+    c.request({ verb: 'create', resource: 'services', namespace: 'default', body: service });
+    c.settle();
+    const before = kubeProxyRulesOf(c.world.state, 'node-2');
+    expect(before).toContain('KUBE-SVC-');
+    c.node('node-2', 'stop');
+    c.advance(1);
+    const off = c.world.state.now;
+    expect(kubeProxyStateOf(c.world.state, 'node-2')).toMatchObject({ down: true, initialized: false });
+    expect(kubeProxyRulesOf(c.world.state, 'node-2')).toBeUndefined();
+    // A change the API server makes meanwhile reaches the live nodes' kube-proxies, not node-2's.
+    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } });
+    c.advance(60_000);
+    expect(c.log.filter((r) => r.component === 'kube-proxy/node-2' && r.t > off)).toEqual([]);
+    expect(c.log.some((r) => r.component === 'kube-proxy/node-1' && r.t > off && r.kind === 'watch')).toBe(true);
+    c.node('node-2', 'start');
+    c.settle();
+    const back = c.log.filter((r) => r.component === 'kube-proxy/node-2' && r.t > off);
+    // Its informers start again as 1.37's do: a streaming list (sendInitialEvents) of each resource.
+    expect(back.slice(0, 2).map((r) => [r.verb, r.path.split('?')[0], r.path.includes('sendInitialEvents=true')])).toEqual([['WATCH', '/api/v1/services', true], ['WATCH', '/apis/discovery.k8s.io/v1/endpointslices', true]]);
+    expect(kubeProxyRulesOf(c.world.state, 'node-2')).toBe(kubeProxyRulesOf(c.world.state, 'node-1'));
+  });
+
   it('writes a KUBE-SVC chain with one KUBE-SEP per ready pod once the endpoints are there', () => {
     const c = clusterWith();
     c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment(3) });

@@ -58,11 +58,15 @@ export interface KubeProxyState {
   pending: boolean;
   /** Syncs so far. */
   syncs: number;
-  /** The rules of the last sync; undefined until the first. */
+  /** The rules of the last sync; undefined until the first, and after its node lost power (the kernel's tables went with it). */
   synced?: SyncedRules;
+  /** Its node is powered off: the process is gone, and nothing it was waiting for happens. */
+  down?: true;
+  /** Which start of the process its timers belong to (a power cycle starts a new one). */
+  gen?: number;
 }
 
-type ProxyEvent = { type: 'kube-proxy-sync' } | { type: 'kube-proxy-full-sync' };
+type ProxyEvent = { type: 'kube-proxy-sync'; gen?: number } | { type: 'kube-proxy-full-sync' } | { type: 'power-off' } | { type: 'power-on' };
 
 /** What of a Service the proxier keeps (ServiceChangeTracker drops a change that keeps it equal). */
 function serviceKey(svc: Service | undefined): string {
@@ -81,7 +85,7 @@ function requestSync(ctx: Ctx<KubeProxyState>): void {
   const min = s.params.minSyncPeriodMs ?? DEFAULT_MIN_SYNC_PERIOD_MS;
   const due = s.lastRun === undefined ? ctx.now : Math.max(ctx.now, s.lastRun + min);
   s.pending = true;
-  ctx.schedule(due - ctx.now, { type: 'kube-proxy-sync' } satisfies ProxyEvent);
+  ctx.schedule(due - ctx.now, (s.gen ? { type: 'kube-proxy-sync', gen: s.gen } : { type: 'kube-proxy-sync' }) satisfies ProxyEvent);
 }
 
 /** syncProxyRules: take the informers' caches as the rules now in the kernel. */
@@ -115,10 +119,36 @@ function checkInitialized(ctx: Ctx<KubeProxyState>): void {
   syncProxyRules(ctx);
 }
 
+/** The process starts: both informers list and watch; the first sync follows once both have synced. */
+function start(ctx: Ctx<KubeProxyState>): void {
+  const s = ctx.state;
+  s.services = newInformer('services', 'services', { labelSelector: PROXY_LABEL_SELECTOR });
+  s.slices = newInformer('endpointslices', 'endpointslices', { labelSelector: PROXY_LABEL_SELECTOR });
+  const c = ctx as Ctx<unknown>;
+  const h = handlers(ctx);
+  listAndWatch(c, s.services, h.svc);
+  listAndWatch(c, s.slices, h.slice);
+}
+
+/** Its node loses power: the watches end, the caches and the kernel's rules are gone; power-on starts it again (its DaemonSet pod restarts with the node). */
+function powerCycle(ctx: Ctx<KubeProxyState>, on: boolean): void {
+  const s = ctx.state;
+  if (!on && !s.down) {
+    for (const inf of [s.services, s.slices]) if (inf.watchId) ctx.stopWatch(inf.watchId);
+    Object.assign(s, { down: true, initialized: false, pending: false, gen: (s.gen ?? 0) + 1 });
+    delete s.synced;
+    delete s.lastRun;
+  } else if (on && s.down) {
+    delete s.down;
+    start(ctx);
+  }
+}
+
 /** kube-proxy, instance `kube-proxy/<node>`. */
 export const kubeProxyDef: ComponentDef<KubeProxyState> = {
   name: 'kube-proxy',
   identity: () => 'kube-proxy',
+  nodeOf: (params) => (params as KubeProxyParams).node,
   init(ctx) {
     const s: KubeProxyState = {
       params: ctx.params as KubeProxyParams,
@@ -129,16 +159,16 @@ export const kubeProxyDef: ComponentDef<KubeProxyState> = {
       syncs: 0,
     };
     ctx.state = s;
-    const c = ctx as Ctx<unknown>;
-    const h = handlers(ctx);
-    listAndWatch(c, s.services, h.svc);
-    listAndWatch(c, s.slices, h.slice);
+    start(ctx);
     // The runner's longest interval: a full sync every hour, changes or not.
     ctx.schedule(FULL_SYNC_PERIOD_MS, { type: 'kube-proxy-full-sync' } satisfies ProxyEvent, { recurring: true });
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
+    const type = (event as ProxyEvent | null)?.type;
+    if (type === 'power-off' || type === 'power-on') return powerCycle(ctx, type === 'power-on');
+    if (s.down) return; // powered off: nothing runs
     if (isInformerEvent(event)) {
       const h = handlers(ctx);
       const c = ctx as Ctx<unknown>;
@@ -146,7 +176,7 @@ export const kubeProxyDef: ComponentDef<KubeProxyState> = {
       return;
     }
     const ev = event as ProxyEvent;
-    if (ev?.type === 'kube-proxy-sync') {
+    if (ev?.type === 'kube-proxy-sync' && (ev.gen ?? 0) === (s.gen ?? 0)) {
       s.pending = false;
       s.lastRun = ctx.now;
       syncProxyRules(ctx);
