@@ -113,6 +113,13 @@ describe('check-deps', () => {
     })).toEqual(['core-entry scripts/bench.ts', 'core-entry src/machines/m.test.ts', 'core-entry src/widgets/hub/x.ts', 'widget-core-values src/widgets/hub/x.ts']);
   });
 
+  it('core-entry: the oracle\'s by-hand recorders may read the core\'s insides, nothing else in scripts/oracle may', () => {
+    expect(broken({
+      'scripts/oracle/record-dns.ts': "import { dnsQueries } from '../../src/sim/testing/dns-queries.ts';\n",
+      'scripts/oracle/compare.ts': "import { clock } from '../../src/sim/clock.ts';\n",
+    })).toEqual(['core-entry scripts/oracle/compare.ts']);
+  });
+
   it('kubectl-entry: kubectl is loaded lazily outside the CLI', () => {
     expect(broken({
       'src/widgets/shared/core.worker.ts': "import { runKubectl } from '../../sim/kubectl/index.ts';\n",
