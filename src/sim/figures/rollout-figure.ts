@@ -2,6 +2,7 @@
 // maxUnavailable, paused and resumed, undone, and stalled by an image that never runs until the
 // Deployment reports ProgressDeadlineExceeded. The bounds are the Deployment controller's own
 // arithmetic (deployment-util's MaxSurge / MaxUnavailable over the stored object), never redone here.
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
@@ -244,6 +245,8 @@ function lastRefusal(c: Cluster): string | null {
 /** The `rollout` figure (the rolling-updates chapter). */
 export const rolloutFigure: FigureDef = {
   actions: figureActions,
+  // The API server's request checks: its panel sends the reader's maxSurge and maxUnavailable, and ValidateDeployment refuses 0 and 0.
+  checks: REQUEST_CHECKS,
   id: 'rollout',
   title: 'A rolling update, live',
   options: { seed: 3, nodes: 3 },

@@ -2,6 +2,7 @@
 // pods with requests. For each pod the figure shows the scheduler's own last attempt (every node's
 // filter verdict, every score plugin's score and weight, the FailedScheduling message), read from
 // the scheduler's state through schedulingRecordOf: nothing here recomputes what the scheduler did.
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../apiserver/store.ts';
@@ -297,6 +298,8 @@ function podStatechart(c: Cluster, f: Frame): PodCharts {
 /** The `scheduler` figure (the scheduler chapter). */
 export const schedulerFigure: FigureDef = {
   actions: figureActions,
+  // The API server's request checks: its panel sends the reader's CPU and memory requests, which the typed decoding refuses when they are no quantity.
+  checks: REQUEST_CHECKS,
   id: 'scheduler',
   title: 'The scheduler: filter, score, bind',
   options: {
