@@ -70,7 +70,7 @@ describe('default world', () => {
     expect(ns.map((n) => n.metadata!.name).sort()).toEqual(['node-1', 'node-2', 'node-3']);
     for (const n of ns) {
       expect(n.status?.capacity?.cpu).toBe('4');
-      expect(n.status?.capacity?.memory).toBe('8388608Ki');
+      expect(n.status?.capacity?.memory).toBe('8Gi');
       expect(n.metadata?.labels?.['node-role.kubernetes.io/control-plane']).toBeUndefined();
     }
     expect(frameOf(c).nodes.map((n) => [n.name, n.ready, n.taints])).toEqual(['node-1', 'node-2', 'node-3'].map((n) => [n, 'True', []]));

@@ -33,3 +33,19 @@ describe('the last label or annotation removed', () => {
     expect(meta).not.toHaveProperty('annotations');
   });
 });
+
+describe('quantities are stored as Quantity.MarshalJSON writes them', () => {
+  test('"0.5" as "500m", "1.5Gi" as "1536Mi", a number as a string; a canonical one as it came', () => {
+    const pod = (requests: Record<string, unknown>) => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests } }] } });
+    const stored = (requests: Record<string, unknown>) => ((decodeBody('pods', pod(requests)) as { obj: { spec: { containers: { resources: { requests: unknown } }[] } } }).obj.spec.containers[0].resources.requests);
+    expect(stored({ cpu: '0.5', memory: '1.5Gi', 'ephemeral-storage': 2 })).toEqual({ cpu: '500m', memory: '1536Mi', 'ephemeral-storage': '2' });
+    const same = pod({ cpu: '250m', memory: '64Mi' });
+    expect((decodeBody('pods', same) as { obj: unknown }).obj).toBe(same);
+  });
+  test('kubectl get shows what the API server stored', () => {
+    const c = fixtureCluster();
+    const manifest = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: half\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests:\n        cpu: 0.5\n        memory: 0.5Gi\n';
+    expect(runKubectl(c, 'apply -f -', manifest).exitCode).toBe(0);
+    expect(runKubectl(c, ['get', 'pod', 'half', '-o', 'jsonpath={.spec.containers[0].resources.requests}']).stdout).toBe('{"cpu":"500m","memory":"512Mi"}');
+  });
+});

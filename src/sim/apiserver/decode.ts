@@ -6,7 +6,7 @@
 import type { Obj } from './request.ts';
 import { RESOURCES } from './resources.ts';
 import { type Status, statusError } from './status.ts';
-import { quantityOf } from '../util/quantity.ts';
+import { quantityOf, quantityString } from '../util/quantity.ts';
 import { omitEmptyMeta } from './omit-empty-meta.ts';
 
 /** A Go type as the decoder sees it. */
@@ -155,9 +155,12 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw new DecodeError(`json: cannot unmarshal ${jsonKind(v, true)} into Go value of type int32`);
       return v;
     case 'quantity': {
-      // Quantity.UnmarshalJSON parses the raw JSON text (quotes stripped) with ParseQuantity.
-      try { quantityOf(typeof v === 'string' ? v : JSON.stringify(v)); } catch (e) { throw new DecodeError((e as Error).message); }
-      return v;
+      // Quantity.UnmarshalJSON parses the raw JSON text (quotes stripped) with ParseQuantity, and
+      // MarshalJSON writes it back as String() does: "0.5" is stored as "500m", a number as a string.
+      let q;
+      try { q = quantityOf(typeof v === 'string' ? v : JSON.stringify(v)); } catch (e) { throw new DecodeError((e as Error).message); }
+      const stored = quantityString(q);
+      return stored === v ? v : stored;
     }
     case 'list': {
       if (!Array.isArray(v)) { typeError(w, jsonKind(v, false), type.go); return v; }

@@ -4,6 +4,7 @@
 // scores the three nodes. The reader cordons node-3 (or uncordons it) and deletes the pod: the
 // ReplicaSet's replacement is scheduled again, and the verdicts and scores change. Every number
 // the picture shows is the scheduler's own record of its last attempt for the pod.
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Cluster } from '../cluster.ts';
 import type { SchedulerState } from '../scheduler/scheduler.ts';
 import type { Frame, PodView } from '../view/types.ts';
@@ -142,6 +143,9 @@ export const filterScoreWidget: FigureDef = {
   actions: figureActions,
   id: 'filter-score',
   title: 'One pod, filtered and scored',
+  // The API server's request checks: its manifests' quantities (1000m, 2048Mi) are stored as the API
+  // server writes them (1, 2Gi), and the pod-template hash is taken over what is stored.
+  checks: REQUEST_CHECKS,
   options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },
   demos: [setup, cordon],
   story: ['setup', 'cordon', 'cordon'],

@@ -23,14 +23,14 @@ describe('the one-at-a-time widget', () => {
     expect(c.first.step).toBe(c.story.opening);
     const d = placing(c.first);
     expect(d.queue).toEqual([]);
-    expect(d.cycles.map((x) => [x.pod, x.node])).toEqual([['web-6879cc677b-pjhzg', 'node-3'], ['web-6879cc677b-nzjqm', 'node-2'], ['web-6879cc677b-vc5xc', 'node-1']]);
+    expect(d.cycles.map((x) => [x.pod, x.node])).toEqual([['web-79ffc7f8bc-pjhzg', 'node-3'], ['web-79ffc7f8bc-nzjqm', 'node-2'], ['web-79ffc7f8bc-vc5xc', 'node-1']]);
     expect(d.cycles.map((x) => x.scores.map((s) => s.total))).toEqual([[652, 652, 652], [652, 652, 534], [652, 534, 534]]);
     // What falls on a node with one pod of 1000m: LeastAllocated's share and the spread plugin's.
     expect(d.cycles[1].scores[2]).toMatchObject({ fit: 62, spread: 100 });
     expect(d.cycles[1].scores[0]).toMatchObject({ fit: 81, spread: 200 });
     expect(d.cycles.map((x) => x.t)).toEqual([...d.cycles.map((x) => x.t)].sort((a, b) => a - b));
     expect(d.nodes).toEqual(['node-1', 'node-2', 'node-3'].map((node) => ({ node, pods: 1, cpu: 1000, memory: 2 ** 30 })));
-    expect(c.first.beat).toBe('The scheduler took web\'s 3 pods one at a time, each cycle counting the pods before it: web-6879cc677b-pjhzg to node-3 (all 652, a tie), web-6879cc677b-nzjqm to node-2 (node-3 down to 534) and web-6879cc677b-vc5xc to node-1 (node-2 down to 534).');
+    expect(c.first.beat).toBe('The scheduler took web\'s 3 pods one at a time, each cycle counting the pods before it: web-79ffc7f8bc-pjhzg to node-3 (all 652, a tie), web-79ffc7f8bc-nzjqm to node-2 (node-3 down to 534) and web-79ffc7f8bc-vc5xc to node-1 (node-2 down to 534).');
   });
   itStepsAsAWidget(oneAtATimeWidget, () => c);
   it('scaled to 6, places the 3 new pods one per node, one cycle and one binding each, in the order they left the queue', () => {
@@ -60,7 +60,7 @@ describe('the one-at-a-time widget', () => {
   it('says each cycle from the scheduler\'s record and queue: scores, a tie picked at random, who waits', () => {
     const beats = c.story.beats.filter((b) => /'s cycle/.test(b.text));
     expect(beats).toHaveLength(3);
-    expect(beats[0].text).toMatch(/, from a cache that already counts web-6879cc677b-vc5xc on node-1: node-1 634, node-2 634, node-3 634\. All tie; picked at random: node-\d\./);
+    expect(beats[0].text).toMatch(/, from a cache that already counts web-79ffc7f8bc-vc5xc on node-1: node-1 634, node-2 634, node-3 634\. All tie; picked at random: node-\d\./);
     const sentence = cycleSentence({ pod: 'b', t: 2, node: 'node-2', scores: [{ node: 'node-1', total: 5, fit: 0, spread: 0 }, { node: 'node-2', total: 5, fit: 0, spread: 0 }, { node: 'node-3', total: 4, fit: 0, spread: 0 }] }, { pod: 'a', t: 1, node: 'node-3', scores: [] }, ['c']);
     expect(sentence).toBe('b\'s cycle, from a cache that already counts a on node-3: node-1 5, node-2 5, node-3 4. node-1 and node-2 tie; picked at random: node-2. One Binding POST. c waits in the queue.');
   });

@@ -5,6 +5,7 @@
 // its node, so its scores there drop and the pods spread. The reader scales web up and watches the
 // new pods placed the same way. Everything the picture shows is the scheduler's own state: its queue,
 // its cache of nodes (assumed pods included) and its record of each pod's last cycle.
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Cluster } from '../cluster.ts';
 import type { SchedulerState } from '../scheduler/scheduler.ts';
 import type { Frame } from '../view/types.ts';
@@ -149,6 +150,9 @@ export const oneAtATimeWidget: FigureDef = {
   actions: figureActions,
   id: 'one-at-a-time',
   title: 'One pod at a time',
+  // The API server's request checks: its manifests' quantities (1000m, 2048Mi) are stored as the API
+  // server writes them (1, 2Gi), and the pod-template hash is taken over what is stored.
+  checks: REQUEST_CHECKS,
   options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },
   demos: [setup, scaleUp],
   story: ['setup', 'scale'],

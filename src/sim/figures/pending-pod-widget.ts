@@ -6,6 +6,7 @@
 // the parked pod again, and node-2, now with 4000m free, takes it. Every number the picture shows is
 // read from the store: each node's allocatable, the requests of the pods bound to it, the pod's
 // PodScheduled condition.
+import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import { storeList } from '../apiserver/store.ts';
 import type { Cluster } from '../cluster.ts';
 import { quantityMilliValue } from '../util/quantity.ts';
@@ -100,6 +101,9 @@ export const pendingPodWidget: FigureDef = {
   actions: figureActions,
   id: 'pending-pod',
   title: 'A pod that fits nowhere',
+  // The API server's request checks: its manifests' quantities (1000m, 2048Mi) are stored as the API
+  // server writes them (1, 2Gi), and the pod-template hash is taken over what is stored.
+  checks: REQUEST_CHECKS,
   options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },
   demos: [setup, makeRoom],
   story: ['setup', 'make-room'],

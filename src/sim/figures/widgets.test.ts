@@ -32,7 +32,7 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
     const first = c().first;
     expect(c().story.opening).toBe(c().story.beats[0].step);
     expect(first.step).toBe(c().story.opening);
-    expect(first.beat).toMatch(def.id === 'filter-score' ? /^api-5bf7496946-\w{5} is bound to node-3\. / : /^web runs \d+ pods of ReplicaSet web-c68c68797: /);
+    expect(first.beat).toMatch(def.id === 'filter-score' ? /^api-559fb7b69c-\w{5} is bound to node-3\. / : /^web runs \d+ pods of ReplicaSet web-c68c68797: /);
     expect(first.frame.pods.length).toBeGreaterThan(0);
   });
   itStepsAsAWidget(def, c);
@@ -223,7 +223,7 @@ describe('filter-score', () => {
   const resource = (a: FilterScoreDetail, node: string) => row(a, node).scores.map((s) => s.weighted);
   it('runs the chapter\'s worked example: 38 + 72, 39 + 78, 53 + 72, the others alike, node-3 chosen', () => {
     const a = arithmetic(c.first);
-    expect(a).toMatchObject({ pod: 'api-5bf7496946-pjhzg', cpu: '1000m', memory: '1Gi', chosen: 'node-3' });
+    expect(a).toMatchObject({ pod: 'api-559fb7b69c-pjhzg', cpu: '1000m', memory: '1Gi', chosen: 'node-3' });
     expect(a.nodes.every((n) => n.passed)).toBe(true);
     expect(resource(a, 'node-1')).toEqual([38, 72]);
     expect(resource(a, 'node-2')).toEqual([39, 78]);

@@ -79,8 +79,8 @@ describe('kubelet: registration, lease, node status', () => {
     const node = getNode(w);
     expect(node.spec).toEqual({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });
     expect(node.metadata!.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
-    expect(node.status!.capacity).toMatchObject({ cpu: '4', memory: '8388608Ki', pods: '110' });
-    expect(node.status!.allocatable).toMatchObject({ cpu: '4', memory: '8286208Ki', pods: '110' });
+    expect(node.status!.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' });
+    expect(node.status!.allocatable).toMatchObject({ cpu: '4', memory: '8092Mi', pods: '110' });
     expect(node.status!.conditions!.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([
       ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
       ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],

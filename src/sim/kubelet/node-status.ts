@@ -6,6 +6,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ImageRecord } from './container-runtime.ts';
 import { podCIDRForNode } from './pod-ip.ts';
 import { rfc3339, rfc3339Micro } from '../util/time.ts';
+import { parseQuantity, quantityString } from '../util/quantity.ts';
 
 /** Instance parameters of a kubelet (all optional: derived from the instance name `kubelet/node-N`). */
 export interface KubeletParams {
@@ -68,6 +69,9 @@ function kiOf(q: string): number {
   return Number(m[1]) * (m[2] ? mul[m[2]] : 1 / 1024);
 }
 
+/** A count of KiB as the kubelet's BinarySI quantity prints it. */
+const kiString = (ki: number): string => quantityString(parseQuantity(`${ki}Ki`));
+
 /** Resolve params for instance `kubelet/node-N`: node-N gets 10.244.N.0/24 and 10.0.0.1N. */
 export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig {
   const node = p.node ?? instance.replace(/^kubelet\//, '');
@@ -76,9 +80,10 @@ export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig 
   const memKi = kiOf(cap.memory);
   const diskKi = kiOf(cap['ephemeral-storage']);
   // kubeadm leaves no system/kube reserved; the hard eviction thresholds come off allocatable
-  // (memory.available<100Mi, nodefs.available<10%). Quantities print as the kubelet does (Ki / bytes).
-  const capacity = { cpu: cap.cpu, 'ephemeral-storage': `${diskKi}Ki`, 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${memKi}Ki`, pods: cap.pods };
-  const allocatable = { ...capacity, 'ephemeral-storage': String(Math.floor(diskKi * 1024 * 0.9)), memory: `${memKi - 100 * 1024}Ki` };
+  // (memory.available<100Mi, nodefs.available<10%). Quantities as Go writes them (Quantity.String():
+  // cAdvisor's bytes in BinarySI, so a node of exactly 8 GiB says 8Gi, not 8388608Ki).
+  const capacity = { cpu: cap.cpu, 'ephemeral-storage': kiString(diskKi), 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: kiString(memKi), pods: cap.pods };
+  const allocatable = { ...capacity, 'ephemeral-storage': String(Math.floor(diskKi * 1024 * 0.9)), memory: kiString(memKi - 100 * 1024) };
   const labels: Record<string, string> = {
     'beta.kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/os': 'linux',
     'kubernetes.io/arch': 'amd64', 'kubernetes.io/hostname': node, 'kubernetes.io/os': 'linux',

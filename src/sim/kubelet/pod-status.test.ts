@@ -224,3 +224,32 @@ describe('generateContainersReadyCondition', () => {
     expect(cases).toBeGreaterThan(100);
   });
 });
+
+describe('status resources (InPlacePodVerticalScaling and its pod-level form)', () => {
+  const withContainers = (containers: NonNullable<Pod['spec']>['containers'], initContainers?: NonNullable<Pod['spec']>['initContainers']): Pod => ({ ...pod(), spec: { ...pod().spec!, containers, initContainers } });
+  type Levels = { allocatedResources?: Record<string, string>; resources?: unknown };
+  it('a pod asking for nothing has resources: {} and no allocatedResources, and so does each started container', () => {
+    const s = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({ current: rec({}) })], hostIP: '172.18.0.3', now: 200 }) as Levels & { containerStatuses: (ContainerStatus & Levels)[] };
+    expect([s.resources, s.allocatedResources]).toEqual([{}, undefined]);
+    expect([s.containerStatuses[0].resources, s.containerStatuses[0].allocatedResources]).toEqual([{}, undefined]);
+    // A container the runtime does not have yet reports neither (the kubelet sets them from a runtime status).
+    const waiting = generateAPIPodStatus({ pod: pod(), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 }) as { containerStatuses: Levels[] };
+    expect(Object.keys(waiting.containerStatuses[0])).not.toContain('resources');
+  });
+  it('sums the containers (PodRequests, PodLimits), keeps the larger init container, and writes sums as Go prints them', () => {
+    const app = { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '64Mi' }, limits: { memory: '128Mi' } } };
+    const side = { name: 'side', image: 'busybox:1.37', resources: { requests: { cpu: '750m', memory: '64Mi' } } };
+    const init = { name: 'init', image: 'busybox:1.37', resources: { requests: { cpu: '2', memory: '1Mi' } } };
+    const p = withContainers([app, side], [init]);
+    const s = generateAPIPodStatus({ pod: p, sandbox, containers: [view({ current: rec({}), resources: app.resources }), view({ name: 'side', resources: side.resources })], hostIP: '172.18.0.3', now: 200 }) as Levels & { containerStatuses: (ContainerStatus & Levels)[] };
+    // cpu: max(250m + 750m, 2) = 2 (the init container's string, kept); memory: 64Mi + 64Mi = 128Mi.
+    expect(s.allocatedResources).toEqual({ cpu: '2', memory: '128Mi' });
+    expect(s.resources).toEqual({ limits: { memory: '128Mi' }, requests: { cpu: '2', memory: '128Mi' } });
+    expect(s.containerStatuses[0].allocatedResources).toEqual({ cpu: '250m', memory: '64Mi' });
+    expect(s.containerStatuses[0].resources).toEqual({ limits: { memory: '128Mi' }, requests: { cpu: '250m', memory: '64Mi' } });
+    // In the field order the kubelet's JSON has: containerID, allocatedResources, resources, volumeMounts.
+    expect(Object.keys(s.containerStatuses[0]).slice(-3)).toEqual(['containerID', 'allocatedResources', 'resources']);
+    const sum = generateAPIPodStatus({ pod: withContainers([app, side]), sandbox, containers: [view({})], hostIP: '172.18.0.3', now: 200 }) as Levels;
+    expect(sum.allocatedResources).toEqual({ cpu: '1', memory: '128Mi' });
+  });
+});

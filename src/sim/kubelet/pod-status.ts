@@ -1,7 +1,8 @@
 // The kubelet's generateAPIPodStatus: from what containerd reports plus the kubelet's own
 // waiting reasons and probe results to the API PodStatus. Src: pkg/kubelet/kubelet_pods.go
 // (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
-import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container, VolumeMount, VolumeMountStatus } from 'kubernetes-types/core/v1';
+import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container, ResourceRequirements, VolumeMount, VolumeMountStatus } from 'kubernetes-types/core/v1';
+import { cmpQuantity, quantityOf, quantityString, scaledValue, type Quantity } from '../util/quantity.ts';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
 import { rfc3339 } from '../util/time.ts';
 
@@ -21,6 +22,8 @@ export interface ContainerView {
   started: boolean;
   /** the container's volumeMounts in the spec (reported once the runtime has the container) */
   volumeMounts?: VolumeMount[];
+  /** the container's resources in the spec: what the kubelet admitted it with and runs it with */
+  resources?: ResourceRequirements;
 }
 
 // One status list per spec list (the spec's mounts never change): statuses built again for every
@@ -81,9 +84,110 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
     imageID: c ? kubeImageID(c) : '',
     started: running && v.started,
   };
-  if (c) status.containerID = kubeContainerID(c);
+  if (c) {
+    status.containerID = kubeContainerID(c);
+    // InPlacePodVerticalScaling (GA): what the container was admitted with (its requests) and runs
+    // with; a real node's cgroups hold what was allocated, so both are the spec's.
+    const requests = v.resources?.requests;
+    if (requests && Object.keys(requests).length) status.allocatedResources = requests;
+    status.resources = containerResourcesStatus(v.resources);
+  }
   if (c && v.volumeMounts?.length) status.volumeMounts = volumeMountStatuses(v.volumeMounts);
   return status;
+}
+
+// One status copy per spec object (specs never change in place): the same object each generation.
+const resourcesStatuses = new WeakMap<ResourceRequirements, ResourceRequirements>();
+const NO_RESOURCES: ResourceRequirements = Object.freeze({});
+/** A container status's resources: its spec's limits and requests (empty ones omitted, as JSON's omitempty). */
+function containerResourcesStatus(r: ResourceRequirements | undefined): ResourceRequirements {
+  if (!r) return NO_RESOURCES;
+  let out = resourcesStatuses.get(r);
+  if (!out) {
+    out = {};
+    if (r.limits && Object.keys(r.limits).length) out.limits = r.limits;
+    if (r.requests && Object.keys(r.requests).length) out.requests = r.requests;
+    resourcesStatuses.set(r, out);
+  }
+  return out;
+}
+
+type ResourceList = Record<string, string>;
+/** A ResourceList entry being summed: its value in nano units, and Go's Quantity format and kept string. */
+interface Sum { nano: bigint; q: Quantity }
+
+/** addResourceList: a new name is copied (its string kept), an existing one added to (Go's Add, the first's format). */
+function addResourceList(list: Map<string, Sum>, add: Map<string, Sum> | ResourceList | undefined): void {
+  if (!add) return;
+  const entries: [string, Sum][] = add instanceof Map ? [...add] : Object.entries(add).map(([k, v]) => [k, sumOf(v)]);
+  for (const [name, v] of entries) {
+    const cur = list.get(name);
+    if (!cur) list.set(name, v);
+    else list.set(name, { nano: cur.nano + v.nano, q: { ...cur.q, s: undefined, format: cur.nano === 0n ? v.q.format : cur.q.format } });
+  }
+}
+
+/** maxResourceList: the larger of each, copied. */
+function maxResourceList(list: Map<string, Sum>, add: Map<string, Sum>): void {
+  for (const [name, v] of add) {
+    const cur = list.get(name);
+    if (!cur || cmpQuantity(v.q, cur.q) > 0) list.set(name, v);
+  }
+}
+
+function sumOf(v: string | number): Sum {
+  const q = quantityOf(v);
+  return { nano: scaledValue(q, -9), q };
+}
+
+/** resourcehelper's aggregateContainerResourcesByFn over the spec: app containers and sidecars summed, at least the largest init container. */
+function aggregateContainerResources(pod: Pod, of: 'requests' | 'limits'): Map<string, Sum> {
+  const result = new Map<string, Sum>();
+  for (const c of pod.spec?.containers ?? NONE) addResourceList(result, c.resources?.[of]);
+  const sidecars = new Map<string, Sum>();
+  const init = new Map<string, Sum>();
+  for (const c of pod.spec?.initContainers ?? NONE) {
+    let r = new Map<string, Sum>();
+    addResourceList(r, c.resources?.[of]);
+    if (c.restartPolicy === 'Always') {
+      addResourceList(result, r);
+      addResourceList(sidecars, r);
+      r = sidecars;
+    } else addResourceList(r, sidecars);
+    maxResourceList(init, r);
+  }
+  maxResourceList(result, init);
+  return result;
+}
+
+/** The list as the API stores it: each kept string, or the sum's canonical form. */
+function resourceList(list: Map<string, Sum>): ResourceList {
+  const out: ResourceList = {};
+  for (const [name, v] of list) out[name] = v.q.s ?? quantityString({ form: 'dec', mantissa: v.nano, exp: -9, format: v.q.format });
+  return out;
+}
+
+const podResources = new WeakMap<object, { allocated?: ResourceList; resources: ResourceRequirements }>();
+/**
+ * generateAPIPodStatus's pod-level status.allocatedResources (PodRequests) and status.resources
+ * (PodRequests and PodLimits: the pod's cgroup on a real node holds them), one object per spec.
+ */
+function podLevelResources(pod: Pod): { allocated?: ResourceList; resources: ResourceRequirements } {
+  const spec = pod.spec ?? NO_RESOURCES;
+  let out = podResources.get(spec);
+  if (!out) {
+    const requests = aggregateContainerResources(pod, 'requests');
+    const limits = aggregateContainerResources(pod, 'limits');
+    // Overhead adds to every request, and to a limit only where one is set.
+    const overhead = pod.spec?.overhead;
+    addResourceList(requests, overhead);
+    if (overhead) for (const [name, v] of Object.entries(overhead)) if (limits.get(name)?.nano) addResourceList(limits, { [name]: v });
+    out = { resources: {} };
+    if (limits.size) out.resources.limits = resourceList(limits);
+    if (requests.size) out.allocated = out.resources.requests = resourceList(requests);
+    podResources.set(spec, out);
+  }
+  return out;
 }
 
 /** HasAnyRegularContainerStarted: a regular container is running or has terminated. */
@@ -451,6 +555,11 @@ export function generateAPIPodStatus(args: {
     containerStatuses,
     qosClass: getPodQOS(pod.spec?.containers ?? NONE),
   });
+  // InPlacePodLevelResourcesVerticalScaling (beta, on since 1.36): the pod's own allocation and resources.
+  const level = podLevelResources(pod);
+  const withLevel = status as PodStatus & { allocatedResources?: ResourceList; resources?: ResourceRequirements };
+  if (level.allocated) withLevel.allocatedResources = level.allocated;
+  withLevel.resources = level.resources;
   if (initContainerStatuses.length) status.initContainerStatuses = initContainerStatuses;
   if (sandbox?.ip) {
     status.podIP = sandbox.ip;

@@ -560,7 +560,7 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
     const waiting = running ? undefined : c.waiting;
-    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started, volumeMounts: spec.volumeMounts });
+    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started, volumeMounts: spec.volumeMounts, resources: spec.resources });
   }
   return views;
 }
@@ -610,7 +610,7 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
     const waiting = running ? undefined : c.waiting;
-    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name || v.volumeMounts !== spec.volumeMounts) return false;
+    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name || v.volumeMounts !== spec.volumeMounts || v.resources !== spec.resources) return false;
   }
   return true;
 }

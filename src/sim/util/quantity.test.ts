@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { runs } from '../../test/fc.ts';
 import {
   cmpQuantity, ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, parseQuantity, QuantityError, quantityMilliValue, quantityOf,
-  quantityValue, scaledValue,
+  quantityString, quantityValue, scaledValue,
 } from './quantity.ts';
+import canonical from './quantity-canonical.json';
 
 // Cases in the style of apimachinery/pkg/api/resource/quantity_test.go (TestQuantityParse,
 // TestQuantityRoundUp): Value() and MilliValue() round up.
@@ -174,5 +175,17 @@ describe('properties', () => {
       expect(scaledValue(q, 0)).toBe(ceil(exp));
       expect(scaledValue(q, -3)).toBe(ceil(exp + 3));
     }), { numRuns: runs(2) });
+  });
+});
+
+describe('Quantity.String() as the API server stores it', () => {
+  // 455 inputs (hand-picked edges and random numbers × suffixes) and what real apimachinery v0.37.2
+  // prints for each (oracle/cmd/quantity).
+  it('gives real apimachinery\'s canonical form for every captured input', () => {
+    const wrong = Object.entries(canonical as Record<string, string>).filter(([input, want]) => quantityString(parseQuantity(input)) !== want).map(([input, want]) => `${input}: ${quantityString(parseQuantity(input))}, want ${want}`);
+    expect(wrong).toEqual([]);
+  });
+  it('is a fixed point: the canonical form of a canonical form is itself', () => {
+    fc.assert(fc.property(fc.constantFrom(...Object.values(canonical as Record<string, string>)), (s) => quantityString(parseQuantity(s)) === s));
   });
 });

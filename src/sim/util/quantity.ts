@@ -24,6 +24,8 @@ export interface Quantity {
   mantissa: bigint;
   exp: number;
   format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+  /** The input string, kept where ParseQuantity finds it already canonical (Go's q.s): String() gives it back. */
+  s?: string;
 }
 
 const MAX_INT64 = (1n << 63n) - 1n;
@@ -102,7 +104,7 @@ const digitCount = (n: bigint): number => (n < 0n ? -n : n).toString().length;
  */
 export function parseQuantity(str: string): Quantity {
   if (str.length === 0) throw new QuantityError(ERR_FORMAT_WRONG);
-  if (str === '0') return { form: 'int64', mantissa: 0n, exp: 0, format: 'DecimalSI' };
+  if (str === '0') return { form: 'int64', mantissa: 0n, exp: 0, format: 'DecimalSI', s: str };
   const { positive, value, num, denom, suffix } = scan(str);
   const interpreted = interpret(suffix);
   if (!interpreted) throw new QuantityError(ERR_SUFFIX);
@@ -123,8 +125,15 @@ export function parseQuantity(str: string): Quantity {
   if (precision >= 0) {
     scale = int32(scale - denom.length);
     if (scale >= NANO) {
-      const result = BigInt(num + denom) * mantissa;
-      if (result <= MAX_INT64) return { form: 'int64', mantissa: positive ? result : -result, exp: scale, format };
+      const shifted = num + denom;
+      const value = BigInt(shifted);
+      const result = value * mantissa;
+      if (result <= MAX_INT64) {
+        const q: Quantity = { form: 'int64', mantissa: positive ? result : -result, exp: scale, format };
+        // "if the number is in canonical form, reuse the string" (Go's test, which lets "+1" through).
+        if (format === 'BinarySI' ? exponent % 10 === 0 && (value & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0') q.s = str;
+        return q;
+      }
     }
   }
 
@@ -257,4 +266,42 @@ export function quantityMilliValue(input: string | number | undefined): number {
   const m = milliMemo.get(input);
   if (m !== undefined) return m;
   return remember(milliMemo, input, Number(scaledValue(quantityOf(input), -3)));
+}
+
+// suffix.go's tables read backwards: a base-10 exponent to its DecimalSI suffix.
+const DECIMAL_SUFFIX: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const BINARY_SUFFIX = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/**
+ * Quantity.String() and MarshalJSON: how the API server writes every quantity it stores. The input
+ * when ParseQuantity kept it, else CanonicalizeBytes: "0.5" → "500m", "1.5Gi" → "1536Mi", "1000m" →
+ * "1". A suffix past the tables is dropped, as Go does ("1000E" → "1").
+ */
+export function quantityString(q: Quantity): string {
+  if (q.s !== undefined) return q.s;
+  if (q.mantissa === 0n) return '0';
+  const neg = q.mantissa < 0n;
+  let abs = neg ? -q.mantissa : q.mantissa;
+  let format = q.format;
+  // BinarySI only for values of at least 1024 that are whole numbers (AsScale(0) exact).
+  let whole: bigint | undefined;
+  if (format === 'BinarySI') {
+    if (q.exp >= 0) whole = abs * 10n ** BigInt(q.exp);
+    else if (abs % 10n ** BigInt(-q.exp) === 0n) whole = abs / 10n ** BigInt(-q.exp);
+    if (whole === undefined || whole < 1024n) format = 'DecimalSI';
+  }
+  const sign = neg ? '-' : '';
+  if (format === 'BinarySI') {
+    // AsCanonicalBase1024Bytes: the factors of 1024 go into the suffix.
+    let w = whole as bigint;
+    let times = 0;
+    while (w >= 1024n && w % 1024n === 0n) { w /= 1024n; times++; }
+    return `${sign}${w}${BINARY_SUFFIX[times] ?? ''}`;
+  }
+  // AsCanonicalBytes: the factors of 10 into the exponent, then down to a multiple of 3.
+  let exp = q.exp;
+  while (abs >= 10n && abs % 10n === 0n) { abs /= 10n; exp++; }
+  while (exp % 3 !== 0) { abs *= 10n; exp--; }
+  const suffix = format === 'DecimalExponent' ? (exp === 0 ? '' : `e${exp}`) : (DECIMAL_SUFFIX[exp] ?? '');
+  return `${sign}${abs}${suffix}`;
 }

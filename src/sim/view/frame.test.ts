@@ -45,7 +45,7 @@ describe('frameOf', () => {
     expect(f.nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
     for (const [i, n] of f.nodes.entries()) {
       expect(n).toMatchObject({ powered: true, partitioned: false, ready: 'True', taints: [], cordoned: false, podCIDR: `10.244.${i + 1}.0/24` });
-      // 4 CPU; 8 GiB less kubeadm's default reservations, as the node reports it (8286208Ki).
+      // 4 CPU; 8 GiB less kubeadm's default reservations, as the node reports it (8092Mi).
       expect(n.cpuMilli).toBe(4000);
       expect(n.memoryBytes).toBe(8286208 * 1024);
       // Renewed every 10 s, the first at registration.
