@@ -19,7 +19,7 @@ function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
 }
 
 /** The line `kubectl rollout status` prints for a Deployment's state, and whether it is final. */
-export function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
+function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
   const name = d.metadata?.name;
   const st = d.status ?? {};
   if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0)) return { line: 'Waiting for deployment spec update to be observed...', done: false };
