@@ -1,5 +1,5 @@
-// The figures' request handler, as the worker runs it and as tests and the in-thread transport
-// call it: one FigureHost per figure instance on the page, never shared between instances.
+// The figures' request handler, as the worker runs it and as tests call it: one FigureHost per
+// figure instance on the page, never shared between instances.
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, FigureView, WorkerReply, WorkerRequest } from './protocol.ts';
