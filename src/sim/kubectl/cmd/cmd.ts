@@ -18,7 +18,7 @@ import { cmdExec } from './exec.ts';
 import { cmdExpose } from './expose.ts';
 import { GLOBAL_BOOL, GLOBAL_VALUED } from './flags.ts';
 import { cmdGet } from './get.ts';
-import { KUBECTL_HELP } from './help.ts';
+import { KUBECTL_HELP } from '../help/kubectl.ts';
 import { cmdLabel } from './label.ts';
 import { cmdLogs } from './logs.ts';
 import { cmdPatch } from './patch.ts';
