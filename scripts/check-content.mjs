@@ -14,7 +14,7 @@ const MIN_WORDS = 1500;
 const MAX_WORDS = 3000;
 
 /** The article's prose as plain text: figures, code, tooltips and heading buttons left out. */
-export function proseText(html) {
+function proseText(html) {
   const start = html.indexOf('<div class="prose">');
   const end = html.indexOf('<section class="sources"');
   let body = start >= 0 ? html.slice(start, end > start ? end : undefined) : '';
@@ -36,7 +36,7 @@ function decodeEntities(s) {
 }
 
 /** Counts words the way a reader would (runs of letters or digits). */
-export function countWords(text) {
+function countWords(text) {
   return (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? []).length;
 }
 

@@ -76,7 +76,7 @@ export function sourceFiles(root) {
 }
 
 /** The TypeScript parts of a file, each with the line it starts on, and the markup left over. */
-function scriptParts(file, text) {
+export function scriptParts(file, text) {
   const parts = [];
   const lineAt = (index) => text.slice(0, index).split('\n').length - 1;
   let markup = '';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { headersFor, parseHeaders } from './lib/headers.mjs';
 
 /** Content types by extension, as a host serves them (wasm must be application/wasm for streaming compilation). */
-export const CONTENT_TYPES = {
+const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -34,7 +34,7 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|wasm)|image\/svg)/;
  * A request handler for the site in `dir` published at `base` ("" or "/desired-state"). Headers
  * are read from `dir/_headers` once, when the handler is made.
  */
-export function staticSite(dir, base = '') {
+function staticSite(dir, base = '') {
   const headersFile = join(dir, '_headers');
   const rules = existsSync(headersFile) ? parseHeaders(readFileSync(headersFile, 'utf8')) : [];
   const root = normalize(dir + sep);

@@ -61,7 +61,7 @@ export function bytesPerSource(code, map, mapDir) {
 }
 
 /** A chunk and the chunks it imports statically, each once. */
-export function staticGraph(entry, seen = new Set()) {
+function staticGraph(entry, seen = new Set()) {
   if (seen.has(entry) || !existsSync(entry)) return seen;
   seen.add(entry);
   const code = readFileSync(entry, 'utf8');

@@ -1,7 +1,5 @@
 /** The commit compared with when no ref is set and the repository has no tag. */
 export declare const DEFAULT_BASELINE: string;
-/** The repository's newest tag reachable from HEAD, or null when it has none. */
-export function newestTag(): string | null;
 /** The ref to compare with: BENCH_BASELINE_REF, else the newest tag, else DEFAULT_BASELINE. */
 export function baselineRef(env?: Record<string, string | undefined>, tag?: () => string | null): string;
 /** The built site of `ref`, building it first if no earlier run has. */

@@ -16,7 +16,7 @@ export const DEFAULT_BASELINE = '784aa4e';
 const git = (args, cwd = process.cwd()) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** The repository's newest tag reachable from HEAD, or null when it has none. */
-export function newestTag() {
+function newestTag() {
   try { return git(['describe', '--tags', '--abbrev=0']) || null; } catch { return null; }
 }
 

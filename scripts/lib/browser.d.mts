@@ -1,5 +1,4 @@
-/** Types of browser.mjs, for playwright.config.ts. */
-export declare const CHROMIUM_FLAGS: string[];
+// Types of browser.mjs, for playwright.config.ts.
 /** The browser the e2e suite launches and the rule that chose it. */
 export interface ResolvedBrowser {
   source: 'CHROMIUM_PATH' | 'playwright' | 'system' | '@sparticuz/chromium';

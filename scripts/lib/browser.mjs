@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 
 /** The flags every Chromium gets here: headless on a VM without a GPU, sandbox or network extras. */
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

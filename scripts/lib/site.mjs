@@ -21,7 +21,7 @@ export function htmlPages(dir) {
 }
 
 /** Decodes the few entities Astro writes into attribute values. */
-export function decodeAttr(v) {
+function decodeAttr(v) {
   return v.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 }
 

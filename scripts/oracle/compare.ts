@@ -18,7 +18,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const TRACES = join(ROOT, 'oracle', 'traces');
 
 /** One difference: a kind and the fields a matcher can name. */
-export type Diff = Record<string, string> & { scenario: string; kind: string };
+type Diff = Record<string, string> & { scenario: string; kind: string };
 
 /**
  * An entry of differences.json: each field it names must match (a value with `*` wildcards, or a list
@@ -27,26 +27,26 @@ export type Diff = Record<string, string> & { scenario: string; kind: string };
 export interface Explained { match: Record<string, string | string[]>; reason: string; max: number; bug?: boolean; fix?: string }
 
 /** Seconds by which a transition's time may differ between the sides. */
-export const TIME_TOLERANCE_S = 15;
+const TIME_TOLERANCE_S = 15;
 /** Seconds by which the gap between two transitions of one node may differ (the simulator samples each second). */
-export const GAP_TOLERANCE_S = 3;
+const GAP_TOLERANCE_S = 3;
 /**
  * Seconds by which a leader Lease's change of hands may differ from the start of its line: a new
  * process waits out leaseDuration (15 s) from its first GET, then retries every retryPeriod × (1 +
  * rand × 1.2) (2–4.4 s), so the takeover falls in a 2.4 s window on each side, plus the real
  * process's start-up before its first GET (about 1 s) and the simulator's one-second sampling.
  */
-export const LEASE_TOLERANCE_S = 5;
+const LEASE_TOLERANCE_S = 5;
 
 /**
  * How many leader-Lease renewals per line the sides may differ by: the real period is retryPeriod
  * (2 s) plus the PUT's own time, and a line's two ends each cut a period anywhere.
  */
-export function renewalTolerance(n: number): number { return 1 + Math.floor(n * 0.02); }
+function renewalTolerance(n: number): number { return 1 + Math.floor(n * 0.02); }
 /** Seconds the lines outside `sim advance` must last on both sides before their renewal rates are compared. */
-export const RENEWAL_RATE_MIN_S = 20;
+const RENEWAL_RATE_MIN_S = 20;
 /** Renewals per second by which those rates may differ (a leader renews 0.5 a second; a line's ends cut a period anywhere). */
-export const RENEWAL_RATE_TOLERANCE = 0.1;
+const RENEWAL_RATE_TOLERANCE = 0.1;
 
 /**
  * The simulator's component for each name the recorder gives a real client (componentOf: a user, or a
@@ -453,7 +453,7 @@ export function compareScenario(real: Trace): { diffs: Diff[]; compared: number 
  * A trace without what a recording made with --leader-elect=false cannot show (the leader Leases,
  * their events, changes of hands and renewals), for the traces recorded before leader election was on.
  */
-export function withoutLeaderLeases(t: Trace): Trace {
+function withoutLeaderLeases(t: Trace): Trace {
   const { renewals: _r, ...rest } = t;
   return {
     ...rest,

@@ -9,14 +9,14 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Repository root (scripts/oracle/..). */
-export const ROOT = resolve(import.meta.dirname, '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..');
 /** The oracle's Go module and its build output (ignored by git). */
 export const MODULE = join(ROOT, 'oracle');
-export const BIN = join(MODULE, 'bin', 'oracle');
+const BIN = join(MODULE, 'bin', 'oracle');
 export const KUBERNETES_VERSION = 'v1.37.2';
 
 const PORTS = { etcdClient: 12379, etcdPeer: 12380, apiserver: 16443, controllerManager: 20257, scheduler: 20259, kubelet: 20250 };
-export const NODES = ['node-1', 'node-2', 'node-3'];
+const NODES = ['node-1', 'node-2', 'node-3'];
 
 /** Build oracle/bin/oracle if it is missing, gently: one core, lowest priority. */
 export function ensureBinary(): void {

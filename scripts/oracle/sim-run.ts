@@ -13,7 +13,7 @@ import { CHECKPOINT_RESOURCES, LEADER_LEASE_NAMESPACE, LEADER_LEASES, transition
 const EPOCH_MS = Date.UTC(2026, 0, 1);
 
 /** How long after start-up the script begins (the recorder waits as long after the nodes are Ready). */
-export const START_DELAY_MS = 5000;
+const START_DELAY_MS = 5000;
 
 const KIND: Record<string, string> = {
   deployments: 'Deployment', replicasets: 'ReplicaSet', pods: 'Pod', nodes: 'Node', services: 'Service', endpointslices: 'EndpointSlice', leases: 'Lease',

@@ -68,7 +68,7 @@ export interface Trace {
 }
 
 /** An event as compared: who, why, what, how often. */
-export interface NormEvent { object: string; reason: string; message: string; type: string; count: number; source: string }
+interface NormEvent { object: string; reason: string; message: string; type: string; count: number; source: string }
 
 /** The simulator's component name for an audit event's user (and user agent). */
 export function componentOf(user: string, userAgent = ''): string | undefined {
@@ -173,7 +173,7 @@ export class Normaliser {
 }
 
 /** An object without what changes on every write or says nothing about behaviour. */
-export function stripObject(o: KObj): KObj {
+function stripObject(o: KObj): KObj {
   const copy = JSON.parse(JSON.stringify(o)) as KObj;
   const md = (copy.metadata ?? {}) as Record<string, unknown>;
   delete md.resourceVersion;
@@ -183,7 +183,7 @@ export function stripObject(o: KObj): KObj {
 }
 
 /** Key of an object in a checkpoint: resource/namespace/name. */
-export function objectKey(resource: string, o: KObj): string {
+function objectKey(resource: string, o: KObj): string {
   const md = (o.metadata ?? {}) as { namespace?: string; name?: string };
   return md.namespace ? `${resource}/${md.namespace}/${md.name}` : `${resource}/${md.name}`;
 }
@@ -274,7 +274,7 @@ function normEvent(n: Normaliser, e: KObj): NormEvent {
 }
 
 /** The resource (plural) of a kind among the checkpoint's. */
-export function resourceOfKind(kind: string): string {
+function resourceOfKind(kind: string): string {
   switch (kind) {
     case 'Deployment': return 'deployments';
     case 'ReplicaSet': return 'replicasets';

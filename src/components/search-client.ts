@@ -17,7 +17,7 @@ interface PagefindResultData {
 }
 
 /** The sections worth linking to: those with their own anchor, at most three. */
-export function sections(d: PagefindResultData): PagefindSubResult[] {
+function sections(d: PagefindResultData): PagefindSubResult[] {
   return (d.sub_results ?? []).filter((s) => s.url.includes('#')).slice(0, 3);
 }
 interface Pagefind {
@@ -26,7 +26,7 @@ interface Pagefind {
 }
 
 /** Turns Pagefind's excerpt (text with <mark> highlights) into nodes without parsing it as live HTML. */
-export function excerptNodes(excerpt: string, doc: Document): Node[] {
+function excerptNodes(excerpt: string, doc: Document): Node[] {
   const nodes: Node[] = [];
   const parts = excerpt.split(/(<mark>|<\/mark>)/);
   let marked = false;

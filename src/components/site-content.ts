@@ -8,21 +8,21 @@ import GithubSlugger from 'github-slugger';
 import { parse } from 'yaml';
 
 /** One section heading as Astro's render() reports it. */
-export interface SourceHeading {
+interface SourceHeading {
   depth: number;
   slug: string;
   text: string;
 }
 
 /** A chapter as the text pages need it. */
-export interface SourceChapter {
+interface SourceChapter {
   id: string;
   data: { title: string; description: string; order: number; summary: string };
   headings: SourceHeading[];
 }
 
 /** A glossary term. */
-export interface SourceTerm {
+interface SourceTerm {
   id: string;
   data: { term: string; definition: string; explainedAt: string };
 }

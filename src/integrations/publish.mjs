@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SECURITY_HEADERS = {
+const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   // Ignored wherever a CSP frame-ancestors applies (so the embeds stay frameable); covers the rest.
@@ -25,7 +25,7 @@ export const SECURITY_HEADERS = {
  * made to be framed by any site (CORP does not stop a frame, but a host page with COEP checks it), and
  * COOP would mean nothing in a frame, so it gets only a cross-origin CORP.
  */
-export function isolationHeaders(embed) {
+function isolationHeaders(embed) {
   return embed
     ? { 'Cross-Origin-Resource-Policy': 'cross-origin' }
     : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Resource-Policy': 'same-origin' };

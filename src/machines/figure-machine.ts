@@ -6,7 +6,7 @@ import { and, assign, not, setup, stateIn } from 'xstate';
 import type { FigureAction, FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
-export interface FigureContext {
+interface FigureContext {
   view: FigureView;
   speed: Speed;
   error: string | null;
@@ -24,7 +24,7 @@ export interface FigureContext {
 }
 
 /** Terminal outputs the context keeps, so an update the page skipped loses none. */
-export const TERMINAL_KEEP = 8;
+const TERMINAL_KEEP = 8;
 
 /** A link to a moment, or why this moment cannot be linked to. */
 export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };
@@ -58,10 +58,10 @@ export type FigureEvent =
   | { type: 'FILTER'; endpoint: string | null };
 
 /** The speeds in the order the speed key cycles through them. */
-export const SPEEDS: readonly Speed[] = ['real', 'fast', 'compressed'];
+const SPEEDS: readonly Speed[] = ['real', 'fast', 'compressed'];
 
 /** Wall-clock ms between playback ticks, and the simulated ms a tick advances, per speed. */
-export const TICK: Record<Speed, { every: number; ms: number }> = {
+const TICK: Record<Speed, { every: number; ms: number }> = {
   real: { every: 100, ms: 100 },
   fast: { every: 100, ms: 1_000 },
   compressed: { every: 200, ms: 0 },

@@ -74,7 +74,7 @@ export const PROCESSES: Record<'scheduler' | 'controller-manager', [string, stri
 };
 
 /** The Kubernetes version the model follows (kubectl version, node kubeletVersion). */
-export const KUBERNETES_VERSION = 'v1.37.2';
+const KUBERNETES_VERSION = 'v1.37.2';
 /** How long `cluster.settle()` runs at most when not told (simulated ms): the CLI's `sim settle` and the figures' terminal share it. */
 export const SETTLE_MAX_MS = 120_000;
 
@@ -97,7 +97,7 @@ export function clusterApiServer(world: World): ApiServerConfig {
 }
 
 /** The component types a cluster with these add-ons runs (the default list itself when there are none). */
-export function clusterDefs(addons: readonly ClusterAddon[] = []): ComponentDef<any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function clusterDefs(addons: readonly ClusterAddon[] = []): ComponentDef<any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any
   return addons.length ? [...componentDefs, ...addons.flatMap((a) => a.defs)] : componentDefs;
 }
 
@@ -106,7 +106,7 @@ export function clusterDefs(addons: readonly ClusterAddon[] = []): ComponentDef<
  * add-ons' optional parts are registered on the world here too, the one step every cluster (created
  * or replayed) takes before its world boots.
  */
-export function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (world: World) => ApiServerConfig {
+function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (world: World) => ApiServerConfig {
   if (!addons.length) return clusterApiServer;
   return (world) => {
     for (const a of addons) Object.assign(world.parts, a.parts);
@@ -117,7 +117,7 @@ export function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (wor
 }
 
 /** The worker node names of a cluster of n nodes. */
-export function workerNames(n: number): string[] {
+function workerNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `node-${i + 1}`);
 }
 

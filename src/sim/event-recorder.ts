@@ -11,7 +11,7 @@ import type { Ctx } from './world.ts';
  * One aggregated event: the correlator's key fields (undefined ones as '') and the Event object it
  * was written as.
  */
-export interface SeenEvent {
+interface SeenEvent {
   kind: string; namespace: string; object: string; uid: string; type: string; reason: string; message: string; component: string;
   /** the Event's name */
   name: string;
@@ -35,7 +35,7 @@ export interface EventRecorderState {
  * client-go's EventAggregator and EventSourceObjectSpamFilter, as plain data: one entry per object
  * the recorder has spoken about (an LRU of 4,096, where client-go keeps one LRU per part).
  */
-export interface CorrelatorState {
+interface CorrelatorState {
   /** The object's uid (or its source and names when it has none) → what the correlator knows of it. */
   objects: Record<string, CorrelatedObject>;
   size: number;
@@ -44,7 +44,7 @@ export interface CorrelatorState {
 }
 
 /** The spam filter's token bucket for one object, and its similar-event records by type and reason. */
-export interface CorrelatedObject {
+interface CorrelatedObject {
   used: number;
   tokens: number;
   /** When `tokens` was counted (simulated ms). */
@@ -54,13 +54,13 @@ export interface CorrelatedObject {
 }
 
 /** EventAggregator: this many distinct messages of one kind within the interval become one Event. */
-export const EVENT_AGGREGATE_MAX_EVENTS = 10;
+const EVENT_AGGREGATE_MAX_EVENTS = 10;
 /** EventAggregator: a similar event older than this starts a fresh record (10 minutes). */
 export const EVENT_AGGREGATE_INTERVAL_MS = 600_000;
 /** EventSourceObjectSpamFilter: events a source may send about one object at once. */
 export const EVENT_SPAM_BURST = 25;
 /** EventSourceObjectSpamFilter: the refill, one event per 5 minutes. */
-export const EVENT_SPAM_QPS = 1 / 300;
+const EVENT_SPAM_QPS = 1 / 300;
 /** The message prefix of an aggregated Event (EventAggregatorByReasonMessageFunc). */
 export const COMBINED_PREFIX = '(combined from similar events): ';
 // The eventLogger keys an aggregate Event by its aggregate key, not its message: entries for it carry this.

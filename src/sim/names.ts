@@ -4,9 +4,9 @@ import { chars, nextUint32, type RngState } from './rng.ts';
 /** utilrand's alphabet: no vowels (no accidental words) and no confusable 0/1/3. */
 export const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 /** Random suffix length of generateName. */
-export const RANDOM_LENGTH = 5;
+const RANDOM_LENGTH = 5;
 /** Longest generateName base kept (63 − 5). */
-export const MAX_GENERATED_NAME_LENGTH = 63 - RANDOM_LENGTH;
+const MAX_GENERATED_NAME_LENGTH = 63 - RANDOM_LENGTH;
 /** Simulated time 0 as Unix ms: 2026-01-01T00:00:00Z. */
 export const EPOCH_MS = Date.UTC(2026, 0, 1);
 
@@ -36,7 +36,7 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
 /** FNV-1a 32-bit over bytes, continuing from `h`. */
-export function fnv1a32Bytes(bytes: Uint8Array, h = FNV_OFFSET): number {
+function fnv1a32Bytes(bytes: Uint8Array, h = FNV_OFFSET): number {
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME) >>> 0;
   return h >>> 0;
 }

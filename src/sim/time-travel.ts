@@ -8,7 +8,7 @@ import { peek } from './clock.ts';
 import { logCount, type Input, type WorldState } from './world.ts';
 
 /** Tuning of a timeline: snapshot spacing, thinning and the forward-run limits. */
-export interface TimelineOptions {
+interface TimelineOptions {
   /** A snapshot is due after this many events since the previous one (default 64). */
   everyEvents?: number;
   /** … or after this many simulated ms (default 30 000). */
@@ -22,7 +22,7 @@ export interface TimelineOptions {
 }
 
 /** Where the timeline stands: what a figure's step counter and clock show. */
-export interface Position {
+interface Position {
   /** Step index (0 = the cluster as the timeline found it). */
   step: number;
   /** The last recorded step (the timeline's length − 1). */
@@ -40,10 +40,10 @@ export interface Position {
 }
 
 /** How a step ended: one event that wrote to the request log, one input, or the start. */
-export type StepKind = 'start' | 'event' | 'input';
+type StepKind = 'start' | 'event' | 'input';
 
 /** The recorded boundaries as parallel arrays of numbers (plain data, cheap per step). */
-export interface Bounds {
+interface Bounds {
   /** Events processed at the boundary. */
   events: number[];
   /** Inputs applied at the boundary (an index into `inputs`). */
@@ -55,7 +55,7 @@ export interface Bounds {
 }
 
 /** A timeline's recorded data, all plain (the world states are the world's own snapshots). */
-export interface TimelineData {
+interface TimelineData {
   /** Every input of the run, including the future after the cursor (the world holds the prefix). */
   inputs: Input[];
   bounds: Bounds;

@@ -18,7 +18,7 @@ import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type To
 import type { PreemptionEvaluator } from './scheduler/preemption.ts';
 
 /** One component instance's entry in the world. */
-export interface ComponentEntry {
+interface ComponentEntry {
   type: string;
   state: unknown;
   /** Who it authenticates as (defaults to its name: `scheduler`, `kubelet/node-1`). */
@@ -105,7 +105,7 @@ export interface WorldState extends ApiHost {
 }
 
 /** A typed API client bound to one identity (results typed by resource via ResourceTypes). */
-export interface ApiClient {
+interface ApiClient {
   /** GET one object (subresource `scale` returns an autoscaling/v1 Scale). */
   get<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, subresource?: string): ApiResult<ResourceTypes[R]>;
   /** GET a list (namespace undefined = all namespaces); `metadata.resourceVersion` is the store revision. */
@@ -238,10 +238,10 @@ export const FREEZE_BY_DEFAULT = !!(env?.VITEST || env?.NODE_ENV === 'test');
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /** What `step()` did. */
-export interface StepResult { at: number; target: string; event: unknown }
+interface StepResult { at: number; target: string; event: unknown }
 
 /** An empty world state. */
-export function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = newApiServerConfig()): WorldState {
+function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = newApiServerConfig()): WorldState {
   const seed = opts.seed ?? 1;
   const w: WorldState = {
     seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
@@ -289,7 +289,7 @@ function reconcileKubernetesService(w: WorldState, apiConfig: ApiServerConfig): 
 }
 
 /** The API server's address on the node network (the kubeadm control-plane node's InternalIP). */
-export const API_SERVER_ADDRESS = '10.0.0.10';
+const API_SERVER_ADDRESS = '10.0.0.10';
 
 /** The EndpointSlice of default/kubernetes, as the API server's endpoint reconciler writes it. */
 const KUBERNETES_ENDPOINTS = {
@@ -652,7 +652,7 @@ export class World {
  * most of a long run's state (tens of thousands of records), and copying it made each snapshot cost
  * ~14 ms on an hour-old figure.
  */
-export function copyState(s: WorldState): WorldState {
+function copyState(s: WorldState): WorldState {
   // The causes are numbers, appended like the log: a slice copies them.
   const { log, causes, ...rest } = s;
   const copied = clonePlain(rest) as Omit<WorldState, 'log' | 'causes'>;
@@ -662,7 +662,7 @@ export function copyState(s: WorldState): WorldState {
 }
 
 /** Apply a fault to the state. */
-export function applyFault(w: WorldState, f: FaultInput): void {
+function applyFault(w: WorldState, f: FaultInput): void {
   const faults: ApiFaults = w.apiServer.faults;
   switch (f.type) {
     case 'apiserver-down':
@@ -706,7 +706,7 @@ function appendLogRecord(w: WorldState, rec: Omit<RequestRecord, 't' | 'componen
 }
 
 /** Drop the oldest records beyond the log's limit (called when it is a quarter over). */
-export function trimLog(w: WorldState): void {
+function trimLog(w: WorldState): void {
   const n = w.log.length - (w.logLimit ?? w.log.length);
   if (n <= 0) return;
   w.log.splice(0, n);
@@ -720,7 +720,7 @@ export function logCount(w: WorldState): number {
 }
 
 /** Hash of the parts that must be byte-identical across equal runs. */
-export function hashWorld(w: WorldState): string {
+function hashWorld(w: WorldState): string {
   // The freeze flag is a debugging aid (on under tests only), not part of what a run produces.
   const { freeze: _freeze, ...store } = w.store;
   return hashJSON(w.logDropped ? { store, log: w.log, logDropped: w.logDropped, now: w.now, rng: w.rng } : { store, log: w.log, now: w.now, rng: w.rng });

@@ -9,7 +9,7 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
 export const FC_RUNS = Number(env.FC_RUNS || 100);
 
 /** The fixed seed from FC_SEED, or undefined (then every run explores new cases). */
-export const FC_SEED = env.FC_SEED ? Number(env.FC_SEED) : undefined;
+const FC_SEED = env.FC_SEED ? Number(env.FC_SEED) : undefined;
 
 /**
  * The cases for a property that costs `weight` times a typical one (2: cheap arithmetic, 0.03: a

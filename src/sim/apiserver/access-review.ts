@@ -9,7 +9,7 @@ import type { ApiHost } from './server.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
 
 /** The REST path of SelfSubjectAccessReviews (a virtual resource: created, answered, never stored). */
-export const SSAR_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+const SSAR_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
 
 /**
  * POST selfsubjectaccessreviews: the caller's (or the impersonated user's) answer from the same

@@ -4,7 +4,7 @@ import type { Obj } from './request.ts';
 import type { ApiHost } from './server.ts';
 
 /** Kubernetes' imagePullPolicy default: Always for `:latest` or no tag, else IfNotPresent. */
-export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent' {
+function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent' {
   if (image.includes('@')) return 'IfNotPresent';
   const last = image.slice(image.lastIndexOf('/') + 1);
   const i = last.lastIndexOf(':');
@@ -109,7 +109,7 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
 }
 
 /** qos.GetPodQOS: Guaranteed when every container's requests equal its cpu+memory limits, BestEffort with none, else Burstable. */
-export function getPodQOS(spec: Obj | undefined): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+function getPodQOS(spec: Obj | undefined): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const cs: Obj[] = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
   let any = false;
   let guaranteed = cs.length > 0;
@@ -139,7 +139,7 @@ export function allocationTxn(h: ApiHost): () => void {
 }
 
 /** A free ClusterIP from 10.96.0.0/12, chosen by the rng as the allocator picks at random. */
-export function allocateClusterIP(h: ApiHost): string {
+function allocateClusterIP(h: ApiHost): string {
   for (;;) {
     const off = 1 + int(h.rng, (1 << 20) - 2);
     const ip = `${10}.${96 + (off >> 16)}.${(off >> 8) & 255}.${off & 255}`;
@@ -148,14 +148,14 @@ export function allocateClusterIP(h: ApiHost): string {
 }
 
 /** --service-node-port-range's default, 30000-32767. */
-export const NODE_PORT_RANGE = { base: 30000, size: 2768 };
+const NODE_PORT_RANGE = { base: 30000, size: 2768 };
 
 /**
  * A free NodePort. The allocator keeps the low band for ports asked for by number
  * (ServiceNodePortStaticSubrange: offset min(max(16, size/32), 128) = 86) and picks the others at
  * random from above it, here with the rng (a collision draws again where Go scans on to the next free port).
  */
-export function allocateNodePort(h: ApiHost): number {
+function allocateNodePort(h: ApiHost): number {
   const taken = (h.apiServer.allocatedNodePorts ??= {});
   const offset = Math.min(Math.max(16, Math.floor(NODE_PORT_RANGE.size / 32)), 128);
   for (;;) {

@@ -4,16 +4,16 @@
 // attaches keys on each write and deletes them when a lease is revoked.
 
 /** kube-apiserver `--event-ttl` default: one hour. */
-export const EVENT_TTL_SECONDS = 3600;
+const EVENT_TTL_SECONDS = 3600;
 /** leaseManager: a granted lease is reused for min(60 s, 5 % of the TTL), and granted that much longer. */
-export const LEASE_REUSE_DURATION_SECONDS = 60;
+const LEASE_REUSE_DURATION_SECONDS = 60;
 /** leaseManager's percentage bound on the reuse window (5 %). */
-export const LEASE_REUSE_DURATION_PERCENT = 0.05;
+const LEASE_REUSE_DURATION_PERCENT = 0.05;
 /** etcd's lessor looks for expired leases every 500 ms (lessor.runLoop). */
-export const LESSOR_CHECK_MS = 500;
+const LESSOR_CHECK_MS = 500;
 
 /** One etcd lease: its TTL, when it runs out, and the keys written with it (in order). */
-export interface EtcdLease {
+interface EtcdLease {
   ttlMs: number;
   expiresAt: number;
   /** Keys attached at some point; a key that was written again since belongs to its newer lease (see `keyLease`). */

@@ -19,7 +19,7 @@ const impersonatedIdentities = new WeakMap<Readonly<Record<string, Identity>>, M
  * kubeadm:cluster-admins, or system:masters), `--as system:node:node-1` is a node only with
  * `--as-group system:nodes`, and the components' users keep their user- and service-account-bound roles.
  */
-export function impersonatedIdentity(config: ApiServerConfig, user: string, groups: readonly string[] = []): Identity {
+function impersonatedIdentity(config: ApiServerConfig, user: string, groups: readonly string[] = []): Identity {
   let cache = impersonatedIdentities.get(config.identities);
   if (!cache) impersonatedIdentities.set(config.identities, (cache = new Map()));
   const key = `${user}\0${groups.join('\0')}`;

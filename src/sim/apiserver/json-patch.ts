@@ -16,7 +16,7 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
  * The apiserver's JSONPatchMaxCopyBytes (genericapiserver.NewConfig: 3 MiB), which it installs as
  * json-patch's AccumulatedCopySizeLimit: the most a patch's `copy` operations may add.
  */
-export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
+const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
 
 // json-patch's sentinel errors (patch.go), printed after the message they are wrapped in (%w).
 const ERR_TEST_FAILED = 'test failed';

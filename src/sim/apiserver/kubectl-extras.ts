@@ -53,7 +53,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-export const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete };
+const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
 type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState>): unknown };
@@ -72,7 +72,7 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
 }
 
 /** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
-export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
+function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
   // A reader's objects can be anything: the request checks come with kubectl.
   config.checks = REQUEST_CHECKS;

@@ -58,7 +58,7 @@ function terminating(a: Parameters<AdmissionPlugin['admit']>[0], h: ApiHost): St
 }
 
 /** NamespaceLifecycle as a cluster kubectl has run in has it: the core plugin, then the terminating check. */
-export const NAMESPACE_LIFECYCLE: AdmissionPlugin = {
+const NAMESPACE_LIFECYCLE: AdmissionPlugin = {
   name: namespaceLifecycle.name,
   admit: (a, h) => namespaceLifecycle.admit(a, h) ?? terminating(a, h),
 };

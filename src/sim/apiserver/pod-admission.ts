@@ -10,7 +10,7 @@ import type { KObject } from './store.ts';
 import { getDefaultPriorityClass, getPriorityClass, validatePriorityClassAdmission } from './priority-class.ts';
 
 /** serviceaccount.DefaultServiceAccountName. */
-export const DEFAULT_SERVICE_ACCOUNT = 'default';
+const DEFAULT_SERVICE_ACCOUNT = 'default';
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 function isMirrorPod(pod: Obj): boolean {
@@ -18,9 +18,9 @@ function isMirrorPod(pod: Obj): boolean {
 }
 
 /** serviceaccount.ServiceAccountVolumeName: the token volume's name prefix. */
-export const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
+const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
 /** serviceaccount.DefaultAPITokenMountPath. */
-export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** TokenVolumeSource: the bound token (3607 s, WarnOnlyBoundTokenExpirationSeconds), the cluster CA and the namespace. */
 function tokenVolumeSource(): Obj {

@@ -10,7 +10,7 @@ import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 import { type Validator, notSupported } from './validation.ts';
 
 /** HighestUserDefinablePriority: values above one billion are the system's. */
-export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
+const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 
 /** ValidatePriorityClass: "system-" names only for the two system classes as defined; user values ≤ 1e9. */
 export function validatePriorityClass(pc: Obj): FieldError[] {
@@ -36,7 +36,7 @@ export function validatePriorityClass(pc: Obj): FieldError[] {
 }
 
 /** ValidatePriorityClassUpdate: value and preemptionPolicy are immutable. */
-export function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
+function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
   const errs: FieldError[] = [];
   if ((pc.value ?? 0) !== (old.value ?? 0)) errs.push({ type: 'Forbidden', field: 'value', detail: 'may not be changed in an update.' });
   if (pc.preemptionPolicy !== old.preemptionPolicy) errs.push({ type: 'Invalid', field: 'preemptionPolicy', value: pc.preemptionPolicy, detail: 'field is immutable' });

@@ -59,7 +59,7 @@ function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string): boolean
 }
 
 /** 403 Forbidden, worded like the RBAC authorizer. */
-export function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
+function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
   const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
   const group = RESOURCES[req.resource]?.group ?? '';
   const scope = RESOURCES[req.resource]?.namespaced && req.namespace ? `in the namespace "${req.namespace}"` : 'at the cluster scope';

@@ -133,7 +133,7 @@ export function sinceTime(log: readonly RequestRecord[], t: number): RequestReco
 }
 
 /** Seconds with ms, as the CLI prints times: `12.004s`. */
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   return (ms / 1000).toFixed(3) + 's';
 }
 

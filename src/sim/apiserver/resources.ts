@@ -88,7 +88,7 @@ export function resourcePath(resource: string, namespace?: string, name?: string
 }
 
 /** url.QueryEscape: all but letters, digits and `-_.~` percent-encoded, a space as `+`. */
-export function queryEscape(s: string): string {
+function queryEscape(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
 }
 

@@ -19,7 +19,7 @@ export function parseFieldSelector(s: string | undefined): FieldRequirement[] {
 }
 
 /** Read a dotted field path (`spec.nodeName`); missing reads as "". */
-export function fieldValue(obj: KObject, path: string | readonly string[]): string {
+function fieldValue(obj: KObject, path: string | readonly string[]): string {
   let cur: unknown = obj;
   for (const part of typeof path === 'string' ? path.split('.') : path) {
     if (cur === null || typeof cur !== 'object') return '';

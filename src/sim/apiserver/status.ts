@@ -53,7 +53,7 @@ export interface FieldError {
 }
 
 /** Go's rendering of a bad value in field errors (simple types plainly, strings quoted, IntOrString via String()). */
-export function formatBadValue(v: unknown): string {
+function formatBadValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (v instanceof GoValue) return v.text;
   if (typeof v === 'string') return JSON.stringify(v);

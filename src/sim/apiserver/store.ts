@@ -48,7 +48,7 @@ export function createStore(freeze = true): StoreState {
 }
 
 /** Kubernetes' etcd prefixes per resource (nodes are still "minions"). */
-export const REGISTRY_PREFIX: Record<string, string> = {
+const REGISTRY_PREFIX: Record<string, string> = {
   namespaces: '/registry/namespaces',
   nodes: '/registry/minions',
   leases: '/registry/leases',
@@ -67,7 +67,7 @@ export function storeKey(resource: string, namespace: string | undefined, name: 
 }
 
 /** Recursively freeze plain data. */
-export function deepFreeze<T>(v: T): T {
+function deepFreeze<T>(v: T): T {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
     Object.freeze(v);
     for (const x of Object.values(v as object)) deepFreeze(x);
@@ -150,7 +150,7 @@ export function storeCompact(s: StoreState, revision: number): void {
 }
 
 /** Index of the first history event with revision > rv (binary search, like the watch cache). */
-export function firstAfter(h: readonly StoreEvent[], rv: number): number {
+function firstAfter(h: readonly StoreEvent[], rv: number): number {
   let lo = 0;
   let hi = h.length;
   while (lo < hi) {
@@ -162,7 +162,7 @@ export function firstAfter(h: readonly StoreEvent[], rv: number): number {
 }
 
 /** Result of reading history from a revision. */
-export type HistoryRead = { ok: true; events: StoreEvent[] } | { ok: false; code: 410; message: string };
+type HistoryRead = { ok: true; events: StoreEvent[] } | { ok: false; code: 410; message: string };
 
 /** Every event with revision > rv, or 410 Gone when rv is older than the compacted window. */
 export function storeHistorySince(s: StoreState, rv: number): HistoryRead {

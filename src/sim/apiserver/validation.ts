@@ -8,7 +8,7 @@ import { type FieldError, GoValue, goLabelSelector } from './status.ts';
 import { cmpQuantity as cmp, quantityOf, quantitySign } from '../util/quantity.ts';
 import type { KObject } from './store.ts';
 import { DNS1123_LABEL_MSG, dns1123SubdomainErrors, inclusiveRangeError, isDNS1123Subdomain, labelValueErrors, maxLenError, qualifiedNameErrors, regexError } from './name-validation.ts';
-export { dns1123SubdomainErrors, isDNS1123Subdomain, labelValueErrors, qualifiedNameErrors } from './name-validation.ts';
+export { isDNS1123Subdomain } from './name-validation.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
 export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
@@ -22,7 +22,7 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** ValidateObjectMeta's name check per resource kind of name. */
-export function validateName(resource: string, name: string): FieldError[] {
+function validateName(resource: string, name: string): FieldError[] {
   if (resource === 'namespaces') {
     if (name.length > 63) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: 'must be no more than 63 characters' }];
     if (!DNS1123_LABEL.test(name)) return [{ type: 'Invalid', field: 'metadata.name', value: name, detail: "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')" }];
@@ -38,10 +38,10 @@ export function validateName(resource: string, name: string): FieldError[] {
 }
 
 /** ValidatePodUpdate's message when a pod's spec changes beyond the mutable fields. */
-export const POD_UPDATE_FORBIDDEN = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+const POD_UPDATE_FORBIDDEN = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 /** Whether a pod spec update only touches what Kubernetes allows (images, activeDeadlineSeconds, added tolerations). */
-export function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | undefined): boolean {
+function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | undefined): boolean {
   if (deepEqual(oldSpec, newSpec)) return true;
   if (!oldSpec || !newSpec) return false;
   const strip = (spec: Obj): Obj => {
@@ -58,7 +58,7 @@ export function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | un
 }
 
 /** validation.IsDNS1123Label's messages. */
-export function dns1123LabelErrors(s: string): string[] {
+function dns1123LabelErrors(s: string): string[] {
   const errs: string[] = [];
   if (s.length > 63) errs.push(maxLenError(63));
   if (!DNS1123_LABEL.test(s)) errs.push(regexError(DNS1123_LABEL_MSG, '[a-z0-9]([-a-z0-9]*[a-z0-9])?', 'my-name', '123-abc'));
@@ -86,7 +86,7 @@ export const notSupported = (field: string, value: unknown, vals: string[]): Fie
 const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
 
 /** ValidateLabels (map order is Go's random one; sorted here). */
-export function validateLabels(labels: Record<string, string> | undefined, field: string): FieldError[] {
+function validateLabels(labels: Record<string, string> | undefined, field: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const k of keys(labels)) {
     for (const m of qualifiedNameErrors(k)) errs.push({ type: 'Invalid', field, value: k, detail: m });
@@ -142,7 +142,7 @@ function ownerRefJSON(r: Obj): Obj {
 }
 
 /** ValidateOwnerReferences: each reference whole, and at most one controller. */
-export function validateOwnerReferences(refs: Obj[] | undefined, path: string): FieldError[] {
+function validateOwnerReferences(refs: Obj[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
   // validateOwnerReference is given the list's path, not the item's: its errors name no index.
@@ -164,7 +164,7 @@ export function validateOwnerReferences(refs: Obj[] | undefined, path: string): 
 }
 
 /** ValidateFinalizers: each a qualified name, and not both orphan and foregroundDeletion. */
-export function validateFinalizers(finalizers: string[] | undefined, path: string): FieldError[] {
+function validateFinalizers(finalizers: string[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of finalizers ?? []) for (const m of qualifiedNameErrors(String(f))) errs.push({ type: 'Invalid', field: path, value: f, detail: m });
   if (finalizers?.includes('orphan') && finalizers.includes('foregroundDeletion')) {

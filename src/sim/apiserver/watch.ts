@@ -89,7 +89,7 @@ export interface WatchOptions {
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /** ValidateListOptions for a watch: the streaming-list options go together. */
-export function validateWatchOptions(opts: WatchOptions): string | undefined {
+function validateWatchOptions(opts: WatchOptions): string | undefined {
   if (opts.sendInitialEvents !== undefined) {
     if (opts.resourceVersionMatch !== 'NotOlderThan') return 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan';
     if (!opts.allowWatchBookmarks) return 'allowWatchBookmarks: Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set';
@@ -178,7 +178,7 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
 }
 
 /** The BOOKMARK that ends a streaming list: only the kind, the revision and the annotation. */
-export function initialEventsEnd(resource: string, revision: number): KObject {
+function initialEventsEnd(resource: string, revision: number): KObject {
   return {
     apiVersion: apiVersionOf(resource), kind: RESOURCES[resource].kind,
     metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },

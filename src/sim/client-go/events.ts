@@ -14,12 +14,12 @@ import { eventName, microTime } from '../names.ts';
 import type { Ctx } from '../world.ts';
 
 /** event_broadcaster.go's finishTime: a series (or a single event) this quiet is done. */
-export const FINISH_TIME_MS = 6 * 60_000;
+const FINISH_TIME_MS = 6 * 60_000;
 /** event_broadcaster.go's refreshTime: how often every series is written again. */
-export const REFRESH_TIME_MS = 30 * 60_000;
+const REFRESH_TIME_MS = 30 * 60_000;
 
 /** One cached Event (the eventCache's value) under its isomorphic key. */
-export interface CachedEvent {
+interface CachedEvent {
   key: string;
   /** The events.k8s.io/v1 Event as first sent (series added as it repeats). */
   event: Obj;
@@ -38,7 +38,7 @@ export interface EventBroadcasterState {
 }
 
 /** The broadcaster's timer events, for the owning component to schedule and hand back. */
-export type EventBroadcasterTimer = { type: 'events-finish-series' } | { type: 'events-refresh-series' };
+type EventBroadcasterTimer = { type: 'events-finish-series' } | { type: 'events-refresh-series' };
 
 /** NewBroadcaster + NewRecorder(scheme, reportingController) on `hostname`. */
 export function newEventBroadcaster(reportingController: string, hostname: string): EventBroadcasterState {

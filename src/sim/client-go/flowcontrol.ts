@@ -62,7 +62,5 @@ export function tokenDelay(b: TokenBucket, limit: RateLimit, now: number): numbe
   return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / limit.qps);
 }
 
-/** rest/request.go longThrottleLatency: a longer wait is logged at -v=3. */
-export const LONG_THROTTLE_LATENCY_MS = 50;
 /** rest/request.go extraLongThrottleLatency: a longer wait is logged at -v=0 too, once per 10 s at most. */
 export const EXTRA_LONG_THROTTLE_LATENCY_MS = 1000;

@@ -7,7 +7,7 @@ import { flatten } from '../names.ts';
 import type { Ctx } from '../world.ts';
 
 /** The little an informer needs from an object. */
-export interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
+interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
 
 /** An informer's state: what it watches, its cache (the lister's data) and its watch. */
 export interface InformerState<T extends MetaObject = MetaObject> {
@@ -37,7 +37,7 @@ export interface InformerState<T extends MetaObject = MetaObject> {
 }
 
 /** An index function (cache.IndexFunc): the values an object is filed under. Behaviour, so registered by name. */
-export type IndexFunc = (o: MetaObject) => string[];
+type IndexFunc = (o: MetaObject) => string[];
 
 const NONE: string[] = [];
 
@@ -171,9 +171,9 @@ export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx
 export const SYNCED_POLL_PERIOD_MS = 100;
 
 /** Reflector backoff bounds. */
-export const REFLECTOR_BACKOFF_INITIAL_MS = 800;
+const REFLECTOR_BACKOFF_INITIAL_MS = 800;
 /** Reflector backoff cap. */
-export const REFLECTOR_BACKOFF_MAX_MS = 30_000;
+const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 
 /** cache.MetaNamespaceKeyFunc: `ns/name` or `name`. */
 export function metaNamespaceKey(o: MetaObject): string {
@@ -213,7 +213,7 @@ export function newInformer<R extends ResourceName>(name: string, resource: R, o
 }
 
 /** The retry timer event an informer schedules for itself. */
-export interface InformerRetry { type: 'informer-retry'; informer: string }
+interface InformerRetry { type: 'informer-retry'; informer: string }
 
 function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>): void {
   ctx.schedule(inf.backoffMs, { type: 'informer-retry', informer: inf.name } satisfies InformerRetry);

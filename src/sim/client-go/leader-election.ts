@@ -21,7 +21,7 @@ export const RETRY_PERIOD_MS = 2_000;
 /** leaderelection.JitterFactor: acquire retries wait retryPeriod × (1 + rand × 1.2). */
 export const JITTER_FACTOR = 1.2;
 /** The namespace of both locks (SchedulerDefaultLockObjectNamespace, the controller manager's). */
-export const LOCK_NAMESPACE = 'kube-system';
+const LOCK_NAMESPACE = 'kube-system';
 /**
  * From the exit to the new process's first request: the kubelet's PLEG relist (1 s) sees the
  * container gone and restarts it (a first restart has no CrashLoopBackOff).
@@ -32,7 +32,7 @@ export const RESTART_DELAY_MS = 1_000;
  * resourcelock.NewFromKubeconfig gives the lock's own client a timeout of renewDeadline / 2, which
  * client-go's REST client sends as `?timeout=5s` on every Lease request.
  */
-export const LOCK_CLIENT: RequestOptions = { timeout: `${RENEW_DEADLINE_MS / 2 / 1000}s` };
+const LOCK_CLIENT: RequestOptions = { timeout: `${RENEW_DEADLINE_MS / 2 / 1000}s` };
 
 /** What the process is told at start. */
 export interface LeaderElectorParams {
@@ -49,7 +49,7 @@ export interface LeaderElectorParams {
 }
 
 /** LeaderElectionRecord: the Lease spec as the elector reads and writes it (times in simulated ms). */
-export interface LeaderElectionRecord {
+interface LeaderElectionRecord {
   holderIdentity: string;
   leaseDurationSeconds: number;
   acquireTime: number;
@@ -58,7 +58,7 @@ export interface LeaderElectionRecord {
 }
 
 /** One process's elector, as plain data. */
-export interface LeaderElectorState {
+interface LeaderElectorState {
   /** `<hostname>_<uuid>`: new with every process. */
   identity: string;
   /** Restarts so far (each one a new process, a new identity); timers of an earlier one are ignored. */
@@ -114,7 +114,7 @@ export function leaseSpecOf(r: LeaderElectionRecord): NonNullable<Lease['spec']>
 }
 
 /** IsLeader: the record last observed names this process. */
-export function isLeader(s: LeaderElectorState): boolean {
+function isLeader(s: LeaderElectorState): boolean {
   return s.observed?.holderIdentity === s.identity;
 }
 
@@ -151,7 +151,7 @@ function getLease(ctx: LCtx, lease: string): ApiResult<Lease> {
  * is none), leave a Lease someone else holds alone until it has gone unrenewed for its duration,
  * then take it (leaseTransitions + 1).
  */
-export function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
+function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
   const s = ctx.state;
   const now = ctx.now;
   const rec: LeaderElectionRecord = { holderIdentity: s.identity, leaseDurationSeconds: LEASE_DURATION_MS / 1000, renewTime: now, acquireTime: now, leaderTransitions: 0 };
@@ -184,7 +184,7 @@ export function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
 }
 
 /** tryRelease (ReleaseOnCancel): GET, then hand the Lease back: no holder, a 1 s duration. */
-export function tryRelease(ctx: LCtx, lease: string): boolean {
+function tryRelease(ctx: LCtx, lease: string): boolean {
   const s = ctx.state;
   const got = getLease(ctx, lease);
   if (!got.ok) return false;

@@ -75,7 +75,7 @@ export function done(q: WorkQueue, key: string): void {
 }
 
 /** The timer event behind addAfter. */
-export interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
+interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
 
 /** AddAfter: queue the key after `ms` of simulated time. */
 export function addAfter(ctx: Ctx<unknown>, q: WorkQueue, key: string, ms: number): void {
@@ -120,7 +120,7 @@ export function workQueueHandle(q: WorkQueue, event: unknown): boolean {
  * SYNC_WAITING = still running (its requests wait on the client's rate limiter): the key stays
  * processing until the sync calls finishSync.
  */
-export type SyncResult = boolean | void | typeof SYNC_WAITING;
+type SyncResult = boolean | void | typeof SYNC_WAITING;
 
 /** A sync that is blocked in its client's rate limiter (see SyncResult). */
 export const SYNC_WAITING = 'waiting';
@@ -133,7 +133,7 @@ export function finishSync(ctx: Ctx<unknown>, q: WorkQueue, key: string, ok: boo
 }
 
 /** processNextWorkItem: get one key, run the sync handler, forget or requeue rate-limited, done. */
-export function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
+function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
   const key = get(q);
   if (key === undefined) return false;
   const ok = syncWithCause(ctx, q, key, syncHandler);

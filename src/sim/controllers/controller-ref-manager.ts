@@ -29,10 +29,10 @@ export interface ClaimApi<T> {
 }
 
 /** The result: the objects owned now, and whether every patch worked (false: sync again later). */
-export interface Claimed<T> { owned: T[]; adopted: T[]; released: T[]; ok: boolean }
+interface Claimed<T> { owned: T[]; adopted: T[]; released: T[]; ok: boolean }
 
 /** metav1.GetControllerOf. */
-export function controllerRef(o: Owned): OwnerReference | undefined {
+function controllerRef(o: Owned): OwnerReference | undefined {
   const refs = o.metadata?.ownerReferences;
   if (!refs) return undefined;
   for (const r of refs) if (r.controller) return r;
@@ -40,7 +40,7 @@ export function controllerRef(o: Owned): OwnerReference | undefined {
 }
 
 /** The label selector of a controller as requirements (none without a selector). */
-export function selectorOf(c: Controller): LabelRequirement[] {
+function selectorOf(c: Controller): LabelRequirement[] {
   const sel = c.spec?.selector;
   return sel ? labelSelectorRequirements(sel) : [];
 }

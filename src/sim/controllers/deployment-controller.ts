@@ -21,10 +21,10 @@ import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 import { rolloutMachine, rolloutStateName, rolloutSummary, type RolloutAction, type RolloutContext, type RolloutEvent, type RolloutStateName, type RolloutSummary } from './rollout-machine.ts';
 
 /** Time a worker takes to pick up a queued key. */
-export const WORKER_DELAY_MS = 1;
+const WORKER_DELAY_MS = 1;
 
 /** One Deployment's rollout statechart, persisted as plain data, plus what it needs to detect changes. */
-export interface RolloutRecord {
+interface RolloutRecord {
   /** The machine's state value and context (xstate persisted snapshot, JSON). */
   value: unknown;
   context: RolloutContext;
@@ -53,7 +53,7 @@ type C = Ctx<DeploymentControllerState>;
 type Snap = SnapshotFrom<typeof rolloutMachine>;
 
 /** What a figure shows about one rollout: the statechart state, and why it is there. */
-export interface RolloutView {
+interface RolloutView {
   state: RolloutStateName;
   why: string;
   summary: RolloutSummary | null;
@@ -454,7 +454,7 @@ function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment
 // syncDeployment
 
 /** syncDeployment(key): deleted → paused (scale only) → scaling event → Recreate/RollingUpdate; false requeues. */
-export function syncDeployment(ctx: C, key: string): boolean {
+function syncDeployment(ctx: C, key: string): boolean {
   const s = ctx.state;
   const d0 = listerGet(s.dInformer, key);
   if (!d0) { delete s.rollouts[key]; return true; }

@@ -22,7 +22,7 @@ import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { DEPLOYMENT_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
-export type Time = string;
+type Time = string;
 /** intstr.IntOrString as kubernetes-types models it. */
 export type IntOrString = number | string;
 
@@ -37,39 +37,37 @@ export const RevisionHistoryAnnotation = 'deployment.kubernetes.io/revision-hist
 export const DesiredReplicasAnnotation = 'deployment.kubernetes.io/desired-replicas';
 /** spec.replicas + maxSurge when this RS was last scaled; basis of proportional scaling. */
 export const MaxReplicasAnnotation = 'deployment.kubernetes.io/max-replicas';
-/** kubectl's change-cause annotation, copied from the Deployment onto its new ReplicaSet. */
-export const ChangeCauseAnnotation = 'kubernetes.io/change-cause';
 /** kubectl apply's bookkeeping annotation, never copied. */
-export const LastAppliedConfigAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
+const LastAppliedConfigAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Deprecated extensions/v1beta1 rollbackTo round-trip annotation, never copied. */
-export const DeprecatedRollbackTo = 'deprecated.deployment.rollback.to';
+const DeprecatedRollbackTo = 'deprecated.deployment.rollback.to';
 /** Label that separates the pods of different ReplicaSets of one Deployment. */
-export const DefaultDeploymentUniqueLabelKey = 'pod-template-hash';
+const DefaultDeploymentUniqueLabelKey = 'pod-template-hash';
 /** Length cap of the revision-history annotation (sync.go maxRevHistoryLengthInChars). */
-export const DefaultRevisionHistoryLimitInChars = 2000;
+const DefaultRevisionHistoryLimitInChars = 2000;
 /** A progressDeadlineSeconds / revisionHistoryLimit of MaxInt32 means "none". */
 export const MaxInt32 = 2147483647;
 
 /** Progressing reason: an RS of the rollout was scaled. */
-export const ReplicaSetUpdatedReason = 'ReplicaSetUpdated';
+const ReplicaSetUpdatedReason = 'ReplicaSetUpdated';
 /** Progressing reason: creating the new RS failed. */
 export const FailedRSCreateReason = 'ReplicaSetCreateError';
 /** Progressing reason: the controller created the new RS. */
-export const NewReplicaSetReason = 'NewReplicaSetCreated';
+const NewReplicaSetReason = 'NewReplicaSetCreated';
 /** Progressing reason: the controller adopted an existing new RS. */
-export const FoundNewRSReason = 'FoundNewReplicaSet';
+const FoundNewRSReason = 'FoundNewReplicaSet';
 /** Progressing reason: the rollout completed. */
 export const NewRSAvailableReason = 'NewReplicaSetAvailable';
 /** Progressing reason (status False): no progress within progressDeadlineSeconds. */
 export const TimedOutReason = 'ProgressDeadlineExceeded';
 /** Progressing reason (status Unknown): the Deployment is paused. */
-export const PausedDeployReason = 'DeploymentPaused';
+const PausedDeployReason = 'DeploymentPaused';
 /** Progressing reason (status Unknown): the Deployment was resumed. */
-export const ResumedDeployReason = 'DeploymentResumed';
+const ResumedDeployReason = 'DeploymentResumed';
 /** Available reason: at least spec.replicas - maxUnavailable pods are available. */
-export const MinimumReplicasAvailable = 'MinimumReplicasAvailable';
+const MinimumReplicasAvailable = 'MinimumReplicasAvailable';
 /** Available reason: fewer than spec.replicas - maxUnavailable pods are available. */
-export const MinimumReplicasUnavailable = 'MinimumReplicasUnavailable';
+const MinimumReplicasUnavailable = 'MinimumReplicasUnavailable';
 /** Event reason of every RS scale the Deployment controller performs. */
 export const ScalingReplicaSetReason = 'ScalingReplicaSet';
 
@@ -87,11 +85,6 @@ function nameOf(obj: { metadata?: { name?: string } } | null | undefined): strin
 
 function ms(t: Time | undefined): number {
   return t ? Date.parse(t) : NaN;
-}
-
-/** Renders simulated milliseconds as metav1.Time does: RFC 3339 with whole seconds. */
-export function toTime(epochMs: number): Time {
-  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,17 +187,17 @@ export function getActualReplicaCountForReplicaSets(rss: readonly MaybeRS[]): nu
 }
 
 /** GetReadyReplicaCountForReplicaSets: sum of status.readyReplicas. */
-export function getReadyReplicaCountForReplicaSets(rss: readonly MaybeRS[]): number {
+function getReadyReplicaCountForReplicaSets(rss: readonly MaybeRS[]): number {
   return rss.reduce((n, rs) => n + (rs?.status?.readyReplicas ?? 0), 0);
 }
 
 /** GetAvailableReplicaCountForReplicaSets: sum of status.availableReplicas. */
-export function getAvailableReplicaCountForReplicaSets(rss: readonly MaybeRS[]): number {
+function getAvailableReplicaCountForReplicaSets(rss: readonly MaybeRS[]): number {
   return rss.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
 }
 
 /** FilterActiveReplicaSets: those with spec.replicas > 0 ("have, or ought to have, pods"). */
-export function filterActiveReplicaSets(rss: readonly MaybeRS[]): ReplicaSet[] {
+function filterActiveReplicaSets(rss: readonly MaybeRS[]): ReplicaSet[] {
   return rss.filter((rs): rs is ReplicaSet => !!rs && specReplicas(rs) > 0);
 }
 
@@ -212,7 +205,7 @@ export function filterActiveReplicaSets(rss: readonly MaybeRS[]): ReplicaSet[] {
 // Orderings (controller_utils.go, deployment_util.go)
 
 /** ReplicaSetsByCreationTimestamp.Less: older first, ties by name. */
-export function replicaSetsByCreationTimestampLess(a: ReplicaSet, b: ReplicaSet): boolean {
+function replicaSetsByCreationTimestampLess(a: ReplicaSet, b: ReplicaSet): boolean {
   const ta = ms(a.metadata?.creationTimestamp);
   const tb = ms(b.metadata?.creationTimestamp);
   if (ta === tb || (Number.isNaN(ta) && Number.isNaN(tb))) return nameOf(a) < nameOf(b);
@@ -235,7 +228,7 @@ export function replicaSetsBySizeNewerLess(a: ReplicaSet, b: ReplicaSet): boolea
 }
 
 /** ReplicaSetsByRevision.Less: lower revision first, ties (or unparsable) by creation time. */
-export function replicaSetsByRevisionLess(a: ReplicaSet, b: ReplicaSet): boolean {
+function replicaSetsByRevisionLess(a: ReplicaSet, b: ReplicaSet): boolean {
   const ra = revisionOf(a);
   const rb = revisionOf(b);
   if (ra === null || rb === null || ra === rb) return replicaSetsByCreationTimestampLess(a, b);
@@ -251,7 +244,7 @@ export function sortByLess<T>(items: readonly T[], less: (a: T, b: T) => boolean
 // Revisions and annotations
 
 /** Revision: the revision annotation as a number (absent = 0, unparsable = null). */
-export function revisionOf(obj: { metadata?: { annotations?: Record<string, string> } }): number | null {
+function revisionOf(obj: { metadata?: { annotations?: Record<string, string> } }): number | null {
   const v = obj.metadata?.annotations?.[RevisionAnnotation];
   if (v === undefined) return 0;
   try {
@@ -300,7 +293,7 @@ const annotationsToSkip = new Set([
 ]);
 
 /** skipCopyAnnotation: annotations that belong to the controller, not to the user. */
-export function skipCopyAnnotation(key: string): boolean {
+function skipCopyAnnotation(key: string): boolean {
   return annotationsToSkip.has(key);
 }
 
@@ -328,7 +321,7 @@ export function setReplicasAnnotations(
 }
 
 /** ReplicasAnnotationsNeedUpdate: whether desired/max-replicas differ from the given values. */
-export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desiredReplicas: number, maxReplicas: number): boolean {
+function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desiredReplicas: number, maxReplicas: number): boolean {
   const a = rs.metadata?.annotations;
   if (!a) return true;
   return a[DesiredReplicasAnnotation] !== String(desiredReplicas) || a[MaxReplicasAnnotation] !== String(maxReplicas);
@@ -345,12 +338,12 @@ function getIntFromAnnotation(rs: ReplicaSet, key: string): number | null {
 }
 
 /** GetDesiredReplicasAnnotation: desired-replicas as a number, or null. */
-export function getDesiredReplicasAnnotation(rs: ReplicaSet): number | null {
+function getDesiredReplicasAnnotation(rs: ReplicaSet): number | null {
   return getIntFromAnnotation(rs, DesiredReplicasAnnotation);
 }
 
 /** getMaxReplicasAnnotation: max-replicas as a number, or null. */
-export function getMaxReplicasAnnotation(rs: ReplicaSet): number | null {
+function getMaxReplicasAnnotation(rs: ReplicaSet): number | null {
   return getIntFromAnnotation(rs, MaxReplicasAnnotation);
 }
 
@@ -430,7 +423,7 @@ export function setDeploymentRevision(d: Deployment, revision: string): { deploy
 }
 
 /** SetDeploymentAnnotationsTo: on rollback, the Deployment takes the RS's user annotations. */
-export function setDeploymentAnnotationsTo(d: Deployment, rollbackToRS: ReplicaSet): Deployment {
+function setDeploymentAnnotationsTo(d: Deployment, rollbackToRS: ReplicaSet): Deployment {
   const a: Record<string, string> = {};
   for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (skipCopyAnnotation(k)) a[k] = v;
   for (const [k, v] of Object.entries(rollbackToRS.metadata?.annotations ?? {})) if (!skipCopyAnnotation(k)) a[k] = v;
@@ -508,7 +501,7 @@ export function findOldReplicaSets(
 }
 
 /** FindActiveOrLatest: the only active RS, the newest if none is active, null if several are. */
-export function findActiveOrLatest(newRS: ReplicaSet | null, oldRSs: readonly ReplicaSet[]): ReplicaSet | null {
+function findActiveOrLatest(newRS: ReplicaSet | null, oldRSs: readonly ReplicaSet[]): ReplicaSet | null {
   if (!newRS && oldRSs.length === 0) return null;
   const newestFirst = sortByLess(oldRSs, (a, b) => replicaSetsByCreationTimestampLess(b, a));
   const active = filterActiveReplicaSets([...newestFirst, newRS]);
@@ -665,7 +658,7 @@ export function reconcileOldReplicaSets(
 }
 
 /** One rolloutRolling step after the new RS exists: which phase acted and the writes it made. */
-export type RollingStep =
+type RollingStep =
   | { phase: 'scaleUpNew' | 'scaleDownNew'; actions: ScaleAction[] }
   | { phase: 'scaleDownOld'; actions: ScaleAction[] }
   | { phase: 'idle'; actions: []; complete: boolean };
@@ -772,7 +765,7 @@ export function isScalingEvent(d: Deployment, newRS: ReplicaSet | null, oldRSs: 
 // Recreate (recreate.go)
 
 /** oldPodsRunning: any old RS still reports replicas, or any non-new pod is not Succeeded/Failed. */
-export function oldPodsRunning(
+function oldPodsRunning(
   newRS: ReplicaSet | null,
   oldRSs: readonly ReplicaSet[],
   podsByRSUid: Readonly<Record<string, readonly Pod[]>>,
@@ -790,7 +783,7 @@ export function oldPodsRunning(
 }
 
 /** What one rolloutRecreate sync does. */
-export type RecreateStep =
+type RecreateStep =
   | { phase: 'scaleDownOld'; actions: ScaleAction[] }
   | { phase: 'waitForOldPods'; actions: [] }
   | { phase: 'createNewRS'; actions: [] }
@@ -817,7 +810,7 @@ export function rolloutRecreateStep(
 // History cleanup
 
 /** HasRevisionHistoryLimit: set and not MaxInt32 (MaxInt32 keeps everything). */
-export function hasRevisionHistoryLimit(d: Deployment): boolean {
+function hasRevisionHistoryLimit(d: Deployment): boolean {
   const l = d.spec?.revisionHistoryLimit;
   return l !== undefined && l !== MaxInt32;
 }
@@ -876,7 +869,7 @@ export function setDeploymentCondition(status: DeploymentStatus, condition: Depl
 }
 
 /** RemoveDeploymentCondition: drop the condition of that type. */
-export function removeDeploymentCondition(status: DeploymentStatus, type: string): DeploymentStatus {
+function removeDeploymentCondition(status: DeploymentStatus, type: string): DeploymentStatus {
   const conditions = (status.conditions ?? []).filter((c) => c.type !== type);
   const out: DeploymentStatus = { ...status, conditions };
   if (conditions.length === 0) delete out.conditions;
@@ -908,7 +901,7 @@ export function deploymentProgressing(d: Deployment, s: DeploymentStatus): boole
 }
 
 /** HasProgressDeadline: set and not MaxInt32. */
-export function hasProgressDeadline(d: Deployment): boolean {
+function hasProgressDeadline(d: Deployment): boolean {
   const p = d.spec?.progressDeadlineSeconds;
   return p !== undefined && p !== MaxInt32;
 }
@@ -966,7 +959,7 @@ export function calculateStatus(
 }
 
 /** GetTerminatingReplicaCountForReplicaSets: sum, or null if a synced RS does not report it. */
-export function getTerminatingReplicaCountForReplicaSets(rss: readonly MaybeRS[]): number | null {
+function getTerminatingReplicaCountForReplicaSets(rss: readonly MaybeRS[]): number | null {
   let total = 0;
   for (const rs of rss) {
     if (!rs) continue;
@@ -992,7 +985,7 @@ function replicaSetToDeploymentCondition(c: ReplicaSetCondition): DeploymentCond
 }
 
 /** getReplicaFailures: ReplicaFailure conditions of the new RS, else of any RS. */
-export function getReplicaFailures(allRSs: readonly MaybeRS[], newRS: ReplicaSet | null): DeploymentCondition[] {
+function getReplicaFailures(allRSs: readonly MaybeRS[], newRS: ReplicaSet | null): DeploymentCondition[] {
   const fromNew = (newRS?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure').map(replicaSetToDeploymentCondition);
   if (fromNew.length > 0) return fromNew;
   return allRSs.flatMap((rs) => (rs?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure').map(replicaSetToDeploymentCondition));
@@ -1061,7 +1054,7 @@ export function checkPausedConditions(d: Deployment, now: Time): DeploymentStatu
 // New ReplicaSet (sync.go getNewReplicaSet)
 
 /** What getNewReplicaSet does when the new RS is missing or stale. */
-export type NewReplicaSetPlan =
+type NewReplicaSetPlan =
   | { kind: 'create'; rs: ReplicaSet; condition: DeploymentCondition | null; event: string | null; revision: string }
   | { kind: 'update'; rs: ReplicaSet }
   | { kind: 'found'; rs: ReplicaSet; condition: DeploymentCondition | null; revision: string };
@@ -1126,13 +1119,13 @@ export function getNewReplicaSet(
 // kubectl rollout undo (kubectl polymorphichelpers/rollback.go, DeploymentRollbacker)
 
 /** Outcome of `kubectl rollout undo deployment/<d> [--to-revision=N]`. */
-export type RollbackResult =
+type RollbackResult =
   | { kind: 'error'; message: string }
   | { kind: 'skipped'; message: string }
   | { kind: 'rolledBack'; deployment: Deployment; message: string };
 
 /** deploymentRevision: the RS for revision N, or for the previous revision when N is 0. */
-export function findReplicaSetForRevision(
+function findReplicaSetForRevision(
   allRSs: readonly ReplicaSet[],
   toRevision: number,
   deploymentName: string,

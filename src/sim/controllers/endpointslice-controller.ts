@@ -11,16 +11,16 @@ import { matchesSet } from '../util/labels.ts';
 /** --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 /** The managed-by label value this controller owns slices under. */
-export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
+const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
 /** discovery.LabelServiceName. */
-export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
+const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 /** discovery.LabelManagedBy. */
-export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 /** Requeue delay while the slice cache lags behind this controller's own writes. */
-export const STALE_CACHE_RETRY_MS = 50;
+const STALE_CACHE_RETRY_MS = 50;
 
 /** The controller's state (plain data). */
-export interface EndpointSliceControllerState {
+interface EndpointSliceControllerState {
   services: InformerState<Service>;
   pods: InformerState<Pod>;
   slices: InformerState<EndpointSlice>;
@@ -39,31 +39,31 @@ type WorkEvent = { type: 'endpointslice-work' } | { type: 'endpointslice-done'; 
  * thousands of pods takes the real controller tens of ms). Changes meanwhile coalesce in the work
  * queue into one more sync, as they do behind a running sync in kube-controller-manager.
  */
-export function syncDurationMs(endpoints: number): number {
+function syncDurationMs(endpoints: number): number {
   return 1 + Math.floor(endpoints / 100);
 }
 
 /** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: Pod): boolean {
+function isPodReady(pod: Pod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** ShouldPodBeInEndpoints(pod, includeTerminating = true): not terminal and has an IP. */
-export function shouldPodBeInEndpoints(pod: Pod): boolean {
+function shouldPodBeInEndpoints(pod: Pod): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Failed' || phase === 'Succeeded') return false;
   return !!pod.status?.podIP || (pod.status?.podIPs ?? []).length > 0;
 }
 
 /** Whether the Service's selector (a plain label map) selects the pod. */
-export function serviceSelectsPod(svc: Service, pod: Pod): boolean {
+function serviceSelectsPod(svc: Service, pod: Pod): boolean {
   const sel = svc.spec?.selector;
   if (!sel || (svc.metadata?.namespace ?? '') !== (pod.metadata?.namespace ?? '')) return false;
   return matchesSet(sel, pod.metadata?.labels);
 }
 
 /** podutil.FindPort: a numeric targetPort as is, a named one looked up among the containers' ports. */
-export function findPort(pod: Pod, sp: ServicePort): number | undefined {
+function findPort(pod: Pod, sp: ServicePort): number | undefined {
   const target = sp.targetPort ?? sp.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
@@ -74,7 +74,7 @@ export function findPort(pod: Pod, sp: ServicePort): number | undefined {
 }
 
 /** getEndpointPorts: the service's ports resolved against one pod (unresolvable ones left out). */
-export function endpointPorts(svc: Service, pod: Pod): EndpointPort[] {
+function endpointPorts(svc: Service, pod: Pod): EndpointPort[] {
   const out: EndpointPort[] = [];
   for (const sp of svc.spec?.ports ?? []) {
     const port = findPort(pod, sp);
@@ -87,7 +87,7 @@ export function endpointPorts(svc: Service, pod: Pod): EndpointPort[] {
 }
 
 /** podToEndpoint: serving = Ready, terminating = deletionTimestamp set, ready = serving && !terminating. */
-export function podToEndpoint(pod: Pod, svc: Service, node?: Node): Endpoint {
+function podToEndpoint(pod: Pod, svc: Service, node?: Node): Endpoint {
   const serving = isPodReady(pod);
   const terminating = !!pod.metadata?.deletionTimestamp;
   // publishNotReadyAddresses publishes every endpoint as ready.
@@ -106,7 +106,7 @@ export function podToEndpoint(pod: Pod, svc: Service, node?: Node): Endpoint {
 }
 
 /** setEndpointSliceLabels: the service's own labels, then the service-name and managed-by labels. */
-export function sliceLabels(svc: Service): Record<string, string> {
+function sliceLabels(svc: Service): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const [k, v] of Object.entries(svc.metadata?.labels ?? {})) {
     if (k === LABEL_SERVICE_NAME || k === LABEL_MANAGED_BY) continue;
@@ -119,7 +119,7 @@ export function sliceLabels(svc: Service): Record<string, string> {
 }
 
 /** The slice a Service should have, before endpoints are placed in it. */
-export function newEndpointSlice(svc: Service, ports: EndpointPort[], endpoints: Endpoint[]): EndpointSlice {
+function newEndpointSlice(svc: Service, ports: EndpointPort[], endpoints: Endpoint[]): EndpointSlice {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -168,7 +168,7 @@ function sameEndpoints(slice: EndpointSlice, endpoints: Endpoint[]): boolean {
 }
 
 /** What to write for one Service: slices to create, to update (full objects) and to delete (names). */
-export interface SlicePlan { create: EndpointSlice[]; update: EndpointSlice[]; delete: string[] }
+interface SlicePlan { create: EndpointSlice[]; update: EndpointSlice[]; delete: string[] }
 
 function podRef(ep: Endpoint): string {
   return `${ep.targetRef?.namespace ?? ''}/${ep.targetRef?.name ?? ''}`;

@@ -20,9 +20,9 @@ import { newDict } from '../dict.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** Component (and identity) name: system:serviceaccount:kube-system:generic-garbage-collector. */
-export const GARBAGE_COLLECTOR = 'garbage-collector';
+const GARBAGE_COLLECTOR = 'garbage-collector';
 /** The absentOwnerCache's size (an LRU of owner uids a live GET did not find). */
-export const ABSENT_OWNER_CACHE_SIZE = 500;
+const ABSENT_OWNER_CACHE_SIZE = 500;
 
 /** The resources the collector follows, in the order its informers start (owners before dependents). */
 const MONITORED = ['nodes', 'leases', 'services', 'endpointslices', 'deployments', 'replicasets', 'pods'] as const;
@@ -33,7 +33,7 @@ type Owned = Deployment | ReplicaSet | Pod | Node | Lease | Service | EndpointSl
 type ItemKey = string;
 
 /** The collector's state (plain data). */
-export interface GarbageCollectorState {
+interface GarbageCollectorState {
   nodes: InformerState<Node>;
   /** The node leases (the watch kube-controller-manager already holds, in kube-node-lease). */
   leases: InformerState<Lease>;

@@ -22,7 +22,7 @@ export const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5_000;
 /** finalizerEstimateSeconds: the wait assumed for items held by finalizers. */
 const FINALIZER_ESTIMATE_SECONDS = 15;
 /** v1.FinalizerKubernetes, the namespace controller's token in spec.finalizers. */
-export const FINALIZER_KUBERNETES = 'kubernetes';
+const FINALIZER_KUBERNETES = 'kubernetes';
 
 /** The controller's state (plain data): its informer, the keys waiting in its queue and their failures. */
 export interface NamespaceControllerState {

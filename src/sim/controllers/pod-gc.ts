@@ -18,18 +18,18 @@ export const GC_CHECK_PERIOD_MS = 20_000;
 /** quarantineTime: a Node must stay missing this long before its pods are collected. */
 export const QUARANTINE_MS = 40_000;
 /** --terminated-pod-gc-threshold default. */
-export const TERMINATED_POD_GC_THRESHOLD = 12_500;
+const TERMINATED_POD_GC_THRESHOLD = 12_500;
 /** v1.TaintNodeOutOfService: an operator's word that the node is shut down and its pods may go. */
 export const TaintNodeOutOfService = 'node.kubernetes.io/out-of-service';
 
 /** The collector's flags (component params). */
-export interface PodGCParams {
+interface PodGCParams {
   /** --terminated-pod-gc-threshold (0 turns the terminated-pod pass off). */
   terminatedPodGCThreshold?: number;
 }
 
 /** The collector's state (plain data). */
-export interface PodGCState {
+interface PodGCState {
   pods: InformerState<Pod>;
   nodes: InformerState<Node>;
   /** nodeQueue: a missing node name → when its quarantine ends (simulated ms). */

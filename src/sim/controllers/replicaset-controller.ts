@@ -20,12 +20,12 @@ import {
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 
 /** ExpectationsTimeout: expectations older than this are ignored, so a lost watch event cannot wedge an RS. */
-export const ExpectationsTimeoutMs = 5 * 60 * 1000;
+const ExpectationsTimeoutMs = 5 * 60 * 1000;
 /** Time a worker takes to pick up a queued key (the real worker goroutine reacts in about a millisecond). */
-export const WORKER_DELAY_MS = 1;
+const WORKER_DELAY_MS = 1;
 
 /** ControllerExpectations for one RS, as plain data (UIDTrackingControllerExpectations: deletes tracked by pod key). */
-export interface Expectation {
+interface Expectation {
   /** Creations still to be observed through the pod informer. */
   add: number;
   /** Pod keys whose deletion is still to be observed. */
@@ -391,7 +391,7 @@ function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: P
 }
 
 /** A scale-down's deletions (pod names, in getPodsToDelete's order): how far it got, its first error. */
-export interface PendingDeletes { pods: string[]; next: number; error: string | null }
+interface PendingDeletes { pods: string[]; next: number; error: string | null }
 
 /**
  * manageReplicas' deletions, run on or resumed: each takes a token of the controller's client (in

@@ -12,7 +12,7 @@ import { matchesSet } from '../util/labels.ts';
 import { REPLICASET_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
-export type Time = string;
+type Time = string;
 
 /** BurstReplicas: most creates or deletes one sync may issue. */
 export const BurstReplicas = 500;
@@ -27,7 +27,7 @@ export const SuccessfulDeletePodReason = 'SuccessfulDelete';
 /** Event reason for a failed pod delete. */
 export const FailedDeletePodReason = 'FailedDelete';
 /** Annotation that ranks pods for scale-down (lower goes first). */
-export const PodDeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
+const PodDeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
 
 function ms(t: Time | undefined): number {
   return t ? Date.parse(t) : NaN;
@@ -39,7 +39,7 @@ export function isPodActive(p: Pod): boolean {
 }
 
 /** The pod's Ready condition, if any. */
-export function getPodReadyCondition(p: Pod): PodCondition | null {
+function getPodReadyCondition(p: Pod): PodCondition | null {
   return p.status?.conditions?.find((c) => c.type === 'Ready') ?? null;
 }
 
@@ -72,7 +72,7 @@ export const podEventMessages = {
 // slowStartBatch
 
 /** Outcome of slowStartBatch: how many calls succeeded, the batch sizes run, the first error. */
-export interface SlowStartResult<E> {
+interface SlowStartResult<E> {
   successes: number;
   batches: number[];
   error: E | null;
@@ -268,7 +268,7 @@ export function getPodsRankedByRelatedPodsOnSameNode(podsToRank: readonly Pod[],
 }
 
 /** Sorts ActivePodsWithRanks by Less (stable, so equal pods keep their input order). */
-export function sortActivePodsWithRanks(s: ActivePodsWithRanks): ActivePodsWithRanks {
+function sortActivePodsWithRanks(s: ActivePodsWithRanks): ActivePodsWithRanks {
   const idx = s.pods.map((_, i) => i);
   idx.sort((a, b) => (activePodsWithRanksLess(s, a, b) ? -1 : activePodsWithRanksLess(s, b, a) ? 1 : 0));
   return { pods: idx.map((i) => s.pods[i]), rank: idx.map((i) => s.rank[i]), now: s.now };
@@ -286,7 +286,7 @@ export function getPodsToDelete(filteredPods: readonly Pod[], relatedPods: reado
 // Status
 
 /** ReplicaSetStatus with the KEP-3973 field kubernetes-types 1.30 lacks. */
-export type ReplicaSetStatusExt = ReplicaSetStatus & { terminatingReplicas?: number };
+type ReplicaSetStatusExt = ReplicaSetStatus & { terminatingReplicas?: number };
 
 /**
  * calculateStatus (replica_set_utils.go) plus observedGeneration as updateReplicaSetStatus sets it.
@@ -315,7 +315,7 @@ export function calculateReplicaSetStatus(
 }
 
 /** The pod counts calculateStatus derives its numbers from (terminating null = KEP-3973 gate off). */
-export interface ReplicaSetPodCounts { active: number; fullyLabeled: number; ready: number; available: number; terminating: number | null }
+interface ReplicaSetPodCounts { active: number; fullyLabeled: number; ready: number; available: number; terminating: number | null }
 
 /** calculateStatus from counts already taken (the controller keeps them as pods change). */
 export function replicaSetStatusFromCounts(rs: ReplicaSet, counts: ReplicaSetPodCounts, manageReplicasErr: string | null, now: Time): ReplicaSetStatusExt {

@@ -8,7 +8,7 @@ import type { ApiRequest } from '../apiserver/request.ts';
 import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 
 /** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
-export function podFor(p: PodSpecOfFigure): Record<string, unknown> {
+function podFor(p: PodSpecOfFigure): Record<string, unknown> {
   const spec: Record<string, unknown> = {
     containers: [{ name: p.name, image: p.image, resources: { requests: { cpu: p.cpu, memory: p.memory } } }],
     restartPolicy: 'Always',
@@ -19,7 +19,7 @@ export function podFor(p: PodSpecOfFigure): Record<string, unknown> {
 }
 
 /** `kubectl patch deployment NAME -p '{"spec":{"strategy":{"rollingUpdate":{…}}}}'`. */
-export function strategyRequest(name: string, maxSurge: IntOrPercent, maxUnavailable: IntOrPercent): ApiRequest {
+function strategyRequest(name: string, maxSurge: IntOrPercent, maxUnavailable: IntOrPercent): ApiRequest {
   return { verb: 'patch', resource: 'deployments', namespace: 'default', name, body: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } } } } };
 }
 
@@ -253,7 +253,7 @@ function runLine(p: PodSpecOfFigure): string {
 }
 
 /** The Service `kubectl expose deployment NAME --port=P` creates for a Deployment made by `kubectl create deployment` (selector app=NAME). */
-export function serviceFor(name: string, port: number, namespace = 'default'): Record<string, unknown> {
+function serviceFor(name: string, port: number, namespace = 'default'): Record<string, unknown> {
   return {
     apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: { app: name } },
     spec: { ports: [{ port, protocol: 'TCP', targetPort: port }], selector: { app: name }, type: 'ClusterIP' },

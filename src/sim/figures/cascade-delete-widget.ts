@@ -31,7 +31,7 @@ export interface ChainObject {
 }
 
 /** One DELETE of an object of the chain: who sent it. */
-export interface ChainDelete { component: string; kind: string; name: string }
+interface ChainDelete { component: string; kind: string; name: string }
 
 /** What the picture draws: the chain's objects still stored, and the DELETEs since kubectl deleted web. */
 export interface OwnersDetail { objects: ChainObject[]; deletes: ChainDelete[] }
@@ -39,7 +39,7 @@ export interface OwnersDetail { objects: ChainObject[]; deletes: ChainDelete[] }
 interface Meta { metadata: { name: string; uid: string; deletionTimestamp?: string; ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[] } }
 
 /** The Deployments, ReplicaSets and pods of the default namespace, each with its controller ownerReference. */
-export function chainOf(cluster: Cluster): ChainObject[] {
+function chainOf(cluster: Cluster): ChainObject[] {
   const out: ChainObject[] = [];
   for (const [resource, kind] of KINDS) {
     for (const o of storeList(cluster.world.state.store, resource, 'default') as unknown as Meta[]) {
@@ -51,7 +51,7 @@ export function chainOf(cluster: Cluster): ChainObject[] {
 }
 
 /** The successful DELETEs of Deployments, ReplicaSets and pods since kubectl's last DELETE of web, in order. */
-export function deletesOf(cluster: Cluster): ChainDelete[] {
+function deletesOf(cluster: Cluster): ChainDelete[] {
   const w = cluster.world.state;
   const stop = Math.max(0, w.log.length - LOOK_BACK);
   const web = namesOf('deployments', 'default', WEB).object;

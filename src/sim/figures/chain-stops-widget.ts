@@ -16,10 +16,10 @@ const REPLICAS = 1;
 /** The tag typed for the upgrade to nginx:1.28: one digit too many, and no such tag in the registry. */
 export const BAD_IMAGE = 'nginx:1.288';
 /** The tag meant. */
-export const GOOD_IMAGE = 'nginx:1.28';
+const GOOD_IMAGE = 'nginx:1.28';
 
 /** One step of the chain (the picture names them): done or not, and what the store says for it (a node, an IP, a waiting reason). */
-export interface ChainStep { done: boolean; value: string }
+interface ChainStep { done: boolean; value: string }
 
 /** What the picture draws: web's current ReplicaSet, the pod followed, the twelve steps in order, and the first one not done. */
 export interface ChainDetail {
@@ -53,7 +53,7 @@ const imageOf = (o: { spec: { template: { spec: { containers: { image: string }[
 const ownedBy = (o: { metadata: Meta }, owner: string): boolean => !!o.metadata.ownerReferences?.some((r) => r.name === owner);
 
 /** The steps for web's newest pod of the ReplicaSet that matches the Deployment's template (the one its controller scales up). */
-export function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): ChainDetail {
+function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): ChainDetail {
   const d = stored<DeploymentObj>(cluster, 'deployments').find((x) => x.metadata.name === WEB);
   // The template here differs between revisions by its image only, so the image names the current ReplicaSet.
   const rs = d ? stored<ReplicaSetObj>(cluster, 'replicasets').find((x) => ownedBy(x, WEB) && imageOf(x) === imageOf(d)) : undefined;
@@ -86,7 +86,7 @@ export function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): Cha
 }
 
 /** The widget's detail: the chain, from the store and from node-1's rules for web. */
-export function chainDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
+function chainDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
   const rules = (serviceWebDetailOf(cluster, frame) as unknown as ServiceWebDetail).picks;
   return { chain: chainOf(cluster, rules) as unknown as JsonValue };
 }

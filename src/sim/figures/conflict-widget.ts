@@ -19,14 +19,14 @@ import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts'
 import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens; each press adds one per writer, or takes them away again. */
-export const REPLICAS = 3;
+const REPLICAS = 3;
 /** The two writers, in the order their writes reach the API server. */
-export const WRITERS = ['alice', 'bob'] as const;
+const WRITERS = ['alice', 'bob'] as const;
 /** How far back the picture looks for the writers' requests (records). */
 const LOOK_BACK = 4_000;
 
 /** One write of web by a writer: what it sent and what the API server answered. */
-export interface WriteAttempt {
+interface WriteAttempt {
   client: string;
   /** The resourceVersion the write carried: the one its client read. */
   sentVersion: string;
@@ -47,7 +47,7 @@ const isWriter = (c: string): boolean => (WRITERS as readonly string[]).includes
  * The writers' PUTs of web since alice's last one. A log record says the answer but not the body, so
  * each is paired with its recorded input (one record per request, in the same order, counted from the end).
  */
-export function attemptsOf(cluster: Cluster): WriteAttempt[] {
+function attemptsOf(cluster: Cluster): WriteAttempt[] {
   const w = cluster.world.state;
   const object = `deployments/default/${WEB}`;
   const records = w.log.slice(Math.max(0, w.log.length - LOOK_BACK)).filter((r) => r.kind === 'request' && r.verb === 'PUT' && r.object === object && isWriter(r.component));
@@ -68,7 +68,7 @@ export function attemptsOf(cluster: Cluster): WriteAttempt[] {
 }
 
 /** web's spec.replicas and resourceVersion in the store, and the last race's writes. */
-export function conflictOf(cluster: Cluster): ConflictDetail {
+function conflictOf(cluster: Cluster): ConflictDetail {
   const d = storeGet(cluster.world.state.store, 'deployments', namesOf('deployments', 'default', WEB).key) as { metadata: { resourceVersion: string }; spec: { replicas?: number } } | undefined;
   return { replicas: d ? d.spec.replicas ?? 1 : null, resourceVersion: d?.metadata.resourceVersion ?? null, attempts: attemptsOf(cluster) };
 }

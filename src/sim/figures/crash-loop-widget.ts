@@ -18,7 +18,7 @@ const REPLICAS = 3;
 /** The node whose pod crashes (as the troubleshooting figure's crash demo). */
 const TARGET_NODE = 'node-1';
 /** What nginx prints when its configuration has a mistyped directive, and exits 1. */
-export const CRASH_LOG = 'nginx: [emerg] unknown directive "sever" in /etc/nginx/conf.d/default.conf:2';
+const CRASH_LOG = 'nginx: [emerg] unknown directive "sever" in /etc/nginx/conf.d/default.conf:2';
 
 /** What the widget reads beside the Frame: web's pods as `kubectl describe` has them, and the crashing pod's container starts. */
 export interface CrashLoopDetail {
@@ -30,7 +30,7 @@ export interface CrashLoopDetail {
 }
 
 /** web's pods with their restarts and back-off, and the first restarted pod's container starts from the request log. */
-export function crashLoopDetailOf(cluster: Cluster): FigureDetail {
+function crashLoopDetailOf(cluster: Cluster): FigureDetail {
   const pods = podTroublesOf(cluster, WEB);
   const looping = pods.find((p) => p.restartCount > 0 && !p.terminating)?.name ?? null;
   const object = looping ? `pods/default/${looping}/` : null;

@@ -22,7 +22,7 @@ import { readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
 import { CLIENT, CLIENT_IMAGE, serviceDnsAddons } from './service-web.ts';
 
-export { CLIENT, CLIENT_IMAGE };
+export { CLIENT };
 /** The name the client looks up: the Service web's fully qualified name. */
 export const QNAME = `${WEB}.default.svc.cluster.local`;
 /** web's replicas and port. */
@@ -30,7 +30,7 @@ const REPLICAS = 2;
 const PORT = 80;
 
 /** One CoreDNS pod as kube-dns's EndpointSlice lists it. */
-export interface DnsServer { pod: string; ip: string; ready: boolean }
+interface DnsServer { pod: string; ip: string; ready: boolean }
 
 /** What the picture draws: the client's nameserver, kube-dns's endpoints, web's ClusterIP in the store, and the lookup and connection the client would make now. */
 export interface DnsDetail {
@@ -64,7 +64,7 @@ function serversOf(store: Store): DnsServer[] {
 }
 
 /** The client's view of web now: its lookup through the data path and CoreDNS, then a connection to the answer (on a copy of the network's state). */
-export function dnsOf(cluster: Cluster): DnsDetail {
+function dnsOf(cluster: Cluster): DnsDetail {
   const w = cluster.world.state;
   const store = w.store;
   const pod = get<Pod>(store, 'pods', CLIENT);

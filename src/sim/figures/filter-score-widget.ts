@@ -20,7 +20,7 @@ const API_IMAGE = 'nginx:1.27';
 export const API_CPU = '1000m';
 export const API_MEMORY = '1Gi';
 /** The node the reader cordons: the one that wins the chapter's example. */
-export const CORDONED = 'node-3';
+const CORDONED = 'node-3';
 /** The pods already on the nodes, one each, with the chapter's requests (pinned by a nodeSelector). */
 export const LOAD: PodSpecOfFigure[] = [
   { name: 'load-1', image: 'busybox:1.37', cpu: '2400m', memory: '2048Mi', onNode: 'node-1' },
@@ -33,7 +33,7 @@ const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 const RESOURCE_PLUGINS = ['NodeResourcesFit', 'NodeResourcesBalancedAllocation'];
 
 /** One node in the scheduler's last attempt for api's pod: its filter verdict, its scores, its total. */
-export interface NodeArithmetic {
+interface NodeArithmetic {
   node: string;
   passed: boolean;
   /** The filter that rejected it, and why (null when it passed). */
@@ -65,7 +65,7 @@ const detailOf = (d: FigureDetail | null): FilterScoreDetail | null => (d?.arith
  * scheduler's records (SchedulerState.records, what schedulingRecordOf reads); importing that reader
  * into this chunk would make the build split the worker's core chunk, as for the node-lease widget.
  */
-export function filterScoreOf(cluster: Cluster, frame: Frame): FilterScoreDetail {
+function filterScoreOf(cluster: Cluster, frame: Frame): FilterScoreDetail {
   const pod = apiPodsOf(frame)[0];
   const s = cluster.world.state.components.scheduler?.state as SchedulerState | undefined;
   const rec = pod && s ? s.records.byKey[`default/${pod.name}`] : undefined;

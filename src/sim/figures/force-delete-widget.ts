@@ -18,12 +18,12 @@ import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf, webPodsOf } from './wid
 import { figureActions } from './figure-actions.ts';
 
 /** The node cut off the network (the chapter's node-2). */
-export const NODE = 'node-2';
+const NODE = 'node-2';
 /** web's replicas, as the chapter's failure has them: two a node. */
 const REPLICAS = 6;
 
 /** One pod on node-2 as the API server stores it. */
-export interface ApiPod {
+interface ApiPod {
   name: string;
   /** metadata.deletionTimestamp (null while it is not being deleted). */
   deletionTimestamp: string | null;
@@ -34,7 +34,7 @@ export interface ApiPod {
 }
 
 /** One container on node-2's machine, as its containerd has it, and whether the API server still has its pod. */
-export interface MachineContainer {
+interface MachineContainer {
   pod: string;
   container: string;
   state: 'running' | 'exited' | 'created' | 'unknown';
@@ -71,7 +71,7 @@ function machineOf(cluster: Cluster, inApi: Set<string>): MachineContainer[] {
 }
 
 /** node-2's pods in the API server and on its machine, and web's pods running elsewhere. */
-export function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail {
+function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail {
   const pods = (storeList(cluster.world.state.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === NODE);
   const api = pods.map((p): ApiPod => {
     const name = p.metadata?.name ?? '';

@@ -19,12 +19,12 @@ const REPLICAS = 3;
 /** The Service's port. */
 const PORT = 80;
 /** The node the client runs on, and whose kube-proxy rules it goes through. */
-export const CLIENT_NODE = 'node-1';
+const CLIENT_NODE = 'node-1';
 /** How long into the outage the widget pauses to count the client's answers. */
 const OUTAGE_LOOK_MS = 20_000;
 
 /** One endpoint of web as the picture lists it: in the EndpointSlice stored in etcd, and in node-1's rules. */
-export interface FrozenEndpoint { ip: string; pod: string; node: string; inSlice: boolean; inRules: boolean }
+interface FrozenEndpoint { ip: string; pod: string; node: string; inSlice: boolean; inRules: boolean }
 
 /** What the picture draws beside the frame. */
 export interface FrozenDetail {
@@ -48,7 +48,7 @@ const detailOf = (d: FigureDetail | null): FrozenDetail | null => (d?.frozen ? (
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
 /** web's endpoints in etcd and in node-1's rules, and the client's counts. */
-export function frozenDetailOf(cluster: Cluster, frame: Frame): FrozenDetail {
+function frozenDetailOf(cluster: Cluster, frame: Frame): FrozenDetail {
   const w = cluster.world.state;
   const proxy = kubeProxyStateOf(w, CLIENT_NODE);
   const rules = new Map<string, { pod: string; node: string }>();

@@ -18,7 +18,7 @@ import { setupDemo } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The node the reader stops (the chapter's node-2). */
-export const NODE = 'node-2';
+const NODE = 'node-2';
 /** The kubelet renews its Lease this often (nodeLeaseDurationSeconds 40 × 0.25). */
 const RENEW_EVERY_S = 10;
 /** nodeStatusReportFrequency: an unchanged status is still sent this often. */
@@ -81,7 +81,7 @@ function writesByNode(cluster: Cluster): Map<string, { renewals: number; statusU
 }
 
 /** Every worker's Lease, Ready heartbeat and write counts at this moment. */
-export function heartbeatsDetailOf(cluster: Cluster, frame: Frame): HeartbeatsDetail {
+function heartbeatsDetailOf(cluster: Cluster, frame: Frame): HeartbeatsDetail {
   const w = cluster.world.state;
   const writes = writesByNode(cluster);
   const nodes = frame.nodes.filter((n) => w.components[`kubelet/${n.name}`]).map((n): NodeHeartbeats => {

@@ -17,14 +17,14 @@ import { firstMatterAhead, lastWholeListEnd, mattersBetween, notificationsOnly, 
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
-export const LOG_TAIL = 80;
+const LOG_TAIL = 80;
 /** What the narration says for the informers' start-up lists stepped over as one step. */
-export function listedSentence(notifications: number): string {
+function listedSentence(notifications: number): string {
   return `Every component lists what exists: one ADDED notification for each object its watches cover, then a BOOKMARK saying the list is complete (${notifications} notifications in all). Nothing changes in the cluster; now each one knows what there is.`;
 }
 
 /** "Next event that matters" gives up after this much quiet simulated time. */
-export const NEXT_LIMIT_MS = 15 * 60_000;
+const NEXT_LIMIT_MS = 15 * 60_000;
 /** … or after this many steps of heartbeats. */
 const NEXT_LIMIT_STEPS = 50_000;
 /**

@@ -20,7 +20,7 @@ const NAME = 'web';
 const IMAGE = 'nginx:1.27';
 const REPLICAS = 3;
 /** The latency the "slow API server" demo adds to every watch delivery (ms). */
-export const SLOW_MS = 2_000;
+const SLOW_MS = 2_000;
 /** The user RBAC knows nothing about (no RoleBinding names her). */
 const JANE = 'jane';
 /** How far back the pipeline panel looks for the write to show (heartbeats in between are skipped). */
@@ -261,7 +261,7 @@ function userOf(cluster: Cluster, r: RequestRecord): string | null {
 }
 
 /** The write at the cursor, stage by stage, with its etcd key and the watch notifications it caused so far. */
-export function pipelineOf(cluster: Cluster): JsonValue {
+function pipelineOf(cluster: Cluster): JsonValue {
   const w = cluster.world.state;
   const found = currentWrite(w);
   if (!found) return null;

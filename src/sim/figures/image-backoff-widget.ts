@@ -21,7 +21,7 @@ export const BAD_IMAGE = 'nginx:1.288';
 const SHOWN = 6;
 
 /** One PullImage call of containerd, as the timeline shows it. */
-export interface PullRow { t: number; node: string; image: string; ok: boolean }
+interface PullRow { t: number; node: string; image: string; ok: boolean }
 
 /** What the widget reads beside the Frame: the pulls of any image but the setup's, and the pod waiting on the bad one. */
 export interface ImageBackoffDetail {
@@ -34,7 +34,7 @@ export interface ImageBackoffDetail {
 const shortImage = (ref: string): string => ref.replace(/^docker\.io\/library\//, '');
 
 /** containerd's PullImage calls for every image but web's first (the setup's pulls are not the story), the latest SHOWN. */
-export function pullsOf(cluster: Cluster): PullRow[] {
+function pullsOf(cluster: Cluster): PullRow[] {
   const rows: PullRow[] = [];
   for (const r of cluster.world.state.log) {
     if (r.kind !== 'cri' || r.verb !== 'PullImage' || !r.object) continue;
@@ -46,7 +46,7 @@ export function pullsOf(cluster: Cluster): PullRow[] {
 }
 
 /** The widget's detail: the pulls, and the pod stuck on the bad tag with the kubelet's back-off for it. */
-export function imageBackoffDetailOf(cluster: Cluster): FigureDetail {
+function imageBackoffDetailOf(cluster: Cluster): FigureDetail {
   const stuck = podTroublesOf(cluster, WEB).find((p) => !p.terminating && (p.reason === 'ErrImagePull' || p.reason === 'ImagePullBackOff'));
   const d: ImageBackoffDetail = { pulls: pullsOf(cluster), stuck: stuck ? { pod: stuck.name, status: stuck.reason ?? '', backoff: stuck.backoff } : null };
   return d as unknown as { [key: string]: JsonValue };

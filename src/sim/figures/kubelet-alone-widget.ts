@@ -18,7 +18,7 @@ import { figureActions } from './figure-actions.ts';
 /** web's replicas, as the other widgets have them. */
 const REPLICAS = 3;
 /** The node whose kubelet the widget follows. */
-export const NODE = 'node-1';
+const NODE = 'node-1';
 /** What nginx prints when its configuration has a mistyped directive, and exits 1 (as the crash-loop widget's). */
 const CRASH_LOG = 'nginx: [emerg] unknown directive "sever" in /etc/nginx/conf.d/default.conf:2';
 
@@ -48,7 +48,7 @@ const cpUp = (f: Frame): boolean => f.controlPlane.apiserver && f.controlPlane.e
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
 /** The pod on node-1, its kubelet's own restart count and back-off, the stored status, and the status writes. */
-export function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetail {
+function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetail {
   const w = cluster.world.state;
   const view = podOn(frame);
   const k = w.components[`kubelet/${NODE}`]?.state as KubeletState | undefined;

@@ -21,7 +21,7 @@ const WEB_PODS = `pods/default/${WEB}-`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 
 /** One write to a pod of web that no watch of kube-controller-manager delivered. */
-export interface MissedWrite { component: string; verb: string; pod: string; revision: number }
+interface MissedWrite { component: string; verb: string; pod: string; revision: number }
 
 /** What the picture draws: the controller-manager, the writes it missed, its relist and its first sync after it. */
 export interface LevelDetail {
@@ -34,7 +34,7 @@ export interface LevelDetail {
 }
 
 /** Reads the request log for the controller-manager's missed writes, its relist and the sync that follows it. */
-export function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
+function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
   const log = cluster.world.state.log;
   const heard = new Set<string>();
   let watchStart = -1;

@@ -15,16 +15,16 @@ import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts'
 import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens (the chapter's example). */
-export const REPLICAS = 3;
+const REPLICAS = 3;
 /** The two images a rollout moves between. */
 const IMAGES = ['nginx:1.27', 'nginx:1.28'] as const;
 /** The replica counts a reader may pick. */
-export const REPLICA_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+const REPLICA_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 /** The maxSurge / maxUnavailable values a reader may pick: counts and percentages, as the API takes them. */
-export const LIMIT_CHOICES = ['0', '1', '2', '3', '25%', '50%', '100%'] as const;
+const LIMIT_CHOICES = ['0', '1', '2', '3', '25%', '50%', '100%'] as const;
 
 /** A reader's numbers, as the demo id carries them. */
-export interface RolloutNumbers { replicas: number; maxSurge: IntOrPercent; maxUnavailable: IntOrPercent }
+interface RolloutNumbers { replicas: number; maxSurge: IntOrPercent; maxUnavailable: IntOrPercent }
 
 /** The demo id for a reader's numbers: `rollout:<replicas>:<maxSurge>:<maxUnavailable>`. */
 export function rolloutDemoId(n: RolloutNumbers): string {
@@ -54,7 +54,7 @@ function storedWeb(cluster: Cluster): Deployment | undefined {
 }
 
 /** The controller's arithmetic over the stored Deployment, and the first rollout step it allows from a settled ReplicaSet. */
-export function arithmeticOf(d: Deployment): FigureDetail {
+function arithmeticOf(d: Deployment): FigureDetail {
   const replicas = specReplicas(d);
   const p = rollingUpdateParams(d);
   const { surge, unavailable } = resolveFenceposts(p.maxSurge, p.maxUnavailable, replicas);

@@ -15,17 +15,17 @@ import { livePodsOf, readyPodsOf, setupDemo, WEB, WEB_IMAGE, webOf, webSettled }
 /** web's replicas (the chapter's example). */
 const REPLICAS = 3;
 /** The image the chapter's `kubectl set image` moves web to. */
-export const NEXT_IMAGE = 'nginx:1.28';
+const NEXT_IMAGE = 'nginx:1.28';
 const HASH = 'pod-template-hash';
 
 /** One of web's ReplicaSets as stored: its hash label, its revision annotation, its spec.replicas and its ready pods. */
-export interface StoredReplicaSet { name: string; hash: string; image: string; revision: number; replicas: number; ready: number }
+interface StoredReplicaSet { name: string; hash: string; image: string; revision: number; replicas: number; ready: number }
 
 /** What the picture draws: web's template image and revision annotation, and its ReplicaSets, oldest revision first. */
 export interface NewReplicaSetDetail { image: string | null; revision: number | null; replicaSets: StoredReplicaSet[] }
 
 /** web and the ReplicaSets it owns, read from the store. */
-export function newReplicaSetOf(cluster: Cluster): NewReplicaSetDetail {
+function newReplicaSetOf(cluster: Cluster): NewReplicaSetDetail {
   const { deployment: d, replicaSets } = webReplicaSets(cluster);
   const rss = replicaSets
     .map((rs): StoredReplicaSet => ({

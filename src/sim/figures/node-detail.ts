@@ -13,7 +13,7 @@ import type { Frame } from '../view/types.ts';
 import type { JsonValue } from './demo.ts';
 
 /** The kubelet renews its node's Lease this often (kubelet's nodeLeaseDurationSeconds 40 × 0.25). */
-export const LEASE_RENEW_MS = 10_000;
+const LEASE_RENEW_MS = 10_000;
 
 /** One pod on the watched node, with its eviction countdown and its container as the machine runs it. */
 export interface PodCountdown {

@@ -14,7 +14,7 @@ import { setupDemo } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The node whose Lease the widget follows (the chapter's node-2). */
-export const NODE = 'node-2';
+const NODE = 'node-2';
 /** The kubelet renews its Lease this often (nodeLeaseDurationSeconds 40 × 0.25). */
 const LEASE_RENEW_MS = 10_000;
 /** node-monitor-grace-period's default, for a node the controller has not yet given a grace period of its own. */
@@ -22,7 +22,7 @@ const DEFAULT_GRACE_MS = 50_000;
 /** web's replicas: one pod a node, so node-2 runs one. */
 const REPLICAS = 3;
 /** The taint the controller adds to a node whose kubelet has gone quiet. */
-export const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 /** The Lease and the controller's view of node-2, as the picture draws them. */
 export interface LeaseDetail {
@@ -64,7 +64,7 @@ function controllerClockOf(cluster: Cluster): { probeTimestamp: number; gracePer
 }
 
 /** The Lease, the Node's condition and taints, and the controller's clock for node-2. */
-export function leaseDetailOf(cluster: Cluster, frame: Frame): LeaseDetail {
+function leaseDetailOf(cluster: Cluster, frame: Frame): LeaseDetail {
   const lease = storeGet(cluster.world.state.store, 'leases', `/registry/leases/kube-node-lease/${NODE}`) as Lease | undefined;
   const h = controllerClockOf(cluster);
   const n = nodeOf(frame);

@@ -15,20 +15,20 @@ import { figureActions } from './figure-actions.ts';
 import { WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
 /** web's replicas as the widget opens, and how many each press of the button adds. */
-export const REPLICAS = 3;
+const REPLICAS = 3;
 const STEP = 3;
 /** The most replicas the button scales to: three pods of 1000m on each 4-CPU node. */
 const MOST = 9;
 /** Each pod's requests: the chapter's worked example (its `api` pod). */
-export const CPU = '1000m';
-export const MEMORY = '1Gi';
+const CPU = '1000m';
+const MEMORY = '1Gi';
 
 /** One node's score in a cycle: the total, and the two plugins whose part falls most as pods land. */
-export interface NodeScore { node: string; total: number; fit: number; spread: number }
+interface NodeScore { node: string; total: number; fit: number; spread: number }
 /** One scheduling cycle of a pod of web: when, each node's score, and the node it won. */
-export interface Cycle { pod: string; t: number; node: string | null; scores: NodeScore[] }
+interface Cycle { pod: string; t: number; node: string | null; scores: NodeScore[] }
 /** One node in the scheduler's cache: its pods (assumed ones included) and their CPU and memory requests. */
-export interface CachedNode { node: string; pods: number; cpu: number; memory: number }
+interface CachedNode { node: string; pods: number; cpu: number; memory: number }
 /** What the picture draws: the queue (pods waiting, in pop order), web's cycles in order, and the cache. */
 export interface OneAtATimeDetail { queue: string[]; cycles: Cycle[]; nodes: CachedNode[] }
 
@@ -40,7 +40,7 @@ const isWeb = (key: string): boolean => key.startsWith(`default/${WEB}-`);
  * The scheduler's queue, cycles and cache, read from its state (SchedulerState; what
  * schedulingRecordOf reads): importing that reader into this chunk would split the worker's core chunk.
  */
-export function oneAtATimeOf(cluster: Cluster): OneAtATimeDetail {
+function oneAtATimeOf(cluster: Cluster): OneAtATimeDetail {
   const s = cluster.world.state.components.scheduler?.state as SchedulerState | undefined;
   if (!s) return { queue: [], cycles: [], nodes: [] };
   // PrioritySort: every pod has priority 0, so the queue pops in the order the pods entered it.

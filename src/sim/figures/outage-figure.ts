@@ -20,7 +20,7 @@ const REPLICAS = 3;
 /** The node that dies during the outage. */
 export const DYING = 'node-3';
 /** The node the client runs on: its requests go through that node's kube-proxy rules. */
-export const CLIENT_NODE = 'node-1';
+const CLIENT_NODE = 'node-1';
 /** How many of the client's latest requests the panel lists. */
 const CLIENT_SHOWN = 8;
 /** Time given to the EndpointSlice controller after the pods are ready (it writes within milliseconds). */
@@ -183,7 +183,7 @@ export interface ClientRequest {
 }
 
 /** The client's latest requests, newest first, as the data path ended them (traffic-client.ts). */
-export function clientRequestsOf(latest: readonly ClientHit[]): ClientRequest[] {
+function clientRequestsOf(latest: readonly ClientHit[]): ClientRequest[] {
   return latest.slice(-CLIENT_SHOWN).reverse().map((h) => ({ t: h.t, to: h.endpoint, ok: h.ok }));
 }
 

@@ -16,14 +16,14 @@ import { API, API_CPU, API_MEMORY, LOAD } from './filter-score-widget.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The Deployment whose pod fits nowhere (the chapter's `report`), and its requests. */
-export const REPORT = 'report';
-export const REPORT_CPU = '3400m';
-export const REPORT_MEMORY = '1Gi';
+const REPORT = 'report';
+const REPORT_CPU = '3400m';
+const REPORT_MEMORY = '1Gi';
 /** The pod the reader deletes to make room: node-2's, whose 800m leaves 3200m free, 200m short. */
-export const FREED = 'load-2';
+const FREED = 'load-2';
 
 /** One node as the picture shows it: CPU allocatable, requested by the pods bound to it, free. */
-export interface NodeCpu { node: string; allocatable: number; requested: number; free: number }
+interface NodeCpu { node: string; allocatable: number; requested: number; free: number }
 
 /** What the picture draws: report's pod, its node (null while Pending), its PodScheduled message, and each node's CPU. */
 export interface PendingDetail { pod: string | null; node: string | null; cpu: number; message: string | null; nodes: NodeCpu[] }
@@ -36,7 +36,7 @@ const reportOf = (f: Frame): PodView | undefined => [...f.pending, ...f.pods].fi
 const detailOf = (d: FigureDetail | null): PendingDetail | null => (d?.pending ? (d.pending as unknown as PendingDetail) : null);
 
 /** report's pod and each node's CPU, read from the store as the scheduler's cache counts it (a pod counts until it is gone). */
-export function pendingOf(cluster: Cluster): PendingDetail {
+function pendingOf(cluster: Cluster): PendingDetail {
   const store = cluster.world.state.store;
   const pods = storeList(store, 'pods', 'default') as unknown as PodObj[];
   const cpuOf = (p: PodObj): number => p.spec.containers.reduce((s, c) => s + quantityMilliValue(c.resources?.requests?.cpu ?? '0'), 0);

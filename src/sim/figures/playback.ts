@@ -23,7 +23,7 @@ const QUIET_RESOURCES = new Set(['events', 'leases']);
  * node's conditions, taints or cordon, an object's spec (its generation). Reads, watch notifications
  * (they echo a write), CRI calls, refused writes and status writes that change none of these do not.
  */
-export function recordMatters(state: WorldState, rec: RequestRecord): boolean {
+function recordMatters(state: WorldState, rec: RequestRecord): boolean {
   if (rec.kind !== 'request' || rec.revision === undefined || rec.code >= 300) return false;
   const e = historyAt(state.store.history, rec.revision);
   // Compacted away: only the verb is left to tell a creation or a deletion.
@@ -49,7 +49,7 @@ export function mattersBetween(state: WorldState, from: number, to: number): boo
 }
 
 /** What a jump passed over: the informers' initial lists, heartbeats, and everything else. */
-export interface Skipped {
+interface Skipped {
   /** Notifications of streaming initial lists: the ADDED events before a watch's BOOKMARK, and the BOOKMARK. */
   listing: number;
   heartbeats: number;

@@ -8,7 +8,7 @@ import type { FigureClusterOptions, FigureDetail } from './demo.ts';
 import type { RanLine } from './echo.ts';
 
 /** A beat of a story: after this step the narration pauses and says `text`. */
-export interface BeatMark {
+interface BeatMark {
   step: number;
   text: string;
 }
@@ -59,7 +59,7 @@ export interface DemoButton {
 }
 
 /** Where the reader stands relative to the story. */
-export interface StoryState {
+interface StoryState {
   /** The beats of the story (the page lists them). */
   beats: number;
   /** Index of the last story beat at or before the cursor, or -1. */

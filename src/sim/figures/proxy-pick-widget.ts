@@ -10,9 +10,9 @@ import { WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens (the chapter's example). */
-export const REPLICAS = 3;
+const REPLICAS = 3;
 /** The replica counts a reader may pick. */
-export const SCALE_CHOICES = [1, 2, 3, 4, 5, 6] as const;
+const SCALE_CHOICES = [1, 2, 3, 4, 5, 6] as const;
 
 /** The demo id for a replica count: `scale:<replicas>`. */
 export const scaleDemoId = (replicas: number): string => `scale:${replicas}`;

@@ -8,7 +8,7 @@
 import type { ClientHit, EndpointCount } from './traffic-client.ts';
 
 /** A hop of the request's path: what it is, and what it did. */
-export interface Hop { label: string; detail: string }
+interface Hop { label: string; detail: string }
 
 /** The path of one request: its hops and the indexes of the rules (in the lines given) that decided it. */
 export interface RequestPath { hops: Hop[]; lit: number[]; ok: boolean }

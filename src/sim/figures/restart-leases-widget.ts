@@ -20,14 +20,14 @@ const OUTAGE_MS = 10 * 60_000;
 const LOCKS = ['kube-scheduler', 'kube-controller-manager'] as const;
 
 /** One leader-election Lease as the store holds it. */
-export interface LockRow { name: string; holder: string; renewTime: string; transitions: number }
+interface LockRow { name: string; holder: string; renewTime: string; transitions: number }
 /** One node as the node-lifecycle controller has written it: its Ready status and its taints' keys. */
-export interface NodeRow { name: string; ready: string; taints: string[] }
+interface NodeRow { name: string; ready: string; taints: string[] }
 /** What the picture draws: whether the control plane runs, the two Leases, and the nodes. */
 export interface RestartDetail { up: boolean; locks: LockRow[]; nodes: NodeRow[] }
 
 /** The Leases and nodes, read from the store (as it was when the control plane stopped, while it is down). */
-export function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
+function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
   const store = cluster.world.state.store;
   const leases = storeList(store, 'leases', 'kube-system') as unknown as Lease[];
   const locks = LOCKS.map((name): LockRow => {

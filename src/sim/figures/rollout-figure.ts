@@ -16,11 +16,11 @@ import { rolloutSeries, type RolloutSeries } from './rollout-series.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The Deployment the figure rolls out. */
-export const NAME = 'web';
+const NAME = 'web';
 /** Its images: the first, the update, and one that no registry has. */
-export const IMAGES = { first: 'nginx:1.27', next: 'nginx:1.28', broken: 'nginx:1.99' } as const;
+const IMAGES = { first: 'nginx:1.27', next: 'nginx:1.28', broken: 'nginx:1.99' } as const;
 /** Six replicas make the 25% defaults round visibly: 1.5 → maxSurge 2 (up), maxUnavailable 1 (down). */
-export const REPLICAS = 6;
+const REPLICAS = 6;
 
 const web = (f: Frame): DeploymentView | undefined => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
 
@@ -190,7 +190,7 @@ export type RolloutDetail = {
 };
 
 /** Reads the Deployment as stored and resolves its bounds with the controller's own functions. */
-export function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
+function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
   const w = c.world.state;
   const d = storeGet(w.store, 'deployments', `/registry/deployments/default/${NAME}`) as Deployment | undefined;
   const rss = (storeList(w.store, 'replicasets', 'default') as ReplicaSet[])

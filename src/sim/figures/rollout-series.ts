@@ -28,7 +28,7 @@ export interface RolloutPoint {
 }
 
 /** A stretch of time during which the Deployment existed: its points as a step function, ending at `until`. */
-export interface RolloutSegment {
+interface RolloutSegment {
   points: RolloutPoint[];
   until: number;
 }

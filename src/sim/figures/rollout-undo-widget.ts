@@ -15,17 +15,17 @@ import { revisionOf, webReplicaSets } from './web-replicasets.ts';
 /** web's replicas (the chapter's example). */
 const REPLICAS = 3;
 /** The image web is rolled to before the widget opens (the chapter's `kubectl set image`). */
-export const NEXT_IMAGE = 'nginx:1.28';
+const NEXT_IMAGE = 'nginx:1.28';
 const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
 
 /** One of web's ReplicaSets as stored: its size, its pods ready, its image and its revision annotations. */
-export interface UndoReplicaSet { name: string; image: string; replicas: number; ready: number; revision: number; history: string | null }
+interface UndoReplicaSet { name: string; image: string; replicas: number; ready: number; revision: number; history: string | null }
 
 /** What the picture draws: web's ReplicaSets, newest revision first, and the Deployment's own revision. */
 export interface UndoDetail { deploymentRevision: number | null; image: string | null; replicaSets: UndoReplicaSet[] }
 
 /** web's ReplicaSets and revisions, read from the store (the annotations the Deployment controller writes). */
-export function undoDetailOf(cluster: Cluster): UndoDetail {
+function undoDetailOf(cluster: Cluster): UndoDetail {
   const { deployment: d, replicaSets } = webReplicaSets(cluster);
   const rss = replicaSets
     .map((rs): UndoReplicaSet => ({

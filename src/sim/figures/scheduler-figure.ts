@@ -17,21 +17,21 @@ import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The node the story cordons. */
-export const CORDONED = 'node-1';
+const CORDONED = 'node-1';
 /** The node the story taints, and its taint. */
-export const TAINTED = 'node-2';
+const TAINTED = 'node-2';
 /** The taint on node-2: only pods that tolerate it go there. */
-export const GPU_TAINT: TolerationSpec = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
+const GPU_TAINT: TolerationSpec = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
 /** The node the story fills. */
-export const FULL = 'node-3';
+const FULL = 'node-3';
 const IMAGE = 'nginx:1.27';
 
 /** The pods of the story, by role. */
-export const BATCH: PodSpecOfFigure = { name: 'batch', image: 'busybox:1.37', cpu: '1800m', memory: '3Gi', onNode: FULL };
+const BATCH: PodSpecOfFigure = { name: 'batch', image: 'busybox:1.37', cpu: '1800m', memory: '3Gi', onNode: FULL };
 /** A pod that fits on two nodes, so the scores decide. */
-export const WEB: PodSpecOfFigure = { name: 'web', image: IMAGE, cpu: '500m', memory: '1Gi' };
+const WEB: PodSpecOfFigure = { name: 'web', image: IMAGE, cpu: '500m', memory: '1Gi' };
 /** A pod too big for every node it may use. */
-export const BIG: PodSpecOfFigure = { name: 'big', image: IMAGE, cpu: '6', memory: '4Gi' };
+const BIG: PodSpecOfFigure = { name: 'big', image: IMAGE, cpu: '6', memory: '4Gi' };
 
 const all = (f: Frame): PodView[] => [...f.pending, ...f.pods];
 const pod = (f: Frame, name: string): PodView | undefined => all(f).find((p) => p.name === name && p.namespace === 'default' && !p.terminating);
@@ -41,12 +41,6 @@ const hasTaint = (f: Frame): boolean => !!node(f, TAINTED)?.taints.some((t) => t
 /** The scheduler's state (undefined while it is stopped). */
 function schedulerOf(c: Cluster): SchedulerState | undefined {
   return c.world.state.components.scheduler?.state as SchedulerState | undefined;
-}
-
-/** The FailedScheduling message of a pod's last attempt, from the scheduler itself. */
-export function failedSchedulingOf(c: Cluster, name: string): string | null {
-  const s = schedulerOf(c);
-  return (s && schedulingRecordOf(s, `default/${name}`)?.message) ?? null;
 }
 
 const setup: DemoDef = {
@@ -233,13 +227,13 @@ export type SchedulerDetail = {
 };
 
 /** The pod-on-its-kubelet chart, and for each bound pod (by name) where its kubelet holds it and why. */
-export type PodCharts = {
+type PodCharts = {
   chart: Statechart;
   pods: Record<string, { current: string | null; reason: string; subject: string }>;
 };
 
 /** Every pod's scheduling as the scheduler recorded it, the nodes' room, and the plugins' weights. */
-export function schedulerDetail(c: Cluster, f: Frame): SchedulerDetail {
+function schedulerDetail(c: Cluster, f: Frame): SchedulerDetail {
   const s = schedulerOf(c);
   const weights = DEFAULT_SCORE_PLUGINS.map((p) => ({ plugin: p.name, weight: p.weight }));
   // The pods as the API server stores them (read, not requested: a view must not add to the log).

@@ -1,5 +1,5 @@
-// The figures' request handler, as the worker runs it and as tests and the in-thread transport
-// call it: one FigureHost per figure instance on the page, never shared between instances.
+// The figures' request handler, as the worker runs it and as tests call it: one FigureHost per
+// figure instance on the page, never shared between instances.
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledStory, FigureView, WorkerReply, WorkerRequest } from './protocol.ts';
@@ -46,7 +46,7 @@ function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
 }
 
 /** How the server may share its thread, and what it knows of figures that did not load. */
-export interface FigureServerOptions {
+interface FigureServerOptions {
   /** Resolves after the thread has answered what is waiting (a macrotask); with it, a long terminal run goes in slices. */
   pause?: () => Promise<void>;
   /** Why a figure's definition is missing, by id: its chunk did not load (the figure then says so). */
@@ -185,6 +185,6 @@ function checkLink(link: string, host: FigureHost, decode: (l: string) => Decode
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** What a figure opened from a link says first: where the link put it, and what happens there ("Opened at step 761 of 1,776: …"). */
-export function openedAt(view: FigureView): string {
+function openedAt(view: FigureView): string {
   return `Opened from a link at step ${grouped(view.step)} of ${grouped(view.last)}: ${view.beat ?? view.sentence}`;
 }

@@ -24,7 +24,7 @@ const REPLICAS = 3;
 const PORT = 80;
 
 /** One endpoint of web's EndpointSlices: the pod it stands for, its address, node and ready condition. */
-export interface AddressEndpoint { pod: string; ip: string; node: string; ready: boolean }
+interface AddressEndpoint { pod: string; ip: string; node: string; ready: boolean }
 
 /** What the picture draws: the Service web's ClusterIP and selector, its endpoints, and the connection client would make now. */
 export interface AddressDetail {
@@ -53,7 +53,7 @@ function endpointsOf(store: Store): AddressEndpoint[] {
 }
 
 /** The Service web as the store holds it, its endpoints, and client's connection to its ClusterIP (on a copy of the network's state). */
-export function addressOf(cluster: Cluster): AddressDetail {
+function addressOf(cluster: Cluster): AddressDetail {
   const w = cluster.world.state;
   const svc = get<Service>(w.store, 'services', WEB);
   const sel = svc?.spec?.selector;

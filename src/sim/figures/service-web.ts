@@ -25,10 +25,10 @@ export const CLIENT_IMAGE = 'curlimages/curl:8.11.0';
 const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
 
 /** One endpoint of web's EndpointSlices, with the three conditions the controller derives from its pod. */
-export interface EndpointRow { ip: string; pod: string; node: string; ready: boolean; serving: boolean; terminating: boolean }
+interface EndpointRow { ip: string; pod: string; node: string; ready: boolean; serving: boolean; terminating: boolean }
 
 /** One rule of web's KUBE-SVC chain on node-1: the endpoint it sends to, its KUBE-SEP chain, and its match. */
-export interface PickRow {
+interface PickRow {
   endpoint: string;
   chain: string;
   /** The statistic match as printed (`0.3333333333`), or null on the last rule, which takes the rest. */

@@ -15,14 +15,14 @@ import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf, webPodsOf } from './wid
 import { figureActions } from './figure-actions.ts';
 
 /** The node that fails (the chapter's node-2). */
-export const NODE = 'node-2';
+const NODE = 'node-2';
 /** web's replicas, as the chapter's failure has them: two a node. */
 const REPLICAS = 6;
 /** The taint whose toleration runs down. */
-export const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 /** One pod on node-2: its toleration of the NoExecute taint and the deletion the controller has scheduled for it. */
-export interface TolerationCountdown {
+interface TolerationCountdown {
   name: string;
   /** tolerationSeconds of its toleration for unreachable:NoExecute (null: none, or tolerated for ever). */
   tolerationSeconds: number | null;
@@ -58,7 +58,7 @@ function taintEvictionOf(cluster: Cluster): TaintEvictionControllerState | undef
 }
 
 /** node-2 and each pod the API server has on it, with the deletion the taint-eviction controller has scheduled. */
-export function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
+function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
   const w = cluster.world.state;
   const workers = taintEvictionOf(cluster)?.eviction.workers ?? {};
   const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === NODE);

@@ -11,14 +11,14 @@ import { POD_NETWORK, podNetworkStateOf, type NetJob } from '../net/pod-network.
 import type { ComponentDef, WorldState } from '../world.ts';
 
 /** The instance (and type) name. */
-export const TRAFFIC_CLIENT = 'traffic-client';
+const TRAFFIC_CLIENT = 'traffic-client';
 /** One request a second. */
-export const CLIENT_EVERY_MS = 1000;
+const CLIENT_EVERY_MS = 1000;
 /** How many of the latest requests the client keeps. */
-export const CLIENT_LATEST = 12;
+const CLIENT_LATEST = 12;
 
 /** Where the client sends from and to. */
-export interface TrafficClientParams { node: string; namespace: string; service: string }
+interface TrafficClientParams { node: string; namespace: string; service: string }
 
 /** One request: when, the endpoint the rules chose (none when no rule matched one), and how it ended. */
 export interface ClientHit { t: number; endpoint: string | null; pod: string | null; ok: boolean; error: ConnectError | null }
@@ -27,7 +27,7 @@ export interface ClientHit { t: number; endpoint: string | null; pod: string | n
 export interface EndpointCount { endpoint: string; pod: string; node: string; ok: number; refused: number; timeout: number; unreachable: number }
 
 /** The client's state: counts since it started, the latest requests, the job it waits on. */
-export interface TrafficClientState {
+interface TrafficClientState {
   params: TrafficClientParams;
   sent: number;
   counts: Record<string, EndpointCount>;
@@ -39,7 +39,7 @@ export interface TrafficClientState {
 type ClientEvent = { type: 'tick' } | { type: 'answer' };
 
 /** The Service's ClusterIP and first port as the client node's kube-proxy last synced it, or null. */
-export function serviceTargetOf(w: Pick<WorldState, 'components'>, p: TrafficClientParams): { ip: string; port: number; protocol: 'TCP' | 'UDP' | 'SCTP' } | null {
+function serviceTargetOf(w: Pick<WorldState, 'components'>, p: TrafficClientParams): { ip: string; port: number; protocol: 'TCP' | 'UDP' | 'SCTP' } | null {
   const svc = kubeProxyStateOf(w, p.node)?.synced?.services.find((s) => s.metadata?.namespace === p.namespace && s.metadata?.name === p.service);
   const ip = svc?.spec?.clusterIP;
   const port = svc?.spec?.ports?.[0];
@@ -57,7 +57,7 @@ function ownerOf(w: Pick<WorldState, 'components'>, node: string, endpoint: stri
 }
 
 /** The client's behaviour. Its timers are recurring (a heartbeat), so a settled cluster is one where only they remain. */
-export const trafficClientDef: ComponentDef<TrafficClientState> = {
+const trafficClientDef: ComponentDef<TrafficClientState> = {
   name: TRAFFIC_CLIENT,
   init(ctx) {
     ctx.state = { params: ctx.params as TrafficClientParams, sent: 0, counts: {}, latest: [] };

@@ -24,9 +24,9 @@ const REPLICAS = 3;
 const SCALED = 5;
 const PORT = 80;
 /** The node the client runs on, and whose rules the panel prints. */
-export const CLIENT_NODE = 'node-1';
+const CLIENT_NODE = 'node-1';
 /** The node the "stop a node" demo powers off. */
-export const DYING = 'node-3';
+const DYING = 'node-3';
 const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
 
 /** What the panel reads beside the Frame. */
@@ -56,10 +56,10 @@ export interface TrafficDetail {
 }
 
 /** A node's lines for the Service web, in both listings. */
-export interface NodeRules { node: string; rules: string[]; table: 'nat' | 'filter'; nft: string[]; nftSentence: string; off?: true }
+interface NodeRules { node: string; rules: string[]; table: 'nat' | 'filter'; nft: string[]; nftSentence: string; off?: true }
 
 /** The strip's legend for these requests: how many were answered, then each kind of failure with its reason. */
-export function stripLegend(latest: readonly ClientHit[]): string[] {
+function stripLegend(latest: readonly ClientHit[]): string[] {
   const n = { answered: 0, noEndpoint: 0, timeout: 0, refused: 0, unreachable: 0 };
   for (const r of latest) {
     if (r.ok) n.answered++;
@@ -78,7 +78,7 @@ export function stripLegend(latest: readonly ClientHit[]): string[] {
 }
 
 /** The sentence above the nftables listing: the mode the cluster runs, and how that mode would pick an endpoint. */
-export function nftSentence(nft: readonly string[], lit: readonly number[]): string {
+function nftSentence(nft: readonly string[], lit: readonly number[]): string {
   const draws = Number(/numgen random mod (\d+)/.exec(nft.join('\n'))?.[1] ?? 0);
   const how = draws
     ? `one numgen draw picks among ${count(draws, 'endpoint')}, where iptables tries its KUBE-SEP chains in turn`
@@ -108,7 +108,7 @@ export function serviceRuleLines(text: string, namespace: string, service: strin
  * The `-A KUBE-SERVICES … -j REJECT` line of an iptables-restore text's filter table for a Service
  * with no ready endpoint ("<ns>/<name> has no endpoints"), or undefined.
  */
-export function serviceRejectLine(restore: string, namespace: string, service: string): string | undefined {
+function serviceRejectLine(restore: string, namespace: string, service: string): string | undefined {
   const filter = restore.slice(0, restore.indexOf('*nat'));
   return filter.split('\n').find((l) => l.startsWith('-A KUBE-SERVICES ') && l.endsWith(' -j REJECT') && new RegExp(`--comment "${namespace}/${service}(:[^ "]*)? has no endpoints"`).test(l));
 }
@@ -135,7 +135,7 @@ function nftElements(body: readonly string[]): string[] {
  * could print: its elements of @service-ips and @no-endpoint-services, its own chains, and the
  * lookups that lead there (the `services` chain, the filter hook's `service-endpoints-check`).
  */
-export function serviceNftLines(text: string, namespace: string, service: string): string[] {
+function serviceNftLines(text: string, namespace: string, service: string): string[] {
   const mine = (e: string) => e.includes(`-${namespace}/${service}/`) || new RegExp(`comment "${namespace}/${service}(:[^"]*)?"`).test(e);
   const blocks = nftBlocks(text);
   const out: string[] = [];
@@ -154,7 +154,7 @@ export function serviceNftLines(text: string, namespace: string, service: string
 }
 
 /** The panel's data: the client's counts and latest requests, node-1's rules for web, web's endpoints. */
-export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[], off: readonly string[] = []): TrafficDetail {
+function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[], off: readonly string[] = []): TrafficDetail {
   const c = trafficClientStateOf(w);
   const counts = c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [];
   const { rules, table, nft } = nodeRulesOf(w, CLIENT_NODE);
@@ -171,7 +171,7 @@ export function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[], off: 
 }
 
 /** One node's lines for web as its kube-proxy last synced them: iptables (nat, or filter's REJECT while web has no ready endpoint) and nftables. */
-export function nodeRulesOf(w: WorldState, node: string): NodeRules {
+function nodeRulesOf(w: WorldState, node: string): NodeRules {
   const text = kubeProxyRulesOf(w, node, 'iptables-save');
   const nat = text ? serviceRuleLines(text, 'default', NAME) : [];
   const reject = text && !nat.length ? serviceRejectLine(kubeProxyRulesOf(w, node, 'iptables-restore') ?? '', 'default', NAME) : undefined;

@@ -14,12 +14,12 @@ import { figureActions } from './figure-actions.ts';
 const REPLICAS = 3;
 const SCALED = 6;
 /** The node cut off, and its kubelet. */
-export const NODE = 'node-1';
+const NODE = 'node-1';
 const KUBELET = `kubelet/${NODE}`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 
 /** One pod event the resumed watch delivered that happened while the kubelet was cut off. */
-export interface Replayed { event: string; pod: string; revision: number }
+interface Replayed { event: string; pod: string; revision: number }
 
 /** What the picture draws: the link, the last revision the kubelet saw, its resumed watch and what it replayed. */
 export interface ResumeDetail {
@@ -33,7 +33,7 @@ export interface ResumeDetail {
 }
 
 /** Reads the request log for node-1's kubelet's pod watch: what it last saw, where it resumed, what came. */
-export function resumeDetailOf(cluster: Cluster, frame: Frame): ResumeDetail {
+function resumeDetailOf(cluster: Cluster, frame: Frame): ResumeDetail {
   const log = cluster.world.state.log;
   let resumeAt = -1;
   let from = 0;

@@ -7,7 +7,7 @@ import type { Cluster } from '../cluster.ts';
 import { WEB } from './widget-web.ts';
 
 /** The annotation the Deployment controller keeps a rollout's number in. */
-export const REVISION = 'deployment.kubernetes.io/revision';
+const REVISION = 'deployment.kubernetes.io/revision';
 
 /** An object's revision annotation as a number, or null without one. */
 export function revisionOf(o: { metadata?: { annotations?: Record<string, string> } } | undefined): number | null {

@@ -11,7 +11,7 @@ import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts'
 import { figureActions } from './figure-actions.ts';
 
 /** web's replicas as the widget opens; the reader's scale toggles between this and one more. */
-export const REPLICAS = 3;
+const REPLICAS = 3;
 /** How far back the panel looks for kubectl's write (records). */
 const LOOK_BACK = 4_000;
 /** Writes the panel lists after kubectl's. */
@@ -22,7 +22,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export interface WriteFanOut { component: string; verb: string; object: string; revision: number; notified: { component: string; event: string }[] }
 
 /** kubectl's last write and the writes it set off (Events and heartbeats left out), each with its watch notifications so far. */
-export function fanOutOf(cluster: Cluster): WriteFanOut[] {
+function fanOutOf(cluster: Cluster): WriteFanOut[] {
   const w = cluster.world.state;
   const stop = Math.max(0, w.log.length - LOOK_BACK);
   let start = -1;

@@ -33,11 +33,11 @@ export interface TableData { chains: string[]; rules: string[] }
 export interface IPTablesData { filter: TableData; nat: TableData }
 
 /** largeClusterEndpointsThreshold: beyond it the per-endpoint comments are left out. */
-export const LARGE_CLUSTER_ENDPOINTS_THRESHOLD = 1000;
+const LARGE_CLUSTER_ENDPOINTS_THRESHOLD = 1000;
 /** The counter of localhost NodePort packets (metrics.LocalhostNodePortAcceptedNFAcctCounter). */
-export const LOCALHOST_NODEPORT_NFACCT = 'localhost_nps_accepted_pkts';
+const LOCALHOST_NODEPORT_NFACCT = 'localhost_nps_accepted_pkts';
 /** The counter of dropped INVALID packets (metrics.IPTablesCTStateInvalidDroppedNFAcctCounter). */
-export const CT_STATE_INVALID_NFACCT = 'ct_state_invalid_dropped_pkts';
+const CT_STATE_INVALID_NFACCT = 'ct_state_invalid_dropped_pkts';
 
 const KUBE_SERVICES = 'KUBE-SERVICES';
 const KUBE_EXTERNAL_SERVICES = 'KUBE-EXTERNAL-SERVICES';
@@ -49,7 +49,7 @@ const KUBE_PROXY_FIREWALL = 'KUBE-PROXY-FIREWALL';
 const KUBE_FIREWALL = 'KUBE-FIREWALL';
 
 /** utiliptables.MakeChainLine. */
-export function makeChainLine(chain: string): string {
+function makeChainLine(chain: string): string {
   return `:${chain} - [0:0]`;
 }
 
@@ -315,7 +315,7 @@ function stableSort<T>(xs: T[], less: (a: T, b: T) => boolean): T[] {
  * KUBE-SERVICES, then the other chains by name; rules grouped by chain; KUBE-NODEPORTS and
  * KUBE-SERVICES rules ordered by the Service in their comment, the NodePorts jump kept last.
  */
-export function sortedTable(name: 'filter' | 'nat', table: TableData): string[] {
+function sortedTable(name: 'filter' | 'nat', table: TableData): string[] {
   const names = table.chains.map((c) => c.slice(1, c.indexOf(' ')));
   const rank = (c: string) => (c === KUBE_NODEPORTS ? 0 : c === KUBE_SERVICES ? 1 : c.startsWith('KUBE-') ? 2 : 3);
   const chains = [...names].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));

@@ -15,24 +15,22 @@ import { kubeProxyRulesOf, kubeProxyStateOf } from './reader.ts';
 import { servicePortsOf } from './service-port.ts';
 
 /** The proxier a node runs (--proxy-mode). */
-export type ProxyMode = 'iptables' | 'nftables';
+type ProxyMode = 'iptables' | 'nftables';
 
 /** --iptables-min-sync-period / minSyncPeriod default (pkg/proxy/apis/config/v1alpha1/defaults.go): 1 s. */
 export const DEFAULT_MIN_SYNC_PERIOD_MS = 1_000;
-/** --iptables-sync-period / syncPeriod default: 30 s (the runner's retry interval after a failed sync). */
-export const DEFAULT_SYNC_PERIOD_MS = 30_000;
 /** proxyutil.FullSyncPeriod: the runner's longest interval between two syncs, 1 h. */
-export const FULL_SYNC_PERIOD_MS = 3_600_000;
+const FULL_SYNC_PERIOD_MS = 3_600_000;
 /** The label selector of both informers (cmd/kube-proxy/app/server.go): no headless Service, no other proxy's. */
-export const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/headless,!service.kubernetes.io/service-proxy-name';
+const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/headless,!service.kubernetes.io/service-proxy-name';
 /** The identity kube-proxy authenticates as, and the rules of system:node-proxier it is bound to. */
-export const KUBE_PROXY_IDENTITY: Identity = {
+const KUBE_PROXY_IDENTITY: Identity = {
   user: 'system:kube-proxy',
   rules: [R(['list', 'watch'], ['services', 'endpointslices']), R(['get', 'list', 'watch'], ['nodes']), R(['create', 'patch', 'update'], ['events'])],
 };
 
 /** What one node's kube-proxy is started with. */
-export interface KubeProxyParams {
+interface KubeProxyParams {
   node: string;
   mode: ProxyMode;
   /** The node's InternalIP. */
@@ -145,7 +143,7 @@ function powerCycle(ctx: Ctx<KubeProxyState>, on: boolean): void {
 }
 
 /** kube-proxy, instance `kube-proxy/<node>`. */
-export const kubeProxyDef: ComponentDef<KubeProxyState> = {
+const kubeProxyDef: ComponentDef<KubeProxyState> = {
   name: 'kube-proxy',
   identity: () => 'kube-proxy',
   nodeOf: (params) => (params as KubeProxyParams).node,
@@ -187,12 +185,12 @@ export const kubeProxyDef: ComponentDef<KubeProxyState> = {
 };
 
 /** The instance name of a node's kube-proxy. */
-export function kubeProxyName(node: string): string {
+function kubeProxyName(node: string): string {
   return `kube-proxy/${node}`;
 }
 
 /** The add-on's settings: the proxy mode (iptables by default), the pod network, minSyncPeriod. */
-export interface KubeProxyAddonOptions { mode?: ProxyMode; clusterCIDR?: string; minSyncPeriodMs?: number }
+interface KubeProxyAddonOptions { mode?: ProxyMode; clusterCIDR?: string; minSyncPeriodMs?: number }
 
 /**
  * kube-proxy as a cluster add-on: its behaviour and identity, and one instance per node (as its

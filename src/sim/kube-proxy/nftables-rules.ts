@@ -31,7 +31,7 @@ function masqueradeRule(config: NFTProxierConfig): string {
 }
 
 /** A chain of the table: a base chain has a type, hook and priority. */
-export interface NFTChain { name: string; type?: string; hook?: string; priority?: number; comment?: string; rules: { rule: string; comment?: string }[] }
+interface NFTChain { name: string; type?: string; hook?: string; priority?: number; comment?: string; rules: { rule: string; comment?: string }[] }
 /** A set or a map of the table, and its elements. */
 export interface NFTSet { kind: 'set' | 'map'; name: string; type: string; comment?: string; flags?: string[]; timeout?: string; elements: { key: string; value?: string; comment?: string }[] }
 /** The table `ip kube-proxy` after a sync. */
@@ -56,12 +56,12 @@ export function hashAndTruncate(name: string): string {
 }
 
 /** servicePortChainNameBase: "ULMVA6XW-ns1/svc1/tcp/p80". */
-export function servicePortChainNameBase(sp: ServicePortInfo): string {
+function servicePortChainNameBase(sp: ServicePortInfo): string {
   return hashAndTruncate(`${sp.namespace}/${sp.service}/${sp.protocol.toLowerCase()}/${sp.port}`);
 }
 
 /** servicePortEndpointChainNameBase: "5OJB2KTY-ns1/svc1/tcp/p80__10.180.0.1/80". */
-export function servicePortEndpointChainNameBase(sp: ServicePortInfo, ep: EndpointInfo): string {
+function servicePortEndpointChainNameBase(sp: ServicePortInfo, ep: EndpointInfo): string {
   return hashAndTruncate(`${sp.namespace}/${sp.service}/${sp.protocol.toLowerCase()}/${sp.port}__${ep.ip}/${ep.port}`);
 }
 

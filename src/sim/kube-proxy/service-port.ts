@@ -41,12 +41,12 @@ export function endpointString(ep: EndpointInfo): string {
 }
 
 /** ServicePortName.String(): the port name only when it has one. */
-export function servicePortNameString(namespace: string, name: string, port: string): string {
+function servicePortNameString(namespace: string, name: string, port: string): string {
   return `${namespace}/${name}${port ? `:${port}` : ''}`;
 }
 
 /** The default ClientIP affinity timeout (v1.DefaultClientIPServiceAffinitySeconds). */
-export const DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS = 10800;
+const DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS = 10800;
 
 /**
  * newBaseServiceInfo for each port of a Service, as ServiceChangeTracker keeps them: none for a
@@ -148,7 +148,7 @@ function cmp(a: string, b: string): number {
 }
 
 /** What CategorizeEndpoints answers. */
-export interface CategorizedEndpoints {
+interface CategorizedEndpoints {
   clusterEndpoints: EndpointInfo[];
   localEndpoints: EndpointInfo[];
   allReachableEndpoints: EndpointInfo[];

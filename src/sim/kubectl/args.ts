@@ -5,7 +5,7 @@
  * Flag kinds (`strings`: pflag's StringSlice, comma-separated and repeatable, kept comma-joined;
  * `array`: pflag's StringArray, repeatable, each value whole, kept as a list).
  */
-export type FlagKind = 'bool' | 'string' | 'strings' | 'array';
+type FlagKind = 'bool' | 'string' | 'strings' | 'array';
 
 /** One flag: its kind and optional short name. */
 export interface FlagDef {

@@ -15,7 +15,7 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** time.RFC1123Z in UTC: `Thu, 01 Jan 2026 00:00:00 +0000`. */
-export function rfc1123z(ts: string | undefined): string {
+function rfc1123z(ts: string | undefined): string {
   if (!ts) return '<unset>';
   const d = new Date(ts);
   if (isNaN(d.getTime())) return '<unset>';
@@ -173,7 +173,7 @@ function printProjectedVolumeSource(o: Out, p: Obj): void {
  * count above 1; From is source.component, else reportingController (JSON `reportingComponent`); a fieldPath leads the message
  * (`spec.containers{web}: Container started`). Nothing at all when --show-events is off (undefined).
  */
-export function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
+function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
   if (!events) return;
   if (!events.length) { o.w(0, 'Events:\t<none>\n'); return; }
   const sorted = events.map(coreEvent);
@@ -447,7 +447,7 @@ export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[] | undefin
 }
 
 /** formatEndpointSlices: the ready `ip:port`s of one service port, three at most then "+ N more...". */
-export function formatEndpointSlices(slices: Obj[], portName: string): string {
+function formatEndpointSlices(slices: Obj[], portName: string): string {
   if (!slices.length) return '<none>';
   const list: string[] = [];
   const max = 3;

@@ -215,7 +215,7 @@ export function goSharpV(v: unknown): string {
 }
 
 /** JSONPathPrinter.PrintObj's error for a template that failed on `data`, as kubectl prints it. */
-export function jsonPathExecFailure(template: string, data: unknown, err: JsonPathExecError): string {
+function jsonPathExecFailure(template: string, data: unknown, err: JsonPathExecError): string {
   return `error: error executing jsonpath ${goQuote(template)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n`
     + `\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(data)}\n\n\n`;
 }

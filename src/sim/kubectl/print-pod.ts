@@ -12,7 +12,7 @@ export function translateTimestampSince(timestamp: string | undefined | null, no
 }
 
 /** podutil.IsRestartableInitContainer: a sidecar (restartPolicy Always on an init container). */
-export function isRestartableInitContainer(c: Container | undefined): boolean {
+function isRestartableInitContainer(c: Container | undefined): boolean {
   return c?.restartPolicy === 'Always';
 }
 
@@ -25,7 +25,7 @@ function isPodInitializedConditionTrue(conditions: PodCondition[] | undefined): 
 }
 
 /** The cells of one `kubectl get pods` row: NAME READY STATUS RESTARTS AGE [IP NODE NOMINATED NODE READINESS GATES]. */
-export interface PodRow {
+interface PodRow {
   name: string;
   ready: string;
   status: string;

@@ -51,7 +51,7 @@ export function nodeRoles(labels: Record<string, string> | undefined): string {
 }
 
 /** Node STATUS: Ready / NotReady (False and Unknown) / Unknown (no condition), `,SchedulingDisabled` when cordoned. */
-export function nodeStatus(node: Obj): string {
+function nodeStatus(node: Obj): string {
   const conds: Obj[] = node.status?.conditions ?? [];
   const statuses: string[] = [];
   const ready = conds.find((c) => c.type === 'Ready');
@@ -82,7 +82,7 @@ export function coreEvent(e: Obj): Obj {
 }
 
 /** An Event's cells as the server's printEvent computes them (the row's order is the caller's). */
-export interface EventCells { lastSeen: string; firstSeen: string; count: number; target: string; fieldPath: string; source: string; message: string }
+interface EventCells { lastSeen: string; firstSeen: string; count: number; target: string; fieldPath: string; source: string; message: string }
 
 /**
  * printEvent (printers.go): FIRST SEEN is firstTimestamp, else eventTime; LAST SEEN is lastTimestamp,

@@ -6,7 +6,7 @@ import { runSimCommand } from './sim-commands.ts';
 import { errorLine } from './plain-error.ts';
 
 /** One executed line: where it was, what it was, what it printed. */
-export interface ScriptStep extends KubectlResult { line: number; command: string }
+interface ScriptStep extends KubectlResult { line: number; command: string }
 
 /** Split a script into commands: `#` comments and blank lines dropped, `<<EOF … EOF` bodies attached. */
 export function parseScript(text: string): { line: number; command: string; stdin?: string; error?: string }[] {

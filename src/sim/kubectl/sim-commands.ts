@@ -53,7 +53,7 @@ class SimError extends Error {}
 export const MAX_LINE_MS = 24 * 3_600_000;
 
 /** The one-line refusal of a run longer than MAX_LINE_MS. */
-export function tooLong(what: string, asked: string): string {
+function tooLong(what: string, asked: string): string {
   return `error: ${what} runs at most 24h of simulated time per line (asked for ${asked}); run it again to go further`;
 }
 

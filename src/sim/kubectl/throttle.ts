@@ -15,7 +15,7 @@ const THROTTLE_LOG_INTERVAL_MS = 10_000;
 const KUBECTL_PID = 4242;
 
 /** One command's clientset: its token bucket and when it last logged a wait. */
-export interface Clientset { bucket: TokenBucket; lastLogged?: number }
+interface Clientset { bucket: TokenBucket; lastLogged?: number }
 
 /** The command's clientset, made at its first request (the bucket starts full). */
 export function newClientset(r: Run): Clientset {

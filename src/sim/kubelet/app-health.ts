@@ -5,9 +5,9 @@ import type { AppBehaviour } from '../cluster-types.ts';
 import type { ContainerHealth } from './kubelet-state.ts';
 
 /** A crashing app's life after each start (nginx refusing its configuration exits at once; a second covers its start). */
-export const APP_CRASH_AFTER_MS = 1_000;
+const APP_CRASH_AFTER_MS = 1_000;
 /** How long a leaking app takes to reach its memory limit after each start. */
-export const APP_OOM_AFTER_MS = 5_000;
+const APP_OOM_AFTER_MS = 5_000;
 
 /** The simulated app's health for a behaviour (log: a crashing app's last words): null and true undo what another behaviour set. */
 export function appHealth(b: AppBehaviour, log?: string): ContainerHealth {

@@ -4,16 +4,16 @@
 import { goDuration } from '../util/duration.ts';
 
 /** initialCrashLoopBackOff in kubelet.go. */
-export const initialCrashLoopBackOffMs = 10_000;
+const initialCrashLoopBackOffMs = 10_000;
 /** kubecontainer.MaxContainerBackOff. */
-export const MaxContainerBackOffMs = 300_000;
+const MaxContainerBackOffMs = 300_000;
 /** imageBackOffPeriod in kubelet.go. */
-export const imageBackOffPeriodMs = 10_000;
+const imageBackOffPeriodMs = 10_000;
 /** MaxImageBackOff in kubelet.go. */
-export const MaxImageBackOffMs = 300_000;
+const MaxImageBackOffMs = 300_000;
 
 /** One backoffEntry: the current delay and when it was last bumped (Clock.Now() at Next). */
-export interface BackoffEntry {
+interface BackoffEntry {
   backoffMs: number;
   lastUpdateMs: number;
 }
@@ -26,7 +26,7 @@ export interface Backoff {
 }
 
 /** flowcontrol.NewBackOff(initial, max). */
-export function newBackOff(initialMs: number, maxMs: number): Backoff {
+function newBackOff(initialMs: number, maxMs: number): Backoff {
   return { defaultDurationMs: initialMs, maxDurationMs: maxMs, perItemBackoff: {} };
 }
 
@@ -67,7 +67,7 @@ export function backoffNext(b: Backoff, id: string, eventTimeMs: number, nowMs: 
 }
 
 /** Backoff.IsInBackOffSince: is now still within the delay counted from eventTime (the last exit)? */
-export function isInBackOffSince(b: Backoff, id: string, eventTimeMs: number, nowMs: number): boolean {
+function isInBackOffSince(b: Backoff, id: string, eventTimeMs: number, nowMs: number): boolean {
   const entry = b.perItemBackoff[id];
   if (!entry) return false;
   if (hasExpired(eventTimeMs, entry.lastUpdateMs, b.maxDurationMs)) return false;
@@ -99,7 +99,7 @@ export interface PodRef {
 }
 
 /** format.Pod(pod). */
-export function formatPod(p: PodRef): string {
+function formatPod(p: PodRef): string {
   return `${p.name}_${p.namespace}(${p.uid})`;
 }
 
@@ -121,7 +121,7 @@ export interface KubeletEvent {
 }
 
 /** Outcome of doBackOff: either stay waiting in CrashLoopBackOff, or restart now with the bumped backoff. */
-export type DoBackOffResult =
+type DoBackOffResult =
   | { inBackOff: true; backoff: Backoff; message: string; event: KubeletEvent; restartAtMs: number }
   | { inBackOff: false; backoff: Backoff };
 

@@ -18,7 +18,7 @@ export function containerLogs(st: KubeletState, namespace: string, pod: string, 
 }
 
 /** validateContainerLogStatus: the container ID whose log is meant, or why there is none. */
-export function validateContainerLogStatus(podName: string, status: PodStatus, containerName: string, previous: boolean): { containerID: string } | { message: string } {
+function validateContainerLogStatus(podName: string, status: PodStatus, containerName: string, previous: boolean): { containerID: string } | { message: string } {
   const all: ContainerStatus[] = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? [])];
   const cs = all.find((c) => c.name === containerName);
   if (!cs) return { message: `container "${containerName}" in pod "${podName}" is not available` };

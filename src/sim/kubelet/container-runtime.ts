@@ -6,10 +6,10 @@ import { copyDict, newDict } from '../dict.ts';
 import { allocatePodIP, releasePodIP, type PodIPAllocator } from './pod-ip.ts';
 
 /** Randomness comes from the world's seeded generator, injected as a function returning [0, 1). */
-export type Rng = () => number;
+type Rng = () => number;
 
 /** runtime.v1 ContainerState names. */
-export type CriContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';
+type CriContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';
 
 /** An image in containerd's store. */
 export interface ImageRecord {
@@ -82,7 +82,7 @@ export interface CriRecord {
 }
 
 /** Approximate compressed sizes of the images the site uses (bytes). */
-export const IMAGE_SIZES: Record<string, number> = {
+const IMAGE_SIZES: Record<string, number> = {
   'docker.io/library/nginx:1.27': 72_400_000,
   'docker.io/library/nginx:1.28': 72_200_000,
   'docker.io/library/busybox:1.36': 2_160_000,
@@ -90,12 +90,12 @@ export const IMAGE_SIZES: Record<string, number> = {
   'registry.k8s.io/pause:3.10': 320_000,
 };
 /** Size assumed for an image not in the table. */
-export const DEFAULT_IMAGE_SIZE = 30_000_000;
+const DEFAULT_IMAGE_SIZE = 30_000_000;
 /** Registry round trips (token, manifest, config) before layers flow. */
 export const PULL_LATENCY_MS = 600;
 
 /** The image the sandbox runs. */
-export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
+const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 
 /** Docker-style normalisation containerd applies: nginx → docker.io/library/nginx:latest. */
 export function normalizeImageRef(image: string): string {
@@ -141,7 +141,7 @@ function hex64(rng: Rng): string {
 }
 
 /** A stable sha256-looking digest for an image ref (FNV-1a stretched to 64 hex digits). */
-export function fakeDigest(ref: string): string {
+function fakeDigest(ref: string): string {
   let out = '';
   let h = 0x811c9dc5;
   for (let round = 0; out.length < 64; round++) {
@@ -376,7 +376,7 @@ export function StopContainer(
 }
 
 /** containerd's termination reason for an exit (what the kubelet shows as state.terminated.reason). */
-export function exitReason(exitCode: number, oom: boolean): string {
+function exitReason(exitCode: number, oom: boolean): string {
   if (oom) return 'OOMKilled';
   return exitCode === 0 ? 'Completed' : 'Error';
 }
@@ -422,13 +422,6 @@ export function ContainerStatus(s: RuntimeState, containerId: string, now: numbe
 export function ListPodSandbox(s: RuntimeState, now: number): { sandboxes: SandboxRecord[]; record: CriRecord } {
   const sandboxes = Object.values(s.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
   return { sandboxes, record: record(s, now, 'RuntimeService', 'ListPodSandbox', { count: sandboxes.length }) };
-}
-
-/** RemoveContainer: forget an exited attempt (kubelet's container GC). */
-export function RemoveContainer(s: RuntimeState, containerId: string, now: number): { state: RuntimeState; record: CriRecord } {
-  const containers = copyDict(s.containers);
-  delete containers[containerId];
-  return { state: { ...s, containers }, record: record(s, now, 'RuntimeService', 'RemoveContainer', { containerId }) };
 }
 
 /** ListContainers, optionally for one sandbox, oldest first (PLEG relists this every second). */

@@ -4,29 +4,21 @@ import type { KubeletEvent } from './backoff.ts';
 import { goDuration } from '../util/duration.ts';
 
 /** events.CreatedContainer (reason constants below are from pkg/kubelet/events/event.go) */
-export const CreatedContainer = 'Created';
+const CreatedContainer = 'Created';
 /** events.StartedContainer */
-export const StartedContainer = 'Started';
+const StartedContainer = 'Started';
 /** events.FailedToCreateContainer */
-export const FailedToCreateContainer = 'Failed';
-/** events.FailedToStartContainer */
-export const FailedToStartContainer = 'Failed';
+const FailedToCreateContainer = 'Failed';
 /** events.KillingContainer */
-export const KillingContainer = 'Killing';
-/** events.BackOffStartContainer */
-export const BackOffStartContainer = 'BackOff';
+const KillingContainer = 'Killing';
 /** events.PullingImage */
-export const PullingImage = 'Pulling';
+const PullingImage = 'Pulling';
 /** events.PulledImage */
-export const PulledImage = 'Pulled';
+const PulledImage = 'Pulled';
 /** events.FailedToPullImage */
-export const FailedToPullImage = 'Failed';
+const FailedToPullImage = 'Failed';
 /** events.FailedToInspectImage */
 export const FailedToInspectImage = 'InspectFailed';
-/** events.BackOffPullImage */
-export const BackOffPullImage = 'BackOff';
-/** events.ContainerUnhealthy */
-export const ContainerUnhealthy = 'Unhealthy';
 
 // Events that depend only on a container name or an image are made once per (kind, value) and
 // shared, frozen: every pod of a Deployment gets the same few, so their messages are one string each.

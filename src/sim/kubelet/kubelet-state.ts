@@ -32,7 +32,7 @@ export interface ContainerHealth {
 }
 
 /** How a crash-looping app ends each attempt (ContainerHealth.exits). */
-export interface AppExit {
+interface AppExit {
   afterMs: number;
   exitCode: number;
   oom?: boolean;

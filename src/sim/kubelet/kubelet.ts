@@ -10,7 +10,7 @@ import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
-import { newRuntimeState, type RuntimeState } from './container-runtime.ts';
+import { newRuntimeState } from './container-runtime.ts';
 import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode, nodeConditionEvents,
   newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
@@ -24,20 +24,16 @@ import {
 import { relist, relistPending } from './pleg.ts';
 import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
 
-// The kubelet's parameter, state and fault types, re-exported for callers of this module.
-export type { KubeletParams } from './node-status.ts';
-export type { KubeletState, KubeletFault, ContainerHealth } from './kubelet-state.ts';
-
 type KCtx = Ctx<KubeletState>;
 
 /** backoffEnsureLease's first sleep before doubling (100 ms → 200 ms, 400 ms …), component-helpers lease controller. */
-export const LEASE_ENSURE_INITIAL_MS = 100;
+const LEASE_ENSURE_INITIAL_MS = 100;
 /** The jitter factor of the kubelet's heartbeat loops (wait.JitterUntil …, 0.04, sliding). */
-export const JITTER_FACTOR = 0.04;
+const JITTER_FACTOR = 0.04;
 /** maxBackoff of the lease controller. */
-export const LEASE_RETRY_MAX_MS = 7000;
+const LEASE_RETRY_MAX_MS = 7000;
 /** maxUpdateRetries of the lease controller. */
-export const LEASE_MAX_UPDATE_RETRIES = 5;
+const LEASE_MAX_UPDATE_RETRIES = 5;
 
 function uuid(ctx: Ctx<unknown>): string {
   const h = ctx.rng.chars('0123456789abcdef', 32);
@@ -172,7 +168,7 @@ function tryUpdateNodeStatus(ctx: KCtx, tryNumber: number): boolean {
 }
 
 /** NODE_STATUS_UPDATE_RETRY (nodeStatusUpdateRetry): tries of tryUpdateNodeStatus per tick. */
-export const NODE_STATUS_UPDATE_RETRY = 5;
+const NODE_STATUS_UPDATE_RETRY = 5;
 
 /** syncNodeStatus: register if needed, then updateNodeStatus with up to nodeStatusUpdateRetry tries. */
 function syncNodeStatus(ctx: KCtx): void {
@@ -527,11 +523,6 @@ export function podLifecycleOf(state: KubeletState, key: string): { value: unkno
   if (!w) return undefined;
   const flat = (v: unknown): string => (typeof v === 'string' ? v : Object.entries(v as Record<string, unknown>).map(([k, s]) => `${k}.${flat(s)}`).join(','));
   return { value: w.machine.value, state: flat(w.machine.value), context: w.machine.context };
-}
-
-/** The containerd state of a node (images, sandboxes, containers, IPAM). */
-export function runtimeOf(state: KubeletState): RuntimeState {
-  return state.runtime;
 }
 
 /** Power a node off: the kubelet and all its containers stop; only images on disk survive. */

@@ -48,7 +48,7 @@ export interface NodeConfig {
 }
 
 /** nodeLeaseDurationSeconds default (kubelet config v1beta1). */
-export const NODE_LEASE_DURATION_SECONDS = 40;
+const NODE_LEASE_DURATION_SECONDS = 40;
 /** Renew interval = 40 s × nodeLeaseRenewIntervalFraction 0.25. */
 export const LEASE_RENEW_INTERVAL_MS = 10_000;
 /** nodeStatusUpdateFrequency. */
@@ -56,11 +56,11 @@ export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 /** nodeStatusReportFrequency: report even without a change this often. */
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 5 * 60_000;
 /** The kubelet's default version in this model. */
-export const KUBELET_VERSION = 'v1.37.2';
+const KUBELET_VERSION = 'v1.37.2';
 /** status.declaredFeatures of a v1.37 kubelet with default gates (sorted, as the kubelet writes them). */
-export const DECLARED_FEATURES: readonly string[] = ['ExtendWebSocketsToKubelet', 'InPlacePodLevelResourcesVerticalScaling', 'InPlacePodVerticalScalingInitContainers', 'RestartAllContainersOnContainerExits'];
+const DECLARED_FEATURES: readonly string[] = ['ExtendWebSocketsToKubelet', 'InPlacePodLevelResourcesVerticalScaling', 'InPlacePodVerticalScalingInitContainers', 'RestartAllContainersOnContainerExits'];
 /** containerd's CRI version string. */
-export const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.4';
+const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.4';
 
 function kiOf(q: string): number {
   const m = /^(\d+)(Ki|Mi|Gi|Ti)?$/.exec(q);
@@ -118,7 +118,7 @@ export function healthyConditions(): Pick<NodeCondition, 'type' | 'status' | 're
 }
 
 /** Identity of the machine that stays the same across reboots (machine-id, SMBIOS UUID). */
-export function machineIDs(node: string): { machineID: string; systemUUID: string } {
+function machineIDs(node: string): { machineID: string; systemUUID: string } {
   const hit = machineIDCache.get(node);
   if (hit) return { ...hit };
   const ids = computeMachineIDs(node);
@@ -139,7 +139,7 @@ function computeMachineIDs(node: string): { machineID: string; systemUUID: strin
 }
 
 /** status.images: what containerd holds, biggest first (the kubelet sorts by size). */
-export function nodeImages(images: Record<string, ImageRecord>): NonNullable<NodeStatus['images']> {
+function nodeImages(images: Record<string, ImageRecord>): NonNullable<NodeStatus['images']> {
   return Object.values(images)
     .sort((a, b) => b.sizeBytes - a.sizeBytes || (a.ref < b.ref ? -1 : 1))
     .map((i) => ({ names: [`${i.ref.replace(/:[^:/]+$/, '')}@${i.id}`, i.ref], sizeBytes: i.sizeBytes }));

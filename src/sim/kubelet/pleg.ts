@@ -5,7 +5,7 @@ import { mapChangeLog, mapVersion } from './container-runtime.ts';
 import { mapToken, plegSeen, sameMap, type KubeletState, type MapToken } from './kubelet-state.ts';
 
 /** The key of the pod worker that owns a sandbox, if any. */
-export function podOfSandbox(st: KubeletState, sandboxId: string): string | undefined {
+function podOfSandbox(st: KubeletState, sandboxId: string): string | undefined {
   // The sandbox names its pod, and sandbox ids are unique: try that worker before scanning them all.
   const sb = st.runtime.sandboxes[sandboxId];
   const w = sb && st.workers[`${sb.namespace}/${sb.podName}`];

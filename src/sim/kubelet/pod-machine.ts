@@ -5,7 +5,7 @@
 import { setup, assign } from 'xstate';
 
 /** Input when the pod is bound to the node. */
-export interface PodMachineInput {
+interface PodMachineInput {
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
   hasReadinessProbe?: boolean;
   imagePresent?: boolean;

@@ -297,11 +297,11 @@ function condition(type: string, ok: boolean, reason?: string, message?: string)
 }
 
 /** kubetypes.PodSandboxNotReadyReason (1.37): why PodReadyToStartContainers is False. */
-export const PodSandboxNotReadyReason = 'PodSandboxNotReady';
+const PodSandboxNotReadyReason = 'PodSandboxNotReady';
 /** The message when the pod has no sandbox yet (kubetypes.PodSandboxNotReadyMsgNoPodSandbox, 1.37). */
-export const PodSandboxNotReadyMsgNoPodSandbox = 'no pod sandbox exists';
+const PodSandboxNotReadyMsgNoPodSandbox = 'no pod sandbox exists';
 /** The message when its sandbox is there but not ready (kubetypes.PodSandboxNotReadyMsgSandboxNotReady, 1.37). */
-export const PodSandboxNotReadyMsgSandboxNotReady = 'pod sandbox is not ready';
+const PodSandboxNotReadyMsgSandboxNotReady = 'pod sandbox is not ready';
 
 /**
  * GeneratePodReadyToStartContainersCondition: True once the sandbox exists and has its network
@@ -322,7 +322,7 @@ function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean 
 }
 
 /** GeneratePodInitializedCondition (status/generate.go). */
-export function generatePodInitializedCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
+function generatePodInitializedCondition(pod: Pod, statuses: ContainerStatus[], phase: string): PodCondition {
   const inits = pod.spec?.initContainers ?? NONE;
   // No init containers (the usual pod): nothing unknown or incomplete.
   if (inits.length === 0) {
@@ -383,7 +383,7 @@ export function generateContainersReadyCondition(pod: Pod, statuses: ContainerSt
 }
 
 /** GeneratePodReadyCondition: ContainersReady plus readiness gates. */
-export function generatePodReadyCondition(pod: Pod, containersReady: PodCondition, existing: PodCondition[]): PodCondition {
+function generatePodReadyCondition(pod: Pod, containersReady: PodCondition, existing: PodCondition[]): PodCondition {
   if (containersReady.status !== 'True') return { ...containersReady, type: 'Ready' };
   const msgs: string[] = [];
   for (const g of pod.spec?.readinessGates ?? []) {
@@ -425,9 +425,6 @@ function computePodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'B
   if (!any) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
-
-/** kubetypes.PodConditionsByKubelet. */
-export const podConditionsByKubelet = ['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers'];
 
 /** Whether the kubelet owns a pod condition type (podConditionsByKubelet.includes, without the scan). */
 export function isPodConditionByKubelet(type: string): boolean {

@@ -30,13 +30,13 @@ import {
 type KCtx = Ctx<unknown>;
 
 /** pod_workers.go backOffPeriod: a failed sync is retried after 10 s (jittered by up to 50 %). */
-export const WORKER_BACKOFF_MS = 10_000;
+const WORKER_BACKOFF_MS = 10_000;
 /** How long RunPodSandbox takes (pause container + CNI ADD), ms. */
-export const SANDBOX_SETUP_MS: [number, number] = [250, 450];
+const SANDBOX_SETUP_MS: [number, number] = [250, 450];
 /** CreateContainer → StartContainer, ms. */
-export const CREATE_TO_START_MS: [number, number] = [30, 80];
+const CREATE_TO_START_MS: [number, number] = [30, 80];
 /** How long a healthy app takes to exit on SIGTERM, ms. */
-export const SIGTERM_EXIT_MS: [number, number] = [100, 400];
+const SIGTERM_EXIT_MS: [number, number] = [100, 400];
 /** PLEG relist period. */
 export const PLEG_RELIST_MS = 1000;
 

@@ -7,7 +7,7 @@ import type { KubeletEvent } from './backoff.ts';
 /** probe type as the kubelet names it in events */
 export type ProbeType = 'liveness' | 'readiness' | 'startup';
 /** results.Result */
-export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
+type ProbeResult = 'Success' | 'Failure' | 'Unknown';
 
 /** The numeric fields of a probe after SetDefaults_Probe. */
 export interface ProbeTiming {
@@ -45,7 +45,7 @@ export interface ProbeWorker {
 }
 
 /** The value the results manager holds before any probe: readiness starts failed, liveness passing. */
-export function initialProbeValue(t: ProbeType): ProbeResult {
+function initialProbeValue(t: ProbeType): ProbeResult {
   if (t === 'readiness') return 'Failure';
   if (t === 'liveness') return 'Success';
   return 'Unknown';
@@ -66,7 +66,7 @@ export function firstProbeAt(startedAt: number, spec: ProbeTiming): number {
 }
 
 /** What the simulated container answers: ok, or the failure output the prober reports. */
-export interface ProbeOutcome {
+interface ProbeOutcome {
   ok: boolean;
   output?: string;
 }
@@ -82,7 +82,7 @@ export function httpProbeTimeoutOutput(url: string): string {
 }
 
 /** What one tick did. kill is set when the kubelet must kill and restart the container. */
-export interface ProbeTickResult {
+interface ProbeTickResult {
   worker: ProbeWorker;
   ran: boolean;
   /** published result changed on this tick */

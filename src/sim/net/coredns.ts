@@ -17,17 +17,17 @@ export const KUBE_DNS_IP = '10.96.0.10';
 /** The cluster domain (--cluster-domain, kubeadm's networking.dnsDomain). */
 export const CLUSTER_DOMAIN = 'cluster.local';
 /** The image kubeadm deploys: cmd/kubeadm/app/constants.CoreDNSVersion at v1.37.2. */
-export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.6';
+const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.6';
 /** The instance name of CoreDNS's kubernetes plugin (one cache shared by the Deployment's replicas, simplified). */
 export const COREDNS = 'coredns';
 /** The coredns ServiceAccount bound to system:coredns (list and watch Services, EndpointSlices and Namespaces; its pods rule is unused under `pods insecure`). */
-export const COREDNS_IDENTITY: Identity = {
+const COREDNS_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:coredns',
   rules: [R(['list', 'watch'], ['services', 'endpointslices', 'namespaces'])],
 };
 
 /** The kube-dns Service, as manifests.go writes it (its resourceVersion "0" is kubeadm's update trick, left out). */
-export function kubeDnsService(): Service {
+function kubeDnsService(): Service {
   return {
     apiVersion: 'v1', kind: 'Service',
     metadata: {
@@ -52,7 +52,7 @@ export function kubeDnsService(): Service {
  * the simulated API has no such fields: the pod anti-affinity, the securityContext and the Corefile
  * ConfigMap volume.
  */
-export function corednsDeployment(): Deployment {
+function corednsDeployment(): Deployment {
   return {
     apiVersion: 'apps/v1', kind: 'Deployment',
     metadata: { name: 'coredns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
@@ -98,7 +98,7 @@ export interface CorednsState {
 const NO_HANDLERS: EventHandlers<never> = {};
 
 /** CoreDNS's kubernetes plugin: informers on every Service, EndpointSlice and Namespace (controller.go); it answers from them (dns.ts). */
-export const corednsDef: ComponentDef<CorednsState> = {
+const corednsDef: ComponentDef<CorednsState> = {
   name: COREDNS,
   identity: () => COREDNS,
   init(ctx) {
@@ -117,7 +117,7 @@ export const corednsDef: ComponentDef<CorednsState> = {
 };
 
 /** The requests kubeadm's addon phase sends (as kubernetes-admin): the Deployment, then the Service. */
-export function corednsObjects(): ApiRequest[] {
+function corednsObjects(): ApiRequest[] {
   return [
     { verb: 'create', resource: 'deployments', namespace: 'kube-system', body: corednsDeployment() },
     { verb: 'create', resource: 'services', namespace: 'kube-system', body: kubeDnsService() },

@@ -16,25 +16,25 @@ import { walkNFTables } from './nft-walk.ts';
 export type NetWorld = Pick<WorldState, 'now' | 'components'>;
 
 /** kubeadm's default --service-cidr: a ClusterIP no rule matched goes nowhere. */
-export const SERVICE_CIDR = '10.96.0.0/12';
+const SERVICE_CIDR = '10.96.0.0/12';
 /** net.ipv4.ip_local_port_range's default first port: where a client's source ports start. */
-export const EPHEMERAL_PORT_MIN = 32768;
+const EPHEMERAL_PORT_MIN = 32768;
 /** …and its last. */
-export const EPHEMERAL_PORT_MAX = 60999;
+const EPHEMERAL_PORT_MAX = 60999;
 /** nf_conntrack_tcp_timeout_time_wait: how long a closed connection's entry stays (120 s). */
-export const CONNTRACK_TIME_WAIT_MS = 120_000;
+const CONNTRACK_TIME_WAIT_MS = 120_000;
 /** nf_conntrack_tcp_timeout_established: an open connection's entry (5 days). */
-export const CONNTRACK_ESTABLISHED_MS = 432_000_000;
+const CONNTRACK_ESTABLISHED_MS = 432_000_000;
 /** How long connect() takes to fail when no SYN is answered: tcp_syn_retries 6, RTO 1 s doubling (1+2+…+64 s). */
 export const SYN_TIMEOUT_MS = 127_000;
 /** How long connect() takes to fail with EHOSTUNREACH when no neighbour answers ARP (3 probes, 1 s apart). */
-export const ARP_FAILURE_MS = 3_000;
+const ARP_FAILURE_MS = 3_000;
 
 /** One conntrack entry: where the connection's packets go (its DNAT target, or its own destination). */
-export interface ConntrackEntry { to: string; expires: number }
+interface ConntrackEntry { to: string; expires: number }
 
 /** The kernel state of one node that the data path reads and writes. */
-export interface NodeNetState {
+interface NodeNetState {
   /** "TCP 10.244.1.2:32768 10.96.0.20:80" → the entry. */
   conntrack: Record<string, ConntrackEntry>;
   recent: RecentLists;
@@ -46,7 +46,7 @@ export interface NodeNetState {
 export interface NetState { rng: RngState; nodes: Record<string, NodeNetState> }
 
 /** Who sends: a node's own network namespace, or a pod (namespace/name). */
-export interface Client { node?: string; pod?: { namespace: string; name: string } }
+interface Client { node?: string; pod?: { namespace: string; name: string } }
 
 /** One connection to make. */
 export interface ConnectRequest {
@@ -64,7 +64,7 @@ export interface ConnectRequest {
 export type ConnectError = 'refused' | 'timeout' | 'unreachable';
 
 /** Where the connection landed. */
-export interface Served { namespace: string; pod: string; node: string; container: string }
+interface Served { namespace: string; pod: string; node: string; container: string }
 
 /** What a connection came to: where it went, through which rules, and how long connect() took. */
 export interface ConnectResult {
@@ -98,7 +98,7 @@ export function kubeletOf(w: NetWorld, node: string): KubeletState | undefined {
 }
 
 /** A fresh node's kernel tables. */
-export function newNodeNetState(): NodeNetState {
+function newNodeNetState(): NodeNetState {
   return { conntrack: {}, recent: {}, nextPort: EPHEMERAL_PORT_MIN };
 }
 
@@ -118,7 +118,7 @@ export function podAddress(w: NetWorld, namespace: string, name: string): { node
  * every podCIDR; no CNI, no encapsulation): it reaches the node that owns the address's podCIDR,
  * then the sandbox holding it, then a running container that listens on the port.
  */
-export function deliverToPod(w: NetWorld, ip: string, port: number, protocol: string): { ok: true; served: Served } | { ok: false; error: ConnectError; reason: string } {
+function deliverToPod(w: NetWorld, ip: string, port: number, protocol: string): { ok: true; served: Served } | { ok: false; error: ConnectError; reason: string } {
   const owner = kubelets(w).find(([, st]) => cidrContains(st.cfg.podCIDR, ip));
   if (!owner) return { ok: false, error: 'timeout', reason: `no node's podCIDR holds ${ip}: the packet is lost` };
   const [node, st] = owner;

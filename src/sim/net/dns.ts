@@ -9,7 +9,7 @@ import { CLUSTER_DOMAIN, KUBE_DNS_IP, type CorednsState } from './coredns.ts';
 export interface DnsAnswer { rcode: 'NOERROR' | 'NXDOMAIN'; name: string; a: string[]; cname?: string }
 
 /** The kubelet's defaults for dnsPolicy ClusterFirst (kubeadm's clusterDNS and clusterDomain; ndots from dns.go). */
-export const NDOTS = 5;
+const NDOTS = 5;
 
 /**
  * The pod's /etc/resolv.conf for dnsPolicy ClusterFirst (and ClusterFirstWithHostNet, or a

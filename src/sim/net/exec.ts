@@ -14,7 +14,7 @@ import type { PodNetworkState, ProgramOutput } from './pod-network.ts';
 export interface ExecArgs { namespace: string; pod: string; argv: string[]; container?: string; node?: string }
 
 /** The commands this simulator runs in a container. */
-export const EXEC_COMMANDS = ['curl', 'wget', 'nslookup', 'cat /etc/resolv.conf'];
+const EXEC_COMMANDS = ['curl', 'wget', 'nslookup', 'cat /etc/resolv.conf'];
 
 const out = (stdout: string, stderr = '', exitCode = 0): ProgramOutput => ({ stdout, stderr, exitCode });
 
@@ -37,7 +37,7 @@ export function lookup(w: NetWorld, net: PodNetworkState, from: { namespace: str
 }
 
 /** A URL as curl and wget read it: scheme, host, port, path. */
-export function parseURL(url: string): { scheme: string; host: string; port: number; path: string } | undefined {
+function parseURL(url: string): { scheme: string; host: string; port: number; path: string } | undefined {
   const m = /^(?:([a-zA-Z][a-zA-Z0-9+.-]*):\/\/)?([^/:?#]+)(?::(\d+))?([/?#].*)?$/.exec(url);
   if (!m) return undefined;
   const scheme = (m[1] ?? 'http').toLowerCase();
@@ -64,7 +64,7 @@ function body(c: ConnectResult): string {
 }
 
 /** curl [-s] [-S] [-m N] [--connect-timeout N] URL: the body, or curl 8's error line and exit code. */
-export function curl(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, args: string[]): ProgramOutput {
+function curl(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, args: string[]): ProgramOutput {
   let silent = false;
   let showError = false;
   let maxTime: number | undefined;
@@ -93,7 +93,7 @@ export function curl(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, a
 }
 
 /** BusyBox wget -q -O- URL: the body on stdout, or BusyBox's error line (exit 1). */
-export function wget(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, args: string[]): ProgramOutput {
+function wget(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, args: string[]): ProgramOutput {
   let quiet = false;
   let toStdout = false;
   let timeout: number | undefined;
@@ -123,7 +123,7 @@ export function wget(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, a
 }
 
 /** nslookup NAME, as BIND 9's prints it: the server, then each A record (NXDOMAIN: exit 1). */
-export function nslookup(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, args: string[]): ProgramOutput {
+function nslookup(w: NetWorld, net: PodNetworkState, a: ExecArgs, pod: Pod, args: string[]): ProgramOutput {
   const names = args.filter((x) => !x.startsWith('-'));
   if (names.length !== 1) return out('', 'nslookup: this simulator looks up one name: nslookup NAME\n', 1);
   const name = names[0];

@@ -25,7 +25,7 @@ function run(cluster: SimCluster, program: string, args: unknown): CommandOutput
 }
 
 /** Parse `sim traffic`'s arguments: `<service> <n> [--from <node>] [-n <namespace>]`. */
-export function parseTrafficArgs(cluster: SimCluster, argv: string[]): TrafficArgs | string {
+function parseTrafficArgs(cluster: SimCluster, argv: string[]): TrafficArgs | string {
   const usage = 'error: usage: sim traffic <service> <n> [--from <node>] [-n <namespace>]';
   let namespace = 'default';
   let from: string | undefined;

@@ -67,7 +67,7 @@ export function podNetworkStateOf(w: Pick<NetWorld, 'components'>): PodNetworkSt
 }
 
 /** What a job needs of the cluster: its world, and a way to run the events due now that records them as steps (a figure's timeline does). */
-export interface NetHost { readonly world: World; advance(ms: number): void }
+interface NetHost { readonly world: World; advance(ms: number): void }
 
 /**
  * Send a job to the network and wait for its answer: the job is an input (recorded, replayed), and

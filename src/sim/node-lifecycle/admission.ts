@@ -7,7 +7,7 @@ import type { KObject } from '../apiserver/store.ts';
 import { mutate } from './default-toleration-seconds.ts';
 
 /** The plugin as the API server runs it: pods, CREATE and UPDATE, never a subresource (status, binding…). */
-export const defaultTolerationSecondsPlugin: AdmissionPlugin = {
+const defaultTolerationSecondsPlugin: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
   admit(a) {
     if (a.resource !== 'pods' || a.subresource || !a.object) return undefined;

@@ -4,9 +4,9 @@ import type { Pod, Toleration } from 'kubernetes-types/core/v1';
 import { TaintNodeNotReady, TaintNodeUnreachable } from './taints.ts';
 
 /** --default-not-ready-toleration-seconds */
-export const defaultNotReadyTolerationSeconds = 300;
+const defaultNotReadyTolerationSeconds = 300;
 /** --default-unreachable-toleration-seconds */
-export const defaultUnreachableTolerationSeconds = 300;
+const defaultUnreachableTolerationSeconds = 300;
 
 /** The plugin's own loose check: same key or empty key, effect NoExecute or empty (operator and value are not looked at). */
 function tolerates(tolerations: Toleration[], key: string): boolean {

@@ -30,7 +30,7 @@ export const defaultNodeMonitorConfig: NodeMonitorConfig = {
 };
 
 /** nodeHealthData: what the controller remembers of a node between passes. */
-export interface NodeHealthData {
+interface NodeHealthData {
   probeTimestamp: number;
   readyTransitionTimestamp: number;
   status: NodeStatus;
@@ -39,7 +39,7 @@ export interface NodeHealthData {
 }
 
 /** A live GET of a node's Lease (kube-node-lease/<node>); undefined when it fails or there is none. */
-export type LiveLeaseGetter = (nodeName: string) => Lease | undefined;
+type LiveLeaseGetter = (nodeName: string) => Lease | undefined;
 
 /** The controller's whole state (plain data). */
 export interface NodeLifecycleState {
@@ -70,7 +70,7 @@ export interface ControllerEvent {
 }
 
 /** Result of tryUpdateNodeHealth for one node. */
-export interface NodeHealthUpdate {
+interface NodeHealthUpdate {
   gracePeriodMs: number;
   observedReadyCondition: NodeCondition;
   currentReadyCondition: NodeCondition | undefined;
@@ -195,7 +195,7 @@ export interface TaintAction {
 }
 
 /** Everything one monitorNodeHealth pass decided. */
-export interface MonitorResult {
+interface MonitorResult {
   state: NodeLifecycleState;
   /** nodes whose status must be written (UpdateStatus) */
   statusUpdates: readonly Node[];
@@ -213,7 +213,7 @@ const NOTHING: readonly never[] = Object.freeze([]);
 export type NodeLeaseLister = (nodeName: string) => Lease | undefined;
 
 /** A NodeLeaseLister over a list of Leases (the first kube-node-lease Lease of each name, as with find). */
-export function nodeLeaseListerOf(leases: readonly Lease[]): NodeLeaseLister {
+function nodeLeaseListerOf(leases: readonly Lease[]): NodeLeaseLister {
   const leaseByName = new Map<string, Lease>();
   for (const l of leases) {
     const n = l.metadata?.name;

@@ -21,7 +21,7 @@ import { doNoScheduleTaintingPass, matchTaint, swapNodeControllerTaint, NotReady
 import { defaultEvictionConfig, nextTryAt, type EvictionConfig } from './zones.ts';
 
 /** Component type name. */
-export const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
+const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
 
 /** The kubelet renews its Lease every 10 s; a probe older than that means at least one renewal was missed. */
 const LEASE_RENEW_INTERVAL_MS = 10_000;
@@ -38,13 +38,13 @@ const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 const MAX_LOG_LINES = 200;
 
 /** Controller flags (kube-controller-manager defaults unless given as component params). */
-export interface NodeLifecycleParams {
+interface NodeLifecycleParams {
   monitor?: Partial<NodeMonitorConfig>;
   eviction?: Partial<EvictionConfig>;
 }
 
 /** The node statechart of one node, persisted as plain data, plus what figures need about its grace period. */
-export interface PersistedNodeMachine {
+interface PersistedNodeMachine {
   value: string;
   context: NodeMachineContext;
 }
@@ -267,10 +267,10 @@ function eventTarget(e: ControllerEvent, s: NodeLifecycleControllerState): { api
  * millisecond get different names; the sim's recorders count nanoseconds from 0 each, so without an
  * offset RegisteredNode would take the name of the kubelet's "Starting" event and be refused (409).
  */
-export const NODE_CONTROLLER_EVENT_NANOS = 500_000;
+const NODE_CONTROLLER_EVENT_NANOS = 500_000;
 
 /** The source kube-controller-manager gives this controller's recorder (EventSource{Component: "node-controller"}). */
-export const NODE_CONTROLLER_EVENT_SOURCE = 'node-controller';
+const NODE_CONTROLLER_EVENT_SOURCE = 'node-controller';
 
 function emit(ctx: Ctx<NodeLifecycleControllerState>, e: ControllerEvent): void {
   recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message, undefined, NODE_CONTROLLER_EVENT_SOURCE);

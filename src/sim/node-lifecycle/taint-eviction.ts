@@ -9,7 +9,7 @@ export function getNoExecuteTaints(taints: Taint[] | undefined): Taint[] {
 }
 
 /** Toleration.ToleratesTaint: effect (empty = all), key (empty with Exists = all), operator Exists/Equal. */
-export function toleratesTaint(tol: Toleration, taint: Taint): boolean {
+function toleratesTaint(tol: Toleration, taint: Taint): boolean {
   if (tol.effect && tol.effect !== taint.effect) return false;
   if (tol.key && tol.key !== taint.key) return false;
   const op = tol.operator ?? 'Equal';
@@ -43,7 +43,7 @@ export function getMinTolerationTime(tolerations: Toleration[]): number {
 }
 
 /** A TimedWorker: a scheduled deletion. fired keeps the key after it ran, as TimedWorkerQueue does. */
-export interface TimedWorker {
+interface TimedWorker {
   namespace: string;
   name: string;
   createdAt: number;
@@ -78,7 +78,7 @@ function event(ns: string, name: string, message: string): TaintManagerEvent {
 }
 
 /** cancelWorkWithEvent: drop scheduled work; the event only if a pending deletion was really cancelled. */
-export function cancelWorkWithEvent(s: TaintEvictionState, ns: string, name: string): { state: TaintEvictionState; events: TaintManagerEvent[] } {
+function cancelWorkWithEvent(s: TaintEvictionState, ns: string, name: string): { state: TaintEvictionState; events: TaintManagerEvent[] } {
   const k = key(ns, name);
   const w = s.workers[k];
   if (!w) return { state: s, events: [] };

@@ -9,15 +9,15 @@ export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
 /** v1.TaintNodeUnreachable */
 export const TaintNodeUnreachable = 'node.kubernetes.io/unreachable';
 /** v1.TaintNodeUnschedulable */
-export const TaintNodeUnschedulable = 'node.kubernetes.io/unschedulable';
+const TaintNodeUnschedulable = 'node.kubernetes.io/unschedulable';
 /** v1.TaintNodeMemoryPressure */
-export const TaintNodeMemoryPressure = 'node.kubernetes.io/memory-pressure';
+const TaintNodeMemoryPressure = 'node.kubernetes.io/memory-pressure';
 /** v1.TaintNodeDiskPressure */
-export const TaintNodeDiskPressure = 'node.kubernetes.io/disk-pressure';
+const TaintNodeDiskPressure = 'node.kubernetes.io/disk-pressure';
 /** v1.TaintNodePIDPressure */
-export const TaintNodePIDPressure = 'node.kubernetes.io/pid-pressure';
+const TaintNodePIDPressure = 'node.kubernetes.io/pid-pressure';
 /** v1.TaintNodeNetworkUnavailable */
-export const TaintNodeNetworkUnavailable = 'node.kubernetes.io/network-unavailable';
+const TaintNodeNetworkUnavailable = 'node.kubernetes.io/network-unavailable';
 
 /** UnreachableTaintTemplate: what an unreachable node gets so its pods are evicted. */
 export const UnreachableTaintTemplate: Taint = { key: TaintNodeUnreachable, effect: 'NoExecute' };
@@ -25,7 +25,7 @@ export const UnreachableTaintTemplate: Taint = { key: TaintNodeUnreachable, effe
 export const NotReadyTaintTemplate: Taint = { key: TaintNodeNotReady, effect: 'NoExecute' };
 
 /** nodeConditionToTaintKeyStatusMap: condition type → status → NoSchedule taint key. */
-export const nodeConditionToTaintKeyStatusMap: Record<string, Record<string, string>> = {
+const nodeConditionToTaintKeyStatusMap: Record<string, Record<string, string>> = {
   Ready: { False: TaintNodeNotReady, Unknown: TaintNodeUnreachable },
   MemoryPressure: { True: TaintNodeMemoryPressure },
   DiskPressure: { True: TaintNodeDiskPressure },
@@ -102,7 +102,7 @@ export function markNodeAsReachable(node: Node): { node: Node; removed: boolean 
 }
 
 /** labelNodeDisruptionExclusion. */
-export const labelNodeDisruptionExclusion = 'node.kubernetes.io/exclude-disruption';
+const labelNodeDisruptionExclusion = 'node.kubernetes.io/exclude-disruption';
 
 /** isNodeExcludedFromDisruptionChecks: the label's presence (any value) keeps the node out of zone counting. */
 export function isNodeExcludedFromDisruptionChecks(node: Node): boolean {

@@ -28,9 +28,9 @@ export const defaultEvictionConfig: EvictionConfig = {
 };
 
 /** scheduler.EvictionRateLimiterBurst */
-export const EvictionRateLimiterBurst = 1;
+const EvictionRateLimiterBurst = 1;
 /** scheduler.NodeEvictionPeriod: how often doNoExecuteTaintingPass drains the queues. */
-export const NodeEvictionPeriodMs = 100;
+const NodeEvictionPeriodMs = 100;
 
 /** nodetopology.GetZoneKey: region + ":\x00:" + zone, "" when neither label is set. */
 export function getZoneKey(node: Node): string {
@@ -89,7 +89,7 @@ export function zoneEvictionQPS(state: ZoneState, zoneSize: number, cfg: Evictio
 // ---- token bucket -------------------------------------------------------------------------
 
 /** flowcontrol token bucket (qps ≤ 0 is the fakeNeverRateLimiter). Starts full. */
-export interface TokenBucket {
+interface TokenBucket {
   qps: number;
   burst: number;
   tokens: number;
@@ -127,7 +127,7 @@ export function nextTokenAt(b: TokenBucket, now: number): number {
 // ---- RateLimitedTimedQueue ----------------------------------------------------------------
 
 /** TimedValue: a node name waiting to be tainted. */
-export interface TimedValue {
+interface TimedValue {
   value: string;
   uid: string;
   addedAt: number;
@@ -136,7 +136,7 @@ export interface TimedValue {
 }
 
 /** RateLimitedTimedQueue as data. `set` keeps values that were processed until Remove is called (UniqueQueue). */
-export interface RateLimitedTimedQueue {
+interface RateLimitedTimedQueue {
   queue: TimedValue[];
   set: string[];
   limiter: TokenBucket;
@@ -241,7 +241,7 @@ export function addPodEvictorForNewZone(z: ZonesState, node: Node, now: number, 
 }
 
 /** What handleDisruption decided beyond the new zones state. */
-export interface DisruptionResult {
+interface DisruptionResult {
   zones: ZonesState;
   /** entering master disruption mode: remove NoExecute taints from every node */
   markAllNodesReachable: boolean;

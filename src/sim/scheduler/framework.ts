@@ -44,7 +44,7 @@ export interface CycleContext {
 }
 
 /** fwk.PreFilterResult plus the status: reject the pod outright, or narrow the nodes to evaluate. */
-export interface PreFilterResult {
+interface PreFilterResult {
   status?: Status;
   /** Only these nodes can fit (e.g. node affinity on metadata.name); undefined = all nodes. */
   nodeNames?: string[];

@@ -9,7 +9,7 @@ import { labelSelectorMatches } from '../util/labels.ts';
 // this process has not seen (a restored snapshot) just drops the counts, so they are recounted.
 
 /** What a matchCounts key stands for. */
-export interface MatchSelector {
+interface MatchSelector {
   namespace: string;
   selector: LabelSelector;
 }

@@ -6,7 +6,7 @@ import { MAX_NODE_SCORE, SUCCESS, defaultNormalizeScore, newStatus } from './fra
 // terms are ORed, the requirements inside a term ANDed; an empty or invalid term matches nothing.
 
 /** ErrReasonPod (nodeaffinity/node_affinity.go). */
-export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 
 const INT_RE = /^[+-]?\d+$/;
 
@@ -62,7 +62,7 @@ export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: Node): boo
 }
 
 /** MatchNodeSelectorTerms: any term matches. */
-export function matchNodeSelectorTerms(terms: NodeSelectorTerm[], node: Node): boolean {
+function matchNodeSelectorTerms(terms: NodeSelectorTerm[], node: Node): boolean {
   return terms.some((t) => nodeSelectorTermMatches(t, node));
 }
 
@@ -81,10 +81,10 @@ export function requiredNodeAffinityMatches(pod: Pod, node: Node): boolean {
 }
 
 /** errReasonConflict: every required term pins metadata.name, and no name satisfies them all. */
-export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
+const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
 
 /** NodeAffinity PreFilter: terms that all pin metadata.name (as DaemonSet pods do) narrow the nodes to those names. */
-export function nodeAffinityPreFilterNodeNames(pod: Pod): string[] | undefined | 'conflict' {
+function nodeAffinityPreFilterNodeNames(pod: Pod): string[] | undefined | 'conflict' {
   const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (terms.length === 0) return undefined;
   let nodeNames: Set<string> | undefined;
@@ -118,7 +118,7 @@ export const nodeAffinityFilter: FilterPlugin = {
 };
 
 /** PreferredSchedulingTerms.Score: sum of the weights of the matching preferred terms. */
-export function preferredNodeAffinityScore(pod: Pod, node: Node): number {
+function preferredNodeAffinityScore(pod: Pod, node: Node): number {
   let count = 0;
   for (const t of pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
     if (!t.weight) continue;

@@ -7,11 +7,11 @@ import { adjustMatchCounts } from './match-counts.ts';
 // scheduling never rescans every pod in the cluster.
 
 /** Default CPU request (millicores) the scheduler assumes for a container without one (pkg/scheduler/util DefaultMilliCPURequest). */
-export const DEFAULT_MILLI_CPU_REQUEST = 100;
+const DEFAULT_MILLI_CPU_REQUEST = 100;
 /** Default memory request (bytes) assumed for a container without one: 200 MiB (DefaultMemoryRequest). */
-export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 /** Kubelet's default maxPods, used when a Node has no `allocatable.pods`. */
-export const DEFAULT_MAX_PODS = 110;
+const DEFAULT_MAX_PODS = 110;
 
 /** framework.Resource for the resources the simulation models. */
 export interface Resource {
@@ -21,7 +21,7 @@ export interface Resource {
 }
 
 /** The requests of one pod, as NodeInfo.update and NodeResourcesFit see them. */
-export interface PodResource {
+interface PodResource {
   /** resourcehelper.PodRequests: what the pod asked for. */
   requests: { milliCPU: number; memory: number };
   /** The same with 100m / 200Mi for containers that set no request (used for spreading scores). */

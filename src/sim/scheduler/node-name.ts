@@ -2,7 +2,7 @@ import type { FilterPlugin } from './framework.ts';
 import { SUCCESS, newStatus } from './framework.ts';
 
 /** ErrReason (nodename/node_name.go). */
-export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";
+const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";
 
 /** NodeName: a pod that names a node fits only that node. */
 export const nodeName: FilterPlugin = {

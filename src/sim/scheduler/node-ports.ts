@@ -3,7 +3,7 @@ import { SUCCESS, newStatus } from './framework.ts';
 import { hostPortConflicts, podHostPorts } from './node-info.ts';
 
 /** ErrReason (nodeports/node_ports.go). */
-export const ERR_REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
+const ERR_REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
 
 /** NodePorts: every hostPort the pod asks for must be free on the node (0.0.0.0 clashes with any IP). */
 export const nodePorts: FilterPlugin = {

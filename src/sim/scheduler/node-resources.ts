@@ -9,7 +9,7 @@ import { computePodResource } from './node-info.ts';
 // cpu and memory with weight 1 each.
 
 /** One InsufficientResource from fitsRequest. */
-export interface InsufficientResource {
+interface InsufficientResource {
   resourceName: 'pods' | 'cpu' | 'memory';
   reason: string;
   requested: number;
@@ -20,7 +20,7 @@ export interface InsufficientResource {
 }
 
 /** fitsRequest: pods count, then cpu, then memory, in Kubernetes' order. */
-export function fitsRequest(podMilliCPU: number, podMemory: number, ni: NodeInfo): InsufficientResource[] {
+function fitsRequest(podMilliCPU: number, podMemory: number, ni: NodeInfo): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   const allowed = ni.allocatable.allowedPodNumber;
   if (ni.pods.length + 1 > allowed) {
@@ -56,7 +56,7 @@ export const nodeResourcesFitFilter: FilterPlugin = {
 };
 
 /** leastRequestedScore: ((capacity − requested) × 100) / capacity, 0 when over capacity. */
-export function leastRequestedScore(requested: number, capacity: number): number {
+function leastRequestedScore(requested: number, capacity: number): number {
   if (capacity === 0 || requested > capacity) return 0;
   return Math.trunc(((capacity - requested) * MAX_NODE_SCORE) / capacity);
 }

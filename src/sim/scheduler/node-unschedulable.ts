@@ -3,7 +3,7 @@ import { SUCCESS, newStatus } from './framework.ts';
 import { tolerationsTolerateTaint } from './taint-toleration.ts';
 
 /** ErrReasonUnschedulable (nodeunschedulable/node_unschedulable.go). */
-export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
+const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 
 /** NodeUnschedulable: a cordoned node takes only pods tolerating node.kubernetes.io/unschedulable:NoSchedule. */
 export const nodeUnschedulable: FilterPlugin = {

@@ -12,17 +12,17 @@ import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint
 // defaults), common.go (constraints, node inclusion policies), plugin.go (systemDefaultConstraints).
 
 /** ErrReasonConstraintsNotMatch. */
-export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 /** ErrReasonNodeLabelNotMatch. */
-export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
+const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
 
 /** LabelHostname. */
-export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 /** LabelTopologyZone. */
-export const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
+const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
 
 /** systemDefaultConstraints (plugin.go): soft spreading by host (maxSkew 3) and zone (maxSkew 5). */
-export const SYSTEM_DEFAULT_CONSTRAINTS: TopologySpreadConstraint[] = [
+const SYSTEM_DEFAULT_CONSTRAINTS: TopologySpreadConstraint[] = [
   { topologyKey: LABEL_HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
   { topologyKey: LABEL_TOPOLOGY_ZONE, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
 ];
@@ -77,7 +77,7 @@ function isEmptySelector(s: LabelSelector): boolean {
 }
 
 /** helper.DefaultSelector: the selectors of the Services selecting the pod, plus its controlling ReplicaSet/StatefulSet's. */
-export function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
+function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
   const ns = pod.metadata?.namespace ?? '';
   const labels = pod.metadata?.labels ?? {};
   const matchLabels: Record<string, string> = {};
@@ -142,7 +142,7 @@ export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConst
 // RemovePod), so a cycle over a thousand nodes costs one property lookup per node.
 
 /** A per-cycle counter for one (namespace, selector): countPodsMatchSelector with memoisation. */
-export interface MatchCounter {
+interface MatchCounter {
   (ni: NodeInfo): number;
   /** Namespace + selector: what the counts depend on. */
   key: string;
@@ -290,20 +290,20 @@ export function nodeLabelsMatchSpreadConstraints(labels: Record<string, string> 
 }
 
 /** matchNodeInclusionPolicies: nodeAffinityPolicy Honor (default) and nodeTaintsPolicy Ignore (default). */
-export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node): boolean {
+function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !requiredNodeAffinityMatches(pod, node)) return false;
   if (c.nodeTaintsPolicy === 'Honor' && findMatchingUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter)) return false;
   return true;
 }
 
 /** PreFilter state: per constraint, matching pods per topology value over eligible nodes. */
-export interface TopologySpreadPreFilterState {
+interface TopologySpreadPreFilterState {
   constraints: SpreadConstraint[];
   tpValueToMatchNum: Record<string, number>[];
 }
 
 /** calPreFilterState for the pod's DoNotSchedule constraints (undefined = plugin skipped). */
-export function calPreFilterState(pod: Pod, allNodes: NodeInfo[]): TopologySpreadPreFilterState | undefined {
+function calPreFilterState(pod: Pod, allNodes: NodeInfo[]): TopologySpreadPreFilterState | undefined {
   const constraints = filterTopologySpreadConstraints(pod.spec?.topologySpreadConstraints, pod.metadata?.labels, 'DoNotSchedule');
   if (constraints.length === 0) return undefined;
   const ns = pod.metadata?.namespace ?? '';
@@ -313,7 +313,7 @@ export function calPreFilterState(pod: Pod, allNodes: NodeInfo[]): TopologySprea
 }
 
 /** minMatchNum: the global minimum, 0 while fewer domains exist than minDomains. */
-export function minMatchNum(counts: Record<string, number>, minDomains: number): number {
+function minMatchNum(counts: Record<string, number>, minDomains: number): number {
   const values = Object.values(counts);
   if (values.length < minDomains || values.length === 0) return 0;
   return Math.min(...values);
@@ -447,7 +447,7 @@ export const podTopologySpreadFilter: FilterPlugin = {
  * updateWithPod (the AddPod/RemovePod extensions): move the counts of the domains `updated` sits in.
  * Copy on write, so a preemption dry run's cloned cycle state leaves the original alone.
  */
-export function updateWithPod(ctx: CycleContext, updated: Pod, preemptor: Pod, ni: NodeInfo, delta: number): void {
+function updateWithPod(ctx: CycleContext, updated: Pod, preemptor: Pod, ni: NodeInfo, delta: number): void {
   const s = ctx.state[PTS] as TopologySpreadPreFilterState | undefined;
   const node = ni.node;
   if (!s || (updated.metadata?.namespace ?? '') !== (preemptor.metadata?.namespace ?? '')) return;
@@ -464,7 +464,7 @@ export function updateWithPod(ctx: CycleContext, updated: Pod, preemptor: Pod, n
 }
 
 /** PreScore state (scoring.go preScoreState). */
-export interface TopologySpreadPreScoreState {
+interface TopologySpreadPreScoreState {
   constraints: SpreadConstraint[];
   counters: MatchCounter[];
   ignoredNodes: Set<string>;
@@ -493,7 +493,7 @@ export function scoreForCount(cnt: number, maxSkew: number, tpWeight: number): n
 }
 
 /** PreScore: soft constraints (or the system defaults) and the pod counts per topology value. */
-export function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx: CycleContext): TopologySpreadPreScoreState | undefined {
+function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx: CycleContext): TopologySpreadPreScoreState | undefined {
   const hasOwn = (pod.spec?.topologySpreadConstraints ?? []).length > 0;
   const constraints = hasOwn
     ? filterTopologySpreadConstraints(pod.spec?.topologySpreadConstraints, pod.metadata?.labels, 'ScheduleAnyway')

@@ -17,13 +17,13 @@ import {
 } from './preemption.ts';
 
 /** util.GetPodStartTime in simulated ms: status.startTime, or now for a pod not started yet. */
-export function podStartTime(pod: Pod, now: number): number {
+function podStartTime(pod: Pod, now: number): number {
   const t = pod.status?.startTime;
   return t ? parseTime(t) : now;
 }
 
 /** MoreImportantVictim for single-pod victims: higher priority, then the earlier start. */
-export function moreImportantVictim(a: Pod, b: Pod, now: number): boolean {
+function moreImportantVictim(a: Pod, b: Pod, now: number): boolean {
   const pa = podPriority(a);
   const pb = podPriority(b);
   if (pa !== pb) return pa > pb;
@@ -36,7 +36,7 @@ export function moreImportantVictim(a: Pod, b: Pod, now: number): boolean {
  * the most important down (reprieve) and keep as victims only those whose return breaks the fit.
  * `ni` and `ctx` are the caller's copies (DryRunPreemption hands in nodeInfo.Snapshot(), state.Clone()).
  */
-export function selectVictimsOnNode(
+function selectVictimsOnNode(
   pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[], nominated: readonly Pod[] | undefined, runFilters: RunFilters, now: number,
 ): { victims: Pod[]; numPDBViolations: number; status?: PreemptionStatus } {
   const prio = podPriority(pod);

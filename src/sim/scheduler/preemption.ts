@@ -30,20 +30,20 @@ export interface Candidate {
 }
 
 /** DefaultPreemptionArgs' defaults (apis/config/v1/defaults.go). */
-export const DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE = 10;
-export const DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE = 100;
+const DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE = 10;
+const DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE = 100;
 
 /** PodEligibleToPreemptOthers' refusal message for preemptionPolicy: Never. */
-export const NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
+const NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
 /** PodEligibleToPreemptOthers' refusal while an earlier victim on the nominated node terminates. */
 export const NOT_ELIGIBLE_TERMINATING_POD = 'not eligible due to a terminating pod on the nominated node.';
 /** The status of nodes where removing pods cannot help (absent from the dry run's statuses). */
-export const PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
+const PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
 /** SelectVictimsOnNode's status for a node with no lower-priority pods. */
 export const NO_PREEMPTION_VICTIMS = 'No preemption victims found for incoming pod';
 
 /** Evaluator.Preempt's success message (without DefaultPreemption's "preemption: " prefix). */
-export function preemptionSuccessMessage(node: string, numVictims: number): string {
+function preemptionSuccessMessage(node: string, numVictims: number): string {
   return `found a potential placement for pod on node ${node}, preempting ${numVictims} victims`;
 }
 
@@ -69,7 +69,7 @@ export function calculateNumCandidates(numNodes: number, pct = DEFAULT_MIN_CANDI
 }
 
 /** GetOffsetAndNumCandidates: a random start (rand.Int31n, here the world's seeded rng) and the count. */
-export function getOffsetAndNumCandidates(numNodes: number, rng: Rng): [number, number] {
+function getOffsetAndNumCandidates(numNodes: number, rng: Rng): [number, number] {
   return [rng.int(numNodes), calculateNumCandidates(numNodes)];
 }
 
@@ -152,7 +152,7 @@ export interface PostFilterOutcome {
 }
 
 /** Inputs of one PostFilter run beyond the pod and the filters' verdicts. */
-export interface PreemptionInput {
+interface PreemptionInput {
   allNodes: NodeInfo[];
   ctx: CycleContext;
   plugins: FilterPlugin[];

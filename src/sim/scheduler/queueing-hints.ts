@@ -25,7 +25,7 @@ export const ActionType = {
 } as const;
 
 /** fwk.EventResource, the ones the simulation emits ('*' is the wildcard). */
-export type EventResource = 'Pod' | 'AssignedPod' | 'UnscheduledPod' | 'TargetPod' | 'Node' | '*';
+type EventResource = 'Pod' | 'AssignedPod' | 'UnscheduledPod' | 'TargetPod' | 'Node' | '*';
 
 /** fwk.ClusterEvent. */
 export interface ClusterEvent {
@@ -39,7 +39,7 @@ export interface ClusterEvent {
 export type QueueingHint = 'Queue' | 'QueueSkip';
 
 /** fwk.QueueingHintFn: `oldObj`/`newObj` are the event's objects (undefined for add / delete). */
-export type QueueingHintFn = (pod: Pod, oldObj: unknown, newObj: unknown) => QueueingHint;
+type QueueingHintFn = (pod: Pod, oldObj: unknown, newObj: unknown) => QueueingHint;
 
 /** EventAssignedPodAdd. */
 export const EVENT_ASSIGNED_POD_ADD: ClusterEvent = { resource: 'AssignedPod', actionType: ActionType.Add };

@@ -392,7 +392,7 @@ export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
 }
 
 /** The raw and normalized scores prioritizeTotals saw for each plugin it summed (not the cached fixed sum). */
-export interface ScoreCapture {
+interface ScoreCapture {
   /** Each plugin's PreScore verdict. */
   active: boolean[];
   raw: (Float64Array | undefined)[];
@@ -458,7 +458,7 @@ function addAndSelectHost(totals: Float64Array, scores: Float64Array, w: number,
 }
 
 /** selectHost over parallel totals: the same reservoir sampling (same rng draws), returning the index. */
-export function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
+function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
   if (totals.length === 0) throw new Error('empty priorityList');
   let maxScore = totals[0];
   let selected = 0;

@@ -36,9 +36,9 @@ export const DEFAULT_SCORE_PLUGINS: ScorePlugin[] = [
 ];
 
 /** minFeasibleNodesToFind. */
-export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
 /** minFeasibleNodesPercentageToFind. */
-export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
 /** numFeasibleNodesToFind: all nodes below 100, else an adaptive percentage (50 − n/125, at least 5%), at least 100. */
 export function numFeasibleNodesToFind(percentageOfNodesToScore: number, numAllNodes: number): number {
@@ -60,7 +60,7 @@ export interface FilterRecord {
 }
 
 /** One plugin's score on one node. */
-export interface ScoreRecord {
+interface ScoreRecord {
   plugin: string;
   raw: number;
   normalized: number;
@@ -92,7 +92,7 @@ export interface FitError {
 }
 
 /** The outcome of one scheduling attempt. */
-export interface ScheduleResult {
+interface ScheduleResult {
   result: { node: string } | { fitError: FitError };
   /**
    * The nodes the filter pass reached, in the order it reached them (from nextStartNodeIndex). On
@@ -107,7 +107,7 @@ export interface ScheduleResult {
 }
 
 /** Options for schedulePod; all plain data. */
-export interface ScheduleOptions {
+interface ScheduleOptions {
   /** 0 (default) = adaptive. */
   percentageOfNodesToScore?: number;
   nextStartNodeIndex?: number;
@@ -138,7 +138,7 @@ export interface ScheduleOptions {
  * PreFilter skips a pod without ResourceClaims (every pod here), and a plugin skipped at PreFilter
  * adds nothing at PostFilter: real 1.37.2 prints no "no new claims to deallocate" (the oracle's trace).
  */
-export function runPostFilterPlugins(
+function runPostFilterPlugins(
   pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[],
   rng: Rng, now: number, nominatedPods?: Record<string, Pod[]>, evaluator?: PreemptionEvaluator,
 ): PostFilterOutcome {
@@ -150,7 +150,7 @@ export function runPostFilterPlugins(
 }
 
 /** Per node, the other pods of equal or higher priority nominated to it; undefined when there are none. */
-export function nominatedFor(pod: Pod, nominatedPods: Record<string, Pod[]> | undefined): Record<string, Pod[]> | undefined {
+function nominatedFor(pod: Pod, nominatedPods: Record<string, Pod[]> | undefined): Record<string, Pod[]> | undefined {
   if (!nominatedPods) return undefined;
   let out: Record<string, Pod[]> | undefined;
   for (const node of Object.keys(nominatedPods)) {
@@ -209,7 +209,7 @@ export function failedRecord(records: FilterRecord[]): FilterRecord | undefined 
 }
 
 /** sortReasonsHistogram + NoNodeAvailableMsg: "0/N nodes are available: 2 reason, 1 other." */
-export function nodesAvailableMessage(numAllNodes: number, reasonsPerNode: string[][]): string {
+function nodesAvailableMessage(numAllNodes: number, reasonsPerNode: string[][]): string {
   const counts = new Map<string, number>();
   for (const reasons of reasonsPerNode) for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
   // sort.Strings over "count reason": byte order, so "10 x" sorts before "2 y" as in Go.
@@ -248,7 +248,7 @@ export function selectHost(totals: { node: string; total: number }[], rng: Rng):
 }
 
 /** prioritizeNodes: PreScore, Score, NormalizeScore, × weight, summed per node. */
-export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[]): { scores: ScoreRecord[][]; totals: number[] } {
+function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[]): { scores: ScoreRecord[][]; totals: number[] } {
   const n = feasible.length;
   const scores: ScoreRecord[][] = new Array(n);
   const totals: number[] = new Array(n).fill(0);
@@ -497,7 +497,7 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
 }
 
 /** validation.NoteLengthLimit: events and conditions are cut to 1024 bytes. */
-export const NOTE_LENGTH_LIMIT = 1024;
+const NOTE_LENGTH_LIMIT = 1024;
 
 /** truncateMessage: cut long FailedScheduling messages with " ...". */
 export function truncateMessage(message: string): string {

@@ -25,14 +25,14 @@ import {
 } from './queueing-hints.ts';
 
 /** The profile name: what `spec.schedulerName` must say, and the events' source. */
-export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 /** How many pods' last attempts keep their per-node verdicts for the scheduler figure. */
-export const DEFAULT_RECORD_PODS = 200;
+const DEFAULT_RECORD_PODS = 200;
 /** Simulated time one scheduling cycle takes before the next pod is popped. */
-export const DEFAULT_CYCLE_MS = 1;
+const DEFAULT_CYCLE_MS = 1;
 
 /** The last scheduling attempt of one pod, as the scheduler figure reads it. */
-export interface SchedulingRecord {
+interface SchedulingRecord {
   /** namespace/name. */
   pod: string;
   /** Simulated ms of the attempt. */
@@ -49,7 +49,7 @@ export interface SchedulingRecord {
 }
 
 /** Creation parameters of the scheduler instance. */
-export interface SchedulerParams {
+interface SchedulerParams {
   /** 0 = adaptive, as in KubeSchedulerConfiguration. */
   percentageOfNodesToScore?: number;
   /** Pods whose last attempt is kept with full per-node records (default 200). */
@@ -113,7 +113,7 @@ export interface PreemptEvent {
 type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' } | PreemptEvent | { type: 'bind' };
 
 /** An assumed pod whose binding waits on the scheduler's client rate limiter. */
-export interface PendingBinding {
+interface PendingBinding {
   key: string; node: string; cycle: number; pod: Pod;
   /** The notification that woke the cycle which made it (QueuedPodInfo.cause). */
   cause?: number;
@@ -593,7 +593,7 @@ function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: stri
 }
 
 /** The scheduler's pod informer's field selector (scheduler.go newPodInformer). */
-export const NON_TERMINAL_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
+const NON_TERMINAL_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
 
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
 export const schedulerDef: ComponentDef<SchedulerState> = {

@@ -15,18 +15,18 @@ import {
 // that the event may help (queueing-hints.ts).
 
 /** DefaultPodInitialBackoffDuration: 1 s. */
-export const DEFAULT_POD_INITIAL_BACKOFF_MS = 1_000;
+const DEFAULT_POD_INITIAL_BACKOFF_MS = 1_000;
 /** DefaultPodMaxBackoffDuration: 10 s. */
-export const DEFAULT_POD_MAX_BACKOFF_MS = 10_000;
+const DEFAULT_POD_MAX_BACKOFF_MS = 10_000;
 /** DefaultPodMaxInUnschedulablePodsDuration: 5 min. */
-export const DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS = 5 * 60_000;
+const DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS = 5 * 60_000;
 /** How often flushBackoffQCompleted runs; also backoffQOrderingWindowDuration, the grain of backoff expiries. */
 export const FLUSH_BACKOFF_Q_INTERVAL_MS = 1_000;
 /** How often flushUnschedulablePodsLeftover runs. */
 export const FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS = 30_000;
 
 /** framework.QueuedPodInfo as data. */
-export interface QueuedPodInfo {
+interface QueuedPodInfo {
   /** namespace/name. */
   key: string;
   pod: Pod;
@@ -78,14 +78,14 @@ export interface SchedulingQueue {
 }
 
 /** An inFlightEvents entry: a popped pod's marker, or an event with its objects. */
-export type InFlightEntry = { pod: string } | { event: ClusterEvent; oldObj?: unknown; newObj?: unknown };
+type InFlightEntry = { pod: string } | { event: ClusterEvent; oldObj?: unknown; newObj?: unknown };
 
 /** queueingStrategy: where a pod goes after an event (ordered: a higher one wins). */
 export const QueueingStrategy = { queueSkip: 0, queueAfterBackoff: 1, queueImmediately: 2 } as const;
 type Strategy = (typeof QueueingStrategy)[keyof typeof QueueingStrategy];
 
 /** podKey: namespace/name. */
-export function podKey(pod: Pod): string {
+function podKey(pod: Pod): string {
   return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
 
@@ -107,7 +107,7 @@ export function newSchedulingQueue(opts: Partial<Pick<SchedulingQueue, 'podIniti
 }
 
 /** PrioritySort.Less: higher priority first, then earlier timestamp (then key, for determinism). */
-export function prioritySortLess(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
+function prioritySortLess(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
   const pa = a.priority ?? podPriority(a.pod);
   const pb = b.priority ?? podPriority(b.pod);
   if (pa !== pb) return pa > pb;
@@ -136,7 +136,7 @@ export function calculateBackoffDuration(q: SchedulingQueue, info: QueuedPodInfo
 const alignToWindow = (t: number) => t - (t % FLUSH_BACKOFF_Q_INTERVAL_MS);
 
 /** getBackoffTime: when the pod's backoff completes, truncated to its window (−∞ if it never failed). */
-export function getBackoffTime(q: SchedulingQueue, info: QueuedPodInfo): number {
+function getBackoffTime(q: SchedulingQueue, info: QueuedPodInfo): number {
   if (q.podMaxBackoffMs === 0 || backoffCount(info) === 0) return -Infinity;
   return alignToWindow(info.timestamp + calculateBackoffDuration(q, info));
 }
@@ -274,7 +274,7 @@ export function done(q: SchedulingQueue, key: string): void {
 }
 
 /** isEntityBackingoff: the backoff ends in or after the current window. */
-export function isPodBackingoff(q: SchedulingQueue, info: QueuedPodInfo, now: number): boolean {
+function isPodBackingoff(q: SchedulingQueue, info: QueuedPodInfo, now: number): boolean {
   return getBackoffTime(q, info) >= alignToWindow(now);
 }
 
@@ -306,7 +306,7 @@ export function isPodWorthRequeuing(info: QueuedPodInfo, event: ClusterEvent, ol
 }
 
 /** determineSchedulingHintForInFlightPod: the best strategy over the events received since the pod was popped. */
-export function determineSchedulingHintForInFlightPod(q: SchedulingQueue, info: QueuedPodInfo): Strategy {
+function determineSchedulingHintForInFlightPod(q: SchedulingQueue, info: QueuedPodInfo): Strategy {
   if (info.unschedulablePlugins.length === 0 && (info.pendingPlugins ?? []).length === 0) return QueueingStrategy.queueAfterBackoff;
   const l = q.inFlightEvents;
   const from = l.findIndex((e) => 'pod' in e && e.pod === info.key);
@@ -417,7 +417,7 @@ export function nextBackoffExpiry(q: SchedulingQueue): number | undefined {
 }
 
 /** Point a queued entry at a newer copy of its pod. */
-export function setPod(info: QueuedPodInfo, pod: Pod): void {
+function setPod(info: QueuedPodInfo, pod: Pod): void {
   info.pod = pod;
   info.priority = podPriority(pod);
 }

@@ -6,7 +6,7 @@ import { MAX_NODE_SCORE, SUCCESS, defaultNormalizeScore, newStatus } from './fra
  * The reason since kubernetes#134740 (v1.35, cherry-picked to 1.34 patches): the taint is no
  * longer named in pod status / events.
  */
-export const ERR_REASON_UNTOLERATED = 'node(s) had untolerated taint(s)';
+const ERR_REASON_UNTOLERATED = 'node(s) had untolerated taint(s)';
 
 /** The reason v1.26–v1.34 printed: "node(s) had untolerated taint {key: value}". */
 export function untoleratedTaintReasonWithKey(taint: Pick<Taint, 'key' | 'value'>): string {
@@ -64,7 +64,7 @@ export const taintTolerationFilter: FilterPlugin = {
 };
 
 /** countIntolerableTaintsPreferNoSchedule, with the pod's ''/PreferNoSchedule tolerations only. */
-export function countIntolerableTaintsPreferNoSchedule(taints: Taint[] | undefined, tolerations: Toleration[] | undefined): number {
+function countIntolerableTaintsPreferNoSchedule(taints: Taint[] | undefined, tolerations: Toleration[] | undefined): number {
   if (!taints || taints.length === 0) return 0;
   const prefer = (tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
   let n = 0;

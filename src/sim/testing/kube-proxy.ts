@@ -8,7 +8,7 @@ import type { ProxierConfig } from '../kube-proxy/iptables-rules.ts';
 export const FAKE_PROXIER: ProxierConfig = { nodeName: 'test-node', nodeIP: '192.168.0.2', clusterCIDR: '10.0.0.0/8', localhostNodePorts: true, nfacct: true, randomFully: false };
 
 /** A Service under construction: its spec and status written field by field, as the Go tests do. */
-export type TestService = Service & { spec: NonNullable<Service['spec']>; status: { loadBalancer?: NonNullable<Service['status']>['loadBalancer'] } };
+type TestService = Service & { spec: NonNullable<Service['spec']>; status: { loadBalancer?: NonNullable<Service['status']>['loadBalancer'] } };
 
 /** makeTestService: a Service with only its name, then changed by `f`. */
 export function makeTestService(namespace: string, name: string, f: (svc: TestService) => void): Service {

@@ -11,7 +11,7 @@ import type { World } from '../world.ts';
 type Obj = any;
 
 /** One recorded fault call. */
-export interface FaultCall { method: string; args: unknown[] }
+interface FaultCall { method: string; args: unknown[] }
 
 /** The double: every SimCluster method, plus `calls` and helpers to preload objects. */
 export class TestCluster implements SimCluster {

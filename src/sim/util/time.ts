@@ -1,9 +1,6 @@
 // Simulated-time helpers shared by the components and kubectl: metav1.Time/MicroTime text, parsing, Go durations.
 import { EPOCH_MS, flatten } from '../names.ts';
 
-/** Simulated time 0 is this instant; every `now` in the core is milliseconds since it. */
-export const SIM_EPOCH_ISO = '2026-01-01T00:00:00Z';
-
 /** metav1.Time: RFC 3339 with second precision (one implementation, in names.ts). */
 export { rfc3339 } from '../names.ts';
 

@@ -39,7 +39,7 @@ export function stepRecordsOf(state: WorldState, fromCount: number, toCount: num
 }
 
 /** One record as a StepRecord; `seq` is its position in the whole log. */
-export function stepRecordOf(state: WorldState, rec: RequestRecord, seq: number): StepRecord {
+function stepRecordOf(state: WorldState, rec: RequestRecord, seq: number): StepRecord {
   const ends = endsOf(rec);
   const t = targetOf(rec);
   // A write is a request that asks to change etcd, whether or not it was allowed to (a refused PATCH is still a write).

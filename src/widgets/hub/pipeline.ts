@@ -3,13 +3,13 @@
 import type { FigureView } from '../../sim/figures/protocol.ts';
 
 /** One stage of the API server's pipeline, as the write at the cursor went through it. */
-export interface StageView {
+interface StageView {
   stage: 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
   state: 'passed' | 'refused' | 'not-reached';
 }
 
 /** The write the cursor is about, as the core reports it. */
-export interface PipelineView {
+interface PipelineView {
   seq: number;
   t: number;
   component: string;

@@ -3,7 +3,7 @@
 import type { Frame, PodView } from '../../sim/view/types.ts';
 
 /** web as a widget's picture shows it, or null before it exists. */
-export interface WebView { rs: string; replicas: number; active: number; pods: PodView[] }
+interface WebView { rs: string; replicas: number; active: number; pods: PodView[] }
 
 /** Reads web from the frame (the newest ReplicaSet by revision names the pods' owner). */
 export function webView(f: Frame): WebView | null {

@@ -5,7 +5,7 @@
 import type { LeaseClock, PodCountdown } from '../../sim/index.ts';
 
 /** One stage of a node's failure, as the timeline draws it. */
-export interface FailureStage {
+interface FailureStage {
   id: 'renewing' | 'grace' | 'tainted' | 'toleration' | 'evicted';
   /** Where the frame stands: this stage is over, happening now, or still to come. */
   at: 'done' | 'now' | 'later';

@@ -34,7 +34,7 @@ export function linkFromSearch(search: string, figure: string): string | null {
 }
 
 /** The page's address with `fig` naming this figure's moment (the fragment stays the reader's section anchor). */
-export function urlWithLink(href: string, figure: string, link: string): string {
+function urlWithLink(href: string, figure: string, link: string): string {
   const u = new URL(href);
   u.searchParams.set('fig', `${figure}.${link}`);
   return u.toString();

@@ -2,10 +2,10 @@
 // key press to an action. The figure's root listens; KeyboardHelp lists the same table.
 
 /** What a shortcut does to the figure's playback. */
-export type KeyAction = 'toggle' | 'back' | 'forward' | 'next' | 'reset' | 'speed';
+type KeyAction = 'toggle' | 'back' | 'forward' | 'next' | 'reset' | 'speed';
 
 /** One shortcut: `key` is how the help shows it, `keys` the KeyboardEvent.key values that trigger it (letters match either case). */
-export interface KeyBinding {
+interface KeyBinding {
   key: string;
   keys: string[];
   action: KeyAction;
@@ -23,7 +23,7 @@ export const KEYMAP: readonly KeyBinding[] = [
 ];
 
 /** Playback speeds, in the order the S key cycles through them. */
-export const SPEEDS = ['real', 'fast', 'compressed'] as const;
+const SPEEDS = ['real', 'fast', 'compressed'] as const;
 
 /** One playback speed. */
 export type Speed = (typeof SPEEDS)[number];
@@ -34,7 +34,7 @@ export function nextSpeed(s: Speed): Speed {
 }
 
 /** The parts of a key press actionForKey looks at (a KeyboardEvent fits; keyInput builds one). */
-export interface KeyInput {
+interface KeyInput {
   key: string;
   ctrlKey?: boolean;
   metaKey?: boolean;

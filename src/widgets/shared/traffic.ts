@@ -3,7 +3,7 @@
 import type { StepRecord } from '../../sim/view/types.ts';
 
 /** Records a sender sent this step, grouped when one request fans out (a write's notifications). */
-export interface OutChip {
+interface OutChip {
   kind: StepRecord['kind'];
   label: string;
   to: string[];

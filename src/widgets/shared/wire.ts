@@ -4,7 +4,7 @@ import type { StepRecord } from '../../sim/view/types.ts';
 import type { Box } from './travel.ts';
 
 /** One end drawn on the wire: an endpoint (or the ones that did not fit, as "+N"), its words and its whole name. */
-export interface WireEnd {
+interface WireEnd {
   id: string;
   name: string;
   title: string;
@@ -51,7 +51,7 @@ function endOf(id: string, records: readonly StepRecord[]): WireEnd {
 }
 
 /** The wire's geometry in px, as its stylesheet lays it out (RequestWire.svelte): equal slots in a row. */
-export const WIRE = { pad: 8, gap: 8, height: 44, end: 20, bottom: 4 } as const;
+const WIRE = { pad: 8, gap: 8, height: 44, end: 20, bottom: 4 } as const;
 
 /** How many ends a wire of a width has room for: six slots (two senders, the API server, three told), or three on a phone, whose middle is wider so "kube-apiserver" fits. */
 export function roomOf(width: number): { slots: number; hub: number; left: number; right: number; weights: number[] } {

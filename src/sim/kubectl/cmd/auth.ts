@@ -1,5 +1,6 @@
 // kubectl auth can-i (pkg/cmd/auth/cani.go): a SelfSubjectAccessReview.
 import { RESOURCES } from '../../apiserver/resources.ts';
+import { AUTH_HELP } from '../help/auth.ts';
 import { resolveKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
@@ -74,7 +75,7 @@ function cmdCanI(r: Run, argv: string[]): void {
 /** kubectl auth: can-i is the subcommand simulated. */
 export function cmdAuth(r: Run, argv: string[]): void {
   if (!argv[0] || argv[0].startsWith('-')) {
-    r.print('Inspect authorization.\n\nAvailable Commands:\n  can-i         Check whether an action is allowed\n');
+    r.print(AUTH_HELP);
     return;
   }
   if (argv[0] === 'whoami' || argv[0] === 'reconcile') throw new Fail(`error: kubectl auth ${argv[0]} is a real command that this simulator does not run (every kubectl line here acts as kubernetes-admin, or as --as names)`);

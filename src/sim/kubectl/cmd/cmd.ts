@@ -18,7 +18,7 @@ import { cmdExec } from './exec.ts';
 import { cmdExpose } from './expose.ts';
 import { GLOBAL_BOOL, GLOBAL_VALUED } from './flags.ts';
 import { cmdGet } from './get.ts';
-import { KUBECTL_HELP } from './help.ts';
+import { KUBECTL_HELP } from '../help/kubectl.ts';
 import { cmdLabel } from './label.ts';
 import { cmdLogs } from './logs.ts';
 import { cmdPatch } from './patch.ts';
@@ -79,7 +79,7 @@ const ROOT_COMMANDS = [
 const NO_ALPHA = 'No alpha commands are available in this version of kubectl\n';
 
 /** cobra's ld: Levenshtein distance, here with case ignored as SuggestionsFor asks. */
-export function levenshtein(a: string, b: string): number {
+function levenshtein(a: string, b: string): number {
   a = a.toLowerCase(); b = b.toLowerCase();
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -91,7 +91,7 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** cobra's SuggestionsFor: commands within distance 2 (SuggestionsMinimumDistance) or starting with what was typed. */
-export function suggestionsFor(typed: string): string[] {
+function suggestionsFor(typed: string): string[] {
   return ROOT_COMMANDS.filter((c) => levenshtein(typed, c) <= 2 || c.startsWith(typed.toLowerCase()));
 }
 

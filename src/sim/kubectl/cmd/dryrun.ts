@@ -54,7 +54,7 @@ export function formatNotSimulated(o: string): string | undefined {
 }
 
 /** The template of -o jsonpath=…, parsed as the printer parses it (its error as kubectl words it). */
-export function jsonPathOutput(o: string): string | undefined {
+function jsonPathOutput(o: string): string | undefined {
   if (!o.startsWith('jsonpath=')) return undefined;
   const template = o.slice('jsonpath='.length);
   try { parseJsonPath(template); } catch (e) { throw new Fail(`error: error parsing jsonpath ${template}, ${(e as Error).message}`); }

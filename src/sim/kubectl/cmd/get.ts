@@ -184,7 +184,7 @@ function runWatch(r: Run, kind: KindInfo, spec: WatchSpec, each: (n: WatchNotifi
 }
 
 /** How long a simulated `get -w` may run, in simulated time, when the cluster never goes quiet. */
-export const WATCH_LIMIT_MS = 10 * 60_000;
+const WATCH_LIMIT_MS = 10 * 60_000;
 
 /**
  * get -w after the first table: a WATCH from the list's resourceVersion (the namespace, the label and

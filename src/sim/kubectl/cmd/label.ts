@@ -7,7 +7,7 @@ import { Fail, apiError, kindOrFail, list, targets, type Obj, type Run } from '.
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** One object label or annotate visits: by name (fetched when visited), or as a list returned it. */
-export interface Target { kind: KindInfo; name: string; object?: Obj }
+interface Target { kind: KindInfo; name: string; object?: Obj }
 
 /** The object a target names: the listed one, or a GET of it (undefined after printing the error). */
 export function visitTarget(r: Run, t: Target, ns: string | undefined): Obj | undefined {

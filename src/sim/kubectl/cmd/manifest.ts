@@ -7,13 +7,13 @@ import { resourceForKind } from '../resources.ts';
 import { Fail, type Obj, type Run } from './util.ts';
 
 /** Largest manifest `apply` accepts (bytes). */
-export const MAX_MANIFEST_BYTES = 64 * 1024;
+const MAX_MANIFEST_BYTES = 64 * 1024;
 /** Most documents in one manifest. */
-export const MAX_MANIFEST_DOCUMENTS = 20;
+const MAX_MANIFEST_DOCUMENTS = 20;
 /** YAML alias expansion limit (billion-laughs guard). */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 /** go-yaml's scanner refuses flow collections nested deeper than this (scannerc.go, max_flow_level). */
-export const MAX_FLOW_LEVEL = 10_000;
+const MAX_FLOW_LEVEL = 10_000;
 
 /** The line (1-based) where flow collections (`[`, `{`) first nest deeper than `max`, outside quoted scalars and comments; 0 if never. */
 export function flowTooDeep(text: string, max: number): number {

@@ -3,6 +3,7 @@ import { RESOURCES } from '../../apiserver/resources.ts';
 import { labelSelectorAsString } from '../../util/labels.ts';
 import { rfc3339 } from '../../util/time.ts';
 import { podTemplateText, sameTemplate } from '../describe.ts';
+import { ROLLOUT_HELP } from '../help/rollout.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
@@ -19,7 +20,7 @@ function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
 }
 
 /** The line `kubectl rollout status` prints for a Deployment's state, and whether it is final. */
-export function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
+function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
   const name = d.metadata?.name;
   const st = d.status ?? {};
   if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0)) return { line: 'Waiting for deployment spec update to be observed...', done: false };
@@ -39,9 +40,6 @@ function ownedReplicaSets(r: Run, d: Obj): Obj[] {
 }
 
 const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
-
-/** `kubectl rollout` alone: its help, on stdout, and exit code 1 (kubectl 1.37's words). */
-const ROLLOUT_HELP = "Manage the rollout of one or many resources.\n        \n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets\n\nExamples:\n  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n  \n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n  \n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n  \n  # Restart deployments with the 'app=nginx' label\n  kubectl rollout restart deployment --selector=app=nginx\n\nAvailable Commands:\n  history       View rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart a resource\n  resume        Resume a paused resource\n  status        Show the status of the rollout\n  undo          Undo a previous rollout\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n\nUse \"kubectl rollout <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n";
 
 /** The annotation client-side apply keeps the applied manifest in. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -267,7 +267,7 @@ function envVarRefString(from: Obj): string {
 }
 
 /** parseResourceList: `cpu=100m,memory=128Mi`, each quantity as ParseQuantity takes it. */
-export function parseResourceList(spec: string): Record<string, string> | undefined {
+function parseResourceList(spec: string): Record<string, string> | undefined {
   if (!spec) return undefined;
   const out: Record<string, string> = {};
   for (const stmt of spec.split(',')) {

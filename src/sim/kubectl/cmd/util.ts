@@ -133,7 +133,7 @@ export function addSourceToErr(verb: string, source: string, s: Status): Status 
  * cli-runtime's EnhanceListError: a LIST's BadRequest or NotFound names what was listed
  * (`Unable to find "/v1, Resource=pods" that match label selector "…", field selector "…": …`).
  */
-export function enhanceListError(s: Status, kind: KindInfo, labelSelector = '', fieldSelector = ''): Status {
+function enhanceListError(s: Status, kind: KindInfo, labelSelector = '', fieldSelector = ''): Status {
   if (s.code !== 400 && s.code !== 404) return s;
   const info = RESOURCES[kind.resource];
   const subj = `${info.group ?? ''}/${info.version}, Resource=${kind.resource}`;

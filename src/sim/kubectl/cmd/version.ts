@@ -3,9 +3,9 @@ import { bool, parse, str } from './flags.ts';
 import { Fail, apiError, type Run } from './util.ts';
 
 /** The client and server version this kubectl reports (the cluster's: kubelets say KUBELET_VERSION, the same). */
-export const KUBECTL_VERSION = 'v1.37.2';
+const KUBECTL_VERSION = 'v1.37.2';
 /** The kustomize module kubectl v1.37.2 is built with (k8s.io/kubectl@v0.37.2 go.mod), which `version` reads from its build info. */
-export const KUSTOMIZE_VERSION = 'v5.8.1';
+const KUSTOMIZE_VERSION = 'v5.8.1';
 
 /** kubectl version: client, kustomize and (unless --client) server versions. */
 export function cmdVersion(r: Run, argv: string[]): void {

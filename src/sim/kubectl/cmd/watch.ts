@@ -26,13 +26,13 @@ export function reflectorWatchTimeoutSeconds(now: number, what: string): number 
 }
 
 /** A watch the API server refused, with its HTTP code (410: the resourceVersion was compacted away). */
-export class WatchRefused extends Fail {
+class WatchRefused extends Fail {
   readonly code: number;
   constructor(code: number, message: string) { super(message); this.code = code; }
 }
 
 /** One open watch of kubectl's. */
-export class KubectlWatch {
+class KubectlWatch {
   private readonly r: Run;
   readonly id: string;
   constructor(r: Run, kind: KindInfo, spec: WatchSpec) {

@@ -1,4 +1,4 @@
-// What a bare `kubectl` prints: the commands this simulator runs.
+// What a bare `kubectl` prints (pkg/cmd/cmd.go's root command): the commands this simulator runs.
 
 /** kubectl's short help (what a bare `kubectl` prints). */
 export const KUBECTL_HELP = `kubectl controls the Kubernetes cluster manager.
