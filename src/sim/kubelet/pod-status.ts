@@ -2,7 +2,7 @@
 // waiting reasons and probe results to the API PodStatus. Src: pkg/kubelet/kubelet_pods.go
 // (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
 import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container, ResourceRequirements, VolumeMount, VolumeMountStatus } from 'kubernetes-types/core/v1';
-import { cmpQuantity, quantityOf, quantityString, scaledValue, type Quantity } from '../util/quantity.ts';
+import { quantityOf, quantityString, scaledValue, type Quantity } from '../util/quantity.ts';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
 import { rfc3339 } from '../util/time.ts';
 
@@ -113,57 +113,53 @@ function containerResourcesStatus(r: ResourceRequirements | undefined): Resource
 }
 
 type ResourceList = Record<string, string>;
-/** A ResourceList entry being summed: its value in nano units, and Go's Quantity format and kept string. */
-interface Sum { nano: bigint; q: Quantity }
+/** A ResourceList entry being summed: nano units, Go's format, and the string ParseQuantity kept (a copy keeps it, Add drops it). */
+interface Amount { n: bigint; f: Quantity['format']; s?: string }
 
-/** addResourceList: a new name is copied (its string kept), an existing one added to (Go's Add, the first's format). */
-function addResourceList(list: Map<string, Sum>, add: Map<string, Sum> | ResourceList | undefined): void {
-  if (!add) return;
-  const entries: [string, Sum][] = add instanceof Map ? [...add] : Object.entries(add).map(([k, v]) => [k, sumOf(v)]);
-  for (const [name, v] of entries) {
-    const cur = list.get(name);
-    if (!cur) list.set(name, v);
-    else list.set(name, { nano: cur.nano + v.nano, q: { ...cur.q, s: undefined, format: cur.nano === 0n ? v.q.format : cur.q.format } });
+/** addResourceList: a new name copied, an existing one added to (Go's Add keeps the first's format unless it was zero). */
+function addResources(list: Record<string, Amount>, more: Record<string, Amount | string> | undefined): void {
+  for (const k in more) {
+    const m = more[k];
+    const v = typeof m === 'string' ? amountOf(m) : m;
+    const c = list[k];
+    list[k] = c ? { n: c.n + v.n, f: c.n ? c.f : v.f } : v;
   }
 }
 
-/** maxResourceList: the larger of each, copied. */
-function maxResourceList(list: Map<string, Sum>, add: Map<string, Sum>): void {
-  for (const [name, v] of add) {
-    const cur = list.get(name);
-    if (!cur || cmpQuantity(v.q, cur.q) > 0) list.set(name, v);
-  }
-}
-
-function sumOf(v: string | number): Sum {
+function amountOf(v: string): Amount {
   const q = quantityOf(v);
-  return { nano: scaledValue(q, -9), q };
+  return { n: scaledValue(q, -9), f: q.format, s: q.s };
+}
+
+/** maxResourceList: each name's larger amount. */
+function maxResources(list: Record<string, Amount>, more: Record<string, Amount>): void {
+  for (const k in more) if (!list[k] || more[k].n > list[k].n) list[k] = more[k];
 }
 
 /** resourcehelper's aggregateContainerResourcesByFn over the spec: app containers and sidecars summed, at least the largest init container. */
-function aggregateContainerResources(pod: Pod, of: 'requests' | 'limits'): Map<string, Sum> {
-  const result = new Map<string, Sum>();
-  for (const c of pod.spec?.containers ?? NONE) addResourceList(result, c.resources?.[of]);
-  const sidecars = new Map<string, Sum>();
-  const init = new Map<string, Sum>();
+function aggregateContainerResources(pod: Pod, of: 'requests' | 'limits'): Record<string, Amount> {
+  const out: Record<string, Amount> = {};
+  const sidecars: Record<string, Amount> = {};
+  const init: Record<string, Amount> = {};
+  for (const c of pod.spec?.containers ?? NONE) addResources(out, c.resources?.[of]);
   for (const c of pod.spec?.initContainers ?? NONE) {
-    let r = new Map<string, Sum>();
-    addResourceList(r, c.resources?.[of]);
+    let r: Record<string, Amount> = {};
+    addResources(r, c.resources?.[of]);
     if (c.restartPolicy === 'Always') {
-      addResourceList(result, r);
-      addResourceList(sidecars, r);
+      addResources(out, r);
+      addResources(sidecars, r);
       r = sidecars;
-    } else addResourceList(r, sidecars);
-    maxResourceList(init, r);
+    } else addResources(r, sidecars);
+    maxResources(init, r);
   }
-  maxResourceList(result, init);
-  return result;
+  maxResources(out, init);
+  return out;
 }
 
-/** The list as the API stores it: each kept string, or the sum's canonical form. */
-function resourceList(list: Map<string, Sum>): ResourceList {
-  const out: ResourceList = {};
-  for (const [name, v] of list) out[name] = v.q.s ?? quantityString({ form: 'dec', mantissa: v.nano, exp: -9, format: v.q.format });
+/** The list as the API stores it (undefined when empty): each kept string, or the sum as Quantity.String() writes it. */
+function resourceList(list: Record<string, Amount>): ResourceList | undefined {
+  let out: ResourceList | undefined;
+  for (const k in list) (out ??= {})[k] = list[k].s ?? quantityString({ form: 'dec', mantissa: list[k].n, exp: -9, format: list[k].f });
   return out;
 }
 
@@ -180,11 +176,11 @@ function podLevelResources(pod: Pod): { allocated?: ResourceList; resources: Res
     const limits = aggregateContainerResources(pod, 'limits');
     // Overhead adds to every request, and to a limit only where one is set.
     const overhead = pod.spec?.overhead;
-    addResourceList(requests, overhead);
-    if (overhead) for (const [name, v] of Object.entries(overhead)) if (limits.get(name)?.nano) addResourceList(limits, { [name]: v });
-    out = { resources: {} };
-    if (limits.size) out.resources.limits = resourceList(limits);
-    if (requests.size) out.allocated = out.resources.requests = resourceList(requests);
+    addResources(requests, overhead);
+    for (const k in overhead) if (limits[k]?.n) addResources(limits, { [k]: overhead[k] });
+    const l = resourceList(limits);
+    const r = resourceList(requests);
+    out = { allocated: r, resources: l ? (r ? { limits: l, requests: r } : { limits: l }) : r ? { requests: r } : {} };
     podResources.set(spec, out);
   }
   return out;
