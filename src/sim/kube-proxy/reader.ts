@@ -59,11 +59,20 @@ export function kubeProxyRulesOf(w: WorldState, node: string, format?: RulesForm
   const s = kubeProxyStateOf(w, node);
   if (!s?.synced) return undefined;
   const f = format ?? (s.params.mode === 'nftables' ? 'nft-list' : 'iptables-save');
-  const { services, slices } = s.synced;
+  // Printed once per sync and format, from the sync's memoised rules: a figure's view reads each
+  // node's rules several times a step.
+  let texts = textBySync.get(s.synced);
+  if (!texts) textBySync.set(s.synced, (texts = {}));
+  return (texts[f] ??= print(w, node, f));
+}
+
+const textBySync = new WeakMap<SyncedRules, Partial<Record<RulesFormat, string>>>();
+
+function print(w: WorldState, node: string, f: RulesFormat): string {
   if (f === 'iptables-save' || f === 'iptables-restore') {
-    const data = syncProxyRules(services, slices, proxierConfig(s));
+    const data = kubeProxyIPTablesOf(w, node)!;
     return f === 'iptables-save' ? iptablesSaveNat(data) : iptablesRestoreText(data);
   }
-  const table = nftConfigTable(s);
+  const table = kubeProxyNFTablesOf(w, node)!;
   return f === 'nft-list' ? nftListTable(table) : nftablesTransaction(table).join('\n') + '\n';
 }
