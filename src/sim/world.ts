@@ -126,10 +126,16 @@ export interface ApiClient {
   request(req: ApiRequest): ApiResult<unknown>;
 }
 
-/** What a component's handler gets. */
-export interface Ctx<S = unknown> {
+/**
+ * The part of a component's context that an API client uses: requests, watches, timers, the log and
+ * its rate limiter, but not the component's state. client-go's helpers (informers, work queues,
+ * event recorders, leader election) take this, so a Ctx<S> of any S passes as one without a cast,
+ * and a helper cannot read or replace the state of the component it serves.
+ */
+export interface ClientCtx {
   readonly now: number;
   readonly name: string;
+  /** Its own seeded random source (client-go's jitter, uids a process makes). */
   rng: Rng;
   api: ApiClient;
   /** Open a watch; notifications arrive as `{type:'watch', watchId, eventType, object, revision}` events. */
@@ -137,10 +143,6 @@ export interface Ctx<S = unknown> {
   stopWatch(watchId: string): void;
   /** Queue `event` to this component after `delayMs` (recurring = a heartbeat-like timer). */
   schedule(delayMs: number, event: unknown, opts?: { recurring?: boolean; target?: string }): void;
-  /** This component's own slice of state (mutate in place; it is plain data). */
-  state: S;
-  /** The instance's creation parameters. */
-  params: unknown;
   /** Append a record (CRI calls etc.) to the request log; `component` defaults to this instance (a kubelet logs its runtime's calls as `containerd/<node>`). */
   log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
   /**
@@ -155,6 +157,22 @@ export interface Ctx<S = unknown> {
    */
   cause?: number;
   /**
+   * Client-side rate limiting: take a token of this component's client (0), or, when the bucket is
+   * empty, return the ms until one is there and take nothing; the caller sends that request then, so
+   * its requests keep their order. With `reserve`, the token is always taken (the bucket goes into
+   * debt, as rate.Limiter.Reserve does) and the wait is only reported: for the second request of a
+   * pair already under way. Always 0 for a component without a clientLimit.
+   */
+  throttle(reserve?: boolean): number;
+}
+
+/** What a component's handler gets: its client, its own state, and what its process sees of the machine. */
+export interface Ctx<S = unknown> extends ClientCtx {
+  /** This component's own slice of state (mutate in place; it is plain data). */
+  state: S;
+  /** The instance's creation parameters. */
+  params: unknown;
+  /**
    * Every instance's entry, read only: what one machine's kernel shares between its processes (the
    * pod network reads the kubelets' sandboxes and kube-proxy's last rules). Never for API objects:
    * those are read through `api`.
@@ -168,14 +186,6 @@ export interface Ctx<S = unknown> {
    */
   start(name: string, type: string, opts?: AddComponentOptions): void;
   stop(name: string): void;
-  /**
-   * Client-side rate limiting: take a token of this component's client (0), or, when the bucket is
-   * empty, return the ms until one is there and take nothing; the caller sends that request then, so
-   * its requests keep their order. With `reserve`, the token is always taken (the bucket goes into
-   * debt, as rate.Limiter.Reserve does) and the wait is only reported: for the second request of a
-   * pair already under way. Always 0 for a component without a clientLimit.
-   */
-  throttle(reserve?: boolean): number;
   /** The optional parts this world has loaded (WorldParts): behaviour, never state. */
   readonly parts?: Readonly<WorldParts>;
 }
@@ -443,7 +453,7 @@ export class World {
     const c = this.ctxCache.get(name);
     if (c && c.state === this.state && this.state.components[name]) return c.ctx as Ctx<S>;
     const ctx = this.makeCtx<S>(name);
-    if (this.state.components[name]) this.ctxCache.set(name, { state: this.state, ctx: ctx as Ctx<unknown> });
+    if (this.state.components[name]) this.ctxCache.set(name, { state: this.state, ctx });
     return ctx;
   }
 

@@ -10,7 +10,7 @@ import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { recordEventOnce } from '../event-recorder.ts';
 import { fnv1a32, microTime, newUID, parseTime } from '../names.ts';
 import { createRng } from '../rng.ts';
-import type { AddComponentOptions, ComponentDef, Ctx } from '../world.ts';
+import type { AddComponentOptions, ClientCtx, ComponentDef, Ctx } from '../world.ts';
 
 /** LeaderElectionConfiguration defaults (component-base RecommendedDefaultLeaderElectionConfiguration). */
 export const LEASE_DURATION_MS = 15_000;
@@ -131,8 +131,7 @@ function setObserved(s: LeaderElectorState, r: LeaderElectionRecord, now: number
 type LCtx = Ctx<LeaderElectorState>;
 
 /** LeaseLock.Update: the Lease in memory with a new spec, PUT. */
-function updateLease(ctx: LCtx, r: LeaderElectionRecord): boolean {
-  const s = ctx.state;
+function updateLease(ctx: ClientCtx, s: LeaderElectorState, r: LeaderElectionRecord): boolean {
   if (!s.lease) return false;
   const md = s.lease.metadata ?? {};
   const res = ctx.api.request({ verb: 'update', resource: 'leases', namespace: md.namespace, name: md.name, body: { ...s.lease, spec: leaseSpecOf(r) }, options: LOCK_CLIENT }) as ApiResult<Lease>;
@@ -142,7 +141,7 @@ function updateLease(ctx: LCtx, r: LeaderElectionRecord): boolean {
 }
 
 /** LeaseLock.Get, through the lock's client. */
-function getLease(ctx: LCtx, lease: string): ApiResult<Lease> {
+function getLease(ctx: ClientCtx, lease: string): ApiResult<Lease> {
   return ctx.api.request({ verb: 'get', resource: 'leases', namespace: LOCK_NAMESPACE, name: lease, options: LOCK_CLIENT }) as ApiResult<Lease>;
 }
 
@@ -151,14 +150,13 @@ function getLease(ctx: LCtx, lease: string): ApiResult<Lease> {
  * is none), leave a Lease someone else holds alone until it has gone unrenewed for its duration,
  * then take it (leaseTransitions + 1).
  */
-export function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
-  const s = ctx.state;
+export function tryAcquireOrRenew(ctx: ClientCtx, s: LeaderElectorState, lease: string): boolean {
   const now = ctx.now;
   const rec: LeaderElectionRecord = { holderIdentity: s.identity, leaseDurationSeconds: LEASE_DURATION_MS / 1000, renewTime: now, acquireTime: now, leaderTransitions: 0 };
   if (isLeader(s) && isLeaseValid(s, now)) {
     rec.acquireTime = s.observed!.acquireTime;
     rec.leaderTransitions = s.observed!.leaderTransitions;
-    if (updateLease(ctx, rec)) { setObserved(s, rec, now); return true; }
+    if (updateLease(ctx, s, rec)) { setObserved(s, rec, now); return true; }
   }
   const got = getLease(ctx, lease);
   if (!got.ok) {
@@ -178,21 +176,20 @@ export function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
     rec.acquireTime = old.acquireTime;
     rec.leaderTransitions = old.leaderTransitions;
   } else rec.leaderTransitions = old.leaderTransitions + 1;
-  if (!updateLease(ctx, rec)) return false;
+  if (!updateLease(ctx, s, rec)) return false;
   setObserved(s, rec, now);
   return true;
 }
 
 /** tryRelease (ReleaseOnCancel): GET, then hand the Lease back: no holder, a 1 s duration. */
-export function tryRelease(ctx: LCtx, lease: string): boolean {
-  const s = ctx.state;
+export function tryRelease(ctx: ClientCtx, s: LeaderElectorState, lease: string): boolean {
   const got = getLease(ctx, lease);
   if (!got.ok) return false;
   s.lease = got.object;
   if (!isLeader(s)) return true;
   const now = ctx.now;
   const rec: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now, leaderTransitions: recordOfLease(got.object).leaderTransitions };
-  if (!updateLease(ctx, rec)) return false;
+  if (!updateLease(ctx, s, rec)) return false;
   setObserved(s, rec, now);
   return true;
 }
@@ -210,14 +207,14 @@ function recordLeaderEvent(ctx: LCtx, what: string): void {
   const s = ctx.state;
   const p = params(ctx);
   const md = s.lease?.metadata ?? { name: p.lease, namespace: LOCK_NAMESPACE };
-  recordEventOnce(ctx as Ctx<unknown>, s.events, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion } },
+  recordEventOnce(ctx, s.events, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion } },
     'Normal', 'LeaderElection', `${s.identity} ${what}`, undefined, p.eventSource);
 }
 
 /** acquire: one try; on success the loops start and renewing begins at once, else a jittered retry. */
 function acquire(ctx: LCtx): void {
   const p = params(ctx);
-  if (!tryAcquireOrRenew(ctx, p.lease)) { later(ctx, acquireRetryDelay(ctx.state, ctx.now), 'le-acquire'); return; }
+  if (!tryAcquireOrRenew(ctx, ctx.state, p.lease)) { later(ctx, acquireRetryDelay(ctx.state, ctx.now), 'le-acquire'); return; }
   recordLeaderEvent(ctx, 'became leader');
   ctx.state.started = true;
   for (const [name, type, opts] of p.run) ctx.start(name, type, opts);
@@ -232,7 +229,7 @@ function renew(ctx: LCtx, fresh: boolean): void {
   const s = ctx.state;
   if (fresh) s.renewSince = ctx.now;
   // The renewals are the process's heartbeat: recurring, so a settled cluster is one that only renews.
-  if (tryAcquireOrRenew(ctx, params(ctx).lease)) { later(ctx, RETRY_PERIOD_MS, 'le-renew', true); return; }
+  if (tryAcquireOrRenew(ctx, s, params(ctx).lease)) { later(ctx, RETRY_PERIOD_MS, 'le-renew', true); return; }
   const deadline = s.renewSince! + RENEW_DEADLINE_MS;
   if (ctx.now + RETRY_PERIOD_MS < deadline) { later(ctx, RETRY_PERIOD_MS, 'le-renew-retry'); return; }
   ctx.schedule(deadline - ctx.now, { type: 'le-lost', gen: s.gen }, { recurring: false });
@@ -247,7 +244,7 @@ function exit(ctx: LCtx): void {
   const s = ctx.state;
   const p = params(ctx);
   if (!s.started) return;
-  if (p.releaseOnCancel) tryRelease(ctx, p.lease);
+  if (p.releaseOnCancel) tryRelease(ctx, s, p.lease);
   for (const [name] of p.run) ctx.stop(name);
   s.started = false;
 }

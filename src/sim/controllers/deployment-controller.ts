@@ -178,7 +178,7 @@ function applyActions(x: SyncCtx, rss: ReplicaSet[], actions: readonly ScaleActi
     const r = x.ctx.api.update('replicasets', applyScale(rs, a.to, x.d));
     if (!r.ok) return { rss: cur, ok: false };
     cur = replaceRS(cur, r.object);
-    if (a.from !== a.to) recordEvent(x.ctx as Ctx<unknown>, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, scalingReplicaSetMessage(a));
+    if (a.from !== a.to) recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, scalingReplicaSetMessage(a));
   }
   return { rss: cur, ok: true };
 }
@@ -266,10 +266,10 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
       const cond = newDeploymentCondition('Progressing', 'False', FailedRSCreateReason, msg, now);
       updateDeploymentStatus(x, { ...x.d, status: setDeploymentCondition(x.d.status ?? {}, cond) });
     }
-    recordEvent(x.ctx as Ctx<unknown>, x.ctx.state.recorder, x.d, 'Warning', FailedRSCreateReason, msg);
+    recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Warning', FailedRSCreateReason, msg);
     return { newRS: null, oldRSs: allOldRSs, ok: false };
   }
-  if (!alreadyExists && plan.event) recordEvent(x.ctx as Ctx<unknown>, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, plan.event);
+  if (!alreadyExists && plan.event) recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, plan.event);
   x.lastAction = 'createNewRS';
   const rev = setDeploymentRevision(x.d, plan.revision);
   let d = rev.deployment;
@@ -303,7 +303,7 @@ function syncRolloutStatus(x: SyncCtx, allRSs: ReplicaSet[], newRS: ReplicaSet |
   x.status = status;
   if (deepEqual(x.d.status, status)) {
     const after = requeueStuckDeployment(x.d, status, now);
-    if (after === 0) addRateLimited(x.ctx as Ctx<unknown>, x.ctx.state.queue, x.key);
+    if (after === 0) addRateLimited(x.ctx, x.ctx.state.queue, x.key);
     else if (after > 0) addAfterOnce(x.ctx, x.key, after);
     return true;
   }
@@ -513,9 +513,9 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       workerPending: false,
     };
     ctx.state = s;
-    listAndWatch(ctx as Ctx<unknown>, s.dInformer, dHandlers(ctx));
-    listAndWatch(ctx as Ctx<unknown>, s.rsInformer, rsHandlers(ctx));
-    listAndWatch(ctx as Ctx<unknown>, s.podInformer, podHandlers(ctx));
+    listAndWatch(ctx, s.dInformer, dHandlers(ctx));
+    listAndWatch(ctx, s.rsInformer, rsHandlers(ctx));
+    listAndWatch(ctx, s.podInformer, podHandlers(ctx));
     kickWorker(ctx);
     return s;
   },
@@ -524,7 +524,7 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
     const type = (event as { type?: string })?.type;
     if (type === 'deployment-worker') {
       s.workerPending = false;
-      drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncDeployment(ctx, key));
+      drainQueue(ctx, s.queue, (key) => syncDeployment(ctx, key));
     } else if (type === 'deployment-requeue') {
       const r = event as RequeueEvent;
       if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
@@ -532,9 +532,9 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
     } else {
       const h = memoHandlers(ctx, handlers, s);
       // Pods first: most notifications are pod changes (each informer answers only its own events).
-      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
-        && !informerHandle(ctx as Ctx<unknown>, s.dInformer, event, h.d)
-        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
+      if (!informerHandle(ctx, s.podInformer, event, h.pods)
+        && !informerHandle(ctx, s.dInformer, event, h.d)
+        && !informerHandle(ctx, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
     kickWorker(ctx, s);
   },

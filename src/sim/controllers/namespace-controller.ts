@@ -185,7 +185,7 @@ export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
   name: NAMESPACE_CONTROLLER,
   init(ctx) {
     ctx.state = { namespaces: newInformer(NAMESPACE_CONTROLLER, 'namespaces'), due: {}, failures: {} };
-    listAndWatch(ctx as Ctx<unknown>, ctx.state.namespaces);
+    listAndWatch(ctx, ctx.state.namespaces);
     return ctx.state;
   },
   handle(event, ctx) {
@@ -193,7 +193,7 @@ export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
     // it, before it acts. A later DELETE of a namespace starts it again.
     if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
     if (isInformerEvent(event)) {
-      informerHandle(ctx as Ctx<unknown>, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
+      informerHandle(ctx, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
       return;
     }
     const e = event as Sync;

@@ -192,16 +192,15 @@ export const podGCDef: ComponentDef<PodGCState> = {
   init(ctx) {
     const s: PodGCState = { pods: newInformer('pods', 'pods'), nodes: newInformer('nodes', 'nodes'), quarantine: {} };
     ctx.state = s;
-    listAndWatch(ctx as Ctx<unknown>, s.nodes);
-    listAndWatch(ctx as Ctx<unknown>, s.pods);
+    listAndWatch(ctx, s.nodes);
+    listAndWatch(ctx, s.pods);
     // wait.UntilWithContext: the first pass at once, then one every period.
     ctx.schedule(0, { type: 'podgc-tick' } satisfies Tick, { recurring: true });
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.pods, event) || informerHandle(c, s.nodes, event)) return;
+    if (informerHandle(ctx, s.pods, event) || informerHandle(ctx, s.nodes, event)) return;
     const t = event as Tick;
     if (t?.type !== 'podgc-tick') return;
     // WaitForNamedCacheSync before the first pass: it looks again every 100 ms (hasSynced stays true once set).

@@ -295,7 +295,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       add(s.queue, key, cause);
       // Available needs minReadySeconds of readiness: look again once that has passed.
       const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000 + 1000);
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx, s.queue, key, minReady * 1000 + 1000);
     },
     delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod, ctx.notification); },
   };
@@ -410,14 +410,14 @@ function deletePods(ctx: C, rs: ReplicaSet, key: string, d: PendingDeletes): str
     const name = d.pods[d.next];
     const r = ctx.api.delete('pods', ns, name);
     if (r.ok) {
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(name));
+      recordEvent(ctx, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(name));
       continue;
     }
     // The informer will not observe a deletion that did not happen.
     deletionObserved(s, key, `${ns}/${name}`);
     if (r.code === 404) continue; // already gone: that is what we wanted
     const msg = errorText(r);
-    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
+    recordEvent(ctx, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
     d.error ??= `unable to delete pods: ${msg}`;
   }
   if (s.deleting?.[key]) delete s.deleting[key];
@@ -435,11 +435,11 @@ function createPods(ctx: C, rs: ReplicaSet, key: string, p: SlowStartProgress<st
   const wait = continueSlowStart(p, () => {
     const r = ctx.api.create('pods', podFromTemplate(rs), ns);
     if (r.ok) {
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
+      recordEvent(ctx, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
       return null;
     }
     const msg = errorText(r);
-    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
+    recordEvent(ctx, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
     return msg;
   }, ctx.throttle);
   if (wait > 0) {
@@ -469,17 +469,17 @@ function resumeSync(ctx: C, key: string): void {
     if (p) delete s.creating![key];
     if (d) delete s.deleting![key];
     delete s.expectations[key];
-    finishSync(ctx as Ctx<unknown>, s.queue, key, true);
+    finishSync(ctx, s.queue, key, true);
     return;
   }
   // The waiting sync goes on with the cause it was taken with (its requests are that sync's).
-  const ok = syncWithCause(ctx as Ctx<unknown>, s.queue, key, () => {
+  const ok = syncWithCause(ctx, s.queue, key, () => {
     const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
     if (err === SYNC_WAITING) return err;
     const t = tallyOf(s, rs);
     return syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating });
   });
-  if (ok !== SYNC_WAITING) finishSync(ctx as Ctx<unknown>, s.queue, key, ok);
+  if (ok !== SYNC_WAITING) finishSync(ctx, s.queue, key, ok);
 }
 
 // updateReplicaSetStatus: PUT …/status when anything changed; one GET-and-retry on a conflict.
@@ -552,7 +552,7 @@ function syncStatus(ctx: C, rs: ReplicaSet, key: string, err: string | null, cla
   const minReady = updated.spec?.minReadySeconds ?? 0;
   // Ready but not yet available: come back when minReadySeconds has passed.
   if (err === null && minReady > 0 && (updated.status?.readyReplicas ?? 0) === replicas && (updated.status?.availableReplicas ?? 0) !== replicas) {
-    addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000);
+    addAfter(ctx, s.queue, key, minReady * 1000);
   }
   return err === null;
 }
@@ -579,8 +579,8 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
     };
     ctx.state = s;
     // RSs first so the pod handlers can resolve their owners (WaitForCacheSync in spirit).
-    listAndWatch(ctx as Ctx<unknown>, s.rsInformer, rsHandlers(ctx));
-    listAndWatch(ctx as Ctx<unknown>, s.podInformer, podHandlers(ctx));
+    listAndWatch(ctx, s.rsInformer, rsHandlers(ctx));
+    listAndWatch(ctx, s.podInformer, podHandlers(ctx));
     kickWorker(ctx);
     return s;
   },
@@ -589,13 +589,13 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
     const type = (event as { type?: string })?.type;
     if (type === 'replicaset-worker') {
       s.workerPending = false;
-      drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
+      drainQueue(ctx, s.queue, (key) => syncReplicaSet(ctx, key));
     } else if (type === 'replicaset-resume') {
       resumeSync(ctx, (event as ResumeEvent).key);
     } else {
       const h = memoHandlers(ctx, handlers, s);
-      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
-        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
+      if (!informerHandle(ctx, s.podInformer, event, h.pods)
+        && !informerHandle(ctx, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
     }
     kickWorker(ctx, s);
   },

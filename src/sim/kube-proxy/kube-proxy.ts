@@ -124,10 +124,9 @@ function start(ctx: Ctx<KubeProxyState>): void {
   const s = ctx.state;
   s.services = newInformer('services', 'services', { labelSelector: PROXY_LABEL_SELECTOR });
   s.slices = newInformer('endpointslices', 'endpointslices', { labelSelector: PROXY_LABEL_SELECTOR });
-  const c = ctx as Ctx<unknown>;
   const h = handlers(ctx);
-  listAndWatch(c, s.services, h.svc);
-  listAndWatch(c, s.slices, h.slice);
+  listAndWatch(ctx, s.services, h.svc);
+  listAndWatch(ctx, s.slices, h.slice);
 }
 
 /** Its node loses power: the watches end, the caches and the kernel's rules are gone; power-on starts it again (its DaemonSet pod restarts with the node). */
@@ -171,8 +170,7 @@ export const kubeProxyDef: ComponentDef<KubeProxyState> = {
     if (s.down) return; // powered off: nothing runs
     if (isInformerEvent(event)) {
       const h = handlers(ctx);
-      const c = ctx as Ctx<unknown>;
-      if (informerHandle(c, s.services, event, h.svc) || informerHandle(c, s.slices, event, h.slice)) checkInitialized(ctx);
+      if (informerHandle(ctx, s.services, event, h.svc) || informerHandle(ctx, s.slices, event, h.slice)) checkInitialized(ctx);
       return;
     }
     const ev = event as ProxyEvent;

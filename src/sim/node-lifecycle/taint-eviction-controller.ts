@@ -34,7 +34,7 @@ function podRef(s: TaintEvictionControllerState, ns: string, name: string) {
 }
 
 function emit(ctx: Ctx<TaintEvictionControllerState>, events: TaintManagerEvent[]): void {
-  for (const e of events) recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, podRef(ctx.state, e.namespace, e.name), e.type, e.reason, e.message);
+  for (const e of events) recordEvent(ctx, ctx.state.recorder, podRef(ctx.state, e.namespace, e.name), e.type, e.reason, e.message);
 }
 
 /** One timer for the earliest pending deletion; a later-found earlier one gets its own timer. */
@@ -133,17 +133,16 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
     ctx.state = s;
     const h = handlers(ctx);
     // Pods first, so the first node pass sees the pods bound to each tainted node.
-    listAndWatch(ctx as Ctx<unknown>, s.pods, h.pods);
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, h.nodes);
+    listAndWatch(ctx, s.pods, h.pods);
+    listAndWatch(ctx, s.nodes, h.nodes);
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
     const h = memoHandlers(ctx, handlers, s);
-    const c = ctx as Ctx<unknown>;
     // Pods first: most notifications are pod changes (each informer answers only its own events).
-    if (informerHandle(c, s.pods, event, h.pods)) return;
-    if (informerHandle(c, s.nodes, event, h.nodes)) return;
+    if (informerHandle(ctx, s.pods, event, h.pods)) return;
+    if (informerHandle(ctx, s.nodes, event, h.nodes)) return;
     const ev = event as TimerEvent;
     if (ev?.type !== 'evict' || ev.gen !== s.gen) return;
     if (ev.at !== s.timerAt) return; // superseded by an earlier timer

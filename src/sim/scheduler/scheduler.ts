@@ -537,7 +537,7 @@ function bindPod(ctx: Ctx<SchedulerState>, key: string, node: string, cycle: num
   if (res.ok) {
     queueDone(s.queue, key);
     // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-    eventf(ctx as Ctx<unknown>, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node), true);
+    eventf(ctx, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node), true);
     return;
   }
   // ForgetPod (unless the pod's deletion, seen while the binding waited, has done it), then the
@@ -571,7 +571,7 @@ function bindWaiting(ctx: Ctx<SchedulerState>): void {
  * Event from `default-scheduler` (a repeat becomes a series).
  */
 export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
-  eventf(ctx as Ctx<unknown>, ctx.state.recorder, regarding, related, type, reason, action, note);
+  eventf(ctx, ctx.state.recorder, regarding, related, type, reason, action, note);
 }
 
 // updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
@@ -621,25 +621,24 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
     };
     ctx.state = s;
     // Nodes first, so the pods' initial list lands in existing NodeInfos.
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, memoHandlers(ctx, nodeHandlers));
-    listAndWatch(ctx as Ctx<unknown>, s.services);
-    listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
-    listAndWatch(ctx as Ctx<unknown>, s.pods, memoHandlers(ctx, podHandlers));
+    listAndWatch(ctx, s.nodes, memoHandlers(ctx, nodeHandlers));
+    listAndWatch(ctx, s.services);
+    listAndWatch(ctx, s.replicaSets);
+    listAndWatch(ctx, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
-    startRecordingToSink(ctx as Ctx<unknown>);
+    startRecordingToSink(ctx);
     ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const c = ctx as Ctx<unknown>;
     if (isInformerEvent(event)) {
-      if (informerHandle(c, s.pods, event, memoHandlers(ctx, podHandlers))) return;
-      if (informerHandle(c, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
-      if (informerHandle(c, s.services, event)) return;
-      if (informerHandle(c, s.replicaSets, event)) return;
+      if (informerHandle(ctx, s.pods, event, memoHandlers(ctx, podHandlers))) return;
+      if (informerHandle(ctx, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
+      if (informerHandle(ctx, s.services, event)) return;
+      if (informerHandle(ctx, s.replicaSets, event)) return;
     }
-    if (handleBroadcasterTimer(c, s.recorder, event)) return;
+    if (handleBroadcasterTimer(ctx, s.recorder, event)) return;
     const ev = event as SchedulerEvent;
     switch (ev?.type) {
       case 'schedule-one':
