@@ -5,7 +5,7 @@ import { microTime } from './names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { storeList } from './apiserver/store.ts';
 import { pod, testWorld } from './testing/world.ts';
-import { replay, World, type ComponentDef, type Ctx } from './world.ts';
+import { replay, World, type AnyComponentDef, type ComponentDef, type Ctx } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';
 
 
@@ -60,7 +60,7 @@ const miniKubelet: ComponentDef<KubeletState> = {
   },
 };
 
-const DEFS = [miniScheduler, miniKubelet] as ComponentDef<any>[];
+const DEFS: AnyComponentDef[] = [miniScheduler, miniKubelet];
 
 function build(seed: number): World {
   const w = testWorld({ seed }, DEFS);

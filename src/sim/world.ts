@@ -216,6 +216,14 @@ export interface ComponentDef<S = unknown> {
   nodeOf?(params: unknown): string | undefined;
 }
 
+/**
+ * A ComponentDef of whatever state type, as the world's registry holds it: the world hands each def
+ * only contexts of its own instances, whose state that def's init made, so a def's S never meets
+ * another's. TypeScript has no existential types; ComponentDef's methods (method syntax, so their
+ * parameters are bivariant) let a ComponentDef<S> of any S be stored as this without a cast.
+ */
+export type AnyComponentDef = ComponentDef<unknown>;
+
 /** Options of a new world. */
 export interface WorldOptions {
   seed?: number;
@@ -313,7 +321,7 @@ const KUBERNETES_ENDPOINTS = {
 /** A running world: the state plus the registry of behaviours. */
 export class World {
   state: WorldState;
-  readonly defs: Map<string, ComponentDef<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly defs: Map<string, AnyComponentDef>;
   /** This world's API server: its admission chain, validators, identities and kubelet client (behaviour, not state). */
   readonly apiConfig: ApiServerConfig;
   /** The optional parts registered on this world (kubectl's chunk, an add-on or a figure's options bring them). */
@@ -323,14 +331,14 @@ export class World {
    * `apiConfig` is the API server's configuration, or a function making it for this world (a
    * cluster's kubelet client reads the world it belongs to); by default a bare API server.
    */
-  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  constructor(opts: WorldOptions = {}, defs: AnyComponentDef[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) {
     this.defs = new Map(defs.map((d) => [d.name, d]));
     this.apiConfig = typeof apiConfig === 'function' ? apiConfig(this) : apiConfig;
     this.state = createWorldState(opts, this.apiConfig);
   }
 
   /** Register a behaviour (not state: it is not recorded). */
-  define(def: ComponentDef<any>): this { // eslint-disable-line @typescript-eslint/no-explicit-any
+  define(def: AnyComponentDef): this {
     this.defs.set(def.name, def);
     this.handlers.clear();
     return this;
@@ -604,7 +612,7 @@ export class World {
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
   // the state is restored or the component replaced, and dropped when a behaviour is redefined).
-  private handlers = new Map<string, { state: WorldState; entry: ComponentEntry; def: ComponentDef<any> | undefined; ctx: Ctx<unknown> }>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  private handlers = new Map<string, { state: WorldState; entry: ComponentEntry; def: AnyComponentDef | undefined; ctx: Ctx<unknown> }>();
 
   private deliverTo(name: string, event: unknown): void {
     const w = this.state;
@@ -737,7 +745,7 @@ export function hashWorld(w: WorldState): string {
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
-export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: AnyComponentDef[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World {
   const world = new World(opts, defs, apiConfig);
   for (const inp of inputs) {
     if (inp.t > untilT) break;
