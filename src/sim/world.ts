@@ -201,13 +201,16 @@ export interface WorldParts {
   preemption?: PreemptionEvaluator;
 }
 
-/** A component's behaviour: registered once by type, instantiated by name. */
-export interface ComponentDef<S = unknown> {
+/**
+ * A component's behaviour: registered once by type, instantiated by name. `E` is the union of the
+ * events it is sent (its own timers, its informers' and queues'), so `handle` narrows on `type`.
+ */
+export interface ComponentDef<S = unknown, E = unknown> {
   name: string;
   /** Identity for instances of this type, from the instance name (default: the instance name). */
   identity?(instance: string): string;
   init?(ctx: Ctx<S>): S | void;
-  handle(event: unknown, ctx: Ctx<S>): void;
+  handle(event: E, ctx: Ctx<S>): void;
   /** Its process is asked to terminate (a recorded remove): the requests it sends before it goes. */
   stop?(ctx: Ctx<S>): void;
   /** Its API client's QPS and burst (client-go's token bucket; see Ctx.throttle). */
@@ -219,10 +222,11 @@ export interface ComponentDef<S = unknown> {
 /**
  * A ComponentDef of whatever state type, as the world's registry holds it: the world hands each def
  * only contexts of its own instances, whose state that def's init made, so a def's S never meets
- * another's. TypeScript has no existential types; ComponentDef's methods (method syntax, so their
- * parameters are bivariant) let a ComponentDef<S> of any S be stored as this without a cast.
+ * another's (and E names what its instances are sent). TypeScript has no existential types;
+ * ComponentDef's methods (method syntax, so their parameters are bivariant) let a ComponentDef<S, E>
+ * of any S and E be stored as this without a cast.
  */
-export type AnyComponentDef = ComponentDef<unknown>;
+export type AnyComponentDef = ComponentDef<unknown, unknown>;
 
 /** Options of a new world. */
 export interface WorldOptions {

@@ -7,8 +7,9 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import { informerHandle, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addRateLimited, drainQueue, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { controller, type ControllerEvent } from '../client-go/controller.ts';
+import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import { add, addRateLimited, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { computeHash, deepEqual, rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
@@ -19,9 +20,6 @@ import {
 } from './deployment-util.ts';
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 import { rolloutMachine, rolloutStateName, rolloutSummary, type RolloutAction, type RolloutContext, type RolloutEvent, type RolloutStateName, type RolloutSummary } from './rollout-machine.ts';
-
-/** Time a worker takes to pick up a queued key. */
-export const WORKER_DELAY_MS = 1;
 
 /** One Deployment's rollout statechart, persisted as plain data, plus what it needs to detect changes. */
 export interface RolloutRecord {
@@ -50,6 +48,19 @@ export interface DeploymentControllerState {
 }
 
 type C = Ctx<DeploymentControllerState>;
+
+/**
+ * NewDeploymentController: it watches Deployments, their ReplicaSets and those ReplicaSets' pods
+ * (only for Recreate), queues Deployment keys (`ns/name`), and syncs each with syncDeployment.
+ */
+const deploymentController = controller<DeploymentControllerState>({
+  informers: { dInformer: dHandlers, rsInformer: rsHandlers, podInformer: podHandlers },
+  worker: 'deployment-worker',
+  sync: syncDeployment,
+});
+
+/** What the controller is sent: its controller()'s events, and its progress-deadline re-checks. */
+type DeploymentControllerEvent = ControllerEvent<'deployment-worker'> | RequeueEvent;
 type Snap = SnapshotFrom<typeof rolloutMachine>;
 
 /** What a figure shows about one rollout: the statechart state, and why it is there. */
@@ -118,11 +129,6 @@ function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
     },
     delete: (rs) => enqueueOwner(s, rs, ctx.notification),
   };
-}
-
-// The three informers' handlers, built once per context and state (memoHandlers).
-function handlers(ctx: C): { d: EventHandlers<Deployment>; rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
-  return { d: dHandlers(ctx), rs: rsHandlers(ctx), pods: podHandlers(ctx) };
 }
 
 function podHandlers(ctx: C): EventHandlers<Pod> {
@@ -491,14 +497,8 @@ export function syncDeployment(ctx: C, key: string): boolean {
   return ok;
 }
 
-function kickWorker(ctx: C, s = ctx.state): void {
-  if (s.workerPending || len(s.queue) === 0) return;
-  s.workerPending = true;
-  ctx.schedule(WORKER_DELAY_MS, { type: 'deployment-worker' });
-}
-
 /** The Deployment controller of kube-controller-manager. */
-export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = {
+export const deploymentControllerDef: ComponentDef<DeploymentControllerState, DeploymentControllerEvent> = {
   name: 'deployment-controller',
   identity: () => 'deployment-controller',
   init(ctx) {
@@ -513,29 +513,15 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       workerPending: false,
     };
     ctx.state = s;
-    listAndWatch(ctx, s.dInformer, dHandlers(ctx));
-    listAndWatch(ctx, s.rsInformer, rsHandlers(ctx));
-    listAndWatch(ctx, s.podInformer, podHandlers(ctx));
-    kickWorker(ctx);
+    deploymentController.run(ctx);
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const type = (event as { type?: string })?.type;
-    if (type === 'deployment-worker') {
-      s.workerPending = false;
-      drainQueue(ctx, s.queue, (key) => syncDeployment(ctx, key));
-    } else if (type === 'deployment-requeue') {
-      const r = event as RequeueEvent;
-      if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
-      add(s.queue, r.key);
-    } else {
-      const h = memoHandlers(ctx, handlers, s);
-      // Pods first: most notifications are pod changes (each informer answers only its own events).
-      if (!informerHandle(ctx, s.podInformer, event, h.pods)
-        && !informerHandle(ctx, s.dInformer, event, h.d)
-        && !informerHandle(ctx, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
+    if (event?.type === 'deployment-requeue') {
+      if (s.requeueAt[event.key] === event.at) delete s.requeueAt[event.key];
+      add(s.queue, event.key);
     }
-    kickWorker(ctx, s);
+    deploymentController.handle(event, ctx, s);
   },
 };

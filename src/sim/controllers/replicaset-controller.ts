@@ -7,8 +7,9 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../apiserver/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import { controllerIndexValue, informerHandle, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, drainQueue, finishSync, len, newWorkQueue, SYNC_WAITING, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { controller, type ControllerEvent } from '../client-go/controller.ts';
+import { controllerIndexValue, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import { add, addAfter, finishSync, newWorkQueue, SYNC_WAITING, syncWithCause, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
@@ -21,8 +22,6 @@ import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 
 /** ExpectationsTimeout: expectations older than this are ignored, so a lost watch event cannot wedge an RS. */
 export const ExpectationsTimeoutMs = 5 * 60 * 1000;
-/** Time a worker takes to pick up a queued key (the real worker goroutine reacts in about a millisecond). */
-export const WORKER_DELAY_MS = 1;
 
 /** ControllerExpectations for one RS, as plain data (UIDTrackingControllerExpectations: deletes tracked by pod key). */
 export interface Expectation {
@@ -52,6 +51,20 @@ export interface ReplicaSetControllerState {
 }
 
 type C = Ctx<ReplicaSetControllerState>;
+
+/**
+ * NewReplicaSetController: it watches ReplicaSets and their pods, queues ReplicaSet keys
+ * (`ns/name`), and syncs each with syncReplicaSet.
+ */
+const replicaSetController = controller<ReplicaSetControllerState>({
+  // RSs first so the pod handlers can resolve their owners (WaitForCacheSync in spirit).
+  informers: { rsInformer: rsHandlers, podInformer: podHandlers },
+  worker: 'replicaset-worker',
+  sync: syncReplicaSet,
+});
+
+/** What the controller is sent: its controller()'s events, and a sync's resumption once its client has tokens. */
+type ReplicaSetControllerEvent = ControllerEvent<'replicaset-worker'> | ResumeEvent;
 
 // ---------------------------------------------------------------------------------------------
 // Expectations (pkg/controller/controller_utils.go), pure over the state.
@@ -232,11 +245,6 @@ function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
 // `cause`: the watch notification whose handler enqueues (Ctx.notification), kept by the queue.
 function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet, cause: number | undefined): void {
   add(s.queue, metaNamespaceKey(rs), cause);
-}
-
-// Both informers' handlers, built once per context and state (memoHandlers).
-function handlers(ctx: C): { rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
-  return { rs: rsHandlers(ctx), pods: podHandlers(ctx) };
 }
 
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
@@ -557,14 +565,8 @@ function syncStatus(ctx: C, rs: ReplicaSet, key: string, err: string | null, cla
   return err === null;
 }
 
-function kickWorker(ctx: C, s = ctx.state): void {
-  if (s.workerPending || len(s.queue) === 0) return;
-  s.workerPending = true;
-  ctx.schedule(WORKER_DELAY_MS, { type: 'replicaset-worker' });
-}
-
 /** The ReplicaSet controller of kube-controller-manager. */
-export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = {
+export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState, ReplicaSetControllerEvent> = {
   name: 'replicaset-controller',
   identity: () => 'replicaset-controller',
   clientLimit: KUBE_CONTROLLER_MANAGER_CLIENT,
@@ -578,25 +580,11 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
       workerPending: false,
     };
     ctx.state = s;
-    // RSs first so the pod handlers can resolve their owners (WaitForCacheSync in spirit).
-    listAndWatch(ctx, s.rsInformer, rsHandlers(ctx));
-    listAndWatch(ctx, s.podInformer, podHandlers(ctx));
-    kickWorker(ctx);
+    replicaSetController.run(ctx);
     return s;
   },
   handle(event, ctx) {
-    const s = ctx.state;
-    const type = (event as { type?: string })?.type;
-    if (type === 'replicaset-worker') {
-      s.workerPending = false;
-      drainQueue(ctx, s.queue, (key) => syncReplicaSet(ctx, key));
-    } else if (type === 'replicaset-resume') {
-      resumeSync(ctx, (event as ResumeEvent).key);
-    } else {
-      const h = memoHandlers(ctx, handlers, s);
-      if (!informerHandle(ctx, s.podInformer, event, h.pods)
-        && !informerHandle(ctx, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
-    }
-    kickWorker(ctx, s);
+    if (event?.type === 'replicaset-resume') resumeSync(ctx, event.key);
+    replicaSetController.handle(event, ctx);
   },
 };
