@@ -3,16 +3,12 @@
 // per key. controller() opens the watches in the declared order, hands each notification to its
 // informer, and runs the worker as wait.Until(runWorker) does: here, a timer WORKER_DELAY_MS after
 // keys wait, then the queue run dry (the model's workers are synchronous).
-import type { WatchClosed, WatchNotification } from '../apiserver/watch.ts';
 import type { Ctx } from '../world.ts';
-import { informerHandle, listAndWatch, memoHandlers, type EventHandlers, type InformerRetry, type InformerState } from './informer.ts';
+import { informerHandle, listAndWatch, memoHandlers, type EventHandlers, type InformerEvent, type InformerState } from './informer.ts';
 import { drainQueue, len, workQueueHandle, type SyncResult, type WorkQueue, type WorkQueueAdd } from './workqueue.ts';
 
 /** Time a worker takes to pick up a queued key (the real worker goroutine reacts in about a millisecond). */
 export const WORKER_DELAY_MS = 1;
-
-/** The events an informer takes (a notification, a closed watch, its retry timer). */
-export type InformerEvent = WatchNotification | WatchClosed | InformerRetry;
 
 /** The events a controller() takes: its informers', its queue's delayed adds, its worker's wake-up `W`. */
 export type ControllerEvent<W extends string> = InformerEvent | WorkQueueAdd | { type: W };

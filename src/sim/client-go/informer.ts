@@ -215,6 +215,9 @@ export function newInformer<R extends ResourceName>(name: string, resource: R, o
 /** The retry timer event an informer schedules for itself. */
 export interface InformerRetry { type: 'informer-retry'; informer: string }
 
+/** The events an informer takes (a notification, a closed watch, its retry timer): part of its component's events. */
+export type InformerEvent = WatchNotification | WatchClosed | InformerRetry;
+
 function retryLater<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>): void {
   ctx.schedule(inf.backoffMs, { type: 'informer-retry', informer: inf.name } satisfies InformerRetry);
   inf.backoffMs = Math.min(inf.backoffMs * 2, REFLECTOR_BACKOFF_MAX_MS);

@@ -79,6 +79,8 @@ export interface LeaderElectorState {
 }
 
 type Timer = { type: 'le-acquire' | 'le-renew' | 'le-renew-retry' | 'le-restart'; gen: number };
+/** renewDeadline passed without a renewal: leadership is lost. */
+type LeaseLost = { type: 'le-lost'; gen: number };
 
 /** uuid.NewUUID() (v4), from a generator seeded by the process's name, generation and start time: no draw from the world's rng, so no generated name moves. */
 function uuidOf(name: string, gen: number, now: number): string {
@@ -232,7 +234,7 @@ function renew(ctx: LCtx, fresh: boolean): void {
   if (tryAcquireOrRenew(ctx, s, params(ctx).lease)) { later(ctx, RETRY_PERIOD_MS, 'le-renew', true); return; }
   const deadline = s.renewSince! + RENEW_DEADLINE_MS;
   if (ctx.now + RETRY_PERIOD_MS < deadline) { later(ctx, RETRY_PERIOD_MS, 'le-renew-retry'); return; }
-  ctx.schedule(deadline - ctx.now, { type: 'le-lost', gen: s.gen }, { recurring: false });
+  ctx.schedule(deadline - ctx.now, { type: 'le-lost', gen: s.gen } satisfies LeaseLost, { recurring: false });
 }
 
 /**
@@ -250,7 +252,7 @@ function exit(ctx: LCtx): void {
 }
 
 /** A process that holds a leader-election Lease and runs its loops only while it leads. */
-export const leaderElectorDef: ComponentDef<LeaderElectorState> = {
+export const leaderElectorDef: ComponentDef<LeaderElectorState, Timer | LeaseLost> = {
   name: 'leader-elector',
   init(ctx) {
     ctx.state = newLeaderElector(params(ctx).hostname, ctx.name, 0, ctx.now);
@@ -258,9 +260,8 @@ export const leaderElectorDef: ComponentDef<LeaderElectorState> = {
     return ctx.state;
   },
   handle(event, ctx) {
-    const ev = event as Timer | { type: 'le-lost'; gen: number };
-    if (ev.gen !== ctx.state.gen) return;
-    switch (ev.type) {
+    if (event.gen !== ctx.state.gen) return;
+    switch (event.type) {
       case 'le-acquire': acquire(ctx); return;
       case 'le-renew': renew(ctx, true); return;
       case 'le-renew-retry': renew(ctx, false); return;

@@ -3,8 +3,8 @@
 import type { Node, Pod, Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue, type WorkQueueAdd } from '../client-go/workqueue.ts';
 import { deepEqual } from '../names.ts';
 import { matchesSet } from '../util/labels.ts';
 
@@ -344,7 +344,7 @@ function syncService(ctx: Ctx<EndpointSliceControllerState>, key: string): { ok:
 }
 
 /** The EndpointSlice controller, instance `endpointslice-controller`. */
-export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerState> = {
+export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerState, InformerEvent | WorkQueueAdd | WorkEvent> = {
   name: 'endpointslice-controller',
   init(ctx) {
     const s: EndpointSliceControllerState = {
@@ -375,8 +375,7 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
       kickWork(ctx);
       return;
     }
-    const ev = event as WorkEvent;
-    if (ev?.type === 'endpointslice-work') {
+    if (event?.type === 'endpointslice-work') {
       s.workPending = false;
       // processNextWorkItem, with `done` after the sync's duration: the key stays "processing", so
       // changes arriving meanwhile wait as one dirty entry.
@@ -386,8 +385,8 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
         else addRateLimited(ctx, s.queue, key);
         ctx.schedule(syncDurationMs(r.endpoints), { type: 'endpointslice-done', key } satisfies WorkEvent);
       }
-    } else if (ev?.type === 'endpointslice-done') {
-      done(s.queue, ev.key);
+    } else if (event?.type === 'endpointslice-done') {
+      done(s.queue, event.key);
       kickWork(ctx);
     }
   },

@@ -7,7 +7,7 @@
 // discovery lists; the simulator's API server has no deletecollection, so it takes the deleter's own
 // fallback for a resource without it (deleteEachItem: a LIST, then a DELETE of each item).
 import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1';
-import { type InformerState, informerHandle, isInformerEvent, listAndWatch, newInformer } from '../client-go/informer.ts';
+import { type InformerEvent, type InformerState, informerHandle, isInformerEvent, listAndWatch, newInformer } from '../client-go/informer.ts';
 import { RESOURCES } from '../apiserver/resources.ts';
 import type { Obj } from '../apiserver/request.ts';
 import { clonePlain } from '../clone.ts';
@@ -181,7 +181,7 @@ function sync(ctx: Ctx<NamespaceControllerState>, name: string): void {
 }
 
 /** The namespace controller as a component type (instance name = type name). */
-export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
+export const namespaceControllerDef: ComponentDef<NamespaceControllerState, InformerEvent | Sync> = {
   name: NAMESPACE_CONTROLLER,
   init(ctx) {
     ctx.state = { namespaces: newInformer(NAMESPACE_CONTROLLER, 'namespaces'), due: {}, failures: {} };
@@ -196,7 +196,6 @@ export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
       informerHandle(ctx, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
       return;
     }
-    const e = event as Sync;
-    if (e.type === 'namespace-sync') sync(ctx, e.name);
+    if (event.type === 'namespace-sync') sync(ctx, event.name);
   },
 };

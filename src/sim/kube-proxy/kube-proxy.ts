@@ -6,7 +6,7 @@
 import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { R, type Identity } from '../apiserver/authn.ts';
-import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import { nodeConfig, type KubeletParams } from '../kubelet/node-status.ts';
 import type { AddComponentOptions, ComponentDef, Ctx } from '../world.ts';
@@ -144,7 +144,7 @@ function powerCycle(ctx: Ctx<KubeProxyState>, on: boolean): void {
 }
 
 /** kube-proxy, instance `kube-proxy/<node>`. */
-export const kubeProxyDef: ComponentDef<KubeProxyState> = {
+export const kubeProxyDef: ComponentDef<KubeProxyState, InformerEvent | ProxyEvent> = {
   name: 'kube-proxy',
   identity: () => 'kube-proxy',
   nodeOf: (params) => (params as KubeProxyParams).node,
@@ -165,7 +165,7 @@ export const kubeProxyDef: ComponentDef<KubeProxyState> = {
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const type = (event as ProxyEvent | null)?.type;
+    const type = event?.type;
     if (type === 'power-off' || type === 'power-on') return powerCycle(ctx, type === 'power-on');
     if (s.down) return; // powered off: nothing runs
     if (isInformerEvent(event)) {
@@ -173,12 +173,11 @@ export const kubeProxyDef: ComponentDef<KubeProxyState> = {
       if (informerHandle(ctx, s.services, event, h.svc) || informerHandle(ctx, s.slices, event, h.slice)) checkInitialized(ctx);
       return;
     }
-    const ev = event as ProxyEvent;
-    if (ev?.type === 'kube-proxy-sync' && (ev.gen ?? 0) === (s.gen ?? 0)) {
+    if (event?.type === 'kube-proxy-sync' && (event.gen ?? 0) === (s.gen ?? 0)) {
       s.pending = false;
       s.lastRun = ctx.now;
       syncProxyRules(ctx);
-    } else if (ev?.type === 'kube-proxy-full-sync') {
+    } else if (event?.type === 'kube-proxy-full-sync') {
       requestSync(ctx);
     }
   },

@@ -2,7 +2,7 @@
 // and deletes the pods that do not tolerate a node's NoExecute taints, at once or when the shortest
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
-import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
@@ -118,7 +118,7 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
 }
 
 /** The taint eviction controller (kube-controller-manager's "taint-eviction-controller"). */
-export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerState> = {
+export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerState, InformerEvent | TimerEvent> = {
   name: TAINT_EVICTION_CONTROLLER,
   // startTaintEvictionController: "taint-manager uses existing cluster role from node-controller", so
   // its requests carry the node-controller service account (as the audit log of a real cluster shows).
@@ -143,9 +143,8 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
     // Pods first: most notifications are pod changes (each informer answers only its own events).
     if (informerHandle(ctx, s.pods, event, h.pods)) return;
     if (informerHandle(ctx, s.nodes, event, h.nodes)) return;
-    const ev = event as TimerEvent;
-    if (ev?.type !== 'evict' || ev.gen !== s.gen) return;
-    if (ev.at !== s.timerAt) return; // superseded by an earlier timer
+    if (event?.type !== 'evict' || event.gen !== s.gen) return;
+    if (event.at !== s.timerAt) return; // superseded by an earlier timer
     s.timerAt = null;
     fire(ctx);
     scheduleNext(ctx);

@@ -4,8 +4,8 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { type EventBroadcasterState, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
+import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
+import { type EventBroadcasterState, type EventBroadcasterTimer, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
 import type { InvolvedObject } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
@@ -596,7 +596,7 @@ function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: stri
 export const NON_TERMINAL_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
 
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
-export const schedulerDef: ComponentDef<SchedulerState> = {
+export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBroadcasterTimer | SchedulerEvent> = {
   name: 'scheduler',
   clientLimit: KUBE_SCHEDULER_CLIENT,
   init(ctx) {
@@ -639,8 +639,7 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
       if (informerHandle(ctx, s.replicaSets, event)) return;
     }
     if (handleBroadcasterTimer(ctx, s.recorder, event)) return;
-    const ev = event as SchedulerEvent;
-    switch (ev?.type) {
+    switch (event?.type) {
       case 'schedule-one':
         s.loopPending = false;
         scheduleOne(ctx);
@@ -651,16 +650,16 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
         break;
       case 'flush-backoff':
         flushBackoffQCompleted(s.queue, ctx.now);
-        ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, ev, { recurring: true });
+        ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, event, { recurring: true });
         kick(ctx);
         break;
       case 'preempt':
         // Only a candidate the evaluator found schedules this event, so the world has the part.
-        ctx.parts!.preemption!.runPreemption(ctx, ev);
+        ctx.parts!.preemption!.runPreemption(ctx, event);
         break;
       case 'flush-unschedulable':
         flushUnschedulablePodsLeftover(s.queue, ctx.now);
-        ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, ev, { recurring: true });
+        ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, event, { recurring: true });
         kick(ctx);
         break;
     }
