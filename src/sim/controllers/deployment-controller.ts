@@ -61,6 +61,7 @@ const deploymentController = controller<DeploymentControllerState>({
 
 /** What the controller is sent: its controller()'s events, and its progress-deadline re-checks. */
 type DeploymentControllerEvent = ControllerEvent<'deployment-worker'> | RequeueEvent;
+
 type Snap = SnapshotFrom<typeof rolloutMachine>;
 
 /** What a figure shows about one rollout: the statechart state, and why it is there. */
