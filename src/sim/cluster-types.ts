@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResult } from './apiserver/request.ts';
 import type { RateLimit } from './client-go/flowcontrol.ts';
 import type { RequestLog } from './apiserver/request-log.ts';
 import type { Identity } from './apiserver/authn.ts';
-import type { AddComponentOptions, ComponentDef, World, WorldParts, WorldState } from './world.ts';
+import type { AddComponentOptions, AnyComponentDef, World, WorldParts, WorldState } from './world.ts';
 import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 
 /** The control-plane parts that can be stopped on their own. */
@@ -53,7 +53,7 @@ export interface ClusterAddon {
   /** What a script header or a figure calls it (`kube-proxy`). */
   name: string;
   /** Its component types, registered on this cluster's world only. */
-  defs: ComponentDef<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  defs: AnyComponentDef[];
   /** Its identities on this cluster's API server (component identity → user and RBAC rules). */
   identities?: Record<string, Identity>;
   /** Its instances once the nodes exist (read from the world: its kubelets), as [name, type, options] for World.addComponent. */

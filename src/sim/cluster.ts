@@ -23,10 +23,10 @@ import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-cont
 import type { RequestLog } from './apiserver/request-log.ts';
 import { storeGet } from './apiserver/store.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
-import { DEFAULT_LOG_LIMIT, World, replay, type ComponentDef, type Input, type WorldState } from './world.ts';
+import { DEFAULT_LOG_LIMIT, World, replay, type AnyComponentDef, type Input, type WorldState } from './world.ts';
 
 /** Every component type a cluster runs, by type name. */
-export const componentDefs: ComponentDef<any>[] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+export const componentDefs: AnyComponentDef[] = [
   kubeletDef,
   schedulerDef,
   deploymentControllerDef,
@@ -97,7 +97,7 @@ export function clusterApiServer(world: World): ApiServerConfig {
 }
 
 /** The component types a cluster with these add-ons runs (the default list itself when there are none). */
-function clusterDefs(addons: readonly ClusterAddon[] = []): ComponentDef<any>[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+function clusterDefs(addons: readonly ClusterAddon[] = []): AnyComponentDef[] {
   return addons.length ? [...componentDefs, ...addons.flatMap((a) => a.defs)] : componentDefs;
 }
 

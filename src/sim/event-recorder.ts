@@ -5,7 +5,7 @@
 import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/v1';
 import { newDict } from './dict.ts';
 import { eventName, flatten, rfc3339 } from './names.ts';
-import type { Ctx } from './world.ts';
+import type { ClientCtx } from './world.ts';
 
 /**
  * One aggregated event: the correlator's key fields (undefined ones as '') and the Event object it
@@ -225,7 +225,7 @@ export interface InvolvedObject {
  * `reportingComponent` overrides the source when it differs from the instance name (the
  * kube-scheduler process's leader election reports as `default-scheduler`, its profile name).
  */
-export function recordEvent(ctx: Ctx<unknown>, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
+export function recordEvent(ctx: ClientCtx, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
   if (obj.fieldPath !== undefined) ref.fieldPath = obj.fieldPath;
@@ -317,7 +317,7 @@ function newEvent(name: string, ns: string, ref: ObjectReference, reason: string
  * never aggregated and within the spam filter's burst), without building that recorder. For events
  * that never repeat, like leader election's; only `rec.seq` advances.
  */
-export function recordEventOnce(ctx: Ctx<unknown>, rec: { seq: number }, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
+export function recordEventOnce(ctx: ClientCtx, rec: { seq: number }, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
   const ns = obj.metadata?.namespace ?? 'default';
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
   const component = reportingComponent ?? componentOf(ctx.name);

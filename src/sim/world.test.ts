@@ -5,7 +5,7 @@ import { microTime } from './names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { storeList } from './apiserver/store.ts';
 import { pod, testWorld } from './testing/world.ts';
-import { replay, World, type ComponentDef, type Ctx } from './world.ts';
+import { replay, World, type AnyComponentDef, type ComponentDef } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';
 
 
@@ -17,11 +17,11 @@ const miniScheduler: ComponentDef<SchedState> = {
   identity: () => 'scheduler',
   init(ctx) {
     const s = { pending: newInformer('pending', 'pods', { fieldSelector: 'spec.nodeName=' }) };
-    listAndWatch(ctx as Ctx<unknown>, s.pending);
+    listAndWatch(ctx, s.pending);
     return s;
   },
   handle(ev, ctx) {
-    informerHandle(ctx as Ctx<unknown>, ctx.state.pending, ev, {
+    informerHandle(ctx, ctx.state.pending, ev, {
       add: (p) => { ctx.schedule(ctx.rng.jitter(1, 20), { type: 'schedule', ns: p.metadata!.namespace, name: p.metadata!.name }); },
     });
     const e = ev as { type: string; ns: string; name: string };
@@ -37,7 +37,7 @@ const miniKubelet: ComponentDef<KubeletState> = {
     const s = { node, pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${node}` }) };
     ctx.api.create('leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node, namespace: 'kube-node-lease' }, spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: microTime(ctx.now) } }, 'kube-node-lease');
     ctx.schedule(10_000, { type: 'renew' }, { recurring: true });
-    listAndWatch(ctx as Ctx<unknown>, s.pods);
+    listAndWatch(ctx, s.pods);
     return s;
   },
   handle(ev, ctx) {
@@ -47,7 +47,7 @@ const miniKubelet: ComponentDef<KubeletState> = {
       if (md.deletionTimestamp) ctx.schedule(ctx.rng.jitter(100, 2000), { type: 'kill', ns: md.namespace, name: md.name });
       else if (p.status?.phase === 'Pending') ctx.schedule(ctx.rng.jitter(500, 3000), { type: 'start', ns: md.namespace, name: md.name });
     };
-    if (informerHandle(ctx as Ctx<unknown>, s.pods, ev, { add: seen, update: (_o, n) => seen(n) })) return;
+    if (informerHandle(ctx, s.pods, ev, { add: seen, update: (_o, n) => seen(n) })) return;
     const e = ev as { type: string; ns: string; name: string };
     if (e.type === 'renew') {
       ctx.api.patch('leases', 'kube-node-lease', s.node, { spec: { renewTime: microTime(ctx.now) } });
@@ -60,7 +60,7 @@ const miniKubelet: ComponentDef<KubeletState> = {
   },
 };
 
-const DEFS = [miniScheduler, miniKubelet] as ComponentDef<any>[];
+const DEFS: AnyComponentDef[] = [miniScheduler, miniKubelet];
 
 function build(seed: number): World {
   const w = testWorld({ seed }, DEFS);
@@ -157,10 +157,10 @@ const watcher: ComponentDef<WatchState> = {
   identity: () => 'kubectl',
   init(ctx) {
     const s = { inf: newInformer('inf', 'pods', ctx.params as { labelSelector?: string; fieldSelector?: string }) };
-    listAndWatch(ctx as Ctx<unknown>, s.inf);
+    listAndWatch(ctx, s.inf);
     return s;
   },
-  handle(ev, ctx) { informerHandle(ctx as Ctx<unknown>, ctx.state.inf, ev); },
+  handle(ev, ctx) { informerHandle(ctx, ctx.state.inf, ev); },
 };
 
 type Op =

@@ -126,10 +126,16 @@ interface ApiClient {
   request(req: ApiRequest): ApiResult<unknown>;
 }
 
-/** What a component's handler gets. */
-export interface Ctx<S = unknown> {
+/**
+ * The part of a component's context that an API client uses: requests, watches, timers, the log and
+ * its rate limiter, but not the component's state. client-go's helpers (informers, work queues,
+ * event recorders, leader election) take this, so a Ctx<S> of any S passes as one without a cast,
+ * and a helper cannot read or replace the state of the component it serves.
+ */
+export interface ClientCtx {
   readonly now: number;
   readonly name: string;
+  /** Its own seeded random source (client-go's jitter, uids a process makes). */
   rng: Rng;
   api: ApiClient;
   /** Open a watch; notifications arrive as `{type:'watch', watchId, eventType, object, revision}` events. */
@@ -137,10 +143,6 @@ export interface Ctx<S = unknown> {
   stopWatch(watchId: string): void;
   /** Queue `event` to this component after `delayMs` (recurring = a heartbeat-like timer). */
   schedule(delayMs: number, event: unknown, opts?: { recurring?: boolean; target?: string }): void;
-  /** This component's own slice of state (mutate in place; it is plain data). */
-  state: S;
-  /** The instance's creation parameters. */
-  params: unknown;
   /** Append a record (CRI calls etc.) to the request log; `component` defaults to this instance (a kubelet logs its runtime's calls as `containerd/<node>`). */
   log(rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }): void;
   /**
@@ -155,6 +157,22 @@ export interface Ctx<S = unknown> {
    */
   cause?: number;
   /**
+   * Client-side rate limiting: take a token of this component's client (0), or, when the bucket is
+   * empty, return the ms until one is there and take nothing; the caller sends that request then, so
+   * its requests keep their order. With `reserve`, the token is always taken (the bucket goes into
+   * debt, as rate.Limiter.Reserve does) and the wait is only reported: for the second request of a
+   * pair already under way. Always 0 for a component without a clientLimit.
+   */
+  throttle(reserve?: boolean): number;
+}
+
+/** What a component's handler gets: its client, its own state, and what its process sees of the machine. */
+export interface Ctx<S = unknown> extends ClientCtx {
+  /** This component's own slice of state (mutate in place; it is plain data). */
+  state: S;
+  /** The instance's creation parameters. */
+  params: unknown;
+  /**
    * Every instance's entry, read only: what one machine's kernel shares between its processes (the
    * pod network reads the kubelets' sandboxes and kube-proxy's last rules). Never for API objects:
    * those are read through `api`.
@@ -168,14 +186,6 @@ export interface Ctx<S = unknown> {
    */
   start(name: string, type: string, opts?: AddComponentOptions): void;
   stop(name: string): void;
-  /**
-   * Client-side rate limiting: take a token of this component's client (0), or, when the bucket is
-   * empty, return the ms until one is there and take nothing; the caller sends that request then, so
-   * its requests keep their order. With `reserve`, the token is always taken (the bucket goes into
-   * debt, as rate.Limiter.Reserve does) and the wait is only reported: for the second request of a
-   * pair already under way. Always 0 for a component without a clientLimit.
-   */
-  throttle(reserve?: boolean): number;
   /** The optional parts this world has loaded (WorldParts): behaviour, never state. */
   readonly parts?: Readonly<WorldParts>;
 }
@@ -191,13 +201,16 @@ export interface WorldParts {
   preemption?: PreemptionEvaluator;
 }
 
-/** A component's behaviour: registered once by type, instantiated by name. */
-export interface ComponentDef<S = unknown> {
+/**
+ * A component's behaviour: registered once by type, instantiated by name. `E` is the union of the
+ * events it is sent (its own timers, its informers' and queues'), so `handle` narrows on `type`.
+ */
+export interface ComponentDef<S = unknown, E = unknown> {
   name: string;
   /** Identity for instances of this type, from the instance name (default: the instance name). */
   identity?(instance: string): string;
   init?(ctx: Ctx<S>): S | void;
-  handle(event: unknown, ctx: Ctx<S>): void;
+  handle(event: E, ctx: Ctx<S>): void;
   /** Its process is asked to terminate (a recorded remove): the requests it sends before it goes. */
   stop?(ctx: Ctx<S>): void;
   /** Its API client's QPS and burst (client-go's token bucket; see Ctx.throttle). */
@@ -205,6 +218,15 @@ export interface ComponentDef<S = unknown> {
   /** The node a process of this type runs on (from its params): a node's power-off and power-on reach it too. */
   nodeOf?(params: unknown): string | undefined;
 }
+
+/**
+ * A ComponentDef of whatever state type, as the world's registry holds it: the world hands each def
+ * only contexts of its own instances, whose state that def's init made, so a def's S never meets
+ * another's (and E names what its instances are sent). TypeScript has no existential types;
+ * ComponentDef's methods (method syntax, so their parameters are bivariant) let a ComponentDef<S, E>
+ * of any S and E be stored as this without a cast.
+ */
+export type AnyComponentDef = ComponentDef<unknown, unknown>;
 
 /** Options of a new world. */
 export interface WorldOptions {
@@ -303,7 +325,7 @@ const KUBERNETES_ENDPOINTS = {
 /** A running world: the state plus the registry of behaviours. */
 export class World {
   state: WorldState;
-  readonly defs: Map<string, ComponentDef<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly defs: Map<string, AnyComponentDef>;
   /** This world's API server: its admission chain, validators, identities and kubelet client (behaviour, not state). */
   readonly apiConfig: ApiServerConfig;
   /** The optional parts registered on this world (kubectl's chunk, an add-on or a figure's options bring them). */
@@ -313,14 +335,14 @@ export class World {
    * `apiConfig` is the API server's configuration, or a function making it for this world (a
    * cluster's kubelet client reads the world it belongs to); by default a bare API server.
    */
-  constructor(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  constructor(opts: WorldOptions = {}, defs: AnyComponentDef[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) {
     this.defs = new Map(defs.map((d) => [d.name, d]));
     this.apiConfig = typeof apiConfig === 'function' ? apiConfig(this) : apiConfig;
     this.state = createWorldState(opts, this.apiConfig);
   }
 
   /** Register a behaviour (not state: it is not recorded). */
-  define(def: ComponentDef<any>): this { // eslint-disable-line @typescript-eslint/no-explicit-any
+  define(def: AnyComponentDef): this {
     this.defs.set(def.name, def);
     this.handlers.clear();
     return this;
@@ -443,7 +465,7 @@ export class World {
     const c = this.ctxCache.get(name);
     if (c && c.state === this.state && this.state.components[name]) return c.ctx as Ctx<S>;
     const ctx = this.makeCtx<S>(name);
-    if (this.state.components[name]) this.ctxCache.set(name, { state: this.state, ctx: ctx as Ctx<unknown> });
+    if (this.state.components[name]) this.ctxCache.set(name, { state: this.state, ctx });
     return ctx;
   }
 
@@ -594,7 +616,7 @@ export class World {
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
   // the state is restored or the component replaced, and dropped when a behaviour is redefined).
-  private handlers = new Map<string, { state: WorldState; entry: ComponentEntry; def: ComponentDef<any> | undefined; ctx: Ctx<unknown> }>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  private handlers = new Map<string, { state: WorldState; entry: ComponentEntry; def: AnyComponentDef | undefined; ctx: Ctx<unknown> }>();
 
   private deliverTo(name: string, event: unknown): void {
     const w = this.state;
@@ -727,7 +749,7 @@ function hashWorld(w: WorldState): string {
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
-export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: ComponentDef<any>[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: AnyComponentDef[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World {
   const world = new World(opts, defs, apiConfig);
   for (const inp of inputs) {
     if (inp.t > untilT) break;

@@ -11,7 +11,7 @@ import { EVENTS_GROUP, EVENTS_GROUP_VERSION } from '../apiserver/events-v1.ts';
 import type { Obj } from '../apiserver/request.ts';
 import type { InvolvedObject } from '../event-recorder.ts';
 import { eventName, microTime } from '../names.ts';
-import type { Ctx } from '../world.ts';
+import type { ClientCtx } from '../world.ts';
 
 /** event_broadcaster.go's finishTime: a series (or a single event) this quiet is done. */
 const FINISH_TIME_MS = 6 * 60_000;
@@ -38,7 +38,7 @@ export interface EventBroadcasterState {
 }
 
 /** The broadcaster's timer events, for the owning component to schedule and hand back. */
-type EventBroadcasterTimer = { type: 'events-finish-series' } | { type: 'events-refresh-series' };
+export type EventBroadcasterTimer = { type: 'events-finish-series' } | { type: 'events-refresh-series' };
 
 /** NewBroadcaster + NewRecorder(scheme, reportingController) on `hostname`. */
 export function newEventBroadcaster(reportingController: string, hostname: string): EventBroadcasterState {
@@ -49,13 +49,13 @@ export function newEventBroadcaster(reportingController: string, hostname: strin
  * StartRecordingToSinkWithContext: the two loops (wait.UntilWithContext: the first run at once,
  * with nothing cached yet, then one each period).
  */
-export function startRecordingToSink(ctx: Ctx<unknown>): void {
+export function startRecordingToSink(ctx: ClientCtx): void {
   ctx.schedule(FINISH_TIME_MS, { type: 'events-finish-series' } satisfies EventBroadcasterTimer, { recurring: true });
   ctx.schedule(REFRESH_TIME_MS, { type: 'events-refresh-series' } satisfies EventBroadcasterTimer, { recurring: true });
 }
 
 /** Handle one of the broadcaster's timers (true when `event` was one), scheduling the next. */
-export function handleBroadcasterTimer(ctx: Ctx<unknown>, b: EventBroadcasterState, event: unknown): boolean {
+export function handleBroadcasterTimer(ctx: ClientCtx, b: EventBroadcasterState, event: unknown): boolean {
   const t = (event as EventBroadcasterTimer | undefined)?.type;
   if (t === 'events-finish-series') { finishSeries(ctx, b); ctx.schedule(FINISH_TIME_MS, event, { recurring: true }); return true; }
   if (t === 'events-refresh-series') { refreshExistingEventSeries(ctx, b); ctx.schedule(REFRESH_TIME_MS, event, { recurring: true }); return true; }
@@ -76,7 +76,7 @@ function referenceOf(obj: InvolvedObject): ObjectReference {
  * `once`: an event that can never repeat (the scheduler's Scheduled: a pod is bound once) is sent
  * without the cache entry finishSeries would forget unused.
  */
-export function eventf(ctx: Ctx<unknown>, b: EventBroadcasterState, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string, once = false): void {
+export function eventf(ctx: ClientCtx, b: EventBroadcasterState, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string, once = false): void {
   const reg = referenceOf(regarding);
   const rel = related && referenceOf(related);
   // getKey: type, action, reason, the references (one recorder: one controller and instance).
@@ -105,7 +105,7 @@ export function eventf(ctx: Ctx<unknown>, b: EventBroadcasterState, regarding: I
  * client-go would try again: the server was not reached, or a series' POST found the Event back.
  * (Those retries, 12 of them 10 s apart, are not made here: the event is dropped.)
  */
-function recordEvent(ctx: Ctx<unknown>, event: Obj): boolean {
+function recordEvent(ctx: ClientCtx, event: Obj): boolean {
   const md = event.metadata as { name: string; namespace: string };
   const series = event.series !== undefined;
   if (series) {
@@ -118,12 +118,12 @@ function recordEvent(ctx: Ctx<unknown>, event: Obj): boolean {
 }
 
 /** finishSeries: a series quiet for finishTime is written a last time and forgotten; so is a single event that old. */
-function finishSeries(ctx: Ctx<unknown>, b: EventBroadcasterState): void {
+function finishSeries(ctx: ClientCtx, b: EventBroadcasterState): void {
   const before = ctx.now - FINISH_TIME_MS;
   b.cache = b.cache.filter((c) => !(c.last < before && !(c.event.series && recordEvent(ctx, c.event))));
 }
 
 /** refreshExistingEventSeries: every series written again (its Event's TTL starts over). */
-function refreshExistingEventSeries(ctx: Ctx<unknown>, b: EventBroadcasterState): void {
+function refreshExistingEventSeries(ctx: ClientCtx, b: EventBroadcasterState): void {
   for (const c of b.cache) if (c.event.series) recordEvent(ctx, c.event);
 }

@@ -5,7 +5,7 @@ import { controllerIndexValue, INDEXERS, informerHandle, listAndWatch, listerGet
 import { add, addAfter, drainQueue, newWorkQueue, numRequeues, workQueueHandle, type WorkQueue } from './workqueue.ts';
 import { storeList } from '../apiserver/store.ts';
 import { deployment, pod, testWorld } from '../testing/world.ts';
-import type { ComponentDef, Ctx } from '../world.ts';
+import type { ComponentDef } from '../world.ts';
 
 /** A toy controller in sample-controller style: for each Deployment, ensure a pod `<name>-pod` exists. */
 interface ToyState { deps: InformerState<Deployment>; pods: InformerState<Pod>; queue: WorkQueue; syncs: number }
@@ -30,7 +30,7 @@ const toy: ComponentDef<ToyState> = {
   },
 };
 function processQueue(s: ToyState, ctx: Parameters<typeof toy.handle>[1]): void {
-  drainQueue(ctx as Ctx<unknown>, s.queue, (key) => {
+  drainQueue(ctx, s.queue, (key) => {
     s.syncs++;
     const [ns, name] = key.split('/');
     if (listerGet(s.pods, `${ns}/${name}-pod`)) return true;

@@ -4,7 +4,7 @@ import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } 
 import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../apiserver/watch.ts';
 import { newDict } from '../dict.ts';
 import { flatten } from '../names.ts';
-import type { Ctx } from '../world.ts';
+import type { ClientCtx } from '../world.ts';
 
 /** The little an informer needs from an object. */
 interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
@@ -215,7 +215,10 @@ export function newInformer<R extends ResourceName>(name: string, resource: R, o
 /** The retry timer event an informer schedules for itself. */
 interface InformerRetry { type: 'informer-retry'; informer: string }
 
-function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>): void {
+/** The events an informer takes (a notification, a closed watch, its retry timer): part of its component's events. */
+export type InformerEvent = WatchNotification | WatchClosed | InformerRetry;
+
+function retryLater<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>): void {
   ctx.schedule(inf.backoffMs, { type: 'informer-retry', informer: inf.name } satisfies InformerRetry);
   inf.backoffMs = Math.min(inf.backoffMs * 2, REFLECTOR_BACKOFF_MAX_MS);
 }
@@ -225,7 +228,7 @@ function retryLater<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<
  * sendInitialEvents=true streams the current state; its initial-events-end BOOKMARK replaces the cache
  * (firing handlers for the differences, as a LIST's Replace does) and the same watch carries on.
  */
-export function listAndWatch<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, _handlers: EventHandlers<T> = {}): boolean {
+export function listAndWatch<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, _handlers: EventHandlers<T> = {}): boolean {
   // (The handlers run when the stream's bookmark reaches informerHandle.)
   const w = ctx.watch(inf.resource, {
     namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector,
@@ -253,7 +256,7 @@ function replaceWithInitial<T extends MetaObject>(inf: InformerState<T>, fresh: 
   }
 }
 
-function watchFrom<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, h: EventHandlers<T>): boolean {
+function watchFrom<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, h: EventHandlers<T>): boolean {
   const w = ctx.watch(inf.resource, { namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector, resourceVersion: inf.resourceVersion, allowWatchBookmarks: true });
   if (w.ok) { inf.watchId = w.object.watchId; inf.backoffMs = REFLECTOR_BACKOFF_INITIAL_MS; return true; }
   inf.watchId = undefined;
@@ -288,7 +291,7 @@ let lastNotifiedKey = '';
  * Feed one component event to an informer; returns true if it was the informer's (watch
  * notification, watch closed, retry timer). Handlers run after the cache is updated.
  */
-export function informerHandle<T extends MetaObject>(ctx: Ctx<unknown>, inf: InformerState<T>, event: unknown, h: EventHandlers<T> = {}): boolean {
+export function informerHandle<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, event: unknown, h: EventHandlers<T> = {}): boolean {
   const ev = event as { type?: string };
   if (ev?.type === 'watch') {
     const n = event as WatchNotification;

@@ -10,7 +10,7 @@ import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { recordEventOnce } from '../event-recorder.ts';
 import { fnv1a32, microTime, newUID, parseTime } from '../names.ts';
 import { createRng } from '../rng.ts';
-import type { AddComponentOptions, ComponentDef, Ctx } from '../world.ts';
+import type { AddComponentOptions, ClientCtx, ComponentDef, Ctx } from '../world.ts';
 
 /** LeaderElectionConfiguration defaults (component-base RecommendedDefaultLeaderElectionConfiguration). */
 export const LEASE_DURATION_MS = 15_000;
@@ -79,6 +79,8 @@ interface LeaderElectorState {
 }
 
 type Timer = { type: 'le-acquire' | 'le-renew' | 'le-renew-retry' | 'le-restart'; gen: number };
+/** renewDeadline passed without a renewal: leadership is lost. */
+type LeaseLost = { type: 'le-lost'; gen: number };
 
 /** uuid.NewUUID() (v4), from a generator seeded by the process's name, generation and start time: no draw from the world's rng, so no generated name moves. */
 function uuidOf(name: string, gen: number, now: number): string {
@@ -131,8 +133,7 @@ function setObserved(s: LeaderElectorState, r: LeaderElectionRecord, now: number
 type LCtx = Ctx<LeaderElectorState>;
 
 /** LeaseLock.Update: the Lease in memory with a new spec, PUT. */
-function updateLease(ctx: LCtx, r: LeaderElectionRecord): boolean {
-  const s = ctx.state;
+function updateLease(ctx: ClientCtx, s: LeaderElectorState, r: LeaderElectionRecord): boolean {
   if (!s.lease) return false;
   const md = s.lease.metadata ?? {};
   const res = ctx.api.request({ verb: 'update', resource: 'leases', namespace: md.namespace, name: md.name, body: { ...s.lease, spec: leaseSpecOf(r) }, options: LOCK_CLIENT }) as ApiResult<Lease>;
@@ -142,7 +143,7 @@ function updateLease(ctx: LCtx, r: LeaderElectionRecord): boolean {
 }
 
 /** LeaseLock.Get, through the lock's client. */
-function getLease(ctx: LCtx, lease: string): ApiResult<Lease> {
+function getLease(ctx: ClientCtx, lease: string): ApiResult<Lease> {
   return ctx.api.request({ verb: 'get', resource: 'leases', namespace: LOCK_NAMESPACE, name: lease, options: LOCK_CLIENT }) as ApiResult<Lease>;
 }
 
@@ -151,14 +152,13 @@ function getLease(ctx: LCtx, lease: string): ApiResult<Lease> {
  * is none), leave a Lease someone else holds alone until it has gone unrenewed for its duration,
  * then take it (leaseTransitions + 1).
  */
-function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
-  const s = ctx.state;
+function tryAcquireOrRenew(ctx: ClientCtx, s: LeaderElectorState, lease: string): boolean {
   const now = ctx.now;
   const rec: LeaderElectionRecord = { holderIdentity: s.identity, leaseDurationSeconds: LEASE_DURATION_MS / 1000, renewTime: now, acquireTime: now, leaderTransitions: 0 };
   if (isLeader(s) && isLeaseValid(s, now)) {
     rec.acquireTime = s.observed!.acquireTime;
     rec.leaderTransitions = s.observed!.leaderTransitions;
-    if (updateLease(ctx, rec)) { setObserved(s, rec, now); return true; }
+    if (updateLease(ctx, s, rec)) { setObserved(s, rec, now); return true; }
   }
   const got = getLease(ctx, lease);
   if (!got.ok) {
@@ -178,21 +178,20 @@ function tryAcquireOrRenew(ctx: LCtx, lease: string): boolean {
     rec.acquireTime = old.acquireTime;
     rec.leaderTransitions = old.leaderTransitions;
   } else rec.leaderTransitions = old.leaderTransitions + 1;
-  if (!updateLease(ctx, rec)) return false;
+  if (!updateLease(ctx, s, rec)) return false;
   setObserved(s, rec, now);
   return true;
 }
 
 /** tryRelease (ReleaseOnCancel): GET, then hand the Lease back: no holder, a 1 s duration. */
-function tryRelease(ctx: LCtx, lease: string): boolean {
-  const s = ctx.state;
+function tryRelease(ctx: ClientCtx, s: LeaderElectorState, lease: string): boolean {
   const got = getLease(ctx, lease);
   if (!got.ok) return false;
   s.lease = got.object;
   if (!isLeader(s)) return true;
   const now = ctx.now;
   const rec: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now, leaderTransitions: recordOfLease(got.object).leaderTransitions };
-  if (!updateLease(ctx, rec)) return false;
+  if (!updateLease(ctx, s, rec)) return false;
   setObserved(s, rec, now);
   return true;
 }
@@ -210,14 +209,14 @@ function recordLeaderEvent(ctx: LCtx, what: string): void {
   const s = ctx.state;
   const p = params(ctx);
   const md = s.lease?.metadata ?? { name: p.lease, namespace: LOCK_NAMESPACE };
-  recordEventOnce(ctx as Ctx<unknown>, s.events, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion } },
+  recordEventOnce(ctx, s.events, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion } },
     'Normal', 'LeaderElection', `${s.identity} ${what}`, undefined, p.eventSource);
 }
 
 /** acquire: one try; on success the loops start and renewing begins at once, else a jittered retry. */
 function acquire(ctx: LCtx): void {
   const p = params(ctx);
-  if (!tryAcquireOrRenew(ctx, p.lease)) { later(ctx, acquireRetryDelay(ctx.state, ctx.now), 'le-acquire'); return; }
+  if (!tryAcquireOrRenew(ctx, ctx.state, p.lease)) { later(ctx, acquireRetryDelay(ctx.state, ctx.now), 'le-acquire'); return; }
   recordLeaderEvent(ctx, 'became leader');
   ctx.state.started = true;
   for (const [name, type, opts] of p.run) ctx.start(name, type, opts);
@@ -232,10 +231,10 @@ function renew(ctx: LCtx, fresh: boolean): void {
   const s = ctx.state;
   if (fresh) s.renewSince = ctx.now;
   // The renewals are the process's heartbeat: recurring, so a settled cluster is one that only renews.
-  if (tryAcquireOrRenew(ctx, params(ctx).lease)) { later(ctx, RETRY_PERIOD_MS, 'le-renew', true); return; }
+  if (tryAcquireOrRenew(ctx, s, params(ctx).lease)) { later(ctx, RETRY_PERIOD_MS, 'le-renew', true); return; }
   const deadline = s.renewSince! + RENEW_DEADLINE_MS;
   if (ctx.now + RETRY_PERIOD_MS < deadline) { later(ctx, RETRY_PERIOD_MS, 'le-renew-retry'); return; }
-  ctx.schedule(deadline - ctx.now, { type: 'le-lost', gen: s.gen }, { recurring: false });
+  ctx.schedule(deadline - ctx.now, { type: 'le-lost', gen: s.gen } satisfies LeaseLost, { recurring: false });
 }
 
 /**
@@ -247,13 +246,13 @@ function exit(ctx: LCtx): void {
   const s = ctx.state;
   const p = params(ctx);
   if (!s.started) return;
-  if (p.releaseOnCancel) tryRelease(ctx, p.lease);
+  if (p.releaseOnCancel) tryRelease(ctx, s, p.lease);
   for (const [name] of p.run) ctx.stop(name);
   s.started = false;
 }
 
 /** A process that holds a leader-election Lease and runs its loops only while it leads. */
-export const leaderElectorDef: ComponentDef<LeaderElectorState> = {
+export const leaderElectorDef: ComponentDef<LeaderElectorState, Timer | LeaseLost> = {
   name: 'leader-elector',
   init(ctx) {
     ctx.state = newLeaderElector(params(ctx).hostname, ctx.name, 0, ctx.now);
@@ -261,9 +260,8 @@ export const leaderElectorDef: ComponentDef<LeaderElectorState> = {
     return ctx.state;
   },
   handle(event, ctx) {
-    const ev = event as Timer | { type: 'le-lost'; gen: number };
-    if (ev.gen !== ctx.state.gen) return;
-    switch (ev.type) {
+    if (event.gen !== ctx.state.gen) return;
+    switch (event.type) {
       case 'le-acquire': acquire(ctx); return;
       case 'le-renew': renew(ctx, true); return;
       case 'le-renew-retry': renew(ctx, false); return;

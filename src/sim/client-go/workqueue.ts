@@ -1,6 +1,6 @@
 // client-go's workqueue (util/workqueue: the rate-limiting queue) and the controllers' worker loop,
 // as plain data driven through ctx.
-import type { Ctx } from '../world.ts';
+import type { ClientCtx } from '../world.ts';
 
 /** workqueue.RateLimitingInterface as plain data. */
 export interface WorkQueue {
@@ -29,7 +29,7 @@ export function newWorkQueue(name: string): WorkQueue {
 
 /**
  * Add: a key already waiting is not added twice; a key being processed is re-queued on done.
- * `cause` is the watch notification whose handler adds it (Ctx.notification), kept for the first add.
+ * `cause` is the watch notification whose handler adds it (ClientCtx.notification), kept for the first add.
  */
 export function add(q: WorkQueue, key: string, cause?: number): void {
   if (q.dirty[key]) return;
@@ -75,10 +75,10 @@ export function done(q: WorkQueue, key: string): void {
 }
 
 /** The timer event behind addAfter. */
-interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
+export interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
 
 /** AddAfter: queue the key after `ms` of simulated time. */
-export function addAfter(ctx: Ctx<unknown>, q: WorkQueue, key: string, ms: number): void {
+export function addAfter(ctx: ClientCtx, q: WorkQueue, key: string, ms: number): void {
   if (ms <= 0) { add(q, key); return; }
   ctx.schedule(ms, { type: 'workqueue-add', queue: q.name, key } satisfies WorkQueueAdd);
 }
@@ -91,7 +91,7 @@ export function rateLimiterWhen(q: WorkQueue, key: string, baseMs = 5, maxMs = 1
 }
 
 /** AddRateLimited: requeue after the key's current backoff. */
-export function addRateLimited(ctx: Ctx<unknown>, q: WorkQueue, key: string): number {
+export function addRateLimited(ctx: ClientCtx, q: WorkQueue, key: string): number {
   const d = rateLimiterWhen(q, key);
   addAfter(ctx, q, key, d);
   return d;
@@ -120,20 +120,20 @@ export function workQueueHandle(q: WorkQueue, event: unknown): boolean {
  * SYNC_WAITING = still running (its requests wait on the client's rate limiter): the key stays
  * processing until the sync calls finishSync.
  */
-type SyncResult = boolean | void | typeof SYNC_WAITING;
+export type SyncResult = boolean | void | typeof SYNC_WAITING;
 
 /** A sync that is blocked in its client's rate limiter (see SyncResult). */
 export const SYNC_WAITING = 'waiting';
 
 /** The end of processNextWorkItem for a key: forget it or requeue it rate-limited, then done. */
-export function finishSync(ctx: Ctx<unknown>, q: WorkQueue, key: string, ok: boolean | void): void {
+export function finishSync(ctx: ClientCtx, q: WorkQueue, key: string, ok: boolean | void): void {
   if (ok === false) addRateLimited(ctx, q, key);
   else forget(q, key);
   done(q, key);
 }
 
 /** processNextWorkItem: get one key, run the sync handler, forget or requeue rate-limited, done. */
-function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
+function processNextWorkItem(ctx: ClientCtx, q: WorkQueue, syncHandler: (key: string) => SyncResult): boolean {
   const key = get(q);
   if (key === undefined) return false;
   const ok = syncWithCause(ctx, q, key, syncHandler);
@@ -142,11 +142,11 @@ function processNextWorkItem(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key:
 }
 
 /**
- * Run `sync(key)` for a key being processed with Ctx.cause set to the notification that woke it
+ * Run `sync(key)` for a key being processed with ClientCtx.cause set to the notification that woke it
  * (none for a timer's or a resync's key), so its requests are noted as caused by it; a sync that
  * waited (SYNC_WAITING) resumes through here too.
  */
-export function syncWithCause<R>(ctx: Ctx<unknown>, q: WorkQueue, key: string, sync: (key: string) => R): R {
+export function syncWithCause<R>(ctx: ClientCtx, q: WorkQueue, key: string, sync: (key: string) => R): R {
   const cause = q.takenCauses?.[key];
   if (cause === undefined) return sync(key);
   ctx.cause = cause;
@@ -154,7 +154,7 @@ export function syncWithCause<R>(ctx: Ctx<unknown>, q: WorkQueue, key: string, s
 }
 
 /** Run the worker until the queue is empty (the model's workers are synchronous); returns syncs run. */
-export function drainQueue(ctx: Ctx<unknown>, q: WorkQueue, syncHandler: (key: string) => SyncResult): number {
+export function drainQueue(ctx: ClientCtx, q: WorkQueue, syncHandler: (key: string) => SyncResult): number {
   let n = 0;
   while (processNextWorkItem(ctx, q, syncHandler)) n++;
   return n;

@@ -42,12 +42,12 @@ const fakeKubeletDef: ComponentDef<FakeKubeletState> = {
   identity: () => 'kubectl',
   init(ctx) {
     ctx.state = { pods: newInformer('pods', 'pods'), pending: {} };
-    listAndWatch(ctx as Ctx<unknown>, ctx.state.pods, { add: (p) => fkReact(ctx, p), update: (_o, p) => fkReact(ctx, p) });
+    listAndWatch(ctx, ctx.state.pods, { add: (p) => fkReact(ctx, p), update: (_o, p) => fkReact(ctx, p) });
     return ctx.state;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    if (informerHandle(ctx as Ctx<unknown>, s.pods, event, { add: (p) => fkReact(ctx, p), update: (_o, p) => fkReact(ctx, p) })) return;
+    if (informerHandle(ctx, s.pods, event, { add: (p) => fkReact(ctx, p), update: (_o, p) => fkReact(ctx, p) })) return;
     const ev = event as { type: string; key: string };
     const what = ev.type.slice(3);
     delete s.pending[`${what}/${ev.key}`];

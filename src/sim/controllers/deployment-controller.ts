@@ -7,8 +7,9 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import { informerHandle, listAndWatch, listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addRateLimited, drainQueue, len, newWorkQueue, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { controller, type ControllerEvent } from '../client-go/controller.ts';
+import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import { add, addRateLimited, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { computeHash, deepEqual, rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
@@ -19,9 +20,6 @@ import {
 } from './deployment-util.ts';
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 import { rolloutMachine, rolloutStateName, rolloutSummary, type RolloutAction, type RolloutContext, type RolloutEvent, type RolloutStateName, type RolloutSummary } from './rollout-machine.ts';
-
-/** Time a worker takes to pick up a queued key. */
-const WORKER_DELAY_MS = 1;
 
 /** One Deployment's rollout statechart, persisted as plain data, plus what it needs to detect changes. */
 interface RolloutRecord {
@@ -50,6 +48,20 @@ export interface DeploymentControllerState {
 }
 
 type C = Ctx<DeploymentControllerState>;
+
+/**
+ * NewDeploymentController: it watches Deployments, their ReplicaSets and those ReplicaSets' pods
+ * (only for Recreate), queues Deployment keys (`ns/name`), and syncs each with syncDeployment.
+ */
+const deploymentController = controller<DeploymentControllerState>({
+  informers: { dInformer: dHandlers, rsInformer: rsHandlers, podInformer: podHandlers },
+  worker: 'deployment-worker',
+  sync: syncDeployment,
+});
+
+/** What the controller is sent: its controller()'s events, and its progress-deadline re-checks. */
+type DeploymentControllerEvent = ControllerEvent<'deployment-worker'> | RequeueEvent;
+
 type Snap = SnapshotFrom<typeof rolloutMachine>;
 
 /** What a figure shows about one rollout: the statechart state, and why it is there. */
@@ -120,11 +132,6 @@ function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   };
 }
 
-// The three informers' handlers, built once per context and state (memoHandlers).
-function handlers(ctx: C): { d: EventHandlers<Deployment>; rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
-  return { d: dHandlers(ctx), rs: rsHandlers(ctx), pods: podHandlers(ctx) };
-}
-
 function podHandlers(ctx: C): EventHandlers<Pod> {
   const s = ctx.state;
   return {
@@ -178,7 +185,7 @@ function applyActions(x: SyncCtx, rss: ReplicaSet[], actions: readonly ScaleActi
     const r = x.ctx.api.update('replicasets', applyScale(rs, a.to, x.d));
     if (!r.ok) return { rss: cur, ok: false };
     cur = replaceRS(cur, r.object);
-    if (a.from !== a.to) recordEvent(x.ctx as Ctx<unknown>, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, scalingReplicaSetMessage(a));
+    if (a.from !== a.to) recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, scalingReplicaSetMessage(a));
   }
   return { rss: cur, ok: true };
 }
@@ -266,10 +273,10 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
       const cond = newDeploymentCondition('Progressing', 'False', FailedRSCreateReason, msg, now);
       updateDeploymentStatus(x, { ...x.d, status: setDeploymentCondition(x.d.status ?? {}, cond) });
     }
-    recordEvent(x.ctx as Ctx<unknown>, x.ctx.state.recorder, x.d, 'Warning', FailedRSCreateReason, msg);
+    recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Warning', FailedRSCreateReason, msg);
     return { newRS: null, oldRSs: allOldRSs, ok: false };
   }
-  if (!alreadyExists && plan.event) recordEvent(x.ctx as Ctx<unknown>, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, plan.event);
+  if (!alreadyExists && plan.event) recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, plan.event);
   x.lastAction = 'createNewRS';
   const rev = setDeploymentRevision(x.d, plan.revision);
   let d = rev.deployment;
@@ -303,7 +310,7 @@ function syncRolloutStatus(x: SyncCtx, allRSs: ReplicaSet[], newRS: ReplicaSet |
   x.status = status;
   if (deepEqual(x.d.status, status)) {
     const after = requeueStuckDeployment(x.d, status, now);
-    if (after === 0) addRateLimited(x.ctx as Ctx<unknown>, x.ctx.state.queue, x.key);
+    if (after === 0) addRateLimited(x.ctx, x.ctx.state.queue, x.key);
     else if (after > 0) addAfterOnce(x.ctx, x.key, after);
     return true;
   }
@@ -491,14 +498,8 @@ function syncDeployment(ctx: C, key: string): boolean {
   return ok;
 }
 
-function kickWorker(ctx: C, s = ctx.state): void {
-  if (s.workerPending || len(s.queue) === 0) return;
-  s.workerPending = true;
-  ctx.schedule(WORKER_DELAY_MS, { type: 'deployment-worker' });
-}
-
 /** The Deployment controller of kube-controller-manager. */
-export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = {
+export const deploymentControllerDef: ComponentDef<DeploymentControllerState, DeploymentControllerEvent> = {
   name: 'deployment-controller',
   identity: () => 'deployment-controller',
   init(ctx) {
@@ -513,29 +514,15 @@ export const deploymentControllerDef: ComponentDef<DeploymentControllerState> = 
       workerPending: false,
     };
     ctx.state = s;
-    listAndWatch(ctx as Ctx<unknown>, s.dInformer, dHandlers(ctx));
-    listAndWatch(ctx as Ctx<unknown>, s.rsInformer, rsHandlers(ctx));
-    listAndWatch(ctx as Ctx<unknown>, s.podInformer, podHandlers(ctx));
-    kickWorker(ctx);
+    deploymentController.run(ctx);
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const type = (event as { type?: string })?.type;
-    if (type === 'deployment-worker') {
-      s.workerPending = false;
-      drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncDeployment(ctx, key));
-    } else if (type === 'deployment-requeue') {
-      const r = event as RequeueEvent;
-      if (s.requeueAt[r.key] === r.at) delete s.requeueAt[r.key];
-      add(s.queue, r.key);
-    } else {
-      const h = memoHandlers(ctx, handlers, s);
-      // Pods first: most notifications are pod changes (each informer answers only its own events).
-      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
-        && !informerHandle(ctx as Ctx<unknown>, s.dInformer, event, h.d)
-        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
+    if (event?.type === 'deployment-requeue') {
+      if (s.requeueAt[event.key] === event.at) delete s.requeueAt[event.key];
+      add(s.queue, event.key);
     }
-    kickWorker(ctx, s);
+    deploymentController.handle(event, ctx, s);
   },
 };

@@ -3,8 +3,8 @@
 import type { Node, Pod, Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue, type WorkQueueAdd } from '../client-go/workqueue.ts';
 import { deepEqual } from '../names.ts';
 import { matchesSet } from '../util/labels.ts';
 
@@ -313,7 +313,7 @@ function syncService(ctx: Ctx<EndpointSliceControllerState>, key: string): { ok:
   const svc = s.services.items[key];
   const mine = Object.values(s.slices.items).filter((sl) => sl.metadata?.namespace === ns && sl.metadata?.labels?.[LABEL_SERVICE_NAME] === name && sl.metadata?.labels?.[LABEL_MANAGED_BY] === CONTROLLER_NAME);
   if (cacheIsStale(s, key)) {
-    addAfter(ctx as Ctx<unknown>, s.queue, key, STALE_CACHE_RETRY_MS);
+    addAfter(ctx, s.queue, key, STALE_CACHE_RETRY_MS);
     return { ok: true, endpoints: 0 };
   }
   delete s.expected[key];
@@ -344,7 +344,7 @@ function syncService(ctx: Ctx<EndpointSliceControllerState>, key: string): { ok:
 }
 
 /** The EndpointSlice controller, instance `endpointslice-controller`. */
-export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerState> = {
+export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerState, InformerEvent | WorkQueueAdd | WorkEvent> = {
   name: 'endpointslice-controller',
   init(ctx) {
     const s: EndpointSliceControllerState = {
@@ -358,38 +358,35 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
     };
     ctx.state = s;
     const h = handlers(ctx);
-    const c = ctx as Ctx<unknown>;
-    listAndWatch(c, s.nodes);
-    listAndWatch(c, s.slices, h.sliceH);
-    listAndWatch(c, s.pods, h.podH);
-    listAndWatch(c, s.services, h.svcH);
+    listAndWatch(ctx, s.nodes);
+    listAndWatch(ctx, s.slices, h.sliceH);
+    listAndWatch(ctx, s.pods, h.podH);
+    listAndWatch(ctx, s.services, h.svcH);
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const c = ctx as Ctx<unknown>;
     const h = memoHandlers(ctx, handlers, s);
-    if (informerHandle(c, s.pods, event, h.podH)
-      || informerHandle(c, s.services, event, h.svcH)
-      || informerHandle(c, s.slices, event, h.sliceH)
-      || informerHandle(c, s.nodes, event)) return;
+    if (informerHandle(ctx, s.pods, event, h.podH)
+      || informerHandle(ctx, s.services, event, h.svcH)
+      || informerHandle(ctx, s.slices, event, h.sliceH)
+      || informerHandle(ctx, s.nodes, event)) return;
     if (workQueueHandle(s.queue, event)) {
       kickWork(ctx);
       return;
     }
-    const ev = event as WorkEvent;
-    if (ev?.type === 'endpointslice-work') {
+    if (event?.type === 'endpointslice-work') {
       s.workPending = false;
       // processNextWorkItem, with `done` after the sync's duration: the key stays "processing", so
       // changes arriving meanwhile wait as one dirty entry.
       for (let key = get(s.queue); key !== undefined; key = get(s.queue)) {
-        const r = syncWithCause(c, s.queue, key, (k) => syncService(ctx, k));
+        const r = syncWithCause(ctx, s.queue, key, (k) => syncService(ctx, k));
         if (r.ok) forget(s.queue, key);
-        else addRateLimited(c, s.queue, key);
+        else addRateLimited(ctx, s.queue, key);
         ctx.schedule(syncDurationMs(r.endpoints), { type: 'endpointslice-done', key } satisfies WorkEvent);
       }
-    } else if (ev?.type === 'endpointslice-done') {
-      done(s.queue, ev.key);
+    } else if (event?.type === 'endpointslice-done') {
+      done(s.queue, event.key);
       kickWork(ctx);
     }
   },

@@ -262,8 +262,8 @@ function attemptToOrphanItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
 function drain(ctx: Ctx<GarbageCollectorState>, q: WorkQueue, sync: (ctx: Ctx<GarbageCollectorState>, key: ItemKey) => boolean): void {
   // The collector's workers (20 of each kind in kube-controller-manager) keep up: each key is synced now.
   for (let key = get(q); key !== undefined; key = get(q)) {
-    if (syncWithCause(ctx as Ctx<unknown>, q, key, (k) => sync(ctx, k))) forget(q, key);
-    else addRateLimited(ctx as Ctx<unknown>, q, key);
+    if (syncWithCause(ctx, q, key, (k) => sync(ctx, k))) forget(q, key);
+    else addRateLimited(ctx, q, key);
     done(q, key);
   }
 }
@@ -286,23 +286,22 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
     };
     ctx.state = s;
     const h = handlers(ctx);
-    for (const r of MONITORED) listAndWatch(ctx as Ctx<unknown>, s[r] as InformerState, h[r] as EventHandlers);
+    for (const r of MONITORED) listAndWatch(ctx, s[r] as InformerState, h[r] as EventHandlers);
     drain(ctx, s.attemptToOrphan, attemptToOrphanItem);
     drain(ctx, s.attemptToDelete, attemptToDeleteItem);
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const c = ctx as Ctx<unknown>;
     const h = memoHandlers(ctx, handlers);
     // Pods first: nearly every notification is about one.
-    const mine = informerHandle(c, s.pods as InformerState, event, h.pods as EventHandlers)
-      || informerHandle(c, s.replicasets as InformerState, event, h.replicasets as EventHandlers)
-      || informerHandle(c, s.deployments as InformerState, event, h.deployments as EventHandlers)
-      || informerHandle(c, s.leases as InformerState, event, h.leases as EventHandlers)
-      || informerHandle(c, s.endpointslices as InformerState, event, h.endpointslices as EventHandlers)
-      || informerHandle(c, s.services as InformerState, event, h.services as EventHandlers)
-      || informerHandle(c, s.nodes as InformerState, event, h.nodes as EventHandlers);
+    const mine = informerHandle(ctx, s.pods as InformerState, event, h.pods as EventHandlers)
+      || informerHandle(ctx, s.replicasets as InformerState, event, h.replicasets as EventHandlers)
+      || informerHandle(ctx, s.deployments as InformerState, event, h.deployments as EventHandlers)
+      || informerHandle(ctx, s.leases as InformerState, event, h.leases as EventHandlers)
+      || informerHandle(ctx, s.endpointslices as InformerState, event, h.endpointslices as EventHandlers)
+      || informerHandle(ctx, s.services as InformerState, event, h.services as EventHandlers)
+      || informerHandle(ctx, s.nodes as InformerState, event, h.nodes as EventHandlers);
     if (!mine && !workQueueHandle(s.attemptToDelete, event) && !workQueueHandle(s.attemptToOrphan, event)) return;
     if (s.attemptToDelete.queue.length === s.attemptToDelete.head && s.attemptToOrphan.queue.length === s.attemptToOrphan.head) return;
     drain(ctx, s.attemptToOrphan, attemptToOrphanItem);

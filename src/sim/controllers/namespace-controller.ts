@@ -7,7 +7,7 @@
 // discovery lists; the simulator's API server has no deletecollection, so it takes the deleter's own
 // fallback for a resource without it (deleteEachItem: a LIST, then a DELETE of each item).
 import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1';
-import { type InformerState, informerHandle, isInformerEvent, listAndWatch, newInformer } from '../client-go/informer.ts';
+import { type InformerEvent, type InformerState, informerHandle, isInformerEvent, listAndWatch, newInformer } from '../client-go/informer.ts';
 import { RESOURCES } from '../apiserver/resources.ts';
 import type { Obj } from '../apiserver/request.ts';
 import { clonePlain } from '../clone.ts';
@@ -181,11 +181,11 @@ function sync(ctx: Ctx<NamespaceControllerState>, name: string): void {
 }
 
 /** The namespace controller as a component type (instance name = type name). */
-export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
+export const namespaceControllerDef: ComponentDef<NamespaceControllerState, InformerEvent | Sync> = {
   name: NAMESPACE_CONTROLLER,
   init(ctx) {
     ctx.state = { namespaces: newInformer(NAMESPACE_CONTROLLER, 'namespaces'), due: {}, failures: {} };
-    listAndWatch(ctx as Ctx<unknown>, ctx.state.namespaces);
+    listAndWatch(ctx, ctx.state.namespaces);
     return ctx.state;
   },
   handle(event, ctx) {
@@ -193,10 +193,9 @@ export const namespaceControllerDef: ComponentDef<NamespaceControllerState> = {
     // it, before it acts. A later DELETE of a namespace starts it again.
     if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
     if (isInformerEvent(event)) {
-      informerHandle(ctx as Ctx<unknown>, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
+      informerHandle(ctx, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
       return;
     }
-    const e = event as Sync;
-    if (e.type === 'namespace-sync') sync(ctx, e.name);
+    if (event.type === 'namespace-sync') sync(ctx, event.name);
   },
 };

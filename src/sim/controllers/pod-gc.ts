@@ -7,7 +7,7 @@
 // was never scheduled is force-deleted at once. Past 12,500 terminated pods (--terminated-pod-gc-threshold,
 // the `terminatedPodGCThreshold` param), the excess is deleted, evicted pods first, then the oldest.
 import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
-import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState } from '../client-go/informer.ts';
+import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerEvent, type InformerState } from '../client-go/informer.ts';
 import { rfc3339 } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
@@ -187,26 +187,24 @@ function gc(ctx: Ctx<PodGCState>): void {
 }
 
 /** The pod garbage collector, instance `pod-garbage-collector` in kube-controller-manager. */
-export const podGCDef: ComponentDef<PodGCState> = {
+export const podGCDef: ComponentDef<PodGCState, InformerEvent | Tick> = {
   name: POD_GARBAGE_COLLECTOR,
   init(ctx) {
     const s: PodGCState = { pods: newInformer('pods', 'pods'), nodes: newInformer('nodes', 'nodes'), quarantine: {} };
     ctx.state = s;
-    listAndWatch(ctx as Ctx<unknown>, s.nodes);
-    listAndWatch(ctx as Ctx<unknown>, s.pods);
+    listAndWatch(ctx, s.nodes);
+    listAndWatch(ctx, s.pods);
     // wait.UntilWithContext: the first pass at once, then one every period.
     ctx.schedule(0, { type: 'podgc-tick' } satisfies Tick, { recurring: true });
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const c = ctx as Ctx<unknown>;
-    if (informerHandle(c, s.pods, event) || informerHandle(c, s.nodes, event)) return;
-    const t = event as Tick;
-    if (t?.type !== 'podgc-tick') return;
+    if (informerHandle(ctx, s.pods, event) || informerHandle(ctx, s.nodes, event)) return;
+    if (event?.type !== 'podgc-tick') return;
     // WaitForNamedCacheSync before the first pass: it looks again every 100 ms (hasSynced stays true once set).
-    if (!s.pods.hasSynced || !s.nodes.hasSynced) { ctx.schedule(SYNCED_POLL_PERIOD_MS, t, { recurring: true }); return; }
-    ctx.schedule(GC_CHECK_PERIOD_MS, t, { recurring: true });
+    if (!s.pods.hasSynced || !s.nodes.hasSynced) { ctx.schedule(SYNCED_POLL_PERIOD_MS, event, { recurring: true }); return; }
+    ctx.schedule(GC_CHECK_PERIOD_MS, event, { recurring: true });
     gc(ctx);
   },
 };

@@ -7,8 +7,9 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../apiserver/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import { controllerIndexValue, informerHandle, listAndWatch, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, drainQueue, finishSync, len, newWorkQueue, SYNC_WAITING, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import { controller, type ControllerEvent } from '../client-go/controller.ts';
+import { controllerIndexValue, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import { add, addAfter, finishSync, newWorkQueue, SYNC_WAITING, syncWithCause, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { deepEqual, flatten, rfc3339 } from '../names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
@@ -21,8 +22,6 @@ import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 
 /** ExpectationsTimeout: expectations older than this are ignored, so a lost watch event cannot wedge an RS. */
 const ExpectationsTimeoutMs = 5 * 60 * 1000;
-/** Time a worker takes to pick up a queued key (the real worker goroutine reacts in about a millisecond). */
-const WORKER_DELAY_MS = 1;
 
 /** ControllerExpectations for one RS, as plain data (UIDTrackingControllerExpectations: deletes tracked by pod key). */
 interface Expectation {
@@ -52,6 +51,20 @@ export interface ReplicaSetControllerState {
 }
 
 type C = Ctx<ReplicaSetControllerState>;
+
+/**
+ * NewReplicaSetController: it watches ReplicaSets and their pods, queues ReplicaSet keys
+ * (`ns/name`), and syncs each with syncReplicaSet.
+ */
+const replicaSetController = controller<ReplicaSetControllerState>({
+  // RSs first so the pod handlers can resolve their owners (WaitForCacheSync in spirit).
+  informers: { rsInformer: rsHandlers, podInformer: podHandlers },
+  worker: 'replicaset-worker',
+  sync: syncReplicaSet,
+});
+
+/** What the controller is sent: its controller()'s events, and a sync's resumption once its client has tokens. */
+type ReplicaSetControllerEvent = ControllerEvent<'replicaset-worker'> | ResumeEvent;
 
 // ---------------------------------------------------------------------------------------------
 // Expectations (pkg/controller/controller_utils.go), pure over the state.
@@ -234,11 +247,6 @@ function enqueue(s: ReplicaSetControllerState, rs: ReplicaSet, cause: number | u
   add(s.queue, metaNamespaceKey(rs), cause);
 }
 
-// Both informers' handlers, built once per context and state (memoHandlers).
-function handlers(ctx: C): { rs: EventHandlers<ReplicaSet>; pods: EventHandlers<Pod> } {
-  return { rs: rsHandlers(ctx), pods: podHandlers(ctx) };
-}
-
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   const s = ctx.state;
   return {
@@ -295,7 +303,7 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       add(s.queue, key, cause);
       // Available needs minReadySeconds of readiness: look again once that has passed.
       const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000 + 1000);
+      if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx, s.queue, key, minReady * 1000 + 1000);
     },
     delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod, ctx.notification); },
   };
@@ -410,14 +418,14 @@ function deletePods(ctx: C, rs: ReplicaSet, key: string, d: PendingDeletes): str
     const name = d.pods[d.next];
     const r = ctx.api.delete('pods', ns, name);
     if (r.ok) {
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(name));
+      recordEvent(ctx, s.recorder, rs, 'Normal', SuccessfulDeletePodReason, podEventMessages.successfulDelete(name));
       continue;
     }
     // The informer will not observe a deletion that did not happen.
     deletionObserved(s, key, `${ns}/${name}`);
     if (r.code === 404) continue; // already gone: that is what we wanted
     const msg = errorText(r);
-    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
+    recordEvent(ctx, s.recorder, rs, 'Warning', FailedDeletePodReason, podEventMessages.failedDelete(msg));
     d.error ??= `unable to delete pods: ${msg}`;
   }
   if (s.deleting?.[key]) delete s.deleting[key];
@@ -435,11 +443,11 @@ function createPods(ctx: C, rs: ReplicaSet, key: string, p: SlowStartProgress<st
   const wait = continueSlowStart(p, () => {
     const r = ctx.api.create('pods', podFromTemplate(rs), ns);
     if (r.ok) {
-      recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
+      recordEvent(ctx, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
       return null;
     }
     const msg = errorText(r);
-    recordEvent(ctx as Ctx<unknown>, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
+    recordEvent(ctx, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
     return msg;
   }, ctx.throttle);
   if (wait > 0) {
@@ -469,17 +477,17 @@ function resumeSync(ctx: C, key: string): void {
     if (p) delete s.creating![key];
     if (d) delete s.deleting![key];
     delete s.expectations[key];
-    finishSync(ctx as Ctx<unknown>, s.queue, key, true);
+    finishSync(ctx, s.queue, key, true);
     return;
   }
   // The waiting sync goes on with the cause it was taken with (its requests are that sync's).
-  const ok = syncWithCause(ctx as Ctx<unknown>, s.queue, key, () => {
+  const ok = syncWithCause(ctx, s.queue, key, () => {
     const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
     if (err === SYNC_WAITING) return err;
     const t = tallyOf(s, rs);
     return syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating });
   });
-  if (ok !== SYNC_WAITING) finishSync(ctx as Ctx<unknown>, s.queue, key, ok);
+  if (ok !== SYNC_WAITING) finishSync(ctx, s.queue, key, ok);
 }
 
 // updateReplicaSetStatus: PUT …/status when anything changed; one GET-and-retry on a conflict.
@@ -552,19 +560,13 @@ function syncStatus(ctx: C, rs: ReplicaSet, key: string, err: string | null, cla
   const minReady = updated.spec?.minReadySeconds ?? 0;
   // Ready but not yet available: come back when minReadySeconds has passed.
   if (err === null && minReady > 0 && (updated.status?.readyReplicas ?? 0) === replicas && (updated.status?.availableReplicas ?? 0) !== replicas) {
-    addAfter(ctx as Ctx<unknown>, s.queue, key, minReady * 1000);
+    addAfter(ctx, s.queue, key, minReady * 1000);
   }
   return err === null;
 }
 
-function kickWorker(ctx: C, s = ctx.state): void {
-  if (s.workerPending || len(s.queue) === 0) return;
-  s.workerPending = true;
-  ctx.schedule(WORKER_DELAY_MS, { type: 'replicaset-worker' });
-}
-
 /** The ReplicaSet controller of kube-controller-manager. */
-export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = {
+export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState, ReplicaSetControllerEvent> = {
   name: 'replicaset-controller',
   identity: () => 'replicaset-controller',
   clientLimit: KUBE_CONTROLLER_MANAGER_CLIENT,
@@ -578,25 +580,11 @@ export const replicaSetControllerDef: ComponentDef<ReplicaSetControllerState> = 
       workerPending: false,
     };
     ctx.state = s;
-    // RSs first so the pod handlers can resolve their owners (WaitForCacheSync in spirit).
-    listAndWatch(ctx as Ctx<unknown>, s.rsInformer, rsHandlers(ctx));
-    listAndWatch(ctx as Ctx<unknown>, s.podInformer, podHandlers(ctx));
-    kickWorker(ctx);
+    replicaSetController.run(ctx);
     return s;
   },
   handle(event, ctx) {
-    const s = ctx.state;
-    const type = (event as { type?: string })?.type;
-    if (type === 'replicaset-worker') {
-      s.workerPending = false;
-      drainQueue(ctx as Ctx<unknown>, s.queue, (key) => syncReplicaSet(ctx, key));
-    } else if (type === 'replicaset-resume') {
-      resumeSync(ctx, (event as ResumeEvent).key);
-    } else {
-      const h = memoHandlers(ctx, handlers, s);
-      if (!informerHandle(ctx as Ctx<unknown>, s.podInformer, event, h.pods)
-        && !informerHandle(ctx as Ctx<unknown>, s.rsInformer, event, h.rs)) workQueueHandle(s.queue, event);
-    }
-    kickWorker(ctx, s);
+    if (event?.type === 'replicaset-resume') resumeSync(ctx, event.key);
+    replicaSetController.handle(event, ctx);
   },
 };

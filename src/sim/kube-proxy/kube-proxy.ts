@@ -6,7 +6,7 @@
 import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { R, type Identity } from '../apiserver/authn.ts';
-import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import { nodeConfig, type KubeletParams } from '../kubelet/node-status.ts';
 import type { AddComponentOptions, ComponentDef, Ctx } from '../world.ts';
@@ -122,10 +122,9 @@ function start(ctx: Ctx<KubeProxyState>): void {
   const s = ctx.state;
   s.services = newInformer('services', 'services', { labelSelector: PROXY_LABEL_SELECTOR });
   s.slices = newInformer('endpointslices', 'endpointslices', { labelSelector: PROXY_LABEL_SELECTOR });
-  const c = ctx as Ctx<unknown>;
   const h = handlers(ctx);
-  listAndWatch(c, s.services, h.svc);
-  listAndWatch(c, s.slices, h.slice);
+  listAndWatch(ctx, s.services, h.svc);
+  listAndWatch(ctx, s.slices, h.slice);
 }
 
 /** Its node loses power: the watches end, the caches and the kernel's rules are gone; power-on starts it again (its DaemonSet pod restarts with the node). */
@@ -143,7 +142,7 @@ function powerCycle(ctx: Ctx<KubeProxyState>, on: boolean): void {
 }
 
 /** kube-proxy, instance `kube-proxy/<node>`. */
-const kubeProxyDef: ComponentDef<KubeProxyState> = {
+const kubeProxyDef: ComponentDef<KubeProxyState, InformerEvent | ProxyEvent> = {
   name: 'kube-proxy',
   identity: () => 'kube-proxy',
   nodeOf: (params) => (params as KubeProxyParams).node,
@@ -164,21 +163,19 @@ const kubeProxyDef: ComponentDef<KubeProxyState> = {
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const type = (event as ProxyEvent | null)?.type;
+    const type = event?.type;
     if (type === 'power-off' || type === 'power-on') return powerCycle(ctx, type === 'power-on');
     if (s.down) return; // powered off: nothing runs
     if (isInformerEvent(event)) {
       const h = handlers(ctx);
-      const c = ctx as Ctx<unknown>;
-      if (informerHandle(c, s.services, event, h.svc) || informerHandle(c, s.slices, event, h.slice)) checkInitialized(ctx);
+      if (informerHandle(ctx, s.services, event, h.svc) || informerHandle(ctx, s.slices, event, h.slice)) checkInitialized(ctx);
       return;
     }
-    const ev = event as ProxyEvent;
-    if (ev?.type === 'kube-proxy-sync' && (ev.gen ?? 0) === (s.gen ?? 0)) {
+    if (event?.type === 'kube-proxy-sync' && (event.gen ?? 0) === (s.gen ?? 0)) {
       s.pending = false;
       s.lastRun = ctx.now;
       syncProxyRules(ctx);
-    } else if (ev?.type === 'kube-proxy-full-sync') {
+    } else if (event?.type === 'kube-proxy-full-sync') {
       requestSync(ctx);
     }
   },

@@ -5,7 +5,7 @@ import type { InformerState } from '../client-go/informer.ts';
 import type { EventRecorderState } from '../event-recorder.ts';
 import { recordEvent } from '../event-recorder.ts';
 import { deepEqual as fastDeepEqual } from '../names.ts';
-import type { Ctx } from '../world.ts';
+import type { ClientCtx } from '../world.ts';
 import type { Backoff, KubeletEvent } from './backoff.ts';
 import type { ContainerRecord, CriRecord, RuntimeState } from './container-runtime.ts';
 import { mapVersion } from './container-runtime.ts';
@@ -133,7 +133,7 @@ export type KubeletTimer =
   | { type: 'pleg-relist'; gen: number }
   /** a no-op, non-recurring twin of the next relist while a container change is unreported */
   | { type: 'pleg-pending'; gen: number }
-  /** `cause`: the pod notification that asked for this sync (its log position; see Ctx.cause) */
+  /** `cause`: the pod notification that asked for this sync (its log position; see ClientCtx.cause) */
   | { type: 'pod-sync'; gen: number; key: string; uid: string; resync?: boolean; cause?: number }
   | { type: 'pull-done'; gen: number; key: string; uid: string; container: string; image: string }
   /** a process ends: after a stop, or (app: the pod key and container) by itself as its app's health says */
@@ -153,9 +153,9 @@ export type KubeletFault =
 const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFound: 5, ResourceExhausted: 8 };
 
 /** Log a CRI call (the runtime's record) as a request-log record: kind cri, component containerd/<node>, gRPC code number. */
-export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void {
+export function logCri(ctx: ClientCtx, rec: CriRecord, object?: string): void {
   // Undefined fields are left out here, so the log does not copy the record again to drop them.
-  const r: Parameters<Ctx<unknown>['log']>[0] = { component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code] };
+  const r: Parameters<ClientCtx['log']>[0] = { component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code] };
   if (object !== undefined) r.object = object;
   if (rec.message !== undefined) r.message = rec.message;
   ctx.log(r);
@@ -165,12 +165,12 @@ export function logCri(ctx: Ctx<unknown>, rec: CriRecord, object?: string): void
  * Record a kubelet event about one container of `pod`: its reference carries the fieldPath
  * `spec.containers{<name>}` (kubecontainer.GenerateContainerRef), as kubectl's FROM column shows.
  */
-export function emitForContainer(ctx: Ctx<unknown>, st: KubeletState, pod: Pod, container: string, e: KubeletEvent): void {
+export function emitForContainer(ctx: ClientCtx, st: KubeletState, pod: Pod, container: string, e: KubeletEvent): void {
   recordEvent(ctx, st.recorder, { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata, fieldPath: `spec.containers{${container}}` }, e.type, e.reason, e.message, st.cfg.node);
 }
 
 /** Record a kubelet event (source component kubelet, host = the node). */
-export function emit(ctx: Ctx<unknown>, st: KubeletState, obj: Parameters<typeof recordEvent>[2], e: KubeletEvent): void {
+export function emit(ctx: ClientCtx, st: KubeletState, obj: Parameters<typeof recordEvent>[2], e: KubeletEvent): void {
   recordEvent(ctx, st.recorder, obj, e.type, e.reason, e.message, st.cfg.node);
 }
 

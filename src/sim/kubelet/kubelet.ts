@@ -7,7 +7,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
 import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
 import { newEventRecorder } from '../event-recorder.ts';
 import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
-import type { ComponentDef, Ctx, World, WorldState } from '../world.ts';
+import type { ClientCtx, ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState } from './container-runtime.ts';
@@ -35,7 +35,7 @@ const LEASE_RETRY_MAX_MS = 7000;
 /** maxUpdateRetries of the lease controller. */
 const LEASE_MAX_UPDATE_RETRIES = 5;
 
-function uuid(ctx: Ctx<unknown>): string {
+function uuid(ctx: ClientCtx): string {
   const h = ctx.rng.chars('0123456789abcdef', 32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
@@ -54,11 +54,11 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     // The informer has just keyed this object: the same (flat, hashed) string, no new one per event.
     const key = metaNamespaceKey(pod);
     const w = st.workers[key];
-    if (w && w.uid !== pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
+    if (w && w.uid !== pod.metadata?.uid) teardown(ctx, st, w);
     if (!st.workers[key]) st.workers[key] = newPodWork(st, pod, key);
     // The pod worker runs once the informer has stored the object (a list fires handlers first).
     const cause = ctx.notification;
-    later(ctx as Ctx<unknown>, 0, cause === undefined ? { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen } : { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen, cause });
+    later(ctx, 0, cause === undefined ? { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen } : { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen, cause });
   };
   return {
     add: touch,
@@ -67,7 +67,7 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     delete: (pod) => {
       const key = metaNamespaceKey(pod);
       const w = st.workers[key];
-      if (w && w.uid === pod.metadata?.uid) teardown(ctx as Ctx<unknown>, st, w);
+      if (w && w.uid === pod.metadata?.uid) teardown(ctx, st, w);
     },
   };
 }
@@ -103,8 +103,8 @@ function boot(ctx: KCtx, reboot: boolean): void {
   // What waited for the client's tokens belonged to the process that stopped.
   delete st.statusWaiting;
   st.bootedAt = ctx.now;
-  st.bootID = uuid(ctx as Ctx<unknown>);
-  emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
+  st.bootID = uuid(ctx);
+  emit(ctx, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
   // initializeRuntimeDependentModules asks getNodeAnyWay for the Node before the node informer has
   // it, so initialNode runs the setters on a Node without conditions and the pressure ones record
   // their events; registration records them again (count 2), on a reboot as on a first start.
@@ -114,11 +114,11 @@ function boot(ctx: KCtx, reboot: boolean): void {
   leaseSync(ctx);
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
   st.pods = inf;
-  listAndWatch(ctx as Ctx<unknown>, inf, podHandlers(ctx));
+  listAndWatch(ctx, inf, podHandlers(ctx));
   st.nodes = ownNodeInformer(st.cfg.node);
-  listAndWatch(ctx as Ctx<unknown>, st.nodes, NO_NODE_HANDLERS);
-  later(ctx as Ctx<unknown>, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
-  later(ctx as Ctx<unknown>, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
+  listAndWatch(ctx, st.nodes, NO_NODE_HANDLERS);
+  later(ctx, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
+  later(ctx, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
 
@@ -134,7 +134,7 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
     st.nodeReportedAt = ctx.now;
     // initialNode ran the setters on a Node without conditions: the pressure ones record their events.
     for (const reason of nodeConditionEvents(undefined, status)) recordNodeStatusEvent(ctx, reason);
-    emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: 'NodeAllocatableEnforced', message: 'Updated Node Allocatable limit across pods' });
+    emit(ctx, st, nodeRef(st), { type: 'Normal', reason: 'NodeAllocatableEnforced', message: 'Updated Node Allocatable limit across pods' });
     recordNodeStatusEvent(ctx, 'NodeReady');
     return;
   }
@@ -144,7 +144,7 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
   st.registered = true;
   st.nodeUID = got.object.metadata?.uid;
   if (reboot) {
-    emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Warning', reason: 'Rebooted', message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}` });
+    emit(ctx, st, nodeRef(st), { type: 'Warning', reason: 'Rebooted', message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}` });
   }
   updateNodeStatus(ctx, got.object);
 }
@@ -219,7 +219,7 @@ function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
 /** recordNodeStatusEvent: "Node <name> status is now: <event>", on the Node. */
 function recordNodeStatusEvent(ctx: KCtx, event: string): void {
   const st = ctx.state;
-  emit(ctx as Ctx<unknown>, st, nodeRef(st), { type: 'Normal', reason: event, message: `Node ${st.cfg.node} status is now: ${event}` });
+  emit(ctx, st, nodeRef(st), { type: 'Normal', reason: event, message: `Node ${st.cfg.node} status is now: ${event}` });
 }
 
 /**
@@ -300,7 +300,7 @@ function backoffEnsureLease(ctx: KCtx, attempt: number): void {
   const r = ensureLease(ctx);
   if (!r) {
     st.leaseRetries = attempt + 1;
-    later(ctx as Ctx<unknown>, Math.min(LEASE_ENSURE_INITIAL_MS * 2 ** (attempt + 1), LEASE_RETRY_MAX_MS), { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
+    later(ctx, Math.min(LEASE_ENSURE_INITIAL_MS * 2 ** (attempt + 1), LEASE_RETRY_MAX_MS), { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
     return;
   }
   st.leaseRetries = 0;
@@ -312,7 +312,7 @@ function backoffEnsureLease(ctx: KCtx, attempt: number): void {
 
 /** wait.JitterUntil(sync, renewInterval, 0.04, sliding): the next sync renewInterval (+ up to 4 %) after this one. */
 function nextLeaseSync(ctx: KCtx): void {
-  later(ctx as Ctx<unknown>, jittered(ctx, LEASE_RENEW_INTERVAL_MS, 'lease'), { type: 'lease-tick', gen: ctx.state.gen }, true);
+  later(ctx, jittered(ctx, LEASE_RENEW_INTERVAL_MS, 'lease'), { type: 'lease-tick', gen: ctx.state.gen }, true);
 }
 
 /**
@@ -330,7 +330,7 @@ function jittered(ctx: KCtx, d: number, loop: string): number {
 function plegRelist(ctx: KCtx): boolean {
   const st = ctx.state;
   const keys = relist(st);
-  for (const key of keys) syncPod(ctx as Ctx<unknown>, st, key);
+  for (const key of keys) syncPod(ctx, st, key);
   return keys.length > 0;
 }
 
@@ -343,7 +343,7 @@ function holdSettleForPleg(ctx: KCtx, st: KubeletState): void {
   if (!st.up || st.plegNextAt === undefined || st.plegMarkerAt === st.plegNextAt) return;
   if (!relistPending(st)) return;
   st.plegMarkerAt = st.plegNextAt;
-  later(ctx as Ctx<unknown>, st.plegNextAt - ctx.now, { type: 'pleg-pending', gen: st.gen });
+  later(ctx, st.plegNextAt - ctx.now, { type: 'pleg-pending', gen: st.gen });
 }
 
 // ---------------------------------------------------------------- faults
@@ -410,7 +410,7 @@ function ownNodeInformer(node: string) {
 const NO_NODE_HANDLERS: EventHandlers<Node> = {};
 
 /** A fresh kubelet state for node `cfg.node` (nothing registered yet). */
-function initialState(ctx: Ctx<unknown>): KubeletState {
+function initialState(ctx: Pick<Ctx, 'name' | 'params'>): KubeletState {
   const cfg = nodeConfig(ctx.name, (ctx.params ?? {}) as KubeletParams);
   return {
     cfg, gen: 0, up: false, bootedAt: 0, bootID: '',
@@ -428,7 +428,7 @@ export const kubeletDef: ComponentDef<KubeletState> = {
   name: 'kubelet',
   clientLimit: KUBELET_CLIENT,
   init(ctx) {
-    ctx.state = initialState(ctx as Ctx<unknown>);
+    ctx.state = initialState(ctx);
     boot(ctx, false);
     return ctx.state;
   },
@@ -451,29 +451,28 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
   }
   if (!st.up) return true; // powered off: nothing runs, watches are gone
   if (isInformerEvent(event)) {
-    if (informerHandle(ctx as Ctx<unknown>, st.pods, event, handlersOf(ctx, st))) return true;
-    if (informerHandle(ctx as Ctx<unknown>, st.nodes, event, NO_NODE_HANDLERS)) return true;
+    if (informerHandle(ctx, st.pods, event, handlersOf(ctx, st))) return true;
+    if (informerHandle(ctx, st.nodes, event, NO_NODE_HANDLERS)) return true;
   }
   if (ev.gen === undefined || ev.gen !== st.gen) return true; // a timer from an earlier boot
   const t = event as KubeletTimer;
-  const c = ctx as Ctx<unknown>;
   switch (t.type) {
     case 'lease-tick': leaseSync(ctx); return false;
     case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;
     case 'node-status-tick':
       // wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency, 0.04, sliding)
-      later(c, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
+      later(ctx, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
       syncNodeStatus(ctx);
       // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
       for (const key of Object.keys(st.workers).sort()) {
         const w = st.workers[key];
         const pod = st.pods.items[key];
-        if (pod?.metadata?.deletionTimestamp) syncPod(c, st, key);
-        else if (pod && ctx.now >= w.busyUntil) updatePodStatus(c, st, w, pod);
+        if (pod?.metadata?.deletionTimestamp) syncPod(ctx, st, key);
+        else if (pod && ctx.now >= w.busyUntil) updatePodStatus(ctx, st, w, pod);
       }
       return true;
     case 'pleg-relist':
-      later(c, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
+      later(ctx, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
       st.plegNextAt = ctx.now + PLEG_RELIST_MS;
       // A relist that finds no change leaves nothing pending (it has just taken the runtime's token).
       return plegRelist(ctx);
@@ -484,19 +483,19 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
       if (t.resync) { if (w.resyncAt !== ctx.now) return true; w.resyncAt = undefined; } // superseded by a sooner one
       // What this sync sends now was asked for by the pod's notification (the world clears it after the event).
       if (t.cause !== undefined) ctx.cause = t.cause;
-      syncPod(c, st, t.key);
+      syncPod(ctx, st, t.key);
       return true;
     }
-    case 'pull-done': pullDone(c, st, t); return true;
+    case 'pull-done': pullDone(ctx, st, t); return true;
     case 'container-exit': containerExitAt(st, t, ctx.now); return true;
-    case 'probe-tick': probeTick(c, st, t); return true;
-    case 'status-retry': statusRetry(c, st); return true;
+    case 'probe-tick': probeTick(ctx, st, t); return true;
+    case 'status-retry': statusRetry(ctx, st); return true;
   }
   return true;
 }
 
 // The status syncs that waited for a token, in order (as the status manager's batch runs them).
-function statusRetry(c: Ctx<unknown>, st: KubeletState): void {
+function statusRetry(c: Ctx<KubeletState>, st: KubeletState): void {
   const keys = st.statusWaiting ?? [];
   delete st.statusWaiting;
   for (let i = 0; i < keys.length; i++) {

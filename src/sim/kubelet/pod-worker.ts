@@ -27,7 +27,8 @@ import {
   createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
-type KCtx = Ctx<unknown>;
+/** The kubelet's own context: its pod workers are handed its state beside it (one lookup per event, not per call). */
+type KCtx = Ctx<KubeletState>;
 
 /** pod_workers.go backOffPeriod: a failed sync is retried after 10 s (jittered by up to 50 %). */
 const WORKER_BACKOFF_MS = 10_000;

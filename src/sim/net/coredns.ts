@@ -9,7 +9,7 @@ import { R, type Identity } from '../apiserver/authn.ts';
 import type { ApiRequest } from '../apiserver/request.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
-import type { ComponentDef, Ctx } from '../world.ts';
+import type { ComponentDef } from '../world.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 
 /** kubeadm's DNS Service IP: the tenth address of the default service CIDR 10.96.0.0/12. */
@@ -104,15 +104,14 @@ const corednsDef: ComponentDef<CorednsState> = {
   init(ctx) {
     const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices'), namespaces: newInformer('namespaces', 'namespaces') };
     ctx.state = s;
-    listAndWatch(ctx as Ctx<unknown>, s.services, NO_HANDLERS);
-    listAndWatch(ctx as Ctx<unknown>, s.slices, NO_HANDLERS);
-    listAndWatch(ctx as Ctx<unknown>, s.namespaces, NO_HANDLERS);
+    listAndWatch(ctx, s.services, NO_HANDLERS);
+    listAndWatch(ctx, s.slices, NO_HANDLERS);
+    listAndWatch(ctx, s.namespaces, NO_HANDLERS);
     return s;
   },
   handle(event, ctx) {
     if (!isInformerEvent(event)) return;
-    const c = ctx as Ctx<unknown>;
-    if (!informerHandle(c, ctx.state.services, event, NO_HANDLERS) && !informerHandle(c, ctx.state.slices, event, NO_HANDLERS)) informerHandle(c, ctx.state.namespaces, event, NO_HANDLERS);
+    if (!informerHandle(ctx, ctx.state.services, event, NO_HANDLERS) && !informerHandle(ctx, ctx.state.slices, event, NO_HANDLERS)) informerHandle(ctx, ctx.state.namespaces, event, NO_HANDLERS);
   },
 };
 

@@ -2,7 +2,7 @@
 // the commands it answers). Nothing else in the core imports this folder, so a later change can
 // load it lazily with kube-proxy.
 import type { CommandOutput, NetCommands, SimCluster } from '../cluster-types.ts';
-import type { ComponentDef } from '../world.ts';
+import type { AnyComponentDef } from '../world.ts';
 import { execInPod, type ExecArgs } from './exec.ts';
 import { podNetworkDef, runNetJob, type NetProgram } from './pod-network.ts';
 import { MAX_TRAFFIC, sendTraffic, type TrafficArgs } from './traffic.ts';
@@ -48,7 +48,7 @@ function parseTrafficArgs(cluster: SimCluster, argv: string[]): TrafficArgs | st
 }
 
 /** What kube-proxy's add-on brings for the network: its instance's behaviour and the commands. */
-export function podNetworkAddonParts(): { defs: ComponentDef<any>[]; commands: NetCommands } { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function podNetworkAddonParts(): { defs: AnyComponentDef[]; commands: NetCommands } {
   return {
     defs: [podNetworkDef(PROGRAMS)],
     commands: {

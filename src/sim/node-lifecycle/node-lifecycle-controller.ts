@@ -92,7 +92,7 @@ function monitorEvent(gen: string): TimerEvent {
 }
 const RECURRING = { recurring: true };
 
-function config(ctx: Ctx<unknown>): { monitor: NodeMonitorConfig; eviction: EvictionConfig } {
+function config(ctx: Pick<Ctx, 'params'>): { monitor: NodeMonitorConfig; eviction: EvictionConfig } {
   const params = ctx.params as NodeLifecycleParams | undefined;
   // Read on every pass; the params object of a component never changes, so its merge is kept.
   let c = params ? configMemo.get(params) : defaultConfig;
@@ -273,7 +273,7 @@ const NODE_CONTROLLER_EVENT_NANOS = 500_000;
 const NODE_CONTROLLER_EVENT_SOURCE = 'node-controller';
 
 function emit(ctx: Ctx<NodeLifecycleControllerState>, e: ControllerEvent): void {
-  recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message, undefined, NODE_CONTROLLER_EVENT_SOURCE);
+  recordEvent(ctx, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message, undefined, NODE_CONTROLLER_EVENT_SOURCE);
 }
 
 /** PatchNodeTaints: a strategic merge patch of spec.taints carrying the resourceVersion it was computed from. */
@@ -417,7 +417,7 @@ function statusUpdateOf(updates: readonly Node[], name: string): Node | undefine
 function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
   const s = ctx.state;
   const now = ctx.now;
-  const cfg = config(ctx as Ctx<unknown>);
+  const cfg = config(ctx);
   const nodes = listerList(s.nodes);
   const before = s.health;
   const r = monitorNodeHealth(before, nodes, nodeLeaseLister(s.leases), now, cfg.monitor, cfg.eviction, (node) => {
@@ -508,7 +508,7 @@ function handlers(ctx: Ctx<NodeLifecycleControllerState>): { nodes: EventHandler
 }
 
 function drainNoSchedule(ctx: Ctx<NodeLifecycleControllerState>): void {
-  drainQueue(ctx as Ctx<unknown>, ctx.state.nodeUpdateQueue, (key) => syncNoSchedule(ctx, key));
+  drainQueue(ctx, ctx.state.nodeUpdateQueue, (key) => syncNoSchedule(ctx, key));
 }
 
 /** The node-lifecycle controller (kube-controller-manager's "node-lifecycle-controller"). */
@@ -528,9 +528,9 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     };
     ctx.state = s;
     const h = handlers(ctx);
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, h.nodes);
-    listAndWatch(ctx as Ctx<unknown>, s.leases, h.leases);
-    listAndWatch(ctx as Ctx<unknown>, s.pods, h.pods);
+    listAndWatch(ctx, s.nodes, h.nodes);
+    listAndWatch(ctx, s.leases, h.leases);
+    listAndWatch(ctx, s.pods, h.pods);
     drainNoSchedule(ctx);
     // wait.Until runs the first monitor pass as soon as the caches have synced.
     ctx.schedule(0, monitorEvent(s.gen), RECURRING);
@@ -539,11 +539,10 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
   handle(event, ctx) {
     const s = ctx.state;
     const h = memoHandlers(ctx, handlers, s);
-    const c = ctx as Ctx<unknown>;
     // Pods first: most notifications are pod changes (each informer answers only its own events).
-    if (informerHandle(c, s.pods, event, h.pods)) return;
-    if (informerHandle(c, s.nodes, event, h.nodes)) { drainNoSchedule(ctx); return; }
-    if (informerHandle(c, s.leases, event, h.leases)) return;
+    if (informerHandle(ctx, s.pods, event, h.pods)) return;
+    if (informerHandle(ctx, s.nodes, event, h.nodes)) { drainNoSchedule(ctx); return; }
+    if (informerHandle(ctx, s.leases, event, h.leases)) return;
     const ev = event as TimerEvent;
     if (ev?.gen !== s.gen) return; // a timer of an earlier incarnation of this controller
     if (ev.type === 'monitor') {
@@ -555,7 +554,7 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
       }
       s.monitoring = true;
       monitorPass(ctx);
-      ctx.schedule(config(c).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, monitorEvent(s.gen), RECURRING);
+      ctx.schedule(config(ctx).monitor.nodeMonitorPeriodMs + MONITOR_PASS_MS, monitorEvent(s.gen), RECURRING);
     } else if (ev.type === 'taint-pass') {
       if (ev.at !== s.taintPassAt) return; // superseded by an earlier pass
       s.taintPassAt = null;

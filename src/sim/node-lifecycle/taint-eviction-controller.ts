@@ -2,7 +2,7 @@
 // and deletes the pods that do not tolerate a node's NoExecute taints, at once or when the shortest
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
-import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
@@ -34,7 +34,7 @@ function podRef(s: TaintEvictionControllerState, ns: string, name: string) {
 }
 
 function emit(ctx: Ctx<TaintEvictionControllerState>, events: TaintManagerEvent[]): void {
-  for (const e of events) recordEvent(ctx as Ctx<unknown>, ctx.state.recorder, podRef(ctx.state, e.namespace, e.name), e.type, e.reason, e.message);
+  for (const e of events) recordEvent(ctx, ctx.state.recorder, podRef(ctx.state, e.namespace, e.name), e.type, e.reason, e.message);
 }
 
 /** One timer for the earliest pending deletion; a later-found earlier one gets its own timer. */
@@ -118,7 +118,7 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
 }
 
 /** The taint eviction controller (kube-controller-manager's "taint-eviction-controller"). */
-export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerState> = {
+export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerState, InformerEvent | TimerEvent> = {
   name: TAINT_EVICTION_CONTROLLER,
   // startTaintEvictionController: "taint-manager uses existing cluster role from node-controller", so
   // its requests carry the node-controller service account (as the audit log of a real cluster shows).
@@ -133,20 +133,18 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
     ctx.state = s;
     const h = handlers(ctx);
     // Pods first, so the first node pass sees the pods bound to each tainted node.
-    listAndWatch(ctx as Ctx<unknown>, s.pods, h.pods);
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, h.nodes);
+    listAndWatch(ctx, s.pods, h.pods);
+    listAndWatch(ctx, s.nodes, h.nodes);
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
     const h = memoHandlers(ctx, handlers, s);
-    const c = ctx as Ctx<unknown>;
     // Pods first: most notifications are pod changes (each informer answers only its own events).
-    if (informerHandle(c, s.pods, event, h.pods)) return;
-    if (informerHandle(c, s.nodes, event, h.nodes)) return;
-    const ev = event as TimerEvent;
-    if (ev?.type !== 'evict' || ev.gen !== s.gen) return;
-    if (ev.at !== s.timerAt) return; // superseded by an earlier timer
+    if (informerHandle(ctx, s.pods, event, h.pods)) return;
+    if (informerHandle(ctx, s.nodes, event, h.nodes)) return;
+    if (event?.type !== 'evict' || event.gen !== s.gen) return;
+    if (event.at !== s.timerAt) return; // superseded by an earlier timer
     s.timerAt = null;
     fire(ctx);
     scheduleNext(ctx);

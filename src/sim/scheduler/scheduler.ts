@@ -4,8 +4,8 @@
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { type EventBroadcasterState, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
+import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
+import { type EventBroadcasterState, type EventBroadcasterTimer, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
 import type { InvolvedObject } from '../event-recorder.ts';
 import { rfc3339 } from '../names.ts';
 import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
@@ -537,7 +537,7 @@ function bindPod(ctx: Ctx<SchedulerState>, key: string, node: string, cycle: num
   if (res.ok) {
     queueDone(s.queue, key);
     // Scheduled events never repeat for a pod: keep them out of the aggregation memory.
-    eventf(ctx as Ctx<unknown>, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node), true);
+    eventf(ctx, s.recorder, pod, undefined, 'Normal', 'Scheduled', 'Binding', scheduledEventMessage(pod, node), true);
     return;
   }
   // ForgetPod (unless the pod's deletion, seen while the binding waited, has done it), then the
@@ -571,7 +571,7 @@ function bindWaiting(ctx: Ctx<SchedulerState>): void {
  * Event from `default-scheduler` (a repeat becomes a series).
  */
 export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
-  eventf(ctx as Ctx<unknown>, ctx.state.recorder, regarding, related, type, reason, action, note);
+  eventf(ctx, ctx.state.recorder, regarding, related, type, reason, action, note);
 }
 
 // updatePod: PATCH pods/{name}/status only when the condition actually changes (UpdatePodCondition).
@@ -596,7 +596,7 @@ function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: stri
 const NON_TERMINAL_PODS = 'status.phase!=Succeeded,status.phase!=Failed';
 
 /** kube-scheduler: instance `scheduler`, authenticating as system:kube-scheduler. */
-export const schedulerDef: ComponentDef<SchedulerState> = {
+export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBroadcasterTimer | SchedulerEvent> = {
   name: 'scheduler',
   clientLimit: KUBE_SCHEDULER_CLIENT,
   init(ctx) {
@@ -621,27 +621,25 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
     };
     ctx.state = s;
     // Nodes first, so the pods' initial list lands in existing NodeInfos.
-    listAndWatch(ctx as Ctx<unknown>, s.nodes, memoHandlers(ctx, nodeHandlers));
-    listAndWatch(ctx as Ctx<unknown>, s.services);
-    listAndWatch(ctx as Ctx<unknown>, s.replicaSets);
-    listAndWatch(ctx as Ctx<unknown>, s.pods, memoHandlers(ctx, podHandlers));
+    listAndWatch(ctx, s.nodes, memoHandlers(ctx, nodeHandlers));
+    listAndWatch(ctx, s.services);
+    listAndWatch(ctx, s.replicaSets);
+    listAndWatch(ctx, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
-    startRecordingToSink(ctx as Ctx<unknown>);
+    startRecordingToSink(ctx);
     ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
     return s;
   },
   handle(event, ctx) {
     const s = ctx.state;
-    const c = ctx as Ctx<unknown>;
     if (isInformerEvent(event)) {
-      if (informerHandle(c, s.pods, event, memoHandlers(ctx, podHandlers))) return;
-      if (informerHandle(c, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
-      if (informerHandle(c, s.services, event)) return;
-      if (informerHandle(c, s.replicaSets, event)) return;
+      if (informerHandle(ctx, s.pods, event, memoHandlers(ctx, podHandlers))) return;
+      if (informerHandle(ctx, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
+      if (informerHandle(ctx, s.services, event)) return;
+      if (informerHandle(ctx, s.replicaSets, event)) return;
     }
-    if (handleBroadcasterTimer(c, s.recorder, event)) return;
-    const ev = event as SchedulerEvent;
-    switch (ev?.type) {
+    if (handleBroadcasterTimer(ctx, s.recorder, event)) return;
+    switch (event?.type) {
       case 'schedule-one':
         s.loopPending = false;
         scheduleOne(ctx);
@@ -652,16 +650,16 @@ export const schedulerDef: ComponentDef<SchedulerState> = {
         break;
       case 'flush-backoff':
         flushBackoffQCompleted(s.queue, ctx.now);
-        ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, ev, { recurring: true });
+        ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, event, { recurring: true });
         kick(ctx);
         break;
       case 'preempt':
         // Only a candidate the evaluator found schedules this event, so the world has the part.
-        ctx.parts!.preemption!.runPreemption(ctx, ev);
+        ctx.parts!.preemption!.runPreemption(ctx, event);
         break;
       case 'flush-unschedulable':
         flushUnschedulablePodsLeftover(s.queue, ctx.now);
-        ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, ev, { recurring: true });
+        ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, event, { recurring: true });
         kick(ctx);
         break;
     }

@@ -3,12 +3,12 @@ import type { ApiResult } from '../apiserver/request.ts';
 import type { ApiServerConfig } from '../apiserver/config.ts';
 import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
 import type { Deployment } from 'kubernetes-types/apps/v1';
-import type { ComponentDef } from '../world.ts';
+import type { AnyComponentDef, ComponentDef } from '../world.ts';
 import { World, type WorldOptions } from '../world.ts';
 import type { WatchNotification } from '../apiserver/watch.ts';
 
 /** A world (seed 1 unless given) with the system namespaces, and a bare API server (with kubectl's part and the optional parts it brings) unless given one. */
-export function testWorld(opts: WorldOptions = {}, defs: ComponentDef<any>[] = [], apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function testWorld(opts: WorldOptions = {}, defs: AnyComponentDef[] = [], apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World {
   const w = new World({ seed: 1, ...opts }, defs, apiConfig);
   // Tests play kubectl too (dry runs, access reviews, JSON patches), so its part of the API server is in.
   installKubectlExtras(w);
