@@ -8,7 +8,7 @@ export * from './taint-toleration.ts';
 export * from './node-affinity.ts';
 export * from './node-resources.ts';
 export * from './pod-topology-spread.ts';
-export * from './schedule-one.ts';
+export * from './profile.ts';
 export * from './scheduling-queue.ts';
 export * from './queueing-hints.ts';
 export * from './preemption.ts';
