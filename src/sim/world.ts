@@ -16,7 +16,6 @@ import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import { createStore, storeGet, type KObject, type StoreState } from './apiserver/store.ts';
 import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
 import type { PreemptionEvaluator } from './scheduler/preemption.ts';
-import type { SchedulePod } from './scheduler/profile.ts';
 
 /** One component instance's entry in the world. */
 export interface ComponentEntry {
@@ -190,8 +189,6 @@ export interface Ctx<S = unknown> {
 export interface WorldParts {
   /** DefaultPreemption's victim search (scheduler/preemption-evaluator.ts). */
   preemption?: PreemptionEvaluator;
-  /** The reference scheduling path (scheduler/schedule-one.ts), for cycles with other pods nominated: registered with `preemption`, which makes them. */
-  scheduleOne?: SchedulePod;
 }
 
 /** A component's behaviour: registered once by type, instantiated by name. */

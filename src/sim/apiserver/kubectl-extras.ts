@@ -13,7 +13,6 @@ import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.t
 import { registerValidator } from './validation.ts';
 import { REQUEST_CHECKS } from './request-checks.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
-import { schedulePod } from '../scheduler/schedule-one.ts';
 import type { ComponentDef, WorldParts } from '../world.ts';
 import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
 import { type Identity, R, registerIdentity } from './authn.ts';
@@ -61,16 +60,13 @@ type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: C
 
 /**
  * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
- * core's optional parts only kubectl's requests can make a figure need (preemption's victim search,
- * and the reference scheduling path for the nominations it makes: a pod outranks another only
- * through a PriorityClass or priority a reader sets). Again is a no-op.
+ * core's optional parts only kubectl's requests can make a figure need (preemption's victim search:
+ * a pod outranks another only through a PriorityClass or priority a reader sets). Again is a no-op.
  */
 export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void {
   const world = 'world' in on ? on.world : on;
   withKubectlExtras(world.apiConfig);
   world.parts.preemption = PREEMPTION_EVALUATOR;
-  // Preemption nominates pods, and a cycle with other pods nominated takes the reference path.
-  world.parts.scheduleOne = schedulePod;
   // Only kubectl deletes a namespace: the controller that empties one comes with it.
   world.define?.(namespaceControllerDef);
 }

@@ -11,7 +11,6 @@ import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventH
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
-import { schedulePod } from '../scheduler/schedule-one.ts';
 
 /** kubeadm's DNS Service IP: the tenth address of the default service CIDR 10.96.0.0/12. */
 export const KUBE_DNS_IP = '10.96.0.10';
@@ -134,6 +133,6 @@ export function corednsAddon(): ClusterAddon {
     instances: () => [[COREDNS, COREDNS, {}]],
     objects: corednsObjects,
     // Its pods run at system-cluster-critical: one left unschedulable may preempt a workload's pod.
-    parts: { preemption: PREEMPTION_EVALUATOR, scheduleOne: schedulePod },
+    parts: { preemption: PREEMPTION_EVALUATOR },
   };
 }

@@ -67,22 +67,17 @@ describe('the preemption part, registered early or at the first input that needs
   };
   const high = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 };
   const urgent = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'urgent', namespace: 'default' }, spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500m' } } }] } };
-  type When = 'start' | 'at-need' | 'never';
-  // `reference`: the reference scheduling path (World.parts.scheduleOne), registered with the
-  // evaluator wherever that is (the same when); a cycle needs it once the preemptor is nominated.
-  const run = (when: When, reference: When = when) => {
+  const run = (when: 'start' | 'at-need' | 'never') => {
     const c = createCluster({ seed: 7 });
     // The PriorityClass needs its own part (the class's validation) in every run; this test moves only preemption's.
     registerValidator(c.world.apiConfig, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
     if (when === 'start') c.world.parts.preemption = PREEMPTION_EVALUATOR;
-    if (reference === 'start') c.world.parts.scheduleOne = schedulePod;
     c.advance(10_000 - c.now);
     c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: filler });
     c.advance(40_000 - c.now);
     c.request({ verb: 'create', resource: 'priorityclasses', body: high });
     c.advance(45_000 - c.now);
     if (when === 'at-need') c.world.parts.preemption = PREEMPTION_EVALUATOR;
-    if (reference === 'at-need') c.world.parts.scheduleOne = schedulePod;
     c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: urgent });
     c.advance(90_000 - c.now);
     return c;
@@ -100,15 +95,5 @@ describe('the preemption part, registered early or at the first input that needs
 
   it('is needed there: a world without it refuses the preemptor rather than answering differently', () => {
     expect(() => run('never')).toThrow(/preemption needs its evaluator/);
-  });
-
-  // The reference scheduling path: the victim's replacement schedules while the preemptor is
-  // nominated (RunFilterPluginsWithNominatedPods), a cycle the core's fast path leaves to it.
-  it('brings the reference scheduling path, which gives the same world registered early or at that input', () => {
-    const early = run('start', 'start');
-    const late = run('start', 'at-need');
-    expect(late.world.hash()).toBe(early.world.hash());
-    expect(JSON.stringify(late.world.state.log)).toBe(JSON.stringify(early.world.state.log));
-    expect(() => run('start', 'never')).toThrow(/needs the reference scheduling path/);
   });
 });

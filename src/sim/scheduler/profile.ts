@@ -132,9 +132,6 @@ export interface ScheduleOptions {
   record?: 'full' | 'none';
 }
 
-/** A schedulePod: the reference (schedule-one.ts) or the fast path (schedule-fast.ts), the same answers. */
-export type SchedulePod = (pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts?: ScheduleOptions) => ScheduleResult;
-
 /** ErrNoNodesAvailable's message. */
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
 

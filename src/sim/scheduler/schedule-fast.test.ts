@@ -6,21 +6,39 @@ import fc from 'fast-check';
 import type { Pod, ReplicaSet } from './k8s-types.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import { schedulePod } from './schedule-one.ts';
-import { localSignatureId, referencePath, schedulePodFast } from './schedule-fast.ts';
+import { localSignatureId, schedulePodFast } from './schedule-fast.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { makeNode, makePod, seededRng, tol } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 
 // What the fast path serves beyond arbPod's pods: a PreFilterResult narrowing the nodes (matchFields
 // on metadata.name, a conflict rejecting at PreFilter), a node nominated by an earlier preemption,
-// and pods of lower priority nominated elsewhere (which the fast path may ignore: only equal or
-// higher ones change a node's verdict).
+// and other pods nominated to nodes (the queue's nominator after a preemption): of lower priority
+// (the filters ignore them), of equal or higher (the filters count them on that node).
+const arbNominated = fc.record({
+  node: fc.integer({ min: 0, max: 6 }),
+  priority: fc.constantFrom(-1, 0, 5),
+  cpu: fc.constantFrom('100m', '700m', '3'),
+  port: fc.constantFrom(0, 80),
+});
 const arbExtras = fc.record({
   pin: fc.option(fc.constantFrom<string[][]>([['node-0']], [['node-1'], ['node-3']], [['node-2', 'node-9']], [['node-0', 'node-1']]), { freq: 3 }),
   conflict: fc.boolean(),
   nominatedNode: fc.option(fc.integer({ min: 0, max: 6 }), { freq: 3 }),
-  lowerNominated: fc.option(fc.integer({ min: 0, max: 6 }), { freq: 3 }),
+  nominated: fc.array(arbNominated, { maxLength: 3 }),
 });
+
+/** The nominator's NominatedPodsForNode for every node; undefined when none are. */
+function nominatedPodsOf(k: number, list: { node: number; priority: number; cpu: string; port: number }[]): Record<string, Pod[]> | undefined {
+  if (list.length === 0) return undefined;
+  const out: Record<string, Pod[]> = {};
+  list.forEach((x, j) => {
+    const p = makePod(`nominated-${k}-${j}`, [{ cpu: x.cpu }], { priority: x.priority, labels: { app: 'web' } });
+    if (x.port) p.spec!.containers[0].ports = [{ containerPort: 80, hostPort: x.port }];
+    (out[`node-${x.node}`] ??= []).push(p);
+  });
+  return out;
+}
 
 function withExtras(p: Pod, k: number, x: { pin: string[][] | null; conflict: boolean; nominatedNode: number | null }): Pod {
   const pod: Pod = { ...p, metadata: { ...p.metadata, name: `incoming-${k}`, uid: `uid-incoming-${k}` }, spec: { ...p.spec! } };
@@ -30,8 +48,7 @@ function withExtras(p: Pod, k: number, x: { pin: string[][] | null; conflict: bo
       : x.pin.map((values) => ({ matchFields: [{ key: 'metadata.name', operator: 'In', values }] }));
     pod.spec!.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
   }
-  if (x.nominatedNode !== null) pod.status = { nominatedNodeName: `node-${x.nominatedNode}` };
-  return pod;
+  return x.nominatedNode === null ? pod : { ...pod, status: { nominatedNodeName: `node-${x.nominatedNode}` } };
 }
 
 describe('schedulePodFast against the reference', () => {
@@ -48,9 +65,7 @@ describe('schedulePodFast against the reference', () => {
         let nf = 0;
         pods.forEach(([p, x], k) => {
           const pod = withExtras(p, k, x);
-          const low = makePod(`low-${k}`, [{ cpu: '100m' }], { priority: -1 });
-          const nominatedPods = x.lowerNominated === null ? undefined : { [`node-${x.lowerNominated}`]: [low] };
-          expect(referencePath(pod, nominatedPods, undefined)).toBe(schedulePodFast);
+          const nominatedPods = nominatedPodsOf(k, x.nominated);
           const a = schedulePod(pod, ref, rr, { nextStartNodeIndex: nr, nominatedPods });
           const c = schedulePodFast(pod, fast, rf, { nextStartNodeIndex: nf, nominatedPods });
           const b = schedulePodFast(pod, fast, rl, { nextStartNodeIndex: nf, nominatedPods, record: 'none' });
@@ -72,15 +87,6 @@ describe('schedulePodFast against the reference', () => {
       }),
       { numRuns: runs(0.3) },
     );
-  });
-
-  it('leaves a cycle with another pod of equal or higher priority nominated to the reference, which the world must have', () => {
-    const pod = makePod('web', [{ cpu: '100m' }], { priority: 10 });
-    const same = makePod('same', [{ cpu: '100m' }], { priority: 10 });
-    expect(referencePath(pod, { 'node-1': [same] }, schedulePod)).toBe(schedulePod);
-    expect(() => referencePath(pod, { 'node-1': [same] }, undefined)).toThrow(/needs the reference scheduling path/);
-    // Its own nomination, and lower ones, do not count (geNominatedPods).
-    expect(referencePath(pod, { 'node-1': [pod, makePod('low', [], { priority: 9 })] }, undefined)).toBe(schedulePodFast);
   });
 
   it('puts DynamicResources\' PostFilter reason before preemption, as 1.34+ with DRA on', () => {

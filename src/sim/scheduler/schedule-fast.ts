@@ -1,9 +1,9 @@
 // The core's schedulePod (schedulePodFast): the same verdicts, scores, picks and records as the
-// reference path (schedule-one.ts, an optional part of the world), from caches of node-local
-// verdicts (per node, or in flat arrays per node slot), filter lists with the PreFilter-skipped
-// plugins left out, and score sums without per-node records. It serves the default profile in every
-// cycle but one kind: with other pods of equal or higher priority nominated, a node holds more for
-// this pod than for the next, which the caches cannot tell apart (referencePath below).
+// reference path (schedule-one.ts, which the tests hold it to and the core does not load), from
+// caches of node-local verdicts (per node, or in flat arrays per node slot), filter lists with the
+// PreFilter-skipped plugins left out, and score sums without per-node records. A node with other
+// pods of equal or higher priority nominated to it (only preemption makes them) is filtered with
+// those pods added, for this pod alone, and so without the caches.
 // schedule-fast.test.ts pins every result to the reference path's.
 import type { CycleContext, FilterPlugin, Rng, ScorePlugin } from './framework.ts';
 import type { Pod, Toleration } from './k8s-types.ts';
@@ -13,8 +13,9 @@ import { nodeName } from './node-name.ts';
 import { nodePorts } from './node-ports.ts';
 import { type NodeSlots, type SlotView, catchUp, forgetSlots, newSlotView, nodeSlots, slotsMatch } from './node-slots.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
+import { runFilterPluginsWithNominatedPods } from './preemption.ts';
 import {
-  type FilterRecord, type NodeRecord, type ScheduleOptions, type SchedulePod, type ScheduleResult, DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS,
+  type FilterRecord, type NodeRecord, type ScheduleOptions, type ScheduleResult, DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS,
   allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult, nominatedFor,
   numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
 } from './profile.ts';
@@ -477,23 +478,38 @@ export function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
 }
 
 /**
- * The filter pass over the per-node cache (LOCAL_CACHE), for a node list the flat cache does not
- * cover (narrowed by a PreFilterResult): the same walk and first failures as findFeasibleFlat.
+ * RunFilterPluginsWithNominatedPods over the default filters: `nominated` (pods of equal or higher
+ * priority nominated to `ni`) added to a copy of the node first. The first failure, or undefined.
+ */
+function filterWithNominated(pod: Pod, ni: NodeInfo, ctx: CycleContext, nominated: Pod[] | undefined): FilterRecord | undefined {
+  const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, n, c, DEFAULT_FILTER_PLUGINS));
+  return runFilterPluginsWithNominatedPods(pod, ni, ctx, DEFAULT_FILTER_PLUGINS, nominated, runFilters) as FilterRecord | undefined;
+}
+
+/**
+ * The filter pass over the per-node cache (LOCAL_CACHE), for a cycle the flat cache does not cover
+ * (nodes narrowed by a PreFilterResult, or other pods nominated): the same walk and first failures
+ * as findFeasibleFlat; a node with pods nominated to it is filtered with them, uncached.
  * Returns the number of nodes processed.
  */
 function findFeasibleLocal(
   pod: Pod, nodes: NodeInfo[], ctx: CycleContext, sig: number, start: number, numNodesToFind: number,
-  localFilters: FilterPlugin[], globalFilters: FilterPlugin[],
+  localFilters: FilterPlugin[], globalFilters: FilterPlugin[], nominated: Record<string, Pod[]> | undefined,
   feasible: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
 ): number {
   const m = nodes.length;
   let processed = 0;
   for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
     const ni = nodes[(start + i) % m];
-    const c = localEntry(ni, sig, DEFAULT_SCORE_PLUGINS.length);
-    if (c.fail === undefined) c.fail = localVerdict(pod, ni, ctx, localFilters);
-    let failedRec = (c.fail ?? undefined) as FilterRecord | undefined;
-    for (let p = 0; !failedRec && p < globalFilters.length; p++) {
+    const nom = nominated?.[ni.name];
+    let failedRec: FilterRecord | undefined;
+    if (nom) failedRec = filterWithNominated(pod, ni, ctx, nom);
+    else {
+      const c = localEntry(ni, sig, DEFAULT_SCORE_PLUGINS.length);
+      if (c.fail === undefined) c.fail = localVerdict(pod, ni, ctx, localFilters);
+      failedRec = (c.fail ?? undefined) as FilterRecord | undefined;
+    }
+    for (let p = 0; !nom && !failedRec && p < globalFilters.length; p++) {
       const st = globalFilters[p].filter(pod, ni, ctx);
       if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
     }
@@ -524,7 +540,7 @@ function walkRecords(nodes: NodeInfo[], start: number, processed: number, nodeTo
 
 /**
  * schedulePod (schedule-one.ts) for the default profile, from the caches: the same result, records,
- * counts and rng draws. Not for a cycle with other pods nominated (see referencePath).
+ * counts and rng draws.
  */
 export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Omit<ScheduleOptions, 'filterPlugins' | 'scorePlugins'> = {}): ScheduleResult {
   const filterPlugins = DEFAULT_FILTER_PLUGINS;
@@ -546,11 +562,13 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
     const fitError = preFilterFitError(n, pre.rejected, nodeToStatus, postFilter());
     return { result: { fitError }, perNode: [], nextStartNodeIndex: start, evaluatedNodes: 0, feasibleNodes: 0 };
   }
-  // evaluateNominatedNode (no other pod is nominated, so plain RunFilterPlugins).
+  // Other pods of equal or higher priority nominated to a node: the filters count them there.
+  const nominated = nominatedFor(pod, opts.nominatedPods);
+  // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first, alone.
   const nnn = pod.status?.nominatedNodeName;
   const nominatedNode = nnn ? nodeInfos.find((ni) => ni.name === nnn) : undefined;
   if (nominatedNode) {
-    const failed = failedRecord(runFilterPlugins(pod, nominatedNode, ctx, filterPlugins));
+    const failed = filterWithNominated(pod, nominatedNode, ctx, nominated?.[nominatedNode.name]);
     if (!failed) {
       const perNode = full ? [{ node: nominatedNode.name, filter: allSuccessRecords(filterPlugins), scores: [], total: 0 }] : [];
       return { result: { node: nominatedNode.name }, perNode, nextStartNodeIndex: start, evaluatedNodes: 1, feasibleNodes: 1 };
@@ -567,7 +585,7 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
   let fc: FlatCache | undefined;
   let feasible: NodeInfo[] = [];
   let processed: number;
-  if (nodes === nodeInfos) {
+  if (nodes === nodeInfos && !nominated) {
     let slots = nodeSlots(nodes);
     if (!slotsMatch(slots, nodes)) {
       forgetSlots(nodes);
@@ -577,7 +595,7 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
     // Arrays kept from cycle to cycle (nothing holds on to them after a cycle).
     feasible = flatFeasible;
     processed = findFeasibleFlat(pod, nodes, ctx, fc, sig, start, numNodesToFind, localFilters, globalFilters, feasible, flatFeasibleIdx, nodeToStatus, unschedulable);
-  } else processed = findFeasibleLocal(pod, nodes, ctx, sig, start, numNodesToFind, localFilters, globalFilters, feasible, nodeToStatus, unschedulable);
+  } else processed = findFeasibleLocal(pod, nodes, ctx, sig, start, numNodesToFind, localFilters, globalFilters, nominated, feasible, nodeToStatus, unschedulable);
   const nextStartNodeIndex = (start + processed) % n;
   const perNode: NodeRecord[] = [];
   const feasibleRecords: NodeRecord[] = [];
@@ -601,17 +619,4 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
   const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, sig, fc ? { fc, idx: flatFeasibleIdx } : undefined, capture, pick);
   if (capture) fillScoreRecords(pod, feasible, ctx, scorePlugins, capture, totals, feasibleRecords);
   return { result: { node: feasible[pick.index].name }, perNode, ...counts };
-}
-
-/**
- * The path for one cycle: the fast one, or the reference (World.parts.scheduleOne) when another pod
- * of equal or higher priority is nominated to some node. RunFilterPluginsWithNominatedPods then
- * filters such a node with those pods added, for this pod alone: a verdict the node-local caches
- * (keyed by the pod's signature and the node's generation) cannot hold, and a case only preemption
- * makes, so it is left to the reference rather than cached a second way.
- */
-export function referencePath(pod: Pod, nominatedPods: Record<string, Pod[]> | undefined, reference: SchedulePod | undefined): SchedulePod {
-  if (!nominatedFor(pod, nominatedPods)) return schedulePodFast;
-  if (!reference) throw new Error('another pod is nominated: this cycle needs the reference scheduling path (scheduler/schedule-one.ts), registered on the world before the first input that can need it');
-  return reference;
 }

@@ -1,9 +1,8 @@
 // The reference path: pkg/scheduler/schedule_one.go's schedulePod → findNodesThatFitPod →
 // findNodesThatPassFilters → prioritizeNodes → selectHost, plain, with no cache. The core runs the
-// fast path (schedule-fast.ts, the same answers: schedule-fast.test.ts holds it to this one); this
-// file is an optional part of the world (World.parts.scheduleOne), for the cycles the fast path
-// leaves to it: those with other pods nominated (see schedule-fast.ts' referencePath), which only
-// preemption makes. The tests and the figure-independent checks call it directly.
+// fast path (schedule-fast.ts' schedulePodFast, every case, the same answers), which
+// schedule-fast.test.ts holds to this one; nothing in the worker loads this file. Other profiles
+// than the default (the tests' plugin lists) run here only.
 import type { CycleContext, FilterPlugin, Rng, ScorePlugin } from './framework.ts';
 import type { Pod } from './k8s-types.ts';
 import type { NodeInfo } from './node-info.ts';
