@@ -9,7 +9,8 @@ import {
   podTerminatingByPreemption, preemptedEventMessage, preemptionConditionMessage,
 } from './preemption.ts';
 import { PREEMPTION_EVALUATOR, earliestPodStartTime, pickOneNodeForPreemption } from './preemption-evaluator.ts';
-import { DEFAULT_FILTER_PLUGINS, type FitError, failedRecord, runFilterPlugins, schedulePod } from './schedule-one.ts';
+import { DEFAULT_FILTER_PLUGINS, type FitError, failedRecord, runFilterPlugins } from './profile.ts';
+import { schedulePod } from './schedule-one.ts';
 import type { CycleContext } from './framework.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';

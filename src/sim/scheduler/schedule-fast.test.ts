@@ -1,44 +1,87 @@
-// The fast path of schedulePod (schedule-fast.ts) pinned to the reference path (schedule-one.ts):
-// the same picks, rng draws, statuses and records, pod after pod.
+// The fast path (schedule-fast.ts' schedulePodFast, what the core runs) pinned to the reference path
+// (schedule-one.ts' schedulePod, an optional part): the same picks, rng draws, statuses and records,
+// pod after pod.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Pod, ReplicaSet } from './k8s-types.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
-import { DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS, schedulePod } from './schedule-one.ts';
-import { localSignatureId } from './schedule-fast.ts';
+import { schedulePod } from './schedule-one.ts';
+import { localSignatureId, schedulePodFast } from './schedule-fast.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { makeNode, makePod, seededRng, tol } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 
-// The default plugins in arrays of their own: schedulePod takes its general path (every plugin
-// called per node, records built as it goes), the reference for the cached paths.
-const reference = { filterPlugins: [...DEFAULT_FILTER_PLUGINS], scorePlugins: [...DEFAULT_SCORE_PLUGINS] };
+// What the fast path serves beyond arbPod's pods: a PreFilterResult narrowing the nodes (matchFields
+// on metadata.name, a conflict rejecting at PreFilter), a node nominated by an earlier preemption,
+// and other pods nominated to nodes (the queue's nominator after a preemption): of lower priority
+// (the filters ignore them), of equal or higher (the filters count them on that node).
+const arbNominated = fc.record({
+  node: fc.integer({ min: 0, max: 6 }),
+  priority: fc.constantFrom(-1, 0, 5),
+  cpu: fc.constantFrom('100m', '700m', '3'),
+  port: fc.constantFrom(0, 80),
+});
+const arbExtras = fc.record({
+  pin: fc.option(fc.constantFrom<string[][]>([['node-0']], [['node-1'], ['node-3']], [['node-2', 'node-9']], [['node-0', 'node-1']]), { freq: 3 }),
+  conflict: fc.boolean(),
+  nominatedNode: fc.option(fc.integer({ min: 0, max: 6 }), { freq: 3 }),
+  nominated: fc.array(arbNominated, { maxLength: 3 }),
+});
 
-describe('schedulePod without records', () => {
-  it('picks the same nodes with the same rng draws as the full run, pod after pod', () => {
+/** The nominator's NominatedPodsForNode for every node; undefined when none are. */
+function nominatedPodsOf(k: number, list: { node: number; priority: number; cpu: string; port: number }[]): Record<string, Pod[]> | undefined {
+  if (list.length === 0) return undefined;
+  const out: Record<string, Pod[]> = {};
+  list.forEach((x, j) => {
+    const p = makePod(`nominated-${k}-${j}`, [{ cpu: x.cpu }], { priority: x.priority, labels: { app: 'web' } });
+    if (x.port) p.spec!.containers[0].ports = [{ containerPort: 80, hostPort: x.port }];
+    (out[`node-${x.node}`] ??= []).push(p);
+  });
+  return out;
+}
+
+function withExtras(p: Pod, k: number, x: { pin: string[][] | null; conflict: boolean; nominatedNode: number | null }): Pod {
+  const pod: Pod = { ...p, metadata: { ...p.metadata, name: `incoming-${k}`, uid: `uid-incoming-${k}` }, spec: { ...p.spec! } };
+  if (x.pin) {
+    const terms = x.conflict
+      ? [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-0'] }, { key: 'metadata.name', operator: 'In', values: ['node-1'] }] }]
+      : x.pin.map((values) => ({ matchFields: [{ key: 'metadata.name', operator: 'In', values }] }));
+    pod.spec!.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
+  }
+  return x.nominatedNode === null ? pod : { ...pod, status: { nominatedNodeName: `node-${x.nominatedNode}` } };
+}
+
+describe('schedulePodFast against the reference', () => {
+  it('gives the same result, records, counts and rng draws, with and without records, pod after pod', () => {
     fc.assert(
-      fc.property(arbCluster, fc.array(arbPod, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 1000 }), (cluster, pods, seed) => {
+      fc.property(arbCluster, fc.array(fc.tuple(arbPod, arbExtras), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 1000 }), (cluster, pods, seed) => {
         // Two copies of the cluster, each taking the pods it places (so node caches see changes).
-        const full = build(cluster);
-        const lean = build(cluster);
+        const ref = build(cluster);
+        const fast = build(cluster);
+        const rr = seededRng(seed);
         const rf = seededRng(seed);
         const rl = seededRng(seed);
+        let nr = 0;
         let nf = 0;
-        let nl = 0;
-        pods.forEach((p, k) => {
-          const pod = { ...p, metadata: { ...p.metadata, name: `incoming-${k}`, uid: `uid-incoming-${k}` } };
-          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf });
-          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, record: 'none' });
+        pods.forEach(([p, x], k) => {
+          const pod = withExtras(p, k, x);
+          const nominatedPods = nominatedPodsOf(k, x.nominated);
+          const a = schedulePod(pod, ref, rr, { nextStartNodeIndex: nr, nominatedPods });
+          const c = schedulePodFast(pod, fast, rf, { nextStartNodeIndex: nf, nominatedPods });
+          const b = schedulePodFast(pod, fast, rl, { nextStartNodeIndex: nf, nominatedPods, record: 'none' });
+          expect(c.perNode).toEqual(a.perNode);
+          expect(c.result).toEqual(a.result);
           expect(b.perNode).toEqual([]);
           expect(b.result).toEqual(a.result);
-          expect([b.nextStartNodeIndex, b.evaluatedNodes, b.feasibleNodes]).toEqual([a.nextStartNodeIndex, a.evaluatedNodes, a.feasibleNodes]);
-          expect(rl.draws).toBe(rf.draws);
-          nf = a.nextStartNodeIndex;
-          nl = b.nextStartNodeIndex;
+          for (const r of [b, c]) expect([r.nextStartNodeIndex, r.evaluatedNodes, r.feasibleNodes]).toEqual([a.nextStartNodeIndex, a.evaluatedNodes, a.feasibleNodes]);
+          expect(rf.draws).toBe(rr.draws);
+          expect(rl.draws).toBe(rr.draws);
+          nr = a.nextStartNodeIndex;
+          nf = c.nextStartNodeIndex;
           if ('node' in a.result) {
             const node = a.result.node;
-            addPod(full.find((n) => n.name === node)!, { ...pod, spec: { ...pod.spec!, nodeName: node } });
-            addPod(lean.find((n) => n.name === node)!, { ...pod, spec: { ...pod.spec!, nodeName: node } });
+            addPod(ref.find((n) => n.name === node)!, { ...pod, spec: { ...pod.spec!, nodeName: node } });
+            addPod(fast.find((n) => n.name === node)!, { ...pod, spec: { ...pod.spec!, nodeName: node } });
           }
         });
       }),
@@ -48,7 +91,7 @@ describe('schedulePod without records', () => {
 
   it('puts DynamicResources\' PostFilter reason before preemption, as 1.34+ with DRA on', () => {
     const nodes = [1, 2, 3].map((i) => newNodeInfo(makeNode(`node-${i}`, { cpu: '4', memory: '8Gi', pods: '110' }), [makePod(`db-${i}`, [{ cpu: '3' }])]));
-    const r = schedulePod(makePod('web', [{ cpu: '2' }]), nodes, seededRng(1), {});
+    const r = schedulePodFast(makePod('web', [{ cpu: '2' }]), nodes, seededRng(1), {});
     expect('fitError' in r.result && r.result.fitError.message).toBe(
       '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
     );
@@ -58,7 +101,7 @@ describe('schedulePod without records', () => {
 // The lean path (flat per-slot caches, batch scoring) against the full path (every plugin called
 // per node, with records) on clusters big enough for the partial walk (numFeasibleNodesToFind), with
 // default spreading from ReplicaSets, pods coming and going and nodes relabelled between cycles.
-describe('schedulePod flat caches', () => {
+describe('schedulePodFast flat caches', () => {
   const ZONE = 'topology.kubernetes.io/zone';
   const replicaSets: ReplicaSet[] = ['a', 'b', 'c'].flatMap((app) => ['default', 'other'].map((ns) => ({
     apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `rs-${app}`, namespace: ns },
@@ -89,7 +132,7 @@ describe('schedulePod flat caches', () => {
       taints: r.prefer ? [{ key: 'x', value: 'y', effect: 'PreferNoSchedule' }] : undefined,
     });
 
-  it('gives the same node, the same counts and the same rng draws as the full path', () => {
+  it('gives the same node, records, counts and rng draws as the reference', () => {
     fc.assert(
       fc.property(fc.array(arbBigNode, { minLength: 101, maxLength: 140 }), fc.array(arbStep, { minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 1000 }), fc.boolean(), (specs, steps, seed, uniform) => {
         const full = specs.map((r, i) => newNodeInfo(nodeOf(i, r)));
@@ -113,10 +156,10 @@ describe('schedulePod flat caches', () => {
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: q.app } } },
             ],
           });
-          const a = schedulePod(pod, full, rf, { ...reference, nextStartNodeIndex: nf, listers });
+          const a = schedulePod(pod, full, rf, { nextStartNodeIndex: nf, listers });
           // The records from the flat cache, over the lean list (whose caches the record-less cycles share).
-          const c = schedulePod(pod, lean, rc, { nextStartNodeIndex: nl, listers });
-          const b = schedulePod(pod, lean, rl, { nextStartNodeIndex: nl, listers, record: 'none' });
+          const c = schedulePodFast(pod, lean, rc, { nextStartNodeIndex: nl, listers });
+          const b = schedulePodFast(pod, lean, rl, { nextStartNodeIndex: nl, listers, record: 'none' });
           expect(c.perNode).toEqual(a.perNode);
           expect(c.result).toEqual(a.result);
           expect(rc.draws).toBe(rf.draws);

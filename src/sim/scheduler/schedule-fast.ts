@@ -1,6 +1,9 @@
-// The fast path of schedulePod (schedule-one.ts): the same verdicts, scores and picks as the
-// reference path, from caches of node-local verdicts (per node, or in flat arrays per node slot),
-// filter lists with the PreFilter-skipped plugins left out, and score sums without per-node records.
+// The core's schedulePod (schedulePodFast): the same verdicts, scores, picks and records as the
+// reference path (schedule-one.ts, which the tests hold it to and the core does not load), from
+// caches of node-local verdicts (per node, or in flat arrays per node slot), filter lists with the
+// PreFilter-skipped plugins left out, and score sums without per-node records. A node with other
+// pods of equal or higher priority nominated to it (only preemption makes them) is filtered with
+// those pods added, for this pod alone, and so without the caches.
 // schedule-fast.test.ts pins every result to the reference path's.
 import type { CycleContext, FilterPlugin, Rng, ScorePlugin } from './framework.ts';
 import type { Pod, Toleration } from './k8s-types.ts';
@@ -8,9 +11,14 @@ import { nodeAffinityFilter } from './node-affinity.ts';
 import { type HostPort, LOCAL_CACHE, type LocalCache, type NodeInfo, computePodResource, podHostPorts } from './node-info.ts';
 import { nodeName } from './node-name.ts';
 import { nodePorts } from './node-ports.ts';
-import { type NodeSlots, type SlotView, catchUp, newSlotView } from './node-slots.ts';
+import { type NodeSlots, type SlotView, catchUp, forgetSlots, newSlotView, nodeSlots, slotsMatch } from './node-slots.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
-import { DEFAULT_FILTER_PLUGINS, type FilterRecord, type NodeRecord, allSuccessRecords } from './schedule-one.ts';
+import { runFilterPluginsWithNominatedPods } from './preemption.ts';
+import {
+  type FilterRecord, type NodeRecord, type ScheduleOptions, type ScheduleResult, DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS,
+  allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult, nominatedFor,
+  numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
+} from './profile.ts';
 
 // The filters whose PreFilter returns Skip in Kubernetes when the pod asks for nothing they check
 // (or whose Filter cannot fail for such a pod): the framework then never calls their Filter.
@@ -276,14 +284,6 @@ export function findFeasibleFlat(
   feasibleIdx.length = found;
   return processed;
 }
-// runFilterPlugins' records when `failed` is the first failure.
-export function failedRecords(plugins: FilterPlugin[], failed: FilterRecord): FilterRecord[] {
-  let i = 0;
-  while (i < plugins.length && plugins[i].name !== failed.plugin) i++;
-  const records = allSuccessRecords(plugins).slice(0, i);
-  records.push(failed);
-  return records;
-}
 const scratchPool: Float64Array[] = [];
 // The last view handed out per slot: a burst asks for the same length cycle after cycle.
 const scratchViews: Float64Array[] = [];
@@ -475,4 +475,148 @@ function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
     }
   }
   return selected;
+}
+
+/**
+ * RunFilterPluginsWithNominatedPods over the default filters: `nominated` (pods of equal or higher
+ * priority nominated to `ni`) added to a copy of the node first. The first failure, or undefined.
+ */
+function filterWithNominated(pod: Pod, ni: NodeInfo, ctx: CycleContext, nominated: Pod[] | undefined): FilterRecord | undefined {
+  const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, n, c, DEFAULT_FILTER_PLUGINS));
+  return runFilterPluginsWithNominatedPods(pod, ni, ctx, DEFAULT_FILTER_PLUGINS, nominated, runFilters) as FilterRecord | undefined;
+}
+
+/**
+ * The filter pass over the per-node cache (LOCAL_CACHE), for a cycle the flat cache does not cover
+ * (nodes narrowed by a PreFilterResult, or other pods nominated): the same walk and first failures
+ * as findFeasibleFlat; a node with pods nominated to it is filtered with them, uncached.
+ * Returns the number of nodes processed.
+ */
+function findFeasibleLocal(
+  pod: Pod, nodes: NodeInfo[], ctx: CycleContext, sig: number, start: number, numNodesToFind: number,
+  localFilters: FilterPlugin[], globalFilters: FilterPlugin[], nominated: Record<string, Pod[]> | undefined,
+  feasible: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
+): number {
+  const m = nodes.length;
+  let processed = 0;
+  for (let i = 0; i < m && feasible.length < numNodesToFind; i++) {
+    const ni = nodes[(start + i) % m];
+    const nom = nominated?.[ni.name];
+    let failedRec: FilterRecord | undefined;
+    if (nom) failedRec = filterWithNominated(pod, ni, ctx, nom);
+    else {
+      const c = localEntry(ni, sig, DEFAULT_SCORE_PLUGINS.length);
+      if (c.fail === undefined) c.fail = localVerdict(pod, ni, ctx, localFilters);
+      failedRec = (c.fail ?? undefined) as FilterRecord | undefined;
+    }
+    for (let p = 0; !nom && !failedRec && p < globalFilters.length; p++) {
+      const st = globalFilters[p].filter(pod, ni, ctx);
+      if (st.code !== 'Success') failedRec = { plugin: globalFilters[p].name, code: st.code, reasons: st.reasons };
+    }
+    processed++;
+    if (failedRec) {
+      nodeToStatus[ni.name] = failedRec;
+      unschedulable.add(failedRec.plugin);
+    } else feasible.push(ni);
+  }
+  return processed;
+}
+
+/**
+ * RunFilterPlugins' records for the nodes the walk reached, in its order, rebuilt from the verdicts:
+ * every filter's Success, or the successes before the first failure and the failure itself.
+ */
+function walkRecords(nodes: NodeInfo[], start: number, processed: number, nodeToStatus: Record<string, FilterRecord>, perNode: NodeRecord[], feasibleRecords: NodeRecord[]): void {
+  const m = nodes.length;
+  const succ = allSuccessRecords(DEFAULT_FILTER_PLUGINS);
+  for (let j = 0, k = start % m; j < processed; j++) {
+    const failed = nodeToStatus[nodes[k].name];
+    const rec: NodeRecord = { node: nodes[k].name, filter: failed ? failedRecords(DEFAULT_FILTER_PLUGINS, failed) : succ, scores: [], total: 0 };
+    perNode.push(rec);
+    if (!failed) feasibleRecords.push(rec);
+    if (++k === m) k = 0;
+  }
+}
+
+/**
+ * schedulePod (schedule-one.ts) for the default profile, from the caches: the same result, records,
+ * counts and rng draws.
+ */
+export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Omit<ScheduleOptions, 'filterPlugins' | 'scorePlugins'> = {}): ScheduleResult {
+  const filterPlugins = DEFAULT_FILTER_PLUGINS;
+  const scorePlugins = DEFAULT_SCORE_PLUGINS;
+  const n = nodeInfos.length;
+  if (n === 0) return noNodesResult();
+  const full = (opts.record ?? 'full') === 'full';
+  const start = (opts.nextStartNodeIndex ?? 0) % n;
+  const ctx = newCycleContext(nodeInfos, opts);
+  const nodeToStatus: Record<string, FilterRecord> = {};
+  const unschedulable = new Set<string>();
+  const postFilter = () => ((opts.preemption ?? true)
+    ? runPostFilterPlugins(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, rng, opts.now ?? 0, opts.nominatedPods, opts.preemptionEvaluator)
+    : undefined);
+
+  const pre = runPreFilterPlugins(pod, ctx, filterPlugins);
+  if (pre.rejected) {
+    for (const ni of nodeInfos) nodeToStatus[ni.name] = pre.rejected;
+    const fitError = preFilterFitError(n, pre.rejected, nodeToStatus, postFilter());
+    return { result: { fitError }, perNode: [], nextStartNodeIndex: start, evaluatedNodes: 0, feasibleNodes: 0 };
+  }
+  // Other pods of equal or higher priority nominated to a node: the filters count them there.
+  const nominated = nominatedFor(pod, opts.nominatedPods);
+  // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first, alone.
+  const nnn = pod.status?.nominatedNodeName;
+  const nominatedNode = nnn ? nodeInfos.find((ni) => ni.name === nnn) : undefined;
+  if (nominatedNode) {
+    const failed = filterWithNominated(pod, nominatedNode, ctx, nominated?.[nominatedNode.name]);
+    if (!failed) {
+      const perNode = full ? [{ node: nominatedNode.name, filter: allSuccessRecords(filterPlugins), scores: [], total: 0 }] : [];
+      return { result: { node: nominatedNode.name }, perNode, nextStartNodeIndex: start, evaluatedNodes: 1, feasibleNodes: 1 };
+    }
+    nodeToStatus[nominatedNode.name] = failed;
+    unschedulable.add(failed.plugin);
+  }
+  const nodes = narrowNodes(nodeInfos, pre, nodeToStatus, unschedulable);
+
+  const numNodesToFind = numFeasibleNodesToFind(opts.percentageOfNodesToScore ?? 0, nodes.length);
+  const sig = localSignatureId(pod, !!opts.taintReasonWithKey);
+  // PreFilter-skipped plugins are left out of the walk (their Filter would say Success).
+  const { local: localFilters, global: globalFilters } = filterSetsForSignature(sig, pod, ctx);
+  let fc: FlatCache | undefined;
+  let feasible: NodeInfo[] = [];
+  let processed: number;
+  if (nodes === nodeInfos && !nominated) {
+    let slots = nodeSlots(nodes);
+    if (!slotsMatch(slots, nodes)) {
+      forgetSlots(nodes);
+      slots = nodeSlots(nodes);
+    }
+    fc = flatCacheFor(slots, scorePlugins.length);
+    // Arrays kept from cycle to cycle (nothing holds on to them after a cycle).
+    feasible = flatFeasible;
+    processed = findFeasibleFlat(pod, nodes, ctx, fc, sig, start, numNodesToFind, localFilters, globalFilters, feasible, flatFeasibleIdx, nodeToStatus, unschedulable);
+  } else processed = findFeasibleLocal(pod, nodes, ctx, sig, start, numNodesToFind, localFilters, globalFilters, nominated, feasible, nodeToStatus, unschedulable);
+  const nextStartNodeIndex = (start + processed) % n;
+  const perNode: NodeRecord[] = [];
+  const feasibleRecords: NodeRecord[] = [];
+  if (full) walkRecords(nodes, start, processed, nodeToStatus, perNode, feasibleRecords);
+  const counts = { nextStartNodeIndex, evaluatedNodes: processed, feasibleNodes: feasible.length };
+
+  if (feasible.length === 0) {
+    const pf = postFilter();
+    const fitError = newFitError(pf, {
+      numAllNodes: n,
+      nodeToStatus,
+      unschedulablePlugins: [...unschedulable].sort(),
+      message: fitErrorMessage(n, nodeToStatus, pf?.message ?? ''),
+    });
+    return { result: { fitError }, perNode, ...counts };
+  }
+  // "When only one node after predicate, just use it": no scoring at all.
+  if (feasible.length === 1) return { result: { node: feasible[0].name }, perNode, ...counts };
+  const capture = full ? newScoreCapture(scorePlugins.length) : undefined;
+  const pick: HostPick = { rng, index: -1 };
+  const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, sig, fc ? { fc, idx: flatFeasibleIdx } : undefined, capture, pick);
+  if (capture) fillScoreRecords(pod, feasible, ctx, scorePlugins, capture, totals, feasibleRecords);
+  return { result: { node: feasible[pick.index].name }, perNode, ...counts };
 }

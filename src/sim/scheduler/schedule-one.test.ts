@@ -12,11 +12,10 @@ import {
   numFeasibleNodesToFind,
   runFilterPlugins,
   scheduledEventMessage,
-  schedulePod,
-  selectHost,
   truncateMessage,
-} from './schedule-one.ts';
-import type { FitError } from './schedule-one.ts';
+} from './profile.ts';
+import type { FitError } from './profile.ts';
+import { schedulePod, selectHost } from './schedule-one.ts';
 import { PREEMPTION_EVALUATOR } from './preemption-evaluator.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';

@@ -11,8 +11,9 @@ import { rfc3339 } from '../names.ts';
 import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
 import type { NodeInfo } from './node-info.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
-import type { NodeRecord } from './schedule-one.ts';
-import { failedSchedulingMessage, scheduledEventMessage, schedulePod, ERR_NO_NODES_AVAILABLE } from './schedule-one.ts';
+import type { NodeRecord } from './profile.ts';
+import { failedSchedulingMessage, scheduledEventMessage, ERR_NO_NODES_AVAILABLE } from './profile.ts';
+import { schedulePodFast } from './schedule-fast.ts';
 import { podPriority } from './framework.ts';
 import {
   FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
@@ -467,7 +468,7 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
   const limit = p.recordPods ?? DEFAULT_RECORD_PODS;
   // Only the last `limit` pods of a burst can end up in the records: spare the others the per-node objects.
   const full = limit > 0 && s.queue.activeQ.length + s.queue.backoffQ.length + s.queue.errorBackoffQ.length < limit;
-  const r = schedulePod(pod, nodes, ctx.rng, {
+  const r = schedulePodFast(pod, nodes, ctx.rng, {
     percentageOfNodesToScore: p.percentageOfNodesToScore ?? 0,
     nextStartNodeIndex: s.nextStartNodeIndex,
     listers: listers(s),
