@@ -6,7 +6,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ImageRecord } from './container-runtime.ts';
 import { podCIDRForNode } from './pod-ip.ts';
 import { rfc3339, rfc3339Micro } from '../util/time.ts';
-import { parseQuantity, quantityString } from '../util/quantity.ts';
+import { parseQuantity, quantityString, quantityValue } from '../util/quantity.ts';
 
 /** Instance parameters of a kubelet (all optional: derived from the instance name `kubelet/node-N`). */
 export interface KubeletParams {
@@ -62,12 +62,8 @@ const DECLARED_FEATURES: readonly string[] = ['ExtendWebSocketsToKubelet', 'InPl
 /** containerd's CRI version string. */
 const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.4';
 
-function kiOf(q: string): number {
-  const m = /^(\d+)(Ki|Mi|Gi|Ti)?$/.exec(q);
-  if (!m) return Number(q) / 1024;
-  const mul: Record<string, number> = { Ki: 1, Mi: 1024, Gi: 1024 ** 2, Ti: 1024 ** 3 };
-  return Number(m[1]) * (m[2] ? mul[m[2]] : 1 / 1024);
-}
+/** A capacity quantity in KiB (its Value() over 1024). */
+const kiOf = (q: string): number => quantityValue(q) / 1024;
 
 /** A count of KiB as the kubelet's BinarySI quantity prints it. */
 const kiString = (ki: number): string => quantityString(parseQuantity(`${ki}Ki`));

@@ -96,19 +96,11 @@ export function convertContainerStatus(v: ContainerView): ContainerStatus {
   return status;
 }
 
-// One status copy per spec object (specs never change in place): the same object each generation.
-const resourcesStatuses = new WeakMap<ResourceRequirements, ResourceRequirements>();
-const NO_RESOURCES: ResourceRequirements = Object.freeze({});
 /** A container status's resources: its spec's limits and requests (empty ones omitted, as JSON's omitempty). */
 function containerResourcesStatus(r: ResourceRequirements | undefined): ResourceRequirements {
-  if (!r) return NO_RESOURCES;
-  let out = resourcesStatuses.get(r);
-  if (!out) {
-    out = {};
-    if (r.limits && Object.keys(r.limits).length) out.limits = r.limits;
-    if (r.requests && Object.keys(r.requests).length) out.requests = r.requests;
-    resourcesStatuses.set(r, out);
-  }
+  const out: ResourceRequirements = {};
+  if (r?.limits && Object.keys(r.limits).length) out.limits = r.limits;
+  if (r?.requests && Object.keys(r.requests).length) out.requests = r.requests;
   return out;
 }
 
@@ -169,7 +161,7 @@ const podResources = new WeakMap<object, { allocated?: ResourceList; resources: 
  * (PodRequests and PodLimits: the pod's cgroup on a real node holds them), one object per spec.
  */
 function podLevelResources(pod: Pod): { allocated?: ResourceList; resources: ResourceRequirements } {
-  const spec = pod.spec ?? NO_RESOURCES;
+  const spec = pod.spec ?? NONE;
   let out = podResources.get(spec);
   if (!out) {
     const requests = aggregateContainerResources(pod, 'requests');

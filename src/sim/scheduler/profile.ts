@@ -36,9 +36,9 @@ export const DEFAULT_SCORE_PLUGINS: ScorePlugin[] = [
 ];
 
 /** minFeasibleNodesToFind. */
-export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
 /** minFeasibleNodesPercentageToFind. */
-export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
 /** numFeasibleNodesToFind: all nodes below 100, else an adaptive percentage (50 − n/125, at least 5%), at least 100. */
 export function numFeasibleNodesToFind(percentageOfNodesToScore: number, numAllNodes: number): number {
@@ -201,7 +201,7 @@ export function failedRecords(plugins: FilterPlugin[], failed: FilterRecord): Fi
 }
 
 /** RunPreFilterPlugins' outcome: a rejection for every node, or the nodes the plugins narrowed to. */
-export interface PreFilterOutcome {
+interface PreFilterOutcome {
   /** The first plugin's non-success status (the cycle ends: every node gets it). */
   rejected?: FilterRecord;
   /** PreFilterResult.NodeNames, intersected over the plugins; undefined = all nodes. */
@@ -291,7 +291,7 @@ export function preFilterFitError(n: number, rejected: FilterRecord, nodeToStatu
 }
 
 /** sortReasonsHistogram + NoNodeAvailableMsg: "0/N nodes are available: 2 reason, 1 other." */
-export function nodesAvailableMessage(numAllNodes: number, reasonsPerNode: string[][]): string {
+function nodesAvailableMessage(numAllNodes: number, reasonsPerNode: string[][]): string {
   const counts = new Map<string, number>();
   for (const reasons of reasonsPerNode) for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
   // sort.Strings over "count reason": byte order, so "10 x" sorts before "2 y" as in Go.
@@ -309,7 +309,7 @@ export function fitErrorMessage(numAllNodes: number, nodeToStatus: Record<string
 }
 
 /** validation.NoteLengthLimit: events and conditions are cut to 1024 bytes. */
-export const NOTE_LENGTH_LIMIT = 1024;
+const NOTE_LENGTH_LIMIT = 1024;
 
 /** truncateMessage: cut long FailedScheduling messages with " ...". */
 export function truncateMessage(message: string): string {

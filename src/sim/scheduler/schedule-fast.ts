@@ -37,7 +37,7 @@ interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: Fi
 const filterSetsMemo = new WeakMap<FilterPlugin[], Map<number, FilterSets>>();
 
 /** The filters that run (all with records; else those not skipped), split into node-local and cluster-wide. */
-export function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: CycleContext): FilterSets {
+function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: CycleContext): FilterSets {
   let mask = 0;
   if (!full) for (let i = 0; i < plugins.length && i < 30; i++) if (SKIPPABLE.get(plugins[i])?.(pod, ctx)) mask |= 1 << i;
   let byMask = filterSetsMemo.get(plugins);
@@ -59,7 +59,7 @@ let lastSetsPts = false;
 let lastSets: FilterSets | undefined;
 
 /** filterSets for the default profile without records, for a pod of signature `sig`. */
-export function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): FilterSets {
+function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): FilterSets {
   const pts = ctx.state['PodTopologySpread'] !== undefined;
   if (lastSets === undefined || lastSetsSig !== sig || lastSetsPts !== pts) {
     lastSets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx);
@@ -130,7 +130,7 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
   return id;
 }
 
-export function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCache {
+function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCache {
   let c = ni[LOCAL_CACHE];
   if (!c || c.gen !== ni.generation || c.sig !== sig) {
     c = ni[LOCAL_CACHE] = { gen: ni.generation, sig, fail: undefined, raw: new Array(nScore).fill(-1), fixed: -1 };
@@ -144,7 +144,7 @@ export function localEntry(ni: NodeInfo, sig: number, nScore: number): LocalCach
  * node set is unchanged): a cycle over hundreds of nodes reads a few contiguous arrays instead of
  * one cache object per node. An entry holds while its slot's version and the pod signature do.
  */
-export interface FlatCache {
+interface FlatCache {
   slots: NodeSlots;
   /** The slot version each entry was computed at (−1 = never). */
   at: Float64Array;
@@ -166,7 +166,7 @@ export interface FlatCache {
   goodView: SlotView;
 }
 
-export function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
+function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
   let fc = slots.extra.get('schedule-one/flat') as FlatCache | undefined;
   if (!fc || fc.nScore !== nScore) {
     const n = slots.objs.length;
@@ -190,8 +190,8 @@ function resetFlatEntry(fc: FlatCache, i: number, sig: number): void {
   for (let p = 0; p < fc.nScore; p++) fc.raw[p * stride + i] = -1;
 }
 
-export const flatFeasible: NodeInfo[] = [];
-export const flatFeasibleIdx: number[] = [];
+const flatFeasible: NodeInfo[] = [];
+const flatFeasibleIdx: number[] = [];
 
 /** The first failing node-local filter's record on `ni`, or null when all pass. */
 function localVerdict(pod: Pod, ni: NodeInfo, ctx: CycleContext, localFilters: FilterPlugin[]): FilterRecord | null {
@@ -207,7 +207,7 @@ function localVerdict(pod: Pod, ni: NodeInfo, ctx: CycleContext, localFilters: F
  * numNodesToFind feasible nodes, with the same first failures (local filters come before
  * PodTopologySpread in the profile). Returns the number of nodes processed.
  */
-export function findFeasibleFlat(
+function findFeasibleFlat(
   pod: Pod, nodes: NodeInfo[], ctx: CycleContext, fc: FlatCache, sig: number, start: number, numNodesToFind: number,
   localFilters: FilterPlugin[], globalFilters: FilterPlugin[],
   feasible: NodeInfo[], feasibleIdx: number[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
@@ -299,7 +299,7 @@ function scratchArray(slot: number, n: number): Float64Array {
  * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
  * The result is a scratch array, valid until the next call.
  */
-export function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture, pick?: HostPick): ArrayLike<number> {
+function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture, pick?: HostPick): ArrayLike<number> {
   const n = feasible.length;
   const np = plugins.length;
   const totals = scratchArray(0, n);
@@ -399,7 +399,7 @@ interface ScoreCapture {
   normalized: (Float64Array | undefined)[];
 }
 
-export function newScoreCapture(np: number): ScoreCapture {
+function newScoreCapture(np: number): ScoreCapture {
   return { active: [], raw: new Array(np).fill(undefined), normalized: new Array(np).fill(undefined) };
 }
 
@@ -408,7 +408,7 @@ export function newScoreCapture(np: number): ScoreCapture {
  * are either inactive (every node 0) or node-local without NormalizeScore (raw = normalized),
  * scored here again. The totals are prioritizeTotals' (the same integers, so the same sums).
  */
-export function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], capture: ScoreCapture, totals: ArrayLike<number>, records: NodeRecord[]): void {
+function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], capture: ScoreCapture, totals: ArrayLike<number>, records: NodeRecord[]): void {
   const n = feasible.length;
   const np = plugins.length;
   for (let i = 0; i < n; i++) records[i].scores = new Array(np);
@@ -428,7 +428,7 @@ export function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleConte
 }
 
 /** Where prioritizeTotals puts selectHostIndex's answer when asked to pick with `rng`. */
-export interface HostPick {
+interface HostPick {
   rng: Rng;
   index: number;
 }

@@ -134,7 +134,7 @@ function filterNode(pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPl
 }
 
 /** prioritizeNodes: PreScore, Score, NormalizeScore, × weight, summed per node. */
-export function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[]): { scores: ScoreRecord[][]; totals: number[] } {
+function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[]): { scores: ScoreRecord[][]; totals: number[] } {
   const n = feasible.length;
   const scores: ScoreRecord[][] = feasible.map(() => new Array(plugins.length));
   const totals: number[] = new Array(n).fill(0);
