@@ -106,9 +106,6 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
         const before = running.get(host);
         const line = (async () => {
           await before;
-          // A line that may run explain loads its schema's chunk first, in its turn (a failure is what explain then prints).
-          const loading = k.prepareLine(req.line);
-          if (loading) await loading;
           interrupted.delete(host);
           return k.runOnFigureInSlices(host, req.line, req.stdin, pause, () => hosts.get(req.instance) !== host || interrupted.delete(host));
         })();
@@ -120,8 +117,6 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
           if (running.get(host) === line) running.delete(host);
         }
       }
-      const loading = req.op === 'terminal' ? k.prepareLine(req.line) : undefined;
-      if (loading) await loading;
       const answer = req.op === 'complete' ? { completion: k.completeOnFigure(host, req.line) } : req.op === 'terminal' ? { terminal: k.runOnFigure(host, req.line, req.stdin) } : null;
       if (!answer) throw new Error(`"${req.op}" is not a terminal request`);
       return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), ...answer } };
