@@ -12,7 +12,7 @@
 // x-kubernetes-group-version-kind, then the first schema (in key order) carrying that GVK.
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { OTHER_GROUP_VERSIONS, RESOURCES } from '../src/sim/apiserver/resources.ts';
+import { OTHER_GROUP_VERSIONS, RESOURCES } from '../src/sim/index.ts';
 import { ensureBinary, RealCluster } from './oracle/real-cluster.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

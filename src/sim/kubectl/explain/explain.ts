@@ -3,8 +3,10 @@
 // and the schema printed by the plaintext template (render.ts) from the OpenAPI v3 documents the
 // real v1.37.2 API server serves (schema-data.ts). This module is a chunk of its own, which only
 // kubectl explain loads (cmd/explain.ts).
+import { OTHER_GROUP_VERSIONS, RESOURCES } from '../../apiserver/resources.ts';
 import { parse, str, bool } from '../cmd/flags.ts';
 import { Fail, type Run } from '../cmd/util.ts';
+import { shortNames } from '../resources.ts';
 import { EXPLAIN_HELP } from './help.ts';
 import { renderExplain } from './render.ts';
 import { SCHEMA } from './schema-data.ts';
@@ -13,22 +15,12 @@ import { SCHEMA } from './schema-data.ts';
 interface ApiResource { group: string; version: string; resource: string; singular: string; short: string[] }
 
 /**
- * The served resources in discovery's order (the core group first, as the RESTMapper ranks groups):
+ * The served resources in discovery's order, as the RESTMapper ranks them (the core group first):
  * Events twice, in v1 and events.k8s.io/v1, both with the short name `ev`.
  */
-const API_RESOURCES: ApiResource[] = [
-  { group: '', version: 'v1', resource: 'events', singular: 'event', short: ['ev'] },
-  { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', short: ['ns'] },
-  { group: '', version: 'v1', resource: 'nodes', singular: 'node', short: ['no'] },
-  { group: '', version: 'v1', resource: 'pods', singular: 'pod', short: ['po'] },
-  { group: '', version: 'v1', resource: 'services', singular: 'service', short: ['svc'] },
-  { group: 'apps', version: 'v1', resource: 'deployments', singular: 'deployment', short: ['deploy'] },
-  { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', short: ['rs'] },
-  { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', short: [] },
-  { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', singular: 'endpointslice', short: [] },
-  { group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', short: ['ev'] },
-  { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', singular: 'priorityclass', short: ['pc'] },
-];
+const API_RESOURCES: ApiResource[] = Object.entries(RESOURCES).flatMap(([resource, r]) => [r, ...(OTHER_GROUP_VERSIONS[resource] ?? [])]
+  .map((gv) => ({ group: gv.group, version: gv.version, resource, singular: r.kind.toLowerCase(), short: shortNames(resource) })))
+  .sort((a, b) => Number(a.group !== '') - Number(b.group !== ''));
 
 /** One node of a parsed JSONPath: a field's name, or any other node (array, recursive descent, …). */
 type PathNode = { field: string } | { other: string };
@@ -40,7 +32,7 @@ const goRune = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUppe
  * jsonPathParse: `{.` + the text + `}` parsed as client-go's JSONPath parser reads it, kept to what
  * tells explain's paths apart: fields (`.name`, up to a terminator), and the nodes that are not fields.
  */
-export function jsonPathParse(text: string): PathNode[] {
+function jsonPathParse(text: string): PathNode[] {
   const s = '.' + (text.endsWith('.') ? text.slice(0, -1) : text);
   const nodes: PathNode[] = [];
   let i = 0;
@@ -120,7 +112,7 @@ function firstResource(nodes: PathNode[]): string {
 }
 
 /** SplitAndParseResourceRequestWithMatchingPrefix: the resource whose `resource.group` prefixes the text, else the first (highest priority). */
-export function splitWithMatchingPrefix(r: Run, text: string): { api: ApiResource; fields: string[] } {
+function splitWithMatchingPrefix(r: Run, text: string): { api: ApiResource; fields: string[] } {
   const nodes = jsonPathParse(text);
   const all = resourcesFor(r, firstResource(nodes));
   for (const a of all) {

@@ -4,7 +4,7 @@
 // Conditions are Go template truth: an empty map, list or string is false, as `if` and `with` read them.
 
 /** An OpenAPI v3 schema as the template reads it (refs without `#/components/schemas/`). */
-export interface SchemaNode {
+interface SchemaNode {
   description?: string;
   type?: string;
   properties?: Record<string, SchemaNode>;
@@ -18,16 +18,13 @@ export interface SchemaNode {
 }
 
 /** A resource's GVK as its paths name it, and the schema carrying that GVK. */
-export interface ResourceSchema { group: string; kind: string; version: string; schema: string }
+interface ResourceSchema { group: string; kind: string; version: string; schema: string }
 
 /** The documents explain reads: by group version path (`api/v1`, `apis/apps/v1`), the resources in it; and every schema they reach. */
 export interface ExplainDocument {
   paths: Record<string, Record<string, ResourceSchema>>;
   schemas: Record<string, SchemaNode>;
 }
-
-/** What the template's `throw` raises (explainError): printed as it is, after what was already written. */
-export class ExplainError extends Error {}
 
 /** Go template truth: false for nil, false, 0, and an empty string, list or map. */
 function truth(v: unknown): boolean {
@@ -241,10 +238,10 @@ function output(s: SchemaNode, path: readonly string[], history: ReadonlySet<str
 }
 
 /** What explain was asked: a group version, a resource, a field path, and --recursive with --max-depth. */
-export interface ExplainRequest { group: string; version: string; resource: string; fieldPath: readonly string[]; recursive: boolean; maxDepth: number }
+interface ExplainRequest { group: string; version: string; resource: string; fieldPath: readonly string[]; recursive: boolean; maxDepth: number }
 
 /** GroupVersionResource.String(): `apps/v1, Resource=deployments`, `/v1, Resource=pods`. */
-export const gvrString = (q: Pick<ExplainRequest, 'group' | 'version' | 'resource'>): string => `${q.group}/${q.version}, Resource=${q.resource}`;
+const gvrString = (q: Pick<ExplainRequest, 'group' | 'version' | 'resource'>): string => `${q.group}/${q.version}, Resource=${q.resource}`;
 
 /**
  * PrintModelDescription with the plaintext template: the text explain writes, and the error it ends
