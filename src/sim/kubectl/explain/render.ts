@@ -51,15 +51,10 @@ export function wrapString(s: string, lim: number): string {
   let spaceLen = 0;
   for (const ch of s) {
     if (ch === '\n') {
-      if (wordLen === 0) {
-        if (current + spaceLen > lim) current = 0;
-        else { current += spaceLen; buf += space; }
-        space = ''; spaceLen = 0;
-      } else {
-        current += spaceLen + wordLen;
-        buf += space + word;
-        space = ''; spaceLen = 0; word = ''; wordLen = 0;
-      }
+      // Go also adds the line's last spaces and word to `current` here, which the newline then resets.
+      if (wordLen > 0) buf += space + word;
+      else if (current + spaceLen <= lim) buf += space;
+      space = ''; spaceLen = 0; word = ''; wordLen = 0;
       buf += ch;
       current = 0;
     } else if (isSpace(ch) && ch !== '\u00a0') {
