@@ -45,15 +45,15 @@ function jsonPathParse(text: string): PathNode[] {
       i += 2;
       if (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i = field(s, i, nodes, terminator);
     } else if (c === '.') i = field(s, i + 1, nodes, terminator);
-    else if (c === ' ') i++;
+    else if (c === ' ' || c === '@' || c === '$') i++; // spaces, and the current object's names, are passed over
     else if (c === '[') {
       const end = s.indexOf(']', i);
       if (end < 0) throw new Fail('error: unterminated array');
       nodes.push({ other: s.slice(i, end + 1) });
       i = end + 1;
     } else if (c === '\n' || c === '\r') throw new Fail('error: unclosed action');
-    else if (/[A-Za-z0-9_+\-"'@$]/.test(c)) {
-      // Identifiers, numbers, quotes and @/$ are nodes of their own, none of them a field.
+    else if (/[A-Za-z0-9_+\-"']/.test(c)) {
+      // Identifiers, numbers and quoted text are nodes of their own, none of them a field.
       let j = i + 1;
       while (j < s.length && !terminator(s[j])) j++;
       nodes.push({ other: s.slice(i, j) });
