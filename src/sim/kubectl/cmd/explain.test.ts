@@ -59,6 +59,9 @@ describe('kubectl explain', () => {
     expect(kubectl('explain pods nodes').stderr).toBe('error: We accept only this format: explain RESOURCE\n');
     expect(kubectl('explain foo').stderr).toBe('the server doesn\'t have a resource type "foo"\n');
     expect(kubectl('explain pods --max-depth=1').stderr).toBe('error: --max-depth requires --recursive\n');
+    // pflag reads ints as strconv.ParseInt(s, 0, 64): with Go's prefixes.
+    expect(kubectl('explain pods -R --max-depth=0x2').stdout).toBe(kubectl('explain pods -R --max-depth=2').stdout);
+    expect(kubectl('explain pods -R --max-depth=1.5').stderr).toBe('error: invalid argument "1.5" for "--max-depth" flag: strconv.ParseInt: parsing "1.5": invalid syntax\nSee \'kubectl explain --help\' for usage.\n');
     expect(kubectl('explain pods --api-version=apps/v1').stderr).toBe('error: GVR (apps/v1, Resource=pods) not found in OpenAPI schema\n');
     expect(kubectl('explain pods --api-version=foo/v1').stderr).toBe('error: couldn\'t find resource for "foo/v1, Resource=pods"\n');
     expect(kubectl('explain pods --api-version=a/b/c').stderr).toBe('error: unexpected GroupVersion string: a/b/c\n');

@@ -36,7 +36,8 @@ function jsonPathParse(text: string): PathNode[] {
   const s = '.' + (text.endsWith('.') ? text.slice(0, -1) : text);
   const nodes: PathNode[] = [];
   let i = 0;
-  const terminator = (c: string): boolean => /[\s.,[\]$@{}]/.test(c);
+  // isTerminator: the parser's spaces (space, tab), ends of line and delimiters.
+  const terminator = (c: string): boolean => /[ \t\r\n.,[\]$@{}]/.test(c);
   while (i < s.length) {
     const c = s[i];
     if (s.startsWith('..', i)) {
@@ -139,6 +140,15 @@ function parseGroupVersion(gv: string): { group: string; version: string } {
   throw new Fail(`error: unexpected GroupVersion string: ${gv}`);
 }
 
+/** pflag's IntVar: strconv.ParseInt(s, 0, 64), so 0x, 0o, 0b and a leading 0 (octal) prefixes too; undefined when it is no integer. */
+function parseGoInt(s: string): number | undefined {
+  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO]?[0-7]+|[1-9][0-9]*|0)$/.exec(s);
+  if (!m) return undefined;
+  const digits = m[2];
+  const n = /^0[0-7]/.test(digits) ? parseInt(digits.slice(1), 8) : /^0[oO]/.test(digits) ? parseInt(digits.slice(2), 8) : Number(digits);
+  return m[1] === '-' ? -n : n;
+}
+
 /** kubectl explain TYPE[.FIELD…] [--recursive [--max-depth=N]] [--api-version=GROUP/VERSION] [-o plaintext]. */
 export function cmdExplain(r: Run, argv: string[]): void {
   const p = parse(r, 'explain', argv, {
@@ -146,9 +156,8 @@ export function cmdExplain(r: Run, argv: string[]): void {
   });
   if (bool(p, 'help')) { r.print(EXPLAIN_HELP); return; }
   const depth = str(p, 'max-depth') ?? '0';
-  // pflag's IntVar: strconv.ParseInt.
-  if (!/^[+-]?\d+$/.test(depth)) throw new Fail(`error: invalid argument "${depth}" for "--max-depth" flag: strconv.ParseInt: parsing "${depth}": invalid syntax\nSee 'kubectl explain --help' for usage.`);
-  const maxDepth = Number(depth);
+  const maxDepth = parseGoInt(depth);
+  if (maxDepth === undefined) throw new Fail(`error: invalid argument "${depth}" for "--max-depth" flag: strconv.ParseInt: parsing "${depth}": invalid syntax\nSee 'kubectl explain --help' for usage.`);
   const recursive = bool(p, 'recursive');
   const apiVersion = str(p, 'api-version') ?? '';
   const output = str(p, 'output') ?? 'plaintext';
