@@ -53,6 +53,25 @@ test.describe('the figure terminal', () => {
     expect(await cspViolations(page)).toEqual([]);
   });
 
+  test('kubectl explain loads its schemas as a chunk of their own, only for an explain line', async ({ page, watch }) => {
+    const js: string[] = [];
+    page.context().on('request', (r) => { if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname); });
+    const fig = await openHub(page);
+    await line(fig).focus();
+    await expect(fig.getByTestId('terminal')).toBeVisible();
+    await run(fig, 'kubectl get nodes');
+    const explain = () => js.filter((p) => /\/explain-[^/]*\.js$/.test(p));
+    expect(explain(), 'not with kubectl').toEqual([]);
+    await run(fig, 'kubectl explain pc.preemptionPolicy');
+    await expect(log(fig)).toContainText('KIND:       PriorityClass');
+    await expect(log(fig)).toContainText('FIELD: preemptionPolicy <string>');
+    await run(fig, 'kubectl explain pods.bogus');
+    await expect(log(fig)).toContainText('error: field "bogus" does not exist');
+    expect(explain(), 'once').toHaveLength(1);
+    expect(watch.errors).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+  });
+
   test('typing: output, errors, history, completion, a manifest, and the figure following each command', async ({ page, watch }) => {
     const fig = await openHub(page);
     await line(fig).focus();

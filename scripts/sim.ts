@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createCluster, loadAddonsFromHeader } from '../src/sim/index.ts';
-import { runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
+import { prepareLine, runScript, scriptHeader } from '../src/sim/kubectl/index.ts';
 
 const addonsFromHeader = await loadAddonsFromHeader();
 
@@ -71,6 +71,8 @@ try { header = scriptHeader(text); addons = addonsFromHeader(header); } catch (e
 const size = header.nodes;
 const nodeCapacity = size ? Array.from({ length: nodes }, () => ({ ...size })) : undefined;
 const cluster = createCluster({ seed, nodes, kubeadm, ...(addons.length ? { addons } : {}), ...(nodeCapacity ? { nodeCapacity } : {}) });
+// kubectl explain's schema is a chunk of its own, loaded before a script that uses it.
+await prepareLine(text);
 const { exitCode } = runScript(cluster, text, { readFile }, (step) => {
   process.stdout.write(step.stdout);
   process.stderr.write(step.stderr);

@@ -6,8 +6,11 @@
 // seconds, a real `sim settle` waits for 3 s of quiet), and each request is named by the identity it
 // was sent with, as the audit log names it.
 import { createCluster } from '../../src/sim/index.ts';
-import { parseScript, runKubectl, runSimCommand, scriptHeader } from '../../src/sim/kubectl/index.ts';
+import { loadExplain, parseScript, runKubectl, runSimCommand, scriptHeader } from '../../src/sim/kubectl/index.ts';
 import { CHECKPOINT_RESOURCES, LEADER_LEASE_NAMESPACE, LEADER_LEASES, transitionsOf, type KObj, type RawCheckpoint, type RawRequest, type RawStep, type RawTrace, type Transition } from './trace.ts';
+
+// kubectl explain's schema is a chunk of its own that commands expect loaded (kubectl/cmd/explain.ts).
+await loadExplain();
 
 /** The simulator's epoch (names.ts EPOCH_MS): object timestamps count from it. */
 const EPOCH_MS = Date.UTC(2026, 0, 1);

@@ -91,6 +91,7 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
   'cluster-info': {},
   'api-resources': { flags: ['--output', '-o', '--namespaced', '--no-headers'] },
   'api-versions': {},
+  explain: { typed: true, flags: ['--recursive', '-R', '--api-version', '--max-depth', '--output', '-o'] },
   version: { flags: ['--client', '--output', '-o'] },
 };
 

@@ -10,6 +10,7 @@ import type { TerminalCompletion, TerminalOutput } from '../figures/protocol.ts'
 import type { Timeline } from '../time-travel.ts';
 import { complete, TERMINAL_HELP } from './complete.ts';
 import { runLine } from './script.ts';
+import { prepareLine } from './cmd/explain.ts';
 import { MAX_LINE_MS } from './sim-commands.ts';
 import { errorLine } from './plain-error.ts';
 import { tokenize } from './tokenize.ts';
@@ -115,9 +116,13 @@ export function longRun(line: string): { kind: 'advance' | 'settle'; ms: number 
  * SLICE_MS at a time with `pause()` between slices (the worker answers other figures then) and
  * stops early when `stop()` says the figure has gone. A run in slices leaves the same world and
  * recording as one in a piece (World.advance and settle stop at a deadline and carry on from it), and
- * prints what runLine prints for it: nothing.
+ * prints what runLine prints for it: nothing. It loads kubectl explain's chunk before a line that
+ * names explain (runOnFigure, synchronous, expects it loaded).
  */
 export async function runOnFigureInSlices(host: FigureHost, line: string, stdin: string | undefined, pause: () => Promise<void>, stop: () => boolean = () => false): Promise<TerminalOutput> {
+  // A line that may run explain loads its chunk first, in the line's turn (a failure is what explain then prints).
+  const loading = prepareLine(line);
+  if (loading) await loading;
   const run = typeof line === 'string' && stdin === undefined && refusalOf(line, stdin) === null ? longRun(line) : undefined;
   if (!run) return runOnFigure(host, line, stdin);
   const n = ++host.commands;

@@ -2,7 +2,7 @@
 // CLI's `sim …` lines. Loaded lazily (the terminal's worker chunk, the headless CLI): it brings `yaml`.
 
 /** kubectl over a cluster, and the script runner behind `npm run sim`. */
-export { runKubectl } from './kubectl.ts';
+export { runKubectl, loadExplain, prepareLine } from './kubectl.ts';
 export { runScript, parseScript, runLine, scriptHeader, type ScriptHeader } from './script.ts';
 export { runSimCommand, formatSimTime, SIM_USAGE } from './sim-commands.ts';
 /** The requests kubectl's commands send, shared with the figures' buttons. */

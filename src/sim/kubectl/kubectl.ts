@@ -6,3 +6,5 @@
 export { runKubectl } from './cmd/cmd.ts';
 /** What an invocation printed, and the host services (files) it may use. */
 export type { KubectlHost, KubectlResult } from './cmd/util.ts';
+/** kubectl explain's chunk: loaded before a line that may run explain (commands run synchronously). */
+export { loadExplain, prepareLine } from './cmd/explain.ts';

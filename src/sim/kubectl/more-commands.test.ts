@@ -129,7 +129,7 @@ describe('real commands the simulator leaves out', () => {
     const c = cluster();
     const exec = runKubectl(c, 'exec -it web -- sh');
     expect(exec).toEqual({ stdout: '', stderr: 'error: kubectl exec is a real command that this simulator does not run: the simulated containers run no processes to start a shell or a command in (kubectl logs and describe pod show what they do)\n', exitCode: 1 });
-    for (const cmd of ['attach', 'port-forward', 'proxy', 'cp', 'debug', 'edit', 'replace', 'explain', 'autoscale', 'config', 'diff']) {
+    for (const cmd of ['attach', 'port-forward', 'proxy', 'cp', 'debug', 'edit', 'replace', 'autoscale', 'config', 'diff']) {
       const r = runKubectl(c, `${cmd} x`);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`^error: kubectl ${cmd} is a real command that this simulator does not run: .+\\n$`));

@@ -15,6 +15,7 @@ import { cmdDescribe } from './describe.ts';
 import { cmdCordon, cmdDrain } from './drain.ts';
 import { cmdEvents } from './events.ts';
 import { cmdExec } from './exec.ts';
+import { cmdExplain } from './explain.ts';
 import { cmdExpose } from './expose.ts';
 import { GLOBAL_BOOL, GLOBAL_VALUED } from './flags.ts';
 import { cmdGet } from './get.ts';
@@ -35,7 +36,7 @@ import { cmdWait } from './wait.ts';
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
   get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
   rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, exec: cmdExec, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth,
+  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, exec: cmdExec, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth, explain: cmdExplain,
 };
 
 /**
@@ -51,7 +52,6 @@ const NOT_SIMULATED: Record<string, string> = {
   debug: 'the simulated containers run no processes to add a debugging container beside',
   edit: 'there is no editor here; use kubectl patch, kubectl set image or kubectl apply -f - instead',
   replace: 'use kubectl apply -f - instead',
-  explain: 'the API documentation is not bundled with this simulator (see kubernetes.io/docs/reference/kubernetes-api/)',
   autoscale: 'the cluster runs no metrics-server and no HorizontalPodAutoscaler controller',
   certificate: 'the simulated cluster has no certificate signing',
   config: 'the simulator has one cluster and one user (kubernetes-admin); there is no kubeconfig to change',
