@@ -13,6 +13,7 @@ import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
 import type { strictFieldValidation } from './strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
+import type { evictionCheck } from './eviction.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
@@ -28,6 +29,7 @@ export interface KubectlExtras {
   doPodLog: typeof doPodLog;
   strictFieldValidation: typeof strictFieldValidation;
   namespaceDelete: typeof namespaceDelete;
+  evictionCheck: typeof evictionCheck;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

@@ -69,7 +69,11 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
     case 'list': return doList(h, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
-      if (req.subresource === 'eviction') return doDelete(h, component, { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } }, true);
+      if (req.subresource === 'eviction') {
+        const e: ApiRequest = { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } };
+        // The budgets' check comes with kubectl, the one client that evicts (drain) or makes a budget.
+        return config.kubectlExtras?.evictionCheck(h, config, component, e) ?? doDelete(h, component, e, true);
+      }
       return doCreate(h, config, component, id, req);
     case 'update':
     case 'patch': return doUpdate(h, config, component, id, req);

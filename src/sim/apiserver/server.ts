@@ -75,7 +75,7 @@ export const API_SERVER = 'kube-apiserver';
  * the kubernetes Service's reconcile, or a namespace's first DELETE (the world starts the namespace
  * controller's instance, when kubectl's chunk has brought it and the controller manager runs).
  */
-export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'namespace-controller' };
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'namespace-controller' } | { type: 'disruption-controller' };
 
 /** The bootstrap controller's loop (kubernetesservice.Controller, EndpointInterval: 10 s from the API server's start). */
 export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;
