@@ -301,7 +301,8 @@ const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
 // 16.625 KB with issue 30's kubectl gaps: an eviction's dry run read from its deleteOptions, as a replay of drain --dry-run=server needs (16,937 B).
 // 24.75 KB since session 14: a link's replay installs kubectl's part, which brings the request checks
 // (typed decoding and validation) that left the core.
-const PERMALINK_CHUNK_MAX_GZIP = 24.75 * KB;
+// 28.25 KB with PodDisruptionBudgets (issue 30): kubectl's part brings the disruption controller, the eviction API's budget check and ValidatePodDisruptionBudget (28,674 B).
+const PERMALINK_CHUNK_MAX_GZIP = 28.25 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -322,7 +323,8 @@ const PERMALINK_CHUNK_MAX_GZIP = 24.75 * KB;
 // 90.875 KB since issue 30's kubectl gaps: set env, set resources, run --annotations/--env/--overrides, get -w --output-watch-events and -o json|yaml|name, --request-timeout, drain's server dry run in the eviction's body (92,945 B).
 // 98.75 KB since session 14: the request checks (8 KB: typed decoding and validation) left the core for kubectl's part;
 // 99 KB with create service externalname (101,147 B).
-const KUBECTL_CHUNK_MAX_GZIP = 99 * KB;
+// 104 KB with PodDisruptionBudgets (issue 30): create/get/describe pdb, drain's retries, and kubectl's part's disruption controller, eviction check and PDB validation (106,250 B).
+const KUBECTL_CHUNK_MAX_GZIP = 104 * KB;
 /** The terminal's UI on the main thread (Terminal.svelte), loaded when a reader opens or focuses a terminal. */
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 /** The travel layer on the main thread (TravelLayer.svelte and travel.ts), loaded after a figure hydrates. */

@@ -120,8 +120,6 @@ interface ApiClient {
   delete<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
   /** POST pods/{name}/binding. */
   bind(namespace: string, pod: string, node: string): ApiResult<unknown>;
-  /** POST pods/{name}/eviction. */
-  evict(namespace: string, pod: string, gracePeriodSeconds?: number): ApiResult<unknown>;
   /** Any request, untyped. */
   request(req: ApiRequest): ApiResult<unknown>;
 }
@@ -498,7 +496,6 @@ export class World {
       patch: (resource, namespace, n, patch, subresource, options) => req({ verb: 'patch', resource, namespace, name: n, subresource, body: patch, options }) as never,
       delete: (resource, namespace, n, options) => req({ verb: 'delete', resource, namespace, name: n, options }) as never,
       bind: (namespace, pod, node) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } } }),
-      evict: (namespace, pod, gracePeriodSeconds) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace }, deleteOptions: gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds } } }),
       request: req,
     };
     return {
@@ -562,7 +559,7 @@ export class World {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
-      if (t.type === 'namespace-controller' || t.type === 'disruption-controller') { this.startController(t.type); return; }
+      if (t.type === 'start') { this.startController(t.name); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;

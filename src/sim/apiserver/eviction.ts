@@ -9,9 +9,11 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { push } from '../clock.ts';
 import { rfc3339 } from '../names.ts';
-import { DISRUPTION_CONTROLLER, isPodReady, selects, updateDisruptionAllowedCondition } from '../controllers/disruption-controller.ts';
+import { DISRUPTION_CONTROLLER, selects, updateDisruptionAllowedCondition } from '../controllers/disruption-controller.ts';
+import { isPodReady } from '../controllers/replicaset-util.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';
+import { doDelete } from './delete.ts';
 import { handleRequest } from './handler.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { keyOf } from './resources.ts';
@@ -24,14 +26,14 @@ import { storeGet } from './store.ts';
 const MAX_DISRUPTED_POD_SIZE = 2000;
 
 /** The message of every 429 the eviction API answers for a PDB. */
-export const EVICTION_REFUSED = 'Cannot evict pod as it would violate the pod\'s disruption budget.';
+const EVICTION_REFUSED = 'Cannot evict pod as it would violate the pod\'s disruption budget.';
 
 /** The component the API server's own loopback requests are logged under (system:apiserver). */
 const LOOPBACK = 'kube-apiserver';
 
 /** Starts the disruption controller in the controller manager's process, if it is not running (World.startController). */
-export function wakeDisruptionController(h: ApiHost): void {
-  push(h.queue, h.now, API_SERVER, { type: DISRUPTION_CONTROLLER } satisfies ApiServerTimer);
+function wakeDisruptionController(h: ApiHost): void {
+  push(h.queue, h.now, API_SERVER, { type: 'start', name: DISRUPTION_CONTROLLER } satisfies ApiServerTimer);
 }
 
 /** errors.NewTooManyRequests with the DisruptionBudget cause. */
@@ -48,7 +50,7 @@ function forbidden(name: string, err: string, cause: string): Status {
 }
 
 /** canIgnorePDB: a pod that is terminal, Pending or already being deleted is deleted without asking its budget. */
-export function canIgnorePDB(pod: Pod): boolean {
+function canIgnorePDB(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || !!pod.metadata?.deletionTimestamp;
 }
@@ -85,7 +87,7 @@ export function budgetRefusal(pdb: PodDisruptionBudget): Status | undefined {
  * decremented), otherwise the answer. The PDBs are listed and the decremented status written with
  * the API server's own client, as the real registry does (they are logged as kube-apiserver's).
  */
-export function evictionCheck(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> | undefined {
+function evictionCheck(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> | undefined {
   const pod = storeGet(h.store, 'pods', keyOf(req)) as Pod | undefined;
   if (!pod || canIgnorePDB(pod)) return undefined;
   const ns = pod.metadata?.namespace;
@@ -119,6 +121,15 @@ export function evictionCheck(h: ApiHost, config: ApiServerConfig, component: st
   const wrote = handleRequest(h, config, LOOPBACK, { verb: 'update', resource: 'poddisruptionbudgets', namespace: ns, name: pdb.metadata?.name, subresource: 'status', body: { ...pdb, status: next } });
   if (!wrote.ok) return fail(h, component, logReq, wrote.status, 'storage');
   return undefined;
+}
+
+/**
+ * POST pods/NAME/eviction (EvictionREST.Create): the Eviction's deleteOptions are the delete's; the
+ * budgets' check, then the pod's graceful delete with the DisruptionTarget condition (delete.ts).
+ */
+export function evict(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
+  const e: ApiRequest = { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } };
+  return evictionCheck(h, config, component, e) ?? doDelete(h, component, e, true);
 }
 
 /**

@@ -17,7 +17,8 @@ import type { ComponentDef, WorldParts } from '../world.ts';
 import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
 import { type Identity, R, registerIdentity } from './authn.ts';
 import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
-import { PDB_CREATE, evictionCheck } from './eviction.ts';
+import { PDB_CREATE, evict } from './eviction.ts';
+import { PDB_VALIDATION } from './pdb-validation.ts';
 import { registerAdmissionPlugin } from './admission.ts';
 
 /** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */
@@ -62,7 +63,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evictionCheck };
+const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
 type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef): unknown };
@@ -95,5 +96,7 @@ function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   withNamespaceLifecycle(config);
   // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
   if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
+  // And a PodDisruptionBudget.
+  if (!config.validators.poddisruptionbudgets?.includes(PDB_VALIDATION)) registerValidator(config, 'poddisruptionbudgets', PDB_VALIDATION);
   return config;
 }

@@ -83,7 +83,7 @@ const keys = (m: unknown): string[] => (m && typeof m === 'object' ? Object.keys
 const supported = (vals: string[]): string => `supported values: ${vals.map((v) => JSON.stringify(v)).join(', ')}`;
 /** A NotSupported field error with the supported values, as field.NotSupported words it. */
 export const notSupported = (field: string, value: unknown, vals: string[]): FieldError => ({ type: 'NotSupported', field, value, detail: supported(vals) });
-const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
+export const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
 
 /** ValidateLabels (map order is Go's random one; sorted here). */
 function validateLabels(labels: Record<string, string> | undefined, field: string): FieldError[] {
@@ -111,7 +111,7 @@ function validateAnnotations(annotations: Record<string, string> | undefined, fi
 function goIntOrString(v: number | string): GoValue {
   return new GoValue(typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`);
 }
-const PERCENT = /^[0-9]+%$/;
+export const PERCENT = /^[0-9]+%$/;
 
 /** ValidatePositiveIntOrPercent. */
 function validatePositiveIntOrPercent(v: number | string, field: string): FieldError[] {
@@ -122,7 +122,7 @@ function validatePositiveIntOrPercent(v: number | string, field: string): FieldE
 }
 
 /** getIntOrPercentValue: a percent's number, else IntValue() (Atoi of a string, 0 when it is none). */
-function intOrPercentValue(v: number | string): number {
+export function intOrPercentValue(v: number | string): number {
   if (typeof v === 'number') return v;
   if (PERCENT.test(v)) return Number(v.slice(0, -1));
   return /^[+-]?\d+$/.test(v) ? Number(v) : 0;
@@ -174,7 +174,7 @@ function validateFinalizers(finalizers: string[] | undefined, path: string): Fie
 }
 
 /** ValidateLabelSelector, and whether LabelSelectorAsSelector would fail on it. */
-function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
+export function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
   const errs = validateLabels(sel.matchLabels, `${path}.matchLabels`);
   let convertible = errs.length === 0;
   (sel.matchExpressions ?? []).forEach((e: Obj, i: number) => {
@@ -487,41 +487,6 @@ function validateNode(obj: Obj): FieldError[] {
   return errs;
 }
 
-/**
- * An IntOrString as a 1.37 field error prints it: json.Marshal of the value (`"150%"`, `3`), which
- * ErrorBody tries before any %#v.
- */
-function jsonIntOrString(v: number | string): GoValue {
-  return new GoValue(JSON.stringify(v));
-}
-
-/** ValidatePositiveIntOrPercent and IsNotMoreThan100Percent of one PDB bound. */
-function validatePdbBound(v: number | string, field: string): FieldError[] {
-  if (typeof v === 'number') return nonNegative(v, field);
-  if (!PERCENT.test(v)) return [{ type: 'Invalid', field, value: jsonIntOrString(v), detail: regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%') }];
-  return intOrPercentValue(v) > 100 ? [{ type: 'Invalid', field, value: jsonIntOrString(v), detail: 'must not be greater than 100%' }] : [];
-}
-
-/**
- * ValidatePodDisruptionBudgetSpec: one bound at most, each a non-negative number or a percent up to
- * 100%, and a valid selector. (The both-set error's value is the internal spec, which json.Marshal
- * renders; its key order is the internal struct's.)
- */
-export function validatePodDisruptionBudgetSpec(spec: Obj): FieldError[] {
-  const errs: FieldError[] = [];
-  const has = (v: unknown): v is number | string => v !== undefined && v !== null;
-  if (has(spec.minAvailable) && has(spec.maxUnavailable)) {
-    const shown = { minAvailable: spec.minAvailable, selector: spec.selector ?? null, maxUnavailable: spec.maxUnavailable, unhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null };
-    errs.push({ type: 'Invalid', field: 'spec', value: new GoValue(JSON.stringify(shown)), detail: 'minAvailable and maxUnavailable cannot be both set' });
-  }
-  if (has(spec.minAvailable)) errs.push(...validatePdbBound(spec.minAvailable, 'spec.minAvailable'));
-  if (has(spec.maxUnavailable)) errs.push(...validatePdbBound(spec.maxUnavailable, 'spec.maxUnavailable'));
-  if (spec.selector) errs.push(...validateLabelSelector(spec.selector, 'spec.selector').errs);
-  const policy = spec.unhealthyPodEvictionPolicy;
-  if (has(policy) && policy !== 'IfHealthyBudget' && policy !== 'AlwaysAllow') errs.push(notSupported('spec.unhealthyPodEvictionPolicy', policy, ['AlwaysAllow', 'IfHealthyBudget']));
-  return errs;
-}
-
 /** The built-in validation of each resource (ValidateDeployment, ValidatePod … in the fields the simulator models). */
 export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined): FieldError[] {
   const errs: FieldError[] = [];
@@ -540,6 +505,7 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   // ValidatePriorityClass is a part of its own (priority-class-validation.ts), registered as this
   // resource's validator by whoever can send a PriorityClass; the API server's bootstrap classes need none.
   if (resource === 'priorityclasses') return errs;
+  // ValidatePodDisruptionBudget likewise (pdb-validation.ts): only kubectl writes a PodDisruptionBudget.
   // A status write carries the stored spec itself, validated when it was stored.
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
   switch (resource) {
@@ -570,10 +536,6 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
       break;
     case 'nodes':
       errs.push(...validateNode(obj));
-      break;
-    case 'poddisruptionbudgets':
-      // ValidatePodDisruptionBudget, on create and on a change of spec alike.
-      errs.push(...validatePodDisruptionBudgetSpec(obj.spec ?? {}));
       break;
   }
   return errs;

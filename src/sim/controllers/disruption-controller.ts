@@ -19,16 +19,17 @@ import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { deepEqual, parseTime, rfc3339 } from '../names.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
+import { isPodReady } from './replicaset-util.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** The controller's component type and instance name (World.startController starts it by this name). */
 export const DISRUPTION_CONTROLLER = 'disruption-controller';
 
 /** DeletionTimeout: an evicted pod not deleted within 2 minutes counts again. */
-export const DELETION_TIMEOUT_MS = 2 * 60_000;
+const DELETION_TIMEOUT_MS = 2 * 60_000;
 
 /** policyv1.DisruptionAllowedCondition and its reasons. */
-export const DISRUPTION_ALLOWED = 'DisruptionAllowed';
+const DISRUPTION_ALLOWED = 'DisruptionAllowed';
 const SYNC_FAILED = 'SyncFailed';
 const SUFFICIENT_PODS = 'SufficientPods';
 const INSUFFICIENT_PODS = 'InsufficientPods';
@@ -49,11 +50,6 @@ type C = Ctx<DisruptionControllerState>;
 /** A selector as LabelSelectorAsSelector reads it: nil selects nothing, `{}` everything. */
 export function selects(sel: LabelSelector | undefined | null, labels: Record<string, string> | undefined): boolean {
   return sel !== undefined && sel !== null && labelSelectorMatches(sel, labels);
-}
-
-/** IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: Pod): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** getPdbForPod (GetPodPodDisruptionBudgets): the first PDB of the pod's namespace whose selector matches it. */
@@ -114,7 +110,7 @@ function findScale(s: DisruptionControllerState, ref: OwnerReference, ns: string
 }
 
 /** getExpectedScale: the sum of the scales of the pods' controllers; pods with none are unmanaged. */
-export function expectedScale(s: DisruptionControllerState, pods: Pod[]): { expectedCount: number; unmanagedPods: string[] } | { error: string } {
+function expectedScale(s: DisruptionControllerState, pods: Pod[]): { expectedCount: number; unmanagedPods: string[] } | { error: string } {
   const scales = new Map<string, number>();
   const unmanagedPods: string[] = [];
   for (const pod of pods) {
@@ -163,7 +159,7 @@ export function expectedPodCount(s: DisruptionControllerState, pdb: PodDisruptio
  * buildDisruptedPodMap: the evicted pods (status.disruptedPods) not yet being deleted and within
  * DeletionTimeout of their eviction, and when the earliest of those times out (the recheck).
  */
-export function buildDisruptedPodMap(pods: Pod[], pdb: PodDisruptionBudget, now: number): { disrupted: Record<string, string>; recheckAt?: number } {
+function buildDisruptedPodMap(pods: Pod[], pdb: PodDisruptionBudget, now: number): { disrupted: Record<string, string>; recheckAt?: number } {
   const disruptedPods = pdb.status?.disruptedPods;
   const disrupted: Record<string, string> = {};
   let recheckAt: number | undefined;
@@ -182,7 +178,7 @@ export function buildDisruptedPodMap(pods: Pod[], pdb: PodDisruptionBudget, now:
 }
 
 /** countHealthyPods: Ready pods not being deleted and not just evicted. */
-export function countHealthyPods(pods: Pod[], disrupted: Record<string, string>, now: number): number {
+function countHealthyPods(pods: Pod[], disrupted: Record<string, string>, now: number): number {
   let n = 0;
   for (const pod of pods) {
     if (pod.metadata?.deletionTimestamp) continue;

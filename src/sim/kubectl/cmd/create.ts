@@ -115,7 +115,7 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
  * metav1.ParseToLabelSelector: `k=v` (or `==`) into matchLabels, `in`, `notin`, `k` and `!k` into
  * matchExpressions (values sorted, as sets.List gives them); any other operator is an error.
  */
-export function parseToLabelSelector(sel: string): Obj | string {
+function parseToLabelSelector(sel: string): Obj | string {
   const matchLabels: Record<string, string> = {};
   const matchExpressions: Obj[] = [];
   const parts: string[] = [];

@@ -112,7 +112,7 @@ function podsForDeletion(p: Parsed, pods: Obj[]): { evict: Obj[]; errs: string[]
 }
 
 /** The drainer's EvictErrorRetryDelay: a refused eviction (429) is tried again 5 s later. */
-export const EVICT_ERROR_RETRY_DELAY_MS = 5000;
+const EVICT_ERROR_RETRY_DELAY_MS = 5000;
 
 /** deleteOrEvictPodsSimple for one node: undefined when its pods are gone (or, in a dry run, listed). */
 function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node: string, dry: DryRun): DrainError | undefined {
