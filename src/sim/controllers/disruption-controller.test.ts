@@ -53,7 +53,7 @@ describe('eviction and drain', () => {
     runKubectl(c, 'create pdb web --selector=app=web --min-available=3');
     c.advance(2000);
     const pod = runKubectl(c, 'get pods -o name').stdout.trim().split('\n')[0].slice('pod/'.length);
-    const r = c.request({ verb: 'create', resource: 'pods', namespace: 'default', name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } } }, 'kubectl');
+    const r = c.request({ verb: 'create', resource: 'pods', namespace: 'default', name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } } });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.code).toBe(429);
@@ -95,6 +95,29 @@ describe('eviction and drain', () => {
     const out = runKubectl(c, 'drain node-2 --ignore-daemonsets');
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toMatch(/\nerror when evicting pods\/"web-\S+" -n "default": This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.\n$/);
+  });
+});
+
+describe('the controller\'s life', () => {
+  test('not started before the first PDB; started in the controller manager\'s process by its create; stopped and restarted with that process', () => {
+    const c = cluster();
+    expect(c.world.state.components['disruption-controller']).toBeUndefined();
+    runKubectl(c, 'create pdb web --selector=app=web --min-available=2');
+    c.advance(1000);
+    expect(c.world.state.components['disruption-controller']).toMatchObject({ process: 'kube-controller-manager' });
+    c.controlPlane('stop', 'controller-manager');
+    runKubectl(c, 'scale deployment web --replicas=4');
+    c.advance(60_000);
+    // Its next event finds its process gone: it stops too.
+    expect(c.world.state.components['disruption-controller']).toBeUndefined();
+    runKubectl(c, 'scale deployment web --replicas=3');
+    c.controlPlane('start', 'controller-manager');
+    c.advance(30_000);
+    // An eviction that reads the budget starts it again (the real one restarts with its process).
+    expect(runKubectl(c, 'drain node-1 --ignore-daemonsets').exitCode).toBe(0);
+    expect(c.world.state.components['disruption-controller']).toMatchObject({ process: 'kube-controller-manager' });
+    c.advance(20_000);
+    expect(pdb(c).status).toMatchObject({ currentHealthy: 3, expectedPods: 3, disruptionsAllowed: 1 });
   });
 });
 
