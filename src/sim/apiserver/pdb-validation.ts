@@ -25,13 +25,14 @@ function validatePdbBound(v: number | string, field: string): FieldError[] {
 /**
  * ValidatePodDisruptionBudgetSpec: one bound at most, each a non-negative number or a percent up to
  * 100%, and a valid selector. (The both-set error's value is the internal spec, which json.Marshal
- * renders; its key order is the internal struct's.)
+ * renders under the Go field names: oracle/traces/pdb-refusals.json.)
  */
 function validatePodDisruptionBudgetSpec(spec: Obj): FieldError[] {
   const errs: FieldError[] = [];
   const has = (v: unknown): v is number | string => v !== undefined && v !== null;
   if (has(spec.minAvailable) && has(spec.maxUnavailable)) {
-    const shown = { minAvailable: spec.minAvailable, selector: spec.selector ?? null, maxUnavailable: spec.maxUnavailable, unhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null };
+    // The internal struct has no json tags: its fields print under their Go names (the selector is metav1's, tagged).
+    const shown = { MinAvailable: spec.minAvailable, Selector: spec.selector ?? null, MaxUnavailable: spec.maxUnavailable, UnhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null };
     errs.push({ type: 'Invalid', field: 'spec', value: new GoValue(JSON.stringify(shown)), detail: 'minAvailable and maxUnavailable cannot be both set' });
   }
   if (has(spec.minAvailable)) errs.push(...validatePdbBound(spec.minAvailable, 'spec.minAvailable'));

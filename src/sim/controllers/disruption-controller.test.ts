@@ -24,7 +24,8 @@ describe('kubectl create/get/describe pdb', () => {
     expect(runKubectl(c, 'create pdb web --selector=app=web --min-available=1Gb').stderr).toBe('error: invalid format specified for min-available\n');
     expect(runKubectl(c, 'create pdb web --selector=app!=web --min-available=1').stderr).toBe('error: "!=" is not a valid label selector operator\n');
     const both = runKubectl(c, 'apply -f -', 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: x\nspec:\n  minAvailable: 1\n  maxUnavailable: 1\n  selector:\n    matchLabels:\n      app: web\n');
-    expect(both.stderr).toContain('minAvailable and maxUnavailable cannot be both set');
+    // The internal spec as json.Marshal renders it, under its Go field names (oracle/traces/pdb-refusals.json).
+    expect(both.stderr).toBe('The PodDisruptionBudget "x" is invalid: spec: Invalid value: {"MinAvailable":1,"Selector":{"matchLabels":{"app":"web"}},"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set\n');
     const over = runKubectl(c, 'apply -f -', 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: x\nspec:\n  maxUnavailable: 150%\n  selector: {}\n');
     expect(over.stderr).toContain('spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%');
   });
