@@ -39,6 +39,27 @@ describe('kubectl create/get/describe pdb', () => {
     expect(st.conditions).toEqual([expect.objectContaining({ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: 1 })]);
     expect(runKubectl(c, 'describe pdb web').stdout).toBe('Name:           web\nNamespace:      default\nMin available:  3\nSelector:       app=web\nStatus:\n    Allowed disruptions:  0\n    Current:              3\n    Desired:              3\n    Total:                3\nEvents:                   <none>\n');
   });
+  test('a budget that selects no pod: allowed 0, and the controller\'s NoPods event on each sync', () => {
+    const c = cluster();
+    runKubectl(c, 'create pdb none --selector=app=nothing --max-unavailable=1');
+    c.advance(2000);
+    expect(pdb(c, 'none').status).toMatchObject({ expectedPods: 0, desiredHealthy: 0, currentHealthy: 0, disruptionsAllowed: 0 });
+    expect(runKubectl(c, 'describe pdb none').stdout).toMatch(/Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message\n[-\s]+\n\s+Normal\s+NoPods\s+.*controllermanager\s+No matching pods found\n$/);
+  });
+  test('a changed spec is a new generation: evictions wait (429, retry in 10 s) until the controller has observed it', () => {
+    const c = cluster();
+    runKubectl(c, 'create pdb web --selector=app=web --max-unavailable=1');
+    c.advance(2000);
+    expect(pdb(c).status).toMatchObject({ observedGeneration: 1, disruptionsAllowed: 1 });
+    runKubectl(c, `patch pdb web --type=merge -p '{"spec":{"maxUnavailable":2}}'`);
+    expect(pdb(c).metadata?.generation).toBe(2);
+    const pod = runKubectl(c, 'get pods -o name').stdout.trim().split('\n')[0].slice('pod/'.length);
+    // The same moment: the controller has not synced the new generation yet.
+    const r = c.request({ verb: 'create', resource: 'pods', namespace: 'default', name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } } });
+    expect(r).toMatchObject({ ok: false, code: 429, status: { details: { retryAfterSeconds: 10, causes: [{ message: 'The disruption budget web is still being processed by the server.' }] } } });
+    c.advance(1000);
+    expect(pdb(c).status).toMatchObject({ observedGeneration: 2, desiredHealthy: 1, disruptionsAllowed: 2 });
+  });
   test('a percentage is of the controllers\' scale, rounded up', () => {
     const c = cluster(4);
     runKubectl(c, 'create pdb web --selector=app=web --max-unavailable=30%');
