@@ -157,7 +157,9 @@ function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods:
     r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
     if (timeoutMs > 0 && r.now - start >= timeoutMs) { errors.push(`error when evicting ${ref}: global timeout reached: ${goDuration(timeoutMs)}`); e.state = 'done'; return; }
     const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 || dry === 'server' ? { deleteOptions: { ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }), ...(dry === 'server' && { dryRun: ['All'] }) } } : {}) } }, reservedAt, at);
-    if (res.ok || res.code === 404) { e.state = dry === 'server' ? 'done' : 'wait'; e.at = r.now; return; }
+    // A pod already gone ends its goroutine at once: nothing to wait for, no "evicted" line.
+    if (res.code === 404) { e.state = 'done'; return; }
+    if (res.ok) { e.state = dry === 'server' ? 'done' : 'wait'; e.at = r.now; return; }
     if (res.code === 429) {
       r.warn(`error when evicting ${ref} (will retry after ${goDuration(EVICT_ERROR_RETRY_DELAY_MS)}): ${res.status.message}\n`);
       e.at = r.now + EVICT_ERROR_RETRY_DELAY_MS;
