@@ -262,6 +262,8 @@ const WORKER_TARGET_GZIP = 90 * KB;
 // 125.75 KiB with issue 30's fixes of three known kubelet bugs (status.resources and allocatedResources
 // for pods and containers, PodRequests/PodLimits summed as Go sums quantities, ~0.4 KB) and Go's
 // Quantity.String() for the node's and the sums' quantities (~0.3 KB): 128,622 B.
+// 128,728 B with PodDisruptionBudgets (issue 30): the policy/v1 resource's entry and a 'start' timer for
+// kubectl's controllers; the eviction subresource whole (and World's unused ApiClient.evict) left for kubectl's part.
 const WORKER_MAX_GZIP = 125.75 * KB;
 /** A figure's own definition, which the worker loads when a page opens that figure (what it adds to the core's graph). */
 // Since session 11 a figure that draws a statechart also loads the chart readers (view/statechart.ts,
@@ -301,7 +303,8 @@ const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
 // 16.625 KB with issue 30's kubectl gaps: an eviction's dry run read from its deleteOptions, as a replay of drain --dry-run=server needs (16,937 B).
 // 24.75 KB since session 14: a link's replay installs kubectl's part, which brings the request checks
 // (typed decoding and validation) that left the core.
-const PERMALINK_CHUNK_MAX_GZIP = 24.75 * KB;
+// 28.25 KB with PodDisruptionBudgets (issue 30): kubectl's part brings the disruption controller, the eviction API's budget check and ValidatePodDisruptionBudget (28,686 B).
+const PERMALINK_CHUNK_MAX_GZIP = 28.25 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about
@@ -322,9 +325,9 @@ const PERMALINK_CHUNK_MAX_GZIP = 24.75 * KB;
 // 90.875 KB since issue 30's kubectl gaps: set env, set resources, run --annotations/--env/--overrides, get -w --output-watch-events and -o json|yaml|name, --request-timeout, drain's server dry run in the eviction's body (92,945 B).
 // 98.75 KB since session 14: the request checks (8 KB: typed decoding and validation) left the core for kubectl's part;
 // 99 KB with create service externalname (101,147 B).
-// 99.5 KB since kubectl explain (issue 30): the command's entry, its completion and the terminal's wait for its
-// chunk (below), +538 B: 101,171 → 101,709 B.
-const KUBECTL_CHUNK_MAX_GZIP = 99.5 * KB;
+// 104 KB with PodDisruptionBudgets (issue 30): create/get/describe pdb, drain's retries, and kubectl's part's disruption controller, eviction check and PDB validation (106,263 B).
+// 104.5 KB with kubectl explain's entry, its completion and the terminal's wait for its chunk (below): 106,833 B.
+const KUBECTL_CHUNK_MAX_GZIP = 104.5 * KB;
 /**
  * kubectl explain's chunk, which kubectl's loads only for an explain line: the served kinds' OpenAPI
  * v3 schemas as the real API server serves them (200 schemas, their descriptions 330 KB of JSON),

@@ -67,6 +67,7 @@ export const COMPONENTS: Readonly<Record<string, string | null>> = {
   'node-controller': 'node-lifecycle-controller',
   'generic-garbage-collector': 'garbage-collector',
   'pod-garbage-collector': 'pod-garbage-collector',
+  'disruption-controller': 'disruption-controller',
   'kube-apiserver-serving-clustertrustbundle-publisher': null,
   'legacy-service-account-token-cleaner': null,
 };

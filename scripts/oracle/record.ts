@@ -105,7 +105,7 @@ async function record(name: string): Promise<void> {
       const objects: KObj[] = [];
       const paths: [string, string][] = [['/apis/apps/v1/namespaces/default/deployments', 'Deployment'], ['/apis/apps/v1/namespaces/default/replicasets', 'ReplicaSet'],
         ['/api/v1/namespaces/default/pods', 'Pod'], ['/api/v1/nodes', 'Node'], ['/api/v1/namespaces/default/services', 'Service'],
-        ['/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', 'EndpointSlice']];
+        ['/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', 'EndpointSlice'], ['/apis/policy/v1/namespaces/default/poddisruptionbudgets', 'PodDisruptionBudget']];
       for (const [p, kind] of paths) {
         const l = await cluster.get(p);
         if (!l) return; // API server down: no checkpoint here

@@ -89,7 +89,7 @@ export const LEADER_LEASES = ['kube-controller-manager', 'kube-scheduler'] as co
 export const LEADER_LEASE_NAMESPACE = 'kube-system';
 
 /** The resources whose objects a checkpoint holds. */
-export const CHECKPOINT_RESOURCES = ['deployments', 'replicasets', 'pods', 'nodes', 'services', 'endpointslices'] as const;
+export const CHECKPOINT_RESOURCES = ['deployments', 'replicasets', 'pods', 'nodes', 'services', 'endpointslices', 'poddisruptionbudgets'] as const;
 
 // Kubernetes' rand.String alphabet (no vowels, no 0/1/3): generated suffixes and template hashes.
 const ALNUM = '[bcdfghjklmnpqrstvwxz2456789]';

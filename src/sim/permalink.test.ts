@@ -130,6 +130,28 @@ describe('permalink', () => {
     expect(encodeMoment(bad)).toMatchObject({ ok: false });
   });
 
+  it('round trips a PodDisruptionBudget, its controller\'s status and an eviction it refuses then grants', () => {
+    // The test plays kubectl, so kubectl's part of the API server (the budgets' check, the disruption controller) is installed.
+    const c = createCluster({ seed: 6, nodes: 2 });
+    installKubectlExtras(c);
+    const tl = new Timeline(c);
+    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.advance(10_000);
+    tl.apply((c) => c.request({ verb: 'create', resource: 'poddisruptionbudgets', namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } } }));
+    tl.advance(2_000);
+    const pod = Object.values(c.world.state.store.objects.pods ?? {}).map((o) => (o as { metadata: { name: string } }).metadata.name).find((n) => n.startsWith('web-'))!;
+    const evict = () => tl.apply((c) => c.request({ verb: 'create', resource: 'pods', namespace: 'default', name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } } }));
+    evict();
+    tl.apply((c) => c.request({ verb: 'patch', resource: 'poddisruptionbudgets', namespace: 'default', name: 'web', body: { spec: { minAvailable: 1 } }, options: { patchType: 'merge' } }));
+    tl.advance(2_000);
+    evict();
+    tl.advance(5_000);
+    tl.seek(tl.length - 1);
+    const r = roundTrip(tl);
+    expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
+    expect(r.cluster.world.state.components['disruption-controller']).toMatchObject({ process: 'kube-controller-manager' });
+  });
+
   it('round trips an access review made as another user (--as, --as-group)', () => {
     // The test plays kubectl, so kubectl's part of the API server is installed as kubectl would.
     const c = createCluster({ seed: 6, nodes: 2 });

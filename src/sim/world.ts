@@ -120,8 +120,6 @@ interface ApiClient {
   delete<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
   /** POST pods/{name}/binding. */
   bind(namespace: string, pod: string, node: string): ApiResult<unknown>;
-  /** POST pods/{name}/eviction. */
-  evict(namespace: string, pod: string, gracePeriodSeconds?: number): ApiResult<unknown>;
   /** Any request, untyped. */
   request(req: ApiRequest): ApiResult<unknown>;
 }
@@ -498,7 +496,6 @@ export class World {
       patch: (resource, namespace, n, patch, subresource, options) => req({ verb: 'patch', resource, namespace, name: n, subresource, body: patch, options }) as never,
       delete: (resource, namespace, n, options) => req({ verb: 'delete', resource, namespace, name: n, options }) as never,
       bind: (namespace, pod, node) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } } }),
-      evict: (namespace, pod, gracePeriodSeconds) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace }, deleteOptions: gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds } } }),
       request: req,
     };
     return {
@@ -562,7 +559,7 @@ export class World {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
-      if (t.type === 'namespace-controller') { this.startNamespaceController(); return; }
+      if (t.type === 'start') { this.startController(t.name); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -605,13 +602,14 @@ export class World {
   }
 
   /**
-   * A namespace's first DELETE: the namespace controller (in kubectl's chunk, the one way to delete a
-   * namespace) starts in the controller manager's process if that process runs its loops.
+   * A controller of kubectl's chunk, started in the controller manager's process (if that process runs
+   * its loops) by the first request that needs it: the namespace controller by a namespace's first
+   * DELETE, the disruption controller by the first PodDisruptionBudget or eviction. (The real ones run
+   * from the controller manager's start; only kubectl's requests can give them work.)
    */
-  private startNamespaceController(): void {
+  private startController(name: string): void {
     const gc = this.state.components['garbage-collector'];
-    const ns = 'namespace-controller';
-    if (gc && !this.state.components[ns] && this.defs.has(ns)) this.startComponent(ns, ns, gc.process ? { process: gc.process } : {});
+    if (gc && !this.state.components[name] && this.defs.has(name)) this.startComponent(name, name, gc.process ? { process: gc.process } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when

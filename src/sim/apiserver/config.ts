@@ -13,9 +13,10 @@ import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
 import type { strictFieldValidation } from './strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
+import type { evict } from './eviction.ts';
 
 /**
- * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log): they
+ * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
  * live in kubectl's lazy chunk (kubectl-extras.ts), which installs them on a cluster before
  * kubectl's first request, and a link's replay before it restores; no component, demo or story
  * sends such a request, so the figures' core never carries them.
@@ -28,6 +29,7 @@ export interface KubectlExtras {
   doPodLog: typeof doPodLog;
   strictFieldValidation: typeof strictFieldValidation;
   namespaceDelete: typeof namespaceDelete;
+  evict: typeof evict;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

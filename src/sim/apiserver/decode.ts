@@ -93,6 +93,10 @@ const BODIES: Record<string, GoType> = {
   priorityclasses: struct('v1.PriorityClass', {
     ...typeMeta, metadata: objectMeta, value: int32, globalDefault: bool, description: str(), preemptionPolicy: str('v1.PreemptionPolicy'),
   }),
+  poddisruptionbudgets: struct('v1.PodDisruptionBudget', {
+    ...typeMeta, metadata: objectMeta,
+    spec: struct('v1.PodDisruptionBudgetSpec', { minAvailable: intstr, selector: labelSelector, maxUnavailable: intstr, unhealthyPodEvictionPolicy: str('v1.UnhealthyPodEvictionPolicyType') }),
+  }),
   namespaces: struct('v1.Namespace', { ...typeMeta, metadata: objectMeta, spec: struct('v1.NamespaceSpec', { finalizers: list(str('v1.FinalizerName')) }) }),
   nodes: struct('v1.Node', {
     ...typeMeta, metadata: objectMeta,

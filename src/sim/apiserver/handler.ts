@@ -69,7 +69,8 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
     case 'list': return doList(h, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
-      if (req.subresource === 'eviction') return doDelete(h, component, { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } }, true);
+      // Only kubectl evicts (drain): the eviction subresource, with its budgets' check, comes with it.
+      if (req.subresource === 'eviction') return kubectlExtras(config).evict(h, config, component, req);
       return doCreate(h, config, component, id, req);
     case 'update':
     case 'patch': return doUpdate(h, config, component, id, req);

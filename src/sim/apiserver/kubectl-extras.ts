@@ -16,11 +16,21 @@ import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import type { ComponentDef, WorldParts } from '../world.ts';
 import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
 import { type Identity, R, registerIdentity } from './authn.ts';
+import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
+import { PDB_CREATE, evict } from './eviction.ts';
+import { PDB_VALIDATION } from './pdb-validation.ts';
+import { registerAdmissionPlugin } from './admission.ts';
 
 /** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */
 const NAMESPACE_CONTROLLER_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:namespace-controller',
   rules: [R(['get', 'list', 'watch', 'delete'], ['namespaces']), R(['update'], ['namespaces/finalize', 'namespaces/status']), R(['get', 'list', 'delete'], ['*'])],
+};
+
+/** system:controller:disruption-controller: read budgets, pods and their controllers; write budgets' status; post events. */
+const DISRUPTION_CONTROLLER_IDENTITY: Identity = {
+  user: 'system:serviceaccount:kube-system:disruption-controller',
+  rules: [R(['get', 'list', 'watch'], ['poddisruptionbudgets', 'pods', 'replicasets', 'deployments']), R(['update'], ['poddisruptionbudgets/status']), R(['create', 'patch', 'update'], ['events'])],
 };
 import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
 
@@ -53,10 +63,10 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete };
+const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
-type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState>): unknown };
+type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef): unknown };
 
 /**
  * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
@@ -69,6 +79,8 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
   world.parts.preemption = PREEMPTION_EVALUATOR;
   // Only kubectl deletes a namespace: the controller that empties one comes with it.
   world.define?.(namespaceControllerDef);
+  // Only kubectl makes a PodDisruptionBudget: the controller that keeps its status comes with it.
+  world.define?.(disruptionControllerDef);
 }
 
 /** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
@@ -77,9 +89,14 @@ function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   // A reader's objects can be anything: the request checks come with kubectl.
   config.checks = REQUEST_CHECKS;
   registerIdentity(config, NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER_IDENTITY);
+  registerIdentity(config, DISRUPTION_CONTROLLER, DISRUPTION_CONTROLLER_IDENTITY);
+  // A PodDisruptionBudget's create starts with an empty status and wakes its controller.
+  registerAdmissionPlugin(config, PDB_CREATE);
   // Only kubectl makes a namespace terminate: the admission check for one comes with it.
   withNamespaceLifecycle(config);
   // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
   if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
+  // And a PodDisruptionBudget.
+  if (!config.validators.poddisruptionbudgets?.includes(PDB_VALIDATION)) registerValidator(config, 'poddisruptionbudgets', PDB_VALIDATION);
   return config;
 }

@@ -27,7 +27,7 @@ export function namespaceDelete(h: ApiHost, component: string, req: ApiRequest):
   if (!cur) return undefined;
   // Any DELETE of a namespace queues the controller's start (a running one stays as it is), so one
   // lost with a controller-manager restart comes back.
-  const wake = () => push(h.queue, h.now, API_SERVER, { type: 'namespace-controller' } satisfies ApiServerTimer);
+  const wake = () => push(h.queue, h.now, API_SERVER, { type: 'start', name: 'namespace-controller' } satisfies ApiServerTimer);
   if (!cur.metadata.deletionTimestamp) {
     const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) }, status: { ...cur.status, phase: 'Terminating' } };
     setFinalizers(next.metadata, finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy));

@@ -7,6 +7,7 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Event as CoreEvent, Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 
 /** The Kubernetes type of each served resource (for the typed client and informers). */
@@ -21,6 +22,7 @@ export interface ResourceTypes {
   endpointslices: EndpointSlice;
   events: CoreEvent;
   priorityclasses: PriorityClass;
+  poddisruptionbudgets: PodDisruptionBudget;
 }
 
 /** Static facts about one REST resource. */
@@ -44,6 +46,7 @@ export const RESOURCES: Record<string, ResourceInfo> = {
   endpointslices: { kind: 'EndpointSlice', group: 'discovery.k8s.io', version: 'v1', namespaced: true, subresources: [] },
   events: { kind: 'Event', group: '', version: 'v1', namespaced: true, subresources: [] },
   priorityclasses: { kind: 'PriorityClass', group: 'scheduling.k8s.io', version: 'v1', namespaced: false, subresources: [] },
+  poddisruptionbudgets: { kind: 'PodDisruptionBudget', group: 'policy', version: 'v1', namespaced: true, subresources: ['status'] },
 };
 
 /** Resource names served. */
@@ -178,9 +181,9 @@ export function cachedPath(resource: string, namespace: string | undefined, name
   if (!subresource) return n.path;
   return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
 }
-export const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces']);
+export const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces', 'poddisruptionbudgets']);
 /** Resources whose strategy keeps metadata.generation (pods since PodObservedGenerationTracking, 1.33). */
-export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets', 'pods', 'endpointslices']);
+export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets', 'pods', 'endpointslices', 'poddisruptionbudgets']);
 export function keyOf(req: ApiRequest): string {
   return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }

@@ -72,10 +72,11 @@ export const API_SERVER = 'kube-apiserver';
 
 /**
  * What the API server's own queue entries carry: the compaction tick, etcd revoking an Event lease,
- * the kubernetes Service's reconcile, or a namespace's first DELETE (the world starts the namespace
- * controller's instance, when kubectl's chunk has brought it and the controller manager runs).
+ * the kubernetes Service's reconcile, or the start of a controller of kubectl's chunk (the namespace
+ * controller on a namespace's first DELETE, the disruption controller on the first PodDisruptionBudget:
+ * the world starts its instance when kubectl's chunk has brought it and the controller manager runs).
  */
-export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'namespace-controller' };
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'start'; name: string };
 
 /** The bootstrap controller's loop (kubernetesservice.Controller, EndpointInterval: 10 s from the API server's start). */
 export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;

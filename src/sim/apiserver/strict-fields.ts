@@ -50,11 +50,13 @@ const STRUCTS: Record<string, string> = {
   Node: 'apiVersion kind metadata:Meta spec:NodeSpec status',
   NodeSpec: 'podCIDR podCIDRs providerID unschedulable taints:Taint[] configSource externalID',
   Taint: 'key value effect timeAdded',
+  PodDisruptionBudget: 'apiVersion kind metadata:Meta spec:PodDisruptionBudgetSpec status',
+  PodDisruptionBudgetSpec: 'minAvailable selector:Selector maxUnavailable unhealthyPodEvictionPolicy',
 };
 
 /** The top struct of each resource's body. */
 const TOP: Record<string, string> = {
-  pods: 'Pod', deployments: 'Deployment', replicasets: 'ReplicaSet', services: 'Service', namespaces: 'Namespace', priorityclasses: 'PriorityClass', nodes: 'Node',
+  pods: 'Pod', deployments: 'Deployment', replicasets: 'ReplicaSet', services: 'Service', namespaces: 'Namespace', priorityclasses: 'PriorityClass', nodes: 'Node', poddisruptionbudgets: 'PodDisruptionBudget',
 };
 
 const parsed = new Map<string, Map<string, string>>();

@@ -83,7 +83,7 @@ const keys = (m: unknown): string[] => (m && typeof m === 'object' ? Object.keys
 const supported = (vals: string[]): string => `supported values: ${vals.map((v) => JSON.stringify(v)).join(', ')}`;
 /** A NotSupported field error with the supported values, as field.NotSupported words it. */
 export const notSupported = (field: string, value: unknown, vals: string[]): FieldError => ({ type: 'NotSupported', field, value, detail: supported(vals) });
-const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
+export const nonNegative = (v: unknown, field: string): FieldError[] => (typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : []);
 
 /** ValidateLabels (map order is Go's random one; sorted here). */
 function validateLabels(labels: Record<string, string> | undefined, field: string): FieldError[] {
@@ -111,7 +111,7 @@ function validateAnnotations(annotations: Record<string, string> | undefined, fi
 function goIntOrString(v: number | string): GoValue {
   return new GoValue(typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`);
 }
-const PERCENT = /^[0-9]+%$/;
+export const PERCENT = /^[0-9]+%$/;
 
 /** ValidatePositiveIntOrPercent. */
 function validatePositiveIntOrPercent(v: number | string, field: string): FieldError[] {
@@ -122,7 +122,7 @@ function validatePositiveIntOrPercent(v: number | string, field: string): FieldE
 }
 
 /** getIntOrPercentValue: a percent's number, else IntValue() (Atoi of a string, 0 when it is none). */
-function intOrPercentValue(v: number | string): number {
+export function intOrPercentValue(v: number | string): number {
   if (typeof v === 'number') return v;
   if (PERCENT.test(v)) return Number(v.slice(0, -1));
   return /^[+-]?\d+$/.test(v) ? Number(v) : 0;
@@ -174,7 +174,7 @@ function validateFinalizers(finalizers: string[] | undefined, path: string): Fie
 }
 
 /** ValidateLabelSelector, and whether LabelSelectorAsSelector would fail on it. */
-function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
+export function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
   const errs = validateLabels(sel.matchLabels, `${path}.matchLabels`);
   let convertible = errs.length === 0;
   (sel.matchExpressions ?? []).forEach((e: Obj, i: number) => {
@@ -505,6 +505,7 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   // ValidatePriorityClass is a part of its own (priority-class-validation.ts), registered as this
   // resource's validator by whoever can send a PriorityClass; the API server's bootstrap classes need none.
   if (resource === 'priorityclasses') return errs;
+  // ValidatePodDisruptionBudget likewise (pdb-validation.ts): only kubectl writes a PodDisruptionBudget.
   // A status write carries the stored spec itself, validated when it was stored.
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
   switch (resource) {
@@ -541,4 +542,4 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
 }
 
 /** The kinds whose labels and annotations are checked here (ValidateObjectMeta). */
-const RESOURCES_WITH_META = new Set(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes', 'priorityclasses']);
+const RESOURCES_WITH_META = new Set(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes', 'priorityclasses', 'poddisruptionbudgets']);

@@ -61,6 +61,7 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
       deployment: { flags: ['--image', '--replicas', '-r', '--port', '--dry-run', '--output', '-o'] },
       namespace: {},
       priorityclass: { flags: ['--value', '--global-default', '--description', '--preemption-policy', '--dry-run', '--output', '-o'] },
+      poddisruptionbudget: { flags: ['--selector', '--min-available', '--max-unavailable', '--dry-run', '--output', '-o'] },
       service: { sub: { clusterip: { flags: ['--tcp', '--clusterip'] }, nodeport: { flags: ['--tcp', '--node-port'] } } },
     },
   },

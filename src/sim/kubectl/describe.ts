@@ -546,6 +546,27 @@ export function describePriorityClass(pc: Obj, events: Obj[] | undefined, now: n
   return o.done();
 }
 
+/** kubectl describe poddisruptionbudget (describePodDisruptionBudgetV1): one bound, the selector, the status's counts. */
+export function describePodDisruptionBudget(pdb: Obj, events: Obj[] | undefined, now: number): string {
+  const o = new Out();
+  const m = pdb.metadata ?? {};
+  const spec = pdb.spec ?? {};
+  const st = pdb.status ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  if (spec.minAvailable !== undefined && spec.minAvailable !== null) o.w(0, `Min available:\t${spec.minAvailable}\n`);
+  else if (spec.maxUnavailable !== undefined && spec.maxUnavailable !== null) o.w(0, `Max unavailable:\t${spec.maxUnavailable}\n`);
+  // FormatLabelSelector: an empty selector is <none>.
+  o.w(0, `Selector:\t${spec.selector ? labelSelectorAsString(spec.selector) || '<none>' : '<unset>'}\n`);
+  o.w(0, 'Status:\n');
+  o.w(2, `Allowed disruptions:\t${st.disruptionsAllowed ?? 0}\n`);
+  o.w(2, `Current:\t${st.currentHealthy ?? 0}\n`);
+  o.w(2, `Desired:\t${st.desiredHealthy ?? 0}\n`);
+  o.w(2, `Total:\t${st.expectedPods ?? 0}\n`);
+  describeEvents(o, eventsFor(events, 'PodDisruptionBudget', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
 /** kubectl describe endpointslice (describeEndpointSliceV1). */
 export function describeEndpointSlice(eps: Obj, events: Obj[] | undefined, now: number): string {
   const o = new Out();

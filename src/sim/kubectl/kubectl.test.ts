@@ -344,7 +344,7 @@ api    0/5     0            0           0s    nginx        nginx:1.28   app=api
     c.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare' }, spec: { nodeName: 'node-2', containers: [{ name: 'c', image: 'busybox' }] } });
     expect(runKubectl(c, 'drain node-2 --ignore-daemonsets')).toEqual({
       stdout: 'node/node-2 cordoned\n',
-      stderr: 'error: unable to drain node "node-2" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare, continuing command...\nThere are pending nodes to be drained:\n node-2\nerror: cannot delete Pods that declare no controller (use --force to override): default/bare\n',
+      stderr: 'error: unable to drain node "node-2" due to error: cannot delete Pods that declare no controller (use --force to override): default/bare, continuing command...\nThere are pending nodes to be drained:\n node-2\ncannot delete Pods that declare no controller (use --force to override): default/bare\n',
       exitCode: 1,
     });
     // With --force they go, with a warning, and drain waits for them with GETs (this fixture has no

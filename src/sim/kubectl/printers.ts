@@ -181,6 +181,10 @@ function columns(resource: string, o: Obj, now: number): { head: string[]; wideH
       // printPriorityClass fills PreemptionPolicy only with options.Wide, but real 1.37.2 kubectl shows
       // it in plain `get` too (oracle/traces/preemption.json): the server's table is asked for wide.
       return { head: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'], wideHead: [], cells: [name, String(o.value ?? 0), String(o.globalDefault ?? false), age, o.preemptionPolicy ?? ''], wide: [] };
+    case 'poddisruptionbudgets':
+      // printPodDisruptionBudget: an unset bound is N/A; an IntOrString prints as its String().
+      return { head: ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'], wideHead: [],
+        cells: [name, String(o.spec?.minAvailable ?? 'N/A'), String(o.spec?.maxUnavailable ?? 'N/A'), String(o.status?.disruptionsAllowed ?? 0), age], wide: [] };
     default:
       return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
   }

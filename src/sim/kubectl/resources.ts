@@ -21,6 +21,7 @@ export const RESOURCE_ALIASES: Record<string, string[]> = {
   services: ['service', 'svc'],
   namespaces: ['namespace', 'ns'],
   priorityclasses: ['priorityclass', 'pc'],
+  poddisruptionbudgets: ['poddisruptionbudget', 'pdb'],
 };
 
 /** Resolve a type argument (`po`, `deployments.apps`, `Deployment`) to a resource, or undefined. */

@@ -6,8 +6,9 @@ import type { dryRunPreemption, runPreemption, selectCandidate } from './preempt
 // DefaultPreemption (framework/plugins/defaultpreemption) and its evaluator (framework/preemption):
 // PostFilter → Preempt → evaluate (PodEligibleToPreemptOthers, findCandidates, DryRunPreemption,
 // SelectVictimsOnNode, SelectCandidate / pickOneNodeForPreemption). The executor's API calls are
-// the scheduler component's (scheduler.ts). The simulator serves no PodDisruptionBudgets, so every
-// victim is "non-violating" and NumPDBViolations is always 0; GenericWorkload (pod groups) is off by
+// the scheduler component's (scheduler.ts). Simplified: the scheduler reads no PodDisruptionBudgets (they
+// come with kubectl's chunk, apiserver/eviction.ts), so every victim is "non-violating" and
+// NumPDBViolations is always 0; GenericWorkload (pod groups) is off by
 // default in 1.37 and not modelled, so each victim is one pod.
 
 /** One plugin's verdict on one node (schedule-one.ts' FilterRecord, repeated to keep this file a leaf). */

@@ -10,9 +10,10 @@ import type { WorldState } from '../world.ts';
 import type { Endpoint, StepCause, StepRecord } from './types.ts';
 import { pluralOf } from './words.ts';
 
-// The namespace controller runs in kube-controller-manager too, started only once a namespace is
-// deleted (controllers/namespace-controller.ts), so it is not in the boot list CONTROLLER_MANAGER.
-const CONTROLLERS: ReadonlySet<string> = new Set<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, 'namespace-controller']);
+// The namespace and disruption controllers run in kube-controller-manager too, started only once a
+// namespace is deleted or a PodDisruptionBudget made (controllers/namespace-controller.ts,
+// disruption-controller.ts), so they are not in the boot list CONTROLLER_MANAGER.
+const CONTROLLERS: ReadonlySet<string> = new Set<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, 'namespace-controller', 'disruption-controller']);
 
 /** The canvas end a component is drawn at: its own box, or the process it runs in. */
 /** HTTP methods that ask the API server to change something. */

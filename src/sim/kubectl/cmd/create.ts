@@ -1,4 +1,4 @@
-// kubectl create (pkg/cmd/create): deployment, namespace, priorityclass, service clusterip|nodeport|externalname, or -f FILE.
+// kubectl create (pkg/cmd/create): deployment, namespace, poddisruptionbudget, priorityclass, service clusterip|nodeport|externalname, or -f FILE.
 import { deploymentFor } from '../generators.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
@@ -26,7 +26,6 @@ const CREATE_NOT_SIMULATED: Record<string, string> = {
   rolebinding: 'RBAC objects are built into this simulator, not created', clusterrolebinding: 'RBAC objects are built into this simulator, not created',
   serviceaccount: 'the simulated cluster has no ServiceAccount objects', sa: 'the simulated cluster has no ServiceAccount objects',
   quota: 'the simulated cluster has no ResourceQuotas',
-  poddisruptionbudget: 'the simulated cluster has no PodDisruptionBudgets', pdb: 'the simulated cluster has no PodDisruptionBudgets',
   token: 'the simulated cluster issues no ServiceAccount tokens',
 };
 
@@ -35,6 +34,7 @@ export function cmdCreate(r: Run, argv: string[]): void {
   if (argv[0] === 'namespace' || argv[0] === 'ns') { cmdCreateNamespace(r, argv.slice(1)); return; }
   if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
   if (argv[0] === 'priorityclass' || argv[0] === 'pc') { cmdCreatePriorityClass(r, argv.slice(1)); return; }
+  if (argv[0] === 'poddisruptionbudget' || argv[0] === 'pdb') { cmdCreatePodDisruptionBudget(r, argv.slice(1)); return; }
   if (argv[0] !== undefined && Object.hasOwn(CREATE_NOT_SIMULATED, argv[0])) {
     throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
   }
@@ -109,6 +109,73 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
   const res = r.req({ verb: 'create', resource: 'priorityclasses', body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create priorityclass: ${res.status.message}`);
   printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', res.object);
+}
+
+/**
+ * metav1.ParseToLabelSelector: `k=v` (or `==`) into matchLabels, `in`, `notin`, `k` and `!k` into
+ * matchExpressions (values sorted, as sets.List gives them); any other operator is an error.
+ */
+function parseToLabelSelector(sel: string): Obj | string {
+  const matchLabels: Record<string, string> = {};
+  const matchExpressions: Obj[] = [];
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of sel) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
+  }
+  parts.push(cur);
+  for (const p of parts.map((x) => x.trim()).filter(Boolean)) {
+    let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
+    if (m) { matchExpressions.push({ key: m[1], operator: m[2] === 'in' ? 'In' : 'NotIn', values: [...new Set(m[3].split(',').map((x) => x.trim()))].sort() }); continue; }
+    m = /^([^!=<>\s]+)\s*(==|=|!=|<|>)\s*(.*)$/.exec(p);
+    if (m) {
+      if (m[2] === '=' || m[2] === '==') { matchLabels[m[1]] = m[3].trim(); continue; }
+      return m[2] === '!=' ? '"!=" is not a valid label selector operator' : `"${m[2] === '<' ? 'lt' : 'gt'}" isn't supported in label selectors`;
+    }
+    if (p.startsWith('!')) matchExpressions.push({ key: p.slice(1).trim(), operator: 'DoesNotExist' });
+    else matchExpressions.push({ key: p, operator: 'Exists' });
+  }
+  // omitempty: an empty map or list is left out.
+  return { ...(Object.keys(matchLabels).length && { matchLabels }), ...(matchExpressions.length && { matchExpressions }) };
+}
+
+/**
+ * kubectl create poddisruptionbudget|pdb NAME --selector=SELECTOR --min-available=N|--max-unavailable=N
+ * (create_pdb.go): one bound, a number or a percent; the namespace only when -n was given.
+ */
+function cmdCreatePodDisruptionBudget(r: Run, argv: string[]): void {
+  const p = parse(r, 'create poddisruptionbudget', argv, { selector: { kind: 'string' }, 'min-available': { kind: 'string' }, 'max-unavailable': { kind: 'string' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create poddisruptionbudget -h' for help and examples`);
+  const name = p.args[0];
+  const selector = str(p, 'selector') ?? '';
+  const minAvailable = str(p, 'min-available') ?? '';
+  const maxUnavailable = str(p, 'max-unavailable') ?? '';
+  // Validate.
+  if (!selector) throw new Fail('error: a selector must be specified');
+  if (!minAvailable && !maxUnavailable) throw new Fail('error: one of min-available or max-unavailable must be specified');
+  if (minAvailable && maxUnavailable) throw new Fail('error: min-available and max-unavailable cannot be both specified');
+  const re = /^[0-9]+%?$/;
+  if (minAvailable && !re.test(minAvailable)) throw new Fail('error: invalid format specified for min-available');
+  if (maxUnavailable && !re.test(maxUnavailable)) throw new Fail('error: invalid format specified for max-unavailable');
+  const sel = parseToLabelSelector(selector);
+  if (typeof sel === 'string') throw new Fail(`error: ${sel}`);
+  // intstr.Parse: a number when Atoi takes it (int32 range), else the string.
+  const intstr = (v: string): number | string => (/^\d+$/.test(v) && Number(v) <= 2147483647 ? Number(v) : v);
+  const spec: Obj = minAvailable ? { minAvailable: intstr(minAvailable), selector: sel } : { maxUnavailable: intstr(maxUnavailable), selector: sel };
+  const ns = nsOf(p);
+  const body: Obj = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: ns }, spec };
+  if (dry === 'client') {
+    printWritten(r, p, dry, `poddisruptionbudget.policy/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }), true);
+    return;
+  }
+  const res = r.req({ verb: 'create', resource: 'poddisruptionbudgets', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create poddisruptionbudgets: ${res.status.message}`);
+  printWritten(r, p, dry, `poddisruptionbudget.policy/${name}`, 'created', res.object);
 }
 
 /** validation.IsValidPortName's complaints, joined as create service joins them. */

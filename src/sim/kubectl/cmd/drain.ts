@@ -45,11 +45,16 @@ export function cmdCordon(r: Run, argv: string[], on: boolean): void {
 /** How often drain's waitForDelete reads each evicted pod (kubectl's 1 s). */
 const DRAIN_POLL_MS = 1000;
 
-/** A node drain could not finish: its error, and what deleteOrEvictPodsSimple printed before it. */
+/**
+ * A node drain could not finish: its errors (an Aggregate: one, or `[a, b]` as text), and what
+ * deleteOrEvictPodsSimple printed before it.
+ */
 class DrainError {
-  readonly err: string;
+  readonly errs: string[];
   readonly printed: string;
-  constructor(err: string, printed = '') { this.err = err; this.printed = printed; }
+  constructor(errs: string[], printed = '') { this.errs = errs; this.printed = printed; }
+  /** The Aggregate's Error(). */
+  get err(): string { return this.errs.length > 1 ? `[${this.errs.join(', ')}]` : this.errs[0]; }
 }
 
 /**
@@ -65,26 +70,25 @@ export function cmdDrain(r: Run, argv: string[]): void {
   const cs = newClientset(r);
   // RunDrain: RunCordonOrUncordon(true) over every node, then each node's pods.
   for (const n of nodes) if (setUnschedulable(r, n.name, true, dry, n.object)) reserveAt(r, cs);
-  const fatal: string[] = [];
+  const fatal: DrainError[] = [];
   const remaining: string[] = [];
   for (const n of nodes) {
     const e = drainNode(r, p, cs, n.name, dry);
     if (!e) { r.print(`node/${n.name} drained${dryRunSuffix(dry)}\n`); continue; }
     r.warn(`${e.printed}error: unable to drain node "${n.name}" due to error: ${e.err}, continuing command...\n`);
-    fatal.push(e.err);
+    fatal.push(e);
     remaining.push(n.name);
   }
   if (remaining.length) {
     r.warn(`There are pending nodes to be drained:\n${remaining.map((n) => ` ${n}\n`).join('')}`);
-    throw new Fail(`error: ${fatal.length > 1 ? `[${fatal.join(', ')}]` : fatal[0]}`);
+    // CheckErr unwraps an aggregate of one, and prints an aggregate's errors a line each, with no
+    // "error: " before them (MultipleErrors).
+    throw new Fail((fatal.length === 1 ? fatal[0].errs : fatal.map((e) => e.err)).join('\n'));
   }
 }
 
-/** deleteOrEvictPodsSimple for one node: undefined when its pods are gone (or, in a dry run, listed). */
-function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node: string, dry: DryRun): DrainError | undefined {
-  reserveAt(r, cs);
-  // GetPodsForDeletion: every namespace's pods on the node, in chunks of --chunk-size (500).
-  const pods = listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`, 500).items;
+/** GetPodsForDeletion's filters: the pods drain deletes, and its errors and warnings about the others. */
+function podsForDeletion(p: Parsed, pods: Obj[]): { evict: Obj[]; errs: string[]; warnings: string[] } {
   const ds: string[] = [];
   const unmanaged: string[] = [];
   const evict: Obj[] = [];
@@ -101,51 +105,107 @@ function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node:
   const errs: string[] = [];
   if (ds.length && !bool(p, 'ignore-daemonsets')) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
   if (unmanaged.length && !bool(p, 'force')) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
-  if (errs.length) return new DrainError(errs.length > 1 ? `[${errs.join(', ')}]` : errs[0]);
   // PodDeleteList.Warnings: one message per filter, joined by "; " (kubectl's order comes from a Go
   // map and varies from run to run; here the filters' order).
   const warnings = [...(ds.length ? [`ignoring DaemonSet-managed Pods: ${ds.join(', ')}`] : []), ...(unmanaged.length ? [`deleting Pods that declare no controller: ${unmanaged.join(', ')}`] : [])];
+  return { evict, errs, warnings };
+}
+
+/** The drainer's EvictErrorRetryDelay: a refused eviction (429) is tried again 5 s later. */
+const EVICT_ERROR_RETRY_DELAY_MS = 5000;
+
+/** deleteOrEvictPodsSimple for one node: undefined when its pods are gone (or, in a dry run, listed). */
+function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node: string, dry: DryRun): DrainError | undefined {
+  reserveAt(r, cs);
+  // GetPodsForDeletion: every namespace's pods on the node, in chunks of --chunk-size (500).
+  const listPods = () => listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`, 500).items;
+  const { evict, errs, warnings } = podsForDeletion(p, listPods());
+  if (errs.length) return new DrainError(errs);
   if (warnings.length) r.warn(`Warning: ${warnings.join('; ')}\n`);
   if (dry === 'client') {
     for (const pod of evict) r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name} (dry run)\n`);
     return undefined;
   }
-  const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
-  // One goroutine per pod, all in the limiter's Wait at once: the k-th eviction goes (k − tokens)/QPS later.
-  const evictStart = r.now;
-  const evictAt = evict.map(() => reserveAt(r, cs));
-  for (const [i, pod] of evict.entries()) {
-    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
-    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 || dry === 'server' ? { deleteOptions: { ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }), ...(dry === 'server' && { dryRun: ['All'] }) } } : {}) } }, evictStart, evictAt[i]);
-    if (!res.ok && res.code !== 404) throw new Fail(apiError(res.status));
-  }
-  // A server dry run evicts nothing, so there is nothing to wait for.
-  if (dry === 'server') return undefined;
-  const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
-  const cap = timeoutMs > 0 ? timeoutMs : 5 * 60_000;
-  const start = r.now;
-  const pending = [...evict];
-  // waitForDelete: a GET of each pod not yet gone, every second (wait.PollImmediate, 1 s interval),
-  // until it is not found or a new pod has its name.
-  for (;;) {
-    const pollStart = r.now;
-    const pollAt = pending.map(() => reserveAt(r, cs));
-    for (let i = 0, k = 0; i < pending.length; i++, k++) {
-      const pod = pending[i];
-      const cur = sendAt(r, cs, { verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name }, pollStart, pollAt[k]);
-      if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
-      if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); pending.splice(i--, 1); }
-    }
-    if (!pending.length) break;
-    if (r.now - start >= cap) {
-      const pod = pending[0];
-      const err = `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`;
-      return new DrainError(err, `There are pending pods in node "${node}" when an error occurred: ${err}\n${pending.map((x) => `pod/${x.metadata.name}\n`).join('')}`);
-    }
-    // A --timeout past a day would hold the page's worker for minutes: the line gives up there.
-    if (r.now - start >= MAX_LINE_MS) throw new Fail(`error: stopped waiting for ${pending.map((x) => `pod/${x.metadata.name}`).join(', ')} to terminate after 24h of simulated time (the most one line runs); run the drain again to wait longer`);
-    r.cluster.advance(DRAIN_POLL_MS);
-  }
-  return undefined;
+  const failed = evictPods(r, p, cs, evict, dry);
+  if (!failed.length) return undefined;
+  // The pods still there, as a second GetPodsForDeletion finds them.
+  const err = new DrainError(failed);
+  reserveAt(r, cs);
+  const pending = podsForDeletion(p, listPods()).evict;
+  const printed = pending.length ? `There are pending pods in node "${node}" when an error occurred: ${err.err}\n${pending.map((x) => `pod/${x.metadata.name}\n`).join('')}` : '';
+  return new DrainError(failed, printed);
 }
 
+/** One pod's goroutine in evictPods: evicting (again at `at`), waiting for its deletion, or finished. */
+interface Eviction { pod: Obj; state: 'evict' | 'wait' | 'done'; at: number }
+
+/**
+ * evictPods: one goroutine per pod, all under one --timeout (none: no limit). Each evicts its pod,
+ * and on a 429 (a disruption budget refused) prints the error and tries again 5 s later with the pod
+ * read afresh; once granted (or the pod is gone) it waits for the deletion, reading the pod every
+ * second. Returns the errors of the pods that did not make it.
+ */
+function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods: Obj[], dry: DryRun): string[] {
+  const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
+  const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
+  const start = r.now;
+  const errors: string[] = [];
+  const evictions: Eviction[] = pods.map((pod) => ({ pod, state: 'evict', at: start }));
+  const evictOne = (e: Eviction, reservedAt: number, at: number) => {
+    const pod = e.pod;
+    const ref = `pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}"`;
+    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
+    if (timeoutMs > 0 && r.now - start >= timeoutMs) { errors.push(`error when evicting ${ref}: global timeout reached: ${goDuration(timeoutMs)}`); e.state = 'done'; return; }
+    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 || dry === 'server' ? { deleteOptions: { ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }), ...(dry === 'server' && { dryRun: ['All'] }) } } : {}) } }, reservedAt, at);
+    // A pod already gone ends its goroutine at once: nothing to wait for, no "evicted" line.
+    if (res.code === 404) { e.state = 'done'; return; }
+    if (res.ok) { e.state = dry === 'server' ? 'done' : 'wait'; e.at = r.now; return; }
+    if (res.code === 429) {
+      r.warn(`error when evicting ${ref} (will retry after ${goDuration(EVICT_ERROR_RETRY_DELAY_MS)}): ${res.status.message}\n`);
+      e.at = r.now + EVICT_ERROR_RETRY_DELAY_MS;
+      return;
+    }
+    if (res.code === 0) throw new Fail(apiError(res.status));
+    errors.push(`error when evicting ${ref}: ${res.status.message}`);
+    e.state = 'done';
+  };
+  // All goroutines enter the limiter's Wait at once: the k-th eviction goes (k − tokens)/QPS later.
+  const evictAt = evictions.map(() => reserveAt(r, cs));
+  for (const [i, e] of evictions.entries()) evictOne(e, start, evictAt[i]);
+  // waitForDelete's cap: --timeout, or (none given) five minutes here.
+  const cap = timeoutMs > 0 ? timeoutMs : 5 * 60_000;
+  let nextPoll = r.now;
+  for (;;) {
+    // The retries due: the pod read again (getPodFn), then evicted again.
+    for (const e of evictions) {
+      if (e.state !== 'evict' || e.at > r.now) continue;
+      const fresh = sendAt(r, cs, { verb: 'get', resource: 'pods', namespace: e.pod.metadata.namespace, name: e.pod.metadata.name }, r.now, reserveAt(r, cs));
+      if (fresh.ok) e.pod = fresh.object as Obj;
+      evictOne(e, r.now, reserveAt(r, cs));
+    }
+    // waitForDelete: a GET of each pod not yet gone, every second (wait.PollImmediate, 1 s interval),
+    // until it is not found or a new pod has its name.
+    const waiting = evictions.filter((e) => e.state === 'wait');
+    if (waiting.length && r.now >= nextPoll) {
+      const pollStart = r.now;
+      const pollAt = waiting.map(() => reserveAt(r, cs));
+      waiting.forEach((e, k) => {
+        const pod = e.pod;
+        const cur = sendAt(r, cs, { verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name }, pollStart, pollAt[k]);
+        if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
+        if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); e.state = 'done'; }
+      });
+      nextPoll = r.now + DRAIN_POLL_MS;
+      const still = evictions.filter((e) => e.state === 'wait');
+      if (still.length && r.now - start >= cap) {
+        for (const e of still) { errors.push(`error when waiting for pod "${e.pod.metadata.name}" in namespace "${e.pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`); e.state = 'done'; }
+      }
+    }
+    const left = evictions.filter((e) => e.state !== 'done');
+    if (!left.length) return errors;
+    // A --timeout past a day would hold the page's worker for minutes: the line gives up there.
+    if (r.now - start >= MAX_LINE_MS) throw new Fail(`error: stopped waiting for ${left.map((x) => `pod/${x.pod.metadata.name}`).join(', ')} to ${left.some((x) => x.state === 'evict') ? 'be evicted' : 'terminate'} after 24h of simulated time (the most one line runs); run the drain again to wait longer`);
+    const next = Math.min(...left.map((e) => (e.state === 'evict' ? e.at : nextPoll)));
+    if (next > r.now) r.cluster.advance(next - r.now);
+  }
+}

@@ -6,7 +6,7 @@ export const KUBECTL_HELP = `kubectl controls the Kubernetes cluster manager.
  Find more information at: https://kubernetes.io/docs/reference/kubectl/
 
 Commands in this simulator:
-  create             Create a deployment, namespace, priorityclass or service (clusterip, nodeport), or objects from a file
+  create             Create a deployment, namespace, poddisruptionbudget, priorityclass or service (clusterip, nodeport), or objects from a file
   run                Run a particular image on the cluster (one pod)
   expose             Take a deployment and expose it as a new Kubernetes service
   get                Display one or many resources
