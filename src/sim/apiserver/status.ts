@@ -52,7 +52,10 @@ export interface FieldError {
   detail?: string;
 }
 
-/** Go's rendering of a bad value in field errors (simple types plainly, strings quoted, IntOrString via String()). */
+/**
+ * field.Error.ErrorBody's rendering of a bad value: simple types plainly, strings quoted, anything else
+ * as json.Marshal writes it (a map with its keys sorted, an internal struct with Go's field names).
+ */
 function formatBadValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (v instanceof GoValue) return v.text;
@@ -60,26 +63,24 @@ function formatBadValue(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')) {
     const entries = Object.entries(v as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `map[string]string{${entries.map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(x)}`).join(', ')}}`;
+    return JSON.stringify(Object.fromEntries(entries));
   }
   return JSON.stringify(v);
 }
 
-/** A bad value already rendered the way Go's %#v prints it. */
+/** A bad value already rendered the way field.Error prints it (json.Marshal of the Go value). */
 export class GoValue {
   readonly text: string;
   constructor(text: string) { this.text = text; }
 }
 
-/** metav1.LabelSelector as %#v prints it (the "field is immutable" message of a Deployment selector). */
+/** A *metav1.LabelSelector as json.Marshal writes it (its omitempty fields left out; nil is null). */
 export function goLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): GoValue {
-  const ml = sel?.matchLabels
-    ? `map[string]string{${Object.keys(sel.matchLabels).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(sel.matchLabels![k])}`).join(', ')}}`
-    : 'map[string]string(nil)';
-  const me = sel?.matchExpressions?.length
-    ? `[]v1.LabelSelectorRequirement{${sel.matchExpressions.map((e) => `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key)}, Operator:${JSON.stringify(e.operator)}, Values:[]string{${(e.values ?? []).map((x) => JSON.stringify(x)).join(', ')}}}`).join(', ')}}`
-    : '[]v1.LabelSelectorRequirement(nil)';
-  return new GoValue(`v1.LabelSelector{MatchLabels:${ml}, MatchExpressions:${me}}`);
+  if (!sel) return new GoValue('null');
+  const out: Record<string, unknown> = {};
+  if (sel.matchLabels && Object.keys(sel.matchLabels).length) out.matchLabels = Object.fromEntries(Object.keys(sel.matchLabels).sort().map((k) => [k, sel.matchLabels![k]]));
+  if (sel.matchExpressions?.length) out.matchExpressions = sel.matchExpressions.map((e) => (e.values?.length ? { key: e.key, operator: e.operator, values: e.values } : { key: e.key, operator: e.operator }));
+  return new GoValue(JSON.stringify(out));
 }
 
 const TYPE_TEXT: Record<FieldError['type'], string> = {

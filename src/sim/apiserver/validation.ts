@@ -107,9 +107,9 @@ function validateAnnotations(annotations: Record<string, string> | undefined, fi
   return errs;
 }
 
-/** The %#v of an intstr.IntOrString (its String() has a pointer receiver, so field errors print the struct). */
+/** An intstr.IntOrString as field errors print it: its MarshalJSON, `"150%"` or `0`. */
 function goIntOrString(v: number | string): GoValue {
-  return new GoValue(typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`);
+  return new GoValue(JSON.stringify(v));
 }
 export const PERCENT = /^[0-9]+%$/;
 
@@ -392,8 +392,9 @@ function validateStrategy(st: Obj | undefined): FieldError[] {
       if (typeof mu === 'string' && PERCENT.test(mu) && intOrPercentValue(mu) > 100) errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: goIntOrString(mu), detail: 'must not be greater than 100%' });
     }
   } else {
-    const ru = s.rollingUpdate ? '(*apps.RollingUpdateDeployment)(0xc000a1c2d8)' : '(*apps.RollingUpdateDeployment)(nil)';
-    errs.push(notSupported('spec.strategy', new GoValue(`apps.DeploymentStrategy{Type:${JSON.stringify(s.type ?? '')}, RollingUpdate:${ru}}`), ['Recreate', 'RollingUpdate']));
+    // The internal *apps.DeploymentStrategy, as json.Marshal writes a struct without json tags.
+    const ru = s.rollingUpdate ? { MaxUnavailable: s.rollingUpdate.maxUnavailable ?? 0, MaxSurge: s.rollingUpdate.maxSurge ?? 0 } : null;
+    errs.push(notSupported('spec.strategy', new GoValue(JSON.stringify({ Type: s.type ?? '', RollingUpdate: ru })), ['Recreate', 'RollingUpdate']));
   }
   return errs;
 }
@@ -459,7 +460,7 @@ function validateServiceSpec(spec: Obj): FieldError[] {
       seenNode.add(k);
     }
     const k = `${p.protocol}/${p.port}`;
-    if (seenPort.has(k)) errs.push({ type: 'Duplicate', field: `spec.ports[${i}]`, value: new GoValue(`core.ServicePort{Name:"", Protocol:${JSON.stringify(p.protocol ?? '')}, AppProtocol:(*string)(nil), Port:${p.port ?? 0}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`) });
+    if (seenPort.has(k)) errs.push({ type: 'Duplicate', field: `spec.ports[${i}]`, value: new GoValue(JSON.stringify({ Name: '', Protocol: p.protocol ?? '', AppProtocol: null, Port: p.port ?? 0, TargetPort: 0, NodePort: 0 })) });
     seenPort.add(k);
   });
   return errs;
@@ -477,7 +478,7 @@ function validateNode(obj: Obj): FieldError[] {
     if (!t.effect) errs.push({ type: 'Required', field: `${p}.effect` });
     else if (!TAINT_EFFECTS.includes(t.effect)) errs.push(notSupported(`${p}.effect`, t.effect, TAINT_EFFECTS));
     const k = `${t.effect}\u0000${t.key}`;
-    if (seen.has(k)) errs.push({ type: 'Duplicate', field: p, value: new GoValue(`core.Taint{Key:${JSON.stringify(t.key ?? '')}, Value:${JSON.stringify(t.value ?? '')}, Effect:${JSON.stringify(t.effect ?? '')}, TimeAdded:<nil>}`), detail: 'taints must be unique by key and effect pair' });
+    if (seen.has(k)) errs.push({ type: 'Duplicate', field: p, value: new GoValue(JSON.stringify({ Key: t.key ?? '', Value: t.value ?? '', Effect: t.effect ?? '', TimeAdded: null })), detail: 'taints must be unique by key and effect pair' });
     seen.add(k);
   });
   for (const part of ['capacity', 'allocatable']) {

@@ -179,7 +179,7 @@ describe('the rollout figure', () => {
     const host = live(rolloutFigure);
     host.handle({ op: 'seek', step: c.story.beats[1].step });
     let v = host.handle({ op: 'action', action: { type: 'strategy', name: 'web', maxSurge: 0, maxUnavailable: 0 } })!;
-    expect(ro(v).refused).toBe('Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0');
+    expect(ro(v).refused).toBe('Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0');
     v = host.handle({ op: 'action', action: { type: 'strategy', name: 'web', maxSurge: '50%', maxUnavailable: 0 } })!;
     expect(ro(v).refused).toBeNull();
     expect(ro(v).deployment).toMatchObject({ maxSurge: 3, maxUnavailable: 0, atMost: 9, atLeastReady: 6 });
