@@ -1,5 +1,5 @@
 // kubectl's view of the served resources: names, short names, singular NAME prefixes.
-import { RESOURCES } from '../apiserver/resources.ts';
+import { OTHER_GROUP_VERSIONS, RESOURCES } from '../apiserver/resources.ts';
 
 /** What kubectl knows about one resource type. */
 export interface KindInfo {
@@ -53,4 +53,13 @@ export function resourceForKind(kind: string): string | undefined {
 export function shortNames(resource: string): string[] {
   const singular = RESOURCES[resource]?.kind.toLowerCase();
   return (RESOURCE_ALIASES[resource] ?? []).filter((a) => a !== singular);
+}
+
+/**
+ * The lower-priority resource a short name typed as-is could also mean, which restmapper's
+ * shortcutExpander warns of: `ev` is the short name of events and of events.events.k8s.io.
+ */
+export function ambiguousShortcut(arg: string): string | undefined {
+  for (const [resource, others] of Object.entries(OTHER_GROUP_VERSIONS)) if (shortNames(resource).includes(arg)) return `${resource}.${others[0].group}`;
+  return undefined;
 }

@@ -54,7 +54,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
     }
   } else {
     if (!p.args.length) throw new Fail('error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   \'-f rsrc.yaml\'\n   \'--filename=rsrc.json\'\n   \'<resource> <name>\'\n   \'<resource>\'');
-    const t = targets(p.args);
+    const t = targets(p.args, r);
     if (t.kinds.length) {
       if (str(p, 'selector') === undefined && str(p, 'field-selector') === undefined && !bool(p, 'all')) throw new Fail('error: resource(s) were provided, but no name was specified');
       const allNs = bool(p, 'all-namespaces');

@@ -5,7 +5,7 @@ import { describeDeployment, describeEndpointSlice, describeGeneric, describeNam
 import { DESCRIBE_HELP } from '../help/describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, list, listAt, noResources, targets, type Obj, type Run } from './util.ts';
+import { Fail, apiError, kindOrFail, list, listAt, noResources, targets, type Obj, type Run } from './util.ts';
 
 /** describerSettings.ChunkSize: the describers' lists (and the builder's) ask for pages of 500. */
 const CHUNK_SIZE = 500;
@@ -15,7 +15,7 @@ export function cmdDescribe(r: Run, argv: string[]): void {
   const p = parse(r, 'describe', argv, { selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' }, 'show-events': { kind: 'bool' } });
   if (bool(p, 'help')) { r.print(DESCRIBE_HELP); return; }
   if (!p.args.length) throw new Fail('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
-  const t = targets(p.args);
+  const t = targets(p.args, r);
   const ns = nsOf(p);
   const objs: { kind: KindInfo; o: Obj }[] = [];
   let found = true;
@@ -29,7 +29,9 @@ export function cmdDescribe(r: Run, argv: string[]): void {
     if (!res.ok) {
       if (res.code === 0) throw new Fail(apiError(res.status));
       found = false;
-      // describe falls back to a name-prefix search before giving up.
+      // describe falls back to a name-prefix search before giving up (DescribeMatchingResources,
+      // whose builder maps TYPE again: an ambiguous short name warns a second time).
+      if (p.args.length === 2) kindOrFail(p.args[0], r);
       const prefix = list(r, kind, ns).filter((o) => o.metadata?.name?.startsWith(name));
       if (!prefix.length) { r.error(apiError(res.status)); continue; }
       for (const o of prefix) objs.push({ kind, o });

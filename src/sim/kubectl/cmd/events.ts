@@ -39,7 +39,7 @@ export function cmdEvents(r: Run, argv: string[]): void {
     if (!forObject.includes('/')) throw new Fail('error: --for must be in resource/name form');
     const seg = forObject.split('/');
     if (seg.length !== 2) throw new Fail('error: arguments in resource/name form may not have more than one slash');
-    const kind = kindOrFail(seg[0]);
+    const kind = kindOrFail(seg[0], r);
     fieldSelector = `involvedObject.kind=${RESOURCES[kind.resource].kind},involvedObject.name=${seg[1]}`;
   }
   if (types.some((t) => t.toLowerCase() !== 'normal' && t.toLowerCase() !== 'warning')) throw new Fail('error: valid --types are Normal or Warning');

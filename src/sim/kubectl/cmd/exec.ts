@@ -50,7 +50,7 @@ export function cmdExec(r: Run, argv: string[]): void {
   if (name.includes('/')) {
     // AttachablePodForObject: a workload's most active pod (GetFirstPod), without a word about which.
     const [type, rest] = [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)];
-    const kind = kindOrFail(type);
+    const kind = kindOrFail(type, r);
     if (kind.resource === 'pods') name = rest;
     else if (kind.resource === 'deployments' || kind.resource === 'replicasets') {
       const owner = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name: rest });

@@ -26,3 +26,15 @@ describe('get: a refused selector is an error, not "No resources found"', () => 
     expect(runKubectl(fixtureCluster(), "label pods -l 'app in (' x=y").stderr).toMatch(/^Error from server \(BadRequest\): Unable to find "\/v1, Resource=pods" that match label selector "app in \(", field selector "": unable to parse requirement: /);
   });
 });
+
+describe('an ambiguous short name warns as the shortcut expander does (oracle/traces/short-names.json)', () => {
+  const W = 'Warning: short name "ev" could also match lower priority resource events.events.k8s.io\n';
+  test('each mapping of `ev` warns once; the long names and `event` do not', () => {
+    const c = fixtureCluster();
+    expect(runKubectl(c, 'get ev/nothing-here').stderr).toBe(`${W}Error from server (NotFound): events "nothing-here" not found\n`);
+    expect(runKubectl(c, 'get po,ev --field-selector=metadata.name=nothing-here').stderr).toBe(`${W}No resources found in default namespace.\n`);
+    // describe's fallback (DescribeMatchingResources) maps TYPE again.
+    expect(runKubectl(c, 'describe ev nothing-here').stderr).toBe(`${W}${W}Error from server (NotFound): events "nothing-here" not found\n`);
+    for (const cmd of ['get events/nothing-here', 'get event/nothing-here', 'describe events nothing-here']) expect(runKubectl(c, cmd).stderr).not.toContain('Warning');
+  });
+});

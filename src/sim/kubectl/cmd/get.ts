@@ -52,7 +52,7 @@ export function cmdGet(r: Run, argv: string[]): void {
   if (events && !watching) throw new Fail('error: --output-watch-events option can only be used with --watch or --watch-only');
   const all = bool(p, 'all-namespaces');
   const ns = all ? undefined : nsOf(p);
-  const t = targets(p.args);
+  const t = targets(p.args, r);
   const sortBy = str(p, 'sort-by');
   const field = sortBy ? sortFieldOrFail(sortBy) : undefined;
   const human = jsonpath === undefined && (output === '' || output === 'wide');

@@ -40,9 +40,9 @@ export function keyValueUpdates(r: Run, p: Parsed, what: 'label' | 'annotation',
   // --all (or a selector) picks every object of the type; a selector narrows it. The builder visits
   // the listed objects themselves (Latest() refetches only those read from files): no GET each.
   if (sel !== undefined || p.flags.all === true) {
-    const kind = kindOrFail(rest[0] ?? '');
+    const kind = kindOrFail(rest[0] ?? '', r);
     objs = list(r, kind, nsOf(p), sel).map((o) => ({ kind, name: o.metadata.name as string, object: o }));
-  } else objs = targets(rest).names;
+  } else objs = targets(rest, r).names;
   if (!objs.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
   return { set, remove, objs };
 }

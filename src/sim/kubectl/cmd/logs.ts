@@ -66,7 +66,7 @@ export function cmdLogs(r: Run, argv: string[]): void {
   let listed: Obj | undefined;
   if (podName.includes('/')) {
     const [type, name] = [podName.slice(0, podName.indexOf('/')), podName.slice(podName.indexOf('/') + 1)];
-    const kind = kindOrFail(type);
+    const kind = kindOrFail(type, r);
     if (kind.resource === 'pods') podName = name;
     else if (kind.resource === 'deployments' || kind.resource === 'replicasets') {
       const owner = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name });

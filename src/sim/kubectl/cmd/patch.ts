@@ -37,7 +37,7 @@ export function cmdPatch(r: Run, argv: string[]): void {
   // A JSON patch goes to the server as it is: kubectl leaves it to the server to refuse one that
   // is not a list of operations (400 BadRequest).
   if (type !== 'json' && (body === null || typeof body !== 'object' || Array.isArray(body))) throw new Fail(`error: unable to parse "${text}": the patch must be an object`);
-  const t = targets(p.args);
+  const t = targets(p.args, r);
   if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   const ns = nsOf(p);
   for (const { kind, name } of t.names) {

@@ -12,7 +12,7 @@ import { untilWithSync } from './watch.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions, type DryRun } from './dryrun.ts';
 
 function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
-  const t = targets(args);
+  const t = targets(args, r);
   if (!t.names.length) throw new Fail('error: required resource not specified');
   const { kind, name } = t.names[0];
   if (kind.resource !== 'deployments') throw new Fail(`error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`);

@@ -29,7 +29,7 @@ export function cmdScale(r: Run, argv: string[]): void {
   if (!/^[+-]?\d+$/.test(cur)) throw new Fail(`error: invalid argument "${cur}" for "--current-replicas" flag: strconv.ParseInt: parsing "${cur}": invalid syntax\nSee 'kubectl scale --help' for usage.`);
   if (n < 0) throw new Fail('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
   if (!p.args.length) throw new Fail(NO_RESOURCES);
-  const t = targets(p.args);
+  const t = targets(p.args, r);
   if (!t.names.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   const resourceVersion = str(p, 'resource-version') ?? '';
   // The resource builder reads each object first (what it read is what -o prints, before the scale);

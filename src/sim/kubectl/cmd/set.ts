@@ -58,10 +58,10 @@ function podTemplateInfos(r: Run, p: Parsed, resources: string[], all: boolean, 
   if (all || sel !== undefined) {
     if (resources.some((a) => a.includes('/'))) throw new Fail('error: selectors and the all flag cannot be used when passing resource/name arguments');
     if (resources.length > 1) throw new Fail('error: name cannot be provided when a selector is specified');
-    const kinds = (resources[0] ?? '').split(',').map(kindOrFail);
+    const kinds = (resources[0] ?? '').split(',').map((t) => kindOrFail(t, r));
     return kinds.flatMap((kind) => list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name as string, object: o })));
   }
-  const t = targets(resources);
+  const t = targets(resources, r);
   if (t.kinds.length) throw new Fail('error: resource(s) were provided, but no name was specified');
   const infos: Info[] = [];
   const errs: string[] = [];

@@ -41,7 +41,7 @@ export function cmdTaint(r: Run, argv: string[]): void {
   }
   // Validate: the type is Node's; nothing both changed and removed; names, a selector or --all.
   const type = resources[0].toLowerCase();
-  if (kindOrFail(type).resource !== 'nodes') throw new Fail(`error: invalid resource type ${type}, only node types are supported`);
+  if (kindOrFail(type, r).resource !== 'nodes') throw new Fail(`error: invalid resource type ${type}, only node types are supported`);
   const conflicts = remove.filter((rm) => add.some((a) => a.key === rm.key && (!rm.effect || a.effect === rm.effect))).map((rm) => `${rm.key}=${rm.effect ?? ''}`);
   if (conflicts.length) throw new Fail(`error: can not both modify and remove the following taint(s) in the same command: ${conflicts.join(', ')}`);
   const sel = str(p, 'selector');

@@ -6,7 +6,7 @@ import { KUBECTL_CONNECTION_REFUSED, type Status } from '../../apiserver/status.
 import { RESOURCES } from '../../apiserver/resources.ts';
 import { type ApiRequest, type ApiResult } from '../../apiserver/request.ts';
 import type { SimCluster } from '../../cluster-types.ts';
-import { resolveKind, type KindInfo } from '../resources.ts';
+import { ambiguousShortcut, resolveKind, type KindInfo } from '../resources.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = any;
@@ -80,10 +80,15 @@ export function apiError(s: Status): string {
   return `Error from server: ${s.message}`;
 }
 
-/** The resource a type argument names (`po`, `deploy`, `deployments.apps`), or kubectl's error. */
-export function kindOrFail(arg: string): KindInfo {
+/** Where a warning goes (a command's stderr). */
+type Warner = Pick<Run, 'warn'>;
+
+/** The resource a type argument names (`po`, `deploy`, `deployments.apps`), or kubectl's error; an ambiguous short name warns as the shortcut expander does. */
+export function kindOrFail(arg: string, r?: Warner): KindInfo {
   const k = resolveKind(arg);
   if (!k) throw new Fail(`error: the server doesn't have a resource type "${arg}"`);
+  const also = ambiguousShortcut(arg);
+  if (also && r) r.warn(`Warning: short name "${arg}" could also match lower priority resource ${also}\n`);
   return k;
 }
 
@@ -91,16 +96,16 @@ export function kindOrFail(arg: string): KindInfo {
 const ALL_CATEGORY = ['pods', 'services', 'deployments', 'replicasets'];
 
 /** `TYPE NAME…`, `TYPE/NAME …` or `TYPE1,TYPE2`: the (kind, name?) pairs of a command. */
-export function targets(args: string[]): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
+export function targets(args: string[], r?: Warner): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
   if (!args.length) return { kinds: [], names: [] };
   if (args.every((a) => a.includes('/'))) {
-    return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t), name: n.join('/') }; }) };
+    return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t, r), name: n.join('/') }; }) };
   }
   if (args.some((a) => a.includes('/'))) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
   // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
   // The category `all` stands for the workload kinds this cluster serves, in kubectl's order.
   const types = args[0].split(',').flatMap((t) => (t === 'all' ? ALL_CATEGORY : [t]));
-  const kinds = [...new Set(types)].map(kindOrFail);
+  const kinds = [...new Set(types)].map((t) => kindOrFail(t, r));
   const names = args.slice(1);
   if (names.includes('')) throw new Fail('error: resource name may not be empty');
   if (names.length && kinds.length > 1) return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };
@@ -155,7 +160,7 @@ export function noResources(r: Run, ns: string | undefined, namespaced: boolean)
 
 /** Exactly one TYPE NAME (or TYPE/NAME), or the error kubectl gives for none or several. */
 export function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo; name: string } {
-  const t = targets(args);
+  const t = targets(args, r);
   if (t.names.length !== 1) throw new Fail(`error: ${t.names.length ? 'there is no need to specify more than one resource' : 'resource(s) were provided, but no name was specified'}\nSee 'kubectl ${cmd} -h' for help and examples`);
   return t.names[0];
 }

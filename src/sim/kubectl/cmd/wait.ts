@@ -87,7 +87,7 @@ export function cmdWait(r: Run, argv: string[]): void {
   const requested = timeoutArg.startsWith('-') ? 168 * 3_600_000 : timeoutMs;
   const effective = Math.min(requested, WAIT_CAP_MS);
   const ns = nsOf(p);
-  const t = targets(p.args);
+  const t = targets(p.args, r);
   const objs: { kind: KindInfo; name: string }[] = [...t.names];
   for (const kind of t.kinds) {
     if (str(p, 'selector') === undefined && !bool(p, 'all')) throw new Fail('error: resource(s) were provided, but no name was specified');
