@@ -462,7 +462,6 @@ function criSentence(rec: RequestRecord, t: Target): string {
     case 'CreateContainer': asks = `create ${container}`; break;
     case 'StartContainer': asks = `start ${container}`; break;
     case 'StopContainer': asks = `stop ${container}`; break;
-    case 'RemoveContainer': asks = `remove ${container}`; break;
     case 'ContainerStatus': asks = `report on ${container}`; break;
     case 'ImageStatus': asks = `check whether ${image} is on the node`; break;
     // Logged when the pull returns: the sentence says what came of it.
