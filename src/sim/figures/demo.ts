@@ -46,8 +46,13 @@ export interface DemoDef {
 /** The cluster a figure is built on: its seed, its number of workers and, optionally, their sizes. */
 export type FigureClusterOptions = Required<Pick<ClusterOptions, 'seed' | 'nodes'>> & Pick<ClusterOptions, 'nodeCapacity'>;
 
-/** A figure: its cluster, its demos, its default story (demo ids in order) and its note. */
-export interface FigureDef {
+/**
+ * A figure: its cluster, its demos, its default story (demo ids in order) and its note. D is the type
+ * of its own data beside the Frame (`detail`), which its view carries as FigureView<D>. A FigureDef of
+ * any D is a FigureDef<unknown>, as the registry, the host and the tests hold it (`detail` returns D,
+ * so a FigureDef<D> is one without a cast).
+ */
+export interface FigureDef<D = unknown> {
   id: string;
   title: string;
   options: FigureClusterOptions;
@@ -70,7 +75,7 @@ export interface FigureDef {
    * What this figure shows beyond the Frame (a statechart's state and reason, a scheduling table),
    * read from the cluster through the core's readers; plain JSON, sent with every view.
    */
-  detail?(cluster: Cluster, frame: Frame): FigureDetail;
+  detail?(cluster: Cluster, frame: Frame): D;
   /**
    * The add-ons its cluster runs (kube-proxy, CoreDNS, a client), made fresh for each cluster; a
    * function, so their code loads with the figure's chunk and the compiled story's options stay JSON.

@@ -13,7 +13,9 @@ import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import type { WorldState } from '../world.ts';
 import { UNKNOWN_CLIENT, type CreateDeploymentAction, type FigureAction } from './actions.ts';
 import { agree, count } from '../view/words.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
+import type { StatechartView } from '../view/statechart.ts';
 import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
@@ -225,7 +227,7 @@ const slow: DemoDef = {
 // ——— the pipeline panel's data ———
 
 /** The stages a write passes, in order, as the panel draws them. */
-export const PIPELINE: readonly Stage[] = ['authentication', 'authorization', 'admission', 'validation', 'storage'];
+export const PIPELINE: readonly PipelineStage['stage'][] = ['authentication', 'authorization', 'admission', 'validation', 'storage'];
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -260,15 +262,47 @@ function userOf(cluster: Cluster, r: RequestRecord): string | null {
   return cluster.world.apiConfig.identities[r.component]?.user ?? (r.component.startsWith('kubelet/') ? `system:node:${r.component.slice(8)}` : null);
 }
 
+/** One stage of the API server's pipeline, as the write at the cursor went through it. */
+interface PipelineStage {
+  stage: Exclude<Stage, 'connection'>;
+  state: 'passed' | 'refused' | 'not-reached';
+}
+
+/** The write the cursor is about, stage by stage (the hub figure's panel). */
+export interface Pipeline {
+  seq: number;
+  t: number;
+  component: string;
+  user: string | null;
+  verb: string;
+  path: string;
+  code: number;
+  refusedAt: Stage | null;
+  message: string | null;
+  revision: number | null;
+  key: string | null;
+  stages: PipelineStage[];
+  notified: { component: string; event: string }[];
+}
+
+/** The hub figure's own data: the write at the cursor, and web's first pod on a node as its kubelet's statechart. */
+interface HubDetail {
+  pipeline: Pipeline | null;
+  pod: StatechartView | null;
+}
+
+/** What the hub figure's widget draws. */
+export type HubView = FigureView<HubDetail>;
+
 /** The write at the cursor, stage by stage, with its etcd key and the watch notifications it caused so far. */
-function pipelineOf(cluster: Cluster): JsonValue {
+function pipelineOf(cluster: Cluster): Pipeline | null {
   const w = cluster.world.state;
   const found = currentWrite(w);
   if (!found) return null;
   const { rec: r, index } = found;
   const refusedAt: Stage | null = r.code >= 400 || r.code === 0 ? (r.stage ?? 'storage') : null;
   const reached = refusedAt === null ? PIPELINE.length : refusedAt === 'connection' ? -1 : PIPELINE.indexOf(refusedAt);
-  const stages = PIPELINE.map((s, i) => ({ stage: s, state: i < reached ? 'passed' : i === reached ? 'refused' : 'not-reached' }));
+  const stages = PIPELINE.map((s, i): PipelineStage => ({ stage: s, state: i < reached ? 'passed' : i === reached ? 'refused' : 'not-reached' }));
   const [resource, namespace, name] = (r.object ?? '').split('/');
   const notified: { component: string; event: string }[] = [];
   if (r.revision !== undefined) {
@@ -295,7 +329,7 @@ function pipelineOf(cluster: Cluster): JsonValue {
 }
 
 /** The `hub` figure (the control-plane chapter). */
-export const hubFigure: FigureDef = {
+export const hubFigure: FigureDef<HubDetail> = {
   actions: figureActions,
   // The API server's request checks: its 'Invalid manifest' demo is refused by ValidateDeployment.
   checks: REQUEST_CHECKS,
@@ -313,9 +347,9 @@ export const hubFigure: FigureDef = {
     'The slow API server delays watch notifications only; requests are still answered at once, and nobody times out or loses leader election.',
     'The pipeline panel shows the newest write other than Events and heartbeats (Lease renewals, node status reports), which it skips.',
   ],
-  detail: (cluster, frame): FigureDetail => {
+  detail: (cluster, frame) => {
     // The pod statechart follows web's first pod on a node (the one a kubelet is running).
     const pod = webPods(frame).find((p) => p.node !== null);
-    return { pipeline: pipelineOf(cluster), pod: pod ? (podStatechartOf(cluster.world.state, pod) as unknown as JsonValue) : null };
+    return { pipeline: pipelineOf(cluster), pod: pod ? podStatechartOf(cluster.world.state, pod) : null };
   },
 };

@@ -4,10 +4,11 @@
 // Terminating; then the node returning empty. Powering node-2 off and cutting it off the network
 // look the same to the control plane, but on a cut-off node the containers keep running.
 import type { Frame, NodeView, PodView } from '../view/types.ts';
-import { nodeStatechartOf } from '../view/statechart.ts';
+import { nodeStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import { json, leaseClockOf, podCountdownsOf } from './node-detail.ts';
+import { leaseClockOf, podCountdownsOf, type LeaseClock, type PodCountdown } from './node-detail.ts';
+import type { FigureView } from './protocol.ts';
 import { podsMarked } from './pods-marked.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -165,8 +166,18 @@ function returnBeats(cut: boolean): DemoBeat[] {
   ];
 }
 
+/** The node-failure figure's own data: node-2's statechart, its Lease clock and its pods' toleration countdowns. */
+export interface NodeFailureDetail {
+  chart: StatechartView;
+  clock: LeaseClock;
+  pods: PodCountdown[];
+}
+
+/** What the node-failure figure's widget draws. */
+export type NodeFailureView = FigureView<NodeFailureDetail>;
+
 /** The `node-failure` figure (the node-failure chapter). */
-export const nodeFailureFigure: FigureDef = {
+export const nodeFailureFigure: FigureDef<NodeFailureDetail> = {
   actions: figureActions,
   id: 'node-failure',
   title: 'A node fails, live',
@@ -180,8 +191,8 @@ export const nodeFailureFigure: FigureDef = {
     'The 5 minutes of waiting are real in the model; the compressed speed and "next event that matters" only skip the quiet time between.',
   ],
   detail: (cluster, frame) => ({
-    chart: json(nodeStatechartOf(cluster.world.state, FAILING)),
-    clock: json(leaseClockOf(cluster, frame, FAILING)),
-    pods: json(podCountdownsOf(cluster, FAILING)),
+    chart: nodeStatechartOf(cluster.world.state, FAILING),
+    clock: leaseClockOf(cluster, frame, FAILING),
+    pods: podCountdownsOf(cluster, FAILING),
   }),
 };

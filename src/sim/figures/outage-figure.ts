@@ -4,11 +4,12 @@
 // with its real message; a node dies in the outage and nothing notices or replaces it until the
 // control plane returns, and then the restarted controller starts every node's grace period afresh.
 import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
-import { nodeStatechartOf } from '../view/statechart.ts';
+import { nodeStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail } from './demo.ts';
 import { agree, count } from '../view/words.ts';
-import { json, leaseClockOf, serviceEndpointsOf } from './node-detail.ts';
+import { leaseClockOf, serviceEndpointsOf, type LeaseClock, type ServiceEndpoint } from './node-detail.ts';
+import type { FigureView } from './protocol.ts';
 import { figureActions } from './figure-actions.ts';
 import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit } from './traffic-client.ts';
@@ -187,8 +188,19 @@ function clientRequestsOf(latest: readonly ClientHit[]): ClientRequest[] {
   return latest.slice(-CLIENT_SHOWN).reverse().map((h) => ({ t: h.t, to: h.endpoint, ok: h.ok }));
 }
 
+/** The outage figure's own data: node-3's statechart and Lease clock, the Service web's endpoints and the client's latest requests. */
+export interface OutageDetail {
+  chart: StatechartView;
+  clock: LeaseClock;
+  service: { name: string; port: number; clusterIP: string | null; endpoints: ServiceEndpoint[] };
+  client: ClientRequest[];
+}
+
+/** What the outage figure's widget draws. */
+export type OutageView = FigureView<OutageDetail>;
+
 /** The `outage` figure (the control-plane-outage chapter). */
-export const outageFigure: FigureDef = {
+export const outageFigure: FigureDef<OutageDetail> = {
   actions: figureActions,
   id: 'outage',
   title: 'The control plane goes down, live',
@@ -205,10 +217,10 @@ export const outageFigure: FigureDef = {
   detail: (cluster, frame) => {
     const svc = serviceEndpointsOf(cluster, NAME);
     return {
-      chart: json(nodeStatechartOf(cluster.world.state, DYING)),
-      clock: json(leaseClockOf(cluster, frame, DYING)),
-      service: json({ name: NAME, port: PORT, ...svc }),
-      client: json(clientRequestsOf(trafficClientStateOf(cluster.world.state)?.latest ?? [])),
+      chart: nodeStatechartOf(cluster.world.state, DYING),
+      clock: leaseClockOf(cluster, frame, DYING),
+      service: { name: NAME, port: PORT, ...svc },
+      client: clientRequestsOf(trafficClientStateOf(cluster.world.state)?.latest ?? []),
     };
   },
 };

@@ -70,8 +70,12 @@ interface StoryState {
   ended: boolean;
 }
 
-/** Everything a figure draws after a request: the worker's answer. */
-export interface FigureView {
+/**
+ * Everything a figure draws after a request: the worker's answer. D is the figure's detail type
+ * (FigureDef<D>): a figure's widget reads its own view type, `FigureView<RolloutDetail>`; the wire and
+ * the core's generic code see plain JSON.
+ */
+export interface FigureView<D = FigureDetail> {
   figure: string;
   step: number;
   last: number;
@@ -96,7 +100,7 @@ export interface FigureView {
   /** A demo the reader started is still waiting for its next beat. */
   demoRunning: string | null;
   /** The figure's own data (FigureDef.detail), or null. */
-  detail: FigureDetail | null;
+  detail: D | null;
   /** What the reader's last demo (or panel action) ran, line by line with kubectl's answer, while the cursor is at or after it. */
   ran?: RanLine[];
   /** Said once, when the figure opened a link: why it starts from the beginning instead, or that it plays differently now. */

@@ -11,7 +11,8 @@ import { storeGet, storeList } from '../apiserver/store.ts';
 import { rolloutStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
-import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
+import type { DemoDef, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { rolloutSeries, type RolloutSeries } from './rollout-series.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -242,8 +243,11 @@ function lastRefusal(c: Cluster): string | null {
   return null;
 }
 
+/** What the rollout figure's widget draws. */
+export type RolloutView = FigureView<RolloutDetail>;
+
 /** The `rollout` figure (the rolling-updates chapter). */
-export const rolloutFigure: FigureDef = {
+export const rolloutFigure: FigureDef<RolloutDetail> = {
   actions: figureActions,
   // The API server's request checks: its panel sends the reader's maxSurge and maxUnavailable, and ValidateDeployment refuses 0 and 0.
   checks: REQUEST_CHECKS,
@@ -258,6 +262,5 @@ export const rolloutFigure: FigureDef = {
     'Images come from a simulated registry; the broken image is simply missing from it.',
     'The 600 s progress deadline is real in the model; only the playback compresses the wait.',
   ],
-  // The detail's charts are plain data typed as interfaces; FigureDetail only knows JSON.
-  detail: (c, f) => rolloutDetail(c, f) as unknown as FigureDetail,
+  detail: (c, f) => rolloutDetail(c, f),
 };

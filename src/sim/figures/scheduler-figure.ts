@@ -14,6 +14,7 @@ import { statechartOf, type Statechart } from '../view/statechart.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { PodSpecOfFigure, TolerationSpec } from './actions.ts';
 import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The node the story cordons. */
@@ -289,8 +290,11 @@ function podStatechart(c: Cluster, f: Frame): PodCharts {
   return { chart: statechartOf(podMachine), pods };
 }
 
+/** What the scheduler figure's widget draws. */
+export type SchedulerView = FigureView<SchedulerDetail>;
+
 /** The `scheduler` figure (the scheduler chapter). */
-export const schedulerFigure: FigureDef = {
+export const schedulerFigure: FigureDef<SchedulerDetail> = {
   actions: figureActions,
   // The API server's request checks: its panel sends the reader's CPU and memory requests, which the typed decoding refuses when they are no quantity.
   checks: REQUEST_CHECKS,
@@ -315,6 +319,5 @@ export const schedulerFigure: FigureDef = {
     'Pods here are bare pods; changing a pod\'s requests replaces it (kubectl replace --force), because requests of a pending pod cannot be edited in place.',
     'On clusters of 100 nodes or more the scheduler stops filtering once it has found enough feasible nodes; with five nodes it checks them all.',
   ],
-  // The detail's charts are plain data typed as interfaces; FigureDetail only knows JSON.
-  detail: (c, f) => schedulerDetail(c, f) as unknown as FigureDetail,
+  detail: (c, f) => schedulerDetail(c, f),
 };

@@ -11,7 +11,8 @@ import type { Frame, NodeView, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { WorldState } from '../world.ts';
 import type { FigureAction } from './actions.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
 import { figureActions } from './figure-actions.ts';
@@ -432,8 +433,11 @@ const controlPlane: DemoDef = {
   },
 };
 
+/** What the traffic figure's widget draws. */
+export type TrafficView = FigureView<TrafficDetail>;
+
 /** The `traffic` figure (the networking chapter). */
-export const trafficFigure: FigureDef = {
+export const trafficFigure: FigureDef<TrafficDetail> = {
   actions: figureActions,
   id: 'traffic',
   title: 'Requests through a Service, live',
@@ -447,6 +451,6 @@ export const trafficFigure: FigureDef = {
     'kube-proxy runs in iptables mode, and the client\'s requests walk its iptables rules; the panel\'s nftables tab and the terminal (sim rules node-2 --nftables) show what the same sync writes in nftables mode.',
     'The pod network routes every podCIDR from every node, with no CNI plugin, encapsulation or MTU.',
   ],
-  detail: (cluster, frame) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME), frame.nodes.filter((n) => n.powered === false).map((n) => n.name)) as unknown as { [key: string]: JsonValue },
+  detail: (cluster, frame) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME), frame.nodes.filter((n) => n.powered === false).map((n) => n.name)),
 };
 

@@ -9,7 +9,8 @@ import { agree, count } from '../view/words.ts';
 import type { AppBehaviour } from '../cluster-types.ts';
 import { appHealth } from '../kubelet/app-health.ts';
 import type { FigureAction } from './actions.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { podTroublesOf, sliceEndpointsOf, type PodTrouble, type SliceEndpoint } from './pod-trouble.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -228,8 +229,11 @@ const unready: DemoDef = {
   }),
 };
 
+/** What the troubleshooting figure's widget draws. */
+export type TroubleshootingView = FigureView<TroubleshootingDetail>;
+
 /** The `troubleshooting` figure (the troubleshooting chapter). */
-export const troubleshootingFigure: FigureDef = {
+export const troubleshootingFigure: FigureDef<TroubleshootingDetail> = {
   actions: figureActions,
   id: 'troubleshooting',
   title: 'Break a pod, then diagnose it',
@@ -242,9 +246,8 @@ export const troubleshootingFigure: FigureDef = {
     'The registry knows every tag but the ones `sim image … missing` names; a private registry\'s 401 and pull secrets are not modelled.',
     'The kubelet runs with its defaults: the restart and pull back-offs start at 10 s and double to 300 s (the alpha ReduceDefaultCrashLoopBackOffDecay gate is off), and probes run every 10 s with 3 failures to fail.',
   ],
-  // Plain data already: the casts only tell the type checker.
   detail: (cluster) => ({
-    pods: podTroublesOf(cluster, NAME) as unknown as JsonValue,
-    endpoints: sliceEndpointsOf(cluster, NAME) as unknown as JsonValue,
+    pods: podTroublesOf(cluster, NAME),
+    endpoints: sliceEndpointsOf(cluster, NAME),
   }),
 };

@@ -75,7 +75,7 @@ export class FigureClient {
   onfail: (message: string) => void = () => {};
 
   /** Opens the figure in the worker (or the given transport), at the moment `link` names when there is one. */
-  constructor(compiled: CompiledFigure, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`, link: string | null = null) {
+  constructor(compiled: Pick<CompiledFigure, 'id' | 'story' | 'first'>, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`, link: string | null = null) {
     this.transport = transport;
     this.instance = instance;
     transport.listen((u) => { if (u.instance === this.instance) this.update(u); });
