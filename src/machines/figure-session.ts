@@ -3,40 +3,9 @@
 // it. A session is one figure instance: its machine, with `connect` and `core` wired to the figure
 // server, and every change of its snapshot sent to the page as an update.
 import { createActor, type Actor } from 'xstate';
-import type { CompiledStory, FigureRequest, FigureServer, FigureView, Speed, TerminalCompletion, TerminalOutput, WorkerRequest } from '../sim/index.ts';
-import { figureMachine, type FigureEvent, type FigureLink } from './figure-machine.ts';
-
-/** A message from the page: open an instance of a figure, send its machine an event, or close it. */
-export type SessionMessage =
-  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView; /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string }
-  | { instance: string; type: 'event'; seq: number; event: FigureEvent }
-  | { instance: string; type: 'close' }
-  /** Ctrl+C in the terminal: not an event for the machine (one is in flight: the long line), straight to the server. */
-  | { instance: string; type: 'interrupt' };
-
-/** What the page draws: the machine's regions as one data-state string, its context, and the view. */
-export interface SessionUpdate {
-  instance: string;
-  /** The last event seq this update has taken into account (the page drops updates older than what it sent). */
-  seq: number;
-  /** "live paused at-beat": source, playback and story, for the root's data-state. */
-  state: string;
-  playing: boolean;
-  live: boolean;
-  speed: Speed;
-  selected: number | null;
-  filter: string | null;
-  error: string | null;
-  /** The link to the moment the reader asked for, if any (see FigureLink). */
-  link: FigureLink | null;
-  /** What the figure said about the link it was opened with (it could not use it, or it plays differently now). */
-  notice: string | null;
-  /** The terminal's latest outputs, oldest first (each has its number; the page shows new ones). */
-  terminal: TerminalOutput[];
-  /** Tab's latest answer. */
-  completion: TerminalCompletion | null;
-  view: FigureView;
-}
+import type { FigureRequest, FigureServer, WorkerRequest } from '../sim/index.ts';
+import type { SessionMessage, SessionUpdate } from '../sim/figures/protocol.ts';
+import { figureMachine } from './figure-machine.ts';
 
 /** "live paused at-beat" from the machine's state value. */
 export function stateString(value: Record<string, unknown>): string {

@@ -46,7 +46,7 @@ export { createFigureServer, type FigureServer } from './figures/serve.ts';
 export { loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef } from './figures/demo.ts';
-export type { CompiledStory, CompiledFigure, DemoButton, FigureView, Speed, FigureRequest, WorkerRequest, TerminalOutput, TerminalCompletion } from './figures/protocol.ts';
+export type { CompiledFigure, DemoButton, FigureView, Speed, FigureRequest, WorkerRequest, TerminalOutput, TerminalCompletion } from './figures/protocol.ts';
 export type { RanLine } from './figures/echo.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
