@@ -54,7 +54,7 @@ function probe(f: Frame): FigureAction {
   return { type: 'scale', name: NAME, replicas: d.replicas === 5 ? 3 : 5 };
 }
 
-const apply: DemoDef = {
+const apply: DemoDef<HubDetail> = {
   id: 'apply',
   label: () => 'kubectl create',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
@@ -88,7 +88,7 @@ const apply: DemoDef = {
 };
 
 /** A demo that sends the Deployment in a way one stage refuses; the panel shows which stage, from the log. */
-function refusal(id: string, label: string, action: FigureAction, intro: string): DemoDef {
+function refusal(id: string, label: string, action: FigureAction, intro: string): DemoDef<HubDetail> {
   return {
     id,
     label: () => label,
@@ -140,7 +140,7 @@ function keepRunning(f: Frame): string {
 const oldestLease = (f: Frame): number => Math.max(0, ...f.nodes.filter((n) => n.powered).map((n) => n.leaseAgeMs ?? 0));
 
 /** What stopping a part looks like, read from the frame once the cluster shows it. */
-const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
+const SIGNATURES: Record<ControlPlaneComponent, DemoBeat<HubDetail>[]> = {
   apiserver: [{
     when: (f) => oldestLease(f) > 10_000,
     text: (f) => `${seconds(oldestLease(f))} since a kubelet last renewed its Lease: every renewal is refused at the connection, like kubectl. No node is marked NotReady, though: the node-lifecycle controller cannot reach the API server either. ${keepRunning(f)}`,
@@ -171,7 +171,7 @@ const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
 };
 
 /** What starting a part again looks like. */
-const RECOVERIES: Record<ControlPlaneComponent, DemoBeat[]> = {
+const RECOVERIES: Record<ControlPlaneComponent, DemoBeat<HubDetail>[]> = {
   apiserver: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw. A scheduler or controller-manager that could not renew its own Lease for 10 s has exited and started again: it leads once the old Lease has gone 15 s unrenewed.` }],
   etcd: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Writes are stored again: revision ${f.revision}, and every Lease renewed within the last 10 s.` }],
   scheduler: [{ when: (f) => f.pending.length === 0, text: (f) => `The new scheduler listed the pending pods and bound them: ${count(f.pods.length, 'pod')} on nodes, none Pending.` }],
@@ -181,13 +181,13 @@ const RECOVERIES: Record<ControlPlaneComponent, DemoBeat[]> = {
   }],
 };
 
-function stopStart(part: ControlPlaneComponent): DemoDef {
+function stopStart(part: ControlPlaneComponent): DemoDef<HubDetail> {
   const name = PART_NAMES[part];
   return {
     id: `stop-${part}`,
     label: (f) => `${running(f, part) ? 'Stop' : 'Start'} ${name}`,
     unavailable: () => null,
-    start: (f): DemoStart => (running(f, part)
+    start: (f): DemoStart<HubDetail> => (running(f, part)
       ? {
         actions: [{ type: 'control-plane', action: 'stop', component: part }, probe(f)],
         memo: probeMemo(f),
@@ -203,11 +203,11 @@ function stopStart(part: ControlPlaneComponent): DemoDef {
   };
 }
 
-const slow: DemoDef = {
+const slow: DemoDef<HubDetail> = {
   id: 'slow',
   label: (f) => (f.controlPlane.latencyMs > 0 ? 'Fast API server' : 'Slow API server'),
   unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : !f.controlPlane.apiserver ? 'The API server is stopped: kubectl\'s scale would be refused.' : web(f) ? null : 'Create the Deployment first.'),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<HubDetail> => {
     if (f.controlPlane.latencyMs > 0) {
       return { actions: [{ type: 'latency', ms: 0 }], memo: {}, intro: 'The API server delivers its watch notifications in milliseconds again.', beats: [] };
     }

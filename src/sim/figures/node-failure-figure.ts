@@ -33,7 +33,7 @@ const notReadyOn = (f: Frame) => f.pods.filter((p) => p.node === FAILING && !p.t
 /** "2 pods", "1 pod", "no pods": web's live pods on the failing node. */
 const onFailing = (f: Frame) => count(live(f).filter((p) => p.node === FAILING).length, 'pod');
 
-const apply: DemoDef = {
+const apply: DemoDef<NodeFailureDetail> = {
   id: 'apply',
   label: () => 'Apply web (6 pods)',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
@@ -48,7 +48,7 @@ const apply: DemoDef = {
   }),
 };
 
-const scale: DemoDef = {
+const scale: DemoDef<NodeFailureDetail> = {
   id: 'scale',
   label: (f) => `Scale web to ${(web(f)?.replicas ?? REPLICAS) > REPLICAS ? REPLICAS : REPLICAS + 3}`,
   unavailable: (f) => (web(f) ? null : 'Apply the Deployment first.'),
@@ -73,7 +73,7 @@ const scale: DemoDef = {
 };
 
 /** The beats while node-2 is away, the same for power-off and partition up to the eviction. */
-function awayBeats(cut: boolean): DemoBeat[] {
+function awayBeats(cut: boolean): DemoBeat<NodeFailureDetail>[] {
   return [
     {
       when: (f) => (nodeOf(f)?.leaseAgeMs ?? 0) > 10_000,
@@ -100,11 +100,11 @@ function awayBeats(cut: boolean): DemoBeat[] {
   ];
 }
 
-const powerOff: DemoDef = {
+const powerOff: DemoDef<NodeFailureDetail> = {
   id: 'power',
   label: (f) => (nodeOf(f)?.powered === false ? `Power ${FAILING} on` : `Power ${FAILING} off`),
   unavailable: (f) => (nodeOf(f)?.partitioned ? `${FAILING} is cut off; reconnect it first.` : null),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<NodeFailureDetail> => {
     if (nodeOf(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: FAILING, action: 'start' }],
@@ -123,11 +123,11 @@ const powerOff: DemoDef = {
   },
 };
 
-const partition: DemoDef = {
+const partition: DemoDef<NodeFailureDetail> = {
   id: 'partition',
   label: (f) => (nodeOf(f)?.partitioned ? `Reconnect ${FAILING}` : `Cut ${FAILING} off`),
   unavailable: (f) => (nodeOf(f)?.powered === false ? `${FAILING} is off; power it on first.` : null),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<NodeFailureDetail> => {
     if (nodeOf(f)?.partitioned) {
       return {
         actions: [{ type: 'node', node: FAILING, action: 'heal' }],
@@ -147,7 +147,7 @@ const partition: DemoDef = {
 };
 
 /** The beats after node-2 comes back (powered on, or reconnected). */
-function returnBeats(cut: boolean): DemoBeat[] {
+function returnBeats(cut: boolean): DemoBeat<NodeFailureDetail>[] {
   return [
     {
       when: (f) => nodeOf(f)?.ready === 'True',

@@ -6,7 +6,7 @@
 import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
 import { nodeStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { agree, count } from '../view/words.ts';
 import { leaseClockOf, serviceEndpointsOf, type LeaseClock, type ServiceEndpoint } from './node-detail.ts';
 import type { FigureView } from './protocol.ts';
@@ -33,10 +33,10 @@ const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
 const cpUp = (f: Frame) => f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.controllerManager && f.controlPlane.scheduler;
-const answered = (d: FigureDetail | null): boolean => !!(d?.client as unknown as ClientRequest[] | undefined)?.[0]?.ok;
+const answered = (d: OutageDetail | null): boolean => !!d?.client[0]?.ok;
 const secondsSince = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
 
-const apply: DemoDef = {
+const apply: DemoDef<OutageDetail> = {
   id: 'apply',
   label: () => 'Apply web and its Service',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.'),
@@ -60,11 +60,11 @@ const apply: DemoDef = {
   }),
 };
 
-const controlPlane: DemoDef = {
+const controlPlane: DemoDef<OutageDetail> = {
   id: 'control-plane',
   label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
   unavailable: () => null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<OutageDetail> => {
     if (f.controlPlane.apiserver) {
       return {
         actions: [{ type: 'control-plane', action: 'stop' }],
@@ -89,7 +89,7 @@ const controlPlane: DemoDef = {
 };
 
 /** After the restart: with a node dead, its whole grace period, taint and toleration count from the restart. */
-function restartBeats(someDead: boolean): DemoBeat[] {
+function restartBeats(someDead: boolean): DemoBeat<OutageDetail>[] {
   if (!someDead) {
     return [{
       when: (g) => g.nodes.every((n) => n.ready === 'True') && cpUp(g),
@@ -120,7 +120,7 @@ function restartBeats(someDead: boolean): DemoBeat[] {
   ];
 }
 
-const getPods: DemoDef = {
+const getPods: DemoDef<OutageDetail> = {
   id: 'get',
   label: () => 'kubectl get pods',
   unavailable: () => null,
@@ -134,11 +134,11 @@ const getPods: DemoDef = {
   }),
 };
 
-const nodeDies: DemoDef = {
+const nodeDies: DemoDef<OutageDetail> = {
   id: 'node',
   label: (f) => (dying(f)?.powered === false ? `Power ${DYING} on` : `${DYING} dies`),
   unavailable: (f) => (dying(f) ? null : `This cluster has no ${DYING}.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<OutageDetail> => {
     if (dying(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: DYING, action: 'start' }],

@@ -46,7 +46,7 @@ function completeOn(f: Frame, image: string): boolean {
   return pods.length === d.replicas && pods.every((p) => p.image === image && p.ready) && d.replicaSets.every((rs) => rs.image === image || rs.replicas === 0);
 }
 
-const apply: DemoDef = {
+const apply: DemoDef<RolloutDetail> = {
   id: 'apply',
   label: () => 'Apply',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
@@ -63,7 +63,7 @@ const apply: DemoDef = {
   }),
 };
 
-const update: DemoDef = {
+const update: DemoDef<RolloutDetail> = {
   id: 'update',
   label: (f) => `Update to ${web(f)?.image === IMAGES.next ? IMAGES.first : IMAGES.next}`,
   unavailable: (f) => needsWeb(f),
@@ -90,7 +90,7 @@ const update: DemoDef = {
   },
 };
 
-const pause: DemoDef = {
+const pause: DemoDef<RolloutDetail> = {
   id: 'pause',
   label: (f) => (paused(f) ? 'Resume' : 'Pause'),
   unavailable: needsWeb,
@@ -109,7 +109,7 @@ const pause: DemoDef = {
     }),
 };
 
-const undo: DemoDef = {
+const undo: DemoDef<RolloutDetail> = {
   id: 'undo',
   label: () => 'Undo',
   unavailable: (f) => needsWeb(f) ?? (paused(f) ? 'A paused Deployment cannot be rolled back; resume it first.' : (web(f)!.replicaSets.length < 2 ? 'There is no earlier revision yet.' : null)),
@@ -131,7 +131,7 @@ const undo: DemoDef = {
   },
 };
 
-const broken: DemoDef = {
+const broken: DemoDef<RolloutDetail> = {
   id: 'broken',
   label: () => `Roll out ${IMAGES.broken} (never pulls)`,
   unavailable: (f) => needsWeb(f) ?? (web(f)!.image === IMAGES.broken ? `web already runs ${IMAGES.broken}.` : null),
