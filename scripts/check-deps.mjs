@@ -56,7 +56,7 @@ export const RULES = {
   resolves: 'every relative import resolves to a file inside the repository',
 };
 
-const isTest = (file) => /\.(test|spec)\.[mc]?[jt]s$/.test(file);
+const isTest = (file) => /\.(test|test-d|spec)\.[mc]?[jt]s$/.test(file);
 const toPosix = (p) => p.split(sep).join('/');
 
 /** Every source file under root, as repository-relative POSIX paths. */

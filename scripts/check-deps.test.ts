@@ -95,6 +95,8 @@ describe('check-deps', () => {
       'src/sim/testing/more.ts': "import { w } from './world.ts';\nexport const m = w;\n",
       'src/sim/c.ts': "import { w } from './testing/world.ts';\nexport const c = w;\n",
       'src/sim/c.test.ts': "import { w } from './testing/world.ts';\n",
+      // A type test (vitest's *.test-d.ts) is a test too.
+      'src/sim/d.test-d.ts': "import { w } from './testing/world.ts';\n",
     })).toEqual(['sim-imports src/sim/c.ts']);
   });
 

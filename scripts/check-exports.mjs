@@ -29,7 +29,7 @@ import { resolveImport, scriptParts, sourceFiles } from './check-deps.mjs';
 /** Root files that import from src/ or scripts/ (the tools' configurations). */
 const ROOT_FILES = ['astro.config.mjs', 'vitest.config.ts', 'playwright.config.ts', 'eslint.config.js'];
 
-const isTest = (file) => /\.(test|spec)\.[mc]?[jt]s$/.test(file);
+const isTest = (file) => /\.(test|test-d|spec)\.[mc]?[jt]s$/.test(file);
 /** A module whose exports are checked: TypeScript or JavaScript in src/ or scripts/, not a test. */
 const checked = (file) => /^(src|scripts)\//.test(file) && /\.[mc]?[jt]s$/.test(file) && !/\.d\.[mc]?ts$/.test(file) && !isTest(file);
 /** Files a framework or a tool loads by itself: Astro's pages and content config. */

@@ -32,6 +32,8 @@ describe('check-exports', () => {
       'src/a.ts': 'export const used = 1;\nexport const dead = 2;\nexport function own() { return 3; }\nexport const twice = own();\n',
       'src/b.ts': "import { used, twice } from './a.ts';\nexport const b = used + twice;\n",
       'scripts/b.test.ts': "import { b } from '../src/b.ts';\n",
+      // A type test (*.test-d.ts) is imported by no one, like any test, and its imports count.
+      'src/b.test-d.ts': "import type { b } from './b.ts';\n",
     });
     expect(report(root)).toEqual({ unused: ['src/a.ts dead', 'src/a.ts own (own)'], orphans: [] });
   });

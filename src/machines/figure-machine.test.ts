@@ -4,7 +4,8 @@ import { createActor } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { compileFigure, createFigureServer, loadFigure, type FigureView } from '../sim/index.ts';
 import { ADVANCE_MS, dwellMs, figureMachine, tickRequest, type FigureEvent } from './figure-machine.ts';
-import { createSessions, stateString, type SessionUpdate } from './figure-session.ts';
+import { createSessions, stateString } from './figure-session.ts';
+import type { SessionUpdate } from '../sim/figures/protocol.ts';
 
 const clusterDef = await loadFigure('cluster');
 const compiled = compileFigure(clusterDef);

@@ -4,6 +4,7 @@
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
 import { and, assign, not, setup, stateIn } from 'xstate';
 import type { FigureAction, FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
+import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
 interface FigureContext {
@@ -26,36 +27,15 @@ interface FigureContext {
 /** Terminal outputs the context keeps, so an update the page skipped loses none. */
 const TERMINAL_KEEP = 8;
 
-/** A link to a moment, or why this moment cannot be linked to. */
-export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };
 
-/** Events: the reader's commands, the island's observations, and the core's answers. */
+/** Events: the reader's commands and the island's observations (protocol.ts: what the page may send), and the core's answers. */
 export type FigureEvent =
-  | { type: 'VISIBLE' }
-  | { type: 'HIDDEN' }
+  | ReaderEvent
   | { type: 'LOADED'; view: FigureView }
   | { type: 'FAILED'; error: string }
   | { type: 'VIEW'; view: FigureView }
-  | { type: 'PLAY' } | { type: 'PAUSE' } | { type: 'TOGGLE' }
-  | { type: 'STEP' } | { type: 'BACK' } | { type: 'NEXT' } | { type: 'RESET' } | { type: 'REJOIN' }
-  | { type: 'SEEK'; step: number }
-  /** "Advance 5 minutes": the clock runs on at rest (ADVANCE_MS). */
-  | { type: 'ADVANCE' }
-  | { type: 'DEMO'; demo: string }
-  /** A change the reader makes through a figure's own panel (a pod's requests, a rollout's bounds). */
-  | { type: 'ACTION'; action: FigureAction }
-  | { type: 'SPEED'; speed: Speed }
-  | { type: 'CYCLE_SPEED' }
-  /** The reader asks for a link to this moment; LINK brings it. */
-  | { type: 'PERMALINK' }
   | { type: 'LINK'; link: FigureLink }
-  /** A line typed into the figure's terminal (kubectl or sim), with a manifest for `apply -f -`. */
-  | { type: 'TERMINAL'; line: string; stdin?: string }
-  /** Tab in the terminal (and its first focus, which loads kubectl); COMPLETED brings the answer. */
-  | { type: 'COMPLETE'; line: string }
-  | { type: 'COMPLETED'; completion: TerminalCompletion }
-  | { type: 'SELECT'; seq: number | null }
-  | { type: 'FILTER'; endpoint: string | null };
+  | { type: 'COMPLETED'; completion: TerminalCompletion };
 
 /** The speeds in the order the speed key cycles through them. */
 const SPEEDS: readonly Speed[] = ['real', 'fast', 'compressed'];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
-import { createSessions, type SessionUpdate } from './figure-session.ts';
+import { createSessions } from './figure-session.ts';
+import type { SessionUpdate } from '../sim/figures/protocol.ts';
 
 const compiled = compileFigure(await loadFigure('rollout'));
 const open = { instance: 'fig-1', type: 'open' as const, figure: 'rollout', story: compiled.story, view: compiled.first };
@@ -28,5 +29,22 @@ describe('a figure session whose figure did not load', () => {
     await settle();
     expect(updates.filter((u) => u.instance === 'a').at(-1)).toMatchObject({ state: 'failed paused between', error: 'no figure "bogus"' });
     expect(updates.filter((u) => u.instance === 'fig-1').at(-1)!.state).toMatch(/^live paused/);
+  });
+});
+
+describe('a reader\'s event', () => {
+  it('is answered by one update: with the new view when it asked the figure server, at once when it did not', async () => {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ rollout: await loadFigure('rollout') }), (u) => updates.push(u));
+    handle(open);
+    await settle();
+    expect(updates.at(-1)!.state).toMatch(/^live paused/);
+    const before = updates.length;
+    const step = updates.at(-1)!.view.step;
+    handle({ instance: 'fig-1', type: 'event', seq: 1, event: { type: 'STEP' } });
+    await settle();
+    expect(updates.slice(before).map((u) => [u.seq, u.view.step])).toEqual([[1, step + 1]]);
+    handle({ instance: 'fig-1', type: 'event', seq: 2, event: { type: 'SPEED', speed: 'fast' } });
+    expect(updates.slice(before + 1).map((u) => [u.seq, u.speed])).toEqual([[2, 'fast']]);
   });
 });

@@ -3,40 +3,9 @@
 // it. A session is one figure instance: its machine, with `connect` and `core` wired to the figure
 // server, and every change of its snapshot sent to the page as an update.
 import { createActor, type Actor } from 'xstate';
-import type { CompiledStory, FigureRequest, FigureServer, FigureView, Speed, TerminalCompletion, TerminalOutput, WorkerRequest } from '../sim/index.ts';
-import { figureMachine, type FigureEvent, type FigureLink } from './figure-machine.ts';
-
-/** A message from the page: open an instance of a figure, send its machine an event, or close it. */
-export type SessionMessage =
-  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView; /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string }
-  | { instance: string; type: 'event'; seq: number; event: FigureEvent }
-  | { instance: string; type: 'close' }
-  /** Ctrl+C in the terminal: not an event for the machine (one is in flight: the long line), straight to the server. */
-  | { instance: string; type: 'interrupt' };
-
-/** What the page draws: the machine's regions as one data-state string, its context, and the view. */
-export interface SessionUpdate {
-  instance: string;
-  /** The last event seq this update has taken into account (the page drops updates older than what it sent). */
-  seq: number;
-  /** "live paused at-beat": source, playback and story, for the root's data-state. */
-  state: string;
-  playing: boolean;
-  live: boolean;
-  speed: Speed;
-  selected: number | null;
-  filter: string | null;
-  error: string | null;
-  /** The link to the moment the reader asked for, if any (see FigureLink). */
-  link: FigureLink | null;
-  /** What the figure said about the link it was opened with (it could not use it, or it plays differently now). */
-  notice: string | null;
-  /** The terminal's latest outputs, oldest first (each has its number; the page shows new ones). */
-  terminal: TerminalOutput[];
-  /** Tab's latest answer. */
-  completion: TerminalCompletion | null;
-  view: FigureView;
-}
+import type { FigureRequest, FigureServer, WorkerRequest } from '../sim/index.ts';
+import type { SessionMessage, SessionUpdate } from '../sim/figures/protocol.ts';
+import { figureMachine } from './figure-machine.ts';
 
 /** "live paused at-beat" from the machine's state value. */
 export function stateString(value: Record<string, unknown>): string {
@@ -50,6 +19,7 @@ interface Session {
   actor: Actor<typeof figureMachine>;
   seq: number;
   handling: boolean;
+  /** Posts the session's update, unless a reader's event still waits for the figure server's answer (see ask). */
   post: () => void;
 }
 
@@ -61,9 +31,17 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
   function open(m: Extract<SessionMessage, { type: 'open' }>): void {
     sessions.get(m.instance)?.actor.stop();
     const session: Session = { actor: null as unknown as Actor<typeof figureMachine>, seq: 0, handling: false, post: () => {} };
+    /** The figure server's answers a reader's event still waits for: its one update goes out with the last. */
+    let owed = 0;
     const ask = (req: FigureRequest): void => {
       const full = { ...req, id: ++id, instance: m.instance } as WorkerRequest;
-      const answer = req.op === 'permalink' ? serve.link(full) : req.op === 'terminal' || req.op === 'complete' ? serve.terminal(full) : req.op === 'open' && req.link !== undefined ? serve.restore(full) : serve(full);
+      const terminal = req.op === 'terminal' || req.op === 'complete';
+      const answer = req.op === 'permalink' ? serve.link(full) : terminal ? serve.terminal(full) : req.op === 'open' && req.link !== undefined ? serve.restore(full) : serve(full);
+      // A reader's event that moves the figure (a step, a seek, a demo) is answered by one update, with
+      // the new view; a terminal line (it may run for seconds, in slices) or a link (its encoder may
+      // still be loading) is acknowledged at once, and its answer posted when it comes.
+      const waits = session.handling && !terminal && req.op !== 'permalink';
+      if (waits) owed++;
       // Answers are delivered after the current transition, as a worker's would be.
       void Promise.resolve(answer).then((r) => {
         if (session.actor.getSnapshot().status !== 'active') return;
@@ -72,6 +50,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
         else if (r.ok && r.view && req.op === 'permalink') session.actor.send({ type: 'LINK', link: r.view.link ? { ...r.view.link, step: r.view.step } : { ok: false, error: 'no link was made', step: r.view.step } });
         else if (r.ok && r.view) session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
         else if (!r.ok) session.actor.send({ type: 'FAILED', error: r.error });
+        if (waits && !--owed) update();
       });
     };
     const machine = figureMachine.provide({
@@ -81,7 +60,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
       },
     });
     session.actor = createActor(machine, { input: { view: m.view } });
-    session.post = () => {
+    const update = (): void => {
       const s = session.actor.getSnapshot();
       post({
         instance: m.instance,
@@ -100,8 +79,10 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
         view: s.context.view,
       });
     };
+    session.post = () => { if (!owed) update(); };
     // Changes the machine makes on its own (a playback tick, the core's answer) are posted as they
-    // happen; a reader's event is answered once it has been handled, changed or not (the ack).
+    // happen; a reader's event is answered once, changed or not: at once, or with the figure
+    // server's answer when it asked for one (see ask).
     session.actor.subscribe(() => { if (!session.handling) session.post(); });
     sessions.set(m.instance, session);
     session.actor.start();
@@ -119,6 +100,7 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
       s.seq = Math.max(s.seq, Number(m.seq) || 0);
       s.handling = true;
       try { s.actor.send(m.event); } finally { s.handling = false; }
+      // The ack, unless the event asked the figure server: then the answer's update is the one (ask).
       s.post();
     }
   };

@@ -31,14 +31,12 @@ export { Timeline } from './time-travel.ts';
  * would put them in the worker's core chunk (every module index.ts names is in it), ~1.5 KB gzip.
  */
 export type { Statechart, ChartState, ChartTransition, StatechartView } from './view/statechart.ts';
-/** What the node-failure and outage figures carry in their detail. */
-export type { LeaseClock, PodCountdown, ServiceEndpoint } from './figures/node-detail.ts';
-export type { ClientRequest } from './figures/outage-figure.ts';
-/** What the troubleshooting figure carries in its detail. */
+/**
+ * What the figures carry in their detail, piece by piece; each figure's own view type
+ * (`FigureView<RolloutDetail>`, …) is exported beside its definition (figures/<name>-figure.ts).
+ */
+export type { LeaseClock, PodCountdown } from './figures/node-detail.ts';
 export type { PodBackoff, PodTrouble } from './figures/pod-trouble.ts';
-export type { TroubleshootingDetail } from './figures/troubleshooting-figure.ts';
-/** What the traffic figure carries in its detail. */
-export type { TrafficDetail } from './figures/traffic-figure.ts';
 export type { EndpointCount } from './figures/traffic-client.ts';
 
 /** Figures: the actions readers make, the host the worker runs, the build-time compiler, the protocol. */
@@ -47,14 +45,13 @@ export { FigureHost } from './figures/host.ts';
 export { createFigureServer, type FigureServer } from './figures/serve.ts';
 export { loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
-export type { FigureDef, FigureDetail } from './figures/demo.ts';
-export type { CompiledStory, CompiledFigure, DemoButton, FigureView, Speed, FigureRequest, WorkerRequest, TerminalOutput, TerminalCompletion } from './figures/protocol.ts';
+export type { FigureDef } from './figures/demo.ts';
+export type { CompiledFigure, DemoButton, FigureView, Speed, FigureRequest, WorkerRequest, TerminalOutput, TerminalCompletion } from './figures/protocol.ts';
 export type { RanLine } from './figures/echo.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
 export { fnv1a32Chars } from './names.ts';
 /** The served resources and their group versions (scripts/explain-schema.ts reads explain's schemas for them). */
 export { RESOURCES, OTHER_GROUP_VERSIONS } from './apiserver/resources.ts';
-export type { SchedulerDetail, PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
-export type { RolloutDetail } from './figures/rollout-figure.ts';
+export type { PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
 export type { RolloutPoint, RolloutSeries } from './figures/rollout-series.ts';

@@ -2,8 +2,23 @@
 // the core, and each figure's definition (its demos, beats and texts) is a small chunk of its own.
 import type { FigureDef } from './demo.ts';
 
-/** Figure id → a loader of its definition. */
-export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
+/** The chapters' live figures (a `<Name>Figure.astro` each). */
+export type ChapterFigureId = 'cluster' | 'hub' | 'scheduler' | 'rollout' | 'node-failure' | 'outage' | 'troubleshooting' | 'traffic';
+/** The inline widgets (`inline/InlineWidget.astro`). */
+export type WidgetId = 'write-watch' | 'conflict' | 'watch-resume' | 'replace-pod' | 'cascade-delete' | 'level-triggered' | 'max-surge'
+  | 'rollout-undo' | 'new-replicaset' | 'force-delete' | 'heartbeats' | 'node-lease' | 'toleration-countdown' | 'frozen-endpoints'
+  | 'restart-leases' | 'kubelet-alone' | 'filter-score' | 'pending-pod' | 'one-at-a-time' | 'ready-endpoints' | 'proxy-pick'
+  | 'dns-lookup' | 'service-address' | 'image-backoff' | 'crash-loop' | 'chain-stops';
+/**
+ * Every figure the site has. The registry is one table in two halves, each keyed by exactly these ids
+ * (a missing or extra row is a type error): the loaders below, which the worker reads, and the rows a
+ * page shows (title, chapter and anchor, embed size, the terminal variant) in src/components/embeds.ts,
+ * which the main thread and the Astro pages read; src/components/embeds.test-d.ts holds them together.
+ */
+export type FigureId = ChapterFigureId | WidgetId;
+
+/** Figure id → a loader of its definition (the worker's half of the registry: nothing more, its core is at its limit). */
+export const FIGURE_LOADERS: { readonly [K in FigureId]: () => Promise<FigureDef> } = {
   cluster: () => import('./cluster-figure.ts').then((m) => m.clusterFigure),
   hub: () => import('./hub-figure.ts').then((m) => m.hubFigure),
   scheduler: () => import('./scheduler-figure.ts').then((m) => m.schedulerFigure),
@@ -41,9 +56,9 @@ export const FIGURE_LOADERS: Record<string, () => Promise<FigureDef>> = {
   'chain-stops': () => import('./chain-stops-widget.ts').then((m) => m.chainStopsWidget),
 };
 
-/** Loads a figure's definition, or answers why it cannot. */
+/** Loads a figure's definition, or answers why it cannot (the id comes from a page, so any string). */
 export async function loadFigure(id: string): Promise<FigureDef> {
-  const load = Object.hasOwn(FIGURE_LOADERS, id) ? FIGURE_LOADERS[id] : undefined;
+  const load = Object.hasOwn(FIGURE_LOADERS, id) ? FIGURE_LOADERS[id as FigureId] : undefined;
   if (!load) throw new Error(`no figure "${id}"`);
   return load();
 }

@@ -6,7 +6,7 @@ import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
 import { rolloutFigure, type RolloutDetail } from './rollout-figure.ts';
 import { schedulerFigure, type SchedulerDetail } from './scheduler-figure.ts';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { createFigureServer } from './serve.ts';
 import { expectStoryReplays } from './replay-check.ts';
 import { runs } from '../../test/fc.ts';

@@ -4,7 +4,7 @@
 // the revision quoted for kubectl's Deployment write must be the one the store gives it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 

@@ -11,13 +11,13 @@ import type { FigureActions } from './figure-actions.ts';
 /** What a demo remembers from the moment it was pressed (the pod it deleted, the image it replaced). */
 export type DemoMemo = Record<string, string | number>;
 
-/** One beat of a demo: when it holds, the narration pauses with its text (and the demo may act again). */
-export interface DemoBeat {
+/** One beat of a demo: when it holds, the narration pauses with its text (and the demo may act again). D: its figure's detail type. */
+export interface DemoBeat<D = FigureDetail> {
   /**
    * True once the cluster has reached this beat. `detail` gives the figure's own data at this frame
    * (FigureDef.detail), for a moment the Frame does not show (a scheduling attempt that failed).
    */
-  when(f: Frame, memo: DemoMemo, detail: () => FigureDetail | null): boolean;
+  when(f: Frame, memo: DemoMemo, detail: () => D | null): boolean;
   /** What the narration says at the beat. */
   text(f: Frame, memo: DemoMemo): string;
   /** Further actions made at the beat (scale 3 → 5, then → 2). */
@@ -25,33 +25,38 @@ export interface DemoBeat {
 }
 
 /** What pressing a demo does at this moment. */
-export interface DemoStart {
+export interface DemoStart<D = FigureDetail> {
   actions: FigureAction[];
   memo: DemoMemo;
   /** Said at the step of the first action. */
   intro: string;
-  beats: DemoBeat[];
+  beats: DemoBeat<D>[];
 }
 
-/** A demo button of a figure. */
-export interface DemoDef {
+/** A demo button of a figure. D: its figure's detail type, which its beats may read. */
+export interface DemoDef<D = FigureDetail> {
   id: string;
   /** The button's label at this moment (toggles say what they will do next). */
   label(f: Frame): string;
   /** Null when the demo can be pressed now, else why not. */
   unavailable(f: Frame): string | null;
-  start(f: Frame): DemoStart;
+  start(f: Frame): DemoStart<D>;
 }
 
 /** The cluster a figure is built on: its seed, its number of workers and, optionally, their sizes. */
 export type FigureClusterOptions = Required<Pick<ClusterOptions, 'seed' | 'nodes'>> & Pick<ClusterOptions, 'nodeCapacity'>;
 
-/** A figure: its cluster, its demos, its default story (demo ids in order) and its note. */
-export interface FigureDef {
+/**
+ * A figure: its cluster, its demos, its default story (demo ids in order) and its note. D is the type
+ * of its own data beside the Frame (`detail`), which its view carries as FigureView<D>. A FigureDef of
+ * any D is a FigureDef<unknown>, as the registry, the host and the tests hold it (`detail` returns D,
+ * so a FigureDef<D> is one without a cast).
+ */
+export interface FigureDef<D = unknown> {
   id: string;
   title: string;
   options: FigureClusterOptions;
-  demos: DemoDef[];
+  demos: DemoDef<D>[];
   /** The default story: these demos, each run to its last beat, one after another. */
   story: string[];
   leavesOut: string[];
@@ -65,12 +70,12 @@ export interface FigureDef {
    * A demo the reader composes (a widget's numbers in its id, `rollout:5:2:0`): made on request when
    * no listed demo has the id, or null when the id is not one of its own.
    */
-  demoFor?(id: string): DemoDef | null;
+  demoFor?(id: string): DemoDef<D> | null;
   /**
    * What this figure shows beyond the Frame (a statechart's state and reason, a scheduling table),
    * read from the cluster through the core's readers; plain JSON, sent with every view.
    */
-  detail?(cluster: Cluster, frame: Frame): FigureDetail;
+  detail?(cluster: Cluster, frame: Frame): D;
   /**
    * The add-ons its cluster runs (kube-proxy, CoreDNS, a client), made fresh for each cluster; a
    * function, so their code loads with the figure's chunk and the compiled story's options stay JSON.

@@ -4,11 +4,12 @@
 // CI's two workers share the property's runs.
 import { describe, expect, it } from 'vitest';
 import { compileFigure } from './compile.ts';
-import { FIGURES } from './all.ts';
+import { CHAPTER_FIGURES, FIGURES } from '../testing/figures.ts';
 import { FigureHost } from './host.ts';
+import type { FigureId } from './catalog.ts';
 import type { FigureView } from './protocol.ts';
 import type { Frame } from '../view/types.ts';
-import { CHAPTER_FIGURES, contradictions, textsAgreeWithFrames } from '../testing/figure-texts.ts';
+import { contradictions, textsAgreeWithFrames } from '../testing/figure-texts.ts';
 
 describe('contradictions (the checker itself)', () => {
   const base = compileFigure(FIGURES.outage).first;
@@ -27,7 +28,7 @@ textsAgreeWithFrames(CHAPTER_FIGURES);
 
 describe('figure texts: the moments readers found wrong', () => {
   /** Presses the demos in order on a fresh cluster of the figure and returns every view on the way. */
-  function press(id: string, demos: string[]): FigureView[] {
+  function press(id: FigureId, demos: string[]): FigureView[] {
     const def = FIGURES[id];
     const host = new FigureHost(def, { ...compileFigure(def).story, inputs: [], beats: [], end: 0 });
     const views = [host.handle({ op: 'advance', ms: 5_000 })!];

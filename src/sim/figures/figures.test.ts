@@ -11,7 +11,7 @@ import { clusterFigure } from './cluster-figure.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { createFigureServer } from './serve.ts';
 import { expectStoryReplays } from './replay-check.ts';
 import { runs } from '../../test/fc.ts';

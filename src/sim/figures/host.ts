@@ -173,7 +173,8 @@ export class FigureHost {
       story: { beats: this.storySteps.length, beatIndex, diverged: this.diverged, ended: this.following && pos.step >= this.story.end },
       demos: this.def.demos.map((d) => buttonOf(d, frame, this.def.actions.command)),
       demoRunning: this.active && this.active.next < this.active.beats.length ? this.active.id : null,
-      detail: this.def.detail ? this.def.detail(this.cluster, frame) : null,
+      // A definition's detail is plain JSON (FigureDef.detail's contract); its widget reads it as FigureView<D>.
+      detail: (this.def.detail ? this.def.detail(this.cluster, frame) : null) as FigureDetail | null,
       ...(this.ran && pos.step >= this.ran.step ? { ran: this.ran.lines } : {}),
     };
   }
@@ -418,7 +419,7 @@ export class FigureHost {
     if (!a || a.next >= a.beats.length) return false;
     let fired = false;
     let frame: Frame = frameOf(this.cluster);
-    const detail = (): FigureDetail | null => (this.def.detail ? this.def.detail(this.cluster, frame) : null);
+    const detail = (): FigureDetail | null => (this.def.detail ? this.def.detail(this.cluster, frame) : null) as FigureDetail | null;
     while (a.next < a.beats.length && a.beats[a.next].when(frame, a.memo, detail)) {
       const beat = a.beats[a.next++];
       const text = beat.text(frame, a.memo);

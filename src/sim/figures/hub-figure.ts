@@ -13,7 +13,9 @@ import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import type { WorldState } from '../world.ts';
 import { UNKNOWN_CLIENT, type CreateDeploymentAction, type FigureAction } from './actions.ts';
 import { agree, count } from '../view/words.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
+import type { StatechartView } from '../view/statechart.ts';
 import { figureActions } from './figure-actions.ts';
 
 const NAME = 'web';
@@ -52,7 +54,7 @@ function probe(f: Frame): FigureAction {
   return { type: 'scale', name: NAME, replicas: d.replicas === 5 ? 3 : 5 };
 }
 
-const apply: DemoDef = {
+const apply: DemoDef<HubDetail> = {
   id: 'apply',
   label: () => 'kubectl create',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
@@ -86,7 +88,7 @@ const apply: DemoDef = {
 };
 
 /** A demo that sends the Deployment in a way one stage refuses; the panel shows which stage, from the log. */
-function refusal(id: string, label: string, action: FigureAction, intro: string): DemoDef {
+function refusal(id: string, label: string, action: FigureAction, intro: string): DemoDef<HubDetail> {
   return {
     id,
     label: () => label,
@@ -138,7 +140,7 @@ function keepRunning(f: Frame): string {
 const oldestLease = (f: Frame): number => Math.max(0, ...f.nodes.filter((n) => n.powered).map((n) => n.leaseAgeMs ?? 0));
 
 /** What stopping a part looks like, read from the frame once the cluster shows it. */
-const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
+const SIGNATURES: Record<ControlPlaneComponent, DemoBeat<HubDetail>[]> = {
   apiserver: [{
     when: (f) => oldestLease(f) > 10_000,
     text: (f) => `${seconds(oldestLease(f))} since a kubelet last renewed its Lease: every renewal is refused at the connection, like kubectl. No node is marked NotReady, though: the node-lifecycle controller cannot reach the API server either. ${keepRunning(f)}`,
@@ -169,7 +171,7 @@ const SIGNATURES: Record<ControlPlaneComponent, DemoBeat[]> = {
 };
 
 /** What starting a part again looks like. */
-const RECOVERIES: Record<ControlPlaneComponent, DemoBeat[]> = {
+const RECOVERIES: Record<ControlPlaneComponent, DemoBeat<HubDetail>[]> = {
   apiserver: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw. A scheduler or controller-manager that could not renew its own Lease for 10 s has exited and started again: it leads once the old Lease has gone 15 s unrenewed.` }],
   etcd: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Writes are stored again: revision ${f.revision}, and every Lease renewed within the last 10 s.` }],
   scheduler: [{ when: (f) => f.pending.length === 0, text: (f) => `The new scheduler listed the pending pods and bound them: ${count(f.pods.length, 'pod')} on nodes, none Pending.` }],
@@ -179,13 +181,13 @@ const RECOVERIES: Record<ControlPlaneComponent, DemoBeat[]> = {
   }],
 };
 
-function stopStart(part: ControlPlaneComponent): DemoDef {
+function stopStart(part: ControlPlaneComponent): DemoDef<HubDetail> {
   const name = PART_NAMES[part];
   return {
     id: `stop-${part}`,
     label: (f) => `${running(f, part) ? 'Stop' : 'Start'} ${name}`,
     unavailable: () => null,
-    start: (f): DemoStart => (running(f, part)
+    start: (f): DemoStart<HubDetail> => (running(f, part)
       ? {
         actions: [{ type: 'control-plane', action: 'stop', component: part }, probe(f)],
         memo: probeMemo(f),
@@ -201,11 +203,11 @@ function stopStart(part: ControlPlaneComponent): DemoDef {
   };
 }
 
-const slow: DemoDef = {
+const slow: DemoDef<HubDetail> = {
   id: 'slow',
   label: (f) => (f.controlPlane.latencyMs > 0 ? 'Fast API server' : 'Slow API server'),
   unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : !f.controlPlane.apiserver ? 'The API server is stopped: kubectl\'s scale would be refused.' : web(f) ? null : 'Create the Deployment first.'),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<HubDetail> => {
     if (f.controlPlane.latencyMs > 0) {
       return { actions: [{ type: 'latency', ms: 0 }], memo: {}, intro: 'The API server delivers its watch notifications in milliseconds again.', beats: [] };
     }
@@ -225,7 +227,7 @@ const slow: DemoDef = {
 // ——— the pipeline panel's data ———
 
 /** The stages a write passes, in order, as the panel draws them. */
-export const PIPELINE: readonly Stage[] = ['authentication', 'authorization', 'admission', 'validation', 'storage'];
+export const PIPELINE: readonly PipelineStage['stage'][] = ['authentication', 'authorization', 'admission', 'validation', 'storage'];
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -260,15 +262,47 @@ function userOf(cluster: Cluster, r: RequestRecord): string | null {
   return cluster.world.apiConfig.identities[r.component]?.user ?? (r.component.startsWith('kubelet/') ? `system:node:${r.component.slice(8)}` : null);
 }
 
+/** One stage of the API server's pipeline, as the write at the cursor went through it. */
+interface PipelineStage {
+  stage: Exclude<Stage, 'connection'>;
+  state: 'passed' | 'refused' | 'not-reached';
+}
+
+/** The write the cursor is about, stage by stage (the hub figure's panel). */
+export interface Pipeline {
+  seq: number;
+  t: number;
+  component: string;
+  user: string | null;
+  verb: string;
+  path: string;
+  code: number;
+  refusedAt: Stage | null;
+  message: string | null;
+  revision: number | null;
+  key: string | null;
+  stages: PipelineStage[];
+  notified: { component: string; event: string }[];
+}
+
+/** The hub figure's own data: the write at the cursor, and web's first pod on a node as its kubelet's statechart. */
+interface HubDetail {
+  pipeline: Pipeline | null;
+  pod: StatechartView | null;
+}
+
+/** What the hub figure's widget draws. */
+export type HubView = FigureView<HubDetail>;
+
 /** The write at the cursor, stage by stage, with its etcd key and the watch notifications it caused so far. */
-function pipelineOf(cluster: Cluster): JsonValue {
+function pipelineOf(cluster: Cluster): Pipeline | null {
   const w = cluster.world.state;
   const found = currentWrite(w);
   if (!found) return null;
   const { rec: r, index } = found;
   const refusedAt: Stage | null = r.code >= 400 || r.code === 0 ? (r.stage ?? 'storage') : null;
   const reached = refusedAt === null ? PIPELINE.length : refusedAt === 'connection' ? -1 : PIPELINE.indexOf(refusedAt);
-  const stages = PIPELINE.map((s, i) => ({ stage: s, state: i < reached ? 'passed' : i === reached ? 'refused' : 'not-reached' }));
+  const stages = PIPELINE.map((s, i): PipelineStage => ({ stage: s, state: i < reached ? 'passed' : i === reached ? 'refused' : 'not-reached' }));
   const [resource, namespace, name] = (r.object ?? '').split('/');
   const notified: { component: string; event: string }[] = [];
   if (r.revision !== undefined) {
@@ -295,7 +329,7 @@ function pipelineOf(cluster: Cluster): JsonValue {
 }
 
 /** The `hub` figure (the control-plane chapter). */
-export const hubFigure: FigureDef = {
+export const hubFigure: FigureDef<HubDetail> = {
   actions: figureActions,
   // The API server's request checks: its 'Invalid manifest' demo is refused by ValidateDeployment.
   checks: REQUEST_CHECKS,
@@ -313,9 +347,9 @@ export const hubFigure: FigureDef = {
     'The slow API server delays watch notifications only; requests are still answered at once, and nobody times out or loses leader election.',
     'The pipeline panel shows the newest write other than Events and heartbeats (Lease renewals, node status reports), which it skips.',
   ],
-  detail: (cluster, frame): FigureDetail => {
+  detail: (cluster, frame) => {
     // The pod statechart follows web's first pod on a node (the one a kubelet is running).
     const pod = webPods(frame).find((p) => p.node !== null);
-    return { pipeline: pipelineOf(cluster), pod: pod ? (podStatechartOf(cluster.world.state, pod) as unknown as JsonValue) : null };
+    return { pipeline: pipelineOf(cluster), pod: pod ? podStatechartOf(cluster.world.state, pod) : null };
   },
 };

@@ -10,7 +10,6 @@ import { nodeHealthOf } from '../node-lifecycle/node-lifecycle-controller.ts';
 import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
 import { storeList } from '../apiserver/store.ts';
 import type { Frame } from '../view/types.ts';
-import type { JsonValue } from './demo.ts';
 
 /** The kubelet renews its node's Lease this often (kubelet's nodeLeaseDurationSeconds 40 × 0.25). */
 const LEASE_RENEW_MS = 10_000;
@@ -131,9 +130,4 @@ export function serviceEndpointsOf(cluster: Cluster, service: string): { cluster
   }
   endpoints.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));
   return { clusterIP: svc?.spec?.clusterIP ?? null, endpoints };
-}
-
-/** A value as the JSON the detail carries (the views are plain data already; this only tells the type checker). */
-export function json<T>(v: T): JsonValue {
-  return v as unknown as JsonValue;
 }

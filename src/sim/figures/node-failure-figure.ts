@@ -4,10 +4,11 @@
 // Terminating; then the node returning empty. Powering node-2 off and cutting it off the network
 // look the same to the control plane, but on a cut-off node the containers keep running.
 import type { Frame, NodeView, PodView } from '../view/types.ts';
-import { nodeStatechartOf } from '../view/statechart.ts';
+import { nodeStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import { json, leaseClockOf, podCountdownsOf } from './node-detail.ts';
+import { leaseClockOf, podCountdownsOf, type LeaseClock, type PodCountdown } from './node-detail.ts';
+import type { FigureView } from './protocol.ts';
 import { podsMarked } from './pods-marked.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -32,7 +33,7 @@ const notReadyOn = (f: Frame) => f.pods.filter((p) => p.node === FAILING && !p.t
 /** "2 pods", "1 pod", "no pods": web's live pods on the failing node. */
 const onFailing = (f: Frame) => count(live(f).filter((p) => p.node === FAILING).length, 'pod');
 
-const apply: DemoDef = {
+const apply: DemoDef<NodeFailureDetail> = {
   id: 'apply',
   label: () => 'Apply web (6 pods)',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
@@ -47,7 +48,7 @@ const apply: DemoDef = {
   }),
 };
 
-const scale: DemoDef = {
+const scale: DemoDef<NodeFailureDetail> = {
   id: 'scale',
   label: (f) => `Scale web to ${(web(f)?.replicas ?? REPLICAS) > REPLICAS ? REPLICAS : REPLICAS + 3}`,
   unavailable: (f) => (web(f) ? null : 'Apply the Deployment first.'),
@@ -72,7 +73,7 @@ const scale: DemoDef = {
 };
 
 /** The beats while node-2 is away, the same for power-off and partition up to the eviction. */
-function awayBeats(cut: boolean): DemoBeat[] {
+function awayBeats(cut: boolean): DemoBeat<NodeFailureDetail>[] {
   return [
     {
       when: (f) => (nodeOf(f)?.leaseAgeMs ?? 0) > 10_000,
@@ -99,11 +100,11 @@ function awayBeats(cut: boolean): DemoBeat[] {
   ];
 }
 
-const powerOff: DemoDef = {
+const powerOff: DemoDef<NodeFailureDetail> = {
   id: 'power',
   label: (f) => (nodeOf(f)?.powered === false ? `Power ${FAILING} on` : `Power ${FAILING} off`),
   unavailable: (f) => (nodeOf(f)?.partitioned ? `${FAILING} is cut off; reconnect it first.` : null),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<NodeFailureDetail> => {
     if (nodeOf(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: FAILING, action: 'start' }],
@@ -122,11 +123,11 @@ const powerOff: DemoDef = {
   },
 };
 
-const partition: DemoDef = {
+const partition: DemoDef<NodeFailureDetail> = {
   id: 'partition',
   label: (f) => (nodeOf(f)?.partitioned ? `Reconnect ${FAILING}` : `Cut ${FAILING} off`),
   unavailable: (f) => (nodeOf(f)?.powered === false ? `${FAILING} is off; power it on first.` : null),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<NodeFailureDetail> => {
     if (nodeOf(f)?.partitioned) {
       return {
         actions: [{ type: 'node', node: FAILING, action: 'heal' }],
@@ -146,7 +147,7 @@ const partition: DemoDef = {
 };
 
 /** The beats after node-2 comes back (powered on, or reconnected). */
-function returnBeats(cut: boolean): DemoBeat[] {
+function returnBeats(cut: boolean): DemoBeat<NodeFailureDetail>[] {
   return [
     {
       when: (f) => nodeOf(f)?.ready === 'True',
@@ -165,8 +166,18 @@ function returnBeats(cut: boolean): DemoBeat[] {
   ];
 }
 
+/** The node-failure figure's own data: node-2's statechart, its Lease clock and its pods' toleration countdowns. */
+export interface NodeFailureDetail {
+  chart: StatechartView;
+  clock: LeaseClock;
+  pods: PodCountdown[];
+}
+
+/** What the node-failure figure's widget draws. */
+export type NodeFailureView = FigureView<NodeFailureDetail>;
+
 /** The `node-failure` figure (the node-failure chapter). */
-export const nodeFailureFigure: FigureDef = {
+export const nodeFailureFigure: FigureDef<NodeFailureDetail> = {
   actions: figureActions,
   id: 'node-failure',
   title: 'A node fails, live',
@@ -180,8 +191,8 @@ export const nodeFailureFigure: FigureDef = {
     'The 5 minutes of waiting are real in the model; the compressed speed and "next event that matters" only skip the quiet time between.',
   ],
   detail: (cluster, frame) => ({
-    chart: json(nodeStatechartOf(cluster.world.state, FAILING)),
-    clock: json(leaseClockOf(cluster, frame, FAILING)),
-    pods: json(podCountdownsOf(cluster, FAILING)),
+    chart: nodeStatechartOf(cluster.world.state, FAILING),
+    clock: leaseClockOf(cluster, frame, FAILING),
+    pods: podCountdownsOf(cluster, FAILING),
   }),
 };

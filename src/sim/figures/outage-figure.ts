@@ -4,11 +4,12 @@
 // with its real message; a node dies in the outage and nothing notices or replaces it until the
 // control plane returns, and then the restarted controller starts every node's grace period afresh.
 import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
-import { nodeStatechartOf } from '../view/statechart.ts';
+import { nodeStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { agree, count } from '../view/words.ts';
-import { json, leaseClockOf, serviceEndpointsOf } from './node-detail.ts';
+import { leaseClockOf, serviceEndpointsOf, type LeaseClock, type ServiceEndpoint } from './node-detail.ts';
+import type { FigureView } from './protocol.ts';
 import { figureActions } from './figure-actions.ts';
 import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit } from './traffic-client.ts';
@@ -32,10 +33,10 @@ const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
 const cpUp = (f: Frame) => f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.controllerManager && f.controlPlane.scheduler;
-const answered = (d: FigureDetail | null): boolean => !!(d?.client as unknown as ClientRequest[] | undefined)?.[0]?.ok;
+const answered = (d: OutageDetail | null): boolean => !!d?.client[0]?.ok;
 const secondsSince = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
 
-const apply: DemoDef = {
+const apply: DemoDef<OutageDetail> = {
   id: 'apply',
   label: () => 'Apply web and its Service',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.'),
@@ -59,11 +60,11 @@ const apply: DemoDef = {
   }),
 };
 
-const controlPlane: DemoDef = {
+const controlPlane: DemoDef<OutageDetail> = {
   id: 'control-plane',
   label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
   unavailable: () => null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<OutageDetail> => {
     if (f.controlPlane.apiserver) {
       return {
         actions: [{ type: 'control-plane', action: 'stop' }],
@@ -88,7 +89,7 @@ const controlPlane: DemoDef = {
 };
 
 /** After the restart: with a node dead, its whole grace period, taint and toleration count from the restart. */
-function restartBeats(someDead: boolean): DemoBeat[] {
+function restartBeats(someDead: boolean): DemoBeat<OutageDetail>[] {
   if (!someDead) {
     return [{
       when: (g) => g.nodes.every((n) => n.ready === 'True') && cpUp(g),
@@ -119,7 +120,7 @@ function restartBeats(someDead: boolean): DemoBeat[] {
   ];
 }
 
-const getPods: DemoDef = {
+const getPods: DemoDef<OutageDetail> = {
   id: 'get',
   label: () => 'kubectl get pods',
   unavailable: () => null,
@@ -133,11 +134,11 @@ const getPods: DemoDef = {
   }),
 };
 
-const nodeDies: DemoDef = {
+const nodeDies: DemoDef<OutageDetail> = {
   id: 'node',
   label: (f) => (dying(f)?.powered === false ? `Power ${DYING} on` : `${DYING} dies`),
   unavailable: (f) => (dying(f) ? null : `This cluster has no ${DYING}.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<OutageDetail> => {
     if (dying(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: DYING, action: 'start' }],
@@ -187,8 +188,19 @@ function clientRequestsOf(latest: readonly ClientHit[]): ClientRequest[] {
   return latest.slice(-CLIENT_SHOWN).reverse().map((h) => ({ t: h.t, to: h.endpoint, ok: h.ok }));
 }
 
+/** The outage figure's own data: node-3's statechart and Lease clock, the Service web's endpoints and the client's latest requests. */
+export interface OutageDetail {
+  chart: StatechartView;
+  clock: LeaseClock;
+  service: { name: string; port: number; clusterIP: string | null; endpoints: ServiceEndpoint[] };
+  client: ClientRequest[];
+}
+
+/** What the outage figure's widget draws. */
+export type OutageView = FigureView<OutageDetail>;
+
 /** The `outage` figure (the control-plane-outage chapter). */
-export const outageFigure: FigureDef = {
+export const outageFigure: FigureDef<OutageDetail> = {
   actions: figureActions,
   id: 'outage',
   title: 'The control plane goes down, live',
@@ -205,10 +217,10 @@ export const outageFigure: FigureDef = {
   detail: (cluster, frame) => {
     const svc = serviceEndpointsOf(cluster, NAME);
     return {
-      chart: json(nodeStatechartOf(cluster.world.state, DYING)),
-      clock: json(leaseClockOf(cluster, frame, DYING)),
-      service: json({ name: NAME, port: PORT, ...svc }),
-      client: json(clientRequestsOf(trafficClientStateOf(cluster.world.state)?.latest ?? [])),
+      chart: nodeStatechartOf(cluster.world.state, DYING),
+      clock: leaseClockOf(cluster, frame, DYING),
+      service: { name: NAME, port: PORT, ...svc },
+      client: clientRequestsOf(trafficClientStateOf(cluster.world.state)?.latest ?? []),
     };
   },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clusterFigure } from './cluster-figure.ts';
 import { compileFigure } from './compile.ts';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import type { FigureDef } from './demo.ts';
 import { FigureHost, REST_LOOKAHEAD_MS } from './host.ts';
 import { FAILING, nodeFailureFigure } from './node-failure-figure.ts';

@@ -1,6 +1,7 @@
 // The one typed boundary between a figure on the page and its cluster in the worker: what a figure
-// is (its definition, its compiled story), what it sees after each request (FigureView), and the
-// messages both ways. Everything that crosses is plain, JSON-safe data.
+// is (its compiled story), what it sees after each request (FigureView), and the messages both ways
+// (the page's SessionMessage and ReaderEvent, the worker's SessionUpdate; the figure server's own
+// FigureRequest inside the worker). Everything that crosses is plain, JSON-safe data.
 import type { Input } from '../world.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
@@ -70,8 +71,12 @@ interface StoryState {
   ended: boolean;
 }
 
-/** Everything a figure draws after a request: the worker's answer. */
-export interface FigureView {
+/**
+ * Everything a figure draws after a request: the worker's answer. D is the figure's detail type
+ * (FigureDef<D>): a figure's widget reads its own view type, `FigureView<RolloutDetail>`; the wire and
+ * the core's generic code see plain JSON.
+ */
+export interface FigureView<D = FigureDetail> {
   figure: string;
   step: number;
   last: number;
@@ -96,7 +101,7 @@ export interface FigureView {
   /** A demo the reader started is still waiting for its next beat. */
   demoRunning: string | null;
   /** The figure's own data (FigureDef.detail), or null. */
-  detail: FigureDetail | null;
+  detail: D | null;
   /** What the reader's last demo (or panel action) ran, line by line with kubectl's answer, while the cursor is at or after it. */
   ran?: RanLine[];
   /** Said once, when the figure opened a link: why it starts from the beginning instead, or that it plays differently now. */
@@ -155,3 +160,64 @@ export type WorkerRequest = FigureRequest & { id: number; instance: string };
 export type WorkerReply =
   | { id: number; instance: string; ok: true; view: FigureView | null }
   | { id: number; instance: string; ok: false; error: string };
+
+/** A link to a moment, or why this moment cannot be linked to. */
+export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };
+
+/**
+ * What the page may tell a figure's machine: the reader's commands and the island's observations
+ * (machines/figure-machine.ts adds the core's answers to these for its own FigureEvent).
+ */
+export type ReaderEvent =
+  | { type: 'VISIBLE' }
+  | { type: 'HIDDEN' }
+  | { type: 'PLAY' } | { type: 'PAUSE' } | { type: 'TOGGLE' }
+  | { type: 'STEP' } | { type: 'BACK' } | { type: 'NEXT' } | { type: 'RESET' } | { type: 'REJOIN' }
+  | { type: 'SEEK'; step: number }
+  /** "Advance 5 minutes": the clock runs on at rest (ADVANCE_MS). */
+  | { type: 'ADVANCE' }
+  | { type: 'DEMO'; demo: string }
+  /** A change the reader makes through a figure's own panel (a pod's requests, a rollout's bounds). */
+  | { type: 'ACTION'; action: FigureAction }
+  | { type: 'SPEED'; speed: Speed }
+  | { type: 'CYCLE_SPEED' }
+  /** The reader asks for a link to this moment; the machine's LINK brings it. */
+  | { type: 'PERMALINK' }
+  /** A line typed into the figure's terminal (kubectl or sim), with a manifest for `apply -f -`. */
+  | { type: 'TERMINAL'; line: string; stdin?: string }
+  /** Tab in the terminal (and its first focus, which loads kubectl); the machine's COMPLETED brings the answer. */
+  | { type: 'COMPLETE'; line: string }
+  | { type: 'SELECT'; seq: number | null }
+  | { type: 'FILTER'; endpoint: string | null };
+
+/** A message from the page to the worker: open an instance of a figure, send its machine an event, or close it. */
+export type SessionMessage =
+  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView; /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string }
+  | { instance: string; type: 'event'; seq: number; event: ReaderEvent }
+  | { instance: string; type: 'close' }
+  /** Ctrl+C in the terminal: not an event for the machine (one is in flight: the long line), straight to the server. */
+  | { instance: string; type: 'interrupt' };
+
+/** What the worker sends the page, and the page draws: the machine's regions as one data-state string, its context, and the view. */
+export interface SessionUpdate {
+  instance: string;
+  /** The last event seq this update has taken into account (the page drops updates older than what it sent). */
+  seq: number;
+  /** "live paused at-beat": source, playback and story, for the root's data-state. */
+  state: string;
+  playing: boolean;
+  live: boolean;
+  speed: Speed;
+  selected: number | null;
+  filter: string | null;
+  error: string | null;
+  /** The link to the moment the reader asked for, if any (see FigureLink). */
+  link: FigureLink | null;
+  /** What the figure said about the link it was opened with (it could not use it, or it plays differently now). */
+  notice: string | null;
+  /** The terminal's latest outputs, oldest first (each has its number; the page shows new ones). */
+  terminal: TerminalOutput[];
+  /** Tab's latest answer. */
+  completion: TerminalCompletion | null;
+  view: FigureView;
+}

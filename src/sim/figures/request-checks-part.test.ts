@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { setDefaultRequestChecks } from '../apiserver/config.ts';
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { FigureRequest } from './protocol.ts';

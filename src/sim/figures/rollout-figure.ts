@@ -11,7 +11,8 @@ import { storeGet, storeList } from '../apiserver/store.ts';
 import { rolloutStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
-import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
+import type { DemoDef, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { rolloutSeries, type RolloutSeries } from './rollout-series.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -45,7 +46,7 @@ function completeOn(f: Frame, image: string): boolean {
   return pods.length === d.replicas && pods.every((p) => p.image === image && p.ready) && d.replicaSets.every((rs) => rs.image === image || rs.replicas === 0);
 }
 
-const apply: DemoDef = {
+const apply: DemoDef<RolloutDetail> = {
   id: 'apply',
   label: () => 'Apply',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
@@ -62,7 +63,7 @@ const apply: DemoDef = {
   }),
 };
 
-const update: DemoDef = {
+const update: DemoDef<RolloutDetail> = {
   id: 'update',
   label: (f) => `Update to ${web(f)?.image === IMAGES.next ? IMAGES.first : IMAGES.next}`,
   unavailable: (f) => needsWeb(f),
@@ -89,7 +90,7 @@ const update: DemoDef = {
   },
 };
 
-const pause: DemoDef = {
+const pause: DemoDef<RolloutDetail> = {
   id: 'pause',
   label: (f) => (paused(f) ? 'Resume' : 'Pause'),
   unavailable: needsWeb,
@@ -108,7 +109,7 @@ const pause: DemoDef = {
     }),
 };
 
-const undo: DemoDef = {
+const undo: DemoDef<RolloutDetail> = {
   id: 'undo',
   label: () => 'Undo',
   unavailable: (f) => needsWeb(f) ?? (paused(f) ? 'A paused Deployment cannot be rolled back; resume it first.' : (web(f)!.replicaSets.length < 2 ? 'There is no earlier revision yet.' : null)),
@@ -130,7 +131,7 @@ const undo: DemoDef = {
   },
 };
 
-const broken: DemoDef = {
+const broken: DemoDef<RolloutDetail> = {
   id: 'broken',
   label: () => `Roll out ${IMAGES.broken} (never pulls)`,
   unavailable: (f) => needsWeb(f) ?? (web(f)!.image === IMAGES.broken ? `web already runs ${IMAGES.broken}.` : null),
@@ -242,8 +243,11 @@ function lastRefusal(c: Cluster): string | null {
   return null;
 }
 
+/** What the rollout figure's widget draws. */
+export type RolloutView = FigureView<RolloutDetail>;
+
 /** The `rollout` figure (the rolling-updates chapter). */
-export const rolloutFigure: FigureDef = {
+export const rolloutFigure: FigureDef<RolloutDetail> = {
   actions: figureActions,
   // The API server's request checks: its panel sends the reader's maxSurge and maxUnavailable, and ValidateDeployment refuses 0 and 0.
   checks: REQUEST_CHECKS,
@@ -258,6 +262,5 @@ export const rolloutFigure: FigureDef = {
     'Images come from a simulated registry; the broken image is simply missing from it.',
     'The 600 s progress deadline is real in the model; only the playback compresses the wait.',
   ],
-  // The detail's charts are plain data typed as interfaces; FigureDetail only knows JSON.
-  detail: (c, f) => rolloutDetail(c, f) as unknown as FigureDetail,
+  detail: (c, f) => rolloutDetail(c, f),
 };

@@ -13,7 +13,8 @@ import { podMachine } from '../kubelet/pod-machine.ts';
 import { statechartOf, type Statechart } from '../view/statechart.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { PodSpecOfFigure, TolerationSpec } from './actions.ts';
-import type { DemoDef, FigureDef, FigureDetail } from './demo.ts';
+import type { DemoDef, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The node the story cordons. */
@@ -43,7 +44,7 @@ function schedulerOf(c: Cluster): SchedulerState | undefined {
   return c.world.state.components.scheduler?.state as SchedulerState | undefined;
 }
 
-const setup: DemoDef = {
+const setup: DemoDef<SchedulerDetail> = {
   id: 'setup',
   label: () => 'Set the scene',
   unavailable: (f) => (pod(f, BATCH.name) ? 'The scene is set already.' : f.nodes.every((n) => n.ready === 'True') ? null : 'The nodes are still registering.'),
@@ -72,7 +73,7 @@ const setup: DemoDef = {
 };
 
 /** A demo that creates one pod and says where the scheduler put it, or why it could not. */
-function runDemo(spec: PodSpecOfFigure, id: string, label: string, intro: string): DemoDef {
+function runDemo(spec: PodSpecOfFigure, id: string, label: string, intro: string): DemoDef<SchedulerDetail> {
   return {
     id,
     label: () => label,
@@ -101,7 +102,7 @@ function runDemo(spec: PodSpecOfFigure, id: string, label: string, intro: string
 
 const web = runDemo(WEB, 'web', 'Create web', `A pod named ${WEB.name} asks for ${WEB.cpu} of CPU and ${WEB.memory} of memory. Requests are what the scheduler counts, not what the container will use.`);
 
-const big: DemoDef = {
+const big: DemoDef<SchedulerDetail> = {
   id: 'big',
   label: () => 'Create big',
   unavailable: (f) => (pod(f, BIG.name) ? `A pod named ${BIG.name} exists already.` : null),
@@ -125,8 +126,8 @@ function pendingFor(f: Frame, name: string): boolean {
 }
 
 /** The scheduler's last attempt for the pod failed (the figure's detail carries its record). */
-function attemptFailed(d: FigureDetail | null, name: string): boolean {
-  const p = (d as SchedulerDetail | null)?.pods.find((x) => x.name === name);
+function attemptFailed(d: SchedulerDetail | null, name: string): boolean {
+  const p = d?.pods.find((x) => x.name === name);
   return !!p?.attempt?.message;
 }
 
@@ -140,7 +141,7 @@ function reasonsSaid(f: Frame): string {
   return `${parts.join('; ')}.`;
 }
 
-const tolerate: DemoDef = {
+const tolerate: DemoDef<SchedulerDetail> = {
   id: 'tolerate',
   label: () => `Let big tolerate ${GPU_TAINT.key}=${GPU_TAINT.value}`,
   unavailable: (f) => (pod(f, BIG.name)?.node === null ? null : `Only a Pending ${BIG.name} needs a toleration here.`),
@@ -161,7 +162,7 @@ const tolerate: DemoDef = {
   }),
 };
 
-const cordon: DemoDef = {
+const cordon: DemoDef<SchedulerDetail> = {
   id: 'cordon',
   label: (f) => (node(f, CORDONED)?.cordoned ? `Uncordon ${CORDONED}` : `Cordon ${CORDONED}`),
   unavailable: () => null,
@@ -178,7 +179,7 @@ const cordon: DemoDef = {
   },
 };
 
-const taint: DemoDef = {
+const taint: DemoDef<SchedulerDetail> = {
   id: 'taint',
   label: (f) => (hasTaint(f) ? `Remove the taint on ${TAINTED}` : `Taint ${TAINTED}`),
   unavailable: () => null,
@@ -289,8 +290,11 @@ function podStatechart(c: Cluster, f: Frame): PodCharts {
   return { chart: statechartOf(podMachine), pods };
 }
 
+/** What the scheduler figure's widget draws. */
+export type SchedulerView = FigureView<SchedulerDetail>;
+
 /** The `scheduler` figure (the scheduler chapter). */
-export const schedulerFigure: FigureDef = {
+export const schedulerFigure: FigureDef<SchedulerDetail> = {
   actions: figureActions,
   // The API server's request checks: its panel sends the reader's CPU and memory requests, which the typed decoding refuses when they are no quantity.
   checks: REQUEST_CHECKS,
@@ -315,6 +319,5 @@ export const schedulerFigure: FigureDef = {
     'Pods here are bare pods; changing a pod\'s requests replaces it (kubectl replace --force), because requests of a pending pod cannot be edited in place.',
     'On clusters of 100 nodes or more the scheduler stops filtering once it has found enough feasible nodes; with five nodes it checks them all.',
   ],
-  // The detail's charts are plain data typed as interfaces; FigureDetail only knows JSON.
-  detail: (c, f) => schedulerDetail(c, f) as unknown as FigureDetail,
+  detail: (c, f) => schedulerDetail(c, f),
 };

@@ -11,7 +11,7 @@ import type { DemoDef, FigureDetail, JsonValue } from './demo.ts';
 // panel's reading of node-1's rules): the worker then keeps one networking chunk, the traffic figure's,
 // which the widgets load too. Importing kube-proxy here would split that chunk into a shared one and a
 // traffic-only one, about 0.6 KB gzip of glue more on the traffic figure (check-budget.mjs).
-import { trafficFigure, type TrafficDetail } from './traffic-figure.ts';
+import { trafficFigure } from './traffic-figure.ts';
 import { livePodsOf, readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
 /** The port web's pods listen on and the Service forwards (its targetPort defaults to it). */
@@ -77,7 +77,7 @@ export function picksOf(rules: string[]): PickRow[] {
 /** The widgets' detail: web's endpoints with their conditions, and the picks node-1's rules for web make. */
 export function serviceWebDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
   // The traffic figure's panel data: node-1's `iptables-save -t nat` lines for the Service web.
-  const rules = (trafficFigure.detail!(cluster, frame) as unknown as TrafficDetail).rules;
+  const rules = trafficFigure.detail!(cluster, frame).rules;
   const d: ServiceWebDetail = { endpoints: endpointRowsOf(cluster), picks: picksOf(rules) };
   return d as unknown as { [key: string]: JsonValue };
 }

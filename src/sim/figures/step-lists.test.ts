@@ -1,7 +1,7 @@
 // Step forward goes over the informers' start-up lists as one summarised step (issue 25: "the
 // start-up is one summarised step"); Step back returns over them; anywhere else a step is one step.
 import { describe, expect, it } from 'vitest';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 

@@ -10,7 +10,7 @@ import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 import { expectPressesNeverThrow, expectStoryReplays, runDemoSteps } from './replay-check.ts';
 import { createFigureServer } from './serve.ts';
-import { FIGURES } from './all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { serviceRuleLines, trafficFigure as def, type TrafficDetail } from './traffic-figure.ts';
 
 const compiled: CompiledFigure = compileFigure(def);

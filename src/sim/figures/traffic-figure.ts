@@ -11,7 +11,8 @@ import type { Frame, NodeView, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { WorldState } from '../world.ts';
 import type { FigureAction } from './actions.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { sliceEndpointsOf, type SliceEndpoint } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf, type ClientHit, type EndpointCount } from './traffic-client.ts';
 import { figureActions } from './figure-actions.ts';
@@ -180,7 +181,6 @@ function nodeRulesOf(w: WorldState, node: string): NodeRules {
   return { node, rules: reject ? [reject] : nat, table: reject ? 'filter' : 'nat', nft, nftSentence: nftSentence(nft, []) };
 }
 
-const detailOf = (d: FigureDetail | null): TrafficDetail | null => (d ? (d as unknown as TrafficDetail) : null);
 const web = (f: Frame) => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
 const webPods = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
 const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
@@ -254,7 +254,7 @@ function hold(m: DemoMemo, d: TrafficDetail | null): true {
   return true;
 }
 
-const apply: DemoDef = {
+const apply: DemoDef<TrafficDetail> = {
   id: 'apply',
   label: () => 'Create web and its Service',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.'),
@@ -267,18 +267,18 @@ const apply: DemoDef = {
     intro: `kubectl creates the Deployment ${NAME} (${REPLICAS} replicas of ${IMAGE}) and the Service ${NAME} on port ${PORT}. A client on ${CLIENT_NODE} opens a connection to the Service's ClusterIP once a second.`,
     beats: [
       {
-        when: (g, m, detail) => steady(g, detailOf(detail())) && sepLines(detailOf(detail())).length === REPLICAS && hold(m, detailOf(detail())),
+        when: (g, m, detail) => steady(g, detail()) && sepLines(detail()).length === REPLICAS && hold(m, detail()),
         text: (g, m) => `${count(ready(g).length, 'pod')} ${agree(ready(g).length, 'is', 'are')} Ready, the EndpointSlice controller listed their addresses, and kube-proxy on every node rewrote its rules. The panel shows ${CLIENT_NODE}'s: the Service's KUBE-SVC chain and one KUBE-SEP chain per pod, each ending in a DNAT to the pod's address. ${Number(m.rejected) ? `Until the first pod was Ready the Service had no endpoint, and its rules rejected the client's first ${count(Number(m.rejected), 'connection')} (connection refused).` : ''}`.trim(),
       },
       {
-        when: (_g, m, detail) => { const d = detailOf(detail()); return (d?.counts.filter((c) => c.ok > 0).length ?? 0) >= REPLICAS && hold(m, d); },
+        when: (_g, m, detail) => { const d = detail(); return (d?.counts.filter((c) => c.ok > 0).length ?? 0) >= REPLICAS && hold(m, d); },
         text: (_g, m) => `Every pod has answered the client: ${m.spread}. ${m.rules}`,
       },
     ],
   }),
 };
 
-const scale: DemoDef = {
+const scale: DemoDef<TrafficDetail> = {
   id: 'scale',
   label: (f) => ((web(f)?.replicas ?? REPLICAS) === SCALED ? `Scale back to ${REPLICAS}` : `Scale to ${SCALED}`),
   unavailable: notNow,
@@ -289,18 +289,18 @@ const scale: DemoDef = {
       memo: { at: f.t, to },
       intro: `kubectl scale asks for ${to} replicas of ${NAME}.`,
       beats: [{
-        when: (g, m, detail) => base(m, detailOf(detail())) || (steady(g, detailOf(detail())) && sepLines(detailOf(detail())).length === Number(m.to) && hold(m, detailOf(detail()))),
+        when: (g, m, detail) => base(m, detail()) || (steady(g, detail()) && sepLines(detail()).length === Number(m.to) && hold(m, detail())),
         text: (g, m) => `${seconds(g, m)} s later ${m.rules} ${Number(m.to) < SCALED ? 'The pods scaled away left the rules as they began terminating' : 'Each new pod joined the rules once it was Ready'}; the client saw ${m.since}.`,
       }],
     };
   },
 };
 
-const deletePod: DemoDef = {
+const deletePod: DemoDef<TrafficDetail> = {
   id: 'delete',
   label: () => 'Delete a pod',
   unavailable: (f) => notNow(f) ?? (ready(f).length ? null : `No pod of ${NAME} is ready to delete.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<TrafficDetail> => {
     const r = ready(f);
     const p = r.find((x) => x.node === 'node-2') ?? r[0];
     return {
@@ -309,11 +309,11 @@ const deletePod: DemoDef = {
       intro: `kubectl delete pod ${p.name}: the API server marks it terminating, and its kubelet stops its container with a 30 s grace period.`,
       beats: [
         {
-          when: (_g, m, detail) => base(m, detailOf(detail())) || !ruleTargets(detailOf(detail())).some((t) => t.startsWith(`${m.ip}:`)),
+          when: (_g, m, detail) => base(m, detail()) || !ruleTargets(detail()).some((t) => t.startsWith(`${m.ip}:`)),
           text: (g, m) => `${seconds(g, m) ? `${seconds(g, m)} s after the delete` : 'At once'}, the EndpointSlice lists ${m.pod} as terminating, not ready, and kube-proxy on every node removed its KUBE-SEP chain: no new connection goes there. The ReplicaSet controller has already made a replacement.`,
         },
         {
-          when: (g, m, detail) => steady(g, detailOf(detail())) && hold(m, detailOf(detail())),
+          when: (g, m, detail) => steady(g, detail()) && hold(m, detail()),
           text: (g, m) => `${seconds(g, m)} s after the delete the replacement is Ready and in the rules. Meanwhile the client saw ${m.since}${m.failed ? '' : ': the deleted pod left the rules before its container stopped'}.`,
         },
       ],
@@ -324,11 +324,11 @@ const deletePod: DemoDef = {
 /** The app's readiness answers, as `sim app <pod> unready|healthy` sets them. */
 const probe = (pod: string, behaviour: 'unready' | 'healthy'): FigureAction => ({ type: 'app', pod, behaviour, health: appHealth(behaviour) });
 
-const readiness: DemoDef = {
+const readiness: DemoDef<TrafficDetail> = {
   id: 'readiness',
   label: () => 'Fail a readiness probe',
   unavailable: (f) => notNow(f) ?? (ready(f).length ? null : `No pod of ${NAME} is ready.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<TrafficDetail> => {
     const r = ready(f);
     const p = r.find((x) => x.node === 'node-2') ?? r[0];
     return {
@@ -339,7 +339,7 @@ const readiness: DemoDef = {
         {
           // The pod itself, still there and not ready, out of the rules; or gone (the reader deleted it, or its node failed).
           when: (g, m, detail) => {
-            const d = detailOf(detail());
+            const d = detail();
             if (base(m, d)) return false;
             const p = live(g).find((x) => x.name === String(m.pod));
             return (!p || (!p.ready && !ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)))) && hold(m, d);
@@ -352,7 +352,7 @@ const readiness: DemoDef = {
           then: (g, m) => (live(g).some((x) => x.name === String(m.pod)) ? [probe(String(m.pod), 'healthy')] : []),
         },
         {
-          when: (g, m, detail) => { const d = detailOf(detail()); return (!live(g).some((x) => x.name === String(m.pod)) || (ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d))) && hold(m, d); },
+          when: (g, m, detail) => { const d = detail(); return (!live(g).some((x) => x.name === String(m.pod)) || (ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d))) && hold(m, d); },
           text: (g, m) => (live(g).some((x) => x.name === String(m.pod))
             ? `${seconds(g, m)} s after the probe began failing, one probe that passed (successThreshold 1) made ${m.pod} Ready again: back in the EndpointSlice and in the rules, under the same address. ${m.rules}`
             : `${m.pod} is gone; the ReplicaSet controller replaces it with a new pod, which joins the rules once its own probe passes.`),
@@ -362,7 +362,7 @@ const readiness: DemoDef = {
   },
 };
 
-const rollout: DemoDef = {
+const rollout: DemoDef<TrafficDetail> = {
   id: 'rollout',
   label: (f) => (web(f)?.image === NEXT_IMAGE ? `Roll back to ${IMAGE}` : `Roll out ${NEXT_IMAGE}`),
   unavailable: notNow,
@@ -373,18 +373,18 @@ const rollout: DemoDef = {
       memo: { at: f.t, image },
       intro: `kubectl set image asks for ${image}: the Deployment controller replaces the pods one at a time (maxSurge 1, maxUnavailable 0 for 3 replicas), each new pod joining the rules once Ready, each old one leaving them as it starts to terminate.`,
       beats: [{
-        when: (g, m, detail) => base(m, detailOf(detail())) || (steady(g, detailOf(detail())) && live(g).every((p) => p.image === String(m.image)) && hold(m, detailOf(detail()))),
+        when: (g, m, detail) => base(m, detail()) || (steady(g, detail()) && live(g).every((p) => p.image === String(m.image)) && hold(m, detail())),
         text: (g, m) => `The rollout is done in ${seconds(g, m)} s: every pod runs ${m.image}, and ${CLIENT_NODE}'s rules name only the new pods' addresses. Meanwhile the client saw ${m.since}${m.failed ? ': a failure is a connection the rules still sent to an old pod that had already stopped, before kube-proxy\'s next sync removed it (in a real cluster, a preStop sleep keeps the old pod answering meanwhile)' : ''}.`,
       }],
     };
   },
 };
 
-const nodeDemo: DemoDef = {
+const nodeDemo: DemoDef<TrafficDetail> = {
   id: 'node',
   label: (f) => (dying(f)?.powered === false ? `Start ${DYING}` : `Stop ${DYING}`),
   unavailable: (f) => (dying(f) ? null : `This cluster has no ${DYING}.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<TrafficDetail> => {
     if (dying(f)?.powered === false) {
       return { actions: [{ type: 'node', node: DYING, action: 'start' }], memo: {}, intro: `${DYING} boots; its kubelet and kube-proxy start again.`, beats: [] };
     }
@@ -395,11 +395,11 @@ const nodeDemo: DemoDef = {
       intro: `${DYING} loses power${mine.length ? `, and with it ${mine.map((p) => p.name).join(', ')}` : ''}. Nothing has told the API server yet, so the other nodes' rules still send a share of the connections there (${DYING}'s own kube-proxy and rules went with its power).`,
       beats: [
         {
-          when: (_g, m, detail) => !!String(m.pods) && (detailOf(detail())?.counts.some((c) => c.timeout > 0 && String(m.ips).split(',').some((ip) => c.endpoint.startsWith(`${ip}:`))) ?? false),
+          when: (_g, m, detail) => !!String(m.pods) && (detail()?.counts.some((c) => c.timeout > 0 && String(m.ips).split(',').some((ip) => c.endpoint.startsWith(`${ip}:`))) ?? false),
           text: (g, m) => `${seconds(g, m)} s in: a connection the rules sent to ${String(m.pods).split(',').join(', ')} got no answer. The client's connect() would wait 127 s (6 SYN retries) before it says timed out; the panel counts it as a timeout at once.`,
         },
         {
-          when: (g, m, detail) => !String(m.ips).split(',').filter(Boolean).some((ip) => ruleTargets(detailOf(detail())).some((t) => t.startsWith(`${ip}:`))) && g.t - Number(m.at) > 0,
+          when: (g, m, detail) => !String(m.ips).split(',').filter(Boolean).some((ip) => ruleTargets(detail()).some((t) => t.startsWith(`${ip}:`))) && g.t - Number(m.at) > 0,
           text: (g, m) => `${seconds(g, m)} s after the power went: the node-lifecycle controller found ${DYING}'s Lease unrenewed past its grace period, set its Ready condition to Unknown and marked its pods not ready, so the EndpointSlice and then the rules dropped them. Requests stop failing; the pods themselves are replaced only after their 300 s toleration.`,
         },
       ],
@@ -407,11 +407,11 @@ const nodeDemo: DemoDef = {
   },
 };
 
-const controlPlane: DemoDef = {
+const controlPlane: DemoDef<TrafficDetail> = {
   id: 'control-plane',
   label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
   unavailable: () => null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<TrafficDetail> => {
     if (!f.controlPlane.apiserver) {
       return {
         actions: [{ type: 'control-plane', action: 'start' }],
@@ -432,8 +432,11 @@ const controlPlane: DemoDef = {
   },
 };
 
+/** What the traffic figure's widget draws. */
+export type TrafficView = FigureView<TrafficDetail>;
+
 /** The `traffic` figure (the networking chapter). */
-export const trafficFigure: FigureDef = {
+export const trafficFigure: FigureDef<TrafficDetail> = {
   actions: figureActions,
   id: 'traffic',
   title: 'Requests through a Service, live',
@@ -447,6 +450,6 @@ export const trafficFigure: FigureDef = {
     'kube-proxy runs in iptables mode, and the client\'s requests walk its iptables rules; the panel\'s nftables tab and the terminal (sim rules node-2 --nftables) show what the same sync writes in nftables mode.',
     'The pod network routes every podCIDR from every node, with no CNI plugin, encapsulation or MTU.',
   ],
-  detail: (cluster, frame) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME), frame.nodes.filter((n) => n.powered === false).map((n) => n.name)) as unknown as { [key: string]: JsonValue },
+  detail: (cluster, frame) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME), frame.nodes.filter((n) => n.powered === false).map((n) => n.name)),
 };
 

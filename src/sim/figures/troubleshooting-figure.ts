@@ -9,7 +9,8 @@ import { agree, count } from '../view/words.ts';
 import type { AppBehaviour } from '../cluster-types.ts';
 import { appHealth } from '../kubelet/app-health.ts';
 import type { FigureAction } from './actions.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, FigureDef } from './demo.ts';
+import type { FigureView } from './protocol.ts';
 import { podTroublesOf, sliceEndpointsOf, type PodTrouble, type SliceEndpoint } from './pod-trouble.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -42,8 +43,7 @@ const webPods = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) =>
 const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const pod = (f: Frame, m: DemoMemo): PodView | undefined => webPods(f).find((p) => p.name === m.pod);
-const detailOf = (d: FigureDetail | null): TroubleshootingDetail | null => (d ? (d as unknown as TroubleshootingDetail) : null);
-const troubleOf = (d: FigureDetail | null, name: string): PodTrouble | undefined => detailOf(d)?.pods.find((p) => p.name === name);
+const troubleOf = (d: TroubleshootingDetail | null, name: string): PodTrouble | undefined => d?.pods.find((p) => p.name === name);
 const seconds = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
 
 /** web runs as it should: the manifest's image, every replica Ready, nothing in a back-off or being replaced. */
@@ -64,7 +64,7 @@ function victim(f: Frame, node: string): string {
   return (r.find((p) => p.node === node) ?? r[0]).name;
 }
 
-const apply: DemoDef = {
+const apply: DemoDef<TroubleshootingDetail> = {
   id: 'apply',
   label: () => 'Create web',
   unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : null),
@@ -76,13 +76,13 @@ const apply: DemoDef = {
     memo: {},
     intro: `kubectl creates the Deployment ${NAME} from its manifest (${REPLICAS} replicas of ${IMAGE}, each with a memory limit of 128Mi and a readiness probe) and the Service ${NAME} in front of it.`,
     beats: [{
-      when: (f, _m, detail) => ready(f).length >= REPLICAS && (detailOf(detail())?.endpoints.filter((e) => e.ready).length ?? 0) >= REPLICAS,
+      when: (f, _m, detail) => ready(f).length >= REPLICAS && (detail()?.endpoints.filter((e) => e.ready).length ?? 0) >= REPLICAS,
       text: (f) => `${count(ready(f).length, 'pod')} of ${NAME} ${agree(ready(f).length, 'runs', 'run')} (on ${[...new Set(ready(f).map((p) => p.node))].sort().join(', ')}), each Ready once its first readiness probe answered; the EndpointSlice of the Service lists the ${count(ready(f).length, 'address')}, all ready. Break one pod at a time with the buttons, and read it in the terminal with kubectl get pods and kubectl describe pod.`,
     }],
   }),
 };
 
-const image: DemoDef = {
+const image: DemoDef<TroubleshootingDetail> = {
   id: 'image',
   label: () => `Typo in the image (${BAD_IMAGE})`,
   unavailable: notNow,
@@ -122,7 +122,7 @@ const image: DemoDef = {
   }),
 };
 
-const crash: DemoDef = {
+const crash: DemoDef<TroubleshootingDetail> = {
   id: 'crash',
   label: () => 'Crash a container',
   unavailable: notNow,
@@ -144,7 +144,7 @@ const crash: DemoDef = {
         {
           // Once the EndpointSlice controller has marked the pod's address not ready (the pod was Ready for a moment after its restart).
           when: (g, m, detail) => pod(g, m)?.status === 'CrashLoopBackOff' && (troubleOf(detail(), String(m.pod))?.backoff?.waitS ?? 0) >= 40
-            && (detailOf(detail())?.endpoints.some((e) => e.pod === m.pod && !e.ready) ?? false),
+            && (detail()?.endpoints.some((e) => e.pod === m.pod && !e.ready) ?? false),
           text: (g, m) => `${pod(g, m)!.restarts} restarts in ${seconds(g, m)} s, each wait twice the last (10, 20, now 40 s, up to 300 s). kubectl describe pod ${m.pod} shows Last State: Terminated, Reason: Error, Exit Code: 1. Not Ready, its address gets no Service traffic.`,
         },
         {
@@ -161,7 +161,7 @@ const crash: DemoDef = {
   },
 };
 
-const oom: DemoDef = {
+const oom: DemoDef<TroubleshootingDetail> = {
   id: 'oom',
   label: () => 'Leak memory',
   unavailable: notNow,
@@ -197,7 +197,7 @@ const oom: DemoDef = {
 /** The pod a scale-up made: web's live pod whose name was not there when the demo was pressed. */
 const newcomer = (f: Frame, m: DemoMemo): PodView | undefined => live(f).find((p) => !String(m.before).split(',').includes(p.name));
 
-const unready: DemoDef = {
+const unready: DemoDef<TroubleshootingDetail> = {
   id: 'unready',
   label: () => 'A pod that never gets Ready',
   unavailable: notNow,
@@ -212,7 +212,7 @@ const unready: DemoDef = {
         then: (g, m): FigureAction[] => [app(newcomer(g, m)!.name, 'unready')],
       },
       {
-        when: (g, m, detail) => { const p = newcomer(g, m); return !!p && p.phase === 'Running' && (detailOf(detail())?.endpoints.some((e) => e.pod === p.name && !e.ready) ?? false); },
+        when: (g, m, detail) => { const p = newcomer(g, m); return !!p && p.phase === 'Running' && (detail()?.endpoints.some((e) => e.pod === p.name && !e.ready) ?? false); },
         text: (g, m) => { const p = newcomer(g, m)!; return `${p.name} runs but is not Ready: READY ${p.readyText}, STATUS ${p.status}, RESTARTS ${p.restarts} (a readiness probe restarts nothing). kubectl describe pod shows its Unhealthy events; kubectl get endpointslices lists ${REPLICAS + 1} addresses, ${p.name}'s with ready: false.`; },
       },
       {
@@ -228,8 +228,11 @@ const unready: DemoDef = {
   }),
 };
 
+/** What the troubleshooting figure's widget draws. */
+export type TroubleshootingView = FigureView<TroubleshootingDetail>;
+
 /** The `troubleshooting` figure (the troubleshooting chapter). */
-export const troubleshootingFigure: FigureDef = {
+export const troubleshootingFigure: FigureDef<TroubleshootingDetail> = {
   actions: figureActions,
   id: 'troubleshooting',
   title: 'Break a pod, then diagnose it',
@@ -242,9 +245,8 @@ export const troubleshootingFigure: FigureDef = {
     'The registry knows every tag but the ones `sim image … missing` names; a private registry\'s 401 and pull secrets are not modelled.',
     'The kubelet runs with its defaults: the restart and pull back-offs start at 10 s and double to 300 s (the alpha ReduceDefaultCrashLoopBackOffDecay gate is off), and probes run every 10 s with 3 failures to fail.',
   ],
-  // Plain data already: the casts only tell the type checker.
   detail: (cluster) => ({
-    pods: podTroublesOf(cluster, NAME) as unknown as JsonValue,
-    endpoints: sliceEndpointsOf(cluster, NAME) as unknown as JsonValue,
+    pods: podTroublesOf(cluster, NAME),
+    endpoints: sliceEndpointsOf(cluster, NAME),
   }),
 };

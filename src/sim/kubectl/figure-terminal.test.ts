@@ -4,7 +4,7 @@ import { createCluster } from '../cluster.ts';
 import { runScript } from './index.ts';
 import { runOnFigure, TERMINAL_LIMITS } from './figure-terminal.ts';
 import { decodeMoment, installKubectlExtras, restoreMoment } from '../permalink.ts';
-import { FIGURES } from '../figures/all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { clusterFigure } from '../figures/cluster-figure.ts';
 import { compileFigure } from '../figures/compile.ts';
 import { FigureHost } from '../figures/host.ts';

@@ -6,7 +6,7 @@ import { createCluster } from '../cluster.ts';
 import { runScript } from './index.ts';
 import { longRun, runOnFigure, runOnFigureInSlices, SLICE_MS } from './figure-terminal.ts';
 import { MAX_LINE_MS } from './sim-commands.ts';
-import { FIGURES } from '../figures/all.ts';
+import { FIGURES } from '../testing/figures.ts';
 import { clusterFigure } from '../figures/cluster-figure.ts';
 import { compileFigure } from '../figures/compile.ts';
 import { FigureHost } from '../figures/host.ts';

@@ -8,9 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runs } from '../../test/fc.ts';
 import type { Frame } from '../view/types.ts';
-import { FIGURES } from '../figures/all.ts';
+import { FIGURES } from './figures.ts';
 import { compileFigure } from '../figures/compile.ts';
 import { FigureHost } from '../figures/host.ts';
+import type { FigureId } from '../figures/catalog.ts';
 import type { FigureDef } from '../figures/demo.ts';
 import type { FigureRequest, FigureView } from '../figures/protocol.ts';
 
@@ -76,14 +77,8 @@ export function contradictions(v: FigureView): string[] {
   return out;
 }
 
-/** The chapters' figures; the rest of FIGURES are inline widgets. */
-export const CHAPTER_FIGURES = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting', 'traffic'];
-
-/** The inline widgets, in FIGURES' order. */
-export const WIDGET_FIGURES = Object.keys(FIGURES).filter((id) => !CHAPTER_FIGURES.includes(id));
-
 /** Registers, for each figure named, the property that its sentences agree with its frames at every step. */
-export function textsAgreeWithFrames(ids: readonly string[]): void {
+export function textsAgreeWithFrames(ids: readonly FigureId[]): void {
   describe('figure texts agree with their frames', () => {
     for (const def of ids.map((id) => FIGURES[id])) textsAgree(def);
   });

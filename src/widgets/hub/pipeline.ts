@@ -1,34 +1,12 @@
 // The hub figure's pipeline panel, read from the view's detail (hub-figure.ts `pipelineOf`): pure
 // helpers for the main thread, so the panel and its tests share one reading of the data.
-import type { FigureView } from '../../sim/figures/protocol.ts';
+import type { HubView, Pipeline } from '../../sim/figures/hub-figure.ts';
 
-/** One stage of the API server's pipeline, as the write at the cursor went through it. */
-interface StageView {
-  stage: 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
-  state: 'passed' | 'refused' | 'not-reached';
-}
+type StageView = Pipeline['stages'][number];
 
-/** The write the cursor is about, as the core reports it. */
-interface PipelineView {
-  seq: number;
-  t: number;
-  component: string;
-  user: string | null;
-  verb: string;
-  path: string;
-  code: number;
-  refusedAt: 'connection' | StageView['stage'] | null;
-  message: string | null;
-  revision: number | null;
-  key: string | null;
-  stages: StageView[];
-  notified: { component: string; event: string }[];
-}
-
-/** The pipeline in a view's detail, or null (no write yet, or another figure's view). */
-export function pipelineOf(view: FigureView): PipelineView | null {
-  const p = view.detail?.pipeline;
-  return p && typeof p === 'object' && !Array.isArray(p) ? (p as unknown as PipelineView) : null;
+/** The pipeline in the hub figure's view, or null (no write yet). */
+export function pipelineOf(view: HubView): Pipeline | null {
+  return view.detail?.pipeline ?? null;
 }
 
 /** Each stage's name as the chapter's prose says it. */
@@ -50,7 +28,7 @@ export const STAGE_QUESTION: Record<StageView['stage'], string> = {
 };
 
 /** The stage's outcome in words (never colour alone). */
-export function stageOutcome(p: PipelineView, s: StageView): string {
+export function stageOutcome(p: Pipeline, s: StageView): string {
   if (s.state === 'not-reached') return 'not reached';
   if (s.state === 'refused') return `refused: ${p.code} ${p.message ?? ''}`.trim();
   if (s.stage === 'authentication') return p.user ? `passed: ${p.user}` : 'passed';
@@ -59,11 +37,11 @@ export function stageOutcome(p: PipelineView, s: StageView): string {
 }
 
 /** Who sent the write, in words: the component and, when known, the user the API server saw. */
-export function senderOf(p: PipelineView): string {
+export function senderOf(p: Pipeline): string {
   return p.user && p.user !== p.component ? `${p.component} (user ${p.user})` : p.component;
 }
 
 /** Whether the write happened in the current step (then the panel lights it), or earlier. */
-export function isCurrent(p: PipelineView, view: FigureView): boolean {
+export function isCurrent(p: Pipeline, view: HubView): boolean {
   return view.records.some((r) => r.seq === p.seq || (r.kind === 'watch' && r.revision !== null && r.revision === p.revision));
 }

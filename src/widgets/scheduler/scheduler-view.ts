@@ -1,6 +1,7 @@
 // Main-thread helpers of the scheduler figure's panel: which pod to show and how each table cell
 // reads. They only format what the scheduler recorded; no verdict or score is computed here.
-import type { NodeVerdict, PodScheduling, SchedulerDetail, StatechartView, TolerationSpec } from '../../sim/index.ts';
+import type { NodeVerdict, PodScheduling, StatechartView, TolerationSpec } from '../../sim/index.ts';
+import type { SchedulerDetail } from '../../sim/figures/scheduler-figure.ts';
 
 /** CPU requests the reader may pick (Kubernetes quantities). */
 export const CPU_CHOICES = ['100m', '250m', '500m', '1', '2', '3', '6'];

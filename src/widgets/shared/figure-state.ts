@@ -1,9 +1,9 @@
 // Small pure helpers the figure islands share.
 import type { CompiledFigure, FigureView } from '../../sim/figures/protocol.ts';
-import type { SessionUpdate } from '../../machines/figure-session.ts';
+import type { SessionUpdate } from '../../sim/figures/protocol.ts';
 
 /** The timeline slider's aria-valuetext: "Step 7 of 23: the scheduler binds …". */
-export function valueTextOf(v: FigureView): string {
+export function valueTextOf(v: FigureView<unknown>): string {
   return `Step ${v.step} of ${v.last}: ${v.sentence}`;
 }
 

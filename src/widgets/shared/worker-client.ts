@@ -2,8 +2,7 @@
 // figure asks for it, and a client per figure instance that keeps one event in flight, folds a run
 // of timeline seeks into the last one, and drops updates that events still queued make stale.
 import type { CompiledFigure } from '../../sim/figures/protocol.ts';
-import type { FigureEvent } from '../../machines/figure-machine.ts';
-import type { SessionMessage, SessionUpdate } from '../../machines/figure-session.ts';
+import type { ReaderEvent, SessionMessage, SessionUpdate } from '../../sim/figures/protocol.ts';
 import { linkFromSearch } from './figure-state.ts';
 
 /** How messages reach the figure sessions and updates come back (the worker, or in-thread for tests). */
@@ -68,14 +67,14 @@ export class FigureClient {
   private readonly transport: Transport;
   private seq = 0;
   private acked = 0;
-  private queued: FigureEvent[] = [];
+  private queued: ReaderEvent[] = [];
   /** Called with each update that is still current (no event of the reader's is waiting behind it). */
   onupdate: (u: SessionUpdate) => void = () => {};
   /** Called when the worker cannot run this figure at all. */
   onfail: (message: string) => void = () => {};
 
   /** Opens the figure in the worker (or the given transport), at the moment `link` names when there is one. */
-  constructor(compiled: CompiledFigure, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`, link: string | null = null) {
+  constructor(compiled: Pick<CompiledFigure, 'id' | 'story' | 'first'>, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`, link: string | null = null) {
     this.transport = transport;
     this.instance = instance;
     transport.listen((u) => { if (u.instance === this.instance) this.update(u); });
@@ -86,7 +85,7 @@ export class FigureClient {
   }
 
   /** Sends the reader's event; while one is in flight the next waits, and a waiting seek is replaced by a newer one. */
-  send(event: FigureEvent): void {
+  send(event: ReaderEvent): void {
     const last = this.queued[this.queued.length - 1];
     if (event.type === 'SEEK' && last?.type === 'SEEK') this.queued[this.queued.length - 1] = event;
     else this.queued.push(event);
@@ -124,7 +123,7 @@ export class FigureClient {
  * has been seen can leave: the observer's first report may come after a reader has already scrolled
  * to it and pressed Play. Returns the client and the cleanup for `onMount`.
  */
-export function goLive(root: Element | undefined, compiled: CompiledFigure, state: { get(): SessionUpdate; set(u: SessionUpdate): void }, send: (e: FigureEvent) => void): { client: FigureClient; stop: () => void } {
+export function goLive(root: Element | undefined, compiled: CompiledFigure, state: { get(): SessionUpdate; set(u: SessionUpdate): void }, send: (e: ReaderEvent) => void): { client: FigureClient; stop: () => void } {
   state.set({ ...state.get(), state: 'loading paused between' });
   const client = new FigureClient(compiled, undefined, undefined, linkFromSearch(location.search, compiled.id));
   client.onupdate = (next) => state.set(next);

@@ -4,7 +4,7 @@
 // in one line, never breaking the terminal.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../cluster.ts';
-import { FIGURES } from '../../figures/all.ts';
+import { FIGURES } from '../../testing/figures.ts';
 import { clusterFigure } from '../../figures/cluster-figure.ts';
 import { compileFigure } from '../../figures/compile.ts';
 import { createFigureServer } from '../../figures/serve.ts';
