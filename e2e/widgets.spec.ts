@@ -542,35 +542,3 @@ test('the embeds show one widget each, live', async ({ page }) => {
     await expect(page.locator('[data-widget]')).toHaveCount(1);
   }
 });
-
-test('on a phone the write-watch picture scrolls itself to each new write as the reader steps', async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  const w = await openWidget(page, 'write-watch', '/control-plane/');
-  const picture = w.getByTestId('widget-picture');
-  const rows = w.locator('.w-writes > li');
-  await w.getByRole('button', { name: /^Scale web to 4$/ }).click();
-  let added = 0;
-  for (let i = 0; i < 6; i++) {
-    const next = w.getByRole('button', { name: 'Next event' });
-    if (await next.isDisabled()) break; // the story's end
-    const s = await w.getAttribute('data-step');
-    const before = await rows.count();
-    await next.click();
-    await expect(w).not.toHaveAttribute('data-step', s!);
-    if ((await rows.count()) <= before) continue;
-    added++;
-    // A step that added a write: its row, the list's last, is inside the picture's visible box.
-    await expect.poll(async () => picture.evaluate((box) => {
-      // What a reader reads of the row: from its first line's top to its last line's bottom.
-      const lines = [...box.querySelectorAll('.w-writes > li:last-child *')].filter((e) => !e.firstElementChild).map((e) => e.getBoundingClientRect());
-      const b = box.getBoundingClientRect();
-      const top = Math.min(...lines.map((r) => r.top));
-      const bottom = Math.max(...lines.map((r) => r.bottom));
-      return top >= b.top - 1 && bottom <= b.bottom + 1 ? 'in view' : `out of view (${Math.round(top - b.top)}–${Math.round(bottom - b.top)} px in a ${Math.round(b.height)} px box scrolled ${box.scrollTop} of ${box.scrollHeight - box.clientHeight})`;
-})).toBe('in view');
-  }
-  expect(added).toBeGreaterThan(0);
-  expect(await picture.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
-  await context.close();
-});
