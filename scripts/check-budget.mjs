@@ -338,8 +338,6 @@ const EXPLAIN_CHUNK_MAX_GZIP = 77.25 * KB;
 const TERMINAL_UI_MAX_GZIP = 4 * KB;
 /** The travel layer on the main thread (TravelLayer.svelte and travel.ts), loaded after a figure hydrates. */
 const TRAVEL_UI_MAX_GZIP = 3 * KB;
-/** A widget's picture following what a step changed (follow.ts), loaded the first time a picture overflows its box: 438 B. */
-const FOLLOW_MAX_GZIP = 0.5 * KB;
 
 const dist = 'dist';
 const base = basePath();
@@ -433,12 +431,5 @@ report.check(`one travel layer chunk (${travelUi.join(', ') || 'none'})`, travel
 for (const t of travelUi) {
   const bytes = gz(readFileSync(join(astroDir, t)));
   report.check(`travel layer ${t}: ${bytes} B gzip ≤ ${TRAVEL_UI_MAX_GZIP}`, bytes <= TRAVEL_UI_MAX_GZIP);
-}
-// WidgetShell's follow.ts: a chunk of its own (most pictures fit at desktop widths and never load it).
-const follow = existsSync(astroDir) ? readdirSync(astroDir).filter((f) => /^follow\..*\.js$/.test(f)) : [];
-report.check(`one chunk for a widget's picture following its changes (${follow.join(', ') || 'none'})`, follow.length === 1);
-for (const t of follow) {
-  const bytes = gz(readFileSync(join(astroDir, t)));
-  report.check(`follow ${t}: ${bytes} B gzip ≤ ${FOLLOW_MAX_GZIP}`, bytes <= FOLLOW_MAX_GZIP);
 }
 report.finish();
