@@ -2,9 +2,10 @@
  * Link-and-fragment check of the built site: every internal href and src points to a file that
  * exists, and every #fragment to an id on the target page. External links are only counted (the
  * site makes no requests to them; readers follow them). First, the repository's own documents
- * (README.md, docs/*.md, src/sim/*.md): every relative link names a file a clone holds (lib/doc-links.mjs).
+ * (README.md, docs/*.md, src/sim/*.md): every relative link names a file a clone holds (lib/doc-links.mjs),
+ * and docs/DESIGN.md stays within 150 lines.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createReport } from './lib/report.mjs';
 import { attrValues, basePath, htmlPages, ids, read } from './lib/site.mjs';
@@ -19,6 +20,9 @@ for (const file of docs.files) {
   const mine = docs.broken.filter((b) => b.file === file);
   report.check(`${file}: its relative links name files in the repository`, mine.length === 0, mine.map((b) => `${b.file}:${b.line} ${b.link}: ${b.why}`).join('\n      '));
 }
+// The design stays short enough to read in one sitting (issue 29: at most 150 lines).
+const designLines = existsSync('docs/DESIGN.md') ? readFileSync('docs/DESIGN.md', 'utf8').trimEnd().split('\n').length : 0;
+report.check(`docs/DESIGN.md is at most 150 lines (${designLines})`, designLines > 0 && designLines <= 150, `${designLines} lines`);
 report.check('the repository has its documents to check', docs.files.includes('README.md') && docs.files.includes('docs/DESIGN.md'), `found ${docs.files.join(', ')}`);
 
 const pages = htmlPages(dist);

@@ -13,6 +13,18 @@ export type LabelSelectorLike = Pick<LabelSelector, 'matchLabels'> & { matchExpr
 /** Parse a label selector string (`app=web,tier in (a,b),!canary`). */
 export function parseLabelSelector(s: string | undefined): LabelRequirement[] {
   if (!s) return [];
+  return splitRequirements(s).map((p): LabelRequirement => {
+    let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
+    if (m) return { key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map((x) => x.trim()) };
+    m = /^([^!=\s]+)\s*(==|=|!=)\s*(.*)$/.exec(p);
+    if (m) return { key: m[1], op: m[2] === '!=' ? 'notin' : 'in', values: [m[3].trim()] };
+    if (p.startsWith('!')) return { key: p.slice(1).trim(), op: '!', values: [] };
+    return { key: p, op: 'exists', values: [] };
+  });
+}
+
+/** A selector string's requirements, trimmed, split at the commas outside `in (…)`'s parentheses. */
+export function splitRequirements(s: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let cur = '';
@@ -22,14 +34,7 @@ export function parseLabelSelector(s: string | undefined): LabelRequirement[] {
     if (ch === ',' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
   }
   parts.push(cur);
-  return parts.map((p) => p.trim()).filter(Boolean).map((p): LabelRequirement => {
-    let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
-    if (m) return { key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map((x) => x.trim()) };
-    m = /^([^!=\s]+)\s*(==|=|!=)\s*(.*)$/.exec(p);
-    if (m) return { key: m[1], op: m[2] === '!=' ? 'notin' : 'in', values: [m[3].trim()] };
-    if (p.startsWith('!')) return { key: p.slice(1).trim(), op: '!', values: [] };
-    return { key: p, op: 'exists', values: [] };
-  });
+  return parts.map((p) => p.trim()).filter(Boolean);
 }
 
 /** Selector.Matches: whether labels satisfy every requirement. */

@@ -4,6 +4,7 @@ import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
 import { dns1123SubdomainErrors } from '../../apiserver/name-validation.ts';
+import { splitRequirements } from '../../util/labels.ts';
 import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
@@ -113,21 +114,13 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
 
 /**
  * metav1.ParseToLabelSelector: `k=v` (or `==`) into matchLabels, `in`, `notin`, `k` and `!k` into
- * matchExpressions (values sorted, as sets.List gives them); any other operator is an error.
+ * matchExpressions (values sorted, as sets.List gives them); any other operator is an error. It keeps
+ * the operator labels.Parse read, which the matching parser (util/labels.ts) folds away.
  */
 function parseToLabelSelector(sel: string): Obj | string {
   const matchLabels: Record<string, string> = {};
   const matchExpressions: Obj[] = [];
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of sel) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
-  }
-  parts.push(cur);
-  for (const p of parts.map((x) => x.trim()).filter(Boolean)) {
+  for (const p of splitRequirements(sel)) {
     let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
     if (m) { matchExpressions.push({ key: m[1], operator: m[2] === 'in' ? 'In' : 'NotIn', values: [...new Set(m[3].split(',').map((x) => x.trim()))].sort() }); continue; }
     m = /^([^!=<>\s]+)\s*(==|=|!=|<|>)\s*(.*)$/.exec(p);

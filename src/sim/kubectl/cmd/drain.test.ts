@@ -103,3 +103,28 @@ describe('drain --dry-run=server', () => {
     expect(runKubectl(c, 'get pods').stdout).not.toMatch(/Terminating/);
   });
 });
+
+describe('drain: a refused pod that another client deletes', () => {
+  test('the retry finds it gone (404): its goroutine ends with no "evicted" line and the drain succeeds', () => {
+    const c = cluster();
+    runKubectl(c, 'create pdb web --selector=app=web --min-available=3');
+    c.settle();
+    const victim = podsOn(c, 'node-1')[0].replace('pod/', '');
+    expect(victim).toBeTruthy();
+    // Between drain's 5 s retries another client deletes the pod at once (grace 0).
+    const advance = c.advance.bind(c);
+    let deleted = false;
+    c.advance = (ms: number) => {
+      advance(ms);
+      if (!deleted) { deleted = true; c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: victim, options: { gracePeriodSeconds: 0 } }); }
+    };
+    const from = c.log.length;
+    const out = runKubectl(c, 'drain node-1 --timeout=30s');
+    expect(out.stderr).toContain(`error when evicting pods/"${victim}" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`);
+    expect(out.stdout).not.toContain(`pod/${victim} evicted`);
+    expect(out.stdout).toContain('node/node-1 drained');
+    expect(out.exitCode).toBe(0);
+    const evictions = c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl' && x.path?.endsWith(`/pods/${victim}/eviction`));
+    expect(evictions.map((x) => x.kind === 'request' && x.code)).toEqual([429, 404]);
+  });
+});

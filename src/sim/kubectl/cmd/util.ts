@@ -84,11 +84,11 @@ export function apiError(s: Status): string {
 type Warner = Pick<Run, 'warn'>;
 
 /** The resource a type argument names (`po`, `deploy`, `deployments.apps`), or kubectl's error; an ambiguous short name warns as the shortcut expander does. */
-export function kindOrFail(arg: string, r?: Warner): KindInfo {
+export function kindOrFail(arg: string, r: Warner): KindInfo {
   const k = resolveKind(arg);
   if (!k) throw new Fail(`error: the server doesn't have a resource type "${arg}"`);
   const also = ambiguousShortcut(arg);
-  if (also && r) r.warn(`Warning: short name "${arg}" could also match lower priority resource ${also}\n`);
+  if (also) r.warn(`Warning: short name "${arg}" could also match lower priority resource ${also}\n`);
   return k;
 }
 
@@ -96,7 +96,7 @@ export function kindOrFail(arg: string, r?: Warner): KindInfo {
 const ALL_CATEGORY = ['pods', 'services', 'deployments', 'replicasets'];
 
 /** `TYPE NAME…`, `TYPE/NAME …` or `TYPE1,TYPE2`: the (kind, name?) pairs of a command. */
-export function targets(args: string[], r?: Warner): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
+export function targets(args: string[], r: Warner): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
   if (!args.length) return { kinds: [], names: [] };
   if (args.every((a) => a.includes('/'))) {
     return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t, r), name: n.join('/') }; }) };
