@@ -56,7 +56,8 @@ const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.25 * KB, '/control-plane/':
   // The filter-score widget's opening frame and hydration data: 33,659 B.
   // The pending-pod widget (its opening frame, hydration data and paragraph) took it to 36,019 B.
   // The one-at-a-time widget (its paragraph, opening frame with three cycles' scores, hydration data): 38,753 B.
-  '/scheduler/': 38 * KB,
+  // The paragraph on preemption and PodDisruptionBudgets (session 17): 39,077 B.
+  '/scheduler/': 38.25 * KB,
   // The rollout-undo widget's paragraph, opening frame and hydration data: 30,624 → 33,885 B.
   // The new-replicaset widget's paragraph, opening frame and hydration data: 33,885 → 34,825 B.
   '/rolling-updates/': 34.25 * KB,
@@ -288,7 +289,8 @@ const FIGURE_CHUNK_MAX_GZIP = 15.5 * KB;
 // 29 KB since session 14 (issue 27): the nodes' nftables excerpts for web, the filter table's REJECT
 // line, the strip's legend and the nftables sentence, computed here and not on the main thread.
 // 29.25 KB with kube-proxy stopping and starting with its node's power (29,797 B).
-const TRAFFIC_CHUNK_MAX_GZIP = 29.25 * KB;
+// 29.75 KB with preemption's evaluator weighing PodDisruptionBudgets (the traffic figure loads it for CoreDNS's priority): 30,225 B.
+const TRAFFIC_CHUNK_MAX_GZIP = 29.75 * KB;
 /** The networking widgets (ready-endpoints, proxy-pick, dns-lookup, service-address, and chain-stops, whose step 12 reads kube-proxy's rules): the traffic figure's chunk, which they load, and their own ~3.4 KB. */
 // + 4.25 KB since session 13: chain-stops, the largest, carries its twelve steps' readers (31,941 B).
 const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
@@ -327,7 +329,8 @@ const PERMALINK_CHUNK_MAX_GZIP = 28.25 * KB;
 // 99 KB with create service externalname (101,147 B).
 // 104 KB with PodDisruptionBudgets (issue 30): create/get/describe pdb, drain's retries, and kubectl's part's disruption controller, eviction check and PDB validation (106,263 B).
 // 104.5 KB with kubectl explain's entry, its completion and the terminal's wait for its chunk (below): 106,833 B.
-const KUBECTL_CHUNK_MAX_GZIP = 104.5 * KB;
+// 104.75 KB with preemption's evaluator weighing PodDisruptionBudgets (FilterVictimsWithPDBViolation, two candidate lists): 107,105 B.
+const KUBECTL_CHUNK_MAX_GZIP = 104.75 * KB;
 /**
  * kubectl explain's chunk, which kubectl's loads only for an explain line: the served kinds' OpenAPI
  * v3 schemas as the real API server serves them (200 schemas, their descriptions 330 KB of JSON),

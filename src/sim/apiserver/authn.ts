@@ -24,7 +24,7 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
   scheduler: {
     user: 'system:kube-scheduler',
     rules: [R([...READ, 'delete'], ['pods']), R(['create'], ['pods/binding']), R(['patch', 'update'], ['pods/status']),
-      R(READ, ['nodes', 'namespaces', 'services', 'replicasets']), R(['get', 'create', 'update'], ['leases']), EVENTS],
+      R(READ, ['nodes', 'namespaces', 'services', 'replicasets', 'poddisruptionbudgets']), R(['get', 'create', 'update'], ['leases']), EVENTS],
   },
   // The controller manager's own client (leader election, its LeaderElection events); its controllers use their own service accounts.
   'kube-controller-manager': { user: 'system:kube-controller-manager', rules: [R(['get', 'create', 'update'], ['leases']), EVENTS] },

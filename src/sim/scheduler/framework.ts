@@ -1,5 +1,6 @@
 import type { Pod, ReplicaSet, Service, StatefulSet } from './k8s-types.ts';
 import type { NodeInfo } from './node-info.ts';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 
 // The scheduling framework's contracts (pkg/scheduler/framework/interface.go), as plain functions.
 
@@ -25,6 +26,8 @@ export interface Listers {
   services?: Service[];
   replicaSets?: ReplicaSet[];
   statefulSets?: StatefulSet[];
+  /** DefaultPreemption's pdbLister: every PodDisruptionBudget, for SelectVictimsOnNode. */
+  pdbs?: PodDisruptionBudget[];
 }
 
 /** CycleState plus the snapshot: what every plugin may read during one scheduling cycle. */

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { createCluster } from '../cluster.ts';
 import { registerValidator } from '../apiserver/validation.ts';
 import { PRIORITY_CLASS_VALIDATION } from '../apiserver/priority-class-validation.ts';
-import { PREEMPTION_EVALUATOR } from './preemption-evaluator.ts';
+import { PREEMPTION_EVALUATOR, filterVictimsWithPDBViolation } from './preemption-evaluator.ts';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { schedulePod } from './schedule-one.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
@@ -95,5 +96,59 @@ describe('the preemption part, registered early or at the first input that needs
 
   it('is needed there: a world without it refuses the preemptor rather than answering differently', () => {
     expect(() => run('never')).toThrow(/preemption needs its evaluator/);
+  });
+});
+
+/** A PodDisruptionBudget as the disruption controller leaves it: `allowed` disruptions, `disrupted` pods in flight. */
+function pdb(name: string, matchLabels: Record<string, string> | undefined, allowed: number, disrupted: string[] = [], namespace = 'default'): PodDisruptionBudget {
+  return {
+    metadata: { name, namespace },
+    spec: { minAvailable: 1, ...(matchLabels && { selector: { matchLabels } }) },
+    status: { disruptionsAllowed: allowed, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1, ...(disrupted.length && { disruptedPods: Object.fromEntries(disrupted.map((d) => [d, '2026-12-01T00:00:00Z'])) }) },
+  };
+}
+
+describe('FilterVictimsWithPDBViolation', () => {
+  const pod = (name: string, labels?: Record<string, string>, namespace?: string) => makePod(name, [{ cpu: '100m' }], { labels, namespace });
+  it('counts each matching budget down victim by victim: the first victims it allows do not violate, the next do', () => {
+    const victims = [pod('a1', { app: 'a' }), pod('a2', { app: 'a' }), pod('b1', { app: 'b' }), pod('a3', { app: 'a' })];
+    const r = filterVictimsWithPDBViolation(victims, [pdb('a', { app: 'a' }, 1)]);
+    expect(r.violating.map((p) => p.metadata!.name)).toEqual(['a2', 'a3']);
+    expect(r.nonViolating.map((p) => p.metadata!.name)).toEqual(['a1', 'b1']);
+  });
+  it('ignores budgets in another namespace, with an empty selector, or that list the pod as already disrupted; and pods without labels', () => {
+    const victims = [pod('a1', { app: 'a' }), pod('x', undefined), pod('a2', { app: 'a' })];
+    expect(filterVictimsWithPDBViolation(victims, [pdb('other', { app: 'a' }, 0, [], 'staging')]).violating).toEqual([]);
+    expect(filterVictimsWithPDBViolation(victims, [pdb('empty', {}, 0), pdb('nil', undefined, 0)]).violating).toEqual([]);
+    expect(filterVictimsWithPDBViolation(victims, [pdb('a', { app: 'a' }, 0, ['a1'])]).violating.map((p) => p.metadata!.name)).toEqual(['a2']);
+    expect(filterVictimsWithPDBViolation([pod('x', {})], [pdb('all', { app: 'a' }, 0)]).violating).toEqual([]);
+  });
+});
+
+describe('SelectVictimsOnNode and DryRunPreemption with budgets', () => {
+  /** Two one-CPU nodes, each full with one low-priority pod; `late` on node-2 started later. */
+  const nodes = () => {
+    const out = ['node-1', 'node-2'].map((n) => newNodeInfo(makeNode(n, { cpu: '1' })));
+    addPod(out[0], { ...makePod('early', [{ cpu: '600m' }], { nodeName: 'node-1', priority: 0, labels: { app: 'early' } }), status: { startTime: '2026-12-01T00:00:00Z' } });
+    addPod(out[1], { ...makePod('late', [{ cpu: '600m' }], { nodeName: 'node-2', priority: 0, labels: { app: 'late' } }), status: { startTime: '2026-12-01T00:00:05Z' } });
+    return out;
+  };
+  const urgent = makePod('urgent', [{ cpu: '500m' }], { priority: 1000 });
+  const nominate = (pdbs: PodDisruptionBudget[]) => {
+    const r = schedulePod(urgent, nodes(), seededRng(1), { preemptionEvaluator: PREEMPTION_EVALUATOR, listers: { pdbs }, now: 60_000 });
+    if (!('fitError' in r.result)) throw new Error('urgent should not fit without preemption');
+    return r.result.fitError;
+  };
+  it('without budgets the later-started victim is taken (the tie-break); a budget on it moves the choice to the other node', () => {
+    expect(nominate([]).nominatedNodeName).toBe('node-2');
+    const guarded = nominate([pdb('late', { app: 'late' }, 0)]);
+    expect(guarded.nominatedNodeName).toBe('node-1');
+    expect(guarded.preemption?.victims.map((p) => p.metadata!.name)).toEqual(['early']);
+  });
+  it('when every candidate breaks a budget, the one with fewer violations wins, and it still preempts', () => {
+    const both = nominate([pdb('late', { app: 'late' }, 0), pdb('early', { app: 'early' }, 0)]);
+    // One violation each: the tie-break (the latest start) decides again.
+    expect(both.nominatedNodeName).toBe('node-2');
+    expect(both.postFilterMsg).toBe('preemption: found a potential placement for pod on node node-2, preempting 1 victims');
   });
 });

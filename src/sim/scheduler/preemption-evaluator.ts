@@ -9,6 +9,9 @@ import type { Pod } from './k8s-types.ts';
 import { parseTime, rfc3339 } from '../names.ts';
 import { type NodeInfo, addPod, cloneNodeInfo, removePod } from './node-info.ts';
 import type { Ctx } from '../world.ts';
+import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+import { type LabelRequirement, labelSelectorRequirements, matchesLabels } from '../util/labels.ts';
 import type { InvolvedObject } from '../event-recorder.ts';
 import { type PreemptEvent, type SchedulerState, recordSchedulerEvent } from './scheduler.ts';
 import {
@@ -55,44 +58,93 @@ function selectVictimsOnNode(
     .map((p, i) => ({ p, i }))
     .sort((a, b) => (moreImportantVictim(a.p, b.p, now) ? -1 : moreImportantVictim(b.p, a.p, now) ? 1 : a.i - b.i))
     .map((x) => x.p);
-  // No PodDisruptionBudgets: FilterVictimsWithPDBViolation puts every victim in nonViolatingVictims.
+  // Reprieve the victims whose eviction would break a PodDisruptionBudget first, then the others,
+  // each group from the most important down.
+  const { violating, nonViolating } = filterVictimsWithPDBViolation(sorted, ctx.listers.pdbs ?? []);
   const victims: Pod[] = [];
-  for (const v of sorted) {
+  const reprieve = (v: Pod): boolean => {
     addPod(ni, v);
     runPreFilterExtension('addPod', plugins, pod, v, ni, ctx);
-    if (runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominated, runFilters)) {
-      removePod(ni, v);
-      runPreFilterExtension('removePod', plugins, pod, v, ni, ctx);
-      victims.push(v);
-    }
+    if (!runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominated, runFilters)) return true;
+    removePod(ni, v);
+    runPreFilterExtension('removePod', plugins, pod, v, ni, ctx);
+    victims.push(v);
+    return false;
+  };
+  let numPDBViolations = 0;
+  for (const v of violating) if (!reprieve(v)) numPDBViolations++;
+  for (const v of nonViolating) reprieve(v);
+  // The victims back in order of importance when both groups gave some (sort.Slice, as above).
+  if (violating.length && nonViolating.length) {
+    const order = new Map(sorted.map((p, i) => [p, i]));
+    victims.sort((a, b) => (moreImportantVictim(a, b, now) ? -1 : moreImportantVictim(b, a, now) ? 1 : order.get(a)! - order.get(b)!));
   }
-  return { victims, numPDBViolations: 0 };
+  return { victims, numPDBViolations };
+}
+
+/**
+ * FilterVictimsWithPDBViolation (framework/preemption/util.go): a victim violates when evicting it
+ * takes a matching budget's DisruptionsAllowed below zero, counting the victims before it (a pod
+ * the budget already lists in DisruptedPods is being evicted and does not count). Budgets with an
+ * empty or invalid selector match nothing; a pod without labels matches none.
+ */
+export function filterVictimsWithPDBViolation(victims: readonly Pod[], pdbs: readonly PodDisruptionBudget[]): { violating: Pod[]; nonViolating: Pod[] } {
+  const allowed = pdbs.map((pdb) => pdb.status?.disruptionsAllowed ?? 0);
+  const selectors = pdbs.map((pdb) => selectorOf(pdb.spec?.selector));
+  const isViolating = (pod: Pod): boolean => {
+    const labels = pod.metadata?.labels;
+    if (!labels || Object.keys(labels).length === 0) return false;
+    for (const [i, pdb] of pdbs.entries()) {
+      if (pdb.metadata?.namespace !== pod.metadata?.namespace) continue;
+      const sel = selectors[i];
+      if (!sel || !matchesLabels(sel, labels)) continue;
+      if (pdb.status?.disruptedPods && Object.hasOwn(pdb.status.disruptedPods, pod.metadata?.name ?? '')) continue;
+      if (--allowed[i] < 0) return true;
+    }
+    return false;
+  };
+  const violating: Pod[] = [];
+  const nonViolating: Pod[] = [];
+  for (const v of victims) (isViolating(v) ? violating : nonViolating).push(v);
+  return { violating, nonViolating };
+}
+
+/** metav1.LabelSelectorAsSelector for matching, or undefined when it selects nothing (nil, empty or invalid). */
+function selectorOf(sel: LabelSelector | undefined): LabelRequirement[] | undefined {
+  if (!sel) return undefined;
+  const reqs = labelSelectorRequirements(sel);
+  return reqs.length ? reqs : undefined;
 }
 
 /**
  * DryRunPreemption: SelectVictimsOnNode on the potential nodes from `offset` round, stopping once
- * `numCandidates` candidates are found (Go checks nodes in parallel and cancels then; one at a time,
- * that is "stop at the numCandidates-th"). Returns the candidates and the failed nodes' statuses.
+ * enough candidates are found (Go checks nodes in parallel and cancels then; one at a time, that is
+ * "stop at the candidate that makes enough"). Returns the candidates, those that break no
+ * PodDisruptionBudget first, and the failed nodes' statuses.
  */
 export function dryRunPreemption(
   pod: Pod, potentialNodes: NodeInfo[], ctx: CycleContext, plugins: FilterPlugin[], nominatedByNode: Record<string, Pod[]> | undefined,
   runFilters: RunFilters, offset: number, numCandidates: number, now: number,
 ): { candidates: Candidate[]; statuses: Record<string, PreemptionStatus> } {
-  const candidates: Candidate[] = [];
+  // newCandidateList(numCandidates) twice: candidates that break no budget, and those that do; a
+  // full list disregards further candidates. The search stops (Go cancels its goroutines) once one
+  // candidate breaks no budget and the two lists hold numCandidates between them.
+  const nonViolating: Candidate[] = [];
+  const violating: Candidate[] = [];
   const statuses: Record<string, PreemptionStatus> = {};
   const n = potentialNodes.length;
   for (let i = 0; i < n; i++) {
     const ni = potentialNodes[(offset + i) % n];
     const r = selectVictimsOnNode(pod, cloneNodeInfo(ni), cloneCycleContext(ctx), plugins, nominatedByNode?.[ni.name], runFilters, now);
     if (!r.status && r.victims.length > 0) {
-      // newCandidateList(numCandidates): a full list disregards further candidates.
-      if (candidates.length < numCandidates) candidates.push({ name: ni.name, victims: { pods: r.victims, numPDBViolations: r.numPDBViolations } });
-      if (candidates.length >= numCandidates) break;
+      const list = r.numPDBViolations === 0 ? nonViolating : violating;
+      if (list.length < numCandidates) list.push({ name: ni.name, victims: { pods: r.victims, numPDBViolations: r.numPDBViolations } });
+      if (nonViolating.length > 0 && nonViolating.length + violating.length >= numCandidates) break;
       continue;
     }
     statuses[ni.name] = r.status ?? { plugin: 'DefaultPreemption', code: 'Unschedulable', reasons: [`expected at least one victim pod on node "${ni.name}"`] };
   }
-  return { candidates, statuses };
+  return { candidates: [...nonViolating, ...violating], statuses };
 }
 
 /** util.GetEarliestPodStartTime: the earliest start among the highest-priority victims. */

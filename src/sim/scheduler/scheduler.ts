@@ -3,6 +3,7 @@
 // (schedulePod), assumes the pod on the chosen node and binds it through the API server.
 import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
 import { type EventBroadcasterState, type EventBroadcasterTimer, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
@@ -72,6 +73,8 @@ export interface SchedulerState {
   pods: InformerState<Pod>;
   services: InformerState<Service>;
   replicaSets: InformerState<ReplicaSet>;
+  /** DefaultPreemption's PDB lister. */
+  pdbs: InformerState<PodDisruptionBudget>;
   queue: SchedulingQueue;
   /** The scheduler cache: one NodeInfo per node, with the assigned (and assumed) pods. */
   nodeInfos: Record<string, NodeInfo>;
@@ -205,14 +208,15 @@ function nodeList(s: SchedulerState): NodeInfo[] {
   return list;
 }
 
-const listerCache = new WeakMap<SchedulerState, { svcRv: string; rsRv: string; services: Service[]; replicaSets: ReplicaSet[] }>();
-function listers(s: SchedulerState): { services: Service[]; replicaSets: ReplicaSet[] } {
+const listerCache = new WeakMap<SchedulerState, { svcRv: string; rsRv: string; pdbRv: string; services: Service[]; replicaSets: ReplicaSet[]; pdbs: PodDisruptionBudget[] }>();
+function listers(s: SchedulerState): { services: Service[]; replicaSets: ReplicaSet[]; pdbs: PodDisruptionBudget[] } {
   const c = listerCache.get(s);
-  if (c && c.svcRv === s.services.resourceVersion && c.rsRv === s.replicaSets.resourceVersion) return c;
+  if (c && c.svcRv === s.services.resourceVersion && c.rsRv === s.replicaSets.resourceVersion && c.pdbRv === s.pdbs.resourceVersion) return c;
   const fresh = {
-    svcRv: s.services.resourceVersion, rsRv: s.replicaSets.resourceVersion,
+    svcRv: s.services.resourceVersion, rsRv: s.replicaSets.resourceVersion, pdbRv: s.pdbs.resourceVersion,
     services: Object.keys(s.services.items).sort().map((k) => s.services.items[k]),
     replicaSets: Object.keys(s.replicaSets.items).sort().map((k) => s.replicaSets.items[k]),
+    pdbs: Object.keys(s.pdbs.items).sort().map((k) => s.pdbs.items[k]),
   };
   listerCache.set(s, fresh);
   return fresh;
@@ -608,6 +612,9 @@ export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBro
       pods: newInformer('pods', 'pods', { fieldSelector: NON_TERMINAL_PODS }),
       services: newInformer('services', 'services'),
       replicaSets: newInformer('replicasets', 'replicasets'),
+      // DefaultPreemption asks the informer factory for a PDB lister at start-up, so the real
+      // scheduler watches PodDisruptionBudgets from the start, preemption or not.
+      pdbs: newInformer('poddisruptionbudgets', 'poddisruptionbudgets'),
       queue: newSchedulingQueue(),
       nodeInfos: {},
       nodeOrder: [],
@@ -625,6 +632,7 @@ export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBro
     listAndWatch(ctx, s.nodes, memoHandlers(ctx, nodeHandlers));
     listAndWatch(ctx, s.services);
     listAndWatch(ctx, s.replicaSets);
+    listAndWatch(ctx, s.pdbs);
     listAndWatch(ctx, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
     startRecordingToSink(ctx);
@@ -638,6 +646,7 @@ export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBro
       if (informerHandle(ctx, s.nodes, event, memoHandlers(ctx, nodeHandlers))) return;
       if (informerHandle(ctx, s.services, event)) return;
       if (informerHandle(ctx, s.replicaSets, event)) return;
+      if (informerHandle(ctx, s.pdbs, event)) return;
     }
     if (handleBroadcasterTimer(ctx, s.recorder, event)) return;
     switch (event?.type) {
