@@ -14,6 +14,7 @@ import type { jsonPatched } from './kubectl-extras.ts';
 import type { strictFieldValidation } from './strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
 import type { evict } from './eviction.ts';
+import type { impersonate } from './impersonation.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
@@ -56,6 +57,8 @@ export interface RequestChecks {
   decode: typeof decodeBody;
   /** The built-in validation's field errors (validation.ts). */
   validate: typeof validateBuiltin;
+  /** The impersonation filter (impersonation.ts): only kubectl's --as and a figure that declares the checks (hub's --as demo) send one. */
+  impersonate: typeof impersonate;
 }
 
 /**
@@ -72,6 +75,12 @@ export function setDefaultRequestChecks(c: RequestChecks | undefined): void {
 /** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
   return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, checks: defaultChecks };
+}
+
+/** The request checks, for a request only they can answer (an impersonating one); without them it is a bug of whoever built the cluster. */
+export function requestChecks(config: ApiServerConfig): RequestChecks {
+  if (!config.checks) throw new Error('this request impersonates: it needs the request checks (apiserver/request-checks.ts), installed before the first input that sends one');
+  return config.checks;
 }
 
 /** kubectl's part of this API server; a request that needs it before it is installed is a bug of the caller (only kubectl sends one). */
