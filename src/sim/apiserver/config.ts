@@ -15,6 +15,7 @@ import type { strictFieldValidation } from './strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
 import type { evict } from './eviction.ts';
 import type { impersonate } from './impersonation.ts';
+import type { selectorsError } from './selector-errors.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
@@ -59,6 +60,8 @@ export interface RequestChecks {
   validate: typeof validateBuiltin;
   /** The impersonation filter (impersonation.ts): only kubectl's --as and a figure that declares the checks (hub's --as demo) send one. */
   impersonate: typeof impersonate;
+  /** The 400 a LIST's or WATCH's selectors get when they do not parse (selector-errors.ts). */
+  selectors: typeof selectorsError;
 }
 
 /**

@@ -65,7 +65,7 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
   }
   switch (req.verb) {
     case 'get': return doGet(h, config, component, req);
-    case 'list': return doList(h, component, req);
+    case 'list': return doList(h, config, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
       // Only kubectl evicts (drain): the eviction subresource, with its budgets' check, comes with it.

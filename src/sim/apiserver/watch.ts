@@ -10,7 +10,7 @@ import { type Stage, type WatchEventType, appendRecord } from './request-log.ts'
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from './resources.ts';
 import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../util/labels.ts';
-import { type FieldRequirement, matchesFields, parseFieldSelector, selectorsError } from './selectors.ts';
+import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
 import { type KObject, type StoreEvent, storeHistorySince, storeList } from './store.ts';
@@ -136,7 +136,8 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
   if (denied) return refuse(denied, 'authorization');
-  const badSelector = selectorsError(resource, opts.labelSelector, opts.fieldSelector);
+  // Without the request checks only selectors that parse reach here (see selector-errors.ts).
+  const badSelector = config.checks?.selectors(resource, opts.labelSelector, opts.fieldSelector);
   if (badSelector) return refuse(badSelector, 'validation');
   const labels = parseLabelSelector(opts.labelSelector);
   const fields = parseFieldSelector(opts.fieldSelector);
