@@ -32,6 +32,8 @@ export interface KubectlExtras {
   strictFieldValidation: typeof strictFieldValidation;
   namespaceDelete: typeof namespaceDelete;
   evict: typeof evict;
+  /** The 400 a LIST's or WATCH's selectors get when they do not parse (selector-errors.ts): no component or figure sends such a selector. */
+  selectors: typeof selectorsError;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */
@@ -60,8 +62,6 @@ export interface RequestChecks {
   validate: typeof validateBuiltin;
   /** The impersonation filter (impersonation.ts): only kubectl's --as and a figure that declares the checks (hub's --as demo) send one. */
   impersonate: typeof impersonate;
-  /** The 400 a LIST's or WATCH's selectors get when they do not parse (selector-errors.ts). */
-  selectors: typeof selectorsError;
 }
 
 /**

@@ -38,8 +38,8 @@ export function doList(h: ApiHost, config: ApiServerConfig, component: string, r
 }
 
 function doListUncached(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
-  // Without the request checks only selectors that parse reach here (see selector-errors.ts).
-  const badSelector = config.checks?.selectors(req.resource, req.options?.labelSelector, req.group ? undefined : req.options?.fieldSelector);
+  // Without kubectl's part only selectors that parse reach here (see selector-errors.ts).
+  const badSelector = config.kubectlExtras?.selectors(req.resource, req.options?.labelSelector, req.group ? undefined : req.options?.fieldSelector);
   if (badSelector) return fail(h, component, req, badSelector, 'validation');
   const labels = parseLabelSelector(req.options?.labelSelector);
   let fieldSelector = req.options?.fieldSelector;

@@ -9,7 +9,6 @@ import type { RequestChecks } from './config.ts';
 import { decodeBody } from './decode.ts';
 import { validateBuiltin } from './validation.ts';
 import { impersonate } from './impersonation.ts';
-import { selectorsError } from './selector-errors.ts';
 
 /** The checks (and the impersonation filter, which only requests from the same senders use), as a configuration or a figure installs them. */
-export const REQUEST_CHECKS: RequestChecks = { decode: decodeBody, validate: validateBuiltin, impersonate, selectors: selectorsError };
+export const REQUEST_CHECKS: RequestChecks = { decode: decodeBody, validate: validateBuiltin, impersonate };

@@ -1,7 +1,7 @@
 // What the API server refuses in a LIST's or WATCH's selectors (a 400 BadRequest with the error's own
-// text): one of the request checks (request-checks.ts). The components and the figures' own actions
-// send only selectors that parse, so a figure's cluster filters with selectors.ts alone until the
-// checks are installed (kubectl, a link's replay, a figure that declares them).
+// text): in kubectl's part of the API server (kubectl-extras.ts). The components and the figures' own
+// actions send only selectors that parse, so a figure's cluster filters with selectors.ts alone until
+// kubectl (or a link's replay) installs that part.
 import { type Status, statusError } from './status.ts';
 import { labelValueErrors, qualifiedNameErrors } from './name-validation.ts';
 

@@ -1,6 +1,6 @@
 // Field selectors (fields.ParseSelector) as list and watch filter with them; label selectors are
 // ../util/labels.ts, shared with the components and kubectl. What the API server refuses in a
-// selector is selector-errors.ts, one of the request checks (request-checks.ts).
+// selector is selector-errors.ts, in kubectl's part of the API server (kubectl-extras.ts).
 import type { KObject } from './store.ts';
 
 /** One parsed field requirement. */

@@ -136,8 +136,8 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
   if (denied) return refuse(denied, 'authorization');
-  // Without the request checks only selectors that parse reach here (see selector-errors.ts).
-  const badSelector = config.checks?.selectors(resource, opts.labelSelector, opts.fieldSelector);
+  // Without kubectl's part only selectors that parse reach here (see selector-errors.ts).
+  const badSelector = config.kubectlExtras?.selectors(resource, opts.labelSelector, opts.fieldSelector);
   if (badSelector) return refuse(badSelector, 'validation');
   const labels = parseLabelSelector(opts.labelSelector);
   const fields = parseFieldSelector(opts.fieldSelector);
