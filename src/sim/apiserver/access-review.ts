@@ -14,7 +14,7 @@ import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.t
  */
 const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
 /** SubjectAccessReview attributes (authorization.k8s.io/v1 ResourceAttributes / NonResourceAttributes). */
-export interface AccessAttributes {
+interface AccessAttributes {
   resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string };
   nonResourceAttributes?: { path?: string; verb?: string };
 }
@@ -24,7 +24,7 @@ export interface AccessAttributes {
  * Simplified: the simulator's rules name no API groups, resource names or namespaces, and a node's
  * own-object checks (the node authorizer's graph) are left out of a review.
  */
-export function accessAllowed(id: Identity, a: AccessAttributes): boolean {
+function accessAllowed(id: Identity, a: AccessAttributes): boolean {
   const n = a.nonResourceAttributes;
   if (n && !a.resourceAttributes) {
     const path = n.path ?? '';

@@ -2,7 +2,7 @@
 // log. Pure: they act on a SimCluster and return text, like runKubectl.
 import type { AppBehaviour, ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import { formatRecord } from '../apiserver/format-record.ts';
-import { parseDurationMs } from '../util/duration.ts';
+import { parseDurationMs } from '../util/parse-duration.ts';
 import { appHealth } from '../kubelet/app-health.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';

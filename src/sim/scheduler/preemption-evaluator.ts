@@ -27,7 +27,7 @@ export function preemptedEventMessage(preemptorUid: string, node: string): strin
 }
 
 /** getLowerPriorityNominatedPods: pods nominated to `node` with a lower priority than `priority`. */
-export function getLowerPriorityNominatedPods(nominated: readonly Pod[] | undefined, priority: number): Pod[] {
+function getLowerPriorityNominatedPods(nominated: readonly Pod[] | undefined, priority: number): Pod[] {
   return (nominated ?? []).filter((p) => podPriority(p) < priority);
 }
 
