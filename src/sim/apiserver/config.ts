@@ -16,6 +16,7 @@ import type { namespaceDelete } from './namespace-lifecycle.ts';
 import type { evict } from './eviction.ts';
 import type { impersonate } from './impersonation.ts';
 import type { selectorsError } from './selector-errors.ts';
+import type { validateWatchOptions } from './watch-options.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
@@ -34,6 +35,8 @@ export interface KubectlExtras {
   evict: typeof evict;
   /** The 400 a LIST's or WATCH's selectors get when they do not parse (selector-errors.ts): no component or figure sends such a selector. */
   selectors: typeof selectorsError;
+  /** The 422 a WATCH gets when its streaming-list options do not go together (watch-options.ts): the informers always send them right. */
+  watchOptions: typeof validateWatchOptions;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */
