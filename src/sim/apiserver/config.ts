@@ -19,7 +19,8 @@ import type { selectorsError } from './selector-errors.ts';
 import type { validateWatchOptions } from './watch-options.ts';
 
 /**
- * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
+ * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions,
+ * the refusal of selectors and watch options no component sends): they
  * live in kubectl's lazy chunk (kubectl-extras.ts), which installs them on a cluster before
  * kubectl's first request, and a link's replay before it restores; no component, demo or story
  * sends such a request, so the figures' core never carries them.
