@@ -11,7 +11,7 @@ import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, lis
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { flatten } from '../names.ts';
-import type { ComponentDef, Ctx, WorldState } from '../world.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
 import {
   defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
   type ControllerEvent, type NodeLeaseLister, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
