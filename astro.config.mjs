@@ -79,7 +79,9 @@ export default defineConfig({
     // module the worker's entry imports statically goes into that entry's one chunk: left alone,
     // rolldown splits the core by which lazy chunks share each module (four more files, each gzipped
     // apart, and the glue that names what they share: about 3.4 KB gzip).
-    worker: { format: 'es', rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'core.worker', tags: ['$initial'] }] } } } },
+    // The built worker keeps no /* @__PURE__ */ annotations (nothing bundles it again): 2.4 KB of
+    // minified comments in the core, ~150 B gzip. Legal comments stay.
+    worker: { format: 'es', rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'core.worker', tags: ['$initial'] }] }, comments: { legal: true, annotation: false, jsdoc: false } } } },
     // `WORKER_BREAKDOWN=1 npm run build` writes source maps (no reference from the code) for scripts/worker-breakdown.mjs.
     build: { sourcemap: process.env.WORKER_BREAKDOWN ? 'hidden' : false },
     plugins: [noPreloadHelper()],

@@ -2,7 +2,8 @@
 // (the server render, the worker loading, live), whether it plays, where the reader stands in the
 // story, and what is selected in the request log. Kubernetes' own states arrive in the views the
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
-import { and, assign, not, setup, stateIn } from 'xstate';
+import { and, assign, not, stateIn } from 'xstate';
+import { setup } from './machine-setup.ts';
 import type { FigureAction, FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
 import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
 

@@ -10,7 +10,7 @@ import { CONTROL_PLANE_NODE, createCluster, replayCluster, type Cluster } from '
 import { rolloutStateOf, type DeploymentControllerState } from './controllers/deployment-controller.ts';
 import { kubeletStateOf, podLifecycleOf } from './kubelet/kubelet.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
-import { nodeHealthOf } from './node-lifecycle/node-lifecycle-controller.ts';
+import { nodeHealthOf } from './node-lifecycle/node-health-view.ts';
 import { schedulingRecordOf, type SchedulerState } from './scheduler/scheduler.ts';
 import { storeList } from './apiserver/store.ts';
 import { frameOf } from './view/frame.ts';

@@ -2,11 +2,40 @@
 import { type Identity, authenticate } from './authn.ts';
 import type { ApiServerConfig } from './config.ts';
 import { impersonate } from './impersonation.ts';
-import { type AccessAttributes, accessAllowed } from './rbac.ts';
+import { ruleAllows } from './rbac.ts';
 import { type Stage, appendRecord } from './request-log.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
+import type { ApiRequest, ApiResult, Obj, Verb } from './request.ts';
 import type { ApiHost } from './server.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
+
+/**
+ * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user
+ * GET (the bootstrap policy's ClusterRoles, policy.go, read in a vendored copy).
+ */
+const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+/** SubjectAccessReview attributes (authorization.k8s.io/v1 ResourceAttributes / NonResourceAttributes). */
+interface AccessAttributes {
+  resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string };
+  nonResourceAttributes?: { path?: string; verb?: string };
+}
+
+/**
+ * Whether RBAC allows `id` what the attributes describe (a request of `*` matches only `*` rules).
+ * Simplified: the simulator's rules name no API groups, resource names or namespaces, and a node's
+ * own-object checks (the node authorizer's graph) are left out of a review.
+ */
+function accessAllowed(id: Identity, a: AccessAttributes): boolean {
+  const n = a.nonResourceAttributes;
+  if (n && !a.resourceAttributes) {
+    const path = n.path ?? '';
+    const urls = id.nonResourceURLs ?? [];
+    const match = (u: string) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1)));
+    return urls.some(match) || (n.verb === 'get' && DISCOVERY_URLS.some(match));
+  }
+  const r = a.resourceAttributes ?? {};
+  const res = r.subresource ? `${r.resource ?? ''}/${r.subresource}` : r.resource ?? '';
+  return ruleAllows(id.rules, (r.verb ?? '') as Verb, res);
+}
 
 /** The REST path of SelfSubjectAccessReviews (a virtual resource: created, answered, never stored). */
 const SSAR_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';

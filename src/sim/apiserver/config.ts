@@ -14,9 +14,13 @@ import type { jsonPatched } from './kubectl-extras.ts';
 import type { strictFieldValidation } from './strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
 import type { evict } from './eviction.ts';
+import type { impersonate } from './impersonation.ts';
+import type { selectorsError } from './selector-errors.ts';
+import type { validateWatchOptions } from './watch-options.ts';
 
 /**
- * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
+ * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions,
+ * the refusal of selectors and watch options no component sends): they
  * live in kubectl's lazy chunk (kubectl-extras.ts), which installs them on a cluster before
  * kubectl's first request, and a link's replay before it restores; no component, demo or story
  * sends such a request, so the figures' core never carries them.
@@ -30,6 +34,10 @@ export interface KubectlExtras {
   strictFieldValidation: typeof strictFieldValidation;
   namespaceDelete: typeof namespaceDelete;
   evict: typeof evict;
+  /** The 400 a LIST's or WATCH's selectors get when they do not parse (selector-errors.ts): no component or figure sends such a selector. */
+  selectors: typeof selectorsError;
+  /** The 422 a WATCH gets when its streaming-list options do not go together (watch-options.ts): the informers always send them right. */
+  watchOptions: typeof validateWatchOptions;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */
@@ -56,6 +64,8 @@ export interface RequestChecks {
   decode: typeof decodeBody;
   /** The built-in validation's field errors (validation.ts). */
   validate: typeof validateBuiltin;
+  /** The impersonation filter (impersonation.ts): only kubectl's --as and a figure that declares the checks (hub's --as demo) send one. */
+  impersonate: typeof impersonate;
 }
 
 /**
@@ -72,6 +82,12 @@ export function setDefaultRequestChecks(c: RequestChecks | undefined): void {
 /** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
   return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, checks: defaultChecks };
+}
+
+/** The request checks, for a request only they can answer (an impersonating one); without them it is a bug of whoever built the cluster. */
+export function requestChecks(config: ApiServerConfig): RequestChecks {
+  if (!config.checks) throw new Error('this request impersonates: it needs the request checks (apiserver/request-checks.ts), installed before the first input that sends one');
+  return config.checks;
 }
 
 /** kubectl's part of this API server; a request that needs it before it is installed is a bug of the caller (only kubectl sends one). */

@@ -5,7 +5,7 @@ import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
 import { matchesLabels, parseLabelSelector } from '../util/labels.ts';
-import { matchesFields, parseFieldSelector, selectorsError } from './selectors.ts';
+import { matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
 import { notFound, statusError } from './status.ts';
 import { fieldSelectorFromEventsV1 } from './events-v1.ts';
@@ -24,21 +24,22 @@ export function doGet(h: ApiHost, config: ApiServerConfig, component: string, re
 // Behaviour-side and exact: with no write in between, a fresh list would be the same objects.
 const processLists = new WeakMap<StoreState, Map<string, { revision: number; result: ApiResult<unknown> }>>();
 
-export function doList(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
+export function doList(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   const process = h.components[component]?.process;
-  if (!process) return doListUncached(h, component, req);
+  if (!process) return doListUncached(h, config, component, req);
   let lists = processLists.get(h.store);
   if (!lists) processLists.set(h.store, (lists = new Map()));
   const key = `${process}|${req.group ?? ''}${req.resource}|${req.namespace ?? ''}|${req.options?.labelSelector ?? ''}|${req.options?.fieldSelector ?? ''}`;
   const hit = lists.get(key);
   if (hit && hit.revision === h.store.revision) return hit.result;
-  const result = doListUncached(h, component, req);
+  const result = doListUncached(h, config, component, req);
   lists.set(key, { revision: h.store.revision, result });
   return result;
 }
 
-function doListUncached(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> {
-  const badSelector = selectorsError(req.resource, req.options?.labelSelector, req.group ? undefined : req.options?.fieldSelector);
+function doListUncached(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
+  // Without kubectl's part only selectors that parse reach here (see selector-errors.ts).
+  const badSelector = config.kubectlExtras?.selectors(req.resource, req.options?.labelSelector, req.group ? undefined : req.options?.fieldSelector);
   if (badSelector) return fail(h, component, req, badSelector, 'validation');
   const labels = parseLabelSelector(req.options?.labelSelector);
   let fieldSelector = req.options?.fieldSelector;

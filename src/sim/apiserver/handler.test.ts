@@ -4,7 +4,7 @@ import { registerAdmissionPlugin } from './admission.ts';
 import { resourcePath } from './resources.ts';
 import { kubectlErrorMessage, type Status } from './status.ts';
 import { registerValidator } from './validation.ts';
-import { formatRecord } from './request-log.ts';
+import { formatRecord } from './format-record.ts';
 import { deployment, notes, pod, recorder, testWorld } from '../testing/world.ts';
 
 

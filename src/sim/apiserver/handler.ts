@@ -2,12 +2,11 @@
 // (admission, validation and storage happen there).
 import { admitDelete } from './admission.ts';
 import { type Identity, authenticate } from './authn.ts';
-import { type ApiServerConfig, kubectlExtras } from './config.ts';
+import { type ApiServerConfig, kubectlExtras, requestChecks } from './config.ts';
 import { doBinding } from './binding.ts';
 import { doCreate } from './create.ts';
 import { doDelete } from './delete.ts';
 import { doGet, doList } from './get.ts';
-import { impersonate } from './impersonation.ts';
 import { authorize } from './rbac.ts';
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { RESOURCES, resourcePath } from './resources.ts';
@@ -53,7 +52,7 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
   let id = authenticate(config, identity);
   if (!id) return fail(h, component, req, statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   if (req.options?.impersonate) {
-    const as = impersonate(config, id, req.options.impersonate);
+    const as = requestChecks(config).impersonate(config, id, req.options.impersonate);
     if ((as as Status).kind === 'Status') return fail(h, component, req, as as Status, 'authorization');
     id = as as Identity;
   }
@@ -66,7 +65,7 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
   }
   switch (req.verb) {
     case 'get': return doGet(h, config, component, req);
-    case 'list': return doList(h, component, req);
+    case 'list': return doList(h, config, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
       // Only kubectl evicts (drain): the eviction subresource, with its budgets' check, comes with it.

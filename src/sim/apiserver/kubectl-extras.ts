@@ -19,6 +19,8 @@ import { type Identity, R, registerIdentity } from './authn.ts';
 import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
 import { PDB_CREATE, evict } from './eviction.ts';
 import { PDB_VALIDATION } from './pdb-validation.ts';
+import { selectorsError } from './selector-errors.ts';
+import { validateWatchOptions } from './watch-options.ts';
 import { registerAdmissionPlugin } from './admission.ts';
 
 /** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */
@@ -63,7 +65,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict };
+const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict, selectors: selectorsError, watchOptions: validateWatchOptions };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
 type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef): unknown };

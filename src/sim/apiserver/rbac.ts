@@ -1,5 +1,5 @@
-// Authorization: RBAC over the identities' rules, the node authorizer's NodeRestriction, and the
-// access-review answer (accessAllowed).
+// Authorization: RBAC over the identities' rules and the node authorizer's NodeRestriction (an access
+// review's answer, accessAllowed, is in access-review.ts: only kubectl asks for one).
 import type { Identity, PolicyRule } from './authn.ts';
 import type { ApiRequest, Verb } from './request.ts';
 import { RESOURCES, namesOf, qualifiedResource } from './resources.ts';
@@ -7,35 +7,7 @@ import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
 import { type KObject, storeGet } from './store.ts';
 
-/**
- * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user
- * GET (the bootstrap policy's ClusterRoles, policy.go, read in a vendored copy).
- */
-const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
-/** SubjectAccessReview attributes (authorization.k8s.io/v1 ResourceAttributes / NonResourceAttributes). */
-export interface AccessAttributes {
-  resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string };
-  nonResourceAttributes?: { path?: string; verb?: string };
-}
-
-/**
- * Whether RBAC allows `id` what the attributes describe (a request of `*` matches only `*` rules).
- * Simplified: the simulator's rules name no API groups, resource names or namespaces, and a node's
- * own-object checks (the node authorizer's graph) are left out of a review.
- */
-export function accessAllowed(id: Identity, a: AccessAttributes): boolean {
-  const n = a.nonResourceAttributes;
-  if (n && !a.resourceAttributes) {
-    const path = n.path ?? '';
-    const urls = id.nonResourceURLs ?? [];
-    const match = (u: string) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1)));
-    return urls.some(match) || (n.verb === 'get' && DISCOVERY_URLS.some(match));
-  }
-  const r = a.resourceAttributes ?? {};
-  const res = r.subresource ? `${r.resource ?? ''}/${r.subresource}` : r.resource ?? '';
-  return ruleAllows(id.rules, (r.verb ?? '') as Verb, res);
-}
-
+/** Whether any of the rules allows `verb` on `res` (a resource or resource/subresource). */
 export function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
   return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
     && ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)));

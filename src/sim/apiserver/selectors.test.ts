@@ -1,7 +1,7 @@
 // The selectors the API server refuses, in labels.Parse's and fields.ParseSelector's own words
 // (k8s.io/apimachinery pkg/labels/selector.go, pkg/fields/selector.go, the field label conversions).
 import { describe, expect, test } from 'vitest';
-import { fieldSelectorError, labelSelectorError, selectorsError } from './selectors.ts';
+import { fieldSelectorError, labelSelectorError, selectorsError } from './selector-errors.ts';
 
 const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 

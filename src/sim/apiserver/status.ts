@@ -74,15 +74,6 @@ export class GoValue {
   constructor(text: string) { this.text = text; }
 }
 
-/** A *metav1.LabelSelector as json.Marshal writes it (its omitempty fields left out; nil is null). */
-export function goLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): GoValue {
-  if (!sel) return new GoValue('null');
-  const out: Record<string, unknown> = {};
-  if (sel.matchLabels && Object.keys(sel.matchLabels).length) out.matchLabels = Object.fromEntries(Object.keys(sel.matchLabels).sort().map((k) => [k, sel.matchLabels![k]]));
-  if (sel.matchExpressions?.length) out.matchExpressions = sel.matchExpressions.map((e) => (e.values?.length ? { key: e.key, operator: e.operator, values: e.values } : { key: e.key, operator: e.operator }));
-  return new GoValue(JSON.stringify(out));
-}
-
 const TYPE_TEXT: Record<FieldError['type'], string> = {
   Invalid: 'Invalid value', Required: 'Required value', NotSupported: 'Unsupported value',
   Forbidden: 'Forbidden', Duplicate: 'Duplicate value', TooLong: 'Too long',

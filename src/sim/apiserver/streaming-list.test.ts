@@ -7,6 +7,7 @@ import { pod, testWorld } from '../testing/world.ts';
 import { narrate } from '../view/records.ts';
 import type { ComponentDef } from '../world.ts';
 import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification } from './watch.ts';
+import { installKubectlExtras } from './kubectl-extras.ts';
 
 const recorder: ComponentDef<{ events: unknown[] }> = {
   name: 'recorder',
@@ -37,8 +38,10 @@ describe('a streaming list', () => {
     expect(narrate(mark)).toBe('The API server tells r that it has sent every pod there is; changes follow.');
   });
 
-  it('refuses the streaming options apart (422, as ValidateListOptions)', () => {
+  it("refuses the streaming options apart (422, as ValidateListOptions), once kubectl's part is installed", () => {
     const w = testWorld({}, [recorder]);
+    // Only kubectl's requests can send them apart: the check is in its part (watch-options.ts).
+    installKubectlExtras(w);
     w.addComponent('r', 'recorder');
     const a = w.ctx('r').watch('pods', { sendInitialEvents: true, allowWatchBookmarks: true });
     expect(a).toMatchObject({ ok: false, code: 422 });

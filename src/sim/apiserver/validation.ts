@@ -4,8 +4,9 @@ import { deepEqual } from '../names.ts';
 import type { ApiServerConfig } from './config.ts';
 import type { Obj } from './request.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
-import { type FieldError, GoValue, goLabelSelector } from './status.ts';
-import { cmpQuantity as cmp, quantityOf, quantitySign } from '../util/quantity.ts';
+import { type FieldError, GoValue } from './status.ts';
+import { quantityOf } from '../util/quantity.ts';
+import { cmpQuantity as cmp, quantitySign } from '../util/quantity-cmp.ts';
 import type { KObject } from './store.ts';
 import { DNS1123_LABEL_MSG, dns1123SubdomainErrors, inclusiveRangeError, isDNS1123Subdomain, labelValueErrors, maxLenError, qualifiedNameErrors, regexError } from './name-validation.ts';
 export { isDNS1123Subdomain } from './name-validation.ts';
@@ -105,6 +106,15 @@ function validateAnnotations(annotations: Record<string, string> | undefined, fi
   }
   if (size > 262144) errs.push({ type: 'TooLong', field, detail: 'may not be more than 262144 bytes' });
   return errs;
+}
+
+/** A *metav1.LabelSelector as json.Marshal writes it (its omitempty fields left out; nil is null). */
+function goLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): GoValue {
+  if (!sel) return new GoValue('null');
+  const out: Record<string, unknown> = {};
+  if (sel.matchLabels && Object.keys(sel.matchLabels).length) out.matchLabels = Object.fromEntries(Object.keys(sel.matchLabels).sort().map((k) => [k, sel.matchLabels![k]]));
+  if (sel.matchExpressions?.length) out.matchExpressions = sel.matchExpressions.map((e) => (e.values?.length ? { key: e.key, operator: e.operator, values: e.values } : { key: e.key, operator: e.operator }));
+  return new GoValue(JSON.stringify(out));
 }
 
 /** An intstr.IntOrString as field errors print it: its MarshalJSON, `"150%"` or `0`. */

@@ -10,7 +10,7 @@ import { type Stage, type WatchEventType, appendRecord } from './request-log.ts'
 import type { ApiRequest, ApiResult, Obj } from './request.ts';
 import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from './resources.ts';
 import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../util/labels.ts';
-import { type FieldRequirement, matchesFields, parseFieldSelector, selectorsError } from './selectors.ts';
+import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
 import { type KObject, type StoreEvent, storeHistorySince, storeList } from './store.ts';
@@ -88,17 +88,6 @@ export interface WatchOptions {
 /** The annotation on the BOOKMARK that ends a streaming list's initial events. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
-/** ValidateListOptions for a watch: the streaming-list options go together. */
-function validateWatchOptions(opts: WatchOptions): string | undefined {
-  if (opts.sendInitialEvents !== undefined) {
-    if (opts.resourceVersionMatch !== 'NotOlderThan') return 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan';
-    if (!opts.allowWatchBookmarks) return 'allowWatchBookmarks: Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set';
-  } else if (opts.resourceVersionMatch) {
-    return 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided';
-  }
-  return undefined;
-}
-
 /** A watch's query as client-go encodes it (url.Values.Encode: keys sorted, values escaped), as the audit log shows it. */
 function watchQuery(opts: WatchOptions): string {
   return '?' + encodeQuery({
@@ -130,13 +119,15 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   if (f.apiServerDown || f.partitioned?.includes(component)) return refuse(statusError(0, 'ConnectionRefused', `Get "https://127.0.0.1:6443${resourcePath(resource, opts.namespace)}?watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`), 'connection');
   if (!RESOURCES[resource]) return refuse(statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
   if (!RESOURCES[resource].namespaced) opts = { ...opts, namespace: undefined };
-  const invalidOpts = validateWatchOptions(opts);
+  // Without kubectl's part only the options client-go's informers send reach here (see watch-options.ts).
+  const invalidOpts = config.kubectlExtras?.watchOptions(opts);
   if (invalidOpts) return refuse(statusError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${invalidOpts}`), 'validation');
   const id = authenticate(config, identity);
   if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
   if (denied) return refuse(denied, 'authorization');
-  const badSelector = selectorsError(resource, opts.labelSelector, opts.fieldSelector);
+  // Without kubectl's part only selectors that parse reach here (see selector-errors.ts).
+  const badSelector = config.kubectlExtras?.selectors(resource, opts.labelSelector, opts.fieldSelector);
   if (badSelector) return refuse(badSelector, 'validation');
   const labels = parseLabelSelector(opts.labelSelector);
   const fields = parseFieldSelector(opts.fieldSelector);

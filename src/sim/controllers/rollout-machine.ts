@@ -6,7 +6,8 @@
 // The state names mirror the Progressing condition reasons of pkg/controller/deployment/progress.go.
 
 import type { Deployment, DeploymentStatus } from 'kubernetes-types/apps/v1';
-import { assign, setup } from 'xstate';
+import { assign } from 'xstate';
+import { setup } from '../util/machine-setup.ts';
 import { getDeploymentCondition, NewRSAvailableReason, specReplicas, TimedOutReason } from './deployment-util.ts';
 
 /** What the last sync did: which rolloutRolling/rolloutRecreate phase acted. */

@@ -6,7 +6,7 @@ import type { Pod, Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
-import { nodeHealthOf } from '../node-lifecycle/node-lifecycle-controller.ts';
+import { nodeHealthOf } from '../node-lifecycle/node-health-view.ts';
 import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
 import { storeList } from '../apiserver/store.ts';
 import type { Frame } from '../view/types.ts';

@@ -14,7 +14,7 @@ import { prepareLine } from './cmd/explain.ts';
 import { MAX_LINE_MS } from './sim-commands.ts';
 import { errorLine } from './plain-error.ts';
 import { tokenize } from './tokenize.ts';
-import { parseDurationMs } from '../util/duration.ts';
+import { parseDurationMs } from '../util/parse-duration.ts';
 
 /** The longest line a reader may run, the longest manifest on stdin (kubectl then applies its own 64 KiB limit), the most output the page is sent. */
 export const TERMINAL_LIMITS = { maxLine: 4096, maxStdin: 256 * 1024, maxOutput: 64 * 1024 } as const;

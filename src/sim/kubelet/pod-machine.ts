@@ -2,7 +2,8 @@
 // (backoff, probe thresholds, phase) is made by the pure functions beside it and arrives as an event.
 // No delayed transitions and no invoked actors: the core's clock sends every timer as an event, so the
 // machine runs with xstate's pure initialTransition / transition and its context is plain data.
-import { setup, assign } from 'xstate';
+import { assign } from 'xstate';
+import { setup } from '../util/machine-setup.ts';
 
 /** Input when the pod is bound to the node. */
 interface PodMachineInput {

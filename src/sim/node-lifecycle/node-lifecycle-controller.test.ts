@@ -10,8 +10,9 @@ import { testWorld, pod } from '../testing/world.ts';
 import type { ComponentDef, World } from '../world.ts';
 import { rfc3339, rfc3339Micro, parseTime } from '../util/time.ts';
 import {
-  initialMachine, nodeLifecycleControllerDef, nodeHealthOf, stepMachine, unpackMachineEvents, type NodeLifecycleControllerState,
+  initialMachine, nodeLifecycleControllerDef, stepMachine, unpackMachineEvents, type NodeLifecycleControllerState,
 } from './node-lifecycle-controller.ts';
+import { nodeHealthOf } from './node-health-view.ts';
 import { nodeMachine } from './node-machine.ts';
 import { taintEvictionControllerDef } from './taint-eviction-controller.ts';
 import { nodeLifecycleApiServer } from './admission.ts';

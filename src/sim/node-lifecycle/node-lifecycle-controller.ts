@@ -11,7 +11,7 @@ import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, lis
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
 import { flatten } from '../names.ts';
-import type { ComponentDef, Ctx, WorldState } from '../world.ts';
+import type { ComponentDef, Ctx } from '../world.ts';
 import {
   defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
   type ControllerEvent, type NodeLeaseLister, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
@@ -21,7 +21,8 @@ import { doNoScheduleTaintingPass, matchTaint, swapNodeControllerTaint, NotReady
 import { defaultEvictionConfig, nextTryAt, type EvictionConfig } from './zones.ts';
 
 /** Component type name. */
-const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
+/** The controller's component type (a figure finds its state by it: node-health-view.ts). */
+export const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
 
 /** The kubelet renews its Lease every 10 s; a probe older than that means at least one renewal was missed. */
 const LEASE_RENEW_INTERVAL_MS = 10_000;
@@ -214,39 +215,6 @@ function machineEvents(s: NodeLifecycleControllerState, name: string, m: Persist
   return ev;
 }
 const NO_TAINTS: Taint[] = [];
-
-/** What a figure needs about one node: the statechart stage, the last probe and when its grace period runs out. */
-export interface NodeHealthView {
-  machine: string;
-  ready: 'True' | 'False' | 'Unknown';
-  noScheduleTaint: string | null;
-  noExecuteTaint: string | null;
-  evictedPods: number;
-  probeTimestamp: number;
-  readyTransitionTimestamp: number;
-  gracePeriodMs: number;
-  /** probeTimestamp + grace period: past it, the next pass marks the node Unknown. */
-  graceEndsAt: number;
-  disruptionMode: boolean;
-}
-
-/** Pure reader for figures: the controller's view of a node, from its state or from a whole world state. */
-export function nodeHealthOf(state: NodeLifecycleControllerState | WorldState, node: string): NodeHealthView | undefined {
-  let s = state as NodeLifecycleControllerState | undefined;
-  if ('components' in state) {
-    const entry = Object.values(state.components).find((c) => c.type === NODE_LIFECYCLE_CONTROLLER);
-    s = entry?.state as NodeLifecycleControllerState | undefined;
-  }
-  const h = s?.health?.nodeHealthMap[node];
-  const m = s?.machines[node];
-  if (!s || !h || !m) return undefined;
-  const grace = s.graceMs[node] ?? defaultNodeMonitorConfig.nodeMonitorGracePeriodMs;
-  return {
-    machine: m.value, ready: m.context.ready, noScheduleTaint: m.context.noScheduleTaint, noExecuteTaint: m.context.noExecuteTaint,
-    evictedPods: m.context.evictedPods, probeTimestamp: h.probeTimestamp, readyTransitionTimestamp: h.readyTransitionTimestamp,
-    gracePeriodMs: grace, graceEndsAt: h.probeTimestamp + grace, disruptionMode: s.disruptionMode,
-  };
-}
 
 // ---------------------------------------------------------------- API writes
 

@@ -5,7 +5,7 @@ import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { storeList } from '../apiserver/store.ts';
 import { statechartOf } from '../view/statechart.ts';
-import { nodeHealthOf } from './node-lifecycle-controller.ts';
+import { nodeHealthOf } from './node-health-view.ts';
 import { nodeMachine, type NodeMachineEvent } from './node-machine.ts';
 
 const NODES = ['node-1', 'node-2', 'node-3', 'node-4', 'node-5'];

@@ -2,7 +2,8 @@
 // functions (tryUpdateNodeHealth, doNoScheduleTaintingPass, the taint queue, the taint eviction
 // controller, handleDisruption) and arrive as events; the machine names the stages for the widgets.
 // No delays, no actors: use it with initialTransition / transition.
-import { setup, assign } from 'xstate';
+import { assign } from 'xstate';
+import { setup } from '../util/machine-setup.ts';
 
 /** Plain-data context. */
 export interface NodeMachineContext {

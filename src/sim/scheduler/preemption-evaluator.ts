@@ -16,8 +16,23 @@ import type { InvolvedObject } from '../event-recorder.ts';
 import { type PreemptEvent, type SchedulerState, recordSchedulerEvent } from './scheduler.ts';
 import {
   type Candidate, type PreemptionEvaluator, type PreemptionStatus, type RunFilters, type Victims,
-  NO_PREEMPTION_VICTIMS, cloneCycleContext, getLowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, runFilterPluginsWithNominatedPods, runPreFilterExtension,
+  NO_PREEMPTION_VICTIMS, cloneCycleContext, runFilterPluginsWithNominatedPods, runPreFilterExtension,
 } from './preemption.ts';
+
+/** The DisruptionTarget condition's message on a victim (executor.go PreemptPod). */
+export function preemptionConditionMessage(schedulerName: string): string {
+  return `${schedulerName}: preempting to accommodate a higher priority pod`;
+}
+
+/** The Normal/Preempted event on a victim (executor.go PreemptPod; preemptor.Type() is "pod"). */
+export function preemptedEventMessage(preemptorUid: string, node: string): string {
+  return `Preempted by pod ${preemptorUid} on node ${node}`;
+}
+
+/** getLowerPriorityNominatedPods: pods nominated to `node` with a lower priority than `priority`. */
+function getLowerPriorityNominatedPods(nominated: readonly Pod[] | undefined, priority: number): Pod[] {
+  return (nominated ?? []).filter((p) => podPriority(p) < priority);
+}
 
 /** util.GetPodStartTime in simulated ms: status.startTime, or now for a pod not started yet. */
 function podStartTime(pod: Pod, now: number): number {

@@ -6,9 +6,9 @@ import { nodeResourcesFitFilter } from './node-resources.ts';
 import { podTopologySpreadFilter } from './pod-topology-spread.ts';
 import {
   NOT_ELIGIBLE_TERMINATING_POD, calculateNumCandidates, podEligibleToPreemptOthers,
-  podTerminatingByPreemption, preemptedEventMessage, preemptionConditionMessage,
+  podTerminatingByPreemption,
 } from './preemption.ts';
-import { PREEMPTION_EVALUATOR, earliestPodStartTime, pickOneNodeForPreemption } from './preemption-evaluator.ts';
+import { PREEMPTION_EVALUATOR, earliestPodStartTime, pickOneNodeForPreemption, preemptedEventMessage, preemptionConditionMessage } from './preemption-evaluator.ts';
 import { DEFAULT_FILTER_PLUGINS, type FitError, failedRecord, runFilterPlugins } from './profile.ts';
 import { schedulePod } from './schedule-one.ts';
 import type { CycleContext } from './framework.ts';

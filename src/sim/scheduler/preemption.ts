@@ -48,16 +48,6 @@ function preemptionSuccessMessage(node: string, numVictims: number): string {
   return `found a potential placement for pod on node ${node}, preempting ${numVictims} victims`;
 }
 
-/** The DisruptionTarget condition's message on a victim (executor.go PreemptPod). */
-export function preemptionConditionMessage(schedulerName: string): string {
-  return `${schedulerName}: preempting to accommodate a higher priority pod`;
-}
-
-/** The Normal/Preempted event on a victim (executor.go PreemptPod; preemptor.Type() is "pod"). */
-export function preemptedEventMessage(preemptorUid: string, node: string): string {
-  return `Preempted by pod ${preemptorUid} on node ${node}`;
-}
-
 /** A filter pass: the first failing plugin's status, or undefined when every filter passed. */
 export type RunFilters = (pod: Pod, ni: NodeInfo, ctx: CycleContext) => PreemptionStatus | undefined;
 
@@ -220,9 +210,4 @@ export function defaultPreemptionPostFilter(pod: Pod, nodeToStatus: Record<strin
 function evaluatorOf(input: PreemptionInput): PreemptionEvaluator {
   if (!input.evaluator) throw new Error('this pod outranks another: preemption needs its evaluator (scheduler/preemption-evaluator.ts), registered on the world before the first input that can need it');
   return input.evaluator;
-}
-
-/** getLowerPriorityNominatedPods: pods nominated to `node` with a lower priority than `priority`. */
-export function getLowerPriorityNominatedPods(nominated: readonly Pod[] | undefined, priority: number): Pod[] {
-  return (nominated ?? []).filter((p) => podPriority(p) < priority);
 }

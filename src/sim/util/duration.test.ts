@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { goDuration, humanDuration, parseDurationMs, shortHumanDuration, translateTimestampSince } from './duration.ts';
+import { goDuration, humanDuration, shortHumanDuration, translateTimestampSince } from './duration.ts';
+import { parseDurationMs } from './parse-duration.ts';
 import { rfc3339 } from './time.ts';
 
 const s = 1000, m = 60 * s, h = 60 * m, d = 24 * h, y = 365 * d;

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runs } from '../../test/fc.ts';
 import {
-  cmpQuantity, ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, parseQuantity, QuantityError, quantityMilliValue, quantityOf,
+  ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, parseQuantity, QuantityError, quantityMilliValue, quantityOf,
   quantityString, quantityValue, scaledValue,
 } from './quantity.ts';
+import { cmpQuantity } from './quantity-cmp.ts';
 import canonical from './quantity-canonical.json';
 
 // Cases in the style of apimachinery/pkg/api/resource/quantity_test.go (TestQuantityParse,

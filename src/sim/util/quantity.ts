@@ -96,7 +96,8 @@ function scan(str: string): { positive: boolean; value: string; num: string; den
   return { positive, value, num, denom, suffix: str.slice(suffixStart) };
 }
 
-const digitCount = (n: bigint): number => (n < 0n ? -n : n).toString().length;
+/** How many decimal digits a bigint has, its sign left out. */
+export const digitCount = (n: bigint): number => (n < 0n ? -n : n).toString().length;
 
 /**
  * resource.ParseQuantity (quantity.go, ParseQuantity): the quantity, or a QuantityError with Go's
@@ -168,26 +169,6 @@ export function parseQuantity(str: string): Quantity {
 /** Quantity.UnmarshalJSON's reading of a manifest value: strings trimmed, numbers by their JSON text. */
 export function quantityOf(input: string | number): Quantity {
   return parseQuantity(typeof input === 'number' ? JSON.stringify(input) : input.trim());
-}
-
-/** Quantity.Sign(). */
-export function quantitySign(q: Quantity): number {
-  return q.mantissa > 0n ? 1 : q.mantissa < 0n ? -1 : 0;
-}
-
-/** Quantity.Cmp: -1, 0 or 1, exact, without building the power of ten between two far exponents. */
-export function cmpQuantity(a: Quantity, b: Quantity): number {
-  const sa = quantitySign(a);
-  const sb = quantitySign(b);
-  if (sa !== sb || sa === 0) return Math.sign(sa - sb);
-  // Same sign: the order of magnitude decides, and when it is the same the exponents are close.
-  const ma = digitCount(a.mantissa) + a.exp;
-  const mb = digitCount(b.mantissa) + b.exp;
-  if (ma !== mb) return ma > mb ? sa : -sa;
-  const low = Math.min(a.exp, b.exp);
-  const x = a.mantissa * 10n ** BigInt(a.exp - low);
-  const y = b.mantissa * 10n ** BigInt(b.exp - low);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** 10^e mod 2^64, by squaring: the low bits Go's big.Int.Int64 keeps of a huge result. */

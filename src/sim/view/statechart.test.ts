@@ -5,7 +5,7 @@ import { applyAction } from '../figures/actions.ts';
 import { rolloutMachine } from '../controllers/rollout-machine.ts';
 import { podMachine } from '../kubelet/pod-machine.ts';
 import { nodeMachine, type NodeMachineEvent } from '../node-lifecycle/node-machine.ts';
-import type { NodeHealthView } from '../node-lifecycle/node-lifecycle-controller.ts';
+import type { NodeHealthView } from '../node-lifecycle/node-health-view.ts';
 import { labelOfKey, nodeReasonOf, nodeStatechartOf, rolloutStatechartOf, stateIdOf, statechartOf } from './statechart.ts';
 
 describe('statechartOf', () => {

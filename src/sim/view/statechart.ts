@@ -6,7 +6,7 @@ import { KUBE_CONTROLLER_MANAGER } from '../cluster.ts';
 import type { AnyStateMachine } from 'xstate';
 import { rolloutStateOf, type DeploymentControllerState } from '../controllers/deployment-controller.ts';
 import { rolloutMachine } from '../controllers/rollout-machine.ts';
-import { nodeHealthOf, type NodeHealthView } from '../node-lifecycle/node-lifecycle-controller.ts';
+import { nodeHealthOf, type NodeHealthView } from '../node-lifecycle/node-health-view.ts';
 import { nodeMachine } from '../node-lifecycle/node-machine.ts';
 import type { WorldState } from '../world.ts';
 

@@ -1,5 +1,6 @@
 // kubectl cordon, uncordon and drain (pkg/cmd/drain): unschedulable, then every pod evicted and waited for.
-import { goDuration, parseDurationMs } from '../../util/duration.ts';
+import { goDuration } from '../../util/duration.ts';
+import { parseDurationMs } from '../../util/parse-duration.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
 import type { Parsed } from '../args.ts';

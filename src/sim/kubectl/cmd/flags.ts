@@ -1,7 +1,7 @@
 // The flags every command takes (namespace, kubeconfig, --as …) and the parse that adds them to a
 // command's own, with pflag's errors worded as kubectl prints them.
 import { FlagError, parseFlags, type FlagDef, type Parsed } from '../args.ts';
-import { parseDurationMs } from '../../util/duration.ts';
+import { parseDurationMs } from '../../util/parse-duration.ts';
 import { Fail, type Run } from './util.ts';
 
 const NS: Record<string, FlagDef> = { namespace: { kind: 'string', short: 'n' } };

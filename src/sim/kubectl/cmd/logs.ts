@@ -1,7 +1,7 @@
 // kubectl logs (pkg/cmd/logs): a container's output, through the API server from its node's kubelet.
 import { labelSelectorAsString } from '../../util/labels.ts';
 import type { ApiResult } from '../../apiserver/request.ts';
-import { parseDurationMs } from '../../util/duration.ts';
+import { parseDurationMs } from '../../util/parse-duration.ts';
 import { parseTime } from '../../util/time.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';

@@ -1,5 +1,5 @@
 // kubectl run (pkg/cmd/run): one bare pod.
-import { parseDurationMs } from '../../util/duration.ts';
+import { parseDurationMs } from '../../util/parse-duration.ts';
 import { decodeBody } from '../../apiserver/decode.ts';
 import { applyJSONPatch, decodeJSONPatch } from '../../apiserver/json-patch.ts';
 import { mergePatch, strategicMergePatch } from '../../apiserver/patch.ts';

@@ -1,5 +1,5 @@
 // kubectl wait (pkg/cmd/wait): until each object meets a condition, or the timeout passes.
-import { parseDurationMs } from '../../util/duration.ts';
+import { parseDurationMs } from '../../util/parse-duration.ts';
 import type { KindInfo } from '../resources.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, list, targets, type Obj, type Run, withKind } from './util.ts';
