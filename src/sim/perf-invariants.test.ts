@@ -77,7 +77,12 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
 
 /**
  * The pinned results (update deliberately, with the reason in the change).
- * Last changed (the oracle's third round): requests carry the query strings of the real clients
+ * Last changed (ServiceAccounts, issue 30): the world starts with each system namespace's `default`
+ * ServiceAccount and kube-root-ca.crt ConfigMap (8 more bootstrap requests and revisions, uids from the
+ * bootstrap's own stream), and each kubelet POSTs a TokenRequest for each pod it starts (one request,
+ * no revision): every later revision moves by 8, every log by 8 plus one record per pod started;
+ * steps, times and names are unchanged.
+ * Before (the oracle's third round): requests carry the query strings of the real clients
  * (kubectl's fieldManager and fieldValidation, the kubelet heartbeat client's timeout=10s, the node
  * lifecycle controller's GET of a node with resourceVersion=0), so every log's bytes change; the
  * scheduler's pod informer watches only non-terminal pods (status.phase!=Succeeded,Failed), which
@@ -146,14 +151,14 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
  * every stored pod and Node changes, nothing else moves (facts unchanged).
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"044dbd09","facts":{"now":7013,"steps":163,"revision":98,"log":237,"kinds":{"request":135,"watch":87,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "set image, roll out": {"hash":"3042ba69","facts":{"now":29013,"steps":536,"revision":226,"log":568,"kinds":{"request":286,"watch":243,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"705367d7","facts":{"now":428010,"steps":2398,"revision":684,"log":1144,"kinds":{"request":820,"watch":286,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "control plane stop 3 min, start": {"hash":"23240eb6","facts":{"now":207417,"steps":1083,"revision":130,"log":781,"kinds":{"request":632,"watch":134,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "crash loop": {"hash":"e78e3c83","facts":{"now":472012,"steps":3145,"revision":737,"log":1081,"kinds":{"request":780,"watch":281,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
-  "demo: web ×3, 10 minutes": {"hash":"7fc23e74","facts":{"now":600000,"steps":3839,"revision":872,"log":1203,"kinds":{"request":909,"watch":279,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "image missing, then available": {"hash":"abd956e3","facts":{"now":210000,"steps":1483,"revision":405,"log":667,"kinds":{"request":451,"watch":178,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
-  "120 nodes, 600 pods": {"hash":"0e29ce07","facts":{"now":31000,"steps":18523,"revision":7626,"log":22397,"kinds":{"request":9924,"watch":9878,"cri":2595},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-92","app-0-d6d764cd5-249jj@node-24","app-0-d6d764cd5-26vhn@node-95","app-0-d6d764cd5-2bqbx@node-18","app-0-d6d764cd5-2fm87@node-46","app-0-d6d764cd5-2fsx4@node-75","app-0-d6d764cd5-2jhvr@node-1","app-0-d6d764cd5-2jjsd@node-77"]}},
+  "create web ×3, settle": {"hash":"4e1a69ed","facts":{"now":7013,"steps":163,"revision":106,"log":248,"kinds":{"request":146,"watch":87,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "set image, roll out": {"hash":"d825337e","facts":{"now":29013,"steps":536,"revision":234,"log":582,"kinds":{"request":300,"watch":243,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
+  "node-2 stop, 7 minutes": {"hash":"787b3ca0","facts":{"now":428010,"steps":2398,"revision":692,"log":1160,"kinds":{"request":836,"watch":286,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "control plane stop 3 min, start": {"hash":"6ef95cae","facts":{"now":207417,"steps":1083,"revision":138,"log":792,"kinds":{"request":643,"watch":134,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "crash loop": {"hash":"e17caa16","facts":{"now":472012,"steps":3145,"revision":745,"log":1090,"kinds":{"request":789,"watch":281,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
+  "demo: web ×3, 10 minutes": {"hash":"5914f4cc","facts":{"now":600000,"steps":3839,"revision":880,"log":1214,"kinds":{"request":920,"watch":279,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "image missing, then available": {"hash":"660ea466","facts":{"now":210000,"steps":1483,"revision":413,"log":677,"kinds":{"request":461,"watch":178,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
+  "120 nodes, 600 pods": {"hash":"25254ba4","facts":{"now":31000,"steps":18523,"revision":7634,"log":23005,"kinds":{"request":10532,"watch":9878,"cri":2595},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-92","app-0-d6d764cd5-249jj@node-24","app-0-d6d764cd5-26vhn@node-95","app-0-d6d764cd5-2bqbx@node-18","app-0-d6d764cd5-2fm87@node-46","app-0-d6d764cd5-2fsx4@node-75","app-0-d6d764cd5-2jhvr@node-1","app-0-d6d764cd5-2jjsd@node-77"]}},
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {
