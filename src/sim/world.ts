@@ -578,7 +578,7 @@ export class World {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
-      if (t.type === 'start') { this.startController(t.name); return; }
+      if (t.type === 'start') { this.startController(t.name, t.ownRng); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -626,9 +626,9 @@ export class World {
    * DELETE, the disruption controller by the first PodDisruptionBudget or eviction. (The real ones run
    * from the controller manager's start; only kubectl's requests can give them work.)
    */
-  private startController(name: string): void {
+  private startController(name: string, ownRng?: boolean): void {
     const gc = this.state.components['garbage-collector'];
-    if (gc && !this.state.components[name] && this.defs.has(name)) this.startComponent(name, name, gc.process ? { process: gc.process } : {});
+    if (gc && !this.state.components[name] && this.defs.has(name)) this.startComponent(name, name, gc.process ? { process: gc.process, ...(ownRng && { ownRng }) } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
