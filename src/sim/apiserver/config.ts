@@ -14,6 +14,7 @@ import type { jsonPatched } from './kubectl-extras.ts';
 import type { strictFieldValidation } from './strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
 import type { evict } from './eviction.ts';
+import type { tokenRequestChecks } from './token-request-checks.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions): they
@@ -30,6 +31,7 @@ export interface KubectlExtras {
   strictFieldValidation: typeof strictFieldValidation;
   namespaceDelete: typeof namespaceDelete;
   evict: typeof evict;
+  tokenRequestChecks: typeof tokenRequestChecks;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

@@ -70,7 +70,7 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
     case 'list': return doList(h, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
-      if (req.subresource === 'token') return doTokenRequest(h, component, req);
+      if (req.subresource === 'token') return doTokenRequest(h, config, component, req);
       // Only kubectl evicts (drain): the eviction subresource, with its budgets' check, comes with it.
       if (req.subresource === 'eviction') return kubectlExtras(config).evict(h, config, component, req);
       return doCreate(h, config, component, id, req);

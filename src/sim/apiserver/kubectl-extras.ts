@@ -19,6 +19,7 @@ import { type Identity, R, registerIdentity } from './authn.ts';
 import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
 import { PDB_CREATE, evict } from './eviction.ts';
 import { PDB_VALIDATION } from './pdb-validation.ts';
+import { tokenRequestChecks } from './token-request-checks.ts';
 import { type AdmissionPlugin, registerAdmissionPlugin } from './admission.ts';
 import { SERVICE_ACCOUNT_CONTROLLER, serviceAccountsControllerDef } from '../controllers/serviceaccounts-controller.ts';
 import { ROOT_CA_CERT_PUBLISHER, rootCAPublisherDef } from '../controllers/root-ca-publisher.ts';
@@ -95,7 +96,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict };
+const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict, tokenRequestChecks };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
 type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef | typeof serviceAccountsControllerDef | typeof rootCAPublisherDef): unknown };
