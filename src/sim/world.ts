@@ -299,7 +299,7 @@ export const ROOT_CA_CERT = '-----BEGIN CERTIFICATE-----\nZGVzaXJlZC1zdGF0ZSBzaW
 
 /** kube-root-ca.crt as the root-CA publisher creates it in every namespace. */
 export const ROOT_CA_CONFIG_MAP = {
-  apiVersion: 'v1', kind: 'ConfigMap',
+  apiVersion: 'v1' as const, kind: 'ConfigMap' as const,
   metadata: {
     name: 'kube-root-ca.crt',
     annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' },

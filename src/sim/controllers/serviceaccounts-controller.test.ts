@@ -40,10 +40,10 @@ describe('the serviceaccount controller and the root-CA publisher', () => {
     c.settle();
     expect(get(c, 'configmaps', 'kube-root-ca.crt', 'kube-public').ok).toBe(true);
     expect(get(c, 'serviceaccounts', 'default', 'default').ok).toBe(true);
-    const cm = get(c, 'configmaps', 'kube-root-ca.crt', 'default').object as Obj;
+    const cm = (get(c, 'configmaps', 'kube-root-ca.crt', 'default') as { object: Obj }).object;
     c.request({ verb: 'update', resource: 'configmaps', namespace: 'default', name: 'kube-root-ca.crt', body: { ...cm, data: { 'ca.crt': 'mine' }, metadata: { ...cm.metadata, annotations: {} } } });
     c.settle();
-    const back = get(c, 'configmaps', 'kube-root-ca.crt', 'default').object as ConfigMap;
+    const back = (get(c, 'configmaps', 'kube-root-ca.crt', 'default') as { object: ConfigMap }).object;
     expect(back.data).toEqual(ROOT_CA_CONFIG_MAP.data);
     expect(back.metadata?.annotations).toEqual(ROOT_CA_CONFIG_MAP.metadata.annotations);
     expect(writes(c, ROOT_CA_CERT_PUBLISHER)).toEqual(['POST /api/v1/namespaces/kube-public/configmaps 201', 'PUT /api/v1/namespaces/default/configmaps/kube-root-ca.crt 200']);
