@@ -295,7 +295,7 @@ function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = 
 }
 
 /** The cluster's CA as the root-CA publisher reads it (--root-ca-file): PEM-shaped, not a real certificate. */
-export const ROOT_CA_CERT = '-----BEGIN CERTIFICATE-----\nZGVzaXJlZC1zdGF0ZSBzaW11bGF0ZWQgY2x1c3RlciBDQQ==\n-----END CERTIFICATE-----\n';
+const ROOT_CA_CERT = '-----BEGIN CERTIFICATE-----\nZGVzaXJlZC1zdGF0ZSBzaW11bGF0ZWQgY2x1c3RlciBDQQ==\n-----END CERTIFICATE-----\n';
 
 /** kube-root-ca.crt as the root-CA publisher creates it in every namespace. */
 export const ROOT_CA_CONFIG_MAP = {

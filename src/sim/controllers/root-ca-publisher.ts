@@ -19,7 +19,7 @@ const NAME = ROOT_CA_CONFIG_MAP.metadata.name;
 const DESCRIPTION = 'kubernetes.io/description';
 
 /** The publisher's state (plain data): its informers and its work queue of namespaces. */
-export interface RootCAPublisherState {
+interface RootCAPublisherState {
   cmInformer: InformerState<ConfigMap>;
   nsInformer: InformerState<Namespace>;
   queue: WorkQueue;

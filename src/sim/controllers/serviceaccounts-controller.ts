@@ -19,7 +19,7 @@ export const SERVICE_ACCOUNT_CONTROLLER = 'service-account-controller';
 const SERVICE_ACCOUNTS_TO_ENSURE = ['default'];
 
 /** The controller's state (plain data): its informers and its work queue of namespaces. */
-export interface ServiceAccountsControllerState {
+interface ServiceAccountsControllerState {
   saInformer: InformerState<ServiceAccount>;
   nsInformer: InformerState<Namespace>;
   queue: WorkQueue;
