@@ -193,13 +193,13 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
 
 test('the conflict widget stores alice\'s write, refuses bob\'s with 409 Conflict, and stores his retry on a fresh read', async ({ page }) => {
   const w = await openWidget(page, 'conflict', '/control-plane/');
-  await expect(w.getByTestId('widget-web')).toContainText('spec.replicas 3, resourceVersion "98"');
+  await expect(w.getByTestId('widget-web')).toContainText('spec.replicas 3, resourceVersion "106"');
   await w.getByRole('button', { name: 'Both add a replica' }).click();
   const rows = w.getByTestId('widget-attempts').locator('tbody tr');
-  await expect(rows.nth(0)).toContainText(/alice.*"98".*4.*200 OK, stored at revision 99/);
-  await expect(rows.nth(1)).toContainText(/bob.*"98".*4.*409 Conflict/);
+  await expect(rows.nth(0)).toContainText(/alice.*"106".*4.*200 OK, stored at revision 107/);
+  await expect(rows.nth(1)).toContainText(/bob.*"106".*4.*409 Conflict/);
   await w.getByRole('button', { name: 'Next event' }).click();
-  await expect(rows.nth(2)).toContainText(/bob again.*"102".*5.*200 OK, stored at revision 107/);
+  await expect(rows.nth(2)).toContainText(/bob again.*"110".*5.*200 OK, stored at revision 115/);
   await expect(w.getByTestId('widget-caption')).toContainText('Both changes count');
 });
 
@@ -378,7 +378,7 @@ test('the level-triggered widget: pods deleted while the controller-manager is s
   await w.getByRole('button', { name: 'Start the controller-manager' }).click();
   await until(/in one sync, creates/);
   await expect(caption).toContainText('creates web-c68c68797-lkdzk and web-c68c68797-ss969');
-  await expect(level).toContainText('Its relist: ADDED vc5xc, then BOOKMARK at revision 128; no DELETED.');
+  await expect(level).toContainText('Its relist: ADDED vc5xc, then BOOKMARK at revision 136; no DELETED.');
   await expect(level).toContainText("The ReplicaSet controller's one sync: 1 active of 3, so it creates lkdzk, ss969.");
 });
 
@@ -391,12 +391,12 @@ test('the watch-resume widget: a pod bound to node-1 while it is cut off comes t
   await w.getByRole('button', { name: 'Scale web to 6' }).click();
   const until = (re: RegExp) => nextUntil(w, re, 12, caption);
   await until(/has heard of none of what changed there/);
-  await expect(res).toContainText("Last pod revision its kubelet's watch delivered: 94.");
+  await expect(res).toContainText("Last pod revision its kubelet's watch delivered: 102.");
   await w.getByRole('button', { name: 'Reconnect node-1' }).click();
   await until(/replays from its history exactly what changed since/);
-  await expect(caption).toContainText('watches from resourceVersion 94');
-  await expect(res).toContainText('It watches again with resourceVersion=94');
-  await expect(res.getByRole('listitem')).toHaveText(['ADDED web-c68c68797-ss969 revision 117']);
+  await expect(caption).toContainText('watches from resourceVersion 102');
+  await expect(res).toContainText('It watches again with resourceVersion=102');
+  await expect(res.getByRole('listitem')).toHaveText(['ADDED web-c68c68797-ss969 revision 125']);
 });
 
 test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {

@@ -68,6 +68,8 @@ export const COMPONENTS: Readonly<Record<string, string | null>> = {
   'generic-garbage-collector': 'garbage-collector',
   'pod-garbage-collector': 'pod-garbage-collector',
   'disruption-controller': 'disruption-controller',
+  'service-account-controller': 'service-account-controller',
+  'root-ca-cert-publisher': 'root-ca-cert-publisher',
   'kube-apiserver-serving-clustertrustbundle-publisher': null,
   'legacy-service-account-token-cleaner': null,
 };

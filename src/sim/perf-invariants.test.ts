@@ -77,7 +77,12 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
 
 /**
  * The pinned results (update deliberately, with the reason in the change).
- * Last changed (the oracle's third round): requests carry the query strings of the real clients
+ * Last changed (ServiceAccounts, issue 30): the world starts with each system namespace's `default`
+ * ServiceAccount and kube-root-ca.crt ConfigMap (8 more bootstrap requests and revisions, uids from the
+ * bootstrap's own stream), and each kubelet POSTs a TokenRequest for each pod it starts (one request,
+ * no revision): every later revision moves by 8, every log by 8 plus one record per pod started;
+ * steps, times and names are unchanged.
+ * Before (the oracle's third round): requests carry the query strings of the real clients
  * (kubectl's fieldManager and fieldValidation, the kubelet heartbeat client's timeout=10s, the node
  * lifecycle controller's GET of a node with resourceVersion=0), so every log's bytes change; the
  * scheduler's pod informer watches only non-terminal pods (status.phase!=Succeeded,Failed), which
@@ -148,14 +153,14 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
  * one more watch in every run's log; nothing else moves.
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"508eae66","facts":{"now":7013,"steps":164,"revision":98,"log":239,"kinds":{"request":136,"watch":88,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "set image, roll out": {"hash":"41ab4314","facts":{"now":29013,"steps":537,"revision":226,"log":570,"kinds":{"request":287,"watch":244,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"7f3b2fda","facts":{"now":428010,"steps":2399,"revision":684,"log":1146,"kinds":{"request":821,"watch":287,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "control plane stop 3 min, start": {"hash":"d6421b4c","facts":{"now":207417,"steps":1085,"revision":130,"log":785,"kinds":{"request":634,"watch":136,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "crash loop": {"hash":"59800918","facts":{"now":472012,"steps":3146,"revision":737,"log":1083,"kinds":{"request":781,"watch":282,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
-  "demo: web ×3, 10 minutes": {"hash":"8818980b","facts":{"now":600000,"steps":3840,"revision":872,"log":1205,"kinds":{"request":910,"watch":280,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "image missing, then available": {"hash":"8ea96dfa","facts":{"now":210000,"steps":1484,"revision":405,"log":669,"kinds":{"request":452,"watch":179,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
-  "120 nodes, 600 pods": {"hash":"ca66ada8","facts":{"now":31000,"steps":18524,"revision":7626,"log":22399,"kinds":{"request":9925,"watch":9879,"cri":2595},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-92","app-0-d6d764cd5-249jj@node-24","app-0-d6d764cd5-26vhn@node-95","app-0-d6d764cd5-2bqbx@node-18","app-0-d6d764cd5-2fm87@node-46","app-0-d6d764cd5-2fsx4@node-75","app-0-d6d764cd5-2jhvr@node-1","app-0-d6d764cd5-2jjsd@node-77"]}},
+  "create web ×3, settle": {"hash":"e86e2255","facts":{"now":7013,"steps":164,"revision":106,"log":250,"kinds":{"request":147,"watch":88,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "set image, roll out": {"hash":"3874b2d2","facts":{"now":29013,"steps":537,"revision":234,"log":584,"kinds":{"request":301,"watch":244,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
+  "node-2 stop, 7 minutes": {"hash":"8e4a57d2","facts":{"now":428010,"steps":2399,"revision":692,"log":1162,"kinds":{"request":837,"watch":287,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "control plane stop 3 min, start": {"hash":"39440c61","facts":{"now":207417,"steps":1085,"revision":138,"log":796,"kinds":{"request":645,"watch":136,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "crash loop": {"hash":"d2d60db6","facts":{"now":472012,"steps":3146,"revision":745,"log":1092,"kinds":{"request":790,"watch":282,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
+  "demo: web ×3, 10 minutes": {"hash":"f2aef91a","facts":{"now":600000,"steps":3840,"revision":880,"log":1216,"kinds":{"request":921,"watch":280,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
+  "image missing, then available": {"hash":"6c35afb2","facts":{"now":210000,"steps":1484,"revision":413,"log":679,"kinds":{"request":462,"watch":179,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
+  "120 nodes, 600 pods": {"hash":"71957e6b","facts":{"now":31000,"steps":18524,"revision":7634,"log":23007,"kinds":{"request":10533,"watch":9879,"cri":2595},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-92","app-0-d6d764cd5-249jj@node-24","app-0-d6d764cd5-26vhn@node-95","app-0-d6d764cd5-2bqbx@node-18","app-0-d6d764cd5-2fm87@node-46","app-0-d6d764cd5-2fsx4@node-75","app-0-d6d764cd5-2jhvr@node-1","app-0-d6d764cd5-2jjsd@node-77"]}},
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {

@@ -407,6 +407,8 @@ describe('permalink', () => {
 describe('a moment past its last step', () => {
   it('carries how far the clock ran on, and restores there to the same bytes', () => {
     const c = createCluster({ seed: 2 });
+    // Only kubectl makes a namespace (and a link's replay installs its part, whose controllers answer one).
+    installKubectlExtras(c);
     const tl = new Timeline(c);
     tl.apply((x) => x.request({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } } }));
     tl.advance(45_000);

@@ -82,9 +82,9 @@ const MAX_UNPACKED = 64 * 1024;
 // kubectl's own watches (wait, rollout status, get -w, delete's wait) came after the others: new codes go at the end.
 const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete', 'watch'];
 // New codes go at the end, so links made before them still decode.
-const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'selfsubjectaccessreviews', 'priorityclasses', 'poddisruptionbudgets'] as const;
+const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'selfsubjectaccessreviews', 'priorityclasses', 'poddisruptionbudgets', 'serviceaccounts', 'configmaps'] as const;
 const SUBRESOURCES: Record<string, readonly string[]> = {
-  namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction', 'log'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'], poddisruptionbudgets: ['status'],
+  namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction', 'log'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'], poddisruptionbudgets: ['status'], serviceaccounts: ['token'],
 };
 const FAULTS = ['apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up', 'etcd-full', 'etcd-space-freed', 'api-latency', 'partition', 'heal', 'image-missing', 'image-available'] as const;
 const EVENTS = ['power-off', 'power-on', 'partition', 'heal', 'crash', 'set-health'] as const;

@@ -283,10 +283,29 @@ function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = 
     handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
     // The scheduling/bootstrap-system-priority-classes post-start hook.
     for (const pc of SYSTEM_PRIORITY_CLASS_OBJECTS) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'priorityclasses', body: pc });
+    // What the controller manager's serviceaccount controller and root-CA publisher have made in each
+    // of them before a real cluster's t=0 (their own code is in kubectl's chunk: only kubectl makes a namespace).
+    for (const namespace of SYSTEM_NAMESPACES) {
+      handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'serviceaccounts', namespace, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
+      handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'configmaps', namespace, body: ROOT_CA_CONFIG_MAP });
+    }
     w.rng = main;
   }
   return w;
 }
+
+/** The cluster's CA as the root-CA publisher reads it (--root-ca-file): PEM-shaped, not a real certificate. */
+const ROOT_CA_CERT = '-----BEGIN CERTIFICATE-----\nZGVzaXJlZC1zdGF0ZSBzaW11bGF0ZWQgY2x1c3RlciBDQQ==\n-----END CERTIFICATE-----\n';
+
+/** kube-root-ca.crt as the root-CA publisher creates it in every namespace. */
+export const ROOT_CA_CONFIG_MAP = {
+  apiVersion: 'v1' as const, kind: 'ConfigMap' as const,
+  metadata: {
+    name: 'kube-root-ca.crt',
+    annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' },
+  },
+  data: { 'ca.crt': ROOT_CA_CERT },
+};
 
 /** default/kubernetes as the API server creates it (10.96.0.1: the first address of 10.96.0.0/12). */
 const KUBERNETES_SERVICE = {
@@ -559,7 +578,7 @@ export class World {
       const t = e.event as ApiServerTimer;
       if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
       if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
-      if (t.type === 'start') { this.startController(t.name); return; }
+      if (t.type === 'start') { this.startController(t.name, t.ownRng); return; }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -607,9 +626,9 @@ export class World {
    * DELETE, the disruption controller by the first PodDisruptionBudget or eviction. (The real ones run
    * from the controller manager's start; only kubectl's requests can give them work.)
    */
-  private startController(name: string): void {
+  private startController(name: string, ownRng?: boolean): void {
     const gc = this.state.components['garbage-collector'];
-    if (gc && !this.state.components[name] && this.defs.has(name)) this.startComponent(name, name, gc.process ? { process: gc.process } : {});
+    if (gc && !this.state.components[name] && this.defs.has(name)) this.startComponent(name, name, gc.process ? { process: gc.process, ...(ownRng && { ownRng }) } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when

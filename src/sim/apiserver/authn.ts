@@ -86,4 +86,4 @@ const nodeIdentities = new Map<string, Identity>();
 // check, below): RBAC answers are then remembered once for all of them.
 export const NODE_RULES: PolicyRule[] = [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
   R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
-  R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), EVENTS];
+  R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), R(['create'], ['serviceaccounts/token']), EVENTS];

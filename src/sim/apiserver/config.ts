@@ -17,6 +17,7 @@ import type { evict } from './eviction.ts';
 import type { impersonate } from './impersonation.ts';
 import type { selectorsError } from './selector-errors.ts';
 import type { validateWatchOptions } from './watch-options.ts';
+import type { tokenRequestChecks } from './token-request-checks.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions,
@@ -38,6 +39,7 @@ export interface KubectlExtras {
   selectors: typeof selectorsError;
   /** The 422 a WATCH gets when its streaming-list options do not go together (watch-options.ts): the informers always send them right. */
   watchOptions: typeof validateWatchOptions;
+  tokenRequestChecks: typeof tokenRequestChecks;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */

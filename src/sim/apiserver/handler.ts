@@ -15,6 +15,7 @@ import type { ApiHost } from './server.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
 import type { KObject } from './store.ts';
 import { doUpdate } from './update.ts';
+import { doTokenRequest } from './token-request.ts';
 import { EVENTS_GROUP, fromEventsV1, responseInEventsV1 } from './events-v1.ts';
 import { openWatch } from './watch.ts';
 
@@ -68,6 +69,7 @@ function serve(h: ApiHost, config: ApiServerConfig, component: string, req: ApiR
     case 'list': return doList(h, config, component, req);
     case 'create':
       if (req.subresource === 'binding') return doBinding(h, component, id, req);
+      if (req.subresource === 'token') return doTokenRequest(h, config, component, req);
       // Only kubectl evicts (drain): the eviction subresource, with its budgets' check, comes with it.
       if (req.subresource === 'eviction') return kubectlExtras(config).evict(h, config, component, req);
       return doCreate(h, config, component, id, req);

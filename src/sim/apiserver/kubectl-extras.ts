@@ -21,7 +21,12 @@ import { PDB_CREATE, evict } from './eviction.ts';
 import { PDB_VALIDATION } from './pdb-validation.ts';
 import { selectorsError } from './selector-errors.ts';
 import { validateWatchOptions } from './watch-options.ts';
-import { registerAdmissionPlugin } from './admission.ts';
+import { tokenRequestChecks } from './token-request-checks.ts';
+import { type AdmissionPlugin, registerAdmissionPlugin } from './admission.ts';
+import { SERVICE_ACCOUNT_CONTROLLER, serviceAccountsControllerDef } from '../controllers/serviceaccounts-controller.ts';
+import { ROOT_CA_CERT_PUBLISHER, rootCAPublisherDef } from '../controllers/root-ca-publisher.ts';
+import { API_SERVER, type ApiServerTimer } from './server.ts';
+import { push } from '../clock.ts';
 
 /** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */
 const NAMESPACE_CONTROLLER_IDENTITY: Identity = {
@@ -33,6 +38,34 @@ const NAMESPACE_CONTROLLER_IDENTITY: Identity = {
 const DISRUPTION_CONTROLLER_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:disruption-controller',
   rules: [R(['get', 'list', 'watch'], ['poddisruptionbudgets', 'pods', 'replicasets', 'deployments']), R(['update'], ['poddisruptionbudgets/status']), R(['create', 'patch', 'update'], ['events'])],
+};
+/** system:controller:service-account-controller: read namespaces and accounts, create accounts. */
+const SERVICE_ACCOUNT_CONTROLLER_IDENTITY: Identity = {
+  user: 'system:serviceaccount:kube-system:service-account-controller',
+  rules: [R(['get', 'list', 'watch'], ['namespaces', 'serviceaccounts']), R(['create'], ['serviceaccounts']), R(['create', 'patch', 'update'], ['events'])],
+};
+
+/** system:controller:root-ca-cert-publisher: read namespaces, create and update ConfigMaps. */
+const ROOT_CA_CERT_PUBLISHER_IDENTITY: Identity = {
+  user: 'system:serviceaccount:kube-system:root-ca-cert-publisher',
+  rules: [R(['get', 'list', 'watch'], ['namespaces', 'configmaps']), R(['create', 'update'], ['configmaps']), R(['create', 'patch', 'update'], ['events'])],
+};
+
+/**
+ * The start of the serviceaccount controller and the root-CA publisher, as an admission step of
+ * kubectl's part: a namespace's create, an account's delete, a ConfigMap's update or delete is what
+ * they answer, and only kubectl sends one (a running controller is not started again).
+ */
+const SERVICE_ACCOUNT_CONTROLLERS_START: AdmissionPlugin = {
+  name: 'ServiceAccountControllersStart',
+  admit(a, h) {
+    const wakes = a.resource === 'namespaces' ? a.operation === 'CREATE' : a.resource === 'serviceaccounts' || a.resource === 'configmaps' ? a.operation !== 'CREATE' && !a.subresource : false;
+    if (!wakes) return undefined;
+    // Every real cluster runs them: what they draw (their watches' jitter, their objects' uids) comes
+    // from generators of their own, so the names and placements a figure quotes do not move.
+    for (const name of [SERVICE_ACCOUNT_CONTROLLER, ROOT_CA_CERT_PUBLISHER]) push(h.queue, h.now, API_SERVER, { type: 'start', name, ownRng: true } satisfies ApiServerTimer);
+    return undefined;
+  },
 };
 import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
 
@@ -65,10 +98,10 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict, selectors: selectorsError, watchOptions: validateWatchOptions };
+const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict, selectors: selectorsError, watchOptions: validateWatchOptions, tokenRequestChecks };
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
-type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef): unknown };
+type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef | typeof serviceAccountsControllerDef | typeof rootCAPublisherDef): unknown };
 
 /**
  * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
@@ -83,6 +116,9 @@ export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void
   world.define?.(namespaceControllerDef);
   // Only kubectl makes a PodDisruptionBudget: the controller that keeps its status comes with it.
   world.define?.(disruptionControllerDef);
+  // Only kubectl makes a namespace or deletes what these two keep: they come with it.
+  world.define?.(serviceAccountsControllerDef);
+  world.define?.(rootCAPublisherDef);
 }
 
 /** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
@@ -94,6 +130,9 @@ function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   registerIdentity(config, DISRUPTION_CONTROLLER, DISRUPTION_CONTROLLER_IDENTITY);
   // A PodDisruptionBudget's create starts with an empty status and wakes its controller.
   registerAdmissionPlugin(config, PDB_CREATE);
+  registerIdentity(config, SERVICE_ACCOUNT_CONTROLLER, SERVICE_ACCOUNT_CONTROLLER_IDENTITY);
+  registerIdentity(config, ROOT_CA_CERT_PUBLISHER, ROOT_CA_CERT_PUBLISHER_IDENTITY);
+  registerAdmissionPlugin(config, SERVICE_ACCOUNT_CONTROLLERS_START);
   // Only kubectl makes a namespace terminate: the admission check for one comes with it.
   withNamespaceLifecycle(config);
   // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.

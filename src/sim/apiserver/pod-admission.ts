@@ -59,9 +59,9 @@ function mountServiceAccountToken(h: ApiHost, spec: Obj): void {
 /**
  * ServiceAccount admission (CREATE of a pod, mirror pods excepted): the pod runs as `default` unless
  * it names an account, and unless automountServiceAccountToken is false it gets the projected token
- * volume (kube-api-access-xxxxx) mounted in every container. The simulator has no ServiceAccount
- * objects, so the account is not looked up (a real API server refuses a pod whose account does not
- * exist yet) and only the pod's own automountServiceAccountToken is read.
+ * volume (kube-api-access-xxxxx) mounted in every container. Simplified: the account is not looked
+ * up (a real API server refuses a pod whose account does not exist yet, and reads the account's own
+ * automountServiceAccountToken), so only the pod's automountServiceAccountToken is read.
  */
 export const serviceAccountAdmission: AdmissionPlugin = {
   name: 'ServiceAccount',

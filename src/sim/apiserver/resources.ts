@@ -5,7 +5,7 @@ import type { ApiRequest } from './request.ts';
 import { storeKey } from './store.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { Event as CoreEvent, Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Event as CoreEvent, Namespace, Node, Pod, Service, ServiceAccount } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
@@ -23,6 +23,8 @@ export interface ResourceTypes {
   events: CoreEvent;
   priorityclasses: PriorityClass;
   poddisruptionbudgets: PodDisruptionBudget;
+  serviceaccounts: ServiceAccount;
+  configmaps: ConfigMap;
 }
 
 /** Static facts about one REST resource. */
@@ -47,6 +49,8 @@ export const RESOURCES: Record<string, ResourceInfo> = {
   events: { kind: 'Event', group: '', version: 'v1', namespaced: true, subresources: [] },
   priorityclasses: { kind: 'PriorityClass', group: 'scheduling.k8s.io', version: 'v1', namespaced: false, subresources: [] },
   poddisruptionbudgets: { kind: 'PodDisruptionBudget', group: 'policy', version: 'v1', namespaced: true, subresources: ['status'] },
+  serviceaccounts: { kind: 'ServiceAccount', group: '', version: 'v1', namespaced: true, subresources: ['token'] },
+  configmaps: { kind: 'ConfigMap', group: '', version: 'v1', namespaced: true, subresources: [] },
 };
 
 /** Resource names served. */

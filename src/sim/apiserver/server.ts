@@ -76,7 +76,7 @@ export const API_SERVER = 'kube-apiserver';
  * controller on a namespace's first DELETE, the disruption controller on the first PodDisruptionBudget:
  * the world starts its instance when kubectl's chunk has brought it and the controller manager runs).
  */
-export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'start'; name: string };
+export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'start'; name: string; ownRng?: true };
 
 /** The bootstrap controller's loop (kubernetesservice.Controller, EndpointInterval: 10 s from the API server's start). */
 export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;

@@ -21,17 +21,17 @@ describe('the conflict widget', () => {
   it('opens with web running 3 pods, at its resourceVersion, and no write yet', () => {
     expect(compiled.first.step).toBe(compiled.story.opening);
     expect(compiled.first.beat).toMatch(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
-    expect(raceOf(compiled.first)).toEqual({ replicas: 3, resourceVersion: '98', attempts: [] });
+    expect(raceOf(compiled.first)).toEqual({ replicas: 3, resourceVersion: '106', attempts: [] });
   });
   itStepsAsAWidget(conflictWidget, () => compiled);
 
   it('stores the first write, refuses the second with 409 Conflict, and stores the retry sent with the newer resourceVersion', () => {
     const end = live().handle({ op: 'seek', step: compiled.story.end })!;
     const [alice, bob, again] = raceOf(end).attempts;
-    expect(alice).toMatchObject({ client: 'alice', sentVersion: '98', replicas: 4, code: 200, revision: 99, message: null });
-    expect(bob).toMatchObject({ client: 'bob', sentVersion: '98', replicas: 4, code: 409, revision: null, message: CONFLICT });
+    expect(alice).toMatchObject({ client: 'alice', sentVersion: '106', replicas: 4, code: 200, revision: 107, message: null });
+    expect(bob).toMatchObject({ client: 'bob', sentVersion: '106', replicas: 4, code: 409, revision: null, message: CONFLICT });
     expect(again).toMatchObject({ client: 'bob', replicas: 5, code: 200 });
-    expect(Number(again.sentVersion)).toBeGreaterThanOrEqual(99);
+    expect(Number(again.sentVersion)).toBeGreaterThanOrEqual(107);
     expect(again.revision).toBeGreaterThan(Number(again.sentVersion));
     expect(raceOf(end)).toMatchObject({ replicas: 5, resourceVersion: expect.any(String) });
     expect(end.frame.pods.filter((p) => p.ready)).toHaveLength(5);

@@ -43,8 +43,15 @@ function labels(l: Record<string, string> | undefined): string[] {
   return Object.keys(l ?? {}).sort().map((k) => `${k}=${l![k]}`);
 }
 
+/** maxAnnotationLen: a longer (or multi-line) annotation prints under its key, each line cut there by shorten. */
+const MAX_ANNOTATION_LEN = 140;
+
 function annotations(a: Record<string, string> | undefined): string[] {
-  return Object.keys(a ?? {}).filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration').sort().map((k) => `${k}: ${a![k]}`);
+  return Object.keys(a ?? {}).filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration').sort().map((k) => {
+    const v = a![k].replace(/\n$/, '');
+    if (v.length + k.length + 2 <= MAX_ANNOTATION_LEN && !v.includes('\n')) return `${k}: ${v}`;
+    return `${k}:\n` + v.split('\n').map((l) => `\t  ${l.length > MAX_ANNOTATION_LEN - 2 ? l.slice(0, MAX_ANNOTATION_LEN - 2) + '...' : l}`).join('\n');
+  });
 }
 
 function tolerations(ts: Obj[] | undefined): string[] {
@@ -673,5 +680,38 @@ export function describeGeneric(obj: Obj, events: Obj[] | undefined, now: number
   multiline(o, 'Annotations', annotations(m.annotations));
   printUnstructuredContent(o, 0, obj, '');
   describeEvents(o, eventsFor(events, obj.kind, m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+/** kubectl describe serviceaccount (describeServiceAccount): the image pull secrets, one a line. */
+export function describeServiceAccount(sa: Obj, events: Obj[] | undefined, now: number): string {
+  const o = new Out();
+  const m = sa.metadata ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  const pull: string[] = (sa.imagePullSecrets ?? []).map((s: Obj) => s.name);
+  if (!pull.length) o.w(0, 'Image pull secrets:\t<none>\n');
+  pull.forEach((n, i) => o.w(0, `${i ? '                   ' : 'Image pull secrets:'}\t${n}\n`));
+  describeEvents(o, eventsFor(events, 'ServiceAccount', m.name, m.namespace, m.uid), now);
+  return o.done();
+}
+
+/** kubectl describe configmap (ConfigMapDescriber): each key and its value, then the binary keys' sizes. */
+export function describeConfigMap(cm: Obj, events: Obj[] | undefined, now: number): string {
+  const o = new Out();
+  const m = cm.metadata ?? {};
+  o.w(0, `Name:\t${m.name}\n`);
+  o.w(0, `Namespace:\t${m.namespace}\n`);
+  multiline(o, 'Labels', labels(m.labels));
+  multiline(o, 'Annotations', annotations(m.annotations));
+  o.w(0, '\nData\n====\n');
+  for (const k of Object.keys(cm.data ?? {}).sort()) o.w(0, `${k}:\n----\n${cm.data[k]}\n\n`);
+  o.w(0, '\nBinaryData\n====\n');
+  // len() of the decoded bytes: base64's 4 characters hold 3.
+  for (const k of Object.keys(cm.binaryData ?? {}).sort()) { const b = String(cm.binaryData[k]); o.w(0, `${k}: ${(b.length * 3) / 4 - (b.match(/=*$/)?.[0].length ?? 0)} bytes\n`); }
+  o.w(0, '\n');
+  describeEvents(o, eventsFor(events, 'ConfigMap', m.name, m.namespace, m.uid), now);
   return o.done();
 }

@@ -185,6 +185,8 @@ function columns(resource: string, o: Obj, now: number): { head: string[]; wideH
       // printPodDisruptionBudget: an unset bound is N/A; an IntOrString prints as its String().
       return { head: ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'], wideHead: [],
         cells: [name, String(o.spec?.minAvailable ?? 'N/A'), String(o.spec?.maxUnavailable ?? 'N/A'), String(o.status?.disruptionsAllowed ?? 0), age], wide: [] };
+    case 'configmaps':
+      return { head: ['NAME', 'DATA', 'AGE'], wideHead: [], cells: [name, String(Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length), age], wide: [] };
     default:
       return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
   }
@@ -271,9 +273,29 @@ export function toTypedJSON(v: unknown): string {
   return JSON.stringify(structOrder(v), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
-/** sigs.k8s.io/yaml output: sorted keys, sequences flush with their key, YAML 1.1 quoting (timestamps, yes/no). */
+/** sigs.k8s.io/yaml output: sorted keys, sequences flush with their key, YAML 1.1 quoting (timestamps, yes/no), long plain values folded. */
 export function toYAML(v: unknown): string {
-  return stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 0, minContentWidth: 0 });
+  return foldPlainScalars(stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 0, minContentWidth: 0 }));
+}
+
+/**
+ * go-yaml's emitter (yaml_emitter_write_plain_scalar, best_width 80): a plain mapping value breaks at
+ * the first single space met once the line is past column 80, and goes on two columns in from its key.
+ */
+export function foldPlainScalars(text: string): string {
+  return text.replace(/^( *(?:- )?)([^\s'"-][^:\n]*: )([^'"|>{[&*!#\s].{70,})$/gm, (line, lead: string, key: string, value: string) => {
+    if ((lead + key + value).length <= 80) return line;
+    const indent = '\n' + ' '.repeat(lead.length + 2);
+    let out = lead + key;
+    let col = out.length;
+    for (let i = 0; i < value.length; i++) {
+      const c = value[i];
+      if (c === ' ' && value[i - 1] !== ' ' && col > 80 && value[i + 1] !== ' ' && i + 1 < value.length) { out += indent; col = indent.length - 1; continue; }
+      out += c;
+      col++;
+    }
+    return out;
+  });
 }
 
 /** A kubectl List wrapper (what -o json/yaml prints for a list or several objects). */

@@ -22,6 +22,8 @@ export const RESOURCE_ALIASES: Record<string, string[]> = {
   namespaces: ['namespace', 'ns'],
   priorityclasses: ['priorityclass', 'pc'],
   poddisruptionbudgets: ['poddisruptionbudget', 'pdb'],
+  serviceaccounts: ['serviceaccount', 'sa'],
+  configmaps: ['configmap', 'cm'],
 };
 
 /** Resolve a type argument (`po`, `deployments.apps`, `Deployment`) to a resource, or undefined. */

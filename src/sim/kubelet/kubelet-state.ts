@@ -81,6 +81,8 @@ export interface PodWork {
   /** the status last written successfully, and the revision that write made */
   lastSent?: PodStatus;
   lastSentRevision?: number;
+  /** the token manager's cache: the projected service-account token was fetched (token-manager.ts) */
+  tokenFetched?: boolean;
 }
 
 /** Everything one kubelet instance holds. */

@@ -21,6 +21,7 @@ import {
 import { invalidImageNameMessage } from './image-name.ts';
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 import { releasePodIP } from './pod-ip.ts';
+import { getServiceAccountTokens } from './token-manager.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
@@ -252,6 +253,8 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
       later(ctx, w.busyUntil - ctx.now, { type: 'pod-sync', key, uid: w.uid, gen: st.gen });
     }
     updatePodStatus(ctx, st, w, pod);
+    // The volume manager's mount of the projected token volume, after the first status write.
+    getServiceAccountTokens(ctx, w, pod);
     return;
   }
   if (!w.sandboxReady) { w.sandboxReady = true; send(w, { type: 'SANDBOX_READY' }); }

@@ -1,7 +1,7 @@
 // kubectl describe (pkg/cmd/describe): finds the objects and what each describer needs beside them
 // (events, owned ReplicaSets, pods, leases); the text itself is ../describe.ts's.
 import { labelSelectorAsString } from '../../util/labels.ts';
-import { describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describePodDisruptionBudget, describePriorityClass, describeReplicaSet, describeService } from '../describe.ts';
+import { describeConfigMap, describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describePodDisruptionBudget, describePriorityClass, describeReplicaSet, describeService, describeServiceAccount } from '../describe.ts';
 import { DESCRIBE_HELP } from '../help/describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
@@ -93,6 +93,8 @@ function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): s
     case 'endpointslices': return describeEndpointSlice(o, events(), r.now);
     case 'priorityclasses': return describePriorityClass(o, events(), r.now);
     case 'poddisruptionbudgets': return describePodDisruptionBudget(o, events(), r.now);
+    case 'serviceaccounts': return describeServiceAccount(o, events(), r.now);
+    case 'configmaps': return describeConfigMap(o, events(), r.now);
     // Lease and Event have no describer of their own in kubectl: the generic one prints every field.
     default: return describeGeneric(o, events(), r.now);
   }
