@@ -127,6 +127,10 @@ export interface KubeletState {
 
 /** Timer and continuation events the kubelet schedules for itself (each tagged with its boot). */
 export type KubeletTimer =
+  /** the sync loop's first round: registration (reboot: a power-on) */
+  | { type: 'register'; gen: number; reboot: boolean }
+  /** a try of fastStatusUpdateOnce */
+  | { type: 'fast-status'; gen: number }
   | { type: 'lease-tick'; gen: number }
   | { type: 'lease-retry'; gen: number; attempt: number }
   | { type: 'node-status-tick'; gen: number }
