@@ -119,6 +119,8 @@ export interface KubeletState {
   lastNodeUnschedulable?: boolean;
   /** `ns/pod/container` → the simulated app's health (faults and test hooks) */
   health: Record<string, ContainerHealth>;
+  /** when fastStatusUpdateOnce's next try is due (absent once it has ended) */
+  fastStatusAt?: number;
   /** when the next (recurring) PLEG relist is due */
   plegNextAt?: number;
   /** when the pending one-shot `pleg-pending` marker is due (it holds `settle` open until that relist) */

@@ -133,6 +133,8 @@ function startSync(ctx: KCtx, reboot: boolean): void {
   // pressure ones record their events; registration records them again (count 2).
   if (!listerGet(st.nodes, st.cfg.node)) for (const reason of nodeConditionEvents(undefined, computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now))) recordNodeStatusEvent(ctx, reason);
   registerNode(ctx, reboot);
+  // A fastStatusUpdateOnce try due now has waited on syncNodeStatusMux: it runs as the sync lets go.
+  if (st.fastStatusAt === ctx.now) fastStatusTry(ctx);
   // The lease controller's first sync runs at once (JitterUntil starts with a call).
   leaseSync(ctx);
   const inf = newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${st.cfg.node}` });
@@ -144,12 +146,13 @@ function startSync(ctx: KCtx, reboot: boolean): void {
 /**
  * One try of fastStatusUpdateOnce (fastNodeStatusUpdate, under syncNodeStatusMux: each runs whole in
  * one event here, and a try due at the registration runs right after it, as one waiting on the
- * mutex does). It reads the Node from the lister; while that copy is not Ready=True it runs the
+ * mutex does, before the lister has the sync's PATCH). It reads the Node from the lister; while that copy is not Ready=True it runs the
  * setters on it, which record their events again each time it is stale, and PATCHes only once the
  * node is ready, from that copy. Ends then, when the copy is Ready, or after nodeReadyGracePeriod.
  */
 function fastStatusTry(ctx: KCtx): void {
   const st = ctx.state;
+  st.fastStatusAt = undefined;
   if (ctx.now - st.bootedAt >= NODE_READY_GRACE_PERIOD_MS) return;
   const original = listerGet(st.nodes, st.cfg.node);
   const was = original?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
@@ -168,6 +171,7 @@ function fastStatusTry(ctx: KCtx): void {
       return;
     }
   }
+  st.fastStatusAt = ctx.now + FAST_STATUS_PERIOD_MS;
   later(ctx, FAST_STATUS_PERIOD_MS, { type: 'fast-status', gen: st.gen }, true);
 }
 
@@ -510,7 +514,7 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
   const t = event as KubeletTimer;
   switch (t.type) {
     case 'register': startSync(ctx, t.reboot); return true;
-    case 'fast-status': fastStatusTry(ctx); return false;
+    case 'fast-status': if (st.fastStatusAt === ctx.now) fastStatusTry(ctx); return false; // else it ran early
     case 'lease-tick': leaseSync(ctx); return false;
     case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;
     case 'node-status-tick':
