@@ -630,13 +630,13 @@ export function decodeMoment(link: unknown): DecodeResult {
   }
 }
 
-/** Inputs a freshly built cluster records for its own construction, and the events its start-up (the kubelets' registration) ran, by seed, options and add-ons (computed once). */
-const constructionInputs = new Map<string, { inputs: number; events: number }>();
-function constructionOf(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): { inputs: number; events: number } {
+/** Inputs a freshly built cluster records for its own construction, by options and add-ons (computed once). */
+const constructionInputs = new Map<string, number>();
+function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): number {
   // Add-ons record inputs of their own (their instances, CoreDNS's objects): the traffic figure's cluster has more.
-  const key = `${options.seed}/${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;
+  const key = `${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;
   let n = constructionInputs.get(key);
-  if (n === undefined) { const w = createCluster(options).world.state; n = { inputs: w.inputs.length, events: w.steps }; constructionInputs.set(key, n); }
+  if (n === undefined) { n = createCluster(options).world.state.inputs.length; constructionInputs.set(key, n); }
   return n;
 }
 
@@ -647,8 +647,8 @@ function constructionOf(options: { seed: number; nodes: number; kubeadm: boolean
  */
 export function momentOf(tl: Timeline, scenario?: string): Moment {
   const o = tl.cluster.options;
-  const { inputs: base, events } = constructionOf(o);
-  if (tl.data.bounds.events[0] !== events || tl.data.bounds.inputs[0] !== base) throw new Error('momentOf: the timeline did not start on a freshly built cluster');
+  const base = baseInputCount(o);
+  if (tl.data.bounds.events[0] !== 0 || tl.data.bounds.inputs[0] !== base) throw new Error('momentOf: the timeline did not start on a freshly built cluster');
   const at = tl.at();
   const m: Moment = { v: 1, seed: o.seed, options: { nodes: o.nodes, kubeadm: o.kubeadm }, inputs: tl.data.inputs.slice(base), step: at.step };
   if (scenario !== undefined) m.scenario = scenario;
