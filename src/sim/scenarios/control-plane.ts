@@ -20,7 +20,7 @@ export const controlPlane: Scenario = {
       '',
       'NAME                      READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
       'pod/web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.2.2   node-2   <none>           <none>',
-      'pod/web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.1.2   node-1   <none>           <none>',
+      'pod/web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
     )],
     ['kubectl get nodes', lines(
       'NAME     STATUS   ROLES    AGE   VERSION',
@@ -57,9 +57,9 @@ export const kubeadm: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.1.2   node-1   <none>           <none>',
       'web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.1.2   node-1   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
     )],
   ],
 };
@@ -75,7 +75,7 @@ export const settleWaitsForRunning: Scenario = {
   expect: [
     ['kubectl get pods', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE',
-      'web-c68c68797-pjhzg   1/1     Running   0          8s',
+      'web-c68c68797-pjhzg   1/1     Running   0          7s',
     )],
   ],
 };

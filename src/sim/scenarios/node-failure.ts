@@ -37,7 +37,7 @@ export const eviction: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS        RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-lkdzk   1/1     Running       0          15s     10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running       0          15s     10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-nzjqm   1/1     Running       0          6m30s   10.244.2.2   node-2   <none>           <none>',
       'web-c68c68797-pjhzg   1/1     Running       0          6m30s   10.244.3.2   node-3   <none>           <none>',
       'web-c68c68797-vc5xc   1/1     Terminating   0          6m30s   10.244.1.2   node-1   <none>           <none>',
@@ -59,7 +59,7 @@ export const nodeReturns: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-lkdzk   1/1     Running   0          75s     10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running   0          75s     10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-nzjqm   1/1     Running   0          7m30s   10.244.2.2   node-2   <none>           <none>',
       'web-c68c68797-pjhzg   1/1     Running   0          7m30s   10.244.3.2   node-3   <none>           <none>',
     )],
@@ -152,7 +152,7 @@ export const outOfService: Scenario = {
   expect: [
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-lkdzk   1/1     Running   0          35s     10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-lkdzk   1/1     Running   0          35s     10.244.2.3   node-2   <none>           <none>',
       'web-c68c68797-nzjqm   1/1     Running   0          6m50s   10.244.2.2   node-2   <none>           <none>',
       'web-c68c68797-pjhzg   1/1     Running   0          6m50s   10.244.3.2   node-3   <none>           <none>',
     )],

@@ -22,11 +22,11 @@ export const selfHealing: Scenario = {
       'replicaset.apps/web-c68c68797   5         5         5       60s   nginx        nginx:1.27   app=web,pod-template-hash=c68c68797',
       '',
       'NAME                      READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'pod/web-c68c68797-2pdpp   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+      'pod/web-c68c68797-2pdpp   1/1     Running   0          30s   10.244.2.3   node-2   <none>           <none>',
       'pod/web-c68c68797-lkdzk   1/1     Running   0          30s   10.244.1.3   node-1   <none>           <none>',
       'pod/web-c68c68797-nzjqm   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
       'pod/web-c68c68797-pjhzg   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
-      'pod/web-c68c68797-ss969   1/1     Running   0          30s   10.244.2.3   node-2   <none>           <none>',
+      'pod/web-c68c68797-ss969   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
     )],
   ],
 };

@@ -23,7 +23,7 @@ export const rollAndUndo: Scenario = {
       'NAME                      READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
       'pod/web-c47498c66-2pdpp   1/1     Running   0          60s   10.244.1.3   node-1   <none>           <none>',
       'pod/web-c47498c66-lsm28   1/1     Running   0          53s   10.244.2.4   node-2   <none>           <none>',
-      'pod/web-c47498c66-rzs7n   1/1     Running   0          52s   10.244.3.4   node-3   <none>           <none>',
+      'pod/web-c47498c66-rzs7n   1/1     Running   0          53s   10.244.2.5   node-2   <none>           <none>',
       'pod/web-c47498c66-ss969   1/1     Running   0          60s   10.244.3.3   node-3   <none>           <none>',
     )],
     ['kubectl rollout history deployment/web', lines(

@@ -20,9 +20,9 @@ export const filters: Scenario = {
     )],
     ['kubectl get pods -o wide', lines(
       'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.3.4   node-3   <none>           <none>',
-      'web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
-      'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
+      'web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+      'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.4   node-3   <none>           <none>',
     )],
   ],
 };
