@@ -139,9 +139,6 @@ export class Cluster implements SimCluster {
       this.addKubelet(name, i + 1, size ? { capacity: { cpu: size.cpu, memory: size.memory } } : {});
     });
     for (const p of ['scheduler', 'controller-manager'] as const) this.world.addComponent(...PROCESSES[p]);
-    // A kubelet registers its Node once its runtime is up (0.2 s in): the cluster is handed over with
-    // its nodes registered, as a real one is, before anything is asked of it.
-    for (let t = 0; t < 2000 && Object.values(this.world.state.components).some((c) => c.type === 'kubelet' && !(c.state as { registered?: boolean }).registered); t += 10) this.world.advance(10);
     if (this.options.kubeadm) this.createStaticPods();
     // The add-ons' instances, on the nodes there are now (a DaemonSet's pods, in effect).
     for (const addon of this.options.addons) for (const inst of addon.instances(this.world.state)) this.world.addComponent(...inst);

@@ -12,15 +12,11 @@ import {
 } from './kubelet.ts';
 
 const K = 'kubelet/node-1';
-/** When a kubelet started at 0 has registered (REGISTER_DELAY_MS). */
-const REGISTERED_MS = 200;
 const CONTAINERD = 'containerd/node-1';
 
-/** A kubelet started and registered (it registers 0.2 s in, once its runtime is up). */
 function world(seed = 1): World {
   const w = testWorld({ seed }, [kubeletDef]);
   w.addComponent(K, 'kubelet');
-  w.advance(REGISTERED_MS);
   return w;
 }
 
@@ -69,9 +65,7 @@ describe('kubelet: registration, lease, node status', () => {
   it('registers the Node with capacity, conditions, addresses, nodeInfo and podCIDR, then creates its Lease', () => {
     const w = world();
     const reqs = w.state.log.filter((r) => r.component === K && r.kind === 'request' && !r.path.includes('/events'));
-    expect(reqs.map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`.replace(/^(0|200) /, ''))).toEqual([
-      // its own Node first (NewMainKubelet starts the informer): fastStatusUpdateOnce reads it
-      'WATCH /api/v1/nodes?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
+    expect(reqs.map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
       'POST /api/v1/nodes 201',
       'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 404',
       // SetNodeOwnerFunc: the lease is created owned by the Node as the API has it
@@ -79,9 +73,9 @@ describe('kubelet: registration, lease, node status', () => {
       'POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?timeout=10s 201',
       // streaming lists (WatchListClient), as the traces show the real kubelet opening them
       'WATCH /api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
+      // its own Node, for tryUpdateNodeStatus's first try
+      'WATCH /api/v1/nodes?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
     ]);
-    // the watch at start, the rest once the runtime is up
-    expect(reqs.map((r) => r.t)).toEqual([0, ...Array(5).fill(REGISTERED_MS)]);
     const node = getNode(w);
     expect(node.spec).toEqual({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });
     expect(node.metadata!.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
@@ -98,14 +92,13 @@ describe('kubelet: registration, lease, node status', () => {
       kubeletVersion: 'v1.37.2', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
     });
     const lease = getLease(w);
-    expect(lease.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.200000Z' });
+    expect(lease.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });
     expect(lease.metadata!.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: node.metadata!.uid }]);
   });
 
   it('a control-plane node registers with its taint, and node-2 gets its own CIDR and IP', () => {
     const w = testWorld({}, [kubeletDef]);
     w.addComponent('kubelet/node-2', 'kubelet', { params: { controlPlane: true, zone: 'zone-a' } });
-    w.advance(REGISTERED_MS);
     const node = getNode(w, 'node-2');
     expect(node.spec!.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     expect(node.spec!.podCIDR).toBe('10.244.2.0/24');
@@ -119,11 +112,11 @@ describe('kubelet: registration, lease, node status', () => {
     const puts = w.state.log.filter((r) => r.component === K && r.verb === 'PUT');
     expect(puts.map((r) => [r.path, r.code])).toEqual(Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s', 200]));
     // wait.JitterUntil(sync, 10 s, 0.04, sliding): each gap is 10 s to 10.4 s
-    const gaps = puts.map((r, i) => r.t - (i ? puts[i - 1].t : REGISTERED_MS));
+    const gaps = puts.map((r, i) => r.t - (i ? puts[i - 1].t : 0));
     expect(gaps.every((g) => g >= 10_000 && g <= 10_400)).toBe(true);
     expect(new Set(gaps).size).toBeGreaterThan(1);
     // no GET: renewals start from the last written Lease
-    expect(w.state.log.filter((r) => r.component === K && r.verb === 'GET' && r.path.includes('/leases/') && r.t > REGISTERED_MS)).toEqual([]);
+    expect(w.state.log.filter((r) => r.component === K && r.verb === 'GET' && r.path.includes('/leases/') && r.t > 0)).toEqual([]);
     const revs = puts.map((r) => r.revision!);
     expect(revs[0]).toBeLessThan(revs[1]);
     expect(revs[1]).toBeLessThan(revs[2]);
@@ -158,8 +151,8 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     const w = world();
     w.advance(25_000);
     const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
-    // Unchanged: nothing sent at the 10 s ticks (the GET at registration is the lease controller's, for the owner).
-    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['200 GET /api/v1/nodes/node-1?timeout=10s 200']);
+    // Unchanged: nothing sent at the 10 s ticks (the GET at 0 is the lease controller's, for the owner).
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1?timeout=10s 200']);
     // What the node lifecycle controller writes when the lease goes stale.
     const n = getNode(w);
     const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
@@ -599,10 +592,11 @@ describe('kubelet: faults', () => {
     powerOn(w, 'node-1');
     w.advance(15_000);
     const reqs = w.state.log.filter((r) => r.t >= on && r.component === K && r.kind === 'request' && !r.path.endsWith('/events'));
-    expect(reqs.slice(0, 5).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
-      'WATCH /api/v1/nodes?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
-      'POST /api/v1/nodes 409', 'GET /api/v1/nodes/node-1 200', 'PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
-      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 200',
+    // The node watch at once (the informer starts with the process), the rest once the runtime is up (0.2 s).
+    expect(reqs.slice(0, 5).map((r) => `${r.t - on} ${r.verb} ${r.path} ${r.code}`)).toEqual([
+      '0 WATCH /api/v1/nodes?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
+      '200 POST /api/v1/nodes 409', '200 GET /api/v1/nodes/node-1 200', '200 PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
+      '200 GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 200',
     ]);
     expect(reqs[5].verb).toBe('PUT');
     expect(getPod(w, 'web-2')).toBeUndefined(); // the evicted pod is just gone

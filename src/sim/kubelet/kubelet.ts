@@ -107,7 +107,7 @@ const FAST_STATUS_PERIOD_MS = 100;
 /** nodeReadyGracePeriod: fastStatusUpdateOnce gives up this long after start. */
 const NODE_READY_GRACE_PERIOD_MS = 120_000;
 
-/** Start (or restart after power-on) the kubelet: node informer and fast status loop now, registration after REGISTER_DELAY_MS. */
+/** Start the kubelet (registered at once), or restart it after power-on: node informer and fast status loop now, registration after REGISTER_DELAY_MS. */
 function boot(ctx: KCtx, reboot: boolean): void {
   const st = ctx.state;
   st.up = true;
@@ -116,11 +116,19 @@ function boot(ctx: KCtx, reboot: boolean): void {
   st.bootedAt = ctx.now;
   st.bootID = uuid(ctx);
   emit(ctx, st, nodeRef(st), { type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
-  // NewMainKubelet starts the node informer; Run starts fastStatusUpdateOnce (a first try at once).
   st.nodes = ownNodeInformer(st.cfg.node);
-  listAndWatch(ctx, st.nodes, NO_NODE_HANDLERS);
-  fastStatusTry(ctx);
-  later(ctx, REGISTER_DELAY_MS, { type: 'register', gen: st.gen, reboot });
+  if (!reboot) {
+    // A cluster is built with its kubelets registered (its t=0 is a running cluster, as the recorder's
+    // is): the first start registers at once, and its fast loop, which would find the Node it just
+    // posted Ready, is left out.
+    startSync(ctx, false);
+    listAndWatch(ctx, st.nodes, NO_NODE_HANDLERS);
+  } else {
+    // NewMainKubelet starts the node informer; Run starts fastStatusUpdateOnce (a first try at once).
+    listAndWatch(ctx, st.nodes, NO_NODE_HANDLERS);
+    fastStatusTry(ctx);
+    later(ctx, REGISTER_DELAY_MS, { type: 'register', gen: st.gen, reboot });
+  }
   later(ctx, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
 }
