@@ -154,9 +154,10 @@ function startSync(ctx: KCtx, reboot: boolean): void {
 /**
  * One try of fastStatusUpdateOnce (fastNodeStatusUpdate, under syncNodeStatusMux: each runs whole in
  * one event here, and a try due at the registration runs right after it, as one waiting on the
- * mutex does, before the lister has the sync's PATCH). It reads the Node from the lister; while that copy is not Ready=True it runs the
- * setters on it, which record their events again each time it is stale, and PATCHes only once the
- * node is ready, from that copy. Ends then, when the copy is Ready, or after nodeReadyGracePeriod.
+ * mutex does, before the lister has the sync's PATCH). It reads the Node from the lister; while
+ * that copy is not Ready=True it runs the setters on it, which record their events again each time
+ * it is stale, and PATCHes only once the node is ready, from that copy. Ends then, when the copy is
+ * Ready, or after nodeReadyGracePeriod.
  */
 function fastStatusTry(ctx: KCtx): void {
   const st = ctx.state;
@@ -207,7 +208,7 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
   st.registered = true;
   st.nodeUID = got.object.metadata?.uid;
   if (reboot) {
-    emit(ctx, st, nodeRef(st), { type: 'Normal', reason: 'Rebooted', message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}` });
+    emit(ctx, st, nodeRef(st), { type: 'Warning', reason: 'Rebooted', message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}` });
   }
   // syncNodeStatus goes on with updateNodeStatus: its first try reads the (stale) lister.
   for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx, i)) return;

@@ -72,6 +72,7 @@ describe('kubelet node events', () => {
     expect(reqs.slice(5).filter((r) => r.verb === 'PATCH' && r.t < on + 5_000)).toEqual([]); // the fast loop has ended
     const described = runKubectl(c, 'describe node node-2').stdout;
     expect(described.match(/kubelet\s+Node node-2 status is now: NodeReady/g)).toHaveLength(2);
+    expect(described).toMatch(/Warning\s+Rebooted\s/);
   });
 
   it('a node restarted within the grace period (still Ready): the fast loop ends at its first look, only initialNode records', () => {
