@@ -129,8 +129,8 @@ export interface KubeletState {
 
 /** Timer and continuation events the kubelet schedules for itself (each tagged with its boot). */
 export type KubeletTimer =
-  /** the sync loop's first round: registration (reboot: a power-on) */
-  | { type: 'register'; gen: number; reboot: boolean }
+  /** the sync loop's first round after a power-on: registration */
+  | { type: 'register'; gen: number }
   /** a try of fastStatusUpdateOnce */
   | { type: 'fast-status'; gen: number }
   | { type: 'lease-tick'; gen: number }

@@ -127,7 +127,7 @@ function boot(ctx: KCtx, reboot: boolean): void {
     // NewMainKubelet starts the node informer; Run starts fastStatusUpdateOnce (a first try at once).
     listAndWatch(ctx, st.nodes, NO_NODE_HANDLERS);
     fastStatusTry(ctx);
-    later(ctx, REGISTER_DELAY_MS, { type: 'register', gen: st.gen, reboot });
+    later(ctx, REGISTER_DELAY_MS, { type: 'register', gen: st.gen });
   }
   later(ctx, PLEG_RELIST_MS, { type: 'pleg-relist', gen: st.gen }, true);
   st.plegNextAt = ctx.now + PLEG_RELIST_MS;
@@ -522,7 +522,7 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
   if (ev.gen === undefined || ev.gen !== st.gen) return true; // a timer from an earlier boot
   const t = event as KubeletTimer;
   switch (t.type) {
-    case 'register': startSync(ctx, t.reboot); return true;
+    case 'register': startSync(ctx, true); return true;
     case 'fast-status': if (st.fastStatusAt === ctx.now) fastStatusTry(ctx); return false; // else it ran early
     case 'lease-tick': leaseSync(ctx); return false;
     case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;

@@ -148,8 +148,9 @@ function nodeImages(images: Record<string, ImageRecord>): NonNullable<NodeStatus
 export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Record<string, ImageRecord>, now: number, prev?: NodeStatus, ready = true): NodeStatus {
   const t = rfc3339(now);
   const conds = healthyConditions();
-  // ReadyCondition before the first runtime status check (runtimeErrors).
-  if (!ready) conds[3] = { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime status check may not have completed yet' };
+  // ReadyCondition before the first runtime status check (runtimeErrors): only its status is ever
+  // read (fastStatusUpdateOnce gives up on it without a PATCH), so its reason and message are left out.
+  if (!ready) conds[3] = { type: 'Ready', status: 'False' };
   const conditions: NodeCondition[] = conds.map((c) => {
     const old = prev?.conditions?.find((x) => x.type === c.type);
     const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : t;
