@@ -121,6 +121,8 @@ export interface KubeletState {
   lastNodeUnschedulable?: boolean;
   /** `ns/pod/container` → the simulated app's health (faults and test hooks) */
   health: Record<string, ContainerHealth>;
+  /** when fastStatusUpdateOnce's next try is due (absent once it has ended) */
+  fastStatusAt?: number;
   /** when the next (recurring) PLEG relist is due */
   plegNextAt?: number;
   /** when the pending one-shot `pleg-pending` marker is due (it holds `settle` open until that relist) */
@@ -129,6 +131,10 @@ export interface KubeletState {
 
 /** Timer and continuation events the kubelet schedules for itself (each tagged with its boot). */
 export type KubeletTimer =
+  /** the sync loop's first round after a power-on: registration */
+  | { type: 'register'; gen: number }
+  /** a try of fastStatusUpdateOnce */
+  | { type: 'fast-status'; gen: number }
   | { type: 'lease-tick'; gen: number }
   | { type: 'lease-retry'; gen: number; attempt: number }
   | { type: 'node-status-tick'; gen: number }

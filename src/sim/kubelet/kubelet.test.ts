@@ -592,11 +592,13 @@ describe('kubelet: faults', () => {
     powerOn(w, 'node-1');
     w.advance(15_000);
     const reqs = w.state.log.filter((r) => r.t >= on && r.component === K && r.kind === 'request' && !r.path.endsWith('/events'));
-    expect(reqs.slice(0, 4).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
-      'POST /api/v1/nodes 409', 'GET /api/v1/nodes/node-1 200', 'PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
-      'GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 200',
+    // The node watch at once (the informer starts with the process), the rest once the runtime is up (0.2 s).
+    expect(reqs.slice(0, 5).map((r) => `${r.t - on} ${r.verb} ${r.path} ${r.code}`)).toEqual([
+      '0 WATCH /api/v1/nodes?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
+      '200 POST /api/v1/nodes 409', '200 GET /api/v1/nodes/node-1 200', '200 PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
+      '200 GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 200',
     ]);
-    expect(reqs[4].verb).toBe('PUT');
+    expect(reqs[5].verb).toBe('PUT');
     expect(getPod(w, 'web-2')).toBeUndefined(); // the evicted pod is just gone
     const s = status(w, 'web-1');
     expect(s).toMatchObject({ phase: 'Running', ready: 'True', restartCount: 1 });

@@ -142,12 +142,16 @@ function nodeImages(images: Record<string, ImageRecord>): NonNullable<NodeStatus
 }
 
 /**
- * The node status the setters compute now. Transition times come from `prev` when a condition's
- * status did not change; heartbeat times are `now`.
+ * The node status the setters compute now (not `ready`: before the runtime's first status check).
+ * Transition times come from `prev` when a condition's status did not change; heartbeat times are `now`.
  */
-export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Record<string, ImageRecord>, now: number, prev?: NodeStatus): NodeStatus {
+export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Record<string, ImageRecord>, now: number, prev?: NodeStatus, ready = true): NodeStatus {
   const t = rfc3339(now);
-  const conditions: NodeCondition[] = healthyConditions().map((c) => {
+  const conds = healthyConditions();
+  // ReadyCondition before the first runtime status check (runtimeErrors): only its status is ever
+  // read (fastStatusUpdateOnce gives up on it without a PATCH), so its reason and message are left out.
+  if (!ready) conds[3] = { type: 'Ready', status: 'False' };
+  const conditions: NodeCondition[] = conds.map((c) => {
     const old = prev?.conditions?.find((x) => x.type === c.type);
     const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : t;
     return { ...c, lastHeartbeatTime: t, lastTransitionTime };
