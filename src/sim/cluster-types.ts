@@ -64,6 +64,11 @@ export interface ClusterAddon {
    * run on that node, no text before its first write.
    */
   rules?(world: World, node: string, mode?: 'iptables' | 'nftables'): { text?: string; error?: string } | undefined;
+  /**
+   * The kube-system ServiceAccounts its pods run as (ServiceAccount admission refuses a pod whose
+   * account does not exist): made with the bootstrap's objects, as kubeadm's addon phase made them before t=0.
+   */
+  serviceAccounts?: string[];
   /** API requests the cluster sends for it once its instances exist, as kubeadm's addon phase does (CoreDNS's Deployment and Service). */
   objects?(): ApiRequest[];
   /** The commands the pod network it brings answers (kube-proxy's add-on brings net/). */

@@ -129,7 +129,8 @@ export class Cluster implements SimCluster {
   constructor(opts: ClusterOptions = {}, world?: World) {
     this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [], clientLimits: opts.clientLimits ?? {}, addons: opts.addons ?? [] };
     if (world) { this.world = world; return; }
-    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit, clientLimits: opts.clientLimits }, clusterDefs(this.options.addons), clusterApiServerWith(this.options.addons));
+    const serviceAccounts = this.options.addons.flatMap((a) => a.serviceAccounts ?? []);
+    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit, clientLimits: opts.clientLimits, ...(serviceAccounts.length && { serviceAccounts }) }, clusterDefs(this.options.addons), clusterApiServerWith(this.options.addons));
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }

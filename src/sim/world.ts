@@ -241,6 +241,8 @@ export interface WorldOptions {
    * --kube-api-qps/--kube-api-burst set them (scale tests raise the controller manager's).
    */
   clientLimits?: Record<string, RateLimit>;
+  /** kube-system ServiceAccounts the cluster's add-ons run as (kubeadm's addon phase made them before t=0; ClusterAddon.serviceAccounts). */
+  serviceAccounts?: readonly string[];
 }
 
 /** Records the request log keeps by default: hours of a small cluster's traffic, about 30 MB. */
@@ -289,6 +291,7 @@ function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = 
       handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'serviceaccounts', namespace, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
       handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'configmaps', namespace, body: ROOT_CA_CONFIG_MAP });
     }
+    for (const name of opts.serviceAccounts ?? []) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'serviceaccounts', namespace: 'kube-system', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } } });
     w.rng = main;
   }
   return w;

@@ -21,11 +21,28 @@ describe('what the API server adds to a pod', () => {
 
   it('keeps what the client set: its own account, enableServiceLinks false, a system PriorityClass', () => {
     const w = testWorld();
+    expect(w.kubectl({ verb: 'create', resource: 'serviceaccounts', namespace: 'default', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot', namespace: 'default' } } }).ok).toBe(true);
     const p = (create(w, withSpec(pod('p'), { serviceAccountName: 'robot', enableServiceLinks: false, priorityClassName: 'system-node-critical' })) as { object: Obj }).object;
     expect(p.spec).toMatchObject({ serviceAccountName: 'robot', serviceAccount: 'robot', enableServiceLinks: false, priority: 2000001000, preemptionPolicy: 'PreemptLowerPriority' });
     // The bootstrapped class was defaulted to PreemptLowerPriority: a pod may not say otherwise.
     const q = create(w, withSpec(pod('q'), { priorityClassName: 'system-node-critical', preemptionPolicy: 'Never' }));
     expect(!q.ok && q.status.message).toBe('pods "q" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name');
+  });
+
+  it('refuses a pod whose account does not exist, lets a missing default through, and reads the account\'s automountServiceAccountToken', () => {
+    const w = testWorld();
+    const ghost = create(w, withSpec(pod('g'), { serviceAccountName: 'ghost' }));
+    expect(!ghost.ok && ghost.code).toBe(403);
+    expect(!ghost.ok && ghost.status.message).toBe('pods "g" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found');
+    // No ServiceAccount objects in this world at all: `default` is let through and gets its token volume.
+    const d = (create(w, pod('d')) as { object: Obj }).object;
+    expect(d.spec.volumes.map((v: Obj) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/)]);
+    expect(w.kubectl({ verb: 'create', resource: 'serviceaccounts', namespace: 'default', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'quiet', namespace: 'default' }, automountServiceAccountToken: false } }).ok).toBe(true);
+    const q = (create(w, withSpec(pod('q'), { serviceAccountName: 'quiet' })) as { object: Obj }).object;
+    expect(q.spec.volumes ?? []).toEqual([]);
+    // The pod's own preference wins over its account's.
+    const r = (create(w, withSpec(pod('r'), { serviceAccountName: 'quiet', automountServiceAccountToken: true })) as { object: Obj }).object;
+    expect(r.spec.volumes).toHaveLength(1);
   });
 
   it('resolves a stored PriorityClass, and the globalDefault one for a pod that names none', () => {

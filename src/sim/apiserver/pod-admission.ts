@@ -6,7 +6,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import type { Obj } from './request.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
-import type { KObject } from './store.ts';
+import { type KObject, storeGet, storeKey } from './store.ts';
 import { getDefaultPriorityClass, getPriorityClass, validatePriorityClassAdmission } from './priority-class.ts';
 
 /** serviceaccount.DefaultServiceAccountName. */
@@ -59,9 +59,10 @@ function mountServiceAccountToken(h: ApiHost, spec: Obj): void {
 /**
  * ServiceAccount admission (CREATE of a pod, mirror pods excepted): the pod runs as `default` unless
  * it names an account, and unless automountServiceAccountToken is false it gets the projected token
- * volume (kube-api-access-xxxxx) mounted in every container. Simplified: the account is not looked
- * up (a real API server refuses a pod whose account does not exist yet, and reads the account's own
- * automountServiceAccountToken), so only the pod's automountServiceAccountToken is read.
+ * volume (kube-api-access-xxxxx) mounted in every container unless the pod, or else its account,
+ * says automountServiceAccountToken: false. A pod naming an account that does not exist is refused.
+ * The real plugin looks `default` up ten times, 0.1–0.2 s apart, while the serviceaccount controller
+ * (re)creates it; here a missing `default` is let through as if it had come within those tries.
  */
 export const serviceAccountAdmission: AdmissionPlugin = {
   name: 'ServiceAccount',
@@ -74,7 +75,12 @@ export const serviceAccountAdmission: AdmissionPlugin = {
     spec.serviceAccountName = account;
     // The v1 conversion writes the deprecated field from the new one on every read.
     spec.serviceAccount = account;
-    if (spec.automountServiceAccountToken !== false) mountServiceAccountToken(h, spec);
+    const sa = storeGet(h.store, 'serviceaccounts', storeKey('serviceaccounts', a.namespace, account)) as Obj | undefined;
+    if (!sa && account !== DEFAULT_SERVICE_ACCOUNT) {
+      return forbidden(a, `error looking up service account ${a.namespace}/${account}: serviceaccount "${account}" not found`);
+    }
+    // shouldAutomount: the pod's preference, then the account's, then true.
+    if ((spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken) !== false) mountServiceAccountToken(h, spec);
     return { ...pod, spec } as KObject;
   },
 };

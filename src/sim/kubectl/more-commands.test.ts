@@ -179,7 +179,7 @@ describe('get -L, create namespace and service, api-versions', () => {
       .toBe('error: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-),must not contain consecutive hyphens\n');
     expect(runKubectl(c, 'create deployment web --image=nginx:1.27').stderr).toBe('error: failed to create deployment: deployments.apps "web" already exists\n');
     expect(runKubectl(c, 'create service loadbalancer x --tcp=80').stderr).toMatch(/^error: kubectl create service loadbalancer is a real command that this simulator does not run/);
-    expect(runKubectl(c, 'create configmap cfg --from-literal=a=b').stderr).toBe('error: kubectl create configmap is a real command that this simulator does not run: the simulated cluster has no ConfigMaps\n');
+    expect(runKubectl(c, 'create secret generic s --from-literal=a=b').stderr).toBe('error: kubectl create secret is a real command that this simulator does not run: the simulated cluster has no Secrets\n');
   });
 
   test('create service externalname: no address, no IP families, its name in EXTERNAL-IP, and CoreDNS answers with it', () => {

@@ -131,6 +131,7 @@ export function corednsAddon(): ClusterAddon {
     identities: { [COREDNS]: COREDNS_IDENTITY },
     instances: () => [[COREDNS, COREDNS, {}]],
     objects: corednsObjects,
+    serviceAccounts: ['coredns'],
     // Its pods run at system-cluster-critical: one left unschedulable may preempt a workload's pod.
     parts: { preemption: PREEMPTION_EVALUATOR },
   };

@@ -1,12 +1,14 @@
 // kubectl create (pkg/cmd/create): deployment, namespace, poddisruptionbudget, priorityclass, service clusterip|nodeport|externalname, or -f FILE.
 import { deploymentFor } from '../generators.ts';
 import { kindInfo } from '../resources.ts';
-import { bool, nsOf, parse, str } from './flags.ts';
+import { arr, bool, nsOf, parse, str } from './flags.ts';
+import type { Parsed } from '../args.ts';
+import { parseDurationMs } from '../../util/parse-duration.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
 import { dns1123SubdomainErrors } from '../../apiserver/name-validation.ts';
 import { splitRequirements } from '../../util/labels.ts';
 import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run, unknownSubcommand } from './util.ts';
-import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
+import { type DryRun, WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
  * The object a create generator builds as kubectl serialises it (what a client dry run prints): the
@@ -19,15 +21,12 @@ function generated(obj: Obj, explicitNamespace: boolean, status: Obj = {}): Obj 
 
 // kubectl create subcommands for objects this cluster does not have, and why.
 const CREATE_NOT_SIMULATED: Record<string, string> = {
-  configmap: 'the simulated cluster has no ConfigMaps', cm: 'the simulated cluster has no ConfigMaps',
   secret: 'the simulated cluster has no Secrets',
   job: 'the simulated cluster runs no Job controller', cronjob: 'the simulated cluster runs no CronJob controller', cj: 'the simulated cluster runs no CronJob controller',
   ingress: 'the simulated cluster has no Ingresses', ing: 'the simulated cluster has no Ingresses',
   role: 'RBAC objects are built into this simulator, not created', clusterrole: 'RBAC objects are built into this simulator, not created',
   rolebinding: 'RBAC objects are built into this simulator, not created', clusterrolebinding: 'RBAC objects are built into this simulator, not created',
-  serviceaccount: 'the simulated cluster has no ServiceAccount objects', sa: 'the simulated cluster has no ServiceAccount objects',
   quota: 'the simulated cluster has no ResourceQuotas',
-  token: 'the simulated cluster issues no ServiceAccount tokens',
 };
 
 /** kubectl create: a deployment, namespace, PriorityClass or service, or the objects of a file. */
@@ -36,6 +35,9 @@ export function cmdCreate(r: Run, argv: string[]): void {
   if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
   if (argv[0] === 'priorityclass' || argv[0] === 'pc') { cmdCreatePriorityClass(r, argv.slice(1)); return; }
   if (argv[0] === 'poddisruptionbudget' || argv[0] === 'pdb') { cmdCreatePodDisruptionBudget(r, argv.slice(1)); return; }
+  if (argv[0] === 'configmap' || argv[0] === 'cm') { cmdCreateConfigMap(r, argv.slice(1)); return; }
+  if (argv[0] === 'serviceaccount' || argv[0] === 'sa') { cmdCreateServiceAccount(r, argv.slice(1)); return; }
+  if (argv[0] === 'token') { cmdCreateToken(r, argv.slice(1)); return; }
   if (argv[0] !== undefined && Object.hasOwn(CREATE_NOT_SIMULATED, argv[0])) {
     throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
   }
@@ -67,6 +69,121 @@ export function cmdCreate(r: Run, argv: string[]): void {
   // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
   if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
   printWritten(r, p, dry, `deployment.apps/${name}`, 'created', res.object);
+}
+
+/** validation.IsConfigMapKey: at most 253 characters of [-._a-zA-Z0-9], and not `.`, `..` or `..…`. */
+function configMapKeyErrors(key: string): string[] {
+  const errs: string[] = [];
+  if (key.length > 253) errs.push('must be no more than 253 characters');
+  if (!/^[-._a-zA-Z0-9]+$/.test(key)) errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+  if (key === '.') errs.push("must not be '.'");
+  else if (key === '..') errs.push("must not be '..'");
+  else if (key.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
+/**
+ * kubectl create configmap|cm NAME --from-literal=key=value… (create_configmap.go). The file sources
+ * read files on the reader's machine, which this terminal does not have: they are refused in one line.
+ */
+function cmdCreateConfigMap(r: Run, argv: string[]): void {
+  const p = parse(r, 'create configmap', argv, { 'from-literal': { kind: 'array' }, 'from-file': { kind: 'array' }, 'from-env-file': { kind: 'array' }, 'append-hash': { kind: 'bool' }, ...WRITE_FLAGS });
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create configmap -h' for help and examples`);
+  const name = p.args[0];
+  if (arr(p, 'from-env-file').length && (arr(p, 'from-file').length || arr(p, 'from-literal').length)) throw new Fail('error: from-env-file cannot be combined with from-file or from-literal');
+  for (const flag of ['from-file', 'from-env-file']) {
+    if (arr(p, flag).length) throw new Fail(`error: kubectl create configmap --${flag} reads files on your machine, and this terminal has none: use --from-literal=key=value`);
+  }
+  if (bool(p, 'append-hash')) throw new Fail('error: kubectl create configmap --append-hash is a real flag that this simulator does not run: it names the ConfigMap after a hash of its data');
+  const data: Record<string, string> = {};
+  for (const source of arr(p, 'from-literal')) {
+    // util.ParseLiteralSource: split at the first "=", which may not lead.
+    const at = source.indexOf('=');
+    if (at <= 0) throw new Fail(`error: invalid literal source ${source}, expected key=value`);
+    const key = source.slice(0, at);
+    const errs = configMapKeyErrors(key);
+    if (errs.length) throw new Fail(`error: "${key}" is not a valid key name for a ConfigMap: ${errs.join(',')}`);
+    if (Object.hasOwn(data, key)) throw new Fail(`error: cannot add key "${key}", another key by that name already exists in Data for ConfigMap "${name}"`);
+    data[key] = source.slice(at + 1);
+  }
+  const ns = nsOf(p);
+  // Data and BinaryData start as empty maps, which Go's encoder leaves out (omitempty).
+  const body: Obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, ...(Object.keys(data).length && { data }) };
+  createSimple(r, p, dry, 'configmaps', `configmap/${name}`, body);
+}
+
+/** kubectl create serviceaccount|sa NAME (create_serviceaccount.go). */
+function cmdCreateServiceAccount(r: Run, argv: string[]): void {
+  const p = parse(r, 'create serviceaccount', argv, WRITE_FLAGS);
+  const dry = dryRunStrategy(r, p);
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create serviceaccount -h' for help and examples`);
+  const name = p.args[0];
+  createSimple(r, p, dry, 'serviceaccounts', `serviceaccount/${name}`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: nsOf(p) } });
+}
+
+/** The create commands whose object goes as built: printed (dry run client, its namespace only with -n), or POSTed and the answer printed. */
+function createSimple(r: Run, p: Parsed, dry: DryRun, resource: 'configmaps' | 'serviceaccounts', what: string, body: Obj): void {
+  if (dry === 'client') {
+    // Neither kind has a status.
+    const { status: _status, ...printed } = generated(body, str(p, 'namespace') !== undefined);
+    printWritten(r, p, dry, what, 'created', printed, true);
+    return;
+  }
+  const res = r.req({ verb: 'create', resource, namespace: body.metadata.namespace, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${body.kind.toLowerCase()}: ${res.status.message}`);
+  printWritten(r, p, dry, what, 'created', res.object);
+}
+
+/** A parsed magnitude made negative (-0 stays 0). */
+const mapNeg = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : ms === 0 ? 0 : -ms);
+
+/** boundObjectKinds in create_token.go: the kinds a token may be bound to, and their API versions. */
+const BOUND_OBJECT_KINDS: Record<string, string> = { Node: 'v1', Pod: 'v1', Secret: 'v1' };
+
+/**
+ * kubectl create token SERVICE_ACCOUNT_NAME (create_token.go): a TokenRequest for the account, and
+ * the token printed. The simulator's tokens are opaque strings, not signed JWTs.
+ */
+function cmdCreateToken(r: Run, argv: string[]): void {
+  const p = parse(r, 'create token', argv, {
+    audience: { kind: 'array' }, duration: { kind: 'string' }, 'bound-object-kind': { kind: 'string' }, 'bound-object-name': { kind: 'string' }, 'bound-object-uid': { kind: 'string' },
+    output: { kind: 'string', short: 'o' },
+  });
+  checkOutput(p);
+  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create token -h' for help and examples`);
+  const name = p.args[0];
+  const durationText = str(p, 'duration');
+  // time.ParseDuration takes a sign; Validate then refuses a negative one.
+  const ms = durationText === undefined ? 0 : durationText.startsWith('-') ? mapNeg(parseDurationMs(durationText.slice(1))) : parseDurationMs(durationText.replace(/^\+/, ''));
+  if (ms === undefined) throw new Fail(`error: invalid argument "${durationText}" for "--duration" flag: time: invalid duration "${durationText}"\nSee 'kubectl create token --help' for usage.`);
+  if (ms < 0) throw new Fail('error: --duration must be greater than or equal to 0');
+  if (ms % 1000 !== 0) throw new Fail('error: --duration cannot be expressed in units less than seconds');
+  const audiences = arr(p, 'audience');
+  if (audiences.some((a) => a === '')) throw new Fail('error: --audience must not be an empty string');
+  const kind = str(p, 'bound-object-kind') ?? '';
+  const boundName = str(p, 'bound-object-name') ?? '';
+  const boundUid = str(p, 'bound-object-uid') ?? '';
+  if (!kind) {
+    if (boundName) throw new Fail('error: --bound-object-name can only be set if --bound-object-kind is provided');
+    if (boundUid) throw new Fail('error: --bound-object-uid can only be set if --bound-object-kind is provided');
+  } else {
+    if (!Object.hasOwn(BOUND_OBJECT_KINDS, kind)) throw new Fail(`error: supported --bound-object-kind values are ${Object.keys(BOUND_OBJECT_KINDS).sort().join(', ')}`);
+    if (!boundName) throw new Fail('error: --bound-object-name is required if --bound-object-kind is provided');
+  }
+  const spec: Obj = {
+    ...(audiences.length && { audiences }),
+    ...(ms > 0 && { expirationSeconds: ms / 1000 }),
+    ...(kind && { boundObjectRef: { kind, apiVersion: BOUND_OBJECT_KINDS[kind], name: boundName, ...(boundUid && { uid: boundUid }) } }),
+  };
+  const res = r.req({ verb: 'create', resource: 'serviceaccounts', namespace: nsOf(p), name, subresource: 'token', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec } });
+  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create token: ${res.status.message}`);
+  const token = (res.object as Obj).status?.token;
+  if (!token) throw new Fail('error: failed to create token: no token in server response');
+  if (str(p, 'output') !== undefined) { printWritten(r, p, 'none', `tokenrequest.authentication.k8s.io/${name}`, 'created', res.object as Obj, true); return; }
+  r.print(`${token}\n`);
 }
 
 /** kubectl create namespace NAME. */
