@@ -137,9 +137,6 @@ function createSimple(r: Run, p: Parsed, dry: DryRun, resource: 'configmaps' | '
   printWritten(r, p, dry, what, 'created', res.object);
 }
 
-/** A parsed magnitude made negative (-0 stays 0). */
-const mapNeg = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : ms === 0 ? 0 : -ms);
-
 /** boundObjectKinds in create_token.go: the kinds a token may be bound to, and their API versions. */
 const BOUND_OBJECT_KINDS: Record<string, string> = { Node: 'v1', Pod: 'v1', Secret: 'v1' };
 
@@ -157,7 +154,8 @@ function cmdCreateToken(r: Run, argv: string[]): void {
   const name = p.args[0];
   const durationText = str(p, 'duration');
   // time.ParseDuration takes a sign; Validate then refuses a negative one.
-  const ms = durationText === undefined ? 0 : durationText.startsWith('-') ? mapNeg(parseDurationMs(durationText.slice(1))) : parseDurationMs(durationText.replace(/^\+/, ''));
+  const magnitude = durationText === undefined ? 0 : parseDurationMs(durationText.replace(/^[-+]/, ''));
+  const ms = magnitude !== undefined && durationText?.startsWith('-') ? -magnitude : magnitude;
   if (ms === undefined) throw new Fail(`error: invalid argument "${durationText}" for "--duration" flag: time: invalid duration "${durationText}"\nSee 'kubectl create token --help' for usage.`);
   if (ms < 0) throw new Fail('error: --duration must be greater than or equal to 0');
   if (ms % 1000 !== 0) throw new Fail('error: --duration cannot be expressed in units less than seconds');
