@@ -1,5 +1,5 @@
 // client-go's tools/events in miniature: the events.k8s.io/v1 recorder kube-scheduler uses (the
-// other components keep tools/record, see event-recorder.ts). An event is POSTed; an isomorphic
+// other components keep tools/record, see record.ts). An event is POSTed; an isomorphic
 // one (same type, action, reason, reporting controller and instance, regarding and related
 // objects, whatever its note) turns the cached Event into a series: the first repeat PATCHes
 // `series {count: 2, lastObservedTime}`, later ones only count in the cache, and the broadcaster's
@@ -9,7 +9,7 @@
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import { EVENTS_GROUP, EVENTS_GROUP_VERSION } from '../apiserver/events-v1.ts';
 import type { Obj } from '../apiserver/request.ts';
-import type { InvolvedObject } from '../event-recorder.ts';
+import type { InvolvedObject } from './record.ts';
 import { eventName, microTime } from '../names.ts';
 import type { ClientCtx } from '../world.ts';
 

@@ -7,7 +7,7 @@
 // leads, and stops them when it exits.
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
-import { recordEventOnce } from '../event-recorder.ts';
+import { recordEventOnce } from './record.ts';
 import { fnv1a32, microTime, newUID, parseTime } from '../names.ts';
 import { createRng } from '../rng.ts';
 import type { AddComponentOptions, ClientCtx, ComponentDef, Ctx } from '../world.ts';

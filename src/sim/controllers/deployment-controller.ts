@@ -6,7 +6,7 @@ import type { Deployment, DeploymentStatus, ReplicaSet } from 'kubernetes-types/
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
-import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, addRateLimited, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';

@@ -16,7 +16,7 @@ import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, addAfter, newWorkQueue, rateLimiterWhen, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
-import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { deepEqual, parseTime, rfc3339 } from '../names.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
 import { isPodReady } from './replicaset-util.ts';

@@ -6,7 +6,7 @@ import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../apiserver/request.ts';
-import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import { controllerIndexValue, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, addAfter, finishSync, newWorkQueue, SYNC_WAITING, syncWithCause, type WorkQueue } from '../client-go/workqueue.ts';

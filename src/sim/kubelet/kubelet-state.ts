@@ -2,8 +2,8 @@
 import type { Node, Pod, PodStatus, NodeStatus } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { InformerState } from '../client-go/informer.ts';
-import type { EventRecorderState } from '../event-recorder.ts';
-import { recordEvent } from '../event-recorder.ts';
+import type { EventRecorderState } from '../client-go/record.ts';
+import { recordEvent } from '../client-go/record.ts';
 import { deepEqual as fastDeepEqual } from '../names.ts';
 import type { ClientCtx } from '../world.ts';
 import type { Backoff, KubeletEvent } from './backoff.ts';

@@ -5,7 +5,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
-import { newEventRecorder } from '../event-recorder.ts';
+import { newEventRecorder } from '../client-go/record.ts';
 import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ClientCtx, ComponentDef, Ctx, World, WorldState } from '../world.ts';
 import type { ApiResult, RequestOptions } from '../apiserver/request.ts';

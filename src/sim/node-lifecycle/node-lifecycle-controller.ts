@@ -9,7 +9,7 @@ import type { ApiResult } from '../apiserver/request.ts';
 import { transition, initialTransition } from 'xstate';
 import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
-import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { flatten } from '../names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {

@@ -3,7 +3,7 @@
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
+import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
   disruptionTargetCondition, fireDueWork, getNoExecuteTaints, handleNodeUpdate, handlePodUpdate, nextFireAt, newTaintEvictionState,

@@ -12,7 +12,7 @@ import type { Ctx } from '../world.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { type LabelRequirement, labelSelectorRequirements, matchesLabels } from '../util/labels.ts';
-import type { InvolvedObject } from '../event-recorder.ts';
+import type { InvolvedObject } from '../client-go/record.ts';
 import { type PreemptEvent, type SchedulerState, recordSchedulerEvent } from './scheduler.ts';
 import {
   type Candidate, type PreemptionEvaluator, type PreemptionStatus, type RunFilters, type Victims,

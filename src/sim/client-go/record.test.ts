@@ -1,8 +1,8 @@
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { COMBINED_PREFIX, EVENT_AGGREGATE_INTERVAL_MS, EVENT_CACHE_ENTRIES, EVENT_SPAM_BURST, newEventRecorder, recordEvent, recordEventOnce } from './event-recorder.ts';
-import { storeList } from './apiserver/store.ts';
-import { pod, testWorld } from './testing/world.ts';
+import { COMBINED_PREFIX, EVENT_AGGREGATE_INTERVAL_MS, EVENT_CACHE_ENTRIES, EVENT_SPAM_BURST, newEventRecorder, recordEvent, recordEventOnce } from './record.ts';
+import { storeList } from '../apiserver/store.ts';
+import { pod, testWorld } from '../testing/world.ts';
 
 describe('event recorder', () => {
   it('creates an Event and aggregates repeats into count', () => {

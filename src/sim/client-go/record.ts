@@ -1,11 +1,11 @@
 // client-go's EventRecorder in miniature (tools/record): core/v1 Events through the API, with the
 // correlator's aggregation (a repeated event bumps `count` instead of creating a new object). Every
 // component records this way but the scheduler's framework, which has tools/events'
-// events.k8s.io/v1 recorder (client-go/events.ts); its leader election still uses this one.
+// events.k8s.io/v1 recorder (events.ts); its leader election still uses this one.
 import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/v1';
-import { newDict } from './dict.ts';
-import { eventName, flatten, rfc3339 } from './names.ts';
-import type { ClientCtx } from './world.ts';
+import { newDict } from '../dict.ts';
+import { eventName, flatten, rfc3339 } from '../names.ts';
+import type { ClientCtx } from '../world.ts';
 
 /**
  * One aggregated event: the correlator's key fields (undefined ones as '') and the Event object it
