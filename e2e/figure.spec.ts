@@ -1,5 +1,6 @@
 // The live cluster figure, as a reader uses it: keyboard only, every state of its machine, each demo
 // to the moment Kubernetes would reach, axe in each state and theme, reduced motion, no JavaScript.
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, cspViolations, expect, test } from './fixtures';
 import { normalizedDom, runDemo, expectNoAxeViolations, showTab } from './figure-helpers';
@@ -7,9 +8,9 @@ import { normalizedDom, runDemo, expectNoAxeViolations, showTab } from './figure
 /**
  * Every state of the figure machine (source, playback, story), as data-state shows it. A unit test
  * (src/machines/figure-machine.test.ts) checks this list against the states xstate/graph finds, so a
- * new state fails there until a walk here reaches it.
+ * new state fails there until a walk here reaches it; every state the figure takes here must be on it.
  */
-export const COVERED_STATES = ['ssr paused between', 'loading paused between', 'failed paused between', 'live paused between', 'live paused at-beat', 'live paused diverged', 'live playing between', 'live playing at-beat', 'live playing diverged'];
+const COVERED_STATES: string[] = JSON.parse(readFileSync(new URL('./covered-states.json', import.meta.url), 'utf8'));
 
 const FIG = '[data-testid="figure-cluster"]';
 
@@ -34,7 +35,9 @@ async function openFigure(page: Page, path = `${BASE}/`): Promise<Locator> {
 
 /** The data-states the figure has taken since the page opened. */
 async function statesSeen(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+  const seen = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+  expect(COVERED_STATES).toEqual(expect.arrayContaining(seen));
+  return seen;
 }
 
 /** Puts keyboard focus inside the figure where its shortcuts work (the first demo button). */
