@@ -117,14 +117,6 @@ export function microTime(ms: number): string {
   return iso.slice(0, -1) + String(micros).padStart(3, '0') + 'Z';
 }
 
-/** Simulated ms from an RFC 3339 / MicroTime string. */
-export function parseTime(s: string): number {
-  const m = /\.(\d+)Z$/.exec(s);
-  const base = Date.parse(s.replace(/\.\d+Z$/, 'Z')) - EPOCH_MS;
-  if (!m) return base;
-  return base + Number('0.' + m[1]) * 1000;
-}
-
 /** FNV-1a 32-bit over the UTF-16 code units of a string (fast; no encoding pass over large text). */
 export function fnv1a32Chars(s: string, h = FNV_OFFSET): number {
   for (let i = 0; i < s.length; i++) {

@@ -8,7 +8,8 @@
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
 import { recordEventOnce } from './record.ts';
-import { fnv1a32, microTime, newUID, parseTime } from '../names.ts';
+import { fnv1a32, microTime, newUID } from '../names.ts';
+import { parseTime } from '../util/time.ts';
 import { createRng } from '../rng.ts';
 import type { AddComponentOptions, ClientCtx, ComponentDef, Ctx } from '../world.ts';
 
@@ -102,7 +103,7 @@ export function recordOfLease(lease: Lease): LeaderElectionRecord {
   const s = lease.spec ?? {};
   return {
     holderIdentity: s.holderIdentity ?? '', leaseDurationSeconds: s.leaseDurationSeconds ?? 0,
-    acquireTime: s.acquireTime ? parseTime(s.acquireTime) : 0, renewTime: s.renewTime ? parseTime(s.renewTime) : 0,
+    acquireTime: s.acquireTime ? parseTime(s.acquireTime, true)! : 0, renewTime: s.renewTime ? parseTime(s.renewTime, true)! : 0,
     leaderTransitions: s.leaseTransitions ?? 0,
   };
 }

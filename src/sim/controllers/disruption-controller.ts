@@ -17,7 +17,8 @@ import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandler
 import { add, addAfter, newWorkQueue, rateLimiterWhen, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
-import { deepEqual, parseTime, rfc3339 } from '../names.ts';
+import { deepEqual, rfc3339 } from '../names.ts';
+import { parseTime } from '../util/time.ts';
 import { labelSelectorMatches } from '../util/labels.ts';
 import { isPodReady } from './replicaset-util.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
@@ -168,7 +169,7 @@ function buildDisruptedPodMap(pods: Pod[], pdb: PodDisruptionBudget, now: number
     if (pod.metadata?.deletionTimestamp) continue;
     const at = disruptedPods[pod.metadata?.name ?? ''];
     if (at === undefined) continue;
-    const expectedDeletion = parseTime(at) + DELETION_TIMEOUT_MS;
+    const expectedDeletion = parseTime(at)! + DELETION_TIMEOUT_MS;
     // (The real controller also records a NotDeleted event on the pod here.)
     if (expectedDeletion < now) continue;
     if (recheckAt === undefined || expectedDeletion < recheckAt) recheckAt = expectedDeletion;
@@ -183,7 +184,7 @@ function countHealthyPods(pods: Pod[], disrupted: Record<string, string>, now: n
   for (const pod of pods) {
     if (pod.metadata?.deletionTimestamp) continue;
     const at = disrupted[pod.metadata?.name ?? ''];
-    if (at !== undefined && parseTime(at) + DELETION_TIMEOUT_MS > now) continue;
+    if (at !== undefined && parseTime(at)! + DELETION_TIMEOUT_MS > now) continue;
     if (isPodReady(pod)) n++;
   }
   return n;

@@ -11,7 +11,8 @@ import { type InformerEvent, type InformerState, informerHandle, isInformerEvent
 import { RESOURCES } from '../apiserver/resources.ts';
 import type { Obj } from '../apiserver/request.ts';
 import { clonePlain } from '../clone.ts';
-import { parseTime, rfc3339 } from '../names.ts';
+import { rfc3339 } from '../names.ts';
+import { parseTime } from '../util/time.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** The controller's component type and instance name (World.startNamespaceController starts it by this name). */
@@ -115,7 +116,7 @@ function deleteResource(ctx: Ctx<NamespaceControllerState>, resource: string, ns
 /** deleteAllContent: every namespaced resource emptied; the conditions written if they changed; the longest estimate, or the errors. */
 function deleteAllContent(ctx: Ctx<NamespaceControllerState>, ns: Namespace): { estimate: number; errors: string[] } {
   const name = ns.metadata!.name!;
-  const deletedAt = parseTime(ns.metadata!.deletionTimestamp!);
+  const deletedAt = parseTime(ns.metadata!.deletionTimestamp!)!;
   let estimate = 0;
   const errors: string[] = [];
   const remaining: string[] = [];

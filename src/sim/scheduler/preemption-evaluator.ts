@@ -6,7 +6,8 @@
 // (preemption.ts' PreemptionEvaluator says who registers it); the core answers every other case.
 import { type CycleContext, type FilterPlugin, podPriority } from './framework.ts';
 import type { Pod } from './k8s-types.ts';
-import { parseTime, rfc3339 } from '../names.ts';
+import { rfc3339 } from '../names.ts';
+import { parseTime } from '../util/time.ts';
 import { type NodeInfo, addPod, cloneNodeInfo, removePod } from './node-info.ts';
 import type { Ctx } from '../world.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
@@ -37,7 +38,7 @@ function getLowerPriorityNominatedPods(nominated: readonly Pod[] | undefined, pr
 /** util.GetPodStartTime in simulated ms: status.startTime, or now for a pod not started yet. */
 function podStartTime(pod: Pod, now: number): number {
   const t = pod.status?.startTime;
-  return t ? parseTime(t) : now;
+  return t ? parseTime(t)! : now;
 }
 
 /** MoreImportantVictim for single-pod victims: higher priority, then the earlier start. */

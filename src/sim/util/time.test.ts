@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EPOCH_MS } from '../names.ts';
+import { EPOCH_MS, microTime } from '../names.ts';
 import { parseTime, rfc3339, rfc3339Micro } from './time.ts';
 import { runs } from '../../test/fc.ts';
 
@@ -29,5 +29,12 @@ describe('simulated time formats', () => {
       expect(parseTime(s)).toEqual(dateParse(s));
     }
     expect(parseTime(undefined)).toBeUndefined();
+  });
+
+  it('parseTime with micro keeps a MicroTime to the microsecond, what microTime wrote', () => {
+    expect(parseTime('2026-01-01T00:01:00Z', true)).toBe(60_000);
+    expect(parseTime(microTime(12_004), true)).toBe(12_004);
+    expect(parseTime(microTime(1_234.5), true)).toBe(1_234.5);
+    expect(parseTime(microTime(1_234.5))).toBe(1_234);
   });
 });

@@ -22,9 +22,17 @@ export function rfc3339Micro(ms: number): string {
 let microMinute = NaN;
 let microPrefix = '';
 
-/** Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined). */
-export function parseTime(s: string | undefined | null): number | undefined {
+/**
+ * Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined): to the millisecond, as
+ * Date.parse reads it; with `micro`, to the microsecond, as a metav1.MicroTime (a Lease's acquire and
+ * renew times) round-trips through microTime.
+ */
+export function parseTime(s: string | undefined | null, micro = false): number | undefined {
   if (!s) return undefined;
+  if (micro) {
+    const fraction = /\.(\d+)Z$/.exec(s);
+    if (fraction) return parseTime(s.replace(/\.\d+Z$/, 'Z'))! + Number('0.' + fraction[1]) * 1000;
+  }
   let t = parsed.get(s);
   if (t === undefined) {
     // Date.parse is slow and the same few timestamps are read on every pass: memoise (bounded).

@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from '../controllers/deployment-controller.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { printPod } from '../kubectl/print-pod.ts';
-import { parseTime } from '../names.ts';
+import { parseTime } from '../util/time.ts';
 import { quantityMilliValue, quantityValue } from '../util/quantity.ts';
 import type { KObject } from '../apiserver/store.ts';
 import { SYSTEM_NAMESPACES, type WorldState } from '../world.ts';
@@ -60,7 +60,7 @@ function nodesOf(state: WorldState): NodeView[] {
       partitioned: partitioned.includes(`kubelet/${name}`),
       // No Ready condition yet is what kubectl shows as Unknown too.
       ready: ready === 'True' || ready === 'False' ? ready : 'Unknown',
-      leaseAgeMs: renewTime ? state.now - parseTime(renewTime) : null,
+      leaseAgeMs: renewTime ? state.now - parseTime(renewTime, true)! : null,
       taints,
       cordoned: !!n.spec?.unschedulable,
       cpuMilli: quantityMilliValue(allocatable.cpu),
