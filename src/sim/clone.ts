@@ -19,7 +19,7 @@ const DICT_KEYS = 32;
 /** A deep copy of plain data, with shared and cyclic references kept as they are (like structuredClone). */
 export function clonePlain<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return check(value);
-  return copy(value as object, new Map()) as T;
+  return copy(value, new Map()) as T;
 }
 
 function check<T>(v: T): T {

@@ -463,7 +463,7 @@ function liftFaults(c: Cluster): void {
     }
   }
   c.controlPlane('start');
-  for (let i = 0; i < 2; i++) if ((storeList(c.world.state.store, 'deployments', 'default') as KObject[]).some((x) => x.metadata?.name === dname(i))) runKubectl(c, `kubectl rollout resume deployment/${dname(i)}`);
+  for (let i = 0; i < 2; i++) if (storeList(c.world.state.store, 'deployments', 'default').some((x) => x.metadata?.name === dname(i))) runKubectl(c, `kubectl rollout resume deployment/${dname(i)}`);
 }
 
 function converged(c: Cluster): string | undefined {

@@ -170,8 +170,8 @@ describe('performance invariants: whole runs are byte-identical', () => {
       s.run(c);
       const got = { hash: c.world.hash(), facts: facts(c) };
       if (!PINS[name]) { console.log(`PIN ${JSON.stringify(name)}: ${JSON.stringify(got)},`); return; }
-      expect(got.facts).toEqual(PINS[name]!.facts);
-      expect(got.hash).toBe(PINS[name]!.hash);
+      expect(got.facts).toEqual(PINS[name].facts);
+      expect(got.hash).toBe(PINS[name].hash);
       // A replay of the recorded inputs reaches the same bytes.
       const r = replayCluster({ seed: 1, ...s.opts }, c.world.state.inputs, c.now);
       expect(r.world.hash()).toBe(got.hash);

@@ -392,7 +392,7 @@ describe('permalink', () => {
     const good = JSON.parse(linkText(link(m))!) as unknown[];
     const values = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constant({}), fc.constant([]), fc.boolean(), fc.constant(-1), fc.constant(1e15));
     fc.assert(fc.property(fc.nat(), fc.nat(), values, (a, b, v) => {
-      const w = structuredClone(good) as unknown[];
+      const w = structuredClone(good);
       const inputs = w[6] as unknown[][];
       if (a % 3 === 0) w[a % 6] = v;
       else { const inp = inputs[b % inputs.length]; inp[a % (inp.length + 1)] = v; }

@@ -481,7 +481,7 @@ function faultFromWire(w: unknown[], what: string, nodes: ReadonlySet<string>): 
       return { type, component: c };
     }
     case 'image-missing': case 'image-available': extra(5); return { type, image: str(arg, `${what}: image`, IMAGE_RE) };
-    default: extra(4); return { type } as FaultInput;
+    default: extra(4); return { type };
   }
 }
 

@@ -375,7 +375,7 @@ describe('causes (the notification that woke a sync)', async () => {
     expect(c.world.hash()).toBe(hash);
     const { causes: _dropped, ...without } = snap;
     const bare = createCluster({ seed: 3 });
-    bare.world.restore(without as typeof snap);
+    bare.world.restore(without);
     expect(bare.world.hash()).toBe(hash);
     const again = replayCluster({ seed: 3 }, c.world.state.inputs, c.now);
     expect(again.world.state.causes).toEqual(causes);

@@ -12,7 +12,7 @@ import { notifyWatchers } from './watch.ts';
 
 export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const key = keyOf(req);
-  const cur = storeGet(h.store, 'pods', key) as Obj | undefined;
+  const cur: Obj | undefined = storeGet(h.store, 'pods', key);
   if (!cur) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
   const node = (req.body as Obj)?.target?.name as string | undefined;
   if (!node) return fail(h, component, req, invalid('pods', req.name ?? '', [{ type: 'Required', field: 'target.name' }]), 'validation');

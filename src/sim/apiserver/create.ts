@@ -11,7 +11,7 @@ import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, apiVersionOf } from 
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
 import { alreadyExists, invalid, statusError } from './status.ts';
-import { type KObject, type StoreEvent, storeGet, storeKey, storePutStamped } from './store.ts';
+import { type StoreEvent, storeGet, storeKey, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
@@ -80,12 +80,12 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
     return { ok: true, code: 201, object: obj };
   } else if (GENERATION_RESOURCES.has(req.resource)) {
     obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now), generation: 1, resourceVersion: String(h.store.revision + 1) };
-    ev = storePutStamped(h.store, req.resource, key, obj as KObject);
+    ev = storePutStamped(h.store, req.resource, key, obj);
   } else {
     // The stored metadata in one copy, stamped as storePut would (resourceVersion last): `obj` is
     // this request's own object, stored as it is.
     obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now), resourceVersion: String(h.store.revision + 1) };
-    ev = storePutStamped(h.store, req.resource, key, obj as KObject);
+    ev = storePutStamped(h.store, req.resource, key, obj);
   }
   if (req.resource === 'events') leaseEventKey(h, key);
   logRequest(h, component, req, 201, { revision: ev.revision, name: meta.name, node: (obj.spec as Obj)?.nodeName });

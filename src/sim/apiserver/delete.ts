@@ -8,7 +8,7 @@ import { keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer, KUBERNETES_SERVICE_INTERVAL_MS } from './server.ts';
 import { conflict, notFound } from './status.ts';
-import { type KObject, storeDelete, storeGet, storePut } from './store.ts';
+import { storeDelete, storeGet, storePut } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
 /** The store key of default/kubernetes, the Service the API server keeps. */
@@ -16,7 +16,7 @@ const KUBERNETES_SERVICE_KEY = keyOf({ verb: 'delete', resource: 'services', nam
 
 export function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: boolean): ApiResult<unknown> {
   const key = keyOf(req);
-  const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
+  const cur: Obj | undefined = storeGet(h.store, req.resource, key);
   if (!cur) return fail(h, component, { ...req, subresource: eviction ? 'eviction' : undefined, verb: eviction ? 'create' : 'delete' }, notFound(req.resource, req.name ?? ''), 'storage');
   const logReq = eviction ? { ...req, verb: 'create' as Verb, subresource: 'eviction' } : req;
   const systemClass = req.resource === 'priorityclasses' ? systemPriorityClassDeleteError(req.name ?? '') : undefined;
@@ -58,7 +58,7 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
         conds.push({ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: rfc3339(h.now) });
         next.status = { ...cur.status, conditions: conds };
       }
-      const ev = storePut(h.store, 'pods', key, next as KObject);
+      const ev = storePut(h.store, 'pods', key, next);
       logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
       notifyWatchers(h, ev);
       return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
@@ -117,7 +117,7 @@ function markForDeletion(h: ApiHost, component: string, req: ApiRequest, code: n
   const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace } };
   if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
   setFinalizers(next.metadata, finalizers);
-  const ev = storePut(h.store, req.resource, key, next as KObject);
+  const ev = storePut(h.store, req.resource, key, next);
   logRequest(h, component, req, code, { revision: ev.revision, node: cur.spec?.nodeName });
   notifyWatchers(h, ev);
   return { ok: true, code, object: ev.object, revision: ev.revision };

@@ -51,7 +51,7 @@ export function dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiH
   if (!res.ok) return res;
   const obj = res.object as Obj;
   if (!obj?.metadata) return { ok: true, code: res.code, object: obj };
-  const live = req.name ? storeGet(s, req.resource, keyOf({ ...req, namespace: RESOURCES[req.resource]?.namespaced ? (req.namespace ?? (req.body as Obj)?.metadata?.namespace ?? 'default') : undefined })) as Obj | undefined : undefined;
+  const live: Obj | undefined = req.name ? storeGet(s, req.resource, keyOf({ ...req, namespace: RESOURCES[req.resource]?.namespaced ? (req.namespace ?? (req.body as Obj)?.metadata?.namespace ?? 'default') : undefined })) : undefined;
   const { resourceVersion: _rv, ...meta } = obj.metadata;
   return { ok: true, code: res.code, object: { ...obj, metadata: live ? { ...meta, resourceVersion: live.metadata.resourceVersion } : meta } };
 }

@@ -1,6 +1,6 @@
 // GET and LIST, with the shared informer factory's one LIST per process.
 import { type ApiServerConfig, kubectlExtras } from './config.ts';
-import type { ApiRequest, ApiResult, Obj, ObjectList } from './request.ts';
+import type { ApiRequest, ApiResult, ObjectList } from './request.ts';
 import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
@@ -16,7 +16,7 @@ export function doGet(h: ApiHost, config: ApiServerConfig, component: string, re
   const o = storeGet(h.store, req.resource, keyOf(req));
   if (!o) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   logRequest(h, component, req, 200);
-  return { ok: true, code: 200, object: req.subresource === 'scale' ? toScale(req.resource, o as Obj) : o };
+  return { ok: true, code: 200, object: req.subresource === 'scale' ? toScale(req.resource, o) : o };
 }
 
 // client-go's shared informer factory lists each resource once for all the informers of a process:

@@ -98,7 +98,7 @@ function handleInGroup(h: ApiHost, config: ApiServerConfig, component: string, r
     return fail(h, component, req, statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
   }
   let r = req;
-  if ((req.verb === 'create' || req.verb === 'update') && req.body && typeof req.body === 'object') r = { ...req, body: fromEventsV1(req.body as Obj) };
+  if ((req.verb === 'create' || req.verb === 'update') && req.body && typeof req.body === 'object') r = { ...req, body: fromEventsV1(req.body) };
   const res = serve(h, config, component, r, identity);
   return res.ok ? { ...res, object: responseInEventsV1(res.object as Obj) } : res;
 }

@@ -60,7 +60,7 @@ export function decodeJSONPatch(body: unknown): { ok: true; ops: JsonPatchOperat
     if (item === null) continue;
     if (typeof item !== 'object' || Array.isArray(item)) return bad(`${jsonKind(item)} into Go value of type handlers.jsonPatchOp`);
     for (const f of ['op', 'path', 'from']) {
-      const v = (item as Obj)[f];
+      const v = item[f];
       if (v !== undefined && v !== null && typeof v !== 'string') return bad(`${jsonKind(v)} into Go struct field jsonPatchOp.${f} of type string`);
     }
   }
@@ -167,9 +167,9 @@ function jsonEqual(a: unknown, b: unknown): boolean {
     const bb = b as unknown[];
     return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
   }
-  const ak = Object.keys(a as object).filter((k) => (a as Obj)[k] !== undefined);
-  const bk = Object.keys(b as object).filter((k) => (b as Obj)[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => Object.hasOwn(b as object, k) && (b as Obj)[k] !== undefined && jsonEqual((a as Obj)[k], (b as Obj)[k]));
+  const ak = Object.keys(a).filter((k) => (a as Obj)[k] !== undefined);
+  const bk = Object.keys(b).filter((k) => (b as Obj)[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => Object.hasOwn(b, k) && (b as Obj)[k] !== undefined && jsonEqual((a as Obj)[k], (b as Obj)[k]));
 }
 
 /** A deep copy as JSON would make it (undefined members dropped): the document json-patch edits in place. */

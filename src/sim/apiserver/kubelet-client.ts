@@ -24,7 +24,7 @@ export type KubeletClient = (node: string) => KubeletConnection | undefined;
 
 /** GET pods/NAME/log: the container is chosen and checked here, the output comes from the node's kubelet. */
 export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
-  const pod = storeGet(h.store, 'pods', keyOf(req)) as Obj | undefined;
+  const pod: Obj | undefined = storeGet(h.store, 'pods', keyOf(req));
   if (!pod) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
   const name = req.name ?? '';
   const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map((c) => c.name as string);

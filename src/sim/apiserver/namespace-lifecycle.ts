@@ -12,7 +12,7 @@ import { RESOURCES, keyOf, namesOf, qualifiedResource } from './resources.ts';
 import { logRequest } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer } from './server.ts';
 import { type Status, statusError } from './status.ts';
-import { type KObject, storeGet, storePut } from './store.ts';
+import { storeGet, storePut } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
 /**
@@ -23,7 +23,7 @@ import { notifyWatchers } from './watch.ts';
  */
 export function namespaceDelete(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> | undefined {
   const key = keyOf(req);
-  const cur = storeGet(h.store, 'namespaces', key) as Obj | undefined;
+  const cur: Obj | undefined = storeGet(h.store, 'namespaces', key);
   if (!cur) return undefined;
   // Any DELETE of a namespace queues the controller's start (a running one stays as it is), so one
   // lost with a controller-manager restart comes back.
@@ -31,7 +31,7 @@ export function namespaceDelete(h: ApiHost, component: string, req: ApiRequest):
   if (!cur.metadata.deletionTimestamp) {
     const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) }, status: { ...cur.status, phase: 'Terminating' } };
     setFinalizers(next.metadata, finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy));
-    const ev = storePut(h.store, 'namespaces', key, next as KObject);
+    const ev = storePut(h.store, 'namespaces', key, next);
     wake();
     logRequest(h, component, req, 200, { revision: ev.revision });
     notifyWatchers(h, ev);

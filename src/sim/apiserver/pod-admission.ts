@@ -6,7 +6,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
 import type { Obj } from './request.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from './status.ts';
-import { type KObject, storeGet, storeKey } from './store.ts';
+import { storeGet, storeKey } from './store.ts';
 import { getDefaultPriorityClass, getPriorityClass, validatePriorityClassAdmission } from './priority-class.ts';
 
 /** serviceaccount.DefaultServiceAccountName. */
@@ -75,13 +75,13 @@ export const serviceAccountAdmission: AdmissionPlugin = {
     spec.serviceAccountName = account;
     // The v1 conversion writes the deprecated field from the new one on every read.
     spec.serviceAccount = account;
-    const sa = storeGet(h.store, 'serviceaccounts', storeKey('serviceaccounts', a.namespace, account)) as Obj | undefined;
+    const sa = storeGet(h.store, 'serviceaccounts', storeKey('serviceaccounts', a.namespace, account));
     if (!sa && account !== DEFAULT_SERVICE_ACCOUNT) {
       return forbidden(a, `error looking up service account ${a.namespace}/${account}: serviceaccount "${account}" not found`);
     }
     // shouldAutomount: the pod's preference, then the account's, then true.
     if ((spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken) !== false) mountServiceAccountToken(h, spec);
-    return { ...pod, spec } as KObject;
+    return { ...pod, spec };
   },
 };
 
@@ -105,7 +105,7 @@ export const priorityAdmission: AdmissionPlugin = {
     if (a.operation === 'UPDATE') {
       const old = (a.oldObject?.spec ?? {}) as Obj;
       if ((spec.priority !== undefined || old.priority === undefined) && (spec.preemptionPolicy !== undefined || old.preemptionPolicy === undefined)) return undefined;
-      return { ...pod, spec: { ...spec, priority: spec.priority ?? old.priority, preemptionPolicy: spec.preemptionPolicy ?? old.preemptionPolicy } } as KObject;
+      return { ...pod, spec: { ...spec, priority: spec.priority ?? old.priority, preemptionPolicy: spec.preemptionPolicy ?? old.preemptionPolicy } };
     }
     if (a.operation !== 'CREATE') return undefined;
     // establishPriority.
@@ -137,6 +137,6 @@ export const priorityAdmission: AdmissionPlugin = {
       }
       out.preemptionPolicy = preemptionPolicy;
     }
-    return { ...pod, spec: out } as KObject;
+    return { ...pod, spec: out };
   },
 };

@@ -44,4 +44,4 @@ function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
 }
 
 /** The `priorityclasses` validator: ValidatePriorityClass on create, ValidatePriorityClassUpdate on update. */
-export const PRIORITY_CLASS_VALIDATION: Validator = (obj, old) => (old ? validatePriorityClassUpdate(obj as Obj, old as Obj) : validatePriorityClass(obj as Obj));
+export const PRIORITY_CLASS_VALIDATION: Validator = (obj, old) => (old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj));

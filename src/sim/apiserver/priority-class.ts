@@ -47,7 +47,7 @@ export function getPriorityClass(h: ApiHost, name: string): Obj | undefined {
 export function validatePriorityClassAdmission(a: AdmissionAttributes, h: ApiHost): Status | undefined {
     if (a.resource !== 'priorityclasses' || a.subresource) return undefined;
     if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return undefined;
-    const pc = a.object as Obj | undefined;
+    const pc = a.object;
     if (!pc?.globalDefault) return undefined;
     const dpc = getDefaultPriorityClass(h);
     if (dpc && (a.operation === 'CREATE' || dpc.metadata?.name !== pc.metadata?.name)) {

@@ -16,7 +16,7 @@ const isSpecialSymbol = (ch: string) => '=!(),><'.includes(ch) && ch !== '';
 function lexSelector(s: string): [Tok, string][] {
   const out: [Tok, string][] = [];
   let pos = 0;
-  const read = () => (pos < s.length ? s[pos++]! : '');
+  const read = () => (pos < s.length ? s[pos++] : '');
   for (;;) {
     let ch = read();
     while (ch !== '' && isSelectorSpace(ch)) ch = read();
@@ -31,7 +31,7 @@ function lexSelector(s: string): [Tok, string][] {
         if (c === '') break;
         if (isSpecialSymbol(c)) {
           buf += c;
-          if (LITERAL_TOKENS[buf]) last = [LITERAL_TOKENS[buf]!, buf];
+          if (LITERAL_TOKENS[buf]) last = [LITERAL_TOKENS[buf], buf];
           else if (last) { pos--; break; }
         } else { pos--; break; }
       }
@@ -69,8 +69,8 @@ export function labelSelectorError(selector: string): string | undefined {
   let p = 0;
   // In a value's place `in` and `notin` are identifiers.
   const asValue = (t: [Tok, string]): [Tok, string] => (t[0] === 'in' || t[0] === 'notin' ? ['id', t[1]] : t);
-  const lookahead = () => asValue(items[p]!);
-  const consume = (values = true) => (values ? asValue(items[p++]!) : items[p++]!);
+  const lookahead = () => asValue(items[p]);
+  const consume = (values = true) => (values ? asValue(items[p++]) : items[p++]);
   const requirement = (): string | undefined => {
     // parseKeyAndInferOperator
     let [tok, lit] = consume();
@@ -120,8 +120,8 @@ export function labelSelectorError(selector: string): string | undefined {
         if (t !== 'id') return `found '${l}', expected: identifier`;
         values = [l];
       }
-      if ((opTok === '>' || opTok === '<') && !/^[+-]?\d+$/.test(values[0]!)) {
-        return aggregate([invalidValue('values[0]', values[0]!, "for 'Gt', 'Lt' operators, the value must be an integer"), ...values.flatMap((v, i) => labelValueErrors(v).length ? [invalidValue(`values[${i}][${key}]`, v, labelValueErrors(v).join('; '))] : [])]);
+      if ((opTok === '>' || opTok === '<') && !/^[+-]?\d+$/.test(values[0])) {
+        return aggregate([invalidValue('values[0]', values[0], "for 'Gt', 'Lt' operators, the value must be an integer"), ...values.flatMap((v, i) => labelValueErrors(v).length ? [invalidValue(`values[${i}][${key}]`, v, labelValueErrors(v).join('; '))] : [])]);
       }
     } else return `found '${opLit}', expected: ${BINARY_OPERATORS.join(', ')}`;
     // NewRequirement: each value a valid label value.
@@ -181,7 +181,7 @@ export function fieldSelectorError(resource: string, selector: string): string |
     if (term === '') continue;
     const m = /^(.*?)(!=|==|=)/s.exec(term);
     if (!m) return `invalid selector: '${selector}'; can't understand '${term}'`;
-    fields.push(m[1]!);
+    fields.push(m[1]);
   }
   const known = FIELD_LABELS[resource];
   for (const f of fields) {

@@ -29,7 +29,7 @@ export function tokenRequestChecks(h: ApiHost, name: string, namespace: string, 
     return statusError(400, 'BadRequest', `cannot bind token to object of type ${gv.includes('/') ? gv : '/' + gv}, Kind=${ref.kind ?? ''}`);
   }
   const resource = kind === 'Pod' ? 'pods' : 'nodes';
-  const o = storeGet(h.store, resource, storeKey(resource, kind === 'Pod' ? namespace : undefined, ref.name ?? '')) as Obj | undefined;
+  const o: Obj | undefined = storeGet(h.store, resource, storeKey(resource, kind === 'Pod' ? namespace : undefined, ref.name ?? ''));
   if (!o) return notFound(resource, ref.name ?? '');
   if (kind === 'Pod' && o.spec?.serviceAccountName !== name) {
     return statusError(400, 'BadRequest', `cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`);

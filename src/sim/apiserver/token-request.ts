@@ -15,7 +15,7 @@ import { storeGet } from './store.ts';
 /** TokenREST.Create: the account must exist; spec.expirationSeconds defaults to an hour, the audiences to the API server's. */
 export function doTokenRequest(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   const name = req.name ?? '';
-  const sa = storeGet(h.store, 'serviceaccounts', keyOf(req)) as Obj | undefined;
+  const sa: Obj | undefined = storeGet(h.store, 'serviceaccounts', keyOf(req));
   if (!sa) return fail(h, component, req, notFound('serviceaccounts', name), 'storage');
   const spec: Obj = { ...(req.body as Obj)?.spec };
   spec.expirationSeconds ??= 3600;

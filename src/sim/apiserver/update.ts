@@ -15,12 +15,12 @@ import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
 import type { ApiHost } from './server.ts';
 import { conflict, notFound } from './status.ts';
-import { type KObject, type StoreEvent, storeDelete, storeGet, storePut, storePutStamped } from './store.ts';
+import { type StoreEvent, storeDelete, storeGet, storePut, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
 export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const key = keyOf(req);
-  const cur = storeGet(h.store, req.resource, key) as Obj | undefined;
+  const cur: Obj | undefined = storeGet(h.store, req.resource, key);
   if (!cur) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   const sub = req.subresource;
   const body = req.body as Obj;
@@ -70,12 +70,12 @@ export function doUpdate(h: ApiHost, config: ApiServerConfig, component: string,
   }
   // The last finalizer of an object marked for deletion was removed: the write deletes it (a pod only
   // once its grace period is over, deletionGracePeriodSeconds 0).
-  const ev = shouldDeleteDuringUpdate(req.resource, next) ? storeDelete(h.store, req.resource, key, next as KObject)!
-    : next === built ? putOwn(h, req.resource, key, next) : storePut(h.store, req.resource, key, next as KObject);
+  const ev = shouldDeleteDuringUpdate(req.resource, next) ? storeDelete(h.store, req.resource, key, next)!
+    : next === built ? putOwn(h, req.resource, key, next) : storePut(h.store, req.resource, key, next);
   if (req.resource === 'events' && ev.type !== 'DELETED') leaseEventKey(h, key);
   logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
   notifyWatchers(h, ev);
-  return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object as Obj) : ev.object, revision: ev.revision };
+  return { ok: true, code: 200, object: sub === 'scale' ? toScale(req.resource, ev.object) : ev.object, revision: ev.revision };
 }
 
 /**
@@ -165,5 +165,5 @@ function generationChanges(resource: string, cur: Obj, next: Obj): boolean {
 /** storePut of an object this request built itself (no one else holds it): stamped in place, with one metadata copy. */
 export function putOwn(h: ApiHost, resource: string, key: string, obj: Obj): StoreEvent {
   obj.metadata = { ...obj.metadata, resourceVersion: String(h.store.revision + 1) };
-  return storePutStamped(h.store, resource, key, obj as KObject);
+  return storePutStamped(h.store, resource, key, obj);
 }

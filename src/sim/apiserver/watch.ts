@@ -173,7 +173,7 @@ function initialEventsEnd(resource: string, revision: number): KObject {
   return {
     apiVersion: apiVersionOf(resource), kind: RESOURCES[resource].kind,
     metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
-  } as KObject;
+  };
 }
 
 /** Close a watch (the client stops it); no notification is sent. */

@@ -163,7 +163,7 @@ describe('listerList', () => {
       const object = { ...pod(name), metadata: { name, namespace: 'default', resourceVersion: String(++revision) }, spec: { containers: [{ name: 'c', image }] } };
       informerHandle(undefined as never, inf, { type: 'watch', watchId: 'w', eventType, object, revision });
     };
-    const names = () => listerList(inf).map((p) => `${p.metadata!.name}:${(p.spec as Pod['spec'])!.containers[0].image}`);
+    const names = () => listerList(inf).map((p) => `${p.metadata!.name}:${p.spec!.containers[0].image}`);
     notify('ADDED', 'b');
     expect(names()).toEqual(['b:nginx']);
     notify('ADDED', 'a');

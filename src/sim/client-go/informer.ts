@@ -122,7 +122,7 @@ function sameIndexInputs(a: Indexed, b: Indexed): boolean {
 function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: T | undefined, cur: T | undefined): void {
   const ix = inf.indices;
   if (!ix) return;
-  const unmoved = old !== undefined && cur !== undefined && sameIndexInputs(old as Indexed, cur as Indexed);
+  const unmoved = old !== undefined && cur !== undefined && sameIndexInputs(old, cur);
   for (const name in ix) {
     const fn = INDEXERS[name];
     if (unmoved && SPEC_AND_OWNER_INDEXERS.has(fn)) continue; // (a re-registered function is not skipped)

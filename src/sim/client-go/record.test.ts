@@ -16,7 +16,7 @@ describe('event recorder', () => {
     const evs = storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[];
     expect(evs).toHaveLength(1);
     expect(evs[0]).toMatchObject({ reason: 'FailedScheduling', type: 'Warning', count: 2, involvedObject: { kind: 'Pod', name: 'web-1' }, source: { component: 'scheduler' }, lastTimestamp: '2026-01-01T00:00:01Z' });
-    expect(evs[0].metadata!.name).toMatch(/^web-1\.[0-9a-f]+$/);
+    expect(evs[0].metadata.name).toMatch(/^web-1\.[0-9a-f]+$/);
     expect(w.state.log.filter((r) => r.path.includes('/events')).map((r) => r.verb)).toEqual(['POST', 'PATCH']);
   });
 

@@ -745,7 +745,7 @@ describe('rollback', () => {
     return r;
   };
   const current = { ...dep, spec: { ...dep.spec!, template: structuredClone(dep.spec!.template) } };
-  current.spec!.template.spec!.containers[0].image = 'nginx:1.27';
+  current.spec.template.spec!.containers[0].image = 'nginx:1.27';
   const r1 = withRev('web-aaaa', 'nginx:1.25', '1', { 'kubernetes.io/change-cause': 'first' });
   const r2 = withRev('web-bbbb', 'nginx:1.26', '2');
   const r3 = withRev('web-cccc', 'nginx:1.27', '3');
@@ -768,13 +768,13 @@ describe('rollback', () => {
     expect(rollback(current, [r1, r2, r3], 9)).toEqual({ kind: 'error', message: 'unable to find specified revision 9 in history' });
   });
   it('refuses a paused deployment', () => {
-    expect(rollback({ ...current, spec: { ...current.spec!, paused: true } }, [r1], 1)).toEqual({
+    expect(rollback({ ...current, spec: { ...current.spec, paused: true } }, [r1], 1)).toEqual({
       kind: 'error',
       message: "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/web' and try again",
     });
   });
   it('a bare undo that already matches reports the requested revision, 0, as kubectl does', () => {
-    const atPrev = { ...current, spec: { ...current.spec!, template: { ...structuredClone(r2.spec!.template!), metadata: { labels: { foo: 'bar' } } } } };
+    const atPrev = { ...current, spec: { ...current.spec, template: { ...structuredClone(r2.spec!.template!), metadata: { labels: { foo: 'bar' } } } } };
     expect(rollback(atPrev, [r1, r2, r3])).toEqual({ kind: 'skipped', message: 'deployment.apps/web skipped rollback (current template already matches revision 0)' });
   });
 });
@@ -886,10 +886,10 @@ describe('purity', () => {
     return o;
   };
   it('planners leave frozen inputs untouched', () => {
-    const d = deepFreeze({ ...newDeployment('web', 10, 1, 3, 2), status: { replicas: 10, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:00:00Z' }] } } as Deployment);
+    const d = deepFreeze({ ...newDeployment('web', 10, 1, 3, 2), status: { replicas: 10, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:00:00Z' }] } });
     const newRS = deepFreeze(setReplicasAnnotations(withStatus(rs('web-new', 3, '2026-01-01T00:01:00Z'), { replicas: 3, availableReplicas: 1 }), 8, 11).rs);
     const old1 = deepFreeze(setReplicasAnnotations(withStatus(rs('web-old', 7), { replicas: 7, availableReplicas: 6 }), 8, 11).rs);
-    const old0 = deepFreeze({ ...rs('web-older', 0, '2015-01-01T00:00:00Z'), metadata: { name: 'web-older', annotations: { [RevisionAnnotation]: '1' } } } as ReplicaSet);
+    const old0 = deepFreeze({ ...rs('web-older', 0, '2015-01-01T00:00:00Z'), metadata: { name: 'web-older', annotations: { [RevisionAnnotation]: '1' } } });
     const now = '2026-01-01T00:05:00Z';
     expect(() => {
       scale(d, newRS, [old1, old0]);

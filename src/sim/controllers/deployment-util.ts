@@ -439,7 +439,7 @@ function semanticEqual(a: unknown, b: unknown): boolean {
     v === undefined ||
     v === null ||
     (Array.isArray(v) && v.length === 0) ||
-    (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+    (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
   if (empty(a) && empty(b)) return true;
   if (typeof a !== typeof b) return false;
   if (typeof a !== 'object' || a === null || b === null) return a === b;
@@ -963,7 +963,8 @@ function getTerminatingReplicaCountForReplicaSets(rss: readonly MaybeRS[]): numb
   let total = 0;
   for (const rs of rss) {
     if (!rs) continue;
-    const t = (rs.status as RSStatusExt | undefined)?.terminatingReplicas;
+    const status: RSStatusExt | undefined = rs.status;
+    const t = status?.terminatingReplicas;
     if (t === undefined) {
       if ((rs.status?.observedGeneration ?? 0) > 0) return null;
       continue;

@@ -148,7 +148,7 @@ function ownerNamespace(resource: string, dependentNamespace: string): string {
 /** The informer's copy of an item (undefined once it is gone). */
 function itemObject(s: GarbageCollectorState, key: ItemKey): Owned | undefined {
   const { resource, namespace, name } = parseItem(key);
-  return s[resource].items[informerKeyOf(resource, namespace, name)] as Owned | undefined;
+  return s[resource].items[informerKeyOf(resource, namespace, name)];
 }
 
 function handlers(ctx: Ctx<GarbageCollectorState>): Record<Monitored, EventHandlers<Owned>> {
@@ -181,9 +181,9 @@ function rememberAbsent(s: GarbageCollectorState, uid: string): void {
 function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boolean {
   const s = ctx.state;
   const { resource, namespace, name } = parseItem(key);
-  const got = ctx.api.get(resource as ResourceName, namespace || undefined, name);
+  const got = ctx.api.get(resource, namespace || undefined, name);
   if (!got.ok) return got.code === 404;
-  const latest = got.object as Owned;
+  const latest = got.object;
   if (deletingDependents(latest)) return processDeletingDependentsItem(ctx, key, latest);
   if (latest.metadata?.deletionTimestamp) return true; // already going
   const refs = ownerRefs(latest);
@@ -209,12 +209,12 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
     if (dangling.length === 0 && waiting.length === 0) return true;
     // The waiting references go too, or those owners would wait for this object for ever.
     const gone = [...dangling, ...waiting].map((r) => ({ $patch: 'delete', uid: r.uid }));
-    const p = ctx.api.patch(resource as ResourceName, namespace || undefined, name, { metadata: { ownerReferences: gone, uid: latest.metadata?.uid } });
+    const p = ctx.api.patch(resource, namespace || undefined, name, { metadata: { ownerReferences: gone, uid: latest.metadata?.uid } });
     return p.ok || p.code === 404;
   }
   // With dependents of its own, a dependent of a foreground deletion is deleted in the foreground too.
   const policy = waiting.length > 0 && dependentsOf(s, latest.metadata?.uid ?? '').length > 0 ? 'Foreground' : 'Background';
-  const del = ctx.api.delete(resource as ResourceName, namespace || undefined, name, { preconditions: { uid: latest.metadata?.uid }, propagationPolicy: policy });
+  const del = ctx.api.delete(resource, namespace || undefined, name, { preconditions: { uid: latest.metadata?.uid }, propagationPolicy: policy });
   return del.ok || del.code === 404 || del.code === 409;
 }
 
@@ -230,7 +230,7 @@ function processDeletingDependentsItem(ctx: Ctx<GarbageCollectorState>, key: Ite
   if (blocking.length === 0) {
     const { resource, namespace, name } = parseItem(key);
     const left = (owner.metadata?.finalizers ?? []).filter((f) => f !== FINALIZER_FOREGROUND);
-    const r = ctx.api.patch(resource as ResourceName, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata?.resourceVersion } }, undefined, { patchType: 'merge' });
+    const r = ctx.api.patch(resource, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata?.resourceVersion } }, undefined, { patchType: 'merge' });
     return r.ok || r.code === 404;
   }
   for (const d of blocking) if (!itemObject(s, d)?.metadata?.deletionTimestamp) add(s.attemptToDelete, d);
@@ -251,11 +251,11 @@ function attemptToOrphanItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
     const dep = parseItem(d);
     const depObj = s[dep.resource].items[informerKeyOf(dep.resource, dep.namespace, dep.name)] as Owned | undefined;
     const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: depObj?.metadata?.uid } };
-    const r = ctx.api.patch(dep.resource as ResourceName, dep.namespace || undefined, dep.name, patch);
+    const r = ctx.api.patch(dep.resource, dep.namespace || undefined, dep.name, patch);
     if (!r.ok && r.code !== 404) return false;
   }
   const left = owner.metadata.finalizers.filter((f) => f !== FINALIZER_ORPHAN);
-  const r = ctx.api.patch(resource as ResourceName, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata.resourceVersion } }, undefined, { patchType: 'merge' });
+  const r = ctx.api.patch(resource, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata.resourceVersion } }, undefined, { patchType: 'merge' });
   return r.ok || r.code === 404;
 }
 

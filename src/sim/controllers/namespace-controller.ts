@@ -116,7 +116,7 @@ function deleteResource(ctx: Ctx<NamespaceControllerState>, resource: string, ns
 /** deleteAllContent: every namespaced resource emptied; the conditions written if they changed; the longest estimate, or the errors. */
 function deleteAllContent(ctx: Ctx<NamespaceControllerState>, ns: Namespace): { estimate: number; errors: string[] } {
   const name = ns.metadata!.name!;
-  const deletedAt = parseTime(ns.metadata!.deletionTimestamp!)!;
+  const deletedAt = parseTime(ns.metadata!.deletionTimestamp)!;
   let estimate = 0;
   const errors: string[] = [];
   const remaining: string[] = [];
@@ -136,7 +136,7 @@ function deleteAllContent(ctx: Ctx<NamespaceControllerState>, ns: Namespace): { 
   if (fins.length) found.push({ type: 'NamespaceFinalizersRemaining', status: 'True', lastTransitionTime: now, reason: 'SomeFinalizerRemain', message: `Some finalizers are remaining: ${fins.join(', ')}` });
   if (errors.length) found.push({ type: 'NamespaceDeletionContentFailure', status: 'True', lastTransitionTime: now, reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, ${errors.length} remaining: ${[...errors].sort().join(', ')}` });
   const conditions = clonePlain(ns.status?.conditions ?? []);
-  if (updateConditions(conditions, found, now)) ctx.api.update('namespaces', { ...ns, status: { ...ns.status, conditions } } as never, 'status');
+  if (updateConditions(conditions, found, now)) ctx.api.update('namespaces', { ...ns, status: { ...ns.status, conditions } }, 'status');
   return { estimate, errors };
 }
 
@@ -144,7 +144,7 @@ function deleteAllContent(ctx: Ctx<NamespaceControllerState>, ns: Namespace): { 
 function deleteNamespace(ctx: Ctx<NamespaceControllerState>, name: string): 'done' | 'error' | number {
   const g = ctx.api.get('namespaces', undefined, name);
   if (!g.ok) return g.code === 404 ? 'done' : 'error';
-  const ns = g.object as Namespace;
+  const ns = g.object;
   // The registry's DELETE already set phase Terminating (updateNamespaceStatusFunc has nothing to write).
   if (!ns.metadata?.deletionTimestamp || !ns.spec?.finalizers?.length) return 'done';
   const { estimate, errors } = deleteAllContent(ctx, ns);
@@ -154,12 +154,12 @@ function deleteNamespace(ctx: Ctx<NamespaceControllerState>, name: string): 'don
   // /finalize meets a 409; the latest namespace is read again and the write repeated.
   for (let latest = ns; ;) {
     const finalizers = [...new Set((latest.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES))].sort();
-    const f = ctx.api.update('namespaces', { ...latest, spec: { ...latest.spec, finalizers } } as never, 'finalize');
+    const f = ctx.api.update('namespaces', { ...latest, spec: { ...latest.spec, finalizers } }, 'finalize');
     if (f.ok || f.code === 404) return 'done';
     if (f.code !== 409) return 'error';
     const again = ctx.api.get('namespaces', undefined, name);
-    if (!again.ok || (again.object as Namespace).metadata?.uid !== ns.metadata.uid) return 'error';
-    latest = again.object as Namespace;
+    if (!again.ok || again.object.metadata?.uid !== ns.metadata.uid) return 'error';
+    latest = again.object;
   }
 }
 

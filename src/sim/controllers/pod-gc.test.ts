@@ -320,7 +320,7 @@ describe('non-graceful node shutdown: the out-of-service taint (end to end)', ()
     c.advance(GC_CHECK_PERIOD_MS);
     c.node('node-2', 'start');
     c.advance(60_000);
-    const node = () => c.world.state.store.objects.nodes!['/registry/minions/node-2'] as Node;
+    const node = () => c.world.state.store.objects.nodes['/registry/minions/node-2'] as Node;
     // Ready again: the node lifecycle controller lifts its unreachable taints, not the operator's.
     expect(isNodeReady(node())).toBe(true);
     expect(node().spec?.taints).toEqual([{ key: TaintNodeOutOfService, value: 'nodeshutdown', effect: 'NoExecute' }]);

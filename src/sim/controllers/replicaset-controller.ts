@@ -371,7 +371,7 @@ function podFromTemplate(rs: ReplicaSet): Pod {
   };
   if (t.metadata?.annotations) meta.annotations = t.metadata.annotations;
   if (t.metadata?.finalizers) meta.finalizers = t.metadata.finalizers;
-  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: t.spec as Pod['spec'] };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: t.spec };
 }
 
 /**

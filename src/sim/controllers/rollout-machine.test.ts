@@ -60,7 +60,7 @@ function run(c: Cluster, ms: number, seen: Set<string>): void {
 
 /** Once quiet, the state the controller holds is what the stored Deployment's status and conditions say. */
 function expectAgreement(c: Cluster, want: RolloutStateName): void {
-  const dc = c.world.state.components['deployment-controller']!.state as DeploymentControllerState;
+  const dc = c.world.state.components['deployment-controller'].state as DeploymentControllerState;
   const v = rolloutStateOf(dc, 'default/web')!;
   const d = storeGet(c.world.state.store, 'deployments', storeKey('deployments', 'default', 'web')) as Deployment;
   const progressing = d.status?.conditions?.find((x) => x.type === 'Progressing');

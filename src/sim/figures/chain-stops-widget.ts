@@ -62,7 +62,7 @@ function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): ChainDetai
   const cs = pod?.status?.containerStatuses?.[0];
   const ready = pod?.status?.conditions?.find((c) => c.type === 'Ready');
   const ip = pod?.status?.podIP ?? '';
-  const endpoint = ip ? endpointRowsOf(cluster).find((e) => e.pod === pod!.metadata.name && e.ip === ip) : undefined;
+  const endpoint = ip ? endpointRowsOf(cluster).find((e) => e.pod === pod.metadata.name && e.ip === ip) : undefined;
   const waiting = cs?.state?.waiting?.reason ?? '';
   const inRules = !!ip && ruleTargetsOf({ endpoints: [], picks: rules }).includes(ip);
   // Each step: done, what it shows when done, and what it shows while not.

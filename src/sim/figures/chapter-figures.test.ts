@@ -70,7 +70,7 @@ for (const def of [schedulerFigure, rolloutFigure]) {
         const serve = createFigureServer(FIGURES);
         expect(serve({ id: 0, instance: 'x', op: 'open', figure: def.id, story: c.story }).ok).toBe(true);
         ops.forEach((o, i) => {
-          const r = serve({ ...o, id: i + 1, instance: 'x' } as never);
+          const r = serve({ ...o, id: i + 1, instance: 'x' });
           if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
           else expect(r.error.length).toBeGreaterThan(0);
         });

@@ -220,7 +220,7 @@ describe('the figure server (the worker\'s handler)', () => {
       const serve = createFigureServer(FIGURES);
       expect(serve({ id: 0, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story }).ok).toBe(true);
       ops.forEach((o, i) => {
-        const r = serve({ ...o, id: i + 1, instance: 'x' } as never);
+        const r = serve({ ...o, id: i + 1, instance: 'x' });
         if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
         else expect(r.error.length).toBeGreaterThan(0);
       });
@@ -266,7 +266,7 @@ describe('opening a figure at a link', () => {
     expect(r.ok && r.view?.step).toBe(beat.step);
     expect(r.ok && r.view?.beat).toBe(beat.text);
     // It says where the link put the reader, with the beat's own words.
-    expect(r.ok && r.view?.notice).toBe(`Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view!.last)!.toLocaleString('en-US')}: ${beat.text}`);
+    expect(r.ok && r.view?.notice).toBe(`Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view!.last).toLocaleString('en-US')}: ${beat.text}`);
     expect(r.ok && r.view?.frame).toEqual(beat.frame);
   });
 
@@ -318,8 +318,8 @@ describe('opening a figure at a link', () => {
     await serve.restore({ id: 1, instance: 'r', op: 'open', figure: 'cluster', story: compiled.story, link: await linkAt(beat.step) });
     const reqs: FigureRequest[] = [{ op: 'back' }, { op: 'back' }, { op: 'step' }, { op: 'step' }, { op: 'step' }, { op: 'next' }, { op: 'demo', demo: 'node-3' }, { op: 'next' }, { op: 'next' }, { op: 'back' }];
     reqs.forEach((req, i) => {
-      const a = from({ id: 10 + i, instance: 'x', ...req } as never);
-      const b = serve({ id: 10 + i, instance: 'r', ...req } as never);
+      const a = from({ id: 10 + i, instance: 'x', ...req });
+      const b = serve({ id: 10 + i, instance: 'r', ...req });
       expect(b.ok && { step: b.view?.step, last: b.view?.last, beat: b.view?.beat, frame: b.view?.frame }, req.op).toEqual(a.ok && { step: a.view?.step, last: a.view?.last, beat: a.view?.beat, frame: a.view?.frame });
     });
   });

@@ -139,6 +139,8 @@ export class FigureHost {
       case 'demo': this.demo(req.demo); break;
       case 'action': this.act([req.action], null); break;
       case 'close': return null;
+      // serve.ts answers these itself: a link, a terminal line and its completion, an interrupt.
+      case 'permalink': case 'terminal': case 'complete': case 'interrupt': break;
     }
     return this.view();
   }

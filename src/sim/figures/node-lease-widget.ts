@@ -60,7 +60,7 @@ function controllerClockOf(cluster: Cluster): { probeTimestamp: number; gracePer
   const entry = Object.values(cluster.world.state.components).find((c) => c.type === 'node-lifecycle-controller');
   const s = entry?.state as NodeLifecycleControllerState | undefined;
   const h = s?.health?.nodeHealthMap[NODE];
-  return h ? { probeTimestamp: h.probeTimestamp, gracePeriodMs: s!.graceMs[NODE] ?? DEFAULT_GRACE_MS } : undefined;
+  return h ? { probeTimestamp: h.probeTimestamp, gracePeriodMs: s.graceMs[NODE] ?? DEFAULT_GRACE_MS } : undefined;
 }
 
 /** The Lease, the Node's condition and taints, and the controller's clock for node-2. */

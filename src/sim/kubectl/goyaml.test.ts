@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { GO_YAML_V2_TAGS, resolveNumber } from './goyaml.ts';
 
-const read = (text: string): unknown => parseAllDocuments(text, { schema: 'failsafe', customTags: GO_YAML_V2_TAGS, merge: true } as never)[0].toJS();
+const read = (text: string): unknown => parseAllDocuments(text, { schema: 'failsafe', customTags: GO_YAML_V2_TAGS, merge: true })[0].toJS();
 
 describe('plain scalars as go-yaml v2 resolves them', () => {
   it.each([

@@ -134,14 +134,14 @@ function walk(values: unknown[], steps: Step[], strict = false): unknown[] {
     for (const v of cur) {
       if (v === null || typeof v !== 'object') continue;
       switch (st.k) {
-        case 'field': if (!Array.isArray(v) && st.name in (v as object)) next.push((v as Record<string, unknown>)[st.name]); break;
+        case 'field': if (!Array.isArray(v) && st.name in v) next.push((v as Record<string, unknown>)[st.name]); break;
         case 'index': if (Array.isArray(v)) {
           const at = st.i < 0 ? v.length + st.i : st.i;
           // evalArray: an index outside the array fails the whole template (printing nothing).
           if (strict && (at < 0 || at >= v.length)) throw new JsonPathExecError(`array index out of bounds: index ${at}, length ${v.length}`);
           const x = v[at]; if (x !== undefined) next.push(x);
         } break;
-        case 'all': if (Array.isArray(v)) next.push(...v); else next.push(...Object.values(v as object)); break;
+        case 'all': if (Array.isArray(v)) next.push(...v); else next.push(...Object.values(v)); break;
         case 'recursive': collect(v, st.name, next); break;
         case 'filter': {
           const items = Array.isArray(v) ? v : [v];
@@ -160,8 +160,8 @@ function walk(values: unknown[], steps: Step[], strict = false): unknown[] {
 
 function collect(v: unknown, name: string, out: unknown[]): void {
   if (v === null || typeof v !== 'object') return;
-  if (!Array.isArray(v) && name in (v as object)) out.push((v as Record<string, unknown>)[name]);
-  for (const x of Object.values(v as object)) collect(x, name, out);
+  if (!Array.isArray(v) && name in v) out.push((v as Record<string, unknown>)[name]);
+  for (const x of Object.values(v)) collect(x, name, out);
 }
 
 /** Go's %#U of a character: `U+005D ']'` (U+FFFD for the end of the text). */

@@ -180,7 +180,7 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         let recs = cluster.log;
         if (since !== undefined) {
           // Everything after the first record that moved the store past the revision.
-          const i = recs.findIndex((r) => r.revision !== undefined && r.revision > since!);
+          const i = recs.findIndex((r) => r.revision !== undefined && r.revision > since);
           recs = i < 0 ? [] : recs.slice(i);
         }
         for (const r of recs) out += (json ? JSON.stringify(r) : formatRecord(r)) + '\n';

@@ -46,7 +46,7 @@ export function parseNormalizedNamedError(s: string): string | undefined {
     if (REFERENCE.test(full.toLowerCase())) return 'repository name must be lowercase';
     return 'invalid reference format';
   }
-  if (m[1]!.length > NAME_TOTAL_LENGTH_MAX) return `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`;
+  if (m[1].length > NAME_TOTAL_LENGTH_MAX) return `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`;
   return undefined;
 }
 

@@ -51,7 +51,7 @@ function cri(w: World, from = 0): RequestRecord[] {
 
 function events(w: World, pod: string): CoreEvent[] {
   const evs = Object.values(w.state.store.objects.events ?? {}) as unknown as CoreEvent[];
-  return evs.filter((e) => e.involvedObject.name === pod).sort((a, b) => Number(a.metadata!.resourceVersion) - Number(b.metadata!.resourceVersion));
+  return evs.filter((e) => e.involvedObject.name === pod).sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
 }
 
 function status(w: World, name: string) {

@@ -13,7 +13,7 @@ import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState } from './container-runtime.ts';
 import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode, nodeConditionEvents,
-  newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
+  newLease, nodeConfig, renewedLease, statusForComparison,
 } from './node-status.ts';
 import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
@@ -476,7 +476,7 @@ const NO_NODE_HANDLERS: EventHandlers<Node> = {};
 
 /** A fresh kubelet state for node `cfg.node` (nothing registered yet). */
 function initialState(ctx: Pick<Ctx, 'name' | 'params'>): KubeletState {
-  const cfg = nodeConfig(ctx.name, (ctx.params ?? {}) as KubeletParams);
+  const cfg = nodeConfig(ctx.name, ctx.params ?? {});
   return {
     cfg, gen: 0, up: false, bootedAt: 0, bootID: '',
     runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
@@ -579,7 +579,7 @@ function statusRetry(c: Ctx<KubeletState>, st: KubeletState): void {
 
 /** The kubelet state of a node in a world (undefined when there is no such kubelet). */
 export function kubeletStateOf(world: World | WorldState, node: string): KubeletState | undefined {
-  const ws = 'state' in world && 'defs' in world ? (world as World).state : (world as WorldState);
+  const ws = 'state' in world && 'defs' in world ? world.state : world;
   return ws.components[`kubelet/${node}`]?.state as KubeletState | undefined;
 }
 

@@ -135,7 +135,7 @@ describe('the simulator\'s DNS against CoreDNS v1.14.6\'s kubernetes plugin', ()
         if (!header.addons.includes('coredns')) header.addons.push('coredns');
         const cluster = createCluster({ seed: 1, nodes: 3, addons: addonsFromHeader(header) });
         expect(runScript(cluster, script).exitCode).toBe(0);
-        const s = cluster.world.state.components.coredns!.state as CorednsState;
+        const s = cluster.world.state.components.coredns.state as CorednsState;
         const pods = (cluster.request({ verb: 'list', resource: 'pods' }) as { object: { items: Pod[] } }).object.items;
         const w = { namespaces: Object.keys(s.namespaces.items), services: Object.values(s.services.items), slices: Object.values(s.slices.items), pods };
         const queries = dnsQueries(w, dnsLookups(w));

@@ -118,7 +118,7 @@ let initial: PersistedNodeMachine | undefined;
 export function initialMachine(): PersistedNodeMachine {
   if (!initial) {
     const [s] = initialTransition(nodeMachine);
-    initial = { value: s.value as string, context: { ...s.context } };
+    initial = { value: s.value, context: { ...s.context } };
   }
   return { value: initial.value, context: { ...initial.context } };
 }
@@ -161,7 +161,7 @@ export function stepMachine(m: PersistedNodeMachine, events: number): PersistedN
   if (!out) {
     let s = nodeMachine.resolveState({ value: m.value, context: m.context });
     for (const e of unpackMachineEvents(events)) [s] = transition(nodeMachine, s, e);
-    out = { value: s.value as string, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
+    out = { value: s.value, context: JSON.parse(JSON.stringify(s.context)) as NodeMachineContext };
     if (stepMemo.size >= STEP_MEMO_MAX) stepMemo.clear();
     stepMemo.set(memoKey, out);
   }
@@ -188,8 +188,8 @@ function machineEvents(s: NodeLifecycleControllerState, name: string, m: Persist
   let ev = 0;
   const ready = getNodeCondition(node.status, 'Ready')?.status ?? 'Unknown';
   const taints = node.spec?.taints ?? NO_TAINTS;
-  const unreachable = UnreachableTaintTemplate.key!;
-  const notReady = NotReadyTaintTemplate.key!;
+  const unreachable = UnreachableTaintTemplate.key;
+  const notReady = NotReadyTaintTemplate.key;
   if (disruption === 'exit') ev |= EV.SOME_NODES_READY;
   if (ready === 'True') {
     ev |= now - probeTimestamp > LEASE_RENEW_INTERVAL_MS ? EV.HEARTBEAT_MISSED : EV.HEARTBEAT;

@@ -79,7 +79,7 @@ export interface ScorePlugin {
 }
 
 /** A successful Status. */
-export const SUCCESS: Status = Object.freeze({ code: 'Success', reasons: [] }) as Status;
+export const SUCCESS: Status = Object.freeze({ code: 'Success', reasons: [] });
 
 /** fwk.NewStatus. */
 export function newStatus(code: Code, ...reasons: string[]): Status {

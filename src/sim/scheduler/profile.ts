@@ -153,7 +153,7 @@ function successRecord(plugin: string): FilterRecord {
   // Shared and frozen: a cycle over hundreds of nodes would otherwise allocate one per plugin per node.
   let r = successRecords.get(plugin);
   if (!r) {
-    r = Object.freeze({ plugin, code: 'Success', reasons: Object.freeze([]) as unknown as string[] }) as FilterRecord;
+    r = Object.freeze({ plugin, code: 'Success', reasons: Object.freeze([]) as unknown as string[] });
     successRecords.set(plugin, r);
   }
   return r;

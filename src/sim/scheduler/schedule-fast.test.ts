@@ -106,7 +106,7 @@ describe('schedulePodFast flat caches', () => {
   const replicaSets: ReplicaSet[] = ['a', 'b', 'c'].flatMap((app) => ['default', 'other'].map((ns) => ({
     apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `rs-${app}`, namespace: ns },
     spec: { selector: { matchLabels: { app } }, template: {} },
-  }) as ReplicaSet));
+  })));
   const listers = { replicaSets, services: [] };
   const arbBigNode = fc.record({
     cpu: fc.constantFrom('1', '2', '4'),

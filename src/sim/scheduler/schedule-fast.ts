@@ -483,7 +483,7 @@ function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
  */
 function filterWithNominated(pod: Pod, ni: NodeInfo, ctx: CycleContext, nominated: Pod[] | undefined): FilterRecord | undefined {
   const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, n, c, DEFAULT_FILTER_PLUGINS));
-  return runFilterPluginsWithNominatedPods(pod, ni, ctx, DEFAULT_FILTER_PLUGINS, nominated, runFilters) as FilterRecord | undefined;
+  return runFilterPluginsWithNominatedPods(pod, ni, ctx, DEFAULT_FILTER_PLUGINS, nominated, runFilters);
 }
 
 /**

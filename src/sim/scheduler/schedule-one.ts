@@ -130,7 +130,7 @@ function findNodesThatPassFilters(pod: Pod, nodes: NodeInfo[], ctx: CycleContext
 /** RunFilterPluginsWithNominatedPods over the profile's filters: the first failure, or undefined when the node fits. */
 function filterNode(pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[], nominatedPods: Record<string, Pod[]> | undefined): FilterRecord | undefined {
   const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, n, c, plugins));
-  return runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominatedPods?.[ni.name], runFilters) as FilterRecord | undefined;
+  return runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominatedPods?.[ni.name], runFilters);
 }
 
 /** prioritizeNodes: PreScore, Score, NormalizeScore, × weight, summed per node. */

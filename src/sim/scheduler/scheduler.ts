@@ -672,6 +672,8 @@ export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBro
         ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, event, { recurring: true });
         kick(ctx);
         break;
+      // The informers' and the event broadcaster's own events, handled above.
+      default: break;
     }
   },
 };

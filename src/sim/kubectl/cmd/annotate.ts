@@ -2,7 +2,7 @@
 import { mergePatch } from '../../apiserver/patch.ts';
 import { bool, nsOf, parse } from './flags.ts';
 import { keyValueUpdates, visitTarget } from './label.ts';
-import { type Obj, type Run } from './util.ts';
+import { type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl annotate: set (k=v) or remove (k-) annotations; an existing value needs --overwrite. */
@@ -16,7 +16,7 @@ export function cmdAnnotate(r: Run, argv: string[]): void {
     const { kind, name } = t;
     const object = visitTarget(r, t, ns);
     if (object === undefined) continue;
-    const have: Record<string, string> = { ...(object as Obj).metadata?.annotations };
+    const have: Record<string, string> = { ...object.metadata?.annotations };
     const clash = Object.entries(set).filter(([k, v]) => k in have && have[k] !== v);
     if (clash.length && !bool(p, 'overwrite')) {
       r.error(`error: --overwrite is false but found the following declared annotation(s): ${clash.map(([k]) => `'${k}' already has a value (${have[k]})`).join('; ')}`);

@@ -124,16 +124,16 @@ export function twoWayPatch(from: Obj, to: Obj, field = ''): Obj | undefined {
   if (Array.isArray(from) && Array.isArray(to)) {
     let key: string | undefined = PATCH_MERGE_KEYS[field];
     if (field === 'ports') key = to.some((x: Obj) => isMap(x) && 'containerPort' in x) ? 'containerPort' : 'port';
-    const keyed = (l: Obj[]) => l.every((x) => isMap(x) && x[key!] !== undefined);
+    const keyed = (l: Obj[]) => l.every((x) => isMap(x) && x[key] !== undefined);
     if (!key || key === 'names' || !keyed(from) || !keyed(to)) return to;
     const out: Obj[] = [];
     for (const item of to) {
-      const old = from.find((x: Obj) => x[key!] === item[key!]);
+      const old = from.find((x: Obj) => x[key] === item[key]);
       if (!old) { out.push(item); continue; }
       const d = twoWayPatch(old, item);
       if (d !== undefined) out.push({ [key]: item[key], ...d });
     }
-    for (const old of from) if (!to.some((x: Obj) => x[key!] === old[key!])) out.push({ [key]: old[key], $patch: 'delete' });
+    for (const old of from) if (!to.some((x: Obj) => x[key] === old[key])) out.push({ [key]: old[key], $patch: 'delete' });
     return out;
   }
   if (!isMap(from) || !isMap(to)) return to;

@@ -104,7 +104,7 @@ describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
     runKubectl(c, 'set image deployment/web nginx=nginx:1.29');
     c.settle();
     const rss = JSON.parse(runKubectl(c, 'get rs -o json').stdout).items as { metadata: { name: string; creationTimestamp: string }; spec: { template: { spec: { containers: { image: string }[] } } } }[];
-    const byImage = (image: string) => rss.find((rs) => rs.spec.template.spec.containers[0]!.image === image)!.metadata.name;
+    const byImage = (image: string) => rss.find((rs) => rs.spec.template.spec.containers[0].image === image)!.metadata.name;
     const out = runKubectl(c, 'describe deployment web').stdout;
     expect(out).toContain(`OldReplicaSets:  ${byImage('nginx:1.27')} (0/0 replicas created), ${byImage('nginx:1.28')} (0/0 replicas created)\n`);
     expect(out).toContain(`NewReplicaSet:   ${byImage('nginx:1.29')} (2/2 replicas created)\n`);

@@ -60,7 +60,7 @@ export function cmdLabel(r: Run, argv: string[]): void {
     const { kind, name } = t;
     const object = visitTarget(r, t, ns);
     if (object === undefined) continue;
-    const labels: Record<string, string> = { ...(object as Obj).metadata?.labels };
+    const labels: Record<string, string> = { ...object.metadata?.labels };
     // RunLabel says so for each label to remove that is not there (not in a client dry run).
     if (dry !== 'client') for (const k of remove) if (!(k in labels)) r.print(`label ${JSON.stringify(k)} not found.\n`);
     const patch: Record<string, string | null> = {};

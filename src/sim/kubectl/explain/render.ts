@@ -33,7 +33,7 @@ function truth(v: unknown): boolean {
   if (typeof v === 'number') return v !== 0;
   if (typeof v === 'string') return v !== '';
   if (Array.isArray(v)) return v.length > 0;
-  return Object.keys(v as object).length > 0;
+  return Object.keys(v).length > 0;
 }
 
 /** unicode.IsSpace (Go), the test go-wordwrap breaks at. */
