@@ -111,7 +111,9 @@ const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '/contro
   // The new-replicaset widget's picture on /rolling-updates/: 42,254 → 43,192 B.
   // The one-at-a-time widget's picture on /scheduler/: 44,105 B.
   // The heartbeats widget's picture on /node-failure/: 43,086 → 44,201 B; the force-delete widget's: → 46,268 B.
-  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.25 * KB, '/node-failure/': 45.5 * KB,
+  // Chunk names are content hashes: a change in the core alone renames every chunk a page loads, and
+  // the names' gzip moves /rolling-updates/ by ~10 B with its code the same (43,256 → 43,266 B): 42.5.
+  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.5 * KB, '/node-failure/': 45.5 * KB,
   // The outage panel's summary says why a request was refused (no ready endpoint): 42,507 B.
   '/control-plane-outage/': 41.75 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
