@@ -17,8 +17,8 @@ import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandler
 import { add, addAfter, newWorkQueue, rateLimiterWhen, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../event-recorder.ts';
-import { deepEqual, parseTime, rfc3339 } from '../names.ts';
-import { labelSelectorMatches } from '../util/labels.ts';
+import { deepEqual, parseTime, rfc3339 } from '../util/names.ts';
+import { labelSelectorMatches } from '../api/labels.ts';
 import { isPodReady } from './replicaset-util.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 

@@ -8,9 +8,9 @@ import type { Cluster } from '../cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from '../controllers/deployment-controller.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { printPod } from '../kubectl/print-pod.ts';
-import { parseTime } from '../names.ts';
-import { quantityMilliValue, quantityValue } from '../util/quantity.ts';
-import type { KObject } from '../apiserver/store.ts';
+import { parseTime } from '../util/names.ts';
+import { quantityMilliValue, quantityValue } from '../api/quantity.ts';
+import type { KObject } from '../api/request.ts';
 import { SYSTEM_NAMESPACES, type WorldState } from '../world.ts';
 import type { ControlPlaneView, DeploymentView, Frame, NodeView, PodView, TaintView } from './types.ts';
 
