@@ -33,6 +33,24 @@ const CORE_WORKER = 'src/widgets/shared/core.worker.ts';
  */
 const TYPE_IMPORTS_MAY_NAME_CORE_MODULES = true;
 
+/**
+ * The hub inside the core (docs/DESIGN.md §2): the API server's entry and who may import its values.
+ * Clients share the API's types and helpers through src/sim/api/, never the server's modules.
+ */
+const SERVER_DIR = 'src/sim/apiserver/';
+const SERVER_ENTRY = 'src/sim/apiserver/index.ts';
+const SERVER_ENTRY_USERS = ['src/sim/world.ts', 'src/sim/cluster.ts', 'src/sim/view/stored.ts'];
+/**
+ * The server's optional parts (docs/DESIGN.md §7): the request checks and kubectl's server paths, each
+ * imported by the figures' and kubectl's chunks that register it (a barrel for both would put both in each).
+ */
+const SERVER_PARTS = ['src/sim/apiserver/request-checks.ts', 'src/sim/apiserver/kubectl-extras.ts'];
+/** The components, each of which talks to the others only through the API server. */
+const COMPONENTS = ['controllers', 'scheduler', 'kubelet', 'node-lifecycle', 'kubectl', 'kube-proxy'];
+const componentOf = (path) => COMPONENTS.find((c) => path.startsWith(`src/sim/${c}/`));
+/** What client-go may import values from: the API, the utilities, itself, and the world's clock and chance. */
+const CLIENT_GO_MAY_USE = /^src\/sim\/(api\/|util\/|client-go\/|clock\.ts$|rng\.ts$)/;
+
 /** What the core may not name: the view layers and the frameworks they run on. */
 const VIEW_FOLDERS = ['src/widgets/', 'src/machines/', 'src/components/', 'src/pages/', 'src/layouts/'];
 const VIEW_PACKAGES = /^(svelte|astro|@astrojs\/.*|@sveltejs\/.*)$/;
@@ -54,6 +72,9 @@ export const RULES = {
   content: 'content/ imports only src/components and widgets\' .astro wrappers',
   e2e: 'e2e/ never imports from src/ (only its own files and scripts/lib)',
   resolves: 'every relative import resolves to a file inside the repository',
+  hub: 'outside src/sim/apiserver, the API server\'s values come only through apiserver/index.ts (world.ts, cluster.ts, view/stored.ts) or an optional part\'s own module',
+  components: 'a component (controllers, scheduler, kubelet, node-lifecycle, kubectl, kube-proxy) imports no other component\'s values',
+  'client-go': 'client-go imports values only from api/, util/, client-go/ and the world\'s clock and chance (types from anywhere)',
 };
 
 const isTest = (file) => /\.(test|test-d|spec)\.[mc]?[jt]s$/.test(file);
@@ -224,6 +245,17 @@ function judge(from, imp, target) {
     if (t && under(t, ...VIEW_FOLDERS)) fail('sim-imports', `the core may not reach the view layer (${t})`);
     // The test fixtures (src/sim/testing/) serve tests only: no part of the core runs on them.
     if (t && t.startsWith('src/sim/testing/') && !from.startsWith('src/sim/testing/') && !isTest(from)) fail('sim-imports', `the core may not import test fixtures (${t})`);
+    // The three rules of the hub hold for the model; a test (and a test fixture) may reach any module it checks.
+    if (t && t.startsWith('src/sim/') && !imp.typeOnly && !isTest(from) && !from.startsWith('src/sim/testing/')) {
+      if (t.startsWith(SERVER_DIR) && !from.startsWith(SERVER_DIR)) {
+        const door = t === SERVER_ENTRY ? SERVER_ENTRY_USERS.includes(from) : SERVER_PARTS.includes(t);
+        if (!door) fail('hub', t === SERVER_ENTRY ? `only ${SERVER_ENTRY_USERS.join(', ')} run the API server; a client uses src/sim/api/` : `${t} is the API server's: a client uses src/sim/api/, world.ts and cluster.ts ${SERVER_ENTRY}, an optional part its own module (${SERVER_PARTS.join(', ')})`);
+      }
+      const a = componentOf(from);
+      const b = componentOf(t);
+      if (a && b && a !== b) fail('components', `${t} is ${b}'s: components meet only at the API server (share code through api/ or util/)`);
+      if (from.startsWith('src/sim/client-go/') && !CLIENT_GO_MAY_USE.test(t)) fail('client-go', `client-go may not import ${t} (only api/, util/, client-go/, clock.ts, rng.ts; \`import type\` for the world's types)`);
+    }
     return broken;
   }
 

@@ -172,7 +172,42 @@ describe('check-deps', () => {
     })).toEqual(['resolves scripts/x.mjs', 'resolves scripts/x.mjs']);
   });
 
+  it('hub: the API server\'s values only through its entry (world, cluster, the views\' reader) or an optional part\'s own module', () => {
+    expect(broken({
+      'src/sim/apiserver/index.ts': "export { handle } from './handler.ts';\n",
+      'src/sim/apiserver/handler.ts': "import { q } from './store.ts';\nexport const handle = q;\n",
+      'src/sim/apiserver/store.ts': 'export const q = 1;\n',
+      'src/sim/apiserver/request-checks.ts': 'export const CHECKS = 1;\n',
+      'src/sim/world.ts': "import { handle } from './apiserver/index.ts';\n",
+      'src/sim/view/stored.ts': "export { handle } from '../apiserver/index.ts';\n",
+      'src/sim/figures/uses-part.ts': "import { CHECKS } from '../apiserver/request-checks.ts';\n",
+      'src/sim/figures/f.ts': "import { q } from '../apiserver/store.ts';\nimport type { Q } from '../apiserver/store.ts';\nimport { handle } from '../apiserver/index.ts';\n",
+      'src/sim/controllers/c.ts': "import { handle } from '../apiserver/handler.ts';\n",
+      'src/sim/controllers/c.test.ts': "import { q } from '../apiserver/store.ts';\n",
+    })).toEqual(['hub src/sim/controllers/c.ts', 'hub src/sim/figures/f.ts', 'hub src/sim/figures/f.ts']);
+  });
+
+  it('components: a component imports no other component\'s values, but may name its types', () => {
+    expect(broken({
+      'src/sim/kubelet/k.ts': 'export const k = 1;\nexport type K = number;\n',
+      'src/sim/kube-proxy/p.ts': "import { k } from '../kubelet/k.ts';\nimport type { K } from '../kubelet/k.ts';\n",
+      'src/sim/scheduler/s.test.ts': "import { k } from '../kubelet/k.ts';\n",
+      'src/sim/kubelet/other.ts': "import { k } from './k.ts';\n",
+    })).toEqual(['components src/sim/kube-proxy/p.ts']);
+  });
+
+  it('client-go: values only from api/, util/, itself, the clock and chance', () => {
+    expect(broken({
+      'src/sim/api/request.ts': 'export const r = 1;\n',
+      'src/sim/util/u.ts': 'export const u = 1;\n',
+      'src/sim/rng.ts': 'export const g = 1;\n',
+      'src/sim/world.ts': 'export const w = 1;\nexport type W = number;\n',
+      'src/sim/client-go/informer.ts': "import { r } from '../api/request.ts';\nimport { u } from '../util/u.ts';\nimport { g } from '../rng.ts';\nimport { clock } from '../clock.ts';\nimport type { W } from '../world.ts';\n",
+      'src/sim/client-go/events.ts': "import { w } from '../world.ts';\n",
+    })).toEqual(['client-go src/sim/client-go/events.ts']);
+  });
+
   it('has a test above for every rule', () => {
-    expect(Object.keys(RULES)).toHaveLength(11);
+    expect(Object.keys(RULES)).toHaveLength(14);
   });
 });

@@ -4,7 +4,7 @@
 // does, so it holds the oracle's lock). Not from k8s.io/kubernetes@v1.37.2's api/openapi-spec/v3:
 // those files lack the enums the served documents carry (explain's `ENUM:` and `enum:` lines).
 //
-// Only the served kinds (src/sim/apiserver/resources.ts, and Events in events.k8s.io/v1 too) and the
+// Only the served kinds (src/sim/api/resources.ts, and Events in events.k8s.io/v1 too) and the
 // schemas they reach are kept, and of each schema only what the plaintext template reads
 // (staging/src/k8s.io/kubectl/pkg/explain/v2/templates/plaintext.tmpl): description, type,
 // properties, required, items, additionalProperties (a schema; a boolean one is never followed),

@@ -2,7 +2,7 @@
 // burst (client-go/flowcontrol.ts), so scaling to hundreds of replicas takes the time it takes in a
 // real cluster, while a small cluster never waits.
 import { describe, expect, it } from 'vitest';
-import type { RequestRecord } from './apiserver/request-log.ts';
+import type { RequestRecord } from './request-log.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT, KUBE_SCHEDULER_CLIENT, KUBELET_CLIENT, newTokenBucket, reserve, type RateLimit } from './client-go/flowcontrol.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';

@@ -8,7 +8,7 @@
 // same object) or in a cycle are copied once; key order is the same; undefined-valued keys stay;
 // copies are not frozen. Anything else (a Map, a Date, a typed array) goes to structuredClone, and a
 // function or symbol is refused, as structuredClone refuses it.
-import { newDict } from './dict.ts';
+import { newDict } from './util/dict.ts';
 
 const OBJECT_PROTO = Object.prototype;
 

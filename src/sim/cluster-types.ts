@@ -1,9 +1,9 @@
 // The control surface of an assembled cluster (cluster.ts): what kubectl, the headless CLI and the
 // figures drive. Kept as an interface so the kubectl front can be written and tested against it.
-import type { ApiRequest, ApiResult } from './apiserver/request.ts';
+import type { ApiRequest, ApiResult } from './api/request.ts';
 import type { RateLimit } from './client-go/flowcontrol.ts';
-import type { RequestLog } from './apiserver/request-log.ts';
-import type { Identity } from './apiserver/authn.ts';
+import type { RequestLog } from './request-log.ts';
+import type { Identity } from './api/identity.ts';
 import type { AddComponentOptions, AnyComponentDef, World, WorldParts, WorldState } from './world.ts';
 import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 

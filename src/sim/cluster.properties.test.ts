@@ -38,11 +38,13 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Node, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { closeWatch, type WatchNotification } from './apiserver/watch.ts';
+import { closeWatch } from './apiserver/watch.ts';
+import type { WatchNotification } from './api/watch.ts';
 import { componentDefs, createCluster, type Cluster } from './cluster.ts';
 import { maxSurge, maxUnavailable } from './controllers/deployment-util.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
-import { storeList, type KObject, type StoreEvent } from './apiserver/store.ts';
+import { storeList, type StoreEvent } from './apiserver/store.ts';
+import type { KObject } from './api/request.ts';
 import type { ComponentDef, Ctx } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';
 

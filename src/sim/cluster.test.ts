@@ -4,8 +4,8 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, test } from 'vitest';
-import { appHealth } from './kubelet/app-health.ts';
-import { KUBECTL_CONNECTION_REFUSED } from './apiserver/status.ts';
+import { appHealth } from './app-health.ts';
+import { KUBECTL_CONNECTION_REFUSED } from './api/status.ts';
 import { CONTROL_PLANE_NODE, createCluster, replayCluster, type Cluster } from './cluster.ts';
 import { rolloutStateOf, type DeploymentControllerState } from './controllers/deployment-controller.ts';
 import { kubeletStateOf, podLifecycleOf } from './kubelet/kubelet.ts';

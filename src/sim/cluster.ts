@@ -2,10 +2,12 @@
 // kube-controller-manager, and the faults a reader can cause. Every action is a recorded input, so
 // replay(world.state.inputs) rebuilds the same cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { ApiServerConfig } from './apiserver/config.ts';
-import type { ApiRequest, ApiResult } from './apiserver/request.ts';
+import type { ApiServerConfig } from './apiserver/index.ts';
+import type { ApiRequest, ApiResult } from './api/request.ts';
 import type { ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
-import { registerIdentity } from './apiserver/authn.ts';
+import {
+  nodeLifecycleApiServer, registerIdentity, storeGet,
+} from './apiserver/index.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
 import { garbageCollectorDef } from './controllers/garbage-collector.ts';
@@ -16,12 +18,10 @@ import { kubeletDef } from './kubelet/kubelet.ts';
 import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
-import { nodeLifecycleApiServer } from './node-lifecycle/admission.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
 import { kubeletConnection } from './kubelet/server.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
-import type { RequestLog } from './apiserver/request-log.ts';
-import { storeGet } from './apiserver/store.ts';
+import type { RequestLog } from './request-log.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
 import { DEFAULT_LOG_LIMIT, World, replay, type AnyComponentDef, type Input, type WorldState } from './world.ts';
 
@@ -252,7 +252,7 @@ export class Cluster implements SimCluster {
     return true;
   }
 
-  /** Make a pod's app behave so from now on (its kubelet's set-health: kubelet/app-health.ts gives the health of each `sim app` behaviour). */
+  /** Make a pod's app behave so from now on (its kubelet's set-health: app-health.ts gives the health of each `sim app` behaviour). */
   app(namespace: string, pod: string, health: ContainerHealth): boolean {
     const obj = this.podOnNode(namespace, pod);
     if (obj) this.world.inject(`kubelet/${obj.spec!.nodeName}`, { type: 'set-health', namespace, pod, health });

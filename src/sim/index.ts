@@ -50,8 +50,8 @@ export type { CompiledFigure, DemoButton, FigureView, Speed, FigureRequest, Work
 export type { RanLine } from './figures/echo.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */
-export { fnv1a32Chars } from './names.ts';
+export { fnv1a32Chars } from './util/names.ts';
 /** The served resources and their group versions (scripts/explain-schema.ts reads explain's schemas for them). */
-export { RESOURCES, OTHER_GROUP_VERSIONS } from './apiserver/resources.ts';
+export { RESOURCES, OTHER_GROUP_VERSIONS } from './api/resources.ts';
 export type { PodScheduling, NodeVerdict } from './figures/scheduler-figure.ts';
 export type { RolloutPoint, RolloutSeries } from './figures/rollout-series.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appHealth } from './kubelet/app-health.ts';
+import { appHealth } from './app-health.ts';
 import { createCluster } from './cluster.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
@@ -14,7 +14,6 @@ function webDeployment(replicas: number): unknown {
     spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
   };
 }
-
 
 /** A session with every kind of input: kubectl writes and reads, faults, injected events, processes. */
 function session(seed = 21, kubeadm = false): Timeline {

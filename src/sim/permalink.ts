@@ -3,11 +3,11 @@
 // Format: "a" + base64url(UTF-8(JSON of a positional array)), or "b" + the same bytes LZ77-packed when
 // that is shorter; codes replace verbs, resources, fault and event types. Everything here is pure TypeScript (no Buffer, no btoa/atob, no TextEncoder).
 import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, PROCESSES as CONTROL_PLANE_PROCESSES, createCluster, type Cluster } from './cluster.ts';
-import type { ApiRequest, RequestOptions, Verb } from './apiserver/request.ts';
+import type { ApiRequest, RequestOptions, Verb } from './api/request.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
-import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
+import { UNKNOWN_CLIENT } from './api/identity.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 
 /** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { informerHandle, listAndWatch, listerList, newInformer, type InformerState } from './client-go/informer.ts';
-import { microTime } from './names.ts';
+import { microTime } from './util/names.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { storeList } from './apiserver/store.ts';
 import { pod, testWorld } from './testing/world.ts';
 import { replay, World, type AnyComponentDef, type ComponentDef } from './world.ts';
 import { FC_RUNS, runs } from '../test/fc.ts';
-
 
 // ---- a miniature cluster: a scheduler that binds at random, kubelets that run and finish pods.
 
@@ -298,7 +297,7 @@ describe('snapshots (copyState)', () => {
 describe('causes (the notification that woke a sync)', async () => {
   const { createCluster, replayCluster } = await import('./cluster.ts');
   const { runKubectl } = await import('./kubectl/kubectl.ts');
-  const { causeOf } = await import('./apiserver/request-log.ts');
+  const { causeOf } = await import('./request-log.ts');
   const { logCount } = await import('./world.ts');
   type C = ReturnType<typeof createCluster>;
   /** A settled cluster, then `kubectl create deployment web` and 20 s; returns the position the create was logged at. */

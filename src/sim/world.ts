@@ -2,18 +2,16 @@
 // inputs, snapshots and replay.
 import { clonePlain } from './clone.ts';
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
-import { extendEventLeases, revokeEventLease } from './apiserver/event-leases.ts';
-import { newApiServerConfig, type ApiServerConfig } from './apiserver/config.ts';
-import { handleRequest } from './apiserver/handler.ts';
-import { SYSTEM_PRIORITY_CLASS_OBJECTS } from './apiserver/priority-class.ts';
-import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './apiserver/request.ts';
-import { keyOf, logObjectName, type ResourceName, type ResourceTypes } from './apiserver/resources.ts';
-import { API_SERVER, COMPACTION_INTERVAL_MS, KUBERNETES_SERVICE_INTERVAL_MS, type ApiServerTimer, compactTick, createApiServerState, type ApiFaults, type ApiHost, type ApiServerState } from './apiserver/server.ts';
-import { breakAllWatches, breakWatchesOf, leaveWatch, watchSubscribers, openWatch, type WatchNotification, type WatchOptions } from './apiserver/watch.ts';
-import { fnv1a32, hashJSON } from './names.ts';
-import { appendBuiltRecord, appendRecord, noteCauses, trimCauses, type CauseLog, type RequestLog, type RequestRecord } from './apiserver/request-log.ts';
+import {
+  API_SERVER, breakAllWatches, breakWatchesOf, COMPACTION_INTERVAL_MS, compactTick, createApiServerState, createStore, extendEventLeases, handleRequest, KUBERNETES_SERVICE_INTERVAL_MS, leaveWatch, newApiServerConfig, openWatch, revokeEventLease, storeGet, SYSTEM_PRIORITY_CLASS_OBJECTS, watchSubscribers, type ApiFaults, type ApiHost, type ApiServerConfig, type ApiServerState, type ApiServerTimer, type StoreState,
+} from './apiserver/index.ts';
+import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './api/request.ts';
+import { keyOf, logObjectName, type ResourceName, type ResourceTypes } from './api/resources.ts';
+import type { WatchNotification, WatchOptions } from './api/watch.ts';
+import { fnv1a32, hashJSON } from './util/names.ts';
+import { appendBuiltRecord, appendRecord, noteCauses, trimCauses, type CauseLog, type RequestLog, type RequestRecord } from './request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
-import { createStore, storeGet, type KObject, type StoreState } from './apiserver/store.ts';
+import type { KObject } from './api/request.ts';
 import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
 import type { PreemptionEvaluator } from './scheduler/preemption.ts';
 

@@ -1,12 +1,13 @@
 // SelfSubjectAccessReviews: a virtual resource, answered from the RBAC tables and never stored.
-import { type Identity, authenticate } from './authn.ts';
+import { authenticate } from './authn.ts';
+import type { Identity } from '../api/identity.ts';
 import type { ApiServerConfig } from './config.ts';
 import { impersonate } from './impersonation.ts';
 import { ruleAllows } from './rbac.ts';
-import { type Stage, appendRecord } from './request-log.ts';
-import type { ApiRequest, ApiResult, Obj, Verb } from './request.ts';
+import { type Stage, appendRecord } from '../request-log.ts';
+import type { ApiRequest, ApiResult, Obj, Verb } from '../api/request.ts';
 import type { ApiHost } from './server.ts';
-import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from '../api/status.ts';
 
 /**
  * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user

@@ -1,13 +1,14 @@
 // The admission stage: defaulting, then the mutating/validating plugins in order, then validation.
-import type { Identity } from './authn.ts';
+import type { Identity } from '../api/identity.ts';
 import type { ApiServerConfig } from './config.ts';
 import { applyDefaults } from './defaults.ts';
-import type { Stage } from './request-log.ts';
-import type { ApiRequest, Obj } from './request.ts';
-import { RESOURCES, namesOf } from './resources.ts';
+import type { Stage } from '../request-log.ts';
+import type { ApiRequest, Obj } from '../api/request.ts';
+import { RESOURCES, namesOf } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
-import { type Status, invalid, statusError } from './status.ts';
-import { type KObject, storeGet } from './store.ts';
+import { type Status, invalid, statusError } from '../api/status.ts';
+import { storeGet } from './store.ts';
+import type { KObject } from '../api/request.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 
 /** What admission sees. */

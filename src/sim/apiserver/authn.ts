@@ -1,19 +1,9 @@
 // Authentication: the identities the components present (user names and their bootstrap RBAC
 // rules), and a kubelet's system:node:<node> identity.
 import type { ApiServerConfig } from './config.ts';
-import type { Verb } from './request.ts';
+import { R, type Identity, type PolicyRule } from '../api/identity.ts';
+import type { Verb } from '../api/request.ts';
 
-/** One RBAC policy rule (resources may name a subresource: `pods/binding`). */
-export interface PolicyRule { verbs: Verb[] | ['*']; resources: string[] | ['*']; groups?: string[] }
-
-/**
- * An identity known to the authenticator. `nonResourceURLs` marks cluster-admin's power (its rule
- * `nonResourceURLs: ["*"]`), which the identity holds through a group rather than its user name.
- */
-export interface Identity { user: string; rules: PolicyRule[]; node?: string; nonResourceURLs?: string[] }
-
-/** A PolicyRule: these verbs on these resources. */
-export const R = (verbs: Verb[] | ['*'], resources: string[] | ['*']): PolicyRule => ({ verbs, resources });
 const READ: Verb[] = ['get', 'list', 'watch'];
 const EVENTS = R(['create', 'update', 'patch'], ['events']);
 
@@ -62,9 +52,6 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
 export function registerIdentity(config: ApiServerConfig, component: string, identity: Identity): void {
   config.identities[component] = identity;
 }
-
-/** The client name a request with unknown credentials is logged under (no identity carries it: 401). */
-export const UNKNOWN_CLIENT = 'kubectl (unknown credentials)';
 
 /** Resolve a component name to an identity: the server's table, plus `kubelet/<node>` as system:node:<node>. */
 export function authenticate(config: ApiServerConfig, component: string): Identity | undefined {

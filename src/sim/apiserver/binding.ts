@@ -1,11 +1,11 @@
 // POST pods/NAME/binding: the scheduler's write of spec.nodeName.
-import { rfc3339 } from '../names.ts';
-import type { Identity } from './authn.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { keyOf } from './resources.ts';
+import { rfc3339 } from '../util/names.ts';
+import type { Identity } from '../api/identity.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
-import { invalid, notFound, statusError } from './status.ts';
+import { invalid, notFound, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
 import { putOwn } from './update.ts';
 import { notifyWatchers } from './watch.ts';

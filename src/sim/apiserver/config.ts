@@ -3,15 +3,16 @@
 // behaviour (functions), so it lives beside the world state, never in it: two clusters on one page
 // each have their own, and a snapshot or a replay never carries it.
 import { namespaceLifecycle, type AdmissionPlugin } from './admission.ts';
-import { IDENTITIES, type Identity } from './authn.ts';
+import { IDENTITIES } from './authn.ts';
+import type { Identity } from '../api/identity.ts';
 import { priorityAdmission, serviceAccountAdmission } from './pod-admission.ts';
 import type { KubeletClient, doPodLog } from './kubelet-client.ts';
 import type { Validator, validateBuiltin } from './validation.ts';
-import type { decodeBody } from './decode.ts';
+import type { decodeBody } from '../api/decode.ts';
 import type { selfSubjectAccessReview } from './access-review.ts';
 import type { dryRunRequest, isDryRun } from './dry-run.ts';
 import type { jsonPatched } from './kubectl-extras.ts';
-import type { strictFieldValidation } from './strict-fields.ts';
+import type { strictFieldValidation } from '../api/strict-fields.ts';
 import type { namespaceDelete } from './namespace-lifecycle.ts';
 import type { evict } from './eviction.ts';
 import type { impersonate } from './impersonation.ts';

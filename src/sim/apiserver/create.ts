@@ -1,17 +1,18 @@
 // POST: names (generateName), defaulting/admission/validation, the first write.
-import { generateName, newUID, rfc3339 } from '../names.ts';
+import { generateName, newUID, rfc3339 } from '../util/names.ts';
 import type { ApiServerConfig } from './config.ts';
 import { admitAndValidate } from './admission.ts';
-import { omitEmptyMeta } from './omit-empty-meta.ts';
+import { omitEmptyMeta } from '../api/omit-empty-meta.ts';
 import { allocationTxn } from './defaults.ts';
-import type { Identity } from './authn.ts';
+import type { Identity } from '../api/identity.ts';
 import { leaseEventKey } from './event-leases.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, apiVersionOf } from './resources.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, apiVersionOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
-import { alreadyExists, invalid, statusError } from './status.ts';
-import { type StoreEvent, storeGet, storeKey, storePutStamped } from './store.ts';
+import { alreadyExists, invalid, statusError } from '../api/status.ts';
+import { type StoreEvent, storeGet, storePutStamped } from './store.ts';
+import { storeKey } from '../api/resources.ts';
 import { notifyWatchers } from './watch.ts';
 
 export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {

@@ -1,6 +1,6 @@
 // Scheme defaulting (SetDefaults_PodSpec …) and the allocators of ClusterIPs and NodePorts.
 import { int } from '../rng.ts';
-import type { Obj } from './request.ts';
+import type { Obj } from '../api/request.ts';
 import type { ApiHost } from './server.ts';
 
 /** Kubernetes' imagePullPolicy default: Always for `:latest` or no tag, else IfNotPresent. */

@@ -1,13 +1,14 @@
 // DELETE and eviction: graceful deletion, preconditions, finalizers and propagation policies.
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/meta.ts';
 import { push } from '../clock.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { detachKey } from './event-ttl.ts';
-import type { ApiRequest, ApiResult, Obj, RequestOptions, Verb } from './request.ts';
+import type { ApiRequest, ApiResult, Obj, RequestOptions, Verb } from '../api/request.ts';
 import { systemPriorityClassDeleteError } from './priority-class.ts';
-import { keyOf } from './resources.ts';
+import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer, KUBERNETES_SERVICE_INTERVAL_MS } from './server.ts';
-import { conflict, notFound } from './status.ts';
+import { conflict, notFound } from '../api/status.ts';
 import { storeDelete, storeGet, storePut } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
@@ -78,11 +79,6 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   notifyWatchers(h, ev);
   return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
 }
-
-/** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
-export const FINALIZER_ORPHAN = 'orphan';
-/** The finalizer of a foreground (blocking) deletion. */
-export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 
 /** The object's finalizers with the garbage collector's two replaced by what `policy` asks for. */
 export function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {

@@ -1,9 +1,9 @@
 // dryRun=All: a write served on a scratch copy of what it touches (staging/src/k8s.io/apiserver's
 // dry-run storage does the same at the storage layer).
 import type { RngState } from '../rng.ts';
-import { appendRecord } from './request-log.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { RESOURCES, keyOf } from './resources.ts';
+import { appendRecord } from '../request-log.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { RESOURCES, keyOf } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
 import { storeGet, type StoreState } from './store.ts';
 

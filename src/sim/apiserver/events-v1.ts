@@ -3,12 +3,8 @@
 // note ↔ message, reportingController ↔ reportingComponent, deprecatedSource ↔ source,
 // deprecatedFirstTimestamp/LastTimestamp/Count ↔ firstTimestamp/lastTimestamp/count; the rest
 // (eventTime, series, action, related, reportingInstance, reason, type) is the same field.
-import type { Obj } from './request.ts';
-
-/** The group Events are also served in. */
-export const EVENTS_GROUP = 'events.k8s.io';
-/** Its version. */
-export const EVENTS_GROUP_VERSION = 'events.k8s.io/v1';
+import { EVENTS_GROUP_VERSION } from '../api/resources.ts';
+import type { Obj } from '../api/request.ts';
 
 /**
  * A core/v1 Event as events.k8s.io/v1 writes it: the fields in the Go struct's order, the empty

@@ -8,18 +8,18 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { push } from '../clock.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { DISRUPTION_CONTROLLER, selects, updateDisruptionAllowedCondition } from '../controllers/disruption-controller.ts';
 import { isPodReady } from '../controllers/replicaset-util.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';
 import { doDelete } from './delete.ts';
 import { handleRequest } from './handler.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { keyOf } from './resources.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { keyOf } from '../api/resources.ts';
 import { fail } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer } from './server.ts';
-import { type Status, statusError } from './status.ts';
+import { type Status, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
 
 /** MaxDisruptedPodSize: more evictions than this not yet seen by the controller are refused. */

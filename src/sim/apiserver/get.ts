@@ -1,13 +1,13 @@
 // GET and LIST, with the shared informer factory's one LIST per process.
 import { type ApiServerConfig, kubectlExtras } from './config.ts';
-import type { ApiRequest, ApiResult, ObjectList } from './request.ts';
-import { RESOURCES, apiVersionOf, keyOf } from './resources.ts';
+import type { ApiRequest, ApiResult, ObjectList } from '../api/request.ts';
+import { RESOURCES, apiVersionOf, keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
-import { matchesLabels, parseLabelSelector } from '../util/labels.ts';
+import { matchesLabels, parseLabelSelector } from '../api/labels.ts';
 import { matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
-import { notFound, statusError } from './status.ts';
+import { notFound, statusError } from '../api/status.ts';
 import { fieldSelectorFromEventsV1 } from './events-v1.ts';
 import { type StoreState, storeGet, storeList } from './store.ts';
 

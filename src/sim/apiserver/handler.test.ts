@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerAdmissionPlugin } from './admission.ts';
-import { resourcePath } from './resources.ts';
-import { kubectlErrorMessage, type Status } from './status.ts';
+import { resourcePath } from '../api/resources.ts';
+import { kubectlErrorMessage, type Status } from '../api/status.ts';
 import { registerValidator } from './validation.ts';
-import { formatRecord } from './format-record.ts';
+import { formatRecord } from '../view/format-record.ts';
 import { deployment, notes, pod, recorder, testWorld } from '../testing/world.ts';
-
 
 describe('paths', () => {
   it('builds REST paths per group', () => {

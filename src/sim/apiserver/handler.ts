@@ -1,22 +1,24 @@
 // The request pipeline: connection, authentication, authorization, then the verb's handler
 // (admission, validation and storage happen there).
 import { admitDelete } from './admission.ts';
-import { type Identity, authenticate } from './authn.ts';
+import { authenticate } from './authn.ts';
+import type { Identity } from '../api/identity.ts';
 import { type ApiServerConfig, kubectlExtras, requestChecks } from './config.ts';
 import { doBinding } from './binding.ts';
 import { doCreate } from './create.ts';
 import { doDelete } from './delete.ts';
 import { doGet, doList } from './get.ts';
 import { authorize } from './rbac.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { RESOURCES, resourcePath } from './resources.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { RESOURCES, resourcePath } from '../api/resources.ts';
 import { fail } from './respond.ts';
 import type { ApiHost } from './server.ts';
-import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from './status.ts';
-import type { KObject } from './store.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from '../api/status.ts';
+import type { KObject } from '../api/request.ts';
 import { doUpdate } from './update.ts';
 import { doTokenRequest } from './token-request.ts';
-import { EVENTS_GROUP, fromEventsV1, responseInEventsV1 } from './events-v1.ts';
+import { fromEventsV1, responseInEventsV1 } from './events-v1.ts';
+import { EVENTS_GROUP } from '../api/resources.ts';
 import { openWatch } from './watch.ts';
 
 /** Serve one request for `component`: the whole pipeline, logged. */

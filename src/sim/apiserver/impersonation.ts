@@ -1,9 +1,10 @@
 // The impersonation filter (kubectl --as/--as-group) and who the server sees under it.
 import type { ApiServerConfig } from './config.ts';
-import { type Identity, NODE_RULES, type PolicyRule, R } from './authn.ts';
+import { NODE_RULES } from './authn.ts';
+import { type Identity, type PolicyRule, R } from '../api/identity.ts';
 import { ruleAllows } from './rbac.ts';
-import type { Verb } from './request.ts';
-import { type Status, statusError } from './status.ts';
+import type { Verb } from '../api/request.ts';
+import { type Status, statusError } from '../api/status.ts';
 
 /** cluster-admin's rules (one array, so the RBAC answer cache is shared). */
 const CLUSTER_ADMIN: PolicyRule[] = [R(['*'], ['*'])];

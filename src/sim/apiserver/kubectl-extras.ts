@@ -5,17 +5,18 @@ import { selfSubjectAccessReview } from './access-review.ts';
 import type { ApiServerConfig, KubectlExtras } from './config.ts';
 import { dryRunRequest, isDryRun } from './dry-run.ts';
 import { doPodLog } from './kubelet-client.ts';
-import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from './json-patch.ts';
-import type { Obj } from './request.ts';
+import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from '../api/json-patch.ts';
+import type { Obj } from '../api/request.ts';
 import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
-import { strictFieldValidation } from './strict-fields.ts';
+import { strictFieldValidation } from '../api/strict-fields.ts';
 import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
 import { registerValidator } from './validation.ts';
 import { REQUEST_CHECKS } from './request-checks.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import type { ComponentDef, WorldParts } from '../world.ts';
 import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
-import { type Identity, R, registerIdentity } from './authn.ts';
+import { registerIdentity } from './authn.ts';
+import { type Identity, R } from '../api/identity.ts';
 import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
 import { PDB_CREATE, evict } from './eviction.ts';
 import { PDB_VALIDATION } from './pdb-validation.ts';
@@ -67,7 +68,7 @@ const SERVICE_ACCOUNT_CONTROLLERS_START: AdmissionPlugin = {
     return undefined;
   },
 };
-import { type FieldError, type Status, formatFieldError, statusError } from './status.ts';
+import { type FieldError, type Status, formatFieldError, statusError } from '../api/status.ts';
 
 /**
  * jsonPatcher.applyJSPatch on the object as it is stored: a body that is not a list of operations

@@ -2,11 +2,11 @@
 import { containerLogs } from '../kubelet/container-logs.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { ApiServerConfig } from './config.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { keyOf } from './resources.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
-import { notFound, statusError } from './status.ts';
+import { notFound, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
 
 /** The API server's connection to the kubelet of a node (the one it opens for logs, exec, port-forward). */

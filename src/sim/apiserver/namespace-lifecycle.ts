@@ -3,15 +3,15 @@
 // controller that finishes the job: only kubectl deletes a namespace, so a world kubectl never ran
 // in has no terminating namespace.
 import { push } from '../clock.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { type AdmissionPlugin, namespaceLifecycle } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';
 import { finalizersForDeletion, setFinalizers } from './delete.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { RESOURCES, keyOf, namesOf, qualifiedResource } from './resources.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { RESOURCES, keyOf, namesOf, qualifiedResource } from '../api/resources.ts';
 import { logRequest } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer } from './server.ts';
-import { type Status, statusError } from './status.ts';
+import { type Status, statusError } from '../api/status.ts';
 import { storeGet, storePut } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 

@@ -2,10 +2,10 @@
 // `poddisruptionbudgets` validator (config.validators) with kubectl's part (kubectl-extras.ts): only
 // kubectl (or a link's replay of its requests) writes a PodDisruptionBudget, so neither the core nor a
 // figure's request checks carry it.
-import type { Obj } from './request.ts';
-import { type FieldError, GoValue } from './status.ts';
+import type { Obj } from '../api/request.ts';
+import { type FieldError, GoValue } from '../api/status.ts';
 import { type Validator, PERCENT, intOrPercentValue, nonNegative, notSupported, validateLabelSelector } from './validation.ts';
-import { regexError } from './name-validation.ts';
+import { regexError } from '../api/name-validation.ts';
 
 /**
  * An IntOrString as a 1.37 field error prints it: json.Marshal of the value (`"150%"`, `3`), which

@@ -3,7 +3,7 @@
 // 1.37 API server returns them (oracle/traces).
 import { describe, expect, it } from 'vitest';
 import { pod, testWorld } from '../testing/world.ts';
-import type { Obj } from './request.ts';
+import type { Obj } from '../api/request.ts';
 
 const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) => w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body });
 const withSpec = (body: Record<string, unknown>, extra: Obj) => ({ ...body, spec: { ...(body.spec as Obj), ...extra } });

@@ -1,12 +1,13 @@
 // The two admission plugins every kube-apiserver runs on pods besides NamespaceLifecycle and
 // DefaultTolerationSeconds: ServiceAccount (plugin/pkg/admission/serviceaccount) and Priority
 // (plugin/pkg/admission/priority). They run in the order of the API server's plugin list.
-import { generateName } from '../names.ts';
+import { generateName } from '../util/names.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
-import type { Obj } from './request.ts';
+import type { Obj } from '../api/request.ts';
 import type { ApiHost } from './server.ts';
-import { type Status, statusError } from './status.ts';
-import { storeGet, storeKey } from './store.ts';
+import { type Status, statusError } from '../api/status.ts';
+import { storeGet } from './store.ts';
+import { storeKey } from '../api/resources.ts';
 import { getDefaultPriorityClass, getPriorityClass, validatePriorityClassAdmission } from './priority-class.ts';
 
 /** serviceaccount.DefaultServiceAccountName. */

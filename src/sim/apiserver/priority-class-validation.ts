@@ -4,8 +4,8 @@
 // figures' core never validates one: the only classes it writes are the two system classes of the
 // bootstrap, which this validation accepts (priority-class-validation.test.ts) and admission.ts
 // lets through without it; any other write without the part is refused as a bug of the caller.
-import type { Obj } from './request.ts';
-import type { FieldError } from './status.ts';
+import type { Obj } from '../api/request.ts';
+import type { FieldError } from '../api/status.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 import { type Validator, notSupported } from './validation.ts';
 

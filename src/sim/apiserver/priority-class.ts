@@ -3,9 +3,9 @@
 // hook), the registry's refusal to delete them, and the Priority admission plugin's half for
 // PriorityClasses (one globalDefault) and the default class pods get (plugin/pkg/admission/priority).
 import type { AdmissionAttributes } from './admission.ts';
-import type { Obj } from './request.ts';
+import type { Obj } from '../api/request.ts';
 import type { ApiHost } from './server.ts';
-import { type Status, statusError } from './status.ts';
+import { type Status, statusError } from '../api/status.ts';
 import { storeList } from './store.ts';
 
 /** The PriorityClasses every API server bootstraps (scheduling.SystemPriorityClasses), by value. */

@@ -1,11 +1,12 @@
 // Authorization: RBAC over the identities' rules and the node authorizer's NodeRestriction (an access
 // review's answer, accessAllowed, is in access-review.ts: only kubectl asks for one).
-import type { Identity, PolicyRule } from './authn.ts';
-import type { ApiRequest, Verb } from './request.ts';
-import { RESOURCES, namesOf, qualifiedResource } from './resources.ts';
+import type { Identity, PolicyRule } from '../api/identity.ts';
+import type { ApiRequest, Verb } from '../api/request.ts';
+import { RESOURCES, namesOf, qualifiedResource } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
-import { type Status, statusError } from './status.ts';
-import { type KObject, storeGet } from './store.ts';
+import { type Status, statusError } from '../api/status.ts';
+import { storeGet } from './store.ts';
+import type { KObject } from '../api/request.ts';
 
 /** Whether any of the rules allows `verb` on `res` (a resource or resource/subresource). */
 export function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {

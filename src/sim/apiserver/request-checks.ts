@@ -7,7 +7,7 @@
 // (FigureDef.checks); figures/request-checks-part.test.ts shows every other figure runs byte for
 // byte the same either way. Everything else (tests, scripts) gets them by default (src/sim/testing/checks-setup.ts).
 import type { RequestChecks } from './config.ts';
-import { decodeBody } from './decode.ts';
+import { decodeBody } from '../api/decode.ts';
 import { validateBuiltin } from './validation.ts';
 import { impersonate } from './impersonation.ts';
 

@@ -1,11 +1,10 @@
 // How a request's outcome is written to the request log and returned (the API server's audit line).
-import { flatten } from '../names.ts';
-import { type RequestRecord, type Stage, appendBuiltRecord, appendRecord } from './request-log.ts';
-import type { ApiRequest, ApiResult } from './request.ts';
-import { RESOURCES, cachedPath, encodeQuery, namesOf, resourcePath } from './resources.ts';
+import { flatten } from '../util/names.ts';
+import { type RequestRecord, type Stage, appendBuiltRecord, appendRecord } from '../request-log.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
+import { RESOURCES, cachedPath, encodeQuery, namesOf, resourcePath } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
-import type { Status } from './status.ts';
-
+import type { Status } from '../api/status.ts';
 
 /**
  * The query of a request as client-go encodes its options and an audit log's requestURI shows it:

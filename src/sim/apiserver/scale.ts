@@ -1,6 +1,6 @@
 // The scale subresource: an autoscaling/v1 Scale view of a Deployment or ReplicaSet.
-import type { Obj } from './request.ts';
-import { labelSelectorAsString } from '../util/labels.ts';
+import type { Obj } from '../api/request.ts';
+import { labelSelectorAsString } from '../api/labels.ts';
 
 export function toScale(resource: string, o: Obj): Obj {
   return {

@@ -2,8 +2,8 @@
 // text): in kubectl's part of the API server (kubectl-extras.ts). The components and the figures' own
 // actions send only selectors that parse, so a figure's cluster filters with selectors.ts alone until
 // kubectl (or a link's replay) installs that part.
-import { type Status, statusError } from './status.ts';
-import { labelValueErrors, qualifiedNameErrors } from './name-validation.ts';
+import { type Status, statusError } from '../api/status.ts';
+import { labelValueErrors, qualifiedNameErrors } from '../api/name-validation.ts';
 
 /** labels.Parse's lexer tokens. */
 type Tok = 'error' | 'eos' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
@@ -62,7 +62,7 @@ function aggregate(errs: string[]): string | undefined {
 /**
  * labels.Parse's error for a label selector string, as the API server answers it (the text of the
  * 400 BadRequest), or undefined when it parses. A port of its Parser: the requirements it builds
- * are ../util/labels.ts's to match.
+ * are ../api/labels.ts's to match.
  */
 export function labelSelectorError(selector: string): string | undefined {
   const items = lexSelector(selector);

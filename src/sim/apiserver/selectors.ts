@@ -1,7 +1,7 @@
 // Field selectors (fields.ParseSelector) as list and watch filter with them; label selectors are
-// ../util/labels.ts, shared with the components and kubectl. What the API server refuses in a
+// ../api/labels.ts, shared with the components and kubectl. What the API server refuses in a
 // selector is selector-errors.ts, in kubectl's part of the API server (kubectl-extras.ts).
-import type { KObject } from './store.ts';
+import type { KObject } from '../api/request.ts';
 
 /** One parsed field requirement. */
 export interface FieldRequirement { field: string; op: '=' | '!='; value: string; path: string[] }

@@ -2,7 +2,7 @@
 import type { EventQueue } from '../clock.ts';
 import { createRng, type RngState } from '../rng.ts';
 import type { EventLeases } from './event-ttl.ts';
-import type { RequestLog } from './request-log.ts';
+import type { RequestLog } from '../request-log.ts';
 import { type StoreState, storeCompact } from './store.ts';
 import type { Watcher } from './watch.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStore, storeCompact, storeDelete, storeGet, storeHistorySince, storeKey, storeList, storePut, storePutStamped } from './store.ts';
+import { createStore, storeCompact, storeDelete, storeGet, storeHistorySince, storeList, storePut, storePutStamped } from './store.ts';
+import { storeKey } from '../api/resources.ts';
 
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' } });
 

@@ -1,20 +1,9 @@
 // etcd-like store: objects under Kubernetes' key layout, one global revision, watch history since
 // the last compaction. Only the API server calls these functions.
-import { newDict } from '../dict.ts';
-import { flattenStrings } from '../names.ts';
-
-/** Any stored object (a Kubernetes object with metadata). */
-export interface KObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    resourceVersion?: string;
-    [k: string]: unknown;
-  };
-  [k: string]: unknown;
-}
+import { newDict } from '../util/dict.ts';
+import { flattenStrings } from '../util/names.ts';
+import type { KObject } from '../api/request.ts';
+import { REGISTRY_PREFIX } from '../api/resources.ts';
 
 /** One change in the history, as etcd's watch reports it. */
 export interface StoreEvent {
@@ -45,25 +34,6 @@ export interface StoreState {
 /** An empty store at revision 1 (etcd starts at 1). */
 export function createStore(freeze = true): StoreState {
   return { revision: 1, objects: {}, createRevision: newDict(), history: [], compactedRevision: 0, freeze };
-}
-
-/** Kubernetes' etcd prefixes per resource (nodes are still "minions"). */
-const REGISTRY_PREFIX: Record<string, string> = {
-  namespaces: '/registry/namespaces',
-  nodes: '/registry/minions',
-  leases: '/registry/leases',
-  pods: '/registry/pods',
-  deployments: '/registry/deployments',
-  replicasets: '/registry/replicasets',
-  services: '/registry/services/specs',
-  endpointslices: '/registry/endpointslices',
-  events: '/registry/events',
-};
-
-/** The etcd key of an object. */
-export function storeKey(resource: string, namespace: string | undefined, name: string): string {
-  const prefix = REGISTRY_PREFIX[resource] ?? `/registry/${resource}`;
-  return namespace ? `${prefix}/${namespace}/${name}` : `${prefix}/${name}`;
 }
 
 /** Recursively freeze plain data. */

@@ -1,9 +1,10 @@
 // The TokenRequest's checks a hand-made request can fail (TokenREST.Create, ValidateTokenRequest),
 // kubectl's part of the API server (kubectl-extras.ts): the kubelet's own requests pass them all.
-import type { Obj } from './request.ts';
+import type { Obj } from '../api/request.ts';
 import type { ApiHost } from './server.ts';
-import { type FieldError, type Status, formatFieldError, notFound, statusError } from './status.ts';
-import { storeGet, storeKey } from './store.ts';
+import { type FieldError, type Status, formatFieldError, notFound, statusError } from '../api/status.ts';
+import { storeGet } from './store.ts';
+import { storeKey } from '../api/resources.ts';
 
 /** ValidateTokenRequest: at least 10 minutes (MinTokenAgeSec), at most 2^32 seconds. */
 export function validateTokenRequest(expirationSeconds: number): FieldError[] {

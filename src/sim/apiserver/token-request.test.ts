@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
 import { installKubectlExtras } from './kubectl-extras.ts';
-import type { Obj } from './request.ts';
+import type { Obj } from '../api/request.ts';
 import { validateTokenRequest } from './token-request-checks.ts';
 
 const token = (c: ReturnType<typeof createCluster>, spec: Obj, name = 'default', namespace = 'default') =>

@@ -3,13 +3,13 @@
 // defaults and its status (the token and when it expires). The token is an opaque deterministic
 // string, not a signed JWT: nothing in the simulator verifies one. The kubelet's requests are valid
 // by construction: the checks a hand-made request can fail are kubectl's part (token-request-checks.ts).
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import type { ApiServerConfig } from './config.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { keyOf } from './resources.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
-import { notFound } from './status.ts';
+import { notFound } from '../api/status.ts';
 import { storeGet } from './store.ts';
 
 /** TokenREST.Create: the account must exist; spec.expirationSeconds defaults to an hour, the audiences to the API server's. */

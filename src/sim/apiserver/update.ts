@@ -1,20 +1,20 @@
 // PUT and PATCH: the update path (status vs main resource, generation, no-op writes) and the
 // status-patch shortcut.
-import { deepEqual } from '../names.ts';
+import { deepEqual } from '../util/names.ts';
 import { type ApiServerConfig, kubectlExtras } from './config.ts';
 import { admitAndValidate } from './admission.ts';
-import { omitEmptyMeta } from './omit-empty-meta.ts';
-import type { Identity } from './authn.ts';
+import { omitEmptyMeta } from '../api/omit-empty-meta.ts';
+import type { Identity } from '../api/identity.ts';
 import { shouldDeleteDuringUpdate } from './delete.ts';
 import { leaseEventKey } from './event-leases.ts';
 import { fromEventsV1, toEventsV1 } from './events-v1.ts';
-import { hasNaNValue, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from './patch.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from './resources.ts';
+import { hasNaNValue, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from '../api/patch.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
 import type { ApiHost } from './server.ts';
-import { conflict, notFound } from './status.ts';
+import { conflict, notFound } from '../api/status.ts';
 import { type StoreEvent, storeDelete, storeGet, storePut, storePutStamped } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
-import { storeGet, storeKey } from './store.ts';
+import { storeGet } from './store.ts';
+import { storeKey } from '../api/resources.ts';
 import { runs } from '../../test/fc.ts';
 
 type Obj = any;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isDNS1123Subdomain } from './validation.ts';
 import { runs } from '../../test/fc.ts';
-import { RESOURCES } from './resources.ts';
+import { RESOURCES } from '../api/resources.ts';
 import { testWorld } from '../testing/world.ts';
 
 describe('names', () => {

@@ -1,15 +1,15 @@
 // Built-in validation (ValidateObjectMeta's names, ValidatePodUpdate, ValidateDeployment … in
 // miniature) and the extra validators a cluster adds.
-import { deepEqual } from '../names.ts';
+import { deepEqual } from '../util/names.ts';
 import type { ApiServerConfig } from './config.ts';
-import type { Obj } from './request.ts';
-import { labelSelectorMatches } from '../util/labels.ts';
-import { type FieldError, GoValue } from './status.ts';
-import { quantityOf } from '../util/quantity.ts';
-import { cmpQuantity as cmp, quantitySign } from '../util/quantity-cmp.ts';
-import type { KObject } from './store.ts';
-import { DNS1123_LABEL_MSG, dns1123SubdomainErrors, inclusiveRangeError, isDNS1123Subdomain, labelValueErrors, maxLenError, qualifiedNameErrors, regexError } from './name-validation.ts';
-export { isDNS1123Subdomain } from './name-validation.ts';
+import type { Obj } from '../api/request.ts';
+import { labelSelectorMatches } from '../api/labels.ts';
+import { type FieldError, GoValue } from '../api/status.ts';
+import { quantityOf } from '../api/quantity.ts';
+import { cmpQuantity as cmp, quantitySign } from '../api/quantity-cmp.ts';
+import type { KObject } from '../api/request.ts';
+import { DNS1123_LABEL_MSG, dns1123SubdomainErrors, inclusiveRangeError, isDNS1123Subdomain, labelValueErrors, maxLenError, qualifiedNameErrors, regexError } from '../api/name-validation.ts';
+export { isDNS1123Subdomain } from '../api/name-validation.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
 export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];

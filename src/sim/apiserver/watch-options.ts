@@ -1,6 +1,6 @@
 // ValidateListOptions for a watch, in kubectl's part of the API server (kubectl-extras.ts): the
 // components' informers always send the streaming-list options together, so only kubectl's requests can fail it.
-import type { WatchOptions } from './watch.ts';
+import type { WatchOptions } from '../api/watch.ts';
 
 /** ValidateListOptions for a watch: the streaming-list options go together. */
 export function validateWatchOptions(opts: WatchOptions): string | undefined {

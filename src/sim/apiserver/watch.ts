@@ -5,15 +5,18 @@ import { push } from '../clock.ts';
 import { jitter } from '../rng.ts';
 import { authenticate } from './authn.ts';
 import type { ApiServerConfig } from './config.ts';
+import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../api/watch.ts';
 import { authorize } from './rbac.ts';
-import { type Stage, type WatchEventType, appendRecord } from './request-log.ts';
-import type { ApiRequest, ApiResult, Obj } from './request.ts';
-import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from './resources.ts';
-import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../util/labels.ts';
+import { type Stage, appendRecord } from '../request-log.ts';
+import type { WatchEventType } from '../api/watch.ts';
+import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from '../api/resources.ts';
+import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../api/labels.ts';
 import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
-import { type Status, statusError } from './status.ts';
-import { type KObject, type StoreEvent, storeHistorySince, storeList } from './store.ts';
+import { type Status, statusError } from '../api/status.ts';
+import { type StoreEvent, storeHistorySince, storeList } from './store.ts';
+import type { KObject } from '../api/request.ts';
 
 /** One open watch. */
 export interface Watcher {
@@ -43,50 +46,6 @@ export interface Watcher {
   /** Only events after this revision are sent (a watch from a future rv waits for it, as the watch cache does). */
   fromRevision: number;
 }
-
-/** What a watcher's component receives in its queue. */
-export interface WatchNotification {
-  type: 'watch';
-  watchId: string;
-  eventType: WatchEventType;
-  object: KObject;
-  revision: number;
-}
-
-/** Sent to a component when its watch ends (API server down, or 410 while resuming). */
-export interface WatchClosed {
-  type: 'watch-closed';
-  watchId: string;
-  status?: Status;
-}
-
-/** Options for opening a watch. */
-export interface WatchOptions {
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-  /** Start after this revision; omit (or "0") to get synthetic ADDED events for the current state first. */
-  resourceVersion?: string;
-  /**
-   * A streaming list (WatchList, client-go's WatchListClient): the current state as ADDED events,
-   * then a BOOKMARK annotated k8s.io/initial-events-end, then the changes. Needs
-   * resourceVersionMatch NotOlderThan and allowWatchBookmarks, as ValidateListOptions says.
-   */
-  sendInitialEvents?: boolean;
-  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
-  allowWatchBookmarks?: boolean;
-  /**
-   * How long the client asks the watch to last (client-go's reflector: 5 to 10 minutes); logged in
-   * the query. The client that sends it closes and re-opens the watch when the time is up, as the
-   * server's close would make it do.
-   */
-  timeoutSeconds?: number;
-  /** kubectl's --request-timeout (client-go's Timeout, a Go duration), only logged in the query. */
-  timeout?: string;
-}
-
-/** The annotation on the BOOKMARK that ends a streaming list's initial events. */
-export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /** A watch's query as client-go encodes it (url.Values.Encode: keys sorted, values escaped), as the audit log shows it. */
 function watchQuery(opts: WatchOptions): string {

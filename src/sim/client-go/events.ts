@@ -7,10 +7,10 @@
 // and forgotten, a single event older than 6 minutes forgotten) and refreshExistingEventSeries
 // every 30 minutes (every series written again, which keeps its Event within the TTL).
 import type { ObjectReference } from 'kubernetes-types/core/v1';
-import { EVENTS_GROUP, EVENTS_GROUP_VERSION } from '../apiserver/events-v1.ts';
-import type { Obj } from '../apiserver/request.ts';
+import { EVENTS_GROUP, EVENTS_GROUP_VERSION } from '../api/resources.ts';
+import type { Obj } from '../api/request.ts';
 import type { InvolvedObject } from './record.ts';
-import { eventName, microTime } from '../names.ts';
+import { eventName, microTime } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
 
 /** event_broadcaster.go's finishTime: a series (or a single event) this quiet is done. */

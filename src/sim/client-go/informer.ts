@@ -1,9 +1,9 @@
 // client-go's informer (list + watch into a cache, with indexers and handlers) and its listers, as
 // plain data driven through ctx.
-import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } from '../apiserver/resources.ts';
-import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../apiserver/watch.ts';
-import { newDict } from '../dict.ts';
-import { flatten } from '../names.ts';
+import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } from '../api/resources.ts';
+import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../api/watch.ts';
+import { newDict } from '../util/dict.ts';
+import { flatten } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
 
 /** The little an informer needs from an object. */

@@ -6,9 +6,9 @@
 // The component is the process: it starts its loops (the scheduler, the controllers) once it
 // leads, and stops them when it exits.
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
+import type { ApiResult, RequestOptions } from '../api/request.ts';
 import { recordEventOnce } from './record.ts';
-import { fnv1a32, microTime, newUID } from '../names.ts';
+import { fnv1a32, microTime, newUID } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
 import { createRng } from '../rng.ts';
 import type { AddComponentOptions, ClientCtx, ComponentDef, Ctx } from '../world.ts';

@@ -3,8 +3,8 @@
 // component records this way but the scheduler's framework, which has tools/events'
 // events.k8s.io/v1 recorder (events.ts); its leader election still uses this one.
 import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/v1';
-import { newDict } from '../dict.ts';
-import { eventName, flatten, rfc3339 } from '../names.ts';
+import { newDict } from '../util/dict.ts';
+import { eventName, flatten, rfc3339 } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
 
 /**

@@ -4,7 +4,7 @@
 // patched in), but only after a fresh GET has shown the controller is still there and not being
 // deleted (RecheckDeletionTimestamp). Objects owned by another controller are left alone.
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { labelSelectorRequirements, matchesLabels, type LabelRequirement, type LabelSelectorLike } from '../util/labels.ts';
+import { labelSelectorRequirements, matchesLabels, type LabelRequirement, type LabelSelectorLike } from '../api/labels.ts';
 
 /** The little the manager reads from an object. */
 export interface Owned {

@@ -3,8 +3,8 @@ import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { informerHandle, listAndWatch, listerGet, metaNamespaceKey, newInformer, type InformerState } from '../client-go/informer.ts';
-import { computeHash, rfc3339 } from '../names.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
+import { computeHash, rfc3339 } from '../util/names.ts';
+import type { RequestRecord } from '../request-log.ts';
 import { storeList } from '../apiserver/store.ts';
 import { deployment, testWorld } from '../testing/world.ts';
 import { replay, type ComponentDef, type Ctx, type World } from '../world.ts';
@@ -13,7 +13,6 @@ import { getPodsToDelete, isPodActive, isPodAvailable } from './replicaset-util.
 import { replicaSetControllerDef } from './replicaset-controller.ts';
 import { rollback } from './deployment-util.ts';
 import { FC_RUNS, runs } from '../../test/fc.ts';
-
 
 // ---------------------------------------------------------------------------------------------
 // A tiny fake kubelet + scheduler: binds new pods to node-1, marks them Running+Ready after

@@ -10,7 +10,7 @@ import { newEventRecorder, recordEvent, type EventRecorderState } from '../clien
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, addRateLimited, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
-import { computeHash, deepEqual, rfc3339 } from '../names.ts';
+import { computeHash, deepEqual, rfc3339 } from '../util/names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
   applyScale, cleanupDeployment, checkPausedConditions, deploymentComplete, FailedRSCreateReason, findNewReplicaSet, findOldReplicaSets,

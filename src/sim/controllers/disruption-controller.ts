@@ -17,9 +17,9 @@ import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandler
 import { add, addAfter, newWorkQueue, rateLimiterWhen, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
-import { deepEqual, rfc3339 } from '../names.ts';
+import { deepEqual, rfc3339 } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
-import { labelSelectorMatches } from '../util/labels.ts';
+import { labelSelectorMatches } from '../api/labels.ts';
 import { isPodReady } from './replicaset-util.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 

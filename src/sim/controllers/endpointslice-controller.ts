@@ -5,8 +5,8 @@ import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/dis
 import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue, type WorkQueueAdd } from '../client-go/workqueue.ts';
-import { deepEqual } from '../names.ts';
-import { matchesSet } from '../util/labels.ts';
+import { deepEqual } from '../util/names.ts';
+import { matchesSet } from '../api/labels.ts';
 
 /** --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;

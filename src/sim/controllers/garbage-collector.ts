@@ -12,11 +12,11 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/delete.ts';
-import { RESOURCES, informerKeyOf, resourceOfKind, type ResourceName } from '../apiserver/resources.ts';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/meta.ts';
+import { RESOURCES, informerKeyOf, resourceOfKind, type ResourceName } from '../api/resources.ts';
 import { informerHandle, listAndWatch, memoHandlers, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, addRateLimited, done, forget, get, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
-import { newDict } from '../dict.ts';
+import { newDict } from '../util/dict.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** Component (and identity) name: system:serviceaccount:kube-system:generic-garbage-collector. */

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1';
 import { createCluster } from '../cluster.ts';
-import { formatRecord } from '../apiserver/format-record.ts';
+import { formatRecord } from '../view/format-record.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
 import { NAMESPACE_DELETION_GRACE_PERIOD_MS, updateConditions } from './namespace-controller.ts';
 

@@ -8,10 +8,10 @@
 // fallback for a resource without it (deleteEachItem: a LIST, then a DELETE of each item).
 import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1';
 import { type InformerEvent, type InformerState, informerHandle, isInformerEvent, listAndWatch, newInformer } from '../client-go/informer.ts';
-import { RESOURCES } from '../apiserver/resources.ts';
-import type { Obj } from '../apiserver/request.ts';
+import { RESOURCES } from '../api/resources.ts';
+import type { Obj } from '../api/request.ts';
 import { clonePlain } from '../clone.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 

@@ -3,7 +3,8 @@ import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
-import { storeGet, storeKey } from '../apiserver/store.ts';
+import { storeGet } from '../apiserver/store.ts';
+import { storeKey } from '../api/resources.ts';
 import { pod as testPod, testWorld } from '../testing/world.ts';
 import type { World } from '../world.ts';
 import {

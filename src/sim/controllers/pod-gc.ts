@@ -8,7 +8,7 @@
 // the `terminatedPodGCThreshold` param), the excess is deleted, evicted pods first, then the oldest.
 import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
 import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerEvent, type InformerState } from '../client-go/informer.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** Component name (service account pod-garbage-collector). */

@@ -5,13 +5,13 @@
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import type { ApiResult } from '../apiserver/request.ts';
+import type { ApiResult } from '../api/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import { controllerIndexValue, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, addAfter, finishSync, newWorkQueue, SYNC_WAITING, syncWithCause, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
-import { deepEqual, flatten, rfc3339 } from '../names.ts';
+import { deepEqual, flatten, rfc3339 } from '../util/names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {
   BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,

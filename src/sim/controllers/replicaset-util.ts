@@ -8,7 +8,7 @@
 
 import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
-import { matchesSet } from '../util/labels.ts';
+import { matchesSet } from '../api/labels.ts';
 import { REPLICASET_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */

@@ -3,7 +3,8 @@ import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
-import { storeGet, storeKey } from '../apiserver/store.ts';
+import { storeGet } from '../apiserver/store.ts';
+import { storeKey } from '../api/resources.ts';
 import { statechartOf } from '../view/statechart.ts';
 import { rolloutStateOf, type DeploymentControllerState } from './deployment-controller.ts';
 import {

@@ -8,7 +8,7 @@ import { listerGet, newInformer, type EventHandlers, type InformerState } from '
 import { add, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { ROOT_CA_CONFIG_MAP, type ComponentDef, type Ctx } from '../world.ts';
-import { deepEqual } from '../names.ts';
+import { deepEqual } from '../util/names.ts';
 import { settled } from './serviceaccounts-controller.ts';
 
 /** The publisher's component type and instance name (its service account's name). */

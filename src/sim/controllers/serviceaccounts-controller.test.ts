@@ -4,7 +4,7 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
-import type { Obj } from '../apiserver/request.ts';
+import type { Obj } from '../api/request.ts';
 import { createCluster } from '../cluster.ts';
 import { ROOT_CA_CONFIG_MAP } from '../world.ts';
 import { ROOT_CA_CERT_PUBLISHER } from './root-ca-publisher.ts';

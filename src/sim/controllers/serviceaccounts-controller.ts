@@ -9,7 +9,7 @@ import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import { listerGet, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import { add, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
-import type { ApiResult } from '../apiserver/request.ts';
+import type { ApiResult } from '../api/request.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
 /** The controller's component type and instance name (its service account's name, as the real requests carry it). */

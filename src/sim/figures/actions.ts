@@ -4,7 +4,7 @@
 import type { Cluster } from '../cluster.ts';
 import type { AppBehaviour, ControlPlaneComponent, NodeAction } from '../cluster-types.ts';
 import { deletePodRequest, deploymentFor, scaleRequest, setImageRequest, containerNameFromImage } from '../kubectl/generators.ts';
-import type { ApiRequest } from '../apiserver/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 
 /** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
@@ -71,7 +71,7 @@ export type FigureAction =
   | { type: 'expose'; name: string; port: number }
   | { type: 'get'; resource: 'pods' | 'nodes' }
   | ReplaceReplicasAction
-  /** `sim app`: the behaviour names the line, health (kubelet/app-health.ts appHealth) is what the kubelet is told. */
+  /** `sim app`: the behaviour names the line, health (app-health.ts appHealth) is what the kubelet is told. */
   | { type: 'app'; pod: string; behaviour: AppBehaviour; health: ContainerHealth };
 
 /**
@@ -109,7 +109,6 @@ export interface PodSpecOfFigure {
   onNode?: string;
 }
 
-
 /**
  * A Deployment created the ways a reader gets one wrong (the hub figure): as a client the API server
  * cannot authenticate, as a user RBAC gives no rights (`--as`), into a namespace that does not exist,
@@ -132,7 +131,7 @@ export interface CreateDeploymentAction {
 }
 
 /** The client name a request with unknown credentials is logged under (the API server's own name for it). */
-export { UNKNOWN_CLIENT } from '../apiserver/authn.ts';
+export { UNKNOWN_CLIENT } from '../api/identity.ts';
 
 /** Makes the action on the cluster (as kubectl, or as the CLI's fault); the world records it. */
 export function applyAction(cluster: Cluster, a: FigureAction): void {

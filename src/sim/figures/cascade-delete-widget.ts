@@ -6,8 +6,8 @@
 // the ReplicaSet, then the pods whose owner that was. Nothing calls the collector: it learns each
 // deletion from its watches, as every controller does. The picture is read from the store (each
 // object's uid, ownerReference and deletionTimestamp) and the request log (who sent each DELETE).
-import { namesOf } from '../apiserver/resources.ts';
-import { storeList } from '../apiserver/store.ts';
+import { namesOf } from '../api/resources.ts';
+import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';

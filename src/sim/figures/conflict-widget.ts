@@ -5,10 +5,10 @@
 // of silently undoing alice's change. bob reads again and retries, and both changes count. The
 // picture lists each write with the resourceVersion it was sent with and the API server's answer,
 // read from the request log and the recorded inputs.
-import type { ApiRequest } from '../apiserver/request.ts';
-import { R } from '../apiserver/authn.ts';
-import { namesOf } from '../apiserver/resources.ts';
-import { storeGet } from '../apiserver/store.ts';
+import type { ApiRequest } from '../api/request.ts';
+import { R } from '../api/identity.ts';
+import { namesOf } from '../api/resources.ts';
+import { storeGet } from '../view/stored.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';

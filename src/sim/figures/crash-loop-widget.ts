@@ -4,7 +4,7 @@
 // web's pods with their restart counts and the kubelet's own back-off entry, and the crashing pod's
 // container starts (containerd's StartContainer calls); the reader's fix is noticed only when the wait ends.
 import type { Cluster } from '../cluster.ts';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { FigureAction } from './actions.ts';

@@ -8,7 +8,8 @@
 // network's tables so that looking changes nothing.
 import type { Pod, Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { storeGet, storeKey } from '../apiserver/store.ts';
+import { storeGet } from '../view/stored.ts';
+import { storeKey } from '../api/resources.ts';
 import type { Cluster } from '../cluster.ts';
 import { KUBE_DNS_IP } from '../net/coredns.ts';
 import { connect } from '../net/data-path.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/index.ts';
-import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
+import { KUBECTL_CONNECTION_REFUSED } from '../api/status.ts';
 import { clusterFigure } from './cluster-figure.ts';
 import { compileFigure } from './compile.ts';
 import type { FigureDef } from './demo.ts';

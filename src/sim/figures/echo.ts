@@ -1,9 +1,9 @@
 // What a terminal would have shown for a demo's actions: the line (`$ kubectl set image …`) and
 // kubectl's one-line answer (`deployment.apps/web image updated`), or its error, read from the
 // request the action logged. `sim …` lines print nothing, as in `npm run sim`.
-import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
-import { UNKNOWN_CLIENT } from '../apiserver/authn.ts';
+import { KUBECTL_CONNECTION_REFUSED } from '../api/status.ts';
+import type { RequestRecord } from '../request-log.ts';
+import { UNKNOWN_CLIENT } from '../api/identity.ts';
 import { commandOf, type FigureAction } from './actions.ts';
 
 /** One line that ran and what it printed. */

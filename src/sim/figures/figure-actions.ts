@@ -2,7 +2,7 @@
 // echo what a terminal would print. Every FigureDef carries it (its `actions`), so this code loads
 // with the figures' chunks and not in the worker's core, which the terminal and replays share.
 import type { Cluster } from '../cluster.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
+import type { RequestRecord } from '../request-log.ts';
 import { applyAction, commandOf, type FigureAction } from './actions.ts';
 import { echoOf, type RanLine } from './echo.ts';
 

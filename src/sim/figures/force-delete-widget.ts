@@ -9,7 +9,7 @@
 // server's objects, node-2's containerd (the kubelet's runtime state) for what the machine runs.
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { Frame, NodeView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';

@@ -8,7 +8,7 @@
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Node } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeGet } from '../apiserver/store.ts';
+import { storeGet } from '../view/stored.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { parseTime } from '../util/time.ts';
 import type { Frame, NodeView } from '../view/types.ts';

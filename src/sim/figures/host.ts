@@ -3,8 +3,8 @@
 // at known steps) until the reader changes something; then the story forks away and the demos the
 // reader presses narrate their own beats as the cluster reaches them.
 import { createCluster, type Cluster } from '../cluster.ts';
-import { RESOURCES } from '../apiserver/resources.ts';
-import { storeList } from '../apiserver/store.ts';
+import { RESOURCES } from '../api/resources.ts';
+import { storeList } from '../view/stored.ts';
 import { Timeline } from '../time-travel.ts';
 import { frameOf } from '../view/frame.ts';
 import { stepRecordsOf } from '../view/records.ts';

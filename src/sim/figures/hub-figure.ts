@@ -5,8 +5,8 @@
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Cluster } from '../cluster.ts';
 import type { ControlPlaneComponent } from '../cluster-types.ts';
-import type { RequestRecord, Stage } from '../apiserver/request-log.ts';
-import { storeKey } from '../apiserver/store.ts';
+import type { RequestRecord, Stage } from '../request-log.ts';
+import { storeKey } from '../api/resources.ts';
 import { podStatechartOf } from '../view/pod-statechart.ts';
 import { isHeartbeat } from '../view/records.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';

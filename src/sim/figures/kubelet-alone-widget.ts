@@ -6,7 +6,7 @@
 // The picture reads the kubelet's own state and request log beside the stored pod.
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { count } from '../view/words.ts';

@@ -5,7 +5,7 @@
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeGet } from '../apiserver/store.ts';
+import { storeGet } from '../view/stored.ts';
 import { reconcileOldReplicaSets, resolveFenceposts, rolloutRollingStep, rollingUpdateParams, specReplicas } from '../controllers/deployment-util.ts';
 import type { Frame } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';

@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { nodeHealthOf } from '../node-lifecycle/node-health-view.ts';
 import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import type { Frame } from '../view/types.ts';
 
 /** The kubelet renews its node's Lease this often (kubelet's nodeLeaseDurationSeconds 40 × 0.25). */

@@ -4,7 +4,7 @@
 // replaced during the outage, a fresh grace period after it).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
+import { KUBECTL_CONNECTION_REFUSED } from '../api/status.ts';
 import { JITTER_FACTOR, LEASE_DURATION_MS, RETRY_PERIOD_MS } from '../client-go/leader-election.ts';
 import type { StatechartView } from '../view/statechart.ts';
 import type { FigureAction } from './actions.ts';

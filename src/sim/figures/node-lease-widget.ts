@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.ts';
 import type { Frame, NodeView } from '../view/types.ts';
 import { listOf } from '../view/words.ts';
 import type { NodeLifecycleControllerState } from '../node-lifecycle/node-lifecycle-controller.ts';
-import { storeGet } from '../apiserver/store.ts';
+import { storeGet } from '../view/stored.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { setupDemo } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';

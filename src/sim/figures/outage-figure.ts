@@ -3,7 +3,7 @@
 // the rules kube-proxy last synced and the containers need no API server; kubectl is refused
 // with its real message; a node dies in the outage and nothing notices or replaces it until the
 // control plane returns, and then the restarted controller starts every node's grace period afresh.
-import { KUBECTL_CONNECTION_REFUSED } from '../apiserver/status.ts';
+import { KUBECTL_CONNECTION_REFUSED } from '../api/status.ts';
 import { nodeStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';
 import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';

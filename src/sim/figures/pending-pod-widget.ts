@@ -7,9 +7,9 @@
 // read from the store: each node's allocatable, the requests of the pods bound to it, the pod's
 // PodScheduled condition.
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
-import { quantityMilliValue } from '../util/quantity.ts';
+import { quantityMilliValue } from '../api/quantity.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { API, API_CPU, API_MEMORY, LOAD } from './filter-score-widget.ts';

@@ -2,8 +2,8 @@
 // "Next event that matters" stops at), what a jump passed over (said in the narration), and whether
 // anything that matters lies ahead at all (the cluster at rest, where Play stops).
 import { peek } from '../clock.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
-import { deepEqual } from '../names.ts';
+import type { RequestRecord } from '../request-log.ts';
+import { deepEqual } from '../util/names.ts';
 import { historyAt, isHeartbeat } from '../view/records.ts';
 import { count } from '../view/words.ts';
 import { logCount, type World, type WorldState } from '../world.ts';

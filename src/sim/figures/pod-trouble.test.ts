@@ -2,8 +2,8 @@
 // seconds left, nothing once the entry expired), and the EndpointSlice's endpoints.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { appHealth } from '../kubelet/app-health.ts';
-import { storeList } from '../apiserver/store.ts';
+import { appHealth } from '../app-health.ts';
+import { storeList } from '../view/stored.ts';
 import { createCluster } from '../cluster.ts';
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';

@@ -2,7 +2,7 @@
 // reader makes one pod's readiness probe fail; the kubelet sets the pod's Ready condition to False, the
 // EndpointSlice controller marks its endpoint not ready and not serving (still not terminating), and
 // kube-proxy leaves it out of node-1's rules. Then the probe passes again and the pod comes back.
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { FigureAction } from './actions.ts';

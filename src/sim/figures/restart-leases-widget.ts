@@ -7,7 +7,7 @@
 // Every name, time and count the picture shows is read from the store.
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Node } from 'kubernetes-types/core/v1';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';

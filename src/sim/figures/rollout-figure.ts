@@ -7,7 +7,7 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { maxSurge, maxUnavailable, rollingUpdateParams, specReplicas } from '../controllers/deployment-util.ts';
-import { storeGet, storeList } from '../apiserver/store.ts';
+import { storeGet, storeList } from '../view/stored.ts';
 import { rolloutStatechartOf, type StatechartView } from '../view/statechart.ts';
 import type { DeploymentView, Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';

@@ -5,9 +5,10 @@
 // kept between views.
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KObject, StoreEvent } from '../apiserver/store.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
-import { COMPACTION_INTERVAL_MS } from '../apiserver/server.ts';
+import type { StoreEvent } from '../apiserver/store.ts';
+import type { KObject } from '../api/request.ts';
+import type { RequestRecord } from '../request-log.ts';
+import { COMPACTION_INTERVAL_MS } from '../view/stored.ts';
 import { maxSurge, maxUnavailable, specReplicas } from '../controllers/deployment-util.ts';
 import type { WorldState } from '../world.ts';
 

@@ -5,7 +5,7 @@
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import { DEFAULT_SCORE_PLUGINS } from '../scheduler/profile.ts';
 import { schedulingRecordOf, type SchedulerState } from '../scheduler/scheduler.ts';
 import { podStatechartOf } from '../view/pod-statechart.ts';

@@ -6,7 +6,7 @@
 // controller's own scheduled work (its TimedWorkers), read from its state, never computed here.
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import type { TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
 import type { Frame, NodeView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';

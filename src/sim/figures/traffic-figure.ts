@@ -4,7 +4,7 @@
 // and stops the control plane, and watches where the requests go and how they fail, beside the
 // nat rules kube-proxy keeps on node-1 for the Service.
 import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import { kubeProxyRulesOf } from '../kube-proxy/reader.ts';
 import { corednsAddon } from '../net/coredns.ts';
 import type { Frame, NodeView, PodView } from '../view/types.ts';

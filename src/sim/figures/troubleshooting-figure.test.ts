@@ -4,7 +4,7 @@
 // Ready and its address not ready in the EndpointSlice; and what a reader types at a beat in the
 // terminal prints what kubectl prints.
 import { describe, expect, it } from 'vitest';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import { runOnFigure } from '../kubectl/figure-terminal.ts';
 import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';

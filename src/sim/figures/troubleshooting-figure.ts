@@ -7,7 +7,7 @@
 import type { Frame, PodView } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { AppBehaviour } from '../cluster-types.ts';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import type { FigureAction } from './actions.ts';
 import type { DemoDef, DemoMemo, FigureDef } from './demo.ts';
 import type { FigureView } from './protocol.ts';

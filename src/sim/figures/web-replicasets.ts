@@ -2,7 +2,7 @@
 // (by ownerReference uid, as the Deployment controller adopts them), with the revision annotation
 // the controller writes on both.
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import { storeList } from '../apiserver/store.ts';
+import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import { WEB } from './widget-web.ts';
 

@@ -5,10 +5,11 @@
 // the default cluster, so the worker and every figure without it never load this folder.
 import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { R, type Identity } from '../apiserver/authn.ts';
+import { R, type Identity } from '../api/identity.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
-import { nodeConfig, type KubeletParams } from '../kubelet/node-status.ts';
+import type { KubeletParams } from '../kubelet/node-status.ts';
+import { nodeAddress } from '../util/node-address.ts';
 import type { AddComponentOptions, ComponentDef, Ctx } from '../world.ts';
 import { POD_NETWORK, podNetworkAddonParts } from '../net/index.ts';
 import { kubeProxyRulesOf, kubeProxyStateOf } from './reader.ts';
@@ -204,7 +205,7 @@ export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
     identities: { 'kube-proxy': KUBE_PROXY_IDENTITY },
     instances: (w) => [
       ...Object.entries(w.components).filter(([, e]) => e.type === 'kubelet').map(([instance, e]): [string, string, AddComponentOptions] => {
-        const { node: name, internalIP } = nodeConfig(instance, e.params as KubeletParams);
+        const { node: name, internalIP } = nodeAddress(instance, e.params as KubeletParams);
         const params: KubeProxyParams = { node: name, mode, nodeIP: internalIP, clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16' };
         if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
         return [kubeProxyName(name), 'kube-proxy', { params }];

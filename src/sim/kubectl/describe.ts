@@ -1,9 +1,9 @@
 // kubectl describe for pods, nodes, deployments, replicasets, services and namespaces, following pkg/describe/describe.go's field
 // order, its PrefixWriter levels and its tabwriter (padding 2), with the Events section.
-import { labelSelectorAsString } from '../util/labels.ts';
+import { labelSelectorAsString } from '../api/labels.ts';
 import { translateTimestampSince } from './print-pod.ts';
 import { parseTime } from '../util/time.ts';
-import { quantityMilliValue, quantityValue } from '../util/quantity.ts';
+import { quantityMilliValue, quantityValue } from '../api/quantity.ts';
 import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
 import { goSort } from './go-sort.ts';
 import { coreEvent, nodeRoles } from './printers.ts';

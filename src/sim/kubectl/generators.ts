@@ -1,7 +1,7 @@
 // The objects and requests kubectl's commands send, as pure functions with no kubectl machinery
 // around them: kubectl's commands and the figures' buttons both use these, so a button makes exactly
 // the request the command would (same object ⇒ same pod-template-hash ⇒ the names the prose quotes).
-import type { ApiRequest } from '../apiserver/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 
 /** The container name `kubectl create deployment` derives from an image (last path part, no tag or digest). */
 export function containerNameFromImage(image: string): string {

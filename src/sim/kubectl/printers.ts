@@ -2,7 +2,7 @@
 // -o json (sorted keys, 4-space indent, HTML-escaped like Go's encoding/json), -o yaml and -o name.
 import { stringify } from 'yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { labelSelectorAsString } from '../util/labels.ts';
+import { labelSelectorAsString } from '../api/labels.ts';
 import { printPod, translateTimestampSince } from './print-pod.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
 import type { KindInfo } from './resources.ts';

@@ -1,5 +1,5 @@
 // kubectl's view of the served resources: names, short names, singular NAME prefixes.
-import { OTHER_GROUP_VERSIONS, RESOURCES } from '../apiserver/resources.ts';
+import { OTHER_GROUP_VERSIONS, RESOURCES } from '../api/resources.ts';
 
 /** What kubectl knows about one resource type. */
 export interface KindInfo {

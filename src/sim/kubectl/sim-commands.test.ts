@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from '../testing/kubectl-fixture.ts';
 import { formatSimTime, runSimCommand } from './sim-commands.ts';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 
 describe('sim commands', () => {
   test('time and advance', () => {

@@ -1,9 +1,9 @@
 // The `sim …` commands of the headless CLI and the browser terminal: time, faults and the request
 // log. Pure: they act on a SimCluster and return text, like runKubectl.
 import type { AppBehaviour, ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
-import { formatRecord } from '../apiserver/format-record.ts';
+import { formatRecord } from '../view/format-record.ts';
 import { parseDurationMs } from '../util/parse-duration.ts';
-import { appHealth } from '../kubelet/app-health.ts';
+import { appHealth } from '../app-health.ts';
 import type { KubectlResult } from './kubectl.ts';
 import { TokenizeError, tokenize } from './tokenize.ts';
 import { errorLine } from './plain-error.ts';

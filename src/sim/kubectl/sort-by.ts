@@ -2,8 +2,8 @@
 // or objects ordered by the first value it finds in each, compared as kubectl compares the values
 // of an unstructured object (numbers as numbers, two quantities as quantities, other strings byte by
 // byte, since v1.31), with Go's own sort.Sort, so rows with equal keys end up where kubectl puts them.
-import { parseQuantity, type Quantity } from '../util/quantity.ts';
-import { cmpQuantity } from '../util/quantity-cmp.ts';
+import { parseQuantity, type Quantity } from '../api/quantity.ts';
+import { cmpQuantity } from '../api/quantity-cmp.ts';
 import { goSort, goStringLess } from './go-sort.ts';
 import { JsonPathError, jsonPathResults } from './jsonpath.ts';
 

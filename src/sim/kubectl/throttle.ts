@@ -2,10 +2,10 @@
 // burst 10, one bucket for all its requests), and client-go's log line when a request waited long.
 // Commands that go through the resource builder get a new client, so a new bucket, per object
 // (cli-runtime's mapper calls clientFn for each Info): those never wait. drain's clientset does.
-import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
-import { resourcePath } from '../apiserver/resources.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
+import { resourcePath } from '../api/resources.ts';
 import { DEFAULT_CLIENT_LIMIT, EXTRA_LONG_THROTTLE_LATENCY_MS, newTokenBucket, reserve, type TokenBucket } from '../client-go/flowcontrol.ts';
-import { EPOCH_MS } from '../names.ts';
+import { EPOCH_MS } from '../util/names.ts';
 import { goDuration } from '../util/duration.ts';
 import type { Run } from './cmd/util.ts';
 

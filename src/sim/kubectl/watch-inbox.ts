@@ -2,7 +2,7 @@
 // --wait), kubectl runs as a component of its own, so the API server's notifications reach it through
 // the event queue with the latency every watcher sees, and wait there until the command reads them.
 // Plain data, so snapshots and replays carry it; no `yaml`, so the cluster can register it.
-import type { WatchClosed, WatchNotification } from '../apiserver/watch.ts';
+import type { WatchClosed, WatchNotification } from '../api/watch.ts';
 import type { ComponentDef } from '../world.ts';
 
 /** The component name kubectl's requests and watches are logged under. */

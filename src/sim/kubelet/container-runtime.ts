@@ -2,7 +2,7 @@
 // (k8s.io/cri-api runtime.v1 RuntimeService / ImageService) and returns the record the request log holds.
 // Timers are not here: a pull or a graceful stop takes time, so the call returns how long, and the core
 // schedules the completion (containerExited) on its own clock.
-import { copyDict, newDict } from '../dict.ts';
+import { copyDict, newDict } from '../util/dict.ts';
 import { allocatePodIP, releasePodIP, type PodIPAllocator } from './pod-ip.ts';
 
 /** Randomness comes from the world's seeded generator, injected as a function returning [0, 1). */

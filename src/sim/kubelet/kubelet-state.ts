@@ -4,7 +4,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { InformerState } from '../client-go/informer.ts';
 import type { EventRecorderState } from '../client-go/record.ts';
 import { recordEvent } from '../client-go/record.ts';
-import { deepEqual as fastDeepEqual } from '../names.ts';
+import { deepEqual as fastDeepEqual } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
 import type { Backoff, KubeletEvent } from './backoff.ts';
 import type { ContainerRecord, CriRecord, RuntimeState } from './container-runtime.ts';

@@ -3,8 +3,9 @@ import type { Event as CoreEvent, Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease as CoordLease } from 'kubernetes-types/coordination/v1';
 import { testWorld } from '../testing/world.ts';
 import { replay, type World } from '../world.ts';
-import type { RequestRecord } from '../apiserver/request-log.ts';
-import { storeGet, storeKey } from '../apiserver/store.ts';
+import type { RequestRecord } from '../request-log.ts';
+import { storeGet } from '../apiserver/store.ts';
+import { storeKey } from '../api/resources.ts';
 import { rfc3339 } from '../util/time.ts';
 import {
   crashContainer, healNode, imageAvailable, imageMissing, kubeletDef, kubeletStateOf, partitionNode, podLifecycleOf,

@@ -8,14 +8,14 @@ import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespace
 import { newEventRecorder } from '../client-go/record.ts';
 import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ClientCtx, ComponentDef, Ctx, World, WorldState } from '../world.ts';
-import type { ApiResult, RequestOptions } from '../apiserver/request.ts';
+import type { ApiResult, RequestOptions } from '../api/request.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState } from './container-runtime.ts';
 import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode, nodeConditionEvents,
   newLease, nodeConfig, renewedLease, statusForComparison,
 } from './node-status.ts';
-import { newDict } from '../dict.ts';
+import { newDict } from '../util/dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { healthyConditions, nodeConditionEvents } from './node-status.ts';
 import { kubeletStateOf } from './kubelet.ts';
 

@@ -1,12 +1,13 @@
 // What the kubelet writes about its node: the Node it registers (pkg/kubelet/kubelet_node_status.go
 // initialNode + the setters in pkg/kubelet/nodestatus/setters.go) and its Lease
 // (k8s.io/component-helpers/apimachinery/lease). Pure builders; the kubelet component sends them.
+import { nodeAddress } from '../util/node-address.ts';
 import type { Node, NodeCondition, NodeStatus, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ImageRecord } from './container-runtime.ts';
 import { podCIDRForNode } from './pod-ip.ts';
 import { rfc3339, rfc3339Micro } from '../util/time.ts';
-import { parseQuantity, quantityString, quantityValue } from '../util/quantity.ts';
+import { parseQuantity, quantityString, quantityValue } from '../api/quantity.ts';
 
 /** Instance parameters of a kubelet (all optional: derived from the instance name `kubelet/node-N`). */
 export interface KubeletParams {
@@ -70,8 +71,7 @@ const kiString = (ki: number): string => quantityString(parseQuantity(`${ki}Ki`)
 
 /** Resolve params for instance `kubelet/node-N`: node-N gets 10.244.N.0/24 and 10.0.0.1N. */
 export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig {
-  const node = p.node ?? instance.replace(/^kubelet\//, '');
-  const index = p.index ?? Number(/(\d+)$/.exec(node)?.[1] ?? 1);
+  const { node, index, internalIP } = nodeAddress(instance, p);
   const cap = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi', ...p.capacity };
   const memKi = kiOf(cap.memory);
   const diskKi = kiOf(cap['ephemeral-storage']);
@@ -94,7 +94,7 @@ export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig 
   return {
     node, index, capacity, allocatable, labels, taints,
     podCIDR: p.podCIDR ?? podCIDRForNode(index),
-    internalIP: p.internalIP ?? `10.0.0.1${index}`,
+    internalIP,
     kubeletVersion: p.kubeletVersion ?? KUBELET_VERSION,
     containerRuntimeVersion: p.containerRuntimeVersion ?? CONTAINER_RUNTIME_VERSION,
     osImage: p.osImage ?? 'Debian GNU/Linux 12 (bookworm)',

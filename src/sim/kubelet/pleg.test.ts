@@ -6,7 +6,7 @@ import { createRng, float, int, type RngState } from '../rng.ts';
 import {
   CreateContainer, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, containerExited, newRuntimeState,
 } from './container-runtime.ts';
-import { newDict } from '../dict.ts';
+import { newDict } from '../util/dict.ts';
 import { plegSeen, type KubeletState } from './kubelet-state.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import { relist, relistPending } from './pleg.ts';

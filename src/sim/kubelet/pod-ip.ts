@@ -1,7 +1,7 @@
 // Pod IPs the way the host-local IPAM plugin hands them out from the node's podCIDR:
 // the next free address after the last one reserved, wrapping round, so a released IP is not
 // handed out again straight away. Src: containernetworking/plugins host-local (RangeIter).
-import { newDict } from '../dict.ts';
+import { newDict } from '../util/dict.ts';
 
 /** IPAM state of one node (plain data): its /24, which IPs are held by which sandbox, the last one reserved. */
 export interface PodIPAllocator {

@@ -2,7 +2,7 @@
 // waiting reasons and probe results to the API PodStatus. Src: pkg/kubelet/kubelet_pods.go
 // (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
 import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container, ResourceRequirements, VolumeMount, VolumeMountStatus } from 'kubernetes-types/core/v1';
-import { quantityOf, quantityString, scaledValue, type Quantity } from '../util/quantity.ts';
+import { quantityOf, quantityString, scaledValue, type Quantity } from '../api/quantity.ts';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
 import { rfc3339 } from '../util/time.ts';
 

@@ -2,7 +2,7 @@
 // per pod worker, after the pod's first status write (as the real traces order them).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../apiserver/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 import { createCluster } from '../cluster.ts';
 import { appDeployment } from '../testing/world.ts';
 import type { Ctx } from '../world.ts';

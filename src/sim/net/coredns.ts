@@ -5,8 +5,8 @@
 import type { Namespace, Service } from 'kubernetes-types/core/v1';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { R, type Identity } from '../apiserver/authn.ts';
-import type { ApiRequest } from '../apiserver/request.ts';
+import { R, type Identity } from '../api/identity.ts';
+import type { ApiRequest } from '../api/request.ts';
 import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { ComponentDef } from '../world.ts';

@@ -3,7 +3,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { admissionPluginNames } from '../apiserver/admission.ts';
 import { newApiServerConfig } from '../apiserver/config.ts';
 import { testWorld as bareWorld, pod } from '../testing/world.ts';
-import { nodeLifecycleApiServer, registerNodeLifecycleAdmission } from './admission.ts';
+import { nodeLifecycleApiServer, registerNodeLifecycleAdmission } from '../apiserver/node-admission.ts';
 
 /** A test world whose API server runs the plugin, as a cluster's does. */
 const testWorld = () => bareWorld({}, [], nodeLifecycleApiServer);

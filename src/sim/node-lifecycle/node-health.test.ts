@@ -10,7 +10,7 @@ import {
 import { newZonesState, queueAdd, queueTry, addPodEvictorForNewZone, type ZonesState } from './zones.ts';
 import { applyNoScheduleTaints, swapNodeControllerTaint } from './taints.ts';
 import { handleNodeUpdate, fireDueWork, newTaintEvictionState, type TaintEvictionState, type TaintManagerEvent } from './taint-eviction.ts';
-import { mutate } from './default-toleration-seconds.ts';
+import { mutate } from '../apiserver/default-toleration-seconds.ts';
 
 const S = 1000;
 

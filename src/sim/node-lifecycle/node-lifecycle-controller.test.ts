@@ -5,7 +5,8 @@ import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { SYNCED_POLL_PERIOD_MS } from '../client-go/informer.ts';
 import { closeWatch } from '../apiserver/watch.ts';
-import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
+import { storeGet, storeList } from '../apiserver/store.ts';
+import { storeKey } from '../api/resources.ts';
 import { testWorld, pod } from '../testing/world.ts';
 import type { ComponentDef, World } from '../world.ts';
 import { rfc3339, rfc3339Micro, parseTime } from '../util/time.ts';
@@ -15,7 +16,7 @@ import {
 import { nodeHealthOf } from './node-health-view.ts';
 import { nodeMachine } from './node-machine.ts';
 import { taintEvictionControllerDef } from './taint-eviction-controller.ts';
-import { nodeLifecycleApiServer } from './admission.ts';
+import { nodeLifecycleApiServer } from '../apiserver/node-admission.ts';
 import { runs } from '../../test/fc.ts';
 
 // ---------------------------------------------------------------- fixtures

@@ -5,12 +5,12 @@
 // turns them into the same API requests the real controller sends.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { ApiResult } from '../apiserver/request.ts';
+import type { ApiResult } from '../api/request.ts';
 import { transition, initialTransition } from 'xstate';
 import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
-import { flatten } from '../names.ts';
+import { flatten } from '../util/names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
   defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,

@@ -1,11 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import type { Node, Pod, Taint, Toleration, Event as CoreEvent } from 'kubernetes-types/core/v1';
-import { storeGet, storeKey, storeList } from '../apiserver/store.ts';
+import { storeGet, storeList } from '../apiserver/store.ts';
+import { storeKey } from '../api/resources.ts';
 import { testWorld, pod } from '../testing/world.ts';
 import type { World } from '../world.ts';
 import { rfc3339 } from '../util/time.ts';
 import { taintEvictionControllerDef, type TaintEvictionControllerState } from './taint-eviction-controller.ts';
-import { nodeLifecycleApiServer } from './admission.ts';
+import { nodeLifecycleApiServer } from '../apiserver/node-admission.ts';
 
 const MAINT: Taint = { key: 'example.com/maintenance', effect: 'NoExecute' };
 

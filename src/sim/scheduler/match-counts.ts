@@ -1,5 +1,5 @@
 import type { LabelSelector, Pod } from './k8s-types.ts';
-import { labelSelectorMatches } from '../util/labels.ts';
+import { labelSelectorMatches } from '../api/labels.ts';
 
 // NodeInfo.matchCounts holds, per (namespace, selector) key, how many of the node's pods
 // countPodsMatchSelector would count. Recounting a node's pods after every change, for every

@@ -1,5 +1,5 @@
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
-import { quantityMilliValue, quantityValue } from '../util/quantity.ts';
+import { quantityMilliValue, quantityValue } from '../api/quantity.ts';
 import { adjustMatchCounts } from './match-counts.ts';
 
 // framework.NodeInfo reduced to what the default plugins read. It is plain data (arrays and

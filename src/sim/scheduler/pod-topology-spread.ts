@@ -3,7 +3,7 @@ import type { CycleContext, FilterPlugin, Listers, ScorePlugin } from './framewo
 import { MAX_NODE_SCORE, SUCCESS, newStatus } from './framework.ts';
 import type { NodeInfo } from './node-info.ts';
 import { catchUp, catchUpCounts, newSlotView, nodeSlots, type NodeSlots, type SlotView } from './node-slots.ts';
-import { labelSelectorMatches, selectorKey } from '../util/labels.ts';
+import { labelSelectorMatches, selectorKey } from '../api/labels.ts';
 import { countSingleValueIn, matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';

@@ -14,7 +14,8 @@ import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
 import { addPod, newNodeInfo } from './node-info.ts';
 import { runs } from '../../test/fc.ts';
-import { storeGet, storeKey } from '../apiserver/store.ts';
+import { storeGet } from '../apiserver/store.ts';
+import { storeKey } from '../api/resources.ts';
 
 describe('DefaultPreemption without its evaluator (the core) against the full one', () => {
   it('gives the same FitError and draws the same rng when no running pod has a lower priority', () => {

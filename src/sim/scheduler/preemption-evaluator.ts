@@ -6,13 +6,13 @@
 // (preemption.ts' PreemptionEvaluator says who registers it); the core answers every other case.
 import { type CycleContext, type FilterPlugin, podPriority } from './framework.ts';
 import type { Pod } from './k8s-types.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
 import { type NodeInfo, addPod, cloneNodeInfo, removePod } from './node-info.ts';
 import type { Ctx } from '../world.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
-import { type LabelRequirement, labelSelectorRequirements, matchesLabels } from '../util/labels.ts';
+import { type LabelRequirement, labelSelectorRequirements, matchesLabels } from '../api/labels.ts';
 import type { InvolvedObject } from '../client-go/record.ts';
 import { type PreemptEvent, type SchedulerState, recordSchedulerEvent } from './scheduler.ts';
 import {
@@ -48,7 +48,6 @@ function moreImportantVictim(a: Pod, b: Pod, now: number): boolean {
   if (pa !== pb) return pa > pb;
   return podStartTime(a, now) < podStartTime(b, now);
 }
-
 
 /**
  * SelectVictimsOnNode: remove every lower-priority pod, check the pod fits, then add them back from

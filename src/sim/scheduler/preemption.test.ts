@@ -14,7 +14,7 @@ import { schedulePod } from './schedule-one.ts';
 import type { CycleContext } from './framework.ts';
 import { makeNode, makePod, seededRng } from '../testing/scheduler.ts';
 import { arbCluster, arbPod, build } from '../testing/scheduler-arbitraries.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { runs } from '../../test/fc.ts';
 
 // Cases from defaultpreemption/default_preemption_test.go (TestSelectBestCandidate,

@@ -3,9 +3,9 @@ import { allocatableOf, computePodResource, podHostPorts, type Resource } from '
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { filterTopologySpreadConstraints, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './pod-topology-spread.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from './taint-toleration.ts';
-import { labelSelectorMatches } from '../util/labels.ts';
-import { quantityMilliValue } from '../util/quantity.ts';
-import { deepEqual } from '../names.ts';
+import { labelSelectorMatches } from '../api/labels.ts';
+import { quantityMilliValue } from '../api/quantity.ts';
+import { deepEqual } from '../util/names.ts';
 
 // QueueingHints (KEP-4247, GA in 1.34): the cluster events (kube-scheduler/framework/types.go,
 // pkg/scheduler/framework/events.go) and, per filter plugin, the events it registers

@@ -8,7 +8,7 @@ import type { Ctx, ComponentDef } from '../world.ts';
 import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
 import { type EventBroadcasterState, type EventBroadcasterTimer, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
 import type { InvolvedObject } from '../client-go/record.ts';
-import { rfc3339 } from '../names.ts';
+import { rfc3339 } from '../util/names.ts';
 import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
 import type { NodeInfo } from './node-info.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';

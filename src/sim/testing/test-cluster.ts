@@ -1,9 +1,9 @@
 // A SimCluster test double: a World with objects preloaded through the API; advance/settle
 // delegate to the World; fault methods record their calls (the API-server faults also apply).
-import type { ApiRequest, ApiResult } from '../apiserver/request.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
 import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
-import type { RequestLog } from '../apiserver/request-log.ts';
+import type { RequestLog } from '../request-log.ts';
 import { testWorld } from './world.ts';
 import type { World } from '../world.ts';
 

@@ -1,11 +1,11 @@
 // Shared test fixtures (not exported from index.ts).
-import type { ApiResult } from '../apiserver/request.ts';
+import type { ApiResult } from '../api/request.ts';
 import type { ApiServerConfig } from '../apiserver/config.ts';
 import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { AnyComponentDef, ComponentDef } from '../world.ts';
 import { World, type WorldOptions } from '../world.ts';
-import type { WatchNotification } from '../apiserver/watch.ts';
+import type { WatchNotification } from '../api/watch.ts';
 
 /** A world (seed 1 unless given) with the system namespaces, and a bare API server (with kubectl's part and the optional parts it brings) unless given one. */
 export function testWorld(opts: WorldOptions = {}, defs: AnyComponentDef[] = [], apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EPOCH_MS, microTime } from '../names.ts';
+import { EPOCH_MS, microTime } from './names.ts';
 import { parseTime, rfc3339, rfc3339Micro } from './time.ts';
 import { runs } from '../../test/fc.ts';
 

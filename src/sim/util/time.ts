@@ -1,8 +1,8 @@
 // Simulated-time helpers shared by the components and kubectl: metav1.Time/MicroTime text, parsing, Go durations.
-import { EPOCH_MS, flatten } from '../names.ts';
+import { EPOCH_MS, flatten } from './names.ts';
 
 /** metav1.Time: RFC 3339 with second precision (one implementation, in names.ts). */
-export { rfc3339 } from '../names.ts';
+export { rfc3339 } from './names.ts';
 
 /** metav1.MicroTime (Lease renewTime): RFC 3339 with microseconds. */
 export function rfc3339Micro(ms: number): string {

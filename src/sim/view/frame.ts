@@ -9,8 +9,8 @@ import { rolloutStateOf, type DeploymentControllerState } from '../controllers/d
 import { kubeletStateOf } from '../kubelet/kubelet.ts';
 import { printPod } from '../kubectl/print-pod.ts';
 import { parseTime } from '../util/time.ts';
-import { quantityMilliValue, quantityValue } from '../util/quantity.ts';
-import type { KObject } from '../apiserver/store.ts';
+import { quantityMilliValue, quantityValue } from '../api/quantity.ts';
+import type { KObject } from '../api/request.ts';
 import { SYSTEM_NAMESPACES, type WorldState } from '../world.ts';
 import type { ControlPlaneView, DeploymentView, Frame, NodeView, PodView, TaintView } from './types.ts';
 

@@ -1,10 +1,10 @@
 // The request-log records of one step as the view draws and reads them: who → whom, a short label,
 // whether it is a heartbeat (what "next thing that matters" skips), and one plain sentence.
-import { RESOURCES } from '../apiserver/resources.ts';
+import { RESOURCES } from '../api/resources.ts';
 import type { ApiFaults } from '../apiserver/server.ts';
 import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER } from '../cluster.ts';
-import { deepEqual } from '../names.ts';
-import { causeOf, type RequestRecord } from '../apiserver/request-log.ts';
+import { deepEqual } from '../util/names.ts';
+import { causeOf, type RequestRecord } from '../request-log.ts';
 import type { StoreEvent } from '../apiserver/store.ts';
 import type { WorldState } from '../world.ts';
 import type { Endpoint, StepCause, StepRecord } from './types.ts';

@@ -1,5 +1,5 @@
 // kubectl annotate (pkg/cmd/annotate).
-import { mergePatch } from '../../apiserver/patch.ts';
+import { mergePatch } from '../../api/patch.ts';
 import { bool, nsOf, parse } from './flags.ts';
 import { keyValueUpdates, visitTarget } from './label.ts';
 import { type Run } from './util.ts';

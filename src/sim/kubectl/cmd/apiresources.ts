@@ -1,5 +1,5 @@
 // kubectl api-resources and api-versions (pkg/cmd/apiresources): what this API server serves.
-import { OTHER_GROUP_VERSIONS, RESOURCES, type ResourceInfo } from '../../apiserver/resources.ts';
+import { OTHER_GROUP_VERSIONS, RESOURCES, type ResourceInfo } from '../../api/resources.ts';
 import { shortNames } from '../resources.ts';
 import { GET_TABS, tabwrite } from '../tabwriter.ts';
 import { bool, parse, str } from './flags.ts';

@@ -2,7 +2,7 @@
 // changed (the last-applied annotation with it), or no write at all; and the warning for an object
 // that was not created declaratively.
 import { describe, expect, test } from 'vitest';
-import { strategicMergePatch } from '../../apiserver/patch.ts';
+import { strategicMergePatch } from '../../api/patch.ts';
 import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
 import { runKubectl } from '../kubectl.ts';
 import { twoWayPatch } from './apply.ts';

@@ -1,7 +1,7 @@
 // kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
 // last-applied-configuration annotation, sent as a strategic-merge PATCH (nothing at all when it is empty).
-import { PATCH_MERGE_KEYS } from '../../apiserver/patch.ts';
-import { deepEqual } from '../../names.ts';
+import { PATCH_MERGE_KEYS } from '../../api/patch.ts';
+import { deepEqual } from '../../util/names.ts';
 import type { Parsed } from '../args.ts';
 import { kindInfo } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';

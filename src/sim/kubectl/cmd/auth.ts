@@ -1,5 +1,5 @@
 // kubectl auth can-i (pkg/cmd/auth/cani.go): a SelfSubjectAccessReview.
-import { RESOURCES } from '../../apiserver/resources.ts';
+import { RESOURCES } from '../../api/resources.ts';
 import { AUTH_HELP } from '../help/auth.ts';
 import { resolveKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';

@@ -5,8 +5,8 @@ import { arr, bool, nsOf, parse, str } from './flags.ts';
 import type { Parsed } from '../args.ts';
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
-import { dns1123SubdomainErrors } from '../../apiserver/name-validation.ts';
-import { splitRequirements } from '../../util/labels.ts';
+import { dns1123SubdomainErrors } from '../../api/name-validation.ts';
+import { splitRequirements } from '../../api/labels.ts';
 import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run, unknownSubcommand } from './util.ts';
 import { type DryRun, WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
@@ -230,7 +230,7 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
 /**
  * metav1.ParseToLabelSelector: `k=v` (or `==`) into matchLabels, `in`, `notin`, `k` and `!k` into
  * matchExpressions (values sorted, as sets.List gives them); any other operator is an error. It keeps
- * the operator labels.Parse read, which the matching parser (util/labels.ts) folds away.
+ * the operator labels.Parse read, which the matching parser (api/labels.ts) folds away.
  */
 function parseToLabelSelector(sel: string): Obj | string {
   const matchLabels: Record<string, string> = {};

@@ -1,6 +1,6 @@
 // kubectl describe (pkg/cmd/describe): finds the objects and what each describer needs beside them
 // (events, owned ReplicaSets, pods, leases); the text itself is ../describe.ts's.
-import { labelSelectorAsString } from '../../util/labels.ts';
+import { labelSelectorAsString } from '../../api/labels.ts';
 import { describeConfigMap, describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describePodDisruptionBudget, describePriorityClass, describeReplicaSet, describeService, describeServiceAccount } from '../describe.ts';
 import { DESCRIBE_HELP } from '../help/describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';

@@ -1,8 +1,8 @@
 // --dry-run and -o for the commands that write (cmdutil.GetDryRunStrategy, PrintFlagsWithDryRunStrategy):
 // client sends nothing, server sends the write with dryRun=All (the API server runs it and stores
 // nothing); either way kubectl prints what the write would have left, or `TYPE/NAME verb (dry run)`.
-import type { RequestOptions } from '../../apiserver/request.ts';
-import { deepEqual } from '../../names.ts';
+import type { RequestOptions } from '../../api/request.ts';
+import { deepEqual } from '../../util/names.ts';
 import type { FlagDef, Parsed } from '../args.ts';
 import { executeJsonPath, parseJsonPath } from '../jsonpath.ts';
 import { toJSON, toTypedJSON, toYAML } from '../printers.ts';

@@ -1,5 +1,5 @@
 // kubectl events (pkg/cmd/events): a namespace's Events, oldest first.
-import { RESOURCES } from '../../apiserver/resources.ts';
+import { RESOURCES } from '../../api/resources.ts';
 import { parseTime } from '../../util/time.ts';
 import { translateTimestampSince } from '../print-pod.ts';
 import { goSort } from '../go-sort.ts';

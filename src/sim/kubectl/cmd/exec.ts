@@ -1,7 +1,7 @@
 // kubectl exec (pkg/cmd/exec): a command run in a pod's container, here one of the network
 // programs the pod network answers (curl, wget, nslookup, cat /etc/resolv.conf). kubectl reads
 // the pod through the API server, which opens the stream to the node's kubelet.
-import { labelSelectorAsString } from '../../util/labels.ts';
+import { labelSelectorAsString } from '../../api/labels.ts';
 import { parseTime } from '../../util/time.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';

@@ -1,5 +1,5 @@
 // kubectl expose (pkg/cmd/expose): a Service with the selector and port of what it exposes.
-import { RESOURCES } from '../../apiserver/resources.ts';
+import { RESOURCES } from '../../api/resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, NO_RESOURCES, oneTarget, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';

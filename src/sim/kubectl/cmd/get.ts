@@ -7,7 +7,7 @@ import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
 import { withWatch, type WatchSpec } from './watch.ts';
-import type { WatchNotification } from '../../apiserver/watch.ts';
+import type { WatchNotification } from '../../api/watch.ts';
 import { formatNotSimulated, printJsonPath } from './dryrun.ts';
 
 /** The --sort-by field, or kubectl's error. */

@@ -1,5 +1,5 @@
 // kubectl label (pkg/cmd/label), and the `k=v` / `k-` arguments it shares with annotate.
-import { mergePatch } from '../../apiserver/patch.ts';
+import { mergePatch } from '../../api/patch.ts';
 import type { Parsed } from '../args.ts';
 import type { KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';

@@ -1,6 +1,6 @@
 // kubectl logs (pkg/cmd/logs): a container's output, through the API server from its node's kubelet.
-import { labelSelectorAsString } from '../../util/labels.ts';
-import type { ApiResult } from '../../apiserver/request.ts';
+import { labelSelectorAsString } from '../../api/labels.ts';
+import type { ApiResult } from '../../api/request.ts';
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import { parseTime } from '../../util/time.ts';
 import { kindInfo } from '../resources.ts';

@@ -1,7 +1,7 @@
 // Manifests from -f FILE or stdin, read as cli-runtime's resource builder reads them (YAML or JSON,
 // several documents, a List), within the bounds a page can afford.
 import { parseAllDocuments } from 'yaml';
-import { RESOURCES } from '../../apiserver/resources.ts';
+import { RESOURCES } from '../../api/resources.ts';
 import { GO_YAML_V2_TAGS } from '../goyaml.ts';
 import { resourceForKind } from '../resources.ts';
 import { Fail, type Obj, type Run } from './util.ts';

@@ -1,6 +1,6 @@
 // kubectl patch (pkg/cmd/patch): strategic merge, JSON merge or JSON patch, from -p or a file.
-import { mergePatch, strategicMergePatch } from '../../apiserver/patch.ts';
-import { applyJSONPatch, decodeJSONPatch } from '../../apiserver/json-patch.ts';
+import { mergePatch, strategicMergePatch } from '../../api/patch.ts';
+import { applyJSONPatch, decodeJSONPatch } from '../../api/json-patch.ts';
 import { parseAllDocuments } from 'yaml';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, targets, type Obj, type Run } from './util.ts';

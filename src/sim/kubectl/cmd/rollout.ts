@@ -1,6 +1,6 @@
 // kubectl rollout (pkg/cmd/rollout) of a Deployment: status, history, undo, pause, resume, restart.
-import { RESOURCES } from '../../apiserver/resources.ts';
-import { labelSelectorAsString } from '../../util/labels.ts';
+import { RESOURCES } from '../../api/resources.ts';
+import { labelSelectorAsString } from '../../api/labels.ts';
 import { rfc3339 } from '../../util/time.ts';
 import { podTemplateText, sameTemplate } from '../describe.ts';
 import { ROLLOUT_HELP } from '../help/rollout.ts';

@@ -1,9 +1,9 @@
 // kubectl run (pkg/cmd/run): one bare pod.
 import { parseDurationMs } from '../../util/parse-duration.ts';
-import { decodeBody } from '../../apiserver/decode.ts';
-import { applyJSONPatch, decodeJSONPatch } from '../../apiserver/json-patch.ts';
-import { mergePatch, strategicMergePatch } from '../../apiserver/patch.ts';
-import { unknownFields } from '../../apiserver/strict-fields.ts';
+import { decodeBody } from '../../api/decode.ts';
+import { applyJSONPatch, decodeJSONPatch } from '../../api/json-patch.ts';
+import { mergePatch, strategicMergePatch } from '../../api/patch.ts';
+import { unknownFields } from '../../api/strict-fields.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
 import { Fail, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';

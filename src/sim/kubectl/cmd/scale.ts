@@ -1,8 +1,8 @@
 // kubectl scale (pkg/cmd/scale, pkg/scale): the resource builder GETs each object, then the scaler
 // writes its scale subresource — a merge patch `{"spec":{"replicas":N}}`, or, with --current-replicas
 // or --resource-version, a GET of the Scale, the precondition checked, and a PUT of it.
-import { RESOURCES } from '../../apiserver/resources.ts';
-import { type ApiResult } from '../../apiserver/request.ts';
+import { RESOURCES } from '../../api/resources.ts';
+import { type ApiResult } from '../../api/request.ts';
 import { scaleRequest } from '../generators.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { Fail, NO_RESOURCES, apiError, targets, type Obj, type Run } from './util.ts';

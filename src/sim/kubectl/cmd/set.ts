@@ -1,9 +1,9 @@
 // kubectl set image, env and resources (pkg/cmd/set): a strategic-merge patch of the pod template's containers.
-import { strategicMergePatch } from '../../apiserver/patch.ts';
-import { RESOURCES } from '../../apiserver/resources.ts';
-import { regexError } from '../../apiserver/name-validation.ts';
-import { deepEqual } from '../../names.ts';
-import { parseQuantity } from '../../util/quantity.ts';
+import { strategicMergePatch } from '../../api/patch.ts';
+import { RESOURCES } from '../../api/resources.ts';
+import { regexError } from '../../api/name-validation.ts';
+import { deepEqual } from '../../util/names.ts';
+import { parseQuantity } from '../../api/quantity.ts';
 import type { Parsed } from '../args.ts';
 import type { KindInfo } from '../resources.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';

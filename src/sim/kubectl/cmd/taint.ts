@@ -1,6 +1,6 @@
 // kubectl taint (pkg/cmd/taint): add, replace (--overwrite) or remove a node's taints.
 import { kindInfo } from '../resources.ts';
-import { mergePatch } from '../../apiserver/patch.ts';
+import { mergePatch } from '../../api/patch.ts';
 import { bool, parse, str } from './flags.ts';
 import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';

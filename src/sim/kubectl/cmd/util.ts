@@ -2,9 +2,9 @@
 // and requests (Run), the failure that ends it (Fail, printed as CheckErr prints it), and the
 // resource arguments (`TYPE NAME…`, `TYPE/NAME`, `TYPE1,TYPE2`) turned into what to ask for.
 import { goDuration } from '../../util/duration.ts';
-import { KUBECTL_CONNECTION_REFUSED, type Status } from '../../apiserver/status.ts';
-import { RESOURCES } from '../../apiserver/resources.ts';
-import { type ApiRequest, type ApiResult } from '../../apiserver/request.ts';
+import { KUBECTL_CONNECTION_REFUSED, type Status } from '../../api/status.ts';
+import { RESOURCES } from '../../api/resources.ts';
+import { type ApiRequest, type ApiResult } from '../../api/request.ts';
 import type { SimCluster } from '../../cluster-types.ts';
 import { ambiguousShortcut, resolveKind, type KindInfo } from '../resources.ts';
 

@@ -2,9 +2,9 @@
 // (with the fieldSelector, labelSelector and resourceVersion kubectl sends), and its notifications
 // arrive in kubectl's own inbox (../watch-inbox.ts) as simulated time runs. Opening one starts the
 // inbox component and closing it stops it (both recorded inputs), so a replay rebuilds the same watch.
-import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification, type WatchOptions } from '../../apiserver/watch.ts';
+import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification, type WatchOptions } from '../../api/watch.ts';
 import type { KindInfo } from '../resources.ts';
-import { fnv1a32 } from '../../names.ts';
+import { fnv1a32 } from '../../util/names.ts';
 import { KUBECTL, kubectlDef, type KubectlInbox } from '../watch-inbox.ts';
 import { Fail, apiError, withKind, type Obj, type Run } from './util.ts';
 

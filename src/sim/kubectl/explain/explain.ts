@@ -3,7 +3,7 @@
 // and the schema printed by the plaintext template (render.ts) from the OpenAPI v3 documents the
 // real v1.37.2 API server serves (schema-data.ts). This module is a chunk of its own, which only
 // kubectl explain loads (cmd/explain.ts).
-import { OTHER_GROUP_VERSIONS, RESOURCES } from '../../apiserver/resources.ts';
+import { OTHER_GROUP_VERSIONS, RESOURCES } from '../../api/resources.ts';
 import { parse, str, bool } from '../cmd/flags.ts';
 import { Fail, type Run } from '../cmd/util.ts';
 import { shortNames } from '../resources.ts';

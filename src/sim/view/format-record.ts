@@ -1,6 +1,6 @@
 // A request-log record as one line of text: `sim log`'s (kubectl/sim-commands.ts) and the tests'. Apart
 // from request-log.ts so that it travels in kubectl's lazy chunk, not the worker's core.
-import type { RequestRecord } from './request-log.ts';
+import type { RequestRecord } from '../request-log.ts';
 
 /** Seconds with ms, as the CLI prints times: `12.004s`. */
 function formatSeconds(ms: number): string {

@@ -6,7 +6,7 @@
 import type { Obj } from './request.ts';
 import { RESOURCES } from './resources.ts';
 import { type Status, statusError } from './status.ts';
-import { quantityOf, quantityString } from '../util/quantity.ts';
+import { quantityOf, quantityString } from './quantity.ts';
 import { omitEmptyMeta } from './omit-empty-meta.ts';
 
 /** A Go type as the decoder sees it. */
@@ -111,7 +111,6 @@ const BODIES: Record<string, GoType> = {
     }),
   }),
 };
-
 
 /** The JSON kind Go's decoder names in an UnmarshalTypeError ("string", "number 1.5", "object" …). */
 function jsonKind(v: unknown, withNumber: boolean): string {

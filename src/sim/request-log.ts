@@ -1,11 +1,9 @@
 // The request log: one record per API request, watch notification and CRI call (append-only data).
-import { flatten } from '../names.ts';
+import type { WatchEventType } from './api/watch.ts';
+import { flatten } from './util/names.ts';
 
 /** Pipeline stages, in order; a refused request names the stage that refused it. */
 export type Stage = 'connection' | 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
-
-/** Watch event types as the API server sends them. */
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
 /** One log record (see NOTES.md, "The request log"). */
 export interface RequestRecord {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALPHANUMS, computeHash, generateName, hashOf, microTime, newUID, rfc3339, safeEncodeString, stableStringify, unixNanoHex } from './names.ts';
-import { createRng, nextUint32 } from './rng.ts';
+import { createRng, nextUint32 } from '../rng.ts';
 
 describe('names', () => {
   it('SafeEncodeString maps digits to 4-9,b,c,d,f', () => {

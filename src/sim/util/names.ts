@@ -1,5 +1,5 @@
 // Kubernetes-style names, hashes, uids and timestamps, all from simulated time and the seeded rng.
-import { chars, nextUint32, type RngState } from './rng.ts';
+import { chars, nextUint32, type RngState } from '../rng.ts';
 
 /** utilrand's alphabet: no vowels (no accidental words) and no confusable 0/1/3. */
 export const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';

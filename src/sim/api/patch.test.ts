@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergePatch, mergePatchIsNoop } from './patch.ts';
 import type { ApiRequest } from './request.ts';
-import { deepEqual } from '../names.ts';
+import { deepEqual } from '../util/names.ts';
 import { deployment, pod, testWorld } from '../testing/world.ts';
 import { runs } from '../../test/fc.ts';
 

@@ -1,6 +1,6 @@
 // Strategic merge patch and JSON merge patch (RFC 7386); JSON patch (RFC 6902), which only kubectl
 // sends, is json-patch.ts, in kubectl's lazy chunk.
-import { deepEqual } from '../names.ts';
+import { deepEqual } from '../util/names.ts';
 import type { Obj } from './request.ts';
 
 /** patchMergeKey of the list fields the simulator patches (by field name; `ports` picks its key from the items). */

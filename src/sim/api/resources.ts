@@ -1,14 +1,37 @@
 // The resources this API server serves and their REST paths, qualified names, etcd keys and the
 // per-object string cache every request reads them through.
-import { flatten } from '../names.ts';
+import { flatten } from '../util/names.ts';
 import type { ApiRequest } from './request.ts';
-import { storeKey } from './store.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ConfigMap, Event as CoreEvent, Namespace, Node, Pod, Service, ServiceAccount } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+
+/** The group Events are also served in. */
+export const EVENTS_GROUP = 'events.k8s.io';
+/** Its version. */
+export const EVENTS_GROUP_VERSION = 'events.k8s.io/v1';
+
+/** Kubernetes' etcd prefixes per resource (nodes are still "minions"). */
+export const REGISTRY_PREFIX: Record<string, string> = {
+  namespaces: '/registry/namespaces',
+  nodes: '/registry/minions',
+  leases: '/registry/leases',
+  pods: '/registry/pods',
+  deployments: '/registry/deployments',
+  replicasets: '/registry/replicasets',
+  services: '/registry/services/specs',
+  endpointslices: '/registry/endpointslices',
+  events: '/registry/events',
+};
+
+/** The etcd key of an object. */
+export function storeKey(resource: string, namespace: string | undefined, name: string): string {
+  const prefix = REGISTRY_PREFIX[resource] ?? `/registry/${resource}`;
+  return namespace ? `${prefix}/${namespace}/${name}` : `${prefix}/${name}`;
+}
 
 /** The Kubernetes type of each served resource (for the typed client and informers). */
 export interface ResourceTypes {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appendRecord, byComponent, byNode, sinceRevision, sinceTime, type RequestLog } from './request-log.ts';
-import { formatRecord } from './format-record.ts';
+import { formatRecord } from './view/format-record.ts';
 
 describe('request log', () => {
   const log: RequestLog = [];

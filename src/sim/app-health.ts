@@ -1,8 +1,8 @@
 // How a pod's simulated app behaves (`sim app <pod> crashes|leaks|unready|healthy`), as the kubelet's
 // set-health takes it. Outside the kubelet's module on purpose: only kubectl's chunk (the `sim app`
 // line) and the troubleshooting figure's chunk need it, not the core every figure page loads.
-import type { AppBehaviour } from '../cluster-types.ts';
-import type { ContainerHealth } from './kubelet-state.ts';
+import type { AppBehaviour } from './cluster-types.ts';
+import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 
 /** A crashing app's life after each start (nginx refusing its configuration exits at once; a second covers its start). */
 const APP_CRASH_AFTER_MS = 1_000;

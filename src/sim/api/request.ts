@@ -1,6 +1,18 @@
 // A request as components build it and the answer they get (RequestInfo, RequestOptions, results).
 import type { Status } from './status.ts';
-import type { KObject } from './store.ts';
+
+/** Any stored object (a Kubernetes object with metadata). */
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
 
 /** Kubernetes API verbs (RBAC names). */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';

@@ -1,7 +1,7 @@
 // The DefaultTolerationSeconds admission plugin (plugin/pkg/admission/defaulttolerationseconds/admission.go):
 // every pod gets 300 s of tolerance for a not-ready or unreachable node unless it already says otherwise.
 import type { Pod, Toleration } from 'kubernetes-types/core/v1';
-import { TaintNodeNotReady, TaintNodeUnreachable } from './taints.ts';
+import { TaintNodeNotReady, TaintNodeUnreachable } from '../node-lifecycle/taints.ts';
 
 /** --default-not-ready-toleration-seconds */
 const defaultNotReadyTolerationSeconds = 300;

@@ -1,9 +1,9 @@
 // The DefaultTolerationSeconds admission plugin wired into the API server's admission stage, so every
 // pod the API server stores tolerates a not-ready/unreachable node for 300 s, as in a real cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { newApiServerConfig, type ApiServerConfig } from '../apiserver/config.ts';
-import { registerAdmissionPlugin, type AdmissionPlugin } from '../apiserver/admission.ts';
-import type { KObject } from '../apiserver/store.ts';
+import { newApiServerConfig, type ApiServerConfig } from './config.ts';
+import { registerAdmissionPlugin, type AdmissionPlugin } from './admission.ts';
+import type { KObject } from '../api/request.ts';
 import { mutate } from './default-toleration-seconds.ts';
 
 /** The plugin as the API server runs it: pods, CREATE and UPDATE, never a subresource (status, binding…). */
