@@ -3,8 +3,7 @@
 // the request decoding of the apiserver's patch handler (handlers/patch.go, jsonPatcher.applyJSPatch).
 // Pure functions over plain JSON data; the API server turns the results into Statuses.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
+type Obj = Record<string, unknown>;
 
 /** One operation as decoded (json-patch's `Operation`: the raw members of one patch item). */
 export type JsonPatchOperation = Record<string, unknown>;
@@ -33,7 +32,7 @@ function put(o: Record<string, unknown>, k: string, v: unknown): void {
 type GoErr = string | undefined;
 
 /** A JSON container the patch walks through (partialDoc or partialArray). */
-type Container = Obj[] | Record<string, unknown>;
+type Container = unknown[] | Obj;
 
 /** What Go's encoding/json calls the JSON type of a value in an UnmarshalTypeError. */
 function jsonKind(v: unknown): string {
