@@ -9,6 +9,7 @@ import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
+import { setOf } from './util/table.ts';
 
 /** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */
 export { installKubectlExtras } from './apiserver/kubectl-extras.ts';
@@ -113,7 +114,7 @@ const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;
 const SCENARIO_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHECK_RE = /^[0-9a-f]{8}$/;
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const FORBIDDEN_KEYS = setOf(['__proto__', 'constructor', 'prototype']);
 
 // ——— bytes: UTF-8 and base64url, by hand ———
 

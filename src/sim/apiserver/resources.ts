@@ -9,6 +9,7 @@ import type { ConfigMap, Event as CoreEvent, Namespace, Node, Pod, Service, Serv
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+import { setOf } from '../util/table.ts';
 
 /** The Kubernetes type of each served resource (for the typed client and informers). */
 export interface ResourceTypes {
@@ -185,9 +186,9 @@ export function cachedPath(resource: string, namespace: string | undefined, name
   if (!subresource) return n.path;
   return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
 }
-export const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces', 'poddisruptionbudgets']);
+export const STATUS_RESOURCES = setOf(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces', 'poddisruptionbudgets']);
 /** Resources whose strategy keeps metadata.generation (pods since PodObservedGenerationTracking, 1.33). */
-export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets', 'pods', 'endpointslices', 'poddisruptionbudgets']);
+export const GENERATION_RESOURCES = setOf(['deployments', 'replicasets', 'pods', 'endpointslices', 'poddisruptionbudgets']);
 export function keyOf(req: ApiRequest): string {
   return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }

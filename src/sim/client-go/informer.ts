@@ -5,6 +5,7 @@ import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification
 import { newDict } from '../dict.ts';
 import { flatten } from '../names.ts';
 import type { ClientCtx } from '../world.ts';
+import { setOf } from '../util/table.ts';
 
 /** The little an informer needs from an object. */
 interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
@@ -112,7 +113,7 @@ function sameValues(a: string[], b: string[]): boolean {
 
 // The built-in index functions read only metadata.namespace, metadata.ownerReferences and
 // spec.nodeName, which a status write carries over by reference: such a write cannot move the object.
-const SPEC_AND_OWNER_INDEXERS = new Set([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName, INDEXERS.orphan]);
+const SPEC_AND_OWNER_INDEXERS = setOf([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName, INDEXERS.orphan]);
 type Indexed = { metadata?: { namespace?: string; ownerReferences?: unknown }; spec?: unknown };
 function sameIndexInputs(a: Indexed, b: Indexed): boolean {
   return a.spec === b.spec && a.metadata?.ownerReferences === b.metadata?.ownerReferences && a.metadata?.namespace === b.metadata?.namespace;

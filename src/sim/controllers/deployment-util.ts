@@ -20,6 +20,7 @@ import type {
 } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { DEPLOYMENT_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
+import { setOf } from '../util/table.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
 type Time = string;
@@ -283,7 +284,7 @@ export function lastRevision(rss: readonly MaybeRS[]): number {
   return secMax;
 }
 
-const annotationsToSkip = new Set([
+const annotationsToSkip = setOf([
   LastAppliedConfigAnnotation,
   RevisionAnnotation,
   RevisionHistoryAnnotation,

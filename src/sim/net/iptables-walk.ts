@@ -5,6 +5,7 @@
 // are understood; a rule with any other match never matches, so a gap shows as a miss, not a guess.
 import { cidrContains, type TableData } from '../kube-proxy/iptables-rules.ts';
 import { nextUint32, type RngState } from '../rng.ts';
+import { setOf } from '../util/table.ts';
 
 /** The first packet of a connection, as the node's netfilter sees it. */
 export interface Packet {
@@ -165,7 +166,7 @@ function matches(r: Rule, p: Packet, env: WalkEnv): boolean {
 }
 
 /** Targets that end the walk of a table. */
-const TERMINAL = new Set(['DNAT', 'REJECT', 'DROP', 'ACCEPT']);
+const TERMINAL = setOf(['DNAT', 'REJECT', 'DROP', 'ACCEPT']);
 
 /** Walk one chain and what it jumps to; undefined when the packet falls off its end. */
 function walkChain(chains: Map<string, Rule[]>, chain: string, p: Packet, env: WalkEnv, trace: string[], depth = 0): Verdict | 'return' | undefined {

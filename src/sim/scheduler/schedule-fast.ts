@@ -19,6 +19,7 @@ import {
   allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult, nominatedFor,
   numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
 } from './profile.ts';
+import { setOf } from '../util/table.ts';
 
 // The filters whose PreFilter returns Skip in Kubernetes when the pod asks for nothing they check
 // (or whose Filter cannot fail for such a pod): the framework then never calls their Filter.
@@ -30,7 +31,7 @@ const SKIPPABLE = new Map<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean
 ]);
 
 // Plugins whose verdict depends on more than the pod and the one node (they read cluster-wide counts).
-const NON_LOCAL = new Set<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
+const NON_LOCAL = setOf<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
 
 interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: FilterPlugin[] }
 // The filter lists for each set of PreFilter-skipped plugins (by bit mask), made once per profile.
