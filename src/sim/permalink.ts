@@ -10,6 +10,7 @@ import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
 import { setOf } from './util/table.ts';
+import { constructionInputs } from './permalink-cache.ts';
 
 /** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */
 export { installKubectlExtras } from './apiserver/kubectl-extras.ts';
@@ -631,8 +632,6 @@ export function decodeMoment(link: unknown): DecodeResult {
   }
 }
 
-/** Inputs a freshly built cluster records for its own construction, by options and add-ons (computed once). */
-const constructionInputs = new Map<string, number>();
 function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): number {
   // Add-ons record inputs of their own (their instances, CoreDNS's objects): the traffic figure's cluster has more.
   const key = `${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;

@@ -2,6 +2,7 @@
 // rules), and a kubelet's system:node:<node> identity.
 import type { ApiServerConfig } from './config.ts';
 import type { Verb } from './request.ts';
+import { nodeIdentities } from './authn-cache.ts';
 
 /** One RBAC policy rule (resources may name a subresource: `pods/binding`). */
 export interface PolicyRule { verbs: Verb[] | ['*']; resources: string[] | ['*']; groups?: string[] }
@@ -81,7 +82,6 @@ export function authenticate(config: ApiServerConfig, component: string): Identi
   }
   return undefined;
 }
-const nodeIdentities = new Map<string, Identity>();
 // system:node's rules, one array for every kubelet (which node is its own is the node authorizer's
 // check, below): RBAC answers are then remembered once for all of them.
 export const NODE_RULES: PolicyRule[] = [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),

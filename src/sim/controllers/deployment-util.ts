@@ -18,6 +18,7 @@ import type {
   ReplicaSet,
   ReplicaSetCondition,
 } from 'kubernetes-types/apps/v1';
+import { equalIgnoreHashMemo } from './deployment-util-cache.ts';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { DEPLOYMENT_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
 import { setOf } from '../util/table.ts';
@@ -461,10 +462,6 @@ function withoutHashLabel(t: PodTemplateSpec | undefined): PodTemplateSpec {
   delete labels[DefaultDeploymentUniqueLabelKey];
   return { ...(t ?? {}), metadata: { ...(t?.metadata ?? {}), labels } };
 }
-
-// Stored templates are immutable and keep their identity across status writes, so the answer for a
-// pair of template objects never changes: remembered (behaviour-side, weakly held).
-const equalIgnoreHashMemo = new WeakMap<object, WeakMap<object, boolean>>();
 
 /** EqualIgnoreHash: pod templates equal apart from the pod-template-hash label. */
 export function equalIgnoreHash(t1: PodTemplateSpec | undefined, t2: PodTemplateSpec | undefined): boolean {

@@ -15,6 +15,7 @@ import {
   LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode, nodeConditionEvents,
   newLease, nodeConfig, renewedLease, statusForComparison, type KubeletParams,
 } from './node-status.ts';
+import { handlersCache, unchangedNodeStatus } from './kubelet-cache.ts';
 import { newDict } from '../dict.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
@@ -22,7 +23,7 @@ import {
   PLEG_RELIST_MS, containerExit, containerExitAt, later, scheduleAppExit, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
-import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer, type MapToken } from './kubelet-state.ts';
+import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
 
 type KCtx = Ctx<KubeletState>;
 
@@ -71,9 +72,6 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     },
   };
 }
-
-/** ctx → its pod handlers (closures over ctx and its state: made once, not per event; behaviour-side). */
-const handlersCache = new WeakMap<object, { st: KubeletState; h: EventHandlers<Pod> }>();
 
 function handlersOf(ctx: KCtx, st: KubeletState): EventHandlers<Pod> {
   const hit = handlersCache.get(ctx);
@@ -299,10 +297,6 @@ function recordNodeSchedulableEvent(ctx: KCtx, server: Node | undefined): void {
   if (unschedulable) st.lastNodeUnschedulable = true;
   else delete st.lastNodeUnschedulable;
 }
-
-// Per kubelet state (behaviour-side; a restored state starts without an entry): the inputs of the
-// last status computation that found nothing changed.
-const unchangedNodeStatus = new WeakMap<KubeletState, { prev: Node['status']; bootID: string; images: MapToken }>();
 
 /**
  * SetNodeOwnerFunc: the Node's uid for the lease's owner reference, read from the API (the Node as

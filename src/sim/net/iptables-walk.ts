@@ -6,6 +6,7 @@
 import { cidrContains, type TableData } from '../kube-proxy/iptables-rules.ts';
 import { nextUint32, type RngState } from '../rng.ts';
 import { setOf } from '../util/table.ts';
+import { parsed } from './iptables-walk-cache.ts';
 
 /** The first packet of a connection, as the node's netfilter sees it. */
 export interface Packet {
@@ -50,7 +51,7 @@ export function ruleWords(rule: string): string[] {
 }
 
 /** A parsed rule: the chain it belongs to, its match function's inputs and its target. */
-interface Rule {
+export interface Rule {
   line: string;
   chain: string;
   matches: { kind: string; neg: boolean; args: string[] }[];
@@ -105,8 +106,6 @@ function parseRule(line: string): Rule {
   }
   return rule;
 }
-
-const parsed = new WeakMap<TableData, Map<string, Rule[]>>();
 
 /** The table's rules grouped by chain, in order (parsed once per table). */
 function chainsOf(table: TableData): Map<string, Rule[]> {
