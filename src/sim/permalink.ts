@@ -9,7 +9,6 @@ import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './apiserver/authn.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
-import { setOf } from './util/table.ts';
 import { constructionInputs } from './permalink-cache.ts';
 
 /** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */
@@ -115,7 +114,9 @@ const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;
 const SCENARIO_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHECK_RE = /^[0-9a-f]{8}$/;
-const FORBIDDEN_KEYS = setOf(['__proto__', 'constructor', 'prototype']);
+function isForbiddenKey(k: string): boolean {
+  return k === '__proto__' || k === 'constructor' || k === 'prototype';
+}
 
 // ——— bytes: UTF-8 and base64url, by hand ———
 
@@ -367,7 +368,7 @@ function checkJson(v: unknown, what: string, depth: number): void {
   const keys = Object.keys(v);
   if (keys.length > L.maxKeys) fail(`${what} has too many fields`);
   for (const k of keys) {
-    if (FORBIDDEN_KEYS.has(k) || k.length > 253) fail(`${what} has a forbidden field name`);
+    if (isForbiddenKey(k) || k.length > 253) fail(`${what} has a forbidden field name`);
     const x = (v as Record<string, unknown>)[k];
     if (k === 'replicas' && x !== null && typeof x !== 'object') int(x, `${what}: replicas`, 0, L.maxReplicas);
     checkJson(x, what, depth + 1);

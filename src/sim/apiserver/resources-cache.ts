@@ -57,6 +57,3 @@ export function cachedNames(resource: string, namespace: string | undefined, nam
   lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
   return n;
 }
-
-/** The memo behind resources.ts' resourceOfKind (behaviour-side, never state). */
-export const resourceByKind = new Map<string, string>();

@@ -9,8 +9,8 @@ import type { ConfigMap, Event as CoreEvent, Namespace, Node, Pod, Service, Serv
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
-import { setOf } from '../util/table.ts';
-import { cachedNames, resourceByKind } from './resources-cache.ts';
+import { mapOf, setOf } from '../util/table.ts';
+import { cachedNames } from './resources-cache.ts';
 
 /** The Kubernetes type of each served resource (for the typed client and informers). */
 export interface ResourceTypes {
@@ -126,11 +126,12 @@ export function logObjectName(resource: string, namespace: string | undefined, n
   return namesOf(resource, namespace, name).object;
 }
 
+// kind → resource, the RESTMapper's reverse table (RESOURCES never changes once loaded).
+const resourceByKind = mapOf(Object.entries(RESOURCES).map(([r, info]) => [info.kind, r] as const));
+
 /** The served resource of a kind (`Pod` → `pods`), or undefined. */
 export function resourceOfKind(kind: string | undefined): string | undefined {
-  if (kind === undefined) return undefined;
-  if (resourceByKind.size === 0) for (const [r, info] of Object.entries(RESOURCES)) resourceByKind.set(info.kind, r);
-  return resourceByKind.get(kind);
+  return kind === undefined ? undefined : resourceByKind.get(kind);
 }
 
 /** cache.MetaNamespaceKeyFunc's `ns/name` (or `name`) of an object of `resource`, one string per object. */

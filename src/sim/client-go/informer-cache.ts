@@ -29,30 +29,8 @@ export const keyCache = new WeakMap<object, string>();
 /** The memo behind informer.ts' listerList (behaviour-side, never state). */
 export const sortedKeys = new WeakMap<object, { resourceVersion: string; keys: string[] }>();
 
-let lastKeyed: object | undefined;
-let lastKey = '';
-
-/** metaNamespaceKey's last answer, when `o` is the object it was for (one notified object reaches several informers in a row). */
-export function lastKeyOf(o: object): string | undefined {
-  return o === lastKeyed ? lastKey : undefined;
-}
-
-/** Remember metaNamespaceKey's answer `k` for `o`. */
-export function rememberKey(o: object, k: string): void {
-  lastKeyed = o;
-  lastKey = k;
-}
-
-let lastNotified: unknown;
-let lastNotifiedResource = '';
-let lastNotifiedKeyValue = '';
-
-/** The informer key last found for notified object `obj` of `resource`, or undefined for another. */
-export function lastNotifiedKey(obj: unknown, resource: string): string | undefined {
-  return obj === lastNotified && resource === lastNotifiedResource ? lastNotifiedKeyValue : undefined;
-}
-
-/** Remember informer key `key` of notified object `obj` of `resource`. */
-export function rememberNotifiedKey(obj: unknown, resource: string, key: string): void {
-  lastNotified = obj; lastNotifiedResource = resource; lastNotifiedKeyValue = key;
-}
+/**
+ * The key informerHandle last found for a notified object of a resource: the readers of a shared
+ * watch get the same object in a row (their handlers' own lookups would evict it from the names cache's).
+ */
+export const lastNotified: { object: unknown; resource: string; key: string } = { object: undefined, resource: '', key: '' };

@@ -6,7 +6,7 @@ import { newDict } from '../dict.ts';
 import { flatten } from '../names.ts';
 import type { ClientCtx } from '../world.ts';
 import { setOf } from '../util/table.ts';
-import { handlerMemo, keyCache, lastKeyOf, lastNotifiedKey, nodeArrays, ownerValues, rememberKey, rememberNotifiedKey, sortedKeys } from './informer-cache.ts';
+import { handlerMemo, keyCache, lastNotified, nodeArrays, ownerValues, sortedKeys } from './informer-cache.ts';
 import { lastCall } from '../util/memo.ts';
 
 /** The little an informer needs from an object. */
@@ -168,11 +168,9 @@ const REFLECTOR_BACKOFF_INITIAL_MS = 800;
 /** Reflector backoff cap. */
 const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 
+// One notified object reaches several informers in a row: lastCall builds (and hashes) its key once. Names never change.
 /** cache.MetaNamespaceKeyFunc: `ns/name` or `name`. */
-export function metaNamespaceKey(o: MetaObject): string {
-  // One notified object reaches several informers in a row: build (and hash) its key once. Names never change.
-  const last = lastKeyOf(o);
-  if (last !== undefined) return last;
+export const metaNamespaceKey = lastCall((o: MetaObject): string => {
   // A stored object names its kind: its key comes from the API server's names cache (one per object).
   const resource = resourceOfKind((o as { kind?: string }).kind);
   let k = resource ? informerKeyOf(resource, o.metadata?.namespace, o.metadata?.name ?? '') : keyCache.get(o);
@@ -180,9 +178,8 @@ export function metaNamespaceKey(o: MetaObject): string {
     k = o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
     keyCache.set(o, k);
   }
-  rememberKey(o, k);
   return k;
-}
+});
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
@@ -290,11 +287,12 @@ export function informerHandle<T extends MetaObject>(ctx: ClientCtx, inf: Inform
     // The API server's names cache holds one `ns/name` string per object: no per-version lookup. The
     // readers of a shared watch get the same object in a row, so the last answer is kept at hand
     // (their handlers' own lookups would evict it from the names cache's).
-    let key = lastNotifiedKey(obj, inf.resource);
-    if (key === undefined) {
-      key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
-      rememberNotifiedKey(obj, inf.resource, key);
+    const last = lastNotified;
+    if (obj !== last.object || inf.resource !== last.resource) {
+      last.key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
+      last.object = obj; last.resource = inf.resource;
     }
+    const key = last.key;
     // A streaming list's events fill the temporary store; the cache, the handlers and the resume
     // point (its objects' revisions are not in order) wait for its bookmark.
     if (inf.initial) {

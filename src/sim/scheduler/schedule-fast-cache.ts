@@ -11,21 +11,12 @@ import type { FilterSets, SignatureParts } from './schedule-fast.ts';
  */
 export const filterSetsMemo = new WeakMap<FilterPlugin[], Map<number, FilterSets>>();
 
-let lastSetsSig = 0;
-let lastSetsPts = false;
-let lastSets: FilterSets | undefined;
-
-/** The default profile's filter sets last made for signature `sig` with (or without) a PodTopologySpread state, or undefined. */
-export function lastFilterSets(sig: number, pts: boolean): FilterSets | undefined {
-  return lastSets !== undefined && lastSetsSig === sig && lastSetsPts === pts ? lastSets : undefined;
-}
-
-/** Remember the default profile's filter sets for signature `sig` and `pts`. */
-export function rememberFilterSets(sig: number, pts: boolean, sets: FilterSets): void {
-  lastSets = sets;
-  lastSetsSig = sig;
-  lastSetsPts = pts;
-}
+/**
+ * The last pass's default filter sets (for signature `sig`, with or without a PodTopologySpread
+ * state: what decides the skips) and the previous pod's signature parts: the pods of a burst
+ * mostly share them (one template).
+ */
+export const lastPass: { sets: FilterSets | undefined; sig: number; pts: boolean; signature: SignatureParts | undefined } = { sets: undefined, sig: 0, pts: false, signature: undefined };
 
 // Signature key → id. Ids only grow, so clearing the table never makes an old cache entry match a new pod.
 const signatureIds = new Map<string, number>();
@@ -40,17 +31,4 @@ export function signatureIdOf(key: string): number {
     signatureIds.set(key, id);
   }
   return id;
-}
-
-// The previous pod's signature parts: the pods of a burst mostly share them (one template).
-let previousSignature: SignatureParts | undefined;
-
-/** The last signature localSignatureId made, or undefined. */
-export function lastSignature(): SignatureParts | undefined {
-  return previousSignature;
-}
-
-/** Remember the signature localSignatureId made last. */
-export function rememberSignature(parts: SignatureParts): void {
-  previousSignature = parts;
 }

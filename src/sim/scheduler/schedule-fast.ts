@@ -19,7 +19,7 @@ import {
   allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult, nominatedFor,
   numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
 } from './profile.ts';
-import { filterSetsMemo, lastFilterSets, lastSignature, rememberFilterSets, rememberSignature, signatureIdOf } from './schedule-fast-cache.ts';
+import { filterSetsMemo, lastPass, signatureIdOf } from './schedule-fast-cache.ts';
 import { mapOf, setOf } from '../util/table.ts';
 
 // The filters whose PreFilter returns Skip in Kubernetes when the pod asks for nothing they check
@@ -57,9 +57,13 @@ function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): Filte
   // The last signature's sets are kept: what decides the skips (nodeName, host ports, node selector
   // and affinity) is part of the signature, and PodTopologySpread's by its PreFilter state.
   const pts = ctx.state['PodTopologySpread'] !== undefined;
-  let sets = lastFilterSets(sig, pts);
-  if (sets === undefined) rememberFilterSets(sig, pts, (sets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx)));
-  return sets;
+  const last = lastPass;
+  if (last.sets === undefined || last.sig !== sig || last.pts !== pts) {
+    last.sets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx);
+    last.sig = sig;
+    last.pts = pts;
+  }
+  return last.sets;
 }
 
 // The previous pod's signature parts: the pods of a burst mostly share them (one template), so
@@ -95,7 +99,7 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
   const hostPorts = podHostPorts(pod);
   const nodeSelector = sp?.nodeSelector;
   const nodeAffinity = sp?.affinity?.nodeAffinity;
-  const l = lastSignature();
+  const l = lastPass.signature;
   if (l && l.cpu === r.requests.milliCPU && l.mem === r.requests.memory && l.nzCPU === r.nonZero.milliCPU && l.nzMem === r.nonZero.memory
     && l.nodeName === (sp?.nodeName ?? '') && l.taintReasonWithKey === taintReasonWithKey && l.priority === (sp?.priority ?? 0)
     && nodeSelector === undefined && l.nodeSelector === undefined && nodeAffinity === undefined && l.nodeAffinity === undefined
@@ -105,11 +109,11 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
   const key = `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|`
     + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(nodeSelector ?? null)}|${JSON.stringify(nodeAffinity ?? null)}|${JSON.stringify(hostPorts)}`;
   const id = signatureIdOf(key);
-  rememberSignature({
+  lastPass.signature = {
     cpu: r.requests.milliCPU, mem: r.requests.memory, nzCPU: r.nonZero.milliCPU, nzMem: r.nonZero.memory,
     nodeName: sp?.nodeName ?? '', taintReasonWithKey, priority: sp?.priority ?? 0,
     tolerations: sp?.tolerations, nodeSelector, nodeAffinity, hostPorts, id,
-  });
+  };
   return id;
 }
 
