@@ -173,7 +173,7 @@ function memoCollections(): Map<string, Collection> {
     for (const [name, v] of Object.entries(cache)) {
       const key = `${file} ${name}`;
       if (NOT_MEMOS[key]) continue;
-      if (v instanceof Map || v instanceof WeakMap || v instanceof Set || v instanceof WeakSet) out.set(key, v);
+      if (v instanceof Map || v instanceof WeakMap || v instanceof Set || v instanceof WeakSet) out.set(key, v as Collection);
     }
   }
   return out;

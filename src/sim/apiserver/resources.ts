@@ -110,7 +110,7 @@ export function encodeQuery(q: Record<string, string | undefined>): string {
 export interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
 
 /** The strings of object `name`, built afresh: what namesOf keeps (namespace '' for cluster-scoped; name '' for the collection). */
-export function buildObjectNames(resource: string, namespace: string | undefined, name: string): ObjectNames {
+function buildObjectNames(resource: string, namespace: string | undefined, name: string): ObjectNames {
   const ns = namespace ?? '';
   const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
   return { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
