@@ -37,4 +37,24 @@ export default defineConfig(
     // And a test's regular expression spells kubectl's columns out space for space, as they print.
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off' },
   },
+  {
+    // Module-level state sits outside WorldState: snapshot/restore and the determinism checks cannot
+    // see it. So the simulation keeps none in its model files: a memo lives in a `<module>-cache.ts`
+    // beside its module (or util/memo.ts), where it is easy to find and has its differential test.
+    files: ['src/sim/**/*.ts'],
+    ignores: ['src/sim/**/*-cache.ts', 'src/sim/**/*.test.ts', 'src/sim/testing/**'],
+    rules: { 'no-restricted-syntax': ['error', ...moduleStateRules()] },
+  },
 );
+
+/** no-restricted-syntax entries for a top-level `let` and a top-level `new Map`/`WeakMap`/`Set`/`WeakSet`. */
+function moduleStateRules() {
+  const why = 'module-level state sits outside WorldState (snapshot/restore and determinism cannot see it)';
+  const collection = "VariableDeclarator > NewExpression.init[callee.name=/^(Weak)?(Map|Set)$/]";
+  return [
+    { selector: "Program > VariableDeclaration[kind='let']", message: `No top-level let in src/sim: ${why}; put a memo in a *-cache.ts.` },
+    { selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']", message: `No top-level let in src/sim: ${why}; put a memo in a *-cache.ts.` },
+    { selector: `Program > VariableDeclaration > ${collection}`, message: `No top-level Map/WeakMap/Set/WeakSet in src/sim: ${why}; put a memo in a *-cache.ts, build a constant table with a function (util/table.ts).` },
+    { selector: `Program > ExportNamedDeclaration > VariableDeclaration > ${collection}`, message: `No top-level Map/WeakMap/Set/WeakSet in src/sim: ${why}; put a memo in a *-cache.ts, build a constant table with a function (util/table.ts).` },
+  ];
+}

@@ -328,7 +328,9 @@ const NETWORK_WIDGET_CHUNK_MAX_GZIP = TRAFFIC_CHUNK_MAX_GZIP + 4.25 * KB;
 // 31.25 KB with preemption's evaluator weighing PodDisruptionBudgets, which a link's replay loads (31,801 B).
 // 29.125 KB with ServiceAccounts (issue 30): kubectl's part brings the serviceaccount controller, the root-CA publisher and the TokenRequest's checks (29,742 B).
 // 32.25 KB with all of session 17 merged (33,006 B).
-const PERMALINK_CHUNK_MAX_GZIP = 32.25 * KB;
+// 32.3125 KB since the memos moved into *-cache.ts files (33,044 B): no code was added; the chunks'
+// renamed imports of the core's exports gzip 32 B worse (kubectl-extras' text is 1 B shorter).
+const PERMALINK_CHUNK_MAX_GZIP = 32.3125 * KB;
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: the one chunk the worker loads when a
  * reader first uses a terminal. Raised from 70 KB when the API server's kubectl-only part (about

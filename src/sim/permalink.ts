@@ -9,6 +9,7 @@ import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './api/identity.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
+import { constructionInputs } from './permalink-cache.ts';
 
 /** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */
 export { installKubectlExtras } from './apiserver/kubectl-extras.ts';
@@ -113,7 +114,9 @@ const NODE_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const IMAGE_RE = /^[A-Za-z0-9._/:@-]{1,255}$/;
 const SCENARIO_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHECK_RE = /^[0-9a-f]{8}$/;
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+function isForbiddenKey(k: string): boolean {
+  return k === '__proto__' || k === 'constructor' || k === 'prototype';
+}
 
 // ——— bytes: UTF-8 and base64url, by hand ———
 
@@ -365,7 +368,7 @@ function checkJson(v: unknown, what: string, depth: number): void {
   const keys = Object.keys(v);
   if (keys.length > L.maxKeys) fail(`${what} has too many fields`);
   for (const k of keys) {
-    if (FORBIDDEN_KEYS.has(k) || k.length > 253) fail(`${what} has a forbidden field name`);
+    if (isForbiddenKey(k) || k.length > 253) fail(`${what} has a forbidden field name`);
     const x = (v as Record<string, unknown>)[k];
     if (k === 'replicas' && x !== null && typeof x !== 'object') int(x, `${what}: replicas`, 0, L.maxReplicas);
     checkJson(x, what, depth + 1);
@@ -630,8 +633,6 @@ export function decodeMoment(link: unknown): DecodeResult {
   }
 }
 
-/** Inputs a freshly built cluster records for its own construction, by options and add-ons (computed once). */
-const constructionInputs = new Map<string, number>();
 function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): number {
   // Add-ons record inputs of their own (their instances, CoreDNS's objects): the traffic figure's cluster has more.
   const key = `${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;

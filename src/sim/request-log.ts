@@ -1,6 +1,7 @@
 // The request log: one record per API request, watch notification and CRI call (append-only data).
 import type { WatchEventType } from './api/watch.ts';
 import { flatten } from './util/names.ts';
+import { interned } from './request-log-cache.ts';
 
 /** Pipeline stages, in order; a refused request names the stage that refused it. */
 export type Stage = 'connection' | 'authentication' | 'authorization' | 'admission' | 'validation' | 'storage';
@@ -58,11 +59,6 @@ export function appendBuiltRecord(log: RequestLog, rec: RequestRecord): void {
   log.push(rec);
 }
 
-// Paths recur: one flat copy of each instead of a fresh concatenation per record. Bounded; a
-// behaviour-side cache, not state. Object names are only flattened: the records that come here
-// (CRI calls) name a fresh concatenation each time, and looking each up in a map of 200,000 cost
-// more than the few kB sharing them saved (the map itself kept up to 200,000 names alive).
-const interned = new Map<string, string>();
 function intern(s: string): string {
   const hit = interned.get(s);
   if (hit !== undefined) return hit;

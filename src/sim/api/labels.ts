@@ -3,6 +3,7 @@
 // server's list and watch filters and its validation, the controllers, the scheduler and kubectl
 // all match through it. Labels are a Go map[string]string: a key is there only as an own property.
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import { requirementsOf } from './labels-cache.ts';
 
 /** One parsed label requirement (labels.Requirement; `!` is DoesNotExist). */
 export interface LabelRequirement { key: string; op: 'in' | 'notin' | 'exists' | '!'; values: string[] }
@@ -54,7 +55,6 @@ export function matchesLabels(reqs: readonly LabelRequirement[], labels: Record<
 
 // An operator LabelSelectorAsSelector does not know makes the selector invalid: it selects nothing.
 const NOTHING: LabelRequirement = { key: '', op: 'in', values: [] };
-const requirementsOf = new WeakMap<object, LabelRequirement[]>();
 
 /**
  * metav1.LabelSelectorAsSelector: matchLabels and matchExpressions as requirements, ANDed (an empty

@@ -1,3 +1,4 @@
+import { milliMemo, valueMemo } from './quantity-cache.ts';
 // Kubernetes resource quantities (k8s.io/apimachinery/pkg/api/resource, v0.37): ParseQuantity with
 // its errors and its int32 exponent, Value() and MilliValue() with their overflow rules, and Cmp.
 // Go keeps a quantity as an int64Amount (value × 10^scale) or, past int64 or below 1n, an inf.Dec
@@ -223,10 +224,6 @@ export function scaledValue(q: Quantity, scale: number): bigint {
   return BigInt.asIntN(64, u / p + (u % p === 0n ? 0n : 1n));
 }
 
-// Value() and MilliValue() of the strings seen so far: a cluster uses a handful of quantity strings
-// ("10m", "16Mi", "4") millions of times. Bounded so odd inputs cannot grow it without limit.
-const valueMemo = new Map<string | number, number>();
-const milliMemo = new Map<string | number, number>();
 function remember(memo: Map<string | number, number>, input: string | number, v: number): number {
   if (memo.size >= 4096) memo.clear();
   memo.set(input, v);

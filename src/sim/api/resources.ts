@@ -8,6 +8,8 @@ import type { ConfigMap, Event as CoreEvent, Namespace, Node, Pod, Service, Serv
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+import { mapOf, setOf } from '../util/table.ts';
+import { cachedNames } from './resources-cache.ts';
 
 /** The group Events are also served in. */
 export const EVENTS_GROUP = 'events.k8s.io';
@@ -128,71 +130,31 @@ export function encodeQuery(q: Record<string, string | undefined>): string {
 }
 
 /** The strings one object is known by: its etcd key, its log name, its REST path and its informer key. */
-interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
+export interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
 
-// resource → namespace → name → strings. Every request about an object needs them, and building
-// them by concatenation costs a flatten and a hash per lookup; one entry per object keeps a single
-// flat copy (behaviour-side cache, not state; cleared when it grows past the bound).
-const objectNames = new Map<string, Map<string, Map<string, ObjectNames>>>();
-let objectNamesSize = 0;
-
-/** The cached strings of object `name` (namespace '' for cluster-scoped; name '' for the collection). */
-export function namesOf(resource: string, namespace: string | undefined, name: string): ObjectNames {
+/** The strings of object `name`, built afresh: what namesOf keeps (namespace '' for cluster-scoped; name '' for the collection). */
+function buildObjectNames(resource: string, namespace: string | undefined, name: string): ObjectNames {
   const ns = namespace ?? '';
-  // One request, and one notification's readers, ask for the same object several times in a row;
-  // a request also asks for its namespace or its collection in between (the two latest are kept).
-  if (name === lastName && ns === lastNs && resource === lastResource && lastNames) return lastNames;
-  if (name === prevName && ns === prevNs && resource === prevResource && prevNames) {
-    const n = prevNames;
-    prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
-    lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
-    return n;
-  }
-  // Most asks are about pods in one namespace: the last resource's and namespace's map is at hand.
-  let byName = resource === mapResource && ns === mapNs ? mapOfNames : undefined;
-  if (!byName) {
-    let byNs = objectNames.get(resource);
-    if (!byNs) objectNames.set(resource, (byNs = new Map()));
-    byName = byNs.get(ns);
-    if (!byName) byNs.set(ns, (byName = new Map()));
-    mapResource = resource; mapNs = ns; mapOfNames = byName;
-  }
-  let n = byName.get(name);
-  if (!n) {
-    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = prevNames = mapOfNames = undefined; return namesOf(resource, namespace, name); }
-    objectNamesSize++;
-    const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
-    n = { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
-    byName.set(name, n);
-  }
-  prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
-  lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
-  return n;
+  const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
+  return { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
 }
-let lastResource = '';
-let lastNs = '';
-let lastName = '';
-let lastNames: ObjectNames | undefined;
-let prevResource = '';
-let prevNs = '';
-let prevName = '';
-let prevNames: ObjectNames | undefined;
-let mapResource = '';
-let mapNs = '';
-let mapOfNames: Map<string, ObjectNames> | undefined;
+
+/** The cached strings of object `name` (one copy per object, see resources-cache.ts). */
+export function namesOf(resource: string, namespace: string | undefined, name: string): ObjectNames {
+  return cachedNames(resource, namespace, name, buildObjectNames);
+}
 
 /** `resource/namespace/name` as the request log names an object (one shared string per object). */
 export function logObjectName(resource: string, namespace: string | undefined, name: string): string {
   return namesOf(resource, namespace, name).object;
 }
 
-const resourceByKind = new Map<string, string>();
+// kind → resource, the RESTMapper's reverse table (RESOURCES never changes once loaded).
+const resourceByKind = mapOf(Object.entries(RESOURCES).map(([r, info]) => [info.kind, r] as const));
 
 /** The served resource of a kind (`Pod` → `pods`), or undefined. */
 export function resourceOfKind(kind: string | undefined): string | undefined {
-  if (kind === undefined) return undefined;
-  if (resourceByKind.size === 0) for (const [r, info] of Object.entries(RESOURCES)) resourceByKind.set(info.kind, r);
-  return resourceByKind.get(kind);
+  return kind === undefined ? undefined : resourceByKind.get(kind);
 }
 
 /** cache.MetaNamespaceKeyFunc's `ns/name` (or `name`) of an object of `resource`, one string per object. */
@@ -208,9 +170,9 @@ export function cachedPath(resource: string, namespace: string | undefined, name
   if (!subresource) return n.path;
   return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
 }
-export const STATUS_RESOURCES = new Set(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces', 'poddisruptionbudgets']);
+export const STATUS_RESOURCES = setOf(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces', 'poddisruptionbudgets']);
 /** Resources whose strategy keeps metadata.generation (pods since PodObservedGenerationTracking, 1.33). */
-export const GENERATION_RESOURCES = new Set(['deployments', 'replicasets', 'pods', 'endpointslices', 'poddisruptionbudgets']);
+export const GENERATION_RESOURCES = setOf(['deployments', 'replicasets', 'pods', 'endpointslices', 'poddisruptionbudgets']);
 export function keyOf(req: ApiRequest): string {
   return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }

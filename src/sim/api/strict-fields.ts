@@ -7,6 +7,7 @@
 // envFrom, valueFrom …) nothing is checked.
 import { RESOURCES } from './resources.ts';
 import { type Status, statusError } from './status.ts';
+import { parsed } from './strict-fields-cache.ts';
 
 /**
  * Each struct's JSON fields, space-separated; `name:Struct` descends into a listed struct and
@@ -58,8 +59,6 @@ const STRUCTS: Record<string, string> = {
 const TOP: Record<string, string> = {
   pods: 'Pod', deployments: 'Deployment', replicasets: 'ReplicaSet', services: 'Service', namespaces: 'Namespace', priorityclasses: 'PriorityClass', nodes: 'Node', poddisruptionbudgets: 'PodDisruptionBudget',
 };
-
-const parsed = new Map<string, Map<string, string>>();
 
 /** A struct's fields: JSON name → the struct below it ('' when unlisted), `[]` marking a list. */
 function fieldsOf(struct: string): Map<string, string> {

@@ -3,6 +3,7 @@
 import type { ApiServerConfig } from './config.ts';
 import { R, type Identity, type PolicyRule } from '../api/identity.ts';
 import type { Verb } from '../api/request.ts';
+import { nodeIdentities } from './authn-cache.ts';
 
 const READ: Verb[] = ['get', 'list', 'watch'];
 const EVENTS = R(['create', 'update', 'patch'], ['events']);
@@ -68,7 +69,6 @@ export function authenticate(config: ApiServerConfig, component: string): Identi
   }
   return undefined;
 }
-const nodeIdentities = new Map<string, Identity>();
 // system:node's rules, one array for every kubelet (which node is its own is the node authorizer's
 // check, below): RBAC answers are then remembered once for all of them.
 export const NODE_RULES: PolicyRule[] = [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),

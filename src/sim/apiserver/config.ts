@@ -75,16 +75,16 @@ export interface RequestChecks {
  * The request checks every new configuration starts with: set once by a program that wants them
  * everywhere (the tests' setup, src/sim/testing/checks-setup.ts), never in the figures' worker.
  */
-let defaultChecks: RequestChecks | undefined;
+const defaults: { checks?: RequestChecks } = {};
 
 /** Sets (or clears) the request checks new configurations start with (see defaultChecks). */
 export function setDefaultRequestChecks(c: RequestChecks | undefined): void {
-  defaultChecks = c;
+  defaults.checks = c;
 }
 
 /** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
-  return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, checks: defaultChecks };
+  return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, checks: defaults.checks };
 }
 
 /** The request checks, for a request only they can answer (an impersonating one); without them it is a bug of whoever built the cluster. */

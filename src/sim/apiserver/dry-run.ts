@@ -6,9 +6,7 @@ import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
 import { RESOURCES, keyOf } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
 import { storeGet, type StoreState } from './store.ts';
-
-/** The scratch hosts dry-run requests are served on (a request there runs the pipeline as it is). */
-const scratchHosts = new WeakSet<ApiHost>();
+import { scratchHosts } from './dry-run-cache.ts';
 
 /** Whether a request is a dry run still to be moved onto a scratch host. */
 export function isDryRun(h: ApiHost, req: ApiRequest): boolean {

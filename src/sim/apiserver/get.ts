@@ -9,7 +9,8 @@ import { matchesFields, parseFieldSelector } from './selectors.ts';
 import type { ApiHost } from './server.ts';
 import { notFound, statusError } from '../api/status.ts';
 import { fieldSelectorFromEventsV1 } from './events-v1.ts';
-import { type StoreState, storeGet, storeList } from './store.ts';
+import { storeGet, storeList } from './store.ts';
+import { processLists } from './get-cache.ts';
 
 export function doGet(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   if (req.resource === 'pods' && req.subresource === 'log') return kubectlExtras(config).doPodLog(h, config, component, req);
@@ -18,11 +19,6 @@ export function doGet(h: ApiHost, config: ApiServerConfig, component: string, re
   logRequest(h, component, req, 200);
   return { ok: true, code: 200, object: req.subresource === 'scale' ? toScale(req.resource, o) : o };
 }
-
-// client-go's shared informer factory lists each resource once for all the informers of a process:
-// a sibling's LIST of the same selectors at the same revision is that one list (no second request).
-// Behaviour-side and exact: with no write in between, a fresh list would be the same objects.
-const processLists = new WeakMap<StoreState, Map<string, { revision: number; result: ApiResult<unknown> }>>();
 
 export function doList(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   const process = h.components[component]?.process;

@@ -5,13 +5,12 @@ import { type Identity, type PolicyRule, R } from '../api/identity.ts';
 import { ruleAllows } from './rbac.ts';
 import type { Verb } from '../api/request.ts';
 import { type Status, statusError } from '../api/status.ts';
+import { impersonatedIdentities } from './impersonation-cache.ts';
 
 /** cluster-admin's rules (one array, so the RBAC answer cache is shared). */
 const CLUSTER_ADMIN: PolicyRule[] = [R(['*'], ['*'])];
 /** system:basic-user, bound to system:authenticated: every user may ask what it may do. */
 const BASIC_USER = R(['create'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
-// Per identity table (one per API server), since a user's bound roles come from it.
-const impersonatedIdentities = new WeakMap<Readonly<Record<string, Identity>>, Map<string, Identity>>();
 
 /**
  * Who the server sees under impersonation: the user and the groups asked for plus

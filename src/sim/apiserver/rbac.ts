@@ -7,28 +7,12 @@ import type { ApiHost } from './server.ts';
 import { type Status, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
 import type { KObject } from '../api/request.ts';
+import { ruleAllowsCached } from './rbac-cache.ts';
 
 /** Whether any of the rules allows `verb` on `res` (a resource or resource/subresource). */
 export function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
   return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
     && ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)));
-}
-
-// Every request is authorised: remember each rule set's answer per verb and resource (rules never
-// change once an identity exists; a behaviour-side cache keyed by the rules array).
-const ruleAnswers = new WeakMap<PolicyRule[], Map<string, Map<string, boolean>>>();
-let lastRules: PolicyRule[] | undefined;
-let lastAnswers: Map<string, Map<string, boolean>> | undefined;
-function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string): boolean {
-  let byVerb = rules === lastRules ? lastAnswers : ruleAnswers.get(rules);
-  if (!byVerb) ruleAnswers.set(rules, (byVerb = new Map()));
-  lastRules = rules;
-  lastAnswers = byVerb;
-  let m = byVerb.get(verb);
-  if (!m) byVerb.set(verb, (m = new Map()));
-  let a = m.get(res);
-  if (a === undefined) m.set(res, (a = ruleAllows(rules, verb, res)));
-  return a;
 }
 
 /** 403 Forbidden, worded like the RBAC authorizer. */
@@ -44,7 +28,7 @@ function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
 /** RBAC plus the node authorizer's NodeRestriction idea: a kubelet writes only its own node, lease and pods. */
 export function authorize(h: ApiHost, id: Identity, req: ApiRequest): Status | undefined {
   const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
-  if (!ruleAllowsCached(id.rules, req.verb, res)) return forbidden(id, req);
+  if (!ruleAllowsCached(id.rules, req.verb, res, ruleAllows)) return forbidden(id, req);
   if (id.node && req.verb !== 'get' && req.verb !== 'list' && req.verb !== 'watch') {
     const node = id.node;
     const deny = (why: string) => forbidden(id, req, why);

@@ -10,6 +10,7 @@ import { cmpQuantity as cmp, quantitySign } from '../api/quantity-cmp.ts';
 import type { KObject } from '../api/request.ts';
 import { DNS1123_LABEL_MSG, dns1123SubdomainErrors, inclusiveRangeError, isDNS1123Subdomain, labelValueErrors, maxLenError, qualifiedNameErrors, regexError } from '../api/name-validation.ts';
 export { isDNS1123Subdomain } from '../api/name-validation.ts';
+import { setOf } from '../util/table.ts';
 
 /** A validator: field errors for a new object (and the old one on update). */
 export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
@@ -203,7 +204,7 @@ export function validateLabelSelector(sel: Obj, path: string): { errs: FieldErro
   return { errs, convertible };
 }
 
-const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
+const STANDARD_CONTAINER_RESOURCES = setOf(['cpu', 'memory', 'ephemeral-storage']);
 
 /** Quantity.Cmp of two quantity strings (exact, however far apart their exponents). */
 function cmpQuantity(a: string | number, b: string | number): number {
@@ -553,4 +554,4 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
 }
 
 /** The kinds whose labels and annotations are checked here (ValidateObjectMeta). */
-const RESOURCES_WITH_META = new Set(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes', 'priorityclasses', 'poddisruptionbudgets']);
+const RESOURCES_WITH_META = setOf(['pods', 'deployments', 'replicasets', 'services', 'namespaces', 'nodes', 'priorityclasses', 'poddisruptionbudgets']);

@@ -5,6 +5,9 @@ import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification
 import { newDict } from '../util/dict.ts';
 import { flatten } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
+import { setOf } from '../util/table.ts';
+import { handlerMemo, keyCache, lastNotified, nodeArrays, ownerValues, sortedKeys } from './informer-cache.ts';
+import { lastCall } from '../util/memo.ts';
 
 /** The little an informer needs from an object. */
 interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
@@ -41,10 +44,6 @@ type IndexFunc = (o: MetaObject) => string[];
 
 const NONE: string[] = [];
 
-// `ns/uid` of a controlling owner, one flat string (and one one-element array) per owner: every object
-// it owns, in every version, is filed under it, and a string built per call is flattened and hashed
-// again at each lookup. Keyed by uid (unique per object); behaviour-side and bounded, never state.
-const ownerValues = new Map<string, { ns: string; value: string; values: string[] }>();
 function ownerEntry(ns: string, uid: string): { ns: string; value: string; values: string[] } {
   let e = ownerValues.get(uid);
   if (e === undefined || e.ns !== ns) {
@@ -56,8 +55,6 @@ function ownerEntry(ns: string, uid: string): { ns: string; value: string; value
   return e;
 }
 
-// One (read-only) array per node name for the nodeName index. Bounded, never state.
-const nodeArrays = new Map<string, string[]>();
 function nodeValues(n: string): string[] {
   let a = nodeArrays.get(n);
   if (a === undefined) {
@@ -112,7 +109,7 @@ function sameValues(a: string[], b: string[]): boolean {
 
 // The built-in index functions read only metadata.namespace, metadata.ownerReferences and
 // spec.nodeName, which a status write carries over by reference: such a write cannot move the object.
-const SPEC_AND_OWNER_INDEXERS = new Set([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName, INDEXERS.orphan]);
+const SPEC_AND_OWNER_INDEXERS = setOf([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName, INDEXERS.orphan]);
 type Indexed = { metadata?: { namespace?: string; ownerReferences?: unknown }; spec?: unknown };
 function sameIndexInputs(a: Indexed, b: Indexed): boolean {
   return a.spec === b.spec && a.metadata?.ownerReferences === b.metadata?.ownerReferences && a.metadata?.namespace === b.metadata?.namespace;
@@ -149,10 +146,6 @@ export interface EventHandlers<T extends MetaObject = MetaObject> {
   delete?(obj: T): void;
 }
 
-// Handlers close over a component's context and state; building them for every event would make a
-// dozen closures per notification. Kept per context and builder, rebuilt when the state is replaced.
-const handlerMemo = new WeakMap<object, Map<unknown, { state: unknown; value: unknown }>>();
-
 /**
  * `make(ctx)`, built once per context and state and reused for every event (handlers only close over
  * those). A caller that has read `ctx.state` already passes it (each read is a lookup in the world).
@@ -175,10 +168,9 @@ const REFLECTOR_BACKOFF_INITIAL_MS = 800;
 /** Reflector backoff cap. */
 const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 
+// One notified object reaches several informers in a row: lastCall builds (and hashes) its key once. Names never change.
 /** cache.MetaNamespaceKeyFunc: `ns/name` or `name`. */
-export function metaNamespaceKey(o: MetaObject): string {
-  // One notified object reaches several informers in a row: build (and hash) its key once. Names never change.
-  if (o === lastKeyed) return lastKey;
+export const metaNamespaceKey = lastCall((o: MetaObject): string => {
   // A stored object names its kind: its key comes from the API server's names cache (one per object).
   const resource = resourceOfKind((o as { kind?: string }).kind);
   let k = resource ? informerKeyOf(resource, o.metadata?.namespace, o.metadata?.name ?? '') : keyCache.get(o);
@@ -186,13 +178,8 @@ export function metaNamespaceKey(o: MetaObject): string {
     k = o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
     keyCache.set(o, k);
   }
-  lastKeyed = o;
-  lastKey = k;
   return k;
-}
-const keyCache = new WeakMap<object, string>();
-let lastKeyed: MetaObject | undefined;
-let lastKey = '';
+});
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
 export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
@@ -267,12 +254,7 @@ function watchFrom<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, 
 
 // One notification reaches several informers in a row (a process's shared watch): its revision is
 // turned into a string once.
-let lastRevision = -1;
-let lastRevisionString = '';
-function revisionString(r: number): string {
-  if (r !== lastRevision) { lastRevision = r; lastRevisionString = String(r); }
-  return lastRevisionString;
-}
+const revisionString = lastCall((r: number): string => String(r));
 
 /**
  * Whether an event is one an informer takes (a watch notification, a closed watch, a retry timer):
@@ -282,10 +264,6 @@ export function isInformerEvent(event: unknown): boolean {
   const t = (event as { type?: string } | undefined)?.type;
   return t === 'watch' || t === 'watch-closed' || t === 'informer-retry';
 }
-
-let lastNotified: unknown;
-let lastNotifiedResource = '';
-let lastNotifiedKey = '';
 
 /**
  * Feed one component event to an informer; returns true if it was the informer's (watch
@@ -309,12 +287,12 @@ export function informerHandle<T extends MetaObject>(ctx: ClientCtx, inf: Inform
     // The API server's names cache holds one `ns/name` string per object: no per-version lookup. The
     // readers of a shared watch get the same object in a row, so the last answer is kept at hand
     // (their handlers' own lookups would evict it from the names cache's).
-    let key: string;
-    if (obj === lastNotified && inf.resource === lastNotifiedResource) key = lastNotifiedKey;
-    else {
-      key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
-      lastNotified = obj; lastNotifiedResource = inf.resource; lastNotifiedKey = key;
+    const last = lastNotified;
+    if (obj !== last.object || inf.resource !== last.resource) {
+      last.key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
+      last.object = obj; last.resource = inf.resource;
     }
+    const key = last.key;
     // A streaming list's events fill the temporary store; the cache, the handlers and the resume
     // point (its objects' revisions are not in order) wait for its bookmark.
     if (inf.initial) {
@@ -374,7 +352,6 @@ export function listerList<T extends MetaObject>(inf: InformerState<T>, pred?: (
   for (let i = 0; i < keys.length; i++) { const o = inf.items[keys[i]]; if (pred(o)) out.push(o); }
   return out;
 }
-const sortedKeys = new WeakMap<object, { resourceVersion: string; keys: string[] }>();
 
 /**
  * Lister through an index (ByIndex): the cached objects filed under `value`, in key order when

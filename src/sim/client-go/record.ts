@@ -6,12 +6,14 @@ import type { Event as CoreEvent, ObjectReference } from 'kubernetes-types/core/
 import { newDict } from '../util/dict.ts';
 import { eventName, flatten, rfc3339 } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
+import { componentOfName, seenIndex, warningKeys } from './record-cache.ts';
+import { lastCall } from '../util/memo.ts';
 
 /**
  * One aggregated event: the correlator's key fields (undefined ones as '') and the Event object it
  * was written as.
  */
-interface SeenEvent {
+export interface SeenEvent {
   kind: string; namespace: string; object: string; uid: string; type: string; reason: string; message: string; component: string;
   /** the Event's name */
   name: string;
@@ -115,8 +117,6 @@ function spamFiltered(o: CorrelatedObject, now: number): boolean {
   return false;
 }
 
-// `Warning:reason` keys, made once per reason.
-const warningKeys = new Map<string, string>();
 function similarKind(type: string, reason: string): string {
   if (type === 'Normal') return reason;
   let k = warningKeys.get(reason);
@@ -134,18 +134,10 @@ export function newEventRecorder(): EventRecorderState {
 
 /** An object's entries: a short list, or by message once there are many (a controller's own events). */
 type Bucket = SeenEvent[] | Map<string, SeenEvent[]>;
-type SeenIndex = Map<string, Bucket>;
+export type SeenIndex = Map<string, Bucket>;
 
 /** Entries an object gets before they are split by message. */
 const BUCKET_LIST_MAX = 16;
-
-/**
- * seen list → involved object uid → its entries. Behaviour-side (rebuilt from the list after a
- * restore). Nearly every event is new: one long joined key per event (as client-go builds it) cost a
- * fresh string to flatten and hash per lookup; the uid recurs, and a pod's few entries are told apart
- * by their reason before their message is looked at.
- */
-const seenIndex = new WeakMap<SeenEvent[], SeenIndex>();
 
 function indexAdd(index: SeenIndex, e: SeenEvent): void {
   const bucket = index.get(e.uid);
@@ -189,8 +181,6 @@ function indexDelete(index: SeenIndex, e: SeenEvent): void {
   if (i >= 0) list!.splice(i, 1);
 }
 
-const componentOfName = new Map<string, string>();
-
 /** The source component of an instance name (`kubelet/node-1` → `kubelet`). */
 function componentOf(instance: string): string {
   let c = componentOfName.get(instance);
@@ -203,12 +193,9 @@ function componentOf(instance: string): string {
 }
 
 // Events come in bursts within a second (RFC 3339 here has whole seconds): remember the last one.
-let lastSecond = NaN;
-let lastRfc = '';
+const rfc3339OfSecond = lastCall((second: number): string => rfc3339(second * 1000));
 function rfc3339At(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) { lastRfc = rfc3339(ms); lastSecond = second; }
-  return lastRfc;
+  return rfc3339OfSecond(Math.floor(ms / 1000));
 }
 
 /** The object an event is about. */

@@ -18,6 +18,7 @@ import {
   rolloutRollingStep, scale, ScalingReplicaSetReason, scalingReplicaSetMessage, setDeploymentCondition, setDeploymentRevision, calculateStatus,
   syncRolloutStatus as computeRolloutStatus, type ScaleAction,
 } from './deployment-util.ts';
+import { rolloutMemo, templateHashes } from './deployment-controller-cache.ts';
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 import { rolloutMachine, rolloutStateName, rolloutSummary, type RolloutAction, type RolloutContext, type RolloutEvent, type RolloutStateName, type RolloutSummary } from './rollout-machine.ts';
 
@@ -393,11 +394,6 @@ function rolloutRecreate(x: SyncCtx, rsList: ReplicaSet[]): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // The rollout statechart, advanced with pure transition() after each sync
-
-// Behaviour-side caches (never state): the template hash per stored template object (stored objects
-// are immutable), and the rollout machine's steps, a pure function of (value, context, events).
-const templateHashes = new WeakMap<object, string>();
-const rolloutMemo = new Map<string, { value: unknown; context: RolloutContext }>();
 
 function templateHashOf(d: Deployment): string {
   const t = d.spec?.template;

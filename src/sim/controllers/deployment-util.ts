@@ -18,8 +18,10 @@ import type {
   ReplicaSet,
   ReplicaSetCondition,
 } from 'kubernetes-types/apps/v1';
+import { equalIgnoreHashMemo } from './deployment-util-cache.ts';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { DEPLOYMENT_STATUS_OMITEMPTY, omitZero } from './omitempty.ts';
+import { setOf } from '../util/table.ts';
 
 /** metav1.Time as it appears in objects: an RFC 3339 string. */
 type Time = string;
@@ -283,7 +285,7 @@ export function lastRevision(rss: readonly MaybeRS[]): number {
   return secMax;
 }
 
-const annotationsToSkip = new Set([
+const annotationsToSkip = setOf([
   LastAppliedConfigAnnotation,
   RevisionAnnotation,
   RevisionHistoryAnnotation,
@@ -460,10 +462,6 @@ function withoutHashLabel(t: PodTemplateSpec | undefined): PodTemplateSpec {
   delete labels[DefaultDeploymentUniqueLabelKey];
   return { ...(t ?? {}), metadata: { ...(t?.metadata ?? {}), labels } };
 }
-
-// Stored templates are immutable and keep their identity across status writes, so the answer for a
-// pair of template objects never changes: remembered (behaviour-side, weakly held).
-const equalIgnoreHashMemo = new WeakMap<object, WeakMap<object, boolean>>();
 
 /** EqualIgnoreHash: pod templates equal apart from the pod-template-hash label. */
 export function equalIgnoreHash(t1: PodTemplateSpec | undefined, t2: PodTemplateSpec | undefined): boolean {

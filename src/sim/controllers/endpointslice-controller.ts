@@ -7,6 +7,7 @@ import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type Event
 import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue, type WorkQueueAdd } from '../client-go/workqueue.ts';
 import { deepEqual } from '../util/names.ts';
 import { matchesSet } from '../api/labels.ts';
+import { desiredCache, endpointJSON } from './endpointslice-controller-cache.ts';
 
 /** --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
@@ -136,12 +137,7 @@ function newEndpointSlice(svc: Service, ports: EndpointPort[], endpoints: Endpoi
 }
 
 /** One desired endpoint with the port set it belongs to. */
-interface Desired { pod: string; portsKey: string; ports: EndpointPort[]; endpoint: Endpoint }
-
-// A big Service is reconciled on every change of any of its pods: the endpoint of an unchanged pod
-// object (stored objects are immutable) and the JSON of a stored slice's endpoints are computed once.
-const desiredCache = new WeakMap<Pod, { svc: Service; node: Node | undefined; d: Desired }>();
-const endpointJSON = new WeakMap<Endpoint, string>();
+export interface Desired { pod: string; portsKey: string; ports: EndpointPort[]; endpoint: Endpoint }
 
 function jsonOf(ep: Endpoint): string {
   let j = endpointJSON.get(ep);

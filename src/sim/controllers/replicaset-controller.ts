@@ -18,6 +18,7 @@ import {
   manageReplicasDiff, podEventMessages, continueSlowStart, newSlowStart, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
   type SlowStartProgress,
 } from './replicaset-util.ts';
+import { podParts, refKeys, tallies } from './replicaset-controller-cache.ts';
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
 
 /** ExpectationsTimeout: expectations older than this are ignored, so a lost watch event cannot wedge an RS. */
@@ -107,10 +108,6 @@ function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } 
   return undefined;
 }
 
-// The lister key a controllerRef names, kept per owner uid: every pod of an RS, in every version, names
-// it, so the key is built (and hashed as a property name) once per owner, not per notification.
-// Behaviour-side and bounded, never state.
-const refKeys = new Map<string, { ns: string | undefined; name: string; key: string }>();
 function refKey(ns: string | undefined, ref: OwnerReference): string {
   const c = refKeys.get(ref.uid);
   if (c !== undefined && c.ns === ns && c.name === ref.name) return c.key;
@@ -155,7 +152,7 @@ function relatedPodsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
 // a sync does not rescan the RS's pods. A behaviour-side cache keyed by the informer's state object
 // (so a restored snapshot starts afresh), built from the index on first use; never part of the state.
 
-interface Tally {
+export interface Tally {
   active: number;
   ready: number;
   terminating: number;
@@ -166,8 +163,6 @@ interface Tally {
   /** The template labels object the signature was taken from (an RS write keeps it by reference). */
   labelsOf: Record<string, string> | undefined;
 }
-
-const tallies = new WeakMap<InformerState<Pod>, Map<string, Tally>>();
 
 function ownerIndexValue(p: Pod): string | undefined {
   const ref = controllerRefOf(p);
@@ -345,9 +340,6 @@ function claimPods(ctx: C, rs: ReplicaSet, key: string): { pods: Pod[]; ok: bool
 function errorText(r: ApiResult<unknown>): string {
   return r.ok ? '' : r.status.message ?? `code ${r.code}`;
 }
-
-// What every pod created from one RS version carries alike: generateName and the controller reference.
-const podParts = new WeakMap<ReplicaSet, { generateName: string; ownerReferences: OwnerReference[] }>();
 
 // GetPodFromTemplate: labels/annotations from the template, generateName `<rs>-`, the RS as controller.
 function podFromTemplate(rs: ReplicaSet): Pod {

@@ -17,6 +17,7 @@ import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.t
 import type { FigureView } from './protocol.ts';
 import type { StatechartView } from '../view/statechart.ts';
 import { figureActions } from './figure-actions.ts';
+import { setOf } from '../util/table.ts';
 
 const NAME = 'web';
 const IMAGE = 'nginx:1.27';
@@ -229,7 +230,7 @@ const slow: DemoDef<HubDetail> = {
 /** The stages a write passes, in order, as the panel draws them. */
 export const PIPELINE: readonly PipelineStage['stage'][] = ['authentication', 'authorization', 'admission', 'validation', 'storage'];
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The write the cursor is about: the newest record that is not a heartbeat nor about an Event (those

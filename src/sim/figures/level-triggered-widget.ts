@@ -11,12 +11,13 @@ import { agree, count, listOf } from '../view/words.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
+import { setOf } from '../util/table.ts';
 
 /** web's replicas, as the chapter's other widgets have them. */
 const REPLICAS = 3;
 /** How many pods the reader deletes while the controller-manager is down. */
 const DELETED = 2;
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 const WEB_PODS = `pods/default/${WEB}-`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 

@@ -7,6 +7,7 @@ import { deepEqual } from '../util/names.ts';
 import { historyAt, isHeartbeat } from '../view/records.ts';
 import { count } from '../view/words.ts';
 import { logCount, type World, type WorldState } from '../world.ts';
+import { setOf } from '../util/table.ts';
 
 /** What the narration says when the cluster is at rest. */
 export const REST_SENTENCE = 'The cluster matches what you asked for; nothing happens until you change something.';
@@ -15,7 +16,7 @@ export const REST_SENTENCE = 'The cluster matches what you asked for; nothing ha
 const LOOKAHEAD_EVENTS = 200_000;
 
 /** Resources whose writes are bookkeeping: Events, and Leases (kubelets' heartbeats, leader election). */
-const QUIET_RESOURCES = new Set(['events', 'leases']);
+const QUIET_RESOURCES = setOf(['events', 'leases']);
 
 /**
  * Whether a request-log record is a change a reader would care about: an object created or deleted

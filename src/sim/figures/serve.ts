@@ -30,19 +30,20 @@ async function linkTo(host: FigureHost, id: number, instance: string): Promise<W
   return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
 }
 
-let kubectl: Promise<typeof import('../kubectl/index.ts')> | null = null;
+// kubectl's chunk, loading or loaded (which code is loaded, not simulation state).
+const chunks: { kubectl?: Promise<typeof import('../kubectl/index.ts')> } = {};
 
 /**
  * kubectl, the script runner, the terminal's runner and `yaml`: one chunk of their own, loaded when
  * a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
  */
 function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
-  kubectl ??= import('../kubectl/index.ts').catch((e: unknown) => {
+  chunks.kubectl ??= import('../kubectl/index.ts').catch((e: unknown) => {
     // Said as what failed; the next command tries the chunk again.
-    kubectl = null;
+    chunks.kubectl = undefined;
     throw new Error(`kubectl failed to load (${e instanceof Error ? e.message : String(e)}); reload the page to try again.`);
   });
-  return kubectl;
+  return chunks.kubectl;
 }
 
 /** How the server may share its thread, and what it knows of figures that did not load. */

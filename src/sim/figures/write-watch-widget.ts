@@ -9,6 +9,7 @@ import { agree, count } from '../view/words.ts';
 import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
+import { setOf } from '../util/table.ts';
 
 /** web's replicas as the widget opens; the reader's scale toggles between this and one more. */
 const REPLICAS = 3;
@@ -16,7 +17,7 @@ const REPLICAS = 3;
 const LOOK_BACK = 4_000;
 /** Writes the panel lists after kubectl's. */
 const CHAIN = 6;
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One write and the watchers told of it, as the panel draws it. */
 export interface WriteFanOut { component: string; verb: string; object: string; revision: number; notified: { component: string; event: string }[] }

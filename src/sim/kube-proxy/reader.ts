@@ -2,8 +2,9 @@
 // no change). The rules are computed again from the objects of its last sync, as it computed them.
 import type { WorldState } from '../world.ts';
 import { iptablesRestoreText, iptablesSaveNat, syncProxyRules, type IPTablesData, type ProxierConfig } from './iptables-rules.ts';
-import type { KubeProxyState, SyncedRules } from './kube-proxy.ts';
+import type { KubeProxyState } from './kube-proxy.ts';
 import { nftablesTransaction, nftListTable, syncNFTablesRules, type NFTTable } from './nftables-rules.ts';
+import { iptablesBySync, nftBySync, textBySync } from './reader-cache.ts';
 
 /** How the rules are printed: `iptables-save -t nat`, the whole iptables-restore input, or `nft list table ip kube-proxy` / its transaction. */
 export type RulesFormat = 'iptables-save' | 'iptables-restore' | 'nft-list' | 'nft-transaction';
@@ -19,8 +20,6 @@ function proxierConfig(s: KubeProxyState): ProxierConfig {
   return { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, localhostNodePorts: true, nfacct: true, randomFully: true };
 }
 
-const iptablesBySync = new WeakMap<SyncedRules, IPTablesData>();
-
 /**
  * The iptables rules (both tables) of a node's last sync, computed once per sync: what the data
  * path walks. Undefined before the first sync or where kube-proxy does not run.
@@ -32,8 +31,6 @@ export function kubeProxyIPTablesOf(w: Pick<WorldState, 'components'>, node: str
   if (!data) iptablesBySync.set(s.synced, (data = syncProxyRules(s.synced.services, s.synced.slices, proxierConfig(s))));
   return data;
 }
-
-const nftBySync = new WeakMap<SyncedRules, NFTTable>();
 
 /** The nftables table of a node's last sync, computed once per sync (what the data path walks in nftables mode). */
 export function kubeProxyNFTablesOf(w: Pick<WorldState, 'components'>, node: string): NFTTable | undefined {
@@ -65,8 +62,6 @@ export function kubeProxyRulesOf(w: WorldState, node: string, format?: RulesForm
   if (!texts) textBySync.set(s.synced, (texts = {}));
   return (texts[f] ??= print(w, node, f));
 }
-
-const textBySync = new WeakMap<SyncedRules, Partial<Record<RulesFormat, string>>>();
 
 function print(w: WorldState, node: string, f: RulesFormat): string {
   if (f === 'iptables-save' || f === 'iptables-restore') {

@@ -7,6 +7,7 @@ import { quantityMilliValue, quantityValue } from '../api/quantity.ts';
 import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
 import { goSort } from './go-sort.ts';
 import { coreEvent, nodeRoles } from './printers.ts';
+import { setOf } from '../util/table.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -629,7 +630,7 @@ export function camelcaseSplit(src: string): string[] {
   return runs.filter((r) => r.length).map((r) => r.join(''));
 }
 
-const ACRONYMS = new Set(['API', 'URL', 'UID', 'OSB', 'GUID']);
+const ACRONYMS = setOf(['API', 'URL', 'UID', 'OSB', 'GUID']);
 
 /** smartLabelFor: `leaseDurationSeconds` → `Lease Duration Seconds`, `apiVersion` → `API Version`; other names as they are. */
 export function smartLabelFor(field: string): string {
@@ -648,7 +649,7 @@ function goValue(v: unknown): string {
   return String(v);
 }
 
-const GENERIC_SKIP = new Set(['.metadata.managedFields', '.metadata.name', '.metadata.namespace', '.metadata.labels', '.metadata.annotations']);
+const GENERIC_SKIP = setOf(['.metadata.managedFields', '.metadata.name', '.metadata.namespace', '.metadata.labels', '.metadata.annotations']);
 
 /** printUnstructuredContent: every field in name order, maps and lists indented, scalars after a tab. */
 function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefix: string): void {

@@ -6,6 +6,7 @@ import { labelSelectorAsString } from '../api/labels.ts';
 import { printPod, translateTimestampSince } from './print-pod.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
 import type { KindInfo } from './resources.ts';
+import { mapOf } from '../util/table.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -254,7 +255,7 @@ const STRUCT_FIELD_ORDER = [
   // PriorityClass (after its ObjectMeta)
   'value', 'globalDefault', 'description', 'preemptionPolicy',
 ];
-const structRank = new Map(STRUCT_FIELD_ORDER.map((k, i) => [k, i]));
+const structRank = mapOf(STRUCT_FIELD_ORDER.map((k, i) => [k, i] as const));
 
 function structOrder(v: unknown, inMap = false): unknown {
   if (Array.isArray(v)) return v.map((x) => structOrder(x));

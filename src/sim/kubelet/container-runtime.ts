@@ -4,6 +4,8 @@
 // schedules the completion (containerExited) on its own clock.
 import { copyDict, newDict } from '../util/dict.ts';
 import { allocatePodIP, releasePodIP, type PodIPAllocator } from './pod-ip.ts';
+import { componentNames, criPaths, imageIDs, imageRepos, mapChangeLogs, normalizedRefs } from './container-runtime-cache.ts';
+import { lastCall } from '../util/memo.ts';
 
 /** Randomness comes from the world's seeded generator, injected as a function returning [0, 1). */
 type Rng = () => number;
@@ -108,9 +110,6 @@ export function normalizeImageRef(image: string): string {
   return ref;
 }
 
-/** image as written → fully qualified ref (few distinct images; behaviour-side). */
-const normalizedRefs = new Map<string, string>();
-
 function computeNormalizedRef(image: string): string {
   let name = image;
   const slash = name.indexOf('/');
@@ -154,9 +153,6 @@ function fakeDigest(ref: string): string {
   return out.slice(0, 64);
 }
 
-/** ref → its image ID (sha256:<fakeDigest>): the same few images are pulled on every node (behaviour-side). */
-const imageIDs = new Map<string, string>();
-
 function imageID(ref: string): string {
   let id = imageIDs.get(ref);
   if (id === undefined) {
@@ -175,22 +171,11 @@ export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthByt
   return { node, bandwidthBytesPerSec, images, missingImages: [], sandboxes: newDict(), containers: newDict(), ipam };
 }
 
-// The same few strings in every record: built once (the request log interns them by value anyway).
-// Paths are keyed by verb alone: CRI verbs are unique across the two services. A node's calls come
-// in runs, so its component name is remembered for the last node.
-const componentNames = new Map<string, string>();
-const criPaths = new Map<string, string>();
-let lastNode = '';
-let lastComponent = '';
-
-function componentOf(node: string): string {
-  if (node === lastNode) return lastComponent;
+const componentOf = lastCall((node: string): string => {
   let component = componentNames.get(node);
   if (component === undefined) { component = `containerd/${node}`; if (componentNames.size >= 65536) componentNames.clear(); componentNames.set(node, component); }
-  lastNode = node;
-  lastComponent = component;
   return component;
-}
+});
 
 /** A CRI record; its fields in the order `{ …, code, ...{ message, object } }` gave (no options object spread per call). */
 function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, object?: Record<string, unknown>, code: CriRecord['code'] = 'OK', message?: string): CriRecord {
@@ -313,14 +298,6 @@ export function CreateContainer(
   };
 }
 
-/**
- * In-place updates of a runtime's `sandboxes`/`containers` maps, logged per map object. Creating and
- * starting containers add or replace one entry: copying a node's every record per CRI call dominated
- * big bursts. The caller keeps only the returned state, so no older copy can see the change; code that
- * asks "did the map change since I looked?" compares the object and mapVersion (not state), and
- * "what changed?" reads the keys logged since then.
- */
-const mapChangeLogs = new WeakMap<object, string[]>();
 /** How many in-place updates `map` has had (0 for a fresh or restored map). */
 export function mapVersion(map: object): number {
   return mapChangeLogs.get(map)?.length ?? 0;
@@ -447,6 +424,3 @@ export function kubeImageID(c: ContainerRecord): string {
   }
   return `${repo}@${c.imageRef}`;
 }
-
-/** image ref → its repository (the tag cut off); a node pulls few distinct images. */
-const imageRepos = new Map<string, string>();

@@ -2,6 +2,7 @@
 // pkg/kubelet/images/image_manager.go and pkg/kubelet/kuberuntime/kuberuntime_container.go).
 import type { KubeletEvent } from './backoff.ts';
 import { goDuration } from '../util/duration.ts';
+import { alreadyPresent, pulling } from './events-cache.ts';
 
 /** events.CreatedContainer (reason constants below are from pkg/kubelet/events/event.go) */
 const CreatedContainer = 'Created';
@@ -19,11 +20,6 @@ const PulledImage = 'Pulled';
 const FailedToPullImage = 'Failed';
 /** events.FailedToInspectImage */
 export const FailedToInspectImage = 'InspectFailed';
-
-// Events that depend only on a container name or an image are made once per (kind, value) and
-// shared, frozen: every pod of a Deployment gets the same few, so their messages are one string each.
-const pulling = new Map<string, KubeletEvent>();
-const alreadyPresent = new Map<string, KubeletEvent>();
 
 function shared(events: Map<string, KubeletEvent>, value: string, make: (value: string) => KubeletEvent): KubeletEvent {
   let e = events.get(value);

@@ -182,14 +182,6 @@ export function emit(ctx: ClientCtx, st: KubeletState, obj: Parameters<typeof re
   recordEvent(ctx, st.recorder, obj, e.type, e.reason, e.message, st.cfg.node);
 }
 
-/**
- * plegCache → the runtime's `containers` object the last relist compared it with. The runtime is
- * copy-on-write, so the same object again means nothing changed and the relist has nothing to do.
- * Behaviour-side (a restored snapshot has new objects, so it misses and relists in full); whoever
- * edits plegCache outside a relist deletes its entry.
- */
-export const plegSeen = new WeakMap<object, MapToken>();
-
 /** A runtime map as a relist saw it: the object and its in-place update count (see mapVersion). */
 export interface MapToken { map: object; version: number }
 

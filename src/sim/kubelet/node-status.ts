@@ -8,6 +8,7 @@ import type { ImageRecord } from './container-runtime.ts';
 import { podCIDRForNode } from './pod-ip.ts';
 import { rfc3339, rfc3339Micro } from '../util/time.ts';
 import { parseQuantity, quantityString, quantityValue } from '../api/quantity.ts';
+import { machineIDCache } from './node-status-cache.ts';
 
 /** Instance parameters of a kubelet (all optional: derived from the instance name `kubelet/node-N`). */
 export interface KubeletParams {
@@ -121,7 +122,6 @@ function machineIDs(node: string): { machineID: string; systemUUID: string } {
   machineIDCache.set(node, ids);
   return { ...ids };
 }
-const machineIDCache = new Map<string, { machineID: string; systemUUID: string }>();
 
 function computeMachineIDs(node: string): { machineID: string; systemUUID: string } {
   let h = 0x811c9dc5;

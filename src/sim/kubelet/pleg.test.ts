@@ -7,7 +7,8 @@ import {
   CreateContainer, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, containerExited, newRuntimeState,
 } from './container-runtime.ts';
 import { newDict } from '../util/dict.ts';
-import { plegSeen, type KubeletState } from './kubelet-state.ts';
+import type { KubeletState } from './kubelet-state.ts';
+import { plegSeen } from './pleg-cache.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import { relist, relistPending } from './pleg.ts';
 import { runs } from '../../test/fc.ts';

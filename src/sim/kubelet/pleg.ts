@@ -2,7 +2,8 @@
 // cache of what it saw last time and reports the pods whose containers changed state.
 import type { ContainerRecord } from './container-runtime.ts';
 import { mapChangeLog, mapVersion } from './container-runtime.ts';
-import { mapToken, plegSeen, sameMap, type KubeletState, type MapToken } from './kubelet-state.ts';
+import { mapToken, sameMap, type KubeletState, type MapToken } from './kubelet-state.ts';
+import { plegClean, plegSeen } from './pleg-cache.ts';
 
 /** The key of the pod worker that owns a sandbox, if any. */
 function podOfSandbox(st: KubeletState, sandboxId: string): string | undefined {
@@ -50,12 +51,6 @@ export function relist(st: KubeletState, full = false): string[] {
   plegSeen.set(st.plegCache, mapToken(containers));
   return [...dirty].sort();
 }
-
-/**
- * plegCache → a runtime `containers` object in which the relist would find nothing to report.
- * Behaviour-side like plegSeen: a miss only means the full comparison runs (same answer).
- */
-const plegClean = new WeakMap<object, MapToken>();
 
 /** Whether the next relist would report a container change (the same test as relist). */
 export function relistPending(st: KubeletState, full = false): boolean {

@@ -2,6 +2,7 @@
 // the next free address after the last one reserved, wrapping round, so a released IP is not
 // handed out again straight away. Src: containernetworking/plugins host-local (RangeIter).
 import { newDict } from '../util/dict.ts';
+import { ipStrings, prefixes } from './pod-ip-cache.ts';
 
 /** IPAM state of one node (plain data): its /24, which IPs are held by which sandbox, the last one reserved. */
 export interface PodIPAllocator {
@@ -27,8 +28,6 @@ export function newPodIPAllocator(podCIDR: string): PodIPAllocator {
 const FIRST_HOST = 2; // .0 network, .1 gateway
 const LAST_HOST = 254; // .255 broadcast
 
-const prefixes = new Map<string, string>();
-
 function prefix(podCIDR: string): string {
   let p = prefixes.get(podCIDR);
   if (p === undefined) {
@@ -38,9 +37,6 @@ function prefix(podCIDR: string): string {
   }
   return p;
 }
-
-/** net prefix → host → the address string, one string object per address (they key `allocated`). */
-const ipStrings = new Map<string, string[]>();
 
 function ipOf(net: string, host: number): string {
   let hosts = ipStrings.get(net);

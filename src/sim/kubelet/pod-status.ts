@@ -5,6 +5,7 @@ import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Con
 import { quantityOf, quantityString, scaledValue, type Quantity } from '../api/quantity.ts';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
 import { rfc3339 } from '../util/time.ts';
+import { mountStatuses, podResources, qosOf, unreadyMessages } from './pod-status-cache.ts';
 
 /** What the kubelet knows of one container: runtime attempts plus its own verdicts. */
 export interface ContainerView {
@@ -26,9 +27,6 @@ export interface ContainerView {
   resources?: ResourceRequirements;
 }
 
-// One status list per spec list (the spec's mounts never change): statuses built again for every
-// generation would be new arrays each time.
-const mountStatuses = new WeakMap<VolumeMount[], VolumeMountStatus[]>();
 /** The container's mounts as the kubelet reports them (recursiveReadOnly Disabled: none asks for it). */
 function volumeMountStatuses(mounts: VolumeMount[]): VolumeMountStatus[] {
   let out = mountStatuses.get(mounts);
@@ -104,7 +102,7 @@ function containerResourcesStatus(r: ResourceRequirements | undefined): Resource
   return out;
 }
 
-type ResourceList = Record<string, string>;
+export type ResourceList = Record<string, string>;
 /** A ResourceList entry being summed: nano units, Go's format, and the string ParseQuantity kept (a copy keeps it, Add drops it). */
 interface Amount { n: bigint; f: Quantity['format']; s?: string }
 
@@ -155,7 +153,6 @@ function resourceList(list: Record<string, Amount>): ResourceList | undefined {
   return out;
 }
 
-const podResources = new WeakMap<object, { allocated?: ResourceList; resources: ResourceRequirements }>();
 /**
  * generateAPIPodStatus's pod-level status.allocatedResources (PodRequests) and status.resources
  * (PodRequests and PodLimits: the pod's cgroup on a real node holds them), one object per spec.
@@ -259,9 +256,6 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
   }
   return 'Pending';
 }
-
-/** container name → the ContainersNotReady message when it alone is unready (one string per name; behaviour-side). */
-const unreadyMessages = new Map<string, string>();
 
 function unreadyMessage(name: string): string {
   let m = unreadyMessages.get(name);
@@ -389,9 +383,6 @@ export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' |
   if (q === undefined) { q = computePodQOS(containers); qosOf.set(containers, q); }
   return q;
 }
-
-/** containers → QOS class (a pod's spec does not change under the kubelet; behaviour-side). */
-const qosOf = new WeakMap<Container[], 'Guaranteed' | 'Burstable' | 'BestEffort'>();
 
 const NO_QUANTITIES: Record<string, string | number> = Object.freeze({});
 

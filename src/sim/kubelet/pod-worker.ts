@@ -10,6 +10,8 @@ import type { Ctx } from '../world.ts';
 import {
   doBackOff, hasBackOffEntries, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
 } from './backoff.ts';
+import { plegSeen } from './pleg-cache.ts';
+import { canonicalByJSON, defaultPullPolicies, initialMemo, transitionsOf, unchangedStatus } from './pod-worker-cache.ts';
 import {
   CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
   containerExited, normalizeImageRef, pullImageDuration, PULL_LATENCY_MS, type ContainerRecord, type SandboxRecord,
@@ -25,7 +27,7 @@ import { getServiceAccountTokens } from './token-manager.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
 import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, plegSeen, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
 } from './kubelet-state.ts';
 
 /** The kubelet's own context: its pod workers are handed its state beside it (one lookup per event, not per call). */
@@ -85,9 +87,7 @@ function workerBackoff(ctx: KCtx): number {
 // Workers therefore share canonical machine objects (frozen plain data, one per distinct value and
 // context), and each canonical machine memoises its transitions. Behaviour-side and bounded: a machine
 // that is not canonical (from a restored snapshot) is looked up by its JSON once.
-type Machine = PodWork['machine'];
-const canonicalByJSON = new Map<string, Machine>();
-const transitionsOf = new WeakMap<object, Map<string, Machine>>();
+export type Machine = PodWork['machine'];
 
 function deepFreeze<T>(x: T): T {
   if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
@@ -147,12 +147,6 @@ function pullPolicy(c: Container): string {
   }
   return policy;
 }
-
-/** image → its defaulted pull policy (a cluster runs few distinct images; behaviour-side). */
-const defaultPullPolicies = new Map<string, string>();
-
-/** restartPolicy → initial machines by (hasReadinessProbe ? 2 : 0) + (imagePresent ? 1 : 0). */
-const initialMemo = new Map<string, Machine[]>();
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
 export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.namespace}/${pod.metadata!.name}`): PodWork {
@@ -580,24 +574,12 @@ function attemptSeen(st: KubeletState, c: PodWork['containers'][number], nth: 0 
 }
 
 /** The inputs of a status generation whose result deepEquals `base` (see unchangedStatus). */
-interface StatusInputs { pod: Pod; base: PodStatus; sandbox?: object; terminal: boolean; views: ContainerView[] }
-
-/**
- * Pod worker → the inputs of its last status generation that produced exactly its base: one that
- * found nothing to write, or one just written (the server then holds it, and generating again from
- * what was generated gives the same: conditions keep their statuses and so their transition times,
- * startTime and the IPs are carried over). With the same inputs again (the clock only stamps what
- * changed, and then the status would differ), the generation and comparison can be skipped; so too
- * when only the pod object is new (the echo of the write, another writer's change) if its spec is
- * the same object and its status deepEquals the base (its foreign conditions are then the base's).
- * Behaviour-side: a restored state has new workers and misses.
- */
-const unchangedStatus = new WeakMap<PodWork, StatusInputs>();
+export interface StatusInputs { pod: Pod; base: PodStatus; sandbox?: object; terminal: boolean; views: ContainerView[] }
 
 /** Tests: also run the full generation on a memo hit and throw if it would have written something. */
-let verifyUnchanged = false;
+const testing = { verifyUnchanged: false };
 /** Turn the check of the unchanged-status shortcut against the full generation on or off (tests). */
-export function setVerifyUnchangedStatus(on: boolean): void { verifyUnchanged = on; }
+export function setVerifyUnchangedStatus(on: boolean): void { testing.verifyUnchanged = on; }
 
 /** Whether the pod's containers would now give exactly `views` (checked without building new views). */
 function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, pod: Pod): boolean {
@@ -637,7 +619,7 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
       memo.base = base;
     }
     if (hit) {
-      if (verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
+      if (testing.verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
         throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
       }
       return !syncing || getForStatusSync(ctx, st, w) !== undefined;

@@ -5,6 +5,8 @@
 // are understood; a rule with any other match never matches, so a gap shows as a miss, not a guess.
 import { cidrContains, type TableData } from '../kube-proxy/iptables-rules.ts';
 import { nextUint32, type RngState } from '../rng.ts';
+import { setOf } from '../util/table.ts';
+import { parsed } from './iptables-walk-cache.ts';
 
 /** The first packet of a connection, as the node's netfilter sees it. */
 export interface Packet {
@@ -49,7 +51,7 @@ export function ruleWords(rule: string): string[] {
 }
 
 /** A parsed rule: the chain it belongs to, its match function's inputs and its target. */
-interface Rule {
+export interface Rule {
   line: string;
   chain: string;
   matches: { kind: string; neg: boolean; args: string[] }[];
@@ -104,8 +106,6 @@ function parseRule(line: string): Rule {
   }
   return rule;
 }
-
-const parsed = new WeakMap<TableData, Map<string, Rule[]>>();
 
 /** The table's rules grouped by chain, in order (parsed once per table). */
 function chainsOf(table: TableData): Map<string, Rule[]> {
@@ -165,7 +165,7 @@ function matches(r: Rule, p: Packet, env: WalkEnv): boolean {
 }
 
 /** Targets that end the walk of a table. */
-const TERMINAL = new Set(['DNAT', 'REJECT', 'DROP', 'ACCEPT']);
+const TERMINAL = setOf(['DNAT', 'REJECT', 'DROP', 'ACCEPT']);
 
 /** Walk one chain and what it jumps to; undefined when the packet falls off its end. */
 function walkChain(chains: Map<string, Rule[]>, chain: string, p: Packet, env: WalkEnv, trace: string[], depth = 0): Verdict | 'return' | undefined {

@@ -16,6 +16,8 @@ import {
   defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
   type ControllerEvent, type NodeLeaseLister, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
 } from './node-health.ts';
+import { once } from '../util/memo.ts';
+import { configMemo, leaseKeys, leaseListers, leftAsIs, monitorEvents, stepMemo } from './node-lifecycle-controller-cache.ts';
 import { nodeMachine, type NodeMachineContext, type NodeMachineEvent } from './node-machine.ts';
 import { doNoScheduleTaintingPass, matchTaint, swapNodeControllerTaint, NotReadyTaintTemplate, UnreachableTaintTemplate } from './taints.ts';
 import { defaultEvictionConfig, nextTryAt, type EvictionConfig } from './zones.ts';
@@ -45,7 +47,7 @@ interface NodeLifecycleParams {
 }
 
 /** The node statechart of one node, persisted as plain data, plus what figures need about its grace period. */
-interface PersistedNodeMachine {
+export interface PersistedNodeMachine {
   value: string;
   context: NodeMachineContext;
 }
@@ -76,13 +78,10 @@ export interface NodeLifecycleControllerState {
 }
 
 /** Timer events (plain data). */
-type TimerEvent =
+export type TimerEvent =
   | { type: 'monitor'; gen: string }
   | { type: 'taint-pass'; gen: string; at: number };
 
-// The monitor timer's event, one per incarnation: the queue only hands it back to be read, and the
-// recurring timer has one in the queue at a time, so each pass need not make another.
-const monitorEvents = new Map<string, TimerEvent>();
 function monitorEvent(gen: string): TimerEvent {
   let e = monitorEvents.get(gen);
   if (!e) {
@@ -103,7 +102,6 @@ function config(ctx: Pick<Ctx, 'params'>): { monitor: NodeMonitorConfig; evictio
   }
   return c;
 }
-const configMemo = new WeakMap<object, { monitor: NodeMonitorConfig; eviction: EvictionConfig }>();
 const defaultConfig = { monitor: { ...defaultNodeMonitorConfig }, eviction: { ...defaultEvictionConfig } };
 
 function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
@@ -113,13 +111,13 @@ function klog(s: NodeLifecycleControllerState, t: number, msg: string): void {
 
 // ---------------------------------------------------------------- node statechart
 
-let initial: PersistedNodeMachine | undefined;
+const initialState = once((): PersistedNodeMachine => {
+  const [s] = initialTransition(nodeMachine);
+  return { value: s.value, context: { ...s.context } };
+});
 /** A node's statechart before its first pass (a fresh object each time). */
 export function initialMachine(): PersistedNodeMachine {
-  if (!initial) {
-    const [s] = initialTransition(nodeMachine);
-    initial = { value: s.value, context: { ...s.context } };
-  }
+  const initial = initialState();
   return { value: initial.value, context: { ...initial.context } };
 }
 
@@ -144,13 +142,7 @@ export function unpackMachineEvents(packed: number): NodeMachineEvent[] {
   return ev;
 }
 
-// The machine is a pure function of (state, context, events), and every node steps through the same
-// few combinations each pass, so results are memoised (behaviour-side cache, never part of the state).
-const stepMemo = new Map<string, PersistedNodeMachine>();
 const STEP_MEMO_MAX = 4096;
-// A healthy node's machine object meets the same events, which leave it as it is, pass after pass:
-// kept per machine object (a restored state has new ones), so that pass needs no memo key at all.
-const leftAsIs = new WeakMap<PersistedNodeMachine, number>();
 
 /** Step a persisted machine by packed events (see unpackMachineEvents); the same object when they leave it as it is. */
 export function stepMachine(m: PersistedNodeMachine, events: number): PersistedNodeMachine {
@@ -354,8 +346,6 @@ function advanceMachine(ctx: Ctx<NodeLifecycleControllerState>, name: string, no
   if (next !== s.machines[name]) s.machines[name] = next;
 }
 
-// The lease informer's key of a node's Lease, one string per node rather than one per pass.
-const leaseKeys = new Map<string, string>();
 function nodeLeaseKey(node: string): string {
   let k = leaseKeys.get(node);
   if (k === undefined) {
@@ -365,8 +355,6 @@ function nodeLeaseKey(node: string): string {
   return k;
 }
 
-// leaseLister.Leases("kube-node-lease"): one lister per lease informer (a restored state has a new one).
-const leaseListers = new WeakMap<InformerState<Lease>, NodeLeaseLister>();
 function nodeLeaseLister(leases: InformerState<Lease>): NodeLeaseLister {
   let l = leaseListers.get(leases);
   if (!l) leaseListers.set(leases, (l = (node) => listerGet(leases, nodeLeaseKey(node))));

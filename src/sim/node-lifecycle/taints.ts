@@ -3,6 +3,7 @@
 // (SwapNodeControllerTaint, which stamps timeAdded on every taint it adds).
 import type { Node, Taint } from 'kubernetes-types/core/v1';
 import { rfc3339 } from '../util/time.ts';
+import { setOf } from '../util/table.ts';
 
 /** v1.TaintNodeNotReady */
 export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
@@ -33,7 +34,7 @@ const nodeConditionToTaintKeyStatusMap: Record<string, Record<string, string>> =
   PIDPressure: { True: TaintNodePIDPressure },
 };
 
-const conditionTaintKeys = new Set(Object.values(nodeConditionToTaintKeyStatusMap).flatMap((m) => Object.values(m)));
+const conditionTaintKeys = setOf(Object.values(nodeConditionToTaintKeyStatusMap).flatMap((m) => Object.values(m)));
 
 /** Taint.MatchTaint: same key and effect. */
 export function matchTaint(a: Taint, b: Taint): boolean {

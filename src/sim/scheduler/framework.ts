@@ -1,6 +1,7 @@
 import type { Pod, ReplicaSet, Service, StatefulSet } from './k8s-types.ts';
 import type { NodeInfo } from './node-info.ts';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+import { normalizeTable } from './framework-cache.ts';
 
 // The scheduling framework's contracts (pkg/scheduler/framework/interface.go), as plain functions.
 
@@ -84,12 +85,6 @@ export const SUCCESS: Status = Object.freeze({ code: 'Success', reasons: [] });
 /** fwk.NewStatus. */
 export function newStatus(code: Code, ...reasons: string[]): Status {
   return { code, reasons };
-}
-
-let tableBuf = new Float64Array(1024);
-function normalizeTable(n: number): Float64Array {
-  if (tableBuf.length < n) tableBuf = new Float64Array(n);
-  return tableBuf.subarray(0, n);
 }
 
 /** helper.DefaultNormalizeScore: scale to [0, maxPriority] by the max, optionally reversed. */

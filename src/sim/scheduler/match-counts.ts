@@ -1,5 +1,6 @@
 import type { LabelSelector, Pod } from './k8s-types.ts';
 import { labelSelectorMatches } from '../api/labels.ts';
+import { knownKeys, matchMemo, selectors } from './match-counts-cache.ts';
 
 // NodeInfo.matchCounts holds, per (namespace, selector) key, how many of the node's pods
 // countPodsMatchSelector would count. Recounting a node's pods after every change, for every
@@ -14,7 +15,7 @@ interface MatchSelector {
   selector: LabelSelector;
 }
 
-interface Registered extends MatchSelector {
+export interface Registered extends MatchSelector {
   key: string;
   empty: boolean;
   id: number;
@@ -29,7 +30,6 @@ interface Registered extends MatchSelector {
   keys?: string[];
   values?: string[];
 }
-const selectors = new Map<string, Registered>();
 
 function register(ns: string, selector: LabelSelector, key: string): Registered {
   const r: Registered = { namespace: ns, selector, key, empty: isEmptySelector(selector), id: selectors.size };
@@ -108,11 +108,6 @@ export function podCountsFor(pod: Pod, selector: LabelSelector, ns: string): boo
   return !isEmptySelector(selector) && labelSelectorMatches(selector, m?.labels);
 }
 
-// The registered selectors a pod's labels match, by namespace and label content: the pods of a
-// ReplicaSet share their labels, so a burst matches each label set against the selectors once,
-// not once per pod per selector. Recomputed when selectors were registered since.
-const matchMemo = new Map<string, { size: number; matched: Registered[] }>();
-
 function matchingSelectors(ns: string, labels: Record<string, string> | undefined): Registered[] {
   const k = ns + '\u0000' + (labels ? JSON.stringify(labels) : '');
   let e = matchMemo.get(k);
@@ -128,10 +123,6 @@ function matchingSelectors(ns: string, labels: Record<string, string> | undefine
   }
   return e.matched;
 }
-
-// NodeInfos whose every match-count key is known here (counts made in this process, or checked once):
-// counts restored from elsewhere are checked before they are trusted.
-const knownKeys = new WeakSet<object>();
 
 /** Note that `owner`'s counts were made here (every key through matchCountKey). */
 export function trustMatchCounts(owner: object): void {

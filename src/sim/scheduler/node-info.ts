@@ -1,6 +1,8 @@
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1';
 import { quantityMilliValue, quantityValue } from '../api/quantity.ts';
 import { adjustMatchCounts } from './match-counts.ts';
+import { byContainers, hostPortCache, hostPortsByContainers, podResourceCache } from './node-info-cache.ts';
+import { lastCall } from '../util/memo.ts';
 
 // framework.NodeInfo reduced to what the default plugins read. It is plain data (arrays and
 // records) so it can live in the world state; add/remove update the totals incrementally, so
@@ -21,7 +23,7 @@ export interface Resource {
 }
 
 /** The requests of one pod, as NodeInfo.update and NodeResourcesFit see them. */
-interface PodResource {
+export interface PodResource {
   /** resourcehelper.PodRequests: what the pod asked for. */
   requests: { milliCPU: number; memory: number };
   /** The same with 100m / 200Mi for containers that set no request (used for spreading scores). */
@@ -68,11 +70,6 @@ export interface NodeInfo {
   /** Node-local plugin verdicts (see LOCAL_CACHE): a symbol key, so never part of the state. */
   [LOCAL_CACHE]?: LocalCache;
 }
-
-const podResourceCache = new WeakMap<Pod, PodResource>();
-let lastPod: Pod | undefined;
-let lastResource: PodResource | undefined;
-const hostPortCache = new WeakMap<Pod, HostPort[]>();
 
 /** One host port a container asks for. */
 export interface HostPort {
@@ -134,16 +131,9 @@ function podRequests(pod: Pod, nonZero: boolean): { milliCPU: number; memory: nu
   return { milliCPU: cpu, memory: mem };
 }
 
-// The copies of one pod (the informer's, the scheduler's assumed one, each status update) share
-// their containers array, so a pod with nothing but containers is cached by that array: one entry
-// per pod instead of one per copy. Stored objects are immutable, so the arrays never change.
-const byContainers = new WeakMap<Container[], PodResource>();
-const hostPortsByContainers = new WeakMap<Container[], HostPort[]>();
-
 /** The pod's requests and non-zero requests (cached per pod object: stored objects are immutable). */
-export function computePodResource(pod: Pod): PodResource {
-  // The score plugins ask for the same pod once per node per plugin: skip the WeakMap for a repeat.
-  if (pod === lastPod) return lastResource!;
+export const computePodResource = lastCall((pod: Pod): PodResource => {
+  // The score plugins ask for the same pod once per node per plugin: lastCall skips the WeakMap for a repeat.
   const sp = pod.spec;
   const onlyContainers = sp?.containers && !sp.initContainers && !sp.overhead ? sp.containers : undefined;
   const cache = onlyContainers ? byContainers : podResourceCache;
@@ -153,10 +143,8 @@ export function computePodResource(pod: Pod): PodResource {
     r = { requests: podRequests(pod, false), nonZero: podRequests(pod, true) };
     (cache as WeakMap<object, PodResource>).set(key, r);
   }
-  lastPod = pod;
-  lastResource = r;
   return r;
-}
+});
 
 /** Node.status.allocatable as a Resource (pods default to 110). */
 export function allocatableOf(node: Node): Resource {

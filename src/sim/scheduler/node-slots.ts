@@ -1,5 +1,6 @@
 import type { CountedChange, NodeInfo } from './node-info.ts';
 import { nodeInfoJournal } from './node-info.ts';
+import { slotsByList } from './node-slots-cache.ts';
 
 // Caches over one NodeInfo list, indexed by a node's position in it (its slot). A cycle over a
 // thousand nodes that read each NodeInfo (and its node, metadata and labels) spent most of its time
@@ -29,8 +30,6 @@ export interface NodeSlots {
   /** The list was frozen when the slots were built, so it cannot have changed since. */
   frozen: boolean;
 }
-
-const slotsByList = new WeakMap<NodeInfo[], NodeSlots>();
 
 function build(list: NodeInfo[]): NodeSlots {
   const j = nodeInfoJournal;

@@ -7,6 +7,7 @@ import { labelSelectorMatches, selectorKey } from '../api/labels.ts';
 import { countSingleValueIn, matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
+import { countersOf, defaultConstraintsMemo, domainTerms, ptsViews, scratch, scratchTable, serviceNamespaces } from './pod-topology-spread-cache.ts';
 
 // podtopologyspread: filtering.go (DoNotSchedule), scoring.go (ScheduleAnyway and the system
 // defaults), common.go (constraints, node inclusion policies), plugin.go (systemDefaultConstraints).
@@ -101,12 +102,6 @@ function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
   return { matchLabels, matchExpressions };
 }
 
-// buildDefaultConstraints per listers object (the scheduler keeps one while no Service or
-// ReplicaSet changes), by what the selector is made of: namespace, controller and labels. The
-// pods of one ReplicaSet then share one result; callers only read it.
-const defaultConstraintsMemo = new WeakMap<Listers, Map<string, SpreadConstraint[]>>();
-const serviceNamespaces = new WeakMap<Listers, Set<string>>();
-
 // The namespaces holding a Service with a selector (the only ones where the pod's labels count).
 function namespacesWithServices(listers: Listers): Set<string> {
   let set = serviceNamespaces.get(listers);
@@ -142,7 +137,7 @@ export function buildDefaultConstraints(pod: Pod, listers: Listers): SpreadConst
 // RemovePod), so a cycle over a thousand nodes costs one property lookup per node.
 
 /** A per-cycle counter for one (namespace, selector): countPodsMatchSelector with memoisation. */
-interface MatchCounter {
+export interface MatchCounter {
   (ni: NodeInfo): number;
   /** Namespace + selector: what the counts depend on. */
   key: string;
@@ -155,10 +150,6 @@ export function countPodsMatchSelector(pods: readonly Pod[], selector: LabelSele
   for (const p of pods) if (podCountsFor(p, selector, ns)) count++;
   return count;
 }
-
-// The counters made for a constraint object, by namespace: default constraints are shared by the
-// pods of a ReplicaSet (buildDefaultConstraints' memo), so a burst makes each counter once.
-const countersOf = new WeakMap<SpreadConstraint, Map<string, MatchCounter>>();
 
 /** A memoised countPodsMatchSelector for one constraint's selector in the pod's namespace. */
 export function matchCounter(c: SpreadConstraint, ns: string): MatchCounter {
@@ -334,12 +325,11 @@ interface SlotCounts extends SlotView { counts: Float64Array }
 
 // The views of one list, found without building a string per call: labels by topology key, counts
 // and domain totals by the count key's id.
-interface PtsViews {
+export interface PtsViews {
   labels: Map<string, SlotValues>;
   counts: (SlotCounts | undefined)[];
   domains: (Map<string, DomainCache> | undefined)[];
 }
-const ptsViews = new WeakMap<NodeSlots, PtsViews>();
 function viewsOf(slots: NodeSlots): PtsViews {
   let v = ptsViews.get(slots);
   if (!v) ptsViews.set(slots, (v = { labels: new Map(), counts: [], domains: [] }));
@@ -380,36 +370,6 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
   const counts = e.counts;
   catchUpCounts(slots, e, id, false, (k) => { counts[k] = counter(list[k]); });
   return counts;
-}
-
-let tableBuf = new Float64Array(1024);
-/** Scratch for normalize's per-value table (valid until the next call). */
-let tableView = tableBuf.subarray(0, 0);
-function scratchTable(n: number): Float64Array {
-  if (tableView.length !== n) {
-    if (tableBuf.length < n) tableBuf = new Float64Array(n);
-    tableView = tableBuf.subarray(0, n);
-  }
-  return tableView;
-}
-
-let termsBuf = new Float64Array(64);
-/** Scratch for scoreAll's per-domain terms (valid until the next call). */
-function domainTerms(n: number): Float64Array {
-  if (termsBuf.length < n) termsBuf = new Float64Array(n * 2);
-  return termsBuf;
-}
-
-let scratchBuf = new Float64Array(1024);
-/** A zeroed scratch array of length n (reused: valid until the next call). */
-let scratchView = scratchBuf.subarray(0, 0);
-function scratch(n: number): Float64Array {
-  if (scratchView.length !== n) {
-    if (scratchBuf.length < n) scratchBuf = new Float64Array(n * 2);
-    scratchView = scratchBuf.subarray(0, n);
-  }
-  scratchView.fill(0);
-  return scratchView;
 }
 
 const PTS = 'PodTopologySpread';
@@ -480,6 +440,7 @@ interface TopologySpreadPreScoreState {
 }
 
 // The ignoredNodes of a PreScore that ignored none (shared, never added to: a set is made on the first).
+// eslint-disable-next-line no-restricted-syntax -- a constant: compared by identity, never added to
 const NO_IGNORED: Set<string> = new Set();
 
 /** topologyNormalizingWeight: log(size + 2), so small topologies aren't drowned by big ones. */

@@ -14,6 +14,7 @@ import { nodeUnschedulable } from './node-unschedulable.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
 import { type PostFilterOutcome, type PreemptionEvaluator, defaultPreemptionPostFilter, geNominatedPods } from './preemption.ts';
 import { taintTolerationFilter, taintTolerationScore } from './taint-toleration.ts';
+import { allSuccess, successRecords } from './profile-cache.ts';
 
 /** The default profile's filters, in MultiPoint order. */
 export const DEFAULT_FILTER_PLUGINS: FilterPlugin[] = [
@@ -145,9 +146,6 @@ export function noNodesResult(): ScheduleResult {
 export function newCycleContext(nodeInfos: NodeInfo[], opts: ScheduleOptions): CycleContext {
   return { allNodes: nodeInfos, state: {}, listers: opts.listers ?? {}, taintReasonWithKey: opts.taintReasonWithKey };
 }
-
-const successRecords = new Map<string, FilterRecord>();
-const allSuccess = new WeakMap<FilterPlugin[], FilterRecord[]>();
 
 function successRecord(plugin: string): FilterRecord {
   // Shared and frozen: a cycle over hundreds of nodes would otherwise allocate one per plugin per node.

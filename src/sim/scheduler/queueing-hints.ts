@@ -6,6 +6,7 @@ import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTol
 import { labelSelectorMatches } from '../api/labels.ts';
 import { quantityMilliValue } from '../api/quantity.ts';
 import { deepEqual } from '../util/names.ts';
+import { allocatableCache } from './queueing-hints-cache.ts';
 
 // QueueingHints (KEP-4247, GA in 1.34): the cluster events (kube-scheduler/framework/types.go,
 // pkg/scheduler/framework/events.go) and, per filter plugin, the events it registers
@@ -163,8 +164,6 @@ export function nodePortsAfterAssignedPodDeleted(pod: Pod, oldObj: unknown): Que
   return clash ? 'Queue' : 'QueueSkip';
 }
 
-// allocatableOf parses quantities; one node object is asked about once per unschedulable pod.
-const allocatableCache = new WeakMap<Node, Resource>();
 function allocatable(node: Node): Resource {
   let r = allocatableCache.get(node);
   if (!r) allocatableCache.set(node, (r = allocatableOf(node)));

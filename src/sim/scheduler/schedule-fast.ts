@@ -19,10 +19,12 @@ import {
   allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult, nominatedFor,
   numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
 } from './profile.ts';
+import { filterSetsMemo, lastPass, signatureIdOf } from './schedule-fast-cache.ts';
+import { mapOf, setOf } from '../util/table.ts';
 
 // The filters whose PreFilter returns Skip in Kubernetes when the pod asks for nothing they check
 // (or whose Filter cannot fail for such a pod): the framework then never calls their Filter.
-const SKIPPABLE = new Map<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean>([
+const SKIPPABLE = mapOf<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean>([
   [nodeName, (pod) => !pod.spec?.nodeName],
   [nodePorts, (pod) => podHostPorts(pod).length === 0],
   [nodeAffinityFilter, (pod) => !pod.spec?.nodeSelector && !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution],
@@ -30,11 +32,9 @@ const SKIPPABLE = new Map<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean
 ]);
 
 // Plugins whose verdict depends on more than the pod and the one node (they read cluster-wide counts).
-const NON_LOCAL = new Set<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
+const NON_LOCAL = setOf<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
 
-interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: FilterPlugin[] }
-// The filter lists for each set of PreFilter-skipped plugins (by bit mask), made once per profile.
-const filterSetsMemo = new WeakMap<FilterPlugin[], Map<number, FilterSets>>();
+export interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: FilterPlugin[] }
 
 /** The filters that run (all with records; else those not skipped), split into node-local and cluster-wide. */
 function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: CycleContext): FilterSets {
@@ -52,35 +52,28 @@ function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: Cycle
   return sets;
 }
 
-// The last signature's default filter sets: what decides the skips (nodeName, host ports, node
-// selector and affinity) is part of the signature, and PodTopologySpread's by its PreFilter state.
-let lastSetsSig = 0;
-let lastSetsPts = false;
-let lastSets: FilterSets | undefined;
-
 /** filterSets for the default profile without records, for a pod of signature `sig`. */
 function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): FilterSets {
+  // The last signature's sets are kept: what decides the skips (nodeName, host ports, node selector
+  // and affinity) is part of the signature, and PodTopologySpread's by its PreFilter state.
   const pts = ctx.state['PodTopologySpread'] !== undefined;
-  if (lastSets === undefined || lastSetsSig !== sig || lastSetsPts !== pts) {
-    lastSets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx);
-    lastSetsSig = sig;
-    lastSetsPts = pts;
+  const last = lastPass;
+  if (last.sets === undefined || last.sig !== sig || last.pts !== pts) {
+    last.sets = filterSets(DEFAULT_FILTER_PLUGINS, false, pod, ctx);
+    last.sig = sig;
+    last.pts = pts;
   }
-  return lastSets;
+  return last.sets;
 }
-
-const signatureIds = new Map<string, number>();
-let nextSignatureId = 1;
 
 // The previous pod's signature parts: the pods of a burst mostly share them (one template), so
 // comparing field by field against the last pod spares building and hashing the long key.
-interface SignatureParts {
+export interface SignatureParts {
   cpu: number; mem: number; nzCPU: number; nzMem: number;
   nodeName: string; taintReasonWithKey: boolean; priority: number;
   tolerations: Toleration[] | undefined; nodeSelector: unknown; nodeAffinity: unknown; hostPorts: readonly HostPort[];
   id: number;
 }
-let lastSignature: SignatureParts | undefined;
 
 function sameTolerations(a: Toleration[] | undefined, b: Toleration[] | undefined): boolean {
   if (a === b) return true;
@@ -106,7 +99,7 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
   const hostPorts = podHostPorts(pod);
   const nodeSelector = sp?.nodeSelector;
   const nodeAffinity = sp?.affinity?.nodeAffinity;
-  const l = lastSignature;
+  const l = lastPass.signature;
   if (l && l.cpu === r.requests.milliCPU && l.mem === r.requests.memory && l.nzCPU === r.nonZero.milliCPU && l.nzMem === r.nonZero.memory
     && l.nodeName === (sp?.nodeName ?? '') && l.taintReasonWithKey === taintReasonWithKey && l.priority === (sp?.priority ?? 0)
     && nodeSelector === undefined && l.nodeSelector === undefined && nodeAffinity === undefined && l.nodeAffinity === undefined
@@ -115,14 +108,8 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
   }
   const key = `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|`
     + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(nodeSelector ?? null)}|${JSON.stringify(nodeAffinity ?? null)}|${JSON.stringify(hostPorts)}`;
-  let id = signatureIds.get(key);
-  if (id === undefined) {
-    // Ids only grow, so clearing the table never makes an old cache entry match a new pod.
-    if (signatureIds.size > 10_000) signatureIds.clear();
-    id = nextSignatureId++;
-    signatureIds.set(key, id);
-  }
-  lastSignature = {
+  const id = signatureIdOf(key);
+  lastPass.signature = {
     cpu: r.requests.milliCPU, mem: r.requests.memory, nzCPU: r.nonZero.milliCPU, nzMem: r.nonZero.memory,
     nodeName: sp?.nodeName ?? '', taintReasonWithKey, priority: sp?.priority ?? 0,
     tolerations: sp?.tolerations, nodeSelector, nodeAffinity, hostPorts, id,

@@ -21,6 +21,7 @@ import {
   flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
   remove as queueRemove, update as queueUpdate, type SchedulingQueue,
 } from './scheduling-queue.ts';
+import { listerCache, nodeListCache, podIndexHints } from './scheduler-cache.ts';
 import {
   EVENT_ASSIGNED_POD_ADD, EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD, EVENT_NODE_DELETE, nodeSchedulingPropertiesChange,
   podSchedulingPropertiesChange, type ClusterEvent,
@@ -147,10 +148,6 @@ function sameKey(a: Pod, b: Pod): boolean {
   return (a.metadata?.name ?? '') === (b.metadata?.name ?? '') && (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
 }
 
-// Where a pod last sat in its NodeInfo's pod list: checked first, so a status update does not scan
-// every pod on the node. Only a hint (verified against the NodeInfo it is used with, with a full
-// scan as fallback), so never state, and one table serves every node and every world.
-const podIndexHints = new Map<string, number>();
 function rememberPodIndex(key: string, i: number): void {
   if (podIndexHints.size >= 200_000) podIndexHints.clear();
   podIndexHints.set(key, i);
@@ -195,9 +192,6 @@ function settleNodeOrder(s: SchedulerState): void {
   rebuildNodeOrder(s, s.nodeOrder);
 }
 
-// The NodeInfo array handed to schedulePod, rebuilt only when the node set changes (not state:
-// a cache over it, keyed by the state object so a restored snapshot gets its own).
-const nodeListCache = new WeakMap<SchedulerState, { version: number; list: NodeInfo[] }>();
 function nodeList(s: SchedulerState): NodeInfo[] {
   settleNodeOrder(s);
   const c = nodeListCache.get(s);
@@ -208,7 +202,6 @@ function nodeList(s: SchedulerState): NodeInfo[] {
   return list;
 }
 
-const listerCache = new WeakMap<SchedulerState, { svcRv: string; rsRv: string; pdbRv: string; services: Service[]; replicaSets: ReplicaSet[]; pdbs: PodDisruptionBudget[] }>();
 function listers(s: SchedulerState): { services: Service[]; replicaSets: ReplicaSet[]; pdbs: PodDisruptionBudget[] } {
   const c = listerCache.get(s);
   if (c && c.svcRv === s.services.resourceVersion && c.rsRv === s.replicaSets.resourceVersion && c.pdbRv === s.pdbs.resourceVersion) return c;

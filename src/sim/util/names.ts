@@ -1,5 +1,7 @@
 // Kubernetes-style names, hashes, uids and timestamps, all from simulated time and the seeded rng.
 import { chars, nextUint32, type RngState } from '../rng.ts';
+import { rfcSeconds } from './names-cache.ts';
+import { lastCall } from './memo.ts';
 
 /** utilrand's alphabet: no vowels (no accidental words) and no confusable 0/1/3. */
 export const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -94,8 +96,6 @@ export function newUID(rng: RngState): string {
 }
 const HEX_CODES = [...'0123456789abcdef'].map((ch) => ch.charCodeAt(0));
 
-const rfcSeconds = new Map<number, string>();
-
 /** metav1.Time: RFC 3339 with second precision (what creationTimestamp looks like). */
 export function rfc3339(ms: number): string {
   // Memoised per second (bounded): writes share a second, and older timestamps recur on every pass.
@@ -143,12 +143,11 @@ export function hashJSON(v: unknown): string {
 // flattened once; the value never changes. A character read costs a few ns on a string that is flat
 // already (most are), a number conversion ~25. Strings under 13 characters are never trees. The
 // sink keeps the read from being optimised away.
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- written and never read, on purpose (above)
-let flattenSink = 0;
+const flattenSink = new Int32Array(1);
 
 /** The same string, flattened in V8's representation when it was built by concatenation. */
 export function flatten(s: string): string {
-  if (s.length > 12) flattenSink ^= s.charCodeAt(0);
+  if (s.length > 12) flattenSink[0] ^= s.charCodeAt(0);
   return s;
 }
 
@@ -210,10 +209,8 @@ export function unixNanoHex(msSinceEpoch: number, nanos: number): string {
   if (high === 0) return rest.toString(16);
   if (rest !== Math.floor(rest)) { const r = rest.toString(16); return high.toString(16) + '000000'.slice(r.length) + r; } // not whole nanoseconds
   // The high digits change every ~17 ms of clock: remembered. The low 24 bits as six digits at once.
-  if (high !== lastHigh) { lastHighHex = high.toString(16); lastHigh = high; }
   const H = HEX_CODES;
-  return lastHighHex + String.fromCharCode(H[rest >>> 20], H[(rest >>> 16) & 15], H[(rest >>> 12) & 15], H[(rest >>> 8) & 15], H[(rest >>> 4) & 15], H[rest & 15]);
+  return highHex(high) + String.fromCharCode(H[rest >>> 20], H[(rest >>> 16) & 15], H[(rest >>> 12) & 15], H[(rest >>> 8) & 15], H[(rest >>> 4) & 15], H[rest & 15]);
 }
 const TWO24 = 16_777_216;
-let lastHigh = -1;
-let lastHighHex = '';
+const highHex = lastCall((high: number): string => high.toString(16));

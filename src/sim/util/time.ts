@@ -1,5 +1,7 @@
 // Simulated-time helpers shared by the components and kubectl: metav1.Time/MicroTime text, parsing, Go durations.
 import { EPOCH_MS, flatten } from './names.ts';
+import { parsed } from './time-cache.ts';
+import { lastCall } from './memo.ts';
 
 /** metav1.Time: RFC 3339 with second precision (one implementation, in names.ts). */
 export { rfc3339 } from './names.ts';
@@ -11,16 +13,11 @@ export function rfc3339Micro(ms: number): string {
   const whole = Math.floor(ms);
   const second = Math.floor(whole / 1000);
   const minute = Math.floor(second / 60);
-  if (minute !== microMinute) {
-    microMinute = minute;
-    microPrefix = new Date(EPOCH_MS + minute * 60_000).toISOString().slice(0, 17); // …T00:00:
-  }
   const sec = second - minute * 60;
   const milli = whole - second * 1000;
-  return flatten(microPrefix + (sec < 10 ? '0' : '') + sec + (milli < 10 ? '.00' : milli < 100 ? '.0' : '.') + milli + '000Z');
+  return flatten(minutePrefix(minute) + (sec < 10 ? '0' : '') + sec + (milli < 10 ? '.00' : milli < 100 ? '.0' : '.') + milli + '000Z');
 }
-let microMinute = NaN;
-let microPrefix = '';
+const minutePrefix = lastCall((minute: number): string => new Date(EPOCH_MS + minute * 60_000).toISOString().slice(0, 17)); // …T00:00:
 
 /**
  * Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined): to the millisecond, as
@@ -42,7 +39,6 @@ export function parseTime(s: string | undefined | null, micro = false): number |
   }
   return t;
 }
-const parsed = new Map<string, number>();
 
 // Digits of `s` from i to j (exclusive) as a number, or -1 when one is not a digit.
 function digits(s: string, i: number, j: number): number {

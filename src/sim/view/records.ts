@@ -9,16 +9,17 @@ import type { StoreEvent } from '../apiserver/store.ts';
 import type { WorldState } from '../world.ts';
 import type { Endpoint, StepCause, StepRecord } from './types.ts';
 import { pluralOf } from './words.ts';
+import { setOf } from '../util/table.ts';
 
 // The namespace, disruption and serviceaccount controllers and the root-CA publisher run in
 // kube-controller-manager too, started only once kubectl deletes a namespace, makes a
 // PodDisruptionBudget or makes a namespace (controllers/namespace-controller.ts,
 // disruption-controller.ts, serviceaccounts-controller.ts), so they are not in the boot list CONTROLLER_MANAGER.
-const CONTROLLERS: ReadonlySet<string> = new Set<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, 'namespace-controller', 'disruption-controller', 'service-account-controller', 'root-ca-cert-publisher']);
+const CONTROLLERS = setOf<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, 'namespace-controller', 'disruption-controller', 'service-account-controller', 'root-ca-cert-publisher']);
 
 /** The canvas end a component is drawn at: its own box, or the process it runs in. */
 /** HTTP methods that ask the API server to change something. */
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function endpointOf(component: string): Endpoint {
   if (component === 'kubectl' || component === 'kube-apiserver' || component === 'etcd' || component === 'scheduler') return component;

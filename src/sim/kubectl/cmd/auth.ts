@@ -4,10 +4,11 @@ import { AUTH_HELP } from '../help/auth.ts';
 import { resolveKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
+import { setOf } from '../../util/table.ts';
 
 /** resourceVerbs and nonResourceURLVerbs of cani.go: other verbs get a warning, not a refusal. */
-const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
-const NON_RESOURCE_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
+const RESOURCE_VERBS = setOf(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+const NON_RESOURCE_VERBS = setOf(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
 
 /**
  * CanIOptions.resourceFor: the resource and group a type argument names (`po`, `deployments.apps`,

@@ -8,6 +8,7 @@ import { executeJsonPath, parseJsonPath } from '../jsonpath.ts';
 import { toJSON, toTypedJSON, toYAML } from '../printers.ts';
 import { str } from './flags.ts';
 import { Fail, type Obj, type Run } from './util.ts';
+import { setOf } from '../../util/table.ts';
 
 /** cmdutil.DryRunStrategy. */
 export type DryRun = 'none' | 'client' | 'server';
@@ -45,7 +46,7 @@ const OUTPUTS = ['', 'json', 'yaml', 'name'];
 const WRITE_FORMATS = 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml';
 
 /** Formats real kubectl prints and this simulator does not: said so, rather than "unable to match". */
-const FORMATS_NOT_SIMULATED = new Set(['go-template', 'go-template-file', 'template', 'templatefile', 'jsonpath-file', 'jsonpath-as-json', 'custom-columns-file', 'kyaml']);
+const FORMATS_NOT_SIMULATED = setOf(['go-template', 'go-template-file', 'template', 'templatefile', 'jsonpath-file', 'jsonpath-as-json', 'custom-columns-file', 'kyaml']);
 
 /** A real -o format the simulator leaves out (`-o go-template=…`), or undefined. */
 export function formatNotSimulated(o: string): string | undefined {

@@ -3,6 +3,7 @@
 import { FlagError, parseFlags, type FlagDef, type Parsed } from '../args.ts';
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import { Fail, type Run } from './util.ts';
+import { setOf } from '../../util/table.ts';
 
 const NS: Record<string, FlagDef> = { namespace: { kind: 'string', short: 'n' } };
 const COMMON: Record<string, FlagDef> = {
@@ -10,9 +11,9 @@ const COMMON: Record<string, FlagDef> = {
   as: { kind: 'string' }, 'as-group': { kind: 'string' },
 };
 /** Global flags without a value that may come before the command. */
-export const GLOBAL_BOOL = new Set(['-h', '--help']);
+export const GLOBAL_BOOL = setOf(['-h', '--help']);
 /** Global flags that take a value (for the ones given before the command). */
-export const GLOBAL_VALUED = new Set(['-n', '--namespace', '--kubeconfig', '--context', '--request-timeout', '--as', '--as-group']);
+export const GLOBAL_VALUED = setOf(['-n', '--namespace', '--kubeconfig', '--context', '--request-timeout', '--as', '--as-group']);
 
 /** Parse a command's argv against its flags and the global ones; --as/--as-group set the impersonation. */
 export function parse(r: Run, cmd: string, argv: string[], defs: Record<string, FlagDef>): Parsed {
