@@ -14,6 +14,9 @@ import { serveSite } from './serve.mjs';
 const [out = 'reports/screenshots', ...only] = process.argv.slice(2);
 const PAGES = only.length ? only : ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/', '/networking/'];
 const PORT = 4397;
+// SHOTS_WIDTH=360 and SHOTS_SCHEME=dark take one of each (fewer shots while looking at one thing).
+const VIEWPORTS = [{ width: 360, height: 800 }, { width: 1280, height: 900 }].filter((v) => !process.env.SHOTS_WIDTH || String(v.width) === process.env.SHOTS_WIDTH);
+const SCHEMES = ['light', 'dark'].filter((c) => !process.env.SHOTS_SCHEME || c === process.env.SHOTS_SCHEME);
 mkdirSync(out, { recursive: true });
 const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
 const b = await resolveBrowser();
@@ -40,8 +43,8 @@ async function shootWidgets(page, path, viewport, colorScheme) {
 
 try {
   for (const path of PAGES) {
-    for (const viewport of [{ width: 360, height: 800 }, { width: 1280, height: 900 }]) {
-      for (const colorScheme of ['light', 'dark']) {
+    for (const viewport of VIEWPORTS) {
+      for (const colorScheme of SCHEMES) {
         const page = await browser.newPage({ viewport, colorScheme });
         await page.goto(`http://127.0.0.1:${PORT}${path}`);
         if (process.env.SHOTS_WIDGETS === '1') {
