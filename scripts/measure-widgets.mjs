@@ -9,8 +9,8 @@ import { serveSite } from './serve.mjs';
 
 const only = process.argv.slice(2);
 const PAGES = only.length ? only : ['/control-plane/', '/reconcile-loop/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/', '/networking/'];
-// MEASURE_WIDTHS=360 measures one width only (faster, while fixing the phone's layouts).
-const SIZES = [{ width: 360, height: 800 }, { width: 1280, height: 900 }].filter((s) => (process.env.MEASURE_WIDTHS ?? '360,1280').split(',').includes(String(s.width)));
+// MEASURE_WIDTHS=360 measures one width only (320 too, when named) (faster, while fixing the phone's layouts).
+const SIZES = [{ width: 320, height: 800 }, { width: 360, height: 800 }, { width: 1280, height: 900 }].filter((s) => (process.env.MEASURE_WIDTHS ?? '360,1280').split(',').includes(String(s.width)));
 const PRESSES = 8;
 const PORT = 4398;
 const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
@@ -69,5 +69,5 @@ try {
   await browser.close();
   server.close();
 }
-console.log('widget                  360: over h, over w, tall | 1280: over h, over w, tall');
-for (const r of rows.values()) console.log(`${r.id.padEnd(24)}${String(r[360] ?? '').padEnd(24)}${r[1280] ?? ''}`);
+console.log('widget                  360: over h, over w, tall | 1280: the same         | 320: the same');
+for (const r of rows.values()) console.log(`${r.id.padEnd(24)}${String(r[360] ?? "").padEnd(24)}${String(r[1280] ?? "").padEnd(24)}${r[320] ?? ""}`);

@@ -14,8 +14,8 @@ import { serveSite } from './serve.mjs';
 const [out = 'reports/screenshots', ...only] = process.argv.slice(2);
 const PAGES = only.length ? only : ['/', '/control-plane/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/', '/networking/'];
 const PORT = 4397;
-// SHOTS_WIDTH=360 and SHOTS_SCHEME=dark take one of each (fewer shots while looking at one thing).
-const VIEWPORTS = [{ width: 360, height: 800 }, { width: 1280, height: 900 }].filter((v) => !process.env.SHOTS_WIDTH || String(v.width) === process.env.SHOTS_WIDTH);
+// SHOTS_WIDTH=360 (or 320, shot only when named) and SHOTS_SCHEME=dark take one of each (fewer shots while looking at one thing).
+const VIEWPORTS = [{ width: 320, height: 800 }, { width: 360, height: 800 }, { width: 1280, height: 900 }].filter((v) => (process.env.SHOTS_WIDTH ?? '360,1280').split(',').includes(String(v.width)));
 const SCHEMES = ['light', 'dark'].filter((c) => !process.env.SHOTS_SCHEME || c === process.env.SHOTS_SCHEME);
 mkdirSync(out, { recursive: true });
 const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
