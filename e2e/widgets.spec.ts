@@ -1,5 +1,6 @@
 // The inline widgets (issue 28): each goes live when scrolled to, steps, does its one action, keeps
-// its size (≤ 420 px tall at 1280 px, ≤ 480 px at 360 px) without its controls moving, passes axe in
+// its size (≤ 420 px tall at 1280 px, ≤ 480 px at 360 px) without its controls moving, shows its
+// whole picture without scrolling at 360 px at every step and after its action, passes axe in
 // light and dark (on its embed), and a link to one of its steps reopens it on the same step. The fixtures fail any
 // test that logs a console error, a page error or a CSP violation.
 import { readdirSync } from 'node:fs';
@@ -51,6 +52,12 @@ async function openWidget(page: Page, id: string, path: string): Promise<Locator
 }
 
 const stepOf = async (w: Locator): Promise<number> => Number(await w.getAttribute('data-step'));
+
+/** The widget's picture shows all it has, with no scrolling inside its box (1 px of rounding allowed). */
+async function expectPictureFits(w: Locator, when: string): Promise<void> {
+  const over = await w.getByTestId('widget-picture').evaluate((p) => [p.scrollHeight - p.clientHeight, p.scrollWidth - p.clientWidth]);
+  expect(Math.max(...over), `${when}: px of the picture beyond its box (height ${over[0]}, width ${over[1]})`).toBeLessThanOrEqual(1);
+}
 
 /** Presses Next event (each press waited for) until `where`'s text matches, at most `max` presses. */
 async function nextUntil(w: Locator, re: RegExp, max: number, where: Locator = w.getByTestId('widget-caption')): Promise<void> {
@@ -130,7 +137,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
     });
 
     test('at 1280×900 it is at most 420 px tall, at 360×800 at most 480, and its controls never move while it steps', async ({ page }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(120_000);
       for (const size of SIZES) {
         await page.setViewportSize({ width: size.width, height: size.height });
         const w = await openWidget(page, id, path);
@@ -141,11 +148,28 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
         // Next event's place in the widget and the widget's height, in one round trip.
         const where = () => w.evaluate((el) => { const a = el.getBoundingClientRect(); const b = el.querySelector('[data-action="next"]')!.getBoundingClientRect(); return `${Math.round(b.left - a.left)},${Math.round(b.top - a.top)},${Math.round(a.height)}`; });
         const at0 = await where();
+        const open = await w.getAttribute('data-step');
+        if (size.width === 360) await expectPictureFits(w, '360 px, the opening');
         for (let i = 0; i < 6 && await next.isEnabled(); i++) {
           const s = await w.getAttribute('data-step');
           await next.click();
           await expect(w).not.toHaveAttribute('data-step', s!);
           expect(await where(), `${size.width} px`).toBe(at0);
+          if (size.width === 360) await expectPictureFits(w, `360 px, step ${await w.getAttribute('data-step')}`);
+        }
+        if (size.width !== 360) continue;
+        // On a phone the picture is taken in at a glance at every moment: the opening, the steps
+        // after it, and after its action (what it shows grows as it steps: a log, a table's rows).
+        await w.getByRole('button', { name: 'Reset' }).click();
+        await expect(w).toHaveAttribute('data-step', open!);
+        await w.getByRole('button', { name: action }).click();
+        await expect(w).not.toHaveAttribute('data-step', open!);
+        await expectPictureFits(w, '360 px, its action');
+        for (let i = 0; i < 6 && await next.isEnabled(); i++) {
+          const was = await w.getAttribute('data-step');
+          await next.click();
+          await expect(w).not.toHaveAttribute('data-step', was!);
+          await expectPictureFits(w, `360 px, after its action, step ${await w.getAttribute('data-step')}`);
         }
       }
     });
