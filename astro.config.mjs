@@ -42,7 +42,12 @@ export default defineConfig({
   // scripts/e2e-base.mjs builds the site under a base path beside the usual one (DIST_DIR=dist-base).
   outDir: process.env.DIST_DIR || './dist',
   trailingSlash: 'always',
-  integrations: [mdx(), svelte({ compilerOptions: { discloseVersion: false } }), ...(site ? [sitemap({ filter: inSitemap })] : []), publish()],
+  integrations: [
+    mdx(),
+    svelte({ compilerOptions: { discloseVersion: false } }),
+    ...(site ? [sitemap({ filter: inSitemap })] : []),
+    publish(),
+  ],
   markdown: {
     // Shiki writes inline styles, which the CSP forbids; Prism is styled by a stylesheet.
     syntaxHighlight: 'prism',
@@ -81,7 +86,15 @@ export default defineConfig({
     // apart, and the glue that names what they share: about 3.4 KB gzip).
     // The built worker keeps no /* @__PURE__ */ annotations (nothing bundles it again): 2.4 KB of
     // minified comments in the core, ~150 B gzip. Legal comments stay.
-    worker: { format: 'es', rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'core.worker', tags: ['$initial'] }] }, comments: { legal: true, annotation: false, jsdoc: false } } } },
+    worker: {
+      format: 'es',
+      rolldownOptions: {
+        output: {
+          codeSplitting: { groups: [{ name: 'core.worker', tags: ['$initial'] }] },
+          comments: { legal: true, annotation: false, jsdoc: false },
+        },
+      },
+    },
     // `WORKER_BREAKDOWN=1 npm run build` writes source maps (no reference from the code) for scripts/worker-breakdown.mjs.
     build: { sourcemap: process.env.WORKER_BREAKDOWN ? 'hidden' : false },
     plugins: [noPreloadHelper()],
@@ -92,7 +105,18 @@ export default defineConfig({
           // Svelte renderer, and the kit both shells import (the worker's client, the keymap, the figure
           // state). Left alone, rolldown makes three files of them, each gzipped apart, and the imports
           // between them name what they share: about 0.35 KB gzip on every figure page.
-          rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'client', test: /node_modules\/(svelte\/src|@astrojs\/svelte\/dist\/client)|src\/widgets\/shared\/(worker-client|keymap|figure-state)\.ts/ }] } } },
+          rolldownOptions: {
+            output: {
+              codeSplitting: {
+                groups: [
+                  {
+                    name: 'client',
+                    test: /node_modules\/(svelte\/src|@astrojs\/svelte\/dist\/client)|src\/widgets\/shared\/(worker-client|keymap|figure-state)\.ts/,
+                  },
+                ],
+              },
+            },
+          },
           // A lazy chunk's CSS is already linked by the page (Astro collects every island's styles) and
           // the preload helper is a plain call (noPreloadHelper): no list of dependencies to ship.
           modulePreload: { polyfill: false, resolveDependencies: () => [] },

@@ -20,10 +20,16 @@ export default defineConfig(
     rules: {
       // A name that is unused on purpose starts with "_" (a parameter an interface requires, a
       // for-in that only counts keys); a rest sibling is how a member is dropped from a copy.
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_',
-        destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true,
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
   {
@@ -50,11 +56,23 @@ export default defineConfig(
 /** no-restricted-syntax entries for a top-level `let` and a top-level `new Map`/`WeakMap`/`Set`/`WeakSet`. */
 function moduleStateRules() {
   const why = 'module-level state sits outside WorldState (snapshot/restore and determinism cannot see it)';
-  const collection = "VariableDeclarator > NewExpression.init[callee.name=/^(Weak)?(Map|Set)$/]";
+  const collection = 'VariableDeclarator > NewExpression.init[callee.name=/^(Weak)?(Map|Set)$/]';
   return [
-    { selector: "Program > VariableDeclaration[kind='let']", message: `No top-level let in src/sim: ${why}; put a memo in a *-cache.ts.` },
-    { selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']", message: `No top-level let in src/sim: ${why}; put a memo in a *-cache.ts.` },
-    { selector: `Program > VariableDeclaration > ${collection}`, message: `No top-level Map/WeakMap/Set/WeakSet in src/sim: ${why}; put a memo in a *-cache.ts, build a constant table with a function (util/table.ts).` },
-    { selector: `Program > ExportNamedDeclaration > VariableDeclaration > ${collection}`, message: `No top-level Map/WeakMap/Set/WeakSet in src/sim: ${why}; put a memo in a *-cache.ts, build a constant table with a function (util/table.ts).` },
+    {
+      selector: "Program > VariableDeclaration[kind='let']",
+      message: `No top-level let in src/sim: ${why}; put a memo in a *-cache.ts.`,
+    },
+    {
+      selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']",
+      message: `No top-level let in src/sim: ${why}; put a memo in a *-cache.ts.`,
+    },
+    {
+      selector: `Program > VariableDeclaration > ${collection}`,
+      message: `No top-level Map/WeakMap/Set/WeakSet in src/sim: ${why}; put a memo in a *-cache.ts, build a constant table with a function (util/table.ts).`,
+    },
+    {
+      selector: `Program > ExportNamedDeclaration > VariableDeclaration > ${collection}`,
+      message: `No top-level Map/WeakMap/Set/WeakSet in src/sim: ${why}; put a memo in a *-cache.ts, build a constant table with a function (util/table.ts).`,
+    },
   ];
 }

@@ -4,7 +4,8 @@ import { resolveBrowser } from './scripts/lib/browser.mjs';
 // The browser comes from scripts/lib/browser.mjs: CHROMIUM_PATH, Playwright's own Chromium, a system
 // Chromium, or the one inside the npm package @sparticuz/chromium, in that order (README).
 const browser = await resolveBrowser();
-if (!process.env.TEST_WORKER_INDEX) console.log(`e2e: Chromium from ${browser.source}${browser.executablePath ? ` (${browser.executablePath})` : ''}`);
+if (!process.env.TEST_WORKER_INDEX)
+  console.log(`e2e: Chromium from ${browser.source}${browser.executablePath ? ` (${browser.executablePath})` : ''}`);
 const port = Number(process.env.PORT ?? 4321);
 // The built site to serve (scripts/e2e-base.mjs points it at a build made under a base path).
 const dist = process.env.DIST_DIR ?? 'dist';

@@ -18,7 +18,9 @@ async function openReconcileLoop(page: Page): Promise<Locator> {
 async function toPodCreates(page: Page, fig: Locator): Promise<Locator> {
   await fig.locator('[data-demo="apply"]').focus();
   await page.keyboard.press('Enter');
-  const mark = fig.locator('[data-testid="travel-cause"][data-for="kube-controller-manager"]').filter({ hasText: 'rs/web-' });
+  const mark = fig
+    .locator('[data-testid="travel-cause"][data-for="kube-controller-manager"]')
+    .filter({ hasText: 'rs/web-' });
   for (let i = 0; i < 40 && (await mark.count()) === 0; i++) {
     const step = await fig.getAttribute('data-step');
     await page.keyboard.press('n');
@@ -29,7 +31,9 @@ async function toPodCreates(page: Page, fig: Locator): Promise<Locator> {
 }
 
 for (const reducedMotion of ['no-preference', 'reduce'] as const) {
-  test(`/reconcile-loop/: the ReplicaSet controller's pod create is marked with the notification that woke it (motion: ${reducedMotion})`, async ({ browser }) => {
+  test(`/reconcile-loop/: the ReplicaSet controller's pod create is marked with the notification that woke it (motion: ${reducedMotion})`, async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ reducedMotion });
     const page = await context.newPage();
@@ -40,13 +44,21 @@ for (const reducedMotion of ['no-preference', 'reduce'] as const) {
     await expect(mark.locator('.kit-travel__ring')).toHaveCount(1);
     await expect(mark.locator('path')).toHaveAttribute('d', /^M[\d.]+ [\d.]+Q/);
     // The write it caused is travelling this step, from the same box.
-    await expect(fig.locator('[data-traffic-for="kube-controller-manager"] [data-dir="out"][data-kind="write"]').filter({ hasText: 'POST pods' })).toHaveCount(1);
+    await expect(
+      fig
+        .locator('[data-traffic-for="kube-controller-manager"] [data-dir="out"][data-kind="write"]')
+        .filter({ hasText: 'POST pods' }),
+    ).toHaveCount(1);
     const causeSeq = await mark.getAttribute('data-cause');
 
     // The Requests pane: choosing the write marks its cause's entry and links to it.
     await showTab(fig, 'Requests');
     const log = fig.getByTestId('request-log');
-    const write = log.locator('.kit-log__entry[data-kind="write"]').filter({ hasText: 'kube-controller-manager' }).filter({ hasText: /POST pods(?!\/)/ }).last();
+    const write = log
+      .locator('.kit-log__entry[data-kind="write"]')
+      .filter({ hasText: 'kube-controller-manager' })
+      .filter({ hasText: /POST pods(?!\/)/ })
+      .last();
     await write.click();
     await expect(write).toHaveAttribute('aria-pressed', 'true');
     const cause = log.locator(`.kit-log__entry[data-seq="${causeSeq}"]`);
@@ -67,7 +79,9 @@ for (const reducedMotion of ['no-preference', 'reduce'] as const) {
   });
 }
 
-test('/reconcile-loop/ in dark mode at 360 px: the cause is marked in the watch colour, and the stage keeps its size', async ({ browser }) => {
+test('/reconcile-loop/ in dark mode at 360 px: the cause is marked in the watch colour, and the stage keeps its size', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 360, height: 800 } });
   const page = await context.newPage();

@@ -33,16 +33,21 @@ async function toEnd(page: Page, fig: Locator): Promise<void> {
   const range = fig.locator('.kit-timeline__range');
   await range.focus();
   await page.keyboard.press('End');
-  await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBe(Number(await range.getAttribute('max')));
+  await expect
+    .poll(async () => Number(await fig.getAttribute('data-step')))
+    .toBe(Number(await range.getAttribute('max')));
 }
 
-
 test.describe('the scheduler figure', () => {
-  test('the story reaches big Pending with the exact FailedScheduling message; a toleration lets it schedule', async ({ page }) => {
+  test('the story reaches big Pending with the exact FailedScheduling message; a toleration lets it schedule', async ({
+    page,
+  }) => {
     const fig = await open(page, '/scheduler/', SCHED);
     const failed = fig.getByTestId('failed-scheduling');
     await nextUntil(page, fig, failed);
-    await expect(failed).toContainText('0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu.');
+    await expect(failed).toContainText(
+      '0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu.',
+    );
     const table = fig.getByTestId('scheduling-table');
     await expect(table.locator('tbody tr')).toHaveCount(5);
     await expect(table.locator('tr[data-node="node-1"]')).toContainText('NodeUnschedulable');
@@ -64,7 +69,7 @@ test.describe('the scheduler figure', () => {
     await expect(bound).toHaveCount(1);
   });
 
-  test('the requests form follows the reader\'s choices, and choosing another pod resets them', async ({ page }) => {
+  test("the requests form follows the reader's choices, and choosing another pod resets them", async ({ page }) => {
     const fig = await open(page, '/scheduler/', SCHED);
     await nextUntil(page, fig, fig.getByTestId('failed-scheduling'));
     const pod = fig.locator('select[id$="-pod"]');
@@ -107,7 +112,16 @@ test.describe('the scheduler figure', () => {
     const fig = await open(page, '/scheduler/', SCHED);
     await nextUntil(page, fig, fig.getByTestId('failed-scheduling'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    const small = await fig.evaluate((root) => [...root.querySelectorAll('*')].filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) && (e as HTMLElement).offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.outerHTML.slice(0, 80)));
+    const small = await fig.evaluate((root) =>
+      [...root.querySelectorAll('*')]
+        .filter(
+          (e) =>
+            [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) &&
+            (e as HTMLElement).offsetParent !== null &&
+            parseFloat(getComputedStyle(e).fontSize) < 12,
+        )
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
     expect(small).toEqual([]);
   });
 
@@ -125,7 +139,9 @@ test.describe('the scheduler figure', () => {
 });
 
 test.describe('the rollout figure', () => {
-  test('shows the bounds as Kubernetes resolves them, the ReplicaSets after the story, and refuses 0 and 0', async ({ page }) => {
+  test('shows the bounds as Kubernetes resolves them, the ReplicaSets after the story, and refuses 0 and 0', async ({
+    page,
+  }) => {
     const fig = await open(page, '/rolling-updates/', ROLL);
     await showTab(fig, 'Rollout');
     const bounds = fig.getByTestId('resolved-bounds');
@@ -146,7 +162,7 @@ test.describe('the rollout figure', () => {
     await expectNoAxeViolations(page, ROLL, 'refused');
   });
 
-  test('axe finds no violation at the start and at the story\'s end, light and dark', async ({ page }) => {
+  test("axe finds no violation at the start and at the story's end, light and dark", async ({ page }) => {
     test.setTimeout(120_000);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

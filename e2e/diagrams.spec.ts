@@ -5,7 +5,16 @@
 import type { Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
 
-const CHAPTERS = ['control-plane', 'reconcile-loop', 'scheduler', 'rolling-updates', 'networking', 'node-failure', 'control-plane-outage', 'troubleshooting'];
+const CHAPTERS = [
+  'control-plane',
+  'reconcile-loop',
+  'scheduler',
+  'rolling-updates',
+  'networking',
+  'node-failure',
+  'control-plane-outage',
+  'troubleshooting',
+];
 
 /**
  * Diagrams another branch is reworking, which have no "Described in words" yet (issue 19, item 7):
@@ -24,7 +33,9 @@ async function sidewaysScrollers(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('.figure--diagram')].flatMap((fig) => {
       const frame = fig.querySelector<HTMLElement>('.figure__body')!;
-      return frame.scrollWidth > frame.clientWidth ? [`${fig.dataset.figure}: ${frame.scrollWidth} > ${frame.clientWidth}`] : [];
+      return frame.scrollWidth > frame.clientWidth
+        ? [`${fig.dataset.figure}: ${frame.scrollWidth} > ${frame.clientWidth}`]
+        : [];
     }),
   );
 }
@@ -35,7 +46,10 @@ async function smallText(page: Page): Promise<string[]> {
     const out: string[] = [];
     for (const fig of document.querySelectorAll<HTMLElement>('.figure--diagram')) {
       for (const el of fig.querySelectorAll<Element>('*')) {
-        const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent!.trim()).map((n) => n.textContent!.trim()).join(' ');
+        const own = [...el.childNodes]
+          .filter((n) => n.nodeType === 3 && n.textContent!.trim())
+          .map((n) => n.textContent!.trim())
+          .join(' ');
         if (!own || !el.getClientRects().length) continue;
         const rect = el.getBoundingClientRect();
         if (rect.width === 0 || rect.height === 0) continue;
@@ -51,7 +65,9 @@ async function smallText(page: Page): Promise<string[]> {
 test.describe('static diagrams on a 360 px phone', () => {
   test.use({ viewport: { width: 360, height: 800 } });
   for (const chapter of CHAPTERS) {
-    test(`${chapter}: no diagram text under 12 px or scrolling sideways, each described in visible words`, async ({ page }) => {
+    test(`${chapter}: no diagram text under 12 px or scrolling sideways, each described in visible words`, async ({
+      page,
+    }) => {
       await page.goto(`${BASE}/${chapter}/`);
       const figs = page.locator('.figure--diagram');
       expect(await figs.count()).toBeGreaterThan(0);
@@ -73,7 +89,11 @@ test.describe('static diagrams on a 360 px phone', () => {
       const scrollers = await sidewaysScrollers(page);
       const ids = await figs.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.figure!));
       expect(scrollers.filter((s) => !SCROLLS_ON_A_PHONE.has(s.split(':')[0]))).toEqual([]);
-      for (const id of ids.filter((id) => SCROLLS_ON_A_PHONE.has(id))) expect(scrollers.some((s) => s.startsWith(`${id}:`)), `${id} fits now: drop it from SCROLLS_ON_A_PHONE`).toBe(true);
+      for (const id of ids.filter((id) => SCROLLS_ON_A_PHONE.has(id)))
+        expect(
+          scrollers.some((s) => s.startsWith(`${id}:`)),
+          `${id} fits now: drop it from SCROLLS_ON_A_PHONE`,
+        ).toBe(true);
       // Opening the descriptions does not make the page scroll sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     });

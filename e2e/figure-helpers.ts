@@ -47,8 +47,16 @@ export async function normalizedDom(loc: Locator): Promise<string> {
       // A class list's order is not part of the render either (a class directive set on update comes after the static ones).
       // Ids from Svelte's $props.id() count the islands hydrated before this one on the page ("s1-…" in a
       // chapter with a widget above the figure, "s0-…" in its embed): the same render, numbered apart.
-      const value = (a: Attr) => (a.name === 'class' ? a.value.split(/\s+/).filter(Boolean).sort().join(' ') : /^(id|for|aria-[a-z]+)$/.test(a.name) ? a.value.replace(/\bs\d+-/g, 's#-') : a.value);
-      const attrs = [...e.attributes].map((a) => `${a.name}="${value(a)}"`).sort().join(' ');
+      const value = (a: Attr) =>
+        a.name === 'class'
+          ? a.value.split(/\s+/).filter(Boolean).sort().join(' ')
+          : /^(id|for|aria-[a-z]+)$/.test(a.name)
+            ? a.value.replace(/\bs\d+-/g, 's#-')
+            : a.value;
+      const attrs = [...e.attributes]
+        .map((a) => `${a.name}="${value(a)}"`)
+        .sort()
+        .join(' ');
       return `<${e.tagName.toLowerCase()} ${attrs}>${[...e.childNodes].map(walk).join('')}</${e.tagName.toLowerCase()}>`;
     };
     return walk(root);
@@ -57,8 +65,20 @@ export async function normalizedDom(loc: Locator): Promise<string> {
 
 /** Axe on one figure (WCAG 2.2 AA): no violation, or the list of them named by `what`. */
 export async function expectNoAxeViolations(page: Page, sel: string, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).include(sel).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), what).toEqual([]);
+  const r = await new AxeBuilder({ page })
+    .include(sel)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(
+    r.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    ),
+    what,
+  ).toEqual([]);
 }
 
 /** Shows one of a figure's stage tabs ("Cluster", "Requests", or the figure's own panel's name) and waits until its pane is shown. */

@@ -15,13 +15,26 @@ function watchErrors(page: Page): string[] {
 }
 
 for (const { what, pattern, says } of [
-  { what: 'the worker script', pattern: '**/_astro/core.worker*.js', says: 'its simulation failed to load (the browser could not load its worker script)' },
-  { what: 'the figure’s own chunk', pattern: '**/_astro/rollout-figure*.js', says: 'its simulation failed to load (the figure\'s own code: ' },
+  {
+    what: 'the worker script',
+    pattern: '**/_astro/core.worker*.js',
+    says: 'its simulation failed to load (the browser could not load its worker script)',
+  },
+  {
+    what: 'the figure’s own chunk',
+    pattern: '**/_astro/rollout-figure*.js',
+    says: "its simulation failed to load (the figure's own code: ",
+  },
 ]) {
-  test(`when ${what} fails to load, the rollout figure says it could not start and shows a failed state`, async ({ page }) => {
+  test(`when ${what} fails to load, the rollout figure says it could not start and shows a failed state`, async ({
+    page,
+  }) => {
     const errors = watchErrors(page);
     const aborted: string[] = [];
-    await page.route(pattern, (r) => { aborted.push(r.request().url()); return r.abort(); });
+    await page.route(pattern, (r) => {
+      aborted.push(r.request().url());
+      return r.abort();
+    });
     await page.goto(`${BASE}/rolling-updates/`);
     const fig = page.locator(ROLL);
     await fig.scrollIntoViewIfNeeded();
@@ -35,7 +48,9 @@ for (const { what, pattern, says } of [
   });
 }
 
-test('when kubectl’s chunk fails to load, the figure stays live and its frame says kubectl failed to load', async ({ page }) => {
+test('when kubectl’s chunk fails to load, the figure stays live and its frame says kubectl failed to load', async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.route('**/_astro/kubectl-*.js', (r) => r.abort());
   await page.goto(`${BASE}/reconcile-loop/`);
@@ -47,7 +62,9 @@ test('when kubectl’s chunk fails to load, the figure stays live and its frame 
   await expect(line).toBeFocused();
   await line.fill('kubectl get pods');
   await page.keyboard.press('Enter');
-  await expect(fig.getByRole('alert').filter({ hasText: 'kubectl failed to load' })).toContainText('reload the page to try again');
+  await expect(fig.getByRole('alert').filter({ hasText: 'kubectl failed to load' })).toContainText(
+    'reload the page to try again',
+  );
   await expect(fig).toHaveAttribute('data-state', /^live /);
   expect(errors).toEqual([]);
 });

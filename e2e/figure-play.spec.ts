@@ -6,7 +6,6 @@ import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
 import { LIVE_FIGURES } from './figure-helpers';
 
-
 /** How long each figure plays: long enough to cross beats and Play's resumes, short enough for CI. */
 const PLAY_MS = 12_000;
 
@@ -14,7 +13,9 @@ const PLAY_MS = 12_000;
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${String(e)}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
   return errors;
 }
 
@@ -43,7 +44,9 @@ test('the list below is every live figure the site has, on its page', async ({ r
 });
 
 for (const { id: figure, path } of LIVE_FIGURES) {
-  test(`${figure} (${path}): ${PLAY_MS / 1000} s of Play at the fastest speed, then the timeline scrubbed end to end, without an error`, async ({ page }) => {
+  test(`${figure} (${path}): ${PLAY_MS / 1000} s of Play at the fastest speed, then the timeline scrubbed end to end, without an error`, async ({
+    page,
+  }) => {
     test.setTimeout(150_000);
     const errors = watchErrors(page);
     await page.goto(`${BASE}${path}`);
@@ -65,10 +68,21 @@ for (const { id: figure, path } of LIVE_FIGURES) {
         await toggle.click();
         plays++;
         // The worker answers the press: wait for that before looking again, or a second press would undo the first.
-        await expect.poll(async () => / playing /.test((await fig.getAttribute('data-state')) ?? '') || (await stepOf(fig)) !== from, { timeout: 10_000 }).toBe(true);
+        await expect
+          .poll(
+            async () => / playing /.test((await fig.getAttribute('data-state')) ?? '') || (await stepOf(fig)) !== from,
+            { timeout: 10_000 },
+          )
+          .toBe(true);
       }
       // Playback pauses by itself at a beat: wait for that (then press Play again), an error, or the time to be up.
-      await expect.poll(async () => errors.length > 0 || / paused /.test((await fig.getAttribute('data-state')) ?? '') || Date.now() >= until, { timeout: PLAY_MS + 10_000, intervals: [250] }).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            errors.length > 0 || / paused /.test((await fig.getAttribute('data-state')) ?? '') || Date.now() >= until,
+          { timeout: PLAY_MS + 10_000, intervals: [250] },
+        )
+        .toBe(true);
       expect(errors, 'errors while playing').toEqual([]);
     }
     if (/ playing /.test((await fig.getAttribute('data-state')) ?? '')) await toggle.click();
@@ -84,7 +98,8 @@ for (const { id: figure, path } of LIVE_FIGURES) {
     expect(end).toBe(Number(await range.getAttribute('max')));
     expect(await slide(page, fig, range, 'Home')).toBe(0);
     let at = 0;
-    for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageDown', 'PageUp', 'ArrowRight', 'ArrowLeft']) at = await slide(page, fig, range, key);
+    for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageDown', 'PageUp', 'ArrowRight', 'ArrowLeft'])
+      at = await slide(page, fig, range, key);
     expect(at).toBeGreaterThan(0);
     await expect(fig).toHaveAttribute('data-state', /^live paused /);
 
@@ -96,7 +111,8 @@ for (const { id: figure, path } of LIVE_FIGURES) {
       await slide(page, fig, range, 'End');
       expect((await chartLines(fig)).every((d) => d.length > 0)).toBe(true);
       await slide(page, fig, range, 'Home');
-      for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageDown', 'PageUp', 'ArrowRight', 'ArrowLeft']) await slide(page, fig, range, key);
+      for (const key of ['PageUp', 'PageUp', 'PageUp', 'PageDown', 'PageUp', 'ArrowRight', 'ArrowLeft'])
+        await slide(page, fig, range, key);
       expect(await stepOf(fig)).toBe(at);
       expect(await chartLines(fig)).toEqual(lines);
     }

@@ -6,7 +6,6 @@ import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
 import { CHAPTER_FIGURES, showTab } from './figure-helpers';
 
-
 /** What does not fit in a figure now: words broken inside, and overflowing text that is not an ellipsised name with a title. */
 async function textProblems(fig: Locator): Promise<string[]> {
   return fig.evaluate((root) => {
@@ -15,9 +14,14 @@ async function textProblems(fig: Locator): Promise<string[]> {
     const shown = (e: Element) => e.checkVisibility({ visibilityProperty: true });
     // The terminal prints output as a terminal does (long lines wrap anywhere); screen-reader text is never drawn.
     // Text hidden visually but kept for assistive technology (clipped to nothing, as the phone toolbar's labels are) is never drawn either.
-    const clipped = (e: Element) => { for (let x: Element | null = e; x && x !== root; x = x.parentElement) if (getComputedStyle(x).clipPath === 'inset(50%)') return true; return false; };
+    const clipped = (e: Element) => {
+      for (let x: Element | null = e; x && x !== root; x = x.parentElement)
+        if (getComputedStyle(x).clipPath === 'inset(50%)') return true;
+      return false;
+    };
     // The travel layer's words hang beside their moving markers by design, clipped to the canvas (aria-hidden: the chips say the same).
-    const skip = (e: Element) => !!e.closest('.kit-term, .kit-sr, .kit-travel, [hidden], svg, textarea, input, select, option') || clipped(e);
+    const skip = (e: Element) =>
+      !!e.closest('.kit-term, .kit-sr, .kit-travel, [hidden], svg, textarea, input, select, option') || clipped(e);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
@@ -45,16 +49,28 @@ async function textProblems(fig: Locator): Promise<string[]> {
           const b = top(i);
           if (!a || !b || b.top < a.bottom - 2) continue;
           // A new line starts at character i: fine after a hyphen or a slash, not inside a word.
-          if (!/[-/]/.test(word[i - 1])) out.push(`"${word}" breaks after "${word.slice(0, i)}" in <${el.tagName.toLowerCase()} class="${el.className}">`);
+          if (!/[-/]/.test(word[i - 1]))
+            out.push(
+              `"${word}" breaks after "${word.slice(0, i)}" in <${el.tagName.toLowerCase()} class="${el.className}">`,
+            );
         }
       }
     }
     for (const e of root.querySelectorAll('*')) {
       if (skip(e) || !shown(e)) continue;
       const s = getComputedStyle(e);
-      if (s.overflowX === 'auto' || s.overflowX === 'scroll' || e.scrollWidth <= e.clientWidth + 1 || !e.textContent?.trim()) continue;
-      if (s.textOverflow === 'ellipsis' && (e.getAttribute('title') ?? '').trim() === (e.textContent ?? '').trim()) continue;
-      out.push(`<${e.tagName.toLowerCase()} class="${e.className}"> overflows (${e.scrollWidth} > ${e.clientWidth}): ${(e.textContent ?? '').trim().slice(0, 60)}`);
+      if (
+        s.overflowX === 'auto' ||
+        s.overflowX === 'scroll' ||
+        e.scrollWidth <= e.clientWidth + 1 ||
+        !e.textContent?.trim()
+      )
+        continue;
+      if (s.textOverflow === 'ellipsis' && (e.getAttribute('title') ?? '').trim() === (e.textContent ?? '').trim())
+        continue;
+      out.push(
+        `<${e.tagName.toLowerCase()} class="${e.className}"> overflows (${e.scrollWidth} > ${e.clientWidth}): ${(e.textContent ?? '').trim().slice(0, 60)}`,
+      );
     }
     return out;
   });
@@ -72,7 +88,9 @@ for (const width of [1280, 360]) {
   test.describe(`figure text at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
     for (const { id: figure, path } of CHAPTER_FIGURES) {
-      test(`${figure}: no word breaks inside, and what does not fit is an ellipsised name with a title`, async ({ page }) => {
+      test(`${figure}: no word breaks inside, and what does not fit is an ellipsised name with a title`, async ({
+        page,
+      }) => {
         const fig = await openFigure(page, figure, path);
         expect(await textProblems(fig), 'first frame').toEqual([]);
         // A few events into the story: pods, chips and log entries on the canvas.

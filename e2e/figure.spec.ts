@@ -48,10 +48,16 @@ async function focusFigure(fig: Locator): Promise<void> {
 const podsOf = (fig: Locator) => fig.locator('[data-testid^="pod-web-"]');
 
 test.describe('the live cluster figure', () => {
-  test('hydrates from its first frame without moving anything, then follows the keyboard through play, beats, steps and reset', async ({ page, watch }) => {
+  test('hydrates from its first frame without moving anything, then follows the keyboard through play, beats, steps and reset', async ({
+    page,
+    watch,
+  }) => {
     await page.addInitScript(() => {
       (window as unknown as { __cls: number }).__cls = 0;
-      new PerformanceObserver((l) => { for (const e of l.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+          if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
     });
     const fig = await openFigure(page);
     expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
@@ -81,7 +87,13 @@ test.describe('the live cluster figure', () => {
     const here = await normalizedDom(canvas);
     // The log's pane is drawn only while it is shown: open it to read it, then come back.
     // Its entries: the filter's id is new each time the pane is drawn.
-    const readLog = async () => { await showTab(fig, 'Requests'); const d = await normalizedDom(fig.getByTestId('request-log').locator('ol')); await showTab(fig, 'Cluster'); await focusFigure(fig); return d; };
+    const readLog = async () => {
+      await showTab(fig, 'Requests');
+      const d = await normalizedDom(fig.getByTestId('request-log').locator('ol'));
+      await showTab(fig, 'Cluster');
+      await focusFigure(fig);
+      return d;
+    };
     const log = await readLog();
     await page.keyboard.press('j');
     await expect(fig).toHaveAttribute('data-step', String(atBeat));
@@ -105,13 +117,18 @@ test.describe('the live cluster figure', () => {
 
     // The slider says where the reader is.
     await page.keyboard.press('l');
-    await expect(fig.getByRole('slider', { name: 'Timeline' })).toHaveAttribute('aria-valuetext', /^Step 1 of \d+: kubectl sends a Deployment/);
+    await expect(fig.getByRole('slider', { name: 'Timeline' })).toHaveAttribute(
+      'aria-valuetext',
+      /^Step 1 of \d+: kubectl sends a Deployment/,
+    );
     expect(watch.offsite).toEqual([]);
     expect(watch.errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
   });
 
-  test('a demo pressed mid-story diverges, plays while at its beats, and the story can be rejoined', async ({ page }) => {
+  test('a demo pressed mid-story diverges, plays while at its beats, and the story can be rejoined', async ({
+    page,
+  }) => {
     const fig = await openFigure(page);
     await focusFigure(fig);
     for (let i = 0; i < 3; i++) await page.keyboard.press('n');
@@ -141,14 +158,22 @@ test.describe('the live cluster figure', () => {
     await expect.poll(() => statesSeen(page)).toContain('live playing at-beat');
   });
 
-  test('Apply reaches three Running pods, one per node; Self-healing gives the replacement a new name and IP', async ({ page }) => {
+  test('Apply reaches three Running pods, one per node; Self-healing gives the replacement a new name and IP', async ({
+    page,
+  }) => {
     const fig = await openFigure(page);
     await runDemo(page, fig, 'apply');
     await expect(podsOf(fig)).toHaveCount(3);
     for (const p of await podsOf(fig).all()) await expect(p).toHaveAttribute('data-status', 'Running');
-    const before = await podsOf(fig).evaluateAll((ps) => ps.map((p) => `${p.dataset.testid} ${p.textContent?.match(/10\.244\.\d+\.\d+/)?.[0]}`));
+    const before = await podsOf(fig).evaluateAll((ps) =>
+      ps.map((p) => `${p.dataset.testid} ${p.textContent?.match(/10\.244\.\d+\.\d+/)?.[0]}`),
+    );
     await runDemo(page, fig, 'self-healing');
-    const after = await podsOf(fig).evaluateAll((ps) => ps.filter((p) => p.dataset.terminating !== 'true').map((p) => `${p.dataset.testid} ${p.textContent?.match(/10\.244\.\d+\.\d+/)?.[0]}`));
+    const after = await podsOf(fig).evaluateAll((ps) =>
+      ps
+        .filter((p) => p.dataset.terminating !== 'true')
+        .map((p) => `${p.dataset.testid} ${p.textContent?.match(/10\.244\.\d+\.\d+/)?.[0]}`),
+    );
     expect(after).toHaveLength(3);
     const added = after.filter((a) => !before.includes(a));
     expect(added).toHaveLength(1);
@@ -168,7 +193,9 @@ test.describe('the live cluster figure', () => {
     await expect(fig.getByTestId('narration')).toContainText('Rollout complete');
   });
 
-  test('Node-3 dies: Unknown with its taints, its pods replaced after the toleration; Node-3 returns empty', async ({ page }) => {
+  test('Node-3 dies: Unknown with its taints, its pods replaced after the toleration; Node-3 returns empty', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const fig = await openFigure(page);
     await runDemo(page, fig, 'apply');
@@ -182,7 +209,9 @@ test.describe('the live cluster figure', () => {
     await expect(fig.getByTestId('node-node-3').locator('[data-testid^="pod-"]')).toHaveCount(0);
   });
 
-  test('Control plane down keeps the pods running and refuses kubectl; up again, everything reports in', async ({ page }) => {
+  test('Control plane down keeps the pods running and refuses kubectl; up again, everything reports in', async ({
+    page,
+  }) => {
     const fig = await openFigure(page);
     await runDemo(page, fig, 'apply');
     await runDemo(page, fig, 'control-plane');
@@ -195,7 +224,8 @@ test.describe('the live cluster figure', () => {
     await expect(fig.getByTestId('request-log')).toContainText('PATCH deployments/scale refused');
     await showTab(fig, 'Cluster');
     await runDemo(page, fig, 'control-plane');
-    for (const n of ['node-1', 'node-2', 'node-3']) await expect(fig.getByTestId(`node-${n}`)).toHaveAttribute('data-ready', 'True');
+    for (const n of ['node-1', 'node-2', 'node-3'])
+      await expect(fig.getByTestId(`node-${n}`)).toHaveAttribute('data-ready', 'True');
   });
 
   test('choosing a log entry highlights its two ends; choosing a component filters the log', async ({ page }) => {
@@ -218,8 +248,14 @@ test.describe('the live cluster figure', () => {
     await expect(fig.locator('[data-endpoint="scheduler"]')).toHaveAttribute('data-highlighted', 'true');
   });
 
-  test('is loading until the worker answers, and says so politely when the worker cannot start', async ({ page, browser }) => {
-    await page.route('**/core.worker-*.js', async (route) => { await new Promise((r) => setTimeout(r, 1500)); await route.continue(); });
+  test('is loading until the worker answers, and says so politely when the worker cannot start', async ({
+    page,
+    browser,
+  }) => {
+    await page.route('**/core.worker-*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
     await page.goto(`${BASE}/`);
     const fig = page.locator(FIG);
     await fig.scrollIntoViewIfNeeded();
@@ -232,7 +268,9 @@ test.describe('the live cluster figure', () => {
     const broken = other.locator(FIG);
     await broken.scrollIntoViewIfNeeded();
     await expect(broken).toHaveAttribute('data-state', 'failed paused between');
-    await expect(broken.getByRole('status').filter({ hasText: 'could not start' })).toContainText('its simulation failed to load');
+    await expect(broken.getByRole('status').filter({ hasText: 'could not start' })).toContainText(
+      'its simulation failed to load',
+    );
     await other.close();
   });
 
@@ -283,18 +321,41 @@ test.describe('the live cluster figure', () => {
     }
   });
 
-  test('on a 360 px phone: nodes stack, nothing scrolls sideways, no text under 12 px; reduced motion animates nothing', async ({ page }) => {
+  test('on a 360 px phone: nodes stack, nothing scrolls sideways, no text under 12 px; reduced motion animates nothing', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.emulateMedia({ reducedMotion: 'reduce' });
     const fig = await openFigure(page);
     await runDemo(page, fig, 'apply');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    const small = await fig.evaluate((root) => [...root.querySelectorAll('*')].filter((e) => e.childNodes.length && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) && (e as HTMLElement).offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.outerHTML.slice(0, 80)));
+    const small = await fig.evaluate((root) =>
+      [...root.querySelectorAll('*')]
+        .filter(
+          (e) =>
+            e.childNodes.length &&
+            [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) &&
+            (e as HTMLElement).offsetParent !== null &&
+            parseFloat(getComputedStyle(e).fontSize) < 12,
+        )
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
     expect(small).toEqual([]);
-    const [a, b] = await fig.locator('li[data-testid^="node-node-"]').evaluateAll((ns) => ns.slice(0, 2).map((n) => n.getBoundingClientRect().top));
+    const [a, b] = await fig
+      .locator('li[data-testid^="node-node-"]')
+      .evaluateAll((ns) => ns.slice(0, 2).map((n) => n.getBoundingClientRect().top));
     expect(b).toBeGreaterThan(a);
-    const moving = await fig.evaluate((root) => [...root.querySelectorAll('*')].filter((e) => { const s = getComputedStyle(e); const secs = (v: string) => Math.max(...v.split(',').map((x) => (x.trim().endsWith('ms') ? parseFloat(x) / 1000 : parseFloat(x))));
-      return secs(s.transitionDuration) > 0.001 || (s.animationName !== 'none' && secs(s.animationDuration) > 0.001); }).length);
+    const moving = await fig.evaluate(
+      (root) =>
+        [...root.querySelectorAll('*')].filter((e) => {
+          const s = getComputedStyle(e);
+          const secs = (v: string) =>
+            Math.max(...v.split(',').map((x) => (x.trim().endsWith('ms') ? parseFloat(x) / 1000 : parseFloat(x))));
+          return (
+            secs(s.transitionDuration) > 0.001 || (s.animationName !== 'none' && secs(s.animationDuration) > 0.001)
+          );
+        }).length,
+    );
     expect(moving).toBe(0);
   });
 
@@ -306,7 +367,9 @@ test.describe('the live cluster figure', () => {
     await expect.poll(async () => Number(await fig.getAttribute('data-step'))).toBeGreaterThan(0);
   });
 
-  test('Copy link to this step: the link reopens the same frame on the figure; a bad link starts politely from the beginning', async ({ browser }) => {
+  test('Copy link to this step: the link reopens the same frame on the figure; a bad link starts politely from the beginning', async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();
     const fig = await openFigure(page);
@@ -330,7 +393,9 @@ test.describe('the live cluster figure', () => {
     await expect(fig2).toHaveAttribute('data-step', step!);
     expect(await normalizedDom(fig2.getByTestId('cluster-canvas'))).toBe(canvas);
     // It opens saying where the link put the reader, on the step's own words.
-    await expect(fig2.locator('.figure-live__notice')).toContainText(`Opened from a link at step ${Number(step).toLocaleString('en-US')} of `);
+    await expect(fig2.locator('.figure-live__notice')).toContainText(
+      `Opened from a link at step ${Number(step).toLocaleString('en-US')} of `,
+    );
 
     const bad = await context.newPage();
     const fig3 = await openFigure(bad, `${BASE}/?fig=${encodeURIComponent('cluster.<b id="injected">x</b>')}`);

@@ -20,7 +20,8 @@ export interface Watch {
 }
 
 /** The console error of a page a test opens on purpose where nothing is (the document answers 404). */
-export const MISSING_PAGE = /^console error at http:\/\/[^ ]+\/(no-such-page|nope)\/: Failed to load resource: the server responded with a status of 404/;
+export const MISSING_PAGE =
+  /^console error at http:\/\/[^ ]+\/(no-such-page|nope)\/: Failed to load resource: the server responded with a status of 404/;
 
 /** What any page of a test did wrong, whether or not the test asked: page errors, console errors, CSP violations. */
 interface Faults {
@@ -31,10 +32,15 @@ interface Faults {
 function listen(context: BrowserContext, faults: Faults): void {
   context.on('weberror', (e) => faults.list.push(`page error: ${e.error().message}`));
   context.on('console', (msg) => {
-    if (msg.type() === 'error') faults.list.push(`console error at ${msg.location().url || msg.page()?.url() || '?'}: ${msg.text()}`);
+    if (msg.type() === 'error')
+      faults.list.push(`console error at ${msg.location().url || msg.page()?.url() || '?'}: ${msg.text()}`);
   });
   // A violation the page reports itself (securitypolicyviolation), also in frames and workers' owners.
-  void context.exposeBinding('__dsViolation', ({ frame }, text: string) => { faults.list.push(`CSP violation on ${frame.url()}: ${text}`); }).catch(() => {});
+  void context
+    .exposeBinding('__dsViolation', ({ frame }, text: string) => {
+      faults.list.push(`CSP violation on ${frame.url()}: ${text}`);
+    })
+    .catch(() => {});
   void context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       const w = window as unknown as { __csp: string[]; __dsViolation?: (t: string) => void };
@@ -53,23 +59,34 @@ export const test = base.extend<{ watch: Watch; allowFaults: RegExp[]; guard: vo
   allowFaults: [[], { option: true }],
   // Every test, asked or not: no page error, console error or CSP violation on any page of its
   // context or of a context it makes itself (browser.newContext / newPage are watched too).
-  guard: [async ({ context, browser, allowFaults }, use) => {
-    const faults: Faults = { list: [] };
-    listen(context, faults);
-    const b = browser;
-    const newContext = b.newContext.bind(b);
-    const newPage = b.newPage.bind(b);
-    b.newContext = async (...args: Parameters<Browser['newContext']>) => { const c = await newContext(...args); listen(c, faults); return c; };
-    b.newPage = async (...args: Parameters<Browser['newPage']>) => { const p = await newPage(...args); listen(p.context(), faults); return p; };
-    try {
-      await use();
-    } finally {
-      b.newContext = newContext;
-      b.newPage = newPage;
-    }
-    const unexpected = faults.list.filter((f) => !allowFaults.some((re) => re.test(f)));
-    expect(unexpected, 'page errors, console errors or CSP violations').toEqual([]);
-  }, { auto: true }],
+  guard: [
+    async ({ context, browser, allowFaults }, use) => {
+      const faults: Faults = { list: [] };
+      listen(context, faults);
+      const b = browser;
+      const newContext = b.newContext.bind(b);
+      const newPage = b.newPage.bind(b);
+      b.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const c = await newContext(...args);
+        listen(c, faults);
+        return c;
+      };
+      b.newPage = async (...args: Parameters<Browser['newPage']>) => {
+        const p = await newPage(...args);
+        listen(p.context(), faults);
+        return p;
+      };
+      try {
+        await use();
+      } finally {
+        b.newContext = newContext;
+        b.newPage = newPage;
+      }
+      const unexpected = faults.list.filter((f) => !allowFaults.some((re) => re.test(f)));
+      expect(unexpected, 'page errors, console errors or CSP violations').toEqual([]);
+    },
+    { auto: true },
+  ],
   watch: async ({ page }, use) => {
     const w: Watch = { offsite: [], csp: [], errors: [] };
     page.on('request', (req: Request) => {

@@ -31,7 +31,10 @@ const pipeline = (fig: Locator) => fig.getByTestId('hub-pipeline');
 const stage = (fig: Locator, s: string) => pipeline(fig).locator(`[data-stage="${s}"]`);
 
 test.describe('the live hub figure', () => {
-  test('the story: one write through every stage into etcd and out to its watcher, then a refusal at each stage', async ({ page, watch }) => {
+  test('the story: one write through every stage into etcd and out to its watcher, then a refusal at each stage', async ({
+    page,
+    watch,
+  }) => {
     const fig = await openFigure(page);
     // At the start the newest write is kube-controller-manager's (its leader-election Lease created as it started, after the kubelets registered).
     await expect(pipeline(fig)).toContainText('kube-controller-manager');
@@ -40,14 +43,19 @@ test.describe('the live hub figure', () => {
     await nextBeat(page, fig);
     await expect(pipeline(fig)).toHaveAttribute('data-refused', 'none');
     await expect(pipeline(fig)).toHaveAttribute('data-current', 'true');
-    for (const s of ['authentication', 'authorization', 'admission', 'validation']) await expect(stage(fig, s)).toHaveAttribute('data-state', 'passed');
+    for (const s of ['authentication', 'authorization', 'admission', 'validation'])
+      await expect(stage(fig, s)).toHaveAttribute('data-state', 'passed');
     await expect(stage(fig, 'authentication')).toContainText('kubernetes-admin');
     await expect(stage(fig, 'storage')).toContainText(/revision \d+, \/registry\/deployments\/default\/web/);
     await expect(stage(fig, 'storage')).toHaveAttribute('aria-current', 'step');
     // Step on (L) until the notification is out: kube-controller-manager is told. The story's write
     // comes as the cluster starts, so the informers' streaming lists (their initial events and
     // bookmarks) are stepped through first.
-    for (let i = 0; i < 40 && !(await fig.getByTestId('hub-notified').textContent())?.includes('kube-controller-manager'); i++) {
+    for (
+      let i = 0;
+      i < 40 && !(await fig.getByTestId('hub-notified').textContent())?.includes('kube-controller-manager');
+      i++
+    ) {
       const step = await fig.getAttribute('data-step');
       await page.keyboard.press('l');
       await expect(fig).not.toHaveAttribute('data-step', step!);
@@ -149,7 +157,17 @@ test.describe('the live hub figure', () => {
     await fig.locator('[data-demo]').first().focus();
     await nextBeat(page, fig);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    const small = await fig.evaluate((root) => [...root.querySelectorAll('*')].filter((e) => e.childNodes.length && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) && (e as HTMLElement).offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.outerHTML.slice(0, 80)));
+    const small = await fig.evaluate((root) =>
+      [...root.querySelectorAll('*')]
+        .filter(
+          (e) =>
+            e.childNodes.length &&
+            [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) &&
+            (e as HTMLElement).offsetParent !== null &&
+            parseFloat(getComputedStyle(e).fontSize) < 12,
+        )
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
     expect(small).toEqual([]);
   });
 

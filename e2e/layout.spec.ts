@@ -11,14 +11,20 @@ async function overflowingLabels(page: import('@playwright/test').Page): Promise
 
 test.describe('the header', () => {
   for (const width of [320, 360, 768, 1024, 1280]) {
-    test(`at ${width} px: at most two rows (≤ 120 px), search reachable, no label overflows its button`, async ({ page, request }) => {
+    test(`at ${width} px: at most two rows (≤ 120 px), search reachable, no label overflows its button`, async ({
+      page,
+      request,
+    }) => {
       await page.setViewportSize({ width, height: 640 });
       for (const path of [`${BASE}/`, `${BASE}/control-plane/`, `${BASE}/glossary/`]) {
         await page.goto(path);
         const box = await page.locator('.site-header').boundingBox();
         expect(box!.height, `${path} header height`).toBeLessThanOrEqual(120);
         // Search is an input with its button on wide screens, an icon link to the search page on narrow ones.
-        const search = width < 768 ? page.getByRole('link', { name: 'Search' }) : page.getByRole('searchbox', { name: 'Search the site' });
+        const search =
+          width < 768
+            ? page.getByRole('link', { name: 'Search' })
+            : page.getByRole('searchbox', { name: 'Search the site' });
         await expect(search).toBeVisible();
         await expect(page.locator('[data-theme-toggle]')).toBeVisible();
         expect(await overflowingLabels(page), path).toEqual([]);
@@ -74,7 +80,13 @@ test.describe('the contents', () => {
         range.selectNodeContents(a);
         const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
         const number = getComputedStyle(li, '::before');
-        return { text: a.textContent, lines, align: getComputedStyle(li).alignItems, numberHeight: parseFloat(number.height), lineHeight: parseFloat(getComputedStyle(a).lineHeight) + 2 };
+        return {
+          text: a.textContent,
+          lines,
+          align: getComputedStyle(li).alignItems,
+          numberHeight: parseFloat(number.height),
+          lineHeight: parseFloat(getComputedStyle(a).lineHeight) + 2,
+        };
       }),
     );
     const wrapped = entries.filter((e) => e.lines > 1);
@@ -157,26 +169,37 @@ test.describe('headings and code', () => {
     }
   });
 
-  test('a command is told apart from its output, without keyword colours, and its copy button copies only the commands', async ({ page, context }) => {
+  test('a command is told apart from its output, without keyword colours, and its copy button copies only the commands', async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto(`${BASE}/node-failure/`);
     // A terminal session: "$ " lines are commands (drawn with a prompt), the rest is output.
     const session = page.locator('.code--session').filter({ hasText: 'force deleted' });
     await expect(session.locator('.code__label')).toHaveText('Terminal');
-    await expect(session.locator('.cmd')).toHaveText(['kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force']);
+    await expect(session.locator('.cmd')).toHaveText([
+      'kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force',
+    ]);
     expect(await session.locator('.cmd').evaluate((el) => getComputedStyle(el, '::before').content)).toContain('$');
     await session.getByRole('button', { name: 'Copy the commands' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force',
+    );
     await page.goto(`${BASE}/reconcile-loop/`);
     const command = page.locator('.code--command').first();
     await expect(command.locator('.code__label')).toHaveText('Command');
     await expect(command.locator('.token')).toHaveCount(0);
     await expect(page.locator('.code--command + .code--output .code__label').first()).toHaveText('Output');
     await command.getByRole('button', { name: 'Copy the command' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('kubectl create deployment web --image=nginx:1.27 --replicas=3');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'kubectl create deployment web --image=nginx:1.27 --replicas=3',
+    );
   });
 
-  test('without JavaScript a command is selected whole with one click, and no dead copy button shows', async ({ browser }) => {
+  test('without JavaScript a command is selected whole with one click, and no dead copy button shows', async ({
+    browser,
+  }) => {
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
     await page.goto(`${BASE}/reconcile-loop/`);
@@ -184,13 +207,17 @@ test.describe('headings and code', () => {
     await expect(command.locator('.code__copy')).toBeHidden();
     await expect(command.locator('.cmd').first()).toHaveCSS('user-select', 'all');
     await command.locator('.cmd').first().click();
-    expect(await page.evaluate(() => String(getSelection()))).toBe('kubectl create deployment web --image=nginx:1.27 --replicas=3');
+    expect(await page.evaluate(() => String(getSelection()))).toBe(
+      'kubectl create deployment web --image=nginx:1.27 --replicas=3',
+    );
     await ctx.close();
   });
 });
 
 test.describe('the home page', () => {
-  test('says who it is for, starts with a "Start here" link to chapter 1, and lists numbered chapters with reading times', async ({ page }) => {
+  test('says who it is for, starts with a "Start here" link to chapter 1, and lists numbered chapters with reading times', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${BASE}/`);
     const start = page.getByRole('link', { name: /^Start here/ });
@@ -211,7 +238,9 @@ test.describe('the home page', () => {
 });
 
 test.describe('phones', () => {
-  test('a tap on a glossary term opens its definition without leaving the page, and the definition links to the glossary', async ({ browser }) => {
+  test('a tap on a glossary term opens its definition without leaving the page, and the definition links to the glossary', async ({
+    browser,
+  }) => {
     const ctx = await browser.newContext({ viewport: { width: 360, height: 700 }, hasTouch: true, isMobile: true });
     const page = await ctx.newPage();
     await page.goto(`${BASE}/node-failure/`);
@@ -233,7 +262,10 @@ test.describe('phones', () => {
     await ctx.close();
   });
 
-  test('tables at 320 px are stacked or scroll with a visible cue, never a clipped column', async ({ page, request }) => {
+  test('tables at 320 px are stacked or scroll with a visible cue, never a clipped column', async ({
+    page,
+    request,
+  }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     for (const path of await sitePages(request)) {
       await page.goto(path);
@@ -242,8 +274,10 @@ test.describe('phones', () => {
           const table = wrap.querySelector('table')!;
           const stacked = getComputedStyle(table).display === 'block';
           const scrolls = wrap.scrollWidth > wrap.clientWidth;
-          if (stacked && scrolls) return [`stacked but still wider than the screen: ${table.textContent!.slice(0, 40)}`];
-          if (!stacked && scrolls && !getComputedStyle(wrap).backgroundImage.includes('gradient')) return [`scrolls without a cue: ${table.textContent!.slice(0, 40)}`];
+          if (stacked && scrolls)
+            return [`stacked but still wider than the screen: ${table.textContent!.slice(0, 40)}`];
+          if (!stacked && scrolls && !getComputedStyle(wrap).backgroundImage.includes('gradient'))
+            return [`scrolls without a cue: ${table.textContent!.slice(0, 40)}`];
           return [];
         }),
       );
@@ -251,18 +285,26 @@ test.describe('phones', () => {
     }
   });
 
-  test('every figure\'s text is at least 12 px at 360 px', async ({ page, request }) => {
+  test("every figure's text is at least 12 px at 360 px", async ({ page, request }) => {
     await page.setViewportSize({ width: 360, height: 700 });
     for (const path of await sitePages(request)) {
       await page.goto(path);
       const small = await page.evaluate(() =>
         // A drawing that is not shown at this width (a wide layout's twin of a narrow one) has no size.
-        [...document.querySelectorAll<SVGSVGElement>('figure svg')].filter((svg) => svg.getClientRects().length > 0).flatMap((svg) => {
-          const scale = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
-          return [...svg.querySelectorAll('text')]
-            .filter((t) => parseFloat(getComputedStyle(t).fontSize) * scale < 11.99)
-            .map((t) => `${svg.closest('figure')?.id}: "${t.textContent}" at ${(parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(1)} px`);
-        }),
+        [...document.querySelectorAll<SVGSVGElement>('figure svg')]
+          .filter((svg) => svg.getClientRects().length > 0)
+          .flatMap((svg) => {
+            const scale =
+              svg.viewBox.baseVal && svg.viewBox.baseVal.width
+                ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width
+                : 1;
+            return [...svg.querySelectorAll('text')]
+              .filter((t) => parseFloat(getComputedStyle(t).fontSize) * scale < 11.99)
+              .map(
+                (t) =>
+                  `${svg.closest('figure')?.id}: "${t.textContent}" at ${(parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(1)} px`,
+              );
+          }),
       );
       expect(small, path).toEqual([]);
     }
@@ -280,25 +322,49 @@ test.describe('glossary and search', () => {
     }
     await bar.getByRole('link', { name: 'S', exact: true }).click();
     await expect(page).toHaveURL(/#letter-s$/);
-    for (const id of ['cordon', 'drain', 'daemonset', 'statefulset', 'pod-disruption-budget', 'mirror-pod', 'leader-election', 'pod-garbage-collector', 'taint-eviction-controller', 'out-of-service-taint', 'allocatable', 'preemption', 'compaction', 'pod-sandbox', 'startup-probe']) {
+    for (const id of [
+      'cordon',
+      'drain',
+      'daemonset',
+      'statefulset',
+      'pod-disruption-budget',
+      'mirror-pod',
+      'leader-election',
+      'pod-garbage-collector',
+      'taint-eviction-controller',
+      'out-of-service-taint',
+      'allocatable',
+      'preemption',
+      'compaction',
+      'pod-sandbox',
+      'startup-probe',
+    ]) {
       await expect(page.locator(`[id="${id}"]`), id).toHaveCount(1);
     }
     const more = page.locator('.glossary__more a');
     for (const text of await more.allTextContents()) expect(text).toMatch(/^Explained in: .+/);
-    await expect(page.locator('[id="cordon"]').locator('xpath=..').locator('.glossary__more a')).toHaveText('Explained in: How the scheduler picks a node › Filter, then score');
+    await expect(page.locator('[id="cordon"]').locator('xpath=..').locator('.glossary__more a')).toHaveText(
+      'Explained in: How the scheduler picks a node › Filter, then score',
+    );
   });
 
-  test('search links to the matching section, and leaves tooltips and button labels out of the index', async ({ page }) => {
+  test('search links to the matching section, and leaves tooltips and button labels out of the index', async ({
+    page,
+  }) => {
     await page.goto(`${BASE}/search/?q=tolerationSeconds`);
     await expect(page.locator('.search-results__sections a').first()).toBeVisible();
-    const sectionLinks = await page.locator('.search-results__sections a').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+    const sectionLinks = await page
+      .locator('.search-results__sections a')
+      .evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
     expect(sectionLinks.some(([href]) => /\/node-failure\/#[a-z0-9-]+$/.test(href!))).toBe(true);
     // Section titles are the headings' own words, without the "#" or the copy button's label.
     for (const [, title] of sectionLinks) expect(title).not.toMatch(/Copy link|#$/);
     // A phrase that appears only in a glossary definition (and in the tooltips that repeat it) is found on the glossary alone.
     await page.goto(`${BASE}/search/?q=${encodeURIComponent('shields a slow start')}`);
     await expect(page.getByRole('status')).toContainText(/result/);
-    const pages = await page.locator('.search-results__page').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const pages = await page
+      .locator('.search-results__page')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(pages.length).toBeGreaterThan(0);
     for (const href of pages) expect(href).toContain('/glossary/');
   });

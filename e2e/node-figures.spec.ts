@@ -14,7 +14,9 @@ async function openFigure(page: Page, path: string, sel: string): Promise<Locato
     const seen: string[] = [];
     (window as unknown as { __states: string[] }).__states = seen;
     new MutationObserver((ms) => {
-      for (const m of ms) if (m.attributeName === 'data-state' && (m.target as HTMLElement).matches(s)) seen.push((m.target as HTMLElement).dataset.state ?? '');
+      for (const m of ms)
+        if (m.attributeName === 'data-state' && (m.target as HTMLElement).matches(s))
+          seen.push((m.target as HTMLElement).dataset.state ?? '');
     }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-state'] });
   }, sel);
   await page.goto(`${BASE}${path}`);
@@ -35,16 +37,28 @@ async function next(page: Page, fig: Locator, times: number): Promise<void> {
   }
 }
 
-
 /** Text under 12 px that is shown, and whether the page scrolls sideways, at the current viewport. */
 async function phoneProblems(page: Page, fig: Locator): Promise<{ small: string[]; wide: boolean }> {
-  const small = await fig.evaluate((root) => [...root.querySelectorAll('*')].filter((e) => e.childNodes.length && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) && (e as HTMLElement).offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.outerHTML.slice(0, 80)));
+  const small = await fig.evaluate((root) =>
+    [...root.querySelectorAll('*')]
+      .filter(
+        (e) =>
+          e.childNodes.length &&
+          [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()) &&
+          (e as HTMLElement).offsetParent !== null &&
+          parseFloat(getComputedStyle(e).fontSize) < 12,
+      )
+      .map((e) => e.outerHTML.slice(0, 80)),
+  );
   const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   return { small, wide };
 }
 
 test.describe('the node-failure figure', () => {
-  test('follows the keyboard through its story: beats, a step back and forward with the identical panel, the chart lit in step', async ({ page, watch }) => {
+  test('follows the keyboard through its story: beats, a step back and forward with the identical panel, the chart lit in step', async ({
+    page,
+    watch,
+  }) => {
     const fig = await openFigure(page, '/node-failure/', NF);
     await showTab(fig, 'Lease clock');
     const diagram = fig.getByTestId('state-diagram');
@@ -75,7 +89,9 @@ test.describe('the node-failure figure', () => {
     expect(await cspViolations(page)).toEqual([]);
   });
 
-  test('power-off: Ready=Unknown after 50 s, unreachable taints, the countdown, the eviction, replacements; node-2 returns empty', async ({ page }) => {
+  test('power-off: Ready=Unknown after 50 s, unreachable taints, the countdown, the eviction, replacements; node-2 returns empty', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const fig = await openFigure(page, '/node-failure/', NF);
     await runDemo(page, fig, 'apply');
@@ -115,7 +131,9 @@ test.describe('the node-failure figure', () => {
     await expect(fig.getByTestId('node-node-2').locator('[data-testid^="pod-"]')).toHaveCount(0);
   });
 
-  test('axe finds no violation at the start, at a beat, between beats and diverged, light and dark', async ({ page }) => {
+  test('axe finds no violation at the start, at a beat, between beats and diverged, light and dark', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -170,7 +188,10 @@ test.describe('the node-failure figure', () => {
 });
 
 test.describe('the outage figure', () => {
-  test('the client is served through the outage, kubectl is refused, a dead node is not noticed until the control plane returns', async ({ page, watch }) => {
+  test('the client is served through the outage, kubectl is refused, a dead node is not noticed until the control plane returns', async ({
+    page,
+    watch,
+  }) => {
     test.setTimeout(180_000);
     const fig = await openFigure(page, '/control-plane-outage/', OG);
     await runDemo(page, fig, 'apply');
@@ -185,7 +206,9 @@ test.describe('the outage figure', () => {
     await expect(fig.getByTestId('client-strip').locator('li[data-ok="false"]')).toHaveCount(0);
     await expect(fig.getByTestId('state-diagram-reason')).toContainText('kube-controller-manager is not running');
     await runDemo(page, fig, 'get');
-    await expect(fig.getByTestId('narration')).toContainText('The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?');
+    await expect(fig.getByTestId('narration')).toContainText(
+      'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?',
+    );
     // Each check opens the tab it reads (the log's pane is drawn only while shown).
     await showTab(fig, 'Requests');
     await expect(fig.getByTestId('request-log')).toContainText('refused');
@@ -205,7 +228,9 @@ test.describe('the outage figure', () => {
     expect(await cspViolations(page)).toEqual([]);
   });
 
-  test('axe finds no violation at the start, at a beat and diverged, light and dark; 360 px holds', async ({ page }) => {
+  test('axe finds no violation at the start, at a beat and diverged, light and dark; 360 px holds', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -231,7 +256,9 @@ test.describe('the outage figure', () => {
     expect(await phoneProblems(page, fig)).toEqual({ small: [], wide: false });
   });
 
-  test('without JavaScript: the story as text with kubectl\'s message and the fresh grace period', async ({ browser }) => {
+  test("without JavaScript: the story as text with kubectl's message and the fresh grace period", async ({
+    browser,
+  }) => {
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
     await page.goto(`${BASE}/control-plane-outage/`);

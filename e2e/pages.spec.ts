@@ -4,14 +4,32 @@ import { BASE, MISSING_PAGE, cspViolations, expect, sitePages, test } from './fi
 test.describe('every page', () => {
   // Two tests open a page that does not exist on purpose; its 404 is the one console error allowed.
   test.use({ allowFaults: [MISSING_PAGE] });
-  test('the page list has the home page, the fixed chapter slugs, the glossary and the instructors\' page', async ({ request }) => {
+  test("the page list has the home page, the fixed chapter slugs, the glossary and the instructors' page", async ({
+    request,
+  }) => {
     const pages = await sitePages(request);
-    for (const slug of ['', 'control-plane/', 'reconcile-loop/', 'scheduler/', 'rolling-updates/', 'networking/', 'node-failure/', 'control-plane-outage/', 'troubleshooting/', 'glossary/', 'for-instructors/']) {
+    for (const slug of [
+      '',
+      'control-plane/',
+      'reconcile-loop/',
+      'scheduler/',
+      'rolling-updates/',
+      'networking/',
+      'node-failure/',
+      'control-plane-outage/',
+      'troubleshooting/',
+      'glossary/',
+      'for-instructors/',
+    ]) {
       expect(pages).toContain(`${BASE}/${slug}`);
     }
   });
 
-  test('renders with a title, one h1, landmarks, no CSP violation and no request off the site', async ({ page, request, watch }) => {
+  test('renders with a title, one h1, landmarks, no CSP violation and no request off the site', async ({
+    page,
+    request,
+    watch,
+  }) => {
     for (const path of [...(await sitePages(request)), `${BASE}/search/?q=lease`, `${BASE}/no-such-page/`]) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(path.includes('no-such-page') ? 404 : 200);
@@ -30,24 +48,40 @@ test.describe('every page', () => {
   // Four tests (each scheme, every other page) so the two CI workers share the longest check.
   for (const scheme of ['light', 'dark'] as const) {
     for (const half of [0, 1]) {
-      test(`axe finds no WCAG 2.2 AA violation in ${scheme} mode, pages ${half ? 'even' : 'odd'}`, async ({ page, request }) => {
+      test(`axe finds no WCAG 2.2 AA violation in ${scheme} mode, pages ${half ? 'even' : 'odd'}`, async ({
+        page,
+        request,
+      }) => {
         test.setTimeout(150_000);
         await page.emulateMedia({ colorScheme: scheme });
-        const paths = [...(await sitePages(request)), `${BASE}/search/?q=lease`, `${BASE}/no-such-page/`].filter((_, i) => i % 2 === half);
+        const paths = [...(await sitePages(request)), `${BASE}/search/?q=lease`, `${BASE}/no-such-page/`].filter(
+          (_, i) => i % 2 === half,
+        );
         for (const path of paths) {
           await page.goto(path);
           await page.waitForLoadState('networkidle');
           const results = await new AxeBuilder({ page })
             .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
             .analyze();
-          const summary = results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+          const summary = results.violations.map(
+            (v) =>
+              `${v.id}: ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(' | ')}`,
+          );
           expect(summary, `${scheme} ${path}`).toEqual([]);
         }
       });
     }
   }
 
-  test('every h2 and h3 in an article has an id, a visible anchor link and a copy-link button', async ({ page, request }) => {
+  test('every h2 and h3 in an article has an id, a visible anchor link and a copy-link button', async ({
+    page,
+    request,
+  }) => {
+    // It walks every page's headings one by one (about 15 s on an idle CI machine, twice that on a busy one).
+    test.setTimeout(90_000);
     for (const path of await sitePages(request)) {
       await page.goto(path);
       const headings = page.locator('.prose h2, .prose h3');
@@ -98,7 +132,9 @@ test.describe('every page', () => {
     await page.setViewportSize({ width: 320, height: 640 });
     for (const path of await sitePages(request)) {
       await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
   });
@@ -112,7 +148,10 @@ test.describe('every page', () => {
           return [...svg.querySelectorAll('text')]
             .filter((t) => {
               const r = t.getBoundingClientRect();
-              return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1);
+              return (
+                r.width > 0 &&
+                (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+              );
             })
             .map((t) => `${svg.closest('figure')?.id}: "${t.textContent}"`);
         }),
@@ -144,6 +183,11 @@ test.describe('every page', () => {
     await expect(page.locator('.predict__answer summary').first()).toBeHidden();
     // Paper is light even when the screen was dark, and nothing is cut at the right margin.
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
-    expect(await page.locator('pre').first().evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre-wrap');
+    expect(
+      await page
+        .locator('pre')
+        .first()
+        .evaluate((el) => getComputedStyle(el).whiteSpace),
+    ).toBe('pre-wrap');
   });
 });

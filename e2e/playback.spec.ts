@@ -35,7 +35,10 @@ function placeOf(fig: Locator): Promise<{ x: number; width: number; height: numb
 }
 
 test.describe('playback of the cluster figure', () => {
-  test('Play at the compressed speed dwells on each beat and stops at rest, with the rest sentence and Advance 5 minutes in its place', async ({ page, watch }) => {
+  test('Play at the compressed speed dwells on each beat and stops at rest, with the rest sentence and Advance 5 minutes in its place', async ({
+    page,
+    watch,
+  }) => {
     test.setTimeout(120_000);
     const fig = await openFigure(page);
     await expect(fig.getByLabel('Speed')).toHaveValue('compressed');
@@ -78,7 +81,9 @@ test.describe('playback of the cluster figure', () => {
     expect(watch.errors).toEqual([]);
   });
 
-  test('after the Apply demo, at most 5 presses of "Next event that matters" reach three running pods, the start-up lists summed up in one', async ({ page }) => {
+  test('after the Apply demo, at most 5 presses of "Next event that matters" reach three running pods, the start-up lists summed up in one', async ({
+    page,
+  }) => {
     const fig = await openFigure(page);
     await pressApply(page, fig);
     let presses = 0;
@@ -86,7 +91,10 @@ test.describe('playback of the cluster figure', () => {
       const step = await fig.getAttribute('data-step');
       await page.keyboard.press('n');
       await expect(fig).not.toHaveAttribute('data-step', step!);
-      if (presses === 0) await expect(fig.getByTestId('narration')).toContainText(/Every component lists what exists: \d+ notifications\./);
+      if (presses === 0)
+        await expect(fig.getByTestId('narration')).toContainText(
+          /Every component lists what exists: \d+ notifications\./,
+        );
     }
     await expect(running(fig)).toHaveCount(3);
     expect(presses).toBeLessThanOrEqual(5);
@@ -94,7 +102,9 @@ test.describe('playback of the cluster figure', () => {
 });
 
 test.describe('playback of the node-failure figure', () => {
-  test('from the power cut, at most 5 presses of "Next event that matters" reach the eviction, saying the minutes it skipped', async ({ page }) => {
+  test('from the power cut, at most 5 presses of "Next event that matters" reach the eviction, saying the minutes it skipped', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await page.goto(`${BASE}/node-failure/`);
     const fig = page.locator('[data-testid="figure-node-failure"]').first();

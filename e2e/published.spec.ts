@@ -8,8 +8,21 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
 
-const EMBEDS = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting', 'traffic', 'terminal'];
-const VIEWPORTS = [{ width: 360, height: 800 }, { width: 1280, height: 900 }];
+const EMBEDS = [
+  'cluster',
+  'hub',
+  'scheduler',
+  'rollout',
+  'node-failure',
+  'outage',
+  'troubleshooting',
+  'traffic',
+  'terminal',
+];
+const VIEWPORTS = [
+  { width: 360, height: 800 },
+  { width: 1280, height: 900 },
+];
 const SCHEMES = ['light', 'dark'] as const;
 
 /** Scrolls from top to bottom a screen at a time, as a reader would, so every client:visible island hydrates. */
@@ -19,7 +32,13 @@ async function scrollThrough(page: Page): Promise<void> {
   for (let y = 0; y <= height; y += Math.round(screen * 0.8)) {
     await page.evaluate((top) => window.scrollTo(0, top), y);
     // Two frames, or 200 ms when the page gets none (a background page's rAF can stall: it hung a CI run 9 minutes once).
-    await page.evaluate(() => new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 200); }));
+    await page.evaluate(
+      () =>
+        new Promise((r) => {
+          requestAnimationFrame(() => requestAnimationFrame(r));
+          setTimeout(r, 200);
+        }),
+    );
   }
 }
 
@@ -30,7 +49,11 @@ async function figuresGoLiveAndStep(page: Page): Promise<number> {
   for (let i = 0; i < n; i++) {
     const fig = figures.nth(i);
     await fig.scrollIntoViewIfNeeded();
-    await expect(fig, `figure ${await fig.getAttribute('data-figure')} goes live`).toHaveAttribute('data-state', /^live /, { timeout: 30_000 });
+    await expect(fig, `figure ${await fig.getAttribute('data-figure')} goes live`).toHaveAttribute(
+      'data-state',
+      /^live /,
+      { timeout: 30_000 },
+    );
     const step = Number(await fig.getAttribute('data-step'));
     await fig.getByRole('button', { name: 'Step forward', exact: true }).click();
     await expect(fig).not.toHaveAttribute('data-step', String(step));
@@ -55,7 +78,10 @@ test.describe('every page as published @published', () => {
   for (const kind of ['pages', 'embeds'] as const) {
     for (const viewport of VIEWPORTS) {
       for (const colorScheme of SCHEMES) {
-        test(`${kind} at ${viewport.width} px, ${colorScheme}: the script runs, figures go live and step, nothing errs`, async ({ browser, request }) => {
+        test(`${kind} at ${viewport.width} px, ${colorScheme}: the script runs, figures go live and step, nothing errs`, async ({
+          browser,
+          request,
+        }) => {
           const paths = kind === 'pages' ? await sitePages(request) : EMBEDS.map((e) => `${BASE}/embed/${e}/`);
           test.setTimeout(paths.length * 45_000);
           const context = await browser.newContext({ viewport, colorScheme });
@@ -76,7 +102,10 @@ test.describe('every page as published @published', () => {
 
 /** A host page on a second origin: the same loopback address under another port (Chromium refuses a public origin framing a loopback one). */
 async function hostServer(body: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => { res.setHeader('content-type', 'text/html; charset=utf-8'); res.end(body); });
+  const server = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(body);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/course.html`, server };
 }
@@ -85,10 +114,12 @@ test.describe('embeds on another origin, under the real headers @published', () 
   for (const id of EMBEDS) {
     test(`the ${id} embed's own snippet goes live and steps in a course page`, async ({ page, request, baseURL }) => {
       // The snippet exactly as the oEmbed document gives it (its sandbox attribute included).
-      const oembed = await (await request.get(`${BASE}/embed/${id}/oembed.json`)).json() as { html: string };
+      const oembed = (await (await request.get(`${BASE}/embed/${id}/oembed.json`)).json()) as { html: string };
       const snippet = oembed.html.replace(/src="(\/[^"]*)"/, (_m, p: string) => `src="${baseURL}${p}"`);
       expect(snippet).toMatch(/sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"/);
-      const { url, server } = await hostServer(`<!doctype html><html lang="en"><title>A course</title><h1>Week 3</h1>${snippet}</html>`);
+      const { url, server } = await hostServer(
+        `<!doctype html><html lang="en"><title>A course</title><h1>Week 3</h1>${snippet}</html>`,
+      );
       try {
         await page.goto(url);
         const frame = page.frameLocator('iframe');
@@ -105,7 +136,9 @@ test.describe('embeds on another origin, under the real headers @published', () 
   }
 });
 
-test('with its script blocked, a page shows no control that only its script could run @published', async ({ browser }) => {
+test('with its script blocked, a page shows no control that only its script could run @published', async ({
+  browser,
+}) => {
   // A host whose policy lacked the theme script's hash would block it exactly as this context does.
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();

@@ -1,6 +1,8 @@
 import { BASE, expect, test } from './fixtures';
 
-test('the theme control cycles system → dark → light → system, persists across pages and reloads, with no flash', async ({ page }) => {
+test('the theme control cycles system → dark → light → system, persists across pages and reloads, with no flash', async ({
+  page,
+}) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(`${BASE}/control-plane/`);
   const html = page.locator('html');
@@ -74,7 +76,9 @@ test('search finds a term on another page and links to it', async ({ page, watch
 
 test('a text page loads no script files and Pagefind only on the search page', async ({ page }) => {
   const scripts: string[] = [];
-  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(r.url()); });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
   await page.goto(`${BASE}/scheduler/`);
   await page.waitForLoadState('networkidle');
   expect(scripts).toEqual([]);
@@ -119,7 +123,10 @@ test('keyboard alone reaches every control, each with a visible focus indicator'
         const el = document.activeElement as HTMLElement | null;
         if (!el || el === document.body) return null;
         const cs = getComputedStyle(el);
-        return { kb: el.getAttribute('data-kb') ?? `?${el.tagName}`, ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2 };
+        return {
+          kb: el.getAttribute('data-kb') ?? `?${el.tagName}`,
+          ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2,
+        };
       });
       if (!info) continue;
       reached.add(info.kb);

@@ -6,7 +6,10 @@ import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, test } from './fixtures';
 import { LIVE_FIGURES } from './figure-helpers';
 
-const SIZES = [{ width: 1280, height: 900, stage: 760 }, { width: 360, height: 800, stage: 720 }];
+const SIZES = [
+  { width: 1280, height: 900, stage: 760 },
+  { width: 360, height: 800, stage: 720 },
+];
 
 async function openLive(page: Page, path: string): Promise<Locator> {
   await page.goto(`${BASE}${path}`);
@@ -39,20 +42,40 @@ async function wireTravels(page: Page, path: string): Promise<void> {
   }
   await expect.poll(() => markers.count()).toBeGreaterThan(0);
   // Each marker moves from one drawn end to another: its first and last keyframes differ.
-  const motion = await markers.first().evaluate((el) => el.getAnimations().map((a) => {
-    const frames = (a.effect as KeyframeEffect).getKeyframes();
-    return String(frames[0]?.transform) !== String(frames.at(-1)?.transform);
-  }));
+  const motion = await markers.first().evaluate((el) =>
+    el.getAnimations().map((a) => {
+      const frames = (a.effect as KeyframeEffect).getKeyframes();
+      return String(frames[0]?.transform) !== String(frames.at(-1)?.transform);
+    }),
+  );
   expect(motion).toEqual([true]);
   // The ends' places are computed, not measured: each path starts and stops on the edge of an end as drawn.
   const off = await wire.evaluate((w) => {
     const o = w.getBoundingClientRect();
-    const rects = [...w.querySelectorAll('[data-endpoint]')].map((e) => { const r = e.getBoundingClientRect(); return { x: r.left - o.left, y: r.top - o.top, w: r.width, h: r.height }; });
-    const onEdge = (x: number, y: number) => rects.some((r) => x >= r.x - 1.5 && x <= r.x + r.w + 1.5 && y >= r.y - 1.5 && y <= r.y + r.h + 1.5
-      && (Math.abs(x - r.x) <= 1.5 || Math.abs(x - r.x - r.w) <= 1.5 || Math.abs(y - r.y) <= 1.5 || Math.abs(y - r.y - r.h) <= 1.5));
+    const rects = [...w.querySelectorAll('[data-endpoint]')].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left - o.left, y: r.top - o.top, w: r.width, h: r.height };
+    });
+    const onEdge = (x: number, y: number) =>
+      rects.some(
+        (r) =>
+          x >= r.x - 1.5 &&
+          x <= r.x + r.w + 1.5 &&
+          y >= r.y - 1.5 &&
+          y <= r.y + r.h + 1.5 &&
+          (Math.abs(x - r.x) <= 1.5 ||
+            Math.abs(x - r.x - r.w) <= 1.5 ||
+            Math.abs(y - r.y) <= 1.5 ||
+            Math.abs(y - r.y - r.h) <= 1.5),
+      );
     return [...w.querySelectorAll('path.kit-travel__path')].flatMap((p) => {
       const n = (p.getAttribute('d') ?? '').match(/-?[\d.]+/g)!.map(Number);
-      return [[n[0], n[1]], [n[4], n[5]]].filter(([x, y]) => !onEdge(x, y)).map(([x, y]) => `${x},${y}`);
+      return [
+        [n[0], n[1]],
+        [n[4], n[5]],
+      ]
+        .filter(([x, y]) => !onEdge(x, y))
+        .map(([x, y]) => `${x},${y}`);
     });
   });
   expect(off, 'path ends off every drawn end').toEqual([]);
@@ -76,11 +99,15 @@ for (const size of SIZES) {
         const forward = fig.getByRole('button', { name: 'Step forward', exact: true });
         // Where Step forward and the first demo sit relative to the figure's top edge, read in one
         // round trip per step (four bounding boxes a step made this the suite's slowest file).
-        const where = () => fig.evaluate((f) => {
-          const o = f.getBoundingClientRect();
-          const at = (sel: string) => { const r = f.querySelector(sel)!.getBoundingClientRect(); return [Math.round(r.left - o.left), Math.round(r.top - o.top)]; };
-          return [...at('[data-action="forward"]'), ...at('[data-demo]')];
-        });
+        const where = () =>
+          fig.evaluate((f) => {
+            const o = f.getBoundingClientRect();
+            const at = (sel: string) => {
+              const r = f.querySelector(sel)!.getBoundingClientRect();
+              return [Math.round(r.left - o.left), Math.round(r.top - o.top)];
+            };
+            return [...at('[data-action="forward"]'), ...at('[data-demo]')];
+          });
         await expect(forward).toHaveAttribute('data-action', 'forward');
         const at0 = await where();
         let moved = 0;
@@ -99,22 +126,34 @@ for (const size of SIZES) {
 }
 
 test.describe('requests travel', () => {
-  test('each record of a step travels from its sender\'s box to its receiver\'s, a burst at a time', async ({ page }) => {
+  test("each record of a step travels from its sender's box to its receiver's, a burst at a time", async ({ page }) => {
     const fig = await openLive(page, '/');
     await fig.locator('[data-demo]').first().click();
     const trips = fig.locator('[data-testid="travel"] [data-kind]');
     await expect.poll(() => trips.count()).toBeGreaterThan(0);
     // Each has its path drawn, and its marker moves along it by a transform animation (the compositor's, no layout per frame).
-    await expect(fig.locator('[data-testid="travel"] path.kit-travel__path').first()).toHaveAttribute('d', /^M[\d.]+ [\d.]+Q/);
+    await expect(fig.locator('[data-testid="travel"] path.kit-travel__path').first()).toHaveAttribute(
+      'd',
+      /^M[\d.]+ [\d.]+Q/,
+    );
     // (Polled: a box that moved in this step has its trips drawn again once the frame is painted, on new markers.)
     let motion: { frames: number; duration: number; first: string; last: string }[] = [];
-    await expect.poll(async () => {
-      motion = await trips.first().evaluate((el) => el.getAnimations().map((a) => {
-        const frames = (a.effect as KeyframeEffect).getKeyframes();
-        return { frames: frames.length, duration: Number(a.effect?.getTiming().duration), first: String(frames[0]?.transform), last: String(frames.at(-1)?.transform) };
-      }));
-      return motion.length;
-    }).toBe(1);
+    await expect
+      .poll(async () => {
+        motion = await trips.first().evaluate((el) =>
+          el.getAnimations().map((a) => {
+            const frames = (a.effect as KeyframeEffect).getKeyframes();
+            return {
+              frames: frames.length,
+              duration: Number(a.effect?.getTiming().duration),
+              first: String(frames[0]?.transform),
+              last: String(frames.at(-1)?.transform),
+            };
+          }),
+        );
+        return motion.length;
+      })
+      .toBe(1);
     expect(motion[0].frames).toBeGreaterThan(2);
     expect(motion[0].duration).toBeGreaterThan(0);
     expect(motion[0].first).not.toBe(motion[0].last);
@@ -128,7 +167,9 @@ test.describe('requests travel', () => {
       await wireTravels(page, path);
     });
   }
-  test('on a 360 px phone the line has three slots, and the requests still leave and arrive on the ends drawn', async ({ page }) => {
+  test('on a 360 px phone the line has three slots, and the requests still leave and arrive on the ends drawn', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 360, height: 800 });
     await wireTravels(page, '/rolling-updates/');
   });
@@ -143,14 +184,25 @@ test.describe('requests travel', () => {
     await expect(fig.locator('[data-testid="travel"]')).toHaveAttribute('data-motion', 'still');
     // Each marker stands where it arrives: one instant "animation" to its end, nothing moving.
     // (Polled: a box that moved in this step has its trips drawn again once the frame is painted, on new markers.)
-    await expect.poll(() => markers.first().evaluate((el) => el.getAnimations().map((a) => ({ duration: Number(a.effect?.getTiming().duration), frames: (a.effect as KeyframeEffect).getKeyframes().length })))).toEqual([{ duration: 0, frames: 1 }]);
+    await expect
+      .poll(() =>
+        markers.first().evaluate((el) =>
+          el.getAnimations().map((a) => ({
+            duration: Number(a.effect?.getTiming().duration),
+            frames: (a.effect as KeyframeEffect).getKeyframes().length,
+          })),
+        ),
+      )
+      .toEqual([{ duration: 0, frames: 1 }]);
     expect(await markers.first().evaluate((el) => getComputedStyle(el).transform)).toMatch(/^matrix\(/);
     await context.close();
   });
 });
 
-test.describe('the stage\'s tabs and its terminal', () => {
-  test('arrow keys move between the tabs, each shows its pane in the same box; the terminal docks in the box; the controls never move', async ({ page }) => {
+test.describe("the stage's tabs and its terminal", () => {
+  test('arrow keys move between the tabs, each shows its pane in the same box; the terminal docks in the box; the controls never move', async ({
+    page,
+  }) => {
     const fig = await openLive(page, '/node-failure/');
     const stage = fig.locator('[data-testid="figure-stage"]');
     const forward = fig.getByRole('button', { name: 'Step forward', exact: true });
@@ -179,7 +231,10 @@ test.describe('the stage\'s tabs and its terminal', () => {
     const after = { stage: (await stage.boundingBox())!.height, forward: await offset(fig, forward) };
     expect(after).toEqual(before);
     // The terminal sits inside the stage's box.
-    const [view, term] = await Promise.all([fig.locator('.figure-stage__view').boundingBox(), fig.getByTestId('terminal').boundingBox()]);
+    const [view, term] = await Promise.all([
+      fig.locator('.figure-stage__view').boundingBox(),
+      fig.getByTestId('terminal').boundingBox(),
+    ]);
     expect(term!.y + term!.height).toBeLessThanOrEqual(view!.y + view!.height + 1);
   });
 });

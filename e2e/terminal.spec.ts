@@ -29,23 +29,37 @@ async function run(fig: Locator, text: string): Promise<void> {
 }
 
 test.describe('the figure terminal', () => {
-  test('kubectl loads in the worker as one chunk, and only when a reader first uses a terminal', async ({ page, watch }) => {
+  test('kubectl loads in the worker as one chunk, and only when a reader first uses a terminal', async ({
+    page,
+    watch,
+  }) => {
     const js: string[] = [];
     // A dedicated worker's requests are reported with the page's.
-    page.context().on('request', (r) => { if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname); });
+    page.context().on('request', (r) => {
+      if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname);
+    });
     const fig = await openHub(page);
     await expect(fig.getByTestId('terminal').or(fig.locator('.kit-term'))).toBeVisible();
     await page.waitForTimeout(500);
     const kubectl = () => js.filter((p) => /\/kubectl-[^/]*\.js$/.test(p));
-    expect(js.some((p) => /core\.worker-/.test(p)), 'the worker started').toBe(true);
+    expect(
+      js.some((p) => /core\.worker-/.test(p)),
+      'the worker started',
+    ).toBe(true);
     expect(kubectl(), 'kubectl is not fetched before a terminal is used').toEqual([]);
-    expect(js.filter((p) => /\/Terminal\.[^/]*\.js$/.test(p)), 'nor is the terminal UI').toEqual([]);
+    expect(
+      js.filter((p) => /\/Terminal\.[^/]*\.js$/.test(p)),
+      'nor is the terminal UI',
+    ).toEqual([]);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
     await run(fig, 'kubectl get nodes');
     await expect(log(fig)).toContainText(/NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION/);
     // kubectl's chunk, and the API server's kubectl-only part it shares with the link decoder (kubectl-extras-…).
-    expect(kubectl().filter((p) => !/\/kubectl-extras-/.test(p)), 'one kubectl chunk').toHaveLength(1);
+    expect(
+      kubectl().filter((p) => !/\/kubectl-extras-/.test(p)),
+      'one kubectl chunk',
+    ).toHaveLength(1);
     expect(kubectl(), 'and its part of the API server, each once').toHaveLength(2);
     await run(fig, 'kubectl get pods');
     expect(kubectl(), 'still the same two').toHaveLength(2);
@@ -53,9 +67,14 @@ test.describe('the figure terminal', () => {
     expect(await cspViolations(page)).toEqual([]);
   });
 
-  test('kubectl explain loads its schemas as a chunk of their own, only for an explain line', async ({ page, watch }) => {
+  test('kubectl explain loads its schemas as a chunk of their own, only for an explain line', async ({
+    page,
+    watch,
+  }) => {
     const js: string[] = [];
-    page.context().on('request', (r) => { if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname); });
+    page.context().on('request', (r) => {
+      if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname);
+    });
     const fig = await openHub(page);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
@@ -72,7 +91,10 @@ test.describe('the figure terminal', () => {
     expect(await cspViolations(page)).toEqual([]);
   });
 
-  test('typing: output, errors, history, completion, a manifest, and the figure following each command', async ({ page, watch }) => {
+  test('typing: output, errors, history, completion, a manifest, and the figure following each command', async ({
+    page,
+    watch,
+  }) => {
     const fig = await openHub(page);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
@@ -153,7 +175,10 @@ test.describe('the figure terminal', () => {
     expect(watch.errors).toEqual([]);
   });
 
-  test('a link after terminal commands opens on the same frame, even with the clock run on past its step', async ({ page, context }) => {
+  test('a link after terminal commands opens on the same frame, even with the clock run on past its step', async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const fig = await openHub(page);
     await line(fig).focus();
@@ -163,7 +188,9 @@ test.describe('the figure terminal', () => {
     // The output's copy button copies the transcript as text.
     await fig.getByRole('button', { name: 'Copy output' }).click();
     await expect(fig.getByText('Output copied.')).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^\$ kubectl create deployment web --image=nginx:1\.27 --replicas=1\ndeployment\.apps\/web created\n\$ kubectl get deployments\nNAME /);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+      /^\$ kubectl create deployment web --image=nginx:1\.27 --replicas=1\ndeployment\.apps\/web created\n\$ kubectl get deployments\nNAME /,
+    );
     const step = await fig.getAttribute('data-step');
     const canvas = await fig.getByTestId('cluster-canvas').innerText();
     await fig.getByRole('button', { name: 'Copy link to this step' }).click();
@@ -192,13 +219,19 @@ test.describe('the figure terminal', () => {
     await expect(third.locator('.kit-clock')).toHaveText(clock);
   });
 
-  test('a link whose commands only kubectl sends (a JSON patch, a server dry run, an access review) reopens without kubectl itself', async ({ page, context }) => {
+  test('a link whose commands only kubectl sends (a JSON patch, a server dry run, an access review) reopens without kubectl itself', async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const fig = await openHub(page);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
     await run(fig, 'kubectl create deployment web --image=nginx:1.27 --replicas=1');
-    await run(fig, `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`);
+    await run(
+      fig,
+      `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`,
+    );
     await expect(log(fig)).toContainText('deployment.apps/web patched');
     await run(fig, 'kubectl scale deployment web --replicas=3 --dry-run=server');
     await run(fig, 'kubectl auth can-i list pods');
@@ -210,7 +243,9 @@ test.describe('the figure terminal', () => {
     const url = await page.evaluate(() => navigator.clipboard.readText());
     // A fresh page: the replay loads the API server's kubectl-only part with the link decoder, not kubectl.
     const js: string[] = [];
-    page.context().on('request', (r) => { if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname); });
+    page.context().on('request', (r) => {
+      if (r.url().endsWith('.js')) js.push(new URL(r.url()).pathname);
+    });
     await page.goto(url);
     const again = page.locator(HUB).first();
     await again.scrollIntoViewIfNeeded();
@@ -218,24 +253,70 @@ test.describe('the figure terminal', () => {
     await expect(again).toHaveAttribute('data-step', step!);
     await expect.poll(() => again.getByTestId('cluster-canvas').innerText()).toBe(canvas);
     await expect(again.locator('.figure-live__notice')).toContainText('Opened from a link at step ');
-    expect(js.filter((p) => /\/kubectl-extras-[^/]*\.js$/.test(p)), 'the API server\'s kubectl part').toHaveLength(1);
-    expect(js.filter((p) => /\/kubectl-(?!extras-)[^/]*\.js$/.test(p)), 'kubectl itself').toEqual([]);
+    expect(
+      js.filter((p) => /\/kubectl-extras-[^/]*\.js$/.test(p)),
+      "the API server's kubectl part",
+    ).toHaveLength(1);
+    expect(
+      js.filter((p) => /\/kubectl-(?!extras-)[^/]*\.js$/.test(p)),
+      'kubectl itself',
+    ).toEqual([]);
   });
 
-  test('fuzzed lines, markup and control characters never break the page, the figure or the worker; the log stays text', async ({ page, watch }) => {
+  test('fuzzed lines, markup and control characters never break the page, the figure or the worker; the log stays text', async ({
+    page,
+    watch,
+  }) => {
     const fig = await openHub(page);
     await line(fig).focus();
     await expect(fig.getByTestId('terminal')).toBeVisible();
     // A small deterministic generator (the same lines every run).
     let seed = 20261201;
-    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-    const words = ['kubectl', 'sim', 'get', 'pods', 'nodes', 'delete', 'apply', '-f', '-', '-n', '-o', 'yaml', 'advance', '1s', 'node', 'stop', 'node-2', '"', "'", '\\', '<img src=x onerror=alert(1)>', '<b>bold</b>', '{@html x}', '\u0000', '\u0007', '\u001b[31m', '\u202e', '🙂', '--', '=', 'deploy/web'];
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const words = [
+      'kubectl',
+      'sim',
+      'get',
+      'pods',
+      'nodes',
+      'delete',
+      'apply',
+      '-f',
+      '-',
+      '-n',
+      '-o',
+      'yaml',
+      'advance',
+      '1s',
+      'node',
+      'stop',
+      'node-2',
+      '"',
+      "'",
+      '\\',
+      '<img src=x onerror=alert(1)>',
+      '<b>bold</b>',
+      '{@html x}',
+      '\u0000',
+      '\u0007',
+      '\u001b[31m',
+      '\u202e',
+      '🙂',
+      '--',
+      '=',
+      'deploy/web',
+    ];
     const lines = [
       '<script>alert(1)</script>',
       'kubectl get pods <img src=x onerror=alert(1)>',
       'kubectl get pods \u0000\u0001\u0002\u001b[2J',
       'x'.repeat(5000),
-      ...Array.from({ length: 36 }, () => Array.from({ length: 1 + rnd(7) }, () => words[rnd(words.length)]).join(rnd(3) ? ' ' : '')),
+      ...Array.from({ length: 36 }, () =>
+        Array.from({ length: 1 + rnd(7) }, () => words[rnd(words.length)]).join(rnd(3) ? ' ' : ''),
+      ),
     ];
     for (const l of lines) {
       const entries = log(fig).locator('pre');
@@ -245,7 +326,10 @@ test.describe('the figure terminal', () => {
       if (l.trim() === 'clear') continue;
       // A line that reads a manifest opens the editor: a fuzzed manifest goes in, applied with Ctrl+Enter.
       const editor = fig.getByRole('textbox', { name: /Manifest/ });
-      if (await editor.isVisible()) { await editor.fill(`kind: [${l}\n\u0000: *x`); await editor.press('Control+Enter'); }
+      if (await editor.isVisible()) {
+        await editor.fill(`kind: [${l}\n\u0000: *x`);
+        await editor.press('Control+Enter');
+      }
       await expect(entries).toHaveCount(before + 1);
     }
     await expect(log(fig)).toContainText('at most 4096');
@@ -261,7 +345,9 @@ test.describe('the figure terminal', () => {
     await expect(entries.last()).toContainText('at most 262144');
     before = await entries.count();
     await line(fig).fill('kubectl apply -f -');
-    await editor.fill('a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n');
+    await editor.fill(
+      'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n',
+    );
     await editor.press('Control+Enter');
     await expect(entries).toHaveCount(Math.min(before + 1, 200));
     await expect(entries.last()).toContainText('error');
@@ -275,7 +361,9 @@ test.describe('the figure terminal', () => {
     expect(watch.errors).toEqual([]);
   });
 
-  test('keyboard only: the Terminal button opens it with the cursor in the line, focus is visible, Escape leaves', async ({ page }) => {
+  test('keyboard only: the Terminal button opens it with the cursor in the line, focus is visible, Escape leaves', async ({
+    page,
+  }) => {
     await page.goto(`${BASE}/reconcile-loop/`);
     const fig = page.locator('[data-testid="figure-cluster"]').first();
     await fig.scrollIntoViewIfNeeded();
@@ -319,7 +407,11 @@ test.describe('the figure terminal', () => {
       await run(fig, 'kubectl get nodes');
       await run(fig, 'kubectl frobnicate');
       await line(fig).fill('kubectl apply -f -');
-      await expectNoAxeViolations(page, HUB, `the terminal open with output, an error and the manifest editor (${theme})`);
+      await expectNoAxeViolations(
+        page,
+        HUB,
+        `the terminal open with output, an error and the manifest editor (${theme})`,
+      );
     });
   }
 
@@ -330,7 +422,9 @@ test.describe('the figure terminal', () => {
     await expect(fig.getByTestId('terminal')).toBeVisible();
     await run(fig, 'kubectl get pods -A -o wide');
     await line(fig).fill('kubectl apply -f -');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     const box = await fig.getByTestId('terminal').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(320);

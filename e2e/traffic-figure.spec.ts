@@ -12,7 +12,11 @@ test('the last request is drawn hop by hop, and the rules that decided it are ma
   await expect(fig).toHaveAttribute('data-state', /^live /, { timeout: 30_000 });
   const path = fig.getByTestId('traffic-path');
   const next = fig.getByRole('button', { name: 'Next event' });
-  for (let i = 0; i < 60 && !/answers$/.test(((await path.count()) ? await path.locator('li').last().textContent() : '') ?? ''); i++) {
+  for (
+    let i = 0;
+    i < 60 && !/answers$/.test(((await path.count()) ? await path.locator('li').last().textContent() : '') ?? '');
+    i++
+  ) {
     const step = await fig.getAttribute('data-step');
     await next.click();
     await expect(fig).not.toHaveAttribute('data-step', step!);

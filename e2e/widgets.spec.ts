@@ -10,38 +10,210 @@ import { expectNoAxeViolations } from './figure-helpers';
 
 /** Every inline widget on the site, on its chapter, and what its action's caption says. */
 const WIDGETS = [
-  { id: 'write-watch', path: '/control-plane/', anchor: 'figure-control-plane-write-watch', action: /^Scale web to 4$/, said: /kubectl sends one write: spec\.replicas of web from 3 to 4/ },
-  { id: 'conflict', path: '/control-plane/', anchor: 'figure-control-plane-conflict', action: /^Both add a replica$/, said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/ },
-  { id: 'watch-resume', path: '/control-plane/', anchor: 'figure-control-plane-watch-resume', action: /^Cut node-1 off$/, said: /node-1's network to the API server breaks/ },
-  { id: 'replace-pod', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-replace-pod', action: /^Delete a pod$/, said: /kubectl deletes web-c68c68797-nzjqm/ },
-  { id: 'cascade-delete', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-cascade-delete', action: /^Delete web$/, said: /kubectl delete deployment web: with kubectl's default cascade/ },
-  { id: 'level-triggered', path: '/reconcile-loop/', anchor: 'figure-reconcile-loop-level-triggered', action: /^Stop the controller-manager$/, said: /kube-controller-manager stops: its watches close/ },
-  { id: 'heartbeats', path: '/node-failure/', anchor: 'figure-node-failure-heartbeats', action: /^Power node-2 off$/, said: /node-2 loses power, and its kubelet with it, \d+ s after its last renewal/ },
-  { id: 'force-delete', path: '/node-failure/', anchor: 'figure-node-failure-force-delete', action: /^Force-delete a pod$/, said: /kubectl warns that it will not wait for confirmation, then asks the API server to delete web-c68c68797-nzjqm with gracePeriodSeconds 0/ },
-  { id: 'node-lease', path: '/node-failure/', anchor: 'figure-node-failure-lease', action: /^Cut node-2's power$/, said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/ },
-  { id: 'toleration-countdown', path: '/node-failure/', anchor: 'figure-node-failure-toleration', action: /^Cut node-2's power$/, said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/ },
-  { id: 'frozen-endpoints', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-frozen-endpoints', action: /^Stop the control plane$/, said: /The API server, etcd, the scheduler and the controller-manager stop/ },
-  { id: 'kubelet-alone', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-kubelet-alone', action: /^Stop the control plane$/, said: /node-1's kubelet keeps its pods in memory and its containers running/ },
-  { id: 'restart-leases', path: '/control-plane-outage/', anchor: 'figure-control-plane-outage-restart-leases', action: /^Start the control plane$/, said: /etcd, the API server, the scheduler and the controller-manager start again, each a new process/ },
-  { id: 'filter-score', path: '/scheduler/', anchor: 'figure-scheduler-filter-score-live', action: /^Cordon node-3, reschedule$/, said: /kubectl cordon node-3 sets its spec\.unschedulable to true/ },
-  { id: 'pending-pod', path: '/scheduler/', anchor: 'figure-scheduler-pending-pod-live', action: /^Delete load-2$/, said: /kubectl delete pod load-2: once it is gone/ },
-  { id: 'one-at-a-time', path: '/scheduler/', anchor: 'figure-scheduler-one-at-a-time', action: /^Scale web to 6$/, said: /kubectl scale deployment web --replicas=6: the ReplicaSet controller creates 3 pods/ },
-  { id: 'max-surge', path: '/rolling-updates/', anchor: 'figure-rolling-updates-max-surge', action: /^Roll out these numbers$/, said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/ },
-  { id: 'new-replicaset', path: '/rolling-updates/', anchor: 'figure-rolling-updates-new-replicaset', action: /^Set image nginx:1\.28$/, said: /kubectl set image deployment\/web nginx=nginx:1\.28 changes only spec\.template of web/ },
-  { id: 'rollout-undo', path: '/rolling-updates/', anchor: 'figure-rolling-updates-undo', action: /^kubectl rollout undo$/, said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/ },
-  { id: 'ready-endpoints', path: '/networking/', anchor: 'figure-networking-ready-endpoints', action: /^Fail a readiness probe$/, said: /sim app web-6fbdc9d7d8-vc5xc unready/ },
-  { id: 'proxy-pick', path: '/networking/', anchor: 'figure-networking-proxy-pick', action: /^Scale web to 4$/, said: /kubectl scale deployment web --replicas=4: from 3 to 4/ },
-  { id: 'service-address', path: '/networking/', anchor: 'figure-networking-service-address', action: /^Delete web's pod on node-1$/, said: /kubectl delete pod web-6c455b6594-lsm28: the pod at 10\.244\.1\.3 goes away/ },
-  { id: 'dns-lookup', path: '/networking/', anchor: 'figure-networking-dns-lookup', action: /^Recreate the Service web$/, said: /kubectl delete service web, then kubectl expose deployment web --port=80/ },
-  { id: 'image-backoff', path: '/troubleshooting/', anchor: 'figure-troubleshooting-image-backoff', action: /^Upgrade to nginx:1\.288$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288/ },
-  { id: 'chain-stops', path: '/troubleshooting/', anchor: 'figure-troubleshooting-chain-stops', action: /^Typo the image tag$/, said: /kubectl set image deployment\/web nginx=nginx:1\.288: the upgrade to nginx:1\.28/ },
-  { id: 'crash-loop', path: '/troubleshooting/', anchor: 'figure-troubleshooting-crash-loop', action: /^Crash a container$/, said: /web-c68c68797-vc5xc's nginx now finds a typo/ },
+  {
+    id: 'write-watch',
+    path: '/control-plane/',
+    anchor: 'figure-control-plane-write-watch',
+    action: /^Scale web to 4$/,
+    said: /kubectl sends one write: spec\.replicas of web from 3 to 4/,
+  },
+  {
+    id: 'conflict',
+    path: '/control-plane/',
+    anchor: 'figure-control-plane-conflict',
+    action: /^Both add a replica$/,
+    said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/,
+  },
+  {
+    id: 'watch-resume',
+    path: '/control-plane/',
+    anchor: 'figure-control-plane-watch-resume',
+    action: /^Cut node-1 off$/,
+    said: /node-1's network to the API server breaks/,
+  },
+  {
+    id: 'replace-pod',
+    path: '/reconcile-loop/',
+    anchor: 'figure-reconcile-loop-replace-pod',
+    action: /^Delete a pod$/,
+    said: /kubectl deletes web-c68c68797-nzjqm/,
+  },
+  {
+    id: 'cascade-delete',
+    path: '/reconcile-loop/',
+    anchor: 'figure-reconcile-loop-cascade-delete',
+    action: /^Delete web$/,
+    said: /kubectl delete deployment web: with kubectl's default cascade/,
+  },
+  {
+    id: 'level-triggered',
+    path: '/reconcile-loop/',
+    anchor: 'figure-reconcile-loop-level-triggered',
+    action: /^Stop the controller-manager$/,
+    said: /kube-controller-manager stops: its watches close/,
+  },
+  {
+    id: 'heartbeats',
+    path: '/node-failure/',
+    anchor: 'figure-node-failure-heartbeats',
+    action: /^Power node-2 off$/,
+    said: /node-2 loses power, and its kubelet with it, \d+ s after its last renewal/,
+  },
+  {
+    id: 'force-delete',
+    path: '/node-failure/',
+    anchor: 'figure-node-failure-force-delete',
+    action: /^Force-delete a pod$/,
+    said: /kubectl warns that it will not wait for confirmation, then asks the API server to delete web-c68c68797-nzjqm with gracePeriodSeconds 0/,
+  },
+  {
+    id: 'node-lease',
+    path: '/node-failure/',
+    anchor: 'figure-node-failure-lease',
+    action: /^Cut node-2's power$/,
+    said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/,
+  },
+  {
+    id: 'toleration-countdown',
+    path: '/node-failure/',
+    anchor: 'figure-node-failure-toleration',
+    action: /^Cut node-2's power$/,
+    said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/,
+  },
+  {
+    id: 'frozen-endpoints',
+    path: '/control-plane-outage/',
+    anchor: 'figure-control-plane-outage-frozen-endpoints',
+    action: /^Stop the control plane$/,
+    said: /The API server, etcd, the scheduler and the controller-manager stop/,
+  },
+  {
+    id: 'kubelet-alone',
+    path: '/control-plane-outage/',
+    anchor: 'figure-control-plane-outage-kubelet-alone',
+    action: /^Stop the control plane$/,
+    said: /node-1's kubelet keeps its pods in memory and its containers running/,
+  },
+  {
+    id: 'restart-leases',
+    path: '/control-plane-outage/',
+    anchor: 'figure-control-plane-outage-restart-leases',
+    action: /^Start the control plane$/,
+    said: /etcd, the API server, the scheduler and the controller-manager start again, each a new process/,
+  },
+  {
+    id: 'filter-score',
+    path: '/scheduler/',
+    anchor: 'figure-scheduler-filter-score-live',
+    action: /^Cordon node-3, reschedule$/,
+    said: /kubectl cordon node-3 sets its spec\.unschedulable to true/,
+  },
+  {
+    id: 'pending-pod',
+    path: '/scheduler/',
+    anchor: 'figure-scheduler-pending-pod-live',
+    action: /^Delete load-2$/,
+    said: /kubectl delete pod load-2: once it is gone/,
+  },
+  {
+    id: 'one-at-a-time',
+    path: '/scheduler/',
+    anchor: 'figure-scheduler-one-at-a-time',
+    action: /^Scale web to 6$/,
+    said: /kubectl scale deployment web --replicas=6: the ReplicaSet controller creates 3 pods/,
+  },
+  {
+    id: 'max-surge',
+    path: '/rolling-updates/',
+    anchor: 'figure-rolling-updates-max-surge',
+    action: /^Roll out these numbers$/,
+    said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/,
+  },
+  {
+    id: 'new-replicaset',
+    path: '/rolling-updates/',
+    anchor: 'figure-rolling-updates-new-replicaset',
+    action: /^Set image nginx:1\.28$/,
+    said: /kubectl set image deployment\/web nginx=nginx:1\.28 changes only spec\.template of web/,
+  },
+  {
+    id: 'rollout-undo',
+    path: '/rolling-updates/',
+    anchor: 'figure-rolling-updates-undo',
+    action: /^kubectl rollout undo$/,
+    said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/,
+  },
+  {
+    id: 'ready-endpoints',
+    path: '/networking/',
+    anchor: 'figure-networking-ready-endpoints',
+    action: /^Fail a readiness probe$/,
+    said: /sim app web-6fbdc9d7d8-vc5xc unready/,
+  },
+  {
+    id: 'proxy-pick',
+    path: '/networking/',
+    anchor: 'figure-networking-proxy-pick',
+    action: /^Scale web to 4$/,
+    said: /kubectl scale deployment web --replicas=4: from 3 to 4/,
+  },
+  {
+    id: 'service-address',
+    path: '/networking/',
+    anchor: 'figure-networking-service-address',
+    action: /^Delete web's pod on node-1$/,
+    said: /kubectl delete pod web-6c455b6594-lsm28: the pod at 10\.244\.1\.3 goes away/,
+  },
+  {
+    id: 'dns-lookup',
+    path: '/networking/',
+    anchor: 'figure-networking-dns-lookup',
+    action: /^Recreate the Service web$/,
+    said: /kubectl delete service web, then kubectl expose deployment web --port=80/,
+  },
+  {
+    id: 'image-backoff',
+    path: '/troubleshooting/',
+    anchor: 'figure-troubleshooting-image-backoff',
+    action: /^Upgrade to nginx:1\.288$/,
+    said: /kubectl set image deployment\/web nginx=nginx:1\.288/,
+  },
+  {
+    id: 'chain-stops',
+    path: '/troubleshooting/',
+    anchor: 'figure-troubleshooting-chain-stops',
+    action: /^Typo the image tag$/,
+    said: /kubectl set image deployment\/web nginx=nginx:1\.288: the upgrade to nginx:1\.28/,
+  },
+  {
+    id: 'crash-loop',
+    path: '/troubleshooting/',
+    anchor: 'figure-troubleshooting-crash-loop',
+    action: /^Crash a container$/,
+    said: /web-c68c68797-vc5xc's nginx now finds a typo/,
+  },
 ] as const;
 
 /** The sentence a widget opens on, where it is not web running (the default). */
-const OPENS: Record<string, RegExp> = { 'force-delete': /^343 s after the cut: web-c68c68797-nzjqm and web-c68c68797-pjhzg are Terminating in the API server/, heartbeats: /^30 s since the kubelets started: Lease renewals node-1 3, node-2 3 and node-3 3; status updates node-1 1/, 'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/, 'restart-leases': /^The control plane has been down for 10 minutes\. /, 'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /, 'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/, 'filter-score': /^api-559fb7b69c-pjhzg is bound to node-3\. /, 'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /, 'one-at-a-time': /^The scheduler took web's 3 pods one at a time/, 'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/, 'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: / };
+const OPENS: Record<string, RegExp> = {
+  'force-delete': /^343 s after the cut: web-c68c68797-nzjqm and web-c68c68797-pjhzg are Terminating in the API server/,
+  heartbeats:
+    /^30 s since the kubelets started: Lease renewals node-1 3, node-2 3 and node-3 3; status updates node-1 1/,
+  'chain-stops': /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1/,
+  'restart-leases': /^The control plane has been down for 10 minutes\. /,
+  'service-address': /^The Service web has the ClusterIP 10\.109\.48\.121, /,
+  'dns-lookup': /^client's resolv\.conf names 10\.96\.0\.10 \(kube-dns\)/,
+  'filter-score': /^api-559fb7b69c-pjhzg is bound to node-3\. /,
+  'pending-pod': /^report-6d98ddd556-vc5xc is Pending: /,
+  'one-at-a-time': /^The scheduler took web's 3 pods one at a time/,
+  'rollout-undo': /^web runs 3 pods of nginx:1\.28 from ReplicaSet web-c47498c66 \(revision 2\)/,
+  'toleration-countdown': /^web runs 6 pods of ReplicaSet web-c68c68797: /,
+};
 
-const SIZES = [{ width: 1280, height: 900, max: 420 }, { width: 360, height: 800, max: 480 }];
+const SIZES = [
+  { width: 1280, height: 900, max: 420 },
+  { width: 360, height: 800, max: 480 },
+];
 
 async function openWidget(page: Page, id: string, path: string): Promise<Locator> {
   await page.goto(`${BASE}${path}`);
@@ -55,12 +227,22 @@ const stepOf = async (w: Locator): Promise<number> => Number(await w.getAttribut
 
 /** The widget's picture shows all it has, with no scrolling inside its box (1 px of rounding allowed). */
 async function expectPictureFits(w: Locator, when: string): Promise<void> {
-  const over = await w.getByTestId('widget-picture').evaluate((p) => [p.scrollHeight - p.clientHeight, p.scrollWidth - p.clientWidth]);
-  expect(Math.max(...over), `${when}: px of the picture beyond its box (height ${over[0]}, width ${over[1]})`).toBeLessThanOrEqual(1);
+  const over = await w
+    .getByTestId('widget-picture')
+    .evaluate((p) => [p.scrollHeight - p.clientHeight, p.scrollWidth - p.clientWidth]);
+  expect(
+    Math.max(...over),
+    `${when}: px of the picture beyond its box (height ${over[0]}, width ${over[1]})`,
+  ).toBeLessThanOrEqual(1);
 }
 
 /** Presses Next event (each press waited for) until `where`'s text matches, at most `max` presses. */
-async function nextUntil(w: Locator, re: RegExp, max: number, where: Locator = w.getByTestId('widget-caption')): Promise<void> {
+async function nextUntil(
+  w: Locator,
+  re: RegExp,
+  max: number,
+  where: Locator = w.getByTestId('widget-caption'),
+): Promise<void> {
   const next = w.getByRole('button', { name: 'Next event' });
   for (let i = 0; i < max && !re.test((await where.textContent()) ?? ''); i++) {
     const s = await w.getAttribute('data-step');
@@ -78,14 +260,21 @@ test('the list here is every inline widget the site has, on its page', async ({ 
   expect([...found].sort()).toEqual(WIDGETS.map((w) => `${w.id} ${w.path}`).sort());
 });
 
-test('every chapter has at least three inline widgets, the first within its first two screens at 1280×900', async ({ page }) => {
-  const chapters = readdirSync('content').filter((f) => f.endsWith('.mdx')).map((f) => `/${f.slice(0, -4)}/`);
+test('every chapter has at least three inline widgets, the first within its first two screens at 1280×900', async ({
+  page,
+}) => {
+  const chapters = readdirSync('content')
+    .filter((f) => f.endsWith('.mdx'))
+    .map((f) => `/${f.slice(0, -4)}/`);
   expect(chapters.length).toBeGreaterThanOrEqual(8);
   await page.setViewportSize({ width: 1280, height: 900 });
   for (const path of chapters) {
     expect(WIDGETS.filter((w) => w.path === path).length, `${path}: inline widgets`).toBeGreaterThanOrEqual(3);
     await page.goto(`${BASE}${path}`);
-    const top = await page.locator('[data-widget-root]').first().evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+    const top = await page
+      .locator('[data-widget-root]')
+      .first()
+      .evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
     expect(top, `${path}: the first widget's top, px`).toBeLessThanOrEqual(2 * 900);
   }
 });
@@ -95,7 +284,10 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
     // The clipboard, for "Copy link to this step".
     test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test('goes live, steps by keyboard (visible focus, Enter, N), a link to that step reopens it there, back by mouse, never before its opening, and its action works', async ({ page, context }) => {
+    test('goes live, steps by keyboard (visible focus, Enter, N), a link to that step reopens it there, back by mouse, never before its opening, and its action works', async ({
+      page,
+      context,
+    }) => {
       test.setTimeout(90_000);
       const w = await openWidget(page, id, path);
       const open = await stepOf(w);
@@ -136,7 +328,9 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await expect.poll(() => stepOf(w)).toBeGreaterThan(open);
     });
 
-    test('at 1280×900 it is at most 420 px tall, at 360×800 at most 480, and its controls never move while it steps', async ({ page }) => {
+    test('at 1280×900 it is at most 420 px tall, at 360×800 at most 480, and its controls never move while it steps', async ({
+      page,
+    }) => {
       test.setTimeout(120_000);
       for (const size of SIZES) {
         await page.setViewportSize({ width: size.width, height: size.height });
@@ -146,11 +340,16 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
         expect(box.width).toBeLessThanOrEqual(size.width);
         const next = w.getByRole('button', { name: 'Next event' });
         // Next event's place in the widget and the widget's height, in one round trip.
-        const where = () => w.evaluate((el) => { const a = el.getBoundingClientRect(); const b = el.querySelector('[data-action="next"]')!.getBoundingClientRect(); return `${Math.round(b.left - a.left)},${Math.round(b.top - a.top)},${Math.round(a.height)}`; });
+        const where = () =>
+          w.evaluate((el) => {
+            const a = el.getBoundingClientRect();
+            const b = el.querySelector('[data-action="next"]')!.getBoundingClientRect();
+            return `${Math.round(b.left - a.left)},${Math.round(b.top - a.top)},${Math.round(a.height)}`;
+          });
         const at0 = await where();
         const open = await w.getAttribute('data-step');
         if (size.width === 360) await expectPictureFits(w, '360 px, the opening');
-        for (let i = 0; i < 6 && await next.isEnabled(); i++) {
+        for (let i = 0; i < 6 && (await next.isEnabled()); i++) {
           const s = await w.getAttribute('data-step');
           await next.click();
           await expect(w).not.toHaveAttribute('data-step', s!);
@@ -165,7 +364,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
         await w.getByRole('button', { name: action }).click();
         await expect(w).not.toHaveAttribute('data-step', open!);
         await expectPictureFits(w, '360 px, its action');
-        for (let i = 0; i < 6 && await next.isEnabled(); i++) {
+        for (let i = 0; i < 6 && (await next.isEnabled()); i++) {
           const was = await w.getAttribute('data-step');
           await next.click();
           await expect(w).not.toHaveAttribute('data-step', was!);
@@ -194,7 +393,9 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await page.goto(`${BASE}${path}`);
       const w = page.getByTestId(`widget-${id}`);
       await expect(w.getByTestId('widget-picture')).toBeVisible();
-      await expect(w.getByTestId('widget-caption')).toContainText(OPENS[id] ?? /^web runs 3 pods (of ReplicaSet web-c68c68797|behind the Service web): /);
+      await expect(w.getByTestId('widget-caption')).toContainText(
+        OPENS[id] ?? /^web runs 3 pods (of ReplicaSet web-c68c68797|behind the Service web): /,
+      );
       await expect(w.getByRole('toolbar')).toBeHidden();
       await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
       await context.close();
@@ -202,7 +403,9 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
   });
 }
 
-test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved by the controller', async ({ page }) => {
+test("the max-surge widget runs a rollout on the reader's own numbers, resolved by the controller", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'max-surge', '/rolling-updates/');
   await expect(w.getByTestId('widget-arithmetic')).toContainText('at most 4 pods, at least 3 available');
   await w.getByLabel('replicas', { exact: true }).selectOption('5');
@@ -215,7 +418,9 @@ test('the max-surge widget runs a rollout on the reader\'s own numbers, resolved
   await expect(w.getByTestId('widget-arithmetic')).toContainText('the old one 5 → 4');
 });
 
-test('the conflict widget stores alice\'s write, refuses bob\'s with 409 Conflict, and stores his retry on a fresh read', async ({ page }) => {
+test("the conflict widget stores alice's write, refuses bob's with 409 Conflict, and stores his retry on a fresh read", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'conflict', '/control-plane/');
   await expect(w.getByTestId('widget-web')).toContainText('spec.replicas 3, resourceVersion "106"');
   await w.getByRole('button', { name: 'Both add a replica' }).click();
@@ -227,7 +432,9 @@ test('the conflict widget stores alice\'s write, refuses bob\'s with 409 Conflic
   await expect(w.getByTestId('widget-caption')).toContainText('Both changes count');
 });
 
-test('the cascade-delete widget shows each ownerReference, and the garbage collector deleting the ReplicaSet, then its pods', async ({ page }) => {
+test('the cascade-delete widget shows each ownerReference, and the garbage collector deleting the ReplicaSet, then its pods', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'cascade-delete', '/reconcile-loop/');
   const row = (name: string) => w.getByTestId('widget-object').filter({ hasText: name });
   const deployment = (await row('Deployment web').textContent())!.match(/uid ([0-9a-f]{8})…/)![1];
@@ -242,11 +449,15 @@ test('the cascade-delete widget shows each ownerReference, and the garbage colle
   await expect(row('web-c68c68797-nzjqm')).toContainText('stored');
 });
 
-test('the pending-pod widget shows every node short of CPU and the FailedScheduling message, then binds the pod once load-2 is gone', async ({ page }) => {
+test('the pending-pod widget shows every node short of CPU and the FailedScheduling message, then binds the pod once load-2 is gone', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'pending-pod', '/scheduler/');
   const nodes = w.getByTestId('widget-nodes');
   await expect(nodes.getByRole('row', { name: /^node-2 / })).toContainText(/800m\s*3200m\s*Insufficient cpu/);
-  await expect(w.getByTestId('widget-message')).toContainText('0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
+  await expect(w.getByTestId('widget-message')).toContainText(
+    '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+  );
   await w.getByRole('button', { name: 'Delete load-2' }).click();
   await w.getByRole('button', { name: 'Next event' }).click();
   await expect(w.getByTestId('widget-pod')).toContainText('bound to node-2');
@@ -254,59 +465,89 @@ test('the pending-pod widget shows every node short of CPU and the FailedSchedul
   await expect(w.getByTestId('widget-message')).toHaveCount(0);
 });
 
-test('the new-replicaset widget shows web-c68c68797 alone at revision 1, then web-c47498c66 created at revision 2 and the old one kept at 0', async ({ page }) => {
+test('the new-replicaset widget shows web-c68c68797 alone at revision 1, then web-c47498c66 created at revision 2 and the old one kept at 0', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'new-replicaset', '/rolling-updates/');
   const table = w.getByTestId('widget-replicasets');
   await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.27, annotation revision 1');
   await expect(table.getByRole('row')).toHaveCount(2);
-  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*3\s*3/);
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(
+    /c68c68797\s*nginx:1\.27\s*1\s*3\s*3/,
+  );
   await w.getByRole('button', { name: 'Set image nginx:1.28' }).click();
   await nextUntil(w, /^The controller finds/, 10);
-  await expect(w.getByTestId('widget-caption')).toContainText('finds no ReplicaSet whose pod template matches the new one, so it creates web-c47498c66');
-  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*1\s*0/);
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    'finds no ReplicaSet whose pod template matches the new one, so it creates web-c47498c66',
+  );
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(
+    /c47498c66\s*nginx:1\.28\s*2\s*1\s*0/,
+  );
   await nextUntil(w, /^Rollout complete/, 10);
   await expect(w.getByTestId('widget-deployment')).toContainText('template image nginx:1.28, annotation revision 2');
-  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(/c47498c66\s*nginx:1\.28\s*2\s*3\s*3/);
-  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(/c68c68797\s*nginx:1\.27\s*1\s*0\s*0/);
+  await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText(
+    /c47498c66\s*nginx:1\.28\s*2\s*3\s*3/,
+  );
+  await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText(
+    /c68c68797\s*nginx:1\.27\s*1\s*0\s*0/,
+  );
 });
 
-test('the one-at-a-time widget shows web\'s 3 pods bound one per node in order, then places 3 more one cycle at a time', async ({ page }) => {
+test("the one-at-a-time widget shows web's 3 pods bound one per node in order, then places 3 more one cycle at a time", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'one-at-a-time', '/scheduler/');
   const nodes = w.getByTestId('widget-nodes');
   await expect(w.getByTestId('widget-queue')).toContainText('Queue: empty');
-  await expect(w.getByTestId('widget-bindings')).toHaveText(/1\. pjhzg → node-3\s*2\. nzjqm → node-2\s*3\. vc5xc → node-1/);
+  await expect(w.getByTestId('widget-bindings')).toHaveText(
+    /1\. pjhzg → node-3\s*2\. nzjqm → node-2\s*3\. vc5xc → node-1/,
+  );
   await expect(nodes.getByRole('row', { name: /^node-1 / })).toContainText(/652\s*1\s*1000m\s*1Gi/);
   await expect(nodes.getByRole('row', { name: /^node-3 / })).toContainText(/534\s*1\s*1000m\s*1Gi/);
   await w.getByRole('button', { name: 'Scale web to 6' }).click();
   await nextUntil(w, /'s cycle, from a cache/, 40);
-  await expect(w.getByTestId('widget-caption')).toContainText('node-1 634, node-2 634, node-3 634. All tie; picked at random');
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    'node-1 634, node-2 634, node-3 634. All tie; picked at random',
+  );
   await nextUntil(w, /6\. \w{5} → node-\d/, 40, w.getByTestId('widget-bindings'));
-  for (const n of ['node-1', 'node-2', 'node-3']) await expect(nodes.getByRole('row', { name: new RegExp(`^${n} `) })).toContainText(/\d{3}\s*2\s*2000m\s*2Gi$/);
+  for (const n of ['node-1', 'node-2', 'node-3'])
+    await expect(nodes.getByRole('row', { name: new RegExp(`^${n} `) })).toContainText(/\d{3}\s*2\s*2000m\s*2Gi$/);
 });
 
-test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and kubectl rollout history lists 2 and 3', async ({ page }) => {
+test('the rollout-undo widget scales web-c68c68797 back up under revision 3, and kubectl rollout history lists 2 and 3', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'rollout-undo', '/rolling-updates/');
   const table = w.getByTestId('widget-replicasets');
   await expect(table.getByRole('row', { name: /^web-c47498c66 / })).toContainText('nginx:1.28');
   await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n1 {9}<none>\n2 {9}<none>/);
   await w.getByRole('button', { name: 'kubectl rollout undo' }).click();
   await nextUntil(w, /^Rolled back/, 10);
-  await expect(w.getByTestId('widget-caption')).toContainText('web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.');
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    'web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.',
+  );
   await expect(w.getByTestId('widget-deployment')).toContainText('template nginx:1.27, revision 3');
   await expect(table.getByRole('row', { name: /^web-c68c68797 / })).toContainText('3 (was 1)');
   await expect(w.getByTestId('widget-history')).toContainText(/REVISION {2}CHANGE-CAUSE\n2 {9}<none>\n3 {9}<none>/);
 });
 
-test('the heartbeats widget shows many Lease renewals for each status update, and node-2\'s renewals stopping while the others go on', async ({ page }) => {
+test("the heartbeats widget shows many Lease renewals for each status update, and node-2's renewals stopping while the others go on", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'heartbeats', '/node-failure/');
   const rows = w.getByTestId('widget-proofs').locator('tbody tr');
   await expect(rows).toHaveCount(3);
   // Columns after the node: renewTime, renewals, status updates, lastHeartbeatTime.
   const cell = (row: number, col: number) => rows.nth(row).locator('td').nth(col);
-  for (const r of [0, 1, 2]) { await expect(cell(r, 1)).toHaveText('3'); await expect(cell(r, 2)).toHaveText('1'); }
+  for (const r of [0, 1, 2]) {
+    await expect(cell(r, 1)).toHaveText('3');
+    await expect(cell(r, 2)).toHaveText('1');
+  }
   await w.getByRole('button', { name: 'Power node-2 off' }).click();
   await nextUntil(w, /Lease is \d+ s old, still at 3 renewals/, 10);
-  await expect(w.getByTestId('widget-caption')).toContainText("node-2's Lease is 35 s old, still at 3 renewals; node-1 has made 3 renewals and node-3 3.");
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    "node-2's Lease is 35 s old, still at 3 renewals; node-1 has made 3 renewals and node-3 3.",
+  );
   await expect(rows.nth(1).locator('th')).toContainText('node-2 off');
   await expect(cell(1, 0)).toContainText('35 s ago');
   await expect(cell(1, 1)).toHaveText('3');
@@ -314,7 +555,9 @@ test('the heartbeats widget shows many Lease renewals for each status update, an
   await expect(w.getByRole('button', { name: 'Power node-2 on' })).toBeEnabled();
 });
 
-test('the force-delete widget removes a Terminating pod from the API server at once while node-2, cut off, still runs its container', async ({ page }) => {
+test('the force-delete widget removes a Terminating pod from the API server at once while node-2, cut off, still runs its container', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'force-delete', '/node-failure/');
   const rows = w.getByTestId('widget-sides').locator('tbody tr');
   await expect(rows).toHaveCount(2);
@@ -322,29 +565,43 @@ test('the force-delete widget removes a Terminating pod from the API server at o
     await expect(rows.nth(r).locator('td').nth(0)).toHaveText('Terminating, 00:06:20');
     await expect(rows.nth(r).locator('td').nth(1)).toHaveText('nginx running');
   }
-  await expect(w.getByTestId('widget-running')).toHaveText('Running elsewhere (6), web-c68c68797-…: lkdzk, rzs7n, vc5xc on node-1; 2pdpp, lsm28, ss969 on node-3.');
-  await expect(w.getByTestId('widget-picture')).toContainText('The button runs kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force.');
+  await expect(w.getByTestId('widget-running')).toHaveText(
+    'Running elsewhere (6), web-c68c68797-…: lkdzk, rzs7n, vc5xc on node-1; 2pdpp, lsm28, ss969 on node-3.',
+  );
+  await expect(w.getByTestId('widget-picture')).toContainText(
+    'The button runs kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force.',
+  );
   await w.getByRole('button', { name: 'Force-delete a pod' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText('web-c68c68797-nzjqm is gone from the API server at once');
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    'web-c68c68797-nzjqm is gone from the API server at once',
+  );
   await expect(rows.nth(0).locator('td').nth(0)).toHaveText('gone');
   await expect(rows.nth(0).locator('td').nth(1)).toHaveText('nginx running');
   await expect(w.getByTestId('widget-ran')).toContainText('Warning: Immediate deletion does not wait for confirmation');
-  await expect(w.getByTestId('widget-ran')).toContainText('pod "web-c68c68797-nzjqm" force deleted from default namespace');
+  await expect(w.getByTestId('widget-ran')).toContainText(
+    'pod "web-c68c68797-nzjqm" force deleted from default namespace',
+  );
   await expect(w.getByRole('button', { name: 'Reconnect node-2' })).toBeEnabled();
 });
 
-test('the node-lease widget ages node-2\'s Lease past the grace period, then shows Ready Unknown and the unreachable taints', async ({ page }) => {
+test("the node-lease widget ages node-2's Lease past the grace period, then shows Ready Unknown and the unreachable taints", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'node-lease', '/node-failure/');
   await expect(w.getByTestId('widget-node')).toContainText('machine on, Ready True, no unreachable taint');
   await w.getByRole('button', { name: "Cut node-2's power" }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('node-2 loses power');
   await nextUntil(w, /NoExecute/, 40, w.getByTestId('widget-node'));
-  await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute');
+  await expect(w.getByTestId('widget-node')).toContainText(
+    'machine off, Ready Unknown, taints node.kubernetes.io/unreachable:NoSchedule, node.kubernetes.io/unreachable:NoExecute',
+  );
   await expect(w.getByTestId('widget-node')).toContainText('past the grace period');
   await expect(w.getByTestId('widget-lease-age')).toContainText(/renewTime is (5\d|6\d) s old/);
 });
 
-test('the toleration-countdown widget counts node-2\'s pods\' 300 s down, and one press of Next event goes to their deletion', async ({ page }) => {
+test("the toleration-countdown widget counts node-2's pods' 300 s down, and one press of Next event goes to their deletion", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'toleration-countdown', '/node-failure/');
   const bars = w.getByTestId('widget-countdowns');
   await expect(bars.locator('li')).toHaveCount(2);
@@ -353,25 +610,38 @@ test('the toleration-countdown widget counts node-2\'s pods\' 300 s down, and on
   const next = w.getByRole('button', { name: 'Next event' });
   await nextUntil(w, /NoExecute\. /, 10);
   await expect(bars.locator('li').filter({ hasText: '300 s tolerated: 300 s left' })).toHaveCount(2);
-  await expect(w.getByTestId('widget-node')).toContainText('machine off, Ready Unknown, taints unreachable:NoSchedule, unreachable:NoExecute');
+  await expect(w.getByTestId('widget-node')).toContainText(
+    'machine off, Ready Unknown, taints unreachable:NoSchedule, unreachable:NoExecute',
+  );
   await next.click();
   await expect(w.getByTestId('widget-caption')).toContainText('342 s after the power went the 300 s are up');
   await expect(bars.locator('li').filter({ hasText: 'Terminating' })).toHaveCount(2);
 });
 
-test('the frozen-endpoints widget keeps answering the client through node-1\'s rules while the control plane is stopped', async ({ page }) => {
+test("the frozen-endpoints widget keeps answering the client through node-1's rules while the control plane is stopped", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'frozen-endpoints', '/control-plane-outage/');
-  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane running. kube-proxy on node-1: watching');
+  await expect(w.getByTestId('widget-control-plane')).toContainText(
+    'Control plane running. kube-proxy on node-1: watching',
+  );
   await w.getByRole('button', { name: 'Stop the control plane' }).click();
   await w.getByRole('button', { name: 'Next event' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText(/s into the outage the client has had \d+ requests answered and none failed/, { timeout: 30_000 });
-  await expect(w.getByTestId('widget-control-plane')).toContainText('Control plane stopped. kube-proxy on node-1: watches broken');
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    /s into the outage the client has had \d+ requests answered and none failed/,
+    { timeout: 30_000 },
+  );
+  await expect(w.getByTestId('widget-control-plane')).toContainText(
+    'Control plane stopped. kube-proxy on node-1: watches broken',
+  );
   await expect(w.getByTestId('widget-requests').locator('li.w-fail')).toHaveCount(0);
   await expect(w.getByTestId('widget-requests').locator('li.w-ok')).not.toHaveCount(0);
   await expect(w.getByRole('button', { name: 'Start the control plane' })).toBeEnabled();
 });
 
-test('the kubelet-alone widget restarts a crashed container while the control plane is stopped, and reports it once it is back', async ({ page }) => {
+test('the kubelet-alone widget restarts a crashed container while the control plane is stopped, and reports it once it is back', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'kubelet-alone', '/control-plane-outage/');
   const pod = w.getByTestId('widget-pod');
   await w.getByRole('button', { name: 'Stop the control plane' }).click();
@@ -384,11 +654,15 @@ test('the kubelet-alone widget restarts a crashed container while the control pl
   await expect(w.getByTestId('widget-writes')).not.toContainText('Status syncs refused: 0.');
   await w.getByRole('button', { name: 'Start the control plane' }).click();
   await next.click();
-  await expect(w.getByTestId('widget-caption')).toContainText("the kubelet's status update lands: the API server now has restartCount 2");
+  await expect(w.getByTestId('widget-caption')).toContainText(
+    "the kubelet's status update lands: the API server now has restartCount 2",
+  );
   await expect(pod.getByRole('row', { name: /^restartCount / })).toHaveText(/restartCount\s*2\s*2/);
 });
 
-test('the level-triggered widget: pods deleted while the controller-manager is stopped are replaced in one sync once it relists', async ({ page }) => {
+test('the level-triggered widget: pods deleted while the controller-manager is stopped are replaced in one sync once it relists', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'level-triggered', '/reconcile-loop/');
   const level = w.getByTestId('widget-level');
   const caption = w.getByTestId('widget-caption');
@@ -406,7 +680,9 @@ test('the level-triggered widget: pods deleted while the controller-manager is s
   await expect(level).toContainText("The ReplicaSet controller's one sync: 1 active of 3, so it creates lkdzk, ss969.");
 });
 
-test('the watch-resume widget: a pod bound to node-1 while it is cut off comes to its kubelet on the watch resumed from the last revision it saw', async ({ page }) => {
+test('the watch-resume widget: a pod bound to node-1 while it is cut off comes to its kubelet on the watch resumed from the last revision it saw', async ({
+  page,
+}) => {
   const w = await openWidget(page, 'watch-resume', '/control-plane/');
   const res = w.getByTestId('widget-resume');
   const caption = w.getByTestId('widget-caption');
@@ -423,7 +699,9 @@ test('the watch-resume widget: a pod bound to node-1 while it is cut off comes t
   await expect(res.getByRole('listitem')).toHaveText(['ADDED web-c68c68797-ss969 revision 125']);
 });
 
-test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned node-3 sends the replacement to node-2', async ({ page }) => {
+test("the filter-score widget shows the scheduler's arithmetic, and a cordoned node-3 sends the replacement to node-2", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'filter-score', '/scheduler/');
   const scores = w.getByTestId('widget-scores');
   await expect(scores.getByRole('row', { name: /^node-3 / })).toContainText('53');
@@ -436,21 +714,27 @@ test('the filter-score widget shows the scheduler\'s arithmetic, and a cordoned 
   await expect(w.getByRole('button', { name: 'Uncordon node-3, reschedule' })).toBeEnabled();
 });
 
-test('the ready-endpoints widget shows the failing pod\'s endpoint not ready, not serving, then out of node-1\'s rules', async ({ page }) => {
+test("the ready-endpoints widget shows the failing pod's endpoint not ready, not serving, then out of node-1's rules", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const w = await openWidget(page, 'ready-endpoints', '/networking/');
   const row = w.getByTestId('widget-endpoints').getByRole('row', { name: /web-6fbdc9d7d8-vc5xc/ });
   await expect(row.getByRole('cell')).toHaveText(['true', 'true', 'false', 'yes']);
   await w.getByRole('button', { name: 'Fail a readiness probe' }).click();
   await w.getByRole('button', { name: 'Play' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText('ready false, serving false, terminating false', { timeout: 90_000 });
+  await expect(w.getByTestId('widget-caption')).toContainText('ready false, serving false, terminating false', {
+    timeout: 90_000,
+  });
   await expect(row.getByRole('cell').nth(0)).toHaveText('false');
   await expect(row.getByRole('cell').nth(1)).toHaveText('false');
   await expect(w.getByTestId('widget-caption')).toContainText('rewrote its rules', { timeout: 60_000 });
   await expect(row.getByRole('cell').nth(3)).toHaveText('no');
 });
 
-test('the proxy-pick widget writes the reader\'s replica count into node-1\'s rules, 1/n … 1/2 and the rest', async ({ page }) => {
+test("the proxy-pick widget writes the reader's replica count into node-1's rules, 1/n … 1/2 and the rest", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const w = await openWidget(page, 'proxy-pick', '/networking/');
   const probabilities = w.getByTestId('widget-picks').locator('tbody td:nth-child(2)');
@@ -459,16 +743,29 @@ test('the proxy-pick widget writes the reader\'s replica count into node-1\'s ru
   await w.getByRole('button', { name: 'Scale web to 6' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('kubectl scale deployment web --replicas=6');
   await w.getByRole('button', { name: 'Play' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', { timeout: 90_000 });
-  await expect(probabilities).toHaveText(['0.1666666667', '0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'none: the rest']);
+  await expect(w.getByTestId('widget-caption')).toContainText('each endpoint gets 1 in 6 new connections', {
+    timeout: 90_000,
+  });
+  await expect(probabilities).toHaveText([
+    '0.1666666667',
+    '0.2000000000',
+    '0.2500000000',
+    '0.3333333333',
+    '0.5000000000',
+    'none: the rest',
+  ]);
   await expect(w.getByTestId('widget-picks').locator('tbody td:nth-child(4)')).toHaveText(Array(6).fill('16.7 %'));
 });
 
-test('the service-address widget: a deleted pod\'s replacement answers at a new IP behind the same ClusterIP', async ({ page }) => {
+test("the service-address widget: a deleted pod's replacement answers at a new IP behind the same ClusterIP", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'service-address', '/networking/');
   await expect(w.getByTestId('widget-service')).toContainText('ClusterIP 10.109.48.121, port 80, selector app=web');
   const rows = w.getByTestId('widget-endpoints');
-  await expect(rows.getByRole('row', { name: /^web-6c455b6594-lsm28 / })).toContainText(/10\.244\.1\.3\s*node-1\s*true\s*33 %/);
+  await expect(rows.getByRole('row', { name: /^web-6c455b6594-lsm28 / })).toContainText(
+    /10\.244\.1\.3\s*node-1\s*true\s*33 %/,
+  );
   await w.getByRole('button', { name: "Delete web's pod on node-1" }).click();
   await nextUntil(w, /The ClusterIP is still 10\.109\.48\.121/, 30);
   await expect(rows.getByRole('row', { name: /^web-6c455b6594-lsm28 / })).toHaveCount(0);
@@ -476,18 +773,24 @@ test('the service-address widget: a deleted pod\'s replacement answers at a new 
   await expect(w.getByTestId('widget-service')).toContainText('ClusterIP 10.109.48.121');
 });
 
-test('the restart-leases widget: the scheduler leads at once, the controller manager after its predecessor\'s 15 s, and no node goes Unknown', async ({ page }) => {
+test("the restart-leases widget: the scheduler leads at once, the controller manager after its predecessor's 15 s, and no node goes Unknown", async ({
+  page,
+}) => {
   const w = await openWidget(page, 'restart-leases', '/control-plane-outage/');
   const locks = w.getByTestId('widget-locks');
   await expect(locks.getByRole('row', { name: /^kube-scheduler / })).toContainText('none (handed back)');
   await expect(w.getByTestId('widget-control-plane')).toContainText('stopped');
   await w.getByRole('button', { name: 'Start the control plane' }).click();
   await nextUntil(w, /new kube-controller-manager takes its Lease over/, 30);
-  await expect(locks.getByRole('row', { name: /^kube-scheduler / })).toContainText(/control-plane_\S+\s*\d\d:\d\d:\d\d\s*1/);
+  await expect(locks.getByRole('row', { name: /^kube-scheduler / })).toContainText(
+    /control-plane_\S+\s*\d\d:\d\d:\d\d\s*1/,
+  );
   await expect(w.getByTestId('widget-nodes')).toContainText('node-1 Ready True, node-2 Ready True, node-3 Ready True.');
 });
 
-test('the dns-lookup widget answers the recreated Service\'s new ClusterIP before node-3 has rules for it, then connects', async ({ page }) => {
+test("the dns-lookup widget answers the recreated Service's new ClusterIP before node-3 has rules for it, then connects", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const w = await openWidget(page, 'dns-lookup', '/networking/');
   const [answer, conn] = [w.getByTestId('widget-answer'), w.getByTestId('widget-connect')];
@@ -501,17 +804,23 @@ test('the dns-lookup widget answers the recreated Service\'s new ClusterIP befor
   // Playing goes on from a beat after its pause; pressed again only if it has stopped there.
   const play = w.getByRole('button', { name: 'Play' });
   if (await play.isEnabled()) await play.click();
-  await expect(w.getByTestId('widget-caption')).toContainText('kube-proxy has written the rules for 10.97.230.14', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-caption')).toContainText('kube-proxy has written the rules for 10.97.230.14', {
+    timeout: 60_000,
+  });
   await expect(conn).toContainText(/answered by web-c68c68797-\w{5}/);
 });
 
-test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({ page }) => {
+test('the image-backoff widget lists each failed pull and the doubling wait, then the fix starts a new pod', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const w = await openWidget(page, 'image-backoff', '/troubleshooting/');
   await w.getByRole('button', { name: 'Upgrade to nginx:1.288' }).click();
   await w.getByRole('button', { name: 'Play' }).click();
   await expect(w.getByTestId('widget-caption')).toContainText('now 40 s, up to 300 s', { timeout: 120_000 });
-  await expect(w.getByTestId('widget-pulls').getByRole('listitem').filter({ hasText: 'nginx:1.288: NotFound' })).toHaveCount(3);
+  await expect(
+    w.getByTestId('widget-pulls').getByRole('listitem').filter({ hasText: 'nginx:1.288: NotFound' }),
+  ).toHaveCount(3);
   await expect(w.getByTestId('widget-backoff')).toContainText(/ErrImagePull|ImagePullBackOff/);
   await expect(w.getByTestId('widget-backoff')).toContainText('pull back-off 40 s');
   await w.getByRole('button', { name: 'Fix the tag (nginx:1.28)' }).click();
@@ -520,7 +829,9 @@ test('the image-backoff widget lists each failed pull and the doubling wait, the
   await expect(w.getByTestId('widget-pulls').getByRole('listitem').last()).toContainText('nginx:1.28: OK');
 });
 
-test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, and the fix waits out the last one', async ({ page }) => {
+test("the crash-loop widget counts restarts while the kubelet's wait doubles, and the fix waits out the last one", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const w = await openWidget(page, 'crash-loop', '/troubleshooting/');
   const row = w.getByTestId('widget-restarts').getByRole('row', { name: /web-c68c68797-vc5xc/ });
@@ -532,11 +843,15 @@ test('the crash-loop widget counts restarts while the kubelet\'s wait doubles, a
   await expect(w.getByTestId('widget-starts')).toContainText(/\+0, \+\d+, \+\d+$/);
   await w.getByRole('button', { name: 'Fix the configuration' }).click();
   await w.getByRole('button', { name: 'Play' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', { timeout: 90_000 });
+  await expect(w.getByTestId('widget-caption')).toContainText('at the end of its wait, and stays up', {
+    timeout: 90_000,
+  });
   await expect(row.getByRole('cell').nth(1)).toHaveText('4');
 });
 
-test('the chain-stops widget marks the twelve steps, then stops a new pod at step 5 with the scheduler stopped and at step 7 on a mistyped tag', async ({ page }) => {
+test('the chain-stops widget marks the twelve steps, then stops a new pod at step 5 with the scheduler stopped and at step 7 on a mistyped tag', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const w = await openWidget(page, 'chain-stops', '/troubleshooting/');
   const cells = w.getByTestId('widget-chain').getByRole('listitem');
@@ -545,16 +860,25 @@ test('the chain-stops widget marks the twelve steps, then stops a new pod at ste
   await expect(cells.nth(11)).toContainText('12 kube-proxynode-1');
   await w.getByRole('button', { name: 'Stop the scheduler' }).click();
   await w.getByRole('button', { name: 'Play' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText('The chain stops at step 5, the scheduler', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-caption')).toContainText('The chain stops at step 5, the scheduler', {
+    timeout: 60_000,
+  });
   await expect(w.getByTestId('widget-stop')).toContainText('waits at step 5, scheduler');
   await expect(cells.nth(4)).toContainText('no node');
   await expect(w.getByTestId('widget-get-pods').getByRole('row').filter({ hasText: 'Pending' })).toHaveCount(1);
   await w.getByRole('button', { name: 'Reset' }).click();
   await w.getByRole('button', { name: 'Typo the image tag' }).click();
   await w.getByRole('button', { name: 'Play' }).click();
-  await expect(w.getByTestId('widget-caption')).toContainText('The chain stops at step 7, the image pull', { timeout: 60_000 });
+  await expect(w.getByTestId('widget-caption')).toContainText('The chain stops at step 7, the image pull', {
+    timeout: 60_000,
+  });
   await expect(cells.nth(6)).toContainText(/ErrImagePull|ImagePullBackOff/);
-  await expect(w.getByTestId('widget-get-pods').getByRole('row').filter({ hasText: /ErrImagePull|ImagePullBackOff/ })).toHaveCount(1);
+  await expect(
+    w
+      .getByTestId('widget-get-pods')
+      .getByRole('row')
+      .filter({ hasText: /ErrImagePull|ImagePullBackOff/ }),
+  ).toHaveCount(1);
   await expect(w.getByTestId('widget-get-pods').getByRole('row').filter({ hasText: 'Running' })).toHaveCount(1);
 });
 

@@ -49,7 +49,11 @@ const HTML_MAX_GZIP = 31 * KB;
 // service-address widget's opening frame and hydration data took /networking/ to 39,666 B.
 // ServiceAccounts (issue 30): every story's hydration data carries the kubelets' TokenRequests and the bootstrap's
 // eight more objects (/control-plane/ 39,266, /reconcile-loop/ 36,849, /troubleshooting/ 48,605 B).
-const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.75 * KB, '/control-plane/': 38.5 * KB, '/reconcile-loop/': 36.125 * KB, '/networking/': 39.5 * KB,
+const HTML_PAGE_MAX_GZIP = {
+  '/troubleshooting/': 47.75 * KB,
+  '/control-plane/': 38.5 * KB,
+  '/reconcile-loop/': 36.125 * KB,
+  '/networking/': 39.5 * KB,
   // The node-lease widget's opening frame and hydration data took the node-failure chapter from 30,190 to 33,319 B.
   // The toleration-countdown widget's paragraph, opening frame and hydration data: 33,302 → 34,135 B.
   // The heartbeats widget's opening frame, hydration data and sentence: 34,117 → 35,452 B; the force-delete widget's
@@ -68,7 +72,8 @@ const HTML_PAGE_MAX_GZIP = { '/troubleshooting/': 47.75 * KB, '/control-plane/':
   // The kubelet-alone widget's paragraph, opening frame and hydration data: 30,458 → 32,267 B.
   // The restart-leases widget's opening frame and hydration data: 35,144 B.
   // ServiceAccounts' objects and TokenRequests in its stories: 35,341 B.
-  '/control-plane-outage/': 34.75 * KB };
+  '/control-plane-outage/': 34.75 * KB,
+};
 const SEARCH_JS_MAX_GZIP = 4 * KB;
 /** Pages with live figures: URL path → max JavaScript in gzip bytes (islands and their imports). */
 // Session 8 put every figure page near or past 35 KB again: the failure sentence, the demo bar's echo,
@@ -90,7 +95,10 @@ const SEARCH_JS_MAX_GZIP = 4 * KB;
 // other three. Neither is taken. Deduplicating the shells' small handlers gains nothing (gzip already does).
 // The conflict widget's picture (1,084 B) took /control-plane/ to 40,891 B; the cascade-delete widget's (1,008 B) /reconcile-loop/ to 37,354 B.
 // The level-triggered widget's picture (1,536 B) took /reconcile-loop/ to 38,994 B; the watch-resume widget's (1,279 B) /control-plane/ to 42,448 B.
-const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '/control-plane/': 41.75 * KB,
+const FIGURE_BUDGETS = {
+  '/': 32.5 * KB,
+  '/reconcile-loop/': 38.5 * KB,
+  '/control-plane/': 41.75 * KB,
   // The scheduler's table and statechart, every figure's Terminal button and the loader of its lazy UI
   // took it to 36,412 B; no `bind:value`/`bind:checked` in the widgets (a value and its input or change
   // handler instead) keeps Svelte's input and select bindings (about 1 KB) out of the runtime chunk
@@ -113,7 +121,9 @@ const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '/contro
   // The heartbeats widget's picture on /node-failure/: 43,086 → 44,201 B; the force-delete widget's: → 46,268 B.
   // Chunk names are content hashes: a change in the core alone renames every chunk a page loads, and
   // the names' gzip moves /rolling-updates/ by ~10 B with its code the same (43,256 → 43,266 B): 42.5.
-  '/scheduler/': 43.25 * KB, '/rolling-updates/': 42.5 * KB, '/node-failure/': 45.5 * KB,
+  '/scheduler/': 43.25 * KB,
+  '/rolling-updates/': 42.5 * KB,
+  '/node-failure/': 45.5 * KB,
   // The outage panel's summary says why a request was refused (no ready endpoint): 42,507 B.
   '/control-plane-outage/': 41.75 * KB,
   // The troubleshooting figure, its terminal open from the start like the control-plane chapter's; the
@@ -132,16 +142,44 @@ const FIGURE_BUDGETS = { '/': 32.5 * KB, '/reconcile-loop/': 38.5 * KB, '/contro
   // the embed's own two small inline scripts (the worker shim for an opaque origin, the height message).
   // Causality's ~270 B (the request log's cause mark and button) took two embeds past theirs: +0.5 KB
   // each (/embed/scheduler/ 38,705 → 38,973 B, /embed/node-failure/ 37,655 → 37,923 B).
-  '/embed/cluster/': 33 * KB, '/embed/hub/': 37 * KB, '/embed/scheduler/': 38 * KB, '/embed/rollout/': 37.5 * KB, '/embed/node-failure/': 37 * KB, '/embed/outage/': 36.5 * KB, '/embed/troubleshooting/': 34.5 * KB, '/embed/traffic/': 36 * KB,
+  '/embed/cluster/': 33 * KB,
+  '/embed/hub/': 37 * KB,
+  '/embed/scheduler/': 38 * KB,
+  '/embed/rollout/': 37.5 * KB,
+  '/embed/node-failure/': 37 * KB,
+  '/embed/outage/': 36.5 * KB,
+  '/embed/troubleshooting/': 34.5 * KB,
+  '/embed/traffic/': 36 * KB,
   // The cluster figure with its terminal open: the terminal's UI still loads only when a reader focuses its line.
   '/embed/terminal/': 33 * KB,
   // One inline widget alone: its shell, its picture, the kit's shared chunk and Svelte's runtime.
-  '/embed/write-watch/': 25 * KB, '/embed/conflict/': 25 * KB, '/embed/watch-resume/': 24 * KB, '/embed/replace-pod/': 25 * KB, '/embed/cascade-delete/': 25 * KB, '/embed/level-triggered/': 24.5 * KB, '/embed/max-surge/': 25 * KB, '/embed/rollout-undo/': 23.5 * KB,
+  '/embed/write-watch/': 25 * KB,
+  '/embed/conflict/': 25 * KB,
+  '/embed/watch-resume/': 24 * KB,
+  '/embed/replace-pod/': 25 * KB,
+  '/embed/cascade-delete/': 25 * KB,
+  '/embed/level-triggered/': 24.5 * KB,
+  '/embed/max-surge/': 25 * KB,
+  '/embed/rollout-undo/': 23.5 * KB,
   '/embed/new-replicaset/': 23.5 * KB,
-  '/embed/heartbeats/': 24 * KB, '/embed/force-delete/': 24.25 * KB, '/embed/node-lease/': 24 * KB, '/embed/toleration-countdown/': 24 * KB, '/embed/frozen-endpoints/': 23.5 * KB, '/embed/kubelet-alone/': 23.5 * KB,
-  '/embed/filter-score/': 23.5 * KB, '/embed/pending-pod/': 23.5 * KB, '/embed/one-at-a-time/': 23.5 * KB,
-  '/embed/ready-endpoints/': 23.25 * KB, '/embed/proxy-pick/': 23.5 * KB, '/embed/dns-lookup/': 23.5 * KB, '/embed/restart-leases/': 23.5 * KB, '/embed/service-address/': 23.5 * KB, '/embed/image-backoff/': 23.5 * KB, '/embed/crash-loop/': 23.5 * KB,
-  '/embed/chain-stops/': 23.75 * KB };
+  '/embed/heartbeats/': 24 * KB,
+  '/embed/force-delete/': 24.25 * KB,
+  '/embed/node-lease/': 24 * KB,
+  '/embed/toleration-countdown/': 24 * KB,
+  '/embed/frozen-endpoints/': 23.5 * KB,
+  '/embed/kubelet-alone/': 23.5 * KB,
+  '/embed/filter-score/': 23.5 * KB,
+  '/embed/pending-pod/': 23.5 * KB,
+  '/embed/one-at-a-time/': 23.5 * KB,
+  '/embed/ready-endpoints/': 23.25 * KB,
+  '/embed/proxy-pick/': 23.5 * KB,
+  '/embed/dns-lookup/': 23.5 * KB,
+  '/embed/restart-leases/': 23.5 * KB,
+  '/embed/service-address/': 23.5 * KB,
+  '/embed/image-backoff/': 23.5 * KB,
+  '/embed/crash-loop/': 23.5 * KB,
+  '/embed/chain-stops/': 23.75 * KB,
+};
 /** The core's worker chunk, shared by every figure: the target, and the limit past which the check fails. */
 const WORKER_TARGET_GZIP = 90 * KB;
 // Over the target since the 1.37 work: the API server's decoding and validation (~6 KB), its
@@ -381,40 +419,69 @@ const fileOf = (src) => join(dist, src.startsWith(base + '/') ? src.slice(base.l
 const report = createReport('budget');
 for (const page of htmlPages(dist)) {
   const html = read(page.file);
-  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)]
-    .filter((m) => !/type="application\/(ld\+)?json"/.test(m[1]));
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+    (m) => !/type="application\/(ld\+)?json"/.test(m[1]),
+  );
   const islands = (html.match(/<astro-island\b/g) ?? []).length;
   const moduleFiles = new Set();
-  for (const src of [...attrValues(html, 'script', 'src'), ...attrValues(html, 'astro-island', 'component-url'), ...attrValues(html, 'astro-island', 'renderer-url')]) {
+  for (const src of [
+    ...attrValues(html, 'script', 'src'),
+    ...attrValues(html, 'astro-island', 'component-url'),
+    ...attrValues(html, 'astro-island', 'renderer-url'),
+  ]) {
     for (const f of moduleGraph(fileOf(src))) moduleFiles.add(f);
   }
-    const css = attrValues(html, 'link', 'href').filter((h) => h.endsWith('.css'));
+  const css = attrValues(html, 'link', 'href').filter((h) => h.endsWith('.css'));
   const cssGzip = css.reduce((n, h) => n + gz(readFileSync(fileOf(h))), 0);
   const htmlGzip = gz(Buffer.from(html));
   const p = page.path;
 
   const htmlMax = HTML_PAGE_MAX_GZIP[p] ?? HTML_MAX_GZIP;
   report.check(`${p}: HTML ${htmlGzip} B gzip ≤ ${htmlMax}`, htmlGzip <= htmlMax);
-  const cssMax = html.includes('data-widget-root=') ? WIDGET_PAGE_CSS_MAX_GZIP : islands > 0 ? FIGURE_PAGE_CSS_MAX_GZIP : CSS_MAX_GZIP;
-  report.check(`${p}: CSS ${cssGzip} B gzip ≤ ${cssMax}`, cssGzip <= cssMax && css.length > 0, `stylesheets: ${css.join(', ')}`);
+  const cssMax = html.includes('data-widget-root=')
+    ? WIDGET_PAGE_CSS_MAX_GZIP
+    : islands > 0
+      ? FIGURE_PAGE_CSS_MAX_GZIP
+      : CSS_MAX_GZIP;
+  report.check(
+    `${p}: CSS ${cssGzip} B gzip ≤ ${cssMax}`,
+    cssGzip <= cssMax && css.length > 0,
+    `stylesheets: ${css.join(', ')}`,
+  );
   const theme = inline.filter((m) => m[2].includes('ds-theme'));
   const otherInline = inline.filter((m) => !m[2].includes('ds-theme'));
   const themeBytes = theme.length === 1 ? Buffer.byteLength(theme[0][2]) : -1;
-  report.check(`${p}: one inline theme script, ${themeBytes} B ≤ ${THEME_SCRIPT_MAX}`, themeBytes >= 0 && themeBytes <= THEME_SCRIPT_MAX, `${theme.length} theme scripts`);
+  report.check(
+    `${p}: one inline theme script, ${themeBytes} B ≤ ${THEME_SCRIPT_MAX}`,
+    themeBytes >= 0 && themeBytes <= THEME_SCRIPT_MAX,
+    `${theme.length} theme scripts`,
+  );
   // Module code Astro chose to inline counts like a file, with whatever it imports.
   let inlineGzip = 0;
   for (const m of otherInline) {
     inlineGzip += gz(Buffer.from(m[2]));
-    for (const imp of m[2].matchAll(/["'](\/[^"']+\.js)["']/g)) for (const f of moduleGraph(fileOf(imp[1]))) moduleFiles.add(f);
+    for (const imp of m[2].matchAll(/["'](\/[^"']+\.js)["']/g))
+      for (const f of moduleGraph(fileOf(imp[1]))) moduleFiles.add(f);
   }
   const moduleGzip = inlineGzip + [...moduleFiles].reduce((n, f) => n + gz(readFileSync(f)), 0);
   if (islands > 0) {
     const budget = FIGURE_BUDGETS[p];
-    report.check(`${p}: ${islands} figure(s), JavaScript ${moduleGzip} B gzip within its budget`, budget !== undefined && moduleGzip <= budget, budget === undefined ? 'no budget declared in FIGURE_BUDGETS' : `budget ${budget}`);
+    report.check(
+      `${p}: ${islands} figure(s), JavaScript ${moduleGzip} B gzip within its budget`,
+      budget !== undefined && moduleGzip <= budget,
+      budget === undefined ? 'no budget declared in FIGURE_BUDGETS' : `budget ${budget}`,
+    );
   } else if (p === '/search/') {
-    report.check(`${p}: search module ${moduleGzip} B gzip ≤ ${SEARCH_JS_MAX_GZIP} (Pagefind loads on a query)`, moduleGzip > 0 && moduleGzip <= SEARCH_JS_MAX_GZIP);
+    report.check(
+      `${p}: search module ${moduleGzip} B gzip ≤ ${SEARCH_JS_MAX_GZIP} (Pagefind loads on a query)`,
+      moduleGzip > 0 && moduleGzip <= SEARCH_JS_MAX_GZIP,
+    );
   } else {
-    report.check(`${p}: no JavaScript besides the theme script (${moduleGzip} B)`, moduleGzip === 0, [...moduleFiles].join(', '));
+    report.check(
+      `${p}: no JavaScript besides the theme script (${moduleGzip} B)`,
+      moduleGzip === 0,
+      [...moduleFiles].join(', '),
+    );
   }
 }
 // The worker: one chunk (with what it imports) for every figure of the site.
@@ -423,31 +490,57 @@ const workers = existsSync(astroDir) ? readdirSync(astroDir).filter((f) => /^cor
 report.check(`one core worker chunk (${workers.join(', ') || 'none'})`, workers.length === 1);
 for (const w of workers) {
   const bytes = [...moduleGraph(join(astroDir, w))].reduce((n, f) => n + gz(readFileSync(f)), 0);
-  const note = bytes <= WORKER_TARGET_GZIP ? `within the ${WORKER_TARGET_GZIP} B target` : `over the ${WORKER_TARGET_GZIP} B target by ${bytes - WORKER_TARGET_GZIP} B`;
+  const note =
+    bytes <= WORKER_TARGET_GZIP
+      ? `within the ${WORKER_TARGET_GZIP} B target`
+      : `over the ${WORKER_TARGET_GZIP} B target by ${bytes - WORKER_TARGET_GZIP} B`;
   console.log(`budget: worker ${w}: ${bytes} B gzip, ${note}`);
   report.check(`worker ${w}: ${bytes} B gzip ≤ ${WORKER_MAX_GZIP} (${note})`, bytes <= WORKER_MAX_GZIP);
   // What the worker loads later by a dynamic import (each figure's definition, the link encoder): what each adds beyond the core.
   const core = moduleGraph(join(astroDir, w));
   // One file: split, each part is gzipped apart and the glue between them names what they share (astro.config.mjs).
-  report.check(`worker ${w} is the core's one file (it imports no chunk statically)`, core.size === 1, [...core].join(', '));
-  const lazy = [...readFileSync(join(astroDir, w), 'utf8').matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) => join(astroDir, m[1]));
+  report.check(
+    `worker ${w} is the core's one file (it imports no chunk statically)`,
+    core.size === 1,
+    [...core].join(', '),
+  );
+  const lazy = [
+    ...readFileSync(join(astroDir, w), 'utf8').matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g),
+  ].map((m) => join(astroDir, m[1]));
   const kubectl = [...new Set(lazy)].filter((c) => /^kubectl-.*\.js$/.test(c.split('/').pop()));
-  report.check(`the worker loads kubectl as one lazy chunk (${kubectl.map((c) => c.split('/').pop()).join(', ') || 'none'})`, kubectl.length === 1);
+  report.check(
+    `the worker loads kubectl as one lazy chunk (${kubectl.map((c) => c.split('/').pop()).join(', ') || 'none'})`,
+    kubectl.length === 1,
+  );
   for (const chunk of [...new Set(lazy)]) {
     const extra = [...moduleGraph(chunk)].filter((f) => !core.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
     const name = chunk.split('/').pop();
     // The frozen-endpoints widget runs the traffic figure's kube-proxy and client: the same shared networking chunk.
-    const max = kubectl.includes(chunk) ? KUBECTL_CHUNK_MAX_GZIP : /^(traffic-figure|frozen-endpoints-widget|outage-figure)-.*\.js$/.test(name) ? TRAFFIC_CHUNK_MAX_GZIP : /^(ready-endpoints|proxy-pick|dns-lookup|service-address|chain-stops)-widget-.*\.js$/.test(name) ? NETWORK_WIDGET_CHUNK_MAX_GZIP : /^permalink-.*\.js$/.test(name) ? PERMALINK_CHUNK_MAX_GZIP : FIGURE_CHUNK_MAX_GZIP;
+    const max = kubectl.includes(chunk)
+      ? KUBECTL_CHUNK_MAX_GZIP
+      : /^(traffic-figure|frozen-endpoints-widget|outage-figure)-.*\.js$/.test(name)
+        ? TRAFFIC_CHUNK_MAX_GZIP
+        : /^(ready-endpoints|proxy-pick|dns-lookup|service-address|chain-stops)-widget-.*\.js$/.test(name)
+          ? NETWORK_WIDGET_CHUNK_MAX_GZIP
+          : /^permalink-.*\.js$/.test(name)
+            ? PERMALINK_CHUNK_MAX_GZIP
+            : FIGURE_CHUNK_MAX_GZIP;
     report.check(`worker lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core ≤ ${max}`, extra <= max);
   }
   // kubectl's own lazy chunk: explain's, beyond the core and kubectl's chunk (which it imports).
   for (const k of kubectl) {
     const loaded = new Set([...core, ...moduleGraph(k)]);
     const explain = lazyImports(k).filter((c) => /^explain-.*\.js$/.test(c.split('/').pop()));
-    report.check(`kubectl's chunk loads explain's as one lazy chunk (${explain.map((c) => c.split('/').pop()).join(', ') || 'none'})`, explain.length === 1);
+    report.check(
+      `kubectl's chunk loads explain's as one lazy chunk (${explain.map((c) => c.split('/').pop()).join(', ') || 'none'})`,
+      explain.length === 1,
+    );
     for (const chunk of explain) {
       const extra = [...moduleGraph(chunk)].filter((f) => !loaded.has(f)).reduce((n, f) => n + gz(readFileSync(f)), 0);
-      report.check(`kubectl's lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core and kubectl's ≤ ${EXPLAIN_CHUNK_MAX_GZIP}`, extra <= EXPLAIN_CHUNK_MAX_GZIP);
+      report.check(
+        `kubectl's lazy chunk ${chunk.split('/').pop()}: ${extra} B gzip beyond the core and kubectl's ≤ ${EXPLAIN_CHUNK_MAX_GZIP}`,
+        extra <= EXPLAIN_CHUNK_MAX_GZIP,
+      );
     }
   }
 }

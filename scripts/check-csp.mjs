@@ -48,20 +48,31 @@ for (const page of pages) {
   const html = read(page.file);
   const urlPath = `${base}${page.path === '/404' ? '/404.html' : page.path}`;
   const meta = metaCsp(html);
-  const headerCsp = headersFor(rules, urlPath).filter(([k]) => k.toLowerCase() === 'content-security-policy').map(([, v]) => v);
+  const headerCsp = headersFor(rules, urlPath)
+    .filter(([k]) => k.toLowerCase() === 'content-security-policy')
+    .map(([, v]) => v);
   const problems = [];
   if (!meta) problems.push('no <meta> CSP');
-  if (headerCsp.length !== 1 || headerCsp[0].includes(', ')) problems.push(`_headers gives ${headerCsp.length === 1 ? 'two merged policies' : `${headerCsp.length} CSP headers`} for ${urlPath}`);
+  if (headerCsp.length !== 1 || headerCsp[0].includes(', '))
+    problems.push(
+      `_headers gives ${headerCsp.length === 1 ? 'two merged policies' : `${headerCsp.length} CSP headers`} for ${urlPath}`,
+    );
   const header = headerCsp[0] ?? '';
-  if (meta && header && header.replace(/; frame-ancestors [^;]*$/, '') !== meta) problems.push('the header policy is not the meta policy plus frame-ancestors');
+  if (meta && header && header.replace(/; frame-ancestors [^;]*$/, '') !== meta)
+    problems.push('the header policy is not the meta policy plus frame-ancestors');
   for (const { kind, code, hash } of inlineCode(html)) {
     const where = `inline ${kind === 'script-src' ? 'script' : 'style'} "${code.slice(0, 40).replace(/\s+/g, ' ')}…" (${hash})`;
     if (meta && !sources(meta, kind).includes(hash)) problems.push(`${where} is not allowed by the <meta> policy`);
-    if (header && !sources(header, kind).includes(hash)) problems.push(`${where} is not allowed by the _headers policy`);
+    if (header && !sources(header, kind).includes(hash))
+      problems.push(`${where} is not allowed by the _headers policy`);
   }
   const styleAttrs = [...html.matchAll(/<[a-z][^>]*\sstyle="[^"]*"/gi)].length;
   if (styleAttrs) problems.push(`${styleAttrs} style="" attribute(s), which a CSP without 'unsafe-inline' drops`);
-  report.check(`${page.path}: every inline script and style is allowed by both policies`, problems.length === 0, problems.join('\n      '));
+  report.check(
+    `${page.path}: every inline script and style is allowed by both policies`,
+    problems.length === 0,
+    problems.join('\n      '),
+  );
 }
 
 // The isolation and transport headers a host sends (src/integrations/publish.mjs).
@@ -69,10 +80,21 @@ const get = (path, name) => headersFor(rules, path).find(([k]) => k.toLowerCase(
 const home = `${base}/`;
 const embed = `${base}/embed/cluster/`;
 const asset = `${base}/_astro/x.js`;
-report.check('HSTS on every path', [home, embed, asset].every((p) => /max-age=\d{8,}/.test(get(p, 'Strict-Transport-Security') ?? '')));
-report.check('a reader\'s page is same-origin for COOP and CORP', get(home, 'Cross-Origin-Opener-Policy') === 'same-origin' && get(home, 'Cross-Origin-Resource-Policy') === 'same-origin');
-report.check('an embed and the assets stay loadable from other origins (CORP cross-origin, no COOP, CORS on assets)',
-  get(embed, 'Cross-Origin-Resource-Policy') === 'cross-origin' && !get(embed, 'Cross-Origin-Opener-Policy')
-  && get(asset, 'Cross-Origin-Resource-Policy') === 'cross-origin' && get(asset, 'Access-Control-Allow-Origin') === '*');
+report.check(
+  'HSTS on every path',
+  [home, embed, asset].every((p) => /max-age=\d{8,}/.test(get(p, 'Strict-Transport-Security') ?? '')),
+);
+report.check(
+  "a reader's page is same-origin for COOP and CORP",
+  get(home, 'Cross-Origin-Opener-Policy') === 'same-origin' &&
+    get(home, 'Cross-Origin-Resource-Policy') === 'same-origin',
+);
+report.check(
+  'an embed and the assets stay loadable from other origins (CORP cross-origin, no COOP, CORS on assets)',
+  get(embed, 'Cross-Origin-Resource-Policy') === 'cross-origin' &&
+    !get(embed, 'Cross-Origin-Opener-Policy') &&
+    get(asset, 'Cross-Origin-Resource-Policy') === 'cross-origin' &&
+    get(asset, 'Access-Control-Allow-Origin') === '*',
+);
 report.check('the site has pages to check', pages.length >= 5, `found ${pages.length}`);
 report.finish();

@@ -62,19 +62,24 @@ const FORBIDDEN_GLOBALS = new Set(['setTimeout', 'setInterval', 'document', 'win
 /** The rules, in the order the report lists them. */
 export const RULES = {
   'sim-imports': 'src/sim imports nothing from Svelte, Astro, widgets, machines, components, pages or layouts',
-  'sim-globals': 'src/sim (non-test) never touches Date.now, Math.random, performance.now, setTimeout, setInterval, document or window',
-  'core-entry': 'code outside src/sim imports the core only through src/sim/index.ts or src/sim/kubectl/index.ts (type-only imports excepted)',
+  'sim-globals':
+    'src/sim (non-test) never touches Date.now, Math.random, performance.now, setTimeout, setInterval, document or window',
+  'core-entry':
+    'code outside src/sim imports the core only through src/sim/index.ts or src/sim/kubectl/index.ts (type-only imports excepted)',
   'kubectl-entry': 'src/sim/kubectl/index.ts is imported only from scripts/ (the CLI) or lazily with import()',
-  machines: 'src/machines imports only xstate and the core\'s types',
-  widgets: 'a widget imports only its own folder, src/widgets/shared, src/machines and the core\'s types, never another widget',
-  'widget-core-values': 'only src/widgets/shared/core.worker.ts imports the core\'s values',
-  pages: 'src/pages imports only components, layouts and widgets\' .astro wrappers',
-  content: 'content/ imports only src/components and widgets\' .astro wrappers',
+  machines: "src/machines imports only xstate and the core's types",
+  widgets:
+    "a widget imports only its own folder, src/widgets/shared, src/machines and the core's types, never another widget",
+  'widget-core-values': "only src/widgets/shared/core.worker.ts imports the core's values",
+  pages: "src/pages imports only components, layouts and widgets' .astro wrappers",
+  content: "content/ imports only src/components and widgets' .astro wrappers",
   e2e: 'e2e/ never imports from src/ (only its own files and scripts/lib)',
   resolves: 'every relative import resolves to a file inside the repository',
-  hub: 'outside src/sim/apiserver, the API server\'s values come only through apiserver/index.ts (world.ts, cluster.ts, view/stored.ts) or an optional part\'s own module',
-  components: 'a component (controllers, scheduler, kubelet, node-lifecycle, kubectl, kube-proxy) imports no other component\'s values',
-  'client-go': 'client-go imports values only from api/, util/, client-go/ and the world\'s clock and chance (types from anywhere)',
+  hub: "outside src/sim/apiserver, the API server's values come only through apiserver/index.ts (world.ts, cluster.ts, view/stored.ts) or an optional part's own module",
+  components:
+    "a component (controllers, scheduler, kubelet, node-lifecycle, kubectl, kube-proxy) imports no other component's values",
+  'client-go':
+    "client-go imports values only from api/, util/, client-go/ and the world's clock and chance (types from anywhere)",
 };
 
 const isTest = (file) => /\.(test|test-d|spec)\.[mc]?[jt]s$/.test(file);
@@ -112,7 +117,9 @@ export function scriptParts(file, text) {
     }
     const script = /<script\b[^>]*>([\s\S]*?)<\/script>/g;
     for (const m of rest.matchAll(script)) parts.push({ code: m[1], line: lineAt(m.index + m[0].indexOf('>') + 1) });
-    markup = rest.replace(script, (s) => s.replace(/[^\n]/g, ' ')).replace(/<style\b[\s\S]*?<\/style>/g, (s) => s.replace(/[^\n]/g, ' '));
+    markup = rest
+      .replace(script, (s) => s.replace(/[^\n]/g, ' '))
+      .replace(/<style\b[\s\S]*?<\/style>/g, (s) => s.replace(/[^\n]/g, ' '));
   } else if (file.endsWith('.mdx')) {
     // MDX's ESM: top-level lines that start with import/export, outside code fences, up to the
     // line that closes the statement (its `from '…'` or a bare `import '…'`).
@@ -149,16 +156,50 @@ export function importsOf(file, text) {
     const sf = ts.createSourceFile(file + '.ts', part.code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
     const line = (node) => part.line + sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
     const visit = (node) => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-        found.push({ spec: node.moduleSpecifier.text, line: line(node), typeOnly: declarationIsTypeOnly(node), dynamic: false });
-      } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
-        found.push({ spec: node.moduleReference.expression.text, line: line(node), typeOnly: node.isTypeOnly, dynamic: false });
-      } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
+        found.push({
+          spec: node.moduleSpecifier.text,
+          line: line(node),
+          typeOnly: declarationIsTypeOnly(node),
+          dynamic: false,
+        });
+      } else if (
+        ts.isImportEqualsDeclaration(node) &&
+        ts.isExternalModuleReference(node.moduleReference) &&
+        ts.isStringLiteral(node.moduleReference.expression)
+      ) {
+        found.push({
+          spec: node.moduleReference.expression.text,
+          line: line(node),
+          typeOnly: node.isTypeOnly,
+          dynamic: false,
+        });
+      } else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0])
+      ) {
         found.push({ spec: node.arguments[0].text, line: line(node), typeOnly: false, dynamic: true });
-      } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      } else if (
+        ts.isImportTypeNode(node) &&
+        ts.isLiteralTypeNode(node.argument) &&
+        ts.isStringLiteral(node.argument.literal)
+      ) {
         found.push({ spec: node.argument.literal.text, line: line(node), typeOnly: true, dynamic: false });
-      } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2
-        && ts.isStringLiteralLike(node.arguments[0]) && node.arguments[0].text.startsWith('.') && node.arguments[1].getText(sf) === 'import.meta.url') {
+      } else if (
+        ts.isNewExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'URL' &&
+        node.arguments?.length === 2 &&
+        ts.isStringLiteralLike(node.arguments[0]) &&
+        node.arguments[0].text.startsWith('.') &&
+        node.arguments[1].getText(sf) === 'import.meta.url'
+      ) {
         found.push({ spec: node.arguments[0].text, line: line(node), typeOnly: false, dynamic: true });
       }
       ts.forEachChild(node, visit);
@@ -189,7 +230,12 @@ export function resolveImport(root, from, spec) {
   const abs = resolve(root, dirname(from), clean);
   const rel = toPosix(relative(root, abs));
   if (rel.startsWith('..') || rel.startsWith('/') || /^[A-Za-z]:/.test(rel)) return { outside: clean };
-  const candidates = [rel, ...['.ts', '.mts', '.mjs', '.js', '.svelte', '.astro'].map((e) => rel + e), `${rel}/index.ts`, `${rel}/index.mjs`];
+  const candidates = [
+    rel,
+    ...['.ts', '.mts', '.mjs', '.js', '.svelte', '.astro'].map((e) => rel + e),
+    `${rel}/index.ts`,
+    `${rel}/index.mjs`,
+  ];
   const hit = candidates.find((c) => existsSync(join(root, c)) && statSync(join(root, c)).isFile());
   return hit ? { file: hit } : { missing: rel };
 }
@@ -202,21 +248,41 @@ export function ambientUses(file, text) {
   // globalThis.setTimeout is setTimeout; globalThis.Date.now is Date.now.
   const baseName = (expr) => {
     if (ts.isIdentifier(expr)) return expr.text;
-    if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.expression) && expr.expression.text === 'globalThis') return expr.name.text;
+    if (
+      ts.isPropertyAccessExpression(expr) &&
+      ts.isIdentifier(expr.expression) &&
+      expr.expression.text === 'globalThis'
+    )
+      return expr.name.text;
     return undefined;
   };
   const visit = (node) => {
     if (ts.isPropertyAccessExpression(node)) {
       const owner = baseName(node.expression);
-      if (owner && FORBIDDEN_MEMBERS[owner]?.includes(node.name.text)) hits.push({ line: line(node), name: `${owner}.${node.name.text}` });
-      if (ts.isIdentifier(node.expression) && node.expression.text === 'globalThis' && FORBIDDEN_GLOBALS.has(node.name.text)) hits.push({ line: line(node), name: node.name.text });
+      if (owner && FORBIDDEN_MEMBERS[owner]?.includes(node.name.text))
+        hits.push({ line: line(node), name: `${owner}.${node.name.text}` });
+      if (
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'globalThis' &&
+        FORBIDDEN_GLOBALS.has(node.name.text)
+      )
+        hits.push({ line: line(node), name: node.name.text });
     } else if (ts.isIdentifier(node) && FORBIDDEN_GLOBALS.has(node.text)) {
       const p = node.parent;
       // A member name (`x.window`, `{ window: 1 }`, `window?: number`) is not the global.
-      const isName = (ts.isPropertyAccessExpression(p) && p.name === node)
-        || ((ts.isPropertyAssignment(p) || ts.isPropertySignature(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p)
-          || ts.isMethodSignature(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p) || ts.isEnumMember(p)) && p.name === node)
-        || (ts.isBindingElement(p) && p.propertyName === node) || ts.isQualifiedName(p);
+      const isName =
+        (ts.isPropertyAccessExpression(p) && p.name === node) ||
+        ((ts.isPropertyAssignment(p) ||
+          ts.isPropertySignature(p) ||
+          ts.isPropertyDeclaration(p) ||
+          ts.isMethodDeclaration(p) ||
+          ts.isMethodSignature(p) ||
+          ts.isGetAccessor(p) ||
+          ts.isSetAccessor(p) ||
+          ts.isEnumMember(p)) &&
+          p.name === node) ||
+        (ts.isBindingElement(p) && p.propertyName === node) ||
+        ts.isQualifiedName(p);
       if (!isName) hits.push({ line: line(node), name: node.text });
     }
     ts.forEachChild(node, visit);
@@ -244,17 +310,29 @@ function judge(from, imp, target) {
     if (target.pkg && VIEW_PACKAGES.test(target.pkg)) fail('sim-imports', `the core may not use ${target.pkg}`);
     if (t && under(t, ...VIEW_FOLDERS)) fail('sim-imports', `the core may not reach the view layer (${t})`);
     // The test fixtures (src/sim/testing/) serve tests only: no part of the core runs on them.
-    if (t && t.startsWith('src/sim/testing/') && !from.startsWith('src/sim/testing/') && !isTest(from)) fail('sim-imports', `the core may not import test fixtures (${t})`);
+    if (t && t.startsWith('src/sim/testing/') && !from.startsWith('src/sim/testing/') && !isTest(from))
+      fail('sim-imports', `the core may not import test fixtures (${t})`);
     // The three rules of the hub hold for the model; a test (and a test fixture) may reach any module it checks.
     if (t && t.startsWith('src/sim/') && !imp.typeOnly && !isTest(from) && !from.startsWith('src/sim/testing/')) {
       if (t.startsWith(SERVER_DIR) && !from.startsWith(SERVER_DIR)) {
         const door = t === SERVER_ENTRY ? SERVER_ENTRY_USERS.includes(from) : SERVER_PARTS.includes(t);
-        if (!door) fail('hub', t === SERVER_ENTRY ? `only ${SERVER_ENTRY_USERS.join(', ')} run the API server; a client uses src/sim/api/` : `${t} is the API server's: a client uses src/sim/api/, world.ts and cluster.ts ${SERVER_ENTRY}, an optional part its own module (${SERVER_PARTS.join(', ')})`);
+        if (!door)
+          fail(
+            'hub',
+            t === SERVER_ENTRY
+              ? `only ${SERVER_ENTRY_USERS.join(', ')} run the API server; a client uses src/sim/api/`
+              : `${t} is the API server's: a client uses src/sim/api/, world.ts and cluster.ts ${SERVER_ENTRY}, an optional part its own module (${SERVER_PARTS.join(', ')})`,
+          );
       }
       const a = componentOf(from);
       const b = componentOf(t);
-      if (a && b && a !== b) fail('components', `${t} is ${b}'s: components meet only at the API server (share code through api/ or util/)`);
-      if (from.startsWith('src/sim/client-go/') && !CLIENT_GO_MAY_USE.test(t)) fail('client-go', `client-go may not import ${t} (only api/, util/, client-go/, clock.ts, rng.ts; \`import type\` for the world's types)`);
+      if (a && b && a !== b)
+        fail('components', `${t} is ${b}'s: components meet only at the API server (share code through api/ or util/)`);
+      if (from.startsWith('src/sim/client-go/') && !CLIENT_GO_MAY_USE.test(t))
+        fail(
+          'client-go',
+          `client-go may not import ${t} (only api/, util/, client-go/, clock.ts, rng.ts; \`import type\` for the world's types)`,
+        );
     }
     return broken;
   }
@@ -266,7 +344,10 @@ function judge(from, imp, target) {
     // (src/sim/testing/) and an add-on's constants are not worth a door in the entries.
     const recorder = /^scripts\/oracle\/record-[a-z-]+\.ts$/.test(from);
     if (!throughEntry && !recorder && !(imp.typeOnly && TYPE_IMPORTS_MAY_NAME_CORE_MODULES)) {
-      fail('core-entry', `${t} is inside the core: import its values from ${CORE_ENTRY}${imp.typeOnly ? '' : ' (or write `import type` for types)'}`);
+      fail(
+        'core-entry',
+        `${t} is inside the core: import its values from ${CORE_ENTRY}${imp.typeOnly ? '' : ' (or write `import type` for types)'}`,
+      );
     }
     if (t === KUBECTL_ENTRY && !imp.typeOnly && !imp.dynamic && !from.startsWith('scripts/')) {
       fail('kubectl-entry', 'load kubectl lazily, with import(), outside the CLI');
@@ -279,7 +360,12 @@ function judge(from, imp, target) {
   if (from.startsWith('src/machines/') && !test) {
     if (target.pkg && target.pkg !== 'xstate') fail('machines', `a machine may use only xstate, not ${target.pkg}`);
     if (t && !t.startsWith('src/machines/') && !(inSim(t) && imp.typeOnly)) {
-      fail('machines', inSim(t) ? `${t}: a machine may import the core's types only (\`import type\`)` : `a machine may not import ${t}`);
+      fail(
+        'machines',
+        inSim(t)
+          ? `${t}: a machine may import the core's types only (\`import type\`)`
+          : `a machine may not import ${t}`,
+      );
     }
   }
 
@@ -287,25 +373,39 @@ function judge(from, imp, target) {
   if (widget && t && t.startsWith('src/')) {
     const own = `src/widgets/${widget}/`;
     if (!under(t, own, 'src/widgets/shared/', 'src/machines/', 'src/sim/')) {
-      fail('widgets', widgetOf(t) ? `${t} is another widget's (share it through src/widgets/shared)` : `a widget may not import ${t}`);
+      fail(
+        'widgets',
+        widgetOf(t) ? `${t} is another widget's (share it through src/widgets/shared)` : `a widget may not import ${t}`,
+      );
     }
-    if (coreValue && from !== CORE_WORKER && !test) fail('widget-core-values', `${t}: only ${CORE_WORKER} imports the core's values; write \`import type\``);
+    if (coreValue && from !== CORE_WORKER && !test)
+      fail('widget-core-values', `${t}: only ${CORE_WORKER} imports the core's values; write \`import type\``);
   }
 
-  if (from.startsWith('src/pages/') && t && t.startsWith('src/')
-    && !(under(t, 'src/components/', 'src/layouts/') || (t.startsWith('src/widgets/') && t.endsWith('.astro')))) {
+  if (
+    from.startsWith('src/pages/') &&
+    t &&
+    t.startsWith('src/') &&
+    !(under(t, 'src/components/', 'src/layouts/') || (t.startsWith('src/widgets/') && t.endsWith('.astro')))
+  ) {
     fail('pages', `a page may not import ${t}`);
   }
 
   if (from.startsWith('content/')) {
     if (target.pkg) fail('content', `a chapter may not import the package ${target.pkg}`);
     if (t && !(t.startsWith('src/components/') || (t.startsWith('src/widgets/') && t.endsWith('.astro')))) {
-      fail('content', t.startsWith('src/widgets/') ? `${t}: import the widget's .astro wrapper` : `a chapter may not import ${t}`);
+      fail(
+        'content',
+        t.startsWith('src/widgets/') ? `${t}: import the widget's .astro wrapper` : `a chapter may not import ${t}`,
+      );
     }
   }
 
   if (from.startsWith('e2e/') && t && !under(t, 'e2e/', 'scripts/lib/')) {
-    fail('e2e', t.startsWith('src/') ? `${t}: the browser tests see the built site, never the source` : `e2e may not import ${t}`);
+    fail(
+      'e2e',
+      t.startsWith('src/') ? `${t}: the browser tests see the built site, never the source` : `e2e may not import ${t}`,
+    );
   }
   return broken;
 }
@@ -320,12 +420,24 @@ export function checkTree(root) {
     for (const imp of importsOf(file, text)) {
       imports++;
       for (const { rule, why } of judge(file, imp, resolveImport(root, file, imp.spec))) {
-        violations.push({ rule, file, line: imp.line, spec: imp.spec, message: `${file}:${imp.line} imports '${imp.spec}': ${why} [${rule}]` });
+        violations.push({
+          rule,
+          file,
+          line: imp.line,
+          spec: imp.spec,
+          message: `${file}:${imp.line} imports '${imp.spec}': ${why} [${rule}]`,
+        });
       }
     }
     if (file.startsWith('src/sim/') && /\.[mc]?ts$/.test(file) && !isTest(file)) {
       for (const hit of ambientUses(file, text)) {
-        violations.push({ rule: 'sim-globals', file, line: hit.line, spec: hit.name, message: `${file}:${hit.line} uses ${hit.name}: the core's time is the simulated clock, its chance the seeded generator, and it has no DOM [sim-globals]` });
+        violations.push({
+          rule: 'sim-globals',
+          file,
+          line: hit.line,
+          spec: hit.name,
+          message: `${file}:${hit.line} uses ${hit.name}: the core's time is the simulated clock, its chance the seeded generator, and it has no DOM [sim-globals]`,
+        });
       }
     }
   }

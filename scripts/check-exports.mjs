@@ -31,7 +31,8 @@ const ROOT_FILES = ['astro.config.mjs', 'vitest.config.ts', 'playwright.config.t
 
 const isTest = (file) => /\.(test|test-d|spec)\.[mc]?[jt]s$/.test(file);
 /** A module whose exports are checked: TypeScript or JavaScript in src/ or scripts/, not a test. */
-const checked = (file) => /^(src|scripts)\//.test(file) && /\.[mc]?[jt]s$/.test(file) && !/\.d\.[mc]?ts$/.test(file) && !isTest(file);
+const checked = (file) =>
+  /^(src|scripts)\//.test(file) && /\.[mc]?[jt]s$/.test(file) && !/\.d\.[mc]?ts$/.test(file) && !isTest(file);
 /** Files a framework or a tool loads by itself: Astro's pages and content config. */
 const frameworkEntry = (file) => file.startsWith('src/pages/') || file === 'src/content.config.ts';
 
@@ -46,12 +47,19 @@ function namedEntries(root) {
   for (const f of ROOT_FILES) if (existsSync(join(root, f))) texts.push(readFileSync(join(root, f), 'utf8'));
   let docs = [];
   try {
-    docs = execFileSync('git', ['ls-files', '-z', '--', '*.md'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0').filter(Boolean);
+    docs = execFileSync('git', ['ls-files', '-z', '--', '*.md'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .split('\0')
+      .filter(Boolean);
   } catch {
     // not a git checkout (a test's temporary tree): no Markdown names a script
   }
   for (const f of docs) if (existsSync(join(root, f))) texts.push(readFileSync(join(root, f), 'utf8'));
-  for (const text of texts) for (const m of text.matchAll(/(?<![\w/])\.?\/?((?:src|scripts)\/[\w./-]+?\.[mc]?[jt]s)\b/g)) out.add(m[1]);
+  for (const text of texts)
+    for (const m of text.matchAll(/(?<![\w/])\.?\/?((?:src|scripts)\/[\w./-]+?\.[mc]?[jt]s)\b/g)) out.add(m[1]);
   return out;
 }
 
@@ -65,8 +73,10 @@ function boundNames(name) {
 function namesRead(node) {
   const p = node.parent;
   if (ts.isParenthesizedExpression(p) || ts.isAwaitExpression(p)) return namesRead(p);
-  if (ts.isPropertyAccessExpression(p) && p.expression === node) return p.name.text === 'then' ? thenNames(p) : [p.name.text];
-  if (ts.isVariableDeclaration(p) && p.initializer === node && ts.isObjectBindingPattern(p.name)) return bindingNames(p.name);
+  if (ts.isPropertyAccessExpression(p) && p.expression === node)
+    return p.name.text === 'then' ? thenNames(p) : [p.name.text];
+  if (ts.isVariableDeclaration(p) && p.initializer === node && ts.isObjectBindingPattern(p.name))
+    return bindingNames(p.name);
   return ['*'];
 }
 /** `import('…').then(({ a }) => …)` or `.then((m) => m.a)`. */
@@ -89,7 +99,8 @@ function thenNames(access) {
   return other ? ['*'] : names;
 }
 function bindingNames(pattern) {
-  if (pattern.elements.some((el) => el.dotDotDotToken || (el.propertyName && !ts.isIdentifier(el.propertyName)))) return ['*'];
+  if (pattern.elements.some((el) => el.dotDotDotToken || (el.propertyName && !ts.isIdentifier(el.propertyName))))
+    return ['*'];
   return pattern.elements.map((el) => (el.propertyName ?? el.name).text);
 }
 
@@ -128,7 +139,10 @@ function surfaceOf(root, file, text) {
         const t = target(st.moduleSpecifier.text);
         const clause = st.importClause;
         if (!t || !clause) continue;
-        if (clause.name) { uses.push([t, 'default']); imported.set(clause.name.text, [t, 'default']); }
+        if (clause.name) {
+          uses.push([t, 'default']);
+          imported.set(clause.name.text, [t, 'default']);
+        }
         const nb = clause.namedBindings;
         if (nb && ts.isNamespaceImport(nb)) uses.push([t, '*']);
         if (nb && ts.isNamedImports(nb)) {
@@ -141,30 +155,49 @@ function surfaceOf(root, file, text) {
       }
     }
     for (const st of sf.statements) {
-      const mods = ts.canHaveModifiers(st) ? ts.getModifiers(st) ?? [] : [];
+      const mods = ts.canHaveModifiers(st) ? (ts.getModifiers(st) ?? []) : [];
       const exported = mods.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
       const isDefault = mods.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
       if (exported && ts.isVariableStatement(st)) {
         const names = st.declarationList.declarations.flatMap((d) => boundNames(d.name));
-        for (const d of st.declarationList.declarations) for (const n of boundNames(d.name)) addLocal(n, d, n, { keyword: keywordOf(st), names });
-      } else if (exported && (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st)
-        || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st) || ts.isModuleDeclaration(st))) {
+        for (const d of st.declarationList.declarations)
+          for (const n of boundNames(d.name)) addLocal(n, d, n, { keyword: keywordOf(st), names });
+      } else if (
+        exported &&
+        (ts.isFunctionDeclaration(st) ||
+          ts.isClassDeclaration(st) ||
+          ts.isInterfaceDeclaration(st) ||
+          ts.isTypeAliasDeclaration(st) ||
+          ts.isEnumDeclaration(st) ||
+          ts.isModuleDeclaration(st))
+      ) {
         if (isDefault) addLocal('default', st);
         else if (st.name) addLocal(st.name.text, st, st.name.text, { keyword: keywordOf(st), names: [st.name.text] });
       } else if (ts.isExportAssignment(st)) {
         addLocal('default', st);
       } else if (ts.isExportDeclaration(st)) {
-        const from = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? target(st.moduleSpecifier.text) : undefined;
+        const from =
+          st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? target(st.moduleSpecifier.text) : undefined;
         if (st.moduleSpecifier && !from) continue; // a package's names
-        if (!st.exportClause) { stars.push(from); continue; }
-        if (ts.isNamespaceExport(st.exportClause)) { exports.set(st.exportClause.name.text, { line: line(st), from, name: '*' }); continue; }
+        if (!st.exportClause) {
+          stars.push(from);
+          continue;
+        }
+        if (ts.isNamespaceExport(st.exportClause)) {
+          exports.set(st.exportClause.name.text, { line: line(st), from, name: '*' });
+          continue;
+        }
         for (const el of st.exportClause.elements) {
           const local = (el.propertyName ?? el.name).text;
           if (from) exports.set(el.name.text, { line: line(el), from, name: local });
-          else if (imported.has(local)) exports.set(el.name.text, { line: line(el), from: imported.get(local)[0], name: imported.get(local)[1] });
+          else if (imported.has(local))
+            exports.set(el.name.text, { line: line(el), from: imported.get(local)[0], name: imported.get(local)[1] });
           else {
             const list = { start: st.getStart(sf), end: st.end, count: st.exportClause.elements.length };
-            exports.set(el.name.text, { line: line(el), fix: whole ? { element: { start: el.getStart(sf), end: el.end }, list } : undefined });
+            exports.set(el.name.text, {
+              line: line(el),
+              fix: whole ? { element: { start: el.getStart(sf), end: el.end }, list } : undefined,
+            });
             declNames.add(local);
           }
         }
@@ -174,16 +207,31 @@ function surfaceOf(root, file, text) {
     // (to tell "used in its own file" from "used nowhere").
     const counts = new Map();
     const visit = (node) => {
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0])
+      ) {
         const t = target(node.arguments[0].text);
         if (t) for (const n of namesRead(node)) uses.push([t, n]);
-      } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      } else if (
+        ts.isImportTypeNode(node) &&
+        ts.isLiteralTypeNode(node.argument) &&
+        ts.isStringLiteral(node.argument.literal)
+      ) {
         const t = target(node.argument.literal.text);
         let q = node.qualifier;
         while (q && ts.isQualifiedName(q)) q = q.left;
         if (t) uses.push([t, q ? q.text : '*']);
-      } else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && node.arguments?.length === 2
-        && ts.isStringLiteralLike(node.arguments[0]) && node.arguments[0].text.startsWith('.')) {
+      } else if (
+        ts.isNewExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'URL' &&
+        node.arguments?.length === 2 &&
+        ts.isStringLiteralLike(node.arguments[0]) &&
+        node.arguments[0].text.startsWith('.')
+      ) {
         const t = target(node.arguments[0].text);
         if (t) uses.push([t, '']);
       } else if (ts.isIdentifier(node)) {
@@ -249,7 +297,8 @@ export function checkExports(root) {
     if (frameworkEntry(file)) continue;
     for (const [name, e] of s.exports) {
       count++;
-      if (!used.has(`${file}\0${name}`)) unused.push({ file, line: e.line, name, own: !e.from && (s.ownUses.get(name) ?? 0) > 0 });
+      if (!used.has(`${file}\0${name}`))
+        unused.push({ file, line: e.line, name, own: !e.from && (s.ownUses.get(name) ?? 0) > 0 });
     }
   }
   return { files: surfaces.size, exports: count, unused, orphans };
@@ -272,7 +321,8 @@ export function unexport(root, unused) {
     const lists = new Map(); // list start → elements removed
     for (const u of list) {
       const fix = exports.get(u.name)?.fix;
-      if (fix?.keyword && fix.names.every((n) => names.has(n))) cuts.set(fix.keyword.start, { ...fix.keyword, insert: '' });
+      if (fix?.keyword && fix.names.every((n) => names.has(n)))
+        cuts.set(fix.keyword.start, { ...fix.keyword, insert: '' });
       else if (fix?.element) {
         const l = lists.get(fix.list.start) ?? { ...fix.list, elements: [] };
         l.elements.push(fix.element);
@@ -290,12 +340,20 @@ export function unexport(root, unused) {
       const body = text.slice(l.start, l.end);
       const open = body.indexOf('{') + 1;
       const close = body.lastIndexOf('}');
-      const kept = body.slice(open, close).split(',').map((x) => x.trim()).filter((x) => x
-        && !l.elements.some((e) => text.slice(e.start, e.end).trim() === x));
-      cuts.set(l.start, { start: l.start, end: l.end, insert: `${body.slice(0, open)} ${kept.join(', ')} ${body.slice(close)}` });
+      const kept = body
+        .slice(open, close)
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x && !l.elements.some((e) => text.slice(e.start, e.end).trim() === x));
+      cuts.set(l.start, {
+        start: l.start,
+        end: l.end,
+        insert: `${body.slice(0, open)} ${kept.join(', ')} ${body.slice(close)}`,
+      });
     }
     let out = text;
-    for (const c of [...cuts.values()].sort((a, b) => b.start - a.start)) out = out.slice(0, c.start) + c.insert + out.slice(c.end);
+    for (const c of [...cuts.values()].sort((a, b) => b.start - a.start))
+      out = out.slice(0, c.start) + c.insert + out.slice(c.end);
     writeFileSync(join(root, file), out);
   }
   return left;
@@ -307,13 +365,27 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   let { files, exports, unused, orphans } = checkExports(process.cwd());
   if (process.argv.includes('--fix')) {
     const left = unexport(process.cwd(), unused);
-    console.log(`exports: un-exported ${unused.filter((u) => u.own).length - left.length} names used only in their own file`);
+    console.log(
+      `exports: un-exported ${unused.filter((u) => u.own).length - left.length} names used only in their own file`,
+    );
     ({ files, exports, unused, orphans } = checkExports(process.cwd()));
   }
   console.log(`exports: ${exports} exported names in ${files} files`);
   const list = (xs) => xs.map((u) => `${u.file}:${u.line} ${u.name}`).join('\n      ');
-  report.check('every module in src/ and scripts/ is imported by another file or is an entry point', orphans.length === 0, orphans.join('\n      '));
-  report.check('every exported name is imported by another file', unused.filter((u) => !u.own).length === 0, list(unused.filter((u) => !u.own)));
-  report.check('a name used only inside its own file is not exported', unused.filter((u) => u.own).length === 0, list(unused.filter((u) => u.own)));
+  report.check(
+    'every module in src/ and scripts/ is imported by another file or is an entry point',
+    orphans.length === 0,
+    orphans.join('\n      '),
+  );
+  report.check(
+    'every exported name is imported by another file',
+    unused.filter((u) => !u.own).length === 0,
+    list(unused.filter((u) => !u.own)),
+  );
+  report.check(
+    'a name used only inside its own file is not exported',
+    unused.filter((u) => u.own).length === 0,
+    list(unused.filter((u) => u.own)),
+  );
   report.finish();
 }

@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { checkExports, unexport } from './check-exports.mjs';
 
 const roots: string[] = [];
-afterEach(() => { for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
 
 /** A small repository of the given files, with a package.json whose `test` runs scripts/run.mjs. */
 function tree(files: Record<string, string>): string {
@@ -29,7 +31,8 @@ const report = (root: string) => {
 describe('check-exports', () => {
   it('keeps a name another file imports, reports one used nowhere and one used only in its own file', () => {
     const root = tree({
-      'src/a.ts': 'export const used = 1;\nexport const dead = 2;\nexport function own() { return 3; }\nexport const twice = own();\n',
+      'src/a.ts':
+        'export const used = 1;\nexport const dead = 2;\nexport function own() { return 3; }\nexport const twice = own();\n',
       'src/b.ts': "import { used, twice } from './a.ts';\nexport const b = used + twice;\n",
       'scripts/b.test.ts': "import { b } from '../src/b.ts';\n",
       // A type test (*.test-d.ts) is imported by no one, like any test, and its imports count.
@@ -42,8 +45,10 @@ describe('check-exports', () => {
     const root = tree({
       'src/index.ts': "export { a } from './a.ts';\nexport * from './b.ts';\nexport { gone } from './a.ts';\n",
       'src/a.ts': 'export const a = 1;\nexport const gone = 2;\n',
-      'src/b.ts': 'export const b = 1;\nexport const c = 2;\nexport interface T { x: number }\nexport const d = 3;\nexport const e = 4;\n',
-      'src/use.ts': "import { a, b } from './index.ts';\nexport const run = async () => { const { c } = await import('./b.ts'); return import('./b.ts').then((m) => m.d + a + b + c); };\nexport type U = import('./b.ts').T;\n",
+      'src/b.ts':
+        'export const b = 1;\nexport const c = 2;\nexport interface T { x: number }\nexport const d = 3;\nexport const e = 4;\n',
+      'src/use.ts':
+        "import { a, b } from './index.ts';\nexport const run = async () => { const { c } = await import('./b.ts'); return import('./b.ts').then((m) => m.d + a + b + c); };\nexport type U = import('./b.ts').T;\n",
       'src/use.test.ts': "import { run, type U } from './use.ts';\n",
     });
     expect(report(root).unused).toEqual(['src/a.ts gone', 'src/b.ts e', 'src/index.ts gone']);
@@ -63,12 +68,15 @@ describe('check-exports', () => {
 
   it('--fix un-exports a name used only in its own file and leaves the rest alone', () => {
     const root = tree({
-      'src/a.ts': '/** Doc. */\nexport const own = 1;\nexport function f() { return own; }\nconst g = 2, h = 3;\nexport { g, h };\nexport const keep = g + h;\n',
+      'src/a.ts':
+        '/** Doc. */\nexport const own = 1;\nexport function f() { return own; }\nconst g = 2, h = 3;\nexport { g, h };\nexport const keep = g + h;\n',
       'src/b.ts': "import { f, keep, h } from './a.ts';\nexport const b = f() + keep + h;\n",
       'src/b.test.ts': "import { b } from './b.ts';\n",
     });
     expect(unexport(root, checkExports(root).unused)).toEqual([]);
-    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('/** Doc. */\nconst own = 1;\nexport function f() { return own; }\nconst g = 2, h = 3;\nexport { h };\nexport const keep = g + h;\n');
+    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe(
+      '/** Doc. */\nconst own = 1;\nexport function f() { return own; }\nconst g = 2, h = 3;\nexport { h };\nexport const keep = g + h;\n',
+    );
     expect(report(root).unused).toEqual([]);
   });
 });

@@ -18,12 +18,26 @@ const report = createReport('links');
 const docs = checkDocLinks('.');
 for (const file of docs.files) {
   const mine = docs.broken.filter((b) => b.file === file);
-  report.check(`${file}: its relative links name files in the repository`, mine.length === 0, mine.map((b) => `${b.file}:${b.line} ${b.link}: ${b.why}`).join('\n      '));
+  report.check(
+    `${file}: its relative links name files in the repository`,
+    mine.length === 0,
+    mine.map((b) => `${b.file}:${b.line} ${b.link}: ${b.why}`).join('\n      '),
+  );
 }
 // The design stays short enough to read in one sitting (issue 29: at most 150 lines).
-const designLines = existsSync('docs/DESIGN.md') ? readFileSync('docs/DESIGN.md', 'utf8').trimEnd().split('\n').length : 0;
-report.check(`docs/DESIGN.md is at most 150 lines (${designLines})`, designLines > 0 && designLines <= 150, `${designLines} lines`);
-report.check('the repository has its documents to check', docs.files.includes('README.md') && docs.files.includes('docs/DESIGN.md'), `found ${docs.files.join(', ')}`);
+const designLines = existsSync('docs/DESIGN.md')
+  ? readFileSync('docs/DESIGN.md', 'utf8').trimEnd().split('\n').length
+  : 0;
+report.check(
+  `docs/DESIGN.md is at most 150 lines (${designLines})`,
+  designLines > 0 && designLines <= 150,
+  `${designLines} lines`,
+);
+report.check(
+  'the repository has its documents to check',
+  docs.files.includes('README.md') && docs.files.includes('docs/DESIGN.md'),
+  `found ${docs.files.join(', ')}`,
+);
 
 const pages = htmlPages(dist);
 const idsByPath = new Map(pages.map((p) => [p.path, ids(read(p.file))]));
@@ -55,11 +69,16 @@ for (const page of pages) {
     const url = new URL(ref, `http://site${base}${page.path}`);
     const target = url.pathname;
     const file = fileFor(target);
-    if (!file) { broken.push(`${ref} (no file for ${target})`); continue; }
+    if (!file) {
+      broken.push(`${ref} (no file for ${target})`);
+      continue;
+    }
     const frag = decodeURIComponent(url.hash.slice(1));
     if (frag) {
       const targetPath = target.slice(base.length) || '/';
-      const targetIds = idsByPath.get(targetPath.endsWith('/') || targetPath.endsWith('.xml') ? targetPath : `${targetPath}/`) ?? idsByPath.get(targetPath);
+      const targetIds =
+        idsByPath.get(targetPath.endsWith('/') || targetPath.endsWith('.xml') ? targetPath : `${targetPath}/`) ??
+        idsByPath.get(targetPath);
       if (!targetIds || !targetIds.has(frag)) broken.push(`${ref} (no id "${frag}" on ${targetPath})`);
     }
   }

@@ -5,12 +5,25 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
-const env = { ...process.env, SITE_BASE: '/desired-state', DIST_DIR: 'dist-base', PORT: '4331', E2E_REPORT: 'reports/playwright-base.json' };
+const env = {
+  ...process.env,
+  SITE_BASE: '/desired-state',
+  DIST_DIR: 'dist-base',
+  PORT: '4331',
+  E2E_REPORT: 'reports/playwright-base.json',
+};
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 rmSync('dist-base', { recursive: true, force: true });
 run(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--silent']);
-run(process.execPath, ['node_modules/pagefind/lib/runner/bin.cjs', '--site', 'dist-base', '--output-subdir', 'pagefind', '--silent']);
+run(process.execPath, [
+  'node_modules/pagefind/lib/runner/bin.cjs',
+  '--site',
+  'dist-base',
+  '--output-subdir',
+  'pagefind',
+  '--silent',
+]);
 run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--grep', '@published']);

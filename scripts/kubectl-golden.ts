@@ -12,9 +12,15 @@ import { runJudge } from './lib/kubectl-judge.ts';
 
 const words = process.argv.slice(2);
 const judge = words.length ? words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ') : process.env.KUBECTL_JUDGE;
-if (!judge) { console.error('usage: node scripts/kubectl-golden.ts /path/to/kubectl [args…]'); process.exit(2); }
-const out = process.env.GOLDEN_OUT ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'kubectl', 'golden', 'kubectl-1.37.json');
+if (!judge) {
+  console.error('usage: node scripts/kubectl-golden.ts /path/to/kubectl [args…]');
+  process.exit(2);
+}
+const out =
+  process.env.GOLDEN_OUT ??
+  join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'kubectl', 'golden', 'kubectl-1.37.json');
 const results = [];
-for (const c of GOLDEN_CASES) results.push({ args: c.args, ...(c.stdin === undefined ? {} : { stdin: c.stdin }), ...await runJudge(judge, c) });
+for (const c of GOLDEN_CASES)
+  results.push({ args: c.args, ...(c.stdin === undefined ? {} : { stdin: c.stdin }), ...(await runJudge(judge, c)) });
 writeFileSync(out, JSON.stringify(results, null, 1) + '\n');
 console.log(`${results.length} cases written to ${out}`);

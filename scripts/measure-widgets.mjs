@@ -8,9 +8,24 @@ import { resolveBrowser } from './lib/browser.mjs';
 import { serveSite } from './serve.mjs';
 
 const only = process.argv.slice(2);
-const PAGES = only.length ? only : ['/control-plane/', '/reconcile-loop/', '/scheduler/', '/rolling-updates/', '/node-failure/', '/control-plane-outage/', '/troubleshooting/', '/networking/'];
+const PAGES = only.length
+  ? only
+  : [
+      '/control-plane/',
+      '/reconcile-loop/',
+      '/scheduler/',
+      '/rolling-updates/',
+      '/node-failure/',
+      '/control-plane-outage/',
+      '/troubleshooting/',
+      '/networking/',
+    ];
 // MEASURE_WIDTHS=360 measures one width only (320 too, when named) (faster, while fixing the phone's layouts).
-const SIZES = [{ width: 320, height: 800 }, { width: 360, height: 800 }, { width: 1280, height: 900 }].filter((s) => (process.env.MEASURE_WIDTHS ?? '360,1280').split(',').includes(String(s.width)));
+const SIZES = [
+  { width: 320, height: 800 },
+  { width: 360, height: 800 },
+  { width: 1280, height: 900 },
+].filter((s) => (process.env.MEASURE_WIDTHS ?? '360,1280').split(',').includes(String(s.width)));
 const PRESSES = 8;
 const PORT = 4398;
 const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
@@ -18,17 +33,27 @@ const b = await resolveBrowser();
 const browser = await chromium.launch({ executablePath: b.executablePath, args: b.args });
 
 /** The picture's overflow now: [px over in height, px over in width, the widget's height]. */
-const overflow = (w) => w.evaluate((el) => {
-  const p = el.querySelector('[data-testid="widget-picture"]');
-  return [p.scrollHeight - p.clientHeight, p.scrollWidth - p.clientWidth, Math.round(el.getBoundingClientRect().height)];
-});
+const overflow = (w) =>
+  w.evaluate((el) => {
+    const p = el.querySelector('[data-testid="widget-picture"]');
+    return [
+      p.scrollHeight - p.clientHeight,
+      p.scrollWidth - p.clientWidth,
+      Math.round(el.getBoundingClientRect().height),
+    ];
+  });
 
 /** Clicks `button` if enabled and waits for the widget's step to change; false when it could not. */
 async function press(w, button) {
   if (!(await button.isEnabled())) return false;
   const s = await w.getAttribute('data-step');
   await button.click();
-  await w.page().waitForFunction(([el, was]) => el.getAttribute('data-step') !== was, [await w.elementHandle(), s], { timeout: 5000 }).catch(() => {});
+  await w
+    .page()
+    .waitForFunction(([el, was]) => el.getAttribute('data-step') !== was, [await w.elementHandle(), s], {
+      timeout: 5000,
+    })
+    .catch(() => {});
   await w.page().evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return true;
 }
@@ -36,7 +61,10 @@ async function press(w, button) {
 /** The worst overflow of one widget over its opening, its steps, and its action's steps. */
 async function measure(w) {
   const worst = [0, 0, 0];
-  const note = async () => { const o = await overflow(w); for (let i = 0; i < 3; i++) worst[i] = Math.max(worst[i], o[i]); };
+  const note = async () => {
+    const o = await overflow(w);
+    for (let i = 0; i < 3; i++) worst[i] = Math.max(worst[i], o[i]);
+  };
   await note();
   const next = w.locator('[data-action="next"]');
   for (let i = 0; i < PRESSES && (await press(w, next)); i++) await note();
@@ -57,7 +85,9 @@ try {
       for (const w of await page.locator('[data-widget]').all()) {
         const id = await w.getAttribute('data-widget');
         await w.scrollIntoViewIfNeeded();
-        await page.waitForFunction((el) => el.getAttribute('data-state')?.startsWith('live'), await w.elementHandle(), { timeout: 30_000 });
+        await page.waitForFunction((el) => el.getAttribute('data-state')?.startsWith('live'), await w.elementHandle(), {
+          timeout: 30_000,
+        });
         const row = rows.get(id) ?? { id };
         row[size.width] = await measure(w);
         rows.set(id, row);
@@ -70,4 +100,5 @@ try {
   server.close();
 }
 console.log('widget                  360: over h, over w, tall | 1280: the same         | 320: the same');
-for (const r of rows.values()) console.log(`${r.id.padEnd(24)}${String(r[360] ?? "").padEnd(24)}${String(r[1280] ?? "").padEnd(24)}${r[320] ?? ""}`);
+for (const r of rows.values())
+  console.log(`${r.id.padEnd(24)}${String(r[360] ?? '').padEnd(24)}${String(r[1280] ?? '').padEnd(24)}${r[320] ?? ''}`);

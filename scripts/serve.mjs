@@ -38,12 +38,22 @@ function staticSite(dir, base = '') {
   const headersFile = join(dir, '_headers');
   const rules = existsSync(headersFile) ? parseHeaders(readFileSync(headersFile, 'utf8')) : [];
   const root = normalize(dir + sep);
-  const fileAt = (p) => { try { return statSync(p); } catch { return null; } };
+  const fileAt = (p) => {
+    try {
+      return statSync(p);
+    } catch {
+      return null;
+    }
+  };
 
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://host');
     let path;
-    try { path = decodeURIComponent(url.pathname); } catch { path = '\0'; }
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      path = '\0';
+    }
     const send = (status, file, requestPath) => {
       for (const [name, value] of headersFor(rules, requestPath)) res.setHeader(name, value);
       const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
@@ -64,14 +74,22 @@ function staticSite(dir, base = '') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Not found');
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405, { Allow: 'GET, HEAD' }); res.end(); return; }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
     if (base && path !== base && !path.startsWith(`${base}/`)) return notFound();
     const local = normalize(join(dir, path.slice(base.length)));
     // Nothing outside the site's folder, whatever the path says.
     if (!(local + sep).startsWith(root) && local !== normalize(dir)) return notFound();
     const stat = fileAt(local);
     if (stat?.isDirectory()) {
-      if (!path.endsWith('/')) { res.writeHead(301, { Location: `${path}/${url.search}` }); res.end(); return; }
+      if (!path.endsWith('/')) {
+        res.writeHead(301, { Location: `${path}/${url.search}` });
+        res.end();
+        return;
+      }
       const index = join(local, 'index.html');
       return fileAt(index)?.isFile() ? send(200, index, path) : notFound();
     }
@@ -81,7 +99,12 @@ function staticSite(dir, base = '') {
 }
 
 /** Starts a server for the site; resolves with it once it listens. */
-export function serveSite({ dir = 'dist', port = 4321, host = '127.0.0.1', base = (process.env.SITE_BASE ?? '/').replace(/\/$/, '') } = {}) {
+export function serveSite({
+  dir = 'dist',
+  port = 4321,
+  host = '127.0.0.1',
+  base = (process.env.SITE_BASE ?? '/').replace(/\/$/, ''),
+} = {}) {
   const server = createServer(staticSite(dir, base));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -95,7 +118,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = opt('--dir', 'dist');
   const port = Number(opt('--port', process.env.PORT ?? 4321));
   const host = opt('--host', '127.0.0.1');
-  if (!existsSync(join(dir, 'index.html'))) { console.error(`serve: no built site in ${dir}/ (run npm run build first)`); process.exit(1); }
+  if (!existsSync(join(dir, 'index.html'))) {
+    console.error(`serve: no built site in ${dir}/ (run npm run build first)`);
+    process.exit(1);
+  }
   const server = await serveSite({ dir, port, host });
   const base = (process.env.SITE_BASE ?? '/').replace(/\/$/, '');
   console.log(`serve: ${dir}/ at http://${host}:${port}${base}/ with its _headers`);

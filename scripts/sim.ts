@@ -32,8 +32,10 @@ for (let i = 0; i < argv.length; i++) {
   if (a === '--seed' || a.startsWith('--seed=')) seed = num('--seed');
   else if (a === '--nodes' || a.startsWith('--nodes=')) nodes = num('--nodes');
   else if (a === '--kubeadm') kubeadm = true;
-  else if (a === '-h' || a === '--help') { process.stdout.write('usage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n'); process.exit(0); }
-  else if (a.startsWith('-') && a !== '-') usage(`unknown flag: ${a}`);
+  else if (a === '-h' || a === '--help') {
+    process.stdout.write('usage: npm run --silent sim -- [--seed N] [--nodes N] [--kubeadm] [FILE]\n');
+    process.exit(0);
+  } else if (a.startsWith('-') && a !== '-') usage(`unknown flag: ${a}`);
   else if (file === undefined) file = a;
   else usage('only one script file may be given');
 }
@@ -55,10 +57,15 @@ const readFile = (p: string): string | undefined => {
       const st = statSync(cand, { throwIfNoEntry: false });
       if (st?.isFile()) return readFileSync(cand, 'utf8');
       if (st?.isDirectory()) {
-        return readdirSync(cand).filter((f) => MANIFEST_FILE.test(f) && statSync(resolve(cand, f)).isFile()).sort()
-          .map((f) => readFileSync(resolve(cand, f), 'utf8')).join('\n---\n');
+        return readdirSync(cand)
+          .filter((f) => MANIFEST_FILE.test(f) && statSync(resolve(cand, f)).isFile())
+          .sort()
+          .map((f) => readFileSync(resolve(cand, f), 'utf8'))
+          .join('\n---\n');
       }
-    } catch { /* unreadable: try the next place, then report the path as missing */ }
+    } catch {
+      /* unreadable: try the next place, then report the path as missing */
+    }
   }
   return undefined;
 };
@@ -67,10 +74,21 @@ const readFile = (p: string): string | undefined => {
 // `# nodes: cpu=1 memory=3840Mi` gives every worker that size (the oracle's scenarios need it).
 let addons;
 let header;
-try { header = scriptHeader(text); addons = addonsFromHeader(header); } catch (e) { usage((e as Error).message); }
+try {
+  header = scriptHeader(text);
+  addons = addonsFromHeader(header);
+} catch (e) {
+  usage((e as Error).message);
+}
 const size = header.nodes;
 const nodeCapacity = size ? Array.from({ length: nodes }, () => ({ ...size })) : undefined;
-const cluster = createCluster({ seed, nodes, kubeadm, ...(addons.length ? { addons } : {}), ...(nodeCapacity ? { nodeCapacity } : {}) });
+const cluster = createCluster({
+  seed,
+  nodes,
+  kubeadm,
+  ...(addons.length ? { addons } : {}),
+  ...(nodeCapacity ? { nodeCapacity } : {}),
+});
 // kubectl explain's schema is a chunk of its own, loaded before a script that uses it.
 await prepareLine(text);
 const { exitCode } = runScript(cluster, text, { readFile }, (step) => {

@@ -28,7 +28,10 @@ export function decodeVlq(segment) {
   for (const c of segment) {
     const digit = B64_VALUE[c];
     value += (digit & 31) << shift;
-    if (digit & 32) { shift += 5; continue; }
+    if (digit & 32) {
+      shift += 5;
+      continue;
+    }
     out.push(value & 1 ? -(value >>> 1) : value >>> 1);
     value = 0;
     shift = 0;
@@ -52,7 +55,10 @@ export function bytesPerSource(code, map, mapDir) {
       const v = decodeVlq(seg);
       col += v[0];
       add(owner, Buffer.byteLength(text.slice(from, col)));
-      if (v.length >= 4) { source += v[1]; owner = sources[source]; } else owner = '(unmapped)';
+      if (v.length >= 4) {
+        source += v[1];
+        owner = sources[source];
+      } else owner = '(unmapped)';
       from = col;
     }
     add(owner, Buffer.byteLength(text.slice(from)) + 1);
@@ -65,7 +71,8 @@ function staticGraph(entry, seen = new Set()) {
   if (seen.has(entry) || !existsSync(entry)) return seen;
   seen.add(entry);
   const code = readFileSync(entry, 'utf8');
-  for (const m of code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g)) staticGraph(join(dirname(entry), m[1]), seen);
+  for (const m of code.matchAll(/(?:import|export)\s*(?:[\w*{}\s,$]*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g))
+    staticGraph(join(dirname(entry), m[1]), seen);
   return seen;
 }
 
@@ -105,11 +112,14 @@ function print(title, { modules, minified, gzipped }, all) {
   const folders = new Map();
   for (const [src, m] of modules) {
     const f = folders.get(folderOf(src)) ?? { min: 0, gzip: 0, n: 0 };
-    f.min += m.min; f.gzip += m.gzip; f.n += 1;
+    f.min += m.min;
+    f.gzip += m.gzip;
+    f.n += 1;
     folders.set(folderOf(src), f);
   }
   console.log('  KB gzip  KB min  modules  folder');
-  for (const [f, m] of [...folders].sort((a, b) => b[1].gzip - a[1].gzip)) console.log(`  ${kb(m.gzip)}  ${kb(m.min)}  ${String(m.n).padStart(7)}  ${f}`);
+  for (const [f, m] of [...folders].sort((a, b) => b[1].gzip - a[1].gzip))
+    console.log(`  ${kb(m.gzip)}  ${kb(m.min)}  ${String(m.n).padStart(7)}  ${f}`);
   const sorted = [...modules].sort((a, b) => b[1].gzip - a[1].gzip);
   console.log('  KB gzip  KB min  module');
   for (const [src, m] of all ? sorted : sorted.slice(0, 40)) console.log(`  ${kb(m.gzip)}  ${kb(m.min)}  ${src}`);
@@ -122,7 +132,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const core = staticGraph(join(astroDir, worker));
   print(`worker ${[...core].map((f) => f.split('/').pop()).join(' + ')}`, breakdown(core), all);
   if (process.argv.includes('--lazy')) {
-    const lazy = new Set([...core].flatMap((c) => [...readFileSync(c, 'utf8').matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) => join(astroDir, m[1]))));
+    const lazy = new Set(
+      [...core].flatMap((c) =>
+        [...readFileSync(c, 'utf8').matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) =>
+          join(astroDir, m[1]),
+        ),
+      ),
+    );
     for (const chunk of lazy) {
       const own = [...staticGraph(chunk)].filter((f) => !core.has(f));
       print(`lazy ${own.map((f) => f.split('/').pop()).join(' + ')}`, breakdown(own), all);

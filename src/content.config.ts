@@ -12,9 +12,7 @@ const articles = defineCollection({
     order: z.number().int().min(1),
     summary: z.string().min(40),
     kubernetesVersion: z.string().regex(/^1\.\d+$/),
-    sources: z
-      .array(z.object({ title: z.string().min(1), url: z.string().url() }))
-      .min(1),
+    sources: z.array(z.object({ title: z.string().min(1), url: z.string().url() })).min(1),
   }),
 });
 

@@ -13,11 +13,16 @@ import { join, resolve } from 'node:path';
  */
 export const DEFAULT_BASELINE = '784aa4e';
 
-const git = (args, cwd = process.cwd()) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (args, cwd = process.cwd()) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** The repository's newest tag reachable from HEAD, or null when it has none. */
 function newestTag() {
-  try { return git(['describe', '--tags', '--abbrev=0']) || null; } catch { return null; }
+  try {
+    return git(['describe', '--tags', '--abbrev=0']) || null;
+  } catch {
+    return null;
+  }
 }
 
 /** The ref to compare with: BENCH_BASELINE_REF, else the newest tag, else DEFAULT_BASELINE. */

@@ -19,7 +19,12 @@ const CHROMIUM_FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
-const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+const SYSTEM_CHROMIUMS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 // Of @sparticuz/chromium's own flag list, these would weaken what the suite checks (CSP,
 // cross-origin embeds, no off-site requests) or are for Lambda only; the rest it keeps.

@@ -10,9 +10,13 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** The documents checked, as repository-relative POSIX paths: README.md, docs/*.md, src/sim/*.md. */
 export function docFiles(root) {
-  const mdIn = (dir) => (existsSync(join(root, dir))
-    ? readdirSync(join(root, dir), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => `${dir}/${e.name}`).sort()
-    : []);
+  const mdIn = (dir) =>
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir), { withFileTypes: true })
+          .filter((e) => e.isFile() && e.name.endsWith('.md'))
+          .map((e) => `${dir}/${e.name}`)
+          .sort()
+      : [];
   return [...(existsSync(join(root, 'README.md')) ? ['README.md'] : []), ...mdIn('docs'), ...mdIn('src/sim')];
 }
 
@@ -24,14 +28,18 @@ function withoutCode(text) {
   for (let i = 0; i < lines.length; i++) {
     const open = /^ {0,3}(`{3,}|~{3,})/.exec(lines[i]);
     if (fence) {
-      if (open && open[1][0] === fence[0] && open[1].length >= fence.length && lines[i].trim() === open[1]) fence = null;
+      if (open && open[1][0] === fence[0] && open[1].length >= fence.length && lines[i].trim() === open[1])
+        fence = null;
       lines[i] = blank(lines[i]);
     } else if (open) {
       fence = open[1];
       lines[i] = blank(lines[i]);
     }
   }
-  return lines.join('\n').replace(/<!--[\s\S]*?-->/g, blank).replace(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, blank);
+  return lines
+    .join('\n')
+    .replace(/<!--[\s\S]*?-->/g, blank)
+    .replace(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, blank);
 }
 
 /** Every link target of a Markdown text with its line, in the order they appear: inline links and images, reference definitions, `<a href>` and `<img src>`. */
@@ -39,11 +47,16 @@ export function linksOf(text) {
   const body = withoutCode(text);
   const lineAt = (index) => body.slice(0, index).split('\n').length;
   const found = [];
-  const inline = /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
+  const inline =
+    /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
   for (const m of body.matchAll(inline)) found.push({ at: m.index, target: m[1] });
-  for (const m of body.matchAll(/^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)/gm)) found.push({ at: m.index, target: m[1] });
-  for (const m of body.matchAll(/<(?:a|img)\b[^>]*?\s(?:href|src)\s*=\s*(["'])(.*?)\1/gi)) found.push({ at: m.index, target: m[2] });
-  return found.sort((a, b) => a.at - b.at).map((l) => ({ line: lineAt(l.at), target: l.target.replace(/^<(.*)>$/, '$1') }));
+  for (const m of body.matchAll(/^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)/gm))
+    found.push({ at: m.index, target: m[1] });
+  for (const m of body.matchAll(/<(?:a|img)\b[^>]*?\s(?:href|src)\s*=\s*(["'])(.*?)\1/gi))
+    found.push({ at: m.index, target: m[2] });
+  return found
+    .sort((a, b) => a.at - b.at)
+    .map((l) => ({ line: lineAt(l.at), target: l.target.replace(/^<(.*)>$/, '$1') }));
 }
 
 /** A link that leaves the repository by design: another site, mail, or a fragment of the same page. */
@@ -52,7 +65,10 @@ const isExternal = (target) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.sta
 /** The paths (repository-relative) git would ignore, or an empty set when root is not a git work tree. */
 function ignoredByGit(root, paths) {
   if (paths.length === 0) return new Set();
-  const r = spawnSync('git', ['-C', root, 'check-ignore', '--stdin'], { input: paths.join('\n') + '\n', encoding: 'utf8' });
+  const r = spawnSync('git', ['-C', root, 'check-ignore', '--stdin'], {
+    input: paths.join('\n') + '\n',
+    encoding: 'utf8',
+  });
   return r.status === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : new Set();
 }
 
@@ -71,16 +87,37 @@ export function checkDocLinks(root) {
       links++;
       const fail = (why) => broken.push({ file, line, link: target, why });
       let path = target.replace(/[?#].*$/, '');
-      try { path = decodeURIComponent(path); } catch { fail('it is not a valid URL'); continue; }
-      if (!path) { fail('it names no file'); continue; }
+      try {
+        path = decodeURIComponent(path);
+      } catch {
+        fail('it is not a valid URL');
+        continue;
+      }
+      if (!path) {
+        fail('it names no file');
+        continue;
+      }
       const abs = path.startsWith('/') ? join(root, path) : resolve(root, dirname(file), path);
       const rel = relative(resolve(root), abs);
-      if (rel.startsWith('..') || isAbsolute(rel)) { fail('it points outside the repository'); continue; }
-      if (!existsSync(abs)) { fail(`no file ${rel.split(sep).join('/')} in the repository`); continue; }
+      if (rel.startsWith('..') || isAbsolute(rel)) {
+        fail('it points outside the repository');
+        continue;
+      }
+      if (!existsSync(abs)) {
+        fail(`no file ${rel.split(sep).join('/')} in the repository`);
+        continue;
+      }
       if (rel !== '') kept.push({ file, line, link: target, rel: rel.split(sep).join('/') });
     }
   }
   const ignored = ignoredByGit(root, [...new Set(kept.map((k) => k.rel))]);
-  for (const k of kept) if (ignored.has(k.rel)) broken.push({ file: k.file, line: k.line, link: k.link, why: `${k.rel} is ignored by git, so a clone does not have it` });
+  for (const k of kept)
+    if (ignored.has(k.rel))
+      broken.push({
+        file: k.file,
+        line: k.line,
+        link: k.link,
+        why: `${k.rel} is ignored by git, so a clone does not have it`,
+      });
   return { files, links, broken };
 }

@@ -31,7 +31,13 @@ export function parseHeaders(text) {
 export function patternMatcher(pattern) {
   const source = pattern
     .split(/(\*|:[A-Za-z]\w*)/)
-    .map((part) => (part === '*' ? '.*' : part.startsWith(':') && part.length > 1 ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part === '*'
+        ? '.*'
+        : part.startsWith(':') && part.length > 1
+          ? '[^/]+'
+          : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   const re = new RegExp(`^${source}$`);
   return (path) => re.test(path);

@@ -17,9 +17,27 @@ describe('_headers as Netlify and Cloudflare Pages read it', () => {
   });
 
   it('applies every matching rule, joining the values of a header that two rules set', () => {
-    const rules = parseHeaders(['# comment', '/*', '  X-A: 1', '  Content-Security-Policy: default-src x', '', '/p/', '  content-security-policy: script-src y', '  X-B: 2'].join('\n'));
-    expect(headersFor(rules, '/p/')).toEqual([['X-A', '1'], ['Content-Security-Policy', 'default-src x, script-src y'], ['X-B', '2']]);
-    expect(headersFor(rules, '/q/')).toEqual([['X-A', '1'], ['Content-Security-Policy', 'default-src x']]);
+    const rules = parseHeaders(
+      [
+        '# comment',
+        '/*',
+        '  X-A: 1',
+        '  Content-Security-Policy: default-src x',
+        '',
+        '/p/',
+        '  content-security-policy: script-src y',
+        '  X-B: 2',
+      ].join('\n'),
+    );
+    expect(headersFor(rules, '/p/')).toEqual([
+      ['X-A', '1'],
+      ['Content-Security-Policy', 'default-src x, script-src y'],
+      ['X-B', '2'],
+    ]);
+    expect(headersFor(rules, '/q/')).toEqual([
+      ['X-A', '1'],
+      ['Content-Security-Policy', 'default-src x'],
+    ]);
   });
 
   it('refuses a header line that belongs to no rule', () => {

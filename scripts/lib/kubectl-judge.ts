@@ -13,7 +13,11 @@ import { shellWords } from '../oracle/shell-words.ts';
 import type { GoldenCase } from './kubectl-golden-cases.ts';
 
 /** What a command line printed and its exit code. */
-export interface GoldenResult { stdout: string; stderr: string; exitCode: number }
+export interface GoldenResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 const kubeconfig = (server: string) => `apiVersion: v1
 kind: Config
@@ -30,14 +34,52 @@ users:
 `;
 
 const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
-const resource = (name: string, singularName: string, kind: string, namespaced: boolean, shortNames: string[]) => ({ name, singularName, namespaced, kind, verbs, shortNames });
+const resource = (name: string, singularName: string, kind: string, namespaced: boolean, shortNames: string[]) => ({
+  name,
+  singularName,
+  namespaced,
+  kind,
+  verbs,
+  shortNames,
+});
 
 /** Legacy discovery (kubectl falls back to it from the aggregated form) for the kinds the cases use. */
 const DISCOVERY: Record<string, unknown> = {
-  '/api': { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] },
-  '/apis': { kind: 'APIGroupList', apiVersion: 'v1', groups: [{ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } }] },
-  '/api/v1': { kind: 'APIResourceList', groupVersion: 'v1', resources: [resource('pods', 'pod', 'Pod', true, ['po']), resource('namespaces', 'namespace', 'Namespace', false, ['ns']), resource('services', 'service', 'Service', true, ['svc']), resource('nodes', 'node', 'Node', false, ['no'])] },
-  '/apis/apps/v1': { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'apps/v1', resources: [resource('deployments', 'deployment', 'Deployment', true, ['deploy']), resource('replicasets', 'replicaset', 'ReplicaSet', true, ['rs'])] },
+  '/api': {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+  },
+  '/apis': {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: [
+      {
+        name: 'apps',
+        versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+        preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+      },
+    ],
+  },
+  '/api/v1': {
+    kind: 'APIResourceList',
+    groupVersion: 'v1',
+    resources: [
+      resource('pods', 'pod', 'Pod', true, ['po']),
+      resource('namespaces', 'namespace', 'Namespace', false, ['ns']),
+      resource('services', 'service', 'Service', true, ['svc']),
+      resource('nodes', 'node', 'Node', false, ['no']),
+    ],
+  },
+  '/apis/apps/v1': {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: 'apps/v1',
+    resources: [
+      resource('deployments', 'deployment', 'Deployment', true, ['deploy']),
+      resource('replicasets', 'replicaset', 'ReplicaSet', true, ['rs']),
+    ],
+  },
 };
 
 /** A loopback server that answers discovery (and 404 to anything else), on a port of the system's choosing. */
@@ -45,7 +87,18 @@ async function discoveryServer(): Promise<Server> {
   const server = createServer((req, res) => {
     const doc = DISCOVERY[(req.url ?? '').split('?')[0]];
     res.writeHead(doc ? 200 : 404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(doc ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 }));
+    res.end(
+      JSON.stringify(
+        doc ?? {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          message: 'the server could not find the requested resource',
+          reason: 'NotFound',
+          code: 404,
+        },
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server;
@@ -62,14 +115,26 @@ export async function runJudge(judge: string, c: GoldenCase): Promise<GoldenResu
   const server = c.discovery ? await discoveryServer() : undefined;
   try {
     const config = join(dir, 'config');
-    writeFileSync(config, kubeconfig(server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'https://127.0.0.1:1'));
-    const child = spawn(bin, [...pre, ...c.args], { env: { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: config, LANG: 'C' } });
+    writeFileSync(
+      config,
+      kubeconfig(server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : 'https://127.0.0.1:1'),
+    );
+    const child = spawn(bin, [...pre, ...c.args], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: config, LANG: 'C' },
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.stdin.end(c.stdin ?? '');
-    const exitCode = await new Promise<number>((resolve, reject) => { child.on('error', reject); child.on('close', (code) => resolve(code ?? -1)); });
+    const exitCode = await new Promise<number>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve(code ?? -1));
+    });
     return { stdout, stderr, exitCode };
   } finally {
     server?.close();

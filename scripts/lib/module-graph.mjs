@@ -16,5 +16,9 @@ export function moduleGraph(entry, seen = new Set()) {
 /** The chunks a built JS file imports dynamically (`import('./x.js')`), by path. */
 export function lazyImports(entry) {
   const code = readFileSync(entry, 'utf8');
-  return [...new Set([...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) => join(dirname(entry), m[1])))];
+  return [
+    ...new Set(
+      [...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) => join(dirname(entry), m[1])),
+    ),
+  ];
 }

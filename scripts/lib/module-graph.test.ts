@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lazyImports, moduleGraph } from './module-graph.mjs';
 
-describe('a built chunk\'s imports', () => {
+describe("a built chunk's imports", () => {
   const dir = mkdtempSync(join(tmpdir(), 'module-graph-'));
-  writeFileSync(join(dir, 'entry.js'), 'import{a as x}from"./shared.js";export{y}from"./re.js";const l=()=>import("./lazy.js");');
+  writeFileSync(
+    join(dir, 'entry.js'),
+    'import{a as x}from"./shared.js";export{y}from"./re.js";const l=()=>import("./lazy.js");',
+  );
   writeFileSync(join(dir, 'shared.js'), 'import"./leaf.js";export const a=1;');
   writeFileSync(join(dir, 're.js'), 'import{a}from"./shared.js";export const y=a;');
   writeFileSync(join(dir, 'leaf.js'), '');
@@ -14,7 +17,12 @@ describe('a built chunk\'s imports', () => {
   writeFileSync(join(dir, 'only-lazy.js'), '');
 
   it('counts each static import once, through re-exports, and leaves dynamic imports out', () => {
-    expect([...moduleGraph(join(dir, 'entry.js'))].map((f) => f.slice(dir.length + 1)).sort()).toEqual(['entry.js', 'leaf.js', 're.js', 'shared.js']);
+    expect([...moduleGraph(join(dir, 'entry.js'))].map((f) => f.slice(dir.length + 1)).sort()).toEqual([
+      'entry.js',
+      'leaf.js',
+      're.js',
+      'shared.js',
+    ]);
   });
 
   it('lists the chunks loaded later by import()', () => {

@@ -8,8 +8,9 @@ export function htmlPages(dir) {
   const walk = (d) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
-      if (statSync(p).isDirectory()) { if (name !== 'pagefind' && name !== '_astro') walk(p); }
-      else if (name.endsWith('.html')) {
+      if (statSync(p).isDirectory()) {
+        if (name !== 'pagefind' && name !== '_astro') walk(p);
+      } else if (name.endsWith('.html')) {
         const rel = relative(dir, p).replaceAll('\\', '/');
         const path = '/' + rel.replace(/index\.html$/, '').replace(/\.html$/, '');
         out.push({ file: p, path });
@@ -22,7 +23,12 @@ export function htmlPages(dir) {
 
 /** Decodes the few entities Astro writes into attribute values. */
 function decodeAttr(v) {
-  return v.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return v
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 /** All values of one attribute on the given tags, e.g. attrValues(html, 'a', 'href'). */

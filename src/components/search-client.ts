@@ -33,11 +33,19 @@ function excerptNodes(excerpt: string, doc: Document): Node[] {
   // An inert document decodes entities; nothing in it runs or reaches the page.
   const parser = new DOMParser();
   for (const part of parts) {
-    if (part === '<mark>') { marked = true; continue; }
-    if (part === '</mark>') { marked = false; continue; }
+    if (part === '<mark>') {
+      marked = true;
+      continue;
+    }
+    if (part === '</mark>') {
+      marked = false;
+      continue;
+    }
     if (!part) continue;
     // (A leading character keeps the parser from dropping the part's leading space.)
-    const decoded = (parser.parseFromString(`.${part.replace(/<[^>]*>/g, '')}`, 'text/html').documentElement.textContent ?? '.').slice(1);
+    const decoded = (
+      parser.parseFromString(`.${part.replace(/<[^>]*>/g, '')}`, 'text/html').documentElement.textContent ?? '.'
+    ).slice(1);
     const text = doc.createTextNode(decoded);
     if (marked) {
       const m = doc.createElement('mark');
@@ -69,15 +77,19 @@ export async function runSearch(): Promise<void> {
 
   const show = async (q: string) => {
     list.replaceChildren();
-    if (!q.trim()) { status.textContent = 'Type a word to search for.'; return; }
+    if (!q.trim()) {
+      status.textContent = 'Type a word to search for.';
+      return;
+    }
     status.textContent = 'Searching…';
     try {
       const pf = await load();
       const found = await pf.search(q);
       const data = await Promise.all((found?.results ?? []).slice(0, 20).map((r) => r.data()));
-      status.textContent = data.length === 0
-        ? `No results for “${q}”.`
-        : `${data.length} result${data.length === 1 ? '' : 's'} for “${q}”.`;
+      status.textContent =
+        data.length === 0
+          ? `No results for “${q}”.`
+          : `${data.length} result${data.length === 1 ? '' : 's'} for “${q}”.`;
       for (const d of data) {
         const li = document.createElement('li');
         const a = document.createElement('a');

@@ -28,13 +28,19 @@ interface SourceTerm {
 }
 
 const mdx = import.meta.glob<string>('../../content/*.mdx', { query: '?raw', import: 'default', eager: true });
-const glossaryYaml = import.meta.glob<string>('../../content/glossary.yaml', { query: '?raw', import: 'default', eager: true });
+const glossaryYaml = import.meta.glob<string>('../../content/glossary.yaml', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 /** Straight quotes made typographic, as Astro's Markdown (smartypants) renders a heading's text. */
 function curly(text: string): string {
   return text
-    .replace(/(\w)'/g, '$1\u2019').replace(/'/g, '\u2018')
-    .replace(/(^|[\s([])"/g, '$1\u201c').replace(/"/g, '\u201d');
+    .replace(/(\w)'/g, '$1\u2019')
+    .replace(/'/g, '\u2018')
+    .replace(/(^|[\s([])"/g, '$1\u201c')
+    .replace(/"/g, '\u201d');
 }
 
 /** The `#`–`######` headings of an MDX body, outside fenced code, in order, slugged as Astro slugs them (github-slugger, one per document). */
@@ -67,14 +73,30 @@ export function splitFrontmatter(source: string): { data: Record<string, unknown
 
 /** Every chapter in content/, in reading order. */
 export function sourceChapters(): SourceChapter[] {
-  return Object.entries(mdx).map(([path, source]) => {
-    const { data, body } = splitFrontmatter(source);
-    return { id: path.split('/').pop()!.replace(/\.mdx$/, ''), data: { title: String(data.title), description: String(data.description), order: Number(data.order), summary: String(data.summary) }, headings: headingsOf(body) };
-  }).sort((a, b) => a.data.order - b.data.order);
+  return Object.entries(mdx)
+    .map(([path, source]) => {
+      const { data, body } = splitFrontmatter(source);
+      return {
+        id: path
+          .split('/')
+          .pop()!
+          .replace(/\.mdx$/, ''),
+        data: {
+          title: String(data.title),
+          description: String(data.description),
+          order: Number(data.order),
+          summary: String(data.summary),
+        },
+        headings: headingsOf(body),
+      };
+    })
+    .sort((a, b) => a.data.order - b.data.order);
 }
 
 /** Every glossary term, in the file's order. */
 export function sourceTerms(): SourceTerm[] {
   const text = Object.values(glossaryYaml)[0] ?? '[]';
-  return (parse(text) as { id: string; term: string; definition: string; explainedAt: string }[]).map(({ id, ...data }) => ({ id, data }));
+  return (parse(text) as { id: string; term: string; definition: string; explainedAt: string }[]).map(
+    ({ id, ...data }) => ({ id, data }),
+  );
 }

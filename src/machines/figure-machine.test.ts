@@ -13,17 +13,38 @@ const first = compiled.first;
 const atBeat: FigureView = { ...first, step: 5, beat: 'a beat.', story: { ...first.story, beatIndex: 0 } };
 const between: FigureView = { ...first, step: 6, beat: null, story: { ...first.story, beatIndex: 0 } };
 const diverged: FigureView = { ...first, step: 7, beat: null, story: { ...first.story, diverged: true } };
-const atRest: FigureView = { ...first, step: 453, beat: null, rest: 'The cluster matches what you asked for.', story: { ...first.story, beatIndex: 15, ended: true } };
+const atRest: FigureView = {
+  ...first,
+  step: 453,
+  beat: null,
+  rest: 'The cluster matches what you asked for.',
+  story: { ...first.story, beatIndex: 15, ended: true },
+};
 const TICK = 'xstate.after.tick.figure.playback.playing.waiting';
 const DWELT = 'xstate.after.dwell.figure.playback.playing.dwelling';
 
 const EVENTS: FigureEvent[] = [
-  { type: 'VISIBLE' }, { type: 'LOADED', view: first }, { type: 'FAILED', error: 'x' },
-  { type: 'TOGGLE' }, { type: 'HIDDEN' }, { type: 'STEP' }, { type: 'BACK' }, { type: 'NEXT' }, { type: 'RESET' }, { type: 'REJOIN' },
-  { type: 'DEMO', demo: 'apply' }, { type: 'SPEED', speed: 'fast' },
-  { type: 'VIEW', view: atBeat }, { type: 'VIEW', view: between }, { type: 'VIEW', view: diverged }, { type: 'VIEW', view: atRest }, { type: 'ADVANCE' },
-  { type: 'PERMALINK' }, { type: 'LINK', link: { ok: true, value: 'a', step: 5 } },
-  { type: TICK } as unknown as FigureEvent, { type: DWELT } as unknown as FigureEvent,
+  { type: 'VISIBLE' },
+  { type: 'LOADED', view: first },
+  { type: 'FAILED', error: 'x' },
+  { type: 'TOGGLE' },
+  { type: 'HIDDEN' },
+  { type: 'STEP' },
+  { type: 'BACK' },
+  { type: 'NEXT' },
+  { type: 'RESET' },
+  { type: 'REJOIN' },
+  { type: 'DEMO', demo: 'apply' },
+  { type: 'SPEED', speed: 'fast' },
+  { type: 'VIEW', view: atBeat },
+  { type: 'VIEW', view: between },
+  { type: 'VIEW', view: diverged },
+  { type: 'VIEW', view: atRest },
+  { type: 'ADVANCE' },
+  { type: 'PERMALINK' },
+  { type: 'LINK', link: { ok: true, value: 'a', step: 5 } },
+  { type: TICK } as unknown as FigureEvent,
+  { type: DWELT } as unknown as FigureEvent,
 ];
 
 /** Every state of the machine the reader can reach, as its data-state string. */
@@ -44,7 +65,19 @@ describe('the figure machine', () => {
 
   it('asks the core for nothing before it is live, and plays only when live', () => {
     const asked: string[] = [];
-    const actor = createActor(figureMachine.provide({ actions: { core: (_, r) => { asked.push(r.op); }, connect: () => { asked.push('connect'); } } }), { input: { view: first } }).start();
+    const actor = createActor(
+      figureMachine.provide({
+        actions: {
+          core: (_, r) => {
+            asked.push(r.op);
+          },
+          connect: () => {
+            asked.push('connect');
+          },
+        },
+      }),
+      { input: { view: first } },
+    ).start();
     actor.send({ type: 'STEP' });
     actor.send({ type: 'TOGGLE' });
     expect(stateString(actor.getSnapshot().value as Record<string, unknown>)).toBe('ssr paused between');
@@ -60,7 +93,17 @@ describe('the figure machine', () => {
 
   it('asks for a link, keeps it while the figure stands at that step, and drops it once it moves', () => {
     const asked: string[] = [];
-    const actor = createActor(figureMachine.provide({ actions: { core: (_, r) => { asked.push(r.op); }, connect: () => {} } }), { input: { view: first } }).start();
+    const actor = createActor(
+      figureMachine.provide({
+        actions: {
+          core: (_, r) => {
+            asked.push(r.op);
+          },
+          connect: () => {},
+        },
+      }),
+      { input: { view: first } },
+    ).start();
     actor.send({ type: 'VISIBLE' });
     actor.send({ type: 'LOADED', view: atBeat });
     actor.send({ type: 'PERMALINK' });
@@ -78,7 +121,17 @@ describe('the figure machine', () => {
     expect(tickRequest('real')).toEqual({ op: 'advance', ms: 100 });
     expect(tickRequest('fast')).toEqual({ op: 'advance', ms: 1000 });
     const asked: unknown[] = [];
-    const actor = createActor(figureMachine.provide({ actions: { core: (_, r) => { asked.push(r); }, connect: () => {} } }), { input: { view: first } }).start();
+    const actor = createActor(
+      figureMachine.provide({
+        actions: {
+          core: (_, r) => {
+            asked.push(r);
+          },
+          connect: () => {},
+        },
+      }),
+      { input: { view: first } },
+    ).start();
     actor.send({ type: 'VISIBLE' });
     actor.send({ type: 'LOADED', view: first });
     actor.send({ type: 'SPEED', speed: 'fast' });
@@ -95,7 +148,11 @@ describe('the figure machine', () => {
     actor.send({ type: TICK } as unknown as FigureEvent);
     expect(asked).toHaveLength(2);
     actor.send({ type: DWELT } as unknown as FigureEvent);
-    expect(asked).toEqual([{ op: 'advance', ms: 1000 }, { op: 'advance', ms: 1000 }, { op: 'advance', ms: 1000 }]);
+    expect(asked).toEqual([
+      { op: 'advance', ms: 1000 },
+      { op: 'advance', ms: 1000 },
+      { op: 'advance', ms: 1000 },
+    ]);
   });
 
   it('dwells longer on a longer beat, within 2.5 s and 10 s', () => {
@@ -108,7 +165,17 @@ describe('the figure machine', () => {
   it('Play stops at rest, at every speed, and does not start there; Advance 5 minutes runs the clock on', () => {
     for (const speed of ['real', 'fast', 'compressed'] as const) {
       const asked: unknown[] = [];
-      const actor = createActor(figureMachine.provide({ actions: { core: (_, r) => { asked.push(r); }, connect: () => {} } }), { input: { view: first } }).start();
+      const actor = createActor(
+        figureMachine.provide({
+          actions: {
+            core: (_, r) => {
+              asked.push(r);
+            },
+            connect: () => {},
+          },
+        }),
+        { input: { view: first } },
+      ).start();
       actor.send({ type: 'VISIBLE' });
       actor.send({ type: 'LOADED', view: between });
       actor.send({ type: 'SPEED', speed });
@@ -131,7 +198,7 @@ describe('the figure machine', () => {
     expect(ADVANCE_MS).toBe(5 * 60_000);
   });
 
-  it('plays the cluster figure\'s whole story at the compressed speed, dwelling on every beat, and stops at rest', async () => {
+  it("plays the cluster figure's whole story at the compressed speed, dwelling on every beat, and stops at rest", async () => {
     vi.useFakeTimers();
     try {
       const updates: SessionUpdate[] = [];

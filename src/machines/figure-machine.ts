@@ -4,7 +4,14 @@
 // core answers with. The machine coordinates: its actions ask the core (provided by the island).
 import { and, assign, not, stateIn } from 'xstate';
 import { setup } from './machine-setup.ts';
-import type { FigureAction, FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
+import type {
+  FigureAction,
+  FigureRequest,
+  FigureView,
+  Speed,
+  TerminalCompletion,
+  TerminalOutput,
+} from '../sim/index.ts';
 import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
@@ -27,7 +34,6 @@ interface FigureContext {
 
 /** Terminal outputs the context keeps, so an update the page skipped loses none. */
 const TERMINAL_KEEP = 8;
-
 
 /** Events: the reader's commands and the island's observations (protocol.ts: what the page may send), and the core's answers. */
 export type FigureEvent =
@@ -79,31 +85,54 @@ export const figureMachine = setup({
     /** Start the worker and open this figure's cluster. Provided by the island. */
     connect: () => {},
     keepView: assign({
-      view: ({ event }) => { const { terminal: _t, completion: _c, ...view } = ('view' in event ? event.view : undefined)!; return view; },
+      view: ({ event }) => {
+        const { terminal: _t, completion: _c, ...view } = ('view' in event ? event.view : undefined)!;
+        return view;
+      },
       error: null,
-      link: ({ event, context }) => ('view' in event && context.link && context.link.step === event.view.step ? context.link : null),
-      terminal: ({ event, context }) => ('view' in event && event.view.terminal ? [...context.terminal, event.view.terminal].slice(-TERMINAL_KEEP) : context.terminal),
+      link: ({ event, context }) =>
+        'view' in event && context.link && context.link.step === event.view.step ? context.link : null,
+      terminal: ({ event, context }) =>
+        'view' in event && event.view.terminal
+          ? [...context.terminal, event.view.terminal].slice(-TERMINAL_KEEP)
+          : context.terminal,
     }),
-    keepCompletion: assign({ completion: ({ event, context }) => (event.type === 'COMPLETED' ? event.completion : context.completion) }),
-    keepNotice: assign({ notice: ({ event }) => (event.type === 'LOADED' ? event.view.notice ?? null : null) }),
+    keepCompletion: assign({
+      completion: ({ event, context }) => (event.type === 'COMPLETED' ? event.completion : context.completion),
+    }),
+    keepNotice: assign({ notice: ({ event }) => (event.type === 'LOADED' ? (event.view.notice ?? null) : null) }),
     keepLink: assign({ link: ({ event }) => (event.type === 'LINK' ? event.link : null) }),
     keepError: assign({ error: ({ event }) => (event.type === 'FAILED' ? event.error : null) }),
-    keepSpeed: assign({ speed: ({ event, context }) => (event.type === 'SPEED' ? event.speed : event.type === 'CYCLE_SPEED' ? SPEEDS[(SPEEDS.indexOf(context.speed) + 1) % SPEEDS.length] : context.speed) }),
-    select: assign({ selected: ({ event, context }) => (event.type === 'SELECT' ? (event.seq === context.selected ? null : event.seq) : context.selected) }),
+    keepSpeed: assign({
+      speed: ({ event, context }) =>
+        event.type === 'SPEED'
+          ? event.speed
+          : event.type === 'CYCLE_SPEED'
+            ? SPEEDS[(SPEEDS.indexOf(context.speed) + 1) % SPEEDS.length]
+            : context.speed,
+    }),
+    select: assign({
+      selected: ({ event, context }) =>
+        event.type === 'SELECT' ? (event.seq === context.selected ? null : event.seq) : context.selected,
+    }),
     filter: assign({ filter: ({ event }) => (event.type === 'FILTER' ? event.endpoint : null), selected: null }),
   },
   guards: {
     // Guards of one event are all evaluated before any action runs, so they read the view the event
     // brings (when it brings one), not the one the context still holds.
     isLive: stateIn('#figure.source.live'),
-    atBeat: ({ context, event }) => { const v = viewOf(context, event); return v.beat !== null && !v.story.diverged; },
+    atBeat: ({ context, event }) => {
+      const v = viewOf(context, event);
+      return v.beat !== null && !v.story.diverged;
+    },
     /** A beat is said here (the story's or a demo's): Play dwells on it. */
     hasBeat: ({ context, event }) => viewOf(context, event).beat !== null,
     /** Nothing that matters lies ahead (the core's FigureView.rest): Play stops, and does not start. */
     atRest: ({ context, event }) => viewOf(context, event).rest !== null,
     diverged: ({ context, event }) => viewOf(context, event).story.diverged,
     canBack: ({ context }) => context.view.step > 0,
-    validStep: ({ event, context }) => event.type === 'SEEK' && Number.isInteger(event.step) && event.step >= 0 && event.step <= context.view.last,
+    validStep: ({ event, context }) =>
+      event.type === 'SEEK' && Number.isInteger(event.step) && event.step >= 0 && event.step <= context.view.last,
   },
   delays: {
     tick: ({ context }) => TICK[context.speed].every,
@@ -112,7 +141,17 @@ export const figureMachine = setup({
 }).createMachine({
   id: 'figure',
   type: 'parallel',
-  context: ({ input }) => ({ view: input.view, speed: 'compressed', error: null, selected: null, filter: null, link: null, notice: null, terminal: [], completion: null }),
+  context: ({ input }) => ({
+    view: input.view,
+    speed: 'compressed',
+    error: null,
+    selected: null,
+    filter: null,
+    link: null,
+    notice: null,
+    terminal: [],
+    completion: null,
+  }),
   states: {
     source: {
       initial: 'ssr',
@@ -133,14 +172,46 @@ export const figureMachine = setup({
             NEXT: { actions: [{ type: 'core', params: { op: 'next' } }] },
             RESET: { actions: [{ type: 'core', params: { op: 'reset' } }] },
             REJOIN: { actions: [{ type: 'core', params: { op: 'rejoin' } }] },
-            SEEK: { guard: 'validStep', actions: [{ type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) }] },
+            SEEK: {
+              guard: 'validStep',
+              actions: [
+                { type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) },
+              ],
+            },
             ADVANCE: { actions: [{ type: 'core', params: { op: 'advance', ms: ADVANCE_MS } }] },
-            DEMO: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) }] },
+            DEMO: {
+              actions: [
+                { type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) },
+              ],
+            },
             PERMALINK: { actions: [{ type: 'core', params: { op: 'permalink' } }] },
             LINK: { actions: 'keepLink' },
-            ACTION: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'action', action: (event as { action: FigureAction }).action }) }] },
-            TERMINAL: { actions: [{ type: 'core', params: ({ event }) => { const e = event as { line: string; stdin?: string }; return e.stdin === undefined ? { op: 'terminal', line: e.line } : { op: 'terminal', line: e.line, stdin: e.stdin }; } }] },
-            COMPLETE: { actions: [{ type: 'core', params: ({ event }) => ({ op: 'complete', line: (event as { line: string }).line }) }] },
+            ACTION: {
+              actions: [
+                {
+                  type: 'core',
+                  params: ({ event }) => ({ op: 'action', action: (event as { action: FigureAction }).action }),
+                },
+              ],
+            },
+            TERMINAL: {
+              actions: [
+                {
+                  type: 'core',
+                  params: ({ event }) => {
+                    const e = event as { line: string; stdin?: string };
+                    return e.stdin === undefined
+                      ? { op: 'terminal', line: e.line }
+                      : { op: 'terminal', line: e.line, stdin: e.stdin };
+                  },
+                },
+              ],
+            },
+            COMPLETE: {
+              actions: [
+                { type: 'core', params: ({ event }) => ({ op: 'complete', line: (event as { line: string }).line }) },
+              ],
+            },
             COMPLETED: { actions: 'keepCompletion' },
           },
         },
@@ -159,9 +230,21 @@ export const figureMachine = setup({
         playing: {
           initial: 'waiting',
           on: {
-            PAUSE: 'paused', TOGGLE: 'paused', HIDDEN: 'paused', FAILED: 'paused',
+            PAUSE: 'paused',
+            TOGGLE: 'paused',
+            HIDDEN: 'paused',
+            FAILED: 'paused',
             // Any command of the reader's pauses; a demo then stands at its first beat, to be read.
-            STEP: 'paused', BACK: 'paused', NEXT: 'paused', RESET: 'paused', SEEK: 'paused', REJOIN: 'paused', DEMO: 'paused', ACTION: 'paused', TERMINAL: 'paused', ADVANCE: 'paused',
+            STEP: 'paused',
+            BACK: 'paused',
+            NEXT: 'paused',
+            RESET: 'paused',
+            SEEK: 'paused',
+            REJOIN: 'paused',
+            DEMO: 'paused',
+            ACTION: 'paused',
+            TERMINAL: 'paused',
+            ADVANCE: 'paused',
           },
           states: {
             waiting: { after: { tick: 'fetching' } },
@@ -190,7 +273,11 @@ export const figureMachine = setup({
         diverged: {},
       },
       on: {
-        LOADED: [{ guard: 'diverged', target: '.diverged' }, { guard: 'atBeat', target: '.atBeat' }, { target: '.between' }],
+        LOADED: [
+          { guard: 'diverged', target: '.diverged' },
+          { guard: 'atBeat', target: '.atBeat' },
+          { target: '.between' },
+        ],
         VIEW: [
           { guard: and(['isLive', 'diverged']), target: '.diverged' },
           { guard: and(['isLive', 'atBeat']), target: '.atBeat' },

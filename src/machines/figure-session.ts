@@ -9,7 +9,8 @@ import { figureMachine } from './figure-machine.ts';
 
 /** "live paused at-beat" from the machine's state value. */
 export function stateString(value: Record<string, unknown>): string {
-  const leaf = (v: unknown): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? Object.keys(v)[0] ?? '' : '');
+  const leaf = (v: unknown): string =>
+    typeof v === 'string' ? v : v && typeof v === 'object' ? (Object.keys(v)[0] ?? '') : '';
   const kebab = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   return [leaf(value.source), leaf(value.playback), kebab(leaf(value.story))].join(' ');
 }
@@ -30,13 +31,25 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
 
   function open(m: Extract<SessionMessage, { type: 'open' }>): void {
     sessions.get(m.instance)?.actor.stop();
-    const session: Session = { actor: null as unknown as Actor<typeof figureMachine>, seq: 0, handling: false, post: () => {} };
+    const session: Session = {
+      actor: null as unknown as Actor<typeof figureMachine>,
+      seq: 0,
+      handling: false,
+      post: () => {},
+    };
     /** The figure server's answers a reader's event still waits for: its one update goes out with the last. */
     let owed = 0;
     const ask = (req: FigureRequest): void => {
       const full = { ...req, id: ++id, instance: m.instance } as WorkerRequest;
       const terminal = req.op === 'terminal' || req.op === 'complete';
-      const answer = req.op === 'permalink' ? serve.link(full) : terminal ? serve.terminal(full) : req.op === 'open' && req.link !== undefined ? serve.restore(full) : serve(full);
+      const answer =
+        req.op === 'permalink'
+          ? serve.link(full)
+          : terminal
+            ? serve.terminal(full)
+            : req.op === 'open' && req.link !== undefined
+              ? serve.restore(full)
+              : serve(full);
       // A reader's event that moves the figure (a step, a seek, a demo) is answered by one update, with
       // the new view; a terminal line (it may run for seconds, in slices) or a link (its encoder may
       // still be loading) is acknowledged at once, and its answer posted when it comes.
@@ -46,16 +59,29 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
       void Promise.resolve(answer).then((r) => {
         if (session.actor.getSnapshot().status !== 'active') return;
         // A link comes on its own (its encoder may still have been loading while the figure moved on).
-        if (r.ok && r.view && req.op === 'complete') { if (r.view.completion) session.actor.send({ type: 'COMPLETED', completion: r.view.completion }); }
-        else if (r.ok && r.view && req.op === 'permalink') session.actor.send({ type: 'LINK', link: r.view.link ? { ...r.view.link, step: r.view.step } : { ok: false, error: 'no link was made', step: r.view.step } });
-        else if (r.ok && r.view) session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
+        if (r.ok && r.view && req.op === 'complete') {
+          if (r.view.completion) session.actor.send({ type: 'COMPLETED', completion: r.view.completion });
+        } else if (r.ok && r.view && req.op === 'permalink')
+          session.actor.send({
+            type: 'LINK',
+            link: r.view.link
+              ? { ...r.view.link, step: r.view.step }
+              : { ok: false, error: 'no link was made', step: r.view.step },
+          });
+        else if (r.ok && r.view)
+          session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
         else if (!r.ok) session.actor.send({ type: 'FAILED', error: r.error });
         if (waits && !--owed) update();
       });
     };
     const machine = figureMachine.provide({
       actions: {
-        connect: () => ask(typeof m.link === 'string' ? { op: 'open', figure: m.figure, story: m.story, link: m.link } : { op: 'open', figure: m.figure, story: m.story }),
+        connect: () =>
+          ask(
+            typeof m.link === 'string'
+              ? { op: 'open', figure: m.figure, story: m.story, link: m.link }
+              : { op: 'open', figure: m.figure, story: m.story },
+          ),
         core: (_, req: FigureRequest) => ask(req),
       },
     });
@@ -79,11 +105,15 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
         view: s.context.view,
       });
     };
-    session.post = () => { if (!owed) update(); };
+    session.post = () => {
+      if (!owed) update();
+    };
     // Changes the machine makes on its own (a playback tick, the core's answer) are posted as they
     // happen; a reader's event is answered once, changed or not: at once, or with the figure
     // server's answer when it asked for one (see ask).
-    session.actor.subscribe(() => { if (!session.handling) session.post(); });
+    session.actor.subscribe(() => {
+      if (!session.handling) session.post();
+    });
     sessions.set(m.instance, session);
     session.actor.start();
     session.actor.send({ type: 'VISIBLE' });
@@ -91,15 +121,30 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
 
   return (m) => {
     if (!m || typeof m !== 'object' || typeof m.instance !== 'string') return;
-    if (m.type === 'open') { open(m); return; }
+    if (m.type === 'open') {
+      open(m);
+      return;
+    }
     const s = sessions.get(m.instance);
     if (!s) return;
-    if (m.type === 'close') { s.actor.stop(); sessions.delete(m.instance); serve({ id: ++id, instance: m.instance, op: 'close' }); return; }
-    if (m.type === 'interrupt') { serve({ id: ++id, instance: m.instance, op: 'interrupt' }); return; }
+    if (m.type === 'close') {
+      s.actor.stop();
+      sessions.delete(m.instance);
+      serve({ id: ++id, instance: m.instance, op: 'close' });
+      return;
+    }
+    if (m.type === 'interrupt') {
+      serve({ id: ++id, instance: m.instance, op: 'interrupt' });
+      return;
+    }
     if (m.type === 'event' && m.event && typeof m.event.type === 'string') {
       s.seq = Math.max(s.seq, Number(m.seq) || 0);
       s.handling = true;
-      try { s.actor.send(m.event); } finally { s.handling = false; }
+      try {
+        s.actor.send(m.event);
+      } finally {
+        s.handling = false;
+      }
       // The ack, unless the event asked the figure server: then the answer's update is the one (ask).
       s.post();
     }

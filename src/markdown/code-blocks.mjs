@@ -13,7 +13,12 @@
 const COMMAND_LANGS = new Set(['shell', 'sh', 'bash', 'console']);
 
 const text = (value) => ({ type: 'text', value });
-const span = (className, value) => ({ type: 'element', tagName: 'span', properties: { className: [className] }, children: [text(value)] });
+const span = (className, value) => ({
+  type: 'element',
+  tagName: 'span',
+  properties: { className: [className] },
+  children: [text(value)],
+});
 
 /** The language Prism recorded on the block, or '' for none. */
 function langOf(node) {
@@ -41,17 +46,32 @@ export const codeBlocks = {
     visit(node, ctx) {
       const lang = langOf(node);
       const source = ctx.textContent(node).replace(/\n$/, '');
-      const rebuild = (/** @type {string} */ kind, /** @type {any[]} */ children) => /** @type {any} */ ({
-        type: 'element',
-        tagName: 'pre',
-        properties: { ...node.properties, dataKind: kind },
-        children: [{ type: 'element', tagName: 'code', properties: { className: [`language-${lang}`] }, children }],
-      });
-      if (COMMAND_LANGS.has(lang)) return rebuild('command', lines(source, (l) => l));
-      if (lang === 'text' && /^\$ /m.test(source)) return rebuild('session', lines(source, (l) => (l.startsWith('$ ') ? l.slice(2) : null)));
+      const rebuild = (/** @type {string} */ kind, /** @type {any[]} */ children) =>
+        /** @type {any} */ ({
+          type: 'element',
+          tagName: 'pre',
+          properties: { ...node.properties, dataKind: kind },
+          children: [{ type: 'element', tagName: 'code', properties: { className: [`language-${lang}`] }, children }],
+        });
+      if (COMMAND_LANGS.has(lang))
+        return rebuild(
+          'command',
+          lines(source, (l) => l),
+        );
+      if (lang === 'text' && /^\$ /m.test(source))
+        return rebuild(
+          'session',
+          lines(source, (l) => (l.startsWith('$ ') ? l.slice(2) : null)),
+        );
       const parent = ctx.parent(node);
-      const before = parent.children.slice(0, ctx.indexOf(node)).reverse().find((c) => c.type !== 'text' || c.value.trim());
-      const kind = lang === 'text' && before?.type === 'element' && before.tagName === 'pre' && COMMAND_LANGS.has(langOf(before)) ? 'output' : lang || 'text';
+      const before = parent.children
+        .slice(0, ctx.indexOf(node))
+        .reverse()
+        .find((c) => c.type !== 'text' || c.value.trim());
+      const kind =
+        lang === 'text' && before?.type === 'element' && before.tagName === 'pre' && COMMAND_LANGS.has(langOf(before))
+          ? 'output'
+          : lang || 'text';
       ctx.setProperty(node, 'dataKind', kind);
     },
   },

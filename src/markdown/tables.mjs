@@ -4,7 +4,8 @@
  * the stylesheet turns into one card per row (header beside each value) below 40rem. Short,
  * numeric tables stay tables and scroll with a visible cue instead.
  */
-const elements = (node, tag) => (node.children ?? []).filter((c) => c.type === 'element' && (!tag || c.tagName === tag));
+const elements = (node, tag) =>
+  (node.children ?? []).filter((c) => c.type === 'element' && (!tag || c.tagName === tag));
 const textOf = (node) => (node.type === 'text' ? node.value : (node.children ?? []).map(textOf).join(''));
 
 /** Worth stacking: at least three columns and some cell too long to share a 320 px row, or five columns. */
@@ -36,11 +37,20 @@ export const tables = {
         children: tbody.children.map((tr) => {
           if (tr.type !== 'element' || tr.tagName !== 'tr') return tr;
           let i = 0;
-          return { ...tr, children: tr.children.map((cell) => (cell.type === 'element' && (cell.tagName === 'td' || cell.tagName === 'th') ? label(cell, i++) : cell)) };
+          return {
+            ...tr,
+            children: tr.children.map((cell) =>
+              cell.type === 'element' && (cell.tagName === 'td' || cell.tagName === 'th') ? label(cell, i++) : cell,
+            ),
+          };
         }),
       };
       const className = shouldStack(headers, rows) ? ['table--stack'] : [];
-      return /** @type {any} */ ({ ...node, properties: { ...node.properties, className }, children: node.children.map((c) => (c === tbody ? newBody : c)) });
+      return /** @type {any} */ ({
+        ...node,
+        properties: { ...node.properties, className },
+        children: node.children.map((c) => (c === tbody ? newBody : c)),
+      });
     },
   },
 };

@@ -12,7 +12,11 @@ const APP_OOM_AFTER_MS = 5_000;
 /** The simulated app's health for a behaviour (log: a crashing app's last words): null and true undo what another behaviour set. */
 export function appHealth(b: AppBehaviour, log?: string): ContainerHealth {
   // The kernel's OOM killer sends SIGKILL: 128 + 9.
-  const exits = b === 'crashes' ? { afterMs: APP_CRASH_AFTER_MS, exitCode: 1, ...(log === undefined ? {} : { log }) }
-    : b === 'leaks' ? { afterMs: APP_OOM_AFTER_MS, exitCode: 137, oom: true } : null;
+  const exits =
+    b === 'crashes'
+      ? { afterMs: APP_CRASH_AFTER_MS, exitCode: 1, ...(log === undefined ? {} : { log }) }
+      : b === 'leaks'
+        ? { afterMs: APP_OOM_AFTER_MS, exitCode: 137, oom: true }
+        : null;
   return { exits, readiness: b !== 'unready' };
 }

@@ -104,10 +104,22 @@ const PAIRS: [string, object, object][] = [
   ['api/resources-cache.ts', apiserver_resourcesCache, apiserver_resources],
   ['api/strict-fields-cache.ts', apiserver_strictFieldsCache, apiserver_strictFields],
   ['client-go/informer-cache.ts', clientgo_informerCache, clientgo_informer],
-  ['controllers/deployment-controller-cache.ts', controllers_deploymentControllerCache, controllers_deploymentController],
+  [
+    'controllers/deployment-controller-cache.ts',
+    controllers_deploymentControllerCache,
+    controllers_deploymentController,
+  ],
   ['controllers/deployment-util-cache.ts', controllers_deploymentUtilCache, controllers_deploymentUtil],
-  ['controllers/endpointslice-controller-cache.ts', controllers_endpointsliceControllerCache, controllers_endpointsliceController],
-  ['controllers/replicaset-controller-cache.ts', controllers_replicasetControllerCache, controllers_replicasetController],
+  [
+    'controllers/endpointslice-controller-cache.ts',
+    controllers_endpointsliceControllerCache,
+    controllers_endpointsliceController,
+  ],
+  [
+    'controllers/replicaset-controller-cache.ts',
+    controllers_replicasetControllerCache,
+    controllers_replicasetController,
+  ],
   ['client-go/record-cache.ts', eventRecorderCache, eventRecorder],
   ['kube-proxy/reader-cache.ts', kubeproxy_readerCache, kubeproxy_reader],
   ['kubelet/container-runtime-cache.ts', kubelet_containerRuntimeCache, kubelet_containerRuntime],
@@ -120,7 +132,11 @@ const PAIRS: [string, object, object][] = [
   ['kubelet/pod-worker-cache.ts', kubelet_podWorkerCache, kubelet_podWorker],
   ['util/names-cache.ts', namesCache, names],
   ['net/iptables-walk-cache.ts', net_iptablesWalkCache, net_iptablesWalk],
-  ['node-lifecycle/node-lifecycle-controller-cache.ts', nodelifecycle_nodeLifecycleControllerCache, nodelifecycle_nodeLifecycleController],
+  [
+    'node-lifecycle/node-lifecycle-controller-cache.ts',
+    nodelifecycle_nodeLifecycleControllerCache,
+    nodelifecycle_nodeLifecycleController,
+  ],
   ['permalink-cache.ts', permalinkCache, permalink],
   ['scheduler/framework-cache.ts', scheduler_frameworkCache, scheduler_framework],
   ['scheduler/match-counts-cache.ts', scheduler_matchCountsCache, scheduler_matchCounts],
@@ -173,7 +189,8 @@ function memoCollections(): Map<string, Collection> {
     for (const [name, v] of Object.entries(cache)) {
       const key = `${file} ${name}`;
       if (NOT_MEMOS[key]) continue;
-      if (v instanceof Map || v instanceof WeakMap || v instanceof Set || v instanceof WeakSet) out.set(key, v as Collection);
+      if (v instanceof Map || v instanceof WeakMap || v instanceof Set || v instanceof WeakSet)
+        out.set(key, v as Collection);
     }
   }
   return out;
@@ -185,31 +202,73 @@ function withoutMemos<T>(f: () => T): { value: T; lookups: Map<string, number> }
   const all = memoCollections();
   for (const [key, c] of all) {
     lookups.set(key, 0);
-    const miss = (answer: unknown) => () => { lookups.set(key, lookups.get(key)! + 1); return answer; };
+    const miss = (answer: unknown) => () => {
+      lookups.set(key, lookups.get(key)! + 1);
+      return answer;
+    };
     Object.defineProperty(c, 'has', { value: miss(false), configurable: true });
-    if (!(c instanceof Set || c instanceof WeakSet)) Object.defineProperty(c, 'get', { value: miss(undefined), configurable: true });
+    if (!(c instanceof Set || c instanceof WeakSet))
+      Object.defineProperty(c, 'get', { value: miss(undefined), configurable: true });
   }
   try {
     return { value: f(), lookups };
   } finally {
-    for (const c of all.values()) { delete (c as { has?: unknown }).has; delete (c as { get?: unknown }).get; }
+    for (const c of all.values()) {
+      delete (c as { has?: unknown }).has;
+      delete (c as { get?: unknown }).get;
+    }
   }
 }
 
 function apply(c: Cluster, name: string, replicas: number, image = 'nginx:1.27'): void {
-  const r = c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: appDeployment(name, replicas, image, { resources: { requests: { cpu: '10m', memory: '16Mi' } } }) });
+  const r = c.request({
+    verb: 'create',
+    resource: 'deployments',
+    namespace: 'default',
+    body: appDeployment(name, replicas, image, { resources: { requests: { cpu: '10m', memory: '16Mi' } } }),
+  });
   if (!r.ok) throw new Error(r.status.message);
 }
 
 /** Whole cluster runs (rollout, node failure, control-plane outage, crash loop), each as its world hash. */
 function clusterRuns(): string[] {
   const runs: ((c: Cluster) => void)[] = [
-    (c) => { apply(c, 'web', 3); c.settle(); c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } }); c.settle(); },
-    (c) => { apply(c, 'web', 6); c.settle(); c.node('node-2', 'stop'); c.advance(7 * 60_000); },
-    (c) => { apply(c, 'web', 3); c.settle(); c.controlPlane('stop'); c.advance(3 * 60_000); c.controlPlane('start'); c.settle(); },
-    (c) => { apply(c, 'web', 2, 'nginx:does-not-exist'); c.advance(5 * 60_000); },
+    (c) => {
+      apply(c, 'web', 3);
+      c.settle();
+      c.request({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'web',
+        body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } },
+      });
+      c.settle();
+    },
+    (c) => {
+      apply(c, 'web', 6);
+      c.settle();
+      c.node('node-2', 'stop');
+      c.advance(7 * 60_000);
+    },
+    (c) => {
+      apply(c, 'web', 3);
+      c.settle();
+      c.controlPlane('stop');
+      c.advance(3 * 60_000);
+      c.controlPlane('start');
+      c.settle();
+    },
+    (c) => {
+      apply(c, 'web', 2, 'nginx:does-not-exist');
+      c.advance(5 * 60_000);
+    },
   ];
-  return runs.map((run) => { const c = createCluster(); run(c); return c.world.hash(); });
+  return runs.map((run) => {
+    const c = createCluster();
+    run(c);
+    return c.world.hash();
+  });
 }
 
 /** Every figure's compiled story (its beats carry the world hash), and the view at each beat of a fresh host. */
@@ -234,13 +293,26 @@ function firstDifference(a: string, b: string): string {
 describe('caches and fast paths', () => {
   it('every *-cache.ts and *-fast.ts has a test importing it and the module it speeds up', () => {
     const root = fileURLToPath(new URL('.', import.meta.url));
-    const files = (readdirSync(root, { recursive: true }) as string[]).map((f) => f.split(sep).join('/')).filter((f) => f.endsWith('.ts'));
-    const importsOf = new Map(files.filter((f) => f.endsWith('.test.ts')).map((f) => [f,
-      new Set([...readFileSync(join(root, f), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => posix.normalize(posix.join(posix.dirname(f), m[1]))))]));
+    const files = (readdirSync(root, { recursive: true }) as string[])
+      .map((f) => f.split(sep).join('/'))
+      .filter((f) => f.endsWith('.ts'));
+    const importsOf = new Map(
+      files
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => [
+          f,
+          new Set(
+            [...readFileSync(join(root, f), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) =>
+              posix.normalize(posix.join(posix.dirname(f), m[1])),
+            ),
+          ),
+        ]),
+    );
     const speedUps = files.filter((f) => /-(cache|fast)\.ts$/.test(f));
     expect(speedUps.length).toBeGreaterThan(30);
     const missing = speedUps.filter((s) => {
-      const reference = s === 'scheduler/schedule-fast.ts' ? 'scheduler/schedule-one.ts' : s.replace(/-(cache|fast)\.ts$/, '.ts');
+      const reference =
+        s === 'scheduler/schedule-fast.ts' ? 'scheduler/schedule-one.ts' : s.replace(/-(cache|fast)\.ts$/, '.ts');
       return ![...importsOf.values()].some((imports) => imports.has(s) && imports.has(reference));
     });
     expect(missing).toEqual([]);
@@ -248,7 +320,10 @@ describe('caches and fast paths', () => {
 
   it('lists every cache module (PAIRS), each beside its module', () => {
     const root = fileURLToPath(new URL('.', import.meta.url));
-    const files = (readdirSync(root, { recursive: true }) as string[]).map((f) => f.split(sep).join('/')).filter((f) => f.endsWith('-cache.ts')).sort();
+    const files = (readdirSync(root, { recursive: true }) as string[])
+      .map((f) => f.split(sep).join('/'))
+      .filter((f) => f.endsWith('-cache.ts'))
+      .sort();
     expect(PAIRS.map(([f]) => f).sort()).toEqual(files);
   });
 
@@ -256,7 +331,8 @@ describe('caches and fast paths', () => {
     const withMemos = { runs: clusterRuns(), stories: figureStories() };
     const without = withoutMemos(() => ({ runs: clusterRuns(), stories: figureStories() }));
     expect(without.value.runs).toEqual(withMemos.runs);
-    for (let i = 0; i < FIGURE_IDS.length; i++) expect(firstDifference(without.value.stories[i], withMemos.stories[i]), FIGURE_IDS[i]).toBe('');
+    for (let i = 0; i < FIGURE_IDS.length; i++)
+      expect(firstDifference(without.value.stories[i], withMemos.stories[i]), FIGURE_IDS[i]).toBe('');
     // Each memo was consulted (and missed), so the comparison above covers it; the rest are listed.
     expect([...without.lookups].filter(([, n]) => n === 0).map(([k]) => k)).toEqual(NOT_EXERCISED);
   }, 600_000);

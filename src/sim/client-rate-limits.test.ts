@@ -3,15 +3,24 @@
 // real cluster, while a small cluster never waits.
 import { describe, expect, it } from 'vitest';
 import type { RequestRecord } from './request-log.ts';
-import { KUBE_CONTROLLER_MANAGER_CLIENT, KUBE_SCHEDULER_CLIENT, KUBELET_CLIENT, newTokenBucket, reserve, type RateLimit } from './client-go/flowcontrol.ts';
+import {
+  KUBE_CONTROLLER_MANAGER_CLIENT,
+  KUBE_SCHEDULER_CLIENT,
+  KUBELET_CLIENT,
+  newTokenBucket,
+  reserve,
+  type RateLimit,
+} from './client-go/flowcontrol.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 import { kubeletDef } from './kubelet/kubelet.ts';
 import { runKubectl } from './kubectl/kubectl.ts';
 import { pod } from './testing/world.ts';
 
-const creates = (r: RequestRecord) => r.component === 'replicaset-controller' && r.kind === 'request' && r.verb === 'POST' && r.path.endsWith('/pods');
+const creates = (r: RequestRecord) =>
+  r.component === 'replicaset-controller' && r.kind === 'request' && r.verb === 'POST' && r.path.endsWith('/pods');
 const binds = (r: RequestRecord) => r.component === 'scheduler' && r.path.endsWith('/binding');
-const kubeletPodRequests = (node: string) => (r: RequestRecord) => r.component === `kubelet/${node}` && r.kind === 'request' && r.path.includes('/pods/');
+const kubeletPodRequests = (node: string) => (r: RequestRecord) =>
+  r.component === `kubelet/${node}` && r.kind === 'request' && r.path.includes('/pods/');
 
 /** The most any of these requests went ahead of a token bucket replayed over their times (ms; 0 = none did). */
 function mostAhead(recs: RequestRecord[], limit: RateLimit): number {
@@ -38,11 +47,13 @@ describe('client-side rate limits (client-go token buckets)', () => {
     expect(made[limit.burst].t - made[0].t).toBe(1000 / limit.qps);
     const span = made.at(-1)!.t - made[0].t;
     expect(span).toBeGreaterThanOrEqual(((299 - limit.burst) / limit.qps) * 1000);
-    expect(span).toBeLessThan(((299 - KUBE_CONTROLLER_MANAGER_CLIENT.burst) / KUBE_CONTROLLER_MANAGER_CLIENT.qps) * 1000);
+    expect(span).toBeLessThan(
+      ((299 - KUBE_CONTROLLER_MANAGER_CLIENT.burst) / KUBE_CONTROLLER_MANAGER_CLIENT.qps) * 1000,
+    );
     expect(mostAhead(made, limit)).toBe(0);
   });
 
-  it('kubectl scale deployment web --replicas=300: creations follow the controller\'s QPS 20 / burst 30, bindings follow them', () => {
+  it("kubectl scale deployment web --replicas=300: creations follow the controller's QPS 20 / burst 30, bindings follow them", () => {
     const c = createCluster({ seed: 1, nodes: 30 });
     const { t0, recs } = scaleTo(c, 300);
     const made = recs.filter(creates);
@@ -70,7 +81,9 @@ describe('client-side rate limits (client-go token buckets)', () => {
     const from = c.log.length;
     runKubectl(c, 'scale deployment web --replicas=10');
     expect(c.settle(600_000)).toBe(true);
-    const deleted = c.log.slice(from).filter((r) => r.component === 'replicaset-controller' && r.verb === 'DELETE' && r.path.includes('/pods/'));
+    const deleted = c.log
+      .slice(from)
+      .filter((r) => r.component === 'replicaset-controller' && r.verb === 'DELETE' && r.path.includes('/pods/'));
     expect(deleted).toHaveLength(290);
     expect(mostAhead(deleted, KUBE_CONTROLLER_MANAGER_CLIENT)).toBe(0);
     expect(deleted.at(-1)!.t - deleted[0].t).toBeGreaterThanOrEqual(((290 - burst) / qps) * 1000);
@@ -78,12 +91,18 @@ describe('client-side rate limits (client-go token buckets)', () => {
     expect(Object.keys(c.world.state.store.objects.pods ?? {})).toHaveLength(10);
   });
 
-  it('pods made faster than the scheduler\'s QPS 50 are bound 100 at once, then 50 a second, in order', () => {
+  it("pods made faster than the scheduler's QPS 50 are bound 100 at once, then 50 a second, in order", () => {
     const c = createCluster({ seed: 1, nodes: 30 });
     c.settle();
     const from = c.log.length;
     // Pods from kubectl (one request each, at one instant): only the scheduler's client limits.
-    for (let i = 0; i < 300; i++) c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(`p-${String(i).padStart(3, '0')}`) });
+    for (let i = 0; i < 300; i++)
+      c.request({
+        verb: 'create',
+        resource: 'pods',
+        namespace: 'default',
+        body: pod(`p-${String(i).padStart(3, '0')}`),
+      });
     expect(c.settle(600_000)).toBe(true);
     const bound = c.log.slice(from).filter(binds);
     expect(bound).toHaveLength(300);
@@ -95,24 +114,27 @@ describe('client-side rate limits (client-go token buckets)', () => {
     expect(names).toEqual([...names].sort());
   });
 
-  it('a kubelet\'s pod status syncs wait for its client\'s tokens, in order, and every pod gets its status', () => {
+  it("a kubelet's pod status syncs wait for its client's tokens, in order, and every pod gets its status", () => {
     const c = createCluster({ seed: 1, nodes: 1 });
     // A kubelet client far below the default (QPS 50 is rarely reached by one node's 110 pods).
     const small: RateLimit = { qps: 5, burst: 10 };
     c.world.define({ ...kubeletDef, clientLimit: small });
     c.settle();
     const from = c.log.length;
-    for (let i = 0; i < 40; i++) c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(`p-${i}`) });
+    for (let i = 0; i < 40; i++)
+      c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(`p-${i}`) });
     expect(c.settle(600_000)).toBe(true);
     const recs = c.log.slice(from).filter(kubeletPodRequests('node-1'));
     // A PATCH follows its GET at once, taking its token ahead by at most one token's time.
     expect(mostAhead(recs, small)).toBeLessThanOrEqual(1000 / small.qps);
-    expect(recs.at(-1)!.t - recs[0].t).toBeGreaterThanOrEqual(((recs.length - small.burst) / small.qps) * 1000 - 1000 / small.qps);
+    expect(recs.at(-1)!.t - recs[0].t).toBeGreaterThanOrEqual(
+      ((recs.length - small.burst) / small.qps) * 1000 - 1000 / small.qps,
+    );
     const pods = Object.values(c.world.state.store.objects.pods ?? {}) as { status?: { phase?: string } }[];
     expect(pods.filter((p) => p.status?.phase === 'Running')).toHaveLength(40);
   });
 
-  it('a small cluster never waits: three replicas take none of the limits\' time', () => {
+  it("a small cluster never waits: three replicas take none of the limits' time", () => {
     const c = createCluster({ seed: 1 });
     const { recs } = scaleTo(c, 12);
     const made = recs.filter(creates);
@@ -122,6 +144,7 @@ describe('client-side rate limits (client-go token buckets)', () => {
     for (const [name, e] of Object.entries(c.world.state.components)) {
       if (e.client) expect(e.client.tokens, name).toBeGreaterThan(0);
     }
-    for (const node of ['node-1', 'node-2', 'node-3']) expect(mostAhead(recs.filter(kubeletPodRequests(node)), KUBELET_CLIENT)).toBe(0);
+    for (const node of ['node-1', 'node-2', 'node-3'])
+      expect(mostAhead(recs.filter(kubeletPodRequests(node)), KUBELET_CLIENT)).toBe(0);
   });
 });

@@ -16,7 +16,11 @@ describe('event queue', () => {
     const rng = createRng(7);
     const q = createQueue<number>();
     const ats: { at: number; i: number }[] = [];
-    for (let i = 0; i < 5000; i++) { const at = int(rng, 100); ats.push({ at, i }); push(q, at, 't', i); }
+    for (let i = 0; i < 5000; i++) {
+      const at = int(rng, 100);
+      ats.push({ at, i });
+      push(q, at, 't', i);
+    }
     ats.sort((a, b) => a.at - b.at || a.i - b.i);
     const out: number[] = [];
     while (size(q)) out.push(pop(q)!.event);
@@ -27,7 +31,8 @@ describe('event queue', () => {
     push(q, 1, 't', 'a', true);
     push(q, 2, 't', 'b');
     expect(q.pending).toBe(1);
-    pop(q); pop(q);
+    pop(q);
+    pop(q);
     expect(q.pending).toBe(0);
   });
   it('handles 300k entries quickly', () => {
@@ -36,7 +41,11 @@ describe('event queue', () => {
     for (let i = 0; i < 300_000; i++) push(q, int(rng, 1e6), 't', i);
     let last = -1;
     let sorted = true;
-    while (size(q)) { const e = pop(q)!; if (e.at < last) sorted = false; last = e.at; }
+    while (size(q)) {
+      const e = pop(q)!;
+      if (e.at < last) sorted = false;
+      last = e.at;
+    }
     expect(sorted).toBe(true);
   });
 });

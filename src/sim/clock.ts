@@ -67,8 +67,14 @@ export function pop<E>(q: EventQueue<E>): QueueEntry<E> | undefined {
       const r = l + 1;
       let m = last;
       let mi = i;
-      if (l < n && less(h[l], m)) { m = h[l]; mi = l; }
-      if (r < n && less(h[r], m)) { m = h[r]; mi = r; }
+      if (l < n && less(h[l], m)) {
+        m = h[l];
+        mi = l;
+      }
+      if (r < n && less(h[r], m)) {
+        m = h[r];
+        mi = r;
+      }
       if (mi === i) break;
       h[i] = m;
       i = mi;
@@ -90,7 +96,7 @@ export function removeWhere<E>(q: EventQueue<E>, pred: (e: QueueEntry<E>) => boo
   const removed = q.heap.length - kept.length;
   if (removed === 0) return 0;
   // A sorted array is a valid min-heap.
-  kept.sort((a, b) => (a.at - b.at) || (a.seq - b.seq));
+  kept.sort((a, b) => a.at - b.at || a.seq - b.seq);
   q.heap = kept;
   q.pending = kept.reduce((n, e) => n + (e.recurring ? 0 : 1), 0);
   return removed;

@@ -12,36 +12,50 @@ const plain = fc.letrec((tie) => ({
     fc.double(),
     fc.string(),
     fc.array(tie('value'), { maxLength: 5 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', '0', '10', '2')), tie('value'), { maxKeys: 40 }),
+    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', '0', '10', '2')), tie('value'), {
+      maxKeys: 40,
+    }),
   ),
 })).value;
 
 /** Same keys, order, values and (own) undefined keys, and no object shared with the original. */
 function expectSameTree(a: unknown, b: unknown, seen = new Set<object>()): void {
-  if (typeof a !== 'object' || a === null) { expect(Object.is(a, b)).toBe(true); return; }
+  if (typeof a !== 'object' || a === null) {
+    expect(Object.is(a, b)).toBe(true);
+    return;
+  }
   expect(b).not.toBe(a);
   if (seen.has(a)) return;
   seen.add(a);
   expect(Array.isArray(b)).toBe(Array.isArray(a));
   expect(Object.getPrototypeOf(b)).toBe(Array.isArray(a) ? Array.prototype : Object.prototype);
   expect(Object.keys(b as object)).toEqual(Object.keys(a));
-  for (const k of Object.keys(a)) expectSameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], seen);
+  for (const k of Object.keys(a))
+    expectSameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], seen);
 }
 
 describe('clonePlain', () => {
   it('copies plain data exactly as structuredClone does', () => {
-    fc.assert(fc.property(plain, (v) => {
-      const mine = clonePlain(v);
-      expectSameTree(v, mine);
-      expectSameTree(structuredClone(v), mine);
-    }), { numRuns: runs(0.5) });
+    fc.assert(
+      fc.property(plain, (v) => {
+        const mine = clonePlain(v);
+        expectSameTree(v, mine);
+        expectSameTree(structuredClone(v), mine);
+      }),
+      { numRuns: runs(0.5) },
+    );
   });
 
   it('copies a shared object once and keeps cycles', () => {
     const shared = { name: 'web-1' };
     const root: Record<string, unknown> = { store: { a: shared }, cache: { a: shared }, list: [shared, shared] };
     root.self = root;
-    const c = clonePlain(root) as typeof root & { store: { a: object }; cache: { a: object }; list: object[]; self: unknown };
+    const c = clonePlain(root) as typeof root & {
+      store: { a: object };
+      cache: { a: object };
+      list: object[];
+      self: unknown;
+    };
     expect(c.store.a).not.toBe(shared);
     expect(c.cache.a).toBe(c.store.a);
     expect(c.list[0]).toBe(c.store.a);
@@ -71,10 +85,24 @@ describe('clonePlain', () => {
 
   it('copies a running world: the copy hashes the same and runs on identically', () => {
     const a = createCluster({ seed: 3 });
-    a.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
-    } });
+    a.request({
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+          },
+        },
+      },
+    });
     a.advance(20_000);
     const snap = clonePlain(a.world.state);
     expect(JSON.stringify(snap)).toBe(JSON.stringify(structuredClone(a.world.state)));

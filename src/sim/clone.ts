@@ -23,7 +23,8 @@ export function clonePlain<T>(value: T): T {
 }
 
 function check<T>(v: T): T {
-  if (typeof v === 'function' || typeof v === 'symbol') throw new DOMException(`${String(v)} could not be cloned.`, 'DataCloneError');
+  if (typeof v === 'function' || typeof v === 'symbol')
+    throw new DOMException(`${String(v)} could not be cloned.`, 'DataCloneError');
   return v;
 }
 
@@ -55,7 +56,8 @@ function copy(v: object, seen: Map<object, unknown>): unknown {
     const x = src[k];
     const c = typeof x === 'object' && x !== null ? copy(x, seen) : check(x);
     // A manifest may carry a "__proto__" key: an own property, as structuredClone makes it, not a prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
     else out[k] = c;
   }
   return out;

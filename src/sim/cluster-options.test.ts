@@ -6,7 +6,14 @@ import { frameOf } from './view/frame.ts';
 
 describe('ClusterOptions.nodeCapacity', () => {
   it('sizes the listed workers and leaves the rest at 4 CPU, 8 GiB', () => {
-    const c = createCluster({ seed: 1, nodes: 3, nodeCapacity: [{ cpu: '2', memory: '4Gi' }, { cpu: '8', memory: '16Gi' }] });
+    const c = createCluster({
+      seed: 1,
+      nodes: 3,
+      nodeCapacity: [
+        { cpu: '2', memory: '4Gi' },
+        { cpu: '8', memory: '16Gi' },
+      ],
+    });
     c.settle();
     const nodes = frameOf(c).nodes;
     expect(nodes.map((n) => n.cpuMilli)).toEqual([2000, 8000, 4000]);
@@ -17,7 +24,8 @@ describe('ClusterOptions.nodeCapacity', () => {
   it('changes nothing when absent (the same world, byte for byte, as before the option)', () => {
     const a = createCluster({ seed: 1, nodes: 3 });
     const b = createCluster({ seed: 1, nodes: 3, nodeCapacity: [] });
-    a.settle(); b.settle();
+    a.settle();
+    b.settle();
     expect(b.world.hash()).toBe(a.world.hash());
     expect(b.world.state.inputs).toEqual(a.world.state.inputs);
   });

@@ -78,12 +78,19 @@ export interface ClusterAddon {
 }
 
 /** A command's text answer, as a terminal shows it. */
-export interface CommandOutput { stdout: string; stderr: string; exitCode: number }
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 /** What the pod network answers: a program run in a pod (`kubectl exec … -- curl …`) and `sim traffic`. */
 export interface NetCommands {
   /** Run argv (curl, wget, nslookup, cat /etc/resolv.conf) in a running pod's network namespace. */
-  exec(cluster: SimCluster, target: { namespace: string; pod: string; container: string; node: string; argv: string[] }): CommandOutput;
+  exec(
+    cluster: SimCluster,
+    target: { namespace: string; pod: string; container: string; node: string; argv: string[] },
+  ): CommandOutput;
   /** `sim traffic <service> <n> [--from <node>] [-n <namespace>]`: n requests, counted per endpoint. */
   traffic(cluster: SimCluster, argv: string[]): CommandOutput;
 }

@@ -27,7 +27,8 @@ function ok(c: Cluster, cmd: string): string {
 const allPods = (c: Cluster, ns = 'default') => storeList(c.world.state.store, 'pods', ns) as Pod[];
 const nodes = (c: Cluster) => storeList(c.world.state.store, 'nodes') as Node[];
 const node = (c: Cluster, name: string) => nodes(c).find((n) => n.metadata?.name === name)!;
-const deployment = (c: Cluster, name: string) => (storeList(c.world.state.store, 'deployments', 'default') as Deployment[]).find((d) => d.metadata?.name === name)!;
+const deployment = (c: Cluster, name: string) =>
+  (storeList(c.world.state.store, 'deployments', 'default') as Deployment[]).find((d) => d.metadata?.name === name)!;
 const live = (c: Cluster, ns = 'default') => allPods(c, ns).filter((p) => !p.metadata?.deletionTimestamp);
 const isReady = (p: Pod) => !!p.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
 // What a figure reads of the cluster (the Frame): nodes' Ready status and taints, pods' readiness.
@@ -36,7 +37,10 @@ const nodeReady = (c: Cluster, name: string) => nodeView(c, name).ready;
 const nodesReady = (c: Cluster) => frameOf(c).nodes.map((n) => n.ready);
 const taints = (c: Cluster, name: string) => nodeView(c, name).taints.map((t) => `${t.key}:${t.effect}`);
 /** The pods not being deleted, bound or not. */
-const livePods = (c: Cluster) => { const f = frameOf(c); return [...f.pods, ...f.pending].filter((p) => !p.terminating); };
+const livePods = (c: Cluster) => {
+  const f = frameOf(c);
+  return [...f.pods, ...f.pending].filter((p) => !p.terminating);
+};
 const readyPods = (c: Cluster) => livePods(c).filter((p) => p.ready);
 const podNames = (ps: { name: string }[]) => ps.map((p) => p.name).sort();
 const names = (ps: Pod[]) => ps.map((p) => p.metadata!.name!).sort();
@@ -73,25 +77,44 @@ describe('default world', () => {
       expect(n.status?.capacity?.memory).toBe('8Gi');
       expect(n.metadata?.labels?.['node-role.kubernetes.io/control-plane']).toBeUndefined();
     }
-    expect(frameOf(c).nodes.map((n) => [n.name, n.ready, n.taints])).toEqual(['node-1', 'node-2', 'node-3'].map((n) => [n, 'True', []]));
+    expect(frameOf(c).nodes.map((n) => [n.name, n.ready, n.taints])).toEqual(
+      ['node-1', 'node-2', 'node-3'].map((n) => [n, 'True', []]),
+    );
     expect(new Set(ns.map((n) => n.metadata?.labels?.['topology.kubernetes.io/zone'])).size).toBe(1);
     expect(allPods(c, 'kube-system')).toEqual([]);
     expect(ok(c, 'kubectl get nodes')).toBe(
-      'NAME     STATUS   ROLES    AGE   VERSION\n'
-      + 'node-1   Ready    <none>   1s    v1.37.2\n'
-      + 'node-2   Ready    <none>   1s    v1.37.2\n'
-      + 'node-3   Ready    <none>   1s    v1.37.2\n');
+      'NAME     STATUS   ROLES    AGE   VERSION\n' +
+        'node-1   Ready    <none>   1s    v1.37.2\n' +
+        'node-2   Ready    <none>   1s    v1.37.2\n' +
+        'node-3   Ready    <none>   1s    v1.37.2\n',
+    );
   });
 
-  test('the node controller registers each node: RegisteredNode from node-controller, beside the kubelet\'s events', () => {
+  test("the node controller registers each node: RegisteredNode from node-controller, beside the kubelet's events", () => {
     const c = createCluster();
     c.advance(1000);
     const out = ok(c, 'kubectl get events --field-selector reason=RegisteredNode');
-    expect(out.split('\n').filter((l) => l.includes('RegisteredNode')).map((l) => l.replace(/\s+/g, ' ').replace(/^\S+ /, ''))).toEqual(
-      [1, 2, 3].map((i) => `Normal RegisteredNode node/node-${i} Node node-${i} event: Registered Node node-${i} in Controller`));
-    const failed = c.log.filter((r) => r.component === 'node-lifecycle-controller' && r.kind === 'request' && r.path.endsWith('/events') && r.code !== 201);
+    expect(
+      out
+        .split('\n')
+        .filter((l) => l.includes('RegisteredNode'))
+        .map((l) => l.replace(/\s+/g, ' ').replace(/^\S+ /, '')),
+    ).toEqual(
+      [1, 2, 3].map(
+        (i) => `Normal RegisteredNode node/node-${i} Node node-${i} event: Registered Node node-${i} in Controller`,
+      ),
+    );
+    const failed = c.log.filter(
+      (r) =>
+        r.component === 'node-lifecycle-controller' &&
+        r.kind === 'request' &&
+        r.path.endsWith('/events') &&
+        r.code !== 201,
+    );
     expect(failed).toEqual([]);
-    expect(ok(c, 'kubectl describe node node-1')).toMatch(/Normal\s+RegisteredNode\s+1s\s+node-controller\s+Node node-1 event: Registered Node node-1 in Controller/);
+    expect(ok(c, 'kubectl describe node node-1')).toMatch(
+      /Normal\s+RegisteredNode\s+1s\s+node-controller\s+Node node-1 event: Registered Node node-1 in Controller/,
+    );
   });
 
   test('a deployment spreads over the three workers and every pod gets its own IP', () => {
@@ -122,7 +145,12 @@ describe('kubeadm world', () => {
     expect(cp.metadata?.labels?.['node-role.kubernetes.io/control-plane']).toBe('');
     expect(nodeReady(c, CONTROL_PLANE_NODE)).toBe('True');
     const sys = allPods(c, 'kube-system');
-    expect(names(sys)).toEqual(['etcd-control-plane', 'kube-apiserver-control-plane', 'kube-controller-manager-control-plane', 'kube-scheduler-control-plane']);
+    expect(names(sys)).toEqual([
+      'etcd-control-plane',
+      'kube-apiserver-control-plane',
+      'kube-controller-manager-control-plane',
+      'kube-scheduler-control-plane',
+    ]);
     for (const p of sys) {
       expect(p.spec?.nodeName).toBe(CONTROL_PLANE_NODE);
       expect(p.status?.phase).toBe('Running');
@@ -145,7 +173,8 @@ describe('kubeadm world', () => {
     const pending = live(c).filter((p) => !p.spec?.nodeName);
     expect(pending).toHaveLength(1);
     expect(pending[0].status?.conditions?.find((x) => x.type === 'PodScheduled')?.message).toBe(
-      '0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.');
+      '0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
+    );
   });
 });
 
@@ -166,7 +195,9 @@ describe('control plane stopped', () => {
     // The containers on the live nodes are still running in their runtimes.
     for (const n of ['node-2', 'node-3']) {
       const rt = kubeletStateOf(c.world, n)!;
-      expect(podLifecycleOf(rt, `default/${live(c).find((p) => p.spec?.nodeName === n)!.metadata!.name}`)?.state).toMatch(/running/i);
+      expect(
+        podLifecycleOf(rt, `default/${live(c).find((p) => p.spec?.nodeName === n)!.metadata!.name}`)?.state,
+      ).toMatch(/running/i);
     }
   });
 
@@ -179,7 +210,8 @@ describe('control plane stopped', () => {
     expect(c.running('apiserver') && c.running('scheduler') && c.running('controller-manager')).toBe(true);
     c.advance(45_000);
     expect(nodesReady(c)).toEqual(['True', 'True', 'True']);
-    for (const n of frameOf(c).nodes) expect(n.taints.map((t) => t.key)).not.toContain('node.kubernetes.io/unreachable');
+    for (const n of frameOf(c).nodes)
+      expect(n.taints.map((t) => t.key)).not.toContain('node.kubernetes.io/unreachable');
     c.advance(6 * 60_000);
     expect(podNames(livePods(c))).toEqual(before);
     expect(nodesReady(c)).toEqual(['True', 'True', 'True']);
@@ -314,13 +346,16 @@ describe('node partition', () => {
 describe('node stop/start', () => {
   test('after eviction the node comes back without the evicted pods, and replacements run elsewhere', () => {
     const c = withWeb(3);
-    const evicted = livePods(c).filter((p) => p.node === 'node-1').map((p) => p.name);
+    const evicted = livePods(c)
+      .filter((p) => p.node === 'node-1')
+      .map((p) => p.name);
     expect(evicted.length).toBeGreaterThan(0);
     c.node('node-1', 'stop');
     c.advance(7 * 60_000);
     expect(nodeReady(c, 'node-1')).toBe('Unknown');
     // Evicted pods are Terminating (nobody confirms), replacements Ready on the other nodes.
-    for (const n of evicted) expect(allPods(c).find((p) => p.metadata?.name === n)?.metadata?.deletionTimestamp).toBeDefined();
+    for (const n of evicted)
+      expect(allPods(c).find((p) => p.metadata?.name === n)?.metadata?.deletionTimestamp).toBeDefined();
     expect(readyPods(c)).toHaveLength(3);
     expect(livePods(c).every((p) => p.node !== 'node-1')).toBe(true);
     c.node('node-1', 'start');
@@ -426,11 +461,28 @@ describe('replacement pods', () => {
 describe('plain data', () => {
   /** A run with a bit of everything, in phases so a snapshot can be taken between them. */
   const phases: ((c: Cluster) => void)[] = [
-    (c) => { k(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3'); c.advance(20_000); },
-    (c) => { k(c, 'kubectl set image deployment/web nginx=nginx:1.28'); c.advance(7_500); },
-    (c) => { c.node('node-2', 'stop'); c.advance(90_000); },
-    (c) => { c.controlPlane('stop', 'scheduler'); k(c, 'kubectl scale deployment web --replicas=5'); c.advance(12_345); },
-    (c) => { c.controlPlane('start', 'scheduler'); c.node('node-2', 'start'); c.advance(40_000); },
+    (c) => {
+      k(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3');
+      c.advance(20_000);
+    },
+    (c) => {
+      k(c, 'kubectl set image deployment/web nginx=nginx:1.28');
+      c.advance(7_500);
+    },
+    (c) => {
+      c.node('node-2', 'stop');
+      c.advance(90_000);
+    },
+    (c) => {
+      c.controlPlane('stop', 'scheduler');
+      k(c, 'kubectl scale deployment web --replicas=5');
+      c.advance(12_345);
+    },
+    (c) => {
+      c.controlPlane('start', 'scheduler');
+      c.node('node-2', 'start');
+      c.advance(40_000);
+    },
   ];
 
   test('snapshot → restore → continue equals running straight through', () => {
@@ -466,7 +518,12 @@ describe('plain data', () => {
     // after the hash belongs to the future, so the cut takes the inputs by count), and the hash.
     const cuts: [number, number, string][] = [];
     const cut = () => cuts.push([c.now, c.world.state.inputs.length, c.world.hash()]);
-    for (const p of phases) { p(c); cut(); c.advance(777); cut(); }
+    for (const p of phases) {
+      p(c);
+      cut();
+      c.advance(777);
+      cut();
+    }
     const inputs = c.world.state.inputs;
     for (const [t, n, h] of cuts) {
       const r = replayCluster({ seed: 3 }, inputs.slice(0, n), t);
@@ -474,6 +531,8 @@ describe('plain data', () => {
       expect(r.world.hash(), `replay until ${t}`).toBe(h);
     }
     // A replayed cluster answers kubectl like the original.
-    expect(ok(replayCluster({ seed: 3 }, inputs, c.now), 'kubectl get pods -o wide')).toBe(ok(c, 'kubectl get pods -o wide'));
+    expect(ok(replayCluster({ seed: 3 }, inputs, c.now), 'kubectl get pods -o wide')).toBe(
+      ok(c, 'kubectl get pods -o wide'),
+    );
   });
 });

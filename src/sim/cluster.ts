@@ -5,9 +5,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServerConfig } from './apiserver/index.ts';
 import type { ApiRequest, ApiResult } from './api/request.ts';
 import type { ClusterAddon, ClusterOptions, ControlPlaneComponent, NodeAction, SimCluster } from './cluster-types.ts';
-import {
-  nodeLifecycleApiServer, registerIdentity, storeGet,
-} from './apiserver/index.ts';
+import { nodeLifecycleApiServer, registerIdentity, storeGet } from './apiserver/index.ts';
 import { deploymentControllerDef } from './controllers/deployment-controller.ts';
 import { endpointSliceControllerDef } from './controllers/endpointslice-controller.ts';
 import { garbageCollectorDef } from './controllers/garbage-collector.ts';
@@ -62,15 +60,40 @@ export const CONTROL_PLANE_NODE = 'control-plane';
  * kube-scheduler and kube-controller-manager as processes: each a leader-election candidate for its
  * kube-system Lease that starts its loops once it leads ([instance, type, options] for addComponent).
  */
-export const PROCESSES: Record<'scheduler' | 'controller-manager', [string, string, { identity: string; ownRng: true; params: LeaderElectorParams }]> = {
-  scheduler: ['kube-scheduler', 'leader-elector', {
-    identity: 'scheduler', ownRng: true,
-    params: { lease: 'kube-scheduler', hostname: CONTROL_PLANE_NODE, run: [['scheduler', 'scheduler', {}]], releaseOnCancel: true, eventSource: 'default-scheduler' },
-  }],
-  'controller-manager': [KUBE_CONTROLLER_MANAGER, 'leader-elector', {
-    identity: KUBE_CONTROLLER_MANAGER, ownRng: true,
-    params: { lease: KUBE_CONTROLLER_MANAGER, hostname: CONTROL_PLANE_NODE, run: CONTROLLER_MANAGER.map((c) => [c, c, { process: KUBE_CONTROLLER_MANAGER }]), releaseOnCancel: false, eventSource: KUBE_CONTROLLER_MANAGER },
-  }],
+export const PROCESSES: Record<
+  'scheduler' | 'controller-manager',
+  [string, string, { identity: string; ownRng: true; params: LeaderElectorParams }]
+> = {
+  scheduler: [
+    'kube-scheduler',
+    'leader-elector',
+    {
+      identity: 'scheduler',
+      ownRng: true,
+      params: {
+        lease: 'kube-scheduler',
+        hostname: CONTROL_PLANE_NODE,
+        run: [['scheduler', 'scheduler', {}]],
+        releaseOnCancel: true,
+        eventSource: 'default-scheduler',
+      },
+    },
+  ],
+  'controller-manager': [
+    KUBE_CONTROLLER_MANAGER,
+    'leader-elector',
+    {
+      identity: KUBE_CONTROLLER_MANAGER,
+      ownRng: true,
+      params: {
+        lease: KUBE_CONTROLLER_MANAGER,
+        hostname: CONTROL_PLANE_NODE,
+        run: CONTROLLER_MANAGER.map((c) => [c, c, { process: KUBE_CONTROLLER_MANAGER }]),
+        releaseOnCancel: false,
+        eventSource: KUBE_CONTROLLER_MANAGER,
+      },
+    },
+  ],
 };
 
 /** The Kubernetes version the model follows (kubectl version, node kubeletVersion). */
@@ -82,7 +105,11 @@ export const SETTLE_MAX_MS = 120_000;
 const STATIC_PODS: { component: string; image: string; cpu: string }[] = [
   { component: 'etcd', image: 'registry.k8s.io/etcd:3.7.0-0', cpu: '100m' },
   { component: 'kube-apiserver', image: `registry.k8s.io/kube-apiserver:${KUBERNETES_VERSION}`, cpu: '250m' },
-  { component: 'kube-controller-manager', image: `registry.k8s.io/kube-controller-manager:${KUBERNETES_VERSION}`, cpu: '200m' },
+  {
+    component: 'kube-controller-manager',
+    image: `registry.k8s.io/kube-controller-manager:${KUBERNETES_VERSION}`,
+    cpu: '200m',
+  },
   { component: 'kube-scheduler', image: `registry.k8s.io/kube-scheduler:${KUBERNETES_VERSION}`, cpu: '100m' },
 ];
 
@@ -111,7 +138,9 @@ function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (world: Wor
   return (world) => {
     for (const a of addons) Object.assign(world.parts, a.parts);
     const config = clusterApiServer(world);
-    for (const a of addons) for (const [component, identity] of Object.entries(a.identities ?? {})) registerIdentity(config, component, identity);
+    for (const a of addons)
+      for (const [component, identity] of Object.entries(a.identities ?? {}))
+        registerIdentity(config, component, identity);
     return config;
   };
 }
@@ -127,10 +156,30 @@ export class Cluster implements SimCluster {
   readonly options: Required<ClusterOptions>;
 
   constructor(opts: ClusterOptions = {}, world?: World) {
-    this.options = { seed: opts.seed ?? 1, nodes: opts.nodes ?? 3, kubeadm: opts.kubeadm ?? false, logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT, nodeCapacity: opts.nodeCapacity ?? [], clientLimits: opts.clientLimits ?? {}, addons: opts.addons ?? [] };
-    if (world) { this.world = world; return; }
+    this.options = {
+      seed: opts.seed ?? 1,
+      nodes: opts.nodes ?? 3,
+      kubeadm: opts.kubeadm ?? false,
+      logLimit: opts.logLimit ?? DEFAULT_LOG_LIMIT,
+      nodeCapacity: opts.nodeCapacity ?? [],
+      clientLimits: opts.clientLimits ?? {},
+      addons: opts.addons ?? [],
+    };
+    if (world) {
+      this.world = world;
+      return;
+    }
     const serviceAccounts = this.options.addons.flatMap((a) => a.serviceAccounts ?? []);
-    this.world = new World({ seed: this.options.seed, logLimit: this.options.logLimit, clientLimits: opts.clientLimits, ...(serviceAccounts.length && { serviceAccounts }) }, clusterDefs(this.options.addons), clusterApiServerWith(this.options.addons));
+    this.world = new World(
+      {
+        seed: this.options.seed,
+        logLimit: this.options.logLimit,
+        clientLimits: opts.clientLimits,
+        ...(serviceAccounts.length && { serviceAccounts }),
+      },
+      clusterDefs(this.options.addons),
+      clusterApiServerWith(this.options.addons),
+    );
     if (this.options.kubeadm) {
       this.addKubelet(CONTROL_PLANE_NODE, 0, { controlPlane: true });
     }
@@ -142,7 +191,8 @@ export class Cluster implements SimCluster {
     for (const p of ['scheduler', 'controller-manager'] as const) this.world.addComponent(...PROCESSES[p]);
     if (this.options.kubeadm) this.createStaticPods();
     // The add-ons' instances, on the nodes there are now (a DaemonSet's pods, in effect).
-    for (const addon of this.options.addons) for (const inst of addon.instances(this.world.state)) this.world.addComponent(...inst);
+    for (const addon of this.options.addons)
+      for (const inst of addon.instances(this.world.state)) this.world.addComponent(...inst);
     // Their objects, created as kubeadm's addon phase creates them (with the admin's credentials).
     for (const addon of this.options.addons) for (const req of addon.objects?.() ?? []) this.world.kubectl(req);
   }
@@ -172,27 +222,42 @@ export class Cluster implements SimCluster {
           containers: [{ name: s.component, image: s.image, resources: { requests: { cpu: s.cpu } } }],
         },
       };
-      this.world.kubectl({ verb: 'create', resource: 'pods', namespace: 'kube-system', body: pod }, `kubelet/${CONTROL_PLANE_NODE}`);
+      this.world.kubectl(
+        { verb: 'create', resource: 'pods', namespace: 'kube-system', body: pod },
+        `kubelet/${CONTROL_PLANE_NODE}`,
+      );
     }
   }
 
   /** Simulated ms since the start. */
-  get now(): number { return this.world.now; }
+  get now(): number {
+    return this.world.now;
+  }
 
   /** The add-ons this cluster runs, with their behaviour. */
-  get addons(): readonly ClusterAddon[] { return this.options.addons; }
+  get addons(): readonly ClusterAddon[] {
+    return this.options.addons;
+  }
 
   /** The request log. */
-  get log(): RequestLog { return this.world.state.log; }
+  get log(): RequestLog {
+    return this.world.state.log;
+  }
 
   /** One API request as kubectl. */
-  request(req: ApiRequest): ApiResult<unknown> { return this.world.kubectl(req); }
+  request(req: ApiRequest): ApiResult<unknown> {
+    return this.world.kubectl(req);
+  }
 
   /** Run time forward. */
-  advance(ms: number): void { this.world.advance(ms); }
+  advance(ms: number): void {
+    this.world.advance(ms);
+  }
 
   /** Run until quiet (only heartbeats left) or maxMs. */
-  settle(maxMs = SETTLE_MAX_MS): boolean { return this.world.settle(maxMs); }
+  settle(maxMs = SETTLE_MAX_MS): boolean {
+    return this.world.settle(maxMs);
+  }
 
   /** Node faults: power off/on, partition from the control plane, heal. */
   node(name: string, action: NodeAction): void {
@@ -205,13 +270,22 @@ export class Cluster implements SimCluster {
 
   /** Stop or start the control plane or one of its components. */
   controlPlane(action: 'stop' | 'start', component?: ControlPlaneComponent): void {
-    const parts: ControlPlaneComponent[] = component ? [component] : ['scheduler', 'controller-manager', 'apiserver', 'etcd'];
+    const parts: ControlPlaneComponent[] = component
+      ? [component]
+      : ['scheduler', 'controller-manager', 'apiserver', 'etcd'];
     const ordered = action === 'start' ? [...parts].reverse() : parts;
     for (const part of ordered) {
       switch (part) {
-        case 'apiserver': this.world.fault({ type: action === 'stop' ? 'apiserver-down' : 'apiserver-up' }); break;
-        case 'etcd': this.world.fault({ type: action === 'stop' ? 'etcd-down' : 'etcd-up' }); break;
-        case 'scheduler': case 'controller-manager': this.process(part, action); break;
+        case 'apiserver':
+          this.world.fault({ type: action === 'stop' ? 'apiserver-down' : 'apiserver-up' });
+          break;
+        case 'etcd':
+          this.world.fault({ type: action === 'stop' ? 'etcd-down' : 'etcd-up' });
+          break;
+        case 'scheduler':
+        case 'controller-manager':
+          this.process(part, action);
+          break;
       }
     }
   }
@@ -228,17 +302,25 @@ export class Cluster implements SimCluster {
   running(component: ControlPlaneComponent): boolean {
     const f = this.world.state.apiServer.faults;
     switch (component) {
-      case 'apiserver': return !f.apiServerDown;
-      case 'etcd': return !f.etcdDown;
-      case 'scheduler': case 'controller-manager': return !!this.world.state.components[PROCESSES[component][0]];
+      case 'apiserver':
+        return !f.apiServerDown;
+      case 'etcd':
+        return !f.etcdDown;
+      case 'scheduler':
+      case 'controller-manager':
+        return !!this.world.state.components[PROCESSES[component][0]];
     }
   }
 
   /** Added latency on every request. */
-  apiserverLatency(ms: number): void { this.world.fault({ type: 'api-latency', ms }); }
+  apiserverLatency(ms: number): void {
+    this.world.fault({ type: 'api-latency', ms });
+  }
 
   /** etcd out of space, or space freed. */
-  etcd(state: 'full' | 'ok'): void { this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' }); }
+  etcd(state: 'full' | 'ok'): void {
+    this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' });
+  }
 
   /** Crash a pod's first container on its node; false when that container is not running. */
   crash(namespace: string, pod: string, opts: { oom?: boolean; log?: string } = {}): boolean {
@@ -248,7 +330,14 @@ export class Cluster implements SimCluster {
     const container = obj.spec?.containers?.[0]?.name;
     // Only a running container can crash; anything else would be a no-op reported as success.
     if (!obj.status?.containerStatuses?.find((c) => c.name === container)?.state?.running) return false;
-    this.world.inject(`kubelet/${node}`, { type: 'crash', namespace, pod, container, oom: !!opts.oom, ...(opts.log === undefined ? {} : { log: opts.log }) });
+    this.world.inject(`kubelet/${node}`, {
+      type: 'crash',
+      namespace,
+      pod,
+      container,
+      oom: !!opts.oom,
+      ...(opts.log === undefined ? {} : { log: opts.log }),
+    });
     return true;
   }
 
@@ -272,10 +361,14 @@ export class Cluster implements SimCluster {
   }
 
   /** A plain-data copy of the whole cluster at this moment. */
-  snapshot(): WorldState { return this.world.snapshot(); }
+  snapshot(): WorldState {
+    return this.world.snapshot();
+  }
 
   /** Go back to a snapshot. */
-  restore(s: WorldState): void { this.world.restore(s); }
+  restore(s: WorldState): void {
+    this.world.restore(s);
+  }
 }
 
 /** Assemble the default cluster (three workers, one zone), or as the options say. */
@@ -285,6 +378,12 @@ export function createCluster(opts: ClusterOptions = {}): Cluster {
 
 /** Rebuild a cluster from recorded inputs up to simulated time untilT (same seed ⇒ same bytes). */
 export function replayCluster(opts: ClusterOptions, inputs: readonly Input[], untilT: number): Cluster {
-  const world = replay(inputs, { seed: opts.seed ?? 1, logLimit: opts.logLimit }, clusterDefs(opts.addons), untilT, clusterApiServerWith(opts.addons));
+  const world = replay(
+    inputs,
+    { seed: opts.seed ?? 1, logLimit: opts.logLimit },
+    clusterDefs(opts.addons),
+    untilT,
+    clusterApiServerWith(opts.addons),
+  );
   return new Cluster(opts, world);
 }

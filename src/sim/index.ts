@@ -17,7 +17,8 @@ export { Cluster, createCluster, replayCluster } from './cluster.ts';
 // value of it is exported statically: what the worker's entry reaches statically lands in its core
 // chunk, so the traffic figure (whose chunk imports kube-proxy and net/ itself) would bring it there.
 /** The add-ons a script's `# addons:` header names (kube-proxy/addons.ts), loaded when asked for: the CLI's. */
-export const loadAddonsFromHeader = (): Promise<typeof import('./kube-proxy/addons.ts').addonsFromHeader> => import('./kube-proxy/addons.ts').then((m) => m.addonsFromHeader);
+export const loadAddonsFromHeader = (): Promise<typeof import('./kube-proxy/addons.ts').addonsFromHeader> =>
+  import('./kube-proxy/addons.ts').then((m) => m.addonsFromHeader);
 
 /** Time travel (step, back, seek, fork over a recorded run). */
 export { Timeline } from './time-travel.ts';
@@ -46,7 +47,16 @@ export { createFigureServer, type FigureServer } from './figures/serve.ts';
 export { loadFigure, loadAllFigures } from './figures/catalog.ts';
 export { compileFigure } from './figures/compile.ts';
 export type { FigureDef } from './figures/demo.ts';
-export type { CompiledFigure, DemoButton, FigureView, Speed, FigureRequest, WorkerRequest, TerminalOutput, TerminalCompletion } from './figures/protocol.ts';
+export type {
+  CompiledFigure,
+  DemoButton,
+  FigureView,
+  Speed,
+  FigureRequest,
+  WorkerRequest,
+  TerminalOutput,
+  TerminalCompletion,
+} from './figures/protocol.ts';
 export type { RanLine } from './figures/echo.ts';
 
 /** A stable 32-bit hash of text (the benchmarks' world fingerprint). */

@@ -17,10 +17,23 @@ function apply(c: Cluster, d: Deployment): void {
 }
 
 function setImage(c: Cluster, image: string): void {
-  c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'app', image }] } } } } });
+  c.request({
+    verb: 'patch',
+    resource: 'deployments',
+    namespace: 'default',
+    name: 'web',
+    body: { spec: { template: { spec: { containers: [{ name: 'app', image }] } } } },
+  });
 }
 
-interface PodView { metadata?: { name?: string; deletionTimestamp?: string }; spec?: { nodeName?: string }; status?: { phase?: string; containerStatuses?: { restartCount?: number; state?: { waiting?: { reason?: string } } }[] } }
+interface PodView {
+  metadata?: { name?: string; deletionTimestamp?: string };
+  spec?: { nodeName?: string };
+  status?: {
+    phase?: string;
+    containerStatuses?: { restartCount?: number; state?: { waiting?: { reason?: string } } }[];
+  };
+}
 
 /** Readable facts beside the hash, so a changed pin says what changed. */
 function facts(c: Cluster) {
@@ -37,22 +50,50 @@ function facts(c: Cluster) {
     kinds,
     phases,
     restarts: pods.reduce((n, p) => n + (p.status?.containerStatuses?.[0]?.restartCount ?? 0), 0),
-    waiting: pods.map((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason).filter(Boolean).sort(),
-    names: pods.map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? ''}`).sort().slice(0, 8),
+    waiting: pods
+      .map((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason)
+      .filter(Boolean)
+      .sort(),
+    names: pods
+      .map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? ''}`)
+      .sort()
+      .slice(0, 8),
   };
 }
 
 /** The scenarios, each a function of a fresh cluster. */
 const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) => void }> = {
-  'create web ×3, settle': { run: (c) => { apply(c, deployment('web', 3)); c.settle(); } },
+  'create web ×3, settle': {
+    run: (c) => {
+      apply(c, deployment('web', 3));
+      c.settle();
+    },
+  },
   'set image, roll out': {
-    run: (c) => { apply(c, deployment('web', 3)); c.settle(); setImage(c, 'nginx:1.28'); c.settle(); },
+    run: (c) => {
+      apply(c, deployment('web', 3));
+      c.settle();
+      setImage(c, 'nginx:1.28');
+      c.settle();
+    },
   },
   'node-2 stop, 7 minutes': {
-    run: (c) => { apply(c, deployment('web', 6)); c.settle(); c.node('node-2', 'stop'); c.advance(7 * 60_000); },
+    run: (c) => {
+      apply(c, deployment('web', 6));
+      c.settle();
+      c.node('node-2', 'stop');
+      c.advance(7 * 60_000);
+    },
   },
   'control plane stop 3 min, start': {
-    run: (c) => { apply(c, deployment('web', 3)); c.settle(); c.controlPlane('stop'); c.advance(3 * 60_000); c.controlPlane('start'); c.settle(); },
+    run: (c) => {
+      apply(c, deployment('web', 3));
+      c.settle();
+      c.controlPlane('stop');
+      c.advance(3 * 60_000);
+      c.controlPlane('start');
+      c.settle();
+    },
   },
   'crash loop': {
     run: (c) => {
@@ -60,18 +101,44 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
       c.settle();
       const pod = () => Object.values(c.world.state.store.objects.pods ?? {})[0] as PodView;
       // The kubelet's crash fault injected directly (Cluster.crash() refuses a container that is not running).
-      const crash = () => c.world.inject(`kubelet/${pod().spec!.nodeName}`, { type: 'crash', namespace: 'default', pod: pod().metadata!.name, container: 'app', oom: false });
-      for (let i = 0; i < 5; i++) { crash(); c.advance(i < 2 ? 15_000 : 45_000); }
+      const crash = () =>
+        c.world.inject(`kubelet/${pod().spec!.nodeName}`, {
+          type: 'crash',
+          namespace: 'default',
+          pod: pod().metadata!.name,
+          container: 'app',
+          oom: false,
+        });
+      for (let i = 0; i < 5; i++) {
+        crash();
+        c.advance(i < 2 ? 15_000 : 45_000);
+      }
       c.advance(5 * 60_000);
     },
   },
-  'demo: web ×3, 10 minutes': { run: (c) => { apply(c, deployment('web', 3)); c.advance(10 * 60_000); } },
+  'demo: web ×3, 10 minutes': {
+    run: (c) => {
+      apply(c, deployment('web', 3));
+      c.advance(10 * 60_000);
+    },
+  },
   'image missing, then available': {
-    run: (c) => { c.image('nginx:9.9', 'missing'); apply(c, deployment('web', 2, 'nginx:9.9')); c.advance(90_000); c.image('nginx:9.9', 'available'); c.advance(120_000); },
+    run: (c) => {
+      c.image('nginx:9.9', 'missing');
+      apply(c, deployment('web', 2, 'nginx:9.9'));
+      c.advance(90_000);
+      c.image('nginx:9.9', 'available');
+      c.advance(120_000);
+    },
   },
   '120 nodes, 600 pods': {
     opts: { nodes: 120 },
-    run: (c) => { c.advance(1_000); apply(c, deployment('app-0', 400)); apply(c, deployment('app-1', 200)); c.advance(30_000); },
+    run: (c) => {
+      c.advance(1_000);
+      apply(c, deployment('app-0', 400));
+      apply(c, deployment('app-1', 200));
+      c.advance(30_000);
+    },
   },
 };
 
@@ -153,29 +220,158 @@ const scenarios: Record<string, { opts?: { nodes?: number }; run: (c: Cluster) =
  * one more watch in every run's log; nothing else moves.
  */
 const PINS: Record<string, { hash: string; facts: ReturnType<typeof facts> } | undefined> = {
-  "create web ×3, settle": {"hash":"e86e2255","facts":{"now":7013,"steps":164,"revision":106,"log":250,"kinds":{"request":147,"watch":88,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "set image, roll out": {"hash":"3874b2d2","facts":{"now":29013,"steps":537,"revision":234,"log":584,"kinds":{"request":301,"watch":244,"cri":39},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-5bc8cfccdd-2pdpp@node-3","web-5bc8cfccdd-lkdzk@node-2","web-5bc8cfccdd-ss969@node-1"]}},
-  "node-2 stop, 7 minutes": {"hash":"8e4a57d2","facts":{"now":428010,"steps":2399,"revision":692,"log":1162,"kinds":{"request":837,"watch":287,"cri":38},"phases":{"Running":8},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-2pdpp@node-3","web-cd6dd8cd5-lkdzk@node-1","web-cd6dd8cd5-lsm28@node-3","web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-2","web-cd6dd8cd5-rzs7n@node-1","web-cd6dd8cd5-ss969@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "control plane stop 3 min, start": {"hash":"39440c61","facts":{"now":207417,"steps":1085,"revision":138,"log":796,"kinds":{"request":645,"watch":136,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "crash loop": {"hash":"d2d60db6","facts":{"now":472012,"steps":3146,"revision":745,"log":1092,"kinds":{"request":790,"watch":282,"cri":20},"phases":{"Running":1},"restarts":5,"waiting":[],"names":["web-cd6dd8cd5-pjhzg@node-2"]}},
-  "demo: web ×3, 10 minutes": {"hash":"f2aef91a","facts":{"now":600000,"steps":3840,"revision":880,"log":1216,"kinds":{"request":921,"watch":280,"cri":15},"phases":{"Running":3},"restarts":0,"waiting":[],"names":["web-cd6dd8cd5-nzjqm@node-2","web-cd6dd8cd5-pjhzg@node-3","web-cd6dd8cd5-vc5xc@node-1"]}},
-  "image missing, then available": {"hash":"6c35afb2","facts":{"now":210000,"steps":1484,"revision":413,"log":679,"kinds":{"request":462,"watch":179,"cri":38},"phases":{"Running":2},"restarts":0,"waiting":[],"names":["web-767b98b5f-pjhzg@node-2","web-767b98b5f-vc5xc@node-3"]}},
-  "120 nodes, 600 pods": {"hash":"71957e6b","facts":{"now":31000,"steps":18524,"revision":7634,"log":23007,"kinds":{"request":10533,"watch":9879,"cri":2595},"phases":{"Running":600},"restarts":0,"waiting":[],"names":["app-0-d6d764cd5-22vxw@node-92","app-0-d6d764cd5-249jj@node-24","app-0-d6d764cd5-26vhn@node-95","app-0-d6d764cd5-2bqbx@node-18","app-0-d6d764cd5-2fm87@node-46","app-0-d6d764cd5-2fsx4@node-75","app-0-d6d764cd5-2jhvr@node-1","app-0-d6d764cd5-2jjsd@node-77"]}},
+  'create web ×3, settle': {
+    hash: 'e86e2255',
+    facts: {
+      now: 7013,
+      steps: 164,
+      revision: 106,
+      log: 250,
+      kinds: { request: 147, watch: 88, cri: 15 },
+      phases: { Running: 3 },
+      restarts: 0,
+      waiting: [],
+      names: ['web-cd6dd8cd5-nzjqm@node-2', 'web-cd6dd8cd5-pjhzg@node-3', 'web-cd6dd8cd5-vc5xc@node-1'],
+    },
+  },
+  'set image, roll out': {
+    hash: '3874b2d2',
+    facts: {
+      now: 29013,
+      steps: 537,
+      revision: 234,
+      log: 584,
+      kinds: { request: 301, watch: 244, cri: 39 },
+      phases: { Running: 3 },
+      restarts: 0,
+      waiting: [],
+      names: ['web-5bc8cfccdd-2pdpp@node-3', 'web-5bc8cfccdd-lkdzk@node-2', 'web-5bc8cfccdd-ss969@node-1'],
+    },
+  },
+  'node-2 stop, 7 minutes': {
+    hash: '8e4a57d2',
+    facts: {
+      now: 428010,
+      steps: 2399,
+      revision: 692,
+      log: 1162,
+      kinds: { request: 837, watch: 287, cri: 38 },
+      phases: { Running: 8 },
+      restarts: 0,
+      waiting: [],
+      names: [
+        'web-cd6dd8cd5-2pdpp@node-3',
+        'web-cd6dd8cd5-lkdzk@node-1',
+        'web-cd6dd8cd5-lsm28@node-3',
+        'web-cd6dd8cd5-nzjqm@node-2',
+        'web-cd6dd8cd5-pjhzg@node-2',
+        'web-cd6dd8cd5-rzs7n@node-1',
+        'web-cd6dd8cd5-ss969@node-3',
+        'web-cd6dd8cd5-vc5xc@node-1',
+      ],
+    },
+  },
+  'control plane stop 3 min, start': {
+    hash: '39440c61',
+    facts: {
+      now: 207417,
+      steps: 1085,
+      revision: 138,
+      log: 796,
+      kinds: { request: 645, watch: 136, cri: 15 },
+      phases: { Running: 3 },
+      restarts: 0,
+      waiting: [],
+      names: ['web-cd6dd8cd5-nzjqm@node-2', 'web-cd6dd8cd5-pjhzg@node-3', 'web-cd6dd8cd5-vc5xc@node-1'],
+    },
+  },
+  'crash loop': {
+    hash: 'd2d60db6',
+    facts: {
+      now: 472012,
+      steps: 3146,
+      revision: 745,
+      log: 1092,
+      kinds: { request: 790, watch: 282, cri: 20 },
+      phases: { Running: 1 },
+      restarts: 5,
+      waiting: [],
+      names: ['web-cd6dd8cd5-pjhzg@node-2'],
+    },
+  },
+  'demo: web ×3, 10 minutes': {
+    hash: 'f2aef91a',
+    facts: {
+      now: 600000,
+      steps: 3840,
+      revision: 880,
+      log: 1216,
+      kinds: { request: 921, watch: 280, cri: 15 },
+      phases: { Running: 3 },
+      restarts: 0,
+      waiting: [],
+      names: ['web-cd6dd8cd5-nzjqm@node-2', 'web-cd6dd8cd5-pjhzg@node-3', 'web-cd6dd8cd5-vc5xc@node-1'],
+    },
+  },
+  'image missing, then available': {
+    hash: '6c35afb2',
+    facts: {
+      now: 210000,
+      steps: 1484,
+      revision: 413,
+      log: 679,
+      kinds: { request: 462, watch: 179, cri: 38 },
+      phases: { Running: 2 },
+      restarts: 0,
+      waiting: [],
+      names: ['web-767b98b5f-pjhzg@node-2', 'web-767b98b5f-vc5xc@node-3'],
+    },
+  },
+  '120 nodes, 600 pods': {
+    hash: '71957e6b',
+    facts: {
+      now: 31000,
+      steps: 18524,
+      revision: 7634,
+      log: 23007,
+      kinds: { request: 10533, watch: 9879, cri: 2595 },
+      phases: { Running: 600 },
+      restarts: 0,
+      waiting: [],
+      names: [
+        'app-0-d6d764cd5-22vxw@node-92',
+        'app-0-d6d764cd5-249jj@node-24',
+        'app-0-d6d764cd5-26vhn@node-95',
+        'app-0-d6d764cd5-2bqbx@node-18',
+        'app-0-d6d764cd5-2fm87@node-46',
+        'app-0-d6d764cd5-2fsx4@node-75',
+        'app-0-d6d764cd5-2jhvr@node-1',
+        'app-0-d6d764cd5-2jjsd@node-77',
+      ],
+    },
+  },
 };
 
 describe('performance invariants: whole runs are byte-identical', () => {
   for (const [name, s] of Object.entries(scenarios)) {
-    it(name, () => {
-      const c = createCluster({ seed: 1, ...s.opts });
-      s.run(c);
-      const got = { hash: c.world.hash(), facts: facts(c) };
-      if (!PINS[name]) { console.log(`PIN ${JSON.stringify(name)}: ${JSON.stringify(got)},`); return; }
-      expect(got.facts).toEqual(PINS[name].facts);
-      expect(got.hash).toBe(PINS[name].hash);
-      // A replay of the recorded inputs reaches the same bytes.
-      const r = replayCluster({ seed: 1, ...s.opts }, c.world.state.inputs, c.now);
-      expect(r.world.hash()).toBe(got.hash);
-    }, 60_000);
+    it(
+      name,
+      () => {
+        const c = createCluster({ seed: 1, ...s.opts });
+        s.run(c);
+        const got = { hash: c.world.hash(), facts: facts(c) };
+        if (!PINS[name]) {
+          console.log(`PIN ${JSON.stringify(name)}: ${JSON.stringify(got)},`);
+          return;
+        }
+        expect(got.facts).toEqual(PINS[name].facts);
+        expect(got.hash).toBe(PINS[name].hash);
+        // A replay of the recorded inputs reaches the same bytes.
+        const r = replayCluster({ seed: 1, ...s.opts }, c.world.state.inputs, c.now);
+        expect(r.world.hash()).toBe(got.hash);
+      },
+      60_000,
+    );
   }
 
   it('an unfrozen world (the default outside tests) produces the same bytes as a frozen one', () => {

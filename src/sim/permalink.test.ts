@@ -3,15 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { appHealth } from './app-health.ts';
 import { createCluster } from './cluster.ts';
 import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
-import { decodeMoment, DRIFT_WARNING, encodeMoment, linkText, momentOf, permalinkOf, PERMALINK_LIMITS, restoreMoment, type Moment } from './permalink.ts';
+import {
+  decodeMoment,
+  DRIFT_WARNING,
+  encodeMoment,
+  linkText,
+  momentOf,
+  permalinkOf,
+  PERMALINK_LIMITS,
+  restoreMoment,
+  type Moment,
+} from './permalink.ts';
 import { Timeline } from './time-travel.ts';
 import { runs } from '../test/fc.ts';
 
 /** A Deployment of nginx pods as kubectl create would send it. */
 function webDeployment(replicas: number): unknown {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+    },
   };
 }
 
@@ -20,11 +36,24 @@ function session(seed = 21, kubeadm = false): Timeline {
   const tl = new Timeline(createCluster({ seed, nodes: 3, kubeadm }));
   tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(3) }));
   tl.advance(8_000);
-  tl.apply((c) => c.request({ verb: 'list', resource: 'pods', namespace: 'default', options: { labelSelector: 'app=web' } }));
-  tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }));
+  tl.apply((c) =>
+    c.request({ verb: 'list', resource: 'pods', namespace: 'default', options: { labelSelector: 'app=web' } }),
+  );
+  tl.apply((c) =>
+    c.request({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+      body: { spec: { replicas: 4 } },
+    }),
+  );
   tl.advance(3_000);
   tl.apply((c) => {
-    const pods = c.request({ verb: 'list', resource: 'pods', namespace: 'default' }) as { ok: true; object: { items: { metadata: { name: string } }[] } };
+    const pods = c.request({ verb: 'list', resource: 'pods', namespace: 'default' }) as {
+      ok: true;
+      object: { items: { metadata: { name: string } }[] };
+    };
     c.crash('default', pods.object.items[0].metadata.name);
   });
   tl.advance(2_000);
@@ -34,7 +63,15 @@ function session(seed = 21, kubeadm = false): Timeline {
   tl.apply((c) => c.controlPlane('stop', 'scheduler'));
   tl.advance(5_000);
   tl.apply((c) => c.controlPlane('start', 'scheduler'));
-  tl.apply((c) => c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'nope', options: { gracePeriodSeconds: 0 } }));
+  tl.apply((c) =>
+    c.request({
+      verb: 'delete',
+      resource: 'pods',
+      namespace: 'default',
+      name: 'nope',
+      options: { gracePeriodSeconds: 0 },
+    }),
+  );
   tl.advance(4_000);
   return tl;
 }
@@ -57,7 +94,10 @@ describe('permalink', () => {
   it('round trips: encode → decode → restore stands at the same state, and re-encodes to the same string', () => {
     const tl = session();
     const hashes: string[] = [];
-    for (let i = 0; i < tl.length; i++) { tl.seek(i); hashes.push(tl.cluster.world.hash()); }
+    for (let i = 0; i < tl.length; i++) {
+      tl.seek(i);
+      hashes.push(tl.cluster.world.hash());
+    }
     for (const step of [0, 5, Math.floor(tl.length / 2), tl.length - 1]) {
       tl.seek(step);
       const enc = permalinkOf(tl, 'self-healing');
@@ -81,7 +121,9 @@ describe('permalink', () => {
 
   it('round trips a kubeadm cluster', () => {
     const tl = new Timeline(createCluster({ seed: 8, kubeadm: true, nodes: 2 }));
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }),
+    );
     tl.advance(6_000);
     tl.apply((c) => c.node('control-plane', 'stop'));
     tl.advance(1_000);
@@ -95,10 +137,20 @@ describe('permalink', () => {
 
   it('round trips a controller-manager restart (its controllers share the process’s watches again)', () => {
     const tl = new Timeline(createCluster({ seed: 5, nodes: 2 }));
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }),
+    );
     tl.advance(4_000);
     tl.apply((c) => c.controlPlane('stop', 'controller-manager'));
-    tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 3 } } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'web',
+        body: { spec: { replicas: 3 } },
+      }),
+    );
     tl.advance(3_000);
     tl.apply((c) => c.controlPlane('start', 'controller-manager'));
     // It leads, and starts its controllers, once the old process's Lease has gone 15 s unrenewed.
@@ -108,7 +160,9 @@ describe('permalink', () => {
     const r = restoreMoment((decodeMoment(s) as { moment: Moment }).moment);
     if (!r.ok) throw new Error(r.error);
     expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
-    expect(r.cluster.world.state.components['replicaset-controller']).toMatchObject({ process: 'kube-controller-manager' });
+    expect(r.cluster.world.state.components['replicaset-controller']).toMatchObject({
+      process: 'kube-controller-manager',
+    });
     expect(link(momentOf(r.timeline))).toBe(s);
   });
 
@@ -117,9 +171,20 @@ describe('permalink', () => {
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }),
+    );
     tl.advance(2_000);
-    tl.apply((c) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }], options: { patchType: 'json' } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'web',
+        body: [{ op: 'replace', path: '/spec/replicas', value: 2 }],
+        options: { patchType: 'json' },
+      }),
+    );
     tl.advance(8_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
@@ -129,26 +194,63 @@ describe('permalink', () => {
     expect(encodeMoment(bad)).toMatchObject({ ok: false });
   });
 
-  it('round trips a PodDisruptionBudget, its controller\'s status and an eviction it refuses then grants', () => {
+  it("round trips a PodDisruptionBudget, its controller's status and an eviction it refuses then grants", () => {
     // The test plays kubectl, so kubectl's part of the API server (the budgets' check, the disruption controller) is installed.
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }),
+    );
     tl.advance(10_000);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'poddisruptionbudgets', namespace: 'default', body: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'create',
+        resource: 'poddisruptionbudgets',
+        namespace: 'default',
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'PodDisruptionBudget',
+          metadata: { name: 'web' },
+          spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+        },
+      }),
+    );
     tl.advance(2_000);
-    const pod = Object.values(c.world.state.store.objects.pods ?? {}).map((o) => (o as { metadata: { name: string } }).metadata.name).find((n) => n.startsWith('web-'))!;
-    const evict = () => tl.apply((c) => c.request({ verb: 'create', resource: 'pods', namespace: 'default', name: pod, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } } }));
+    const pod = Object.values(c.world.state.store.objects.pods ?? {})
+      .map((o) => (o as { metadata: { name: string } }).metadata.name)
+      .find((n) => n.startsWith('web-'))!;
+    const evict = () =>
+      tl.apply((c) =>
+        c.request({
+          verb: 'create',
+          resource: 'pods',
+          namespace: 'default',
+          name: pod,
+          subresource: 'eviction',
+          body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } },
+        }),
+      );
     evict();
-    tl.apply((c) => c.request({ verb: 'patch', resource: 'poddisruptionbudgets', namespace: 'default', name: 'web', body: { spec: { minAvailable: 1 } }, options: { patchType: 'merge' } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'patch',
+        resource: 'poddisruptionbudgets',
+        namespace: 'default',
+        name: 'web',
+        body: { spec: { minAvailable: 1 } },
+        options: { patchType: 'merge' },
+      }),
+    );
     tl.advance(2_000);
     evict();
     tl.advance(5_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
     expect(r.cluster.world.hash()).toBe(tl.cluster.world.hash());
-    expect(r.cluster.world.state.components['disruption-controller']).toMatchObject({ process: 'kube-controller-manager' });
+    expect(r.cluster.world.state.components['disruption-controller']).toMatchObject({
+      process: 'kube-controller-manager',
+    });
   });
 
   it('round trips an access review made as another user (--as, --as-group)', () => {
@@ -156,26 +258,61 @@ describe('permalink', () => {
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'selfsubjectaccessreviews', body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } }, options: { impersonate: { user: 'system:node:node-1', groups: ['system:nodes'] } } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'create',
+        resource: 'selfsubjectaccessreviews',
+        body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } },
+        options: { impersonate: { user: 'system:node:node-1', groups: ['system:nodes'] } },
+      }),
+    );
     tl.advance(1_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
-    expect(r.cluster.world.state.log.some((e) => e.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(true);
+    expect(
+      r.cluster.world.state.log.some((e) => e.path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'),
+    ).toBe(true);
   });
 
   it('round trips a streaming-list WATCH and a followed log (the options real kubectl 1.37 sends)', () => {
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }),
+    );
     tl.advance(8_000);
-    tl.apply((c) => c.request({ verb: 'watch', resource: 'deployments', namespace: 'default', options: { fieldSelector: 'metadata.name=web', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, timeoutSeconds: 412 } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'watch',
+        resource: 'deployments',
+        namespace: 'default',
+        options: {
+          fieldSelector: 'metadata.name=web',
+          sendInitialEvents: true,
+          resourceVersionMatch: 'NotOlderThan',
+          allowWatchBookmarks: true,
+          timeoutSeconds: 412,
+        },
+      }),
+    );
     const pod = Object.values(tl.cluster.world.state.store.objects.pods ?? {})[0] as { metadata: { name: string } };
-    tl.apply((c) => c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: pod.metadata.name, subresource: 'log', options: { follow: true } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'get',
+        resource: 'pods',
+        namespace: 'default',
+        name: pod.metadata.name,
+        subresource: 'log',
+        options: { follow: true },
+      }),
+    );
     tl.advance(1_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
-    expect(r.cluster.world.state.log.some((e) => e.path?.includes('sendInitialEvents=true&timeoutSeconds=412&watch=true'))).toBe(true);
+    expect(
+      r.cluster.world.state.log.some((e) => e.path?.includes('sendInitialEvents=true&timeoutSeconds=412&watch=true')),
+    ).toBe(true);
     const bad = JSON.parse(JSON.stringify(momentOf(tl)).replace('"NotOlderThan"', '"Sometime"'));
     expect(encodeMoment(bad)).toMatchObject({ ok: false });
     // kubectl's reflector asks for 5 to 10 minutes; a link asking more than an hour is refused.
@@ -188,8 +325,26 @@ describe('permalink', () => {
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } }));
-    tl.apply((c) => c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx' }] } } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'create',
+        resource: 'priorityclasses',
+        body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
+      }),
+    );
+    tl.apply((c) =>
+      c.request({
+        verb: 'create',
+        resource: 'pods',
+        namespace: 'default',
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p' },
+          spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      }),
+    );
     tl.advance(1_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
@@ -201,12 +356,26 @@ describe('permalink', () => {
     const c = createCluster({ seed: 6, nodes: 2 });
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }),
+    );
     tl.advance(8_000);
-    const pod = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;
+    const pod = () =>
+      Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0]
+        .split('/')
+        .pop()!;
     tl.apply((c) => c.crash('default', pod(), { log: 'panic: out of cheese' }));
     tl.advance(3_000);
-    tl.apply((c) => c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: pod(), subresource: 'log', options: { container: 'web', previous: true } }));
+    tl.apply((c) =>
+      c.request({
+        verb: 'get',
+        resource: 'pods',
+        namespace: 'default',
+        name: pod(),
+        subresource: 'log',
+        options: { container: 'web', previous: true },
+      }),
+    );
     tl.advance(1_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
@@ -216,9 +385,14 @@ describe('permalink', () => {
 
   it('round trips an app that crash-loops with its last words, one that leaks, and one made healthy again (sim app)', () => {
     const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(2) }),
+    );
     tl.advance(8_000);
-    const pods = () => Object.keys(tl.cluster.world.state.store.objects.pods ?? {}).map((k) => k.split('/').pop()!).sort();
+    const pods = () =>
+      Object.keys(tl.cluster.world.state.store.objects.pods ?? {})
+        .map((k) => k.split('/').pop()!)
+        .sort();
     tl.apply((c) => c.app('default', pods()[0], appHealth('crashes', 'nginx: [emerg] unknown directive "sever"')));
     tl.apply((c) => c.app('default', pods()[1], appHealth('leaks')));
     tl.advance(20_000);
@@ -226,7 +400,9 @@ describe('permalink', () => {
     tl.advance(5_000);
     tl.seek(tl.length - 1);
     const r = roundTrip(tl);
-    const health = r.cluster.world.state.inputs.filter((i) => i.kind === 'event').map((i) => (i as { event: { health?: unknown } }).event.health);
+    const health = r.cluster.world.state.inputs
+      .filter((i) => i.kind === 'event')
+      .map((i) => (i as { event: { health?: unknown } }).event.health);
     expect(health).toEqual([
       { exits: { afterMs: 1000, exitCode: 1, log: 'nginx: [emerg] unknown directive "sever"' }, readiness: true },
       { exits: { afterMs: 5000, exitCode: 137, oom: true }, readiness: true },
@@ -236,22 +412,31 @@ describe('permalink', () => {
 
   it('refuses an app exit that is not one', () => {
     const tl = new Timeline(createCluster({ seed: 6, nodes: 2 }));
-    tl.apply((c) => c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }));
+    tl.apply((c) =>
+      c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: webDeployment(1) }),
+    );
     tl.advance(8_000);
-    const pod = Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0].split('/').pop()!;
+    const pod = Object.keys(tl.cluster.world.state.store.objects.pods ?? {})[0]
+      .split('/')
+      .pop()!;
     tl.apply((c) => c.app('default', pod, appHealth('crashes')));
     tl.seek(tl.length - 1);
     const text = linkText(link(momentOf(tl)))!;
     expect(text).toContain('"afterMs":1000');
     const enc = (t: string) => 'a' + Buffer.from(t).toString('base64url');
     expect(decodeMoment(enc(text)).ok).toBe(true);
-    for (const [from, to] of [['"afterMs":1000', '"afterMs":-1'], ['"exitCode":1', '"exitCode":300'], ['"afterMs":1000', '"after":1000'], ['"exits":{', '"exits":7,"x":{']]) {
+    for (const [from, to] of [
+      ['"afterMs":1000', '"afterMs":-1'],
+      ['"exitCode":1', '"exitCode":300'],
+      ['"afterMs":1000', '"after":1000'],
+      ['"exits":{', '"exits":7,"x":{'],
+    ]) {
       const r = decodeMoment(enc(text.replace(from, to)));
       expect(r.ok, `${from} → ${to}`).toBe(false);
     }
   });
 
-  it('carries the world\'s hash at its step, so a replay that plays out differently says so', () => {
+  it("carries the world's hash at its step, so a replay that plays out differently says so", () => {
     const tl = session();
     tl.seek(tl.length - 3);
     const m = momentOf(tl);
@@ -267,7 +452,10 @@ describe('permalink', () => {
     const { check: _c, ...old } = back;
     const plain = restoreMoment(old);
     expect(plain.ok && plain.warning).toBe(undefined);
-    expect(encodeMoment({ ...back, check: 'not-hex!' })).toEqual({ ok: false, error: 'this moment cannot be shared as a link: the check "not-hex!" is not a valid value' });
+    expect(encodeMoment({ ...back, check: 'not-hex!' })).toEqual({
+      ok: false,
+      error: 'this moment cannot be shared as a link: the check "not-hex!" is not a valid value',
+    });
   });
 
   it('is deterministic: the same session gives the same link, and restoring twice gives the same state', () => {
@@ -284,7 +472,7 @@ describe('permalink', () => {
     const s = (permalinkOf(session()) as { link: string }).link;
     expect(s[0]).toBe('b');
     const text = linkText(s)!;
-    expect(s.length).toBeLessThan(Math.ceil(text.length * 4 / 3));
+    expect(s.length).toBeLessThan(Math.ceil((text.length * 4) / 3));
     expect(s.length).toBeLessThan(1500);
     expect(JSON.parse(text)[0]).toBe(1);
   });
@@ -324,20 +512,42 @@ describe('permalink', () => {
       [enc([...base, [[3, 0, 0, 12]]]), /component/],
       [enc([...base, [[1, -5, 0, 0]]]), /time/],
       [enc([...base, [[1, 1.5, 0, 0]]]), /whole number/],
-      [enc([...base, [[1, PERMALINK_LIMITS.maxT, 0, 0], [1, 1, 0, 0]]]), /later than/],
-      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', JSON.parse('['.repeat(40) + ']'.repeat(40))]]]), /must be an object/],
-      [enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', { a: JSON.parse('['.repeat(40) + ']'.repeat(40)) }]]]), /nested too deeply/],
+      [
+        enc([
+          ...base,
+          [
+            [1, PERMALINK_LIMITS.maxT, 0, 0],
+            [1, 1, 0, 0],
+          ],
+        ]),
+        /later than/,
+      ],
+      [
+        enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', JSON.parse('['.repeat(40) + ']'.repeat(40))]]]),
+        /must be an object/,
+      ],
+      [
+        enc([...base, [[0, 0, 0, 2, 4, 'default', '', '', { a: JSON.parse('['.repeat(40) + ']'.repeat(40)) }]]]),
+        /nested too deeply/,
+      ],
       ['a' + Buffer.from([0xc0, 0x80]).toString('base64url'), /not valid text/],
       ['a' + '['.repeat(12000), /do not belong|damaged/],
       // packed: a back-reference before the start, a length running off the end, a bomb
       ['b' + Buffer.from([0, 0x5b, 200, 5]).toString('base64url'), /packed data/],
       ['b' + Buffer.from([10, 0x5b]).toString('base64url'), /packed data/],
-      ['b' + Buffer.from([0, 0x5b, ...Array.from({ length: 1200 }, (_, i) => (i % 2 ? 1 : 255))]).toString('base64url'), /packed data/],
+      [
+        'b' +
+          Buffer.from([0, 0x5b, ...Array.from({ length: 1200 }, (_, i) => (i % 2 ? 1 : 255))]).toString('base64url'),
+        /packed data/,
+      ],
     ];
     for (const [input, re] of cases) {
       const r = decodeMoment(input);
       expect(r.ok, String(input).slice(0, 80)).toBe(false);
-      if (!r.ok) { expect(r.error).toMatch(/^This link does not describe a simulation: /); expect(r.error).toMatch(re); }
+      if (!r.ok) {
+        expect(r.error).toMatch(/^This link does not describe a simulation: /);
+        expect(r.error).toMatch(re);
+      }
     }
   });
 
@@ -354,11 +564,21 @@ describe('permalink', () => {
   });
 
   it('fuzz: arbitrary strings never throw and are refused with a message', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom(...'aAbB09-_xyz'.split('')) }), fc.string({ unit: 'binary' })), (s) => {
-      const r = decodeMoment(s);
-      if (r.ok) return encodeMoment(r.moment).ok; // only possible for valid content
-      return typeof r.error === 'string' && r.error.length > 20;
-    }), { numRuns: runs(1) });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: fc.constantFrom(...'aAbB09-_xyz'.split('')) }),
+          fc.string({ unit: 'binary' }),
+        ),
+        (s) => {
+          const r = decodeMoment(s);
+          if (r.ok) return encodeMoment(r.moment).ok; // only possible for valid content
+          return typeof r.error === 'string' && r.error.length > 20;
+        },
+      ),
+      { numRuns: runs(1) },
+    );
   });
 
   it('fuzz: mutated valid links never throw; ok only for content that re-encodes and validates', () => {
@@ -370,36 +590,55 @@ describe('permalink', () => {
       fc.record({ op: fc.constant('insert'), at: fc.nat(), ch: fc.constantFrom(...alphabet.split('')) }),
       fc.record({ op: fc.constant('delete'), at: fc.nat(), ch: fc.constant('') }),
     );
-    fc.assert(fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (ms) => {
-      let s = good;
-      for (const m of ms) {
-        const i = m.at % (s.length + 1);
-        if (m.op === 'set') s = s.slice(0, i) + m.ch + s.slice(i + 1);
-        else if (m.op === 'cut') s = s.slice(0, i);
-        else if (m.op === 'insert') s = s.slice(0, i) + m.ch + s.slice(i);
-        else s = s.slice(0, i) + s.slice(i + 1);
-      }
-      const r = decodeMoment(s);
-      if (!r.ok) return r.error.length > 20;
-      const again = encodeMoment(r.moment);
-      return again.ok && decodeMoment(again.link).ok;
-    }), { numRuns: runs(1) });
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (ms) => {
+        let s = good;
+        for (const m of ms) {
+          const i = m.at % (s.length + 1);
+          if (m.op === 'set') s = s.slice(0, i) + m.ch + s.slice(i + 1);
+          else if (m.op === 'cut') s = s.slice(0, i);
+          else if (m.op === 'insert') s = s.slice(0, i) + m.ch + s.slice(i);
+          else s = s.slice(0, i) + s.slice(i + 1);
+        }
+        const r = decodeMoment(s);
+        if (!r.ok) return r.error.length > 20;
+        const again = encodeMoment(r.moment);
+        return again.ok && decodeMoment(again.link).ok;
+      }),
+      { numRuns: runs(1) },
+    );
   });
 
   it('fuzz: mutated moments (numbers, codes, fields) decode to ok only when valid', () => {
     const m = momentOf(session());
     const good = JSON.parse(linkText(link(m))!) as unknown[];
-    const values = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constant({}), fc.constant([]), fc.boolean(), fc.constant(-1), fc.constant(1e15));
-    fc.assert(fc.property(fc.nat(), fc.nat(), values, (a, b, v) => {
-      const w = structuredClone(good);
-      const inputs = w[6] as unknown[][];
-      if (a % 3 === 0) w[a % 6] = v;
-      else { const inp = inputs[b % inputs.length]; inp[a % (inp.length + 1)] = v; }
-      const s = 'a' + Buffer.from(JSON.stringify(w)).toString('base64url');
-      const r = decodeMoment(s);
-      if (!r.ok) return r.error.length > 20;
-      return encodeMoment(r.moment).ok;
-    }), { numRuns: runs(1) });
+    const values = fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.string(),
+      fc.constant(null),
+      fc.constant({}),
+      fc.constant([]),
+      fc.boolean(),
+      fc.constant(-1),
+      fc.constant(1e15),
+    );
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), values, (a, b, v) => {
+        const w = structuredClone(good);
+        const inputs = w[6] as unknown[][];
+        if (a % 3 === 0) w[a % 6] = v;
+        else {
+          const inp = inputs[b % inputs.length];
+          inp[a % (inp.length + 1)] = v;
+        }
+        const s = 'a' + Buffer.from(JSON.stringify(w)).toString('base64url');
+        const r = decodeMoment(s);
+        if (!r.ok) return r.error.length > 20;
+        return encodeMoment(r.moment).ok;
+      }),
+      { numRuns: runs(1) },
+    );
   });
 });
 
@@ -409,7 +648,13 @@ describe('a moment past its last step', () => {
     // Only kubectl makes a namespace (and a link's replay installs its part, whose controllers answer one).
     installKubectlExtras(c);
     const tl = new Timeline(c);
-    tl.apply((x) => x.request({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } } }));
+    tl.apply((x) =>
+      x.request({
+        verb: 'create',
+        resource: 'namespaces',
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } },
+      }),
+    );
     tl.advance(45_000);
     const m = momentOf(tl);
     expect(m.beyond).toEqual({ events: tl.at().events, t: c.now });
@@ -421,7 +666,10 @@ describe('a moment past its last step', () => {
     expect(r?.ok && !r.warning && r.cluster.world.hash()).toBe(c.world.hash());
     expect(r?.ok && r.cluster.now).toBe(c.now);
     // Further than the run goes silently (a log record on the way), or back in time: refused in words.
-    for (const beyond of [{ events: m.beyond!.events + 5000, t: m.beyond!.t + 600_000 }, { events: m.beyond!.events, t: 0 }]) {
+    for (const beyond of [
+      { events: m.beyond!.events + 5000, t: m.beyond!.t + 600_000 },
+      { events: m.beyond!.events, t: 0 },
+    ]) {
       const bad = restoreMoment({ ...m, beyond });
       expect(bad.ok).toBe(false);
     }

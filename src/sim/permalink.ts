@@ -2,7 +2,13 @@
 // short URL-safe string, and the decoder that treats such a string as the untrusted input it is.
 // Format: "a" + base64url(UTF-8(JSON of a positional array)), or "b" + the same bytes LZ77-packed when
 // that is shorter; codes replace verbs, resources, fault and event types. Everything here is pure TypeScript (no Buffer, no btoa/atob, no TextEncoder).
-import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, PROCESSES as CONTROL_PLANE_PROCESSES, createCluster, type Cluster } from './cluster.ts';
+import {
+  CONTROLLER_MANAGER,
+  KUBE_CONTROLLER_MANAGER,
+  PROCESSES as CONTROL_PLANE_PROCESSES,
+  createCluster,
+  type Cluster,
+} from './cluster.ts';
 import type { ApiRequest, RequestOptions, Verb } from './api/request.ts';
 import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
@@ -45,10 +51,12 @@ export type DecodeResult = { ok: true; moment: Moment } | { ok: false; error: st
 export type EncodeResult = { ok: true; link: string } | { ok: false; error: string };
 
 /** What restoring gives: a timeline standing at the moment's step, or why it could not be rebuilt. */
-export type RestoreResult = { ok: true; timeline: Timeline; cluster: Cluster; warning?: string } | { ok: false; error: string };
+export type RestoreResult =
+  { ok: true; timeline: Timeline; cluster: Cluster; warning?: string } | { ok: false; error: string };
 
 /** What restoreMoment says when the replayed moment is not the one the link was made at. */
-export const DRIFT_WARNING = 'This link was made by an earlier version of the simulation: the moment it names now plays out differently.';
+export const DRIFT_WARNING =
+  'This link was made by an earlier version of the simulation: the moment it names now plays out differently.';
 
 /** The bounds a link must respect (an encoded link is at most 16 KiB; a replay is bounded in events). */
 export const PERMALINK_LIMITS = {
@@ -83,11 +91,45 @@ const MAX_UNPACKED = 64 * 1024;
 // kubectl's own watches (wait, rollout status, get -w, delete's wait) came after the others: new codes go at the end.
 const VERBS: readonly Verb[] = ['get', 'list', 'create', 'update', 'patch', 'delete', 'watch'];
 // New codes go at the end, so links made before them still decode.
-const RESOURCE_CODES = ['namespaces', 'nodes', 'leases', 'pods', 'deployments', 'replicasets', 'services', 'endpointslices', 'events', 'selfsubjectaccessreviews', 'priorityclasses', 'poddisruptionbudgets', 'serviceaccounts', 'configmaps'] as const;
+const RESOURCE_CODES = [
+  'namespaces',
+  'nodes',
+  'leases',
+  'pods',
+  'deployments',
+  'replicasets',
+  'services',
+  'endpointslices',
+  'events',
+  'selfsubjectaccessreviews',
+  'priorityclasses',
+  'poddisruptionbudgets',
+  'serviceaccounts',
+  'configmaps',
+] as const;
 const SUBRESOURCES: Record<string, readonly string[]> = {
-  namespaces: ['status'], nodes: ['status'], pods: ['status', 'binding', 'eviction', 'log'], deployments: ['status', 'scale'], replicasets: ['status', 'scale'], services: ['status'], poddisruptionbudgets: ['status'], serviceaccounts: ['token'],
+  namespaces: ['status'],
+  nodes: ['status'],
+  pods: ['status', 'binding', 'eviction', 'log'],
+  deployments: ['status', 'scale'],
+  replicasets: ['status', 'scale'],
+  services: ['status'],
+  poddisruptionbudgets: ['status'],
+  serviceaccounts: ['token'],
 };
-const FAULTS = ['apiserver-down', 'apiserver-up', 'etcd-down', 'etcd-up', 'etcd-full', 'etcd-space-freed', 'api-latency', 'partition', 'heal', 'image-missing', 'image-available'] as const;
+const FAULTS = [
+  'apiserver-down',
+  'apiserver-up',
+  'etcd-down',
+  'etcd-up',
+  'etcd-full',
+  'etcd-space-freed',
+  'api-latency',
+  'partition',
+  'heal',
+  'image-missing',
+  'image-available',
+] as const;
 const EVENTS = ['power-off', 'power-on', 'partition', 'heal', 'crash', 'set-health'] as const;
 // `kubectl`: its watch inbox, added while a command watches (kubectl/watch-inbox.ts).
 // The leader-electing processes (cluster.ts PROCESSES) came last: the older codes still decode.
@@ -128,7 +170,10 @@ function utf8Encode(s: string): number[] {
     let c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
       const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
     }
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate cannot be encoded
     if (c < 0x80) out.push(c);
@@ -146,13 +191,26 @@ function utf8Decode(b: readonly number[]): string | undefined {
     const x = b[i];
     let c: number;
     let n: number;
-    if (x < 0x80) { c = x; n = 0; } else if (x >= 0xc2 && x < 0xe0) { c = x & 31; n = 1; } else if (x >= 0xe0 && x < 0xf0) { c = x & 15; n = 2; } else if (x >= 0xf0 && x < 0xf5) { c = x & 7; n = 3; } else return undefined;
+    if (x < 0x80) {
+      c = x;
+      n = 0;
+    } else if (x >= 0xc2 && x < 0xe0) {
+      c = x & 31;
+      n = 1;
+    } else if (x >= 0xe0 && x < 0xf0) {
+      c = x & 15;
+      n = 2;
+    } else if (x >= 0xf0 && x < 0xf5) {
+      c = x & 7;
+      n = 3;
+    } else return undefined;
     for (let k = 1; k <= n; k++) {
       const y = b[i + k];
       if (y === undefined || (y & 0xc0) !== 0x80) return undefined;
       c = (c << 6) | (y & 63);
     }
-    if ((n === 2 && c < 0x800) || (n === 3 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff)) return undefined;
+    if ((n === 2 && c < 0x800) || (n === 3 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+      return undefined;
     s += String.fromCodePoint(c);
     i += n + 1;
   }
@@ -181,7 +239,10 @@ function unbase64url(s: string): number[] | undefined {
     if (v < 0) return undefined;
     acc = ((acc << 6) | v) & 0xffffff;
     bits += 6;
-    if (bits >= 8) { bits -= 8; out.push((acc >> bits) & 255); }
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 255);
+    }
   }
   // Canonical form only: the leftover bits must be zero, so each link has one spelling.
   if (bits > 0 && (acc & ((1 << bits) - 1)) !== 0) return undefined;
@@ -199,9 +260,24 @@ function pack(b: readonly number[]): number[] {
   const out: number[] = [];
   const heads = new Map<number, number[]>();
   let lit: number[] = [];
-  const flush = () => { for (let i = 0; i < lit.length; i += 128) { const run = lit.slice(i, i + 128); out.push(run.length - 1, ...run); } lit = []; };
+  const flush = () => {
+    for (let i = 0; i < lit.length; i += 128) {
+      const run = lit.slice(i, i + 128);
+      out.push(run.length - 1, ...run);
+    }
+    lit = [];
+  };
   const key = (i: number) => (b[i] << 16) | (b[i + 1] << 8) | b[i + 2];
-  const remember = (i: number) => { if (i + 2 < b.length) { const k = key(i); const l = heads.get(k); if (l) { l.push(i); if (l.length > 32) l.shift(); } else heads.set(k, [i]); } };
+  const remember = (i: number) => {
+    if (i + 2 < b.length) {
+      const k = key(i);
+      const l = heads.get(k);
+      if (l) {
+        l.push(i);
+        if (l.length > 32) l.shift();
+      } else heads.set(k, [i]);
+    }
+  };
   let i = 0;
   while (i < b.length) {
     let bestLen = 0;
@@ -213,16 +289,29 @@ function pack(b: readonly number[]): number[] {
         if (i - j > WINDOW) break;
         let n = 0;
         while (n < MAX_MATCH && i + n < b.length && b[j + n] === b[i + n]) n++;
-        if (n > bestLen) { bestLen = n; bestDist = i - j; }
+        if (n > bestLen) {
+          bestLen = n;
+          bestDist = i - j;
+        }
       }
     }
     if (bestLen >= MIN_MATCH) {
       flush();
       out.push(128 + bestLen - MIN_MATCH);
-      for (let d = bestDist; ; d >>>= 7) { if (d < 128) { out.push(d); break; } out.push(128 | (d & 127)); }
+      for (let d = bestDist; ; d >>>= 7) {
+        if (d < 128) {
+          out.push(d);
+          break;
+        }
+        out.push(128 | (d & 127));
+      }
       for (let k = 0; k < bestLen; k++) remember(i + k);
       i += bestLen;
-    } else { lit.push(b[i]); remember(i); i++; }
+    } else {
+      lit.push(b[i]);
+      remember(i);
+      i++;
+    }
   }
   flush();
   return out;
@@ -280,12 +369,33 @@ function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
     case 'request': {
       const r = inp.request;
       const client = (LINK_CLIENTS as readonly string[]).indexOf(inp.component);
-      if (client < 0) throw new Error(`a request made as ${inp.component} (only ${LINK_CLIENTS.join(', ')} can be shared)`);
-      return trimTrailing([...head, VERBS.indexOf(r.verb), (RESOURCE_CODES as readonly string[]).indexOf(r.resource), r.namespace ?? '', r.name ?? '', r.subresource ?? '', r.body ?? 0, r.options ?? 0, client], 5);
+      if (client < 0)
+        throw new Error(`a request made as ${inp.component} (only ${LINK_CLIENTS.join(', ')} can be shared)`);
+      return trimTrailing(
+        [
+          ...head,
+          VERBS.indexOf(r.verb),
+          (RESOURCE_CODES as readonly string[]).indexOf(r.resource),
+          r.namespace ?? '',
+          r.name ?? '',
+          r.subresource ?? '',
+          r.body ?? 0,
+          r.options ?? 0,
+          client,
+        ],
+        5,
+      );
     }
     case 'fault': {
       const f = inp.fault;
-      const arg = f.type === 'api-latency' ? f.ms : f.type === 'partition' || f.type === 'heal' ? f.component : f.type === 'image-missing' || f.type === 'image-available' ? f.image : undefined;
+      const arg =
+        f.type === 'api-latency'
+          ? f.ms
+          : f.type === 'partition' || f.type === 'heal'
+            ? f.component
+            : f.type === 'image-missing' || f.type === 'image-available'
+              ? f.image
+              : undefined;
       return arg === undefined ? [...head, FAULTS.indexOf(f.type)] : [...head, FAULTS.indexOf(f.type), arg];
     }
     case 'event': {
@@ -297,9 +407,14 @@ function inputToWire(inp: Input, prevT: number, prevStep: number): Wire {
     }
     case 'add-component':
       // Only a control-plane process restarted as the cluster starts it: the options are implied by the name.
-      if (inp.type !== processType(inp.name) || JSON.stringify(inp.opts ?? {}) !== JSON.stringify(processOptions(inp.name))) throw new Error(`component ${inp.name} was added with options`);
+      if (
+        inp.type !== processType(inp.name) ||
+        JSON.stringify(inp.opts ?? {}) !== JSON.stringify(processOptions(inp.name))
+      )
+        throw new Error(`component ${inp.name} was added with options`);
       return [...head, PROCESSES.indexOf(inp.name)];
-    case 'remove-component': return [...head, PROCESSES.indexOf(inp.name)];
+    case 'remove-component':
+      return [...head, PROCESSES.indexOf(inp.name)];
   }
 }
 
@@ -310,11 +425,16 @@ export function encodeMoment(m: Moment): EncodeResult {
     let t = 0;
     let step = 0;
     const inputs: Wire[] = [];
-    for (const inp of m.inputs) { inputs.push(inputToWire(inp, t, step)); t = inp.t; step = inp.step; }
+    for (const inp of m.inputs) {
+      inputs.push(inputToWire(inp, t, step));
+      t = inp.t;
+      step = inp.step;
+    }
     wire.push(inputs);
     if (m.check !== undefined) wire.push(m.check);
     if (m.beyond !== undefined) {
-      if (m.check === undefined) return { ok: false, error: 'this moment cannot be shared as a link: a moment past its step needs its check' };
+      if (m.check === undefined)
+        return { ok: false, error: 'this moment cannot be shared as a link: a moment past its step needs its check' };
       wire.push([m.beyond.events, m.beyond.t]);
     }
     const checked = fromWire(JSON.parse(JSON.stringify(wire)));
@@ -322,7 +442,11 @@ export function encodeMoment(m: Moment): EncodeResult {
     const bytes = utf8Encode(JSON.stringify(wire));
     const packed = pack(bytes);
     const link = packed.length < bytes.length ? PACKED + base64url(packed) : RAW + base64url(bytes);
-    if (link.length > PERMALINK_LIMITS.maxChars) return { ok: false, error: `this moment is too long to share as a link (${link.length} characters; at most ${PERMALINK_LIMITS.maxChars})` };
+    if (link.length > PERMALINK_LIMITS.maxChars)
+      return {
+        ok: false,
+        error: `this moment is too long to share as a link (${link.length} characters; at most ${PERMALINK_LIMITS.maxChars})`,
+      };
     return { ok: true, link };
   } catch (e) {
     return { ok: false, error: `this moment cannot be shared as a link: ${(e as Error).message}` };
@@ -333,7 +457,9 @@ export function encodeMoment(m: Moment): EncodeResult {
 
 class Invalid extends Error {}
 
-function fail(msg: string): never { throw new Invalid(msg); }
+function fail(msg: string): never {
+  throw new Invalid(msg);
+}
 
 function int(v: unknown, what: string, min: number, max: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${what} must be a whole number`);
@@ -348,7 +474,8 @@ function str(v: unknown, what: string, re: RegExp): string {
 }
 
 function code<T>(v: unknown, what: string, table: readonly T[]): T {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= table.length) fail(`unknown ${what} (${JSON.stringify(v)?.slice(0, 20)})`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= table.length)
+    fail(`unknown ${what} (${JSON.stringify(v)?.slice(0, 20)})`);
   return table[v];
 }
 
@@ -357,8 +484,14 @@ function checkJson(v: unknown, what: string, depth: number): void {
   const L = PERMALINK_LIMITS;
   if (depth > L.maxDepth) fail(`${what} is nested too deeply`);
   if (v === null || typeof v === 'boolean') return;
-  if (typeof v === 'number') { if (!Number.isFinite(v) || Math.abs(v) > 1e12) fail(`${what} has a number out of range`); return; }
-  if (typeof v === 'string') { if (v.length > L.maxString) fail(`${what} has a text value that is too long`); return; }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || Math.abs(v) > 1e12) fail(`${what} has a number out of range`);
+    return;
+  }
+  if (typeof v === 'string') {
+    if (v.length > L.maxString) fail(`${what} has a text value that is too long`);
+    return;
+  }
   if (Array.isArray(v)) {
     if (v.length > L.maxArray) fail(`${what} has a list that is too long`);
     for (const x of v) checkJson(x, what, depth + 1);
@@ -384,52 +517,91 @@ function checkOptions(v: unknown, what: string): RequestOptions {
   const o: RequestOptions = {};
   for (const [k, x] of Object.entries(v)) {
     switch (k) {
-      case 'resourceVersion': case 'labelSelector': case 'fieldSelector':
+      case 'resourceVersion':
+      case 'labelSelector':
+      case 'fieldSelector':
         if (typeof x !== 'string' || x.length > 1024) fail(`${what}.${k} must be short text`);
-        o[k] = x; break;
-      case 'limit': o.limit = int(x, `${what}.limit`, 1, 10_000); break;
-      case 'timeoutSeconds': o.timeoutSeconds = int(x, `${what}.timeoutSeconds`, 1, 3600); break;
-      case 'gracePeriodSeconds': o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds); break;
-      case 'dryRun': if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`); o.dryRun = x; break;
-      case 'patchType': if (x !== 'strategic' && x !== 'merge' && x !== 'json') fail(`${what}.patchType must be strategic, merge or json`); o.patchType = x; break;
+        o[k] = x;
+        break;
+      case 'limit':
+        o.limit = int(x, `${what}.limit`, 1, 10_000);
+        break;
+      case 'timeoutSeconds':
+        o.timeoutSeconds = int(x, `${what}.timeoutSeconds`, 1, 3600);
+        break;
+      case 'gracePeriodSeconds':
+        o.gracePeriodSeconds = int(x, `${what}.gracePeriodSeconds`, 0, PERMALINK_LIMITS.maxGraceSeconds);
+        break;
+      case 'dryRun':
+        if (typeof x !== 'boolean') fail(`${what}.dryRun must be true or false`);
+        o.dryRun = x;
+        break;
+      case 'patchType':
+        if (x !== 'strategic' && x !== 'merge' && x !== 'json')
+          fail(`${what}.patchType must be strategic, merge or json`);
+        o.patchType = x;
+        break;
       case 'container':
         if (typeof x !== 'string' || !NAME_RE.test(x)) fail(`${what}.container must be a container name`);
-        o.container = x; break;
-      case 'previous': case 'follow': case 'sendInitialEvents': case 'allowWatchBookmarks':
+        o.container = x;
+        break;
+      case 'previous':
+      case 'follow':
+      case 'sendInitialEvents':
+      case 'allowWatchBookmarks':
         if (typeof x !== 'boolean') fail(`${what}.${k} must be true or false`);
-        o[k] = x; break;
+        o[k] = x;
+        break;
       case 'resourceVersionMatch':
         if (x !== 'NotOlderThan' && x !== 'Exact') fail(`${what}.resourceVersionMatch must be NotOlderThan or Exact`);
-        o.resourceVersionMatch = x; break;
+        o.resourceVersionMatch = x;
+        break;
       case 'fieldManager':
         // kubectl's own managers (kubectl-create, kubectl-client-side-apply, …): a short name.
-        if (typeof x !== 'string' || !/^[a-z][a-z-]{0,62}$/.test(x)) fail(`${what}.fieldManager must be a field manager's name`);
-        o.fieldManager = x; break;
+        if (typeof x !== 'string' || !/^[a-z][a-z-]{0,62}$/.test(x))
+          fail(`${what}.fieldManager must be a field manager's name`);
+        o.fieldManager = x;
+        break;
       case 'fieldValidation':
-        if (x !== 'Strict' && x !== 'Warn' && x !== 'Ignore') fail(`${what}.fieldValidation must be Strict, Warn or Ignore`);
-        o.fieldValidation = x; break;
+        if (x !== 'Strict' && x !== 'Warn' && x !== 'Ignore')
+          fail(`${what}.fieldValidation must be Strict, Warn or Ignore`);
+        o.fieldValidation = x;
+        break;
       case 'impersonate': {
         // kubectl's --as (and one --as-group): a user name and groups, as short printable text.
-        if (!isPlainObject(x) || typeof x.user !== 'string' || !USER_RE.test(x.user)) fail(`${what}.impersonate must name a user`);
+        if (!isPlainObject(x) || typeof x.user !== 'string' || !USER_RE.test(x.user))
+          fail(`${what}.impersonate must name a user`);
         const groups = x.groups;
-        if (groups !== undefined && (!Array.isArray(groups) || groups.length > 8 || !groups.every((g) => typeof g === 'string' && USER_RE.test(g)))) fail(`${what}.impersonate.groups must be a few group names`);
-        if (Object.keys(x).some((k) => k !== 'user' && k !== 'groups')) fail(`${what}.impersonate has an unknown field`);
+        if (
+          groups !== undefined &&
+          (!Array.isArray(groups) ||
+            groups.length > 8 ||
+            !groups.every((g) => typeof g === 'string' && USER_RE.test(g)))
+        )
+          fail(`${what}.impersonate.groups must be a few group names`);
+        if (Object.keys(x).some((k) => k !== 'user' && k !== 'groups'))
+          fail(`${what}.impersonate has an unknown field`);
         o.impersonate = groups !== undefined ? { user: x.user, groups: groups as string[] } : { user: x.user };
         break;
       }
       case 'propagationPolicy':
-        if (x !== 'Background' && x !== 'Foreground' && x !== 'Orphan') fail(`${what}.propagationPolicy must be Background, Foreground or Orphan`);
-        o.propagationPolicy = x; break;
+        if (x !== 'Background' && x !== 'Foreground' && x !== 'Orphan')
+          fail(`${what}.propagationPolicy must be Background, Foreground or Orphan`);
+        o.propagationPolicy = x;
+        break;
       case 'preconditions': {
         if (!isPlainObject(x)) fail(`${what}.preconditions must be an object`);
         const p: { uid?: string; resourceVersion?: string } = {};
         for (const [pk, pv] of Object.entries(x)) {
-          if ((pk !== 'uid' && pk !== 'resourceVersion') || typeof pv !== 'string' || pv.length > 256) fail(`${what}.preconditions has an unknown field`);
+          if ((pk !== 'uid' && pk !== 'resourceVersion') || typeof pv !== 'string' || pv.length > 256)
+            fail(`${what}.preconditions has an unknown field`);
           p[pk] = pv;
         }
-        o.preconditions = p; break;
+        o.preconditions = p;
+        break;
       }
-      default: fail(`${what} has an unknown option "${k.slice(0, 30)}"`);
+      default:
+        fail(`${what} has an unknown option "${k.slice(0, 30)}"`);
     }
   }
   return o;
@@ -466,7 +638,8 @@ function requestFromWire(w: unknown[], what: string): ApiRequest {
     checkJson(body, `${what}: body`, 0);
     req.body = body;
   }
-  if ((verb === 'create' || verb === 'update' || verb === 'patch') && req.body === undefined) fail(`${what}: a ${verb} needs a body`);
+  if ((verb === 'create' || verb === 'update' || verb === 'patch') && req.body === undefined)
+    fail(`${what}: a ${verb} needs a body`);
   if (options) req.options = options;
   return req;
 }
@@ -474,17 +647,27 @@ function requestFromWire(w: unknown[], what: string): ApiRequest {
 function faultFromWire(w: unknown[], what: string, nodes: ReadonlySet<string>): FaultInput {
   const type = code(w[3], `${what}: fault type`, FAULTS);
   const arg = w[4];
-  const extra = (n: number) => { if (w.length > n) fail(`${what} has too many fields`); };
+  const extra = (n: number) => {
+    if (w.length > n) fail(`${what} has too many fields`);
+  };
   switch (type) {
-    case 'api-latency': extra(5); return { type, ms: int(arg, `${what}: latency ms`, 0, PERMALINK_LIMITS.maxLatencyMs) };
-    case 'partition': case 'heal': {
+    case 'api-latency':
+      extra(5);
+      return { type, ms: int(arg, `${what}: latency ms`, 0, PERMALINK_LIMITS.maxLatencyMs) };
+    case 'partition':
+    case 'heal': {
       extra(5);
       const c = str(arg, `${what}: component`, /^kubelet\/[a-z0-9-]{1,63}$/);
       kubeletTarget(c.slice(8), what, nodes);
       return { type, component: c };
     }
-    case 'image-missing': case 'image-available': extra(5); return { type, image: str(arg, `${what}: image`, IMAGE_RE) };
-    default: extra(4); return { type };
+    case 'image-missing':
+    case 'image-available':
+      extra(5);
+      return { type, image: str(arg, `${what}: image`, IMAGE_RE) };
+    default:
+      extra(4);
+      return { type };
   }
 }
 
@@ -495,11 +678,22 @@ function appExitFromWire(v: unknown, what: string): Record<string, unknown> | nu
   const e: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     switch (k) {
-      case 'afterMs': e.afterMs = int(x, `${what}: afterMs`, 0, PERMALINK_LIMITS.maxT); break;
-      case 'exitCode': e.exitCode = int(x, `${what}: exit code`, 0, 255); break;
-      case 'oom': if (typeof x !== 'boolean') fail(`${what}: oom must be true or false`); e.oom = x; break;
-      case 'log': if (typeof x !== 'string' || x.length > PERMALINK_LIMITS.maxLogChars) fail(`${what}: log must be short text`); e.log = x; break;
-      default: fail(`${what}: unknown field "${k.slice(0, 30)}"`);
+      case 'afterMs':
+        e.afterMs = int(x, `${what}: afterMs`, 0, PERMALINK_LIMITS.maxT);
+        break;
+      case 'exitCode':
+        e.exitCode = int(x, `${what}: exit code`, 0, 255);
+        break;
+      case 'oom':
+        if (typeof x !== 'boolean') fail(`${what}: oom must be true or false`);
+        e.oom = x;
+        break;
+      case 'log':
+        if (typeof x !== 'string' || x.length > PERMALINK_LIMITS.maxLogChars) fail(`${what}: log must be short text`);
+        e.log = x;
+        break;
+      default:
+        fail(`${what}: unknown field "${k.slice(0, 30)}"`);
     }
   }
   if (e.afterMs === undefined || e.exitCode === undefined) fail(`${what} needs afterMs and exitCode`);
@@ -515,25 +709,45 @@ function eventFromWire(w: unknown[], what: string): Record<string, unknown> {
     if (!isPlainObject(rest)) fail(`${what}: a ${type} needs the pod it concerns`);
     for (const [k, v] of Object.entries(rest)) {
       switch (k) {
-        case 'pod': ev.pod = str(v, `${what}: pod`, NAME_RE); break;
-        case 'namespace': ev.namespace = str(v, `${what}: namespace`, NAMESPACE_RE); break;
-        case 'container': ev.container = str(v, `${what}: container`, NAME_RE); break;
-        case 'exitCode': if (type !== 'crash') fail(`${what}: exitCode belongs to a crash`); ev.exitCode = int(v, `${what}: exit code`, 0, 255); break;
-        case 'oom': if (type !== 'crash' || typeof v !== 'boolean') fail(`${what}: oom must be true or false on a crash`); ev.oom = v; break;
+        case 'pod':
+          ev.pod = str(v, `${what}: pod`, NAME_RE);
+          break;
+        case 'namespace':
+          ev.namespace = str(v, `${what}: namespace`, NAMESPACE_RE);
+          break;
+        case 'container':
+          ev.container = str(v, `${what}: container`, NAME_RE);
+          break;
+        case 'exitCode':
+          if (type !== 'crash') fail(`${what}: exitCode belongs to a crash`);
+          ev.exitCode = int(v, `${what}: exit code`, 0, 255);
+          break;
+        case 'oom':
+          if (type !== 'crash' || typeof v !== 'boolean') fail(`${what}: oom must be true or false on a crash`);
+          ev.oom = v;
+          break;
         case 'log':
-          if (type !== 'crash' || typeof v !== 'string' || v.length > PERMALINK_LIMITS.maxLogChars) fail(`${what}: log must be short text on a crash`);
-          ev.log = v; break;
+          if (type !== 'crash' || typeof v !== 'string' || v.length > PERMALINK_LIMITS.maxLogChars)
+            fail(`${what}: log must be short text on a crash`);
+          ev.log = v;
+          break;
         case 'health': {
           if (type !== 'set-health' || !isPlainObject(v)) fail(`${what}: health must be an object on set-health`);
           const h: Record<string, unknown> = {};
           for (const [hk, hv] of Object.entries(v)) {
-            if (hk === 'exits') { h.exits = appExitFromWire(hv, `${what}: exits`); continue; }
-            if (!['liveness', 'readiness', 'startup', 'ignoresSigterm'].includes(hk) || typeof hv !== 'boolean') fail(`${what}: unknown health field`);
+            if (hk === 'exits') {
+              h.exits = appExitFromWire(hv, `${what}: exits`);
+              continue;
+            }
+            if (!['liveness', 'readiness', 'startup', 'ignoresSigterm'].includes(hk) || typeof hv !== 'boolean')
+              fail(`${what}: unknown health field`);
             h[hk] = hv;
           }
-          ev.health = h; break;
+          ev.health = h;
+          break;
         }
-        default: fail(`${what}: unknown field "${k.slice(0, 30)}"`);
+        default:
+          fail(`${what}: unknown field "${k.slice(0, 30)}"`);
       }
     }
     if (ev.pod === undefined) fail(`${what}: a ${type} needs the pod it concerns`);
@@ -553,9 +767,13 @@ function fromWire(wire: unknown): DecodeResult {
     if (wire.length === 9) {
       const b = wire[8];
       if (!Array.isArray(b) || b.length !== 2) fail('the time past the step is malformed');
-      beyond = { events: int(b[0], 'the events past the step', 0, L.maxEvents), t: int(b[1], 'the time past the step', 0, L.maxT) };
+      beyond = {
+        events: int(b[0], 'the events past the step', 0, L.maxEvents),
+        t: int(b[1], 'the time past the step', 0, L.maxT),
+      };
     }
-    if (wire[0] !== 1) fail(`it was made by a newer version of the site (format ${JSON.stringify(wire[0])?.slice(0, 10)})`);
+    if (wire[0] !== 1)
+      fail(`it was made by a newer version of the site (format ${JSON.stringify(wire[0])?.slice(0, 10)})`);
     const seed = int(wire[1], 'the seed', 0, 0xffffffff);
     const nodes = int(wire[2], 'the number of nodes', 1, L.maxNodes);
     const kubeadm = wire[3] === 1 ? true : wire[3] === 0 ? false : fail('the kubeadm option must be 0 or 1');
@@ -573,19 +791,48 @@ function fromWire(wire: unknown): DecodeResult {
     list.forEach((w: unknown, i: number) => {
       const what = `input ${i + 1}`;
       if (!Array.isArray(w) || w.length < 4) fail(`${what} is malformed`);
-      const kind = code(w[0], `${what}: kind`, ['request', 'fault', 'event', 'add-component', 'remove-component'] as const);
+      const kind = code(w[0], `${what}: kind`, [
+        'request',
+        'fault',
+        'event',
+        'add-component',
+        'remove-component',
+      ] as const);
       t += int(w[1], `${what}: time`, 0, L.maxT);
       at += int(w[2], `${what}: step`, 0, L.maxEvents);
       if (t > L.maxT) fail(`${what} is later than ${L.maxT / 3600_000} simulated hours`);
       if (at > L.maxEvents) fail(`${what} is more than ${L.maxEvents} events into the run`);
       switch (kind) {
-        case 'request': inputs.push({ kind, t, step: at, component: code(w[10] ?? 0, `${what}: client`, LINK_CLIENTS), request: requestFromWire(w, what) }); break;
-        case 'fault': inputs.push({ kind, t, step: at, fault: faultFromWire(w, what, nodeNames) }); break;
-        case 'event': inputs.push({ kind, t, step: at, target: kubeletTarget(w[3], what, nodeNames), event: eventFromWire(w, what) }); break;
-        case 'add-component': case 'remove-component': {
+        case 'request':
+          inputs.push({
+            kind,
+            t,
+            step: at,
+            component: code(w[10] ?? 0, `${what}: client`, LINK_CLIENTS),
+            request: requestFromWire(w, what),
+          });
+          break;
+        case 'fault':
+          inputs.push({ kind, t, step: at, fault: faultFromWire(w, what, nodeNames) });
+          break;
+        case 'event':
+          inputs.push({
+            kind,
+            t,
+            step: at,
+            target: kubeletTarget(w[3], what, nodeNames),
+            event: eventFromWire(w, what),
+          });
+          break;
+        case 'add-component':
+        case 'remove-component': {
           if (w.length !== 4) fail(`${what} is malformed`);
           const name = code(w[3], `${what}: component`, PROCESSES);
-          inputs.push(kind === 'add-component' ? { kind, t, step: at, name, type: processType(name), opts: processOptions(name) } : { kind, t, step: at, name });
+          inputs.push(
+            kind === 'add-component'
+              ? { kind, t, step: at, name, type: processType(name), opts: processOptions(name) }
+              : { kind, t, step: at, name },
+          );
           break;
         }
       }
@@ -607,17 +854,24 @@ export function linkText(link: string): string | undefined {
     const raw = unbase64url(link.slice(1));
     const bytes = raw && (link[0] === PACKED ? unpack(raw) : link[0] === RAW ? raw : undefined);
     return bytes ? utf8Decode(bytes) : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Decode an untrusted link: never throws; the moment comes back only when every field is valid. */
 export function decodeMoment(link: unknown): DecodeResult {
-  const bad = (why: string): DecodeResult => ({ ok: false, error: `This link does not describe a simulation: ${why}.` });
+  const bad = (why: string): DecodeResult => ({
+    ok: false,
+    error: `This link does not describe a simulation: ${why}.`,
+  });
   try {
     if (typeof link !== 'string') return bad('it is not text');
-    if (link.length > PERMALINK_LIMITS.maxChars) return bad(`it is too long (${link.length} characters; at most ${PERMALINK_LIMITS.maxChars})`);
+    if (link.length > PERMALINK_LIMITS.maxChars)
+      return bad(`it is too long (${link.length} characters; at most ${PERMALINK_LIMITS.maxChars})`);
     if (link.length < 2) return bad('it is empty or cut short');
-    if (link[0] !== RAW && link[0] !== PACKED) return bad('it is in an unknown format (it may come from a newer version of the site)');
+    if (link[0] !== RAW && link[0] !== PACKED)
+      return bad('it is in an unknown format (it may come from a newer version of the site)');
     const raw = unbase64url(link.slice(1));
     if (!raw) return bad('it has characters that do not belong, or it was cut short');
     const bytes = link[0] === PACKED ? unpack(raw) : raw;
@@ -625,7 +879,11 @@ export function decodeMoment(link: unknown): DecodeResult {
     const text = utf8Decode(bytes);
     if (text === undefined) return bad('it is damaged (not valid text inside)');
     let wire: unknown;
-    try { wire = JSON.parse(text); } catch { return bad('it is damaged or cut short'); }
+    try {
+      wire = JSON.parse(text);
+    } catch {
+      return bad('it is damaged or cut short');
+    }
     const r = fromWire(wire);
     return r.ok ? r : bad(r.error);
   } catch {
@@ -633,11 +891,19 @@ export function decodeMoment(link: unknown): DecodeResult {
   }
 }
 
-function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean; addons?: ClusterOptions['addons'] }): number {
+function baseInputCount(options: {
+  seed: number;
+  nodes: number;
+  kubeadm: boolean;
+  addons?: ClusterOptions['addons'];
+}): number {
   // Add-ons record inputs of their own (their instances, CoreDNS's objects): the traffic figure's cluster has more.
   const key = `${options.nodes}/${options.kubeadm}/${(options.addons ?? []).map((a) => a.name).join(',')}`;
   let n = constructionInputs.get(key);
-  if (n === undefined) { n = createCluster(options).world.state.inputs.length; constructionInputs.set(key, n); }
+  if (n === undefined) {
+    n = createCluster(options).world.state.inputs.length;
+    constructionInputs.set(key, n);
+  }
   return n;
 }
 
@@ -649,9 +915,16 @@ function baseInputCount(options: { seed: number; nodes: number; kubeadm: boolean
 export function momentOf(tl: Timeline, scenario?: string): Moment {
   const o = tl.cluster.options;
   const base = baseInputCount(o);
-  if (tl.data.bounds.events[0] !== 0 || tl.data.bounds.inputs[0] !== base) throw new Error('momentOf: the timeline did not start on a freshly built cluster');
+  if (tl.data.bounds.events[0] !== 0 || tl.data.bounds.inputs[0] !== base)
+    throw new Error('momentOf: the timeline did not start on a freshly built cluster');
   const at = tl.at();
-  const m: Moment = { v: 1, seed: o.seed, options: { nodes: o.nodes, kubeadm: o.kubeadm }, inputs: tl.data.inputs.slice(base), step: at.step };
+  const m: Moment = {
+    v: 1,
+    seed: o.seed,
+    options: { nodes: o.nodes, kubeadm: o.kubeadm },
+    inputs: tl.data.inputs.slice(base),
+    step: at.step,
+  };
   if (scenario !== undefined) m.scenario = scenario;
   // The check is the world where the cluster stands: at the step itself, or run on past the last step
   // (silently, between steps), which the moment then says how far.
@@ -668,7 +941,11 @@ export function momentOf(tl: Timeline, scenario?: string): Moment {
  * with those sizes) is named and `sizesFromScenario` says the reader of the link knows them.
  */
 export function permalinkOf(tl: Timeline, scenario?: string, opts: { sizesFromScenario?: boolean } = {}): EncodeResult {
-  if (tl.cluster.options.nodeCapacity.length && !(scenario !== undefined && opts.sizesFromScenario)) return { ok: false, error: 'this moment cannot be shared as a link: its nodes have sizes of their own, which a link cannot carry yet' };
+  if (tl.cluster.options.nodeCapacity.length && !(scenario !== undefined && opts.sizesFromScenario))
+    return {
+      ok: false,
+      error: 'this moment cannot be shared as a link: its nodes have sizes of their own, which a link cannot carry yet',
+    };
   return encodeMoment(momentOf(tl, scenario));
 }
 
@@ -679,27 +956,44 @@ export function permalinkOf(tl: Timeline, scenario?: string, opts: { sizesFromSc
  * `nodeCapacity` gives the nodes' sizes when the scenario the link names defines them (a figure), and
  * `addons` the add-ons its cluster runs (the traffic figure's kube-proxy, CoreDNS and client).
  */
-export function restoreMoment(m: Moment, opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity']; addons?: ClusterOptions['addons'] } = {}): RestoreResult {
+export function restoreMoment(
+  m: Moment,
+  opts: { maxEvents?: number; nodeCapacity?: ClusterOptions['nodeCapacity']; addons?: ClusterOptions['addons'] } = {},
+): RestoreResult {
   try {
-    const cluster = createCluster({ seed: m.seed, nodes: m.options.nodes, kubeadm: m.options.kubeadm, nodeCapacity: opts.nodeCapacity, addons: opts.addons });
+    const cluster = createCluster({
+      seed: m.seed,
+      nodes: m.options.nodes,
+      kubeadm: m.options.kubeadm,
+      nodeCapacity: opts.nodeCapacity,
+      addons: opts.addons,
+    });
     // A link's inputs may hold terminal commands' requests, which kubectl's part of the API server serves.
     installKubectlExtras(cluster);
     const base = cluster.world.state.inputs.length;
     const timeline = new Timeline(cluster, { maxEvents: opts.maxEvents ?? PERMALINK_LIMITS.maxEvents });
     timeline.load(m.inputs);
     const p = timeline.seek(m.step);
-    if (p.step !== m.step) return { ok: false, error: `The link points at step ${m.step}, but its run ends at step ${p.step}.` };
+    if (p.step !== m.step)
+      return { ok: false, error: `The link points at step ${m.step}, but its run ends at step ${p.step}.` };
     const placed = cluster.world.state.inputs;
     for (let i = base; i < placed.length; i++) {
       const want = m.inputs[i - base];
       if (placed[i].t !== want.t || placed[i].step !== want.step) {
-        return { ok: false, error: `Input ${i - base + 1} of the link could not be replayed where it was recorded (at ${want.t} ms, after ${want.step} events).` };
+        return {
+          ok: false,
+          error: `Input ${i - base + 1} of the link could not be replayed where it was recorded (at ${want.t} ms, after ${want.step} events).`,
+        };
       }
     }
     if (m.beyond && !timeline.runOn(m.beyond.events, m.beyond.t)) {
-      return { ok: false, error: `The link's moment, ${m.beyond.t - timeline.timeOf(m.step)} ms past step ${m.step}, could not be reached by running on from it.` };
+      return {
+        ok: false,
+        error: `The link's moment, ${m.beyond.t - timeline.timeOf(m.step)} ms past step ${m.step}, could not be reached by running on from it.`,
+      };
     }
-    if (m.check !== undefined && cluster.world.hash() !== m.check) return { ok: true, timeline, cluster, warning: DRIFT_WARNING };
+    if (m.check !== undefined && cluster.world.hash() !== m.check)
+      return { ok: true, timeline, cluster, warning: DRIFT_WARNING };
     return { ok: true, timeline, cluster };
   } catch (e) {
     return { ok: false, error: `The link could not be replayed: ${(e as Error)?.message ?? 'unknown error'}.` };

@@ -37,7 +37,11 @@ export type RequestLog = RequestRecord[];
 /** Append a record, dropping undefined fields so the log stays compact and JSON-stable. */
 export function appendRecord(log: RequestLog, rec: RequestRecord): RequestRecord {
   let clean = true;
-  for (const k in rec) if ((rec as unknown as Record<string, unknown>)[k] === undefined) { clean = false; break; }
+  for (const k in rec)
+    if ((rec as unknown as Record<string, unknown>)[k] === undefined) {
+      clean = false;
+      break;
+    }
   if (!clean) {
     const r = {} as Record<string, unknown>;
     for (const [k, v] of Object.entries(rec)) if (v !== undefined) r[k] = v;

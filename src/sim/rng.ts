@@ -32,7 +32,10 @@ export function nextUint32(st: RngState): number {
   b = (c + (c << 3)) >>> 0;
   c = ((c << 21) | (c >>> 11)) >>> 0;
   c = (c + t) >>> 0;
-  st[0] = a >>> 0; st[1] = b; st[2] = c; st[3] = d;
+  st[0] = a >>> 0;
+  st[1] = b;
+  st[2] = c;
+  st[3] = d;
   return t;
 }
 

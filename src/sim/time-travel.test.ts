@@ -5,8 +5,14 @@ import { Timeline } from './time-travel.ts';
 /** A three-replica nginx Deployment as kubectl create would send it. */
 function webDeployment(replicas = 3): unknown {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+    },
   };
 }
 
@@ -15,7 +21,13 @@ function createWeb(c: Cluster, replicas = 3): void {
 }
 
 function scaleWeb(c: Cluster, replicas: number): void {
-  c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas } } });
+  c.request({
+    verb: 'patch',
+    resource: 'deployments',
+    namespace: 'default',
+    name: 'web',
+    body: { spec: { replicas } },
+  });
 }
 
 /** A 200-step run with inputs on the way; returns the hash at every step. */
@@ -127,7 +139,10 @@ describe('Timeline', () => {
     const tl = new Timeline(createCluster({ seed: 1 }), { everyEvents: 8, everyMs: 1e12, dense: 4 });
     tl.apply((c) => createWeb(c));
     const counts: number[] = [];
-    for (let i = 0; i < 8; i++) { tl.advance(60_000); counts.push(tl.snapshotCount); }
+    for (let i = 0; i < 8; i++) {
+      tl.advance(60_000);
+      counts.push(tl.snapshotCount);
+    }
     const slots = tl.data.slots.length;
     expect(slots).toBeGreaterThan(75); // an idle cluster's steps: lease renewals (no Node GETs since the kubelets' node informers)
     // dense + dense per power of two of the distance, plus the start: O(dense · log slots)
@@ -135,7 +150,10 @@ describe('Timeline', () => {
     expect(tl.snapshotCount).toBeLessThanOrEqual(bound);
     expect(counts[7] - counts[3]).toBeLessThanOrEqual(8);
     // far back still works (replays from a sparse snapshot) and refills snapshots near the cursor
-    const hashAt = (k: number) => { tl.seek(k); return tl.cluster.world.hash(); };
+    const hashAt = (k: number) => {
+      tl.seek(k);
+      return tl.cluster.world.hash();
+    };
     const h = hashAt(50);
     const fresh = new Timeline(createCluster({ seed: 1 }));
     fresh.load(tl.data.inputs.slice(tl.data.bounds.inputs[0]));
@@ -147,7 +165,9 @@ describe('Timeline', () => {
   it('is deterministic: two recordings of the same actions agree step by step', () => {
     const a = new Timeline(createCluster({ seed: 11 }));
     const b = new Timeline(createCluster({ seed: 11 }));
-    for (const tl of [a, b]) { record200(tl); }
+    for (const tl of [a, b]) {
+      record200(tl);
+    }
     expect(a.data.bounds).toEqual(b.data.bounds);
     expect(a.cluster.world.hash()).toBe(b.cluster.world.hash());
   });

@@ -67,7 +67,13 @@ interface TimelineData {
   cur: number;
 }
 
-const DEFAULTS: Required<TimelineOptions> = { everyEvents: 64, everyMs: 30_000, dense: 8, maxSilentEvents: 10_000, maxEvents: Infinity };
+const DEFAULTS: Required<TimelineOptions> = {
+  everyEvents: 64,
+  everyMs: 30_000,
+  dense: 8,
+  maxSilentEvents: 10_000,
+  maxEvents: Infinity,
+};
 
 /**
  * A recorded run of one cluster that can be stepped, rewound, sought and forked. Drive the cluster's
@@ -98,21 +104,37 @@ export class Timeline {
     };
   }
 
-  private get w(): WorldState { return this.cluster.world.state; }
-  private get lastIdx(): number { return this.data.bounds.events.length - 1; }
+  private get w(): WorldState {
+    return this.cluster.world.state;
+  }
+  private get lastIdx(): number {
+    return this.data.bounds.events.length - 1;
+  }
 
   /** Where the cursor is: step index, events, simulated time, log length. */
   at(): Position {
     this.sync();
     const w = this.w;
-    return { step: this.data.cur, last: this.lastIdx, events: w.steps, t: w.now, logLength: logCount(w), inputs: w.inputs.length, atEnd: this.data.cur === this.lastIdx };
+    return {
+      step: this.data.cur,
+      last: this.lastIdx,
+      events: w.steps,
+      t: w.now,
+      logLength: logCount(w),
+      inputs: w.inputs.length,
+      atEnd: this.data.cur === this.lastIdx,
+    };
   }
 
   /** Number of recorded steps (last index + 1). */
-  get length(): number { return this.data.bounds.events.length; }
+  get length(): number {
+    return this.data.bounds.events.length;
+  }
 
   /** Snapshots currently held (bounded: dense near the tip and the cursor, every 2ⁿ-th further away). */
-  get snapshotCount(): number { return this.data.snaps.reduce((n, s) => n + (s ? 1 : 0), 0); }
+  get snapshotCount(): number {
+    return this.data.snaps.reduce((n, s) => n + (s ? 1 : 0), 0);
+  }
 
   /** What ended step i: the start, an event that wrote to the log, or an input. */
   kindOf(i: number): StepKind {
@@ -122,10 +144,14 @@ export class Timeline {
   }
 
   /** Simulated ms at step i. */
-  timeOf(i: number): number { return this.data.bounds.t[i]; }
+  timeOf(i: number): number {
+    return this.data.bounds.t[i];
+  }
 
   /** Request-log records written by the end of step i (logCount): step i's own are those after step i − 1's. */
-  logAt(i: number): number { return this.data.bounds.log[i]; }
+  logAt(i: number): number {
+    return this.data.bounds.log[i];
+  }
 
   /** Run an action that makes inputs on the cluster (kubectl, faults) and record them; forks when in the past. */
   apply<R>(action: (c: Cluster) => R): R {
@@ -139,7 +165,10 @@ export class Timeline {
   step(): boolean {
     this.sync();
     const d = this.data;
-    if (d.cur < this.lastIdx) { this.forwardTo(d.cur + 1); return true; }
+    if (d.cur < this.lastIdx) {
+      this.forwardTo(d.cur + 1);
+      return true;
+    }
     return this.grow(Infinity);
   }
 
@@ -157,7 +186,9 @@ export class Timeline {
     const target = Math.max(0, Math.floor(step));
     if (target > this.lastIdx) {
       if (this.data.cur < this.lastIdx) this.goTo(this.lastIdx);
-      while (this.lastIdx < target && this.grow(Infinity)) { /* extend the recording */ }
+      while (this.lastIdx < target && this.grow(Infinity)) {
+        /* extend the recording */
+      }
     } else this.goTo(target);
     return this.at();
   }
@@ -173,7 +204,11 @@ export class Timeline {
     }
     let lo = 0;
     let hi = this.lastIdx;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (b.t[mid] <= t) lo = mid; else hi = mid - 1; }
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (b.t[mid] <= t) lo = mid;
+      else hi = mid - 1;
+    }
     this.goTo(lo);
     return this.at();
   }
@@ -198,7 +233,10 @@ export class Timeline {
     while (w.queue.pending > 0) {
       const e = peek(w.queue);
       if (!e || e.at > deadline || w.steps >= this.opts.maxEvents) {
-        if (deadline > w.now) { w.now = deadline; this.beyond = true; }
+        if (deadline > w.now) {
+          w.now = deadline;
+          this.beyond = true;
+        }
         return false;
       }
       const logLen = logCount(w);
@@ -223,7 +261,14 @@ export class Timeline {
     const d = this.data;
     const world = this.cluster.world;
     const w = this.w;
-    if (d.cur !== this.lastIdx || this.beyond || events < w.steps || t < w.now || events - d.bounds.events[d.cur] >= this.opts.maxSilentEvents) return false;
+    if (
+      d.cur !== this.lastIdx ||
+      this.beyond ||
+      events < w.steps ||
+      t < w.now ||
+      events - d.bounds.events[d.cur] >= this.opts.maxSilentEvents
+    )
+      return false;
     const next = d.inputs[w.inputs.length];
     if (next && next.step <= events && next.t <= t) return false;
     const logLen = logCount(w);
@@ -234,7 +279,10 @@ export class Timeline {
       world.next();
       if (logCount(w) > logLen) return false;
     }
-    if (t > w.now) { w.now = t; this.beyond = true; }
+    if (t > w.now) {
+      w.now = t;
+      this.beyond = true;
+    }
     return true;
   }
 
@@ -284,14 +332,23 @@ export class Timeline {
     const d = this.data;
     const keep = d.cur + 1;
     const b = d.bounds;
-    b.events.length = keep; b.inputs.length = keep; b.t.length = keep; b.log.length = keep;
+    b.events.length = keep;
+    b.inputs.length = keep;
+    b.t.length = keep;
+    b.log.length = keep;
     d.inputs.length = Math.max(b.inputs[d.cur], this.w.inputs.length);
-    while (d.slots.length > 1 && d.slots[d.slots.length - 1] > d.cur) { d.slots.pop(); d.snaps.pop(); }
+    while (d.slots.length > 1 && d.slots[d.slots.length - 1] > d.cur) {
+      d.slots.pop();
+      d.snaps.pop();
+    }
   }
 
   private pushBound(events: number, inputs: number, t: number): void {
     const b = this.data.bounds;
-    b.events.push(events); b.inputs.push(inputs); b.t.push(t); b.log.push(logCount(this.w));
+    b.events.push(events);
+    b.inputs.push(inputs);
+    b.t.push(t);
+    b.log.push(logCount(this.w));
     this.data.cur = b.events.length - 1;
   }
 
@@ -334,10 +391,15 @@ export class Timeline {
 
   /** At the end: record steps up to simulated time t, then let the clock idle to t. */
   private runTo(t: number): void {
-    while (this.grow(t)) { /* record */ }
+    while (this.grow(t)) {
+      /* record */
+    }
     const w = this.w;
     const next = this.data.inputs[w.inputs.length];
-    if (t > w.now && !(next && next.t <= t) && w.steps < this.opts.maxEvents) { w.now = t; this.beyond = true; }
+    if (t > w.now && !(next && next.t <= t) && w.steps < this.opts.maxEvents) {
+      w.now = t;
+      this.beyond = true;
+    }
   }
 
   private applyInput(inp: Input): void {
@@ -364,7 +426,11 @@ export class Timeline {
     const d = this.data;
     let lo = 0;
     let hi = d.slots.length - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (d.slots[mid] <= k) lo = mid; else hi = mid - 1; }
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (d.slots[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
     while (lo > 0 && !d.snaps[lo]) lo--;
     return lo;
   }
@@ -379,9 +445,18 @@ export class Timeline {
     let nextSlot = this.slotIndexOf(d.cur) + 1;
     for (let j = d.cur + 1; j <= k; j++) {
       for (;;) {
-        if (w.inputs.length < b.inputs[j] && d.inputs[w.inputs.length].step <= w.steps) { this.applyInput(d.inputs[w.inputs.length]); continue; }
-        if (w.steps < b.events[j]) { if (!world.next()) break; continue; }
-        if (w.inputs.length < b.inputs[j]) { this.applyInput(d.inputs[w.inputs.length]); continue; }
+        if (w.inputs.length < b.inputs[j] && d.inputs[w.inputs.length].step <= w.steps) {
+          this.applyInput(d.inputs[w.inputs.length]);
+          continue;
+        }
+        if (w.steps < b.events[j]) {
+          if (!world.next()) break;
+          continue;
+        }
+        if (w.inputs.length < b.inputs[j]) {
+          this.applyInput(d.inputs[w.inputs.length]);
+          continue;
+        }
         break;
       }
       if (w.now < b.t[j]) w.now = b.t[j];
@@ -400,7 +475,11 @@ export class Timeline {
     const s = this.data.slots;
     let lo = 0;
     let hi = s.length - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (s[mid] <= k) lo = mid; else hi = mid - 1; }
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (s[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
     return lo;
   }
 

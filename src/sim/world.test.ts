@@ -10,7 +10,9 @@ import { FC_RUNS, runs } from '../test/fc.ts';
 
 // ---- a miniature cluster: a scheduler that binds at random, kubelets that run and finish pods.
 
-interface SchedState { pending: InformerState<Pod> }
+interface SchedState {
+  pending: InformerState<Pod>;
+}
 const miniScheduler: ComponentDef<SchedState> = {
   name: 'mini-scheduler',
   identity: () => 'scheduler',
@@ -21,20 +23,34 @@ const miniScheduler: ComponentDef<SchedState> = {
   },
   handle(ev, ctx) {
     informerHandle(ctx, ctx.state.pending, ev, {
-      add: (p) => { ctx.schedule(ctx.rng.jitter(1, 20), { type: 'schedule', ns: p.metadata!.namespace, name: p.metadata!.name }); },
+      add: (p) => {
+        ctx.schedule(ctx.rng.jitter(1, 20), { type: 'schedule', ns: p.metadata!.namespace, name: p.metadata!.name });
+      },
     });
     const e = ev as { type: string; ns: string; name: string };
     if (e.type === 'schedule') ctx.api.bind(e.ns, e.name, ctx.rng.pick(['node-1', 'node-2', 'node-3']));
   },
 };
 
-interface KubeletState { pods: InformerState<Pod>; node: string }
+interface KubeletState {
+  pods: InformerState<Pod>;
+  node: string;
+}
 const miniKubelet: ComponentDef<KubeletState> = {
   name: 'mini-kubelet',
   init(ctx) {
     const node = ctx.name.split('/')[1];
     const s = { node, pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${node}` }) };
-    ctx.api.create('leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node, namespace: 'kube-node-lease' }, spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: microTime(ctx.now) } }, 'kube-node-lease');
+    ctx.api.create(
+      'leases',
+      {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: node, namespace: 'kube-node-lease' },
+        spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: microTime(ctx.now) },
+      },
+      'kube-node-lease',
+    );
     ctx.schedule(10_000, { type: 'renew' }, { recurring: true });
     listAndWatch(ctx, s.pods);
     return s;
@@ -43,8 +59,10 @@ const miniKubelet: ComponentDef<KubeletState> = {
     const s = ctx.state;
     const seen = (p: Pod) => {
       const md = p.metadata!;
-      if (md.deletionTimestamp) ctx.schedule(ctx.rng.jitter(100, 2000), { type: 'kill', ns: md.namespace, name: md.name });
-      else if (p.status?.phase === 'Pending') ctx.schedule(ctx.rng.jitter(500, 3000), { type: 'start', ns: md.namespace, name: md.name });
+      if (md.deletionTimestamp)
+        ctx.schedule(ctx.rng.jitter(100, 2000), { type: 'kill', ns: md.namespace, name: md.name });
+      else if (p.status?.phase === 'Pending')
+        ctx.schedule(ctx.rng.jitter(500, 3000), { type: 'start', ns: md.namespace, name: md.name });
     };
     if (informerHandle(ctx, s.pods, ev, { add: seen, update: (_o, n) => seen(n) })) return;
     const e = ev as { type: string; ns: string; name: string };
@@ -70,7 +88,15 @@ function build(seed: number): World {
 
 function scenario(w: World, until: number): void {
   for (let i = 0; i < 6; i++) {
-    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: { metadata: { generateName: 'web-7c5ddbdf54-', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+    w.kubectl({
+      verb: 'create',
+      resource: 'pods',
+      namespace: 'default',
+      body: {
+        metadata: { generateName: 'web-7c5ddbdf54-', labels: { app: 'web' } },
+        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+      },
+    });
     w.advance(700);
   }
   w.advance(5_000);
@@ -88,22 +114,33 @@ describe('world', () => {
     scenario(w, 60_000);
     const pods = storeList(w.state.store, 'pods', 'default');
     expect(pods).toHaveLength(5);
-    expect(pods.every((p) => (p.status as { phase: string }).phase === 'Running' && (p.spec as { nodeName?: string }).nodeName)).toBe(true);
+    expect(
+      pods.every(
+        (p) => (p.status as { phase: string }).phase === 'Running' && (p.spec as { nodeName?: string }).nodeName,
+      ),
+    ).toBe(true);
     expect(w.state.log.some((r) => r.kind === 'watch' && r.component === 'scheduler')).toBe(true);
   });
   it('same seed and inputs ⇒ byte-identical store and log; different seeds differ', () => {
-    const a = build(7); scenario(a, 60_000);
-    const b = build(7); scenario(b, 60_000);
+    const a = build(7);
+    scenario(a, 60_000);
+    const b = build(7);
+    scenario(b, 60_000);
     expect(JSON.stringify(a.state.store)).toBe(JSON.stringify(b.state.store));
     expect(JSON.stringify(a.state.log)).toBe(JSON.stringify(b.state.log));
     expect(a.hash()).toBe(b.hash());
-    const c = build(8); scenario(c, 60_000);
+    const c = build(8);
+    scenario(c, 60_000);
     expect(c.hash()).not.toBe(a.hash());
-    const names = (w: World) => storeList(w.state.store, 'pods', 'default').map((p) => p.metadata!.name).sort();
+    const names = (w: World) =>
+      storeList(w.state.store, 'pods', 'default')
+        .map((p) => p.metadata!.name)
+        .sort();
     expect(names(c)).not.toEqual(names(a));
   });
   it('snapshot → restore → continue equals running straight through', () => {
-    const straight = build(3); scenario(straight, 90_000);
+    const straight = build(3);
+    scenario(straight, 90_000);
     const w = build(3);
     scenario(w, 30_000);
     const snap = w.snapshot();
@@ -122,8 +159,10 @@ describe('world', () => {
     expect(fromJson.hash()).toBe(straight.hash());
   });
   it('replay(inputs, seed, t) rebuilds the same state', () => {
-    const w = build(5); scenario(w, 40_000);
-    w.step(); w.step(); // inputs after partial steps are placed exactly
+    const w = build(5);
+    scenario(w, 40_000);
+    w.step();
+    w.step(); // inputs after partial steps are placed exactly
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('late') });
     w.runUntil(70_000);
     const r = replay(w.state.inputs, { seed: 5 }, DEFS, 70_000);
@@ -150,7 +189,9 @@ describe('world', () => {
 
 // ---- property: random writes, watches and outages; revisions increase and resumed watches miss nothing.
 
-interface WatchState { inf: InformerState<Pod> }
+interface WatchState {
+  inf: InformerState<Pod>;
+}
 const watcher: ComponentDef<WatchState> = {
   name: 'watcher',
   identity: () => 'kubectl',
@@ -159,7 +200,9 @@ const watcher: ComponentDef<WatchState> = {
     listAndWatch(ctx, s.inf);
     return s;
   },
-  handle(ev, ctx) { informerHandle(ctx, ctx.state.inf, ev); },
+  handle(ev, ctx) {
+    informerHandle(ctx, ctx.state.inf, ev);
+  },
 };
 
 type Op =
@@ -168,7 +211,10 @@ type Op =
   | { op: 'bind'; name: number; node: number }
   | { op: 'delete'; name: number; grace: boolean }
   | { op: 'advance'; ms: number }
-  | { op: 'down' } | { op: 'up' } | { op: 'full' } | { op: 'freed' }
+  | { op: 'down' }
+  | { op: 'up' }
+  | { op: 'full' }
+  | { op: 'freed' }
   | { op: 'watch'; from: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -176,7 +222,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('label' as const), name: fc.nat(5), label: fc.nat(2) }),
   fc.record({ op: fc.constant('bind' as const), name: fc.nat(5), node: fc.nat(1) }),
   fc.record({ op: fc.constant('delete' as const), name: fc.nat(5), grace: fc.boolean() }),
-  fc.record({ op: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1000, max: 400_000 })) }),
+  fc.record({
+    op: fc.constant('advance' as const),
+    ms: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1000, max: 400_000 })),
+  }),
   fc.constant({ op: 'down' as const }),
   fc.constant({ op: 'up' as const }),
   fc.constant({ op: 'full' as const }),
@@ -185,61 +234,134 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('property: store and watches', () => {
-  it('revisions strictly increase and informers end equal to the store', () => {
-    fc.assert(fc.property(fc.array(opArb, { maxLength: 40 }), fc.nat(1000), (ops, seed) => {
-      const w = testWorld({ seed }, [watcher]);
-      const selectors = [{}, { labelSelector: 'app=l1' }, { fieldSelector: 'spec.nodeName=node-1' }, { fieldSelector: 'spec.nodeName=' }];
-      selectors.forEach((p, i) => w.addComponent(`watcher-${i}`, 'watcher', { params: p }));
-      const rawWatches: { id: string; from: number }[] = [];
-      w.addComponent('raw', 'watcher', { params: {} });
-      for (const o of ops) {
-        const ns = 'default';
-        const up = () => !w.state.apiServer.faults.apiServerDown;
-        switch (o.op) {
-          case 'create': w.kubectl({ verb: 'create', resource: 'pods', namespace: ns, body: pod(`p${o.name}`, { app: `l${o.label}` }) }); break;
-          case 'label': w.kubectl({ verb: 'patch', resource: 'pods', namespace: ns, name: `p${o.name}`, body: { metadata: { labels: { app: `l${o.label}` } } } }); break;
-          case 'bind': w.kubectl({ verb: 'create', resource: 'pods', namespace: ns, name: `p${o.name}`, subresource: 'binding', body: { target: { name: `node-${o.node + 1}` } } }); break;
-          case 'delete': w.kubectl({ verb: 'delete', resource: 'pods', namespace: ns, name: `p${o.name}`, options: o.grace ? {} : { gracePeriodSeconds: 0 } }); break;
-          case 'advance': w.advance(o.ms); break;
-          case 'down': w.fault({ type: 'apiserver-down' }); break;
-          case 'up': w.fault({ type: 'apiserver-up' }); break;
-          case 'full': w.fault({ type: 'etcd-full' }); break;
-          case 'freed': w.fault({ type: 'etcd-space-freed' }); break;
-          case 'watch': if (up()) {
-            const r = w.ctx('raw').watch('pods', { resourceVersion: String(o.from) });
-            if (r.ok) rawWatches.push({ id: r.object.watchId, from: o.from });
-            else if (r.code !== 410 || o.from >= w.state.store.compactedRevision) return false;
-          } break;
-        }
-      }
-      w.fault({ type: 'apiserver-up' });
-      w.settle(10 * 60_000);
-      // Revisions of successful writes in the log strictly increase.
-      const revs = w.state.log.filter((r) => r.kind === 'request' && r.revision !== undefined).map((r) => r.revision!);
-      for (let i = 1; i < revs.length; i++) if (revs[i] <= revs[i - 1]) return false;
-      // Every object's resourceVersion is its last write's revision and ≤ the global revision.
-      for (const p of storeList(w.state.store, 'pods')) if (Number(p.metadata!.resourceVersion) > w.state.store.revision) return false;
-      // Each informer's cache equals the store filtered by its selector, at the same resourceVersions.
-      for (let i = 0; i < selectors.length; i++) {
-        const inf = (w.state.components[`watcher-${i}`].state as WatchState).inf;
-        const sel = selectors[i] as { labelSelector?: string; fieldSelector?: string };
-        const want = storeList(w.state.store, 'pods').filter((p) =>
-          (!sel.labelSelector || (p.metadata!.labels as Record<string, string>)?.app === 'l1')
-          && (!sel.fieldSelector || ((p.spec as { nodeName?: string }).nodeName ?? '') === sel.fieldSelector.split('=')[1]));
-        const got = listerList(inf);
-        if (JSON.stringify(got.map((p) => [p.metadata!.name, p.metadata!.resourceVersion])) !== JSON.stringify(want.map((p) => [p.metadata!.name, p.metadata!.resourceVersion]))) return false;
-      }
-      // Raw watches that stayed open received, in order, exactly the pod events after their start revision.
-      const delivered: Record<string, number[]> = {};
-      for (const r of w.state.log) if (r.kind === 'watch' && r.component === 'raw' && r.watcher) (delivered[r.watcher] ??= []).push(r.revision!);
-      for (const rw of rawWatches) {
-        if (!w.state.apiServer.watchers[rw.id]) continue; // broken by an outage
-        const expected = w.state.log.filter((r) => r.kind === 'request' && r.revision !== undefined && r.revision > rw.from && r.path.includes('/pods')).map((r) => r.revision!);
-        if (JSON.stringify(delivered[rw.id] ?? []) !== JSON.stringify(expected)) return false;
-      }
-      return true;
-    }), { numRuns: runs(1) });
-  }, Math.max(30_000, FC_RUNS * 30));
+  it(
+    'revisions strictly increase and informers end equal to the store',
+    () => {
+      fc.assert(
+        fc.property(fc.array(opArb, { maxLength: 40 }), fc.nat(1000), (ops, seed) => {
+          const w = testWorld({ seed }, [watcher]);
+          const selectors = [
+            {},
+            { labelSelector: 'app=l1' },
+            { fieldSelector: 'spec.nodeName=node-1' },
+            { fieldSelector: 'spec.nodeName=' },
+          ];
+          selectors.forEach((p, i) => w.addComponent(`watcher-${i}`, 'watcher', { params: p }));
+          const rawWatches: { id: string; from: number }[] = [];
+          w.addComponent('raw', 'watcher', { params: {} });
+          for (const o of ops) {
+            const ns = 'default';
+            const up = () => !w.state.apiServer.faults.apiServerDown;
+            switch (o.op) {
+              case 'create':
+                w.kubectl({
+                  verb: 'create',
+                  resource: 'pods',
+                  namespace: ns,
+                  body: pod(`p${o.name}`, { app: `l${o.label}` }),
+                });
+                break;
+              case 'label':
+                w.kubectl({
+                  verb: 'patch',
+                  resource: 'pods',
+                  namespace: ns,
+                  name: `p${o.name}`,
+                  body: { metadata: { labels: { app: `l${o.label}` } } },
+                });
+                break;
+              case 'bind':
+                w.kubectl({
+                  verb: 'create',
+                  resource: 'pods',
+                  namespace: ns,
+                  name: `p${o.name}`,
+                  subresource: 'binding',
+                  body: { target: { name: `node-${o.node + 1}` } },
+                });
+                break;
+              case 'delete':
+                w.kubectl({
+                  verb: 'delete',
+                  resource: 'pods',
+                  namespace: ns,
+                  name: `p${o.name}`,
+                  options: o.grace ? {} : { gracePeriodSeconds: 0 },
+                });
+                break;
+              case 'advance':
+                w.advance(o.ms);
+                break;
+              case 'down':
+                w.fault({ type: 'apiserver-down' });
+                break;
+              case 'up':
+                w.fault({ type: 'apiserver-up' });
+                break;
+              case 'full':
+                w.fault({ type: 'etcd-full' });
+                break;
+              case 'freed':
+                w.fault({ type: 'etcd-space-freed' });
+                break;
+              case 'watch':
+                if (up()) {
+                  const r = w.ctx('raw').watch('pods', { resourceVersion: String(o.from) });
+                  if (r.ok) rawWatches.push({ id: r.object.watchId, from: o.from });
+                  else if (r.code !== 410 || o.from >= w.state.store.compactedRevision) return false;
+                }
+                break;
+            }
+          }
+          w.fault({ type: 'apiserver-up' });
+          w.settle(10 * 60_000);
+          // Revisions of successful writes in the log strictly increase.
+          const revs = w.state.log
+            .filter((r) => r.kind === 'request' && r.revision !== undefined)
+            .map((r) => r.revision!);
+          for (let i = 1; i < revs.length; i++) if (revs[i] <= revs[i - 1]) return false;
+          // Every object's resourceVersion is its last write's revision and ≤ the global revision.
+          for (const p of storeList(w.state.store, 'pods'))
+            if (Number(p.metadata!.resourceVersion) > w.state.store.revision) return false;
+          // Each informer's cache equals the store filtered by its selector, at the same resourceVersions.
+          for (let i = 0; i < selectors.length; i++) {
+            const inf = (w.state.components[`watcher-${i}`].state as WatchState).inf;
+            const sel = selectors[i] as { labelSelector?: string; fieldSelector?: string };
+            const want = storeList(w.state.store, 'pods').filter(
+              (p) =>
+                (!sel.labelSelector || (p.metadata!.labels as Record<string, string>)?.app === 'l1') &&
+                (!sel.fieldSelector ||
+                  ((p.spec as { nodeName?: string }).nodeName ?? '') === sel.fieldSelector.split('=')[1]),
+            );
+            const got = listerList(inf);
+            if (
+              JSON.stringify(got.map((p) => [p.metadata!.name, p.metadata!.resourceVersion])) !==
+              JSON.stringify(want.map((p) => [p.metadata!.name, p.metadata!.resourceVersion]))
+            )
+              return false;
+          }
+          // Raw watches that stayed open received, in order, exactly the pod events after their start revision.
+          const delivered: Record<string, number[]> = {};
+          for (const r of w.state.log)
+            if (r.kind === 'watch' && r.component === 'raw' && r.watcher)
+              (delivered[r.watcher] ??= []).push(r.revision!);
+          for (const rw of rawWatches) {
+            if (!w.state.apiServer.watchers[rw.id]) continue; // broken by an outage
+            const expected = w.state.log
+              .filter(
+                (r) =>
+                  r.kind === 'request' && r.revision !== undefined && r.revision > rw.from && r.path.includes('/pods'),
+              )
+              .map((r) => r.revision!);
+            if (JSON.stringify(delivered[rw.id] ?? []) !== JSON.stringify(expected)) return false;
+          }
+          return true;
+        }),
+        { numRuns: runs(1) },
+      );
+    },
+    Math.max(30_000, FC_RUNS * 30),
+  );
 });
 
 describe('bounded request log', () => {
@@ -249,7 +371,10 @@ describe('bounded request log', () => {
     const { logCount } = await import('./world.ts');
     const full = createCluster({ seed: 1, logLimit: 0 });
     const small = createCluster({ seed: 1, logLimit: 100 });
-    for (const c of [full, small]) { runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3'); c.advance(60_000); }
+    for (const c of [full, small]) {
+      runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3');
+      c.advance(60_000);
+    }
     expect(full.world.state.logDropped).toBeUndefined();
     expect(full.log.length).toBeGreaterThan(200);
     expect(small.log.length).toBeLessThanOrEqual(125);
@@ -319,15 +444,27 @@ describe('causes (the notification that woke a sync)', async () => {
   it("marks the ReplicaSet controller's pod creates with the ReplicaSet's ADDED notification, and the Deployment controller's ReplicaSet create with the Deployment's", () => {
     const { c, from } = withWeb();
     const causes = c.world.state.causes;
-    const creates = seqs(c, from, (r) => r.component === 'replicaset-controller' && r.verb === 'POST' && r.path.endsWith('/pods'));
+    const creates = seqs(
+      c,
+      from,
+      (r) => r.component === 'replicaset-controller' && r.verb === 'POST' && r.path.endsWith('/pods'),
+    );
     expect(creates).toHaveLength(2);
     for (const s of creates) {
       const cause = at(c, causeOf(causes, s)!);
       expect(cause).toMatchObject({ kind: 'watch', event: 'ADDED', component: 'kube-controller-manager' });
       expect(cause.object).toMatch(/^replicasets\/default\/web-/);
     }
-    const [rsCreate] = seqs(c, from, (r) => r.component === 'deployment-controller' && r.verb === 'POST' && r.path.endsWith('/replicasets'));
-    expect(at(c, causeOf(causes, rsCreate)!)).toMatchObject({ kind: 'watch', event: 'ADDED', object: 'deployments/default/web' });
+    const [rsCreate] = seqs(
+      c,
+      from,
+      (r) => r.component === 'deployment-controller' && r.verb === 'POST' && r.path.endsWith('/replicasets'),
+    );
+    expect(at(c, causeOf(causes, rsCreate)!)).toMatchObject({
+      kind: 'watch',
+      event: 'ADDED',
+      object: 'deployments/default/web',
+    });
   });
 
   it("marks the scheduler's bindings with the pod's ADDED notification and the kubelet's first sandbox with the bound pod's", () => {
@@ -351,10 +488,18 @@ describe('causes (the notification that woke a sync)', async () => {
     const { c, from } = withWeb();
     const causes = c.world.state.causes!;
     expect(causes.length).toBeGreaterThan(0);
-    for (const s of seqs(c, from, (r) => r.component.startsWith('kubelet/') && r.kind === 'request' && (r.path.includes('/leases/') || r.path.includes('/nodes/')))) {
+    for (const s of seqs(
+      c,
+      from,
+      (r) =>
+        r.component.startsWith('kubelet/') &&
+        r.kind === 'request' &&
+        (r.path.includes('/leases/') || r.path.includes('/nodes/')),
+    )) {
       expect(causeOf(causes, s)).toBeUndefined();
     }
-    for (const s of seqs(c, from, (r) => r.kind === 'cri' && (r.verb === 'PullImage' || r.verb === 'StartContainer'))) expect(causeOf(causes, s)).toBeUndefined();
+    for (const s of seqs(c, from, (r) => r.kind === 'cri' && (r.verb === 'PullImage' || r.verb === 'StartContainer')))
+      expect(causeOf(causes, s)).toBeUndefined();
     for (let i = 0; i < causes.length; i += 2) {
       expect(causes[i + 1]).toBeLessThan(causes[i]);
       expect(at(c, causes[i + 1]).kind).toBe('watch');

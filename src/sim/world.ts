@@ -3,16 +3,53 @@
 import { clonePlain } from './clone.ts';
 import { createQueue, peek, pop, push, removeWhere, type EventQueue, type QueueEntry } from './clock.ts';
 import {
-  API_SERVER, breakAllWatches, breakWatchesOf, COMPACTION_INTERVAL_MS, compactTick, createApiServerState, createStore, extendEventLeases, handleRequest, KUBERNETES_SERVICE_INTERVAL_MS, leaveWatch, newApiServerConfig, openWatch, revokeEventLease, storeGet, SYSTEM_PRIORITY_CLASS_OBJECTS, watchSubscribers, type ApiFaults, type ApiHost, type ApiServerConfig, type ApiServerState, type ApiServerTimer, type StoreState,
+  API_SERVER,
+  breakAllWatches,
+  breakWatchesOf,
+  COMPACTION_INTERVAL_MS,
+  compactTick,
+  createApiServerState,
+  createStore,
+  extendEventLeases,
+  handleRequest,
+  KUBERNETES_SERVICE_INTERVAL_MS,
+  leaveWatch,
+  newApiServerConfig,
+  openWatch,
+  revokeEventLease,
+  storeGet,
+  SYSTEM_PRIORITY_CLASS_OBJECTS,
+  watchSubscribers,
+  type ApiFaults,
+  type ApiHost,
+  type ApiServerConfig,
+  type ApiServerState,
+  type ApiServerTimer,
+  type StoreState,
 } from './apiserver/index.ts';
 import type { ApiRequest, ApiResult, ObjectList, RequestOptions } from './api/request.ts';
 import { keyOf, logObjectName, type ResourceName, type ResourceTypes } from './api/resources.ts';
 import type { WatchNotification, WatchOptions } from './api/watch.ts';
 import { fnv1a32, hashJSON } from './util/names.ts';
-import { appendBuiltRecord, appendRecord, noteCauses, trimCauses, type CauseLog, type RequestLog, type RequestRecord } from './request-log.ts';
+import {
+  appendBuiltRecord,
+  appendRecord,
+  noteCauses,
+  trimCauses,
+  type CauseLog,
+  type RequestLog,
+  type RequestRecord,
+} from './request-log.ts';
 import { bindRng, createRng, type Rng, type RngState } from './rng.ts';
 import type { KObject } from './api/request.ts';
-import { newTokenBucket, reserve, tokenDelay, tryAccept, type RateLimit, type TokenBucket } from './client-go/flowcontrol.ts';
+import {
+  newTokenBucket,
+  reserve,
+  tokenDelay,
+  tryAccept,
+  type RateLimit,
+  type TokenBucket,
+} from './client-go/flowcontrol.ts';
 import type { PreemptionEvaluator } from './scheduler/preemption.ts';
 
 /** One component instance's entry in the world. */
@@ -62,14 +99,19 @@ export interface AddComponentOptions {
 
 /** Faults that can be switched on and off. */
 export type FaultInput =
-  | { type: 'apiserver-down' } | { type: 'apiserver-up' }
-  | { type: 'etcd-down' } | { type: 'etcd-up' }
-  | { type: 'etcd-full' } | { type: 'etcd-space-freed' }
+  | { type: 'apiserver-down' }
+  | { type: 'apiserver-up' }
+  | { type: 'etcd-down' }
+  | { type: 'etcd-up' }
+  | { type: 'etcd-full' }
+  | { type: 'etcd-space-freed' }
   | { type: 'api-latency'; ms: number }
   /** One component (a kubelet) cut off from the control plane, and back. */
-  | { type: 'partition'; component: string } | { type: 'heal'; component: string }
+  | { type: 'partition'; component: string }
+  | { type: 'heal'; component: string }
   /** The image registry loses an image (pulls fail with NotFound), and gets it back. */
-  | { type: 'image-missing'; image: string } | { type: 'image-available'; image: string };
+  | { type: 'image-missing'; image: string }
+  | { type: 'image-available'; image: string };
 
 /** The whole world as plain data. */
 export interface WorldState extends ApiHost {
@@ -105,17 +147,43 @@ export interface WorldState extends ApiHost {
 /** A typed API client bound to one identity (results typed by resource via ResourceTypes). */
 interface ApiClient {
   /** GET one object (subresource `scale` returns an autoscaling/v1 Scale). */
-  get<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, subresource?: string): ApiResult<ResourceTypes[R]>;
+  get<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    subresource?: string,
+  ): ApiResult<ResourceTypes[R]>;
   /** GET a list (namespace undefined = all namespaces); `metadata.resourceVersion` is the store revision. */
-  list<R extends ResourceName>(resource: R, namespace?: string, options?: RequestOptions): ApiResult<ObjectList<ResourceTypes[R]>>;
+  list<R extends ResourceName>(
+    resource: R,
+    namespace?: string,
+    options?: RequestOptions,
+  ): ApiResult<ObjectList<ResourceTypes[R]>>;
   /** POST (metadata.generateName honoured). */
-  create<R extends ResourceName>(resource: R, obj: ResourceTypes[R], namespace?: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
+  create<R extends ResourceName>(
+    resource: R,
+    obj: ResourceTypes[R],
+    namespace?: string,
+    options?: RequestOptions,
+  ): ApiResult<ResourceTypes[R]>;
   /** PUT; a stale metadata.resourceVersion gets 409. Subresource `status` writes only status. */
   update<R extends ResourceName>(resource: R, obj: ResourceTypes[R], subresource?: string): ApiResult<ResourceTypes[R]>;
   /** PATCH (strategic merge by default; `options.patchType: 'merge'` for RFC 7386). */
-  patch<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, patch: unknown, subresource?: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
+  patch<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    subresource?: string,
+    options?: RequestOptions,
+  ): ApiResult<ResourceTypes[R]>;
   /** DELETE (pods: graceful unless gracePeriodSeconds 0). */
-  delete<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, options?: RequestOptions): ApiResult<ResourceTypes[R]>;
+  delete<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options?: RequestOptions,
+  ): ApiResult<ResourceTypes[R]>;
   /** POST pods/{name}/binding. */
   bind(namespace: string, pod: string, node: string): ApiResult<unknown>;
   /** Any request, untyped. */
@@ -258,61 +326,117 @@ export const FREEZE_BY_DEFAULT = !!(env?.VITEST || env?.NODE_ENV === 'test');
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /** What `step()` did. */
-interface StepResult { at: number; target: string; event: unknown }
+interface StepResult {
+  at: number;
+  target: string;
+  event: unknown;
+}
 
 /** An empty world state. */
 function createWorldState(opts: WorldOptions = {}, apiConfig: ApiServerConfig = newApiServerConfig()): WorldState {
   const seed = opts.seed ?? 1;
   const w: WorldState = {
-    seed, now: 0, steps: 0, queue: createQueue(), rng: createRng(seed), store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
-    apiServer: createApiServerState(opts.apiLatencyMs ?? 1, seed), log: [], components: {}, inputs: [],
+    seed,
+    now: 0,
+    steps: 0,
+    queue: createQueue(),
+    rng: createRng(seed),
+    store: createStore(opts.freeze ?? FREEZE_BY_DEFAULT),
+    apiServer: createApiServerState(opts.apiLatencyMs ?? 1, seed),
+    log: [],
+    components: {},
+    inputs: [],
   };
   const limit = opts.logLimit ?? DEFAULT_LOG_LIMIT;
   if (limit > 0) w.logLimit = limit;
   if (opts.clientLimits) w.clientLimits = { ...opts.clientLimits };
   push(w.queue, COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
   if (opts.bootstrap ?? true) {
-    for (const ns of SYSTEM_NAMESPACES) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+    for (const ns of SYSTEM_NAMESPACES)
+      handleRequest(w, apiConfig, API_SERVER, {
+        verb: 'create',
+        resource: 'namespaces',
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+      });
     // The API server's bootstrap controller: the `kubernetes` Service on the first address of the
     // service range, and its endpoint reconciler's EndpointSlice (the API server's own address).
     // Their uids come from a stream of their own (seeded from the world's seed), so the world's
     // generator — every name and tie-break after them — draws exactly as before.
     const main = w.rng;
     w.rng = createRng(seed ^ 0x6b756265);
-    handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
-    handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'endpointslices', namespace: 'default', body: KUBERNETES_ENDPOINTS });
+    handleRequest(w, apiConfig, API_SERVER, {
+      verb: 'create',
+      resource: 'services',
+      namespace: 'default',
+      body: KUBERNETES_SERVICE,
+    });
+    handleRequest(w, apiConfig, API_SERVER, {
+      verb: 'create',
+      resource: 'endpointslices',
+      namespace: 'default',
+      body: KUBERNETES_ENDPOINTS,
+    });
     // The scheduling/bootstrap-system-priority-classes post-start hook.
-    for (const pc of SYSTEM_PRIORITY_CLASS_OBJECTS) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'priorityclasses', body: pc });
+    for (const pc of SYSTEM_PRIORITY_CLASS_OBJECTS)
+      handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'priorityclasses', body: pc });
     // What the controller manager's serviceaccount controller and root-CA publisher have made in each
     // of them before a real cluster's t=0 (their own code is in kubectl's chunk: only kubectl makes a namespace).
     for (const namespace of SYSTEM_NAMESPACES) {
-      handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'serviceaccounts', namespace, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
-      handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'configmaps', namespace, body: ROOT_CA_CONFIG_MAP });
+      handleRequest(w, apiConfig, API_SERVER, {
+        verb: 'create',
+        resource: 'serviceaccounts',
+        namespace,
+        body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } },
+      });
+      handleRequest(w, apiConfig, API_SERVER, {
+        verb: 'create',
+        resource: 'configmaps',
+        namespace,
+        body: ROOT_CA_CONFIG_MAP,
+      });
     }
-    for (const name of opts.serviceAccounts ?? []) handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'serviceaccounts', namespace: 'kube-system', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } } });
+    for (const name of opts.serviceAccounts ?? [])
+      handleRequest(w, apiConfig, API_SERVER, {
+        verb: 'create',
+        resource: 'serviceaccounts',
+        namespace: 'kube-system',
+        body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } },
+      });
     w.rng = main;
   }
   return w;
 }
 
 /** The cluster's CA as the root-CA publisher reads it (--root-ca-file): PEM-shaped, not a real certificate. */
-const ROOT_CA_CERT = '-----BEGIN CERTIFICATE-----\nZGVzaXJlZC1zdGF0ZSBzaW11bGF0ZWQgY2x1c3RlciBDQQ==\n-----END CERTIFICATE-----\n';
+const ROOT_CA_CERT =
+  '-----BEGIN CERTIFICATE-----\nZGVzaXJlZC1zdGF0ZSBzaW11bGF0ZWQgY2x1c3RlciBDQQ==\n-----END CERTIFICATE-----\n';
 
 /** kube-root-ca.crt as the root-CA publisher creates it in every namespace. */
 export const ROOT_CA_CONFIG_MAP = {
-  apiVersion: 'v1' as const, kind: 'ConfigMap' as const,
+  apiVersion: 'v1' as const,
+  kind: 'ConfigMap' as const,
   metadata: {
     name: 'kube-root-ca.crt',
-    annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' },
+    annotations: {
+      'kubernetes.io/description':
+        'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.',
+    },
   },
   data: { 'ca.crt': ROOT_CA_CERT },
 };
 
 /** default/kubernetes as the API server creates it (10.96.0.1: the first address of 10.96.0.0/12). */
 const KUBERNETES_SERVICE = {
-  apiVersion: 'v1', kind: 'Service',
+  apiVersion: 'v1',
+  kind: 'Service',
   metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-  spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
+  spec: {
+    clusterIP: '10.96.0.1',
+    clusterIPs: ['10.96.0.1'],
+    ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+    type: 'ClusterIP',
+    sessionAffinity: 'None',
+  },
 };
 
 /**
@@ -321,11 +445,29 @@ const KUBERNETES_SERVICE = {
  */
 function reconcileKubernetesService(w: WorldState, apiConfig: ApiServerConfig): void {
   if (w.apiServer.faults.apiServerDown) {
-    push(w.queue, w.now + KUBERNETES_SERVICE_INTERVAL_MS, API_SERVER, { type: 'kubernetes-service' } satisfies ApiServerTimer, true);
+    push(
+      w.queue,
+      w.now + KUBERNETES_SERVICE_INTERVAL_MS,
+      API_SERVER,
+      { type: 'kubernetes-service' } satisfies ApiServerTimer,
+      true,
+    );
     return;
   }
-  if (storeGet(w.store, 'services', keyOf({ verb: 'get', resource: 'services', namespace: 'default', name: 'kubernetes' }))) return;
-  handleRequest(w, apiConfig, API_SERVER, { verb: 'create', resource: 'services', namespace: 'default', body: KUBERNETES_SERVICE });
+  if (
+    storeGet(
+      w.store,
+      'services',
+      keyOf({ verb: 'get', resource: 'services', namespace: 'default', name: 'kubernetes' }),
+    )
+  )
+    return;
+  handleRequest(w, apiConfig, API_SERVER, {
+    verb: 'create',
+    resource: 'services',
+    namespace: 'default',
+    body: KUBERNETES_SERVICE,
+  });
 }
 
 /** The API server's address on the node network (the kubeadm control-plane node's InternalIP). */
@@ -333,7 +475,8 @@ const API_SERVER_ADDRESS = '10.0.0.10';
 
 /** The EndpointSlice of default/kubernetes, as the API server's endpoint reconciler writes it. */
 const KUBERNETES_ENDPOINTS = {
-  apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+  apiVersion: 'discovery.k8s.io/v1',
+  kind: 'EndpointSlice',
   metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
   addressType: 'IPv4',
   endpoints: [{ addresses: [API_SERVER_ADDRESS], conditions: { ready: true } }],
@@ -353,7 +496,11 @@ export class World {
    * `apiConfig` is the API server's configuration, or a function making it for this world (a
    * cluster's kubelet client reads the world it belongs to); by default a bare API server.
    */
-  constructor(opts: WorldOptions = {}, defs: AnyComponentDef[] = [], apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig()) {
+  constructor(
+    opts: WorldOptions = {},
+    defs: AnyComponentDef[] = [],
+    apiConfig: ApiServerConfig | ((world: World) => ApiServerConfig) = newApiServerConfig(),
+  ) {
     this.defs = new Map(defs.map((d) => [d.name, d]));
     this.apiConfig = typeof apiConfig === 'function' ? apiConfig(this) : apiConfig;
     this.state = createWorldState(opts, this.apiConfig);
@@ -367,14 +514,25 @@ export class World {
   }
 
   /** Current simulated ms. */
-  get now(): number { return this.state.now; }
+  get now(): number {
+    return this.state.now;
+  }
 
   /** Inputs are cloned once on entry: the recorded copy is also what the API server stores from. */
-  private record(input: Input): void { this.state.inputs.push(input); }
+  private record(input: Input): void {
+    this.state.inputs.push(input);
+  }
 
   /** Add a component instance (an input: recorded) and run its init. */
   addComponent(name: string, type: string, opts: AddComponentOptions = {}): void {
-    this.record({ kind: 'add-component', t: this.state.now, step: this.state.steps, name, type, opts: clonePlain(opts) });
+    this.record({
+      kind: 'add-component',
+      t: this.state.now,
+      step: this.state.steps,
+      name,
+      type,
+      opts: clonePlain(opts),
+    });
     this.startComponent(name, type, opts);
   }
 
@@ -413,7 +571,8 @@ export class World {
   /** Tear an instance down without recording it: an input, or a component stopping another (ctx.stop). */
   private stopComponent(name: string): void {
     if (!this.state.components[name]) return;
-    for (const [id, w] of Object.entries(this.state.apiServer.watchers)) if (watchSubscribers(w).includes(name)) leaveWatch(this.state, id, name);
+    for (const [id, w] of Object.entries(this.state.apiServer.watchers))
+      if (watchSubscribers(w).includes(name)) leaveWatch(this.state, id, name);
     removeWhere(this.state.queue, (e) => e.target === name);
     delete this.state.components[name];
     this.ctxCache.delete(name);
@@ -434,11 +593,21 @@ export class World {
   applyInput(inp: Input): void {
     if (inp.t > this.state.now) this.state.now = inp.t;
     switch (inp.kind) {
-      case 'request': this.kubectl(inp.request, inp.component); break;
-      case 'fault': this.fault(inp.fault); break;
-      case 'add-component': this.addComponent(inp.name, inp.type, inp.opts); break;
-      case 'event': this.inject(inp.target, inp.event); break;
-      case 'remove-component': this.removeComponent(inp.name); break;
+      case 'request':
+        this.kubectl(inp.request, inp.component);
+        break;
+      case 'fault':
+        this.fault(inp.fault);
+        break;
+      case 'add-component':
+        this.addComponent(inp.name, inp.type, inp.opts);
+        break;
+      case 'event':
+        this.inject(inp.target, inp.event);
+        break;
+      case 'remove-component':
+        this.removeComponent(inp.name);
+        break;
     }
   }
 
@@ -458,7 +627,8 @@ export class World {
     const type = (ev as { type?: string } | null)?.type;
     if ((type === 'power-off' || type === 'power-on') && target.startsWith('kubelet/')) {
       for (const [name, e] of Object.entries(this.state.components)) {
-        if (name !== target && this.defs.get(e.type)?.nodeOf?.(e.params) === target.slice(8)) push(this.state.queue, this.state.now, name, clonePlain(ev));
+        if (name !== target && this.defs.get(e.type)?.nodeOf?.(e.params) === target.slice(8))
+          push(this.state.queue, this.state.now, name, clonePlain(ev));
       }
     }
   }
@@ -475,7 +645,7 @@ export class World {
     if (cause === undefined) return;
     const w = this.state;
     const to = logCount(w);
-    if (to > from) noteCauses(w.causes ??= [], from, to, cause);
+    if (to > from) noteCauses((w.causes ??= []), from, to, cause);
   }
 
   /** The context a component's handler sees (cached per component; rebuilt after restore). */
@@ -497,7 +667,11 @@ export class World {
       if (!own) return handleRequest(w, config, name, r, identity);
       const main = w.rng;
       w.rng = own;
-      try { return handleRequest(w, config, name, r, identity); } finally { w.rng = main; }
+      try {
+        return handleRequest(w, config, name, r, identity);
+      } finally {
+        w.rng = main;
+      }
     };
     const req = (r: ApiRequest) => {
       if (this.causing === undefined) return send(r);
@@ -509,45 +683,96 @@ export class World {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's accessors are object-literal getters with their own `this`
     const world = this;
     const api: ApiClient = {
-      get: (resource, namespace, n, subresource) => req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
+      get: (resource, namespace, n, subresource) =>
+        req({ verb: 'get', resource, namespace, name: n, subresource }) as never,
       list: (resource, namespace, options) => req({ verb: 'list', resource, namespace, options }) as never,
-      create: (resource, obj, namespace, options) => req({ verb: 'create', resource, namespace: namespace ?? (obj as KObject).metadata?.namespace, body: obj, options }) as never,
-      update: (resource, obj, subresource) => req({ verb: 'update', resource, namespace: (obj as KObject).metadata?.namespace, name: (obj as KObject).metadata?.name, subresource, body: obj }) as never,
-      patch: (resource, namespace, n, patch, subresource, options) => req({ verb: 'patch', resource, namespace, name: n, subresource, body: patch, options }) as never,
-      delete: (resource, namespace, n, options) => req({ verb: 'delete', resource, namespace, name: n, options }) as never,
-      bind: (namespace, pod, node) => req({ verb: 'create', resource: 'pods', namespace, name: pod, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } } }),
+      create: (resource, obj, namespace, options) =>
+        req({
+          verb: 'create',
+          resource,
+          namespace: namespace ?? (obj as KObject).metadata?.namespace,
+          body: obj,
+          options,
+        }) as never,
+      update: (resource, obj, subresource) =>
+        req({
+          verb: 'update',
+          resource,
+          namespace: (obj as KObject).metadata?.namespace,
+          name: (obj as KObject).metadata?.name,
+          subresource,
+          body: obj,
+        }) as never,
+      patch: (resource, namespace, n, patch, subresource, options) =>
+        req({ verb: 'patch', resource, namespace, name: n, subresource, body: patch, options }) as never,
+      delete: (resource, namespace, n, options) =>
+        req({ verb: 'delete', resource, namespace, name: n, options }) as never,
+      bind: (namespace, pod, node) =>
+        req({
+          verb: 'create',
+          resource: 'pods',
+          namespace,
+          name: pod,
+          subresource: 'binding',
+          body: {
+            apiVersion: 'v1',
+            kind: 'Binding',
+            metadata: { name: pod, namespace },
+            target: { apiVersion: 'v1', kind: 'Node', name: node },
+          },
+        }),
       request: req,
     };
     return {
-      get now() { return w.now; },
-      get components() { return w.components; },
+      get now() {
+        return w.now;
+      },
+      get components() {
+        return w.components;
+      },
       parts: this.parts,
       name,
       rng: bindRng(w.rng),
       api,
       watch: (resource, opts) => openWatch(w, config, name, resource, opts, identity),
       stopWatch: (id) => leaveWatch(w, id, name),
-      schedule: (delayMs, event, opts) => { push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false); },
+      schedule: (delayMs, event, opts) => {
+        push(w.queue, w.now + delayMs, opts?.target ?? name, event, opts?.recurring ?? false);
+      },
       // Read on nearly every handler call: the entry this context was made for (a new entry under the
       // name, or a restored world, gets a new context), not a lookup among every component's name.
-      get state() { return (entry ?? w.components[name])?.state as S; },
-      set state(s: S) { (entry ?? w.components[name]).state = s; },
-      get params() { return (entry ?? w.components[name])?.params; },
+      get state() {
+        return (entry ?? w.components[name])?.state as S;
+      },
+      set state(s: S) {
+        (entry ?? w.components[name]).state = s;
+      },
+      get params() {
+        return (entry ?? w.components[name])?.params;
+      },
       log: (rec) => {
         const from = logCount(w);
         appendLogRecord(w, rec, name);
         this.noteCaused(from);
       },
-      get notification() { return world.notifying; },
-      get cause() { return world.causing; },
-      set cause(seq: number | undefined) { world.causing = seq; },
-      get registry() { return w.registry ?? { missing: [] }; },
+      get notification() {
+        return world.notifying;
+      },
+      get cause() {
+        return world.causing;
+      },
+      set cause(seq: number | undefined) {
+        world.causing = seq;
+      },
+      get registry() {
+        return w.registry ?? { missing: [] };
+      },
       start: (n, type, opts) => this.startComponent(n, type, opts ?? {}),
       stop: (n) => this.stopComponent(n),
       throttle: (debt) => {
         const limit = (entry && w.clientLimits?.[entry.type]) ?? this.defs.get(entry?.type ?? '')?.clientLimit;
         if (!limit || !entry) return 0;
-        const b = entry.client ??= newTokenBucket(limit, w.now);
+        const b = (entry.client ??= newTokenBucket(limit, w.now));
         if (debt) return reserve(b, limit, w.now);
         return tryAccept(b, limit, w.now) ? 0 : tokenDelay(b, limit, w.now);
       },
@@ -577,9 +802,18 @@ export class World {
     const w = this.state;
     if (e.target === API_SERVER) {
       const t = e.event as ApiServerTimer;
-      if (t.type === 'lease-revoke') { revokeEventLease(w, t.id); return; }
-      if (t.type === 'kubernetes-service') { reconcileKubernetesService(w, this.apiConfig); return; }
-      if (t.type === 'start') { this.startController(t.name, t.ownRng); return; }
+      if (t.type === 'lease-revoke') {
+        revokeEventLease(w, t.id);
+        return;
+      }
+      if (t.type === 'kubernetes-service') {
+        reconcileKubernetesService(w, this.apiConfig);
+        return;
+      }
+      if (t.type === 'start') {
+        this.startController(t.name, t.ownRng);
+        return;
+      }
       compactTick(w);
       push(w.queue, w.now + COMPACTION_INTERVAL_MS, API_SERVER, { type: 'compact' }, true);
       return;
@@ -596,9 +830,33 @@ export class World {
       const node = (n.object.spec as { nodeName?: string } | undefined)?.nodeName;
       // Built without undefined fields (appendRecord would copy it to drop them); same key order. One
       // literal per shape: a field added later would live outside the object (an extra allocation).
-      const rec: RequestRecord = node === undefined
-        ? { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200 }
-        : { t: w.now, component: e.target, kind: 'watch', verb: 'WATCH', path: '', watcher: n.watchId, event: n.eventType, object, revision: n.revision, code: 200, node };
+      const rec: RequestRecord =
+        node === undefined
+          ? {
+              t: w.now,
+              component: e.target,
+              kind: 'watch',
+              verb: 'WATCH',
+              path: '',
+              watcher: n.watchId,
+              event: n.eventType,
+              object,
+              revision: n.revision,
+              code: 200,
+            }
+          : {
+              t: w.now,
+              component: e.target,
+              kind: 'watch',
+              verb: 'WATCH',
+              path: '',
+              watcher: n.watchId,
+              event: n.eventType,
+              object,
+              revision: n.revision,
+              code: 200,
+              node,
+            };
       // Its strings are shared already (the object's name is made once for all its watchers).
       appendBuiltRecord(w.log, rec);
       // The handlers that run now were woken by this record: what they queue remembers it (Ctx.notification).
@@ -607,7 +865,8 @@ export class World {
         if (watcher.subscribers) {
           // A shared watch: the process's informer hands the one notification to each reader in turn.
           watcher.dispatched!++;
-          for (const name of watcher.subscribers) { // join/leave replace the array, so no copy is needed
+          for (const name of watcher.subscribers) {
+            // join/leave replace the array, so no copy is needed
             if (w.apiServer.watchers[n.watchId]) this.deliverTo(name, e.event);
           }
           return;
@@ -629,12 +888,16 @@ export class World {
    */
   private startController(name: string, ownRng?: boolean): void {
     const gc = this.state.components['garbage-collector'];
-    if (gc && !this.state.components[name] && this.defs.has(name)) this.startComponent(name, name, gc.process ? { process: gc.process, ...(ownRng && { ownRng }) } : {});
+    if (gc && !this.state.components[name] && this.defs.has(name))
+      this.startComponent(name, name, gc.process ? { process: gc.process, ...(ownRng && { ownRng }) } : {});
   }
 
   // Per component: its entry, behaviour and context, found with one lookup per event (rebuilt when
   // the state is restored or the component replaced, and dropped when a behaviour is redefined).
-  private handlers = new Map<string, { state: WorldState; entry: ComponentEntry; def: AnyComponentDef | undefined; ctx: Ctx<unknown> }>();
+  private handlers = new Map<
+    string,
+    { state: WorldState; entry: ComponentEntry; def: AnyComponentDef | undefined; ctx: Ctx<unknown> }
+  >();
 
   private deliverTo(name: string, event: unknown): void {
     const w = this.state;
@@ -656,7 +919,9 @@ export class World {
   }
 
   /** Advance the clock by ms. */
-  advance(ms: number): void { this.runUntil(this.state.now + ms); }
+  advance(ms: number): void {
+    this.runUntil(this.state.now + ms);
+  }
 
   /** Run until only recurring timers are queued, or `maxMs` passes; returns whether it settled. */
   settle(maxMs = 60_000): boolean {
@@ -664,14 +929,19 @@ export class World {
     const deadline = w.now + maxMs;
     while (w.queue.pending > 0) {
       const e = peek(w.queue);
-      if (!e || e.at > deadline) { w.now = Math.max(w.now, deadline); return false; }
+      if (!e || e.at > deadline) {
+        w.now = Math.max(w.now, deadline);
+        return false;
+      }
       this.next();
     }
     return true;
   }
 
   /** A deep copy of the whole state. */
-  snapshot(): WorldState { return copyState(this.state); }
+  snapshot(): WorldState {
+    return copyState(this.state);
+  }
 
   /** Put a snapshot back (copied, so the snapshot can be restored again). */
   restore(s: WorldState): void {
@@ -682,7 +952,9 @@ export class World {
   }
 
   /** Hash of the store and the log: equal for equal runs. */
-  hash(): string { return hashWorld(this.state); }
+  hash(): string {
+    return hashWorld(this.state);
+  }
 }
 
 /**
@@ -697,7 +969,8 @@ function copyState(s: WorldState): WorldState {
   const { log, causes, ...rest } = s;
   const copied = clonePlain(rest) as Omit<WorldState, 'log' | 'causes'>;
   const out = {} as Record<string, unknown>;
-  for (const k of Object.keys(s)) out[k] = k === 'log' ? log.slice() : k === 'causes' ? causes!.slice() : (copied as Record<string, unknown>)[k];
+  for (const k of Object.keys(s))
+    out[k] = k === 'log' ? log.slice() : k === 'causes' ? causes!.slice() : (copied as Record<string, unknown>)[k];
   return out as unknown as WorldState;
 }
 
@@ -713,18 +986,42 @@ function applyFault(w: WorldState, f: FaultInput): void {
         if (w.apiServer.eventLeases) w.apiServer.eventLeases.prev = undefined;
       }
       break;
-    case 'apiserver-up': faults.apiServerDown = false; break;
-    case 'etcd-down': faults.etcdDown = true; break;
-    case 'etcd-up': if (faults.etcdDown) { faults.etcdDown = false; extendEventLeases(w); } break;
-    case 'etcd-full': faults.etcdFull = true; break;
-    case 'etcd-space-freed': faults.etcdFull = false; break;
-    case 'api-latency': faults.addedLatencyMs = f.ms; break;
-    case 'partition':
-      if (!(faults.partitioned ??= []).includes(f.component)) { faults.partitioned.push(f.component); breakWatchesOf(w, f.component); }
+    case 'apiserver-up':
+      faults.apiServerDown = false;
       break;
-    case 'heal': if (faults.partitioned) faults.partitioned = faults.partitioned.filter((c) => c !== f.component); break;
-    case 'image-missing': if (!(w.registry ??= { missing: [] }).missing.includes(f.image)) w.registry.missing.push(f.image); break;
-    case 'image-available': if (w.registry) w.registry.missing = w.registry.missing.filter((i) => i !== f.image); break;
+    case 'etcd-down':
+      faults.etcdDown = true;
+      break;
+    case 'etcd-up':
+      if (faults.etcdDown) {
+        faults.etcdDown = false;
+        extendEventLeases(w);
+      }
+      break;
+    case 'etcd-full':
+      faults.etcdFull = true;
+      break;
+    case 'etcd-space-freed':
+      faults.etcdFull = false;
+      break;
+    case 'api-latency':
+      faults.addedLatencyMs = f.ms;
+      break;
+    case 'partition':
+      if (!(faults.partitioned ??= []).includes(f.component)) {
+        faults.partitioned.push(f.component);
+        breakWatchesOf(w, f.component);
+      }
+      break;
+    case 'heal':
+      if (faults.partitioned) faults.partitioned = faults.partitioned.filter((c) => c !== f.component);
+      break;
+    case 'image-missing':
+      if (!(w.registry ??= { missing: [] }).missing.includes(f.image)) w.registry.missing.push(f.image);
+      break;
+    case 'image-available':
+      if (w.registry) w.registry.missing = w.registry.missing.filter((i) => i !== f.image);
+      break;
   }
 }
 
@@ -732,7 +1029,11 @@ function applyFault(w: WorldState, f: FaultInput): void {
  * A component's own record (CRI calls): the same keys in the same order as `{ ...rec, t, component }`
  * with undefined fields left out, built in one pass (no spread, then no clean-up copy).
  */
-function appendLogRecord(w: WorldState, rec: Omit<RequestRecord, 't' | 'component'> & { component?: string }, name: string): void {
+function appendLogRecord(
+  w: WorldState,
+  rec: Omit<RequestRecord, 't' | 'component'> & { component?: string },
+  name: string,
+): void {
   const out = {} as Record<string, unknown>;
   const r = rec as Record<string, unknown>;
   for (const k in r) {
@@ -763,15 +1064,27 @@ export function logCount(w: WorldState): number {
 function hashWorld(w: WorldState): string {
   // The freeze flag is a debugging aid (on under tests only), not part of what a run produces.
   const { freeze: _freeze, ...store } = w.store;
-  return hashJSON(w.logDropped ? { store, log: w.log, logDropped: w.logDropped, now: w.now, rng: w.rng } : { store, log: w.log, now: w.now, rng: w.rng });
+  return hashJSON(
+    w.logDropped
+      ? { store, log: w.log, logDropped: w.logDropped, now: w.now, rng: w.rng }
+      : { store, log: w.log, now: w.now, rng: w.rng },
+  );
 }
 
 /** Rebuild a world from a seed and recorded inputs, up to `untilT`. */
-export function replay(inputs: readonly Input[], opts: WorldOptions & { seed: number }, defs: AnyComponentDef[], untilT: number, apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig)): World {
+export function replay(
+  inputs: readonly Input[],
+  opts: WorldOptions & { seed: number },
+  defs: AnyComponentDef[],
+  untilT: number,
+  apiConfig?: ApiServerConfig | ((world: World) => ApiServerConfig),
+): World {
   const world = new World(opts, defs, apiConfig);
   for (const inp of inputs) {
     if (inp.t > untilT) break;
-    while (world.state.steps < inp.step && world.next()) { /* run to the exact point the input arrived */ }
+    while (world.state.steps < inp.step && world.next()) {
+      /* run to the exact point the input arrived */
+    }
     world.applyInput(inp);
   }
   world.runUntil(untilT);

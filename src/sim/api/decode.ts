@@ -29,46 +29,115 @@ const map = (of: GoType, go = `map[string]${of.go}`): GoType => ({ t: 'map', go,
 const stringMap = map(str());
 const resourceList = map(quantity, 'v1.ResourceList');
 const objectMeta = struct('v1.ObjectMeta', {
-  name: str(), generateName: str(), namespace: str(), uid: str('types.UID'), resourceVersion: str(), generation: int64,
-  deletionGracePeriodSeconds: int64, labels: stringMap, annotations: stringMap, finalizers: list(str()),
-  ownerReferences: list(struct('v1.OwnerReference', { apiVersion: str(), kind: str(), name: str(), uid: str('types.UID'), controller: bool, blockOwnerDeletion: bool })),
+  name: str(),
+  generateName: str(),
+  namespace: str(),
+  uid: str('types.UID'),
+  resourceVersion: str(),
+  generation: int64,
+  deletionGracePeriodSeconds: int64,
+  labels: stringMap,
+  annotations: stringMap,
+  finalizers: list(str()),
+  ownerReferences: list(
+    struct('v1.OwnerReference', {
+      apiVersion: str(),
+      kind: str(),
+      name: str(),
+      uid: str('types.UID'),
+      controller: bool,
+      blockOwnerDeletion: bool,
+    }),
+  ),
 });
 const typeMeta = { apiVersion: str(), kind: str() };
 const labelSelector = struct('v1.LabelSelector', {
   matchLabels: stringMap,
-  matchExpressions: list(struct('v1.LabelSelectorRequirement', { key: str(), operator: str('v1.LabelSelectorOperator'), values: list(str()) })),
+  matchExpressions: list(
+    struct('v1.LabelSelectorRequirement', {
+      key: str(),
+      operator: str('v1.LabelSelectorOperator'),
+      values: list(str()),
+    }),
+  ),
 });
 const probe = struct('v1.Probe', {
   exec: struct('v1.ExecAction', { command: list(str()) }),
   httpGet: struct('v1.HTTPGetAction', { path: str(), port: intstr, host: str(), scheme: str('v1.URIScheme') }),
   tcpSocket: struct('v1.TCPSocketAction', { port: intstr, host: str() }),
   grpc: struct('v1.GRPCAction', { port: int32, service: str() }),
-  initialDelaySeconds: int32, timeoutSeconds: int32, periodSeconds: int32, successThreshold: int32, failureThreshold: int32, terminationGracePeriodSeconds: int64,
+  initialDelaySeconds: int32,
+  timeoutSeconds: int32,
+  periodSeconds: int32,
+  successThreshold: int32,
+  failureThreshold: int32,
+  terminationGracePeriodSeconds: int64,
 });
 const container = struct('v1.Container', {
-  name: str(), image: str(), command: list(str()), args: list(str()), workingDir: str(),
-  ports: list(struct('v1.ContainerPort', { name: str(), hostPort: int32, containerPort: int32, protocol: str('v1.Protocol'), hostIP: str() })),
+  name: str(),
+  image: str(),
+  command: list(str()),
+  args: list(str()),
+  workingDir: str(),
+  ports: list(
+    struct('v1.ContainerPort', {
+      name: str(),
+      hostPort: int32,
+      containerPort: int32,
+      protocol: str('v1.Protocol'),
+      hostIP: str(),
+    }),
+  ),
   env: list(struct('v1.EnvVar', { name: str(), value: str(), valueFrom: any })),
   resources: struct('v1.ResourceRequirements', { limits: resourceList, requests: resourceList }),
-  livenessProbe: probe, readinessProbe: probe, startupProbe: probe,
-  imagePullPolicy: str('v1.PullPolicy'), terminationMessagePath: str(), terminationMessagePolicy: str('v1.TerminationMessagePolicy'),
+  livenessProbe: probe,
+  readinessProbe: probe,
+  startupProbe: probe,
+  imagePullPolicy: str('v1.PullPolicy'),
+  terminationMessagePath: str(),
+  terminationMessagePolicy: str('v1.TerminationMessagePolicy'),
   restartPolicy: str('v1.ContainerRestartPolicy'),
 });
-const toleration = struct('v1.Toleration', { key: str(), operator: str('v1.TolerationOperator'), value: str(), effect: str('v1.TaintEffect'), tolerationSeconds: int64 });
+const toleration = struct('v1.Toleration', {
+  key: str(),
+  operator: str('v1.TolerationOperator'),
+  value: str(),
+  effect: str('v1.TaintEffect'),
+  tolerationSeconds: int64,
+});
 const podSpec = struct('v1.PodSpec', {
-  initContainers: list(container), containers: list(container), restartPolicy: str('v1.RestartPolicy'),
-  terminationGracePeriodSeconds: int64, activeDeadlineSeconds: int64, dnsPolicy: str('v1.DNSPolicy'), nodeSelector: stringMap,
-  serviceAccountName: str(), nodeName: str(), hostNetwork: bool, schedulerName: str(), tolerations: list(toleration),
-  priorityClassName: str(), priority: int32, hostname: str(), subdomain: str(),
+  initContainers: list(container),
+  containers: list(container),
+  restartPolicy: str('v1.RestartPolicy'),
+  terminationGracePeriodSeconds: int64,
+  activeDeadlineSeconds: int64,
+  dnsPolicy: str('v1.DNSPolicy'),
+  nodeSelector: stringMap,
+  serviceAccountName: str(),
+  nodeName: str(),
+  hostNetwork: bool,
+  schedulerName: str(),
+  tolerations: list(toleration),
+  priorityClassName: str(),
+  priority: int32,
+  hostname: str(),
+  subdomain: str(),
 });
 const podTemplate = struct('v1.PodTemplateSpec', { metadata: objectMeta, spec: podSpec });
 
 /** The Go type of each resource's body, from the top (`Deployment` names the struct in errors). */
 const BODIES: Record<string, GoType> = {
   deployments: struct('v1.Deployment', {
-    ...typeMeta, metadata: objectMeta,
+    ...typeMeta,
+    metadata: objectMeta,
     spec: struct('v1.DeploymentSpec', {
-      replicas: int32, selector: labelSelector, template: podTemplate, minReadySeconds: int32, revisionHistoryLimit: int32, paused: bool, progressDeadlineSeconds: int32,
+      replicas: int32,
+      selector: labelSelector,
+      template: podTemplate,
+      minReadySeconds: int32,
+      revisionHistoryLimit: int32,
+      paused: bool,
+      progressDeadlineSeconds: int32,
       strategy: struct('v1.DeploymentStrategy', {
         type: str('v1.DeploymentStrategyType'),
         rollingUpdate: struct('v1.RollingUpdateDeployment', { maxUnavailable: intstr, maxSurge: intstr }),
@@ -76,37 +145,89 @@ const BODIES: Record<string, GoType> = {
     }),
   }),
   replicasets: struct('v1.ReplicaSet', {
-    ...typeMeta, metadata: objectMeta,
-    spec: struct('v1.ReplicaSetSpec', { replicas: int32, minReadySeconds: int32, selector: labelSelector, template: podTemplate }),
+    ...typeMeta,
+    metadata: objectMeta,
+    spec: struct('v1.ReplicaSetSpec', {
+      replicas: int32,
+      minReadySeconds: int32,
+      selector: labelSelector,
+      template: podTemplate,
+    }),
   }),
   pods: struct('v1.Pod', { ...typeMeta, metadata: objectMeta, spec: podSpec }),
   services: struct('v1.Service', {
-    ...typeMeta, metadata: objectMeta,
+    ...typeMeta,
+    metadata: objectMeta,
     spec: struct('v1.ServiceSpec', {
-      ports: list(struct('v1.ServicePort', { name: str(), protocol: str('v1.Protocol'), appProtocol: str(), port: int32, targetPort: intstr, nodePort: int32 })),
-      selector: stringMap, clusterIP: str(), clusterIPs: list(str()), type: str('v1.ServiceType'), externalIPs: list(str()),
-      sessionAffinity: str('v1.ServiceAffinity'), externalName: str(), externalTrafficPolicy: str('v1.ServiceExternalTrafficPolicy'),
-      internalTrafficPolicy: str('v1.ServiceInternalTrafficPolicy'), ipFamilies: list(str('v1.IPFamily')), ipFamilyPolicy: str('v1.IPFamilyPolicy'),
+      ports: list(
+        struct('v1.ServicePort', {
+          name: str(),
+          protocol: str('v1.Protocol'),
+          appProtocol: str(),
+          port: int32,
+          targetPort: intstr,
+          nodePort: int32,
+        }),
+      ),
+      selector: stringMap,
+      clusterIP: str(),
+      clusterIPs: list(str()),
+      type: str('v1.ServiceType'),
+      externalIPs: list(str()),
+      sessionAffinity: str('v1.ServiceAffinity'),
+      externalName: str(),
+      externalTrafficPolicy: str('v1.ServiceExternalTrafficPolicy'),
+      internalTrafficPolicy: str('v1.ServiceInternalTrafficPolicy'),
+      ipFamilies: list(str('v1.IPFamily')),
+      ipFamilyPolicy: str('v1.IPFamilyPolicy'),
       publishNotReadyAddresses: bool,
     }),
   }),
   priorityclasses: struct('v1.PriorityClass', {
-    ...typeMeta, metadata: objectMeta, value: int32, globalDefault: bool, description: str(), preemptionPolicy: str('v1.PreemptionPolicy'),
+    ...typeMeta,
+    metadata: objectMeta,
+    value: int32,
+    globalDefault: bool,
+    description: str(),
+    preemptionPolicy: str('v1.PreemptionPolicy'),
   }),
   poddisruptionbudgets: struct('v1.PodDisruptionBudget', {
-    ...typeMeta, metadata: objectMeta,
-    spec: struct('v1.PodDisruptionBudgetSpec', { minAvailable: intstr, selector: labelSelector, maxUnavailable: intstr, unhealthyPodEvictionPolicy: str('v1.UnhealthyPodEvictionPolicyType') }),
+    ...typeMeta,
+    metadata: objectMeta,
+    spec: struct('v1.PodDisruptionBudgetSpec', {
+      minAvailable: intstr,
+      selector: labelSelector,
+      maxUnavailable: intstr,
+      unhealthyPodEvictionPolicy: str('v1.UnhealthyPodEvictionPolicyType'),
+    }),
   }),
-  namespaces: struct('v1.Namespace', { ...typeMeta, metadata: objectMeta, spec: struct('v1.NamespaceSpec', { finalizers: list(str('v1.FinalizerName')) }) }),
+  namespaces: struct('v1.Namespace', {
+    ...typeMeta,
+    metadata: objectMeta,
+    spec: struct('v1.NamespaceSpec', { finalizers: list(str('v1.FinalizerName')) }),
+  }),
   nodes: struct('v1.Node', {
-    ...typeMeta, metadata: objectMeta,
+    ...typeMeta,
+    metadata: objectMeta,
     spec: struct('v1.NodeSpec', {
-      podCIDR: str(), podCIDRs: list(str()), providerID: str(), unschedulable: bool,
+      podCIDR: str(),
+      podCIDRs: list(str()),
+      providerID: str(),
+      unschedulable: bool,
       taints: list(struct('v1.Taint', { key: str(), value: str(), effect: str('v1.TaintEffect') })),
     }),
     status: struct('v1.NodeStatus', {
-      capacity: resourceList, allocatable: resourceList, phase: str('v1.NodePhase'),
-      conditions: list(struct('v1.NodeCondition', { type: str('v1.NodeConditionType'), status: str('v1.ConditionStatus'), reason: str(), message: str() })),
+      capacity: resourceList,
+      allocatable: resourceList,
+      phase: str('v1.NodePhase'),
+      conditions: list(
+        struct('v1.NodeCondition', {
+          type: str('v1.NodeConditionType'),
+          status: str('v1.ConditionStatus'),
+          reason: str(),
+          message: str(),
+        }),
+      ),
       addresses: list(struct('v1.NodeAddress', { type: str('v1.NodeAddressType'), address: str() })),
     }),
   }),
@@ -123,13 +244,23 @@ function jsonKind(v: unknown, withNumber: boolean): string {
 /** Decoding failed: the first type error (Go keeps decoding and reports the first) or an Unmarshaler's error (it stops at once). */
 class DecodeError {
   readonly message: string;
-  constructor(message: string) { this.message = message; }
+  constructor(message: string) {
+    this.message = message;
+  }
 }
 
-interface Walk { first?: DecodeError; path: string[]; struct: string }
+interface Walk {
+  first?: DecodeError;
+  path: string[];
+  struct: string;
+}
 
 function typeError(w: Walk, value: string, type: string): void {
-  w.first ??= new DecodeError(w.path.length ? `json: cannot unmarshal ${value} into Go struct field ${w.struct}.${w.path.join('.')} of type ${type}` : `json: cannot unmarshal ${value} into Go value of type ${type}`);
+  w.first ??= new DecodeError(
+    w.path.length
+      ? `json: cannot unmarshal ${value} into Go struct field ${w.struct}.${w.path.join('.')} of type ${type}`
+      : `json: cannot unmarshal ${value} into Go value of type ${type}`,
+  );
 }
 
 /** A null number (NaN or ±Infinity in JavaScript encodes as null). */
@@ -142,31 +273,48 @@ const isNull = (v: unknown): boolean => v === null || v === undefined || (typeof
  */
 function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
   switch (type.t) {
-    case 'any': return v;
-    case 'string': if (typeof v !== 'string') typeError(w, jsonKind(v, false), type.go); return v;
-    case 'bool': if (typeof v !== 'boolean') typeError(w, jsonKind(v, false), type.go); return v;
+    case 'any':
+      return v;
+    case 'string':
+      if (typeof v !== 'string') typeError(w, jsonKind(v, false), type.go);
+      return v;
+    case 'bool':
+      if (typeof v !== 'boolean') typeError(w, jsonKind(v, false), type.go);
+      return v;
     case 'int32':
     case 'int64': {
-      if (typeof v !== 'number') { typeError(w, jsonKind(v, false), type.go); return v; }
+      if (typeof v !== 'number') {
+        typeError(w, jsonKind(v, false), type.go);
+        return v;
+      }
       const lim = type.t === 'int32' ? 2 ** 31 : 2 ** 63;
-      if (!Number.isInteger(v) || v < -lim || v >= lim || /[e.]/.test(JSON.stringify(v))) typeError(w, jsonKind(v, true), type.go);
+      if (!Number.isInteger(v) || v < -lim || v >= lim || /[e.]/.test(JSON.stringify(v)))
+        typeError(w, jsonKind(v, true), type.go);
       return v;
     }
     case 'intstr':
       // IntOrString.UnmarshalJSON: a string is a string; anything else goes into an int32 (no struct context).
       if (typeof v === 'string') return v;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw new DecodeError(`json: cannot unmarshal ${jsonKind(v, true)} into Go value of type int32`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31)
+        throw new DecodeError(`json: cannot unmarshal ${jsonKind(v, true)} into Go value of type int32`);
       return v;
     case 'quantity': {
       // Quantity.UnmarshalJSON parses the raw JSON text (quotes stripped) with ParseQuantity, and
       // MarshalJSON writes it back as String() does: "0.5" is stored as "500m", a number as a string.
       let q;
-      try { q = quantityOf(typeof v === 'string' ? v : JSON.stringify(v)); } catch (e) { throw new DecodeError((e as Error).message); }
+      try {
+        q = quantityOf(typeof v === 'string' ? v : JSON.stringify(v));
+      } catch (e) {
+        throw new DecodeError((e as Error).message);
+      }
       const stored = quantityString(q);
       return stored === v ? v : stored;
     }
     case 'list': {
-      if (!Array.isArray(v)) { typeError(w, jsonKind(v, false), type.go); return v; }
+      if (!Array.isArray(v)) {
+        typeError(w, jsonKind(v, false), type.go);
+        return v;
+      }
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
@@ -176,7 +324,10 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
       return out ?? v;
     }
     case 'map': {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) { typeError(w, jsonKind(v, false), type.go); return v; }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        typeError(w, jsonKind(v, false), type.go);
+        return v;
+      }
       let out: Obj | undefined;
       for (const k in v as Obj) {
         const x = (v as Obj)[k];
@@ -186,14 +337,21 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
       return out ?? v;
     }
     case 'struct': {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) { typeError(w, jsonKind(v, false), type.go); return v; }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        typeError(w, jsonKind(v, false), type.go);
+        return v;
+      }
       let out: Obj | undefined;
       const outer = w.struct;
       for (const k in v as Obj) {
         const ft = type.fields[k];
         if (!ft) continue;
         const x = (v as Obj)[k];
-        if (isNull(x)) { (out ??= { ...(v as Obj) }); delete out[k]; continue; }
+        if (isNull(x)) {
+          out ??= { ...(v as Obj) };
+          delete out[k];
+          continue;
+        }
         w.path.push(k);
         w.struct = type.go.slice(type.go.indexOf('.') + 1);
         const d = decodeValue(x, ft, w);
@@ -209,13 +367,22 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
 /** The Go zero value a null list element or map value decodes to. */
 function zero(type: GoType): unknown {
   switch (type.t) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'int32': case 'int64': return 0;
-    case 'struct': case 'map': return {};
-    case 'list': return [];
-    case 'quantity': return '0';
-    default: return null;
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'int32':
+    case 'int64':
+      return 0;
+    case 'struct':
+    case 'map':
+      return {};
+    case 'list':
+      return [];
+    case 'quantity':
+      return '0';
+    default:
+      return null;
   }
 }
 
@@ -237,7 +404,13 @@ export function decodeBody(resource: string, body: unknown): { obj: Obj } | { st
   }
   if (w.first) {
     const { kind, version } = RESOURCES[resource];
-    return { status: statusError(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${w.first.message}`) };
+    return {
+      status: statusError(
+        400,
+        'BadRequest',
+        `${kind} in version "${version}" cannot be handled as a ${kind}: ${w.first.message}`,
+      ),
+    };
   }
   return { obj: omitEmptyMeta(obj as Obj) };
 }

@@ -4,13 +4,22 @@
 import type { Verb } from './request.ts';
 
 /** One RBAC policy rule (resources may name a subresource: `pods/binding`). */
-export interface PolicyRule { verbs: Verb[] | ['*']; resources: string[] | ['*']; groups?: string[] }
+export interface PolicyRule {
+  verbs: Verb[] | ['*'];
+  resources: string[] | ['*'];
+  groups?: string[];
+}
 
 /**
  * An identity known to the authenticator. `nonResourceURLs` marks cluster-admin's power (its rule
  * `nonResourceURLs: ["*"]`), which the identity holds through a group rather than its user name.
  */
-export interface Identity { user: string; rules: PolicyRule[]; node?: string; nonResourceURLs?: string[] }
+export interface Identity {
+  user: string;
+  rules: PolicyRule[];
+  node?: string;
+  nonResourceURLs?: string[];
+}
 
 /** A PolicyRule: these verbs on these resources. */
 export const R = (verbs: Verb[] | ['*'], resources: string[] | ['*']): PolicyRule => ({ verbs, resources });

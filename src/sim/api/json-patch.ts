@@ -24,7 +24,8 @@ const ERR_INVALID_INDEX = 'invalid index referenced';
 
 /** Set a member, also one named `__proto__` (an own data property, as JSON.parse makes it). */
 function put(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
@@ -51,16 +52,23 @@ function jsonKind(v: unknown): string {
  * handlers), not seen in a captured response. Unknown members (strict-decoding warnings) are not
  * modelled. `null` decodes to no operations.
  */
-export function decodeJSONPatch(body: unknown): { ok: true; ops: JsonPatchOperation[] } | { ok: false; message: string } {
-  const bad = (what: string): { ok: false; message: string } => ({ ok: false, message: `error decoding patch: json: cannot unmarshal ${what}` });
+export function decodeJSONPatch(
+  body: unknown,
+): { ok: true; ops: JsonPatchOperation[] } | { ok: false; message: string } {
+  const bad = (what: string): { ok: false; message: string } => ({
+    ok: false,
+    message: `error decoding patch: json: cannot unmarshal ${what}`,
+  });
   if (body === null || body === undefined) return { ok: true, ops: [] };
   if (!Array.isArray(body)) return bad(`${jsonKind(body)} into Go value of type []handlers.jsonPatchOp`);
   for (const item of body) {
     if (item === null) continue;
-    if (typeof item !== 'object' || Array.isArray(item)) return bad(`${jsonKind(item)} into Go value of type handlers.jsonPatchOp`);
+    if (typeof item !== 'object' || Array.isArray(item))
+      return bad(`${jsonKind(item)} into Go value of type handlers.jsonPatchOp`);
     for (const f of ['op', 'path', 'from']) {
       const v = item[f];
-      if (v !== undefined && v !== null && typeof v !== 'string') return bad(`${jsonKind(v)} into Go struct field jsonPatchOp.${f} of type string`);
+      if (v !== undefined && v !== null && typeof v !== 'string')
+        return bad(`${jsonKind(v)} into Go struct field jsonPatchOp.${f} of type string`);
     }
   }
   // A null item is a nil Operation: it has no "op" and fails as `Unexpected kind: unknown`.
@@ -77,7 +85,8 @@ export function atoi(s: string): { ok: true; n: bigint } | { ok: false; error: s
   const q = JSON.stringify(s); // strconv.Quote, for the printable keys a path holds
   if (!/^[+-]?[0-9]+$/.test(s)) return { ok: false, error: `strconv.Atoi: parsing ${q}: invalid syntax` };
   const n = BigInt(s);
-  if (n > 9223372036854775807n || n < -9223372036854775808n) return { ok: false, error: `strconv.Atoi: parsing ${q}: value out of range` };
+  if (n > 9223372036854775807n || n < -9223372036854775808n)
+    return { ok: false, error: `strconv.Atoi: parsing ${q}: value out of range` };
   return { ok: true, n };
 }
 
@@ -94,7 +103,10 @@ function get(c: Container, key: string): { v: unknown } | { error: string } {
   let i = a.n;
   const len = BigInt(c.length);
   // SupportNegativeIndices (on by default): -1 is the last element.
-  if (i < 0n) { if (i < -len) return { error: invalidIndex(i) }; i += len; }
+  if (i < 0n) {
+    if (i < -len) return { error: invalidIndex(i) };
+    i += len;
+  }
   if (i >= len) return { error: invalidIndex(i) };
   const v = c[Number(i)];
   return { v: v === null ? undefined : v };
@@ -102,21 +114,31 @@ function get(c: Container, key: string): { v: unknown } | { error: string } {
 
 /** partialDoc/partialArray `add`: a member set, or an element inserted (`-` appends). */
 function add(c: Container, key: string, v: unknown): GoErr {
-  if (!Array.isArray(c)) { put(c, key, v); return; }
-  if (key === '-') { c.push(v); return; }
+  if (!Array.isArray(c)) {
+    put(c, key, v);
+    return;
+  }
+  if (key === '-') {
+    c.push(v);
+    return;
+  }
   const a = atoi(key);
   if (!a.ok) return `value was not a proper array index: '${key}': ${a.error}`;
   let i = a.n;
   const size = BigInt(c.length + 1);
   if (i >= size) return invalidIndex(i);
-  if (i < 0n) { if (i < -size) return invalidIndex(i); i += size; }
+  if (i < 0n) {
+    if (i < -size) return invalidIndex(i);
+    i += size;
+  }
   c.splice(Number(i), 0, v);
 }
 
 /** partialDoc/partialArray `remove`. A member holding null is there to remove. */
 function remove(c: Container, key: string): GoErr {
   if (!Array.isArray(c)) {
-    if (!Object.hasOwn(c, key) || c[key] === undefined) return `Unable to remove nonexistent key: ${key}: ${ERR_MISSING}`;
+    if (!Object.hasOwn(c, key) || c[key] === undefined)
+      return `Unable to remove nonexistent key: ${key}: ${ERR_MISSING}`;
     delete c[key];
     return;
   }
@@ -125,13 +147,19 @@ function remove(c: Container, key: string): GoErr {
   let i = a.n;
   const len = BigInt(c.length);
   if (i >= len) return invalidIndex(i);
-  if (i < 0n) { if (i < -len) return invalidIndex(i); i += len; }
+  if (i < 0n) {
+    if (i < -len) return invalidIndex(i);
+    i += len;
+  }
   c.splice(Number(i), 1);
 }
 
 /** partialArray `set` (only after a successful get, so the index is in range). */
 function set(c: Container, key: string, v: unknown): void {
-  if (!Array.isArray(c)) { put(c, key, v); return; }
+  if (!Array.isArray(c)) {
+    put(c, key, v);
+    return;
+  }
   const a = atoi(key) as { n: bigint };
   let i = a.n;
   if (i < 0n) i += BigInt(c.length);
@@ -168,7 +196,10 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ak = Object.keys(a).filter((k) => (a as Obj)[k] !== undefined);
   const bk = Object.keys(b).filter((k) => (b as Obj)[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => Object.hasOwn(b, k) && (b as Obj)[k] !== undefined && jsonEqual((a as Obj)[k], (b as Obj)[k]));
+  return (
+    ak.length === bk.length &&
+    ak.every((k) => Object.hasOwn(b, k) && (b as Obj)[k] !== undefined && jsonEqual((a as Obj)[k], (b as Obj)[k]))
+  );
 }
 
 /** A deep copy as JSON would make it (undefined members dropped): the document json-patch edits in place. */
@@ -225,13 +256,15 @@ function opReplace(root: { doc: Container }, op: JsonPatchOperation): GoErr {
     const v = op.value;
     // Go formats the nil error it wraps here as %!w(<nil>). (Without a `value` member Go
     // dereferences a nil node and panics; that case is given the same message here.)
-    if (v === null || v === undefined || typeof v !== 'object') return 'replace operation value must be object or array: %!w(<nil>)';
+    if (v === null || v === undefined || typeof v !== 'object')
+      return 'replace operation value must be object or array: %!w(<nil>)';
     root.doc = jsonCopy(v) as Container;
     return;
   }
   const f = findObject(root.doc, path);
   if (!f) return `replace operation does not apply: doc is missing path: ${path}: ${ERR_MISSING}`;
-  if ('error' in get(f.c, f.key)) return `replace operation does not apply: doc is missing key: ${path}: ${ERR_MISSING}`;
+  if ('error' in get(f.c, f.key))
+    return `replace operation does not apply: doc is missing key: ${path}: ${ERR_MISSING}`;
   set(f.c, f.key, valueOf(op));
 }
 
@@ -284,7 +317,8 @@ function opCopy(root: { doc: Container }, op: JsonPatchOperation, acc: { bytes: 
   const v = got.v === undefined ? null : jsonCopy(got.v);
   // deepCopy measures the marshalled node (a nil node copies as nothing).
   acc.bytes += got.v === undefined ? 0 : new TextEncoder().encode(JSON.stringify(v)).length;
-  if (acc.bytes > JSON_PATCH_MAX_COPY_BYTES) return `Unable to complete the copy, the accumulated size increase of copy is ${acc.bytes}, exceeding the limit ${JSON_PATCH_MAX_COPY_BYTES}`;
+  if (acc.bytes > JSON_PATCH_MAX_COPY_BYTES)
+    return `Unable to complete the copy, the accumulated size increase of copy is ${acc.bytes}, exceeding the limit ${JSON_PATCH_MAX_COPY_BYTES}`;
   const e = add(f.c, f.key, v);
   if (e) return `error while adding value during copy: ${e}`;
 }
@@ -293,20 +327,36 @@ function opCopy(root: { doc: Container }, op: JsonPatchOperation, acc: { bytes: 
  * Patch.Apply: the operations in order on a copy of `doc`; the first failure ends it with
  * json-patch's error text (which the API server answers with a bare 422, the text not sent).
  */
-export function applyJSONPatch(doc: unknown, ops: JsonPatchOperation[]): { ok: true; doc: unknown } | { ok: false; error: string } {
+export function applyJSONPatch(
+  doc: unknown,
+  ops: JsonPatchOperation[],
+): { ok: true; doc: unknown } | { ok: false; error: string } {
   const root = { doc: jsonCopy(doc) as Container };
   const acc = { bytes: 0 };
   for (const op of ops) {
     const kind = op !== null && typeof op === 'object' && typeof op.op === 'string' ? op.op : 'unknown';
     let e: GoErr;
     switch (kind) {
-      case 'add': e = opAdd(root, op); break;
-      case 'remove': e = opRemove(root, op); break;
-      case 'replace': e = opReplace(root, op); break;
-      case 'move': e = opMove(root, op); break;
-      case 'test': e = opTest(root, op); break;
-      case 'copy': e = opCopy(root, op, acc); break;
-      default: e = `Unexpected kind: ${kind}`;
+      case 'add':
+        e = opAdd(root, op);
+        break;
+      case 'remove':
+        e = opRemove(root, op);
+        break;
+      case 'replace':
+        e = opReplace(root, op);
+        break;
+      case 'move':
+        e = opMove(root, op);
+        break;
+      case 'test':
+        e = opTest(root, op);
+        break;
+      case 'copy':
+        e = opCopy(root, op, acc);
+        break;
+      default:
+        e = `Unexpected kind: ${kind}`;
     }
     if (e !== undefined) return { ok: false, error: e };
   }

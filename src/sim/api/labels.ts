@@ -6,10 +6,16 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { requirementsOf } from './labels-cache.ts';
 
 /** One parsed label requirement (labels.Requirement; `!` is DoesNotExist). */
-export interface LabelRequirement { key: string; op: 'in' | 'notin' | 'exists' | '!'; values: string[] }
+export interface LabelRequirement {
+  key: string;
+  op: 'in' | 'notin' | 'exists' | '!';
+  values: string[];
+}
 
 /** A LabelSelector's shape as the API objects carry it. */
-export type LabelSelectorLike = Pick<LabelSelector, 'matchLabels'> & { matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+export type LabelSelectorLike = Pick<LabelSelector, 'matchLabels'> & {
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+};
 
 /** Parse a label selector string (`app=web,tier in (a,b),!canary`). */
 export function parseLabelSelector(s: string | undefined): LabelRequirement[] {
@@ -32,7 +38,10 @@ export function splitRequirements(s: string): string[] {
   for (const ch of s) {
     if (ch === '(') depth++;
     if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
   }
   parts.push(cur);
   return parts.map((p) => p.trim()).filter(Boolean);
@@ -44,10 +53,18 @@ export function matchesLabels(reqs: readonly LabelRequirement[], labels: Record<
     const r = reqs[i];
     const v = labels !== undefined && Object.hasOwn(labels, r.key) ? labels[r.key] : undefined;
     switch (r.op) {
-      case 'in': if (v === undefined || !r.values.includes(v)) return false; break;
-      case 'notin': if (v !== undefined && r.values.includes(v)) return false; break;
-      case 'exists': if (v === undefined) return false; break;
-      case '!': if (v !== undefined) return false; break;
+      case 'in':
+        if (v === undefined || !r.values.includes(v)) return false;
+        break;
+      case 'notin':
+        if (v !== undefined && r.values.includes(v)) return false;
+        break;
+      case 'exists':
+        if (v === undefined) return false;
+        break;
+      case '!':
+        if (v !== undefined) return false;
+        break;
     }
   }
   return true;
@@ -67,15 +84,29 @@ export function labelSelectorRequirements(sel: LabelSelectorLike): LabelRequirem
   const ml = sel.matchLabels;
   if (ml) for (const k of Object.keys(ml).sort()) reqs.push({ key: k, op: 'in', values: [ml[k]] });
   for (const e of sel.matchExpressions ?? []) {
-    const op = e.operator === 'In' ? 'in' : e.operator === 'NotIn' ? 'notin' : e.operator === 'Exists' ? 'exists' : e.operator === 'DoesNotExist' ? '!' : undefined;
-    reqs.push(op ? { key: e.key, op, values: op === 'in' || op === 'notin' ? [...(e.values ?? [])].sort() : [] } : NOTHING);
+    const op =
+      e.operator === 'In'
+        ? 'in'
+        : e.operator === 'NotIn'
+          ? 'notin'
+          : e.operator === 'Exists'
+            ? 'exists'
+            : e.operator === 'DoesNotExist'
+              ? '!'
+              : undefined;
+    reqs.push(
+      op ? { key: e.key, op, values: op === 'in' || op === 'notin' ? [...(e.values ?? [])].sort() : [] } : NOTHING,
+    );
   }
   requirementsOf.set(sel, reqs);
   return reqs;
 }
 
 /** Whether a LabelSelector matches the labels (an undefined selector matches nothing; callers decide which they have). */
-export function labelSelectorMatches(selector: LabelSelectorLike | undefined, labels: Record<string, string> | undefined): boolean {
+export function labelSelectorMatches(
+  selector: LabelSelectorLike | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
   return selector !== undefined && matchesLabels(labelSelectorRequirements(selector), labels);
 }
 

@@ -14,8 +14,10 @@ export function isDNS1123Subdomain(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) prev = c;
-    else if (c === 45 && prev !== 46) prev = c; // '-' inside a label, not at its start
-    else if (c === 46 && prev !== 46 && prev !== 45) prev = c; // '.' after a label that ends alphanumeric
+    else if (c === 45 && prev !== 46)
+      prev = c; // '-' inside a label, not at its start
+    else if (c === 46 && prev !== 46 && prev !== 45)
+      prev = c; // '.' after a label that ends alphanumeric
     else return false;
   }
   return prev !== 46 && prev !== 45;
@@ -32,11 +34,14 @@ export const inclusiveRangeError = (lo: number, hi: number): string => `must be 
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
 /** IsDNS1123Label's message. */
-export const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+export const DNS1123_LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** validation.IsDNS1123Subdomain's messages. */
@@ -59,11 +64,16 @@ export function qualifiedNameErrors(value: string): string[] {
     if (!prefix.length) errs.push('prefix part must be non-empty');
     else errs.push(...dns1123SubdomainErrors(prefix).map((m) => 'prefix part ' + m));
   } else {
-    return ['a qualified name ' + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return [
+      'a qualified name ' +
+        regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc') +
+        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
   }
   if (!name.length) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part ' + maxLenError(63));
-  if (!QUALIFIED_NAME.test(name)) errs.push('name part ' + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc'));
+  if (!QUALIFIED_NAME.test(name))
+    errs.push('name part ' + regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc'));
   return errs;
 }
 
@@ -71,6 +81,15 @@ export function qualifiedNameErrors(value: string): string[] {
 export function labelValueErrors(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 63) errs.push(maxLenError(63));
-  if (!LABEL_VALUE.test(v)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", `(${QUALIFIED_NAME_FMT})?`, 'MyValue', 'my_value', '12345'));
+  if (!LABEL_VALUE.test(v))
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        `(${QUALIFIED_NAME_FMT})?`,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
   return errs;
 }

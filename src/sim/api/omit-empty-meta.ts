@@ -5,7 +5,8 @@ import type { Obj } from './request.ts';
 /** ObjectMeta's collections tagged `json:",omitempty"`: Go's encoder writes none of them when empty. */
 const META_OMITEMPTY = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'] as const;
 
-const isEmpty = (v: unknown): boolean => Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+const isEmpty = (v: unknown): boolean =>
+  Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 
 /**
  * `obj` as it is stored: the object decodes into ObjectMeta and encodes back, so an empty

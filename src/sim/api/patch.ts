@@ -5,22 +5,36 @@ import type { Obj } from './request.ts';
 
 /** patchMergeKey of the list fields the simulator patches (by field name; `ports` picks its key from the items). */
 export const PATCH_MERGE_KEYS: Record<string, string> = {
-  conditions: 'type', containerStatuses: 'name', initContainerStatuses: 'name', ephemeralContainerStatuses: 'name',
-  containers: 'name', initContainers: 'name', env: 'name', volumes: 'name', volumeMounts: 'mountPath',
-  addresses: 'type', ownerReferences: 'uid', imagePullSecrets: 'name', images: 'names',
+  conditions: 'type',
+  containerStatuses: 'name',
+  initContainerStatuses: 'name',
+  ephemeralContainerStatuses: 'name',
+  containers: 'name',
+  initContainers: 'name',
+  env: 'name',
+  volumes: 'name',
+  volumeMounts: 'mountPath',
+  addresses: 'type',
+  ownerReferences: 'uid',
+  imagePullSecrets: 'name',
+  images: 'names',
 };
 
 /** Strategic merge patch (the common cases): maps merge, lists with a merge key merge by key, `null` deletes. */
 export function strategicMergePatch(target: unknown, patch: unknown, field = ''): unknown {
   if (Array.isArray(patch)) {
     let key = PATCH_MERGE_KEYS[field];
-    if (field === 'ports') key = patch.some((p) => p && typeof p === 'object' && 'containerPort' in p) ? 'containerPort' : 'port';
+    if (field === 'ports')
+      key = patch.some((p) => p && typeof p === 'object' && 'containerPort' in p) ? 'containerPort' : 'port';
     if (!key || key === 'names' || !Array.isArray(target)) return patch;
     const out = [...target] as Obj[];
     for (const item of patch as Obj[]) {
       if (!item || typeof item !== 'object') continue;
       const i = out.findIndex((x) => x && x[key] === item[key]);
-      if (item.$patch === 'delete') { if (i >= 0) out.splice(i, 1); continue; }
+      if (item.$patch === 'delete') {
+        if (i >= 0) out.splice(i, 1);
+        continue;
+      }
       if (i >= 0) out[i] = strategicMergePatch(out[i], item) as Obj;
       else out.push(item);
     }
@@ -29,7 +43,8 @@ export function strategicMergePatch(target: unknown, patch: unknown, field = '')
   if (patch === null || typeof patch !== 'object') return patch;
   const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
   const p = patch as Obj;
-  for (const k in p) { // plain JSON: own keys, in the same order as Object.entries
+  for (const k in p) {
+    // plain JSON: own keys, in the same order as Object.entries
     const v = p[k];
     if (v === null) delete out[k];
     else out[k] = strategicMergePatch(out[k], v, k);
@@ -52,15 +67,19 @@ export function mergePatchIsNoop(target: unknown, patch: unknown): boolean {
     const v = p[k];
     const own = Object.hasOwn(t, k);
     // A deleted key is a change only when target has it; a key target lacks is added unless undefined.
-    if (v === null) { if (own && t[k] !== undefined) return false; }
-    else if (own ? !mergePatchIsNoop(t[k], v) : v !== undefined) return false;
+    if (v === null) {
+      if (own && t[k] !== undefined) return false;
+    } else if (own ? !mergePatchIsNoop(t[k], v) : v !== undefined) return false;
   }
   return !hasNaNValue(t);
 }
 
 /** Whether one of `o`'s own values is NaN (deepEqual finds a copy of such an object unequal to it). */
 export function hasNaNValue(o: Obj): boolean {
-  for (const k in o) { const v = o[k]; if (v !== v) return true; }
+  for (const k in o) {
+    const v = o[k];
+    if (v !== v) return true;
+  }
   return false;
 }
 
@@ -69,7 +88,8 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
   const p = patch as Obj;
-  for (const k in p) { // plain JSON: own keys, in the same order as Object.entries
+  for (const k in p) {
+    // plain JSON: own keys, in the same order as Object.entries
     const v = p[k];
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

@@ -2,8 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runs } from '../../test/fc.ts';
 import {
-  ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, parseQuantity, QuantityError, quantityMilliValue, quantityOf,
-  quantityString, quantityValue, scaledValue,
+  ERR_FORMAT_WRONG,
+  ERR_NUMERIC,
+  ERR_SUFFIX,
+  parseQuantity,
+  QuantityError,
+  quantityMilliValue,
+  quantityOf,
+  quantityString,
+  quantityValue,
+  scaledValue,
 } from './quantity.ts';
 import { cmpQuantity } from './quantity-cmp.ts';
 import canonical from './quantity-canonical.json';
@@ -117,7 +125,7 @@ describe('ParseQuantity as Go has it, huge exponents included', () => {
     ['1e' + '9'.repeat(100000), ERR_SUFFIX],
     ['+e-20', ERR_NUMERIC], // below nano, so Dec.SetString("+"), which has no digit
     ['-.e-20', ERR_NUMERIC],
-  ])('refuses %j with Go\'s error', (input, message) => {
+  ])("refuses %j with Go's error", (input, message) => {
     expect(() => parseQuantity(input)).toThrow(QuantityError);
     expect(() => parseQuantity(input)).toThrow(message);
   });
@@ -137,56 +145,78 @@ describe('ParseQuantity as Go has it, huge exponents included', () => {
 
 describe('properties', () => {
   // A quantity-like string: sign, digits, point, suffix letters, an exponent of any size.
-  const quantityLike = fc.tuple(
-    fc.constantFrom('', '+', '-'),
-    fc.stringMatching(/^[0-9]{0,30}$/),
-    fc.constantFrom('', '.'),
-    fc.stringMatching(/^[0-9]{0,30}$/),
-    fc.constantFrom('', 'e', 'E', 'Ki', 'Ei', 'm', 'n', 'k', 'i', 'ee', 'Mi'),
-    fc.constantFrom('', '+', '-'),
-    fc.oneof(fc.stringMatching(/^[0-9]{0,25}$/), fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String)),
-  ).map((parts) => parts.join(''));
+  const quantityLike = fc
+    .tuple(
+      fc.constantFrom('', '+', '-'),
+      fc.stringMatching(/^[0-9]{0,30}$/),
+      fc.constantFrom('', '.'),
+      fc.stringMatching(/^[0-9]{0,30}$/),
+      fc.constantFrom('', 'e', 'E', 'Ki', 'Ei', 'm', 'n', 'k', 'i', 'ee', 'Mi'),
+      fc.constantFrom('', '+', '-'),
+      fc.oneof(fc.stringMatching(/^[0-9]{0,25}$/), fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String)),
+    )
+    .map((parts) => parts.join(''));
 
   // No timing here (speed is measured in the bench): a power of ten built for a huge exponent would take
   // minutes and gigabytes, so the test's own timeout is what bounds it.
-  it('any string parses or is refused with one of Go\'s errors, and its values and order follow', () => {
-    fc.assert(fc.property(fc.oneof(quantityLike, fc.string({ maxLength: 40 })), quantityLike, (s, t) => {
-      let q;
-      try { q = parseQuantity(s); } catch (e) {
-        expect(e).toBeInstanceOf(QuantityError);
-        expect([ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX]).toContain((e as Error).message);
-      }
-      if (q) {
-        expect(typeof scaledValue(q, 0)).toBe('bigint');
-        expect(typeof scaledValue(q, -3)).toBe('bigint');
-        expect(cmpQuantity(q, q)).toBe(0);
-        let r;
-        try { r = parseQuantity(t); } catch { /* refused: nothing to compare */ }
-        // Antisymmetric (summed, so that 0 and -0 are one answer).
-        if (r) expect(cmpQuantity(q, r) + cmpQuantity(r, q)).toBe(0);
-      }
-    }), { numRuns: runs(3) });
+  it("any string parses or is refused with one of Go's errors, and its values and order follow", () => {
+    fc.assert(
+      fc.property(fc.oneof(quantityLike, fc.string({ maxLength: 40 })), quantityLike, (s, t) => {
+        let q;
+        try {
+          q = parseQuantity(s);
+        } catch (e) {
+          expect(e).toBeInstanceOf(QuantityError);
+          expect([ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX]).toContain((e as Error).message);
+        }
+        if (q) {
+          expect(typeof scaledValue(q, 0)).toBe('bigint');
+          expect(typeof scaledValue(q, -3)).toBe('bigint');
+          expect(cmpQuantity(q, q)).toBe(0);
+          let r;
+          try {
+            r = parseQuantity(t);
+          } catch {
+            /* refused: nothing to compare */
+          }
+          // Antisymmetric (summed, so that 0 and -0 are one answer).
+          if (r) expect(cmpQuantity(q, r) + cmpQuantity(r, q)).toBe(0);
+        }
+      }),
+      { numRuns: runs(3) },
+    );
   });
 
   it('within int64, Value() and MilliValue() are the exact value rounded up', () => {
     // Independent arithmetic: digits × 10^exp as a fraction, ceiling by BigInt.
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: -9, max: 3 }), (digits, exp) => {
-      const q = quantityOf(`${digits}e${exp}`);
-      const ceil = (shift: number): bigint => (shift >= 0 ? digits * 10n ** BigInt(shift) : (digits + 10n ** BigInt(-shift) - 1n) / 10n ** BigInt(-shift));
-      expect(scaledValue(q, 0)).toBe(ceil(exp));
-      expect(scaledValue(q, -3)).toBe(ceil(exp + 3));
-    }), { numRuns: runs(2) });
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: -9, max: 3 }), (digits, exp) => {
+        const q = quantityOf(`${digits}e${exp}`);
+        const ceil = (shift: number): bigint =>
+          shift >= 0 ? digits * 10n ** BigInt(shift) : (digits + 10n ** BigInt(-shift) - 1n) / 10n ** BigInt(-shift);
+        expect(scaledValue(q, 0)).toBe(ceil(exp));
+        expect(scaledValue(q, -3)).toBe(ceil(exp + 3));
+      }),
+      { numRuns: runs(2) },
+    );
   });
 });
 
 describe('Quantity.String() as the API server stores it', () => {
   // 455 inputs (hand-picked edges and random numbers × suffixes) and what real apimachinery v0.37.2
   // prints for each (oracle/cmd/quantity).
-  it('gives real apimachinery\'s canonical form for every captured input', () => {
-    const wrong = Object.entries(canonical as Record<string, string>).filter(([input, want]) => quantityString(parseQuantity(input)) !== want).map(([input, want]) => `${input}: ${quantityString(parseQuantity(input))}, want ${want}`);
+  it("gives real apimachinery's canonical form for every captured input", () => {
+    const wrong = Object.entries(canonical as Record<string, string>)
+      .filter(([input, want]) => quantityString(parseQuantity(input)) !== want)
+      .map(([input, want]) => `${input}: ${quantityString(parseQuantity(input))}, want ${want}`);
     expect(wrong).toEqual([]);
   });
   it('is a fixed point: the canonical form of a canonical form is itself', () => {
-    fc.assert(fc.property(fc.constantFrom(...Object.values(canonical as Record<string, string>)), (s) => quantityString(parseQuantity(s)) === s));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.values(canonical as Record<string, string>)),
+        (s) => quantityString(parseQuantity(s)) === s,
+      ),
+    );
   });
 });

@@ -10,7 +10,8 @@ import { milliMemo, valueMemo } from './quantity-cache.ts';
 export class QuantityError extends Error {}
 
 /** resource.ErrFormatWrong's text. */
-export const ERR_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+export const ERR_FORMAT_WRONG =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 /** resource.ErrNumeric's text. */
 export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
 /** resource.ErrSuffix's text. */
@@ -38,11 +39,22 @@ const int32 = (n: number): number => Number(BigInt.asIntN(32, BigInt(n)));
 
 // suffix.go fastLookup/newSuffixer: the suffixes the tables know, as [base, exponent, format].
 const SUFFIXES: Record<string, [number, number, Quantity['format']]> = {
-  '': [10, 0, 'DecimalSI'], n: [10, -9, 'DecimalSI'], u: [10, -6, 'DecimalSI'], m: [10, -3, 'DecimalSI'],
-  k: [10, 3, 'DecimalSI'], M: [10, 6, 'DecimalSI'], G: [10, 9, 'DecimalSI'], T: [10, 12, 'DecimalSI'],
-  P: [10, 15, 'DecimalSI'], E: [10, 18, 'DecimalSI'],
-  Ki: [2, 10, 'BinarySI'], Mi: [2, 20, 'BinarySI'], Gi: [2, 30, 'BinarySI'], Ti: [2, 40, 'BinarySI'],
-  Pi: [2, 50, 'BinarySI'], Ei: [2, 60, 'BinarySI'],
+  '': [10, 0, 'DecimalSI'],
+  n: [10, -9, 'DecimalSI'],
+  u: [10, -6, 'DecimalSI'],
+  m: [10, -3, 'DecimalSI'],
+  k: [10, 3, 'DecimalSI'],
+  M: [10, 6, 'DecimalSI'],
+  G: [10, 9, 'DecimalSI'],
+  T: [10, 12, 'DecimalSI'],
+  P: [10, 15, 'DecimalSI'],
+  E: [10, 18, 'DecimalSI'],
+  Ki: [2, 10, 'BinarySI'],
+  Mi: [2, 20, 'BinarySI'],
+  Gi: [2, 30, 'BinarySI'],
+  Ti: [2, 40, 'BinarySI'],
+  Pi: [2, 50, 'BinarySI'],
+  Ei: [2, 60, 'BinarySI'],
 };
 
 /** strconv.ParseInt(s, 10, 64), or undefined where Go returns an error (empty, a bad byte, out of range). */
@@ -133,7 +145,12 @@ export function parseQuantity(str: string): Quantity {
       if (result <= MAX_INT64) {
         const q: Quantity = { form: 'int64', mantissa: positive ? result : -result, exp: scale, format };
         // "if the number is in canonical form, reuse the string" (Go's test, which lets "+1" through).
-        if (format === 'BinarySI' ? exponent % 10 === 0 && (value & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0') q.s = str;
+        if (
+          format === 'BinarySI'
+            ? exponent % 10 === 0 && (value & 7n) !== 0n
+            : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0'
+        )
+          q.s = str;
         return q;
       }
     }
@@ -161,7 +178,10 @@ export function parseQuantity(str: string): Quantity {
   // The cap on BinarySI (maxAllowed, 2^63-1) and its switch to DecimalSI below 1.
   if (format === 'BinarySI') {
     const p = 10n ** BigInt(Math.max(infScale, 0));
-    if (abs > MAX_INT64 * p) { abs = MAX_INT64; infScale = 0; }
+    if (abs > MAX_INT64 * p) {
+      abs = MAX_INT64;
+      infScale = 0;
+    }
     if (abs !== 0n && abs < p) format = 'DecimalSI';
   }
   return { form: 'dec', mantissa: positive ? abs : -abs, exp: 0 - infScale, format };
@@ -247,7 +267,18 @@ export function quantityMilliValue(input: string | number | undefined): number {
 }
 
 // suffix.go's tables read backwards: a base-10 exponent to its DecimalSI suffix.
-const DECIMAL_SUFFIX: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const DECIMAL_SUFFIX: Record<number, string> = {
+  [-9]: 'n',
+  [-6]: 'u',
+  [-3]: 'm',
+  0: '',
+  3: 'k',
+  6: 'M',
+  9: 'G',
+  12: 'T',
+  15: 'P',
+  18: 'E',
+};
 const BINARY_SUFFIX = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 
 /**
@@ -273,13 +304,22 @@ export function quantityString(q: Quantity): string {
     // AsCanonicalBase1024Bytes: the factors of 1024 go into the suffix.
     let w = whole as bigint;
     let times = 0;
-    while (w >= 1024n && w % 1024n === 0n) { w /= 1024n; times++; }
+    while (w >= 1024n && w % 1024n === 0n) {
+      w /= 1024n;
+      times++;
+    }
     return `${sign}${w}${BINARY_SUFFIX[times] ?? ''}`;
   }
   // AsCanonicalBytes: the factors of 10 into the exponent, then down to a multiple of 3.
   let exp = q.exp;
-  while (abs >= 10n && abs % 10n === 0n) { abs /= 10n; exp++; }
-  while (exp % 3 !== 0) { abs *= 10n; exp--; }
+  while (abs >= 10n && abs % 10n === 0n) {
+    abs /= 10n;
+    exp++;
+  }
+  while (exp % 3 !== 0) {
+    abs *= 10n;
+    exp--;
+  }
   const suffix = format === 'DecimalExponent' ? (exp === 0 ? '' : `e${exp}`) : (DECIMAL_SUFFIX[exp] ?? '');
   return `${sign}${abs}${suffix}`;
 }

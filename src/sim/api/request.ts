@@ -66,8 +66,7 @@ export interface ApiRequest {
 
 /** The answer: an object (or list) on success, a Status on failure. */
 export type ApiResult<T = KObject> =
-  | { ok: true; code: number; object: T; revision?: number }
-  | { ok: false; code: number; status: Status };
+  { ok: true; code: number; object: T; revision?: number } | { ok: false; code: number; status: Status };
 
 /** A list response. */
 export interface ObjectList<T = KObject> {

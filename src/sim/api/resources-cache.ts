@@ -26,15 +26,26 @@ let mapNs = '';
 let mapOfNames: Map<string, ObjectNames> | undefined;
 
 /** `build(resource, namespace, name)` (resources.ts' buildObjectNames), one per object (namespace '' for cluster-scoped; name '' for the collection). */
-export function cachedNames(resource: string, namespace: string | undefined, name: string, build: (resource: string, namespace: string | undefined, name: string) => ObjectNames): ObjectNames {
+export function cachedNames(
+  resource: string,
+  namespace: string | undefined,
+  name: string,
+  build: (resource: string, namespace: string | undefined, name: string) => ObjectNames,
+): ObjectNames {
   const ns = namespace ?? '';
   // One request, and one notification's readers, ask for the same object several times in a row;
   // a request also asks for its namespace or its collection in between (the two latest are kept).
   if (name === lastName && ns === lastNs && resource === lastResource && lastNames) return lastNames;
   if (name === prevName && ns === prevNs && resource === prevResource && prevNames) {
     const n = prevNames;
-    prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
-    lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
+    prevResource = lastResource;
+    prevNs = lastNs;
+    prevName = lastName;
+    prevNames = lastNames;
+    lastResource = resource;
+    lastNs = ns;
+    lastName = name;
+    lastNames = n;
     return n;
   }
   // Most asks are about pods in one namespace: the last resource's and namespace's map is at hand.
@@ -44,16 +55,29 @@ export function cachedNames(resource: string, namespace: string | undefined, nam
     if (!byNs) objectNames.set(resource, (byNs = new Map()));
     byName = byNs.get(ns);
     if (!byName) byNs.set(ns, (byName = new Map()));
-    mapResource = resource; mapNs = ns; mapOfNames = byName;
+    mapResource = resource;
+    mapNs = ns;
+    mapOfNames = byName;
   }
   let n = byName.get(name);
   if (!n) {
-    if (objectNamesSize >= 300_000) { objectNames.clear(); objectNamesSize = 0; lastNames = prevNames = mapOfNames = undefined; return cachedNames(resource, namespace, name, build); }
+    if (objectNamesSize >= 300_000) {
+      objectNames.clear();
+      objectNamesSize = 0;
+      lastNames = prevNames = mapOfNames = undefined;
+      return cachedNames(resource, namespace, name, build);
+    }
     objectNamesSize++;
     n = build(resource, namespace, name);
     byName.set(name, n);
   }
-  prevResource = lastResource; prevNs = lastNs; prevName = lastName; prevNames = lastNames;
-  lastResource = resource; lastNs = ns; lastName = name; lastNames = n;
+  prevResource = lastResource;
+  prevNs = lastNs;
+  prevName = lastName;
+  prevNames = lastNames;
+  lastResource = resource;
+  lastNs = ns;
+  lastName = name;
+  lastNames = n;
   return n;
 }

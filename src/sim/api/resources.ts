@@ -4,7 +4,15 @@ import { flatten } from '../util/names.ts';
 import type { ApiRequest } from './request.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { ConfigMap, Event as CoreEvent, Namespace, Node, Pod, Service, ServiceAccount } from 'kubernetes-types/core/v1';
+import type {
+  ConfigMap,
+  Event as CoreEvent,
+  Namespace,
+  Node,
+  Pod,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
@@ -66,14 +74,50 @@ export const RESOURCES: Record<string, ResourceInfo> = {
   namespaces: { kind: 'Namespace', group: '', version: 'v1', namespaced: false, subresources: ['status', 'finalize'] },
   nodes: { kind: 'Node', group: '', version: 'v1', namespaced: false, subresources: ['status'] },
   leases: { kind: 'Lease', group: 'coordination.k8s.io', version: 'v1', namespaced: true, subresources: [] },
-  pods: { kind: 'Pod', group: '', version: 'v1', namespaced: true, subresources: ['status', 'binding', 'eviction', 'log'] },
-  deployments: { kind: 'Deployment', group: 'apps', version: 'v1', namespaced: true, subresources: ['status', 'scale'] },
-  replicasets: { kind: 'ReplicaSet', group: 'apps', version: 'v1', namespaced: true, subresources: ['status', 'scale'] },
+  pods: {
+    kind: 'Pod',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    subresources: ['status', 'binding', 'eviction', 'log'],
+  },
+  deployments: {
+    kind: 'Deployment',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
+    subresources: ['status', 'scale'],
+  },
+  replicasets: {
+    kind: 'ReplicaSet',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
+    subresources: ['status', 'scale'],
+  },
   services: { kind: 'Service', group: '', version: 'v1', namespaced: true, subresources: ['status'] },
-  endpointslices: { kind: 'EndpointSlice', group: 'discovery.k8s.io', version: 'v1', namespaced: true, subresources: [] },
+  endpointslices: {
+    kind: 'EndpointSlice',
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    namespaced: true,
+    subresources: [],
+  },
   events: { kind: 'Event', group: '', version: 'v1', namespaced: true, subresources: [] },
-  priorityclasses: { kind: 'PriorityClass', group: 'scheduling.k8s.io', version: 'v1', namespaced: false, subresources: [] },
-  poddisruptionbudgets: { kind: 'PodDisruptionBudget', group: 'policy', version: 'v1', namespaced: true, subresources: ['status'] },
+  priorityclasses: {
+    kind: 'PriorityClass',
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    namespaced: false,
+    subresources: [],
+  },
+  poddisruptionbudgets: {
+    kind: 'PodDisruptionBudget',
+    group: 'policy',
+    version: 'v1',
+    namespaced: true,
+    subresources: ['status'],
+  },
   serviceaccounts: { kind: 'ServiceAccount', group: '', version: 'v1', namespaced: true, subresources: ['token'] },
   configmaps: { kind: 'ConfigMap', group: '', version: 'v1', namespaced: true, subresources: [] },
 };
@@ -108,10 +152,20 @@ export const OTHER_GROUP_VERSIONS: Record<string, { group: string; version: stri
 };
 
 /** The REST path of a request: `/apis/apps/v1/namespaces/default/deployments/web/status` (`group`: one of OTHER_GROUP_VERSIONS). */
-export function resourcePath(resource: string, namespace?: string, name?: string, subresource?: string, group?: string): string {
+export function resourcePath(
+  resource: string,
+  namespace?: string,
+  name?: string,
+  subresource?: string,
+  group?: string,
+): string {
   const r = RESOURCES[resource];
   const other = group === undefined ? undefined : OTHER_GROUP_VERSIONS[resource]?.find((g) => g.group === group);
-  let p = other ? `/apis/${other.group}/${other.version}` : r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  let p = other
+    ? `/apis/${other.group}/${other.version}`
+    : r.group
+      ? `/apis/${r.group}/${r.version}`
+      : `/api/${r.version}`;
   if (r.namespaced && namespace) p += `/namespaces/${namespace}`;
   p += `/${resource}`;
   if (name) p += `/${name}`;
@@ -121,22 +175,38 @@ export function resourcePath(resource: string, namespace?: string, name?: string
 
 /** url.QueryEscape: all but letters, digits and `-_.~` percent-encoded, a space as `+`. */
 function queryEscape(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, '+');
 }
 
 /** url.Values.Encode: `k=v` pairs in key order, escaped, joined by `&` (what client-go puts after `?`). */
 export function encodeQuery(q: Record<string, string | undefined>): string {
-  return Object.keys(q).filter((k) => q[k] !== undefined).sort().map((k) => `${queryEscape(k)}=${queryEscape(q[k]!)}`).join('&');
+  return Object.keys(q)
+    .filter((k) => q[k] !== undefined)
+    .sort()
+    .map((k) => `${queryEscape(k)}=${queryEscape(q[k]!)}`)
+    .join('&');
 }
 
 /** The strings one object is known by: its etcd key, its log name, its REST path and its informer key. */
-export interface ObjectNames { key: string; object: string; path: string; sub?: Record<string, string>; nsName?: string }
+export interface ObjectNames {
+  key: string;
+  object: string;
+  path: string;
+  sub?: Record<string, string>;
+  nsName?: string;
+}
 
 /** The strings of object `name`, built afresh: what namesOf keeps (namespace '' for cluster-scoped; name '' for the collection). */
 function buildObjectNames(resource: string, namespace: string | undefined, name: string): ObjectNames {
   const ns = namespace ?? '';
   const scoped = RESOURCES[resource]?.namespaced ? namespace : undefined;
-  return { key: flatten(storeKey(resource, scoped, name)), object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`), path: flatten(resourcePath(resource, namespace, name || undefined)) };
+  return {
+    key: flatten(storeKey(resource, scoped, name)),
+    object: flatten(`${resource}/${ns ? ns + '/' : ''}${name}`),
+    path: flatten(resourcePath(resource, namespace, name || undefined)),
+  };
 }
 
 /** The cached strings of object `name` (one copy per object, see resources-cache.ts). */
@@ -165,14 +235,33 @@ export function informerKeyOf(resource: string, namespace: string | undefined, n
 }
 
 /** resourcePath through the cache (the same string). */
-export function cachedPath(resource: string, namespace: string | undefined, name: string | undefined, subresource: string | undefined): string {
+export function cachedPath(
+  resource: string,
+  namespace: string | undefined,
+  name: string | undefined,
+  subresource: string | undefined,
+): string {
   const n = namesOf(resource, namespace, name ?? '');
   if (!subresource) return n.path;
   return ((n.sub ??= {})[subresource] ??= flatten(`${n.path}/${subresource}`));
 }
-export const STATUS_RESOURCES = setOf(['pods', 'deployments', 'replicasets', 'nodes', 'services', 'namespaces', 'poddisruptionbudgets']);
+export const STATUS_RESOURCES = setOf([
+  'pods',
+  'deployments',
+  'replicasets',
+  'nodes',
+  'services',
+  'namespaces',
+  'poddisruptionbudgets',
+]);
 /** Resources whose strategy keeps metadata.generation (pods since PodObservedGenerationTracking, 1.33). */
-export const GENERATION_RESOURCES = setOf(['deployments', 'replicasets', 'pods', 'endpointslices', 'poddisruptionbudgets']);
+export const GENERATION_RESOURCES = setOf([
+  'deployments',
+  'replicasets',
+  'pods',
+  'endpointslices',
+  'poddisruptionbudgets',
+]);
 export function keyOf(req: ApiRequest): string {
   return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }

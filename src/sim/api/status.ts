@@ -10,7 +10,12 @@ export interface Status {
   message: string;
   reason: string;
   code: number;
-  details?: { name?: string; group?: string; kind?: string; causes?: { reason: string; message: string; field: string }[] };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason: string; message: string; field: string }[];
+  };
 }
 /** Build a failure Status. */
 export function statusError(code: number, reason: string, message: string, details?: Status['details']): Status {
@@ -21,17 +26,34 @@ export function statusError(code: number, reason: string, message: string, detai
 
 /** 404 NotFound: `deployments.apps "x" not found`. */
 export function notFound(resource: string, name: string): Status {
-  return statusError(404, 'NotFound', `${qualifiedResource(resource)} "${name}" not found`, { name, group: RESOURCES[resource]?.group, kind: resource });
+  return statusError(404, 'NotFound', `${qualifiedResource(resource)} "${name}" not found`, {
+    name,
+    group: RESOURCES[resource]?.group,
+    kind: resource,
+  });
 }
 
 /** 409 AlreadyExists: `deployments.apps "web" already exists`. */
 export function alreadyExists(resource: string, name: string): Status {
-  return statusError(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, { name, group: RESOURCES[resource]?.group, kind: resource });
+  return statusError(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, {
+    name,
+    group: RESOURCES[resource]?.group,
+    kind: resource,
+  });
 }
 
 /** 409 Conflict on a stale resourceVersion. */
-export function conflict(resource: string, name: string, detail = 'the object has been modified; please apply your changes to the latest version and try again'): Status {
-  return statusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${detail}`, { name, group: RESOURCES[resource]?.group, kind: resource });
+export function conflict(
+  resource: string,
+  name: string,
+  detail = 'the object has been modified; please apply your changes to the latest version and try again',
+): Status {
+  return statusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${detail}`,
+    { name, group: RESOURCES[resource]?.group, kind: resource },
+  );
 }
 
 /** kubectl's one-line rendering of a failed request (`Error from server (NotFound): pods "x" not found`). */
@@ -43,7 +65,8 @@ export function kubectlErrorMessage(status: Status): string {
 }
 
 /** What kubectl prints when nothing listens on 6443. */
-export const KUBECTL_CONNECTION_REFUSED = 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?';
+export const KUBECTL_CONNECTION_REFUSED =
+  'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?';
 /** A field.Error: the typed cause of a 422. */
 export interface FieldError {
   type: 'Invalid' | 'Required' | 'NotSupported' | 'Forbidden' | 'Duplicate' | 'TooLong';
@@ -71,12 +94,18 @@ function formatBadValue(v: unknown): string {
 /** A bad value already rendered the way field.Error prints it (json.Marshal of the Go value). */
 export class GoValue {
   readonly text: string;
-  constructor(text: string) { this.text = text; }
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 const TYPE_TEXT: Record<FieldError['type'], string> = {
-  Invalid: 'Invalid value', Required: 'Required value', NotSupported: 'Unsupported value',
-  Forbidden: 'Forbidden', Duplicate: 'Duplicate value', TooLong: 'Too long',
+  Invalid: 'Invalid value',
+  Required: 'Required value',
+  NotSupported: 'Unsupported value',
+  Forbidden: 'Forbidden',
+  Duplicate: 'Duplicate value',
+  TooLong: 'Too long',
 };
 
 /** field.Error.Error(): `spec.replicas: Invalid value: -1: must be greater than or equal to 0`. */
@@ -91,7 +120,13 @@ export function formatFieldError(e: FieldError): string {
 export function invalid(resource: string, name: string, errs: FieldError[]): Status {
   const body = errs.length === 1 ? formatFieldError(errs[0]) : `[${errs.map(formatFieldError).join(', ')}]`;
   return statusError(422, 'Invalid', `${qualifiedKind(resource)} "${name}" is invalid: ${body}`, {
-    name, group: RESOURCES[resource].group, kind: RESOURCES[resource].kind,
-    causes: errs.map((e) => ({ reason: `Field${e.type === 'Invalid' ? 'ValueInvalid' : 'Value' + e.type}`, message: formatFieldError(e).slice(e.field.length + 2), field: e.field })),
+    name,
+    group: RESOURCES[resource].group,
+    kind: RESOURCES[resource].kind,
+    causes: errs.map((e) => ({
+      reason: `Field${e.type === 'Invalid' ? 'ValueInvalid' : 'Value' + e.type}`,
+      message: formatFieldError(e).slice(e.field.length + 2),
+      field: e.field,
+    })),
   });
 }

@@ -19,16 +19,19 @@ const STRUCTS: Record<string, string> = {
   Selector: 'matchLabels matchExpressions:Requirement[]',
   Requirement: 'key operator values',
   Template: 'metadata:Meta spec:PodSpec',
-  PodSpec: 'volumes initContainers:Container[] containers:Container[] ephemeralContainers restartPolicy terminationGracePeriodSeconds activeDeadlineSeconds dnsPolicy nodeSelector '
-    + 'serviceAccountName serviceAccount automountServiceAccountToken nodeName hostNetwork hostPID hostIPC shareProcessNamespace securityContext imagePullSecrets hostname subdomain '
-    + 'affinity schedulerName tolerations:Toleration[] hostAliases priorityClassName priority dnsConfig readinessGates runtimeClassName enableServiceLinks preemptionPolicy overhead '
-    + 'topologySpreadConstraints setHostnameAsFQDN os hostUsers schedulingGates resourceClaims resources hostnameOverride workloadRef',
-  Container: 'name image command args workingDir ports:Port[] envFrom env:Env[] resources:Resources resizePolicy restartPolicy restartPolicyRules volumeMounts volumeDevices '
-    + 'livenessProbe:Probe readinessProbe:Probe startupProbe:Probe lifecycle terminationMessagePath terminationMessagePolicy imagePullPolicy securityContext stdin stdinOnce tty',
+  PodSpec:
+    'volumes initContainers:Container[] containers:Container[] ephemeralContainers restartPolicy terminationGracePeriodSeconds activeDeadlineSeconds dnsPolicy nodeSelector ' +
+    'serviceAccountName serviceAccount automountServiceAccountToken nodeName hostNetwork hostPID hostIPC shareProcessNamespace securityContext imagePullSecrets hostname subdomain ' +
+    'affinity schedulerName tolerations:Toleration[] hostAliases priorityClassName priority dnsConfig readinessGates runtimeClassName enableServiceLinks preemptionPolicy overhead ' +
+    'topologySpreadConstraints setHostnameAsFQDN os hostUsers schedulingGates resourceClaims resources hostnameOverride workloadRef',
+  Container:
+    'name image command args workingDir ports:Port[] envFrom env:Env[] resources:Resources resizePolicy restartPolicy restartPolicyRules volumeMounts volumeDevices ' +
+    'livenessProbe:Probe readinessProbe:Probe startupProbe:Probe lifecycle terminationMessagePath terminationMessagePolicy imagePullPolicy securityContext stdin stdinOnce tty',
   Port: 'name hostPort containerPort protocol hostIP',
   Env: 'name value valueFrom',
   Resources: 'limits requests claims',
-  Probe: 'exec:Exec httpGet:HTTPGet tcpSocket:TCPSocket grpc:GRPC initialDelaySeconds timeoutSeconds periodSeconds successThreshold failureThreshold terminationGracePeriodSeconds',
+  Probe:
+    'exec:Exec httpGet:HTTPGet tcpSocket:TCPSocket grpc:GRPC initialDelaySeconds timeoutSeconds periodSeconds successThreshold failureThreshold terminationGracePeriodSeconds',
   Exec: 'command',
   HTTPGet: 'path port host scheme httpHeaders',
   TCPSocket: 'port host',
@@ -36,14 +39,16 @@ const STRUCTS: Record<string, string> = {
   Toleration: 'key operator value effect tolerationSeconds',
   Pod: 'apiVersion kind metadata:Meta spec:PodSpec status',
   Deployment: 'apiVersion kind metadata:Meta spec:DeploymentSpec status',
-  DeploymentSpec: 'replicas selector:Selector template:Template strategy:Strategy minReadySeconds revisionHistoryLimit paused progressDeadlineSeconds',
+  DeploymentSpec:
+    'replicas selector:Selector template:Template strategy:Strategy minReadySeconds revisionHistoryLimit paused progressDeadlineSeconds',
   Strategy: 'type rollingUpdate:RollingUpdate',
   RollingUpdate: 'maxUnavailable maxSurge',
   ReplicaSet: 'apiVersion kind metadata:Meta spec:ReplicaSetSpec status',
   ReplicaSetSpec: 'replicas minReadySeconds selector:Selector template:Template',
   Service: 'apiVersion kind metadata:Meta spec:ServiceSpec status',
-  ServiceSpec: 'ports:ServicePort[] selector clusterIP clusterIPs type externalIPs sessionAffinity loadBalancerIP loadBalancerSourceRanges externalName externalTrafficPolicy '
-    + 'healthCheckNodePort publishNotReadyAddresses sessionAffinityConfig ipFamilies ipFamilyPolicy allocateLoadBalancerNodePorts loadBalancerClass internalTrafficPolicy trafficDistribution',
+  ServiceSpec:
+    'ports:ServicePort[] selector clusterIP clusterIPs type externalIPs sessionAffinity loadBalancerIP loadBalancerSourceRanges externalName externalTrafficPolicy ' +
+    'healthCheckNodePort publishNotReadyAddresses sessionAffinityConfig ipFamilies ipFamilyPolicy allocateLoadBalancerNodePorts loadBalancerClass internalTrafficPolicy trafficDistribution',
   ServicePort: 'name protocol appProtocol port targetPort nodePort',
   Namespace: 'apiVersion kind metadata:Meta spec:NamespaceSpec status',
   NamespaceSpec: 'finalizers',
@@ -57,14 +62,26 @@ const STRUCTS: Record<string, string> = {
 
 /** The top struct of each resource's body. */
 const TOP: Record<string, string> = {
-  pods: 'Pod', deployments: 'Deployment', replicasets: 'ReplicaSet', services: 'Service', namespaces: 'Namespace', priorityclasses: 'PriorityClass', nodes: 'Node', poddisruptionbudgets: 'PodDisruptionBudget',
+  pods: 'Pod',
+  deployments: 'Deployment',
+  replicasets: 'ReplicaSet',
+  services: 'Service',
+  namespaces: 'Namespace',
+  priorityclasses: 'PriorityClass',
+  nodes: 'Node',
+  poddisruptionbudgets: 'PodDisruptionBudget',
 };
 
 /** A struct's fields: JSON name → the struct below it ('' when unlisted), `[]` marking a list. */
 function fieldsOf(struct: string): Map<string, string> {
   let m = parsed.get(struct);
   if (!m) {
-    m = new Map(STRUCTS[struct].split(' ').map((f) => { const [n, t = ''] = f.split(':'); return [n, t]; }));
+    m = new Map(
+      STRUCTS[struct].split(' ').map((f) => {
+        const [n, t = ''] = f.split(':');
+        return [n, t];
+      }),
+    );
     parsed.set(struct, m);
   }
   return m;
@@ -78,9 +95,15 @@ function walk(v: unknown, struct: string, path: string, out: string[]): void {
   for (const k of Object.keys(v)) {
     const at = path ? `${path}.${k}` : k;
     const t = fields.get(k);
-    if (t === undefined) { out.push(at); continue; }
+    if (t === undefined) {
+      out.push(at);
+      continue;
+    }
     if (!t) continue;
-    if (!t.endsWith('[]')) { walk(v[k], t, at, out); continue; }
+    if (!t.endsWith('[]')) {
+      walk(v[k], t, at, out);
+      continue;
+    }
     const item = v[k];
     if (Array.isArray(item)) item.forEach((x, i) => walk(x, t.slice(0, -2), `${at}[${i}]`, out));
   }
@@ -104,5 +127,9 @@ export function strictFieldValidation(resource: string, body: unknown, patched: 
   if (!paths.length) return undefined;
   const err = `strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`;
   const { kind, version } = RESOURCES[resource];
-  return statusError(400, 'BadRequest', patched ? err : `${kind} in version "${version}" cannot be handled as a ${kind}: ${err}`);
+  return statusError(
+    400,
+    'BadRequest',
+    patched ? err : `${kind} in version "${version}" cannot be handled as a ${kind}: ${err}`,
+  );
 }

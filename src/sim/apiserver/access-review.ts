@@ -13,10 +13,29 @@ import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from '../api/sta
  * The non-resource URLs system:discovery and system:public-info-viewer let every authenticated user
  * GET (the bootstrap policy's ClusterRoles, policy.go, read in a vendored copy).
  */
-const DISCOVERY_URLS = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+const DISCOVERY_URLS = [
+  '/api',
+  '/api/*',
+  '/apis',
+  '/apis/*',
+  '/healthz',
+  '/livez',
+  '/openapi',
+  '/openapi/*',
+  '/readyz',
+  '/version',
+  '/version/',
+];
 /** SubjectAccessReview attributes (authorization.k8s.io/v1 ResourceAttributes / NonResourceAttributes). */
 interface AccessAttributes {
-  resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string };
+  resourceAttributes?: {
+    namespace?: string;
+    verb?: string;
+    group?: string;
+    resource?: string;
+    subresource?: string;
+    name?: string;
+  };
   nonResourceAttributes?: { path?: string; verb?: string };
 }
 
@@ -34,7 +53,7 @@ function accessAllowed(id: Identity, a: AccessAttributes): boolean {
     return urls.some(match) || (n.verb === 'get' && DISCOVERY_URLS.some(match));
   }
   const r = a.resourceAttributes ?? {};
-  const res = r.subresource ? `${r.resource ?? ''}/${r.subresource}` : r.resource ?? '';
+  const res = r.subresource ? `${r.resource ?? ''}/${r.subresource}` : (r.resource ?? '');
   return ruleAllows(id.rules, (r.verb ?? '') as Verb, res);
 }
 
@@ -46,17 +65,39 @@ const SSAR_PATH = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
  * RBAC tables requests are authorised with. It reads nothing from etcd, so it answers while etcd is
  * down; system:basic-user lets every authenticated user create one.
  */
-export function selfSubjectAccessReview(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest, identity: string): ApiResult<unknown> {
+export function selfSubjectAccessReview(
+  h: ApiHost,
+  config: ApiServerConfig,
+  component: string,
+  req: ApiRequest,
+  identity: string,
+): ApiResult<unknown> {
   const refuse = (status: Status, stage: Stage): ApiResult<never> => {
-    appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: status.code, stage, message: status.message });
+    appendRecord(h.log, {
+      t: h.now,
+      component,
+      kind: 'request',
+      verb: 'POST',
+      path: SSAR_PATH,
+      code: status.code,
+      stage,
+      message: status.message,
+    });
     return { ok: false, code: status.code, status };
   };
   const f = h.apiServer.faults;
   if (f.apiServerDown || f.partitioned?.includes(component)) {
-    const msg = component === 'kubectl' && f.apiServerDown ? KUBECTL_CONNECTION_REFUSED : `Post "https://127.0.0.1:6443${SSAR_PATH}": dial tcp 127.0.0.1:6443: connect: connection refused`;
+    const msg =
+      component === 'kubectl' && f.apiServerDown
+        ? KUBECTL_CONNECTION_REFUSED
+        : `Post "https://127.0.0.1:6443${SSAR_PATH}": dial tcp 127.0.0.1:6443: connect: connection refused`;
     return refuse(statusError(0, 'ConnectionRefused', msg), 'connection');
   }
-  if (req.verb !== 'create' || req.name || req.subresource) return refuse(statusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'), 'storage');
+  if (req.verb !== 'create' || req.name || req.subresource)
+    return refuse(
+      statusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'),
+      'storage',
+    );
   const caller = authenticate(config, identity);
   if (!caller) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const id = req.options?.impersonate ? impersonate(config, caller, req.options.impersonate) : caller;
@@ -64,5 +105,15 @@ export function selfSubjectAccessReview(h: ApiHost, config: ApiServerConfig, com
   const spec = ((req.body as Obj)?.spec ?? {}) as AccessAttributes;
   const allowed = accessAllowed(id as Identity, spec);
   appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: 201 });
-  return { ok: true, code: 201, object: { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: {}, spec, status: { allowed } } };
+  return {
+    ok: true,
+    code: 201,
+    object: {
+      kind: 'SelfSubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: {},
+      spec,
+      status: { allowed },
+    },
+  };
 }

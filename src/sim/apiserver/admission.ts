@@ -52,7 +52,10 @@ export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
   admit(a, h) {
     if (a.operation === 'DELETE' && a.resource === 'namespaces' && IMMORTAL_NAMESPACES.includes(a.name ?? '')) {
-      return statusError(403, 'Forbidden', `namespaces "${a.name}" is forbidden: this namespace may not be deleted`, { name: a.name, kind: 'namespaces' });
+      return statusError(403, 'Forbidden', `namespaces "${a.name}" is forbidden: this namespace may not be deleted`, {
+        name: a.name,
+        kind: 'namespaces',
+      });
     }
     if (a.operation !== 'CREATE' || !RESOURCES[a.resource]?.namespaced || a.subresource) return undefined;
     const ns = a.namespace ?? 'default';
@@ -67,7 +70,14 @@ export const namespaceLifecycle: AdmissionPlugin = {
  * reads the object, so a refusal comes first (NamespaceLifecycle's immortal namespaces).
  */
 export function admitDelete(h: ApiHost, config: ApiServerConfig, id: Identity, req: ApiRequest): Status | undefined {
-  const attrs: AdmissionAttributes = { operation: 'DELETE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: req.name, user: id.user };
+  const attrs: AdmissionAttributes = {
+    operation: 'DELETE',
+    resource: req.resource,
+    subresource: req.subresource,
+    namespace: req.namespace,
+    name: req.name,
+    user: id.user,
+  };
   for (const p of config.admission) {
     if (h.apiServer.disabledAdmission.includes(p.name)) continue;
     const r = p.admit(attrs, h);
@@ -82,14 +92,37 @@ export function admitDelete(h: ApiHost, config: ApiServerConfig, id: Identity, r
  */
 export function isBootstrapPriorityClass(obj: Obj, old: Obj | undefined): boolean {
   const name: string = obj.metadata?.name ?? '';
-  return !old && Object.hasOwn(SYSTEM_PRIORITY_CLASSES, name) && obj.value === SYSTEM_PRIORITY_CLASSES[name] && !obj.globalDefault && (obj.preemptionPolicy ?? 'PreemptLowerPriority') === 'PreemptLowerPriority';
+  return (
+    !old &&
+    Object.hasOwn(SYSTEM_PRIORITY_CLASSES, name) &&
+    obj.value === SYSTEM_PRIORITY_CLASSES[name] &&
+    !obj.globalDefault &&
+    (obj.preemptionPolicy ?? 'PreemptLowerPriority') === 'PreemptLowerPriority'
+  );
 }
 
 /** Run defaulting, admission plugins and validation; returns the object to store or a refusal. */
-export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identity, req: ApiRequest, obj: Obj, old: Obj | undefined, defaults: boolean): { obj: Obj } | { status: Status; stage: Stage } {
+export function admitAndValidate(
+  h: ApiHost,
+  config: ApiServerConfig,
+  id: Identity,
+  req: ApiRequest,
+  obj: Obj,
+  old: Obj | undefined,
+  defaults: boolean,
+): { obj: Obj } | { status: Status; stage: Stage } {
   if (defaults) obj = applyDefaults(req.resource, obj, h);
   // One attributes record for the chain (each plugin sees the object as the previous one left it).
-  const attrs: AdmissionAttributes = { operation: old ? 'UPDATE' : 'CREATE', resource: req.resource, subresource: req.subresource, namespace: req.namespace, name: obj.metadata?.name, object: obj, oldObject: old, user: id.user };
+  const attrs: AdmissionAttributes = {
+    operation: old ? 'UPDATE' : 'CREATE',
+    resource: req.resource,
+    subresource: req.subresource,
+    namespace: req.namespace,
+    name: obj.metadata?.name,
+    object: obj,
+    oldObject: old,
+    user: id.user,
+  };
   for (const p of config.admission) {
     if (h.apiServer.disabledAdmission.includes(p.name)) continue;
     const r = p.admit(attrs, h);
@@ -99,7 +132,9 @@ export function admitAndValidate(h: ApiHost, config: ApiServerConfig, id: Identi
   // Without the request checks installed, only what the components write reaches here (see request-checks.ts).
   const errs = config.checks?.validate(req.resource, obj, old) ?? [];
   if (req.resource === 'priorityclasses' && !config.validators.priorityclasses && !isBootstrapPriorityClass(obj, old)) {
-    throw new Error('this request needs the PriorityClass validation (apiserver/priority-class-validation.ts), registered before the first PriorityClass a client writes');
+    throw new Error(
+      'this request needs the PriorityClass validation (apiserver/priority-class-validation.ts), registered before the first PriorityClass a client writes',
+    );
   }
   for (const v of config.validators[req.resource] ?? []) errs.push(...v(obj, old));
   if (errs.length) return { status: invalid(req.resource, obj.metadata?.name ?? '', errs), stage: 'validation' };

@@ -14,30 +14,58 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
   'kube-apiserver': { user: 'system:apiserver', rules: [R(['*'], ['*'])], nonResourceURLs: ['*'] },
   scheduler: {
     user: 'system:kube-scheduler',
-    rules: [R([...READ, 'delete'], ['pods']), R(['create'], ['pods/binding']), R(['patch', 'update'], ['pods/status']),
-      R(READ, ['nodes', 'namespaces', 'services', 'replicasets', 'poddisruptionbudgets']), R(['get', 'create', 'update'], ['leases']), EVENTS],
+    rules: [
+      R([...READ, 'delete'], ['pods']),
+      R(['create'], ['pods/binding']),
+      R(['patch', 'update'], ['pods/status']),
+      R(READ, ['nodes', 'namespaces', 'services', 'replicasets', 'poddisruptionbudgets']),
+      R(['get', 'create', 'update'], ['leases']),
+      EVENTS,
+    ],
   },
   // The controller manager's own client (leader election, its LeaderElection events); its controllers use their own service accounts.
-  'kube-controller-manager': { user: 'system:kube-controller-manager', rules: [R(['get', 'create', 'update'], ['leases']), EVENTS] },
+  'kube-controller-manager': {
+    user: 'system:kube-controller-manager',
+    rules: [R(['get', 'create', 'update'], ['leases']), EVENTS],
+  },
   'deployment-controller': {
     user: 'system:serviceaccount:kube-system:deployment-controller',
-    rules: [R(['get', 'list', 'watch', 'update'], ['deployments']), R(['update'], ['deployments/status']),
-      R(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['replicasets']), R(['get', 'list', 'watch', 'update'], ['pods']), EVENTS],
+    rules: [
+      R(['get', 'list', 'watch', 'update'], ['deployments']),
+      R(['update'], ['deployments/status']),
+      R(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['replicasets']),
+      R(['get', 'list', 'watch', 'update'], ['pods']),
+      EVENTS,
+    ],
   },
   'replicaset-controller': {
     user: 'system:serviceaccount:kube-system:replicaset-controller',
-    rules: [R(['get', 'list', 'watch', 'update'], ['replicasets']), R(['update'], ['replicasets/status']),
-      R(['list', 'watch', 'patch', 'create', 'delete'], ['pods']), EVENTS],
+    rules: [
+      R(['get', 'list', 'watch', 'update'], ['replicasets']),
+      R(['update'], ['replicasets/status']),
+      R(['list', 'watch', 'patch', 'create', 'delete'], ['pods']),
+      EVENTS,
+    ],
   },
   'endpointslice-controller': {
     user: 'system:serviceaccount:kube-system:endpointslice-controller',
-    rules: [R(READ, ['services', 'pods', 'nodes']), R([...READ, 'create', 'update', 'delete'], ['endpointslices']), EVENTS],
+    rules: [
+      R(READ, ['services', 'pods', 'nodes']),
+      R([...READ, 'create', 'update', 'delete'], ['endpointslices']),
+      EVENTS,
+    ],
   },
   // system:controller:node-controller, which the taint eviction controller's requests carry too.
   'node-lifecycle-controller': {
     user: 'system:serviceaccount:kube-system:node-controller',
-    rules: [R(['get', 'list', 'watch', 'delete', 'patch', 'update'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
-      R(['get', 'list', 'watch', 'delete'], ['pods']), R(['patch', 'update'], ['pods/status']), R(READ, ['leases']), EVENTS],
+    rules: [
+      R(['get', 'list', 'watch', 'delete', 'patch', 'update'], ['nodes']),
+      R(['patch', 'update'], ['nodes/status']),
+      R(['get', 'list', 'watch', 'delete'], ['pods']),
+      R(['patch', 'update'], ['pods/status']),
+      R(READ, ['leases']),
+      EVENTS,
+    ],
   },
   'garbage-collector': {
     user: 'system:serviceaccount:kube-system:generic-garbage-collector',
@@ -45,7 +73,11 @@ export const IDENTITIES: Readonly<Record<string, Identity>> = {
   },
   'pod-garbage-collector': {
     user: 'system:serviceaccount:kube-system:pod-garbage-collector',
-    rules: [R(['list', 'watch', 'delete'], ['pods']), R(['patch'], ['pods/status']), R(['get', 'list', 'watch'], ['nodes'])],
+    rules: [
+      R(['list', 'watch', 'delete'], ['pods']),
+      R(['patch'], ['pods/status']),
+      R(['get', 'list', 'watch'], ['nodes']),
+    ],
   },
 };
 
@@ -71,6 +103,14 @@ export function authenticate(config: ApiServerConfig, component: string): Identi
 }
 // system:node's rules, one array for every kubelet (which node is its own is the node authorizer's
 // check, below): RBAC answers are then remembered once for all of them.
-export const NODE_RULES: PolicyRule[] = [R([...READ, 'create', 'update', 'patch'], ['nodes']), R(['patch', 'update'], ['nodes/status']),
-  R(['get', 'create', 'update', 'patch'], ['leases']), R([...READ, 'delete'], ['pods']), R(['create'], ['pods']),
-  R(['patch', 'update'], ['pods/status']), R(READ, ['services', 'namespaces', 'endpointslices']), R(['create'], ['serviceaccounts/token']), EVENTS];
+export const NODE_RULES: PolicyRule[] = [
+  R([...READ, 'create', 'update', 'patch'], ['nodes']),
+  R(['patch', 'update'], ['nodes/status']),
+  R(['get', 'create', 'update', 'patch'], ['leases']),
+  R([...READ, 'delete'], ['pods']),
+  R(['create'], ['pods']),
+  R(['patch', 'update'], ['pods/status']),
+  R(READ, ['services', 'namespaces', 'endpointslices']),
+  R(['create'], ['serviceaccounts/token']),
+  EVENTS,
+];

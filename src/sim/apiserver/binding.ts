@@ -15,12 +15,39 @@ export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiR
   const cur: Obj | undefined = storeGet(h.store, 'pods', key);
   if (!cur) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
   const node = (req.body as Obj)?.target?.name as string | undefined;
-  if (!node) return fail(h, component, req, invalid('pods', req.name ?? '', [{ type: 'Required', field: 'target.name' }]), 'validation');
+  if (!node)
+    return fail(
+      h,
+      component,
+      req,
+      invalid('pods', req.name ?? '', [{ type: 'Required', field: 'target.name' }]),
+      'validation',
+    );
   if (cur.spec?.nodeName) {
-    return fail(h, component, req, statusError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is already assigned to node "${cur.spec.nodeName}"`), 'storage');
+    return fail(
+      h,
+      component,
+      req,
+      statusError(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is already assigned to node "${cur.spec.nodeName}"`,
+      ),
+      'storage',
+    );
   }
   if (cur.metadata.deletionTimestamp) {
-    return fail(h, component, req, statusError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is being deleted, cannot be assigned to a host`), 'storage');
+    return fail(
+      h,
+      component,
+      req,
+      statusError(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on pods/binding "${req.name}": pod ${req.name} is being deleted, cannot be assigned to a host`,
+      ),
+      'storage',
+    );
   }
   void id;
   const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
@@ -32,5 +59,10 @@ export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiR
   const ev = putOwn(h, 'pods', key, next);
   logRequest(h, component, req, 201, { revision: ev.revision, node });
   notifyWatchers(h, ev);
-  return { ok: true, code: 201, object: { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201, metadata: {} }, revision: ev.revision };
+  return {
+    ok: true,
+    code: 201,
+    object: { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201, metadata: {} },
+    revision: ev.revision,
+  };
 }

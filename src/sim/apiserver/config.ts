@@ -84,17 +84,29 @@ export function setDefaultRequestChecks(c: RequestChecks | undefined): void {
 
 /** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
 export function newApiServerConfig(): ApiServerConfig {
-  return { admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission], validators: {}, identities: { ...IDENTITIES }, statusPatchShortcut: true, checks: defaults.checks };
+  return {
+    admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission],
+    validators: {},
+    identities: { ...IDENTITIES },
+    statusPatchShortcut: true,
+    checks: defaults.checks,
+  };
 }
 
 /** The request checks, for a request only they can answer (an impersonating one); without them it is a bug of whoever built the cluster. */
 export function requestChecks(config: ApiServerConfig): RequestChecks {
-  if (!config.checks) throw new Error('this request impersonates: it needs the request checks (apiserver/request-checks.ts), installed before the first input that sends one');
+  if (!config.checks)
+    throw new Error(
+      'this request impersonates: it needs the request checks (apiserver/request-checks.ts), installed before the first input that sends one',
+    );
   return config.checks;
 }
 
 /** kubectl's part of this API server; a request that needs it before it is installed is a bug of the caller (only kubectl sends one). */
 export function kubectlExtras(config: ApiServerConfig): KubectlExtras {
-  if (!config.kubectlExtras) throw new Error('this request needs kubectl\'s part of the API server (apiserver/kubectl-extras.ts), installed before kubectl\'s first request');
+  if (!config.kubectlExtras)
+    throw new Error(
+      "this request needs kubectl's part of the API server (apiserver/kubectl-extras.ts), installed before kubectl's first request",
+    );
   return config.kubectlExtras;
 }

@@ -15,13 +15,23 @@ import { type StoreEvent, storeGet, storePutStamped } from './store.ts';
 import { storeKey } from '../api/resources.ts';
 import { notifyWatchers } from './watch.ts';
 
-export function doCreate(h: ApiHost, config: ApiServerConfig, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
+export function doCreate(
+  h: ApiHost,
+  config: ApiServerConfig,
+  component: string,
+  id: Identity,
+  req: ApiRequest,
+): ApiResult<unknown> {
   // Without the request checks (a figure's own writes: request-checks.ts) the body is stored as sent.
-  const decoded = config.checks ? config.checks.decode(req.resource, req.body ?? {}) : { obj: omitEmptyMeta(req.body ?? {}) };
+  const decoded = config.checks
+    ? config.checks.decode(req.resource, req.body ?? {})
+    : { obj: omitEmptyMeta(req.body ?? {}) };
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
   // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields. A replay that leaves
   // kubectl's part out (replayCluster) skips the check; a link's or a figure's replay installs it.
-  const strict = req.options?.fieldValidation === 'Strict' && config.kubectlExtras?.strictFieldValidation(req.resource, req.body, false);
+  const strict =
+    req.options?.fieldValidation === 'Strict' &&
+    config.kubectlExtras?.strictFieldValidation(req.resource, req.body, false);
   if (strict) return fail(h, component, req, strict, 'validation');
   const body = decoded.obj;
   const info = RESOURCES[req.resource];
@@ -34,20 +44,37 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
     for (let i = 0; i < 8; i++) {
       meta.name = generateName(h.apiServer.nameRng, meta.generateName);
       const k = storeKey(req.resource, meta.namespace, meta.name);
-      if (!storeGet(h.store, req.resource, k)) { freeKey = k; break; }
+      if (!storeGet(h.store, req.resource, k)) {
+        freeKey = k;
+        break;
+      }
     }
   }
   if (!meta.name) {
-    return fail(h, component, req, invalid(req.resource, '', [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }]), 'validation');
+    return fail(
+      h,
+      component,
+      req,
+      invalid(req.resource, '', [
+        { type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' },
+      ]),
+      'validation',
+    );
   }
-  let obj: Obj = startsWithTypeMeta(body) ? { ...body } : { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body };
+  let obj: Obj = startsWithTypeMeta(body)
+    ? { ...body }
+    : { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body };
   obj.metadata = meta;
   // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
   if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
   // A Service's addresses are taken in defaulting; a create that fails or is a dry run gives them back.
   const revert = req.resource === 'services' ? allocationTxn(h) : undefined;
   const r = admitAndValidate(h, config, id, req, obj, undefined, true); // (the name it reports is the object's)
-  if ('status' in r) { revert?.(); logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name }); return { ok: false, code: r.status.code, status: r.status }; }
+  if ('status' in r) {
+    revert?.();
+    logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name });
+    return { ok: false, code: r.status.code, status: r.status };
+  }
   obj = r.obj;
   // Not through the names cache: most created objects (Events) are never addressed again.
   const key = freeKey ?? storeKey(req.resource, meta.namespace, meta.name);
@@ -80,12 +107,23 @@ export function doCreate(h: ApiHost, config: ApiServerConfig, component: string,
     logRequest(h, component, req, 201, { name: meta.name });
     return { ok: true, code: 201, object: obj };
   } else if (GENERATION_RESOURCES.has(req.resource)) {
-    obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now), generation: 1, resourceVersion: String(h.store.revision + 1) };
+    obj.metadata = {
+      ...createdMeta,
+      uid: newUID(h.rng),
+      creationTimestamp: rfc3339(h.now),
+      generation: 1,
+      resourceVersion: String(h.store.revision + 1),
+    };
     ev = storePutStamped(h.store, req.resource, key, obj);
   } else {
     // The stored metadata in one copy, stamped as storePut would (resourceVersion last): `obj` is
     // this request's own object, stored as it is.
-    obj.metadata = { ...createdMeta, uid: newUID(h.rng), creationTimestamp: rfc3339(h.now), resourceVersion: String(h.store.revision + 1) };
+    obj.metadata = {
+      ...createdMeta,
+      uid: newUID(h.rng),
+      creationTimestamp: rfc3339(h.now),
+      resourceVersion: String(h.store.revision + 1),
+    };
     ev = storePutStamped(h.store, req.resource, key, obj);
   }
   if (req.resource === 'events') leaseEventKey(h, key);

@@ -18,10 +18,20 @@ export function mutate(pod: Pod, options: { notReadySeconds?: number; unreachabl
   const tolerations = [...(pod.spec?.tolerations ?? [])];
   const add: Toleration[] = [];
   if (!tolerates(tolerations, TaintNodeNotReady)) {
-    add.push({ key: TaintNodeNotReady, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: options.notReadySeconds ?? defaultNotReadyTolerationSeconds });
+    add.push({
+      key: TaintNodeNotReady,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: options.notReadySeconds ?? defaultNotReadyTolerationSeconds,
+    });
   }
   if (!tolerates(tolerations, TaintNodeUnreachable)) {
-    add.push({ key: TaintNodeUnreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: options.unreachableSeconds ?? defaultUnreachableTolerationSeconds });
+    add.push({
+      key: TaintNodeUnreachable,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: options.unreachableSeconds ?? defaultUnreachableTolerationSeconds,
+    });
   }
   if (add.length === 0) return pod;
   return { ...pod, spec: { ...pod.spec!, tolerations: [...tolerations, ...add] } };

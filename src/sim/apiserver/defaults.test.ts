@@ -8,26 +8,80 @@ const host = (): ApiHost => ({ rng: createRng(1), apiServer: { allocatedIPs: {} 
 
 describe('defaults: Go zero values are defaulted as SetDefaults_* does', () => {
   it('fills absent, empty-string and zero value fields, and keeps set ones', () => {
-    expect(defaultZero({ a: '', b: 0, c: 'x' }, { a: 'A', b: 2, c: 'C', d: 'D' })).toEqual({ a: 'A', b: 2, c: 'x', d: 'D' });
+    expect(defaultZero({ a: '', b: 0, c: 'x' }, { a: 'A', b: 2, c: 'C', d: 'D' })).toEqual({
+      a: 'A',
+      b: 2,
+      c: 'x',
+      d: 'D',
+    });
   });
 
   it('an explicit empty restartPolicy, dnsPolicy and schedulerName get their defaults; a pointer field keeps 0', () => {
-    const s = defaultPodSpec({ restartPolicy: '', dnsPolicy: '', schedulerName: '', terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'nginx', terminationMessagePolicy: '', ports: [{ containerPort: 80, protocol: '' }], readinessProbe: { periodSeconds: 0, httpGet: { port: 80 } } }] });
-    expect(s).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 0 });
+    const s = defaultPodSpec({
+      restartPolicy: '',
+      dnsPolicy: '',
+      schedulerName: '',
+      terminationGracePeriodSeconds: 0,
+      containers: [
+        {
+          name: 'c',
+          image: 'nginx',
+          terminationMessagePolicy: '',
+          ports: [{ containerPort: 80, protocol: '' }],
+          readinessProbe: { periodSeconds: 0, httpGet: { port: 80 } },
+        },
+      ],
+    });
+    expect(s).toMatchObject({
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      terminationGracePeriodSeconds: 0,
+    });
     const c = s.containers[0];
-    expect(c).toMatchObject({ terminationMessagePolicy: 'File', terminationMessagePath: '/dev/termination-log', imagePullPolicy: 'Always' });
+    expect(c).toMatchObject({
+      terminationMessagePolicy: 'File',
+      terminationMessagePath: '/dev/termination-log',
+      imagePullPolicy: 'Always',
+    });
     expect(c.ports[0].protocol).toBe('TCP');
-    expect(c.readinessProbe).toMatchObject({ periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 });
+    expect(c.readinessProbe).toMatchObject({
+      periodSeconds: 10,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
   });
 
   it("a Deployment's empty strategy type is RollingUpdate; replicas: 0 stays 0", () => {
-    const d = applyDefaults('deployments', { spec: { replicas: 0, strategy: { type: '' }, template: { spec: { containers: [] } } } }, host());
+    const d = applyDefaults(
+      'deployments',
+      { spec: { replicas: 0, strategy: { type: '' }, template: { spec: { containers: [] } } } },
+      host(),
+    );
     expect(d.spec.replicas).toBe(0);
-    expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+    expect(d.spec.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
+    });
   });
 
   it("a Service's empty type and sessionAffinity are defaulted; targetPort 0 or '' means the port", () => {
-    const s = applyDefaults('services', { spec: { type: '', sessionAffinity: '', ports: [{ port: 80, targetPort: 0 }, { port: 81, targetPort: '' }, { port: 82, targetPort: 'http' }] } }, host());
+    const s = applyDefaults(
+      'services',
+      {
+        spec: {
+          type: '',
+          sessionAffinity: '',
+          ports: [
+            { port: 80, targetPort: 0 },
+            { port: 81, targetPort: '' },
+            { port: 82, targetPort: 'http' },
+          ],
+        },
+      },
+      host(),
+    );
     expect(s.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None' });
     expect(s.spec.ports.map((p: { targetPort: unknown }) => p.targetPort)).toEqual([80, 81, 'http']);
     expect(s.spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\./);
@@ -36,8 +90,29 @@ describe('defaults: Go zero values are defaulted as SetDefaults_* does', () => {
 
 describe('SetDefaults_Pod: requests default to limits', () => {
   it('a container with limits gets each missing request from them; a request it has stays; a template is left alone', () => {
-    const pod = applyDefaults('pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { limits: { cpu: '200m', memory: '256Mi' }, requests: { cpu: '100m' } } }] } }, host());
-    expect(pod.spec.containers[0].resources).toEqual({ limits: { cpu: '200m', memory: '256Mi' }, requests: { cpu: '100m', memory: '256Mi' } });
-    expect(defaultPodSpec({ containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1' } } }] }).containers[0].resources).toEqual({ limits: { cpu: '1' } });
+    const pod = applyDefaults(
+      'pods',
+      {
+        metadata: { name: 'p' },
+        spec: {
+          containers: [
+            {
+              name: 'c',
+              image: 'nginx:1.27',
+              resources: { limits: { cpu: '200m', memory: '256Mi' }, requests: { cpu: '100m' } },
+            },
+          ],
+        },
+      },
+      host(),
+    );
+    expect(pod.spec.containers[0].resources).toEqual({
+      limits: { cpu: '200m', memory: '256Mi' },
+      requests: { cpu: '100m', memory: '256Mi' },
+    });
+    expect(
+      defaultPodSpec({ containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1' } } }] }).containers[0]
+        .resources,
+    ).toEqual({ limits: { cpu: '1' } });
   });
 });

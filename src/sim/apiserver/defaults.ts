@@ -20,7 +20,8 @@ function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent' {
  */
 export function defaultZero(obj: Obj | undefined, defaults: Obj): Obj {
   const out: Obj = { ...obj };
-  for (const k of Object.keys(defaults)) if (out[k] === undefined || out[k] === '' || out[k] === 0) out[k] = defaults[k];
+  for (const k of Object.keys(defaults))
+    if (out[k] === undefined || out[k] === '' || out[k] === 0) out[k] = defaults[k];
   return out;
 }
 
@@ -31,9 +32,15 @@ function defaultProbe(p: Obj | undefined): Obj | undefined {
 
 /** SetDefaults_PodSpec (the fields the simulator reads). */
 export function defaultPodSpec(spec: Obj | undefined): Obj {
-  const s: Obj = defaultZero({ terminationGracePeriodSeconds: 30, securityContext: {}, ...spec }, { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' });
+  const s: Obj = defaultZero(
+    { terminationGracePeriodSeconds: 30, securityContext: {}, ...spec },
+    { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' },
+  );
   const c = (x: Obj): Obj => {
-    const out: Obj = defaultZero(x, { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' });
+    const out: Obj = defaultZero(x, {
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    });
     // ResourceRequirements is a struct, not a pointer: the API always serialises it, empty or not.
     out.resources ??= {};
     if (!out.imagePullPolicy && typeof out.image === 'string') out.imagePullPolicy = defaultImagePullPolicy(out.image);
@@ -58,25 +65,38 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       const spec = defaultPodSpec(obj.spec);
       spec.enableServiceLinks ??= true;
       // …and gives each container's missing requests its limits (kubectl set resources --limits alone).
-      for (const c of spec.containers ?? []) if (c.resources.limits) c.resources = { ...c.resources, requests: { ...c.resources.limits, ...c.resources.requests } };
+      for (const c of spec.containers ?? [])
+        if (c.resources.limits)
+          c.resources = { ...c.resources, requests: { ...c.resources.limits, ...c.resources.requests } };
       return { ...obj, spec, status: obj.status ?? { phase: 'Pending', qosClass: getPodQOS(spec) } };
     }
     case 'deployments': {
       const spec: Obj = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
       const strategy: Obj = defaultZero(spec.strategy, { type: 'RollingUpdate' });
-      if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...strategy.rollingUpdate };
+      if (strategy.type === 'RollingUpdate')
+        strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...strategy.rollingUpdate };
       spec.strategy = strategy;
       spec.template = defaultTemplate(spec.template);
       return { ...obj, spec, status: obj.status ?? {} };
     }
     case 'replicasets':
-      return { ...obj, spec: { replicas: 1, ...obj.spec, template: defaultTemplate(obj.spec?.template) }, status: obj.status ?? { replicas: 0 } };
+      return {
+        ...obj,
+        spec: { replicas: 1, ...obj.spec, template: defaultTemplate(obj.spec?.template) },
+        status: obj.status ?? { replicas: 0 },
+      };
     case 'services': {
       // An ExternalName Service gets no address, no IP families and no internalTrafficPolicy (SetDefaults_Service, initIPFamilyFields).
       const external = obj.spec?.type === 'ExternalName';
-      const spec: Obj = defaultZero(external ? { ...obj.spec } : { ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec }, { type: 'ClusterIP', sessionAffinity: 'None' });
+      const spec: Obj = defaultZero(
+        external
+          ? { ...obj.spec }
+          : { ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', ...obj.spec },
+        { type: 'ClusterIP', sessionAffinity: 'None' },
+      );
       // targetPort: 0 and "" both mean "the same as port" (SetDefaults_Service).
-      if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: Obj) => defaultZero(p, { protocol: 'TCP', targetPort: p.port }));
+      if (Array.isArray(spec.ports))
+        spec.ports = spec.ports.map((p: Obj) => defaultZero(p, { protocol: 'TCP', targetPort: p.port }));
       if (!external && !spec.clusterIP && spec.clusterIP !== 'None') {
         spec.clusterIP = allocateClusterIP(h);
         spec.clusterIPs = [spec.clusterIP];
@@ -88,7 +108,10 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
       if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && Array.isArray(spec.ports)) {
         const taken = (h.apiServer.allocatedNodePorts ??= {});
         spec.ports = spec.ports.map((p: Obj) => {
-          if (p.nodePort) { taken[p.nodePort] = 'x'; return p; }
+          if (p.nodePort) {
+            taken[p.nodePort] = 'x';
+            return p;
+          }
           return { ...p, nodePort: allocateNodePort(h) };
         });
       }
@@ -97,7 +120,9 @@ export function applyDefaults(resource: string, obj: Obj, h: ApiHost): Obj {
     case 'namespaces': {
       // The API server labels every namespace with its own name (kubernetes.io/metadata.name, 1.21+).
       const name = obj.metadata?.name;
-      const meta = name ? { ...obj.metadata, labels: { ...obj.metadata?.labels, 'kubernetes.io/metadata.name': name } } : obj.metadata;
+      const meta = name
+        ? { ...obj.metadata, labels: { ...obj.metadata?.labels, 'kubernetes.io/metadata.name': name } }
+        : obj.metadata;
       return { ...obj, metadata: meta, spec: { finalizers: ['kubernetes'], ...obj.spec }, status: { phase: 'Active' } };
     }
     case 'priorityclasses':
@@ -117,7 +142,8 @@ function getPodQOS(spec: Obj | undefined): 'Guaranteed' | 'Burstable' | 'BestEff
     const req = { ...c.resources?.limits, ...c.resources?.requests } as Record<string, unknown>; // requests default to limits
     const lim = (c.resources?.limits ?? {}) as Record<string, unknown>;
     if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || String(req[r]) !== String(lim[r])) guaranteed = false;
+    for (const r of ['cpu', 'memory'])
+      if (lim[r] === undefined || String(req[r]) !== String(lim[r])) guaranteed = false;
   }
   if (!any) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';
@@ -143,7 +169,10 @@ function allocateClusterIP(h: ApiHost): string {
   for (;;) {
     const off = 1 + int(h.rng, (1 << 20) - 2);
     const ip = `${10}.${96 + (off >> 16)}.${(off >> 8) & 255}.${off & 255}`;
-    if (!h.apiServer.allocatedIPs[ip]) { h.apiServer.allocatedIPs[ip] = 'x'; return ip; }
+    if (!h.apiServer.allocatedIPs[ip]) {
+      h.apiServer.allocatedIPs[ip] = 'x';
+      return ip;
+    }
   }
 }
 
@@ -160,6 +189,9 @@ function allocateNodePort(h: ApiHost): number {
   const offset = Math.min(Math.max(16, Math.floor(NODE_PORT_RANGE.size / 32)), 128);
   for (;;) {
     const port = NODE_PORT_RANGE.base + offset + int(h.rng, NODE_PORT_RANGE.size - offset);
-    if (!taken[port]) { taken[port] = 'x'; return port; }
+    if (!taken[port]) {
+      taken[port] = 'x';
+      return port;
+    }
   }
 }

@@ -11,7 +11,9 @@ describe('default/kubernetes is made again after a delete', () => {
     const before = JSON.parse(runKubectl(c, 'get svc kubernetes -o json').stdout);
     const from = c.log.length;
     expect(runKubectl(c, 'delete svc kubernetes').stdout).toBe('service "kubernetes" deleted from default namespace\n');
-    expect(runKubectl(c, 'get svc kubernetes').stderr).toBe('Error from server (NotFound): services "kubernetes" not found\n');
+    expect(runKubectl(c, 'get svc kubernetes').stderr).toBe(
+      'Error from server (NotFound): services "kubernetes" not found\n',
+    );
     c.advance(20_000 - c.now - 1);
     expect(runKubectl(c, 'get svc kubernetes').exitCode).toBe(1);
     c.advance(2);
@@ -19,7 +21,9 @@ describe('default/kubernetes is made again after a delete', () => {
     expect(after.metadata.uid).not.toBe(before.metadata.uid);
     expect(after.spec).toEqual(before.spec);
     expect(after.metadata.labels).toEqual(before.metadata.labels);
-    const posts = c.log.slice(from).filter((x) => x.kind === 'request' && x.verb === 'POST' && x.path === '/api/v1/namespaces/default/services');
+    const posts = c.log
+      .slice(from)
+      .filter((x) => x.kind === 'request' && x.verb === 'POST' && x.path === '/api/v1/namespaces/default/services');
     expect(posts.map((x) => [x.t, x.component, x.code])).toEqual([[20_000, 'kube-apiserver', 201]]);
   });
   test('another Service deleted stays deleted; a kubernetes Service made again by hand is left alone', () => {

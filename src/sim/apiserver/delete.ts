@@ -13,31 +13,83 @@ import { storeDelete, storeGet, storePut } from './store.ts';
 import { notifyWatchers } from './watch.ts';
 
 /** The store key of default/kubernetes, the Service the API server keeps. */
-const KUBERNETES_SERVICE_KEY = keyOf({ verb: 'delete', resource: 'services', namespace: 'default', name: 'kubernetes' });
+const KUBERNETES_SERVICE_KEY = keyOf({
+  verb: 'delete',
+  resource: 'services',
+  namespace: 'default',
+  name: 'kubernetes',
+});
 
 export function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: boolean): ApiResult<unknown> {
   const key = keyOf(req);
   const cur: Obj | undefined = storeGet(h.store, req.resource, key);
-  if (!cur) return fail(h, component, { ...req, subresource: eviction ? 'eviction' : undefined, verb: eviction ? 'create' : 'delete' }, notFound(req.resource, req.name ?? ''), 'storage');
+  if (!cur)
+    return fail(
+      h,
+      component,
+      { ...req, subresource: eviction ? 'eviction' : undefined, verb: eviction ? 'create' : 'delete' },
+      notFound(req.resource, req.name ?? ''),
+      'storage',
+    );
   const logReq = eviction ? { ...req, verb: 'create' as Verb, subresource: 'eviction' } : req;
   const systemClass = req.resource === 'priorityclasses' ? systemPriorityClassDeleteError(req.name ?? '') : undefined;
   if (systemClass) return fail(h, component, logReq, systemClass, 'storage');
   const pre = req.options?.preconditions;
   if (pre?.uid && pre.uid !== cur.metadata.uid) {
-    return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`), 'storage');
+    return fail(
+      h,
+      component,
+      logReq,
+      conflict(
+        req.resource,
+        req.name ?? '',
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`,
+      ),
+      'storage',
+    );
   }
   if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
-    return fail(h, component, logReq, conflict(req.resource, req.name ?? '', `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`), 'storage');
+    return fail(
+      h,
+      component,
+      logReq,
+      conflict(
+        req.resource,
+        req.name ?? '',
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata.resourceVersion}`,
+      ),
+      'storage',
+    );
   }
   const okCode = eviction ? 201 : 200;
   // deletionFinalizersForGarbageCollection: Orphan and Foreground ask the garbage collector to deal
   // with the dependents first, through a finalizer it removes when done.
-  const finalizers = finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy);
+  const finalizers = finalizersForDeletion(
+    cur.metadata.finalizers as string[] | undefined,
+    req.options?.propagationPolicy,
+  );
   const finalizersChanged = !sameStrings(finalizers, (cur.metadata.finalizers as string[] | undefined) ?? []);
-  if (cur.metadata.deletionTimestamp && req.resource !== 'pods' && (req.resource !== 'namespaces' || finalizers.length)) {
+  if (
+    cur.metadata.deletionTimestamp &&
+    req.resource !== 'pods' &&
+    (req.resource !== 'namespaces' || finalizers.length)
+  ) {
     // Already being deleted (waiting for its finalizers): only a change of policy is written.
-    if (!finalizersChanged) { logRequest(h, component, logReq, okCode); return { ok: true, code: okCode, object: cur }; }
-    return markForDeletion(h, component, logReq, okCode, key, cur, cur.metadata.deletionTimestamp, cur.metadata.deletionGracePeriodSeconds ?? 0, finalizers);
+    if (!finalizersChanged) {
+      logRequest(h, component, logReq, okCode);
+      return { ok: true, code: okCode, object: cur };
+    }
+    return markForDeletion(
+      h,
+      component,
+      logReq,
+      okCode,
+      key,
+      cur,
+      cur.metadata.deletionTimestamp,
+      cur.metadata.deletionGracePeriodSeconds ?? 0,
+      finalizers,
+    );
   }
   if (req.resource === 'pods') {
     // Graceful deletion: an unscheduled pod goes at once; otherwise the kubelet finishes it with grace 0.
@@ -51,12 +103,25 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
         logRequest(h, component, logReq, okCode, { node: cur.spec?.nodeName });
         return { ok: true, code: okCode, object: cur };
       }
-      const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now + grace * 1000), deletionGracePeriodSeconds: grace } };
+      const next: Obj = {
+        ...cur,
+        metadata: {
+          ...cur.metadata,
+          deletionTimestamp: rfc3339(h.now + grace * 1000),
+          deletionGracePeriodSeconds: grace,
+        },
+      };
       if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
       if (finalizersChanged) setFinalizers(next.metadata, finalizers);
       if (eviction) {
         const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'DisruptionTarget');
-        conds.push({ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastTransitionTime: rfc3339(h.now) });
+        conds.push({
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'EvictionByEvictionAPI',
+          message: 'Eviction API: evicting',
+          lastTransitionTime: rfc3339(h.now),
+        });
         next.status = { ...cur.status, conditions: conds };
       }
       const ev = storePut(h.store, 'pods', key, next);
@@ -67,13 +132,29 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   }
   if (finalizers.length) {
     // Finalizers left (the collector's, or anyone's): marked now, removed when the last one goes.
-    return markForDeletion(h, component, logReq, okCode, key, cur, (cur.metadata.deletionTimestamp as string | undefined) ?? rfc3339(h.now), 0, finalizers);
+    return markForDeletion(
+      h,
+      component,
+      logReq,
+      okCode,
+      key,
+      cur,
+      (cur.metadata.deletionTimestamp as string | undefined) ?? rfc3339(h.now),
+      0,
+      finalizers,
+    );
   }
   const ev = storeDelete(h.store, req.resource, key)!;
   if (req.resource === 'events' && h.apiServer.eventLeases) detachKey(h.apiServer.eventLeases, key);
   // The bootstrap controller's next pass (on its 10 s grid) finds default/kubernetes gone and makes it again.
   if (req.resource === 'services' && key === KUBERNETES_SERVICE_KEY) {
-    push(h.queue, (Math.floor(h.now / KUBERNETES_SERVICE_INTERVAL_MS) + 1) * KUBERNETES_SERVICE_INTERVAL_MS, API_SERVER, { type: 'kubernetes-service' } satisfies ApiServerTimer, true);
+    push(
+      h.queue,
+      (Math.floor(h.now / KUBERNETES_SERVICE_INTERVAL_MS) + 1) * KUBERNETES_SERVICE_INTERVAL_MS,
+      API_SERVER,
+      { type: 'kubernetes-service' } satisfies ApiServerTimer,
+      true,
+    );
   }
   logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
   notifyWatchers(h, ev);
@@ -81,12 +162,17 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
 }
 
 /** The object's finalizers with the garbage collector's two replaced by what `policy` asks for. */
-export function finalizersForDeletion(current: string[] | undefined, policy: RequestOptions['propagationPolicy']): string[] {
+export function finalizersForDeletion(
+  current: string[] | undefined,
+  policy: RequestOptions['propagationPolicy'],
+): string[] {
   const out = (current ?? []).filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
   if (policy === 'Orphan') out.push(FINALIZER_ORPHAN);
   if (policy === 'Foreground') out.push(FINALIZER_FOREGROUND);
   // A policy that was not given keeps a finalizer an earlier DELETE asked for.
-  if (policy === undefined) for (const f of current ?? []) if ((f === FINALIZER_ORPHAN || f === FINALIZER_FOREGROUND) && !out.includes(f)) out.push(f);
+  if (policy === undefined)
+    for (const f of current ?? [])
+      if ((f === FINALIZER_ORPHAN || f === FINALIZER_FOREGROUND) && !out.includes(f)) out.push(f);
   return out;
 }
 
@@ -109,7 +195,17 @@ function bumpGeneration(meta: Obj): void {
 }
 
 /** The object stays, with deletionTimestamp and the finalizers that must go before it does. */
-function markForDeletion(h: ApiHost, component: string, req: ApiRequest, code: number, key: string, cur: Obj, deletionTimestamp: string, grace: number, finalizers: string[]): ApiResult<unknown> {
+function markForDeletion(
+  h: ApiHost,
+  component: string,
+  req: ApiRequest,
+  code: number,
+  key: string,
+  cur: Obj,
+  deletionTimestamp: string,
+  grace: number,
+  finalizers: string[],
+): ApiResult<unknown> {
   const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace } };
   if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
   setFinalizers(next.metadata, finalizers);

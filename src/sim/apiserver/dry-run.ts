@@ -11,7 +11,8 @@ import { scratchHosts } from './dry-run-cache.ts';
 /** Whether a request is a dry run still to be moved onto a scratch host. */
 export function isDryRun(h: ApiHost, req: ApiRequest): boolean {
   // An eviction carries its dry run in the body's deleteOptions (kubectl drain --dry-run=server), not the query.
-  const inBody = req.subresource === 'eviction' && ((req.body as Obj | undefined)?.deleteOptions?.dryRun?.length ?? 0) > 0;
+  const inBody =
+    req.subresource === 'eviction' && ((req.body as Obj | undefined)?.deleteOptions?.dryRun?.length ?? 0) > 0;
   return (!!req.options?.dryRun || inBody) && req.verb !== 'get' && req.verb !== 'list' && !scratchHosts.has(h);
 }
 
@@ -22,16 +23,33 @@ export function isDryRun(h: ApiHost, req: ApiRequest): boolean {
  * `?dryRun=All`; the object comes back as the storage layer's dry run gives it (a created one
  * without a resourceVersion, a changed one with the one it has).
  */
-export function dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiHost) => ApiResult<unknown>): ApiResult<unknown> {
+export function dryRunRequest(
+  h: ApiHost,
+  req: ApiRequest,
+  serve: (scratch: ApiHost) => ApiResult<unknown>,
+): ApiResult<unknown> {
   const s = h.store;
   const objects: StoreState['objects'] = {};
   for (const r of Object.keys(s.objects)) objects[r] = { ...s.objects[r] };
   const scratch: ApiHost = {
-    now: h.now, components: h.components, rng: [...h.rng] as RngState, log: [],
+    now: h.now,
+    components: h.components,
+    rng: [...h.rng] as RngState,
+    log: [],
     queue: { heap: [], nextSeq: h.queue.nextSeq, pending: 0 },
-    store: { ...s, objects, createRevision: Object.assign(Object.create(null), s.createRevision), history: [...s.history] },
+    store: {
+      ...s,
+      objects,
+      createRevision: Object.assign(Object.create(null), s.createRevision),
+      history: [...s.history],
+    },
     apiServer: {
-      ...h.apiServer, watchers: {}, watchIndex: {}, allocatedIPs: { ...h.apiServer.allocatedIPs }, nameRng: [...h.apiServer.nameRng] as RngState, volumeNameRng: [...h.apiServer.volumeNameRng] as RngState,
+      ...h.apiServer,
+      watchers: {},
+      watchIndex: {},
+      allocatedIPs: { ...h.apiServer.allocatedIPs },
+      nameRng: [...h.apiServer.nameRng] as RngState,
+      volumeNameRng: [...h.apiServer.volumeNameRng] as RngState,
       allocatedNodePorts: h.apiServer.allocatedNodePorts && { ...h.apiServer.allocatedNodePorts },
       eventLeases: h.apiServer.eventLeases && structuredClone(h.apiServer.eventLeases),
     },
@@ -49,7 +67,22 @@ export function dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiH
   if (!res.ok) return res;
   const obj = res.object as Obj;
   if (!obj?.metadata) return { ok: true, code: res.code, object: obj };
-  const live: Obj | undefined = req.name ? storeGet(s, req.resource, keyOf({ ...req, namespace: RESOURCES[req.resource]?.namespaced ? (req.namespace ?? (req.body as Obj)?.metadata?.namespace ?? 'default') : undefined })) : undefined;
+  const live: Obj | undefined = req.name
+    ? storeGet(
+        s,
+        req.resource,
+        keyOf({
+          ...req,
+          namespace: RESOURCES[req.resource]?.namespaced
+            ? (req.namespace ?? (req.body as Obj)?.metadata?.namespace ?? 'default')
+            : undefined,
+        }),
+      )
+    : undefined;
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return { ok: true, code: res.code, object: { ...obj, metadata: live ? { ...meta, resourceVersion: live.metadata.resourceVersion } : meta } };
+  return {
+    ok: true,
+    code: res.code,
+    object: { ...obj, metadata: live ? { ...meta, resourceVersion: live.metadata.resourceVersion } : meta },
+  };
 }

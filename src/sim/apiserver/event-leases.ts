@@ -14,7 +14,14 @@ import { notifyWatchers } from './watch.ts';
 export function leaseEventKey(h: ApiHost, key: string): void {
   const l = (h.apiServer.eventLeases ??= newEventLeases());
   const granted = attachKey(l, key, h.now);
-  if (granted !== undefined) push(h.queue, revokeTime(l.leases[granted].expiresAt), API_SERVER, { type: 'lease-revoke', id: granted } satisfies ApiServerTimer, true);
+  if (granted !== undefined)
+    push(
+      h.queue,
+      revokeTime(l.leases[granted].expiresAt),
+      API_SERVER,
+      { type: 'lease-revoke', id: granted } satisfies ApiServerTimer,
+      true,
+    );
 }
 
 /**
@@ -37,5 +44,6 @@ export function revokeEventLease(h: ApiHost, id: number): void {
 export function extendEventLeases(h: ApiHost): void {
   const l = h.apiServer.eventLeases;
   if (!l) return;
-  for (const { id, revokeAt } of extendAll(l, h.now)) push(h.queue, revokeAt, API_SERVER, { type: 'lease-revoke', id } satisfies ApiServerTimer, true);
+  for (const { id, revokeAt } of extendAll(l, h.now))
+    push(h.queue, revokeAt, API_SERVER, { type: 'lease-revoke', id } satisfies ApiServerTimer, true);
 }

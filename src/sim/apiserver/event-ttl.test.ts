@@ -12,10 +12,18 @@ function eventKeys(c: Cluster): string[] {
 
 function deploy(c: Cluster, name: string): void {
   const r = c.request({
-    verb: 'create', resource: 'deployments', namespace: 'default',
+    verb: 'create',
+    resource: 'deployments',
+    namespace: 'default',
     body: {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
-      spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+      },
     },
   });
   expect(r.ok).toBe(true);
@@ -67,10 +75,14 @@ describe('Events expire an hour after their last write', () => {
     expect(eventKeys(c)).toEqual(expect.arrayContaining(first));
     c.advance(70_000);
     expect(eventKeys(c).filter((k) => first.includes(k))).toEqual([]);
-    const deleted = c.world.state.log.filter((r) => r.kind === 'watch' && r.component === 'kubectl' && r.event === 'DELETED');
+    const deleted = c.world.state.log.filter(
+      (r) => r.kind === 'watch' && r.component === 'kubectl' && r.event === 'DELETED',
+    );
     expect(deleted.length).toBe(first.length);
     // etcd's lessor did it: no API request deleted an Event
-    expect(c.world.state.log.some((r) => r.kind === 'request' && r.verb === 'DELETE' && r.path.includes('/events/'))).toBe(false);
+    expect(
+      c.world.state.log.some((r) => r.kind === 'request' && r.verb === 'DELETE' && r.path.includes('/events/')),
+    ).toBe(false);
   });
 
   it('keeps events written later, and kubectl get events shows only the last hour', () => {
@@ -115,16 +127,33 @@ describe('Events expire an hour after their last write', () => {
   });
 });
 
-describe('the scheduler\'s events.k8s.io Events under the TTL', () => {
+describe("the scheduler's events.k8s.io Events under the TTL", () => {
   it('a single FailedScheduling expires an hour on; a series lives on, PATCHed again every 30 minutes', () => {
     const c = createCluster({ seed: 1 });
-    runScript(c, ['kubectl cordon node-1', 'kubectl cordon node-2', 'kubectl cordon node-3', 'kubectl create deployment big --image=nginx:1.27', 'sim advance 2h'].join('\n'));
-    const failed = Object.values(c.world.state.store.objects.events ?? {}).filter((e) => e.reason === 'FailedScheduling');
+    runScript(
+      c,
+      [
+        'kubectl cordon node-1',
+        'kubectl cordon node-2',
+        'kubectl cordon node-3',
+        'kubectl create deployment big --image=nginx:1.27',
+        'sim advance 2h',
+      ].join('\n'),
+    );
+    const failed = Object.values(c.world.state.store.objects.events ?? {}).filter(
+      (e) => e.reason === 'FailedScheduling',
+    );
     // The first attempt's Event (regarding the pod before its PodScheduled=False patch) was never
     // repeated and is gone; the retries' series is the one left, its count written by the refreshes.
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ reportingComponent: 'default-scheduler', series: { count: expect.any(Number) } });
-    const patches = c.world.state.log.filter((r) => r.kind === 'request' && r.component === 'scheduler' && r.verb === 'PATCH' && r.path.startsWith('/apis/events.k8s.io/v1/'));
+    const patches = c.world.state.log.filter(
+      (r) =>
+        r.kind === 'request' &&
+        r.component === 'scheduler' &&
+        r.verb === 'PATCH' &&
+        r.path.startsWith('/apis/events.k8s.io/v1/'),
+    );
     expect(patches.map((r) => r.t)).toEqual([660_000, 1_800_000, 3_600_000, 5_400_000, 7_200_000]);
   });
 });

@@ -51,14 +51,24 @@ export function revokeTime(expiresAt: number): number {
  * reusable (valid for the whole TTL from now), else to a new lease granted TTL + reuse window.
  * Returns the new lease's id when one was granted (the caller schedules its revocation).
  */
-export function attachKey(l: EventLeases, key: string, now: number, ttlSeconds = EVENT_TTL_SECONDS): number | undefined {
+export function attachKey(
+  l: EventLeases,
+  key: string,
+  now: number,
+  ttlSeconds = EVENT_TTL_SECONDS,
+): number | undefined {
   const reuse = leaseReuseSeconds(ttlSeconds);
   const p = l.prev;
   let id: number;
   let granted: number | undefined;
   // Go's "sufficient" test is strict (After), but its clock never reads the same nanosecond twice;
   // this clock has whole milliseconds, and writes in the lease's own millisecond reuse it.
-  if (p && l.leases[p.id] && now + ttlSeconds * 1000 < p.expiresAt && now + (ttlSeconds + reuse) * 1000 >= p.expiresAt) {
+  if (
+    p &&
+    l.leases[p.id] &&
+    now + ttlSeconds * 1000 < p.expiresAt &&
+    now + (ttlSeconds + reuse) * 1000 >= p.expiresAt
+  ) {
     id = p.id;
   } else {
     id = granted = l.nextId++;
@@ -89,7 +99,10 @@ export function revokeExpired(l: EventLeases, id: number, now: number): string[]
   delete l.leases[id];
   const keys: string[] = [];
   for (const k of lease.keys) {
-    if (l.keyLease[k] === id) { delete l.keyLease[k]; keys.push(k); }
+    if (l.keyLease[k] === id) {
+      delete l.keyLease[k];
+      keys.push(k);
+    }
   }
   return keys;
 }

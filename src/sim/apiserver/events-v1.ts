@@ -12,7 +12,12 @@ import type { Obj } from '../api/request.ts';
  * zero time is null).
  */
 export function toEventsV1(e: Obj): Obj {
-  const out: Obj = { apiVersion: EVENTS_GROUP_VERSION, kind: 'Event', metadata: e.metadata, eventTime: e.eventTime ?? null };
+  const out: Obj = {
+    apiVersion: EVENTS_GROUP_VERSION,
+    kind: 'Event',
+    metadata: e.metadata,
+    eventTime: e.eventTime ?? null,
+  };
   if (e.series) out.series = e.series;
   if (e.reportingComponent) out.reportingController = e.reportingComponent;
   if (e.reportingInstance) out.reportingInstance = e.reportingInstance;
@@ -52,7 +57,8 @@ export function fromEventsV1(e: Obj): Obj {
 
 /** A response in events.k8s.io/v1: an Event, or an EventList's items. */
 export function responseInEventsV1(o: Obj): Obj {
-  if (o.kind === 'EventList') return { ...o, apiVersion: EVENTS_GROUP_VERSION, items: (o.items as Obj[]).map(toEventsV1) };
+  if (o.kind === 'EventList')
+    return { ...o, apiVersion: EVENTS_GROUP_VERSION, items: (o.items as Obj[]).map(toEventsV1) };
   return o.kind === 'Event' ? toEventsV1(o) : o;
 }
 
@@ -68,8 +74,14 @@ export function fieldSelectorFromEventsV1(selector: string): { selector: string 
     if (!term) continue;
     const label = /^[^!=]*/.exec(term)![0];
     const f = label.slice(10);
-    const mapped = label.startsWith('regarding.') && REGARDING_FIELDS.includes(f) ? 'involvedObject.' + f
-      : label === 'reportingController' ? 'reportingComponent' : SAME_FIELDS.includes(label) ? label : undefined;
+    const mapped =
+      label.startsWith('regarding.') && REGARDING_FIELDS.includes(f)
+        ? 'involvedObject.' + f
+        : label === 'reportingController'
+          ? 'reportingComponent'
+          : SAME_FIELDS.includes(label)
+            ? label
+            : undefined;
     if (mapped === undefined) return { unsupported: label };
     terms.push(mapped + term.slice(label.length));
   }

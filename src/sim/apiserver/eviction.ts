@@ -9,7 +9,11 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { push } from '../clock.ts';
 import { rfc3339 } from '../util/names.ts';
-import { DISRUPTION_CONTROLLER, selects, updateDisruptionAllowedCondition } from '../controllers/disruption-controller.ts';
+import {
+  DISRUPTION_CONTROLLER,
+  selects,
+  updateDisruptionAllowedCondition,
+} from '../controllers/disruption-controller.ts';
 import { isPodReady } from '../controllers/replicaset-util.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';
@@ -26,7 +30,7 @@ import { storeGet } from './store.ts';
 const MAX_DISRUPTED_POD_SIZE = 2000;
 
 /** The message of every 429 the eviction API answers for a PDB. */
-const EVICTION_REFUSED = 'Cannot evict pod as it would violate the pod\'s disruption budget.';
+const EVICTION_REFUSED = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 /** The component the API server's own loopback requests are logged under (system:apiserver). */
 const LOOPBACK = 'kube-apiserver';
@@ -38,15 +42,21 @@ function wakeDisruptionController(h: ApiHost): void {
 
 /** errors.NewTooManyRequests with the DisruptionBudget cause. */
 function tooManyRequests(retryAfterSeconds: number, cause: string): Status {
-  const st = statusError(429, 'TooManyRequests', EVICTION_REFUSED, { causes: [{ reason: 'DisruptionBudget', message: cause } as { reason: string; message: string; field: string }] });
+  const st = statusError(429, 'TooManyRequests', EVICTION_REFUSED, {
+    causes: [{ reason: 'DisruptionBudget', message: cause } as { reason: string; message: string; field: string }],
+  });
   if (retryAfterSeconds) (st.details as Obj).retryAfterSeconds = retryAfterSeconds;
   return st;
 }
 
 /** errors.NewForbidden on poddisruptionbudget.policy with the DisruptionBudget cause. */
 function forbidden(name: string, err: string, cause: string): Status {
-  return statusError(403, 'Forbidden', `poddisruptionbudget.policy "${name}" is forbidden: ${err}`,
-    { name, group: 'policy', kind: 'poddisruptionbudget', causes: [{ reason: 'DisruptionBudget', message: cause } as { reason: string; message: string; field: string }] });
+  return statusError(403, 'Forbidden', `poddisruptionbudget.policy "${name}" is forbidden: ${err}`, {
+    name,
+    group: 'policy',
+    kind: 'poddisruptionbudget',
+    causes: [{ reason: 'DisruptionBudget', message: cause } as { reason: string; message: string; field: string }],
+  });
 }
 
 /** canIgnorePDB: a pod that is terminal, Pending or already being deleted is deleted without asking its budget. */
@@ -63,21 +73,34 @@ function canIgnorePDB(pod: Pod): boolean {
 export function budgetRefusal(pdb: PodDisruptionBudget): Status | undefined {
   const name = pdb.metadata?.name ?? '';
   const st = pdb.status;
-  if ((st?.observedGeneration ?? 0) < (pdb.metadata?.generation ?? 0)) return tooManyRequests(10, `The disruption budget ${name} is still being processed by the server.`);
+  if ((st?.observedGeneration ?? 0) < (pdb.metadata?.generation ?? 0))
+    return tooManyRequests(10, `The disruption budget ${name} is still being processed by the server.`);
   const allowed = st?.disruptionsAllowed ?? 0;
-  if (allowed < 0) return forbidden(name, 'pdb disruptions allowed is negative', `The disruption budget ${name} does not allow evicting pods currently: pdb disruptions allowed is negative`);
+  if (allowed < 0)
+    return forbidden(
+      name,
+      'pdb disruptions allowed is negative',
+      `The disruption budget ${name} does not allow evicting pods currently: pdb disruptions allowed is negative`,
+    );
   if (Object.keys(st?.disruptedPods ?? {}).length > MAX_DISRUPTED_POD_SIZE) {
-    return forbidden(name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller', `The disruption budget ${name} does not allow evicting pods currently: too many pending evictions not confirmed by PDB controller`);
+    return forbidden(
+      name,
+      'DisruptedPods map too big - too many evictions not confirmed by PDB controller',
+      `The disruption budget ${name} does not allow evicting pods currently: too many pending evictions not confirmed by PDB controller`,
+    );
   }
   if (allowed > 0) return undefined;
   const cond = st?.conditions?.find((c) => c.type === 'DisruptionAllowed');
   const current = st?.currentHealthy ?? 0;
   const desired = st?.desiredHealthy ?? 0;
-  const msg = cond?.status === 'False' && cond.message && cond.reason === 'SyncFailed'
-    ? `The disruption budget ${name} does not allow evicting pods currently because it failed sync: ${cond.message}`
-    : current <= desired ? `The disruption budget ${name} needs ${desired} healthy pods and has ${current} currently`
-      : cond?.status === 'False' && cond.message ? `The disruption budget ${name} does not allow evicting pods currently (${cond.reason}): ${cond.message}`
-        : `The disruption budget ${name} does not allow evicting pods currently`;
+  const msg =
+    cond?.status === 'False' && cond.message && cond.reason === 'SyncFailed'
+      ? `The disruption budget ${name} does not allow evicting pods currently because it failed sync: ${cond.message}`
+      : current <= desired
+        ? `The disruption budget ${name} needs ${desired} healthy pods and has ${current} currently`
+        : cond?.status === 'False' && cond.message
+          ? `The disruption budget ${name} does not allow evicting pods currently (${cond.reason}): ${cond.message}`
+          : `The disruption budget ${name} does not allow evicting pods currently`;
   return tooManyRequests(0, msg);
 }
 
@@ -87,19 +110,37 @@ export function budgetRefusal(pdb: PodDisruptionBudget): Status | undefined {
  * decremented), otherwise the answer. The PDBs are listed and the decremented status written with
  * the API server's own client, as the real registry does (they are logged as kube-apiserver's).
  */
-function evictionCheck(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> | undefined {
+function evictionCheck(
+  h: ApiHost,
+  config: ApiServerConfig,
+  component: string,
+  req: ApiRequest,
+): ApiResult<unknown> | undefined {
   const pod = storeGet(h.store, 'pods', keyOf(req)) as Pod | undefined;
   if (!pod || canIgnorePDB(pod)) return undefined;
   const ns = pod.metadata?.namespace;
   const listed = handleRequest(h, config, LOOPBACK, { verb: 'list', resource: 'poddisruptionbudgets', namespace: ns });
   const logReq: ApiRequest = { ...req, verb: 'create', subresource: 'eviction' };
   if (!listed.ok) return fail(h, component, logReq, listed.status, 'storage');
-  const pdbs = ((listed.object as Obj).items as PodDisruptionBudget[]).filter((p) => selects(p.spec?.selector, pod.metadata?.labels));
+  const pdbs = ((listed.object as Obj).items as PodDisruptionBudget[]).filter((p) =>
+    selects(p.spec?.selector, pod.metadata?.labels),
+  );
   // A budget read here needs the controller that keeps its status: started again if it stopped with
   // its process (a restart of the controller manager), where the real one restarts with the process.
   if (pdbs.length) wakeDisruptionController(h);
   // More than one: a Status the registry returns as its result (not an error), with code 500.
-  if (pdbs.length > 1) return fail(h, component, logReq, statusError(500, '', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.'), 'storage');
+  if (pdbs.length > 1)
+    return fail(
+      h,
+      component,
+      logReq,
+      statusError(
+        500,
+        '',
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      ),
+      'storage',
+    );
   const pdb = pdbs[0];
   if (!pdb) return undefined;
   // An unready pod does not count as healthy: evicting it costs the budget nothing if the budget
@@ -118,7 +159,14 @@ function evictionCheck(h: ApiHost, config: ApiServerConfig, component: string, r
   if (Array.isArray(dr) ? dr.length : dr) return undefined;
   // The controller is told which pod is about to go, so it stops counting it as available.
   next.disruptedPods = { ...next.disruptedPods, [pod.metadata!.name!]: rfc3339(h.now) };
-  const wrote = handleRequest(h, config, LOOPBACK, { verb: 'update', resource: 'poddisruptionbudgets', namespace: ns, name: pdb.metadata?.name, subresource: 'status', body: { ...pdb, status: next } });
+  const wrote = handleRequest(h, config, LOOPBACK, {
+    verb: 'update',
+    resource: 'poddisruptionbudgets',
+    namespace: ns,
+    name: pdb.metadata?.name,
+    subresource: 'status',
+    body: { ...pdb, status: next },
+  });
   if (!wrote.ok) return fail(h, component, logReq, wrote.status, 'storage');
   return undefined;
 }

@@ -13,7 +13,8 @@ import { storeGet, storeList } from './store.ts';
 import { processLists } from './get-cache.ts';
 
 export function doGet(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
-  if (req.resource === 'pods' && req.subresource === 'log') return kubectlExtras(config).doPodLog(h, config, component, req);
+  if (req.resource === 'pods' && req.subresource === 'log')
+    return kubectlExtras(config).doPodLog(h, config, component, req);
   const o = storeGet(h.store, req.resource, keyOf(req));
   if (!o) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   logRequest(h, component, req, 200);
@@ -35,19 +36,37 @@ export function doList(h: ApiHost, config: ApiServerConfig, component: string, r
 
 function doListUncached(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   // Without kubectl's part only selectors that parse reach here (see selector-errors.ts).
-  const badSelector = config.kubectlExtras?.selectors(req.resource, req.options?.labelSelector, req.group ? undefined : req.options?.fieldSelector);
+  const badSelector = config.kubectlExtras?.selectors(
+    req.resource,
+    req.options?.labelSelector,
+    req.group ? undefined : req.options?.fieldSelector,
+  );
   if (badSelector) return fail(h, component, req, badSelector, 'validation');
   const labels = parseLabelSelector(req.options?.labelSelector);
   let fieldSelector = req.options?.fieldSelector;
   if (req.group && fieldSelector) {
     // The group's field labels, in the stored Event's names (the request keeps its own).
     const mapped = fieldSelectorFromEventsV1(fieldSelector);
-    if ('unsupported' in mapped) return fail(h, component, req, statusError(400, 'BadRequest', `field label not supported: ${mapped.unsupported}`), 'validation');
+    if ('unsupported' in mapped)
+      return fail(
+        h,
+        component,
+        req,
+        statusError(400, 'BadRequest', `field label not supported: ${mapped.unsupported}`),
+        'validation',
+      );
     fieldSelector = mapped.selector;
   }
   const fields = parseFieldSelector(fieldSelector);
-  const items = storeList(h.store, req.resource, req.namespace).filter((o) => matchesLabels(labels, o.metadata?.labels as Record<string, string>) && matchesFields(fields, o));
+  const items = storeList(h.store, req.resource, req.namespace).filter(
+    (o) => matchesLabels(labels, o.metadata?.labels as Record<string, string>) && matchesFields(fields, o),
+  );
   logRequest(h, component, req, 200);
-  const list: ObjectList = { apiVersion: apiVersionOf(req.resource), kind: RESOURCES[req.resource].kind + 'List', metadata: { resourceVersion: String(h.store.revision) }, items };
+  const list: ObjectList = {
+    apiVersion: apiVersionOf(req.resource),
+    kind: RESOURCES[req.resource].kind + 'List',
+    metadata: { resourceVersion: String(h.store.revision) },
+    items,
+  };
   return { ok: true, code: 200, object: list };
 }

@@ -27,7 +27,8 @@ function impersonatedIdentity(config: ApiServerConfig, user: string, groups: rea
   if (known) return known;
   let id: Identity;
   const node = /^system:node:(.+)$/.exec(user);
-  if (groups.includes('system:masters') || groups.includes('kubeadm:cluster-admins')) id = { user, rules: CLUSTER_ADMIN, nonResourceURLs: ['*'] };
+  if (groups.includes('system:masters') || groups.includes('kubeadm:cluster-admins'))
+    id = { user, rules: CLUSTER_ADMIN, nonResourceURLs: ['*'] };
   else if (node && groups.includes('system:nodes')) id = { user, node: node[1], rules: [...NODE_RULES, BASIC_USER] };
   else {
     const bound = Object.values(config.identities).find((i) => i.user === user && !i.nonResourceURLs);
@@ -42,10 +43,19 @@ function impersonatedIdentity(config: ApiServerConfig, user: string, groups: rea
  * The impersonation filter: the caller must be allowed to `impersonate` users (and groups), else
  * 403 (`users "jane" is forbidden: User "…" cannot impersonate resource "users" …`).
  */
-export function impersonate(config: ApiServerConfig, caller: Identity, as: { user: string; groups?: string[] }): Identity | Status {
+export function impersonate(
+  config: ApiServerConfig,
+  caller: Identity,
+  as: { user: string; groups?: string[] },
+): Identity | Status {
   for (const [resource, name] of [['users', as.user], ...(as.groups ?? []).map((g) => ['groups', g])]) {
     if (!ruleAllows(caller.rules, 'impersonate' as Verb, resource)) {
-      return statusError(403, 'Forbidden', `${resource} "${name}" is forbidden: User "${caller.user}" cannot impersonate resource "${resource}" in API group "" at the cluster scope`, { name, group: '', kind: resource });
+      return statusError(
+        403,
+        'Forbidden',
+        `${resource} "${name}" is forbidden: User "${caller.user}" cannot impersonate resource "${resource}" in API group "" at the cluster scope`,
+        { name, group: '', kind: resource },
+      );
     }
   }
   return impersonatedIdentity(config, as.user, as.groups);

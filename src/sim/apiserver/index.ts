@@ -8,8 +8,15 @@ export { handleRequest } from './handler.ts';
 export { nodeLifecycleApiServer } from './node-admission.ts';
 export { SYSTEM_PRIORITY_CLASS_OBJECTS } from './priority-class.ts';
 export {
-  API_SERVER, COMPACTION_INTERVAL_MS, KUBERNETES_SERVICE_INTERVAL_MS, compactTick, createApiServerState,
-  type ApiFaults, type ApiHost, type ApiServerState, type ApiServerTimer,
+  API_SERVER,
+  COMPACTION_INTERVAL_MS,
+  KUBERNETES_SERVICE_INTERVAL_MS,
+  compactTick,
+  createApiServerState,
+  type ApiFaults,
+  type ApiHost,
+  type ApiServerState,
+  type ApiServerTimer,
 } from './server.ts';
 export { createStore, storeGet, storeList, type StoreState } from './store.ts';
 export { breakAllWatches, breakWatchesOf, leaveWatch, openWatch, watchSubscribers } from './watch.ts';

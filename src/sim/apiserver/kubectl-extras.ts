@@ -14,7 +14,11 @@ import { registerValidator } from './validation.ts';
 import { REQUEST_CHECKS } from './request-checks.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
 import type { ComponentDef, WorldParts } from '../world.ts';
-import { NAMESPACE_CONTROLLER, type NamespaceControllerState, namespaceControllerDef } from '../controllers/namespace-controller.ts';
+import {
+  NAMESPACE_CONTROLLER,
+  type NamespaceControllerState,
+  namespaceControllerDef,
+} from '../controllers/namespace-controller.ts';
 import { registerIdentity } from './authn.ts';
 import { type Identity, R } from '../api/identity.ts';
 import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
@@ -32,24 +36,40 @@ import { push } from '../clock.ts';
 /** system:controller:namespace-controller: read and finalize namespaces, list and delete everything in them. */
 const NAMESPACE_CONTROLLER_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:namespace-controller',
-  rules: [R(['get', 'list', 'watch', 'delete'], ['namespaces']), R(['update'], ['namespaces/finalize', 'namespaces/status']), R(['get', 'list', 'delete'], ['*'])],
+  rules: [
+    R(['get', 'list', 'watch', 'delete'], ['namespaces']),
+    R(['update'], ['namespaces/finalize', 'namespaces/status']),
+    R(['get', 'list', 'delete'], ['*']),
+  ],
 };
 
 /** system:controller:disruption-controller: read budgets, pods and their controllers; write budgets' status; post events. */
 const DISRUPTION_CONTROLLER_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:disruption-controller',
-  rules: [R(['get', 'list', 'watch'], ['poddisruptionbudgets', 'pods', 'replicasets', 'deployments']), R(['update'], ['poddisruptionbudgets/status']), R(['create', 'patch', 'update'], ['events'])],
+  rules: [
+    R(['get', 'list', 'watch'], ['poddisruptionbudgets', 'pods', 'replicasets', 'deployments']),
+    R(['update'], ['poddisruptionbudgets/status']),
+    R(['create', 'patch', 'update'], ['events']),
+  ],
 };
 /** system:controller:service-account-controller: read namespaces and accounts, create accounts. */
 const SERVICE_ACCOUNT_CONTROLLER_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:service-account-controller',
-  rules: [R(['get', 'list', 'watch'], ['namespaces', 'serviceaccounts']), R(['create'], ['serviceaccounts']), R(['create', 'patch', 'update'], ['events'])],
+  rules: [
+    R(['get', 'list', 'watch'], ['namespaces', 'serviceaccounts']),
+    R(['create'], ['serviceaccounts']),
+    R(['create', 'patch', 'update'], ['events']),
+  ],
 };
 
 /** system:controller:root-ca-cert-publisher: read namespaces, create and update ConfigMaps. */
 const ROOT_CA_CERT_PUBLISHER_IDENTITY: Identity = {
   user: 'system:serviceaccount:kube-system:root-ca-cert-publisher',
-  rules: [R(['get', 'list', 'watch'], ['namespaces', 'configmaps']), R(['create', 'update'], ['configmaps']), R(['create', 'patch', 'update'], ['events'])],
+  rules: [
+    R(['get', 'list', 'watch'], ['namespaces', 'configmaps']),
+    R(['create', 'update'], ['configmaps']),
+    R(['create', 'patch', 'update'], ['events']),
+  ],
 };
 
 /**
@@ -60,11 +80,17 @@ const ROOT_CA_CERT_PUBLISHER_IDENTITY: Identity = {
 const SERVICE_ACCOUNT_CONTROLLERS_START: AdmissionPlugin = {
   name: 'ServiceAccountControllersStart',
   admit(a, h) {
-    const wakes = a.resource === 'namespaces' ? a.operation === 'CREATE' : a.resource === 'serviceaccounts' || a.resource === 'configmaps' ? a.operation !== 'CREATE' && !a.subresource : false;
+    const wakes =
+      a.resource === 'namespaces'
+        ? a.operation === 'CREATE'
+        : a.resource === 'serviceaccounts' || a.resource === 'configmaps'
+          ? a.operation !== 'CREATE' && !a.subresource
+          : false;
     if (!wakes) return undefined;
     // Every real cluster runs them: what they draw (their watches' jitter, their objects' uids) comes
     // from generators of their own, so the names and placements a figure quotes do not move.
-    for (const name of [SERVICE_ACCOUNT_CONTROLLER, ROOT_CA_CERT_PUBLISHER]) push(h.queue, h.now, API_SERVER, { type: 'start', name, ownRng: true } satisfies ApiServerTimer);
+    for (const name of [SERVICE_ACCOUNT_CONTROLLER, ROOT_CA_CERT_PUBLISHER])
+      push(h.queue, h.now, API_SERVER, { type: 'start', name, ownRng: true } satisfies ApiServerTimer);
     return undefined;
   },
 };
@@ -79,30 +105,76 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
   const d = decodeJSONPatch(body);
   if (!d.ok) return { status: statusError(400, 'BadRequest', d.message) };
   if (d.ops.length > MAX_JSON_PATCH_OPERATIONS) {
-    return { status: statusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${d.ops.length}`) };
+    return {
+      status: statusError(
+        413,
+        'RequestEntityTooLarge',
+        `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${d.ops.length}`,
+      ),
+    };
   }
   const r = applyJSONPatch(cur, d.ops);
-  if (!r.ok) return { status: statusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}) };
+  if (!r.ok)
+    return {
+      status: statusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}),
+    };
   const o = r.doc as Obj;
   if (o === null || typeof o !== 'object' || Array.isArray(o)) {
     // The patched document no longer decodes into the kind (a `replace` of "" with an array):
     // NewInvalid(GroupKind{}, "", patch: Invalid value: <the document>). The decoder's text is
     // SimpleMetaFactory.Interpret's as remembered, not confirmed in the source.
-    const e: FieldError = { type: 'Invalid', field: 'patch', value: JSON.stringify(o), detail: `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }` };
-    return { status: statusError(422, 'Invalid', ` "" is invalid: ${formatFieldError(e)}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message: formatFieldError(e).slice('patch: '.length), field: 'patch' }] }) };
+    const e: FieldError = {
+      type: 'Invalid',
+      field: 'patch',
+      value: JSON.stringify(o),
+      detail: `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    };
+    return {
+      status: statusError(422, 'Invalid', ` "" is invalid: ${formatFieldError(e)}`, {
+        name: '',
+        group: '',
+        kind: '',
+        causes: [{ reason: 'FieldValueInvalid', message: formatFieldError(e).slice('patch: '.length), field: 'patch' }],
+      }),
+    };
   }
   if (!o.metadata || typeof o.metadata !== 'object' || Array.isArray(o.metadata)) o.metadata = {};
   // The document is decoded into the request's kind: a removed kind or apiVersion is filled in from
   // it. (A changed one fails that decoding in Kubernetes; here the stored kind is simply kept.)
-  if (o.kind !== cur.kind || o.apiVersion !== cur.apiVersion) { o.kind = cur.kind; o.apiVersion = cur.apiVersion; }
+  if (o.kind !== cur.kind || o.apiVersion !== cur.apiVersion) {
+    o.kind = cur.kind;
+    o.apiVersion = cur.apiVersion;
+  }
   return { object: o };
 }
 
 /** The handlers kubectl's requests need, as one API server takes them. */
-const KUBECTL_EXTRAS: KubectlExtras = { selfSubjectAccessReview, isDryRun, dryRunRequest, jsonPatched, doPodLog, strictFieldValidation, namespaceDelete, evict, selectors: selectorsError, watchOptions: validateWatchOptions, tokenRequestChecks };
+const KUBECTL_EXTRAS: KubectlExtras = {
+  selfSubjectAccessReview,
+  isDryRun,
+  dryRunRequest,
+  jsonPatched,
+  doPodLog,
+  strictFieldValidation,
+  namespaceDelete,
+  evict,
+  selectors: selectorsError,
+  watchOptions: validateWatchOptions,
+  tokenRequestChecks,
+};
 
 /** A world as the installer sees it: its API server's configuration and its optional parts. */
-type WorldLike = { apiConfig: ApiServerConfig; parts: WorldParts; define?(def: ComponentDef<NamespaceControllerState> | typeof disruptionControllerDef | typeof serviceAccountsControllerDef | typeof rootCAPublisherDef): unknown };
+type WorldLike = {
+  apiConfig: ApiServerConfig;
+  parts: WorldParts;
+  define?(
+    def:
+      | ComponentDef<NamespaceControllerState>
+      | typeof disruptionControllerDef
+      | typeof serviceAccountsControllerDef
+      | typeof rootCAPublisherDef,
+  ): unknown;
+};
 
 /**
  * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
@@ -137,8 +209,10 @@ function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   // Only kubectl makes a namespace terminate: the admission check for one comes with it.
   withNamespaceLifecycle(config);
   // Only kubectl (or a link's replay of its requests) writes a PriorityClass of its own.
-  if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION)) registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
+  if (!config.validators.priorityclasses?.includes(PRIORITY_CLASS_VALIDATION))
+    registerValidator(config, 'priorityclasses', PRIORITY_CLASS_VALIDATION);
   // And a PodDisruptionBudget.
-  if (!config.validators.poddisruptionbudgets?.includes(PDB_VALIDATION)) registerValidator(config, 'poddisruptionbudgets', PDB_VALIDATION);
+  if (!config.validators.poddisruptionbudgets?.includes(PDB_VALIDATION))
+    registerValidator(config, 'poddisruptionbudgets', PDB_VALIDATION);
   return config;
 }

@@ -27,21 +27,53 @@ export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string,
   const pod: Obj | undefined = storeGet(h.store, 'pods', keyOf(req));
   if (!pod) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
   const name = req.name ?? '';
-  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map((c) => c.name as string);
+  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map(
+    (c) => c.name as string,
+  );
   let container = req.options?.container;
   if (!container) {
     const main = (pod.spec?.containers ?? []) as Obj[];
-    if (main.length !== 1) return fail(h, component, req, statusError(400, 'BadRequest', `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`), 'storage');
+    if (main.length !== 1)
+      return fail(
+        h,
+        component,
+        req,
+        statusError(
+          400,
+          'BadRequest',
+          `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`,
+        ),
+        'storage',
+      );
     container = main[0].name as string;
   } else if (!names.includes(container)) {
-    return fail(h, component, req, statusError(400, 'BadRequest', `container ${container} is not valid for pod ${name}`), 'storage');
+    return fail(
+      h,
+      component,
+      req,
+      statusError(400, 'BadRequest', `container ${container} is not valid for pod ${name}`),
+      'storage',
+    );
   }
   const node = pod.spec?.nodeName as string | undefined;
-  if (!node) return fail(h, component, req, statusError(400, 'BadRequest', `pod ${name} does not have a host assigned`), 'storage');
+  if (!node)
+    return fail(
+      h,
+      component,
+      req,
+      statusError(400, 'BadRequest', `pod ${name} does not have a host assigned`),
+      'storage',
+    );
   const conn = config.kubelets?.(node);
   if (!conn || !conn.reachable) {
     const url = `https://${conn?.ip ?? node}:10250/containerLogs/${req.namespace}/${name}/${container}`;
-    return fail(h, component, req, statusError(500, '', `Get "${url}": dial tcp ${conn?.ip ?? node}:10250: connect: no route to host`), 'storage');
+    return fail(
+      h,
+      component,
+      req,
+      statusError(500, '', `Get "${url}": dial tcp ${conn?.ip ?? node}:10250: connect: no route to host`),
+      'storage',
+    );
   }
   const r = containerLogs(conn.kubelet, req.namespace ?? 'default', name, container, !!req.options?.previous);
   if (!r.ok) return fail(h, component, req, statusError(400, 'BadRequest', r.message), 'storage');

@@ -27,10 +27,18 @@ export function namespaceDelete(h: ApiHost, component: string, req: ApiRequest):
   if (!cur) return undefined;
   // Any DELETE of a namespace queues the controller's start (a running one stays as it is), so one
   // lost with a controller-manager restart comes back.
-  const wake = () => push(h.queue, h.now, API_SERVER, { type: 'start', name: 'namespace-controller' } satisfies ApiServerTimer);
+  const wake = () =>
+    push(h.queue, h.now, API_SERVER, { type: 'start', name: 'namespace-controller' } satisfies ApiServerTimer);
   if (!cur.metadata.deletionTimestamp) {
-    const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) }, status: { ...cur.status, phase: 'Terminating' } };
-    setFinalizers(next.metadata, finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy));
+    const next: Obj = {
+      ...cur,
+      metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) },
+      status: { ...cur.status, phase: 'Terminating' },
+    };
+    setFinalizers(
+      next.metadata,
+      finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy),
+    );
     const ev = storePut(h.store, 'namespaces', key, next);
     wake();
     logRequest(h, component, req, 200, { revision: ev.revision });
@@ -53,8 +61,19 @@ function terminating(a: Parameters<AdmissionPlugin['admit']>[0], h: ApiHost): St
   const got = storeGet(h.store, 'namespaces', namesOf('namespaces', undefined, ns).key);
   if ((got?.status as { phase?: string } | undefined)?.phase !== 'Terminating') return undefined;
   const n = a.name ? ` "${a.name}"` : '';
-  return statusError(403, 'Forbidden', `${qualifiedResource(a.resource)}${n} is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
-    { name: a.name ?? '', group: RESOURCES[a.resource].group, kind: a.resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }] });
+  return statusError(
+    403,
+    'Forbidden',
+    `${qualifiedResource(a.resource)}${n} is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+    {
+      name: a.name ?? '',
+      group: RESOURCES[a.resource].group,
+      kind: a.resource,
+      causes: [
+        { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+      ],
+    },
+  );
 }
 
 /** NamespaceLifecycle as a cluster kubectl has run in has it: the core plugin, then the terminating check. */

@@ -4,7 +4,14 @@
 // figure's request checks carry it.
 import type { Obj } from '../api/request.ts';
 import { type FieldError, GoValue } from '../api/status.ts';
-import { type Validator, PERCENT, intOrPercentValue, nonNegative, notSupported, validateLabelSelector } from './validation.ts';
+import {
+  type Validator,
+  PERCENT,
+  intOrPercentValue,
+  nonNegative,
+  notSupported,
+  validateLabelSelector,
+} from './validation.ts';
 import { regexError } from '../api/name-validation.ts';
 
 /**
@@ -18,8 +25,23 @@ function jsonIntOrString(v: number | string): GoValue {
 /** ValidatePositiveIntOrPercent and IsNotMoreThan100Percent of one PDB bound. */
 function validatePdbBound(v: number | string, field: string): FieldError[] {
   if (typeof v === 'number') return nonNegative(v, field);
-  if (!PERCENT.test(v)) return [{ type: 'Invalid', field, value: jsonIntOrString(v), detail: regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%') }];
-  return intOrPercentValue(v) > 100 ? [{ type: 'Invalid', field, value: jsonIntOrString(v), detail: 'must not be greater than 100%' }] : [];
+  if (!PERCENT.test(v))
+    return [
+      {
+        type: 'Invalid',
+        field,
+        value: jsonIntOrString(v),
+        detail: regexError(
+          "a valid percent string must be a numeric string followed by an ending '%'",
+          '[0-9]+%',
+          '1%',
+          '93%',
+        ),
+      },
+    ];
+  return intOrPercentValue(v) > 100
+    ? [{ type: 'Invalid', field, value: jsonIntOrString(v), detail: 'must not be greater than 100%' }]
+    : [];
 }
 
 /**
@@ -32,16 +54,28 @@ function validatePodDisruptionBudgetSpec(spec: Obj): FieldError[] {
   const has = (v: unknown): v is number | string => v !== undefined && v !== null;
   if (has(spec.minAvailable) && has(spec.maxUnavailable)) {
     // The internal struct has no json tags: its fields print under their Go names (the selector is metav1's, tagged).
-    const shown = { MinAvailable: spec.minAvailable, Selector: spec.selector ?? null, MaxUnavailable: spec.maxUnavailable, UnhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null };
-    errs.push({ type: 'Invalid', field: 'spec', value: new GoValue(JSON.stringify(shown)), detail: 'minAvailable and maxUnavailable cannot be both set' });
+    const shown = {
+      MinAvailable: spec.minAvailable,
+      Selector: spec.selector ?? null,
+      MaxUnavailable: spec.maxUnavailable,
+      UnhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null,
+    };
+    errs.push({
+      type: 'Invalid',
+      field: 'spec',
+      value: new GoValue(JSON.stringify(shown)),
+      detail: 'minAvailable and maxUnavailable cannot be both set',
+    });
   }
   if (has(spec.minAvailable)) errs.push(...validatePdbBound(spec.minAvailable, 'spec.minAvailable'));
   if (has(spec.maxUnavailable)) errs.push(...validatePdbBound(spec.maxUnavailable, 'spec.maxUnavailable'));
   if (spec.selector) errs.push(...validateLabelSelector(spec.selector, 'spec.selector').errs);
   const policy = spec.unhealthyPodEvictionPolicy;
-  if (has(policy) && policy !== 'IfHealthyBudget' && policy !== 'AlwaysAllow') errs.push(notSupported('spec.unhealthyPodEvictionPolicy', policy, ['AlwaysAllow', 'IfHealthyBudget']));
+  if (has(policy) && policy !== 'IfHealthyBudget' && policy !== 'AlwaysAllow')
+    errs.push(notSupported('spec.unhealthyPodEvictionPolicy', policy, ['AlwaysAllow', 'IfHealthyBudget']));
   return errs;
 }
 
 /** The `poddisruptionbudgets` validator: ValidatePodDisruptionBudget on create and on a change of spec (a status write keeps the stored spec). */
-export const PDB_VALIDATION: Validator = (obj, old) => (old && obj.spec === old.spec ? [] : validatePodDisruptionBudgetSpec((obj as Obj).spec ?? {}));
+export const PDB_VALIDATION: Validator = (obj, old) =>
+  old && obj.spec === old.spec ? [] : validatePodDisruptionBudgetSpec((obj as Obj).spec ?? {});

@@ -5,8 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { pod, testWorld } from '../testing/world.ts';
 import type { Obj } from '../api/request.ts';
 
-const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) => w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body });
-const withSpec = (body: Record<string, unknown>, extra: Obj) => ({ ...body, spec: { ...(body.spec as Obj), ...extra } });
+const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) =>
+  w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body });
+const withSpec = (body: Record<string, unknown>, extra: Obj) => ({
+  ...body,
+  spec: { ...(body.spec as Obj), ...extra },
+});
 
 describe('what the API server adds to a pod', () => {
   it('serviceAccountName and serviceAccount default, priority 0, PreemptLowerPriority, enableServiceLinks, resources: {}, generation 1', () => {
@@ -15,45 +19,103 @@ describe('what the API server adds to a pod', () => {
     expect(r.ok).toBe(true);
     const p = (r as { object: Obj }).object;
     expect(p.metadata.generation).toBe(1);
-    expect(p.spec).toMatchObject({ serviceAccountName: 'default', serviceAccount: 'default', priority: 0, preemptionPolicy: 'PreemptLowerPriority', enableServiceLinks: true });
+    expect(p.spec).toMatchObject({
+      serviceAccountName: 'default',
+      serviceAccount: 'default',
+      priority: 0,
+      preemptionPolicy: 'PreemptLowerPriority',
+      enableServiceLinks: true,
+    });
     expect(p.spec.containers[0].resources).toEqual({});
   });
 
   it('keeps what the client set: its own account, enableServiceLinks false, a system PriorityClass', () => {
     const w = testWorld();
-    expect(w.kubectl({ verb: 'create', resource: 'serviceaccounts', namespace: 'default', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot', namespace: 'default' } } }).ok).toBe(true);
-    const p = (create(w, withSpec(pod('p'), { serviceAccountName: 'robot', enableServiceLinks: false, priorityClassName: 'system-node-critical' })) as { object: Obj }).object;
-    expect(p.spec).toMatchObject({ serviceAccountName: 'robot', serviceAccount: 'robot', enableServiceLinks: false, priority: 2000001000, preemptionPolicy: 'PreemptLowerPriority' });
+    expect(
+      w.kubectl({
+        verb: 'create',
+        resource: 'serviceaccounts',
+        namespace: 'default',
+        body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot', namespace: 'default' } },
+      }).ok,
+    ).toBe(true);
+    const p = (
+      create(
+        w,
+        withSpec(pod('p'), {
+          serviceAccountName: 'robot',
+          enableServiceLinks: false,
+          priorityClassName: 'system-node-critical',
+        }),
+      ) as { object: Obj }
+    ).object;
+    expect(p.spec).toMatchObject({
+      serviceAccountName: 'robot',
+      serviceAccount: 'robot',
+      enableServiceLinks: false,
+      priority: 2000001000,
+      preemptionPolicy: 'PreemptLowerPriority',
+    });
     // The bootstrapped class was defaulted to PreemptLowerPriority: a pod may not say otherwise.
     const q = create(w, withSpec(pod('q'), { priorityClassName: 'system-node-critical', preemptionPolicy: 'Never' }));
-    expect(!q.ok && q.status.message).toBe('pods "q" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name');
+    expect(!q.ok && q.status.message).toBe(
+      'pods "q" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name',
+    );
   });
 
-  it('refuses a pod whose account does not exist, lets a missing default through, and reads the account\'s automountServiceAccountToken', () => {
+  it("refuses a pod whose account does not exist, lets a missing default through, and reads the account's automountServiceAccountToken", () => {
     const w = testWorld();
     const ghost = create(w, withSpec(pod('g'), { serviceAccountName: 'ghost' }));
     expect(!ghost.ok && ghost.code).toBe(403);
-    expect(!ghost.ok && ghost.status.message).toBe('pods "g" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found');
+    expect(!ghost.ok && ghost.status.message).toBe(
+      'pods "g" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found',
+    );
     // No ServiceAccount objects in this world at all: `default` is let through and gets its token volume.
     const d = (create(w, pod('d')) as { object: Obj }).object;
     expect(d.spec.volumes.map((v: Obj) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/)]);
-    expect(w.kubectl({ verb: 'create', resource: 'serviceaccounts', namespace: 'default', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'quiet', namespace: 'default' }, automountServiceAccountToken: false } }).ok).toBe(true);
+    expect(
+      w.kubectl({
+        verb: 'create',
+        resource: 'serviceaccounts',
+        namespace: 'default',
+        body: {
+          apiVersion: 'v1',
+          kind: 'ServiceAccount',
+          metadata: { name: 'quiet', namespace: 'default' },
+          automountServiceAccountToken: false,
+        },
+      }).ok,
+    ).toBe(true);
     const q = (create(w, withSpec(pod('q'), { serviceAccountName: 'quiet' })) as { object: Obj }).object;
     expect(q.spec.volumes ?? []).toEqual([]);
     // The pod's own preference wins over its account's.
-    const r = (create(w, withSpec(pod('r'), { serviceAccountName: 'quiet', automountServiceAccountToken: true })) as { object: Obj }).object;
+    const r = (
+      create(w, withSpec(pod('r'), { serviceAccountName: 'quiet', automountServiceAccountToken: true })) as {
+        object: Obj;
+      }
+    ).object;
     expect(r.spec.volumes).toHaveLength(1);
   });
 
   it('resolves a stored PriorityClass, and the globalDefault one for a pod that names none', () => {
     const w = testWorld();
-    const pc = (body: Obj) => w.kubectl({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body } });
+    const pc = (body: Obj) =>
+      w.kubectl({
+        verb: 'create',
+        resource: 'priorityclasses',
+        body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body },
+      });
     expect(pc({ metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' }).ok).toBe(true);
     const a = (create(w, withSpec(pod('a'), { priorityClassName: 'high' })) as { object: Obj }).object;
     expect(a.spec).toMatchObject({ priorityClassName: 'high', priority: 1000, preemptionPolicy: 'Never' });
     expect(pc({ metadata: { name: 'low' }, value: 10, globalDefault: true }).ok).toBe(true);
     expect(pc({ metadata: { name: 'lower' }, value: 5, globalDefault: true })).toMatchObject({
-      ok: false, code: 403, status: { message: 'priorityclasses.scheduling.k8s.io "lower" is forbidden: PriorityClass low is already marked as default. Only one default can exist' },
+      ok: false,
+      code: 403,
+      status: {
+        message:
+          'priorityclasses.scheduling.k8s.io "lower" is forbidden: PriorityClass low is already marked as default. Only one default can exist',
+      },
     });
     const b = (create(w, pod('b')) as { object: Obj }).object;
     expect(b.spec).toMatchObject({ priorityClassName: 'low', priority: 10, preemptionPolicy: 'PreemptLowerPriority' });
@@ -61,23 +123,47 @@ describe('what the API server adds to a pod', () => {
 
   it('validates PriorityClasses as ValidatePriorityClass does, and keeps the system ones', () => {
     const w = testWorld();
-    const pc = (body: Obj) => w.kubectl({ verb: 'create', resource: 'priorityclasses', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body } });
+    const pc = (body: Obj) =>
+      w.kubectl({
+        verb: 'create',
+        resource: 'priorityclasses',
+        body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body },
+      });
     expect(pc({ metadata: { name: 'huge' }, value: 1000000001 })).toMatchObject({
-      ok: false, code: 422, status: { message: 'PriorityClass.scheduling.k8s.io "huge" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000' },
+      ok: false,
+      code: 422,
+      status: {
+        message:
+          'PriorityClass.scheduling.k8s.io "huge" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
+      },
     });
     expect(pc({ metadata: { name: 'system-mine' }, value: 1 })).toMatchObject({
-      ok: false, status: { message: "PriorityClass.scheduling.k8s.io \"system-mine\" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class" },
+      ok: false,
+      status: {
+        message:
+          'PriorityClass.scheduling.k8s.io "system-mine" is invalid: metadata.name: Forbidden: priority class names with \'system-\' prefix are reserved for system use only. error: system-mine is not a known system priority class',
+      },
     });
     const list = w.kubectl({ verb: 'list', resource: 'priorityclasses' });
-    expect(list.ok && (list.object as { items: Obj[] }).items.map((i) => [i.metadata.name, i.value, i.preemptionPolicy])).toEqual([
-      ['system-cluster-critical', 2000000000, 'PreemptLowerPriority'], ['system-node-critical', 2000001000, 'PreemptLowerPriority'],
+    expect(
+      list.ok && (list.object as { items: Obj[] }).items.map((i) => [i.metadata.name, i.value, i.preemptionPolicy]),
+    ).toEqual([
+      ['system-cluster-critical', 2000000000, 'PreemptLowerPriority'],
+      ['system-node-critical', 2000001000, 'PreemptLowerPriority'],
     ]);
     expect(w.kubectl({ verb: 'delete', resource: 'priorityclasses', name: 'system-node-critical' })).toMatchObject({
-      ok: false, code: 403, status: { message: 'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted' },
+      ok: false,
+      code: 403,
+      status: {
+        message:
+          'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted',
+      },
     });
     expect(pc({ metadata: { name: 'mid' }, value: 50 }).ok).toBe(true);
     const upd = w.kubectl({ verb: 'patch', resource: 'priorityclasses', name: 'mid', body: { value: 51 } });
-    expect(!upd.ok && upd.status.message).toBe('PriorityClass.scheduling.k8s.io "mid" is invalid: value: Forbidden: may not be changed in an update.');
+    expect(!upd.ok && upd.status.message).toBe(
+      'PriorityClass.scheduling.k8s.io "mid" is invalid: value: Forbidden: may not be changed in an update.',
+    );
   });
 
   it('refuses an unknown PriorityClass and a priority that disagrees with the class (403)', () => {
@@ -87,7 +173,9 @@ describe('what the API server adds to a pod', () => {
     expect(!a.ok && a.status.message).toBe('pods "a" is forbidden: no PriorityClass with name gold was found');
     const b = create(w, withSpec(pod('b'), { priority: 7 }));
     expect(!b.ok && b.code).toBe(403);
-    expect(!b.ok && b.status.message).toBe('pods "b" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name');
+    expect(!b.ok && b.status.message).toBe(
+      'pods "b" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
+    );
   });
 
   it('mounts the projected token volume kube-api-access-xxxxx in every container, read-only, as ServiceAccount admission does', () => {
@@ -100,7 +188,11 @@ describe('what the API server adds to a pod', () => {
       sources: [
         { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
         { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        {
+          downwardAPI: {
+            items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+          },
+        },
       ],
       defaultMode: 420,
     });
@@ -114,7 +206,10 @@ describe('what the API server adds to a pod', () => {
     const off = (create(w, withSpec(pod('off'), { automountServiceAccountToken: false })) as { object: Obj }).object;
     expect(off.spec.volumes).toBeUndefined();
     const own = { name: 'mine', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
-    const body = withSpec(pod('own'), { containers: [{ name: 'app', image: 'nginx', volumeMounts: [own] }], volumes: [{ name: 'mine', emptyDir: {} }] });
+    const body = withSpec(pod('own'), {
+      containers: [{ name: 'app', image: 'nginx', volumeMounts: [own] }],
+      volumes: [{ name: 'mine', emptyDir: {} }],
+    });
     const p = (create(w, body) as { object: Obj }).object;
     expect(p.spec.containers[0].volumeMounts).toEqual([own]);
     expect(p.spec.volumes).toEqual([{ name: 'mine', emptyDir: {} }]);
@@ -123,7 +218,15 @@ describe('what the API server adds to a pod', () => {
   it('the volume names come from a stream of their own: generated pod names are the same with or without them', () => {
     const names = (automount: boolean) => {
       const w = testWorld();
-      return [1, 2, 3].map(() => ((create(w, { ...withSpec(pod('x'), { automountServiceAccountToken: automount }), metadata: { generateName: 'web-' } }) as { object: Obj }).object.metadata.name));
+      return [1, 2, 3].map(
+        () =>
+          (
+            create(w, {
+              ...withSpec(pod('x'), { automountServiceAccountToken: automount }),
+              metadata: { generateName: 'web-' },
+            }) as { object: Obj }
+          ).object.metadata.name,
+      );
     };
     expect(names(true)).toEqual(names(false));
   });
@@ -139,11 +242,29 @@ describe('what the API server adds to a pod', () => {
   it('generation: +1 on a spec change, not on a status write; +1 when graceful deletion starts', () => {
     const w = testWorld();
     const p = (create(w, pod('p', { app: 'web' }, 'node-1')) as { object: Obj }).object;
-    const u = (w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p', body: { ...p, spec: { ...p.spec, activeDeadlineSeconds: 60 } } }) as { object: Obj }).object;
+    const u = (
+      w.kubectl({
+        verb: 'update',
+        resource: 'pods',
+        namespace: 'default',
+        name: 'p',
+        body: { ...p, spec: { ...p.spec, activeDeadlineSeconds: 60 } },
+      }) as { object: Obj }
+    ).object;
     expect(u.metadata.generation).toBe(2);
-    const s = (w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'p', subresource: 'status', body: { status: { phase: 'Running' } } }) as { object: Obj }).object;
+    const s = (
+      w.kubectl({
+        verb: 'patch',
+        resource: 'pods',
+        namespace: 'default',
+        name: 'p',
+        subresource: 'status',
+        body: { status: { phase: 'Running' } },
+      }) as { object: Obj }
+    ).object;
     expect(s.metadata.generation).toBe(2);
-    const d = (w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' }) as { object: Obj }).object;
+    const d = (w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' }) as { object: Obj })
+      .object;
     expect(d.metadata.deletionTimestamp).toBeDefined();
     expect(d.metadata.generation).toBe(3);
   });
@@ -152,7 +273,11 @@ describe('what the API server adds to a pod', () => {
     const w = testWorld();
     const p = (create(w, pod('p')) as { object: Obj }).object;
     const { priority: _p, preemptionPolicy: _pp, ...spec } = p.spec;
-    const u = (w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p', body: { ...p, spec } }) as { object: Obj }).object;
+    const u = (
+      w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p', body: { ...p, spec } }) as {
+        object: Obj;
+      }
+    ).object;
     expect(u.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
   });
 });
@@ -160,8 +285,23 @@ describe('what the API server adds to a pod', () => {
 describe('EndpointSlice generation', () => {
   it('starts at 1 and rises with endpoints or labels, not with annotations', () => {
     const w = testWorld();
-    const put = (body: Obj) => (w.kubectl({ verb: body.metadata.resourceVersion ? 'update' : 'create', resource: 'endpointslices', namespace: 'default', name: body.metadata.name, body }) as { object: Obj }).object;
-    const e1 = put({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's', labels: { a: '1' } }, addressType: 'IPv4', endpoints: [] });
+    const put = (body: Obj) =>
+      (
+        w.kubectl({
+          verb: body.metadata.resourceVersion ? 'update' : 'create',
+          resource: 'endpointslices',
+          namespace: 'default',
+          name: body.metadata.name,
+          body,
+        }) as { object: Obj }
+      ).object;
+    const e1 = put({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 's', labels: { a: '1' } },
+      addressType: 'IPv4',
+      endpoints: [],
+    });
     expect(e1.metadata.generation).toBe(1);
     const e2 = put({ ...e1, metadata: { ...e1.metadata, annotations: { x: 'y' } } });
     expect(e2.metadata.generation).toBe(1);

@@ -29,7 +29,11 @@ function tokenVolumeSource(): Obj {
     sources: [
       { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
       { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      {
+        downwardAPI: {
+          items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+        },
+      },
     ],
     defaultMode: 420,
   };
@@ -42,16 +46,19 @@ function tokenVolumeSource(): Obj {
  */
 function mountServiceAccountToken(h: ApiHost, spec: Obj): void {
   const volumes: Obj[] = spec.volumes ?? [];
-  const existing = volumes.find((v) => typeof v.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_NAME + '-'));
+  const existing = volumes.find(
+    (v) => typeof v.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_NAME + '-'),
+  );
   // The suffix comes from a stream of its own, drawn even when no container needs the volume, as Go does.
   const name: string = existing?.name ?? generateName(h.apiServer.volumeNameRng, SERVICE_ACCOUNT_VOLUME_NAME + '-');
   const mount = { name, readOnly: true, mountPath: DEFAULT_API_TOKEN_MOUNT_PATH };
   let needed = false;
-  const withMount = (cs: Obj[] | undefined): Obj[] | undefined => cs?.map((c) => {
-    if ((c.volumeMounts ?? []).some((m: Obj) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) return c;
-    needed = true;
-    return { ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] };
-  });
+  const withMount = (cs: Obj[] | undefined): Obj[] | undefined =>
+    cs?.map((c) => {
+      if ((c.volumeMounts ?? []).some((m: Obj) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) return c;
+      needed = true;
+      return { ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] };
+    });
   if (spec.initContainers) spec.initContainers = withMount(spec.initContainers);
   if (spec.containers) spec.containers = withMount(spec.containers);
   if (!existing && needed) spec.volumes = [...volumes, { name, projected: tokenVolumeSource() }];
@@ -78,16 +85,23 @@ export const serviceAccountAdmission: AdmissionPlugin = {
     spec.serviceAccount = account;
     const sa = storeGet(h.store, 'serviceaccounts', storeKey('serviceaccounts', a.namespace, account));
     if (!sa && account !== DEFAULT_SERVICE_ACCOUNT) {
-      return forbidden(a, `error looking up service account ${a.namespace}/${account}: serviceaccount "${account}" not found`);
+      return forbidden(
+        a,
+        `error looking up service account ${a.namespace}/${account}: serviceaccount "${account}" not found`,
+      );
     }
     // shouldAutomount: the pod's preference, then the account's, then true.
-    if ((spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken) !== false) mountServiceAccountToken(h, spec);
+    if ((spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken) !== false)
+      mountServiceAccountToken(h, spec);
     return { ...pod, spec };
   },
 };
 
 function forbidden(a: AdmissionAttributes, message: string): Status {
-  return statusError(403, 'Forbidden', `pods "${a.name ?? ''}" is forbidden: ${message}`, { name: a.name, kind: 'pods' });
+  return statusError(403, 'Forbidden', `pods "${a.name ?? ''}" is forbidden: ${message}`, {
+    name: a.name,
+    kind: 'pods',
+  });
 }
 
 /**
@@ -105,8 +119,19 @@ export const priorityAdmission: AdmissionPlugin = {
     const spec = (pod.spec ?? {}) as Obj;
     if (a.operation === 'UPDATE') {
       const old = (a.oldObject?.spec ?? {}) as Obj;
-      if ((spec.priority !== undefined || old.priority === undefined) && (spec.preemptionPolicy !== undefined || old.preemptionPolicy === undefined)) return undefined;
-      return { ...pod, spec: { ...spec, priority: spec.priority ?? old.priority, preemptionPolicy: spec.preemptionPolicy ?? old.preemptionPolicy } };
+      if (
+        (spec.priority !== undefined || old.priority === undefined) &&
+        (spec.preemptionPolicy !== undefined || old.preemptionPolicy === undefined)
+      )
+        return undefined;
+      return {
+        ...pod,
+        spec: {
+          ...spec,
+          priority: spec.priority ?? old.priority,
+          preemptionPolicy: spec.preemptionPolicy ?? old.preemptionPolicy,
+        },
+      };
     }
     if (a.operation !== 'CREATE') return undefined;
     // establishPriority.
@@ -128,13 +153,19 @@ export const priorityAdmission: AdmissionPlugin = {
       }
     }
     if (spec.priority !== undefined && spec.priority !== priority) {
-      return forbidden(a, `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
+      return forbidden(
+        a,
+        `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
+      );
     }
     const out: Obj = { ...spec, priority };
     if (pcName) out.priorityClassName = pcName;
     if (preemptionPolicy !== undefined) {
       if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== preemptionPolicy) {
-        return forbidden(a, `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name`);
+        return forbidden(
+          a,
+          `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name`,
+        );
       }
       out.preemptionPolicy = preemptionPolicy;
     }

@@ -26,7 +26,14 @@ describe('the core without the PriorityClass validation', () => {
         fc.boolean(),
         fc.constantFrom(undefined, 'PreemptLowerPriority', 'Never', ''),
         (name, value, globalDefault, preemptionPolicy) => {
-          const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...(globalDefault ? { globalDefault } : {}), ...(preemptionPolicy === undefined ? {} : { preemptionPolicy }) };
+          const pc = {
+            apiVersion: 'scheduling.k8s.io/v1',
+            kind: 'PriorityClass',
+            metadata: { name },
+            value,
+            ...(globalDefault ? { globalDefault } : {}),
+            ...(preemptionPolicy === undefined ? {} : { preemptionPolicy }),
+          };
           if (isBootstrapPriorityClass(pc, undefined)) expect(validatePriorityClass(pc)).toEqual([]);
         },
       ),

@@ -20,16 +20,34 @@ export function validatePriorityClass(pc: Obj): FieldError[] {
   if (name.startsWith('system-')) {
     // IsKnownSystemPriorityClass.
     const sys = SYSTEM_PRIORITY_CLASSES[name];
-    const why = sys === undefined ? `${name} is not a known system priority class`
-      : sys !== value ? `value of ${name} PriorityClass must be ${sys}`
-        : pc.globalDefault ? `globalDefault of ${name} PriorityClass must be false` : undefined;
-    if (why) errs.push({ type: 'Forbidden', field: 'metadata.name', detail: `priority class names with 'system-' prefix are reserved for system use only. error: ${why}` });
+    const why =
+      sys === undefined
+        ? `${name} is not a known system priority class`
+        : sys !== value
+          ? `value of ${name} PriorityClass must be ${sys}`
+          : pc.globalDefault
+            ? `globalDefault of ${name} PriorityClass must be false`
+            : undefined;
+    if (why)
+      errs.push({
+        type: 'Forbidden',
+        field: 'metadata.name',
+        detail: `priority class names with 'system-' prefix are reserved for system use only. error: ${why}`,
+      });
   } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
-    errs.push({ type: 'Forbidden', field: 'value', detail: `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}` });
+    errs.push({
+      type: 'Forbidden',
+      field: 'value',
+      detail: `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`,
+    });
   }
   // ValidatePreemptionPolicy.
   if (pc.preemptionPolicy === '') errs.push({ type: 'Required', field: 'preemptionPolicy' });
-  else if (pc.preemptionPolicy !== undefined && pc.preemptionPolicy !== 'PreemptLowerPriority' && pc.preemptionPolicy !== 'Never') {
+  else if (
+    pc.preemptionPolicy !== undefined &&
+    pc.preemptionPolicy !== 'PreemptLowerPriority' &&
+    pc.preemptionPolicy !== 'Never'
+  ) {
     errs.push(notSupported('preemptionPolicy', pc.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
   }
   return errs;
@@ -38,10 +56,13 @@ export function validatePriorityClass(pc: Obj): FieldError[] {
 /** ValidatePriorityClassUpdate: value and preemptionPolicy are immutable. */
 function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
   const errs: FieldError[] = [];
-  if ((pc.value ?? 0) !== (old.value ?? 0)) errs.push({ type: 'Forbidden', field: 'value', detail: 'may not be changed in an update.' });
-  if (pc.preemptionPolicy !== old.preemptionPolicy) errs.push({ type: 'Invalid', field: 'preemptionPolicy', value: pc.preemptionPolicy, detail: 'field is immutable' });
+  if ((pc.value ?? 0) !== (old.value ?? 0))
+    errs.push({ type: 'Forbidden', field: 'value', detail: 'may not be changed in an update.' });
+  if (pc.preemptionPolicy !== old.preemptionPolicy)
+    errs.push({ type: 'Invalid', field: 'preemptionPolicy', value: pc.preemptionPolicy, detail: 'field is immutable' });
   return errs;
 }
 
 /** The `priorityclasses` validator: ValidatePriorityClass on create, ValidatePriorityClassUpdate on update. */
-export const PRIORITY_CLASS_VALIDATION: Validator = (obj, old) => (old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj));
+export const PRIORITY_CLASS_VALIDATION: Validator = (obj, old) =>
+  old ? validatePriorityClassUpdate(obj, old) : validatePriorityClass(obj);

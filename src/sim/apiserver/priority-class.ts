@@ -16,14 +16,32 @@ export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
 
 /** The system classes as the post-start hook creates them, in its order. */
 export const SYSTEM_PRIORITY_CLASS_OBJECTS: readonly Obj[] = [
-  { name: 'system-node-critical', description: 'Used for system critical pods that must not be moved from their current node.' },
-  { name: 'system-cluster-critical', description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' },
-].map(({ name, description }) => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value: SYSTEM_PRIORITY_CLASSES[name], description }));
+  {
+    name: 'system-node-critical',
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    name: 'system-cluster-critical',
+    description:
+      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+].map(({ name, description }) => ({
+  apiVersion: 'scheduling.k8s.io/v1',
+  kind: 'PriorityClass',
+  metadata: { name },
+  value: SYSTEM_PRIORITY_CLASSES[name],
+  description,
+}));
 
 /** The registry's Delete refusal for a system class (priorityclass/storage), or undefined. */
 export function systemPriorityClassDeleteError(name: string) {
   if (SYSTEM_PRIORITY_CLASSES[name] === undefined) return undefined;
-  return statusError(403, 'Forbidden', `priorityclasses.scheduling.k8s.io "${name}" is forbidden: this is a system priority class and cannot be deleted`, { name, group: 'scheduling.k8s.io', kind: 'priorityclasses' });
+  return statusError(
+    403,
+    'Forbidden',
+    `priorityclasses.scheduling.k8s.io "${name}" is forbidden: this is a system priority class and cannot be deleted`,
+    { name, group: 'scheduling.k8s.io', kind: 'priorityclasses' },
+  );
 }
 
 /** getDefaultPriorityClass: among globalDefault classes, the lowest value. */
@@ -45,13 +63,18 @@ export function getPriorityClass(h: ApiHost, name: string): Obj | undefined {
  * the flag on the class that has it).
  */
 export function validatePriorityClassAdmission(a: AdmissionAttributes, h: ApiHost): Status | undefined {
-    if (a.resource !== 'priorityclasses' || a.subresource) return undefined;
-    if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return undefined;
-    const pc = a.object;
-    if (!pc?.globalDefault) return undefined;
-    const dpc = getDefaultPriorityClass(h);
-    if (dpc && (a.operation === 'CREATE' || dpc.metadata?.name !== pc.metadata?.name)) {
-      return statusError(403, 'Forbidden', `priorityclasses.scheduling.k8s.io "${a.name ?? pc.metadata?.name ?? ''}" is forbidden: PriorityClass ${dpc.metadata?.name} is already marked as default. Only one default can exist`, { name: a.name ?? pc.metadata?.name, group: 'scheduling.k8s.io', kind: 'priorityclasses' });
-    }
-    return undefined;
+  if (a.resource !== 'priorityclasses' || a.subresource) return undefined;
+  if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return undefined;
+  const pc = a.object;
+  if (!pc?.globalDefault) return undefined;
+  const dpc = getDefaultPriorityClass(h);
+  if (dpc && (a.operation === 'CREATE' || dpc.metadata?.name !== pc.metadata?.name)) {
+    return statusError(
+      403,
+      'Forbidden',
+      `priorityclasses.scheduling.k8s.io "${a.name ?? pc.metadata?.name ?? ''}" is forbidden: PriorityClass ${dpc.metadata?.name} is already marked as default. Only one default can exist`,
+      { name: a.name ?? pc.metadata?.name, group: 'scheduling.k8s.io', kind: 'priorityclasses' },
+    );
+  }
+  return undefined;
 }

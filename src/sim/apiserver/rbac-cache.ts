@@ -15,7 +15,12 @@ let lastRules: PolicyRule[] | undefined;
 let lastAnswers: Map<string, Map<string, boolean>> | undefined;
 
 /** `allows(rules, verb, res)` (rbac.ts' ruleAllows), remembered per rules array, verb and resource. */
-export function ruleAllowsCached(rules: PolicyRule[], verb: Verb, res: string, allows: (rules: PolicyRule[], verb: Verb, res: string) => boolean): boolean {
+export function ruleAllowsCached(
+  rules: PolicyRule[],
+  verb: Verb,
+  res: string,
+  allows: (rules: PolicyRule[], verb: Verb, res: string) => boolean,
+): boolean {
   let byVerb = rules === lastRules ? lastAnswers : ruleAnswers.get(rules);
   if (!byVerb) ruleAnswers.set(rules, (byVerb = new Map()));
   lastRules = rules;

@@ -11,18 +11,28 @@ import { ruleAllowsCached } from './rbac-cache.ts';
 
 /** Whether any of the rules allows `verb` on `res` (a resource or resource/subresource). */
 export function ruleAllows(rules: PolicyRule[], verb: Verb, res: string): boolean {
-  return rules.some((r) => ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb))
-    && ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)));
+  return rules.some(
+    (r) =>
+      ((r.verbs as string[]).includes('*') || (r.verbs as string[]).includes(verb)) &&
+      ((r.resources as string[]).includes('*') || (r.resources as string[]).includes(res)),
+  );
 }
 
 /** 403 Forbidden, worded like the RBAC authorizer. */
 function forbidden(id: Identity, req: ApiRequest, reason?: string): Status {
   const res = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
   const group = RESOURCES[req.resource]?.group ?? '';
-  const scope = RESOURCES[req.resource]?.namespaced && req.namespace ? `in the namespace "${req.namespace}"` : 'at the cluster scope';
+  const scope =
+    RESOURCES[req.resource]?.namespaced && req.namespace
+      ? `in the namespace "${req.namespace}"`
+      : 'at the cluster scope';
   const who = reason ?? `User "${id.user}" cannot ${req.verb} resource "${res}" in API group "${group}" ${scope}`;
   const subject = req.name ? `${qualifiedResource(req.resource)} "${req.name}"` : qualifiedResource(req.resource);
-  return statusError(403, 'Forbidden', `${subject} is forbidden: ${who}`, { name: req.name, group, kind: req.resource });
+  return statusError(403, 'Forbidden', `${subject} is forbidden: ${who}`, {
+    name: req.name,
+    group,
+    kind: req.resource,
+  });
 }
 
 /** RBAC plus the node authorizer's NodeRestriction idea: a kubelet writes only its own node, lease and pods. */
@@ -35,7 +45,10 @@ export function authorize(h: ApiHost, id: Identity, req: ApiRequest): Status | u
     if (req.resource === 'nodes' && (req.name ?? (req.body as KObject | undefined)?.metadata?.name) !== node) {
       return deny(`node "${node}" is not allowed to modify node "${req.name ?? ''}"`);
     }
-    if (req.resource === 'leases' && (req.namespace !== 'kube-node-lease' || (req.name ?? (req.body as KObject)?.metadata?.name) !== node)) {
+    if (
+      req.resource === 'leases' &&
+      (req.namespace !== 'kube-node-lease' || (req.name ?? (req.body as KObject)?.metadata?.name) !== node)
+    ) {
       return deny(`node "${node}" is not allowed to modify lease "${req.name ?? ''}"`);
     }
     if (req.resource === 'pods') {

@@ -17,8 +17,14 @@ function requestQuery(req: ApiRequest): string {
   const list = req.verb === 'list';
   const read = list || (req.verb === 'get' && !req.subresource);
   const write = req.verb !== 'get' && req.verb !== 'list';
-  if (!(list && (o.labelSelector || o.fieldSelector || o.limit !== undefined)) && !(read && o.resourceVersion !== undefined)
-    && !(write && (o.dryRun || o.fieldManager || o.fieldValidation)) && !o.timeout && !(req.subresource === 'log' && (o.container || o.previous || o.follow))) return '';
+  if (
+    !(list && (o.labelSelector || o.fieldSelector || o.limit !== undefined)) &&
+    !(read && o.resourceVersion !== undefined) &&
+    !(write && (o.dryRun || o.fieldManager || o.fieldValidation)) &&
+    !o.timeout &&
+    !(req.subresource === 'log' && (o.container || o.previous || o.follow))
+  )
+    return '';
   return encodeQuery({
     labelSelector: list && o.labelSelector ? o.labelSelector : undefined,
     fieldSelector: list && o.fieldSelector ? o.fieldSelector : undefined,
@@ -34,26 +40,55 @@ function requestQuery(req: ApiRequest): string {
   });
 }
 
-export function logRequest(h: ApiHost, component: string, req: ApiRequest, code: number, extra: { revision?: number; stage?: Stage; message?: string; node?: string; name?: string } = {}): void {
-  const method = req.verb === 'get' || req.verb === 'list' ? 'GET' : req.verb === 'watch' ? 'WATCH'
-    : req.verb === 'create' ? 'POST' : req.verb === 'update' ? 'PUT' : req.verb === 'patch' ? 'PATCH' : 'DELETE';
+export function logRequest(
+  h: ApiHost,
+  component: string,
+  req: ApiRequest,
+  code: number,
+  extra: { revision?: number; stage?: Stage; message?: string; node?: string; name?: string } = {},
+): void {
+  const method =
+    req.verb === 'get' || req.verb === 'list'
+      ? 'GET'
+      : req.verb === 'watch'
+        ? 'WATCH'
+        : req.verb === 'create'
+          ? 'POST'
+          : req.verb === 'update'
+            ? 'PUT'
+            : req.verb === 'patch'
+              ? 'PATCH'
+              : 'DELETE';
   const name = extra.name ?? req.name;
   const pathName = req.verb === 'create' && !req.subresource ? undefined : name;
   const known = RESOURCES[req.resource] !== undefined;
-  const bare = req.group !== undefined ? flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource, req.group))
-    : known ? cachedPath(req.resource, req.namespace, pathName, req.subresource) : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
+  const bare =
+    req.group !== undefined
+      ? flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource, req.group))
+      : known
+        ? cachedPath(req.resource, req.namespace, pathName, req.subresource)
+        : flatten(resourcePath(req.resource, req.namespace, pathName, req.subresource));
   const query = requestQuery(req);
   const path = query ? flatten(`${bare}?${query}`) : bare;
   // A create names a new object: building its name beats caching strings most creates never reuse.
-  const object = !name ? undefined : known && (req.verb !== 'create' || req.subresource) ? namesOf(req.resource, req.namespace, name).object : flatten(`${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`);
+  const object = !name
+    ? undefined
+    : known && (req.verb !== 'create' || req.subresource)
+      ? namesOf(req.resource, req.namespace, name).object
+      : flatten(`${req.resource}/${req.namespace ? req.namespace + '/' : ''}${name}`);
   // The common shapes as whole literals (a field added afterwards would live outside the object);
   // the key order is the same either way: t component kind verb path code object revision stage message node.
   let rec: RequestRecord;
   const { revision, stage, message, node } = extra;
   if (!stage && !message && object !== undefined && revision !== undefined) {
-    rec = node ? { t: h.now, component, kind: 'request', verb: method, path, code, object, revision, node } : { t: h.now, component, kind: 'request', verb: method, path, code, object, revision };
+    rec = node
+      ? { t: h.now, component, kind: 'request', verb: method, path, code, object, revision, node }
+      : { t: h.now, component, kind: 'request', verb: method, path, code, object, revision };
   } else if (!stage && !message && !node && revision === undefined) {
-    rec = object !== undefined ? { t: h.now, component, kind: 'request', verb: method, path, code, object } : { t: h.now, component, kind: 'request', verb: method, path, code };
+    rec =
+      object !== undefined
+        ? { t: h.now, component, kind: 'request', verb: method, path, code, object }
+        : { t: h.now, component, kind: 'request', verb: method, path, code };
   } else {
     rec = { t: h.now, component, kind: 'request', verb: method, path, code };
     if (object !== undefined) rec.object = object;
@@ -62,7 +97,8 @@ export function logRequest(h: ApiHost, component: string, req: ApiRequest, code:
     if (message) rec.message = message;
     if (node) rec.node = node;
   }
-  if (known) appendBuiltRecord(h.log, rec); // clean, and its strings come from the names cache
+  if (known)
+    appendBuiltRecord(h.log, rec); // clean, and its strings come from the names cache
   else appendRecord(h.log, rec);
 }
 

@@ -7,7 +7,19 @@ import { labelValueErrors, qualifiedNameErrors } from '../api/name-validation.ts
 
 /** labels.Parse's lexer tokens. */
 type Tok = 'error' | 'eos' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
-const LITERAL_TOKENS: Record<string, Tok> = { ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', in: 'in', '<': '<', '!=': '!=', notin: 'notin', '(': '(' };
+const LITERAL_TOKENS: Record<string, Tok> = {
+  ')': ')',
+  ',': ',',
+  '!': '!',
+  '==': '==',
+  '=': '=',
+  '>': '>',
+  in: 'in',
+  '<': '<',
+  '!=': '!=',
+  notin: 'notin',
+  '(': '(',
+};
 const BINARY_OPERATORS = ['in', 'notin', '=', '==', '!=', 'gt', 'lt'];
 const isSelectorSpace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
 const isSpecialSymbol = (ch: string) => '=!(),><'.includes(ch) && ch !== '';
@@ -20,7 +32,10 @@ function lexSelector(s: string): [Tok, string][] {
   for (;;) {
     let ch = read();
     while (ch !== '' && isSelectorSpace(ch)) ch = read();
-    if (ch === '') { out.push(['eos', '']); return out; }
+    if (ch === '') {
+      out.push(['eos', '']);
+      return out;
+    }
     pos--;
     if (isSpecialSymbol(ch)) {
       // scanSpecialSymbol: the longest operator the symbols spell.
@@ -32,8 +47,14 @@ function lexSelector(s: string): [Tok, string][] {
         if (isSpecialSymbol(c)) {
           buf += c;
           if (LITERAL_TOKENS[buf]) last = [LITERAL_TOKENS[buf], buf];
-          else if (last) { pos--; break; }
-        } else { pos--; break; }
+          else if (last) {
+            pos--;
+            break;
+          }
+        } else {
+          pos--;
+          break;
+        }
       }
       out.push(last ?? ['error', `error expected: keyword found '${buf}'`]);
     } else {
@@ -41,7 +62,10 @@ function lexSelector(s: string): [Tok, string][] {
       for (;;) {
         const c = read();
         if (c === '') break;
-        if (isSpecialSymbol(c) || isSelectorSpace(c)) { pos--; break; }
+        if (isSpecialSymbol(c) || isSelectorSpace(c)) {
+          pos--;
+          break;
+        }
         buf += c;
       }
       out.push([LITERAL_TOKENS[buf] ?? 'id', buf]);
@@ -50,7 +74,8 @@ function lexSelector(s: string): [Tok, string][] {
 }
 
 /** field.Invalid(path, value, detail).Error() for a string value. */
-const invalidValue = (path: string, value: string, detail: string) => `${path}: Invalid value: ${JSON.stringify(value)}: ${detail}`;
+const invalidValue = (path: string, value: string, detail: string) =>
+  `${path}: Invalid value: ${JSON.stringify(value)}: ${detail}`;
 
 /** utilerrors.NewAggregate(errs).Error(): one message, or the distinct ones in brackets. */
 function aggregate(errs: string[]): string | undefined {
@@ -75,7 +100,10 @@ export function labelSelectorError(selector: string): string | undefined {
     // parseKeyAndInferOperator
     let [tok, lit] = consume();
     let unary = false;
-    if (tok === '!') { unary = true; [tok, lit] = consume(); }
+    if (tok === '!') {
+      unary = true;
+      [tok, lit] = consume();
+    }
     if (tok !== 'id') return `found '${lit}', expected: identifier`;
     const keyErrs = qualifiedNameErrors(lit);
     if (keyErrs.length) return invalidValue('<nil>', lit, keyErrs.join('; '));
@@ -104,13 +132,19 @@ export function labelSelectorError(selector: string): string | undefined {
           } else if (t === ',') {
             if (!set.size) set.add('');
             const n = lookahead()[0];
-            if (n === ')') { set.add(''); break; }
+            if (n === ')') {
+              set.add('');
+              break;
+            }
             if (n === ',') set.add('');
           } else return `found '${l}', expected: ',', or identifier`;
         }
         if (consume()[0] !== ')') return `found '${l2}', expected: ')'`;
         values = [...set].sort();
-      } else if (t2 === ')') { consume(); values = ['']; } else return `found '${l2}', expected: ',', ')' or identifier`;
+      } else if (t2 === ')') {
+        consume();
+        values = [''];
+      } else return `found '${l2}', expected: ',', ')' or identifier`;
     } else if (opTok === '=' || opTok === '==' || opTok === '!=' || opTok === '>' || opTok === '<') {
       // parseExactValue
       const n = lookahead()[0];
@@ -121,11 +155,20 @@ export function labelSelectorError(selector: string): string | undefined {
         values = [l];
       }
       if ((opTok === '>' || opTok === '<') && !/^[+-]?\d+$/.test(values[0])) {
-        return aggregate([invalidValue('values[0]', values[0], "for 'Gt', 'Lt' operators, the value must be an integer"), ...values.flatMap((v, i) => labelValueErrors(v).length ? [invalidValue(`values[${i}][${key}]`, v, labelValueErrors(v).join('; '))] : [])]);
+        return aggregate([
+          invalidValue('values[0]', values[0], "for 'Gt', 'Lt' operators, the value must be an integer"),
+          ...values.flatMap((v, i) =>
+            labelValueErrors(v).length ? [invalidValue(`values[${i}][${key}]`, v, labelValueErrors(v).join('; '))] : [],
+          ),
+        ]);
       }
     } else return `found '${opLit}', expected: ${BINARY_OPERATORS.join(', ')}`;
     // NewRequirement: each value a valid label value.
-    return aggregate(values.flatMap((v, i) => labelValueErrors(v).length ? [invalidValue(`values[${i}][${key}]`, v, labelValueErrors(v).join('; '))] : []));
+    return aggregate(
+      values.flatMap((v, i) =>
+        labelValueErrors(v).length ? [invalidValue(`values[${i}][${key}]`, v, labelValueErrors(v).join('; '))] : [],
+      ),
+    );
   };
   for (;;) {
     const [tok, lit] = lookahead();
@@ -145,9 +188,36 @@ export function labelSelectorError(selector: string): string | undefined {
 
 /** The field labels each kind's conversion function accepts (pkg/apis/core/v1/conversion.go); others take DefaultMetaV1FieldSelectorConversion's two. */
 const FIELD_LABELS: Record<string, readonly string[]> = {
-  pods: ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName', 'spec.host'],
+  pods: [
+    'metadata.name',
+    'metadata.namespace',
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.podIPs',
+    'status.nominatedNodeName',
+    'spec.host',
+  ],
   nodes: ['metadata.name', 'spec.unschedulable'],
-  events: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type', 'metadata.namespace', 'metadata.name'],
+  events: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+    'metadata.namespace',
+    'metadata.name',
+  ],
   namespaces: ['status.phase', 'metadata.name'],
   secrets: ['type', 'metadata.namespace', 'metadata.name'],
   services: ['metadata.namespace', 'metadata.name', 'spec.clusterIP', 'spec.type'],
@@ -162,7 +232,10 @@ function splitFieldTerms(s: string): string[] {
     const c = s[i];
     if (inSlash) inSlash = false;
     else if (c === '\\') inSlash = true;
-    else if (c === ',') { terms.push(s.slice(start, i)); start = i + 1; }
+    else if (c === ',') {
+      terms.push(s.slice(start, i));
+      start = i + 1;
+    }
   }
   terms.push(s.slice(start));
   return terms;
@@ -186,13 +259,20 @@ export function fieldSelectorError(resource: string, selector: string): string |
   const known = FIELD_LABELS[resource];
   for (const f of fields) {
     if (known && !known.includes(f)) return `field label not supported: ${f}`;
-    if (!known && f !== 'metadata.name' && f !== 'metadata.namespace') return `"${f}" is not a known field selector: only "metadata.name", "metadata.namespace"`;
+    if (!known && f !== 'metadata.name' && f !== 'metadata.namespace')
+      return `"${f}" is not a known field selector: only "metadata.name", "metadata.namespace"`;
   }
   return undefined;
 }
 
 /** The 400 BadRequest a LIST or WATCH answers for its selectors (the label selector's error first), or undefined. */
-export function selectorsError(resource: string, labelSelector: string | undefined, fieldSelector: string | undefined): Status | undefined {
-  const msg = (labelSelector ? labelSelectorError(labelSelector) : undefined) ?? (fieldSelector ? fieldSelectorError(resource, fieldSelector) : undefined);
+export function selectorsError(
+  resource: string,
+  labelSelector: string | undefined,
+  fieldSelector: string | undefined,
+): Status | undefined {
+  const msg =
+    (labelSelector ? labelSelectorError(labelSelector) : undefined) ??
+    (fieldSelector ? fieldSelectorError(resource, fieldSelector) : undefined);
   return msg === undefined ? undefined : statusError(400, 'BadRequest', msg);
 }

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { fieldSelectorError, labelSelectorError, selectorsError } from './selector-errors.ts';
 
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 describe('labelSelectorError (labels.Parse)', () => {
   test.each([
@@ -27,9 +28,15 @@ describe('labelSelectorError (labels.Parse)', () => {
     ['a b', "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"],
     ['!app=x', "found '=', expected: ',' or 'end of string'"],
     ['a=b=c', "found '=', expected: ',' or 'end of string'"],
-    ['a>b', "unable to parse requirement: values[0]: Invalid value: \"b\": for 'Gt', 'Lt' operators, the value must be an integer"],
+    [
+      'a>b',
+      "unable to parse requirement: values[0]: Invalid value: \"b\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
     ['app=we/b', `unable to parse requirement: values[0][app]: Invalid value: "we/b": ${LABEL_VALUE_MSG}`],
-    ['-app', "unable to parse requirement: <nil>: Invalid value: \"-app\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"],
+    [
+      '-app',
+      "unable to parse requirement: <nil>: Invalid value: \"-app\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ],
     ['a=(', "unable to parse requirement: found '(', expected: identifier"],
     ['a=!', "unable to parse requirement: found '!', expected: identifier"],
   ])('%j', (s, want) => {
@@ -37,7 +44,7 @@ describe('labelSelectorError (labels.Parse)', () => {
   });
 });
 
-describe('fieldSelectorError (fields.ParseSelector, then the kind\'s field label conversion)', () => {
+describe("fieldSelectorError (fields.ParseSelector, then the kind's field label conversion)", () => {
   test.each([
     ['pods', 'spec.nodeName=node-1,status.phase!=Failed', undefined],
     ['pods', 'spec.bogus=x', 'field label not supported: spec.bogus'],
@@ -50,13 +57,25 @@ describe('fieldSelectorError (fields.ParseSelector, then the kind\'s field label
     ['events', 'involvedObject.name=web,type=Normal', undefined],
     ['services', 'spec.type=ClusterIP', undefined],
     ['deployments', 'metadata.name=web', undefined],
-    ['deployments', 'spec.replicas=3', '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
-    ['replicasets', 'status.replicas=0', '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+    [
+      'deployments',
+      'spec.replicas=3',
+      '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
+    [
+      'replicasets',
+      'status.replicas=0',
+      '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
   ])('%s %j', (resource, s, want) => {
     expect(fieldSelectorError(resource, s)).toBe(want);
   });
-  test('a label selector\'s error comes first; both as a 400 BadRequest', () => {
-    expect(selectorsError('pods', 'app in (', 'spec.bogus=x')).toMatchObject({ code: 400, reason: 'BadRequest', message: "unable to parse requirement: found '', expected: ',', ')' or identifier" });
+  test("a label selector's error comes first; both as a 400 BadRequest", () => {
+    expect(selectorsError('pods', 'app in (', 'spec.bogus=x')).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: "unable to parse requirement: found '', expected: ',', ')' or identifier",
+    });
     expect(selectorsError('pods', 'app', 'spec.bogus=x')?.message).toBe('field label not supported: spec.bogus');
     expect(selectorsError('pods', 'app', 'spec.nodeName=x')).toBeUndefined();
   });

@@ -4,17 +4,26 @@
 import type { KObject } from '../api/request.ts';
 
 /** One parsed field requirement. */
-export interface FieldRequirement { field: string; op: '=' | '!='; value: string; path: string[] }
+export interface FieldRequirement {
+  field: string;
+  op: '=' | '!=';
+  value: string;
+  path: string[];
+}
 
 /** Parse a field selector string (`spec.nodeName=node-2,status.phase!=Failed`). */
 export function parseFieldSelector(s: string | undefined): FieldRequirement[] {
   if (!s) return [];
-  return s.split(',').map((p) => p.trim()).filter(Boolean).map((p) => {
-    const m = /^([^!=]+)(==|=|!=)(.*)$/.exec(p);
-    if (!m) throw new Error(`invalid field selector: ${p}`);
-    const field = m[1].trim();
-    return { field, op: m[2] === '!=' ? '!=' : '=', value: m[3].trim(), path: field.split('.') };
-  });
+  return s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => {
+      const m = /^([^!=]+)(==|=|!=)(.*)$/.exec(p);
+      if (!m) throw new Error(`invalid field selector: ${p}`);
+      const field = m[1].trim();
+      return { field, op: m[2] === '!=' ? '!=' : '=', value: m[3].trim(), path: field.split('.') };
+    });
 }
 
 /** Read a dotted field path (`spec.nodeName`); missing reads as "". */

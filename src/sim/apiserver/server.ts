@@ -59,7 +59,14 @@ export interface ApiHost {
 /** Fresh API server state. */
 export function createApiServerState(latencyMs = 1, seed = 1): ApiServerState {
   return {
-    watchers: {}, watchIndex: {}, nextWatchId: 1, latencyMs, compactCandidate: 0, allocatedIPs: {}, nameRng: createRng(seed ^ 0x6e616d65), volumeNameRng: createRng(seed ^ 0x766f6c75),
+    watchers: {},
+    watchIndex: {},
+    nextWatchId: 1,
+    latencyMs,
+    compactCandidate: 0,
+    allocatedIPs: {},
+    nameRng: createRng(seed ^ 0x6e616d65),
+    volumeNameRng: createRng(seed ^ 0x766f6c75),
     faults: { apiServerDown: false, etcdDown: false, etcdFull: false, addedLatencyMs: 0 },
     disabledAdmission: [],
   };
@@ -76,13 +83,18 @@ export const API_SERVER = 'kube-apiserver';
  * controller on a namespace's first DELETE, the disruption controller on the first PodDisruptionBudget:
  * the world starts its instance when kubectl's chunk has brought it and the controller manager runs).
  */
-export type ApiServerTimer = { type: 'compact' } | { type: 'lease-revoke'; id: number } | { type: 'kubernetes-service' } | { type: 'start'; name: string; ownRng?: true };
+export type ApiServerTimer =
+  | { type: 'compact' }
+  | { type: 'lease-revoke'; id: number }
+  | { type: 'kubernetes-service' }
+  | { type: 'start'; name: string; ownRng?: true };
 
 /** The bootstrap controller's loop (kubernetesservice.Controller, EndpointInterval: 10 s from the API server's start). */
 export const KUBERNETES_SERVICE_INTERVAL_MS = 10_000;
 /** A compaction tick: compact to the revision seen one interval ago (so ≥ 5 min of history stays). */
 export function compactTick(h: ApiHost): void {
   if (h.apiServer.faults.apiServerDown) return; // the compactor runs inside the API server
-  if (!h.apiServer.faults.etcdDown && h.apiServer.compactCandidate > 0) storeCompact(h.store, h.apiServer.compactCandidate);
+  if (!h.apiServer.faults.etcdDown && h.apiServer.compactCandidate > 0)
+    storeCompact(h.store, h.apiServer.compactCandidate);
   h.apiServer.compactCandidate = h.store.revision;
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createStore, storeCompact, storeDelete, storeGet, storeHistorySince, storeList, storePut, storePutStamped } from './store.ts';
+import {
+  createStore,
+  storeCompact,
+  storeDelete,
+  storeGet,
+  storeHistorySince,
+  storeList,
+  storePut,
+  storePutStamped,
+} from './store.ts';
 import { storeKey } from '../api/resources.ts';
 
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' } });
@@ -32,7 +41,10 @@ describe('store', () => {
     for (let i = 0; i < 3; i++) {
       const o = { ...pod(`p${i}`), spec: { n: i } };
       const ea = storePut(a, 'pods', storeKey('pods', 'default', `p${i % 2}`), o);
-      const eb = storePutStamped(b, 'pods', storeKey('pods', 'default', `p${i % 2}`), { ...o, metadata: { ...o.metadata, resourceVersion: String(b.revision + 1) } });
+      const eb = storePutStamped(b, 'pods', storeKey('pods', 'default', `p${i % 2}`), {
+        ...o,
+        metadata: { ...o.metadata, resourceVersion: String(b.revision + 1) },
+      });
       expect(JSON.stringify(eb)).toBe(JSON.stringify(ea));
     }
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));

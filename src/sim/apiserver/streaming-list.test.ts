@@ -13,7 +13,9 @@ const recorder: ComponentDef<{ events: unknown[] }> = {
   name: 'recorder',
   identity: () => 'kubectl',
   init: () => ({ events: [] }),
-  handle(ev, ctx) { ctx.state.events.push(ev); },
+  handle(ev, ctx) {
+    ctx.state.events.push(ev);
+  },
 };
 const STREAM = { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true } as const;
 const received = (w: ReturnType<typeof testWorld>) =>
@@ -29,11 +31,24 @@ describe('a streaming list', () => {
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('c') });
     w.settle();
     const evs = received(w);
-    expect(evs.map((e) => `${e.eventType} ${e.object.metadata?.name ?? ''}`)).toEqual(['ADDED a', 'ADDED b', 'BOOKMARK ', 'ADDED c']);
-    expect(evs[2].object).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { resourceVersion: String(rev), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } });
+    expect(evs.map((e) => `${e.eventType} ${e.object.metadata?.name ?? ''}`)).toEqual([
+      'ADDED a',
+      'ADDED b',
+      'BOOKMARK ',
+      'ADDED c',
+    ]);
+    expect(evs[2].object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { resourceVersion: String(rev), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+    });
     const open = w.state.log.find((r) => r.kind === 'request' && r.verb === 'WATCH' && r.component === 'r')!;
-    expect(open.path).toBe('/api/v1/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true');
-    expect(narrate(open)).toBe('r opens a watch on pods, asking first for every one there is (a streaming list instead of a LIST).');
+    expect(open.path).toBe(
+      '/api/v1/pods?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true',
+    );
+    expect(narrate(open)).toBe(
+      'r opens a watch on pods, asking first for every one there is (a streaming list instead of a LIST).',
+    );
     const mark = w.state.log.find((r) => r.kind === 'watch' && r.event === 'BOOKMARK')!;
     expect(narrate(mark)).toBe('The API server tells r that it has sent every pod there is; changes follow.');
   });
@@ -45,9 +60,13 @@ describe('a streaming list', () => {
     w.addComponent('r', 'recorder');
     const a = w.ctx('r').watch('pods', { sendInitialEvents: true, allowWatchBookmarks: true });
     expect(a).toMatchObject({ ok: false, code: 422 });
-    expect(!a.ok && a.status.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan');
+    expect(!a.ok && a.status.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan',
+    );
     const b = w.ctx('r').watch('pods', { resourceVersionMatch: 'NotOlderThan' });
-    expect(!b.ok && b.status.message).toContain('resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    expect(!b.ok && b.status.message).toContain(
+      'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
   });
 
   it('an informer fed the stream has every object and is synced after the bookmark, resuming from its revision', () => {

@@ -7,7 +7,14 @@ import type { Obj } from '../api/request.ts';
 import { validateTokenRequest } from './token-request-checks.ts';
 
 const token = (c: ReturnType<typeof createCluster>, spec: Obj, name = 'default', namespace = 'default') =>
-  c.request({ verb: 'create', resource: 'serviceaccounts', namespace, name, subresource: 'token', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec } });
+  c.request({
+    verb: 'create',
+    resource: 'serviceaccounts',
+    namespace,
+    name,
+    subresource: 'token',
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec },
+  });
 
 describe('POST serviceaccounts/NAME/token', () => {
   it('answers 201 with the defaulted spec, a deterministic token and the expiry asked for', () => {
@@ -18,7 +25,7 @@ describe('POST serviceaccounts/NAME/token', () => {
     expect(o.kind).toBe('TokenRequest');
     expect(o.spec).toEqual({ expirationSeconds: 3600, audiences: ['https://kubernetes.default.svc.cluster.local'] });
     expect(o.status.expirationTimestamp).toBe('2026-01-01T01:00:00Z');
-    expect(o.status.token).toBe(((token(c, {}) as { object: Obj }).object).status.token);
+    expect(o.status.token).toBe((token(c, {}) as { object: Obj }).object.status.token);
     // Nothing is stored: the store's revision does not move.
     const rev = c.world.state.store.revision;
     token(c, { expirationSeconds: 3607, audiences: ['vault'] });
@@ -34,18 +41,27 @@ describe('POST serviceaccounts/NAME/token', () => {
 
   it('is allowed to a kubelet (system:node) and refused to a controller with no such rule', () => {
     const c = createCluster({ seed: 1 });
-    const req = { verb: 'create' as const, resource: 'serviceaccounts', namespace: 'default', name: 'default', subresource: 'token', body: { spec: {} } };
+    const req = {
+      verb: 'create' as const,
+      resource: 'serviceaccounts',
+      namespace: 'default',
+      name: 'default',
+      subresource: 'token',
+      body: { spec: {} },
+    };
     expect(c.world.kubectl(req, 'kubelet/node-1').code).toBe(201);
     expect(c.world.kubectl(req, 'replicaset-controller').code).toBe(403);
   });
 
-  it('with kubectl\'s part: ValidateTokenRequest and the bound object\'s checks', () => {
+  it("with kubectl's part: ValidateTokenRequest and the bound object's checks", () => {
     const c = createCluster({ seed: 1 });
     installKubectlExtras(c);
     expect(validateTokenRequest(600)).toEqual([]);
     expect(validateTokenRequest(2 ** 32)).toEqual([]);
     const short = token(c, { expirationSeconds: 599 });
-    expect(short.ok ? '' : short.status.message).toBe('TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes');
+    expect(short.ok ? '' : short.status.message).toBe(
+      'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes',
+    );
     const long = token(c, { expirationSeconds: 2 ** 32 + 1 });
     expect(long.ok ? '' : long.status.message).toContain('may not specify a duration larger than 2^32 seconds');
     const gone = token(c, { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'web' } });
@@ -54,6 +70,8 @@ describe('POST serviceaccounts/NAME/token', () => {
     expect(deploy.ok ? '' : deploy.status.message).toBe('cannot bind token to object of type apps/v1, Kind=Deployment');
     const node = token(c, { boundObjectRef: { apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'not-its-uid' } });
     expect(node.code).toBe(409);
-    expect(node.ok ? '' : node.status.message).toMatch(/^Operation cannot be fulfilled on Node "node-1": the UID in the bound object reference \(not-its-uid\) does not match/);
+    expect(node.ok ? '' : node.status.message).toMatch(
+      /^Operation cannot be fulfilled on Node "node-1": the UID in the bound object reference \(not-its-uid\) does not match/,
+    );
   });
 });

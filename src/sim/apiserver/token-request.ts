@@ -13,7 +13,12 @@ import { notFound } from '../api/status.ts';
 import { storeGet } from './store.ts';
 
 /** TokenREST.Create: the account must exist; spec.expirationSeconds defaults to an hour, the audiences to the API server's. */
-export function doTokenRequest(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
+export function doTokenRequest(
+  h: ApiHost,
+  config: ApiServerConfig,
+  component: string,
+  req: ApiRequest,
+): ApiResult<unknown> {
   const name = req.name ?? '';
   const sa: Obj | undefined = storeGet(h.store, 'serviceaccounts', keyOf(req));
   if (!sa) return fail(h, component, req, notFound('serviceaccounts', name), 'storage');
@@ -26,13 +31,18 @@ export function doTokenRequest(h: ApiHost, config: ApiServerConfig, component: s
   logRequest(h, component, req, 201);
   const meta = sa.metadata;
   return {
-    ok: true, code: 201,
+    ok: true,
+    code: 201,
     object: {
-      kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      apiVersion: 'authentication.k8s.io/v1',
       metadata: { name, namespace: meta.namespace, uid: meta.uid, creationTimestamp: rfc3339(h.now) },
       spec,
       // The expiry answered is the one asked for, even when the token itself lasts longer (3607 s: a year).
-      status: { token: `sim.${meta.namespace}.${name}.${spec.boundObjectRef?.uid ?? ''}.${h.now}`, expirationTimestamp: rfc3339(h.now + spec.expirationSeconds * 1000) },
+      status: {
+        token: `sim.${meta.namespace}.${name}.${spec.boundObjectRef?.uid ?? ''}.${h.now}`,
+        expirationTimestamp: rfc3339(h.now + spec.expirationSeconds * 1000),
+      },
     },
   };
 }

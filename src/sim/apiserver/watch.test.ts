@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { notes, pod, recorder, testWorld } from '../testing/world.ts';
 
-
 describe('watches', () => {
   it('resume from any revision delivers every later event in order; 410 after compaction', () => {
     const w = testWorld({}, [recorder]);
     w.addComponent('r', 'recorder');
     const start = w.state.store.revision;
-    for (let i = 0; i < 5; i++) w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(`p${i}`) });
+    for (let i = 0; i < 5; i++)
+      w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(`p${i}`) });
     w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p0' });
     const ctx = w.ctx('r');
     const res = ctx.watch('pods', { resourceVersion: String(start + 2) });
@@ -18,7 +18,10 @@ describe('watches', () => {
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('late') });
     w.advance(5 * 60_000); // second tick compacts to the first tick's revision
     const gone = ctx.watch('pods', { resourceVersion: String(start) });
-    expect(gone).toMatchObject({ code: 410, status: { reason: 'Expired', message: `too old resource version: ${start} (${start + 6})` } });
+    expect(gone).toMatchObject({
+      code: 410,
+      status: { reason: 'Expired', message: `too old resource version: ${start} (${start + 6})` },
+    });
   });
   it('selector watches notify only matching watchers; moving out of a selector gives DELETED', () => {
     const w = testWorld({}, [recorder]);
@@ -28,18 +31,46 @@ describe('watches', () => {
     w.ctx('c').watch('pods', { fieldSelector: 'spec.nodeName=', resourceVersion: '1' });
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('x', { app: 'web' }) });
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('y', { app: 'db' }) });
-    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: 'x', subresource: 'binding', body: { target: { name: 'node-1' } } });
-    w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'x', body: { metadata: { labels: { app: 'old' } } } });
+    w.kubectl({
+      verb: 'create',
+      resource: 'pods',
+      namespace: 'default',
+      name: 'x',
+      subresource: 'binding',
+      body: { target: { name: 'node-1' } },
+    });
+    w.kubectl({
+      verb: 'patch',
+      resource: 'pods',
+      namespace: 'default',
+      name: 'x',
+      body: { metadata: { labels: { app: 'old' } } },
+    });
     w.settle();
     expect(notes(w, 'a')).toEqual(['ADDED x', 'MODIFIED x']);
     expect(notes(w, 'b')).toEqual(['ADDED x', 'MODIFIED x', 'DELETED x']);
     expect(notes(w, 'c')).toEqual(['ADDED x', 'ADDED y', 'DELETED x']);
-    expect(w.state.log.filter((r) => r.kind === 'watch' && r.component === 'b').map((r) => r.event)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    expect(w.state.log.filter((r) => r.kind === 'watch' && r.component === 'b').map((r) => r.event)).toEqual([
+      'ADDED',
+      'MODIFIED',
+      'DELETED',
+    ]);
   });
   it('index: a pod on node-7 never touches node-1..6 watchers', () => {
     const w = testWorld({}, [recorder]);
-    for (let i = 1; i <= 7; i++) { w.addComponent(`k${i}`, 'recorder'); w.ctx(`k${i}`).watch('pods', { fieldSelector: `spec.nodeName=node-${i}`, resourceVersion: '1' }); }
-    expect(Object.keys(w.state.apiServer.watchIndex.pods).sort()).toEqual(['node-1', 'node-2', 'node-3', 'node-4', 'node-5', 'node-6', 'node-7']);
+    for (let i = 1; i <= 7; i++) {
+      w.addComponent(`k${i}`, 'recorder');
+      w.ctx(`k${i}`).watch('pods', { fieldSelector: `spec.nodeName=node-${i}`, resourceVersion: '1' });
+    }
+    expect(Object.keys(w.state.apiServer.watchIndex.pods).sort()).toEqual([
+      'node-1',
+      'node-2',
+      'node-3',
+      'node-4',
+      'node-5',
+      'node-6',
+      'node-7',
+    ]);
     w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('x', {}, 'node-7') });
     w.settle();
     expect(notes(w, 'k7')).toEqual(['ADDED x']);

@@ -5,7 +5,12 @@ import { push } from '../clock.ts';
 import { jitter } from '../rng.ts';
 import { authenticate } from './authn.ts';
 import type { ApiServerConfig } from './config.ts';
-import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../api/watch.ts';
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type WatchClosed,
+  type WatchNotification,
+  type WatchOptions,
+} from '../api/watch.ts';
 import { authorize } from './rbac.ts';
 import { type Stage, appendRecord } from '../request-log.ts';
 import type { WatchEventType } from '../api/watch.ts';
@@ -49,38 +54,67 @@ export interface Watcher {
 
 /** A watch's query as client-go encodes it (url.Values.Encode: keys sorted, values escaped), as the audit log shows it. */
 function watchQuery(opts: WatchOptions): string {
-  return '?' + encodeQuery({
-    allowWatchBookmarks: opts.allowWatchBookmarks ? 'true' : undefined,
-    fieldSelector: opts.fieldSelector || undefined,
-    labelSelector: opts.labelSelector || undefined,
-    // client-go leaves an empty resourceVersion out (a streaming list sends none).
-    resourceVersion: opts.resourceVersion === '' ? undefined : opts.resourceVersion,
-    resourceVersionMatch: opts.resourceVersionMatch || undefined,
-    sendInitialEvents: opts.sendInitialEvents !== undefined ? String(opts.sendInitialEvents) : undefined,
-    timeout: opts.timeout,
-    timeoutSeconds: opts.timeoutSeconds !== undefined ? String(opts.timeoutSeconds) : undefined,
-    watch: 'true',
-  });
+  return (
+    '?' +
+    encodeQuery({
+      allowWatchBookmarks: opts.allowWatchBookmarks ? 'true' : undefined,
+      fieldSelector: opts.fieldSelector || undefined,
+      labelSelector: opts.labelSelector || undefined,
+      // client-go leaves an empty resourceVersion out (a streaming list sends none).
+      resourceVersion: opts.resourceVersion === '' ? undefined : opts.resourceVersion,
+      resourceVersionMatch: opts.resourceVersionMatch || undefined,
+      sendInitialEvents: opts.sendInitialEvents !== undefined ? String(opts.sendInitialEvents) : undefined,
+      timeout: opts.timeout,
+      timeoutSeconds: opts.timeoutSeconds !== undefined ? String(opts.timeoutSeconds) : undefined,
+      watch: 'true',
+    })
+  );
 }
 
 /** Open a watch for `component`; events are queued to it as `WatchNotification`s. */
-export function openWatch(h: ApiHost, config: ApiServerConfig, component: string, resource: string, opts: WatchOptions = {}, identity = component): ApiResult<{ watchId: string; resourceVersion: string }> {
+export function openWatch(
+  h: ApiHost,
+  config: ApiServerConfig,
+  component: string,
+  resource: string,
+  opts: WatchOptions = {},
+  identity = component,
+): ApiResult<{ watchId: string; resourceVersion: string }> {
   const req: ApiRequest = { verb: 'watch', resource, namespace: opts.namespace, options: { ...opts } };
   const f = h.apiServer.faults;
   // A process's informers are its shared informer factory's (kube-controller-manager's): the watch is
   // the process's request, as the audit log names it, whichever controller asked first.
-  const logWatch = (code: number, stage?: Stage, message?: string) => appendRecord(h.log, {
-    t: h.now, component: h.components[component]?.process ?? component, kind: 'request', verb: 'WATCH',
-    path: resourcePath(resource, opts.namespace) + watchQuery(opts),
-    code, stage, message,
-  });
-  const refuse = (st: Status, stage: Stage): ApiResult<never> => { logWatch(st.code, stage, st.message); return { ok: false, code: st.code, status: st }; };
-  if (f.apiServerDown || f.partitioned?.includes(component)) return refuse(statusError(0, 'ConnectionRefused', `Get "https://127.0.0.1:6443${resourcePath(resource, opts.namespace)}?watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`), 'connection');
-  if (!RESOURCES[resource]) return refuse(statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
+  const logWatch = (code: number, stage?: Stage, message?: string) =>
+    appendRecord(h.log, {
+      t: h.now,
+      component: h.components[component]?.process ?? component,
+      kind: 'request',
+      verb: 'WATCH',
+      path: resourcePath(resource, opts.namespace) + watchQuery(opts),
+      code,
+      stage,
+      message,
+    });
+  const refuse = (st: Status, stage: Stage): ApiResult<never> => {
+    logWatch(st.code, stage, st.message);
+    return { ok: false, code: st.code, status: st };
+  };
+  if (f.apiServerDown || f.partitioned?.includes(component))
+    return refuse(
+      statusError(
+        0,
+        'ConnectionRefused',
+        `Get "https://127.0.0.1:6443${resourcePath(resource, opts.namespace)}?watch=true": dial tcp 127.0.0.1:6443: connect: connection refused`,
+      ),
+      'connection',
+    );
+  if (!RESOURCES[resource])
+    return refuse(statusError(404, 'NotFound', 'the server could not find the requested resource'), 'storage');
   if (!RESOURCES[resource].namespaced) opts = { ...opts, namespace: undefined };
   // Without kubectl's part only the options client-go's informers send reach here (see watch-options.ts).
   const invalidOpts = config.kubectlExtras?.watchOptions(opts);
-  if (invalidOpts) return refuse(statusError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${invalidOpts}`), 'validation');
+  if (invalidOpts)
+    return refuse(statusError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${invalidOpts}`), 'validation');
   const id = authenticate(config, identity);
   if (!id) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const denied = authorize(h, id, req);
@@ -91,7 +125,10 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   const labels = parseLabelSelector(opts.labelSelector);
   const fields = parseFieldSelector(opts.fieldSelector);
   const process = h.components[component]?.process;
-  const fromRevision = !opts.sendInitialEvents && opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : h.store.revision;
+  const fromRevision =
+    !opts.sendInitialEvents && opts.resourceVersion && opts.resourceVersion !== '0'
+      ? Number(opts.resourceVersion)
+      : h.store.revision;
   if (process) {
     const shared = sharedWatchFor(h, process, resource, opts, fromRevision);
     if (shared) {
@@ -114,14 +151,22 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
   }
   const nodeField = resource === 'pods' ? fields.find((x) => x.field === 'spec.nodeName' && x.op === '=') : undefined;
   const w: Watcher = {
-    id: `w${h.apiServer.nextWatchId++}`, component, resource, namespace: opts.namespace, labels, fields,
-    bucket: nodeField ? nodeField.value : '*', lastAt: h.now, fromRevision,
+    id: `w${h.apiServer.nextWatchId++}`,
+    component,
+    resource,
+    namespace: opts.namespace,
+    labels,
+    fields,
+    bucket: nodeField ? nodeField.value : '*',
+    lastAt: h.now,
+    fromRevision,
   };
   if (process) Object.assign(w, { process, subscribers: [component], selector: selectorKey(opts), dispatched: 0 });
   h.apiServer.watchers[w.id] = w;
   ((h.apiServer.watchIndex[resource] ??= {})[w.bucket] ??= []).push(w.id);
   logWatch(200);
-  for (const o of synthetic) if (matchObj(w, o)) deliver(h, w, 'ADDED', o, Number(o.metadata?.resourceVersion), streaming);
+  for (const o of synthetic)
+    if (matchObj(w, o)) deliver(h, w, 'ADDED', o, Number(o.metadata?.resourceVersion), streaming);
   if (streaming) deliver(h, w, 'BOOKMARK', initialEventsEnd(resource, h.store.revision), h.store.revision, true);
   for (const e of backlog) dispatchTo(h, w, e);
   return { ok: true, code: 200, object: { watchId: w.id, resourceVersion: String(h.store.revision) } };
@@ -130,7 +175,8 @@ export function openWatch(h: ApiHost, config: ApiServerConfig, component: string
 /** The BOOKMARK that ends a streaming list: only the kind, the revision and the annotation. */
 function initialEventsEnd(resource: string, revision: number): KObject {
   return {
-    apiVersion: apiVersionOf(resource), kind: RESOURCES[resource].kind,
+    apiVersion: apiVersionOf(resource),
+    kind: RESOURCES[resource].kind,
     metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
   };
 }
@@ -159,7 +205,10 @@ export function leaveWatch(h: ApiHost, watchId: string, component: string): void
   if (!w) return;
   if (w.subscribers && w.subscribers.length > 1) {
     const i = w.subscribers.indexOf(component);
-    if (i >= 0) { w.subscribers = w.subscribers.filter((c) => c !== component); return; }
+    if (i >= 0) {
+      w.subscribers = w.subscribers.filter((c) => c !== component);
+      return;
+    }
     if (w.subscribers.length) return; // not a reader of it: leave it open for those who are
   }
   closeWatch(h, watchId);
@@ -170,7 +219,8 @@ export function breakAllWatches(h: ApiHost): void {
   for (const id of Object.keys(h.apiServer.watchers)) {
     const w = h.apiServer.watchers[id];
     closeWatch(h, id);
-    for (const c of watchSubscribers(w)) push(h.queue, h.now, c, { type: 'watch-closed', watchId: id } satisfies WatchClosed);
+    for (const c of watchSubscribers(w))
+      push(h.queue, h.now, c, { type: 'watch-closed', watchId: id } satisfies WatchClosed);
   }
 }
 
@@ -192,7 +242,13 @@ function selectorKey(opts: WatchOptions): string {
  * can read instead of opening its own: nothing handed out yet, and no change to the resource
  * between the two revisions (so both would see exactly the same notifications).
  */
-function sharedWatchFor(h: ApiHost, process: string, resource: string, opts: WatchOptions, fromRevision: number): Watcher | undefined {
+function sharedWatchFor(
+  h: ApiHost,
+  process: string,
+  resource: string,
+  opts: WatchOptions,
+  fromRevision: number,
+): Watcher | undefined {
   const key = selectorKey(opts);
   for (const id of h.apiServer.watchIndex[resource]?.['*'] ?? []) {
     const w = h.apiServer.watchers[id];
@@ -217,13 +273,22 @@ function matchObj(w: Watcher, o: KObject | undefined): boolean {
   if (!o) return false;
   if (w.namespace && o.metadata?.namespace !== w.namespace) return false;
   if (w.labels.length === 0 && w.fields.length === 0) return true; // most watches select everything
-  return matchesLabels(w.labels, o.metadata?.labels as Record<string, string> | undefined) && matchesFields(w.fields, o);
+  return (
+    matchesLabels(w.labels, o.metadata?.labels as Record<string, string> | undefined) && matchesFields(w.fields, o)
+  );
 }
 
 /** A watcher's reaction delay [min, max] ms unless its component sets one. */
 const DEFAULT_REACTION_MS: readonly [number, number] = [1, 3];
 
-function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, revision: number, initial = false): void {
+function deliver(
+  h: ApiHost,
+  w: Watcher,
+  type: WatchEventType,
+  object: KObject,
+  revision: number,
+  initial = false,
+): void {
   const react = h.components[w.component]?.reactionMs ?? DEFAULT_REACTION_MS;
   // A fixed reaction (kubectl's) draws nothing, so a client's watch leaves the world's random choices as
   // they were. A watch's initial events (and their bookmark) arrive as one burst in its response, read
@@ -231,7 +296,13 @@ function deliver(h: ApiHost, w: Watcher, type: WatchEventType, object: KObject, 
   const reaction = initial || react[0] === react[1] ? react[0] : jitter(h.rng, react[0], react[1]);
   const at = Math.max(h.now + h.apiServer.latencyMs + h.apiServer.faults.addedLatencyMs + reaction, w.lastAt);
   w.lastAt = at;
-  push(h.queue, at, w.process ?? w.component, { type: 'watch', watchId: w.id, eventType: type, object, revision } satisfies WatchNotification);
+  push(h.queue, at, w.process ?? w.component, {
+    type: 'watch',
+    watchId: w.id,
+    eventType: type,
+    object,
+    revision,
+  } satisfies WatchNotification);
 }
 
 /** The watch cache's filtering: a change that moves an object out of a selector is DELETED for that watcher. */
@@ -240,10 +311,20 @@ function dispatchTo(h: ApiHost, w: Watcher, e: StoreEvent): void {
   const cur = e.type === 'DELETED' ? undefined : e.object;
   const nowMatch = matchObj(w, cur);
   const wasMatch = matchObj(w, e.prev);
-  if (e.type === 'DELETED') { if (wasMatch) deliver(h, w, 'DELETED', e.object, e.revision); return; }
+  if (e.type === 'DELETED') {
+    if (wasMatch) deliver(h, w, 'DELETED', e.object, e.revision);
+    return;
+  }
   if (nowMatch && wasMatch) deliver(h, w, 'MODIFIED', e.object, e.revision);
   else if (nowMatch) deliver(h, w, 'ADDED', e.object, e.revision);
-  else if (wasMatch) deliver(h, w, 'DELETED', { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.revision) } }, e.revision);
+  else if (wasMatch)
+    deliver(
+      h,
+      w,
+      'DELETED',
+      { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.revision) } },
+      e.revision,
+    );
 }
 
 /** Notify the watchers a store event concerns, found through the index (never a scan of all watchers). */

@@ -4,7 +4,14 @@
 // informer, and runs the worker as wait.Until(runWorker) does: here, a timer WORKER_DELAY_MS after
 // keys wait, then the queue run dry (the model's workers are synchronous).
 import type { Ctx } from '../world.ts';
-import { informerHandle, listAndWatch, memoHandlers, type EventHandlers, type InformerEvent, type InformerState } from './informer.ts';
+import {
+  informerHandle,
+  listAndWatch,
+  memoHandlers,
+  type EventHandlers,
+  type InformerEvent,
+  type InformerState,
+} from './informer.ts';
 import { drainQueue, len, workQueueHandle, type SyncResult, type WorkQueue, type WorkQueueAdd } from './workqueue.ts';
 
 /** Time a worker takes to pick up a queued key (the real worker goroutine reacts in about a millisecond). */
@@ -14,7 +21,10 @@ export const WORKER_DELAY_MS = 1;
 export type ControllerEvent<W extends string> = InformerEvent | WorkQueueAdd | { type: W };
 
 /** The state a controller() runs on: its work queue, and whether the worker's wake-up is queued. */
-interface ControllerState { queue: WorkQueue; workerPending: boolean }
+interface ControllerState {
+  queue: WorkQueue;
+  workerPending: boolean;
+}
 
 /** What controller() is told (NewController's arguments). */
 interface ControllerSpec<S extends ControllerState> {

@@ -57,15 +57,30 @@ export function startRecordingToSink(ctx: ClientCtx): void {
 /** Handle one of the broadcaster's timers (true when `event` was one), scheduling the next. */
 export function handleBroadcasterTimer(ctx: ClientCtx, b: EventBroadcasterState, event: unknown): boolean {
   const t = (event as EventBroadcasterTimer | undefined)?.type;
-  if (t === 'events-finish-series') { finishSeries(ctx, b); ctx.schedule(FINISH_TIME_MS, event, { recurring: true }); return true; }
-  if (t === 'events-refresh-series') { refreshExistingEventSeries(ctx, b); ctx.schedule(REFRESH_TIME_MS, event, { recurring: true }); return true; }
+  if (t === 'events-finish-series') {
+    finishSeries(ctx, b);
+    ctx.schedule(FINISH_TIME_MS, event, { recurring: true });
+    return true;
+  }
+  if (t === 'events-refresh-series') {
+    refreshExistingEventSeries(ctx, b);
+    ctx.schedule(REFRESH_TIME_MS, event, { recurring: true });
+    return true;
+  }
   return false;
 }
 
 /** GetReference: the reference an event carries to an object. */
 function referenceOf(obj: InvolvedObject): ObjectReference {
   const m = obj.metadata;
-  const ref: ObjectReference = { kind: obj.kind, namespace: m?.namespace, name: m?.name, uid: m?.uid, apiVersion: obj.apiVersion, resourceVersion: m?.resourceVersion };
+  const ref: ObjectReference = {
+    kind: obj.kind,
+    namespace: m?.namespace,
+    name: m?.name,
+    uid: m?.uid,
+    apiVersion: obj.apiVersion,
+    resourceVersion: m?.resourceVersion,
+  };
   if (obj.fieldPath !== undefined) ref.fieldPath = obj.fieldPath;
   return ref;
 }
@@ -76,7 +91,17 @@ function referenceOf(obj: InvolvedObject): ObjectReference {
  * `once`: an event that can never repeat (the scheduler's Scheduled: a pod is bound once) is sent
  * without the cache entry finishSeries would forget unused.
  */
-export function eventf(ctx: ClientCtx, b: EventBroadcasterState, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string, once = false): void {
+export function eventf(
+  ctx: ClientCtx,
+  b: EventBroadcasterState,
+  regarding: InvolvedObject,
+  related: InvolvedObject | undefined,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  action: string,
+  note: string,
+  once = false,
+): void {
   const reg = referenceOf(regarding);
   const rel = related && referenceOf(related);
   // getKey: type, action, reason, the references (one recorder: one controller and instance).
@@ -90,10 +115,22 @@ export function eventf(ctx: ClientCtx, b: EventBroadcasterState, regarding: Invo
     return;
   }
   const event: Obj = {
-    apiVersion: EVENTS_GROUP_VERSION, kind: 'Event', metadata: { name: eventName(reg.name ?? '', ctx.now, b.seq++), namespace: reg.namespace || 'default' },
-    eventTime: microTime(ctx.now), reportingController: b.reportingController, reportingInstance: b.reportingInstance, action, reason, regarding: reg, related: rel, note, type,
+    apiVersion: EVENTS_GROUP_VERSION,
+    kind: 'Event',
+    metadata: { name: eventName(reg.name ?? '', ctx.now, b.seq++), namespace: reg.namespace || 'default' },
+    eventTime: microTime(ctx.now),
+    reportingController: b.reportingController,
+    reportingInstance: b.reportingInstance,
+    action,
+    reason,
+    regarding: reg,
+    related: rel,
+    note,
+    type,
     // Go's JSON writes the zero struct and times it has no value for.
-    deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null,
+    deprecatedSource: {},
+    deprecatedFirstTimestamp: null,
+    deprecatedLastTimestamp: null,
   };
   if (!once) b.cache.push({ key, event, last: ctx.now });
   recordEvent(ctx, event);
@@ -109,11 +146,24 @@ function recordEvent(ctx: ClientCtx, event: Obj): boolean {
   const md = event.metadata as { name: string; namespace: string };
   const series = event.series !== undefined;
   if (series) {
-    const r = ctx.api.request({ verb: 'patch', resource: 'events', group: EVENTS_GROUP, namespace: md.namespace, name: md.name, body: { series: event.series } });
+    const r = ctx.api.request({
+      verb: 'patch',
+      resource: 'events',
+      group: EVENTS_GROUP,
+      namespace: md.namespace,
+      name: md.name,
+      body: { series: event.series },
+    });
     if (r.ok) return false;
     if (r.code !== 404) return r.code === 0;
   }
-  const r = ctx.api.request({ verb: 'create', resource: 'events', group: EVENTS_GROUP, namespace: md.namespace, body: event });
+  const r = ctx.api.request({
+    verb: 'create',
+    resource: 'events',
+    group: EVENTS_GROUP,
+    namespace: md.namespace,
+    body: event,
+  });
   return !r.ok && (r.code === 0 || (series && r.code === 409));
 }
 

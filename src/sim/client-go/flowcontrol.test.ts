@@ -42,7 +42,10 @@ describe('token bucket (client-go flowcontrol)', () => {
     const limit: RateLimit = { qps: 50, burst: 100 };
     const b = newTokenBucket(limit, 0);
     let t = 0;
-    for (let i = 0; i < 600; i++) { t += tokenDelay(b, limit, t); tryAccept(b, limit, t); }
+    for (let i = 0; i < 600; i++) {
+      t += tokenDelay(b, limit, t);
+      tryAccept(b, limit, t);
+    }
     expect(t).toBe(((600 - 100) / 50) * 1000);
   });
 });

@@ -4,10 +4,16 @@
 //   staging/src/k8s.io/client-go/util/flowcontrol/throttle.go, rest/config.go (DefaultQPS/Burst)
 
 /** A client's QPS and burst (rest.Config.QPS / Burst). */
-export interface RateLimit { qps: number; burst: number }
+export interface RateLimit {
+  qps: number;
+  burst: number;
+}
 
 /** The bucket's state: tokens left (fractional; negative after reservations) and when they were counted (ms). */
-export interface TokenBucket { tokens: number; last: number }
+export interface TokenBucket {
+  tokens: number;
+  last: number;
+}
 
 /** rest.DefaultQPS / DefaultBurst: a client whose config leaves QPS and Burst at 0 (kubectl's main client). */
 export const DEFAULT_CLIENT_LIMIT: RateLimit = { qps: 5, burst: 10 };

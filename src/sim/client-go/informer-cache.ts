@@ -33,4 +33,8 @@ export const sortedKeys = new WeakMap<object, { resourceVersion: string; keys: s
  * The key informerHandle last found for a notified object of a resource: the readers of a shared
  * watch get the same object in a row (their handlers' own lookups would evict it from the names cache's).
  */
-export const lastNotified: { object: unknown; resource: string; key: string } = { object: undefined, resource: '', key: '' };
+export const lastNotified: { object: unknown; resource: string; key: string } = {
+  object: undefined,
+  resource: '',
+  key: '',
+};

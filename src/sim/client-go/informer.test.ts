@@ -1,19 +1,38 @@
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { controllerIndexValue, INDEXERS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerState } from './informer.ts';
+import {
+  controllerIndexValue,
+  INDEXERS,
+  informerHandle,
+  listAndWatch,
+  listerGet,
+  listerList,
+  newInformer,
+  type InformerState,
+} from './informer.ts';
 import { add, addAfter, drainQueue, newWorkQueue, numRequeues, workQueueHandle, type WorkQueue } from './workqueue.ts';
 import { storeList } from '../apiserver/store.ts';
 import { deployment, pod, testWorld } from '../testing/world.ts';
 import type { ComponentDef } from '../world.ts';
 
 /** A toy controller in sample-controller style: for each Deployment, ensure a pod `<name>-pod` exists. */
-interface ToyState { deps: InformerState<Deployment>; pods: InformerState<Pod>; queue: WorkQueue; syncs: number }
+interface ToyState {
+  deps: InformerState<Deployment>;
+  pods: InformerState<Pod>;
+  queue: WorkQueue;
+  syncs: number;
+}
 const toy: ComponentDef<ToyState> = {
   name: 'toy',
   identity: () => 'kubectl',
   init(ctx) {
-    const s: ToyState = { deps: newInformer('deps', 'deployments'), pods: newInformer('pods', 'pods'), queue: newWorkQueue('toy'), syncs: 0 };
+    const s: ToyState = {
+      deps: newInformer('deps', 'deployments'),
+      pods: newInformer('pods', 'pods'),
+      queue: newWorkQueue('toy'),
+      syncs: 0,
+    };
     ctx.state = s;
     listAndWatch(ctx, s.deps, { add: (o) => add(s.queue, `${o.metadata!.namespace}/${o.metadata!.name}`) });
     listAndWatch(ctx, s.pods);
@@ -22,10 +41,13 @@ const toy: ComponentDef<ToyState> = {
   },
   handle(ev, ctx) {
     const s = ctx.state;
-    const enqueue = (o: { metadata?: { namespace?: string; name?: string } }) => add(s.queue, `${o.metadata!.namespace}/${o.metadata!.name}`);
-    if (informerHandle(ctx, s.deps, ev, { add: enqueue, update: (_o, n) => enqueue(n) })) { /* handled */ }
-    else if (informerHandle(ctx, s.pods, ev)) { /* cache only */ }
-    else workQueueHandle(s.queue, ev);
+    const enqueue = (o: { metadata?: { namespace?: string; name?: string } }) =>
+      add(s.queue, `${o.metadata!.namespace}/${o.metadata!.name}`);
+    if (informerHandle(ctx, s.deps, ev, { add: enqueue, update: (_o, n) => enqueue(n) })) {
+      /* handled */
+    } else if (informerHandle(ctx, s.pods, ev)) {
+      /* cache only */
+    } else workQueueHandle(s.queue, ev);
     processQueue(s, ctx);
   },
 };
@@ -44,7 +66,11 @@ describe('informer', () => {
     w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment('web') });
     const mark = w.state.log.length;
     w.addComponent('toy', 'toy');
-    const reqs = () => w.state.log.slice(mark).filter((r) => r.kind === 'request').map((r) => `${r.verb} ${r.path} ${r.code}`);
+    const reqs = () =>
+      w.state.log
+        .slice(mark)
+        .filter((r) => r.kind === 'request')
+        .map((r) => `${r.verb} ${r.path} ${r.code}`);
     // Streaming lists (WatchListClient): one WATCH each, no LIST; nothing is synced before the bookmarks.
     const stream = 'allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true';
     expect(reqs()).toEqual([`WATCH /apis/apps/v1/deployments?${stream} 200`, `WATCH /api/v1/pods?${stream} 200`]);
@@ -53,8 +79,12 @@ describe('informer', () => {
     expect(reqs().slice(2)).toEqual(['POST /api/v1/namespaces/default/pods 201']);
     w.settle();
     // Its own create comes back through the watch into the cache; nothing more is written.
-    expect(listerList((w.state.components.toy.state as ToyState).pods).map((o) => o.metadata!.name)).toEqual(['web-pod']);
-    expect(w.state.log.filter((r) => r.kind === 'request' && r.verb === 'POST' && r.component === 'toy')).toHaveLength(1);
+    expect(listerList((w.state.components.toy.state as ToyState).pods).map((o) => o.metadata!.name)).toEqual([
+      'web-pod',
+    ]);
+    expect(w.state.log.filter((r) => r.kind === 'request' && r.verb === 'POST' && r.component === 'toy')).toHaveLength(
+      1,
+    );
   });
   it('retries with rate-limited requeue while writes fail', () => {
     const w = testWorld({}, [toy]);
@@ -98,7 +128,15 @@ describe('informer', () => {
     // The delete made while it was disconnected arrives through the resumed watch (no 410, no re-list).
     expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['b-pod']);
     expect(w.state.log.some((r) => r.code === 410)).toBe(false);
-    expect(w.state.log.filter((r) => r.component === 'toy' && r.verb === 'WATCH' && r.path.startsWith('/api/v1/pods?') && r.path.includes('sendInitialEvents=true'))).toHaveLength(1);
+    expect(
+      w.state.log.filter(
+        (r) =>
+          r.component === 'toy' &&
+          r.verb === 'WATCH' &&
+          r.path.startsWith('/api/v1/pods?') &&
+          r.path.includes('sendInitialEvents=true'),
+      ),
+    ).toHaveLength(1);
   });
   it('410 on resume makes the informer stream the state again', () => {
     const w = testWorld({}, [toy]);
@@ -112,8 +150,20 @@ describe('informer', () => {
     w.ctx('toy').stopWatch(s.pods.watchId!);
     w.inject('toy', { type: 'watch-closed', watchId: s.pods.watchId });
     w.settle(120_000);
-    expect(w.state.log.some((r) => r.code === 410 && r.path === '/api/v1/pods?allowWatchBookmarks=true&resourceVersion=1&watch=true')).toBe(true);
-    expect(w.state.log.filter((r) => r.component === 'toy' && r.verb === 'WATCH' && r.path.startsWith('/api/v1/pods?') && r.path.includes('sendInitialEvents=true'))).toHaveLength(2);
+    expect(
+      w.state.log.some(
+        (r) => r.code === 410 && r.path === '/api/v1/pods?allowWatchBookmarks=true&resourceVersion=1&watch=true',
+      ),
+    ).toBe(true);
+    expect(
+      w.state.log.filter(
+        (r) =>
+          r.component === 'toy' &&
+          r.verb === 'WATCH' &&
+          r.path.startsWith('/api/v1/pods?') &&
+          r.path.includes('sendInitialEvents=true'),
+      ),
+    ).toHaveLength(2);
     expect(listerList(s.pods).map((o) => o.metadata!.name)).toEqual(['x']);
   });
 });
@@ -132,7 +182,9 @@ describe('addAfter', () => {
 });
 
 describe('controller index values', () => {
-  const owned = (ns: string, uid: string, controller = true) => ({ metadata: { name: 'p', namespace: ns, ownerReferences: [{ uid, controller }] } });
+  const owned = (ns: string, uid: string, controller = true) => ({
+    metadata: { name: 'p', namespace: ns, ownerReferences: [{ uid, controller }] },
+  });
   it('file an object under `ns/uid` of its controlling owner, one string per owner', () => {
     expect(INDEXERS.controller(owned('default', 'u-1'))).toEqual(['default/u-1']);
     expect(INDEXERS.controller(owned('default', 'u-1'))).toBe(INDEXERS.controller(owned('default', 'u-1')));
@@ -160,7 +212,11 @@ describe('listerList', () => {
     inf.watchId = 'w';
     let revision = 10;
     const notify = (eventType: 'ADDED' | 'MODIFIED' | 'DELETED', name: string, image = 'nginx') => {
-      const object = { ...pod(name), metadata: { name, namespace: 'default', resourceVersion: String(++revision) }, spec: { containers: [{ name: 'c', image }] } };
+      const object = {
+        ...pod(name),
+        metadata: { name, namespace: 'default', resourceVersion: String(++revision) },
+        spec: { containers: [{ name: 'c', image }] },
+      };
       informerHandle(undefined as never, inf, { type: 'watch', watchId: 'w', eventType, object, revision });
     };
     const names = () => listerList(inf).map((p) => `${p.metadata!.name}:${p.spec!.containers[0].image}`);

@@ -1,7 +1,12 @@
 // client-go's informer (list + watch into a cache, with indexers and handlers) and its listers, as
 // plain data driven through ctx.
 import { informerKeyOf, resourceOfKind, type ResourceName, type ResourceTypes } from '../api/resources.ts';
-import { INITIAL_EVENTS_END_ANNOTATION, type WatchClosed, type WatchNotification, type WatchOptions } from '../api/watch.ts';
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type WatchClosed,
+  type WatchNotification,
+  type WatchOptions,
+} from '../api/watch.ts';
 import { newDict } from '../util/dict.ts';
 import { flatten } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
@@ -10,7 +15,9 @@ import { handlerMemo, keyCache, lastNotified, nodeArrays, ownerValues, sortedKey
 import { lastCall } from '../util/memo.ts';
 
 /** The little an informer needs from an object. */
-interface MetaObject { metadata?: { name?: string; namespace?: string; resourceVersion?: string } }
+interface MetaObject {
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+}
 
 /** An informer's state: what it watches, its cache (the lister's data) and its watch. */
 export interface InformerState<T extends MetaObject = MetaObject> {
@@ -75,12 +82,15 @@ export const INDEXERS: Readonly<Record<string, IndexFunc>> = {
   namespace: (o) => (o.metadata?.namespace ? [o.metadata.namespace] : NONE),
   /** `ns/uid` of the controlling owner (the ReplicaSet and Deployment controllers' owner index). */
   controller: (o) => {
-    const refs = (o.metadata as { ownerReferences?: { controller?: boolean; uid?: string }[] } | undefined)?.ownerReferences;
+    const refs = (o.metadata as { ownerReferences?: { controller?: boolean; uid?: string }[] } | undefined)
+      ?.ownerReferences;
     if (!refs) return NONE;
     for (const r of refs) {
       if (!r.controller) continue;
       // (the shared array is only read: reindex compares and walks it)
-      return r.uid === undefined ? [`${o.metadata?.namespace ?? ''}/${r.uid}`] : ownerEntry(o.metadata?.namespace ?? '', r.uid).values;
+      return r.uid === undefined
+        ? [`${o.metadata?.namespace ?? ''}/${r.uid}`]
+        : ownerEntry(o.metadata?.namespace ?? '', r.uid).values;
     }
     return NONE;
   },
@@ -112,11 +122,20 @@ function sameValues(a: string[], b: string[]): boolean {
 const SPEC_AND_OWNER_INDEXERS = setOf([INDEXERS.namespace, INDEXERS.controller, INDEXERS.nodeName, INDEXERS.orphan]);
 type Indexed = { metadata?: { namespace?: string; ownerReferences?: unknown }; spec?: unknown };
 function sameIndexInputs(a: Indexed, b: Indexed): boolean {
-  return a.spec === b.spec && a.metadata?.ownerReferences === b.metadata?.ownerReferences && a.metadata?.namespace === b.metadata?.namespace;
+  return (
+    a.spec === b.spec &&
+    a.metadata?.ownerReferences === b.metadata?.ownerReferences &&
+    a.metadata?.namespace === b.metadata?.namespace
+  );
 }
 
 /** File `key` under the new object's index values and out of the old one's. */
-function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: T | undefined, cur: T | undefined): void {
+function reindex<T extends MetaObject>(
+  inf: InformerState<T>,
+  key: string,
+  old: T | undefined,
+  cur: T | undefined,
+): void {
   const ix = inf.indices;
   if (!ix) return;
   const unmoved = old !== undefined && cur !== undefined && sameIndexInputs(old, cur);
@@ -128,7 +147,10 @@ function reindex<T extends MetaObject>(inf: InformerState<T>, key: string, old: 
     const after = cur ? fn(cur) : NONE;
     if (sameValues(before, after)) continue;
     // An emptied bucket stays (as `{}`): checking emptiness would enumerate a large bucket's keys.
-    for (const v of before) { const b = buckets[v]; if (b) delete b[key]; }
+    for (const v of before) {
+      const b = buckets[v];
+      if (b) delete b[key];
+    }
     for (const v of after) (buckets[v] ??= newDict())[key] = true; // a bucket gains and loses keys: a dictionary from the start
   }
 }
@@ -150,7 +172,11 @@ export interface EventHandlers<T extends MetaObject = MetaObject> {
  * `make(ctx)`, built once per context and state and reused for every event (handlers only close over
  * those). A caller that has read `ctx.state` already passes it (each read is a lookup in the world).
  */
-export function memoHandlers<C extends { state: unknown }, T>(ctx: C, make: (ctx: C) => T, state: unknown = ctx.state): T {
+export function memoHandlers<C extends { state: unknown }, T>(
+  ctx: C,
+  make: (ctx: C) => T,
+  state: unknown = ctx.state,
+): T {
   let m = handlerMemo.get(ctx);
   if (!m) handlerMemo.set(ctx, (m = new Map()));
   const hit = m.get(make);
@@ -182,12 +208,27 @@ export const metaNamespaceKey = lastCall((o: MetaObject): string => {
 });
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */
-export function newInformer<R extends ResourceName>(name: string, resource: R, opts: Omit<WatchOptions, 'resourceVersion'> = {}, indexers: string[] = []): InformerState<ResourceTypes[R]> {
+export function newInformer<R extends ResourceName>(
+  name: string,
+  resource: R,
+  opts: Omit<WatchOptions, 'resourceVersion'> = {},
+  indexers: string[] = [],
+): InformerState<ResourceTypes[R]> {
   // Every informer has every field from the start (unset ones undefined): one object shape for all of
   // them, so informerHandle's property reads stay monomorphic across the components that call it.
   const s: InformerState<ResourceTypes[R]> = {
-    name, resource, namespace: opts.namespace || undefined, labelSelector: opts.labelSelector || undefined, fieldSelector: opts.fieldSelector || undefined,
-    items: newDict(), resourceVersion: '', watchId: undefined, hasSynced: false, initial: undefined, backoffMs: REFLECTOR_BACKOFF_INITIAL_MS, indices: undefined,
+    name,
+    resource,
+    namespace: opts.namespace || undefined,
+    labelSelector: opts.labelSelector || undefined,
+    fieldSelector: opts.fieldSelector || undefined,
+    items: newDict(),
+    resourceVersion: '',
+    watchId: undefined,
+    hasSynced: false,
+    initial: undefined,
+    backoffMs: REFLECTOR_BACKOFF_INITIAL_MS,
+    indices: undefined,
   };
   if (indexers.length) {
     s.indices = {};
@@ -200,7 +241,10 @@ export function newInformer<R extends ResourceName>(name: string, resource: R, o
 }
 
 /** The retry timer event an informer schedules for itself. */
-interface InformerRetry { type: 'informer-retry'; informer: string }
+interface InformerRetry {
+  type: 'informer-retry';
+  informer: string;
+}
 
 /** The events an informer takes (a notification, a closed watch, its retry timer): part of its component's events. */
 export type InformerEvent = WatchNotification | WatchClosed | InformerRetry;
@@ -215,20 +259,36 @@ function retryLater<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>)
  * sendInitialEvents=true streams the current state; its initial-events-end BOOKMARK replaces the cache
  * (firing handlers for the differences, as a LIST's Replace does) and the same watch carries on.
  */
-export function listAndWatch<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, _handlers: EventHandlers<T> = {}): boolean {
+export function listAndWatch<T extends MetaObject>(
+  ctx: ClientCtx,
+  inf: InformerState<T>,
+  _handlers: EventHandlers<T> = {},
+): boolean {
   // (The handlers run when the stream's bookmark reaches informerHandle.)
   const w = ctx.watch(inf.resource, {
-    namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector,
-    sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true,
+    namespace: inf.namespace,
+    labelSelector: inf.labelSelector,
+    fieldSelector: inf.fieldSelector,
+    sendInitialEvents: true,
+    resourceVersionMatch: 'NotOlderThan',
+    allowWatchBookmarks: true,
   });
-  if (!w.ok) { inf.watchId = undefined; retryLater(ctx, inf); return false; }
+  if (!w.ok) {
+    inf.watchId = undefined;
+    retryLater(ctx, inf);
+    return false;
+  }
   inf.watchId = w.object.watchId;
   inf.initial = newDict();
   return true;
 }
 
 /** The Replace that ends a streaming list: the streamed objects become the cache; handlers see the differences. */
-function replaceWithInitial<T extends MetaObject>(inf: InformerState<T>, fresh: Record<string, T>, h: EventHandlers<T>): void {
+function replaceWithInitial<T extends MetaObject>(
+  inf: InformerState<T>,
+  fresh: Record<string, T>,
+  h: EventHandlers<T>,
+): void {
   inf.initial = undefined;
   for (const [k, old] of Object.entries(inf.items)) if (!fresh[k]) h.delete?.(old);
   const before = inf.items;
@@ -244,8 +304,18 @@ function replaceWithInitial<T extends MetaObject>(inf: InformerState<T>, fresh: 
 }
 
 function watchFrom<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, h: EventHandlers<T>): boolean {
-  const w = ctx.watch(inf.resource, { namespace: inf.namespace, labelSelector: inf.labelSelector, fieldSelector: inf.fieldSelector, resourceVersion: inf.resourceVersion, allowWatchBookmarks: true });
-  if (w.ok) { inf.watchId = w.object.watchId; inf.backoffMs = REFLECTOR_BACKOFF_INITIAL_MS; return true; }
+  const w = ctx.watch(inf.resource, {
+    namespace: inf.namespace,
+    labelSelector: inf.labelSelector,
+    fieldSelector: inf.fieldSelector,
+    resourceVersion: inf.resourceVersion,
+    allowWatchBookmarks: true,
+  });
+  if (w.ok) {
+    inf.watchId = w.object.watchId;
+    inf.backoffMs = REFLECTOR_BACKOFF_INITIAL_MS;
+    return true;
+  }
   inf.watchId = undefined;
   if (w.code === 410) return listAndWatch(ctx, inf, h); // too old: stream the state again
   retryLater(ctx, inf);
@@ -269,7 +339,12 @@ export function isInformerEvent(event: unknown): boolean {
  * Feed one component event to an informer; returns true if it was the informer's (watch
  * notification, watch closed, retry timer). Handlers run after the cache is updated.
  */
-export function informerHandle<T extends MetaObject>(ctx: ClientCtx, inf: InformerState<T>, event: unknown, h: EventHandlers<T> = {}): boolean {
+export function informerHandle<T extends MetaObject>(
+  ctx: ClientCtx,
+  inf: InformerState<T>,
+  event: unknown,
+  h: EventHandlers<T> = {},
+): boolean {
   const ev = event as { type?: string };
   if (ev?.type === 'watch') {
     const n = event as WatchNotification;
@@ -278,7 +353,11 @@ export function informerHandle<T extends MetaObject>(ctx: ClientCtx, inf: Inform
     // A bookmark carries only a revision (kept as the resume point); the one ending a streaming list's initial events syncs the cache.
     if (n.eventType === 'BOOKMARK') {
       inf.resourceVersion = revisionString(n.revision);
-      if ((obj as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+      if (
+        (obj as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[
+          INITIAL_EVENTS_END_ANNOTATION
+        ] === 'true'
+      ) {
         if (inf.initial) replaceWithInitial(inf, inf.initial, h);
         else inf.hasSynced = true;
       }
@@ -290,7 +369,8 @@ export function informerHandle<T extends MetaObject>(ctx: ClientCtx, inf: Inform
     const last = lastNotified;
     if (obj !== last.object || inf.resource !== last.resource) {
       last.key = informerKeyOf(inf.resource, obj.metadata?.namespace, obj.metadata?.name ?? '');
-      last.object = obj; last.resource = inf.resource;
+      last.object = obj;
+      last.resource = inf.resource;
     }
     const key = last.key;
     // A streaming list's events fill the temporary store; the cache, the handlers and the resume
@@ -349,7 +429,10 @@ export function listerList<T extends MetaObject>(inf: InformerState<T>, pred?: (
     return all;
   }
   const out: T[] = [];
-  for (let i = 0; i < keys.length; i++) { const o = inf.items[keys[i]]; if (pred(o)) out.push(o); }
+  for (let i = 0; i < keys.length; i++) {
+    const o = inf.items[keys[i]];
+    if (pred(o)) out.push(o);
+  }
   return out;
 }
 
@@ -357,7 +440,12 @@ export function listerList<T extends MetaObject>(inf: InformerState<T>, pred?: (
  * Lister through an index (ByIndex): the cached objects filed under `value`, in key order when
  * `sorted` (as listerList), else in the order they were filed (cheaper, for counting).
  */
-export function listerByIndex<T extends MetaObject>(inf: InformerState<T>, index: string, value: string, sorted = true): T[] {
+export function listerByIndex<T extends MetaObject>(
+  inf: InformerState<T>,
+  index: string,
+  value: string,
+  sorted = true,
+): T[] {
   const ix = inf.indices?.[index];
   if (!ix) throw new Error(`informer ${inf.name} has no index ${index}`);
   const b = ix[value];

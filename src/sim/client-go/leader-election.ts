@@ -102,8 +102,10 @@ export function newLeaderElector(hostname: string, name: string, gen: number, no
 export function recordOfLease(lease: Lease): LeaderElectionRecord {
   const s = lease.spec ?? {};
   return {
-    holderIdentity: s.holderIdentity ?? '', leaseDurationSeconds: s.leaseDurationSeconds ?? 0,
-    acquireTime: s.acquireTime ? parseTime(s.acquireTime, true)! : 0, renewTime: s.renewTime ? parseTime(s.renewTime, true)! : 0,
+    holderIdentity: s.holderIdentity ?? '',
+    leaseDurationSeconds: s.leaseDurationSeconds ?? 0,
+    acquireTime: s.acquireTime ? parseTime(s.acquireTime, true)! : 0,
+    renewTime: s.renewTime ? parseTime(s.renewTime, true)! : 0,
     leaderTransitions: s.leaseTransitions ?? 0,
   };
 }
@@ -111,8 +113,11 @@ export function recordOfLease(lease: Lease): LeaderElectionRecord {
 /** LeaderElectionRecordToLeaseSpec: the times as MicroTime. */
 export function leaseSpecOf(r: LeaderElectionRecord): NonNullable<Lease['spec']> {
   return {
-    holderIdentity: r.holderIdentity, leaseDurationSeconds: r.leaseDurationSeconds,
-    acquireTime: microTime(r.acquireTime), renewTime: microTime(r.renewTime), leaseTransitions: r.leaderTransitions,
+    holderIdentity: r.holderIdentity,
+    leaseDurationSeconds: r.leaseDurationSeconds,
+    acquireTime: microTime(r.acquireTime),
+    renewTime: microTime(r.renewTime),
+    leaseTransitions: r.leaderTransitions,
   };
 }
 
@@ -137,7 +142,14 @@ type LCtx = Ctx<LeaderElectorState>;
 function updateLease(ctx: ClientCtx, s: LeaderElectorState, r: LeaderElectionRecord): boolean {
   if (!s.lease) return false;
   const md = s.lease.metadata ?? {};
-  const res = ctx.api.request({ verb: 'update', resource: 'leases', namespace: md.namespace, name: md.name, body: { ...s.lease, spec: leaseSpecOf(r) }, options: LOCK_CLIENT }) as ApiResult<Lease>;
+  const res = ctx.api.request({
+    verb: 'update',
+    resource: 'leases',
+    namespace: md.namespace,
+    name: md.name,
+    body: { ...s.lease, spec: leaseSpecOf(r) },
+    options: LOCK_CLIENT,
+  }) as ApiResult<Lease>;
   if (!res.ok) return false;
   s.lease = res.object;
   return true;
@@ -145,7 +157,13 @@ function updateLease(ctx: ClientCtx, s: LeaderElectorState, r: LeaderElectionRec
 
 /** LeaseLock.Get, through the lock's client. */
 function getLease(ctx: ClientCtx, lease: string): ApiResult<Lease> {
-  return ctx.api.request({ verb: 'get', resource: 'leases', namespace: LOCK_NAMESPACE, name: lease, options: LOCK_CLIENT }) as ApiResult<Lease>;
+  return ctx.api.request({
+    verb: 'get',
+    resource: 'leases',
+    namespace: LOCK_NAMESPACE,
+    name: lease,
+    options: LOCK_CLIENT,
+  }) as ApiResult<Lease>;
 }
 
 /**
@@ -155,16 +173,35 @@ function getLease(ctx: ClientCtx, lease: string): ApiResult<Lease> {
  */
 function tryAcquireOrRenew(ctx: ClientCtx, s: LeaderElectorState, lease: string): boolean {
   const now = ctx.now;
-  const rec: LeaderElectionRecord = { holderIdentity: s.identity, leaseDurationSeconds: LEASE_DURATION_MS / 1000, renewTime: now, acquireTime: now, leaderTransitions: 0 };
+  const rec: LeaderElectionRecord = {
+    holderIdentity: s.identity,
+    leaseDurationSeconds: LEASE_DURATION_MS / 1000,
+    renewTime: now,
+    acquireTime: now,
+    leaderTransitions: 0,
+  };
   if (isLeader(s) && isLeaseValid(s, now)) {
     rec.acquireTime = s.observed!.acquireTime;
     rec.leaderTransitions = s.observed!.leaderTransitions;
-    if (updateLease(ctx, s, rec)) { setObserved(s, rec, now); return true; }
+    if (updateLease(ctx, s, rec)) {
+      setObserved(s, rec, now);
+      return true;
+    }
   }
   const got = getLease(ctx, lease);
   if (!got.ok) {
     if (got.code !== 404) return false;
-    const created = ctx.api.create('leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: lease, namespace: LOCK_NAMESPACE }, spec: leaseSpecOf(rec) }, LOCK_NAMESPACE, LOCK_CLIENT);
+    const created = ctx.api.create(
+      'leases',
+      {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: lease, namespace: LOCK_NAMESPACE },
+        spec: leaseSpecOf(rec),
+      },
+      LOCK_NAMESPACE,
+      LOCK_CLIENT,
+    );
     if (!created.ok) return false;
     s.lease = created.object;
     setObserved(s, rec, now);
@@ -173,7 +210,10 @@ function tryAcquireOrRenew(ctx: ClientCtx, s: LeaderElectorState, lease: string)
   s.lease = got.object;
   const old = recordOfLease(got.object);
   const raw = JSON.stringify(old);
-  if (raw !== s.observedRaw) { setObserved(s, old, now); s.observedRaw = raw; }
+  if (raw !== s.observedRaw) {
+    setObserved(s, old, now);
+    s.observedRaw = raw;
+  }
   if (old.holderIdentity && isLeaseValid(s, now) && !isLeader(s)) return false;
   if (isLeader(s)) {
     rec.acquireTime = old.acquireTime;
@@ -191,7 +231,13 @@ function tryRelease(ctx: ClientCtx, s: LeaderElectorState, lease: string): boole
   s.lease = got.object;
   if (!isLeader(s)) return true;
   const now = ctx.now;
-  const rec: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now, leaderTransitions: recordOfLease(got.object).leaderTransitions };
+  const rec: LeaderElectionRecord = {
+    holderIdentity: '',
+    leaseDurationSeconds: 1,
+    renewTime: now,
+    acquireTime: now,
+    leaderTransitions: recordOfLease(got.object).leaderTransitions,
+  };
   if (!updateLease(ctx, s, rec)) return false;
   setObserved(s, rec, now);
   return true;
@@ -210,14 +256,29 @@ function recordLeaderEvent(ctx: LCtx, what: string): void {
   const s = ctx.state;
   const p = params(ctx);
   const md = s.lease?.metadata ?? { name: p.lease, namespace: LOCK_NAMESPACE };
-  recordEventOnce(ctx, s.events, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion } },
-    'Normal', 'LeaderElection', `${s.identity} ${what}`, undefined, p.eventSource);
+  recordEventOnce(
+    ctx,
+    s.events,
+    {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion },
+    },
+    'Normal',
+    'LeaderElection',
+    `${s.identity} ${what}`,
+    undefined,
+    p.eventSource,
+  );
 }
 
 /** acquire: one try; on success the loops start and renewing begins at once, else a jittered retry. */
 function acquire(ctx: LCtx): void {
   const p = params(ctx);
-  if (!tryAcquireOrRenew(ctx, ctx.state, p.lease)) { later(ctx, acquireRetryDelay(ctx.state, ctx.now), 'le-acquire'); return; }
+  if (!tryAcquireOrRenew(ctx, ctx.state, p.lease)) {
+    later(ctx, acquireRetryDelay(ctx.state, ctx.now), 'le-acquire');
+    return;
+  }
   recordLeaderEvent(ctx, 'became leader');
   ctx.state.started = true;
   for (const [name, type, opts] of p.run) ctx.start(name, type, opts);
@@ -232,9 +293,15 @@ function renew(ctx: LCtx, fresh: boolean): void {
   const s = ctx.state;
   if (fresh) s.renewSince = ctx.now;
   // The renewals are the process's heartbeat: recurring, so a settled cluster is one that only renews.
-  if (tryAcquireOrRenew(ctx, s, params(ctx).lease)) { later(ctx, RETRY_PERIOD_MS, 'le-renew', true); return; }
+  if (tryAcquireOrRenew(ctx, s, params(ctx).lease)) {
+    later(ctx, RETRY_PERIOD_MS, 'le-renew', true);
+    return;
+  }
   const deadline = s.renewSince! + RENEW_DEADLINE_MS;
-  if (ctx.now + RETRY_PERIOD_MS < deadline) { later(ctx, RETRY_PERIOD_MS, 'le-renew-retry'); return; }
+  if (ctx.now + RETRY_PERIOD_MS < deadline) {
+    later(ctx, RETRY_PERIOD_MS, 'le-renew-retry');
+    return;
+  }
   ctx.schedule(deadline - ctx.now, { type: 'le-lost', gen: s.gen } satisfies LeaseLost, { recurring: false });
 }
 
@@ -263,9 +330,15 @@ export const leaderElectorDef: ComponentDef<LeaderElectorState, Timer | LeaseLos
   handle(event, ctx) {
     if (event.gen !== ctx.state.gen) return;
     switch (event.type) {
-      case 'le-acquire': acquire(ctx); return;
-      case 'le-renew': renew(ctx, true); return;
-      case 'le-renew-retry': renew(ctx, false); return;
+      case 'le-acquire':
+        acquire(ctx);
+        return;
+      case 'le-renew':
+        renew(ctx, true);
+        return;
+      case 'le-renew-retry':
+        renew(ctx, false);
+        return;
       case 'le-lost':
         // OnStoppedLeading: klog.FlushAndExit(1). The kubelet starts the static pod's container again.
         exit(ctx);
@@ -281,5 +354,7 @@ export const leaderElectorDef: ComponentDef<LeaderElectorState, Timer | LeaseLos
       }
     }
   },
-  stop(ctx) { exit(ctx); },
+  stop(ctx) {
+    exit(ctx);
+  },
 };

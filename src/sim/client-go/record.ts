@@ -14,7 +14,14 @@ import { lastCall } from '../util/memo.ts';
  * was written as.
  */
 export interface SeenEvent {
-  kind: string; namespace: string; object: string; uid: string; type: string; reason: string; message: string; component: string;
+  kind: string;
+  namespace: string;
+  object: string;
+  uid: string;
+  type: string;
+  reason: string;
+  message: string;
+  component: string;
   /** the Event's name */
   name: string;
   count: number;
@@ -82,7 +89,11 @@ function correlatedObject(c: CorrelatorState, key: string, now: number): Correla
       // moving every entry on every use.
       let oldest: string | undefined;
       let min = Infinity;
-      for (const k in c.objects) if (c.objects[k].used < min) { min = c.objects[k].used; oldest = k; }
+      for (const k in c.objects)
+        if (c.objects[k].used < min) {
+          min = c.objects[k].used;
+          oldest = k;
+        }
       delete c.objects[oldest!];
       c.size--;
     }
@@ -98,10 +109,14 @@ function correlatedObject(c: CorrelatorState, key: string, now: number): Correla
  */
 function aggregateSimilar(o: CorrelatedObject, kind: string, message: string, now: number): boolean {
   const r = o.similar[kind];
-  if (!r) { o.similar[kind] = { messages: message, last: now }; return false; }
+  if (!r) {
+    o.similar[kind] = { messages: message, last: now };
+    return false;
+  }
   if (now - r.last > EVENT_AGGREGATE_INTERVAL_MS) r.messages = message;
-  else if (typeof r.messages === 'string') { if (r.messages !== message) r.messages = [r.messages, message]; }
-  else if (!r.messages.includes(message)) r.messages.push(message);
+  else if (typeof r.messages === 'string') {
+    if (r.messages !== message) r.messages = [r.messages, message];
+  } else if (!r.messages.includes(message)) r.messages.push(message);
   r.last = now;
   if (typeof r.messages === 'string' || r.messages.length < EVENT_AGGREGATE_MAX_EVENTS) return false;
   r.messages.shift(); // sets.String.PopAny: Go drops an arbitrary one; the oldest here
@@ -120,7 +135,10 @@ function spamFiltered(o: CorrelatedObject, now: number): boolean {
 function similarKind(type: string, reason: string): string {
   if (type === 'Normal') return reason;
   let k = warningKeys.get(reason);
-  if (k === undefined) { k = flatten(`${type}:${reason}`); warningKeys.set(reason, k); }
+  if (k === undefined) {
+    k = flatten(`${type}:${reason}`);
+    warningKeys.set(reason, k);
+  }
   return k;
 }
 
@@ -141,9 +159,15 @@ const BUCKET_LIST_MAX = 16;
 
 function indexAdd(index: SeenIndex, e: SeenEvent): void {
   const bucket = index.get(e.uid);
-  if (!bucket) { index.set(e.uid, [e]); return; }
+  if (!bucket) {
+    index.set(e.uid, [e]);
+    return;
+  }
   if (Array.isArray(bucket)) {
-    if (bucket.length < BUCKET_LIST_MAX) { bucket.push(e); return; }
+    if (bucket.length < BUCKET_LIST_MAX) {
+      bucket.push(e);
+      return;
+    }
     const byMessage = new Map<string, SeenEvent[]>();
     index.set(e.uid, byMessage);
     for (const x of bucket) addByMessage(byMessage, x);
@@ -212,16 +236,32 @@ export interface InvolvedObject {
  * `reportingComponent` overrides the source when it differs from the instance name (the
  * kube-scheduler process's leader election reports as `default-scheduler`, its profile name).
  */
-export function recordEvent(ctx: ClientCtx, rec: EventRecorderState, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
+export function recordEvent(
+  ctx: ClientCtx,
+  rec: EventRecorderState,
+  obj: InvolvedObject,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+  host?: string,
+  reportingComponent?: string,
+): void {
   const ns = obj.metadata?.namespace ?? 'default';
-  const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
+  const ref: ObjectReference = {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    name: obj.metadata?.name,
+    namespace: obj.metadata?.namespace,
+    uid: obj.metadata?.uid,
+    resourceVersion: obj.metadata?.resourceVersion,
+  };
   if (obj.fieldPath !== undefined) ref.fieldPath = obj.fieldPath;
   const component = reportingComponent ?? componentOf(ctx.name);
   // The correlator's key: the parts client-go joins (undefined parts are empty).
   const kind = ref.kind ?? '';
   // client-go's eventLogger key has the fieldPath too: "Container created" for two containers of one
   // pod is two Events, not one counted twice.
-  const object = obj.fieldPath === undefined ? ref.name ?? '' : `${ref.name ?? ''}\u0000${obj.fieldPath}`;
+  const object = obj.fieldPath === undefined ? (ref.name ?? '') : `${ref.name ?? ''}\u0000${obj.fieldPath}`;
   const uid = ref.uid ?? '';
   const now = rfc3339At(ctx.now);
   let seen = rec.seen;
@@ -234,7 +274,8 @@ export function recordEvent(ctx: ClientCtx, rec: EventRecorderState, obj: Involv
   if (Array.isArray(seen)) {
     // client-go's keys join source and object (and type and reason). One recorder has one source, and
     // a uid names its object, so the uid (when there is one) stands for all of them.
-    const key = uid || `${component}\u0000${host ?? ''}\u0000${kind}\u0000${ns}\u0000${object}\u0000${ref.apiVersion ?? ''}`;
+    const key =
+      uid || `${component}\u0000${host ?? ''}\u0000${kind}\u0000${ns}\u0000${object}\u0000${ref.apiVersion ?? ''}`;
     correlated = correlatedObject((rec.correlator ??= newCorrelator()), key, ctx.now);
     if (aggregateSimilar(correlated, similarKind(type, reason), message, ctx.now)) {
       eventMessage = COMBINED_PREFIX + message;
@@ -249,7 +290,18 @@ export function recordEvent(ctx: ClientCtx, rec: EventRecorderState, obj: Involv
       const list = candidates(index, uid, matchMessage);
       if (list) {
         for (const e of list) {
-          if (e.reason === reason && e.message === matchMessage && e.type === type && e.kind === kind && e.namespace === ns && e.object === object && e.component === component) { prev = e; break; }
+          if (
+            e.reason === reason &&
+            e.message === matchMessage &&
+            e.type === type &&
+            e.kind === kind &&
+            e.namespace === ns &&
+            e.object === object &&
+            e.component === component
+          ) {
+            prev = e;
+            break;
+          }
         }
       }
     }
@@ -257,24 +309,46 @@ export function recordEvent(ctx: ClientCtx, rec: EventRecorderState, obj: Involv
   if (prev) {
     // The eventLogger counts the repeat before the spam filter looks (a filtered repeat still counts).
     const count = prev.count + 1;
-    if (correlated && spamFiltered(correlated, ctx.now)) { prev.count = count; return; }
-    const patch = matchMessage === AGGREGATE_ENTRY ? { count, lastTimestamp: now, message: eventMessage } : { count, lastTimestamp: now };
+    if (correlated && spamFiltered(correlated, ctx.now)) {
+      prev.count = count;
+      return;
+    }
+    const patch =
+      matchMessage === AGGREGATE_ENTRY
+        ? { count, lastTimestamp: now, message: eventMessage }
+        : { count, lastTimestamp: now };
     const r = ctx.api.patch('events', prev.namespace, prev.name, patch);
     if (r.ok) {
       prev.count = count;
       // The eventLogger's LRU: a hit is now the most recently used entry.
-      if (Array.isArray(seen) && seen[seen.length - 1] !== prev) { seen.splice(seen.indexOf(prev as SeenEvent), 1); seen.push(prev as SeenEvent); }
+      if (Array.isArray(seen) && seen[seen.length - 1] !== prev) {
+        seen.splice(seen.indexOf(prev as SeenEvent), 1);
+        seen.push(prev as SeenEvent);
+      }
       return;
     }
-    if (Array.isArray(seen)) { indexDelete(index!, prev as SeenEvent); seen.splice(seen.indexOf(prev as SeenEvent), 1); }
-    else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
+    if (Array.isArray(seen)) {
+      indexDelete(index!, prev as SeenEvent);
+      seen.splice(seen.indexOf(prev as SeenEvent), 1);
+    } else delete seen[joinedKey(kind, ns, object, uid, type, reason, message, component)];
   }
   if (correlated && spamFiltered(correlated, ctx.now)) return;
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
   const r = ctx.api.create('events', newEvent(name, ns, ref, reason, eventMessage, type, component, host, now), ns);
   if (!r.ok) return;
   if (Array.isArray(seen)) {
-    const entry: SeenEvent = { kind, namespace: ns, object, uid, type, reason, message: matchMessage, component, name, count: 1 };
+    const entry: SeenEvent = {
+      kind,
+      namespace: ns,
+      object,
+      uid,
+      type,
+      reason,
+      message: matchMessage,
+      component,
+      name,
+      count: 1,
+    };
     seen.push(entry);
     // An index that does not exist yet is built from the list at the next lookup.
     const built = seenIndex.get(seen);
@@ -289,12 +363,33 @@ export function recordEvent(ctx: ClientCtx, rec: EventRecorderState, obj: Involv
 }
 
 /** The core/v1 Event the recorder creates (first and last seen now, count 1, eventTime null). */
-function newEvent(name: string, ns: string, ref: ObjectReference, reason: string, message: string, type: string, component: string, host: string | undefined, now: string): CoreEvent {
+function newEvent(
+  name: string,
+  ns: string,
+  ref: ObjectReference,
+  reason: string,
+  message: string,
+  type: string,
+  component: string,
+  host: string | undefined,
+  now: string,
+): CoreEvent {
   return {
-    apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: ref, reason, message, type,
-    source: host ? { component, host } : { component }, firstTimestamp: now, lastTimestamp: now, count: 1,
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: ns },
+    involvedObject: ref,
+    reason,
+    message,
+    type,
+    source: host ? { component, host } : { component },
+    firstTimestamp: now,
+    lastTimestamp: now,
+    count: 1,
     // A core/v1 Event's eventTime is a MicroTime struct: the recorder leaves it zero, which JSON writes as null.
-    eventTime: null as unknown as undefined, reportingComponent: component, reportingInstance: host ?? '',
+    eventTime: null as unknown as undefined,
+    reportingComponent: component,
+    reportingInstance: host ?? '',
   };
 }
 
@@ -304,9 +399,25 @@ function newEvent(name: string, ns: string, ref: ObjectReference, reason: string
  * never aggregated and within the spam filter's burst), without building that recorder. For events
  * that never repeat, like leader election's; only `rec.seq` advances.
  */
-export function recordEventOnce(ctx: ClientCtx, rec: { seq: number }, obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, host?: string, reportingComponent?: string): void {
+export function recordEventOnce(
+  ctx: ClientCtx,
+  rec: { seq: number },
+  obj: InvolvedObject,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+  host?: string,
+  reportingComponent?: string,
+): void {
   const ns = obj.metadata?.namespace ?? 'default';
-  const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion };
+  const ref: ObjectReference = {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    name: obj.metadata?.name,
+    namespace: obj.metadata?.namespace,
+    uid: obj.metadata?.uid,
+    resourceVersion: obj.metadata?.resourceVersion,
+  };
   const component = reportingComponent ?? componentOf(ctx.name);
   const now = rfc3339At(ctx.now);
   const name = eventName(ref.name ?? 'unknown', ctx.now, rec.seq++);
@@ -319,6 +430,15 @@ function isEmpty(o: object): boolean {
 }
 
 /** The key of the older record shape: client-go's parts joined with NUL. */
-function joinedKey(kind: string, ns: string, object: string, uid: string, type: string, reason: string, message: string, component: string): string {
+function joinedKey(
+  kind: string,
+  ns: string,
+  object: string,
+  uid: string,
+  type: string,
+  reason: string,
+  message: string,
+  component: string,
+): string {
   return `${kind}\u0000${ns}\u0000${object}\u0000${uid}\u0000${type}\u0000${reason}\u0000${message}\u0000${component}`;
 }

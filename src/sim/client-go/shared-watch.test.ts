@@ -13,10 +13,25 @@ describe('shared watches of kube-controller-manager', () => {
     const c = createCluster({ seed: 1 });
     const [pods] = watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER);
     expect(watchersOf(c, 'pods', KUBE_CONTROLLER_MANAGER)).toHaveLength(1);
-    expect(watchSubscribers(pods)).toEqual(['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'garbage-collector', 'pod-garbage-collector']);
+    expect(watchSubscribers(pods)).toEqual([
+      'deployment-controller',
+      'replicaset-controller',
+      'endpointslice-controller',
+      'node-lifecycle-controller',
+      'taint-eviction-controller',
+      'garbage-collector',
+      'pod-garbage-collector',
+    ]);
     // One streaming-list WATCH, the process's (its shared informer factory's, as the audit log names
     // it), and no LIST; the controllers share it.
-    const kcm = (verb: string, prefix: string) => c.log.filter((r) => r.kind === 'request' && r.verb === verb && r.path.startsWith(prefix) && (r.component === KUBE_CONTROLLER_MANAGER || CONTROLLER_MANAGER.includes(r.component as never)));
+    const kcm = (verb: string, prefix: string) =>
+      c.log.filter(
+        (r) =>
+          r.kind === 'request' &&
+          r.verb === verb &&
+          r.path.startsWith(prefix) &&
+          (r.component === KUBE_CONTROLLER_MANAGER || CONTROLLER_MANAGER.includes(r.component as never)),
+      );
     expect(kcm('WATCH', '/api/v1/pods?').map((r) => r.component)).toEqual([KUBE_CONTROLLER_MANAGER]);
     expect(kcm('WATCH', '/api/v1/nodes?')).toHaveLength(1);
     expect(kcm('GET', '/api/v1/pods')).toHaveLength(0);
@@ -24,7 +39,9 @@ describe('shared watches of kube-controller-manager', () => {
     runKubectl(c, 'kubectl create deployment web --image=nginx:1.27 --replicas=3');
     c.settle();
     const podRevisions = c.world.state.store.history.filter((e) => e.resource === 'pods').map((e) => e.revision);
-    const notes = c.log.filter((r) => r.kind === 'watch' && r.event !== 'BOOKMARK' && r.object?.startsWith('pods/') && r.watcher === pods.id);
+    const notes = c.log.filter(
+      (r) => r.kind === 'watch' && r.event !== 'BOOKMARK' && r.object?.startsWith('pods/') && r.watcher === pods.id,
+    );
     expect(notes.map((r) => r.revision)).toEqual(podRevisions);
     expect(new Set(notes.map((r) => r.component))).toEqual(new Set([KUBE_CONTROLLER_MANAGER]));
     expect(c.log.some((r) => r.kind === 'watch' && CONTROLLER_MANAGER.includes(r.component as never))).toBe(false);
@@ -71,14 +88,28 @@ describe('shared watches of kube-controller-manager', () => {
     const rv = String(w.store.revision);
     const a = openWatch(w, c.world.apiConfig, 'probe-a', 'nodes', { resourceVersion: rv }, 'kubectl');
     const b = openWatch(w, c.world.apiConfig, 'probe-b', 'nodes', { resourceVersion: rv }, 'kubectl');
-    const other = openWatch(w, c.world.apiConfig, 'probe-c', 'nodes', { resourceVersion: rv, labelSelector: 'x=y' }, 'kubectl');
+    const other = openWatch(
+      w,
+      c.world.apiConfig,
+      'probe-c',
+      'nodes',
+      { resourceVersion: rv, labelSelector: 'x=y' },
+      'kubectl',
+    );
     expect(a.ok && b.ok && other.ok).toBe(true);
     if (!a.ok || !b.ok || !other.ok) return;
     expect(b.object.watchId).toBe(a.object.watchId);
     expect(other.object.watchId).not.toBe(a.object.watchId);
     // A node write in between: a watch from the older revision would deliver it, the newer would not.
     runKubectl(c, 'kubectl label node node-1 tier=web');
-    const late = openWatch(w, c.world.apiConfig, 'probe-c', 'nodes', { resourceVersion: String(w.store.revision) }, 'kubectl');
+    const late = openWatch(
+      w,
+      c.world.apiConfig,
+      'probe-c',
+      'nodes',
+      { resourceVersion: String(w.store.revision) },
+      'kubectl',
+    );
     expect(late.ok && late.object.watchId).not.toBe(a.object.watchId);
   });
 });

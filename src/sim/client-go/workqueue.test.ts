@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { add, causeOfKey, done, forget, get, len, newWorkQueue, numRequeues, rateLimiterWhen, workQueueHandle } from './workqueue.ts';
+import {
+  add,
+  causeOfKey,
+  done,
+  forget,
+  get,
+  len,
+  newWorkQueue,
+  numRequeues,
+  rateLimiterWhen,
+  workQueueHandle,
+} from './workqueue.ts';
 
 describe('work queue', () => {
   it('dedups waiting keys and re-queues keys added while processing', () => {
     const q = newWorkQueue('q');
-    add(q, 'a'); add(q, 'b'); add(q, 'a');
+    add(q, 'a');
+    add(q, 'b');
+    add(q, 'a');
     expect(len(q)).toBe(2);
     expect(get(q)).toBe('a');
     add(q, 'a'); // while processing: marked dirty, not queued twice
@@ -30,7 +43,7 @@ describe('work queue', () => {
     add(q, 'x');
     expect(JSON.parse(JSON.stringify(q))).toEqual(q);
   });
-  it('keeps the first add\'s cause until the key is taken, and hands it to the sync', () => {
+  it("keeps the first add's cause until the key is taken, and hands it to the sync", () => {
     const q = newWorkQueue('q');
     add(q, 'a', 7);
     add(q, 'a', 9); // deduped: the waiting key keeps the notification that first added it

@@ -48,7 +48,10 @@ export function len(q: WorkQueue): number {
 export function get(q: WorkQueue): string | undefined {
   if (q.head >= q.queue.length) return undefined;
   const key = q.queue[q.head++];
-  if (q.head > 1024 && q.head * 2 > q.queue.length) { q.queue = q.queue.slice(q.head); q.head = 0; }
+  if (q.head > 1024 && q.head * 2 > q.queue.length) {
+    q.queue = q.queue.slice(q.head);
+    q.head = 0;
+  }
   q.processing[key] = true;
   delete q.dirty[key];
   takeCause(q, key);
@@ -58,8 +61,10 @@ export function get(q: WorkQueue): string | undefined {
 // The key is taken: its waiting cause becomes the cause of the sync (or none, when it had none).
 function takeCause(q: WorkQueue, key: string): void {
   const cause = q.causes?.[key];
-  if (cause !== undefined) { delete q.causes![key]; (q.takenCauses ??= {})[key] = cause; }
-  else if (q.takenCauses?.[key] !== undefined) delete q.takenCauses[key];
+  if (cause !== undefined) {
+    delete q.causes![key];
+    (q.takenCauses ??= {})[key] = cause;
+  } else if (q.takenCauses?.[key] !== undefined) delete q.takenCauses[key];
 }
 
 /** The notification that woke the sync of a key being processed (its log position), if one did. */
@@ -75,11 +80,18 @@ export function done(q: WorkQueue, key: string): void {
 }
 
 /** The timer event behind addAfter. */
-export interface WorkQueueAdd { type: 'workqueue-add'; queue: string; key: string }
+export interface WorkQueueAdd {
+  type: 'workqueue-add';
+  queue: string;
+  key: string;
+}
 
 /** AddAfter: queue the key after `ms` of simulated time. */
 export function addAfter(ctx: ClientCtx, q: WorkQueue, key: string, ms: number): void {
-  if (ms <= 0) { add(q, key); return; }
+  if (ms <= 0) {
+    add(q, key);
+    return;
+  }
   ctx.schedule(ms, { type: 'workqueue-add', queue: q.name, key } satisfies WorkQueueAdd);
 }
 
@@ -150,7 +162,11 @@ export function syncWithCause<R>(ctx: ClientCtx, q: WorkQueue, key: string, sync
   const cause = q.takenCauses?.[key];
   if (cause === undefined) return sync(key);
   ctx.cause = cause;
-  try { return sync(key); } finally { ctx.cause = undefined; }
+  try {
+    return sync(key);
+  } finally {
+    ctx.cause = undefined;
+  }
 }
 
 /** Run the worker until the queue is empty (the model's workers are synchronous); returns syncs run. */

@@ -5,17 +5,44 @@ import { createCluster, type Cluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
 import { claimObjects, type ClaimApi, type Controller, type Owned } from './controller-ref-manager.ts';
 
-const rs: Controller = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-1', namespace: 'default', uid: 'rs-uid' }, spec: { selector: { matchLabels: { app: 'web' } } } };
+const rs: Controller = {
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  metadata: { name: 'web-1', namespace: 'default', uid: 'rs-uid' },
+  spec: { selector: { matchLabels: { app: 'web' } } },
+};
 const ref = (uid: string) => [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid, controller: true }];
-const pod = (name: string, labels: Record<string, string>, owner?: string, extra: Partial<NonNullable<Owned['metadata']>> = {}): Owned =>
-  ({ metadata: { name, namespace: 'default', uid: `${name}-uid`, labels, ...(owner ? { ownerReferences: ref(owner) } : {}), ...extra } });
+const pod = (
+  name: string,
+  labels: Record<string, string>,
+  owner?: string,
+  extra: Partial<NonNullable<Owned['metadata']>> = {},
+): Owned => ({
+  metadata: {
+    name,
+    namespace: 'default',
+    uid: `${name}-uid`,
+    labels,
+    ...(owner ? { ownerReferences: ref(owner) } : {}),
+    ...extra,
+  },
+});
 
 function recorder(fresh: Controller | undefined = rs) {
   const calls: string[] = [];
   const api: ClaimApi<Owned> = {
-    adopt: (o, patch) => { calls.push(`adopt ${o.metadata?.name} ${JSON.stringify(patch)}`); return { ...o, metadata: { ...o.metadata, ownerReferences: ref('rs-uid') } }; },
-    release: (o, patch) => { calls.push(`release ${o.metadata?.name} ${JSON.stringify(patch)}`); return true; },
-    fresh: () => { calls.push('get'); return fresh; },
+    adopt: (o, patch) => {
+      calls.push(`adopt ${o.metadata?.name} ${JSON.stringify(patch)}`);
+      return { ...o, metadata: { ...o.metadata, ownerReferences: ref('rs-uid') } };
+    },
+    release: (o, patch) => {
+      calls.push(`release ${o.metadata?.name} ${JSON.stringify(patch)}`);
+      return true;
+    },
+    fresh: () => {
+      calls.push('get');
+      return fresh;
+    },
   };
   return { api, calls };
 }
@@ -23,14 +50,18 @@ function recorder(fresh: Controller | undefined = rs) {
 describe('ControllerRefManager.ClaimObject', () => {
   it('keeps its own matching objects, releases its own that stopped matching, adopts matching orphans, ignores the rest', () => {
     const { api, calls } = recorder();
-    const r = claimObjects(rs, [
-      pod('mine', { app: 'web' }, 'rs-uid'),
-      pod('relabelled', { app: 'debug' }, 'rs-uid'),
-      pod('orphan', { app: 'web' }),
-      pod('stranger', { app: 'web' }, 'other-uid'),
-      pod('unrelated', { app: 'db' }),
-      pod('going', { app: 'web' }, undefined, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
-    ], api);
+    const r = claimObjects(
+      rs,
+      [
+        pod('mine', { app: 'web' }, 'rs-uid'),
+        pod('relabelled', { app: 'debug' }, 'rs-uid'),
+        pod('orphan', { app: 'web' }),
+        pod('stranger', { app: 'web' }, 'other-uid'),
+        pod('unrelated', { app: 'db' }),
+        pod('going', { app: 'web' }, undefined, { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+      ],
+      api,
+    );
     expect(r.ok).toBe(true);
     expect(r.owned.map((o) => o.metadata?.name)).toEqual(['mine', 'orphan']);
     expect(calls).toEqual([
@@ -47,7 +78,9 @@ describe('ControllerRefManager.ClaimObject', () => {
     expect(calls).toEqual(['get']);
     const deleting = { ...rs, metadata: { ...rs.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
     const second = recorder();
-    expect(claimObjects(deleting, [pod('a', { app: 'web' }), pod('c', { app: 'x' }, 'rs-uid')], second.api)).toMatchObject({ ok: true, owned: [] });
+    expect(
+      claimObjects(deleting, [pod('a', { app: 'web' }), pod('c', { app: 'x' }, 'rs-uid')], second.api),
+    ).toMatchObject({ ok: true, owned: [] });
     expect(second.calls).toEqual([]); // a controller being deleted neither adopts nor releases
   });
 });
@@ -69,7 +102,12 @@ describe('adoption and release in the controllers', () => {
     const rss = Object.values(c.world.state.store.objects.replicasets ?? {}) as ReplicaSet[];
     expect(rss.map((r) => r.metadata?.name)).toEqual([old.metadata?.name]);
     const d = Object.values(c.world.state.store.objects.deployments ?? {})[0] as { metadata: { uid: string } };
-    expect(rss[0].metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Deployment', name: 'web', uid: d.metadata.uid, controller: true });
+    expect(rss[0].metadata?.ownerReferences?.[0]).toMatchObject({
+      kind: 'Deployment',
+      name: 'web',
+      uid: d.metadata.uid,
+      controller: true,
+    });
     expect(pods(c).filter((p) => p.status?.phase === 'Running')).toHaveLength(3);
   });
 

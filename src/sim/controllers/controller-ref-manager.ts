@@ -4,11 +4,23 @@
 // patched in), but only after a fresh GET has shown the controller is still there and not being
 // deleted (RecheckDeletionTimestamp). Objects owned by another controller are left alone.
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { labelSelectorRequirements, matchesLabels, type LabelRequirement, type LabelSelectorLike } from '../api/labels.ts';
+import {
+  labelSelectorRequirements,
+  matchesLabels,
+  type LabelRequirement,
+  type LabelSelectorLike,
+} from '../api/labels.ts';
 
 /** The little the manager reads from an object. */
 export interface Owned {
-  metadata?: { name?: string; namespace?: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string; ownerReferences?: OwnerReference[] };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    deletionTimestamp?: string;
+    ownerReferences?: OwnerReference[];
+  };
 }
 
 /** A controller as the manager sees it: its identity, its selector and its owner reference for adoptees. */
@@ -29,7 +41,12 @@ export interface ClaimApi<T> {
 }
 
 /** The result: the objects owned now, and whether every patch worked (false: sync again later). */
-interface Claimed<T> { owned: T[]; adopted: T[]; released: T[]; ok: boolean }
+interface Claimed<T> {
+  owned: T[];
+  adopted: T[];
+  released: T[];
+  ok: boolean;
+}
 
 /** metav1.GetControllerOf. */
 function controllerRef(o: Owned): OwnerReference | undefined {
@@ -49,7 +66,9 @@ function selectorOf(c: Controller): LabelRequirement[] {
 export function claimCandidate(c: Controller, o: Owned): boolean {
   const ref = controllerRef(o);
   if (ref) return ref.uid === c.metadata?.uid;
-  return !c.metadata?.deletionTimestamp && !o.metadata?.deletionTimestamp && matchesLabels(selectorOf(c), o.metadata?.labels);
+  return (
+    !c.metadata?.deletionTimestamp && !o.metadata?.deletionTimestamp && matchesLabels(selectorOf(c), o.metadata?.labels)
+  );
 }
 
 /** ClaimObject over `objs` (candidates in the order the caller wants them handled). */
@@ -63,9 +82,13 @@ export function claimObjects<T extends Owned>(c: Controller, objs: readonly T[],
     const match = matchesLabels(reqs, o.metadata?.labels);
     if (ref) {
       if (ref.uid !== uid) continue; // someone else's
-      if (match) { out.owned.push(o); continue; }
+      if (match) {
+        out.owned.push(o);
+        continue;
+      }
       if (c.metadata?.deletionTimestamp) continue; // a controller being deleted releases nothing
-      if (api.release(o, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: o.metadata?.uid } })) out.released.push(o);
+      if (api.release(o, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: o.metadata?.uid } }))
+        out.released.push(o);
       else out.ok = false;
       continue;
     }
@@ -78,9 +101,19 @@ export function claimObjects<T extends Owned>(c: Controller, objs: readonly T[],
       if (!canAdopt) out.ok = false;
     }
     if (!canAdopt) continue;
-    const ownerRef: OwnerReference = { apiVersion: c.apiVersion ?? '', kind: c.kind ?? '', name: c.metadata?.name ?? '', uid: uid ?? '', controller: true, blockOwnerDeletion: true };
+    const ownerRef: OwnerReference = {
+      apiVersion: c.apiVersion ?? '',
+      kind: c.kind ?? '',
+      name: c.metadata?.name ?? '',
+      uid: uid ?? '',
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     const adopted = api.adopt(o, { metadata: { ownerReferences: [ownerRef], uid: o.metadata?.uid } });
-    if (adopted) { out.owned.push(adopted); out.adopted.push(adopted); } else out.ok = false;
+    if (adopted) {
+      out.owned.push(adopted);
+      out.adopted.push(adopted);
+    } else out.ok = false;
   }
   return out;
 }

@@ -8,19 +8,54 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
-import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import {
+  listerGet,
+  listerList,
+  metaNamespaceKey,
+  newInformer,
+  type EventHandlers,
+  type InformerState,
+} from '../client-go/informer.ts';
 import { add, addRateLimited, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { computeHash, deepEqual, rfc3339 } from '../util/names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
-  applyScale, cleanupDeployment, checkPausedConditions, deploymentComplete, FailedRSCreateReason, findNewReplicaSet, findOldReplicaSets,
-  getDeploymentCondition, getNewReplicaSet, isRollingUpdate, isScalingEvent, newDeploymentCondition, requeueStuckDeployment, rolloutRecreateStep,
-  rolloutRollingStep, scale, ScalingReplicaSetReason, scalingReplicaSetMessage, setDeploymentCondition, setDeploymentRevision, calculateStatus,
-  syncRolloutStatus as computeRolloutStatus, type ScaleAction,
+  applyScale,
+  cleanupDeployment,
+  checkPausedConditions,
+  deploymentComplete,
+  FailedRSCreateReason,
+  findNewReplicaSet,
+  findOldReplicaSets,
+  getDeploymentCondition,
+  getNewReplicaSet,
+  isRollingUpdate,
+  isScalingEvent,
+  newDeploymentCondition,
+  requeueStuckDeployment,
+  rolloutRecreateStep,
+  rolloutRollingStep,
+  scale,
+  ScalingReplicaSetReason,
+  scalingReplicaSetMessage,
+  setDeploymentCondition,
+  setDeploymentRevision,
+  calculateStatus,
+  syncRolloutStatus as computeRolloutStatus,
+  type ScaleAction,
 } from './deployment-util.ts';
 import { rolloutMemo, templateHashes } from './deployment-controller-cache.ts';
 import { claimCandidate, claimObjects } from './controller-ref-manager.ts';
-import { rolloutMachine, rolloutStateName, rolloutSummary, type RolloutAction, type RolloutContext, type RolloutEvent, type RolloutStateName, type RolloutSummary } from './rollout-machine.ts';
+import {
+  rolloutMachine,
+  rolloutStateName,
+  rolloutSummary,
+  type RolloutAction,
+  type RolloutContext,
+  type RolloutEvent,
+  type RolloutStateName,
+  type RolloutSummary,
+} from './rollout-machine.ts';
 
 /** One Deployment's rollout statechart, persisted as plain data, plus what it needs to detect changes. */
 interface RolloutRecord {
@@ -80,9 +115,14 @@ export function rolloutStateOf(s: DeploymentControllerState, key: string): Rollo
   if (!r) return undefined;
   const state = rolloutStateName(r.value);
   const sum = r.context.summary;
-  const counts = sum ? ` (${sum.updatedReplicas} of ${sum.replicas} updated, ${sum.availableReplicas} available, ${sum.statusReplicas} total)` : '';
+  const counts = sum
+    ? ` (${sum.updatedReplicas} of ${sum.replicas} updated, ${sum.availableReplicas} available, ${sum.statusReplicas} total)`
+    : '';
   let why: string;
-  if (state === 'paused') why = r.context.pendingTemplate ? 'Deployment is paused; a template change waits for resume' : 'Deployment is paused';
+  if (state === 'paused')
+    why = r.context.pendingTemplate
+      ? 'Deployment is paused; a template change waits for resume'
+      : 'Deployment is paused';
   else if (r.progressing) why = `${r.progressing.reason}: ${r.progressing.message}${counts}`;
   else why = `no progress deadline${counts}`;
   return { state, why, summary: sum, rollouts: r.context.rollouts, newReplicaSet: r.newRS };
@@ -95,7 +135,11 @@ function controllerRefOf(o: { metadata?: { ownerReferences?: OwnerReference[] } 
   return o.metadata?.ownerReferences?.find((r) => r.controller);
 }
 
-function resolveDeployment(s: DeploymentControllerState, ns: string | undefined, ref: OwnerReference | undefined): Deployment | undefined {
+function resolveDeployment(
+  s: DeploymentControllerState,
+  ns: string | undefined,
+  ref: OwnerReference | undefined,
+): Deployment | undefined {
   if (!ref || ref.kind !== 'Deployment') return undefined;
   const d = listerGet(s.dInformer, `${ns}/${ref.name}`);
   return d && d.metadata?.uid === ref.uid ? d : undefined;
@@ -120,14 +164,18 @@ function dHandlers(ctx: C): EventHandlers<Deployment> {
 function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   const s = ctx.state;
   return {
-    add: (rs) => { enqueueOwner(s, rs, ctx.notification); enqueueAdopters(s, rs, ctx.notification); },
+    add: (rs) => {
+      enqueueOwner(s, rs, ctx.notification);
+      enqueueAdopters(s, rs, ctx.notification);
+    },
     update: (old, cur) => {
       if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
       const cause = ctx.notification;
       if (controllerRefOf(old)?.uid !== controllerRefOf(cur)?.uid) enqueueOwner(s, old, cause);
       enqueueOwner(s, cur, cause);
       // An orphan (newly, or with new labels) may be adopted by a Deployment that selects it.
-      if (!controllerRefOf(cur) && (controllerRefOf(old) || !deepEqual(old.metadata?.labels, cur.metadata?.labels))) enqueueAdopters(s, cur, cause);
+      if (!controllerRefOf(cur) && (controllerRefOf(old) || !deepEqual(old.metadata?.labels, cur.metadata?.labels)))
+        enqueueAdopters(s, cur, cause);
     },
     delete: (rs) => enqueueOwner(s, rs, ctx.notification),
   };
@@ -178,7 +226,11 @@ function replaceRS(list: ReplicaSet[], rs: ReplicaSet): ReplicaSet[] {
 }
 
 // scaleReplicaSet: PUT the RS with the new size and replica annotations; ScalingReplicaSet when the size changed.
-function applyActions(x: SyncCtx, rss: ReplicaSet[], actions: readonly ScaleAction[]): { rss: ReplicaSet[]; ok: boolean } {
+function applyActions(
+  x: SyncCtx,
+  rss: ReplicaSet[],
+  actions: readonly ScaleAction[],
+): { rss: ReplicaSet[]; ok: boolean } {
   let cur = rss;
   for (const a of actions) {
     const rs = cur.find((o) => nameOf(o) === a.rs);
@@ -186,14 +238,18 @@ function applyActions(x: SyncCtx, rss: ReplicaSet[], actions: readonly ScaleActi
     const r = x.ctx.api.update('replicasets', applyScale(rs, a.to, x.d));
     if (!r.ok) return { rss: cur, ok: false };
     cur = replaceRS(cur, r.object);
-    if (a.from !== a.to) recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, scalingReplicaSetMessage(a));
+    if (a.from !== a.to)
+      recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, scalingReplicaSetMessage(a));
   }
   return { rss: cur, ok: true };
 }
 
 function ownedReplicaSets(s: DeploymentControllerState, d: Deployment): ReplicaSet[] {
   // The RSs this Deployment controls now, as a reader sees them (no adoption: see claimReplicaSets).
-  return listerList(s.rsInformer, (rs) => rs.metadata?.namespace === d.metadata?.namespace && controllerRefOf(rs)?.uid === d.metadata?.uid);
+  return listerList(
+    s.rsInformer,
+    (rs) => rs.metadata?.namespace === d.metadata?.namespace && controllerRefOf(rs)?.uid === d.metadata?.uid,
+  );
 }
 
 /**
@@ -207,9 +263,18 @@ function claimReplicaSets(x: SyncCtx): ReplicaSet[] | undefined {
   const ns = d.metadata?.namespace;
   const candidates = listerList(s.rsInformer, (rs) => rs.metadata?.namespace === ns && claimCandidate(d, rs));
   const r = claimObjects(d, candidates, {
-    adopt: (rs, patch) => { const p = x.ctx.api.patch('replicasets', ns, rs.metadata?.name ?? '', patch); return p.ok ? p.object : undefined; },
-    release: (rs, patch) => { const p = x.ctx.api.patch('replicasets', ns, rs.metadata?.name ?? '', patch); return p.ok || p.code === 404; },
-    fresh: () => { const g = x.ctx.api.get('deployments', ns, d.metadata?.name ?? ''); return g.ok ? g.object : undefined; },
+    adopt: (rs, patch) => {
+      const p = x.ctx.api.patch('replicasets', ns, rs.metadata?.name ?? '', patch);
+      return p.ok ? p.object : undefined;
+    },
+    release: (rs, patch) => {
+      const p = x.ctx.api.patch('replicasets', ns, rs.metadata?.name ?? '', patch);
+      return p.ok || p.code === 404;
+    },
+    fresh: () => {
+      const g = x.ctx.api.get('deployments', ns, d.metadata?.name ?? '');
+      return g.ok ? g.object : undefined;
+    },
   });
   return r.ok ? r.owned : undefined;
 }
@@ -226,12 +291,19 @@ function enqueueAdopters(s: DeploymentControllerState, rs: ReplicaSet, cause: nu
  * getAllReplicaSetsAndSyncRevision: the new RS (created when `create`, with the AlreadyExists →
  * collisionCount++ retry) and all old RSs; stamps the revision on the Deployment.
  */
-function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], create: boolean): { newRS: ReplicaSet | null; oldRSs: ReplicaSet[]; ok: boolean } {
+function getAllReplicaSetsAndSyncRevision(
+  x: SyncCtx,
+  rsList: ReplicaSet[],
+  create: boolean,
+): { newRS: ReplicaSet | null; oldRSs: ReplicaSet[]; ok: boolean } {
   const { allOldRSs } = findOldReplicaSets(x.d, rsList);
   const existing = findNewReplicaSet(x.d, rsList);
   if (!existing && !create) return { newRS: null, oldRSs: allOldRSs, ok: true };
   const now = rfc3339(x.ctx.now);
-  const hash = x.d.status?.collisionCount === undefined ? templateHashOf(x.d) : computeHash(x.d.spec?.template, x.d.status.collisionCount);
+  const hash =
+    x.d.status?.collisionCount === undefined
+      ? templateHashOf(x.d)
+      : computeHash(x.d.spec?.template, x.d.status.collisionCount);
   const plan = getNewReplicaSet(x.d, rsList, allOldRSs, hash, now);
   const ns = x.d.metadata?.namespace ?? 'default';
   if (plan.kind === 'update') {
@@ -244,7 +316,10 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
     const rev = setDeploymentRevision(x.d, plan.revision);
     let d = rev.deployment;
     let needsUpdate = rev.updated;
-    if (plan.condition) { d = { ...d, status: setDeploymentCondition(d.status ?? {}, plan.condition) }; needsUpdate = true; }
+    if (plan.condition) {
+      d = { ...d, status: setDeploymentCondition(d.status ?? {}, plan.condition) };
+      needsUpdate = true;
+    }
     if (needsUpdate && !updateDeploymentStatus(x, d)) return { newRS: plan.rs, oldRSs: allOldRSs, ok: false };
     return { newRS: plan.rs, oldRSs: allOldRSs, ok: true };
   }
@@ -256,10 +331,12 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
     created = r.object;
   } else if (r.code === 409 && r.status.reason === 'AlreadyExists') {
     alreadyExists = true;
-    const found = listerGet(x.ctx.state.rsInformer, `${ns}/${nameOf(plan.rs)}`) ?? (() => {
-      const g = x.ctx.api.get('replicasets', ns, nameOf(plan.rs));
-      return g.ok ? g.object : undefined;
-    })();
+    const found =
+      listerGet(x.ctx.state.rsInformer, `${ns}/${nameOf(plan.rs)}`) ??
+      (() => {
+        const g = x.ctx.api.get('replicasets', ns, nameOf(plan.rs));
+        return g.ok ? g.object : undefined;
+      })();
     if (found && controllerRefOf(found)?.uid === x.d.metadata?.uid && findNewReplicaSet(x.d, [found])) {
       created = found;
     } else {
@@ -277,13 +354,20 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
     recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Warning', FailedRSCreateReason, msg);
     return { newRS: null, oldRSs: allOldRSs, ok: false };
   }
-  if (!alreadyExists && plan.event) recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, plan.event);
+  if (!alreadyExists && plan.event)
+    recordEvent(x.ctx, x.ctx.state.recorder, x.d, 'Normal', ScalingReplicaSetReason, plan.event);
   x.lastAction = 'createNewRS';
   const rev = setDeploymentRevision(x.d, plan.revision);
   let d = rev.deployment;
   let needsUpdate = rev.updated;
   if (!alreadyExists && plan.condition) {
-    const cond = newDeploymentCondition('Progressing', 'True', plan.condition.reason!, `Created new replica set "${nameOf(created)}"`, now);
+    const cond = newDeploymentCondition(
+      'Progressing',
+      'True',
+      plan.condition.reason!,
+      `Created new replica set "${nameOf(created)}"`,
+      now,
+    );
     d = { ...d, status: setDeploymentCondition(d.status ?? {}, cond) };
     needsUpdate = true;
   }
@@ -292,7 +376,11 @@ function getAllReplicaSetsAndSyncRevision(x: SyncCtx, rsList: ReplicaSet[], crea
 }
 
 /** The timer behind the progress-deadline re-check. */
-interface RequeueEvent { type: 'deployment-requeue'; key: string; at: number }
+interface RequeueEvent {
+  type: 'deployment-requeue';
+  key: string;
+  at: number;
+}
 
 // AddAfter as client-go's delaying queue does it: one waiting entry per key, an earlier time wins.
 function addAfterOnce(ctx: C, key: string, ms: number): void {
@@ -342,7 +430,7 @@ function syncScale(x: SyncCtx, rsList: ReplicaSet[]): boolean {
   const all = got.newRS ? [...got.oldRSs, got.newRS] : [...got.oldRSs];
   const applied = applyActions(x, all, scale(x.d, got.newRS, got.oldRSs));
   if (!applied.ok) return false;
-  const newRS = got.newRS ? applied.rss.find((o) => o.metadata?.uid === got.newRS!.metadata?.uid) ?? null : null;
+  const newRS = got.newRS ? (applied.rss.find((o) => o.metadata?.uid === got.newRS!.metadata?.uid) ?? null) : null;
   const oldRSs = applied.rss.filter((o) => o !== newRS);
   if (x.d.spec?.paused && !deleteOld(x, oldRSs)) return false;
   return syncDeploymentStatus(x, applied.rss, newRS);
@@ -383,9 +471,10 @@ function rolloutRecreate(x: SyncCtx, rsList: ReplicaSet[]): boolean {
   const all = got.newRS ? [...got.oldRSs, got.newRS] : [...got.oldRSs];
   const applied = applyActions(x, all, step.actions);
   if (!applied.ok) return false;
-  const newRS = got.newRS ? applied.rss.find((o) => o.metadata?.uid === got.newRS!.metadata?.uid) ?? null : null;
+  const newRS = got.newRS ? (applied.rss.find((o) => o.metadata?.uid === got.newRS!.metadata?.uid) ?? null) : null;
   const oldRSs = applied.rss.filter((o) => o !== newRS);
-  if (step.phase === 'scaleDownOld' || step.phase === 'scaleUpNew') x.lastAction = step.phase === 'scaleDownOld' ? 'scaleDownOld' : 'scaleUpNew';
+  if (step.phase === 'scaleDownOld' || step.phase === 'scaleUpNew')
+    x.lastAction = step.phase === 'scaleDownOld' ? 'scaleDownOld' : 'scaleUpNew';
   else if (step.phase === 'waitForOldPods') x.lastAction = 'waitForOldPods';
   else if (x.lastAction !== 'createNewRS') x.lastAction = 'idle';
   if (step.phase === 'idle' && step.complete && !deleteOld(x, oldRSs)) return false;
@@ -399,7 +488,10 @@ function templateHashOf(d: Deployment): string {
   const t = d.spec?.template;
   if (!t) return computeHash(t);
   let h = templateHashes.get(t);
-  if (h === undefined) { h = computeHash(t); templateHashes.set(t, h); }
+  if (h === undefined) {
+    h = computeHash(t);
+    templateHashes.set(t, h);
+  }
   return h;
 }
 
@@ -434,7 +526,9 @@ function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment
   const memoKey = JSON.stringify([rec ? [rec.value, rec.context] : null, events]);
   let persisted = rolloutMemo.get(memoKey);
   if (!persisted) {
-    let snap: Snap = rec ? rolloutMachine.resolveState({ value: rec.value as never, context: rec.context }) : initialTransition(rolloutMachine)[0];
+    let snap: Snap = rec
+      ? rolloutMachine.resolveState({ value: rec.value as never, context: rec.context })
+      : initialTransition(rolloutMachine)[0];
     for (const e of events) snap = transition(rolloutMachine, snap, e)[0];
     const p = rolloutMachine.getPersistedSnapshot(snap) as unknown as { value: unknown; context: RolloutContext };
     persisted = { value: copyValue(p.value), context: copyContext(p.context) };
@@ -460,12 +554,19 @@ function advanceRollout(s: DeploymentControllerState, key: string, d: Deployment
 function syncDeployment(ctx: C, key: string): boolean {
   const s = ctx.state;
   const d0 = listerGet(s.dInformer, key);
-  if (!d0) { delete s.rollouts[key]; return true; }
+  if (!d0) {
+    delete s.rollouts[key];
+    return true;
+  }
   // A selector that selects everything would fight every other controller: refuse, as Kubernetes does.
   const sel = d0.spec?.selector;
   if (!sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)) {
     if (d0.metadata?.generation !== d0.status?.observedGeneration) {
-      ctx.api.update('deployments', { ...d0, status: { ...(d0.status ?? {}), observedGeneration: d0.metadata?.generation } }, 'status');
+      ctx.api.update(
+        'deployments',
+        { ...d0, status: { ...(d0.status ?? {}), observedGeneration: d0.metadata?.generation } },
+        'status',
+      );
     }
     return true;
   }

@@ -89,7 +89,12 @@ function newDeployment(
 }
 
 // deployment_controller_test.go rs(name, replicas, selector, timestamp)
-function rs(name: string, replicas: number, timestamp = '2016-05-20T00:00:00Z', selector: Record<string, string> = { foo: 'bar' }): ReplicaSet {
+function rs(
+  name: string,
+  replicas: number,
+  timestamp = '2016-05-20T00:00:00Z',
+  selector: Record<string, string> = { foo: 'bar' },
+): ReplicaSet {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -117,7 +122,9 @@ function generateDeployment(image: string): Deployment {
       template: {
         metadata: { labels: { name: image } },
         spec: {
-          containers: [{ name: image, image, imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log' }],
+          containers: [
+            { name: image, image, imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log' },
+          ],
           dnsPolicy: 'ClusterFirst',
           terminationGracePeriodSeconds: 30,
           restartPolicy: 'Always',
@@ -151,10 +158,13 @@ describe('getScaledValueFromIntOrPercent (intstr_test.go TestGetValueFromIntOrPe
     { input: '90#', expectErr: true },
     { input: '#%', expectErr: true },
   ];
-  it.each(table)('$input of $total (roundUp $roundUp)', ({ input, total = 0, roundUp = false, expectErr, expectVal }) => {
-    if (expectErr) expect(() => getScaledValueFromIntOrPercent(input, total, roundUp)).toThrow();
-    else expect(getScaledValueFromIntOrPercent(input, total, roundUp)).toBe(expectVal);
-  });
+  it.each(table)(
+    '$input of $total (roundUp $roundUp)',
+    ({ input, total = 0, roundUp = false, expectErr, expectVal }) => {
+      if (expectErr) expect(() => getScaledValueFromIntOrPercent(input, total, roundUp)).toThrow();
+      else expect(getScaledValueFromIntOrPercent(input, total, roundUp)).toBe(expectVal);
+    },
+  );
   it('rejects a bare number string like Kubernetes ("5" is not a percentage)', () => {
     expect(() => getScaledValueFromIntOrPercent('5', 10, true)).toThrow(/not a percentage/);
   });
@@ -171,7 +181,11 @@ describe('resolveFenceposts (deployment_util_test.go TestResolveFenceposts)', ()
   ];
   it.each(table)('maxSurge=$maxSurge maxUnavailable=$maxUnavailable desired=$desired', (t) => {
     if (t.err) expect(() => resolveFenceposts(t.maxSurge, t.maxUnavailable, t.desired)).toThrow();
-    else expect(resolveFenceposts(t.maxSurge, t.maxUnavailable, t.desired)).toEqual({ surge: t.surge, unavailable: t.unavailable });
+    else
+      expect(resolveFenceposts(t.maxSurge, t.maxUnavailable, t.desired)).toEqual({
+        surge: t.surge,
+        unavailable: t.unavailable,
+      });
   });
 
   // The default 25%/25% for small Deployments (surge rounds up, unavailable down).
@@ -186,7 +200,10 @@ describe('resolveFenceposts (deployment_util_test.go TestResolveFenceposts)', ()
   });
 
   it('never resolves both fenceposts to 0 (property)', () => {
-    const intOrPct = fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`));
+    const intOrPct = fc.oneof(
+      fc.integer({ min: 0, max: 50 }),
+      fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`),
+    );
     fc.assert(
       fc.property(intOrPct, intOrPct, fc.integer({ min: 0, max: 1000 }), (s, u, desired) => {
         const r = resolveFenceposts(s, u, desired);
@@ -225,8 +242,14 @@ describe('maxUnavailable (deployment_util_test.go TestMaxUnavailable)', () => {
 // --- counts, templates -------------------------------------------------------------------------
 
 describe('replica counts (TestGetReplicaCountForReplicaSets)', () => {
-  const rs1 = withStatus({ ...generateRS(generateDeployment('foo')), spec: { ...generateRS(generateDeployment('foo')).spec!, replicas: 1 } }, { replicas: 2 });
-  const rs2 = withStatus({ ...generateRS(generateDeployment('bar')), spec: { ...generateRS(generateDeployment('bar')).spec!, replicas: 2 } }, { replicas: 3 });
+  const rs1 = withStatus(
+    { ...generateRS(generateDeployment('foo')), spec: { ...generateRS(generateDeployment('foo')).spec!, replicas: 1 } },
+    { replicas: 2 },
+  );
+  const rs2 = withStatus(
+    { ...generateRS(generateDeployment('bar')), spec: { ...generateRS(generateDeployment('bar')).spec!, replicas: 2 } },
+    { replicas: 3 },
+  );
   it.each([
     { name: '1:2 Replicas', sets: [rs1], count: 1, actual: 2 },
     { name: '3:5 Replicas', sets: [rs1, rs2], count: 3, actual: 5 },
@@ -238,19 +261,64 @@ describe('replica counts (TestGetReplicaCountForReplicaSets)', () => {
 
 describe('equalIgnoreHash (deployment_util_test.go TestEqualIgnoreHash)', () => {
   const H = 'pod-template-hash';
-  const gen = (name: string, nodeName: string, annotations: Record<string, string>, labels: Record<string, string>): PodTemplateSpec => ({
+  const gen = (
+    name: string,
+    nodeName: string,
+    annotations: Record<string, string>,
+    labels: Record<string, string>,
+  ): PodTemplateSpec => ({
     metadata: { name, annotations, labels },
     spec: { nodeName, containers: [] },
   });
   const table = [
-    { name: 'Same spec, same labels', a: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }), b: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }), expected: true },
-    { name: 'Same spec, only pod-template-hash label value is different', a: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }), b: gen('foo', 'foo-node', {}, { [H]: 'value-2', something: 'else' }), expected: true },
-    { name: "Same spec, the former doesn't have pod-template-hash label", a: gen('foo', 'foo-node', {}, { something: 'else' }), b: gen('foo', 'foo-node', {}, { [H]: 'value-2', something: 'else' }), expected: true },
-    { name: 'Same spec, the label is different, and the pod-template-hash label value is the same', a: gen('foo', 'foo-node', {}, { [H]: 'value-1' }), b: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }), expected: false },
-    { name: 'Different spec, same labels', a: gen('foo', 'foo-node', { former: 'value' }, { [H]: 'value-1', something: 'else' }), b: gen('foo', 'foo-node', { latter: 'value' }, { [H]: 'value-1', something: 'else' }), expected: false },
-    { name: 'Different spec, different pod-template-hash label value', a: gen('foo-1', 'foo-node', {}, { [H]: 'value-1', something: 'else' }), b: gen('foo-2', 'foo-node', {}, { [H]: 'value-2', something: 'else' }), expected: false },
-    { name: "Different spec, the former doesn't have pod-template-hash label", a: gen('foo-1', 'foo-node-1', {}, { something: 'else' }), b: gen('foo-2', 'foo-node-2', {}, { [H]: 'value-2', something: 'else' }), expected: false },
-    { name: 'Different spec, different labels', a: gen('foo', 'foo-node-1', {}, { something: 'else' }), b: gen('foo', 'foo-node-2', {}, { nothing: 'else' }), expected: false },
+    {
+      name: 'Same spec, same labels',
+      a: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }),
+      b: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }),
+      expected: true,
+    },
+    {
+      name: 'Same spec, only pod-template-hash label value is different',
+      a: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }),
+      b: gen('foo', 'foo-node', {}, { [H]: 'value-2', something: 'else' }),
+      expected: true,
+    },
+    {
+      name: "Same spec, the former doesn't have pod-template-hash label",
+      a: gen('foo', 'foo-node', {}, { something: 'else' }),
+      b: gen('foo', 'foo-node', {}, { [H]: 'value-2', something: 'else' }),
+      expected: true,
+    },
+    {
+      name: 'Same spec, the label is different, and the pod-template-hash label value is the same',
+      a: gen('foo', 'foo-node', {}, { [H]: 'value-1' }),
+      b: gen('foo', 'foo-node', {}, { [H]: 'value-1', something: 'else' }),
+      expected: false,
+    },
+    {
+      name: 'Different spec, same labels',
+      a: gen('foo', 'foo-node', { former: 'value' }, { [H]: 'value-1', something: 'else' }),
+      b: gen('foo', 'foo-node', { latter: 'value' }, { [H]: 'value-1', something: 'else' }),
+      expected: false,
+    },
+    {
+      name: 'Different spec, different pod-template-hash label value',
+      a: gen('foo-1', 'foo-node', {}, { [H]: 'value-1', something: 'else' }),
+      b: gen('foo-2', 'foo-node', {}, { [H]: 'value-2', something: 'else' }),
+      expected: false,
+    },
+    {
+      name: "Different spec, the former doesn't have pod-template-hash label",
+      a: gen('foo-1', 'foo-node-1', {}, { something: 'else' }),
+      b: gen('foo-2', 'foo-node-2', {}, { [H]: 'value-2', something: 'else' }),
+      expected: false,
+    },
+    {
+      name: 'Different spec, different labels',
+      a: gen('foo', 'foo-node-1', {}, { something: 'else' }),
+      b: gen('foo', 'foo-node-2', {}, { nothing: 'else' }),
+      expected: false,
+    },
   ];
   it.each(table)('$name (both orders, inputs untouched)', ({ a, b, expected }) => {
     const before = structuredClone([a, b]);
@@ -286,7 +354,12 @@ describe('findNewReplicaSet / findOldReplicaSets (TestFindNewReplicaSet, TestFin
   it.each([
     { name: 'Get old ReplicaSets', list: [newRS, oldRS], expected: [oldRS], required: [] },
     { name: 'Get old ReplicaSets with no new ReplicaSet', list: [oldRS], expected: [oldRS], required: [] },
-    { name: 'Get old ReplicaSets with two new ReplicaSets, only the oldest new ReplicaSet is seen as new ReplicaSet', list: [oldRS, newRS, newRSDup], expected: [oldRS, newRS], required: [newRS] },
+    {
+      name: 'Get old ReplicaSets with two new ReplicaSets, only the oldest new ReplicaSet is seen as new ReplicaSet',
+      list: [oldRS, newRS, newRSDup],
+      expected: [oldRS, newRS],
+      required: [newRS],
+    },
     { name: 'Get empty old ReplicaSets', list: [newRS], expected: [], required: [] },
   ])('$name', ({ list, expected, required }) => {
     const r = findOldReplicaSets(deployment, list);
@@ -299,8 +372,22 @@ describe('findNewReplicaSet / findOldReplicaSets (TestFindNewReplicaSet, TestFin
 
 describe('newRSNewReplicas (deployment_util_test.go TestNewRSNewReplicas)', () => {
   const table = [
-    { name: 'can not scale up - to newRSReplicas', type: 'RollingUpdate', depReplicas: 1, newRSReplicas: 5, maxSurge: 1, expected: 5 },
-    { name: 'scale up - to depReplicas', type: 'RollingUpdate', depReplicas: 6, newRSReplicas: 2, maxSurge: 10, expected: 6 },
+    {
+      name: 'can not scale up - to newRSReplicas',
+      type: 'RollingUpdate',
+      depReplicas: 1,
+      newRSReplicas: 5,
+      maxSurge: 1,
+      expected: 5,
+    },
+    {
+      name: 'scale up - to depReplicas',
+      type: 'RollingUpdate',
+      depReplicas: 6,
+      newRSReplicas: 2,
+      maxSurge: 10,
+      expected: 6,
+    },
     { name: 'recreate - to depReplicas', type: 'Recreate', depReplicas: 3, newRSReplicas: 1, maxSurge: 1, expected: 3 },
   ];
   it.each(table)('$name', (t) => {
@@ -314,7 +401,14 @@ describe('newRSNewReplicas (deployment_util_test.go TestNewRSNewReplicas)', () =
 });
 
 describe('deploymentComplete (TestDeploymentComplete)', () => {
-  const d = (desired: number, current: number, updated: number, available: number, mu: number, ms: number): Deployment => ({
+  const d = (
+    desired: number,
+    current: number,
+    updated: number,
+    available: number,
+    mu: number,
+    ms: number,
+  ): Deployment => ({
     ...newDeployment('foo', desired, undefined, ms, mu),
     status: { replicas: current, updatedReplicas: updated, availableReplicas: available },
   });
@@ -335,7 +429,12 @@ describe('deploymentComplete (TestDeploymentComplete)', () => {
 });
 
 describe('deploymentProgressing (TestDeploymentProgressing)', () => {
-  const st = (replicas: number, updatedReplicas: number, readyReplicas: number, availableReplicas: number) => ({ replicas, updatedReplicas, readyReplicas, availableReplicas });
+  const st = (replicas: number, updatedReplicas: number, readyReplicas: number, availableReplicas: number) => ({
+    replicas,
+    updatedReplicas,
+    readyReplicas,
+    availableReplicas,
+  });
   it.each([
     { name: 'progressing: updated pods', old: st(10, 4, 4, 4), now: st(10, 6, 4, 4), expected: true },
     { name: 'not progressing', old: st(10, 4, 4, 4), now: st(10, 4, 4, 4), expected: false },
@@ -348,16 +447,37 @@ describe('deploymentProgressing (TestDeploymentProgressing)', () => {
 });
 
 describe('deploymentTimedOut (TestDeploymentTimedOut)', () => {
-  const t = (min: number, sec: number) => `2016-01-01T00:${String(min).padStart(2, '0')}:${String(sec).padStart(2, '0')}Z`;
+  const t = (min: number, sec: number) =>
+    `2016-01-01T00:${String(min).padStart(2, '0')}:${String(sec).padStart(2, '0')}Z`;
   const d = (reason: string, pds: number | undefined, from: string): Deployment => ({
     spec: { selector: {}, template: {}, progressDeadlineSeconds: pds },
     status: { conditions: [{ type: 'Progressing', status: 'True', reason, lastUpdateTime: from }] },
   });
   it.each([
-    { name: 'no progressDeadlineSeconds specified - no timeout', d: d('', undefined, t(1, 9)), now: t(1, 20), expected: false },
-    { name: 'progressDeadlineSeconds: 10s, now - started => 00:01:20 - 00:01:09 => 11s', d: d('', 10, t(1, 9)), now: t(1, 20), expected: true },
-    { name: 'progressDeadlineSeconds: 10s, now - started => 00:01:20 - 00:01:11 => 9s', d: d('', 10, t(1, 11)), now: t(1, 20), expected: false },
-    { name: 'previous status was a complete deployment', d: d('NewReplicaSetAvailable', undefined, '0001-01-01T00:00:00Z'), now: t(1, 20), expected: false },
+    {
+      name: 'no progressDeadlineSeconds specified - no timeout',
+      d: d('', undefined, t(1, 9)),
+      now: t(1, 20),
+      expected: false,
+    },
+    {
+      name: 'progressDeadlineSeconds: 10s, now - started => 00:01:20 - 00:01:09 => 11s',
+      d: d('', 10, t(1, 9)),
+      now: t(1, 20),
+      expected: true,
+    },
+    {
+      name: 'progressDeadlineSeconds: 10s, now - started => 00:01:20 - 00:01:11 => 9s',
+      d: d('', 10, t(1, 11)),
+      now: t(1, 20),
+      expected: false,
+    },
+    {
+      name: 'previous status was a complete deployment',
+      d: d('NewReplicaSetAvailable', undefined, '0001-01-01T00:00:00Z'),
+      now: t(1, 20),
+      expected: false,
+    },
   ])('$name', ({ d, now, expected }) => expect(deploymentTimedOut(d, d.status!, now)).toBe(expected));
 
   it('MaxInt32 means no deadline; an existing timeout stays timed out', () => {
@@ -417,7 +537,10 @@ describe('annotations (TestAnnotationUtils)', () => {
 
   it('appends revision-history when an old RS is re-used, dropping the oldest past the length limit', () => {
     const dep = newDeployment('web', 1);
-    let old: ReplicaSet = { ...rs('web-1', 0), metadata: { ...rs('web-1', 0).metadata, annotations: { [RevisionAnnotation]: '1' } } };
+    let old: ReplicaSet = {
+      ...rs('web-1', 0),
+      metadata: { ...rs('web-1', 0).metadata, annotations: { [RevisionAnnotation]: '1' } },
+    };
     old = setNewReplicaSetAnnotations(dep, old, '3', true).rs;
     expect(old.metadata!.annotations![RevisionHistoryAnnotation]).toBe('1');
     old = setNewReplicaSetAnnotations(dep, old, '5', true).rs;
@@ -430,7 +553,10 @@ describe('annotations (TestAnnotationUtils)', () => {
   });
 
   it('maxRevision / lastRevision', () => {
-    const rev = (n: string) => ({ ...rs(`r${n}`, 0), metadata: { name: `r${n}`, annotations: { [RevisionAnnotation]: n } } });
+    const rev = (n: string) => ({
+      ...rs(`r${n}`, 0),
+      metadata: { name: `r${n}`, annotations: { [RevisionAnnotation]: n } },
+    });
     const list = [rev('3'), rev('10'), rev('x'), rev('9')];
     expect(maxRevision(list)).toBe(10);
     expect(lastRevision(list)).toBe(9);
@@ -442,10 +568,31 @@ describe('annotations (TestAnnotationUtils)', () => {
 describe('reconcileNewReplicaSet (rolling_test.go TestDeploymentController_reconcileNewReplicaSet)', () => {
   it.each([
     { deploymentReplicas: 10, maxSurge: 0, oldReplicas: 10, newReplicas: 0, scaleExpected: false },
-    { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 10, newReplicas: 0, scaleExpected: true, expectedNewReplicas: 2 },
-    { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 5, newReplicas: 0, scaleExpected: true, expectedNewReplicas: 7 },
+    {
+      deploymentReplicas: 10,
+      maxSurge: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      scaleExpected: true,
+      expectedNewReplicas: 2,
+    },
+    {
+      deploymentReplicas: 10,
+      maxSurge: 2,
+      oldReplicas: 5,
+      newReplicas: 0,
+      scaleExpected: true,
+      expectedNewReplicas: 7,
+    },
     { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 10, newReplicas: 2, scaleExpected: false },
-    { deploymentReplicas: 10, maxSurge: 2, oldReplicas: 2, newReplicas: 11, scaleExpected: true, expectedNewReplicas: 10 },
+    {
+      deploymentReplicas: 10,
+      maxSurge: 2,
+      oldReplicas: 2,
+      newReplicas: 11,
+      scaleExpected: true,
+      expectedNewReplicas: 10,
+    },
   ])('d=$deploymentReplicas surge=$maxSurge old=$oldReplicas new=$newReplicas', (t) => {
     const newRS = rs('foo-v2', t.newReplicas);
     const oldRS = rs('foo-v2', t.oldReplicas);
@@ -458,28 +605,81 @@ describe('reconcileNewReplicaSet (rolling_test.go TestDeploymentController_recon
 
 describe('reconcileOldReplicaSets (rolling_test.go TestDeploymentController_reconcileOldReplicaSets)', () => {
   it.each([
-    { deploymentReplicas: 10, maxUnavailable: 0, oldReplicas: 10, newReplicas: 0, readyPodsFromOldRS: 10, readyPodsFromNewRS: 0, scaleExpected: true, expectedOldReplicas: 9 },
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 10, newReplicas: 0, readyPodsFromOldRS: 10, readyPodsFromNewRS: 0, scaleExpected: true, expectedOldReplicas: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 0,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyPodsFromOldRS: 10,
+      readyPodsFromNewRS: 0,
+      scaleExpected: true,
+      expectedOldReplicas: 9,
+    },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyPodsFromOldRS: 10,
+      readyPodsFromNewRS: 0,
+      scaleExpected: true,
+      expectedOldReplicas: 8,
+    },
     // expect unhealthy replicas from old replica sets been cleaned up
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 10, newReplicas: 0, readyPodsFromOldRS: 8, readyPodsFromNewRS: 0, scaleExpected: true, expectedOldReplicas: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyPodsFromOldRS: 8,
+      readyPodsFromNewRS: 0,
+      scaleExpected: true,
+      expectedOldReplicas: 8,
+    },
     // expect 1 unhealthy replica from old replica sets been cleaned up, and 1 ready pod been scaled down
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 10, newReplicas: 0, readyPodsFromOldRS: 9, readyPodsFromNewRS: 0, scaleExpected: true, expectedOldReplicas: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 10,
+      newReplicas: 0,
+      readyPodsFromOldRS: 9,
+      readyPodsFromNewRS: 0,
+      scaleExpected: true,
+      expectedOldReplicas: 8,
+    },
     // the unavailable pods from the newRS would not make us scale down old RSs in a further step
-    { deploymentReplicas: 10, maxUnavailable: 2, oldReplicas: 8, newReplicas: 2, readyPodsFromOldRS: 8, readyPodsFromNewRS: 0, scaleExpected: false },
-  ])('d=$deploymentReplicas maxUnavailable=$maxUnavailable old=$oldReplicas/$readyPodsFromOldRS new=$newReplicas/$readyPodsFromNewRS', (t) => {
-    const newRS = withStatus(rs('foo-new', t.newReplicas, undefined, { foo: 'new' }), { availableReplicas: t.readyPodsFromNewRS });
-    const oldRS = withStatus(rs('foo-old', t.oldReplicas, undefined, { foo: 'old' }), { availableReplicas: t.readyPodsFromOldRS });
-    const d = newDeployment('foo', t.deploymentReplicas, undefined, 0, t.maxUnavailable, { foo: 'new' });
-    const r = reconcileOldReplicaSets([oldRS, newRS], [oldRS], newRS, d);
-    expect(r.scaled).toBe(t.scaleExpected);
-    if (t.scaleExpected) expect(r.actions.at(-1)!.to).toBe(t.expectedOldReplicas);
-  });
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      oldReplicas: 8,
+      newReplicas: 2,
+      readyPodsFromOldRS: 8,
+      readyPodsFromNewRS: 0,
+      scaleExpected: false,
+    },
+  ])(
+    'd=$deploymentReplicas maxUnavailable=$maxUnavailable old=$oldReplicas/$readyPodsFromOldRS new=$newReplicas/$readyPodsFromNewRS',
+    (t) => {
+      const newRS = withStatus(rs('foo-new', t.newReplicas, undefined, { foo: 'new' }), {
+        availableReplicas: t.readyPodsFromNewRS,
+      });
+      const oldRS = withStatus(rs('foo-old', t.oldReplicas, undefined, { foo: 'old' }), {
+        availableReplicas: t.readyPodsFromOldRS,
+      });
+      const d = newDeployment('foo', t.deploymentReplicas, undefined, 0, t.maxUnavailable, { foo: 'new' });
+      const r = reconcileOldReplicaSets([oldRS, newRS], [oldRS], newRS, d);
+      expect(r.scaled).toBe(t.scaleExpected);
+      if (t.scaleExpected) expect(r.actions.at(-1)!.to).toBe(t.expectedOldReplicas);
+    },
+  );
 
   it('case 3 cleans up 2 unhealthy pods; case 4 cleans up 1 and scales down 1 (two writes)', () => {
     const d = newDeployment('foo', 10, undefined, 0, 2, { foo: 'new' });
     const newRS = rs('foo-new', 0, undefined, { foo: 'new' });
     const old8 = withStatus(rs('foo-old', 10), { availableReplicas: 8 });
-    expect(reconcileOldReplicaSets([old8, newRS], [old8], newRS, d).actions).toEqual([{ rs: 'foo-old', from: 10, to: 8 }]);
+    expect(reconcileOldReplicaSets([old8, newRS], [old8], newRS, d).actions).toEqual([
+      { rs: 'foo-old', from: 10, to: 8 },
+    ]);
     const old9 = withStatus(rs('foo-old', 10), { availableReplicas: 9 });
     expect(reconcileOldReplicaSets([old9, newRS], [old9], newRS, d).actions).toEqual([
       { rs: 'foo-old', from: 10, to: 9 },
@@ -498,7 +698,10 @@ describe('cleanupUnhealthyReplicas (rolling_test.go TestDeploymentController_cle
     expect(r.error).toMatch(/invalid request to scale down default\/b 1 -> 3/);
     const newRS = rs('new', 0);
     const d4 = newDeployment('foo', 4, undefined, 2, 2); // maxScaledDown = 6 - 2 - 0 = 4
-    expect(reconcileOldReplicaSets([lagging, unhealthy, newRS], [lagging, unhealthy], newRS, d4)).toMatchObject({ scaled: false, actions: [{ rs: 'a', from: 5, to: 4 }] });
+    expect(reconcileOldReplicaSets([lagging, unhealthy, newRS], [lagging, unhealthy], newRS, d4)).toMatchObject({
+      scaled: false,
+      actions: [{ rs: 'a', from: 5, to: 4 }],
+    });
   });
 
   it.each([
@@ -515,8 +718,22 @@ describe('cleanupUnhealthyReplicas (rolling_test.go TestDeploymentController_cle
 
 describe('scaleDownOldReplicaSetsForRollingUpdate (rolling_test.go)', () => {
   it.each([
-    { deploymentReplicas: 10, maxUnavailable: 0, readyPods: 10, oldReplicas: 10, scaleExpected: true, expectedOldReplicas: 9 },
-    { deploymentReplicas: 10, maxUnavailable: 2, readyPods: 10, oldReplicas: 10, scaleExpected: true, expectedOldReplicas: 8 },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 0,
+      readyPods: 10,
+      oldReplicas: 10,
+      scaleExpected: true,
+      expectedOldReplicas: 9,
+    },
+    {
+      deploymentReplicas: 10,
+      maxUnavailable: 2,
+      readyPods: 10,
+      oldReplicas: 10,
+      scaleExpected: true,
+      expectedOldReplicas: 8,
+    },
     { deploymentReplicas: 10, maxUnavailable: 2, readyPods: 8, oldReplicas: 10, scaleExpected: false },
     { deploymentReplicas: 10, maxUnavailable: 2, readyPods: 10, oldReplicas: 0, scaleExpected: false },
     { deploymentReplicas: 10, maxUnavailable: 2, readyPods: 1, oldReplicas: 10, scaleExpected: false },
@@ -551,23 +768,160 @@ describe('scale (sync_test.go TestScale)', () => {
     expectedOld: number[];
     desiredReplicasAnnotations?: Record<string, number>;
   }[] = [
-    { name: 'normal scaling event: 10 -> 12', deployment: newDeployment('foo', 12), oldDeployment: newDeployment('foo', 10), newRS: rs('foo-v1', 10, newTs), oldRSs: [], expectedNew: 12, expectedOld: [] },
-    { name: 'normal scaling event: 10 -> 5', deployment: newDeployment('foo', 5), oldDeployment: newDeployment('foo', 10), newRS: rs('foo-v1', 10, newTs), oldRSs: [], expectedNew: 5, expectedOld: [] },
-    { name: 'proportional scaling: 5 -> 10', deployment: newDeployment('foo', 10), oldDeployment: newDeployment('foo', 5), newRS: rs('foo-v2', 2, newTs), oldRSs: [rs('foo-v1', 3, oldTs)], expectedNew: 4, expectedOld: [6] },
-    { name: 'proportional scaling: 5 -> 3', deployment: newDeployment('foo', 3), oldDeployment: newDeployment('foo', 5), newRS: rs('foo-v2', 2, newTs), oldRSs: [rs('foo-v1', 3, oldTs)], expectedNew: 1, expectedOld: [2] },
-    { name: 'proportional scaling: 9 -> 4', deployment: newDeployment('foo', 4), oldDeployment: newDeployment('foo', 9), newRS: rs('foo-v2', 8, newTs), oldRSs: [rs('foo-v1', 1, oldTs)], expectedNew: 4, expectedOld: [0] },
-    { name: 'proportional scaling: 7 -> 10', deployment: newDeployment('foo', 10), oldDeployment: newDeployment('foo', 7), newRS: rs('foo-v3', 2, newTs), oldRSs: [rs('foo-v2', 3, oldTs), rs('foo-v1', 2, olderTs)], expectedNew: 3, expectedOld: [4, 3] },
-    { name: 'proportional scaling: 13 -> 8', deployment: newDeployment('foo', 8), oldDeployment: newDeployment('foo', 13), newRS: rs('foo-v3', 2, newTs), oldRSs: [rs('foo-v2', 8, oldTs), rs('foo-v1', 3, olderTs)], expectedNew: 1, expectedOld: [5, 2] },
-    { name: 'leftover distribution: 3 -> 4', deployment: newDeployment('foo', 4), oldDeployment: newDeployment('foo', 3), newRS: rs('foo-v3', 1, newTs), oldRSs: [rs('foo-v2', 1, oldTs), rs('foo-v1', 1, olderTs)], expectedNew: 2, expectedOld: [1, 1] },
-    { name: 'leftover distribution: 3 -> 2', deployment: newDeployment('foo', 2), oldDeployment: newDeployment('foo', 3), newRS: rs('foo-v3', 1, newTs), oldRSs: [rs('foo-v2', 1, oldTs), rs('foo-v1', 1, olderTs)], expectedNew: 1, expectedOld: [1, 0] },
-    { name: 'proportional scaling (no new rs): 4 -> 5', deployment: newDeployment('foo', 5), oldDeployment: newDeployment('foo', 4), newRS: null, oldRSs: [rs('foo-v2', 2, oldTs), rs('foo-v1', 2, olderTs)], expectedNew: null, expectedOld: [3, 2] },
-    { name: 'proportional scaling: 6 -> 0', deployment: newDeployment('foo', 0), oldDeployment: newDeployment('foo', 6), newRS: rs('foo-v3', 3, newTs), oldRSs: [rs('foo-v2', 2, oldTs), rs('foo-v1', 1, olderTs)], expectedNew: 0, expectedOld: [0, 0] },
-    { name: 'proportional scaling: 0 -> 6', deployment: newDeployment('foo', 6), oldDeployment: newDeployment('foo', 6), newRS: rs('foo-v3', 0, newTs), oldRSs: [rs('foo-v2', 0, oldTs), rs('foo-v1', 0, olderTs)], expectedNew: 6, expectedOld: [0, 0] },
-    { name: 'failed rs update', deployment: newDeployment('foo', 5), oldDeployment: newDeployment('foo', 5), newRS: rs('foo-v3', 2, newTs), oldRSs: [rs('foo-v2', 1, oldTs), rs('foo-v1', 1, olderTs)], expectedNew: 2, expectedOld: [2, 1], desiredReplicasAnnotations: { 'foo-v2': 3 } },
-    { name: 'deployment with surge pods', deployment: newDeployment('foo', 20, undefined, 2), oldDeployment: newDeployment('foo', 10, undefined, 2), newRS: rs('foo-v2', 6, newTs), oldRSs: [rs('foo-v1', 6, oldTs)], expectedNew: 11, expectedOld: [11] },
-    { name: 'change both surge and size', deployment: newDeployment('foo', 50, undefined, 6), oldDeployment: newDeployment('foo', 10, undefined, 3), newRS: rs('foo-v2', 5, newTs), oldRSs: [rs('foo-v1', 8, oldTs)], expectedNew: 22, expectedOld: [34] },
-    { name: 'change both size and template', deployment: updatedTemplate(14), oldDeployment: newDeployment('foo', 10), newRS: null, oldRSs: [rs('foo-v2', 7, newTs), rs('foo-v1', 3, oldTs)], expectedNew: null, expectedOld: [10, 4] },
-    { name: 'saturated but broken new replica set does not affect old pods', deployment: newDeployment('foo', 2, undefined, 1, 1), oldDeployment: newDeployment('foo', 2, undefined, 1, 1), newRS: sat, oldRSs: [rs('foo-v1', 1, oldTs)], expectedNew: 2, expectedOld: [1] },
+    {
+      name: 'normal scaling event: 10 -> 12',
+      deployment: newDeployment('foo', 12),
+      oldDeployment: newDeployment('foo', 10),
+      newRS: rs('foo-v1', 10, newTs),
+      oldRSs: [],
+      expectedNew: 12,
+      expectedOld: [],
+    },
+    {
+      name: 'normal scaling event: 10 -> 5',
+      deployment: newDeployment('foo', 5),
+      oldDeployment: newDeployment('foo', 10),
+      newRS: rs('foo-v1', 10, newTs),
+      oldRSs: [],
+      expectedNew: 5,
+      expectedOld: [],
+    },
+    {
+      name: 'proportional scaling: 5 -> 10',
+      deployment: newDeployment('foo', 10),
+      oldDeployment: newDeployment('foo', 5),
+      newRS: rs('foo-v2', 2, newTs),
+      oldRSs: [rs('foo-v1', 3, oldTs)],
+      expectedNew: 4,
+      expectedOld: [6],
+    },
+    {
+      name: 'proportional scaling: 5 -> 3',
+      deployment: newDeployment('foo', 3),
+      oldDeployment: newDeployment('foo', 5),
+      newRS: rs('foo-v2', 2, newTs),
+      oldRSs: [rs('foo-v1', 3, oldTs)],
+      expectedNew: 1,
+      expectedOld: [2],
+    },
+    {
+      name: 'proportional scaling: 9 -> 4',
+      deployment: newDeployment('foo', 4),
+      oldDeployment: newDeployment('foo', 9),
+      newRS: rs('foo-v2', 8, newTs),
+      oldRSs: [rs('foo-v1', 1, oldTs)],
+      expectedNew: 4,
+      expectedOld: [0],
+    },
+    {
+      name: 'proportional scaling: 7 -> 10',
+      deployment: newDeployment('foo', 10),
+      oldDeployment: newDeployment('foo', 7),
+      newRS: rs('foo-v3', 2, newTs),
+      oldRSs: [rs('foo-v2', 3, oldTs), rs('foo-v1', 2, olderTs)],
+      expectedNew: 3,
+      expectedOld: [4, 3],
+    },
+    {
+      name: 'proportional scaling: 13 -> 8',
+      deployment: newDeployment('foo', 8),
+      oldDeployment: newDeployment('foo', 13),
+      newRS: rs('foo-v3', 2, newTs),
+      oldRSs: [rs('foo-v2', 8, oldTs), rs('foo-v1', 3, olderTs)],
+      expectedNew: 1,
+      expectedOld: [5, 2],
+    },
+    {
+      name: 'leftover distribution: 3 -> 4',
+      deployment: newDeployment('foo', 4),
+      oldDeployment: newDeployment('foo', 3),
+      newRS: rs('foo-v3', 1, newTs),
+      oldRSs: [rs('foo-v2', 1, oldTs), rs('foo-v1', 1, olderTs)],
+      expectedNew: 2,
+      expectedOld: [1, 1],
+    },
+    {
+      name: 'leftover distribution: 3 -> 2',
+      deployment: newDeployment('foo', 2),
+      oldDeployment: newDeployment('foo', 3),
+      newRS: rs('foo-v3', 1, newTs),
+      oldRSs: [rs('foo-v2', 1, oldTs), rs('foo-v1', 1, olderTs)],
+      expectedNew: 1,
+      expectedOld: [1, 0],
+    },
+    {
+      name: 'proportional scaling (no new rs): 4 -> 5',
+      deployment: newDeployment('foo', 5),
+      oldDeployment: newDeployment('foo', 4),
+      newRS: null,
+      oldRSs: [rs('foo-v2', 2, oldTs), rs('foo-v1', 2, olderTs)],
+      expectedNew: null,
+      expectedOld: [3, 2],
+    },
+    {
+      name: 'proportional scaling: 6 -> 0',
+      deployment: newDeployment('foo', 0),
+      oldDeployment: newDeployment('foo', 6),
+      newRS: rs('foo-v3', 3, newTs),
+      oldRSs: [rs('foo-v2', 2, oldTs), rs('foo-v1', 1, olderTs)],
+      expectedNew: 0,
+      expectedOld: [0, 0],
+    },
+    {
+      name: 'proportional scaling: 0 -> 6',
+      deployment: newDeployment('foo', 6),
+      oldDeployment: newDeployment('foo', 6),
+      newRS: rs('foo-v3', 0, newTs),
+      oldRSs: [rs('foo-v2', 0, oldTs), rs('foo-v1', 0, olderTs)],
+      expectedNew: 6,
+      expectedOld: [0, 0],
+    },
+    {
+      name: 'failed rs update',
+      deployment: newDeployment('foo', 5),
+      oldDeployment: newDeployment('foo', 5),
+      newRS: rs('foo-v3', 2, newTs),
+      oldRSs: [rs('foo-v2', 1, oldTs), rs('foo-v1', 1, olderTs)],
+      expectedNew: 2,
+      expectedOld: [2, 1],
+      desiredReplicasAnnotations: { 'foo-v2': 3 },
+    },
+    {
+      name: 'deployment with surge pods',
+      deployment: newDeployment('foo', 20, undefined, 2),
+      oldDeployment: newDeployment('foo', 10, undefined, 2),
+      newRS: rs('foo-v2', 6, newTs),
+      oldRSs: [rs('foo-v1', 6, oldTs)],
+      expectedNew: 11,
+      expectedOld: [11],
+    },
+    {
+      name: 'change both surge and size',
+      deployment: newDeployment('foo', 50, undefined, 6),
+      oldDeployment: newDeployment('foo', 10, undefined, 3),
+      newRS: rs('foo-v2', 5, newTs),
+      oldRSs: [rs('foo-v1', 8, oldTs)],
+      expectedNew: 22,
+      expectedOld: [34],
+    },
+    {
+      name: 'change both size and template',
+      deployment: updatedTemplate(14),
+      oldDeployment: newDeployment('foo', 10),
+      newRS: null,
+      oldRSs: [rs('foo-v2', 7, newTs), rs('foo-v1', 3, oldTs)],
+      expectedNew: null,
+      expectedOld: [10, 4],
+    },
+    {
+      name: 'saturated but broken new replica set does not affect old pods',
+      deployment: newDeployment('foo', 2, undefined, 1, 1),
+      oldDeployment: newDeployment('foo', 2, undefined, 1, 1),
+      newRS: sat,
+      oldRSs: [rs('foo-v1', 1, oldTs)],
+      expectedNew: 2,
+      expectedOld: [1],
+    },
   ];
   it.each(table)('$name', (t) => {
     // As the Go test does: annotate every RS as last sized by oldDeployment.
@@ -600,23 +954,52 @@ describe('scale (sync_test.go TestScale)', () => {
     const older = rs('older', 3, oldTs);
     const newer = rs('newer', 3, newTs);
     const big = rs('big', 5, olderTs);
-    expect(sortByLess([older, newer, big], replicaSetsBySizeNewerLess).map((r) => r.metadata!.name)).toEqual(['big', 'newer', 'older']);
-    expect(sortByLess([newer, older, big], replicaSetsBySizeOlderLess).map((r) => r.metadata!.name)).toEqual(['big', 'older', 'newer']);
+    expect(sortByLess([older, newer, big], replicaSetsBySizeNewerLess).map((r) => r.metadata!.name)).toEqual([
+      'big',
+      'newer',
+      'older',
+    ]);
+    expect(sortByLess([newer, older, big], replicaSetsBySizeOlderLess).map((r) => r.metadata!.name)).toEqual([
+      'big',
+      'older',
+      'newer',
+    ]);
   });
 });
 
 describe('cleanupDeployment (sync_test.go TestDeploymentController_cleanupDeployment[Order])', () => {
-  const newRSWithStatus = (name: string, specReplicas: number, statusReplicas: number) => withStatus(rs(name, specReplicas), { replicas: statusReplicas });
-  const alreadyDeleted = { ...newRSWithStatus('foo-1', 0, 0), metadata: { ...newRSWithStatus('foo-1', 0, 0).metadata, deletionTimestamp: '2016-05-20T00:00:00Z' } };
+  const newRSWithStatus = (name: string, specReplicas: number, statusReplicas: number) =>
+    withStatus(rs(name, specReplicas), { replicas: statusReplicas });
+  const alreadyDeleted = {
+    ...newRSWithStatus('foo-1', 0, 0),
+    metadata: { ...newRSWithStatus('foo-1', 0, 0).metadata, deletionTimestamp: '2016-05-20T00:00:00Z' },
+  };
   it.each([
-    { oldRSs: [newRSWithStatus('foo-1', 0, 0), newRSWithStatus('foo-2', 0, 0), newRSWithStatus('foo-3', 0, 0)], limit: 1, expectedDeletions: 2 },
+    {
+      oldRSs: [newRSWithStatus('foo-1', 0, 0), newRSWithStatus('foo-2', 0, 0), newRSWithStatus('foo-3', 0, 0)],
+      limit: 1,
+      expectedDeletions: 2,
+    },
     // Only delete the replica set with Spec.Replicas = Status.Replicas = 0.
-    { oldRSs: [newRSWithStatus('foo-1', 0, 0), newRSWithStatus('foo-2', 0, 1), newRSWithStatus('foo-3', 1, 0), newRSWithStatus('foo-4', 1, 1)], limit: 0, expectedDeletions: 1 },
+    {
+      oldRSs: [
+        newRSWithStatus('foo-1', 0, 0),
+        newRSWithStatus('foo-2', 0, 1),
+        newRSWithStatus('foo-3', 1, 0),
+        newRSWithStatus('foo-4', 1, 1),
+      ],
+      limit: 0,
+      expectedDeletions: 1,
+    },
     { oldRSs: [newRSWithStatus('foo-1', 0, 0), newRSWithStatus('foo-2', 0, 0)], limit: 0, expectedDeletions: 2 },
     { oldRSs: [newRSWithStatus('foo-1', 1, 1), newRSWithStatus('foo-2', 1, 1)], limit: 0, expectedDeletions: 0 },
     { oldRSs: [alreadyDeleted], limit: 0, expectedDeletions: 0 },
     // with unlimited revisionHistoryLimit
-    { oldRSs: [newRSWithStatus('foo-1', 0, 0), newRSWithStatus('foo-2', 0, 0), newRSWithStatus('foo-3', 0, 0)], limit: MaxInt32, expectedDeletions: 0 },
+    {
+      oldRSs: [newRSWithStatus('foo-1', 0, 0), newRSWithStatus('foo-2', 0, 0), newRSWithStatus('foo-3', 0, 0)],
+      limit: MaxInt32,
+      expectedDeletions: 0,
+    },
   ])('limit $limit -> $expectedDeletions deletions', ({ oldRSs, limit, expectedDeletions }) => {
     expect(cleanupDeployment(oldRSs, newDeployment('foo', 1, limit))).toHaveLength(expectedDeletions);
   });
@@ -629,13 +1012,53 @@ describe('cleanupDeployment (sync_test.go TestDeploymentController_cleanupDeploy
     return withStatus(r, { replicas });
   };
   it.each([
-    { name: 'revision order: rs1 < rs2, delete rs1', oldRSs: [withRev('foo-1', 0, at(-1), '1'), withRev('foo-2', 0, at(0), '2')], limit: 1, expected: ['foo-1'] },
-    { name: 'revision order: rs2 < rs1, delete rs2', oldRSs: [withRev('foo-1', 0, at(-1), '2'), withRev('foo-2', 0, at(0), '1')], limit: 1, expected: ['foo-2'] },
-    { name: "rs1 has revision but rs2 doesn't have revision, delete rs2", oldRSs: [withRev('foo-1', 0, at(-1), '1'), withRev('foo-2', 0, at(0), '')], limit: 1, expected: ['foo-2'] },
-    { name: "rs1 doesn't have revision while rs2 has revision, delete rs1", oldRSs: [withRev('foo-1', 0, at(-1), ''), withRev('foo-2', 0, at(0), '2')], limit: 1, expected: ['foo-1'] },
-    { name: 'revision order: rs1 < rs2 < r3, but rs1 has replicas, delete rs2', oldRSs: [withRev('foo-1', 1, at(-1), '1'), withRev('foo-2', 0, at(0), '2'), withRev('foo-3', 0, at(1), '3')], limit: 1, expected: ['foo-2'] },
-    { name: "revision order: rs1 < rs2 < r3, both rs1 && rs2 have replicas, don't delete", oldRSs: [withRev('foo-1', 1, at(-1), '1'), withRev('foo-2', 1, at(0), '2'), withRev('foo-3', 0, at(1), '3')], limit: 1, expected: [] },
-    { name: 'revision order: rs2 < rs4 < rs1 < rs3, delete rs2 && rs4', oldRSs: [withRev('foo-1', 0, at(-1), '3'), withRev('foo-2', 0, at(0), '1'), withRev('foo-3', 0, at(1), '4'), withRev('foo-4', 0, at(2), '2')], limit: 2, expected: ['foo-2', 'foo-4'] },
+    {
+      name: 'revision order: rs1 < rs2, delete rs1',
+      oldRSs: [withRev('foo-1', 0, at(-1), '1'), withRev('foo-2', 0, at(0), '2')],
+      limit: 1,
+      expected: ['foo-1'],
+    },
+    {
+      name: 'revision order: rs2 < rs1, delete rs2',
+      oldRSs: [withRev('foo-1', 0, at(-1), '2'), withRev('foo-2', 0, at(0), '1')],
+      limit: 1,
+      expected: ['foo-2'],
+    },
+    {
+      name: "rs1 has revision but rs2 doesn't have revision, delete rs2",
+      oldRSs: [withRev('foo-1', 0, at(-1), '1'), withRev('foo-2', 0, at(0), '')],
+      limit: 1,
+      expected: ['foo-2'],
+    },
+    {
+      name: "rs1 doesn't have revision while rs2 has revision, delete rs1",
+      oldRSs: [withRev('foo-1', 0, at(-1), ''), withRev('foo-2', 0, at(0), '2')],
+      limit: 1,
+      expected: ['foo-1'],
+    },
+    {
+      name: 'revision order: rs1 < rs2 < r3, but rs1 has replicas, delete rs2',
+      oldRSs: [withRev('foo-1', 1, at(-1), '1'), withRev('foo-2', 0, at(0), '2'), withRev('foo-3', 0, at(1), '3')],
+      limit: 1,
+      expected: ['foo-2'],
+    },
+    {
+      name: "revision order: rs1 < rs2 < r3, both rs1 && rs2 have replicas, don't delete",
+      oldRSs: [withRev('foo-1', 1, at(-1), '1'), withRev('foo-2', 1, at(0), '2'), withRev('foo-3', 0, at(1), '3')],
+      limit: 1,
+      expected: [],
+    },
+    {
+      name: 'revision order: rs2 < rs4 < rs1 < rs3, delete rs2 && rs4',
+      oldRSs: [
+        withRev('foo-1', 0, at(-1), '3'),
+        withRev('foo-2', 0, at(0), '1'),
+        withRev('foo-3', 0, at(1), '4'),
+        withRev('foo-4', 0, at(2), '2'),
+      ],
+      limit: 2,
+      expected: ['foo-2', 'foo-4'],
+    },
   ])('$name', ({ oldRSs, limit, expected }) => {
     expect(cleanupDeployment(oldRSs, newDeployment('foo', 1, limit))).toEqual(expected);
   });
@@ -653,10 +1076,23 @@ describe('status and conditions (progress.go / sync.go messages)', () => {
     const newRS = withStatus(rs('web-7c5ddbdf54', 3), { replicas: 3, readyReplicas: 3, availableReplicas: 3 });
     const old = withStatus(rs('web-5d8f9b4c6b', 0), { replicas: 1, readyReplicas: 1, availableReplicas: 1 });
     const s = calculateStatus([old, newRS], newRS, d(), now);
-    expect(s).toMatchObject({ observedGeneration: 2, replicas: 4, updatedReplicas: 3, readyReplicas: 4, availableReplicas: 4 });
+    expect(s).toMatchObject({
+      observedGeneration: 2,
+      replicas: 4,
+      updatedReplicas: 3,
+      readyReplicas: 4,
+      availableReplicas: 4,
+    });
     expect(s).not.toHaveProperty('unavailableReplicas'); // 0: omitempty, as the Go struct serialises it
     expect(s.conditions).toEqual([
-      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: now, lastTransitionTime: now },
+      {
+        type: 'Available',
+        status: 'True',
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+        lastUpdateTime: now,
+        lastTransitionTime: now,
+      },
     ]);
   });
 
@@ -664,17 +1100,29 @@ describe('status and conditions (progress.go / sync.go messages)', () => {
     const newRS = withStatus(rs('web-7c5ddbdf54', 3), { replicas: 3, availableReplicas: 2 });
     const s = calculateStatus([newRS], newRS, d(), now);
     expect(s.unavailableReplicas).toBe(1);
-    expect(s.conditions![0]).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+    expect(s.conditions![0]).toMatchObject({
+      status: 'False',
+      reason: 'MinimumReplicasUnavailable',
+      message: 'Deployment does not have minimum availability.',
+    });
   });
 
   it('Progressing: ReplicaSetUpdated -> NewReplicaSetAvailable, with the exact messages', () => {
     const dep = withDeadline(d());
     const newRS = withStatus(rs('web-7c5ddbdf54', 3), { replicas: 2, readyReplicas: 1, availableReplicas: 1 });
     const s1 = syncRolloutStatus([newRS], newRS, dep, now);
-    expect(s1.conditions!.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated', message: 'ReplicaSet "web-7c5ddbdf54" is progressing.' });
+    expect(s1.conditions!.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'ReplicaSetUpdated',
+      message: 'ReplicaSet "web-7c5ddbdf54" is progressing.',
+    });
     const done = withStatus(rs('web-7c5ddbdf54', 3), { replicas: 3, readyReplicas: 3, availableReplicas: 3 });
     const s2 = syncRolloutStatus([done], done, { ...dep, status: s1 }, '2026-01-01T00:11:00Z');
-    expect(s2.conditions!.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "web-7c5ddbdf54" has successfully progressed.' });
+    expect(s2.conditions!.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+      message: 'ReplicaSet "web-7c5ddbdf54" has successfully progressed.',
+    });
   });
 
   it('Progressing=False ProgressDeadlineExceeded after 600 s without progress; requeue at deadline + 1 s', () => {
@@ -685,27 +1133,52 @@ describe('status and conditions (progress.go / sync.go messages)', () => {
         observedGeneration: 2,
         replicas: 3,
         updatedReplicas: 3,
-        conditions: [{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: 'Created new replica set "web-7c5ddbdf54"', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+        conditions: [
+          {
+            type: 'Progressing',
+            status: 'True',
+            reason: 'NewReplicaSetCreated',
+            message: 'Created new replica set "web-7c5ddbdf54"',
+            lastUpdateTime: '2026-01-01T00:00:00Z',
+            lastTransitionTime: '2026-01-01T00:00:00Z',
+          },
+        ],
       },
     });
     const notYet = syncRolloutStatus([newRS], newRS, dep, '2026-01-01T00:10:00Z');
     expect(notYet.conditions!.find((c) => c.type === 'Progressing')!.reason).toBe('NewReplicaSetCreated');
     expect(requeueStuckDeployment(dep, notYet, '2026-01-01T00:03:00Z')).toBe(7 * 60_000 + 1000);
     const late = syncRolloutStatus([newRS], newRS, dep, '2026-01-01T00:10:01Z');
-    expect(late.conditions!.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-7c5ddbdf54" has timed out progressing.' });
+    expect(late.conditions!.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: 'ReplicaSet "web-7c5ddbdf54" has timed out progressing.',
+    });
   });
 
   it('Paused/Resumed conditions', () => {
     const paused = withDeadline({ ...d(), spec: { ...d().spec!, paused: true } });
     const s = checkPausedConditions(paused, now)!;
-    expect(s.conditions![0]).toMatchObject({ type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' });
+    expect(s.conditions![0]).toMatchObject({
+      type: 'Progressing',
+      status: 'Unknown',
+      reason: 'DeploymentPaused',
+      message: 'Deployment is paused',
+    });
     const resumed = withDeadline({ ...d(), status: s });
-    expect(checkPausedConditions(resumed, now)!.conditions![0]).toMatchObject({ status: 'Unknown', reason: 'DeploymentResumed', message: 'Deployment is resumed' });
+    expect(checkPausedConditions(resumed, now)!.conditions![0]).toMatchObject({
+      status: 'Unknown',
+      reason: 'DeploymentResumed',
+      message: 'Deployment is resumed',
+    });
   });
 
   it('getNewReplicaSet creates web-<hash> with revision max+1, NewReplicaSetCreated and the scale event', () => {
     const dep = withDeadline(newDeployment('web', 3, 10, '25%', '25%'));
-    const old = { ...rs('web-5d8f9b4c6b', 3), metadata: { ...rs('web-5d8f9b4c6b', 3).metadata, annotations: { [RevisionAnnotation]: '1' } } };
+    const old = {
+      ...rs('web-5d8f9b4c6b', 3),
+      metadata: { ...rs('web-5d8f9b4c6b', 3).metadata, annotations: { [RevisionAnnotation]: '1' } },
+    };
     old.spec!.template!.spec!.containers[0].image = 'nginx:1.26';
     const plan = getNewReplicaSet(dep, [old], [old], '7c5ddbdf54', now);
     expect(plan.kind).toBe('create');
@@ -714,8 +1187,15 @@ describe('status and conditions (progress.go / sync.go messages)', () => {
     expect(plan.rs.spec!.replicas).toBe(1); // 3 + surge 1 - 3 existing
     expect(plan.rs.spec!.template!.metadata!.labels!['pod-template-hash']).toBe('7c5ddbdf54');
     expect(plan.rs.spec!.selector.matchLabels!['pod-template-hash']).toBe('7c5ddbdf54');
-    expect(plan.rs.metadata!.annotations).toMatchObject({ [RevisionAnnotation]: '2', [DesiredReplicasAnnotation]: '3', [MaxReplicasAnnotation]: '4' });
-    expect(plan.condition).toMatchObject({ reason: 'NewReplicaSetCreated', message: 'Created new replica set "web-7c5ddbdf54"' });
+    expect(plan.rs.metadata!.annotations).toMatchObject({
+      [RevisionAnnotation]: '2',
+      [DesiredReplicasAnnotation]: '3',
+      [MaxReplicasAnnotation]: '4',
+    });
+    expect(plan.condition).toMatchObject({
+      reason: 'NewReplicaSetCreated',
+      message: 'Created new replica set "web-7c5ddbdf54"',
+    });
     expect(plan.event).toBe('Scaled up replica set web-7c5ddbdf54 from 0 to 1');
   });
 
@@ -724,12 +1204,19 @@ describe('status and conditions (progress.go / sync.go messages)', () => {
     const existing = setNewReplicaSetAnnotations(dep, rs('web-7c5ddbdf54', 3), '1', false).rs;
     existing.spec!.minReadySeconds = 0;
     const plan = getNewReplicaSet(dep, [existing], [], 'ignored', now);
-    expect(plan).toMatchObject({ kind: 'found', condition: { reason: 'FoundNewReplicaSet', message: 'Found new replica set "web-7c5ddbdf54"' } });
+    expect(plan).toMatchObject({
+      kind: 'found',
+      condition: { reason: 'FoundNewReplicaSet', message: 'Found new replica set "web-7c5ddbdf54"' },
+    });
   });
 
   it('ScalingReplicaSet messages', () => {
-    expect(scalingReplicaSetMessage({ rs: 'web-7c5ddbdf54', from: 0, to: 3 })).toBe('Scaled up replica set web-7c5ddbdf54 from 0 to 3');
-    expect(scalingReplicaSetMessage({ rs: 'web-5d8f9b4c6b', from: 3, to: 2 })).toBe('Scaled down replica set web-5d8f9b4c6b from 3 to 2');
+    expect(scalingReplicaSetMessage({ rs: 'web-7c5ddbdf54', from: 0, to: 3 })).toBe(
+      'Scaled up replica set web-7c5ddbdf54 from 0 to 3',
+    );
+    expect(scalingReplicaSetMessage({ rs: 'web-5d8f9b4c6b', from: 3, to: 2 })).toBe(
+      'Scaled down replica set web-5d8f9b4c6b from 3 to 2',
+    );
   });
 });
 
@@ -762,36 +1249,65 @@ describe('rollback', () => {
     expect(prev.kind === 'rolledBack' && prev.deployment.spec!.template.spec!.containers[0].image).toBe('nginx:1.26');
   });
   it('skipped rollback when the template already matches', () => {
-    expect(rollback(current, [r1, r2, r3], 3)).toEqual({ kind: 'skipped', message: 'deployment.apps/web skipped rollback (current template already matches revision 3)' });
+    expect(rollback(current, [r1, r2, r3], 3)).toEqual({
+      kind: 'skipped',
+      message: 'deployment.apps/web skipped rollback (current template already matches revision 3)',
+    });
   });
   it('unable to find specified revision', () => {
-    expect(rollback(current, [r1, r2, r3], 9)).toEqual({ kind: 'error', message: 'unable to find specified revision 9 in history' });
+    expect(rollback(current, [r1, r2, r3], 9)).toEqual({
+      kind: 'error',
+      message: 'unable to find specified revision 9 in history',
+    });
   });
   it('refuses a paused deployment', () => {
     expect(rollback({ ...current, spec: { ...current.spec, paused: true } }, [r1], 1)).toEqual({
       kind: 'error',
-      message: "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/web' and try again",
+      message:
+        "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/web' and try again",
     });
   });
   it('a bare undo that already matches reports the requested revision, 0, as kubectl does', () => {
-    const atPrev = { ...current, spec: { ...current.spec, template: { ...structuredClone(r2.spec!.template!), metadata: { labels: { foo: 'bar' } } } } };
-    expect(rollback(atPrev, [r1, r2, r3])).toEqual({ kind: 'skipped', message: 'deployment.apps/web skipped rollback (current template already matches revision 0)' });
+    const atPrev = {
+      ...current,
+      spec: {
+        ...current.spec,
+        template: { ...structuredClone(r2.spec!.template!), metadata: { labels: { foo: 'bar' } } },
+      },
+    };
+    expect(rollback(atPrev, [r1, r2, r3])).toEqual({
+      kind: 'skipped',
+      message: 'deployment.apps/web skipped rollback (current template already matches revision 0)',
+    });
   });
 });
 
 // --- Recreate -------------------------------------------------------------------------------------
 
 describe('rolloutRecreateStep', () => {
-  const d: Deployment = { ...newDeployment('web', 3), spec: { ...newDeployment('web', 3).spec!, strategy: { type: 'Recreate' } } };
+  const d: Deployment = {
+    ...newDeployment('web', 3),
+    spec: { ...newDeployment('web', 3).spec!, strategy: { type: 'Recreate' } },
+  };
   it('scales old RSs to 0, waits for old pods, creates, then scales the new RS to spec', () => {
     const old = withStatus(rs('web-old', 3), { replicas: 3 });
-    expect(rolloutRecreateStep(d, null, [old], {})).toEqual({ phase: 'scaleDownOld', actions: [{ rs: 'web-old', from: 3, to: 0 }] });
+    expect(rolloutRecreateStep(d, null, [old], {})).toEqual({
+      phase: 'scaleDownOld',
+      actions: [{ rs: 'web-old', from: 3, to: 0 }],
+    });
     const draining = withStatus(rs('web-old', 0), { replicas: 1 });
     expect(rolloutRecreateStep(d, null, [draining], {}).phase).toBe('waitForOldPods');
     const gone = withStatus(rs('web-old', 0), { replicas: 0 });
-    expect(rolloutRecreateStep(d, null, [gone], { 'web-old': [{ status: { phase: 'Running' } }] }).phase).toBe('waitForOldPods');
-    expect(rolloutRecreateStep(d, null, [gone], { 'web-old': [{ status: { phase: 'Succeeded' } }] }).phase).toBe('createNewRS');
-    expect(rolloutRecreateStep(d, rs('web-new', 0), [gone], {})).toEqual({ phase: 'scaleUpNew', actions: [{ rs: 'web-new', from: 0, to: 3 }] });
+    expect(rolloutRecreateStep(d, null, [gone], { 'web-old': [{ status: { phase: 'Running' } }] }).phase).toBe(
+      'waitForOldPods',
+    );
+    expect(rolloutRecreateStep(d, null, [gone], { 'web-old': [{ status: { phase: 'Succeeded' } }] }).phase).toBe(
+      'createNewRS',
+    );
+    expect(rolloutRecreateStep(d, rs('web-new', 0), [gone], {})).toEqual({
+      phase: 'scaleUpNew',
+      actions: [{ rs: 'web-new', from: 0, to: 3 }],
+    });
   });
 });
 
@@ -820,7 +1336,10 @@ describe('rolling update planned step by step (property)', () => {
           const a = Math.min(a0, n);
           fc.pre(o + a >= minAvail);
           let newRS = withStatus(rs('web-new', n, '2026-01-01T00:01:00Z'), { replicas: n, availableReplicas: a });
-          let oldRS = withStatus(rs('web-old', o, '2026-01-01T00:00:00Z', { foo: 'old' }), { replicas: o, availableReplicas: o });
+          let oldRS = withStatus(rs('web-old', o, '2026-01-01T00:00:00Z', { foo: 'old' }), {
+            replicas: o,
+            availableReplicas: o,
+          });
           const apply = (r: ReplicaSet, actions: ScaleAction[]) => {
             const mine = actions.filter((x) => x.rs === r.metadata!.name);
             return mine.length ? applyScale(r, mine.at(-1)!.to, d) : r;
@@ -832,7 +1351,10 @@ describe('rolling update planned step by step (property)', () => {
             oldRS = apply(oldRS, plan.actions);
             // Pods follow spec: removed pods were available (old pods are all healthy here),
             // new pods become available a few at a time (all of them once readiness runs out).
-            const newAvail = Math.min(specOf(newRS), (newRS.status!.availableReplicas ?? 0) + (step >= readiness.length ? specOf(newRS) : readiness[i]));
+            const newAvail = Math.min(
+              specOf(newRS),
+              (newRS.status!.availableReplicas ?? 0) + (step >= readiness.length ? specOf(newRS) : readiness[i]),
+            );
             newRS = withStatus(newRS, { replicas: specOf(newRS), availableReplicas: newAvail });
             oldRS = withStatus(oldRS, { replicas: specOf(oldRS), availableReplicas: specOf(oldRS) });
             expect(specOf(newRS) + specOf(oldRS)).toBeLessThanOrEqual(Math.max(maxTotal, n + o));
@@ -859,7 +1381,10 @@ describe('rolling update planned step by step (property)', () => {
           // States the controller can reach: the RSs were sized within the old max-replicas.
           // (With inconsistent annotations Kubernetes' fractions can grow RSs on a scale-down.)
           fc.pre(sizes.reduce((a, b) => a + b, 0) <= from + maxSurge(old));
-          const all = sizes.map((s, i) => setReplicasAnnotations(rs(`foo-v${i}`, s, `2026-01-01T00:0${i}:00Z`), from, from + maxSurge(old)).rs);
+          const all = sizes.map(
+            (s, i) =>
+              setReplicasAnnotations(rs(`foo-v${i}`, s, `2026-01-01T00:0${i}:00Z`), from, from + maxSurge(old)).rs,
+          );
           const [newRS, ...oldRSs] = [...all].reverse();
           const actions = scale(d, newRS, oldRSs);
           const after = all.map((r) => actions.filter((a) => a.rs === r.metadata!.name).at(-1)?.to ?? specOf(r));
@@ -886,10 +1411,29 @@ describe('purity', () => {
     return o;
   };
   it('planners leave frozen inputs untouched', () => {
-    const d = deepFreeze({ ...newDeployment('web', 10, 1, 3, 2), status: { replicas: 10, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:00:00Z' }] } });
-    const newRS = deepFreeze(setReplicasAnnotations(withStatus(rs('web-new', 3, '2026-01-01T00:01:00Z'), { replicas: 3, availableReplicas: 1 }), 8, 11).rs);
-    const old1 = deepFreeze(setReplicasAnnotations(withStatus(rs('web-old', 7), { replicas: 7, availableReplicas: 6 }), 8, 11).rs);
-    const old0 = deepFreeze({ ...rs('web-older', 0, '2015-01-01T00:00:00Z'), metadata: { name: 'web-older', annotations: { [RevisionAnnotation]: '1' } } });
+    const d = deepFreeze({
+      ...newDeployment('web', 10, 1, 3, 2),
+      status: {
+        replicas: 10,
+        conditions: [
+          { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:00:00Z' },
+        ],
+      },
+    });
+    const newRS = deepFreeze(
+      setReplicasAnnotations(
+        withStatus(rs('web-new', 3, '2026-01-01T00:01:00Z'), { replicas: 3, availableReplicas: 1 }),
+        8,
+        11,
+      ).rs,
+    );
+    const old1 = deepFreeze(
+      setReplicasAnnotations(withStatus(rs('web-old', 7), { replicas: 7, availableReplicas: 6 }), 8, 11).rs,
+    );
+    const old0 = deepFreeze({
+      ...rs('web-older', 0, '2015-01-01T00:00:00Z'),
+      metadata: { name: 'web-older', annotations: { [RevisionAnnotation]: '1' } },
+    });
     const now = '2026-01-01T00:05:00Z';
     expect(() => {
       scale(d, newRS, [old1, old0]);

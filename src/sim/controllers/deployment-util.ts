@@ -114,7 +114,9 @@ export function getScaledValueFromIntOrPercent(
     value = atoi(intOrPercent.slice(0, -1));
   } catch (e) {
     // eslint-disable-next-line preserve-caught-error -- Go formats the cause into the message (%v) and does not wrap it
-    throw new Error(`invalid value for IntOrString: invalid value ${JSON.stringify(intOrPercent)}: ${(e as Error).message}`);
+    throw new Error(
+      `invalid value for IntOrString: invalid value ${JSON.stringify(intOrPercent)}: ${(e as Error).message}`,
+    );
   }
   // Same float64 expression as Go so rounding matches bit for bit.
   return roundUp ? Math.ceil((value * total) / 100) : Math.floor((value * total) / 100);
@@ -491,7 +493,8 @@ export function findOldReplicaSets(
   const allOldRSs: ReplicaSet[] = [];
   for (const rs of rsList) {
     // Go compares UIDs; objects without one (hand-built fixtures) fall back to identity.
-    if (newRS && (rs === newRS || (rs.metadata?.uid !== undefined && rs.metadata.uid === newRS.metadata?.uid))) continue;
+    if (newRS && (rs === newRS || (rs.metadata?.uid !== undefined && rs.metadata.uid === newRS.metadata?.uid)))
+      continue;
     allOldRSs.push(rs);
     if (specReplicas(rs) !== 0) requiredRSs.push(rs);
   }
@@ -696,7 +699,12 @@ export function getProportion(
   deploymentReplicasToAdd: number,
   deploymentReplicasAdded: number,
 ): number {
-  if (!rs || specReplicas(rs) === 0 || deploymentReplicasToAdd === 0 || deploymentReplicasToAdd === deploymentReplicasAdded) {
+  if (
+    !rs ||
+    specReplicas(rs) === 0 ||
+    deploymentReplicasToAdd === 0 ||
+    deploymentReplicasToAdd === deploymentReplicasAdded
+  ) {
     return 0;
   }
   const rsFraction = getReplicaSetFraction(rs, d);
@@ -816,7 +824,8 @@ function hasRevisionHistoryLimit(d: Deployment): boolean {
 /** cleanupDeployment: names of old RSs to delete, lowest revision first, beyond revisionHistoryLimit. */
 export function cleanupDeployment(oldRSs: readonly ReplicaSet[], d: Deployment): string[] {
   // The API server defaults revisionHistoryLimit to 10; absent here means the default.
-  const dd: Deployment = d.spec?.revisionHistoryLimit === undefined ? { ...d, spec: { ...d.spec!, revisionHistoryLimit: 10 } } : d;
+  const dd: Deployment =
+    d.spec?.revisionHistoryLimit === undefined ? { ...d, spec: { ...d.spec!, revisionHistoryLimit: 10 } } : d;
   if (!hasRevisionHistoryLimit(dd)) return [];
   const cleanable = oldRSs.filter((rs) => !rs.metadata?.deletionTimestamp);
   const diff = cleanable.length - dd.spec!.revisionHistoryLimit!;
@@ -862,7 +871,10 @@ export function getDeploymentCondition(status: DeploymentStatus | undefined, typ
 export function setDeploymentCondition(status: DeploymentStatus, condition: DeploymentCondition): DeploymentStatus {
   const current = getDeploymentCondition(status, condition.type);
   if (current && current.status === condition.status && current.reason === condition.reason) return status;
-  const c = current && current.status === condition.status ? { ...condition, lastTransitionTime: current.lastTransitionTime } : condition;
+  const c =
+    current && current.status === condition.status
+      ? { ...condition, lastTransitionTime: current.lastTransitionTime }
+      : condition;
   return { ...status, conditions: [...(status.conditions ?? []).filter((x) => x.type !== condition.type), c] };
 }
 
@@ -951,8 +963,26 @@ export function calculateStatus(
   if (d.status?.conditions?.length) status.conditions = [...d.status.conditions];
   status =
     availableReplicas >= specReplicas(d) - maxUnavailable(d)
-      ? setDeploymentCondition(status, newDeploymentCondition('Available', 'True', MinimumReplicasAvailable, 'Deployment has minimum availability.', now))
-      : setDeploymentCondition(status, newDeploymentCondition('Available', 'False', MinimumReplicasUnavailable, 'Deployment does not have minimum availability.', now));
+      ? setDeploymentCondition(
+          status,
+          newDeploymentCondition(
+            'Available',
+            'True',
+            MinimumReplicasAvailable,
+            'Deployment has minimum availability.',
+            now,
+          ),
+        )
+      : setDeploymentCondition(
+          status,
+          newDeploymentCondition(
+            'Available',
+            'False',
+            MinimumReplicasUnavailable,
+            'Deployment does not have minimum availability.',
+            now,
+          ),
+        );
   return omitZero(status, DEPLOYMENT_STATUS_OMITEMPTY);
 }
 
@@ -985,13 +1015,22 @@ function replicaSetToDeploymentCondition(c: ReplicaSetCondition): DeploymentCond
 
 /** getReplicaFailures: ReplicaFailure conditions of the new RS, else of any RS. */
 function getReplicaFailures(allRSs: readonly MaybeRS[], newRS: ReplicaSet | null): DeploymentCondition[] {
-  const fromNew = (newRS?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure').map(replicaSetToDeploymentCondition);
+  const fromNew = (newRS?.status?.conditions ?? [])
+    .filter((c) => c.type === 'ReplicaFailure')
+    .map(replicaSetToDeploymentCondition);
   if (fromNew.length > 0) return fromNew;
-  return allRSs.flatMap((rs) => (rs?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure').map(replicaSetToDeploymentCondition));
+  return allRSs.flatMap((rs) =>
+    (rs?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure').map(replicaSetToDeploymentCondition),
+  );
 }
 
 /** syncRolloutStatus (progress.go): the status to write, with Progressing judged against the deadline. */
-export function syncRolloutStatus(allRSs: readonly MaybeRS[], newRS: ReplicaSet | null, d: Deployment, now: Time): DeploymentStatus {
+export function syncRolloutStatus(
+  allRSs: readonly MaybeRS[],
+  newRS: ReplicaSet | null,
+  d: Deployment,
+  now: Time,
+): DeploymentStatus {
   let s = calculateStatus(allRSs, newRS, d, now);
   if (!hasProgressDeadline(d)) s = removeDeploymentCondition(s, 'Progressing');
   const currentCond = getDeploymentCondition(d.status, 'Progressing');
@@ -1001,7 +1040,9 @@ export function syncRolloutStatus(allRSs: readonly MaybeRS[], newRS: ReplicaSet 
     const rsName = newRS ? nameOf(newRS) : null;
     const dName = nameOf(d);
     if (deploymentComplete(d, s)) {
-      const msg = rsName ? `ReplicaSet "${rsName}" has successfully progressed.` : `Deployment "${dName}" has successfully progressed.`;
+      const msg = rsName
+        ? `ReplicaSet "${rsName}" has successfully progressed.`
+        : `Deployment "${dName}" has successfully progressed.`;
       s = setDeploymentCondition(s, newDeploymentCondition('Progressing', 'True', NewRSAvailableReason, msg, now));
     } else if (deploymentProgressing(d, s)) {
       const msg = rsName ? `ReplicaSet "${rsName}" is progressing.` : `Deployment "${dName}" is progressing.`;
@@ -1013,7 +1054,9 @@ export function syncRolloutStatus(allRSs: readonly MaybeRS[], newRS: ReplicaSet 
       }
       s = setDeploymentCondition(s, cond);
     } else if (deploymentTimedOut(d, s, now)) {
-      const msg = rsName ? `ReplicaSet "${rsName}" has timed out progressing.` : `Deployment "${dName}" has timed out progressing.`;
+      const msg = rsName
+        ? `ReplicaSet "${rsName}" has timed out progressing.`
+        : `Deployment "${dName}" has timed out progressing.`;
       s = setDeploymentCondition(s, newDeploymentCondition('Progressing', 'False', TimedOutReason, msg, now));
     }
   }
@@ -1041,10 +1084,16 @@ export function checkPausedConditions(d: Deployment, now: Time): DeploymentStatu
   const pausedCondExists = !!c && c.reason === PausedDeployReason;
   const status = d.status ?? {};
   if (d.spec?.paused && !pausedCondExists) {
-    return setDeploymentCondition(status, newDeploymentCondition('Progressing', 'Unknown', PausedDeployReason, 'Deployment is paused', now));
+    return setDeploymentCondition(
+      status,
+      newDeploymentCondition('Progressing', 'Unknown', PausedDeployReason, 'Deployment is paused', now),
+    );
   }
   if (!d.spec?.paused && pausedCondExists) {
-    return setDeploymentCondition(status, newDeploymentCondition('Progressing', 'Unknown', ResumedDeployReason, 'Deployment is resumed', now));
+    return setDeploymentCondition(
+      status,
+      newDeploymentCondition('Progressing', 'Unknown', ResumedDeployReason, 'Deployment is resumed', now),
+    );
   }
   return null;
 }
@@ -1077,10 +1126,21 @@ export function getNewReplicaSet(
     const cond = getDeploymentCondition(d.status, 'Progressing');
     const condition =
       hasProgressDeadline(d) && !cond
-        ? newDeploymentCondition('Progressing', 'True', FoundNewRSReason, `Found new replica set "${nameOf(existing)}"`, now)
+        ? newDeploymentCondition(
+            'Progressing',
+            'True',
+            FoundNewRSReason,
+            `Found new replica set "${nameOf(existing)}"`,
+            now,
+          )
         : null;
     // The Deployment takes the RS's own revision, which may be higher than max(old)+1.
-    return { kind: 'found', rs: existing, condition, revision: existing.metadata?.annotations?.[RevisionAnnotation] ?? newRevision };
+    return {
+      kind: 'found',
+      rs: existing,
+      condition,
+      revision: existing.metadata?.annotations?.[RevisionAnnotation] ?? newRevision,
+    };
   }
   const template = d.spec!.template;
   const labels = { ...(template.metadata?.labels ?? {}), [DefaultDeploymentUniqueLabelKey]: podTemplateHash };
@@ -1094,13 +1154,23 @@ export function getNewReplicaSet(
       namespace: d.metadata?.namespace,
       labels,
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'Deployment', name: nameOf(d), uid: d.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: nameOf(d),
+          uid: d.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: {
       replicas: 0,
       ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}),
-      selector: { ...selector, matchLabels: { ...(selector.matchLabels ?? {}), [DefaultDeploymentUniqueLabelKey]: podTemplateHash } },
+      selector: {
+        ...selector,
+        matchLabels: { ...(selector.matchLabels ?? {}), [DefaultDeploymentUniqueLabelKey]: podTemplateHash },
+      },
       template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
     },
   };
@@ -1170,7 +1240,10 @@ export function rollback(d: Deployment, allRSs: readonly ReplicaSet[], toRevisio
   }
   if (equalIgnoreHash(target.spec?.template, d.spec?.template)) {
     // kubectl prints the requested number, so a bare `undo` says "revision 0".
-    return { kind: 'skipped', message: `${ref} skipped rollback (current template already matches revision ${toRevision})` };
+    return {
+      kind: 'skipped',
+      message: `${ref} skipped rollback (current template already matches revision ${toRevision})`,
+    };
   }
   const template = withoutHashLabel(target.spec!.template);
   const deployment = setDeploymentAnnotationsTo({ ...d, spec: { ...d.spec!, template } }, target);

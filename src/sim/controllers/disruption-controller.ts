@@ -13,7 +13,14 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { Condition, LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
-import { listerGet, listerList, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import {
+  listerGet,
+  listerList,
+  metaNamespaceKey,
+  newInformer,
+  type EventHandlers,
+  type InformerState,
+} from '../client-go/informer.ts';
 import { add, addAfter, newWorkQueue, rateLimiterWhen, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
@@ -56,7 +63,10 @@ export function selects(sel: LabelSelector | undefined | null, labels: Record<st
 /** getPdbForPod (GetPodPodDisruptionBudgets): the first PDB of the pod's namespace whose selector matches it. */
 function pdbForPod(s: DisruptionControllerState, pod: Pod): PodDisruptionBudget | undefined {
   const ns = pod.metadata?.namespace;
-  return listerList(s.pdbInformer, (p) => p.metadata?.namespace === ns && selects(p.spec?.selector, pod.metadata?.labels))[0];
+  return listerList(
+    s.pdbInformer,
+    (p) => p.metadata?.namespace === ns && selects(p.spec?.selector, pod.metadata?.labels),
+  )[0];
 }
 
 function enqueue(ctx: C, pdb: PodDisruptionBudget | undefined): void {
@@ -97,7 +107,11 @@ function isAppsKind(ref: OwnerReference, kind: string): boolean {
  * a ReplicaSet it owns, else the ReplicaSet's own. (The cluster has no ReplicationControllers,
  * StatefulSets or other scalable kinds: their finders find nothing.)
  */
-function findScale(s: DisruptionControllerState, ref: OwnerReference, ns: string): { uid: string; scale: number } | undefined {
+function findScale(
+  s: DisruptionControllerState,
+  ref: OwnerReference,
+  ns: string,
+): { uid: string; scale: number } | undefined {
   if (!isAppsKind(ref, 'ReplicaSet')) return undefined;
   const rs = listerGet(s.rsInformer, `${ns}/${ref.name}`);
   if (!rs || rs.metadata?.uid !== ref.uid) return undefined;
@@ -111,12 +125,18 @@ function findScale(s: DisruptionControllerState, ref: OwnerReference, ns: string
 }
 
 /** getExpectedScale: the sum of the scales of the pods' controllers; pods with none are unmanaged. */
-function expectedScale(s: DisruptionControllerState, pods: Pod[]): { expectedCount: number; unmanagedPods: string[] } | { error: string } {
+function expectedScale(
+  s: DisruptionControllerState,
+  pods: Pod[],
+): { expectedCount: number; unmanagedPods: string[] } | { error: string } {
   const scales = new Map<string, number>();
   const unmanagedPods: string[] = [];
   for (const pod of pods) {
     const ref = controllerOf(pod);
-    if (!ref) { unmanagedPods.push(pod.metadata?.name ?? ''); continue; }
+    if (!ref) {
+      unmanagedPods.push(pod.metadata?.name ?? '');
+      continue;
+    }
     if (scales.has(ref.uid)) continue;
     const found = findScale(s, ref, pod.metadata?.namespace ?? '');
     if (!found) return { error: `found no controllers for pod "${pod.metadata?.name}"` };
@@ -136,7 +156,11 @@ export function scaledValue(v: number | string, total: number): number | { error
 }
 
 /** getExpectedPodCount: expectedCount and desiredHealthy from maxUnavailable or minAvailable. */
-export function expectedPodCount(s: DisruptionControllerState, pdb: PodDisruptionBudget, pods: Pod[]): { expectedCount: number; desiredHealthy: number; unmanagedPods: string[] } | { error: string } {
+export function expectedPodCount(
+  s: DisruptionControllerState,
+  pdb: PodDisruptionBudget,
+  pods: Pod[],
+): { expectedCount: number; desiredHealthy: number; unmanagedPods: string[] } | { error: string } {
   const spec = pdb.spec ?? {};
   if (spec.maxUnavailable !== undefined && spec.maxUnavailable !== null) {
     const e = expectedScale(s, pods);
@@ -146,7 +170,8 @@ export function expectedPodCount(s: DisruptionControllerState, pdb: PodDisruptio
     return { ...e, desiredHealthy: Math.max(0, e.expectedCount - max) };
   }
   if (spec.minAvailable !== undefined && spec.minAvailable !== null) {
-    if (typeof spec.minAvailable === 'number') return { expectedCount: pods.length, desiredHealthy: spec.minAvailable, unmanagedPods: [] };
+    if (typeof spec.minAvailable === 'number')
+      return { expectedCount: pods.length, desiredHealthy: spec.minAvailable, unmanagedPods: [] };
     const e = expectedScale(s, pods);
     if ('error' in e) return e;
     const min = scaledValue(spec.minAvailable, e.expectedCount);
@@ -160,7 +185,11 @@ export function expectedPodCount(s: DisruptionControllerState, pdb: PodDisruptio
  * buildDisruptedPodMap: the evicted pods (status.disruptedPods) not yet being deleted and within
  * DeletionTimeout of their eviction, and when the earliest of those times out (the recheck).
  */
-function buildDisruptedPodMap(pods: Pod[], pdb: PodDisruptionBudget, now: number): { disrupted: Record<string, string>; recheckAt?: number } {
+function buildDisruptedPodMap(
+  pods: Pod[],
+  pdb: PodDisruptionBudget,
+  now: number,
+): { disrupted: Record<string, string>; recheckAt?: number } {
   const disruptedPods = pdb.status?.disruptedPods;
   const disrupted: Record<string, string> = {};
   let recheckAt: number | undefined;
@@ -191,17 +220,41 @@ function countHealthyPods(pods: Pod[], disrupted: Record<string, string>, now: n
 }
 
 /** apimeta.SetStatusCondition: the condition replaced by type; its lastTransitionTime moves only when its status does. */
-export function setStatusCondition(conditions: Condition[], c: Omit<Condition, 'lastTransitionTime'>, now: string): Condition[] {
+export function setStatusCondition(
+  conditions: Condition[],
+  c: Omit<Condition, 'lastTransitionTime'>,
+  now: string,
+): Condition[] {
   const old = conditions.find((x) => x.type === c.type);
-  const next: Condition = { type: c.type, status: c.status, observedGeneration: c.observedGeneration, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now, reason: c.reason, message: c.message };
+  const next: Condition = {
+    type: c.type,
+    status: c.status,
+    observedGeneration: c.observedGeneration,
+    lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now,
+    reason: c.reason,
+    message: c.message,
+  };
   if (next.observedGeneration === undefined || next.observedGeneration === 0) delete next.observedGeneration;
   return old ? conditions.map((x) => (x === old ? next : x)) : [...conditions, next];
 }
 
 /** pdbhelper.UpdateDisruptionAllowedCondition: True/SufficientPods when disruptions are allowed, else False/InsufficientPods. */
-export function updateDisruptionAllowedCondition(status: PodDisruptionBudgetStatus, now: string): PodDisruptionBudgetStatus {
+export function updateDisruptionAllowedCondition(
+  status: PodDisruptionBudgetStatus,
+  now: string,
+): PodDisruptionBudgetStatus {
   const ok = status.disruptionsAllowed > 0;
-  const conditions = setStatusCondition(status.conditions ?? [], { type: DISRUPTION_ALLOWED, status: ok ? 'True' : 'False', reason: ok ? SUFFICIENT_PODS : INSUFFICIENT_PODS, message: '', observedGeneration: status.observedGeneration }, now);
+  const conditions = setStatusCondition(
+    status.conditions ?? [],
+    {
+      type: DISRUPTION_ALLOWED,
+      status: ok ? 'True' : 'False',
+      reason: ok ? SUFFICIENT_PODS : INSUFFICIENT_PODS,
+      message: '',
+      observedGeneration: status.observedGeneration,
+    },
+    now,
+  );
   return { ...status, conditions };
 }
 
@@ -210,7 +263,9 @@ function conditionsAreUpToDate(pdb: PodDisruptionBudget): boolean {
   const st = pdb.status;
   const cond = st?.conditions?.find((c) => c.type === DISRUPTION_ALLOWED);
   if (!cond || (st?.observedGeneration ?? 0) !== (pdb.metadata?.generation ?? 0)) return false;
-  return (st?.disruptionsAllowed ?? 0) > 0 ? cond.status === 'True' && cond.reason === SUFFICIENT_PODS : cond.status === 'False' && cond.reason === INSUFFICIENT_PODS;
+  return (st?.disruptionsAllowed ?? 0) > 0
+    ? cond.status === 'True' && cond.reason === SUFFICIENT_PODS
+    : cond.status === 'False' && cond.reason === INSUFFICIENT_PODS;
 }
 
 /** Status as the API server stores it: omitempty drops an empty disruptedPods and a zero observedGeneration. */
@@ -230,18 +285,41 @@ function writeStatus(ctx: C, pdb: PodDisruptionBudget, status: PodDisruptionBudg
 }
 
 /** updatePdbStatus: the new status written unless it is what the PDB already says. */
-function updatePdbStatus(ctx: C, pdb: PodDisruptionBudget, currentHealthy: number, desiredHealthy: number, expectedCount: number, disrupted: Record<string, string>): true | 'conflict' | string {
+function updatePdbStatus(
+  ctx: C,
+  pdb: PodDisruptionBudget,
+  currentHealthy: number,
+  desiredHealthy: number,
+  expectedCount: number,
+  disrupted: Record<string, string>,
+): true | 'conflict' | string {
   // expectedCount must be > 0, so a PDB whose first pods appear before its status is written is safe.
   let disruptionsAllowed = currentHealthy - desiredHealthy;
   if (expectedCount <= 0 || disruptionsAllowed <= 0) disruptionsAllowed = 0;
   const st = pdb.status;
   const generation = pdb.metadata?.generation ?? 0;
-  if ((st?.currentHealthy ?? 0) === currentHealthy && (st?.desiredHealthy ?? 0) === desiredHealthy && (st?.expectedPods ?? 0) === expectedCount
-    && (st?.disruptionsAllowed ?? 0) === disruptionsAllowed && deepEqual(st?.disruptedPods ?? {}, disrupted)
-    && (st?.observedGeneration ?? 0) === generation && conditionsAreUpToDate(pdb)) return true;
-  const status = updateDisruptionAllowedCondition({
-    observedGeneration: generation, disruptedPods: disrupted, disruptionsAllowed, currentHealthy, desiredHealthy, expectedPods: expectedCount, conditions: st?.conditions,
-  }, rfc3339(ctx.now));
+  if (
+    (st?.currentHealthy ?? 0) === currentHealthy &&
+    (st?.desiredHealthy ?? 0) === desiredHealthy &&
+    (st?.expectedPods ?? 0) === expectedCount &&
+    (st?.disruptionsAllowed ?? 0) === disruptionsAllowed &&
+    deepEqual(st?.disruptedPods ?? {}, disrupted) &&
+    (st?.observedGeneration ?? 0) === generation &&
+    conditionsAreUpToDate(pdb)
+  )
+    return true;
+  const status = updateDisruptionAllowedCondition(
+    {
+      observedGeneration: generation,
+      disruptedPods: disrupted,
+      disruptionsAllowed,
+      currentHealthy,
+      desiredHealthy,
+      expectedPods: expectedCount,
+      conditions: st?.conditions,
+    },
+    rfc3339(ctx.now),
+  );
   return writeStatus(ctx, pdb, status);
 }
 
@@ -249,37 +327,89 @@ function updatePdbStatus(ctx: C, pdb: PodDisruptionBudget, currentHealthy: numbe
 function trySync(ctx: C, pdb: PodDisruptionBudget): true | 'conflict' | string {
   const s = ctx.state;
   const ns = pdb.metadata?.namespace;
-  const pods = listerList(s.podInformer, (p) => p.metadata?.namespace === ns && selects(pdb.spec?.selector, p.metadata?.labels));
+  const pods = listerList(
+    s.podInformer,
+    (p) => p.metadata?.namespace === ns && selects(pdb.spec?.selector, p.metadata?.labels),
+  );
   const involved = { ...pdb, apiVersion: 'policy/v1', kind: 'PodDisruptionBudget' };
-  if (!pods.length) recordEvent(ctx, s.recorder, involved, 'Normal', 'NoPods', 'No matching pods found', undefined, 'controllermanager');
+  if (!pods.length)
+    recordEvent(
+      ctx,
+      s.recorder,
+      involved,
+      'Normal',
+      'NoPods',
+      'No matching pods found',
+      undefined,
+      'controllermanager',
+    );
   const e = expectedPodCount(s, pdb, pods);
   if ('error' in e) {
-    recordEvent(ctx, s.recorder, involved, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${e.error}`, undefined, 'controllermanager');
+    recordEvent(
+      ctx,
+      s.recorder,
+      involved,
+      'Warning',
+      'CalculateExpectedPodCountFailed',
+      `Failed to calculate the number of expected pods: ${e.error}`,
+      undefined,
+      'controllermanager',
+    );
     return e.error;
   }
   if (e.unmanagedPods.length) {
-    recordEvent(ctx, s.recorder, involved, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${goSelector(pdb.spec?.selector)}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`, undefined, 'controllermanager');
+    recordEvent(
+      ctx,
+      s.recorder,
+      involved,
+      'Warning',
+      'UnmanagedPods',
+      `Pods selected by this PodDisruptionBudget (selector: ${goSelector(pdb.spec?.selector)}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`,
+      undefined,
+      'controllermanager',
+    );
   }
   const { disrupted, recheckAt } = buildDisruptedPodMap(pods, pdb, ctx.now);
   const currentHealthy = countHealthyPods(pods, disrupted, ctx.now);
   const r = updatePdbStatus(ctx, pdb, currentHealthy, e.desiredHealthy, e.expectedCount, disrupted);
   // enqueuePdbForRecheck: the recheck queue's AddAfter, whose worker then adds the key rate-limited.
-  if (r === true && recheckAt !== undefined) addAfter(ctx, s.queue, metaNamespaceKey(pdb), recheckAt - ctx.now + rateLimiterWhen(s.queue, metaNamespaceKey(pdb)));
+  if (r === true && recheckAt !== undefined)
+    addAfter(
+      ctx,
+      s.queue,
+      metaNamespaceKey(pdb),
+      recheckAt - ctx.now + rateLimiterWhen(s.queue, metaNamespaceKey(pdb)),
+    );
   return r;
 }
 
 /** The %v of a *metav1.LabelSelector (a pointer: `&LabelSelector{…}`), as the UnmanagedPods event prints it. */
 function goSelector(sel: LabelSelector | undefined): string {
   if (!sel) return '<nil>';
-  const labels = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}: ${sel.matchLabels![k]},`).join('');
-  const exprs = (sel.matchExpressions ?? []).map((x) => `LabelSelectorRequirement{Key:${x.key},Operator:${x.operator},Values:[${(x.values ?? []).join(' ')}],}`).join(',');
+  const labels = Object.keys(sel.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}: ${sel.matchLabels![k]},`)
+    .join('');
+  const exprs = (sel.matchExpressions ?? [])
+    .map((x) => `LabelSelectorRequirement{Key:${x.key},Operator:${x.operator},Values:[${(x.values ?? []).join(' ')}],}`)
+    .join(',');
   return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
 }
 
 /** failSafe: disruptionsAllowed 0 and the condition False/SyncFailed with the error, written as a last resort. */
 function failSafe(ctx: C, pdb: PodDisruptionBudget, err: string): boolean {
   const st = pdb.status ?? { currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 };
-  const conditions = setStatusCondition(st.conditions ?? [], { type: DISRUPTION_ALLOWED, status: 'False', reason: SYNC_FAILED, message: err, observedGeneration: st.observedGeneration }, rfc3339(ctx.now));
+  const conditions = setStatusCondition(
+    st.conditions ?? [],
+    {
+      type: DISRUPTION_ALLOWED,
+      status: 'False',
+      reason: SYNC_FAILED,
+      message: err,
+      observedGeneration: st.observedGeneration,
+    },
+    rfc3339(ctx.now),
+  );
   return writeStatus(ctx, pdb, { ...st, disruptionsAllowed: 0, conditions }) === true;
 }
 
@@ -314,7 +444,10 @@ export const disruptionControllerDef: ComponentDef<DisruptionControllerState, Co
   handle(event, ctx) {
     // Its process's loops have stopped (the controller manager lost its lease or was stopped): so does
     // it. The API server's next PDB create or eviction starts it again.
-    if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
+    if (!ctx.components?.['garbage-collector']) {
+      ctx.stop(ctx.name);
+      return;
+    }
     disruptionController.handle(event, ctx);
   },
 };

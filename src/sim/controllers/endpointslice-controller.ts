@@ -3,8 +3,30 @@
 import type { Node, Pod, Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, listAndWatch, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
-import { add, addAfter, addRateLimited, done, forget, get, len, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue, type WorkQueueAdd } from '../client-go/workqueue.ts';
+import {
+  informerHandle,
+  listAndWatch,
+  metaNamespaceKey,
+  newInformer,
+  type EventHandlers,
+  type InformerEvent,
+  type InformerState,
+  memoHandlers,
+} from '../client-go/informer.ts';
+import {
+  add,
+  addAfter,
+  addRateLimited,
+  done,
+  forget,
+  get,
+  len,
+  newWorkQueue,
+  syncWithCause,
+  workQueueHandle,
+  type WorkQueue,
+  type WorkQueueAdd,
+} from '../client-go/workqueue.ts';
 import { deepEqual } from '../util/names.ts';
 import { matchesSet } from '../api/labels.ts';
 import { desiredCache, endpointJSON } from './endpointslice-controller-cache.ts';
@@ -69,7 +91,8 @@ function findPort(pod: Pod, sp: ServicePort): number | undefined {
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
   for (const c of pod.spec?.containers ?? []) {
-    for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === (sp.protocol ?? 'TCP')) return p.containerPort;
+    for (const p of c.ports ?? [])
+      if (p.name === target && (p.protocol ?? 'TCP') === (sp.protocol ?? 'TCP')) return p.containerPort;
   }
   return undefined;
 }
@@ -98,7 +121,8 @@ function podToEndpoint(pod: Pod, svc: Service, node?: Node): Endpoint {
     addresses: [ips[0] ?? pod.status?.podIP ?? ''],
     conditions: { ready, serving, terminating },
   };
-  if (pod.spec?.hostname && pod.spec.subdomain === svc.metadata?.name && svc.spec?.clusterIP === 'None') ep.hostname = pod.spec.hostname;
+  if (pod.spec?.hostname && pod.spec.subdomain === svc.metadata?.name && svc.spec?.clusterIP === 'None')
+    ep.hostname = pod.spec.hostname;
   if (pod.spec?.nodeName) ep.nodeName = pod.spec.nodeName;
   const zone = node?.metadata?.labels?.['topology.kubernetes.io/zone'];
   if (zone) ep.zone = zone;
@@ -128,7 +152,16 @@ function newEndpointSlice(svc: Service, ports: EndpointPort[], endpoints: Endpoi
       generateName: `${svc.metadata?.name}-`,
       namespace: svc.metadata?.namespace,
       labels: sliceLabels(svc),
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: svc.metadata?.name ?? '', uid: svc.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          name: svc.metadata?.name ?? '',
+          uid: svc.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     addressType: 'IPv4',
     endpoints,
@@ -137,7 +170,12 @@ function newEndpointSlice(svc: Service, ports: EndpointPort[], endpoints: Endpoi
 }
 
 /** One desired endpoint with the port set it belongs to. */
-export interface Desired { pod: string; portsKey: string; ports: EndpointPort[]; endpoint: Endpoint }
+export interface Desired {
+  pod: string;
+  portsKey: string;
+  ports: EndpointPort[];
+  endpoint: Endpoint;
+}
 
 function jsonOf(ep: Endpoint): string {
   let j = endpointJSON.get(ep);
@@ -149,7 +187,12 @@ function desiredOf(pod: Pod, svc: Service, node: Node | undefined): Desired {
   const c = desiredCache.get(pod);
   if (c && c.svc === svc && c.node === node) return c.d;
   const ports = endpointPorts(svc, pod);
-  const d: Desired = { pod: metaNamespaceKey(pod), ports, portsKey: JSON.stringify(ports), endpoint: podToEndpoint(pod, svc, node) };
+  const d: Desired = {
+    pod: metaNamespaceKey(pod),
+    ports,
+    portsKey: JSON.stringify(ports),
+    endpoint: podToEndpoint(pod, svc, node),
+  };
   desiredCache.set(pod, { svc, node, d });
   return d;
 }
@@ -158,13 +201,18 @@ function sameEndpoints(slice: EndpointSlice, endpoints: Endpoint[]): boolean {
   const cur = slice.endpoints ?? [];
   if (cur.length !== endpoints.length) return false;
   for (let i = 0; i < cur.length; i++) {
-    if (cur[i] !== endpoints[i] && jsonOf(cur[i]) !== jsonOf(endpoints[i]) && !deepEqual(cur[i], endpoints[i])) return false;
+    if (cur[i] !== endpoints[i] && jsonOf(cur[i]) !== jsonOf(endpoints[i]) && !deepEqual(cur[i], endpoints[i]))
+      return false;
   }
   return true;
 }
 
 /** What to write for one Service: slices to create, to update (full objects) and to delete (names). */
-interface SlicePlan { create: EndpointSlice[]; update: EndpointSlice[]; delete: string[] }
+interface SlicePlan {
+  create: EndpointSlice[];
+  update: EndpointSlice[];
+  delete: string[];
+}
 
 function podRef(ep: Endpoint): string {
   return `${ep.targetRef?.namespace ?? ''}/${ep.targetRef?.name ?? ''}`;
@@ -176,7 +224,13 @@ function podRef(ep: Endpoint): string {
  * slice left empty is deleted, except that a Service with no endpoints keeps one placeholder.
  * Only slices whose content changes are written.
  */
-export function reconcileSlices(svc: Service, pods: Pod[], existing: EndpointSlice[], nodes: Record<string, Node> = {}, maxPerSlice = MAX_ENDPOINTS_PER_SLICE): SlicePlan {
+export function reconcileSlices(
+  svc: Service,
+  pods: Pod[],
+  existing: EndpointSlice[],
+  nodes: Record<string, Node> = {},
+  maxPerSlice = MAX_ENDPOINTS_PER_SLICE,
+): SlicePlan {
   const desired = new Map<string, Desired>();
   const wanted: Desired[] = [];
   for (const pod of pods) {
@@ -207,7 +261,10 @@ export function reconcileSlices(svc: Service, pods: Pod[], existing: EndpointSli
   for (const d of desired.values()) {
     if (placed.has(d.pod)) continue;
     const k = kept.find((x) => x.portsKey === d.portsKey && x.endpoints.length < maxPerSlice && x.endpoints.length > 0);
-    if (k) { k.endpoints.push(d.endpoint); continue; }
+    if (k) {
+      k.endpoints.push(d.endpoint);
+      continue;
+    }
     let f = fresh.find((x) => x.portsKey === d.portsKey && x.endpoints.length < maxPerSlice);
     if (!f) fresh.push((f = { ports: d.ports, portsKey: d.portsKey, endpoints: [] }));
     f.endpoints.push(d.endpoint);
@@ -220,12 +277,24 @@ export function reconcileSlices(svc: Service, pods: Pod[], existing: EndpointSli
     else plan.create.push(newEndpointSlice(svc, [], []));
   }
   for (const k of kept) {
-    if (k !== placeholder && k.endpoints.length === 0) { plan.delete.push(k.slice.metadata?.name ?? ''); continue; }
+    if (k !== placeholder && k.endpoints.length === 0) {
+      plan.delete.push(k.slice.metadata?.name ?? '');
+      continue;
+    }
     const ports = k === placeholder ? [] : (k.slice.ports ?? []);
     const owner = newEndpointSlice(svc, ports, k.endpoints).metadata!.ownerReferences;
-    const changed = !sameEndpoints(k.slice, k.endpoints) || !deepEqual(k.slice.ports ?? [], ports)
-      || !deepEqual(k.slice.metadata?.labels ?? {}, labels) || !deepEqual(k.slice.metadata?.ownerReferences ?? [], owner);
-    if (changed) plan.update.push({ ...k.slice, metadata: { ...k.slice.metadata, labels, ownerReferences: owner }, endpoints: k.endpoints, ports });
+    const changed =
+      !sameEndpoints(k.slice, k.endpoints) ||
+      !deepEqual(k.slice.ports ?? [], ports) ||
+      !deepEqual(k.slice.metadata?.labels ?? {}, labels) ||
+      !deepEqual(k.slice.metadata?.ownerReferences ?? [], owner);
+    if (changed)
+      plan.update.push({
+        ...k.slice,
+        metadata: { ...k.slice.metadata, labels, ownerReferences: owner },
+        endpoints: k.endpoints,
+        ports,
+      });
   }
   for (const f of fresh) plan.create.push(newEndpointSlice(svc, f.ports, f.endpoints));
   // finalize: a create and a delete become an update of the slice that would go (creates taken from the end).
@@ -233,7 +302,16 @@ export function reconcileSlices(svc: Service, pods: Pod[], existing: EndpointSli
     const name = plan.delete.shift()!;
     const old = sorted.find((sl) => sl.metadata?.name === name)!;
     const sl = plan.create.pop()!;
-    plan.update.push({ ...sl, metadata: { ...sl.metadata, name, uid: old.metadata?.uid, resourceVersion: old.metadata?.resourceVersion, creationTimestamp: old.metadata?.creationTimestamp } });
+    plan.update.push({
+      ...sl,
+      metadata: {
+        ...sl.metadata,
+        name,
+        uid: old.metadata?.uid,
+        resourceVersion: old.metadata?.resourceVersion,
+        creationTimestamp: old.metadata?.creationTimestamp,
+      },
+    });
   }
   return plan;
 }
@@ -260,7 +338,10 @@ function handlers(ctx: Ctx<EndpointSliceControllerState>) {
   const forPod = (pod: Pod) => {
     // (for…in, not Object.values: no array per notification; the same insertion order)
     const items = s.services.items;
-    for (const k in items) { const svc = items[k]; if (serviceSelectsPod(svc, pod)) enqueue(ctx, metaNamespaceKey(svc)); }
+    for (const k in items) {
+      const svc = items[k];
+      if (serviceSelectsPod(svc, pod)) enqueue(ctx, metaNamespaceKey(svc));
+    }
   };
   const svcH: EventHandlers<Service> = {
     add: (svc) => enqueue(ctx, metaNamespaceKey(svc)),
@@ -270,7 +351,11 @@ function handlers(ctx: Ctx<EndpointSliceControllerState>) {
   const podH: EventHandlers<Pod> = {
     add: forPod,
     // The old version selects the same Services when a write keeps its labels (and namespace) by reference.
-    update: (old, pod) => { if (old.metadata?.labels !== pod.metadata?.labels || old.metadata?.namespace !== pod.metadata?.namespace) forPod(old); forPod(pod); },
+    update: (old, pod) => {
+      if (old.metadata?.labels !== pod.metadata?.labels || old.metadata?.namespace !== pod.metadata?.namespace)
+        forPod(old);
+      forPod(pod);
+    },
     delete: forPod,
   };
   // A slice of ours changed by someone else (or deleted) is put back as the Service wants it. The
@@ -279,9 +364,18 @@ function handlers(ctx: Ctx<EndpointSliceControllerState>) {
   // ManagedByController, ManagedByChanged).
   const mine = (sl: EndpointSlice) => managedBy(sl) === CONTROLLER_NAME;
   const sliceH: EventHandlers<EndpointSlice> = {
-    add: (sl) => { const k = mine(sl) ? serviceKeyOfSlice(sl) : undefined; if (k) enqueue(ctx, k); },
-    update: (o, sl) => { const k = mine(sl) || managedBy(o) !== managedBy(sl) ? serviceKeyOfSlice(sl) : undefined; if (k) enqueue(ctx, k); },
-    delete: (sl) => { const k = mine(sl) ? serviceKeyOfSlice(sl) : undefined; if (k) enqueue(ctx, k); },
+    add: (sl) => {
+      const k = mine(sl) ? serviceKeyOfSlice(sl) : undefined;
+      if (k) enqueue(ctx, k);
+    },
+    update: (o, sl) => {
+      const k = mine(sl) || managedBy(o) !== managedBy(sl) ? serviceKeyOfSlice(sl) : undefined;
+      if (k) enqueue(ctx, k);
+    },
+    delete: (sl) => {
+      const k = mine(sl) ? serviceKeyOfSlice(sl) : undefined;
+      if (k) enqueue(ctx, k);
+    },
   };
   return { svcH, podH, sliceH };
 }
@@ -297,7 +391,10 @@ function cacheIsStale(s: EndpointSliceControllerState, key: string): boolean {
   if (!exp) return false;
   for (const [name, rv] of Object.entries(exp)) {
     const cached = s.slices.items[`${key.split('/')[0]}/${name}`];
-    if (rv === '') { if (cached) return true; continue; }
+    if (rv === '') {
+      if (cached) return true;
+      continue;
+    }
     if (!cached || Number(cached.metadata?.resourceVersion ?? 0) < Number(rv)) return true;
   }
   return false;
@@ -307,7 +404,12 @@ function syncService(ctx: Ctx<EndpointSliceControllerState>, key: string): { ok:
   const s = ctx.state;
   const [ns, name] = key.split('/');
   const svc = s.services.items[key];
-  const mine = Object.values(s.slices.items).filter((sl) => sl.metadata?.namespace === ns && sl.metadata?.labels?.[LABEL_SERVICE_NAME] === name && sl.metadata?.labels?.[LABEL_MANAGED_BY] === CONTROLLER_NAME);
+  const mine = Object.values(s.slices.items).filter(
+    (sl) =>
+      sl.metadata?.namespace === ns &&
+      sl.metadata?.labels?.[LABEL_SERVICE_NAME] === name &&
+      sl.metadata?.labels?.[LABEL_MANAGED_BY] === CONTROLLER_NAME,
+  );
   if (cacheIsStale(s, key)) {
     addAfter(ctx, s.queue, key, STALE_CACHE_RETRY_MS);
     return { ok: true, endpoints: 0 };
@@ -340,7 +442,10 @@ function syncService(ctx: Ctx<EndpointSliceControllerState>, key: string): { ok:
 }
 
 /** The EndpointSlice controller, instance `endpointslice-controller`. */
-export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerState, InformerEvent | WorkQueueAdd | WorkEvent> = {
+export const endpointSliceControllerDef: ComponentDef<
+  EndpointSliceControllerState,
+  InformerEvent | WorkQueueAdd | WorkEvent
+> = {
   name: 'endpointslice-controller',
   init(ctx) {
     const s: EndpointSliceControllerState = {
@@ -363,10 +468,13 @@ export const endpointSliceControllerDef: ComponentDef<EndpointSliceControllerSta
   handle(event, ctx) {
     const s = ctx.state;
     const h = memoHandlers(ctx, handlers, s);
-    if (informerHandle(ctx, s.pods, event, h.podH)
-      || informerHandle(ctx, s.services, event, h.svcH)
-      || informerHandle(ctx, s.slices, event, h.sliceH)
-      || informerHandle(ctx, s.nodes, event)) return;
+    if (
+      informerHandle(ctx, s.pods, event, h.podH) ||
+      informerHandle(ctx, s.services, event, h.svcH) ||
+      informerHandle(ctx, s.slices, event, h.sliceH) ||
+      informerHandle(ctx, s.nodes, event)
+    )
+      return;
     if (workQueueHandle(s.queue, event)) {
       kickWork(ctx);
       return;

@@ -21,7 +21,10 @@ function webCluster(replicas = 2): Cluster {
 
 /** The collector's requests after log index `from`, as `VERB path code`. */
 function gcRequests(c: Cluster, from: number): string[] {
-  return c.log.slice(from).filter((r) => r.kind === 'request' && r.component === 'garbage-collector').map((r) => `${r.verb} ${r.path} ${r.code}`);
+  return c.log
+    .slice(from)
+    .filter((r) => r.kind === 'request' && r.component === 'garbage-collector')
+    .map((r) => `${r.verb} ${r.path} ${r.code}`);
 }
 
 describe('the garbage collector', () => {
@@ -46,7 +49,15 @@ describe('the garbage collector', () => {
     expect(reqs.filter((r) => r.startsWith('DELETE /api/v1/namespaces/default/pods/'))).toHaveLength(2);
     expect(reqs.filter((r) => r.includes(' 404'))).toEqual([]);
     // The pods were deleted gracefully and the kubelets confirmed it.
-    expect(c.log.some((r) => r.kind === 'request' && r.verb === 'DELETE' && r.component.startsWith('kubelet/') && r.path.includes('/pods/'))).toBe(true);
+    expect(
+      c.log.some(
+        (r) =>
+          r.kind === 'request' &&
+          r.verb === 'DELETE' &&
+          r.component.startsWith('kubelet/') &&
+          r.path.includes('/pods/'),
+      ),
+    ).toBe(true);
   });
 
   it('orphan: the ReplicaSet and pods stay, without the owner reference; the Deployment goes once the finalizer is removed', () => {
@@ -63,7 +74,9 @@ describe('the garbage collector', () => {
     expect(reqs[0]).toBe(`PATCH /apis/apps/v1/namespaces/default/replicasets/${rs.metadata!.name} 200`);
     expect(reqs[1]).toBe('PATCH /apis/apps/v1/namespaces/default/deployments/web 200');
     // While it waited, the Deployment carried deletionTimestamp and the orphan finalizer.
-    const marked = c.world.state.store.history.find((e) => e.resource === 'deployments' && e.type === 'MODIFIED' && e.object.metadata?.deletionTimestamp);
+    const marked = c.world.state.store.history.find(
+      (e) => e.resource === 'deployments' && e.type === 'MODIFIED' && e.object.metadata?.deletionTimestamp,
+    );
     expect(marked?.object.metadata?.finalizers).toEqual(['orphan']);
   });
 
@@ -95,58 +108,102 @@ describe('the garbage collector', () => {
     expect(runKubectl(c, 'get deploy web').stdout).toMatch(/web\s+2\/2/);
   });
 
-  it('a deleted Service takes its EndpointSlices with it; the API server\'s own slice for default/kubernetes stays', () => {
+  it("a deleted Service takes its EndpointSlices with it; the API server's own slice for default/kubernetes stays", () => {
     const c = webCluster(2);
     runKubectl(c, 'expose deployment web --port=80');
     c.advance(5_000);
-    const names = () => Object.values(c.world.state.store.objects.endpointslices ?? {}).map((x) => (x as { metadata: { name: string } }).metadata.name).sort();
+    const names = () =>
+      Object.values(c.world.state.store.objects.endpointslices ?? {})
+        .map((x) => (x as { metadata: { name: string } }).metadata.name)
+        .sort();
     expect(names()).toEqual(['kubernetes', expect.stringMatching(/^web-[a-z0-9]{5}$/)]);
     const from = c.log.length;
     runKubectl(c, 'delete service web');
     c.advance(5_000);
     expect(names()).toEqual(['kubernetes']);
-    expect(gcRequests(c, from).filter((r) => r.startsWith('DELETE'))).toEqual([expect.stringMatching(/^DELETE \/apis\/discovery\.k8s\.io\/v1\/namespaces\/default\/endpointslices\/web-[a-z0-9]{5} 200$/)]);
+    expect(gcRequests(c, from).filter((r) => r.startsWith('DELETE'))).toEqual([
+      expect.stringMatching(
+        /^DELETE \/apis\/discovery\.k8s\.io\/v1\/namespaces\/default\/endpointslices\/web-[a-z0-9]{5} 200$/,
+      ),
+    ]);
   });
 
   it('kubectl --cascade: the old boolean values still work with kubectl’s warning; anything else is refused', () => {
     const c = webCluster(1);
     const r = runKubectl(c, 'delete deployment web --cascade=false');
-    expect(r.stderr).toBe('warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.\n');
+    expect(r.stderr).toBe(
+      'warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.\n',
+    );
     const bad = runKubectl(c, 'delete rs --all --cascade=sideways');
-    expect(bad.stderr).toBe('error: invalid cascade value (sideways). Must be "background", "foreground", or "orphan"\n');
+    expect(bad.stderr).toBe(
+      'error: invalid cascade value (sideways). Must be "background", "foreground", or "orphan"\n',
+    );
     expect(bad.exitCode).not.toBe(0);
   });
 
   it('a finalizer nobody removes keeps an object, marked, until an update removes it', () => {
     const c = webCluster(1);
     runKubectl(c, 'create deployment keep --image=nginx:1.27 --replicas=0');
-    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'keep', body: { metadata: { finalizers: ['example.com/hold'] } } });
+    c.request({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'keep',
+      body: { metadata: { finalizers: ['example.com/hold'] } },
+    });
     c.request({ verb: 'delete', resource: 'deployments', namespace: 'default', name: 'keep' });
     c.advance(10_000);
-    const kept = objects<{ metadata: { name: string; deletionTimestamp?: string } }>(c, 'deployments').find((d) => d.metadata.name === 'keep');
+    const kept = objects<{ metadata: { name: string; deletionTimestamp?: string } }>(c, 'deployments').find(
+      (d) => d.metadata.name === 'keep',
+    );
     expect(kept?.metadata.deletionTimestamp).toBeDefined();
-    const r = c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'keep', body: { metadata: { finalizers: null } }, options: { patchType: 'merge' } });
+    const r = c.request({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'keep',
+      body: { metadata: { finalizers: null } },
+      options: { patchType: 'merge' },
+    });
     expect(r.ok).toBe(true);
-    expect(objects<{ metadata: { name: string } }>(c, 'deployments').some((d) => d.metadata.name === 'keep')).toBe(false);
+    expect(objects<{ metadata: { name: string } }>(c, 'deployments').some((d) => d.metadata.name === 'keep')).toBe(
+      false,
+    );
     expect(c.world.state.store.history.at(-1)).toMatchObject({ type: 'DELETED', resource: 'deployments' });
   });
 
   it('an object with two owners: when one goes, its reference is patched away and the object stays; when the other goes, the object goes', () => {
     const c = createCluster({ seed: 3 });
     const svc = (name: string) => {
-      const r = c.request({ verb: 'create', resource: 'services', namespace: 'default', body: {
-        apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { selector: { app: name }, ports: [{ port: 80 }] },
-      } });
+      const r = c.request({
+        verb: 'create',
+        resource: 'services',
+        namespace: 'default',
+        body: {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name, namespace: 'default' },
+          spec: { selector: { app: name }, ports: [{ port: 80 }] },
+        },
+      });
       expect(r.ok).toBe(true);
-      return objects<{ metadata: { name: string; uid: string } }>(c, 'services').find((x) => x.metadata.name === name)!.metadata.uid;
+      return objects<{ metadata: { name: string; uid: string } }>(c, 'services').find((x) => x.metadata.name === name)!
+        .metadata.uid;
     };
     const a = svc('a');
     const b = svc('b');
     const ref = (name: string, uid: string) => ({ apiVersion: 'v1', kind: 'Service', name, uid });
-    const made = c.request({ verb: 'create', resource: 'pods', namespace: 'default', body: {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shared', namespace: 'default', ownerReferences: [ref('a', a), ref('b', b)] },
-      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
-    } });
+    const made = c.request({
+      verb: 'create',
+      resource: 'pods',
+      namespace: 'default',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'shared', namespace: 'default', ownerReferences: [ref('a', a), ref('b', b)] },
+        spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+      },
+    });
     expect(made.ok).toBe(true);
     c.settle();
     const podUID = objects<Pod>(c, 'pods').find((p) => p.metadata?.name === 'shared')!.metadata!.uid;

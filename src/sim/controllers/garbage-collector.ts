@@ -14,8 +14,25 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/meta.ts';
 import { RESOURCES, informerKeyOf, resourceOfKind, type ResourceName } from '../api/resources.ts';
-import { informerHandle, listAndWatch, memoHandlers, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { add, addRateLimited, done, forget, get, newWorkQueue, syncWithCause, workQueueHandle, type WorkQueue } from '../client-go/workqueue.ts';
+import {
+  informerHandle,
+  listAndWatch,
+  memoHandlers,
+  newInformer,
+  type EventHandlers,
+  type InformerState,
+} from '../client-go/informer.ts';
+import {
+  add,
+  addRateLimited,
+  done,
+  forget,
+  get,
+  newWorkQueue,
+  syncWithCause,
+  workQueueHandle,
+  type WorkQueue,
+} from '../client-go/workqueue.ts';
 import { newDict } from '../util/dict.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
@@ -70,7 +87,8 @@ function ownerRefs(o: Owned | undefined): OwnerReference[] {
 function observed(s: GarbageCollectorState, ref: OwnerReference, namespace: string): boolean {
   const resource = resourceOfKind(ref.kind) as Monitored | undefined;
   if (!resource || !(MONITORED as readonly string[]).includes(resource)) return true; // not followed here: left alone
-  const o = s[resource].items[informerKeyOf(resource, ownerNamespace(resource, namespace), ref.name)] as Owned | undefined;
+  const o = s[resource].items[informerKeyOf(resource, ownerNamespace(resource, namespace), ref.name)] as
+    Owned | undefined;
   return o?.metadata?.uid === ref.uid;
 }
 
@@ -100,13 +118,22 @@ function dependentsOf(s: GarbageCollectorState, uid: string): ItemKey[] {
 }
 
 /** processGraphChanges for one informer event. */
-function graphChanged(s: GarbageCollectorState, resource: Monitored, old: Owned | undefined, cur: Owned | undefined, cause: number | undefined): void {
+function graphChanged(
+  s: GarbageCollectorState,
+  resource: Monitored,
+  old: Owned | undefined,
+  cur: Owned | undefined,
+  cause: number | undefined,
+): void {
   const before = ownerRefs(old);
   const after = ownerRefs(cur);
   // Most updates are status writes: the same owners (the very array), not being deleted.
   if (old && cur && before === after && !cur.metadata?.deletionTimestamp) return;
   const key = itemKey(resource, (cur ?? old)!);
-  if (before !== after) { unlink(s, key, before); link(s, key, after); }
+  if (before !== after) {
+    unlink(s, key, before);
+    link(s, key, after);
+  }
   const ns = (cur ?? old)!.metadata?.namespace ?? '';
   if (!cur) {
     // The owner is gone: each of its dependents is checked. Seen deleted with dependents, it goes
@@ -137,7 +164,9 @@ function deletingDependents(o: Owned | undefined): boolean {
 
 function ownerItem(r: OwnerReference, namespace: string): ItemKey | undefined {
   const resource = resourceOfKind(r.kind);
-  return resource && (MONITORED as readonly string[]).includes(resource) ? `${resource}/${ownerNamespace(resource, namespace)}/${r.name}` : undefined;
+  return resource && (MONITORED as readonly string[]).includes(resource)
+    ? `${resource}/${ownerNamespace(resource, namespace)}/${r.name}`
+    : undefined;
 }
 
 /** An owner lives in its dependent's namespace, or in none (a Node owning a Lease). */
@@ -159,8 +188,13 @@ function handlers(ctx: Ctx<GarbageCollectorState>): Record<Monitored, EventHandl
     delete: (o) => graphChanged(s, resource, o, undefined, ctx.notification),
   });
   return {
-    nodes: h('nodes'), leases: h('leases'), services: h('services'), endpointslices: h('endpointslices'),
-    deployments: h('deployments'), replicasets: h('replicasets'), pods: h('pods'),
+    nodes: h('nodes'),
+    leases: h('leases'),
+    services: h('services'),
+    endpointslices: h('endpointslices'),
+    deployments: h('deployments'),
+    replicasets: h('replicasets'),
+    pods: h('pods'),
   };
 }
 
@@ -192,7 +226,10 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
   const dangling: OwnerReference[] = [];
   const waiting: OwnerReference[] = [];
   for (const r of refs) {
-    if (s.absentOwners.includes(r.uid)) { dangling.push(r); continue; }
+    if (s.absentOwners.includes(r.uid)) {
+      dangling.push(r);
+      continue;
+    }
     const ownerResource = resourceOfKind(r.kind);
     if (!ownerResource) return true; // an owner of a kind this collector does not know: leave it be
     const o = ctx.api.get(ownerResource as ResourceName, ownerNamespace(ownerResource, namespace) || undefined, r.name);
@@ -209,12 +246,18 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
     if (dangling.length === 0 && waiting.length === 0) return true;
     // The waiting references go too, or those owners would wait for this object for ever.
     const gone = [...dangling, ...waiting].map((r) => ({ $patch: 'delete', uid: r.uid }));
-    const p = ctx.api.patch(resource, namespace || undefined, name, { metadata: { ownerReferences: gone, uid: latest.metadata?.uid } });
+    const p = ctx.api.patch(resource, namespace || undefined, name, {
+      metadata: { ownerReferences: gone, uid: latest.metadata?.uid },
+    });
     return p.ok || p.code === 404;
   }
   // With dependents of its own, a dependent of a foreground deletion is deleted in the foreground too.
-  const policy = waiting.length > 0 && dependentsOf(s, latest.metadata?.uid ?? '').length > 0 ? 'Foreground' : 'Background';
-  const del = ctx.api.delete(resource, namespace || undefined, name, { preconditions: { uid: latest.metadata?.uid }, propagationPolicy: policy });
+  const policy =
+    waiting.length > 0 && dependentsOf(s, latest.metadata?.uid ?? '').length > 0 ? 'Foreground' : 'Background';
+  const del = ctx.api.delete(resource, namespace || undefined, name, {
+    preconditions: { uid: latest.metadata?.uid },
+    propagationPolicy: policy,
+  });
   return del.ok || del.code === 404 || del.code === 409;
 }
 
@@ -226,11 +269,20 @@ function attemptToDeleteItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
 function processDeletingDependentsItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey, owner: Owned): boolean {
   const s = ctx.state;
   const uid = owner.metadata?.uid ?? '';
-  const blocking = dependentsOf(s, uid).filter((d) => ownerRefs(itemObject(s, d)).some((r) => r.uid === uid && r.blockOwnerDeletion));
+  const blocking = dependentsOf(s, uid).filter((d) =>
+    ownerRefs(itemObject(s, d)).some((r) => r.uid === uid && r.blockOwnerDeletion),
+  );
   if (blocking.length === 0) {
     const { resource, namespace, name } = parseItem(key);
     const left = (owner.metadata?.finalizers ?? []).filter((f) => f !== FINALIZER_FOREGROUND);
-    const r = ctx.api.patch(resource, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata?.resourceVersion } }, undefined, { patchType: 'merge' });
+    const r = ctx.api.patch(
+      resource,
+      namespace || undefined,
+      name,
+      { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata?.resourceVersion } },
+      undefined,
+      { patchType: 'merge' },
+    );
     return r.ok || r.code === 404;
   }
   for (const d of blocking) if (!itemObject(s, d)?.metadata?.deletionTimestamp) add(s.attemptToDelete, d);
@@ -255,11 +307,22 @@ function attemptToOrphanItem(ctx: Ctx<GarbageCollectorState>, key: ItemKey): boo
     if (!r.ok && r.code !== 404) return false;
   }
   const left = owner.metadata.finalizers.filter((f) => f !== FINALIZER_ORPHAN);
-  const r = ctx.api.patch(resource, namespace || undefined, name, { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata.resourceVersion } }, undefined, { patchType: 'merge' });
+  const r = ctx.api.patch(
+    resource,
+    namespace || undefined,
+    name,
+    { metadata: { finalizers: left.length ? left : null, resourceVersion: owner.metadata.resourceVersion } },
+    undefined,
+    { patchType: 'merge' },
+  );
   return r.ok || r.code === 404;
 }
 
-function drain(ctx: Ctx<GarbageCollectorState>, q: WorkQueue, sync: (ctx: Ctx<GarbageCollectorState>, key: ItemKey) => boolean): void {
+function drain(
+  ctx: Ctx<GarbageCollectorState>,
+  q: WorkQueue,
+  sync: (ctx: Ctx<GarbageCollectorState>, key: ItemKey) => boolean,
+): void {
   // The collector's workers (20 of each kind in kube-controller-manager) keep up: each key is synced now.
   for (let key = get(q); key !== undefined; key = get(q)) {
     if (syncWithCause(ctx, q, key, (k) => sync(ctx, k))) forget(q, key);
@@ -280,7 +343,8 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
       deployments: newInformer('deployments', 'deployments'),
       replicasets: newInformer('replicasets', 'replicasets'),
       pods: newInformer('pods', 'pods'),
-      dependents: {}, absentOwners: [],
+      dependents: {},
+      absentOwners: [],
       attemptToDelete: newWorkQueue('attemptToDelete'),
       attemptToOrphan: newWorkQueue('attemptToOrphan'),
     };
@@ -295,15 +359,20 @@ export const garbageCollectorDef: ComponentDef<GarbageCollectorState> = {
     const s = ctx.state;
     const h = memoHandlers(ctx, handlers);
     // Pods first: nearly every notification is about one.
-    const mine = informerHandle(ctx, s.pods as InformerState, event, h.pods as EventHandlers)
-      || informerHandle(ctx, s.replicasets as InformerState, event, h.replicasets as EventHandlers)
-      || informerHandle(ctx, s.deployments as InformerState, event, h.deployments as EventHandlers)
-      || informerHandle(ctx, s.leases as InformerState, event, h.leases as EventHandlers)
-      || informerHandle(ctx, s.endpointslices as InformerState, event, h.endpointslices as EventHandlers)
-      || informerHandle(ctx, s.services as InformerState, event, h.services as EventHandlers)
-      || informerHandle(ctx, s.nodes as InformerState, event, h.nodes as EventHandlers);
+    const mine =
+      informerHandle(ctx, s.pods as InformerState, event, h.pods as EventHandlers) ||
+      informerHandle(ctx, s.replicasets as InformerState, event, h.replicasets as EventHandlers) ||
+      informerHandle(ctx, s.deployments as InformerState, event, h.deployments as EventHandlers) ||
+      informerHandle(ctx, s.leases as InformerState, event, h.leases as EventHandlers) ||
+      informerHandle(ctx, s.endpointslices as InformerState, event, h.endpointslices as EventHandlers) ||
+      informerHandle(ctx, s.services as InformerState, event, h.services as EventHandlers) ||
+      informerHandle(ctx, s.nodes as InformerState, event, h.nodes as EventHandlers);
     if (!mine && !workQueueHandle(s.attemptToDelete, event) && !workQueueHandle(s.attemptToOrphan, event)) return;
-    if (s.attemptToDelete.queue.length === s.attemptToDelete.head && s.attemptToOrphan.queue.length === s.attemptToOrphan.head) return;
+    if (
+      s.attemptToDelete.queue.length === s.attemptToDelete.head &&
+      s.attemptToOrphan.queue.length === s.attemptToOrphan.head
+    )
+      return;
     drain(ctx, s.attemptToOrphan, attemptToOrphanItem);
     drain(ctx, s.attemptToDelete, attemptToDeleteItem);
   },

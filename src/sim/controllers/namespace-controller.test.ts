@@ -16,19 +16,25 @@ function cluster() {
   return c;
 }
 
-const ns = (c: ReturnType<typeof cluster>, name: string) => (c.world.state.store.objects.namespaces as Record<string, Namespace>)[`/registry/namespaces/${name}`];
+const ns = (c: ReturnType<typeof cluster>, name: string) =>
+  (c.world.state.store.objects.namespaces as Record<string, Namespace>)[`/registry/namespaces/${name}`];
 
 describe('namespace deletion', () => {
   test('the first DELETE marks the namespace Terminating; creating in it is Forbidden; the controller empties it, then /finalize deletes it', () => {
     const c = cluster();
     expect(runKubectl(c, 'get pods -n shop --no-headers').stdout.trim().split('\n')).toHaveLength(3);
     const from = c.world.state.log.length;
-    expect(runKubectl(c, 'delete namespace shop --wait=false')).toEqual({ stdout: 'namespace "shop" deleted\n', stderr: '', exitCode: 0 });
+    expect(runKubectl(c, 'delete namespace shop --wait=false')).toEqual({
+      stdout: 'namespace "shop" deleted\n',
+      stderr: '',
+      exitCode: 0,
+    });
     expect(ns(c, 'shop').status?.phase).toBe('Terminating');
     expect(ns(c, 'shop').spec?.finalizers).toEqual(['kubernetes']);
     expect(runKubectl(c, 'get ns shop --no-headers').stdout).toMatch(/^shop\s+Terminating\s/);
-    expect(runKubectl(c, 'run late -n shop --image=nginx:1.27').stderr)
-      .toBe('Error from server (Forbidden): pods "late" is forbidden: unable to create new content in namespace shop because it is being terminated\n');
+    expect(runKubectl(c, 'run late -n shop --image=nginx:1.27').stderr).toBe(
+      'Error from server (Forbidden): pods "late" is forbidden: unable to create new content in namespace shop because it is being terminated\n',
+    );
     // A second DELETE changes nothing while the controller's finalizer is on.
     const rv = ns(c, 'shop').metadata?.resourceVersion;
     runKubectl(c, 'delete namespace shop --wait=false');
@@ -36,7 +42,11 @@ describe('namespace deletion', () => {
     // The controller waits out namespaceDeletionGracePeriod, deletes everything, and reports what remains.
     c.advance(NAMESPACE_DELETION_GRACE_PERIOD_MS + 500);
     const remaining = ns(c, 'shop').status?.conditions?.find((x) => x.type === 'NamespaceContentRemaining');
-    expect(remaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: pods. has 3 resource instances' });
+    expect(remaining).toMatchObject({
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: pods. has 3 resource instances',
+    });
     expect(runKubectl(c, 'describe ns shop').stdout).toBe(`Name:         shop
 Labels:       kubernetes.io/metadata.name=shop
 Annotations:  <none>
@@ -73,7 +83,7 @@ No LimitRange resource.
     expect(runKubectl(c, 'get ns shop').stderr).toBe('Error from server (NotFound): namespaces "shop" not found\n');
   });
 
-  test('an empty namespace goes at the controller\'s first pass', () => {
+  test("an empty namespace goes at the controller's first pass", () => {
     const c = createCluster({ seed: 7 });
     runKubectl(c, 'create namespace empty');
     runKubectl(c, 'delete namespace empty --wait=false');
@@ -101,20 +111,36 @@ No LimitRange resource.
   test('default, kube-system and kube-public stay', () => {
     const c = createCluster({ seed: 7 });
     for (const n of ['default', 'kube-system', 'kube-public']) {
-      expect(runKubectl(c, `delete namespace ${n}`).stderr).toBe(`Error from server (Forbidden): namespaces "${n}" is forbidden: this namespace may not be deleted\n`);
+      expect(runKubectl(c, `delete namespace ${n}`).stderr).toBe(
+        `Error from server (Forbidden): namespaces "${n}" is forbidden: this namespace may not be deleted\n`,
+      );
     }
   });
 
   test('updateConditions: ok variants added once; a transition moves lastTransitionTime, a new message alone does not', () => {
     const conds: NamespaceCondition[] = [];
     expect(updateConditions(conds, [], 't0')).toBe(true);
-    expect(conds.map((x) => `${x.type}=${x.status}`)).toEqual(['NamespaceDeletionDiscoveryFailure=False', 'NamespaceDeletionGroupVersionParsingFailure=False',
-      'NamespaceDeletionContentFailure=False', 'NamespaceContentRemaining=False', 'NamespaceFinalizersRemaining=False']);
+    expect(conds.map((x) => `${x.type}=${x.status}`)).toEqual([
+      'NamespaceDeletionDiscoveryFailure=False',
+      'NamespaceDeletionGroupVersionParsingFailure=False',
+      'NamespaceDeletionContentFailure=False',
+      'NamespaceContentRemaining=False',
+      'NamespaceFinalizersRemaining=False',
+    ]);
     expect(updateConditions(conds, [], 't1')).toBe(false);
-    const some = (n: number): NamespaceCondition => ({ type: 'NamespaceContentRemaining', status: 'True', lastTransitionTime: 'x', reason: 'SomeResourcesRemain', message: `Some resources are remaining: pods. has ${n} resource instances` });
+    const some = (n: number): NamespaceCondition => ({
+      type: 'NamespaceContentRemaining',
+      status: 'True',
+      lastTransitionTime: 'x',
+      reason: 'SomeResourcesRemain',
+      message: `Some resources are remaining: pods. has ${n} resource instances`,
+    });
     expect(updateConditions(conds, [some(2)], 't2')).toBe(true);
     expect(conds[3]).toMatchObject({ status: 'True', lastTransitionTime: 't2' });
     expect(updateConditions(conds, [some(1)], 't3')).toBe(true);
-    expect(conds[3]).toMatchObject({ lastTransitionTime: 't2', message: 'Some resources are remaining: pods. has 1 resource instances' });
+    expect(conds[3]).toMatchObject({
+      lastTransitionTime: 't2',
+      message: 'Some resources are remaining: pods. has 1 resource instances',
+    });
   });
 });

@@ -7,7 +7,14 @@
 // discovery lists; the simulator's API server has no deletecollection, so it takes the deleter's own
 // fallback for a resource without it (deleteEachItem: a LIST, then a DELETE of each item).
 import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1';
-import { type InformerEvent, type InformerState, informerHandle, isInformerEvent, listAndWatch, newInformer } from '../client-go/informer.ts';
+import {
+  type InformerEvent,
+  type InformerState,
+  informerHandle,
+  isInformerEvent,
+  listAndWatch,
+  newInformer,
+} from '../client-go/informer.ts';
 import { RESOURCES } from '../api/resources.ts';
 import type { Obj } from '../api/request.ts';
 import { clonePlain } from '../clone.ts';
@@ -57,7 +64,11 @@ function enqueueNamespace(ctx: Ctx<NamespaceControllerState>, ns: Namespace): vo
 const CONDITIONS: [string, string, string][] = [
   ['NamespaceDeletionDiscoveryFailure', 'ResourcesDiscovered', 'All resources successfully discovered'],
   ['NamespaceDeletionGroupVersionParsingFailure', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
-  ['NamespaceDeletionContentFailure', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+  [
+    'NamespaceDeletionContentFailure',
+    'ContentDeleted',
+    'All content successfully deleted, may be waiting on finalization',
+  ],
   ['NamespaceContentRemaining', 'ContentRemoved', 'All content successfully removed'],
   ['NamespaceFinalizersRemaining', 'ContentRemoved', 'All content successfully removed'],
 ];
@@ -69,9 +80,19 @@ const CONDITIONS: [string, string, string][] = [
 export function updateConditions(conditions: NamespaceCondition[], found: NamespaceCondition[], now: string): boolean {
   let changed = false;
   for (const [type, reason, message] of CONDITIONS) {
-    const next = found.find((c) => c.type === type) ?? { type, status: 'False', lastTransitionTime: now, reason, message };
+    const next = found.find((c) => c.type === type) ?? {
+      type,
+      status: 'False',
+      lastTransitionTime: now,
+      reason,
+      message,
+    };
     const old = conditions.find((c) => c.type === type);
-    if (!old) { conditions.push(next); changed = true; continue; }
+    if (!old) {
+      conditions.push(next);
+      changed = true;
+      continue;
+    }
     if (old.status === next.status && old.message === next.message && old.reason === next.reason) continue;
     if (old.status !== next.status) old.lastTransitionTime = now;
     Object.assign(old, { status: next.status, reason: next.reason, message: next.message });
@@ -81,7 +102,12 @@ export function updateConditions(conditions: NamespaceCondition[], found: Namesp
 }
 
 /** What deleteAllContentForGroupVersionResource reports for one resource. */
-interface Remaining { estimate: number; count: number; finalizers: Record<string, number>; error?: string }
+interface Remaining {
+  estimate: number;
+  count: number;
+  finalizers: Record<string, number>;
+  error?: string;
+}
 
 /** estimateGracefulTerminationForPods: the longest grace period of a pod not yet terminal, 0 once that long has passed since the namespace's deletion. */
 function estimatePods(ctx: Ctx<NamespaceControllerState>, ns: string, deletedAt: number): number {
@@ -96,21 +122,33 @@ function estimatePods(ctx: Ctx<NamespaceControllerState>, ns: string, deletedAt:
 }
 
 /** deleteAllContentForGroupVersionResource with deleteEachItem: delete every item (propagation Background), then count what is left. */
-function deleteResource(ctx: Ctx<NamespaceControllerState>, resource: string, ns: string, deletedAt: number): Remaining {
+function deleteResource(
+  ctx: Ctx<NamespaceControllerState>,
+  resource: string,
+  ns: string,
+  deletedAt: number,
+): Remaining {
   const estimate = resource === 'pods' ? estimatePods(ctx, ns, deletedAt) : 0;
   const list = (): Obj[] | undefined => {
     const r = ctx.api.request({ verb: 'list', resource, namespace: ns });
     return r.ok ? ((r.object as Obj).items as Obj[]) : undefined;
   };
-  for (const item of list() ?? []) ctx.api.delete(resource as never, ns, item.metadata.name, { propagationPolicy: 'Background' });
+  for (const item of list() ?? [])
+    ctx.api.delete(resource as never, ns, item.metadata.name, { propagationPolicy: 'Background' });
   const left = list() ?? [];
   const finalizers: Record<string, number> = {};
-  for (const item of left) for (const f of (item.metadata.finalizers as string[] | undefined) ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1;
+  for (const item of left)
+    for (const f of (item.metadata.finalizers as string[] | undefined) ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1;
   if (!left.length) return { estimate: 0, count: 0, finalizers };
   if (estimate) return { estimate, count: left.length, finalizers };
   if (Object.keys(finalizers).length) return { estimate: FINALIZER_ESTIMATE_SECONDS, count: left.length, finalizers };
   const gr = RESOURCES[resource];
-  return { estimate, count: left.length, finalizers, error: `unexpected items still remain in namespace: ${ns} for gvr: ${gr.group}/${gr.version}, Resource=${resource}` };
+  return {
+    estimate,
+    count: left.length,
+    finalizers,
+    error: `unexpected items still remain in namespace: ${ns} for gvr: ${gr.group}/${gr.version}, Resource=${resource}`,
+  };
 }
 
 /** deleteAllContent: every namespaced resource emptied; the conditions written if they changed; the longest estimate, or the errors. */
@@ -131,12 +169,36 @@ function deleteAllContent(ctx: Ctx<NamespaceControllerState>, ns: Namespace): { 
   }
   const now = rfc3339(ctx.now);
   const found: NamespaceCondition[] = [];
-  if (remaining.length) found.push({ type: 'NamespaceContentRemaining', status: 'True', lastTransitionTime: now, reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${remaining.sort().join(', ')}` });
-  const fins = Object.entries(byFinalizer).map(([f, n]) => `${f} in ${n} resource instances`).sort();
-  if (fins.length) found.push({ type: 'NamespaceFinalizersRemaining', status: 'True', lastTransitionTime: now, reason: 'SomeFinalizerRemain', message: `Some finalizers are remaining: ${fins.join(', ')}` });
-  if (errors.length) found.push({ type: 'NamespaceDeletionContentFailure', status: 'True', lastTransitionTime: now, reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, ${errors.length} remaining: ${[...errors].sort().join(', ')}` });
+  if (remaining.length)
+    found.push({
+      type: 'NamespaceContentRemaining',
+      status: 'True',
+      lastTransitionTime: now,
+      reason: 'SomeResourcesRemain',
+      message: `Some resources are remaining: ${remaining.sort().join(', ')}`,
+    });
+  const fins = Object.entries(byFinalizer)
+    .map(([f, n]) => `${f} in ${n} resource instances`)
+    .sort();
+  if (fins.length)
+    found.push({
+      type: 'NamespaceFinalizersRemaining',
+      status: 'True',
+      lastTransitionTime: now,
+      reason: 'SomeFinalizerRemain',
+      message: `Some finalizers are remaining: ${fins.join(', ')}`,
+    });
+  if (errors.length)
+    found.push({
+      type: 'NamespaceDeletionContentFailure',
+      status: 'True',
+      lastTransitionTime: now,
+      reason: 'ContentDeletionFailed',
+      message: `Failed to delete all resource types, ${errors.length} remaining: ${[...errors].sort().join(', ')}`,
+    });
   const conditions = clonePlain(ns.status?.conditions ?? []);
-  if (updateConditions(conditions, found, now)) ctx.api.update('namespaces', { ...ns, status: { ...ns.status, conditions } }, 'status');
+  if (updateConditions(conditions, found, now))
+    ctx.api.update('namespaces', { ...ns, status: { ...ns.status, conditions } }, 'status');
   return { estimate, errors };
 }
 
@@ -174,8 +236,15 @@ function sync(ctx: Ctx<NamespaceControllerState>, name: string): void {
   if (s.due[name] !== ctx.now) return; // a later AddAfter superseded this timer
   delete s.due[name];
   const r = deleteNamespace(ctx, name);
-  if (r === 'done') { delete s.failures[name]; return; }
-  if (r === 'error') { s.failures[name] = (s.failures[name] ?? 0) + 1; addAfter(ctx, name, backoffMs(s.failures[name])); return; }
+  if (r === 'done') {
+    delete s.failures[name];
+    return;
+  }
+  if (r === 'error') {
+    s.failures[name] = (s.failures[name] ?? 0) + 1;
+    addAfter(ctx, name, backoffMs(s.failures[name]));
+    return;
+  }
   delete s.failures[name];
   // ResourcesRemainingError: wait half the estimate, plus a second.
   addAfter(ctx, name, (Math.floor(r / 2) + 1) * 1000);
@@ -192,9 +261,15 @@ export const namespaceControllerDef: ComponentDef<NamespaceControllerState, Info
   handle(event, ctx) {
     // Its process's loops have stopped (the controller manager lost its lease or was stopped): so does
     // it, before it acts. A later DELETE of a namespace starts it again.
-    if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
+    if (!ctx.components?.['garbage-collector']) {
+      ctx.stop(ctx.name);
+      return;
+    }
     if (isInformerEvent(event)) {
-      informerHandle(ctx, ctx.state.namespaces, event, { add: (ns) => enqueueNamespace(ctx, ns), update: (_, ns) => enqueueNamespace(ctx, ns) });
+      informerHandle(ctx, ctx.state.namespaces, event, {
+        add: (ns) => enqueueNamespace(ctx, ns),
+        update: (_, ns) => enqueueNamespace(ctx, ns),
+      });
       return;
     }
     if (event.type === 'namespace-sync') sync(ctx, event.name);

@@ -3,9 +3,21 @@
 // objects the simulator's controllers send the same way.
 
 /** apps/v1 ReplicaSetStatus's omitempty counters (replicas itself is always written). */
-export const REPLICASET_STATUS_OMITEMPTY = ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const;
+export const REPLICASET_STATUS_OMITEMPTY = [
+  'fullyLabeledReplicas',
+  'readyReplicas',
+  'availableReplicas',
+  'observedGeneration',
+] as const;
 /** apps/v1 DeploymentStatus's omitempty counters. */
-export const DEPLOYMENT_STATUS_OMITEMPTY = ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const;
+export const DEPLOYMENT_STATUS_OMITEMPTY = [
+  'observedGeneration',
+  'replicas',
+  'updatedReplicas',
+  'readyReplicas',
+  'availableReplicas',
+  'unavailableReplicas',
+] as const;
 
 /** `o` without the listed fields that are 0 (the same object when none is). */
 export function omitZero<T extends object>(o: T, keys: readonly string[]): T {

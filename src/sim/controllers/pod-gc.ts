@@ -7,7 +7,16 @@
 // was never scheduled is force-deleted at once. Past 12,500 terminated pods (--terminated-pod-gc-threshold,
 // the `terminatedPodGCThreshold` param), the excess is deleted, evicted pods first, then the oldest.
 import type { Node, Pod, PodCondition, PodStatus, Taint } from 'kubernetes-types/core/v1';
-import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerGet, listerList, newInformer, type InformerEvent, type InformerState } from '../client-go/informer.ts';
+import {
+  SYNCED_POLL_PERIOD_MS,
+  informerHandle,
+  listAndWatch,
+  listerGet,
+  listerList,
+  newInformer,
+  type InformerEvent,
+  type InformerState,
+} from '../client-go/informer.ts';
 import { rfc3339 } from '../util/names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 
@@ -144,7 +153,8 @@ export function isPodTerminated(p: Pod): boolean {
 function gcTerminating(ctx: Ctx<PodGCState>, pods: Pod[]): void {
   const nodes = ctx.state.nodes;
   // Kubernetes runs these concurrently, one goroutine per pod; here they go in sorted order.
-  for (const p of terminatingPodsOnOutOfServiceNodes(pods, (name) => (name ? listerGet(nodes, name) : undefined))) markFailedAndDelete(ctx, p);
+  for (const p of terminatingPodsOnOutOfServiceNodes(pods, (name) => (name ? listerGet(nodes, name) : undefined)))
+    markFailedAndDelete(ctx, p);
 }
 
 /** gcOrphaned: pods on nodes missing for a whole quarantine (and confirmed by a GET) are collected. */
@@ -165,13 +175,20 @@ function gcOrphaned(ctx: Ctx<PodGCState>, pods: Pod[]): void {
   }
   if (!deleted.size) return;
   for (const p of byName(pods.filter((x) => deleted.has(x.spec?.nodeName ?? '')))) {
-    markFailedAndDelete(ctx, p, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: rfc3339(ctx.now) });
+    markFailedAndDelete(ctx, p, {
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'DeletionByPodGC',
+      message: 'PodGC: node no longer exists',
+      lastTransitionTime: rfc3339(ctx.now),
+    });
   }
 }
 
 /** gcUnscheduledTerminating: a pod marked for deletion that never reached a node: no kubelet will finish it. */
 function gcUnscheduledTerminating(ctx: Ctx<PodGCState>, pods: Pod[]): void {
-  for (const p of byName(pods.filter((x) => x.metadata?.deletionTimestamp && !x.spec?.nodeName))) markFailedAndDelete(ctx, p);
+  for (const p of byName(pods.filter((x) => x.metadata?.deletionTimestamp && !x.spec?.nodeName)))
+    markFailedAndDelete(ctx, p);
 }
 
 /** One gc pass, in the controller's order. */
@@ -203,7 +220,10 @@ export const podGCDef: ComponentDef<PodGCState, InformerEvent | Tick> = {
     if (informerHandle(ctx, s.pods, event) || informerHandle(ctx, s.nodes, event)) return;
     if (event?.type !== 'podgc-tick') return;
     // WaitForNamedCacheSync before the first pass: it looks again every 100 ms (hasSynced stays true once set).
-    if (!s.pods.hasSynced || !s.nodes.hasSynced) { ctx.schedule(SYNCED_POLL_PERIOD_MS, event, { recurring: true }); return; }
+    if (!s.pods.hasSynced || !s.nodes.hasSynced) {
+      ctx.schedule(SYNCED_POLL_PERIOD_MS, event, { recurring: true });
+      return;
+    }
     ctx.schedule(GC_CHECK_PERIOD_MS, event, { recurring: true });
     gc(ctx);
   },

@@ -10,7 +10,14 @@ import type { RequestRecord } from '../request-log.ts';
 import { storeList } from '../apiserver/store.ts';
 import { testWorld } from '../testing/world.ts';
 import type { World } from '../world.ts';
-import { podTally, replicaSetControllerDef, sameTallyClass, satisfiedExpectations, syncReplicaSet, type ReplicaSetControllerState } from './replicaset-controller.ts';
+import {
+  podTally,
+  replicaSetControllerDef,
+  sameTallyClass,
+  satisfiedExpectations,
+  syncReplicaSet,
+  type ReplicaSetControllerState,
+} from './replicaset-controller.ts';
 import { getPodsToDelete, isPodActive } from './replicaset-util.ts';
 import { runs } from '../../test/fc.ts';
 
@@ -21,7 +28,11 @@ const testPodQuota: AdmissionPlugin = {
     if (a.operation !== 'CREATE' || a.resource !== 'pods' || a.namespace !== 'quota') return undefined;
     const used = storeList(h.store, 'pods', 'quota').length;
     if (used < 4) return undefined;
-    return statusError(403, 'Forbidden', `pods "${a.name}" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=${used}, limited: pods=4`);
+    return statusError(
+      403,
+      'Forbidden',
+      `pods "${a.name}" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=${used}, limited: pods=4`,
+    );
   },
 };
 
@@ -34,9 +45,12 @@ function quotaApiServer(): ApiServerConfig {
 
 function rs(name: string, replicas: number, extra: Partial<ReplicaSet['spec']> = {}, ns = 'default'): ReplicaSet {
   return {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, namespace: ns },
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name, namespace: ns },
     spec: {
-      replicas, selector: { matchLabels: { app: name } },
+      replicas,
+      selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
       ...extra,
     },
@@ -52,18 +66,39 @@ function world(...objs: { resource: string; body: unknown; namespace?: string }[
   return w;
 }
 
-const mine = (w: World) => w.state.log.filter((r): r is RequestRecord => r.component === 'replicaset-controller' && r.kind === 'request');
+const mine = (w: World) =>
+  w.state.log.filter((r): r is RequestRecord => r.component === 'replicaset-controller' && r.kind === 'request');
 const podsIn = (w: World, ns = 'default') => storeList(w.state.store, 'pods', ns) as Pod[];
-const getRS = (w: World, name: string, ns = 'default') => (storeList(w.state.store, 'replicasets', ns) as ReplicaSet[]).find((o) => o.metadata?.name === name)!;
+const getRS = (w: World, name: string, ns = 'default') =>
+  (storeList(w.state.store, 'replicasets', ns) as ReplicaSet[]).find((o) => o.metadata?.name === name)!;
 const events = (w: World, ns = 'default') => storeList(w.state.store, 'events', ns) as unknown as CoreEvent[];
 
 function markReady(w: World, pod: Pod, node = 'node-1'): void {
   const ns = pod.metadata!.namespace!;
   const name = pod.metadata!.name!;
-  if (!pod.spec?.nodeName) w.kubectl({ verb: 'create', resource: 'pods', namespace: ns, name, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace: ns }, target: { apiVersion: 'v1', kind: 'Node', name: node } } });
+  if (!pod.spec?.nodeName)
+    w.kubectl({
+      verb: 'create',
+      resource: 'pods',
+      namespace: ns,
+      name,
+      subresource: 'binding',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name, namespace: ns },
+        target: { apiVersion: 'v1', kind: 'Node', name: node },
+      },
+    });
   const r = w.kubectl({
-    verb: 'patch', resource: 'pods', namespace: ns, name, subresource: 'status',
-    body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: rfc3339(w.now) }] } },
+    verb: 'patch',
+    resource: 'pods',
+    namespace: ns,
+    name,
+    subresource: 'status',
+    body: {
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: rfc3339(w.now) }] },
+    },
   });
   expect(r.ok).toBe(true);
 }
@@ -83,13 +118,37 @@ describe('replicaset controller: manageReplicas creates', () => {
     for (const p of pods) {
       expect(p.metadata?.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
       expect(p.metadata?.labels).toEqual({ app: 'web' });
-      expect(p.metadata?.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: set.metadata?.uid, controller: true, blockOwnerDeletion: true }]);
+      expect(p.metadata?.ownerReferences).toEqual([
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: 'web',
+          uid: set.metadata?.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
     }
-    expect(events(w).filter((e) => e.reason === 'SuccessfulCreate').map((e) => e.message).sort()).toEqual(pods.map((p) => `Created pod: ${p.metadata?.name}`).sort());
+    expect(
+      events(w)
+        .filter((e) => e.reason === 'SuccessfulCreate')
+        .map((e) => e.message)
+        .sort(),
+    ).toEqual(pods.map((p) => `Created pod: ${p.metadata?.name}`).sort());
     w.advance(20);
     // readyReplicas and availableReplicas are 0, so omitted (omitempty); terminatingReplicas is a pointer, kept.
-    expect(getRS(w, 'web').status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, terminatingReplicas: 0, observedGeneration: 1 });
-    expect(mine(w).some((r) => r.verb === 'PUT' && r.path === '/apis/apps/v1/namespaces/default/replicasets/web/status' && r.code === 200)).toBe(true);
+    expect(getRS(w, 'web').status).toEqual({
+      replicas: 3,
+      fullyLabeledReplicas: 3,
+      terminatingReplicas: 0,
+      observedGeneration: 1,
+    });
+    expect(
+      mine(w).some(
+        (r) =>
+          r.verb === 'PUT' && r.path === '/apis/apps/v1/namespaces/default/replicasets/web/status' && r.code === 200,
+      ),
+    ).toBe(true);
   });
 
   it('slow-start: batches of 1, 2, 4 and the first failing batch stops the rest (FailedCreate, ReplicaFailure)', () => {
@@ -140,11 +199,31 @@ describe('replicaset controller: deletes', () => {
     markReady(w, a, 'node-1');
     markReady(w, b, 'node-2');
     // c: bound but not ready; d: not even scheduled.
-    w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', name: c.metadata!.name, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: c.metadata!.name }, target: { kind: 'Node', name: 'node-3' } } });
+    w.kubectl({
+      verb: 'create',
+      resource: 'pods',
+      namespace: 'default',
+      name: c.metadata!.name,
+      subresource: 'binding',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: c.metadata!.name },
+        target: { kind: 'Node', name: 'node-3' },
+      },
+    });
     w.advance(20);
-    const expected = getPodsToDelete(podsIn(w), podsIn(w), 2, rfc3339(w.now)).map((p) => p.metadata!.name).sort();
+    const expected = getPodsToDelete(podsIn(w), podsIn(w), 2, rfc3339(w.now))
+      .map((p) => p.metadata!.name)
+      .sort();
     expect(expected).toEqual([c.metadata!.name, d.metadata!.name].sort());
-    w.kubectl({ verb: 'patch', resource: 'replicasets', namespace: 'default', name: 'web', body: { spec: { replicas: 2 } } });
+    w.kubectl({
+      verb: 'patch',
+      resource: 'replicasets',
+      namespace: 'default',
+      name: 'web',
+      body: { spec: { replicas: 2 } },
+    });
     w.advance(20);
     const dels = mine(w).filter((r) => r.verb === 'DELETE');
     expect(dels.map((r) => r.path).sort()).toEqual(expected.map((n) => `/api/v1/namespaces/default/pods/${n}`).sort());
@@ -154,7 +233,12 @@ describe('replicaset controller: deletes', () => {
     expect(left.map((p) => p.metadata!.name).sort()).toEqual([a, b, c].map((p) => p.metadata!.name).sort());
     expect(left.find((p) => p.metadata!.name === c.metadata!.name)!.metadata?.deletionTimestamp).toBeDefined();
     expect(getRS(w, 'web').status).toMatchObject({ replicas: 2, terminatingReplicas: 1, readyReplicas: 2 });
-    expect(events(w).filter((e) => e.reason === 'SuccessfulDelete').map((e) => e.message).sort()).toEqual(expected.map((n) => `Deleted pod: ${n}`).sort());
+    expect(
+      events(w)
+        .filter((e) => e.reason === 'SuccessfulDelete')
+        .map((e) => e.message)
+        .sort(),
+    ).toEqual(expected.map((n) => `Deleted pod: ${n}`).sort());
     // No further creates or deletes: the terminating pod does not count, and 2 active remain.
     const n = mine(w).filter((r) => r.verb === 'POST' && r.path.endsWith('/pods')).length;
     w.advance(1000);
@@ -169,7 +253,9 @@ describe('replicaset controller: deletes', () => {
     markReady(w, victim);
     w.advance(10);
     const t0 = w.now;
-    expect(w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: victim.metadata!.name }).ok).toBe(true);
+    expect(w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: victim.metadata!.name }).ok).toBe(
+      true,
+    );
     w.advance(20);
     const pods = podsIn(w);
     expect(pods).toHaveLength(3); // two active + the terminating one
@@ -203,7 +289,9 @@ describe('replicaset controller: status', () => {
     w.advance(20);
     expect(mine(w).every((r) => r.code !== 403)).toBe(true);
     expect(w.state.components['replicaset-controller'].identity).toBe(undefined); // instance name = identity key
-    expect(JSON.parse(JSON.stringify(w.state.components['replicaset-controller'].state))).toEqual(w.state.components['replicaset-controller'].state);
+    expect(JSON.parse(JSON.stringify(w.state.components['replicaset-controller'].state))).toEqual(
+      w.state.components['replicaset-controller'].state,
+    );
   });
 });
 
@@ -211,31 +299,74 @@ describe('replicaset controller: pod tallies', () => {
   // The handlers skip a pod update that sameTallyClass files alike; it must never hide a change of
   // the pod's contribution to its owner's tally (the general path: −old, +cur).
   it('sameTallyClass implies the same contribution to the same owner (property)', () => {
-    const owners = [[{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u-a', controller: true }], [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: 'u-b', controller: true }]];
+    const owners = [
+      [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'u-a', controller: true }],
+      [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'b', uid: 'u-b', controller: true }],
+    ];
     const labelSets: Record<string, string>[] = [{ app: 'a' }, { app: 'a', tier: 'x' }, { app: 'b' }];
     const phases = [undefined, 'Pending', 'Running', 'Succeeded', 'Failed'] as const;
     const arb = fc.record({
-      owner: fc.integer({ min: 0, max: 1 }), labels: fc.integer({ min: 0, max: 2 }), phase: fc.integer({ min: 0, max: 4 }),
-      deleting: fc.boolean(), ready: fc.constantFrom('True', 'False', undefined), ns: fc.constantFrom('default', 'other'),
+      owner: fc.integer({ min: 0, max: 1 }),
+      labels: fc.integer({ min: 0, max: 2 }),
+      phase: fc.integer({ min: 0, max: 4 }),
+      deleting: fc.boolean(),
+      ready: fc.constantFrom('True', 'False', undefined),
+      ns: fc.constantFrom('default', 'other'),
     });
-    const podOf = (x: { owner: number; labels: number; phase: number; deleting: boolean; ready: string | undefined; ns: string }): Pod => ({
-      metadata: { name: 'p', namespace: x.ns, ownerReferences: owners[x.owner], labels: labelSets[x.labels], ...(x.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
+    const podOf = (x: {
+      owner: number;
+      labels: number;
+      phase: number;
+      deleting: boolean;
+      ready: string | undefined;
+      ns: string;
+    }): Pod => ({
+      metadata: {
+        name: 'p',
+        namespace: x.ns,
+        ownerReferences: owners[x.owner],
+        labels: labelSets[x.labels],
+        ...(x.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+      },
       status: { phase: phases[x.phase], ...(x.ready ? { conditions: [{ type: 'Ready', status: x.ready }] } : {}) },
     });
     let alike = 0;
     // cur differs from old in a few fields only (a status write changes little), so both outcomes occur.
-    const pair = arb.chain((a) => fc.record({ phase: fc.option(fc.integer({ min: 0, max: 4 })), ready: fc.option(fc.constantFrom('True', 'False', undefined)), deleting: fc.option(fc.boolean()), owner: fc.option(fc.integer({ min: 0, max: 1 })) })
-      .map((d) => [a, { ...a, phase: d.phase ?? a.phase, ready: d.ready === null ? a.ready : d.ready, deleting: d.deleting ?? a.deleting, owner: d.owner ?? a.owner }] as const));
-    fc.assert(fc.property(pair, fc.integer({ min: 0, max: 2 }), ([a, b], l) => {
-      const old = podOf(a);
-      const cur = podOf(b);
-      if (!sameTallyClass(old, cur)) return;
-      alike++;
-      expect(cur.metadata?.ownerReferences).toBe(old.metadata?.ownerReferences);
-      expect(cur.metadata?.namespace).toBe(old.metadata?.namespace);
-      const labels = Object.entries(labelSets[l]);
-      expect(podTally(labels, cur)).toEqual(podTally(labels, old));
-    }), { numRuns: runs(1) });
+    const pair = arb.chain((a) =>
+      fc
+        .record({
+          phase: fc.option(fc.integer({ min: 0, max: 4 })),
+          ready: fc.option(fc.constantFrom('True', 'False', undefined)),
+          deleting: fc.option(fc.boolean()),
+          owner: fc.option(fc.integer({ min: 0, max: 1 })),
+        })
+        .map(
+          (d) =>
+            [
+              a,
+              {
+                ...a,
+                phase: d.phase ?? a.phase,
+                ready: d.ready === null ? a.ready : d.ready,
+                deleting: d.deleting ?? a.deleting,
+                owner: d.owner ?? a.owner,
+              },
+            ] as const,
+        ),
+    );
+    fc.assert(
+      fc.property(pair, fc.integer({ min: 0, max: 2 }), ([a, b], l) => {
+        const old = podOf(a);
+        const cur = podOf(b);
+        if (!sameTallyClass(old, cur)) return;
+        alike++;
+        expect(cur.metadata?.ownerReferences).toBe(old.metadata?.ownerReferences);
+        expect(cur.metadata?.namespace).toBe(old.metadata?.namespace);
+        const labels = Object.entries(labelSets[l]);
+        expect(podTally(labels, cur)).toEqual(podTally(labels, old));
+      }),
+      { numRuns: runs(1) },
+    );
     expect(alike).toBeGreaterThan(runs(1) / 20);
   });
 });

@@ -8,14 +8,43 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiResult } from '../api/request.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
-import { controllerIndexValue, listerByIndex, listerGet, metaNamespaceKey, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
-import { add, addAfter, finishSync, newWorkQueue, SYNC_WAITING, syncWithCause, type WorkQueue } from '../client-go/workqueue.ts';
+import {
+  controllerIndexValue,
+  listerByIndex,
+  listerGet,
+  metaNamespaceKey,
+  newInformer,
+  type EventHandlers,
+  type InformerState,
+} from '../client-go/informer.ts';
+import {
+  add,
+  addAfter,
+  finishSync,
+  newWorkQueue,
+  SYNC_WAITING,
+  syncWithCause,
+  type WorkQueue,
+} from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { deepEqual, flatten, rfc3339 } from '../util/names.ts';
 import { FREEZE_BY_DEFAULT, type ComponentDef, type Ctx } from '../world.ts';
 import {
-  BurstReplicas, calculateReplicaSetStatus, replicaSetStatusFromCounts, FailedCreatePodReason, FailedDeletePodReason, getPodsToDelete, isPodActive, isPodReady,
-  manageReplicasDiff, podEventMessages, continueSlowStart, newSlowStart, SlowStartInitialBatchSize, SuccessfulCreatePodReason, SuccessfulDeletePodReason,
+  BurstReplicas,
+  calculateReplicaSetStatus,
+  replicaSetStatusFromCounts,
+  FailedCreatePodReason,
+  FailedDeletePodReason,
+  getPodsToDelete,
+  isPodActive,
+  isPodReady,
+  manageReplicasDiff,
+  podEventMessages,
+  continueSlowStart,
+  newSlowStart,
+  SlowStartInitialBatchSize,
+  SuccessfulCreatePodReason,
+  SuccessfulDeletePodReason,
   type SlowStartProgress,
 } from './replicaset-util.ts';
 import { podParts, refKeys, tallies } from './replicaset-controller-cache.ts';
@@ -118,7 +147,11 @@ function refKey(ns: string | undefined, ref: OwnerReference): string {
 }
 
 // resolveControllerRef: the RS in the cache that the pod's controllerRef names (uid must match).
-function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): ReplicaSet | undefined {
+function resolveControllerRef(
+  s: ReplicaSetControllerState,
+  ns: string | undefined,
+  ref: OwnerReference | undefined,
+): ReplicaSet | undefined {
   if (!ref || ref.kind !== 'ReplicaSet') return undefined;
   const rs = listerGet(s.rsInformer, refKey(ns, ref));
   return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
@@ -126,7 +159,11 @@ function resolveControllerRef(s: ReplicaSetControllerState, ns: string | undefin
 
 // resolveControllerRef for a handler that only queues the RS: its key, which is the lister key it was
 // found under (the same string as metaNamespaceKey(rs), without asking the names cache again).
-function resolveControllerKey(s: ReplicaSetControllerState, ns: string | undefined, ref: OwnerReference | undefined): string | undefined {
+function resolveControllerKey(
+  s: ReplicaSetControllerState,
+  ns: string | undefined,
+  ref: OwnerReference | undefined,
+): string | undefined {
   if (!ref || ref.kind !== 'ReplicaSet') return undefined;
   const key = refKey(ns, ref);
   const rs = listerGet(s.rsInformer, key);
@@ -136,14 +173,23 @@ function resolveControllerKey(s: ReplicaSetControllerState, ns: string | undefin
 // The pods this RS controls, through the informer's controller index (key order when `sorted`;
 // counting needs no order, ranking for deletion does).
 function podsOf(s: ReplicaSetControllerState, rs: ReplicaSet, sorted = true): Pod[] {
-  return listerByIndex(s.podInformer, 'controller', controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid), sorted);
+  return listerByIndex(
+    s.podInformer,
+    'controller',
+    controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid),
+    sorted,
+  );
 }
 
 // getIndirectlyRelatedPods: pods of every RS that shares this RS's controller (the Deployment's other RSs).
 function relatedPodsOf(s: ReplicaSetControllerState, rs: ReplicaSet): Pod[] {
   const owner = controllerRefOf(rs);
   if (!owner) return podsOf(s, rs);
-  const siblings = listerByIndex(s.rsInformer, 'controller', controllerIndexValue(rs.metadata?.namespace ?? '', owner.uid));
+  const siblings = listerByIndex(
+    s.rsInformer,
+    'controller',
+    controllerIndexValue(rs.metadata?.namespace ?? '', owner.uid),
+  );
   return siblings.flatMap((o) => podsOf(s, o));
 }
 
@@ -178,7 +224,10 @@ function hasLabels(labels: [string, string][], pod: Pod): boolean {
 function count(t: Tally, p: Pod, sign: 1 | -1): void {
   const phase = p.status?.phase;
   const done = phase === 'Succeeded' || phase === 'Failed';
-  if (p.metadata?.deletionTimestamp) { if (!done) t.terminating += sign; return; }
+  if (p.metadata?.deletionTimestamp) {
+    if (!done) t.terminating += sign;
+    return;
+  }
   if (done) return;
   t.active += sign;
   if (isPodReady(p)) t.ready += sign;
@@ -191,7 +240,10 @@ function isDone(p: Pod): boolean {
 }
 
 /** What one pod adds to its owner's tally (whose template labels are `labels`); for tests. */
-export function podTally(labels: [string, string][], p: Pod): Pick<Tally, 'active' | 'ready' | 'terminating' | 'fullyLabeled'> {
+export function podTally(
+  labels: [string, string][],
+  p: Pod,
+): Pick<Tally, 'active' | 'ready' | 'terminating' | 'fullyLabeled'> {
   const t: Tally = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig: '', labelsOf: undefined };
   count(t, p, 1);
   return { active: t.active, ready: t.ready, terminating: t.terminating, fullyLabeled: t.fullyLabeled };
@@ -205,8 +257,14 @@ export function podTally(labels: [string, string][], p: Pod): Pick<Tally, 'activ
 export function sameTallyClass(old: Pod, cur: Pod): boolean {
   const om = old.metadata;
   const cm = cur.metadata;
-  return om?.ownerReferences === cm?.ownerReferences && om?.namespace === cm?.namespace && om?.labels === cm?.labels
-    && !om?.deletionTimestamp === !cm?.deletionTimestamp && isDone(old) === isDone(cur) && isPodReady(old) === isPodReady(cur);
+  return (
+    om?.ownerReferences === cm?.ownerReferences &&
+    om?.namespace === cm?.namespace &&
+    om?.labels === cm?.labels &&
+    !om?.deletionTimestamp === !cm?.deletionTimestamp &&
+    isDone(old) === isDone(cur) &&
+    isPodReady(old) === isPodReady(cur)
+  );
 }
 
 /** Apply a pod change (old → cur, either absent) to the tallies already built. */
@@ -214,20 +272,34 @@ function tallyPodChange(s: ReplicaSetControllerState, old: Pod | undefined, cur:
   const m = tallies.get(s.podInformer);
   if (!m) return;
   if (old && cur && sameTallyClass(old, cur)) return;
-  if (old) { const v = ownerIndexValue(old); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, old, -1); }
-  if (cur) { const v = ownerIndexValue(cur); const t = v !== undefined ? m.get(v) : undefined; if (t) count(t, cur, 1); }
+  if (old) {
+    const v = ownerIndexValue(old);
+    const t = v !== undefined ? m.get(v) : undefined;
+    if (t) count(t, old, -1);
+  }
+  if (cur) {
+    const v = ownerIndexValue(cur);
+    const t = v !== undefined ? m.get(v) : undefined;
+    if (t) count(t, cur, 1);
+  }
 }
 
 function tallyOf(s: ReplicaSetControllerState, rs: ReplicaSet): Tally {
   let m = tallies.get(s.podInformer);
-  if (!m) { m = new Map(); tallies.set(s.podInformer, m); }
+  if (!m) {
+    m = new Map();
+    tallies.set(s.podInformer, m);
+  }
   const value = controllerIndexValue(rs.metadata?.namespace ?? '', rs.metadata?.uid);
   const labelsOf = rs.spec?.template?.metadata?.labels;
   let t = m.get(value);
   if (t && labelsOf !== undefined && t.labelsOf === labelsOf) return t;
   const labels = Object.entries(labelsOf ?? {});
   const labelsSig = JSON.stringify(labels);
-  if (t && t.labelsSig === labelsSig) { t.labelsOf = labelsOf; return t; }
+  if (t && t.labelsSig === labelsSig) {
+    t.labelsOf = labelsOf;
+    return t;
+  }
   t = { active: 0, ready: 0, terminating: 0, fullyLabeled: 0, labels, labelsSig, labelsOf };
   for (const p of podsOf(s, rs, false)) count(t, p, 1);
   m.set(value, t);
@@ -247,7 +319,10 @@ function rsHandlers(ctx: C): EventHandlers<ReplicaSet> {
   return {
     add: (rs) => enqueue(s, rs, ctx.notification),
     update: (_old, cur) => enqueue(s, cur, ctx.notification),
-    delete: (rs) => { delete s.expectations[metaNamespaceKey(rs)]; enqueue(s, rs, ctx.notification); },
+    delete: (rs) => {
+      delete s.expectations[metaNamespaceKey(rs)];
+      enqueue(s, rs, ctx.notification);
+    },
   };
 }
 
@@ -266,9 +341,15 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       tallyPodChange(s, undefined, pod);
       // A pod that shows up already terminating counts as a deletion, not a creation.
       const cause = ctx.notification;
-      if (pod.metadata?.deletionTimestamp) { onPodDeleted(s, pod, cause); return; }
+      if (pod.metadata?.deletionTimestamp) {
+        onPodDeleted(s, pod, cause);
+        return;
+      }
       const key = resolveControllerKey(s, pod.metadata?.namespace, controllerRefOf(pod));
-      if (key === undefined) { enqueueAdopters(s, pod, cause); return; }
+      if (key === undefined) {
+        enqueueAdopters(s, pod, cause);
+        return;
+      }
       creationObserved(s, key);
       add(s.queue, key, cause);
     },
@@ -292,7 +373,10 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       }
       const key = resolveControllerKey(s, cur.metadata?.namespace, curRef);
       // An orphan (newly, or with new labels) may be adopted by an RS that selects it.
-      if (key === undefined) { if (!curRef && (oldRef || labelChanged)) enqueueAdopters(s, cur, cause); return; }
+      if (key === undefined) {
+        if (!curRef && (oldRef || labelChanged)) enqueueAdopters(s, cur, cause);
+        return;
+      }
       // Its own pod relabelled: the sync checks whether it still matches, and releases it if not.
       if (labelChanged) (s.relabeled ??= {})[key] = true;
       add(s.queue, key, cause);
@@ -300,7 +384,10 @@ function podHandlers(ctx: C): EventHandlers<Pod> {
       const minReady = listerGet(s.rsInformer, key)!.spec?.minReadySeconds ?? 0;
       if (minReady > 0 && !isPodReady(old) && isPodReady(cur)) addAfter(ctx, s.queue, key, minReady * 1000 + 1000);
     },
-    delete: (pod) => { tallyPodChange(s, pod, undefined); onPodDeleted(s, pod, ctx.notification); },
+    delete: (pod) => {
+      tallyPodChange(s, pod, undefined);
+      onPodDeleted(s, pod, ctx.notification);
+    },
   };
 }
 
@@ -326,9 +413,18 @@ function claimPods(ctx: C, rs: ReplicaSet, key: string): { pods: Pod[]; ok: bool
   if (!orphans.length && !relabeled) return undefined;
   const own = podsOf(s, rs, true);
   const r = claimObjects(rs, [...own, ...orphans], {
-    adopt: (p, patch) => { const x = ctx.api.patch('pods', ns, p.metadata?.name ?? '', patch); return x.ok ? x.object : undefined; },
-    release: (p, patch) => { const x = ctx.api.patch('pods', ns, p.metadata?.name ?? '', patch); return x.ok || x.code === 404; },
-    fresh: () => { const g = ctx.api.get('replicasets', ns, rs.metadata?.name ?? ''); return g.ok ? g.object : undefined; },
+    adopt: (p, patch) => {
+      const x = ctx.api.patch('pods', ns, p.metadata?.name ?? '', patch);
+      return x.ok ? x.object : undefined;
+    },
+    release: (p, patch) => {
+      const x = ctx.api.patch('pods', ns, p.metadata?.name ?? '', patch);
+      return x.ok || x.code === 404;
+    },
+    fresh: () => {
+      const g = ctx.api.get('replicasets', ns, rs.metadata?.name ?? '');
+      return g.ok ? g.object : undefined;
+    },
   });
   if (!r.adopted.length && !r.released.length) return r.ok ? undefined : { pods: own, ok: false };
   return { pods: r.owned, ok: r.ok };
@@ -338,7 +434,7 @@ function claimPods(ctx: C, rs: ReplicaSet, key: string): { pods: Pod[]; ok: bool
 // syncReplicaSet
 
 function errorText(r: ApiResult<unknown>): string {
-  return r.ok ? '' : r.status.message ?? `code ${r.code}`;
+  return r.ok ? '' : (r.status.message ?? `code ${r.code}`);
 }
 
 // GetPodFromTemplate: labels/annotations from the template, generateName `<rs>-`, the RS as controller.
@@ -348,7 +444,16 @@ function podFromTemplate(rs: ReplicaSet): Pod {
   if (!parts) {
     parts = {
       generateName: flatten(`${rs.metadata?.name}-`),
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: rs.metadata?.name ?? '',
+          uid: rs.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     };
     podParts.set(rs, parts);
   }
@@ -370,7 +475,12 @@ function podFromTemplate(rs: ReplicaSet): Pod {
  * manageReplicas: create (slow-start batches) or delete (getPodsToDelete ranking) to reach
  * spec.replicas; returns the first error, or SYNC_WAITING when its requests wait on the rate limiter.
  */
-function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: Pod[]): string | null | typeof SYNC_WAITING {
+function manageReplicas(
+  ctx: C,
+  activeCount: number,
+  rs: ReplicaSet,
+  claimed?: Pod[],
+): string | null | typeof SYNC_WAITING {
   const s = ctx.state;
   const key = metaNamespaceKey(rs);
   const diff = manageReplicasDiff(activeCount, rs.spec?.replicas ?? 1, BurstReplicas);
@@ -384,14 +494,23 @@ function manageReplicas(ctx: C, activeCount: number, rs: ReplicaSet, claimed?: P
     // Ranking ties fall back to the lister's (key) order.
     const ranked = (claimed ?? podsOf(s, rs, true)).filter(isPodActive);
     const victims = getPodsToDelete(ranked, relatedPodsOf(s, rs), diff, rfc3339(ctx.now));
-    expectDeletions(s, key, victims.map((p) => metaNamespaceKey(p)), ctx.now);
+    expectDeletions(
+      s,
+      key,
+      victims.map((p) => metaNamespaceKey(p)),
+      ctx.now,
+    );
     return deletePods(ctx, rs, key, { pods: victims.map((p) => p.metadata?.name ?? ''), next: 0, error: null });
   }
   return null;
 }
 
 /** A scale-down's deletions (pod names, in getPodsToDelete's order): how far it got, its first error. */
-interface PendingDeletes { pods: string[]; next: number; error: string | null }
+interface PendingDeletes {
+  pods: string[];
+  next: number;
+  error: string | null;
+}
 
 /**
  * manageReplicas' deletions, run on or resumed: each takes a token of the controller's client (in
@@ -429,19 +548,35 @@ function deletePods(ctx: C, rs: ReplicaSet, key: string, d: PendingDeletes): str
  * first; on an empty bucket the run is kept and resumed when the next token is there (the batch's
  * goroutines wait in client-go's limiter). Returns the first error, or SYNC_WAITING.
  */
-function createPods(ctx: C, rs: ReplicaSet, key: string, p: SlowStartProgress<string>): string | null | typeof SYNC_WAITING {
+function createPods(
+  ctx: C,
+  rs: ReplicaSet,
+  key: string,
+  p: SlowStartProgress<string>,
+): string | null | typeof SYNC_WAITING {
   const s = ctx.state;
   const ns = rs.metadata?.namespace ?? 'default';
-  const wait = continueSlowStart(p, () => {
-    const r = ctx.api.create('pods', podFromTemplate(rs), ns);
-    if (r.ok) {
-      recordEvent(ctx, s.recorder, rs, 'Normal', SuccessfulCreatePodReason, podEventMessages.successfulCreate(r.object.metadata?.name ?? ''));
-      return null;
-    }
-    const msg = errorText(r);
-    recordEvent(ctx, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
-    return msg;
-  }, ctx.throttle);
+  const wait = continueSlowStart(
+    p,
+    () => {
+      const r = ctx.api.create('pods', podFromTemplate(rs), ns);
+      if (r.ok) {
+        recordEvent(
+          ctx,
+          s.recorder,
+          rs,
+          'Normal',
+          SuccessfulCreatePodReason,
+          podEventMessages.successfulCreate(r.object.metadata?.name ?? ''),
+        );
+        return null;
+      }
+      const msg = errorText(r);
+      recordEvent(ctx, s.recorder, rs, 'Warning', FailedCreatePodReason, podEventMessages.failedCreate(msg));
+      return msg;
+    },
+    ctx.throttle,
+  );
   if (wait > 0) {
     (s.creating ??= {})[key] = p;
     ctx.schedule(wait, { type: 'replicaset-resume', key } satisfies ResumeEvent);
@@ -455,7 +590,10 @@ function createPods(ctx: C, rs: ReplicaSet, key: string, p: SlowStartProgress<st
 }
 
 /** A waiting sync's next token is there: go on creating or deleting, and finish the sync when done. */
-interface ResumeEvent { type: 'replicaset-resume'; key: string }
+interface ResumeEvent {
+  type: 'replicaset-resume';
+  key: string;
+}
 
 function resumeSync(ctx: C, key: string): void {
   const s = ctx.state;
@@ -477,7 +615,13 @@ function resumeSync(ctx: C, key: string): void {
     const err = p ? createPods(ctx, rs, key, p) : deletePods(ctx, rs, key, d!);
     if (err === SYNC_WAITING) return err;
     const t = tallyOf(s, rs);
-    return syncStatus(ctx, rs, key, err, undefined, undefined, { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating });
+    return syncStatus(ctx, rs, key, err, undefined, undefined, {
+      active: t.active,
+      fullyLabeled: t.fullyLabeled,
+      ready: t.ready,
+      available: t.ready,
+      terminating: t.terminating,
+    });
   });
   if (ok !== SYNC_WAITING) finishSync(ctx, s.queue, key, ok);
 }
@@ -504,7 +648,12 @@ type PodCounts = { active: number; fullyLabeled: number; ready: number; availabl
 function scanPods(s: ReplicaSetControllerState, rs: ReplicaSet): { active: Pod[]; terminating: Pod[] } {
   const allPods = podsOf(s, rs, false);
   // FilterTerminatingPods (KEP-3973, beta in 1.35): being deleted but not yet terminal.
-  return { active: allPods.filter(isPodActive), terminating: allPods.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed') };
+  return {
+    active: allPods.filter(isPodActive),
+    terminating: allPods.filter(
+      (p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+    ),
+  };
 }
 
 /** Under tests, every sync also recounts the pods and fails loudly if the kept tally disagrees. */
@@ -514,14 +663,34 @@ const CHECK_TALLIES = FREEZE_BY_DEFAULT;
 export function syncReplicaSet(ctx: C, key: string): boolean | typeof SYNC_WAITING {
   const s = ctx.state;
   const rs = listerGet(s.rsInformer, key);
-  if (!rs) { delete s.expectations[key]; return true; }
+  if (!rs) {
+    delete s.expectations[key];
+    return true;
+  }
   const rsNeedsSync = satisfiedExpectations(s, key, ctx.now);
   const t = tallyOf(s, rs);
-  const counts = { active: t.active, fullyLabeled: t.fullyLabeled, ready: t.ready, available: t.ready, terminating: t.terminating };
+  const counts = {
+    active: t.active,
+    fullyLabeled: t.fullyLabeled,
+    ready: t.ready,
+    available: t.ready,
+    terminating: t.terminating,
+  };
   if (CHECK_TALLIES) {
     const x = scanPods(s, rs);
-    const want = calculateReplicaSetStatus({ ...rs, spec: { ...rs.spec, minReadySeconds: 0 } } as ReplicaSet, x.active, x.terminating, null, '');
-    if (want.replicas !== counts.active || (want.readyReplicas ?? 0) !== counts.ready || (want.fullyLabeledReplicas ?? 0) !== counts.fullyLabeled || want.terminatingReplicas !== counts.terminating) {
+    const want = calculateReplicaSetStatus(
+      { ...rs, spec: { ...rs.spec, minReadySeconds: 0 } } as ReplicaSet,
+      x.active,
+      x.terminating,
+      null,
+      '',
+    );
+    if (
+      want.replicas !== counts.active ||
+      (want.readyReplicas ?? 0) !== counts.ready ||
+      (want.fullyLabeledReplicas ?? 0) !== counts.fullyLabeled ||
+      want.terminatingReplicas !== counts.terminating
+    ) {
       throw new Error(`replicaset-controller: pod tally of ${key} is stale: ${JSON.stringify(counts)}`);
     }
   }
@@ -539,19 +708,43 @@ export function syncReplicaSet(ctx: C, key: string): boolean | typeof SYNC_WAITI
 }
 
 /** syncReplicaSet's end: the status from the claimed pods or the tally, written; false requeues. */
-function syncStatus(ctx: C, rs: ReplicaSet, key: string, err: string | null, claim: { pods: Pod[] } | undefined, active: Pod[] | undefined, counts: PodCounts): boolean {
+function syncStatus(
+  ctx: C,
+  rs: ReplicaSet,
+  key: string,
+  err: string | null,
+  claim: { pods: Pod[] } | undefined,
+  active: Pod[] | undefined,
+  counts: PodCounts,
+): boolean {
   const s = ctx.state;
   const now = rfc3339(ctx.now);
   let status: ReturnType<typeof calculateReplicaSetStatus>;
-  if (claim) status = calculateReplicaSetStatus(rs, active!, claim.pods.filter((p) => p.metadata?.deletionTimestamp && !isDone(p)), err, now);
-  else if ((rs.spec?.minReadySeconds ?? 0) === 0) status = replicaSetStatusFromCounts(rs, counts, err, now); // available = ready
-  else { const x = scanPods(s, rs); status = calculateReplicaSetStatus(rs, x.active, x.terminating, err, now); }
+  if (claim)
+    status = calculateReplicaSetStatus(
+      rs,
+      active!,
+      claim.pods.filter((p) => p.metadata?.deletionTimestamp && !isDone(p)),
+      err,
+      now,
+    );
+  else if ((rs.spec?.minReadySeconds ?? 0) === 0)
+    status = replicaSetStatusFromCounts(rs, counts, err, now); // available = ready
+  else {
+    const x = scanPods(s, rs);
+    status = calculateReplicaSetStatus(rs, x.active, x.terminating, err, now);
+  }
   const updated = updateStatus(ctx, rs, status);
   if (!updated) return false;
   const replicas = updated.spec?.replicas ?? 1;
   const minReady = updated.spec?.minReadySeconds ?? 0;
   // Ready but not yet available: come back when minReadySeconds has passed.
-  if (err === null && minReady > 0 && (updated.status?.readyReplicas ?? 0) === replicas && (updated.status?.availableReplicas ?? 0) !== replicas) {
+  if (
+    err === null &&
+    minReady > 0 &&
+    (updated.status?.readyReplicas ?? 0) === replicas &&
+    (updated.status?.availableReplicas ?? 0) !== replicas
+  ) {
     addAfter(ctx, s.queue, key, minReady * 1000);
   }
   return err === null;

@@ -55,7 +55,9 @@ function pod(
     status: {
       phase,
       conditions: ready ? [{ type: 'Ready', status: 'True', lastTransitionTime: readySince }] : undefined,
-      containerStatuses: ready ? [{ name: 'c', image: 'i', imageID: '', ready: true, restartCount: restarts }] : undefined,
+      containerStatuses: ready
+        ? [{ name: 'c', image: 'i', imageID: '', ready: true, restartCount: restarts }]
+        : undefined,
     },
   };
 }
@@ -64,13 +66,25 @@ const unscheduledPod = pod('unscheduled', '', 'Pending', false, 0, undefined, un
 const scheduledPendingPod = pod('pending', 'node', 'Pending', false, 0, undefined, undefined);
 const unknownPhasePod = pod('unknown-phase', 'node', 'Unknown', false, 0, undefined, undefined);
 const runningNotReadyPod = pod('not-ready', 'node', 'Running', false, 0, undefined, undefined);
-const runningReadyNoLastTransitionTimePod = pod('ready-no-last-transition-time', 'node', 'Running', true, 0, undefined, undefined);
+const runningReadyNoLastTransitionTimePod = pod(
+  'ready-no-last-transition-time',
+  'node',
+  'Running',
+  true,
+  0,
+  undefined,
+  undefined,
+);
 const runningReadyNow = pod('ready-now', 'node', 'Running', true, 0, now, now);
 const runningReadyThen = pod('ready-then', 'node', 'Running', true, 0, then1Month, then1Month);
 const runningReadyNowHighRestarts = pod('ready-high-restarts', 'node', 'Running', true, 9001, now, now);
 const runningReadyNowCreatedThen = pod('ready-now-created-then', 'node', 'Running', true, 0, now, then1Month);
-const lowPodDeletionCost = pod('low-deletion-cost', 'node', 'Running', true, 0, now, then1Month, { 'controller.kubernetes.io/pod-deletion-cost': '10' });
-const highPodDeletionCost = pod('high-deletion-cost', 'node', 'Running', true, 0, now, then1Month, { 'controller.kubernetes.io/pod-deletion-cost': '100' });
+const lowPodDeletionCost = pod('low-deletion-cost', 'node', 'Running', true, 0, now, then1Month, {
+  'controller.kubernetes.io/pod-deletion-cost': '10',
+});
+const highPodDeletionCost = pod('high-deletion-cost', 'node', 'Running', true, 0, now, then1Month, {
+  'controller.kubernetes.io/pod-deletion-cost': '100',
+});
 const unscheduled5Hours = pod('unscheduled-5-hours', '', 'Pending', false, 0, then5Hours, then5Hours);
 const unscheduled8Hours = pod('unscheduled-10-hours', '', 'Pending', false, 0, then8Hours, then8Hours);
 const ready2Hours = pod('ready-2-hours', '', 'Running', true, 0, then2Hours, then1Month);
@@ -91,11 +105,14 @@ describe('ActivePodsWithRanks.Less (controller_utils_test.go TestSortingActivePo
     [unscheduled5Hours, unscheduled8Hours],
     [ready5Hours, ready10Hours],
   ];
-  it.each(equality.map(([p1, p2], i) => ({ i, p1, p2: p2 ?? p1 })))('equality $i: $p1.metadata.name ~ $p2.metadata.name', ({ p1, p2 }) => {
-    const s: ActivePodsWithRanks = { pods: [p1, p2], rank: [1, 1], now };
-    expect(activePodsWithRanksLess(s, 0, 1)).toBe(false);
-    expect(activePodsWithRanksLess(s, 1, 0)).toBe(false);
-  });
+  it.each(equality.map(([p1, p2], i) => ({ i, p1, p2: p2 ?? p1 })))(
+    'equality $i: $p1.metadata.name ~ $p2.metadata.name',
+    ({ p1, p2 }) => {
+      const s: ActivePodsWithRanks = { pods: [p1, p2], rank: [1, 1], now };
+      expect(activePodsWithRanksLess(s, 0, 1)).toBe(false);
+      expect(activePodsWithRanksLess(s, 1, 0)).toBe(false);
+    },
+  );
 
   // The one row with PodDeletionCost disabled is left out: the simulator runs with the gate on.
   const inequality: [Pod, number, Pod, number][] = [
@@ -115,11 +132,14 @@ describe('ActivePodsWithRanks.Less (controller_utils_test.go TestSortingActivePo
     [lowPodDeletionCost, 2, highPodDeletionCost, 1],
     [ready2Hours, 1, ready5Hours, 1],
   ];
-  it.each(inequality.map(([l, lr, g, gr], i) => ({ i, l, lr, g, gr })))('inequality $i: $l.metadata.name($lr) < $g.metadata.name($gr)', ({ l, lr, g, gr }) => {
-    const s: ActivePodsWithRanks = { pods: [l, g], rank: [lr, gr], now };
-    expect(activePodsWithRanksLess(s, 0, 1)).toBe(true);
-    expect(activePodsWithRanksLess(s, 1, 0)).toBe(false);
-  });
+  it.each(inequality.map(([l, lr, g, gr], i) => ({ i, l, lr, g, gr })))(
+    'inequality $i: $l.metadata.name($lr) < $g.metadata.name($gr)',
+    ({ l, lr, g, gr }) => {
+      const s: ActivePodsWithRanks = { pods: [l, g], rank: [lr, gr], now };
+      expect(activePodsWithRanksLess(s, 0, 1)).toBe(true);
+      expect(activePodsWithRanksLess(s, 1, 0)).toBe(false);
+    },
+  );
 
   it('log2 buckets are over nanoseconds, as Go time.Duration is (5 h and 8 h share bucket 44)', () => {
     expect(logarithmicRankDiff(NOW_MS - 5 * HOUR, NOW_MS - 8 * HOUR, NOW_MS)).toBe(0);
@@ -135,7 +155,20 @@ describe('ActivePodsWithRanks.Less (controller_utils_test.go TestSortingActivePo
   });
 
   it('is a strict weak order on the table pods (irreflexive, asymmetric)', () => {
-    const all = [unscheduledPod, scheduledPendingPod, unknownPhasePod, runningNotReadyPod, runningReadyNoLastTransitionTimePod, runningReadyNow, runningReadyThen, runningReadyNowHighRestarts, runningReadyNowCreatedThen, lowPodDeletionCost, highPodDeletionCost, ready2Hours];
+    const all = [
+      unscheduledPod,
+      scheduledPendingPod,
+      unknownPhasePod,
+      runningNotReadyPod,
+      runningReadyNoLastTransitionTimePod,
+      runningReadyNow,
+      runningReadyThen,
+      runningReadyNowHighRestarts,
+      runningReadyNowCreatedThen,
+      lowPodDeletionCost,
+      highPodDeletionCost,
+      ready2Hours,
+    ];
     fc.assert(
       fc.property(fc.nat(all.length - 1), fc.nat(all.length - 1), fc.nat(3), fc.nat(3), (i, j, ri, rj) => {
         const s: ActivePodsWithRanks = { pods: [all[i], all[j]], rank: [ri, rj], now };
@@ -158,7 +191,9 @@ describe('getPodsToDelete', () => {
     const other = onNode('other', 'node-1', 'u9');
     expect(getPodsToDelete([c, a, b], [c, a, b, other], 1, now).map((p) => p.metadata!.name)).toEqual(['a']);
     const pending = pod('pending', 'node-2', 'Pending', false, 0, undefined, then1Month);
-    expect(getPodsToDelete([c, a, b, pending], [c, a, b, pending, other], 2, now).map((p) => p.metadata!.name)).toEqual(['pending', 'a']);
+    expect(getPodsToDelete([c, a, b, pending], [c, a, b, pending, other], 2, now).map((p) => p.metadata!.name)).toEqual(
+      ['pending', 'a'],
+    );
   });
   it('skips sorting when every pod goes', () => {
     const list = [runningReadyThen, unscheduledPod];
@@ -166,7 +201,11 @@ describe('getPodsToDelete', () => {
   });
   it('ranks count only active related pods, unassigned pods share the "" node', () => {
     const dead = { ...pod('dead', 'n', 'Failed', false, 0, undefined, undefined) };
-    const r = getPodsRankedByRelatedPodsOnSameNode([pod('x', 'n', 'Running', false, 0, undefined, undefined), unscheduledPod], [dead, pod('y', 'n', 'Running', false, 0, undefined, undefined), unscheduledPod], now);
+    const r = getPodsRankedByRelatedPodsOnSameNode(
+      [pod('x', 'n', 'Running', false, 0, undefined, undefined), unscheduledPod],
+      [dead, pod('y', 'n', 'Running', false, 0, undefined, undefined), unscheduledPod],
+      now,
+    );
     expect(r.rank).toEqual([1, 1]);
   });
 });
@@ -214,7 +253,12 @@ describe('pod predicates and RS status', () => {
   it('calculateReplicaSetStatus counts, ReplicaFailure FailedCreate, terminatingReplicas', () => {
     const rs: ReplicaSet = {
       metadata: { name: 'web-7c5ddbdf54', generation: 3 },
-      spec: { replicas: 4, minReadySeconds: 5, selector: {}, template: { metadata: { labels: { app: 'web', 'pod-template-hash': '7c5ddbdf54' } } } },
+      spec: {
+        replicas: 4,
+        minReadySeconds: 5,
+        selector: {},
+        template: { metadata: { labels: { app: 'web', 'pod-template-hash': '7c5ddbdf54' } } },
+      },
       status: { replicas: 0 },
     };
     const labelled = (p: Pod, labels: Record<string, string>): Pod => ({ ...p, metadata: { ...p.metadata, labels } });
@@ -225,8 +269,23 @@ describe('pod predicates and RS status', () => {
       labelled(pod('x', 'n', 'Pending', false, 0, undefined, undefined), { app: 'web' }),
     ];
     const s = calculateReplicaSetStatus(rs, pods, [runningReadyThen], 'pods "web-" is forbidden: exceeded quota', now);
-    expect(s).toMatchObject({ replicas: 3, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 1, observedGeneration: 3, terminatingReplicas: 1 });
-    expect(s.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'pods "web-" is forbidden: exceeded quota', lastTransitionTime: now }]);
+    expect(s).toMatchObject({
+      replicas: 3,
+      fullyLabeledReplicas: 2,
+      readyReplicas: 2,
+      availableReplicas: 1,
+      observedGeneration: 3,
+      terminatingReplicas: 1,
+    });
+    expect(s.conditions).toEqual([
+      {
+        type: 'ReplicaFailure',
+        status: 'True',
+        reason: 'FailedCreate',
+        message: 'pods "web-" is forbidden: exceeded quota',
+        lastTransitionTime: now,
+      },
+    ]);
     const cleared = calculateReplicaSetStatus({ ...rs, status: s }, pods, null, null, now);
     expect(cleared.conditions).toBeUndefined();
     expect(cleared).not.toHaveProperty('terminatingReplicas');
@@ -238,23 +297,28 @@ describe('pod predicates and RS status', () => {
   });
   it('a run resumed after every rate-limiter wait makes the same calls as one run (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 7 }), (count, failAt, every) => {
-        let calls = 0;
-        const fn = () => (++calls > failAt ? 'err' : null);
-        const whole = slowStartBatch(count, 1, fn);
-        const wholeCalls = calls;
-        calls = 0;
-        const p = newSlowStart<string>(count, 1);
-        // The limiter lets `every` calls through, then asks for a wait; the run is resumed after it.
-        let asks = 0;
-        let resumes = 0;
-        while (continueSlowStart(p, fn, () => (++asks % (every + 1) === 0 ? 50 : 0)) > 0) resumes++;
-        expect(calls).toBe(wholeCalls);
-        expect(p.successes).toBe(whole.successes);
-        expect(p.error).toBe(whole.error);
-        expect(p.successes + p.failures).toBe(calls);
-        expect(resumes).toBeLessThanOrEqual(calls);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 1, max: 7 }),
+        (count, failAt, every) => {
+          let calls = 0;
+          const fn = () => (++calls > failAt ? 'err' : null);
+          const whole = slowStartBatch(count, 1, fn);
+          const wholeCalls = calls;
+          calls = 0;
+          const p = newSlowStart<string>(count, 1);
+          // The limiter lets `every` calls through, then asks for a wait; the run is resumed after it.
+          let asks = 0;
+          let resumes = 0;
+          while (continueSlowStart(p, fn, () => (++asks % (every + 1) === 0 ? 50 : 0)) > 0) resumes++;
+          expect(calls).toBe(wholeCalls);
+          expect(p.successes).toBe(whole.successes);
+          expect(p.error).toBe(whole.error);
+          expect(p.successes + p.failures).toBe(calls);
+          expect(resumes).toBeLessThanOrEqual(calls);
+        },
+      ),
     );
   });
 });

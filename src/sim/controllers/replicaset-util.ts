@@ -87,7 +87,11 @@ export function slowStartBatch<E>(count: number, initialBatchSize: number, fn: (
   let remaining = count;
   let successes = 0;
   const batches: number[] = [];
-  for (let batchSize = Math.min(remaining, initialBatchSize); batchSize > 0; batchSize = Math.min(2 * batchSize, remaining)) {
+  for (
+    let batchSize = Math.min(remaining, initialBatchSize);
+    batchSize > 0;
+    batchSize = Math.min(2 * batchSize, remaining)
+  ) {
     batches.push(batchSize);
     const errors: E[] = [];
     for (let i = 0; i < batchSize; i++) {
@@ -134,7 +138,10 @@ export function continueSlowStart<E>(p: SlowStartProgress<E>, fn: () => E | null
       const err = fn();
       p.leftInBatch--;
       if (err === null) p.successes++;
-      else { p.failures++; p.error ??= err; }
+      else {
+        p.failures++;
+        p.error ??= err;
+      }
     }
     p.remaining -= p.batchSize;
     p.batchSize = p.error === null ? Math.min(2 * p.batchSize, p.remaining) : 0;
@@ -259,7 +266,11 @@ export function activePodsWithRanksLess(s: ActivePodsWithRanks, i: number, j: nu
 }
 
 /** getPodsRankedByRelatedPodsOnSameNode: rank = active related pods on the same node. */
-export function getPodsRankedByRelatedPodsOnSameNode(podsToRank: readonly Pod[], relatedPods: readonly Pod[], now?: Time): ActivePodsWithRanks {
+export function getPodsRankedByRelatedPodsOnSameNode(
+  podsToRank: readonly Pod[],
+  relatedPods: readonly Pod[],
+  now?: Time,
+): ActivePodsWithRanks {
   const podsOnNode = new Map<string, number>();
   for (const p of relatedPods) {
     if (isPodActive(p)) podsOnNode.set(p.spec?.nodeName ?? '', (podsOnNode.get(p.spec?.nodeName ?? '') ?? 0) + 1);
@@ -275,9 +286,17 @@ function sortActivePodsWithRanks(s: ActivePodsWithRanks): ActivePodsWithRanks {
 }
 
 /** getPodsToDelete: the first diff pods by ActivePodsWithRanks (no sort when all go). */
-export function getPodsToDelete(filteredPods: readonly Pod[], relatedPods: readonly Pod[], diff: number, now: Time): Pod[] {
+export function getPodsToDelete(
+  filteredPods: readonly Pod[],
+  relatedPods: readonly Pod[],
+  diff: number,
+  now: Time,
+): Pod[] {
   if (diff < filteredPods.length) {
-    return sortActivePodsWithRanks(getPodsRankedByRelatedPodsOnSameNode(filteredPods, relatedPods, now)).pods.slice(0, diff);
+    return sortActivePodsWithRanks(getPodsRankedByRelatedPodsOnSameNode(filteredPods, relatedPods, now)).pods.slice(
+      0,
+      diff,
+    );
   }
   return filteredPods.slice(0, diff);
 }
@@ -311,14 +330,36 @@ export function calculateReplicaSetStatus(
       if (isPodAvailable(p, minReadySeconds, now)) available++;
     }
   }
-  return replicaSetStatusFromCounts(rs, { active: activePods.length, fullyLabeled, ready, available, terminating: terminatingPods === null ? null : terminatingPods.length }, manageReplicasErr, now);
+  return replicaSetStatusFromCounts(
+    rs,
+    {
+      active: activePods.length,
+      fullyLabeled,
+      ready,
+      available,
+      terminating: terminatingPods === null ? null : terminatingPods.length,
+    },
+    manageReplicasErr,
+    now,
+  );
 }
 
 /** The pod counts calculateStatus derives its numbers from (terminating null = KEP-3973 gate off). */
-interface ReplicaSetPodCounts { active: number; fullyLabeled: number; ready: number; available: number; terminating: number | null }
+interface ReplicaSetPodCounts {
+  active: number;
+  fullyLabeled: number;
+  ready: number;
+  available: number;
+  terminating: number | null;
+}
 
 /** calculateStatus from counts already taken (the controller keeps them as pods change). */
-export function replicaSetStatusFromCounts(rs: ReplicaSet, counts: ReplicaSetPodCounts, manageReplicasErr: string | null, now: Time): ReplicaSetStatusExt {
+export function replicaSetStatusFromCounts(
+  rs: ReplicaSet,
+  counts: ReplicaSetPodCounts,
+  manageReplicasErr: string | null,
+  now: Time,
+): ReplicaSetStatusExt {
   const { fullyLabeled, ready, available } = counts;
   const activePods = { length: counts.active };
   const terminatingPods = counts.terminating === null ? null : { length: counts.terminating };
@@ -327,7 +368,13 @@ export function replicaSetStatusFromCounts(rs: ReplicaSet, counts: ReplicaSetPod
   if (manageReplicasErr !== null && !failure) {
     const diff = activePods.length - (rs.spec?.replicas ?? 1);
     const reason = diff < 0 ? FailedCreatePodReason : diff > 0 ? FailedDeletePodReason : '';
-    conditions.push({ type: 'ReplicaFailure', status: 'True', lastTransitionTime: now, reason, message: manageReplicasErr });
+    conditions.push({
+      type: 'ReplicaFailure',
+      status: 'True',
+      lastTransitionTime: now,
+      reason,
+      message: manageReplicasErr,
+    });
   } else if (manageReplicasErr === null && failure) {
     conditions = conditions.filter((c) => c.type !== 'ReplicaFailure');
   }

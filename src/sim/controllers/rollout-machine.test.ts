@@ -35,7 +35,14 @@ const E = {
   waiting: synced({ lastAction: 'idle', availableReplicas: 2 }),
   complete: synced({ lastAction: 'idle', updatedReplicas: 3, progressingReason: 'NewReplicaSetAvailable' }),
   // A scale-up of a finished Deployment: not complete yet, condition still NewReplicaSetAvailable.
-  resyncAfterComplete: synced({ lastAction: 'idle', updatedReplicas: 4, statusReplicas: 4, replicas: 5, availableReplicas: 4, progressingReason: 'NewReplicaSetAvailable' }),
+  resyncAfterComplete: synced({
+    lastAction: 'idle',
+    updatedReplicas: 4,
+    statusReplicas: 4,
+    replicas: 5,
+    availableReplicas: 4,
+    progressingReason: 'NewReplicaSetAvailable',
+  }),
   timedOut: synced({ lastAction: 'idle', availableReplicas: 2, progressingReason: 'ProgressDeadlineExceeded' }),
   PAUSE: { type: 'PAUSE' } as RolloutEvent,
   RESUME: { type: 'RESUME' } as RolloutEvent,
@@ -66,11 +73,15 @@ function expectAgreement(c: Cluster, want: RolloutStateName): void {
   const d = storeGet(c.world.state.store, 'deployments', storeKey('deployments', 'default', 'web')) as Deployment;
   const progressing = d.status?.conditions?.find((x) => x.type === 'Progressing');
   const st = d.status ?? {};
-  const done = st.updatedReplicas === d.spec?.replicas && st.replicas === d.spec?.replicas && st.availableReplicas === d.spec?.replicas;
+  const done =
+    st.updatedReplicas === d.spec?.replicas &&
+    st.replicas === d.spec?.replicas &&
+    st.availableReplicas === d.spec?.replicas;
   expect(v.state).toBe(want);
   if (want === 'complete') expect([progressing?.reason, done]).toEqual(['NewReplicaSetAvailable', true]);
   if (want === 'paused') expect([d.spec?.paused, progressing?.reason]).toEqual([true, 'DeploymentPaused']);
-  if (want === 'deadlineExceeded') expect([progressing?.status, progressing?.reason, done]).toEqual(['False', 'ProgressDeadlineExceeded', false]);
+  if (want === 'deadlineExceeded')
+    expect([progressing?.status, progressing?.reason, done]).toEqual(['False', 'ProgressDeadlineExceeded', false]);
 }
 
 describe('rollout machine, as the Deployment controller runs it in a cluster', () => {
@@ -78,12 +89,43 @@ describe('rollout machine, as the Deployment controller runs it in a cluster', (
     const seen = new Set<string>();
     const c = createCluster({ seed: 4, nodes: 3 });
     c.settle();
-    const image = (tag: string) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', options: { patchType: 'strategic' }, body: { spec: { template: { spec: { containers: [{ name: 'web', image: tag }] } } } } });
-    const pause = (paused: boolean) => c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', options: { patchType: 'merge' }, body: { spec: { paused } } });
-    c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-      spec: { replicas: 4, progressDeadlineSeconds: 60, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
-    } });
+    const image = (tag: string) =>
+      c.request({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'web',
+        options: { patchType: 'strategic' },
+        body: { spec: { template: { spec: { containers: [{ name: 'web', image: tag }] } } } },
+      });
+    const pause = (paused: boolean) =>
+      c.request({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'web',
+        options: { patchType: 'merge' },
+        body: { spec: { paused } },
+      });
+    c.request({
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 4,
+          progressDeadlineSeconds: 60,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+          },
+        },
+      },
+    });
     run(c, 60_000, seen);
     expectAgreement(c, 'complete');
     // A rolling update, paused halfway and resumed.
@@ -103,7 +145,13 @@ describe('rollout machine, as the Deployment controller runs it in a cluster', (
     image('nginx:1.28');
     run(c, 60_000, seen);
     expectAgreement(c, 'complete');
-    expect([...seen].sort().join(' ')).toBe(statechartOf(rolloutMachine).states.filter((s) => s.type !== 'compound').map((s) => s.id).sort().join(' '));
+    expect([...seen].sort().join(' ')).toBe(
+      statechartOf(rolloutMachine)
+        .states.filter((s) => s.type !== 'compound')
+        .map((s) => s.id)
+        .sort()
+        .join(' '),
+    );
   });
 });
 
@@ -158,8 +206,26 @@ describe('rollout machine: explicit transitions', () => {
 describe('rolloutSummary', () => {
   it('reads spec, status counts and the Progressing reason', () => {
     const d: Deployment = { spec: { replicas: 3, selector: {}, template: {} } };
-    const s = rolloutSummary(d, { replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }] }, 'idle');
-    expect(s).toEqual({ replicas: 3, statusReplicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, progressingReason: 'NewReplicaSetAvailable', lastAction: 'idle' });
+    const s = rolloutSummary(
+      d,
+      {
+        replicas: 3,
+        updatedReplicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+        conditions: [{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }],
+      },
+      'idle',
+    );
+    expect(s).toEqual({
+      replicas: 3,
+      statusReplicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      progressingReason: 'NewReplicaSetAvailable',
+      lastAction: 'idle',
+    });
     expect(summaryComplete(s)).toBe(true);
     expect(rolloutSummary(d, {}, 'idle').progressingReason).toBeNull();
   });

@@ -29,10 +29,7 @@ export interface RolloutSummary {
 
 /** Events the deployment controller (or kubectl, via the controller) sends to the machine. */
 export type RolloutEvent =
-  | { type: 'SYNCED'; status: RolloutSummary }
-  | { type: 'PAUSE' }
-  | { type: 'RESUME' }
-  | { type: 'NEW_TEMPLATE' };
+  { type: 'SYNCED'; status: RolloutSummary } | { type: 'PAUSE' } | { type: 'RESUME' } | { type: 'NEW_TEMPLATE' };
 
 /** Plain-data context: the last summary and how many template changes started a rollout. */
 export interface RolloutContext {

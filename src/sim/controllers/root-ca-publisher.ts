@@ -30,23 +30,44 @@ type C = Ctx<RootCAPublisherState>;
 
 /** configMapDeleted, configMapUpdated: kube-root-ca.crt's namespace is synced again. */
 function cmHandlers(ctx: C): EventHandlers<ConfigMap> {
-  const enqueue = (cm: ConfigMap) => { if (cm.metadata?.name === NAME) add(ctx.state.queue, cm.metadata.namespace ?? '', ctx.notification); };
+  const enqueue = (cm: ConfigMap) => {
+    if (cm.metadata?.name === NAME) add(ctx.state.queue, cm.metadata.namespace ?? '', ctx.notification);
+  };
   return { update: (_, cm) => enqueue(cm), delete: enqueue };
 }
 
 /** namespaceAdded (every one), namespaceUpdated (an active one). */
 function nsHandlers(ctx: C): EventHandlers<Namespace> {
   const enqueue = (ns: Namespace) => add(ctx.state.queue, ns.metadata?.name ?? '', ctx.notification);
-  return { add: enqueue, update: (_, ns) => { if (ns.status?.phase === 'Active') enqueue(ns); } };
+  return {
+    add: enqueue,
+    update: (_, ns) => {
+      if (ns.status?.phase === 'Active') enqueue(ns);
+    },
+  };
 }
 
 /** syncNamespace: kube-root-ca.crt created when missing, its data and description put back when they differ. */
 function syncNamespace(ctx: C, ns: string): boolean {
   const cm = listerGet(ctx.state.cmInformer, `${ns}/${NAME}`);
   // A create refused because the namespace is gone or terminating is not retried.
-  if (!cm) return settled(ctx.api.create('configmaps', { ...ROOT_CA_CONFIG_MAP, metadata: { ...ROOT_CA_CONFIG_MAP.metadata, namespace: ns } }, ns));
+  if (!cm)
+    return settled(
+      ctx.api.create(
+        'configmaps',
+        { ...ROOT_CA_CONFIG_MAP, metadata: { ...ROOT_CA_CONFIG_MAP.metadata, namespace: ns } },
+        ns,
+      ),
+    );
   if (deepEqual(cm.data, ROOT_CA_CONFIG_MAP.data) && cm.metadata?.annotations?.[DESCRIPTION]) return true;
-  const next = { ...cm, data: ROOT_CA_CONFIG_MAP.data, metadata: { ...cm.metadata, annotations: { ...cm.metadata?.annotations, ...ROOT_CA_CONFIG_MAP.metadata.annotations } } };
+  const next = {
+    ...cm,
+    data: ROOT_CA_CONFIG_MAP.data,
+    metadata: {
+      ...cm.metadata,
+      annotations: { ...cm.metadata?.annotations, ...ROOT_CA_CONFIG_MAP.metadata.annotations },
+    },
+  };
   return ctx.api.update('configmaps', next).ok;
 }
 
@@ -62,12 +83,20 @@ export const rootCAPublisherDef: ComponentDef<RootCAPublisherState, ControllerEv
   identity: () => ROOT_CA_CERT_PUBLISHER,
   clientLimit: KUBE_CONTROLLER_MANAGER_CLIENT,
   init(ctx) {
-    ctx.state = { cmInformer: newInformer('configmaps', 'configmaps'), nsInformer: newInformer('namespaces', 'namespaces'), queue: newWorkQueue('root_ca_cert_publisher'), workerPending: false };
+    ctx.state = {
+      cmInformer: newInformer('configmaps', 'configmaps'),
+      nsInformer: newInformer('namespaces', 'namespaces'),
+      queue: newWorkQueue('root_ca_cert_publisher'),
+      workerPending: false,
+    };
     rootCAPublisher.run(ctx);
     return ctx.state;
   },
   handle(event, ctx) {
-    if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
+    if (!ctx.components?.['garbage-collector']) {
+      ctx.stop(ctx.name);
+      return;
+    }
     rootCAPublisher.handle(event, ctx);
   },
 };

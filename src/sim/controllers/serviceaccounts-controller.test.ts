@@ -15,14 +15,20 @@ function cluster() {
   installKubectlExtras(c);
   return c;
 }
-const get = (c: ReturnType<typeof cluster>, resource: string, name: string, namespace = 'team-a') => c.request({ verb: 'get', resource, namespace, name });
-const writes = (c: ReturnType<typeof cluster>, component: string) => c.log.filter((r) => r.kind === 'request' && r.component === component).map((r) => `${r.verb} ${r.path} ${r.code}`);
+const get = (c: ReturnType<typeof cluster>, resource: string, name: string, namespace = 'team-a') =>
+  c.request({ verb: 'get', resource, namespace, name });
+const writes = (c: ReturnType<typeof cluster>, component: string) =>
+  c.log.filter((r) => r.kind === 'request' && r.component === component).map((r) => `${r.verb} ${r.path} ${r.code}`);
 
 describe('the serviceaccount controller and the root-CA publisher', () => {
-  it('start at a namespace\'s create and give it its default ServiceAccount and kube-root-ca.crt', () => {
+  it("start at a namespace's create and give it its default ServiceAccount and kube-root-ca.crt", () => {
     const c = cluster();
     expect(c.world.state.components[SERVICE_ACCOUNT_CONTROLLER]).toBeUndefined();
-    c.request({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } });
+    c.request({
+      verb: 'create',
+      resource: 'namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+    });
     c.settle();
     expect(get(c, 'serviceaccounts', 'default').ok).toBe(true);
     const cm = get(c, 'configmaps', 'kube-root-ca.crt');
@@ -41,17 +47,30 @@ describe('the serviceaccount controller and the root-CA publisher', () => {
     expect(get(c, 'configmaps', 'kube-root-ca.crt', 'kube-public').ok).toBe(true);
     expect(get(c, 'serviceaccounts', 'default', 'default').ok).toBe(true);
     const cm = (get(c, 'configmaps', 'kube-root-ca.crt', 'default') as { object: Obj }).object;
-    c.request({ verb: 'update', resource: 'configmaps', namespace: 'default', name: 'kube-root-ca.crt', body: { ...cm, data: { 'ca.crt': 'mine' }, metadata: { ...cm.metadata, annotations: {} } } });
+    c.request({
+      verb: 'update',
+      resource: 'configmaps',
+      namespace: 'default',
+      name: 'kube-root-ca.crt',
+      body: { ...cm, data: { 'ca.crt': 'mine' }, metadata: { ...cm.metadata, annotations: {} } },
+    });
     c.settle();
     const back = (get(c, 'configmaps', 'kube-root-ca.crt', 'default') as { object: ConfigMap }).object;
     expect(back.data).toEqual(ROOT_CA_CONFIG_MAP.data);
     expect(back.metadata?.annotations).toEqual(ROOT_CA_CONFIG_MAP.metadata.annotations);
-    expect(writes(c, ROOT_CA_CERT_PUBLISHER)).toEqual(['POST /api/v1/namespaces/kube-public/configmaps 201', 'PUT /api/v1/namespaces/default/configmaps/kube-root-ca.crt 200']);
+    expect(writes(c, ROOT_CA_CERT_PUBLISHER)).toEqual([
+      'POST /api/v1/namespaces/kube-public/configmaps 201',
+      'PUT /api/v1/namespaces/default/configmaps/kube-root-ca.crt 200',
+    ]);
   });
 
   it('leave a terminating namespace alone: a refused create is not retried', () => {
     const c = cluster();
-    c.request({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } });
+    c.request({
+      verb: 'create',
+      resource: 'namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+    });
     c.settle();
     c.request({ verb: 'delete', resource: 'namespaces', name: 'team-a' });
     c.settle();
@@ -60,13 +79,37 @@ describe('the serviceaccount controller and the root-CA publisher', () => {
     const after = writes(c, ROOT_CA_CERT_PUBLISHER).slice(1);
     expect(after.length).toBeLessThanOrEqual(1);
     expect(after.every((w) => / (403|404)$/.test(w))).toBe(true);
-    expect(settled({ ok: false, code: 403, status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: '', reason: 'Forbidden', code: 403, details: { causes: [{ reason: 'NamespaceTerminating', message: '', field: '' }] } } })).toBe(true);
-    expect(settled({ ok: false, code: 500, status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: '', reason: '', code: 500 } })).toBe(false);
+    expect(
+      settled({
+        ok: false,
+        code: 403,
+        status: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          message: '',
+          reason: 'Forbidden',
+          code: 403,
+          details: { causes: [{ reason: 'NamespaceTerminating', message: '', field: '' }] },
+        },
+      }),
+    ).toBe(true);
+    expect(
+      settled({
+        ok: false,
+        code: 500,
+        status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: '', reason: '', code: 500 },
+      }),
+    ).toBe(false);
   });
 
   it('are not run by a cluster kubectl has not touched', () => {
     const c = createCluster({ seed: 1 });
-    c.request({ verb: 'create', resource: 'namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } });
+    c.request({
+      verb: 'create',
+      resource: 'namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
+    });
     c.settle();
     expect(get(c, 'serviceaccounts', 'default').code).toBe(404);
   });

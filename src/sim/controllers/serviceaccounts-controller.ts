@@ -41,7 +41,12 @@ function nsHandlers(ctx: C): EventHandlers<Namespace> {
 
 /** A create that need not be retried: done, made by someone else, or its namespace gone or terminating. */
 export function settled(r: ApiResult<unknown>): boolean {
-  return r.ok || r.code === 404 || r.code === 409 || !!r.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
+  return (
+    r.ok ||
+    r.code === 404 ||
+    r.code === 409 ||
+    !!r.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')
+  );
 }
 
 /** syncNamespace: an active namespace's missing accounts created (AlreadyExists and a terminating namespace are no errors). */
@@ -51,7 +56,14 @@ function syncNamespace(ctx: C, name: string): boolean {
   let ok = true;
   for (const sa of SERVICE_ACCOUNTS_TO_ENSURE) {
     if (listerGet(ctx.state.saInformer, `${name}/${sa}`)) continue;
-    ok = settled(ctx.api.create('serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace: name } }, name)) && ok;
+    ok =
+      settled(
+        ctx.api.create(
+          'serviceaccounts',
+          { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace: name } },
+          name,
+        ),
+      ) && ok;
   }
   return ok;
 }
@@ -63,18 +75,29 @@ const serviceAccountsController = controller<ServiceAccountsControllerState>({
 });
 
 /** The serviceaccount controller as a component type (instance name = type name). */
-export const serviceAccountsControllerDef: ComponentDef<ServiceAccountsControllerState, ControllerEvent<'serviceaccount-worker'>> = {
+export const serviceAccountsControllerDef: ComponentDef<
+  ServiceAccountsControllerState,
+  ControllerEvent<'serviceaccount-worker'>
+> = {
   name: SERVICE_ACCOUNT_CONTROLLER,
   identity: () => SERVICE_ACCOUNT_CONTROLLER,
   clientLimit: KUBE_CONTROLLER_MANAGER_CLIENT,
   init(ctx) {
-    ctx.state = { saInformer: newInformer('serviceaccounts', 'serviceaccounts'), nsInformer: newInformer('namespaces', 'namespaces'), queue: newWorkQueue('serviceaccount'), workerPending: false };
+    ctx.state = {
+      saInformer: newInformer('serviceaccounts', 'serviceaccounts'),
+      nsInformer: newInformer('namespaces', 'namespaces'),
+      queue: newWorkQueue('serviceaccount'),
+      workerPending: false,
+    };
     serviceAccountsController.run(ctx);
     return ctx.state;
   },
   handle(event, ctx) {
     // Its process's loops have stopped: so does it, until the API server's next such write.
-    if (!ctx.components?.['garbage-collector']) { ctx.stop(ctx.name); return; }
+    if (!ctx.components?.['garbage-collector']) {
+      ctx.stop(ctx.name);
+      return;
+    }
     serviceAccountsController.handle(event, ctx);
   },
 };

@@ -10,7 +10,8 @@ import type { FigureView } from './protocol.ts';
 import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './replay-check.ts';
 
 const compiled = compileFigure(cascadeDeleteWidget);
-const at = (step: number): FigureView => new FigureHost(cascadeDeleteWidget, compiled.story).handle({ op: 'seek', step })!;
+const at = (step: number): FigureView =>
+  new FigureHost(cascadeDeleteWidget, compiled.story).handle({ op: 'seek', step })!;
 const ownersOf = (v: FigureView): OwnersDetail => v.detail!.owners as unknown as OwnersDetail;
 const beat = (i: number) => compiled.story.beats[i];
 
@@ -19,12 +20,16 @@ describe('the cascade-delete widget', () => {
     expectWellFormedStory(compiled, 3);
     expectStoryReplays(cascadeDeleteWidget, compiled);
   });
-  it('opens on web\'s chain, each object owned by the one above it by uid', () => {
+  it("opens on web's chain, each object owned by the one above it by uid", () => {
     expect(compiled.first.step).toBe(compiled.story.opening);
     const objects = ownersOf(compiled.first).objects;
     const [d, rs, ...pods] = objects;
     expect(d).toMatchObject({ kind: 'Deployment', name: 'web', owner: null });
-    expect(rs).toMatchObject({ kind: 'ReplicaSet', name: 'web-c68c68797', owner: { kind: 'Deployment', name: 'web', uid: d.uid } });
+    expect(rs).toMatchObject({
+      kind: 'ReplicaSet',
+      name: 'web-c68c68797',
+      owner: { kind: 'Deployment', name: 'web', uid: d.uid },
+    });
     expect(pods.map((p) => p.name)).toEqual(['web-c68c68797-nzjqm', 'web-c68c68797-pjhzg', 'web-c68c68797-vc5xc']);
     for (const p of pods) expect(p.owner).toEqual({ kind: 'ReplicaSet', name: 'web-c68c68797', uid: rs.uid });
   });
@@ -35,18 +40,28 @@ describe('the cascade-delete widget', () => {
     expect(press.deletes).toEqual([{ component: 'kubectl', kind: 'Deployment', name: 'web' }]);
     expect(press.objects.map((o) => o.kind)).toEqual(['ReplicaSet', 'Pod', 'Pod', 'Pod']);
     const rsGone = ownersOf(at(beat(2).step));
-    expect(rsGone.deletes.map((d) => `${d.component} ${d.kind}`)).toEqual(['kubectl Deployment', 'garbage-collector ReplicaSet']);
+    expect(rsGone.deletes.map((d) => `${d.component} ${d.kind}`)).toEqual([
+      'kubectl Deployment',
+      'garbage-collector ReplicaSet',
+    ]);
     expect(rsGone.objects.every((o) => o.kind === 'Pod' && !o.deleting)).toBe(true);
     const podsGoing = ownersOf(at(beat(3).step));
-    expect(podsGoing.deletes.slice(2).map((d) => `${d.component} ${d.kind}`)).toEqual(Array(3).fill('garbage-collector Pod'));
+    expect(podsGoing.deletes.slice(2).map((d) => `${d.component} ${d.kind}`)).toEqual(
+      Array(3).fill('garbage-collector Pod'),
+    );
     const end = ownersOf(at(compiled.story.end));
     expect(end.objects).toEqual([]);
     expect(at(compiled.story.end).demos.find((d) => d.id === 'delete-web')).toMatchObject({ enabled: false });
   });
   it('names in its chapter the objects the simulation makes', () => {
     const text = readFileSync(new URL('../../../content/reconcile-loop.mdx', import.meta.url), 'utf8');
-    const para = text.slice(text.indexOf('The deleting is done by'), text.indexOf('<InlineWidget id="cascade-delete" />'));
-    const names = ownersOf(compiled.first).objects.map((o) => o.name).filter((n) => n !== 'web');
+    const para = text.slice(
+      text.indexOf('The deleting is done by'),
+      text.indexOf('<InlineWidget id="cascade-delete" />'),
+    );
+    const names = ownersOf(compiled.first)
+      .objects.map((o) => o.name)
+      .filter((n) => n !== 'web');
     for (const n of names) expect(para).toContain(`\`${n}\``);
     expect(para).toContain('propagationPolicy: Background');
   });

@@ -19,7 +19,11 @@ import { figureActions } from './figure-actions.ts';
 const REPLICAS = 3;
 /** How far back the picture looks for DELETE requests (records). */
 const LOOK_BACK = 4_000;
-const KINDS = [['deployments', 'Deployment'], ['replicasets', 'ReplicaSet'], ['pods', 'Pod']] as const;
+const KINDS = [
+  ['deployments', 'Deployment'],
+  ['replicasets', 'ReplicaSet'],
+  ['pods', 'Pod'],
+] as const;
 
 /** One object of web's chain as the store holds it: its uid, its controller owner, whether it is being deleted. */
 export interface ChainObject {
@@ -31,12 +35,26 @@ export interface ChainObject {
 }
 
 /** One DELETE of an object of the chain: who sent it. */
-interface ChainDelete { component: string; kind: string; name: string }
+interface ChainDelete {
+  component: string;
+  kind: string;
+  name: string;
+}
 
 /** What the picture draws: the chain's objects still stored, and the DELETEs since kubectl deleted web. */
-export interface OwnersDetail { objects: ChainObject[]; deletes: ChainDelete[] }
+export interface OwnersDetail {
+  objects: ChainObject[];
+  deletes: ChainDelete[];
+}
 
-interface Meta { metadata: { name: string; uid: string; deletionTimestamp?: string; ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[] } }
+interface Meta {
+  metadata: {
+    name: string;
+    uid: string;
+    deletionTimestamp?: string;
+    ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
+  };
+}
 
 /** The Deployments, ReplicaSets and pods of the default namespace, each with its controller ownerReference. */
 function chainOf(cluster: Cluster): ChainObject[] {
@@ -44,7 +62,13 @@ function chainOf(cluster: Cluster): ChainObject[] {
   for (const [resource, kind] of KINDS) {
     for (const o of storeList(cluster.world.state.store, resource, 'default') as unknown as Meta[]) {
       const ref = o.metadata.ownerReferences?.find((r) => r.controller) ?? null;
-      out.push({ kind, name: o.metadata.name, uid: o.metadata.uid, owner: ref && { kind: ref.kind, name: ref.name, uid: ref.uid }, deleting: !!o.metadata.deletionTimestamp });
+      out.push({
+        kind,
+        name: o.metadata.name,
+        uid: o.metadata.uid,
+        owner: ref && { kind: ref.kind, name: ref.name, uid: ref.uid },
+        deleting: !!o.metadata.deletionTimestamp,
+      });
     }
   }
   return out;
@@ -58,7 +82,8 @@ function deletesOf(cluster: Cluster): ChainDelete[] {
   let start = -1;
   for (let i = w.log.length - 1; i >= stop && start < 0; i--) {
     const r = w.log[i];
-    if (r.kind === 'request' && r.verb === 'DELETE' && r.component === 'kubectl' && r.object === web && r.code === 200) start = i;
+    if (r.kind === 'request' && r.verb === 'DELETE' && r.component === 'kubectl' && r.object === web && r.code === 200)
+      start = i;
   }
   if (start < 0) return [];
   const out: ChainDelete[] = [];
@@ -72,9 +97,11 @@ function deletesOf(cluster: Cluster): ChainDelete[] {
   return out;
 }
 
-const detailOf = (d: FigureDetail | null): OwnersDetail | null => (d?.owners ? (d.owners as unknown as OwnersDetail) : null);
+const detailOf = (d: FigureDetail | null): OwnersDetail | null =>
+  d?.owners ? (d.owners as unknown as OwnersDetail) : null;
 const objectsIn = (d: FigureDetail | null): ChainObject[] => detailOf(d)?.objects ?? [];
-const deletedBy = (d: FigureDetail | null, kind: string): string[] => (detailOf(d)?.deletes ?? []).filter((x) => x.kind === kind).map((x) => x.component);
+const deletedBy = (d: FigureDetail | null, kind: string): string[] =>
+  (detailOf(d)?.deletes ?? []).filter((x) => x.kind === kind).map((x) => x.component);
 
 /**
  * Keeps the chain as the press left it, once (a beat's text sees the frame and the memo only): the
@@ -86,13 +113,19 @@ function remember(f: Frame, m: DemoMemo, objects: ChainObject[]): void {
   m.uid = rs?.owner?.uid ?? '';
   m.rs = rs?.name ?? '';
   m.rsUid = rs?.uid ?? '';
-  m.pods = objects.filter((o) => o.kind === 'Pod' && o.owner?.uid === rs?.uid).map((o) => o.name).join(', ');
+  m.pods = objects
+    .filter((o) => o.kind === 'Pod' && o.owner?.uid === rs?.uid)
+    .map((o) => o.name)
+    .join(', ');
   m.t = f.t;
 }
 
 const short = (uid: string | number): string => String(uid).slice(0, 8);
 /** The time since kubectl's DELETE, as a reader says it (4 ms, 1.2 s). */
-const since = (f: Frame, m: DemoMemo): string => { const ms = f.t - Number(m.t); return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`; };
+const since = (f: Frame, m: DemoMemo): string => {
+  const ms = f.t - Number(m.t);
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+};
 
 /** kubectl deletes the Deployment web (cascade background) and the garbage collector deletes what it owned. */
 const deleteWeb: DemoDef = {
@@ -107,16 +140,22 @@ const deleteWeb: DemoDef = {
     beats: [
       {
         // The collector has sent its DELETE for the ReplicaSet: the owner its ownerReference names is gone.
-        when: (g, m, detail) => { remember(g, m, objectsIn(detail())); return deletedBy(detail(), 'ReplicaSet').length > 0; },
-        text: (g, m) => `${since(g, m)} later the garbage collector deletes ReplicaSet ${m.rs}: its ownerReference names the Deployment with uid ${short(m.uid)}…, which no longer exists. Its pods are not deleted yet.`,
+        when: (g, m, detail) => {
+          remember(g, m, objectsIn(detail()));
+          return deletedBy(detail(), 'ReplicaSet').length > 0;
+        },
+        text: (g, m) =>
+          `${since(g, m)} later the garbage collector deletes ReplicaSet ${m.rs}: its ownerReference names the Deployment with uid ${short(m.uid)}…, which no longer exists. Its pods are not deleted yet.`,
       },
       {
         when: (_g, m, detail) => deletedBy(detail(), 'Pod').length >= String(m.pods).split(', ').length,
-        text: (g, m) => `Now the pods' owner, uid ${short(m.rsUid)}…, is gone too: the collector deletes ${m.pods}, ${since(g, m)} after kubectl's DELETE. Each now stops its container.`,
+        text: (g, m) =>
+          `Now the pods' owner, uid ${short(m.rsUid)}…, is gone too: the collector deletes ${m.pods}, ${since(g, m)} after kubectl's DELETE. Each now stops its container.`,
       },
       {
         when: (_g, m, detail) => !objectsIn(detail()).some((o) => String(m.pods).split(', ').includes(o.name)),
-        text: (g, m) => `All ${count(String(m.pods).split(', ').length + 2, 'object')} of web are gone, ${since(g, m)} after kubectl deleted one: the garbage collector deleted every other by following ownerReferences down.`,
+        text: (g, m) =>
+          `All ${count(String(m.pods).split(', ').length + 2, 'object')} of web are gone, ${since(g, m)} after kubectl deleted one: the garbage collector deleted every other by following ownerReferences down.`,
       },
     ],
   }),
@@ -133,8 +172,10 @@ export const cascadeDeleteWidget: FigureDef = {
   opening: 1,
   leavesOut: [
     'The widget opens with web already running 3 pods.',
-    'kubectl\'s default cascade is shown; --cascade=foreground would keep the Deployment, marked for deletion, until the collector had deleted what it owns, and --cascade=orphan would leave the ReplicaSet and pods running without an owner.',
-    'Events and the Deployment controller\'s own reaction to the deletion (nothing to do) are left out of the picture.',
+    "kubectl's default cascade is shown; --cascade=foreground would keep the Deployment, marked for deletion, until the collector had deleted what it owns, and --cascade=orphan would leave the ReplicaSet and pods running without an owner.",
+    "Events and the Deployment controller's own reaction to the deletion (nothing to do) are left out of the picture.",
   ],
-  detail: (cluster): FigureDetail => ({ owners: { objects: chainOf(cluster), deletes: deletesOf(cluster) } as unknown as JsonValue }),
+  detail: (cluster): FigureDetail => ({
+    owners: { objects: chainOf(cluster), deletes: deletesOf(cluster) } as unknown as JsonValue,
+  }),
 };

@@ -3,12 +3,36 @@
 import type { FigureDef } from './demo.ts';
 
 /** The chapters' live figures (a `<Name>Figure.astro` each). */
-export type ChapterFigureId = 'cluster' | 'hub' | 'scheduler' | 'rollout' | 'node-failure' | 'outage' | 'troubleshooting' | 'traffic';
+export type ChapterFigureId =
+  'cluster' | 'hub' | 'scheduler' | 'rollout' | 'node-failure' | 'outage' | 'troubleshooting' | 'traffic';
 /** The inline widgets (`inline/InlineWidget.astro`). */
-export type WidgetId = 'write-watch' | 'conflict' | 'watch-resume' | 'replace-pod' | 'cascade-delete' | 'level-triggered' | 'max-surge'
-  | 'rollout-undo' | 'new-replicaset' | 'force-delete' | 'heartbeats' | 'node-lease' | 'toleration-countdown' | 'frozen-endpoints'
-  | 'restart-leases' | 'kubelet-alone' | 'filter-score' | 'pending-pod' | 'one-at-a-time' | 'ready-endpoints' | 'proxy-pick'
-  | 'dns-lookup' | 'service-address' | 'image-backoff' | 'crash-loop' | 'chain-stops';
+export type WidgetId =
+  | 'write-watch'
+  | 'conflict'
+  | 'watch-resume'
+  | 'replace-pod'
+  | 'cascade-delete'
+  | 'level-triggered'
+  | 'max-surge'
+  | 'rollout-undo'
+  | 'new-replicaset'
+  | 'force-delete'
+  | 'heartbeats'
+  | 'node-lease'
+  | 'toleration-countdown'
+  | 'frozen-endpoints'
+  | 'restart-leases'
+  | 'kubelet-alone'
+  | 'filter-score'
+  | 'pending-pod'
+  | 'one-at-a-time'
+  | 'ready-endpoints'
+  | 'proxy-pick'
+  | 'dns-lookup'
+  | 'service-address'
+  | 'image-backoff'
+  | 'crash-loop'
+  | 'chain-stops';
 /**
  * Every figure the site has. The registry is one table in two halves, each keyed by exactly these ids
  * (a missing or extra row is a type error): the loaders below, which the worker reads, and the rows a
@@ -29,7 +53,7 @@ export const FIGURE_LOADERS: { readonly [K in FigureId]: () => Promise<FigureDef
   traffic: () => import('./traffic-figure.ts').then((m) => m.trafficFigure),
   // The inline widgets: small figures, one mechanism each, placed at the paragraph that explains it.
   'write-watch': () => import('./write-watch-widget.ts').then((m) => m.writeWatchWidget),
-  'conflict': () => import('./conflict-widget.ts').then((m) => m.conflictWidget),
+  conflict: () => import('./conflict-widget.ts').then((m) => m.conflictWidget),
   'watch-resume': () => import('./watch-resume-widget.ts').then((m) => m.watchResumeWidget),
   'replace-pod': () => import('./replace-pod-widget.ts').then((m) => m.replacePodWidget),
   'cascade-delete': () => import('./cascade-delete-widget.ts').then((m) => m.cascadeDeleteWidget),

@@ -23,12 +23,27 @@ describe('the chain-stops widget', () => {
     expectStoryReplays(chainStopsWidget, compiled);
   });
 
-  it('opens with web\'s pod through all twelve steps, read from the store and node-1\'s rules', () => {
+  it("opens with web's pod through all twelve steps, read from the store and node-1's rules", () => {
     expect(compiled.first.step).toBe(compiled.story.opening);
     const c = chainOf(compiled.first);
     expect(c).toMatchObject({ replicaSet: 'web-6fbdc9d7d8', pod: 'web-6fbdc9d7d8-vc5xc', stop: null });
-    expect(c.steps.map((s) => s.value)).toEqual(['sent', 'gen 1', 'ReplicaSet', 'Pod', 'node-1', '10.244.1.2', 'pulled', 'running', 'passing', 'True', 'ready', 'node-1']);
-    expect(compiled.first.beat).toMatch(/^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1, .* kubectl get pods: READY 1\/1, STATUS Running, RESTARTS 0\.$/);
+    expect(c.steps.map((s) => s.value)).toEqual([
+      'sent',
+      'gen 1',
+      'ReplicaSet',
+      'Pod',
+      'node-1',
+      '10.244.1.2',
+      'pulled',
+      'running',
+      'passing',
+      'True',
+      'ready',
+      'node-1',
+    ]);
+    expect(compiled.first.beat).toMatch(
+      /^web-6fbdc9d7d8-vc5xc went through all 12 steps in \d+ s: bound to node-1, .* kubectl get pods: READY 1\/1, STATUS Running, RESTARTS 0\.$/,
+    );
   });
   itStepsAsAWidget(chainStopsWidget, () => compiled);
 
@@ -40,13 +55,15 @@ describe('the chain-stops widget', () => {
     expect(c.steps[6].value).toBe('ErrImagePull');
     expect(c.steps.slice(7).some((s) => s.done)).toBe(false);
     expect(podIn(v, c.pod!)).toMatchObject({ image: BAD_IMAGE, status: 'ErrImagePull', readyText: '0/1' });
-    expect(v.frame.pods.filter((p) => p.ready && !p.terminating).map((p) => [p.image, p.status])).toEqual([['nginx:1.27', 'Running']]);
+    expect(v.frame.pods.filter((p) => p.ready && !p.terminating).map((p) => [p.image, p.status])).toEqual([
+      ['nginx:1.27', 'Running'],
+    ]);
     const w = beatView(/waits in ImagePullBackOff/);
     expect(chainOf(w).steps[6].value).toBe('ImagePullBackOff');
     expect(podIn(w, c.pod!)?.status).toBe('ImagePullBackOff');
   });
 
-  it('stops the stuck pod\'s replacement at step 5, Pending, with the scheduler stopped, while the old pod serves', () => {
+  it("stops the stuck pod's replacement at step 5, Pending, with the scheduler stopped, while the old pod serves", () => {
     const v = beatView(/^The chain stops at step 5/);
     const c = chainOf(v);
     expect(v.frame.controlPlane.scheduler).toBe(false);
@@ -60,14 +77,20 @@ describe('the chain-stops widget', () => {
   it('from the opening, a stopped scheduler leaves the Service without a ready endpoint, and starting it ends the chain', () => {
     const host = new FigureHost(chainStopsWidget, compiled.story);
     let stopped: FigureView | null = null;
-    runDemoSteps(host, 'scheduler', (v) => { if (v.beat?.startsWith('The chain stops at step 5')) stopped = v; });
-    expect(stopped!.beat).toMatch(/No pod is ready: the Service has no ready endpoint, and a connection to it is refused\.$/);
+    runDemoSteps(host, 'scheduler', (v) => {
+      if (v.beat?.startsWith('The chain stops at step 5')) stopped = v;
+    });
+    expect(stopped!.beat).toMatch(
+      /No pod is ready: the Service has no ready endpoint, and a connection to it is refused\.$/,
+    );
     expect(stopped!.frame.pods.some((p) => p.ready && !p.terminating)).toBe(false);
     const pod = chainOf(stopped!).pod;
     const end = runDemoSteps(host, 'scheduler');
     expect(end.frame.controlPlane.scheduler).toBe(true);
     expect(chainOf(end)).toMatchObject({ pod, stop: null });
-    expect(end.beat).toMatch(/went through all 12 steps, and the Service has a ready endpoint again\. kubectl get pods: READY 1\/1, STATUS Running, RESTARTS 0\.$/);
+    expect(end.beat).toMatch(
+      /went through all 12 steps, and the Service has a ready endpoint again\. kubectl get pods: READY 1\/1, STATUS Running, RESTARTS 0\.$/,
+    );
   });
 
   it('quotes in its chapter the steps and STATUS values the simulation gives', () => {

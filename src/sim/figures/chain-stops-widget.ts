@@ -8,7 +8,15 @@ import type { Cluster } from '../cluster.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
-import { endpointRowsOf, RULES_NODE, ruleTargetsOf, serviceSetupDemo, serviceWebAddons, serviceWebDetailOf, type ServiceWebDetail } from './service-web.ts';
+import {
+  endpointRowsOf,
+  RULES_NODE,
+  ruleTargetsOf,
+  serviceSetupDemo,
+  serviceWebAddons,
+  serviceWebDetailOf,
+  type ServiceWebDetail,
+} from './service-web.ts';
 import { livePodsOf, WEB, webOf } from './widget-web.ts';
 
 /** web's replicas: one pod, so the chain is one pod's. */
@@ -19,7 +27,10 @@ export const BAD_IMAGE = 'nginx:1.288';
 const GOOD_IMAGE = 'nginx:1.28';
 
 /** One step of the chain (the picture names them): done or not, and what the store says for it (a node, an IP, a waiting reason). */
-interface ChainStep { done: boolean; value: string }
+interface ChainStep {
+  done: boolean;
+  value: string;
+}
 
 /** What the picture draws: web's current ReplicaSet, the pod followed, the twelve steps in order, and the first one not done. */
 export interface ChainDetail {
@@ -30,35 +41,63 @@ export interface ChainDetail {
   stop: number | null;
 }
 
-interface Meta { name: string; namespace?: string; generation?: number; creationTimestamp?: string; deletionTimestamp?: string; ownerReferences?: { name: string }[] }
-interface DeploymentObj { metadata: Meta; spec: { template: { spec: { containers: { image: string }[] } } } }
-interface ReplicaSetObj { metadata: Meta; spec: { template: { spec: { containers: { image: string }[] } } } }
+interface Meta {
+  name: string;
+  namespace?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  ownerReferences?: { name: string }[];
+}
+interface DeploymentObj {
+  metadata: Meta;
+  spec: { template: { spec: { containers: { image: string }[] } } };
+}
+interface ReplicaSetObj {
+  metadata: Meta;
+  spec: { template: { spec: { containers: { image: string }[] } } };
+}
 interface PodObj {
   metadata: Meta;
   spec: { nodeName?: string };
   status?: {
     podIP?: string;
     conditions?: { type: string; status: string }[];
-    containerStatuses?: { ready: boolean; imageID?: string; state?: { running?: object; waiting?: { reason?: string }; terminated?: { reason?: string } } }[];
+    containerStatuses?: {
+      ready: boolean;
+      imageID?: string;
+      state?: { running?: object; waiting?: { reason?: string }; terminated?: { reason?: string } };
+    }[];
   };
 }
 
 /** The stored objects of a resource in the default namespace (read without importing the store's module). */
 function stored<T extends { metadata: Meta }>(cluster: Cluster, resource: string): T[] {
   const bucket = cluster.world.state.store.objects[resource] ?? {};
-  return Object.keys(bucket).sort().map((k) => bucket[k] as unknown as T).filter((o) => o.metadata.namespace === 'default');
+  return Object.keys(bucket)
+    .sort()
+    .map((k) => bucket[k] as unknown as T)
+    .filter((o) => o.metadata.namespace === 'default');
 }
 
-const imageOf = (o: { spec: { template: { spec: { containers: { image: string }[] } } } }): string => o.spec.template.spec.containers[0]?.image ?? '';
-const ownedBy = (o: { metadata: Meta }, owner: string): boolean => !!o.metadata.ownerReferences?.some((r) => r.name === owner);
+const imageOf = (o: { spec: { template: { spec: { containers: { image: string }[] } } } }): string =>
+  o.spec.template.spec.containers[0]?.image ?? '';
+const ownedBy = (o: { metadata: Meta }, owner: string): boolean =>
+  !!o.metadata.ownerReferences?.some((r) => r.name === owner);
 
 /** The steps for web's newest pod of the ReplicaSet that matches the Deployment's template (the one its controller scales up). */
 function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): ChainDetail {
   const d = stored<DeploymentObj>(cluster, 'deployments').find((x) => x.metadata.name === WEB);
   // The template here differs between revisions by its image only, so the image names the current ReplicaSet.
-  const rs = d ? stored<ReplicaSetObj>(cluster, 'replicasets').find((x) => ownedBy(x, WEB) && imageOf(x) === imageOf(d)) : undefined;
-  const pods = rs ? stored<PodObj>(cluster, 'pods').filter((p) => ownedBy(p, rs.metadata.name) && !p.metadata.deletionTimestamp) : [];
-  const pod = pods.sort((a, b) => ((a.metadata.creationTimestamp ?? '') < (b.metadata.creationTimestamp ?? '') ? 1 : -1))[0];
+  const rs = d
+    ? stored<ReplicaSetObj>(cluster, 'replicasets').find((x) => ownedBy(x, WEB) && imageOf(x) === imageOf(d))
+    : undefined;
+  const pods = rs
+    ? stored<PodObj>(cluster, 'pods').filter((p) => ownedBy(p, rs.metadata.name) && !p.metadata.deletionTimestamp)
+    : [];
+  const pod = pods.sort((a, b) =>
+    (a.metadata.creationTimestamp ?? '') < (b.metadata.creationTimestamp ?? '') ? 1 : -1,
+  )[0];
   const cs = pod?.status?.containerStatuses?.[0];
   const ready = pod?.status?.conditions?.find((c) => c.type === 'Ready');
   const ip = pod?.status?.podIP ?? '';
@@ -82,7 +121,12 @@ function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): ChainDetai
   ];
   const steps = marks.map(([done, yes, no]): ChainStep => ({ done, value: done ? yes : no }));
   const first = steps.findIndex((s) => !s.done);
-  return { replicaSet: rs?.metadata.name ?? null, pod: pod?.metadata.name ?? null, steps, stop: first < 0 ? null : first + 1 };
+  return {
+    replicaSet: rs?.metadata.name ?? null,
+    pod: pod?.metadata.name ?? null,
+    steps,
+    stop: first < 0 ? null : first + 1,
+  };
 }
 
 /** The widget's detail: the chain, from the store and from node-1's rules for web. */
@@ -91,11 +135,13 @@ function chainDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
   return { chain: chainOf(cluster, rules) as unknown as JsonValue };
 }
 
-const detailOf = (d: FigureDetail | null): ChainDetail | null => (d?.chain ? (d.chain as unknown as ChainDetail) : null);
+const detailOf = (d: FigureDetail | null): ChainDetail | null =>
+  d?.chain ? (d.chain as unknown as ChainDetail) : null;
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 const podNamed = (f: Frame, name: string): PodView | undefined => livePodsOf(f).find((p) => p.name === name);
 /** `kubectl get pods`' columns for a pod, as a phrase. */
-const getPods = (p: PodView | undefined): string => (p ? `READY ${p.readyText}, STATUS ${p.status}, RESTARTS ${p.restarts}` : 'no such pod');
+const getPods = (p: PodView | undefined): string =>
+  p ? `READY ${p.readyText}, STATUS ${p.status}, RESTARTS ${p.restarts}` : 'no such pod';
 /** The pods of web that serve: Ready, not being deleted. */
 const serving = (f: Frame): PodView[] => livePodsOf(f).filter((p) => p.ready);
 
@@ -105,7 +151,8 @@ function hold(m: DemoMemo, c: ChainDetail): true {
   return true;
 }
 /** The chain stops at the image pull because the pull failed (not because it is under way). */
-const pullFailed = (c: ChainDetail): boolean => c.stop === 7 && /^(ErrImagePull|ImagePullBackOff)$/.test(c.steps[6].value);
+const pullFailed = (c: ChainDetail): boolean =>
+  c.stop === 7 && /^(ErrImagePull|ImagePullBackOff)$/.test(c.steps[6].value);
 /** The chain has reached its end for a pod: all twelve steps done. */
 const complete = (c: ChainDetail | null): boolean => !!c && c.stop === null;
 
@@ -116,10 +163,16 @@ const setup: DemoDef = {
   start: (f): DemoStart => ({
     ...base.start(f),
     memo: { at: f.t },
-    beats: [{
-      when: (_g, m, detail) => { const c = detailOf(detail()); return complete(c) && hold(m, c!); },
-      text: (g, m) => `${m.pod} went through all 12 steps in ${seconds(g, m)} s: bound to ${m.node}, Ready, and in ${RULES_NODE}'s rules. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`,
-    }],
+    beats: [
+      {
+        when: (_g, m, detail) => {
+          const c = detailOf(detail());
+          return complete(c) && hold(m, c!);
+        },
+        text: (g, m) =>
+          `${m.pod} went through all 12 steps in ${seconds(g, m)} s: bound to ${m.node}, Ready, and in ${RULES_NODE}'s rules. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`,
+      },
+    ],
   }),
 };
 
@@ -127,18 +180,42 @@ const setup: DemoDef = {
 const image: DemoDef = {
   id: 'image',
   label: () => 'Typo the image tag',
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : webOf(f)!.image === BAD_IMAGE ? 'The tag is mistyped already; Reset brings back web as it was.' : !f.controlPlane.scheduler ? 'Start the scheduler first: a new pod would stop at step 5.' : null),
+  unavailable: (f) =>
+    !webOf(f)
+      ? `Create ${WEB} first.`
+      : webOf(f)!.image === BAD_IMAGE
+        ? 'The tag is mistyped already; Reset brings back web as it was.'
+        : !f.controlPlane.scheduler
+          ? 'Start the scheduler first: a new pod would stop at step 5.'
+          : null,
   start: (f): DemoStart => ({
-    actions: [{ type: 'image-fault', image: BAD_IMAGE, state: 'missing' }, { type: 'set-image', name: WEB, image: BAD_IMAGE }],
+    actions: [
+      { type: 'image-fault', image: BAD_IMAGE, state: 'missing' },
+      { type: 'set-image', name: WEB, image: BAD_IMAGE },
+    ],
     memo: { at: f.t },
     intro: `kubectl set image deployment/web nginx=${BAD_IMAGE}: the upgrade to ${GOOD_IMAGE}, with one digit too many. The API server stores it and kubectl exits: steps 1 and 2 cannot know the registry lacks that tag.`,
-    beats: [{
-      when: (_g, m, detail) => { const c = detailOf(detail()); return !!c && pullFailed(c) && hold(m, c); },
-      text: (g, m) => `The chain stops at step 7, the image pull: the registry has no ${BAD_IMAGE}. Steps 1 to 6 went through. kubectl get pods shows ${m.pod} with ${getPods(podNamed(g, String(m.pod)))}.`,
-    }, {
-      when: (g, m) => podNamed(g, String(m.pod))?.status === 'ImagePullBackOff',
-      text: (g, m) => `${m.pod} waits in ImagePullBackOff, and the rollout with it. ${serving(g).length ? `${serving(g).map((p) => `${p.name} (${p.image})`).join(', ')} still serves: the Service works while the chain is stopped.` : `No pod of ${WEB} is ready: the Service has no ready endpoint.`}`,
-    }],
+    beats: [
+      {
+        when: (_g, m, detail) => {
+          const c = detailOf(detail());
+          return !!c && pullFailed(c) && hold(m, c);
+        },
+        text: (g, m) =>
+          `The chain stops at step 7, the image pull: the registry has no ${BAD_IMAGE}. Steps 1 to 6 went through. kubectl get pods shows ${m.pod} with ${getPods(podNamed(g, String(m.pod)))}.`,
+      },
+      {
+        when: (g, m) => podNamed(g, String(m.pod))?.status === 'ImagePullBackOff',
+        text: (g, m) =>
+          `${m.pod} waits in ImagePullBackOff, and the rollout with it. ${
+            serving(g).length
+              ? `${serving(g)
+                  .map((p) => `${p.name} (${p.image})`)
+                  .join(', ')} still serves: the Service works while the chain is stopped.`
+              : `No pod of ${WEB} is ready: the Service has no ready endpoint.`
+          }`,
+      },
+    ],
   }),
 };
 
@@ -146,34 +223,68 @@ const image: DemoDef = {
 const scheduler: DemoDef = {
   id: 'scheduler',
   label: (f) => (f.controlPlane.scheduler ? 'Stop the scheduler' : 'Start the scheduler'),
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : !f.controlPlane.apiserver ? 'The API server is stopped.' : f.controlPlane.scheduler && !livePodsOf(f).length ? `${WEB} has no pod to delete.` : null),
+  unavailable: (f) =>
+    !webOf(f)
+      ? `Create ${WEB} first.`
+      : !f.controlPlane.apiserver
+        ? 'The API server is stopped.'
+        : f.controlPlane.scheduler && !livePodsOf(f).length
+          ? `${WEB} has no pod to delete.`
+          : null,
   start: (f): DemoStart => {
     if (!f.controlPlane.scheduler) {
       return {
         actions: [{ type: 'control-plane', action: 'start', component: 'scheduler' }],
         memo: { at: f.t },
         intro: 'The scheduler starts again: it lists the pods with no node and binds them.',
-        beats: [{
-          when: (_g, m, detail) => { const c = detailOf(detail()); return !!c?.pod && c.steps[4].done && hold(m, c); },
-          text: (g, m) => `The scheduler bound ${m.pod} to ${m.node} ${seconds(g, m) ? `${seconds(g, m)} s after it started` : 'as it started'}: the chain goes on from step 6.`,
-        }, {
-          when: (_g, m, detail) => { const c = detailOf(detail()); return !!c && (complete(c) || pullFailed(c)) && hold(m, c); },
-          text: (g, m) => (Number(m.stop) === 7
-            ? `${m.pod} stops at step 7 now: its image tag is still the mistyped one.`
-            : `${m.pod} went through all 12 steps, and the Service has a ready endpoint again. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`),
-        }],
+        beats: [
+          {
+            when: (_g, m, detail) => {
+              const c = detailOf(detail());
+              return !!c?.pod && c.steps[4].done && hold(m, c);
+            },
+            text: (g, m) =>
+              `The scheduler bound ${m.pod} to ${m.node} ${seconds(g, m) ? `${seconds(g, m)} s after it started` : 'as it started'}: the chain goes on from step 6.`,
+          },
+          {
+            when: (_g, m, detail) => {
+              const c = detailOf(detail());
+              return !!c && (complete(c) || pullFailed(c)) && hold(m, c);
+            },
+            text: (g, m) =>
+              Number(m.stop) === 7
+                ? `${m.pod} stops at step 7 now: its image tag is still the mistyped one.`
+                : `${m.pod} went through all 12 steps, and the Service has a ready endpoint again. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}.`,
+          },
+        ],
       };
     }
     // A pod that is not ready (one stopped at the image pull) if there is one: the pod the chain follows.
-    const victim = [...livePodsOf(f)].sort((a, b) => (a.name < b.name ? -1 : 1)).find((p) => !p.ready) ?? livePodsOf(f)[0];
+    const victim =
+      [...livePodsOf(f)].sort((a, b) => (a.name < b.name ? -1 : 1)).find((p) => !p.ready) ?? livePodsOf(f)[0];
     return {
-      actions: [{ type: 'control-plane', action: 'stop', component: 'scheduler' }, { type: 'delete-pod', pod: victim.name }],
+      actions: [
+        { type: 'control-plane', action: 'stop', component: 'scheduler' },
+        { type: 'delete-pod', pod: victim.name },
+      ],
       memo: { at: f.t, old: victim.name },
       intro: `The scheduler stops. kubectl delete pod ${victim.name}: the ReplicaSet controller makes a new pod in its place, and nobody is there to pick its node.`,
-      beats: [{
-        when: (g, m, detail) => { const c = detailOf(detail()); return !!c && c.stop === 5 && !!c.pod && c.pod !== m.old && !podNamed(g, String(m.old)) && hold(m, c); },
-        text: (g, m) => `The chain stops at step 5, the scheduler: ${m.pod} has no node, so no kubelet starts it. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}. ${serving(g).length ? `${serving(g).map((p) => p.name).join(', ')} still serves.` : `No pod is ready: the Service has no ready endpoint, and a connection to it is refused.`}`,
-      }],
+      beats: [
+        {
+          when: (g, m, detail) => {
+            const c = detailOf(detail());
+            return !!c && c.stop === 5 && !!c.pod && c.pod !== m.old && !podNamed(g, String(m.old)) && hold(m, c);
+          },
+          text: (g, m) =>
+            `The chain stops at step 5, the scheduler: ${m.pod} has no node, so no kubelet starts it. kubectl get pods: ${getPods(podNamed(g, String(m.pod)))}. ${
+              serving(g).length
+                ? `${serving(g)
+                    .map((p) => p.name)
+                    .join(', ')} still serves.`
+                : `No pod is ready: the Service has no ready endpoint, and a connection to it is refused.`
+            }`,
+        },
+      ],
     };
   },
 };
@@ -190,7 +301,7 @@ export const chainStopsWidget: FigureDef = {
   story: ['setup', 'image', 'scheduler'],
   opening: 1,
   leavesOut: [
-    'The widget opens with web\'s one pod through the chain; it follows the newest pod of web\'s current ReplicaSet.',
+    "The widget opens with web's one pod through the chain; it follows the newest pod of web's current ReplicaSet.",
     'Steps 1 and 2 are marked from the stored Deployment: kubectl is answered at once, and neither break reaches them.',
     `Step 12 reads ${RULES_NODE}'s rules (iptables mode); every node writes the same. No client sends traffic.`,
     `The registry lacks only ${BAD_IMAGE}; only the scheduler stops.`,

@@ -11,7 +11,10 @@ import { createFigureServer } from './serve.ts';
 import { expectStoryReplays } from './replay-check.ts';
 import { runs } from '../../test/fc.ts';
 
-const compiled: Record<string, CompiledFigure> = { scheduler: compileFigure(schedulerFigure), rollout: compileFigure(rolloutFigure) };
+const compiled: Record<string, CompiledFigure> = {
+  scheduler: compileFigure(schedulerFigure),
+  rollout: compileFigure(rolloutFigure),
+};
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
 const sched = (v: FigureView): SchedulerDetail => v.detail as unknown as SchedulerDetail;
 const ro = (v: FigureView): RolloutDetail => v.detail as unknown as RolloutDetail;
@@ -54,28 +57,43 @@ for (const def of [schedulerFigure, rolloutFigure]) {
     it('survives any sequence of requests (fuzzed)', () => {
       const ids = def.demos.map((d) => d.id);
       const op: fc.Arbitrary<FigureRequest> = fc.oneof(
-        fc.constantFrom<FigureRequest>({ op: 'step' }, { op: 'back' }, { op: 'next' }, { op: 'reset' }, { op: 'rejoin' }),
+        fc.constantFrom<FigureRequest>(
+          { op: 'step' },
+          { op: 'back' },
+          { op: 'next' },
+          { op: 'reset' },
+          { op: 'rejoin' },
+        ),
         fc.record({ op: fc.constant('seek' as const), step: fc.integer({ min: -5, max: 2000 }) }),
         fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 700_000 }) }),
         fc.record({ op: fc.constant('demo' as const), demo: fc.constantFrom(...ids, 'bogus') }),
         fc.constantFrom<FigureRequest>(
           { op: 'action', action: { type: 'strategy', name: 'web', maxSurge: 0, maxUnavailable: 0 } },
           { op: 'action', action: { type: 'strategy', name: 'web', maxSurge: '50%', maxUnavailable: 'x' } },
-          { op: 'action', action: { type: 'replace-pod', pod: { name: 'big', image: 'nginx:1.27', cpu: '1', memory: '1Gi' } } },
-          { op: 'action', action: { type: 'tolerate', pod: 'nope', toleration: { key: 'a', value: 'b', effect: 'NoSchedule' } } },
+          {
+            op: 'action',
+            action: { type: 'replace-pod', pod: { name: 'big', image: 'nginx:1.27', cpu: '1', memory: '1Gi' } },
+          },
+          {
+            op: 'action',
+            action: { type: 'tolerate', pod: 'nope', toleration: { key: 'a', value: 'b', effect: 'NoSchedule' } },
+          },
           { op: 'action', action: { type: 'rollout', name: 'web', verb: 'undo' } },
         ),
       );
-      fc.assert(fc.property(fc.array(op, { maxLength: 8 }), (ops) => {
-        const serve = createFigureServer(FIGURES);
-        expect(serve({ id: 0, instance: 'x', op: 'open', figure: def.id, story: c.story }).ok).toBe(true);
-        ops.forEach((o, i) => {
-          const r = serve({ ...o, id: i + 1, instance: 'x' });
-          if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
-          else expect(r.error.length).toBeGreaterThan(0);
-        });
-        expect(serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 }).ok).toBe(true);
-      }), { numRuns: runs(0.02, 6) });
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 8 }), (ops) => {
+          const serve = createFigureServer(FIGURES);
+          expect(serve({ id: 0, instance: 'x', op: 'open', figure: def.id, story: c.story }).ok).toBe(true);
+          ops.forEach((o, i) => {
+            const r = serve({ ...o, id: i + 1, instance: 'x' });
+            if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
+            else expect(r.error.length).toBeGreaterThan(0);
+          });
+          expect(serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 }).ok).toBe(true);
+        }),
+        { numRuns: runs(0.02, 6) },
+      );
     }, 120_000);
   });
 }
@@ -92,14 +110,20 @@ describe('the scheduler figure', () => {
     expect(f.pods.find((p) => p.name === 'batch')!.node).toBe('node-3');
   });
 
-  it('scores the feasible nodes with each plugin\'s weight and binds web to the highest total', () => {
+  it("scores the feasible nodes with each plugin's weight and binds web to the highest total", () => {
     const host = live(schedulerFigure);
     const v = host.handle({ op: 'seek', step: beatWith('Filter, then score').step })!;
     const web = sched(v).pods.find((p) => p.name === 'web')!;
     const fit = web.attempt!.perNode.filter((n) => n.passed);
     expect(fit.map((n) => n.node)).toEqual(['node-4', 'node-5']);
     const weights = Object.fromEntries(sched(v).weights.map((w) => [w.plugin, w.weight]));
-    expect(weights).toMatchObject({ TaintToleration: 3, NodeAffinity: 2, PodTopologySpread: 2, NodeResourcesFit: 1, NodeResourcesBalancedAllocation: 1 });
+    expect(weights).toMatchObject({
+      TaintToleration: 3,
+      NodeAffinity: 2,
+      PodTopologySpread: 2,
+      NodeResourcesFit: 1,
+      NodeResourcesBalancedAllocation: 1,
+    });
     for (const n of fit) {
       for (const s of n.scores) expect(s.weighted).toBe(s.normalized * weights[s.plugin]);
       expect(n.total).toBe(n.scores.reduce((a, s) => a + s.weighted, 0));
@@ -114,11 +138,19 @@ describe('the scheduler figure', () => {
     const v = host.handle({ op: 'seek', step: beatWith('stays Pending').step })!;
     const big = sched(v).pods.find((p) => p.name === 'big')!;
     expect(big.node).toBeNull();
-    expect(big.attempt!.message).toBe('0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.');
-    expect(big.attempt!.perNode.map((n) => n.plugin)).toEqual(['NodeUnschedulable', 'TaintToleration', 'NodeResourcesFit', 'NodeResourcesFit', 'NodeResourcesFit']);
+    expect(big.attempt!.message).toBe(
+      '0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.',
+    );
+    expect(big.attempt!.perNode.map((n) => n.plugin)).toEqual([
+      'NodeUnschedulable',
+      'TaintToleration',
+      'NodeResourcesFit',
+      'NodeResourcesFit',
+      'NodeResourcesFit',
+    ]);
   });
 
-  it('draws the kubelet\'s pod statechart of a bound pod: batch running.ready at the scene, none for a Pending big', () => {
+  it("draws the kubelet's pod statechart of a bound pod: batch running.ready at the scene, none for a Pending big", () => {
     const host = live(schedulerFigure);
     let d = sched(host.handle({ op: 'seek', step: beatWith('The scene').step })!);
     expect(d.statechart.chart.machine).toBe('pod');
@@ -128,10 +160,13 @@ describe('the scheduler figure', () => {
     expect(d.statechart.pods.big).toBeUndefined();
     expect(Object.keys(d.statechart.pods).sort()).toEqual(['batch', 'web']);
     const end = c.story.beats[c.story.beats.length - 1];
-    expect(sched(host.handle({ op: 'seek', step: end.step })!).statechart.pods.big).toMatchObject({ current: 'running.ready', subject: 'big on node-2' });
+    expect(sched(host.handle({ op: 'seek', step: end.step })!).statechart.pods.big).toMatchObject({
+      current: 'running.ready',
+      subject: 'big on node-2',
+    });
   });
 
-  it('schedules big on node-2 once it tolerates the taint (the story\'s end)', () => {
+  it("schedules big on node-2 once it tolerates the taint (the story's end)", () => {
     const f = c.story.beats[c.story.beats.length - 1].frame!;
     expect(f.pods.find((p) => p.name === 'big')).toMatchObject({ node: 'node-2', ready: true });
   });
@@ -141,10 +176,19 @@ describe('the scheduler figure', () => {
     host.handle({ op: 'seek', step: beatWith('stays Pending').step });
     until(host, (x) => !x.demoRunning);
     host.handle({ op: 'demo', demo: 'cordon' });
-    let v = until(host, (x) => sched(x).pods.find((p) => p.name === 'big')!.attempt!.message?.includes('unschedulable') === false);
+    let v = until(
+      host,
+      (x) =>
+        sched(x)
+          .pods.find((p) => p.name === 'big')!
+          .attempt!.message?.includes('unschedulable') === false,
+    );
     expect(sched(v).pods.find((p) => p.name === 'big')!.node).toBeNull();
     expect(sched(v).pods.find((p) => p.name === 'big')!.attempt!.message).toMatch(/^0\/5 nodes are available: /);
-    host.handle({ op: 'action', action: { type: 'replace-pod', pod: { name: 'big', image: 'nginx:1.27', cpu: '3', memory: '2Gi' } } });
+    host.handle({
+      op: 'action',
+      action: { type: 'replace-pod', pod: { name: 'big', image: 'nginx:1.27', cpu: '3', memory: '2Gi' } },
+    });
     v = until(host, (x) => !!x.frame.pods.find((p) => p.name === 'big' && !p.terminating)?.node);
     const big = sched(v).pods.find((p) => p.name === 'big')!;
     expect(big.cpu).toBe('3');
@@ -159,7 +203,16 @@ describe('the rollout figure', () => {
   it('resolves the 25% defaults of 6 replicas as Kubernetes does: surge up to 2, unavailable down to 1', () => {
     const host = live(rolloutFigure);
     const d = ro(host.handle({ op: 'seek', step: c.story.beats[1].step })!).deployment!;
-    expect(d).toMatchObject({ replicas: 6, maxSurgeSpec: '25%', maxUnavailableSpec: '25%', maxSurge: 2, maxUnavailable: 1, atMost: 8, atLeastReady: 5, progressDeadlineSeconds: 600 });
+    expect(d).toMatchObject({
+      replicas: 6,
+      maxSurgeSpec: '25%',
+      maxUnavailableSpec: '25%',
+      maxSurge: 2,
+      maxUnavailable: 1,
+      atMost: 8,
+      atLeastReady: 5,
+      progressDeadlineSeconds: 600,
+    });
   });
 
   it('never runs more than replicas + maxSurge pods nor fewer than replicas − maxUnavailable ready, through the update', () => {
@@ -175,11 +228,13 @@ describe('the rollout figure', () => {
     }
   });
 
-  it('refuses maxSurge 0 with maxUnavailable 0 with the API server\'s validation message, and resolves 50%/0', () => {
+  it("refuses maxSurge 0 with maxUnavailable 0 with the API server's validation message, and resolves 50%/0", () => {
     const host = live(rolloutFigure);
     host.handle({ op: 'seek', step: c.story.beats[1].step });
     let v = host.handle({ op: 'action', action: { type: 'strategy', name: 'web', maxSurge: 0, maxUnavailable: 0 } })!;
-    expect(ro(v).refused).toBe('Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0');
+    expect(ro(v).refused).toBe(
+      'Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+    );
     v = host.handle({ op: 'action', action: { type: 'strategy', name: 'web', maxSurge: '50%', maxUnavailable: 0 } })!;
     expect(ro(v).refused).toBeNull();
     expect(ro(v).deployment).toMatchObject({ maxSurge: 3, maxUnavailable: 0, atMost: 9, atLeastReady: 6 });
@@ -192,7 +247,10 @@ describe('the rollout figure', () => {
     expect((stalled.t - start.t) / 1000).toBeLessThan(620);
     const host = live(rolloutFigure);
     const d = ro(host.handle({ op: 'seek', step: stalled.step })!);
-    expect(d.conditions.find((x) => x.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
+    expect(d.conditions.find((x) => x.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+    });
     expect(d.rollout!.state).toBe('deadlineExceeded');
     expect(d.chart).toMatchObject({ current: 'deadlineExceeded', subject: 'Deployment web' });
     expect(d.chart.chart.machine).toBe('rollout');
@@ -202,7 +260,9 @@ describe('the rollout figure', () => {
 
   it('lights the rollout statechart in step with the story: complete after apply, progressing during the update', () => {
     const host = live(rolloutFigure);
-    expect(ro(host.handle({ op: 'seek', step: beatWith('the rollout of revision 1 is complete').step })!).chart.current).toBe('complete');
+    expect(
+      ro(host.handle({ op: 'seek', step: beatWith('the rollout of revision 1 is complete').step })!).chart.current,
+    ).toBe('complete');
     const up = ro(host.handle({ op: 'seek', step: beatWith('is scaled up first').step })!).chart;
     expect(up.current).toMatch(/^progressing\./);
     expect(up.reason).toMatch(/updated/);
@@ -228,7 +288,11 @@ describe('the rollout figure', () => {
     host.handle({ op: 'action', action: { type: 'set-image', name: 'web', image: 'nginx:1.28' } });
     let v = host.handle({ op: 'advance', ms: 60_000 })!;
     expect(v.frame.deployments[0].rollout!.state).toBe('paused');
-    expect(ro(v).replicaSets.filter((rs) => rs.replicas > 0).map((rs) => rs.image)).toEqual(['nginx:1.27']);
+    expect(
+      ro(v)
+        .replicaSets.filter((rs) => rs.replicas > 0)
+        .map((rs) => rs.image),
+    ).toEqual(['nginx:1.27']);
     host.handle({ op: 'demo', demo: 'pause' });
     v = until(host, (x) => ro(x).replicaSets.some((rs) => rs.image === 'nginx:1.28' && rs.ready === 6));
     expect(v.frame.deployments[0].rollout!.state).not.toBe('paused');

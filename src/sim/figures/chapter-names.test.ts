@@ -17,8 +17,12 @@ const SUFFIX_LIST = new RegExp(`\\b([a-z][a-z0-9]*-[${SAFE}]{8,10})-[${SAFE}]{5}
 
 const ROOT = new URL('../../../', import.meta.url);
 const FILES = [
-  ...readdirSync(new URL('content/', ROOT)).filter((f) => f.endsWith('.mdx')).map((f) => `content/${f}`),
-  ...readdirSync(new URL('src/components/diagrams/', ROOT)).filter((f) => f.endsWith('.astro')).map((f) => `src/components/diagrams/${f}`),
+  ...readdirSync(new URL('content/', ROOT))
+    .filter((f) => f.endsWith('.mdx'))
+    .map((f) => `content/${f}`),
+  ...readdirSync(new URL('src/components/diagrams/', ROOT))
+    .filter((f) => f.endsWith('.astro'))
+    .map((f) => `src/components/diagrams/${f}`),
 ].sort();
 const read = (f: string): string => readFileSync(new URL(f, ROOT), 'utf8');
 
@@ -37,19 +41,32 @@ export function quotedNames(text: string): string[] {
  */
 const NOT_YET_SIMULATED: Record<string, string[]> = {
   'content/control-plane.mdx': ['coredns-7c65d6cfc9-4xj8n', 'coredns-7c65d6cfc9-bq2lw'],
-  'content/troubleshooting.mdx': ['api-5f6b8d9c74-t4wzn', 'cache-64bf9c8d57-zp5lm', 'queue-5c8f4b7d96-r2tnb', 'report-9d48b6f5c7', 'report-9d48b6f5c7-kx7vr', 'web-c47498c66-2vxng', 'worker-86c9f7d5b4-hn2gs'],
+  'content/troubleshooting.mdx': [
+    'api-5f6b8d9c74-t4wzn',
+    'cache-64bf9c8d57-zp5lm',
+    'queue-5c8f4b7d96-r2tnb',
+    'report-9d48b6f5c7',
+    'report-9d48b6f5c7-kx7vr',
+    'web-c47498c66-2vxng',
+    'worker-86c9f7d5b4-hn2gs',
+  ],
   'src/components/diagrams/TroubleshootingEndpoints.astro': ['web-c47498c66-2vxng'],
 };
 
-describe('the chapters and diagrams quote the simulation\'s names and revisions', () => {
+describe("the chapters and diagrams quote the simulation's names and revisions", () => {
   // Every name any figure's story shows at a beat, in its words or its frame.
   const made = new Set<string>();
   const compiled = Object.fromEntries(Object.values(FIGURES).map((def) => [def.id, compileFigure(def)]));
-  for (const c of Object.values(compiled)) for (const b of c.story.beats) for (const n of quotedNames(`${b.text} ${JSON.stringify(b.frame)}`)) made.add(n);
+  for (const c of Object.values(compiled))
+    for (const b of c.story.beats) for (const n of quotedNames(`${b.text} ${JSON.stringify(b.frame)}`)) made.add(n);
 
   it('finds quoted names at all (the pattern reads the texts)', () => {
     expect(quotedNames(read('content/reconcile-loop.mdx'))).toContain('web-c68c68797-nzjqm');
-    expect(quotedNames('names web-c68c68797-nzjqm, -pjhzg, -vc5xc')).toEqual(['web-c68c68797-nzjqm', 'web-c68c68797-pjhzg', 'web-c68c68797-vc5xc']);
+    expect(quotedNames('names web-c68c68797-nzjqm, -pjhzg, -vc5xc')).toEqual([
+      'web-c68c68797-nzjqm',
+      'web-c68c68797-pjhzg',
+      'web-c68c68797-vc5xc',
+    ]);
     expect(made.has('web-c68c68797-lkdzk')).toBe(true);
   });
 
@@ -58,13 +75,21 @@ describe('the chapters and diagrams quote the simulation\'s names and revisions'
     expect(missing).toEqual(NOT_YET_SIMULATED[file] ?? []);
   });
 
-  it('quotes the revision etcd gives kubectl\'s Deployment write (the cluster figure\'s apply)', () => {
+  it("quotes the revision etcd gives kubectl's Deployment write (the cluster figure's apply)", () => {
     const c = compiled.cluster;
     const host = new FigureHost(FIGURES.cluster, c.story);
     host.handle({ op: 'seek', step: c.story.beats[0].step });
-    const post = host.cluster.world.state.log.find((r) => r.kind === 'request' && r.component === 'kubectl' && r.verb === 'POST' && (r.object ?? r.path).startsWith('deployments/default/web'));
+    const post = host.cluster.world.state.log.find(
+      (r) =>
+        r.kind === 'request' &&
+        r.component === 'kubectl' &&
+        r.verb === 'POST' &&
+        (r.object ?? r.path).startsWith('deployments/default/web'),
+    );
     const rev = post!.revision!;
-    expect(read('content/reconcile-loop.mdx')).toContain(`1. kubectl creates the Deployment; the store moves to revision ${rev}.`);
+    expect(read('content/reconcile-loop.mdx')).toContain(
+      `1. kubectl creates the Deployment; the store moves to revision ${rev}.`,
+    );
     const chain = read('src/components/diagrams/ReconcileControllerChain.astro');
     expect(chain).toContain(`sub: 'revision ${rev}'`);
     expect(chain).toContain(`the store reaches revision ${rev}.`);
@@ -73,6 +98,12 @@ describe('the chapters and diagrams quote the simulation\'s names and revisions'
     expect(cp).toContain(`becomes \`"${rev}"\``);
     expect(cp).toContain(`reconnects with resourceVersion=${rev},`);
     // No other revision is quoted for that write anywhere.
-    for (const f of FILES) expect(read(f).match(/(?:your Deployment|creates the Deployment|POST deployment web)[^.\n]{0,40}?revision \d+/g)?.filter((x) => !x.endsWith(` ${rev}`)) ?? [], f).toEqual([]);
+    for (const f of FILES)
+      expect(
+        read(f)
+          .match(/(?:your Deployment|creates the Deployment|POST deployment web)[^.\n]{0,40}?revision \d+/g)
+          ?.filter((x) => !x.endsWith(` ${rev}`)) ?? [],
+        f,
+      ).toEqual([]);
   });
 });

@@ -44,7 +44,13 @@ function refusedWhileDown(d: DemoDef): DemoDef {
     start: (f) => {
       const s = d.start(f);
       if (f.controlPlane.apiserver) return s;
-      return { actions: s.actions, memo: {}, intro: 'The control plane is down: kubectl\'s request is refused ("connection refused"), and nothing changes. The nodes keep running what they run.', beats: [] };
+      return {
+        actions: s.actions,
+        memo: {},
+        intro:
+          'The control plane is down: kubectl\'s request is refused ("connection refused"), and nothing changes. The nodes keep running what they run.',
+        beats: [],
+      };
     },
   };
 }
@@ -60,19 +66,28 @@ const apply: DemoDef = {
     beats: [
       {
         when: (f) => (web(f)?.replicaSets.length ?? 0) > 0,
-        text: (f) => `The Deployment controller, watching Deployments, sees ${NAME} and creates ReplicaSet ${web(f)!.replicaSets[0].name} through the API server.`,
+        text: (f) =>
+          `The Deployment controller, watching Deployments, sees ${NAME} and creates ReplicaSet ${web(f)!.replicaSets[0].name} through the API server.`,
       },
       {
         when: (f) => webPods(f).length >= (web(f)?.replicas ?? REPLICAS),
-        text: (f) => `The ReplicaSet controller creates ${count(webPods(f).length, 'pod')}. None has a node yet: they wait for the scheduler.`,
+        text: (f) =>
+          `The ReplicaSet controller creates ${count(webPods(f).length, 'pod')}. None has a node yet: they wait for the scheduler.`,
       },
       {
-        when: (f) => { const p = livePods(f); return p.length > 0 && p.every((x) => x.node !== null); },
-        text: (f) => `The scheduler binds each pod to a node (${livePods(f).map((p) => `${p.name} → ${p.node}`).join(', ')}). Each node's kubelet sees its own pod arrive.`,
+        when: (f) => {
+          const p = livePods(f);
+          return p.length > 0 && p.every((x) => x.node !== null);
+        },
+        text: (f) =>
+          `The scheduler binds each pod to a node (${livePods(f)
+            .map((p) => `${p.name} → ${p.node}`)
+            .join(', ')}). Each node's kubelet sees its own pod arrive.`,
       },
       {
         when: (f) => readyPods(f).length >= (web(f)?.replicas ?? REPLICAS),
-        text: (f) => `The kubelets pull the image, start the containers through containerd and report back: ${readyPods(f).length} of ${web(f)!.replicas} pods Running and Ready. Actual state matches desired state.`,
+        text: (f) =>
+          `The kubelets pull the image, start the containers through containerd and report back: ${readyPods(f).length} of ${web(f)!.replicas} pods Running and Ready. Actual state matches desired state.`,
       },
     ],
   }),
@@ -85,11 +100,12 @@ const scale: DemoDef = {
   start: () => ({
     actions: [{ type: 'scale', name: NAME, replicas: 5 }],
     memo: {},
-    intro: 'kubectl scale sets spec.replicas to 5 through the Deployment\'s scale subresource. Nothing else changes.',
+    intro: "kubectl scale sets spec.replicas to 5 through the Deployment's scale subresource. Nothing else changes.",
     beats: [
       {
         when: (f) => livePods(f).length >= 5,
-        text: (f) => `The Deployment controller passes 5 on to its ReplicaSet, and the ReplicaSet controller creates the missing pods: ${livePods(f).length} now.`,
+        text: (f) =>
+          `The Deployment controller passes 5 on to its ReplicaSet, and the ReplicaSet controller creates the missing pods: ${livePods(f).length} now.`,
       },
       {
         when: (f) => readyPods(f).length >= 5,
@@ -99,15 +115,19 @@ const scale: DemoDef = {
       {
         when: (f) => webPods(f).filter((p) => p.terminating).length > 0 || livePods(f).length <= 2,
         text: (f) => {
-          const going = webPods(f).filter((p) => p.terminating).map((p) => p.name);
+          const going = webPods(f)
+            .filter((p) => p.terminating)
+            .map((p) => p.name);
           // Deleted and gone within one step: nothing is left Terminating to name.
-          if (!going.length) return `The ReplicaSet controller has deleted the extra pods; ${listOf(webPods(f).map((p) => p.name))} ${agree(webPods(f).length, 'remains', 'remain')}.`;
+          if (!going.length)
+            return `The ReplicaSet controller has deleted the extra pods; ${listOf(webPods(f).map((p) => p.name))} ${agree(webPods(f).length, 'remains', 'remain')}.`;
           return `The ReplicaSet controller picks ${count(going.length, 'pod')} to delete (${going.join(', ')}), ranked as Kubernetes ranks them: unscheduled, then not ready, then those doubled up on a node, then the youngest go first.`;
         },
       },
       {
         when: (f) => webPods(f).length === 2,
-        text: (f) => `Their kubelets stop the containers and confirm; ${listOf(webPods(f).map((p) => p.name))} ${agree(webPods(f).length, 'remains', 'remain')}.`,
+        text: (f) =>
+          `Their kubelets stop the containers and confirm; ${listOf(webPods(f).map((p) => p.name))} ${agree(webPods(f).length, 'remains', 'remain')}.`,
       },
     ],
   }),
@@ -121,7 +141,14 @@ const selfHealing: DemoDef = {
     const victim = readyPods(f)[0];
     return {
       actions: [{ type: 'delete-pod', pod: victim.name }],
-      memo: { pod: victim.name, node: victim.node ?? '', ip: victim.ip ?? '', before: webPods(f).map((p) => p.name).join(',') },
+      memo: {
+        pod: victim.name,
+        node: victim.node ?? '',
+        ip: victim.ip ?? '',
+        before: webPods(f)
+          .map((p) => p.name)
+          .join(','),
+      },
       intro: `kubectl deletes pod ${victim.name}. The API server marks it Terminating, and the kubelet on ${victim.node} begins to stop its container.`,
       beats: [
         {
@@ -170,9 +197,14 @@ const updateImage: DemoDef = {
             const d = web(g);
             if (!d) return false;
             const fresh = livePods(g).filter((p) => p.image === to && p.ready);
-            return fresh.length >= d.replicas && webPods(g).every((p) => p.image === to) && d.replicaSets.every((rs) => rs.image === to || rs.replicas === 0);
+            return (
+              fresh.length >= d.replicas &&
+              webPods(g).every((p) => p.image === to) &&
+              d.replicaSets.every((rs) => rs.image === to || rs.replicas === 0)
+            );
           },
-          text: (g) => `Rollout complete: ${count(web(g)!.replicas, 'pod')} ${agree(web(g)!.replicas, 'runs', 'run')} ${to}. The old ReplicaSet stays, scaled to 0, which is what makes a roll-back quick.`,
+          text: (g) =>
+            `Rollout complete: ${count(web(g)!.replicas, 'pod')} ${agree(web(g)!.replicas, 'runs', 'run')} ${to}. The old ReplicaSet stays, scaled to 0, which is what makes a roll-back quick.`,
         },
       ],
     };
@@ -207,25 +239,48 @@ const nodeDies: DemoDef = {
         ],
       };
     }
-    const mine = webPods(f).filter((p) => p.node === DYING && !p.terminating).map((p) => p.name);
+    const mine = webPods(f)
+      .filter((p) => p.node === DYING && !p.terminating)
+      .map((p) => p.name);
     return {
       actions: [{ type: 'node', node: DYING, action: 'stop' }],
       memo: { pods: mine.join(',') },
       intro: `${DYING} loses power, and its pods stop with it. Nobody tells the API server: the kubelet simply stops renewing the node's Lease, every 10 seconds.`,
       beats: [
         {
-          when: (g) => { const n = g.nodes.find((x) => x.name === DYING); return n?.ready === 'Unknown' && n.taints.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'); },
-          text: (g) => `No Lease renewal for 50 seconds (the node-monitor grace period): the node-lifecycle controller sets ${DYING}'s Ready condition to Unknown and taints it node.kubernetes.io/unreachable, NoSchedule and NoExecute. ${podsMarked(g, DYING)}`,
+          when: (g) => {
+            const n = g.nodes.find((x) => x.name === DYING);
+            return (
+              n?.ready === 'Unknown' &&
+              n.taints.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute')
+            );
+          },
+          text: (g) =>
+            `No Lease renewal for 50 seconds (the node-monitor grace period): the node-lifecycle controller sets ${DYING}'s Ready condition to Unknown and taints it node.kubernetes.io/unreachable, NoSchedule and NoExecute. ${podsMarked(g, DYING)}`,
         },
         {
-          when: (g, m) => !m.pods || String(m.pods).split(',').every((name) => { const p = g.pods.find((x) => x.name === name); return !p || p.terminating; }),
-          text: (_g, m) => (m.pods
-            ? `300 seconds after the NoExecute taint (the pods' default toleration), the taint-eviction controller deletes ${String(m.pods).split(',').join(', ')}. ${agree(String(m.pods).split(',').length, 'It shows', 'They show')} Terminating: no kubelet is there to confirm.`
-            : `${DYING} ran no pod of web, so the taint evicts nothing that matters here.`),
+          when: (g, m) =>
+            !m.pods ||
+            String(m.pods)
+              .split(',')
+              .every((name) => {
+                const p = g.pods.find((x) => x.name === name);
+                return !p || p.terminating;
+              }),
+          text: (_g, m) =>
+            m.pods
+              ? `300 seconds after the NoExecute taint (the pods' default toleration), the taint-eviction controller deletes ${String(m.pods).split(',').join(', ')}. ${agree(String(m.pods).split(',').length, 'It shows', 'They show')} Terminating: no kubelet is there to confirm.`
+              : `${DYING} ran no pod of web, so the taint evicts nothing that matters here.`,
         },
         {
-          when: (g) => { const d = web(g); return !d || readyPods(g).filter((p) => p.node !== DYING).length >= d.replicas; },
-          text: (g) => (web(g) ? `The ReplicaSet controller has replaced them on the healthy nodes: ${readyPods(g).filter((p) => p.node !== DYING).length} of ${web(g)!.replicas} ready.` : 'Nothing else needs replacing.'),
+          when: (g) => {
+            const d = web(g);
+            return !d || readyPods(g).filter((p) => p.node !== DYING).length >= d.replicas;
+          },
+          text: (g) =>
+            web(g)
+              ? `The ReplicaSet controller has replaced them on the healthy nodes: ${readyPods(g).filter((p) => p.node !== DYING).length} of ${web(g)!.replicas} ready.`
+              : 'Nothing else needs replacing.',
         },
       ],
     };
@@ -236,24 +291,28 @@ const controlPlane: DemoDef = {
   id: 'control-plane',
   label: (f) => (f.controlPlane.apiserver ? 'Control plane down' : 'Control plane up'),
   unavailable: () => null,
-  start: (f) => (f.controlPlane.apiserver
-    ? {
-      actions: [{ type: 'control-plane', action: 'stop' }],
-      memo: {},
-      intro: 'The scheduler, the controller-manager, the API server and etcd stop. The kubelets keep their containers running: a cluster without a control plane keeps serving, it just cannot change. kubectl now gets "connection refused".',
-      beats: [],
-    }
-    : {
-      actions: [{ type: 'control-plane', action: 'start' }],
-      memo: {},
-      intro: 'etcd, the API server, the controller-manager and the scheduler start again. The scheduler takes back the Lease it handed in as it stopped; the new controller-manager must wait until the old one\'s Lease has gone 15 s unrenewed. Each controller lists everything afresh before it acts, and the node-lifecycle controller gives every node a fresh grace period.',
-      beats: [
-        {
-          when: (g) => g.nodes.every((n) => !n.powered || n.ready === 'True'),
-          text: (g) => `The kubelets have reported in: ${count(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready. Anything that was waiting now catches up.`,
+  start: (f) =>
+    f.controlPlane.apiserver
+      ? {
+          actions: [{ type: 'control-plane', action: 'stop' }],
+          memo: {},
+          intro:
+            'The scheduler, the controller-manager, the API server and etcd stop. The kubelets keep their containers running: a cluster without a control plane keeps serving, it just cannot change. kubectl now gets "connection refused".',
+          beats: [],
+        }
+      : {
+          actions: [{ type: 'control-plane', action: 'start' }],
+          memo: {},
+          intro:
+            "etcd, the API server, the controller-manager and the scheduler start again. The scheduler takes back the Lease it handed in as it stopped; the new controller-manager must wait until the old one's Lease has gone 15 s unrenewed. Each controller lists everything afresh before it acts, and the node-lifecycle controller gives every node a fresh grace period.",
+          beats: [
+            {
+              when: (g) => g.nodes.every((n) => !n.powered || n.ready === 'True'),
+              text: (g) =>
+                `The kubelets have reported in: ${count(g.nodes.filter((n) => n.ready === 'True').length, 'node')} Ready. Anything that was waiting now catches up.`,
+            },
+          ],
         },
-      ],
-    }),
 };
 
 /** The `cluster` figure (home page, the reconcile-loop chapter). */
@@ -268,7 +327,7 @@ export const clusterFigure: FigureDef = {
     'One namespace and one kind of workload (a Deployment); no Services or kube-proxy traffic are drawn, though the EndpointSlice controller runs.',
     'Images are pulled from a simulated registry with fixed sizes and speeds; containers do nothing but run.',
     'The control plane is a single instance: one API server, one etcd member.',
-    'The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod\'s kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.',
+    "The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod's kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.",
     'Long waits (the 50 s grace period, the 300 s toleration) are real in the model; only the playback compresses them.',
   ],
 };

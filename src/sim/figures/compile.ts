@@ -11,7 +11,14 @@ const MAX_MOVES = 5_000;
 
 /** Runs the figure's story and returns what its page needs (story inputs, beats with frames, the first view). */
 export function compileFigure(def: FigureDef): CompiledFigure {
-  const empty: CompiledStory = { figure: def.id, title: def.title, options: def.options, inputs: [], beats: [], end: 0 };
+  const empty: CompiledStory = {
+    figure: def.id,
+    title: def.title,
+    options: def.options,
+    inputs: [],
+    beats: [],
+    end: 0,
+  };
   const host = new FigureHost(def, empty);
   const base = host.cluster.world.state.inputs.length;
   const marks: { step: number; text: string }[] = [];
@@ -32,12 +39,26 @@ export function compileFigure(def: FigureDef): CompiledFigure {
   const inputs = host.cluster.world.state.inputs.slice(base);
   const beats: CompiledBeat[] = marks.map((m) => {
     host.timeline.seek(m.step);
-    return { step: m.step, text: m.text, t: host.cluster.now, hash: host.cluster.world.hash(), frame: frameOf(host.cluster) };
+    return {
+      step: m.step,
+      text: m.text,
+      t: host.cluster.now,
+      hash: host.cluster.world.hash(),
+      frame: frameOf(host.cluster),
+    };
   });
-  const story: CompiledStory = { figure: def.id, title: def.title, options: def.options, inputs, beats, end: beats.length ? beats[beats.length - 1].step : 0 };
+  const story: CompiledStory = {
+    figure: def.id,
+    title: def.title,
+    options: def.options,
+    inputs,
+    beats,
+    end: beats.length ? beats[beats.length - 1].step : 0,
+  };
   if (def.opening !== undefined) {
     const at = beats[def.opening];
-    if (!at) throw new Error(`compile ${def.id}: its opening names beat ${def.opening}, and the story has ${beats.length}`);
+    if (!at)
+      throw new Error(`compile ${def.id}: its opening names beat ${def.opening}, and the story has ${beats.length}`);
     story.opening = at.step;
     // The setup before it is never shown (the figure cannot be stepped back into it): its beats go.
     story.beats = beats.filter((b) => b.step >= at.step);

@@ -11,7 +11,8 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './r
 const compiled = compileFigure(conflictWidget);
 const live = (): FigureHost => new FigureHost(conflictWidget, compiled.story);
 const raceOf = (v: FigureView): ConflictDetail => v.detail!.race as unknown as ConflictDetail;
-const CONFLICT = 'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again';
+const CONFLICT =
+  'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again';
 
 describe('the conflict widget', () => {
   it('has a well-formed story that replays to the same worlds, frames and words', () => {
@@ -28,8 +29,22 @@ describe('the conflict widget', () => {
   it('stores the first write, refuses the second with 409 Conflict, and stores the retry sent with the newer resourceVersion', () => {
     const end = live().handle({ op: 'seek', step: compiled.story.end })!;
     const [alice, bob, again] = raceOf(end).attempts;
-    expect(alice).toMatchObject({ client: 'alice', sentVersion: '106', replicas: 4, code: 200, revision: 107, message: null });
-    expect(bob).toMatchObject({ client: 'bob', sentVersion: '106', replicas: 4, code: 409, revision: null, message: CONFLICT });
+    expect(alice).toMatchObject({
+      client: 'alice',
+      sentVersion: '106',
+      replicas: 4,
+      code: 200,
+      revision: 107,
+      message: null,
+    });
+    expect(bob).toMatchObject({
+      client: 'bob',
+      sentVersion: '106',
+      replicas: 4,
+      code: 409,
+      revision: null,
+      message: CONFLICT,
+    });
     expect(again).toMatchObject({ client: 'bob', replicas: 5, code: 200 });
     expect(Number(again.sentVersion)).toBeGreaterThanOrEqual(107);
     expect(again.revision).toBeGreaterThan(Number(again.sentVersion));
@@ -40,21 +55,32 @@ describe('the conflict widget', () => {
     const host = live();
     host.handle({ op: 'seek', step: compiled.story.end });
     let v = host.handle({ op: 'demo', demo: 'race' })!;
-    expect(v.beat).toMatch(/^alice and bob both read web \(5 replicas\) and each write back 4\. .* 409 Conflict: Operation cannot be fulfilled/);
+    expect(v.beat).toMatch(
+      /^alice and bob both read web \(5 replicas\) and each write back 4\. .* 409 Conflict: Operation cannot be fulfilled/,
+    );
     for (let n = 0; v.demoRunning !== null; n++) {
       if (n > 5_000) throw new Error('the race never settled');
       v = host.handle({ op: 'step' })!;
     }
-    expect(raceOf(v).attempts.map((a) => [a.client, a.replicas, a.code])).toEqual([['alice', 4, 200], ['bob', 4, 409], ['bob', 3, 200]]);
+    expect(raceOf(v).attempts.map((a) => [a.client, a.replicas, a.code])).toEqual([
+      ['alice', 4, 200],
+      ['bob', 4, 409],
+      ['bob', 3, 200],
+    ]);
     expect(raceOf(v).replicas).toBe(3);
   });
   it('quotes in its chapter the resourceVersions and revisions the simulation gives', () => {
     const [alice, , again] = raceOf(live().handle({ op: 'seek', step: compiled.story.end })!).attempts;
     const text = readFileSync(new URL('../../../content/control-plane.mdx', import.meta.url), 'utf8');
-    const para = text.slice(text.indexOf('Handing it back is also how'), text.indexOf('<InlineWidget id="conflict" />'));
+    const para = text.slice(
+      text.indexOf('Handing it back is also how'),
+      text.indexOf('<InlineWidget id="conflict" />'),
+    );
     expect(para).toContain(CONFLICT);
     expect(para).toContain(`alice and bob both read web at resourceVersion \`"${alice.sentVersion}"\``);
     expect(para).toContain(`alice's write is stored at revision ${alice.revision}.`);
-    expect(para).toContain(`now at \`"${again.sentVersion}"\`, and his write is stored at revision ${again.revision} with ${again.replicas} replicas.`);
+    expect(para).toContain(
+      `now at \`"${again.sentVersion}"\`, and his write is stored at revision ${again.revision} with ${again.replicas} replicas.`,
+    );
   });
 });

@@ -39,7 +39,11 @@ interface WriteAttempt {
 }
 
 /** What the picture draws: web's spec.replicas and resourceVersion now, and the last race's writes. */
-export interface ConflictDetail { replicas: number | null; resourceVersion: string | null; attempts: WriteAttempt[] }
+export interface ConflictDetail {
+  replicas: number | null;
+  resourceVersion: string | null;
+  attempts: WriteAttempt[];
+}
 
 const isWriter = (c: string): boolean => (WRITERS as readonly string[]).includes(c);
 
@@ -50,17 +54,28 @@ const isWriter = (c: string): boolean => (WRITERS as readonly string[]).includes
 function attemptsOf(cluster: Cluster): WriteAttempt[] {
   const w = cluster.world.state;
   const object = `deployments/default/${WEB}`;
-  const records = w.log.slice(Math.max(0, w.log.length - LOOK_BACK)).filter((r) => r.kind === 'request' && r.verb === 'PUT' && r.object === object && isWriter(r.component));
-  const sent: { client: string; body: { metadata?: { resourceVersion?: string }; spec?: { replicas?: number } } }[] = [];
+  const records = w.log
+    .slice(Math.max(0, w.log.length - LOOK_BACK))
+    .filter((r) => r.kind === 'request' && r.verb === 'PUT' && r.object === object && isWriter(r.component));
+  const sent: { client: string; body: { metadata?: { resourceVersion?: string }; spec?: { replicas?: number } } }[] =
+    [];
   for (const i of w.inputs) {
     if (i.kind !== 'request' || !isWriter(i.component)) continue;
     const q: ApiRequest = i.request;
-    if (q.verb === 'update' && q.resource === 'deployments' && q.name === WEB) sent.push({ client: i.component, body: q.body as never });
+    if (q.verb === 'update' && q.resource === 'deployments' && q.name === WEB)
+      sent.push({ client: i.component, body: q.body as never });
   }
   const n = Math.min(records.length, sent.length);
   const all = records.slice(records.length - n).map((r, k): WriteAttempt => {
     const s = sent[sent.length - n + k];
-    return { client: r.component, sentVersion: s.body.metadata?.resourceVersion ?? '', replicas: s.body.spec?.replicas ?? 0, code: r.code, revision: r.code === 200 ? r.revision ?? null : null, message: r.code === 200 ? null : r.message ?? null };
+    return {
+      client: r.component,
+      sentVersion: s.body.metadata?.resourceVersion ?? '',
+      replicas: s.body.spec?.replicas ?? 0,
+      code: r.code,
+      revision: r.code === 200 ? (r.revision ?? null) : null,
+      message: r.code === 200 ? null : (r.message ?? null),
+    };
   });
   let from = -1;
   for (let k = all.length - 1; k >= 0 && from < 0; k--) if (all[k].client === WRITERS[0]) from = k;
@@ -69,15 +84,26 @@ function attemptsOf(cluster: Cluster): WriteAttempt[] {
 
 /** web's spec.replicas and resourceVersion in the store, and the last race's writes. */
 function conflictOf(cluster: Cluster): ConflictDetail {
-  const d = storeGet(cluster.world.state.store, 'deployments', namesOf('deployments', 'default', WEB).key) as { metadata: { resourceVersion: string }; spec: { replicas?: number } } | undefined;
-  return { replicas: d ? d.spec.replicas ?? 1 : null, resourceVersion: d?.metadata.resourceVersion ?? null, attempts: attemptsOf(cluster) };
+  const d = storeGet(cluster.world.state.store, 'deployments', namesOf('deployments', 'default', WEB).key) as
+    { metadata: { resourceVersion: string }; spec: { replicas?: number } } | undefined;
+  return {
+    replicas: d ? (d.spec.replicas ?? 1) : null,
+    resourceVersion: d?.metadata.resourceVersion ?? null,
+    attempts: attemptsOf(cluster),
+  };
 }
 
-const detailOf = (d: FigureDetail | null): ConflictDetail | null => (d?.race ? (d.race as unknown as ConflictDetail) : null);
+const detailOf = (d: FigureDetail | null): ConflictDetail | null =>
+  d?.race ? (d.race as unknown as ConflictDetail) : null;
 const attemptsIn = (d: FigureDetail | null): WriteAttempt[] => detailOf(d)?.attempts ?? [];
 /** The two write a replica more while web is at its opening size, and one fewer after. */
 const stepOf = (f: Frame): number => ((webOf(f)?.replicas ?? REPLICAS) > REPLICAS ? -1 : 1);
-const race = (add: number, clients: string[]): ReplaceReplicasAction => ({ type: 'replace-replicas', name: WEB, add, clients });
+const race = (add: number, clients: string[]): ReplaceReplicasAction => ({
+  type: 'replace-replicas',
+  name: WEB,
+  add,
+  clients,
+});
 
 /** Keeps what a beat's text quotes from the race's writes in the memo (a text sees the frame and the memo only). Returns true. */
 function noted(m: DemoMemo, attempts: WriteAttempt[]): true {
@@ -85,7 +111,10 @@ function noted(m: DemoMemo, attempts: WriteAttempt[]): true {
   m.sent = won.sentVersion;
   m.won = won.revision ?? '';
   m.refusal = refused?.message ?? '';
-  if (retried) { m.retrySent = retried.sentVersion; m.retried = retried.revision ?? ''; }
+  if (retried) {
+    m.retrySent = retried.sentVersion;
+    m.retried = retried.revision ?? '';
+  }
   return true;
 }
 
@@ -93,7 +122,12 @@ function noted(m: DemoMemo, attempts: WriteAttempt[]): true {
 const replace: DemoDef = {
   id: 'race',
   label: (f) => `Both ${stepOf(f) > 0 ? 'add' : 'remove'} a replica`,
-  unavailable: (f) => (!webOf(f) ? 'The Deployment web does not exist yet.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f)
+      ? 'The Deployment web does not exist yet.'
+      : f.controlPlane.apiserver
+        ? null
+        : 'The API server is stopped.',
   start: (f) => {
     const add = stepOf(f);
     const from = webOf(f)!.replicas;
@@ -103,8 +137,12 @@ const replace: DemoDef = {
       intro: `alice and bob both read web (${count(from, 'replica')}) and each write back ${from + add}.`,
       beats: [
         {
-          when: (_g, m, detail) => { const a = attemptsIn(detail()); return a.length === 2 && a[0].code === 200 && a[1].code === 409 && noted(m, a); },
-          text: (_g, m) => `alice's is stored at revision ${m.won}; bob's, also sent with resourceVersion "${m.sent}", gets 409 Conflict: ${m.refusal}.`,
+          when: (_g, m, detail) => {
+            const a = attemptsIn(detail());
+            return a.length === 2 && a[0].code === 200 && a[1].code === 409 && noted(m, a);
+          },
+          text: (_g, m) =>
+            `alice's is stored at revision ${m.won}; bob's, also sent with resourceVersion "${m.sent}", gets 409 Conflict: ${m.refusal}.`,
         },
         {
           // bob runs his commands again a moment later, once the Deployment controller has acted on alice's write.
@@ -113,12 +151,19 @@ const replace: DemoDef = {
           then: (_g, m) => [race(Number(m.add), [WRITERS[1]])],
         },
         {
-          when: (_g, m, detail) => { const a = attemptsIn(detail()); return a.length === 3 && a[2].code === 200 && noted(m, a); },
-          text: (g, m) => `sent with resourceVersion "${m.retrySent}", it is stored at revision ${m.retried}, spec.replicas ${webOf(g)!.replicas}. Both changes count; had bob's first write been stored, alice's would be lost.`,
+          when: (_g, m, detail) => {
+            const a = attemptsIn(detail());
+            return a.length === 3 && a[2].code === 200 && noted(m, a);
+          },
+          text: (g, m) =>
+            `sent with resourceVersion "${m.retrySent}", it is stored at revision ${m.retried}, spec.replicas ${webOf(g)!.replicas}. Both changes count; had bob's first write been stored, alice's would be lost.`,
         },
         {
           when: (g) => livePodsOf(g).length === webOf(g)?.replicas && readyPodsOf(g).length === webOf(g)?.replicas,
-          text: (g) => { const n = webOf(g)!.replicas; return `${count(n, 'pod')} of web ${agree(n, 'is', 'are')} ready.`; },
+          text: (g) => {
+            const n = webOf(g)!.replicas;
+            return `${count(n, 'pod')} of web ${agree(n, 'is', 'are')} ready.`;
+          },
         },
       ],
     };

@@ -44,7 +44,8 @@ export interface DemoDef<D = FigureDetail> {
 }
 
 /** The cluster a figure is built on: its seed, its number of workers and, optionally, their sizes. */
-export type FigureClusterOptions = Required<Pick<ClusterOptions, 'seed' | 'nodes'>> & Pick<ClusterOptions, 'nodeCapacity'>;
+export type FigureClusterOptions = Required<Pick<ClusterOptions, 'seed' | 'nodes'>> &
+  Pick<ClusterOptions, 'nodeCapacity'>;
 
 /**
  * A figure: its cluster, its demos, its default story (demo ids in order) and its note. D is the type

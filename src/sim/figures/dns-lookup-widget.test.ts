@@ -13,7 +13,11 @@ import { podNetworkStateOf } from '../net/pod-network.ts';
 import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './replay-check.ts';
 
 const compiled = compileFigure(dnsLookupWidget);
-const host = (step: number): FigureHost => { const h = new FigureHost(dnsLookupWidget, compiled.story); h.handle({ op: 'seek', step }); return h; };
+const host = (step: number): FigureHost => {
+  const h = new FigureHost(dnsLookupWidget, compiled.story);
+  h.handle({ op: 'seek', step });
+  return h;
+};
 const at = (step: number): FigureView => host(step).handle({ op: 'seek', step })!;
 const dnsOf = (v: FigureView): DnsDetail => v.detail!.dns as unknown as DnsDetail;
 
@@ -25,7 +29,13 @@ describe('the dns-lookup widget', () => {
   it('opens with client resolving web through kube-dns to its ClusterIP, and connecting', () => {
     expect(compiled.first.step).toBe(compiled.story.opening);
     const d = dnsOf(compiled.first);
-    expect(d).toMatchObject({ node: 'node-3', nameserver: '10.96.0.10', rcode: 'NOERROR', address: d.clusterIP, connect: { ok: true, error: null } });
+    expect(d).toMatchObject({
+      node: 'node-3',
+      nameserver: '10.96.0.10',
+      rcode: 'NOERROR',
+      address: d.clusterIP,
+      connect: { ok: true, error: null },
+    });
     expect(d.servers).toHaveLength(2);
     expect(d.servers.every((s) => s.ready && s.pod.startsWith('coredns-'))).toBe(true);
     expect(d.servers.map((s) => s.pod)).toContain(d.answeredBy);
@@ -33,7 +43,7 @@ describe('the dns-lookup widget', () => {
   });
   itStepsAsAWidget(dnsLookupWidget, () => compiled);
 
-  it('answers the new ClusterIP before the client\'s node has rules for it, then connects; the old address is lost', () => {
+  it("answers the new ClusterIP before the client's node has rules for it, then connects; the old address is lost", () => {
     const [, , early, late] = compiled.story.beats;
     const old = dnsOf(compiled.first).address!;
     const e = dnsOf(at(early.step));
@@ -45,7 +55,11 @@ describe('the dns-lookup widget', () => {
     const l = dnsOf(h.handle({ op: 'seek', step: late.step })!);
     expect(l).toMatchObject({ address: e.address, connect: { ok: true } });
     const w = h.cluster.world.state;
-    const c = connect(w, structuredClone(podNetworkStateOf(w)!), { from: { pod: { namespace: 'default', name: CLIENT } }, dstIP: old, dstPort: 80 });
+    const c = connect(w, structuredClone(podNetworkStateOf(w)!), {
+      from: { pod: { namespace: 'default', name: CLIENT } },
+      dstIP: old,
+      dstPort: 80,
+    });
     expect(c).toMatchObject({ ok: false, error: 'timeout' });
   });
   it('answers NXDOMAIN while CoreDNS has seen the delete and not yet the new Service', () => {
@@ -57,7 +71,10 @@ describe('the dns-lookup widget', () => {
   });
   it('quotes in its chapter the addresses and pods the simulation gives', () => {
     const text = readFileSync(new URL('../../../content/networking.mdx', import.meta.url), 'utf8');
-    const para = text.slice(text.indexOf('The DNS query is itself a request to a Service'), text.indexOf('<InlineWidget id="dns-lookup" />'));
+    const para = text.slice(
+      text.indexOf('The DNS query is itself a request to a Service'),
+      text.indexOf('<InlineWidget id="dns-lookup" />'),
+    );
     const first = dnsOf(compiled.first);
     const [, , early, late] = compiled.story.beats;
     const e = dnsOf(at(early.step));

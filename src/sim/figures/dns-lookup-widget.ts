@@ -31,7 +31,11 @@ const REPLICAS = 2;
 const PORT = 80;
 
 /** One CoreDNS pod as kube-dns's EndpointSlice lists it. */
-interface DnsServer { pod: string; ip: string; ready: boolean }
+interface DnsServer {
+  pod: string;
+  ip: string;
+  ready: boolean;
+}
 
 /** What the picture draws: the client's nameserver, kube-dns's endpoints, web's ClusterIP in the store, and the lookup and connection the client would make now. */
 export interface DnsDetail {
@@ -52,14 +56,17 @@ export interface DnsDetail {
 }
 
 type Store = Cluster['world']['state']['store'];
-const get = <T>(store: Store, resource: string, name: string): T | undefined => storeGet(store, resource, storeKey(resource, 'default', name)) as T | undefined;
+const get = <T>(store: Store, resource: string, name: string): T | undefined =>
+  storeGet(store, resource, storeKey(resource, 'default', name)) as T | undefined;
 
 /** kube-dns's endpoints, from its EndpointSlices in the store. */
 function serversOf(store: Store): DnsServer[] {
   const out: DnsServer[] = [];
   for (const s of Object.values(store.objects.endpointslices ?? {}) as unknown as EndpointSlice[]) {
-    if (s.metadata?.namespace !== 'kube-system' || s.metadata?.labels?.['kubernetes.io/service-name'] !== 'kube-dns') continue;
-    for (const e of s.endpoints ?? []) out.push({ pod: e.targetRef?.name ?? '', ip: e.addresses[0] ?? '', ready: e.conditions?.ready !== false });
+    if (s.metadata?.namespace !== 'kube-system' || s.metadata?.labels?.['kubernetes.io/service-name'] !== 'kube-dns')
+      continue;
+    for (const e of s.endpoints ?? [])
+      out.push({ pod: e.targetRef?.name ?? '', ip: e.addresses[0] ?? '', ready: e.conditions?.ready !== false });
   }
   return out.sort((a, b) => (a.pod < b.pod ? -1 : 1));
 }
@@ -71,11 +78,17 @@ function dnsOf(cluster: Cluster): DnsDetail {
   const pod = get<Pod>(store, 'pods', CLIENT);
   const svc = get<Service>(store, 'services', WEB);
   const d: DnsDetail = {
-    node: pod?.spec?.nodeName ?? null, nameserver: null, servers: serversOf(store), clusterIP: svc?.spec?.clusterIP ?? null,
-    rcode: null, address: null, answeredBy: null, connect: null,
+    node: pod?.spec?.nodeName ?? null,
+    nameserver: null,
+    servers: serversOf(store),
+    clusterIP: svc?.spec?.clusterIP ?? null,
+    rcode: null,
+    address: null,
+    answeredBy: null,
+    connect: null,
   };
   const conf = pod ? podResolvConf(pod) : undefined;
-  d.nameserver = conf ? /^nameserver (\S+)$/m.exec(conf)?.[1] ?? null : null;
+  d.nameserver = conf ? (/^nameserver (\S+)$/m.exec(conf)?.[1] ?? null) : null;
   const net = podNetworkStateOf(w);
   if (!conf || !net || pod?.status?.phase !== 'Running') return d;
   const copy = structuredClone(net);
@@ -92,7 +105,7 @@ function dnsOf(cluster: Cluster): DnsDetail {
   d.answeredBy = q.served?.pod ?? null;
   if (d.address) {
     const c = connect(w, copy, { from: { pod: from }, dstIP: d.address, dstPort: PORT });
-    d.connect = { ok: c.ok, pod: c.served?.pod ?? null, error: c.ok ? null : c.error ?? null };
+    d.connect = { ok: c.ok, pod: c.served?.pod ?? null, error: c.ok ? null : (c.error ?? null) };
   }
   return d;
 }
@@ -114,16 +127,27 @@ const setup: DemoDef = {
     ],
     memo: {},
     intro: `kubectl creates the Deployment ${WEB}, the Service ${WEB} and the pod ${CLIENT}; CoreDNS runs as the DNS add-on, behind kube-dns at ${KUBE_DNS_IP}.`,
-    beats: [{
-      when: (f, m, detail) => {
-        const d = detailOf(detail());
-        if (!clientRuns(f) || readyPodsOf(f).length !== REPLICAS || !d?.servers.length || d.servers.some((x) => !x.ready) || !d.connect?.ok || d.address !== d.clusterIP) return false;
-        m.ip = d.address ?? '';
-        m.pod = d.connect.pod ?? '';
-        return true;
+    beats: [
+      {
+        when: (f, m, detail) => {
+          const d = detailOf(detail());
+          if (
+            !clientRuns(f) ||
+            readyPodsOf(f).length !== REPLICAS ||
+            !d?.servers.length ||
+            d.servers.some((x) => !x.ready) ||
+            !d.connect?.ok ||
+            d.address !== d.clusterIP
+          )
+            return false;
+          m.ip = d.address ?? '';
+          m.pod = d.connect.pod ?? '';
+          return true;
+        },
+        text: (_f, m) =>
+          `${CLIENT}'s resolv.conf names ${KUBE_DNS_IP} (kube-dns); a CoreDNS pod answers ${QNAME} with ${m.ip}, web's ClusterIP, and a connection to it reaches ${m.pod}.`,
       },
-      text: (_f, m) => `${CLIENT}'s resolv.conf names ${KUBE_DNS_IP} (kube-dns); a CoreDNS pod answers ${QNAME} with ${m.ip}, web's ClusterIP, and a connection to it reaches ${m.pod}.`,
-    }],
+    ],
   }),
 };
 
@@ -131,32 +155,43 @@ const setup: DemoDef = {
 const recreate: DemoDef = {
   id: 'recreate',
   label: () => `Recreate the Service ${WEB}`,
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
   start: (f) => ({
-    actions: [{ type: 'delete-service', name: WEB }, { type: 'expose', name: WEB, port: PORT }],
+    actions: [
+      { type: 'delete-service', name: WEB },
+      { type: 'expose', name: WEB, port: PORT },
+    ],
     memo: { at: f.t },
     intro: `kubectl delete service ${WEB}, then kubectl expose deployment ${WEB} --port=${PORT}: the same name, and the API server allocates a ClusterIP at random.`,
-    beats: [{
-      when: (g, m, detail) => {
-        const d = detailOf(detail());
-        if (!m.old) m.old = String(d?.address ?? '');
-        if (d?.rcode !== 'NOERROR' || !d.address || d.address === m.old) return false;
-        m.ip = d.address;
-        m.ms = g.t - Number(m.at);
-        m.conn = d.connect?.ok ? `and a connection to it already works (${d.connect.pod})` : `but a connection to it ${d.connect?.error === 'timeout' ? 'is lost' : `fails (${d.connect?.error ?? 'no answer'})`}: kube-proxy on ${d.node} has no rule for it yet`;
-        return true;
+    beats: [
+      {
+        when: (g, m, detail) => {
+          const d = detailOf(detail());
+          if (!m.old) m.old = String(d?.address ?? '');
+          if (d?.rcode !== 'NOERROR' || !d.address || d.address === m.old) return false;
+          m.ip = d.address;
+          m.ms = g.t - Number(m.at);
+          m.conn = d.connect?.ok
+            ? `and a connection to it already works (${d.connect.pod})`
+            : `but a connection to it ${d.connect?.error === 'timeout' ? 'is lost' : `fails (${d.connect?.error ?? 'no answer'})`}: kube-proxy on ${d.node} has no rule for it yet`;
+          return true;
+        },
+        text: (_f, m) =>
+          `${m.ms} ms after the delete, CoreDNS has seen the new Service: it answers ${m.ip} (was ${m.old}), ${m.conn}.`,
       },
-      text: (_f, m) => `${m.ms} ms after the delete, CoreDNS has seen the new Service: it answers ${m.ip} (was ${m.old}), ${m.conn}.`,
-    }, {
-      when: (g, m, detail) => {
-        const d = detailOf(detail());
-        if (!d?.connect?.ok || d.address !== m.ip) return false;
-        m.pod = d.connect.pod ?? '';
-        m.s = ((g.t - Number(m.at)) / 1000).toFixed(1);
-        return true;
+      {
+        when: (g, m, detail) => {
+          const d = detailOf(detail());
+          if (!d?.connect?.ok || d.address !== m.ip) return false;
+          m.pod = d.connect.pod ?? '';
+          m.s = ((g.t - Number(m.at)) / 1000).toFixed(1);
+          return true;
+        },
+        text: (_f, m) =>
+          `${m.s} s after the delete, kube-proxy has written the rules for ${m.ip}: the connection reaches ${m.pod}. A client that cached ${m.old} sends to an address no rule knows.`,
       },
-      text: (_f, m) => `${m.s} s after the delete, kube-proxy has written the rules for ${m.ip}: the connection reaches ${m.pod}. A client that cached ${m.old} sends to an address no rule knows.`,
-    }],
+    ],
   }),
 };
 

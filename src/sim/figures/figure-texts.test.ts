@@ -13,12 +13,20 @@ import { contradictions, textsAgreeWithFrames } from '../testing/figure-texts.ts
 
 describe('contradictions (the checker itself)', () => {
   const base = compileFigure(FIGURES.outage).first;
-  const withBeat = (beat: string, frame: Frame = base.frame): FigureView => ({ ...base, frame, beat, sentence: beat, records: [] });
-  it('finds the reader\'s examples', () => {
+  const withBeat = (beat: string, frame: Frame = base.frame): FigureView => ({
+    ...base,
+    frame,
+    beat,
+    sentence: beat,
+    records: [],
+  });
+  it("finds the reader's examples", () => {
     expect(contradictions(withBeat("The nodes' rules still include the 0 addresss on node-3."))).toHaveLength(2);
     expect(contradictions(withBeat('1 pods of web are ready.'))).toHaveLength(1);
     const down = { ...base.frame, controlPlane: { ...base.frame.controlPlane, apiserver: false } };
-    expect(contradictions(withBeat('The write was accepted; no controller is left to act on it.', down))).toHaveLength(1);
+    expect(contradictions(withBeat('The write was accepted; no controller is left to act on it.', down))).toHaveLength(
+      1,
+    );
     expect(contradictions(withBeat('node-9 is quiet.'))).toHaveLength(1);
     expect(contradictions(withBeat('node-1 is Ready, 2 pods of web run there.'))).toEqual([]);
   });
@@ -51,7 +59,7 @@ describe('figure texts: the moments readers found wrong', () => {
     expect(views[views.length - 1].beat).toMatch(/refused/);
   });
 
-  it('outage: a node dying in the outage says what share of the client\'s requests it loses from the frame', () => {
+  it("outage: a node dying in the outage says what share of the client's requests it loses from the frame", () => {
     const views = press('outage', ['apply', 'control-plane', 'node']);
     for (const v of views) expect(contradictions(v)).toEqual([]);
   });

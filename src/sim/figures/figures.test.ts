@@ -18,7 +18,8 @@ import { runs } from '../../test/fc.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
 const live = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
-const webPods = (f: Frame): Frame['pods'] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith('ReplicaSet/web-'));
+const webPods = (f: Frame): Frame['pods'] =>
+  [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith('ReplicaSet/web-'));
 
 /** A host past the story's end with nothing changed, then a demo pressed and run until its last beat. */
 function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
@@ -76,11 +77,15 @@ describe('the cluster figure, compiled', () => {
   });
 });
 
-describe('the cluster figure\'s demos', () => {
+describe("the cluster figure's demos", () => {
   it('Apply reaches three Running, ready pods, one per node', () => {
     const v = runDemo(fresh(), 'apply');
     const pods = webPods(v.frame);
-    expect(pods.map((p) => [p.status, p.readyText])).toEqual([['Running', '1/1'], ['Running', '1/1'], ['Running', '1/1']]);
+    expect(pods.map((p) => [p.status, p.readyText])).toEqual([
+      ['Running', '1/1'],
+      ['Running', '1/1'],
+      ['Running', '1/1'],
+    ]);
     expect(new Set(pods.map((p) => p.node)).size).toBe(3);
     expect(v.frame.deployments[0].replicaSets[0].name).toMatch(/^web-[a-z0-9]+$/);
   });
@@ -94,7 +99,9 @@ describe('the cluster figure\'s demos', () => {
       // Just before the ReplicaSet controller acts: rank the 5 pods as replica_set.go does.
       const w = host.cluster.world.state;
       const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => !p.metadata?.deletionTimestamp);
-      expected = getPodsToDelete(pods, pods, 3, rfc3339(w.now)).map((p) => p.metadata!.name!).sort();
+      expected = getPodsToDelete(pods, pods, 3, rfc3339(w.now))
+        .map((p) => p.metadata!.name!)
+        .sort();
     });
     expect(expected).not.toBeNull();
     const left = webPods(host.view().frame).map((p) => p.name);
@@ -140,10 +147,18 @@ describe('the cluster figure\'s demos', () => {
     let evictedAt = 0;
     runDemo(host, 'node-3', (v) => {
       const n3 = v.frame.nodes.find((n) => n.name === 'node-3')!;
-      if (!unknownAt && n3.ready === 'Unknown') { unknownAt = v.t; leaseAge = n3.leaseAgeMs ?? 0; }
+      if (!unknownAt && n3.ready === 'Unknown') {
+        unknownAt = v.t;
+        leaseAge = n3.leaseAgeMs ?? 0;
+      }
       if (!taintedAt && n3.taints.some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute')) {
         taintedAt = v.t;
-        expect(n3.taints.map((t) => `${t.key}:${t.effect}`)).toEqual(expect.arrayContaining(['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']));
+        expect(n3.taints.map((t) => `${t.key}:${t.effect}`)).toEqual(
+          expect.arrayContaining([
+            'node.kubernetes.io/unreachable:NoExecute',
+            'node.kubernetes.io/unreachable:NoSchedule',
+          ]),
+        );
       }
       if (!evictedAt && v.frame.pods.some((p) => p.node === 'node-3' && p.terminating)) evictedAt = v.t;
     });
@@ -191,7 +206,7 @@ describe('the cluster figure\'s demos', () => {
   });
 });
 
-describe('the figure server (the worker\'s handler)', () => {
+describe("the figure server (the worker's handler)", () => {
   it('opens instances separately and answers errors as messages', () => {
     const serve = createFigureServer(FIGURES);
     const a = serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
@@ -200,10 +215,27 @@ describe('the figure server (the worker\'s handler)', () => {
     serve({ id: 3, instance: 'a', op: 'seek', step: 40 });
     const bv = serve({ id: 4, instance: 'b', op: 'view' });
     expect(bv.ok && bv.view?.step).toBe(0);
-    expect(serve({ id: 5, instance: 'zz', op: 'step' })).toMatchObject({ ok: false, error: expect.stringMatching(/not open/) });
-    expect(serve({ id: 6, instance: 'a', op: 'open', figure: 'nope', story: compiled.story })).toMatchObject({ ok: false, error: 'no figure "nope"' });
-    expect(serve({ id: 7, instance: 'c', op: 'open', figure: 'cluster', story: { ...compiled.story, options: { seed: 2, nodes: 3 } } })).toMatchObject({ ok: false });
-    expect(serve({ id: 8, instance: 'a', op: 'demo', demo: 'apply' })).toMatchObject({ ok: false, error: expect.stringMatching(/exists already/) });
+    expect(serve({ id: 5, instance: 'zz', op: 'step' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not open/),
+    });
+    expect(serve({ id: 6, instance: 'a', op: 'open', figure: 'nope', story: compiled.story })).toMatchObject({
+      ok: false,
+      error: 'no figure "nope"',
+    });
+    expect(
+      serve({
+        id: 7,
+        instance: 'c',
+        op: 'open',
+        figure: 'cluster',
+        story: { ...compiled.story, options: { seed: 2, nodes: 3 } },
+      }),
+    ).toMatchObject({ ok: false });
+    expect(serve({ id: 8, instance: 'a', op: 'demo', demo: 'apply' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/exists already/),
+    });
     expect(serve({ id: 9, instance: 'a', op: 'advance', ms: Number.NaN })).toMatchObject({ ok: false });
     expect(serve({ id: 10, instance: 'a', op: 'close' })).toMatchObject({ ok: true, view: null });
     expect(serve({ id: 11, instance: 'a', op: 'view' })).toMatchObject({ ok: false });
@@ -211,22 +243,38 @@ describe('the figure server (the worker\'s handler)', () => {
 
   it('survives any sequence of requests (fuzzed): every answer is a view or a message, and the cluster keeps going', () => {
     const op: fc.Arbitrary<FigureRequest> = fc.oneof(
-      fc.constantFrom<FigureRequest>({ op: 'step' }, { op: 'back' }, { op: 'next' }, { op: 'reset' }, { op: 'rejoin' }, { op: 'view' }),
+      fc.constantFrom<FigureRequest>(
+        { op: 'step' },
+        { op: 'back' },
+        { op: 'next' },
+        { op: 'reset' },
+        { op: 'rejoin' },
+        { op: 'view' },
+      ),
       fc.record({ op: fc.constant('seek' as const), step: fc.oneof(fc.integer({ min: -5, max: 400 }), fc.double()) }),
-      fc.record({ op: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 400_000 }), fc.double()) }),
-      fc.record({ op: fc.constant('demo' as const), demo: fc.constantFrom('apply', 'scale', 'self-healing', 'update-image', 'node-3', 'control-plane', 'bogus') }),
+      fc.record({
+        op: fc.constant('advance' as const),
+        ms: fc.oneof(fc.integer({ min: 0, max: 400_000 }), fc.double()),
+      }),
+      fc.record({
+        op: fc.constant('demo' as const),
+        demo: fc.constantFrom('apply', 'scale', 'self-healing', 'update-image', 'node-3', 'control-plane', 'bogus'),
+      }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
-      const serve = createFigureServer(FIGURES);
-      expect(serve({ id: 0, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story }).ok).toBe(true);
-      ops.forEach((o, i) => {
-        const r = serve({ ...o, id: i + 1, instance: 'x' });
-        if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
-        else expect(r.error.length).toBeGreaterThan(0);
-      });
-      const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
-      expect(end.ok).toBe(true);
-    }), { numRuns: runs(0.06, 15) });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+        const serve = createFigureServer(FIGURES);
+        expect(serve({ id: 0, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story }).ok).toBe(true);
+        ops.forEach((o, i) => {
+          const r = serve({ ...o, id: i + 1, instance: 'x' });
+          if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
+          else expect(r.error.length).toBeGreaterThan(0);
+        });
+        const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
+        expect(end.ok).toBe(true);
+      }),
+      { numRuns: runs(0.06, 15) },
+    );
   }, 120_000);
 });
 
@@ -250,7 +298,15 @@ describe('a link to the moment', () => {
 });
 
 describe('opening a figure at a link', () => {
-  const open = (link: string) => createFigureServer(FIGURES).restore({ id: 1, instance: 'r', op: 'open', figure: 'cluster', story: compiled.story, link });
+  const open = (link: string) =>
+    createFigureServer(FIGURES).restore({
+      id: 1,
+      instance: 'r',
+      op: 'open',
+      figure: 'cluster',
+      story: compiled.story,
+      link,
+    });
   const linkAt = async (step: number, demo?: string): Promise<string> => {
     const serve = createFigureServer(FIGURES);
     serve({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
@@ -266,11 +322,13 @@ describe('opening a figure at a link', () => {
     expect(r.ok && r.view?.step).toBe(beat.step);
     expect(r.ok && r.view?.beat).toBe(beat.text);
     // It says where the link put the reader, with the beat's own words.
-    expect(r.ok && r.view?.notice).toBe(`Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view!.last).toLocaleString('en-US')}: ${beat.text}`);
+    expect(r.ok && r.view?.notice).toBe(
+      `Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view!.last).toLocaleString('en-US')}: ${beat.text}`,
+    );
     expect(r.ok && r.view?.frame).toEqual(beat.frame);
   });
 
-  it('replays a reader\'s own run (a demo pressed mid-story) to the same frame', async () => {
+  it("replays a reader's own run (a demo pressed mid-story) to the same frame", async () => {
     const serve = createFigureServer(FIGURES);
     serve({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
     serve({ id: 2, instance: 'x', op: 'seek', step: compiled.story.beats[2].step });
@@ -283,7 +341,7 @@ describe('opening a figure at a link', () => {
     expect(r.ok && r.view?.frame).toEqual(here.ok && here.view?.frame);
   });
 
-  it('replays the link once: the events run to open it are the moment\'s own, not twice as many', async () => {
+  it("replays the link once: the events run to open it are the moment's own, not twice as many", async () => {
     const beat = compiled.story.beats[6];
     const link = await linkAt(beat.step);
     await import('../permalink.ts');
@@ -315,12 +373,33 @@ describe('opening a figure at a link', () => {
     from({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
     from({ id: 2, instance: 'x', op: 'seek', step: beat.step });
     const serve = createFigureServer(FIGURES);
-    await serve.restore({ id: 1, instance: 'r', op: 'open', figure: 'cluster', story: compiled.story, link: await linkAt(beat.step) });
-    const reqs: FigureRequest[] = [{ op: 'back' }, { op: 'back' }, { op: 'step' }, { op: 'step' }, { op: 'step' }, { op: 'next' }, { op: 'demo', demo: 'node-3' }, { op: 'next' }, { op: 'next' }, { op: 'back' }];
+    await serve.restore({
+      id: 1,
+      instance: 'r',
+      op: 'open',
+      figure: 'cluster',
+      story: compiled.story,
+      link: await linkAt(beat.step),
+    });
+    const reqs: FigureRequest[] = [
+      { op: 'back' },
+      { op: 'back' },
+      { op: 'step' },
+      { op: 'step' },
+      { op: 'step' },
+      { op: 'next' },
+      { op: 'demo', demo: 'node-3' },
+      { op: 'next' },
+      { op: 'next' },
+      { op: 'back' },
+    ];
     reqs.forEach((req, i) => {
       const a = from({ id: 10 + i, instance: 'x', ...req });
       const b = serve({ id: 10 + i, instance: 'r', ...req });
-      expect(b.ok && { step: b.view?.step, last: b.view?.last, beat: b.view?.beat, frame: b.view?.frame }, req.op).toEqual(a.ok && { step: a.view?.step, last: a.view?.last, beat: a.view?.beat, frame: a.view?.frame });
+      expect(
+        b.ok && { step: b.view?.step, last: b.view?.last, beat: b.view?.beat, frame: b.view?.frame },
+        req.op,
+      ).toEqual(a.ok && { step: a.view?.step, last: a.view?.last, beat: a.view?.beat, frame: a.view?.frame });
     });
   });
 
@@ -328,7 +407,14 @@ describe('opening a figure at a link', () => {
     const good = await linkAt(40);
     // One character changed (to one it is not already: a same-letter swap would tamper with nothing).
     const tampered = good.slice(0, -3) + (good.at(-3) === 'A' ? 'B' : 'A') + good.slice(-2);
-    for (const bad of ['', 'zzz', '<img src=x onerror=alert(1)>', tampered, 'a' + 'A'.repeat(20_000), 'a' + btoaJson([1, 'x'])]) {
+    for (const bad of [
+      '',
+      'zzz',
+      '<img src=x onerror=alert(1)>',
+      tampered,
+      'a' + 'A'.repeat(20_000),
+      'a' + btoaJson([1, 'x']),
+    ]) {
       const r = await open(bad);
       expect(r.ok, bad.slice(0, 20)).toBe(true);
       expect(r.ok && r.view?.step).toBe(0);

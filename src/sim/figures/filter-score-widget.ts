@@ -55,10 +55,13 @@ export interface FilterScoreDetail {
   nodes: NodeArithmetic[];
 }
 
-const apiPodsOf = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && !p.terminating);
-const terminatingApi = (f: Frame): boolean => f.pods.some((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && p.terminating);
+const apiPodsOf = (f: Frame): PodView[] =>
+  [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && !p.terminating);
+const terminatingApi = (f: Frame): boolean =>
+  f.pods.some((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && p.terminating);
 const node3 = (f: Frame) => f.nodes.find((n) => n.name === CORDONED);
-const detailOf = (d: FigureDetail | null): FilterScoreDetail | null => (d?.arithmetic ? (d.arithmetic as unknown as FilterScoreDetail) : null);
+const detailOf = (d: FigureDetail | null): FilterScoreDetail | null =>
+  d?.arithmetic ? (d.arithmetic as unknown as FilterScoreDetail) : null;
 
 /**
  * The scheduler's last attempt for api's live pod, as the picture shows it. Read from the
@@ -69,12 +72,31 @@ function filterScoreOf(cluster: Cluster, frame: Frame): FilterScoreDetail {
   const pod = apiPodsOf(frame)[0];
   const s = cluster.world.state.components.scheduler?.state as SchedulerState | undefined;
   const rec = pod && s ? s.records.byKey[`default/${pod.name}`] : undefined;
-  const nodes = (rec?.perNode ?? []).map((n): NodeArithmetic => {
-    const failed = n.filter.find((x) => x.code !== 'Success');
-    const scores = n.scores.filter((x) => RESOURCE_PLUGINS.includes(x.plugin)).map((x) => ({ plugin: x.plugin, score: x.normalized, weight: x.normalized ? x.weighted / x.normalized : 1, weighted: x.weighted }));
-    const others = n.scores.filter((x) => !RESOURCE_PLUGINS.includes(x.plugin)).reduce((sum, x) => sum + x.weighted, 0);
-    return { node: n.node, passed: !failed, filter: failed?.plugin ?? null, reason: failed?.reasons[0] ?? null, scores, others, total: n.total };
-  }).sort((a, b) => (a.node < b.node ? -1 : 1));
+  const nodes = (rec?.perNode ?? [])
+    .map((n): NodeArithmetic => {
+      const failed = n.filter.find((x) => x.code !== 'Success');
+      const scores = n.scores
+        .filter((x) => RESOURCE_PLUGINS.includes(x.plugin))
+        .map((x) => ({
+          plugin: x.plugin,
+          score: x.normalized,
+          weight: x.normalized ? x.weighted / x.normalized : 1,
+          weighted: x.weighted,
+        }));
+      const others = n.scores
+        .filter((x) => !RESOURCE_PLUGINS.includes(x.plugin))
+        .reduce((sum, x) => sum + x.weighted, 0);
+      return {
+        node: n.node,
+        passed: !failed,
+        filter: failed?.plugin ?? null,
+        reason: failed?.reasons[0] ?? null,
+        scores,
+        others,
+        total: n.total,
+      };
+    })
+    .sort((a, b) => (a.node < b.node ? -1 : 1));
   return { pod: pod?.name ?? null, cpu: API_CPU, memory: API_MEMORY, chosen: rec?.node ?? null, nodes };
 }
 
@@ -83,7 +105,12 @@ function attemptSentence(f: Frame, d: FilterScoreDetail | null): string {
   const pod = apiPodsOf(f)[0];
   if (!d || !pod?.node) return `${pod?.name ?? 'The pod'} waits for the scheduler.`;
   const out = d.nodes.filter((n) => !n.passed).map((n) => `${n.node} is filtered out by ${n.filter}`);
-  const ranked = d.nodes.filter((n) => n.passed).map((n) => `${n.node} ${n.scores.map((x) => x.weighted).join(' + ')} = ${n.scores.reduce((s, x) => s + x.weighted, 0)}`);
+  const ranked = d.nodes
+    .filter((n) => n.passed)
+    .map(
+      (n) =>
+        `${n.node} ${n.scores.map((x) => x.weighted).join(' + ')} = ${n.scores.reduce((s, x) => s + x.weighted, 0)}`,
+    );
   return `${pod.name} is bound to ${pod.node}. ${out.length ? `${listOf(out)}; ` : 'Every node passes the filters; '}LeastAllocated + BalancedAllocation give ${listOf(ranked)}, the other plugins scoring all alike.`;
 }
 
@@ -101,14 +128,26 @@ const setup: DemoDef = {
   start: () => ({
     actions: [
       ...LOAD.map((pod) => ({ type: 'run-pod' as const, pod })),
-      { type: 'create-deployment', name: API, image: API_IMAGE, replicas: 1, file: { container: { resources: { requests: { cpu: API_CPU, memory: API_MEMORY } } }, note: `requests cpu ${API_CPU}, memory ${API_MEMORY}` } },
+      {
+        type: 'create-deployment',
+        name: API,
+        image: API_IMAGE,
+        replicas: 1,
+        file: {
+          container: { resources: { requests: { cpu: API_CPU, memory: API_MEMORY } } },
+          note: `requests cpu ${API_CPU}, memory ${API_MEMORY}`,
+        },
+      },
     ],
     memo: {},
     intro: `Each node runs one pod with the chapter's requests; kubectl creates the Deployment ${API}, whose pod requests ${API_CPU} of CPU and ${API_MEMORY} of memory.`,
-    beats: [{
-      when: (f, m, detail) => !!apiPodsOf(f)[0]?.node && (detailOf(detail())?.nodes.length ?? 0) > 0 && said(m, f, detailOf(detail())),
-      text: (_f, m) => String(m.said),
-    }],
+    beats: [
+      {
+        when: (f, m, detail) =>
+          !!apiPodsOf(f)[0]?.node && (detailOf(detail())?.nodes.length ?? 0) > 0 && said(m, f, detailOf(detail())),
+        text: (_f, m) => String(m.said),
+      },
+    ],
   }),
 };
 
@@ -124,16 +163,28 @@ const cordon: DemoDef = {
       actions: [{ type: 'cordon', node: CORDONED, on }],
       memo: { old },
       intro: `kubectl ${on ? 'cordon' : 'uncordon'} ${CORDONED} sets its spec.unschedulable to ${on}; the node-lifecycle controller ${on ? 'adds' : 'removes'} the matching node.kubernetes.io/unschedulable taint.`,
-      beats: [{
-        // Wait for the taint to follow spec.unschedulable, so the replacement meets one rule, not a mix,
-        // and for an earlier pod of api to be gone: a Terminating pod's requests still count on its node.
-        when: (g) => !!node3(g) && node3(g)!.cordoned === on && node3(g)!.taints.some((t) => t.key === UNSCHEDULABLE_TAINT) === on && !terminatingApi(g),
-        text: () => `kubectl delete pod ${old}: the ReplicaSet controller creates a replacement, and the scheduler places it with ${CORDONED} ${on ? 'unschedulable' : 'schedulable again'}.`,
-        then: () => [{ type: 'delete-pod', pod: old }],
-      }, {
-        when: (g, m, detail) => { const p = apiPodsOf(g)[0]; const d = detailOf(detail()); return !!p?.node && p.name !== m.old && d?.pod === p.name && d.nodes.length > 0 && said(m, g, d); },
-        text: (_g, m) => String(m.said),
-      }],
+      beats: [
+        {
+          // Wait for the taint to follow spec.unschedulable, so the replacement meets one rule, not a mix,
+          // and for an earlier pod of api to be gone: a Terminating pod's requests still count on its node.
+          when: (g) =>
+            !!node3(g) &&
+            node3(g)!.cordoned === on &&
+            node3(g)!.taints.some((t) => t.key === UNSCHEDULABLE_TAINT) === on &&
+            !terminatingApi(g),
+          text: () =>
+            `kubectl delete pod ${old}: the ReplicaSet controller creates a replacement, and the scheduler places it with ${CORDONED} ${on ? 'unschedulable' : 'schedulable again'}.`,
+          then: () => [{ type: 'delete-pod', pod: old }],
+        },
+        {
+          when: (g, m, detail) => {
+            const p = apiPodsOf(g)[0];
+            const d = detailOf(detail());
+            return !!p?.node && p.name !== m.old && d?.pod === p.name && d.nodes.length > 0 && said(m, g, d);
+          },
+          text: (_g, m) => String(m.said),
+        },
+      ],
     };
   },
 };
@@ -146,14 +197,22 @@ export const filterScoreWidget: FigureDef = {
   // The API server's request checks: its manifests' quantities (1000m, 2048Mi) are stored as the API
   // server writes them (1, 2Gi), and the pod-template hash is taken over what is stored.
   checks: REQUEST_CHECKS,
-  options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },
+  options: {
+    seed: 1,
+    nodes: 3,
+    nodeCapacity: [
+      { cpu: '4', memory: '8Gi' },
+      { cpu: '4', memory: '8Gi' },
+      { cpu: '4', memory: '8Gi' },
+    ],
+  },
   demos: [setup, cordon],
   story: ['setup', 'cordon', 'cordon'],
   opening: 1,
   leavesOut: [
-    'The widget opens with the chapter\'s scene in place: one pod on each node with the chapter\'s requests (pinned there by a nodeSelector), and api\'s pod scheduled.',
+    "The widget opens with the chapter's scene in place: one pod on each node with the chapter's requests (pinned there by a nodeSelector), and api's pod scheduled.",
     'The other score plugins (TaintToleration, NodeAffinity, PodTopologySpread) score every node alike here; the picture adds them up in one column. InterPodAffinity and ImageLocality are not in the model.',
-    'A deleted pod\'s requests count on its node until it is gone, as in the scheduler\'s cache; so the widget deletes api\'s pod only once an earlier one has gone.',
+    "A deleted pod's requests count on its node until it is gone, as in the scheduler's cache; so the widget deletes api's pod only once an earlier one has gone.",
   ],
   detail: (cluster, frame): FigureDetail => ({ arithmetic: filterScoreOf(cluster, frame) as unknown as JsonValue }),
 };

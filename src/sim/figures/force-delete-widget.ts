@@ -55,7 +55,11 @@ export interface ForceDeleteDetail {
   running: { name: string; node: string }[];
 }
 
-const STATES: Record<string, MachineContainer['state']> = { CONTAINER_RUNNING: 'running', CONTAINER_EXITED: 'exited', CONTAINER_CREATED: 'created' };
+const STATES: Record<string, MachineContainer['state']> = {
+  CONTAINER_RUNNING: 'running',
+  CONTAINER_EXITED: 'exited',
+  CONTAINER_CREATED: 'created',
+};
 
 /** web's containers as node-2's containerd holds them (the kubelet's runtime state: the machine's, not the API server's). */
 function machineOf(cluster: Cluster, inApi: Set<string>): MachineContainer[] {
@@ -72,12 +76,22 @@ function machineOf(cluster: Cluster, inApi: Set<string>): MachineContainer[] {
 
 /** node-2's pods in the API server and on its machine, and web's pods running elsewhere. */
 function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail {
-  const pods = (storeList(cluster.world.state.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === NODE);
-  const api = pods.map((p): ApiPod => {
-    const name = p.metadata?.name ?? '';
-    const disruption = p.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True')?.reason ?? null;
-    return { name, deletionTimestamp: p.metadata?.deletionTimestamp ?? null, status: frame.pods.find((x) => x.name === name)?.status ?? '', disruption };
-  }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const pods = (storeList(cluster.world.state.store, 'pods', 'default') as Pod[]).filter(
+    (p) => p.spec?.nodeName === NODE,
+  );
+  const api = pods
+    .map((p): ApiPod => {
+      const name = p.metadata?.name ?? '';
+      const disruption =
+        p.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True')?.reason ?? null;
+      return {
+        name,
+        deletionTimestamp: p.metadata?.deletionTimestamp ?? null,
+        status: frame.pods.find((x) => x.name === name)?.status ?? '',
+        disruption,
+      };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
   const n = nodeOf(frame);
   return {
     node: NODE,
@@ -85,15 +99,22 @@ function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail 
     ready: n?.ready ?? 'Unknown',
     api,
     machine: machineOf(cluster, new Set(api.map((p) => p.name))),
-    running: livePodsOf(frame).filter((p) => p.node !== NODE && p.node !== null).map((p) => ({ name: p.name, node: p.node! })),
+    running: livePodsOf(frame)
+      .filter((p) => p.node !== NODE && p.node !== null)
+      .map((p) => ({ name: p.name, node: p.node! })),
   };
 }
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
-const detailOf = (d: FigureDetail | null): ForceDeleteDetail | null => (d?.force ? (d.force as unknown as ForceDeleteDetail) : null);
+const detailOf = (d: FigureDetail | null): ForceDeleteDetail | null =>
+  d?.force ? (d.force as unknown as ForceDeleteDetail) : null;
 /** web's pods on node-2 that the API server has marked for deletion, in name order. */
-const terminatingThere = (f: Frame): string[] => webPodsOf(f).filter((p) => p.node === NODE && p.terminating).map((p) => p.name);
-const runningOn = (d: ForceDeleteDetail, pod: string): boolean => d.machine.some((c) => c.pod === pod && c.state === 'running');
+const terminatingThere = (f: Frame): string[] =>
+  webPodsOf(f)
+    .filter((p) => p.node === NODE && p.terminating)
+    .map((p) => p.name);
+const runningOn = (d: ForceDeleteDetail, pod: string): boolean =>
+  d.machine.some((c) => c.pod === pod && c.state === 'running');
 /** A memo's comma-separated names. */
 const names = (v: string | number | undefined): string[] => (v ? String(v).split(',') : []);
 
@@ -104,24 +125,46 @@ const secondsSince = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number
 const cut: DemoDef = {
   id: 'cut',
   label: () => `Cut ${NODE} off the network`,
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : !nodeOf(f) ? `This cluster has no ${NODE}.` : nodeOf(f)!.partitioned ? `${NODE} is cut off already.` : null),
+  unavailable: (f) =>
+    !webOf(f)
+      ? `Create ${WEB} first.`
+      : !nodeOf(f)
+        ? `This cluster has no ${NODE}.`
+        : nodeOf(f)!.partitioned
+          ? `${NODE} is cut off already.`
+          : null,
   start: (f): DemoStart => {
-    const mine = livePodsOf(f).filter((p) => p.node === NODE).map((p) => p.name);
+    const mine = livePodsOf(f)
+      .filter((p) => p.node === NODE)
+      .map((p) => p.name);
     return {
       actions: [{ type: 'node', node: NODE, action: 'partition' }],
-      memo: { pods: mine.join(','), before: livePodsOf(f).map((p) => p.name).join(','), at: f.t },
+      memo: {
+        pods: mine.join(','),
+        before: livePodsOf(f)
+          .map((p) => p.name)
+          .join(','),
+        at: f.t,
+      },
       intro: `${NODE} is cut off the network with ${listOf(mine)} on it: its kubelet and containers go on running, but nothing it sends reaches the API server.`,
-      beats: [{
-        when: (g, m, detail) => {
-          const d = detailOf(detail());
-          const evicted = (p: string): boolean => d?.api.find((x) => x.name === p)?.disruption === 'DeletionByTaintManager';
-          return !!d && names(m.pods).every((p) => terminatingThere(g).includes(p) && evicted(p) && runningOn(d, p)) && readyPodsOf(g).length === REPLICAS;
+      beats: [
+        {
+          when: (g, m, detail) => {
+            const d = detailOf(detail());
+            const evicted = (p: string): boolean =>
+              d?.api.find((x) => x.name === p)?.disruption === 'DeletionByTaintManager';
+            return (
+              !!d &&
+              names(m.pods).every((p) => terminatingThere(g).includes(p) && evicted(p) && runningOn(d, p)) &&
+              readyPodsOf(g).length === REPLICAS
+            );
+          },
+          text: (g, m) => {
+            const fresh = livePodsOf(g).filter((p) => !names(m.before).includes(p.name));
+            return `${secondsSince(g, m)} s after the cut: ${listOf(terminatingThere(g))} ${agree(terminatingThere(g).length, 'is', 'are')} Terminating in the API server, deleted when their 300 s ran out; ${listOf(fresh.map((p) => p.name))} replace them, ${readyPodsOf(g).length} running. ${NODE}, cut off, still runs their ${count(names(m.pods).length, 'container')}.`;
+          },
         },
-        text: (g, m) => {
-          const fresh = livePodsOf(g).filter((p) => !names(m.before).includes(p.name));
-          return `${secondsSince(g, m)} s after the cut: ${listOf(terminatingThere(g))} ${agree(terminatingThere(g).length, 'is', 'are')} Terminating in the API server, deleted when their 300 s ran out; ${listOf(fresh.map((p) => p.name))} replace them, ${readyPodsOf(g).length} running. ${NODE}, cut off, still runs their ${count(names(m.pods).length, 'container')}.`;
-        },
-      }],
+      ],
     };
   },
 };
@@ -140,11 +183,16 @@ function reconnectBeats(): DemoBeat[] {
         if (!others.length) others = d.api.map((p) => p.name);
         return !d.partitioned && orphans.every((p) => !runningOn(d, p));
       },
-      text: (g, m) => `${secondsSince(g, m)} s after the reconnect, ${NODE}'s kubelet has found ${listOf(orphans!)} gone from the API server and stopped ${orphans!.length === 1 ? 'its container' : 'their containers'}: ${orphans!.length === 1 ? 'it' : 'they'} ran on until now.`,
+      text: (g, m) =>
+        `${secondsSince(g, m)} s after the reconnect, ${NODE}'s kubelet has found ${listOf(orphans!)} gone from the API server and stopped ${orphans!.length === 1 ? 'its container' : 'their containers'}: ${orphans!.length === 1 ? 'it' : 'they'} ran on until now.`,
     },
     {
-      when: (g, _m, detail) => { const d = detailOf(detail()); return !!d && others.every((p) => !d.api.some((x) => x.name === p) && !d.machine.some((c) => c.pod === p)); },
-      text: (g, m) => `It stopped ${listOf(others.map((p) => `${p}'s container`))} too and confirmed the deletion: ${others.length === 1 ? 'the object is' : 'the objects are'} gone, ${secondsSince(g, m)} s after the reconnect. ${NODE} runs no ${WEB} pod; ${count(readyPodsOf(g).length, 'pod')} run on ${listOf([...new Set(readyPodsOf(g).map((p) => p.node!))].sort())}.`,
+      when: (g, _m, detail) => {
+        const d = detailOf(detail());
+        return !!d && others.every((p) => !d.api.some((x) => x.name === p) && !d.machine.some((c) => c.pod === p));
+      },
+      text: (g, m) =>
+        `It stopped ${listOf(others.map((p) => `${p}'s container`))} too and confirmed the deletion: ${others.length === 1 ? 'the object is' : 'the objects are'} gone, ${secondsSince(g, m)} s after the reconnect. ${NODE} runs no ${WEB} pod; ${count(readyPodsOf(g).length, 'pod')} run on ${listOf([...new Set(readyPodsOf(g).map((p) => p.node!))].sort())}.`,
     },
   ];
 }
@@ -156,7 +204,12 @@ const force: DemoDef = {
     const t = terminatingThere(f);
     return t.length >= 2 ? 'Force-delete a pod' : `Reconnect ${NODE}`;
   },
-  unavailable: (f) => (!nodeOf(f)?.partitioned ? `${NODE} is connected: its kubelet confirms its pods' deletions itself.` : terminatingThere(f).length === 0 ? `No pod on ${NODE} is Terminating yet.` : null),
+  unavailable: (f) =>
+    !nodeOf(f)?.partitioned
+      ? `${NODE} is connected: its kubelet confirms its pods' deletions itself.`
+      : terminatingThere(f).length === 0
+        ? `No pod on ${NODE} is Terminating yet.`
+        : null,
   start: (f): DemoStart => {
     const t = terminatingThere(f);
     if (t.length >= 2) {
@@ -165,10 +218,16 @@ const force: DemoDef = {
         actions: [{ type: 'delete-pod', pod, force: true }],
         memo: { pod },
         intro: `kubectl warns that it will not wait for confirmation, then asks the API server to delete ${pod} with gracePeriodSeconds 0.`,
-        beats: [{
-          when: (g, m, detail) => { const d = detailOf(detail()); return !!d && !d.api.some((p) => p.name === m.pod) && runningOn(d, String(m.pod)); },
-          text: (g, m) => `${m.pod} is gone from the API server at once, confirmed by no kubelet, while ${NODE}'s machine, still cut off, runs its container on. ${listOf(terminatingThere(g))} stays Terminating.`,
-        }],
+        beats: [
+          {
+            when: (g, m, detail) => {
+              const d = detailOf(detail());
+              return !!d && !d.api.some((p) => p.name === m.pod) && runningOn(d, String(m.pod));
+            },
+            text: (g, m) =>
+              `${m.pod} is gone from the API server at once, confirmed by no kubelet, while ${NODE}'s machine, still cut off, runs its container on. ${listOf(terminatingThere(g))} stays Terminating.`,
+          },
+        ],
       };
     }
     return {

@@ -24,7 +24,13 @@ const CLIENT_NODE = 'node-1';
 const OUTAGE_LOOK_MS = 20_000;
 
 /** One endpoint of web as the picture lists it: in the EndpointSlice stored in etcd, and in node-1's rules. */
-interface FrozenEndpoint { ip: string; pod: string; node: string; inSlice: boolean; inRules: boolean }
+interface FrozenEndpoint {
+  ip: string;
+  pod: string;
+  node: string;
+  inSlice: boolean;
+  inRules: boolean;
+}
 
 /** What the picture draws beside the frame. */
 export interface FrozenDetail {
@@ -43,8 +49,10 @@ export interface FrozenDetail {
   latest: { t: number; pod: string | null; ok: boolean }[];
 }
 
-const cpUp = (f: Frame): boolean => f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.scheduler && f.controlPlane.controllerManager;
-const detailOf = (d: FigureDetail | null): FrozenDetail | null => (d?.frozen ? (d.frozen as unknown as FrozenDetail) : null);
+const cpUp = (f: Frame): boolean =>
+  f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.scheduler && f.controlPlane.controllerManager;
+const detailOf = (d: FigureDetail | null): FrozenDetail | null =>
+  d?.frozen ? (d.frozen as unknown as FrozenDetail) : null;
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
 /** web's endpoints in etcd and in node-1's rules, and the client's counts. */
@@ -55,7 +63,9 @@ function frozenDetailOf(cluster: Cluster, frame: Frame): FrozenDetail {
   for (const s of proxy?.synced?.slices ?? []) {
     if (s.metadata?.namespace !== 'default' || s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
     // kube-proxy sends new connections only to ready endpoints (a terminating one only when none is ready).
-    for (const e of s.endpoints ?? []) if (e.conditions?.ready !== false) rules.set(e.addresses[0] ?? '', { pod: e.targetRef?.name ?? '', node: e.nodeName ?? '' });
+    for (const e of s.endpoints ?? [])
+      if (e.conditions?.ready !== false)
+        rules.set(e.addresses[0] ?? '', { pod: e.targetRef?.name ?? '', node: e.nodeName ?? '' });
   }
   const slice = sliceEndpointsOf(cluster, WEB).filter((e) => e.ready);
   const ips = [...new Set([...slice.map((e) => e.ip), ...rules.keys()])].sort();
@@ -102,13 +112,28 @@ const setup: DemoDef = {
   label: () => `Create ${WEB} and its Service`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
   start: () => ({
-    actions: [{ type: 'apply', name: WEB, image: WEB_IMAGE, replicas: REPLICAS }, { type: 'expose', name: WEB, port: PORT }],
+    actions: [
+      { type: 'apply', name: WEB, image: WEB_IMAGE, replicas: REPLICAS },
+      { type: 'expose', name: WEB, port: PORT },
+    ],
     memo: {},
     intro: `kubectl creates the Deployment ${WEB} (${count(REPLICAS, 'replica')} of ${WEB_IMAGE}) and the Service ${WEB} on port ${PORT}; a client on ${CLIENT_NODE} calls the Service once a second.`,
-    beats: [{
-      when: (f, _m, detail) => { const d = detailOf(detail()); return webSettled(f, REPLICAS) && !!d && d.endpoints.filter((e) => e.inRules).length === REPLICAS && d.latest.length > 0 && d.latest[d.latest.length - 1].ok; },
-      text: (f) => `${WEB} runs ${count(REPLICAS, 'pod')} of ReplicaSet ${webOf(f)!.replicaSets[0].name}: ${listOf(readyPodsOf(f).map((p) => `${p.name} on ${p.node}`))}. kube-proxy on ${CLIENT_NODE} has written their addresses into its rules, and the client is answered.`,
-    }],
+    beats: [
+      {
+        when: (f, _m, detail) => {
+          const d = detailOf(detail());
+          return (
+            webSettled(f, REPLICAS) &&
+            !!d &&
+            d.endpoints.filter((e) => e.inRules).length === REPLICAS &&
+            d.latest.length > 0 &&
+            d.latest[d.latest.length - 1].ok
+          );
+        },
+        text: (f) =>
+          `${WEB} runs ${count(REPLICAS, 'pod')} of ReplicaSet ${webOf(f)!.replicaSets[0].name}: ${listOf(readyPodsOf(f).map((p) => `${p.name} on ${p.node}`))}. kube-proxy on ${CLIENT_NODE} has written their addresses into its rules, and the client is answered.`,
+      },
+    ],
   }),
 };
 
@@ -122,21 +147,31 @@ const controlPlane: DemoDef = {
       return {
         actions: [{ type: 'control-plane', action: 'stop' }],
         memo: { at: f.t },
-        intro: 'The API server, etcd, the scheduler and the controller-manager stop. kube-proxy\'s watches break; the rules it last synced stay in every node\'s kernel.',
-        beats: [{
-          when: (g, m, detail) => base(m, detailOf(detail())) || (g.t - Number(m.at) >= OUTAGE_LOOK_MS && hold(m, detailOf(detail()))),
-          text: (g, m) => `${seconds(g, m)} s into the outage the client has had ${m.saw}, from ${m.pods}, through ${CLIENT_NODE}'s rules as kube-proxy ${Number(m.same) ? `synced them ${Math.round((Number(m.at) - Number(m.synced)) / 1000)} s before the outage` : 'last synced them'}.`,
-        }],
+        intro:
+          "The API server, etcd, the scheduler and the controller-manager stop. kube-proxy's watches break; the rules it last synced stay in every node's kernel.",
+        beats: [
+          {
+            when: (g, m, detail) =>
+              base(m, detailOf(detail())) || (g.t - Number(m.at) >= OUTAGE_LOOK_MS && hold(m, detailOf(detail()))),
+            text: (g, m) =>
+              `${seconds(g, m)} s into the outage the client has had ${m.saw}, from ${m.pods}, through ${CLIENT_NODE}'s rules as kube-proxy ${Number(m.same) ? `synced them ${Math.round((Number(m.at) - Number(m.synced)) / 1000)} s before the outage` : 'last synced them'}.`,
+          },
+        ],
       };
     }
     return {
       actions: [{ type: 'control-plane', action: 'start' }],
       memo: { at: f.t },
-      intro: 'etcd, the API server, the scheduler and the controller-manager start again; kube-proxy\'s watches reconnect and list what they missed.',
-      beats: [{
-        when: (g, m, detail) => base(m, detailOf(detail())) || (cpUp(g) && !!detailOf(detail())?.watching && hold(m, detailOf(detail()))),
-        text: (g, m) => `${seconds(g, m)} s after the restart kube-proxy on ${CLIENT_NODE} watches again and lists the same ${count(readyPodsOf(g).length, 'endpoint')}: ${Number(m.same) ? 'nothing changed, so it has no rule to rewrite' : 'it rewrites its rules'}. The client had ${m.saw} meanwhile.`,
-      }],
+      intro:
+        "etcd, the API server, the scheduler and the controller-manager start again; kube-proxy's watches reconnect and list what they missed.",
+      beats: [
+        {
+          when: (g, m, detail) =>
+            base(m, detailOf(detail())) || (cpUp(g) && !!detailOf(detail())?.watching && hold(m, detailOf(detail()))),
+          text: (g, m) =>
+            `${seconds(g, m)} s after the restart kube-proxy on ${CLIENT_NODE} watches again and lists the same ${count(readyPodsOf(g).length, 'endpoint')}: ${Number(m.same) ? 'nothing changed, so it has no rule to rewrite' : 'it rewrites its rules'}. The client had ${m.saw} meanwhile.`,
+        },
+      ],
     };
   },
 };
@@ -147,13 +182,16 @@ export const frozenEndpointsWidget: FigureDef = {
   id: 'frozen-endpoints',
   title: 'Answered while the control plane is down',
   options: { seed: 1, nodes: 3 },
-  addons: () => [kubeProxyAddon({ mode: 'iptables' }), trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: WEB })],
+  addons: () => [
+    kubeProxyAddon({ mode: 'iptables' }),
+    trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: WEB }),
+  ],
   demos: [setup, controlPlane],
   story: ['setup', 'control-plane', 'control-plane'],
   opening: 1,
   leavesOut: [
     `The widget opens with web and its Service running; the client is a process on ${CLIENT_NODE} that opens one connection a second to the Service's ClusterIP through ${CLIENT_NODE}'s rules.`,
-    'kube-proxy runs in iptables mode; the rules themselves are printed by the networking chapter\'s figure and its terminal.',
+    "kube-proxy runs in iptables mode; the rules themselves are printed by the networking chapter's figure and its terminal.",
     'The whole control plane stops at once; no pod changes during the outage, so the frozen rules are still right (the big figure below lets a node die meanwhile).',
   ],
   detail: (cluster, frame): FigureDetail => ({ frozen: frozenDetailOf(cluster, frame) as unknown as JsonValue }),

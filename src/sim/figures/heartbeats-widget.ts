@@ -69,7 +69,8 @@ function writesByNode(cluster: Cluster): Map<string, { renewals: number; statusU
   for (const r of cluster.world.state.log) {
     if (r.kind !== 'request' || r.code >= 300 || !r.component.startsWith('kubelet/')) continue;
     const node = r.component.slice('kubelet/'.length);
-    const lease = r.verb === 'PUT' && r.path.startsWith(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${node}?`);
+    const lease =
+      r.verb === 'PUT' && r.path.startsWith(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${node}?`);
     const status = r.verb === 'PATCH' && r.path.startsWith(`/api/v1/nodes/${node}/status`);
     if (!lease && !status) continue;
     const c = by.get(node) ?? { renewals: 0, statusUpdates: 0 };
@@ -84,29 +85,35 @@ function writesByNode(cluster: Cluster): Map<string, { renewals: number; statusU
 function heartbeatsDetailOf(cluster: Cluster, frame: Frame): HeartbeatsDetail {
   const w = cluster.world.state;
   const writes = writesByNode(cluster);
-  const nodes = frame.nodes.filter((n) => w.components[`kubelet/${n.name}`]).map((n): NodeHeartbeats => {
-    const lease = storeGet(w.store, 'leases', `/registry/leases/kube-node-lease/${n.name}`) as Lease | undefined;
-    const node = storeGet(w.store, 'nodes', `/registry/minions/${n.name}`) as Node | undefined;
-    const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
-    const k = w.components[`kubelet/${n.name}`].state as KubeletState;
-    const c = writes.get(n.name) ?? { renewals: 0, statusUpdates: 0 };
-    return {
-      node: n.name,
-      powered: n.powered,
-      renewTime: lease?.spec?.renewTime ?? null,
-      leaseAgeS: ageOf(lease?.spec?.renewTime, w.now),
-      renewals: c.renewals,
-      statusUpdates: c.statusUpdates,
-      lastHeartbeatTime: ready?.lastHeartbeatTime ?? null,
-      heartbeatAgeS: ageOf(ready?.lastHeartbeatTime, w.now),
-      reportDueS: k.up && k.nodeReportedAt !== undefined ? Math.max(0, Math.ceil((k.nodeReportedAt + REPORT_EVERY_S * 1000 - w.now) / 1000)) : null,
-    };
-  });
+  const nodes = frame.nodes
+    .filter((n) => w.components[`kubelet/${n.name}`])
+    .map((n): NodeHeartbeats => {
+      const lease = storeGet(w.store, 'leases', `/registry/leases/kube-node-lease/${n.name}`) as Lease | undefined;
+      const node = storeGet(w.store, 'nodes', `/registry/minions/${n.name}`) as Node | undefined;
+      const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+      const k = w.components[`kubelet/${n.name}`].state as KubeletState;
+      const c = writes.get(n.name) ?? { renewals: 0, statusUpdates: 0 };
+      return {
+        node: n.name,
+        powered: n.powered,
+        renewTime: lease?.spec?.renewTime ?? null,
+        leaseAgeS: ageOf(lease?.spec?.renewTime, w.now),
+        renewals: c.renewals,
+        statusUpdates: c.statusUpdates,
+        lastHeartbeatTime: ready?.lastHeartbeatTime ?? null,
+        heartbeatAgeS: ageOf(ready?.lastHeartbeatTime, w.now),
+        reportDueS:
+          k.up && k.nodeReportedAt !== undefined
+            ? Math.max(0, Math.ceil((k.nodeReportedAt + REPORT_EVERY_S * 1000 - w.now) / 1000))
+            : null,
+      };
+    });
   return { t: w.now, renewEveryS: RENEW_EVERY_S, reportEveryS: REPORT_EVERY_S, nodes };
 }
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
-const detailOf = (d: FigureDetail | null): HeartbeatsDetail | null => (d?.heartbeats ? (d.heartbeats as unknown as HeartbeatsDetail) : null);
+const detailOf = (d: FigureDetail | null): HeartbeatsDetail | null =>
+  d?.heartbeats ? (d.heartbeats as unknown as HeartbeatsDetail) : null;
 const one = (d: HeartbeatsDetail, node: string): NodeHeartbeats | undefined => d.nodes.find((n) => n.node === node);
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
@@ -114,16 +121,23 @@ const seconds = (ms: number): number => Math.floor(ms / 1000);
  * A beat whose sentence is made from the detail its `when` read at the same frame (a beat's text
  * sees only the frame): `holds` decides, `say` words it.
  */
-function detailBeat(holds: (d: HeartbeatsDetail, f: Frame) => boolean, say: (d: HeartbeatsDetail, f: Frame) => string): DemoBeat {
+function detailBeat(
+  holds: (d: HeartbeatsDetail, f: Frame) => boolean,
+  say: (d: HeartbeatsDetail, f: Frame) => string,
+): DemoBeat {
   let seen: HeartbeatsDetail | null = null;
   return {
-    when: (f, _m, detail) => { seen = detailOf(detail()); return !!seen && holds(seen, f); },
+    when: (f, _m, detail) => {
+      seen = detailOf(detail());
+      return !!seen && holds(seen, f);
+    },
     text: (f) => say(seen!, f),
   };
 }
 
 /** "node-1 3, node-2 3 and node-3 3": one count per node. */
-const perNode = (d: HeartbeatsDetail, of: (n: NodeHeartbeats) => number): string => listOf(d.nodes.map((n) => `${n.node} ${of(n)}`));
+const perNode = (d: HeartbeatsDetail, of: (n: NodeHeartbeats) => number): string =>
+  listOf(d.nodes.map((n) => `${n.node} ${of(n)}`));
 
 /** The setup: web created and running, then the kubelets' rhythm until each has renewed its Lease a few times. */
 const setup: DemoDef = (() => {
@@ -134,10 +148,14 @@ const setup: DemoDef = (() => {
       const s = base.start(f);
       return {
         ...s,
-        beats: [...s.beats, detailBeat(
-          (d) => d.nodes.every((n) => n.renewals >= OPENING_RENEWALS),
-          (d) => `${seconds(d.t)} s since the kubelets started: Lease renewals ${perNode(d, (n) => n.renewals)}; status updates ${perNode(d, (n) => n.statusUpdates)}. The Lease is renewed every ${RENEW_EVERY_S} s; the status is sent only when it changes, or after ${REPORT_EVERY_S / 60} minutes.`,
-        )],
+        beats: [
+          ...s.beats,
+          detailBeat(
+            (d) => d.nodes.every((n) => n.renewals >= OPENING_RENEWALS),
+            (d) =>
+              `${seconds(d.t)} s since the kubelets started: Lease renewals ${perNode(d, (n) => n.renewals)}; status updates ${perNode(d, (n) => n.statusUpdates)}. The Lease is renewed every ${RENEW_EVERY_S} s; the status is sent only when it changes, or after ${REPORT_EVERY_S / 60} minutes.`,
+          ),
+        ],
       };
     },
   };
@@ -154,20 +172,33 @@ function stoppedBeats(others: string[]): DemoBeat[] {
     for (const n of d.nodes) before[n.node] ??= { renewals: n.renewals, statusUpdates: n.statusUpdates };
     return true;
   };
-  const since = (d: HeartbeatsDetail, n: string, k: 'renewals' | 'statusUpdates'): number => (one(d, n)?.[k] ?? 0) - (before[n]?.[k] ?? 0);
-  const othersSay = (d: HeartbeatsDetail): string => listOf(others.map((n, i) => (i ? `${n} ${since(d, n, 'renewals')}` : `${n} has made ${count(since(d, n, 'renewals'), 'renewal')}`)));
+  const since = (d: HeartbeatsDetail, n: string, k: 'renewals' | 'statusUpdates'): number =>
+    (one(d, n)?.[k] ?? 0) - (before[n]?.[k] ?? 0);
+  const othersSay = (d: HeartbeatsDetail): string =>
+    listOf(
+      others.map((n, i) =>
+        i ? `${n} ${since(d, n, 'renewals')}` : `${n} has made ${count(since(d, n, 'renewals'), 'renewal')}`,
+      ),
+    );
   const statusSay = (d: HeartbeatsDetail): string => {
     const sent = d.nodes.filter((n) => since(d, n.node, 'statusUpdates') > 0).map((n) => n.node);
-    return sent.length ? `${listOf(sent)} sent ${agree(sent.length, 'its', 'their')} status meanwhile` : `No node has sent its status meanwhile (status updates in all: ${perNode(d, (n) => n.statusUpdates)})`;
+    return sent.length
+      ? `${listOf(sent)} sent ${agree(sent.length, 'its', 'their')} status meanwhile`
+      : `No node has sent its status meanwhile (status updates in all: ${perNode(d, (n) => n.statusUpdates)})`;
   };
   return [
     detailBeat(
-      (d) => capture(d) && (one(d, NODE)?.leaseAgeS ?? 0) > RENEW_EVERY_S && others.every((n) => since(d, n, 'renewals') >= 1),
-      (d) => `${NODE}'s renewal, due ${RENEW_EVERY_S} s after its last, never came: its renewTime is ${one(d, NODE)!.leaseAgeS} s old. Since the power went, ${othersSay(d)}.`,
+      (d) =>
+        capture(d) &&
+        (one(d, NODE)?.leaseAgeS ?? 0) > RENEW_EVERY_S &&
+        others.every((n) => since(d, n, 'renewals') >= 1),
+      (d) =>
+        `${NODE}'s renewal, due ${RENEW_EVERY_S} s after its last, never came: its renewTime is ${one(d, NODE)!.leaseAgeS} s old. Since the power went, ${othersSay(d)}.`,
     ),
     detailBeat(
       (d) => (one(d, NODE)?.leaseAgeS ?? 0) >= STOP_AT_AGE_S,
-      (d) => `${NODE}'s Lease is ${one(d, NODE)!.leaseAgeS} s old, still at ${count(one(d, NODE)!.renewals, 'renewal')}; ${othersSay(d)}. ${statusSay(d)}: the silence shows on the Lease. Whether ${NODE} is gone is the node-lifecycle controller's call, further down.`,
+      (d) =>
+        `${NODE}'s Lease is ${one(d, NODE)!.leaseAgeS} s old, still at ${count(one(d, NODE)!.renewals, 'renewal')}; ${othersSay(d)}. ${statusSay(d)}: the silence shows on the Lease. Whether ${NODE} is gone is the node-lifecycle controller's call, further down.`,
     ),
   ];
 }
@@ -185,8 +216,14 @@ const kubelet: DemoDef = {
         intro: `${NODE} boots. Its kubelet's lease controller runs at once, without waiting ${RENEW_EVERY_S} s.`,
         beats: [
           detailBeat(
-            (d) => { const n = one(d, NODE); return !!n && n.powered && n.leaseAgeS === 0 && n.heartbeatAgeS === 0; },
-            (d) => { const n = one(d, NODE)!; return `${NODE}'s kubelet renewed its Lease as it booted (${count(n.renewals, 'renewal')} in all) and sent its status, changed by the reboot (${count(n.statusUpdates, 'status update')} in all). From now on, a renewal every ${RENEW_EVERY_S} s again.`; },
+            (d) => {
+              const n = one(d, NODE);
+              return !!n && n.powered && n.leaseAgeS === 0 && n.heartbeatAgeS === 0;
+            },
+            (d) => {
+              const n = one(d, NODE)!;
+              return `${NODE}'s kubelet renewed its Lease as it booted (${count(n.renewals, 'renewal')} in all) and sent its status, changed by the reboot (${count(n.statusUpdates, 'status update')} in all). From now on, a renewal every ${RENEW_EVERY_S} s again.`;
+            },
           ),
         ],
       };
@@ -211,9 +248,11 @@ export const heartbeatsWidget: FigureDef = {
   story: ['setup', 'kubelet', 'kubelet'],
   opening: 2,
   leavesOut: [
-    'The widget opens with web running one pod on each node; the counts start when the kubelets do, at the cluster\'s start.',
+    "The widget opens with web running one pod on each node; the counts start when the kubelets do, at the cluster's start.",
     `Powering ${NODE} off stops its kubelet (the simulation has no way to stop the kubelet alone); for the Lease and the status it is the same: the writes stop.`,
-    'Only the successful writes are counted: the kubelet\'s reads (the Node, the Lease when it has none in memory) are left out.',
+    "Only the successful writes are counted: the kubelet's reads (the Node, the Lease when it has none in memory) are left out.",
   ],
-  detail: (cluster, frame): FigureDetail => ({ heartbeats: heartbeatsDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame): FigureDetail => ({
+    heartbeats: heartbeatsDetailOf(cluster, frame) as unknown as JsonValue,
+  }),
 };

@@ -13,7 +13,15 @@ import type { Input, World } from '../world.ts';
 import type { FigureAction } from './actions.ts';
 import type { DemoBeat, DemoDef, DemoMemo, FigureDef, FigureDetail } from './demo.ts';
 import type { RanLine } from './echo.ts';
-import { firstMatterAhead, lastWholeListEnd, mattersBetween, notificationsOnly, REST_SENTENCE, skippedOf, skippedSentence } from './playback.ts';
+import {
+  firstMatterAhead,
+  lastWholeListEnd,
+  mattersBetween,
+  notificationsOnly,
+  REST_SENTENCE,
+  skippedOf,
+  skippedSentence,
+} from './playback.ts';
 import type { CompiledStory, DemoButton, FigureRequest, FigureView } from './protocol.ts';
 
 /** Log records a view carries (the request-log panel's depth). */
@@ -87,7 +95,17 @@ export class FigureHost {
    * replayed (`restored`, restoreMoment's timeline standing at its step, built for this figure's
    * cluster) is taken as it is, so opening a link replays it once.
    */
-  constructor(def: FigureDef, story: CompiledStory, moment?: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; install?: (on: { world: World }) => void; restored?: Timeline }) {
+  constructor(
+    def: FigureDef,
+    story: CompiledStory,
+    moment?: {
+      inputs: Input[];
+      step: number;
+      beyond?: { events: number; t: number };
+      install?: (on: { world: World }) => void;
+      restored?: Timeline;
+    },
+  ) {
     this.def = def;
     this.story = story;
     this.storySteps = story.beats.map((b) => b.step);
@@ -99,7 +117,12 @@ export class FigureHost {
       this.adoptStory(JSON.stringify(moment.inputs) === JSON.stringify(story.inputs));
       return;
     }
-    this.cluster = createCluster({ seed: story.options.seed, nodes: story.options.nodes, nodeCapacity: story.options.nodeCapacity, addons: def.addons?.() });
+    this.cluster = createCluster({
+      seed: story.options.seed,
+      nodes: story.options.nodes,
+      nodeCapacity: story.options.nodeCapacity,
+      addons: def.addons?.(),
+    });
     if (def.checks) this.cluster.world.apiConfig.checks = def.checks;
     // A link's moment may replay terminal commands: kubectl's part of the API server serves them.
     moment?.install?.(this.cluster);
@@ -125,22 +148,45 @@ export class FigureHost {
     const listed = this.listed;
     if (req.op !== 'view') this.listed = null;
     switch (req.op) {
-      case 'view': case 'open': break;
-      case 'step': this.step(); break;
+      case 'view':
+      case 'open':
+        break;
+      case 'step':
+        this.step();
+        break;
       case 'back':
         if (listed && listed.to === this.timeline.at().step) this.timeline.seek(Math.max(this.origin, listed.from));
         else if (this.timeline.at().step > this.origin) this.timeline.back();
         break;
-      case 'seek': this.seek(req.step); break;
-      case 'advance': this.advance(req.ms); break;
-      case 'next': this.next(); break;
-      case 'reset': this.reset(); break;
-      case 'rejoin': this.rejoin(); break;
-      case 'demo': this.demo(req.demo); break;
-      case 'action': this.act([req.action], null); break;
-      case 'close': return null;
+      case 'seek':
+        this.seek(req.step);
+        break;
+      case 'advance':
+        this.advance(req.ms);
+        break;
+      case 'next':
+        this.next();
+        break;
+      case 'reset':
+        this.reset();
+        break;
+      case 'rejoin':
+        this.rejoin();
+        break;
+      case 'demo':
+        this.demo(req.demo);
+        break;
+      case 'action':
+        this.act([req.action], null);
+        break;
+      case 'close':
+        return null;
       // serve.ts answers these itself: a link, a terminal line and its completion, an interrupt.
-      case 'permalink': case 'terminal': case 'complete': case 'interrupt': break;
+      case 'permalink':
+      case 'terminal':
+      case 'complete':
+      case 'interrupt':
+        break;
     }
     return this.view();
   }
@@ -158,7 +204,8 @@ export class FigureHost {
     const log = stepRecordsOf(w, Math.max(0, end - LOG_TAIL), end);
     const beat = this.beats.get(pos.step) ?? null;
     let beatIndex = -1;
-    if (this.following) for (let i = 0; i < this.storySteps.length && this.storySteps[i] <= pos.step; i++) beatIndex = i;
+    if (this.following)
+      for (let i = 0; i < this.storySteps.length && this.storySteps[i] <= pos.step; i++) beatIndex = i;
     return {
       figure: this.def.id,
       step: pos.step,
@@ -169,10 +216,17 @@ export class FigureHost {
       records,
       log,
       beat,
-      sentence: beat ?? (this.listed?.to === pos.step ? listedSentence(this.listed.notifications) : sentenceOf(records, pos.step)),
+      sentence:
+        beat ??
+        (this.listed?.to === pos.step ? listedSentence(this.listed.notifications) : sentenceOf(records, pos.step)),
       skipped: this.skipped?.step === pos.step ? this.skipped.text : null,
       rest: this.atRest() ? REST_SENTENCE : null,
-      story: { beats: this.storySteps.length, beatIndex, diverged: this.diverged, ended: this.following && pos.step >= this.story.end },
+      story: {
+        beats: this.storySteps.length,
+        beatIndex,
+        diverged: this.diverged,
+        ended: this.following && pos.step >= this.story.end,
+      },
       demos: this.def.demos.map((d) => buttonOf(d, frame, this.def.actions.command)),
       demoRunning: this.active && this.active.next < this.active.beats.length ? this.active.id : null,
       // A definition's detail is plain JSON (FigureDef.detail's contract); its widget reads it as FigureView<D>.
@@ -213,7 +267,11 @@ export class FigureHost {
     this.forward(() => tl.step());
     const first = tl.at();
     const w = () => this.cluster.world.state;
-    const listing = (step: number) => step > 0 && tl.kindOf(step) !== 'input' && !this.beats.has(step) && notificationsOnly(w(), tl.logAt(step - 1), tl.logAt(step));
+    const listing = (step: number) =>
+      step > 0 &&
+      tl.kindOf(step) !== 'input' &&
+      !this.beats.has(step) &&
+      notificationsOnly(w(), tl.logAt(step - 1), tl.logAt(step));
     // Only from outside such a list (a reader who went back into one steps through it one by one).
     if (first.step === start.step || !listing(first.step) || listing(start.step)) return;
     // The steps of the run (what a step holds is known only once it has run: the one after the run
@@ -227,9 +285,16 @@ export class FigureHost {
       ends.push(pos.step);
     }
     // Only whole lists (every ADDED before its watch's BOOKMARK) are said as one: a list cut short at the end is left for the next step.
-    const whole = lastWholeListEnd(w(), tl.logAt(start.step), ends.map((s) => tl.logAt(s)));
+    const whole = lastWholeListEnd(
+      w(),
+      tl.logAt(start.step),
+      ends.map((s) => tl.logAt(s)),
+    );
     const end = whole.index < 0 ? first.step : ends[whole.index];
-    if (whole.index < 0 || end - start.step < 2) { tl.seek(first.step); return; }
+    if (whole.index < 0 || end - start.step < 2) {
+      tl.seek(first.step);
+      return;
+    }
     tl.seek(end);
     this.listed = { from: start.step, to: end, notifications: whole.notifications };
   }
@@ -244,12 +309,16 @@ export class FigureHost {
 
   /** Simulated time forward; a story beat on the way stops it there (playback pauses at beats). */
   private advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0 || ms > 3_600_000) throw new Error('advance: ms must be between 0 and 3,600,000');
+    if (!Number.isFinite(ms) || ms < 0 || ms > 3_600_000)
+      throw new Error('advance: ms must be between 0 and 3,600,000');
     const pos = this.timeline.at();
     const target = pos.t + ms;
     if (this.following) {
       const beat = this.story.beats.find((b) => b.step > pos.step && b.t <= target);
-      if (beat) { this.forward(() => this.timeline.seek(beat.step)); return; }
+      if (beat) {
+        this.forward(() => this.timeline.seek(beat.step));
+        return;
+      }
     }
     this.forward(() => this.timeline.advance(ms));
   }
@@ -274,11 +343,15 @@ export class FigureHost {
       if (tl.length > before && pos.atEnd && this.checkBeats()) break;
       if (this.beats.has(pos.step) || tl.kindOf(pos.step) === 'input') break;
       if (!story && pos.t - start.t > NEXT_LIMIT_MS) break;
-      if (!story && !demo && mattersBetween(this.cluster.world.state, tl.logAt(pos.step - 1), tl.logAt(pos.step))) break;
+      if (!story && !demo && mattersBetween(this.cluster.world.state, tl.logAt(pos.step - 1), tl.logAt(pos.step)))
+        break;
     }
     const end = tl.at();
     if (end.step - start.step < 2) return;
-    const text = skippedSentence(skippedOf(this.cluster.world.state, tl.logAt(start.step), tl.logAt(end.step - 1)), end.t - start.t);
+    const text = skippedSentence(
+      skippedOf(this.cluster.world.state, tl.logAt(start.step), tl.logAt(end.step - 1)),
+      end.t - start.t,
+    );
     if (text) this.skipped = { step: end.step, text };
   }
 
@@ -371,7 +444,8 @@ export class FigureHost {
         const from = (w.logDropped ?? 0) + w.log.length;
         this.def.actions.apply(c, a);
         // Reading the log and the store records nothing: the echo is what a terminal would have printed.
-        const listed = a.type === 'get' ? storeList(w.store, a.resource, a.resource === 'pods' ? 'default' : undefined).length : 0;
+        const listed =
+          a.type === 'get' ? storeList(w.store, a.resource, a.resource === 'pods' ? 'default' : undefined).length : 0;
         lines.push(this.def.actions.echo(a, w.log.slice(Math.max(0, from - (w.logDropped ?? 0))), listed));
       }
     });
@@ -402,7 +476,11 @@ export class FigureHost {
    */
   objectNames(resource: string, namespace: string): string[] {
     const names: string[] = [];
-    for (const o of storeList(this.cluster.world.state.store, resource, RESOURCES[resource]?.namespaced === false ? undefined : namespace || undefined)) {
+    for (const o of storeList(
+      this.cluster.world.state.store,
+      resource,
+      RESOURCES[resource]?.namespaced === false ? undefined : namespace || undefined,
+    )) {
       const name = (o as { metadata?: { name?: unknown } }).metadata?.name;
       if (typeof name === 'string' && names.length < 200) names.push(name);
     }
@@ -421,13 +499,17 @@ export class FigureHost {
     if (!a || a.next >= a.beats.length) return false;
     let fired = false;
     let frame: Frame = frameOf(this.cluster);
-    const detail = (): FigureDetail | null => (this.def.detail ? this.def.detail(this.cluster, frame) : null) as FigureDetail | null;
+    const detail = (): FigureDetail | null =>
+      (this.def.detail ? this.def.detail(this.cluster, frame) : null) as FigureDetail | null;
     while (a.next < a.beats.length && a.beats[a.next].when(frame, a.memo, detail)) {
       const beat = a.beats[a.next++];
       const text = beat.text(frame, a.memo);
       // A beat that acts again is said at the step of its action, where the reader sees it happen.
       const more = beat.then?.(frame, a.memo) ?? [];
-      if (more.length) this.timeline.apply((c) => { for (const x of more) this.def.actions.apply(c, x); });
+      if (more.length)
+        this.timeline.apply((c) => {
+          for (const x of more) this.def.actions.apply(c, x);
+        });
       const step = this.timeline.at().step;
       const prior = this.beats.get(step);
       this.beats.set(step, prior ? `${prior} ${text}` : text);
@@ -444,7 +526,10 @@ function buttonOf(d: DemoDef, f: Frame, commandOf: (a: FigureAction) => string):
   const why = d.unavailable(f);
   const label = d.label(f);
   let command = '';
-  if (!why) { const s = d.start(f); command = s.actions.map(commandOf).join('; '); }
+  if (!why) {
+    const s = d.start(f);
+    command = s.actions.map(commandOf).join('; ');
+  }
   return { id: d.id, label, command, enabled: !why, why };
 }
 

@@ -11,9 +11,17 @@ const compiled: CompiledFigure = compileFigure(hubFigure);
 const live = (): FigureHost => new FigureHost(hubFigure, compiled.story);
 
 interface Pipeline {
-  seq: number; component: string; user: string | null; verb: string; code: number; refusedAt: string | null;
-  message: string | null; revision: number | null; key: string | null;
-  stages: { stage: string; state: string }[]; notified: { component: string; event: string }[];
+  seq: number;
+  component: string;
+  user: string | null;
+  verb: string;
+  code: number;
+  refusedAt: string | null;
+  message: string | null;
+  revision: number | null;
+  key: string | null;
+  stages: { stage: string; state: string }[];
+  notified: { component: string; event: string }[];
 }
 const pipe = (v: FigureView): Pipeline => v.detail!.pipeline as unknown as Pipeline;
 
@@ -59,12 +67,19 @@ describe('the hub figure, compiled', () => {
 });
 
 describe('the hub figure: one write through the stages', () => {
-  it('stores kubectl\'s Deployment at the next revision under /registry and notifies kube-controller-manager', () => {
+  it("stores kubectl's Deployment at the next revision under /registry and notifies kube-controller-manager", () => {
     const host = live();
     const before = host.handle({ op: 'seek', step: compiled.story.beats[0].step - 1 })!.frame.revision;
     const v = host.handle({ op: 'seek', step: compiled.story.beats[0].step })!;
     const p = pipe(v);
-    expect(p).toMatchObject({ component: 'kubectl', user: 'kubernetes-admin', verb: 'POST', code: 201, refusedAt: null, key: '/registry/deployments/default/web' });
+    expect(p).toMatchObject({
+      component: 'kubectl',
+      user: 'kubernetes-admin',
+      verb: 'POST',
+      code: 201,
+      refusedAt: null,
+      key: '/registry/deployments/default/web',
+    });
     expect(p.revision).toBe(before + 1);
     expect(p.stages.map((s) => s.state)).toEqual(PIPELINE.map(() => 'passed'));
     // A few steps on, the notification has gone out to the Deployment's one watcher.
@@ -74,7 +89,7 @@ describe('the hub figure: one write through the stages', () => {
     expect(pipe(w).notified).toEqual([{ component: 'kube-controller-manager', event: 'ADDED' }]);
   });
 
-  it('shows each refusal at the stage that refused it, with the API server\'s message', () => {
+  it("shows each refusal at the stage that refused it, with the API server's message", () => {
     const host = live();
     const at = (i: number): Pipeline => pipe(host.handle({ op: 'seek', step: compiled.story.beats[i].step })!);
     const expectations: [number, string, number, RegExp][] = [
@@ -90,13 +105,15 @@ describe('the hub figure: one write through the stages', () => {
       expect(p.message).toMatch(message);
       expect(p.revision).toBeNull();
       const i = PIPELINE.indexOf(stage as never);
-      expect(p.stages.map((s) => s.state)).toEqual(PIPELINE.map((_, j) => (j < i ? 'passed' : j === i ? 'refused' : 'not-reached')));
+      expect(p.stages.map((s) => s.state)).toEqual(
+        PIPELINE.map((_, j) => (j < i ? 'passed' : j === i ? 'refused' : 'not-reached')),
+      );
     }
   });
 });
 
 describe('the hub figure: the pod on its kubelet', () => {
-  it('lights the kubelet\'s pod statechart from pending through pulling and creating to running.ready, in step with the frame', () => {
+  it("lights the kubelet's pod statechart from pending through pulling and creating to running.ready, in step with the frame", () => {
     const host = live();
     const seen: string[] = [];
     for (let s = 0; s <= compiled.story.beats[4].step; s++) {
@@ -176,16 +193,22 @@ describe('the hub figure: one component stopped at a time', () => {
 describe('the hub figure, fuzzed', () => {
   it('never throws on any sequence of its demos and steps', () => {
     const ids = hubFigure.demos.map((d) => d.id);
-    fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom(...ids), fc.constantFrom('next', 'back', 'step')), { maxLength: 12 }), (ops) => {
-      const host = atEnd();
-      for (const op of ops) {
-        const v = host.handle({ op: 'view' })!;
-        if (op === 'next' || op === 'back' || op === 'step') host.handle({ op });
-        else if (v.demos.find((d) => d.id === op)?.enabled) host.handle({ op: 'demo', demo: op });
-        const p = host.handle({ op: 'view' })!;
-        expect(JSON.parse(JSON.stringify(p.detail))).toEqual(p.detail);
-      }
-    // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.
-    }), { numRuns: runs(0.04, 10) });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...ids), fc.constantFrom('next', 'back', 'step')), { maxLength: 12 }),
+        (ops) => {
+          const host = atEnd();
+          for (const op of ops) {
+            const v = host.handle({ op: 'view' })!;
+            if (op === 'next' || op === 'back' || op === 'step') host.handle({ op });
+            else if (v.demos.find((d) => d.id === op)?.enabled) host.handle({ op: 'demo', demo: op });
+            const p = host.handle({ op: 'view' })!;
+            expect(JSON.parse(JSON.stringify(p.detail))).toEqual(p.detail);
+          }
+          // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.
+        },
+      ),
+      { numRuns: runs(0.04, 10) },
+    );
   }, 120_000);
 });

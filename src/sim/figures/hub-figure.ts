@@ -45,8 +45,13 @@ function readyPods(f: Frame): PodView[] {
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 /** What kubectl sends in every demo here: the Deployment web, as the cluster figure creates it. */
-const createWeb = (extra: Partial<CreateDeploymentAction> = {}): CreateDeploymentAction =>
-  ({ type: 'create-deployment', name: NAME, image: IMAGE, replicas: REPLICAS, ...extra });
+const createWeb = (extra: Partial<CreateDeploymentAction> = {}): CreateDeploymentAction => ({
+  type: 'create-deployment',
+  name: NAME,
+  image: IMAGE,
+  replicas: REPLICAS,
+  ...extra,
+});
 
 /** A write a stopped component's signature shows up on: scale web between 3 and 5, or create it. */
 function probe(f: Frame): FigureAction {
@@ -58,7 +63,8 @@ function probe(f: Frame): FigureAction {
 const apply: DemoDef<HubDetail> = {
   id: 'apply',
   label: () => 'kubectl create',
-  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is stopped.',
   start: () => ({
     actions: [createWeb()],
     memo: {},
@@ -66,23 +72,33 @@ const apply: DemoDef<HubDetail> = {
     beats: [
       {
         when: (f) => web(f) !== undefined,
-        text: (f) => `It passed authentication, authorisation, admission and validation, and etcd stored it under ${storeKey('deployments', 'default', NAME)}: the revision is now ${f.revision}. The API server answers 201 Created, and kubectl is done.`,
+        text: (f) =>
+          `It passed authentication, authorisation, admission and validation, and etcd stored it under ${storeKey('deployments', 'default', NAME)}: the revision is now ${f.revision}. The API server answers 201 Created, and kubectl is done.`,
       },
       {
         when: (f) => (web(f)?.replicaSets.length ?? 0) > 0,
-        text: (f) => `A watch notification told kube-controller-manager, the only watcher of Deployments; its Deployment controller created ReplicaSet ${web(f)!.replicaSets[0].name}: one more write through the same stages (etcd is at revision ${f.revision}).`,
+        text: (f) =>
+          `A watch notification told kube-controller-manager, the only watcher of Deployments; its Deployment controller created ReplicaSet ${web(f)!.replicaSets[0].name}: one more write through the same stages (etcd is at revision ${f.revision}).`,
       },
       {
         when: (f) => webPods(f).length >= (web(f)?.replicas ?? REPLICAS),
-        text: (f) => `The ReplicaSet controller, told of its new ReplicaSet, created ${count(webPods(f).length, 'pod')}; each is one more write and one more revision. The scheduler watches pods, so it is told of every one.`,
+        text: (f) =>
+          `The ReplicaSet controller, told of its new ReplicaSet, created ${count(webPods(f).length, 'pod')}; each is one more write and one more revision. The scheduler watches pods, so it is told of every one.`,
       },
       {
-        when: (f) => { const p = webPods(f); return p.length > 0 && p.every((x) => x.node !== null); },
-        text: (f) => `The scheduler bound them (${webPods(f).map((p) => `${p.name} → ${p.node}`).join(', ')}); each kubelet watches only the pods bound to its own node, and is told of those.`,
+        when: (f) => {
+          const p = webPods(f);
+          return p.length > 0 && p.every((x) => x.node !== null);
+        },
+        text: (f) =>
+          `The scheduler bound them (${webPods(f)
+            .map((p) => `${p.name} → ${p.node}`)
+            .join(', ')}); each kubelet watches only the pods bound to its own node, and is told of those.`,
       },
       {
         when: (f) => readyPods(f).length >= (web(f)?.replicas ?? REPLICAS),
-        text: (f) => `${readyPods(f).length} of ${web(f)!.replicas} pods Running and Ready, at revision ${f.revision}. Every step went through the API server; no component spoke to another.`,
+        text: (f) =>
+          `${readyPods(f).length} of ${web(f)!.replicas} pods Running and Ready, at revision ${f.revision}. Every step went through the API server; no component spoke to another.`,
       },
     ],
   }),
@@ -98,30 +114,56 @@ function refusal(id: string, label: string, action: FigureAction, intro: string)
   };
 }
 
-const unknownUser = refusal('unknown-user', 'Unknown client', createWeb({ unknownClient: UNKNOWN_CLIENT }),
-  'kubectl sends the same Deployment with credentials from another cluster\'s kubeconfig: a client certificate no authority of this API server signed. Authentication is the first stage.');
-const forbidden = refusal('forbidden', `--as=${JANE}`, createWeb({ as: JANE }),
-  `kubectl sends the Deployment as user ${JANE} (--as=${JANE}). The API server knows who ${JANE} is, but no RoleBinding gives her any rights in the namespace default.`);
-const noNamespace = refusal('no-namespace', 'Namespace staging', createWeb({ namespace: 'staging' }),
-  'kubectl sends the Deployment into the namespace staging, which nobody created. The NamespaceLifecycle admission plugin looks for it.');
-const invalid = refusal('invalid', 'Invalid manifest', createWeb({ selectorApp: 'web-v2' }),
-  'kubectl sends a manifest whose selector (app=web-v2) does not match its pod template\'s labels (app=web). Validation checks that a Deployment can find its own pods.');
+const unknownUser = refusal(
+  'unknown-user',
+  'Unknown client',
+  createWeb({ unknownClient: UNKNOWN_CLIENT }),
+  "kubectl sends the same Deployment with credentials from another cluster's kubeconfig: a client certificate no authority of this API server signed. Authentication is the first stage.",
+);
+const forbidden = refusal(
+  'forbidden',
+  `--as=${JANE}`,
+  createWeb({ as: JANE }),
+  `kubectl sends the Deployment as user ${JANE} (--as=${JANE}). The API server knows who ${JANE} is, but no RoleBinding gives her any rights in the namespace default.`,
+);
+const noNamespace = refusal(
+  'no-namespace',
+  'Namespace staging',
+  createWeb({ namespace: 'staging' }),
+  'kubectl sends the Deployment into the namespace staging, which nobody created. The NamespaceLifecycle admission plugin looks for it.',
+);
+const invalid = refusal(
+  'invalid',
+  'Invalid manifest',
+  createWeb({ selectorApp: 'web-v2' }),
+  "kubectl sends a manifest whose selector (app=web-v2) does not match its pod template's labels (app=web). Validation checks that a Deployment can find its own pods.",
+);
 
 /** Human names of the components a reader can stop. */
 const PART_NAMES: Record<ControlPlaneComponent, string> = {
-  apiserver: 'API server', etcd: 'etcd', scheduler: 'scheduler', 'controller-manager': 'controller-manager',
+  apiserver: 'API server',
+  etcd: 'etcd',
+  scheduler: 'scheduler',
+  'controller-manager': 'controller-manager',
 };
 /** The same, inside a sentence ("The scheduler stops", but "etcd stops"). */
 const PART_SUBJECTS: Record<ControlPlaneComponent, string> = {
-  apiserver: 'The API server', etcd: 'etcd', scheduler: 'The scheduler', 'controller-manager': 'The controller-manager',
+  apiserver: 'The API server',
+  etcd: 'etcd',
+  scheduler: 'The scheduler',
+  'controller-manager': 'The controller-manager',
 };
 
 function running(f: Frame, part: ControlPlaneComponent): boolean {
   switch (part) {
-    case 'apiserver': return f.controlPlane.apiserver;
-    case 'etcd': return f.controlPlane.etcd;
-    case 'scheduler': return f.controlPlane.scheduler;
-    case 'controller-manager': return f.controlPlane.controllerManager;
+    case 'apiserver':
+      return f.controlPlane.apiserver;
+    case 'etcd':
+      return f.controlPlane.etcd;
+    case 'scheduler':
+      return f.controlPlane.scheduler;
+    case 'controller-manager':
+      return f.controlPlane.controllerManager;
   }
 }
 
@@ -138,48 +180,90 @@ function keepRunning(f: Frame): string {
 }
 
 /** The oldest Lease among powered nodes (ms), or 0. */
-const oldestLease = (f: Frame): number => Math.max(0, ...f.nodes.filter((n) => n.powered).map((n) => n.leaseAgeMs ?? 0));
+const oldestLease = (f: Frame): number =>
+  Math.max(0, ...f.nodes.filter((n) => n.powered).map((n) => n.leaseAgeMs ?? 0));
 
 /** What stopping a part looks like, read from the frame once the cluster shows it. */
 const SIGNATURES: Record<ControlPlaneComponent, DemoBeat<HubDetail>[]> = {
-  apiserver: [{
-    when: (f) => oldestLease(f) > 10_000,
-    text: (f) => `${seconds(oldestLease(f))} since a kubelet last renewed its Lease: every renewal is refused at the connection, like kubectl. No node is marked NotReady, though: the node-lifecycle controller cannot reach the API server either. ${keepRunning(f)}`,
-  }],
-  etcd: [{
-    when: (f) => oldestLease(f) > 10_000,
-    text: (f) => `The API server still authenticates and authorises every request, then cannot store it: ${seconds(oldestLease(f))} since a Lease was renewed, and the revision stays at ${f.revision}. Reads fail the same way; running pods are untouched.`,
-  }],
-  scheduler: [{
-    when: (f) => f.pending.length > 0,
-    text: (f) => `${count(f.pending.length, 'pod')} (${f.pending.map((p) => p.name).join(', ')}) ${agree(f.pending.length, 'is', 'are')} stored and Pending with no node: creating ${agree(f.pending.length, 'it', 'them')} worked, binding ${agree(f.pending.length, 'it', 'them')} is nobody else's job.`,
-  }],
-  'controller-manager': [{
-    when: () => true,
-    text: (f, m) => {
-      const d = web(f);
-      // The write is told as accepted only when the frame holds it (a stopped API server or etcd refuses it).
-      const stored = m.probe === 'create' ? !!d : !!d && d.replicas === Number(m.to);
-      if (!stored) {
-        const down = !f.controlPlane.apiserver ? 'the API server is stopped too, so kubectl\'s write was refused at the connection' : !f.controlPlane.etcd ? 'etcd is stopped too, so the API server could not store kubectl\'s write' : 'kubectl\'s write was refused';
-        return `Nothing changed: ${down}. ${d ? `etcd still holds web with ${d.replicas} replicas` : 'There is no Deployment web'}, and no controller is left to act on ${d ? 'it' : 'anything'}.`;
-      }
-      if (m.probe === 'create') return 'The Deployment web was stored, and nothing turns it into a ReplicaSet: no controller is left to act on it.';
-      const n = webPods(f).length;
-      return `etcd now says web wants ${d!.replicas} replicas, and ${count(n, 'pod')} ${agree(n, 'exists', 'exist')}. The write was accepted; no controller is left to act on it.`;
+  apiserver: [
+    {
+      when: (f) => oldestLease(f) > 10_000,
+      text: (f) =>
+        `${seconds(oldestLease(f))} since a kubelet last renewed its Lease: every renewal is refused at the connection, like kubectl. No node is marked NotReady, though: the node-lifecycle controller cannot reach the API server either. ${keepRunning(f)}`,
     },
-  }],
+  ],
+  etcd: [
+    {
+      when: (f) => oldestLease(f) > 10_000,
+      text: (f) =>
+        `The API server still authenticates and authorises every request, then cannot store it: ${seconds(oldestLease(f))} since a Lease was renewed, and the revision stays at ${f.revision}. Reads fail the same way; running pods are untouched.`,
+    },
+  ],
+  scheduler: [
+    {
+      when: (f) => f.pending.length > 0,
+      text: (f) =>
+        `${count(f.pending.length, 'pod')} (${f.pending.map((p) => p.name).join(', ')}) ${agree(f.pending.length, 'is', 'are')} stored and Pending with no node: creating ${agree(f.pending.length, 'it', 'them')} worked, binding ${agree(f.pending.length, 'it', 'them')} is nobody else's job.`,
+    },
+  ],
+  'controller-manager': [
+    {
+      when: () => true,
+      text: (f, m) => {
+        const d = web(f);
+        // The write is told as accepted only when the frame holds it (a stopped API server or etcd refuses it).
+        const stored = m.probe === 'create' ? !!d : !!d && d.replicas === Number(m.to);
+        if (!stored) {
+          const down = !f.controlPlane.apiserver
+            ? "the API server is stopped too, so kubectl's write was refused at the connection"
+            : !f.controlPlane.etcd
+              ? "etcd is stopped too, so the API server could not store kubectl's write"
+              : "kubectl's write was refused";
+          return `Nothing changed: ${down}. ${d ? `etcd still holds web with ${d.replicas} replicas` : 'There is no Deployment web'}, and no controller is left to act on ${d ? 'it' : 'anything'}.`;
+        }
+        if (m.probe === 'create')
+          return 'The Deployment web was stored, and nothing turns it into a ReplicaSet: no controller is left to act on it.';
+        const n = webPods(f).length;
+        return `etcd now says web wants ${d!.replicas} replicas, and ${count(n, 'pod')} ${agree(n, 'exists', 'exist')}. The write was accepted; no controller is left to act on it.`;
+      },
+    },
+  ],
 };
 
 /** What starting a part again looks like. */
 const RECOVERIES: Record<ControlPlaneComponent, DemoBeat<HubDetail>[]> = {
-  apiserver: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw. A scheduler or controller-manager that could not renew its own Lease for 10 s has exited and started again: it leads once the old Lease has gone 15 s unrenewed.` }],
-  etcd: [{ when: (f) => oldestLease(f) < 10_000, text: (f) => `Writes are stored again: revision ${f.revision}, and every Lease renewed within the last 10 s.` }],
-  scheduler: [{ when: (f) => f.pending.length === 0, text: (f) => `The new scheduler listed the pending pods and bound them: ${count(f.pods.length, 'pod')} on nodes, none Pending.` }],
-  'controller-manager': [{
-    when: (f) => { const d = web(f); return !d || (webPods(f).length === d.replicas && readyPods(f).length === d.replicas); },
-    text: (f) => (web(f) ? `Once the old controller-manager's Lease had gone 15 s unrenewed the new one took it, and its controllers listed everything afresh and closed the gap: ${readyPods(f).length} of ${web(f)!.replicas} pods ready.` : 'Once the old controller-manager\'s Lease had gone 15 s unrenewed the new one took it; its controllers listed everything afresh, and there was nothing to catch up.'),
-  }],
+  apiserver: [
+    {
+      when: (f) => oldestLease(f) < 10_000,
+      text: (f) =>
+        `Every kubelet has renewed its Lease again (the oldest is ${seconds(oldestLease(f))} old); the components' watches reconnect and catch up from the revision they last saw. A scheduler or controller-manager that could not renew its own Lease for 10 s has exited and started again: it leads once the old Lease has gone 15 s unrenewed.`,
+    },
+  ],
+  etcd: [
+    {
+      when: (f) => oldestLease(f) < 10_000,
+      text: (f) => `Writes are stored again: revision ${f.revision}, and every Lease renewed within the last 10 s.`,
+    },
+  ],
+  scheduler: [
+    {
+      when: (f) => f.pending.length === 0,
+      text: (f) =>
+        `The new scheduler listed the pending pods and bound them: ${count(f.pods.length, 'pod')} on nodes, none Pending.`,
+    },
+  ],
+  'controller-manager': [
+    {
+      when: (f) => {
+        const d = web(f);
+        return !d || (webPods(f).length === d.replicas && readyPods(f).length === d.replicas);
+      },
+      text: (f) =>
+        web(f)
+          ? `Once the old controller-manager's Lease had gone 15 s unrenewed the new one took it, and its controllers listed everything afresh and closed the gap: ${readyPods(f).length} of ${web(f)!.replicas} pods ready.`
+          : "Once the old controller-manager's Lease had gone 15 s unrenewed the new one took it; its controllers listed everything afresh, and there was nothing to catch up.",
+    },
+  ],
 };
 
 function stopStart(part: ControlPlaneComponent): DemoDef<HubDetail> {
@@ -188,39 +272,61 @@ function stopStart(part: ControlPlaneComponent): DemoDef<HubDetail> {
     id: `stop-${part}`,
     label: (f) => `${running(f, part) ? 'Stop' : 'Start'} ${name}`,
     unavailable: () => null,
-    start: (f): DemoStart<HubDetail> => (running(f, part)
-      ? {
-        actions: [{ type: 'control-plane', action: 'stop', component: part }, probe(f)],
-        memo: probeMemo(f),
-        intro: `${PART_SUBJECTS[part]} stops, and kubectl sends one more write (${probe(f).type === 'scale' ? 'a scale of web' : 'the Deployment web'}) to show what that looks like.`,
-        beats: SIGNATURES[part],
-      }
-      : {
-        actions: [{ type: 'control-plane', action: 'start', component: part }],
-        memo: {},
-        intro: `${PART_SUBJECTS[part]} starts again.`,
-        beats: RECOVERIES[part],
-      }),
+    start: (f): DemoStart<HubDetail> =>
+      running(f, part)
+        ? {
+            actions: [{ type: 'control-plane', action: 'stop', component: part }, probe(f)],
+            memo: probeMemo(f),
+            intro: `${PART_SUBJECTS[part]} stops, and kubectl sends one more write (${probe(f).type === 'scale' ? 'a scale of web' : 'the Deployment web'}) to show what that looks like.`,
+            beats: SIGNATURES[part],
+          }
+        : {
+            actions: [{ type: 'control-plane', action: 'start', component: part }],
+            memo: {},
+            intro: `${PART_SUBJECTS[part]} starts again.`,
+            beats: RECOVERIES[part],
+          },
   };
 }
 
 const slow: DemoDef<HubDetail> = {
   id: 'slow',
   label: (f) => (f.controlPlane.latencyMs > 0 ? 'Fast API server' : 'Slow API server'),
-  unavailable: (f) => (f.controlPlane.latencyMs > 0 ? null : !f.controlPlane.apiserver ? 'The API server is stopped: kubectl\'s scale would be refused.' : web(f) ? null : 'Create the Deployment first.'),
+  unavailable: (f) =>
+    f.controlPlane.latencyMs > 0
+      ? null
+      : !f.controlPlane.apiserver
+        ? "The API server is stopped: kubectl's scale would be refused."
+        : web(f)
+          ? null
+          : 'Create the Deployment first.',
   start: (f): DemoStart<HubDetail> => {
     if (f.controlPlane.latencyMs > 0) {
-      return { actions: [{ type: 'latency', ms: 0 }], memo: {}, intro: 'The API server delivers its watch notifications in milliseconds again.', beats: [] };
+      return {
+        actions: [{ type: 'latency', ms: 0 }],
+        memo: {},
+        intro: 'The API server delivers its watch notifications in milliseconds again.',
+        beats: [],
+      };
     }
     const to = web(f)!.replicas === 5 ? 3 : 5;
     return {
-      actions: [{ type: 'latency', ms: SLOW_MS }, { type: 'scale', name: NAME, replicas: to }],
+      actions: [
+        { type: 'latency', ms: SLOW_MS },
+        { type: 'scale', name: NAME, replicas: to },
+      ],
       memo: { t0: f.t, to },
       intro: `The API server now takes ${seconds(SLOW_MS)} to deliver each watch notification, and kubectl scales web to ${to}. kubectl's own answer comes at once.`,
-      beats: [{
-        when: (g, m) => { const d = web(g); return !!d && webPods(g).length === m.to && readyPods(g).length === m.to; },
-        text: (g, m) => `${m.to} of ${m.to} pods ready, ${seconds(g.t - Number(m.t0))} after kubectl was answered: every hand-off (Deployment controller, ReplicaSet controller, scheduler, kubelet) waited for its notification. Nothing failed, and everything looked stuck at once.`,
-      }],
+      beats: [
+        {
+          when: (g, m) => {
+            const d = web(g);
+            return !!d && webPods(g).length === m.to && readyPods(g).length === m.to;
+          },
+          text: (g, m) =>
+            `${m.to} of ${m.to} pods ready, ${seconds(g.t - Number(m.t0))} after kubectl was answered: every hand-off (Deployment controller, ReplicaSet controller, scheduler, kubelet) waited for its notification. Nothing failed, and everything looked stuck at once.`,
+        },
+      ],
     };
   },
 };
@@ -228,7 +334,13 @@ const slow: DemoDef<HubDetail> = {
 // ——— the pipeline panel's data ———
 
 /** The stages a write passes, in order, as the panel draws them. */
-export const PIPELINE: readonly PipelineStage['stage'][] = ['authentication', 'authorization', 'admission', 'validation', 'storage'];
+export const PIPELINE: readonly PipelineStage['stage'][] = [
+  'authentication',
+  'authorization',
+  'admission',
+  'validation',
+  'storage',
+];
 
 const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -248,7 +360,13 @@ function currentWrite(w: WorldState): { rec: RequestRecord; index: number } | nu
         const x = w.log[j];
         if (x.kind === 'request' && x.revision === r.revision && x.object === r.object) return { rec: x, index: j };
         // Past a newer write: a streaming list's initial event, telling of an old object, not of the write at hand.
-        if (x.kind === 'request' && MUTATING.has(x.verb) && !(x.object ?? x.path).includes('events') && !isHeartbeat(w, x)) break;
+        if (
+          x.kind === 'request' &&
+          MUTATING.has(x.verb) &&
+          !(x.object ?? x.path).includes('events') &&
+          !isHeartbeat(w, x)
+        )
+          break;
       }
     }
   }
@@ -260,7 +378,10 @@ function userOf(cluster: Cluster, r: RequestRecord): string | null {
   if (r.code === 401 || r.code === 0) return null;
   const named = /User "([^"]+)"/.exec(r.message ?? '');
   if (named) return named[1];
-  return cluster.world.apiConfig.identities[r.component]?.user ?? (r.component.startsWith('kubelet/') ? `system:node:${r.component.slice(8)}` : null);
+  return (
+    cluster.world.apiConfig.identities[r.component]?.user ??
+    (r.component.startsWith('kubelet/') ? `system:node:${r.component.slice(8)}` : null)
+  );
 }
 
 /** One stage of the API server's pipeline, as the write at the cursor went through it. */
@@ -303,13 +424,17 @@ function pipelineOf(cluster: Cluster): Pipeline | null {
   const { rec: r, index } = found;
   const refusedAt: Stage | null = r.code >= 400 || r.code === 0 ? (r.stage ?? 'storage') : null;
   const reached = refusedAt === null ? PIPELINE.length : refusedAt === 'connection' ? -1 : PIPELINE.indexOf(refusedAt);
-  const stages = PIPELINE.map((s, i): PipelineStage => ({ stage: s, state: i < reached ? 'passed' : i === reached ? 'refused' : 'not-reached' }));
+  const stages = PIPELINE.map((s, i): PipelineStage => ({
+    stage: s,
+    state: i < reached ? 'passed' : i === reached ? 'refused' : 'not-reached',
+  }));
   const [resource, namespace, name] = (r.object ?? '').split('/');
   const notified: { component: string; event: string }[] = [];
   if (r.revision !== undefined) {
     for (let i = index + 1; i < w.log.length; i++) {
       const x = w.log[i];
-      if (x.kind === 'watch' && x.revision === r.revision && x.object === r.object) notified.push({ component: x.component, event: x.event ?? '' });
+      if (x.kind === 'watch' && x.revision === r.revision && x.object === r.object)
+        notified.push({ component: x.component, event: x.event ?? '' });
     }
   }
   return {
@@ -337,14 +462,25 @@ export const hubFigure: FigureDef<HubDetail> = {
   id: 'hub',
   title: 'Everything through the API server',
   options: { seed: 1, nodes: 2 },
-  demos: [apply, unknownUser, forbidden, noNamespace, invalid, stopStart('apiserver'), stopStart('etcd'), stopStart('scheduler'), stopStart('controller-manager'), slow],
+  demos: [
+    apply,
+    unknownUser,
+    forbidden,
+    noNamespace,
+    invalid,
+    stopStart('apiserver'),
+    stopStart('etcd'),
+    stopStart('scheduler'),
+    stopStart('controller-manager'),
+    slow,
+  ],
   story: ['apply', 'unknown-user', 'forbidden', 'no-namespace', 'invalid'],
   leavesOut: [
     'Authentication knows a fixed set of identities (the components, kubernetes-admin, users named through --as); there are no certificates or tokens to inspect.',
     'RBAC is the built-in roles only: the reader cannot create Roles or RoleBindings here.',
     'Four admission plugins run (NamespaceLifecycle, ServiceAccount, Priority, DefaultTolerationSeconds); no webhooks, quotas or Pod Security admission.',
     'Validation checks the fields the simulation reads, not the whole OpenAPI schema.',
-    'The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod\'s kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.',
+    "The scheduler and the controller-manager each hold a leader-election Lease with no standby to take it. One that cannot renew its Lease for 10 s exits; its static pod's kubelet starts it again a second later (no CrashLoopBackOff is counted), and the new process starts its informers only once it leads, not before.",
     'The slow API server delays watch notifications only; requests are still answered at once, and nobody times out or loses leader election.',
     'The pipeline panel shows the newest write other than Events and heartbeats (Lease renewals, node status reports), which it skips.',
   ],

@@ -21,7 +21,12 @@ export const BAD_IMAGE = 'nginx:1.288';
 const SHOWN = 6;
 
 /** One PullImage call of containerd, as the timeline shows it. */
-interface PullRow { t: number; node: string; image: string; ok: boolean }
+interface PullRow {
+  t: number;
+  node: string;
+  image: string;
+  ok: boolean;
+}
 
 /** What the widget reads beside the Frame: the pulls of any image but the setup's, and the pod waiting on the bad one. */
 export interface ImageBackoffDetail {
@@ -47,12 +52,18 @@ function pullsOf(cluster: Cluster): PullRow[] {
 
 /** The widget's detail: the pulls, and the pod stuck on the bad tag with the kubelet's back-off for it. */
 function imageBackoffDetailOf(cluster: Cluster): FigureDetail {
-  const stuck = podTroublesOf(cluster, WEB).find((p) => !p.terminating && (p.reason === 'ErrImagePull' || p.reason === 'ImagePullBackOff'));
-  const d: ImageBackoffDetail = { pulls: pullsOf(cluster), stuck: stuck ? { pod: stuck.name, status: stuck.reason ?? '', backoff: stuck.backoff } : null };
+  const stuck = podTroublesOf(cluster, WEB).find(
+    (p) => !p.terminating && (p.reason === 'ErrImagePull' || p.reason === 'ImagePullBackOff'),
+  );
+  const d: ImageBackoffDetail = {
+    pulls: pullsOf(cluster),
+    stuck: stuck ? { pod: stuck.name, status: stuck.reason ?? '', backoff: stuck.backoff } : null,
+  };
   return d as unknown as { [key: string]: JsonValue };
 }
 
-const detailOf = (d: FigureDetail | null): ImageBackoffDetail | null => (d ? (d as unknown as ImageBackoffDetail) : null);
+const detailOf = (d: FigureDetail | null): ImageBackoffDetail | null =>
+  d ? (d as unknown as ImageBackoffDetail) : null;
 const badPod = (f: Frame): PodView | undefined => webPodsOf(f).find((p) => p.image === BAD_IMAGE && !p.terminating);
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 /** The failed pulls of the bad tag so far, as seconds after the first. */
@@ -62,7 +73,9 @@ function failedPullTimes(d: ImageBackoffDetail | null): number[] {
 }
 /** Keeps the pulls' times in the memo (a beat's text sees the frame and the memo only). Returns true. */
 function holdPulls(m: DemoMemo, d: ImageBackoffDetail | null): true {
-  m.pulls = failedPullTimes(d).map((s) => `${s} s`).join(', ');
+  m.pulls = failedPullTimes(d)
+    .map((s) => `${s} s`)
+    .join(', ');
   m.wait = d?.stuck?.backoff?.waitS ?? 0;
   return true;
 }
@@ -71,7 +84,8 @@ function holdPulls(m: DemoMemo, d: ImageBackoffDetail | null): true {
 const image: DemoDef = {
   id: 'image',
   label: (f) => (webOf(f)?.image === BAD_IMAGE ? `Fix the tag (${GOOD_IMAGE})` : `Upgrade to ${BAD_IMAGE}`),
-  unavailable: (f) => (!webOf(f) ? 'Create web first.' : !f.controlPlane.apiserver ? 'The API server is stopped.' : null),
+  unavailable: (f) =>
+    !webOf(f) ? 'Create web first.' : !f.controlPlane.apiserver ? 'The API server is stopped.' : null,
   start: (f): DemoStart => {
     if (webOf(f)!.image === BAD_IMAGE) return fix(f);
     return {
@@ -84,15 +98,23 @@ const image: DemoDef = {
       beats: [
         {
           when: (g) => badPod(g)?.status === 'ErrImagePull',
-          text: (g) => { const p = badPod(g)!; return `The kubelet on ${p.node} asked containerd to pull ${BAD_IMAGE}, and the registry answered NotFound: ${p.name} shows ErrImagePull.`; },
+          text: (g) => {
+            const p = badPod(g)!;
+            return `The kubelet on ${p.node} asked containerd to pull ${BAD_IMAGE}, and the registry answered NotFound: ${p.name} shows ErrImagePull.`;
+          },
         },
         {
           when: (g, m, detail) => badPod(g)?.status === 'ImagePullBackOff' && holdPulls(m, detailOf(detail())),
-          text: (g, m) => `STATUS ImagePullBackOff: the kubelet waits ${m.wait} s before it pulls again (pulls so far at ${m.pulls}). ${count(readyPodsOf(g).length, 'old pod')} of ${WEB_IMAGE} still serve.`,
+          text: (g, m) =>
+            `STATUS ImagePullBackOff: the kubelet waits ${m.wait} s before it pulls again (pulls so far at ${m.pulls}). ${count(readyPodsOf(g).length, 'old pod')} of ${WEB_IMAGE} still serve.`,
         },
         {
-          when: (g, m, detail) => { const d = detailOf(detail()); return (d?.stuck?.backoff?.waitS ?? 0) >= 40 && holdPulls(m, d); },
-          text: (g, m) => `Pulls failed at ${m.pulls} (counted from the first): each wait twice the last, 10 s, 20 s, now ${m.wait} s, up to 300 s. The rollout waits with it, ${seconds(g, m)} s in.`,
+          when: (g, m, detail) => {
+            const d = detailOf(detail());
+            return (d?.stuck?.backoff?.waitS ?? 0) >= 40 && holdPulls(m, d);
+          },
+          text: (g, m) =>
+            `Pulls failed at ${m.pulls} (counted from the first): each wait twice the last, 10 s, 20 s, now ${m.wait} s, up to 300 s. The rollout waits with it, ${seconds(g, m)} s in.`,
         },
       ],
     };
@@ -106,13 +128,17 @@ function fix(f: Frame): DemoStart {
     actions: [{ type: 'set-image', name: WEB, image: GOOD_IMAGE }],
     memo: { at: f.t, pod: stuck?.name ?? '' },
     intro: `kubectl set image deployment/web nginx=${GOOD_IMAGE}: the tag meant.${stuck ? ` ${stuck.name} is still in its back-off.` : ''}`,
-    beats: [{
-      when: (g, m) => readyPodsOf(g).some((p) => p.image === GOOD_IMAGE) && !webPodsOf(g).some((p) => p.name === String(m.pod) && !p.terminating),
-      text: (g, m) => {
-        const p = readyPodsOf(g).find((x) => x.image === GOOD_IMAGE)!;
-        return `${p.name} pulled ${GOOD_IMAGE} and runs, ${seconds(g, m)} s after the fix: a new pod has no back-off to wait out.${m.pod ? ` The Deployment controller scaled the broken ReplicaSet to 0, and ${m.pod} is gone.` : ''} The rollout goes on.`;
+    beats: [
+      {
+        when: (g, m) =>
+          readyPodsOf(g).some((p) => p.image === GOOD_IMAGE) &&
+          !webPodsOf(g).some((p) => p.name === String(m.pod) && !p.terminating),
+        text: (g, m) => {
+          const p = readyPodsOf(g).find((x) => x.image === GOOD_IMAGE)!;
+          return `${p.name} pulled ${GOOD_IMAGE} and runs, ${seconds(g, m)} s after the fix: a new pod has no back-off to wait out.${m.pod ? ` The Deployment controller scaled the broken ReplicaSet to 0, and ${m.pod} is gone.` : ''} The rollout goes on.`;
+        },
       },
-    }],
+    ],
   };
 }
 
@@ -127,7 +153,7 @@ export const imageBackoffWidget: FigureDef = {
   opening: 1,
   leavesOut: [
     `The widget opens with web running 3 pods of ${WEB_IMAGE}; the registry knows every tag but ${BAD_IMAGE}.`,
-    'The timeline lists containerd\'s PullImage calls from the request log, the latest six; a private registry\'s 401 and pull secrets are not modelled.',
+    "The timeline lists containerd's PullImage calls from the request log, the latest six; a private registry's 401 and pull secrets are not modelled.",
     'The kubelet runs with its defaults: the pull back-off starts at 10 s and doubles to 300 s, per pod and image.',
   ],
   detail: imageBackoffDetailOf,

@@ -26,7 +26,14 @@ describe('the kubelet-alone widget', () => {
     expect(c.story.opening).toBe(c.story.beats[0].step);
     expect(c.first.step).toBe(c.story.opening);
     expect(c.first.beat).toMatch(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
-    expect(alone(c.first)).toMatchObject({ controlPlane: true, pod: 'web-c68c68797-vc5xc', kubeletRestarts: 0, apiRestarts: 0, container: 'running', refused: 0 });
+    expect(alone(c.first)).toMatchObject({
+      controlPlane: true,
+      pod: 'web-c68c68797-vc5xc',
+      kubeletRestarts: 0,
+      apiRestarts: 0,
+      container: 'running',
+      refused: 0,
+    });
     expect(alone(c.first).landed).not.toBeNull();
   });
   itStepsAsAWidget(kubeletAloneWidget, () => c, [1, 2, 4]);
@@ -45,13 +52,15 @@ describe('the kubelet-alone widget', () => {
     expect(d.landed).toEqual(alone(c.first).landed);
     expect(d.refused).toBeGreaterThan(first.refused);
   });
-  it('after the restart the kubelet\'s status update lands with restartCount 2, and the count stays', () => {
+  it("after the restart the kubelet's status update lands with restartCount 2, and the count stays", () => {
     const end = at(c.story.end);
     const d = alone(end);
     expect(d).toMatchObject({ controlPlane: true, kubeletRestarts: 2, apiRestarts: 2, container: 'running' });
     expect(d.landed!.t).toBeGreaterThan(beatNamed(/a third time/).frame!.t);
     expect(end.frame.pods.find((p) => p.name === 'web-c68c68797-vc5xc')).toMatchObject({ restarts: 2, ready: true });
-    expect(c.story.beats[c.story.beats.length - 1].text).toMatch(/^1 s after the restart the kubelet's status update lands: the API server now has restartCount 2 for web-c68c68797-vc5xc/);
+    expect(c.story.beats[c.story.beats.length - 1].text).toMatch(
+      /^1 s after the restart the kubelet's status update lands: the API server now has restartCount 2 for web-c68c68797-vc5xc/,
+    );
   });
   it('with the control plane running, a crash is reported at once: nothing is refused', () => {
     const host = live();
@@ -59,12 +68,15 @@ describe('the kubelet-alone widget', () => {
     // The status manager writes within its next sync, a second or so behind the kubelet.
     expect(alone(host.handle({ op: 'advance', ms: 3_000 })!)).toMatchObject({ apiRestarts: 2, refused: 0 });
   });
-  it('is placed in its chapter beside a paragraph that quotes the simulation\'s names and numbers', () => {
-    const para = chapter.slice(chapter.indexOf('Try it below on `node-1`.'), chapter.indexOf('<InlineWidget id="kubelet-alone" />'));
+  it("is placed in its chapter beside a paragraph that quotes the simulation's names and numbers", () => {
+    const para = chapter.slice(
+      chapter.indexOf('Try it below on `node-1`.'),
+      chapter.indexOf('<InlineWidget id="kubelet-alone" />'),
+    );
     expect(para).toContain('crash the nginx container of `web-c68c68797-vc5xc`');
     expect(para).toContain('waits out a 10-second back-off before the third start');
     expect(para).toContain('The kubelet counts restartCount 2 by itself, while the API server still holds 0');
-    expect(para).toContain('a second later the kubelet\'s status update lands: restartCount 2.');
+    expect(para).toContain("a second later the kubelet's status update lands: restartCount 2.");
     expect(alone(at(beatNamed(/a third time/).step))).toMatchObject({ kubeletRestarts: 2, apiRestarts: 0 });
   });
 });

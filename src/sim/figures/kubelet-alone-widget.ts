@@ -41,7 +41,8 @@ export interface KubeletAloneDetail {
   landed: { t: number; revision: number } | null;
 }
 
-const detailOf = (d: FigureDetail | null): KubeletAloneDetail | null => (d?.alone ? (d.alone as unknown as KubeletAloneDetail) : null);
+const detailOf = (d: FigureDetail | null): KubeletAloneDetail | null =>
+  d?.alone ? (d.alone as unknown as KubeletAloneDetail) : null;
 /** web's pod on node-1 (the one the widget crashes), not being deleted. */
 const podOn = (f: Frame): PodView | undefined => webPodsOf(f).find((p) => p.node === NODE && !p.terminating);
 const cpUp = (f: Frame): boolean => f.controlPlane.apiserver && f.controlPlane.etcd;
@@ -56,7 +57,9 @@ function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetai
   const c = work?.containers[0];
   const last = c?.attempts[c.attempts.length - 1];
   const running = last ? k?.runtime.containers[last]?.state : undefined;
-  const pod = view ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as unknown as Pod | undefined) : undefined;
+  const pod = view
+    ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as unknown as Pod | undefined)
+    : undefined;
   const cs = pod?.status?.containerStatuses?.[0];
   // The back-off as the kubelet holds it, asked with the kubelet's own waiting reason: the stored one is stale while the API server is down.
   const local = { ...cs, state: c?.waiting ? { waiting: { reason: c.waiting.reason } } : cs?.state } as ContainerStatus;
@@ -69,14 +72,22 @@ function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetai
       if (r.kind !== 'request' || r.component !== `kubelet/${NODE}` || r.object !== object) continue;
       // A status sync begins with a GET of the pod; refused, it goes no further.
       if (r.verb === 'GET' && r.code === 0) refused++;
-      if (r.verb === 'PATCH' && r.path.endsWith('/status') && r.code === 200 && r.revision !== undefined) landed = { t: r.t, revision: r.revision };
+      if (r.verb === 'PATCH' && r.path.endsWith('/status') && r.code === 200 && r.revision !== undefined)
+        landed = { t: r.t, revision: r.revision };
     }
   }
   return {
     controlPlane: cpUp(frame),
     pod: view?.name ?? null,
     kubeletRestarts: c ? Math.max(0, c.attempts.length - 1) : 0,
-    container: running === 'CONTAINER_RUNNING' ? 'running' : running === 'CONTAINER_EXITED' ? 'exited' : running ? 'created' : 'none',
+    container:
+      running === 'CONTAINER_RUNNING'
+        ? 'running'
+        : running === 'CONTAINER_EXITED'
+          ? 'exited'
+          : running
+            ? 'created'
+            : 'none',
     backoffLeftS: c?.waiting?.reason === 'CrashLoopBackOff' ? (b?.leftS ?? null) : null,
     apiRestarts: cs?.restartCount ?? 0,
     apiState: view?.status ?? 'none',
@@ -87,7 +98,13 @@ function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetai
 
 /** Keeps what the detail says in the memo for the beat's text (which sees the frame and memo only). Returns true. */
 function hold(m: DemoMemo, d: KubeletAloneDetail): true {
-  Object.assign(m, { kubelet: d.kubeletRestarts, api: d.apiRestarts, refused: d.refused, revision: d.landed?.revision ?? 0, wait: d.backoffLeftS ?? 0 });
+  Object.assign(m, {
+    kubelet: d.kubeletRestarts,
+    api: d.apiRestarts,
+    refused: d.refused,
+    revision: d.landed?.revision ?? 0,
+    wait: d.backoffLeftS ?? 0,
+  });
   return true;
 }
 
@@ -109,10 +126,16 @@ const controlPlane: DemoDef = {
       actions: [{ type: 'control-plane', action: 'start' }],
       memo: { at: f.t },
       intro: `etcd, the API server, the scheduler and the controller-manager start again; ${NODE}'s kubelet, retrying all along, gets through.`,
-      beats: [{
-        when: (_g, _m, detail) => { const d = detailOf(detail()); return !!d && d.controlPlane && d.apiRestarts === d.kubeletRestarts && d.landed !== null; },
-        text: (g, m) => `${seconds(g, m)} s after the restart the kubelet's status update lands: the API server now has restartCount ${podOn(g)?.restarts ?? 0} for ${podOn(g)?.name}, the count the kubelet kept alone.`,
-      }],
+      beats: [
+        {
+          when: (_g, _m, detail) => {
+            const d = detailOf(detail());
+            return !!d && d.controlPlane && d.apiRestarts === d.kubeletRestarts && d.landed !== null;
+          },
+          text: (g, m) =>
+            `${seconds(g, m)} s after the restart the kubelet's status update lands: the API server now has restartCount ${podOn(g)?.restarts ?? 0} for ${podOn(g)?.name}, the count the kubelet kept alone.`,
+        },
+      ],
     };
   },
 };
@@ -130,18 +153,30 @@ const crash: DemoDef = {
       intro: `${p.name}'s nginx now finds a typo in its configuration and exits with code 1 a second after it starts (sim app).`,
       beats: [
         {
-          when: (_g, m, detail) => { const d = detailOf(detail()); return !!d && d.kubeletRestarts >= 1 && hold(m, d); },
-          text: (g, m) => `nginx exited, and the kubelet started it again at once, without asking anyone: restartCount ${m.kubelet} in the kubelet, ${m.api} in the API server${cpUp(g) ? '' : `. Its status writes are refused (${count(Number(m.refused), 'attempt')} so far)`}.`,
+          when: (_g, m, detail) => {
+            const d = detailOf(detail());
+            return !!d && d.kubeletRestarts >= 1 && hold(m, d);
+          },
+          text: (g, m) =>
+            `nginx exited, and the kubelet started it again at once, without asking anyone: restartCount ${m.kubelet} in the kubelet, ${m.api} in the API server${cpUp(g) ? '' : `. Its status writes are refused (${count(Number(m.refused), 'attempt')} so far)`}.`,
         },
         {
-          when: (_g, m, detail) => { const d = detailOf(detail()); return !!d && d.kubeletRestarts >= 1 && d.backoffLeftS !== null && hold(m, d); },
-          text: (g, m) => `It exited again: the kubelet waits ${m.wait} s before the next start (CrashLoopBackOff), a back-off it keeps itself. The API server still says restartCount ${m.api}${cpUp(g) ? '' : ' and Running'}.`,
+          when: (_g, m, detail) => {
+            const d = detailOf(detail());
+            return !!d && d.kubeletRestarts >= 1 && d.backoffLeftS !== null && hold(m, d);
+          },
+          text: (g, m) =>
+            `It exited again: the kubelet waits ${m.wait} s before the next start (CrashLoopBackOff), a back-off it keeps itself. The API server still says restartCount ${m.api}${cpUp(g) ? '' : ' and Running'}.`,
           // The typo is fixed meanwhile, so the next start stays up.
           then: (_g, m) => [{ type: 'app', pod: String(m.pod), behaviour: 'healthy', health: appHealth('healthy') }],
         },
         {
-          when: (_g, m, detail) => { const d = detailOf(detail()); return !!d && d.kubeletRestarts >= 2 && d.container === 'running' && hold(m, d); },
-          text: (g, m) => `After the back-off the kubelet starts nginx a third time, and it stays up: restartCount ${m.kubelet} in the kubelet, ${m.api} in the API server${cpUp(g) ? '' : `, ${count(Number(m.refused), 'status sync')} refused`}.`,
+          when: (_g, m, detail) => {
+            const d = detailOf(detail());
+            return !!d && d.kubeletRestarts >= 2 && d.container === 'running' && hold(m, d);
+          },
+          text: (g, m) =>
+            `After the back-off the kubelet starts nginx a third time, and it stays up: restartCount ${m.kubelet} in the kubelet, ${m.api} in the API server${cpUp(g) ? '' : `, ${count(Number(m.refused), 'status sync')} refused`}.`,
         },
       ],
     };
@@ -159,7 +194,7 @@ export const kubeletAloneWidget: FigureDef = {
   opening: 1,
   leavesOut: [
     `The widget opens with web running one pod on each node; it follows the one on ${NODE} and its kubelet.`,
-    'The crash is made by `sim app`, which makes the pod\'s simulated nginx exit a second after each start; the typo is fixed once the kubelet has restarted it twice, so its third start stays up.',
+    "The crash is made by `sim app`, which makes the pod's simulated nginx exit a second after each start; the typo is fixed once the kubelet has restarted it twice, so its third start stays up.",
     'The whole control plane stops at once; the kubelet keeps retrying its status syncs, its Lease and its node status, and none of them lands until the API server is back.',
   ],
   detail: (cluster, frame): FigureDetail => ({ alone: kubeletAloneDetailOf(cluster, frame) as unknown as JsonValue }),

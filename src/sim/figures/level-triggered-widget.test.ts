@@ -29,12 +29,20 @@ describe('the level-triggered widget', () => {
     expect(level(c.first)).toEqual({ controllerManager: true, missed: [], relist: null, sync: null });
   });
   itStepsAsAWidget(levelTriggeredWidget, () => c, [1, 2, 3]);
-  it('while it is stopped, every write that removes the two pods is missed: kubectl\'s DELETEs and the kubelets\' final ones', () => {
+  it("while it is stopped, every write that removes the two pods is missed: kubectl's DELETEs and the kubelets' final ones", () => {
     const gone = beatNamed(/remove both pods from the API server/);
     const d = level(at(gone.step));
     expect(d.controllerManager).toBe(false);
-    const deletes = d.missed.filter((x) => x.verb === 'DELETE').map((x) => `${x.component} ${x.pod}`).sort();
-    expect(deletes).toEqual(['kubectl web-c68c68797-nzjqm', 'kubectl web-c68c68797-pjhzg', 'kubelet/node-2 web-c68c68797-nzjqm', 'kubelet/node-3 web-c68c68797-pjhzg']);
+    const deletes = d.missed
+      .filter((x) => x.verb === 'DELETE')
+      .map((x) => `${x.component} ${x.pod}`)
+      .sort();
+    expect(deletes).toEqual([
+      'kubectl web-c68c68797-nzjqm',
+      'kubectl web-c68c68797-pjhzg',
+      'kubelet/node-2 web-c68c68797-nzjqm',
+      'kubelet/node-3 web-c68c68797-pjhzg',
+    ]);
     expect(gone.frame!.pods.map((p) => p.name)).toEqual(['web-c68c68797-vc5xc']);
     // Started again but not yet leading: still nothing heard, nothing listed.
     const started = level(at(gone.step + 1));
@@ -50,7 +58,12 @@ describe('the level-triggered widget', () => {
     expect(d.sync).toMatchObject({ active: 1, created: ['web-c68c68797-lkdzk', 'web-c68c68797-ss969'] });
     // The missed writes stay missed: the relist did not deliver them after the fact.
     expect(d.missed).toEqual(listed.missed);
-    expect(end.frame.pods.filter((p) => p.ready).map((p) => p.name).sort()).toEqual(['web-c68c68797-lkdzk', 'web-c68c68797-ss969', 'web-c68c68797-vc5xc']);
+    expect(
+      end.frame.pods
+        .filter((p) => p.ready)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['web-c68c68797-lkdzk', 'web-c68c68797-ss969', 'web-c68c68797-vc5xc']);
   });
   it('with the controller-manager running, a deletion is heard at once and nothing is missed', () => {
     const d = level(runDemoSteps(live(), 'delete-pods'));
@@ -59,8 +72,13 @@ describe('the level-triggered widget', () => {
   it('quotes in its chapter the names, revisions and counts the simulation gives', () => {
     const d = level(at(c.story.end));
     const revs = d.missed.map((x) => x.revision);
-    const para = chapter.slice(chapter.indexOf('Because the loop reads state'), chapter.indexOf('<InlineWidget id="level-triggered" />'));
-    expect(para).toContain(`the ${d.missed.length} writes that remove them (revisions ${Math.min(...revs)} to ${Math.max(...revs)})`);
+    const para = chapter.slice(
+      chapter.indexOf('Because the loop reads state'),
+      chapter.indexOf('<InlineWidget id="level-triggered" />'),
+    );
+    expect(para).toContain(
+      `the ${d.missed.length} writes that remove them (revisions ${Math.min(...revs)} to ${Math.max(...revs)})`,
+    );
     expect(para).toContain(`\`${d.relist!.pods[0]}\`, then a BOOKMARK at revision ${d.relist!.bookmark} `);
     expect(para).toContain(`creates \`${d.sync!.created[0]}\` and \`${d.sync!.created[1]}\``);
     expect(para).toContain('delete `web-c68c68797-nzjqm` and `web-c68c68797-pjhzg`');

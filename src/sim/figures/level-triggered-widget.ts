@@ -22,7 +22,12 @@ const WEB_PODS = `pods/default/${WEB}-`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 
 /** One write to a pod of web that no watch of kube-controller-manager delivered. */
-interface MissedWrite { component: string; verb: string; pod: string; revision: number }
+interface MissedWrite {
+  component: string;
+  verb: string;
+  pod: string;
+  revision: number;
+}
 
 /** What the picture draws: the controller-manager, the writes it missed, its relist and its first sync after it. */
 export interface LevelDetail {
@@ -51,7 +56,15 @@ function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
   const missed: MissedWrite[] = [];
   for (let i = 0; i < log.length; i++) {
     const r = log[i];
-    if (r.kind !== 'request' || !MUTATING.has(r.verb) || r.code < 200 || r.code >= 400 || r.revision === undefined || !r.object?.startsWith(WEB_PODS)) continue;
+    if (
+      r.kind !== 'request' ||
+      !MUTATING.has(r.verb) ||
+      r.code < 200 ||
+      r.code >= 400 ||
+      r.revision === undefined ||
+      !r.object?.startsWith(WEB_PODS)
+    )
+      continue;
     // A write not yet delivered while its watch is open is on its way, not missed.
     if (heard.has(`${r.revision} ${r.object}`) || (watching && i > watchStart)) continue;
     missed.push({ component: r.component, verb: r.verb, pod: podName(r.object), revision: r.revision });
@@ -64,7 +77,8 @@ function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
     let i = watchStart + 1;
     for (; i < log.length && !relist; i++) {
       const r = log[i];
-      if (r.kind !== 'watch' || r.component !== KUBE_CONTROLLER_MANAGER || !(r.object ?? '').startsWith('pods/')) continue;
+      if (r.kind !== 'watch' || r.component !== KUBE_CONTROLLER_MANAGER || !(r.object ?? '').startsWith('pods/'))
+        continue;
       if (watcher === undefined) watcher = r.watcher;
       if (r.watcher !== watcher) continue;
       if (r.event === 'BOOKMARK') relist = { t: r.t, pods, bookmark: r.revision ?? 0 };
@@ -72,7 +86,14 @@ function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
     }
     for (; relist && i < log.length; i++) {
       const r = log[i];
-      if (r.kind !== 'request' || r.component !== 'replicaset-controller' || r.verb !== 'POST' || !r.object?.startsWith(WEB_PODS) || r.code !== 201) continue;
+      if (
+        r.kind !== 'request' ||
+        r.component !== 'replicaset-controller' ||
+        r.verb !== 'POST' ||
+        !r.object?.startsWith(WEB_PODS) ||
+        r.code !== 201
+      )
+        continue;
       if (sync && r.t !== sync.t) break;
       sync ??= { t: r.t, created: [], active: relist.pods.length };
       sync.created.push(podName(r.object));
@@ -81,14 +102,19 @@ function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
   return { controllerManager: up, missed, relist, sync };
 }
 
-const detailOf = (d: FigureDetail | null): LevelDetail | null => (d?.level ? (d.level as unknown as LevelDetail) : null);
+const detailOf = (d: FigureDetail | null): LevelDetail | null =>
+  d?.level ? (d.level as unknown as LevelDetail) : null;
 /** Keeps what the detail says in the memo for the beat's text (which sees the frame and memo only). Returns true. */
 function hold(m: DemoMemo, d: LevelDetail): true {
   const revs = d.missed.map((x) => x.revision);
   Object.assign(m, {
-    missed: d.missed.length, from: Math.min(...revs), to: Math.max(...revs),
-    listed: (d.relist?.pods ?? []).join(','), bookmark: d.relist?.bookmark ?? 0,
-    created: (d.sync?.created ?? []).join(','), active: d.sync?.active ?? 0,
+    missed: d.missed.length,
+    from: Math.min(...revs),
+    to: Math.max(...revs),
+    listed: (d.relist?.pods ?? []).join(','),
+    bookmark: d.relist?.bookmark ?? 0,
+    created: (d.sync?.created ?? []).join(','),
+    active: d.sync?.active ?? 0,
   });
   return true;
 }
@@ -98,7 +124,8 @@ const names = (s: string | number): string[] => (String(s) ? String(s).split(','
 const controllerManager: DemoDef = {
   id: 'controller-manager',
   label: (f) => (f.controlPlane.controllerManager ? 'Stop the controller-manager' : 'Start the controller-manager'),
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
   start: (f): DemoStart => {
     if (f.controlPlane.controllerManager) {
       return {
@@ -114,14 +141,20 @@ const controllerManager: DemoDef = {
       intro: `${KUBE_CONTROLLER_MANAGER} starts again. It waits to hold its leader-election Lease, then opens its watches anew.`,
       beats: [
         {
-          when: (_g, m, detail) => { const d = detailOf(detail()); return !!d?.relist && hold(m, d); },
+          when: (_g, m, detail) => {
+            const d = detailOf(detail());
+            return !!d?.relist && hold(m, d);
+          },
           text: (g, m) => {
             const listed = names(m.listed);
             return `${Math.round((g.t - Number(m.at)) / 1000)} s later its informers list what exists: its pod watch brings ${listOf(listed)}, then a BOOKMARK at revision ${m.bookmark} saying the list is complete. None of the ${count(Number(m.missed), 'write')} it missed is replayed; ${agree(listed.length, 'that pod is', 'those pods are')} all it knows of ${WEB}.`;
           },
         },
         {
-          when: (_g, m, detail) => { const d = detailOf(detail()); return !!d?.sync && hold(m, d); },
+          when: (_g, m, detail) => {
+            const d = detailOf(detail());
+            return !!d?.sync && hold(m, d);
+          },
           text: (g, m) => {
             const created = names(m.created);
             return `The ReplicaSet controller compares ${count(Number(m.active), 'active pod')} with spec.replicas ${webOf(g)?.replicas ?? REPLICAS} and, in one sync, creates ${listOf(created)}: it acts on the state it finds, not on the deletions it never saw.`;
@@ -142,18 +175,22 @@ const deleteTwo: DemoDef = {
   label: () => `Delete ${DELETED} pods`,
   unavailable: (f) => (readyPodsOf(f).length < DELETED ? `Fewer than ${DELETED} pods of ${WEB} are running.` : null),
   start: (f): DemoStart => {
-    const victims = readyPodsOf(f).slice(0, DELETED).map((p) => p.name);
+    const victims = readyPodsOf(f)
+      .slice(0, DELETED)
+      .map((p) => p.name);
     return {
       actions: victims.map((pod) => ({ type: 'delete-pod' as const, pod })),
       memo: { victims: victims.join(',') },
       intro: `kubectl deletes ${listOf(victims)}.`,
-      beats: [{
-        when: (g, m) => !names(m.victims).some((v) => [...g.pods, ...g.pending].some((p) => p.name === v)),
-        text: (g) => {
-          const left = livePodsOf(g).length;
-          return `Their kubelets stop the containers and remove both pods from the API server: ${WEB} has ${count(left, 'pod')} for spec.replicas ${webOf(g)?.replicas ?? REPLICAS}${g.controlPlane.controllerManager ? '' : `, and ${KUBE_CONTROLLER_MANAGER}, stopped, was told of none of it`}.`;
+      beats: [
+        {
+          when: (g, m) => !names(m.victims).some((v) => [...g.pods, ...g.pending].some((p) => p.name === v)),
+          text: (g) => {
+            const left = livePodsOf(g).length;
+            return `Their kubelets stop the containers and remove both pods from the API server: ${WEB} has ${count(left, 'pod')} for spec.replicas ${webOf(g)?.replicas ?? REPLICAS}${g.controlPlane.controllerManager ? '' : `, and ${KUBE_CONTROLLER_MANAGER}, stopped, was told of none of it`}.`;
+          },
         },
-      }],
+      ],
     };
   },
 };

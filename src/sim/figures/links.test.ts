@@ -6,7 +6,7 @@ import { FIGURE_IDS, FIGURES } from '../testing/figures.ts';
 import { compileFigure } from './compile.ts';
 import { createFigureServer } from './serve.ts';
 
-describe('a link to each figure\'s last moment', () => {
+describe("a link to each figure's last moment", () => {
   for (const id of FIGURE_IDS) {
     it(`${id}: reopens at the same step and frame`, async () => {
       const { story } = compileFigure(FIGURES[id]);
@@ -16,7 +16,14 @@ describe('a link to each figure\'s last moment', () => {
       const made = await serve.link({ id: 3, instance: 'x', op: 'permalink' });
       const link = made.ok && made.view?.link;
       expect(link && (link.ok ? 'ok' : link.error)).toBe('ok');
-      const r = await createFigureServer(FIGURES).restore({ id: 4, instance: 'y', op: 'open', figure: id, story, link: link && link.ok ? link.value : '' });
+      const r = await createFigureServer(FIGURES).restore({
+        id: 4,
+        instance: 'y',
+        op: 'open',
+        figure: id,
+        story,
+        link: link && link.ok ? link.value : '',
+      });
       expect(r.ok && r.view?.notice).toMatch(/^Opened from a link at step [\d,]+ of [\d,]+: /);
       expect(r.ok && r.view?.step).toBe(here.ok && here.view?.step);
       expect(r.ok && r.view?.frame).toEqual(here.ok && here.view?.frame);

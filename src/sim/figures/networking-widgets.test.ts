@@ -30,7 +30,7 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
     expectWellFormedStory(c(), 3);
     expectStoryReplays(def, c());
   });
-  it('opens where web runs behind its Service, every pod a ready endpoint in node-1\'s rules', () => {
+  it("opens where web runs behind its Service, every pod a ready endpoint in node-1's rules", () => {
     const first = c().first;
     expect(c().story.opening).toBe(c().story.beats[0].step);
     expect(first.step).toBe(c().story.opening);
@@ -44,7 +44,7 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
 });
 
 describe('picksOf', () => {
-  it('reads the KUBE-SVC chain\'s endpoint rules in order, and each share is what the rules before it left times its probability', () => {
+  it("reads the KUBE-SVC chain's endpoint rules in order, and each share is what the rules before it left times its probability", () => {
     const rules = [
       '-A KUBE-SVC-X -m comment --comment "default/web cluster IP" -m tcp -p tcp -d 10.96.0.5 --dport 80 ! -s 10.244.0.0/16 -j KUBE-MARK-MASQ',
       '-A KUBE-SVC-X -m comment --comment "default/web -> 10.244.1.2:80" -m statistic --mode random --probability 0.3333333333 -j KUBE-SEP-A',
@@ -53,7 +53,11 @@ describe('picksOf', () => {
       '-A KUBE-SEP-A -m comment --comment default/web -m tcp -p tcp -j DNAT --to-destination 10.244.1.2:80',
     ];
     const p = picksOf(rules);
-    expect(p.map((x) => [x.endpoint, x.chain, x.probability])).toEqual([['10.244.1.2:80', 'KUBE-SEP-A', '0.3333333333'], ['10.244.2.2:80', 'KUBE-SEP-B', '0.5000000000'], ['10.244.3.2:80', 'KUBE-SEP-C', null]]);
+    expect(p.map((x) => [x.endpoint, x.chain, x.probability])).toEqual([
+      ['10.244.1.2:80', 'KUBE-SEP-A', '0.3333333333'],
+      ['10.244.2.2:80', 'KUBE-SEP-B', '0.5000000000'],
+      ['10.244.3.2:80', 'KUBE-SEP-C', null],
+    ]);
     for (const x of p) expect(x.share).toBeCloseTo(1 / 3, 8);
   });
 });
@@ -62,11 +66,15 @@ describe('ready-endpoints', () => {
   const c = compiled['ready-endpoints'];
   const at = (step: number): FigureView => live(readyEndpointsWidget).handle({ op: 'seek', step })!;
   const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
-  it('marks the failing pod\'s endpoint not ready and not serving (not terminating) before kube-proxy drops it, and the pod never restarts', () => {
+  it("marks the failing pod's endpoint not ready and not serving (not terminating) before kube-proxy drops it, and the pod never restarts", () => {
     const marked = at(beatNamed(/copied it into the slice/).step);
     const e = detail(marked).endpoints.find((x) => x.pod === 'web-6fbdc9d7d8-vc5xc')!;
     expect(e).toMatchObject({ ip: '10.244.2.2', ready: false, serving: false, terminating: false });
-    expect(marked.frame.pods.find((p) => p.name === e.pod)).toMatchObject({ ready: false, phase: 'Running', restarts: 0 });
+    expect(marked.frame.pods.find((p) => p.name === e.pod)).toMatchObject({
+      ready: false,
+      phase: 'Running',
+      restarts: 0,
+    });
     const dropped = at(beatNamed(/rewrote its rules/).step);
     expect(dropped.step).toBeGreaterThan(marked.step);
     expect(detail(dropped).picks.map((p) => p.endpoint)).not.toContain('10.244.2.2:80');
@@ -102,22 +110,33 @@ describe('proxy-pick', () => {
   it('opens on 1/3, 1/2 and the rest, as kube-proxy writes them for three endpoints', () => {
     expect(detail(c.first).picks.map((p) => p.probability)).toEqual(['0.3333333333', '0.5000000000', null]);
   });
-  it('writes 1/n … 1/2 and a last rule without a match for the reader\'s replica count, each endpoint 1 in n', () => {
+  it("writes 1/n … 1/2 and a last rule without a match for the reader's replica count, each endpoint 1 in n", () => {
     for (const n of [1, 2, 5, 6]) {
       const host = live(proxyPickWidget);
       host.handle({ op: 'seek', step: c.story.opening! });
       const v = runDemoSteps(host, scaleDemoId(n));
       const picks = detail(v).picks;
-      expect(picks.map((p) => p.probability)).toEqual([...Array.from({ length: n - 1 }, (_, i) => (1 / (n - i)).toFixed(10)), null]);
+      expect(picks.map((p) => p.probability)).toEqual([
+        ...Array.from({ length: n - 1 }, (_, i) => (1 / (n - i)).toFixed(10)),
+        null,
+      ]);
       for (const p of picks) expect(p.share).toBeCloseTo(1 / n, 8);
       expect(new Set(picks.map((p) => p.endpoint)).size).toBe(n);
-      expect(v.beat).toContain(n === 1 ? 'its one endpoint takes every new connection' : `each endpoint gets 1 in ${n} new connections`);
+      expect(v.beat).toContain(
+        n === 1 ? 'its one endpoint takes every new connection' : `each endpoint gets 1 in ${n} new connections`,
+      );
     }
   });
-  it('quotes in its chapter the probabilities of the story\'s scale to 4', () => {
+  it("quotes in its chapter the probabilities of the story's scale to 4", () => {
     const end = live(proxyPickWidget).handle({ op: 'seek', step: c.story.end })!;
     const probs = detail(end).picks.map((p) => p.probability);
     expect(probs).toEqual(['0.2500000000', '0.3333333333', '0.5000000000', null]);
-    expect(paragraphBefore('proxy-pick')).toContain(`Scaled to 4, node-1's rules match with probability ${probs.slice(0, 3).map((p) => `\`${p}\``).join(', ').replace(/, (?=[^,]*$)/, ' and ')}, and the fourth rule takes what is left`);
+    expect(paragraphBefore('proxy-pick')).toContain(
+      `Scaled to 4, node-1's rules match with probability ${probs
+        .slice(0, 3)
+        .map((p) => `\`${p}\``)
+        .join(', ')
+        .replace(/, (?=[^,]*$)/, ' and ')}, and the fourth rule takes what is left`,
+    );
   });
 });

@@ -19,10 +19,21 @@ const NEXT_IMAGE = 'nginx:1.28';
 const HASH = 'pod-template-hash';
 
 /** One of web's ReplicaSets as stored: its hash label, its revision annotation, its spec.replicas and its ready pods. */
-interface StoredReplicaSet { name: string; hash: string; image: string; revision: number; replicas: number; ready: number }
+interface StoredReplicaSet {
+  name: string;
+  hash: string;
+  image: string;
+  revision: number;
+  replicas: number;
+  ready: number;
+}
 
 /** What the picture draws: web's template image and revision annotation, and its ReplicaSets, oldest revision first. */
-export interface NewReplicaSetDetail { image: string | null; revision: number | null; replicaSets: StoredReplicaSet[] }
+export interface NewReplicaSetDetail {
+  image: string | null;
+  revision: number | null;
+  replicaSets: StoredReplicaSet[];
+}
 
 /** web and the ReplicaSets it owns, read from the store. */
 function newReplicaSetOf(cluster: Cluster): NewReplicaSetDetail {
@@ -47,7 +58,11 @@ const named = (f: Frame, name: string) => webOf(f)?.replicaSets.find((rs) => rs.
 /** The image web is not running: the one the reader's button sets. */
 const otherImage = (f: Frame): string => (webOf(f)?.image === NEXT_IMAGE ? WEB_IMAGE : NEXT_IMAGE);
 /** web's ReplicaSets from the frame as "name at n", newest revision first. */
-const sizes = (f: Frame): string => [...(webOf(f)?.replicaSets ?? [])].sort((a, b) => Number(b.revision) - Number(a.revision)).map((rs) => `${rs.name} at ${rs.replicas}`).join(', ');
+const sizes = (f: Frame): string =>
+  [...(webOf(f)?.replicaSets ?? [])]
+    .sort((a, b) => Number(b.revision) - Number(a.revision))
+    .map((rs) => `${rs.name} at ${rs.replicas}`)
+    .join(', ');
 /** The part of a ReplicaSet's name after the Deployment's: its pod-template-hash. */
 const hashOf = (name: string): string => name.slice(WEB.length + 1);
 
@@ -55,12 +70,18 @@ const hashOf = (name: string): string => name.slice(WEB.length + 1);
 const setImage: DemoDef = {
   id: 'set-image',
   label: (f) => `Set image ${otherImage(f)}`,
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
   start: (f): DemoStart => {
     const to = otherImage(f);
     const from = rsOn(f, webOf(f)!.image);
     const reused = rsOn(f, to);
-    const memo: DemoMemo = { to, from: from?.name ?? '', fromRevision: from?.revision ?? '', known: reused?.name ?? '' };
+    const memo: DemoMemo = {
+      to,
+      from: from?.name ?? '',
+      fromRevision: from?.revision ?? '',
+      known: reused?.name ?? '',
+    };
     return {
       actions: [{ type: 'set-image', name: WEB, image: to }],
       memo,
@@ -72,7 +93,9 @@ const setImage: DemoDef = {
           text: (g, m) => {
             const now = rsOn(g, String(m.to))!;
             // FindNewReplicaSet compares pod templates (ignoring the hash label); a new one is named after its template's hash.
-            const found = m.known ? `finds ${now.name}, whose pod template matches the new one, so it creates none and scales it up as revision ${now.revision}` : `finds no ReplicaSet whose pod template matches the new one, so it creates ${now.name}, named after the template's hash ${hashOf(now.name)}, with revision ${now.revision}`;
+            const found = m.known
+              ? `finds ${now.name}, whose pod template matches the new one, so it creates none and scales it up as revision ${now.revision}`
+              : `finds no ReplicaSet whose pod template matches the new one, so it creates ${now.name}, named after the template's hash ${hashOf(now.name)}, with revision ${now.revision}`;
             return `The controller ${found}; ${m.from} keeps revision ${m.fromRevision}. ${sizes(g)}: ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`;
           },
         },
@@ -86,7 +109,8 @@ const setImage: DemoDef = {
         },
         {
           when: (g, m) => webSettled(g, REPLICAS) && livePodsOf(g).every((p) => p.image === m.to),
-          text: (g, m) => `Rollout complete: ${sizes(g)}. ${m.from} is kept, scaled to zero, with its template and revision ${named(g, String(m.from))!.revision}, for kubectl rollout undo.`,
+          text: (g, m) =>
+            `Rollout complete: ${sizes(g)}. ${m.from} is kept, scaled to zero, with its template and revision ${named(g, String(m.from))!.revision}, for kubectl rollout undo.`,
         },
       ],
     };

@@ -7,7 +7,10 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { nodeHealthOf } from '../node-lifecycle/node-health-view.ts';
-import { TAINT_EVICTION_CONTROLLER, type TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
+import {
+  TAINT_EVICTION_CONTROLLER,
+  type TaintEvictionControllerState,
+} from '../node-lifecycle/taint-eviction-controller.ts';
 import { storeList } from '../view/stored.ts';
 import type { Frame } from '../view/types.ts';
 
@@ -55,9 +58,15 @@ function taintEvictionOf(cluster: Cluster): TaintEvictionControllerState | undef
 /** The container of pod `ns/name` as containerd on `node` has it now. */
 function containerOn(k: KubeletState | undefined, ns: string, name: string): PodCountdown['container'] {
   if (!k || !k.up) return 'none';
-  const sandboxes = new Set(Object.values(k.runtime.sandboxes).filter((s) => s.podName === name && s.namespace === ns).map((s) => s.id));
+  const sandboxes = new Set(
+    Object.values(k.runtime.sandboxes)
+      .filter((s) => s.podName === name && s.namespace === ns)
+      .map((s) => s.id),
+  );
   if (!sandboxes.size) return 'none';
-  return Object.values(k.runtime.containers).some((c) => sandboxes.has(c.sandboxId) && c.state === 'CONTAINER_RUNNING') ? 'running' : 'stopped';
+  return Object.values(k.runtime.containers).some((c) => sandboxes.has(c.sandboxId) && c.state === 'CONTAINER_RUNNING')
+    ? 'running'
+    : 'stopped';
 }
 
 /** Each pod the API server has on `node`, with its toleration countdown and its container. */
@@ -66,20 +75,24 @@ export function podCountdownsOf(cluster: Cluster, node: string): PodCountdown[] 
   const te = taintEvictionOf(cluster);
   const k = kubeletOf(cluster, node);
   const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === node);
-  return pods.map((p) => {
-    const name = p.metadata?.name ?? '';
-    const work = te?.eviction.workers[`default/${name}`];
-    const evictAt = work && !work.fired ? work.fireAt : null;
-    const tol = p.spec?.tolerations?.find((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute');
-    return {
-      name,
-      terminating: !!p.metadata?.deletionTimestamp,
-      tolerationSeconds: tol?.tolerationSeconds ?? null,
-      evictAt,
-      remainingS: evictAt === null ? null : Math.max(0, Math.ceil((evictAt - w.now) / 1000)),
-      container: containerOn(k, 'default', name),
-    };
-  }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return pods
+    .map((p) => {
+      const name = p.metadata?.name ?? '';
+      const work = te?.eviction.workers[`default/${name}`];
+      const evictAt = work && !work.fired ? work.fireAt : null;
+      const tol = p.spec?.tolerations?.find(
+        (t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute',
+      );
+      return {
+        name,
+        terminating: !!p.metadata?.deletionTimestamp,
+        tolerationSeconds: tol?.tolerationSeconds ?? null,
+        evictAt,
+        remainingS: evictAt === null ? null : Math.max(0, Math.ceil((evictAt - w.now) / 1000)),
+        container: containerOn(k, 'default', name),
+      };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 /** The Lease clock of `node` at this moment. */
@@ -114,18 +127,28 @@ export interface ServiceEndpoint {
  * the API server is down nothing can change the EndpointSlices, so the slices in etcd are exactly
  * what every node's rules were programmed from; success is whether the chosen address answers.
  */
-export function serviceEndpointsOf(cluster: Cluster, service: string): { clusterIP: string | null; endpoints: ServiceEndpoint[] } {
+export function serviceEndpointsOf(
+  cluster: Cluster,
+  service: string,
+): { clusterIP: string | null; endpoints: ServiceEndpoint[] } {
   const w = cluster.world.state;
   const svc = (storeList(w.store, 'services', 'default') as Service[]).find((s) => s.metadata?.name === service);
-  const slices = (storeList(w.store, 'endpointslices', 'default') as unknown as EndpointSlice[])
-    .filter((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service);
+  const slices = (storeList(w.store, 'endpointslices', 'default') as unknown as EndpointSlice[]).filter(
+    (s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service,
+  );
   const endpoints: ServiceEndpoint[] = [];
   for (const s of slices) {
     for (const e of s.endpoints ?? []) {
       const pod = e.targetRef?.name ?? '';
       const node = e.nodeName ?? '';
       // kube-proxy sends traffic only to ready endpoints (terminating ones only when none is ready; not modelled).
-      endpoints.push({ ip: e.addresses[0] ?? '', pod, node, listedReady: e.conditions?.ready !== false, answers: containerOn(kubeletOf(cluster, node), 'default', pod) === 'running' });
+      endpoints.push({
+        ip: e.addresses[0] ?? '',
+        pod,
+        node,
+        listedReady: e.conditions?.ready !== false,
+        answers: containerOn(kubeletOf(cluster, node), 'default', pod) === 'running',
+      });
     }
   }
   endpoints.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));

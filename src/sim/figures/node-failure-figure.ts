@@ -20,12 +20,14 @@ export const FAILING = 'node-2';
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 const web = (f: Frame) => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
-const webPods = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
+const webPods = (f: Frame): PodView[] =>
+  [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
 const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === FAILING);
 const names = (m: DemoMemo): string[] => (m.pods ? String(m.pods).split(',') : []);
-const hasTaint = (n: NodeView | undefined, effect: string) => !!n?.taints.some((t) => t.key === UNREACHABLE && t.effect === effect);
+const hasTaint = (n: NodeView | undefined, effect: string) =>
+  !!n?.taints.some((t) => t.key === UNREACHABLE && t.effect === effect);
 /** Whole seconds between two simulated times, as the narration says them. */
 const since = (f: Frame, m: DemoMemo) => `${Math.round((f.t - Number(m.at)) / 1000)} s`;
 /** How many pods on the failing node the node-lifecycle controller has marked not ready (their Ready condition False). */
@@ -41,10 +43,19 @@ const apply: DemoDef<NodeFailureDetail> = {
     actions: [{ type: 'apply', name: NAME, image: IMAGE, replicas: REPLICAS }],
     memo: {},
     intro: `kubectl creates the Deployment ${NAME}: ${REPLICAS} replicas of ${IMAGE}, so that every node runs some of them.`,
-    beats: [{
-      when: (f) => ready(f).length >= REPLICAS,
-      text: (f) => `${count(ready(f).length, 'pod')} ${agree(ready(f).length, 'runs', 'run')}, ${listOf(ready(f).filter((p) => p.node === FAILING).map((p) => p.name)) || 'none'} on ${FAILING}. Every kubelet renews its node's Lease in kube-node-lease every 10 s.`,
-    }],
+    beats: [
+      {
+        when: (f) => ready(f).length >= REPLICAS,
+        text: (f) =>
+          `${count(ready(f).length, 'pod')} ${agree(ready(f).length, 'runs', 'run')}, ${
+            listOf(
+              ready(f)
+                .filter((p) => p.node === FAILING)
+                .map((p) => p.name),
+            ) || 'none'
+          } on ${FAILING}. Every kubelet renews its node's Lease in kube-node-lease every 10 s.`,
+      },
+    ],
   }),
 };
 
@@ -56,18 +67,27 @@ const scale: DemoDef<NodeFailureDetail> = {
     const to = web(f)!.replicas > REPLICAS ? REPLICAS : REPLICAS + 3;
     return {
       actions: [{ type: 'scale', name: NAME, replicas: to }],
-      memo: { to, before: webPods(f).map((p) => p.name).join(',') },
+      memo: {
+        to,
+        before: webPods(f)
+          .map((p) => p.name)
+          .join(','),
+      },
       intro: `kubectl scale sets web's replicas to ${to}.`,
-      beats: [{
-        when: (g, m) => ready(g).length >= Number(m.to) && live(g).length === Number(m.to),
-        text: (g, m) => {
-          const fresh = ready(g).filter((p) => !String(m.before).split(',').includes(p.name));
-          const where = [...new Set(fresh.map((p) => p.node))].map((n) => `${fresh.filter((p) => p.node === n).length} on ${n}`).join(', ');
-          return fresh.length
-            ? `The new ${agree(fresh.length, 'pod is', 'pods are')} scheduled where there is most room: ${where}. ${onFailing(g)} of web now ${agree(live(g).filter((p) => p.node === FAILING).length, 'runs', 'run')} on ${FAILING}.`
-            : `${count(live(g).length, 'pod')} of web ${agree(live(g).length, 'is', 'are')} left.`;
+      beats: [
+        {
+          when: (g, m) => ready(g).length >= Number(m.to) && live(g).length === Number(m.to),
+          text: (g, m) => {
+            const fresh = ready(g).filter((p) => !String(m.before).split(',').includes(p.name));
+            const where = [...new Set(fresh.map((p) => p.node))]
+              .map((n) => `${fresh.filter((p) => p.node === n).length} on ${n}`)
+              .join(', ');
+            return fresh.length
+              ? `The new ${agree(fresh.length, 'pod is', 'pods are')} scheduled where there is most room: ${where}. ${onFailing(g)} of web now ${agree(live(g).filter((p) => p.node === FAILING).length, 'runs', 'run')} on ${FAILING}.`
+              : `${count(live(g).length, 'pod')} of web ${agree(live(g).length, 'is', 'are')} left.`;
+          },
         },
-      }],
+      ],
     };
   },
 };
@@ -77,25 +97,42 @@ function awayBeats(cut: boolean): DemoBeat<NodeFailureDetail>[] {
   return [
     {
       when: (f) => (nodeOf(f)?.leaseAgeMs ?? 0) > 10_000,
-      text: (f) => `The Lease of ${FAILING} was last renewed ${Math.floor((nodeOf(f)!.leaseAgeMs ?? 0) / 1000)} s ago: a renewal is missed. The node-lifecycle controller checks every 5 s and keeps waiting; its grace period is 50 s.`,
+      text: (f) =>
+        `The Lease of ${FAILING} was last renewed ${Math.floor((nodeOf(f)!.leaseAgeMs ?? 0) / 1000)} s ago: a renewal is missed. The node-lifecycle controller checks every 5 s and keeps waiting; its grace period is 50 s.`,
     },
     {
       when: (f) => nodeOf(f)?.ready === 'Unknown',
-      text: (f, m) => `${since(f, m)} after the last renewal the grace period is over: the controller sets Ready=Unknown ("Kubelet stopped posting node status."). ${podsMarked(f, FAILING)}${notReadyOn(f) ? ` Services stop sending ${agree(notReadyOn(f), 'it', 'them')} traffic.` : ''}`,
+      text: (f, m) =>
+        `${since(f, m)} after the last renewal the grace period is over: the controller sets Ready=Unknown ("Kubelet stopped posting node status."). ${podsMarked(f, FAILING)}${notReadyOn(f) ? ` Services stop sending ${agree(notReadyOn(f), 'it', 'them')} traffic.` : ''}`,
     },
     {
       when: (f) => hasTaint(nodeOf(f), 'NoExecute'),
-      text: (f) => `${FAILING} now carries ${nodeOf(f)!.taints.filter((t) => t.key === UNREACHABLE).map((t) => `${t.key}:${t.effect}`).join(' and ')}. No new pod is scheduled there, and each pod's toleration of the NoExecute taint (300 s, added by the DefaultTolerationSeconds admission plugin) starts to run out.`,
+      text: (f) =>
+        `${FAILING} now carries ${nodeOf(f)!
+          .taints.filter((t) => t.key === UNREACHABLE)
+          .map((t) => `${t.key}:${t.effect}`)
+          .join(
+            ' and ',
+          )}. No new pod is scheduled there, and each pod's toleration of the NoExecute taint (300 s, added by the DefaultTolerationSeconds admission plugin) starts to run out.`,
     },
     {
-      when: (f, m) => names(m).every((n) => { const p = webPods(f).find((x) => x.name === n); return !p || p.terminating; }),
-      text: (f, m) => (names(m).length
-        ? `The tolerations are used up: the taint-eviction controller deletes ${names(m).join(', ')}. ${agree(names(m).length, 'It shows', 'They show')} Terminating, because only their kubelet can confirm that the containers stopped${cut ? ', and that kubelet is cut off: on the machine the containers are still running' : ''}.`
-        : `${FAILING} ran no pod of ${NAME}, so nothing is evicted.`),
+      when: (f, m) =>
+        names(m).every((n) => {
+          const p = webPods(f).find((x) => x.name === n);
+          return !p || p.terminating;
+        }),
+      text: (f, m) =>
+        names(m).length
+          ? `The tolerations are used up: the taint-eviction controller deletes ${names(m).join(', ')}. ${agree(names(m).length, 'It shows', 'They show')} Terminating, because only their kubelet can confirm that the containers stopped${cut ? ', and that kubelet is cut off: on the machine the containers are still running' : ''}.`
+          : `${FAILING} ran no pod of ${NAME}, so nothing is evicted.`,
     },
     {
-      when: (f) => { const d = web(f); return !d || ready(f).filter((p) => p.node !== FAILING).length >= d.replicas; },
-      text: (f) => `The ReplicaSet controller, counting only pods that are not being deleted, has created replacements on the healthy nodes: ${ready(f).filter((p) => p.node !== FAILING).length} of ${web(f)?.replicas ?? 0} ready. The old pods stay Terminating while ${FAILING} is away.`,
+      when: (f) => {
+        const d = web(f);
+        return !d || ready(f).filter((p) => p.node !== FAILING).length >= d.replicas;
+      },
+      text: (f) =>
+        `The ReplicaSet controller, counting only pods that are not being deleted, has created replacements on the healthy nodes: ${ready(f).filter((p) => p.node !== FAILING).length} of ${web(f)?.replicas ?? 0} ready. The old pods stay Terminating while ${FAILING} is away.`,
     },
   ];
 }
@@ -113,7 +150,9 @@ const powerOff: DemoDef<NodeFailureDetail> = {
         beats: returnBeats(false),
       };
     }
-    const mine = live(f).filter((p) => p.node === FAILING).map((p) => p.name);
+    const mine = live(f)
+      .filter((p) => p.node === FAILING)
+      .map((p) => p.name);
     return {
       actions: [{ type: 'node', node: FAILING, action: 'stop' }],
       memo: { pods: mine.join(','), at: f.t - (nodeOf(f)?.leaseAgeMs ?? 0) },
@@ -136,7 +175,9 @@ const partition: DemoDef<NodeFailureDetail> = {
         beats: returnBeats(true),
       };
     }
-    const mine = live(f).filter((p) => p.node === FAILING).map((p) => p.name);
+    const mine = live(f)
+      .filter((p) => p.node === FAILING)
+      .map((p) => p.name);
     return {
       actions: [{ type: 'node', node: FAILING, action: 'partition' }],
       memo: { pods: mine.join(','), at: f.t - (nodeOf(f)?.leaseAgeMs ?? 0) },
@@ -151,13 +192,16 @@ function returnBeats(cut: boolean): DemoBeat<NodeFailureDetail>[] {
   return [
     {
       when: (f) => nodeOf(f)?.ready === 'True',
-      text: () => `${FAILING} reports Ready=True again, and the controller removes its unreachable taints on its next pass.`,
+      text: () =>
+        `${FAILING} reports Ready=True again, and the controller removes its unreachable taints on its next pass.`,
     },
     {
       when: (f) => !webPods(f).some((p) => p.node === FAILING && p.terminating) && !hasTaint(nodeOf(f), 'NoExecute'),
       text: (f) => {
         const left = live(f).filter((p) => p.node === FAILING).length;
-        const how = cut ? `The kubelet sees that its pods were deleted, stops their containers and confirms` : `The kubelet finds the evicted pods deleted and confirms`;
+        const how = cut
+          ? `The kubelet sees that its pods were deleted, stops their containers and confirms`
+          : `The kubelet finds the evicted pods deleted and confirms`;
         return left
           ? `${how}. ${count(left, 'pod')} ${agree(left, 'runs', 'run')} on ${FAILING} now.`
           : `${how}: they are gone for good. ${FAILING} is back, and empty; Kubernetes does not move pods back to it.`;

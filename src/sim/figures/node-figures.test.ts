@@ -21,7 +21,12 @@ import { runs } from '../../test/fc.ts';
 const S = 1000;
 
 /** Presses a demo, then moves (by "next event that matters", which goes beat to beat, or one step at a time to see every step) until its last beat. */
-function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void, move: 'next' | 'step' = 'next'): FigureView {
+function runDemo(
+  host: FigureHost,
+  demo: string,
+  each?: (v: FigureView) => void,
+  move: 'next' | 'step' = 'next',
+): FigureView {
   let v = host.handle({ op: 'demo', demo })!;
   each?.(v);
   for (let n = 0; v.demoRunning !== null; n++) {
@@ -61,43 +66,63 @@ for (const def of [nodeFailureFigure, outageFigure]) {
         const c = chart(v);
         expect(c.chart.machine).toBe('node');
         expect(c.reason.length).toBeGreaterThan(10);
-        if (v.frame.controlPlane.controllerManager && c.current !== null) expect(c.chart.states.map((s) => s.id)).toContain(c.current);
+        if (v.frame.controlPlane.controllerManager && c.current !== null)
+          expect(c.chart.states.map((s) => s.id)).toContain(c.current);
       }
     });
 
     it('never throws whatever the reader presses, in any order', () => {
       const actions: FigureAction[] = [
-        { type: 'node', node: 'node-2', action: 'partition' }, { type: 'node', node: 'node-2', action: 'heal' },
-        { type: 'node', node: 'node-3', action: 'stop' }, { type: 'control-plane', action: 'stop' }, { type: 'control-plane', action: 'start' },
-        { type: 'get', resource: 'pods' }, { type: 'expose', name: 'web', port: 80 }, { type: 'scale', name: 'web', replicas: 1 },
+        { type: 'node', node: 'node-2', action: 'partition' },
+        { type: 'node', node: 'node-2', action: 'heal' },
+        { type: 'node', node: 'node-3', action: 'stop' },
+        { type: 'control-plane', action: 'stop' },
+        { type: 'control-plane', action: 'start' },
+        { type: 'get', resource: 'pods' },
+        { type: 'expose', name: 'web', port: 80 },
+        { type: 'scale', name: 'web', replicas: 1 },
       ];
-      fc.assert(fc.property(fc.array(fc.oneof(
-        fc.constantFrom(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
-        fc.constantFrom(...actions.map((action) => ({ op: 'action' as const, action }))),
-        fc.constantFrom({ op: 'next' as const }, { op: 'back' as const }, { op: 'advance' as const, ms: 60_000 }),
-      ), { maxLength: 8 }), (reqs) => {
-        const host = fresh(def, compiled);
-        for (const r of reqs) {
-          try { host.handle(r); } catch (e) {
-            // A demo that is unavailable now says why; nothing else may throw.
-            expect(r.op).toBe('demo');
-            expect(String((e as Error).message)).toMatch(/\.$/);
-          }
-          expect(() => JSON.stringify(host.view())).not.toThrow();
-        }
-      // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.
-      }), { numRuns: runs(0.03, 8) });
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.oneof(
+              fc.constantFrom(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
+              fc.constantFrom(...actions.map((action) => ({ op: 'action' as const, action }))),
+              fc.constantFrom({ op: 'next' as const }, { op: 'back' as const }, { op: 'advance' as const, ms: 60_000 }),
+            ),
+            { maxLength: 8 },
+          ),
+          (reqs) => {
+            const host = fresh(def, compiled);
+            for (const r of reqs) {
+              try {
+                host.handle(r);
+              } catch (e) {
+                // A demo that is unavailable now says why; nothing else may throw.
+                expect(r.op).toBe('demo');
+                expect(String((e as Error).message)).toMatch(/\.$/);
+              }
+              expect(() => JSON.stringify(host.view())).not.toThrow();
+            }
+            // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.
+          },
+        ),
+        { numRuns: runs(0.03, 8) },
+      );
     }, 120_000);
   });
 }
 
-describe('node-failure: the controller\'s clock', () => {
+describe("node-failure: the controller's clock", () => {
   const compiled = compileFigure(nodeFailureFigure);
 
   it('power-off: Unknown 50 s after the last renewal, tainted, evicted 300 s after the taint, replaced elsewhere, node back empty', () => {
     const host = fresh(nodeFailureFigure, compiled);
     runDemo(host, 'apply');
-    const before = host.view().frame.pods.filter((p) => p.node === FAILING).map((p) => p.name);
+    const before = host
+      .view()
+      .frame.pods.filter((p) => p.node === FAILING)
+      .map((p) => p.name);
     expect(before.length).toBeGreaterThan(0);
     let unknown: FigureView | null = null;
     let taintedAt = 0;
@@ -105,24 +130,29 @@ describe('node-failure: the controller\'s clock', () => {
     let scheduled = false;
     const states: string[] = [];
     // Every step: the moment the taint-eviction controller schedules the evictions falls between beats.
-    runDemo(host, 'power', (v) => {
-      const c = chart(v).current!;
-      if (states[states.length - 1] !== c) states.push(c);
-      const n = v.frame.nodes.find((x) => x.name === FAILING)!;
-      if (!unknown && n.ready === 'Unknown') unknown = v;
-      if (!taintedAt && n.taints.some((t) => t.effect === 'NoExecute')) taintedAt = v.t;
-      if (taintedAt && !scheduled && pods(v).every((p) => p.evictAt !== null)) {
-        scheduled = true;
-        // The taint-eviction controller, told of the taint, schedules each pod's deletion at its 300 s toleration.
-        for (const p of pods(v)) {
-          expect(p).toMatchObject({ tolerationSeconds: 300, container: 'none' });
-          expect(p.evictAt! - taintedAt).toBeGreaterThanOrEqual(300 * S);
-          expect(p.evictAt! - taintedAt).toBeLessThan(301 * S);
-          expect(p.remainingS).toBeGreaterThanOrEqual(299);
+    runDemo(
+      host,
+      'power',
+      (v) => {
+        const c = chart(v).current!;
+        if (states[states.length - 1] !== c) states.push(c);
+        const n = v.frame.nodes.find((x) => x.name === FAILING)!;
+        if (!unknown && n.ready === 'Unknown') unknown = v;
+        if (!taintedAt && n.taints.some((t) => t.effect === 'NoExecute')) taintedAt = v.t;
+        if (taintedAt && !scheduled && pods(v).every((p) => p.evictAt !== null)) {
+          scheduled = true;
+          // The taint-eviction controller, told of the taint, schedules each pod's deletion at its 300 s toleration.
+          for (const p of pods(v)) {
+            expect(p).toMatchObject({ tolerationSeconds: 300, container: 'none' });
+            expect(p.evictAt! - taintedAt).toBeGreaterThanOrEqual(300 * S);
+            expect(p.evictAt! - taintedAt).toBeLessThan(301 * S);
+            expect(p.remainingS).toBeGreaterThanOrEqual(299);
+          }
         }
-      }
-      if (!evictedAt && v.frame.pods.some((p) => p.node === FAILING && p.terminating)) evictedAt = v.t;
-    }, 'step');
+        if (!evictedAt && v.frame.pods.some((p) => p.node === FAILING && p.terminating)) evictedAt = v.t;
+      },
+      'step',
+    );
     const u = unknown as FigureView | null;
     expect(u).not.toBeNull();
     expect(clock(u!).leaseAgeS).toBeGreaterThanOrEqual(50);
@@ -146,7 +176,7 @@ describe('node-failure: the controller\'s clock', () => {
     expect(chart(host.handle({ op: 'advance', ms: 10 * S })!).current).toBe('healthy');
   });
 
-  it('partition: the same clock, but the evicted pods\' containers keep running until the node is reconnected', () => {
+  it("partition: the same clock, but the evicted pods' containers keep running until the node is reconnected", () => {
     const host = fresh(nodeFailureFigure, compiled);
     runDemo(host, 'apply');
     let sawRunningTerminating = false;
@@ -199,7 +229,11 @@ describe('outage: the cluster serves on, out of reach', () => {
     expect(unknownAt - restartAt).toBeLessThan(56 * S + LEASE_DURATION_MS + RETRY_PERIOD_MS * (1 + JITTER_FACTOR));
     expect(evictedAt - restartAt).toBeGreaterThanOrEqual(350 * S);
     const end = host.view();
-    expect(endpoints(end).filter((e) => e.listedReady).every((e) => e.node !== DYING && e.answers)).toBe(true);
+    expect(
+      endpoints(end)
+        .filter((e) => e.listedReady)
+        .every((e) => e.node !== DYING && e.answers),
+    ).toBe(true);
     expect(client(end).every((r) => r.ok)).toBe(true);
   });
 });

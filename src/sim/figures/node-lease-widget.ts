@@ -47,7 +47,8 @@ export interface LeaseDetail {
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
 const ageOf = (f: Frame): number => Math.floor((nodeOf(f)?.leaseAgeMs ?? 0) / 1000);
-const tainted = (f: Frame, effect: string): boolean => !!nodeOf(f)?.taints.some((t) => t.key === UNREACHABLE && t.effect === effect);
+const tainted = (f: Frame, effect: string): boolean =>
+  !!nodeOf(f)?.taints.some((t) => t.key === UNREACHABLE && t.effect === effect);
 /** Seconds, to a tenth, since the last renewal before the power went (the memo's `renewed`): the grace period is counted from it. */
 const sinceRenewal = (f: Frame, m: DemoMemo): string => ((f.t - Number(m.renewed)) / 1000).toFixed(1);
 
@@ -65,7 +66,8 @@ function controllerClockOf(cluster: Cluster): { probeTimestamp: number; gracePer
 
 /** The Lease, the Node's condition and taints, and the controller's clock for node-2. */
 function leaseDetailOf(cluster: Cluster, frame: Frame): LeaseDetail {
-  const lease = storeGet(cluster.world.state.store, 'leases', `/registry/leases/kube-node-lease/${NODE}`) as Lease | undefined;
+  const lease = storeGet(cluster.world.state.store, 'leases', `/registry/leases/kube-node-lease/${NODE}`) as
+    Lease | undefined;
   const h = controllerClockOf(cluster);
   const n = nodeOf(frame);
   return {
@@ -88,7 +90,8 @@ function leaseDetailOf(cluster: Cluster, frame: Frame): LeaseDetail {
 const awayBeats: DemoBeat[] = [
   {
     when: (f) => ageOf(f) > 10,
-    text: (f) => `The Lease's renewTime is ${ageOf(f)} s old: the renewal due 10 s after the last one never came. The node-lifecycle controller checks every 5 s, sees the grace period still running, and waits.`,
+    text: (f) =>
+      `The Lease's renewTime is ${ageOf(f)} s old: the renewal due 10 s after the last one never came. The node-lifecycle controller checks every 5 s, sees the grace period still running, and waits.`,
   },
   {
     when: (f) => nodeOf(f)?.ready === 'Unknown',
@@ -99,7 +102,8 @@ const awayBeats: DemoBeat[] = [
   },
   {
     when: (f) => tainted(f, 'NoSchedule') && tainted(f, 'NoExecute'),
-    text: (f) => `${NODE} now carries ${UNREACHABLE}:NoSchedule and ${UNREACHABLE}:NoExecute: the scheduler places nothing new there, and each pod's 300 s toleration of the NoExecute taint starts to run. The Lease is ${ageOf(f)} s old.`,
+    text: (f) =>
+      `${NODE} now carries ${UNREACHABLE}:NoSchedule and ${UNREACHABLE}:NoExecute: the scheduler places nothing new there, and each pod's 300 s toleration of the NoExecute taint starts to run. The Lease is ${ageOf(f)} s old.`,
   },
 ];
 
@@ -117,11 +121,13 @@ const power: DemoDef = {
         beats: [
           {
             when: (g) => nodeOf(g)?.ready === 'True',
-            text: (g) => `The Lease is ${ageOf(g)} s old again and ${NODE} reports Ready=True; the controller lifts the unreachable taints on its next pass.`,
+            text: (g) =>
+              `The Lease is ${ageOf(g)} s old again and ${NODE} reports Ready=True; the controller lifts the unreachable taints on its next pass.`,
           },
           {
             when: (g) => nodeOf(g)?.ready === 'True' && !tainted(g, 'NoSchedule') && !tainted(g, 'NoExecute'),
-            text: () => `${NODE} is Ready and untainted: its Lease is renewed every 10 s, and the controller has nothing to count.`,
+            text: () =>
+              `${NODE} is Ready and untainted: its Lease is renewed every 10 s, and the controller has nothing to count.`,
           },
         ],
       };
@@ -152,4 +158,3 @@ export const nodeLeaseWidget: FigureDef = {
   ],
   detail: (cluster, frame): FigureDetail => ({ lease: leaseDetailOf(cluster, frame) as unknown as JsonValue }),
 };
-

@@ -24,15 +24,35 @@ const CPU = '1000m';
 const MEMORY = '1Gi';
 
 /** One node's score in a cycle: the total, and the two plugins whose part falls most as pods land. */
-interface NodeScore { node: string; total: number; fit: number; spread: number }
+interface NodeScore {
+  node: string;
+  total: number;
+  fit: number;
+  spread: number;
+}
 /** One scheduling cycle of a pod of web: when, each node's score, and the node it won. */
-interface Cycle { pod: string; t: number; node: string | null; scores: NodeScore[] }
+interface Cycle {
+  pod: string;
+  t: number;
+  node: string | null;
+  scores: NodeScore[];
+}
 /** One node in the scheduler's cache: its pods (assumed ones included) and their CPU and memory requests. */
-interface CachedNode { node: string; pods: number; cpu: number; memory: number }
+interface CachedNode {
+  node: string;
+  pods: number;
+  cpu: number;
+  memory: number;
+}
 /** What the picture draws: the queue (pods waiting, in pop order), web's cycles in order, and the cache. */
-export interface OneAtATimeDetail { queue: string[]; cycles: Cycle[]; nodes: CachedNode[] }
+export interface OneAtATimeDetail {
+  queue: string[];
+  cycles: Cycle[];
+  nodes: CachedNode[];
+}
 
-const weighted = (s: { plugin: string; weighted: number }[], plugin: string): number => s.find((x) => x.plugin === plugin)?.weighted ?? 0;
+const weighted = (s: { plugin: string; weighted: number }[], plugin: string): number =>
+  s.find((x) => x.plugin === plugin)?.weighted ?? 0;
 const nameOf = (key: string): string => key.slice(key.indexOf('/') + 1);
 const isWeb = (key: string): boolean => key.startsWith(`default/${WEB}-`);
 
@@ -44,22 +64,41 @@ function oneAtATimeOf(cluster: Cluster): OneAtATimeDetail {
   const s = cluster.world.state.components.scheduler?.state as SchedulerState | undefined;
   if (!s) return { queue: [], cycles: [], nodes: [] };
   // PrioritySort: every pod has priority 0, so the queue pops in the order the pods entered it.
-  const queue = [...s.queue.activeQ, ...s.queue.backoffQ].filter((i) => isWeb(i.key)).sort((a, b) => a.timestamp - b.timestamp || (a.key < b.key ? -1 : 1)).map((i) => nameOf(i.key));
+  const queue = [...s.queue.activeQ, ...s.queue.backoffQ]
+    .filter((i) => isWeb(i.key))
+    .sort((a, b) => a.timestamp - b.timestamp || (a.key < b.key ? -1 : 1))
+    .map((i) => nameOf(i.key));
   const cycles = s.records.order.filter(isWeb).map((k): Cycle => {
     const r = s.records.byKey[k];
-    const scores = r.perNode.map((n): NodeScore => ({ node: n.node, total: n.total, fit: weighted(n.scores, 'NodeResourcesFit'), spread: weighted(n.scores, 'PodTopologySpread') })).sort((a, b) => (a.node < b.node ? -1 : 1));
+    const scores = r.perNode
+      .map((n): NodeScore => ({
+        node: n.node,
+        total: n.total,
+        fit: weighted(n.scores, 'NodeResourcesFit'),
+        spread: weighted(n.scores, 'PodTopologySpread'),
+      }))
+      .sort((a, b) => (a.node < b.node ? -1 : 1));
     return { pod: nameOf(k), t: r.t, node: r.node ?? null, scores };
   });
-  const nodes = s.nodeOrder.map((name): CachedNode => {
-    const n = s.nodeInfos[name];
-    return { node: name, pods: n?.pods.length ?? 0, cpu: n?.requested.milliCPU ?? 0, memory: n?.requested.memory ?? 0 };
-  }).sort((a, b) => (a.node < b.node ? -1 : 1));
+  const nodes = s.nodeOrder
+    .map((name): CachedNode => {
+      const n = s.nodeInfos[name];
+      return {
+        node: name,
+        pods: n?.pods.length ?? 0,
+        cpu: n?.requested.milliCPU ?? 0,
+        memory: n?.requested.memory ?? 0,
+      };
+    })
+    .sort((a, b) => (a.node < b.node ? -1 : 1));
   return { queue, cycles, nodes };
 }
 
-const detailOf = (d: FigureDetail | null): OneAtATimeDetail | null => (d?.placing ? (d.placing as unknown as OneAtATimeDetail) : null);
+const detailOf = (d: FigureDetail | null): OneAtATimeDetail | null =>
+  d?.placing ? (d.placing as unknown as OneAtATimeDetail) : null;
 /** web's pods the frame shows bound to a node. */
-const boundOf = (f: Frame): number => f.pods.filter((p) => p.owner?.startsWith(`ReplicaSet/${WEB}-`) && !p.terminating).length;
+const boundOf = (f: Frame): number =>
+  f.pods.filter((p) => p.owner?.startsWith(`ReplicaSet/${WEB}-`) && !p.terminating).length;
 
 /** The nodes with the best score in a cycle. */
 function winners(c: Cycle): string[] {
@@ -73,8 +112,13 @@ export function cycleSentence(c: Cycle, prev: Cycle | undefined, waiting: string
   const scores = c.scores.map((x) => `${x.node} ${x.total}`).join(', ');
   const won = winners(c);
   // selectHost: among the nodes with the top score, one is taken at random (reservoir sampling).
-  const pick = won.length > 1 ? `${won.length === c.scores.length ? 'All tie' : `${listOf(won)} tie`}; picked at random: ${c.node}.` : `${c.node} wins.`;
-  const wait = waiting.length ? `${listOf(waiting)} ${waiting.length > 1 ? 'wait' : 'waits'} in the queue.` : 'The queue is empty.';
+  const pick =
+    won.length > 1
+      ? `${won.length === c.scores.length ? 'All tie' : `${listOf(won)} tie`}; picked at random: ${c.node}.`
+      : `${c.node} wins.`;
+  const wait = waiting.length
+    ? `${listOf(waiting)} ${waiting.length > 1 ? 'wait' : 'waits'} in the queue.`
+    : 'The queue is empty.';
   return `${c.pod}'s cycle${counted}: ${scores}. ${pick} One Binding POST. ${wait}`;
 }
 
@@ -101,13 +145,29 @@ const setup: DemoDef = {
   label: () => `Create ${WEB}`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
   start: () => ({
-    actions: [{ type: 'create-deployment', name: WEB, image: WEB_IMAGE, replicas: REPLICAS, file: { container: { resources: { requests: { cpu: CPU, memory: MEMORY } } }, note: `requests cpu ${CPU}, memory ${MEMORY}` } }],
+    actions: [
+      {
+        type: 'create-deployment',
+        name: WEB,
+        image: WEB_IMAGE,
+        replicas: REPLICAS,
+        file: {
+          container: { resources: { requests: { cpu: CPU, memory: MEMORY } } },
+          note: `requests cpu ${CPU}, memory ${MEMORY}`,
+        },
+      },
+    ],
     memo: {},
     intro: `kubectl creates the Deployment ${WEB}: ${REPLICAS} replicas of ${WEB_IMAGE}, each pod requesting ${CPU} of CPU and ${MEMORY} of memory, on three empty nodes of 4 CPUs.`,
-    beats: [{
-      when: (f, m, detail) => { const d = detailOf(detail()); return boundOf(f) === REPLICAS && d?.cycles.length === REPLICAS && said(m, orderSentence(d.cycles)); },
-      text: (_f, m) => String(m.said),
-    }],
+    beats: [
+      {
+        when: (f, m, detail) => {
+          const d = detailOf(detail());
+          return boundOf(f) === REPLICAS && d?.cycles.length === REPLICAS && said(m, orderSentence(d.cycles));
+        },
+        text: (_f, m) => String(m.said),
+      },
+    ],
   }),
 };
 
@@ -117,7 +177,12 @@ function cycleBeat(k: number): DemoBeat {
     when: (_g, m, detail) => {
       const d = detailOf(detail());
       const i = Number(m.before) + k - 1;
-      return !!d && d.cycles.length > i && !!d.cycles[i].node && said(m, cycleSentence(d.cycles[i], d.cycles[i - 1], d.queue));
+      return (
+        !!d &&
+        d.cycles.length > i &&
+        !!d.cycles[i].node &&
+        said(m, cycleSentence(d.cycles[i], d.cycles[i - 1], d.queue))
+      );
     },
     text: (_g, m) => String(m.said),
   };
@@ -153,13 +218,21 @@ export const oneAtATimeWidget: FigureDef = {
   // The API server's request checks: its manifests' quantities (1000m, 2048Mi) are stored as the API
   // server writes them (1, 2Gi), and the pod-template hash is taken over what is stored.
   checks: REQUEST_CHECKS,
-  options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },
+  options: {
+    seed: 1,
+    nodes: 3,
+    nodeCapacity: [
+      { cpu: '4', memory: '8Gi' },
+      { cpu: '4', memory: '8Gi' },
+      { cpu: '4', memory: '8Gi' },
+    ],
+  },
   demos: [setup, scaleUp],
   story: ['setup', 'scale'],
   opening: 1,
   leavesOut: [
     `The widget opens with ${WEB}'s first ${REPLICAS} pods placed; its story scales ${WEB} to ${REPLICAS + STEP}.`,
-    'A scheduling cycle takes 1 ms of simulated time here, and each Binding is sent as soon as its cycle ends: the client\'s 50 requests a second never run out with so few pods.',
+    "A scheduling cycle takes 1 ms of simulated time here, and each Binding is sent as soon as its cycle ends: the client's 50 requests a second never run out with so few pods.",
     'The score is the sum over all score plugins: NodeResourcesFit and PodTopologySpread fall on a node as pods land there, NodeResourcesBalancedAllocation moves by a point, and the others score every node alike.',
   ],
   detail: (cluster): FigureDetail => ({ placing: oneAtATimeOf(cluster) as unknown as JsonValue }),

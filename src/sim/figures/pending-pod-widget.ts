@@ -23,31 +23,64 @@ const REPORT_MEMORY = '1Gi';
 const FREED = 'load-2';
 
 /** One node as the picture shows it: CPU allocatable, requested by the pods bound to it, free. */
-interface NodeCpu { node: string; allocatable: number; requested: number; free: number }
+interface NodeCpu {
+  node: string;
+  allocatable: number;
+  requested: number;
+  free: number;
+}
 
 /** What the picture draws: report's pod, its node (null while Pending), its PodScheduled message, and each node's CPU. */
-export interface PendingDetail { pod: string | null; node: string | null; cpu: number; message: string | null; nodes: NodeCpu[] }
+export interface PendingDetail {
+  pod: string | null;
+  node: string | null;
+  cpu: number;
+  message: string | null;
+  nodes: NodeCpu[];
+}
 
-interface PodObj { metadata: { name: string; ownerReferences?: { name: string }[] }; spec: { nodeName?: string; containers: { resources?: { requests?: { cpu?: string } } }[] }; status?: { phase?: string; conditions?: { type: string; status: string; message?: string }[] } }
-interface NodeObj { metadata: { name: string }; status?: { allocatable?: { cpu?: string } } }
+interface PodObj {
+  metadata: { name: string; ownerReferences?: { name: string }[] };
+  spec: { nodeName?: string; containers: { resources?: { requests?: { cpu?: string } } }[] };
+  status?: { phase?: string; conditions?: { type: string; status: string; message?: string }[] };
+}
+interface NodeObj {
+  metadata: { name: string };
+  status?: { allocatable?: { cpu?: string } };
+}
 
 const isReport = (p: { owner: string | null }): boolean => !!p.owner?.startsWith(`ReplicaSet/${REPORT}-`);
-const reportOf = (f: Frame): PodView | undefined => [...f.pending, ...f.pods].find((p) => isReport(p) && !p.terminating);
-const detailOf = (d: FigureDetail | null): PendingDetail | null => (d?.pending ? (d.pending as unknown as PendingDetail) : null);
+const reportOf = (f: Frame): PodView | undefined =>
+  [...f.pending, ...f.pods].find((p) => isReport(p) && !p.terminating);
+const detailOf = (d: FigureDetail | null): PendingDetail | null =>
+  d?.pending ? (d.pending as unknown as PendingDetail) : null;
 
 /** report's pod and each node's CPU, read from the store as the scheduler's cache counts it (a pod counts until it is gone). */
 function pendingOf(cluster: Cluster): PendingDetail {
   const store = cluster.world.state.store;
   const pods = storeList(store, 'pods', 'default') as unknown as PodObj[];
-  const cpuOf = (p: PodObj): number => p.spec.containers.reduce((s, c) => s + quantityMilliValue(c.resources?.requests?.cpu ?? '0'), 0);
-  const nodes = (storeList(store, 'nodes') as unknown as NodeObj[]).map((n): NodeCpu => {
-    const allocatable = quantityMilliValue(n.status?.allocatable?.cpu ?? '0');
-    const requested = pods.filter((p) => p.spec.nodeName === n.metadata.name && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').reduce((s, p) => s + cpuOf(p), 0);
-    return { node: n.metadata.name, allocatable, requested, free: allocatable - requested };
-  }).sort((a, b) => (a.node < b.node ? -1 : 1));
+  const cpuOf = (p: PodObj): number =>
+    p.spec.containers.reduce((s, c) => s + quantityMilliValue(c.resources?.requests?.cpu ?? '0'), 0);
+  const nodes = (storeList(store, 'nodes') as unknown as NodeObj[])
+    .map((n): NodeCpu => {
+      const allocatable = quantityMilliValue(n.status?.allocatable?.cpu ?? '0');
+      const requested = pods
+        .filter(
+          (p) => p.spec.nodeName === n.metadata.name && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+        )
+        .reduce((s, p) => s + cpuOf(p), 0);
+      return { node: n.metadata.name, allocatable, requested, free: allocatable - requested };
+    })
+    .sort((a, b) => (a.node < b.node ? -1 : 1));
   const pod = pods.find((p) => p.metadata.ownerReferences?.some((r) => r.name.startsWith(`${REPORT}-`)));
   const cond = pod?.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  return { pod: pod?.metadata.name ?? null, node: pod?.spec.nodeName ?? null, cpu: quantityMilliValue(REPORT_CPU), message: cond?.status === 'False' ? cond.message ?? null : null, nodes };
+  return {
+    pod: pod?.metadata.name ?? null,
+    node: pod?.spec.nodeName ?? null,
+    cpu: quantityMilliValue(REPORT_CPU),
+    message: cond?.status === 'False' ? (cond.message ?? null) : null,
+    nodes,
+  };
 }
 
 /** Keeps what a beat's text quotes (a text sees the frame and the memo only). Returns true. */
@@ -61,19 +94,46 @@ function noted(m: DemoMemo, d: PendingDetail): true {
 const setup: DemoDef = {
   id: 'setup',
   label: () => `Create ${REPORT}`,
-  unavailable: (f) => (f.deployments.some((d) => d.name === REPORT) ? `The Deployment ${REPORT} exists already.` : null),
+  unavailable: (f) =>
+    f.deployments.some((d) => d.name === REPORT) ? `The Deployment ${REPORT} exists already.` : null,
   start: () => ({
     actions: [
       ...LOAD.map((pod) => ({ type: 'run-pod' as const, pod })),
-      { type: 'create-deployment', name: API, image: 'nginx:1.27', replicas: 1, file: { container: { resources: { requests: { cpu: API_CPU, memory: API_MEMORY } } }, note: `requests cpu ${API_CPU}, memory ${API_MEMORY}` } },
-      { type: 'create-deployment', name: REPORT, image: 'nginx:1.27', replicas: 1, file: { container: { resources: { requests: { cpu: REPORT_CPU, memory: REPORT_MEMORY } } }, note: `requests cpu ${REPORT_CPU}, memory ${REPORT_MEMORY}` } },
+      {
+        type: 'create-deployment',
+        name: API,
+        image: 'nginx:1.27',
+        replicas: 1,
+        file: {
+          container: { resources: { requests: { cpu: API_CPU, memory: API_MEMORY } } },
+          note: `requests cpu ${API_CPU}, memory ${API_MEMORY}`,
+        },
+      },
+      {
+        type: 'create-deployment',
+        name: REPORT,
+        image: 'nginx:1.27',
+        replicas: 1,
+        file: {
+          container: { resources: { requests: { cpu: REPORT_CPU, memory: REPORT_MEMORY } } },
+          note: `requests cpu ${REPORT_CPU}, memory ${REPORT_MEMORY}`,
+        },
+      },
     ],
     memo: {},
     intro: `The worked example's pods and api, then the Deployment ${REPORT}, whose pod requests ${REPORT_CPU} of CPU and ${REPORT_MEMORY} of memory.`,
-    beats: [{
-      when: (f, m, detail) => { const d = detailOf(detail()); return [...f.pods].some((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && p.node) && !!d?.message && noted(m, d); },
-      text: (_f, m) => `${m.pod} is Pending: it asks for ${REPORT_CPU} of CPU and no node has that much free (${m.free}), so NodeResourcesFit filters out all three. Preemption finds no pod of lower priority to evict.`,
-    }],
+    beats: [
+      {
+        when: (f, m, detail) => {
+          const d = detailOf(detail());
+          return (
+            [...f.pods].some((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && p.node) && !!d?.message && noted(m, d)
+          );
+        },
+        text: (_f, m) =>
+          `${m.pod} is Pending: it asks for ${REPORT_CPU} of CPU and no node has that much free (${m.free}), so NodeResourcesFit filters out all three. Preemption finds no pod of lower priority to evict.`,
+      },
+    ],
   }),
 };
 
@@ -81,18 +141,28 @@ const setup: DemoDef = {
 const makeRoom: DemoDef = {
   id: 'make-room',
   label: () => `Delete ${FREED}`,
-  unavailable: (f) => (![...f.pods, ...f.pending].some((p) => p.name === FREED && !p.terminating) ? `${FREED} is deleted; Reset brings it back.` : reportOf(f) ? null : `${REPORT} has no pod yet.`),
+  unavailable: (f) =>
+    ![...f.pods, ...f.pending].some((p) => p.name === FREED && !p.terminating)
+      ? `${FREED} is deleted; Reset brings it back.`
+      : reportOf(f)
+        ? null
+        : `${REPORT} has no pod yet.`,
   start: (f) => ({
     actions: [{ type: 'delete-pod', pod: FREED }],
     memo: { pod: reportOf(f)!.name },
     intro: `kubectl delete pod ${FREED}: once it is gone, node-2's 800m of requests no longer count.`,
-    beats: [{
-      when: (g, m) => !!reportOf(g)?.node && reportOf(g)!.name === m.pod,
-      text: (g, m) => `${FREED} is gone, and a pod going away is an event NodeResourcesFit's queueing hint answers: the scheduler tries ${m.pod} again, and ${reportOf(g)!.node}, with 4000m free, takes it.`,
-    }, {
-      when: (g, m) => !!reportOf(g)?.ready && reportOf(g)!.name === m.pod,
-      text: (g, m) => `${m.pod} runs on ${reportOf(g)!.node}: a Scheduled event follows its FailedScheduling one, and nobody asked the scheduler to retry.`,
-    }],
+    beats: [
+      {
+        when: (g, m) => !!reportOf(g)?.node && reportOf(g)!.name === m.pod,
+        text: (g, m) =>
+          `${FREED} is gone, and a pod going away is an event NodeResourcesFit's queueing hint answers: the scheduler tries ${m.pod} again, and ${reportOf(g)!.node}, with 4000m free, takes it.`,
+      },
+      {
+        when: (g, m) => !!reportOf(g)?.ready && reportOf(g)!.name === m.pod,
+        text: (g, m) =>
+          `${m.pod} runs on ${reportOf(g)!.node}: a Scheduled event follows its FailedScheduling one, and nobody asked the scheduler to retry.`,
+      },
+    ],
   }),
 };
 
@@ -104,12 +174,20 @@ export const pendingPodWidget: FigureDef = {
   // The API server's request checks: its manifests' quantities (1000m, 2048Mi) are stored as the API
   // server writes them (1, 2Gi), and the pod-template hash is taken over what is stored.
   checks: REQUEST_CHECKS,
-  options: { seed: 1, nodes: 3, nodeCapacity: [{ cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }, { cpu: '4', memory: '8Gi' }] },
+  options: {
+    seed: 1,
+    nodes: 3,
+    nodeCapacity: [
+      { cpu: '4', memory: '8Gi' },
+      { cpu: '4', memory: '8Gi' },
+      { cpu: '4', memory: '8Gi' },
+    ],
+  },
   demos: [setup, makeRoom],
   story: ['setup', 'make-room'],
   opening: 1,
   leavesOut: [
-    'The widget opens with the worked example\'s scene in place and report\'s pod already refused.',
+    "The widget opens with the worked example's scene in place and report's pod already refused.",
     'Every pod has the default priority 0, so preemption finds no victim; with a PriorityClass above the others the scheduler would evict a pod instead.',
     'The load pods are pinned to their nodes by a nodeSelector, as in the filter-score widget.',
   ],

@@ -9,15 +9,23 @@ import { lastWholeListEnd, REST_SENTENCE, skippedSentence, spanText } from './pl
 import type { WorldState } from '../world.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
 
-const compiled: Record<string, CompiledFigure> = Object.fromEntries(Object.values(FIGURES).map((d) => [d.id, compileFigure(d)]));
+const compiled: Record<string, CompiledFigure> = Object.fromEntries(
+  Object.values(FIGURES).map((d) => [d.id, compileFigure(d)]),
+);
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
-const fresh = (def: FigureDef): FigureHost => new FigureHost(def, { ...compiled[def.id].story, inputs: [], beats: [], end: 0 });
+const fresh = (def: FigureDef): FigureHost =>
+  new FigureHost(def, { ...compiled[def.id].story, inputs: [], beats: [], end: 0 });
 const next = (h: FigureHost): FigureView => h.handle({ op: 'next' })!;
-const webRunning = (v: FigureView): number => v.frame.pods.filter((p) => p.name.startsWith('web-') && p.phase === 'Running' && p.ready && !p.terminating).length;
+const webRunning = (v: FigureView): number =>
+  v.frame.pods.filter((p) => p.name.startsWith('web-') && p.phase === 'Running' && p.ready && !p.terminating).length;
 const evicted = (v: FigureView): boolean => v.frame.pods.some((p) => p.node === FAILING && p.terminating);
 
 /** Presses "next event that matters" until `ok` holds; the number of presses it took. */
-function pressesUntil(h: FigureHost, ok: (v: FigureView) => boolean, max = 50): { presses: number; views: FigureView[] } {
+function pressesUntil(
+  h: FigureHost,
+  ok: (v: FigureView) => boolean,
+  max = 50,
+): { presses: number; views: FigureView[] } {
   const views: FigureView[] = [];
   for (let n = 1; n <= max; n++) {
     const v = next(h);
@@ -37,15 +45,19 @@ describe('what the narration says of a jump', () => {
   });
 
   it('sums up the start-up lists in one sentence, and says how long it waited', () => {
-    expect(skippedSentence({ listing: 31, heartbeats: 0, other: 1 }, 10)).toBe('Every component lists what exists: 31 notifications. Skipped: 1 other record.');
-    expect(skippedSentence({ listing: 0, heartbeats: 12, other: 40 }, 250_000)).toBe('4 min 10 s later (skipped: 12 heartbeats and 40 other records).');
+    expect(skippedSentence({ listing: 31, heartbeats: 0, other: 1 }, 10)).toBe(
+      'Every component lists what exists: 31 notifications. Skipped: 1 other record.',
+    );
+    expect(skippedSentence({ listing: 0, heartbeats: 12, other: 40 }, 250_000)).toBe(
+      '4 min 10 s later (skipped: 12 heartbeats and 40 other records).',
+    );
     expect(skippedSentence({ listing: 0, heartbeats: 0, other: 0 }, 5_000)).toBe('5 s later.');
     expect(skippedSentence({ listing: 0, heartbeats: 0, other: 0 }, 0)).toBeNull();
   });
 });
 
 describe('"Next event that matters" on the cluster figure', () => {
-  it('after Apply, skips the informers\' start-up lists in one press and says so, and reaches three running pods in at most 5 presses', () => {
+  it("after Apply, skips the informers' start-up lists in one press and says so, and reaches three running pods in at most 5 presses", () => {
     const h = live(clusterFigure);
     const apply = next(h);
     expect(apply.step).toBe(compiled.cluster.story.beats[0].step);
@@ -84,7 +96,7 @@ describe('"Next event that matters" on the cluster figure', () => {
 });
 
 describe('"Next event that matters" on the node-failure figure', () => {
-  it('goes from the node\'s power cut to the eviction in at most 5 presses, saying the 5 minutes it skipped', () => {
+  it("goes from the node's power cut to the eviction in at most 5 presses, saying the 5 minutes it skipped", () => {
     const h = live(nodeFailureFigure);
     const stop = compiled['node-failure'].story.beats.find((b) => b.text.includes('loses power'))!;
     h.handle({ op: 'seek', step: stop.step });
@@ -98,7 +110,11 @@ describe('"Next event that matters" on the node-failure figure', () => {
     h.handle({ op: 'demo', demo: 'apply' });
     while (h.view().demoRunning !== null) next(h);
     h.handle({ op: 'action', action: { type: 'node', node: FAILING, action: 'stop' } });
-    const { views } = pressesUntil(h, (v) => v.frame.nodes.find((n) => n.name === FAILING)!.taints.some((t) => t.effect === 'NoExecute'), 20);
+    const { views } = pressesUntil(
+      h,
+      (v) => v.frame.nodes.find((n) => n.name === FAILING)!.taints.some((t) => t.effect === 'NoExecute'),
+      20,
+    );
     const tainted = views[views.length - 1];
     expect(tainted.rest).toBeNull();
     const { presses, views: on } = pressesUntil(h, evicted, 10);
@@ -143,7 +159,7 @@ describe('at rest', () => {
     expect(pressed.rest).toBeNull();
   });
 
-  it('looks further ahead than the longest default wait (300 s tolerations, the scheduler\'s 5-minute flush)', () => {
+  it("looks further ahead than the longest default wait (300 s tolerations, the scheduler's 5-minute flush)", () => {
     expect(REST_LOOKAHEAD_MS).toBeGreaterThan(300_000);
   });
 
@@ -157,12 +173,20 @@ describe('at rest', () => {
 });
 
 describe('lastWholeListEnd', () => {
-  const note = (watcher: string, event: 'ADDED' | 'BOOKMARK') => ({ kind: 'watch', watcher, event }) as unknown as WorldState['log'][number];
+  const note = (watcher: string, event: 'ADDED' | 'BOOKMARK') =>
+    ({ kind: 'watch', watcher, event }) as unknown as WorldState['log'][number];
   const state = (log: WorldState['log'], logDropped = 0) => ({ log, logDropped }) as unknown as WorldState;
 
   it('ends the run where every ADDED has its BOOKMARK, the last such place, and counts what lies before it', () => {
     // a lists two objects and bookmarks; b lists one and is cut short after position 5.
-    const log = [note('a', 'ADDED'), note('a', 'ADDED'), note('a', 'BOOKMARK'), note('b', 'ADDED'), note('b', 'BOOKMARK'), note('c', 'ADDED')];
+    const log = [
+      note('a', 'ADDED'),
+      note('a', 'ADDED'),
+      note('a', 'BOOKMARK'),
+      note('b', 'ADDED'),
+      note('b', 'BOOKMARK'),
+      note('c', 'ADDED'),
+    ];
     expect(lastWholeListEnd(state(log), 0, [2, 3, 4, 5, 6])).toEqual({ index: 3, notifications: 5 });
     expect(lastWholeListEnd(state(log), 0, [1, 2])).toEqual({ index: -1, notifications: 0 });
   });

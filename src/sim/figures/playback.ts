@@ -28,7 +28,8 @@ function recordMatters(state: WorldState, rec: RequestRecord): boolean {
   if (rec.kind !== 'request' || rec.revision === undefined || rec.code >= 300) return false;
   const e = historyAt(state.store.history, rec.revision);
   // Compacted away: only the verb is left to tell a creation or a deletion.
-  if (!e) return (rec.verb === 'POST' || rec.verb === 'DELETE') && !QUIET_RESOURCES.has((rec.object ?? '').split('/')[0]);
+  if (!e)
+    return (rec.verb === 'POST' || rec.verb === 'DELETE') && !QUIET_RESOURCES.has((rec.object ?? '').split('/')[0]);
   if (QUIET_RESOURCES.has(e.resource)) return false;
   if (e.type !== 'MODIFIED' || !e.prev) return true;
   const a = e.prev as Obj;
@@ -38,14 +39,16 @@ function recordMatters(state: WorldState, rec: RequestRecord): boolean {
   if (e.resource === 'nodes') return !deepEqual(a.spec, b.spec) || conditionsOf(a) !== conditionsOf(b);
   // An EndpointSlice follows its pods' readiness (its generation counts every write): derived, not news.
   if (e.resource === 'endpointslices') return false;
-  if (a.metadata?.generation !== undefined || b.metadata?.generation !== undefined) return a.metadata?.generation !== b.metadata?.generation;
+  if (a.metadata?.generation !== undefined || b.metadata?.generation !== undefined)
+    return a.metadata?.generation !== b.metadata?.generation;
   return !rec.path.split('?')[0].endsWith('/status');
 }
 
 /** Whether any record in log positions [from, to) matters (positions as logCount counts them). */
 export function mattersBetween(state: WorldState, from: number, to: number): boolean {
   const dropped = state.logDropped ?? 0;
-  for (let seq = Math.max(from, dropped); seq < to && seq - dropped < state.log.length; seq++) if (recordMatters(state, state.log[seq - dropped])) return true;
+  for (let seq = Math.max(from, dropped); seq < to && seq - dropped < state.log.length; seq++)
+    if (recordMatters(state, state.log[seq - dropped])) return true;
   return false;
 }
 
@@ -66,7 +69,10 @@ export function skippedOf(state: WorldState, from: number, to: number): Skipped 
   const s: Skipped = { listing: 0, heartbeats: 0, other: 0 };
   for (let i = recs.length - 1; i >= 0; i--) {
     const r = recs[i];
-    const listing = r.kind === 'watch' && r.watcher !== undefined && (r.event === 'BOOKMARK' || (r.event === 'ADDED' && bookmarked.has(r.watcher)));
+    const listing =
+      r.kind === 'watch' &&
+      r.watcher !== undefined &&
+      (r.event === 'BOOKMARK' || (r.event === 'ADDED' && bookmarked.has(r.watcher)));
     if (r.kind === 'watch' && r.event === 'BOOKMARK' && r.watcher !== undefined) bookmarked.add(r.watcher);
     if (listing) s.listing++;
     else if (isHeartbeat(state, r)) s.heartbeats++;
@@ -79,7 +85,10 @@ export function skippedOf(state: WorldState, from: number, to: number): Skipped 
 export function notificationsOnly(state: WorldState, from: number, to: number): boolean {
   const dropped = state.logDropped ?? 0;
   const recs = state.log.slice(Math.max(0, from - dropped), Math.max(0, to - dropped));
-  return recs.length > 0 && recs.every((r) => r.kind === 'watch' && r.watcher !== undefined && (r.event === 'ADDED' || r.event === 'BOOKMARK'));
+  return (
+    recs.length > 0 &&
+    recs.every((r) => r.kind === 'watch' && r.watcher !== undefined && (r.event === 'ADDED' || r.event === 'BOOKMARK'))
+  );
 }
 
 /**
@@ -87,7 +96,11 @@ export function notificationsOnly(state: WorldState, from: number, to: number): 
  * (ascending, each after `from`), the last at which every watch's ADDED notifications since `from`
  * have been closed by that watch's BOOKMARK, and how many notifications lie before it. One scan.
  */
-export function lastWholeListEnd(state: WorldState, from: number, ends: readonly number[]): { index: number; notifications: number } {
+export function lastWholeListEnd(
+  state: WorldState,
+  from: number,
+  ends: readonly number[],
+): { index: number; notifications: number } {
   const dropped = state.logDropped ?? 0;
   const open = new Set<string>();
   let found = { index: -1, notifications: 0 };
@@ -121,7 +134,12 @@ export function spanText(ms: number): string {
 export function skippedSentence(s: Skipped, ms: number): string | null {
   const parts: string[] = [];
   if (s.listing) parts.push(`Every component lists what exists: ${count(s.listing, 'notification')}.`);
-  const rest = [s.heartbeats ? count(s.heartbeats, 'heartbeat') : '', s.other ? count(s.other, s.listing || s.heartbeats ? 'other record' : 'record') : ''].filter(Boolean).join(' and ');
+  const rest = [
+    s.heartbeats ? count(s.heartbeats, 'heartbeat') : '',
+    s.other ? count(s.other, s.listing || s.heartbeats ? 'other record' : 'record') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   if (ms >= 1000) parts.push(rest ? `${spanText(ms)} later (skipped: ${rest}).` : `${spanText(ms)} later.`);
   else if (rest) parts.push(`Skipped: ${rest}.`);
   return parts.length ? parts.join(' ') : null;
@@ -155,7 +173,12 @@ interface Obj {
   status?: {
     phase?: string;
     conditions?: { type: string; status: string; reason?: string; message?: string }[];
-    containerStatuses?: { name: string; ready?: boolean; restartCount?: number; state?: Record<string, { reason?: string } | undefined> }[];
+    containerStatuses?: {
+      name: string;
+      ready?: boolean;
+      restartCount?: number;
+      state?: Record<string, { reason?: string } | undefined>;
+    }[];
   };
 }
 
@@ -168,13 +191,17 @@ function podChanged(a: Obj, b: Obj): boolean {
 
 /** The conditions' statuses (a pod's with their reasons and messages: why it cannot be scheduled is news). */
 function conditionsOf(o: Obj, why = false): string {
-  return (o.status?.conditions ?? []).map((c) => `${c.type}=${c.status}${why ? `:${c.reason ?? ''}:${c.message ?? ''}` : ''}`).sort().join('\n');
+  return (o.status?.conditions ?? [])
+    .map((c) => `${c.type}=${c.status}${why ? `:${c.reason ?? ''}:${c.message ?? ''}` : ''}`)
+    .sort()
+    .join('\n');
 }
 
 function containersOf(o: Obj): string {
-  return (o.status?.containerStatuses ?? []).map((c) => {
-    const state = Object.keys(c.state ?? {})[0] ?? '';
-    return `${c.name}:${c.ready ? 1 : 0}:${c.restartCount ?? 0}:${state}:${c.state?.[state]?.reason ?? ''}`;
-  }).join(',');
+  return (o.status?.containerStatuses ?? [])
+    .map((c) => {
+      const state = Object.keys(c.state ?? {})[0] ?? '';
+      return `${c.name}:${c.ready ? 1 : 0}:${c.restartCount ?? 0}:${state}:${c.state?.[state]?.reason ?? ''}`;
+    })
+    .join(',');
 }
-

@@ -22,9 +22,16 @@ function crashLooping() {
 
 describe('the back-off keys, as the kubelet has them', () => {
   it('agree with kubelet/backoff.ts', () => {
-    expect(crashKey('web-1', 'default', 'u-1', 'nginx')).toBe(getStableKey({ name: 'web-1', namespace: 'default', uid: 'u-1' }, 'nginx'));
+    expect(crashKey('web-1', 'default', 'u-1', 'nginx')).toBe(
+      getStableKey({ name: 'web-1', namespace: 'default', uid: 'u-1' }, 'nginx'),
+    );
     expect(pullKey('u-1', 'nginx:1.277')).toBe(imagePullBackOffKey('u-1', 'nginx:1.277'));
-    for (const [now, last] of [[600_000, 0], [600_001, 0], [0, 0]]) expect(expired(now, last, 300_000)).toBe(hasExpired(now, last, 300_000));
+    for (const [now, last] of [
+      [600_000, 0],
+      [600_001, 0],
+      [0, 0],
+    ])
+      expect(expired(now, last, 300_000)).toBe(hasExpired(now, last, 300_000));
   });
 });
 
@@ -34,7 +41,15 @@ describe('podTroublesOf', () => {
     c.advance(6_000);
     // Exited, restarted at once, exited again: waiting 10 s from the second exit.
     let p = podTroublesOf(c, 'web')[0];
-    expect(p).toMatchObject({ name, node: 'node-1', state: 'Waiting', reason: 'CrashLoopBackOff', ready: false, restartCount: 1, last: { reason: 'Error', exitCode: 1 } });
+    expect(p).toMatchObject({
+      name,
+      node: 'node-1',
+      state: 'Waiting',
+      reason: 'CrashLoopBackOff',
+      ready: false,
+      restartCount: 1,
+      last: { reason: 'Error', exitCode: 1 },
+    });
     expect(p.backoff).toMatchObject({ kind: 'restart', waitS: 10 });
     expect(p.backoff!.leftS).toBeGreaterThan(4);
     expect(p.backoff!.leftS).toBeLessThanOrEqual(10);
@@ -44,7 +59,12 @@ describe('podTroublesOf', () => {
     c.advance(30_000);
     p = podTroublesOf(c, 'web')[0];
     // Running again: its next exit would wait 20 s …
-    expect(p).toMatchObject({ state: 'Running', reason: null, restartCount: 2, backoff: { kind: 'restart', waitS: 20, leftS: null } });
+    expect(p).toMatchObject({
+      state: 'Running',
+      reason: null,
+      restartCount: 2,
+      backoff: { kind: 'restart', waitS: 20, leftS: null },
+    });
     // … until 10 minutes without a back-off update let the entry expire: then it restarts at once.
     c.advance(600_000);
     expect(podTroublesOf(c, 'web')[0].backoff).toBeNull();
@@ -61,7 +81,7 @@ describe('podTroublesOf', () => {
 });
 
 describe('sliceEndpointsOf', () => {
-  it('lists the Service\'s endpoints with the ready condition its slice gives each', () => {
+  it("lists the Service's endpoints with the ready condition its slice gives each", () => {
     const { c, name } = crashLooping();
     expect(sliceEndpointsOf(c, 'web')).toEqual([expect.objectContaining({ pod: name, node: 'node-1', ready: true })]);
     c.advance(5_000);

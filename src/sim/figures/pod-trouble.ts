@@ -39,7 +39,8 @@ export interface PodTrouble {
 // chunk importing backoff.ts splits it off the core into a chunk of its own on the worker's start
 // path (1.3 KB gzip); pod-trouble.test.ts checks that they agree with backoff.ts.
 /** getStableKey(pod, container): the crash-loop back-off's key. */
-export const crashKey = (name: string, namespace: string, uid: string, container: string): string => `${name}_${namespace}_${uid}_${container}_0`;
+export const crashKey = (name: string, namespace: string, uid: string, container: string): string =>
+  `${name}_${namespace}_${uid}_${container}_0`;
 /** imagePullBackOffKey(uid, image): the image-pull back-off's key. */
 export const pullKey = (uid: string, image: string): string => `${uid}_${image}`;
 /** hasExpired: an entry not bumped for 2 × the maximum is forgotten. */
@@ -48,7 +49,10 @@ export const expired = (now: number, lastUpdateMs: number, maxMs: number): boole
 /** The stored objects of a resource in a namespace, by key (what storeList gives, read without importing the store's module). */
 function stored<T>(cluster: Cluster, resource: string, namespace: string): T[] {
   const bucket = cluster.world.state.store.objects[resource] ?? {};
-  return Object.keys(bucket).sort().map((k) => bucket[k] as unknown as T & { metadata?: { namespace?: string } }).filter((o) => o.metadata?.namespace === namespace);
+  return Object.keys(bucket)
+    .sort()
+    .map((k) => bucket[k] as unknown as T & { metadata?: { namespace?: string } })
+    .filter((o) => o.metadata?.namespace === namespace);
 }
 
 function kubeletOf(cluster: Cluster, node: string | undefined): KubeletState | undefined {
@@ -65,7 +69,12 @@ function finishedAtOf(k: KubeletState, key: string, container: string): number |
 }
 
 /** The kubelet's back-off for the pod's first container at `now`. */
-export function backoffOf(k: KubeletState | undefined, pod: Pod, cs: ContainerStatus | undefined, now: number): PodBackoff | null {
+export function backoffOf(
+  k: KubeletState | undefined,
+  pod: Pod,
+  cs: ContainerStatus | undefined,
+  now: number,
+): PodBackoff | null {
   if (!k?.up) return null;
   const name = pod.metadata?.name ?? '';
   const namespace = pod.metadata?.namespace ?? 'default';
@@ -77,14 +86,22 @@ export function backoffOf(k: KubeletState | undefined, pod: Pod, cs: ContainerSt
     // image_manager.go: the next pull waits until the back-off counted from the last failed pull is over.
     const e = k.imageBackoff.perItemBackoff[pullKey(uid, spec.image ?? '')];
     if (!e || expired(now, e.lastUpdateMs, k.imageBackoff.maxDurationMs)) return null;
-    return { kind: 'pull', waitS: e.backoffMs / 1000, leftS: Math.max(0, Math.ceil((e.lastUpdateMs + e.backoffMs - now) / 1000)) };
+    return {
+      kind: 'pull',
+      waitS: e.backoffMs / 1000,
+      leftS: Math.max(0, Math.ceil((e.lastUpdateMs + e.backoffMs - now) / 1000)),
+    };
   }
   const e = k.crashBackoff.perItemBackoff[crashKey(name, namespace, uid, spec.name)];
   if (!e) return null;
   if (waiting === 'CrashLoopBackOff') {
     // doBackOff: the wait counts from the last exit.
     const finished = finishedAtOf(k, `${namespace}/${name}`, spec.name);
-    return { kind: 'restart', waitS: e.backoffMs / 1000, leftS: finished === null ? null : Math.max(0, Math.ceil((finished + e.backoffMs - now) / 1000)) };
+    return {
+      kind: 'restart',
+      waitS: e.backoffMs / 1000,
+      leftS: finished === null ? null : Math.max(0, Math.ceil((finished + e.backoffMs - now) / 1000)),
+    };
   }
   // Running (or just exited): its next exit waits the current delay, unless the entry has expired (10 min without a restart).
   if (expired(now, e.lastUpdateMs, k.crashBackoff.maxDurationMs)) return null;
@@ -94,25 +111,34 @@ export function backoffOf(k: KubeletState | undefined, pod: Pod, cs: ContainerSt
 /** Every pod of Deployment `name` (by its ReplicaSets' owner references' name prefix), by name. */
 export function podTroublesOf(cluster: Cluster, name: string, namespace = 'default'): PodTrouble[] {
   const now = cluster.now;
-  const pods = stored<Pod>(cluster, 'pods', namespace)
-    .filter((p) => p.metadata?.ownerReferences?.some((o) => o.kind === 'ReplicaSet' && o.name.startsWith(`${name}-`)));
-  return pods.map((p): PodTrouble => {
-    const cs = p.status?.containerStatuses?.[0];
-    const st = cs?.state;
-    const state: PodTrouble['state'] = st?.waiting ? 'Waiting' : st?.running ? 'Running' : st?.terminated ? 'Terminated' : 'none';
-    const last = cs?.lastState?.terminated;
-    return {
-      name: p.metadata?.name ?? '',
-      node: p.spec?.nodeName ?? null,
-      state,
-      reason: st?.waiting?.reason ?? st?.terminated?.reason ?? null,
-      ready: cs?.ready === true,
-      restartCount: cs?.restartCount ?? 0,
-      last: last ? { reason: last.reason ?? '', exitCode: last.exitCode } : null,
-      backoff: backoffOf(kubeletOf(cluster, p.spec?.nodeName), p, cs, now),
-      terminating: !!p.metadata?.deletionTimestamp,
-    };
-  }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const pods = stored<Pod>(cluster, 'pods', namespace).filter((p) =>
+    p.metadata?.ownerReferences?.some((o) => o.kind === 'ReplicaSet' && o.name.startsWith(`${name}-`)),
+  );
+  return pods
+    .map((p): PodTrouble => {
+      const cs = p.status?.containerStatuses?.[0];
+      const st = cs?.state;
+      const state: PodTrouble['state'] = st?.waiting
+        ? 'Waiting'
+        : st?.running
+          ? 'Running'
+          : st?.terminated
+            ? 'Terminated'
+            : 'none';
+      const last = cs?.lastState?.terminated;
+      return {
+        name: p.metadata?.name ?? '',
+        node: p.spec?.nodeName ?? null,
+        state,
+        reason: st?.waiting?.reason ?? st?.terminated?.reason ?? null,
+        ready: cs?.ready === true,
+        restartCount: cs?.restartCount ?? 0,
+        last: last ? { reason: last.reason ?? '', exitCode: last.exitCode } : null,
+        backoff: backoffOf(kubeletOf(cluster, p.spec?.nodeName), p, cs, now),
+        terminating: !!p.metadata?.deletionTimestamp,
+      };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** One endpoint of a Service's EndpointSlices: its address, its pod, and whether the slice marks it ready. */
@@ -126,11 +152,18 @@ export interface SliceEndpoint {
 
 /** The endpoints of Service `service`'s EndpointSlices (label kubernetes.io/service-name), by address. */
 export function sliceEndpointsOf(cluster: Cluster, service: string, namespace = 'default'): SliceEndpoint[] {
-  const slices = stored<EndpointSlice>(cluster, 'endpointslices', namespace)
-    .filter((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service);
+  const slices = stored<EndpointSlice>(cluster, 'endpointslices', namespace).filter(
+    (s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service,
+  );
   const out: SliceEndpoint[] = [];
   for (const s of slices) {
-    for (const e of s.endpoints ?? []) out.push({ ip: e.addresses[0] ?? '', pod: e.targetRef?.name ?? '', node: e.nodeName ?? '', ready: e.conditions?.ready !== false });
+    for (const e of s.endpoints ?? [])
+      out.push({
+        ip: e.addresses[0] ?? '',
+        pod: e.targetRef?.name ?? '',
+        node: e.nodeName ?? '',
+        ready: e.conditions?.ready !== false,
+      });
   }
   return out.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));
 }

@@ -13,6 +13,7 @@ export function podsMarked(f: Frame, node: string): string {
   const stillReady = on.filter((p) => p.ready).map((p) => p.name);
   if (!on.length) return `No pod is bound to ${node}.`;
   const n = on.length;
-  if (!stillReady.length) return `${agree(n, 'The pod', 'The pods')} on ${node} (${listOf(notReady)}) ${agree(n, 'is', 'are')} marked not ready (${agree(n, 'its', 'their')} Ready condition is False), but ${agree(n, 'stays', 'stay')} bound to it.`;
+  if (!stillReady.length)
+    return `${agree(n, 'The pod', 'The pods')} on ${node} (${listOf(notReady)}) ${agree(n, 'is', 'are')} marked not ready (${agree(n, 'its', 'their')} Ready condition is False), but ${agree(n, 'stays', 'stay')} bound to it.`;
   return `${listOf(stillReady)} on ${node} ${agree(stillReady.length, 'is', 'are')} still marked ready; the controller marks the pods of a node that is not Ready as not ready on its next pass${notReady.length ? ` (${listOf(notReady)} already)` : ''}.`;
 }

@@ -140,7 +140,12 @@ export type Speed = 'real' | 'fast' | 'compressed';
 
 /** A request from the page to the worker about one figure. */
 export type FigureRequest =
-  | { op: 'open'; figure: string; story: CompiledStory; /** A link to a moment to open at (see serve.ts restore). */ link?: string }
+  | {
+      op: 'open';
+      figure: string;
+      story: CompiledStory;
+      /** A link to a moment to open at (see serve.ts restore). */ link?: string;
+    }
   | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'permalink' | 'close' }
   | { op: 'seek'; step: number }
   | { op: 'advance'; ms: number }
@@ -171,8 +176,14 @@ export type FigureLink = { ok: true; value: string; step: number } | { ok: false
 export type ReaderEvent =
   | { type: 'VISIBLE' }
   | { type: 'HIDDEN' }
-  | { type: 'PLAY' } | { type: 'PAUSE' } | { type: 'TOGGLE' }
-  | { type: 'STEP' } | { type: 'BACK' } | { type: 'NEXT' } | { type: 'RESET' } | { type: 'REJOIN' }
+  | { type: 'PLAY' }
+  | { type: 'PAUSE' }
+  | { type: 'TOGGLE' }
+  | { type: 'STEP' }
+  | { type: 'BACK' }
+  | { type: 'NEXT' }
+  | { type: 'RESET' }
+  | { type: 'REJOIN' }
   | { type: 'SEEK'; step: number }
   /** "Advance 5 minutes": the clock runs on at rest (ADVANCE_MS). */
   | { type: 'ADVANCE' }
@@ -192,7 +203,14 @@ export type ReaderEvent =
 
 /** A message from the page to the worker: open an instance of a figure, send its machine an event, or close it. */
 export type SessionMessage =
-  | { instance: string; type: 'open'; figure: string; story: CompiledStory; view: FigureView; /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string }
+  | {
+      instance: string;
+      type: 'open';
+      figure: string;
+      story: CompiledStory;
+      view: FigureView;
+      /** A link (from the page's `fig` parameter) to open the figure at. */ link?: string;
+    }
   | { instance: string; type: 'event'; seq: number; event: ReaderEvent }
   | { instance: string; type: 'close' }
   /** Ctrl+C in the terminal: not an event for the machine (one is in flight: the long line), straight to the server. */

@@ -5,7 +5,15 @@
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
-import { RULES_NODE, serviceSettled, serviceSetupDemo, serviceWebAddons, serviceWebDetailOf, serviceWebOf, type ServiceWebDetail } from './service-web.ts';
+import {
+  RULES_NODE,
+  serviceSettled,
+  serviceSetupDemo,
+  serviceWebAddons,
+  serviceWebDetailOf,
+  serviceWebOf,
+  type ServiceWebDetail,
+} from './service-web.ts';
 import { WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -37,24 +45,34 @@ function scaleDemo(replicas: number): DemoDef {
   return {
     id: scaleDemoId(replicas),
     label: () => `Scale web to ${replicas}`,
-    unavailable: (f: Frame) => (!webOf(f) ? 'Create web first.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+    unavailable: (f: Frame) =>
+      !webOf(f) ? 'Create web first.' : f.controlPlane.apiserver ? null : 'The API server is stopped.',
     start: (f): DemoStart => ({
       actions: webOf(f)!.replicas === replicas ? [] : [{ type: 'scale', name: WEB, replicas }],
       memo: { at: f.t, to: replicas, from: webOf(f)!.replicas },
-      intro: webOf(f)!.replicas === replicas
-        ? `web has ${count(replicas, 'replica')} already: nothing to scale, and the rules stay as they are.`
-        : `kubectl scale deployment web --replicas=${replicas}: from ${webOf(f)!.replicas} to ${replicas}.`,
-      beats: [{
-        when: (g, m, detail) => { const d = serviceWebOf(detail()); return serviceSettled(g, d, Number(m.to)) && (d?.picks.length ?? 0) === Number(m.to) && holdRules(m, d); },
-        text: (g, m) => {
-          const n = Number(m.rules);
-          const after = Math.round((g.t - Number(m.at)) / 1000);
-          const lead = Number(m.from) === n ? `${RULES_NODE}'s rules are unchanged` : `${after ? `${after} s later` : 'Within a second'} kube-proxy on ${RULES_NODE} had rewritten its rules for ${count(n, 'ready endpoint')}`;
-          return n === 1
-            ? `${lead}: one rule with no statistic match, so its one endpoint takes every new connection.`
-            : `${lead}: the rules match with probability ${m.probabilities}, tried in order, so each endpoint gets 1 in ${n} new connections.`;
+      intro:
+        webOf(f)!.replicas === replicas
+          ? `web has ${count(replicas, 'replica')} already: nothing to scale, and the rules stay as they are.`
+          : `kubectl scale deployment web --replicas=${replicas}: from ${webOf(f)!.replicas} to ${replicas}.`,
+      beats: [
+        {
+          when: (g, m, detail) => {
+            const d = serviceWebOf(detail());
+            return serviceSettled(g, d, Number(m.to)) && (d?.picks.length ?? 0) === Number(m.to) && holdRules(m, d);
+          },
+          text: (g, m) => {
+            const n = Number(m.rules);
+            const after = Math.round((g.t - Number(m.at)) / 1000);
+            const lead =
+              Number(m.from) === n
+                ? `${RULES_NODE}'s rules are unchanged`
+                : `${after ? `${after} s later` : 'Within a second'} kube-proxy on ${RULES_NODE} had rewritten its rules for ${count(n, 'ready endpoint')}`;
+            return n === 1
+              ? `${lead}: one rule with no statistic match, so its one endpoint takes every new connection.`
+              : `${lead}: the rules match with probability ${m.probabilities}, tried in order, so each endpoint gets 1 in ${n} new connections.`;
+          },
         },
-      }],
+      ],
     }),
   };
 }
@@ -69,12 +87,14 @@ export const proxyPickWidget: FigureDef = {
   demos: [serviceSetupDemo(REPLICAS), scaleDemo(4)],
   story: ['setup', scaleDemoId(4)],
   opening: 1,
-  demoFor: (id) => { const n = parseScaleDemoId(id); return n === null ? null : scaleDemo(n); },
+  demoFor: (id) => {
+    const n = parseScaleDemoId(id);
+    return n === null ? null : scaleDemo(n);
+  },
   leavesOut: [
-    'The widget opens with web running 3 pods behind the Service web; the rules shown are node-1\'s, and every node writes the same ones.',
+    "The widget opens with web running 3 pods behind the Service web; the rules shown are node-1's, and every node writes the same ones.",
     `Replicas go from 1 to ${SCALE_CHOICES[SCALE_CHOICES.length - 1]}; kube-proxy writes the same pattern for any number of endpoints.`,
-    'The share is each rule\'s probability times what the rules before it left over: the kernel draws one random number per rule, per new connection.',
+    "The share is each rule's probability times what the rules before it left over: the kernel draws one random number per rule, per new connection.",
   ],
   detail: serviceWebDetailOf,
 };
-

@@ -11,18 +11,30 @@ import { figureActions } from './figure-actions.ts';
 const REPLICAS = 3;
 
 const before = (m: Record<string, string | number>): string[] => String(m.before).split(',');
-const freshOf = (f: Frame, m: Record<string, string | number>) => livePodsOf(f).filter((p) => !before(m).includes(p.name));
+const freshOf = (f: Frame, m: Record<string, string | number>) =>
+  livePodsOf(f).filter((p) => !before(m).includes(p.name));
 
 /** Deletes web's first pod by name (kubectl delete pod), and narrates the replacement. */
 const deletePod: DemoDef = {
   id: 'delete-pod',
   label: () => 'Delete a pod',
-  unavailable: (f) => (!webOf(f) ? 'The Deployment web does not exist yet.' : readyPodsOf(f).length ? null : 'No pod of web is running to delete.'),
+  unavailable: (f) =>
+    !webOf(f)
+      ? 'The Deployment web does not exist yet.'
+      : readyPodsOf(f).length
+        ? null
+        : 'No pod of web is running to delete.',
   start: (f) => {
     const victim = readyPodsOf(f)[0];
     return {
       actions: [{ type: 'delete-pod', pod: victim.name }],
-      memo: { pod: victim.name, node: victim.node ?? '', before: webPodsOf(f).map((p) => p.name).join(',') },
+      memo: {
+        pod: victim.name,
+        node: victim.node ?? '',
+        before: webPodsOf(f)
+          .map((p) => p.name)
+          .join(','),
+      },
       intro: `kubectl deletes ${victim.name}: the API server marks it Terminating, so the ReplicaSet controller no longer counts it as active.`,
       beats: [
         {

@@ -42,23 +42,39 @@ export function expectStepBackForward(def: FigureDef, compiled: CompiledFigure, 
 
 /** Presses the figure's demos, `extra` requests, next, back and a minute's advance in random orders on fresh hosts: only an unavailable demo may throw (saying why, a sentence), and every view stays plain JSON. */
 export function expectPressesNeverThrow(def: FigureDef, fresh: () => FigureHost, extra: FigureRequest[] = []): void {
-  fc.assert(fc.property(fc.array(fc.oneof(
-    fc.constantFrom<FigureRequest>(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
-    fc.constantFrom<FigureRequest>({ op: 'next' }, { op: 'back' }, { op: 'advance', ms: 60_000 }, ...extra),
-  ), { maxLength: 8 }), (reqs) => {
-    const host = fresh();
-    for (const r of reqs) {
-      try { host.handle(r); } catch (e) {
-        expect(r.op).toBe('demo');
-        expect(String((e as Error).message)).toMatch(/\.$/);
-      }
-      expect(() => JSON.stringify(host.view())).not.toThrow();
-    }
-  }), { numRuns: runs(0.03, 6) });
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(
+          fc.constantFrom<FigureRequest>(...def.demos.map((d) => ({ op: 'demo' as const, demo: d.id }))),
+          fc.constantFrom<FigureRequest>({ op: 'next' }, { op: 'back' }, { op: 'advance', ms: 60_000 }, ...extra),
+        ),
+        { maxLength: 8 },
+      ),
+      (reqs) => {
+        const host = fresh();
+        for (const r of reqs) {
+          try {
+            host.handle(r);
+          } catch (e) {
+            expect(r.op).toBe('demo');
+            expect(String((e as Error).message)).toMatch(/\.$/);
+          }
+          expect(() => JSON.stringify(host.view())).not.toThrow();
+        }
+      },
+    ),
+    { numRuns: runs(0.03, 6) },
+  );
 }
 
 /** Presses a demo and steps until it has finished (its beats all reached), calling `each` on every view; throws past `limit` steps. */
-export function runDemoSteps(host: FigureHost, demo: string, each?: (v: FigureView) => void, limit = 20_000): FigureView {
+export function runDemoSteps(
+  host: FigureHost,
+  demo: string,
+  each?: (v: FigureView) => void,
+  limit = 20_000,
+): FigureView {
   let v = host.handle({ op: 'demo', demo })!;
   each?.(v);
   for (let n = 0; v.demoRunning !== null; n++) {
@@ -74,7 +90,11 @@ export function runDemoSteps(host: FigureHost, demo: string, each?: (v: FigureVi
  * its opening and Reset returns there, a step back then forward gives identical views (`beats`:
  * which beats to check after), and presses in any order never throw.
  */
-export function itStepsAsAWidget(def: FigureDef, compiled: () => CompiledFigure, beats: readonly number[] = [1, 2]): void {
+export function itStepsAsAWidget(
+  def: FigureDef,
+  compiled: () => CompiledFigure,
+  beats: readonly number[] = [1, 2],
+): void {
   const live = () => new FigureHost(def, compiled().story);
   it('steps back no further than its opening, and Reset returns there', () => {
     const host = live();

@@ -11,13 +11,25 @@ const RULES = [
   '-A KUBE-SVC-LOLE4ISW44XBNF3G -m comment --comment "default/web -> 10.244.1.3:80" -m statistic --mode random --probability 0.5000000000 -j KUBE-SEP-AAAA',
   '-A KUBE-SVC-LOLE4ISW44XBNF3G -m comment --comment "default/web -> 10.244.2.3:80" -j KUBE-SEP-BBBB',
 ];
-const COUNTS = [{ endpoint: '10.244.2.3:80', pod: 'web-x-2pdpp', node: 'node-2', ok: 1, refused: 0, timeout: 0, unreachable: 0 }];
+const COUNTS = [
+  { endpoint: '10.244.2.3:80', pod: 'web-x-2pdpp', node: 'node-2', ok: 1, refused: 0, timeout: 0, unreachable: 0 },
+];
 
 describe('requestPath', () => {
   it('lights the Service rule, the statistic rule that chose the endpoint and its DNAT, and names the pod', () => {
-    const p = requestPath(RULES, { t: 1, endpoint: '10.244.2.3:80', pod: 'web-x-2pdpp', ok: true, error: null }, COUNTS)!;
+    const p = requestPath(
+      RULES,
+      { t: 1, endpoint: '10.244.2.3:80', pod: 'web-x-2pdpp', ok: true, error: null },
+      COUNTS,
+    )!;
     expect(p.lit).toEqual([1, 4, 6]);
-    expect(p.hops.map((h) => h.label)).toEqual(['client on node-1', 'KUBE-SERVICES', 'KUBE-SVC-LOLE4ISW44XBNF3G', 'KUBE-SEP-BBBB', 'web-x-2pdpp on node-2']);
+    expect(p.hops.map((h) => h.label)).toEqual([
+      'client on node-1',
+      'KUBE-SERVICES',
+      'KUBE-SVC-LOLE4ISW44XBNF3G',
+      'KUBE-SEP-BBBB',
+      'web-x-2pdpp on node-2',
+    ]);
     expect(p.hops[1].detail).toBe('matches 10.109.48.121:80');
     expect(p.hops[2].detail).toBe('the last rule: the rest');
     expect(p.ok).toBe(true);
@@ -29,15 +41,28 @@ describe('requestPath', () => {
     expect(p.hops.at(-1)).toEqual({ label: '10.244.1.3:80', detail: 'no answer: timed out' });
   });
   it('stops at KUBE-SERVICES when no endpoint took the request, and answers null without a Service rule', () => {
-    expect(requestPath(RULES, { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])!.hops.at(-1)).toEqual({ label: 'no endpoint', detail: 'refused' });
+    expect(
+      requestPath(RULES, { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])!.hops.at(-1),
+    ).toEqual({ label: 'no endpoint', detail: 'refused' });
     expect(requestPath([], { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])).toBeNull();
   });
 
-  it('reads the filter table\'s REJECT rule of a Service with no endpoint as a refused connection', () => {
-    const reject = '-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d 10.109.48.121 --dport 80 -j REJECT';
+  it("reads the filter table's REJECT rule of a Service with no endpoint as a refused connection", () => {
+    const reject =
+      '-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d 10.109.48.121 --dport 80 -j REJECT';
     const p = requestPath([reject], { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' }, [])!;
-    expect(p).toEqual({ hops: [{ label: 'client on node-1', detail: 'connects to 10.109.48.121:80' }, { label: 'KUBE-SERVICES (filter)', detail: 'no endpoints: REJECT' }, { label: 'the client', detail: 'connection refused' }], lit: [0], ok: false });
-    expect(requestPath([reject], { t: 1, endpoint: '10.244.1.3:80', pod: null, ok: false, error: 'refused' }, [])).toBeNull();
+    expect(p).toEqual({
+      hops: [
+        { label: 'client on node-1', detail: 'connects to 10.109.48.121:80' },
+        { label: 'KUBE-SERVICES (filter)', detail: 'no endpoints: REJECT' },
+        { label: 'the client', detail: 'connection refused' },
+      ],
+      lit: [0],
+      ok: false,
+    });
+    expect(
+      requestPath([reject], { t: 1, endpoint: '10.244.1.3:80', pod: null, ok: false, error: 'refused' }, []),
+    ).toBeNull();
   });
 });
 
@@ -55,8 +80,10 @@ describe('nftRequestLit', () => {
     '\t}',
     '}',
   ];
-  it('lights the lookup, the Service\'s element and its numgen DNAT for a request an endpoint took', () => {
-    expect(nftRequestLit(NFT, { t: 1, endpoint: '10.244.2.3:80', pod: null, ok: true, error: null })).toEqual([2, 5, 8]);
+  it("lights the lookup, the Service's element and its numgen DNAT for a request an endpoint took", () => {
+    expect(nftRequestLit(NFT, { t: 1, endpoint: '10.244.2.3:80', pod: null, ok: true, error: null })).toEqual([
+      2, 5, 8,
+    ]);
   });
   it('lights nothing that is not there: no reject-chain in a Service with endpoints', () => {
     expect(nftRequestLit(NFT, { t: 1, endpoint: null, pod: null, ok: false, error: 'refused' })).toEqual([]);

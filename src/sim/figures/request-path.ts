@@ -8,10 +8,17 @@
 import type { ClientHit, EndpointCount } from './traffic-client.ts';
 
 /** A hop of the request's path: what it is, and what it did. */
-interface Hop { label: string; detail: string }
+interface Hop {
+  label: string;
+  detail: string;
+}
 
 /** The path of one request: its hops and the indexes of the rules (in the lines given) that decided it. */
-export interface RequestPath { hops: Hop[]; lit: number[]; ok: boolean }
+export interface RequestPath {
+  hops: Hop[];
+  lit: number[];
+  ok: boolean;
+}
 
 const jumpOf = (l: string): string | undefined => / -j (KUBE-[A-Z]+-[A-Z0-9]+)$/.exec(l)?.[1];
 const addressOf = (l: string): string | undefined => {
@@ -20,7 +27,12 @@ const addressOf = (l: string): string | undefined => {
 };
 
 /** The path `hit` took through `rules` (node-1's lines for the Service), or null when no rule explains it. */
-export function requestPath(rules: readonly string[], hit: ClientHit, counts: readonly EndpointCount[], from = 'node-1'): RequestPath | null {
+export function requestPath(
+  rules: readonly string[],
+  hit: ClientHit,
+  counts: readonly EndpointCount[],
+  from = 'node-1',
+): RequestPath | null {
   const svc = rules.findIndex((l) => l.startsWith('-A KUBE-SERVICES ') && jumpOf(l)?.startsWith('KUBE-SVC-'));
   if (svc < 0) {
     // A Service with no ready endpoint has no KUBE-SVC chain: the filter table's KUBE-SERVICES
@@ -29,13 +41,20 @@ export function requestPath(rules: readonly string[], hit: ClientHit, counts: re
     if (reject < 0 || hit.endpoint) return null;
     const target = addressOf(rules[reject]) ?? 'the Service';
     return {
-      hops: [{ label: `client on ${from}`, detail: `connects to ${target}` }, { label: 'KUBE-SERVICES (filter)', detail: 'no endpoints: REJECT' }, { label: 'the client', detail: 'connection refused' }],
+      hops: [
+        { label: `client on ${from}`, detail: `connects to ${target}` },
+        { label: 'KUBE-SERVICES (filter)', detail: 'no endpoints: REJECT' },
+        { label: 'the client', detail: 'connection refused' },
+      ],
       lit: [reject],
       ok: false,
     };
   }
   const target = addressOf(rules[svc]) ?? 'the Service';
-  const hops: Hop[] = [{ label: `client on ${from}`, detail: `connects to ${target}` }, { label: 'KUBE-SERVICES', detail: `matches ${target}` }];
+  const hops: Hop[] = [
+    { label: `client on ${from}`, detail: `connects to ${target}` },
+    { label: 'KUBE-SERVICES', detail: `matches ${target}` },
+  ];
   const lit = [svc];
   if (!hit.endpoint) {
     hops.push({ label: 'no endpoint', detail: hit.error ?? 'refused' });
@@ -46,7 +65,10 @@ export function requestPath(rules: readonly string[], hit: ClientHit, counts: re
   const pick = sep ? rules.findIndex((l) => l.startsWith('-A KUBE-SVC-') && jumpOf(l) === sep) : -1;
   if (pick >= 0) {
     const p = / --probability (\S+)/.exec(rules[pick])?.[1];
-    hops.push({ label: rules[pick].split(' ')[1], detail: p ? `statistic match, probability ${p}` : 'the last rule: the rest' });
+    hops.push({
+      label: rules[pick].split(' ')[1],
+      detail: p ? `statistic match, probability ${p}` : 'the last rule: the rest',
+    });
     lit.push(pick);
   }
   if (dnat >= 0) {
@@ -54,7 +76,10 @@ export function requestPath(rules: readonly string[], hit: ClientHit, counts: re
     lit.push(dnat);
   }
   const c = counts.find((x) => x.endpoint === hit.endpoint);
-  hops.push({ label: c ? `${c.pod} on ${c.node}` : hit.endpoint, detail: hit.ok ? 'answers' : hit.error === 'timeout' ? 'no answer: timed out' : hit.error ?? 'failed' });
+  hops.push({
+    label: c ? `${c.pod} on ${c.node}` : hit.endpoint,
+    detail: hit.ok ? 'answers' : hit.error === 'timeout' ? 'no answer: timed out' : (hit.error ?? 'failed'),
+  });
   return { hops, lit: lit.sort((a, b) => a - b), ok: hit.ok };
 }
 
@@ -73,6 +98,10 @@ export function nftRequestLit(lines: readonly string[], hit: ClientHit): number[
         at((l) => / dnat /.test(l) && l.includes('numgen')),
         at((l) => / dnat /.test(l) && l.includes(`to ${hit.endpoint}`)),
       ]
-    : [at((l) => l.includes('vmap @no-endpoint-services')), at((l) => l.includes(': goto reject-chain')), at((l) => l.trim() === 'reject')];
+    : [
+        at((l) => l.includes('vmap @no-endpoint-services')),
+        at((l) => l.includes(': goto reject-chain')),
+        at((l) => l.trim() === 'reject'),
+      ];
   return [...new Set(lit.filter((i) => i >= 0))].sort((a, b) => a - b);
 }

@@ -11,7 +11,8 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './r
 import { type RestartDetail, restartLeasesWidget } from './restart-leases-widget.ts';
 
 const compiled = compileFigure(restartLeasesWidget);
-const at = (step: number): FigureView => new FigureHost(restartLeasesWidget, compiled.story).handle({ op: 'seek', step })!;
+const at = (step: number): FigureView =>
+  new FigureHost(restartLeasesWidget, compiled.story).handle({ op: 'seek', step })!;
 const restartOf = (v: FigureView): RestartDetail => v.detail!.restart as unknown as RestartDetail;
 const beats = compiled.story.beats;
 
@@ -22,16 +23,20 @@ describe('the restart-leases widget', () => {
   });
   itStepsAsAWidget(restartLeasesWidget, () => compiled);
 
-  it('opens ten minutes into the outage: the scheduler\'s Lease handed back, the controller manager\'s still held, every node Ready', () => {
+  it("opens ten minutes into the outage: the scheduler's Lease handed back, the controller manager's still held, every node Ready", () => {
     const r = restartOf(compiled.first);
     expect(r.up).toBe(false);
     expect(r.locks.find((l) => l.name === 'kube-scheduler')!.holder).toBe('');
     expect(r.locks.find((l) => l.name === 'kube-controller-manager')!.holder).toMatch(/^control-plane_[0-9a-f-]{36}$/);
-    expect(r.nodes.map((n) => `${n.name} ${n.ready} ${n.taints.length}`)).toEqual(['node-1 True 0', 'node-2 True 0', 'node-3 True 0']);
+    expect(r.nodes.map((n) => `${n.name} ${n.ready} ${n.taints.length}`)).toEqual([
+      'node-1 True 0',
+      'node-2 True 0',
+      'node-3 True 0',
+    ]);
     expect(compiled.first.beat).toMatch(/^The control plane has been down for 10 minutes\./);
   });
 
-  it('gives the scheduler its Lease at once and the controller manager its own only after the old holder\'s lease duration', () => {
+  it("gives the scheduler its Lease at once and the controller manager its own only after the old holder's lease duration", () => {
     const start = beats.findIndex((b) => /new kube-scheduler holds its Lease/.test(b.text));
     const kcm = beats.findIndex((b) => /new kube-controller-manager takes its Lease over/.test(b.text));
     expect(start).toBeGreaterThan(0);
@@ -49,6 +54,8 @@ describe('the restart-leases widget', () => {
   it('sits in its chapter after the paragraph about the 15-second wait', () => {
     const text = readFileSync(new URL('../../../content/control-plane-outage.mdx', import.meta.url), 'utf8');
     const before = text.slice(0, text.indexOf('<InlineWidget id="restart-leases" />'));
-    expect(before.slice(before.lastIndexOf('\n\nThe new controller manager'))).toContain(`go ${LEASE_DURATION_MS / 1000} seconds (the lease duration) without a renewal`);
+    expect(before.slice(before.lastIndexOf('\n\nThe new controller manager'))).toContain(
+      `go ${LEASE_DURATION_MS / 1000} seconds (the lease duration) without a renewal`,
+    );
   });
 });

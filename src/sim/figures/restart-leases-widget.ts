@@ -20,11 +20,24 @@ const OUTAGE_MS = 10 * 60_000;
 const LOCKS = ['kube-scheduler', 'kube-controller-manager'] as const;
 
 /** One leader-election Lease as the store holds it. */
-interface LockRow { name: string; holder: string; renewTime: string; transitions: number }
+interface LockRow {
+  name: string;
+  holder: string;
+  renewTime: string;
+  transitions: number;
+}
 /** One node as the node-lifecycle controller has written it: its Ready status and its taints' keys. */
-interface NodeRow { name: string; ready: string; taints: string[] }
+interface NodeRow {
+  name: string;
+  ready: string;
+  taints: string[];
+}
 /** What the picture draws: whether the control plane runs, the two Leases, and the nodes. */
-export interface RestartDetail { up: boolean; locks: LockRow[]; nodes: NodeRow[] }
+export interface RestartDetail {
+  up: boolean;
+  locks: LockRow[];
+  nodes: NodeRow[];
+}
 
 /** The Leases and nodes, read from the store (as it was when the control plane stopped, while it is down). */
 function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
@@ -32,17 +45,26 @@ function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
   const leases = storeList(store, 'leases', 'kube-system') as unknown as Lease[];
   const locks = LOCKS.map((name): LockRow => {
     const l = leases.find((x) => x.metadata?.name === name);
-    return { name, holder: l?.spec?.holderIdentity ?? '', renewTime: l?.spec?.renewTime ?? '', transitions: l?.spec?.leaseTransitions ?? 0 };
+    return {
+      name,
+      holder: l?.spec?.holderIdentity ?? '',
+      renewTime: l?.spec?.renewTime ?? '',
+      transitions: l?.spec?.leaseTransitions ?? 0,
+    };
   });
-  const nodes = (storeList(store, 'nodes') as unknown as Node[]).filter((n) => !n.metadata?.name?.startsWith('control-plane')).map((n): NodeRow => ({
-    name: n.metadata?.name ?? '',
-    ready: n.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'Unknown',
-    taints: (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`),
-  })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const nodes = (storeList(store, 'nodes') as unknown as Node[])
+    .filter((n) => !n.metadata?.name?.startsWith('control-plane'))
+    .map((n): NodeRow => ({
+      name: n.metadata?.name ?? '',
+      ready: n.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'Unknown',
+      taints: (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
   return { up: frame.controlPlane.apiserver && frame.controlPlane.etcd, locks, nodes };
 }
 
-const detailOf = (d: FigureDetail | null): RestartDetail | null => (d?.restart ? (d.restart as unknown as RestartDetail) : null);
+const detailOf = (d: FigureDetail | null): RestartDetail | null =>
+  d?.restart ? (d.restart as unknown as RestartDetail) : null;
 const lockOf = (d: RestartDetail | null, name: string): LockRow | undefined => d?.locks.find((l) => l.name === name);
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
@@ -50,15 +72,20 @@ const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at
 const outage: DemoDef = {
   id: 'outage',
   label: () => 'Stop the control plane',
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The control plane is stopped already.'),
+  unavailable: (f) =>
+    !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The control plane is stopped already.',
   start: (f) => ({
     actions: [{ type: 'control-plane', action: 'stop' }],
     memo: { at: f.t },
-    intro: 'The API server, etcd, the scheduler and the controller-manager stop; the scheduler hands its Lease back as it goes.',
-    beats: [{
-      when: (g, m) => g.t - Number(m.at) >= OUTAGE_MS,
-      text: (g, m) => `The control plane has been down for ${Math.round((g.t - Number(m.at)) / 60_000)} minutes. No node has renewed its Lease since; kube-controller-manager's Lease still names the process that stopped, and kube-scheduler's names nobody.`,
-    }],
+    intro:
+      'The API server, etcd, the scheduler and the controller-manager stop; the scheduler hands its Lease back as it goes.',
+    beats: [
+      {
+        when: (g, m) => g.t - Number(m.at) >= OUTAGE_MS,
+        text: (g, m) =>
+          `The control plane has been down for ${Math.round((g.t - Number(m.at)) / 60_000)} minutes. No node has renewed its Lease since; kube-controller-manager's Lease still names the process that stopped, and kube-scheduler's names nobody.`,
+      },
+    ],
   }),
 };
 
@@ -72,33 +99,42 @@ const restart: DemoDef = {
     // The scheduler's holder when it stopped: it handed the Lease back, so a new holder is the new process.
     memo: { at: f.t, scheduler: '' },
     intro: 'etcd, the API server, the scheduler and the controller-manager start again, each a new process.',
-    beats: [{
-      when: (_g, m, detail) => {
-        const d = detailOf(detail());
-        const s = lockOf(d, 'kube-scheduler');
-        // The controller manager's Lease as the restart found it: the next beat waits for another holder.
-        if (m.kcmOld === undefined) m.kcmOld = lockOf(d, 'kube-controller-manager')?.holder ?? '';
-        if (!d?.up || !s?.holder || s.holder === m.scheduler) return false;
-        m.schedTransitions = s.transitions;
-        return true;
+    beats: [
+      {
+        when: (_g, m, detail) => {
+          const d = detailOf(detail());
+          const s = lockOf(d, 'kube-scheduler');
+          // The controller manager's Lease as the restart found it: the next beat waits for another holder.
+          if (m.kcmOld === undefined) m.kcmOld = lockOf(d, 'kube-controller-manager')?.holder ?? '';
+          if (!d?.up || !s?.holder || s.holder === m.scheduler) return false;
+          m.schedTransitions = s.transitions;
+          return true;
+        },
+        text: (g, m) =>
+          `${seconds(g, m) < 1 ? 'At once' : `${seconds(g, m)} s after the start`}, the new kube-scheduler holds its Lease (leaseTransitions ${m.schedTransitions}): the old one had handed it back, so there was nothing to wait for.`,
       },
-      text: (g, m) => `${seconds(g, m) < 1 ? 'At once' : `${seconds(g, m)} s after the start`}, the new kube-scheduler holds its Lease (leaseTransitions ${m.schedTransitions}): the old one had handed it back, so there was nothing to wait for.`,
-    }, {
-      when: (_g, m, detail) => {
-        const d = detailOf(detail());
-        const c = lockOf(d, 'kube-controller-manager');
-        if (!c?.holder || c.holder === m.kcmOld) return false;
-        m.transitions = c.transitions;
-        return true;
+      {
+        when: (_g, m, detail) => {
+          const d = detailOf(detail());
+          const c = lockOf(d, 'kube-controller-manager');
+          if (!c?.holder || c.holder === m.kcmOld) return false;
+          m.transitions = c.transitions;
+          return true;
+        },
+        text: (g, m) =>
+          `${seconds(g, m)} s after the start the new kube-controller-manager takes its Lease over (leaseTransitions ${m.transitions}): the Lease still named the old process, so it waited until it had seen 15 s pass without a renewal.`,
       },
-      text: (g, m) => `${seconds(g, m)} s after the start the new kube-controller-manager takes its Lease over (leaseTransitions ${m.transitions}): the Lease still named the old process, so it waited until it had seen 15 s pass without a renewal.`,
-    }, {
-      when: (g, m, detail) => {
-        const d = detailOf(detail());
-        return g.t - Number(m.at) >= 60_000 && !!d && d.nodes.every((n) => n.ready === 'True' && n.taints.length === 0);
+      {
+        when: (g, m, detail) => {
+          const d = detailOf(detail());
+          return (
+            g.t - Number(m.at) >= 60_000 && !!d && d.nodes.every((n) => n.ready === 'True' && n.taints.length === 0)
+          );
+        },
+        text: (g, m) =>
+          `${seconds(g, m)} s after the start every node is still Ready and untainted: the node-lifecycle controller started each node's clock when it started, and the kubelets renewed their Leases within seconds.`,
       },
-      text: (g, m) => `${seconds(g, m)} s after the start every node is still Ready and untainted: the node-lifecycle controller started each node's clock when it started, and the kubelets renewed their Leases within seconds.`,
-    }],
+    ],
   }),
 };
 

@@ -23,7 +23,8 @@ const IMAGES = { first: 'nginx:1.27', next: 'nginx:1.28', broken: 'nginx:1.99' }
 /** Six replicas make the 25% defaults round visibly: 1.5 → maxSurge 2 (up), maxUnavailable 1 (down). */
 const REPLICAS = 6;
 
-const web = (f: Frame): DeploymentView | undefined => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
+const web = (f: Frame): DeploymentView | undefined =>
+  f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
 
 /** web's pods that are not being deleted. */
 function livePods(f: Frame): PodView[] {
@@ -43,7 +44,11 @@ function completeOn(f: Frame, image: string): boolean {
   const d = web(f);
   if (!d || !controllerSaysComplete(f)) return false;
   const pods = livePods(f);
-  return pods.length === d.replicas && pods.every((p) => p.image === image && p.ready) && d.replicaSets.every((rs) => rs.image === image || rs.replicas === 0);
+  return (
+    pods.length === d.replicas &&
+    pods.every((p) => p.image === image && p.ready) &&
+    d.replicaSets.every((rs) => rs.image === image || rs.replicas === 0)
+  );
 }
 
 const apply: DemoDef<RolloutDetail> = {
@@ -57,7 +62,8 @@ const apply: DemoDef<RolloutDetail> = {
     beats: [
       {
         when: (f) => ready(f).length >= REPLICAS && controllerSaysComplete(f),
-        text: (f) => `${count(ready(f).length, 'pod')} of ReplicaSet ${web(f)!.replicaSets[0].name} ${agree(ready(f).length, 'is', 'are')} Ready: the rollout of revision 1 is complete.`,
+        text: (f) =>
+          `${count(ready(f).length, 'pod')} of ReplicaSet ${web(f)!.replicaSets[0].name} ${agree(ready(f).length, 'is', 'are')} Ready: the rollout of revision 1 is complete.`,
       },
     ],
   }),
@@ -83,7 +89,8 @@ const update: DemoDef<RolloutDetail> = {
         },
         {
           when: (g, m) => completeOn(g, String(m.to)),
-          text: (g, m) => `Rollout complete: ${web(g)!.replicas === 1 ? 'the one pod runs' : `all ${count(web(g)!.replicas, 'pod')} run`} ${m.to}. The old ReplicaSet stays, scaled to 0, which is what kubectl rollout undo goes back to.`,
+          text: (g, m) =>
+            `Rollout complete: ${web(g)!.replicas === 1 ? 'the one pod runs' : `all ${count(web(g)!.replicas, 'pod')} run`} ${m.to}. The old ReplicaSet stays, scaled to 0, which is what kubectl rollout undo goes back to.`,
         },
       ],
     };
@@ -94,28 +101,39 @@ const pause: DemoDef<RolloutDetail> = {
   id: 'pause',
   label: (f) => (paused(f) ? 'Resume' : 'Pause'),
   unavailable: needsWeb,
-  start: (f) => (paused(f)
-    ? {
-      actions: [{ type: 'rollout', name: NAME, verb: 'resume' }],
-      memo: {},
-      intro: 'kubectl rollout resume clears spec.paused. The controller picks up where it stopped, with any template change made in the meantime.',
-      beats: [],
-    }
-    : {
-      actions: [{ type: 'rollout', name: NAME, verb: 'pause' }],
-      memo: {},
-      intro: 'kubectl rollout pause sets spec.paused. The controller still keeps the replica count, but starts no new rollout step, and the progress deadline stops counting.',
-      beats: [],
-    }),
+  start: (f) =>
+    paused(f)
+      ? {
+          actions: [{ type: 'rollout', name: NAME, verb: 'resume' }],
+          memo: {},
+          intro:
+            'kubectl rollout resume clears spec.paused. The controller picks up where it stopped, with any template change made in the meantime.',
+          beats: [],
+        }
+      : {
+          actions: [{ type: 'rollout', name: NAME, verb: 'pause' }],
+          memo: {},
+          intro:
+            'kubectl rollout pause sets spec.paused. The controller still keeps the replica count, but starts no new rollout step, and the progress deadline stops counting.',
+          beats: [],
+        },
 };
 
 const undo: DemoDef<RolloutDetail> = {
   id: 'undo',
   label: () => 'Undo',
-  unavailable: (f) => needsWeb(f) ?? (paused(f) ? 'A paused Deployment cannot be rolled back; resume it first.' : (web(f)!.replicaSets.length < 2 ? 'There is no earlier revision yet.' : null)),
+  unavailable: (f) =>
+    needsWeb(f) ??
+    (paused(f)
+      ? 'A paused Deployment cannot be rolled back; resume it first.'
+      : web(f)!.replicaSets.length < 2
+        ? 'There is no earlier revision yet.'
+        : null),
   start: (f) => {
     const d = web(f)!;
-    const prev = [...d.replicaSets].filter((rs) => rs.image !== d.image).sort((a, b) => Number(b.revision) - Number(a.revision))[0];
+    const prev = [...d.replicaSets]
+      .filter((rs) => rs.image !== d.image)
+      .sort((a, b) => Number(b.revision) - Number(a.revision))[0];
     const to = prev?.image ?? d.image;
     return {
       actions: [{ type: 'rollout', name: NAME, verb: 'undo' }],
@@ -144,7 +162,8 @@ const broken: DemoDef<RolloutDetail> = {
     intro: `The registry has no ${IMAGES.broken}, and kubectl set image asks for it. The new pods are created and scheduled, but no kubelet can pull their image.`,
     beats: [
       {
-        when: (g) => livePods(g).some((p) => p.image === IMAGES.broken && /ErrImagePull|ImagePullBackOff/.test(p.status)),
+        when: (g) =>
+          livePods(g).some((p) => p.image === IMAGES.broken && /ErrImagePull|ImagePullBackOff/.test(p.status)),
         text: (g) => {
           const d = web(g)!;
           const bad = livePods(g).filter((p) => p.image === IMAGES.broken);
@@ -154,7 +173,8 @@ const broken: DemoDef<RolloutDetail> = {
       },
       {
         when: (g) => /ProgressDeadlineExceeded/.test(web(g)?.rollout?.why ?? ''),
-        text: () => `No progress for progressDeadlineSeconds (600 s): the controller sets the Progressing condition to False with reason ProgressDeadlineExceeded. It does not roll back by itself; kubectl rollout status now exits with an error, and undo is the reader's call.`,
+        text: () =>
+          `No progress for progressDeadlineSeconds (600 s): the controller sets the Progressing condition to False with reason ProgressDeadlineExceeded. It does not roll back by itself; kubectl rollout status now exits with an error, and undo is the reader's call.`,
       },
     ],
   }),
@@ -194,10 +214,13 @@ export type RolloutDetail = {
 function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
   const w = c.world.state;
   const d = storeGet(w.store, 'deployments', `/registry/deployments/default/${NAME}`) as Deployment | undefined;
-  const rss = (storeList(w.store, 'replicasets', 'default') as ReplicaSet[])
-    .filter((rs) => rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === NAME && o.uid === d?.metadata?.uid));
+  const rss = (storeList(w.store, 'replicasets', 'default') as ReplicaSet[]).filter((rs) =>
+    rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === NAME && o.uid === d?.metadata?.uid),
+  );
   const uids = new Set(rss.map((rs) => rs.metadata?.uid));
-  const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => p.metadata?.ownerReferences?.some((o) => uids.has(o.uid)));
+  const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) =>
+    p.metadata?.ownerReferences?.some((o) => uids.has(o.uid)),
+  );
   const isReady = (p: Pod): boolean => !!p.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
   const live = pods.filter((p) => !p.metadata?.deletionTimestamp);
   let deployment: RolloutDetail['deployment'] = null;
@@ -207,9 +230,15 @@ function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
     const surge = maxSurge(d);
     const unavailable = maxUnavailable(d);
     deployment = {
-      replicas, maxSurgeSpec: ru.maxSurge, maxUnavailableSpec: ru.maxUnavailable, maxSurge: surge, maxUnavailable: unavailable,
-      atMost: replicas + surge, atLeastReady: replicas - unavailable,
-      progressDeadlineSeconds: d.spec?.progressDeadlineSeconds ?? 600, paused: !!d.spec?.paused,
+      replicas,
+      maxSurgeSpec: ru.maxSurge,
+      maxUnavailableSpec: ru.maxUnavailable,
+      maxSurge: surge,
+      maxUnavailable: unavailable,
+      atMost: replicas + surge,
+      atLeastReady: replicas - unavailable,
+      progressDeadlineSeconds: d.spec?.progressDeadlineSeconds ?? 600,
+      paused: !!d.spec?.paused,
       revision: d.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? '',
     };
   }
@@ -218,15 +247,23 @@ function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
     deployment,
     replicaSets: rss
       .map((rs) => ({
-        name: rs.metadata?.name ?? '', revision: rs.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? '',
-        image: rs.spec?.template?.spec?.containers?.[0]?.image ?? '', replicas: rs.spec?.replicas ?? 0,
-        ready: rs.status?.readyReplicas ?? 0, available: rs.status?.availableReplicas ?? 0,
+        name: rs.metadata?.name ?? '',
+        revision: rs.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? '',
+        image: rs.spec?.template?.spec?.containers?.[0]?.image ?? '',
+        replicas: rs.spec?.replicas ?? 0,
+        ready: rs.status?.readyReplicas ?? 0,
+        available: rs.status?.availableReplicas ?? 0,
       }))
       .sort((a, b) => Number(a.revision) - Number(b.revision)),
     pods: { total: live.length, ready: live.filter(isReady).length, terminating: pods.length - live.length },
     rollout: view?.rollout ?? null,
     chart: rolloutStatechartOf(w, `default/${NAME}`),
-    conditions: (d?.status?.conditions ?? []).map((x) => ({ type: x.type, status: x.status, reason: x.reason ?? '', message: x.message ?? '' })),
+    conditions: (d?.status?.conditions ?? []).map((x) => ({
+      type: x.type,
+      status: x.status,
+      reason: x.reason ?? '',
+      message: x.message ?? '',
+    })),
     refused: lastRefusal(c),
     series: rolloutSeries(w, 'default', NAME),
   };

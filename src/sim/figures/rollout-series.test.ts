@@ -98,15 +98,34 @@ describe('the rollout figure’s chart series', () => {
 });
 
 describe('segmentsOf', () => {
-  const v = (total: number, ready = total): { total: number; ready: number; atMost: number; atLeast: number } => ({ total, ready, atMost: 8, atLeast: 5 });
+  const v = (total: number, ready = total): { total: number; ready: number; atMost: number; atLeast: number } => ({
+    total,
+    ready,
+    atMost: 8,
+    atLeast: 5,
+  });
 
   it('merges equal neighbours, lets the later change of one ms win, and breaks where the Deployment is gone', () => {
-    const segs = segmentsOf([
-      { t: 0, v: null }, { t: 10, v: v(1) }, { t: 20, v: v(1) }, { t: 30, v: v(2) }, { t: 30, v: v(3) },
-      { t: 40, v: null }, { t: 50, v: v(4) },
-    ], 60);
+    const segs = segmentsOf(
+      [
+        { t: 0, v: null },
+        { t: 10, v: v(1) },
+        { t: 20, v: v(1) },
+        { t: 30, v: v(2) },
+        { t: 30, v: v(3) },
+        { t: 40, v: null },
+        { t: 50, v: v(4) },
+      ],
+      60,
+    );
     expect(segs).toEqual([
-      { points: [{ t: 10, ...v(1) }, { t: 30, ...v(3) }], until: 40 },
+      {
+        points: [
+          { t: 10, ...v(1) },
+          { t: 30, ...v(3) },
+        ],
+        until: 40,
+      },
       { points: [{ t: 50, ...v(4) }], until: 60 },
     ]);
   });

@@ -45,7 +45,11 @@ type Counts = { total: number; ready: number };
 type Value = Omit<RolloutPoint, 't'>;
 
 /** The Deployment `namespace/name`'s pods and bounds over the last SERIES_WINDOW_MS before the world's present. */
-export function rolloutSeries(w: Pick<WorldState, 'store' | 'log' | 'now'>, namespace: string, name: string): RolloutSeries {
+export function rolloutSeries(
+  w: Pick<WorldState, 'store' | 'log' | 'now'>,
+  namespace: string,
+  name: string,
+): RolloutSeries {
   const depKey = `/registry/deployments/${namespace}/${name}`;
   const rsPrefix = `/registry/replicasets/${namespace}/`;
   const podPrefix = `/registry/pods/${namespace}/`;
@@ -55,7 +59,8 @@ export function rolloutSeries(w: Pick<WorldState, 'store' | 'log' | 'now'>, name
   // The objects as they are now; walking the history backwards undoes one write at a time.
   let dep = w.store.objects.deployments?.[depKey] as Deployment | undefined;
   const rss = new Map<string, ReplicaSet>();
-  for (const [k, o] of Object.entries(w.store.objects.replicasets ?? {})) if (k.startsWith(rsPrefix)) rss.set(k, o as ReplicaSet);
+  for (const [k, o] of Object.entries(w.store.objects.replicasets ?? {}))
+    if (k.startsWith(rsPrefix)) rss.set(k, o as ReplicaSet);
   const counts = new Map<string, Counts>();
   const count = (o: KObject | undefined, sign: 1 | -1): void => {
     const p = o as Pod | undefined;
@@ -76,9 +81,13 @@ export function rolloutSeries(w: Pick<WorldState, 'store' | 'log' | 'now'>, name
     let total = 0;
     let ready = 0;
     for (const rs of rss.values()) {
-      if (!rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === name && o.uid === uid)) continue;
+      if (!rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === name && o.uid === uid))
+        continue;
       const c = counts.get(rs.metadata.uid ?? '');
-      if (c) { total += c.total; ready += c.ready; }
+      if (c) {
+        total += c.total;
+        ready += c.ready;
+      }
     }
     const replicas = specReplicas(dep);
     return { total, ready, atMost: replicas + maxSurge(dep), atLeast: replicas - maxUnavailable(dep) };
@@ -92,20 +101,34 @@ export function rolloutSeries(w: Pick<WorldState, 'store' | 'log' | 'now'>, name
   const h = w.store.history;
   for (let i = h.length - 1; i >= 0; i--) {
     const ev = h[i];
-    if (!(ev.resource === 'deployments' ? ev.key === depKey : ev.resource === 'replicasets' ? ev.key.startsWith(rsPrefix) : ev.resource === 'pods' && ev.key.startsWith(podPrefix))) continue;
+    if (
+      !(ev.resource === 'deployments'
+        ? ev.key === depKey
+        : ev.resource === 'replicasets'
+          ? ev.key.startsWith(rsPrefix)
+          : ev.resource === 'pods' && ev.key.startsWith(podPrefix))
+    )
+      continue;
     // Older than every write the log shows from before the window: before the window too.
-    if (timeOf.before !== null && ev.revision < timeOf.before) { reached = true; break; }
+    if (timeOf.before !== null && ev.revision < timeOf.before) {
+      reached = true;
+      break;
+    }
     // A write with no request record (none is expected) is dated by the next one after it.
     const t = Math.min(timeOf.times.get(ev.revision) ?? later, later);
     later = t;
-    if (t <= from) { reached = true; break; }
+    if (t <= from) {
+      reached = true;
+      break;
+    }
     changes.push({ t, v: valueNow() });
     undo(ev);
   }
   // The value before the oldest change walked holds from the window's start when the history holds
   // every write since then (it starts at the empty store, or at or before the last write before the
   // window), else only from the compaction it starts after.
-  const whole = w.store.compactedRevision === 0 || (timeOf.before !== null && w.store.compactedRevision <= timeOf.before);
+  const whole =
+    w.store.compactedRevision === 0 || (timeOf.before !== null && w.store.compactedRevision <= timeOf.before);
   const start = reached || whole ? from : Math.max(from, timeOf.times.get(w.store.compactedRevision) ?? later);
   changes.push({ t: start, v: valueNow() });
   return { from: start, to, segments: segmentsOf(changes.reverse(), to) };
@@ -113,9 +136,13 @@ export function rolloutSeries(w: Pick<WorldState, 'store' | 'log' | 'now'>, name
   function undo(ev: StoreEvent): void {
     const before = ev.type === 'ADDED' ? undefined : ev.prev;
     const after = ev.type === 'DELETED' ? undefined : ev.object;
-    if (ev.resource === 'pods') { count(after, -1); count(before, 1); }
-    else if (ev.resource === 'replicasets') { if (before) rss.set(ev.key, before as ReplicaSet); else rss.delete(ev.key); }
-    else dep = before as Deployment | undefined;
+    if (ev.resource === 'pods') {
+      count(after, -1);
+      count(before, 1);
+    } else if (ev.resource === 'replicasets') {
+      if (before) rss.set(ev.key, before as ReplicaSet);
+      else rss.delete(ev.key);
+    } else dep = before as Deployment | undefined;
   }
 }
 
@@ -123,7 +150,10 @@ export function rolloutSeries(w: Pick<WorldState, 'store' | 'log' | 'now'>, name
  * Simulated time of each write's revision (the first request record carrying it), back to the
  * first write before `from`, whose revision is `before` (null when the log does not reach back so far).
  */
-function writeTimes(log: readonly RequestRecord[], from: number): { times: Map<number, number>; before: number | null } {
+function writeTimes(
+  log: readonly RequestRecord[],
+  from: number,
+): { times: Map<number, number>; before: number | null } {
   const times = new Map<number, number>();
   for (let i = log.length - 1; i >= 0; i--) {
     const r = log[i];
@@ -140,7 +170,11 @@ export function segmentsOf(changes: readonly { t: number; v: Value | null }[], t
   let open: RolloutSegment | null = null;
   for (const { t, v } of changes) {
     if (!v) {
-      if (open) { open.until = t; segments.push(open); open = null; }
+      if (open) {
+        open.until = t;
+        segments.push(open);
+        open = null;
+      }
       continue;
     }
     open ??= { points: [], until: to };
@@ -148,7 +182,14 @@ export function segmentsOf(changes: readonly { t: number; v: Value | null }[], t
     const last = pts[pts.length - 1];
     if (last && last.t === t) pts.pop();
     const prev = pts[pts.length - 1];
-    if (prev && prev.total === v.total && prev.ready === v.ready && prev.atMost === v.atMost && prev.atLeast === v.atLeast) continue;
+    if (
+      prev &&
+      prev.total === v.total &&
+      prev.ready === v.ready &&
+      prev.atMost === v.atMost &&
+      prev.atLeast === v.atLeast
+    )
+      continue;
     pts.push({ t, ...v });
   }
   if (open) segments.push(open);

@@ -39,8 +39,14 @@ describe('the rollout-undo widget', () => {
     let fewest = Infinity;
     const end = runDemoSteps(host, 'undo', (v: FigureView) => {
       const web = v.frame.deployments.find((x) => x.name === 'web')!;
-      most = Math.max(most, web.replicaSets.reduce((s, x) => s + x.replicas, 0));
-      fewest = Math.min(fewest, web.replicaSets.reduce((s, x) => s + x.readyReplicas, 0));
+      most = Math.max(
+        most,
+        web.replicaSets.reduce((s, x) => s + x.replicas, 0),
+      );
+      fewest = Math.min(
+        fewest,
+        web.replicaSets.reduce((s, x) => s + x.readyReplicas, 0),
+      );
     });
     expect(most).toBe(4);
     expect(fewest).toBeGreaterThanOrEqual(3);
@@ -50,16 +56,22 @@ describe('the rollout-undo widget', () => {
     expect(rs(d, 'web-c47498c66')).toMatchObject({ replicas: 0, revision: 2 });
     // Fresh pods under new names: none of those web-c68c68797 had before the rollout to nginx:1.28.
     const before = new Set<string>();
-    runDemoSteps(new FigureHost(rolloutUndoWidget, { ...c.story, beats: [], opening: undefined }), 'setup', (v) => { for (const p of v.frame.pods) before.add(p.name); });
+    runDemoSteps(new FigureHost(rolloutUndoWidget, { ...c.story, beats: [], opening: undefined }), 'setup', (v) => {
+      for (const p of v.frame.pods) before.add(p.name);
+    });
     expect([...before].filter((n) => n.startsWith('web-c68c68797-'))).toHaveLength(3);
     const after = end.frame.pods.filter((p) => !p.terminating).map((p) => p.name);
     expect(after).toHaveLength(3);
     expect(after.every((n) => n.startsWith('web-c68c68797-') && !before.has(n))).toBe(true);
   });
-  it('its first move is the forward rollout\'s: the reused ReplicaSet 0 → 1 beside 3 old pods', () => {
+  it("its first move is the forward rollout's: the reused ReplicaSet 0 → 1 beside 3 old pods", () => {
     const first = beatNamed(/creates no ReplicaSet/);
-    expect(first.text).toContain('it scales web-c68c68797 up, now revision 3 (its old number, 1, moves to its revision-history annotation). web-c68c68797 (revision 3) at 1, web-c47498c66 (revision 2) at 3; 4 pods, 3 ready.');
-    expect(beatNamed(/^Rolled back/).text).toContain('web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.');
+    expect(first.text).toContain(
+      'it scales web-c68c68797 up, now revision 3 (its old number, 1, moves to its revision-history annotation). web-c68c68797 (revision 3) at 1, web-c47498c66 (revision 2) at 3; 4 pods, 3 ready.',
+    );
+    expect(beatNamed(/^Rolled back/).text).toContain(
+      'web-c68c68797 (revision 3) at 3, web-c47498c66 (revision 2) at 0.',
+    );
   });
   it('undone twice, returns to nginx:1.28 under revision 4, and web-c68c68797 keeps revision 3', () => {
     const host = live();
@@ -69,11 +81,13 @@ describe('the rollout-undo widget', () => {
     expect(rs(d, 'web-c47498c66')).toMatchObject({ replicas: 3, revision: 4, history: '2' });
     expect(rs(d, 'web-c68c68797')).toMatchObject({ replicas: 0, revision: 3 });
   });
-  it('is placed in its chapter beside a paragraph that quotes the simulation\'s names and numbers', () => {
+  it("is placed in its chapter beside a paragraph that quotes the simulation's names and numbers", () => {
     const at = chapter.indexOf('<InlineWidget id="rollout-undo" />');
     const para = chapter.slice(chapter.indexOf('Run the undo yourself below.'), at);
     expect(at).toBeGreaterThan(chapter.indexOf('## History and undo'));
-    expect(para).toContain('`web-c47498c66` (revision 2) runs the three pods, and `web-c68c68797` (revision 1) waits at 0 replicas');
+    expect(para).toContain(
+      '`web-c47498c66` (revision 2) runs the three pods, and `web-c68c68797` (revision 1) waits at 0 replicas',
+    );
     expect(para).toContain('scales `web-c68c68797` from 0 to 1 and gives it revision 3');
     expect(para).toContain('4 pods, 3 of them ready');
     expect(beatNamed(/creates no ReplicaSet/).text).toContain('4 pods, 3 ready');

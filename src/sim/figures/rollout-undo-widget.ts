@@ -19,10 +19,21 @@ const NEXT_IMAGE = 'nginx:1.28';
 const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
 
 /** One of web's ReplicaSets as stored: its size, its pods ready, its image and its revision annotations. */
-interface UndoReplicaSet { name: string; image: string; replicas: number; ready: number; revision: number; history: string | null }
+interface UndoReplicaSet {
+  name: string;
+  image: string;
+  replicas: number;
+  ready: number;
+  revision: number;
+  history: string | null;
+}
 
 /** What the picture draws: web's ReplicaSets, newest revision first, and the Deployment's own revision. */
-export interface UndoDetail { deploymentRevision: number | null; image: string | null; replicaSets: UndoReplicaSet[] }
+export interface UndoDetail {
+  deploymentRevision: number | null;
+  image: string | null;
+  replicaSets: UndoReplicaSet[];
+}
 
 /** web's ReplicaSets and revisions, read from the store (the annotations the Deployment controller writes). */
 function undoDetailOf(cluster: Cluster): UndoDetail {
@@ -37,15 +48,24 @@ function undoDetailOf(cluster: Cluster): UndoDetail {
       history: rs.metadata?.annotations?.[REVISION_HISTORY] ?? null,
     }))
     .sort((a, b) => b.revision - a.revision);
-  return { deploymentRevision: revisionOf(d), image: d?.spec?.template?.spec?.containers?.[0]?.image ?? null, replicaSets: rss };
+  return {
+    deploymentRevision: revisionOf(d),
+    image: d?.spec?.template?.spec?.containers?.[0]?.image ?? null,
+    replicaSets: rss,
+  };
 }
 
 /** web's ReplicaSet running `image`, from the frame. */
 const rsOn = (f: Frame, image: string) => webOf(f)?.replicaSets.find((rs) => rs.image === image);
 /** web's ReplicaSets from the frame as "name (revision n) at k", newest first. */
-const sizes = (f: Frame): string => [...(webOf(f)?.replicaSets ?? [])].sort((a, b) => Number(b.revision) - Number(a.revision)).map((rs) => `${rs.name} (revision ${rs.revision}) at ${rs.replicas}`).join(', ');
+const sizes = (f: Frame): string =>
+  [...(webOf(f)?.replicaSets ?? [])]
+    .sort((a, b) => Number(b.revision) - Number(a.revision))
+    .map((rs) => `${rs.name} (revision ${rs.revision}) at ${rs.replicas}`)
+    .join(', ');
 /** web has settled on `image`: every pod of it ready and the rollout complete. */
-const completeOn = (f: Frame, image: string): boolean => webSettled(f, REPLICAS) && webOf(f)?.image === image && livePodsOf(f).every((p) => p.image === image);
+const completeOn = (f: Frame, image: string): boolean =>
+  webSettled(f, REPLICAS) && webOf(f)?.image === image && livePodsOf(f).every((p) => p.image === image);
 
 /** kubectl creates web, then rolls it to nginx:1.28; the widget opens once that rollout is complete. */
 const setup: DemoDef = {
@@ -59,7 +79,8 @@ const setup: DemoDef = {
     beats: [
       {
         when: (f) => webSettled(f, REPLICAS),
-        text: (f) => `${WEB} runs ${count(REPLICAS, 'pod')} of ReplicaSet ${webOf(f)!.replicaSets[0].name} (revision 1). kubectl set image changes the template to ${NEXT_IMAGE}.`,
+        text: (f) =>
+          `${WEB} runs ${count(REPLICAS, 'pod')} of ReplicaSet ${webOf(f)!.replicaSets[0].name} (revision 1). kubectl set image changes the template to ${NEXT_IMAGE}.`,
         then: () => [{ type: 'set-image', name: WEB, image: NEXT_IMAGE }],
       },
       {
@@ -88,7 +109,13 @@ const undo: DemoDef = {
     const d = webOf(f)!;
     const byRevision = [...d.replicaSets].sort((a, b) => Number(b.revision) - Number(a.revision));
     const [current, previous] = byRevision;
-    const memo: DemoMemo = { to: previous.image, back: previous.name, from: current.name, was: previous.revision, next: Number(current.revision) + 1 };
+    const memo: DemoMemo = {
+      to: previous.image,
+      back: previous.name,
+      from: current.name,
+      was: previous.revision,
+      next: Number(current.revision) + 1,
+    };
     return {
       actions: [{ type: 'rollout', name: WEB, verb: 'undo' }],
       memo,
@@ -96,13 +123,18 @@ const undo: DemoDef = {
       beats: [
         {
           // The controller's first pass on the old template: the reused ReplicaSet has grown and taken the next revision.
-          when: (g, m) => { const rs = rsOn(g, String(m.to)); return !!rs && rs.replicas > 0 && Number(rs.revision) === Number(m.next); },
-          text: (g, m) => `The template hashes to ${m.back} again, so the controller creates no ReplicaSet: it scales ${m.back} up, now revision ${m.next} (its old number, ${m.was}, moves to its revision-history annotation). ${sizes(g)}; ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`,
+          when: (g, m) => {
+            const rs = rsOn(g, String(m.to));
+            return !!rs && rs.replicas > 0 && Number(rs.revision) === Number(m.next);
+          },
+          text: (g, m) =>
+            `The template hashes to ${m.back} again, so the controller creates no ReplicaSet: it scales ${m.back} up, now revision ${m.next} (its old number, ${m.was}, moves to its revision-history annotation). ${sizes(g)}; ${count(livePodsOf(g).length, 'pod')}, ${readyPodsOf(g).length} ready.`,
         },
         {
           when: (g, m) => completeOn(g, String(m.to)),
           // The default 25% limits on 3 replicas: surge 1 (rounded up), unavailable 0 (rounded down).
-          text: (g, m) => `Rolled back: ${REPLICAS} new pods of ${m.to} from ${m.back}, never more than ${REPLICAS + 1} pods nor fewer than ${REPLICAS} ready. ${sizes(g)}.`,
+          text: (g, m) =>
+            `Rolled back: ${REPLICAS} new pods of ${m.to} from ${m.back}, never more than ${REPLICAS + 1} pods nor fewer than ${REPLICAS} ready. ${sizes(g)}.`,
         },
       ],
     };

@@ -35,9 +35,11 @@ const WEB: PodSpecOfFigure = { name: 'web', image: IMAGE, cpu: '500m', memory: '
 const BIG: PodSpecOfFigure = { name: 'big', image: IMAGE, cpu: '6', memory: '4Gi' };
 
 const all = (f: Frame): PodView[] => [...f.pending, ...f.pods];
-const pod = (f: Frame, name: string): PodView | undefined => all(f).find((p) => p.name === name && p.namespace === 'default' && !p.terminating);
+const pod = (f: Frame, name: string): PodView | undefined =>
+  all(f).find((p) => p.name === name && p.namespace === 'default' && !p.terminating);
 const node = (f: Frame, name: string) => f.nodes.find((n) => n.name === name);
-const hasTaint = (f: Frame): boolean => !!node(f, TAINTED)?.taints.some((t) => t.key === GPU_TAINT.key && t.effect === GPU_TAINT.effect);
+const hasTaint = (f: Frame): boolean =>
+  !!node(f, TAINTED)?.taints.some((t) => t.key === GPU_TAINT.key && t.effect === GPU_TAINT.effect);
 
 /** The scheduler's state (undefined while it is stopped). */
 function schedulerOf(c: Cluster): SchedulerState | undefined {
@@ -47,7 +49,12 @@ function schedulerOf(c: Cluster): SchedulerState | undefined {
 const setup: DemoDef<SchedulerDetail> = {
   id: 'setup',
   label: () => 'Set the scene',
-  unavailable: (f) => (pod(f, BATCH.name) ? 'The scene is set already.' : f.nodes.every((n) => n.ready === 'True') ? null : 'The nodes are still registering.'),
+  unavailable: (f) =>
+    pod(f, BATCH.name)
+      ? 'The scene is set already.'
+      : f.nodes.every((n) => n.ready === 'True')
+        ? null
+        : 'The nodes are still registering.',
   start: () => ({
     actions: [
       { type: 'cordon', node: CORDONED, on: true },
@@ -66,7 +73,8 @@ const setup: DemoDef<SchedulerDetail> = {
       },
       {
         when: (f) => !!pod(f, BATCH.name)?.ready,
-        text: () => `The kubelet on ${FULL} starts ${BATCH.name}. The scene: one node cordoned, one tainted, one full, two with room.`,
+        text: () =>
+          `The kubelet on ${FULL} starts ${BATCH.name}. The scene: one node cordoned, one tainted, one full, two with room.`,
       },
     ],
   }),
@@ -87,7 +95,9 @@ function runDemo(spec: PodSpecOfFigure, id: string, label: string, intro: string
           when: (f) => !!pod(f, spec.name)?.node,
           text: (f) => {
             const p = pod(f, spec.name)!;
-            const left = f.nodes.filter((n) => !n.cordoned && !n.taints.some((t) => t.effect === 'NoSchedule')).map((n) => n.name);
+            const left = f.nodes
+              .filter((n) => !n.cordoned && !n.taints.some((t) => t.effect === 'NoSchedule'))
+              .map((n) => n.name);
             return `Filter, then score: of ${left.join(', ')} (the nodes neither cordoned nor tainted), those with room for ${spec.name} are scored by each plugin, and ${p.node} has the highest weighted total. The scheduler binds ${spec.name} to it.`;
           },
         },
@@ -100,7 +110,12 @@ function runDemo(spec: PodSpecOfFigure, id: string, label: string, intro: string
   };
 }
 
-const web = runDemo(WEB, 'web', 'Create web', `A pod named ${WEB.name} asks for ${WEB.cpu} of CPU and ${WEB.memory} of memory. Requests are what the scheduler counts, not what the container will use.`);
+const web = runDemo(
+  WEB,
+  'web',
+  'Create web',
+  `A pod named ${WEB.name} asks for ${WEB.cpu} of CPU and ${WEB.memory} of memory. Requests are what the scheduler counts, not what the container will use.`,
+);
 
 const big: DemoDef<SchedulerDetail> = {
   id: 'big',
@@ -114,7 +129,8 @@ const big: DemoDef<SchedulerDetail> = {
       {
         // The frame shows no PodScheduled condition: the scheduler's own record of the attempt says it failed.
         when: (f, _m, detail) => pendingFor(f, BIG.name) && attemptFailed(detail(), BIG.name),
-        text: (f) => `No node passes every filter, so ${BIG.name} stays Pending and the scheduler records a FailedScheduling event. ${reasonsSaid(f)}`,
+        text: (f) =>
+          `No node passes every filter, so ${BIG.name} stays Pending and the scheduler records a FailedScheduling event. ${reasonsSaid(f)}`,
       },
     ],
   }),
@@ -152,11 +168,13 @@ const tolerate: DemoDef<SchedulerDetail> = {
     beats: [
       {
         when: (f) => !!pod(f, BIG.name)?.node,
-        text: (f) => `This time ${TAINTED} passes TaintToleration, and with ${node(f, TAINTED)!.cpuMilli}m of CPU it passes NodeResourcesFit too: ${BIG.name} is bound to ${pod(f, BIG.name)!.node}.`,
+        text: (f) =>
+          `This time ${TAINTED} passes TaintToleration, and with ${node(f, TAINTED)!.cpuMilli}m of CPU it passes NodeResourcesFit too: ${BIG.name} is bound to ${pod(f, BIG.name)!.node}.`,
       },
       {
         when: (f) => !!pod(f, BIG.name)?.ready,
-        text: (f) => `The kubelet on ${pod(f, BIG.name)!.node} pulls the image and starts the container: ${BIG.name} is Running.`,
+        text: (f) =>
+          `The kubelet on ${pod(f, BIG.name)!.node} pulls the image and starts the container: ${BIG.name} is Running.`,
       },
     ],
   }),
@@ -215,14 +233,27 @@ export type PodScheduling = {
   memory: string;
   image: string;
   tolerations: string[];
-  attempt: { t: number; node: string | null; message: string | null; numAllNodes: number; feasibleNodes: number; perNode: NodeVerdict[] } | null;
+  attempt: {
+    t: number;
+    node: string | null;
+    message: string | null;
+    numAllNodes: number;
+    feasibleNodes: number;
+    perNode: NodeVerdict[];
+  } | null;
 };
 
 /** What the scheduler figure sends beside each frame. */
 export type SchedulerDetail = {
   weights: { plugin: string; weight: number }[];
   pods: PodScheduling[];
-  nodes: { name: string; cpuMilli: number; memoryBytes: number; requestedCpuMilli: number; requestedMemoryBytes: number }[];
+  nodes: {
+    name: string;
+    cpuMilli: number;
+    memoryBytes: number;
+    requestedCpuMilli: number;
+    requestedMemoryBytes: number;
+  }[];
   /** The kubelet's pod statechart (once), and each bound pod's state in it with the reason. */
   statechart: PodCharts;
 };
@@ -238,7 +269,9 @@ function schedulerDetail(c: Cluster, f: Frame): SchedulerDetail {
   const s = schedulerOf(c);
   const weights = DEFAULT_SCORE_PLUGINS.map((p) => ({ plugin: p.name, weight: p.weight }));
   // The pods as the API server stores them (read, not requested: a view must not add to the log).
-  const podsIn = (storeList(c.world.state.store, 'pods', 'default') as Pod[]).filter((p) => !p.metadata?.deletionTimestamp);
+  const podsIn = (storeList(c.world.state.store, 'pods', 'default') as Pod[]).filter(
+    (p) => !p.metadata?.deletionTimestamp,
+  );
   const pods: PodScheduling[] = podsIn.map((p) => {
     const name = p.metadata!.name!;
     const req = p.spec?.containers?.[0]?.resources?.requests ?? {};
@@ -252,29 +285,40 @@ function schedulerDetail(c: Cluster, f: Frame): SchedulerDetail {
       tolerations: (p.spec?.tolerations ?? []).map((t) => `${t.key}${t.value ? '=' + t.value : ''}:${t.effect ?? ''}`),
       attempt: rec
         ? {
-          t: rec.t,
-          node: rec.node ?? null,
-          message: rec.message ?? null,
-          numAllNodes: rec.numAllNodes,
-          feasibleNodes: rec.feasibleNodes,
-          perNode: rec.perNode.map((n) => {
-            const failed = n.filter.find((x) => x.code !== 'Success');
-            return {
-              node: n.node,
-              passed: !failed,
-              plugin: failed?.plugin ?? null,
-              reasons: failed?.reasons ?? [],
-              scores: n.scores.map((x) => ({ plugin: x.plugin, raw: x.raw, normalized: x.normalized, weighted: x.weighted })),
-              total: n.total,
-            };
-          }),
-        }
+            t: rec.t,
+            node: rec.node ?? null,
+            message: rec.message ?? null,
+            numAllNodes: rec.numAllNodes,
+            feasibleNodes: rec.feasibleNodes,
+            perNode: rec.perNode.map((n) => {
+              const failed = n.filter.find((x) => x.code !== 'Success');
+              return {
+                node: n.node,
+                passed: !failed,
+                plugin: failed?.plugin ?? null,
+                reasons: failed?.reasons ?? [],
+                scores: n.scores.map((x) => ({
+                  plugin: x.plugin,
+                  raw: x.raw,
+                  normalized: x.normalized,
+                  weighted: x.weighted,
+                })),
+                total: n.total,
+              };
+            }),
+          }
         : null,
     };
   });
   const nodes = f.nodes.map((n) => {
     const ni = s?.nodeInfos[n.name];
-    return { name: n.name, cpuMilli: n.cpuMilli, memoryBytes: n.memoryBytes, requestedCpuMilli: ni?.requested.milliCPU ?? 0, requestedMemoryBytes: ni?.requested.memory ?? 0 };
+    return {
+      name: n.name,
+      cpuMilli: n.cpuMilli,
+      memoryBytes: n.memoryBytes,
+      requestedCpuMilli: ni?.requested.milliCPU ?? 0,
+      requestedMemoryBytes: ni?.requested.memory ?? 0,
+    };
   });
   return { weights, pods, nodes, statechart: podStatechart(c, f) };
 }
@@ -316,7 +360,7 @@ export const schedulerFigure: FigureDef<SchedulerDetail> = {
   leavesOut: [
     'The default profile without InterPodAffinity and ImageLocality scoring, and without volume, DRA or topology-spread constraints beyond the defaults; no preemption in the story, because every pod has the same priority (create a PriorityClass in the terminal and give a pod its name, and the scheduler preempts as Kubernetes does).',
     'Only CPU and memory requests are counted; limits, ephemeral storage and extended resources are not shown.',
-    'Pods here are bare pods; changing a pod\'s requests replaces it (kubectl replace --force), because requests of a pending pod cannot be edited in place.',
+    "Pods here are bare pods; changing a pod's requests replaces it (kubectl replace --force), because requests of a pending pod cannot be edited in place.",
     'On clusters of 100 nodes or more the scheduler stops filtering once it has found enough feasible nodes; with five nodes it checks them all.',
   ],
   detail: (c, f) => schedulerDetail(c, f),

@@ -26,8 +26,14 @@ async function linkTo(host: FigureHost, id: number, instance: string): Promise<W
   let r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
   // After terminal commands the moment is the reader's own: the link is replayed before it is given.
   const nodeCapacity = host.def.options.nodeCapacity;
-  if (r.ok && host.terminalUsed) r = checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity, addons: host.def.addons?.() }));
-  return { id, instance, ok: true, view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } } };
+  if (r.ok && host.terminalUsed)
+    r = checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity, addons: host.def.addons?.() }));
+  return {
+    id,
+    instance,
+    ok: true,
+    view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } },
+  };
 }
 
 // kubectl's chunk, loading or loaded (which code is loaded, not simulation state).
@@ -41,7 +47,9 @@ function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
   chunks.kubectl ??= import('../kubectl/index.ts').catch((e: unknown) => {
     // Said as what failed; the next command tries the chunk again.
     chunks.kubectl = undefined;
-    throw new Error(`kubectl failed to load (${e instanceof Error ? e.message : String(e)}); reload the page to try again.`);
+    throw new Error(
+      `kubectl failed to load (${e instanceof Error ? e.message : String(e)}); reload the page to try again.`,
+    );
   });
   return chunks.kubectl;
 }
@@ -55,7 +63,10 @@ interface FigureServerOptions {
 }
 
 /** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
-export function createFigureServer(figures: Record<string, FigureDef>, options: FigureServerOptions = {}): FigureServer {
+export function createFigureServer(
+  figures: Record<string, FigureDef>,
+  options: FigureServerOptions = {},
+): FigureServer {
   const unloaded = options.unloaded ?? {};
   const hosts = new Map<string, FigureHost>();
   // Hosts in the middle of a terminal line run in slices, and the line each one runs (the next waits for it).
@@ -72,10 +83,14 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
         return { id, instance, ok: true, view: busy ? busy.view() : null };
       }
       // While its terminal runs a long line, a figure answers with where the run has got to and moves for nothing else.
-      if (busy && running.has(busy) && req.op !== 'open' && req.op !== 'close') return { id, instance, ok: true, view: busy.view() };
+      if (busy && running.has(busy) && req.op !== 'open' && req.op !== 'close')
+        return { id, instance, ok: true, view: busy.view() };
       if (req.op === 'open') {
         const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
-        if (!def) throw new Error(Object.hasOwn(unloaded, req.figure) ? unloaded[req.figure] : `no figure "${String(req.figure)}"`);
+        if (!def)
+          throw new Error(
+            Object.hasOwn(unloaded, req.figure) ? unloaded[req.figure] : `no figure "${String(req.figure)}"`,
+          );
         checkStory(req.story, def);
         const host = new FigureHost(def, req.story);
         hosts.set(instance, host);
@@ -94,12 +109,14 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
   };
   const link = async (req: WorkerRequest): Promise<WorkerReply> => {
     const host = hosts.get(req.instance);
-    if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
+    if (!host)
+      return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     return linkTo(host, req.id, req.instance);
   };
   const terminal = async (req: WorkerRequest): Promise<WorkerReply> => {
     const host = hosts.get(req.instance);
-    if (!host) return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
+    if (!host)
+      return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
     try {
       const k = await loadKubectl();
       if (req.op === 'terminal' && options.pause) {
@@ -108,7 +125,13 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
         const line = (async () => {
           await before;
           interrupted.delete(host);
-          return k.runOnFigureInSlices(host, req.line, req.stdin, pause, () => hosts.get(req.instance) !== host || interrupted.delete(host));
+          return k.runOnFigureInSlices(
+            host,
+            req.line,
+            req.stdin,
+            pause,
+            () => hosts.get(req.instance) !== host || interrupted.delete(host),
+          );
         })();
         running.set(host, line);
         try {
@@ -118,7 +141,12 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
           if (running.get(host) === line) running.delete(host);
         }
       }
-      const answer = req.op === 'complete' ? { completion: k.completeOnFigure(host, req.line) } : req.op === 'terminal' ? { terminal: k.runOnFigure(host, req.line, req.stdin) } : null;
+      const answer =
+        req.op === 'complete'
+          ? { completion: k.completeOnFigure(host, req.line) }
+          : req.op === 'terminal'
+            ? { terminal: k.runOnFigure(host, req.line, req.stdin) }
+            : null;
       if (!answer) throw new Error(`"${req.op}" is not a terminal request`);
       return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), ...answer } };
     } catch (e) {
@@ -132,16 +160,31 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
     // kubectl's part of the API server comes with the decoder: a link may replay terminal commands.
     const { decodeMoment, restoreMoment, installKubectlExtras } = await import('../permalink.ts');
     let notice: string | undefined;
-    let moment: { inputs: Input[]; step: number; beyond?: { events: number; t: number }; restored: Timeline } | undefined;
+    let moment:
+      { inputs: Input[]; step: number; beyond?: { events: number; t: number }; restored: Timeline } | undefined;
     const d = decodeMoment(req.link);
     if (!d.ok) notice = d.error;
-    else if (d.moment.scenario !== def.id) notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
-    else if (d.moment.seed !== def.options.seed || d.moment.options.nodes !== def.options.nodes || d.moment.options.kubeadm) notice = 'This link was made for another cluster.';
+    else if (d.moment.scenario !== def.id)
+      notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
+    else if (
+      d.moment.seed !== def.options.seed ||
+      d.moment.options.nodes !== def.options.nodes ||
+      d.moment.options.kubeadm
+    )
+      notice = 'This link was made for another cluster.';
     else {
       const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity, addons: def.addons?.() });
       if (!r.ok) notice = r.error;
       // The checked replay is the figure's own: the host takes its timeline rather than replaying the link again.
-      else { moment = { inputs: d.moment.inputs, step: d.moment.step, ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}), restored: r.timeline }; notice = r.warning; }
+      else {
+        moment = {
+          inputs: d.moment.inputs,
+          step: d.moment.step,
+          ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}),
+          restored: r.timeline,
+        };
+        notice = r.warning;
+      }
     }
     if (moment) {
       const id = req.id;
@@ -164,8 +207,14 @@ export function createFigureServer(figures: Record<string, FigureDef>, options: 
 
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */
 function checkStory(s: CompiledStory, def: FigureDef): void {
-  if (!s || typeof s !== 'object' || s.figure !== def.id || !Array.isArray(s.inputs) || !Array.isArray(s.beats)) throw new Error(`the story for "${def.id}" is malformed`);
-  if (s.options?.seed !== def.options.seed || s.options?.nodes !== def.options.nodes || JSON.stringify(s.options?.nodeCapacity ?? []) !== JSON.stringify(def.options.nodeCapacity ?? [])) throw new Error(`the story for "${def.id}" was compiled for another cluster`);
+  if (!s || typeof s !== 'object' || s.figure !== def.id || !Array.isArray(s.inputs) || !Array.isArray(s.beats))
+    throw new Error(`the story for "${def.id}" is malformed`);
+  if (
+    s.options?.seed !== def.options.seed ||
+    s.options?.nodes !== def.options.nodes ||
+    JSON.stringify(s.options?.nodeCapacity ?? []) !== JSON.stringify(def.options.nodeCapacity ?? [])
+  )
+    throw new Error(`the story for "${def.id}" was compiled for another cluster`);
 }
 
 /**
@@ -173,12 +222,27 @@ function checkStory(s: CompiledStory, def: FigureDef): void {
  * world; else why it cannot be shared (the clock run on past the last recorded step, a replay that
  * differs), so a link never opens on another frame.
  */
-function checkLink(link: string, host: FigureHost, decode: (l: string) => DecodeResult, restore: (m: Moment) => RestoreResult): { ok: true; link: string } | { ok: false; error: string } {
+function checkLink(
+  link: string,
+  host: FigureHost,
+  decode: (l: string) => DecodeResult,
+  restore: (m: Moment) => RestoreResult,
+): { ok: true; link: string } | { ok: false; error: string } {
   const d = decode(link);
   if (!d.ok) return { ok: false, error: `This moment cannot be shared as a link: ${d.error}` };
-  if (d.moment.check === undefined) return { ok: false, error: 'This moment cannot be shared as a link: the clock ran on past a recorded step. Step forward (or back) to a recorded step, then copy the link.' };
+  if (d.moment.check === undefined)
+    return {
+      ok: false,
+      error:
+        'This moment cannot be shared as a link: the clock ran on past a recorded step. Step forward (or back) to a recorded step, then copy the link.',
+    };
   const back = restore(d.moment);
-  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash()) return { ok: false, error: 'This moment cannot be shared as a link: replaying the terminal\'s commands from a link would not arrive at this exact frame.' };
+  if (!back.ok || back.warning || back.cluster.world.hash() !== host.cluster.world.hash())
+    return {
+      ok: false,
+      error:
+        "This moment cannot be shared as a link: replaying the terminal's commands from a link would not arrive at this exact frame.",
+    };
   return { ok: true, link };
 }
 

@@ -25,7 +25,14 @@ export const CLIENT_IMAGE = 'curlimages/curl:8.11.0';
 const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
 
 /** One endpoint of web's EndpointSlices, with the three conditions the controller derives from its pod. */
-interface EndpointRow { ip: string; pod: string; node: string; ready: boolean; serving: boolean; terminating: boolean }
+interface EndpointRow {
+  ip: string;
+  pod: string;
+  node: string;
+  ready: boolean;
+  serving: boolean;
+  terminating: boolean;
+}
 
 /** One rule of web's KUBE-SVC chain on node-1: the endpoint it sends to, its KUBE-SEP chain, and its match. */
 interface PickRow {
@@ -38,7 +45,10 @@ interface PickRow {
 }
 
 /** What the networking widgets read beside the Frame (node-1's rules as the picks they make: the lines themselves stay in the worker). */
-export interface ServiceWebDetail { endpoints: EndpointRow[]; picks: PickRow[] }
+export interface ServiceWebDetail {
+  endpoints: EndpointRow[];
+  picks: PickRow[];
+}
 
 /** web's endpoints as its EndpointSlices (label kubernetes.io/service-name=web) list them, by address. */
 export function endpointRowsOf(cluster: Cluster): EndpointRow[] {
@@ -50,8 +60,12 @@ export function endpointRowsOf(cluster: Cluster): EndpointRow[] {
     for (const e of s.endpoints ?? []) {
       // The API's conditions are pointers: an unset one reads as its documented default (ready, serving: true when unset).
       rows.push({
-        ip: e.addresses[0] ?? '', pod: e.targetRef?.name ?? '', node: e.nodeName ?? '',
-        ready: e.conditions?.ready !== false, serving: e.conditions?.serving !== false, terminating: e.conditions?.terminating === true,
+        ip: e.addresses[0] ?? '',
+        pod: e.targetRef?.name ?? '',
+        node: e.nodeName ?? '',
+        ready: e.conditions?.ready !== false,
+        serving: e.conditions?.serving !== false,
+        terminating: e.conditions?.terminating === true,
       });
     }
   }
@@ -83,16 +97,22 @@ export function serviceWebDetailOf(cluster: Cluster, frame: Frame): FigureDetail
 }
 
 /** The detail back in its type (a beat's `detail()`). */
-export const serviceWebOf = (d: FigureDetail | null): ServiceWebDetail | null => (d ? (d as unknown as ServiceWebDetail) : null);
+export const serviceWebOf = (d: FigureDetail | null): ServiceWebDetail | null =>
+  d ? (d as unknown as ServiceWebDetail) : null;
 
 /** The addresses node-1's rules send new connections to. */
-export const ruleTargetsOf = (d: ServiceWebDetail | null): string[] => (d?.picks ?? []).map((p) => p.endpoint.slice(0, p.endpoint.lastIndexOf(':')));
+export const ruleTargetsOf = (d: ServiceWebDetail | null): string[] =>
+  (d?.picks ?? []).map((p) => p.endpoint.slice(0, p.endpoint.lastIndexOf(':')));
 
 /** web settled behind its Service: `replicas` pods Ready, and node-1's rules name exactly their addresses. */
 export function serviceSettled(f: Frame, d: ServiceWebDetail | null, replicas: number): boolean {
   const w = webOf(f);
-  if (!w || w.replicas !== replicas || readyPodsOf(f).length !== replicas || livePodsOf(f).length !== replicas) return false;
-  const want = readyPodsOf(f).map((p) => p.ip ?? '').sort().join(',');
+  if (!w || w.replicas !== replicas || readyPodsOf(f).length !== replicas || livePodsOf(f).length !== replicas)
+    return false;
+  const want = readyPodsOf(f)
+    .map((p) => p.ip ?? '')
+    .sort()
+    .join(',');
   return ruleTargetsOf(d).sort().join(',') === want;
 }
 
@@ -103,7 +123,8 @@ export function serviceSettled(f: Frame, d: ServiceWebDetail | null, replicas: n
 export const serviceWebAddons = () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy');
 
 /** The same with CoreDNS, as the traffic figure runs it (its pods take node resources): for the widgets a client's name or Service lookup needs. */
-export const serviceDnsAddons = () => trafficFigure.addons!().filter((a) => a.name === 'kube-proxy' || a.name === 'coredns');
+export const serviceDnsAddons = () =>
+  trafficFigure.addons!().filter((a) => a.name === 'kube-proxy' || a.name === 'coredns');
 
 /** The setup each networking widget's story begins with: web and its Service, paused once node-1's rules list every pod. */
 export function serviceSetupDemo(replicas: number): DemoDef {
@@ -113,15 +134,27 @@ export function serviceSetupDemo(replicas: number): DemoDef {
     unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
     start: () => ({
       actions: [
-        { type: 'create-deployment', name: WEB, image: WEB_IMAGE, replicas, file: { container: CONTAINER, note: `${count(replicas, 'replica')} of ${WEB_IMAGE}; readiness probe GET / on port ${PORT}` } },
+        {
+          type: 'create-deployment',
+          name: WEB,
+          image: WEB_IMAGE,
+          replicas,
+          file: {
+            container: CONTAINER,
+            note: `${count(replicas, 'replica')} of ${WEB_IMAGE}; readiness probe GET / on port ${PORT}`,
+          },
+        },
         { type: 'expose', name: WEB, port: PORT },
       ],
       memo: {},
       intro: `kubectl creates the Deployment ${WEB} (${count(replicas, 'replica')} of ${WEB_IMAGE}, a readiness probe on port ${PORT}) and the Service ${WEB} in front of it.`,
-      beats: [{
-        when: (f, _m, detail) => serviceSettled(f, serviceWebOf(detail()), replicas),
-        text: (f) => `${WEB} runs ${count(replicas, 'pod')} behind the Service ${WEB}: ${listOf(readyPodsOf(f).map((p) => p.name))}, each a ready endpoint in ${RULES_NODE}'s rules.`,
-      }],
+      beats: [
+        {
+          when: (f, _m, detail) => serviceSettled(f, serviceWebOf(detail()), replicas),
+          text: (f) =>
+            `${WEB} runs ${count(replicas, 'pod')} behind the Service ${WEB}: ${listOf(readyPodsOf(f).map((p) => p.name))}, each a ready endpoint in ${RULES_NODE}'s rules.`,
+        },
+      ],
     }),
   };
 }

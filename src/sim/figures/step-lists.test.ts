@@ -9,7 +9,7 @@ const compiled = compileFigure(FIGURES.cluster);
 const fresh = () => new FigureHost(FIGURES.cluster, compiled.story);
 
 describe('Step forward over the start-up lists', () => {
-  it('after Apply, one press goes over every watch\'s initial list and draws all of it as one burst', () => {
+  it("after Apply, one press goes over every watch's initial list and draws all of it as one burst", () => {
     const host = fresh();
     expect(host.handle({ op: 'step' })!.records.map((r) => r.label)).toEqual(['POST deployments']);
     const v = host.handle({ op: 'step' })!;
@@ -18,7 +18,9 @@ describe('Step forward over the start-up lists', () => {
     expect(v.records.every((r) => r.kind === 'watch' && /^(ADDED|BOOKMARK) /.test(r.label))).toBe(true);
     // Each list ends in its BOOKMARK: as many BOOKMARKs as watches listed.
     expect(v.records.filter((r) => r.label.startsWith('BOOKMARK')).length).toBeGreaterThan(5);
-    expect(v.sentence).toBe(`Every component lists what exists: one ADDED notification for each object its watches cover, then a BOOKMARK saying the list is complete (${v.records.length} notifications in all). Nothing changes in the cluster; now each one knows what there is.`);
+    expect(v.sentence).toBe(
+      `Every component lists what exists: one ADDED notification for each object its watches cover, then a BOOKMARK saying the list is complete (${v.records.length} notifications in all). Nothing changes in the cluster; now each one knows what there is.`,
+    );
     // The next press is the first thing that is not a list: the Deployment told to the controllers.
     const after = host.handle({ op: 'step' })!;
     expect(after.step).toBe(v.step + 1);

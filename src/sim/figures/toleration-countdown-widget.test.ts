@@ -30,7 +30,8 @@ describe('the toleration-countdown widget', () => {
     const d = countdown(c.first);
     expect(d).toMatchObject({ node: 'node-2', powered: true, ready: 'True', taints: [] });
     expect(d.pods.map((p) => p.name)).toEqual(ON_NODE_2);
-    for (const p of d.pods) expect(p).toMatchObject({ tolerationSeconds: 300, evictAt: null, remainingS: null, terminating: false });
+    for (const p of d.pods)
+      expect(p).toMatchObject({ tolerationSeconds: 300, evictAt: null, remainingS: null, terminating: false });
   });
   itStepsAsAWidget(tolerationCountdownWidget, () => c, [1, 2, 3]);
   it('schedules each deletion 300 s after it handles the NoExecute taint, counts it down, and deletes both when it runs out', () => {
@@ -61,8 +62,16 @@ describe('the toleration-countdown widget', () => {
   it('replaces the deleted pods on node-1 and node-3, and the old ones stay Terminating', () => {
     const end = at(c.story.end);
     const fresh = end.frame.pods.filter((p) => !c.first.frame.pods.some((q) => q.name === p.name));
-    expect(fresh.map((p) => `${p.name} ${p.node}`).sort()).toEqual(['web-c68c68797-lsm28 node-3', 'web-c68c68797-rzs7n node-1']);
-    expect(end.frame.pods.filter((p) => p.terminating).map((p) => p.name).sort()).toEqual(ON_NODE_2);
+    expect(fresh.map((p) => `${p.name} ${p.node}`).sort()).toEqual([
+      'web-c68c68797-lsm28 node-3',
+      'web-c68c68797-rzs7n node-1',
+    ]);
+    expect(
+      end.frame.pods
+        .filter((p) => p.terminating)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(ON_NODE_2);
   });
   it('powers node-2 on again: Ready, untainted and empty', () => {
     const host = live();
@@ -74,14 +83,19 @@ describe('the toleration-countdown widget', () => {
     }
     expect(countdown(v)).toMatchObject({ powered: true, ready: 'True', taints: [], pods: [] });
   });
-  it('is placed in its chapter beside a paragraph that quotes the simulation\'s names and seconds', () => {
-    const para = chapter.slice(chapter.indexOf('Watch the bet being kept below.'), chapter.indexOf('<InlineWidget id="toleration-countdown" />'));
+  it("is placed in its chapter beside a paragraph that quotes the simulation's names and seconds", () => {
+    const para = chapter.slice(
+      chapter.indexOf('Watch the bet being kept below.'),
+      chapter.indexOf('<InlineWidget id="toleration-countdown" />'),
+    );
     const tainted = beatNamed(/is tainted node\.kubernetes\.io\/unreachable:NoExecute\. /);
     const evicted = beatNamed(/the 300 s are up/);
     const cut = Number(/^(\d+) s after the power went/.exec(tainted.text)![1]);
     const renewedAgo = c.first.frame.nodes.find((n) => n.name === 'node-2')!.leaseAgeMs!;
     expect(para).toContain('`web-c68c68797-nzjqm` and `web-c68c68797-pjhzg`, on `node-2`');
-    expect(para).toContain(`Cut the power: ${cut} seconds later (${Math.floor((cut * 1000 + renewedAgo) / 1000)} after the last Lease renewal)`);
+    expect(para).toContain(
+      `Cut the power: ${cut} seconds later (${Math.floor((cut * 1000 + renewedAgo) / 1000)} after the last Lease renewal)`,
+    );
     expect(evicted.text).toMatch(/^342 s after the power went/);
     expect(para).toContain('to the deletion at 342 seconds');
     expect(para).toContain('`web-c68c68797-lsm28` on `node-3` and `web-c68c68797-rzs7n` on `node-1`');

@@ -46,8 +46,10 @@ export interface CountdownDetail {
 }
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
-const tainted = (f: Frame): boolean => !!nodeOf(f)?.taints.some((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
-const detailOf = (d: FigureDetail | null): CountdownDetail | null => (d?.countdown ? (d.countdown as unknown as CountdownDetail) : null);
+const tainted = (f: Frame): boolean =>
+  !!nodeOf(f)?.taints.some((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
+const detailOf = (d: FigureDetail | null): CountdownDetail | null =>
+  d?.countdown ? (d.countdown as unknown as CountdownDetail) : null;
 const names = (m: DemoMemo): string[] => (m.pods ? String(m.pods).split(',') : []);
 const secondsSince = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
@@ -68,20 +70,22 @@ function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
     powered: n?.powered ?? false,
     ready: n?.ready ?? 'Unknown',
     taints: (n?.taints ?? []).filter((t) => t.key === UNREACHABLE).map((t) => t.effect),
-    pods: pods.map((p): TolerationCountdown => {
-      const name = p.metadata?.name ?? '';
-      const work = workers[`default/${name}`];
-      const evictAt = work && !work.fired ? work.fireAt : null;
-      const tol = p.spec?.tolerations?.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
-      return {
-        name,
-        tolerationSeconds: tol?.tolerationSeconds ?? null,
-        scheduledAt: work ? work.createdAt : null,
-        evictAt,
-        remainingS: evictAt === null ? null : Math.max(0, Math.ceil((evictAt - w.now) / 1000)),
-        terminating: !!p.metadata?.deletionTimestamp,
-      };
-    }).sort((a, b) => (a.name < b.name ? -1 : 1)),
+    pods: pods
+      .map((p): TolerationCountdown => {
+        const name = p.metadata?.name ?? '';
+        const work = workers[`default/${name}`];
+        const evictAt = work && !work.fired ? work.fireAt : null;
+        const tol = p.spec?.tolerations?.find((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
+        return {
+          name,
+          tolerationSeconds: tol?.tolerationSeconds ?? null,
+          scheduledAt: work ? work.createdAt : null,
+          evictAt,
+          remainingS: evictAt === null ? null : Math.max(0, Math.ceil((evictAt - w.now) / 1000)),
+          terminating: !!p.metadata?.deletionTimestamp,
+        };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : 1)),
   };
 }
 
@@ -89,15 +93,27 @@ function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
 const awayBeats: DemoBeat[] = [
   {
     // The NoExecute taint is on and the controller has scheduled every pod's deletion.
-    when: (f, m, detail) => { const d = detailOf(detail()); return tainted(f) && !!d && names(m).every((n) => d.pods.some((p) => p.name === n && p.evictAt !== null)); },
-    text: (f, m) => `${secondsSince(f, m)} s after the power went, ${NODE} is tainted ${UNREACHABLE}:NoExecute. ${agree(names(m).length, 'Its pod tolerates', 'Its pods tolerate')} that for 300 s (DefaultTolerationSeconds), so the taint-eviction controller schedules ${agree(names(m).length, 'its', 'their')} deletion 300 s from now, and waits.`,
+    when: (f, m, detail) => {
+      const d = detailOf(detail());
+      return tainted(f) && !!d && names(m).every((n) => d.pods.some((p) => p.name === n && p.evictAt !== null));
+    },
+    text: (f, m) =>
+      `${secondsSince(f, m)} s after the power went, ${NODE} is tainted ${UNREACHABLE}:NoExecute. ${agree(names(m).length, 'Its pod tolerates', 'Its pods tolerate')} that for 300 s (DefaultTolerationSeconds), so the taint-eviction controller schedules ${agree(names(m).length, 'its', 'their')} deletion 300 s from now, and waits.`,
   },
   {
-    when: (f, m) => names(m).every((n) => { const p = webPodsOf(f).find((x) => x.name === n); return !p || p.terminating; }),
-    text: (f, m) => `${secondsSince(f, m)} s after the power went the 300 s are up: the taint-eviction controller deletes ${listOf(names(m))}. ${agree(names(m).length, 'It stays', 'They stay')} Terminating: only ${NODE}'s kubelet could confirm that the containers stopped.`,
+    when: (f, m) =>
+      names(m).every((n) => {
+        const p = webPodsOf(f).find((x) => x.name === n);
+        return !p || p.terminating;
+      }),
+    text: (f, m) =>
+      `${secondsSince(f, m)} s after the power went the 300 s are up: the taint-eviction controller deletes ${listOf(names(m))}. ${agree(names(m).length, 'It stays', 'They stay')} Terminating: only ${NODE}'s kubelet could confirm that the containers stopped.`,
   },
   {
-    when: (f) => { const d = webOf(f); return !!d && readyPodsOf(f).filter((p) => p.node !== NODE).length >= d.replicas; },
+    when: (f) => {
+      const d = webOf(f);
+      return !!d && readyPodsOf(f).filter((p) => p.node !== NODE).length >= d.replicas;
+    },
     text: (f, m) => {
       const fresh = livePodsOf(f).filter((p) => !String(m.before).split(',').includes(p.name));
       return `The ReplicaSet counts only pods that are not being deleted, so it made ${count(fresh.length, 'replacement')}: ${listOf(fresh.map((p) => `${p.name} on ${p.node}`))}. ${readyPodsOf(f).length} of ${REPLICAS} ready, ${secondsSince(f, m)} s after the power went.`;
@@ -116,16 +132,27 @@ const power: DemoDef = {
         actions: [{ type: 'node', node: NODE, action: 'start' }],
         memo: {},
         intro: `${NODE} boots; its kubelet renews the Lease and posts the node's status again.`,
-        beats: [{
-          when: (g) => nodeOf(g)?.ready === 'True' && !tainted(g),
-          text: (g) => `${NODE} is Ready and untainted again${webPodsOf(g).some((p) => p.node === NODE) ? '' : ', and empty: its kubelet found its pods deleted and confirmed it. Nothing moves pods back to it'}.`,
-        }],
+        beats: [
+          {
+            when: (g) => nodeOf(g)?.ready === 'True' && !tainted(g),
+            text: (g) =>
+              `${NODE} is Ready and untainted again${webPodsOf(g).some((p) => p.node === NODE) ? '' : ', and empty: its kubelet found its pods deleted and confirmed it. Nothing moves pods back to it'}.`,
+          },
+        ],
       };
     }
-    const mine = livePodsOf(f).filter((p) => p.node === NODE).map((p) => p.name);
+    const mine = livePodsOf(f)
+      .filter((p) => p.node === NODE)
+      .map((p) => p.name);
     return {
       actions: [{ type: 'node', node: NODE, action: 'stop' }],
-      memo: { pods: mine.join(','), at: f.t, before: livePodsOf(f).map((p) => p.name).join(',') },
+      memo: {
+        pods: mine.join(','),
+        at: f.t,
+        before: livePodsOf(f)
+          .map((p) => p.name)
+          .join(','),
+      },
       intro: `${NODE} loses power with ${listOf(mine)} on it. Its Lease goes unrenewed; about 50 s after the last renewal the node-lifecycle controller taints the node.`,
       beats: awayBeats,
     };

@@ -18,13 +18,31 @@ const CLIENT_EVERY_MS = 1000;
 const CLIENT_LATEST = 12;
 
 /** Where the client sends from and to. */
-interface TrafficClientParams { node: string; namespace: string; service: string }
+interface TrafficClientParams {
+  node: string;
+  namespace: string;
+  service: string;
+}
 
 /** One request: when, the endpoint the rules chose (none when no rule matched one), and how it ended. */
-export interface ClientHit { t: number; endpoint: string | null; pod: string | null; ok: boolean; error: ConnectError | null }
+export interface ClientHit {
+  t: number;
+  endpoint: string | null;
+  pod: string | null;
+  ok: boolean;
+  error: ConnectError | null;
+}
 
 /** Counts for one endpoint (or, under the key "", for requests no endpoint took). */
-export interface EndpointCount { endpoint: string; pod: string; node: string; ok: number; refused: number; timeout: number; unreachable: number }
+export interface EndpointCount {
+  endpoint: string;
+  pod: string;
+  node: string;
+  ok: number;
+  refused: number;
+  timeout: number;
+  unreachable: number;
+}
 
 /** The client's state: counts since it started, the latest requests, the job it waits on. */
 interface TrafficClientState {
@@ -39,8 +57,13 @@ interface TrafficClientState {
 type ClientEvent = { type: 'tick' } | { type: 'answer' };
 
 /** The Service's ClusterIP and first port as the client node's kube-proxy last synced it, or null. */
-function serviceTargetOf(w: Pick<WorldState, 'components'>, p: TrafficClientParams): { ip: string; port: number; protocol: 'TCP' | 'UDP' | 'SCTP' } | null {
-  const svc = kubeProxyStateOf(w, p.node)?.synced?.services.find((s) => s.metadata?.namespace === p.namespace && s.metadata?.name === p.service);
+function serviceTargetOf(
+  w: Pick<WorldState, 'components'>,
+  p: TrafficClientParams,
+): { ip: string; port: number; protocol: 'TCP' | 'UDP' | 'SCTP' } | null {
+  const svc = kubeProxyStateOf(w, p.node)?.synced?.services.find(
+    (s) => s.metadata?.namespace === p.namespace && s.metadata?.name === p.service,
+  );
   const ip = svc?.spec?.clusterIP;
   const port = svc?.spec?.ports?.[0];
   if (!ip || ip === 'None' || !port) return null;
@@ -50,9 +73,10 @@ function serviceTargetOf(w: Pick<WorldState, 'components'>, p: TrafficClientPara
 /** Which pod and node hold an endpoint ("10.244.3.3:80"), as the EndpointSlices of the node's last sync say (a dead node's pod included). */
 function ownerOf(w: Pick<WorldState, 'components'>, node: string, endpoint: string): { pod: string; node: string } {
   const ip = endpoint.slice(0, endpoint.lastIndexOf(':'));
-  for (const sl of kubeProxyStateOf(w, node)?.synced?.slices ?? []) for (const ep of sl.endpoints ?? []) {
-    if (ep.addresses?.includes(ip)) return { pod: ep.targetRef?.name ?? '', node: ep.nodeName ?? '' };
-  }
+  for (const sl of kubeProxyStateOf(w, node)?.synced?.slices ?? [])
+    for (const ep of sl.endpoints ?? []) {
+      if (ep.addresses?.includes(ip)) return { pod: ep.targetRef?.name ?? '', node: ep.nodeName ?? '' };
+    }
   return { pod: '', node: '' };
 }
 
@@ -74,7 +98,10 @@ const trafficClientDef: ComponentDef<TrafficClientState> = {
       const to = serviceTargetOf(w, s.params);
       // No pod network, or the node's kube-proxy has no rules for the Service yet: nothing to send.
       if (!net || !to) return;
-      const job: NetJob = { type: 'connect', requests: [{ from: { node: s.params.node }, dstIP: to.ip, dstPort: to.port, protocol: to.protocol }] };
+      const job: NetJob = {
+        type: 'connect',
+        requests: [{ from: { node: s.params.node }, dstIP: to.ip, dstPort: to.port, protocol: to.protocol }],
+      };
       s.waiting = { id: net.jobs + 1, t: ctx.now };
       // Both due now, in this order: the network answers, then the client reads the answer.
       ctx.schedule(0, { type: 'net-job', job }, { recurring: true, target: POD_NETWORK });
@@ -87,11 +114,28 @@ const trafficClientDef: ComponentDef<TrafficClientState> = {
       if (!c) return;
       s.sent++;
       const key = c.endpoint ?? '';
-      const row = s.counts[key] ??= { endpoint: key, pod: c.served?.pod ?? '', node: c.served?.node ?? '', ok: 0, refused: 0, timeout: 0, unreachable: 0 };
-      if (c.served) { row.pod = c.served.pod; row.node = c.served.node; } else if (c.endpoint && !row.pod) Object.assign(row, ownerOf(w, s.params.node, c.endpoint));
+      const row = (s.counts[key] ??= {
+        endpoint: key,
+        pod: c.served?.pod ?? '',
+        node: c.served?.node ?? '',
+        ok: 0,
+        refused: 0,
+        timeout: 0,
+        unreachable: 0,
+      });
+      if (c.served) {
+        row.pod = c.served.pod;
+        row.node = c.served.node;
+      } else if (c.endpoint && !row.pod) Object.assign(row, ownerOf(w, s.params.node, c.endpoint));
       if (c.ok) row.ok++;
       else if (c.error) row[c.error]++;
-      s.latest.push({ t, endpoint: c.endpoint ?? null, pod: c.served?.pod ?? (row.pod || null), ok: c.ok, error: c.ok ? null : c.error ?? null });
+      s.latest.push({
+        t,
+        endpoint: c.endpoint ?? null,
+        pod: c.served?.pod ?? (row.pod || null),
+        ok: c.ok,
+        error: c.ok ? null : (c.error ?? null),
+      });
       if (s.latest.length > CLIENT_LATEST) s.latest.splice(0, s.latest.length - CLIENT_LATEST);
     }
   },
@@ -99,7 +143,11 @@ const trafficClientDef: ComponentDef<TrafficClientState> = {
 
 /** The client as an add-on: one instance, started after kube-proxy's (the addons' order). */
 export function trafficClientAddon(params: TrafficClientParams): ClusterAddon {
-  return { name: TRAFFIC_CLIENT, defs: [trafficClientDef], instances: () => [[TRAFFIC_CLIENT, TRAFFIC_CLIENT, { params }]] };
+  return {
+    name: TRAFFIC_CLIENT,
+    defs: [trafficClientDef],
+    instances: () => [[TRAFFIC_CLIENT, TRAFFIC_CLIENT, { params }]],
+  };
 }
 
 /** The client's state in a world, when it runs. */

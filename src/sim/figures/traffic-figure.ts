@@ -57,7 +57,14 @@ export interface TrafficDetail {
 }
 
 /** A node's lines for the Service web, in both listings. */
-interface NodeRules { node: string; rules: string[]; table: 'nat' | 'filter'; nft: string[]; nftSentence: string; off?: true }
+interface NodeRules {
+  node: string;
+  rules: string[];
+  table: 'nat' | 'filter';
+  nft: string[];
+  nftSentence: string;
+  off?: true;
+}
 
 /** The strip's legend for these requests: how many were answered, then each kind of failure with its reason. */
 function stripLegend(latest: readonly ClientHit[]): string[] {
@@ -71,7 +78,9 @@ function stripLegend(latest: readonly ClientHit[]): string[] {
   }
   return [
     `✓ ${n.answered} answered`,
-    n.noEndpoint ? `✗ ${n.noEndpoint} refused while ${NAME} had no ready endpoint: the rules reject a connection to a Service with none` : '',
+    n.noEndpoint
+      ? `✗ ${n.noEndpoint} refused while ${NAME} had no ready endpoint: the rules reject a connection to a Service with none`
+      : '',
     n.timeout ? `✗ ${n.timeout} timed out: the rules sent them to a pod whose node did not answer` : '',
     n.refused ? `✗ ${n.refused} refused by the pod's node: nothing listened there any more` : '',
     n.unreachable ? `✗ ${n.unreachable} unreachable: no route to the pod's node` : '',
@@ -93,10 +102,15 @@ function nftSentence(nft: readonly string[], lit: readonly number[]): string {
  */
 export function serviceRuleLines(text: string, namespace: string, service: string): string[] {
   const lines = text.split('\n');
-  const entry = lines.find((l) => l.startsWith('-A KUBE-SERVICES ') && l.includes(`--comment "${namespace}/${service} cluster IP"`));
+  const entry = lines.find(
+    (l) => l.startsWith('-A KUBE-SERVICES ') && l.includes(`--comment "${namespace}/${service} cluster IP"`),
+  );
   const svc = entry?.match(/-j (KUBE-SVC-[A-Z0-9]+)$/)?.[1];
   if (!entry || !svc) return [];
-  const seps = lines.filter((l) => l.startsWith(`-A ${svc} `)).map((l) => l.match(/-j (KUBE-SEP-[A-Z0-9]+)$/)?.[1]).filter((x): x is string => !!x);
+  const seps = lines
+    .filter((l) => l.startsWith(`-A ${svc} `))
+    .map((l) => l.match(/-j (KUBE-SEP-[A-Z0-9]+)$/)?.[1])
+    .filter((x): x is string => !!x);
   const chains = [svc, ...seps];
   return [
     ...chains.map((c) => lines.find((l) => l.startsWith(`:${c} `))).filter((l): l is string => !!l),
@@ -111,7 +125,14 @@ export function serviceRuleLines(text: string, namespace: string, service: strin
  */
 function serviceRejectLine(restore: string, namespace: string, service: string): string | undefined {
   const filter = restore.slice(0, restore.indexOf('*nat'));
-  return filter.split('\n').find((l) => l.startsWith('-A KUBE-SERVICES ') && l.endsWith(' -j REJECT') && new RegExp(`--comment "${namespace}/${service}(:[^ "]*)? has no endpoints"`).test(l));
+  return filter
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('-A KUBE-SERVICES ') &&
+        l.endsWith(' -j REJECT') &&
+        new RegExp(`--comment "${namespace}/${service}(:[^ "]*)? has no endpoints"`).test(l),
+    );
 }
 
 /** The blocks of `nft list table`: each map or chain one tab in, with its body lines. */
@@ -128,7 +149,14 @@ function nftBlocks(text: string): { head: string; body: string[] }[] {
 function nftElements(body: readonly string[]): string[] {
   const i = body.findIndex((l) => l.trim().startsWith('elements = {'));
   if (i < 0) return [];
-  return body.slice(i).join(' ').replace(/^\s*elements = \{/, '').replace(/\}\s*$/, '').split(',').map((e) => e.trim()).filter(Boolean);
+  return body
+    .slice(i)
+    .join(' ')
+    .replace(/^\s*elements = \{/, '')
+    .replace(/\}\s*$/, '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -137,37 +165,75 @@ function nftElements(body: readonly string[]): string[] {
  * lookups that lead there (the `services` chain, the filter hook's `service-endpoints-check`).
  */
 function serviceNftLines(text: string, namespace: string, service: string): string[] {
-  const mine = (e: string) => e.includes(`-${namespace}/${service}/`) || new RegExp(`comment "${namespace}/${service}(:[^"]*)?"`).test(e);
+  const mine = (e: string) =>
+    e.includes(`-${namespace}/${service}/`) || new RegExp(`comment "${namespace}/${service}(:[^"]*)?"`).test(e);
   const blocks = nftBlocks(text);
   const out: string[] = [];
-  const block = (head: string, body: string[]) => { if (body.length) out.push(head, ...body, '\t}'); };
-  const elements = (name: string) => nftElements(blocks.find((b) => b.head === `\tmap ${name} {`)?.body ?? []).filter(mine).map((e) => `\t\telements = { ${e} }`);
+  const block = (head: string, body: string[]) => {
+    if (body.length) out.push(head, ...body, '\t}');
+  };
+  const elements = (name: string) =>
+    nftElements(blocks.find((b) => b.head === `\tmap ${name} {`)?.body ?? [])
+      .filter(mine)
+      .map((e) => `\t\telements = { ${e} }`);
   const rejected = elements('no-endpoint-services');
   const served = elements('service-ips');
-  const body = (name: string, pick: (l: string) => boolean) => (blocks.find((b) => b.head === `\tchain ${name} {`)?.body ?? []).filter(pick);
+  const body = (name: string, pick: (l: string) => boolean) =>
+    (blocks.find((b) => b.head === `\tchain ${name} {`)?.body ?? []).filter(pick);
   block('\tmap no-endpoint-services {', rejected);
   block('\tmap service-ips {', served);
-  if (rejected.length) block('\tchain reject-chain {', body('reject-chain', (l) => l.trim() === 'reject'));
-  for (const b of blocks) if (/^\tchain (service|endpoint)-[A-Z0-9]{8}-/.test(b.head) && b.head.includes(`-${namespace}/${service}/`)) block(b.head, b.body);
-  if (rejected.length) block('\tchain service-endpoints-check {', body('service-endpoints-check', (l) => l.includes('@no-endpoint-services')));
-  if (served.length) block('\tchain services {', body('services', (l) => l.includes('vmap @service-ips')));
+  if (rejected.length)
+    block(
+      '\tchain reject-chain {',
+      body('reject-chain', (l) => l.trim() === 'reject'),
+    );
+  for (const b of blocks)
+    if (/^\tchain (service|endpoint)-[A-Z0-9]{8}-/.test(b.head) && b.head.includes(`-${namespace}/${service}/`))
+      block(b.head, b.body);
+  if (rejected.length)
+    block(
+      '\tchain service-endpoints-check {',
+      body('service-endpoints-check', (l) => l.includes('@no-endpoint-services')),
+    );
+  if (served.length)
+    block(
+      '\tchain services {',
+      body('services', (l) => l.includes('vmap @service-ips')),
+    );
   return out.length ? ['table ip kube-proxy {', ...out, '}'] : [];
 }
 
 /** The panel's data: the client's counts and latest requests, node-1's rules for web, web's endpoints. */
 function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[], off: readonly string[] = []): TrafficDetail {
   const c = trafficClientStateOf(w);
-  const counts = c ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0)) : [];
+  const counts = c
+    ? Object.values(c.counts).sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0))
+    : [];
   const { rules, table, nft } = nodeRulesOf(w, CLIENT_NODE);
   const last = c?.latest.at(-1);
   const nftLit = last ? nftRequestLit(nft, last) : [];
   // The other nodes' kube-proxies hold their own copy, synced on their own time (or frozen on a dead node).
   // A powered-off node's kernel holds no rules at all: they are written again when it boots.
-  const others = Object.keys(w.components).filter((k) => k.startsWith('kube-proxy/') && k !== `kube-proxy/${CLIENT_NODE}`).sort()
-    .map((k) => k.slice('kube-proxy/'.length)).map((n): NodeRules => (off.includes(n) ? { node: n, rules: [], table: 'nat', nft: [], nftSentence: '', off: true } : nodeRulesOf(w, n)));
+  const others = Object.keys(w.components)
+    .filter((k) => k.startsWith('kube-proxy/') && k !== `kube-proxy/${CLIENT_NODE}`)
+    .sort()
+    .map((k) => k.slice('kube-proxy/'.length))
+    .map((n): NodeRules =>
+      off.includes(n) ? { node: n, rules: [], table: 'nat', nft: [], nftSentence: '', off: true } : nodeRulesOf(w, n),
+    );
   return {
-    sent: c?.sent ?? 0, counts, latest: c ? [...c.latest] : [], rules, table, endpoints,
-    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null, nft, nftLit, legend: stripLegend(c?.latest ?? []), nftSentence: nftSentence(nft, nftLit), others,
+    sent: c?.sent ?? 0,
+    counts,
+    latest: c ? [...c.latest] : [],
+    rules,
+    table,
+    endpoints,
+    path: last ? requestPath(rules, last, counts, CLIENT_NODE) : null,
+    nft,
+    nftLit,
+    legend: stripLegend(c?.latest ?? []),
+    nftSentence: nftSentence(nft, nftLit),
+    others,
   };
 }
 
@@ -175,37 +241,66 @@ function trafficDetailOf(w: WorldState, endpoints: SliceEndpoint[], off: readonl
 function nodeRulesOf(w: WorldState, node: string): NodeRules {
   const text = kubeProxyRulesOf(w, node, 'iptables-save');
   const nat = text ? serviceRuleLines(text, 'default', NAME) : [];
-  const reject = text && !nat.length ? serviceRejectLine(kubeProxyRulesOf(w, node, 'iptables-restore') ?? '', 'default', NAME) : undefined;
+  const reject =
+    text && !nat.length
+      ? serviceRejectLine(kubeProxyRulesOf(w, node, 'iptables-restore') ?? '', 'default', NAME)
+      : undefined;
   const nftText = text ? kubeProxyRulesOf(w, node, 'nft-list') : undefined;
   const nft = nftText ? serviceNftLines(nftText, 'default', NAME) : [];
-  return { node, rules: reject ? [reject] : nat, table: reject ? 'filter' : 'nat', nft, nftSentence: nftSentence(nft, []) };
+  return {
+    node,
+    rules: reject ? [reject] : nat,
+    table: reject ? 'filter' : 'nat',
+    nft,
+    nftSentence: nftSentence(nft, []),
+  };
 }
 
 const web = (f: Frame) => f.deployments.find((d) => d.name === NAME && d.namespace === 'default');
-const webPods = (f: Frame): PodView[] => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
+const webPods = (f: Frame): PodView[] =>
+  [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${NAME}-`));
 const live = (f: Frame) => webPods(f).filter((p) => !p.terminating);
 const ready = (f: Frame) => live(f).filter((p) => p.ready && p.phase === 'Running');
 const dying = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === DYING);
 const seconds = (f: Frame, m: DemoMemo) => Math.round((f.t - Number(m.at)) / 1000);
 /** The KUBE-SEP chains node-1's KUBE-SVC chain jumps to: one per endpoint kube-proxy sends traffic to. */
-const sepLines = (d: TrafficDetail | null) => (d?.rules ?? []).filter((l) => l.startsWith('-A KUBE-SVC-') && / -j KUBE-SEP-/.test(l));
+const sepLines = (d: TrafficDetail | null) =>
+  (d?.rules ?? []).filter((l) => l.startsWith('-A KUBE-SVC-') && / -j KUBE-SEP-/.test(l));
 /** The DNAT targets of node-1's rules for web. */
-const ruleTargets = (d: TrafficDetail | null) => (d?.rules ?? []).map((l) => l.match(/--to-destination (\S+)$/)?.[1]).filter((x): x is string => !!x);
-const probabilities = (d: TrafficDetail | null) => sepLines(d).map((l) => l.match(/--probability (\S+)/)?.[1] ?? 'the rest');
+const ruleTargets = (d: TrafficDetail | null) =>
+  (d?.rules ?? []).map((l) => l.match(/--to-destination (\S+)$/)?.[1]).filter((x): x is string => !!x);
+const probabilities = (d: TrafficDetail | null) =>
+  sepLines(d).map((l) => l.match(/--probability (\S+)/)?.[1] ?? 'the rest');
 /** Totals of the client's counts: answered, and failed by how. */
 function totals(d: TrafficDetail | null): { ok: number; refused: number; timeout: number; unreachable: number } {
   const t = { ok: 0, refused: 0, timeout: 0, unreachable: 0 };
-  for (const c of d?.counts ?? []) { t.ok += c.ok; t.refused += c.refused; t.timeout += c.timeout; t.unreachable += c.unreachable; }
+  for (const c of d?.counts ?? []) {
+    t.ok += c.ok;
+    t.refused += c.refused;
+    t.timeout += c.timeout;
+    t.unreachable += c.unreachable;
+  }
   return t;
 }
 /** The totals as numbers for a memo, so a beat can say what happened since the demo was pressed. */
-const memoTotals = (d: TrafficDetail | null): DemoMemo => { const t = totals(d); return { ok: t.ok, refused: t.refused, timeout: t.timeout, unreachable: t.unreachable }; };
+const memoTotals = (d: TrafficDetail | null): DemoMemo => {
+  const t = totals(d);
+  return { ok: t.ok, refused: t.refused, timeout: t.timeout, unreachable: t.unreachable };
+};
 /** What the client saw since the memo was taken, in words. */
 function since(d: TrafficDetail | null, m: DemoMemo): string {
   const t = totals(d);
   const ok = t.ok - Number(m.ok ?? 0);
-  const fails = ([['refused', 'refused'], ['timeout', 'timed out'], ['unreachable', 'unreachable']] as const)
-    .map(([k, w]) => [t[k] - Number(m[k] ?? 0), w] as const).filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
+  const fails = (
+    [
+      ['refused', 'refused'],
+      ['timeout', 'timed out'],
+      ['unreachable', 'unreachable'],
+    ] as const
+  )
+    .map(([k, w]) => [t[k] - Number(m[k] ?? 0), w] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, w]) => `${n} ${w}`);
   return `${count(ok, 'request')} answered${fails.length ? `, ${fails.join(', ')}` : ', none failed'}`;
 }
 /**
@@ -221,8 +316,16 @@ function base(m: DemoMemo, d: TrafficDetail | null): false {
 function steady(f: Frame, d: TrafficDetail | null): boolean {
   const wd = web(f);
   if (!wd || ready(f).length !== wd.replicas || webPods(f).length !== wd.replicas) return false;
-  const want = ready(f).map((p) => p.ip).sort().join(',');
-  return ruleTargets(d).map((x) => x.slice(0, x.lastIndexOf(':'))).sort().join(',') === want;
+  const want = ready(f)
+    .map((p) => p.ip)
+    .sort()
+    .join(',');
+  return (
+    ruleTargets(d)
+      .map((x) => x.slice(0, x.lastIndexOf(':')))
+      .sort()
+      .join(',') === want
+  );
 }
 
 /** Why a demo cannot run now, or null. */
@@ -246,21 +349,37 @@ function rulesSentence(d: TrafficDetail | null): string {
  */
 function hold(m: DemoMemo, d: TrafficDetail | null): true {
   m.rules = rulesSentence(d);
-  m.spread = (d?.counts ?? []).filter((c) => c.ok > 0).map((c) => `${c.pod || c.endpoint} ${c.ok}`).join(', ');
+  m.spread = (d?.counts ?? [])
+    .filter((c) => c.ok > 0)
+    .map((c) => `${c.pod || c.endpoint} ${c.ok}`)
+    .join(', ');
   m.since = since(d, m);
   m.rejected = totals(d).refused - Number(m.refused ?? 0);
   const t = totals(d);
-  m.failed = t.refused + t.timeout + t.unreachable - Number(m.refused ?? 0) - Number(m.timeout ?? 0) - Number(m.unreachable ?? 0);
+  m.failed =
+    t.refused +
+    t.timeout +
+    t.unreachable -
+    Number(m.refused ?? 0) -
+    Number(m.timeout ?? 0) -
+    Number(m.unreachable ?? 0);
   return true;
 }
 
 const apply: DemoDef<TrafficDetail> = {
   id: 'apply',
   label: () => 'Create web and its Service',
-  unavailable: (f) => (web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.'),
+  unavailable: (f) =>
+    web(f) ? 'The Deployment web exists already.' : f.controlPlane.apiserver ? null : 'The API server is down.',
   start: (f) => ({
     actions: [
-      { type: 'create-deployment', name: NAME, image: IMAGE, replicas: REPLICAS, file: { container: CONTAINER, note: `${REPLICAS} replicas of ${IMAGE}; readiness probe GET / on port ${PORT}` } },
+      {
+        type: 'create-deployment',
+        name: NAME,
+        image: IMAGE,
+        replicas: REPLICAS,
+        file: { container: CONTAINER, note: `${REPLICAS} replicas of ${IMAGE}; readiness probe GET / on port ${PORT}` },
+      },
       { type: 'expose', name: NAME, port: PORT },
     ],
     memo: { at: f.t },
@@ -268,10 +387,14 @@ const apply: DemoDef<TrafficDetail> = {
     beats: [
       {
         when: (g, m, detail) => steady(g, detail()) && sepLines(detail()).length === REPLICAS && hold(m, detail()),
-        text: (g, m) => `${count(ready(g).length, 'pod')} ${agree(ready(g).length, 'is', 'are')} Ready, the EndpointSlice controller listed their addresses, and kube-proxy on every node rewrote its rules. The panel shows ${CLIENT_NODE}'s: the Service's KUBE-SVC chain and one KUBE-SEP chain per pod, each ending in a DNAT to the pod's address. ${Number(m.rejected) ? `Until the first pod was Ready the Service had no endpoint, and its rules rejected the client's first ${count(Number(m.rejected), 'connection')} (connection refused).` : ''}`.trim(),
+        text: (g, m) =>
+          `${count(ready(g).length, 'pod')} ${agree(ready(g).length, 'is', 'are')} Ready, the EndpointSlice controller listed their addresses, and kube-proxy on every node rewrote its rules. The panel shows ${CLIENT_NODE}'s: the Service's KUBE-SVC chain and one KUBE-SEP chain per pod, each ending in a DNAT to the pod's address. ${Number(m.rejected) ? `Until the first pod was Ready the Service had no endpoint, and its rules rejected the client's first ${count(Number(m.rejected), 'connection')} (connection refused).` : ''}`.trim(),
       },
       {
-        when: (_g, m, detail) => { const d = detail(); return (d?.counts.filter((c) => c.ok > 0).length ?? 0) >= REPLICAS && hold(m, d); },
+        when: (_g, m, detail) => {
+          const d = detail();
+          return (d?.counts.filter((c) => c.ok > 0).length ?? 0) >= REPLICAS && hold(m, d);
+        },
         text: (_g, m) => `Every pod has answered the client: ${m.spread}. ${m.rules}`,
       },
     ],
@@ -288,10 +411,15 @@ const scale: DemoDef<TrafficDetail> = {
       actions: [{ type: 'scale', name: NAME, replicas: to }],
       memo: { at: f.t, to },
       intro: `kubectl scale asks for ${to} replicas of ${NAME}.`,
-      beats: [{
-        when: (g, m, detail) => base(m, detail()) || (steady(g, detail()) && sepLines(detail()).length === Number(m.to) && hold(m, detail())),
-        text: (g, m) => `${seconds(g, m)} s later ${m.rules} ${Number(m.to) < SCALED ? 'The pods scaled away left the rules as they began terminating' : 'Each new pod joined the rules once it was Ready'}; the client saw ${m.since}.`,
-      }],
+      beats: [
+        {
+          when: (g, m, detail) =>
+            base(m, detail()) ||
+            (steady(g, detail()) && sepLines(detail()).length === Number(m.to) && hold(m, detail())),
+          text: (g, m) =>
+            `${seconds(g, m)} s later ${m.rules} ${Number(m.to) < SCALED ? 'The pods scaled away left the rules as they began terminating' : 'Each new pod joined the rules once it was Ready'}; the client saw ${m.since}.`,
+        },
+      ],
     };
   },
 };
@@ -310,11 +438,13 @@ const deletePod: DemoDef<TrafficDetail> = {
       beats: [
         {
           when: (_g, m, detail) => base(m, detail()) || !ruleTargets(detail()).some((t) => t.startsWith(`${m.ip}:`)),
-          text: (g, m) => `${seconds(g, m) ? `${seconds(g, m)} s after the delete` : 'At once'}, the EndpointSlice lists ${m.pod} as terminating, not ready, and kube-proxy on every node removed its KUBE-SEP chain: no new connection goes there. The ReplicaSet controller has already made a replacement.`,
+          text: (g, m) =>
+            `${seconds(g, m) ? `${seconds(g, m)} s after the delete` : 'At once'}, the EndpointSlice lists ${m.pod} as terminating, not ready, and kube-proxy on every node removed its KUBE-SEP chain: no new connection goes there. The ReplicaSet controller has already made a replacement.`,
         },
         {
           when: (g, m, detail) => steady(g, detail()) && hold(m, detail()),
-          text: (g, m) => `${seconds(g, m)} s after the delete the replacement is Ready and in the rules. Meanwhile the client saw ${m.since}${m.failed ? '' : ': the deleted pod left the rules before its container stopped'}.`,
+          text: (g, m) =>
+            `${seconds(g, m)} s after the delete the replacement is Ready and in the rules. Meanwhile the client saw ${m.since}${m.failed ? '' : ': the deleted pod left the rules before its container stopped'}.`,
         },
       ],
     };
@@ -322,7 +452,12 @@ const deletePod: DemoDef<TrafficDetail> = {
 };
 
 /** The app's readiness answers, as `sim app <pod> unready|healthy` sets them. */
-const probe = (pod: string, behaviour: 'unready' | 'healthy'): FigureAction => ({ type: 'app', pod, behaviour, health: appHealth(behaviour) });
+const probe = (pod: string, behaviour: 'unready' | 'healthy'): FigureAction => ({
+  type: 'app',
+  pod,
+  behaviour,
+  health: appHealth(behaviour),
+});
 
 const readiness: DemoDef<TrafficDetail> = {
   id: 'readiness',
@@ -346,16 +481,25 @@ const readiness: DemoDef<TrafficDetail> = {
           },
           text: (g, m) => {
             const p = live(g).find((x) => x.name === String(m.pod));
-            if (!p) return `${m.pod} is gone before its probe failed three times (deleted, or evicted from a failed node): there is nothing left to make ready again.`;
+            if (!p)
+              return `${m.pod} is gone before its probe failed three times (deleted, or evicted from a failed node): there is nothing left to make ready again.`;
             return `${seconds(g, m)} s later the probe had failed 3 times in a row (failureThreshold 3): the kubelet set ${m.pod}'s Ready condition to False, the EndpointSlice controller marked its endpoint not ready, and kube-proxy dropped its KUBE-SEP chain. The pod ${p.phase === 'Running' ? 'still runs, with no restart' : 'is still there'}: readiness only takes it out of the Service (a liveness probe would restart it). The client saw ${m.since}. Now its app answers the probe again (sim app ${m.pod} healthy).`;
           },
           then: (g, m) => (live(g).some((x) => x.name === String(m.pod)) ? [probe(String(m.pod), 'healthy')] : []),
         },
         {
-          when: (g, m, detail) => { const d = detail(); return (!live(g).some((x) => x.name === String(m.pod)) || (ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d))) && hold(m, d); },
-          text: (g, m) => (live(g).some((x) => x.name === String(m.pod))
-            ? `${seconds(g, m)} s after the probe began failing, one probe that passed (successThreshold 1) made ${m.pod} Ready again: back in the EndpointSlice and in the rules, under the same address. ${m.rules}`
-            : `${m.pod} is gone; the ReplicaSet controller replaces it with a new pod, which joins the rules once its own probe passes.`),
+          when: (g, m, detail) => {
+            const d = detail();
+            return (
+              (!live(g).some((x) => x.name === String(m.pod)) ||
+                (ruleTargets(d).some((t) => t.startsWith(`${m.ip}:`)) && steady(g, d))) &&
+              hold(m, d)
+            );
+          },
+          text: (g, m) =>
+            live(g).some((x) => x.name === String(m.pod))
+              ? `${seconds(g, m)} s after the probe began failing, one probe that passed (successThreshold 1) made ${m.pod} Ready again: back in the EndpointSlice and in the rules, under the same address. ${m.rules}`
+              : `${m.pod} is gone; the ReplicaSet controller replaces it with a new pod, which joins the rules once its own probe passes.`,
         },
       ],
     };
@@ -372,10 +516,15 @@ const rollout: DemoDef<TrafficDetail> = {
       actions: [{ type: 'set-image', name: NAME, image }],
       memo: { at: f.t, image },
       intro: `kubectl set image asks for ${image}: the Deployment controller replaces the pods one at a time (maxSurge 1, maxUnavailable 0 for 3 replicas), each new pod joining the rules once Ready, each old one leaving them as it starts to terminate.`,
-      beats: [{
-        when: (g, m, detail) => base(m, detail()) || (steady(g, detail()) && live(g).every((p) => p.image === String(m.image)) && hold(m, detail())),
-        text: (g, m) => `The rollout is done in ${seconds(g, m)} s: every pod runs ${m.image}, and ${CLIENT_NODE}'s rules name only the new pods' addresses. Meanwhile the client saw ${m.since}${m.failed ? ': a failure is a connection the rules still sent to an old pod that had already stopped, before kube-proxy\'s next sync removed it (in a real cluster, a preStop sleep keeps the old pod answering meanwhile)' : ''}.`,
-      }],
+      beats: [
+        {
+          when: (g, m, detail) =>
+            base(m, detail()) ||
+            (steady(g, detail()) && live(g).every((p) => p.image === String(m.image)) && hold(m, detail())),
+          text: (g, m) =>
+            `The rollout is done in ${seconds(g, m)} s: every pod runs ${m.image}, and ${CLIENT_NODE}'s rules name only the new pods' addresses. Meanwhile the client saw ${m.since}${m.failed ? ": a failure is a connection the rules still sent to an old pod that had already stopped, before kube-proxy's next sync removed it (in a real cluster, a preStop sleep keeps the old pod answering meanwhile)" : ''}.`,
+        },
+      ],
     };
   },
 };
@@ -386,7 +535,12 @@ const nodeDemo: DemoDef<TrafficDetail> = {
   unavailable: (f) => (dying(f) ? null : `This cluster has no ${DYING}.`),
   start: (f): DemoStart<TrafficDetail> => {
     if (dying(f)?.powered === false) {
-      return { actions: [{ type: 'node', node: DYING, action: 'start' }], memo: {}, intro: `${DYING} boots; its kubelet and kube-proxy start again.`, beats: [] };
+      return {
+        actions: [{ type: 'node', node: DYING, action: 'start' }],
+        memo: {},
+        intro: `${DYING} boots; its kubelet and kube-proxy start again.`,
+        beats: [],
+      };
     }
     const mine = ready(f).filter((p) => p.node === DYING);
     return {
@@ -395,12 +549,27 @@ const nodeDemo: DemoDef<TrafficDetail> = {
       intro: `${DYING} loses power${mine.length ? `, and with it ${mine.map((p) => p.name).join(', ')}` : ''}. Nothing has told the API server yet, so the other nodes' rules still send a share of the connections there (${DYING}'s own kube-proxy and rules went with its power).`,
       beats: [
         {
-          when: (_g, m, detail) => !!String(m.pods) && (detail()?.counts.some((c) => c.timeout > 0 && String(m.ips).split(',').some((ip) => c.endpoint.startsWith(`${ip}:`))) ?? false),
-          text: (g, m) => `${seconds(g, m)} s in: a connection the rules sent to ${String(m.pods).split(',').join(', ')} got no answer. The client's connect() would wait 127 s (6 SYN retries) before it says timed out; the panel counts it as a timeout at once.`,
+          when: (_g, m, detail) =>
+            !!String(m.pods) &&
+            (detail()?.counts.some(
+              (c) =>
+                c.timeout > 0 &&
+                String(m.ips)
+                  .split(',')
+                  .some((ip) => c.endpoint.startsWith(`${ip}:`)),
+            ) ??
+              false),
+          text: (g, m) =>
+            `${seconds(g, m)} s in: a connection the rules sent to ${String(m.pods).split(',').join(', ')} got no answer. The client's connect() would wait 127 s (6 SYN retries) before it says timed out; the panel counts it as a timeout at once.`,
         },
         {
-          when: (g, m, detail) => !String(m.ips).split(',').filter(Boolean).some((ip) => ruleTargets(detail()).some((t) => t.startsWith(`${ip}:`))) && g.t - Number(m.at) > 0,
-          text: (g, m) => `${seconds(g, m)} s after the power went: the node-lifecycle controller found ${DYING}'s Lease unrenewed past its grace period, set its Ready condition to Unknown and marked its pods not ready, so the EndpointSlice and then the rules dropped them. Requests stop failing; the pods themselves are replaced only after their 300 s toleration.`,
+          when: (g, m, detail) =>
+            !String(m.ips)
+              .split(',')
+              .filter(Boolean)
+              .some((ip) => ruleTargets(detail()).some((t) => t.startsWith(`${ip}:`))) && g.t - Number(m.at) > 0,
+          text: (g, m) =>
+            `${seconds(g, m)} s after the power went: the node-lifecycle controller found ${DYING}'s Lease unrenewed past its grace period, set its Ready condition to Unknown and marked its pods not ready, so the EndpointSlice and then the rules dropped them. Requests stop failing; the pods themselves are replaced only after their 300 s toleration.`,
         },
       ],
     };
@@ -416,18 +585,23 @@ const controlPlane: DemoDef<TrafficDetail> = {
       return {
         actions: [{ type: 'control-plane', action: 'start' }],
         memo: { at: f.t },
-        intro: 'etcd, the API server, the controller-manager and the scheduler start again; kube-proxy\'s watches reconnect and it syncs its rules once more.',
+        intro:
+          "etcd, the API server, the controller-manager and the scheduler start again; kube-proxy's watches reconnect and it syncs its rules once more.",
         beats: [],
       };
     }
     return {
       actions: [{ type: 'control-plane', action: 'stop' }],
       memo: { at: f.t, rules: '' },
-      intro: 'The scheduler, the controller-manager, the API server and etcd stop. kube-proxy\'s watches break, but the rules it last synced stay in each node\'s kernel.',
-      beats: [{
-        when: (g, m) => g.t - Number(m.at) >= 30_000,
-        text: (g, m) => `${seconds(g, m)} s into the outage: ${ready(g).length ? `the client is still answered, by the rules kube-proxy synced before the outage (${count(ready(g).length, 'endpoint')}). Nothing can change them now: a pod that died would stay in them.` : 'no pod of web was ready, so the client gets no answer, outage or not.'}`,
-      }],
+      intro:
+        "The scheduler, the controller-manager, the API server and etcd stop. kube-proxy's watches break, but the rules it last synced stay in each node's kernel.",
+      beats: [
+        {
+          when: (g, m) => g.t - Number(m.at) >= 30_000,
+          text: (g, m) =>
+            `${seconds(g, m)} s into the outage: ${ready(g).length ? `the client is still answered, by the rules kube-proxy synced before the outage (${count(ready(g).length, 'endpoint')}). Nothing can change them now: a pod that died would stay in them.` : 'no pod of web was ready, so the client gets no answer, outage or not.'}`,
+        },
+      ],
     };
   },
 };
@@ -441,15 +615,23 @@ export const trafficFigure: FigureDef<TrafficDetail> = {
   id: 'traffic',
   title: 'Requests through a Service, live',
   options: { seed: 1, nodes: 3 },
-  addons: () => [kubeProxyAddon({ mode: 'iptables' }), corednsAddon(), trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: NAME })],
+  addons: () => [
+    kubeProxyAddon({ mode: 'iptables' }),
+    corednsAddon(),
+    trafficClientAddon({ node: CLIENT_NODE, namespace: 'default', service: NAME }),
+  ],
   demos: [apply, scale, deletePod, readiness, rollout, nodeDemo, controlPlane],
   story: ['apply', 'delete', 'readiness', 'node', 'control-plane'],
   leavesOut: [
     `The client is a process on ${CLIENT_NODE} that opens one new connection a second to web's ClusterIP (not its name: DNS is answered by CoreDNS in the terminal, kubectl exec … -- nslookup web), each walking ${CLIENT_NODE}'s rules as kube-proxy last wrote them.`,
     'A connection takes no simulated time: one that would time out after 127 s is counted at once.',
-    'kube-proxy runs in iptables mode, and the client\'s requests walk its iptables rules; the panel\'s nftables tab and the terminal (sim rules node-2 --nftables) show what the same sync writes in nftables mode.',
+    "kube-proxy runs in iptables mode, and the client's requests walk its iptables rules; the panel's nftables tab and the terminal (sim rules node-2 --nftables) show what the same sync writes in nftables mode.",
     'The pod network routes every podCIDR from every node, with no CNI plugin, encapsulation or MTU.',
   ],
-  detail: (cluster, frame) => trafficDetailOf(cluster.world.state, sliceEndpointsOf(cluster, NAME), frame.nodes.filter((n) => n.powered === false).map((n) => n.name)),
+  detail: (cluster, frame) =>
+    trafficDetailOf(
+      cluster.world.state,
+      sliceEndpointsOf(cluster, NAME),
+      frame.nodes.filter((n) => n.powered === false).map((n) => n.name),
+    ),
 };
-

@@ -10,15 +10,27 @@ import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';
-import { expectStepBackForward, expectPressesNeverThrow, expectStoryReplays, expectWellFormedStory, runDemoSteps } from './replay-check.ts';
-import { BAD_IMAGE, CRASH_LOG, troubleshootingFigure as def, type TroubleshootingDetail } from './troubleshooting-figure.ts';
+import {
+  expectStepBackForward,
+  expectPressesNeverThrow,
+  expectStoryReplays,
+  expectWellFormedStory,
+  runDemoSteps,
+} from './replay-check.ts';
+import {
+  BAD_IMAGE,
+  CRASH_LOG,
+  troubleshootingFigure as def,
+  type TroubleshootingDetail,
+} from './troubleshooting-figure.ts';
 
 const compiled: CompiledFigure = compileFigure(def);
 const fresh = () => new FigureHost(def, { ...compiled.story, inputs: [], beats: [], end: 0 });
 const detail = (v: FigureView) => v.detail as unknown as TroubleshootingDetail;
 
 /** Presses a demo and steps one step at a time to its last beat, calling `each` at every view. */
-const runDemo = (host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView => runDemoSteps(host, demo, each, 5000);
+const runDemo = (host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView =>
+  runDemoSteps(host, demo, each, 5000);
 
 /** The distinct values `pick` gives along the way, in order. */
 function distinct<T>(into: T[], x: T | undefined): void {
@@ -49,15 +61,22 @@ describe('the troubleshooting figure, compiled', () => {
 
   it('never throws whatever the reader presses, in any order', () => {
     const actions: FigureAction[] = [
-      { type: 'scale', name: 'web', replicas: 1 }, { type: 'node', node: 'node-2', action: 'stop' },
-      { type: 'app', pod: 'web-x', behaviour: 'crashes', health: appHealth('crashes') }, { type: 'rollout', name: 'web', verb: 'undo' }, { type: 'get', resource: 'pods' },
+      { type: 'scale', name: 'web', replicas: 1 },
+      { type: 'node', node: 'node-2', action: 'stop' },
+      { type: 'app', pod: 'web-x', behaviour: 'crashes', health: appHealth('crashes') },
+      { type: 'rollout', name: 'web', verb: 'undo' },
+      { type: 'get', resource: 'pods' },
     ];
-    expectPressesNeverThrow(def, fresh, actions.map((action) => ({ op: 'action' as const, action })));
+    expectPressesNeverThrow(
+      def,
+      fresh,
+      actions.map((action) => ({ op: 'action' as const, action })),
+    );
   }, 120_000);
 });
 
-describe('the troubleshooting figure\'s demos', () => {
-  it('a settled cluster: web\'s three pods Ready on three nodes, three ready endpoints; the breaks wait for it', () => {
+describe("the troubleshooting figure's demos", () => {
+  it("a settled cluster: web's three pods Ready on three nodes, three ready endpoints; the breaks wait for it", () => {
     const host = fresh();
     expect(host.view().demos.find((d) => d.id === 'crash')!.why).toBe('Create web first.');
     const v = runDemo(host, 'apply');
@@ -76,7 +95,10 @@ describe('the troubleshooting figure\'s demos', () => {
     const v = runDemo(host, 'image', (x) => {
       const p = detail(x).pods.find((q) => x.frame.pods.some((f) => f.name === q.name && f.image === BAD_IMAGE));
       if (p?.reason !== 'ContainerCreating') distinct(reasons, p?.reason ?? undefined);
-      if (p?.backoff) { expect(p.backoff.kind).toBe('pull'); distinct(waits, p.backoff.waitS); }
+      if (p?.backoff) {
+        expect(p.backoff.kind).toBe('pull');
+        distinct(waits, p.backoff.waitS);
+      }
       if (p && x.frame.pods.filter((f) => f.ready).length === 3) during++;
     });
     expect(reasons.slice(0, 3)).toEqual(['ErrImagePull', 'ImagePullBackOff', 'ErrImagePull']);
@@ -86,7 +108,7 @@ describe('the troubleshooting figure\'s demos', () => {
     expect(v.frame.pods.every((p) => p.ready && p.restarts === 0)).toBe(true);
   });
 
-  it('a crash loop: restarted at once, then waits of 10, 20, 40, 80 s (the next would be 160 s); the previous log has the app\'s last words', () => {
+  it("a crash loop: restarted at once, then waits of 10, 20, 40, 80 s (the next would be 160 s); the previous log has the app's last words", () => {
     const host = fresh();
     runDemo(host, 'apply');
     const waits: number[] = [];
@@ -121,7 +143,10 @@ describe('the troubleshooting figure\'s demos', () => {
     expect(seen!.last).toEqual({ reason: 'OOMKilled', exitCode: 137 });
     expect(loop).toBe(true);
     expect(v.frame.pods.every((p) => p.ready)).toBe(true);
-    const out = runOnFigure(host, `kubectl get pod ${seen!.name} -o jsonpath={.status.containerStatuses[0].lastState.terminated.reason}`);
+    const out = runOnFigure(
+      host,
+      `kubectl get pod ${seen!.name} -o jsonpath={.status.containerStatuses[0].lastState.terminated.reason}`,
+    );
     expect(out.stdout).toBe('OOMKilled');
   });
 
@@ -131,23 +156,34 @@ describe('the troubleshooting figure\'s demos', () => {
     const name = /(web-\S+) runs but is not Ready/.exec(v.beat!)![1];
     const p = v.frame.pods.find((x) => x.name === name)!;
     expect(p).toMatchObject({ ready: false, readyText: '0/1', status: 'Running', restarts: 0 });
-    expect(detail(v).endpoints.map((e) => [e.pod, e.ready]).filter(([, r]) => !r)).toEqual([[name, false]]);
+    expect(
+      detail(v)
+        .endpoints.map((e) => [e.pod, e.ready])
+        .filter(([, r]) => !r),
+    ).toEqual([[name, false]]);
     expect(detail(v).endpoints).toHaveLength(4);
-    const slices = runOnFigure(host, 'kubectl get endpointslices -l kubernetes.io/service-name=web -o jsonpath=\'{range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{"\\n"}{end}\'');
+    const slices = runOnFigure(
+      host,
+      'kubectl get endpointslices -l kubernetes.io/service-name=web -o jsonpath=\'{range .items[*].endpoints[*]}{.targetRef.name}={.conditions.ready}{"\\n"}{end}\'',
+    );
     expect(slices.stderr).toBe('');
     expect(slices.stdout.split('\n').filter(Boolean).sort()).toContain(`${name}=false`);
     const events = runOnFigure(host, `kubectl describe pod ${name}`);
-    expect(events.stdout).toMatch(/Warning {2}Unhealthy .*Readiness probe failed: HTTP probe failed with statuscode: 500/);
+    expect(events.stdout).toMatch(
+      /Warning {2}Unhealthy .*Readiness probe failed: HTTP probe failed with statuscode: 500/,
+    );
     const end = compiled.story.beats[compiled.story.beats.length - 1];
     expect(end.frame!.pods.map((x) => x.name)).not.toContain(name);
     expect(end.frame!.pods).toHaveLength(3);
   });
 
-  it('at the ErrImagePull beat, kubectl describe pod prints the kubelet\'s Failed events', () => {
+  it("at the ErrImagePull beat, kubectl describe pod prints the kubelet's Failed events", () => {
     const host = atBeat(/^The kubelet on/);
     const name = host.view().frame.pods.find((p) => p.image === BAD_IMAGE)!.name;
     const out = runOnFigure(host, `kubectl describe pod ${name}`).stdout;
-    expect(out).toContain(`Failed to pull image "${BAD_IMAGE}": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/${BAD_IMAGE}"`);
+    expect(out).toContain(
+      `Failed to pull image "${BAD_IMAGE}": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/${BAD_IMAGE}"`,
+    );
     expect(out).toContain('Error: ErrImagePull');
     expect(out).toMatch(/Limits:\n\s+memory:\s+128Mi/);
     expect(out).toMatch(/Readiness:\s+http-get http:\/\/:80\/ delay=0s timeout=1s period=10s #success=1 #failure=3/);

@@ -34,7 +34,7 @@ describe('the image-backoff widget', () => {
     expect(detail(c.first)).toEqual({ pulls: [], stuck: null });
   });
   itStepsAsAWidget(imageBackoffWidget, () => c, [1, 2, 4]);
-  it('fails each pull with NotFound, and the kubelet\'s wait doubles from 10 s: 10, 20, then 40', () => {
+  it("fails each pull with NotFound, and the kubelet's wait doubles from 10 s: 10, 20, then 40", () => {
     const err = at(beatNamed(/shows ErrImagePull/).step);
     const first = detail(err);
     expect(first.pulls).toEqual([expect.objectContaining({ image: BAD_IMAGE, ok: false })]);
@@ -72,7 +72,9 @@ describe('the image-backoff widget', () => {
     expect(para).toContain(`the next pulls come ${times[1]} and ${times[2]} seconds after the first`);
     const after = /runs, (\d+) s after the fix/.exec(c.story.beats[c.story.beats.length - 1].text)![1];
     expect(para).toContain(`runs ${after} seconds later`);
-    const stuck = /^The kubelet on (node-\d) asked containerd to pull .*: (\S+) shows ErrImagePull/.exec(beatNamed(/shows ErrImagePull/).text)!;
+    const stuck = /^The kubelet on (node-\d) asked containerd to pull .*: (\S+) shows ErrImagePull/.exec(
+      beatNamed(/shows ErrImagePull/).text,
+    )!;
     expect(para).toContain(`\`${stuck[2]}\` on ${stuck[1]}`);
   });
 });
@@ -94,9 +96,12 @@ describe('the crash-loop widget', () => {
     expect(cd(k.first).pods.map((p) => p.restartCount)).toEqual([0, 0, 0]);
   });
   itStepsAsAWidget(crashLoopWidget, () => k, [1, 3]);
-  it('restarts at once the first time, then waits 10, 20, 40 s: the kubelet\'s entry and the starts agree', () => {
+  it("restarts at once the first time, then waits 10, 20, 40 s: the kubelet's entry and the starts agree", () => {
     const first = cd(kAt(kBeat(/started it again at once/).step));
-    expect(first.pods.find((p) => p.name === first.looping)).toMatchObject({ restartCount: 1, last: { reason: 'Error', exitCode: 1 } });
+    expect(first.pods.find((p) => p.name === first.looping)).toMatchObject({
+      restartCount: 1,
+      last: { reason: 'Error', exitCode: 1 },
+    });
     const loop = cd(kAt(kBeat(/now 40 s, up to 300 s/).step));
     const p = loop.pods.find((x) => x.name === loop.looping)!;
     expect(p).toMatchObject({ reason: 'CrashLoopBackOff', restartCount: 3, backoff: { kind: 'restart', waitS: 40 } });
@@ -123,7 +128,9 @@ describe('the crash-loop widget', () => {
     const loop = kBeat(/now 40 s, up to 300 s/).text;
     const gaps = /the restarts (\d+) s, (\d+) s apart/.exec(loop)!;
     expect(para).toContain(`the next ones follow ${gaps[1]} and ${gaps[2]} seconds apart`);
-    const end = /^(\S+) started (\d+) s after the fix, .* RESTARTS (\d+)\./.exec(k.story.beats[k.story.beats.length - 1].text)!;
+    const end = /^(\S+) started (\d+) s after the fix, .* RESTARTS (\d+)\./.exec(
+      k.story.beats[k.story.beats.length - 1].text,
+    )!;
     expect(para).toContain(`\`${end[1]}\` on node-1`);
     expect(para).toContain(`it starts ${end[2]} seconds after the fix, with ${end[3]} restarts counted`);
     expect(kAt(k.story.opening!).frame.pods.find((p) => p.name === end[1])!.node).toBe('node-1');

@@ -21,7 +21,7 @@ describe('the watch-resume widget', () => {
     expectWellFormedStory(c, 6);
     expectStoryReplays(watchResumeWidget, c);
   });
-  it('opens where web runs 3 pods, node-1 connected, its kubelet\'s watch never resumed', () => {
+  it("opens where web runs 3 pods, node-1 connected, its kubelet's watch never resumed", () => {
     expect(c.story.opening).toBe(c.story.beats[0].step);
     expect(c.first.step).toBe(c.story.opening);
     expect(c.first.beat).toMatch(/^web runs 3 pods of ReplicaSet web-c68c68797: /);
@@ -48,7 +48,10 @@ describe('the watch-resume widget', () => {
   });
   it('quotes in its chapter the revisions and names the simulation gives', () => {
     const d = resume(at(c.story.end));
-    const para = chapter.slice(chapter.indexOf('Below, node-1 is cut off'), chapter.indexOf('<InlineWidget id="watch-resume" />'));
+    const para = chapter.slice(
+      chapter.indexOf('Below, node-1 is cut off'),
+      chapter.indexOf('<InlineWidget id="watch-resume" />'),
+    );
     expect(para).toContain(`its kubelet's pod watch has last delivered revision ${d.lastSeen}.`);
     expect(para).toContain(`\`${d.replayed[0].pod}\` is bound to node-1 at revision ${d.replayed[0].revision}, unseen`);
     expect(para).toContain(`watches again with \`resourceVersion=${d.resumed!.from}\``);

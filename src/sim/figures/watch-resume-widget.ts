@@ -19,7 +19,11 @@ const KUBELET = `kubelet/${NODE}`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 
 /** One pod event the resumed watch delivered that happened while the kubelet was cut off. */
-interface Replayed { event: string; pod: string; revision: number }
+interface Replayed {
+  event: string;
+  pod: string;
+  revision: number;
+}
 
 /** What the picture draws: the link, the last revision the kubelet saw, its resumed watch and what it replayed. */
 export interface ResumeDetail {
@@ -39,9 +43,13 @@ function resumeDetailOf(cluster: Cluster, frame: Frame): ResumeDetail {
   let from = 0;
   for (let i = log.length - 1; i >= 0; i--) {
     const r = log[i];
-    if (r.kind !== 'request' || r.component !== KUBELET || r.verb !== 'WATCH' || !r.path.startsWith('/api/v1/pods?')) continue;
+    if (r.kind !== 'request' || r.component !== KUBELET || r.verb !== 'WATCH' || !r.path.startsWith('/api/v1/pods?'))
+      continue;
     const m = /[?&]resourceVersion=(\d+)/.exec(r.path);
-    if (m) { resumeAt = i; from = Number(m[1]); }
+    if (m) {
+      resumeAt = i;
+      from = Number(m[1]);
+    }
     break;
   }
   let lastSeen: number | null = null;
@@ -50,32 +58,41 @@ function resumeDetailOf(cluster: Cluster, frame: Frame): ResumeDetail {
   for (let i = 0; i < log.length; i++) {
     const r = log[i];
     if (resumeAt >= 0 && i < resumeAt && r.revision !== undefined) storeAt = Math.max(storeAt, r.revision);
-    if (r.kind !== 'watch' || r.component !== KUBELET || !r.object?.startsWith('pods/') || r.revision === undefined) continue;
+    if (r.kind !== 'watch' || r.component !== KUBELET || !r.object?.startsWith('pods/') || r.revision === undefined)
+      continue;
     if (resumeAt < 0 || i < resumeAt) lastSeen = r.revision;
-    else if (r.revision <= storeAt) replayed.push({ event: r.event ?? '', pod: podName(r.object), revision: r.revision });
+    else if (r.revision <= storeAt)
+      replayed.push({ event: r.event ?? '', pod: podName(r.object), revision: r.revision });
   }
   const cutOff = frame.nodes.find((n) => n.name === NODE)?.partitioned ?? false;
   return { cutOff, lastSeen, resumed: resumeAt >= 0 ? { t: log[resumeAt].t, from, storeAt } : null, replayed };
 }
 
-const detailOf = (d: FigureDetail | null): ResumeDetail | null => (d?.resume ? (d.resume as unknown as ResumeDetail) : null);
+const detailOf = (d: FigureDetail | null): ResumeDetail | null =>
+  d?.resume ? (d.resume as unknown as ResumeDetail) : null;
 /** Keeps what the detail says in the memo for the beat's text (which sees the frame and memo only). Returns true. */
 function hold(m: DemoMemo, d: ResumeDetail): true {
   Object.assign(m, {
-    from: d.resumed?.from ?? 0, storeAt: d.resumed?.storeAt ?? 0, lastSeen: d.lastSeen ?? 0,
+    from: d.resumed?.from ?? 0,
+    storeAt: d.resumed?.storeAt ?? 0,
+    lastSeen: d.lastSeen ?? 0,
     replayed: d.replayed.map((x) => `${x.event} ${x.pod} (revision ${x.revision})`).join(';'),
     pods: [...new Set(d.replayed.map((x) => x.pod))].join(','),
   });
   return true;
 }
-const onNode = (f: Frame): string[] => livePodsOf(f).filter((p) => p.node === NODE).map((p) => p.name);
+const onNode = (f: Frame): string[] =>
+  livePodsOf(f)
+    .filter((p) => p.node === NODE)
+    .map((p) => p.name);
 const cut = (f: Frame): boolean => f.nodes.find((n) => n.name === NODE)?.partitioned ?? false;
 
 /** Cut node-1 off from the API server, or reconnect it: the widget's action. */
 const link: DemoDef = {
   id: 'link',
   label: (f) => (cut(f) ? `Reconnect ${NODE}` : `Cut ${NODE} off`),
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
   start: (f): DemoStart => {
     if (!cut(f)) {
       return {
@@ -91,12 +108,17 @@ const link: DemoDef = {
       intro: `${NODE}'s network is back. Its kubelet retries after its back-off and watches its pods again, from the last resourceVersion it saw.`,
       beats: [
         {
-          when: (_g, m, detail) => { const d = detailOf(detail()); return !!d && !d.cutOff && !!d.resumed && d.replayed.length > 0 && hold(m, d); },
-          text: (_g, m) => `${NODE}'s kubelet watches from resourceVersion ${m.from}, the last revision it saw, and the API server replays from its history exactly what changed since: ${String(m.replayed).split(';').join(', ')}. Nothing before ${m.from} comes again, and no list is needed.`,
+          when: (_g, m, detail) => {
+            const d = detailOf(detail());
+            return !!d && !d.cutOff && !!d.resumed && d.replayed.length > 0 && hold(m, d);
+          },
+          text: (_g, m) =>
+            `${NODE}'s kubelet watches from resourceVersion ${m.from}, the last revision it saw, and the API server replays from its history exactly what changed since: ${String(m.replayed).split(';').join(', ')}. Nothing before ${m.from} comes again, and no list is needed.`,
         },
         {
           when: (g, m) => names(m.pods).every((p) => readyPodsOf(g).some((x) => x.name === p)),
-          text: (g, m) => `${listOf(names(m.pods))} ${names(m.pods).length === 1 ? 'runs' : 'run'} on ${NODE} now: ${count(onNode(g).length, 'pod')} of ${WEB} there, started once its kubelet heard of ${names(m.pods).length === 1 ? 'it' : 'them'}.`,
+          text: (g, m) =>
+            `${listOf(names(m.pods))} ${names(m.pods).length === 1 ? 'runs' : 'run'} on ${NODE} now: ${count(onNode(g).length, 'pod')} of ${WEB} there, started once its kubelet heard of ${names(m.pods).length === 1 ? 'it' : 'them'}.`,
         },
       ],
     };
@@ -108,17 +130,21 @@ const names = (s: string | number): string[] => (String(s) ? String(s).split(','
 const scale: DemoDef = {
   id: 'scale',
   label: (f) => `Scale ${WEB} to ${webOf(f)?.replicas === SCALED ? REPLICAS : SCALED}`,
-  unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
   start: (f): DemoStart => {
     const to = webOf(f)!.replicas === SCALED ? REPLICAS : SCALED;
     return {
       actions: [{ type: 'scale', name: WEB, replicas: to }],
       memo: { to },
       intro: `kubectl scales ${WEB} to ${to}.`,
-      beats: [{
-        when: (g, m) => livePodsOf(g).length === Number(m.to) && livePodsOf(g).every((p) => p.node),
-        text: (g) => `${WEB} has ${count(livePodsOf(g).length, 'pod')}, each bound to a node; on ${NODE}: ${listOf(onNode(g))}${cut(g) ? `. Its kubelet, cut off, has heard of none of what changed there` : ''}.`,
-      }],
+      beats: [
+        {
+          when: (g, m) => livePodsOf(g).length === Number(m.to) && livePodsOf(g).every((p) => p.node),
+          text: (g) =>
+            `${WEB} has ${count(livePodsOf(g).length, 'pod')}, each bound to a node; on ${NODE}: ${listOf(onNode(g))}${cut(g) ? `. Its kubelet, cut off, has heard of none of what changed there` : ''}.`,
+        },
+      ],
     };
   },
 };
@@ -135,7 +161,7 @@ export const watchResumeWidget: FigureDef = {
   leavesOut: [
     `The widget opens with web running one pod on each node; it follows ${NODE}'s kubelet, which watches only the pods bound to ${NODE} (a field selector on spec.nodeName).`,
     `Only ${NODE} is cut off, briefly: its kubelet retries after its reflector back-off (800 ms, doubling). Cut off for longer than 50 s, the node would turn NotReady.`,
-    'The history since the revision is still there, so the API server replays it; had it been compacted away, the answer would be 410 Gone and the kubelet would list again with a streaming list ending in a BOOKMARK. The API server\'s occasional BOOKMARKs on a quiet watch are not modelled.',
+    "The history since the revision is still there, so the API server replays it; had it been compacted away, the answer would be 410 Gone and the kubelet would list again with a streaming list ending in a BOOKMARK. The API server's occasional BOOKMARKs on a quiet watch are not modelled.",
   ],
   detail: (cluster, frame): FigureDetail => ({ resume: resumeDetailOf(cluster, frame) as unknown as JsonValue }),
 };

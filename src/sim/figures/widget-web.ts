@@ -17,7 +17,9 @@ export function webOf(f: Frame): DeploymentView | undefined {
 /** web's pods, bound or not, Terminating ones included, in name order. */
 export function webPodsOf(f: Frame): PodView[] {
   const owners = new Set((webOf(f)?.replicaSets ?? []).map((rs) => `ReplicaSet/${rs.name}`));
-  return [...f.pending, ...f.pods].filter((p) => p.owner !== null && owners.has(p.owner)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...f.pending, ...f.pods]
+    .filter((p) => p.owner !== null && owners.has(p.owner))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** web's pods that are not being deleted. */
@@ -29,7 +31,9 @@ export const readyPodsOf = (f: Frame): PodView[] => livePodsOf(f).filter((p) => 
 /** web exists with all its replicas Ready and the Deployment controller has said the rollout is complete. */
 export function webSettled(f: Frame, replicas: number): boolean {
   const d = webOf(f);
-  return !!d && readyPodsOf(f).length === replicas && livePodsOf(f).length === replicas && d.rollout?.state === 'complete';
+  return (
+    !!d && readyPodsOf(f).length === replicas && livePodsOf(f).length === replicas && d.rollout?.state === 'complete'
+  );
 }
 
 /** The setup a widget's story begins with: kubectl creates web with `replicas` pods, and the story pauses once they all run. */
@@ -42,10 +46,13 @@ export function setupDemo(replicas: number, extra: Partial<{ intro: string }> = 
       actions: [{ type: 'apply', name: WEB, image: WEB_IMAGE, replicas }],
       memo: {},
       intro: extra.intro ?? `kubectl creates the Deployment ${WEB}: ${count(replicas, 'replica')} of ${WEB_IMAGE}.`,
-      beats: [{
-        when: (f) => webSettled(f, replicas),
-        text: (f) => `${WEB} runs ${count(replicas, 'pod')} of ReplicaSet ${webOf(f)!.replicaSets[0].name}: ${listOf(readyPodsOf(f).map((p) => `${p.name} on ${p.node}`))}.`,
-      }],
+      beats: [
+        {
+          when: (f) => webSettled(f, replicas),
+          text: (f) =>
+            `${WEB} runs ${count(replicas, 'pod')} of ReplicaSet ${webOf(f)!.replicaSets[0].name}: ${listOf(readyPodsOf(f).map((p) => `${p.name} on ${p.node}`))}.`,
+        },
+      ],
     }),
   };
 }

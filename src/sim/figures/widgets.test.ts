@@ -15,12 +15,21 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSte
 import { writeWatchWidget, type WriteFanOut } from './write-watch-widget.ts';
 import type { FigureDef } from './demo.ts';
 
-const WIDGETS: FigureDef[] = [writeWatchWidget, replacePodWidget, maxSurgeWidget, nodeLeaseWidget, frozenEndpointsWidget, filterScoreWidget];
+const WIDGETS: FigureDef[] = [
+  writeWatchWidget,
+  replacePodWidget,
+  maxSurgeWidget,
+  nodeLeaseWidget,
+  frozenEndpointsWidget,
+  filterScoreWidget,
+];
 const compiled: Record<string, CompiledFigure> = Object.fromEntries(WIDGETS.map((d) => [d.id, compileFigure(d)]));
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
-const chapter = (slug: string): string => readFileSync(new URL(`../../../content/${slug}.mdx`, import.meta.url), 'utf8');
+const chapter = (slug: string): string =>
+  readFileSync(new URL(`../../../content/${slug}.mdx`, import.meta.url), 'utf8');
 /** The story's words and the frames at its beats, as one text to find quoted names and numbers in. */
-const storyText = (c: CompiledFigure): string => c.story.beats.map((b) => `${b.text} ${JSON.stringify(b.frame)}`).join('\n');
+const storyText = (c: CompiledFigure): string =>
+  c.story.beats.map((b) => `${b.text} ${JSON.stringify(b.frame)}`).join('\n');
 
 describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def) => {
   const c = () => compiled[def.id];
@@ -32,7 +41,11 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
     const first = c().first;
     expect(c().story.opening).toBe(c().story.beats[0].step);
     expect(first.step).toBe(c().story.opening);
-    expect(first.beat).toMatch(def.id === 'filter-score' ? /^api-559fb7b69c-\w{5} is bound to node-3\. / : /^web runs \d+ pods of ReplicaSet web-c68c68797: /);
+    expect(first.beat).toMatch(
+      def.id === 'filter-score'
+        ? /^api-559fb7b69c-\w{5} is bound to node-3\. /
+        : /^web runs \d+ pods of ReplicaSet web-c68c68797: /,
+    );
     expect(first.frame.pods.length).toBeGreaterThan(0);
   });
   itStepsAsAWidget(def, c);
@@ -41,12 +54,15 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
 describe('write-watch', () => {
   const c = compiled['write-watch'];
   const at = (step: number): FigureView => live(writeWatchWidget).handle({ op: 'seek', step })!;
-  it('stores kubectl\'s scale at the next revision and tells the controller-manager, then lists the writes it set off', () => {
+  it("stores kubectl's scale at the next revision and tells the controller-manager, then lists the writes it set off", () => {
     const end = at(c.story.end);
     const writes = end.detail!.writes as unknown as WriteFanOut[];
     expect(writes[0]).toMatchObject({ component: 'kubectl', verb: 'PATCH', object: 'deployments/default/web' });
     expect(writes[0].notified.map((n) => n.component)).toContain('kube-controller-manager');
-    expect(writes[1]).toMatchObject({ component: 'deployment-controller', object: 'replicasets/default/web-c68c68797' });
+    expect(writes[1]).toMatchObject({
+      component: 'deployment-controller',
+      object: 'replicasets/default/web-c68c68797',
+    });
     expect(writes[1].notified.map((n) => n.component).sort()).toEqual(['kube-controller-manager', 'scheduler']);
     const revs = writes.map((w) => w.revision);
     expect(revs).toEqual([...revs].sort((a, b) => a - b));
@@ -72,7 +88,10 @@ describe('replace-pod', () => {
   });
   it('quotes in its chapter the pod names the simulation makes', () => {
     const text = chapter('reconcile-loop');
-    const para = text.slice(text.indexOf('Here is the loop at work'), text.indexOf('<InlineWidget id="replace-pod" />'));
+    const para = text.slice(
+      text.indexOf('Here is the loop at work'),
+      text.indexOf('<InlineWidget id="replace-pod" />'),
+    );
     const quoted = [...para.matchAll(/web-c68c68797-[a-z0-9]{5}/g)].map((m) => m[0]);
     expect(quoted.length).toBeGreaterThanOrEqual(4);
     for (const name of quoted) expect(storyText(c)).toContain(name);
@@ -81,33 +100,69 @@ describe('replace-pod', () => {
 
 describe('max-surge', () => {
   const c = compiled['max-surge'];
-  type Arithmetic = { surge: number; unavailable: number; repaired: boolean; mostPods: number; fewestAvailable: number; firstNew: number; firstOld: number };
+  type Arithmetic = {
+    surge: number;
+    unavailable: number;
+    repaired: boolean;
+    mostPods: number;
+    fewestAvailable: number;
+    firstNew: number;
+    firstOld: number;
+  };
   const arithmetic = (v: FigureView): Arithmetic => v.detail!.arithmetic as unknown as Arithmetic;
-  it('reads demo ids back into the reader\'s numbers, and refuses others', () => {
-    expect(parseRolloutDemoId(rolloutDemoId({ replicas: 4, maxSurge: '25%', maxUnavailable: 1 }))).toEqual({ replicas: 4, maxSurge: '25%', maxUnavailable: 1 });
+  it("reads demo ids back into the reader's numbers, and refuses others", () => {
+    expect(parseRolloutDemoId(rolloutDemoId({ replicas: 4, maxSurge: '25%', maxUnavailable: 1 }))).toEqual({
+      replicas: 4,
+      maxSurge: '25%',
+      maxUnavailable: 1,
+    });
     expect(parseRolloutDemoId('rollout:11:1:1')).toBeNull();
     expect(parseRolloutDemoId('rollout:3:7%:1')).toBeNull();
     expect(parseRolloutDemoId('delete-pod')).toBeNull();
   });
   it('resolves the defaults on 3 replicas as the chapter says: surge 1 up, unavailable 0 down, first step one new pod', () => {
     const a = arithmetic(c.first);
-    expect(a).toMatchObject({ surge: 1, unavailable: 0, mostPods: 4, fewestAvailable: 3, firstNew: 1, firstOld: 3, repaired: false });
+    expect(a).toMatchObject({
+      surge: 1,
+      unavailable: 0,
+      mostPods: 4,
+      fewestAvailable: 3,
+      firstNew: 1,
+      firstOld: 3,
+      repaired: false,
+    });
     const text = chapter('rolling-updates');
     expect(storyText(c)).toContain('web-c47498c66');
-    expect(text).toContain('the first step adds one pod of the new ReplicaSet `web-c47498c66` and removes none: 4 pods, 3 of them ready.');
-    expect(c.story.beats.some((b) => b.text.includes('new ReplicaSet web-c47498c66 scaled up to 1. 4 pods exist, 3 of them ready.'))).toBe(true);
+    expect(text).toContain(
+      'the first step adds one pod of the new ReplicaSet `web-c47498c66` and removes none: 4 pods, 3 of them ready.',
+    );
+    expect(
+      c.story.beats.some((b) =>
+        b.text.includes('new ReplicaSet web-c47498c66 scaled up to 1. 4 pods exist, 3 of them ready.'),
+      ),
+    ).toBe(true);
   });
-  it('runs a real rollout on the reader\'s numbers: 5 replicas, maxSurge 0, maxUnavailable 20%-like 25% rounds to 1', () => {
+  it("runs a real rollout on the reader's numbers: 5 replicas, maxSurge 0, maxUnavailable 20%-like 25% rounds to 1", () => {
     const host = live(maxSurgeWidget);
     host.handle({ op: 'seek', step: c.story.end });
     let v = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 5, maxSurge: '0', maxUnavailable: '25%' }) })!;
-    expect(arithmetic(v)).toMatchObject({ surge: 0, unavailable: 1, mostPods: 5, fewestAvailable: 4, firstNew: 0, firstOld: 4 });
+    expect(arithmetic(v)).toMatchObject({
+      surge: 0,
+      unavailable: 1,
+      mostPods: 5,
+      fewestAvailable: 4,
+      firstNew: 0,
+      firstOld: 4,
+    });
     let most = 0;
     for (let n = 0; v.demoRunning !== null; n++) {
       if (n > 20_000) throw new Error('the rollout never finished');
       v = host.handle({ op: 'step' })!;
       const web = v.frame.deployments.find((d) => d.name === 'web')!;
-      most = Math.max(most, web.replicaSets.reduce((s, rs) => s + rs.replicas, 0));
+      most = Math.max(
+        most,
+        web.replicaSets.reduce((s, rs) => s + rs.replicas, 0),
+      );
     }
     expect(most).toBeLessThanOrEqual(5);
     expect(v.beat).toMatch(/^Rollout complete: 5 pods run nginx:1\.27/);
@@ -115,10 +170,16 @@ describe('max-surge', () => {
   it('is refused by validation when both limits are 0, and the repair applies when they round to 0', () => {
     const host = live(maxSurgeWidget);
     host.handle({ op: 'seek', step: c.story.end });
-    const refused = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '0' }) })!;
+    const refused = host.handle({
+      op: 'demo',
+      demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '0' }),
+    })!;
     expect(refused.beat).toMatch(/validation refuses it/);
     expect(arithmetic(refused)).toMatchObject({ surge: 1, unavailable: 0 });
-    const repaired = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '25%' }) })!;
+    const repaired = host.handle({
+      op: 'demo',
+      demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '25%' }),
+    })!;
     expect(arithmetic(repaired)).toMatchObject({ surge: 0, unavailable: 1, repaired: true });
   });
 });
@@ -126,9 +187,21 @@ describe('max-surge', () => {
 describe('node-lease', () => {
   const c = compiled['node-lease'];
   const lease = (v: FigureView): LeaseDetail => v.detail!.lease as unknown as LeaseDetail;
-  const beatAt = (re: RegExp) => { const b = c.story.beats.find((x) => re.test(x.text))!; return { ...b, frame: b.frame! }; };
-  it('renews node-2\'s Lease every 10 s while the machine runs: its renewTime never gets 10 s old', () => {
-    expect(lease(c.first)).toMatchObject({ node: 'node-2', holderIdentity: 'node-2', leaseDurationSeconds: 40, renewEveryS: 10, graceS: 50, ready: 'True', taints: [], expired: false });
+  const beatAt = (re: RegExp) => {
+    const b = c.story.beats.find((x) => re.test(x.text))!;
+    return { ...b, frame: b.frame! };
+  };
+  it("renews node-2's Lease every 10 s while the machine runs: its renewTime never gets 10 s old", () => {
+    expect(lease(c.first)).toMatchObject({
+      node: 'node-2',
+      holderIdentity: 'node-2',
+      leaseDurationSeconds: 40,
+      renewEveryS: 10,
+      graceS: 50,
+      ready: 'True',
+      taints: [],
+      expired: false,
+    });
     // A host that follows no story: the reader's own setup, then the cluster left alone for 30 s.
     const host = new FigureHost(nodeLeaseWidget, { ...c.story, beats: [], opening: undefined });
     runDemoSteps(host, 'setup');
@@ -151,7 +224,12 @@ describe('node-lease', () => {
     expect(unknown.text).toContain(`${after.toFixed(1)} s after the last renewal`);
     const n = tainted.frame.nodes.find((x) => x.name === 'node-2')!;
     expect(n.ready).toBe('Unknown');
-    expect(n.taints.filter((t) => t.key === 'node.kubernetes.io/unreachable').map((t) => t.effect).sort()).toEqual(['NoExecute', 'NoSchedule']);
+    expect(
+      n.taints
+        .filter((t) => t.key === 'node.kubernetes.io/unreachable')
+        .map((t) => t.effect)
+        .sort(),
+    ).toEqual(['NoExecute', 'NoSchedule']);
     // The pod web runs there is marked not ready, as the caption says.
     const pod = unknown.frame.pods.find((p) => p.node === 'node-2')!;
     expect(pod.ready).toBe(false);
@@ -168,9 +246,12 @@ describe('node-lease', () => {
     expect(lease(v)).toMatchObject({ powered: true, ready: 'True', taints: [] });
     expect(lease(v).ageS!).toBeLessThan(10);
   });
-  it('is placed in its chapter beside a paragraph that quotes the simulation\'s numbers', () => {
+  it("is placed in its chapter beside a paragraph that quotes the simulation's numbers", () => {
     const text = chapter('node-failure');
-    const para = text.slice(text.indexOf('Try it on `node-2` below.'), text.indexOf('<InlineWidget id="node-lease" />'));
+    const para = text.slice(
+      text.indexOf('Try it on `node-2` below.'),
+      text.indexOf('<InlineWidget id="node-lease" />'),
+    );
     expect(para).toContain('the renewal due 10 seconds later never comes');
     expect(para).toContain('50 seconds after that last `renewTime`, it sets `Ready` to `Unknown`');
     expect(para).toContain('`node.kubernetes.io/unreachable`');
@@ -183,7 +264,7 @@ describe('frozen-endpoints', () => {
   const frozen = (v: FigureView): FrozenDetail => v.detail!.frozen as unknown as FrozenDetail;
   const at = (step: number): FrozenDetail => frozen(live(frozenEndpointsWidget).handle({ op: 'seek', step })!);
   const beatAt = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
-  it('opens with web\'s 3 endpoints in etcd\'s slice and in node-1\'s rules, the client answered, kube-proxy watching', () => {
+  it("opens with web's 3 endpoints in etcd's slice and in node-1's rules, the client answered, kube-proxy watching", () => {
     const d = frozen(c.first);
     expect(d).toMatchObject({ controlPlane: true, watching: true });
     expect(d.endpoints).toHaveLength(3);
@@ -199,17 +280,27 @@ describe('frozen-endpoints', () => {
     expect(d.ok - before.ok).toBeGreaterThanOrEqual(20);
     const pods = new Set(d.latest.map((r) => r.pod));
     expect([...pods].sort()).toEqual(before.endpoints.map((e) => e.pod).sort());
-    expect(outage.text).toMatch(/the client has had \d+ requests answered and none failed, from web-c68c68797-\w{5}, web-c68c68797-\w{5} and web-c68c68797-\w{5}, through node-1's rules as kube-proxy synced them \d+ s before the outage\.$/);
+    expect(outage.text).toMatch(
+      /the client has had \d+ requests answered and none failed, from web-c68c68797-\w{5}, web-c68c68797-\w{5} and web-c68c68797-\w{5}, through node-1's rules as kube-proxy synced them \d+ s before the outage\.$/,
+    );
   });
   it('after the restart kube-proxy watches again and rewrites nothing; no request failed', () => {
     const back = beatAt(/after the restart/);
     const d = at(back.step);
-    expect(d).toMatchObject({ controlPlane: true, watching: true, syncedAt: frozen(c.first).syncedAt, failed: frozen(c.first).failed });
+    expect(d).toMatchObject({
+      controlPlane: true,
+      watching: true,
+      syncedAt: frozen(c.first).syncedAt,
+      failed: frozen(c.first).failed,
+    });
     expect(back.text).toContain('nothing changed, so it has no rule to rewrite');
   });
   it('is placed in its chapter beside a paragraph that says what the simulation shows', () => {
     const text = chapter('control-plane-outage');
-    const para = text.slice(text.indexOf('Below, a client on `node-1`'), text.indexOf('<InlineWidget id="frozen-endpoints" />'));
+    const para = text.slice(
+      text.indexOf('Below, a client on `node-1`'),
+      text.indexOf('<InlineWidget id="frozen-endpoints" />'),
+    );
     expect(para).toContain('answered by the same three pods');
     expect(para).toContain('finds nothing new, and has no rule to rewrite');
     expect(frozen(c.first).endpoints).toHaveLength(3);
@@ -218,10 +309,11 @@ describe('frozen-endpoints', () => {
 
 describe('filter-score', () => {
   const c = compiled['filter-score'];
-  const arithmetic = (v: { detail?: unknown }): FilterScoreDetail => (v.detail as { arithmetic: FilterScoreDetail }).arithmetic;
+  const arithmetic = (v: { detail?: unknown }): FilterScoreDetail =>
+    (v.detail as { arithmetic: FilterScoreDetail }).arithmetic;
   const row = (a: FilterScoreDetail, node: string) => a.nodes.find((n) => n.node === node)!;
   const resource = (a: FilterScoreDetail, node: string) => row(a, node).scores.map((s) => s.weighted);
-  it('runs the chapter\'s worked example: 38 + 72, 39 + 78, 53 + 72, the others alike, node-3 chosen', () => {
+  it("runs the chapter's worked example: 38 + 72, 39 + 78, 53 + 72, the others alike, node-3 chosen", () => {
     const a = arithmetic(c.first);
     expect(a).toMatchObject({ pod: 'api-559fb7b69c-pjhzg', cpu: '1000m', memory: '1Gi', chosen: 'node-3' });
     expect(a.nodes.every((n) => n.passed)).toBe(true);
@@ -242,7 +334,10 @@ describe('filter-score', () => {
   });
   it('quotes in its chapter the names and scores the simulation gives', () => {
     const text = chapter('scheduler');
-    const para = text.slice(text.indexOf('The same scene runs below'), text.indexOf('<InlineWidget id="filter-score" />'));
+    const para = text.slice(
+      text.indexOf('The same scene runs below'),
+      text.indexOf('<InlineWidget id="filter-score" />'),
+    );
     const a = arithmetic(c.first);
     for (const node of ['node-1', 'node-2', 'node-3']) {
       const [fit, bal] = resource(a, node);

@@ -20,7 +20,13 @@ const CHAIN = 6;
 const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One write and the watchers told of it, as the panel draws it. */
-export interface WriteFanOut { component: string; verb: string; object: string; revision: number; notified: { component: string; event: string }[] }
+export interface WriteFanOut {
+  component: string;
+  verb: string;
+  object: string;
+  revision: number;
+  notified: { component: string; event: string }[];
+}
 
 /** kubectl's last write and the writes it set off (Events and heartbeats left out), each with its watch notifications so far. */
 function fanOutOf(cluster: Cluster): WriteFanOut[] {
@@ -29,7 +35,10 @@ function fanOutOf(cluster: Cluster): WriteFanOut[] {
   let start = -1;
   for (let i = w.log.length - 1; i >= stop; i--) {
     const r = w.log[i];
-    if (r.kind === 'request' && r.component === 'kubectl' && MUTATING.has(r.verb) && r.revision !== undefined) { start = i; break; }
+    if (r.kind === 'request' && r.component === 'kubectl' && MUTATING.has(r.verb) && r.revision !== undefined) {
+      start = i;
+      break;
+    }
   }
   if (start < 0) return [];
   const out: WriteFanOut[] = [];
@@ -39,7 +48,13 @@ function fanOutOf(cluster: Cluster): WriteFanOut[] {
     const about = r.object ?? r.path;
     if (about.includes('events') || isHeartbeat(w, r) || r.revision === undefined) continue;
     if (r.kind === 'request' && MUTATING.has(r.verb) && r.code < 400 && out.length < CHAIN) {
-      const x: WriteFanOut = { component: r.component, verb: r.verb, object: about, revision: r.revision, notified: [] };
+      const x: WriteFanOut = {
+        component: r.component,
+        verb: r.verb,
+        object: about,
+        revision: r.revision,
+        notified: [],
+      };
       out.push(x);
       at.set(`${r.revision} ${about}`, x);
     } else if (r.kind === 'watch' && r.event !== 'BOOKMARK') {
@@ -55,7 +70,12 @@ const other = (f: Frame): number => (webOf(f)?.replicas === REPLICAS ? REPLICAS 
 const scale: DemoDef = {
   id: 'scale',
   label: (f) => `Scale web to ${other(f)}`,
-  unavailable: (f) => (!webOf(f) ? 'The Deployment web does not exist yet.' : f.controlPlane.apiserver ? null : 'The API server is stopped.'),
+  unavailable: (f) =>
+    !webOf(f)
+      ? 'The Deployment web does not exist yet.'
+      : f.controlPlane.apiserver
+        ? null
+        : 'The API server is stopped.',
   start: (f) => {
     const to = other(f);
     return {

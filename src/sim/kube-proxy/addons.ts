@@ -9,7 +9,8 @@ import { kubeProxyAddon } from './kube-proxy.ts';
 export function addonsFromHeader(header: ScriptHeader): ClusterAddon[] {
   return header.addons.map((a) => {
     const [name, mode] = a.split('=', 2);
-    if (name === 'kube-proxy' && (mode === undefined || mode === 'iptables' || mode === 'nftables')) return kubeProxyAddon({ mode: mode ?? 'iptables' });
+    if (name === 'kube-proxy' && (mode === undefined || mode === 'iptables' || mode === 'nftables'))
+      return kubeProxyAddon({ mode: mode ?? 'iptables' });
     if (name === 'coredns' && mode === undefined) return corednsAddon();
     throw new Error(`unknown addon "${a}" (known: kube-proxy, kube-proxy=iptables, kube-proxy=nftables, coredns)`);
   });

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { base32StdEncoding, portProtoHash, serviceExternalChainName, serviceFirewallChainName, servicePortEndpointChainName, servicePortPolicyClusterChain, servicePortPolicyLocalChainName, sha256 } from './chain-names.ts';
+import {
+  base32StdEncoding,
+  portProtoHash,
+  serviceExternalChainName,
+  serviceFirewallChainName,
+  servicePortEndpointChainName,
+  servicePortPolicyClusterChain,
+  servicePortPolicyLocalChainName,
+  sha256,
+} from './chain-names.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -19,7 +28,15 @@ describe('sha256', () => {
 
 describe('base32StdEncoding', () => {
   // RFC 4648 §10 test vectors.
-  it.each([['', ''], ['f', 'MY======'], ['fo', 'MZXQ===='], ['foo', 'MZXW6==='], ['foob', 'MZXW6YQ='], ['fooba', 'MZXW6YTB'], ['foobar', 'MZXW6YTBOI======']])('%j → %s', (input, want) => {
+  it.each([
+    ['', ''],
+    ['f', 'MY======'],
+    ['fo', 'MZXQ===='],
+    ['foo', 'MZXW6==='],
+    ['foob', 'MZXW6YQ='],
+    ['fooba', 'MZXW6YTB'],
+    ['foobar', 'MZXW6YTBOI======'],
+  ])('%j → %s', (input, want) => {
     expect(base32StdEncoding(bytes(input))).toBe(want);
   });
 });

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { cidrContains, computeProbability, iptablesRestoreText, iptablesSaveNat, syncProxyRules } from './iptables-rules.ts';
-import { dedent, FAKE_PROXIER, makeTestEndpointSlice, makeTestService, overallTestCluster } from '../testing/kube-proxy.ts';
-
+import {
+  cidrContains,
+  computeProbability,
+  iptablesRestoreText,
+  iptablesSaveNat,
+  syncProxyRules,
+} from './iptables-rules.ts';
+import {
+  dedent,
+  FAKE_PROXIER,
+  makeTestEndpointSlice,
+  makeTestService,
+  overallTestCluster,
+} from '../testing/kube-proxy.ts';
 
 // TestOverallIPTablesRules, kubernetes/kubernetes pkg/proxy/iptables/proxier_test.go: the
 // Services, EndpointSlices and the whole expected iptables-restore input, copied from upstream.
@@ -110,66 +121,136 @@ describe('TestOverallIPTablesRules', () => {
     expect(iptablesRestoreText(syncProxyRules(services, slices, FAKE_PROXIER))).toBe(expected);
   });
   it('does not depend on the order the Services and slices arrive in', () => {
-    expect(iptablesRestoreText(syncProxyRules([...services].reverse(), [...slices].reverse(), FAKE_PROXIER))).toBe(expected);
+    expect(iptablesRestoreText(syncProxyRules([...services].reverse(), [...slices].reverse(), FAKE_PROXIER))).toBe(
+      expected,
+    );
   });
 });
 
 // The cases below are written from the proxier's code (proxier.go, topology.go), each a behaviour
 // the upstream tests check through packet flows rather than whole dumps.
 describe('syncProxyRules', () => {
-  const web = makeTestService('default', 'web', (svc) => { svc.spec.clusterIP = '10.96.0.20'; svc.spec.ports = [{ port: 80, protocol: 'TCP', targetPort: 80 }]; });
-  const webSlice = (endpoints: EndpointSlice['endpoints']) => makeTestEndpointSlice('default', 'web', 1, (eps) => { eps.endpoints = endpoints; eps.ports = [{ name: '', port: 80, protocol: 'TCP' }]; });
-  const nat = (services = [web], slices: EndpointSlice[] = []) => syncProxyRules(services, slices, FAKE_PROXIER).nat.rules;
+  const web = makeTestService('default', 'web', (svc) => {
+    svc.spec.clusterIP = '10.96.0.20';
+    svc.spec.ports = [{ port: 80, protocol: 'TCP', targetPort: 80 }];
+  });
+  const webSlice = (endpoints: EndpointSlice['endpoints']) =>
+    makeTestEndpointSlice('default', 'web', 1, (eps) => {
+      eps.endpoints = endpoints;
+      eps.ports = [{ name: '', port: 80, protocol: 'TCP' }];
+    });
+  const nat = (services = [web], slices: EndpointSlice[] = []) =>
+    syncProxyRules(services, slices, FAKE_PROXIER).nat.rules;
 
   it('spreads three endpoints with 1/3, then 1/2, then the rest, in endpoint order', () => {
-    const rules = nat([web], [webSlice([{ addresses: ['10.244.2.4'] }, { addresses: ['10.244.1.3'] }, { addresses: ['10.244.3.2'] }])]).filter((r) => r.includes(' -> '));
-    expect(rules.map((r) => /--probability (\S+)/.exec(r)?.[1] ?? 'last')).toEqual(['0.3333333333', '0.5000000000', 'last']);
+    const rules = nat(
+      [web],
+      [webSlice([{ addresses: ['10.244.2.4'] }, { addresses: ['10.244.1.3'] }, { addresses: ['10.244.3.2'] }])],
+    ).filter((r) => r.includes(' -> '));
+    expect(rules.map((r) => /--probability (\S+)/.exec(r)?.[1] ?? 'last')).toEqual([
+      '0.3333333333',
+      '0.5000000000',
+      'last',
+    ]);
     expect(rules.map((r) => /-> (\S+)"/.exec(r)![1])).toEqual(['10.244.1.3:80', '10.244.2.4:80', '10.244.3.2:80']);
     // An unnamed port: the comment and hash use "default/web".
     expect(rules[0]).toMatch(/^-A KUBE-SVC-\w{16} -m comment --comment "default\/web -> 10.244.1.3:80"/);
   });
   it('leaves out not-ready endpoints, and falls back to serving terminating ones when none is ready', () => {
-    const ready = nat([web], [webSlice([{ addresses: ['10.244.1.3'], conditions: { ready: true, serving: true, terminating: false } }, { addresses: ['10.244.1.4'], conditions: { ready: false, serving: false, terminating: false } }])]);
+    const ready = nat(
+      [web],
+      [
+        webSlice([
+          { addresses: ['10.244.1.3'], conditions: { ready: true, serving: true, terminating: false } },
+          { addresses: ['10.244.1.4'], conditions: { ready: false, serving: false, terminating: false } },
+        ]),
+      ],
+    );
     expect(ready.filter((r) => r.includes('DNAT'))).toHaveLength(1);
-    const terminating = nat([web], [webSlice([{ addresses: ['10.244.1.3'], conditions: { ready: false, serving: true, terminating: true } }, { addresses: ['10.244.1.4'], conditions: { ready: false, serving: false, terminating: true } }])]);
-    expect(terminating.filter((r) => r.includes('DNAT'))).toEqual([expect.stringContaining('--to-destination 10.244.1.3:80')]);
+    const terminating = nat(
+      [web],
+      [
+        webSlice([
+          { addresses: ['10.244.1.3'], conditions: { ready: false, serving: true, terminating: true } },
+          { addresses: ['10.244.1.4'], conditions: { ready: false, serving: false, terminating: true } },
+        ]),
+      ],
+    );
+    expect(terminating.filter((r) => r.includes('DNAT'))).toEqual([
+      expect.stringContaining('--to-destination 10.244.1.3:80'),
+    ]);
   });
   it('rejects in the filter table a Service with no endpoints, and writes it no nat chain', () => {
     const data = syncProxyRules([web], [], FAKE_PROXIER);
-    expect(data.filter.rules).toContain('-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d 10.96.0.20 --dport 80 -j REJECT');
+    expect(data.filter.rules).toContain(
+      '-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d 10.96.0.20 --dport 80 -j REJECT',
+    );
     expect(data.nat.chains.filter((c) => c.startsWith(':KUBE-SVC'))).toEqual([]);
   });
-  it('sends internalTrafficPolicy: Local to the KUBE-SVL chain of this node\'s endpoints, and drops when there is none', () => {
-    const local = makeTestService('default', 'web', (svc) => { svc.spec.clusterIP = '10.96.0.20'; svc.spec.internalTrafficPolicy = 'Local'; svc.spec.ports = [{ port: 80, protocol: 'TCP' }]; });
-    const here = syncProxyRules([local], [webSlice([{ addresses: ['10.244.1.3'], nodeName: 'test-node' }, { addresses: ['10.244.2.3'], nodeName: 'other' }])], FAKE_PROXIER);
-    expect(here.nat.rules.find((r) => r.startsWith('-A KUBE-SERVICES') && r.includes('cluster IP'))).toMatch(/-j KUBE-SVL-/);
+  it("sends internalTrafficPolicy: Local to the KUBE-SVL chain of this node's endpoints, and drops when there is none", () => {
+    const local = makeTestService('default', 'web', (svc) => {
+      svc.spec.clusterIP = '10.96.0.20';
+      svc.spec.internalTrafficPolicy = 'Local';
+      svc.spec.ports = [{ port: 80, protocol: 'TCP' }];
+    });
+    const here = syncProxyRules(
+      [local],
+      [
+        webSlice([
+          { addresses: ['10.244.1.3'], nodeName: 'test-node' },
+          { addresses: ['10.244.2.3'], nodeName: 'other' },
+        ]),
+      ],
+      FAKE_PROXIER,
+    );
+    expect(here.nat.rules.find((r) => r.startsWith('-A KUBE-SERVICES') && r.includes('cluster IP'))).toMatch(
+      /-j KUBE-SVL-/,
+    );
     expect(here.nat.rules.filter((r) => r.includes('DNAT'))).toEqual([expect.stringContaining('10.244.1.3:80')]);
     const none = syncProxyRules([local], [webSlice([{ addresses: ['10.244.2.3'], nodeName: 'other' }])], FAKE_PROXIER);
-    expect(none.filter.rules).toContain('-A KUBE-SERVICES -m comment --comment "default/web has no local endpoints" -m tcp -p tcp -d 10.96.0.20 --dport 80 -j DROP');
+    expect(none.filter.rules).toContain(
+      '-A KUBE-SERVICES -m comment --comment "default/web has no local endpoints" -m tcp -p tcp -d 10.96.0.20 --dport 80 -j DROP',
+    );
   });
   it('skips headless and ExternalName Services', () => {
-    const headless = makeTestService('default', 'db', (svc) => { svc.spec.clusterIP = 'None'; svc.spec.ports = [{ port: 5432, protocol: 'TCP' }]; });
+    const headless = makeTestService('default', 'db', (svc) => {
+      svc.spec.clusterIP = 'None';
+      svc.spec.ports = [{ port: 5432, protocol: 'TCP' }];
+    });
     expect(nat([headless]).filter((r) => r.includes('default/db'))).toEqual([]);
   });
   it('drops the per-endpoint comments beyond 1000 endpoints (largeClusterMode)', () => {
-    const many = Array.from({ length: 1001 }, (_, i) => ({ addresses: [`10.${200 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`] }));
+    const many = Array.from({ length: 1001 }, (_, i) => ({
+      addresses: [`10.${200 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`],
+    }));
     const rules = nat([web], [webSlice(many)]);
     expect(rules.find((r) => r.startsWith('-A KUBE-SEP-'))).not.toContain('--comment');
     expect(rules.find((r) => r.startsWith('-A KUBE-SERVICES'))).toContain('--comment');
   });
   it('adds --random-fully and keeps localhost NodePorts out when told', () => {
     const data = syncProxyRules([web], [], { nodeName: 'n', randomFully: true, localhostNodePorts: false });
-    expect(data.nat.rules).toContain('-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully');
-    expect(data.nat.rules.at(-1)).toBe('-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL ! -d 127.0.0.0/8 -j KUBE-NODEPORTS');
+    expect(data.nat.rules).toContain(
+      '-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully',
+    );
+    expect(data.nat.rules.at(-1)).toBe(
+      '-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL ! -d 127.0.0.0/8 -j KUBE-NODEPORTS',
+    );
   });
 });
 
 describe('iptablesSaveNat', () => {
-  it('prints the built-in chains and their jumps into kube-proxy\'s, then its chains', () => {
+  it("prints the built-in chains and their jumps into kube-proxy's, then its chains", () => {
     const text = iptablesSaveNat(syncProxyRules([], [], FAKE_PROXIER));
     expect(text.split('\n').slice(0, 12)).toEqual([
-      '*nat', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':POSTROUTING ACCEPT [0:0]',
-      ':KUBE-NODEPORTS - [0:0]', ':KUBE-SERVICES - [0:0]', ':KUBE-MARK-MASQ - [0:0]', ':KUBE-POSTROUTING - [0:0]',
+      '*nat',
+      ':PREROUTING ACCEPT [0:0]',
+      ':INPUT ACCEPT [0:0]',
+      ':OUTPUT ACCEPT [0:0]',
+      ':POSTROUTING ACCEPT [0:0]',
+      ':KUBE-NODEPORTS - [0:0]',
+      ':KUBE-SERVICES - [0:0]',
+      ':KUBE-MARK-MASQ - [0:0]',
+      ':KUBE-POSTROUTING - [0:0]',
       '-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
       '-A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
       '-A POSTROUTING -m comment --comment "kubernetes postrouting rules" -j KUBE-POSTROUTING',
@@ -179,13 +260,26 @@ describe('iptablesSaveNat', () => {
 });
 
 describe('computeProbability', () => {
-  it.each([[2, '0.5000000000'], [3, '0.3333333333'], [7, '0.1428571429'], [1024, '0.0009765625'], [2048, '0.0004882812'], [3000, '0.0003333333']])('1/%i → %s (Go %%0.10f)', (n, want) => {
+  it.each([
+    [2, '0.5000000000'],
+    [3, '0.3333333333'],
+    [7, '0.1428571429'],
+    [1024, '0.0009765625'],
+    [2048, '0.0004882812'],
+    [3000, '0.0003333333'],
+  ])('1/%i → %s (Go %%0.10f)', (n, want) => {
     expect(computeProbability(n)).toBe(want);
   });
 });
 
 describe('cidrContains', () => {
-  it.each([['203.0.113.0/25', '203.0.113.127', true], ['203.0.113.0/25', '203.0.113.128', false], ['0.0.0.0/0', '1.2.3.4', true], ['192.168.0.2/32', '192.168.0.2', true], ['bad', '1.2.3.4', false]])('%s ∋ %s: %s', (cidr, ip, want) => {
+  it.each([
+    ['203.0.113.0/25', '203.0.113.127', true],
+    ['203.0.113.0/25', '203.0.113.128', false],
+    ['0.0.0.0/0', '1.2.3.4', true],
+    ['192.168.0.2/32', '192.168.0.2', true],
+    ['bad', '1.2.3.4', false],
+  ])('%s ∋ %s: %s', (cidr, ip, want) => {
     expect(cidrContains(cidr, ip)).toBe(want);
   });
 });

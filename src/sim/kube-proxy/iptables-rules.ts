@@ -2,8 +2,25 @@
 // Services and EndpointSlices a node's kube-proxy has seen in, the iptables-restore input out.
 import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { servicePortEndpointChainName, serviceExternalChainName, serviceFirewallChainName, servicePortPolicyClusterChain, servicePortPolicyLocalChainName } from './chain-names.ts';
-import { categorizeEndpoints, endpointString, endpointsKey, endpointsMapOf, externallyAccessible, servicePortsOf, usesClusterEndpoints, usesLocalEndpoints, type EndpointInfo, type ServicePortInfo } from './service-port.ts';
+import {
+  servicePortEndpointChainName,
+  serviceExternalChainName,
+  serviceFirewallChainName,
+  servicePortPolicyClusterChain,
+  servicePortPolicyLocalChainName,
+} from './chain-names.ts';
+import {
+  categorizeEndpoints,
+  endpointString,
+  endpointsKey,
+  endpointsMapOf,
+  externallyAccessible,
+  servicePortsOf,
+  usesClusterEndpoints,
+  usesLocalEndpoints,
+  type EndpointInfo,
+  type ServicePortInfo,
+} from './service-port.ts';
 
 /** The proxier's settings that change what it writes. */
 export interface ProxierConfig {
@@ -27,10 +44,16 @@ export interface ProxierConfig {
 }
 
 /** One table of the restore input: its chains and rules, in the order they were written. */
-export interface TableData { chains: string[]; rules: string[] }
+export interface TableData {
+  chains: string[];
+  rules: string[];
+}
 
 /** The proxier's iptables-restore input: the filter and nat tables. */
-export interface IPTablesData { filter: TableData; nat: TableData }
+export interface IPTablesData {
+  filter: TableData;
+  nat: TableData;
+}
 
 /** largeClusterEndpointsThreshold: beyond it the per-endpoint comments are left out. */
 const LARGE_CLUSTER_ENDPOINTS_THRESHOLD = 1000;
@@ -78,8 +101,16 @@ export function computeProbability(n: number): string {
 }
 
 /** The service ports and endpoints the proxier works from (svcPortMap and endpointsMap), sorted by name. */
-export function proxyStateOf(services: Service[], slices: EndpointSlice[], nodeName: string): { ports: ServicePortInfo[]; endpoints: Map<string, EndpointInfo[]> } {
-  const ports = services.flatMap(servicePortsOf).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0));
+export function proxyStateOf(
+  services: Service[],
+  slices: EndpointSlice[],
+  nodeName: string,
+): { ports: ServicePortInfo[]; endpoints: Map<string, EndpointInfo[]> } {
+  const ports = services
+    .flatMap(servicePortsOf)
+    .sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0,
+    );
   return { ports, endpoints: endpointsMapOf(slices, nodeName) };
 }
 
@@ -96,18 +127,55 @@ export function syncProxyRules(services: Service[], slices: EndpointSlice[], con
   const mark = `0x${(1 << (config.masqueradeBit ?? 14)).toString(16)}`;
   const localhostNodePorts = config.localhostNodePorts ?? true;
   const nfacct = config.nfacct ?? false;
-  const filter: TableData = { chains: [KUBE_SERVICES, KUBE_EXTERNAL_SERVICES, KUBE_FORWARD, KUBE_NODEPORTS, KUBE_PROXY_FIREWALL].map(makeChainLine), rules: [] };
-  const nat: TableData = { chains: [KUBE_SERVICES, KUBE_NODEPORTS, KUBE_POSTROUTING, KUBE_MARK_MASQ].map(makeChainLine), rules: [] };
+  const filter: TableData = {
+    chains: [KUBE_SERVICES, KUBE_EXTERNAL_SERVICES, KUBE_FORWARD, KUBE_NODEPORTS, KUBE_PROXY_FIREWALL].map(
+      makeChainLine,
+    ),
+    rules: [],
+  };
+  const nat: TableData = {
+    chains: [KUBE_SERVICES, KUBE_NODEPORTS, KUBE_POSTROUTING, KUBE_MARK_MASQ].map(makeChainLine),
+    rules: [],
+  };
   const natRule = (...args: string[]) => nat.rules.push(args.join(' '));
   const filterRule = (...args: string[]) => filter.rules.push(args.join(' '));
 
   natRule('-A', KUBE_POSTROUTING, '-m', 'mark', '!', '--mark', `${mark}/${mark}`, '-j', 'RETURN');
   natRule('-A', KUBE_POSTROUTING, '-j', 'MARK', '--xor-mark', mark);
-  natRule('-A', KUBE_POSTROUTING, '-m', 'comment', '--comment', '"kubernetes service traffic requiring SNAT"', '-j', 'MASQUERADE', ...(config.randomFully ? ['--random-fully'] : []));
+  natRule(
+    '-A',
+    KUBE_POSTROUTING,
+    '-m',
+    'comment',
+    '--comment',
+    '"kubernetes service traffic requiring SNAT"',
+    '-j',
+    'MASQUERADE',
+    ...(config.randomFully ? ['--random-fully'] : []),
+  );
   natRule('-A', KUBE_MARK_MASQ, '-j', 'MARK', '--or-mark', mark);
   if (localhostNodePorts) {
     filter.chains.push(makeChainLine(KUBE_FIREWALL));
-    filterRule('-A', KUBE_FIREWALL, '-m', 'comment', '--comment', '"block incoming localnet connections"', '-d', '127.0.0.0/8', '!', '-s', '127.0.0.0/8', '-m', 'conntrack', '!', '--ctstate', 'RELATED,ESTABLISHED,DNAT', '-j', 'DROP');
+    filterRule(
+      '-A',
+      KUBE_FIREWALL,
+      '-m',
+      'comment',
+      '--comment',
+      '"block incoming localnet connections"',
+      '-d',
+      '127.0.0.0/8',
+      '!',
+      '-s',
+      '127.0.0.0/8',
+      '-m',
+      'conntrack',
+      '!',
+      '--ctstate',
+      'RELATED,ESTABLISHED,DNAT',
+      '-j',
+      'DROP',
+    );
   }
 
   const { ports, endpoints } = proxyStateOf(services, slices, config.nodeName);
@@ -122,7 +190,12 @@ export function syncProxyRules(services: Service[], slices: EndpointSlice[], con
     const protocol = svc.protocol.toLowerCase();
     const name = svc.name;
     const port = String(svc.portNumber);
-    const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorizeEndpoints(endpointsOf(endpoints, svc), svc);
+    const {
+      clusterEndpoints,
+      localEndpoints,
+      allReachableEndpoints,
+      hasAnyEndpoints: hasEndpoints,
+    } = categorizeEndpoints(endpointsOf(endpoints, svc), svc);
     const clusterPolicyChain = servicePortPolicyClusterChain(name, protocol);
     const localPolicyChain = servicePortPolicyLocalChainName(name, protocol);
     const usesClusterPolicyChain = clusterEndpoints.length > 0 && usesClusterEndpoints(svc);
@@ -153,50 +226,263 @@ export function syncProxyRules(services: Service[], slices: EndpointSlice[], con
       internalFilterTarget = externalFilterTarget = 'REJECT';
       internalFilterComment = externalFilterComment = `"${name} has no endpoints"`;
     } else {
-      if (!hasInternalEndpoints) { internalFilterTarget = 'DROP'; internalFilterComment = `"${name} has no local endpoints"`; }
-      if (!hasExternalEndpoints) { externalFilterTarget = 'DROP'; externalFilterComment = `"${name} has no local endpoints"`; }
+      if (!hasInternalEndpoints) {
+        internalFilterTarget = 'DROP';
+        internalFilterComment = `"${name} has no local endpoints"`;
+      }
+      if (!hasExternalEndpoints) {
+        externalFilterTarget = 'DROP';
+        externalFilterComment = `"${name} has no local endpoints"`;
+      }
     }
 
     // Capture the cluster IP.
     if (hasInternalEndpoints) {
-      natRule('-A', KUBE_SERVICES, '-m', 'comment', '--comment', `"${name} cluster IP"`, '-m', protocol, '-p', protocol, '-d', svc.clusterIP, '--dport', port, '-j', internalPolicyChain);
+      natRule(
+        '-A',
+        KUBE_SERVICES,
+        '-m',
+        'comment',
+        '--comment',
+        `"${name} cluster IP"`,
+        '-m',
+        protocol,
+        '-p',
+        protocol,
+        '-d',
+        svc.clusterIP,
+        '--dport',
+        port,
+        '-j',
+        internalPolicyChain,
+      );
     } else {
-      filterRule('-A', KUBE_SERVICES, '-m', 'comment', '--comment', internalFilterComment, '-m', protocol, '-p', protocol, '-d', svc.clusterIP, '--dport', port, '-j', internalFilterTarget);
+      filterRule(
+        '-A',
+        KUBE_SERVICES,
+        '-m',
+        'comment',
+        '--comment',
+        internalFilterComment,
+        '-m',
+        protocol,
+        '-p',
+        protocol,
+        '-d',
+        svc.clusterIP,
+        '--dport',
+        port,
+        '-j',
+        internalFilterTarget,
+      );
     }
     // Capture external IPs.
     for (const ip of svc.externalIPs) {
-      if (hasEndpoints) natRule('-A', KUBE_SERVICES, '-m', 'comment', '--comment', `"${name} external IP"`, '-m', protocol, '-p', protocol, '-d', ip, '--dport', port, '-j', externalTrafficChain);
-      if (!hasExternalEndpoints) filterRule('-A', KUBE_EXTERNAL_SERVICES, '-m', 'comment', '--comment', externalFilterComment, '-m', protocol, '-p', protocol, '-d', ip, '--dport', port, '-j', externalFilterTarget);
+      if (hasEndpoints)
+        natRule(
+          '-A',
+          KUBE_SERVICES,
+          '-m',
+          'comment',
+          '--comment',
+          `"${name} external IP"`,
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '-d',
+          ip,
+          '--dport',
+          port,
+          '-j',
+          externalTrafficChain,
+        );
+      if (!hasExternalEndpoints)
+        filterRule(
+          '-A',
+          KUBE_EXTERNAL_SERVICES,
+          '-m',
+          'comment',
+          '--comment',
+          externalFilterComment,
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '-d',
+          ip,
+          '--dport',
+          port,
+          '-j',
+          externalFilterTarget,
+        );
     }
     // Capture load-balancer ingress.
     for (const ip of svc.loadBalancerVIPs) {
-      if (hasEndpoints) natRule('-A', KUBE_SERVICES, '-m', 'comment', '--comment', `"${name} loadbalancer IP"`, '-m', protocol, '-p', protocol, '-d', ip, '--dport', port, '-j', loadBalancerTrafficChain);
-      if (usesFWChain) filterRule('-A', KUBE_PROXY_FIREWALL, '-m', 'comment', '--comment', `"${name} traffic not accepted by ${fwChain}"`, '-m', protocol, '-p', protocol, '-d', ip, '--dport', port, '-j', 'DROP');
+      if (hasEndpoints)
+        natRule(
+          '-A',
+          KUBE_SERVICES,
+          '-m',
+          'comment',
+          '--comment',
+          `"${name} loadbalancer IP"`,
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '-d',
+          ip,
+          '--dport',
+          port,
+          '-j',
+          loadBalancerTrafficChain,
+        );
+      if (usesFWChain)
+        filterRule(
+          '-A',
+          KUBE_PROXY_FIREWALL,
+          '-m',
+          'comment',
+          '--comment',
+          `"${name} traffic not accepted by ${fwChain}"`,
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '-d',
+          ip,
+          '--dport',
+          port,
+          '-j',
+          'DROP',
+        );
     }
     if (!hasExternalEndpoints) {
-      for (const ip of svc.loadBalancerVIPs) filterRule('-A', KUBE_EXTERNAL_SERVICES, '-m', 'comment', '--comment', externalFilterComment, '-m', protocol, '-p', protocol, '-d', ip, '--dport', port, '-j', externalFilterTarget);
+      for (const ip of svc.loadBalancerVIPs)
+        filterRule(
+          '-A',
+          KUBE_EXTERNAL_SERVICES,
+          '-m',
+          'comment',
+          '--comment',
+          externalFilterComment,
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '-d',
+          ip,
+          '--dport',
+          port,
+          '-j',
+          externalFilterTarget,
+        );
     }
     // Capture NodePorts.
     if (svc.nodePort !== 0) {
       const nodePort = String(svc.nodePort);
       if (hasEndpoints) {
         if (localhostNodePorts && nfacct) {
-          natRule('-A', KUBE_NODEPORTS, '-m', 'comment', '--comment', name, '-m', protocol, '-p', protocol, '-d', '127.0.0.0/8', '--dport', nodePort, '-m', 'nfacct', '--nfacct-name', LOCALHOST_NODEPORT_NFACCT, '-j', externalTrafficChain);
+          natRule(
+            '-A',
+            KUBE_NODEPORTS,
+            '-m',
+            'comment',
+            '--comment',
+            name,
+            '-m',
+            protocol,
+            '-p',
+            protocol,
+            '-d',
+            '127.0.0.0/8',
+            '--dport',
+            nodePort,
+            '-m',
+            'nfacct',
+            '--nfacct-name',
+            LOCALHOST_NODEPORT_NFACCT,
+            '-j',
+            externalTrafficChain,
+          );
         }
-        natRule('-A', KUBE_NODEPORTS, '-m', 'comment', '--comment', name, '-m', protocol, '-p', protocol, '--dport', nodePort, '-j', externalTrafficChain);
+        natRule(
+          '-A',
+          KUBE_NODEPORTS,
+          '-m',
+          'comment',
+          '--comment',
+          name,
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '--dport',
+          nodePort,
+          '-j',
+          externalTrafficChain,
+        );
       }
       if (!hasExternalEndpoints) {
-        filterRule('-A', KUBE_EXTERNAL_SERVICES, '-m', 'comment', '--comment', externalFilterComment, '-m', 'addrtype', '--dst-type', 'LOCAL', '-m', protocol, '-p', protocol, '--dport', nodePort, '-j', externalFilterTarget);
+        filterRule(
+          '-A',
+          KUBE_EXTERNAL_SERVICES,
+          '-m',
+          'comment',
+          '--comment',
+          externalFilterComment,
+          '-m',
+          'addrtype',
+          '--dst-type',
+          'LOCAL',
+          '-m',
+          protocol,
+          '-p',
+          protocol,
+          '--dport',
+          nodePort,
+          '-j',
+          externalFilterTarget,
+        );
       }
     }
     // Capture health-check NodePorts.
     if (svc.healthCheckNodePort !== 0) {
-      filterRule('-A', KUBE_NODEPORTS, '-m', 'comment', '--comment', `"${name} health check node port"`, '-m', 'tcp', '-p', 'tcp', '--dport', String(svc.healthCheckNodePort), '-j', 'ACCEPT');
+      filterRule(
+        '-A',
+        KUBE_NODEPORTS,
+        '-m',
+        'comment',
+        '--comment',
+        `"${name} health check node port"`,
+        '-m',
+        'tcp',
+        '-p',
+        'tcp',
+        '--dport',
+        String(svc.healthCheckNodePort),
+        '-j',
+        'ACCEPT',
+      );
     }
 
     // Internal traffic: masquerade what comes from outside the pod network.
     if (hasInternalEndpoints) {
-      const args = ['-m', 'comment', '--comment', `"${name} cluster IP"`, '-m', protocol, '-p', protocol, '-d', svc.clusterIP, '--dport', port];
+      const args = [
+        '-m',
+        'comment',
+        '--comment',
+        `"${name} cluster IP"`,
+        '-m',
+        protocol,
+        '-p',
+        protocol,
+        '-d',
+        svc.clusterIP,
+        '--dport',
+        port,
+      ];
       if (config.masqueradeAll) natRule('-A', internalPolicyChain, ...args, '-j', KUBE_MARK_MASQ);
       else if (ifNotLocal) natRule('-A', internalPolicyChain, ...args, ...ifNotLocal, '-j', KUBE_MARK_MASQ);
     }
@@ -204,11 +490,57 @@ export function syncProxyRules(services: Service[], slices: EndpointSlice[], con
     if (usesExternalTrafficChain) {
       nat.chains.push(makeChainLine(externalTrafficChain));
       if (!svc.externalPolicyLocal) {
-        natRule('-A', externalTrafficChain, '-m', 'comment', '--comment', `"masquerade traffic for ${name} external destinations"`, '-j', KUBE_MARK_MASQ);
+        natRule(
+          '-A',
+          externalTrafficChain,
+          '-m',
+          'comment',
+          '--comment',
+          `"masquerade traffic for ${name} external destinations"`,
+          '-j',
+          KUBE_MARK_MASQ,
+        );
       } else {
-        if (ifLocal) natRule('-A', externalTrafficChain, '-m', 'comment', '--comment', `"pod traffic for ${name} external destinations"`, ...ifLocal, '-j', clusterPolicyChain);
-        natRule('-A', externalTrafficChain, '-m', 'comment', '--comment', `"masquerade LOCAL traffic for ${name} external destinations"`, '-m', 'addrtype', '--src-type', 'LOCAL', '-j', KUBE_MARK_MASQ);
-        natRule('-A', externalTrafficChain, '-m', 'comment', '--comment', `"route LOCAL traffic for ${name} external destinations"`, '-m', 'addrtype', '--src-type', 'LOCAL', '-j', clusterPolicyChain);
+        if (ifLocal)
+          natRule(
+            '-A',
+            externalTrafficChain,
+            '-m',
+            'comment',
+            '--comment',
+            `"pod traffic for ${name} external destinations"`,
+            ...ifLocal,
+            '-j',
+            clusterPolicyChain,
+          );
+        natRule(
+          '-A',
+          externalTrafficChain,
+          '-m',
+          'comment',
+          '--comment',
+          `"masquerade LOCAL traffic for ${name} external destinations"`,
+          '-m',
+          'addrtype',
+          '--src-type',
+          'LOCAL',
+          '-j',
+          KUBE_MARK_MASQ,
+        );
+        natRule(
+          '-A',
+          externalTrafficChain,
+          '-m',
+          'comment',
+          '--comment',
+          `"route LOCAL traffic for ${name} external destinations"`,
+          '-m',
+          'addrtype',
+          '--src-type',
+          'LOCAL',
+          '-j',
+          clusterPolicyChain,
+        );
       }
       if (hasExternalEndpoints) natRule('-A', externalTrafficChain, '-j', externalPolicyChain);
     }
@@ -222,7 +554,14 @@ export function syncProxyRules(services: Service[], slices: EndpointSlice[], con
         if (config.nodeIP && cidrContains(cidr, config.nodeIP)) allowFromNode = true;
       }
       if (allowFromNode) for (const ip of svc.loadBalancerVIPs) natRule(...args, '-s', ip, '-j', externalTrafficChain);
-      natRule('-A', fwChain, '-m', 'comment', '--comment', `"other traffic to ${name} will be dropped by KUBE-PROXY-FIREWALL"`);
+      natRule(
+        '-A',
+        fwChain,
+        '-m',
+        'comment',
+        '--comment',
+        `"other traffic to ${name} will be dropped by KUBE-PROXY-FIREWALL"`,
+      );
     }
     if (usesClusterPolicyChain) {
       nat.chains.push(makeChainLine(clusterPolicyChain));
@@ -244,27 +583,102 @@ export function syncProxyRules(services: Service[], slices: EndpointSlice[], con
   }
 
   // The tail call to the NodePorts chain, after every other rule of KUBE-SERVICES.
-  natRule('-A', KUBE_SERVICES, '-m', 'comment', '--comment', '"kubernetes service nodeports; NOTE: this must be the last rule in this chain"', '-m', 'addrtype', '--dst-type', 'LOCAL', ...(localhostNodePorts ? [] : ['!', '-d', '127.0.0.0/8']), '-j', KUBE_NODEPORTS);
+  natRule(
+    '-A',
+    KUBE_SERVICES,
+    '-m',
+    'comment',
+    '--comment',
+    '"kubernetes service nodeports; NOTE: this must be the last rule in this chain"',
+    '-m',
+    'addrtype',
+    '--dst-type',
+    'LOCAL',
+    ...(localhostNodePorts ? [] : ['!', '-d', '127.0.0.0/8']),
+    '-j',
+    KUBE_NODEPORTS,
+  );
   if (!config.conntrackTCPLiberal) {
-    filterRule('-A', KUBE_FORWARD, '-m', 'conntrack', '--ctstate', 'INVALID', ...(nfacct ? ['-m', 'nfacct', '--nfacct-name', CT_STATE_INVALID_NFACCT] : []), '-j', 'DROP');
+    filterRule(
+      '-A',
+      KUBE_FORWARD,
+      '-m',
+      'conntrack',
+      '--ctstate',
+      'INVALID',
+      ...(nfacct ? ['-m', 'nfacct', '--nfacct-name', CT_STATE_INVALID_NFACCT] : []),
+      '-j',
+      'DROP',
+    );
   }
-  filterRule('-A', KUBE_FORWARD, '-m', 'comment', '--comment', '"kubernetes forwarding rules"', '-m', 'mark', '--mark', `${mark}/${mark}`, '-j', 'ACCEPT');
-  filterRule('-A', KUBE_FORWARD, '-m', 'comment', '--comment', '"kubernetes forwarding conntrack rule"', '-m', 'conntrack', '--ctstate', 'RELATED,ESTABLISHED', '-j', 'ACCEPT');
+  filterRule(
+    '-A',
+    KUBE_FORWARD,
+    '-m',
+    'comment',
+    '--comment',
+    '"kubernetes forwarding rules"',
+    '-m',
+    'mark',
+    '--mark',
+    `${mark}/${mark}`,
+    '-j',
+    'ACCEPT',
+  );
+  filterRule(
+    '-A',
+    KUBE_FORWARD,
+    '-m',
+    'comment',
+    '--comment',
+    '"kubernetes forwarding conntrack rule"',
+    '-m',
+    'conntrack',
+    '--ctstate',
+    'RELATED,ESTABLISHED',
+    '-j',
+    'ACCEPT',
+  );
   return { filter, nat };
 }
 
 /** writeServiceToEndpointRules: affinity checks first, then one probabilistic jump per endpoint. */
-function writeServiceToEndpointRules(nat: TableData, name: string, svc: ServicePortInfo, protocol: string, chain: string, endpoints: EndpointInfo[], comment: (c: string) => string[]): void {
+function writeServiceToEndpointRules(
+  nat: TableData,
+  name: string,
+  svc: ServicePortInfo,
+  protocol: string,
+  chain: string,
+  endpoints: EndpointInfo[],
+  comment: (c: string) => string[],
+): void {
   if (svc.sessionAffinityClientIP) {
     for (const ep of endpoints) {
       const epChain = servicePortEndpointChainName(name, protocol, endpointString(ep));
-      nat.rules.push(['-A', chain, ...comment(`"${name} -> ${endpointString(ep)}"`), '-m', 'recent', '--name', epChain, '--rcheck', '--seconds', String(svc.stickyMaxAgeSeconds), '--reap', '-j', epChain].join(' '));
+      nat.rules.push(
+        [
+          '-A',
+          chain,
+          ...comment(`"${name} -> ${endpointString(ep)}"`),
+          '-m',
+          'recent',
+          '--name',
+          epChain,
+          '--rcheck',
+          '--seconds',
+          String(svc.stickyMaxAgeSeconds),
+          '--reap',
+          '-j',
+          epChain,
+        ].join(' '),
+      );
     }
   }
   endpoints.forEach((ep, i) => {
     const epChain = servicePortEndpointChainName(name, protocol, endpointString(ep));
     const args = ['-A', chain, ...comment(`"${name} -> ${endpointString(ep)}"`)];
-    if (i < endpoints.length - 1) args.push('-m', 'statistic', '--mode', 'random', '--probability', computeProbability(endpoints.length - i));
+    if (i < endpoints.length - 1)
+      args.push('-m', 'statistic', '--mode', 'random', '--probability', computeProbability(endpoints.length - i));
     nat.rules.push([...args, '-j', epChain].join(' '));
   });
 }
@@ -277,7 +691,7 @@ export function cidrContains(cidr: string, ip: string): boolean {
   const b = ipv4ToInt(ip);
   if (a === undefined || b === undefined || !(bits >= 0 && bits <= 32)) return false;
   const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-  return ((a & mask) >>> 0) === ((b & mask) >>> 0);
+  return (a & mask) >>> 0 === (b & mask) >>> 0;
 }
 
 function ipv4ToInt(ip: string): number | undefined {
@@ -307,7 +721,10 @@ function commentServiceName(rule: string): string | undefined {
 }
 
 function stableSort<T>(xs: T[], less: (a: T, b: T) => boolean): T[] {
-  return xs.map((x, i) => [x, i] as const).sort(([a, i], [b, j]) => (less(a, b) ? -1 : less(b, a) ? 1 : i - j)).map(([x]) => x);
+  return xs
+    .map((x, i) => [x, i] as const)
+    .sort(([a, i], [b, j]) => (less(a, b) ? -1 : less(b, a) ? 1 : i - j))
+    .map(([x]) => x);
 }
 
 /**
@@ -358,5 +775,17 @@ export function iptablesSaveNat(data: IPTablesData): string {
   const kube = sortedTable('nat', data.nat);
   const chainLines = kube.filter((l) => l.startsWith(':'));
   const rules = kube.filter((l) => l.startsWith('-A'));
-  return ['*nat', ':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':POSTROUTING ACCEPT [0:0]', ...chainLines, ...NAT_JUMPS, ...rules, 'COMMIT'].join('\n') + '\n';
+  return (
+    [
+      '*nat',
+      ':PREROUTING ACCEPT [0:0]',
+      ':INPUT ACCEPT [0:0]',
+      ':OUTPUT ACCEPT [0:0]',
+      ':POSTROUTING ACCEPT [0:0]',
+      ...chainLines,
+      ...NAT_JUMPS,
+      ...rules,
+      'COMMIT',
+    ].join('\n') + '\n'
+  );
 }

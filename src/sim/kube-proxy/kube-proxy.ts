@@ -6,7 +6,15 @@
 import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { R, type Identity } from '../api/identity.ts';
-import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
+import {
+  informerHandle,
+  isInformerEvent,
+  listAndWatch,
+  newInformer,
+  type EventHandlers,
+  type InformerEvent,
+  type InformerState,
+} from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { KubeletParams } from '../kubelet/node-status.ts';
 import { nodeAddress } from '../util/node-address.ts';
@@ -27,7 +35,11 @@ const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/headless,!service.kubernete
 /** The identity kube-proxy authenticates as, and the rules of system:node-proxier it is bound to. */
 const KUBE_PROXY_IDENTITY: Identity = {
   user: 'system:kube-proxy',
-  rules: [R(['list', 'watch'], ['services', 'endpointslices']), R(['get', 'list', 'watch'], ['nodes']), R(['create', 'patch', 'update'], ['events'])],
+  rules: [
+    R(['list', 'watch'], ['services', 'endpointslices']),
+    R(['get', 'list', 'watch'], ['nodes']),
+    R(['create', 'patch', 'update'], ['events']),
+  ],
 };
 
 /** What one node's kube-proxy is started with. */
@@ -42,7 +54,11 @@ interface KubeProxyParams {
 }
 
 /** What a sync wrote: the Services and EndpointSlices the rules were computed from, and when. */
-export interface SyncedRules { at: number; services: Service[]; slices: EndpointSlice[] }
+export interface SyncedRules {
+  at: number;
+  services: Service[];
+  slices: EndpointSlice[];
+}
 
 /** One node's kube-proxy (plain data). */
 export interface KubeProxyState {
@@ -65,7 +81,11 @@ export interface KubeProxyState {
   gen?: number;
 }
 
-type ProxyEvent = { type: 'kube-proxy-sync'; gen?: number } | { type: 'kube-proxy-full-sync' } | { type: 'power-off' } | { type: 'power-on' };
+type ProxyEvent =
+  | { type: 'kube-proxy-sync'; gen?: number }
+  | { type: 'kube-proxy-full-sync' }
+  | { type: 'power-off' }
+  | { type: 'power-on' };
 
 /** What of a Service the proxier keeps (ServiceChangeTracker drops a change that keeps it equal). */
 function serviceKey(svc: Service | undefined): string {
@@ -74,7 +94,14 @@ function serviceKey(svc: Service | undefined): string {
 
 /** What of an EndpointSlice the proxier keeps (EndpointSliceCache: its ports and endpoints). */
 function sliceKey(s: EndpointSlice | undefined): string {
-  return s ? JSON.stringify([s.addressType, s.metadata?.labels?.['kubernetes.io/service-name'], s.ports, s.endpoints?.map((e) => [e.addresses?.[0], e.conditions, e.nodeName])]) : '';
+  return s
+    ? JSON.stringify([
+        s.addressType,
+        s.metadata?.labels?.['kubernetes.io/service-name'],
+        s.ports,
+        s.endpoints?.map((e) => [e.addresses?.[0], e.conditions, e.nodeName]),
+      ])
+    : '';
 }
 
 /** BoundedFrequencyRunner.Run: sync now if minSyncPeriod has passed since the last run, else when it has. */
@@ -84,7 +111,10 @@ function requestSync(ctx: Ctx<KubeProxyState>): void {
   const min = s.params.minSyncPeriodMs ?? DEFAULT_MIN_SYNC_PERIOD_MS;
   const due = s.lastRun === undefined ? ctx.now : Math.max(ctx.now, s.lastRun + min);
   s.pending = true;
-  ctx.schedule(due - ctx.now, (s.gen ? { type: 'kube-proxy-sync', gen: s.gen } : { type: 'kube-proxy-sync' }) satisfies ProxyEvent);
+  ctx.schedule(
+    due - ctx.now,
+    (s.gen ? { type: 'kube-proxy-sync', gen: s.gen } : { type: 'kube-proxy-sync' }) satisfies ProxyEvent,
+  );
 }
 
 /** syncProxyRules: take the informers' caches as the rules now in the kernel. */
@@ -98,13 +128,21 @@ function syncProxyRules(ctx: Ctx<KubeProxyState>): void {
 function handlers(ctx: Ctx<KubeProxyState>): { svc: EventHandlers<Service>; slice: EventHandlers<EndpointSlice> } {
   return {
     svc: {
-      add: (o) => { if (serviceKey(o)) requestSync(ctx); },
-      update: (old, o) => { if (serviceKey(old) !== serviceKey(o)) requestSync(ctx); },
-      delete: (o) => { if (serviceKey(o)) requestSync(ctx); },
+      add: (o) => {
+        if (serviceKey(o)) requestSync(ctx);
+      },
+      update: (old, o) => {
+        if (serviceKey(old) !== serviceKey(o)) requestSync(ctx);
+      },
+      delete: (o) => {
+        if (serviceKey(o)) requestSync(ctx);
+      },
     },
     slice: {
       add: () => requestSync(ctx),
-      update: (old, o) => { if (sliceKey(old) !== sliceKey(o)) requestSync(ctx); },
+      update: (old, o) => {
+        if (sliceKey(old) !== sliceKey(o)) requestSync(ctx);
+      },
       delete: () => requestSync(ctx),
     },
   };
@@ -169,7 +207,8 @@ const kubeProxyDef: ComponentDef<KubeProxyState, InformerEvent | ProxyEvent> = {
     if (s.down) return; // powered off: nothing runs
     if (isInformerEvent(event)) {
       const h = handlers(ctx);
-      if (informerHandle(ctx, s.services, event, h.svc) || informerHandle(ctx, s.slices, event, h.slice)) checkInitialized(ctx);
+      if (informerHandle(ctx, s.services, event, h.svc) || informerHandle(ctx, s.slices, event, h.slice))
+        checkInitialized(ctx);
       return;
     }
     if (event?.type === 'kube-proxy-sync' && (event.gen ?? 0) === (s.gen ?? 0)) {
@@ -188,7 +227,11 @@ function kubeProxyName(node: string): string {
 }
 
 /** The add-on's settings: the proxy mode (iptables by default), the pod network, minSyncPeriod. */
-interface KubeProxyAddonOptions { mode?: ProxyMode; clusterCIDR?: string; minSyncPeriodMs?: number }
+interface KubeProxyAddonOptions {
+  mode?: ProxyMode;
+  clusterCIDR?: string;
+  minSyncPeriodMs?: number;
+}
 
 /**
  * kube-proxy as a cluster add-on: its behaviour and identity, and one instance per node (as its
@@ -204,19 +247,30 @@ export function kubeProxyAddon(opts: KubeProxyAddonOptions = {}): ClusterAddon {
     defs: [kubeProxyDef, ...net.defs],
     identities: { 'kube-proxy': KUBE_PROXY_IDENTITY },
     instances: (w) => [
-      ...Object.entries(w.components).filter(([, e]) => e.type === 'kubelet').map(([instance, e]): [string, string, AddComponentOptions] => {
-        const { node: name, internalIP } = nodeAddress(instance, e.params as KubeletParams);
-        const params: KubeProxyParams = { node: name, mode, nodeIP: internalIP, clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16' };
-        if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
-        return [kubeProxyName(name), 'kube-proxy', { params }];
-      }),
+      ...Object.entries(w.components)
+        .filter(([, e]) => e.type === 'kubelet')
+        .map(([instance, e]): [string, string, AddComponentOptions] => {
+          const { node: name, internalIP } = nodeAddress(instance, e.params as KubeletParams);
+          const params: KubeProxyParams = {
+            node: name,
+            mode,
+            nodeIP: internalIP,
+            clusterCIDR: opts.clusterCIDR ?? '10.244.0.0/16',
+          };
+          if (opts.minSyncPeriodMs !== undefined) params.minSyncPeriodMs = opts.minSyncPeriodMs;
+          return [kubeProxyName(name), 'kube-proxy', { params }];
+        }),
       [POD_NETWORK, POD_NETWORK, { params: { seed: w.seed } }],
     ],
     net: net.commands,
     rules: ({ state: w }, node, as) => {
       if (!w.components[`kubelet/${node}`]) return { error: `node "${node}" not found` };
       if (!kubeProxyStateOf(w, node)) return undefined;
-      const text = kubeProxyRulesOf(w, node, as === 'nftables' ? 'nft-list' : as === 'iptables' ? 'iptables-save' : undefined);
+      const text = kubeProxyRulesOf(
+        w,
+        node,
+        as === 'nftables' ? 'nft-list' : as === 'iptables' ? 'iptables-save' : undefined,
+      );
       return text === undefined ? {} : { text };
     },
   };

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { hashAndTruncate, nftablesTransaction, nftListTable, sortNFTablesTransaction, syncNFTablesRules, type NFTProxierConfig } from './nftables-rules.ts';
+import {
+  hashAndTruncate,
+  nftablesTransaction,
+  nftListTable,
+  sortNFTablesTransaction,
+  syncNFTablesRules,
+  type NFTProxierConfig,
+} from './nftables-rules.ts';
 import { dedent, makeTestEndpointSlice, makeTestService, overallTestCluster } from '../testing/kube-proxy.ts';
 
 /** NewFakeProxier (pkg/proxy/nftables/proxier_test.go): pods in 10.0.0.0/8, services in 172.30.0.0/16, NodePorts on 192.168.0.2. */
-const FAKE_NFT: NFTProxierConfig = { nodeName: 'test-node', nodeIP: '192.168.0.2', clusterCIDR: '10.0.0.0/8', serviceCIDRs: '172.30.0.0/16', nodePortIPs: ['192.168.0.2'] };
+const FAKE_NFT: NFTProxierConfig = {
+  nodeName: 'test-node',
+  nodeIP: '192.168.0.2',
+  clusterCIDR: '10.0.0.0/8',
+  serviceCIDRs: '172.30.0.0/16',
+  nodePortIPs: ['192.168.0.2'],
+};
 
 // baseRules and TestOverallNFTablesRules, kubernetes/kubernetes pkg/proxy/nftables/proxier_test.go
 // at v1.37.2: the Services, EndpointSlices and expected transaction copied from upstream, compared
@@ -67,12 +80,23 @@ const baseRules = dedent(`
 
 // The nftables test's EndpointSlices at v1.37.2 name each endpoint's node (the iptables test's do not):
 // 10.180.0.1, .3 and .5 are on test-node, .2 and .4 on other-node.
-const NFT_TEST_NODES: Record<string, string> = { '10.180.0.1': 'test-node', '10.180.0.2': 'other-node', '10.180.0.3': 'test-node', '10.180.0.4': 'other-node', '10.180.0.5': 'test-node' };
+const NFT_TEST_NODES: Record<string, string> = {
+  '10.180.0.1': 'test-node',
+  '10.180.0.2': 'other-node',
+  '10.180.0.3': 'test-node',
+  '10.180.0.4': 'other-node',
+  '10.180.0.5': 'test-node',
+};
 
 describe('TestOverallNFTablesRules', () => {
   const { services, slices: iptSlices } = overallTestCluster();
-  const slices = iptSlices.map((s) => ({ ...s, endpoints: s.endpoints.map((e) => ({ ...e, nodeName: NFT_TEST_NODES[e.addresses[0]] })) }));
-  const expected = baseRules + dedent(`
+  const slices = iptSlices.map((s) => ({
+    ...s,
+    endpoints: s.endpoints.map((e) => ({ ...e, nodeName: NFT_TEST_NODES[e.addresses[0]] })),
+  }));
+  const expected =
+    baseRules +
+    dedent(`
 		# svc1
 		add chain ip kube-proxy service-ULMVA6XW-ns1/svc1/tcp/p80
 		add rule ip kube-proxy service-ULMVA6XW-ns1/svc1/tcp/p80 meta l4proto tcp dnat to 10.180.0.1:80
@@ -175,18 +199,39 @@ describe('hashAndTruncate', () => {
 
 describe('nftListTable', () => {
   it('prints sets with their elements and base chains with their hooks, nft style', () => {
-    const web = makeTestService('default', 'web', (svc) => { svc.spec.clusterIP = '10.96.0.20'; svc.spec.ports = [{ port: 80, protocol: 'TCP' }]; });
-    const slice = makeTestEndpointSlice('default', 'web', 1, (eps) => { eps.endpoints = [{ addresses: ['10.244.1.3'] }, { addresses: ['10.244.2.3'] }]; eps.ports = [{ name: '', port: 80, protocol: 'TCP' }]; });
+    const web = makeTestService('default', 'web', (svc) => {
+      svc.spec.clusterIP = '10.96.0.20';
+      svc.spec.ports = [{ port: 80, protocol: 'TCP' }];
+    });
+    const slice = makeTestEndpointSlice('default', 'web', 1, (eps) => {
+      eps.endpoints = [{ addresses: ['10.244.1.3'] }, { addresses: ['10.244.2.3'] }];
+      eps.ports = [{ name: '', port: 80, protocol: 'TCP' }];
+    });
     const text = nftListTable(syncNFTablesRules([web], [slice], { nodeName: 'node-1', clusterCIDR: '10.244.0.0/16' }));
-    expect(text.startsWith('table ip kube-proxy {\n\tcomment "rules for kube-proxy"\n\tset cluster-ips {\n\t\ttype ipv4_addr\n')).toBe(true);
+    expect(
+      text.startsWith(
+        'table ip kube-proxy {\n\tcomment "rules for kube-proxy"\n\tset cluster-ips {\n\t\ttype ipv4_addr\n',
+      ),
+    ).toBe(true);
     expect(text).toContain('\t\telements = { 10.96.0.20 }');
     expect(text).toMatch(/\t\telements = \{ 10\.96\.0\.20 \. tcp \. 80 : goto service-\w{8}-default\/web\/tcp\/ \}/);
-    expect(text).toContain('\tchain nat-prerouting {\n\t\ttype nat hook prerouting priority dstnat; policy accept;\n\t\tjump services\n\t}');
-    expect(text).toContain('\t\tmeta l4proto tcp dnat ip addr . port to numgen random mod 2 map { 0 : 10.244.1.3 . 80 , 1 : 10.244.2.3 . 80 }\n');
+    expect(text).toContain(
+      '\tchain nat-prerouting {\n\t\ttype nat hook prerouting priority dstnat; policy accept;\n\t\tjump services\n\t}',
+    );
+    expect(text).toContain(
+      '\t\tmeta l4proto tcp dnat ip addr . port to numgen random mod 2 map { 0 : 10.244.1.3 . 80 , 1 : 10.244.2.3 . 80 }\n',
+    );
     expect(text.endsWith('}\n')).toBe(true);
   });
-  it('lists a Service\'s ClusterIP once in cluster-ips, however many ports it has (a set holds an element once)', () => {
-    const dns = makeTestService('kube-system', 'kube-dns', (svc) => { svc.spec.clusterIP = '10.96.0.10'; svc.spec.ports = [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }, { name: 'metrics', port: 9153, protocol: 'TCP' }]; });
+  it("lists a Service's ClusterIP once in cluster-ips, however many ports it has (a set holds an element once)", () => {
+    const dns = makeTestService('kube-system', 'kube-dns', (svc) => {
+      svc.spec.clusterIP = '10.96.0.10';
+      svc.spec.ports = [
+        { name: 'dns', port: 53, protocol: 'UDP' },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP' },
+        { name: 'metrics', port: 9153, protocol: 'TCP' },
+      ];
+    });
     const text = nftListTable(syncNFTablesRules([dns], [], { nodeName: 'node-1', clusterCIDR: '10.244.0.0/16' }));
     expect(text).toContain('\t\telements = { 10.96.0.10 }');
   });

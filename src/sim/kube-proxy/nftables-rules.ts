@@ -8,7 +8,15 @@ import type { Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { hashString } from './chain-names.ts';
 import { cidrContains, endpointsOf, proxyStateOf } from './iptables-rules.ts';
-import { categorizeEndpoints, endpointString, externallyAccessible, usesClusterEndpoints, usesLocalEndpoints, type EndpointInfo, type ServicePortInfo } from './service-port.ts';
+import {
+  categorizeEndpoints,
+  endpointString,
+  externallyAccessible,
+  usesClusterEndpoints,
+  usesLocalEndpoints,
+  type EndpointInfo,
+  type ServicePortInfo,
+} from './service-port.ts';
 
 /** The nftables proxier's settings that change what it writes. */
 export interface NFTProxierConfig {
@@ -31,11 +39,29 @@ function masqueradeRule(config: NFTProxierConfig): string {
 }
 
 /** A chain of the table: a base chain has a type, hook and priority. */
-interface NFTChain { name: string; type?: string; hook?: string; priority?: number; comment?: string; rules: { rule: string; comment?: string }[] }
+interface NFTChain {
+  name: string;
+  type?: string;
+  hook?: string;
+  priority?: number;
+  comment?: string;
+  rules: { rule: string; comment?: string }[];
+}
 /** A set or a map of the table, and its elements. */
-export interface NFTSet { kind: 'set' | 'map'; name: string; type: string; comment?: string; flags?: string[]; timeout?: string; elements: { key: string; value?: string; comment?: string }[] }
+export interface NFTSet {
+  kind: 'set' | 'map';
+  name: string;
+  type: string;
+  comment?: string;
+  flags?: string[];
+  timeout?: string;
+  elements: { key: string; value?: string; comment?: string }[];
+}
 /** The table `ip kube-proxy` after a sync. */
-export interface NFTTable { chains: NFTChain[]; sets: NFTSet[] }
+export interface NFTTable {
+  chains: NFTChain[];
+  sets: NFTSet[];
+}
 
 const CLUSTER_IPS = 'cluster-ips';
 const NODEPORT_IPS = 'nodeport-ips';
@@ -82,25 +108,72 @@ function baseTable(config: NFTProxierConfig): NFTTable {
   const mark = config.masqueradeMark ?? '0x4000';
   const t: NFTTable = { chains: [], sets: [] };
   set(t, { kind: 'set', name: CLUSTER_IPS, type: 'ipv4_addr', comment: 'Active ClusterIPs' });
-  if (config.nodePortIPs) set(t, { kind: 'set', name: NODEPORT_IPS, type: 'ipv4_addr', comment: 'IPs that accept NodePort traffic' }).elements.push(...config.nodePortIPs.map((key) => ({ key })));
-  set(t, { kind: 'set', name: HAIRPIN_CONNECTIONS, type: 'ipv4_addr . ipv4_addr . inet_proto . inet_service', comment: 'service hairpin connections' });
-  set(t, { kind: 'map', name: FIREWALL_IPS, type: 'ipv4_addr . inet_proto . inet_service : verdict', comment: 'destinations that are subject to LoadBalancerSourceRanges' });
-  set(t, { kind: 'map', name: NO_ENDPOINT_NODEPORTS, type: 'inet_proto . inet_service : verdict', comment: 'vmap to drop or reject packets to service nodeports with no endpoints' });
-  set(t, { kind: 'map', name: NO_ENDPOINT_SERVICES, type: 'ipv4_addr . inet_proto . inet_service : verdict', comment: 'vmap to drop or reject packets to services with no endpoints' });
-  set(t, { kind: 'map', name: SERVICE_IPS, type: 'ipv4_addr . inet_proto . inet_service : verdict', comment: 'ClusterIP, ExternalIP and LoadBalancer IP traffic' });
-  set(t, { kind: 'map', name: SERVICE_NODEPORTS, type: 'inet_proto . inet_service : verdict', comment: 'NodePort traffic' });
+  if (config.nodePortIPs)
+    set(t, {
+      kind: 'set',
+      name: NODEPORT_IPS,
+      type: 'ipv4_addr',
+      comment: 'IPs that accept NodePort traffic',
+    }).elements.push(...config.nodePortIPs.map((key) => ({ key })));
+  set(t, {
+    kind: 'set',
+    name: HAIRPIN_CONNECTIONS,
+    type: 'ipv4_addr . ipv4_addr . inet_proto . inet_service',
+    comment: 'service hairpin connections',
+  });
+  set(t, {
+    kind: 'map',
+    name: FIREWALL_IPS,
+    type: 'ipv4_addr . inet_proto . inet_service : verdict',
+    comment: 'destinations that are subject to LoadBalancerSourceRanges',
+  });
+  set(t, {
+    kind: 'map',
+    name: NO_ENDPOINT_NODEPORTS,
+    type: 'inet_proto . inet_service : verdict',
+    comment: 'vmap to drop or reject packets to service nodeports with no endpoints',
+  });
+  set(t, {
+    kind: 'map',
+    name: NO_ENDPOINT_SERVICES,
+    type: 'ipv4_addr . inet_proto . inet_service : verdict',
+    comment: 'vmap to drop or reject packets to services with no endpoints',
+  });
+  set(t, {
+    kind: 'map',
+    name: SERVICE_IPS,
+    type: 'ipv4_addr . inet_proto . inet_service : verdict',
+    comment: 'ClusterIP, ExternalIP and LoadBalancer IP traffic',
+  });
+  set(t, {
+    kind: 'map',
+    name: SERVICE_NODEPORTS,
+    type: 'inet_proto . inet_service : verdict',
+    comment: 'NodePort traffic',
+  });
   const base: [string, string, string, number][] = [
-    ['filter-prerouting-pre-dnat', 'filter', 'prerouting', -110], ['filter-output-pre-dnat', 'filter', 'output', -110],
-    ['filter-forward', 'filter', 'forward', 0], ['filter-input', 'filter', 'input', 0], ['filter-output', 'filter', 'output', 0],
-    ['nat-output', 'nat', 'output', -100], ['nat-postrouting', 'nat', 'postrouting', 100], ['nat-prerouting', 'nat', 'prerouting', -100],
+    ['filter-prerouting-pre-dnat', 'filter', 'prerouting', -110],
+    ['filter-output-pre-dnat', 'filter', 'output', -110],
+    ['filter-forward', 'filter', 'forward', 0],
+    ['filter-input', 'filter', 'input', 0],
+    ['filter-output', 'filter', 'output', 0],
+    ['nat-output', 'nat', 'output', -100],
+    ['nat-postrouting', 'nat', 'postrouting', 100],
+    ['nat-prerouting', 'nat', 'prerouting', -100],
   ];
   for (const [name, type, hook, priority] of base) chain(t, name, { type, hook, priority });
   const jumps: [string, string, string][] = [
-    ['filter-prerouting-pre-dnat', 'ct state new', 'firewall-check'], ['filter-output-pre-dnat', 'ct state new', 'firewall-check'],
-    ['filter-forward', 'ct state new', 'service-endpoints-check'], ['filter-forward', 'ct state new', 'cluster-ips-check'],
-    ['filter-input', 'ct state new', 'nodeport-endpoints-check'], ['filter-input', 'ct state new', 'service-endpoints-check'],
-    ['filter-output', 'ct state new', 'service-endpoints-check'], ['filter-output', 'ct state new', 'cluster-ips-check'],
-    ['nat-output', '', 'services'], ['nat-postrouting', '', 'masquerading'], ['nat-prerouting', '', 'services'],
+    ['filter-prerouting-pre-dnat', 'ct state new', 'firewall-check'],
+    ['filter-output-pre-dnat', 'ct state new', 'firewall-check'],
+    ['filter-forward', 'ct state new', 'service-endpoints-check'],
+    ['filter-forward', 'ct state new', 'cluster-ips-check'],
+    ['filter-input', 'ct state new', 'nodeport-endpoints-check'],
+    ['filter-input', 'ct state new', 'service-endpoints-check'],
+    ['filter-output', 'ct state new', 'service-endpoints-check'],
+    ['filter-output', 'ct state new', 'cluster-ips-check'],
+    ['nat-output', '', 'services'],
+    ['nat-postrouting', '', 'masquerading'],
+    ['nat-prerouting', '', 'services'],
   ];
   for (const [from, extra, to] of jumps) {
     chain(t, to);
@@ -109,21 +182,50 @@ function baseTable(config: NFTProxierConfig): NFTTable {
   chain(t, 'masquerading').rules.push(
     { rule: `mark and ${mark} != 0 mark set mark xor ${mark} masquerade fully-random` },
     // A pod reaching itself through its Service: source and destination are the same endpoint.
-    { rule: `ct status dnat ip saddr . ip daddr . meta l4proto . th dport @${HAIRPIN_CONNECTIONS} masquerade fully-random` },
+    {
+      rule: `ct status dnat ip saddr . ip daddr . meta l4proto . th dport @${HAIRPIN_CONNECTIONS} masquerade fully-random`,
+    },
   );
   const clusterIPsCheck = chain(t, 'cluster-ips-check');
-  clusterIPsCheck.rules.push({ rule: `ip daddr @${CLUSTER_IPS} reject`, comment: 'Reject traffic to invalid ports of ClusterIPs' });
-  if (config.serviceCIDRs) clusterIPsCheck.rules.push({ rule: `ip daddr { ${config.serviceCIDRs} } drop`, comment: 'Drop traffic to unallocated ClusterIPs' });
-  chain(t, REJECT_CHAIN, { comment: 'helper for @no-endpoint-services / @no-endpoint-nodeports' }).rules.push({ rule: 'reject' });
-  chain(t, 'service-endpoints-check').rules.push({ rule: `ip daddr . meta l4proto . th dport vmap @${NO_ENDPOINT_SERVICES}` });
-  chain(t, 'nodeport-endpoints-check').rules.push({ rule: config.nodePortIPs ? `ip daddr @${NODEPORT_IPS} meta l4proto . th dport vmap @${NO_ENDPOINT_NODEPORTS}` : `ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @${NO_ENDPOINT_NODEPORTS}` });
+  clusterIPsCheck.rules.push({
+    rule: `ip daddr @${CLUSTER_IPS} reject`,
+    comment: 'Reject traffic to invalid ports of ClusterIPs',
+  });
+  if (config.serviceCIDRs)
+    clusterIPsCheck.rules.push({
+      rule: `ip daddr { ${config.serviceCIDRs} } drop`,
+      comment: 'Drop traffic to unallocated ClusterIPs',
+    });
+  chain(t, REJECT_CHAIN, { comment: 'helper for @no-endpoint-services / @no-endpoint-nodeports' }).rules.push({
+    rule: 'reject',
+  });
+  chain(t, 'service-endpoints-check').rules.push({
+    rule: `ip daddr . meta l4proto . th dport vmap @${NO_ENDPOINT_SERVICES}`,
+  });
+  chain(t, 'nodeport-endpoints-check').rules.push({
+    rule: config.nodePortIPs
+      ? `ip daddr @${NODEPORT_IPS} meta l4proto . th dport vmap @${NO_ENDPOINT_NODEPORTS}`
+      : `ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @${NO_ENDPOINT_NODEPORTS}`,
+  });
   chain(t, 'firewall-check').rules.push({ rule: `ip daddr . meta l4proto . th dport vmap @${FIREWALL_IPS}` });
   const services = chain(t, 'services');
   // ClusterIP traffic from outside the pod network is masqueraded here, for every Service at once.
-  if (config.masqueradeAll) services.rules.push({ rule: `ip daddr @${CLUSTER_IPS} ${masqueradeRule(config)}`, comment: 'masquerade all clusterIP traffic' });
-  else if (config.clusterCIDR) services.rules.push({ rule: `ip daddr @${CLUSTER_IPS} ip saddr != ${config.clusterCIDR} ${masqueradeRule(config)}`, comment: 'masquerade clusterIP traffic from outside cluster' });
+  if (config.masqueradeAll)
+    services.rules.push({
+      rule: `ip daddr @${CLUSTER_IPS} ${masqueradeRule(config)}`,
+      comment: 'masquerade all clusterIP traffic',
+    });
+  else if (config.clusterCIDR)
+    services.rules.push({
+      rule: `ip daddr @${CLUSTER_IPS} ip saddr != ${config.clusterCIDR} ${masqueradeRule(config)}`,
+      comment: 'masquerade clusterIP traffic from outside cluster',
+    });
   services.rules.push({ rule: `ip daddr . meta l4proto . th dport vmap @${SERVICE_IPS}` });
-  services.rules.push({ rule: config.nodePortIPs ? `ip daddr @${NODEPORT_IPS} meta l4proto . th dport vmap @${SERVICE_NODEPORTS}` : `fib daddr type local ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @${SERVICE_NODEPORTS}` });
+  services.rules.push({
+    rule: config.nodePortIPs
+      ? `ip daddr @${NODEPORT_IPS} meta l4proto . th dport vmap @${SERVICE_NODEPORTS}`
+      : `fib daddr type local ip daddr != 127.0.0.0/8 meta l4proto . th dport vmap @${SERVICE_NODEPORTS}`,
+  });
   return t;
 }
 
@@ -136,7 +238,12 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
     const protocol = svc.protocol.toLowerCase();
     const port = String(svc.portNumber);
     const base = servicePortChainNameBase(svc);
-    const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorizeEndpoints(endpointsOf(endpoints, svc), svc);
+    const {
+      clusterEndpoints,
+      localEndpoints,
+      allReachableEndpoints,
+      hasAnyEndpoints: hasEndpoints,
+    } = categorizeEndpoints(endpointsOf(endpoints, svc), svc);
     const epChain = (ep: EndpointInfo) => `endpoint-${servicePortEndpointChainNameBase(svc, ep)}`;
     const affinitySet = (ep: EndpointInfo) => `affinity-${servicePortEndpointChainNameBase(svc, ep)}`;
     // Endpoint chains only where affinity needs them; this node's endpoints go in the hairpin set.
@@ -154,10 +261,16 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
     if (usesLocalPolicyChain) chain(t, localPolicyChain);
     let internalTrafficChain = clusterPolicyChain;
     let hasInternalEndpoints = hasEndpoints;
-    if (svc.internalPolicyLocal) { internalTrafficChain = localPolicyChain; if (localEndpoints.length === 0) hasInternalEndpoints = false; }
+    if (svc.internalPolicyLocal) {
+      internalTrafficChain = localPolicyChain;
+      if (localEndpoints.length === 0) hasInternalEndpoints = false;
+    }
     let externalPolicyChain = clusterPolicyChain;
     let hasExternalEndpoints = hasEndpoints;
-    if (svc.externalPolicyLocal) { externalPolicyChain = localPolicyChain; if (localEndpoints.length === 0) hasExternalEndpoints = false; }
+    if (svc.externalPolicyLocal) {
+      externalPolicyChain = localPolicyChain;
+      if (localEndpoints.length === 0) hasExternalEndpoints = false;
+    }
     const externalTrafficChain = `external-${base}`;
     const usesExternalTrafficChain = hasEndpoints && externallyAccessible(svc);
     if (usesExternalTrafficChain) chain(t, externalTrafficChain);
@@ -172,62 +285,121 @@ export function syncNFTablesRules(services: Service[], slices: EndpointSlice[], 
     // One element per address: the proxier adds it for each port, and a set holds it once.
     const ips = byName(CLUSTER_IPS).elements;
     if (!ips.some((e) => e.key === svc.clusterIP)) ips.push({ key: svc.clusterIP });
-    if (hasInternalEndpoints) byName(SERVICE_IPS).elements.push({ key: `${svc.clusterIP} . ${protocol} . ${port}`, value: `goto ${internalTrafficChain}` });
-    else byName(NO_ENDPOINT_SERVICES).elements.push({ key: `${svc.clusterIP} . ${protocol} . ${port}`, value: internalVerdict, comment: svc.name });
+    if (hasInternalEndpoints)
+      byName(SERVICE_IPS).elements.push({
+        key: `${svc.clusterIP} . ${protocol} . ${port}`,
+        value: `goto ${internalTrafficChain}`,
+      });
+    else
+      byName(NO_ENDPOINT_SERVICES).elements.push({
+        key: `${svc.clusterIP} . ${protocol} . ${port}`,
+        value: internalVerdict,
+        comment: svc.name,
+      });
     for (const ip of svc.externalIPs) {
-      if (hasEndpoints) byName(SERVICE_IPS).elements.push({ key: `${ip} . ${protocol} . ${port}`, value: `goto ${externalTrafficChain}` });
-      if (!hasExternalEndpoints) byName(NO_ENDPOINT_SERVICES).elements.push({ key: `${ip} . ${protocol} . ${port}`, value: externalVerdict, comment: svc.name });
+      if (hasEndpoints)
+        byName(SERVICE_IPS).elements.push({
+          key: `${ip} . ${protocol} . ${port}`,
+          value: `goto ${externalTrafficChain}`,
+        });
+      if (!hasExternalEndpoints)
+        byName(NO_ENDPOINT_SERVICES).elements.push({
+          key: `${ip} . ${protocol} . ${port}`,
+          value: externalVerdict,
+          comment: svc.name,
+        });
     }
     const usesFWChain = svc.loadBalancerVIPs.length > 0 && svc.loadBalancerSourceRanges.length > 0;
     const fwChain = `firewall-${base}`;
     if (usesFWChain) chain(t, fwChain);
     for (const ip of svc.loadBalancerVIPs) {
-      if (hasEndpoints) byName(SERVICE_IPS).elements.push({ key: `${ip} . ${protocol} . ${port}`, value: `goto ${externalTrafficChain}` });
-      if (usesFWChain) byName(FIREWALL_IPS).elements.push({ key: `${ip} . ${protocol} . ${port}`, value: `goto ${fwChain}` });
+      if (hasEndpoints)
+        byName(SERVICE_IPS).elements.push({
+          key: `${ip} . ${protocol} . ${port}`,
+          value: `goto ${externalTrafficChain}`,
+        });
+      if (usesFWChain)
+        byName(FIREWALL_IPS).elements.push({ key: `${ip} . ${protocol} . ${port}`, value: `goto ${fwChain}` });
     }
-    if (!hasExternalEndpoints) for (const ip of svc.loadBalancerVIPs) byName(NO_ENDPOINT_SERVICES).elements.push({ key: `${ip} . ${protocol} . ${port}`, value: externalVerdict, comment: svc.name });
+    if (!hasExternalEndpoints)
+      for (const ip of svc.loadBalancerVIPs)
+        byName(NO_ENDPOINT_SERVICES).elements.push({
+          key: `${ip} . ${protocol} . ${port}`,
+          value: externalVerdict,
+          comment: svc.name,
+        });
     if (svc.nodePort !== 0) {
-      if (hasEndpoints) byName(SERVICE_NODEPORTS).elements.push({ key: `${protocol} . ${svc.nodePort}`, value: `goto ${externalTrafficChain}` });
-      if (!hasExternalEndpoints) byName(NO_ENDPOINT_NODEPORTS).elements.push({ key: `${protocol} . ${svc.nodePort}`, value: externalVerdict, comment: svc.name });
+      if (hasEndpoints)
+        byName(SERVICE_NODEPORTS).elements.push({
+          key: `${protocol} . ${svc.nodePort}`,
+          value: `goto ${externalTrafficChain}`,
+        });
+      if (!hasExternalEndpoints)
+        byName(NO_ENDPOINT_NODEPORTS).elements.push({
+          key: `${protocol} . ${svc.nodePort}`,
+          value: externalVerdict,
+          comment: svc.name,
+        });
     }
 
     if (usesExternalTrafficChain) {
       const ext = chain(t, externalTrafficChain);
       if (!svc.externalPolicyLocal) ext.rules.push({ rule: masqueradeRule(config), comment: 'masquerade' });
       else {
-        if (config.clusterCIDR) ext.rules.push({ rule: `ip saddr ${config.clusterCIDR} goto ${clusterPolicyChain}`, comment: 'short-circuit pod traffic' });
+        if (config.clusterCIDR)
+          ext.rules.push({
+            rule: `ip saddr ${config.clusterCIDR} goto ${clusterPolicyChain}`,
+            comment: 'short-circuit pod traffic',
+          });
         ext.rules.push({ rule: `fib saddr type local ${masqueradeRule(config)}`, comment: 'masquerade local traffic' });
-        ext.rules.push({ rule: `fib saddr type local goto ${clusterPolicyChain}`, comment: 'short-circuit local traffic' });
+        ext.rules.push({
+          rule: `fib saddr type local goto ${clusterPolicyChain}`,
+          comment: 'short-circuit local traffic',
+        });
       }
       if (hasExternalEndpoints) ext.rules.push({ rule: `goto ${externalPolicyChain}` });
     }
     if (usesFWChain) {
       const sources = [...svc.loadBalancerSourceRanges];
-      if (config.nodeIP && svc.loadBalancerSourceRanges.some((c) => cidrContains(c, config.nodeIP!))) sources.push(...svc.loadBalancerVIPs);
+      if (config.nodeIP && svc.loadBalancerSourceRanges.some((c) => cidrContains(c, config.nodeIP!)))
+        sources.push(...svc.loadBalancerVIPs);
       chain(t, fwChain).rules.push({ rule: `ip saddr != { ${sources.join(', ')} } drop` });
     }
     if (svc.sessionAffinityClientIP) {
-      for (const ep of allReachableEndpoints) set(t, { kind: 'set', name: affinitySet(ep), type: 'ipv4_addr', flags: ['dynamic', 'timeout'], timeout: `${svc.stickyMaxAgeSeconds}s` });
+      for (const ep of allReachableEndpoints)
+        set(t, {
+          kind: 'set',
+          name: affinitySet(ep),
+          type: 'ipv4_addr',
+          flags: ['dynamic', 'timeout'],
+          timeout: `${svc.stickyMaxAgeSeconds}s`,
+        });
     }
     // writeServiceToEndpointDNATs: one endpoint DNATed to directly, several through one numgen map.
     const toEndpointDNATs = (svcChain: string, eps: EndpointInfo[]) => {
-      const rule = eps.length === 1
-        ? `meta l4proto ${protocol} dnat to ${endpointString(eps[0])}`
-        : `meta l4proto ${protocol} dnat ip addr . port to numgen random mod ${eps.length} map { ${eps.map((ep, i) => `${i} : ${ep.ip} . ${ep.port}`).join(' , ')} }`;
+      const rule =
+        eps.length === 1
+          ? `meta l4proto ${protocol} dnat to ${endpointString(eps[0])}`
+          : `meta l4proto ${protocol} dnat ip addr . port to numgen random mod ${eps.length} map { ${eps.map((ep, i) => `${i} : ${ep.ip} . ${ep.port}`).join(' , ')} }`;
       chain(t, svcChain).rules.push({ rule });
     };
     // writeServiceToEndpointJumps: affinity first, then a numgen jump to one endpoint chain.
     const toEndpointJumps = (svcChain: string, eps: EndpointInfo[]) => {
       const c = chain(t, svcChain);
       for (const ep of eps) c.rules.push({ rule: `ip saddr @${affinitySet(ep)} goto ${epChain(ep)}` });
-      c.rules.push({ rule: `numgen random mod ${eps.length} vmap { ${eps.map((ep, i) => `${i} : goto ${epChain(ep)}`).join(' , ')} }` });
+      c.rules.push({
+        rule: `numgen random mod ${eps.length} vmap { ${eps.map((ep, i) => `${i} : goto ${epChain(ep)}`).join(' , ')} }`,
+      });
     };
     const toEndpoints = svc.sessionAffinityClientIP ? toEndpointJumps : toEndpointDNATs;
     if (usesClusterPolicyChain) toEndpoints(clusterPolicyChain, clusterEndpoints);
     if (usesLocalPolicyChain) toEndpoints(localPolicyChain, localEndpoints);
     if (svc.sessionAffinityClientIP) {
       for (const ep of allReachableEndpoints) {
-        chain(t, epChain(ep)).rules.push({ rule: `update @${affinitySet(ep)} { ip saddr }` }, { rule: `meta l4proto ${protocol} dnat to ${endpointString(ep)}` });
+        chain(t, epChain(ep)).rules.push(
+          { rule: `update @${affinitySet(ep)} { ip saddr }` },
+          { rule: `meta l4proto ${protocol} dnat to ${endpointString(ep)}` },
+        );
       }
     }
   }
@@ -240,16 +412,30 @@ const TABLE = 'ip kube-proxy';
 export function nftablesTransaction(t: NFTTable): string[] {
   const out = [`add table ${TABLE} { comment "rules for kube-proxy" ; }`];
   for (const s of t.sets) {
-    const attrs = [`type ${s.type}`, ...(s.flags ? [`flags ${s.flags.join(',')}`] : []), ...(s.timeout ? [`timeout ${s.timeout}`] : []), ...(s.comment ? [`comment "${s.comment}"`] : [])];
+    const attrs = [
+      `type ${s.type}`,
+      ...(s.flags ? [`flags ${s.flags.join(',')}`] : []),
+      ...(s.timeout ? [`timeout ${s.timeout}`] : []),
+      ...(s.comment ? [`comment "${s.comment}"`] : []),
+    ];
     out.push(`add ${s.kind} ${TABLE} ${s.name} { ${attrs.join(' ; ')} ; }`);
   }
   for (const c of t.chains) {
-    const attrs = c.type ? [`type ${c.type} hook ${c.hook} priority ${c.priority}`] : c.comment ? [`comment "${c.comment}"`] : [];
+    const attrs = c.type
+      ? [`type ${c.type} hook ${c.hook} priority ${c.priority}`]
+      : c.comment
+        ? [`comment "${c.comment}"`]
+        : [];
     out.push(`add chain ${TABLE} ${c.name}${attrs.length ? ` { ${attrs.join(' ; ')} ; }` : ''}`);
   }
-  for (const c of t.chains) for (const r of c.rules) out.push(`add rule ${TABLE} ${c.name} ${r.rule}${r.comment ? ` comment "${r.comment}"` : ''}`);
+  for (const c of t.chains)
+    for (const r of c.rules)
+      out.push(`add rule ${TABLE} ${c.name} ${r.rule}${r.comment ? ` comment "${r.comment}"` : ''}`);
   for (const s of t.sets) {
-    for (const e of s.elements) out.push(`add element ${TABLE} ${s.name} { ${e.key}${e.comment ? ` comment "${e.comment}"` : ''}${e.value ? ` : ${e.value}` : ''} }`);
+    for (const e of s.elements)
+      out.push(
+        `add element ${TABLE} ${s.name} { ${e.key}${e.comment ? ` comment "${e.comment}"` : ''}${e.value ? ` : ${e.value}` : ''} }`,
+      );
   }
   return out;
 }
@@ -271,7 +457,11 @@ export function sortNFTablesTransaction(tx: string): string {
     if (wi[1] === 'rule') return false;
     return li < lj;
   };
-  return lines.map((l, i) => [l, i] as const).sort(([a, i], [b, j]) => (less(a, b) ? -1 : less(b, a) ? 1 : i - j)).map(([l]) => l).join('\n');
+  return lines
+    .map((l, i) => [l, i] as const)
+    .sort(([a, i], [b, j]) => (less(a, b) ? -1 : less(b, a) ? 1 : i - j))
+    .map(([l]) => l)
+    .join('\n');
 }
 
 /** Chain hook priorities as nft names them (the standard ones by name, others as offsets). */
@@ -296,7 +486,9 @@ export function nftListTable(t: NFTTable): string {
     if (s.timeout) out.push(`\t\ttimeout ${s.timeout}`);
     if (s.comment) out.push(`\t\tcomment "${s.comment}"`);
     if (s.elements.length) {
-      const els = s.elements.map((e) => `${e.key}${e.comment ? ` comment "${e.comment}"` : ''}${e.value ? ` : ${e.value}` : ''}`);
+      const els = s.elements.map(
+        (e) => `${e.key}${e.comment ? ` comment "${e.comment}"` : ''}${e.value ? ` : ${e.value}` : ''}`,
+      );
       out.push(`\t\telements = { ${els.join(',\n\t\t\t     ')} }`);
     }
     out.push('\t}', '');
@@ -305,7 +497,10 @@ export function nftListTable(t: NFTTable): string {
   for (const c of chains) {
     out.push(`\tchain ${c.name} {`);
     if (c.comment) out.push(`\t\tcomment "${c.comment}"`);
-    if (c.type) out.push(`\t\ttype ${c.type} hook ${c.hook} priority ${priorityName(c.type, c.hook!, c.priority!)}; policy accept;`);
+    if (c.type)
+      out.push(
+        `\t\ttype ${c.type} hook ${c.hook} priority ${priorityName(c.type, c.hook!, c.priority!)}; policy accept;`,
+      );
     for (const r of c.rules) out.push(`\t\t${r.rule}${r.comment ? ` comment "${r.comment}"` : ''}`);
     out.push('\t}', '');
   }

@@ -1,7 +1,13 @@
 // What a node's kube-proxy last wrote, read from the world's state (the view's way in: no request,
 // no change). The rules are computed again from the objects of its last sync, as it computed them.
 import type { WorldState } from '../world.ts';
-import { iptablesRestoreText, iptablesSaveNat, syncProxyRules, type IPTablesData, type ProxierConfig } from './iptables-rules.ts';
+import {
+  iptablesRestoreText,
+  iptablesSaveNat,
+  syncProxyRules,
+  type IPTablesData,
+  type ProxierConfig,
+} from './iptables-rules.ts';
 import type { KubeProxyState } from './kube-proxy.ts';
 import { nftablesTransaction, nftListTable, syncNFTablesRules, type NFTTable } from './nftables-rules.ts';
 import { iptablesBySync, nftBySync, textBySync } from './reader-cache.ts';
@@ -17,7 +23,14 @@ export function kubeProxyStateOf(w: Pick<WorldState, 'components'>, node: string
 
 /** The settings of a real node's proxier (iptables 1.8 has --random-fully; nfacct counters exist). */
 function proxierConfig(s: KubeProxyState): ProxierConfig {
-  return { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, localhostNodePorts: true, nfacct: true, randomFully: true };
+  return {
+    nodeName: s.params.node,
+    nodeIP: s.params.nodeIP,
+    clusterCIDR: s.params.clusterCIDR,
+    localhostNodePorts: true,
+    nfacct: true,
+    randomFully: true,
+  };
 }
 
 /**
@@ -28,7 +41,8 @@ export function kubeProxyIPTablesOf(w: Pick<WorldState, 'components'>, node: str
   const s = kubeProxyStateOf(w, node);
   if (!s?.synced) return undefined;
   let data = iptablesBySync.get(s.synced);
-  if (!data) iptablesBySync.set(s.synced, (data = syncProxyRules(s.synced.services, s.synced.slices, proxierConfig(s))));
+  if (!data)
+    iptablesBySync.set(s.synced, (data = syncProxyRules(s.synced.services, s.synced.slices, proxierConfig(s))));
   return data;
 }
 
@@ -45,7 +59,13 @@ function nftConfigTable(s: KubeProxyState): NFTTable {
   // The service range of kubeadm's default --service-cidr; NodePorts on the node's own IP only, as
   // --nodeport-addresses defaults to "primary" in nftables mode (cmd/kube-proxy/app/options.go).
   const nodePortIPs = s.params.nodeIP ? [s.params.nodeIP] : undefined;
-  return syncNFTablesRules(s.synced!.services, s.synced!.slices, { nodeName: s.params.node, nodeIP: s.params.nodeIP, clusterCIDR: s.params.clusterCIDR, serviceCIDRs: '10.96.0.0/12', nodePortIPs });
+  return syncNFTablesRules(s.synced!.services, s.synced!.slices, {
+    nodeName: s.params.node,
+    nodeIP: s.params.nodeIP,
+    clusterCIDR: s.params.clusterCIDR,
+    serviceCIDRs: '10.96.0.0/12',
+    nodePortIPs,
+  });
 }
 
 /**

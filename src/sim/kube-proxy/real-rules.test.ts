@@ -26,13 +26,31 @@ const ORACLE = resolve(import.meta.dirname, '..', '..', '..', 'oracle');
 const SCENARIOS = join(ORACLE, 'scenarios', 'proxy');
 const TRACES = join(ORACLE, 'traces', 'proxy');
 
-interface NodeInput { name: string; ip: string; services: Service[]; endpointSlices: EndpointSlice[] }
-interface RealDump { iptablesSaveNat: string; iptablesSaveFilter: string; iptablesRestore: string; nftablesDump: string }
-interface ProxyTrace { scenario: string; input: { nodes: NodeInput[]; clusterCIDR: string; serviceCIDRs: string }; nodes: Record<string, RealDump> }
+interface NodeInput {
+  name: string;
+  ip: string;
+  services: Service[];
+  endpointSlices: EndpointSlice[];
+}
+interface RealDump {
+  iptablesSaveNat: string;
+  iptablesSaveFilter: string;
+  iptablesRestore: string;
+  nftablesDump: string;
+}
+interface ProxyTrace {
+  scenario: string;
+  input: { nodes: NodeInput[]; clusterCIDR: string; serviceCIDRs: string };
+  nodes: Record<string, RealDump>;
+}
 
 /** One comparison: the simulator's output in a format, and the real proxier's counterpart. */
 type Kind = 'iptables-save-nat' | 'iptables-restore' | 'nft-transaction';
-const SIM_FORMAT: Record<Kind, RulesFormat> = { 'iptables-save-nat': 'iptables-save', 'iptables-restore': 'iptables-restore', 'nft-transaction': 'nft-transaction' };
+const SIM_FORMAT: Record<Kind, RulesFormat> = {
+  'iptables-save-nat': 'iptables-save',
+  'iptables-restore': 'iptables-restore',
+  'nft-transaction': 'nft-transaction',
+};
 const REAL_TEXT: Record<Kind, (d: RealDump) => string> = {
   'iptables-save-nat': (d) => d.iptablesSaveNat,
   'iptables-restore': (d) => d.iptablesRestore,
@@ -43,12 +61,22 @@ const REAL_TEXT: Record<Kind, (d: RealDump) => string> = {
  * A difference the simulator is known to have, and why: `line` matches the differing line (a
  * regular expression), `side` says which side has it. Each entry must still match something.
  */
-interface Explained { kind: Kind; side: 'sim-only' | 'real-only'; line: RegExp; reason: string }
+interface Explained {
+  kind: Kind;
+  side: 'sim-only' | 'real-only';
+  line: RegExp;
+  reason: string;
+}
 const EXPLAINED: Explained[] = [];
 
 // iptables chains whose rules the proxier writes while ranging over a Go map (svcPortMap): their
 // order changes from one sync to the next, so both sides are put in the order of their comments.
-const MAP_ORDERED_CHAINS = new Set(['KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-EXTERNAL-SERVICES', 'KUBE-PROXY-FIREWALL']);
+const MAP_ORDERED_CHAINS = new Set([
+  'KUBE-SERVICES',
+  'KUBE-NODEPORTS',
+  'KUBE-EXTERNAL-SERVICES',
+  'KUBE-PROXY-FIREWALL',
+]);
 const BUILTIN = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING'];
 
 function commentKey(rule: string): string {
@@ -62,7 +90,9 @@ function commentKey(rule: string): string {
  * spaces where iptables-save would quote a comment that has them: quoted here, as a node prints it.
  */
 function quoteComment(rule: string): string {
-  return rule.replace(/--comment ([^"][^-]*?) (-j|-m) /, (m, c: string, next: string) => (c.includes(' ') ? `--comment "${c}" ${next} ` : m));
+  return rule.replace(/--comment ([^"][^-]*?) (-j|-m) /, (m, c: string, next: string) =>
+    c.includes(' ') ? `--comment "${c}" ${next} ` : m,
+  );
 }
 
 /**
@@ -75,13 +105,20 @@ export function canonicalIPTables(text: string): string[] {
   let chains: string[] = [];
   let rules = new Map<string, string[]>();
   const flush = (table: string) => {
-    const names = [...rules.keys()].sort((a, b) => (BUILTIN.indexOf(a) + 1 || 99) - (BUILTIN.indexOf(b) + 1 || 99) || (a < b ? -1 : a > b ? 1 : 0));
+    const names = [...rules.keys()].sort(
+      (a, b) => (BUILTIN.indexOf(a) + 1 || 99) - (BUILTIN.indexOf(b) + 1 || 99) || (a < b ? -1 : a > b ? 1 : 0),
+    );
     out.push(table, ...chains.sort());
     for (const n of names) {
       let rs = rules.get(n)!;
       if (MAP_ORDERED_CHAINS.has(n)) {
         const last = rs.filter((r) => r.includes('this must be the last rule'));
-        rs = rs.filter((r) => !last.includes(r)).map((r, i) => [r, i] as const).sort(([a, i], [b, j]) => (commentKey(a) < commentKey(b) ? -1 : commentKey(a) > commentKey(b) ? 1 : i - j)).map(([r]) => r).concat(last);
+        rs = rs
+          .filter((r) => !last.includes(r))
+          .map((r, i) => [r, i] as const)
+          .sort(([a, i], [b, j]) => (commentKey(a) < commentKey(b) ? -1 : commentKey(a) > commentKey(b) ? 1 : i - j))
+          .map(([r]) => r)
+          .concat(last);
       }
       out.push(...rs);
     }
@@ -90,8 +127,16 @@ export function canonicalIPTables(text: string): string[] {
   let table = '';
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
-    if (line.startsWith('*')) { table = line; chains = []; rules = new Map(); continue; }
-    if (line === 'COMMIT') { flush(table); continue; }
+    if (line.startsWith('*')) {
+      table = line;
+      chains = [];
+      rules = new Map();
+      continue;
+    }
+    if (line === 'COMMIT') {
+      flush(table);
+      continue;
+    }
     if (line.startsWith(':')) {
       const [name] = line.slice(1).split(' ');
       chains.push(`:${name} - [0:0]`);
@@ -132,10 +177,12 @@ export function renumber(lines: string[]): string[] {
     if (!seen.has(k)) seen.set(k, `${kind}${[...seen.keys()].filter((x) => x.startsWith(`${kind}:`)).length + 1}`);
     return seen.get(k)!;
   };
-  return lines.map((l) => l
-    .replace(/KUBE-(SEP|SVC|SVL|EXT|FW)-[A-Z2-7]{16}/g, (_, t: string) => `KUBE-${t}-${id('H', _)}`)
-    .replace(/\b[A-Z2-7]{8}-(?=[a-z0-9-]+\/)/g, (h) => `${id('N', h)}-`)
-    .replace(/\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/g, (ip) => id('IP', ip)));
+  return lines.map((l) =>
+    l
+      .replace(/KUBE-(SEP|SVC|SVL|EXT|FW)-[A-Z2-7]{16}/g, (_, t: string) => `KUBE-${t}-${id('H', _)}`)
+      .replace(/\b[A-Z2-7]{8}-(?=[a-z0-9-]+\/)/g, (h) => `${id('N', h)}-`)
+      .replace(/\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/g, (ip) => id('IP', ip)),
+  );
 }
 
 /** The lines only one side has, each with its side (a multiset difference: order is compared apart). */
@@ -165,7 +212,10 @@ function canonical(kind: Kind, text: string): string[] {
   return kind === 'nft-transaction' ? canonicalNFT(text) : canonicalIPTables(text);
 }
 
-const traces: ProxyTrace[] = readdirSync(TRACES).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(TRACES, f), 'utf8')) as ProxyTrace);
+const traces: ProxyTrace[] = readdirSync(TRACES)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(TRACES, f), 'utf8')) as ProxyTrace);
 const KINDS: Kind[] = ['iptables-save-nat', 'iptables-restore', 'nft-transaction'];
 const used = new Set<Explained>();
 
@@ -183,7 +233,7 @@ function unexplained(kind: Kind, sim: string[], real: string[]): string[] {
   return left;
 }
 
-describe('the simulator\'s kube-proxy rules against the real kube-proxy v1.37.2', () => {
+describe("the simulator's kube-proxy rules against the real kube-proxy v1.37.2", () => {
   it('has at least three recorded scenarios, each with every node', () => {
     expect(traces.length).toBeGreaterThanOrEqual(3);
     for (const t of traces) expect(Object.keys(t.nodes).sort()).toEqual(t.input.nodes.map((n) => n.name));

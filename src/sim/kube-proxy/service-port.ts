@@ -59,9 +59,12 @@ export function servicePortsOf(svc: Service): ServicePortInfo[] {
   const namespace = svc.metadata?.namespace ?? '';
   const service = svc.metadata?.name ?? '';
   const externallyAccessibleType = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-  const lbVIPs = spec.type === 'LoadBalancer'
-    ? (svc.status?.loadBalancer?.ingress ?? []).filter((i) => i.ip && !i.ip.includes(':') && i.ipMode !== 'Proxy').map((i) => i.ip!)
-    : [];
+  const lbVIPs =
+    spec.type === 'LoadBalancer'
+      ? (svc.status?.loadBalancer?.ingress ?? [])
+          .filter((i) => i.ip && !i.ip.includes(':') && i.ipMode !== 'Proxy')
+          .map((i) => i.ip!)
+      : [];
   const externalIPs = (spec.externalIPs ?? []).filter((ip) => !ip.includes(':'));
   const affinity = spec.sessionAffinity === 'ClientIP';
   return (spec.ports ?? []).map((p) => {
@@ -70,17 +73,25 @@ export function servicePortsOf(svc: Service): ServicePortInfo[] {
     const externallyAccessible = nodePort !== 0 || lbVIPs.length > 0 || externalIPs.length > 0;
     return {
       name: servicePortNameString(namespace, service, port),
-      namespace, service, port, clusterIP,
+      namespace,
+      service,
+      port,
+      clusterIP,
       portNumber: p.port,
       protocol: p.protocol ?? 'TCP',
       nodePort,
       externalIPs,
       loadBalancerVIPs: lbVIPs,
       // The API tolerated whitespace here once; the proxier trims it (TestOverallIPTablesRules' " 203.0.113.0/25").
-      loadBalancerSourceRanges: lbVIPs.length ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()).filter((r) => r && !r.includes(':')) : [],
-      healthCheckNodePort: spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local' ? (spec.healthCheckNodePort ?? 0) : 0,
+      loadBalancerSourceRanges: lbVIPs.length
+        ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()).filter((r) => r && !r.includes(':'))
+        : [],
+      healthCheckNodePort:
+        spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local' ? (spec.healthCheckNodePort ?? 0) : 0,
       sessionAffinityClientIP: affinity,
-      stickyMaxAgeSeconds: affinity ? (spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS) : 0,
+      stickyMaxAgeSeconds: affinity
+        ? (spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS)
+        : 0,
       externalPolicyLocal: externallyAccessible && spec.externalTrafficPolicy === 'Local',
       internalPolicyLocal: spec.internalTrafficPolicy === 'Local',
     };
@@ -113,7 +124,9 @@ export function endpointsKey(namespace: string, service: string, port: string, p
  */
 export function endpointsMapOf(slices: EndpointSlice[], nodeName: string): Map<string, EndpointInfo[]> {
   const sets = new Map<string, Map<string, EndpointInfo>>();
-  const ordered = [...slices].sort((a, b) => cmp(`${a.metadata?.namespace}/${a.metadata?.name}`, `${b.metadata?.namespace}/${b.metadata?.name}`));
+  const ordered = [...slices].sort((a, b) =>
+    cmp(`${a.metadata?.namespace}/${a.metadata?.name}`, `${b.metadata?.namespace}/${b.metadata?.name}`),
+  );
   for (const slice of ordered) {
     const service = slice.metadata?.labels?.['kubernetes.io/service-name'];
     if (!service || slice.addressType !== 'IPv4') continue;
@@ -127,10 +140,13 @@ export function endpointsMapOf(slices: EndpointSlice[], nodeName: string): Map<s
         if (!ep.addresses?.length) continue;
         const c = ep.conditions ?? {};
         const info: EndpointInfo = {
-          ip: ep.addresses[0], port: port.port,
+          ip: ep.addresses[0],
+          port: port.port,
           isLocal: ep.nodeName !== undefined && ep.nodeName === nodeName,
           // Nil conditions are read as ready and serving, and not terminating.
-          ready: c.ready ?? true, serving: c.serving ?? true, terminating: c.terminating ?? false,
+          ready: c.ready ?? true,
+          serving: c.serving ?? true,
+          terminating: c.terminating ?? false,
         };
         // An address in two slices (a pod moving between them) counts once, its ready copy first.
         const key2 = endpointString(info);
@@ -139,7 +155,11 @@ export function endpointsMapOf(slices: EndpointSlice[], nodeName: string): Map<s
     }
   }
   const out = new Map<string, EndpointInfo[]>();
-  for (const [key, set] of sets) out.set(key, [...set.values()].sort((a, b) => cmp(endpointString(a), endpointString(b))));
+  for (const [key, set] of sets)
+    out.set(
+      key,
+      [...set.values()].sort((a, b) => cmp(endpointString(a), endpointString(b))),
+    );
   return out;
 }
 
@@ -170,17 +190,26 @@ export function categorizeEndpoints(endpoints: EndpointInfo[], sp: ServicePortIn
     if (clusterEndpoints.length === 0) clusterEndpoints = endpoints.filter((ep) => ep.serving && ep.terminating);
     if (clusterEndpoints.length > 0) hasAnyEndpoints = true;
   }
-  if (!usesLocalEndpoints(sp)) return { clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints };
+  if (!usesLocalEndpoints(sp))
+    return { clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints };
   let hasLocalReady = false;
   let hasLocalServingTerminating = false;
   for (const ep of endpoints) {
-    if (ep.ready) { hasAnyEndpoints = true; if (ep.isLocal) hasLocalReady = true; }
-    else if (ep.serving && ep.terminating) { hasAnyEndpoints = true; if (ep.isLocal) hasLocalServingTerminating = true; }
+    if (ep.ready) {
+      hasAnyEndpoints = true;
+      if (ep.isLocal) hasLocalReady = true;
+    } else if (ep.serving && ep.terminating) {
+      hasAnyEndpoints = true;
+      if (ep.isLocal) hasLocalServingTerminating = true;
+    }
   }
   if (hasLocalReady) localEndpoints = endpoints.filter((ep) => ep.isLocal && ep.ready);
-  else if (hasLocalServingTerminating) localEndpoints = endpoints.filter((ep) => ep.isLocal && ep.serving && ep.terminating);
-  if (!usesClusterEndpoints(sp)) return { clusterEndpoints, localEndpoints, allReachableEndpoints: localEndpoints, hasAnyEndpoints };
-  if (localEndpoints.length === 0) return { clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints };
+  else if (hasLocalServingTerminating)
+    localEndpoints = endpoints.filter((ep) => ep.isLocal && ep.serving && ep.terminating);
+  if (!usesClusterEndpoints(sp))
+    return { clusterEndpoints, localEndpoints, allReachableEndpoints: localEndpoints, hasAnyEndpoints };
+  if (localEndpoints.length === 0)
+    return { clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints };
   // Upstream merges the two through a Go map (random order); sorted here, as byEndpoint sorts.
   const merged = new Map<string, EndpointInfo>();
   for (const ep of [...clusterEndpoints, ...localEndpoints]) merged.set(endpointString(ep), ep);

@@ -19,7 +19,10 @@ export interface FlagDef {
 export class FlagError extends Error {}
 
 /** Parsed arguments. */
-export interface Parsed { args: string[]; flags: Record<string, string | boolean | string[]>; }
+export interface Parsed {
+  args: string[];
+  flags: Record<string, string | boolean | string[]>;
+}
 
 /** Parse argv against flag definitions (keys are long names without dashes). */
 export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parsed {
@@ -29,7 +32,10 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
   for (const [k, d] of Object.entries(defs)) if (d.short) byShort[d.short] = k;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') { args.push(...argv.slice(i + 1)); break; }
+    if (a === '--') {
+      args.push(...argv.slice(i + 1));
+      break;
+    }
     if (a.startsWith('--') && a.length > 2) {
       const eq = a.indexOf('=');
       const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
@@ -39,8 +45,15 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
         if (eq >= 0) {
           const v = a.slice(eq + 1);
           // strconv.ParseBool; pflag names the flag with its shorthand (`-w, --watch`).
-          const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined;
-          if (b === undefined) throw new FlagError(`invalid argument "${v}" for "${def.short ? `-${def.short}, ` : ''}--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+          const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)
+            ? true
+            : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)
+              ? false
+              : undefined;
+          if (b === undefined)
+            throw new FlagError(
+              `invalid argument "${v}" for "${def.short ? `-${def.short}, ` : ''}--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`,
+            );
           flags[name] = b;
         } else flags[name] = true;
       } else if (eq >= 0) set(flags, name, def, a.slice(eq + 1));
@@ -59,10 +72,20 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
         const def = defs[name];
         rest = rest.slice(1);
         if (def.kind === 'bool') {
-          if (!rest.startsWith('=')) { flags[name] = true; continue; }
+          if (!rest.startsWith('=')) {
+            flags[name] = true;
+            continue;
+          }
           const v = rest.slice(1);
-          const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined;
-          if (b === undefined) throw new FlagError(`invalid argument "${v}" for "-${ch}, --${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+          const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)
+            ? true
+            : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)
+              ? false
+              : undefined;
+          if (b === undefined)
+            throw new FlagError(
+              `invalid argument "${v}" for "-${ch}, --${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`,
+            );
           flags[name] = b;
           rest = '';
           continue;
@@ -83,6 +106,9 @@ export function parseFlags(argv: string[], defs: Record<string, FlagDef>): Parse
 /** A string flag takes the last value given; a slice flag adds each one's items to the earlier ones; an array flag each value. */
 function set(flags: Record<string, string | boolean | string[]>, name: string, def: FlagDef, value: string): void {
   const prev = flags[name];
-  if (def.kind === 'array') { flags[name] = [...(Array.isArray(prev) ? prev : []), value]; return; }
+  if (def.kind === 'array') {
+    flags[name] = [...(Array.isArray(prev) ? prev : []), value];
+    return;
+  }
   flags[name] = def.kind === 'strings' && typeof prev === 'string' && prev !== '' ? `${prev},${value}` : value;
 }

@@ -14,7 +14,7 @@ const names = (resource: string): string[] => NAMES[resource] ?? [];
 const tab = (line: string) => complete(line, names);
 
 describe('terminal completion', () => {
-  it('completes the first word, kubectl\'s commands and subcommands', () => {
+  it("completes the first word, kubectl's commands and subcommands", () => {
     expect(tab('kub').completed).toBe('kubectl ');
     expect(tab('kubectl ge').completed).toBe('kubectl get ');
     expect(tab('kubectl ').candidates).toContain('rollout');
@@ -35,7 +35,7 @@ describe('terminal completion', () => {
     expect(tab('kubectl -n kube').completed).toBe('kubectl -n kube-system ');
   });
 
-  it('completes flags, with = for those that take a value, and -o\'s formats', () => {
+  it("completes flags, with = for those that take a value, and -o's formats", () => {
     expect(tab('kubectl get pods --show-l').completed).toBe('kubectl get pods --show-labels ');
     expect(tab('kubectl get pods --all-n').completed).toBe('kubectl get pods --all-namespaces ');
     expect(tab('kubectl scale deployment web --rep').completed).toBe('kubectl scale deployment web --replicas=');
@@ -58,13 +58,16 @@ describe('terminal completion', () => {
     expect(tab('rm -r').candidates).toEqual([]);
     expect(tab('kubectl frobnicate x').candidates).toEqual([]);
     expect(tab('kubectl create deployment ').candidates).toEqual([]);
-    for (const l of ['', ' ', '\u0000', 'kubectl "', 'kubectl get pods -n', 'sim node stop ' + 'x'.repeat(5000)]) expect(() => tab(l)).not.toThrow();
+    for (const l of ['', ' ', '\u0000', 'kubectl "', 'kubectl get pods -n', 'sim node stop ' + 'x'.repeat(5000)])
+      expect(() => tab(l)).not.toThrow();
   });
 
   it('knows the resource types and the commands kubectl runs here', () => {
-    for (const [r, aliases] of Object.entries(RESOURCE_TYPES)) for (const a of [r, ...aliases]) expect(resolveKind(a)?.resource, a).toBe(r);
+    for (const [r, aliases] of Object.entries(RESOURCE_TYPES))
+      for (const a of [r, ...aliases]) expect(resolveKind(a)?.resource, a).toBe(r);
     const c = new TestCluster();
-    for (const cmd of Object.keys(KUBECTL_COMMANDS)) expect(runKubectl(c, `${cmd} --help`).stderr, cmd).not.toContain(`unknown command "${cmd}" for "kubectl"`);
+    for (const cmd of Object.keys(KUBECTL_COMMANDS))
+      expect(runKubectl(c, `${cmd} --help`).stderr, cmd).not.toContain(`unknown command "${cmd}" for "kubectl"`);
   });
 
   it('offers only flags kubectl accepts on each command', () => {

@@ -33,7 +33,17 @@ with Ctrl+Enter.
 /** The resource types kubectl serves here, with the names it accepts for them (one table: kubectl/resources.ts). */
 export const RESOURCE_TYPES: Record<string, string[]> = RESOURCE_ALIASES;
 
-const GLOBAL_FLAGS = ['--namespace', '-n', '--as', '--as-group', '--kubeconfig', '--context', '--request-timeout', '--help', '-h'];
+const GLOBAL_FLAGS = [
+  '--namespace',
+  '-n',
+  '--as',
+  '--as-group',
+  '--kubeconfig',
+  '--context',
+  '--request-timeout',
+  '--help',
+  '-h',
+];
 const OUTPUTS = ['wide', 'name', 'yaml', 'json', 'jsonpath=', 'custom-columns='];
 
 /** One kubectl command: its subcommands, its flags, and what its positional arguments are. */
@@ -52,7 +62,27 @@ const ROLLOUT_SUB = (flags: string[] = []): CommandSpec => ({ flags, slash: ['de
 
 /** kubectl's commands as this simulator runs them (kubectl.ts), with their flags. */
 export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
-  get: { typed: true, flags: ['--output', '-o', '--selector', '-l', '--all-namespaces', '-A', '--show-labels', '--field-selector', '--watch', '-w', '--watch-only', '--no-headers', '--sort-by', '--label-columns', '-L', '--output-watch-events'] },
+  get: {
+    typed: true,
+    flags: [
+      '--output',
+      '-o',
+      '--selector',
+      '-l',
+      '--all-namespaces',
+      '-A',
+      '--show-labels',
+      '--field-selector',
+      '--watch',
+      '-w',
+      '--watch-only',
+      '--no-headers',
+      '--sort-by',
+      '--label-columns',
+      '-L',
+      '--output-watch-events',
+    ],
+  },
   describe: { typed: true, flags: ['--selector', '-l', '--all-namespaces', '-A', '--show-events'] },
   apply: { flags: ['--filename', '-f', '--dry-run', '--validate', '--server-side'] },
   create: {
@@ -60,34 +90,142 @@ export const KUBECTL_COMMANDS: Record<string, CommandSpec> = {
     sub: {
       deployment: { flags: ['--image', '--replicas', '-r', '--port', '--dry-run', '--output', '-o'] },
       namespace: {},
-      priorityclass: { flags: ['--value', '--global-default', '--description', '--preemption-policy', '--dry-run', '--output', '-o'] },
-      poddisruptionbudget: { flags: ['--selector', '--min-available', '--max-unavailable', '--dry-run', '--output', '-o'] },
-      service: { sub: { clusterip: { flags: ['--tcp', '--clusterip'] }, nodeport: { flags: ['--tcp', '--node-port'] } } },
+      priorityclass: {
+        flags: ['--value', '--global-default', '--description', '--preemption-policy', '--dry-run', '--output', '-o'],
+      },
+      poddisruptionbudget: {
+        flags: ['--selector', '--min-available', '--max-unavailable', '--dry-run', '--output', '-o'],
+      },
+      service: {
+        sub: { clusterip: { flags: ['--tcp', '--clusterip'] }, nodeport: { flags: ['--tcp', '--node-port'] } },
+      },
     },
   },
-  run: { flags: ['--image', '--restart', '--port', '--labels', '-l', '--command', '--pod-running-timeout', '--annotations', '--env', '--overrides', '--override-type'] },
+  run: {
+    flags: [
+      '--image',
+      '--restart',
+      '--port',
+      '--labels',
+      '-l',
+      '--command',
+      '--pod-running-timeout',
+      '--annotations',
+      '--env',
+      '--overrides',
+      '--override-type',
+    ],
+  },
   expose: { slash: ['deployment'], typed: true, flags: ['--port', '--target-port', '--type', '--name', '--protocol'] },
-  delete: { typed: true, flags: ['--selector', '-l', '--grace-period', '--force', '--now', '--wait', '--all', '--all-namespaces', '-A', '--filename', '-f', '--ignore-not-found', '--field-selector', '--cascade'] },
+  delete: {
+    typed: true,
+    flags: [
+      '--selector',
+      '-l',
+      '--grace-period',
+      '--force',
+      '--now',
+      '--wait',
+      '--all',
+      '--all-namespaces',
+      '-A',
+      '--filename',
+      '-f',
+      '--ignore-not-found',
+      '--field-selector',
+      '--cascade',
+    ],
+  },
   scale: { typed: true, flags: ['--replicas', '--current-replicas'] },
   set: {
     sub: {
       image: { slash: ['deployment', 'pod'] },
-      env: { slash: ['deployment', 'pod'], flags: ['--containers', '-c', '--env', '-e', '--list', '--overwrite', '--all', '--selector', '-l', '--prefix', '--dry-run', '--output', '-o'] },
-      resources: { slash: ['deployment', 'pod'], flags: ['--containers', '-c', '--limits', '--requests', '--all', '--selector', '-l', '--dry-run', '--output', '-o'] },
+      env: {
+        slash: ['deployment', 'pod'],
+        flags: [
+          '--containers',
+          '-c',
+          '--env',
+          '-e',
+          '--list',
+          '--overwrite',
+          '--all',
+          '--selector',
+          '-l',
+          '--prefix',
+          '--dry-run',
+          '--output',
+          '-o',
+        ],
+      },
+      resources: {
+        slash: ['deployment', 'pod'],
+        flags: [
+          '--containers',
+          '-c',
+          '--limits',
+          '--requests',
+          '--all',
+          '--selector',
+          '-l',
+          '--dry-run',
+          '--output',
+          '-o',
+        ],
+      },
     },
   },
-  rollout: { sub: { status: ROLLOUT_SUB(['--watch', '-w', '--timeout']), history: ROLLOUT_SUB(['--revision']), undo: ROLLOUT_SUB(['--to-revision', '--dry-run', '--output', '-o']), pause: ROLLOUT_SUB(), resume: ROLLOUT_SUB(), restart: ROLLOUT_SUB() } },
+  rollout: {
+    sub: {
+      status: ROLLOUT_SUB(['--watch', '-w', '--timeout']),
+      history: ROLLOUT_SUB(['--revision']),
+      undo: ROLLOUT_SUB(['--to-revision', '--dry-run', '--output', '-o']),
+      pause: ROLLOUT_SUB(),
+      resume: ROLLOUT_SUB(),
+      restart: ROLLOUT_SUB(),
+    },
+  },
   label: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   annotate: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   patch: { typed: true, flags: ['--patch', '-p', '--patch-file', '--type', '--subresource'] },
-  logs: { names: 'pods', flags: ['--container', '-c', '--previous', '-p', '--tail', '--follow', '-f', '--all-containers', '--pod-running-timeout'] },
+  logs: {
+    names: 'pods',
+    flags: [
+      '--container',
+      '-c',
+      '--previous',
+      '-p',
+      '--tail',
+      '--follow',
+      '-f',
+      '--all-containers',
+      '--pod-running-timeout',
+    ],
+  },
   events: { flags: ['--all-namespaces', '-A', '--for', '--types', '--no-headers', '--watch', '-w', '--output', '-o'] },
   wait: { typed: true, flags: ['--for', '--timeout', '--selector', '-l', '--all'] },
-  top: { sub: { pods: { names: 'pods', flags: ['--all-namespaces', '-A', '--containers', '--selector', '-l', '--sort-by'] }, nodes: { names: 'nodes' } } },
-  auth: { sub: { 'can-i': { flags: ['--all-namespaces', '-A', '--quiet', '-q', '--subresource', '--list', '--no-headers'] } } },
+  top: {
+    sub: {
+      pods: { names: 'pods', flags: ['--all-namespaces', '-A', '--containers', '--selector', '-l', '--sort-by'] },
+      nodes: { names: 'nodes' },
+    },
+  },
+  auth: {
+    sub: { 'can-i': { flags: ['--all-namespaces', '-A', '--quiet', '-q', '--subresource', '--list', '--no-headers'] } },
+  },
   cordon: { names: 'nodes', flags: ['--selector', '-l'] },
   uncordon: { names: 'nodes', flags: ['--selector', '-l'] },
-  drain: { names: 'nodes', flags: ['--ignore-daemonsets', '--delete-emptydir-data', '--force', '--grace-period', '--timeout', '--disable-eviction'] },
+  drain: {
+    names: 'nodes',
+    flags: [
+      '--ignore-daemonsets',
+      '--delete-emptydir-data',
+      '--force',
+      '--grace-period',
+      '--timeout',
+      '--disable-eviction',
+    ],
+  },
   taint: { typed: true, flags: ['--overwrite', '--selector', '-l', '--all'] },
   'cluster-info': {},
   'api-resources': { flags: ['--output', '-o', '--namespaced', '--no-headers'] },
@@ -101,7 +239,10 @@ const SIM_COMMANDS: Record<string, string[][]> = {
   advance: [['500ms', '30s', '1m', '5m']],
   settle: [],
   node: [['stop', 'start', 'partition', 'heal'], ['@nodes']],
-  'control-plane': [['stop', 'start'], ['apiserver', 'etcd', 'scheduler', 'controller-manager']],
+  'control-plane': [
+    ['stop', 'start'],
+    ['apiserver', 'etcd', 'scheduler', 'controller-manager'],
+  ],
   apiserver: [['latency'], ['0', '500ms', '2s']],
   etcd: [['full', 'ok']],
   crash: [['@pods']],
@@ -112,7 +253,12 @@ const SIM_COMMANDS: Record<string, string[][]> = {
   rules: [['@nodes']],
   help: [],
 };
-const SIM_FLAGS: Record<string, string[]> = { crash: ['--oom', '--log', '-n', '--namespace'], app: ['--log', '-n', '--namespace'], log: ['--since', '-o'], rules: ['--iptables', '--nftables'] };
+const SIM_FLAGS: Record<string, string[]> = {
+  crash: ['--oom', '--log', '-n', '--namespace'],
+  app: ['--log', '-n', '--namespace'],
+  log: ['--since', '-o'],
+  rules: ['--iptables', '--nftables'],
+};
 
 /** The resource a type argument names (`po`, `deployment.apps`), or undefined. */
 function resourceOf(type: string): string | undefined {
@@ -132,14 +278,18 @@ function namespaceIn(words: string[]): string {
 }
 
 /** Flags that take their value as the next word (so that word is no positional). */
-const VALUED = /^(-[nolLcfpre]|--(namespace|output|selector|as|as-group|kubeconfig|context|request-timeout|field-selector|sort-by|label-columns|image|replicas|port|target-port|type|name|protocol|grace-period|timeout|for|types|patch|patch-file|subresource|tail|container|revision|to-revision|current-replicas|tcp|node-port|clusterip|restart|labels|cascade|dry-run|validate|chunk-size|since|log|pod-running-timeout|annotations|env|overrides|override-type|limits|requests|containers|prefix))$/;
+const VALUED =
+  /^(-[nolLcfpre]|--(namespace|output|selector|as|as-group|kubeconfig|context|request-timeout|field-selector|sort-by|label-columns|image|replicas|port|target-port|type|name|protocol|grace-period|timeout|for|types|patch|patch-file|subresource|tail|container|revision|to-revision|current-replicas|tcp|node-port|clusterip|restart|labels|cascade|dry-run|validate|chunk-size|since|log|pod-running-timeout|annotations|env|overrides|override-type|limits|requests|containers|prefix))$/;
 
 /** Positional words after the command path (flags and their values left out). */
 function positionals(words: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.startsWith('-')) { if (VALUED.test(w)) i++; continue; }
+    if (w.startsWith('-')) {
+      if (VALUED.test(w)) i++;
+      continue;
+    }
     out.push(w);
   }
   return out;
@@ -162,7 +312,10 @@ function kubectlCandidates(done: string[], word: string, names: NamesOf): string
     if (!spec.sub) break;
     specs = spec.sub;
   }
-  if (word.startsWith('-')) return [...(spec?.flags ?? []), ...GLOBAL_FLAGS].map((f) => (f.startsWith('--') && VALUED.test(f) ? f + '=' : f)).filter((f, i, a) => a.indexOf(f) === i);
+  if (word.startsWith('-'))
+    return [...(spec?.flags ?? []), ...GLOBAL_FLAGS]
+      .map((f) => (f.startsWith('--') && VALUED.test(f) ? f + '=' : f))
+      .filter((f, i, a) => a.indexOf(f) === i);
   if (!spec) return used === 0 && pos.length === 0 ? Object.keys(KUBECTL_COMMANDS) : [];
   const args = pos.slice(used);
   if (spec.sub && args.length === 0 && specs === spec.sub) return Object.keys(spec.sub);
@@ -216,7 +369,11 @@ function commonPrefix(xs: string[]): string {
 export function complete(line: string, names: NamesOf): Completion {
   const m = /(\S*)$/.exec(line)!;
   const word = m[1];
-  const done = line.slice(0, line.length - word.length).trim().split(/\s+/).filter(Boolean);
+  const done = line
+    .slice(0, line.length - word.length)
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   let all: string[];
   try {
     if (done.length === 0) all = ['kubectl', 'sim', 'help', 'clear'];

@@ -6,7 +6,10 @@ import { relaxedJSONPathExpression, SortByError } from './sort-by.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
 
 /** One user column: its header and its field, already in `{.a.b}` form. */
-export interface CustomColumn { header: string; field: string }
+export interface CustomColumn {
+  header: string;
+  field: string;
+}
 
 /** A spec kubectl refuses, with its message (without the `error: ` prefix). */
 export class CustomColumnsError extends Error {}
@@ -16,13 +19,20 @@ export function parseCustomColumns(spec: string): CustomColumn[] {
   if (spec === '') throw new CustomColumnsError('custom-columns format specified but no custom columns given');
   return spec.split(',').map((part) => {
     const colon = part.indexOf(':');
-    if (colon === -1) throw new CustomColumnsError(`unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`);
+    if (colon === -1)
+      throw new CustomColumnsError(`unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`);
     let field: string;
-    try { field = relaxedJSONPathExpression(part.slice(colon + 1)); } catch (e) {
+    try {
+      field = relaxedJSONPathExpression(part.slice(colon + 1));
+    } catch (e) {
       if (e instanceof SortByError) throw new CustomColumnsError(e.message);
       throw e;
     }
-    try { parseJsonPath(field); } catch (e) { throw new CustomColumnsError((e as Error).message); }
+    try {
+      parseJsonPath(field);
+    } catch (e) {
+      throw new CustomColumnsError((e as Error).message);
+    }
     return { header: part.slice(0, colon), field };
   });
 }
@@ -47,7 +57,10 @@ export function goSprint(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
   if (Array.isArray(v)) return `[${v.map(goSprint).join(' ')}]`;
   const o = v as Record<string, unknown>;
-  return `map[${Object.keys(o).sort().map((k) => `${k}:${goSprint(o[k])}`).join(' ')}]`;
+  return `map[${Object.keys(o)
+    .sort()
+    .map((k) => `${k}:${goSprint(o[k])}`)
+    .join(' ')}]`;
 }
 
 /** printers.EscapeTerminal: an escape character or carriage return in a value cannot drive the terminal. */
@@ -59,11 +72,16 @@ function escapeTerminal(s: string): string {
 export function printCustomColumns(columns: CustomColumn[], objs: readonly unknown[], noHeaders: boolean): string {
   let t = noHeaders ? '' : `${columns.map((c) => c.header).join('\t')}\n`;
   for (const o of objs) {
-    t += `${columns.map((c) => {
-      const values = jsonPathResults(c.field, o);
-      if (values.length === 0 || values[0].length === 0) return '<none>';
-      return values.flat().map((x) => escapeTerminal(goSprint(x))).join(',');
-    }).join('\t')}\n`;
+    t += `${columns
+      .map((c) => {
+        const values = jsonPathResults(c.field, o);
+        if (values.length === 0 || values[0].length === 0) return '<none>';
+        return values
+          .flat()
+          .map((x) => escapeTerminal(goSprint(x)))
+          .join(',');
+      })
+      .join('\t')}\n`;
   }
   return tabwrite(t, GET_TABS);
 }

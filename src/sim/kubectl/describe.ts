@@ -26,8 +26,12 @@ function rfc1123z(ts: string | undefined): string {
 
 class Out {
   text = '';
-  w(level: number, s: string): void { this.text += '  '.repeat(level) + s; }
-  done(): string { return tabwrite(this.text, DESCRIBE_TABS); }
+  w(level: number, s: string): void {
+    this.text += '  '.repeat(level) + s;
+  }
+  done(): string {
+    return tabwrite(this.text, DESCRIBE_TABS);
+  }
 }
 
 /**
@@ -36,23 +40,40 @@ class Out {
  */
 function multiline(o: Out, title: string, entries: string[], indent = ''): void {
   o.w(0, `${indent}${title}:\t`);
-  if (!entries.length) { o.w(0, '<none>\n'); return; }
-  entries.forEach((e, i) => { if (i > 0) o.w(0, '\t'); o.w(0, e + '\n'); });
+  if (!entries.length) {
+    o.w(0, '<none>\n');
+    return;
+  }
+  entries.forEach((e, i) => {
+    if (i > 0) o.w(0, '\t');
+    o.w(0, e + '\n');
+  });
 }
 
 function labels(l: Record<string, string> | undefined): string[] {
-  return Object.keys(l ?? {}).sort().map((k) => `${k}=${l![k]}`);
+  return Object.keys(l ?? {})
+    .sort()
+    .map((k) => `${k}=${l![k]}`);
 }
 
 /** maxAnnotationLen: a longer (or multi-line) annotation prints under its key, each line cut there by shorten. */
 const MAX_ANNOTATION_LEN = 140;
 
 function annotations(a: Record<string, string> | undefined): string[] {
-  return Object.keys(a ?? {}).filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration').sort().map((k) => {
-    const v = a![k].replace(/\n$/, '');
-    if (v.length + k.length + 2 <= MAX_ANNOTATION_LEN && !v.includes('\n')) return `${k}: ${v}`;
-    return `${k}:\n` + v.split('\n').map((l) => `\t  ${l.length > MAX_ANNOTATION_LEN - 2 ? l.slice(0, MAX_ANNOTATION_LEN - 2) + '...' : l}`).join('\n');
-  });
+  return Object.keys(a ?? {})
+    .filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration')
+    .sort()
+    .map((k) => {
+      const v = a![k].replace(/\n$/, '');
+      if (v.length + k.length + 2 <= MAX_ANNOTATION_LEN && !v.includes('\n')) return `${k}: ${v}`;
+      return (
+        `${k}:\n` +
+        v
+          .split('\n')
+          .map((l) => `\t  ${l.length > MAX_ANNOTATION_LEN - 2 ? l.slice(0, MAX_ANNOTATION_LEN - 2) + '...' : l}`)
+          .join('\n')
+      );
+    });
 }
 
 function tolerations(ts: Obj[] | undefined): string[] {
@@ -73,7 +94,10 @@ function taints(ts: Obj[] | undefined): string[] {
 function ports(c: Obj): [string, string] {
   const ps: Obj[] = c.ports ?? [];
   if (!ps.length) return ['<none>', '<none>'];
-  return [ps.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`).join(', '), ps.map((p) => `${p.hostPort ?? 0}/${p.protocol ?? 'TCP'}`).join(', ')];
+  return [
+    ps.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`).join(', '),
+    ps.map((p) => `${p.hostPort ?? 0}/${p.protocol ?? 'TCP'}`).join(', '),
+  ];
 }
 
 function containerState(o: Out, title: string, st: Obj): void {
@@ -98,7 +122,10 @@ function containerState(o: Out, title: string, st: Obj): void {
 }
 
 function resourcesBlock(o: Out, c: Obj): void {
-  for (const [title, m] of [['Limits', c.resources?.limits], ['Requests', c.resources?.requests]] as const) {
+  for (const [title, m] of [
+    ['Limits', c.resources?.limits],
+    ['Requests', c.resources?.requests],
+  ] as const) {
     const ks = Object.keys(m ?? {}).sort();
     if (!ks.length) continue;
     o.w(2, `${title}:\n`);
@@ -124,8 +151,14 @@ function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: bo
     const [port, hostPort] = ports(c);
     o.w(2, `${port.includes(',') ? 'Ports' : 'Port'}:\t${port}\n`);
     o.w(2, `${hostPort.includes(',') ? 'Host Ports' : 'Host Port'}:\t${hostPort}\n`);
-    if (c.command?.length) { o.w(2, 'Command:\n'); for (const x of c.command) o.w(3, `${x}\n`); }
-    if (c.args?.length) { o.w(2, 'Args:\n'); for (const x of c.args) o.w(3, `${x}\n`); }
+    if (c.command?.length) {
+      o.w(2, 'Command:\n');
+      for (const x of c.command) o.w(3, `${x}\n`);
+    }
+    if (c.args?.length) {
+      o.w(2, 'Args:\n');
+      for (const x of c.args) o.w(3, `${x}\n`);
+    }
     if (st) {
       containerState(o, 'State', st.state);
       if (st.lastState?.terminated) containerState(o, 'Last State', st.lastState);
@@ -138,28 +171,44 @@ function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: bo
     if (c.startupProbe) o.w(2, `Startup:\t${probe(c.startupProbe)}\n`);
     const env: Obj[] = c.env ?? [];
     if (!env.length) o.w(2, 'Environment:\t<none>\n');
-    else { o.w(2, 'Environment:\n'); for (const e of env) o.w(3, `${e.name}:\t${e.value ?? ''}\n`); }
+    else {
+      o.w(2, 'Environment:\n');
+      for (const e of env) o.w(3, `${e.name}:\t${e.value ?? ''}\n`);
+    }
     describeContainerVolumes(o, c.volumeMounts ?? []);
   }
 }
 
 /** describeContainerVolumes: each mount, sorted by path, as `path from volume (ro|rw)`. */
 function describeContainerVolumes(o: Out, mounts: Obj[]): void {
-  if (!mounts.length) { o.w(2, 'Mounts:\t<none>\n'); return; }
+  if (!mounts.length) {
+    o.w(2, 'Mounts:\t<none>\n');
+    return;
+  }
   o.w(2, 'Mounts:\n');
   for (const m of [...mounts].sort((a, b) => (a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0))) {
-    o.w(3, `${m.mountPath} from ${m.name} (${[m.readOnly ? 'ro' : 'rw', ...(m.subPath ? [`path=${JSON.stringify(m.subPath)}`] : [])].join(',')})\n`);
+    o.w(
+      3,
+      `${m.mountPath} from ${m.name} (${[m.readOnly ? 'ro' : 'rw', ...(m.subPath ? [`path=${JSON.stringify(m.subPath)}`] : [])].join(',')})\n`,
+    );
   }
 }
 
 /** describeVolumes for the pod's volumes; projected ones (the service-account token) in full. */
 function describeVolumes(o: Out, volumes: Obj[]): void {
-  if (!volumes.length) { o.w(0, 'Volumes:\t<none>\n'); return; }
+  if (!volumes.length) {
+    o.w(0, 'Volumes:\t<none>\n');
+    return;
+  }
   o.w(0, 'Volumes:\n');
   for (const v of volumes) {
     o.w(1, `${v.name}:\n`);
     if (v.projected) printProjectedVolumeSource(o, v.projected);
-    else if (v.emptyDir) o.w(2, `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ?? '<unset>'}\n`);
+    else if (v.emptyDir)
+      o.w(
+        2,
+        `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ?? '<unset>'}\n`,
+      );
   }
 }
 
@@ -169,7 +218,8 @@ function printProjectedVolumeSource(o: Out, p: Obj): void {
   for (const s of p.sources ?? []) {
     if (s.secret) o.w(2, `SecretName:\t${s.secret.name}\n    Optional:\t${s.secret.optional === true}\n`);
     else if (s.downwardAPI) o.w(2, 'DownwardAPI:\ttrue\n');
-    else if (s.configMap) o.w(2, `ConfigMapName:\t${s.configMap.name}\n    Optional:\t${s.configMap.optional === true}\n`);
+    else if (s.configMap)
+      o.w(2, `ConfigMapName:\t${s.configMap.name}\n    Optional:\t${s.configMap.optional === true}\n`);
     else if (s.serviceAccountToken) o.w(2, `TokenExpirationSeconds:\t${s.serviceAccountToken.expirationSeconds}\n`);
   }
 }
@@ -183,7 +233,10 @@ function printProjectedVolumeSource(o: Out, p: Obj): void {
  */
 function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
   if (!events) return;
-  if (!events.length) { o.w(0, 'Events:\t<none>\n'); return; }
+  if (!events.length) {
+    o.w(0, 'Events:\t<none>\n');
+    return;
+  }
   const sorted = events.map(coreEvent);
   const last = (e: Obj) => parseTime(e.lastTimestamp) ?? -Infinity;
   goSort(sorted, (a, b) => last(a) < last(b));
@@ -191,21 +244,41 @@ function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
   o.w(1, 'Type\tReason\tAge\tFrom\tMessage\n');
   o.w(1, '----\t------\t----\t----\t-------\n');
   for (const e of sorted) {
-    const first = e.eventTime ? translateTimestampSince(e.eventTime, now) : translateTimestampSince(e.firstTimestamp, now);
-    const interval = e.series ? `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`
-      : (e.count ?? 0) > 1 ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})` : first;
+    const first = e.eventTime
+      ? translateTimestampSince(e.eventTime, now)
+      : translateTimestampSince(e.firstTimestamp, now);
+    const interval = e.series
+      ? `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`
+      : (e.count ?? 0) > 1
+        ? `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`
+        : first;
     const from = e.source?.component || e.reportingComponent || '';
     const message = String(e.message ?? '').trim();
     const fieldPath = e.involvedObject?.fieldPath;
-    o.w(1, `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${from}\t${fieldPath ? `${fieldPath}: ${message}` : message}\n`);
+    o.w(
+      1,
+      `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${from}\t${fieldPath ? `${fieldPath}: ${message}` : message}\n`,
+    );
   }
 }
 
 /** The Events about one object (searchEvents' field selector), or undefined when events are not shown. */
-function eventsFor(events: Obj[] | undefined, kind: string, name: string, namespace: string | undefined, uid: string | undefined): Obj[] | undefined {
-  return events?.map(coreEvent).filter((e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name
-    && (namespace === undefined || e.involvedObject?.namespace === namespace || e.metadata?.namespace === namespace)
-    && (!uid || !e.involvedObject?.uid || e.involvedObject.uid === uid));
+function eventsFor(
+  events: Obj[] | undefined,
+  kind: string,
+  name: string,
+  namespace: string | undefined,
+  uid: string | undefined,
+): Obj[] | undefined {
+  return events
+    ?.map(coreEvent)
+    .filter(
+      (e) =>
+        e.involvedObject?.kind === kind &&
+        e.involvedObject?.name === name &&
+        (namespace === undefined || e.involvedObject?.namespace === namespace || e.metadata?.namespace === namespace) &&
+        (!uid || !e.involvedObject?.uid || e.involvedObject.uid === uid),
+    );
 }
 
 /** kubectl describe pod. */
@@ -235,7 +308,10 @@ export function describePod(pod: Obj, events: Obj[] | undefined, now: number): s
   o.w(0, `IP:\t${st.podIP ?? ''}\n`);
   const ips: Obj[] = st.podIPs ?? [];
   if (!ips.length) o.w(0, 'IPs:\t<none>\n');
-  else { o.w(0, 'IPs:\n'); for (const ip of ips) o.w(1, `IP:\t${ip.ip}\n`); }
+  else {
+    o.w(0, 'IPs:\n');
+    for (const ip of ips) o.w(1, `IP:\t${ip.ip}\n`);
+  }
   const owner = (m.ownerReferences ?? []).find((r: Obj) => r.controller);
   if (owner) o.w(0, `Controlled By:\t${owner.kind}/${owner.name}\n`);
   if (st.nominatedNodeName) o.w(0, `NominatedNodeName:\t${st.nominatedNodeName}\n`);
@@ -255,7 +331,9 @@ export function describePod(pod: Obj, events: Obj[] | undefined, now: number): s
   return o.done();
 }
 
-function intOrString(v: unknown): string { return v === undefined || v === null ? '' : String(v); }
+function intOrString(v: unknown): string {
+  return v === undefined || v === null ? '' : String(v);
+}
 
 /** kubectl describe deployment (with its old and new ReplicaSets). */
 export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined, now: number): string {
@@ -269,11 +347,18 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
   o.w(0, `Selector:\t${labelSelectorAsString(spec.selector)}\n`);
-  o.w(0, `Replicas:\t${spec.replicas ?? 0} desired | ${st.updatedReplicas ?? 0} updated | ${st.replicas ?? 0} total | ${st.availableReplicas ?? 0} available | ${st.unavailableReplicas ?? 0} unavailable\n`);
+  o.w(
+    0,
+    `Replicas:\t${spec.replicas ?? 0} desired | ${st.updatedReplicas ?? 0} updated | ${st.replicas ?? 0} total | ${st.availableReplicas ?? 0} available | ${st.unavailableReplicas ?? 0} unavailable\n`,
+  );
   o.w(0, `StrategyType:\t${spec.strategy?.type ?? ''}\n`);
   o.w(0, `MinReadySeconds:\t${spec.minReadySeconds ?? 0}\n`);
   const ru = spec.strategy?.rollingUpdate;
-  if (ru) o.w(0, `RollingUpdateStrategy:\t${intOrString(ru.maxUnavailable)} max unavailable, ${intOrString(ru.maxSurge)} max surge\n`);
+  if (ru)
+    o.w(
+      0,
+      `RollingUpdateStrategy:\t${intOrString(ru.maxUnavailable)} max unavailable, ${intOrString(ru.maxSurge)} max surge\n`,
+    );
   const tpl = spec.template ?? {};
   podTemplate(o, tpl);
   const conds: Obj[] = st.conditions ?? [];
@@ -283,7 +368,8 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
     o.w(1, '----\t------\t------\n');
     for (const c of conds) o.w(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
-  const fmt = (rs: Obj) => `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`;
+  const fmt = (rs: Obj) =>
+    `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`;
   // GetAllReplicaSets sorts by creation (name breaks ties); the oldest matching template is the new one.
   const sorted = [...rss].sort(byCreationTimestamp);
   const newRS = sorted.find((rs) => sameTemplate(rs.spec?.template, tpl));
@@ -302,7 +388,8 @@ function podTemplate(o: Out, tpl: Obj): void {
   o.w(0, 'Pod Template:\n');
   multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
   // Printed when the template has any annotation, even one printAnnotationsMultiline skips.
-  if (Object.keys(tpl.metadata?.annotations ?? {}).length) multiline(o, 'Annotations', annotations(tpl.metadata?.annotations), '  ');
+  if (Object.keys(tpl.metadata?.annotations ?? {}).length)
+    multiline(o, 'Annotations', annotations(tpl.metadata?.annotations), '  ');
   o.w(1, 'Containers:\n');
   containers(o, tpl.spec?.containers ?? [], undefined, true);
   o.w(1, 'Volumes:\t<none>\n');
@@ -325,7 +412,8 @@ function byCreationTimestamp(a: Obj, b: Obj): number {
   const ta = Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
   const tb = Date.parse(b.metadata?.creationTimestamp ?? '') || 0;
   if (ta !== tb) return ta - tb;
-  const na: string = a.metadata?.name ?? '', nb: string = b.metadata?.name ?? '';
+  const na: string = a.metadata?.name ?? '',
+    nb: string = b.metadata?.name ?? '';
   return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
@@ -341,19 +429,37 @@ export function sameTemplate(a: Obj, b: Obj): boolean {
 
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
-function cpuString(milli: number): string { return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`; }
+function cpuString(milli: number): string {
+  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+}
 function memString(bytes: number): string {
   if (bytes === 0) return '0';
-  for (const [u, f] of [['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]] as const) if (bytes % f === 0) return `${bytes / f}${u}`;
+  for (const [u, f] of [
+    ['Gi', 2 ** 30],
+    ['Mi', 2 ** 20],
+    ['Ki', 2 ** 10],
+  ] as const)
+    if (bytes % f === 0) return `${bytes / f}${u}`;
   return String(bytes);
 }
 
 /** kubectl describe node (with its lease and the pods on it). */
-export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], events: Obj[] | undefined, now: number): string {
+export function describeNode(
+  node: Obj,
+  lease: Obj | undefined,
+  pods: Obj[],
+  events: Obj[] | undefined,
+  now: number,
+): string {
   const o = new Out();
   const m = node.metadata ?? {};
   const st = node.status ?? {};
@@ -375,11 +481,21 @@ export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], eve
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n');
     o.w(1, '----\t------\t-----------------\t------------------\t------\t-------\n');
-    for (const c of conds) o.w(1, `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`);
+    for (const c of conds)
+      o.w(
+        1,
+        `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
+      );
   }
   const addrs: Obj[] = st.addresses ?? [];
-  if (addrs.length) { o.w(0, 'Addresses:\n'); for (const a of addrs) o.w(1, `${a.type}:\t${a.address}\n`); }
-  for (const [title, res] of [['Capacity', st.capacity], ['Allocatable', st.allocatable]] as const) {
+  if (addrs.length) {
+    o.w(0, 'Addresses:\n');
+    for (const a of addrs) o.w(1, `${a.type}:\t${a.address}\n`);
+  }
+  for (const [title, res] of [
+    ['Capacity', st.capacity],
+    ['Allocatable', st.allocatable],
+  ] as const) {
     const ks = Object.keys(res ?? {}).sort();
     if (!ks.length) continue;
     o.w(0, `${title}:\n`);
@@ -396,24 +512,40 @@ export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], eve
   o.w(1, `Architecture:\t${ni.architecture ?? ''}\n`);
   o.w(1, `Container Runtime Version:\t${ni.containerRuntimeVersion ?? ''}\n`);
   o.w(1, `Kubelet Version:\t${ni.kubeletVersion ?? ''}\n`);
-  if (node.spec?.podCIDR) { o.w(0, `PodCIDR:\t${node.spec.podCIDR}\n`); o.w(0, `PodCIDRs:\t${(node.spec.podCIDRs ?? [node.spec.podCIDR]).join(',')}\n`); }
+  if (node.spec?.podCIDR) {
+    o.w(0, `PodCIDR:\t${node.spec.podCIDR}\n`);
+    o.w(0, `PodCIDRs:\t${(node.spec.podCIDRs ?? [node.spec.podCIDR]).join(',')}\n`);
+  }
   const live = pods.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
   const allocCpu = quantityMilliValue(st.allocatable?.cpu ?? 0);
   const allocMem = quantityValue(st.allocatable?.memory ?? 0);
   const pct = (v: number, of: number) => (of > 0 ? Math.trunc((v * 100) / of) : 0);
-  const sum = (p: Obj, kind: 'requests' | 'limits', r: 'cpu' | 'memory') => (p.spec?.containers ?? []).reduce((s: number, c: Obj) => {
-    const q = c.resources?.[kind]?.[r];
-    return s + (q === undefined ? 0 : r === 'cpu' ? quantityMilliValue(q) : quantityValue(q));
-  }, 0);
+  const sum = (p: Obj, kind: 'requests' | 'limits', r: 'cpu' | 'memory') =>
+    (p.spec?.containers ?? []).reduce((s: number, c: Obj) => {
+      const q = c.resources?.[kind]?.[r];
+      return s + (q === undefined ? 0 : r === 'cpu' ? quantityMilliValue(q) : quantityValue(q));
+    }, 0);
   o.w(0, `Non-terminated Pods:\t(${live.length} in total)\n`);
   // describeNodeResource writes an empty column after Name ("Name\t\tCPU Requests").
   o.w(1, 'Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n');
   o.w(1, '---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n');
-  let tc = 0; let tcl = 0; let tm = 0; let tml = 0;
+  let tc = 0;
+  let tcl = 0;
+  let tm = 0;
+  let tml = 0;
   for (const p of live) {
-    const c = sum(p, 'requests', 'cpu'); const cl = sum(p, 'limits', 'cpu'); const mm = sum(p, 'requests', 'memory'); const ml = sum(p, 'limits', 'memory');
-    tc += c; tcl += cl; tm += mm; tml += ml;
-    o.w(1, `${p.metadata.namespace}\t${p.metadata.name}\t\t${cpuString(c)} (${pct(c, allocCpu)}%)\t${cpuString(cl)} (${pct(cl, allocCpu)}%)\t${memString(mm)} (${pct(mm, allocMem)}%)\t${memString(ml)} (${pct(ml, allocMem)}%)\t${translateTimestampSince(p.metadata.creationTimestamp, now)}\n`);
+    const c = sum(p, 'requests', 'cpu');
+    const cl = sum(p, 'limits', 'cpu');
+    const mm = sum(p, 'requests', 'memory');
+    const ml = sum(p, 'limits', 'memory');
+    tc += c;
+    tcl += cl;
+    tm += mm;
+    tml += ml;
+    o.w(
+      1,
+      `${p.metadata.namespace}\t${p.metadata.name}\t\t${cpuString(c)} (${pct(c, allocCpu)}%)\t${cpuString(cl)} (${pct(cl, allocCpu)}%)\t${memString(mm)} (${pct(mm, allocMem)}%)\t${memString(ml)} (${pct(ml, allocMem)}%)\t${translateTimestampSince(p.metadata.creationTimestamp, now)}\n`,
+    );
   }
   o.w(0, 'Allocated resources:\n');
   o.w(1, '(Total limits may be over 100 percent, i.e., overcommitted.)\n');
@@ -422,7 +554,10 @@ export function describeNode(node: Obj, lease: Obj | undefined, pods: Obj[], eve
   o.w(1, `cpu\t${cpuString(tc)} (${pct(tc, allocCpu)}%)\t${cpuString(tcl)} (${pct(tcl, allocCpu)}%)\n`);
   o.w(1, `memory\t${memString(tm)} (${pct(tm, allocMem)}%)\t${memString(tml)} (${pct(tml, allocMem)}%)\n`);
   o.w(1, 'ephemeral-storage\t0 (0%)\t0 (0%)\n');
-  for (const k of Object.keys(st.allocatable ?? {}).filter((x) => x.startsWith('hugepages-')).sort()) o.w(1, `${k}\t0 (0%)\t0 (0%)\n`);
+  for (const k of Object.keys(st.allocatable ?? {})
+    .filter((x) => x.startsWith('hugepages-'))
+    .sort())
+    o.w(1, `${k}\t0 (0%)\t0 (0%)\n`);
   describeEvents(o, eventsFor(events, 'Node', m.name, undefined, undefined), now);
   return o.done();
 }
@@ -441,7 +576,10 @@ export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[] | undefin
   o.w(0, `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec?.replicas ?? 0} desired\n`);
   const mine = pods.filter((p) => (p.metadata?.ownerReferences ?? []).some((r: Obj) => r.uid === m.uid));
   const count = (phase: string) => mine.filter((p) => (p.status?.phase ?? 'Pending') === phase).length;
-  o.w(0, `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`);
+  o.w(
+    0,
+    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
+  );
   podTemplate(o, rs.spec?.template ?? {});
   const conds: Obj[] = rs.status?.conditions ?? [];
   if (conds.length) {
@@ -532,7 +670,8 @@ export function describeNamespace(ns: Obj): string {
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\tLastTransitionTime\tReason\tMessage\n');
     o.w(1, '----\t------\t------------------\t------\t-------\n');
-    for (const c of conds) o.w(1, `${c.type}\t${c.status}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
+    for (const c of conds)
+      o.w(1, `${c.type}\t${c.status}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
   }
   o.w(0, '\nNo resource quota.\n');
   o.w(0, '\nNo LimitRange resource.\n');
@@ -548,7 +687,10 @@ export function describePriorityClass(pc: Obj, events: Obj[] | undefined, now: n
   o.w(0, `GlobalDefault:\t${pc.globalDefault ?? false}\n`);
   o.w(0, `PreemptionPolicy:\t${pc.preemptionPolicy ?? ''}\n`);
   o.w(0, `Description:\t${pc.description ?? ''}\n`);
-  const ann = Object.keys(m.annotations ?? {}).sort().map((k) => `${k}=${m.annotations[k]}`).join(',');
+  const ann = Object.keys(m.annotations ?? {})
+    .sort()
+    .map((k) => `${k}=${m.annotations[k]}`)
+    .join(',');
   o.w(0, `Annotations:\t${ann || '<none>'}\n`);
   describeEvents(o, eventsFor(events, 'PriorityClass', m.name, undefined, m.uid), now);
   return o.done();
@@ -563,7 +705,8 @@ export function describePodDisruptionBudget(pdb: Obj, events: Obj[] | undefined,
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   if (spec.minAvailable !== undefined && spec.minAvailable !== null) o.w(0, `Min available:\t${spec.minAvailable}\n`);
-  else if (spec.maxUnavailable !== undefined && spec.maxUnavailable !== null) o.w(0, `Max unavailable:\t${spec.maxUnavailable}\n`);
+  else if (spec.maxUnavailable !== undefined && spec.maxUnavailable !== null)
+    o.w(0, `Max unavailable:\t${spec.maxUnavailable}\n`);
   // FormatLabelSelector: an empty selector is <none>.
   o.w(0, `Selector:\t${spec.selector ? labelSelectorAsString(spec.selector) || '<none>' : '<unset>'}\n`);
   o.w(0, 'Status:\n');
@@ -599,7 +742,10 @@ export function describeEndpointSlice(eps: Obj, events: Obj[] | undefined, now: 
     for (const e of endpoints) {
       o.w(1, `- Addresses:\t${(e.addresses ?? []).join(', ') || '<none>'}\n`);
       o.w(2, 'Conditions:\n');
-      o.w(3, `Ready:\t${e.conditions?.ready === undefined || e.conditions?.ready === null ? '<unset>' : String(e.conditions.ready)}\n`);
+      o.w(
+        3,
+        `Ready:\t${e.conditions?.ready === undefined || e.conditions?.ready === null ? '<unset>' : String(e.conditions.ready)}\n`,
+      );
       o.w(2, `Hostname:\t${e.hostname ?? '<unset>'}\n`);
       if (e.targetRef) o.w(2, `TargetRef:\t${e.targetRef.kind}/${e.targetRef.name}\n`);
       o.w(2, `NodeName:\t${e.nodeName ?? '<unset>'}\n`);
@@ -635,11 +781,14 @@ const ACRONYMS = setOf(['API', 'URL', 'UID', 'OSB', 'GUID']);
 /** smartLabelFor: `leaseDurationSeconds` → `Lease Duration Seconds`, `apiVersion` → `API Version`; other names as they are. */
 export function smartLabelFor(field: string): string {
   if (/[^\p{L}-]/u.test(field)) return field;
-  return camelcaseSplit(field).filter((p) => p !== '_').map((p) => {
-    if (ACRONYMS.has(p.toUpperCase())) return p.toUpperCase();
-    // strings.Title: the first letter of each word (words split at non-letters) in capitals.
-    return p.replace(/(^|[^\p{L}])(\p{L})/gu, (_, pre: string, ch: string) => pre + ch.toUpperCase());
-  }).join(' ');
+  return camelcaseSplit(field)
+    .filter((p) => p !== '_')
+    .map((p) => {
+      if (ACRONYMS.has(p.toUpperCase())) return p.toUpperCase();
+      // strings.Title: the first letter of each word (words split at non-letters) in capitals.
+      return p.replace(/(^|[^\p{L}])(\p{L})/gu, (_, pre: string, ch: string) => pre + ch.toUpperCase());
+    })
+    .join(' ');
 }
 
 /** fmt's %v of a value of an unstructured object. */
@@ -649,7 +798,13 @@ function goValue(v: unknown): string {
   return String(v);
 }
 
-const GENERIC_SKIP = setOf(['.metadata.managedFields', '.metadata.name', '.metadata.namespace', '.metadata.labels', '.metadata.annotations']);
+const GENERIC_SKIP = setOf([
+  '.metadata.managedFields',
+  '.metadata.name',
+  '.metadata.namespace',
+  '.metadata.labels',
+  '.metadata.annotations',
+]);
 
 /** printUnstructuredContent: every field in name order, maps and lists indented, scalars after a tab. */
 function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefix: string): void {
@@ -664,7 +819,8 @@ function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefi
     } else if (Array.isArray(value)) {
       o.w(level, `${smartLabelFor(field)}:\n`);
       for (const child of value) {
-        if (child !== null && typeof child === 'object' && !Array.isArray(child)) printUnstructuredContent(o, level + 1, child, skipExpr);
+        if (child !== null && typeof child === 'object' && !Array.isArray(child))
+          printUnstructuredContent(o, level + 1, child, skipExpr);
         else o.w(level + 1, `${goValue(child)}\n`);
       }
     } else o.w(level, `${smartLabelFor(field)}:\t${goValue(value)}\n`);
@@ -711,7 +867,10 @@ export function describeConfigMap(cm: Obj, events: Obj[] | undefined, now: numbe
   for (const k of Object.keys(cm.data ?? {}).sort()) o.w(0, `${k}:\n----\n${cm.data[k]}\n\n`);
   o.w(0, '\nBinaryData\n====\n');
   // len() of the decoded bytes: base64's 4 characters hold 3.
-  for (const k of Object.keys(cm.binaryData ?? {}).sort()) { const b = String(cm.binaryData[k]); o.w(0, `${k}: ${(b.length * 3) / 4 - (b.match(/=*$/)?.[0].length ?? 0)} bytes\n`); }
+  for (const k of Object.keys(cm.binaryData ?? {}).sort()) {
+    const b = String(cm.binaryData[k]);
+    o.w(0, `${k}: ${(b.length * 3) / 4 - (b.match(/=*$/)?.[0].length ?? 0)} bytes\n`);
+  }
   o.w(0, '\n');
   describeEvents(o, eventsFor(events, 'ConfigMap', m.name, m.namespace, m.uid), now);
   return o.done();

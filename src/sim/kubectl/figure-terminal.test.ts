@@ -60,7 +60,9 @@ describe('the figure terminal', () => {
     const got = SESSION.map((s) => runOnFigure(host, s.line, s.stdin));
     const cli = createCluster({ seed: 1, nodes: 3 });
     const { steps } = runScript(cli, SCRIPT);
-    expect(got.map((o) => [o.stdout, o.stderr, o.exitCode])).toEqual(steps.map((s) => [s.stdout, s.stderr, s.exitCode]));
+    expect(got.map((o) => [o.stdout, o.stderr, o.exitCode])).toEqual(
+      steps.map((s) => [s.stdout, s.stderr, s.exitCode]),
+    );
     expect(host.cluster.world.hash()).toBe(cli.world.hash());
     expect(got.map((o) => o.n)).toEqual(SESSION.map((_, i) => i + 1));
   });
@@ -108,8 +110,14 @@ describe('the figure terminal', () => {
   it('a link whose commands only kubectl sends (JSON patch, server dry run, access review, logs) opens on a server that never loaded kubectl', async () => {
     const serve = createFigureServer(FIGURES);
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    for (const line of ['kubectl create deployment web --image=nginx:1.27 --replicas=1', `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`,
-      'kubectl scale deployment web --replicas=3 --dry-run=server', 'kubectl auth can-i list pods', 'sim settle', 'kubectl logs deployment/web']) {
+    for (const line of [
+      'kubectl create deployment web --image=nginx:1.27 --replicas=1',
+      `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`,
+      'kubectl scale deployment web --replicas=3 --dry-run=server',
+      'kubectl auth can-i list pods',
+      'sim settle',
+      'kubectl logs deployment/web',
+    ]) {
       const r = await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line });
       expect(r.ok && r.view?.terminal?.exitCode, line).toBe(0);
     }
@@ -118,15 +126,29 @@ describe('the figure terminal', () => {
     const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
     expect(value).not.toBe('');
     // Another figure server (another page): kubectl never ran there; the replay brings kubectl's part of the API server.
-    const restored = await createFigureServer(FIGURES).restore({ id: 5, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
+    const restored = await createFigureServer(FIGURES).restore({
+      id: 5,
+      instance: 'b',
+      op: 'open',
+      figure: 'cluster',
+      story: compiled.story,
+      link: value,
+    });
     expect(restored.ok && restored.view?.notice).toMatch(/^Opened from a link at step /);
-    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(made.ok && made.view && { step: made.view.step, frame: made.view.frame });
+    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(
+      made.ok && made.view && { step: made.view.step, frame: made.view.frame },
+    );
   });
 
   it('gives a link that opens on the same frame, and refuses one with its reason when it could not', async () => {
     const serve = createFigureServer(FIGURES);
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'kubectl create deployment web --image=nginx:1.27 --replicas=2' });
+    await serve.terminal({
+      id: 2,
+      instance: 'a',
+      op: 'terminal',
+      line: 'kubectl create deployment web --image=nginx:1.27 --replicas=2',
+    });
     await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim settle' });
     serve({ id: 4, instance: 'a', op: 'step' });
     const made = await serve.link({ id: 5, instance: 'a', op: 'permalink' });
@@ -136,7 +158,14 @@ describe('the figure terminal', () => {
     expect(d.ok).toBe(true);
     const back = d.ok ? restoreMoment(d.moment) : null;
     expect(back?.ok && back.warning).toBeFalsy();
-    const restored = await serve.restore({ id: 6, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
+    const restored = await serve.restore({
+      id: 6,
+      instance: 'b',
+      op: 'open',
+      figure: 'cluster',
+      story: compiled.story,
+      link: value,
+    });
     expect(restored.ok && restored.view?.frame).toEqual(made.ok && made.view ? made.view.frame : null);
     // The clock run on past the last recorded step (silently, between steps): the link carries how far,
     // and opens there, clock and all.
@@ -146,29 +175,53 @@ describe('the figure terminal', () => {
     const past = idle.ok && idle.view?.link?.ok ? idle.view.link.value : '';
     const dm = decodeMoment(past);
     expect(dm.ok && dm.moment.beyond).toBeTruthy();
-    const there = await serve.restore({ id: 9, instance: 'c', op: 'open', figure: 'cluster', story: compiled.story, link: past });
-    expect(there.ok && there.view && { t: there.view.t, step: there.view.step, frame: there.view.frame }).toEqual(idle.ok && idle.view && { t: idle.view.t, step: idle.view.step, frame: idle.view.frame });
+    const there = await serve.restore({
+      id: 9,
+      instance: 'c',
+      op: 'open',
+      figure: 'cluster',
+      story: compiled.story,
+      link: past,
+    });
+    expect(there.ok && there.view && { t: there.view.t, step: there.view.step, frame: there.view.frame }).toEqual(
+      idle.ok && idle.view && { t: idle.view.t, step: idle.view.step, frame: idle.view.frame },
+    );
     // Stepping on from the restored moment goes where the original goes.
     const a = serve({ id: 10, instance: 'a', op: 'step' });
     const c = serve({ id: 11, instance: 'c', op: 'step' });
     expect(c.ok && c.view?.frame).toEqual(a.ok && a.view?.frame);
   });
 
-  it('carries kubectl\'s reads and watches in a link: get (a LIST with limit), rollout status and delete (watches)', async () => {
+  it("carries kubectl's reads and watches in a link: get (a LIST with limit), rollout status and delete (watches)", async () => {
     const serve = createFigureServer(FIGURES);
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    for (const line of ['kubectl create deployment web --image=nginx:1.27 --replicas=2', 'kubectl get deployments', 'kubectl rollout status deployment/web', 'kubectl get pods -l app=web', 'kubectl delete deployment web']) {
+    for (const line of [
+      'kubectl create deployment web --image=nginx:1.27 --replicas=2',
+      'kubectl get deployments',
+      'kubectl rollout status deployment/web',
+      'kubectl get pods -l app=web',
+      'kubectl delete deployment web',
+    ]) {
       await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line });
     }
     const made = await serve.link({ id: 5, instance: 'a', op: 'permalink' });
     expect(made.ok && made.view?.link && (made.view.link.ok ? 'ok' : made.view.link.error)).toBe('ok');
     const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
-    const restored = await serve.restore({ id: 6, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story, link: value });
+    const restored = await serve.restore({
+      id: 6,
+      instance: 'b',
+      op: 'open',
+      figure: 'cluster',
+      story: compiled.story,
+      link: value,
+    });
     expect(restored.ok && restored.view?.notice).toMatch(/^Opened from a link at step /);
-    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(made.ok && made.view && { step: made.view.step, frame: made.view.frame });
+    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(
+      made.ok && made.view && { step: made.view.step, frame: made.view.frame },
+    );
   });
 
-  it('answers bad input with kubectl\'s or the terminal\'s message and never breaks the figure', () => {
+  it("answers bad input with kubectl's or the terminal's message and never breaks the figure", () => {
     const host = story();
     const bomb = `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n`;
     const cases: [string, string | undefined, RegExp][] = [
@@ -194,16 +247,48 @@ describe('the figure terminal', () => {
 
   it('survives fuzzed lines of any characters (never a throw, the view still answers)', () => {
     const host = story();
-    const words = fc.constantFrom('kubectl', 'sim', 'get', 'pods', 'delete', 'advance', '-n', '--', '-o', 'yaml', 'node', 'stop', 'node-2', 'apply', '-f', '-', '"', "'", '\\', '\u0000', '\u001b', '10s', '=', 'deploy/web');
-    const line = fc.oneof(fc.string({ maxLength: 80 }), fc.array(words, { maxLength: 8 }).map((w) => w.join(' ')));
-    fc.assert(fc.property(line, (l) => {
-      const o = runOnFigure(host, l);
-      return typeof o.stdout === 'string' && typeof o.stderr === 'string' && host.view().figure === 'cluster';
-    }), { numRuns: Math.min(runs(0.4), 60) });
+    const words = fc.constantFrom(
+      'kubectl',
+      'sim',
+      'get',
+      'pods',
+      'delete',
+      'advance',
+      '-n',
+      '--',
+      '-o',
+      'yaml',
+      'node',
+      'stop',
+      'node-2',
+      'apply',
+      '-f',
+      '-',
+      '"',
+      "'",
+      '\\',
+      '\u0000',
+      '\u001b',
+      '10s',
+      '=',
+      'deploy/web',
+    );
+    const line = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.array(words, { maxLength: 8 }).map((w) => w.join(' ')),
+    );
+    fc.assert(
+      fc.property(line, (l) => {
+        const o = runOnFigure(host, l);
+        return typeof o.stdout === 'string' && typeof o.stderr === 'string' && host.view().figure === 'cluster';
+      }),
+      { numRuns: Math.min(runs(0.4), 60) },
+    );
   });
 });
 
 /** Inputs a fresh cluster records while it is built (a moment carries those after them). */
 function baseInputs(): number {
-  return createCluster({ seed: clusterFigure.options.seed, nodes: clusterFigure.options.nodes }).world.state.inputs.length;
+  return createCluster({ seed: clusterFigure.options.seed, nodes: clusterFigure.options.nodes }).world.state.inputs
+    .length;
 }

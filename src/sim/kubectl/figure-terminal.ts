@@ -22,9 +22,11 @@ export const TERMINAL_LIMITS = { maxLine: 4096, maxStdin: 256 * 1024, maxOutput:
 /** Why a line is refused before it runs (too long, not text), as the terminal prints it; null when it may run. */
 export function refusalOf(line: unknown, stdin: unknown): string | null {
   if (typeof line !== 'string') return 'error: the command is not text\n';
-  if (line.length > TERMINAL_LIMITS.maxLine) return `error: the command is ${line.length} characters long; this terminal takes lines of at most ${TERMINAL_LIMITS.maxLine}\n`;
+  if (line.length > TERMINAL_LIMITS.maxLine)
+    return `error: the command is ${line.length} characters long; this terminal takes lines of at most ${TERMINAL_LIMITS.maxLine}\n`;
   if (stdin !== undefined && typeof stdin !== 'string') return 'error: the manifest is not text\n';
-  if (typeof stdin === 'string' && stdin.length > TERMINAL_LIMITS.maxStdin) return `error: the manifest is ${stdin.length} characters long; this terminal takes at most ${TERMINAL_LIMITS.maxStdin} (kubectl itself applies at most 64 KiB)\n`;
+  if (typeof stdin === 'string' && stdin.length > TERMINAL_LIMITS.maxStdin)
+    return `error: the manifest is ${stdin.length} characters long; this terminal takes at most ${TERMINAL_LIMITS.maxStdin} (kubectl itself applies at most 64 KiB)\n`;
   return null;
 }
 
@@ -44,15 +46,32 @@ function clip(text: string): { text: string; cut: number } {
  */
 export function timelineCluster(tl: Timeline, change: () => void): SimCluster {
   const c: Cluster = tl.cluster;
-  const act = <R>(f: (x: Cluster) => R): R => { change(); return tl.apply(f); };
+  const act = <R>(f: (x: Cluster) => R): R => {
+    change();
+    return tl.apply(f);
+  };
   return {
-    get world() { return c.world; },
-    get now() { return c.now; },
-    get log() { return c.log; },
-    get addons() { return c.addons; },
+    get world() {
+      return c.world;
+    },
+    get now() {
+      return c.now;
+    },
+    get log() {
+      return c.log;
+    },
+    get addons() {
+      return c.addons;
+    },
     request: (req) => act((x) => x.request(req)),
-    advance: (ms) => { change(); tl.advance(ms); },
-    settle: (maxMs) => { change(); return tl.settle(maxMs ?? SETTLE_MAX_MS); },
+    advance: (ms) => {
+      change();
+      tl.advance(ms);
+    },
+    settle: (maxMs) => {
+      change();
+      return tl.settle(maxMs ?? SETTLE_MAX_MS);
+    },
     node: (name, action) => act((x) => x.node(name, action)),
     controlPlane: (action, component) => act((x) => x.controlPlane(action, component)),
     apiserverLatency: (ms) => act((x) => x.apiserverLatency(ms)),
@@ -106,9 +125,22 @@ export const SLICE_MS = 10 * 60_000;
 export function longRun(line: string): { kind: 'advance' | 'settle'; ms: number } | undefined {
   if (!/^sim\s/.test(line)) return undefined;
   let a: string[];
-  try { a = tokenize(line); } catch { return undefined; }
-  const ms = a[1] === 'advance' && a.length === 3 ? parseDurationMs(a[2]) : a[1] === 'settle' && a.length === 3 ? parseDurationMs(a[2]) : a[1] === 'settle' && a.length === 2 ? SETTLE_MAX_MS : undefined;
-  return ms !== undefined && ms > SLICE_MS && ms <= MAX_LINE_MS ? { kind: a[1] as 'advance' | 'settle', ms } : undefined;
+  try {
+    a = tokenize(line);
+  } catch {
+    return undefined;
+  }
+  const ms =
+    a[1] === 'advance' && a.length === 3
+      ? parseDurationMs(a[2])
+      : a[1] === 'settle' && a.length === 3
+        ? parseDurationMs(a[2])
+        : a[1] === 'settle' && a.length === 2
+          ? SETTLE_MAX_MS
+          : undefined;
+  return ms !== undefined && ms > SLICE_MS && ms <= MAX_LINE_MS
+    ? { kind: a[1] as 'advance' | 'settle', ms }
+    : undefined;
 }
 
 /**
@@ -119,11 +151,18 @@ export function longRun(line: string): { kind: 'advance' | 'settle'; ms: number 
  * prints what runLine prints for it: nothing. It loads kubectl explain's chunk before a line that
  * names explain (runOnFigure, synchronous, expects it loaded).
  */
-export async function runOnFigureInSlices(host: FigureHost, line: string, stdin: string | undefined, pause: () => Promise<void>, stop: () => boolean = () => false): Promise<TerminalOutput> {
+export async function runOnFigureInSlices(
+  host: FigureHost,
+  line: string,
+  stdin: string | undefined,
+  pause: () => Promise<void>,
+  stop: () => boolean = () => false,
+): Promise<TerminalOutput> {
   // A line that may run explain loads its chunk first, in the line's turn (a failure is what explain then prints).
   const loading = prepareLine(line);
   if (loading) await loading;
-  const run = typeof line === 'string' && stdin === undefined && refusalOf(line, stdin) === null ? longRun(line) : undefined;
+  const run =
+    typeof line === 'string' && stdin === undefined && refusalOf(line, stdin) === null ? longRun(line) : undefined;
   if (!run) return runOnFigure(host, line, stdin);
   const n = ++host.commands;
   host.readerChange();
@@ -138,7 +177,10 @@ export async function runOnFigureInSlices(host: FigureHost, line: string, stdin:
     else if (tl.settle(slice)) break;
     if (done < run.ms) {
       await pause();
-      if (stop()) { stopped = true; break; }
+      if (stop()) {
+        stopped = true;
+        break;
+      }
     }
   }
   host.say(tl.at().step, said(line));
@@ -149,6 +191,7 @@ export async function runOnFigureInSlices(host: FigureHost, line: string, stdin:
 
 /** Tab on a figure's terminal: the line completed from kubectl's commands and the cluster's objects. */
 export function completeOnFigure(host: FigureHost, line: unknown): TerminalCompletion {
-  return complete(typeof line === 'string' ? line.slice(0, TERMINAL_LIMITS.maxLine) : '', (resource, ns) => host.objectNames(resource, ns));
+  return complete(typeof line === 'string' ? line.slice(0, TERMINAL_LIMITS.maxLine) : '', (resource, ns) =>
+    host.objectNames(resource, ns),
+  );
 }
-

@@ -11,23 +11,58 @@ export function containerNameFromImage(image: string): string {
 }
 
 /** The Deployment `kubectl create deployment NAME --image=IMAGE --replicas=N [--port=P]` generates. */
-export function deploymentFor(name: string, image: string, replicas: number, namespace = 'default', port?: number): Record<string, unknown> {
+export function deploymentFor(
+  name: string,
+  image: string,
+  replicas: number,
+  namespace = 'default',
+  port?: number,
+): Record<string, unknown> {
   const container: Record<string, unknown> = { name: containerNameFromImage(image), image };
   if (port !== undefined) container.ports = [{ containerPort: port }];
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, labels: { app: name } },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [container] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [container] } },
+    },
   };
 }
 
 /** `kubectl scale deployment NAME --replicas=N`: a merge patch of the scale subresource. */
-export function scaleRequest(resource: 'deployments' | 'replicasets', name: string, replicas: number, namespace = 'default'): ApiRequest {
-  return { verb: 'patch', resource, namespace, name, subresource: 'scale', body: { spec: { replicas } }, options: { patchType: 'merge' } };
+export function scaleRequest(
+  resource: 'deployments' | 'replicasets',
+  name: string,
+  replicas: number,
+  namespace = 'default',
+): ApiRequest {
+  return {
+    verb: 'patch',
+    resource,
+    namespace,
+    name,
+    subresource: 'scale',
+    body: { spec: { replicas } },
+    options: { patchType: 'merge' },
+  };
 }
 
 /** `kubectl set image deployment/NAME CONTAINER=IMAGE`: a strategic-merge patch of the pod template's containers. */
-export function setImageRequest(name: string, containers: { name: string; image: string }[], namespace = 'default'): ApiRequest {
-  return { verb: 'patch', resource: 'deployments', namespace, name, body: { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } } };
+export function setImageRequest(
+  name: string,
+  containers: { name: string; image: string }[],
+  namespace = 'default',
+): ApiRequest {
+  return {
+    verb: 'patch',
+    resource: 'deployments',
+    namespace,
+    name,
+    body: { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } },
+  };
 }
 
 /** `kubectl delete pod NAME` (background propagation, the pod's own grace period). */

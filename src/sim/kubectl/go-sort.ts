@@ -37,7 +37,9 @@ const div = (a: number, b: number): number => Math.trunc(a / b);
 const bitsLen = (x: number): number => 32 - Math.clz32(x);
 
 /** A xorshift state; uint64 arithmetic needs BigInt because the shifts overflow 2^53. */
-interface Xorshift { state: bigint }
+interface Xorshift {
+  state: bigint;
+}
 
 /** xorshift.Next: advance the state and return it. */
 function xorshiftNext(r: Xorshift): bigint {
@@ -120,7 +122,7 @@ function pdqsort(data: SortData, a: number, b: number, limit: number): void {
     if (hint === decreasingHint) {
       reverseRange(data, a, b);
       // The pivot sat pivot-a after the start; after reversing it sits that far before the end.
-      pivot = (b - 1) - (pivot - a);
+      pivot = b - 1 - (pivot - a);
       hint = increasingHint;
     }
 
@@ -264,7 +266,9 @@ function breakPatterns(data: SortData, a: number, b: number): void {
 }
 
 /** Counts the swaps order2 reports; stands in for Go's `swaps *int`. */
-interface SwapCount { n: number }
+interface SwapCount {
+  n: number;
+}
 
 /**
  * choosePivot picks a pivot index in data[a:b]: fixed below 8 elements, median of three below 50,

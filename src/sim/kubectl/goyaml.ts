@@ -16,8 +16,15 @@ function parseGoInt(s: string): number | undefined {
   if (!m) return undefined;
   const body = m[2];
   let big: bigint;
-  if (/^0[0-7]+$/.test(body)) big = BigInt('0o' + body.slice(1)); // a leading 0 is octal
-  else big = BigInt(body.replace(/^0[oO]/, '0o').replace(/^0[xX]/, '0x').replace(/^0[bB]/, '0b'));
+  if (/^0[0-7]+$/.test(body))
+    big = BigInt('0o' + body.slice(1)); // a leading 0 is octal
+  else
+    big = BigInt(
+      body
+        .replace(/^0[oO]/, '0o')
+        .replace(/^0[xX]/, '0x')
+        .replace(/^0[bB]/, '0b'),
+    );
   if (m[1] === '-') big = -big;
   // int64, else (no sign) uint64.
   const fits = big >= -(2n ** 63n) && (big < 2n ** 63n || (m[1] === '' && big < 2n ** 64n));
@@ -50,6 +57,11 @@ export function resolveNumber(s: string): number | string {
 export const GO_YAML_V2_TAGS: ScalarTag[] = [
   { tag: 'tag:yaml.org,2002:null', default: true, test: /^(?:~|null|Null|NULL)?$/, resolve: () => null },
   { tag: 'tag:yaml.org,2002:bool', default: true, test: BOOLS, resolve: (s: string) => /^(?:[yYtT]|[oO][nN])/.test(s) },
-  { tag: 'tag:yaml.org,2002:float', default: true, test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/, resolve: (s: string) => (/nan$/i.test(s) ? NaN : s[0] === '-' ? -Infinity : Infinity) },
+  {
+    tag: 'tag:yaml.org,2002:float',
+    default: true,
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
+    resolve: (s: string) => (/nan$/i.test(s) ? NaN : s[0] === '-' ? -Infinity : Infinity),
+  },
   { tag: 'tag:yaml.org,2002:int', default: true, test: /^[-+.0-9]/, resolve: resolveNumber },
 ];

@@ -6,8 +6,28 @@ export { runKubectl, loadExplain, prepareLine } from './kubectl.ts';
 export { runScript, parseScript, runLine, scriptHeader, type ScriptHeader } from './script.ts';
 export { runSimCommand, formatSimTime, SIM_USAGE } from './sim-commands.ts';
 /** The requests kubectl's commands send, shared with the figures' buttons. */
-export { deploymentFor, scaleRequest, setImageRequest, deletePodRequest, containerNameFromImage } from './generators.ts';
+export {
+  deploymentFor,
+  scaleRequest,
+  setImageRequest,
+  deletePodRequest,
+  containerNameFromImage,
+} from './generators.ts';
 /** Tab completion and help for the figures' terminal. */
-export { complete, TERMINAL_HELP, KUBECTL_COMMANDS, RESOURCE_TYPES, type Completion, type NamesOf } from './complete.ts';
+export {
+  complete,
+  TERMINAL_HELP,
+  KUBECTL_COMMANDS,
+  RESOURCE_TYPES,
+  type Completion,
+  type NamesOf,
+} from './complete.ts';
 /** The figures' terminal in the worker (this chunk is what the worker loads on a reader's first command). */
-export { runOnFigure, runOnFigureInSlices, completeOnFigure, timelineCluster, refusalOf, TERMINAL_LIMITS } from './figure-terminal.ts';
+export {
+  runOnFigure,
+  runOnFigureInSlices,
+  completeOnFigure,
+  timelineCluster,
+  refusalOf,
+  TERMINAL_LIMITS,
+} from './figure-terminal.ts';

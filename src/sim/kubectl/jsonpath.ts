@@ -16,10 +16,7 @@ type Step =
   | { k: 'all' }
   | { k: 'filter'; path: Step[]; op: '==' | '!=' | 'exists'; value?: string | number | boolean };
 
-type Node =
-  | { k: 'text'; text: string }
-  | { k: 'expr'; steps: Step[] }
-  | { k: 'range'; steps: Step[]; body: Node[] };
+type Node = { k: 'text'; text: string } | { k: 'expr'; steps: Step[] } | { k: 'range'; steps: Step[]; body: Node[] };
 
 /** Split `{…}` pieces from literal text, then build the tree (range … end). */
 export function parseJsonPath(template: string): Node[] {
@@ -27,13 +24,23 @@ export function parseJsonPath(template: string): Node[] {
   let i = 0;
   while (i < template.length) {
     const open = template.indexOf('{', i);
-    if (open === -1) { tokens.push({ text: template.slice(i) }); break; }
+    if (open === -1) {
+      tokens.push({ text: template.slice(i) });
+      break;
+    }
     if (open > i) tokens.push({ text: template.slice(i, open) });
     const close = closingBrace(template, open);
     if (close === -1) {
       // The parser reads the action before it finds no end: a character it cannot read is named first.
-      const rest = template.slice(open + 1).trim().replace(/^range /, '');
-      try { if (rest && !/^["']/.test(rest)) parsePath(rest); } catch (e) { if (e instanceof JsonPathError && e.message.startsWith('unrecognized character')) throw e; }
+      const rest = template
+        .slice(open + 1)
+        .trim()
+        .replace(/^range /, '');
+      try {
+        if (rest && !/^["']/.test(rest)) parsePath(rest);
+      } catch (e) {
+        if (e instanceof JsonPathError && e.message.startsWith('unrecognized character')) throw e;
+      }
       throw new JsonPathError(`unclosed action`);
     }
     tokens.push({ expr: template.slice(open + 1, close).trim() });
@@ -43,7 +50,10 @@ export function parseJsonPath(template: string): Node[] {
   const ranges: Extract<Node, { k: 'range' }>[] = [];
   for (const t of tokens) {
     const top = stack[stack.length - 1];
-    if ('text' in t) { top.push({ k: 'text', text: t.text }); continue; }
+    if ('text' in t) {
+      top.push({ k: 'text', text: t.text });
+      continue;
+    }
     const e = t.expr;
     if (e === 'end') {
       if (!ranges.length) throw new JsonPathError('not in range, nothing to end');
@@ -58,7 +68,10 @@ export function parseJsonPath(template: string): Node[] {
       stack.push(node.body);
       continue;
     }
-    if (e.startsWith('"')) { top.push({ k: 'text', text: unquote(e) }); continue; }
+    if (e.startsWith('"')) {
+      top.push({ k: 'text', text: unquote(e) });
+      continue;
+    }
     top.push({ k: 'expr', steps: parsePath(e) });
   }
   // A range left open runs to the end of the template (client-go's parser does not refuse it).
@@ -69,7 +82,11 @@ function closingBrace(s: string, open: number): number {
   let quote = '';
   for (let i = open + 1; i < s.length; i++) {
     const ch = s[i];
-    if (quote) { if (ch === '\\') i++; else if (ch === quote) quote = ''; continue; }
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+      continue;
+    }
     if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '}') return i;
   }
@@ -87,10 +104,23 @@ function parsePath(src: string): Step[] {
   if (s.startsWith('$') || s.startsWith('@')) s = s.slice(1);
   const steps: Step[] = [];
   let i = 0;
-  const name = () => { const m = /^[A-Za-z0-9_-]+/.exec(s.slice(i)); if (!m) throw new JsonPathError(`unrecognized character in action: ${goRune(s.slice(i, i + 1))}`); i += m[0].length; return m[0]; };
+  const name = () => {
+    const m = /^[A-Za-z0-9_-]+/.exec(s.slice(i));
+    if (!m) throw new JsonPathError(`unrecognized character in action: ${goRune(s.slice(i, i + 1))}`);
+    i += m[0].length;
+    return m[0];
+  };
   while (i < s.length) {
-    if (s.startsWith('..', i)) { i += 2; steps.push({ k: 'recursive', name: name() }); continue; }
-    if (s[i] === '.') { i++; if (i < s.length && s[i] !== '[' && s[i] !== '.') steps.push({ k: 'field', name: name() }); continue; }
+    if (s.startsWith('..', i)) {
+      i += 2;
+      steps.push({ k: 'recursive', name: name() });
+      continue;
+    }
+    if (s[i] === '.') {
+      i++;
+      if (i < s.length && s[i] !== '[' && s[i] !== '.') steps.push({ k: 'field', name: name() });
+      continue;
+    }
     if (s[i] === '[') {
       const close = s.indexOf(']', s[i + 1] === '?' ? s.indexOf(')', i) : i);
       if (close === -1) throw new JsonPathError('unterminated array');
@@ -104,7 +134,10 @@ function parsePath(src: string): Step[] {
       continue;
     }
     // A bare name at the start (`{metadata.name}` is allowed by kubectl's relaxed syntax).
-    if (steps.length === 0 && i === 0) { steps.push({ k: 'field', name: name() }); continue; }
+    if (steps.length === 0 && i === 0) {
+      steps.push({ k: 'field', name: name() });
+      continue;
+    }
     throw new JsonPathError(`unrecognized character in action: ${goRune(s[i])}`);
   }
   return steps;
@@ -134,20 +167,34 @@ function walk(values: unknown[], steps: Step[], strict = false): unknown[] {
     for (const v of cur) {
       if (v === null || typeof v !== 'object') continue;
       switch (st.k) {
-        case 'field': if (!Array.isArray(v) && st.name in v) next.push((v as Record<string, unknown>)[st.name]); break;
-        case 'index': if (Array.isArray(v)) {
-          const at = st.i < 0 ? v.length + st.i : st.i;
-          // evalArray: an index outside the array fails the whole template (printing nothing).
-          if (strict && (at < 0 || at >= v.length)) throw new JsonPathExecError(`array index out of bounds: index ${at}, length ${v.length}`);
-          const x = v[at]; if (x !== undefined) next.push(x);
-        } break;
-        case 'all': if (Array.isArray(v)) next.push(...v); else next.push(...Object.values(v)); break;
-        case 'recursive': collect(v, st.name, next); break;
+        case 'field':
+          if (!Array.isArray(v) && st.name in v) next.push((v as Record<string, unknown>)[st.name]);
+          break;
+        case 'index':
+          if (Array.isArray(v)) {
+            const at = st.i < 0 ? v.length + st.i : st.i;
+            // evalArray: an index outside the array fails the whole template (printing nothing).
+            if (strict && (at < 0 || at >= v.length))
+              throw new JsonPathExecError(`array index out of bounds: index ${at}, length ${v.length}`);
+            const x = v[at];
+            if (x !== undefined) next.push(x);
+          }
+          break;
+        case 'all':
+          if (Array.isArray(v)) next.push(...v);
+          else next.push(...Object.values(v));
+          break;
+        case 'recursive':
+          collect(v, st.name, next);
+          break;
         case 'filter': {
           const items = Array.isArray(v) ? v : [v];
           for (const item of items) {
             const got = walk([item], st.path, strict);
-            if (st.op === 'exists' ? got.length > 0 : got.some((g) => (st.op === '==' ? g === st.value : g !== st.value))) next.push(item);
+            if (
+              st.op === 'exists' ? got.length > 0 : got.some((g) => (st.op === '==' ? g === st.value : g !== st.value))
+            )
+              next.push(item);
           }
           break;
         }
@@ -173,12 +220,20 @@ function goRune(ch: string | undefined): string {
 /** A value as the JSONPath printer prints it: strings as they are, the rest as encoding/json does (map keys sorted, <>& escaped). */
 function text(v: unknown): string {
   if (typeof v === 'string') return v;
-  return JSON.stringify(sortedKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(sortedKeys(v)).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 function sortedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortedKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -186,13 +241,25 @@ function run(nodes: Node[], data: unknown, out: string[]): void {
   for (const n of nodes) {
     if (n.k === 'text') out.push(n.text);
     else if (n.k === 'expr') out.push(walk([data], n.steps, true).map(text).join(' '));
-    else for (const item of walk([data], n.steps, true).flatMap((v) => (Array.isArray(v) ? v : [v]))) run(n.body, item, out);
+    else
+      for (const item of walk([data], n.steps, true).flatMap((v) => (Array.isArray(v) ? v : [v])))
+        run(n.body, item, out);
   }
 }
 
 /** Go's strconv.Quote of a string (what %#v prints for one). */
 function goQuote(s: string): string {
-  const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
+  const named: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '\n': '\\n',
+    '\t': '\\t',
+    '\r': '\\r',
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\v': '\\v',
+  };
   let out = '"';
   for (const c of s) {
     const code = c.codePointAt(0)!;
@@ -211,13 +278,18 @@ export function goSharpV(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
   const o = v as Record<string, unknown>;
-  return `map[string]interface {}{${Object.keys(o).sort().map((k) => `${goQuote(k)}:${goSharpV(o[k])}`).join(', ')}}`;
+  return `map[string]interface {}{${Object.keys(o)
+    .sort()
+    .map((k) => `${goQuote(k)}:${goSharpV(o[k])}`)
+    .join(', ')}}`;
 }
 
 /** JSONPathPrinter.PrintObj's error for a template that failed on `data`, as kubectl prints it. */
 function jsonPathExecFailure(template: string, data: unknown, err: JsonPathExecError): string {
-  return `error: error executing jsonpath ${goQuote(template)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n`
-    + `\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(data)}\n\n\n`;
+  return (
+    `error: error executing jsonpath ${goQuote(template)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n` +
+    `\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${goSharpV(data)}\n\n\n`
+  );
 }
 
 /**
@@ -237,7 +309,9 @@ export function renderJsonPath(template: string, data: unknown): string {
 
 /** The text a template prints for `data`, or kubectl's whole error when it fails on it. */
 export function executeJsonPath(template: string, data: unknown): { text: string } | { error: string } {
-  try { return { text: renderJsonPath(template, data) }; } catch (e) {
+  try {
+    return { text: renderJsonPath(template, data) };
+  } catch (e) {
     if (e instanceof JsonPathExecError) return { error: jsonPathExecFailure(template, data, e) };
     throw e;
   }

@@ -17,10 +17,22 @@ const story = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
 
 describe('a line runs at most a day of simulated time', () => {
   it.each([
-    ['sim advance 999999h', 'error: sim advance runs at most 24h of simulated time per line (asked for 999999h); run it again to go further\n'],
-    ['sim advance 24h1ms', 'error: sim advance runs at most 24h of simulated time per line (asked for 24h1ms); run it again to go further\n'],
-    ['sim settle 25h', 'error: sim settle runs at most 24h of simulated time per line (asked for 25h); run it again to go further\n'],
-    [`sim advance ${'9'.repeat(400)}h`, `error: sim advance runs at most 24h of simulated time per line (asked for ${'9'.repeat(400)}h); run it again to go further\n`],
+    [
+      'sim advance 999999h',
+      'error: sim advance runs at most 24h of simulated time per line (asked for 999999h); run it again to go further\n',
+    ],
+    [
+      'sim advance 24h1ms',
+      'error: sim advance runs at most 24h of simulated time per line (asked for 24h1ms); run it again to go further\n',
+    ],
+    [
+      'sim settle 25h',
+      'error: sim settle runs at most 24h of simulated time per line (asked for 25h); run it again to go further\n',
+    ],
+    [
+      `sim advance ${'9'.repeat(400)}h`,
+      `error: sim advance runs at most 24h of simulated time per line (asked for ${'9'.repeat(400)}h); run it again to go further\n`,
+    ],
   ])('%s is refused at once, in the CLI and in a figure alike', (line, stderr) => {
     const c = createCluster({ seed: 1, nodes: 3 });
     const { steps } = runScript(c, line);
@@ -43,26 +55,46 @@ describe('a line runs at most a day of simulated time', () => {
   it('knows which lines run in slices', () => {
     expect(longRun('sim advance 1h')).toEqual({ kind: 'advance', ms: 3_600_000 });
     expect(longRun('sim settle 30m')).toEqual({ kind: 'settle', ms: 1_800_000 });
-    for (const line of ['sim advance 5m', 'sim settle', 'sim advance 25h', ' sim advance 1h', 'sim advance 1h 2h', 'kubectl get pods', 'sim advance "1h']) expect(longRun(line), line).toBeUndefined();
+    for (const line of [
+      'sim advance 5m',
+      'sim settle',
+      'sim advance 25h',
+      ' sim advance 1h',
+      'sim advance 1h 2h',
+      'kubectl get pods',
+      'sim advance "1h',
+    ])
+      expect(longRun(line), line).toBeUndefined();
   });
 });
 
 describe('a long run in slices', () => {
-  it.each(['sim advance 30m', 'sim settle 25m'])('%s leaves the same world, recording and output as in one piece', async (line) => {
-    const whole = story();
-    const sliced = story();
-    // An image that cannot be pulled keeps a back-off retrying: the cluster never settles.
-    for (const h of [whole, sliced]) for (const l of ['sim image nginx:1.27 missing', 'kubectl create deployment web --image=nginx:1.27 --replicas=3']) runOnFigure(h, l);
-    const a = runOnFigure(whole, line);
-    let pauses = 0;
-    const b = await runOnFigureInSlices(sliced, line, undefined, async () => { pauses++; });
-    expect(b).toEqual(a);
-    // Three slices each (10, 10 and 10 or 5 minutes), with a pause between two.
-    expect(pauses).toBe(2);
-    expect(sliced.timeline.at()).toEqual(whole.timeline.at());
-    expect(sliced.cluster.world.hash()).toBe(whole.cluster.world.hash());
-    expect(sliced.view()).toEqual(whole.view());
-  }, 60_000);
+  it.each(['sim advance 30m', 'sim settle 25m'])(
+    '%s leaves the same world, recording and output as in one piece',
+    async (line) => {
+      const whole = story();
+      const sliced = story();
+      // An image that cannot be pulled keeps a back-off retrying: the cluster never settles.
+      for (const h of [whole, sliced])
+        for (const l of [
+          'sim image nginx:1.27 missing',
+          'kubectl create deployment web --image=nginx:1.27 --replicas=3',
+        ])
+          runOnFigure(h, l);
+      const a = runOnFigure(whole, line);
+      let pauses = 0;
+      const b = await runOnFigureInSlices(sliced, line, undefined, async () => {
+        pauses++;
+      });
+      expect(b).toEqual(a);
+      // Three slices each (10, 10 and 10 or 5 minutes), with a pause between two.
+      expect(pauses).toBe(2);
+      expect(sliced.timeline.at()).toEqual(whole.timeline.at());
+      expect(sliced.cluster.world.hash()).toBe(whole.cluster.world.hash());
+      expect(sliced.view()).toEqual(whole.view());
+    },
+    60_000,
+  );
 
   it('lets the worker answer other figures between slices, and holds its own figure still meanwhile', async () => {
     const answered: number[] = [];
@@ -86,7 +118,11 @@ describe('a long run in slices', () => {
 
   it('stops at Ctrl+C after the slice under way, keeping what ran, and says ^C as a shell does', async () => {
     let pauses = 0;
-    const serve = createFigureServer(FIGURES, { pause: async () => { if (++pauses === 3) serve({ id: 9, instance: 'a', op: 'interrupt' }); } });
+    const serve = createFigureServer(FIGURES, {
+      pause: async () => {
+        if (++pauses === 3) serve({ id: 9, instance: 'a', op: 'interrupt' });
+      },
+    });
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
     const r = await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'sim advance 24h' });
     expect(pauses).toBe(3);
@@ -103,7 +139,11 @@ describe('a long run in slices', () => {
 
   it('stops when its figure is closed', async () => {
     let pauses = 0;
-    const serve = createFigureServer(FIGURES, { pause: async () => { if (++pauses === 2) serve({ id: 9, instance: 'a', op: 'close' }); } });
+    const serve = createFigureServer(FIGURES, {
+      pause: async () => {
+        if (++pauses === 2) serve({ id: 9, instance: 'a', op: 'close' });
+      },
+    });
     serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
     await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'sim advance 24h' });
     expect(pauses).toBe(2);

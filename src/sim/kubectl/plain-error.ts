@@ -3,15 +3,25 @@
 // Node system error) becomes one plain sentence, never the engine's own words.
 
 /** The sentence a reader sees for a fault in the simulator. */
-export const FAULT_TEXT = 'error: the simulator could not finish this command (a fault in the simulator, not a message kubectl would print)';
+export const FAULT_TEXT =
+  'error: the simulator could not finish this command (a fault in the simulator, not a message kubectl would print)';
 
 // JavaScript's and Node's vocabulary: a message with these is the engine talking, not Kubernetes.
-const ENGINE_WORDS = /\b(TypeError|RangeError|ReferenceError|InternalError|Maximum call stack|undefined is not|is not a function|is not iterable|Cannot read propert|Cannot set propert|Cannot convert|E[A-Z]{3,}:|BigInt|Invalid array length)|\[object Object\]|\bNaN\b/;
+const ENGINE_WORDS =
+  /\b(TypeError|RangeError|ReferenceError|InternalError|Maximum call stack|undefined is not|is not a function|is not iterable|Cannot read propert|Cannot set propert|Cannot convert|E[A-Z]{3,}:|BigInt|Invalid array length)|\[object Object\]|\bNaN\b/;
 
 /** True for an exception that is JavaScript's or Node's own rather than one of the simulator's errors. */
 export function isFault(e: unknown): boolean {
   if (!(e instanceof Error)) return true;
-  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError || e instanceof EvalError || e instanceof URIError) return true;
+  if (
+    e instanceof TypeError ||
+    e instanceof RangeError ||
+    e instanceof ReferenceError ||
+    e instanceof SyntaxError ||
+    e instanceof EvalError ||
+    e instanceof URIError
+  )
+    return true;
   if (typeof (e as { code?: unknown }).code === 'string') return true;
   return ENGINE_WORDS.test(e.message);
 }

@@ -27,14 +27,21 @@ export interface TableOptions {
 }
 
 /** tableprinter.go's formattedEventType: the watch event types padded to one width. */
-const EVENT_TYPES: Record<string, string> = { ADDED: 'ADDED   ', MODIFIED: 'MODIFIED', DELETED: 'DELETED ', ERROR: 'ERROR   ' };
+const EVENT_TYPES: Record<string, string> = {
+  ADDED: 'ADDED   ',
+  MODIFIED: 'MODIFIED',
+  DELETED: 'DELETED ',
+  ERROR: 'ERROR   ',
+};
 
 function labelsText(labels: Record<string, string> | undefined): string {
   const ks = Object.keys(labels ?? {}).sort();
   return ks.length ? ks.map((k) => `${k}=${labels![k]}`).join(',') : '<none>';
 }
 
-function orNone(s: string | undefined): string { return s ? s : '<none>'; }
+function orNone(s: string | undefined): string {
+  return s ? s : '<none>';
+}
 
 function containersCells(tpl: Obj): string[] {
   const cs: Obj[] = tpl?.spec?.containers ?? [];
@@ -45,8 +52,10 @@ function containersCells(tpl: Obj): string[] {
 export function nodeRoles(labels: Record<string, string> | undefined): string {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(labels ?? {})) {
-    if (k.startsWith('node-role.kubernetes.io/')) { const r = k.slice('node-role.kubernetes.io/'.length); if (r) roles.add(r); }
-    else if (k === 'kubernetes.io/role' && v) roles.add(v);
+    if (k.startsWith('node-role.kubernetes.io/')) {
+      const r = k.slice('node-role.kubernetes.io/'.length);
+      if (r) roles.add(r);
+    } else if (k === 'kubernetes.io/role' && v) roles.add(v);
   }
   return roles.size ? [...roles].sort().join(',') : '<none>';
 }
@@ -77,13 +86,43 @@ export function nodeKernelVersion(info: Obj): string {
  * as the API server's conversion renames it; a core/v1 one as it is.
  */
 export function coreEvent(e: Obj): Obj {
-  if (e.involvedObject || !(e.regarding || e.note !== undefined || e.deprecatedSource || e.deprecatedCount !== undefined)) return e;
-  const { regarding, note, deprecatedSource, deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, reportingController, ...rest } = e;
-  return { ...rest, involvedObject: regarding ?? {}, message: note, source: deprecatedSource ?? {}, firstTimestamp: deprecatedFirstTimestamp, lastTimestamp: deprecatedLastTimestamp, count: deprecatedCount, reportingComponent: reportingController };
+  if (
+    e.involvedObject ||
+    !(e.regarding || e.note !== undefined || e.deprecatedSource || e.deprecatedCount !== undefined)
+  )
+    return e;
+  const {
+    regarding,
+    note,
+    deprecatedSource,
+    deprecatedFirstTimestamp,
+    deprecatedLastTimestamp,
+    deprecatedCount,
+    reportingController,
+    ...rest
+  } = e;
+  return {
+    ...rest,
+    involvedObject: regarding ?? {},
+    message: note,
+    source: deprecatedSource ?? {},
+    firstTimestamp: deprecatedFirstTimestamp,
+    lastTimestamp: deprecatedLastTimestamp,
+    count: deprecatedCount,
+    reportingComponent: reportingController,
+  };
 }
 
 /** An Event's cells as the server's printEvent computes them (the row's order is the caller's). */
-interface EventCells { lastSeen: string; firstSeen: string; count: number; target: string; fieldPath: string; source: string; message: string }
+interface EventCells {
+  lastSeen: string;
+  firstSeen: string;
+  count: number;
+  target: string;
+  fieldPath: string;
+  source: string;
+  message: string;
+}
 
 /**
  * printEvent (printers.go): FIRST SEEN is firstTimestamp, else eventTime; LAST SEEN is lastTimestamp,
@@ -98,22 +137,31 @@ export function printEvent(event: Obj, now: number): EventCells {
   const firstSeen = translateTimestampSince(o.firstTimestamp || o.eventTime, now);
   let lastSeen = o.lastTimestamp ? translateTimestampSince(o.lastTimestamp, now) : firstSeen;
   let count: number = o.count ?? 0;
-  if (o.series) { lastSeen = translateTimestampSince(o.series.lastObservedTime, now); count = o.series.count ?? 0; }
-  else if (count === 0) count = 1;
+  if (o.series) {
+    lastSeen = translateTimestampSince(o.series.lastObservedTime, now);
+    count = o.series.count ?? 0;
+  } else if (count === 0) count = 1;
   const io = o.involvedObject ?? {};
   const kind = String(io.kind ?? '').toLowerCase();
   const component = o.source?.component || o.reportingComponent || '';
   const instance = o.source?.host || o.reportingInstance || '';
   return {
-    lastSeen, firstSeen, count, target: io.name ? `${kind}/${io.name}` : kind, fieldPath: io.fieldPath ?? '',
-    source: instance ? `${component}, ${instance}` : component, message: String(o.message ?? '').trim(),
+    lastSeen,
+    firstSeen,
+    count,
+    target: io.name ? `${kind}/${io.name}` : kind,
+    fieldPath: io.fieldPath ?? '',
+    source: instance ? `${component}, ${instance}` : component,
+    message: String(o.message ?? '').trim(),
   };
 }
 
 function servicePorts(svc: Obj): string {
   const ports: Obj[] = svc.spec?.ports ?? [];
   if (!ports.length) return '<none>';
-  return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
+  return ports
+    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
+    .join(',');
 }
 
 function sliceEndpoints(s: Obj): string {
@@ -131,63 +179,132 @@ function slicePorts(s: Obj): string {
 }
 
 /** Columns (normal, then wide-only) and row cells for each resource. */
-function columns(resource: string, o: Obj, now: number): { head: string[]; wideHead: string[]; cells: string[]; wide: string[] } {
+function columns(
+  resource: string,
+  o: Obj,
+  now: number,
+): { head: string[]; wideHead: string[]; cells: string[]; wide: string[] } {
   const age = translateTimestampSince(o.metadata?.creationTimestamp, now);
   const name = o.metadata?.name ?? '';
   switch (resource) {
     case 'pods': {
       const r = printPod(o as Pod, now, { wide: true });
-      return { head: ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], wideHead: ['IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'],
-        cells: [name, r.ready, r.status, r.restarts, r.age], wide: [r.ip!, r.node!, r.nominatedNode!, r.readinessGates!] };
+      return {
+        head: ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'],
+        wideHead: ['IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'],
+        cells: [name, r.ready, r.status, r.restarts, r.age],
+        wide: [r.ip!, r.node!, r.nominatedNode!, r.readinessGates!],
+      };
     }
     case 'deployments': {
       const s = o.status ?? {};
-      return { head: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'], wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
-        cells: [name, `${s.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, String(s.updatedReplicas ?? 0), String(s.availableReplicas ?? 0), age],
-        wide: [...containersCells(o.spec?.template), labelSelectorAsString(o.spec?.selector) || '<none>'] };
+      return {
+        head: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
+        wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+        cells: [
+          name,
+          `${s.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
+          String(s.updatedReplicas ?? 0),
+          String(s.availableReplicas ?? 0),
+          age,
+        ],
+        wide: [...containersCells(o.spec?.template), labelSelectorAsString(o.spec?.selector) || '<none>'],
+      };
     }
     case 'replicasets': {
       const s = o.status ?? {};
-      return { head: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'], wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+      return {
+        head: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
+        wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
         cells: [name, String(o.spec?.replicas ?? 0), String(s.replicas ?? 0), String(s.readyReplicas ?? 0), age],
-        wide: [...containersCells(o.spec?.template), labelSelectorAsString(o.spec?.selector) || '<none>'] };
+        wide: [...containersCells(o.spec?.template), labelSelectorAsString(o.spec?.selector) || '<none>'],
+      };
     }
     case 'nodes': {
       const info = o.status?.nodeInfo ?? {};
       const addr = (t: string) => (o.status?.addresses ?? []).find((a: Obj) => a.type === t)?.address;
-      return { head: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'], wideHead: ['INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],
+      return {
+        head: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'],
+        wideHead: ['INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],
         cells: [name, nodeStatus(o), nodeRoles(o.metadata?.labels), age, info.kubeletVersion ?? ''],
-        wide: [orNone(addr('InternalIP')), orNone(addr('ExternalIP')), info.osImage || '<unknown>', nodeKernelVersion(info), info.containerRuntimeVersion || '<unknown>'] };
+        wide: [
+          orNone(addr('InternalIP')),
+          orNone(addr('ExternalIP')),
+          info.osImage || '<unknown>',
+          nodeKernelVersion(info),
+          info.containerRuntimeVersion || '<unknown>',
+        ],
+      };
     }
     case 'events': {
       const e = printEvent(o, now);
-      return { head: ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], wideHead: [],
+      return {
+        head: ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'],
+        wideHead: [],
         cells: [e.lastSeen, o.type ?? '', o.reason ?? '', e.target, e.message],
-        wide: [e.fieldPath, e.source, e.firstSeen, String(e.count), name] };
+        wide: [e.fieldPath, e.source, e.firstSeen, String(e.count), name],
+      };
     }
     case 'leases':
-      return { head: ['NAME', 'HOLDER', 'AGE'], wideHead: [], cells: [name, o.spec?.holderIdentity ?? '', age], wide: [] };
+      return {
+        head: ['NAME', 'HOLDER', 'AGE'],
+        wideHead: [],
+        cells: [name, o.spec?.holderIdentity ?? '', age],
+        wide: [],
+      };
     case 'endpointslices':
-      return { head: ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'], wideHead: [], cells: [name, o.addressType ?? '', slicePorts(o), sliceEndpoints(o), age], wide: [] };
+      return {
+        head: ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'],
+        wideHead: [],
+        cells: [name, o.addressType ?? '', slicePorts(o), sliceEndpoints(o), age],
+        wide: [],
+      };
     case 'services': {
       // getServiceExternalIP: an ExternalName Service's column is the name it points to.
-      const ext = o.spec?.type === 'ExternalName' ? o.spec.externalName ?? '' : (o.spec?.externalIPs ?? []).join(',') || (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>');
+      const ext =
+        o.spec?.type === 'ExternalName'
+          ? (o.spec.externalName ?? '')
+          : (o.spec?.externalIPs ?? []).join(',') || (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>');
       const sel = o.spec?.selector ? labelsText(o.spec.selector) : '<none>';
-      return { head: ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE'], wideHead: ['SELECTOR'],
-        cells: [name, o.spec?.type ?? 'ClusterIP', o.spec?.clusterIP || '<none>', ext, servicePorts(o), age], wide: [sel] };
+      return {
+        head: ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE'],
+        wideHead: ['SELECTOR'],
+        cells: [name, o.spec?.type ?? 'ClusterIP', o.spec?.clusterIP || '<none>', ext, servicePorts(o), age],
+        wide: [sel],
+      };
     }
     case 'namespaces':
       return { head: ['NAME', 'STATUS', 'AGE'], wideHead: [], cells: [name, o.status?.phase ?? '', age], wide: [] };
     case 'priorityclasses':
       // printPriorityClass fills PreemptionPolicy only with options.Wide, but real 1.37.2 kubectl shows
       // it in plain `get` too (oracle/traces/preemption.json): the server's table is asked for wide.
-      return { head: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'], wideHead: [], cells: [name, String(o.value ?? 0), String(o.globalDefault ?? false), age, o.preemptionPolicy ?? ''], wide: [] };
+      return {
+        head: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'],
+        wideHead: [],
+        cells: [name, String(o.value ?? 0), String(o.globalDefault ?? false), age, o.preemptionPolicy ?? ''],
+        wide: [],
+      };
     case 'poddisruptionbudgets':
       // printPodDisruptionBudget: an unset bound is N/A; an IntOrString prints as its String().
-      return { head: ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'], wideHead: [],
-        cells: [name, String(o.spec?.minAvailable ?? 'N/A'), String(o.spec?.maxUnavailable ?? 'N/A'), String(o.status?.disruptionsAllowed ?? 0), age], wide: [] };
+      return {
+        head: ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'],
+        wideHead: [],
+        cells: [
+          name,
+          String(o.spec?.minAvailable ?? 'N/A'),
+          String(o.spec?.maxUnavailable ?? 'N/A'),
+          String(o.status?.disruptionsAllowed ?? 0),
+          age,
+        ],
+        wide: [],
+      };
     case 'configmaps':
-      return { head: ['NAME', 'DATA', 'AGE'], wideHead: [], cells: [name, String(Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length), age], wide: [] };
+      return {
+        head: ['NAME', 'DATA', 'AGE'],
+        wideHead: [],
+        cells: [name, String(Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length), age],
+        wide: [],
+      };
     default:
       return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
   }
@@ -204,16 +321,36 @@ export function printTable(kind: KindInfo, items: Obj[], now: number, opts: Tabl
     if (kind.resource === 'events' && opts.wide) {
       // Wide event columns interleave: LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE MESSAGE FIRST SEEN COUNT NAME.
       head = ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'SUBOBJECT', 'SOURCE', 'MESSAGE', 'FIRST SEEN', 'COUNT', 'NAME'];
-      cells = [c.cells[0], c.cells[1], c.cells[2], c.cells[3], c.wide[0], c.wide[1], c.cells[4], c.wide[2], c.wide[3], c.wide[4]];
+      cells = [
+        c.cells[0],
+        c.cells[1],
+        c.cells[2],
+        c.cells[3],
+        c.wide[0],
+        c.wide[1],
+        c.cells[4],
+        c.wide[2],
+        c.wide[3],
+        c.wide[4],
+      ];
     }
-    if (opts.allNamespaces && kind.namespaced) { head = ['NAMESPACE', ...head]; cells = [o.metadata?.namespace ?? '', ...cells]; }
+    if (opts.allNamespaces && kind.namespaced) {
+      head = ['NAMESPACE', ...head];
+      cells = [o.metadata?.namespace ?? '', ...cells];
+    }
     if (opts.labelColumns?.length) {
       head = [...head, ...opts.labelColumns.map((l) => l.split('/').pop()!.toUpperCase())];
       cells = [...cells, ...opts.labelColumns.map((l) => o.metadata?.labels?.[l] ?? '')];
     }
-    if (opts.showLabels) { head = [...head, 'LABELS']; cells = [...cells, labelsText(o.metadata?.labels)]; }
+    if (opts.showLabels) {
+      head = [...head, 'LABELS'];
+      cells = [...cells, labelsText(o.metadata?.labels)];
+    }
     // addColumns(beginning, …) after the table is decorated: before NAMESPACE too.
-    if (opts.event) { head = ['EVENT', ...head]; cells = [EVENT_TYPES[opts.event] ?? opts.event, ...cells]; }
+    if (opts.event) {
+      head = ['EVENT', ...head];
+      cells = [EVENT_TYPES[opts.event] ?? opts.event, ...cells];
+    }
     if (i === 0 && !opts.noHeaders) text += head.join('\t') + '\n';
     text += cells.join('\t') + '\n';
   });
@@ -224,7 +361,10 @@ function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object') {
     const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) { const x = (v as Record<string, unknown>)[k]; if (x !== undefined) o[k] = sortKeys(x); }
+    for (const k of Object.keys(v).sort()) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== undefined) o[k] = sortKeys(x);
+    }
     return o;
   }
   return v;
@@ -232,12 +372,18 @@ function sortKeys(v: unknown): unknown {
 
 /** Go's json.Marshal of an unstructured object: one line, sorted keys, <>& escaped. */
 export function toCompactJSON(v: unknown): string {
-  return JSON.stringify(sortKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(sortKeys(v)).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 /** Go's json.MarshalIndent(obj, "", "    ") of an unstructured object: sorted keys, <>& escaped. */
 export function toJSON(v: unknown): string {
-  return JSON.stringify(sortKeys(v), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(sortKeys(v), null, 4).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 /**
@@ -246,14 +392,59 @@ export function toJSON(v: unknown): string {
  * struct's own order: encoding/json writes a typed object's fields in that order, not sorted.
  */
 const STRUCT_FIELD_ORDER = [
-  'kind', 'apiVersion', 'metadata', 'spec', 'status', 'name', 'generateName', 'namespace', 'uid', 'resourceVersion',
-  'generation', 'creationTimestamp', 'deletionTimestamp', 'labels', 'annotations', 'ownerReferences', 'finalizers',
-  'replicas', 'volumes', 'initContainers', 'containers', 'image', 'command', 'args', 'workingDir', 'hostPort',
-  'containerPort', 'protocol', 'appProtocol', 'port', 'targetPort', 'nodePort', 'ports', 'envFrom', 'env', 'resources',
-  'selector', 'matchLabels', 'matchExpressions', 'clusterIP', 'clusterIPs', 'type', 'template', 'strategy',
-  'restartPolicy', 'terminationGracePeriodSeconds', 'dnsPolicy', 'loadBalancer',
+  'kind',
+  'apiVersion',
+  'metadata',
+  'spec',
+  'status',
+  'name',
+  'generateName',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'replicas',
+  'volumes',
+  'initContainers',
+  'containers',
+  'image',
+  'command',
+  'args',
+  'workingDir',
+  'hostPort',
+  'containerPort',
+  'protocol',
+  'appProtocol',
+  'port',
+  'targetPort',
+  'nodePort',
+  'ports',
+  'envFrom',
+  'env',
+  'resources',
+  'selector',
+  'matchLabels',
+  'matchExpressions',
+  'clusterIP',
+  'clusterIPs',
+  'type',
+  'template',
+  'strategy',
+  'restartPolicy',
+  'terminationGracePeriodSeconds',
+  'dnsPolicy',
+  'loadBalancer',
   // PriorityClass (after its ObjectMeta)
-  'value', 'globalDefault', 'description', 'preemptionPolicy',
+  'value',
+  'globalDefault',
+  'description',
+  'preemptionPolicy',
 ];
 const structRank = mapOf(STRUCT_FIELD_ORDER.map((k, i) => [k, i] as const));
 
@@ -265,18 +456,28 @@ function structOrder(v: unknown, inMap = false): unknown {
   const rank = (k: string) => structRank.get(k) ?? STRUCT_FIELD_ORDER.length;
   keys.sort(inMap ? undefined : (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   const maps = new Set(['labels', 'annotations', 'matchLabels', 'selector', 'nodeSelector']);
-  return Object.fromEntries(keys.map((k) => [k, structOrder((v as Record<string, unknown>)[k], !inMap && maps.has(k) && !isLabelSelector(k, v))]));
+  return Object.fromEntries(
+    keys.map((k) => [
+      k,
+      structOrder((v as Record<string, unknown>)[k], !inMap && maps.has(k) && !isLabelSelector(k, v)),
+    ]),
+  );
 }
 const isLabelSelector = (k: string, parent: object) => k === 'selector' && 'template' in parent;
 
 /** kubectl -o json of a typed object a generator built (a client dry run): Go's field order. */
 export function toTypedJSON(v: unknown): string {
-  return JSON.stringify(structOrder(v), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(structOrder(v), null, 4).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 /** sigs.k8s.io/yaml output: sorted keys, sequences flush with their key, YAML 1.1 quoting (timestamps, yes/no), long plain values folded. */
 export function toYAML(v: unknown): string {
-  return foldPlainScalars(stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 0, minContentWidth: 0 }));
+  return foldPlainScalars(
+    stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 0, minContentWidth: 0 }),
+  );
 }
 
 /**
@@ -284,19 +485,26 @@ export function toYAML(v: unknown): string {
  * the first single space met once the line is past column 80, and goes on two columns in from its key.
  */
 export function foldPlainScalars(text: string): string {
-  return text.replace(/^( *(?:- )?)([^\s'"-][^:\n]*: )([^'"|>{[&*!#\s].{70,})$/gm, (line, lead: string, key: string, value: string) => {
-    if ((lead + key + value).length <= 80) return line;
-    const indent = '\n' + ' '.repeat(lead.length + 2);
-    let out = lead + key;
-    let col = out.length;
-    for (let i = 0; i < value.length; i++) {
-      const c = value[i];
-      if (c === ' ' && value[i - 1] !== ' ' && col > 80 && value[i + 1] !== ' ' && i + 1 < value.length) { out += indent; col = indent.length - 1; continue; }
-      out += c;
-      col++;
-    }
-    return out;
-  });
+  return text.replace(
+    /^( *(?:- )?)([^\s'"-][^:\n]*: )([^'"|>{[&*!#\s].{70,})$/gm,
+    (line, lead: string, key: string, value: string) => {
+      if ((lead + key + value).length <= 80) return line;
+      const indent = '\n' + ' '.repeat(lead.length + 2);
+      let out = lead + key;
+      let col = out.length;
+      for (let i = 0; i < value.length; i++) {
+        const c = value[i];
+        if (c === ' ' && value[i - 1] !== ' ' && col > 80 && value[i + 1] !== ' ' && i + 1 < value.length) {
+          out += indent;
+          col = indent.length - 1;
+          continue;
+        }
+        out += c;
+        col++;
+      }
+      return out;
+    },
+  );
 }
 
 /** A kubectl List wrapper (what -o json/yaml prints for a list or several objects). */

@@ -33,7 +33,8 @@ export function resolveKind(arg: string): KindInfo | undefined {
     const info = RESOURCES[resource];
     const group = info.group;
     const names = [resource, ...aliases];
-    const ok = names.includes(a) || (group && names.some((n) => `${n}.${group}` === a)) || info.kind.toLowerCase() === a;
+    const ok =
+      names.includes(a) || (group && names.some((n) => `${n}.${group}` === a)) || info.kind.toLowerCase() === a;
     if (ok) return kindInfo(resource);
   }
   return undefined;
@@ -62,6 +63,7 @@ export function shortNames(resource: string): string[] {
  * shortcutExpander warns of: `ev` is the short name of events and of events.events.k8s.io.
  */
 export function ambiguousShortcut(arg: string): string | undefined {
-  for (const [resource, others] of Object.entries(OTHER_GROUP_VERSIONS)) if (shortNames(resource).includes(arg)) return `${resource}.${others[0].group}`;
+  for (const [resource, others] of Object.entries(OTHER_GROUP_VERSIONS))
+    if (shortNames(resource).includes(arg)) return `${resource}.${others[0].group}`;
   return undefined;
 }

@@ -6,7 +6,10 @@ import { runSimCommand } from './sim-commands.ts';
 import { errorLine } from './plain-error.ts';
 
 /** One executed line: where it was, what it was, what it printed. */
-interface ScriptStep extends KubectlResult { line: number; command: string }
+interface ScriptStep extends KubectlResult {
+  line: number;
+  command: string;
+}
 
 /** Split a script into commands: `#` comments and blank lines dropped, `<<EOF … EOF` bodies attached. */
 export function parseScript(text: string): { line: number; command: string; stdin?: string; error?: string }[] {
@@ -17,15 +20,28 @@ export function parseScript(text: string): { line: number; command: string; stdi
     if (!command || command.startsWith('#')) continue;
     const at = i + 1;
     const here = /<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/.exec(command);
-    if (!here) { out.push({ line: at, command }); continue; }
+    if (!here) {
+      out.push({ line: at, command });
+      continue;
+    }
     command = command.slice(0, here.index).trim();
     const body: string[] = [];
     let closed = false;
     for (i++; i < lines.length; i++) {
-      if (lines[i].trim() === here[2]) { closed = true; break; }
+      if (lines[i].trim() === here[2]) {
+        closed = true;
+        break;
+      }
       body.push(lines[i]);
     }
-    out.push({ line: at, command, stdin: body.join('\n') + '\n', ...(closed ? {} : { error: `error: here-document at line ${at} delimited by end-of-file (wanted \`${here[2]}')` }) });
+    out.push({
+      line: at,
+      command,
+      stdin: body.join('\n') + '\n',
+      ...(closed
+        ? {}
+        : { error: `error: here-document at line ${at} delimited by end-of-file (wanted \`${here[2]}')` }),
+    });
   }
   return out;
 }
@@ -34,7 +50,10 @@ export function parseScript(text: string): { line: number; command: string; stdi
  * What a script's header asks of its cluster: `# addons: kube-proxy` (or `kube-proxy=nftables`), and
  * `# nodes: cpu=1 memory=3840Mi`, the size of every worker (the oracle's hollow nodes' size).
  */
-export interface ScriptHeader { addons: string[]; nodes?: NodeCapacity }
+export interface ScriptHeader {
+  addons: string[];
+  nodes?: NodeCapacity;
+}
 
 /**
  * The header of a script: `# key: value` lines among the comments before its first command. Only
@@ -48,7 +67,13 @@ export function scriptHeader(text: string): ScriptHeader {
     if (!line) continue;
     if (!line.startsWith('#')) break;
     const m = /^#\s*addons:\s*(.*)$/.exec(line);
-    if (m) header.addons.push(...m[1].split(',').map((a) => a.trim()).filter(Boolean));
+    if (m)
+      header.addons.push(
+        ...m[1]
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean),
+      );
     const n = /^#\s*nodes:\s*(.*)$/.exec(line);
     if (n) header.nodes = nodeSize(n[1]);
   }
@@ -60,10 +85,12 @@ function nodeSize(text: string): NodeCapacity {
   const size: Partial<NodeCapacity> = {};
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const [key, value] = word.split('=', 2);
-    if ((key !== 'cpu' && key !== 'memory') || !value || size[key] !== undefined) throw new Error(`bad "# nodes:" header "${text}" (want: cpu=<quantity> memory=<quantity>)`);
+    if ((key !== 'cpu' && key !== 'memory') || !value || size[key] !== undefined)
+      throw new Error(`bad "# nodes:" header "${text}" (want: cpu=<quantity> memory=<quantity>)`);
     size[key] = value;
   }
-  if (size.cpu === undefined || size.memory === undefined) throw new Error(`bad "# nodes:" header "${text}" (want: cpu=<quantity> memory=<quantity>)`);
+  if (size.cpu === undefined || size.memory === undefined)
+    throw new Error(`bad "# nodes:" header "${text}" (want: cpu=<quantity> memory=<quantity>)`);
   return { cpu: size.cpu, memory: size.memory };
 }
 
@@ -72,14 +99,23 @@ export function runLine(cluster: SimCluster, command: string, stdin?: string, ho
   try {
     if (/^kubectl(\s|$)/.test(command)) return runKubectl(cluster, command, stdin, host);
     if (/^sim(\s|$)/.test(command)) return runSimCommand(cluster, command);
-    return { stdout: '', stderr: `error: unknown command "${command.split(/\s+/)[0]}": script lines start with kubectl or sim\n`, exitCode: 1 };
+    return {
+      stdout: '',
+      stderr: `error: unknown command "${command.split(/\s+/)[0]}": script lines start with kubectl or sim\n`,
+      exitCode: 1,
+    };
   } catch (e) {
     return { stdout: '', stderr: `${errorLine(e)}\n`, exitCode: 1 };
   }
 }
 
 /** Run a whole script; `onStep` sees each result as it is produced. Exit code 1 if any line failed. */
-export function runScript(cluster: SimCluster, text: string, host: KubectlHost = {}, onStep?: (s: ScriptStep) => void): { steps: ScriptStep[]; exitCode: number } {
+export function runScript(
+  cluster: SimCluster,
+  text: string,
+  host: KubectlHost = {},
+  onStep?: (s: ScriptStep) => void,
+): { steps: ScriptStep[]; exitCode: number } {
   const steps: ScriptStep[] = [];
   for (const c of parseScript(text)) {
     let res = runLine(cluster, c.command, c.stdin, host);

@@ -75,9 +75,10 @@ function podLine(rest: string[], oomFlag: boolean): { pos: string[]; ns: string;
     else if (rest[i] === '--log' || rest[i].startsWith('--log=')) {
       log = rest[i] === '--log' ? rest[++i] : rest[i].slice('--log='.length);
       if (log === undefined) throw new SimError('error: --log needs the text the app writes as it crashes');
-    }
-    else if (rest[i] === '-n' || rest[i] === '--namespace') { ns = rest[++i] ?? ''; if (!ns) throw new SimError('error: -n needs a namespace'); }
-    else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
+    } else if (rest[i] === '-n' || rest[i] === '--namespace') {
+      ns = rest[++i] ?? '';
+      if (!ns) throw new SimError('error: -n needs a namespace');
+    } else if (rest[i].startsWith('-')) throw new SimError(`error: unknown flag: ${rest[i]}`);
     else pos.push(rest[i]);
   }
   return { pos, ns, log, oom };
@@ -93,7 +94,9 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
   let out = '';
   try {
     let a: string[];
-    try { a = typeof argv === 'string' ? tokenize(argv) : [...argv]; } catch (e) {
+    try {
+      a = typeof argv === 'string' ? tokenize(argv) : [...argv];
+    } catch (e) {
       if (e instanceof TokenizeError) throw new SimError(`error: ${e.message}`);
       throw e;
     }
@@ -117,45 +120,62 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
       }
       case 'node': {
         const [action, name] = rest;
-        if (!NODE_ACTIONS.includes(action as NodeAction) || !name || rest.length !== 2) throw new SimError('error: usage: sim node stop|start|partition|heal <node>');
+        if (!NODE_ACTIONS.includes(action as NodeAction) || !name || rest.length !== 2)
+          throw new SimError('error: usage: sim node stop|start|partition|heal <node>');
         cluster.node(name, action as NodeAction);
         break;
       }
       case 'control-plane': {
         const [action, comp] = rest;
-        if ((action !== 'stop' && action !== 'start') || rest.length > 2) throw new SimError('error: usage: sim control-plane stop|start [apiserver|etcd|scheduler|controller-manager]');
-        if (comp !== undefined && !COMPONENTS.includes(comp as ControlPlaneComponent)) throw new SimError(`error: unknown control-plane component "${comp}" (apiserver, etcd, scheduler, controller-manager)`);
+        if ((action !== 'stop' && action !== 'start') || rest.length > 2)
+          throw new SimError(
+            'error: usage: sim control-plane stop|start [apiserver|etcd|scheduler|controller-manager]',
+          );
+        if (comp !== undefined && !COMPONENTS.includes(comp as ControlPlaneComponent))
+          throw new SimError(
+            `error: unknown control-plane component "${comp}" (apiserver, etcd, scheduler, controller-manager)`,
+          );
         cluster.controlPlane(action, comp as ControlPlaneComponent | undefined);
         break;
       }
       case 'apiserver': {
-        if (rest[0] !== 'latency' || rest.length !== 2) throw new SimError('error: usage: sim apiserver latency <duration>');
+        if (rest[0] !== 'latency' || rest.length !== 2)
+          throw new SimError('error: usage: sim apiserver latency <duration>');
         cluster.apiserverLatency(duration(rest[1], 'sim apiserver latency'));
         break;
       }
       case 'etcd': {
-        if ((rest[0] !== 'full' && rest[0] !== 'ok') || rest.length !== 1) throw new SimError('error: usage: sim etcd full|ok');
+        if ((rest[0] !== 'full' && rest[0] !== 'ok') || rest.length !== 1)
+          throw new SimError('error: usage: sim etcd full|ok');
         cluster.etcd(rest[0]);
         break;
       }
       case 'crash': {
         const { pos, ns, log, oom } = podLine(rest, true);
-        if (pos.length !== 1) throw new SimError('error: usage: sim crash <pod> [--oom] [--log <text>] [-n <namespace>]');
+        if (pos.length !== 1)
+          throw new SimError('error: usage: sim crash <pod> [--oom] [--log <text>] [-n <namespace>]');
         const [pns, pname] = podOf(pos[0], ns);
-        const opts = oom || log !== undefined ? { ...(oom ? { oom: true } : {}), ...(log !== undefined ? { log } : {}) } : undefined;
-        if (!cluster.crash(pns, pname, opts)) throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
+        const opts =
+          oom || log !== undefined
+            ? { ...(oom ? { oom: true } : {}), ...(log !== undefined ? { log } : {}) }
+            : undefined;
+        if (!cluster.crash(pns, pname, opts))
+          throw new SimError(`error: pod "${pname}" has no running container to crash in namespace "${pns}"`);
         break;
       }
       case 'app': {
         const { pos, ns, log } = podLine(rest, false);
         if (pos.length !== 2 || !APP_BEHAVIOURS.includes(pos[1] as AppBehaviour)) throw new SimError(APP_USAGE);
-        if (log !== undefined && pos[1] !== 'crashes') throw new SimError('error: --log is the last words of an app that crashes');
+        if (log !== undefined && pos[1] !== 'crashes')
+          throw new SimError('error: --log is the last words of an app that crashes');
         const [pns, pname] = podOf(pos[0], ns);
-        if (!cluster.app(pns, pname, appHealth(pos[1] as AppBehaviour, log))) throw new SimError(`error: pod "${pname}" runs on no node in namespace "${pns}"`);
+        if (!cluster.app(pns, pname, appHealth(pos[1] as AppBehaviour, log)))
+          throw new SimError(`error: pod "${pname}" runs on no node in namespace "${pns}"`);
         break;
       }
       case 'image': {
-        if (rest.length !== 2 || (rest[1] !== 'missing' && rest[1] !== 'available')) throw new SimError('error: usage: sim image <image> missing|available');
+        if (rest.length !== 2 || (rest[1] !== 'missing' && rest[1] !== 'available'))
+          throw new SimError('error: usage: sim image <image> missing|available');
         cluster.image(rest[0], rest[1]);
         break;
       }
@@ -191,21 +211,29 @@ export function runSimCommand(cluster: SimCluster, argv: string | string[]): Kub
         const pos = rest.filter((r) => !r.startsWith('-'));
         const bad = flags.find((f) => f !== '--nftables' && f !== '--iptables');
         if (bad) throw new SimError(`error: unknown flag: ${bad}`);
-        if (pos.length !== 1 || flags.length > 1) throw new SimError('error: usage: sim rules <node> [--iptables|--nftables]');
+        if (pos.length !== 1 || flags.length > 1)
+          throw new SimError('error: usage: sim rules <node> [--iptables|--nftables]');
         const node = pos[0];
         // The rules come from the add-on's own reader: a cluster without kube-proxy never loads its code.
         const mode = flags[0] === '--nftables' ? 'nftables' : flags[0] === '--iptables' ? 'iptables' : undefined;
         const rules = cluster.addons?.find((a) => a.rules)?.rules?.(cluster.world, node, mode);
         if (rules?.error) throw new SimError(`error: ${rules.error}`);
-        if (!rules) throw new SimError(`error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`);
-        if (rules.text === undefined) throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
+        if (!rules)
+          throw new SimError(
+            `error: kube-proxy does not run on node "${node}" (a script turns it on with the header line "# addons: kube-proxy")`,
+          );
+        if (rules.text === undefined)
+          throw new SimError(`error: kube-proxy on node "${node}" has not synced its rules yet`);
         out += rules.text;
         break;
       }
       case 'traffic': {
         // The pod network comes with kube-proxy's add-on: a cluster without it never loads its code.
         const net = cluster.addons?.find((a) => a.net)?.net;
-        if (!net) throw new SimError('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")');
+        if (!net)
+          throw new SimError(
+            'error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")',
+          );
         const res = net.traffic(cluster, rest);
         if (res.exitCode !== 0) throw new SimError(res.stderr.replace(/\n$/, ''));
         out += res.stdout;

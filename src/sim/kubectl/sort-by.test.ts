@@ -16,7 +16,9 @@ describe('RelaxedJSONPathExpression', () => {
   });
 
   it('refuses two expressions', () => {
-    expect(() => relaxedJSONPathExpression('{.a}{.b}')).toThrow("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'");
+    expect(() => relaxedJSONPathExpression('{.a}{.b}')).toThrow(
+      "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'",
+    );
   });
 });
 
@@ -49,7 +51,9 @@ describe('sortByField', () => {
     const objs = [{ n: 'b', v: 2 }, { n: 'x' }, { n: 'a', v: 1 }];
     sortByField(objs, '{.v}');
     expect(objs.map((o) => o.n)).toEqual(['x', 'a', 'b']);
-    expect(() => sortByField(objs, '{.nope}')).toThrow('couldn\'t find any field with path "{.nope}" in the list of objects');
+    expect(() => sortByField(objs, '{.nope}')).toThrow(
+      'couldn\'t find any field with path "{.nope}" in the list of objects',
+    );
     const none: unknown[] = [];
     sortByField(none, '{.nope}'); // an empty list is never checked
   });
@@ -67,12 +71,24 @@ describe('kubectl get --sort-by', () => {
     const c = cluster();
     const out = runKubectl(c, 'get pods -o wide --sort-by=.spec.nodeName');
     expect(out.exitCode).toBe(0);
-    const nodes = out.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[6]);
+    const nodes = out.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/\s+/)[6]);
     expect(nodes).toEqual([...nodes].sort());
     const names = runKubectl(c, 'get pods --sort-by=.spec.nodeName -o name').stdout.trim().split('\n');
-    const byNode = runKubectl(c, "get pods --sort-by=.spec.nodeName -o jsonpath={.items[*].metadata.name}").stdout.split(' ');
+    const byNode = runKubectl(
+      c,
+      'get pods --sort-by=.spec.nodeName -o jsonpath={.items[*].metadata.name}',
+    ).stdout.split(' ');
     expect(names.map((n) => n.replace('pod/', ''))).toEqual(byNode);
-    expect(runKubectl(c, 'get pods --sort-by=.spec.nodeName --no-headers').stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(byNode);
+    expect(
+      runKubectl(c, 'get pods --sort-by=.spec.nodeName --no-headers')
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(byNode);
   });
 
   it('events by lastTimestamp: the newest last, as the troubleshooting chapter advises', () => {
@@ -87,11 +103,19 @@ describe('kubectl get --sort-by', () => {
     expect(rows.slice(1).length).toBeGreaterThan(12); // past Go's insertion-sort threshold
   });
 
-  it('gives kubectl\'s errors for a field nothing has and a path it cannot read', () => {
+  it("gives kubectl's errors for a field nothing has and a path it cannot read", () => {
     const c = cluster();
-    expect(runKubectl(c, 'get pods --sort-by=.spec.nope')).toEqual({ stdout: '', stderr: 'error: couldn\'t find any field with path "{.spec.nope}" in the list of objects\n', exitCode: 1 });
-    expect(runKubectl(c, 'get pods --sort-by=.metadata.labels').stderr).toBe('error: Field {.metadata.labels} in [][][]reflect.Value is an unsortable type: interface, err: unsortable type: map[string]interface {}\n');
+    expect(runKubectl(c, 'get pods --sort-by=.spec.nope')).toEqual({
+      stdout: '',
+      stderr: 'error: couldn\'t find any field with path "{.spec.nope}" in the list of objects\n',
+      exitCode: 1,
+    });
+    expect(runKubectl(c, 'get pods --sort-by=.metadata.labels').stderr).toBe(
+      'error: Field {.metadata.labels} in [][][]reflect.Value is an unsortable type: interface, err: unsortable type: map[string]interface {}\n',
+    );
     expect(runKubectl(c, 'get deployments --sort-by=.spec.replicas').exitCode).toBe(0); // one row: nothing to compare
-    expect(runKubectl(c, 'get pods -l app=none --sort-by=.spec.nope').stderr).toBe('No resources found in default namespace.\n');
+    expect(runKubectl(c, 'get pods -l app=none --sort-by=.spec.nope').stderr).toBe(
+      'No resources found in default namespace.\n',
+    );
   });
 });

@@ -16,15 +16,24 @@ const RELAXED = /^\{\.?([^{}]+)\}$|^\.?([^{}]+)$/;
 export function relaxedJSONPathExpression(path: string): string {
   if (path === '') return path;
   const m = RELAXED.exec(path);
-  if (!m) throw new SortByError("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'");
+  if (!m)
+    throw new SortByError(
+      "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'",
+    );
   return `{.${m[1] || m[2]}}`;
 }
 
 /** The field kubectl sorts by: the relaxed form, or the flag as written when that fails (as get.go does). */
 export function sortField(sortBy: string): string {
   let field: string;
-  try { field = relaxedJSONPathExpression(sortBy); } catch { field = sortBy; }
-  try { jsonPathResults(field, {}); } catch (e) {
+  try {
+    field = relaxedJSONPathExpression(sortBy);
+  } catch {
+    field = sortBy;
+  }
+  try {
+    jsonPathResults(field, {});
+  } catch (e) {
     if (e instanceof JsonPathError) throw new SortByError(`sorting error: ${e.message}`);
     throw e;
   }
@@ -33,7 +42,11 @@ export function sortField(sortBy: string): string {
 
 /** resource.ParseQuantity's verdict (it takes "m", "+" or "." as 0: kubectl/issues/1517); undefined when Go refuses the string. */
 function isQuantity(s: string): Quantity | undefined {
-  try { return parseQuantity(s); } catch { return undefined; }
+  try {
+    return parseQuantity(s);
+  } catch {
+    return undefined;
+  }
 }
 
 function typeName(v: unknown): string {
@@ -68,7 +81,10 @@ function firstValues(field: string, objs: readonly unknown[]): { found: boolean;
   let found = false;
   const values = objs.map((o) => {
     const r = jsonPathResults(field, o);
-    if (r.length > 0 && r[0].length > 0) { found = true; return r[0]; }
+    if (r.length > 0 && r[0].length > 0) {
+      found = true;
+      return r[0];
+    }
     return undefined;
   });
   return { found, values };
@@ -88,9 +104,14 @@ export function sortByField<T>(objs: T[], field: string, passes = 1): void {
   const less = (a: { v?: unknown[] }, b: { v?: unknown[] }) => {
     if (!a.v) return true;
     if (!b.v) return false;
-    try { return isLess(a.v[0], b.v[0]); } catch (e) {
+    try {
+      return isLess(a.v[0], b.v[0]);
+    } catch (e) {
       // kubectl prints this with klog.Exitf (a fatal log line with the time and its pid); the text is the same.
-      if (e instanceof SortByError) throw new SortByError(`Field ${field} in ${passes > 1 ? '[][][]reflect.Value' : '*unstructured.Unstructured'} is an unsortable type: interface, err: ${e.message}`);
+      if (e instanceof SortByError)
+        throw new SortByError(
+          `Field ${field} in ${passes > 1 ? '[][][]reflect.Value' : '*unstructured.Unstructured'} is an unsortable type: interface, err: ${e.message}`,
+        );
       throw e;
     }
   };

@@ -2,7 +2,10 @@
 // and a column block runs over consecutive lines that have a cell in that column.
 
 /** Options as in tabwriter.NewWriter(out, minwidth, tabwidth, padding, ' ', 0). */
-interface TabOptions { minwidth: number; padding: number }
+interface TabOptions {
+  minwidth: number;
+  padding: number;
+}
 
 /** kubectl get: printers.GetNewTabWriter (minwidth 6, padding 3). */
 export const GET_TABS: TabOptions = { minwidth: 6, padding: 3 };

@@ -4,9 +4,18 @@ import { throttleLogLine } from './throttle.ts';
 import { runKubectl } from './kubectl.ts';
 
 describe('kubectl client-side throttling (its clientset: QPS 5, burst 10)', () => {
-  it('klog\'s line for a long wait, as rest/request.go logs it at -v=0', () => {
-    expect(throttleLogLine(26_212, 1200, { verb: 'create', resource: 'pods', namespace: 'default', name: 'web-1', subresource: 'eviction' }))
-      .toBe('I0101 00:00:26.212000    4242 request.go:754] "Waited before sending request" delay="1.2s" reason="client-side throttling, not priority and fairness" verb="POST" URL="https://127.0.0.1:6443/api/v1/namespaces/default/pods/web-1/eviction"\n');
+  it("klog's line for a long wait, as rest/request.go logs it at -v=0", () => {
+    expect(
+      throttleLogLine(26_212, 1200, {
+        verb: 'create',
+        resource: 'pods',
+        namespace: 'default',
+        name: 'web-1',
+        subresource: 'eviction',
+      }),
+    ).toBe(
+      'I0101 00:00:26.212000    4242 request.go:754] "Waited before sending request" delay="1.2s" reason="client-side throttling, not priority and fairness" verb="POST" URL="https://127.0.0.1:6443/api/v1/namespaces/default/pods/web-1/eviction"\n',
+    );
   });
 
   it('drain of a node with 30 pods: evictions after the burst go 5 a second, and one wait over 1 s is logged', () => {

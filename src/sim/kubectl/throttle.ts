@@ -4,7 +4,13 @@
 // (cli-runtime's mapper calls clientFn for each Info): those never wait. drain's clientset does.
 import type { ApiRequest, ApiResult } from '../api/request.ts';
 import { resourcePath } from '../api/resources.ts';
-import { DEFAULT_CLIENT_LIMIT, EXTRA_LONG_THROTTLE_LATENCY_MS, newTokenBucket, reserve, type TokenBucket } from '../client-go/flowcontrol.ts';
+import {
+  DEFAULT_CLIENT_LIMIT,
+  EXTRA_LONG_THROTTLE_LATENCY_MS,
+  newTokenBucket,
+  reserve,
+  type TokenBucket,
+} from '../client-go/flowcontrol.ts';
 import { EPOCH_MS } from '../util/names.ts';
 import { goDuration } from '../util/duration.ts';
 import type { Run } from './cmd/util.ts';
@@ -15,7 +21,10 @@ const THROTTLE_LOG_INTERVAL_MS = 10_000;
 const KUBECTL_PID = 4242;
 
 /** One command's clientset: its token bucket and when it last logged a wait. */
-interface Clientset { bucket: TokenBucket; lastLogged?: number }
+interface Clientset {
+  bucket: TokenBucket;
+  lastLogged?: number;
+}
 
 /** The command's clientset, made at its first request (the bucket starts full). */
 export function newClientset(r: Run): Clientset {
@@ -34,14 +43,24 @@ export function reserveAt(r: Run, c: Clientset): number {
 export function sendAt(r: Run, c: Clientset, req: ApiRequest, reservedAt: number, at: number): ApiResult<unknown> {
   if (at > r.now) r.cluster.advance(at - r.now);
   const waited = at - reservedAt;
-  if (waited > EXTRA_LONG_THROTTLE_LATENCY_MS && (c.lastLogged === undefined || r.now - c.lastLogged >= THROTTLE_LOG_INTERVAL_MS)) {
+  if (
+    waited > EXTRA_LONG_THROTTLE_LATENCY_MS &&
+    (c.lastLogged === undefined || r.now - c.lastLogged >= THROTTLE_LOG_INTERVAL_MS)
+  ) {
     c.lastLogged = r.now;
     r.warn(throttleLogLine(r.now, waited, req));
   }
   return r.req(req);
 }
 
-const HTTP_VERB: Record<string, string> = { get: 'GET', list: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE' };
+const HTTP_VERB: Record<string, string> = {
+  get: 'GET',
+  list: 'GET',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+};
 
 /** klog's text line for "Waited before sending request" (header: severity, date, time, pid, file:line). */
 export function throttleLogLine(now: number, waitedMs: number, req: ApiRequest): string {

@@ -9,7 +9,9 @@ import type { ComponentDef } from '../world.ts';
 export const KUBECTL = 'kubectl';
 
 /** What kubectl's watches have delivered and the command has not read yet. */
-export interface KubectlInbox { events: (WatchNotification | WatchClosed)[] }
+export interface KubectlInbox {
+  events: (WatchNotification | WatchClosed)[];
+}
 
 /** kubectl as a component: it keeps each notification for the command that opened the watch. */
 export const kubectlDef: ComponentDef<KubectlInbox> = {
@@ -17,6 +19,7 @@ export const kubectlDef: ComponentDef<KubectlInbox> = {
   init: () => ({ events: [] }),
   handle(event, ctx) {
     const e = event as { type?: string };
-    if (e?.type === 'watch' || e?.type === 'watch-closed') ctx.state.events.push(event as WatchNotification | WatchClosed);
+    if (e?.type === 'watch' || e?.type === 'watch-closed')
+      ctx.state.events.push(event as WatchNotification | WatchClosed);
   },
 };

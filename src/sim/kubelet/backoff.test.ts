@@ -1,8 +1,17 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  newCrashLoopBackOff, newImageBackOff, doBackOff, backoffGet, backoffNext, getStableKey, isInBackOffSinceUpdate,
-  imagePullBackOffKey, imagePullBackOffMessage, backoffGC, type Backoff,
+  newCrashLoopBackOff,
+  newImageBackOff,
+  doBackOff,
+  backoffGet,
+  backoffNext,
+  getStableKey,
+  isInBackOffSinceUpdate,
+  imagePullBackOffKey,
+  imagePullBackOffMessage,
+  backoffGC,
+  type Backoff,
 } from './backoff.ts';
 
 const pod = { name: 'web-7c5ddbdf54-x2k9p', namespace: 'default', uid: '3f2a6c1e-0000-4000-8000-000000000001' };
@@ -39,7 +48,9 @@ describe('crash-loop back-off', () => {
 
   it('prints Go durations in the waiting message', () => {
     const { messages } = crashLoop(8, 1000);
-    expect(messages[0]).toBe(`back-off 10s restarting failed container=app pod=web-7c5ddbdf54-x2k9p_default(${pod.uid})`);
+    expect(messages[0]).toBe(
+      `back-off 10s restarting failed container=app pod=web-7c5ddbdf54-x2k9p_default(${pod.uid})`,
+    );
     expect(messages.map((m) => m.split(' ')[1])).toEqual(['10s', '20s', '40s', '1m20s', '2m40s', '5m0s', '5m0s']);
   });
 
@@ -47,7 +58,11 @@ describe('crash-loop back-off', () => {
     let b = newCrashLoopBackOff();
     b = (doBackOff(b, pod, 'app', 0, 0) as { backoff: Backoff }).backoff;
     const r = doBackOff(b, pod, 'app', 2000, 2000);
-    expect(r.inBackOff && r.event).toEqual({ type: 'Warning', reason: 'BackOff', message: `Back-off restarting failed container app in pod web-7c5ddbdf54-x2k9p_default(${pod.uid})` });
+    expect(r.inBackOff && r.event).toEqual({
+      type: 'Warning',
+      reason: 'BackOff',
+      message: `Back-off restarting failed container app in pod web-7c5ddbdf54-x2k9p_default(${pod.uid})`,
+    });
   });
 
   it('resets after 10 minutes without a back-off update', () => {
@@ -72,17 +87,20 @@ describe('crash-loop back-off', () => {
   });
 
   it('never exceeds 300 s whatever the exit times', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 2_000_000 }), { maxLength: 60 }), (gaps) => {
-      let b = newCrashLoopBackOff();
-      let t = 0;
-      for (const g of gaps) {
-        t += g;
-        b = backoffNext(b, 'k', t, t);
-        const v = backoffGet(b, 'k');
-        if (v > 300_000 || v < 10_000) return false;
-      }
-      return true;
-    }), { seed: 20260101 }); // fixed seed: runs are reproducible like the rest of the core
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2_000_000 }), { maxLength: 60 }), (gaps) => {
+        let b = newCrashLoopBackOff();
+        let t = 0;
+        for (const g of gaps) {
+          t += g;
+          b = backoffNext(b, 'k', t, t);
+          const v = backoffGet(b, 'k');
+          if (v > 300_000 || v < 10_000) return false;
+        }
+        return true;
+      }),
+      { seed: 20260101 },
+    ); // fixed seed: runs are reproducible like the rest of the core
   });
 
   it('GC drops idle entries', () => {

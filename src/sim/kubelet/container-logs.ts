@@ -5,7 +5,13 @@ import type { ContainerStatus, PodStatus } from 'kubernetes-types/core/v1';
 import type { KubeletState } from './kubelet-state.ts';
 
 /** GetContainerLogs: which container instance the request means, and its output. */
-export function containerLogs(st: KubeletState, namespace: string, pod: string, container: string, previous: boolean): { ok: true; text: string } | { ok: false; message: string } {
+export function containerLogs(
+  st: KubeletState,
+  namespace: string,
+  pod: string,
+  container: string,
+  previous: boolean,
+): { ok: true; text: string } | { ok: false; message: string } {
   const key = `${namespace}/${pod}`;
   const obj = st.pods.items[key];
   if (!obj) return { ok: false, message: `pod "${pod}" cannot be found - no logs available` };
@@ -18,7 +24,12 @@ export function containerLogs(st: KubeletState, namespace: string, pod: string, 
 }
 
 /** validateContainerLogStatus: the container ID whose log is meant, or why there is none. */
-function validateContainerLogStatus(podName: string, status: PodStatus, containerName: string, previous: boolean): { containerID: string } | { message: string } {
+function validateContainerLogStatus(
+  podName: string,
+  status: PodStatus,
+  containerName: string,
+  previous: boolean,
+): { containerID: string } | { message: string } {
   const all: ContainerStatus[] = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? [])];
   const cs = all.find((c) => c.name === containerName);
   if (!cs) return { message: `container "${containerName}" in pod "${podName}" is not available` };
@@ -38,7 +49,8 @@ function validateContainerLogStatus(podName: string, status: PodStatus, containe
   if (last) return last.containerID ? { containerID: last.containerID } : { message: `${where} is terminated` };
   if (waiting) {
     if (waiting.reason === 'ErrImagePull') return { message: `${where} is waiting to start: image can't be pulled` };
-    if (waiting.reason === 'ImagePullBackOff') return { message: `${where} is waiting to start: trying and failing to pull image` };
+    if (waiting.reason === 'ImagePullBackOff')
+      return { message: `${where} is waiting to start: trying and failing to pull image` };
     return { message: `${where} is waiting to start: ${waiting.reason ?? ''}` };
   }
   return { message: `${where} is waiting to start - no logs yet` };

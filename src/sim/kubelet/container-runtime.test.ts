@@ -1,8 +1,24 @@
 import { describe, it, expect } from 'vitest';
 import {
-  newRuntimeState, PullImage, pullImageDuration, RunPodSandbox, CreateContainer, StartContainer, StopContainer,
-  containerExited, injectOOMKill, injectCrash, RemovePodSandbox, ListContainers, normalizeImageRef, kubeContainerID,
-  ImageStatus, imageNotFoundError, ContainerStatus, ListPodSandbox, type RuntimeState,
+  newRuntimeState,
+  PullImage,
+  pullImageDuration,
+  RunPodSandbox,
+  CreateContainer,
+  StartContainer,
+  StopContainer,
+  containerExited,
+  injectOOMKill,
+  injectCrash,
+  RemovePodSandbox,
+  ListContainers,
+  normalizeImageRef,
+  kubeContainerID,
+  ImageStatus,
+  imageNotFoundError,
+  ContainerStatus,
+  ListPodSandbox,
+  type RuntimeState,
 } from './container-runtime.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 
@@ -40,13 +56,23 @@ describe('containerd model', () => {
     const r = PullImage(world(), 'nginx:1.27', 6392);
     expect(r.error).toBeUndefined();
     expect(ImageStatus(r.state, 'nginx:1.27', 6392).image?.id).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(r.record).toMatchObject({ t: 6392, component: 'containerd/node-1', kind: 'cri', verb: 'PullImage', path: '/runtime.v1.ImageService/PullImage', code: 'OK', node: 'node-1' });
+    expect(r.record).toMatchObject({
+      t: 6392,
+      component: 'containerd/node-1',
+      kind: 'cri',
+      verb: 'PullImage',
+      path: '/runtime.v1.ImageService/PullImage',
+      code: 'OK',
+      node: 'node-1',
+    });
   });
 
-  it('a missing image fails with containerd\'s NotFound text', () => {
+  it("a missing image fails with containerd's NotFound text", () => {
     const s = { ...world(), missingImages: ['docker.io/library/nginx:doesnotexist'] };
     const r = PullImage(s, 'nginx:doesnotexist', 600);
-    expect(r.error).toBe('rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found');
+    expect(r.error).toBe(
+      'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
+    );
     expect(r.error).toBe(imageNotFoundError('nginx:doesnotexist'));
     expect(r.record.code).toBe('NotFound');
   });
@@ -58,13 +84,23 @@ describe('containerd model', () => {
     s = sb.state;
     expect(sb.sandbox?.ip).toBe('10.244.1.2');
     expect(sb.sandbox?.id).toMatch(/^[0-9a-f]{64}$/);
-    const c = CreateContainer(s, { sandboxId: sb.sandbox!.id, name: 'app', image: 'nginx:1.27', restartCount: 0 }, 20, rng);
+    const c = CreateContainer(
+      s,
+      { sandboxId: sb.sandbox!.id, name: 'app', image: 'nginx:1.27', restartCount: 0 },
+      20,
+      rng,
+    );
     s = c.state;
     expect(kubeContainerID(c.container!)).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
     s = StartContainer(s, c.container!.id, 30).state;
     expect(s.containers[c.container!.id]).toMatchObject({ state: 'CONTAINER_RUNNING', startedAt: 30 });
     s = injectOOMKill(s, c.container!.id, 5000);
-    expect(s.containers[c.container!.id]).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137, reason: 'OOMKilled', finishedAt: 5000 });
+    expect(s.containers[c.container!.id]).toMatchObject({
+      state: 'CONTAINER_EXITED',
+      exitCode: 137,
+      reason: 'OOMKilled',
+      finishedAt: 5000,
+    });
     expect(ListContainers(s, 5001, { sandboxId: sb.sandbox!.id }).containers).toHaveLength(1);
     const removed = RemovePodSandbox(s, sb.sandbox!.id, 6000);
     expect(ListContainers(removed.state, 6001).containers).toHaveLength(0);
@@ -77,20 +113,35 @@ describe('containerd model', () => {
     let s = PullImage(world(), 'busybox:1.36', 0).state;
     const sb = RunPodSandbox(s, pod, 0, rng);
     s = sb.state;
-    const c = CreateContainer(s, { sandboxId: sb.sandbox!.id, name: 'app', image: 'busybox:1.36', restartCount: 0 }, 0, rng);
+    const c = CreateContainer(
+      s,
+      { sandboxId: sb.sandbox!.id, name: 'app', image: 'busybox:1.36', restartCount: 0 },
+      0,
+      rng,
+    );
     s = StartContainer(c.state, c.container!.id, 0).state;
     expect(injectCrash(s, c.container!.id, 100).containers[c.container!.id].reason).toBe('Error');
-    expect(containerExited(s, c.container!.id, 100, { exitCode: 0 }).containers[c.container!.id].reason).toBe('Completed');
+    expect(containerExited(s, c.container!.id, 100, { exitCode: 0 }).containers[c.container!.id].reason).toBe(
+      'Completed',
+    );
   });
 
   it('StopContainer: SIGTERM handled exits 0 soon; ignored means SIGKILL (137) at the grace end', () => {
     const rng = lcg(3);
     let s = PullImage(world(), 'nginx:1.27', 0).state;
     const sb = RunPodSandbox(s, pod, 0, rng);
-    const c = CreateContainer(sb.state, { sandboxId: sb.sandbox!.id, name: 'app', image: 'nginx:1.27', restartCount: 0 }, 0, rng);
+    const c = CreateContainer(
+      sb.state,
+      { sandboxId: sb.sandbox!.id, name: 'app', image: 'nginx:1.27', restartCount: 0 },
+      0,
+      rng,
+    );
     s = StartContainer(c.state, c.container!.id, 0).state;
     expect(StopContainer(s, c.container!.id, 30, 1000)).toMatchObject({ exitAt: 1100, exitCode: 0 });
-    expect(StopContainer(s, c.container!.id, 30, 1000, { handlesSigterm: false, shutdownMs: 0 })).toMatchObject({ exitAt: 31_000, exitCode: 137 });
+    expect(StopContainer(s, c.container!.id, 30, 1000, { handlesSigterm: false, shutdownMs: 0 })).toMatchObject({
+      exitAt: 31_000,
+      exitCode: 137,
+    });
   });
 
   it('ContainerStatus and ListPodSandbox', () => {
@@ -111,7 +162,10 @@ describe('containerd model', () => {
     for (let seed = 1; seed < 50; seed++) {
       const draws = lcg(seed);
       let want = '';
-      for (let i = 0; i < 16; i++) want += Math.floor(draws() * 0x10000).toString(16).padStart(4, '0');
+      for (let i = 0; i < 16; i++)
+        want += Math.floor(draws() * 0x10000)
+          .toString(16)
+          .padStart(4, '0');
       expect(RunPodSandbox(world(), pod, 0, lcg(seed)).sandbox!.id).toBe(want);
     }
   });

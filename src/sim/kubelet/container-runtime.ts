@@ -4,7 +4,14 @@
 // schedules the completion (containerExited) on its own clock.
 import { copyDict, newDict } from '../util/dict.ts';
 import { allocatePodIP, releasePodIP, type PodIPAllocator } from './pod-ip.ts';
-import { componentNames, criPaths, imageIDs, imageRepos, mapChangeLogs, normalizedRefs } from './container-runtime-cache.ts';
+import {
+  componentNames,
+  criPaths,
+  imageIDs,
+  imageRepos,
+  mapChangeLogs,
+  normalizedRefs,
+} from './container-runtime-cache.ts';
 import { lastCall } from '../util/memo.ts';
 
 /** Randomness comes from the world's seeded generator, injected as a function returning [0, 1). */
@@ -173,14 +180,29 @@ export function newRuntimeState(node: string, ipam: PodIPAllocator, bandwidthByt
 
 const componentOf = lastCall((node: string): string => {
   let component = componentNames.get(node);
-  if (component === undefined) { component = `containerd/${node}`; if (componentNames.size >= 65536) componentNames.clear(); componentNames.set(node, component); }
+  if (component === undefined) {
+    component = `containerd/${node}`;
+    if (componentNames.size >= 65536) componentNames.clear();
+    componentNames.set(node, component);
+  }
   return component;
 });
 
 /** A CRI record; its fields in the order `{ …, code, ...{ message, object } }` gave (no options object spread per call). */
-function record(s: RuntimeState, t: number, service: 'RuntimeService' | 'ImageService', verb: string, object?: Record<string, unknown>, code: CriRecord['code'] = 'OK', message?: string): CriRecord {
+function record(
+  s: RuntimeState,
+  t: number,
+  service: 'RuntimeService' | 'ImageService',
+  verb: string,
+  object?: Record<string, unknown>,
+  code: CriRecord['code'] = 'OK',
+  message?: string,
+): CriRecord {
   let path = criPaths.get(verb);
-  if (path === undefined) { path = `/runtime.v1.${service}/${verb}`; criPaths.set(verb, path); }
+  if (path === undefined) {
+    path = `/runtime.v1.${service}/${verb}`;
+    criPaths.set(verb, path);
+  }
   const r: CriRecord = { t, component: componentOf(s.node), kind: 'cri', verb, path, node: s.node, code };
   if (message !== undefined) r.message = message;
   if (object !== undefined) r.object = object;
@@ -217,7 +239,11 @@ export function PullImage(
   const ref = normalizeImageRef(image);
   if (s.missingImages.includes(ref)) {
     const error = imageNotFoundError(image);
-    return { state: s, error, record: record(s, now, 'ImageService', 'PullImage', { image: ref, durationMs }, 'NotFound', error) };
+    return {
+      state: s,
+      error,
+      record: record(s, now, 'ImageService', 'PullImage', { image: ref, durationMs }, 'NotFound', error),
+    };
   }
   const had = s.images[ref];
   const img: ImageRecord = had ?? { ref, id: imageID(ref), sizeBytes: IMAGE_SIZES[ref] ?? DEFAULT_IMAGE_SIZE };
@@ -243,33 +269,61 @@ export function RunPodSandbox(
     return { state: s, error, record: record(s, now, 'RuntimeService', 'RunPodSandbox', undefined, 'Unknown', error) };
   }
   const sandbox: SandboxRecord = {
-    id, podUID: pod.uid, podName: pod.name, namespace: pod.namespace, attempt: pod.attempt ?? 0,
-    state: 'SANDBOX_READY', ip: alloc.ip, createdAt: now,
+    id,
+    podUID: pod.uid,
+    podName: pod.name,
+    namespace: pod.namespace,
+    attempt: pod.attempt ?? 0,
+    state: 'SANDBOX_READY',
+    ip: alloc.ip,
+    createdAt: now,
   };
   return {
     state: { ...s, ipam: alloc.allocator, sandboxes: setInPlace(s.sandboxes, id, sandbox) },
     sandbox,
-    record: record(s, now, 'RuntimeService', 'RunPodSandbox', { podSandboxId: id, ip: alloc.ip, pod: `${pod.namespace}/${pod.name}` }),
+    record: record(s, now, 'RuntimeService', 'RunPodSandbox', {
+      podSandboxId: id,
+      ip: alloc.ip,
+      pod: `${pod.namespace}/${pod.name}`,
+    }),
   };
 }
 
 /** StopPodSandbox: tear the network down (the IP goes back to the pool) and stop pause. */
-export function StopPodSandbox(s: RuntimeState, sandboxId: string, now: number): { state: RuntimeState; record: CriRecord } {
+export function StopPodSandbox(
+  s: RuntimeState,
+  sandboxId: string,
+  now: number,
+): { state: RuntimeState; record: CriRecord } {
   const sb = s.sandboxes[sandboxId];
   const state = sb
-    ? { ...s, ipam: releasePodIP(s.ipam, sandboxId), sandboxes: copyDict(s.sandboxes, sandboxId, { ...sb, state: 'SANDBOX_NOTREADY' as const }) }
+    ? {
+        ...s,
+        ipam: releasePodIP(s.ipam, sandboxId),
+        sandboxes: copyDict(s.sandboxes, sandboxId, { ...sb, state: 'SANDBOX_NOTREADY' as const }),
+      }
     : s;
   return { state, record: record(s, now, 'RuntimeService', 'StopPodSandbox', { podSandboxId: sandboxId }) };
 }
 
 /** RemovePodSandbox: stops it if needed, then forgets it and its containers. */
-export function RemovePodSandbox(s: RuntimeState, sandboxId: string, now: number): { state: RuntimeState; record: CriRecord } {
+export function RemovePodSandbox(
+  s: RuntimeState,
+  sandboxId: string,
+  now: number,
+): { state: RuntimeState; record: CriRecord } {
   const stopped = StopPodSandbox(s, sandboxId, now).state;
   const sandboxes = copyDict(stopped.sandboxes);
   delete sandboxes[sandboxId];
   const containers = newDict<ContainerRecord>();
-  for (const id in stopped.containers) { const c = stopped.containers[id]; if (c.sandboxId !== sandboxId) containers[id] = c; }
-  return { state: { ...stopped, sandboxes, containers }, record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { podSandboxId: sandboxId }) };
+  for (const id in stopped.containers) {
+    const c = stopped.containers[id];
+    if (c.sandboxId !== sandboxId) containers[id] = c;
+  }
+  return {
+    state: { ...stopped, sandboxes, containers },
+    record: record(s, now, 'RuntimeService', 'RemovePodSandbox', { podSandboxId: sandboxId }),
+  };
 }
 
 /** CreateContainer in a sandbox from a present image. */
@@ -282,19 +336,35 @@ export function CreateContainer(
   const ref = normalizeImageRef(args.image);
   const img = s.images[ref];
   if (!s.sandboxes[args.sandboxId] || !img) {
-    const error = !img ? `rpc error: code = NotFound desc = image "${ref}" not found` : `rpc error: code = NotFound desc = sandbox ${args.sandboxId} not found`;
-    return { state: s, error, record: record(s, now, 'RuntimeService', 'CreateContainer', undefined, 'NotFound', error) };
+    const error = !img
+      ? `rpc error: code = NotFound desc = image "${ref}" not found`
+      : `rpc error: code = NotFound desc = sandbox ${args.sandboxId} not found`;
+    return {
+      state: s,
+      error,
+      record: record(s, now, 'RuntimeService', 'CreateContainer', undefined, 'NotFound', error),
+    };
   }
   const c: ContainerRecord = {
-    id: hex64(rng), sandboxId: args.sandboxId, name: args.name, image: ref, imageRef: img.id,
-    state: 'CONTAINER_CREATED', restartCount: args.restartCount, createdAt: now,
+    id: hex64(rng),
+    sandboxId: args.sandboxId,
+    name: args.name,
+    image: ref,
+    imageRef: img.id,
+    state: 'CONTAINER_CREATED',
+    restartCount: args.restartCount,
+    createdAt: now,
   };
   // Only the containers map changes, in place: the state object itself is the new state.
   setInPlace(s.containers, c.id, c);
   return {
     state: s,
     container: c,
-    record: record(s, now, 'RuntimeService', 'CreateContainer', { containerId: c.id, name: c.name, attempt: c.restartCount }),
+    record: record(s, now, 'RuntimeService', 'CreateContainer', {
+      containerId: c.id,
+      name: c.name,
+      attempt: c.restartCount,
+    }),
   };
 }
 
@@ -316,7 +386,11 @@ function setInPlace<T>(map: Record<string, T>, key: string, value: T): Record<st
 }
 
 /** StartContainer: created → running. */
-export function StartContainer(s: RuntimeState, containerId: string, now: number): { state: RuntimeState; record: CriRecord; error?: string } {
+export function StartContainer(
+  s: RuntimeState,
+  containerId: string,
+  now: number,
+): { state: RuntimeState; record: CriRecord; error?: string } {
   const c = s.containers[containerId];
   if (!c || c.state !== 'CONTAINER_CREATED') {
     const error = `rpc error: code = Unknown desc = failed to start container "${containerId}": container is not in created state`;
@@ -346,10 +420,16 @@ export function StopContainer(
   const byTerm = behaviour.handlesSigterm && behaviour.shutdownMs <= graceMs;
   const exitAt = now + (byTerm ? behaviour.shutdownMs : graceMs);
   const exitCode = byTerm ? 0 : 137;
-  const state = c && c.state !== 'CONTAINER_EXITED'
-    ? { ...s, containers: copyDict(s.containers, containerId, { ...c, stopRequestedAt: now }) }
-    : s;
-  return { state, exitAt, exitCode, record: record(s, now, 'RuntimeService', 'StopContainer', { containerId, timeout: timeoutSeconds }) };
+  const state =
+    c && c.state !== 'CONTAINER_EXITED'
+      ? { ...s, containers: copyDict(s.containers, containerId, { ...c, stopRequestedAt: now }) }
+      : s;
+  return {
+    state,
+    exitAt,
+    exitCode,
+    record: record(s, now, 'RuntimeService', 'StopContainer', { containerId, timeout: timeoutSeconds }),
+  };
 }
 
 /** containerd's termination reason for an exit (what the kubelet shows as state.terminated.reason). */
@@ -368,7 +448,14 @@ export function containerExited(
   const c = s.containers[containerId];
   if (!c || c.state === 'CONTAINER_EXITED') return s;
   const exitCode = exit.oom ? 137 : exit.exitCode;
-  const done: ContainerRecord = { ...c, state: 'CONTAINER_EXITED', finishedAt: now, exitCode, reason: exitReason(exitCode, !!exit.oom), startedAt: c.startedAt ?? now };
+  const done: ContainerRecord = {
+    ...c,
+    state: 'CONTAINER_EXITED',
+    finishedAt: now,
+    exitCode,
+    reason: exitReason(exitCode, !!exit.oom),
+    startedAt: c.startedAt ?? now,
+  };
   // An app's last words end with a newline, as a line written to stderr does.
   if (exit.log) done.log = (c.log ?? '') + (exit.log.endsWith('\n') ? exit.log : `${exit.log}\n`);
   return { ...s, containers: copyDict<ContainerRecord>(s.containers, containerId, done) };
@@ -385,13 +472,25 @@ export function injectOOMKill(s: RuntimeState, containerId: string, now: number)
 }
 
 /** ContainerStatus: one container's record (the PLEG reads exit codes and times from it). */
-export function ContainerStatus(s: RuntimeState, containerId: string, now: number): { container?: ContainerRecord; record: CriRecord } {
+export function ContainerStatus(
+  s: RuntimeState,
+  containerId: string,
+  now: number,
+): { container?: ContainerRecord; record: CriRecord } {
   const container = s.containers[containerId];
   return {
     container,
     record: container
       ? record(s, now, 'RuntimeService', 'ContainerStatus', { containerId })
-      : record(s, now, 'RuntimeService', 'ContainerStatus', undefined, 'NotFound', `rpc error: code = NotFound desc = an error occurred when try to find container "${containerId}": not found`),
+      : record(
+          s,
+          now,
+          'RuntimeService',
+          'ContainerStatus',
+          undefined,
+          'NotFound',
+          `rpc error: code = NotFound desc = an error occurred when try to find container "${containerId}": not found`,
+        ),
   };
 }
 
@@ -402,7 +501,11 @@ export function ListPodSandbox(s: RuntimeState, now: number): { sandboxes: Sandb
 }
 
 /** ListContainers, optionally for one sandbox, oldest first (PLEG relists this every second). */
-export function ListContainers(s: RuntimeState, now: number, filter: { sandboxId?: string } = {}): { containers: ContainerRecord[]; record: CriRecord } {
+export function ListContainers(
+  s: RuntimeState,
+  now: number,
+  filter: { sandboxId?: string } = {},
+): { containers: ContainerRecord[]; record: CriRecord } {
   const containers = Object.values(s.containers)
     .filter((c) => !filter.sandboxId || c.sandboxId === filter.sandboxId)
     .sort((a, b) => a.createdAt - b.createdAt || a.restartCount - b.restartCount);

@@ -31,8 +31,16 @@ function shared(events: Map<string, KubeletEvent>, value: string, make: (value: 
   return e;
 }
 
-const makePulling = (image: string): KubeletEvent => ({ type: 'Normal', reason: PullingImage, message: `Pulling image "${image}"` });
-const makeAlreadyPresent = (image: string): KubeletEvent => ({ type: 'Normal', reason: PulledImage, message: `Container image "${image}" already present on machine and can be accessed by the pod` });
+const makePulling = (image: string): KubeletEvent => ({
+  type: 'Normal',
+  reason: PullingImage,
+  message: `Pulling image "${image}"`,
+});
+const makeAlreadyPresent = (image: string): KubeletEvent => ({
+  type: 'Normal',
+  reason: PulledImage,
+  message: `Container image "${image}" already present on machine and can be accessed by the pod`,
+});
 
 /** "Pulling image "nginx:1.27"" */
 export function pullingImageEvent(image: string): KubeletEvent {
@@ -42,7 +50,8 @@ export function pullingImageEvent(image: string): KubeletEvent {
 /** The Pulled message: durations truncated to ms and printed like Go ("6.392s", "568ms"). */
 export function pulledImageEvent(image: string, pullMs: number, totalMs: number, imageSizeBytes: number): KubeletEvent {
   return {
-    type: 'Normal', reason: PulledImage,
+    type: 'Normal',
+    reason: PulledImage,
     message: `Successfully pulled image "${image}" in ${goDuration(Math.trunc(pullMs))} (${goDuration(Math.trunc(totalMs))} including waiting). Image size: ${imageSizeBytes} bytes.`,
   };
 }

@@ -20,7 +20,12 @@ function splitDockerDomain(name: string): [string, string] {
   const i = name.indexOf('/');
   let domain: string;
   let remainder: string;
-  if (i === -1 || (!/[.:]/.test(name.slice(0, i)) && name.slice(0, i) !== 'localhost' && name.slice(0, i).toLowerCase() === name.slice(0, i))) {
+  if (
+    i === -1 ||
+    (!/[.:]/.test(name.slice(0, i)) &&
+      name.slice(0, i) !== 'localhost' &&
+      name.slice(0, i).toLowerCase() === name.slice(0, i))
+  ) {
     domain = 'docker.io';
     remainder = name;
   } else {
@@ -38,7 +43,8 @@ export function parseNormalizedNamedError(s: string): string | undefined {
   const [domain, remainder] = splitDockerDomain(s);
   const tagSep = remainder.indexOf(':');
   const remoteName = tagSep > -1 ? remainder.slice(0, tagSep) : remainder;
-  if (remoteName.toLowerCase() !== remoteName) return `invalid reference format: repository name (${remoteName}) must be lowercase`;
+  if (remoteName.toLowerCase() !== remoteName)
+    return `invalid reference format: repository name (${remoteName}) must be lowercase`;
   // Parse(domain + "/" + remainder)
   const full = `${domain}/${remainder}`;
   const m = REFERENCE.exec(full);
@@ -46,7 +52,8 @@ export function parseNormalizedNamedError(s: string): string | undefined {
     if (REFERENCE.test(full.toLowerCase())) return 'repository name must be lowercase';
     return 'invalid reference format';
   }
-  if (m[1].length > NAME_TOTAL_LENGTH_MAX) return `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`;
+  if (m[1].length > NAME_TOTAL_LENGTH_MAX)
+    return `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`;
   return undefined;
 }
 

@@ -14,4 +14,7 @@ export const handlersCache = new WeakMap<object, { st: KubeletState; h: EventHan
  * last status computation that found nothing changed.
  * (The memo behind kubelet.ts' updateNodeStatus.)
  */
-export const unchangedNodeStatus = new WeakMap<KubeletState, { prev: Node['status']; bootID: string; images: MapToken }>();
+export const unchangedNodeStatus = new WeakMap<
+  KubeletState,
+  { prev: Node['status']; bootID: string; images: MapToken }
+>();

@@ -155,7 +155,15 @@ export type KubeletFault =
   | { type: 'power-off' }
   | { type: 'power-on' }
   /** pod is `ns/name`, or just the name with `namespace` given */
-  | { type: 'crash'; pod: string; namespace?: string; container?: string; exitCode?: number; oom?: boolean; log?: string }
+  | {
+      type: 'crash';
+      pod: string;
+      namespace?: string;
+      container?: string;
+      exitCode?: number;
+      oom?: boolean;
+      log?: string;
+    }
   | { type: 'set-health'; pod: string; namespace?: string; container?: string; health: ContainerHealth };
 
 const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFound: 5, ResourceExhausted: 8 };
@@ -163,7 +171,14 @@ const GRPC_CODES: Record<CriRecord['code'], number> = { OK: 0, Unknown: 2, NotFo
 /** Log a CRI call (the runtime's record) as a request-log record: kind cri, component containerd/<node>, gRPC code number. */
 export function logCri(ctx: ClientCtx, rec: CriRecord, object?: string): void {
   // Undefined fields are left out here, so the log does not copy the record again to drop them.
-  const r: Parameters<ClientCtx['log']>[0] = { component: rec.component, kind: 'cri', verb: rec.verb, path: rec.path, node: rec.node, code: GRPC_CODES[rec.code] };
+  const r: Parameters<ClientCtx['log']>[0] = {
+    component: rec.component,
+    kind: 'cri',
+    verb: rec.verb,
+    path: rec.path,
+    node: rec.node,
+    code: GRPC_CODES[rec.code],
+  };
   if (object !== undefined) r.object = object;
   if (rec.message !== undefined) r.message = rec.message;
   ctx.log(r);
@@ -174,7 +189,15 @@ export function logCri(ctx: ClientCtx, rec: CriRecord, object?: string): void {
  * `spec.containers{<name>}` (kubecontainer.GenerateContainerRef), as kubectl's FROM column shows.
  */
 export function emitForContainer(ctx: ClientCtx, st: KubeletState, pod: Pod, container: string, e: KubeletEvent): void {
-  recordEvent(ctx, st.recorder, { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata, fieldPath: `spec.containers{${container}}` }, e.type, e.reason, e.message, st.cfg.node);
+  recordEvent(
+    ctx,
+    st.recorder,
+    { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata, fieldPath: `spec.containers{${container}}` },
+    e.type,
+    e.reason,
+    e.message,
+    st.cfg.node,
+  );
 }
 
 /** Record a kubelet event (source component kubelet, host = the node). */
@@ -183,7 +206,10 @@ export function emit(ctx: ClientCtx, st: KubeletState, obj: Parameters<typeof re
 }
 
 /** A runtime map as a relist saw it: the object and its in-place update count (see mapVersion). */
-export interface MapToken { map: object; version: number }
+export interface MapToken {
+  map: object;
+  version: number;
+}
 
 /** The token for `map` now. */
 export function mapToken(map: object): MapToken {

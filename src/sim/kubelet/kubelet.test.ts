@@ -8,8 +8,17 @@ import { storeGet } from '../apiserver/store.ts';
 import { storeKey } from '../api/resources.ts';
 import { rfc3339 } from '../util/time.ts';
 import {
-  crashContainer, healNode, imageAvailable, imageMissing, kubeletDef, kubeletStateOf, partitionNode, podLifecycleOf,
-  powerOff, powerOn, setContainerHealth,
+  crashContainer,
+  healNode,
+  imageAvailable,
+  imageMissing,
+  kubeletDef,
+  kubeletStateOf,
+  partitionNode,
+  podLifecycleOf,
+  powerOff,
+  powerOn,
+  setContainerHealth,
 } from './kubelet.ts';
 
 const K = 'kubelet/node-1';
@@ -21,14 +30,25 @@ function world(seed = 1): World {
   return w;
 }
 
-function podBody(name: string, container: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): Record<string, unknown> {
+function podBody(
+  name: string,
+  container: Record<string, unknown> = {},
+  spec: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web' } },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: { app: 'web' } },
     spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx:1.27', ...container }], ...spec },
   };
 }
 
-function createPod(w: World, name: string, container: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): Pod {
+function createPod(
+  w: World,
+  name: string,
+  container: Record<string, unknown> = {},
+  spec: Record<string, unknown> = {},
+): Pod {
   const r = w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: podBody(name, container, spec) });
   expect(r.ok).toBe(true);
   return (r as { object: Pod }).object;
@@ -52,14 +72,24 @@ function cri(w: World, from = 0): RequestRecord[] {
 
 function events(w: World, pod: string): CoreEvent[] {
   const evs = Object.values(w.state.store.objects.events ?? {}) as unknown as CoreEvent[];
-  return evs.filter((e) => e.involvedObject.name === pod).sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
+  return evs
+    .filter((e) => e.involvedObject.name === pod)
+    .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
 }
 
 function status(w: World, name: string) {
   const p = getPod(w, name)!;
   const cs = p.status?.containerStatuses?.[0];
   const ready = p.status?.conditions?.find((c) => c.type === 'Ready')?.status;
-  return { phase: p.status?.phase, ready, waiting: cs?.state?.waiting?.reason, running: !!cs?.state?.running, restartCount: cs?.restartCount, cs, pod: p };
+  return {
+    phase: p.status?.phase,
+    ready,
+    waiting: cs?.state?.waiting?.reason,
+    running: !!cs?.state?.running,
+    restartCount: cs?.restartCount,
+    cs,
+    pod: p,
+  };
 }
 
 describe('kubelet: registration, lease, node status', () => {
@@ -79,7 +109,11 @@ describe('kubelet: registration, lease, node status', () => {
     ]);
     const node = getNode(w);
     expect(node.spec).toEqual({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });
-    expect(node.metadata!.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
+    expect(node.metadata!.labels).toMatchObject({
+      'kubernetes.io/hostname': 'node-1',
+      'kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+    });
     expect(node.status!.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' });
     expect(node.status!.allocatable).toMatchObject({ cpu: '4', memory: '8092Mi', pods: '110' });
     expect(node.status!.conditions!.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([
@@ -88,13 +122,26 @@ describe('kubelet: registration, lease, node status', () => {
       ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
       ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
     ]);
-    expect(node.status!.addresses).toEqual([{ type: 'InternalIP', address: '10.0.0.11' }, { type: 'Hostname', address: 'node-1' }]);
+    expect(node.status!.addresses).toEqual([
+      { type: 'InternalIP', address: '10.0.0.11' },
+      { type: 'Hostname', address: 'node-1' },
+    ]);
     expect(node.status!.nodeInfo).toMatchObject({
-      kubeletVersion: 'v1.37.2', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
+      kubeletVersion: 'v1.37.2',
+      containerRuntimeVersion: 'containerd://2.1.4',
+      osImage: 'Debian GNU/Linux 12 (bookworm)',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
     });
     const lease = getLease(w);
-    expect(lease.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });
-    expect(lease.metadata!.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: node.metadata!.uid }]);
+    expect(lease.spec).toEqual({
+      holderIdentity: 'node-1',
+      leaseDurationSeconds: 40,
+      renewTime: '2026-01-01T00:00:00.000000Z',
+    });
+    expect(lease.metadata!.ownerReferences).toEqual([
+      { apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: node.metadata!.uid },
+    ]);
   });
 
   it('a control-plane node registers with its taint, and node-2 gets its own CIDR and IP', () => {
@@ -111,13 +158,17 @@ describe('kubelet: registration, lease, node status', () => {
     const w = world();
     w.advance(32_000);
     const puts = w.state.log.filter((r) => r.component === K && r.verb === 'PUT');
-    expect(puts.map((r) => [r.path, r.code])).toEqual(Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s', 200]));
+    expect(puts.map((r) => [r.path, r.code])).toEqual(
+      Array(3).fill(['/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s', 200]),
+    );
     // wait.JitterUntil(sync, 10 s, 0.04, sliding): each gap is 10 s to 10.4 s
     const gaps = puts.map((r, i) => r.t - (i ? puts[i - 1].t : 0));
     expect(gaps.every((g) => g >= 10_000 && g <= 10_400)).toBe(true);
     expect(new Set(gaps).size).toBeGreaterThan(1);
     // no GET: renewals start from the last written Lease
-    expect(w.state.log.filter((r) => r.component === K && r.verb === 'GET' && r.path.includes('/leases/') && r.t > 0)).toEqual([]);
+    expect(
+      w.state.log.filter((r) => r.component === K && r.verb === 'GET' && r.path.includes('/leases/') && r.t > 0),
+    ).toEqual([]);
     const revs = puts.map((r) => r.revision!);
     expect(revs[0]).toBeLessThan(revs[1]);
     expect(revs[1]).toBeLessThan(revs[2]);
@@ -127,7 +178,10 @@ describe('kubelet: registration, lease, node status', () => {
   it('reports node status only when it changed or after 5 minutes', () => {
     const w = world();
     w.advance(299_000);
-    const patches = () => w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/nodes/node-1/status?timeout=10s');
+    const patches = () =>
+      w.state.log.filter(
+        (r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/nodes/node-1/status?timeout=10s',
+      );
     expect(patches()).toHaveLength(0);
     // the first 10 s tick (jittered by up to 4 %) at or after 300 s
     w.advance(12_000);
@@ -136,7 +190,9 @@ describe('kubelet: registration, lease, node status', () => {
     expect(at).toBeGreaterThanOrEqual(300_000);
     expect(at).toBeLessThan(311_000);
     expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe(rfc3339(at));
-    expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe('2026-01-01T00:00:00Z');
+    expect(getNode(w).status!.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe(
+      '2026-01-01T00:00:00Z',
+    );
     // A pulled image changes status.images: reported at the next 10 s tick.
     createPod(w, 'web-1');
     w.advance(22_000);
@@ -151,16 +207,35 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
   it('each tick reads the Node from the node informer (no GET); a Ready=Unknown written by someone else is corrected at the next tick', () => {
     const w = world();
     w.advance(25_000);
-    const nodeReqs = (from: number) => w.state.log.filter((r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'));
+    const nodeReqs = (from: number) =>
+      w.state.log.filter(
+        (r) => r.component === K && r.kind === 'request' && r.t >= from && r.path.startsWith('/api/v1/nodes/node-1'),
+      );
     // Unchanged: nothing sent at the 10 s ticks (the GET at 0 is the lease controller's, for the owner).
-    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual(['0 GET /api/v1/nodes/node-1?timeout=10s 200']);
+    expect(nodeReqs(0).map((r) => `${r.t} ${r.verb} ${r.path} ${r.code}`)).toEqual([
+      '0 GET /api/v1/nodes/node-1?timeout=10s 200',
+    ]);
     // What the node lifecycle controller writes when the lease goes stale.
     const n = getNode(w);
-    const conditions = n.status!.conditions!.map((c) => c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c);
-    expect(w.kubectl({ verb: 'update', resource: 'nodes', name: 'node-1', subresource: 'status', body: { ...n, status: { ...n.status, conditions } } }).ok).toBe(true);
+    const conditions = n.status!.conditions!.map((c) =>
+      c.type === 'Ready'
+        ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' }
+        : c,
+    );
+    expect(
+      w.kubectl({
+        verb: 'update',
+        resource: 'nodes',
+        name: 'node-1',
+        subresource: 'status',
+        body: { ...n, status: { ...n.status, conditions } },
+      }).ok,
+    ).toBe(true);
     expect(readyOf(w).status).toBe('Unknown');
     w.advance(11_000);
-    expect(nodeReqs(25_000).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual(['PATCH /api/v1/nodes/node-1/status?timeout=10s 200']);
+    expect(nodeReqs(25_000).map((r) => `${r.verb} ${r.path} ${r.code}`)).toEqual([
+      'PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
+    ]);
     expect(readyOf(w)).toMatchObject({ status: 'True', reason: 'KubeletReady' });
   });
 
@@ -169,11 +244,16 @@ describe('kubelet: node status against the server copy (tryUpdateNodeStatus)', (
     w.advance(5_000);
     partitionNode(w, 'node-1');
     w.advance(280_000);
-    expect(w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'))).toEqual([]);
+    expect(w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'))).toEqual(
+      [],
+    );
     w.advance(30_000); // nodeStatusReportFrequency: the first tick after 300 s must report
     const reqs = w.state.log.filter((r) => r.component === K && r.t > 5_000 && r.path.startsWith('/api/v1/nodes/'));
     expect(new Set(reqs.map((r) => r.t)).size).toBe(1);
-    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual(['PATCH /api/v1/nodes/node-1/status?timeout=10s', ...Array(4).fill('GET /api/v1/nodes/node-1?timeout=10s')]);
+    expect(reqs.map((r) => `${r.verb} ${r.path}`)).toEqual([
+      'PATCH /api/v1/nodes/node-1/status?timeout=10s',
+      ...Array(4).fill('GET /api/v1/nodes/node-1?timeout=10s'),
+    ]);
     expect(reqs.every((r) => r.code !== 200)).toBe(true);
   });
 });
@@ -189,8 +269,13 @@ describe('kubelet: serialized image pulls (serializeImagePulls, the default)', (
     expect(pulls).toHaveLength(2);
     // nginx 72.4 MB and redis 45.6 MB at 12.5 MB/s, each after a 600 ms registry round trip
     const took: Record<string, number> = { web: 6392, cache: 4248 };
-    const pulled = ['web', 'cache'].map((p) => ({ pod: p, msg: events(w, p).find((e) => e.reason === 'Pulled')!.message! }));
-    const first = pulled.find((p) => p.msg.includes(`in ${took[p.pod] / 1000}s (${took[p.pod] / 1000}s including waiting)`))!;
+    const pulled = ['web', 'cache'].map((p) => ({
+      pod: p,
+      msg: events(w, p).find((e) => e.reason === 'Pulled')!.message!,
+    }));
+    const first = pulled.find((p) =>
+      p.msg.includes(`in ${took[p.pod] / 1000}s (${took[p.pod] / 1000}s including waiting)`),
+    )!;
     expect(first).toBeDefined();
     const second = pulled.find((p) => p !== first)!;
     // the second pull starts when the first ends: its wait is the first one's pull
@@ -209,8 +294,12 @@ describe('kubelet: serialized image pulls (serializeImagePulls, the default)', (
     createPod(w, 'b', { image: 'nginx:1.27' });
     w.advance(30_000);
     const msgs = ['a', 'b'].map((p) => events(w, p).find((e) => e.reason === 'Pulled')!.message!).sort();
-    expect(msgs[1]).toMatch(/^Successfully pulled image "nginx:1\.27" in 600ms \(6\.\d+s including waiting\)\. Image size: 72400000 bytes\.$/);
-    expect(msgs[0]).toBe('Successfully pulled image "nginx:1.27" in 6.392s (6.392s including waiting). Image size: 72400000 bytes.');
+    expect(msgs[1]).toMatch(
+      /^Successfully pulled image "nginx:1\.27" in 600ms \(6\.\d+s including waiting\)\. Image size: 72400000 bytes\.$/,
+    );
+    expect(msgs[0]).toBe(
+      'Successfully pulled image "nginx:1.27" in 6.392s (6.392s including waiting). Image size: 72400000 bytes.',
+    );
   });
 });
 
@@ -223,7 +312,9 @@ describe('kubelet: settle and the PLEG', () => {
     expect(status(w, 'web-1')).toMatchObject({ phase: 'Running', running: true });
     const started = cri(w).find((r) => r.verb === 'StartContainer')!.t;
     // The relist stays on its 1 s grid (boot at 0): Running is PATCHed at the first tick after the start.
-    const patches = w.state.log.filter((r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/namespaces/default/pods/web-1/status');
+    const patches = w.state.log.filter(
+      (r) => r.component === K && r.verb === 'PATCH' && r.path === '/api/v1/namespaces/default/pods/web-1/status',
+    );
     const relistAt = Math.floor(started / 1000) * 1000 + 1000;
     expect(patches[patches.length - 1].t).toBe(relistAt);
     expect(w.state.now - relistAt).toBeLessThan(100); // then only the watch deliveries of that PATCH
@@ -252,14 +343,29 @@ describe('kubelet: pods', () => {
     const s = status(w, 'web-1');
     expect(s).toMatchObject({ phase: 'Running', ready: 'True', running: true, restartCount: 0 });
     expect(podLifecycleOf(kubeletStateOf(w, 'node-1')!, 'default/web-1')!.state).toBe('running.ready');
-    expect(s.pod.status).toMatchObject({ podIP: '10.244.1.2', podIPs: [{ ip: '10.244.1.2' }], hostIP: '10.0.0.11', startTime: '2026-01-01T00:00:01Z' });
+    expect(s.pod.status).toMatchObject({
+      podIP: '10.244.1.2',
+      podIPs: [{ ip: '10.244.1.2' }],
+      hostIP: '10.0.0.11',
+      startTime: '2026-01-01T00:00:01Z',
+    });
     expect(s.cs!.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
     expect(s.cs!.imageID).toMatch(/^docker\.io\/library\/nginx@sha256:/);
     expect(s.pod.status!.conditions!.map((c) => `${c.type}=${c.status}`)).toEqual([
-      'PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True',
+      'PodReadyToStartContainers=True',
+      'Initialized=True',
+      'Ready=True',
+      'ContainersReady=True',
+      'PodScheduled=True',
     ]);
     const calls = cri(w);
-    expect(calls.map((r) => r.verb)).toEqual(['RunPodSandbox', 'ImageStatus', 'PullImage', 'CreateContainer', 'StartContainer']);
+    expect(calls.map((r) => r.verb)).toEqual([
+      'RunPodSandbox',
+      'ImageStatus',
+      'PullImage',
+      'CreateContainer',
+      'StartContainer',
+    ]);
     expect(calls.every((r) => r.component === CONTAINERD && r.node === 'node-1' && r.code === 0)).toBe(true);
     expect(calls[0].path).toBe('/runtime.v1.RuntimeService/RunPodSandbox');
     expect(calls[2].path).toBe('/runtime.v1.ImageService/PullImage');
@@ -276,11 +382,15 @@ describe('kubelet: pods', () => {
     expect(evs[0].source).toEqual({ component: 'kubelet', host: 'node-1' });
     expect(evs.map((e) => e.involvedObject.fieldPath)).toEqual(Array(4).fill('spec.containers{web}'));
     // status PATCHes only on change: no repeats once running
-    const patches = w.state.log.filter((r) => r.component === K && r.path === `/api/v1/namespaces/default/pods/web-1/status`);
+    const patches = w.state.log.filter(
+      (r) => r.component === K && r.path === `/api/v1/namespaces/default/pods/web-1/status`,
+    );
     expect(patches.every((r) => r.verb === 'PATCH' && r.code === 200 && r.revision !== undefined)).toBe(true);
     const n = patches.length;
     w.advance(60_000);
-    expect(w.state.log.filter((r) => r.component === K && r.path === `/api/v1/namespaces/default/pods/web-1/status`)).toHaveLength(n);
+    expect(
+      w.state.log.filter((r) => r.component === K && r.path === `/api/v1/namespaces/default/pods/web-1/status`),
+    ).toHaveLength(n);
     expect(p.metadata!.uid).toBe(s.pod.metadata!.uid);
   });
 
@@ -292,7 +402,9 @@ describe('kubelet: pods', () => {
     createPod(w, 'web-2');
     w.advance(3000);
     expect(cri(w, t).map((r) => r.verb)).toEqual(['RunPodSandbox', 'ImageStatus', 'CreateContainer', 'StartContainer']);
-    expect(events(w, 'web-2')[0].message).toBe('Container image "nginx:1.27" already present on machine and can be accessed by the pod');
+    expect(events(w, 'web-2')[0].message).toBe(
+      'Container image "nginx:1.27" already present on machine and can be accessed by the pod',
+    );
     expect(status(w, 'web-2')).toMatchObject({ phase: 'Running', ready: 'True' });
     expect(getPod(w, 'web-2')!.status!.podIP).toBe('10.244.1.3');
   });
@@ -307,7 +419,10 @@ describe('kubelet: pods', () => {
       'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:9.99": failed to resolve reference "docker.io/library/nginx:9.99": docker.io/library/nginx:9.99: not found',
     );
     const seen = new Set<string>();
-    for (let i = 0; i < 120; i++) { w.advance(1000); seen.add(status(w, 'web-1').waiting!); }
+    for (let i = 0; i < 120; i++) {
+      w.advance(1000);
+      seen.add(status(w, 'web-1').waiting!);
+    }
     expect(seen).toEqual(new Set(['ErrImagePull', 'ImagePullBackOff']));
     const pulls = cri(w).filter((r) => r.verb === 'PullImage');
     expect(pulls.every((r) => r.code === 5)).toBe(true);
@@ -317,7 +432,9 @@ describe('kubelet: pods', () => {
     const bo = Object.values(kubeletStateOf(w, 'node-1')!.imageBackoff.perItemBackoff)[0].backoffMs;
     expect(bo).toBeGreaterThanOrEqual(40_000);
     const reasons = events(w, 'web-1').map((e) => `${e.type} ${e.reason}: ${e.message}`);
-    expect(reasons).toContain(`Warning Failed: Failed to pull image "nginx:9.99": ${status(w, 'web-1').cs!.state!.waiting!.message!.replace(/^.*ErrImagePull: /, '')}`);
+    expect(reasons).toContain(
+      `Warning Failed: Failed to pull image "nginx:9.99": ${status(w, 'web-1').cs!.state!.waiting!.message!.replace(/^.*ErrImagePull: /, '')}`,
+    );
     expect(reasons).toContain('Warning Failed: Error: ErrImagePull');
     expect(reasons).toContain('Normal BackOff: Back-off pulling image "nginx:9.99"');
     expect(reasons).toContain('Warning Failed: Error: ImagePullBackOff');
@@ -330,7 +447,8 @@ describe('kubelet: pods', () => {
     const w = world();
     createPod(w, 'web-1', { image: 'nginx:<b>' });
     w.advance(2000);
-    const message = 'Failed to apply default image tag "nginx:<b>": couldn\'t parse image name "nginx:<b>": invalid reference format';
+    const message =
+      'Failed to apply default image tag "nginx:<b>": couldn\'t parse image name "nginx:<b>": invalid reference format';
     expect(status(w, 'web-1')).toMatchObject({ phase: 'Pending', waiting: 'InvalidImageName' });
     expect(status(w, 'web-1').cs!.state!.waiting!.message).toBe(message);
     const reasons = events(w, 'web-1').map((e) => `${e.type} ${e.reason}: ${e.message} (${e.count})`);
@@ -350,7 +468,10 @@ describe('kubelet: pods', () => {
     createPod(w, 'web-1');
     w.advance(10_000);
     const uid = getPod(w, 'web-1')!.metadata!.uid;
-    const starts = () => cri(w).filter((r) => r.verb === 'StartContainer').map((r) => r.t);
+    const starts = () =>
+      cri(w)
+        .filter((r) => r.verb === 'StartContainer')
+        .map((r) => r.t);
     crashContainer(w, 'node-1', 'default/web-1');
     const crash1 = w.now;
     w.advance(2500);
@@ -362,7 +483,9 @@ describe('kubelet: pods', () => {
     const crash2 = w.now;
     w.advance(2000);
     expect(status(w, 'web-1')).toMatchObject({ waiting: 'CrashLoopBackOff', restartCount: 1 });
-    expect(status(w, 'web-1').cs!.state!.waiting!.message).toBe(`back-off 10s restarting failed container=web pod=web-1_default(${uid})`);
+    expect(status(w, 'web-1').cs!.state!.waiting!.message).toBe(
+      `back-off 10s restarting failed container=web pod=web-1_default(${uid})`,
+    );
     expect(podLifecycleOf(kubeletStateOf(w, 'node-1')!, 'default/web-1')!.state).toBe('crashLoopBackOff');
     w.advance(10_000);
     expect(starts()).toHaveLength(3);
@@ -377,7 +500,9 @@ describe('kubelet: pods', () => {
     expect(starts()).toHaveLength(4);
     expect(starts()[3] - crash3).toBeGreaterThanOrEqual(20_000);
     expect(status(w, 'web-1')).toMatchObject({ running: true, restartCount: 3 });
-    expect(events(w, 'web-1').filter((e) => e.reason === 'BackOff')[0].message).toBe(`Back-off restarting failed container web in pod web-1_default(${uid})`);
+    expect(events(w, 'web-1').filter((e) => e.reason === 'BackOff')[0].message).toBe(
+      `Back-off restarting failed container web in pod web-1_default(${uid})`,
+    );
   });
 
   it('an OOM kill shows OOMKilled, exit 137', () => {
@@ -394,7 +519,10 @@ describe('kubelet: pods', () => {
     const w = world();
     createPod(w, 'web-1');
     w.advance(10_000);
-    const starts = () => cri(w).filter((r) => r.verb === 'StartContainer').map((r) => r.t);
+    const starts = () =>
+      cri(w)
+        .filter((r) => r.verb === 'StartContainer')
+        .map((r) => r.t);
     setContainerHealth(w, 'node-1', 'default/web-1', { exits: { afterMs: 2000, exitCode: 1, log: 'config error' } });
     // The attempt running now ends 2 s after the app broke, like every later one after its start.
     w.advance(1900);
@@ -456,9 +584,13 @@ describe('kubelet: pods', () => {
     setContainerHealth(w, 'node-1', 'default/web-1', { liveness: false });
     w.advance(35_000);
     const evs = events(w, 'web-1');
-    expect(evs.find((e) => e.reason === 'Unhealthy')!.message).toBe('Liveness probe failed: HTTP probe failed with statuscode: 500');
+    expect(evs.find((e) => e.reason === 'Unhealthy')!.message).toBe(
+      'Liveness probe failed: HTTP probe failed with statuscode: 500',
+    );
     expect(evs.find((e) => e.reason === 'Unhealthy')!.count).toBeGreaterThanOrEqual(3);
-    expect(evs.find((e) => e.reason === 'Killing')!.message).toBe('Container web failed liveness probe, will be restarted');
+    expect(evs.find((e) => e.reason === 'Killing')!.message).toBe(
+      'Container web failed liveness probe, will be restarted',
+    );
     const stop = cri(w).find((r) => r.verb === 'StopContainer')!;
     // three failures 10 s apart after the app turned unhealthy, then the kill
     expect(stop.t).toBeGreaterThan(10_000 + 20_000);
@@ -477,7 +609,11 @@ describe('kubelet: pods', () => {
     w.advance(20_000);
     const s = status(w, 'web-1');
     expect(s).toMatchObject({ phase: 'Running', ready: 'False', running: true, restartCount: 0 });
-    expect(s.pod.status!.conditions!.find((c) => c.type === 'ContainersReady')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]' });
+    expect(s.pod.status!.conditions!.find((c) => c.type === 'ContainersReady')).toMatchObject({
+      status: 'False',
+      reason: 'ContainersNotReady',
+      message: 'containers with unready status: [web]',
+    });
     expect(podLifecycleOf(kubeletStateOf(w, 'node-1')!, 'default/web-1')!.state).toBe('running.notReady');
     setContainerHealth(w, 'node-1', 'default/web-1', { readiness: true });
     w.advance(6000);
@@ -493,7 +629,10 @@ describe('kubelet: pods', () => {
     const api = w.ctx(K).api;
     const deletes: unknown[][] = [];
     const orig = api.delete;
-    api.delete = ((...a: Parameters<typeof orig>) => { deletes.push(a); return orig(...a); }) as typeof orig;
+    api.delete = ((...a: Parameters<typeof orig>) => {
+      deletes.push(a);
+      return orig(...a);
+    }) as typeof orig;
     w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'web-1' });
     w.advance(5000);
     expect(getPod(w, 'web-1')).toBeUndefined();
@@ -531,7 +670,10 @@ describe('kubelet: pods', () => {
     createPod(w, 'web-1');
     createPod(w, 'web-2');
     w.advance(15_000);
-    expect([getPod(w, 'web-1')!.status!.podIP, getPod(w, 'web-2')!.status!.podIP].sort()).toEqual(['10.244.1.2', '10.244.1.3']);
+    expect([getPod(w, 'web-1')!.status!.podIP, getPod(w, 'web-2')!.status!.podIP].sort()).toEqual([
+      '10.244.1.2',
+      '10.244.1.3',
+    ]);
     w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'web-1' });
     w.advance(5000);
     createPod(w, 'web-3');
@@ -592,11 +734,15 @@ describe('kubelet: faults', () => {
     const on = w.now;
     powerOn(w, 'node-1');
     w.advance(15_000);
-    const reqs = w.state.log.filter((r) => r.t >= on && r.component === K && r.kind === 'request' && !r.path.endsWith('/events'));
+    const reqs = w.state.log.filter(
+      (r) => r.t >= on && r.component === K && r.kind === 'request' && !r.path.endsWith('/events'),
+    );
     // The node watch at once (the informer starts with the process), the rest once the runtime is up (0.2 s).
     expect(reqs.slice(0, 5).map((r) => `${r.t - on} ${r.verb} ${r.path} ${r.code}`)).toEqual([
       '0 WATCH /api/v1/nodes?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnode-1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true 200',
-      '200 POST /api/v1/nodes 409', '200 GET /api/v1/nodes/node-1 200', '200 PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
+      '200 POST /api/v1/nodes 409',
+      '200 GET /api/v1/nodes/node-1 200',
+      '200 PATCH /api/v1/nodes/node-1/status?timeout=10s 200',
       '200 GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1?timeout=10s 200',
     ]);
     expect(reqs[5].verb).toBe('PUT');
@@ -607,11 +753,13 @@ describe('kubelet: faults', () => {
     expect(s.pod.status!.podIP).toMatch(/^10\.244\.1\./);
     expect(cri(w, on).map((r) => r.verb)).toContain('RunPodSandbox');
     expect(cri(w, on).map((r) => r.verb)).not.toContain('PullImage'); // images survived on disk
-    const reboot = (Object.values(w.state.store.objects.events ?? {}) as unknown as CoreEvent[]).find((e) => e.reason === 'Rebooted');
+    const reboot = (Object.values(w.state.store.objects.events ?? {}) as unknown as CoreEvent[]).find(
+      (e) => e.reason === 'Rebooted',
+    );
     expect(reboot!.message).toMatch(/^Node node-1 has been rebooted, boot id: /);
   });
 
-  it('a partition refuses the kubelet\'s requests, containers keep running, status catches up on heal', () => {
+  it("a partition refuses the kubelet's requests, containers keep running, status catches up on heal", () => {
     const w = world();
     createPod(w, 'web-1');
     w.advance(15_000);
@@ -628,11 +776,15 @@ describe('kubelet: faults', () => {
     expect(leasePuts).toHaveLength(5);
     expect(new Set(leasePuts.map((r) => r.t)).size).toBe(1);
     const leaseGets = reqs.filter((r) => r.verb === 'GET' && r.path.includes('/leases/'));
-    expect(leaseGets.map((r) => r.t - leasePuts[0].t)).toEqual([0, 200, 600, 1400, 3000, 6200, 12_600, 19_600, 26_600].filter((d) => d <= w.now - leasePuts[0].t));
+    expect(leaseGets.map((r) => r.t - leasePuts[0].t)).toEqual(
+      [0, 200, 600, 1400, 3000, 6200, 12_600, 19_600, 26_600].filter((d) => d <= w.now - leasePuts[0].t),
+    );
     // the container was restarted locally, the API does not know yet
     expect(kubeletStateOf(w, 'node-1')!.runtime.containers).toBeDefined();
     expect(status(w, 'web-1').restartCount).toBe(0);
-    const running = Object.values(kubeletStateOf(w, 'node-1')!.runtime.containers).filter((c) => c.state === 'CONTAINER_RUNNING');
+    const running = Object.values(kubeletStateOf(w, 'node-1')!.runtime.containers).filter(
+      (c) => c.state === 'CONTAINER_RUNNING',
+    );
     expect(running).toHaveLength(1);
     healNode(w, 'node-1');
     const h = w.now;

@@ -4,7 +4,15 @@
 // Src: pkg/kubelet/kubelet.go, kubelet_node_status.go, nodelease, pleg/generic.go, status/status_manager.go.
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
-import { informerHandle, isInformerEvent, listAndWatch, listerGet, metaNamespaceKey, newInformer, type EventHandlers } from '../client-go/informer.ts';
+import {
+  informerHandle,
+  isInformerEvent,
+  listAndWatch,
+  listerGet,
+  metaNamespaceKey,
+  newInformer,
+  type EventHandlers,
+} from '../client-go/informer.ts';
 import { newEventRecorder } from '../client-go/record.ts';
 import { KUBELET_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ClientCtx, ComponentDef, Ctx, World, WorldState } from '../world.ts';
@@ -12,18 +20,45 @@ import type { ApiResult, RequestOptions } from '../api/request.ts';
 import { newCrashLoopBackOff, newImageBackOff } from './backoff.ts';
 import { newRuntimeState } from './container-runtime.ts';
 import {
-  LEASE_RENEW_INTERVAL_MS, NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, computeNodeStatus, initialNode, nodeConditionEvents,
-  newLease, nodeConfig, renewedLease, statusForComparison,
+  LEASE_RENEW_INTERVAL_MS,
+  NODE_STATUS_REPORT_FREQUENCY_MS,
+  NODE_STATUS_UPDATE_FREQUENCY_MS,
+  computeNodeStatus,
+  initialNode,
+  nodeConditionEvents,
+  newLease,
+  nodeConfig,
+  renewedLease,
+  statusForComparison,
 } from './node-status.ts';
 import { newDict } from '../util/dict.ts';
 import { handlersCache, unchangedNodeStatus } from './kubelet-cache.ts';
 import { newPodIPAllocator } from './pod-ip.ts';
 import type { PodMachineContext } from './pod-machine.ts';
 import {
-  PLEG_RELIST_MS, containerExit, containerExitAt, later, scheduleAppExit, newPodWork, probeTick, pullDone, syncPod, teardown, updatePodStatus,
+  PLEG_RELIST_MS,
+  containerExit,
+  containerExitAt,
+  later,
+  scheduleAppExit,
+  newPodWork,
+  probeTick,
+  pullDone,
+  syncPod,
+  teardown,
+  updatePodStatus,
 } from './pod-worker.ts';
 import { relist, relistPending } from './pleg.ts';
-import { deepEqual, emit, mapToken, sameMap, type ContainerHealth, type KubeletFault, type KubeletState, type KubeletTimer } from './kubelet-state.ts';
+import {
+  deepEqual,
+  emit,
+  mapToken,
+  sameMap,
+  type ContainerHealth,
+  type KubeletFault,
+  type KubeletState,
+  type KubeletTimer,
+} from './kubelet-state.ts';
 
 type KCtx = Ctx<KubeletState>;
 
@@ -59,12 +94,20 @@ function podHandlers(ctx: KCtx): EventHandlers<Pod> {
     if (!st.workers[key]) st.workers[key] = newPodWork(st, pod, key);
     // The pod worker runs once the informer has stored the object (a list fires handlers first).
     const cause = ctx.notification;
-    later(ctx, 0, cause === undefined ? { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen } : { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen, cause });
+    later(
+      ctx,
+      0,
+      cause === undefined
+        ? { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen }
+        : { type: 'pod-sync', key, uid: pod.metadata!.uid!, gen: st.gen, cause },
+    );
   };
   return {
     add: touch,
     // PodConfig's checkAndUpdatePod: a status-only change (the kubelet's own PATCH) is not an update.
-    update: (old, pod) => { if (!sameButStatus(old, pod)) touch(pod); },
+    update: (old, pod) => {
+      if (!sameButStatus(old, pod)) touch(pod);
+    },
     delete: (pod) => {
       const key = metaNamespaceKey(pod);
       const w = st.workers[key];
@@ -82,7 +125,10 @@ function handlersOf(ctx: KCtx, st: KubeletState): EventHandlers<Pod> {
 }
 
 function sameButStatus(a: Pod, b: Pod): boolean {
-  return sameExcept(a, b, 'status', 'metadata') && sameExcept(a.metadata ?? {}, b.metadata ?? {}, 'resourceVersion', 'managedFields');
+  return (
+    sameExcept(a, b, 'status', 'metadata') &&
+    sameExcept(a.metadata ?? {}, b.metadata ?? {}, 'resourceVersion', 'managedFields')
+  );
 }
 
 /** deepEqual of two objects leaving out two keys (undefined-valued keys count as absent, as in deepEqual). */
@@ -137,7 +183,12 @@ function startSync(ctx: KCtx, reboot: boolean): void {
   // initializeRuntimeDependentModules asks getNodeAnyWay for the Node: without it in the node
   // informer (a first start), initialNode runs the setters on a Node without conditions and the
   // pressure ones record their events; registration records them again (count 2).
-  if (!listerGet(st.nodes, st.cfg.node)) for (const reason of nodeConditionEvents(undefined, computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now))) recordNodeStatusEvent(ctx, reason);
+  if (!listerGet(st.nodes, st.cfg.node))
+    for (const reason of nodeConditionEvents(
+      undefined,
+      computeNodeStatus(st.cfg, st.bootID, st.runtime.images, ctx.now),
+    ))
+      recordNodeStatusEvent(ctx, reason);
   registerNode(ctx, reboot);
   // A fastStatusUpdateOnce try due now has waited on syncNodeStatusMux: it runs as the sync lets go.
   if (st.fastStatusAt === ctx.now) fastStatusTry(ctx);
@@ -174,7 +225,10 @@ function fastStatusTry(ctx: KCtx): void {
       // A failed PATCH (the copy is probably stale) falls back to syncNodeStatus, which GETs.
       const r = ctx.api.patch('nodes', undefined, st.cfg.node, { status }, 'status', HEARTBEAT);
       if (!r.ok) syncNodeStatus(ctx);
-      else { st.nodeReported = r.object.status; st.nodeReportedAt = ctx.now; }
+      else {
+        st.nodeReported = r.object.status;
+        st.nodeReportedAt = ctx.now;
+      }
       return;
     }
   }
@@ -194,7 +248,11 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
     st.nodeReportedAt = ctx.now;
     // initialNode ran the setters on a Node without conditions: the pressure ones record their events.
     for (const reason of nodeConditionEvents(undefined, status)) recordNodeStatusEvent(ctx, reason);
-    emit(ctx, st, nodeRef(st), { type: 'Normal', reason: 'NodeAllocatableEnforced', message: 'Updated Node Allocatable limit across pods' });
+    emit(ctx, st, nodeRef(st), {
+      type: 'Normal',
+      reason: 'NodeAllocatableEnforced',
+      message: 'Updated Node Allocatable limit across pods',
+    });
     recordNodeStatusEvent(ctx, 'NodeReady');
     return;
   }
@@ -206,7 +264,11 @@ function registerNode(ctx: KCtx, reboot: boolean): void {
   st.registered = true;
   st.nodeUID = got.object.metadata?.uid;
   if (reboot) {
-    emit(ctx, st, nodeRef(st), { type: 'Warning', reason: 'Rebooted', message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}` });
+    emit(ctx, st, nodeRef(st), {
+      type: 'Warning',
+      reason: 'Rebooted',
+      message: `Node ${st.cfg.node} has been rebooted, boot id: ${st.bootID}`,
+    });
   }
   // syncNodeStatus goes on with updateNodeStatus: its first try reads the (stale) lister.
   for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx, i)) return;
@@ -235,7 +297,10 @@ const NODE_STATUS_UPDATE_RETRY = 5;
 
 /** syncNodeStatus: register if needed, then updateNodeStatus with up to nodeStatusUpdateRetry tries. */
 function syncNodeStatus(ctx: KCtx): void {
-  if (!ctx.state.registered) { registerNode(ctx, false); return; }
+  if (!ctx.state.registered) {
+    registerNode(ctx, false);
+    return;
+  }
   for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) if (tryUpdateNodeStatus(ctx, i)) return;
 }
 
@@ -248,13 +313,21 @@ const HEARTBEAT: RequestOptions = { timeout: '10s' };
 
 /** GET this kubelet's Node with the heartbeat client. */
 function heartbeatGetNode(ctx: KCtx): ApiResult<Node> {
-  return ctx.api.request({ verb: 'get', resource: 'nodes', name: ctx.state.cfg.node, options: HEARTBEAT }) as ApiResult<Node>;
+  return ctx.api.request({
+    verb: 'get',
+    resource: 'nodes',
+    name: ctx.state.cfg.node,
+    options: HEARTBEAT,
+  }) as ApiResult<Node>;
 }
 
 /** updateNodeStatus: compute now; PATCH only on a change or when nodeStatusReportFrequency has passed. */
 function updateNodeStatus(ctx: KCtx, server?: Node): boolean {
   const st = ctx.state;
-  if (!st.registered) { registerNode(ctx, false); return true; }
+  if (!st.registered) {
+    registerNode(ctx, false);
+    return true;
+  }
   const prev = server?.status ?? st.nodeReported;
   const due = st.nodeReportedAt === undefined || ctx.now - st.nodeReportedAt >= NODE_STATUS_REPORT_FREQUENCY_MS;
   // The comparison leaves out heartbeat times, so the same server status, images and boot give the
@@ -314,7 +387,13 @@ function nodeOwnerUID(ctx: KCtx): string | undefined {
  */
 function ensureLease(ctx: KCtx): { lease?: Lease; created: boolean } | undefined {
   const st = ctx.state;
-  const got = ctx.api.request({ verb: 'get', resource: 'leases', namespace: 'kube-node-lease', name: st.cfg.node, options: HEARTBEAT }) as ApiResult<Lease>;
+  const got = ctx.api.request({
+    verb: 'get',
+    resource: 'leases',
+    namespace: 'kube-node-lease',
+    name: st.cfg.node,
+    options: HEARTBEAT,
+  }) as ApiResult<Lease>;
   if (got.ok) return { lease: got.object, created: false };
   if (got.code !== 404) return undefined;
   const owner = nodeOwnerUID(ctx);
@@ -333,8 +412,18 @@ function retryUpdateLease(ctx: KCtx, base: Lease): boolean {
   for (let i = 0; i < LEASE_MAX_UPDATE_RETRIES; i++) {
     if (!lease) return false;
     const owner = lease.metadata?.ownerReferences?.length ? undefined : nodeOwnerUID(ctx);
-    const r = ctx.api.request({ verb: 'update', resource: 'leases', namespace: 'kube-node-lease', name: st.cfg.node, body: renewedLease(lease, st.cfg.node, owner, ctx.now), options: HEARTBEAT }) as ApiResult<Lease>;
-    if (r.ok) { st.lease = r.object; return true; }
+    const r = ctx.api.request({
+      verb: 'update',
+      resource: 'leases',
+      namespace: 'kube-node-lease',
+      name: st.cfg.node,
+      body: renewedLease(lease, st.cfg.node, owner, ctx.now),
+      options: HEARTBEAT,
+    }) as ApiResult<Lease>;
+    if (r.ok) {
+      st.lease = r.object;
+      return true;
+    }
     // OptimisticLockError: the newer version is needed to go on.
     if (r.code === 409) lease = ensureLease(ctx)?.lease;
   }
@@ -349,7 +438,10 @@ function retryUpdateLease(ctx: KCtx, base: Lease): boolean {
  */
 function leaseSync(ctx: KCtx): void {
   const st = ctx.state;
-  if (st.lease && retryUpdateLease(ctx, st.lease)) { nextLeaseSync(ctx); return; }
+  if (st.lease && retryUpdateLease(ctx, st.lease)) {
+    nextLeaseSync(ctx);
+    return;
+  }
   backoffEnsureLease(ctx, 0);
 }
 
@@ -359,7 +451,11 @@ function backoffEnsureLease(ctx: KCtx, attempt: number): void {
   const r = ensureLease(ctx);
   if (!r) {
     st.leaseRetries = attempt + 1;
-    later(ctx, Math.min(LEASE_ENSURE_INITIAL_MS * 2 ** (attempt + 1), LEASE_RETRY_MAX_MS), { type: 'lease-retry', attempt: attempt + 1, gen: st.gen });
+    later(ctx, Math.min(LEASE_ENSURE_INITIAL_MS * 2 ** (attempt + 1), LEASE_RETRY_MAX_MS), {
+      type: 'lease-retry',
+      attempt: attempt + 1,
+      gen: st.gen,
+    });
     return;
   }
   st.leaseRetries = 0;
@@ -381,7 +477,10 @@ function nextLeaseSync(ctx: KCtx): void {
  */
 function jittered(ctx: KCtx, d: number, loop: string): number {
   let h = 0x811c9dc5;
-  for (const ch of `${ctx.state.cfg.node}:${loop}:${ctx.now}`) { h ^= ch.charCodeAt(0); h = Math.imul(h, 0x01000193) >>> 0; }
+  for (const ch of `${ctx.state.cfg.node}:${loop}:${ctx.now}`) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
   return d + (h % (Math.floor(d * JITTER_FACTOR) + 1));
 }
 
@@ -444,7 +543,13 @@ function runningAttempt(st: KubeletState, pod: string, container?: string) {
 function handleFault(ctx: KCtx, f: KubeletFault): void {
   const st = ctx.state;
   if (f.type === 'power-off') return powerOffState(ctx);
-  if (f.type === 'power-on') { if (!st.up) { st.gen++; boot(ctx, true); } return; }
+  if (f.type === 'power-on') {
+    if (!st.up) {
+      st.gen++;
+      boot(ctx, true);
+    }
+    return;
+  }
   // The pod as the kubelet keys its workers: `ns/name` (as given when the fault names no namespace).
   const pod = f.namespace ? `${f.namespace}/${f.pod}` : f.pod;
   const run = runningAttempt(st, pod, f.container);
@@ -472,13 +577,22 @@ const NO_NODE_HANDLERS: EventHandlers<Node> = {};
 function initialState(ctx: Pick<Ctx, 'name' | 'params'>): KubeletState {
   const cfg = nodeConfig(ctx.name, ctx.params ?? {});
   return {
-    cfg, gen: 0, up: false, bootedAt: 0, bootID: '',
+    cfg,
+    gen: 0,
+    up: false,
+    bootedAt: 0,
+    bootID: '',
     runtime: newRuntimeState(cfg.node, newPodIPAllocator(cfg.podCIDR), cfg.bandwidthBytesPerSec),
-    plegCache: newDict(), recorder: newEventRecorder(),
+    plegCache: newDict(),
+    recorder: newEventRecorder(),
     pods: newInformer('pods', 'pods', { fieldSelector: `spec.nodeName=${cfg.node}` }),
     nodes: ownNodeInformer(cfg.node),
-    workers: newDict(), crashBackoff: newCrashLoopBackOff(), imageBackoff: newImageBackOff(),
-    registered: false, leaseRetries: 0, health: newDict(),
+    workers: newDict(),
+    crashBackoff: newCrashLoopBackOff(),
+    imageBackoff: newImageBackOff(),
+    registered: false,
+    leaseRetries: 0,
+    health: newDict(),
   };
 }
 
@@ -516,13 +630,26 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
   if (ev.gen === undefined || ev.gen !== st.gen) return true; // a timer from an earlier boot
   const t = event as KubeletTimer;
   switch (t.type) {
-    case 'register': startSync(ctx, true); return true;
-    case 'fast-status': if (st.fastStatusAt === ctx.now) fastStatusTry(ctx); return false; // else it ran early
-    case 'lease-tick': leaseSync(ctx); return false;
-    case 'lease-retry': backoffEnsureLease(ctx, t.attempt); return false;
+    case 'register':
+      startSync(ctx, true);
+      return true;
+    case 'fast-status':
+      if (st.fastStatusAt === ctx.now) fastStatusTry(ctx);
+      return false; // else it ran early
+    case 'lease-tick':
+      leaseSync(ctx);
+      return false;
+    case 'lease-retry':
+      backoffEnsureLease(ctx, t.attempt);
+      return false;
     case 'node-status-tick':
       // wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency, 0.04, sliding)
-      later(ctx, jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'), { type: 'node-status-tick', gen: st.gen }, true);
+      later(
+        ctx,
+        jittered(ctx, NODE_STATUS_UPDATE_FREQUENCY_MS, 'status'),
+        { type: 'node-status-tick', gen: st.gen },
+        true,
+      );
       syncNodeStatus(ctx);
       // The status manager's periodic batch: re-send what the server does not have, retry final deletes.
       for (const key of Object.keys(st.workers).sort()) {
@@ -537,20 +664,32 @@ function handleEvent(event: unknown, ctx: KCtx, st: KubeletState): boolean {
       st.plegNextAt = ctx.now + PLEG_RELIST_MS;
       // A relist that finds no change leaves nothing pending (it has just taken the runtime's token).
       return plegRelist(ctx);
-    case 'pleg-pending': return false; // only held settle open until the relist just before it
+    case 'pleg-pending':
+      return false; // only held settle open until the relist just before it
     case 'pod-sync': {
       const w = st.workers[t.key];
       if (!w || w.uid !== t.uid) return true;
-      if (t.resync) { if (w.resyncAt !== ctx.now) return true; w.resyncAt = undefined; } // superseded by a sooner one
+      if (t.resync) {
+        if (w.resyncAt !== ctx.now) return true;
+        w.resyncAt = undefined;
+      } // superseded by a sooner one
       // What this sync sends now was asked for by the pod's notification (the world clears it after the event).
       if (t.cause !== undefined) ctx.cause = t.cause;
       syncPod(ctx, st, t.key);
       return true;
     }
-    case 'pull-done': pullDone(ctx, st, t); return true;
-    case 'container-exit': containerExitAt(st, t, ctx.now); return true;
-    case 'probe-tick': probeTick(ctx, st, t); return true;
-    case 'status-retry': statusRetry(ctx, st); return true;
+    case 'pull-done':
+      pullDone(ctx, st, t);
+      return true;
+    case 'container-exit':
+      containerExitAt(st, t, ctx.now);
+      return true;
+    case 'probe-tick':
+      probeTick(ctx, st, t);
+      return true;
+    case 'status-retry':
+      statusRetry(ctx, st);
+      return true;
   }
   return true;
 }
@@ -578,30 +717,61 @@ export function kubeletStateOf(world: World | WorldState, node: string): Kubelet
 }
 
 /** Pure reader: where a pod (`ns/name`) is in its lifecycle statechart on this kubelet. */
-export function podLifecycleOf(state: KubeletState, key: string): { value: unknown; state: string; context: PodMachineContext } | undefined {
+export function podLifecycleOf(
+  state: KubeletState,
+  key: string,
+): { value: unknown; state: string; context: PodMachineContext } | undefined {
   const w = state.workers[key];
   if (!w) return undefined;
-  const flat = (v: unknown): string => (typeof v === 'string' ? v : Object.entries(v as Record<string, unknown>).map(([k, s]) => `${k}.${flat(s)}`).join(','));
+  const flat = (v: unknown): string =>
+    typeof v === 'string'
+      ? v
+      : Object.entries(v as Record<string, unknown>)
+          .map(([k, s]) => `${k}.${flat(s)}`)
+          .join(',');
   return { value: w.machine.value, state: flat(w.machine.value), context: w.machine.context };
 }
 
 /** Power a node off: the kubelet and all its containers stop; only images on disk survive. */
-export function powerOff(world: World, node: string): void { world.inject(`kubelet/${node}`, { type: 'power-off' } satisfies KubeletFault); }
+export function powerOff(world: World, node: string): void {
+  world.inject(`kubelet/${node}`, { type: 'power-off' } satisfies KubeletFault);
+}
 /** Power a node on: it boots like a new kubelet and restarts the pods that still exist. */
-export function powerOn(world: World, node: string): void { world.inject(`kubelet/${node}`, { type: 'power-on' } satisfies KubeletFault); }
+export function powerOn(world: World, node: string): void {
+  world.inject(`kubelet/${node}`, { type: 'power-on' } satisfies KubeletFault);
+}
 /** Cut a node off from the control plane (its containers keep running). */
-export function partitionNode(world: World, node: string): void { world.fault({ type: 'partition', component: `kubelet/${node}` }); }
+export function partitionNode(world: World, node: string): void {
+  world.fault({ type: 'partition', component: `kubelet/${node}` });
+}
 /** End a node's partition. */
-export function healNode(world: World, node: string): void { world.fault({ type: 'heal', component: `kubelet/${node}` }); }
+export function healNode(world: World, node: string): void {
+  world.fault({ type: 'heal', component: `kubelet/${node}` });
+}
 /** Crash a pod's container (exit 1, or OOM-killed: exit 137 OOMKilled), optionally with the app's last words in its log. */
-export function crashContainer(world: World, node: string, pod: string, opts: { container?: string; exitCode?: number; oom?: boolean; log?: string } = {}): void {
+export function crashContainer(
+  world: World,
+  node: string,
+  pod: string,
+  opts: { container?: string; exitCode?: number; oom?: boolean; log?: string } = {},
+): void {
   world.inject(`kubelet/${node}`, { type: 'crash', pod, ...opts } satisfies KubeletFault);
 }
 /** Make a container's simulated app healthy or not (probe answers, SIGTERM handling). */
-export function setContainerHealth(world: World, node: string, pod: string, health: ContainerHealth, container?: string): void {
+export function setContainerHealth(
+  world: World,
+  node: string,
+  pod: string,
+  health: ContainerHealth,
+  container?: string,
+): void {
   world.inject(`kubelet/${node}`, { type: 'set-health', pod, container, health } satisfies KubeletFault);
 }
 /** The registry loses an image: pulls of it fail with NotFound. */
-export function imageMissing(world: World, image: string): void { world.fault({ type: 'image-missing', image }); }
+export function imageMissing(world: World, image: string): void {
+  world.fault({ type: 'image-missing', image });
+}
 /** The registry has the image again. */
-export function imageAvailable(world: World, image: string): void { world.fault({ type: 'image-available', image }); }
+export function imageAvailable(world: World, image: string): void {
+  world.fault({ type: 'image-available', image });
+}

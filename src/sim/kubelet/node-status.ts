@@ -60,7 +60,12 @@ export const NODE_STATUS_REPORT_FREQUENCY_MS = 5 * 60_000;
 /** The kubelet's default version in this model. */
 const KUBELET_VERSION = 'v1.37.2';
 /** status.declaredFeatures of a v1.37 kubelet with default gates (sorted, as the kubelet writes them). */
-const DECLARED_FEATURES: readonly string[] = ['ExtendWebSocketsToKubelet', 'InPlacePodLevelResourcesVerticalScaling', 'InPlacePodVerticalScalingInitContainers', 'RestartAllContainersOnContainerExits'];
+const DECLARED_FEATURES: readonly string[] = [
+  'ExtendWebSocketsToKubelet',
+  'InPlacePodLevelResourcesVerticalScaling',
+  'InPlacePodVerticalScalingInitContainers',
+  'RestartAllContainersOnContainerExits',
+];
 /** containerd's CRI version string. */
 const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.4';
 
@@ -79,11 +84,25 @@ export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig 
   // kubeadm leaves no system/kube reserved; the hard eviction thresholds come off allocatable
   // (memory.available<100Mi, nodefs.available<10%). Quantities as Go writes them (Quantity.String():
   // cAdvisor's bytes in BinarySI, so a node of exactly 8 GiB says 8Gi, not 8388608Ki).
-  const capacity = { cpu: cap.cpu, 'ephemeral-storage': kiString(diskKi), 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: kiString(memKi), pods: cap.pods };
-  const allocatable = { ...capacity, 'ephemeral-storage': String(Math.floor(diskKi * 1024 * 0.9)), memory: kiString(memKi - 100 * 1024) };
+  const capacity = {
+    cpu: cap.cpu,
+    'ephemeral-storage': kiString(diskKi),
+    'hugepages-1Gi': '0',
+    'hugepages-2Mi': '0',
+    memory: kiString(memKi),
+    pods: cap.pods,
+  };
+  const allocatable = {
+    ...capacity,
+    'ephemeral-storage': String(Math.floor(diskKi * 1024 * 0.9)),
+    memory: kiString(memKi - 100 * 1024),
+  };
   const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/os': 'linux',
-    'kubernetes.io/arch': 'amd64', 'kubernetes.io/hostname': node, 'kubernetes.io/os': 'linux',
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': node,
+    'kubernetes.io/os': 'linux',
   };
   if (p.zone) labels['topology.kubernetes.io/zone'] = p.zone;
   if (p.controlPlane) {
@@ -91,9 +110,15 @@ export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig 
     labels['node.kubernetes.io/exclude-from-external-load-balancers'] = '';
   }
   Object.assign(labels, p.labels);
-  const taints = p.taints ?? (p.controlPlane ? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] : []);
+  const taints =
+    p.taints ?? (p.controlPlane ? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] : []);
   return {
-    node, index, capacity, allocatable, labels, taints,
+    node,
+    index,
+    capacity,
+    allocatable,
+    labels,
+    taints,
     podCIDR: p.podCIDR ?? podCIDRForNode(index),
     internalIP,
     kubeletVersion: p.kubeletVersion ?? KUBELET_VERSION,
@@ -107,9 +132,24 @@ export function nodeConfig(instance: string, p: KubeletParams = {}): NodeConfig 
 /** The four conditions the kubelet owns, healthy, with Kubernetes' reasons and messages. */
 export function healthyConditions(): Pick<NodeCondition, 'type' | 'status' | 'reason' | 'message'>[] {
   return [
-    { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
-    { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
-    { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+    {
+      type: 'MemoryPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientMemory',
+      message: 'kubelet has sufficient memory available',
+    },
+    {
+      type: 'DiskPressure',
+      status: 'False',
+      reason: 'KubeletHasNoDiskPressure',
+      message: 'kubelet has no disk pressure',
+    },
+    {
+      type: 'PIDPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientPID',
+      message: 'kubelet has sufficient PID available',
+    },
     { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
   ];
 }
@@ -127,11 +167,17 @@ function computeMachineIDs(node: string): { machineID: string; systemUUID: strin
   let h = 0x811c9dc5;
   let hex = '';
   for (let round = 0; hex.length < 32; round++) {
-    for (const ch of `${round}:${node}`) { h ^= ch.charCodeAt(0); h = Math.imul(h, 0x01000193) >>> 0; }
+    for (const ch of `${round}:${node}`) {
+      h ^= ch.charCodeAt(0);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
     hex += h.toString(16).padStart(8, '0');
   }
   const u = hex.slice(0, 32);
-  return { machineID: u, systemUUID: `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20, 32)}` };
+  return {
+    machineID: u,
+    systemUUID: `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20, 32)}`,
+  };
 }
 
 /** status.images: what containerd holds, biggest first (the kubelet sorts by size). */
@@ -145,7 +191,14 @@ function nodeImages(images: Record<string, ImageRecord>): NonNullable<NodeStatus
  * The node status the setters compute now (not `ready`: before the runtime's first status check).
  * Transition times come from `prev` when a condition's status did not change; heartbeat times are `now`.
  */
-export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Record<string, ImageRecord>, now: number, prev?: NodeStatus, ready = true): NodeStatus {
+export function computeNodeStatus(
+  cfg: NodeConfig,
+  bootID: string,
+  images: Record<string, ImageRecord>,
+  now: number,
+  prev?: NodeStatus,
+  ready = true,
+): NodeStatus {
   const t = rfc3339(now);
   const conds = healthyConditions();
   // ReadyCondition before the first runtime status check (runtimeErrors): only its status is ever
@@ -160,12 +213,21 @@ export function computeNodeStatus(cfg: NodeConfig, bootID: string, images: Recor
     capacity: { ...cfg.capacity },
     allocatable: { ...cfg.allocatable },
     conditions,
-    addresses: [{ type: 'InternalIP', address: cfg.internalIP }, { type: 'Hostname', address: cfg.node }],
+    addresses: [
+      { type: 'InternalIP', address: cfg.internalIP },
+      { type: 'Hostname', address: cfg.node },
+    ],
     daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
     nodeInfo: {
-      ...machineIDs(cfg.node), bootID, kernelVersion: cfg.kernelVersion, osImage: cfg.osImage,
-      containerRuntimeVersion: cfg.containerRuntimeVersion, kubeletVersion: cfg.kubeletVersion, kubeProxyVersion: '',
-      operatingSystem: 'linux', architecture: 'amd64',
+      ...machineIDs(cfg.node),
+      bootID,
+      kernelVersion: cfg.kernelVersion,
+      osImage: cfg.osImage,
+      containerRuntimeVersion: cfg.containerRuntimeVersion,
+      kubeletVersion: cfg.kubeletVersion,
+      kubeProxyVersion: '',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
     },
     images: nodeImages(images),
     // NodeDeclaredFeatures (GA in 1.37): the features this kubelet's gates switch on that the
@@ -197,7 +259,8 @@ export function nodeConditionEvents(prev: NodeStatus | undefined, next: NodeStat
   }
   const ready = next.conditions?.find((c) => c.type === 'Ready')?.status;
   const before = prev?.conditions?.find((c) => c.type === 'Ready')?.status;
-  if (ready !== undefined && before !== undefined && ready !== before) out.push(ready === 'True' ? 'NodeReady' : 'NodeNotReady');
+  if (ready !== undefined && before !== undefined && ready !== before)
+    out.push(ready === 'True' ? 'NodeReady' : 'NodeNotReady');
   return out;
 }
 
@@ -212,8 +275,13 @@ export function initialNode(cfg: NodeConfig, status: NodeStatus): Node {
   const spec: Node['spec'] = { podCIDR: cfg.podCIDR, podCIDRs: [cfg.podCIDR] };
   if (cfg.taints.length) spec.taints = cfg.taints.map((t) => ({ ...t }));
   return {
-    apiVersion: 'v1', kind: 'Node',
-    metadata: { name: cfg.node, labels: { ...cfg.labels }, annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: cfg.node,
+      labels: { ...cfg.labels },
+      annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+    },
     spec,
     status,
   };
@@ -222,7 +290,8 @@ export function initialNode(cfg: NodeConfig, status: NodeStatus): Node {
 /** The node's Lease in kube-node-lease, owned by the Node (so it goes when the Node goes). */
 export function newLease(node: string, nodeUID: string | undefined, now: number): Lease {
   const lease: Lease = {
-    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
     metadata: { name: node, namespace: 'kube-node-lease' },
     spec: { holderIdentity: node, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: rfc3339Micro(now) },
   };
@@ -232,7 +301,17 @@ export function newLease(node: string, nodeUID: string | undefined, now: number)
 
 /** The lease with renewTime moved to now (what each renewal PUTs). */
 export function renewedLease(l: Lease, node: string, nodeUID: string | undefined, now: number): Lease {
-  const next: Lease = { ...l, metadata: { ...l.metadata }, spec: { ...l.spec, holderIdentity: node, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: rfc3339Micro(now) } };
-  if (nodeUID && !next.metadata!.ownerReferences?.length) next.metadata!.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: node, uid: nodeUID }];
+  const next: Lease = {
+    ...l,
+    metadata: { ...l.metadata },
+    spec: {
+      ...l.spec,
+      holderIdentity: node,
+      leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS,
+      renewTime: rfc3339Micro(now),
+    },
+  };
+  if (nodeUID && !next.metadata!.ownerReferences?.length)
+    next.metadata!.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: node, uid: nodeUID }];
   return next;
 }

@@ -21,7 +21,11 @@ function podOfSandbox(st: KubeletState, sandboxId: string): string | undefined {
  * whoever edits the cache outside a relist drops its plegSeen token), so those are enough; otherwise
  * all of them.
  */
-function candidates(containers: Record<string, ContainerRecord>, seen: MapToken | undefined, full: boolean): Iterable<string> {
+function candidates(
+  containers: Record<string, ContainerRecord>,
+  seen: MapToken | undefined,
+  full: boolean,
+): Iterable<string> {
   if (full || !seen || seen.map !== containers) return Object.keys(containers);
   return mapChangeLog(containers).slice(seen.version);
 }

@@ -34,25 +34,28 @@ describe('pod IPs from the podCIDR', () => {
   });
 
   it('never gives one IP to two live sandboxes', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat(40)), { maxLength: 400 }), (ops) => {
-      let a = newPodIPAllocator('10.244.1.0/24');
-      const live = new Map<string, string>();
-      let n = 0;
-      for (const [add, pick] of ops) {
-        if (add || live.size === 0) {
-          const r = allocatePodIP(a, `sb${n++}`);
-          a = r.allocator;
-          if ('ip' in r) {
-            if ([...live.values()].includes(r.ip)) return false;
-            live.set(`sb${n - 1}`, r.ip);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat(40)), { maxLength: 400 }), (ops) => {
+        let a = newPodIPAllocator('10.244.1.0/24');
+        const live = new Map<string, string>();
+        let n = 0;
+        for (const [add, pick] of ops) {
+          if (add || live.size === 0) {
+            const r = allocatePodIP(a, `sb${n++}`);
+            a = r.allocator;
+            if ('ip' in r) {
+              if ([...live.values()].includes(r.ip)) return false;
+              live.set(`sb${n - 1}`, r.ip);
+            }
+          } else {
+            const id = [...live.keys()][pick % live.size];
+            a = releasePodIP(a, id);
+            live.delete(id);
           }
-        } else {
-          const id = [...live.keys()][pick % live.size];
-          a = releasePodIP(a, id);
-          live.delete(id);
         }
-      }
-      return true;
-    }), { seed: 20260101 }); // fixed seed: runs are reproducible like the rest of the core
+        return true;
+      }),
+      { seed: 20260101 },
+    ); // fixed seed: runs are reproducible like the rest of the core
   });
 });

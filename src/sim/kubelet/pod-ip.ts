@@ -56,7 +56,7 @@ export function allocatePodIP(
   const size = LAST_HOST - FIRST_HOST + 1;
   const net = prefix(a.podCIDR);
   for (let step = 1; step <= size; step++) {
-    const host = FIRST_HOST + ((a.lastReserved - FIRST_HOST + step) % size + size) % size;
+    const host = FIRST_HOST + ((((a.lastReserved - FIRST_HOST + step) % size) + size) % size);
     const ip = ipOf(net, host);
     if (a.allocated[ip] === undefined) {
       // `allocated` is updated in place (the runtime keeps only the returned allocator): copying every
@@ -65,7 +65,10 @@ export function allocatePodIP(
       return { allocator: { ...a, lastReserved: host }, ip };
     }
   }
-  return { allocator: a, error: `failed to allocate for range 0: no IP addresses available in range set: ${prefix(a.podCIDR)}.1-${prefix(a.podCIDR)}.254` };
+  return {
+    allocator: a,
+    error: `failed to allocate for range 0: no IP addresses available in range set: ${prefix(a.podCIDR)}.1-${prefix(a.podCIDR)}.254`,
+  };
 }
 
 /** Release a sandbox's IP (CNI DEL on RemovePodSandbox/StopPodSandbox). */

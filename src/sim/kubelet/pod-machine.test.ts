@@ -9,7 +9,8 @@ import { kubeletStateOf, podLifecycleOf, setContainerHealth } from './kubelet.ts
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 
 const NODES = ['node-1', 'node-2', 'node-3'];
-const webPods = (c: Cluster) => (storeList(c.world.state.store, 'pods', 'default') as Pod[]).filter((p) => p.metadata?.labels?.app === 'web');
+const webPods = (c: Cluster) =>
+  (storeList(c.world.state.store, 'pods', 'default') as Pod[]).filter((p) => p.metadata?.labels?.app === 'web');
 
 /** Every (pod, machine state) the kubelets hold, after each event up to `ms` from now. */
 function run(c: Cluster, ms: number, seen: Set<string>): void {
@@ -36,7 +37,9 @@ function expectAgreement(c: Cluster): void {
     const cs = p.status?.containerStatuses?.[0];
     const where = `${p.metadata!.name} in ${life.state} at ${c.now} ms`;
     expect(life.context.ready, where).toBe(p.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True');
-    expect(life.context.reason, where).toBe(cs?.state?.waiting?.reason ?? (cs?.state?.running ? 'Running' : 'ContainerCreating'));
+    expect(life.context.reason, where).toBe(
+      cs?.state?.waiting?.reason ?? (cs?.state?.running ? 'Running' : 'ContainerCreating'),
+    );
     expect(life.context.restartCount, where).toBe(cs?.restartCount ?? 0);
   }
 }
@@ -47,12 +50,33 @@ describe('pod machine, as the kubelets run it in a cluster', () => {
     const c = createCluster({ seed: 9, nodes: 3 });
     c.settle();
     const probe = { httpGet: { path: '/', port: 80 }, periodSeconds: 5 };
-    c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: {
-        containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: probe, livenessProbe: { ...probe, failureThreshold: 2 } }],
-      } } },
-    } });
+    c.request({
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: {
+              containers: [
+                {
+                  name: 'web',
+                  image: 'nginx:1.27',
+                  readinessProbe: probe,
+                  livenessProbe: { ...probe, failureThreshold: 2 },
+                },
+              ],
+            },
+          },
+        },
+      },
+    });
     run(c, 60_000, seen);
     expectAgreement(c);
     const [a, b, d] = webPods(c).map((p) => ({ name: p.metadata!.name!, node: p.spec!.nodeName! }));
@@ -78,7 +102,14 @@ describe('pod machine, as the kubelets run it in a cluster', () => {
     run(c, 60_000, seen);
     // A new image the registry does not have: the new pods cannot pull it.
     c.image('nginx:9.9', 'missing');
-    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', options: { patchType: 'strategic' }, body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:9.9' }] } } } } });
+    c.request({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+      options: { patchType: 'strategic' },
+      body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:9.9' }] } } } },
+    });
     run(c, 60_000, seen);
     expectAgreement(c);
     c.image('nginx:9.9', 'available');
@@ -87,31 +118,58 @@ describe('pod machine, as the kubelets run it in a cluster', () => {
     // d is deleted: terminating, then terminated.
     c.request({ verb: 'delete', resource: 'pods', namespace: 'default', name: d.name });
     run(c, 60_000, seen);
-    const chart = statechartOf(podMachine).states.filter((s) => s.type !== 'compound').map((s) => s.id).sort();
+    const chart = statechartOf(podMachine)
+      .states.filter((s) => s.type !== 'compound')
+      .map((s) => s.id)
+      .sort();
     expect([...seen].sort().join(' ')).toBe(chart.join(' '));
   });
 
   it('crash loop: first exit restarts at once, later ones back off', () => {
     let [s] = initialTransition(podMachine, { imagePresent: true });
-    for (const e of [{ type: 'SANDBOX_READY' }, { type: 'STARTED' }, { type: 'EXITED', code: 1 }] as PodMachineEvent[]) [s] = transition(podMachine, s, e);
+    for (const e of [{ type: 'SANDBOX_READY' }, { type: 'STARTED' }, { type: 'EXITED', code: 1 }] as PodMachineEvent[])
+      [s] = transition(podMachine, s, e);
     expect(s.value).toBe('creating');
     expect(s.context.restartCount).toBe(1);
-    for (const e of [{ type: 'STARTED' }, { type: 'EXITED', code: 137, oom: true, inBackOff: true }] as PodMachineEvent[]) [s] = transition(podMachine, s, e);
+    for (const e of [
+      { type: 'STARTED' },
+      { type: 'EXITED', code: 137, oom: true, inBackOff: true },
+    ] as PodMachineEvent[])
+      [s] = transition(podMachine, s, e);
     expect(s.value).toBe('crashLoopBackOff');
-    expect(s.context).toMatchObject({ reason: 'CrashLoopBackOff', lastExitCode: 137, lastReason: 'OOMKilled', restartCount: 1 });
+    expect(s.context).toMatchObject({
+      reason: 'CrashLoopBackOff',
+      lastExitCode: 137,
+      lastReason: 'OOMKilled',
+      restartCount: 1,
+    });
     [s] = transition(podMachine, s, { type: 'BACKOFF_EXPIRED' });
     expect([s.value, s.context.restartCount]).toEqual(['creating', 2]);
   });
 
   it('image pull failure path and readiness', () => {
     let [s] = initialTransition(podMachine, { hasReadinessProbe: true });
-    const seq: PodMachineEvent[] = [{ type: 'SANDBOX_READY' }, { type: 'PULL_FAILED' }, { type: 'PULL_BACKOFF' }, { type: 'BACKOFF_EXPIRED' }, { type: 'IMAGE_PULLED' }, { type: 'STARTED' }];
+    const seq: PodMachineEvent[] = [
+      { type: 'SANDBOX_READY' },
+      { type: 'PULL_FAILED' },
+      { type: 'PULL_BACKOFF' },
+      { type: 'BACKOFF_EXPIRED' },
+      { type: 'IMAGE_PULLED' },
+      { type: 'STARTED' },
+    ];
     const seen: unknown[] = [];
     for (const e of seq) {
       [s] = transition(podMachine, s, e);
       seen.push(s.context.reason);
     }
-    expect(seen).toEqual(['ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ContainerCreating', 'ContainerCreating', 'Running']);
+    expect(seen).toEqual([
+      'ContainerCreating',
+      'ErrImagePull',
+      'ImagePullBackOff',
+      'ContainerCreating',
+      'ContainerCreating',
+      'Running',
+    ]);
     expect([s.value, s.context.ready]).toEqual([{ running: 'notReady' }, false]);
     [s] = transition(podMachine, s, { type: 'PROBE_OK', probe: 'readiness' });
     expect(s.context.ready).toBe(true);

@@ -91,10 +91,7 @@ export const podMachine = setup({
   states: {
     pending: {
       on: {
-        SANDBOX_READY: [
-          { guard: 'imagePresent', target: 'creating' },
-          { target: 'pulling' },
-        ],
+        SANDBOX_READY: [{ guard: 'imagePresent', target: 'creating' }, { target: 'pulling' }],
       },
     },
     pulling: {
@@ -115,10 +112,7 @@ export const podMachine = setup({
     creating: {
       entry: [{ type: 'setReason', params: { reason: 'ContainerCreating' } }],
       on: {
-        STARTED: [
-          { guard: 'noReadinessProbe', target: 'running.ready' },
-          { target: 'running.notReady' },
-        ],
+        STARTED: [{ guard: 'noReadinessProbe', target: 'running.ready' }, { target: 'running.notReady' }],
       },
     },
     running: {

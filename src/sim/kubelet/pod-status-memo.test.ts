@@ -23,13 +23,30 @@ describe('unchanged-status shortcut', () => {
   it('agrees with the full generation through create, roll-out, crash, probes, node and control-plane outages', () => {
     const c = createCluster({ seed: 3, nodes: 3 });
     apply(c, deployment('web', 4));
-    apply(c, deployment('probed', 2, 'nginx:1.27', { readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 2 } }));
+    apply(
+      c,
+      deployment('probed', 2, 'nginx:1.27', { readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 2 } }),
+    );
     c.settle();
     expect(running(c)).toBe(6);
-    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } });
+    c.request({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+      body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } },
+    });
     c.settle();
-    const pod = Object.values(c.world.state.store.objects.pods ?? {})[0] as { metadata: { name: string }; spec: { nodeName: string } };
-    c.world.inject(`kubelet/${pod.spec.nodeName}`, { type: 'crash', namespace: 'default', pod: pod.metadata.name, container: 'app' });
+    const pod = Object.values(c.world.state.store.objects.pods ?? {})[0] as {
+      metadata: { name: string };
+      spec: { nodeName: string };
+    };
+    c.world.inject(`kubelet/${pod.spec.nodeName}`, {
+      type: 'crash',
+      namespace: 'default',
+      pod: pod.metadata.name,
+      container: 'app',
+    });
     c.advance(60_000);
     c.image('nginx:9.9', 'missing');
     apply(c, deployment('broken', 1, 'nginx:9.9'));

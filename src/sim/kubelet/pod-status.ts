@@ -1,7 +1,17 @@
 // The kubelet's generateAPIPodStatus: from what containerd reports plus the kubelet's own
 // waiting reasons and probe results to the API PodStatus. Src: pkg/kubelet/kubelet_pods.go
 // (getPhase, convertToAPIContainerStatuses), pkg/kubelet/status/generate.go (Generate*Condition).
-import type { Pod, PodStatus, PodCondition, ContainerStatus, ContainerState, Container, ResourceRequirements, VolumeMount, VolumeMountStatus } from 'kubernetes-types/core/v1';
+import type {
+  Pod,
+  PodStatus,
+  PodCondition,
+  ContainerStatus,
+  ContainerState,
+  Container,
+  ResourceRequirements,
+  VolumeMount,
+  VolumeMountStatus,
+} from 'kubernetes-types/core/v1';
 import { quantityOf, quantityString, scaledValue, type Quantity } from '../api/quantity.ts';
 import { kubeContainerID, kubeImageID, type ContainerRecord, type SandboxRecord } from './container-runtime.ts';
 import { rfc3339 } from '../util/time.ts';
@@ -31,7 +41,11 @@ export interface ContainerView {
 function volumeMountStatuses(mounts: VolumeMount[]): VolumeMountStatus[] {
   let out = mountStatuses.get(mounts);
   if (!out) {
-    out = mounts.map((m) => (m.readOnly ? { name: m.name, mountPath: m.mountPath, readOnly: true, recursiveReadOnly: 'Disabled' } : { name: m.name, mountPath: m.mountPath }));
+    out = mounts.map((m) =>
+      m.readOnly
+        ? { name: m.name, mountPath: m.mountPath, readOnly: true, recursiveReadOnly: 'Disabled' }
+        : { name: m.name, mountPath: m.mountPath },
+    );
     mountStatuses.set(mounts, out);
   }
   return out;
@@ -104,7 +118,11 @@ function containerResourcesStatus(r: ResourceRequirements | undefined): Resource
 
 export type ResourceList = Record<string, string>;
 /** A ResourceList entry being summed: nano units, Go's format, and the string ParseQuantity kept (a copy keeps it, Add drops it). */
-interface Amount { n: bigint; f: Quantity['format']; s?: string }
+interface Amount {
+  n: bigint;
+  f: Quantity['format'];
+  s?: string;
+}
 
 /** addResourceList: a new name copied, an existing one added to (Go's Add keeps the first's format unless it was zero). */
 function addResources(list: Record<string, Amount>, more: Record<string, Amount | string> | undefined): void {
@@ -149,7 +167,8 @@ function aggregateContainerResources(pod: Pod, of: 'requests' | 'limits'): Recor
 /** The list as the API stores it (undefined when empty): each kept string, or the sum as Quantity.String() writes it. */
 function resourceList(list: Record<string, Amount>): ResourceList | undefined {
   let out: ResourceList | undefined;
-  for (const k in list) (out ??= {})[k] = list[k].s ?? quantityString({ form: 'dec', mantissa: list[k].n, exp: -9, format: list[k].f });
+  for (const k in list)
+    (out ??= {})[k] = list[k].s ?? quantityString({ form: 'dec', mantissa: list[k].n, exp: -9, format: list[k].f });
   return out;
 }
 
@@ -206,33 +225,54 @@ export function getPhase(pod: Pod, info: ContainerStatus[], podIsTerminal = fals
     const c = inits[i];
     if (c.restartPolicy === 'Always') continue;
     const st = statusNamed(info, c.name);
-    if (!st) { pendingInitialization++; continue; }
+    if (!st) {
+      pendingInitialization++;
+      continue;
+    }
     if (st.state?.running) pendingInitialization++;
-    else if (st.state?.terminated) { if (st.state.terminated.exitCode !== 0) failedInitialization++; }
-    else if (st.state?.waiting) {
-      if (st.lastState?.terminated) { if (st.lastState.terminated.exitCode !== 0) failedInitialization++; }
-      else pendingInitialization++;
+    else if (st.state?.terminated) {
+      if (st.state.terminated.exitCode !== 0) failedInitialization++;
+    } else if (st.state?.waiting) {
+      if (st.lastState?.terminated) {
+        if (st.lastState.terminated.exitCode !== 0) failedInitialization++;
+      } else pendingInitialization++;
     } else pendingInitialization++;
   }
-  let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
+  let unknown = 0,
+    running = 0,
+    waiting = 0,
+    stopped = 0,
+    succeeded = 0;
   // Sidecars: running ones count as running; until started they hold initialisation.
   for (let i = 0; i < inits.length; i++) {
     const c = inits[i];
     if (c.restartPolicy !== 'Always') continue;
     const st = statusNamed(info, c.name);
-    if (!st) { unknown++; continue; }
+    if (!st) {
+      unknown++;
+      continue;
+    }
     if (st.state?.running) {
       if (!st.started) pendingInitialization++;
       running++;
     } else if (st.state?.terminated) {
       // terminated sidecars do not count
     } else if (st.state?.waiting) {
-      if (!st.lastState?.terminated) { pendingInitialization++; waiting++; }
-    } else { pendingInitialization++; unknown++; }
+      if (!st.lastState?.terminated) {
+        pendingInitialization++;
+        waiting++;
+      }
+    } else {
+      pendingInitialization++;
+      unknown++;
+    }
   }
   for (let i = 0; i < spec.containers.length; i++) {
     const st = statusNamed(info, spec.containers[i].name);
-    if (!st) { unknown++; continue; }
+    if (!st) {
+      unknown++;
+      continue;
+    }
     if (st.state?.running) running++;
     else if (st.state?.terminated) {
       stopped++;
@@ -293,8 +333,14 @@ const PodSandboxNotReadyMsgSandboxNotReady = 'pod sandbox is not ready';
  * arise here: a pod has one sandbox, with the pod network and its IP.
  */
 export function generatePodReadyToStartContainersCondition(sandbox: SandboxRecord | undefined): PodCondition {
-  if (!sandbox) return condition('PodReadyToStartContainers', false, PodSandboxNotReadyReason, PodSandboxNotReadyMsgNoPodSandbox);
-  return condition('PodReadyToStartContainers', sandbox.state === 'SANDBOX_READY', PodSandboxNotReadyReason, PodSandboxNotReadyMsgSandboxNotReady);
+  if (!sandbox)
+    return condition('PodReadyToStartContainers', false, PodSandboxNotReadyReason, PodSandboxNotReadyMsgNoPodSandbox);
+  return condition(
+    'PodReadyToStartContainers',
+    sandbox.state === 'SANDBOX_READY',
+    PodSandboxNotReadyReason,
+    PodSandboxNotReadyMsgSandboxNotReady,
+  );
 }
 
 function isInitContainerInitialized(c: Container, st: ContainerStatus): boolean {
@@ -319,7 +365,8 @@ function generatePodInitializedCondition(pod: Pod, statuses: ContainerStatus[], 
     else if (!isInitContainerInitialized(c, st)) incomplete.push(c.name);
   }
   // Note: True *with* a reason here, unlike the other conditions.
-  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
+  if (phase === 'Succeeded' && unknown.length === 0)
+    return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
   if (hasAnyRegularContainerStarted(pod, statuses)) return condition('Initialized', true);
   const msgs: string[] = [];
   if (unknown.length) msgs.push(`containers with unknown status: ${goList(unknown)}`);
@@ -355,7 +402,8 @@ export function generateContainersReadyCondition(pod: Pod, statuses: ContainerSt
   for (const c of inits) if (c.restartPolicy === 'Always') check(c.name);
   for (const c of containers) check(c.name);
   // A finished pod's containers are done, not unready.
-  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
+  if (phase === 'Succeeded' && unknown.length === 0)
+    return { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
   if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: 'PodFailed' };
   const msgs: string[] = [];
   if (unknown.length) msgs.push(`containers with unknown status: ${goList(unknown)}`);
@@ -371,7 +419,8 @@ function generatePodReadyCondition(pod: Pod, containersReady: PodCondition, exis
   for (const g of pod.spec?.readinessGates ?? []) {
     const c = existing.find((x) => x.type === g.conditionType);
     if (!c) msgs.push(`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`);
-    else if (c.status !== 'True') msgs.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`);
+    else if (c.status !== 'True')
+      msgs.push(`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`);
   }
   if (msgs.length) return condition('Ready', false, 'ReadinessGatesNotReady', msgs.join(', '));
   return condition('Ready', true);
@@ -380,7 +429,10 @@ function generatePodReadyCondition(pod: Pod, containersReady: PodCondition, exis
 /** GetPodQOS, reduced to what the sim's pods use (cpu and memory requests/limits). */
 export function getPodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   let q = qosOf.get(containers);
-  if (q === undefined) { q = computePodQOS(containers); qosOf.set(containers, q); }
+  if (q === undefined) {
+    q = computePodQOS(containers);
+    qosOf.set(containers, q);
+  }
   return q;
 }
 
@@ -408,8 +460,14 @@ function computePodQOS(containers: Container[]): 'Guaranteed' | 'Burstable' | 'B
 /** Whether the kubelet owns a pod condition type (podConditionsByKubelet.includes, without the scan). */
 export function isPodConditionByKubelet(type: string): boolean {
   switch (type) {
-    case 'PodScheduled': case 'Ready': case 'Initialized': case 'ContainersReady': case 'PodReadyToStartContainers': return true;
-    default: return false;
+    case 'PodScheduled':
+    case 'Ready':
+    case 'Initialized':
+    case 'ContainersReady':
+    case 'PodReadyToStartContainers':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -421,12 +479,17 @@ export function isPodConditionByKubelet(type: string): boolean {
  */
 function stamp(c: PodCondition, old: PodCondition[], now: number, generation: number | undefined): PodCondition {
   let prev: PodCondition | undefined;
-  for (let i = 0; i < old.length; i++) if (old[i].type === c.type) { prev = old[i]; break; }
+  for (let i = 0; i < old.length; i++)
+    if (old[i].type === c.type) {
+      prev = old[i];
+      break;
+    }
   const out: Record<string, unknown> = { type: c.type };
   if (generation !== undefined) out.observedGeneration = generation;
   out.status = c.status;
   out.lastProbeTime = null;
-  out.lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
+  out.lastTransitionTime =
+    prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
   if (c.reason !== undefined) out.reason = c.reason;
   if (c.message !== undefined) out.message = c.message;
   const cond = out as unknown as PodCondition;
@@ -465,7 +528,8 @@ function sameInOrder(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i] || !sameInOrder((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+    if (ka[i] !== kb[i] || !sameInOrder((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]]))
+      return false;
   }
   return true;
 }
@@ -510,13 +574,17 @@ export function generateAPIPodStatus(args: {
   const ready = generatePodReadyCondition(pod, containersReady, existing);
   const gen = pod.metadata?.generation || undefined;
   const owned = [
-    stamp(readyToStart, existing, now, gen), stamp(initialized, existing, now, gen), stamp(ready, existing, now, gen),
-    stamp(containersReady, existing, now, gen), stamp({ type: 'PodScheduled', status: 'True' }, existing, now, gen),
+    stamp(readyToStart, existing, now, gen),
+    stamp(initialized, existing, now, gen),
+    stamp(ready, existing, now, gen),
+    stamp(containersReady, existing, now, gen),
+    stamp({ type: 'PodScheduled', status: 'True' }, existing, now, gen),
   ];
   let conditions = owned;
   if (foreign) {
     conditions = [];
-    for (let i = 0; i < existing.length; i++) if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
+    for (let i = 0; i < existing.length; i++)
+      if (!isPodConditionByKubelet(existing[i].type)) conditions.push(existing[i]);
     for (let i = 0; i < owned.length; i++) conditions.push(owned[i]);
   }
   const status: PodStatus = {};

@@ -8,26 +8,74 @@ import type { Container, Pod, PodCondition, PodStatus, Probe } from 'kubernetes-
 import { initialTransition, transition } from 'xstate';
 import type { Ctx } from '../world.ts';
 import {
-  doBackOff, hasBackOffEntries, imagePullBackOffKey, imagePullBackOffMessage, isInBackOffSinceUpdate, backoffNext, type PodRef,
+  doBackOff,
+  hasBackOffEntries,
+  imagePullBackOffKey,
+  imagePullBackOffMessage,
+  isInBackOffSinceUpdate,
+  backoffNext,
+  type PodRef,
 } from './backoff.ts';
 import { plegSeen } from './pleg-cache.ts';
-import { canonicalByJSON, defaultPullPolicies, initialMemo, transitionsOf, unchangedStatus } from './pod-worker-cache.ts';
 import {
-  CreateContainer, ImageStatus, PullImage, RemovePodSandbox, RunPodSandbox, StartContainer, StopContainer, StopPodSandbox,
-  containerExited, normalizeImageRef, pullImageDuration, PULL_LATENCY_MS, type ContainerRecord, type SandboxRecord,
+  canonicalByJSON,
+  defaultPullPolicies,
+  initialMemo,
+  transitionsOf,
+  unchangedStatus,
+} from './pod-worker-cache.ts';
+import {
+  CreateContainer,
+  ImageStatus,
+  PullImage,
+  RemovePodSandbox,
+  RunPodSandbox,
+  StartContainer,
+  StopContainer,
+  StopPodSandbox,
+  containerExited,
+  normalizeImageRef,
+  pullImageDuration,
+  PULL_LATENCY_MS,
+  type ContainerRecord,
+  type SandboxRecord,
 } from './container-runtime.ts';
 import {
-  FailedToInspectImage, createdContainerEvent, errorEvent, failedToPullImageEvent, imageAlreadyPresentEvent, killingContainerEvent,
-  pullingImageEvent, pulledImageEvent, startedContainerEvent,
+  FailedToInspectImage,
+  createdContainerEvent,
+  errorEvent,
+  failedToPullImageEvent,
+  imageAlreadyPresentEvent,
+  killingContainerEvent,
+  pullingImageEvent,
+  pulledImageEvent,
+  startedContainerEvent,
 } from './events.ts';
 import { invalidImageNameMessage } from './image-name.ts';
 import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 import { releasePodIP } from './pod-ip.ts';
 import { getServiceAccountTokens } from './token-manager.ts';
 import { generateAPIPodStatus, getPhase, isPodConditionByKubelet, type ContainerView } from './pod-status.ts';
-import { doProbe, firstProbeAt, httpProbeFailureOutput, newProbeWorker, withProbeDefaults, type ProbeType } from './probes.ts';
 import {
-  createMergePatch, deepEqual, emit, emitForContainer, isEmptyPatch, logCri, type ContainerHealth, type ContainerWork, type KubeletState, type KubeletTimer, type PodWork,
+  doProbe,
+  firstProbeAt,
+  httpProbeFailureOutput,
+  newProbeWorker,
+  withProbeDefaults,
+  type ProbeType,
+} from './probes.ts';
+import {
+  createMergePatch,
+  deepEqual,
+  emit,
+  emitForContainer,
+  isEmptyPatch,
+  logCri,
+  type ContainerHealth,
+  type ContainerWork,
+  type KubeletState,
+  type KubeletTimer,
+  type PodWork,
 } from './kubelet-state.ts';
 
 /** The kubelet's own context: its pod workers are handed its state beside it (one lookup per event, not per call). */
@@ -45,7 +93,9 @@ const SIGTERM_EXIT_MS: [number, number] = [100, 400];
 export const PLEG_RELIST_MS = 1000;
 
 const PROBES: { type: ProbeType; field: 'livenessProbe' | 'readinessProbe' | 'startupProbe' }[] = [
-  { type: 'startup', field: 'startupProbe' }, { type: 'liveness', field: 'livenessProbe' }, { type: 'readiness', field: 'readinessProbe' },
+  { type: 'startup', field: 'startupProbe' },
+  { type: 'liveness', field: 'livenessProbe' },
+  { type: 'readiness', field: 'readinessProbe' },
 ];
 
 function podRef(w: PodWork): PodRef {
@@ -149,7 +199,11 @@ function pullPolicy(c: Container): string {
 }
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */
-export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.namespace}/${pod.metadata!.name}`): PodWork {
+export function newPodWork(
+  st: KubeletState,
+  pod: Pod,
+  key = `${pod.metadata!.namespace}/${pod.metadata!.name}`,
+): PodWork {
   const spec = pod.spec!;
   const c0 = spec.containers[0];
   const input = {
@@ -158,7 +212,10 @@ export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.na
     imagePresent: !!c0 && pullPolicy(c0) !== 'Always' && !!st.runtime.images[normalizeImageRef(c0.image!)],
   };
   let byInput = initialMemo.get(input.restartPolicy);
-  if (!byInput) { byInput = []; initialMemo.set(input.restartPolicy, byInput); }
+  if (!byInput) {
+    byInput = [];
+    initialMemo.set(input.restartPolicy, byInput);
+  }
   const i = (input.hasReadinessProbe ? 2 : 0) + (input.imagePresent ? 1 : 0);
   let snap = byInput[i];
   if (!snap) {
@@ -169,13 +226,22 @@ export function newPodWork(st: KubeletState, pod: Pod, key = `${pod.metadata!.na
   const ran = (name: string) => pod.status?.containerStatuses?.find((s) => s.name === name && s.containerID);
   return {
     // The caller's key string (the one `workers` is keyed by) serves every later lookup.
-    key, uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!,
+    key,
+    uid: pod.metadata!.uid!,
+    name: pod.metadata!.name!,
+    namespace: pod.metadata!.namespace!,
     machine: canonical(snap),
     sandboxAttempt: pod.status?.podIP ? 1 : 0,
     busyUntil: 0,
     containers: spec.containers.map((c) => {
       const prev = ran(c.name);
-      return { name: c.name, image: c.image!, attempts: [], nextRestartCount: prev ? (prev.restartCount ?? 0) + 1 : 0, probes: {} };
+      return {
+        name: c.name,
+        image: c.image!,
+        attempts: [],
+        nextRestartCount: prev ? (prev.restartCount ?? 0) + 1 : 0,
+        probes: {},
+      };
     }),
   };
 }
@@ -187,7 +253,14 @@ function healthOf(st: KubeletState, w: PodWork, container: string): ContainerHea
 /** An app that ends by itself (its health's exits) ends this attempt as long after now as its health says. */
 export function scheduleAppExit(ctx: KCtx, st: KubeletState, w: PodWork, container: string, id: string): void {
   const exits = healthOf(st, w, container).exits;
-  if (exits) later(ctx, exits.afterMs, { type: 'container-exit', id, exitCode: exits.exitCode, gen: st.gen, app: { key: w.key, container } });
+  if (exits)
+    later(ctx, exits.afterMs, {
+      type: 'container-exit',
+      id,
+      exitCode: exits.exitCode,
+      gen: st.gen,
+      app: { key: w.key, container },
+    });
 }
 
 function currentId(c: ContainerWork): string | undefined {
@@ -195,10 +268,18 @@ function currentId(c: ContainerWork): string | undefined {
 }
 
 /** Stop a container with the grace period: SIGTERM now, exit when the app is done or SIGKILL at the end. */
-function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork, id: string, graceSeconds: number): void {
+function stopContainer(
+  ctx: KCtx,
+  st: KubeletState,
+  w: PodWork,
+  c: ContainerWork,
+  id: string,
+  graceSeconds: number,
+): void {
   const h = healthOf(st, w, c.name);
   const r = StopContainer(st.runtime, id, graceSeconds, ctx.now, {
-    handlesSigterm: !h.ignoresSigterm, shutdownMs: h.shutdownMs ?? ctx.rng.jitter(SIGTERM_EXIT_MS[0], SIGTERM_EXIT_MS[1]),
+    handlesSigterm: !h.ignoresSigterm,
+    shutdownMs: h.shutdownMs ?? ctx.rng.jitter(SIGTERM_EXIT_MS[0], SIGTERM_EXIT_MS[1]),
   });
   st.runtime = r.state;
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
@@ -209,8 +290,15 @@ function stopContainer(ctx: KCtx, st: KubeletState, w: PodWork, c: ContainerWork
  * A container's process ends at its timer: after a stop, with the exit code the stop gave; by itself,
  * as its app's health says now (an app made healthy since its start does not end).
  */
-export function containerExitAt(st: KubeletState, ev: Extract<KubeletTimer, { type: 'container-exit' }>, now: number): void {
-  if (!ev.app) { containerExit(st, ev.id, now, ev.exitCode); return; }
+export function containerExitAt(
+  st: KubeletState,
+  ev: Extract<KubeletTimer, { type: 'container-exit' }>,
+  now: number,
+): void {
+  if (!ev.app) {
+    containerExit(st, ev.id, now, ev.exitCode);
+    return;
+  }
   const w = st.workers[ev.app.key];
   const exits = w && healthOf(st, w, ev.app.container).exits;
   // containerd makes an OOM kill exit 137 whatever the code.
@@ -218,7 +306,14 @@ export function containerExitAt(st: KubeletState, ev: Extract<KubeletTimer, { ty
 }
 
 /** The process of a container ended (its own exit after a stop, a crash, an OOM kill). */
-export function containerExit(st: KubeletState, id: string, now: number, exitCode: number, oom = false, log?: string): void {
+export function containerExit(
+  st: KubeletState,
+  id: string,
+  now: number,
+  exitCode: number,
+  oom = false,
+  log?: string,
+): void {
   st.runtime = containerExited(st.runtime, id, now, log === undefined ? { exitCode, oom } : { exitCode, oom, log });
 }
 
@@ -229,14 +324,29 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
   const w = st.workers[key];
   if (!w || !st.up) return;
   const pod = st.pods.items[key];
-  if (!pod || pod.metadata?.uid !== w.uid) { teardown(ctx, st, w); return; }
+  if (!pod || pod.metadata?.uid !== w.uid) {
+    teardown(ctx, st, w);
+    return;
+  }
   if (ctx.now < w.busyUntil) return;
-  if (pod.metadata?.deletionTimestamp) { syncTerminating(ctx, st, w, pod); return; }
+  if (pod.metadata?.deletionTimestamp) {
+    syncTerminating(ctx, st, w, pod);
+    return;
+  }
   if (!w.sandboxId) {
-    const r = RunPodSandbox(st.runtime, { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt }, ctx.now, ctx.rng.float); // the world's draw (a closure over its rng state)
+    const r = RunPodSandbox(
+      st.runtime,
+      { uid: w.uid, name: w.name, namespace: w.namespace, attempt: w.sandboxAttempt },
+      ctx.now,
+      ctx.rng.float,
+    ); // the world's draw (a closure over its rng state)
     logCri(ctx, r.record, `pods/${w.key}`);
     if (r.error || !r.sandbox) {
-      emit(ctx, st, pod, { type: 'Warning', reason: 'FailedCreatePodSandBox', message: `Failed to create pod sandbox: ${r.error}` });
+      emit(ctx, st, pod, {
+        type: 'Warning',
+        reason: 'FailedCreatePodSandBox',
+        message: `Failed to create pod sandbox: ${r.error}`,
+      });
       requeue(ctx, st, w, workerBackoff(ctx));
     } else {
       st.runtime = r.state;
@@ -251,7 +361,10 @@ export function syncPod(ctx: KCtx, st: KubeletState, key: string): void {
     getServiceAccountTokens(ctx, w, pod);
     return;
   }
-  if (!w.sandboxReady) { w.sandboxReady = true; send(w, { type: 'SANDBOX_READY' }); }
+  if (!w.sandboxReady) {
+    w.sandboxReady = true;
+    send(w, { type: 'SANDBOX_READY' });
+  }
   const specs = pod.spec!.containers;
   for (let i = 0; i < specs.length; i++) {
     if (syncContainer(ctx, st, w, pod, specs[i], w.containers[i], i === 0) === 'blocked') break;
@@ -265,7 +378,15 @@ function shouldRestart(pod: Pod, exitCode: number): boolean {
   return p === 'Always' || (p === 'OnFailure' && exitCode !== 0);
 }
 
-function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: Container, c: ContainerWork, main: boolean): 'ok' | 'blocked' {
+function syncContainer(
+  ctx: KCtx,
+  st: KubeletState,
+  w: PodWork,
+  pod: Pod,
+  spec: Container,
+  c: ContainerWork,
+  main: boolean,
+): 'ok' | 'blocked' {
   if (c.pull) return 'blocked';
   const id = currentId(c);
   const rt = id ? st.runtime.containers[id] : undefined;
@@ -286,7 +407,10 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
     // Until the PLEG has seen the exit, the kubelet believes the container runs.
     if (!seen || seen.state !== 'CONTAINER_EXITED') return 'ok';
     if (!shouldRestart(pod, seen.exitCode ?? 0)) {
-      if (c.exitHandled !== seen.id) { c.exitHandled = seen.id; if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled' }); }
+      if (c.exitHandled !== seen.id) {
+        c.exitHandled = seen.id;
+        if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled' });
+      }
       c.waiting = undefined;
       return 'ok';
     }
@@ -295,7 +419,8 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
       c.waiting = { reason: 'CrashLoopBackOff', message: r.message };
       if (c.exitHandled !== seen.id) {
         c.exitHandled = seen.id;
-        if (main) send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled', inBackOff: true });
+        if (main)
+          send(w, { type: 'EXITED', code: seen.exitCode ?? 0, oom: seen.reason === 'OOMKilled', inBackOff: true });
         emitForContainer(ctx, st, pod, c.name, r.event);
         requeue(ctx, st, w, r.restartAtMs - ctx.now);
       }
@@ -329,7 +454,10 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
   }
   if (policy === 'Always' || !status.image) {
     // No failed pull on the node: nothing to look up (the key is a fresh string per pull).
-    if (hasBackOffEntries(st.imageBackoff) && isInBackOffSinceUpdate(st.imageBackoff, imagePullBackOffKey(w.uid, spec.image!), ctx.now)) {
+    if (
+      hasBackOffEntries(st.imageBackoff) &&
+      isInBackOffSinceUpdate(st.imageBackoff, imagePullBackOffKey(w.uid, spec.image!), ctx.now)
+    ) {
       const m = imagePullBackOffMessage(spec.image!, c.lastPullError);
       c.waiting = { reason: 'ImagePullBackOff', message: m.message };
       emitForContainer(ctx, st, pod, c.name, m.event);
@@ -338,12 +466,20 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
       requeue(ctx, st, w, workerBackoff(ctx));
       return 'ok';
     }
-    if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff'))) send(w, { type: 'BACKOFF_EXPIRED' });
+    if (main && (machineIs(w, 'errImagePull') || machineIs(w, 'imagePullBackOff')))
+      send(w, { type: 'BACKOFF_EXPIRED' });
     emitForContainer(ctx, st, pod, c.name, pullingImageEvent(spec.image!));
     syncMissingImages(ctx, st);
     const slot = queueImagePull(ctx, st, spec.image!);
     c.pull = { startedAt: ctx.now, pullStartedAt: slot.startsAt, image: spec.image! };
-    later(ctx, slot.endsAt - ctx.now, { type: 'pull-done', key: w.key, uid: w.uid, container: c.name, image: spec.image!, gen: st.gen });
+    later(ctx, slot.endsAt - ctx.now, {
+      type: 'pull-done',
+      key: w.key,
+      uid: w.uid,
+      container: c.name,
+      image: spec.image!,
+      gen: st.gen,
+    });
     return 'blocked';
   }
   emitForContainer(ctx, st, pod, c.name, imageAlreadyPresentEvent(spec.image!));
@@ -351,7 +487,12 @@ function syncContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, spec: 
 }
 
 function createContainer(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, c: ContainerWork): 'ok' | 'blocked' {
-  const r = CreateContainer(st.runtime, { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount }, ctx.now, ctx.rng.float);
+  const r = CreateContainer(
+    st.runtime,
+    { sandboxId: w.sandboxId!, name: c.name, image: c.image, restartCount: c.nextRestartCount },
+    ctx.now,
+    ctx.rng.float,
+  );
   logCri(ctx, r.record, `pods/${w.key}/${c.name}`);
   if (r.error || !r.container) {
     c.waiting = { reason: 'CreateContainerError', message: r.error };
@@ -399,7 +540,11 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   const r = PullImage(st.runtime, ev.image, ctx.now, ctx.now - pullStartedAt);
   logCri(ctx, r.record, normalizeImageRef(ev.image));
   const pod = st.pods.items[w.key];
-  if (!pod || pod.metadata?.uid !== w.uid || pod.metadata?.deletionTimestamp) { if (r.image) st.runtime = r.state; syncPod(ctx, st, w.key); return; }
+  if (!pod || pod.metadata?.uid !== w.uid || pod.metadata?.deletionTimestamp) {
+    if (r.image) st.runtime = r.state;
+    syncPod(ctx, st, w.key);
+    return;
+  }
   const main = w.containers[0] === c;
   if (r.error || !r.image) {
     c.lastPullError = r.error;
@@ -414,7 +559,13 @@ export function pullDone(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer, 
   }
   st.runtime = r.state;
   c.lastPullError = undefined;
-  emitForContainer(ctx, st, pod, c.name, pulledImageEvent(ev.image, ctx.now - pullStartedAt, ctx.now - startedAt, r.image.sizeBytes));
+  emitForContainer(
+    ctx,
+    st,
+    pod,
+    c.name,
+    pulledImageEvent(ev.image, ctx.now - pullStartedAt, ctx.now - startedAt, r.image.sizeBytes),
+  );
   if (main) send(w, { type: 'IMAGE_PULLED' });
   if (createContainer(ctx, st, w, pod, c) === 'ok') syncPod(ctx, st, w.key);
   else updatePodStatus(ctx, st, w, pod);
@@ -436,7 +587,12 @@ function startProbes(ctx: KCtx, st: KubeletState, w: PodWork, spec: Container, c
     if (!p) continue;
     const worker = newProbeWorker(type, id, ctx.now);
     c.probes[type] = worker;
-    later(ctx, firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now, { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id, gen: st.gen }, true);
+    later(
+      ctx,
+      firstProbeAt(ctx.now, withProbeDefaults(p)) - ctx.now,
+      { type: 'probe-tick', key: w.key, uid: w.uid, container: c.name, probe: type, id, gen: st.gen },
+      true,
+    );
   }
 }
 
@@ -461,19 +617,40 @@ export function probeTick(ctx: KCtx, st: KubeletState, ev: Extract<KubeletTimer,
   const ok = healthOf(st, w, c.name)[ev.probe] !== false;
   const started = !spec.startupProbe || c.probes.startup?.published === 'Success';
   const sandbox = w.sandboxId ? st.runtime.sandboxes[w.sandboxId] : undefined;
-  const res = doProbe(worker, timing, ctx.now, { containerName: c.name, started, outcome: ok ? { ok } : { ok, output: probeFailureOutput(p, sandbox?.ip) } });
+  const res = doProbe(worker, timing, ctx.now, {
+    containerName: c.name,
+    started,
+    outcome: ok ? { ok } : { ok, output: probeFailureOutput(p, sandbox?.ip) },
+  });
   c.probes[ev.probe] = res.worker;
   for (const e of res.events) emitForContainer(ctx, st, pod, c.name, e);
   const main = w.containers[0] === c;
   if (res.changed && ev.probe === 'readiness' && main) {
-    send(w, res.worker.published === 'Success' ? { type: 'PROBE_OK', probe: 'readiness' } : { type: 'PROBE_FAILED', probe: 'readiness' });
+    send(
+      w,
+      res.worker.published === 'Success'
+        ? { type: 'PROBE_OK', probe: 'readiness' }
+        : { type: 'PROBE_FAILED', probe: 'readiness' },
+    );
   }
   if (res.kill) {
     emitForContainer(ctx, st, pod, c.name, killingContainerEvent(c.name, res.kill.message));
     if (main) send(w, { type: 'PROBE_FAILED', probe: 'liveness' });
-    stopContainer(ctx, st, w, c, ev.id, p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30);
+    stopContainer(
+      ctx,
+      st,
+      w,
+      c,
+      ev.id,
+      p.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30,
+    );
   }
-  later(ctx, res.worker.nextTickAt - ctx.now, { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id, gen: st.gen }, true);
+  later(
+    ctx,
+    res.worker.nextTickAt - ctx.now,
+    { type: 'probe-tick', key: ev.key, uid: ev.uid, container: ev.container, probe: ev.probe, id: ev.id, gen: st.gen },
+    true,
+  );
   if (res.changed) updatePodStatus(ctx, st, w, pod);
 }
 
@@ -490,7 +667,10 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
       const id = currentId(c);
       const rt = id ? st.runtime.containers[id] : undefined;
       if (!rt || rt.state === 'CONTAINER_EXITED') continue;
-      if (rt.state === 'CONTAINER_CREATED') { containerExit(st, rt.id, ctx.now, 0); continue; }
+      if (rt.state === 'CONTAINER_CREATED') {
+        containerExit(st, rt.id, ctx.now, 0);
+        continue;
+      }
       emitForContainer(ctx, st, pod, c.name, killingContainerEvent(c.name));
       stopContainer(ctx, st, w, c, rt.id, grace);
     }
@@ -501,7 +681,10 @@ function syncTerminating(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod): voi
     const rt = id ? st.runtime.containers[id] : undefined;
     return !rt || (rt.state === 'CONTAINER_EXITED' && st.plegCache[rt.id]?.state === 'CONTAINER_EXITED');
   });
-  if (!stopped) { updatePodStatus(ctx, st, w, pod); return; }
+  if (!stopped) {
+    updatePodStatus(ctx, st, w, pod);
+    return;
+  }
   if (w.sandboxId && !w.sandboxStopped) {
     const r = StopPodSandbox(st.runtime, w.sandboxId, ctx.now);
     st.runtime = r.state;
@@ -558,7 +741,17 @@ function containerViews(st: KubeletState, w: PodWork, pod: Pod): ContainerView[]
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
     const waiting = running ? undefined : c.waiting;
-    views.push({ name: c.name, image: spec.image!, current, previous, waiting, ready, started, volumeMounts: spec.volumeMounts, resources: spec.resources });
+    views.push({
+      name: c.name,
+      image: spec.image!,
+      current,
+      previous,
+      waiting,
+      ready,
+      started,
+      volumeMounts: spec.volumeMounts,
+      resources: spec.resources,
+    });
   }
   return views;
 }
@@ -574,12 +767,20 @@ function attemptSeen(st: KubeletState, c: PodWork['containers'][number], nth: 0 
 }
 
 /** The inputs of a status generation whose result deepEquals `base` (see unchangedStatus). */
-export interface StatusInputs { pod: Pod; base: PodStatus; sandbox?: object; terminal: boolean; views: ContainerView[] }
+export interface StatusInputs {
+  pod: Pod;
+  base: PodStatus;
+  sandbox?: object;
+  terminal: boolean;
+  views: ContainerView[];
+}
 
 /** Tests: also run the full generation on a memo hit and throw if it would have written something. */
 const testing = { verifyUnchanged: false };
 /** Turn the check of the unchanged-status shortcut against the full generation on or off (tests). */
-export function setVerifyUnchangedStatus(on: boolean): void { testing.verifyUnchanged = on; }
+export function setVerifyUnchangedStatus(on: boolean): void {
+  testing.verifyUnchanged = on;
+}
 
 /** Whether the pod's containers would now give exactly `views` (checked without building new views). */
 function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, pod: Pod): boolean {
@@ -596,7 +797,16 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
     const started = running && (!spec.startupProbe || c.probes.startup?.published === 'Success');
     const ready = started && (!spec.readinessProbe || c.probes.readiness?.published === 'Success');
     const waiting = running ? undefined : c.waiting;
-    if (v.started !== started || v.ready !== ready || v.waiting !== waiting || v.image !== spec.image || v.name !== c.name || v.volumeMounts !== spec.volumeMounts || v.resources !== spec.resources) return false;
+    if (
+      v.started !== started ||
+      v.ready !== ready ||
+      v.waiting !== waiting ||
+      v.image !== spec.image ||
+      v.name !== c.name ||
+      v.volumeMounts !== spec.volumeMounts ||
+      v.resources !== spec.resources
+    )
+      return false;
   }
   return true;
 }
@@ -605,13 +815,26 @@ function viewsUnchanged(views: ContainerView[], st: KubeletState, w: PodWork, po
  * Generate the API status and PATCH it (RFC 7386 diff against what the server holds) if it differs.
  * Returns true when the server holds the generated status.
  */
-export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Pod, terminal = false, syncing = false): boolean {
+export function updatePodStatus(
+  ctx: KCtx,
+  st: KubeletState,
+  w: PodWork,
+  pod: Pod,
+  terminal = false,
+  syncing = false,
+): boolean {
   const fresh = w.lastSent === undefined || Number(pod.metadata?.resourceVersion ?? 0) >= (w.lastSentRevision ?? 0);
   const base: PodStatus = (fresh ? pod.status : w.lastSent) ?? {};
   const sandbox = w.sandboxReady && w.sandboxId && !w.sandboxStopped ? st.runtime.sandboxes[w.sandboxId] : undefined;
   const memo = unchangedStatus.get(w);
   // The generation counts too: the status carries it as observedGeneration (and a graceful deletion bumps it).
-  if (memo && memo.sandbox === sandbox && memo.terminal === terminal && (memo.pod === pod || (pod.spec === memo.pod.spec && pod.metadata?.generation === memo.pod.metadata?.generation)) && viewsUnchanged(memo.views, st, w, pod)) {
+  if (
+    memo &&
+    memo.sandbox === sandbox &&
+    memo.terminal === terminal &&
+    (memo.pod === pod || (pod.spec === memo.pod.spec && pod.metadata?.generation === memo.pod.metadata?.generation)) &&
+    viewsUnchanged(memo.views, st, w, pod)
+  ) {
     let hit = memo.pod === pod && memo.base === base;
     if (!hit && fresh && deepEqual(base, memo.base)) {
       hit = true;
@@ -619,7 +842,12 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
       memo.base = base;
     }
     if (hit) {
-      if (testing.verifyUnchanged && !isEmptyPatch(createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)))) {
+      if (
+        testing.verifyUnchanged &&
+        !isEmptyPatch(
+          createMergePatch(base, generatePodStatus(ctx, st, pod, base, sandbox, containerViews(st, w, pod), terminal)),
+        )
+      ) {
         throw new Error(`unchanged-status shortcut disagrees with the generation for ${w.key}`);
       }
       return !syncing || getForStatusSync(ctx, st, w) !== undefined;
@@ -629,18 +857,26 @@ export function updatePodStatus(ctx: KCtx, st: KubeletState, w: PodWork, pod: Po
   const status = generatePodStatus(ctx, st, pod, base, sandbox, views, terminal);
   // An empty merge patch is the same test as deepEqual(status, base), and saves comparing twice.
   let patch = createMergePatch(base, status);
-  if (isEmptyPatch(patch)) { remember(w, memo, pod, base, sandbox, terminal, views); return !syncing || getForStatusSync(ctx, st, w) !== undefined; }
+  if (isEmptyPatch(patch)) {
+    remember(w, memo, pod, base, sandbox, terminal, views);
+    return !syncing || getForStatusSync(ctx, st, w) !== undefined;
+  }
   // The status manager's syncPod reads the pod from the API server first and patches against what
   // that returns (statusutil.PatchPodStatus sends nothing when the patch comes out empty).
   const live = getForStatusSync(ctx, st, w);
   if (!live) return false;
   if (live.status !== base) {
     patch = createMergePatch(live.status ?? {}, status);
-    if (isEmptyPatch(patch)) { remember(w, memo, pod, status, sandbox, terminal, views); return true; }
+    if (isEmptyPatch(patch)) {
+      remember(w, memo, pod, status, sandbox, terminal, views);
+      return true;
+    }
   }
   // The PATCH follows its GET at once: it takes its token even if that means waiting (debt) for the next.
   ctx.throttle(true);
-  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', { patchType: 'merge' });
+  const r = ctx.api.patch('pods', w.namespace, w.name, { metadata: { uid: w.uid }, status: patch }, 'status', {
+    patchType: 'merge',
+  });
   if (!r.ok) return false;
   w.lastSent = status;
   w.lastSentRevision = r.revision ?? Number(r.object.metadata?.resourceVersion ?? 0);
@@ -668,8 +904,19 @@ function getForStatusSync(ctx: KCtx, st: KubeletState, w: PodWork): Pod | undefi
 }
 
 /** Record the inputs that generate `base` (in the worker's memo object when it has one). */
-function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, terminal: boolean, views: ContainerView[]): void {
-  if (!memo) { unchangedStatus.set(w, { pod, base, sandbox, terminal, views }); return; }
+function remember(
+  w: PodWork,
+  memo: StatusInputs | undefined,
+  pod: Pod,
+  base: PodStatus,
+  sandbox: SandboxRecord | undefined,
+  terminal: boolean,
+  views: ContainerView[],
+): void {
+  if (!memo) {
+    unchangedStatus.set(w, { pod, base, sandbox, terminal, views });
+    return;
+  }
   memo.pod = pod;
   memo.base = base;
   memo.sandbox = sandbox;
@@ -678,7 +925,15 @@ function remember(w: PodWork, memo: StatusInputs | undefined, pod: Pod, base: Po
 }
 
 /** The status the kubelet would write, built on `base` (what the server holds, as far as it knows). */
-function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatus, sandbox: SandboxRecord | undefined, views: ContainerView[], terminal: boolean): PodStatus {
+function generatePodStatus(
+  ctx: KCtx,
+  st: KubeletState,
+  pod: Pod,
+  base: PodStatus,
+  sandbox: SandboxRecord | undefined,
+  views: ContainerView[],
+  terminal: boolean,
+): PodStatus {
   // The pod's foreign conditions and the base's own, foreign first. Built on the server's status
   // (base is pod.status) that is the pod's list itself: the generation takes the foreign ones in
   // their order and finds the rest by type, which the split by type does not change.
@@ -687,12 +942,19 @@ function generatePodStatus(ctx: KCtx, st: KubeletState, pod: Pod, base: PodStatu
   let conditions: PodCondition[] | undefined = foreign;
   if (foreign !== own) {
     conditions = [];
-    if (foreign) for (let i = 0; i < foreign.length; i++) if (!isPodConditionByKubelet(foreign[i].type)) conditions.push(foreign[i]);
+    if (foreign)
+      for (let i = 0; i < foreign.length; i++)
+        if (!isPodConditionByKubelet(foreign[i].type)) conditions.push(foreign[i]);
     if (own) for (let i = 0; i < own.length; i++) if (isPodConditionByKubelet(own[i].type)) conditions.push(own[i]);
   }
   const status = generateAPIPodStatus({
     // generation reads only the conditions, startTime and IP lists (reused when unchanged) of the status it builds on
-    pod, status: { conditions, startTime: base.startTime, hostIPs: base.hostIPs, podIPs: base.podIPs }, sandbox, containers: views, hostIP: st.cfg.internalIP, now: ctx.now,
+    pod,
+    status: { conditions, startTime: base.startTime, hostIPs: base.hostIPs, podIPs: base.podIPs },
+    sandbox,
+    containers: views,
+    hostIP: st.cfg.internalIP,
+    now: ctx.now,
   });
   if (terminal) status.phase = getPhase(pod, status.containerStatuses ?? [], true);
   if (!sandbox && base.podIP) {

@@ -54,8 +54,14 @@ function initialProbeValue(t: ProbeType): ProbeResult {
 /** A new worker for a container that started at startedAt; its first tick is at once. */
 export function newProbeWorker(probeType: ProbeType, containerId: string, startedAt: number): ProbeWorker {
   return {
-    probeType, containerId, containerStartedAt: startedAt, lastResult: 'Unknown', resultRun: 0,
-    published: initialProbeValue(probeType), onHold: false, nextTickAt: startedAt,
+    probeType,
+    containerId,
+    containerStartedAt: startedAt,
+    lastResult: 'Unknown',
+    resultRun: 0,
+    published: initialProbeValue(probeType),
+    onHold: false,
+    nextTickAt: startedAt,
   };
 }
 
@@ -113,14 +119,21 @@ export function doProbe(
   const events: KubeletEvent[] = [];
   if (!ctx.outcome.ok) {
     // prober.probe records an Unhealthy event on every failed run, before thresholds apply.
-    events.push({ type: 'Warning', reason: 'Unhealthy', message: `${label[w.probeType]} probe failed: ${ctx.outcome.output ?? ''}` });
+    events.push({
+      type: 'Warning',
+      reason: 'Unhealthy',
+      message: `${label[w.probeType]} probe failed: ${ctx.outcome.output ?? ''}`,
+    });
   }
   if (next.lastResult === result) next.resultRun++;
   else {
     next.lastResult = result;
     next.resultRun = 1;
   }
-  if ((result === 'Failure' && next.resultRun < spec.failureThreshold) || (result === 'Success' && next.resultRun < spec.successThreshold)) {
+  if (
+    (result === 'Failure' && next.resultRun < spec.failureThreshold) ||
+    (result === 'Success' && next.resultRun < spec.successThreshold)
+  ) {
     return { worker: next, ran: true, changed: false, events };
   }
   const changed = next.published !== result;

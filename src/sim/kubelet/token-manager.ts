@@ -21,7 +21,14 @@ export function getServiceAccountTokens(ctx: Ctx<KubeletState>, w: PodWork, pod:
         expirationSeconds: t.expirationSeconds,
         boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: w.name, uid: w.uid },
       };
-      const r = ctx.api.request({ verb: 'create', resource: 'serviceaccounts', namespace: w.namespace, name: pod.spec?.serviceAccountName ?? 'default', subresource: 'token', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec } });
+      const r = ctx.api.request({
+        verb: 'create',
+        resource: 'serviceaccounts',
+        namespace: w.namespace,
+        name: pod.spec?.serviceAccountName ?? 'default',
+        subresource: 'token',
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec },
+      });
       ok &&= r.ok;
     }
   }

@@ -7,7 +7,14 @@ import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import { R, type Identity } from '../api/identity.ts';
 import type { ApiRequest } from '../api/request.ts';
-import { informerHandle, isInformerEvent, listAndWatch, newInformer, type EventHandlers, type InformerState } from '../client-go/informer.ts';
+import {
+  informerHandle,
+  isInformerEvent,
+  listAndWatch,
+  newInformer,
+  type EventHandlers,
+  type InformerState,
+} from '../client-go/informer.ts';
 import type { ClusterAddon } from '../cluster-types.ts';
 import type { ComponentDef } from '../world.ts';
 import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
@@ -29,9 +36,11 @@ const COREDNS_IDENTITY: Identity = {
 /** The kube-dns Service, as manifests.go writes it (its resourceVersion "0" is kubeadm's update trick, left out). */
 function kubeDnsService(): Service {
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: {
-      name: 'kube-dns', namespace: 'kube-system',
+      name: 'kube-dns',
+      namespace: 'kube-system',
       labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
       annotations: { 'prometheus.io/port': '9153', 'prometheus.io/scrape': 'true' },
     },
@@ -54,7 +63,8 @@ function kubeDnsService(): Service {
  */
 function corednsDeployment(): Deployment {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name: 'coredns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
     spec: {
       replicas: 2,
@@ -65,22 +75,35 @@ function corednsDeployment(): Deployment {
         spec: {
           priorityClassName: 'system-cluster-critical',
           serviceAccountName: 'coredns',
-          tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+          tolerations: [
+            { key: 'CriticalAddonsOnly', operator: 'Exists' },
+            { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+          ],
           nodeSelector: { 'kubernetes.io/os': 'linux' },
-          containers: [{
-            name: 'coredns', image: COREDNS_IMAGE, imagePullPolicy: 'IfNotPresent',
-            resources: { limits: { memory: '170Mi' }, requests: { cpu: '100m', memory: '70Mi' } },
-            args: ['-conf', '/etc/coredns/Corefile'],
-            ports: [
-              { containerPort: 53, name: 'dns', protocol: 'UDP' },
-              { containerPort: 53, name: 'dns-tcp', protocol: 'TCP' },
-              { containerPort: 9153, name: 'metrics', protocol: 'TCP' },
-              { containerPort: 8080, name: 'liveness-probe', protocol: 'TCP' },
-              { containerPort: 8181, name: 'readiness-probe', protocol: 'TCP' },
-            ],
-            livenessProbe: { httpGet: { path: '/health', port: 'liveness-probe', scheme: 'HTTP' }, initialDelaySeconds: 60, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 5 },
-            readinessProbe: { httpGet: { path: '/ready', port: 'readiness-probe', scheme: 'HTTP' } },
-          }],
+          containers: [
+            {
+              name: 'coredns',
+              image: COREDNS_IMAGE,
+              imagePullPolicy: 'IfNotPresent',
+              resources: { limits: { memory: '170Mi' }, requests: { cpu: '100m', memory: '70Mi' } },
+              args: ['-conf', '/etc/coredns/Corefile'],
+              ports: [
+                { containerPort: 53, name: 'dns', protocol: 'UDP' },
+                { containerPort: 53, name: 'dns-tcp', protocol: 'TCP' },
+                { containerPort: 9153, name: 'metrics', protocol: 'TCP' },
+                { containerPort: 8080, name: 'liveness-probe', protocol: 'TCP' },
+                { containerPort: 8181, name: 'readiness-probe', protocol: 'TCP' },
+              ],
+              livenessProbe: {
+                httpGet: { path: '/health', port: 'liveness-probe', scheme: 'HTTP' },
+                initialDelaySeconds: 60,
+                timeoutSeconds: 5,
+                successThreshold: 1,
+                failureThreshold: 5,
+              },
+              readinessProbe: { httpGet: { path: '/ready', port: 'readiness-probe', scheme: 'HTTP' } },
+            },
+          ],
           dnsPolicy: 'Default',
         },
       },
@@ -102,7 +125,11 @@ const corednsDef: ComponentDef<CorednsState> = {
   name: COREDNS,
   identity: () => COREDNS,
   init(ctx) {
-    const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices'), namespaces: newInformer('namespaces', 'namespaces') };
+    const s: CorednsState = {
+      services: newInformer('services', 'services'),
+      slices: newInformer('endpointslices', 'endpointslices'),
+      namespaces: newInformer('namespaces', 'namespaces'),
+    };
     ctx.state = s;
     listAndWatch(ctx, s.services, NO_HANDLERS);
     listAndWatch(ctx, s.slices, NO_HANDLERS);
@@ -111,7 +138,11 @@ const corednsDef: ComponentDef<CorednsState> = {
   },
   handle(event, ctx) {
     if (!isInformerEvent(event)) return;
-    if (!informerHandle(ctx, ctx.state.services, event, NO_HANDLERS) && !informerHandle(ctx, ctx.state.slices, event, NO_HANDLERS)) informerHandle(ctx, ctx.state.namespaces, event, NO_HANDLERS);
+    if (
+      !informerHandle(ctx, ctx.state.services, event, NO_HANDLERS) &&
+      !informerHandle(ctx, ctx.state.slices, event, NO_HANDLERS)
+    )
+      informerHandle(ctx, ctx.state.namespaces, event, NO_HANDLERS);
   },
 };
 

@@ -8,17 +8,35 @@ import { Timeline } from '../time-travel.ts';
 import { timelineCluster } from '../kubectl/figure-terminal.ts';
 
 const deployment = (replicas: number, port = 80) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: port }] }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: port }] }] },
+    },
+  },
 });
-const service = (targetPort = 80, extra = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, protocol: 'TCP', targetPort }], ...extra } });
+const service = (targetPort = 80, extra = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: { selector: { app: 'web' }, ports: [{ port: 80, protocol: 'TCP', targetPort }], ...extra },
+});
 
 function webCluster(opts: ClusterOptions = {}, replicas = 3, svc = service()) {
   const c = createCluster({ seed: 1, addons: [kubeProxyAddon()], ...opts });
   c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: deployment(replicas) });
   c.request({ verb: 'create', resource: 'services', namespace: 'default', body: svc });
   c.settle();
-  const ip = (c.request({ verb: 'get', resource: 'services', namespace: 'default', name: 'web' }) as { object: { spec: { clusterIP: string } } }).object.spec.clusterIP;
+  const ip = (
+    c.request({ verb: 'get', resource: 'services', namespace: 'default', name: 'web' }) as {
+      object: { spec: { clusterIP: string } };
+    }
+  ).object.spec.clusterIP;
   return { c, ip };
 }
 
@@ -26,11 +44,15 @@ function send(c: ReturnType<typeof createCluster>, reqs: ConnectRequest[]): Conn
   return runNetJob(c, { type: 'connect', requests: reqs })!.connections!;
 }
 
-const fromNode = (node: string, ip: string, n: number): ConnectRequest[] => Array.from({ length: n }, () => ({ from: { node }, dstIP: ip, dstPort: 80 }));
+const fromNode = (node: string, ip: string, n: number): ConnectRequest[] =>
+  Array.from({ length: n }, () => ({ from: { node }, dstIP: ip, dstPort: 80 }));
 
 function byPod(rs: ConnectResult[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const r of rs) { const k = r.ok ? r.served!.pod : `!${r.error}`; out[k] = (out[k] ?? 0) + 1; }
+  for (const r of rs) {
+    const k = r.ok ? r.served!.pod : `!${r.error}`;
+    out[k] = (out[k] ?? 0) + 1;
+  }
   return out;
 }
 
@@ -45,7 +67,10 @@ describe('the data path', () => {
     expect(rs.every((r) => r.ok)).toBe(true);
     const counts = Object.values(byPod(rs));
     expect(counts).toHaveLength(3);
-    for (const n of counts) { expect(n).toBeGreaterThan(70); expect(n).toBeLessThan(130); }
+    for (const n of counts) {
+      expect(n).toBeGreaterThan(70);
+      expect(n).toBeLessThan(130);
+    }
     const r = rs[0];
     expect(r.node).toBe('node-2');
     expect(r.srcIP).toBe('10.0.0.12');
@@ -58,15 +83,22 @@ describe('the data path', () => {
   it('keeps an established connection (its source port) on its endpoint through conntrack', () => {
     const { c, ip } = webCluster();
     const first = send(c, [{ from: { node: 'node-1' }, dstIP: ip, dstPort: 80, srcPort: 40000, keepAlive: true }])[0];
-    const again = send(c, Array.from({ length: 20 }, () => ({ from: { node: 'node-1' }, dstIP: ip, dstPort: 80, srcPort: 40000 })));
-    expect(again.every((r) => r.endpoint === first.endpoint && r.trace[0].startsWith('conntrack: ESTABLISHED'))).toBe(true);
+    const again = send(
+      c,
+      Array.from({ length: 20 }, () => ({ from: { node: 'node-1' }, dstIP: ip, dstPort: 80, srcPort: 40000 })),
+    );
+    expect(again.every((r) => r.endpoint === first.endpoint && r.trace[0].startsWith('conntrack: ESTABLISHED'))).toBe(
+      true,
+    );
   });
 
-  it('is refused by kube-proxy\'s REJECT rule when the Service has no endpoints', () => {
+  it("is refused by kube-proxy's REJECT rule when the Service has no endpoints", () => {
     const { c, ip } = webCluster({}, 0);
     const [r] = send(c, fromNode('node-1', ip, 1));
     expect(r).toMatchObject({ ok: false, error: 'refused', elapsedMs: 0 });
-    expect(r.trace).toEqual([`-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d ${ip} --dport 80 -j REJECT`]);
+    expect(r.trace).toEqual([
+      `-A KUBE-SERVICES -m comment --comment "default/web has no endpoints" -m tcp -p tcp -d ${ip} --dport 80 -j REJECT`,
+    ]);
   });
 
   it('is refused by the pod when no container listens on the target port', () => {
@@ -83,7 +115,7 @@ describe('the data path', () => {
     expect(r).toMatchObject({ ok: false, error: 'timeout', elapsedMs: SYN_TIMEOUT_MS });
   });
 
-  it('keeps routing by the frozen rules while the control plane is down: a dead node\'s pod times out, the others answer', () => {
+  it("keeps routing by the frozen rules while the control plane is down: a dead node's pod times out, the others answer", () => {
     const { c, ip } = webCluster();
     c.controlPlane('stop');
     const victim = send(c, fromNode('node-1', ip, 30)).find((r) => r.served?.node === 'node-3')!;
@@ -98,7 +130,11 @@ describe('the data path', () => {
 
   it('reaches a NodePort on another node, whose rules take it to a pod', () => {
     const { c } = webCluster({}, 1, service(80, { type: 'NodePort' }));
-    const svc = (c.request({ verb: 'get', resource: 'services', namespace: 'default', name: 'web' }) as { object: { spec: { ports: { nodePort: number }[] } } }).object;
+    const svc = (
+      c.request({ verb: 'get', resource: 'services', namespace: 'default', name: 'web' }) as {
+        object: { spec: { ports: { nodePort: number }[] } };
+      }
+    ).object;
     const [r] = send(c, [{ from: { node: 'node-1' }, dstIP: '10.0.0.13', dstPort: svc.spec.ports[0].nodePort }]);
     expect(r.ok).toBe(true);
     expect(r.trace.some((l) => l.startsWith('-A KUBE-NODEPORTS '))).toBe(true);
@@ -106,16 +142,20 @@ describe('the data path', () => {
     expect(closed).toMatchObject({ ok: false, error: 'refused' });
   });
 
-  it('sends from a pod through its own node\'s rules', () => {
+  it("sends from a pod through its own node's rules", () => {
     const { c, ip } = webCluster({}, 2);
-    const pod = (c.request({ verb: 'list', resource: 'pods', namespace: 'default' }) as { object: { items: { metadata: { name: string }; spec: { nodeName: string } }[] } }).object.items[0];
+    const pod = (
+      c.request({ verb: 'list', resource: 'pods', namespace: 'default' }) as {
+        object: { items: { metadata: { name: string }; spec: { nodeName: string } }[] };
+      }
+    ).object.items[0];
     const [r] = send(c, [{ from: { pod: { namespace: 'default', name: pod.metadata.name } }, dstIP: ip, dstPort: 80 }]);
     expect(r.ok).toBe(true);
     expect(r.node).toBe(pod.spec.nodeName);
     expect(r.srcIP).toMatch(/^10\.244\./);
   });
 
-  it('replays to the same network state, and draws nothing from the world\'s own stream', () => {
+  it("replays to the same network state, and draws nothing from the world's own stream", () => {
     const opts: ClusterOptions = { seed: 4, addons: [kubeProxyAddon()] };
     const { c, ip } = webCluster(opts);
     const rngBefore = [...c.world.state.rng];
@@ -124,7 +164,9 @@ describe('the data path', () => {
     const again = replayCluster(opts, c.world.state.inputs, c.now);
     expect(again.world.hash()).toBe(c.world.hash());
     expect(podNetworkStateOf(again.world.state)).toEqual(podNetworkStateOf(c.world.state));
-    expect(podNetworkStateOf(again.world.state)!.last!.connections!.map((r) => r.endpoint)).toEqual(rs.map((r) => r.endpoint));
+    expect(podNetworkStateOf(again.world.state)!.last!.connections!.map((r) => r.endpoint)).toEqual(
+      rs.map((r) => r.endpoint),
+    );
   });
 
   it('walks the nftables table in nftables mode: the same spread, REJECT without endpoints, and a port the ClusterIP does not serve refused', () => {
@@ -138,14 +180,20 @@ describe('the data path', () => {
     expect(wrongPort.trace).toEqual(['cluster-ips-check: ip daddr @cluster-ips reject']);
     const [unallocated] = send(c, fromNode('node-1', '10.96.200.200', 1));
     expect(unallocated).toMatchObject({ ok: false, error: 'timeout' });
-    c.request({ verb: 'patch', resource: 'deployments', namespace: 'default', name: 'web', body: { spec: { replicas: 0 } } });
+    c.request({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+      body: { spec: { replicas: 0 } },
+    });
     c.settle();
     const [none] = send(c, fromNode('node-1', ip, 1));
     expect(none).toMatchObject({ ok: false, error: 'refused' });
     expect(none.trace[0]).toMatch(/vmap @no-endpoint-services -> .* : goto reject-chain$/);
   });
 
-  it('records its jobs on a figure\'s timeline: going back and forward again gives the same network state', () => {
+  it("records its jobs on a figure's timeline: going back and forward again gives the same network state", () => {
     const { c, ip } = webCluster();
     const tl = new Timeline(c);
     const host = timelineCluster(tl, () => {});
@@ -159,7 +207,9 @@ describe('the data path', () => {
     // The job's event writes no log record, so it is no step of its own: it runs with what is due next.
     tl.advance(0);
     expect(JSON.stringify(podNetworkStateOf(c.world.state))).toBe(state);
-    expect(podNetworkStateOf(c.world.state)!.last!.connections!.map((r) => r.endpoint)).toEqual(second.map((r) => r.endpoint));
+    expect(podNetworkStateOf(c.world.state)!.last!.connections!.map((r) => r.endpoint)).toEqual(
+      second.map((r) => r.endpoint),
+    );
     expect(first.every((r) => r.ok) && second.every((r) => r.ok)).toBe(true);
   });
 });

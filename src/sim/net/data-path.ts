@@ -31,7 +31,10 @@ export const SYN_TIMEOUT_MS = 127_000;
 const ARP_FAILURE_MS = 3_000;
 
 /** One conntrack entry: where the connection's packets go (its DNAT target, or its own destination). */
-interface ConntrackEntry { to: string; expires: number }
+interface ConntrackEntry {
+  to: string;
+  expires: number;
+}
 
 /** The kernel state of one node that the data path reads and writes. */
 interface NodeNetState {
@@ -43,10 +46,16 @@ interface NodeNetState {
 }
 
 /** The pod network's state: every node's kernel tables and the random stream of their statistic matches. */
-export interface NetState { rng: RngState; nodes: Record<string, NodeNetState> }
+export interface NetState {
+  rng: RngState;
+  nodes: Record<string, NodeNetState>;
+}
 
 /** Who sends: a node's own network namespace, or a pod (namespace/name). */
-interface Client { node?: string; pod?: { namespace: string; name: string } }
+interface Client {
+  node?: string;
+  pod?: { namespace: string; name: string };
+}
 
 /** One connection to make. */
 export interface ConnectRequest {
@@ -64,7 +73,12 @@ export interface ConnectRequest {
 export type ConnectError = 'refused' | 'timeout' | 'unreachable';
 
 /** Where the connection landed. */
-interface Served { namespace: string; pod: string; node: string; container: string }
+interface Served {
+  namespace: string;
+  pod: string;
+  node: string;
+  container: string;
+}
 
 /** What a connection came to: where it went, through which rules, and how long connect() took. */
 export interface ConnectResult {
@@ -87,7 +101,8 @@ export interface ConnectResult {
 
 function kubelets(w: NetWorld): [string, KubeletState][] {
   const out: [string, KubeletState][] = [];
-  for (const [name, e] of Object.entries(w.components)) if (e.type === 'kubelet') out.push([name.slice('kubelet/'.length), e.state as KubeletState]);
+  for (const [name, e] of Object.entries(w.components))
+    if (e.type === 'kubelet') out.push([name.slice('kubelet/'.length), e.state as KubeletState]);
   return out;
 }
 
@@ -118,17 +133,29 @@ export function podAddress(w: NetWorld, namespace: string, name: string): { node
  * every podCIDR; no CNI, no encapsulation): it reaches the node that owns the address's podCIDR,
  * then the sandbox holding it, then a running container that listens on the port.
  */
-function deliverToPod(w: NetWorld, ip: string, port: number, protocol: string): { ok: true; served: Served } | { ok: false; error: ConnectError; reason: string } {
+function deliverToPod(
+  w: NetWorld,
+  ip: string,
+  port: number,
+  protocol: string,
+): { ok: true; served: Served } | { ok: false; error: ConnectError; reason: string } {
   const owner = kubelets(w).find(([, st]) => cidrContains(st.cfg.podCIDR, ip));
   if (!owner) return { ok: false, error: 'timeout', reason: `no node's podCIDR holds ${ip}: the packet is lost` };
   const [node, st] = owner;
   if (!st.up) return { ok: false, error: 'timeout', reason: `${node} is down: nothing answers for ${ip}` };
   const sid = st.runtime.ipam.allocated[ip];
   const sandbox = sid ? st.runtime.sandboxes[sid] : undefined;
-  if (!sandbox || sandbox.state !== 'SANDBOX_READY') return { ok: false, error: 'unreachable', reason: `no pod on ${node} holds ${ip} any more: its ARP request goes unanswered` };
+  if (!sandbox || sandbox.state !== 'SANDBOX_READY')
+    return {
+      ok: false,
+      error: 'unreachable',
+      reason: `no pod on ${node} holds ${ip} any more: its ARP request goes unanswered`,
+    };
   const worker = Object.values(st.workers).find((p) => p.sandboxId === sid);
   const pod: Pod | undefined = worker ? st.pods.items[worker.key] : undefined;
-  const running = Object.values(st.runtime.containers).filter((c) => c.sandboxId === sid && c.state === 'CONTAINER_RUNNING');
+  const running = Object.values(st.runtime.containers).filter(
+    (c) => c.sandboxId === sid && c.state === 'CONTAINER_RUNNING',
+  );
   const specs = pod?.spec?.containers ?? [];
   const declares = specs.some((c) => (c.ports ?? []).length > 0);
   const listens = (name: string) => {
@@ -139,7 +166,10 @@ function deliverToPod(w: NetWorld, ip: string, port: number, protocol: string): 
   const c = running.find((r) => listens(r.name));
   const who = `${sandbox.namespace}/${sandbox.podName}`;
   if (!c) {
-    const reason = running.length === 0 ? `no container of ${who} is running: nothing listens on port ${port}` : `no running container of ${who} listens on port ${port}`;
+    const reason =
+      running.length === 0
+        ? `no container of ${who} is running: nothing listens on port ${port}`
+        : `no running container of ${who} listens on port ${port}`;
     return { ok: false, error: 'refused', reason };
   }
   return { ok: true, served: { namespace: sandbox.namespace, pod: sandbox.podName, node, container: c.name } };
@@ -176,7 +206,16 @@ export function connect(w: NetWorld, net: NetState, req: ConnectRequest): Connec
   let srcLocal: boolean;
   if (req.from.pod) {
     const addr = podAddress(w, req.from.pod.namespace, req.from.pod.name);
-    if (!addr) return fail('', '', 0, 'unreachable', `pod ${req.from.pod.namespace}/${req.from.pod.name} has no running sandbox to send from`, [], 0);
+    if (!addr)
+      return fail(
+        '',
+        '',
+        0,
+        'unreachable',
+        `pod ${req.from.pod.namespace}/${req.from.pod.name} has no running sandbox to send from`,
+        [],
+        0,
+      );
     ({ node, ip: srcIP } = addr);
     srcLocal = false;
   } else {
@@ -195,7 +234,9 @@ export function connect(w: NetWorld, net: NetState, req: ConnectRequest): Connec
   const tracked = ns.conntrack[key];
   if (tracked) {
     const [ip, port] = splitHostPort(tracked.to);
-    return finish(w, ns, key, req, node, srcIP, srcPort, tracked.to, ip, port, protocol, [`conntrack: ESTABLISHED ${key} -> ${tracked.to}`]);
+    return finish(w, ns, key, req, node, srcIP, srcPort, tracked.to, ip, port, protocol, [
+      `conntrack: ESTABLISHED ${key} -> ${tracked.to}`,
+    ]);
   }
   const isNodeIP = (ip: string) => kubelets(w).find(([, st]) => st.cfg.internalIP === ip);
   const dstLocal = req.dstIP === client.cfg.internalIP || cidrContains('127.0.0.0/8', req.dstIP);
@@ -206,21 +247,58 @@ export function connect(w: NetWorld, net: NetState, req: ConnectRequest): Connec
   const remote = walk.verdict.kind === 'accept' && !dstLocal ? isNodeIP(req.dstIP) : undefined;
   if (remote) {
     const [rnode, rst] = remote;
-    if (!rst.up) return fail(node, srcIP, srcPort, 'timeout', `${rnode} is down: its address does not answer`, trace, SYN_TIMEOUT_MS);
+    if (!rst.up)
+      return fail(
+        node,
+        srcIP,
+        srcPort,
+        'timeout',
+        `${rnode} is down: its address does not answer`,
+        trace,
+        SYN_TIMEOUT_MS,
+      );
     const arriving: Packet = { ...packet, srcLocal: false, dstLocal: true };
     walk = walkNode(w, rnode, arriving, { now: w.now, recent: nodeState(net, rnode).recent, rng: net.rng }, false);
     trace.push(...walk.trace);
   }
   const v = walk.verdict;
-  if (v.kind === 'reject') return fail(node, srcIP, srcPort, 'refused', `the rules REJECT ${req.dstIP}:${req.dstPort} (a Service with no endpoints, or a port the ClusterIP does not serve)`, trace, 0);
-  if (v.kind === 'drop') return fail(node, srcIP, srcPort, 'timeout', `the rules DROP ${req.dstIP}:${req.dstPort} (no endpoint this node may use, or an unallocated ClusterIP)`, trace, SYN_TIMEOUT_MS);
+  if (v.kind === 'reject')
+    return fail(
+      node,
+      srcIP,
+      srcPort,
+      'refused',
+      `the rules REJECT ${req.dstIP}:${req.dstPort} (a Service with no endpoints, or a port the ClusterIP does not serve)`,
+      trace,
+      0,
+    );
+  if (v.kind === 'drop')
+    return fail(
+      node,
+      srcIP,
+      srcPort,
+      'timeout',
+      `the rules DROP ${req.dstIP}:${req.dstPort} (no endpoint this node may use, or an unallocated ClusterIP)`,
+      trace,
+      SYN_TIMEOUT_MS,
+    );
   if (v.kind === 'dnat') {
     const [ip, port] = splitHostPort(v.to);
     return finish(w, ns, key, req, node, srcIP, srcPort, v.to, ip, port, protocol, trace);
   }
   // Nothing rewrote the destination.
-  if (dstLocal || remote) return fail(node, srcIP, srcPort, 'refused', `nothing listens on ${req.dstIP}:${req.dstPort}`, trace, 0);
-  if (cidrContains(SERVICE_CIDR, req.dstIP)) return fail(node, srcIP, srcPort, 'timeout', `no rule on ${node} matches ${req.dstIP}:${req.dstPort}: the packet leaves by the default route and is lost`, trace, SYN_TIMEOUT_MS);
+  if (dstLocal || remote)
+    return fail(node, srcIP, srcPort, 'refused', `nothing listens on ${req.dstIP}:${req.dstPort}`, trace, 0);
+  if (cidrContains(SERVICE_CIDR, req.dstIP))
+    return fail(
+      node,
+      srcIP,
+      srcPort,
+      'timeout',
+      `no rule on ${node} matches ${req.dstIP}:${req.dstPort}: the packet leaves by the default route and is lost`,
+      trace,
+      SYN_TIMEOUT_MS,
+    );
   return finish(w, ns, key, req, node, srcIP, srcPort, undefined, req.dstIP, req.dstPort, protocol, trace);
 }
 
@@ -239,15 +317,52 @@ function splitHostPort(s: string): [string, number] {
   return [s.slice(0, i), Number(s.slice(i + 1))];
 }
 
-function fail(node: string, srcIP: string, srcPort: number, error: ConnectError, reason: string, trace: string[], elapsedMs: number): ConnectResult {
+function fail(
+  node: string,
+  srcIP: string,
+  srcPort: number,
+  error: ConnectError,
+  reason: string,
+  trace: string[],
+  elapsedMs: number,
+): ConnectResult {
   return { ok: false, error, reason, node, srcIP, srcPort, trace, elapsedMs };
 }
 
 /** Cross to the chosen pod; a connection that is answered keeps a conntrack entry. */
-function finish(w: NetWorld, ns: NodeNetState, key: string, req: ConnectRequest, node: string, srcIP: string, srcPort: number, endpoint: string | undefined, ip: string, port: number, protocol: string, trace: string[]): ConnectResult {
+function finish(
+  w: NetWorld,
+  ns: NodeNetState,
+  key: string,
+  req: ConnectRequest,
+  node: string,
+  srcIP: string,
+  srcPort: number,
+  endpoint: string | undefined,
+  ip: string,
+  port: number,
+  protocol: string,
+  trace: string[],
+): ConnectResult {
   const d = deliverToPod(w, ip, port, protocol);
   const base = { node, srcIP, srcPort, trace, ...(endpoint ? { endpoint } : {}) };
-  if (!d.ok) return { ...base, ok: false, error: d.error, reason: d.reason, elapsedMs: d.error === 'timeout' ? SYN_TIMEOUT_MS : d.error === 'unreachable' ? ARP_FAILURE_MS : 0 };
-  ns.conntrack[key] = { to: endpoint ?? `${ip}:${port}`, expires: w.now + (req.keepAlive ? CONNTRACK_ESTABLISHED_MS : CONNTRACK_TIME_WAIT_MS) };
-  return { ...base, ok: true, reason: `served by ${d.served.namespace}/${d.served.pod} on ${d.served.node}`, served: d.served, elapsedMs: 0 };
+  if (!d.ok)
+    return {
+      ...base,
+      ok: false,
+      error: d.error,
+      reason: d.reason,
+      elapsedMs: d.error === 'timeout' ? SYN_TIMEOUT_MS : d.error === 'unreachable' ? ARP_FAILURE_MS : 0,
+    };
+  ns.conntrack[key] = {
+    to: endpoint ?? `${ip}:${port}`,
+    expires: w.now + (req.keepAlive ? CONNTRACK_ESTABLISHED_MS : CONNTRACK_TIME_WAIT_MS),
+  };
+  return {
+    ...base,
+    ok: true,
+    reason: `served by ${d.served.namespace}/${d.served.pod} on ${d.served.node}`,
+    served: d.served,
+    elapsedMs: 0,
+  };
 }

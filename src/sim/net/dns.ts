@@ -6,7 +6,12 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { CLUSTER_DOMAIN, KUBE_DNS_IP, type CorednsState } from './coredns.ts';
 
 /** What one A query got: NOERROR with its records (an ExternalName Service answers a CNAME; none: NODATA), or NXDOMAIN. */
-export interface DnsAnswer { rcode: 'NOERROR' | 'NXDOMAIN'; name: string; a: string[]; cname?: string }
+export interface DnsAnswer {
+  rcode: 'NOERROR' | 'NXDOMAIN';
+  name: string;
+  a: string[];
+  cname?: string;
+}
 
 /** The kubelet's defaults for dnsPolicy ClusterFirst (kubeadm's clusterDNS and clusterDomain; ndots from dns.go). */
 const NDOTS = 5;
@@ -44,7 +49,12 @@ export function searchCandidates(name: string, search: string[], ndots = NDOTS):
 const match = (a: string, b: string | undefined): boolean => a.toLowerCase() === (b ?? '').toLowerCase();
 
 /** matchPortAndProtocol: a query's empty port or protocol matches any. */
-function matchPortAndProtocol(aPort: string, bPort: string | undefined, aProto: string, bProto: string | undefined): boolean {
+function matchPortAndProtocol(
+  aPort: string,
+  bPort: string | undefined,
+  aProto: string,
+  bProto: string | undefined,
+): boolean {
   return (aPort === '' || match(aPort, bPort)) && (aProto === '' || match(aProto, bProto));
 }
 
@@ -60,7 +70,14 @@ const isIPv4 = (ip: string): boolean => {
 };
 
 /** The parts of a name under the zone (parse.go parseRequest): `[_port._protocol.|endpoint.]service.namespace.svc|pod`. */
-interface RecordRequest { podOrSvc: string; namespace: string; service: string; endpoint: string; port: string; protocol: string }
+interface RecordRequest {
+  podOrSvc: string;
+  namespace: string;
+  service: string;
+  endpoint: string;
+  port: string;
+  protocol: string;
+}
 
 /** parseRequest; undefined for errInvalidRequest (too long, or neither svc nor pod). */
 function parseRequest(base: string): RecordRequest | undefined {
@@ -112,7 +129,11 @@ function findServices(s: CorednsState, name: string, r: RecordRequest): DnsAnswe
     const clusterIPs = spec.clusterIPs?.length ? spec.clusterIPs : [spec.clusterIP ?? ''];
     if (clusterIPs[0] === 'None' || r.endpoint) {
       for (const sl of Object.values(s.slices.items)) {
-        if (sl.metadata?.namespace !== svc.metadata?.namespace || sl.metadata?.labels?.['kubernetes.io/service-name'] !== svc.metadata?.name) continue;
+        if (
+          sl.metadata?.namespace !== svc.metadata?.namespace ||
+          sl.metadata?.labels?.['kubernetes.io/service-name'] !== svc.metadata?.name
+        )
+          continue;
         // A slice without ports gets one sentinel port (EndpointSliceToEndpoints), so its addresses still count.
         const ports = sl.ports?.length ? sl.ports : [{}];
         for (const ep of sl.endpoints ?? []) {

@@ -16,6 +16,8 @@ describe('examples/networking.sim', () => {
     expect(out).toMatch(/^100 requests from node-2 to default\/web .*: 100 ok, 0 failed$/m);
     expect(out).toMatch(/ node-3 +0 +\d+ timed out$/m);
     expect(out).toMatch(/^90 requests from node-2 to default\/web .*: 90 ok, 0 failed$/m);
-    expect(r.steps.find((s) => s.exitCode !== 0)!.stderr).toBe("curl: (7) Failed to connect to web port 80 after 0 ms: Couldn't connect to server\ncommand terminated with exit code 7\n");
+    expect(r.steps.find((s) => s.exitCode !== 0)!.stderr).toBe(
+      "curl: (7) Failed to connect to web port 80 after 0 ms: Couldn't connect to server\ncommand terminated with exit code 7\n",
+    );
   }, 60_000);
 });

@@ -21,7 +21,10 @@ const fail = (msg: string): CommandOutput => ({ stdout: '', stderr: `${msg}\n`, 
 /** Run a program in the network and return its words. */
 function run(cluster: SimCluster, program: string, args: unknown): CommandOutput {
   const last = runNetJob(cluster, { type: 'program', program, args });
-  return last?.output ?? fail('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")');
+  return (
+    last?.output ??
+    fail('error: this cluster runs no pod network (a script turns it on with the header line "# addons: kube-proxy")')
+  );
 }
 
 /** Parse `sim traffic`'s arguments: `<service> <n> [--from <node>] [-n <namespace>]`. */
@@ -35,16 +38,26 @@ function parseTrafficArgs(cluster: SimCluster, argv: string[]): TrafficArgs | st
     if (x === '--from' || x === '-n' || x === '--namespace') {
       const v = argv[++i];
       if (!v) return `error: ${x} needs a value`;
-      if (x === '--from') from = v; else namespace = v;
+      if (x === '--from') from = v;
+      else namespace = v;
     } else if (x.startsWith('--from=')) from = x.slice('--from='.length);
     else if (x.startsWith('-')) return `error: unknown flag: ${x}`;
     else pos.push(x);
   }
   if (pos.length !== 2) return usage;
-  if (!/^\d+$/.test(pos[1]) || Number(pos[1]) < 1 || Number(pos[1]) > MAX_TRAFFIC) return `error: the number of requests must be between 1 and ${MAX_TRAFFIC}, not "${pos[1]}"`;
+  if (!/^\d+$/.test(pos[1]) || Number(pos[1]) < 1 || Number(pos[1]) > MAX_TRAFFIC)
+    return `error: the number of requests must be between 1 and ${MAX_TRAFFIC}, not "${pos[1]}"`;
   // By default from the first worker node (the control-plane node, when there is one, sorts first otherwise).
-  const nodes = Object.keys(cluster.world.state.components).filter((k) => k.startsWith('kubelet/')).map((k) => k.slice('kubelet/'.length)).sort();
-  return { namespace, service: pos[0], n: Number(pos[1]), from: from ?? nodes.find((n) => n !== 'control-plane') ?? nodes[0] ?? '' };
+  const nodes = Object.keys(cluster.world.state.components)
+    .filter((k) => k.startsWith('kubelet/'))
+    .map((k) => k.slice('kubelet/'.length))
+    .sort();
+  return {
+    namespace,
+    service: pos[0],
+    n: Number(pos[1]),
+    from: from ?? nodes.find((n) => n !== 'control-plane') ?? nodes[0] ?? '',
+  };
 }
 
 /** What kube-proxy's add-on brings for the network: its instance's behaviour and the commands. */

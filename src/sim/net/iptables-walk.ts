@@ -40,7 +40,10 @@ export type Verdict =
   | { kind: 'accept' };
 
 /** A walk's verdict and the rules that jumped or decided on the way, in order (the lit rules of a figure). */
-export interface WalkResult { verdict: Verdict; trace: string[] }
+export interface WalkResult {
+  verdict: Verdict;
+  trace: string[];
+}
 
 /** One rule split into its words, a quoted comment kept as one word. */
 export function ruleWords(rule: string): string[] {
@@ -68,39 +71,70 @@ function parseRule(line: string): Rule {
   let neg = false;
   for (let i = 2; i < w.length; i++) {
     const a = w[i];
-    if (a === '!') { neg = true; continue; }
+    if (a === '!') {
+      neg = true;
+      continue;
+    }
     switch (a) {
       case '-m': {
         const mod = w[++i];
-        if (mod === 'comment') i += 2; // --comment <text>
-        else if (mod === 'statistic') { rule.matches.push({ kind: 'statistic', neg, args: [w[i + 4]] }); i += 4; } // --mode random --probability p
+        if (mod === 'comment')
+          i += 2; // --comment <text>
+        else if (mod === 'statistic') {
+          rule.matches.push({ kind: 'statistic', neg, args: [w[i + 4]] });
+          i += 4;
+        } // --mode random --probability p
         else if (mod === 'recent') {
           // --name N --rcheck --seconds S --reap | --name N --set
           const name = w[i + 2];
-          if (w[i + 3] === '--set') { rule.recentSet = name; i += 3; }
-          else if (w[i + 3] === '--rcheck') { rule.matches.push({ kind: 'recent', neg, args: [name, w[i + 5]] }); i += w[i + 6] === '--reap' ? 6 : 5; }
-          else rule.unknown = true;
-        } else if (mod === 'addrtype') { rule.matches.push({ kind: w[i + 1], neg, args: [w[i + 2]] }); i += 2; } // --dst-type / --src-type LOCAL
-        else if (mod === 'nfacct') i += 2; // a counter: always matches
+          if (w[i + 3] === '--set') {
+            rule.recentSet = name;
+            i += 3;
+          } else if (w[i + 3] === '--rcheck') {
+            rule.matches.push({ kind: 'recent', neg, args: [name, w[i + 5]] });
+            i += w[i + 6] === '--reap' ? 6 : 5;
+          } else rule.unknown = true;
+        } else if (mod === 'addrtype') {
+          rule.matches.push({ kind: w[i + 1], neg, args: [w[i + 2]] });
+          i += 2;
+        } // --dst-type / --src-type LOCAL
+        else if (mod === 'nfacct')
+          i += 2; // a counter: always matches
         else if (mod === 'conntrack' || mod === 'mark') {
           // `-m conntrack ! --ctstate …`: the negation stands after the module's name.
           const n = w[i + 1] === '!';
           if (n) i++;
           rule.matches.push({ kind: mod === 'mark' ? 'mark' : 'ctstate', neg: n, args: [w[i + 2]] });
           i += 2;
-        }
-        else if (mod !== 'tcp' && mod !== 'udp' && mod !== 'sctp') rule.unknown = true;
+        } else if (mod !== 'tcp' && mod !== 'udp' && mod !== 'sctp') rule.unknown = true;
         break;
       }
-      case '-p': rule.matches.push({ kind: 'proto', neg, args: [w[++i]] }); break;
-      case '-d': rule.matches.push({ kind: 'dst', neg, args: [w[++i]] }); break;
-      case '-s': rule.matches.push({ kind: 'src', neg, args: [w[++i]] }); break;
-      case '--dport': rule.matches.push({ kind: 'dport', neg, args: [w[++i]] }); break;
-      case '-j': rule.target = w[++i]; break;
-      case '--to-destination': rule.toDestination = w[++i]; break;
+      case '-p':
+        rule.matches.push({ kind: 'proto', neg, args: [w[++i]] });
+        break;
+      case '-d':
+        rule.matches.push({ kind: 'dst', neg, args: [w[++i]] });
+        break;
+      case '-s':
+        rule.matches.push({ kind: 'src', neg, args: [w[++i]] });
+        break;
+      case '--dport':
+        rule.matches.push({ kind: 'dport', neg, args: [w[++i]] });
+        break;
+      case '-j':
+        rule.target = w[++i];
+        break;
+      case '--to-destination':
+        rule.toDestination = w[++i];
+        break;
       // Target options that change no routing decision here.
-      case '--or-mark': case '--xor-mark': case '--random-fully': i += a === '--random-fully' ? 0 : 1; break;
-      default: rule.unknown = true;
+      case '--or-mark':
+      case '--xor-mark':
+      case '--random-fully':
+        i += a === '--random-fully' ? 0 : 1;
+        break;
+      default:
+        rule.unknown = true;
     }
     neg = false;
   }
@@ -141,23 +175,42 @@ function matches(r: Rule, p: Packet, env: WalkEnv): boolean {
   for (const m of r.matches) {
     let ok: boolean;
     switch (m.kind) {
-      case 'proto': ok = m.args[0].toUpperCase() === p.protocol; break;
-      case 'dst': ok = addrMatches(m.args[0], p.dstIP); break;
-      case 'src': ok = addrMatches(m.args[0], p.srcIP); break;
-      case 'dport': ok = Number(m.args[0]) === p.dstPort; break;
-      case '--dst-type': ok = m.args[0] === 'LOCAL' && p.dstLocal; break;
-      case '--src-type': ok = m.args[0] === 'LOCAL' && p.srcLocal; break;
+      case 'proto':
+        ok = m.args[0].toUpperCase() === p.protocol;
+        break;
+      case 'dst':
+        ok = addrMatches(m.args[0], p.dstIP);
+        break;
+      case 'src':
+        ok = addrMatches(m.args[0], p.srcIP);
+        break;
+      case 'dport':
+        ok = Number(m.args[0]) === p.dstPort;
+        break;
+      case '--dst-type':
+        ok = m.args[0] === 'LOCAL' && p.dstLocal;
+        break;
+      case '--src-type':
+        ok = m.args[0] === 'LOCAL' && p.srcLocal;
+        break;
       // The first packet of a connection: NEW, never RELATED, ESTABLISHED or INVALID.
-      case 'ctstate': ok = m.args[0].split(',').includes('NEW'); break;
+      case 'ctstate':
+        ok = m.args[0].split(',').includes('NEW');
+        break;
       // No packet arrives with kube-proxy's masquerade mark already set.
-      case 'mark': ok = false; break;
+      case 'mark':
+        ok = false;
+        break;
       case 'recent': {
         const seen = env.recent[m.args[0]]?.[p.srcIP];
         ok = seen !== undefined && env.now - seen <= Number(m.args[1]) * 1000;
         break;
       }
-      case 'statistic': ok = statisticMatches(env.rng, Number(m.args[0])); break;
-      default: ok = false;
+      case 'statistic':
+        ok = statisticMatches(env.rng, Number(m.args[0]));
+        break;
+      default:
+        ok = false;
     }
     if (ok === m.neg) return false;
   }
@@ -168,7 +221,14 @@ function matches(r: Rule, p: Packet, env: WalkEnv): boolean {
 const TERMINAL = setOf(['DNAT', 'REJECT', 'DROP', 'ACCEPT']);
 
 /** Walk one chain and what it jumps to; undefined when the packet falls off its end. */
-function walkChain(chains: Map<string, Rule[]>, chain: string, p: Packet, env: WalkEnv, trace: string[], depth = 0): Verdict | 'return' | undefined {
+function walkChain(
+  chains: Map<string, Rule[]>,
+  chain: string,
+  p: Packet,
+  env: WalkEnv,
+  trace: string[],
+  depth = 0,
+): Verdict | 'return' | undefined {
   if (depth > 16) return { kind: 'drop' }; // a loop would be a bug in the rules; the kernel refuses those too
   for (const r of chains.get(chain) ?? []) {
     if (!r.target || !matches(r, p, env)) continue;
@@ -203,7 +263,12 @@ function filterChainsFor(p: Packet, fromHost: boolean): string[] {
  * chains on its way (where a Service with no endpoints REJECTs). Changes env.recent and draws from
  * env.rng as the kernel would.
  */
-export function walkRules(rules: { nat: TableData; filter: TableData }, p: Packet, env: WalkEnv, fromHost: boolean): WalkResult {
+export function walkRules(
+  rules: { nat: TableData; filter: TableData },
+  p: Packet,
+  env: WalkEnv,
+  fromHost: boolean,
+): WalkResult {
   const trace: string[] = [];
   const nat = walkChain(chainsOf(rules.nat), 'KUBE-SERVICES', p, env, trace);
   if (nat && nat !== 'return' && nat.kind === 'dnat') return { verdict: nat, trace };

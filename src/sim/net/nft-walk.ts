@@ -60,7 +60,10 @@ function braces(tokens: string[], i: number): [string[], number] {
 }
 
 /** A verdict word at tokens[i]: jump/goto a chain, or a terminal one. */
-function verdictAt(tokens: string[], i: number): { kind: 'jump' | 'goto'; chain: string } | Verdict | { kind: 'return' } | undefined {
+function verdictAt(
+  tokens: string[],
+  i: number,
+): { kind: 'jump' | 'goto'; chain: string } | Verdict | { kind: 'return' } | undefined {
   const w = tokens[i];
   if (w === 'jump' || w === 'goto') return { kind: w, chain: tokens[i + 1] };
   if (w === 'reject') return { kind: 'reject' };
@@ -78,7 +81,11 @@ function evalRule(t: NFTTable, rule: string, p: Packet, env: WalkEnv, trace: str
   let i = 0;
   while (i < tk.length) {
     const w = tk[i];
-    if (w === 'ct' && tk[i + 1] === 'state') { if (!tk[i + 2].split(',').includes('new')) return undefined; i += 3; continue; }
+    if (w === 'ct' && tk[i + 1] === 'state') {
+      if (!tk[i + 2].split(',').includes('new')) return undefined;
+      i += 3;
+      continue;
+    }
     if (w === 'fib') {
       const local = tk[i + 1] === 'saddr' ? p.srcLocal : p.dstLocal;
       if (tk[i + 2] !== 'type' || tk[i + 3] !== 'local' || !local) return undefined;
@@ -90,7 +97,11 @@ function evalRule(t: NFTTable, rule: string, p: Packet, env: WalkEnv, trace: str
       const [items] = braces(tk, i + 5);
       const pick = String(numgenRandom(env, n));
       // Items read "0 : goto endpoint-…" as words: key, ':', verb, chain.
-      for (let k = 0; k + 3 < items.length + 1; k += 4) if (items[k] === pick) { trace.push(`${chainName}: ${rule}`); return verdictAt(items, k + 2); }
+      for (let k = 0; k + 3 < items.length + 1; k += 4)
+        if (items[k] === pick) {
+          trace.push(`${chainName}: ${rule}`);
+          return verdictAt(items, k + 2);
+        }
       return { kind: 'drop' };
     }
     if (w === 'update' && tk[i + 1]?.startsWith('@')) {
@@ -99,16 +110,24 @@ function evalRule(t: NFTTable, rule: string, p: Packet, env: WalkEnv, trace: str
       i += 6; // update @set { ip saddr }
       continue;
     }
-    if (w === 'dnat' && tk[i + 1] === 'to') { trace.push(`${chainName}: ${rule}`); return { kind: 'dnat', to: tk[i + 2] }; }
+    if (w === 'dnat' && tk[i + 1] === 'to') {
+      trace.push(`${chainName}: ${rule}`);
+      return { kind: 'dnat', to: tk[i + 2] };
+    }
     // dnat ip addr . port to numgen random mod N map { 0 : 10.244.1.2 . 80 , … }: the service
     // chain picks an endpoint and DNATs to it in one rule (no endpoint chain without affinity).
-    if (w === 'dnat' && tk.slice(i + 1, i + 9).join(' ') === 'ip addr . port to numgen random mod' && tk[i + 10] === 'map') {
+    if (
+      w === 'dnat' &&
+      tk.slice(i + 1, i + 9).join(' ') === 'ip addr . port to numgen random mod' &&
+      tk[i + 10] === 'map'
+    ) {
       const n = Number(tk[i + 9]);
       const [items] = braces(tk, i + 11);
       const pick = String(numgenRandom(env, n));
       trace.push(`${chainName}: ${rule}`);
       // Items read "0 : 10.244.1.2 . 80" as words: key, ':', address, '.', port.
-      for (let k = 0; k + 4 < items.length; k += 5) if (items[k] === pick) return { kind: 'dnat', to: `${items[k + 2]}:${items[k + 4]}` };
+      for (let k = 0; k + 4 < items.length; k += 5)
+        if (items[k] === pick) return { kind: 'dnat', to: `${items[k + 2]}:${items[k + 4]}` };
       return { kind: 'drop' };
     }
     if (w === 'mark' || w === 'masquerade' || w === 'counter') return undefined; // marking and SNAT decide nothing here
@@ -123,11 +142,20 @@ function evalRule(t: NFTTable, rule: string, p: Packet, env: WalkEnv, trace: str
       if (tk[j] === '.') {
         // A concatenation looked up in a verdict map: ip daddr . meta l4proto . th dport vmap @m.
         const parts = [value];
-        while (tk[j] === '.') { const s2 = selector(tk, j + 1, p); if (!s2) return undefined; parts.push(s2[0]); j = s2[1]; }
+        while (tk[j] === '.') {
+          const s2 = selector(tk, j + 1, p);
+          if (!s2) return undefined;
+          parts.push(s2[0]);
+          j = s2[1];
+        }
         value = parts.join(' . ');
       }
       // meta l4proto tcp: the packet's protocol.
-      if (w === 'meta' && tk[i + 1] === 'l4proto' && j === i + 2 && tk[j] !== 'vmap') { if (tk[j] !== value) return undefined; i = j + 1; continue; }
+      if (w === 'meta' && tk[i + 1] === 'l4proto' && j === i + 2 && tk[j] !== 'vmap') {
+        if (tk[j] !== value) return undefined;
+        i = j + 1;
+        continue;
+      }
       if (tk[j] === 'vmap') {
         const m = setOf(t, tk[j + 1]);
         const el = m?.elements.find((e) => e.key === value);
@@ -138,9 +166,17 @@ function evalRule(t: NFTTable, rule: string, p: Packet, env: WalkEnv, trace: str
       const neg = tk[j] === '!=';
       if (neg) j++;
       let ok: boolean;
-      if (tk[j]?.startsWith('@')) { ok = inSet(t, tk[j], value, env); j++; }
-      else if (tk[j] === '{') { const [items, k] = braces(tk, j); ok = inList(items, value); j = k; }
-      else { ok = inList([tk[j]], value); j++; }
+      if (tk[j]?.startsWith('@')) {
+        ok = inSet(t, tk[j], value, env);
+        j++;
+      } else if (tk[j] === '{') {
+        const [items, k] = braces(tk, j);
+        ok = inList(items, value);
+        j = k;
+      } else {
+        ok = inList([tk[j]], value);
+        j++;
+      }
       if (ok === neg) return undefined;
       i = j;
       continue;

@@ -12,11 +12,14 @@ export const POD_NETWORK = 'pod-network';
 
 /** What a command asks of the network: connections, or a program (curl, nslookup, sim traffic) run in it. */
 export type NetJob =
-  | { type: 'connect'; requests: ConnectRequest[] }
-  | { type: 'program'; program: string; args: unknown };
+  { type: 'connect'; requests: ConnectRequest[] } | { type: 'program'; program: string; args: unknown };
 
 /** A program's answer: the text a terminal shows. */
-export interface ProgramOutput { stdout: string; stderr: string; exitCode: number }
+export interface ProgramOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 /** The pod network's state: the kernel tables, and the answer to the last job (read by the command that sent it). */
 export interface PodNetworkState extends NetState {
@@ -54,7 +57,12 @@ export function podNetworkDef(programs: Record<string, NetProgram>): ComponentDe
         s.last = { id, connections: ev.job.requests.map((r) => connect(w, s, r)) };
       } else {
         const run = programs[ev.job.program];
-        s.last = { id, output: run ? run(w, s, ev.job.args) : { stdout: '', stderr: `${ev.job.program}: not found\n`, exitCode: 127 } };
+        s.last = {
+          id,
+          output: run
+            ? run(w, s, ev.job.args)
+            : { stdout: '', stderr: `${ev.job.program}: not found\n`, exitCode: 127 },
+        };
       }
     },
   };
@@ -67,7 +75,10 @@ export function podNetworkStateOf(w: Pick<NetWorld, 'components'>): PodNetworkSt
 }
 
 /** What a job needs of the cluster: its world, and a way to run the events due now that records them as steps (a figure's timeline does). */
-interface NetHost { readonly world: World; advance(ms: number): void }
+interface NetHost {
+  readonly world: World;
+  advance(ms: number): void;
+}
 
 /**
  * Send a job to the network and wait for its answer: the job is an input (recorded, replayed), and

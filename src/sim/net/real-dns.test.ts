@@ -28,7 +28,13 @@ import { corednsAnswer, podResolvConf, resolve } from './dns.ts';
 const ORACLE = resolvePath(import.meta.dirname, '..', '..', '..', 'oracle');
 const TRACES = join(ORACLE, 'traces', 'dns');
 
-interface RealAnswer { name: string; type: string; rcode: string; next?: boolean; answer: string[] }
+interface RealAnswer {
+  name: string;
+  type: string;
+  rcode: string;
+  next?: boolean;
+  answer: string[];
+}
 interface DnsTrace {
   scenario: string;
   from: string;
@@ -41,7 +47,10 @@ interface DnsTrace {
  * A difference the simulator is known to have, and why: `name` matches the query (a regular
  * expression). Each entry must still match something.
  */
-interface Explained { name: RegExp; reason: string }
+interface Explained {
+  name: RegExp;
+  reason: string;
+}
 const EXPLAINED: Explained[] = [];
 
 /** The real answer as compared: rcode, A records sorted, the CNAME's target (no trailing dot). */
@@ -65,7 +74,11 @@ function simAnswer(s: CorednsState, name: string): Answer {
 
 /** The simulated plugin's caches holding exactly what the real plugin was fed. */
 function stateOf(input: DnsTrace['input']): CorednsState {
-  const s: CorednsState = { services: newInformer('services', 'services'), slices: newInformer('endpointslices', 'endpointslices'), namespaces: newInformer('namespaces', 'namespaces') };
+  const s: CorednsState = {
+    services: newInformer('services', 'services'),
+    slices: newInformer('endpointslices', 'endpointslices'),
+    namespaces: newInformer('namespaces', 'namespaces'),
+  };
   for (const x of input.services) s.services.items[`${x.metadata!.namespace}/${x.metadata!.name}`] = x;
   for (const x of input.endpointSlices) s.slices.items[`${x.metadata!.namespace}/${x.metadata!.name}`] = x;
   for (const x of input.namespaces) s.namespaces.items[x.metadata!.name!] = x;
@@ -79,11 +92,16 @@ function renumber(texts: string[]): string[] {
     if (!seen.has(ip)) seen.set(ip, `IP${seen.size + 1}`);
     return seen.get(ip)!;
   };
-  return texts.map((t) => t.replace(/\b(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})\b/g, (_, a, b, c, d) => id(`${a}.${b}.${c}.${d}`)));
+  return texts.map((t) =>
+    t.replace(/\b(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})\b/g, (_, a, b, c, d) => id(`${a}.${b}.${c}.${d}`)),
+  );
 }
 
 const show = (name: string, a: Answer) => `${name} ${a.rcode} ${a.a.join(',')}${a.cname ? ` CNAME ${a.cname}` : ''}`;
-const traces: DnsTrace[] = readdirSync(TRACES).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(TRACES, f), 'utf8')) as DnsTrace);
+const traces: DnsTrace[] = readdirSync(TRACES)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(TRACES, f), 'utf8')) as DnsTrace);
 const used = new Set<Explained>();
 
 /** The differing queries EXPLAINED does not cover (and marks the entries that covered one as used). */
@@ -99,7 +117,7 @@ function unexplained(diffs: { name: string; sim: Answer; real: Answer }[]): stri
 
 const same = (a: Answer, b: Answer) => a.rcode === b.rcode && a.a.join() === b.a.join() && a.cname === b.cname;
 
-describe('the simulator\'s DNS against CoreDNS v1.14.6\'s kubernetes plugin', () => {
+describe("the simulator's DNS against CoreDNS v1.14.6's kubernetes plugin", () => {
   it('has the DNS scenarios and the proxy ones recorded, each with lookups from a pod', () => {
     expect(traces.length).toBeGreaterThanOrEqual(5);
     expect(traces.map((t) => t.from)).toContain('dns');
@@ -112,18 +130,21 @@ describe('the simulator\'s DNS against CoreDNS v1.14.6\'s kubernetes plugin', ()
 
       it('answers every query as the real plugin does, from the recorded input', () => {
         const s = stateOf(t.input);
-        const diffs = t.answers.map((r) => ({ name: r.name, sim: simAnswer(s, r.name), real: real.get(r.name)! })).filter((d) => !same(d.sim, d.real));
+        const diffs = t.answers
+          .map((r) => ({ name: r.name, sim: simAnswer(s, r.name), real: real.get(r.name)! }))
+          .filter((d) => !same(d.sim, d.real));
         expect(unexplained(diffs)).toEqual([]);
       });
 
-      it('ends every lookup through a pod\'s search path where res_search over the real answers ends', () => {
+      it("ends every lookup through a pod's search path where res_search over the real answers ends", () => {
         const s = stateOf(t.input);
         const diffs = [];
         for (const l of t.lookups) {
           const want = resSearch(l.candidates, (c) => real.get(c)!);
           const got = resolve(s, l.name, l.search);
           const sim: Answer = { rcode: got.rcode, a: [...got.a].sort(), ...(got.cname ? { cname: got.cname } : {}) };
-          if (!same(sim, want) || (want.a.length > 0 && got.name !== want.name)) diffs.push({ name: `${l.namespace}: ${l.name}`, sim, real: want });
+          if (!same(sim, want) || (want.a.length > 0 && got.name !== want.name))
+            diffs.push({ name: `${l.namespace}: ${l.name}`, sim, real: want });
         }
         expect(unexplained(diffs)).toEqual([]);
       });
@@ -137,13 +158,22 @@ describe('the simulator\'s DNS against CoreDNS v1.14.6\'s kubernetes plugin', ()
         expect(runScript(cluster, script).exitCode).toBe(0);
         const s = cluster.world.state.components.coredns.state as CorednsState;
         const pods = (cluster.request({ verb: 'list', resource: 'pods' }) as { object: { items: Pod[] } }).object.items;
-        const w = { namespaces: Object.keys(s.namespaces.items), services: Object.values(s.services.items), slices: Object.values(s.slices.items), pods };
+        const w = {
+          namespaces: Object.keys(s.namespaces.items),
+          services: Object.values(s.services.items),
+          slices: Object.values(s.slices.items),
+          pods,
+        };
         const queries = dnsQueries(w, dnsLookups(w));
         const sim = renumber(queries.map((q) => show(q, simAnswer(s, q))));
         const rec = renumber(t.answers.map((r) => show(r.name, realAnswer(r))));
         expect(sim.length).toBe(rec.length);
         const differing = sim.map((x, i) => [x, rec[i]]).filter(([x, r]) => x !== r);
-        expect(differing.filter(([x]) => !EXPLAINED.some((e) => e.name.test(x.split(' ')[0]))).map(([x, r]) => `sim ${x} | recorded ${r}`)).toEqual([]);
+        expect(
+          differing
+            .filter(([x]) => !EXPLAINED.some((e) => e.name.test(x.split(' ')[0])))
+            .map(([x, r]) => `sim ${x} | recorded ${r}`),
+        ).toEqual([]);
       });
     });
   }
@@ -154,21 +184,39 @@ describe('the simulator\'s DNS against CoreDNS v1.14.6\'s kubernetes plugin', ()
 });
 
 /** The real kubelet's DNS config for one pod (Configurer.GetPodDNS), as recorded. */
-interface PodDNSConfig { pod: string; servers: string[]; searches: string[]; options: string[] }
-interface ResolvConfTrace { input: { hostResolvConf: string; pods: Pod[] }; configs: PodDNSConfig[] }
+interface PodDNSConfig {
+  pod: string;
+  servers: string[];
+  searches: string[];
+  options: string[];
+}
+interface ResolvConfTrace {
+  input: { hostResolvConf: string; pods: Pod[] };
+  configs: PodDNSConfig[];
+}
 const RESOLV_CONF = join(TRACES, 'kubelet', 'resolv-conf.json');
 
 /** A resolv.conf text read back into the runtime's DNSConfig fields. */
 function dnsConfigOf(text: string): Omit<PodDNSConfig, 'pod'> {
   const lines = text.split('\n');
-  const words = (key: string) => lines.filter((l) => l.startsWith(`${key} `)).flatMap((l) => l.slice(key.length + 1).split(' ').filter(Boolean));
+  const words = (key: string) =>
+    lines
+      .filter((l) => l.startsWith(`${key} `))
+      .flatMap((l) =>
+        l
+          .slice(key.length + 1)
+          .split(' ')
+          .filter(Boolean),
+      );
   return { servers: words('nameserver'), searches: words('search'), options: words('options') };
 }
 
 describe('podResolvConf against the real kubelet v1.37.2 (Configurer.GetPodDNS)', () => {
   const t = existsSync(RESOLV_CONF) ? (JSON.parse(readFileSync(RESOLV_CONF, 'utf8')) as ResolvConfTrace) : undefined;
   it('has a recording with a pod of each dnsPolicy', () => {
-    expect(new Set(t?.input.pods.map((p) => p.spec?.dnsPolicy))).toEqual(new Set(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None']));
+    expect(new Set(t?.input.pods.map((p) => p.spec?.dnsPolicy))).toEqual(
+      new Set(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None']),
+    );
   });
   for (const [i, pod] of (t?.input.pods ?? []).entries()) {
     const real = t!.configs[i];
@@ -177,7 +225,8 @@ describe('podResolvConf against the real kubelet v1.37.2 (Configurer.GetPodDNS)'
       const want = { servers: real.servers, searches: real.searches, options: real.options };
       // Not modelled: the node's own file (Default, and ClusterFirst on the host network) and
       // None's (from spec.dnsConfig, which the simulated API does not keep): no file at all here.
-      if (text === undefined) expect([dnsConfigOf(t!.input.hostResolvConf), { servers: [], searches: [], options: [] }]).toContainEqual(want);
+      if (text === undefined)
+        expect([dnsConfigOf(t!.input.hostResolvConf), { servers: [], searches: [], options: [] }]).toContainEqual(want);
       else expect(dnsConfigOf(text)).toEqual(want);
     });
   }

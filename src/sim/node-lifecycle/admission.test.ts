@@ -29,7 +29,9 @@ describe('DefaultTolerationSeconds admission', () => {
 
   it('leaves a toleration the pod already has', () => {
     const body = pod('b') as { spec: Record<string, unknown> };
-    body.spec.tolerations = [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 6000 }];
+    body.spec.tolerations = [
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 6000 },
+    ];
     const p = create(testWorld(), body);
     expect(p.spec?.tolerations).toEqual([
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 6000 },
@@ -44,7 +46,14 @@ describe('DefaultTolerationSeconds admission', () => {
     const w = testWorld();
     const p = create(w, pod('d'));
     // A status write does not go through the plugin (the tolerations stay as stored either way).
-    const r = w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'd', subresource: 'status', body: { ...p, status: { ...p.status, phase: 'Running' } } });
+    const r = w.kubectl({
+      verb: 'update',
+      resource: 'pods',
+      namespace: 'default',
+      name: 'd',
+      subresource: 'status',
+      body: { ...p, status: { ...p.status, phase: 'Running' } },
+    });
     expect(r.ok).toBe(true);
     const off = testWorld();
     off.state.apiServer.disabledAdmission.push('DefaultTolerationSeconds');
@@ -56,8 +65,14 @@ describe('DefaultTolerationSeconds admission', () => {
     w.state.apiServer.disabledAdmission.push('DefaultTolerationSeconds');
     const p = create(w, pod('f'));
     w.state.apiServer.disabledAdmission.length = 0;
-    const r = w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'f', body: p }) as { ok: boolean; object: Pod };
+    const r = w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'f', body: p }) as {
+      ok: boolean;
+      object: Pod;
+    };
     expect(r.ok).toBe(true);
-    expect(r.object.spec?.tolerations?.map((t) => t.key)).toEqual(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+    expect(r.object.spec?.tolerations?.map((t) => t.key)).toEqual([
+      'node.kubernetes.io/not-ready',
+      'node.kubernetes.io/unreachable',
+    ]);
   });
 });

@@ -21,7 +21,10 @@ export interface NodeHealthView {
 }
 
 /** Pure reader for figures: the controller's view of a node, from its state or from a whole world state. */
-export function nodeHealthOf(state: NodeLifecycleControllerState | WorldState, node: string): NodeHealthView | undefined {
+export function nodeHealthOf(
+  state: NodeLifecycleControllerState | WorldState,
+  node: string,
+): NodeHealthView | undefined {
   let s = state as NodeLifecycleControllerState | undefined;
   if ('components' in state) {
     const entry = Object.values(state.components).find((c) => c.type === NODE_LIFECYCLE_CONTROLLER);
@@ -32,8 +35,15 @@ export function nodeHealthOf(state: NodeLifecycleControllerState | WorldState, n
   if (!s || !h || !m) return undefined;
   const grace = s.graceMs[node] ?? defaultNodeMonitorConfig.nodeMonitorGracePeriodMs;
   return {
-    machine: m.value, ready: m.context.ready, noScheduleTaint: m.context.noScheduleTaint, noExecuteTaint: m.context.noExecuteTaint,
-    evictedPods: m.context.evictedPods, probeTimestamp: h.probeTimestamp, readyTransitionTimestamp: h.readyTransitionTimestamp,
-    gracePeriodMs: grace, graceEndsAt: h.probeTimestamp + grace, disruptionMode: s.disruptionMode,
+    machine: m.value,
+    ready: m.context.ready,
+    noScheduleTaint: m.context.noScheduleTaint,
+    noExecuteTaint: m.context.noExecuteTaint,
+    evictedPods: m.context.evictedPods,
+    probeTimestamp: h.probeTimestamp,
+    readyTransitionTimestamp: h.readyTransitionTimestamp,
+    gracePeriodMs: grace,
+    graceEndsAt: h.probeTimestamp + grace,
+    disruptionMode: s.disruptionMode,
   };
 }

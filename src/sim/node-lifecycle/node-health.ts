@@ -5,11 +5,25 @@ import type { Node, NodeCondition, NodeStatus, Pod, Taint } from 'kubernetes-typ
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { parseTime, rfc3339 } from '../util/time.ts';
 import {
-  NotReadyTaintTemplate, UnreachableTaintTemplate, taintExists, noExecuteSwapFor, isNodeExcludedFromDisruptionChecks,
+  NotReadyTaintTemplate,
+  UnreachableTaintTemplate,
+  taintExists,
+  noExecuteSwapFor,
+  isNodeExcludedFromDisruptionChecks,
 } from './taints.ts';
 import {
-  addPodEvictorForNewZone, defaultEvictionConfig, getZoneKey, handleDisruption, queueAdd, queueHas, queueRemove, queueTry,
-  zoneStatesUnchanged, type EvictionConfig, type ZonesState, newZonesState,
+  addPodEvictorForNewZone,
+  defaultEvictionConfig,
+  getZoneKey,
+  handleDisruption,
+  queueAdd,
+  queueHas,
+  queueRemove,
+  queueTry,
+  zoneStatesUnchanged,
+  type EvictionConfig,
+  type ZonesState,
+  newZonesState,
 } from './zones.ts';
 
 /** Timing flags of the controller. */
@@ -108,8 +122,10 @@ export function tryUpdateNodeHealth(
   if (!currentReadyCondition) {
     // Never posted: pretend an Unknown condition from creation and allow the startup grace.
     observedReadyCondition = {
-      type: 'Ready', status: 'Unknown',
-      lastHeartbeatTime: node.metadata?.creationTimestamp, lastTransitionTime: node.metadata?.creationTimestamp,
+      type: 'Ready',
+      status: 'Unknown',
+      lastHeartbeatTime: node.metadata?.creationTimestamp,
+      lastTransitionTime: node.metadata?.creationTimestamp,
     };
     gracePeriodMs = cfg.nodeStartupGracePeriodMs;
     const created = parseTime(node.metadata?.creationTimestamp) ?? 0;
@@ -134,14 +150,30 @@ export function tryUpdateNodeHealth(
   } else if (savedCondition && !currentReadyCondition) {
     log = `ReadyCondition was removed from Status of Node ${name}`;
     nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: now };
-  } else if (savedCondition && currentReadyCondition && savedCondition.lastHeartbeatTime !== currentReadyCondition.lastHeartbeatTime) {
-    const transition = savedCondition.lastTransitionTime !== currentReadyCondition.lastTransitionTime ? now : nodeHealth.readyTransitionTimestamp;
+  } else if (
+    savedCondition &&
+    currentReadyCondition &&
+    savedCondition.lastHeartbeatTime !== currentReadyCondition.lastHeartbeatTime
+  ) {
+    const transition =
+      savedCondition.lastTransitionTime !== currentReadyCondition.lastTransitionTime
+        ? now
+        : nodeHealth.readyTransitionTimestamp;
     nodeHealth = { status: node.status ?? {}, probeTimestamp: now, readyTransitionTimestamp: transition };
   }
   // A renewed Lease keeps the node healthy even though NodeStatus is posted only every 5 minutes.
   let observedRenew = lease?.spec?.renewTime;
-  if (observedRenew && observedRenew !== savedLeaseRenew && (savedLeaseRenew === undefined || microBefore(savedLeaseRenew, observedRenew))) {
-    nodeHealth = { status: nodeHealth.status, probeTimestamp: now, readyTransitionTimestamp: nodeHealth.readyTransitionTimestamp, leaseRenewTime: observedRenew };
+  if (
+    observedRenew &&
+    observedRenew !== savedLeaseRenew &&
+    (savedLeaseRenew === undefined || microBefore(savedLeaseRenew, observedRenew))
+  ) {
+    nodeHealth = {
+      status: nodeHealth.status,
+      probeTimestamp: now,
+      readyTransitionTimestamp: nodeHealth.readyTransitionTimestamp,
+      leaseRenewTime: observedRenew,
+    };
   }
   // 1.37 (kubernetes#138698): a cached Lease that looks expired may only be stale in the informer, so
   // it is read live before the node is marked, and on every pass while it stays expired (real v1.37.2
@@ -151,7 +183,12 @@ export function tryUpdateNodeHealth(
     const known = nodeHealth.leaseRenewTime;
     if (live && live !== known && (known === undefined || microBefore(known, live))) {
       observedRenew = live;
-      nodeHealth = { status: nodeHealth.status, probeTimestamp: now, readyTransitionTimestamp: nodeHealth.readyTransitionTimestamp, leaseRenewTime: live };
+      nodeHealth = {
+        status: nodeHealth.status,
+        probeTimestamp: now,
+        readyTransitionTimestamp: nodeHealth.readyTransitionTimestamp,
+        leaseRenewTime: live,
+      };
     }
   }
 
@@ -163,8 +200,12 @@ export function tryUpdateNodeHealth(
       const c = conditions.find((x) => x.type === type);
       if (!c) {
         conditions.push({
-          type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.',
-          lastHeartbeatTime: node.metadata?.creationTimestamp, lastTransitionTime: rfc3339(now),
+          type,
+          status: 'Unknown',
+          reason: 'NodeStatusNeverUpdated',
+          message: 'Kubelet never posted node status.',
+          lastHeartbeatTime: node.metadata?.creationTimestamp,
+          lastTransitionTime: rfc3339(now),
         });
       } else if (c.status !== 'Unknown') {
         c.status = 'Unknown';
@@ -178,12 +219,21 @@ export function tryUpdateNodeHealth(
     if (JSON.stringify(current) !== JSON.stringify(observedReadyCondition)) {
       updatedNode = candidate;
       nodeHealth = {
-        status: candidate.status ?? {}, probeTimestamp: nodeHealth.probeTimestamp, readyTransitionTimestamp: now,
+        status: candidate.status ?? {},
+        probeTimestamp: nodeHealth.probeTimestamp,
+        readyTransitionTimestamp: now,
         leaseRenewTime: observedRenew,
       };
     }
   }
-  return { gracePeriodMs, observedReadyCondition, currentReadyCondition: current, health: nodeHealth, updatedNode, logs: log === undefined ? NO_LOGS : [log] };
+  return {
+    gracePeriodMs,
+    observedReadyCondition,
+    currentReadyCondition: current,
+    health: nodeHealth,
+    updatedNode,
+    logs: log === undefined ? NO_LOGS : [log],
+  };
 }
 
 /** A taint change on a node the core must send as an API update. */
@@ -217,7 +267,8 @@ function nodeLeaseListerOf(leases: readonly Lease[]): NodeLeaseLister {
   const leaseByName = new Map<string, Lease>();
   for (const l of leases) {
     const n = l.metadata?.name;
-    if (n !== undefined && (l.metadata?.namespace ?? 'kube-node-lease') === 'kube-node-lease' && !leaseByName.has(n)) leaseByName.set(n, l);
+    if (n !== undefined && (l.metadata?.namespace ?? 'kube-node-lease') === 'kube-node-lease' && !leaseByName.has(n))
+      leaseByName.set(n, l);
   }
   return (name) => leaseByName.get(name);
 }
@@ -270,14 +321,24 @@ export function monitorNodeHealth(
     const added = nodes.filter((n) => !known.has(n.metadata?.name ?? ''));
     for (const n of added) {
       const name = n.metadata?.name ?? '';
-      (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RegisteredNode', message: `Node ${name} event: Registered Node ${name} in Controller` });
+      (events ??= []).push({
+        involvedObject: { kind: 'Node', name },
+        type: 'Normal',
+        reason: 'RegisteredNode',
+        message: `Node ${name} event: Registered Node ${name} in Controller`,
+      });
       const r = markReachable(zones, n);
       zones = r.zones;
       if (r.action) (taintActions ??= []).push(r.action);
     }
     const present = new Set(names);
     for (const name of state.knownNodes.filter((k) => !present.has(k))) {
-      (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'RemovingNode', message: `Node ${name} event: Removing Node ${name} from Controller` });
+      (events ??= []).push({
+        involvedObject: { kind: 'Node', name },
+        type: 'Normal',
+        reason: 'RemovingNode',
+        message: `Node ${name} event: Removing Node ${name} from Controller`,
+      });
       if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
       delete nodeHealthMap[name];
     }
@@ -311,7 +372,12 @@ export function monitorNodeHealth(
         if (r.logs.length) (logs ??= []).push(...r.logs);
       }
       if (u.currentReadyCondition.status !== 'True' && u.observedReadyCondition.status === 'True') {
-        (events ??= []).push({ involvedObject: { kind: 'Node', name }, type: 'Normal', reason: 'NodeNotReady', message: `Node ${name} status is now: NodeNotReady` });
+        (events ??= []).push({
+          involvedObject: { kind: 'Node', name },
+          type: 'Normal',
+          reason: 'NodeNotReady',
+          message: `Node ${name} status is now: NodeNotReady`,
+        });
         (markPodsNotReady ??= []).push(name);
       }
     }
@@ -332,15 +398,19 @@ export function monitorNodeHealth(
     if (d.resetHealthTimestamps) {
       if (nodeHealthMap === state.nodeHealthMap) nodeHealthMap = { ...nodeHealthMap };
       for (const name of names) {
-        if (nodeHealthMap[name]) nodeHealthMap[name] = { ...nodeHealthMap[name], probeTimestamp: now, readyTransitionTimestamp: now };
+        if (nodeHealthMap[name])
+          nodeHealthMap[name] = { ...nodeHealthMap[name], probeTimestamp: now, readyTransitionTimestamp: now };
       }
     }
   }
   const unchanged = names === state.knownNodes && nodeHealthMap === state.nodeHealthMap && zones === state.zones;
   return {
     state: unchanged ? state : { knownNodes: names, nodeHealthMap, zones },
-    statusUpdates: statusUpdates ?? NOTHING, markPodsNotReady: markPodsNotReady ?? NOTHING, events: events ?? NOTHING,
-    taintActions: taintActions ?? NOTHING, logs: logs ?? NOTHING,
+    statusUpdates: statusUpdates ?? NOTHING,
+    markPodsNotReady: markPodsNotReady ?? NOTHING,
+    events: events ?? NOTHING,
+    taintActions: taintActions ?? NOTHING,
+    logs: logs ?? NOTHING,
   };
 }
 
@@ -349,7 +419,8 @@ function markReachable(zones: ZonesState, node: Node): { zones: ZonesState; acti
   const zone = getZoneKey(node);
   const q = zones.zoneNoExecuteTainter[zone];
   const left = q && queueRemove(q, name).queue;
-  const z = left && left !== q ? { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: left } } : zones;
+  const z =
+    left && left !== q ? { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: left } } : zones;
   const taints = node.spec?.taints ?? [];
   const remove = [UnreachableTaintTemplate, NotReadyTaintTemplate].filter((t) => taintExists(taints, t));
   return { zones: z, action: remove.length ? { node: name, add: [], remove, why: 'markNodeAsReachable' } : undefined };
@@ -369,7 +440,11 @@ export function processTaintBaseEviction(
   const status = observedReadyCondition.status;
   if (status === 'True') {
     const r = markReachable(zones, node);
-    return { zones: r.zones, actions: r.action ? [r.action] : [], logs: r.action ? [`Node ${name} is healthy again, removing all taints`] : [] };
+    return {
+      zones: r.zones,
+      actions: r.action ? [r.action] : [],
+      logs: r.action ? [`Node ${name} is healthy again, removing all taints`] : [],
+    };
   }
   const swap = noExecuteSwapFor(status);
   if (!swap) return { zones, actions: [], logs: [] };
@@ -382,9 +457,17 @@ export function processTaintBaseEviction(
   if (!taintExists(taints, swap.add)) q = queueRemove(q, name).queue;
   const r = queueAdd(q, name, uid, now);
   const logs = r.added
-    ? [status === 'False' ? `Node ${name} is NotReady as of ${rfc3339(now)}. Adding it to the Taint queue.` : `Node ${name} is unresponsive as of ${rfc3339(now)}. Adding it to the Taint queue.`]
+    ? [
+        status === 'False'
+          ? `Node ${name} is NotReady as of ${rfc3339(now)}. Adding it to the Taint queue.`
+          : `Node ${name} is unresponsive as of ${rfc3339(now)}. Adding it to the Taint queue.`,
+      ]
     : [];
-  return { zones: { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: r.queue } }, actions: [], logs };
+  return {
+    zones: { ...zones, zoneNoExecuteTainter: { ...zones.zoneNoExecuteTainter, [zone]: r.queue } },
+    actions: [],
+    logs,
+  };
 }
 
 /** doNoExecuteTaintingPass (every 100 ms): pop queued nodes under each zone's rate limit and taint them by their current Ready status. */
@@ -411,7 +494,11 @@ export function doNoExecuteTaintingPass(
 }
 
 /** MarkPodsNotReady for one pod: Ready → False (only if it changes), plus the pod's NodeNotReady event. */
-export function markPodNotReady(pod: Pod, nodeName: string, now: number): { pod: Pod; event: ControllerEvent } | undefined {
+export function markPodNotReady(
+  pod: Pod,
+  nodeName: string,
+  now: number,
+): { pod: Pod; event: ControllerEvent } | undefined {
   if (pod.spec?.nodeName !== nodeName) return undefined;
   const conditions = pod.status?.conditions ?? [];
   const i = conditions.findIndex((c) => c.type === 'Ready');
@@ -422,7 +509,9 @@ export function markPodNotReady(pod: Pod, nodeName: string, now: number): { pod:
     pod: { ...pod, status: { ...pod.status, conditions: next } },
     event: {
       involvedObject: { kind: 'Pod', name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace },
-      type: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready',
+      type: 'Warning',
+      reason: 'NodeNotReady',
+      message: 'Node is not ready',
     },
   };
 }

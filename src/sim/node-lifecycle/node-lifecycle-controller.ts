@@ -7,19 +7,52 @@ import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { ApiResult } from '../api/request.ts';
 import { transition, initialTransition } from 'xstate';
-import { SYNCED_POLL_PERIOD_MS, informerHandle, listAndWatch, listerByIndex, listerGet, listerList, newInformer, type EventHandlers, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import {
+  SYNCED_POLL_PERIOD_MS,
+  informerHandle,
+  listAndWatch,
+  listerByIndex,
+  listerGet,
+  listerList,
+  newInformer,
+  type EventHandlers,
+  type InformerState,
+  memoHandlers,
+} from '../client-go/informer.ts';
 import { add as queueAddKey, drainQueue, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { flatten } from '../util/names.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
-  defaultNodeMonitorConfig, doNoExecuteTaintingPass, getNodeCondition, markPodNotReady, monitorNodeHealth, newNodeLifecycleState,
-  type ControllerEvent, type NodeLeaseLister, type NodeLifecycleState, type NodeMonitorConfig, type TaintAction,
+  defaultNodeMonitorConfig,
+  doNoExecuteTaintingPass,
+  getNodeCondition,
+  markPodNotReady,
+  monitorNodeHealth,
+  newNodeLifecycleState,
+  type ControllerEvent,
+  type NodeLeaseLister,
+  type NodeLifecycleState,
+  type NodeMonitorConfig,
+  type TaintAction,
 } from './node-health.ts';
 import { once } from '../util/memo.ts';
-import { configMemo, leaseKeys, leaseListers, leftAsIs, monitorEvents, stepMemo } from './node-lifecycle-controller-cache.ts';
+import {
+  configMemo,
+  leaseKeys,
+  leaseListers,
+  leftAsIs,
+  monitorEvents,
+  stepMemo,
+} from './node-lifecycle-controller-cache.ts';
 import { nodeMachine, type NodeMachineContext, type NodeMachineEvent } from './node-machine.ts';
-import { doNoScheduleTaintingPass, matchTaint, swapNodeControllerTaint, NotReadyTaintTemplate, UnreachableTaintTemplate } from './taints.ts';
+import {
+  doNoScheduleTaintingPass,
+  matchTaint,
+  swapNodeControllerTaint,
+  NotReadyTaintTemplate,
+  UnreachableTaintTemplate,
+} from './taints.ts';
 import { defaultEvictionConfig, nextTryAt, type EvictionConfig } from './zones.ts';
 
 /** Component type name. */
@@ -78,9 +111,7 @@ export interface NodeLifecycleControllerState {
 }
 
 /** Timer events (plain data). */
-export type TimerEvent =
-  | { type: 'monitor'; gen: string }
-  | { type: 'taint-pass'; gen: string; at: number };
+export type TimerEvent = { type: 'monitor'; gen: string } | { type: 'taint-pass'; gen: string; at: number };
 
 function monitorEvent(gen: string): TimerEvent {
   let e = monitorEvents.get(gen);
@@ -97,7 +128,10 @@ function config(ctx: Pick<Ctx, 'params'>): { monitor: NodeMonitorConfig; evictio
   // Read on every pass; the params object of a component never changes, so its merge is kept.
   let c = params ? configMemo.get(params) : defaultConfig;
   if (!c) {
-    c = { monitor: { ...defaultNodeMonitorConfig, ...params!.monitor }, eviction: { ...defaultEvictionConfig, ...params!.eviction } };
+    c = {
+      monitor: { ...defaultNodeMonitorConfig, ...params!.monitor },
+      eviction: { ...defaultEvictionConfig, ...params!.eviction },
+    };
     configMemo.set(params!, c);
   }
   return c;
@@ -124,8 +158,16 @@ export function initialMachine(): PersistedNodeMachine {
 // One bit per machine event, in the order machineEvents sends them (no pass sends two orders), so a
 // pass's events are one number: a memo key without a string. TOLERATION_EXPIRED's pods count above the bits.
 const EVENT_TYPES = [
-  'SOME_NODES_READY', 'HEARTBEAT_MISSED', 'HEARTBEAT', 'TAINTS_REMOVED', 'GRACE_EXCEEDED', 'KUBELET_NOT_READY',
-  'ALL_ZONES_DOWN', 'NOSCHEDULE_TAINTED', 'NOEXECUTE_TAINTED', 'TOLERATION_EXPIRED',
+  'SOME_NODES_READY',
+  'HEARTBEAT_MISSED',
+  'HEARTBEAT',
+  'TAINTS_REMOVED',
+  'GRACE_EXCEEDED',
+  'KUBELET_NOT_READY',
+  'ALL_ZONES_DOWN',
+  'NOSCHEDULE_TAINTED',
+  'NOEXECUTE_TAINTED',
+  'TOLERATION_EXPIRED',
 ] as const satisfies readonly NodeMachineEvent['type'][];
 type EventBit = { [K in (typeof EVENT_TYPES)[number]]: number };
 const EV = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, 1 << i])) as EventBit;
@@ -157,7 +199,10 @@ export function stepMachine(m: PersistedNodeMachine, events: number): PersistedN
     if (stepMemo.size >= STEP_MEMO_MAX) stepMemo.clear();
     stepMemo.set(memoKey, out);
   }
-  if (sameMachine(m, out)) { leftAsIs.set(m, events); return m; }
+  if (sameMachine(m, out)) {
+    leftAsIs.set(m, events);
+    return m;
+  }
   // A copy: the memo's object must not end up in the state.
   return { value: out.value, context: { ...out.context } };
 }
@@ -166,8 +211,13 @@ export function stepMachine(m: PersistedNodeMachine, events: number): PersistedN
 function sameMachine(a: PersistedNodeMachine, b: PersistedNodeMachine): boolean {
   const x = a.context;
   const y = b.context;
-  return a.value === b.value && x.ready === y.ready && x.noScheduleTaint === y.noScheduleTaint
-    && x.noExecuteTaint === y.noExecuteTaint && x.evictedPods === y.evictedPods;
+  return (
+    a.value === b.value &&
+    x.ready === y.ready &&
+    x.noScheduleTaint === y.noScheduleTaint &&
+    x.noExecuteTaint === y.noExecuteTaint &&
+    x.evictedPods === y.evictedPods
+  );
 }
 
 function hasTaint(taints: Taint[], key: string, effect: string): boolean {
@@ -176,7 +226,15 @@ function hasTaint(taints: Taint[], key: string, effect: string): boolean {
 }
 
 /** Events for one node's machine from what the controller sees after a pass (API facts only), packed (see EVENT_TYPES). */
-function machineEvents(s: NodeLifecycleControllerState, name: string, m: PersistedNodeMachine, node: Node, probeTimestamp: number, now: number, disruption: 'enter' | 'exit' | undefined): number {
+function machineEvents(
+  s: NodeLifecycleControllerState,
+  name: string,
+  m: PersistedNodeMachine,
+  node: Node,
+  probeTimestamp: number,
+  now: number,
+  disruption: 'enter' | 'exit' | undefined,
+): number {
   let ev = 0;
   const ready = getNodeCondition(node.status, 'Ready')?.status ?? 'Unknown';
   const taints = node.spec?.taints ?? NO_TAINTS;
@@ -185,8 +243,12 @@ function machineEvents(s: NodeLifecycleControllerState, name: string, m: Persist
   if (disruption === 'exit') ev |= EV.SOME_NODES_READY;
   if (ready === 'True') {
     ev |= now - probeTimestamp > LEASE_RENEW_INTERVAL_MS ? EV.HEARTBEAT_MISSED : EV.HEARTBEAT;
-    if (!hasTaint(taints, unreachable, 'NoExecute') && !hasTaint(taints, notReady, 'NoExecute')
-      && !hasTaint(taints, unreachable, 'NoSchedule') && !hasTaint(taints, notReady, 'NoSchedule')) {
+    if (
+      !hasTaint(taints, unreachable, 'NoExecute') &&
+      !hasTaint(taints, notReady, 'NoExecute') &&
+      !hasTaint(taints, unreachable, 'NoSchedule') &&
+      !hasTaint(taints, notReady, 'NoSchedule')
+    ) {
       ev |= EV.TAINTS_REMOVED;
     }
   } else if (ready === 'Unknown') {
@@ -197,11 +259,16 @@ function machineEvents(s: NodeLifecycleControllerState, name: string, m: Persist
   }
   if (disruption === 'enter') ev |= EV.ALL_ZONES_DOWN;
   if (ready !== 'True') {
-    if (hasTaint(taints, unreachable, 'NoSchedule') || hasTaint(taints, notReady, 'NoSchedule')) ev |= EV.NOSCHEDULE_TAINTED;
-    if (hasTaint(taints, unreachable, 'NoExecute') || hasTaint(taints, notReady, 'NoExecute')) ev |= EV.NOEXECUTE_TAINTED;
+    if (hasTaint(taints, unreachable, 'NoSchedule') || hasTaint(taints, notReady, 'NoSchedule'))
+      ev |= EV.NOSCHEDULE_TAINTED;
+    if (hasTaint(taints, unreachable, 'NoExecute') || hasTaint(taints, notReady, 'NoExecute'))
+      ev |= EV.NOEXECUTE_TAINTED;
     // Pods the taint eviction controller has marked and deleted (DisruptionTarget by the taint manager).
-    const evicted = podsOnNode(s, name).filter((p) => p.metadata?.deletionTimestamp
-      && p.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'DeletionByTaintManager')).length;
+    const evicted = podsOnNode(s, name).filter(
+      (p) =>
+        p.metadata?.deletionTimestamp &&
+        p.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'DeletionByTaintManager'),
+    ).length;
     if (evicted > m.context.evictedPods) ev += EV.TOLERATION_EXPIRED + PODS_UNIT * (evicted - m.context.evictedPods);
   }
   return ev;
@@ -210,7 +277,10 @@ const NO_TAINTS: Taint[] = [];
 
 // ---------------------------------------------------------------- API writes
 
-function eventTarget(e: ControllerEvent, s: NodeLifecycleControllerState): { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; uid?: string } } {
+function eventTarget(
+  e: ControllerEvent,
+  s: NodeLifecycleControllerState,
+): { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; uid?: string } } {
   if (e.involvedObject.kind === 'Node') {
     // Node events refer to the node without a namespace, so the recorder files them in "default".
     const n = listerGet(s.nodes, e.involvedObject.name);
@@ -218,7 +288,15 @@ function eventTarget(e: ControllerEvent, s: NodeLifecycleControllerState): { api
   }
   const key = `${e.involvedObject.namespace ?? 'default'}/${e.involvedObject.name}`;
   const p = listerGet(s.pods, key);
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: e.involvedObject.name, namespace: e.involvedObject.namespace ?? 'default', uid: p?.metadata?.uid } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: e.involvedObject.name,
+      namespace: e.involvedObject.namespace ?? 'default',
+      uid: p?.metadata?.uid,
+    },
+  };
 }
 
 /**
@@ -233,12 +311,24 @@ const NODE_CONTROLLER_EVENT_NANOS = 500_000;
 const NODE_CONTROLLER_EVENT_SOURCE = 'node-controller';
 
 function emit(ctx: Ctx<NodeLifecycleControllerState>, e: ControllerEvent): void {
-  recordEvent(ctx, ctx.state.recorder, eventTarget(e, ctx.state), e.type, e.reason, e.message, undefined, NODE_CONTROLLER_EVENT_SOURCE);
+  recordEvent(
+    ctx,
+    ctx.state.recorder,
+    eventTarget(e, ctx.state),
+    e.type,
+    e.reason,
+    e.message,
+    undefined,
+    NODE_CONTROLLER_EVENT_SOURCE,
+  );
 }
 
 /** PatchNodeTaints: a strategic merge patch of spec.taints carrying the resourceVersion it was computed from. */
 function patchNodeTaints(ctx: Ctx<NodeLifecycleControllerState>, name: string, node: Node, taints: Taint[]) {
-  return ctx.api.patch('nodes', undefined, name, { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints: taints.length ? taints : null } });
+  return ctx.api.patch('nodes', undefined, name, {
+    metadata: { resourceVersion: node.metadata?.resourceVersion },
+    spec: { taints: taints.length ? taints : null },
+  });
 }
 
 /**
@@ -246,7 +336,12 @@ function patchNodeTaints(ctx: Ctx<NodeLifecycleControllerState>, name: string, n
  * (GetOptions{ResourceVersion: "0"}, "as it's cheaper"), a retry after a conflict from storage.
  */
 function getNodeForTaints(ctx: Ctx<NodeLifecycleControllerState>, name: string, firstTry: boolean): ApiResult<Node> {
-  return ctx.api.request({ verb: 'get', resource: 'nodes', name, ...(firstTry ? { options: { resourceVersion: '0' } } : {}) }) as ApiResult<Node>;
+  return ctx.api.request({
+    verb: 'get',
+    resource: 'nodes',
+    name,
+    ...(firstTry ? { options: { resourceVersion: '0' } } : {}),
+  }) as ApiResult<Node>;
 }
 
 /** controller.AddOrUpdateTaintOnNode: GET the node, add (stamped timeAdded), PATCH; retried on conflict. */
@@ -265,7 +360,12 @@ function addOrUpdateTaintOnNode(ctx: Ctx<NodeLifecycleControllerState>, name: st
 }
 
 /** controller.RemoveTaintOffNode: nothing to do if the node we hold lacks the taints; else GET, drop, PATCH. */
-function removeTaintOffNode(ctx: Ctx<NodeLifecycleControllerState>, name: string, held: Node | undefined, taints: Taint[]): boolean {
+function removeTaintOffNode(
+  ctx: Ctx<NodeLifecycleControllerState>,
+  name: string,
+  held: Node | undefined,
+  taints: Taint[],
+): boolean {
   if (taints.length === 0) return true;
   if (held && !taints.some((t) => (held.spec?.taints ?? []).some((x) => matchTaint(x, t)))) return true;
   for (let i = 0; i < UPDATE_RETRIES; i++) {
@@ -337,7 +437,12 @@ function scheduleTaintPass(ctx: Ctx<NodeLifecycleControllerState>): void {
 }
 
 /** Step one node's statechart from what the API shows now (after a pass, or when the node object changed). */
-function advanceMachine(ctx: Ctx<NodeLifecycleControllerState>, name: string, node: Node, disruption?: 'enter' | 'exit'): void {
+function advanceMachine(
+  ctx: Ctx<NodeLifecycleControllerState>,
+  name: string,
+  node: Node,
+  disruption?: 'enter' | 'exit',
+): void {
   const s = ctx.state;
   const h = s.health.nodeHealthMap[name];
   if (!h) return;
@@ -392,8 +497,14 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
     if (l.startsWith(EXITING_DISRUPTION)) exiting = true;
   }
   let disruption: 'enter' | 'exit' | undefined;
-  if (entering) { s.disruptionMode = true; disruption = 'enter'; }
-  if (exiting) { s.disruptionMode = false; disruption = 'exit'; }
+  if (entering) {
+    s.disruptionMode = true;
+    disruption = 'enter';
+  }
+  if (exiting) {
+    s.disruptionMode = false;
+    disruption = 'exit';
+  }
   for (let i = 0; i < r.events.length; i++) {
     const e = r.events[i];
     if (e.reason === 'RegisteredNode' || e.reason === 'RemovingNode') emit(ctx, e);
@@ -411,13 +522,16 @@ function monitorPass(ctx: Ctx<NodeLifecycleControllerState>): void {
     const e = r.events[i];
     if (e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node') emit(ctx, e);
   }
-  for (let i = 0; i < r.markPodsNotReady.length; i++) markPodsNotReady(ctx, podsOnNode(s, r.markPodsNotReady[i]), r.markPodsNotReady[i]);
+  for (let i = 0; i < r.markPodsNotReady.length; i++)
+    markPodsNotReady(ctx, podsOnNode(s, r.markPodsNotReady[i]), r.markPodsNotReady[i]);
   for (let i = 0; i < r.taintActions.length; i++) applyTaintAction(ctx, r.taintActions[i]);
   // Statecharts and grace periods for figures.
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     const name = node.metadata?.name ?? '';
-    s.graceMs[name] = getNodeCondition(node.status, 'Ready') ? cfg.monitor.nodeMonitorGracePeriodMs : cfg.monitor.nodeStartupGracePeriodMs;
+    s.graceMs[name] = getNodeCondition(node.status, 'Ready')
+      ? cfg.monitor.nodeMonitorGracePeriodMs
+      : cfg.monitor.nodeStartupGracePeriodMs;
     advanceMachine(ctx, name, statusUpdateOf(r.statusUpdates, name) ?? listerGet(s.nodes, name) ?? node, disruption);
   }
   for (const k in s.machines) if (!s.health.nodeHealthMap[k]) delete s.machines[k];
@@ -441,7 +555,11 @@ function syncNoSchedule(ctx: Ctx<NodeLifecycleControllerState>, name: string): b
   return addOrUpdateTaintOnNode(ctx, name, taintsToAdd) && removeTaintOffNode(ctx, name, node, taintsToDel);
 }
 
-function handlers(ctx: Ctx<NodeLifecycleControllerState>): { nodes: EventHandlers<Node>; leases: EventHandlers<Lease>; pods: EventHandlers<Pod> } {
+function handlers(ctx: Ctx<NodeLifecycleControllerState>): {
+  nodes: EventHandlers<Node>;
+  leases: EventHandlers<Lease>;
+  pods: EventHandlers<Pod>;
+} {
   const s = ctx.state;
   const nodeChanged = (n: Node) => {
     queueAddKey(s.nodeUpdateQueue, n.metadata?.name ?? '');
@@ -477,10 +595,13 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
       leases: newInformer('leases', 'leases', { namespace: NODE_LEASE_NAMESPACE }),
       pods: newInformer('pods', 'pods', {}, ['nodeName']),
       health: newNodeLifecycleState(),
-      graceMs: {}, machines: {},
+      graceMs: {},
+      machines: {},
       nodeUpdateQueue: newWorkQueue('nodeUpdateQueue'),
-      taintPassAt: null, disruptionMode: false,
-      recorder: { ...newEventRecorder(), seq: NODE_CONTROLLER_EVENT_NANOS }, logs: [],
+      taintPassAt: null,
+      disruptionMode: false,
+      recorder: { ...newEventRecorder(), seq: NODE_CONTROLLER_EVENT_NANOS },
+      logs: [],
     };
     ctx.state = s;
     const h = handlers(ctx);
@@ -497,7 +618,10 @@ export const nodeLifecycleControllerDef: ComponentDef<NodeLifecycleControllerSta
     const h = memoHandlers(ctx, handlers, s);
     // Pods first: most notifications are pod changes (each informer answers only its own events).
     if (informerHandle(ctx, s.pods, event, h.pods)) return;
-    if (informerHandle(ctx, s.nodes, event, h.nodes)) { drainNoSchedule(ctx); return; }
+    if (informerHandle(ctx, s.nodes, event, h.nodes)) {
+      drainNoSchedule(ctx);
+      return;
+    }
     if (informerHandle(ctx, s.leases, event, h.leases)) return;
     const ev = event as TimerEvent;
     if (ev?.gen !== s.gen) return; // a timer of an earlier incarnation of this controller

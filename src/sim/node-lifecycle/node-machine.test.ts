@@ -19,13 +19,21 @@ const taintsOf = (n: Node | undefined) => (n?.spec?.taints ?? []).map((t) => `${
  * controller's machine for every node against what the API server stores for that node and its
  * pods: the state the diagram lights must be true of the cluster, not just of the chart.
  */
-function watchMachines(c: Cluster, seconds: number, seen: Set<string>, changed: Map<string, { ready?: string; at: number }>): void {
+function watchMachines(
+  c: Cluster,
+  seconds: number,
+  seen: Set<string>,
+  changed: Map<string, { ready?: string; at: number }>,
+): void {
   for (let i = 0; i < seconds; i++) {
     // Event by event, so a state the controller holds for less than a second still counts as seen.
     const until = c.now + 1000;
     for (let e = peek(c.world.state.queue); e && e.at <= until; e = peek(c.world.state.queue)) {
       c.world.next();
-      for (const name of NODES) { const m = nodeHealthOf(c.world.state, name)?.machine; if (m) seen.add(m); }
+      for (const name of NODES) {
+        const m = nodeHealthOf(c.world.state, name)?.machine;
+        if (m) seen.add(m);
+      }
     }
     c.advance(until - c.now);
     const nodes = storeList(c.world.state.store, 'nodes') as Node[];
@@ -47,7 +55,11 @@ function watchMachines(c: Cluster, seconds: number, seen: Set<string>, changed: 
         if (h.machine === 'notReady') expect(ready, where).toBe('False');
         if (h.machine === 'healthy') expect(ready, where).toBe('True');
       }
-      if (h.machine === 'healthy') expect(taintsOf(node).filter((t) => t.endsWith(':NoExecute')), where).toEqual([]);
+      if (h.machine === 'healthy')
+        expect(
+          taintsOf(node).filter((t) => t.endsWith(':NoExecute')),
+          where,
+        ).toEqual([]);
       // The taints go as Ready comes back (the node-update worker, at once), the machine follows at
       // its next monitor pass: the same grace.
       if (h.noExecuteTaint && settled) expect(taintsOf(node), where).toContain(h.noExecuteTaint);
@@ -67,10 +79,24 @@ describe('node machine, as the node-lifecycle controller runs it in a cluster', 
     const changed = new Map<string, { ready?: string; at: number }>();
     const c = createCluster({ seed: 5, nodes: 5 });
     c.settle();
-    c.request({ verb: 'create', resource: 'deployments', namespace: 'default', body: {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-      spec: { replicas: 6, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } },
-    } });
+    c.request({
+      verb: 'create',
+      resource: 'deployments',
+      namespace: 'default',
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 6,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+          },
+        },
+      },
+    });
     watchMachines(c, 30, seen, changed);
     // node-5 loses power: grace running, Unknown, tainted, its pods evicted 300 s later; then it
     // returns (recovered, then healthy once its taints are gone).
@@ -84,28 +110,52 @@ describe('node machine, as the node-lifecycle controller runs it in a cluster', 
     // the kubelet's next status report sets it right.
     for (const n of ['node-3', 'node-4', 'node-5']) c.node(n, 'stop');
     watchMachines(c, 70, seen, changed);
-    c.request({ verb: 'patch', resource: 'nodes', name: 'node-2', subresource: 'status', options: { patchType: 'strategic' }, body: {
-      status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down' }] },
-    } });
+    c.request({
+      verb: 'patch',
+      resource: 'nodes',
+      name: 'node-2',
+      subresource: 'status',
+      options: { patchType: 'strategic' },
+      body: {
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down' },
+          ],
+        },
+      },
+    });
     watchMachines(c, 60, seen, changed);
     // Every node stops: the only zone is down, so the controller suspects itself (disrupted).
     for (const n of NODES) c.node(n, 'stop');
     watchMachines(c, 90, seen, changed);
     for (const n of NODES) c.node(n, 'start');
     watchMachines(c, 60, seen, changed);
-    expect([...seen].sort().join(' ')).toBe(statechartOf(nodeMachine).states.map((s) => s.id).sort().join(' '));
+    expect([...seen].sort().join(' ')).toBe(
+      statechartOf(nodeMachine)
+        .states.map((s) => s.id)
+        .sort()
+        .join(' '),
+    );
     for (const n of NODES) expect(nodeHealthOf(c.world.state, n)?.machine).toBe('healthy');
   });
 
   it('the single-node failure story', () => {
     let [s] = initialTransition(nodeMachine);
     const story: NodeMachineEvent[] = [
-      { type: 'HEARTBEAT_MISSED' }, { type: 'GRACE_EXCEEDED' }, { type: 'NOSCHEDULE_TAINTED' }, { type: 'NOEXECUTE_TAINTED' },
+      { type: 'HEARTBEAT_MISSED' },
+      { type: 'GRACE_EXCEEDED' },
+      { type: 'NOSCHEDULE_TAINTED' },
+      { type: 'NOEXECUTE_TAINTED' },
       { type: 'TOLERATION_EXPIRED', pods: 2 },
     ];
     for (const e of story) [s] = transition(nodeMachine, s, e);
     expect(s.value).toBe('evicting');
-    expect(s.context).toEqual({ ready: 'Unknown', noScheduleTaint: 'node.kubernetes.io/unreachable:NoSchedule', noExecuteTaint: 'node.kubernetes.io/unreachable:NoExecute', evictedPods: 2 });
+    expect(s.context).toEqual({
+      ready: 'Unknown',
+      noScheduleTaint: 'node.kubernetes.io/unreachable:NoSchedule',
+      noExecuteTaint: 'node.kubernetes.io/unreachable:NoExecute',
+      evictedPods: 2,
+    });
     [s] = transition(nodeMachine, s, { type: 'HEARTBEAT' });
     [s] = transition(nodeMachine, s, { type: 'TAINTS_REMOVED' });
     expect([s.value, s.context.noExecuteTaint, s.context.ready]).toEqual(['healthy', null, 'True']);

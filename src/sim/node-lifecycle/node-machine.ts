@@ -39,10 +39,16 @@ export const nodeMachine = setup({
   actions: {
     setReady: assign((_, params: { ready: 'True' | 'False' | 'Unknown' }) => ({ ready: params.ready })),
     taintNoSchedule: assign(({ context }) => ({
-      noScheduleTaint: context.ready === 'False' ? 'node.kubernetes.io/not-ready:NoSchedule' : 'node.kubernetes.io/unreachable:NoSchedule',
+      noScheduleTaint:
+        context.ready === 'False'
+          ? 'node.kubernetes.io/not-ready:NoSchedule'
+          : 'node.kubernetes.io/unreachable:NoSchedule',
     })),
     taintNoExecute: assign(({ context }) => ({
-      noExecuteTaint: context.ready === 'False' ? 'node.kubernetes.io/not-ready:NoExecute' : 'node.kubernetes.io/unreachable:NoExecute',
+      noExecuteTaint:
+        context.ready === 'False'
+          ? 'node.kubernetes.io/not-ready:NoExecute'
+          : 'node.kubernetes.io/unreachable:NoExecute',
     })),
     countEvictions: assign(({ context, event }) => ({
       evictedPods: context.evictedPods + (event.type === 'TOLERATION_EXPIRED' ? event.pods : 0),

@@ -2,12 +2,30 @@
 // and deletes the pods that do not tolerate a node's NoExecute taints, at once or when the shortest
 // tolerationSeconds runs out. Decisions come from taint-eviction.ts; this file sends the requests.
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1';
-import { informerHandle, listAndWatch, listerByIndex, listerGet, newInformer, type EventHandlers, type InformerEvent, type InformerState, memoHandlers } from '../client-go/informer.ts';
+import {
+  informerHandle,
+  listAndWatch,
+  listerByIndex,
+  listerGet,
+  newInformer,
+  type EventHandlers,
+  type InformerEvent,
+  type InformerState,
+  memoHandlers,
+} from '../client-go/informer.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
 import {
-  disruptionTargetCondition, fireDueWork, getNoExecuteTaints, handleNodeUpdate, handlePodUpdate, nextFireAt, newTaintEvictionState,
-  type EvictionAction, type TaintEvictionState, type TaintManagerEvent,
+  disruptionTargetCondition,
+  fireDueWork,
+  getNoExecuteTaints,
+  handleNodeUpdate,
+  handlePodUpdate,
+  nextFireAt,
+  newTaintEvictionState,
+  type EvictionAction,
+  type TaintEvictionState,
+  type TaintManagerEvent,
 } from './taint-eviction.ts';
 
 /** Component type name. */
@@ -34,7 +52,8 @@ function podRef(s: TaintEvictionControllerState, ns: string, name: string) {
 }
 
 function emit(ctx: Ctx<TaintEvictionControllerState>, events: TaintManagerEvent[]): void {
-  for (const e of events) recordEvent(ctx, ctx.state.recorder, podRef(ctx.state, e.namespace, e.name), e.type, e.reason, e.message);
+  for (const e of events)
+    recordEvent(ctx, ctx.state.recorder, podRef(ctx.state, e.namespace, e.name), e.type, e.reason, e.message);
 }
 
 /** One timer for the earliest pending deletion; a later-found earlier one gets its own timer. */
@@ -54,12 +73,24 @@ function addConditionAndDeletePod(ctx: Ctx<TaintEvictionControllerState>, a: Evi
   if (!g.ok) return;
   const pod = g.object;
   const cur = pod.status?.conditions?.find((c) => c.type === a.condition.type);
-  const same = cur && cur.status === a.condition.status && cur.reason === a.condition.reason && cur.message === a.condition.message;
+  const same =
+    cur &&
+    cur.status === a.condition.status &&
+    cur.reason === a.condition.reason &&
+    cur.message === a.condition.message;
   if (!same) {
     // PatchPodStatus: a strategic merge patch with the pod's UID as precondition; conditions merge by type.
     // The condition is made against the pod just read: its generation is the one observed.
-    const condition = pod.metadata?.generation ? disruptionTargetCondition(ctx.now, pod.metadata.generation) : a.condition;
-    const r = ctx.api.patch('pods', a.namespace, a.name, { metadata: { uid: pod.metadata?.uid }, status: { conditions: [condition] } }, 'status');
+    const condition = pod.metadata?.generation
+      ? disruptionTargetCondition(ctx.now, pod.metadata.generation)
+      : a.condition;
+    const r = ctx.api.patch(
+      'pods',
+      a.namespace,
+      a.name,
+      { metadata: { uid: pod.metadata?.uid }, status: { conditions: [condition] } },
+      'status',
+    );
     if (!r.ok) return;
   }
   // Default DeleteOptions: graceful, with the pod's terminationGracePeriodSeconds.
@@ -97,8 +128,14 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
   const podChanged = (old: Pod | undefined, pod: Pod, deleted = false) => {
     // PodUpdated enqueues only when the node or the tolerations changed (or the pod came or went).
     // (A status write keeps the spec object itself: nothing to compare.)
-    if (old && !deleted && (old.spec === pod.spec || (old.spec?.nodeName === pod.spec?.nodeName
-      && JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? [])))) return;
+    if (
+      old &&
+      !deleted &&
+      (old.spec === pod.spec ||
+        (old.spec?.nodeName === pod.spec?.nodeName &&
+          JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? [])))
+    )
+      return;
     const r = handlePodUpdate(s.eviction, pod, ctx.now, deleted);
     // Nothing changed (an unscheduled pod, an untainted node): the timer already matches the state,
     // since every change of the workers is followed by scheduleNext.
@@ -109,11 +146,20 @@ function handlers(ctx: Ctx<TaintEvictionControllerState>): { nodes: EventHandler
   };
   return {
     nodes: {
-      add: nodeUpdated, update: (_o, n) => nodeUpdated(n),
+      add: nodeUpdated,
+      update: (_o, n) => nodeUpdated(n),
       // A node that is gone is forgotten; its pods are left to the garbage collector.
-      delete: (n) => { const t = { ...s.eviction.taintedNodes }; delete t[n.metadata?.name ?? '']; s.eviction = { ...s.eviction, taintedNodes: t }; },
+      delete: (n) => {
+        const t = { ...s.eviction.taintedNodes };
+        delete t[n.metadata?.name ?? ''];
+        s.eviction = { ...s.eviction, taintedNodes: t };
+      },
     },
-    pods: { add: (p) => podChanged(undefined, p), update: (o, p) => podChanged(o, p), delete: (p) => podChanged(undefined, p, true) },
+    pods: {
+      add: (p) => podChanged(undefined, p),
+      update: (o, p) => podChanged(o, p),
+      delete: (p) => podChanged(undefined, p, true),
+    },
   };
 }
 
@@ -128,7 +174,9 @@ export const taintEvictionControllerDef: ComponentDef<TaintEvictionControllerSta
       gen: `${ctx.now}.${ctx.rng.int(1_000_000_000)}`,
       nodes: newInformer('nodes', 'nodes'),
       pods: newInformer('pods', 'pods', {}, ['nodeName']),
-      eviction: newTaintEvictionState(), timerAt: null, recorder: newEventRecorder(),
+      eviction: newTaintEvictionState(),
+      timerAt: null,
+      recorder: newEventRecorder(),
     };
     ctx.state = s;
     const h = handlers(ctx);

@@ -1,18 +1,42 @@
 import { describe, it, expect } from 'vitest';
 import type { Node, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
 import {
-  getMinTolerationTime, getMatchingTolerations, handleNodeUpdate, handlePodUpdate, fireDueWork, nextFireAt,
-  newTaintEvictionState, processPodOnNode,
+  getMinTolerationTime,
+  getMatchingTolerations,
+  handleNodeUpdate,
+  handlePodUpdate,
+  fireDueWork,
+  nextFireAt,
+  newTaintEvictionState,
+  processPodOnNode,
 } from './taint-eviction.ts';
 
-const unreachable: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:01:00Z' };
-const tol = (seconds?: number): Toleration => ({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', ...(seconds === undefined ? {} : { tolerationSeconds: seconds }) });
-const pod = (name: string, tolerations: Toleration[] = []): Pod => ({ metadata: { name, namespace: 'default' }, spec: { nodeName: 'node-1', containers: [], tolerations } });
+const unreachable: Taint = {
+  key: 'node.kubernetes.io/unreachable',
+  effect: 'NoExecute',
+  timeAdded: '2026-01-01T00:01:00Z',
+};
+const tol = (seconds?: number): Toleration => ({
+  key: 'node.kubernetes.io/unreachable',
+  operator: 'Exists',
+  effect: 'NoExecute',
+  ...(seconds === undefined ? {} : { tolerationSeconds: seconds }),
+});
+const pod = (name: string, tolerations: Toleration[] = []): Pod => ({
+  metadata: { name, namespace: 'default' },
+  spec: { nodeName: 'node-1', containers: [], tolerations },
+});
 const node = (taints: Taint[]): Node => ({ metadata: { name: 'node-1' }, spec: { taints } });
 
 describe('getMinTolerationTime', () => {
   it.each<[Toleration[], number]>([
-    [[], 0], [[tol()], -1], [[tol(300)], 300_000], [[tol(300), tol(60)], 60_000], [[tol(300), tol(0)], 0], [[tol(-5)], 0], [[tol(), tol(30)], 30_000],
+    [[], 0],
+    [[tol()], -1],
+    [[tol(300)], 300_000],
+    [[tol(300), tol(60)], 60_000],
+    [[tol(300), tol(0)], 0],
+    [[tol(-5)], 0],
+    [[tol(), tol(30)], 30_000],
   ])('%j → %d', (t, want) => expect(getMinTolerationTime(t)).toBe(want));
 });
 
@@ -31,7 +55,12 @@ describe('taint eviction decisions', () => {
     expect(nextFireAt(r.state)).toBe(60_000);
     const f = fireDueWork(r.state, 60_000);
     expect(f.actions.map((a) => a.event.message)).toEqual(['Marking for deletion Pod default/a']);
-    expect(f.actions[0].condition).toMatchObject({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' });
+    expect(f.actions[0].condition).toMatchObject({
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'DeletionByTaintManager',
+      message: 'Taint manager: deleting due to NoExecute taint',
+    });
   });
 
   it('tolerationSeconds 300: later, counted from when the controller saw the taint', () => {
@@ -59,7 +88,15 @@ describe('taint eviction decisions', () => {
   it('taint removed early: cancel with an event', () => {
     const s = handleNodeUpdate(newTaintEvictionState(), node([unreachable]), [pod('a', [tol(300)])], 60_000).state;
     const r = handleNodeUpdate(s, node([]), [pod('a', [tol(300)])], 100_000);
-    expect(r.events).toEqual([{ namespace: 'default', name: 'a', type: 'Normal', reason: 'TaintManagerEviction', message: 'Cancelling deletion of Pod default/a' }]);
+    expect(r.events).toEqual([
+      {
+        namespace: 'default',
+        name: 'a',
+        type: 'Normal',
+        reason: 'TaintManagerEviction',
+        message: 'Cancelling deletion of Pod default/a',
+      },
+    ]);
     expect(nextFireAt(r.state)).toBe(Infinity);
   });
 
@@ -70,12 +107,24 @@ describe('taint eviction decisions', () => {
   });
 
   it('a NoSchedule taint alone evicts nobody', () => {
-    const r = handleNodeUpdate(newTaintEvictionState(), node([{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }]), [pod('a')], 0);
+    const r = handleNodeUpdate(
+      newTaintEvictionState(),
+      node([{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }]),
+      [pod('a')],
+      0,
+    );
     expect(nextFireAt(r.state)).toBe(Infinity);
   });
 
   it('processPodOnNode with an untolerated extra taint deletes now even if another is tolerated', () => {
-    const r = processPodOnNode(newTaintEvictionState(), 'default', 'a', [tol(300)], [unreachable, { key: 'x', effect: 'NoExecute' }], 5);
+    const r = processPodOnNode(
+      newTaintEvictionState(),
+      'default',
+      'a',
+      [tol(300)],
+      [unreachable, { key: 'x', effect: 'NoExecute' }],
+      5,
+    );
     expect(nextFireAt(r.state)).toBe(5);
   });
 });

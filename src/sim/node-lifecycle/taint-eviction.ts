@@ -19,7 +19,10 @@ function toleratesTaint(tol: Toleration, taint: Taint): boolean {
 }
 
 /** v1helper.GetMatchingTolerations: do the tolerations cover every taint, and which were used. */
-export function getMatchingTolerations(taints: Taint[], tolerations: Toleration[]): { allTolerated: boolean; used: Toleration[] } {
+export function getMatchingTolerations(
+  taints: Taint[],
+  tolerations: Toleration[],
+): { allTolerated: boolean; used: Toleration[] } {
   if (taints.length === 0) return { allTolerated: true, used: [] };
   const used: Toleration[] = [];
   for (const taint of taints) {
@@ -78,7 +81,11 @@ function event(ns: string, name: string, message: string): TaintManagerEvent {
 }
 
 /** cancelWorkWithEvent: drop scheduled work; the event only if a pending deletion was really cancelled. */
-function cancelWorkWithEvent(s: TaintEvictionState, ns: string, name: string): { state: TaintEvictionState; events: TaintManagerEvent[] } {
+function cancelWorkWithEvent(
+  s: TaintEvictionState,
+  ns: string,
+  name: string,
+): { state: TaintEvictionState; events: TaintManagerEvent[] } {
   const k = key(ns, name);
   const w = s.workers[k];
   if (!w) return { state: s, events: [] };
@@ -87,7 +94,13 @@ function cancelWorkWithEvent(s: TaintEvictionState, ns: string, name: string): {
   return { state: { ...s, workers }, events: w.fired ? [] : [event(ns, name, `Cancelling deletion of Pod ${k}`)] };
 }
 
-function addWork(s: TaintEvictionState, ns: string, name: string, createdAt: number, fireAt: number): TaintEvictionState {
+function addWork(
+  s: TaintEvictionState,
+  ns: string,
+  name: string,
+  createdAt: number,
+  fireAt: number,
+): TaintEvictionState {
   const k = key(ns, name);
   if (s.workers[k]) return s; // "Trying to add already existing work"
   return { ...s, workers: { ...s.workers, [k]: { namespace: ns, name, createdAt, fireAt, fired: false } } };
@@ -151,9 +164,10 @@ export function handleNodeUpdate(
   for (const pod of podsOnNode) {
     const ns = pod.metadata?.namespace ?? 'default';
     const name = pod.metadata?.name ?? '';
-    const r = taints.length === 0
-      ? cancelWorkWithEvent(state, ns, name)
-      : processPodOnNode(state, ns, name, pod.spec?.tolerations ?? [], taints, now);
+    const r =
+      taints.length === 0
+        ? cancelWorkWithEvent(state, ns, name)
+        : processPodOnNode(state, ns, name, pod.spec?.tolerations ?? [], taints, now);
     state = r.state;
     events.push(...r.events);
   }
@@ -191,7 +205,10 @@ export function disruptionTargetCondition(now: number, generation?: number): Pod
   const c: Record<string, unknown> = { type: 'DisruptionTarget' };
   if (generation) c.observedGeneration = generation;
   Object.assign(c, {
-    status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now), reason: 'DeletionByTaintManager',
+    status: 'True',
+    lastProbeTime: null,
+    lastTransitionTime: rfc3339(now),
+    reason: 'DeletionByTaintManager',
     message: 'Taint manager: deleting due to NoExecute taint',
   });
   return c as unknown as PodCondition;
@@ -206,13 +223,23 @@ export interface EvictionAction {
 }
 
 /** Fire every work whose time has come (deletePodHandler): mark it fired and return the actions. */
-export function fireDueWork(s: TaintEvictionState, now: number): { state: TaintEvictionState; actions: EvictionAction[] } {
+export function fireDueWork(
+  s: TaintEvictionState,
+  now: number,
+): { state: TaintEvictionState; actions: EvictionAction[] } {
   const workers = { ...s.workers };
   const actions: EvictionAction[] = [];
-  const due = Object.entries(workers).filter(([, w]) => !w.fired && w.fireAt <= now).sort((a, b) => a[1].fireAt - b[1].fireAt || (a[0] < b[0] ? -1 : 1));
+  const due = Object.entries(workers)
+    .filter(([, w]) => !w.fired && w.fireAt <= now)
+    .sort((a, b) => a[1].fireAt - b[1].fireAt || (a[0] < b[0] ? -1 : 1));
   for (const [k, w] of due) {
     workers[k] = { ...w, fired: true };
-    actions.push({ namespace: w.namespace, name: w.name, event: event(w.namespace, w.name, `Marking for deletion Pod ${k}`), condition: disruptionTargetCondition(now) });
+    actions.push({
+      namespace: w.namespace,
+      name: w.name,
+      event: event(w.namespace, w.name, `Marking for deletion Pod ${k}`),
+      condition: disruptionTargetCondition(now),
+    });
   }
   return { state: { ...s, workers }, actions };
 }

@@ -97,7 +97,9 @@ export function noExecuteSwapFor(readyStatus: string | undefined): { add: Taint;
 /** markNodeAsReachable: drop both NoExecute taints (the caller also removes the node from the taint queue). */
 export function markNodeAsReachable(node: Node): { node: Node; removed: boolean } {
   const before = node.spec?.taints ?? [];
-  const taints = before.filter((t) => !matchTaint(t, UnreachableTaintTemplate) && !matchTaint(t, NotReadyTaintTemplate));
+  const taints = before.filter(
+    (t) => !matchTaint(t, UnreachableTaintTemplate) && !matchTaint(t, NotReadyTaintTemplate),
+  );
   if (taints.length === before.length) return { node, removed: false };
   return { node: { ...node, spec: { ...node.spec, taints } }, removed: true };
 }

@@ -46,7 +46,10 @@ export function computeZoneState(
   nodeReadyConditions: (NodeCondition | undefined)[],
   unhealthyZoneThreshold = defaultEvictionConfig.unhealthyZoneThreshold,
 ): { notReady: number; state: ZoneState } {
-  return { notReady: countNotReady(nodeReadyConditions), state: zoneStateOf(nodeReadyConditions, unhealthyZoneThreshold) };
+  return {
+    notReady: countNotReady(nodeReadyConditions),
+    state: zoneStateOf(nodeReadyConditions, unhealthyZoneThreshold),
+  };
 }
 
 function countNotReady(nodeReadyConditions: (NodeCondition | undefined)[]): number {
@@ -64,7 +67,10 @@ function zoneStateOf(nodeReadyConditions: (NodeCondition | undefined)[], unhealt
   const readyNodes = nodeReadyConditions.length - notReadyNodes;
   if (readyNodes === 0 && notReadyNodes > 0) return 'FullDisruption';
   // Go compares in float32; 0.55 as float32 is 0.550000011920929.
-  if (notReadyNodes > 2 && Math.fround(notReadyNodes / (notReadyNodes + readyNodes)) >= Math.fround(unhealthyZoneThreshold)) {
+  if (
+    notReadyNodes > 2 &&
+    Math.fround(notReadyNodes / (notReadyNodes + readyNodes)) >= Math.fround(unhealthyZoneThreshold)
+  ) {
     return 'PartialDisruption';
   }
   return 'Normal';
@@ -81,7 +87,11 @@ export function reducedQPSFunc(nodeNum: number, cfg: EvictionConfig = defaultEvi
 }
 
 /** setLimiterInZone's choice of rate for a zone in a state. */
-export function zoneEvictionQPS(state: ZoneState, zoneSize: number, cfg: EvictionConfig = defaultEvictionConfig): number {
+export function zoneEvictionQPS(
+  state: ZoneState,
+  zoneSize: number,
+  cfg: EvictionConfig = defaultEvictionConfig,
+): number {
   if (state === 'PartialDisruption') return reducedQPSFunc(zoneSize, cfg);
   return healthyQPSFunc(zoneSize, cfg);
 }
@@ -144,12 +154,21 @@ interface RateLimitedTimedQueue {
 }
 
 /** NewRateLimitedTimedQueue(NewTokenBucketRateLimiter(qps, burst)). */
-export function newRateLimitedTimedQueue(qps: number, now: number, burst = EvictionRateLimiterBurst): RateLimitedTimedQueue {
+export function newRateLimitedTimedQueue(
+  qps: number,
+  now: number,
+  burst = EvictionRateLimiterBurst,
+): RateLimitedTimedQueue {
   return { queue: [], set: [], limiter: newTokenBucket(qps, burst, now), seq: 0 };
 }
 
 /** Add: no-op (false) if the value is already in the set. */
-export function queueAdd(q: RateLimitedTimedQueue, value: string, uid: string, now: number): { queue: RateLimitedTimedQueue; added: boolean } {
+export function queueAdd(
+  q: RateLimitedTimedQueue,
+  value: string,
+  uid: string,
+  now: number,
+): { queue: RateLimitedTimedQueue; added: boolean } {
   if (q.set.includes(value)) return { queue: q, added: false };
   const tv: TimedValue = { value, uid, addedAt: now, processAt: now, seq: q.seq };
   const queue = [...q.queue, tv].sort((a, b) => a.processAt - b.processAt || a.seq - b.seq);
@@ -157,11 +176,17 @@ export function queueAdd(q: RateLimitedTimedQueue, value: string, uid: string, n
 }
 
 /** Remove: from the queue and the set, so the value can be added again. */
-export function queueRemove(q: RateLimitedTimedQueue, value: string): { queue: RateLimitedTimedQueue; removed: boolean } {
+export function queueRemove(
+  q: RateLimitedTimedQueue,
+  value: string,
+): { queue: RateLimitedTimedQueue; removed: boolean } {
   const removed = q.set.includes(value);
   // Every healthy node is "removed" on every pass: when it is in neither list, the queue stays as it is.
   if (!removed && !queueHas(q, value)) return { queue: q, removed };
-  return { queue: { ...q, queue: q.queue.filter((v) => v.value !== value), set: q.set.filter((v) => v !== value) }, removed };
+  return {
+    queue: { ...q, queue: q.queue.filter((v) => v.value !== value), set: q.set.filter((v) => v !== value) },
+    removed,
+  };
 }
 
 /** Whether `value` is in the queue or its set (what Remove would take out). */
@@ -231,7 +256,12 @@ export function newZonesState(): ZonesState {
 }
 
 /** addPodEvictorForNewZone: a new zone starts Initial with a normal-rate tainter. */
-export function addPodEvictorForNewZone(z: ZonesState, node: Node, now: number, cfg: EvictionConfig = defaultEvictionConfig): ZonesState {
+export function addPodEvictorForNewZone(
+  z: ZonesState,
+  node: Node,
+  now: number,
+  cfg: EvictionConfig = defaultEvictionConfig,
+): ZonesState {
   const zone = getZoneKey(node);
   if (z.zoneStates[zone] !== undefined) return z;
   return {
@@ -301,7 +331,10 @@ export function handleDisruption(
     }
   }
   const result = (markAllNodesReachable = false, resetHealthTimestamps = false): DisruptionResult => ({
-    zones: { zoneStates, zoneNoExecuteTainter: tainters }, markAllNodesReachable, resetHealthTimestamps, logs,
+    zones: { zoneStates, zoneNoExecuteTainter: tainters },
+    markAllNodesReachable,
+    resetHealthTimestamps,
+    logs,
   });
   if (allAreFullyDisrupted && allWasFullyDisrupted) return result();
   if (allAreFullyDisrupted) {

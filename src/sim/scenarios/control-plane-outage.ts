@@ -20,18 +20,24 @@ export const fullOutage: Scenario = {
   failing: ['kubectl get pods'],
   expect: [
     // node-1 has been off for 3.5 minutes, but the restarted controller gives every node 50 s from now.
-    ['kubectl get nodes', lines(
-      'NAME     STATUS   ROLES    AGE   VERSION',
-      'node-1   Ready    <none>   4m    v1.37.2',
-      'node-2   Ready    <none>   4m    v1.37.2',
-      'node-3   Ready    <none>   4m    v1.37.2',
-    )],
-    ['kubectl get pods -o wide', lines(
-      'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-nzjqm   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-pjhzg   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
-      'web-c68c68797-vc5xc   1/1     Running   0          4m    10.244.1.2   node-1   <none>           <none>',
-    )],
+    [
+      'kubectl get nodes',
+      lines(
+        'NAME     STATUS   ROLES    AGE   VERSION',
+        'node-1   Ready    <none>   4m    v1.37.2',
+        'node-2   Ready    <none>   4m    v1.37.2',
+        'node-3   Ready    <none>   4m    v1.37.2',
+      ),
+    ],
+    [
+      'kubectl get pods -o wide',
+      lines(
+        'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
+        'web-c68c68797-nzjqm   1/1     Running   0          4m    10.244.2.2   node-2   <none>           <none>',
+        'web-c68c68797-pjhzg   1/1     Running   0          4m    10.244.3.2   node-3   <none>           <none>',
+        'web-c68c68797-vc5xc   1/1     Running   0          4m    10.244.1.2   node-1   <none>           <none>',
+      ),
+    ],
   ],
 };
 
@@ -41,14 +47,17 @@ export const schedulerDown: Scenario = {
   title: 'scheduler stopped: new pods stay Pending',
   steps: [...web3, 'sim control-plane stop scheduler', 'kubectl scale deployment web --replicas=5', 'sim advance 30s'],
   expect: [
-    ['kubectl get pods -o wide', lines(
-      'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-lkdzk   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
-      'web-c68c68797-nzjqm   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
-      'web-c68c68797-pjhzg   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
-      'web-c68c68797-ss969   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
-      'web-c68c68797-vc5xc   1/1     Running   0          60s   10.244.1.2   node-1   <none>           <none>',
-    )],
+    [
+      'kubectl get pods -o wide',
+      lines(
+        'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
+        'web-c68c68797-lkdzk   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
+        'web-c68c68797-nzjqm   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
+        'web-c68c68797-pjhzg   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
+        'web-c68c68797-ss969   0/1     Pending   0          30s   <none>       <none>   <none>           <none>',
+        'web-c68c68797-vc5xc   1/1     Running   0          60s   10.244.1.2   node-1   <none>           <none>',
+      ),
+    ],
   ],
 };
 
@@ -58,10 +67,10 @@ export const schedulerBack: Scenario = {
   title: 'scheduler started again: the Pending pods are scheduled',
   steps: [...schedulerDown.steps, 'sim control-plane start scheduler', 'sim advance 30s'],
   expect: [
-    ['kubectl get deploy web', lines(
-      'NAME   READY   UP-TO-DATE   AVAILABLE   AGE',
-      'web    5/5     5            5           90s',
-    )],
+    [
+      'kubectl get deploy web',
+      lines('NAME   READY   UP-TO-DATE   AVAILABLE   AGE', 'web    5/5     5            5           90s'),
+    ],
   ],
 };
 
@@ -76,13 +85,16 @@ export const controllerManagerDown: Scenario = {
     'sim advance 30s',
   ],
   expect: [
-    ['kubectl get deploy,rs', lines(
-      'NAME                  READY   UP-TO-DATE   AVAILABLE   AGE',
-      'deployment.apps/web   3/1     3            3           60s',
-      '',
-      'NAME                            DESIRED   CURRENT   READY   AGE',
-      'replicaset.apps/web-c68c68797   3         3         3       60s',
-    )],
+    [
+      'kubectl get deploy,rs',
+      lines(
+        'NAME                  READY   UP-TO-DATE   AVAILABLE   AGE',
+        'deployment.apps/web   3/1     3            3           60s',
+        '',
+        'NAME                            DESIRED   CURRENT   READY   AGE',
+        'replicaset.apps/web-c68c68797   3         3         3       60s',
+      ),
+    ],
   ],
 };
 
@@ -93,9 +105,9 @@ export const etcdFull: Scenario = {
   steps: [...web3, 'sim etcd full', 'kubectl scale deployment web --replicas=5'],
   failing: ['kubectl scale deployment web --replicas=5'],
   expect: [
-    ['kubectl get deploy web', lines(
-      'NAME   READY   UP-TO-DATE   AVAILABLE   AGE',
-      'web    3/3     3            3           30s',
-    )],
+    [
+      'kubectl get deploy web',
+      lines('NAME   READY   UP-TO-DATE   AVAILABLE   AGE', 'web    3/3     3            3           30s'),
+    ],
   ],
 };

@@ -14,20 +14,23 @@ export const selfHealing: Scenario = {
     'sim advance 30s',
   ],
   expect: [
-    ['kubectl get deploy,rs,pods -o wide', lines(
-      'NAME                  READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES       SELECTOR',
-      'deployment.apps/web   5/5     5            5           60s   nginx        nginx:1.27   app=web',
-      '',
-      'NAME                            DESIRED   CURRENT   READY   AGE   CONTAINERS   IMAGES       SELECTOR',
-      'replicaset.apps/web-c68c68797   5         5         5       60s   nginx        nginx:1.27   app=web,pod-template-hash=c68c68797',
-      '',
-      'NAME                      READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'pod/web-c68c68797-2pdpp   1/1     Running   0          30s   10.244.2.3   node-2   <none>           <none>',
-      'pod/web-c68c68797-lkdzk   1/1     Running   0          30s   10.244.1.3   node-1   <none>           <none>',
-      'pod/web-c68c68797-nzjqm   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
-      'pod/web-c68c68797-pjhzg   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
-      'pod/web-c68c68797-ss969   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
-    )],
+    [
+      'kubectl get deploy,rs,pods -o wide',
+      lines(
+        'NAME                  READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES       SELECTOR',
+        'deployment.apps/web   5/5     5            5           60s   nginx        nginx:1.27   app=web',
+        '',
+        'NAME                            DESIRED   CURRENT   READY   AGE   CONTAINERS   IMAGES       SELECTOR',
+        'replicaset.apps/web-c68c68797   5         5         5       60s   nginx        nginx:1.27   app=web,pod-template-hash=c68c68797',
+        '',
+        'NAME                      READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
+        'pod/web-c68c68797-2pdpp   1/1     Running   0          30s   10.244.2.3   node-2   <none>           <none>',
+        'pod/web-c68c68797-lkdzk   1/1     Running   0          30s   10.244.1.3   node-1   <none>           <none>',
+        'pod/web-c68c68797-nzjqm   1/1     Running   0          60s   10.244.2.2   node-2   <none>           <none>',
+        'pod/web-c68c68797-pjhzg   1/1     Running   0          60s   10.244.3.2   node-3   <none>           <none>',
+        'pod/web-c68c68797-ss969   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+      ),
+    ],
   ],
 };
 
@@ -42,13 +45,16 @@ export const scaleToZero: Scenario = {
     'sim advance 30s',
   ],
   expect: [
-    ['kubectl get deploy,rs', lines(
-      'NAME                  READY   UP-TO-DATE   AVAILABLE   AGE',
-      'deployment.apps/web   0/0     0            0           60s',
-      '',
-      'NAME                            DESIRED   CURRENT   READY   AGE',
-      'replicaset.apps/web-c68c68797   0         0         0       60s',
-    )],
+    [
+      'kubectl get deploy,rs',
+      lines(
+        'NAME                  READY   UP-TO-DATE   AVAILABLE   AGE',
+        'deployment.apps/web   0/0     0            0           60s',
+        '',
+        'NAME                            DESIRED   CURRENT   READY   AGE',
+        'replicaset.apps/web-c68c68797   0         0         0       60s',
+      ),
+    ],
     ['kubectl get pods', '', 'No resources found in default namespace.\n'],
   ],
 };

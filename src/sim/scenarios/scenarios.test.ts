@@ -10,7 +10,13 @@ function play(s: Scenario): void {
   const c = createCluster({ seed: 1, ...s.options });
   const r = runScript(c, s.steps.join('\n'));
   const failed = r.steps.filter((x) => x.exitCode !== 0).map((x) => x.command);
-  expect(failed, r.steps.filter((x) => x.exitCode !== 0).map((x) => x.stderr).join('')).toEqual(s.failing ?? []);
+  expect(
+    failed,
+    r.steps
+      .filter((x) => x.exitCode !== 0)
+      .map((x) => x.stderr)
+      .join(''),
+  ).toEqual(s.failing ?? []);
   for (const [command, stdout, stderr = ''] of s.expect) {
     const out = runKubectl(c, command);
     expect(out.stderr, command).toBe(stderr);

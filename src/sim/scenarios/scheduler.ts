@@ -12,18 +12,24 @@ export const filters: Scenario = {
     'sim advance 30s',
   ],
   expect: [
-    ['kubectl get nodes', lines(
-      'NAME     STATUS                     ROLES    AGE   VERSION',
-      'node-1   Ready,SchedulingDisabled   <none>   30s   v1.37.2',
-      'node-2   Ready                      <none>   30s   v1.37.2',
-      'node-3   Ready                      <none>   30s   v1.37.2',
-    )],
-    ['kubectl get pods -o wide', lines(
-      'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
-      'web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
-      'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.4   node-3   <none>           <none>',
-    )],
+    [
+      'kubectl get nodes',
+      lines(
+        'NAME     STATUS                     ROLES    AGE   VERSION',
+        'node-1   Ready,SchedulingDisabled   <none>   30s   v1.37.2',
+        'node-2   Ready                      <none>   30s   v1.37.2',
+        'node-3   Ready                      <none>   30s   v1.37.2',
+      ),
+    ],
+    [
+      'kubectl get pods -o wide',
+      lines(
+        'NAME                  READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES',
+        'web-c68c68797-nzjqm   1/1     Running   0          30s   10.244.3.2   node-3   <none>           <none>',
+        'web-c68c68797-pjhzg   1/1     Running   0          30s   10.244.3.3   node-3   <none>           <none>',
+        'web-c68c68797-vc5xc   1/1     Running   0          30s   10.244.3.4   node-3   <none>           <none>',
+      ),
+    ],
   ],
 };
 
@@ -39,15 +45,21 @@ export const nowhereToGo: Scenario = {
     'sim advance 30s',
   ],
   expect: [
-    ['kubectl get pods -o wide', lines(
-      'NAME                  READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES',
-      'web-c68c68797-pjhzg   0/1     Pending   0          30s   <none>   <none>   <none>           <none>',
-    )],
+    [
+      'kubectl get pods -o wide',
+      lines(
+        'NAME                  READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES',
+        'web-c68c68797-pjhzg   0/1     Pending   0          30s   <none>   <none>   <none>           <none>',
+      ),
+    ],
     // The scheduler's Event is events.k8s.io/v1's: its time is eventTime, to the microsecond, a few
     // ms after the pod's whole-second creationTimestamp, so it reads a second younger.
-    ['kubectl get events --field-selector reason=FailedScheduling', lines(
-      'LAST SEEN   TYPE      REASON             OBJECT                    MESSAGE',
-      '29s         Warning   FailedScheduling   pod/web-c68c68797-pjhzg   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
-    )],
+    [
+      'kubectl get events --field-selector reason=FailedScheduling',
+      lines(
+        'LAST SEEN   TYPE      REASON             OBJECT                    MESSAGE',
+        '29s         Warning   FailedScheduling   pod/web-c68c68797-pjhzg   0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      ),
+    ],
   ],
 };

@@ -11,10 +11,13 @@ export const imagePullBackOff: Scenario = {
     'sim advance 1m',
   ],
   expect: [
-    ['kubectl get pods', lines(
-      'NAME                 READY   STATUS             RESTARTS   AGE',
-      'web-87565f74-pjhzg   0/1     ImagePullBackOff   0          60s',
-    )],
+    [
+      'kubectl get pods',
+      lines(
+        'NAME                 READY   STATUS             RESTARTS   AGE',
+        'web-87565f74-pjhzg   0/1     ImagePullBackOff   0          60s',
+      ),
+    ],
   ],
 };
 
@@ -24,10 +27,13 @@ export const imageBack: Scenario = {
   title: 'the image published: the same pod starts at its next attempt',
   steps: [...imagePullBackOff.steps, 'sim image nginx:9.99 available', 'sim advance 5m'],
   expect: [
-    ['kubectl get pods', lines(
-      'NAME                 READY   STATUS    RESTARTS   AGE',
-      'web-87565f74-pjhzg   1/1     Running   0          6m',
-    )],
+    [
+      'kubectl get pods',
+      lines(
+        'NAME                 READY   STATUS    RESTARTS   AGE',
+        'web-87565f74-pjhzg   1/1     Running   0          6m',
+      ),
+    ],
   ],
 };
 
@@ -45,10 +51,13 @@ export const crashLoop: Scenario = {
     'sim advance 3s',
   ],
   expect: [
-    ['kubectl get pods', lines(
-      'NAME                  READY   STATUS             RESTARTS     AGE',
-      'web-c68c68797-pjhzg   0/1     CrashLoopBackOff   1 (3s ago)   38s',
-    )],
+    [
+      'kubectl get pods',
+      lines(
+        'NAME                  READY   STATUS             RESTARTS     AGE',
+        'web-c68c68797-pjhzg   0/1     CrashLoopBackOff   1 (3s ago)   38s',
+      ),
+    ],
   ],
 };
 
@@ -63,9 +72,12 @@ export const oomKilled: Scenario = {
     'sim advance 10s',
   ],
   expect: [
-    ['kubectl get pods', lines(
-      'NAME                  READY   STATUS    RESTARTS      AGE',
-      'web-c68c68797-pjhzg   1/1     Running   1 (10s ago)   40s',
-    )],
+    [
+      'kubectl get pods',
+      lines(
+        'NAME                  READY   STATUS    RESTARTS      AGE',
+        'web-c68c68797-pjhzg   1/1     Running   1 (10s ago)   40s',
+      ),
+    ],
   ],
 };

@@ -8,17 +8,69 @@ import { makeNode, makePod } from '../testing/scheduler.ts';
 import { runs } from '../../test/fc.ts';
 
 const constraintFor = (matchLabels: Record<string, string>) =>
-  filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels } }], {}, 'ScheduleAnyway')[0];
+  filterTopologySpreadConstraints(
+    [
+      {
+        maxSkew: 1,
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels },
+      },
+    ],
+    {},
+    'ScheduleAnyway',
+  )[0];
 
 describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
   it('always equals a fresh countPodsMatchSelector', () => {
     const selectors = [
       ...([{ app: 'web' }, { app: 'db' }, { app: 'web', tier: 'fe' }] as Record<string, string>[]).map(constraintFor),
       // What a ReplicaSet's matchLabels becomes in the default constraints: one "In" requirement.
-      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
+      filterTopologySpreadConstraints(
+        [
+          {
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            labelSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['fe'] }] },
+          },
+        ],
+        {},
+        'ScheduleAnyway',
+      )[0],
       // A Deployment's ReplicaSet: two one-value "In" requirements; and one the equality reads can't serve.
-      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }, { key: 'tier', operator: 'In', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
-      filterTopologySpreadConstraints([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'db' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['fe'] }] } }], {}, 'ScheduleAnyway')[0],
+      filterTopologySpreadConstraints(
+        [
+          {
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            labelSelector: {
+              matchExpressions: [
+                { key: 'app', operator: 'In', values: ['web'] },
+                { key: 'tier', operator: 'In', values: ['fe'] },
+              ],
+            },
+          },
+        ],
+        {},
+        'ScheduleAnyway',
+      )[0],
+      filterTopologySpreadConstraints(
+        [
+          {
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            labelSelector: {
+              matchLabels: { app: 'db' },
+              matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['fe'] }],
+            },
+          },
+        ],
+        {},
+        'ScheduleAnyway',
+      )[0],
     ];
     const op = fc.record({
       kind: fc.constantFrom('add', 'add', 'remove', 'setNode', 'count'),
@@ -35,8 +87,13 @@ describe('NodeInfo.matchCounts kept by AddPod/RemovePod', () => {
         const pods: Pod[] = [];
         ops.forEach((o, k) => {
           if (o.kind === 'add') {
-            const made = makePod(`p${k}`, [], { namespace: o.ns, labels: { app: o.app, ...(o.tier ? { tier: o.tier } : {}) } });
-            const p: Pod = o.terminating ? { ...made, metadata: { ...made.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } } : made;
+            const made = makePod(`p${k}`, [], {
+              namespace: o.ns,
+              labels: { app: o.app, ...(o.tier ? { tier: o.tier } : {}) },
+            });
+            const p: Pod = o.terminating
+              ? { ...made, metadata: { ...made.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }
+              : made;
             addPod(ni, p);
             pods.push(p);
           } else if (o.kind === 'remove' && pods.length) {

@@ -44,8 +44,14 @@ function register(ns: string, selector: LabelSelector, key: string): Registered 
     const keys: string[] = [];
     const values: string[] = [];
     const pairs = selector.matchLabels ?? {};
-    for (const k in pairs) { keys.push(k); values.push(pairs[k]); }
-    for (const e of me) { keys.push(e.key); values.push(e.values![0]); }
+    for (const k in pairs) {
+      keys.push(k);
+      values.push(pairs[k]);
+    }
+    for (const e of me) {
+      keys.push(e.key);
+      values.push(e.values![0]);
+    }
     r.keys = keys;
     r.values = values;
   }
@@ -116,7 +122,12 @@ function matchingSelectors(ns: string, labels: Record<string, string> | undefine
     for (const s of selectors.values()) {
       if (s.empty || s.namespace !== ns) continue;
       // labels[k] === v for a string v is "has k with value v": inherited properties are never strings.
-      if (s.onlyKey !== undefined ? labels !== undefined && labels[s.onlyKey] === s.onlyValue : labelSelectorMatches(s.selector, labels)) matched.push(s);
+      if (
+        s.onlyKey !== undefined
+          ? labels !== undefined && labels[s.onlyKey] === s.onlyValue
+          : labelSelectorMatches(s.selector, labels)
+      )
+        matched.push(s);
     }
     if (matchMemo.size >= 4096) matchMemo.clear();
     matchMemo.set(k, (e = { size: selectors.size, matched }));
@@ -136,7 +147,14 @@ export function trustMatchCounts(owner: object): void {
  * the moved keys are added to `moved`. Returns false when a key is unknown here, in which case the
  * caller drops the counts.
  */
-export function adjustMatchCounts(owner: object, counts: Record<string, number>, keys: string[] | undefined, pod: Pod, sign: 1 | -1, moved?: number[]): boolean {
+export function adjustMatchCounts(
+  owner: object,
+  counts: Record<string, number>,
+  keys: string[] | undefined,
+  pod: Pod,
+  sign: 1 | -1,
+  moved?: number[],
+): boolean {
   if (!knownKeys.has(owner)) {
     const list = keys ?? Object.keys(counts);
     for (let i = 0; i < list.length; i++) if (!selectors.has(list[i])) return false;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { NodeSelectorRequirement, NodeSelectorTerm } from './k8s-types.ts';
 import type { CycleContext } from './framework.ts';
 import { newNodeInfo } from './node-info.ts';
-import { nodeAffinityFilter, nodeAffinityScore, nodeSelectorRequirementMatches, nodeSelectorTermMatches, requiredNodeAffinityMatches } from './node-affinity.ts';
+import {
+  nodeAffinityFilter,
+  nodeAffinityScore,
+  nodeSelectorRequirementMatches,
+  nodeSelectorTermMatches,
+  requiredNodeAffinityMatches,
+} from './node-affinity.ts';
 import { makeNode, makePod } from '../testing/scheduler.ts';
 
 const ctx: CycleContext = { allNodes: [], state: {}, listers: {} };
@@ -40,28 +46,63 @@ describe('node selector requirement operators', () => {
 describe('NodeAffinity Filter', () => {
   const node = makeNode('n1', undefined, { labels: { foo: 'bar', zone: 'a' } });
   const ni = newNodeInfo(node);
-  const required = (terms: NodeSelectorTerm[]) => makePod('p', [], { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
+  const required = (terms: NodeSelectorTerm[]) =>
+    makePod('p', [], {
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } },
+    });
 
   it.each<[string, ReturnType<typeof makePod>, boolean]>([
     ['no nodeSelector and no affinity', makePod('p'), true],
     ['nodeSelector matches', makePod('p', [], { nodeSelector: { foo: 'bar' } }), true],
     ['nodeSelector does not match', makePod('p', [], { nodeSelector: { foo: 'baz' } }), false],
     ['nodeSelector needs every label', makePod('p', [], { nodeSelector: { foo: 'bar', disk: 'ssd' } }), false],
-    ['terms are ORed', required([{ matchExpressions: [{ key: 'foo', operator: 'In', values: ['x'] }] }, { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }]), true],
-    ['expressions in a term are ANDed', required([{ matchExpressions: [{ key: 'foo', operator: 'In', values: ['bar'] }, { key: 'zone', operator: 'In', values: ['b'] }] }]), false],
+    [
+      'terms are ORed',
+      required([
+        { matchExpressions: [{ key: 'foo', operator: 'In', values: ['x'] }] },
+        { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+      ]),
+      true,
+    ],
+    [
+      'expressions in a term are ANDed',
+      required([
+        {
+          matchExpressions: [
+            { key: 'foo', operator: 'In', values: ['bar'] },
+            { key: 'zone', operator: 'In', values: ['b'] },
+          ],
+        },
+      ]),
+      false,
+    ],
     ['an empty term matches nothing', required([{}]), false],
     ['no terms match nothing', required([]), false],
-    ['matchFields metadata.name', required([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] }]), true],
-    ['matchFields other name', required([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n2'] }] }]), false],
+    [
+      'matchFields metadata.name',
+      required([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] }]),
+      true,
+    ],
+    [
+      'matchFields other name',
+      required([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n2'] }] }]),
+      false,
+    ],
   ])('%s', (_n, pod, fits) => {
     const st = nodeAffinityFilter.filter(pod, ni, ctx);
     expect(st.code === 'Success').toBe(fits);
-    if (!fits) expect(st).toEqual({ code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] });
+    if (!fits)
+      expect(st).toEqual({
+        code: 'UnschedulableAndUnresolvable',
+        reasons: ["node(s) didn't match Pod's node affinity/selector"],
+      });
     expect(requiredNodeAffinityMatches(pod, node)).toBe(fits);
   });
 
   it('nodeSelectorTermMatches rejects an invalid requirement', () => {
-    expect(nodeSelectorTermMatches({ matchExpressions: [{ key: 'foo', operator: 'Gt', values: ['x'] }] }, node)).toBe(false);
+    expect(nodeSelectorTermMatches({ matchExpressions: [{ key: 'foo', operator: 'Gt', values: ['x'] }] }, node)).toBe(
+      false,
+    );
   });
 });
 
@@ -74,7 +115,16 @@ describe('NodeAffinity Score', () => {
           preferredDuringSchedulingIgnoredDuringExecution: [
             { weight: 2, preference: { matchExpressions: [{ key: 'foo', operator: 'In', values: ['bar'] }] } },
             { weight: 4, preference: { matchExpressions: [{ key: 'key', operator: 'In', values: ['value'] }] } },
-            { weight: 5, preference: { matchExpressions: [{ key: 'foo', operator: 'In', values: ['bar'] }, { key: 'key', operator: 'In', values: ['value'] }, { key: 'az', operator: 'In', values: ['az1'] }] } },
+            {
+              weight: 5,
+              preference: {
+                matchExpressions: [
+                  { key: 'foo', operator: 'In', values: ['bar'] },
+                  { key: 'key', operator: 'In', values: ['value'] },
+                  { key: 'az', operator: 'In', values: ['az1'] },
+                ],
+              },
+            },
           ],
         },
       },

@@ -11,7 +11,10 @@ const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 const INT_RE = /^[+-]?\d+$/;
 
 /** One matchExpressions requirement against node labels; undefined when the requirement is invalid. */
-export function nodeSelectorRequirementMatches(req: NodeSelectorRequirement, labels: Record<string, string>): boolean | undefined {
+export function nodeSelectorRequirementMatches(
+  req: NodeSelectorRequirement,
+  labels: Record<string, string>,
+): boolean | undefined {
   const values = req.values ?? [];
   const has = Object.prototype.hasOwnProperty.call(labels, req.key);
   switch (req.operator) {
@@ -85,7 +88,8 @@ const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
 
 /** NodeAffinity PreFilter: terms that all pin metadata.name (as DaemonSet pods do) narrow the nodes to those names. */
 function nodeAffinityPreFilterNodeNames(pod: Pod): string[] | undefined | 'conflict' {
-  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const terms =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (terms.length === 0) return undefined;
   let nodeNames: Set<string> | undefined;
   for (const t of terms) {
@@ -113,7 +117,9 @@ export const nodeAffinityFilter: FilterPlugin = {
     return names ? { nodeNames: names } : undefined;
   },
   filter(pod, nodeInfo) {
-    return requiredNodeAffinityMatches(pod, nodeInfo.node) ? SUCCESS : newStatus('UnschedulableAndUnresolvable', ERR_REASON_POD);
+    return requiredNodeAffinityMatches(pod, nodeInfo.node)
+      ? SUCCESS
+      : newStatus('UnschedulableAndUnresolvable', ERR_REASON_POD);
   },
 };
 

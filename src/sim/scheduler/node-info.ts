@@ -204,7 +204,11 @@ export function newNodeInfo(node: Node, pods: Pod[] = []): NodeInfo {
  * PodTopologySpread's per-domain counts, catch up on the few nodes that changed instead of rescanning
  * a thousand. A cache whose cursor fell out of the kept window simply rescans.
  */
-export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedChange[] } = { base: 0, log: [], counted: [] };
+export const nodeInfoJournal: { base: number; log: NodeInfo[]; counted: CountedChange[] } = {
+  base: 0,
+  log: [],
+  counted: [],
+};
 
 /**
  * Which matchCounts moved in a journal entry, by key id (matchCountKeyId): −1 none, an id that one,
@@ -252,7 +256,10 @@ function update(ni: NodeInfo, pod: Pod, sign: 1 | -1): void {
     else delete ni.usedPorts[k];
   }
   movedKeys.length = 0;
-  const keep = ni.matchCounts !== undefined && ni.matchCountsGeneration === ni.generation && adjustMatchCounts(ni, ni.matchCounts, ni.matchCountKeys, pod, sign, movedKeys);
+  const keep =
+    ni.matchCounts !== undefined &&
+    ni.matchCountsGeneration === ni.generation &&
+    adjustMatchCounts(ni, ni.matchCounts, ni.matchCountKeys, pod, sign, movedKeys);
   ni.generation++;
   if (keep) ni.matchCountsGeneration = ni.generation;
   // Without kept counts, any count may read differently now (null); with them, exactly movedKeys moved.

@@ -10,7 +10,8 @@ export const nodePorts: FilterPlugin = {
   name: 'NodePorts',
   filter(pod, nodeInfo) {
     for (const p of podHostPorts(pod)) {
-      if (hostPortConflicts(nodeInfo, p.ip, p.protocol, p.port)) return newStatus('Unschedulable', ERR_REASON_NODE_PORTS);
+      if (hostPortConflicts(nodeInfo, p.ip, p.protocol, p.port))
+        return newStatus('Unschedulable', ERR_REASON_NODE_PORTS);
     }
     return SUCCESS;
   },

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { addPod, computePodResource, newNodeInfo, removePod } from './node-info.ts';
-import { balancedAllocationScore, balancedResourceScorer, leastAllocatedScorer, nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
+import {
+  balancedAllocationScore,
+  balancedResourceScorer,
+  leastAllocatedScorer,
+  nodeResourcesBalancedAllocationScore,
+  nodeResourcesFitFilter,
+  nodeResourcesFitScore,
+} from './node-resources.ts';
 import type { CycleContext } from './framework.ts';
 import { makeNode, makePod } from '../testing/scheduler.ts';
 
@@ -15,40 +22,96 @@ function nodeWith(name: string, cpu: string, memory: string, podRequests: Record
 
 // Ported from pkg/scheduler/framework/plugins/noderesources/least_allocated_test.go (TestLeastAllocatedScoringStrategy).
 describe('NodeResourcesFit LeastAllocated', () => {
-  const twoContainers = [{ cpu: '1000', memory: '2000' }, { cpu: '2000', memory: '3000' }];
+  const twoContainers = [
+    { cpu: '1000', memory: '2000' },
+    { cpu: '2000', memory: '3000' },
+  ];
   it.each([
-    ['nothing scheduled, nothing requested', [], [['4000', '10000', []], ['4000', '10000', []]], [100, 100]],
-    ['nothing scheduled, resources requested, differently sized nodes', twoContainers, [['4000', '10000', []], ['6000', '10000', []]], [37, 50]],
+    [
+      'nothing scheduled, nothing requested',
+      [],
+      [
+        ['4000', '10000', []],
+        ['4000', '10000', []],
+      ],
+      [100, 100],
+    ],
+    [
+      'nothing scheduled, resources requested, differently sized nodes',
+      twoContainers,
+      [
+        ['4000', '10000', []],
+        ['6000', '10000', []],
+      ],
+      [37, 50],
+    ],
     [
       'no resources requested, pods scheduled with resources',
       [],
       [
-        ['10000', '20000', [{ cpu: '3000', memory: '0' }, { cpu: '3000', memory: '0' }]],
-        ['10000', '20000', [{ cpu: '3000', memory: '0' }, { cpu: '3000', memory: '5000' }]],
+        [
+          '10000',
+          '20000',
+          [
+            { cpu: '3000', memory: '0' },
+            { cpu: '3000', memory: '0' },
+          ],
+        ],
+        [
+          '10000',
+          '20000',
+          [
+            { cpu: '3000', memory: '0' },
+            { cpu: '3000', memory: '5000' },
+          ],
+        ],
       ],
       [70, 57],
     ],
     [
       'resources requested, pods scheduled with resources',
       twoContainers,
-      [['10000', '20000', [{ cpu: '3000', memory: '0' }]], ['10000', '20000', [{ cpu: '3000', memory: '5000' }]]],
+      [
+        ['10000', '20000', [{ cpu: '3000', memory: '0' }]],
+        ['10000', '20000', [{ cpu: '3000', memory: '5000' }]],
+      ],
       [57, 45],
     ],
     [
       'resources requested, pods scheduled with resources, differently sized nodes',
       twoContainers,
-      [['10000', '20000', [{ cpu: '3000', memory: '0' }]], ['10000', '50000', [{ cpu: '3000', memory: '5000' }]]],
+      [
+        ['10000', '20000', [{ cpu: '3000', memory: '0' }]],
+        ['10000', '50000', [{ cpu: '3000', memory: '5000' }]],
+      ],
       [57, 60],
     ],
     [
       'requested resources exceed node capacity',
       [{ cpu: '3000', memory: '0' }],
-      [['4000', '10000', [{ cpu: '3000', memory: '0' }]], ['4000', '10000', [{ cpu: '3000', memory: '5000' }]]],
+      [
+        ['4000', '10000', [{ cpu: '3000', memory: '0' }]],
+        ['4000', '10000', [{ cpu: '3000', memory: '5000' }]],
+      ],
       [50, 25],
     ],
   ] as const)('%s', (_name, req, nodes, expected) => {
-    const pod = makePod('incoming', req.map((r) => ({ ...r })));
-    const scores = nodes.map(([cpu, mem, pods], i) => nodeResourcesFitScore.score(pod, nodeWith(`node${i + 1}`, cpu, mem, pods.map((p) => ({ ...p }))), ctx));
+    const pod = makePod(
+      'incoming',
+      req.map((r) => ({ ...r })),
+    );
+    const scores = nodes.map(([cpu, mem, pods], i) =>
+      nodeResourcesFitScore.score(
+        pod,
+        nodeWith(
+          `node${i + 1}`,
+          cpu,
+          mem,
+          pods.map((p) => ({ ...p })),
+        ),
+        ctx,
+      ),
+    );
     expect(scores).toEqual(expected);
   });
 
@@ -71,7 +134,10 @@ describe('NodeResourcesFit LeastAllocated', () => {
 // score of the change in balance (kubernetes#135573): 50 + (50 + with − without) / 2.
 describe('NodeResourcesBalancedAllocation', () => {
   it('nothing scheduled, resources requested, differently sized nodes: 68 and 75', () => {
-    const pod = makePod('p', [{ cpu: '1000', memory: '2000' }, { cpu: '2000', memory: '3000' }]);
+    const pod = makePod('p', [
+      { cpu: '1000', memory: '2000' },
+      { cpu: '2000', memory: '3000' },
+    ]);
     // node1: without the pod 0 and 0 → 100; with it 0.75 and 0.5, std 0.125 → 87; 50 + (50 + 87 − 100) / 2 = 68.
     expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node1', '4000', '10000', []), ctx)).toBe(68);
     // node2: 100 without, 0.5 and 0.5 → 100 with: no change, 75.
@@ -79,11 +145,26 @@ describe('NodeResourcesBalancedAllocation', () => {
   });
 
   it('resources requested, pods scheduled with resources: 73 and 74', () => {
-    const pod = makePod('p', [{ cpu: '1000', memory: '2000' }, { cpu: '2000', memory: '3000' }]);
+    const pod = makePod('p', [
+      { cpu: '1000', memory: '2000' },
+      { cpu: '2000', memory: '3000' },
+    ]);
     // node1: 0.3 and 0 → 85 without; 0.6 and 0.25 → 82 with; 50 + (50 + 82 − 85) / 2 = 73.
-    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node1', '10000', '20000', [{ cpu: '3000', memory: '0' }]), ctx)).toBe(73);
+    expect(
+      nodeResourcesBalancedAllocationScore.score(
+        pod,
+        nodeWith('node1', '10000', '20000', [{ cpu: '3000', memory: '0' }]),
+        ctx,
+      ),
+    ).toBe(73);
     // node2: 0.3 and 0.25 → 97 without; 0.6 and 0.5 → 95 with; 50 + (50 + 95 − 97) / 2 = 74.
-    expect(nodeResourcesBalancedAllocationScore.score(pod, nodeWith('node2', '10000', '20000', [{ cpu: '3000', memory: '5000' }]), ctx)).toBe(74);
+    expect(
+      nodeResourcesBalancedAllocationScore.score(
+        pod,
+        nodeWith('node2', '10000', '20000', [{ cpu: '3000', memory: '5000' }]),
+        ctx,
+      ),
+    ).toBe(74);
   });
 
   it('balancedAllocationScore: 75 for no change, 100 and 50 at the ends', () => {
@@ -116,12 +197,18 @@ describe('NodeResourcesFit Filter', () => {
 
   it('is unresolvable when the request exceeds the whole node', () => {
     const ni = nodeWith('n', '1', '1Gi', []);
-    expect(nodeResourcesFitFilter.filter(makePod('p', [{ cpu: '2' }]), ni, ctx)).toEqual({ code: 'UnschedulableAndUnresolvable', reasons: ['Insufficient cpu'] });
+    expect(nodeResourcesFitFilter.filter(makePod('p', [{ cpu: '2' }]), ni, ctx)).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ['Insufficient cpu'],
+    });
   });
 
   it('counts pods against allocatable pods', () => {
     const ni = newNodeInfo(makeNode('n', { cpu: '4', memory: '8Gi', pods: '2' }), [makePod('a'), makePod('b')]);
-    expect(nodeResourcesFitFilter.filter(makePod('p'), ni, ctx)).toEqual({ code: 'Unschedulable', reasons: ['Too many pods'] });
+    expect(nodeResourcesFitFilter.filter(makePod('p'), ni, ctx)).toEqual({
+      code: 'Unschedulable',
+      reasons: ['Too many pods'],
+    });
   });
 
   it('keeps totals incremental across add and remove', () => {

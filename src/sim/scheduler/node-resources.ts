@@ -24,15 +24,36 @@ function fitsRequest(podMilliCPU: number, podMemory: number, ni: NodeInfo): Insu
   const out: InsufficientResource[] = [];
   const allowed = ni.allocatable.allowedPodNumber;
   if (ni.pods.length + 1 > allowed) {
-    out.push({ resourceName: 'pods', reason: 'Too many pods', requested: 1, used: ni.pods.length, capacity: allowed, unresolvable: false });
+    out.push({
+      resourceName: 'pods',
+      reason: 'Too many pods',
+      requested: 1,
+      used: ni.pods.length,
+      capacity: allowed,
+      unresolvable: false,
+    });
   }
   const a = ni.allocatable;
   const r = ni.requested;
   if (podMilliCPU > 0 && podMilliCPU > a.milliCPU - r.milliCPU) {
-    out.push({ resourceName: 'cpu', reason: 'Insufficient cpu', requested: podMilliCPU, used: r.milliCPU, capacity: a.milliCPU, unresolvable: podMilliCPU > a.milliCPU });
+    out.push({
+      resourceName: 'cpu',
+      reason: 'Insufficient cpu',
+      requested: podMilliCPU,
+      used: r.milliCPU,
+      capacity: a.milliCPU,
+      unresolvable: podMilliCPU > a.milliCPU,
+    });
   }
   if (podMemory > 0 && podMemory > a.memory - r.memory) {
-    out.push({ resourceName: 'memory', reason: 'Insufficient memory', requested: podMemory, used: r.memory, capacity: a.memory, unresolvable: podMemory > a.memory });
+    out.push({
+      resourceName: 'memory',
+      reason: 'Insufficient memory',
+      requested: podMemory,
+      used: r.memory,
+      capacity: a.memory,
+      unresolvable: podMemory > a.memory,
+    });
   }
   return out;
 }
@@ -45,7 +66,11 @@ export const nodeResourcesFitFilter: FilterPlugin = {
     const a = nodeInfo.allocatable;
     const r = nodeInfo.requested;
     // Fast path for the common case: nothing is short, so no InsufficientResource list is built.
-    if (nodeInfo.pods.length + 1 <= a.allowedPodNumber && !(req.milliCPU > 0 && req.milliCPU > a.milliCPU - r.milliCPU) && !(req.memory > 0 && req.memory > a.memory - r.memory)) {
+    if (
+      nodeInfo.pods.length + 1 <= a.allowedPodNumber &&
+      !(req.milliCPU > 0 && req.milliCPU > a.milliCPU - r.milliCPU) &&
+      !(req.memory > 0 && req.memory > a.memory - r.memory)
+    ) {
       return SUCCESS;
     }
     const insufficient = fitsRequest(req.milliCPU, req.memory, nodeInfo);
@@ -154,6 +179,9 @@ export const nodeResourcesBalancedAllocationScore: ScorePlugin = {
         balancedResourceScorer([cpu, mem], [a.milliCPU, a.memory]),
       );
     }
-    return balancedAllocationScore(balance2(cpu + p.milliCPU, a.milliCPU, mem + p.memory, a.memory), balance2(cpu, a.milliCPU, mem, a.memory));
+    return balancedAllocationScore(
+      balance2(cpu + p.milliCPU, a.milliCPU, mem + p.memory, a.memory),
+      balance2(cpu, a.milliCPU, mem, a.memory),
+    );
   },
 };

@@ -140,14 +140,23 @@ export function catchUp(s: NodeSlots, view: SlotView, refresh: (k: number) => vo
  * that count (see CountedChange), and node changes when `nodeChanges`, call refresh(k), once per
  * slot, after the walk. A full rescan (epoch change) refreshes every slot.
  */
-export function catchUpCounts(s: NodeSlots, view: SlotView, keyId: number, nodeChanges: boolean, refresh: (k: number) => void): void {
+export function catchUpCounts(
+  s: NodeSlots,
+  view: SlotView,
+  keyId: number,
+  nodeChanges: boolean,
+  refresh: (k: number) => void,
+): void {
   if (view.epoch === s.epoch) {
     const at = view.at;
     const start = view.pos - s.changedBase;
     // Mark first, refresh after: a slot's count is read as it is now, once.
     for (let q = start; q < s.changed.length; q++) {
       const c = s.changedCounts[q];
-      if (c === false ? !nodeChanges : c !== null && (typeof c === 'number' ? c !== keyId || c < 0 : !c.includes(keyId))) continue;
+      if (
+        c === false ? !nodeChanges : c !== null && (typeof c === 'number' ? c !== keyId || c < 0 : !c.includes(keyId))
+      )
+        continue;
       at[s.changed[q]] = -1;
     }
     for (let q = start; q < s.changed.length; q++) {

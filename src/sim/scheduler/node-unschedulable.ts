@@ -10,7 +10,10 @@ export const nodeUnschedulable: FilterPlugin = {
   name: 'NodeUnschedulable',
   filter(pod, nodeInfo) {
     if (!nodeInfo.node.spec?.unschedulable) return SUCCESS;
-    const tolerates = tolerationsTolerateTaint(pod.spec?.tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' });
+    const tolerates = tolerationsTolerateTaint(pod.spec?.tolerations, {
+      key: 'node.kubernetes.io/unschedulable',
+      effect: 'NoSchedule',
+    });
     return tolerates ? SUCCESS : newStatus('UnschedulableAndUnresolvable', ERR_REASON_UNSCHEDULABLE);
   },
 };

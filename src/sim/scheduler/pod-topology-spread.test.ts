@@ -3,7 +3,16 @@ import type { ReplicaSet } from './k8s-types.ts';
 import type { CycleContext } from './framework.ts';
 import { addPod, newNodeInfo, removePod, setNode } from './node-info.ts';
 import type { NodeInfo } from './node-info.ts';
-import { buildDefaultConstraints, domainCounts, filterTopologySpreadConstraints, matchCounter, podTopologySpreadFilter, podTopologySpreadScore, scoreForCount, topologyNormalizingWeight } from './pod-topology-spread.ts';
+import {
+  buildDefaultConstraints,
+  domainCounts,
+  filterTopologySpreadConstraints,
+  matchCounter,
+  podTopologySpreadFilter,
+  podTopologySpreadScore,
+  scoreForCount,
+  topologyNormalizingWeight,
+} from './pod-topology-spread.ts';
 import { makeNode, makePod } from '../testing/scheduler.ts';
 
 function fooPod(name: string, extra: Parameters<typeof makePod>[2] = {}) {
@@ -40,18 +49,32 @@ function runFilter(pod: ReturnType<typeof makePod>, nodes: NodeInfo[]): Record<s
 describe('PodTopologySpread Filter', () => {
   it('no existing pods: every node fits', () => {
     expect(runFilter(fooPod('p', { topologySpreadConstraints: [zoneConstraint(1)] }), cluster({}))).toEqual({
-      'node-a': 'Success', 'node-b': 'Success', 'node-x': 'Success', 'node-y': 'Success',
+      'node-a': 'Success',
+      'node-b': 'Success',
+      'node-x': 'Success',
+      'node-y': 'Success',
     });
   });
 
   it('pods spread across zones as 3/1: only zone2 fits with maxSkew 1', () => {
     // "pods spread across zones as 3/3, all nodes fit" is the balanced variant; here zone1 leads.
-    const got = runFilter(fooPod('p', { topologySpreadConstraints: [zoneConstraint(1)] }), cluster({ 'node-a': 2, 'node-b': 1, 'node-x': 1 }));
-    expect(got).toEqual({ 'node-a': 'Unschedulable', 'node-b': 'Unschedulable', 'node-x': 'Success', 'node-y': 'Success' });
+    const got = runFilter(
+      fooPod('p', { topologySpreadConstraints: [zoneConstraint(1)] }),
+      cluster({ 'node-a': 2, 'node-b': 1, 'node-x': 1 }),
+    );
+    expect(got).toEqual({
+      'node-a': 'Unschedulable',
+      'node-b': 'Unschedulable',
+      'node-x': 'Success',
+      'node-y': 'Success',
+    });
   });
 
   it('maxSkew 3 lets zone1 take one more', () => {
-    const got = runFilter(fooPod('p', { topologySpreadConstraints: [zoneConstraint(3)] }), cluster({ 'node-a': 2, 'node-b': 1, 'node-x': 1 }));
+    const got = runFilter(
+      fooPod('p', { topologySpreadConstraints: [zoneConstraint(3)] }),
+      cluster({ 'node-a': 2, 'node-b': 1, 'node-x': 1 }),
+    );
     expect(Object.values(got)).toEqual(['Success', 'Success', 'Success', 'Success']);
   });
 
@@ -62,8 +85,16 @@ describe('PodTopologySpread Filter', () => {
   });
 
   it('hostname spreading with maxSkew 1', () => {
-    const got = runFilter(fooPod('p', { topologySpreadConstraints: [zoneConstraint(1, 'node')] }), cluster({ 'node-a': 1, 'node-b': 1, 'node-x': 1 }));
-    expect(got).toEqual({ 'node-a': 'Unschedulable', 'node-b': 'Unschedulable', 'node-x': 'Unschedulable', 'node-y': 'Success' });
+    const got = runFilter(
+      fooPod('p', { topologySpreadConstraints: [zoneConstraint(1, 'node')] }),
+      cluster({ 'node-a': 1, 'node-b': 1, 'node-x': 1 }),
+    );
+    expect(got).toEqual({
+      'node-a': 'Unschedulable',
+      'node-b': 'Unschedulable',
+      'node-x': 'Unschedulable',
+      'node-y': 'Success',
+    });
   });
 
   it('a node without the topology key is unresolvable, with its own reason', () => {
@@ -101,7 +132,9 @@ describe('PodTopologySpread Score with the system defaults', () => {
   const owned = (name: string) =>
     makePod(name, [], {
       labels: { app: 'web' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7c5ddbdf54', uid: 'rs-uid', controller: true }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7c5ddbdf54', uid: 'rs-uid', controller: true },
+      ],
     });
 
   it('builds hostname (maxSkew 3) and zone (maxSkew 5) constraints from the owner', () => {
@@ -149,10 +182,20 @@ describe('PodTopologySpread Score with the system defaults', () => {
 describe('domainCounts cache', () => {
   it('follows relabelled nodes and moving pods with the system defaults (no required keys, missing = "")', () => {
     const ZONE = 'topology.kubernetes.io/zone';
-    const zoneOf = (i: number, step: number): Record<string, string> => ((i + step) % 4 === 0 ? {} : { [ZONE]: `z${(i * step) % 3}` });
-    const nodes = Array.from({ length: 12 }, (_, i) => newNodeInfo(makeNode(`n${i}`, undefined, { labels: zoneOf(i, 1) })));
+    const zoneOf = (i: number, step: number): Record<string, string> =>
+      (i + step) % 4 === 0 ? {} : { [ZONE]: `z${(i * step) % 3}` };
+    const nodes = Array.from({ length: 12 }, (_, i) =>
+      newNodeInfo(makeNode(`n${i}`, undefined, { labels: zoneOf(i, 1) })),
+    );
     const c = filterTopologySpreadConstraints(
-      [{ maxSkew: 5, topologyKey: ZONE, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }],
+      [
+        {
+          maxSkew: 5,
+          topologyKey: ZONE,
+          whenUnsatisfiable: 'ScheduleAnyway',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
       {},
       'ScheduleAnyway',
     )[0];
@@ -168,8 +211,7 @@ describe('domainCounts cache', () => {
         // Another stride than the pods', so relabelled nodes hold pods.
         const r = nodes[(step * 7) % 12];
         setNode(r, makeNode(r.name, undefined, { labels: zoneOf(step, step) }));
-      }
-      else if (step % 7 === 6 && added.length) {
+      } else if (step % 7 === 6 && added.length) {
         const gone = added.shift()!;
         removePod(gone.ni, gone.p);
       } else {
@@ -185,7 +227,14 @@ describe('domainCounts cache', () => {
     const zone = (i: number) => ({ 'topology.kubernetes.io/zone': `z${i % 3}` });
     const nodes = Array.from({ length: 9 }, (_, i) => newNodeInfo(makeNode(`n${i}`, undefined, { labels: zone(i) })));
     const c = filterTopologySpreadConstraints(
-      [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }],
+      [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
       {},
       'DoNotSchedule',
     )[0];
@@ -197,7 +246,11 @@ describe('domainCounts cache', () => {
     const added: ReturnType<typeof makePod>[] = [];
     for (let step = 0; step < 40; step++) {
       const ni = nodes[(step * 7) % 9];
-      if (step % 5 === 4 && added.length) removePod(nodes.find((n) => n.pods.includes(added[0]))!, added.shift()!);
+      if (step % 5 === 4 && added.length)
+        removePod(
+          nodes.find((n) => n.pods.includes(added[0]))!,
+          added.shift()!,
+        );
       else {
         const p = makePod(`w${step}`, [], { labels: { app: step % 3 ? 'web' : 'db' } });
         addPod(ni, p);

@@ -7,7 +7,15 @@ import { labelSelectorMatches, selectorKey } from '../api/labels.ts';
 import { countSingleValueIn, matchCountKey, matchCountKeyId, podCountsFor, trustMatchCounts } from './match-counts.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
 import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint } from './taint-toleration.ts';
-import { countersOf, defaultConstraintsMemo, domainTerms, ptsViews, scratch, scratchTable, serviceNamespaces } from './pod-topology-spread-cache.ts';
+import {
+  countersOf,
+  defaultConstraintsMemo,
+  domainTerms,
+  ptsViews,
+  scratch,
+  scratchTable,
+  serviceNamespaces,
+} from './pod-topology-spread-cache.ts';
 
 // podtopologyspread: filtering.go (DoNotSchedule), scoring.go (ScheduleAnyway and the system
 // defaults), common.go (constraints, node inclusion policies), plugin.go (systemDefaultConstraints).
@@ -61,7 +69,11 @@ export function filterTopologySpreadConstraints(
   return out;
 }
 
-function toConstraint(c: TopologySpreadConstraint, selector: LabelSelector, key = selectorKey(selector)): SpreadConstraint {
+function toConstraint(
+  c: TopologySpreadConstraint,
+  selector: LabelSelector,
+  key = selectorKey(selector),
+): SpreadConstraint {
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
@@ -95,7 +107,8 @@ function defaultSelector(pod: Pod, listers: Listers): LabelSelector {
     const sel = ctrl?.spec?.selector;
     if (sel) {
       // LabelSelectorAsSelector turns matchLabels into "key In (value)" requirements.
-      for (const [key, v] of Object.entries(sel.matchLabels ?? {})) matchExpressions.push({ key, operator: 'In', values: [v] });
+      for (const [key, v] of Object.entries(sel.matchLabels ?? {}))
+        matchExpressions.push({ key, operator: 'In', values: [v] });
       matchExpressions.push(...(sel.matchExpressions ?? []));
     }
   }
@@ -107,7 +120,8 @@ function namespacesWithServices(listers: Listers): Set<string> {
   let set = serviceNamespaces.get(listers);
   if (!set) {
     set = new Set();
-    for (const svc of listers.services ?? []) if (svc.spec?.selector !== undefined) set.add(svc.metadata?.namespace ?? '');
+    for (const svc of listers.services ?? [])
+      if (svc.spec?.selector !== undefined) set.add(svc.metadata?.namespace ?? '');
     serviceNamespaces.set(listers, set);
   }
   return set;
@@ -229,11 +243,22 @@ export function domainCounts(
   const views = viewsOf(slots);
   const id = matchCountKeyId(counter.key);
   const byKey = (views.domains[id] ??= new Map());
-  const key = requiredKeys.length === 0 ? (missingAsEmpty ? c.topologyKey : c.topologyKey + '\u0000false') : `${c.topologyKey}\u0000${missingAsEmpty}\u0000${requiredKeys.join('\u0000')}`;
+  const key =
+    requiredKeys.length === 0
+      ? missingAsEmpty
+        ? c.topologyKey
+        : c.topologyKey + '\u0000false'
+      : `${c.topologyKey}\u0000${missingAsEmpty}\u0000${requiredKeys.join('\u0000')}`;
   let dc = byKey.get(key);
   if (!dc) {
     const n = allNodes.length;
-    dc = { ...newSlotView(n), values: new Array(n).fill(undefined), counts: new Array(n).fill(0), members: {}, totals: {} };
+    dc = {
+      ...newSlotView(n),
+      values: new Array(n).fill(undefined),
+      counts: new Array(n).fill(0),
+      members: {},
+      totals: {},
+    };
     byKey.set(key, dc);
   }
   const d = dc;
@@ -275,7 +300,10 @@ export function domainCounts(
 }
 
 /** nodeLabelsMatchSpreadConstraints: the node carries every constraint's topology key. */
-export function nodeLabelsMatchSpreadConstraints(labels: Record<string, string> | undefined, constraints: SpreadConstraint[]): boolean {
+export function nodeLabelsMatchSpreadConstraints(
+  labels: Record<string, string> | undefined,
+  constraints: SpreadConstraint[],
+): boolean {
   const l = labels ?? {};
   return constraints.every((c) => Object.prototype.hasOwnProperty.call(l, c.topologyKey));
 }
@@ -283,7 +311,11 @@ export function nodeLabelsMatchSpreadConstraints(labels: Record<string, string> 
 /** matchNodeInclusionPolicies: nodeAffinityPolicy Honor (default) and nodeTaintsPolicy Ignore (default). */
 function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !requiredNodeAffinityMatches(pod, node)) return false;
-  if (c.nodeTaintsPolicy === 'Honor' && findMatchingUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter)) return false;
+  if (
+    c.nodeTaintsPolicy === 'Honor' &&
+    findMatchingUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter)
+  )
+    return false;
   return true;
 }
 
@@ -295,11 +327,17 @@ interface TopologySpreadPreFilterState {
 
 /** calPreFilterState for the pod's DoNotSchedule constraints (undefined = plugin skipped). */
 function calPreFilterState(pod: Pod, allNodes: NodeInfo[]): TopologySpreadPreFilterState | undefined {
-  const constraints = filterTopologySpreadConstraints(pod.spec?.topologySpreadConstraints, pod.metadata?.labels, 'DoNotSchedule');
+  const constraints = filterTopologySpreadConstraints(
+    pod.spec?.topologySpreadConstraints,
+    pod.metadata?.labels,
+    'DoNotSchedule',
+  );
   if (constraints.length === 0) return undefined;
   const ns = pod.metadata?.namespace ?? '';
   const requiredKeys = constraints.map((c) => c.topologyKey);
-  const tpValueToMatchNum = constraints.map((c) => ({ ...domainCounts(allNodes, c, matchCounter(c, ns), pod, requiredKeys, false) }));
+  const tpValueToMatchNum = constraints.map((c) => ({
+    ...domainCounts(allNodes, c, matchCounter(c, ns), pod, requiredKeys, false),
+  }));
   return { constraints, tpValueToMatchNum };
 }
 
@@ -321,7 +359,9 @@ interface SlotValues extends SlotView {
   names: string[];
   nameIds: Map<string, number>;
 }
-interface SlotCounts extends SlotView { counts: Float64Array }
+interface SlotCounts extends SlotView {
+  counts: Float64Array;
+}
 
 // The views of one list, found without building a string per call: labels by topology key, counts
 // and domain totals by the count key's id.
@@ -341,7 +381,16 @@ function slotLabels(slots: NodeSlots, list: NodeInfo[], key: string): SlotValues
   let e = views.labels.get(key);
   if (!e) {
     const n = list.length;
-    views.labels.set(key, (e = { ...newSlotView(n), values: new Array(n).fill(undefined), ids: new Int32Array(n).fill(-1), names: [], nameIds: new Map() }));
+    views.labels.set(
+      key,
+      (e = {
+        ...newSlotView(n),
+        values: new Array(n).fill(undefined),
+        ids: new Int32Array(n).fill(-1),
+        names: [],
+        nameIds: new Map(),
+      }),
+    );
   }
   const { values, ids, names, nameIds } = e;
   // Read as score() reads it: (labels ?? {})[key]. Only node updates change labels.
@@ -368,7 +417,9 @@ function slotCounts(slots: NodeSlots, list: NodeInfo[], counter: MatchCounter): 
   let e = views.counts[id];
   if (!e) views.counts[id] = e = { ...newSlotView(list.length), counts: new Float64Array(list.length) };
   const counts = e.counts;
-  catchUpCounts(slots, e, id, false, (k) => { counts[k] = counter(list[k]); });
+  catchUpCounts(slots, e, id, false, (k) => {
+    counts[k] = counter(list[k]);
+  });
   return counts;
 }
 
@@ -454,7 +505,11 @@ export function scoreForCount(cnt: number, maxSkew: number, tpWeight: number): n
 }
 
 /** PreScore: soft constraints (or the system defaults) and the pod counts per topology value. */
-function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx: CycleContext): TopologySpreadPreScoreState | undefined {
+function topologySpreadPreScore(
+  pod: Pod,
+  filteredNodes: NodeInfo[],
+  ctx: CycleContext,
+): TopologySpreadPreScoreState | undefined {
   const hasOwn = (pod.spec?.topologySpreadConstraints ?? []).length > 0;
   const constraints = hasOwn
     ? filterTopologySpreadConstraints(pod.spec?.topologySpreadConstraints, pod.metadata?.labels, 'ScheduleAnyway')
@@ -478,13 +533,17 @@ function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx: CycleC
   const nc = constraints.length;
   // Only non-hostname constraints need the counts over every node (per-node counts come in Score).
   const requiredKeys = requireAllTopologies ? constraints.map((c) => c.topologyKey) : [];
-  const domainTotals = (i: number) => domainCounts(ctx.allNodes, constraints[i], s.counters[i], pod, requiredKeys, !requireAllTopologies);
+  const domainTotals = (i: number) =>
+    domainCounts(ctx.allNodes, constraints[i], s.counters[i], pod, requiredKeys, !requireAllTopologies);
   // With the system defaults and pod-independent inclusion every node has a value in the domain
   // totals, so once the feasible nodes have shown every one of them no later node adds a key:
   // stop walking (the same keys and sizes; a thousand nodes in three zones show them in a few).
   let early: (Record<string, number> | undefined)[] | undefined;
   let remaining = 0;
-  if (!requireAllTopologies && constraints.every((c) => c.topologyKey === LABEL_HOSTNAME || podIndependentInclusion(c, pod))) {
+  if (
+    !requireAllTopologies &&
+    constraints.every((c) => c.topologyKey === LABEL_HOSTNAME || podIndependentInclusion(c, pod))
+  ) {
     early = constraints.map((c, i) => (c.topologyKey === LABEL_HOSTNAME ? undefined : domainTotals(i)));
     for (const t of early) if (t) remaining += Object.keys(t).length;
   }
@@ -512,7 +571,9 @@ function topologySpreadPreScore(pod: Pod, filteredNodes: NodeInfo[], ctx: CycleC
     }
   }
   s.topologyNormalizingWeight = constraints.map((c, i) =>
-    topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - s.ignoredNodes.size : topoSize[i]),
+    topologyNormalizingWeight(
+      c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - s.ignoredNodes.size : topoSize[i],
+    ),
   );
   constraints.forEach((c, i) => {
     if (c.topologyKey === LABEL_HOSTNAME) return;
@@ -625,13 +686,17 @@ export const podTopologySpreadScore: ScorePlugin = {
     s.rangeOut = undefined;
     // Raw scores are whole numbers in [min, max], usually a narrow range: divide once per value.
     const span = maxScore - minScore;
-    const table = !anyIgnored && maxScore !== 0 && span < 1024 && scores.length > 32 ? scratchTable(span + 1) : undefined;
-    if (table) for (let d = 0; d <= span; d++) table[d] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - (minScore + d))) / maxScore);
+    const table =
+      !anyIgnored && maxScore !== 0 && span < 1024 && scores.length > 32 ? scratchTable(span + 1) : undefined;
+    if (table)
+      for (let d = 0; d <= span; d++)
+        table[d] = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - (minScore + d))) / maxScore);
     if (table) {
       // The loop below without the branches that cannot be taken here (no ignored node, max > 0).
       for (let i = 0; i < scores.length; i++) {
         const hit = table[scores[i] - minScore];
-        scores[i] = hit !== undefined ? hit : Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
+        scores[i] =
+          hit !== undefined ? hit : Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - scores[i])) / maxScore);
       }
       return;
     }

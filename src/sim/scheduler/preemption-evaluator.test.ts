@@ -20,20 +20,45 @@ import { storeKey } from '../api/resources.ts';
 describe('DefaultPreemption without its evaluator (the core) against the full one', () => {
   it('gives the same FitError and draws the same rng when no running pod has a lower priority', () => {
     fc.assert(
-      fc.property(arbCluster, arbPod, fc.array(fc.constantFrom(0, 1000, 5000), { minLength: 18, maxLength: 18 }), fc.constantFrom(0, 1000), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 5 }), (cluster, incoming, prios, prio, seed, start) => {
-        // Running pods at the incoming pod's priority or above: no victim anywhere.
-        let k = 0;
-        const withPrio = cluster.map((c) => ({ node: c.node, pods: c.pods.map((p) => ({ ...p, spec: { ...p.spec!, priority: Math.max(prio, prios[k++ % prios.length]) } })) }));
-        const pod = { ...incoming, spec: { ...incoming.spec!, priority: prio } };
-        const nominated = { [withPrio[0].node.metadata!.name!]: [makePod('nominated', [{ cpu: '500m' }], { priority: prio + 1 })] };
-        const core = seededRng(seed);
-        const full = seededRng(seed);
-        const a = schedulePod(pod, build(withPrio), core, { nextStartNodeIndex: start, nominatedPods: nominated, now: 5000 });
-        const b = schedulePod(pod, build(withPrio), full, { nextStartNodeIndex: start, nominatedPods: nominated, now: 5000, preemptionEvaluator: PREEMPTION_EVALUATOR });
-        expect(a).toEqual(b);
-        expect(core.draws).toBe(full.draws);
-        expect(core.int(1 << 30)).toBe(full.int(1 << 30));
-      }),
+      fc.property(
+        arbCluster,
+        arbPod,
+        fc.array(fc.constantFrom(0, 1000, 5000), { minLength: 18, maxLength: 18 }),
+        fc.constantFrom(0, 1000),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 5 }),
+        (cluster, incoming, prios, prio, seed, start) => {
+          // Running pods at the incoming pod's priority or above: no victim anywhere.
+          let k = 0;
+          const withPrio = cluster.map((c) => ({
+            node: c.node,
+            pods: c.pods.map((p) => ({
+              ...p,
+              spec: { ...p.spec!, priority: Math.max(prio, prios[k++ % prios.length]) },
+            })),
+          }));
+          const pod = { ...incoming, spec: { ...incoming.spec!, priority: prio } };
+          const nominated = {
+            [withPrio[0].node.metadata!.name!]: [makePod('nominated', [{ cpu: '500m' }], { priority: prio + 1 })],
+          };
+          const core = seededRng(seed);
+          const full = seededRng(seed);
+          const a = schedulePod(pod, build(withPrio), core, {
+            nextStartNodeIndex: start,
+            nominatedPods: nominated,
+            now: 5000,
+          });
+          const b = schedulePod(pod, build(withPrio), full, {
+            nextStartNodeIndex: start,
+            nominatedPods: nominated,
+            now: 5000,
+            preemptionEvaluator: PREEMPTION_EVALUATOR,
+          });
+          expect(a).toEqual(b);
+          expect(core.draws).toBe(full.draws);
+          expect(core.int(1 << 30)).toBe(full.int(1 << 30));
+        },
+      ),
       { numRuns: runs(0.5) },
     );
   });
@@ -44,7 +69,9 @@ describe('DefaultPreemption without its evaluator (the core) against the full on
     const rng = seededRng(3);
     const r = schedulePod(makePod('p', [{ cpu: '500m' }]), nodes, rng);
     if (!('fitError' in r.result)) throw new Error('the pod should not fit');
-    expect(r.result.fitError.postFilterMsg).toBe('preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
+    expect(r.result.fitError.postFilterMsg).toBe(
+      'preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+    );
     expect(r.result.fitError.nominatedNodeName).toBe('');
     // GetOffsetAndNumCandidates' one draw, as the full dry run takes it.
     expect(rng.draws).toBe(1);
@@ -56,7 +83,9 @@ describe('DefaultPreemption without its evaluator (the core) against the full on
     const pod = makePod('high', [{ cpu: '500m' }], { priority: 1000 });
     expect(() => schedulePod(pod, [ni], seededRng(1))).toThrow(/preemption needs its evaluator/);
     const r = schedulePod(pod, [ni], seededRng(1), { preemptionEvaluator: PREEMPTION_EVALUATOR });
-    expect('fitError' in r.result && r.result.fitError.postFilterMsg).toBe('preemption: found a potential placement for pod on node node-1, preempting 1 victims');
+    expect('fitError' in r.result && r.result.fitError.postFilterMsg).toBe(
+      'preemption: found a potential placement for pod on node node-1, preempting 1 victims',
+    );
   });
 });
 
@@ -64,11 +93,28 @@ describe('the preemption part, registered early or at the first input that needs
   // A low-priority Deployment fills the nodes; a PriorityClass and a pod that outranks them follow.
   // Sent as requests (a demo's or a link's inputs), not through kubectl, which would bring the part.
   const filler = {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'filler', namespace: 'default' },
-    spec: { replicas: 6, selector: { matchLabels: { app: 'filler' } }, template: { metadata: { labels: { app: 'filler' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500m' } } }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'filler', namespace: 'default' },
+    spec: {
+      replicas: 6,
+      selector: { matchLabels: { app: 'filler' } },
+      template: {
+        metadata: { labels: { app: 'filler' } },
+        spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500m' } } }] },
+      },
+    },
   };
   const high = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 };
-  const urgent = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'urgent', namespace: 'default' }, spec: { priorityClassName: 'high', containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500m' } } }] } };
+  const urgent = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'urgent', namespace: 'default' },
+    spec: {
+      priorityClassName: 'high',
+      containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500m' } } }],
+    },
+  };
   const run = (when: 'start' | 'at-need' | 'never') => {
     const c = createCluster({ seed: 7 });
     // The PriorityClass needs its own part (the class's validation) in every run; this test moves only preemption's.
@@ -91,7 +137,8 @@ describe('the preemption part, registered early or at the first input that needs
     expect(late.world.hash()).toBe(early.world.hash());
     expect(JSON.stringify(late.world.state.log)).toBe(JSON.stringify(early.world.state.log));
     // The preemptor was placed where a victim made room (nominated, then bound).
-    const pod = storeGet(early.world.state.store, 'pods', storeKey('pods', 'default', 'urgent')) as { spec?: { nodeName?: string } } | undefined;
+    const pod = storeGet(early.world.state.store, 'pods', storeKey('pods', 'default', 'urgent')) as
+      { spec?: { nodeName?: string } } | undefined;
     expect(pod?.spec?.nodeName).toMatch(/^node-/);
   });
 
@@ -101,27 +148,53 @@ describe('the preemption part, registered early or at the first input that needs
 });
 
 /** A PodDisruptionBudget as the disruption controller leaves it: `allowed` disruptions, `disrupted` pods in flight. */
-function pdb(name: string, matchLabels: Record<string, string> | undefined, allowed: number, disrupted: string[] = [], namespace = 'default'): PodDisruptionBudget {
+function pdb(
+  name: string,
+  matchLabels: Record<string, string> | undefined,
+  allowed: number,
+  disrupted: string[] = [],
+  namespace = 'default',
+): PodDisruptionBudget {
   return {
     metadata: { name, namespace },
     spec: { minAvailable: 1, ...(matchLabels && { selector: { matchLabels } }) },
-    status: { disruptionsAllowed: allowed, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1, ...(disrupted.length && { disruptedPods: Object.fromEntries(disrupted.map((d) => [d, '2026-12-01T00:00:00Z'])) }) },
+    status: {
+      disruptionsAllowed: allowed,
+      currentHealthy: 1,
+      desiredHealthy: 1,
+      expectedPods: 1,
+      ...(disrupted.length && { disruptedPods: Object.fromEntries(disrupted.map((d) => [d, '2026-12-01T00:00:00Z'])) }),
+    },
   };
 }
 
 describe('FilterVictimsWithPDBViolation', () => {
-  const pod = (name: string, labels?: Record<string, string>, namespace?: string) => makePod(name, [{ cpu: '100m' }], { labels, namespace });
+  const pod = (name: string, labels?: Record<string, string>, namespace?: string) =>
+    makePod(name, [{ cpu: '100m' }], { labels, namespace });
   it('counts each matching budget down victim by victim: the first victims it allows do not violate, the next do', () => {
-    const victims = [pod('a1', { app: 'a' }), pod('a2', { app: 'a' }), pod('b1', { app: 'b' }), pod('a3', { app: 'a' })];
+    const victims = [
+      pod('a1', { app: 'a' }),
+      pod('a2', { app: 'a' }),
+      pod('b1', { app: 'b' }),
+      pod('a3', { app: 'a' }),
+    ];
     const r = filterVictimsWithPDBViolation(victims, [pdb('a', { app: 'a' }, 1)]);
     expect(r.violating.map((p) => p.metadata!.name)).toEqual(['a2', 'a3']);
     expect(r.nonViolating.map((p) => p.metadata!.name)).toEqual(['a1', 'b1']);
   });
   it('ignores budgets in another namespace, with an empty selector, or that list the pod as already disrupted; and pods without labels', () => {
     const victims = [pod('a1', { app: 'a' }), pod('x', undefined), pod('a2', { app: 'a' })];
-    expect(filterVictimsWithPDBViolation(victims, [pdb('other', { app: 'a' }, 0, [], 'staging')]).violating).toEqual([]);
-    expect(filterVictimsWithPDBViolation(victims, [pdb('empty', {}, 0), pdb('nil', undefined, 0)]).violating).toEqual([]);
-    expect(filterVictimsWithPDBViolation(victims, [pdb('a', { app: 'a' }, 0, ['a1'])]).violating.map((p) => p.metadata!.name)).toEqual(['a2']);
+    expect(filterVictimsWithPDBViolation(victims, [pdb('other', { app: 'a' }, 0, [], 'staging')]).violating).toEqual(
+      [],
+    );
+    expect(filterVictimsWithPDBViolation(victims, [pdb('empty', {}, 0), pdb('nil', undefined, 0)]).violating).toEqual(
+      [],
+    );
+    expect(
+      filterVictimsWithPDBViolation(victims, [pdb('a', { app: 'a' }, 0, ['a1'])]).violating.map(
+        (p) => p.metadata!.name,
+      ),
+    ).toEqual(['a2']);
     expect(filterVictimsWithPDBViolation([pod('x', {})], [pdb('all', { app: 'a' }, 0)]).violating).toEqual([]);
   });
 });
@@ -130,13 +203,23 @@ describe('SelectVictimsOnNode and DryRunPreemption with budgets', () => {
   /** Two one-CPU nodes, each full with one low-priority pod; `late` on node-2 started later. */
   const nodes = () => {
     const out = ['node-1', 'node-2'].map((n) => newNodeInfo(makeNode(n, { cpu: '1' })));
-    addPod(out[0], { ...makePod('early', [{ cpu: '600m' }], { nodeName: 'node-1', priority: 0, labels: { app: 'early' } }), status: { startTime: '2026-12-01T00:00:00Z' } });
-    addPod(out[1], { ...makePod('late', [{ cpu: '600m' }], { nodeName: 'node-2', priority: 0, labels: { app: 'late' } }), status: { startTime: '2026-12-01T00:00:05Z' } });
+    addPod(out[0], {
+      ...makePod('early', [{ cpu: '600m' }], { nodeName: 'node-1', priority: 0, labels: { app: 'early' } }),
+      status: { startTime: '2026-12-01T00:00:00Z' },
+    });
+    addPod(out[1], {
+      ...makePod('late', [{ cpu: '600m' }], { nodeName: 'node-2', priority: 0, labels: { app: 'late' } }),
+      status: { startTime: '2026-12-01T00:00:05Z' },
+    });
     return out;
   };
   const urgent = makePod('urgent', [{ cpu: '500m' }], { priority: 1000 });
   const nominate = (pdbs: PodDisruptionBudget[]) => {
-    const r = schedulePod(urgent, nodes(), seededRng(1), { preemptionEvaluator: PREEMPTION_EVALUATOR, listers: { pdbs }, now: 60_000 });
+    const r = schedulePod(urgent, nodes(), seededRng(1), {
+      preemptionEvaluator: PREEMPTION_EVALUATOR,
+      listers: { pdbs },
+      now: 60_000,
+    });
     if (!('fitError' in r.result)) throw new Error('urgent should not fit without preemption');
     return r.result.fitError;
   };
@@ -150,6 +233,8 @@ describe('SelectVictimsOnNode and DryRunPreemption with budgets', () => {
     const both = nominate([pdb('late', { app: 'late' }, 0), pdb('early', { app: 'early' }, 0)]);
     // One violation each: the tie-break (the latest start) decides again.
     expect(both.nominatedNodeName).toBe('node-2');
-    expect(both.postFilterMsg).toBe('preemption: found a potential placement for pod on node node-2, preempting 1 victims');
+    expect(both.postFilterMsg).toBe(
+      'preemption: found a potential placement for pod on node node-2, preempting 1 victims',
+    );
   });
 });

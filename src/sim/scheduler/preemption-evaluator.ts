@@ -16,8 +16,15 @@ import { type LabelRequirement, labelSelectorRequirements, matchesLabels } from 
 import type { InvolvedObject } from '../client-go/record.ts';
 import { type PreemptEvent, type SchedulerState, recordSchedulerEvent } from './scheduler.ts';
 import {
-  type Candidate, type PreemptionEvaluator, type PreemptionStatus, type RunFilters, type Victims,
-  NO_PREEMPTION_VICTIMS, cloneCycleContext, runFilterPluginsWithNominatedPods, runPreFilterExtension,
+  type Candidate,
+  type PreemptionEvaluator,
+  type PreemptionStatus,
+  type RunFilters,
+  type Victims,
+  NO_PREEMPTION_VICTIMS,
+  cloneCycleContext,
+  runFilterPluginsWithNominatedPods,
+  runPreFilterExtension,
 } from './preemption.ts';
 
 /** The DisruptionTarget condition's message on a victim (executor.go PreemptPod). */
@@ -55,12 +62,22 @@ function moreImportantVictim(a: Pod, b: Pod, now: number): boolean {
  * `ni` and `ctx` are the caller's copies (DryRunPreemption hands in nodeInfo.Snapshot(), state.Clone()).
  */
 function selectVictimsOnNode(
-  pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[], nominated: readonly Pod[] | undefined, runFilters: RunFilters, now: number,
+  pod: Pod,
+  ni: NodeInfo,
+  ctx: CycleContext,
+  plugins: FilterPlugin[],
+  nominated: readonly Pod[] | undefined,
+  runFilters: RunFilters,
+  now: number,
 ): { victims: Pod[]; numPDBViolations: number; status?: PreemptionStatus } {
   const prio = podPriority(pod);
   const potential = ni.pods.filter((p) => podPriority(p) < prio);
   if (potential.length === 0) {
-    return { victims: [], numPDBViolations: 0, status: { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] } };
+    return {
+      victims: [],
+      numPDBViolations: 0,
+      status: { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] },
+    };
   }
   for (const v of potential) {
     removePod(ni, v);
@@ -92,7 +109,9 @@ function selectVictimsOnNode(
   // The victims back in order of importance when both groups gave some (sort.Slice, as above).
   if (violating.length && nonViolating.length) {
     const order = new Map(sorted.map((p, i) => [p, i]));
-    victims.sort((a, b) => (moreImportantVictim(a, b, now) ? -1 : moreImportantVictim(b, a, now) ? 1 : order.get(a)! - order.get(b)!));
+    victims.sort((a, b) =>
+      moreImportantVictim(a, b, now) ? -1 : moreImportantVictim(b, a, now) ? 1 : order.get(a)! - order.get(b)!,
+    );
   }
   return { victims, numPDBViolations };
 }
@@ -103,7 +122,10 @@ function selectVictimsOnNode(
  * the budget already lists in DisruptedPods is being evicted and does not count). Budgets with an
  * empty or invalid selector match nothing; a pod without labels matches none.
  */
-export function filterVictimsWithPDBViolation(victims: readonly Pod[], pdbs: readonly PodDisruptionBudget[]): { violating: Pod[]; nonViolating: Pod[] } {
+export function filterVictimsWithPDBViolation(
+  victims: readonly Pod[],
+  pdbs: readonly PodDisruptionBudget[],
+): { violating: Pod[]; nonViolating: Pod[] } {
   const allowed = pdbs.map((pdb) => pdb.status?.disruptionsAllowed ?? 0);
   const selectors = pdbs.map((pdb) => selectorOf(pdb.spec?.selector));
   const isViolating = (pod: Pod): boolean => {
@@ -138,8 +160,15 @@ function selectorOf(sel: LabelSelector | undefined): LabelRequirement[] | undefi
  * PodDisruptionBudget first, and the failed nodes' statuses.
  */
 export function dryRunPreemption(
-  pod: Pod, potentialNodes: NodeInfo[], ctx: CycleContext, plugins: FilterPlugin[], nominatedByNode: Record<string, Pod[]> | undefined,
-  runFilters: RunFilters, offset: number, numCandidates: number, now: number,
+  pod: Pod,
+  potentialNodes: NodeInfo[],
+  ctx: CycleContext,
+  plugins: FilterPlugin[],
+  nominatedByNode: Record<string, Pod[]> | undefined,
+  runFilters: RunFilters,
+  offset: number,
+  numCandidates: number,
+  now: number,
 ): { candidates: Candidate[]; statuses: Record<string, PreemptionStatus> } {
   // newCandidateList(numCandidates) twice: candidates that break no budget, and those that do; a
   // full list disregards further candidates. The search stops (Go cancels its goroutines) once one
@@ -150,14 +179,27 @@ export function dryRunPreemption(
   const n = potentialNodes.length;
   for (let i = 0; i < n; i++) {
     const ni = potentialNodes[(offset + i) % n];
-    const r = selectVictimsOnNode(pod, cloneNodeInfo(ni), cloneCycleContext(ctx), plugins, nominatedByNode?.[ni.name], runFilters, now);
+    const r = selectVictimsOnNode(
+      pod,
+      cloneNodeInfo(ni),
+      cloneCycleContext(ctx),
+      plugins,
+      nominatedByNode?.[ni.name],
+      runFilters,
+      now,
+    );
     if (!r.status && r.victims.length > 0) {
       const list = r.numPDBViolations === 0 ? nonViolating : violating;
-      if (list.length < numCandidates) list.push({ name: ni.name, victims: { pods: r.victims, numPDBViolations: r.numPDBViolations } });
+      if (list.length < numCandidates)
+        list.push({ name: ni.name, victims: { pods: r.victims, numPDBViolations: r.numPDBViolations } });
       if (nonViolating.length > 0 && nonViolating.length + violating.length >= numCandidates) break;
       continue;
     }
-    statuses[ni.name] = r.status ?? { plugin: 'DefaultPreemption', code: 'Unschedulable', reasons: [`expected at least one victim pod on node "${ni.name}"`] };
+    statuses[ni.name] = r.status ?? {
+      plugin: 'DefaultPreemption',
+      code: 'Unschedulable',
+      reasons: [`expected at least one victim pod on node "${ni.name}"`],
+    };
   }
   return { candidates: [...nonViolating, ...violating], statuses };
 }
@@ -226,11 +268,24 @@ export function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void 
   const s = ctx.state;
   // Eventf(victim, pod, …): the preemptor is the Preempted event's related object.
   const [preemptorNs, preemptorName] = ev.preemptor.key.split('/');
-  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: preemptorNs, name: preemptorName, uid: ev.preemptor.uid } };
-  const nominated = Object.keys(s.nominator ?? {}).filter((k) => s.nominator![k] === ev.node).map((k) => s.pods.items[k]).filter((p): p is Pod => !!p);
+  const preemptorRef: InvolvedObject = s.pods.items[ev.preemptor.key] ?? {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { namespace: preemptorNs, name: preemptorName, uid: ev.preemptor.uid },
+  };
+  const nominated = Object.keys(s.nominator ?? {})
+    .filter((k) => s.nominator![k] === ev.node)
+    .map((k) => s.pods.items[k])
+    .filter((p): p is Pod => !!p);
   for (const p of getLowerPriorityNominatedPods(nominated, ev.preemptor.priority)) {
     if (!p.status?.nominatedNodeName) continue;
-    ctx.api.patch('pods', p.metadata?.namespace, p.metadata?.name ?? '', { status: { nominatedNodeName: null } }, 'status');
+    ctx.api.patch(
+      'pods',
+      p.metadata?.namespace,
+      p.metadata?.name ?? '',
+      { status: { nominatedNodeName: null } },
+      'status',
+    );
   }
   for (const vk of ev.victims) {
     const victim = s.pods.items[vk];
@@ -243,15 +298,29 @@ export function runPreemption(ctx: Ctx<SchedulerState>, ev: PreemptEvent): void 
     if (!cur || cur.status !== 'True' || cur.reason !== 'PreemptionByScheduler' || cur.message !== message) {
       const gen = victim.metadata?.generation;
       const condition = {
-        type: 'DisruptionTarget', ...(gen !== undefined ? { observedGeneration: gen } : {}), status: 'True', lastProbeTime: null,
-        lastTransitionTime: cur && cur.status === 'True' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now), reason: 'PreemptionByScheduler', message,
+        type: 'DisruptionTarget',
+        ...(gen !== undefined ? { observedGeneration: gen } : {}),
+        status: 'True',
+        lastProbeTime: null,
+        lastTransitionTime:
+          cur && cur.status === 'True' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now),
+        reason: 'PreemptionByScheduler',
+        message,
       };
       const res = ctx.api.patch('pods', ns, name, { status: { conditions: [condition] } }, 'status');
       if (!res.ok) continue;
     }
     const del = ctx.api.delete('pods', ns, name);
     if (!del.ok) continue;
-    recordSchedulerEvent(ctx, victim, preemptorRef, 'Normal', 'Preempted', 'Preempting', preemptedEventMessage(ev.preemptor.uid, ev.node));
+    recordSchedulerEvent(
+      ctx,
+      victim,
+      preemptorRef,
+      'Normal',
+      'Preempted',
+      'Preempting',
+      preemptedEventMessage(ev.preemptor.uid, ev.node),
+    );
   }
 }
 

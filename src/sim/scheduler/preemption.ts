@@ -52,7 +52,11 @@ function preemptionSuccessMessage(node: string, numVictims: number): string {
 export type RunFilters = (pod: Pod, ni: NodeInfo, ctx: CycleContext) => PreemptionStatus | undefined;
 
 /** calculateNumCandidates: 10% of the nodes, at least 100, at most all of them. */
-export function calculateNumCandidates(numNodes: number, pct = DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE, abs = DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE): number {
+export function calculateNumCandidates(
+  numNodes: number,
+  pct = DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE,
+  abs = DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE,
+): number {
   let n = Math.trunc((numNodes * pct) / 100);
   if (n < abs) n = abs;
   if (n > numNodes) n = numNodes;
@@ -75,7 +79,11 @@ export function podTerminatingByPreemption(p: Pod): boolean {
  * PodEligibleToPreemptOthers: not with preemptionPolicy Never; not while a lower-priority pod on the
  * nominated node is still terminating from an earlier preemption (unless that node cannot help anyway).
  */
-export function podEligibleToPreemptOthers(pod: Pod, nodeToStatus: Record<string, PreemptionStatus>, nodes: NodeInfo[]): { ok: boolean; msg: string } {
+export function podEligibleToPreemptOthers(
+  pod: Pod,
+  nodeToStatus: Record<string, PreemptionStatus>,
+  nodes: NodeInfo[],
+): { ok: boolean; msg: string } {
   if (pod.spec?.preemptionPolicy === 'Never') return { ok: false, msg: NOT_ELIGIBLE_PREEMPTION_POLICY_NEVER };
   const nom = pod.status?.nominatedNodeName;
   if (nom) {
@@ -84,13 +92,23 @@ export function podEligibleToPreemptOthers(pod: Pod, nodeToStatus: Record<string
     if (!st || st.code === 'UnschedulableAndUnresolvable') return { ok: true, msg: '' };
     const ni = nodes.find((n) => n.name === nom);
     const prio = podPriority(pod);
-    if (ni) for (const p of ni.pods) if (podPriority(p) < prio && podTerminatingByPreemption(p)) return { ok: false, msg: NOT_ELIGIBLE_TERMINATING_POD };
+    if (ni)
+      for (const p of ni.pods)
+        if (podPriority(p) < prio && podTerminatingByPreemption(p))
+          return { ok: false, msg: NOT_ELIGIBLE_TERMINATING_POD };
   }
   return { ok: true, msg: '' };
 }
 
 /** The PreFilter extensions (AddPod / RemovePod) of the filters that have them, on a cycle's state. */
-export function runPreFilterExtension(op: 'addPod' | 'removePod', plugins: FilterPlugin[], pod: Pod, other: Pod, ni: NodeInfo, ctx: CycleContext): void {
+export function runPreFilterExtension(
+  op: 'addPod' | 'removePod',
+  plugins: FilterPlugin[],
+  pod: Pod,
+  other: Pod,
+  ni: NodeInfo,
+  ctx: CycleContext,
+): void {
   for (const pl of plugins) pl[op]?.(pod, other, ni, ctx);
 }
 
@@ -116,7 +134,12 @@ export function geNominatedPods(pod: Pod, nominated: readonly Pod[] | undefined)
  * so a pod that fits only thanks to a nominated pod (spreading) is not let through either.
  */
 export function runFilterPluginsWithNominatedPods(
-  pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[], nominated: readonly Pod[] | undefined, runFilters: RunFilters,
+  pod: Pod,
+  ni: NodeInfo,
+  ctx: CycleContext,
+  plugins: FilterPlugin[],
+  nominated: readonly Pod[] | undefined,
+  runFilters: RunFilters,
 ): PreemptionStatus | undefined {
   const add = geNominatedPods(pod, nominated);
   if (add.length === 0) return runFilters(pod, ni, ctx);
@@ -173,7 +196,11 @@ export interface PreemptionEvaluator {
 }
 
 /** A node's status when it holds no pod of lower priority than the preemptor (SelectVictimsOnNode's first return). */
-const noVictims = (): PreemptionStatus => ({ plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [NO_PREEMPTION_VICTIMS] });
+const noVictims = (): PreemptionStatus => ({
+  plugin: 'DefaultPreemption',
+  code: 'UnschedulableAndUnresolvable',
+  reasons: [NO_PREEMPTION_VICTIMS],
+});
 
 /**
  * DefaultPreemption.PostFilter (Evaluator.Preempt without the actuation, which the scheduler does).
@@ -181,7 +208,11 @@ const noVictims = (): PreemptionStatus => ({ plugin: 'DefaultPreemption', code: 
  * can only find "No preemption victims" on each of them: that answer is given here, after the same
  * rng draw, without the evaluator (preemption-evaluator.test.ts holds the two to the same outcome).
  */
-export function defaultPreemptionPostFilter(pod: Pod, nodeToStatus: Record<string, PreemptionStatus>, input: PreemptionInput): PostFilterOutcome {
+export function defaultPreemptionPostFilter(
+  pod: Pod,
+  nodeToStatus: Record<string, PreemptionStatus>,
+  input: PreemptionInput,
+): PostFilterOutcome {
   const { allNodes, ctx, plugins, runFilters, rng, now, nominatedByNode } = input;
   const eligible = podEligibleToPreemptOthers(pod, nodeToStatus, allNodes);
   if (!eligible.ok) return { code: 'Unschedulable', message: 'preemption: ' + eligible.msg };
@@ -193,21 +224,47 @@ export function defaultPreemptionPostFilter(pod: Pod, nodeToStatus: Record<strin
     const [offset, num] = getOffsetAndNumCandidates(potential.length, rng);
     const prio = podPriority(pod);
     if (potential.some((ni) => ni.pods.some((p) => podPriority(p) < prio))) {
-      ({ candidates, statuses } = evaluatorOf(input).dryRunPreemption(pod, potential, ctx, plugins, nominatedByNode, runFilters, offset, num, now));
+      ({ candidates, statuses } = evaluatorOf(input).dryRunPreemption(
+        pod,
+        potential,
+        ctx,
+        plugins,
+        nominatedByNode,
+        runFilters,
+        offset,
+        num,
+        now,
+      ));
     } else for (const ni of potential) statuses[ni.name] = noVictims();
   }
   if (candidates.length === 0) {
-    const notHelpful: PreemptionStatus = { plugin: 'DefaultPreemption', code: 'UnschedulableAndUnresolvable', reasons: [PREEMPTION_NOT_HELPFUL] };
+    const notHelpful: PreemptionStatus = {
+      plugin: 'DefaultPreemption',
+      code: 'UnschedulableAndUnresolvable',
+      reasons: [PREEMPTION_NOT_HELPFUL],
+    };
     const full: Record<string, PreemptionStatus> = {};
     for (const ni of allNodes) full[ni.name] = statuses[ni.name] ?? notHelpful;
-    return { code: 'Unschedulable', message: 'preemption: ' + input.fitErrorMessage(allNodes.length, full), nominatedNodeName: '' };
+    return {
+      code: 'Unschedulable',
+      message: 'preemption: ' + input.fitErrorMessage(allNodes.length, full),
+      nominatedNodeName: '',
+    };
   }
   const best = evaluatorOf(input).selectCandidate(candidates, now)!;
-  return { code: 'Success', message: 'preemption: ' + preemptionSuccessMessage(best.name, best.victims.pods.length), candidate: best, nominatedNodeName: best.name };
+  return {
+    code: 'Success',
+    message: 'preemption: ' + preemptionSuccessMessage(best.name, best.victims.pods.length),
+    candidate: best,
+    nominatedNodeName: best.name,
+  };
 }
 
 /** The evaluator a victim search needs; without it the world was not given the part before the input that needed it, a bug of whoever built the cluster. */
 function evaluatorOf(input: PreemptionInput): PreemptionEvaluator {
-  if (!input.evaluator) throw new Error('this pod outranks another: preemption needs its evaluator (scheduler/preemption-evaluator.ts), registered on the world before the first input that can need it');
+  if (!input.evaluator)
+    throw new Error(
+      'this pod outranks another: preemption needs its evaluator (scheduler/preemption-evaluator.ts), registered on the world before the first input that can need it',
+    );
   return input.evaluator;
 }

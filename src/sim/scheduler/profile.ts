@@ -9,10 +9,19 @@ import { nodeAffinityFilter, nodeAffinityScore } from './node-affinity.ts';
 import type { NodeInfo } from './node-info.ts';
 import { nodeName } from './node-name.ts';
 import { nodePorts } from './node-ports.ts';
-import { nodeResourcesBalancedAllocationScore, nodeResourcesFitFilter, nodeResourcesFitScore } from './node-resources.ts';
+import {
+  nodeResourcesBalancedAllocationScore,
+  nodeResourcesFitFilter,
+  nodeResourcesFitScore,
+} from './node-resources.ts';
 import { nodeUnschedulable } from './node-unschedulable.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
-import { type PostFilterOutcome, type PreemptionEvaluator, defaultPreemptionPostFilter, geNominatedPods } from './preemption.ts';
+import {
+  type PostFilterOutcome,
+  type PreemptionEvaluator,
+  defaultPreemptionPostFilter,
+  geNominatedPods,
+} from './preemption.ts';
 import { taintTolerationFilter, taintTolerationScore } from './taint-toleration.ts';
 import { allSuccess, successRecords } from './profile-cache.ts';
 
@@ -138,7 +147,14 @@ export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
 
 /** The FitError of a cycle over no nodes at all (ErrNoNodesAvailable; the nomination is cleared). */
 export function noNodesResult(): ScheduleResult {
-  const fitError: FitError = { numAllNodes: 0, nodeToStatus: {}, unschedulablePlugins: [], postFilterMsg: '', message: ERR_NO_NODES_AVAILABLE, nominatedNodeName: '' };
+  const fitError: FitError = {
+    numAllNodes: 0,
+    nodeToStatus: {},
+    unschedulablePlugins: [],
+    postFilterMsg: '',
+    message: ERR_NO_NODES_AVAILABLE,
+    nominatedNodeName: '',
+  };
   return { result: { fitError }, perNode: [], nextStartNodeIndex: 0, evaluatedNodes: 0, feasibleNodes: 0 };
 }
 
@@ -230,7 +246,12 @@ export function runPreFilterPlugins(pod: Pod, ctx: CycleContext, plugins: Filter
  * The nodes a PreFilterResult leaves (all when it did not narrow), and SetAbsentNodesStatus on the
  * others: a status set explicitly (the nominated node's) stays.
  */
-export function narrowNodes(nodeInfos: NodeInfo[], pre: PreFilterOutcome, nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>): NodeInfo[] {
+export function narrowNodes(
+  nodeInfos: NodeInfo[],
+  pre: PreFilterOutcome,
+  nodeToStatus: Record<string, FilterRecord>,
+  unschedulable: Set<string>,
+): NodeInfo[] {
   const allowed = pre.allowed;
   if (!allowed) return nodeInfos;
   const absent: FilterRecord = {
@@ -244,7 +265,10 @@ export function narrowNodes(nodeInfos: NodeInfo[], pre: PreFilterOutcome, nodeTo
 }
 
 /** Per node, the other pods of equal or higher priority nominated to it; undefined when there are none. */
-export function nominatedFor(pod: Pod, nominatedPods: Record<string, Pod[]> | undefined): Record<string, Pod[]> | undefined {
+export function nominatedFor(
+  pod: Pod,
+  nominatedPods: Record<string, Pod[]> | undefined,
+): Record<string, Pod[]> | undefined {
   if (!nominatedPods) return undefined;
   let out: Record<string, Pod[]> | undefined;
   for (const node of Object.keys(nominatedPods)) {
@@ -261,28 +285,51 @@ export function nominatedFor(pod: Pod, nominatedPods: Record<string, Pod[]> | un
  * adds nothing at PostFilter: real 1.37.2 prints no "no new claims to deallocate" (the oracle's trace).
  */
 export function runPostFilterPlugins(
-  pod: Pod, allNodes: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, ctx: CycleContext, filterPlugins: FilterPlugin[],
-  rng: Rng, now: number, nominatedPods?: Record<string, Pod[]>, evaluator?: PreemptionEvaluator,
+  pod: Pod,
+  allNodes: NodeInfo[],
+  nodeToStatus: Record<string, FilterRecord>,
+  ctx: CycleContext,
+  filterPlugins: FilterPlugin[],
+  rng: Rng,
+  now: number,
+  nominatedPods?: Record<string, Pod[]>,
+  evaluator?: PreemptionEvaluator,
 ): PostFilterOutcome {
   return defaultPreemptionPostFilter(pod, nodeToStatus, {
-    allNodes, ctx, plugins: filterPlugins, rng, now, nominatedByNode: nominatedPods, evaluator,
+    allNodes,
+    ctx,
+    plugins: filterPlugins,
+    rng,
+    now,
+    nominatedByNode: nominatedPods,
+    evaluator,
     runFilters: (p, ni, c) => failedRecord(runFilterPlugins(p, ni, c, filterPlugins)),
     fitErrorMessage: (n, statuses) => fitErrorMessage(n, statuses, ''),
   });
 }
 
 /** handleSchedulingFailure's inputs from PostFilter's outcome: without PostFilter plugins the nomination is cleared. */
-export function newFitError(postFilter: PostFilterOutcome | undefined, rest: Omit<FitError, 'postFilterMsg' | 'nominatedNodeName' | 'preemption'>): FitError {
+export function newFitError(
+  postFilter: PostFilterOutcome | undefined,
+  rest: Omit<FitError, 'postFilterMsg' | 'nominatedNodeName' | 'preemption'>,
+): FitError {
   return {
     ...rest,
     postFilterMsg: postFilter?.message ?? '',
     nominatedNodeName: postFilter ? postFilter.nominatedNodeName : '',
-    ...(postFilter?.candidate ? { preemption: { node: postFilter.candidate.name, victims: postFilter.candidate.victims.pods } } : {}),
+    ...(postFilter?.candidate
+      ? { preemption: { node: postFilter.candidate.name, victims: postFilter.candidate.victims.pods } }
+      : {}),
   };
 }
 
 /** The FitError of a PreFilter rejection: "0/N nodes are available: <PreFilterMsg>." and PostFilter's message. */
-export function preFilterFitError(n: number, rejected: FilterRecord, nodeToStatus: Record<string, FilterRecord>, postFilter: PostFilterOutcome | undefined): FitError {
+export function preFilterFitError(
+  n: number,
+  rejected: FilterRecord,
+  nodeToStatus: Record<string, FilterRecord>,
+  postFilter: PostFilterOutcome | undefined,
+): FitError {
   let message = `0/${n} nodes are available: ${rejected.reasons.join(', ')}.`;
   if (postFilter?.message) message += ` ${postFilter.message}`;
   return newFitError(postFilter, { numAllNodes: n, nodeToStatus, unschedulablePlugins: [rejected.plugin], message });
@@ -300,8 +347,15 @@ function nodesAvailableMessage(numAllNodes: number, reasonsPerNode: string[][]):
 }
 
 /** FitError.Error(). */
-export function fitErrorMessage(numAllNodes: number, nodeToStatus: Record<string, FilterRecord>, postFilterMsg: string): string {
-  let msg = nodesAvailableMessage(numAllNodes, Object.values(nodeToStatus).map((s) => s.reasons));
+export function fitErrorMessage(
+  numAllNodes: number,
+  nodeToStatus: Record<string, FilterRecord>,
+  postFilterMsg: string,
+): string {
+  let msg = nodesAvailableMessage(
+    numAllNodes,
+    Object.values(nodeToStatus).map((s) => s.reasons),
+  );
   if (postFilterMsg) msg += ` ${postFilterMsg}`;
   return msg;
 }

@@ -1,8 +1,16 @@
 import type { Node, Pod, Taint } from './k8s-types.ts';
 import { allocatableOf, computePodResource, podHostPorts, type Resource } from './node-info.ts';
 import { requiredNodeAffinityMatches } from './node-affinity.ts';
-import { filterTopologySpreadConstraints, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './pod-topology-spread.ts';
-import { doNotScheduleTaintsFilter, findMatchingUntoleratedTaint, tolerationsTolerateTaint } from './taint-toleration.ts';
+import {
+  filterTopologySpreadConstraints,
+  nodeLabelsMatchSpreadConstraints,
+  type SpreadConstraint,
+} from './pod-topology-spread.ts';
+import {
+  doNotScheduleTaintsFilter,
+  findMatchingUntoleratedTaint,
+  tolerationsTolerateTaint,
+} from './taint-toleration.ts';
 import { labelSelectorMatches } from '../api/labels.ts';
 import { quantityMilliValue } from '../api/quantity.ts';
 import { deepEqual } from '../util/names.ts';
@@ -15,11 +23,21 @@ import { allocatableCache } from './queueing-hints-cache.ts';
 
 /** fwk.ActionType: one bit per kind of change, in Kubernetes' order. */
 export const ActionType = {
-  Add: 1, Delete: 2,
-  UpdateNodeAllocatable: 4, UpdateNodeLabel: 8, UpdateNodeTaint: 16, UpdateNodeCondition: 32, UpdateNodeAnnotation: 64,
-  UpdateNodeDeclaredFeature: 128, UpdateNodePreemptionPolicy: 256,
-  UpdatePodLabel: 512, UpdatePodScaleDown: 1024, UpdatePodScaleUp: 2048, UpdatePodToleration: 4096,
-  UpdatePodSchedulingGatesEliminated: 8192, UpdatePodGeneratedResourceClaim: 16384,
+  Add: 1,
+  Delete: 2,
+  UpdateNodeAllocatable: 4,
+  UpdateNodeLabel: 8,
+  UpdateNodeTaint: 16,
+  UpdateNodeCondition: 32,
+  UpdateNodeAnnotation: 64,
+  UpdateNodeDeclaredFeature: 128,
+  UpdateNodePreemptionPolicy: 256,
+  UpdatePodLabel: 512,
+  UpdatePodScaleDown: 1024,
+  UpdatePodScaleUp: 2048,
+  UpdatePodToleration: 4096,
+  UpdatePodSchedulingGatesEliminated: 8192,
+  UpdatePodGeneratedResourceClaim: 16384,
   All: 32767,
   /** The general Update: every UpdateXYZ bit. */
   Update: 32764,
@@ -51,7 +69,11 @@ export const EVENT_NODE_ADD: ClusterEvent = { resource: 'Node', actionType: Acti
 /** Node/Delete. */
 export const EVENT_NODE_DELETE: ClusterEvent = { resource: 'Node', actionType: ActionType.Delete };
 /** EventUnschedulableTimeout: the 5-minute flush. */
-export const EVENT_UNSCHEDULABLE_TIMEOUT: ClusterEvent = { resource: '*', actionType: ActionType.All, label: 'UnschedulableTimeout' };
+export const EVENT_UNSCHEDULABLE_TIMEOUT: ClusterEvent = {
+  resource: '*',
+  actionType: ActionType.All,
+  label: 'UnschedulableTimeout',
+};
 /** EventForceActivate. */
 export const EVENT_FORCE_ACTIVATE: ClusterEvent = { resource: '*', actionType: ActionType.All, label: 'ForceActivate' };
 
@@ -63,8 +85,13 @@ export function clusterEventIsWildCard(e: ClusterEvent): boolean {
 /** MatchClusterEvents: `incoming` is the same as or more specific than the registered `ce`. */
 export function matchClusterEvents(ce: ClusterEvent, incoming: ClusterEvent): boolean {
   if (clusterEventIsWildCard(ce)) return true;
-  const r = ce.resource === '*' || ce.resource === incoming.resource
-    || (ce.resource === 'Pod' && (incoming.resource === 'AssignedPod' || incoming.resource === 'UnscheduledPod' || incoming.resource === 'TargetPod'));
+  const r =
+    ce.resource === '*' ||
+    ce.resource === incoming.resource ||
+    (ce.resource === 'Pod' &&
+      (incoming.resource === 'AssignedPod' ||
+        incoming.resource === 'UnscheduledPod' ||
+        incoming.resource === 'TargetPod'));
   return r && (ce.actionType & incoming.actionType) !== 0 && incoming.actionType <= ce.actionType;
 }
 
@@ -77,7 +104,10 @@ function semanticEqual(a: unknown, b: unknown): boolean {
 // Semantic equality of a ResourceList: the same names with the same values (1 and 1000m are equal).
 function sameQuantities(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   const ka = Object.keys(a ?? {});
-  return ka.length === Object.keys(b ?? {}).length && ka.every((k) => b?.[k] !== undefined && quantityMilliValue(a![k]) === quantityMilliValue(b[k]));
+  return (
+    ka.length === Object.keys(b ?? {}).length &&
+    ka.every((k) => b?.[k] !== undefined && quantityMilliValue(a![k]) === quantityMilliValue(b[k]))
+  );
 }
 
 function conditionStatuses(n: Node): Record<string, string> {
@@ -94,7 +124,8 @@ export function nodeSchedulingPropertiesChange(newNode: Node, oldNode: Node): Cl
   const A = ActionType;
   const found: number[] = [];
   // Only uncordoning is an event (it counts as a taint change); cordoning cannot help any pod.
-  if (!!newNode.spec?.unschedulable !== !!oldNode.spec?.unschedulable && !newNode.spec?.unschedulable) found.push(A.UpdateNodeTaint);
+  if (!!newNode.spec?.unschedulable !== !!oldNode.spec?.unschedulable && !newNode.spec?.unschedulable)
+    found.push(A.UpdateNodeTaint);
   if (!sameQuantities(oldNode.status?.allocatable, newNode.status?.allocatable)) found.push(A.UpdateNodeAllocatable);
   if (!semanticEqual(newNode.metadata?.labels, oldNode.metadata?.labels)) found.push(A.UpdateNodeLabel);
   if (!semanticEqual(newNode.spec?.taints, oldNode.spec?.taints)) found.push(A.UpdateNodeTaint);
@@ -112,10 +143,14 @@ export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod, isTarget
   const o = computePodResource(oldPod).requests;
   const n = computePodResource(newPod).requests;
   // A request that disappears is a scale down, one that appears a scale up (PodRequests omits zeros).
-  if ((o.milliCPU > 0 && n.milliCPU < o.milliCPU) || (o.memory > 0 && n.memory < o.memory)) found.push(A.UpdatePodScaleDown);
-  if ((n.milliCPU > 0 && n.milliCPU > o.milliCPU) || (n.memory > 0 && n.memory > o.memory)) found.push(A.UpdatePodScaleUp);
-  if ((newPod.spec?.schedulingGates ?? []).length === 0 && (oldPod.spec?.schedulingGates ?? []).length !== 0) found.push(A.UpdatePodSchedulingGatesEliminated);
-  if ((newPod.spec?.tolerations ?? []).length !== (oldPod.spec?.tolerations ?? []).length) found.push(A.UpdatePodToleration);
+  if ((o.milliCPU > 0 && n.milliCPU < o.milliCPU) || (o.memory > 0 && n.memory < o.memory))
+    found.push(A.UpdatePodScaleDown);
+  if ((n.milliCPU > 0 && n.milliCPU > o.milliCPU) || (n.memory > 0 && n.memory > o.memory))
+    found.push(A.UpdatePodScaleUp);
+  if ((newPod.spec?.schedulingGates ?? []).length === 0 && (oldPod.spec?.schedulingGates ?? []).length !== 0)
+    found.push(A.UpdatePodSchedulingGatesEliminated);
+  if ((newPod.spec?.tolerations ?? []).length !== (oldPod.spec?.tolerations ?? []).length)
+    found.push(A.UpdatePodToleration);
   if (found.length === 0) found.push(A.Update);
   return found.map((actionType) => ({ resource, actionType }));
 }
@@ -133,14 +168,19 @@ export function nodeUnschedulableAfterNodeChange(_pod: Pod, oldObj: unknown, new
 }
 
 /** NodeUnschedulable.isSchedulableAfterTargetPodTolerationChange: the pod now tolerates the unschedulable taint. */
-export function nodeUnschedulableAfterTargetPodTolerationChange(_pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+export function nodeUnschedulableAfterTargetPodTolerationChange(
+  _pod: Pod,
+  _oldObj: unknown,
+  newObj: unknown,
+): QueueingHint {
   const t: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
   return tolerationsTolerateTaint(asPod(newObj)!.spec?.tolerations, t) ? 'Queue' : 'QueueSkip';
 }
 
 /** TaintToleration.isSchedulableAfterNodeChange: the node went from an untolerated taint to none. */
 export function taintTolerationAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  const untolerated = (n: Node) => findMatchingUntoleratedTaint(n.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter) !== undefined;
+  const untolerated = (n: Node) =>
+    findMatchingUntoleratedTaint(n.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter) !== undefined;
   const o = asNode(oldObj);
   const was = o ? untolerated(o) : true;
   return was && !untolerated(asNode(newObj)!) ? 'Queue' : 'QueueSkip';
@@ -160,7 +200,12 @@ export function nodePortsAfterAssignedPodDeleted(pod: Pod, oldObj: unknown): Que
   const used = podHostPorts(deleted);
   if (used.length === 0) return 'QueueSkip';
   // fitsPorts: HostPortInfo.CheckConflict, where 0.0.0.0 clashes with every IP.
-  const clash = podHostPorts(pod).some((w) => used.some((u) => u.protocol === w.protocol && u.port === w.port && (u.ip === w.ip || u.ip === '0.0.0.0' || w.ip === '0.0.0.0')));
+  const clash = podHostPorts(pod).some((w) =>
+    used.some(
+      (u) =>
+        u.protocol === w.protocol && u.port === w.port && (u.ip === w.ip || u.ip === '0.0.0.0' || w.ip === '0.0.0.0'),
+    ),
+  );
   return clash ? 'Queue' : 'QueueSkip';
 }
 
@@ -174,7 +219,11 @@ function allocatable(node: Node): Resource {
 function isFit(pod: Pod, node: Node): boolean {
   const req = computePodResource(pod).requests;
   const a = allocatable(node);
-  return a.allowedPodNumber >= 1 && !(req.milliCPU > 0 && req.milliCPU > a.milliCPU) && !(req.memory > 0 && req.memory > a.memory);
+  return (
+    a.allowedPodNumber >= 1 &&
+    !(req.milliCPU > 0 && req.milliCPU > a.milliCPU) &&
+    !(req.memory > 0 && req.memory > a.memory)
+  );
 }
 
 /** NodeResourcesFit.isSchedulableAfterNodeChange: an added node the pod fits, or a node that grew in something the pod asks for. */
@@ -188,7 +237,9 @@ export function nodeResourcesFitAfterNodeChange(pod: Pod, oldObj: unknown, newOb
   const was = allocatable(o);
   const now = allocatable(n);
   if (now.allowedPodNumber > was.allowedPodNumber) return 'Queue';
-  return (req.milliCPU > 0 && now.milliCPU > was.milliCPU) || (req.memory > 0 && now.memory > was.memory) ? 'Queue' : 'QueueSkip';
+  return (req.milliCPU > 0 && now.milliCPU > was.milliCPU) || (req.memory > 0 && now.memory > was.memory)
+    ? 'Queue'
+    : 'QueueSkip';
 }
 
 /** NodeResourcesFit.isSchedulableAfterAssignedPodDelete: any scheduled (or nominated) pod going away may free room. */
@@ -204,7 +255,9 @@ export function nodeResourcesFitAfterAssignedPodScaleDown(pod: Pod, oldObj: unkn
   const want = computePodResource(pod).requests;
   const before = computePodResource(asPod(oldObj)!).requests;
   const after = computePodResource(n).requests;
-  return (want.milliCPU > 0 && before.milliCPU > after.milliCPU) || (want.memory > 0 && before.memory > after.memory) ? 'Queue' : 'QueueSkip';
+  return (want.milliCPU > 0 && before.milliCPU > after.milliCPU) || (want.memory > 0 && before.memory > after.memory)
+    ? 'Queue'
+    : 'QueueSkip';
 }
 
 // PodTopologySpread.getConstraints: the pod's DoNotSchedule constraints, or the system defaults.
@@ -216,7 +269,12 @@ function spreadConstraints(pod: Pod): SpreadConstraint[] {
 // isSchedulableAfterPodLabelChange: the update makes the pod match, or stop matching, a selector.
 function afterPodLabelChange(o: Pod, n: Pod, constraints: SpreadConstraint[]): QueueingHint {
   if (semanticEqual(n.metadata?.labels, o.metadata?.labels)) return 'QueueSkip';
-  return constraints.some((c) => labelSelectorMatches(c.selector, o.metadata?.labels) !== labelSelectorMatches(c.selector, n.metadata?.labels)) ? 'Queue' : 'QueueSkip';
+  return constraints.some(
+    (c) =>
+      labelSelectorMatches(c.selector, o.metadata?.labels) !== labelSelectorMatches(c.selector, n.metadata?.labels),
+  )
+    ? 'Queue'
+    : 'QueueSkip';
 }
 
 /** PodTopologySpread.isSchedulableAfterAssignedPodChange: a pod in the namespace that matches a constraint came, went or changed labels. */
@@ -224,7 +282,9 @@ export function podTopologySpreadAfterAssignedPodChange(pod: Pod, oldObj: unknow
   const o = asPod(oldObj);
   const n = asPod(newObj);
   // involvedInTopologySpreading: scheduled or nominated, and in the pod's namespace.
-  const involved = (p: Pod) => (!!p.spec?.nodeName || !!p.status?.nominatedNodeName) && (p.metadata?.namespace ?? '') === (pod.metadata?.namespace ?? '');
+  const involved = (p: Pod) =>
+    (!!p.spec?.nodeName || !!p.status?.nominatedNodeName) &&
+    (p.metadata?.namespace ?? '') === (pod.metadata?.namespace ?? '');
   if ((n && !involved(n)) || (o && !involved(o))) return 'QueueSkip';
   const constraints = spreadConstraints(pod);
   if (n && o) return afterPodLabelChange(o, n, constraints);
@@ -237,7 +297,11 @@ export function podTopologySpreadAfterTargetPodChange(pod: Pod, oldObj: unknown,
   const o = asPod(oldObj)!;
   const n = asPod(newObj)!;
   const constraints = spreadConstraints(pod);
-  if (!semanticEqual(n.spec?.tolerations, o.spec?.tolerations) && constraints.some((c) => c.nodeTaintsPolicy === 'Honor')) return 'Queue';
+  if (
+    !semanticEqual(n.spec?.tolerations, o.spec?.tolerations) &&
+    constraints.some((c) => c.nodeTaintsPolicy === 'Honor')
+  )
+    return 'Queue';
   return afterPodLabelChange(o, n, constraints);
 }
 
@@ -251,7 +315,9 @@ export function podTopologySpreadAfterNodeChange(pod: Pod, oldObj: unknown, newO
   if (o && n) {
     if (om !== nm) return 'Queue';
     // checkTopologyKeyLabelsChanged, or different taints.
-    const keyChanged = constraints.some((c) => o.metadata?.labels?.[c.topologyKey] !== n.metadata?.labels?.[c.topologyKey]);
+    const keyChanged = constraints.some(
+      (c) => o.metadata?.labels?.[c.topologyKey] !== n.metadata?.labels?.[c.topologyKey],
+    );
     return nm && (keyChanged || !semanticEqual(o.spec?.taints, n.spec?.taints)) ? 'Queue' : 'QueueSkip';
   }
   return (n ? nm : om) ? 'Queue' : 'QueueSkip';
@@ -274,7 +340,11 @@ const ev = (resource: EventResource, actionType: number): ClusterEvent => ({ res
  */
 export const QUEUEING_HINT_MAP: readonly ClusterEventWithHint[] = [
   { plugin: 'NodeUnschedulable', event: ev('Node', A.Add | A.UpdateNodeTaint), hint: nodeUnschedulableAfterNodeChange },
-  { plugin: 'NodeUnschedulable', event: ev('TargetPod', A.UpdatePodToleration), hint: nodeUnschedulableAfterTargetPodTolerationChange },
+  {
+    plugin: 'NodeUnschedulable',
+    event: ev('TargetPod', A.UpdatePodToleration),
+    hint: nodeUnschedulableAfterTargetPodTolerationChange,
+  },
   { plugin: 'NodeName', event: ev('Node', A.Add) },
   { plugin: 'TaintToleration', event: ev('Node', A.Add | A.UpdateNodeTaint), hint: taintTolerationAfterNodeChange },
   // isSchedulableAfterTargetPodTolerationChange always says Queue.
@@ -283,16 +353,39 @@ export const QUEUEING_HINT_MAP: readonly ClusterEventWithHint[] = [
   { plugin: 'NodePorts', event: ev('AssignedPod', A.Delete), hint: nodePortsAfterAssignedPodDeleted },
   { plugin: 'NodePorts', event: ev('Node', A.Add) },
   { plugin: 'NodeResourcesFit', event: ev('AssignedPod', A.Delete), hint: nodeResourcesFitAfterAssignedPodDelete },
-  { plugin: 'NodeResourcesFit', event: ev('Node', A.Add | A.UpdateNodeAllocatable), hint: nodeResourcesFitAfterNodeChange },
-  { plugin: 'NodeResourcesFit', event: ev('AssignedPod', A.UpdatePodScaleDown), hint: nodeResourcesFitAfterAssignedPodScaleDown },
+  {
+    plugin: 'NodeResourcesFit',
+    event: ev('Node', A.Add | A.UpdateNodeAllocatable),
+    hint: nodeResourcesFitAfterNodeChange,
+  },
+  {
+    plugin: 'NodeResourcesFit',
+    event: ev('AssignedPod', A.UpdatePodScaleDown),
+    hint: nodeResourcesFitAfterAssignedPodScaleDown,
+  },
   // isSchedulableAfterTargetPodScaleDown always says Queue.
   { plugin: 'NodeResourcesFit', event: ev('TargetPod', A.UpdatePodScaleDown) },
-  { plugin: 'PodTopologySpread', event: ev('AssignedPod', A.Add | A.UpdatePodLabel | A.Delete), hint: podTopologySpreadAfterAssignedPodChange },
-  { plugin: 'PodTopologySpread', event: ev('TargetPod', A.UpdatePodToleration | A.UpdatePodLabel), hint: podTopologySpreadAfterTargetPodChange },
-  { plugin: 'PodTopologySpread', event: ev('Node', A.Add | A.Delete | A.UpdateNodeLabel | A.UpdateNodeTaint), hint: podTopologySpreadAfterNodeChange },
+  {
+    plugin: 'PodTopologySpread',
+    event: ev('AssignedPod', A.Add | A.UpdatePodLabel | A.Delete),
+    hint: podTopologySpreadAfterAssignedPodChange,
+  },
+  {
+    plugin: 'PodTopologySpread',
+    event: ev('TargetPod', A.UpdatePodToleration | A.UpdatePodLabel),
+    hint: podTopologySpreadAfterTargetPodChange,
+  },
+  {
+    plugin: 'PodTopologySpread',
+    event: ev('Node', A.Add | A.Delete | A.UpdateNodeLabel | A.UpdateNodeTaint),
+    hint: podTopologySpreadAfterNodeChange,
+  },
 ];
 
 /** isEventOfInterest: some plugin registered the event (wildcards always are). */
-export function isEventOfInterest(event: ClusterEvent, map: readonly ClusterEventWithHint[] = QUEUEING_HINT_MAP): boolean {
+export function isEventOfInterest(
+  event: ClusterEvent,
+  map: readonly ClusterEventWithHint[] = QUEUEING_HINT_MAP,
+): boolean {
   return clusterEventIsWildCard(event) || map.some((r) => matchClusterEvents(r.event, event));
 }

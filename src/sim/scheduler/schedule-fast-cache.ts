@@ -16,7 +16,12 @@ export const filterSetsMemo = new WeakMap<FilterPlugin[], Map<number, FilterSets
  * state: what decides the skips) and the previous pod's signature parts: the pods of a burst
  * mostly share them (one template).
  */
-export const lastPass: { sets: FilterSets | undefined; sig: number; pts: boolean; signature: SignatureParts | undefined } = { sets: undefined, sig: 0, pts: false, signature: undefined };
+export const lastPass: {
+  sets: FilterSets | undefined;
+  sig: number;
+  pts: boolean;
+  signature: SignatureParts | undefined;
+} = { sets: undefined, sig: 0, pts: false, signature: undefined };
 
 // Signature key → id. Ids only grow, so clearing the table never makes an old cache entry match a new pod.
 const signatureIds = new Map<string, number>();

@@ -8,16 +8,48 @@
 import type { CycleContext, FilterPlugin, Rng, ScorePlugin } from './framework.ts';
 import type { Pod, Toleration } from './k8s-types.ts';
 import { nodeAffinityFilter } from './node-affinity.ts';
-import { type HostPort, LOCAL_CACHE, type LocalCache, type NodeInfo, computePodResource, podHostPorts } from './node-info.ts';
+import {
+  type HostPort,
+  LOCAL_CACHE,
+  type LocalCache,
+  type NodeInfo,
+  computePodResource,
+  podHostPorts,
+} from './node-info.ts';
 import { nodeName } from './node-name.ts';
 import { nodePorts } from './node-ports.ts';
-import { type NodeSlots, type SlotView, catchUp, forgetSlots, newSlotView, nodeSlots, slotsMatch } from './node-slots.ts';
+import {
+  type NodeSlots,
+  type SlotView,
+  catchUp,
+  forgetSlots,
+  newSlotView,
+  nodeSlots,
+  slotsMatch,
+} from './node-slots.ts';
 import { podTopologySpreadFilter, podTopologySpreadScore } from './pod-topology-spread.ts';
 import { runFilterPluginsWithNominatedPods } from './preemption.ts';
 import {
-  type FilterRecord, type NodeRecord, type ScheduleOptions, type ScheduleResult, DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS,
-  allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult, nominatedFor,
-  numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
+  type FilterRecord,
+  type NodeRecord,
+  type ScheduleOptions,
+  type ScheduleResult,
+  DEFAULT_FILTER_PLUGINS,
+  DEFAULT_SCORE_PLUGINS,
+  allSuccessRecords,
+  failedRecord,
+  failedRecords,
+  fitErrorMessage,
+  narrowNodes,
+  newCycleContext,
+  newFitError,
+  noNodesResult,
+  nominatedFor,
+  numFeasibleNodesToFind,
+  preFilterFitError,
+  runFilterPlugins,
+  runPostFilterPlugins,
+  runPreFilterPlugins,
 } from './profile.ts';
 import { filterSetsMemo, lastPass, signatureIdOf } from './schedule-fast-cache.ts';
 import { mapOf, setOf } from '../util/table.ts';
@@ -27,26 +59,39 @@ import { mapOf, setOf } from '../util/table.ts';
 const SKIPPABLE = mapOf<FilterPlugin, (pod: Pod, ctx: CycleContext) => boolean>([
   [nodeName, (pod) => !pod.spec?.nodeName],
   [nodePorts, (pod) => podHostPorts(pod).length === 0],
-  [nodeAffinityFilter, (pod) => !pod.spec?.nodeSelector && !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution],
+  [
+    nodeAffinityFilter,
+    (pod) =>
+      !pod.spec?.nodeSelector && !pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+  ],
   [podTopologySpreadFilter, (_pod, ctx) => ctx.state['PodTopologySpread'] === undefined],
 ]);
 
 // Plugins whose verdict depends on more than the pod and the one node (they read cluster-wide counts).
 const NON_LOCAL = setOf<FilterPlugin | ScorePlugin>([podTopologySpreadFilter, podTopologySpreadScore]);
 
-export interface FilterSets { active: FilterPlugin[]; local: FilterPlugin[]; global: FilterPlugin[] }
+export interface FilterSets {
+  active: FilterPlugin[];
+  local: FilterPlugin[];
+  global: FilterPlugin[];
+}
 
 /** The filters that run (all with records; else those not skipped), split into node-local and cluster-wide. */
 function filterSets(plugins: FilterPlugin[], full: boolean, pod: Pod, ctx: CycleContext): FilterSets {
   let mask = 0;
-  if (!full) for (let i = 0; i < plugins.length && i < 30; i++) if (SKIPPABLE.get(plugins[i])?.(pod, ctx)) mask |= 1 << i;
+  if (!full)
+    for (let i = 0; i < plugins.length && i < 30; i++) if (SKIPPABLE.get(plugins[i])?.(pod, ctx)) mask |= 1 << i;
   let byMask = filterSetsMemo.get(plugins);
   if (!byMask) filterSetsMemo.set(plugins, (byMask = new Map()));
   let sets = byMask.get(mask);
   if (!sets) {
     // Beyond 30 plugins the mask cannot tell them apart: filter afresh (never memoised).
     const active = full ? plugins : plugins.filter((pl) => !SKIPPABLE.get(pl)?.(pod, ctx));
-    sets = { active, local: active.filter((pl) => !NON_LOCAL.has(pl)), global: active.filter((pl) => NON_LOCAL.has(pl)) };
+    sets = {
+      active,
+      local: active.filter((pl) => !NON_LOCAL.has(pl)),
+      global: active.filter((pl) => NON_LOCAL.has(pl)),
+    };
     if (plugins.length <= 30) byMask.set(mask, sets);
   }
   return sets;
@@ -69,9 +114,17 @@ function filterSetsForSignature(sig: number, pod: Pod, ctx: CycleContext): Filte
 // The previous pod's signature parts: the pods of a burst mostly share them (one template), so
 // comparing field by field against the last pod spares building and hashing the long key.
 export interface SignatureParts {
-  cpu: number; mem: number; nzCPU: number; nzMem: number;
-  nodeName: string; taintReasonWithKey: boolean; priority: number;
-  tolerations: Toleration[] | undefined; nodeSelector: unknown; nodeAffinity: unknown; hostPorts: readonly HostPort[];
+  cpu: number;
+  mem: number;
+  nzCPU: number;
+  nzMem: number;
+  nodeName: string;
+  taintReasonWithKey: boolean;
+  priority: number;
+  tolerations: Toleration[] | undefined;
+  nodeSelector: unknown;
+  nodeAffinity: unknown;
+  hostPorts: readonly HostPort[];
   id: number;
 }
 
@@ -82,9 +135,18 @@ function sameTolerations(a: Toleration[] | undefined, b: Toleration[] | undefine
     const x = a[i];
     const y = b[i];
     // JSON.stringify's view of a toleration: these five fields (undefined ones left out).
-    if (x.key !== y.key || x.operator !== y.operator || x.value !== y.value || x.effect !== y.effect || x.tolerationSeconds !== y.tolerationSeconds) return false;
-    for (const k in x) if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
-    for (const k in y) if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
+    if (
+      x.key !== y.key ||
+      x.operator !== y.operator ||
+      x.value !== y.value ||
+      x.effect !== y.effect ||
+      x.tolerationSeconds !== y.tolerationSeconds
+    )
+      return false;
+    for (const k in x)
+      if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
+    for (const k in y)
+      if (k !== 'key' && k !== 'operator' && k !== 'value' && k !== 'effect' && k !== 'tolerationSeconds') return false;
   }
   return true;
 }
@@ -100,19 +162,42 @@ export function localSignatureId(pod: Pod, taintReasonWithKey: boolean): number 
   const nodeSelector = sp?.nodeSelector;
   const nodeAffinity = sp?.affinity?.nodeAffinity;
   const l = lastPass.signature;
-  if (l && l.cpu === r.requests.milliCPU && l.mem === r.requests.memory && l.nzCPU === r.nonZero.milliCPU && l.nzMem === r.nonZero.memory
-    && l.nodeName === (sp?.nodeName ?? '') && l.taintReasonWithKey === taintReasonWithKey && l.priority === (sp?.priority ?? 0)
-    && nodeSelector === undefined && l.nodeSelector === undefined && nodeAffinity === undefined && l.nodeAffinity === undefined
-    && hostPorts.length === 0 && l.hostPorts.length === 0 && sameTolerations(l.tolerations, sp?.tolerations)) {
+  if (
+    l &&
+    l.cpu === r.requests.milliCPU &&
+    l.mem === r.requests.memory &&
+    l.nzCPU === r.nonZero.milliCPU &&
+    l.nzMem === r.nonZero.memory &&
+    l.nodeName === (sp?.nodeName ?? '') &&
+    l.taintReasonWithKey === taintReasonWithKey &&
+    l.priority === (sp?.priority ?? 0) &&
+    nodeSelector === undefined &&
+    l.nodeSelector === undefined &&
+    nodeAffinity === undefined &&
+    l.nodeAffinity === undefined &&
+    hostPorts.length === 0 &&
+    l.hostPorts.length === 0 &&
+    sameTolerations(l.tolerations, sp?.tolerations)
+  ) {
     return l.id;
   }
-  const key = `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|`
-    + `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(nodeSelector ?? null)}|${JSON.stringify(nodeAffinity ?? null)}|${JSON.stringify(hostPorts)}`;
+  const key =
+    `${r.requests.milliCPU}/${r.requests.memory}/${r.nonZero.milliCPU}/${r.nonZero.memory}|${sp?.nodeName ?? ''}|${taintReasonWithKey}|${sp?.priority ?? 0}|` +
+    `${JSON.stringify(sp?.tolerations ?? null)}|${JSON.stringify(nodeSelector ?? null)}|${JSON.stringify(nodeAffinity ?? null)}|${JSON.stringify(hostPorts)}`;
   const id = signatureIdOf(key);
   lastPass.signature = {
-    cpu: r.requests.milliCPU, mem: r.requests.memory, nzCPU: r.nonZero.milliCPU, nzMem: r.nonZero.memory,
-    nodeName: sp?.nodeName ?? '', taintReasonWithKey, priority: sp?.priority ?? 0,
-    tolerations: sp?.tolerations, nodeSelector, nodeAffinity, hostPorts, id,
+    cpu: r.requests.milliCPU,
+    mem: r.requests.memory,
+    nzCPU: r.nonZero.milliCPU,
+    nzMem: r.nonZero.memory,
+    nodeName: sp?.nodeName ?? '',
+    taintReasonWithKey,
+    priority: sp?.priority ?? 0,
+    tolerations: sp?.tolerations,
+    nodeSelector,
+    nodeAffinity,
+    hostPorts,
+    id,
   };
   return id;
 }
@@ -158,9 +243,17 @@ function flatCacheFor(slots: NodeSlots, nScore: number): FlatCache {
   if (!fc || fc.nScore !== nScore) {
     const n = slots.objs.length;
     fc = {
-      slots, at: new Float64Array(n).fill(-1), sig: new Float64Array(n), fail: new Array(n).fill(undefined),
-      fixed: new Float64Array(n).fill(-1), raw: new Float64Array(n * nScore).fill(-1), nScore,
-      goodSig: 0, good: new Uint8Array(n), bad: n, goodView: newSlotView(n),
+      slots,
+      at: new Float64Array(n).fill(-1),
+      sig: new Float64Array(n),
+      fail: new Array(n).fill(undefined),
+      fixed: new Float64Array(n).fill(-1),
+      raw: new Float64Array(n * nScore).fill(-1),
+      nScore,
+      goodSig: 0,
+      good: new Uint8Array(n),
+      bad: n,
+      goodView: newSlotView(n),
     };
     slots.extra.set('schedule-one/flat', fc);
   }
@@ -195,9 +288,19 @@ function localVerdict(pod: Pod, ni: NodeInfo, ctx: CycleContext, localFilters: F
  * PodTopologySpread in the profile). Returns the number of nodes processed.
  */
 function findFeasibleFlat(
-  pod: Pod, nodes: NodeInfo[], ctx: CycleContext, fc: FlatCache, sig: number, start: number, numNodesToFind: number,
-  localFilters: FilterPlugin[], globalFilters: FilterPlugin[],
-  feasible: NodeInfo[], feasibleIdx: number[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
+  pod: Pod,
+  nodes: NodeInfo[],
+  ctx: CycleContext,
+  fc: FlatCache,
+  sig: number,
+  start: number,
+  numNodesToFind: number,
+  localFilters: FilterPlugin[],
+  globalFilters: FilterPlugin[],
+  feasible: NodeInfo[],
+  feasibleIdx: number[],
+  nodeToStatus: Record<string, FilterRecord>,
+  unschedulable: Set<string>,
 ): number {
   const m = nodes.length;
   const at = fc.at;
@@ -286,7 +389,16 @@ function scratchArray(slot: number, n: number): Float64Array {
  * prioritizeNodes without the per-node records: the same sums in the same order, so the same totals.
  * The result is a scratch array, valid until the next call.
  */
-function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], sig = 0, flat?: { fc: FlatCache; idx: number[] }, capture?: ScoreCapture, pick?: HostPick): ArrayLike<number> {
+function prioritizeTotals(
+  pod: Pod,
+  feasible: NodeInfo[],
+  ctx: CycleContext,
+  plugins: ScorePlugin[],
+  sig = 0,
+  flat?: { fc: FlatCache; idx: number[] },
+  capture?: ScoreCapture,
+  pick?: HostPick,
+): ArrayLike<number> {
   const n = feasible.length;
   const np = plugins.length;
   const totals = scratchArray(0, n);
@@ -302,7 +414,10 @@ function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plu
     const fixed = plugins.filter((pl, p) => active[p] && !pl.normalize && !NON_LOCAL.has(pl));
     const gathered: number[] = [];
     for (let p = 0; p < np; p++) {
-      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) { gathered.push(p); raw[p] = scratchArray(1 + p, n); }
+      if (active[p] && plugins[p].normalize && !NON_LOCAL.has(plugins[p])) {
+        gathered.push(p);
+        raw[p] = scratchArray(1 + p, n);
+      }
     }
     const ng = gathered.length;
     if (flat) {
@@ -352,7 +467,8 @@ function prioritizeTotals(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plu
   }
   // The last plugin summed below: its pass also makes selectHost's, when asked to pick.
   let last = -1;
-  for (let p = np - 1; pick && p >= 0 && last < 0; p--) if (active[p] && !(sig !== 0 && !plugins[p].normalize && !NON_LOCAL.has(plugins[p]))) last = p;
+  for (let p = np - 1; pick && p >= 0 && last < 0; p--)
+    if (active[p] && !(sig !== 0 && !plugins[p].normalize && !NON_LOCAL.has(plugins[p]))) last = p;
   for (let p = 0; p < np; p++) {
     const pl = plugins[p];
     if (!active[p]) continue; // every node scores 0: the totals don't move
@@ -395,7 +511,15 @@ function newScoreCapture(np: number): ScoreCapture {
  * are either inactive (every node 0) or node-local without NormalizeScore (raw = normalized),
  * scored here again. The totals are prioritizeTotals' (the same integers, so the same sums).
  */
-function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[], capture: ScoreCapture, totals: ArrayLike<number>, records: NodeRecord[]): void {
+function fillScoreRecords(
+  pod: Pod,
+  feasible: NodeInfo[],
+  ctx: CycleContext,
+  plugins: ScorePlugin[],
+  capture: ScoreCapture,
+  totals: ArrayLike<number>,
+  records: NodeRecord[],
+): void {
   const n = feasible.length;
   const np = plugins.length;
   for (let i = 0; i < n; i++) records[i].scores = new Array(np);
@@ -407,7 +531,10 @@ function fillScoreRecords(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plu
     for (let i = 0; i < n; i++) {
       let r = 0;
       let v = 0;
-      if (raw !== undefined) { r = raw[i]; v = normalized![i]; } else if (active) v = r = pl.score(pod, feasible[i], ctx);
+      if (raw !== undefined) {
+        r = raw[i];
+        v = normalized![i];
+      } else if (active) v = r = pl.score(pod, feasible[i], ctx);
       records[i].scores[p] = { plugin: pl.name, raw: r, normalized: v, weighted: v * pl.weight };
     }
   }
@@ -468,8 +595,14 @@ function selectHostIndex(totals: ArrayLike<number>, rng: Rng): number {
  * RunFilterPluginsWithNominatedPods over the default filters: `nominated` (pods of equal or higher
  * priority nominated to `ni`) added to a copy of the node first. The first failure, or undefined.
  */
-function filterWithNominated(pod: Pod, ni: NodeInfo, ctx: CycleContext, nominated: Pod[] | undefined): FilterRecord | undefined {
-  const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, n, c, DEFAULT_FILTER_PLUGINS));
+function filterWithNominated(
+  pod: Pod,
+  ni: NodeInfo,
+  ctx: CycleContext,
+  nominated: Pod[] | undefined,
+): FilterRecord | undefined {
+  const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) =>
+    failedRecord(runFilterPlugins(p, n, c, DEFAULT_FILTER_PLUGINS));
   return runFilterPluginsWithNominatedPods(pod, ni, ctx, DEFAULT_FILTER_PLUGINS, nominated, runFilters);
 }
 
@@ -480,9 +613,18 @@ function filterWithNominated(pod: Pod, ni: NodeInfo, ctx: CycleContext, nominate
  * Returns the number of nodes processed.
  */
 function findFeasibleLocal(
-  pod: Pod, nodes: NodeInfo[], ctx: CycleContext, sig: number, start: number, numNodesToFind: number,
-  localFilters: FilterPlugin[], globalFilters: FilterPlugin[], nominated: Record<string, Pod[]> | undefined,
-  feasible: NodeInfo[], nodeToStatus: Record<string, FilterRecord>, unschedulable: Set<string>,
+  pod: Pod,
+  nodes: NodeInfo[],
+  ctx: CycleContext,
+  sig: number,
+  start: number,
+  numNodesToFind: number,
+  localFilters: FilterPlugin[],
+  globalFilters: FilterPlugin[],
+  nominated: Record<string, Pod[]> | undefined,
+  feasible: NodeInfo[],
+  nodeToStatus: Record<string, FilterRecord>,
+  unschedulable: Set<string>,
 ): number {
   const m = nodes.length;
   let processed = 0;
@@ -513,12 +655,24 @@ function findFeasibleLocal(
  * RunFilterPlugins' records for the nodes the walk reached, in its order, rebuilt from the verdicts:
  * every filter's Success, or the successes before the first failure and the failure itself.
  */
-function walkRecords(nodes: NodeInfo[], start: number, processed: number, nodeToStatus: Record<string, FilterRecord>, perNode: NodeRecord[], feasibleRecords: NodeRecord[]): void {
+function walkRecords(
+  nodes: NodeInfo[],
+  start: number,
+  processed: number,
+  nodeToStatus: Record<string, FilterRecord>,
+  perNode: NodeRecord[],
+  feasibleRecords: NodeRecord[],
+): void {
   const m = nodes.length;
   const succ = allSuccessRecords(DEFAULT_FILTER_PLUGINS);
   for (let j = 0, k = start % m; j < processed; j++) {
     const failed = nodeToStatus[nodes[k].name];
-    const rec: NodeRecord = { node: nodes[k].name, filter: failed ? failedRecords(DEFAULT_FILTER_PLUGINS, failed) : succ, scores: [], total: 0 };
+    const rec: NodeRecord = {
+      node: nodes[k].name,
+      filter: failed ? failedRecords(DEFAULT_FILTER_PLUGINS, failed) : succ,
+      scores: [],
+      total: 0,
+    };
     perNode.push(rec);
     if (!failed) feasibleRecords.push(rec);
     if (++k === m) k = 0;
@@ -529,7 +683,12 @@ function walkRecords(nodes: NodeInfo[], start: number, processed: number, nodeTo
  * schedulePod (schedule-one.ts) for the default profile, from the caches: the same result, records,
  * counts and rng draws.
  */
-export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Omit<ScheduleOptions, 'filterPlugins' | 'scorePlugins'> = {}): ScheduleResult {
+export function schedulePodFast(
+  pod: Pod,
+  nodeInfos: NodeInfo[],
+  rng: Rng,
+  opts: Omit<ScheduleOptions, 'filterPlugins' | 'scorePlugins'> = {},
+): ScheduleResult {
   const filterPlugins = DEFAULT_FILTER_PLUGINS;
   const scorePlugins = DEFAULT_SCORE_PLUGINS;
   const n = nodeInfos.length;
@@ -539,9 +698,20 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
   const ctx = newCycleContext(nodeInfos, opts);
   const nodeToStatus: Record<string, FilterRecord> = {};
   const unschedulable = new Set<string>();
-  const postFilter = () => ((opts.preemption ?? true)
-    ? runPostFilterPlugins(pod, nodeInfos, nodeToStatus, ctx, filterPlugins, rng, opts.now ?? 0, opts.nominatedPods, opts.preemptionEvaluator)
-    : undefined);
+  const postFilter = () =>
+    (opts.preemption ?? true)
+      ? runPostFilterPlugins(
+          pod,
+          nodeInfos,
+          nodeToStatus,
+          ctx,
+          filterPlugins,
+          rng,
+          opts.now ?? 0,
+          opts.nominatedPods,
+          opts.preemptionEvaluator,
+        )
+      : undefined;
 
   const pre = runPreFilterPlugins(pod, ctx, filterPlugins);
   if (pre.rejected) {
@@ -557,8 +727,16 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
   if (nominatedNode) {
     const failed = filterWithNominated(pod, nominatedNode, ctx, nominated?.[nominatedNode.name]);
     if (!failed) {
-      const perNode = full ? [{ node: nominatedNode.name, filter: allSuccessRecords(filterPlugins), scores: [], total: 0 }] : [];
-      return { result: { node: nominatedNode.name }, perNode, nextStartNodeIndex: start, evaluatedNodes: 1, feasibleNodes: 1 };
+      const perNode = full
+        ? [{ node: nominatedNode.name, filter: allSuccessRecords(filterPlugins), scores: [], total: 0 }]
+        : [];
+      return {
+        result: { node: nominatedNode.name },
+        perNode,
+        nextStartNodeIndex: start,
+        evaluatedNodes: 1,
+        feasibleNodes: 1,
+      };
     }
     nodeToStatus[nominatedNode.name] = failed;
     unschedulable.add(failed.plugin);
@@ -581,8 +759,36 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
     fc = flatCacheFor(slots, scorePlugins.length);
     // Arrays kept from cycle to cycle (nothing holds on to them after a cycle).
     feasible = flatFeasible;
-    processed = findFeasibleFlat(pod, nodes, ctx, fc, sig, start, numNodesToFind, localFilters, globalFilters, feasible, flatFeasibleIdx, nodeToStatus, unschedulable);
-  } else processed = findFeasibleLocal(pod, nodes, ctx, sig, start, numNodesToFind, localFilters, globalFilters, nominated, feasible, nodeToStatus, unschedulable);
+    processed = findFeasibleFlat(
+      pod,
+      nodes,
+      ctx,
+      fc,
+      sig,
+      start,
+      numNodesToFind,
+      localFilters,
+      globalFilters,
+      feasible,
+      flatFeasibleIdx,
+      nodeToStatus,
+      unschedulable,
+    );
+  } else
+    processed = findFeasibleLocal(
+      pod,
+      nodes,
+      ctx,
+      sig,
+      start,
+      numNodesToFind,
+      localFilters,
+      globalFilters,
+      nominated,
+      feasible,
+      nodeToStatus,
+      unschedulable,
+    );
   const nextStartNodeIndex = (start + processed) % n;
   const perNode: NodeRecord[] = [];
   const feasibleRecords: NodeRecord[] = [];
@@ -603,7 +809,16 @@ export function schedulePodFast(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts:
   if (feasible.length === 1) return { result: { node: feasible[0].name }, perNode, ...counts };
   const capture = full ? newScoreCapture(scorePlugins.length) : undefined;
   const pick: HostPick = { rng, index: -1 };
-  const totals = prioritizeTotals(pod, feasible, ctx, scorePlugins, sig, fc ? { fc, idx: flatFeasibleIdx } : undefined, capture, pick);
+  const totals = prioritizeTotals(
+    pod,
+    feasible,
+    ctx,
+    scorePlugins,
+    sig,
+    fc ? { fc, idx: flatFeasibleIdx } : undefined,
+    capture,
+    pick,
+  );
   if (capture) fillScoreRecords(pod, feasible, ctx, scorePlugins, capture, totals, feasibleRecords);
   return { result: { node: feasible[pick.index].name }, perNode, ...counts };
 }

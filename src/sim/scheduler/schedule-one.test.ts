@@ -59,7 +59,15 @@ describe('selectHost (reservoir sampling)', () => {
   });
   it('a single top node uses no randomness', () => {
     const rng = always(0);
-    expect(selectHost([{ node: 'a', total: 1 }, { node: 'b', total: 3 }], rng)).toBe('b');
+    expect(
+      selectHost(
+        [
+          { node: 'a', total: 1 },
+          { node: 'b', total: 3 },
+        ],
+        rng,
+      ),
+    ).toBe('b');
     expect(rng.calls).toEqual([]);
   });
 });
@@ -97,7 +105,8 @@ describe('schedulePod', () => {
   });
 
   it('breaks ties with the injected rng, deterministically per seed', () => {
-    const pick = (seed: number) => (schedulePod(makePod('p'), workers(), seededRng(seed)).result as { node: string }).node;
+    const pick = (seed: number) =>
+      (schedulePod(makePod('p'), workers(), seededRng(seed)).result as { node: string }).node;
     expect(pick(7)).toBe(pick(7));
     const seen = new Set(Array.from({ length: 40 }, (_, s) => pick(s)));
     expect([...seen].sort()).toEqual(['node-1', 'node-2', 'node-3']);
@@ -123,7 +132,9 @@ describe('schedulePod', () => {
     const nodes = [
       newNodeInfo(makeNode('control-plane', undefined, { taints: [cp] })),
       newNodeInfo(makeNode('node-1', { cpu: '2', memory: '4Gi' })),
-      newNodeInfo(makeNode('node-2', undefined, { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }] })),
+      newNodeInfo(
+        makeNode('node-2', undefined, { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }] }),
+      ),
     ];
     const r = schedulePod(makePod('big', [{ cpu: '3' }]), nodes, seededRng(1));
     const fe = fitErrorOf(r);
@@ -138,7 +149,9 @@ describe('schedulePod', () => {
   it('says "No preemption victims" where evicting could help but nothing has lower priority', () => {
     const nodes = workers();
     for (const ni of nodes) addPod(ni, makePod(`hog-${ni.name}`, [{ cpu: '3500m' }]));
-    const r = schedulePod(makePod('web', [{ cpu: '1', memory: '100Mi' }]), nodes, seededRng(1), { taintReasonWithKey: true });
+    const r = schedulePod(makePod('web', [{ cpu: '1', memory: '100Mi' }]), nodes, seededRng(1), {
+      taintReasonWithKey: true,
+    });
     expect(failedSchedulingMessage(fitErrorOf(r))).toBe(
       '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
     );
@@ -151,7 +164,12 @@ describe('schedulePod', () => {
       newNodeInfo(makeNode('c', undefined, { labels: { disk: 'ssd' } })),
     ];
     addPod(nodes[0], makePod('x', [{ cpu: '900m', memory: '900Mi' }]));
-    const r = schedulePod(makePod('p', [{ cpu: '200m', memory: '200Mi' }], { nodeSelector: { disk: 'hdd' } }), nodes, seededRng(1), { taintReasonWithKey: true });
+    const r = schedulePod(
+      makePod('p', [{ cpu: '200m', memory: '200Mi' }], { nodeSelector: { disk: 'hdd' } }),
+      nodes,
+      seededRng(1),
+      { taintReasonWithKey: true },
+    );
     // b fails NodeUnschedulable before NodeAffinity: the framework stops at the first failing plugin.
     expect(fitErrorOf(r).message).toBe(
       "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) were unschedulable. " +
@@ -161,7 +179,9 @@ describe('schedulePod', () => {
 
   it('names the taint when asked (pre-1.35 wording) and honours preemptionPolicy Never', () => {
     const nodes = [newNodeInfo(makeNode('control-plane', undefined, { taints: [cp] }))];
-    const r = schedulePod(makePod('p', [], { preemptionPolicy: 'Never' }), nodes, seededRng(1), { taintReasonWithKey: true });
+    const r = schedulePod(makePod('p', [], { preemptionPolicy: 'Never' }), nodes, seededRng(1), {
+      taintReasonWithKey: true,
+    });
     expect(fitErrorOf(r).message).toBe(
       '0/1 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: not eligible due to preemptionPolicy=Never.',
     );
@@ -170,22 +190,39 @@ describe('schedulePod', () => {
   it('says where it will preempt when lower-priority pods could be evicted, and nominates that node', () => {
     const nodes = [newNodeInfo(makeNode('node-1', { cpu: '1', memory: '1Gi', pods: '110' }))];
     addPod(nodes[0], makePod('low', [{ cpu: '800m' }], { priority: 0 }));
-    const r = schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1), { preemptionEvaluator: PREEMPTION_EVALUATOR });
+    const r = schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1), {
+      preemptionEvaluator: PREEMPTION_EVALUATOR,
+    });
     // Evaluator.Preempt's success status, prefixed by DefaultPreemption.PostFilter (no full stop).
-    expect(fitErrorOf(r).message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node node-1, preempting 1 victims');
+    expect(fitErrorOf(r).message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node node-1, preempting 1 victims',
+    );
     expect(fitErrorOf(r).nominatedNodeName).toBe('node-1');
     expect(fitErrorOf(r).preemption?.victims.map((p) => p.metadata?.name)).toEqual(['low']);
-    expect(schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1), { preemption: false }).result).toHaveProperty('fitError');
+    expect(
+      schedulePod(makePod('high', [{ cpu: '500m' }], { priority: 1000 }), nodes, seededRng(1), { preemption: false })
+        .result,
+    ).toHaveProperty('fitError');
   });
 
   it('narrows to the node a DaemonSet-style pod pins with matchFields (NodeAffinity PreFilterResult)', () => {
     const pinned = (names: string[][]) =>
       makePod('ds-abcde', [], {
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: names.map((values) => ({ matchFields: [{ key: 'metadata.name', operator: 'In', values }] })) } } },
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: names.map((values) => ({
+                matchFields: [{ key: 'metadata.name', operator: 'In', values }],
+              })),
+            },
+          },
+        },
       });
     const nodes = [
       newNodeInfo(makeNode('node-1')),
-      newNodeInfo(makeNode('node-2', undefined, { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }] })),
+      newNodeInfo(
+        makeNode('node-2', undefined, { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }] }),
+      ),
       newNodeInfo(makeNode('node-3')),
     ];
     const r = schedulePod(pinned([['node-2']]), nodes, seededRng(1));
@@ -196,7 +233,10 @@ describe('schedulePod', () => {
     );
     expect(schedulePod(pinned([['node-3']]), nodes, seededRng(1)).result).toEqual({ node: 'node-3' });
     // Two terms are ORed: both names are candidates.
-    expect(schedulePod(pinned([['node-2'], ['node-3']]), nodes, seededRng(1)).perNode.map((p) => p.node)).toEqual(['node-2', 'node-3']);
+    expect(schedulePod(pinned([['node-2'], ['node-3']]), nodes, seededRng(1)).perNode.map((p) => p.node)).toEqual([
+      'node-2',
+      'node-3',
+    ]);
   });
 
   it('rejects at PreFilter when ANDed name requirements conflict', () => {
@@ -204,13 +244,22 @@ describe('schedulePod', () => {
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }, { key: 'metadata.name', operator: 'In', values: ['node-2'] }] }],
+            nodeSelectorTerms: [
+              {
+                matchFields: [
+                  { key: 'metadata.name', operator: 'In', values: ['node-1'] },
+                  { key: 'metadata.name', operator: 'In', values: ['node-2'] },
+                ],
+              },
+            ],
           },
         },
       },
     });
     const r = schedulePod(pod, [newNodeInfo(makeNode('node-1')), newNodeInfo(makeNode('node-2'))], seededRng(1));
-    expect(fitErrorOf(r).message).toBe('0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.');
+    expect(fitErrorOf(r).message).toBe(
+      '0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    );
   });
 
   it('reports no nodes', () => {
@@ -244,7 +293,6 @@ describe('events and binding', () => {
   });
 });
 
-
 describe('schedulePod properties', () => {
   it('the chosen node passes every filter; otherwise every node has exactly one status', () => {
     fc.assert(
@@ -260,7 +308,10 @@ describe('schedulePod properties', () => {
           const fe = r.result.fitError;
           expect(fe.numAllNodes).toBe(nodes.length);
           expect(Object.keys(fe.nodeToStatus)).toHaveLength(nodes.length);
-          const counted = [...fe.message.split(' preemption:')[0].matchAll(/(?:: |, )(\d+) /g)].reduce((a, m) => a + Number(m[1]), 0);
+          const counted = [...fe.message.split(' preemption:')[0].matchAll(/(?:: |, )(\d+) /g)].reduce(
+            (a, m) => a + Number(m[1]),
+            0,
+          );
           const reasons = Object.values(fe.nodeToStatus).reduce((a, s) => a + s.reasons.length, 0);
           expect(counted).toBe(reasons);
           expect(fe.message.startsWith(`0/${nodes.length} nodes are available: `)).toBe(true);

@@ -8,9 +8,26 @@ import type { Pod } from './k8s-types.ts';
 import type { NodeInfo } from './node-info.ts';
 import { runFilterPluginsWithNominatedPods } from './preemption.ts';
 import {
-  type FilterRecord, type NodeRecord, type ScheduleOptions, type ScheduleResult, type ScoreRecord, DEFAULT_FILTER_PLUGINS, DEFAULT_SCORE_PLUGINS,
-  allSuccessRecords, failedRecord, failedRecords, fitErrorMessage, narrowNodes, newCycleContext, newFitError, noNodesResult,
-  numFeasibleNodesToFind, preFilterFitError, runFilterPlugins, runPostFilterPlugins, runPreFilterPlugins,
+  type FilterRecord,
+  type NodeRecord,
+  type ScheduleOptions,
+  type ScheduleResult,
+  type ScoreRecord,
+  DEFAULT_FILTER_PLUGINS,
+  DEFAULT_SCORE_PLUGINS,
+  allSuccessRecords,
+  failedRecord,
+  failedRecords,
+  fitErrorMessage,
+  narrowNodes,
+  newCycleContext,
+  newFitError,
+  noNodesResult,
+  numFeasibleNodesToFind,
+  preFilterFitError,
+  runFilterPlugins,
+  runPostFilterPlugins,
+  runPreFilterPlugins,
 } from './profile.ts';
 
 /** What findNodesThatFitPod found (framework.Diagnosis with the feasible nodes and the figure's records). */
@@ -50,16 +67,26 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
   if (d.feasible.length === 0) {
     const preemption = opts.preemption ?? true;
     const pf = preemption
-      ? runPostFilterPlugins(pod, nodeInfos, d.nodeToStatus, ctx, filterPlugins, rng, opts.now ?? 0, opts.nominatedPods, opts.preemptionEvaluator)
+      ? runPostFilterPlugins(
+          pod,
+          nodeInfos,
+          d.nodeToStatus,
+          ctx,
+          filterPlugins,
+          rng,
+          opts.now ?? 0,
+          opts.nominatedPods,
+          opts.preemptionEvaluator,
+        )
       : undefined;
     const fitError = d.preFilterRejected
       ? preFilterFitError(n, d.preFilterRejected, d.nodeToStatus, pf)
       : newFitError(pf, {
-        numAllNodes: n,
-        nodeToStatus: d.nodeToStatus,
-        unschedulablePlugins: [...d.unschedulablePlugins].sort(),
-        message: fitErrorMessage(n, d.nodeToStatus, pf?.message ?? ''),
-      });
+          numAllNodes: n,
+          nodeToStatus: d.nodeToStatus,
+          unschedulablePlugins: [...d.unschedulablePlugins].sort(),
+          message: fitErrorMessage(n, d.nodeToStatus, pf?.message ?? ''),
+        });
     return { result: { fitError }, perNode, ...counts };
   }
   // "When only one node after predicate, just use it": no scoring at all.
@@ -72,13 +99,30 @@ export function schedulePod(pod: Pod, nodeInfos: NodeInfo[], rng: Rng, opts: Sch
     rec.scores = scores[i];
     rec.total = totals[i];
   });
-  const node = selectHost(d.feasible.map((ni, i) => ({ node: ni.name, total: totals[i] })), rng);
+  const node = selectHost(
+    d.feasible.map((ni, i) => ({ node: ni.name, total: totals[i] })),
+    rng,
+  );
   return { result: { node }, perNode, ...counts };
 }
 
 /** findNodesThatFitPod: PreFilter, the nominated node first, then the filters over the (narrowed) nodes. */
-function findNodesThatFitPod(pod: Pod, allNodes: NodeInfo[], ctx: CycleContext, plugins: FilterPlugin[], start: number, opts: ScheduleOptions): Diagnosis {
-  const d: Diagnosis = { feasible: [], nodeToStatus: {}, unschedulablePlugins: new Set(), processed: 0, evaluated: 0, perNode: [] };
+function findNodesThatFitPod(
+  pod: Pod,
+  allNodes: NodeInfo[],
+  ctx: CycleContext,
+  plugins: FilterPlugin[],
+  start: number,
+  opts: ScheduleOptions,
+): Diagnosis {
+  const d: Diagnosis = {
+    feasible: [],
+    nodeToStatus: {},
+    unschedulablePlugins: new Set(),
+    processed: 0,
+    evaluated: 0,
+    perNode: [],
+  };
   // Run "prefilter" plugins.
   const pre = runPreFilterPlugins(pod, ctx, plugins);
   if (pre.rejected) {
@@ -112,14 +156,27 @@ function findNodesThatFitPod(pod: Pod, allNodes: NodeInfo[], ctx: CycleContext, 
  * filters in parallel and cancels once enough nodes fit; sequentially that is "stop after the
  * numNodesToFind-th feasible node".
  */
-function findNodesThatPassFilters(pod: Pod, nodes: NodeInfo[], ctx: CycleContext, plugins: FilterPlugin[], start: number, opts: ScheduleOptions, d: Diagnosis): void {
+function findNodesThatPassFilters(
+  pod: Pod,
+  nodes: NodeInfo[],
+  ctx: CycleContext,
+  plugins: FilterPlugin[],
+  start: number,
+  opts: ScheduleOptions,
+  d: Diagnosis,
+): void {
   const m = nodes.length;
   const numNodesToFind = numFeasibleNodesToFind(opts.percentageOfNodesToScore ?? 0, m);
   for (let i = 0; i < m && d.feasible.length < numNodesToFind; i++) {
     const ni = nodes[(start + i) % m];
     const failed = filterNode(pod, ni, ctx, plugins, opts.nominatedPods);
     d.processed++;
-    d.perNode.push({ node: ni.name, filter: failed ? failedRecords(plugins, failed) : allSuccessRecords(plugins), scores: [], total: 0 });
+    d.perNode.push({
+      node: ni.name,
+      filter: failed ? failedRecords(plugins, failed) : allSuccessRecords(plugins),
+      scores: [],
+      total: 0,
+    });
     if (failed) {
       d.nodeToStatus[ni.name] = failed;
       d.unschedulablePlugins.add(failed.plugin);
@@ -128,13 +185,24 @@ function findNodesThatPassFilters(pod: Pod, nodes: NodeInfo[], ctx: CycleContext
 }
 
 /** RunFilterPluginsWithNominatedPods over the profile's filters: the first failure, or undefined when the node fits. */
-function filterNode(pod: Pod, ni: NodeInfo, ctx: CycleContext, plugins: FilterPlugin[], nominatedPods: Record<string, Pod[]> | undefined): FilterRecord | undefined {
+function filterNode(
+  pod: Pod,
+  ni: NodeInfo,
+  ctx: CycleContext,
+  plugins: FilterPlugin[],
+  nominatedPods: Record<string, Pod[]> | undefined,
+): FilterRecord | undefined {
   const runFilters = (p: Pod, n: NodeInfo, c: CycleContext) => failedRecord(runFilterPlugins(p, n, c, plugins));
   return runFilterPluginsWithNominatedPods(pod, ni, ctx, plugins, nominatedPods?.[ni.name], runFilters);
 }
 
 /** prioritizeNodes: PreScore, Score, NormalizeScore, × weight, summed per node. */
-function prioritizeNodes(pod: Pod, feasible: NodeInfo[], ctx: CycleContext, plugins: ScorePlugin[]): { scores: ScoreRecord[][]; totals: number[] } {
+function prioritizeNodes(
+  pod: Pod,
+  feasible: NodeInfo[],
+  ctx: CycleContext,
+  plugins: ScorePlugin[],
+): { scores: ScoreRecord[][]; totals: number[] } {
   const n = feasible.length;
   const scores: ScoreRecord[][] = feasible.map(() => new Array(plugins.length));
   const totals: number[] = new Array(n).fill(0);

@@ -24,4 +24,14 @@ export const podIndexHints = new Map<string, number>();
 export const nodeListCache = new WeakMap<SchedulerState, { version: number; list: NodeInfo[] }>();
 
 /** The memo behind scheduler.ts' listers (behaviour-side, never state). */
-export const listerCache = new WeakMap<SchedulerState, { svcRv: string; rsRv: string; pdbRv: string; services: Service[]; replicaSets: ReplicaSet[]; pdbs: PodDisruptionBudget[] }>();
+export const listerCache = new WeakMap<
+  SchedulerState,
+  {
+    svcRv: string;
+    rsRv: string;
+    pdbRv: string;
+    services: Service[];
+    replicaSets: ReplicaSet[];
+    pdbs: PodDisruptionBudget[];
+  }
+>();

@@ -10,13 +10,19 @@ import { schedulerDef, schedulingRecordOf, type SchedulerState } from './schedul
 
 function podBody(name: string, cpu = '100m', extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'web' } },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'web' } },
     spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '64Mi' } } }], ...extra },
   };
 }
 
 function addNode(w: World, name: string, cpu = '4', extra: Parameters<typeof makeNode>[2] = {}): void {
-  const r = w.kubectl({ verb: 'create', resource: 'nodes', body: makeNode(name, { cpu, memory: '8Gi', pods: '110' }, extra) });
+  const r = w.kubectl({
+    verb: 'create',
+    resource: 'nodes',
+    body: makeNode(name, { cpu, memory: '8Gi', pods: '110' }, extra),
+  });
   expect(r.ok).toBe(true);
 }
 
@@ -48,7 +54,8 @@ function events(w: World): CoreEvent[] {
 }
 
 function schedulerRequests(w: World): { verb: string; path: string; code: number }[] {
-  return w.state.log.filter((r) => r.component === 'scheduler' && r.kind === 'request' && r.verb !== 'GET' && r.verb !== 'WATCH')
+  return w.state.log
+    .filter((r) => r.component === 'scheduler' && r.kind === 'request' && r.verb !== 'GET' && r.verb !== 'WATCH')
     .map((r) => ({ verb: r.verb, path: r.path, code: r.code }));
 }
 
@@ -73,7 +80,9 @@ describe('scheduler', () => {
     w.advance(100);
     expect(w.kubectl({ verb: 'delete', resource: 'nodes', name: 'a1' }).ok).toBe(true);
     w.advance(100);
-    expect(w.kubectl({ verb: 'patch', resource: 'nodes', name: 'c1', body: { metadata: { labels: { [ZONE]: 'z1' } } } }).ok).toBe(true);
+    expect(
+      w.kubectl({ verb: 'patch', resource: 'nodes', name: 'c1', body: { metadata: { labels: { [ZONE]: 'z1' } } } }).ok,
+    ).toBe(true);
     w.advance(100);
     zoned('d1', 'z2');
     w.advance(100);
@@ -100,7 +109,13 @@ describe('scheduler', () => {
     expect(ev.type).toBe('Normal');
     expect(ev.message).toBe(`Successfully assigned default/web-1 to ${p.spec?.nodeName}`);
     // An events.k8s.io/v1 Event read as core/v1: reportingController as reportingComponent, no source.
-    expect(ev).toMatchObject({ source: {}, firstTimestamp: null, action: 'Binding', reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-control-plane' });
+    expect(ev).toMatchObject({
+      source: {},
+      firstTimestamp: null,
+      action: 'Binding',
+      reportingComponent: 'default-scheduler',
+      reportingInstance: 'default-scheduler-control-plane',
+    });
   });
 
   it('keeps the per-node verdicts of the last attempt', () => {
@@ -138,13 +153,19 @@ describe('scheduler', () => {
     addPod(w, podBody('web-big', '2'));
     start(w);
     w.settle(10_000);
-    const msg = '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+    const msg =
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
     const ev = events(w).find((e) => e.reason === 'FailedScheduling')!;
     expect(ev.type).toBe('Warning');
     expect(ev.message).toBe(msg);
     const cond = getPod(w, 'web-big').status?.conditions?.find((c) => c.type === 'PodScheduled');
     // observedGeneration: the pod's generation (PodObservedGenerationTracking), as the real scheduler writes it.
-    expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg, observedGeneration: getPod(w, 'web-big').metadata?.generation ?? -1 });
+    expect(cond).toMatchObject({
+      status: 'False',
+      reason: 'Unschedulable',
+      message: msg,
+      observedGeneration: getPod(w, 'web-big').metadata?.generation ?? -1,
+    });
     expect(getPod(w, 'web-big').metadata?.generation).toBe(1);
     expect(schedulerRequests(w)).toEqual([
       { verb: 'POST', path: '/apis/events.k8s.io/v1/namespaces/default/events', code: 201 },
@@ -166,7 +187,7 @@ describe('scheduler', () => {
     const ev = events(w).find((e) => e.reason === 'FailedScheduling')!;
     expect(ev.message).toBe(
       '0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. ' +
-      'preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.',
+        'preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.',
     );
   });
 
@@ -192,7 +213,13 @@ describe('scheduler', () => {
     w.settle(10_000);
     const placed = ['web-1', 'web-2'].filter((n) => getPod(w, n).spec?.nodeName);
     expect(placed).toHaveLength(1);
-    w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: placed[0], options: { gracePeriodSeconds: 0 } });
+    w.kubectl({
+      verb: 'delete',
+      resource: 'pods',
+      namespace: 'default',
+      name: placed[0],
+      options: { gracePeriodSeconds: 0 },
+    });
     w.advance(3_000);
     const other = placed[0] === 'web-1' ? 'web-2' : 'web-1';
     expect(getPod(w, other).spec?.nodeName).toBe('node-1');
@@ -213,7 +240,10 @@ describe('scheduler', () => {
     it('is not retried when an unrelated node label changes', () => {
       const w = parked();
       const before = lastAttempt(w);
-      expect(w.kubectl({ verb: 'patch', resource: 'nodes', name: 'node-1', body: { metadata: { labels: { disk: 'ssd' } } } }).ok).toBe(true);
+      expect(
+        w.kubectl({ verb: 'patch', resource: 'nodes', name: 'node-1', body: { metadata: { labels: { disk: 'ssd' } } } })
+          .ok,
+      ).toBe(true);
       w.advance(15_000);
       expect(state(w).queue.where['default/big']).toBe('unschedulable');
       expect(lastAttempt(w)).toBe(before);
@@ -227,14 +257,26 @@ describe('scheduler', () => {
       // AssignedPod/Add is no NodeResourcesFit event: still parked, not retried.
       expect(state(w).queue.where['default/big']).toBe('unschedulable');
       expect(before).toBeLessThan(5_000);
-      w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'small', options: { gracePeriodSeconds: 0 } });
+      w.kubectl({
+        verb: 'delete',
+        resource: 'pods',
+        namespace: 'default',
+        name: 'small',
+        options: { gracePeriodSeconds: 0 },
+      });
       w.advance(2_000);
       expect(lastAttempt(w)).toBeGreaterThan(before);
     });
 
     it('is retried, and placed, when its node grows', () => {
       const w = parked();
-      w.kubectl({ verb: 'patch', resource: 'nodes', name: 'node-1', subresource: 'status', body: { status: { allocatable: { cpu: '8' }, capacity: { cpu: '8' } } } });
+      w.kubectl({
+        verb: 'patch',
+        resource: 'nodes',
+        name: 'node-1',
+        subresource: 'status',
+        body: { status: { allocatable: { cpu: '8' }, capacity: { cpu: '8' } } },
+      });
       w.advance(2_000);
       expect(getPod(w, 'big').spec?.nodeName).toBe('node-1');
     });
@@ -243,10 +285,25 @@ describe('scheduler', () => {
       const w = parked();
       addPod(w, podBody('nominated', '6', { priority: 0 }));
       w.advance(2_000);
-      expect(w.kubectl({ verb: 'patch', resource: 'pods', namespace: 'default', name: 'nominated', subresource: 'status', body: { status: { nominatedNodeName: 'node-1' } } }).ok).toBe(true);
+      expect(
+        w.kubectl({
+          verb: 'patch',
+          resource: 'pods',
+          namespace: 'default',
+          name: 'nominated',
+          subresource: 'status',
+          body: { status: { nominatedNodeName: 'node-1' } },
+        }).ok,
+      ).toBe(true);
       w.advance(15_000);
       const before = lastAttempt(w);
-      w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'nominated', options: { gracePeriodSeconds: 0 } });
+      w.kubectl({
+        verb: 'delete',
+        resource: 'pods',
+        namespace: 'default',
+        name: 'nominated',
+        options: { gracePeriodSeconds: 0 },
+      });
       w.advance(2_000);
       expect(lastAttempt(w)).toBeGreaterThan(before);
     });
@@ -275,8 +332,16 @@ describe('scheduler', () => {
     w.advance(5_000);
     expect(getPod(w, 'web-1').metadata?.deletionTimestamp).toBeDefined();
     expect(getPod(w, 'web-2').spec?.nodeName).toBeUndefined();
-    expect(events(w).find((e) => e.reason === 'FailedScheduling')?.message).toMatch(/^0\/1 nodes are available: 1 Insufficient cpu\./);
-    w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'web-1', options: { gracePeriodSeconds: 0 } });
+    expect(events(w).find((e) => e.reason === 'FailedScheduling')?.message).toMatch(
+      /^0\/1 nodes are available: 1 Insufficient cpu\./,
+    );
+    w.kubectl({
+      verb: 'delete',
+      resource: 'pods',
+      namespace: 'default',
+      name: 'web-1',
+      options: { gracePeriodSeconds: 0 },
+    });
     w.advance(3_000);
     expect(getPod(w, 'web-2').spec?.nodeName).toBe('node-1');
   });
@@ -300,7 +365,9 @@ describe('scheduler', () => {
     start(w);
     w.settle(5_000);
     expect(events(w).find((e) => e.reason === 'FailedScheduling')?.message).toBe('no nodes available to schedule pods');
-    expect(getPod(w, 'web-1').status?.conditions?.find((c) => c.type === 'PodScheduled')?.reason).toBe('SchedulerError');
+    expect(getPod(w, 'web-1').status?.conditions?.find((c) => c.type === 'PodScheduled')?.reason).toBe(
+      'SchedulerError',
+    );
   });
 
   it('ignores pods for another scheduler', () => {

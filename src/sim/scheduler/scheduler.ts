@@ -5,8 +5,25 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { Ctx, ComponentDef } from '../world.ts';
-import { informerHandle, isInformerEvent, listAndWatch, memoHandlers, metaNamespaceKey, newInformer, type EventHandlers, type InformerEvent, type InformerState } from '../client-go/informer.ts';
-import { type EventBroadcasterState, type EventBroadcasterTimer, eventf, handleBroadcasterTimer, newEventBroadcaster, startRecordingToSink } from '../client-go/events.ts';
+import {
+  informerHandle,
+  isInformerEvent,
+  listAndWatch,
+  memoHandlers,
+  metaNamespaceKey,
+  newInformer,
+  type EventHandlers,
+  type InformerEvent,
+  type InformerState,
+} from '../client-go/informer.ts';
+import {
+  type EventBroadcasterState,
+  type EventBroadcasterTimer,
+  eventf,
+  handleBroadcasterTimer,
+  newEventBroadcaster,
+  startRecordingToSink,
+} from '../client-go/events.ts';
 import type { InvolvedObject } from '../client-go/record.ts';
 import { rfc3339 } from '../util/names.ts';
 import { KUBE_SCHEDULER_CLIENT } from '../client-go/flowcontrol.ts';
@@ -17,14 +34,29 @@ import { failedSchedulingMessage, scheduledEventMessage, ERR_NO_NODES_AVAILABLE 
 import { schedulePodFast } from './schedule-fast.ts';
 import { podPriority } from './framework.ts';
 import {
-  FLUSH_BACKOFF_Q_INTERVAL_MS, FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, addUnschedulableIfNotPresent, add as queueAdd, done as queueDone,
-  flushBackoffQCompleted, flushUnschedulablePodsLeftover, moveAllToActiveOrBackoffQueue, newSchedulingQueue, pop as queuePop,
-  remove as queueRemove, update as queueUpdate, type SchedulingQueue,
+  FLUSH_BACKOFF_Q_INTERVAL_MS,
+  FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS,
+  addUnschedulableIfNotPresent,
+  add as queueAdd,
+  done as queueDone,
+  flushBackoffQCompleted,
+  flushUnschedulablePodsLeftover,
+  moveAllToActiveOrBackoffQueue,
+  newSchedulingQueue,
+  pop as queuePop,
+  remove as queueRemove,
+  update as queueUpdate,
+  type SchedulingQueue,
 } from './scheduling-queue.ts';
 import { listerCache, nodeListCache, podIndexHints } from './scheduler-cache.ts';
 import {
-  EVENT_ASSIGNED_POD_ADD, EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD, EVENT_NODE_DELETE, nodeSchedulingPropertiesChange,
-  podSchedulingPropertiesChange, type ClusterEvent,
+  EVENT_ASSIGNED_POD_ADD,
+  EVENT_ASSIGNED_POD_DELETE,
+  EVENT_NODE_ADD,
+  EVENT_NODE_DELETE,
+  nodeSchedulingPropertiesChange,
+  podSchedulingPropertiesChange,
+  type ClusterEvent,
 } from './queueing-hints.ts';
 
 /** The profile name: what `spec.schedulerName` must say, and the events' source. */
@@ -115,11 +147,19 @@ export interface PreemptEvent {
 }
 
 /** The scheduler's own timer events. */
-type SchedulerEvent = { type: 'schedule-one' } | { type: 'flush-backoff' } | { type: 'flush-unschedulable' } | PreemptEvent | { type: 'bind' };
+type SchedulerEvent =
+  | { type: 'schedule-one' }
+  | { type: 'flush-backoff' }
+  | { type: 'flush-unschedulable' }
+  | PreemptEvent
+  | { type: 'bind' };
 
 /** An assumed pod whose binding waits on the scheduler's client rate limiter. */
 interface PendingBinding {
-  key: string; node: string; cycle: number; pod: Pod;
+  key: string;
+  node: string;
+  cycle: number;
+  pod: Pod;
   /** The notification that woke the cycle which made it (QueuedPodInfo.cause). */
   cause?: number;
 }
@@ -145,7 +185,10 @@ function informedPodKey(p: Pod): string {
 
 // podKey(a) === podKey(b) without building the strings (names and namespaces hold no '/').
 function sameKey(a: Pod, b: Pod): boolean {
-  return (a.metadata?.name ?? '') === (b.metadata?.name ?? '') && (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
+  return (
+    (a.metadata?.name ?? '') === (b.metadata?.name ?? '') &&
+    (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '')
+  );
 }
 
 function rememberPodIndex(key: string, i: number): void {
@@ -204,12 +247,26 @@ function nodeList(s: SchedulerState): NodeInfo[] {
 
 function listers(s: SchedulerState): { services: Service[]; replicaSets: ReplicaSet[]; pdbs: PodDisruptionBudget[] } {
   const c = listerCache.get(s);
-  if (c && c.svcRv === s.services.resourceVersion && c.rsRv === s.replicaSets.resourceVersion && c.pdbRv === s.pdbs.resourceVersion) return c;
+  if (
+    c &&
+    c.svcRv === s.services.resourceVersion &&
+    c.rsRv === s.replicaSets.resourceVersion &&
+    c.pdbRv === s.pdbs.resourceVersion
+  )
+    return c;
   const fresh = {
-    svcRv: s.services.resourceVersion, rsRv: s.replicaSets.resourceVersion, pdbRv: s.pdbs.resourceVersion,
-    services: Object.keys(s.services.items).sort().map((k) => s.services.items[k]),
-    replicaSets: Object.keys(s.replicaSets.items).sort().map((k) => s.replicaSets.items[k]),
-    pdbs: Object.keys(s.pdbs.items).sort().map((k) => s.pdbs.items[k]),
+    svcRv: s.services.resourceVersion,
+    rsRv: s.replicaSets.resourceVersion,
+    pdbRv: s.pdbs.resourceVersion,
+    services: Object.keys(s.services.items)
+      .sort()
+      .map((k) => s.services.items[k]),
+    replicaSets: Object.keys(s.replicaSets.items)
+      .sort()
+      .map((k) => s.replicaSets.items[k]),
+    pdbs: Object.keys(s.pdbs.items)
+      .sort()
+      .map((k) => s.pdbs.items[k]),
   };
   listerCache.set(s, fresh);
   return fresh;
@@ -224,7 +281,13 @@ function kick(ctx: Ctx<SchedulerState>, delayMs = 0): void {
 }
 
 // MoveAllToActiveOrBackoffQueue with the event's old and new objects, which the hints read.
-function moveAll(ctx: Ctx<SchedulerState>, event: ClusterEvent, oldObj: Node | Pod | undefined, newObj: Node | Pod | undefined, preCheck?: (p: Pod) => boolean): void {
+function moveAll(
+  ctx: Ctx<SchedulerState>,
+  event: ClusterEvent,
+  oldObj: Node | Pod | undefined,
+  newObj: Node | Pod | undefined,
+  preCheck?: (p: Pod) => boolean,
+): void {
   const q = ctx.state.queue;
   // Nothing waits and nothing is in flight: no pod could be moved, and no attempt needs the event.
   if (Object.keys(q.unschedulablePods).length === 0 && Object.keys(q.inFlight).length === 0) return;
@@ -300,8 +363,12 @@ function uncountPod(s: SchedulerState, key: string, pod: Pod): void {
 // What the plugins read from a node: labels (and name, the key), taints, unschedulable, allocatable.
 function samePluginInputs(a: Node, b: Node): boolean {
   const same = <T>(x: T, y: T) => x === y || JSON.stringify(x) === JSON.stringify(y);
-  return a.spec?.unschedulable === b.spec?.unschedulable && same(a.metadata?.labels, b.metadata?.labels)
-    && same(a.spec?.taints, b.spec?.taints) && same(a.status?.allocatable, b.status?.allocatable);
+  return (
+    a.spec?.unschedulable === b.spec?.unschedulable &&
+    same(a.metadata?.labels, b.metadata?.labels) &&
+    same(a.spec?.taints, b.spec?.taints) &&
+    same(a.status?.allocatable, b.status?.allocatable)
+  );
 }
 
 function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
@@ -342,7 +409,10 @@ function nodeHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Node> {
       if (ni) for (const p of ni.pods) delete s.podNode[podKey(p)];
       settleNodeOrder(s);
       delete s.nodeInfos[name];
-      rebuildNodeOrder(s, s.nodeOrder.filter((n) => n !== name));
+      rebuildNodeOrder(
+        s,
+        s.nodeOrder.filter((n) => n !== name),
+      );
     },
   };
 }
@@ -396,7 +466,8 @@ function podHandlers(ctx: Ctx<SchedulerState>): EventHandlers<Pod> {
     // Update asks the rejecting plugins' hints whether the change may help (a status patch cannot).
     if (old) queueUpdate(s.queue, old, pod, ctx.now, key);
     else queueAdd(s.queue, pod, ctx.now, key, ctx.notification);
-    if (old?.status?.nominatedNodeName && old.status.nominatedNodeName !== pod.status?.nominatedNodeName) nominationGone(ctx, old);
+    if (old?.status?.nominatedNodeName && old.status.nominatedNodeName !== pod.status?.nominatedNodeName)
+      nominationGone(ctx, old);
     kick(ctx);
   };
   return {
@@ -430,7 +501,9 @@ function sameForScheduling(a: Pod, b: Pod): boolean {
   const sb = b.spec ?? { containers: [] };
   if (sa === sb) return true;
   const same = <T>(x: T, y: T) => x === y || JSON.stringify(x) === JSON.stringify(y);
-  return same(sa.containers, sb.containers) && same(sa.initContainers, sb.initContainers) && same(sa.overhead, sb.overhead);
+  return (
+    same(sa.containers, sb.containers) && same(sa.initContainers, sb.initContainers) && same(sa.overhead, sb.overhead)
+  );
 }
 
 // ------------------------------------------------------------------ scheduleOne
@@ -452,7 +525,10 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
   // The pod's add woke this first attempt: its requests are noted as caused by that notification
   // (a later attempt, after a backoff or another event, is not). The world clears Ctx.cause after the event.
   const cause = info.cause;
-  if (cause !== undefined) { info.cause = undefined; ctx.cause = cause; } // (assigned, not deleted: the heap's objects keep one shape)
+  if (cause !== undefined) {
+    info.cause = undefined;
+    ctx.cause = cause;
+  } // (assigned, not deleted: the heap's objects keep one shape)
   const key = info.key;
   const pod = s.pods.items[key];
   // skipPodSchedule: deleted, being deleted, or bound meanwhile.
@@ -476,7 +552,14 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     preemptionEvaluator: ctx.parts?.preemption,
   });
   s.nextStartNodeIndex = r.nextStartNodeIndex;
-  const base = { pod: key, t: ctx.now, numAllNodes: nodes.length, evaluatedNodes: r.evaluatedNodes, feasibleNodes: r.feasibleNodes, perNode: r.perNode };
+  const base = {
+    pod: key,
+    t: ctx.now,
+    numAllNodes: nodes.length,
+    evaluatedNodes: r.evaluatedNodes,
+    feasibleNodes: r.feasibleNodes,
+    perNode: r.perNode,
+  };
 
   if ('node' in r.result) {
     const node = r.result.node;
@@ -510,7 +593,13 @@ function scheduleOne(ctx: Ctx<SchedulerState>): void {
     addNominatedPod(s, key, pod, fe.nominatedNodeName);
     recordSchedulerEvent(ctx, pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', message);
     // No nodes at all is an error, not a rejection: reason SchedulerError.
-    patchPodScheduledFalse(ctx, pod, fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable', message, fe.nominatedNodeName);
+    patchPodScheduledFalse(
+      ctx,
+      pod,
+      fe.numAllNodes === 0 ? 'SchedulerError' : 'Unschedulable',
+      message,
+      fe.nominatedNodeName,
+    );
   }
 }
 
@@ -521,7 +610,12 @@ function startPreemption(ctx: Ctx<SchedulerState>, preemptor: Pod, node: string,
   if (keys.length === 0) return;
   const ev: PreemptEvent = {
     type: 'preempt',
-    preemptor: { key: podKey(preemptor), uid: preemptor.metadata?.uid ?? '', priority: podPriority(preemptor), schedulerName: preemptor.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME },
+    preemptor: {
+      key: podKey(preemptor),
+      uid: preemptor.metadata?.uid ?? '',
+      priority: podPriority(preemptor),
+      schedulerName: preemptor.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME,
+    },
     node,
     victims: keys,
   };
@@ -547,7 +641,15 @@ function bindPod(ctx: Ctx<SchedulerState>, key: string, node: string, cycle: num
   const info = s.queue.inFlight[key];
   if (res.code === 404 || res.code === 409 || !info) queueDone(s.queue, key);
   else addUnschedulableIfNotPresent(s.queue, info, cycle, [], ctx.now);
-  recordSchedulerEvent(ctx, pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`);
+  recordSchedulerEvent(
+    ctx,
+    pod,
+    undefined,
+    'Warning',
+    'FailedScheduling',
+    'Scheduling',
+    `running Bind plugin "DefaultBinder": ${res.status.message ?? ''}`,
+  );
 }
 
 // The waiting bindings, in order, as the client's tokens come.
@@ -555,7 +657,10 @@ function bindWaiting(ctx: Ctx<SchedulerState>): void {
   const q = ctx.state.bindings;
   while (q?.length) {
     const wait = ctx.throttle();
-    if (wait > 0) { ctx.schedule(wait, { type: 'bind' } satisfies SchedulerEvent); return; }
+    if (wait > 0) {
+      ctx.schedule(wait, { type: 'bind' } satisfies SchedulerEvent);
+      return;
+    }
     const b = q.shift()!;
     ctx.cause = b.cause;
     bindPod(ctx, b.key, b.node, b.cycle, b.pod);
@@ -568,7 +673,15 @@ function bindWaiting(ctx: Ctx<SchedulerState>): void {
  * fwk.EventRecorder().Eventf(regarding, related, type, reason, action, note): an events.k8s.io/v1
  * Event from `default-scheduler` (a repeat becomes a series).
  */
-export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: InvolvedObject, related: InvolvedObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void {
+export function recordSchedulerEvent(
+  ctx: Ctx<SchedulerState>,
+  regarding: InvolvedObject,
+  related: InvolvedObject | undefined,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  action: string,
+  note: string,
+): void {
   eventf(ctx, ctx.state.recorder, regarding, related, type, reason, action, note);
 }
 
@@ -577,15 +690,39 @@ export function recordSchedulerEvent(ctx: Ctx<SchedulerState>, regarding: Involv
 // nomination does (a ModeOverride NominatingInfo naming another node than the pod's).
 // The condition carries the pod's generation (CalculatePodConditionObservedGeneration, with
 // PodObservedGenerationTracking on by default since 1.34), and a new generation is a change.
-function patchPodScheduledFalse(ctx: Ctx<SchedulerState>, pod: Pod, reason: string, message: string, nominatedNodeName?: string): void {
+function patchPodScheduledFalse(
+  ctx: Ctx<SchedulerState>,
+  pod: Pod,
+  reason: string,
+  message: string,
+  nominatedNodeName?: string,
+): void {
   const cur = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
   const observedGeneration = pod.metadata?.generation;
-  const conditionNeedsUpdate = !(cur && cur.status === 'False' && cur.reason === reason && cur.message === message && (cur as { observedGeneration?: number }).observedGeneration === observedGeneration);
+  const conditionNeedsUpdate = !(
+    cur &&
+    cur.status === 'False' &&
+    cur.reason === reason &&
+    cur.message === message &&
+    (cur as { observedGeneration?: number }).observedGeneration === observedGeneration
+  );
   const nnnNeedsUpdate = nominatedNodeName !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominatedNodeName;
   if (!conditionNeedsUpdate && !nnnNeedsUpdate) return;
-  const lastTransitionTime = cur && cur.status === 'False' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now);
+  const lastTransitionTime =
+    cur && cur.status === 'False' && cur.lastTransitionTime ? cur.lastTransitionTime : rfc3339(ctx.now);
   const status: Record<string, unknown> = {};
-  if (conditionNeedsUpdate) status.conditions = [{ type: 'PodScheduled', ...(observedGeneration ? { observedGeneration } : {}), status: 'False', reason, message, lastProbeTime: null, lastTransitionTime }];
+  if (conditionNeedsUpdate)
+    status.conditions = [
+      {
+        type: 'PodScheduled',
+        ...(observedGeneration ? { observedGeneration } : {}),
+        status: 'False',
+        reason,
+        message,
+        lastProbeTime: null,
+        lastTransitionTime,
+      },
+    ];
   if (nnnNeedsUpdate) status.nominatedNodeName = nominatedNodeName === '' ? null : nominatedNodeName;
   ctx.api.patch('pods', pod.metadata?.namespace, pod.metadata?.name ?? '', { status }, 'status');
 }
@@ -629,7 +766,9 @@ export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBro
     listAndWatch(ctx, s.pods, memoHandlers(ctx, podHandlers));
     ctx.schedule(FLUSH_BACKOFF_Q_INTERVAL_MS, { type: 'flush-backoff' } satisfies SchedulerEvent, { recurring: true });
     startRecordingToSink(ctx);
-    ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, { recurring: true });
+    ctx.schedule(FLUSH_UNSCHEDULABLE_PODS_INTERVAL_MS, { type: 'flush-unschedulable' } satisfies SchedulerEvent, {
+      recurring: true,
+    });
     return s;
   },
   handle(event, ctx) {
@@ -666,7 +805,8 @@ export const schedulerDef: ComponentDef<SchedulerState, InformerEvent | EventBro
         kick(ctx);
         break;
       // The informers' and the event broadcaster's own events, handled above.
-      default: break;
+      default:
+        break;
     }
   },
 };

@@ -18,7 +18,12 @@ import {
 } from './scheduling-queue.ts';
 import { makeNode, makePod, tol } from '../testing/scheduler.ts';
 import {
-  ActionType, EVENT_ASSIGNED_POD_ADD, EVENT_ASSIGNED_POD_DELETE, EVENT_FORCE_ACTIVATE, EVENT_NODE_ADD, EVENT_UNSCHEDULABLE_TIMEOUT,
+  ActionType,
+  EVENT_ASSIGNED_POD_ADD,
+  EVENT_ASSIGNED_POD_DELETE,
+  EVENT_FORCE_ACTIVATE,
+  EVENT_NODE_ADD,
+  EVENT_UNSCHEDULABLE_TIMEOUT,
   nodeSchedulingPropertiesChange,
 } from './queueing-hints.ts';
 
@@ -57,7 +62,9 @@ describe('backoff', () => {
   it('doubles from 1 s and caps at 10 s (TestBackoffPod / calculateBackoffDuration)', () => {
     const q = newSchedulingQueue();
     const info = { key: 'k', pod: makePod('p'), timestamp: 0, attempts: 0, unschedulablePlugins: ['NodeResourcesFit'] };
-    const got = [0, 1, 2, 3, 4, 5, 6].map((unschedulableCount) => calculateBackoffDuration(q, { ...info, unschedulableCount }));
+    const got = [0, 1, 2, 3, 4, 5, 6].map((unschedulableCount) =>
+      calculateBackoffDuration(q, { ...info, unschedulableCount }),
+    );
     expect(got).toEqual([0, 1000, 2000, 4000, 8000, 10000, 10000]);
     // After an error the errors in a row count instead.
     expect(calculateBackoffDuration(q, { ...info, unschedulableCount: 4, consecutiveErrorsCount: 1 })).toBe(1000);
@@ -104,21 +111,32 @@ describe('unschedulable pods', () => {
     const q = failed(['NodeResourcesFit']);
     expect(pendingCount(q).unschedulable).toBe(1);
     // Only PodTopologySpread registers AssignedPod/Add.
-    expect(moveAllToActiveOrBackoffQueue(q, EVENT_ASSIGNED_POD_ADD, undefined, makePod('x', [], { nodeName: 'n' }), 5000)).toEqual([]);
+    expect(
+      moveAllToActiveOrBackoffQueue(q, EVENT_ASSIGNED_POD_ADD, undefined, makePod('x', [], { nodeName: 'n' }), 5000),
+    ).toEqual([]);
     // A node label change is registered by NodeAffinity and PodTopologySpread, not NodeResourcesFit.
     const n = makeNode('n');
     const relabelled = makeNode('n', undefined, { labels: { disk: 'ssd' } });
-    for (const e of nodeSchedulingPropertiesChange(relabelled, n)) expect(moveAllToActiveOrBackoffQueue(q, e, n, relabelled, 5000)).toEqual([]);
+    for (const e of nodeSchedulingPropertiesChange(relabelled, n))
+      expect(moveAllToActiveOrBackoffQueue(q, e, n, relabelled, 5000)).toEqual([]);
     // NodeResourcesFit's hint: a deleted pod that was not scheduled frees nothing.
     expect(moveAllToActiveOrBackoffQueue(q, EVENT_ASSIGNED_POD_DELETE, makePod('x'), undefined, 5000)).toEqual([]);
-    expect(moveAllToActiveOrBackoffQueue(q, EVENT_ASSIGNED_POD_DELETE, makePod('x', [], { nodeName: 'n' }), undefined, 5000)).toEqual(['default/p']);
+    expect(
+      moveAllToActiveOrBackoffQueue(q, EVENT_ASSIGNED_POD_DELETE, makePod('x', [], { nodeName: 'n' }), undefined, 5000),
+    ).toEqual(['default/p']);
     expect(pendingCount(q).active).toBe(1); // backoff (1 s) already over at 5 s
   });
 
   it('go to backoffQ when the event comes while still backing off (queueAfterBackoff)', () => {
     const q = failed(['TaintToleration'], 0);
     const tainted = makeNode('n', undefined, { taints: [{ key: 'k', effect: 'NoSchedule' }] });
-    moveAllToActiveOrBackoffQueue(q, { resource: 'Node', actionType: ActionType.UpdateNodeTaint }, tainted, makeNode('n'), 500);
+    moveAllToActiveOrBackoffQueue(
+      q,
+      { resource: 'Node', actionType: ActionType.UpdateNodeTaint },
+      tainted,
+      makeNode('n'),
+      500,
+    );
     expect(pendingCount(q)).toEqual({ active: 0, backoff: 1, unschedulable: 0 });
   });
 
@@ -132,16 +150,43 @@ describe('unschedulable pods', () => {
   });
 
   it('isPodWorthRequeuing asks only the rejecting plugins; wildcard events and no rejector requeue after backoff', () => {
-    const info = { key: 'default/p', pod: makePod('p'), timestamp: 0, attempts: 1, unschedulablePlugins: ['NodeAffinity'] };
-    const add = (labels: Record<string, string>) => isPodWorthRequeuing({ ...info, pod: makePod('p', [], { nodeSelector: { a: 'b' } }) }, EVENT_NODE_ADD, undefined, makeNode('n', undefined, { labels }));
+    const info = {
+      key: 'default/p',
+      pod: makePod('p'),
+      timestamp: 0,
+      attempts: 1,
+      unschedulablePlugins: ['NodeAffinity'],
+    };
+    const add = (labels: Record<string, string>) =>
+      isPodWorthRequeuing(
+        { ...info, pod: makePod('p', [], { nodeSelector: { a: 'b' } }) },
+        EVENT_NODE_ADD,
+        undefined,
+        makeNode('n', undefined, { labels }),
+      );
     expect(add({ a: 'b' })).toBe(QueueingStrategy.queueAfterBackoff);
     expect(add({ a: 'c' })).toBe(QueueingStrategy.queueSkip);
-    expect(isPodWorthRequeuing({ ...info, unschedulablePlugins: ['NodeResourcesFit'] }, { resource: 'Node', actionType: ActionType.UpdateNodeLabel }, makeNode('n'), makeNode('n'))).toBe(QueueingStrategy.queueSkip);
-    expect(isPodWorthRequeuing({ ...info, unschedulablePlugins: [] }, EVENT_NODE_ADD, undefined, makeNode('n'))).toBe(QueueingStrategy.queueAfterBackoff);
-    expect(isPodWorthRequeuing(info, EVENT_UNSCHEDULABLE_TIMEOUT, undefined, undefined)).toBe(QueueingStrategy.queueAfterBackoff);
+    expect(
+      isPodWorthRequeuing(
+        { ...info, unschedulablePlugins: ['NodeResourcesFit'] },
+        { resource: 'Node', actionType: ActionType.UpdateNodeLabel },
+        makeNode('n'),
+        makeNode('n'),
+      ),
+    ).toBe(QueueingStrategy.queueSkip);
+    expect(isPodWorthRequeuing({ ...info, unschedulablePlugins: [] }, EVENT_NODE_ADD, undefined, makeNode('n'))).toBe(
+      QueueingStrategy.queueAfterBackoff,
+    );
+    expect(isPodWorthRequeuing(info, EVENT_UNSCHEDULABLE_TIMEOUT, undefined, undefined)).toBe(
+      QueueingStrategy.queueAfterBackoff,
+    );
     // ForceActivate naming another pod is not for this one.
-    expect(isPodWorthRequeuing(info, EVENT_FORCE_ACTIVATE, undefined, makePod('other'))).toBe(QueueingStrategy.queueSkip);
-    expect(isPodWorthRequeuing(info, EVENT_FORCE_ACTIVATE, undefined, makePod('p'))).toBe(QueueingStrategy.queueAfterBackoff);
+    expect(isPodWorthRequeuing(info, EVENT_FORCE_ACTIVATE, undefined, makePod('other'))).toBe(
+      QueueingStrategy.queueSkip,
+    );
+    expect(isPodWorthRequeuing(info, EVENT_FORCE_ACTIVATE, undefined, makePod('p'))).toBe(
+      QueueingStrategy.queueAfterBackoff,
+    );
   });
 });
 

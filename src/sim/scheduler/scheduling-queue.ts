@@ -1,8 +1,14 @@
 import type { Pod } from './k8s-types.ts';
 import { podPriority } from './framework.ts';
 import {
-  EVENT_UNSCHEDULABLE_TIMEOUT, QUEUEING_HINT_MAP, clusterEventIsWildCard, isEventOfInterest, matchClusterEvents,
-  podSchedulingPropertiesChange, type ClusterEvent, type ClusterEventWithHint,
+  EVENT_UNSCHEDULABLE_TIMEOUT,
+  QUEUEING_HINT_MAP,
+  clusterEventIsWildCard,
+  isEventOfInterest,
+  matchClusterEvents,
+  podSchedulingPropertiesChange,
+  type ClusterEvent,
+  type ClusterEventWithHint,
 } from './queueing-hints.ts';
 
 // pkg/scheduler/backend/queue (PriorityQueue) as plain data: activeQ (a heap ordered by
@@ -90,7 +96,11 @@ function podKey(pod: Pod): string {
 }
 
 /** An empty queue with Kubernetes' default backoff settings. */
-export function newSchedulingQueue(opts: Partial<Pick<SchedulingQueue, 'podInitialBackoffMs' | 'podMaxBackoffMs' | 'podMaxInUnschedulablePodsDurationMs'>> = {}): SchedulingQueue {
+export function newSchedulingQueue(
+  opts: Partial<
+    Pick<SchedulingQueue, 'podInitialBackoffMs' | 'podMaxBackoffMs' | 'podMaxInUnschedulablePodsDurationMs'>
+  > = {},
+): SchedulingQueue {
   return {
     activeQ: [],
     backoffQ: [],
@@ -102,7 +112,8 @@ export function newSchedulingQueue(opts: Partial<Pick<SchedulingQueue, 'podIniti
     schedulingCycle: 0,
     podInitialBackoffMs: opts.podInitialBackoffMs ?? DEFAULT_POD_INITIAL_BACKOFF_MS,
     podMaxBackoffMs: opts.podMaxBackoffMs ?? DEFAULT_POD_MAX_BACKOFF_MS,
-    podMaxInUnschedulablePodsDurationMs: opts.podMaxInUnschedulablePodsDurationMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS,
+    podMaxInUnschedulablePodsDurationMs:
+      opts.podMaxInUnschedulablePodsDurationMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS,
   };
 }
 
@@ -164,8 +175,14 @@ function heapFix<T>(h: T[], i: number, less: (a: T, b: T) => boolean): void {
     const r = l + 1;
     let m = i;
     let best = x;
-    if (l < n && less(h[l], best)) { m = l; best = h[l]; }
-    if (r < n && less(h[r], best)) { m = r; best = h[r]; }
+    if (l < n && less(h[l], best)) {
+      m = l;
+      best = h[l];
+    }
+    if (r < n && less(h[r], best)) {
+      m = r;
+      best = h[r];
+    }
     if (m === i) break;
     h[i] = best;
     i = m;
@@ -238,7 +255,14 @@ function toBackoff(q: SchedulingQueue, info: QueuedPodInfo): void {
  */
 export function add(q: SchedulingQueue, pod: Pod, now: number, key = podKey(pod), cause?: number): void {
   if (contains(q, key)) return;
-  const info: QueuedPodInfo = { key, pod, timestamp: now, attempts: 0, unschedulablePlugins: [], priority: podPriority(pod) };
+  const info: QueuedPodInfo = {
+    key,
+    pod,
+    timestamp: now,
+    attempts: 0,
+    unschedulablePlugins: [],
+    priority: podPriority(pod),
+  };
   if (cause !== undefined) info.cause = cause;
   toActive(q, info);
 }
@@ -283,7 +307,13 @@ function isPodBackingoff(q: SchedulingQueue, info: QueuedPodInfo, now: number): 
  * those) about one event. A Queue from a Pending plugin skips backoff; from an unschedulable one it
  * waits out the backoff. A pod no plugin rejected, and any wildcard event, requeue after backoff.
  */
-export function isPodWorthRequeuing(info: QueuedPodInfo, event: ClusterEvent, oldObj: unknown, newObj: unknown, map: readonly ClusterEventWithHint[] = QUEUEING_HINT_MAP): Strategy {
+export function isPodWorthRequeuing(
+  info: QueuedPodInfo,
+  event: ClusterEvent,
+  oldObj: unknown,
+  newObj: unknown,
+  map: readonly ClusterEventWithHint[] = QUEUEING_HINT_MAP,
+): Strategy {
   const pending = info.pendingPlugins ?? [];
   if (info.unschedulablePlugins.length === 0 && pending.length === 0) return QueueingStrategy.queueAfterBackoff;
   if (clusterEventIsWildCard(event)) {
@@ -307,7 +337,8 @@ export function isPodWorthRequeuing(info: QueuedPodInfo, event: ClusterEvent, ol
 
 /** determineSchedulingHintForInFlightPod: the best strategy over the events received since the pod was popped. */
 function determineSchedulingHintForInFlightPod(q: SchedulingQueue, info: QueuedPodInfo): Strategy {
-  if (info.unschedulablePlugins.length === 0 && (info.pendingPlugins ?? []).length === 0) return QueueingStrategy.queueAfterBackoff;
+  if (info.unschedulablePlugins.length === 0 && (info.pendingPlugins ?? []).length === 0)
+    return QueueingStrategy.queueAfterBackoff;
   const l = q.inFlightEvents;
   const from = l.findIndex((e) => 'pod' in e && e.pod === info.key);
   // Not popped through this queue: nothing to judge by, so retry after backoff (as on the error path).
@@ -331,7 +362,14 @@ function determineSchedulingHintForInFlightPod(q: SchedulingQueue, info: QueuedP
  * unschedulablePods when none could help, else backoffQ or activeQ (a pod no plugin rejected, as
  * after a binding error, always retries after backoff).
  */
-export function addUnschedulableIfNotPresent(q: SchedulingQueue, info: QueuedPodInfo, _podSchedulingCycle: number, unschedulablePlugins: string[], now: number, pendingPlugins: string[] = []): void {
+export function addUnschedulableIfNotPresent(
+  q: SchedulingQueue,
+  info: QueuedPodInfo,
+  _podSchedulingCycle: number,
+  unschedulablePlugins: string[],
+  now: number,
+  pendingPlugins: string[] = [],
+): void {
   if (!contains(q, info.key) || q.where[info.key] === 'inFlight') {
     delete q.where[info.key];
     if (unschedulablePlugins.length === 0 && pendingPlugins.length === 0) {
@@ -368,12 +406,27 @@ function requeueWithQueueingStrategy(q: SchedulingQueue, info: QueuedPodInfo, st
  * in key order for determinism, goes to backoffQ or activeQ; `preCheck` narrows the pods asked. An
  * event while pods are in flight is kept for them. Returns the keys moved.
  */
-export function moveAllToActiveOrBackoffQueue(q: SchedulingQueue, event: ClusterEvent, oldObj: unknown, newObj: unknown, now: number, preCheck?: (pod: Pod) => boolean): string[] {
+export function moveAllToActiveOrBackoffQueue(
+  q: SchedulingQueue,
+  event: ClusterEvent,
+  oldObj: unknown,
+  newObj: unknown,
+  now: number,
+  preCheck?: (pod: Pod) => boolean,
+): string[] {
   if (!isEventOfInterest(event)) return [];
   return moveToActiveOrBackoffQueue(q, Object.keys(q.unschedulablePods).sort(), event, oldObj, newObj, now, preCheck);
 }
 
-function moveToActiveOrBackoffQueue(q: SchedulingQueue, keys: string[], event: ClusterEvent, oldObj: unknown, newObj: unknown, now: number, preCheck?: (pod: Pod) => boolean): string[] {
+function moveToActiveOrBackoffQueue(
+  q: SchedulingQueue,
+  keys: string[],
+  event: ClusterEvent,
+  oldObj: unknown,
+  newObj: unknown,
+  now: number,
+  preCheck?: (pod: Pod) => boolean,
+): string[] {
   const moved: string[] = [];
   for (const key of keys) {
     const info = q.unschedulablePods[key];
@@ -406,8 +459,12 @@ export function flushBackoffQCompleted(q: SchedulingQueue, now: number): string[
 
 /** flushUnschedulablePodsLeftover: pods unschedulable for longer than 5 min are retried anyway (UnschedulableTimeout). */
 export function flushUnschedulablePodsLeftover(q: SchedulingQueue, now: number): string[] {
-  const old = Object.keys(q.unschedulablePods).sort().filter((k) => now - q.unschedulablePods[k].timestamp > q.podMaxInUnschedulablePodsDurationMs);
-  return old.length > 0 ? moveToActiveOrBackoffQueue(q, old, EVENT_UNSCHEDULABLE_TIMEOUT, undefined, undefined, now) : [];
+  const old = Object.keys(q.unschedulablePods)
+    .sort()
+    .filter((k) => now - q.unschedulablePods[k].timestamp > q.podMaxInUnschedulablePodsDurationMs);
+  return old.length > 0
+    ? moveToActiveOrBackoffQueue(q, old, EVENT_UNSCHEDULABLE_TIMEOUT, undefined, undefined, now)
+    : [];
 }
 
 /** The earliest backoff expiry, so the simulation knows when the next flush matters. */
@@ -430,7 +487,8 @@ export function update(q: SchedulingQueue, oldPod: Pod, pod: Pod, now: number, k
   const where = q.where[key];
   if (where === 'inFlight') {
     // addEventsIfPodInFlight.
-    for (const event of podSchedulingPropertiesChange(pod, oldPod, true)) q.inFlightEvents.push({ event, oldObj: oldPod, newObj: pod });
+    for (const event of podSchedulingPropertiesChange(pod, oldPod, true))
+      q.inFlightEvents.push({ event, oldObj: oldPod, newObj: pod });
     setPod(q.inFlight[key], pod);
     return;
   }
@@ -479,5 +537,9 @@ function removeFromBackoff(q: SchedulingQueue, key: string): QueuedPodInfo {
 
 /** Number of pods pending in the sub-queues (both backoff heaps together; not counting in-flight). */
 export function pendingCount(q: SchedulingQueue): { active: number; backoff: number; unschedulable: number } {
-  return { active: q.activeQ.length, backoff: q.backoffQ.length + q.errorBackoffQ.length, unschedulable: Object.keys(q.unschedulablePods).length };
+  return {
+    active: q.activeQ.length,
+    backoff: q.backoffQ.length + q.errorBackoffQ.length,
+    unschedulable: Object.keys(q.unschedulablePods).length,
+  };
 }

@@ -29,7 +29,10 @@ export function toleratesTaint(t: Toleration, taint: Pick<Taint, 'key' | 'value'
 }
 
 /** TolerationsTolerateTaint: any toleration tolerates the taint. */
-export function tolerationsTolerateTaint(tolerations: Toleration[] | undefined, taint: Pick<Taint, 'key' | 'value' | 'effect'>): boolean {
+export function tolerationsTolerateTaint(
+  tolerations: Toleration[] | undefined,
+  taint: Pick<Taint, 'key' | 'value' | 'effect'>,
+): boolean {
   for (const t of tolerations ?? []) if (toleratesTaint(t, taint)) return true;
   return false;
 }
@@ -56,7 +59,11 @@ export function findMatchingUntoleratedTaint(
 export const taintTolerationFilter: FilterPlugin = {
   name: 'TaintToleration',
   filter(pod, nodeInfo, ctx) {
-    const taint = findMatchingUntoleratedTaint(nodeInfo.node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaintsFilter);
+    const taint = findMatchingUntoleratedTaint(
+      nodeInfo.node.spec?.taints,
+      pod.spec?.tolerations,
+      doNotScheduleTaintsFilter,
+    );
     if (!taint) return SUCCESS;
     const reason = ctx.taintReasonWithKey ? untoleratedTaintReasonWithKey(taint) : ERR_REASON_UNTOLERATED;
     return newStatus('UnschedulableAndUnresolvable', reason);
@@ -64,7 +71,10 @@ export const taintTolerationFilter: FilterPlugin = {
 };
 
 /** countIntolerableTaintsPreferNoSchedule, with the pod's ''/PreferNoSchedule tolerations only. */
-function countIntolerableTaintsPreferNoSchedule(taints: Taint[] | undefined, tolerations: Toleration[] | undefined): number {
+function countIntolerableTaintsPreferNoSchedule(
+  taints: Taint[] | undefined,
+  tolerations: Toleration[] | undefined,
+): number {
   if (!taints || taints.length === 0) return 0;
   const prefer = (tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
   let n = 0;

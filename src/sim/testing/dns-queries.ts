@@ -7,10 +7,20 @@ import { CLUSTER_DOMAIN } from '../net/coredns.ts';
 import { podResolvConf, searchCandidates, searchListOf } from '../net/dns.ts';
 
 /** A name looked up through the search path of a pod in `namespace`, and the names its resolver asks. */
-export interface DnsLookup { namespace: string; name: string; search: string[]; candidates: string[] }
+export interface DnsLookup {
+  namespace: string;
+  name: string;
+  search: string[];
+  candidates: string[];
+}
 
 /** What the queries are made from: the objects the CoreDNS plugin holds, and the pods to ask from. */
-export interface DnsWorld { namespaces: string[]; services: Service[]; slices: EndpointSlice[]; pods: Pod[] }
+export interface DnsWorld {
+  namespaces: string[];
+  services: Service[];
+  slices: EndpointSlice[];
+  pods: Pod[];
+}
 
 const dashed = (ip: string): string => ip.replace(/\./g, '-');
 const byName = <T extends { metadata?: { namespace?: string; name?: string } }>(a: T, b: T): number => {
@@ -28,11 +38,15 @@ const byName = <T extends { metadata?: { namespace?: string; name?: string } }>(
 export function dnsQueries(w: DnsWorld, lookups: DnsLookup[]): string[] {
   const z = CLUSTER_DOMAIN;
   const out: string[] = [];
-  const add = (n: string) => { if (!out.includes(n)) out.push(n); };
+  const add = (n: string) => {
+    if (!out.includes(n)) out.push(n);
+  };
   for (const s of [...w.services].sort(byName)) add(`${s.metadata!.name}.${s.metadata!.namespace}.svc.${z}`);
   for (const sl of [...w.slices].sort(byName)) {
     const svc = sl.metadata?.labels?.['kubernetes.io/service-name'];
-    for (const ep of sl.endpoints ?? []) for (const ip of ep.addresses ?? []) add(`${ep.hostname ?? dashed(ip)}.${svc}.${sl.metadata!.namespace}.svc.${z}`);
+    for (const ep of sl.endpoints ?? [])
+      for (const ip of ep.addresses ?? [])
+        add(`${ep.hostname ?? dashed(ip)}.${svc}.${sl.metadata!.namespace}.svc.${z}`);
   }
   const seenNs = new Set<string>();
   for (const p of [...w.pods].sort(byName)) {
@@ -41,10 +55,25 @@ export function dnsQueries(w: DnsWorld, lookups: DnsLookup[]): string[] {
     seenNs.add(p.metadata!.namespace!);
     add(`${dashed(ip)}.${p.metadata!.namespace}.pod.${z}`);
   }
-  for (const ns of [...w.namespaces].sort()) { add(`${ns}.svc.${z}`); add(`${ns}.pod.${z}`); }
-  for (const n of [`svc.${z}`, `pod.${z}`, z, `nothere.default.svc.${z}`, `kubernetes.nothere.svc.${z}`, `web.default.cluster.local.${z}`,
-    `not-an-ip.default.pod.${z}`, `10-244-1-2.nothere.pod.${z}`, `a.b.c.kubernetes.default.svc.${z}`, `nothere.kubernetes.default.svc.${z}`,
-    `kubernetes.default.nothere.${z}`, 'example.com']) add(n);
+  for (const ns of [...w.namespaces].sort()) {
+    add(`${ns}.svc.${z}`);
+    add(`${ns}.pod.${z}`);
+  }
+  for (const n of [
+    `svc.${z}`,
+    `pod.${z}`,
+    z,
+    `nothere.default.svc.${z}`,
+    `kubernetes.nothere.svc.${z}`,
+    `web.default.cluster.local.${z}`,
+    `not-an-ip.default.pod.${z}`,
+    `10-244-1-2.nothere.pod.${z}`,
+    `a.b.c.kubernetes.default.svc.${z}`,
+    `nothere.kubernetes.default.svc.${z}`,
+    `kubernetes.default.nothere.${z}`,
+    'example.com',
+  ])
+    add(n);
   for (const l of lookups) for (const c of l.candidates) add(c);
   return out;
 }
@@ -55,7 +84,12 @@ export function dnsQueries(w: DnsWorld, lookups: DnsLookup[]): string[] {
  */
 export function dnsLookups(w: DnsWorld): DnsLookup[] {
   const names: string[] = [];
-  for (const s of [...w.services].sort(byName)) names.push(s.metadata!.name!, `${s.metadata!.name}.${s.metadata!.namespace}`, `${s.metadata!.name}.${s.metadata!.namespace}.svc`);
+  for (const s of [...w.services].sort(byName))
+    names.push(
+      s.metadata!.name!,
+      `${s.metadata!.name}.${s.metadata!.namespace}`,
+      `${s.metadata!.name}.${s.metadata!.namespace}.svc`,
+    );
   names.push('nothere', 'default', 'kube-system', 'example.com', `kubernetes.default.svc.${CLUSTER_DOMAIN}.`);
   const out: DnsLookup[] = [];
   const from = new Set<string>();
@@ -65,13 +99,18 @@ export function dnsLookups(w: DnsWorld): DnsLookup[] {
     if (ns === 'kube-system' || from.has(ns) || !conf) continue;
     from.add(ns);
     const search = searchListOf(conf);
-    for (const name of [...new Set(names)]) out.push({ namespace: ns, name, search, candidates: searchCandidates(name, search) });
+    for (const name of [...new Set(names)])
+      out.push({ namespace: ns, name, search, candidates: searchCandidates(name, search) });
   }
   return out;
 }
 
 /** One answer as the judge compares it: the rcode, the A records as a set (sorted), the CNAME target. */
-export interface Answer { rcode: string; a: string[]; cname?: string }
+export interface Answer {
+  rcode: string;
+  a: string[];
+  cname?: string;
+}
 
 /**
  * glibc's res_search over the answers to its candidates: the first with records wins; a NODATA
@@ -85,5 +124,7 @@ export function resSearch(candidates: string[], answerOf: (name: string) => Answ
     if (a.rcode === 'NOERROR' && (a.a.length || a.cname)) return { ...a, name: c };
     if (a.rcode === 'NOERROR' && nodata === undefined) nodata = c;
   }
-  return nodata !== undefined ? { rcode: 'NOERROR', a: [], name: nodata } : { rcode: 'NXDOMAIN', a: [], name: candidates.at(-1)! };
+  return nodata !== undefined
+    ? { rcode: 'NOERROR', a: [], name: nodata }
+    : { rcode: 'NXDOMAIN', a: [], name: candidates.at(-1)! };
 }

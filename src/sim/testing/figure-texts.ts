@@ -21,7 +21,8 @@ const NODE = /\bnode-\d+\b/g;
 /** Words that end in s but are no plural: after a 1 or a 0 they are fine ("1 s", "1 is"). */
 const NOT_PLURAL = new Set(['s', 'ms', 'is', 'was', 'has', 'does', 'as', 'us', 'gives', 'runs']);
 
-const webPods = (f: Frame) => [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith('ReplicaSet/web-') && !p.terminating);
+const webPods = (f: Frame) =>
+  [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith('ReplicaSet/web-') && !p.terminating);
 
 /** The clauses of a sentence (a claim about a pod holds within its clause). */
 const clauses = (s: string): string[] => s.split(/[.;:](?:\s|$)/).filter(Boolean);
@@ -30,26 +31,39 @@ const clauses = (s: string): string[] => s.split(/[.;:](?:\s|$)/).filter(Boolean
 export function contradictions(v: FigureView): string[] {
   const f = v.frame;
   const out: string[] = [];
-  const said = [...new Set([v.sentence, ...(v.beat ? [v.beat] : []), ...v.records.map((r) => r.sentence), ...v.demos.map((d) => d.why ?? '')])].filter(Boolean);
+  const said = [
+    ...new Set([
+      v.sentence,
+      ...(v.beat ? [v.beat] : []),
+      ...v.records.map((r) => r.sentence),
+      ...v.demos.map((d) => d.why ?? ''),
+    ]),
+  ].filter(Boolean);
   const names = new Set<string>([...f.pods, ...f.pending].map((p) => p.name));
   for (const n of f.nodes) names.add(n.name);
   for (const d of f.deployments) for (const rs of d.replicaSets) names.add(rs.name);
   // Deleted in this step: a DELETE, a DELETED notification, or a kubelet's removal.
-  const deleted = new Set(v.records.filter((r) => r.verb === 'DELETE' || r.label.startsWith('DELETED')).map((r) => (r.object ?? '').split('/').pop() ?? ''));
+  const deleted = new Set(
+    v.records
+      .filter((r) => r.verb === 'DELETE' || r.label.startsWith('DELETED'))
+      .map((r) => (r.object ?? '').split('/').pop() ?? ''),
+  );
   const down = !f.controlPlane.apiserver || !f.controlPlane.etcd;
 
   for (const s of said) {
     // Names are left out of the word checks: generated suffixes may end in anything.
     const words = s.replace(GENERATED, 'NAME').replace(NODE, 'NODE');
     // "1 address" is singular; "1 pods" and "0 pods" are not what a sentence should say.
-    for (const m of words.matchAll(/(?<![\w.:/=-])([01]) ([a-zA-Z]+s)\b/g)) if (!NOT_PLURAL.has(m[2]) && !(m[1] === '1' && m[2].endsWith('ss'))) out.push(`"${m[0]}" in: ${s}`);
+    for (const m of words.matchAll(/(?<![\w.:/=-])([01]) ([a-zA-Z]+s)\b/g))
+      if (!NOT_PLURAL.has(m[2]) && !(m[1] === '1' && m[2].endsWith('ss'))) out.push(`"${m[0]}" in: ${s}`);
     for (const m of words.matchAll(/\b[a-z]+sss\b/gi)) out.push(`"${m[0]}" in: ${s}`);
   }
 
   // Beats (and the intros said at a demo's step) are the figure's own words: they must agree with the frame.
   const own = v.beat ? [v.beat] : [];
   for (const s of own) {
-    if (down && /\b(accepted|stores it|stored it|wrote)\b/.test(s)) out.push(`says a write went through while ${f.controlPlane.apiserver ? 'etcd' : 'the API server'} is down: ${s}`);
+    if (down && /\b(accepted|stores it|stored it|wrote)\b/.test(s))
+      out.push(`says a write went through while ${f.controlPlane.apiserver ? 'etcd' : 'the API server'} is down: ${s}`);
     for (const c of clauses(s)) {
       if (/\bnot ready\b/.test(c) && !/still marked ready/.test(c)) {
         for (const m of c.matchAll(GENERATED)) {
@@ -70,9 +84,11 @@ export function contradictions(v: FigureView): string[] {
         if (Number(m[2]) !== web.replicas) out.push(`"${m[0]}", but web wants ${web.replicas}: ${s}`);
         if (Number(m[1]) > ready) out.push(`"${m[0]}", but only ${ready} of web's pods are ready: ${s}`);
       }
-      for (const m of s.matchAll(/\b(\d+) pods? of web (?:is|are) ready\b/g)) if (Number(m[1]) !== ready) out.push(`"${m[0]}", but ${ready} are: ${s}`);
+      for (const m of s.matchAll(/\b(\d+) pods? of web (?:is|are) ready\b/g))
+        if (Number(m[1]) !== ready) out.push(`"${m[0]}", but ${ready} are: ${s}`);
     }
-    for (const m of s.matchAll(/\brevision (\d+)\b/g)) if (Number(m[1]) > f.revision) out.push(`"${m[0]}", but etcd is at ${f.revision}: ${s}`);
+    for (const m of s.matchAll(/\brevision (\d+)\b/g))
+      if (Number(m[1]) > f.revision) out.push(`"${m[0]}", but etcd is at ${f.revision}: ${s}`);
   }
   return out;
 }
@@ -89,22 +105,39 @@ function textsAgree(def: FigureDef): void {
   const compiled = compileFigure(def);
   it(`${def.id}: at every step of a run with demos pressed at random moments`, () => {
     const move: fc.Arbitrary<FigureRequest> = fc.oneof(
-      { weight: 3, arbitrary: fc.record({ op: fc.constant('demo' as const), demo: fc.constantFrom(...def.demos.map((d) => d.id)) }) },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          op: fc.constant('demo' as const),
+          demo: fc.constantFrom(...def.demos.map((d) => d.id)),
+        }),
+      },
       { weight: 3, arbitrary: fc.constant<FigureRequest>({ op: 'next' }) },
       { weight: 1, arbitrary: fc.constant<FigureRequest>({ op: 'step' }) },
-      { weight: 1, arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 1_000, max: 400_000 }) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 1_000, max: 400_000 }) }),
+      },
     );
-    fc.assert(fc.property(fc.nat(compiled.story.end), fc.array(move, { minLength: 1, maxLength: 14 }), (at, moves) => {
-      const host = new FigureHost(def, compiled.story);
-      const check = (v: FigureView | null) => { if (v) expect(contradictions(v)).toEqual([]); };
-      check(host.handle({ op: 'seek', step: at }));
-      for (const m of moves) {
-        // A disabled demo cannot be pressed (the page sends nothing); the host would refuse it.
-        if (m.op === 'demo' && !host.view().demos.find((d) => d.id === m.demo)?.enabled) continue;
-        check(host.handle(m));
-      }
-      // Each beat on the way to the story's end, too.
-      for (const b of compiled.story.beats) expect(contradictions({ ...compiled.first, frame: b.frame!, beat: b.text, sentence: b.text, records: [] })).toEqual([]);
-    }), { numRuns: runs(0.03, 6) });
+    fc.assert(
+      fc.property(fc.nat(compiled.story.end), fc.array(move, { minLength: 1, maxLength: 14 }), (at, moves) => {
+        const host = new FigureHost(def, compiled.story);
+        const check = (v: FigureView | null) => {
+          if (v) expect(contradictions(v)).toEqual([]);
+        };
+        check(host.handle({ op: 'seek', step: at }));
+        for (const m of moves) {
+          // A disabled demo cannot be pressed (the page sends nothing); the host would refuse it.
+          if (m.op === 'demo' && !host.view().demos.find((d) => d.id === m.demo)?.enabled) continue;
+          check(host.handle(m));
+        }
+        // Each beat on the way to the story's end, too.
+        for (const b of compiled.story.beats)
+          expect(
+            contradictions({ ...compiled.first, frame: b.frame!, beat: b.text, sentence: b.text, records: [] }),
+          ).toEqual([]);
+      }),
+      { numRuns: runs(0.03, 6) },
+    );
   }, 300_000);
 }

@@ -9,10 +9,23 @@ const ids = FIGURE_IDS;
 const defs = await Promise.all(ids.map((id) => FIGURE_LOADERS[id]()));
 
 /** Every figure's definition, by id, in the registry's order. */
-export const FIGURES: { readonly [K in FigureId]: FigureDef } = Object.fromEntries(ids.map((id, i) => [id, defs[i]])) as { [K in FigureId]: FigureDef };
+export const FIGURES: { readonly [K in FigureId]: FigureDef } = Object.fromEntries(
+  ids.map((id, i) => [id, defs[i]]),
+) as { [K in FigureId]: FigureDef };
 
 /** The chapters' figures (src/components/embeds.test-d.ts checks that these are all of ChapterFigureId). */
-export const CHAPTER_FIGURES = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting', 'traffic'] as const satisfies readonly ChapterFigureId[];
+export const CHAPTER_FIGURES = [
+  'cluster',
+  'hub',
+  'scheduler',
+  'rollout',
+  'node-failure',
+  'outage',
+  'troubleshooting',
+  'traffic',
+] as const satisfies readonly ChapterFigureId[];
 
 /** The inline widgets, in the registry's order. */
-export const WIDGET_FIGURES: readonly WidgetId[] = ids.filter((id): id is WidgetId => !(CHAPTER_FIGURES as readonly string[]).includes(id));
+export const WIDGET_FIGURES: readonly WidgetId[] = ids.filter(
+  (id): id is WidgetId => !(CHAPTER_FIGURES as readonly string[]).includes(id),
+);

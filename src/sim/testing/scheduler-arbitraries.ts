@@ -22,14 +22,20 @@ const arbNode = (i: number): fc.Arbitrary<{ node: Node; pods: Pod[] }> =>
       zone: fc.constantFrom('z1', 'z2'),
       disk: fc.constantFrom('ssd', 'hdd'),
       unschedulable: fc.boolean(),
-      pods: fc.array(fc.record({ cpu: fc.constantFrom('100m', '300m', '1'), port: fc.constantFrom(0, 80) }), { maxLength: 3 }),
+      pods: fc.array(fc.record({ cpu: fc.constantFrom('100m', '300m', '1'), port: fc.constantFrom(0, 80) }), {
+        maxLength: 3,
+      }),
     })
     .map((r) => ({
-      node: makeNode(`node-${i}`, { cpu: r.cpu, memory: r.mem, pods: String(r.maxPods) }, {
-        taints: r.taints,
-        labels: { 'topology.kubernetes.io/zone': r.zone, disk: r.disk },
-        unschedulable: r.unschedulable,
-      }),
+      node: makeNode(
+        `node-${i}`,
+        { cpu: r.cpu, memory: r.mem, pods: String(r.maxPods) },
+        {
+          taints: r.taints,
+          labels: { 'topology.kubernetes.io/zone': r.zone, disk: r.disk },
+          unschedulable: r.unschedulable,
+        },
+      ),
       pods: r.pods.map((p, j) => {
         const pod = makePod(`e-${i}-${j}`, [{ cpu: p.cpu }], { labels: { app: 'web' } });
         if (p.port) pod.spec!.containers[0].ports = [{ containerPort: 80, hostPort: p.port }];
@@ -37,7 +43,9 @@ const arbNode = (i: number): fc.Arbitrary<{ node: Node; pods: Pod[] }> =>
       }),
     }));
 
-export const arbCluster = fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbNode(i))));
+export const arbCluster = fc
+  .integer({ min: 1, max: 6 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbNode(i))));
 
 export const arbPod = fc
   .record({
@@ -53,7 +61,14 @@ export const arbPod = fc
       tolerations: r.tolerate ? [tol('a', 'Exists')] : undefined,
       nodeSelector: r.disk ? { disk: r.disk } : undefined,
       topologySpreadConstraints: r.spread
-        ? [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }]
+        ? [
+            {
+              maxSkew: 1,
+              topologyKey: 'topology.kubernetes.io/zone',
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { app: 'web' } },
+            },
+          ]
         : undefined,
     });
     if (r.port) pod.spec!.containers[0].ports = [{ containerPort: 80, hostPort: r.port }];

@@ -4,7 +4,11 @@ import type { Rng } from '../scheduler/framework.ts';
 // Builders in the spirit of st.MakePod()/st.MakeNode() (pkg/scheduler/testing/wrappers.go).
 
 /** A node with allocatable resources, labels (hostname added) and taints. */
-export function makeNode(name: string, allocatable: Record<string, string> = { cpu: '4', memory: '8Gi', pods: '110' }, opts: { labels?: Record<string, string>; taints?: Taint[]; unschedulable?: boolean } = {}): Node {
+export function makeNode(
+  name: string,
+  allocatable: Record<string, string> = { cpu: '4', memory: '8Gi', pods: '110' },
+  opts: { labels?: Record<string, string>; taints?: Taint[]; unschedulable?: boolean } = {},
+): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -15,7 +19,16 @@ export function makeNode(name: string, allocatable: Record<string, string> = { c
 }
 
 /** A pod whose containers request the given resources (one entry per container). */
-export function makePod(name: string, requests: Record<string, string>[] = [], opts: Partial<NonNullable<Pod['spec']>> & { labels?: Record<string, string>; namespace?: string; uid?: string; ownerReferences?: NonNullable<Pod['metadata']>['ownerReferences'] } = {}): Pod {
+export function makePod(
+  name: string,
+  requests: Record<string, string>[] = [],
+  opts: Partial<NonNullable<Pod['spec']>> & {
+    labels?: Record<string, string>;
+    namespace?: string;
+    uid?: string;
+    ownerReferences?: NonNullable<Pod['metadata']>['ownerReferences'];
+  } = {},
+): Pod {
   const { labels, namespace, uid, ownerReferences, ...spec } = opts;
   return {
     apiVersion: 'v1',
@@ -29,7 +42,12 @@ export function makePod(name: string, requests: Record<string, string>[] = [], o
 }
 
 /** A toleration shorthand. */
-export function tol(key: string | undefined, operator: Toleration['operator'], value?: string, effect?: Toleration['effect']): Toleration {
+export function tol(
+  key: string | undefined,
+  operator: Toleration['operator'],
+  value?: string,
+  effect?: Toleration['effect'],
+): Toleration {
   return { key, operator, value, effect };
 }
 

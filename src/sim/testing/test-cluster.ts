@@ -11,31 +11,57 @@ import type { World } from '../world.ts';
 type Obj = any;
 
 /** One recorded fault call. */
-interface FaultCall { method: string; args: unknown[] }
+interface FaultCall {
+  method: string;
+  args: unknown[];
+}
 
 /** The double: every SimCluster method, plus `calls` and helpers to preload objects. */
 export class TestCluster implements SimCluster {
   readonly world: World;
   readonly calls: FaultCall[] = [];
-  constructor(world: World = testWorld()) { this.world = world; }
-  get now(): number { return this.world.now; }
-  get log(): RequestLog { return this.world.state.log; }
-  request(req: ApiRequest): ApiResult<unknown> { return this.world.kubectl(req); }
-  advance(ms: number): void { this.world.advance(ms); }
-  settle(maxMs?: number): boolean { return this.world.settle(maxMs); }
-  node(name: string, action: NodeAction): void { this.calls.push({ method: 'node', args: [name, action] }); }
+  constructor(world: World = testWorld()) {
+    this.world = world;
+  }
+  get now(): number {
+    return this.world.now;
+  }
+  get log(): RequestLog {
+    return this.world.state.log;
+  }
+  request(req: ApiRequest): ApiResult<unknown> {
+    return this.world.kubectl(req);
+  }
+  advance(ms: number): void {
+    this.world.advance(ms);
+  }
+  settle(maxMs?: number): boolean {
+    return this.world.settle(maxMs);
+  }
+  node(name: string, action: NodeAction): void {
+    this.calls.push({ method: 'node', args: [name, action] });
+  }
   controlPlane(action: 'stop' | 'start', component?: ControlPlaneComponent): void {
     this.calls.push({ method: 'controlPlane', args: component ? [action, component] : [action] });
-    if (!component || component === 'apiserver') this.world.fault({ type: action === 'stop' ? 'apiserver-down' : 'apiserver-up' });
+    if (!component || component === 'apiserver')
+      this.world.fault({ type: action === 'stop' ? 'apiserver-down' : 'apiserver-up' });
     if (component === 'etcd') this.world.fault({ type: action === 'stop' ? 'etcd-down' : 'etcd-up' });
   }
-  apiserverLatency(ms: number): void { this.calls.push({ method: 'apiserverLatency', args: [ms] }); this.world.fault({ type: 'api-latency', ms }); }
-  etcd(state: 'full' | 'ok'): void { this.calls.push({ method: 'etcd', args: [state] }); this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' }); }
+  apiserverLatency(ms: number): void {
+    this.calls.push({ method: 'apiserverLatency', args: [ms] });
+    this.world.fault({ type: 'api-latency', ms });
+  }
+  etcd(state: 'full' | 'ok'): void {
+    this.calls.push({ method: 'etcd', args: [state] });
+    this.world.fault({ type: state === 'full' ? 'etcd-full' : 'etcd-space-freed' });
+  }
   crash(namespace: string, pod: string, opts?: { oom?: boolean }): boolean {
     this.calls.push({ method: 'crash', args: opts ? [namespace, pod, opts] : [namespace, pod] });
     return pod !== 'missing';
   }
-  image(image: string, state: 'missing' | 'available'): void { this.calls.push({ method: 'image', args: [image, state] }); }
+  image(image: string, state: 'missing' | 'available'): void {
+    this.calls.push({ method: 'image', args: [image, state] });
+  }
   app(namespace: string, pod: string, health: ContainerHealth): boolean {
     this.calls.push({ method: 'app', args: [namespace, pod, health] });
     return pod !== 'missing';
@@ -43,7 +69,15 @@ export class TestCluster implements SimCluster {
 
   /** Create an object (throws on refusal: fixtures must be valid). */
   create(resource: string, body: Obj, namespace?: string): Obj {
-    const r = this.world.kubectl({ verb: 'create', resource, namespace: namespace ?? body.metadata?.namespace ?? (resource === 'nodes' || resource === 'namespaces' ? undefined : 'default'), body });
+    const r = this.world.kubectl({
+      verb: 'create',
+      resource,
+      namespace:
+        namespace ??
+        body.metadata?.namespace ??
+        (resource === 'nodes' || resource === 'namespaces' ? undefined : 'default'),
+      body,
+    });
     if (!r.ok) throw new Error(`fixture ${resource}: ${r.status.message}`);
     return r.object;
   }
@@ -51,23 +85,77 @@ export class TestCluster implements SimCluster {
   status(resource: string, namespace: string | undefined, name: string, status: Obj): Obj {
     const cur = this.world.kubectl({ verb: 'get', resource, namespace, name });
     if (!cur.ok) throw new Error(`fixture status ${name}: ${cur.status.message}`);
-    const r = this.world.kubectl({ verb: 'update', resource, namespace, name, subresource: 'status', body: { ...(cur.object as Obj), status } });
+    const r = this.world.kubectl({
+      verb: 'update',
+      resource,
+      namespace,
+      name,
+      subresource: 'status',
+      body: { ...(cur.object as Obj), status },
+    });
     if (!r.ok) throw new Error(`fixture status ${name}: ${r.status.message}`);
     return r.object;
   }
 }
 
 /** A ready worker node as the kubelet registers it. */
-export function readyNode(name: string, ip: string, now: string, extra: { labels?: Record<string, string>; unschedulable?: boolean; taints?: Obj[]; ready?: 'True' | 'False' | 'Unknown' } = {}): Obj {
+export function readyNode(
+  name: string,
+  ip: string,
+  now: string,
+  extra: {
+    labels?: Record<string, string>;
+    unschedulable?: boolean;
+    taints?: Obj[];
+    ready?: 'True' | 'False' | 'Unknown';
+  } = {},
+): Obj {
   return {
-    apiVersion: 'v1', kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...extra.labels } },
-    spec: { podCIDR: `10.244.${ip.split('.').pop()}.0/24`, ...(extra.unschedulable ? { unschedulable: true } : {}), ...(extra.taints ? { taints: extra.taints } : {}) },
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        ...extra.labels,
+      },
+    },
+    spec: {
+      podCIDR: `10.244.${ip.split('.').pop()}.0/24`,
+      ...(extra.unschedulable ? { unschedulable: true } : {}),
+      ...(extra.taints ? { taints: extra.taints } : {}),
+    },
     status: {
-      capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-      conditions: [{ type: 'Ready', status: extra.ready ?? 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
-      addresses: [{ type: 'InternalIP', address: ip }, { type: 'Hostname', address: name }],
-      nodeInfo: { kubeletVersion: 'v1.37.2', containerRuntimeVersion: 'containerd://2.1.4', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0-40-amd64', operatingSystem: 'linux', architecture: 'amd64', machineID: '', systemUUID: '', bootID: '', kubeProxyVersion: '' },
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      conditions: [
+        {
+          type: 'Ready',
+          status: extra.ready ?? 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+      ],
+      addresses: [
+        { type: 'InternalIP', address: ip },
+        { type: 'Hostname', address: name },
+      ],
+      nodeInfo: {
+        kubeletVersion: 'v1.37.2',
+        containerRuntimeVersion: 'containerd://2.1.4',
+        osImage: 'Debian GNU/Linux 12 (bookworm)',
+        kernelVersion: '6.1.0-40-amd64',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+        machineID: '',
+        systemUUID: '',
+        bootID: '',
+        kubeProxyVersion: '',
+      },
     },
   };
 }

@@ -15,7 +15,8 @@ describe('dictionary-mode objects', () => {
 
   it('copy like a spread does', () => {
     const src = newDict<number>();
-    src.x = 1; src.y = 2;
+    src.x = 1;
+    src.y = 2;
     expect(Object.entries(copyDict(src))).toEqual(Object.entries({ ...src }));
     expect(Object.entries(copyDict(src, 'x', 9))).toEqual(Object.entries({ ...src, x: 9 }));
     expect(Object.entries(copyDict(src, 'w', 0))).toEqual(Object.entries({ ...src, w: 0 }));

@@ -5,5 +5,9 @@ import { createMachine, type setup as xstateSetup } from 'xstate';
 
 /** setup(implementations).createMachine(config), as xstate builds it; nothing else of setup's result is there. */
 export const setup = ((impl: Parameters<typeof createMachine>[1] & { schemas?: unknown }) => ({
-  createMachine: (config: Parameters<typeof createMachine>[0]) => createMachine({ ...config, schemas: impl.schemas }, { actors: impl.actors, actions: impl.actions, guards: impl.guards, delays: impl.delays }),
+  createMachine: (config: Parameters<typeof createMachine>[0]) =>
+    createMachine(
+      { ...config, schemas: impl.schemas },
+      { actors: impl.actors, actions: impl.actions, guards: impl.guards, delays: impl.delays },
+    ),
 })) as unknown as typeof xstateSetup;

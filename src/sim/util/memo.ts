@@ -21,7 +21,10 @@ export function once<R>(fn: () => R): () => R {
   let seen = false;
   let result: R;
   return () => {
-    if (!seen) { result = fn(); seen = true; }
+    if (!seen) {
+      result = fn();
+      seen = true;
+    }
     return result;
   };
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ALPHANUMS, computeHash, generateName, hashOf, microTime, newUID, rfc3339, safeEncodeString, stableStringify, unixNanoHex } from './names.ts';
+import {
+  ALPHANUMS,
+  computeHash,
+  generateName,
+  hashOf,
+  microTime,
+  newUID,
+  rfc3339,
+  safeEncodeString,
+  stableStringify,
+  unixNanoHex,
+} from './names.ts';
 import { createRng, nextUint32 } from '../rng.ts';
 
 describe('names', () => {
@@ -32,11 +43,20 @@ describe('names', () => {
     expect(newUID(createRng(2))).not.toBe(u);
   });
   it('uids are the four draws in hex, with the version and variant bits set', () => {
-    const hex = (n: number, digits: number) => (n >>> 0).toString(16).padStart(8, '0').slice(8 - digits);
+    const hex = (n: number, digits: number) =>
+      (n >>> 0)
+        .toString(16)
+        .padStart(8, '0')
+        .slice(8 - digits);
     const a = createRng(9);
     const b = createRng(9);
     for (let i = 0; i < 2000; i++) {
-      const [w, x, y, z] = [nextUint32(b), (nextUint32(b) & 0xffff0fff) | 0x4000, (nextUint32(b) & 0x3fffffff) | 0x80000000, nextUint32(b)];
+      const [w, x, y, z] = [
+        nextUint32(b),
+        (nextUint32(b) & 0xffff0fff) | 0x4000,
+        (nextUint32(b) & 0x3fffffff) | 0x80000000,
+        nextUint32(b),
+      ];
       const want = `${hex(w, 8)}-${hex(x >>> 16, 4)}-${hex(x, 4)}-${hex(y >>> 16, 4)}-${hex(y, 4)}${hex(z, 8)}`;
       expect(newUID(a)).toBe(want);
     }
@@ -53,8 +73,17 @@ describe('names', () => {
 describe('unixNanoHex', () => {
   it('is the exact hex of ms × 10⁶ + ns past 2^53 (what event names carry), as BigInt computes it', () => {
     let x = 7;
-    const next = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
-    const cases: [number, number][] = [[0, 0], [0, 5], [16_777_215, 999_999], [16_777_216, 0], [1_767_225_600_000, 0]];
+    const next = () => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x / 2147483648;
+    };
+    const cases: [number, number][] = [
+      [0, 0],
+      [0, 5],
+      [16_777_215, 999_999],
+      [16_777_216, 0],
+      [1_767_225_600_000, 0],
+    ];
     for (let i = 0; i < 5000; i++) cases.push([Math.floor(next() * 4e12), Math.floor(next() * 2_000_000)]);
     // Runs of neighbouring times share their high digits (remembered between calls).
     for (let i = 0; i < 2000; i++) cases.push([1_767_225_600_000 + Math.floor(i / 3), (i * 7919) % 60_000]);

@@ -30,7 +30,9 @@ export function stableStringify(v: unknown): string {
   if (v === null || typeof v !== 'object') return v === undefined ? 'null' : JSON.stringify(v);
   if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : stableStringify(x))).join(',') + ']';
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + stableStringify(o[k])).join(',') + '}';
 }
 
@@ -55,15 +57,19 @@ export function fnv1a32(s: string, h = FNV_OFFSET): number {
 function hashedTemplate(template: unknown): unknown {
   const spec = (template as { spec?: Record<string, unknown> } | undefined)?.spec;
   if (!spec) return template;
-  const strip = (cs: unknown): unknown => Array.isArray(cs)
-    ? cs.map((c: Record<string, unknown>) => {
-      const r = c?.resources;
-      if (!r || typeof r !== 'object' || Object.keys(r).length > 0) return c;
-      const { resources: _r, ...rest } = c;
-      return rest;
-    })
-    : cs;
-  return { ...(template as object), spec: { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers) } };
+  const strip = (cs: unknown): unknown =>
+    Array.isArray(cs)
+      ? cs.map((c: Record<string, unknown>) => {
+          const r = c?.resources;
+          if (!r || typeof r !== 'object' || Object.keys(r).length > 0) return c;
+          const { resources: _r, ...rest } = c;
+          return rest;
+        })
+      : cs;
+  return {
+    ...(template as object),
+    spec: { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers) },
+  };
 }
 
 /** controller.ComputeHash: the pod-template-hash (FNV-1a of the template, + collisionCount as 8 LE bytes). */
@@ -87,12 +93,43 @@ export function newUID(rng: RngState): string {
   // `apply` over an array, which costs six times as much).
   const H = HEX_CODES;
   return String.fromCharCode(
-    H[a >>> 28], H[(a >>> 24) & 15], H[(a >>> 20) & 15], H[(a >>> 16) & 15], H[(a >>> 12) & 15], H[(a >>> 8) & 15], H[(a >>> 4) & 15], H[a & 15], 45,
-    H[b >>> 28], H[(b >>> 24) & 15], H[(b >>> 20) & 15], H[(b >>> 16) & 15], 45,
-    H[(b >>> 12) & 15], H[(b >>> 8) & 15], H[(b >>> 4) & 15], H[b & 15], 45,
-    H[c >>> 28], H[(c >>> 24) & 15], H[(c >>> 20) & 15], H[(c >>> 16) & 15], 45,
-    H[(c >>> 12) & 15], H[(c >>> 8) & 15], H[(c >>> 4) & 15], H[c & 15],
-    H[d >>> 28], H[(d >>> 24) & 15], H[(d >>> 20) & 15], H[(d >>> 16) & 15], H[(d >>> 12) & 15], H[(d >>> 8) & 15], H[(d >>> 4) & 15], H[d & 15]);
+    H[a >>> 28],
+    H[(a >>> 24) & 15],
+    H[(a >>> 20) & 15],
+    H[(a >>> 16) & 15],
+    H[(a >>> 12) & 15],
+    H[(a >>> 8) & 15],
+    H[(a >>> 4) & 15],
+    H[a & 15],
+    45,
+    H[b >>> 28],
+    H[(b >>> 24) & 15],
+    H[(b >>> 20) & 15],
+    H[(b >>> 16) & 15],
+    45,
+    H[(b >>> 12) & 15],
+    H[(b >>> 8) & 15],
+    H[(b >>> 4) & 15],
+    H[b & 15],
+    45,
+    H[c >>> 28],
+    H[(c >>> 24) & 15],
+    H[(c >>> 20) & 15],
+    H[(c >>> 16) & 15],
+    45,
+    H[(c >>> 12) & 15],
+    H[(c >>> 8) & 15],
+    H[(c >>> 4) & 15],
+    H[c & 15],
+    H[d >>> 28],
+    H[(d >>> 24) & 15],
+    H[(d >>> 20) & 15],
+    H[(d >>> 16) & 15],
+    H[(d >>> 12) & 15],
+    H[(d >>> 8) & 15],
+    H[(d >>> 4) & 15],
+    H[d & 15],
+  );
 }
 const HEX_CODES = [...'0123456789abcdef'].map((ch) => ch.charCodeAt(0));
 
@@ -153,18 +190,26 @@ export function flatten(s: string): string {
 
 /** Flatten every string in `v` that is not shared with `prev` (the previous version of the object). */
 export function flattenStrings(v: unknown, prev?: unknown): void {
-  if (typeof v === 'string') { flatten(v); return; }
+  if (typeof v === 'string') {
+    flatten(v);
+    return;
+  }
   if (v === null || typeof v !== 'object' || v === prev) return;
   const p = (prev !== null && typeof prev === 'object' ? prev : undefined) as Record<string, unknown> | undefined;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) { const x = v[i]; if (typeof x === 'string') flatten(x); else if (x !== null && typeof x === 'object') flattenStrings(x, (p as unknown[] | undefined)?.[i]); }
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === 'string') flatten(x);
+      else if (x !== null && typeof x === 'object') flattenStrings(x, (p as unknown[] | undefined)?.[i]);
+    }
     return;
   }
   const o = v as Record<string, unknown>;
   for (const k in o) {
     const x = o[k];
-    if (typeof x === 'string') { if (p === undefined || p[k] !== x) flatten(x); }
-    else if (x !== null && typeof x === 'object') flattenStrings(x, p?.[k]);
+    if (typeof x === 'string') {
+      if (p === undefined || p[k] !== x) flatten(x);
+    } else if (x !== null && typeof x === 'object') flattenStrings(x, p?.[k]);
   }
 }
 
@@ -192,7 +237,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** An Event's name as client-go's recorder makes it: `<object>.<hex of unix nanoseconds>`. */
 export function eventName(objectName: string, ms: number, extraNanos = 0): string {
-  return flatten(`${objectName}.${unixNanoHex(EPOCH_MS + Math.floor(ms), Math.round((ms % 1) * 1_000_000) + extraNanos)}`);
+  return flatten(
+    `${objectName}.${unixNanoHex(EPOCH_MS + Math.floor(ms), Math.round((ms % 1) * 1_000_000) + extraNanos)}`,
+  );
 }
 
 /**
@@ -207,10 +254,23 @@ export function unixNanoHex(msSinceEpoch: number, nanos: number): string {
   const high = a1 * 1_000_000 + carry; // the value is high × 2^24 + (low mod 2^24)
   const rest = low - carry * TWO24;
   if (high === 0) return rest.toString(16);
-  if (rest !== Math.floor(rest)) { const r = rest.toString(16); return high.toString(16) + '000000'.slice(r.length) + r; } // not whole nanoseconds
+  if (rest !== Math.floor(rest)) {
+    const r = rest.toString(16);
+    return high.toString(16) + '000000'.slice(r.length) + r;
+  } // not whole nanoseconds
   // The high digits change every ~17 ms of clock: remembered. The low 24 bits as six digits at once.
   const H = HEX_CODES;
-  return highHex(high) + String.fromCharCode(H[rest >>> 20], H[(rest >>> 16) & 15], H[(rest >>> 12) & 15], H[(rest >>> 8) & 15], H[(rest >>> 4) & 15], H[rest & 15]);
+  return (
+    highHex(high) +
+    String.fromCharCode(
+      H[rest >>> 20],
+      H[(rest >>> 16) & 15],
+      H[(rest >>> 12) & 15],
+      H[(rest >>> 8) & 15],
+      H[(rest >>> 4) & 15],
+      H[rest & 15],
+    )
+  );
 }
 const TWO24 = 16_777_216;
 const highHex = lastCall((high: number): string => high.toString(16));

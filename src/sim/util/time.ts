@@ -15,9 +15,18 @@ export function rfc3339Micro(ms: number): string {
   const minute = Math.floor(second / 60);
   const sec = second - minute * 60;
   const milli = whole - second * 1000;
-  return flatten(minutePrefix(minute) + (sec < 10 ? '0' : '') + sec + (milli < 10 ? '.00' : milli < 100 ? '.0' : '.') + milli + '000Z');
+  return flatten(
+    minutePrefix(minute) +
+      (sec < 10 ? '0' : '') +
+      sec +
+      (milli < 10 ? '.00' : milli < 100 ? '.0' : '.') +
+      milli +
+      '000Z',
+  );
 }
-const minutePrefix = lastCall((minute: number): string => new Date(EPOCH_MS + minute * 60_000).toISOString().slice(0, 17)); // …T00:00:
+const minutePrefix = lastCall((minute: number): string =>
+  new Date(EPOCH_MS + minute * 60_000).toISOString().slice(0, 17),
+); // …T00:00:
 
 /**
  * Simulated milliseconds of an RFC 3339 timestamp (undefined stays undefined): to the millisecond, as
@@ -59,7 +68,16 @@ function digits(s: string, i: number, j: number): number {
  */
 function parseOwnFormat(s: string): number | undefined {
   const n = s.length;
-  if ((n !== 20 && n !== 27) || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[n - 1] !== 'Z') return undefined;
+  if (
+    (n !== 20 && n !== 27) ||
+    s[4] !== '-' ||
+    s[7] !== '-' ||
+    s[10] !== 'T' ||
+    s[13] !== ':' ||
+    s[16] !== ':' ||
+    s[n - 1] !== 'Z'
+  )
+    return undefined;
   if (n === 27 && s[19] !== '.') return undefined;
   const year = digits(s, 0, 4);
   const month = digits(s, 5, 7);
@@ -69,6 +87,20 @@ function parseOwnFormat(s: string): number | undefined {
   const second = digits(s, 17, 19);
   const milli = n === 27 ? digits(s, 20, 23) : 0;
   if (n === 27 && digits(s, 23, 26) < 0) return undefined;
-  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || milli < 0) return undefined;
+  if (
+    year < 1970 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 28 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59 ||
+    milli < 0
+  )
+    return undefined;
   return Date.UTC(year, month - 1, day, hour, minute, second, milli) - EPOCH_MS;
 }

@@ -10,8 +10,14 @@ import type { Frame, NodeView } from './types.ts';
 /** What `kubectl create deployment web --image=nginx:1.27 --replicas=N` sends (cmdCreateDeployment). */
 function webDeployment(replicas: number, name = 'web') {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default', labels: { app: name } },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default', labels: { app: name } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+    },
   };
 }
 
@@ -41,10 +47,24 @@ describe('frameOf', () => {
     const f = frameOf(c);
     expect(f.t).toBe(c.now);
     expect(f.revision).toBe(c.world.state.store.revision);
-    expect(f.controlPlane).toEqual({ apiserver: true, etcd: true, scheduler: true, controllerManager: true, latencyMs: 0, etcdFull: false });
+    expect(f.controlPlane).toEqual({
+      apiserver: true,
+      etcd: true,
+      scheduler: true,
+      controllerManager: true,
+      latencyMs: 0,
+      etcdFull: false,
+    });
     expect(f.nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
     for (const [i, n] of f.nodes.entries()) {
-      expect(n).toMatchObject({ powered: true, partitioned: false, ready: 'True', taints: [], cordoned: false, podCIDR: `10.244.${i + 1}.0/24` });
+      expect(n).toMatchObject({
+        powered: true,
+        partitioned: false,
+        ready: 'True',
+        taints: [],
+        cordoned: false,
+        podCIDR: `10.244.${i + 1}.0/24`,
+      });
       // 4 CPU; 8 GiB less kubeadm's default reservations, as the node reports it (8092Mi).
       expect(n.cpuMilli).toBe(4000);
       expect(n.memoryBytes).toBe(8286208 * 1024);
@@ -65,7 +85,17 @@ describe('frameOf', () => {
     const rs = f.deployments[0].replicaSets[0].name;
     expect(rs).toMatch(/^web-[a-z0-9]+$/);
     for (const p of f.pods) {
-      expect(p).toMatchObject({ namespace: 'default', phase: 'Running', ready: true, status: 'Running', readyText: '1/1', restarts: 0, terminating: false, owner: `ReplicaSet/${rs}`, image: 'nginx:1.27' });
+      expect(p).toMatchObject({
+        namespace: 'default',
+        phase: 'Running',
+        ready: true,
+        status: 'Running',
+        readyText: '1/1',
+        restarts: 0,
+        terminating: false,
+        owner: `ReplicaSet/${rs}`,
+        image: 'nginx:1.27',
+      });
       expect(p.name.startsWith(`${rs}-`)).toBe(true);
       expect(p.ip).toMatch(/^10\.244\.\d+\.\d+$/);
       // A pod's IP comes from its node's CIDR.
@@ -74,11 +104,19 @@ describe('frameOf', () => {
     // By node, then by name.
     const order = f.pods.map((p) => `${p.node} ${p.name}`);
     expect(order).toEqual([...order].sort());
-    expect(f.deployments).toEqual([{
-      name: 'web', namespace: 'default', replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, image: 'nginx:1.27',
-      rollout: { state: 'complete', why: expect.stringContaining('NewReplicaSetAvailable') },
-      replicaSets: [{ name: rs, replicas: 3, readyReplicas: 3, image: 'nginx:1.27', revision: '1' }],
-    }]);
+    expect(f.deployments).toEqual([
+      {
+        name: 'web',
+        namespace: 'default',
+        replicas: 3,
+        readyReplicas: 3,
+        updatedReplicas: 3,
+        availableReplicas: 3,
+        image: 'nginx:1.27',
+        rollout: { state: 'complete', why: expect.stringContaining('NewReplicaSetAvailable') },
+        replicaSets: [{ name: rs, replicas: 3, readyReplicas: 3, image: 'nginx:1.27', revision: '1' }],
+      },
+    ]);
   });
 
   test('a rollout: both ReplicaSets, oldest revision first, and the statechart state while it runs', () => {
@@ -87,7 +125,10 @@ describe('frameOf', () => {
     c.advance(50);
     const mid = frameOf(c).deployments[0];
     expect(mid.image).toBe('nginx:1.28');
-    expect(mid.replicaSets.map((r) => [r.revision, r.image])).toEqual([['1', 'nginx:1.27'], ['2', 'nginx:1.28']]);
+    expect(mid.replicaSets.map((r) => [r.revision, r.image])).toEqual([
+      ['1', 'nginx:1.27'],
+      ['2', 'nginx:1.28'],
+    ]);
     expect(mid.rollout?.state).toMatch(/^progressing\./);
     c.settle();
     const done = frameOf(c).deployments[0];
@@ -128,7 +169,10 @@ describe('frameOf', () => {
     c.advance(100);
     const f = frameOf(c);
     expect(nodeOf(f, 'node-2')).toMatchObject({ powered: true, partitioned: true });
-    expect(nodeOf(f, 'node-1')).toMatchObject({ cordoned: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] });
+    expect(nodeOf(f, 'node-1')).toMatchObject({
+      cordoned: true,
+      taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }],
+    });
   });
 
   test('no scheduler: new pods wait in pending, by name, unbound and 0/1', () => {
@@ -141,7 +185,15 @@ describe('frameOf', () => {
     expect(f.pods).toHaveLength(3);
     expect(f.pending).toHaveLength(2);
     expect(f.pending.map((p) => p.name)).toEqual(f.pending.map((p) => p.name).sort());
-    for (const p of f.pending) expect(p).toMatchObject({ node: null, phase: 'Pending', status: 'Pending', readyText: '0/1', ready: false, ip: null });
+    for (const p of f.pending)
+      expect(p).toMatchObject({
+        node: null,
+        phase: 'Pending',
+        status: 'Pending',
+        readyText: '0/1',
+        ready: false,
+        ip: null,
+      });
   });
 
   test('a deleted pod is Terminating until its kubelet has stopped it', () => {
@@ -167,13 +219,27 @@ describe('frameOf', () => {
   test('the control plane stopped, and the faults a reader can set', () => {
     const c = withWeb(1);
     c.controlPlane('stop');
-    expect(frameOf(c).controlPlane).toEqual({ apiserver: false, etcd: false, scheduler: false, controllerManager: false, latencyMs: 0, etcdFull: false });
+    expect(frameOf(c).controlPlane).toEqual({
+      apiserver: false,
+      etcd: false,
+      scheduler: false,
+      controllerManager: false,
+      latencyMs: 0,
+      etcdFull: false,
+    });
     // A stopped controller-manager has no rollout statechart to read.
     expect(frameOf(c).deployments[0].rollout).toBeNull();
     c.controlPlane('start');
     c.apiserverLatency(250);
     c.etcd('full');
-    expect(frameOf(c).controlPlane).toEqual({ apiserver: true, etcd: true, scheduler: true, controllerManager: true, latencyMs: 250, etcdFull: true });
+    expect(frameOf(c).controlPlane).toEqual({
+      apiserver: true,
+      etcd: true,
+      scheduler: true,
+      controllerManager: true,
+      latencyMs: 250,
+      etcdFull: true,
+    });
   });
 
   test('pods in the cluster’s own namespaces stay out; other namespaces are in', () => {
@@ -183,7 +249,9 @@ describe('frameOf', () => {
     c.settle();
     const f = frameOf(c);
     expect(f.nodes.map((n) => n.name)).toEqual(['control-plane', 'node-1', 'node-2', 'node-3']);
-    expect(nodeOf(f, 'control-plane').taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+    expect(nodeOf(f, 'control-plane').taints).toEqual([
+      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+    ]);
     expect(f.pods.map((p) => p.namespace)).toEqual(['team']);
     expect(f.deployments.map((d) => `${d.namespace}/${d.name}`)).toEqual(['team/api']);
   });

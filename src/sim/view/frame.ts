@@ -30,7 +30,15 @@ export function frameOf(cluster: Cluster): Frame {
     etcdFull: state.apiServer.faults.etcdFull,
   };
   const { pods, pending } = podsOf(state);
-  return { t: state.now, revision: state.store.revision, controlPlane, nodes: nodesOf(state), pods, pending, deployments: deploymentsOf(state) };
+  return {
+    t: state.now,
+    revision: state.store.revision,
+    controlPlane,
+    nodes: nodesOf(state),
+    pods,
+    pending,
+    deployments: deploymentsOf(state),
+  };
 }
 
 /** A resource's stored objects in etcd key order (the store's buckets are dictionaries: sort the keys). */
@@ -51,7 +59,10 @@ function nodesOf(state: WorldState): NodeView[] {
     const ready = n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
     const lease = leases?.[`/registry/leases/kube-node-lease/${name}`] as Lease | undefined;
     const renewTime = lease?.spec?.renewTime;
-    const taints: TaintView[] = (n.spec?.taints ?? []).map((t) => ({ key: t.key, effect: t.effect as TaintView['effect'] }));
+    const taints: TaintView[] = (n.spec?.taints ?? []).map((t) => ({
+      key: t.key,
+      effect: t.effect as TaintView['effect'],
+    }));
     const allocatable = n.status?.allocatable ?? {};
     return {
       name,

@@ -11,11 +11,16 @@ import type { PodView } from './types.ts';
  * Why the kubelet holds the pod where it does, in one sentence: kubectl's STATUS, readiness and
  * restarts, and the container's last exit when there was one.
  */
-function podReasonOf(pod: PodView, ctx: { reason: string; ready: boolean; restartCount: number; lastExitCode: number | null; lastReason: string | null }): string {
-  const exit = ctx.lastExitCode !== null ? `; last exit ${ctx.lastExitCode}${ctx.lastReason ? ` (${ctx.lastReason})` : ''}` : '';
+function podReasonOf(
+  pod: PodView,
+  ctx: { reason: string; ready: boolean; restartCount: number; lastExitCode: number | null; lastReason: string | null },
+): string {
+  const exit =
+    ctx.lastExitCode !== null ? `; last exit ${ctx.lastExitCode}${ctx.lastReason ? ` (${ctx.lastReason})` : ''}` : '';
   const counts = `Ready=${ctx.ready ? 'True' : 'False'}, ${ctx.restartCount} ${ctx.restartCount === 1 ? 'restart' : 'restarts'}${exit}`;
   // The kubelet knows first; the API server (and kubectl) learn it from its next status write.
-  if (ctx.reason && ctx.reason !== pod.status) return `The kubelet on ${pod.node} has it ${ctx.reason} (${counts}); kubectl still shows ${pod.status} until the kubelet reports it.`;
+  if (ctx.reason && ctx.reason !== pod.status)
+    return `The kubelet on ${pod.node} has it ${ctx.reason} (${counts}); kubectl still shows ${pod.status} until the kubelet reports it.`;
   return `kubectl shows ${pod.status} on ${pod.node}: ${counts}.`;
 }
 
@@ -26,7 +31,11 @@ export function podStatechartOf(state: WorldState, pod: PodView): StatechartView
   const kubelet = pod.node ? kubeletStateOf(state, pod.node) : undefined;
   const life = kubelet?.up ? podLifecycleOf(kubelet, `${pod.namespace}/${pod.name}`) : undefined;
   if (!life) {
-    const why = !pod.node ? 'No node yet: no kubelet holds this pod.' : !kubelet?.up ? `The kubelet on ${pod.node} is not running: nobody runs this pod's statechart.` : `The kubelet on ${pod.node} has not taken the pod up yet.`;
+    const why = !pod.node
+      ? 'No node yet: no kubelet holds this pod.'
+      : !kubelet?.up
+        ? `The kubelet on ${pod.node} is not running: nobody runs this pod's statechart.`
+        : `The kubelet on ${pod.node} has not taken the pod up yet.`;
     return { chart, current: null, reason: why, subject };
   }
   return { chart, current: stateIdOf(life.value), reason: podReasonOf(pod, life.context), subject };

@@ -15,14 +15,22 @@ import { setOf } from '../util/table.ts';
 // kube-controller-manager too, started only once kubectl deletes a namespace, makes a
 // PodDisruptionBudget or makes a namespace (controllers/namespace-controller.ts,
 // disruption-controller.ts, serviceaccounts-controller.ts), so they are not in the boot list CONTROLLER_MANAGER.
-const CONTROLLERS = setOf<string>([...CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, 'namespace-controller', 'disruption-controller', 'service-account-controller', 'root-ca-cert-publisher']);
+const CONTROLLERS = setOf<string>([
+  ...CONTROLLER_MANAGER,
+  KUBE_CONTROLLER_MANAGER,
+  'namespace-controller',
+  'disruption-controller',
+  'service-account-controller',
+  'root-ca-cert-publisher',
+]);
 
 /** The canvas end a component is drawn at: its own box, or the process it runs in. */
 /** HTTP methods that ask the API server to change something. */
 const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function endpointOf(component: string): Endpoint {
-  if (component === 'kubectl' || component === 'kube-apiserver' || component === 'etcd' || component === 'scheduler') return component;
+  if (component === 'kubectl' || component === 'kube-apiserver' || component === 'etcd' || component === 'scheduler')
+    return component;
   if (component === 'kube-scheduler') return 'scheduler';
   if (CONTROLLERS.has(component)) return 'kube-controller-manager';
   if (component.startsWith('kubelet/')) return component as `kubelet/${string}`;
@@ -46,7 +54,8 @@ function stepRecordOf(state: WorldState, rec: RequestRecord, seq: number): StepR
   const ends = endsOf(rec);
   const t = targetOf(rec);
   // A write is a request that asks to change etcd, whether or not it was allowed to (a refused PATCH is still a write).
-  const kind = rec.kind === 'request' ? (rec.revision !== undefined || MUTATING.has(rec.verb) ? 'write' : 'read') : rec.kind;
+  const kind =
+    rec.kind === 'request' ? (rec.revision !== undefined || MUTATING.has(rec.verb) ? 'write' : 'read') : rec.kind;
   const causeRec = kind === 'write' || kind === 'cri' ? causeRecordOf(state, seq) : undefined;
   return {
     seq,
@@ -111,7 +120,13 @@ function targetOf(rec: RequestRecord): Target {
     const path = q < 0 ? rec.path : rec.path.slice(0, q);
     // url.Values as client-go encodes them (`labelSelector=app%3Dweb`, a space as `+`).
     if (q >= 0) {
-      const decode = (s: string) => { try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; } };
+      const decode = (s: string) => {
+        try {
+          return decodeURIComponent(s.replace(/\+/g, ' '));
+        } catch {
+          return s;
+        }
+      };
       for (const kv of rec.path.slice(q + 1).split('&')) {
         const eq = kv.indexOf('=');
         if (eq > 0) t.query[decode(kv.slice(0, eq))] = decode(kv.slice(eq + 1));
@@ -174,10 +189,12 @@ function heartbeatOf(state: WorldState, rec: RequestRecord, t: Target): boolean 
     return t.resource === 'nodes' && rec.revision !== undefined && nodeWriteIsHeartbeat(state, rec.revision);
   }
   // A leader elector's GETs and renewals of its Lease (its creation, a takeover, is no heartbeat: it is a POST, or a PUT that changes the holder, told apart below).
-  if (isLeaderLease(t) && (rec.component === 'kube-scheduler' || rec.component === KUBE_CONTROLLER_MANAGER)) return rec.verb === 'GET' || (rec.verb === 'PUT' && !leaderChanged(state, rec.revision));
+  if (isLeaderLease(t) && (rec.component === 'kube-scheduler' || rec.component === KUBE_CONTROLLER_MANAGER))
+    return rec.verb === 'GET' || (rec.verb === 'PUT' && !leaderChanged(state, rec.revision));
   if (!rec.component.startsWith('kubelet/')) return false;
   const node = rec.component.slice('kubelet/'.length);
-  if (t.resource === 'leases' && t.namespace === 'kube-node-lease' && t.name === node) return rec.verb === 'GET' || rec.verb === 'PUT' || rec.verb === 'PATCH';
+  if (t.resource === 'leases' && t.namespace === 'kube-node-lease' && t.name === node)
+    return rec.verb === 'GET' || rec.verb === 'PUT' || rec.verb === 'PATCH';
   if (t.resource !== 'nodes' || t.name !== node) return false;
   if (rec.verb === 'GET') return true;
   if (rec.verb !== 'PATCH' || t.subresource !== 'status' || rec.code !== 200) return false;
@@ -186,7 +203,11 @@ function heartbeatOf(state: WorldState, rec: RequestRecord, t: Target): boolean 
 
 /** The leader-election Leases of kube-scheduler and kube-controller-manager. */
 function isLeaderLease(t: Target): boolean {
-  return t.resource === 'leases' && t.namespace === 'kube-system' && (t.name === 'kube-scheduler' || t.name === KUBE_CONTROLLER_MANAGER);
+  return (
+    t.resource === 'leases' &&
+    t.namespace === 'kube-system' &&
+    (t.name === 'kube-scheduler' || t.name === KUBE_CONTROLLER_MANAGER)
+  );
 }
 
 /** A Lease write at `revision` changed its holder (a takeover or a release, not a renewal). */
@@ -208,7 +229,11 @@ function nodeWriteIsHeartbeat(state: WorldState, revision: number): boolean {
   const a = e.prev as NodeLike;
   const b = e.object as NodeLike;
   if (a.spec !== b.spec && !deepEqual(a.spec, b.spec)) return false;
-  if (!deepEqual(a.metadata?.labels, b.metadata?.labels) || !deepEqual(a.metadata?.annotations, b.metadata?.annotations)) return false;
+  if (
+    !deepEqual(a.metadata?.labels, b.metadata?.labels) ||
+    !deepEqual(a.metadata?.annotations, b.metadata?.annotations)
+  )
+    return false;
   const before = a.status?.conditions ?? [];
   const after = b.status?.conditions ?? [];
   if (before.length !== after.length) return false;
@@ -251,8 +276,10 @@ export function narrate(rec: RequestRecord, faults?: ApiFaults, cause?: RequestR
 function sentenceOf(rec: RequestRecord, t: Target, faults: ApiFaults | undefined, cause?: RequestRecord): string {
   let s: string;
   // A streaming list's closing bookmark names no object: it says the initial state is all sent.
-  if (rec.kind === 'watch' && rec.event === 'BOOKMARK') s = `the API server tells ${who(rec.component)} that it has sent every ${kindWord(t.resource)} there is; changes follow`;
-  else if (rec.kind === 'watch') s = `the API server tells ${who(rec.component)} that ${thing(t)} ${happened(rec.event)}`;
+  if (rec.kind === 'watch' && rec.event === 'BOOKMARK')
+    s = `the API server tells ${who(rec.component)} that it has sent every ${kindWord(t.resource)} there is; changes follow`;
+  else if (rec.kind === 'watch')
+    s = `the API server tells ${who(rec.component)} that ${thing(t)} ${happened(rec.event)}`;
   else if (rec.kind === 'cri') s = criSentence(rec, t);
   else s = requestSentence(rec, t, faults);
   if (cause) s += `, ${because(cause)}`;
@@ -298,12 +325,18 @@ function plural(resource: string): string {
 function thing(t: Target): string {
   if (!t.name) return t.resource ? `a ${kindWord(t.resource)}` : 'an object';
   // An Event is named after the object it is about, plus a unique suffix.
-  const base = t.resource === 'events' ? `an Event about ${t.name.replace(/\.[0-9a-f]+$/, '')}`
-    // "node-2" says what it is; "node control-plane" needs the word.
-    : t.resource === 'nodes' && t.name.startsWith('node') ? t.name
-    : `${kindWord(t.resource)} ${t.name}`;
+  const base =
+    t.resource === 'events'
+      ? `an Event about ${t.name.replace(/\.[0-9a-f]+$/, '')}`
+      : // "node-2" says what it is; "node control-plane" needs the word.
+        t.resource === 'nodes' && t.name.startsWith('node')
+        ? t.name
+        : `${kindWord(t.resource)} ${t.name}`;
   // Node Leases always live in kube-node-lease; saying so every time says nothing.
-  const ns = t.namespace && t.namespace !== 'default' && !(t.resource === 'leases' && t.namespace === 'kube-node-lease') ? ` in ${t.namespace}` : '';
+  const ns =
+    t.namespace && t.namespace !== 'default' && !(t.resource === 'leases' && t.namespace === 'kube-node-lease')
+      ? ` in ${t.namespace}`
+      : '';
   return base + ns;
 }
 
@@ -320,10 +353,12 @@ function kubeletNode(component: string): string | null {
 function action(rec: RequestRecord, t: Target): string {
   const own = kubeletNode(rec.component);
   const ownLease = own !== null && t.resource === 'leases' && t.name === own;
-  const leaderLease = isLeaderLease(t) && (rec.component === 'kube-scheduler' || rec.component === KUBE_CONTROLLER_MANAGER);
+  const leaderLease =
+    isLeaderLease(t) && (rec.component === 'kube-scheduler' || rec.component === KUBE_CONTROLLER_MANAGER);
   const obj = thing(t);
   switch (rec.verb) {
-    case 'WATCH': return `watch ${watched(t)}`;
+    case 'WATCH':
+      return `watch ${watched(t)}`;
     case 'GET':
       if (!t.name) return `list ${selected(t)}`;
       if (t.subresource === 'log') return `read the log of ${obj}`;
@@ -348,8 +383,10 @@ function action(rec: RequestRecord, t: Target): string {
       if (t.subresource === 'scale') return `scale ${obj}`;
       if (t.resource === 'events') return `count another occurrence of ${obj}`;
       return `${rec.verb === 'PUT' ? 'update' : 'change'} ${obj}`;
-    case 'DELETE': return `delete ${obj}`;
-    default: return `${rec.verb} ${obj}`;
+    case 'DELETE':
+      return `delete ${obj}`;
+    default:
+      return `${rec.verb} ${obj}`;
   }
 }
 
@@ -357,7 +394,8 @@ function action(rec: RequestRecord, t: Target): string {
 function watched(t: Target): string {
   const rv = t.query.resourceVersion;
   // A streaming list (sendInitialEvents): the current state first, as the watch's opening events.
-  if (t.query.sendInitialEvents === 'true') return `${selected(t)}, asking first for every one there is (a streaming list instead of a LIST)`;
+  if (t.query.sendInitialEvents === 'true')
+    return `${selected(t)}, asking first for every one there is (a streaming list instead of a LIST)`;
   return selected(t) + (rv && rv !== '0' ? ` from revision ${rv}` : '');
 }
 
@@ -380,28 +418,37 @@ function requestSentence(rec: RequestRecord, t: Target, faults: ApiFaults | unde
   if (rec.code === 0) return `the API server refuses ${subject}: connection refused (${whyRefused(rec, faults)})`;
   const wants = action(rec, t);
   // The API server's own writes at start (namespaces, the kubernetes Service) go straight to etcd.
-  if (rec.component === 'kube-apiserver' && rec.code < 400) return `the API server ${wants.replace(/^(\w+)/, '$1s')}${rec.revision !== undefined ? `; etcd stores it at revision ${rec.revision}` : ''}`;
+  if (rec.component === 'kube-apiserver' && rec.code < 400)
+    return `the API server ${wants.replace(/^(\w+)/, '$1s')}${rec.revision !== undefined ? `; etcd stores it at revision ${rec.revision}` : ''}`;
   if (rec.code >= 400) return `${subject} asks the API server to ${wants}, but ${failure(rec)}`;
   const own = kubeletNode(rec.component);
-  const outcome = rec.revision !== undefined ? `; etcd stores it at revision ${rec.revision}` : '; nothing changes, so etcd is not written';
+  const outcome =
+    rec.revision !== undefined
+      ? `; etcd stores it at revision ${rec.revision}`
+      : '; nothing changes, so etcd is not written';
   switch (rec.verb) {
-    case 'GET': return `${subject} asks the API server to ${wants}`;
-    case 'WATCH': return `${subject} opens a watch on ${watched(t)}`;
+    case 'GET':
+      return `${subject} asks the API server to ${wants}`;
+    case 'WATCH':
+      return `${subject} opens a watch on ${watched(t)}`;
     case 'DELETE': {
       const change = rec.revision !== undefined ? `; etcd records the change at revision ${rec.revision}` : outcome;
       // A kubelet's own DELETE comes once the pod's containers have stopped: it removes the object.
-      if (own !== null && t.resource === 'pods') return `${subject} asks the API server to delete ${thing(t)} now that its containers have stopped${change}`;
+      if (own !== null && t.resource === 'pods')
+        return `${subject} asks the API server to delete ${thing(t)} now that its containers have stopped${change}`;
       return `${subject} asks the API server to ${wants}${change}`;
     }
     case 'POST':
-      if (t.resource === 'selfsubjectaccessreviews') return `${subject} asks the API server whether it may do something (an access review); nothing is stored`;
+      if (t.resource === 'selfsubjectaccessreviews')
+        return `${subject} asks the API server whether it may do something (an access review); nothing is stored`;
       if (t.subresource === 'binding') return `${subject} binds ${thing(t)}${rec.node ? ` to ${rec.node}` : ''}`;
       break;
     case 'PUT':
     case 'PATCH':
       // A kubelet writing its own Lease or a status: it says so itself, it does not ask for a change.
       if (wants === 'renew its Lease') return `${subject} renews its Lease${outcome}`;
-      if (rec.verb === 'PUT' && wants.startsWith('renew the leader-election Lease')) return `${subject} renews its leader-election Lease (or takes it over)${outcome}`;
+      if (rec.verb === 'PUT' && wants.startsWith('renew the leader-election Lease'))
+        return `${subject} renews its leader-election Lease (or takes it over)${outcome}`;
       if (own !== null && t.subresource === 'status') return `${subject} reports the status of ${thing(t)}${outcome}`;
       break;
   }
@@ -410,32 +457,52 @@ function requestSentence(rec: RequestRecord, t: Target, faults: ApiFaults | unde
 
 function whyRefused(rec: RequestRecord, faults: ApiFaults | undefined): string {
   const node = kubeletNode(rec.component);
-  const cutOff = node !== null ? `${node} is cut off from the control plane` : `${who(rec.component)} is cut off from the API server`;
+  const cutOff =
+    node !== null
+      ? `${node} is cut off from the control plane`
+      : `${who(rec.component)} is cut off from the API server`;
   if (faults?.apiServerDown) return 'the API server is down';
   if (faults?.partitioned?.includes(rec.component)) return cutOff;
   // kubectl's own message says which: a down server is "127.0.0.1:6443 was refused".
-  if (rec.component === 'kubectl' && rec.message?.startsWith('The connection to the server')) return 'the API server is down';
+  if (rec.component === 'kubectl' && rec.message?.startsWith('The connection to the server'))
+    return 'the API server is down';
   return node !== null ? `the API server is down, or ${node} is cut off from it` : 'the API server is down';
 }
 
 function failure(rec: RequestRecord): string {
   const m = rec.message ?? '';
   switch (rec.code) {
-    case 400: return m ? `the API server answers that ${unquoted(m)} (400 Bad Request)` : 'the request is malformed (400 Bad Request)';
-    case 401: return 'the API server does not know who it is (401 Unauthorized)';
-    case 403: return 'the API server forbids it (403 Forbidden)';
-    case 404: return 'there is no such object (404 Not Found)';
-    case 405: return 'that cannot be done to it (405 Method Not Allowed)';
-    case 409: return m.includes('already exists') ? 'it already exists (409 AlreadyExists)' : 'the object has changed since it was read (409 Conflict)';
-    case 410: return 'that revision has been compacted away (410 Gone)';
-    case 413: return 'the request is too large (413)';
+    case 400:
+      return m
+        ? `the API server answers that ${unquoted(m)} (400 Bad Request)`
+        : 'the request is malformed (400 Bad Request)';
+    case 401:
+      return 'the API server does not know who it is (401 Unauthorized)';
+    case 403:
+      return 'the API server forbids it (403 Forbidden)';
+    case 404:
+      return 'there is no such object (404 Not Found)';
+    case 405:
+      return 'that cannot be done to it (405 Method Not Allowed)';
+    case 409:
+      return m.includes('already exists')
+        ? 'it already exists (409 AlreadyExists)'
+        : 'the object has changed since it was read (409 Conflict)';
+    case 410:
+      return 'that revision has been compacted away (410 Gone)';
+    case 413:
+      return 'the request is too large (413)';
     // The message repeats the object's name ('Deployment.apps "web" is invalid: …'): keep what is wrong.
-    case 422: return m ? `the object is invalid: ${unquoted(m.replace(/^\S+ "[^"]*" is invalid: /, ''))} (422 Invalid)` : 'the object is invalid (422 Invalid)';
+    case 422:
+      return m
+        ? `the object is invalid: ${unquoted(m.replace(/^\S+ "[^"]*" is invalid: /, ''))} (422 Invalid)`
+        : 'the object is invalid (422 Invalid)';
     case 500:
       if (m.includes('database space exceeded')) return 'etcd is out of space (500: database space exceeded)';
       if (m.includes('timed out')) return 'etcd does not answer (500: request timed out)';
       return 'the API server fails (500)';
-    default: return `it fails (${rec.code})`;
+    default:
+      return `it fails (${rec.code})`;
   }
 }
 
@@ -458,24 +525,49 @@ function criSentence(rec: RequestRecord, t: Target): string {
   const image = t.name === null && t.container ? shortImage(t.container) : 'an image';
   let asks: string;
   switch (rec.verb) {
-    case 'RunPodSandbox': asks = `start a sandbox for ${pod}`; break;
-    case 'StopPodSandbox': asks = `stop the sandbox of ${pod}`; break;
-    case 'RemovePodSandbox': asks = `remove the sandbox of ${pod}`; break;
-    case 'CreateContainer': asks = `create ${container}`; break;
-    case 'StartContainer': asks = `start ${container}`; break;
-    case 'StopContainer': asks = `stop ${container}`; break;
-    case 'ContainerStatus': asks = `report on ${container}`; break;
-    case 'ImageStatus': asks = `check whether ${image} is on the node`; break;
+    case 'RunPodSandbox':
+      asks = `start a sandbox for ${pod}`;
+      break;
+    case 'StopPodSandbox':
+      asks = `stop the sandbox of ${pod}`;
+      break;
+    case 'RemovePodSandbox':
+      asks = `remove the sandbox of ${pod}`;
+      break;
+    case 'CreateContainer':
+      asks = `create ${container}`;
+      break;
+    case 'StartContainer':
+      asks = `start ${container}`;
+      break;
+    case 'StopContainer':
+      asks = `stop ${container}`;
+      break;
+    case 'ContainerStatus':
+      asks = `report on ${container}`;
+      break;
+    case 'ImageStatus':
+      asks = `check whether ${image} is on the node`;
+      break;
     // Logged when the pull returns: the sentence says what came of it.
-    case 'PullImage': asks = `pull ${image}`; break;
-    case 'ListPodSandbox': asks = 'list its pod sandboxes'; break;
-    case 'ListContainers': asks = 'list its containers'; break;
-    default: asks = `run ${rec.verb}`;
+    case 'PullImage':
+      asks = `pull ${image}`;
+      break;
+    case 'ListPodSandbox':
+      asks = 'list its pod sandboxes';
+      break;
+    case 'ListContainers':
+      asks = 'list its containers';
+      break;
+    default:
+      asks = `run ${rec.verb}`;
   }
   const s = `the kubelet on ${node} asks containerd to ${asks}`;
   if (rec.code !== 0) {
     const code = GRPC_NAMES[rec.code] ?? String(rec.code);
-    return rec.verb === 'PullImage' && rec.code === 5 ? `${s}, which fails: the registry has no such image (NotFound)` : `${s}, which fails (${code})`;
+    return rec.verb === 'PullImage' && rec.code === 5
+      ? `${s}, which fails: the registry has no such image (NotFound)`
+      : `${s}, which fails (${code})`;
   }
   return rec.verb === 'PullImage' ? `${s}; the image is now on the node` : s;
 }

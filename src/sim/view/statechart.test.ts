@@ -6,7 +6,14 @@ import { rolloutMachine } from '../controllers/rollout-machine.ts';
 import { podMachine } from '../kubelet/pod-machine.ts';
 import { nodeMachine, type NodeMachineEvent } from '../node-lifecycle/node-machine.ts';
 import type { NodeHealthView } from '../node-lifecycle/node-health-view.ts';
-import { labelOfKey, nodeReasonOf, nodeStatechartOf, rolloutStatechartOf, stateIdOf, statechartOf } from './statechart.ts';
+import {
+  labelOfKey,
+  nodeReasonOf,
+  nodeStatechartOf,
+  rolloutStatechartOf,
+  stateIdOf,
+  statechartOf,
+} from './statechart.ts';
 
 describe('statechartOf', () => {
   it('reads every state of the node machine, in document order, healthy first', () => {
@@ -21,9 +28,16 @@ describe('statechartOf', () => {
   it('lists exactly the transitions the machine takes: every (state, event) it reports leads where xstate goes', () => {
     const c = statechartOf(nodeMachine);
     const events: NodeMachineEvent[] = [
-      { type: 'HEARTBEAT' }, { type: 'HEARTBEAT_MISSED' }, { type: 'GRACE_EXCEEDED' }, { type: 'KUBELET_NOT_READY' },
-      { type: 'NOSCHEDULE_TAINTED' }, { type: 'NOEXECUTE_TAINTED' }, { type: 'TOLERATION_EXPIRED', pods: 1 },
-      { type: 'TAINTS_REMOVED' }, { type: 'ALL_ZONES_DOWN' }, { type: 'SOME_NODES_READY' },
+      { type: 'HEARTBEAT' },
+      { type: 'HEARTBEAT_MISSED' },
+      { type: 'GRACE_EXCEEDED' },
+      { type: 'KUBELET_NOT_READY' },
+      { type: 'NOSCHEDULE_TAINTED' },
+      { type: 'NOEXECUTE_TAINTED' },
+      { type: 'TOLERATION_EXPIRED', pods: 1 },
+      { type: 'TAINTS_REMOVED' },
+      { type: 'ALL_ZONES_DOWN' },
+      { type: 'SOME_NODES_READY' },
     ];
     const [start] = initialTransition(nodeMachine);
     for (const s of c.states) {
@@ -39,7 +53,12 @@ describe('statechartOf', () => {
         if (from.can(e)) expect(listed.length).toBeGreaterThan(0);
       }
     }
-    expect(c.transitions).toContainEqual({ from: 'graceRunning', to: 'unknown', event: 'GRACE_EXCEEDED', guarded: false });
+    expect(c.transitions).toContainEqual({
+      from: 'graceRunning',
+      to: 'unknown',
+      event: 'GRACE_EXCEEDED',
+      guarded: false,
+    });
     expect(c.transitions).toContainEqual({ from: 'unknown', to: null, event: 'NOSCHEDULE_TAINTED', guarded: false });
     // Out of disruption mode a node still tainted recovers first; an untainted one is healthy at once.
     expect(c.transitions.filter((t) => t.from === 'graceRunning' && t.event === 'HEARTBEAT')).toEqual([
@@ -50,16 +69,29 @@ describe('statechartOf', () => {
 
   it('keeps nesting, initial children, root transitions and guards (pod and rollout machines)', () => {
     const pod = statechartOf(podMachine);
-    expect(pod.states.find((s) => s.id === 'running.ready')).toMatchObject({ parent: 'running', depth: 1, key: 'ready' });
+    expect(pod.states.find((s) => s.id === 'running.ready')).toMatchObject({
+      parent: 'running',
+      depth: 1,
+      key: 'ready',
+    });
     expect(pod.states.find((s) => s.id === 'running.notReady')!.initial).toBe(true);
     expect(pod.states.find((s) => s.id === 'terminated')!.type).toBe('final');
-    expect(pod.transitions).toContainEqual({ from: null, to: 'terminating', event: 'DELETE_REQUESTED', guarded: false });
+    expect(pod.transitions).toContainEqual({
+      from: null,
+      to: 'terminating',
+      event: 'DELETE_REQUESTED',
+      guarded: false,
+    });
     expect(pod.transitions).toContainEqual({ from: 'pending', to: 'creating', event: 'SANDBOX_READY', guarded: true });
     expect(pod.transitions).toContainEqual({ from: 'pending', to: 'pulling', event: 'SANDBOX_READY', guarded: false });
     const ro = statechartOf(rolloutMachine);
     expect(ro.initial).toBe('progressing');
-    expect(ro.states.map((s) => s.id)).toEqual(expect.arrayContaining(['progressing.scalingUp', 'complete', 'paused', 'deadlineExceeded']));
-    expect(ro.transitions).toContainEqual(expect.objectContaining({ from: 'complete', to: 'progressing.scalingUp', event: 'NEW_TEMPLATE' }));
+    expect(ro.states.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['progressing.scalingUp', 'complete', 'paused', 'deadlineExceeded']),
+    );
+    expect(ro.transitions).toContainEqual(
+      expect.objectContaining({ from: 'complete', to: 'progressing.scalingUp', event: 'NEW_TEMPLATE' }),
+    );
   });
 
   it('is plain JSON and the same object for the same machine', () => {
@@ -80,14 +112,28 @@ describe('the small helpers', () => {
 
   it('gives the reason the controller has, with its own numbers', () => {
     const h: NodeHealthView = {
-      machine: 'unknown', ready: 'Unknown', noScheduleTaint: 'node.kubernetes.io/unreachable:NoSchedule', noExecuteTaint: null,
-      evictedPods: 0, probeTimestamp: 100_000, readyTransitionTimestamp: 150_000, gracePeriodMs: 50_000, graceEndsAt: 150_000, disruptionMode: false,
+      machine: 'unknown',
+      ready: 'Unknown',
+      noScheduleTaint: 'node.kubernetes.io/unreachable:NoSchedule',
+      noExecuteTaint: null,
+      evictedPods: 0,
+      probeTimestamp: 100_000,
+      readyTransitionTimestamp: 150_000,
+      gracePeriodMs: 50_000,
+      graceEndsAt: 150_000,
+      disruptionMode: false,
     };
-    expect(nodeReasonOf(h, 150_001)).toBe('Ready=Unknown: no Lease renewal for 50 s (grace period 50 s); tainted node.kubernetes.io/unreachable:NoSchedule.');
-    expect(nodeReasonOf({ ...h, machine: 'graceRunning', ready: 'True', noScheduleTaint: null }, 123_000)).toBe('Ready=True: no Lease renewal for 23 s; at 50 s the controller marks it Unknown (27 s left).');
+    expect(nodeReasonOf(h, 150_001)).toBe(
+      'Ready=Unknown: no Lease renewal for 50 s (grace period 50 s); tainted node.kubernetes.io/unreachable:NoSchedule.',
+    );
+    expect(nodeReasonOf({ ...h, machine: 'graceRunning', ready: 'True', noScheduleTaint: null }, 123_000)).toBe(
+      'Ready=True: no Lease renewal for 23 s; at 50 s the controller marks it Unknown (27 s left).',
+    );
     expect(nodeReasonOf(undefined, 0)).toMatch(/not running/);
     // The process is up but has not taken its Lease yet, so it has started no controller.
-    expect(nodeReasonOf(undefined, 0, true)).toMatch(/^kube-controller-manager is up but has not started its controllers/);
+    expect(nodeReasonOf(undefined, 0, true)).toMatch(
+      /^kube-controller-manager is up but has not started its controllers/,
+    );
   });
 });
 
@@ -117,10 +163,13 @@ describe('nodeStatechartOf on a live cluster', () => {
 });
 
 describe('rolloutStatechartOf on a live cluster', () => {
-  it('lights web\'s rollout from progressing to complete, paused, and back, with the controller\'s reason', () => {
+  it("lights web's rollout from progressing to complete, paused, and back, with the controller's reason", () => {
     const c = createCluster({ seed: 3, nodes: 3 });
     c.settle();
-    expect(rolloutStatechartOf(c.world.state, 'default/web')).toMatchObject({ current: null, subject: 'Deployment web' });
+    expect(rolloutStatechartOf(c.world.state, 'default/web')).toMatchObject({
+      current: null,
+      subject: 'Deployment web',
+    });
     applyAction(c, { type: 'apply', name: 'web', image: 'nginx:1.27', replicas: 3 });
     c.advance(1000);
     const early = rolloutStatechartOf(c.world.state, 'default/web');
@@ -132,7 +181,10 @@ describe('rolloutStatechartOf on a live cluster', () => {
     expect(done.reason).toMatch(/^NewReplicaSetAvailable: .*3 of 3 updated, 3 available, 3 total\)\.$/);
     applyAction(c, { type: 'rollout', name: 'web', verb: 'pause' });
     c.advance(2000);
-    expect(rolloutStatechartOf(c.world.state, 'default/web')).toMatchObject({ current: 'paused', reason: 'Deployment is paused.' });
+    expect(rolloutStatechartOf(c.world.state, 'default/web')).toMatchObject({
+      current: 'paused',
+      reason: 'Deployment is paused.',
+    });
     c.controlPlane('stop');
     expect(rolloutStatechartOf(c.world.state, 'default/web').current).toBeNull();
   });

@@ -78,7 +78,10 @@ interface TransitionLike {
 
 /** "graceRunning" → "grace running", "errImagePull" → "err image pull": a key in words. */
 export function labelOfKey(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').toLowerCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase();
 }
 
 /** A snapshot value (`'complete'` or `{ progressing: 'scalingUp' }`) as a chart state id. */
@@ -124,8 +127,13 @@ export function statechartOf(machine: AnyStateMachine): Statechart {
     const initialKey = n.initial?.target?.[0]?.key;
     for (const child of Object.values(n.states)) {
       states.push({
-        id: idOf(child)!, key: child.key, label: labelOfKey(child.key),
-        parent: idOf(n), depth, initial: child.key === initialKey, type: child.type,
+        id: idOf(child)!,
+        key: child.key,
+        label: labelOfKey(child.key),
+        parent: idOf(n),
+        depth,
+        initial: child.key === initialKey,
+        type: child.type,
       });
       walk(child, depth + 1);
     }
@@ -133,7 +141,12 @@ export function statechartOf(machine: AnyStateMachine): Statechart {
   addTransitions(root);
   walk(root, 0);
   // Transitions after the states, in document order of their sources (the walk above visits each once).
-  const visit = (n: NodeLike): void => { for (const c of Object.values(n.states)) { addTransitions(c); visit(c); } };
+  const visit = (n: NodeLike): void => {
+    for (const c of Object.values(n.states)) {
+      addTransitions(c);
+      visit(c);
+    }
+  };
   visit(root);
   const chart: Statechart = {
     machine: (machine as unknown as { id: string }).id,
@@ -157,7 +170,8 @@ function secs(ms: number): string {
  * leader-election Lease, before which it starts no controller.
  */
 export function nodeReasonOf(health: NodeHealthView | undefined | null, now: number, processUp = false): string {
-  if (!health && processUp) return 'kube-controller-manager is up but has not started its controllers: it starts them once it holds its leader-election Lease. Until then nobody judges the node.';
+  if (!health && processUp)
+    return 'kube-controller-manager is up but has not started its controllers: it starts them once it holds its leader-election Lease. Until then nobody judges the node.';
   if (!health) return 'kube-controller-manager is not running: nobody judges the node, so its state stands still.';
   const quiet = now - health.probeTimestamp;
   const grace = secs(health.gracePeriodMs);
@@ -188,7 +202,12 @@ export function nodeReasonOf(health: NodeHealthView | undefined | null, now: num
 /** The node statechart as the node-lifecycle controller holds it for one node, lit at its current state, with the reason. */
 export function nodeStatechartOf(state: WorldState, node: string): StatechartView {
   const health = nodeHealthOf(state, node);
-  return { chart: statechartOf(nodeMachine), current: health ? health.machine : null, reason: nodeReasonOf(health, state.now, !!state.components[KUBE_CONTROLLER_MANAGER]), subject: node };
+  return {
+    chart: statechartOf(nodeMachine),
+    current: health ? health.machine : null,
+    reason: nodeReasonOf(health, state.now, !!state.components[KUBE_CONTROLLER_MANAGER]),
+    subject: node,
+  };
 }
 
 /**
@@ -200,8 +219,15 @@ export function rolloutStatechartOf(state: WorldState, key: string): StatechartV
   const chart = statechartOf(rolloutMachine);
   const dc = state.components['deployment-controller']?.state as DeploymentControllerState | undefined;
   const subject = `Deployment ${key.split('/').pop()}`;
-  if (!dc) return { chart, current: null, reason: 'kube-controller-manager is not running: nobody moves the rollout on, so its state stands still.', subject };
+  if (!dc)
+    return {
+      chart,
+      current: null,
+      reason: 'kube-controller-manager is not running: nobody moves the rollout on, so its state stands still.',
+      subject,
+    };
   const r = rolloutStateOf(dc, key);
-  if (!r) return { chart, current: null, reason: 'The Deployment controller has not synced this Deployment yet.', subject };
+  if (!r)
+    return { chart, current: null, reason: 'The Deployment controller has not synced this Deployment yet.', subject };
   return { chart, current: r.state, reason: `${r.why}.`.replace(/\.\.$/, '.'), subject };
 }

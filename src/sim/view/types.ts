@@ -95,7 +95,14 @@ export interface Frame {
 }
 
 /** The ends a record is drawn between on the canvas. */
-export type Endpoint = 'kubectl' | 'kube-apiserver' | 'etcd' | 'scheduler' | 'kube-controller-manager' | `kubelet/${string}` | `containerd/${string}`;
+export type Endpoint =
+  | 'kubectl'
+  | 'kube-apiserver'
+  | 'etcd'
+  | 'scheduler'
+  | 'kube-controller-manager'
+  | `kubelet/${string}`
+  | `containerd/${string}`;
 
 /** One request-log record of the current step, ready to draw and to read aloud. */
 export interface StepRecord {

@@ -5,8 +5,16 @@ import { agree, count, listOf, pluralOf } from './words.ts';
 
 describe('words', () => {
   it.each([
-    ['pod', 'pods'], ['address', 'addresses'], ['node', 'nodes'], ['policy', 'policies'], ['key', 'keys'],
-    ['box', 'boxes'], ['match', 'matches'], ['new pod', 'new pods'], ['replica', 'replicas'], ['entry', 'entries'],
+    ['pod', 'pods'],
+    ['address', 'addresses'],
+    ['node', 'nodes'],
+    ['policy', 'policies'],
+    ['key', 'keys'],
+    ['box', 'boxes'],
+    ['match', 'matches'],
+    ['new pod', 'new pods'],
+    ['replica', 'replicas'],
+    ['entry', 'entries'],
   ])('pluralises %s as %s', (one, many) => {
     expect(pluralOf(one)).toBe(many);
   });
@@ -20,12 +28,15 @@ describe('words', () => {
   });
 
   it('never writes a bare 0 or a 1 with a plural noun', () => {
-    fc.assert(fc.property(fc.nat(1000), fc.constantFrom('pod', 'node', 'address', 'replica', 'request'), (n, w) => {
-      const s = count(n, w);
-      expect(s).not.toMatch(/^0 /);
-      if (n === 1) expect(s).toBe(`1 ${w}`);
-      else expect(s.endsWith(pluralOf(w))).toBe(true);
-    }), { numRuns: runs(1) });
+    fc.assert(
+      fc.property(fc.nat(1000), fc.constantFrom('pod', 'node', 'address', 'replica', 'request'), (n, w) => {
+        const s = count(n, w);
+        expect(s).not.toMatch(/^0 /);
+        if (n === 1) expect(s).toBe(`1 ${w}`);
+        else expect(s.endsWith(pluralOf(w))).toBe(true);
+      }),
+      { numRuns: runs(1) },
+    );
   });
 
   it('lists names as a sentence does', () => {

@@ -32,7 +32,8 @@ export function stageOutcome(p: Pipeline, s: StageView): string {
   if (s.state === 'not-reached') return 'not reached';
   if (s.state === 'refused') return `refused: ${p.code} ${p.message ?? ''}`.trim();
   if (s.stage === 'authentication') return p.user ? `passed: ${p.user}` : 'passed';
-  if (s.stage === 'storage') return p.revision !== null ? `revision ${p.revision}${p.key ? `, ${p.key}` : ''}` : 'passed, nothing changed';
+  if (s.stage === 'storage')
+    return p.revision !== null ? `revision ${p.revision}${p.key ? `, ${p.key}` : ''}` : 'passed, nothing changed';
   return 'passed';
 }
 
@@ -43,5 +44,7 @@ export function senderOf(p: Pipeline): string {
 
 /** Whether the write happened in the current step (then the panel lights it), or earlier. */
 export function isCurrent(p: Pipeline, view: HubView): boolean {
-  return view.records.some((r) => r.seq === p.seq || (r.kind === 'watch' && r.revision !== null && r.revision === p.revision));
+  return view.records.some(
+    (r) => r.seq === p.seq || (r.kind === 'watch' && r.revision !== null && r.revision === p.revision),
+  );
 }

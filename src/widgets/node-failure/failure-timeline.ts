@@ -34,35 +34,58 @@ export function failureTimeline(clock: LeaseClock, pods: readonly PodCountdown[]
   const quiet = clock.quietS === null ? null : Math.min(clock.quietS, grace);
   const counting = pods.filter((p) => p.remainingS !== null && p.tolerationSeconds !== null);
   const least = counting.length ? Math.min(...counting.map((p) => p.remainingS!)) : null;
-  const toleration = counting[0]?.tolerationSeconds ?? pods.find((p) => p.tolerationSeconds !== null)?.tolerationSeconds ?? 300;
+  const toleration =
+    counting[0]?.tolerationSeconds ?? pods.find((p) => p.tolerationSeconds !== null)?.tolerationSeconds ?? 300;
   const gone = pods.filter((p) => p.terminating).length;
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return [
     {
-      id: 'renewing', at: at(0), title: 'Lease renewed',
-      detail: clock.leaseAgeS === null ? 'never renewed yet' : `every ${clock.renewEveryS} s by the kubelet; last ${clock.leaseAgeS} s ago`,
+      id: 'renewing',
+      at: at(0),
+      title: 'Lease renewed',
+      detail:
+        clock.leaseAgeS === null
+          ? 'never renewed yet'
+          : `every ${clock.renewEveryS} s by the kubelet; last ${clock.leaseAgeS} s ago`,
       progress: null,
     },
     {
-      id: 'grace', at: at(1), title: `${grace} s grace`,
-      detail: clock.graceS === null ? 'not counted: the controller is not running'
-        : now < 1 ? `${grace} s without a renewal before the controller acts`
-        : now === 1 ? `${quiet} s of ${grace} s without a renewal` : `over: ${grace} s without a renewal`,
+      id: 'grace',
+      at: at(1),
+      title: `${grace} s grace`,
+      detail:
+        clock.graceS === null
+          ? 'not counted: the controller is not running'
+          : now < 1
+            ? `${grace} s without a renewal before the controller acts`
+            : now === 1
+              ? `${quiet} s of ${grace} s without a renewal`
+              : `over: ${grace} s without a renewal`,
       progress: now === 1 && quiet !== null ? quiet / grace : null,
     },
     {
-      id: 'tainted', at: at(2), title: 'Unknown, tainted',
+      id: 'tainted',
+      at: at(2),
+      title: 'Unknown, tainted',
       detail: `Ready ${now < 2 ? 'becomes Unknown' : `is ${clock.ready}`}; unreachable taints ${now < 2 ? 'added' : 'on'}`,
       progress: null,
     },
     {
-      id: 'toleration', at: at(3), title: `${toleration} s toleration`,
-      detail: now < 3 ? `each pod tolerates the taint for ${toleration} s`
-        : now === 3 && least !== null ? `${least} s of ${toleration} s left (${plural(counting.length, 'pod', 'pods')})` : 'used up',
+      id: 'toleration',
+      at: at(3),
+      title: `${toleration} s toleration`,
+      detail:
+        now < 3
+          ? `each pod tolerates the taint for ${toleration} s`
+          : now === 3 && least !== null
+            ? `${least} s of ${toleration} s left (${plural(counting.length, 'pod', 'pods')})`
+            : 'used up',
       progress: now === 3 && least !== null ? 1 - least / toleration : null,
     },
     {
-      id: 'evicted', at: at(4), title: 'Evicted',
+      id: 'evicted',
+      at: at(4),
+      title: 'Evicted',
       detail: `${now < 4 ? 'its pods are' : plural(gone, 'pod', 'pods')} deleted (Terminating); replacements go elsewhere`,
       progress: null,
     },

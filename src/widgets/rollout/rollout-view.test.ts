@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { RolloutSeries } from '../../sim/index.ts';
 import { chartOf, intOrPercent } from './rollout-view.ts';
 
-const p = (t: number, total: number, ready: number): { t: number; total: number; ready: number; atMost: number; atLeast: number } => ({ t, total, ready, atMost: 8, atLeast: 5 });
+const p = (
+  t: number,
+  total: number,
+  ready: number,
+): { t: number; total: number; ready: number; atMost: number; atLeast: number } => ({
+  t,
+  total,
+  ready,
+  atMost: 8,
+  atLeast: 5,
+});
 
 describe('chartOf', () => {
   it('draws each line as a step function from the first point to the present', () => {
@@ -16,7 +26,14 @@ describe('chartOf', () => {
   });
 
   it('breaks the lines where the Deployment was gone, and starts at the first point rather than the window', () => {
-    const s: RolloutSeries = { from: 0, to: 300, segments: [{ points: [p(100, 1, 1)], until: 200 }, { points: [p(250, 2, 0)], until: 300 }] };
+    const s: RolloutSeries = {
+      from: 0,
+      to: 300,
+      segments: [
+        { points: [p(100, 1, 1)], until: 200 },
+        { points: [p(250, 2, 0)], until: 300 },
+      ],
+    };
     const c = chartOf(s, 228, 109, 24);
     // x: 24 + (t − 100).
     expect(c.total).toBe('M24.0,80.0 L124.0,80.0 M174.0,71.0 L224.0,71.0');

@@ -60,5 +60,15 @@ export function scoreCell(n: NodeVerdict, plugin: string, weight: number, feasib
 
 /** A plugin's name short enough for a column head (the full name is its abbr title). */
 export function shortPlugin(name: string): string {
-  return ({ TaintToleration: 'Taints', NodeAffinity: 'Affinity', NodeResourcesFit: 'Fit', PodTopologySpread: 'Spread', NodeResourcesBalancedAllocation: 'Balanced' } as Record<string, string>)[name] ?? name;
+  return (
+    (
+      {
+        TaintToleration: 'Taints',
+        NodeAffinity: 'Affinity',
+        NodeResourcesFit: 'Fit',
+        PodTopologySpread: 'Spread',
+        NodeResourcesBalancedAllocation: 'Balanced',
+      } as Record<string, string>
+    )[name] ?? name
+  );
 }

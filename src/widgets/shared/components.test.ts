@@ -32,7 +32,9 @@ function noInlineStyle(html: string) {
 }
 
 describe('ClusterCanvas', () => {
-  const { body } = render(ClusterCanvas, { props: { frame: FRAME, records: RECORDS, highlight: ['kube-apiserver', 'kubelet/node-2'] } });
+  const { body } = render(ClusterCanvas, {
+    props: { frame: FRAME, records: RECORDS, highlight: ['kube-apiserver', 'kubelet/node-2'] },
+  });
   const words = text(body);
 
   it('draws every node and pod with test ids and state attributes', () => {
@@ -72,7 +74,15 @@ describe('ClusterCanvas', () => {
   });
 
   it('marks each endpoint box and outlines the highlighted ones', () => {
-    for (const e of ['kubectl', 'kube-apiserver', 'etcd', 'scheduler', 'kube-controller-manager', 'kubelet/node-1', 'containerd/node-3'])
+    for (const e of [
+      'kubectl',
+      'kube-apiserver',
+      'etcd',
+      'scheduler',
+      'kube-controller-manager',
+      'kubelet/node-1',
+      'containerd/node-3',
+    ])
       expect(body).toContain(`data-endpoint="${e}"`);
     expect(tagWith(body, 'data-endpoint="kube-apiserver"')).toContain('data-highlighted="true"');
     expect(tagWith(body, 'data-endpoint="etcd"')).toContain('data-highlighted="false"');
@@ -90,7 +100,10 @@ describe('ClusterCanvas', () => {
   });
 
   it('shows the API latency and a full etcd when the reader set them', () => {
-    const frame = { ...FRAME, controlPlane: { ...FRAME.controlPlane, latencyMs: 200, etcdFull: true, scheduler: false } };
+    const frame = {
+      ...FRAME,
+      controlPlane: { ...FRAME.controlPlane, latencyMs: 200, etcdFull: true, scheduler: false },
+    };
     const t = text(render(ClusterCanvas, { props: { frame, records: [] } }).body);
     expect(t).toContain('+200 ms latency');
     expect(t).toContain('full');
@@ -131,8 +144,19 @@ describe('RequestLog', () => {
   });
 
   it('offers every component as a filter and lists only its records when filtered', () => {
-    for (const o of ['All', 'kubectl', 'kube-apiserver', 'scheduler', 'kube-controller-manager', 'kubelet/node-1', 'kubelet/node-2']) expect(body).toContain(`>${o}</option>`);
-    const html = render(RequestLog, { props: { ...props, filter: 'kubelet/node-2', endpoints: ['kubelet/node-3'] } }).body;
+    for (const o of [
+      'All',
+      'kubectl',
+      'kube-apiserver',
+      'scheduler',
+      'kube-controller-manager',
+      'kubelet/node-1',
+      'kubelet/node-2',
+    ])
+      expect(body).toContain(`>${o}</option>`);
+    const html = render(RequestLog, {
+      props: { ...props, filter: 'kubelet/node-2', endpoints: ['kubelet/node-3'] },
+    }).body;
     expect(html).toMatch(/<option value="kubelet\/node-2" selected/);
     expect(html).toContain('>kubelet/node-3</option>');
     expect(html).toContain('data-seq="103"');
@@ -152,7 +176,9 @@ describe('RequestLog', () => {
     expect(text(html)).toContain('cause of the chosen request');
     expect(text(html)).toContain('caused by MODIFIED pods web-c68c68797-7rnvw');
     // A cause the list no longer holds is not offered.
-    const gone = render(RequestLog, { props: { ...props, selected: 105, records: RECORDS.filter((r) => r.seq !== 103) } }).body;
+    const gone = render(RequestLog, {
+      props: { ...props, selected: 105, records: RECORDS.filter((r) => r.seq !== 103) },
+    }).body;
     expect(gone).not.toContain('kit-log__why');
     noInlineStyle(html);
   });
@@ -162,14 +188,33 @@ describe('RequestLog', () => {
 
 describe('Toolbar', () => {
   const base = {
-    playing: false, canBack: true, canForward: true, step: 7, last: 23, speed: 'real' as const, t: 72_400, t0: 0,
+    playing: false,
+    canBack: true,
+    canForward: true,
+    step: 7,
+    last: 23,
+    speed: 'real' as const,
+    t: 72_400,
+    t0: 0,
     valueText: 'Step 7 of 23: the scheduler binds web-c68c68797-x2k9p to node-2',
-    onplay: noop, onpause: noop, onback: noop, onforward: noop, onreset: noop, onnext: noop, onspeed: noop, onseek: noop,
+    onplay: noop,
+    onpause: noop,
+    onback: noop,
+    onforward: noop,
+    onreset: noop,
+    onnext: noop,
+    onspeed: noop,
+    onseek: noop,
   };
   const { body } = render(Toolbar, { props: base });
   // A button's name is its text: tags dropped without adding spaces, as the browser joins inline text.
   const buttonNames = (html: string) =>
-    [...html.matchAll(/<button[^>]*>([\s\S]*?)<\/button>/g)].map((m) => m[1].replace(/<!--[\s\S]*?-->|<[^>]+>/g, '').replace(/\s+/g, ' ').trim());
+    [...html.matchAll(/<button[^>]*>([\s\S]*?)<\/button>/g)].map((m) =>
+      m[1]
+        .replace(/<!--[\s\S]*?-->|<[^>]+>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
 
   it('is an ARIA toolbar whose buttons have the shared names, one in the tab order', () => {
     expect(body).toMatch(/role="toolbar" aria-label="Playback"/);
@@ -184,7 +229,9 @@ describe('Toolbar', () => {
     expect(body).toMatch(/<option value="real" selected/);
     expect(words(body)).toContain('real time faster compressed');
     expect(body).toMatch(/<label[^>]*>Timeline<\/label>/);
-    expect(body).toMatch(/type="range"[^>]*max="23"[^>]*value="7"[^>]*aria-valuetext="Step 7 of 23: the scheduler binds web-c68c68797-x2k9p to node-2"/);
+    expect(body).toMatch(
+      /type="range"[^>]*max="23"[^>]*value="7"[^>]*aria-valuetext="Step 7 of 23: the scheduler binds web-c68c68797-x2k9p to node-2"/,
+    );
     expect(body).toContain('aria-label="Simulated time 1 minute 12.4 seconds"');
     expect(words(body)).toContain('1:12.4');
   });
@@ -206,8 +253,15 @@ describe('Toolbar', () => {
 
 describe('Narration', () => {
   /** What the narration reads of a view: a step between beats, in the story, with nothing skipped and not at rest. */
-  const view: Pick<FigureView, 'beat' | 'sentence' | 'skipped' | 'rest' | 'story'> = { beat: null, sentence: 'The scheduler binds web-c68c68797-7rnvw to node-2.', skipped: null, rest: null, story: { beats: 16, beatIndex: 2, diverged: false, ended: false } };
-  const narration = (v: Partial<typeof view>) => render(Narration, { props: { view: { ...view, ...v }, onrejoin: noop, onadvance: noop } }).body;
+  const view: Pick<FigureView, 'beat' | 'sentence' | 'skipped' | 'rest' | 'story'> = {
+    beat: null,
+    sentence: 'The scheduler binds web-c68c68797-7rnvw to node-2.',
+    skipped: null,
+    rest: null,
+    story: { beats: 16, beatIndex: 2, diverged: false, ended: false },
+  };
+  const narration = (v: Partial<typeof view>) =>
+    render(Narration, { props: { view: { ...view, ...v }, onrejoin: noop, onadvance: noop } }).body;
 
   it('tells the step, the beat emphasised in a polite log', () => {
     const between = narration({});
@@ -228,8 +282,12 @@ describe('Narration', () => {
     expect(body).not.toContain('ignored');
   });
 
-  it('announces the beat and rest, not the step\'s sentence nor what Next skipped', () => {
-    const at = narration({ beat: 'Rollout complete.', skipped: '4 min 10 s later (skipped: 12 heartbeats).', rest: 'The cluster matches what you asked for; nothing happens until you change something.' });
+  it("announces the beat and rest, not the step's sentence nor what Next skipped", () => {
+    const at = narration({
+      beat: 'Rollout complete.',
+      skipped: '4 min 10 s later (skipped: 12 heartbeats).',
+      rest: 'The cluster matches what you asked for; nothing happens until you change something.',
+    });
     const log = at.match(/<div[^>]*role="log"[^>]*>([\s\S]*?)<\/div>/)![1];
     expect(text(log)).toContain('Rollout complete.');
     expect(text(log)).toContain('nothing happens until you change something.');

@@ -10,7 +10,10 @@ const figures: Record<string, FigureDef> = {};
 /** Why a figure's definition is missing: its chunk did not load (the figure then says so). */
 const unloaded: Record<string, string> = {};
 // A long terminal run pauses between slices so that the page's other figures are answered meanwhile.
-const pause = (): Promise<void> => new Promise((resolve) => { setTimeout(resolve, 0); });
+const pause = (): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
 const handle = createSessions(createFigureServer(figures, { pause, unloaded }), (u) => self.postMessage(u));
 // Messages wait behind a definition still loading, so they keep their order.
 let ready: Promise<unknown> = Promise.resolve();
@@ -18,10 +21,18 @@ let ready: Promise<unknown> = Promise.resolve();
 self.addEventListener('message', (e: MessageEvent<SessionMessage>) => {
   const m = e.data;
   if (m?.type === 'open' && typeof m.figure === 'string' && !Object.hasOwn(figures, m.figure)) {
-    ready = ready.then(() => loadFigure(m.figure).then(
-      (def) => { figures[def.id] = def; delete unloaded[m.figure]; },
-      (e: unknown) => { unloaded[m.figure] = `its simulation failed to load (the figure's own code: ${e instanceof Error ? e.message : String(e)})`; },
-    ));
+    ready = ready.then(() =>
+      loadFigure(m.figure).then(
+        (def) => {
+          figures[def.id] = def;
+          delete unloaded[m.figure];
+        },
+        (e: unknown) => {
+          unloaded[m.figure] =
+            `its simulation failed to load (the figure's own code: ${e instanceof Error ? e.message : String(e)})`;
+        },
+      ),
+    );
   }
   ready = ready.then(() => handle(m));
 });

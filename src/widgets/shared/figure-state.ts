@@ -14,7 +14,22 @@ export function couldNotStart(error: string | null): string {
 
 /** What the page shows before the worker has answered: the server render's state, from the compiled first view. */
 export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
-  return { instance, seq: 0, state: 'ssr paused between', playing: false, live: false, speed: 'compressed', selected: null, filter: null, error: null, link: null, notice: null, terminal: [], completion: null, view };
+  return {
+    instance,
+    seq: 0,
+    state: 'ssr paused between',
+    playing: false,
+    live: false,
+    speed: 'compressed',
+    selected: null,
+    filter: null,
+    error: null,
+    link: null,
+    notice: null,
+    terminal: [],
+    completion: null,
+    view,
+  };
 }
 
 /**
@@ -22,13 +37,23 @@ export function ssrUpdate(instance: string, view: FigureView): SessionUpdate {
  * the page's text and the tests; the worker replays to them), which keeps the hydration data small.
  */
 export function islandFigure(compiled: CompiledFigure): CompiledFigure {
-  return { ...compiled, story: { ...compiled.story, beats: compiled.story.beats.map(({ step, text, t, hash }) => ({ step, text, t, hash })) } };
+  return {
+    ...compiled,
+    story: {
+      ...compiled.story,
+      beats: compiled.story.beats.map(({ step, text, t, hash }) => ({ step, text, t, hash })),
+    },
+  };
 }
 
 /** The link in the page's `fig` parameter meant for this figure ("<figure>.<link>": a dot, which a query keeps as it is), or null. */
 export function linkFromSearch(search: string, figure: string): string | null {
   let value: string | null;
-  try { value = new URLSearchParams(search).get('fig'); } catch { return null; }
+  try {
+    value = new URLSearchParams(search).get('fig');
+  } catch {
+    return null;
+  }
   if (!value || !value.startsWith(figure + '.')) return null;
   return value.slice(figure.length + 1);
 }
@@ -45,12 +70,19 @@ function urlWithLink(href: string, figure: string, link: string): string {
  * (so the link lands on it). Says `manual` when the page may not write the clipboard: the reader is
  * then shown the address to copy by hand.
  */
-export async function copyFigureLink(root: Element | undefined, figure: string, link: string): Promise<{ state: 'copied' | 'manual'; url: string }> {
+export async function copyFigureLink(
+  root: Element | undefined,
+  figure: string,
+  link: string,
+): Promise<{ state: 'copied' | 'manual'; url: string }> {
   const anchor = root?.closest('[id]')?.id;
   const url = urlWithLink(location.href.split('#')[0] + (anchor ? `#${anchor}` : ''), figure, link);
   const clip = navigator.clipboard;
   if (!clip) return { state: 'manual', url };
-  return clip.writeText(url).then(() => ({ state: 'copied' as const, url }), () => ({ state: 'manual' as const, url }));
+  return clip.writeText(url).then(
+    () => ({ state: 'copied' as const, url }),
+    () => ({ state: 'manual' as const, url }),
+  );
 }
 
 /**

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { shortPodName, formatClock, formatSeconds, leaseAge, outcomeText, shortTaintKey, slashPieces, spokenClock } from './format.ts';
+import {
+  shortPodName,
+  formatClock,
+  formatSeconds,
+  leaseAge,
+  outcomeText,
+  shortTaintKey,
+  slashPieces,
+  spokenClock,
+} from './format.ts';
 
 describe('format', () => {
   it('prints log times as the CLI does', () => {
@@ -39,7 +48,13 @@ describe('format', () => {
   });
 
   it('cuts a path after each slash, keeping every character', () => {
-    expect(slashPieces('/registry/deployments/default/web')).toEqual(['/', 'registry/', 'deployments/', 'default/', 'web']);
+    expect(slashPieces('/registry/deployments/default/web')).toEqual([
+      '/',
+      'registry/',
+      'deployments/',
+      'default/',
+      'web',
+    ]);
     expect(slashPieces('revision 36, /registry/pods').join('')).toBe('revision 36, /registry/pods');
     expect(slashPieces('web')).toEqual(['web']);
   });

@@ -43,9 +43,21 @@ export function shortTaintKey(key: string): string {
 }
 
 /** The word and symbol for each record kind: the colour is never the only cue. */
-export const KIND_LABEL: Record<StepRecord['kind'], string> = { write: 'write', read: 'read', watch: 'watch', cri: 'CRI' };
+export const KIND_LABEL: Record<StepRecord['kind'], string> = {
+  write: 'write',
+  read: 'read',
+  watch: 'watch',
+  cri: 'CRI',
+};
 
-const GRPC: Record<number, string> = { 1: 'Canceled', 2: 'Unknown', 4: 'DeadlineExceeded', 5: 'NotFound', 8: 'ResourceExhausted', 14: 'Unavailable' };
+const GRPC: Record<number, string> = {
+  1: 'Canceled',
+  2: 'Unknown',
+  4: 'DeadlineExceeded',
+  5: 'NotFound',
+  8: 'ResourceExhausted',
+  14: 'Unavailable',
+};
 
 /** The outcome worth showing beside a record, or null when it simply succeeded (HTTP 200/201, gRPC OK). */
 export function outcomeText(r: Pick<StepRecord, 'kind' | 'code'>): string | null {

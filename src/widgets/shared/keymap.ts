@@ -67,5 +67,12 @@ export function actionForKey(e: KeyInput): KeyAction | null {
 /** The KeyInput of a DOM keyboard event. */
 export function keyInput(e: KeyboardEvent): KeyInput {
   const t = e.target as HTMLElement | null;
-  return { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, targetTag: t?.tagName ?? null, targetEditable: t?.isContentEditable ?? false };
+  return {
+    key: e.key,
+    ctrlKey: e.ctrlKey,
+    metaKey: e.metaKey,
+    altKey: e.altKey,
+    targetTag: t?.tagName ?? null,
+    targetEditable: t?.isContentEditable ?? false,
+  };
 }

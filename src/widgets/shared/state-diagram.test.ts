@@ -12,7 +12,15 @@ const CHART: Statechart = {
   states: [
     { id: 'pending', key: 'pending', label: 'pending', parent: null, depth: 0, initial: true, type: 'atomic' },
     { id: 'running', key: 'running', label: 'running', parent: null, depth: 0, initial: false, type: 'compound' },
-    { id: 'running.notReady', key: 'notReady', label: 'not ready', parent: 'running', depth: 1, initial: true, type: 'atomic' },
+    {
+      id: 'running.notReady',
+      key: 'notReady',
+      label: 'not ready',
+      parent: 'running',
+      depth: 1,
+      initial: true,
+      type: 'atomic',
+    },
     { id: 'running.ready', key: 'ready', label: 'ready', parent: 'running', depth: 1, initial: false, type: 'atomic' },
     { id: 'terminated', key: 'terminated', label: 'terminated', parent: null, depth: 0, initial: false, type: 'final' },
   ],
@@ -23,8 +31,17 @@ const CHART: Statechart = {
     { from: 'running.ready', to: null, event: 'PROBE_OK', guarded: false },
   ],
 };
-const view = (current: string | null): StatechartView => ({ chart: CHART, current, reason: 'The readiness probe passed.', subject: 'web-1' });
-const text = (html: string) => html.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const view = (current: string | null): StatechartView => ({
+  chart: CHART,
+  current,
+  reason: 'The readiness probe passed.',
+  subject: 'web-1',
+});
+const text = (html: string) =>
+  html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 describe('StateDiagram', () => {
   it('lists every state, the current one marked "now", what can happen from it, and every transition in a table', () => {
@@ -50,7 +67,9 @@ describe('StateDiagram', () => {
     const { body } = render(StateDiagram, { props: { view: view(null), title: 'The pod' } });
     const running = body.indexOf('data-chart-state="running"');
     expect(running).toBeLessThan(body.indexOf('data-chart-state="running.ready"'));
-    expect(body.indexOf('data-chart-state="running.ready"')).toBeLessThan(body.indexOf('data-chart-state="terminated"'));
+    expect(body.indexOf('data-chart-state="running.ready"')).toBeLessThan(
+      body.indexOf('data-chart-state="terminated"'),
+    );
     expect(text(body)).toContain('No current state.');
     expect(body).not.toContain('state-diagram-next');
     expect(body).not.toContain('aria-current');

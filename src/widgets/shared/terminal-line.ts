@@ -20,8 +20,10 @@ export function wantsStdin(line: string): boolean {
 
 /** Why the page will not send a line or a manifest (too long, as the terminal says it), or null. */
 export function tooLong(line: string, stdin?: string): string | null {
-  if (line.length > LINE_MAX) return `error: the command is ${line.length} characters long; this terminal takes lines of at most ${LINE_MAX}`;
-  if (stdin !== undefined && stdin.length > STDIN_MAX) return `error: the manifest is ${stdin.length} characters long; this terminal takes at most ${STDIN_MAX} (kubectl itself applies at most 64 KiB)`;
+  if (line.length > LINE_MAX)
+    return `error: the command is ${line.length} characters long; this terminal takes lines of at most ${LINE_MAX}`;
+  if (stdin !== undefined && stdin.length > STDIN_MAX)
+    return `error: the manifest is ${stdin.length} characters long; this terminal takes at most ${STDIN_MAX} (kubectl itself applies at most 64 KiB)`;
   return null;
 }
 
@@ -57,15 +59,46 @@ export class History {
 }
 
 /** What the terminal says after a change made while the clock is paused (one line, with a way to run on). */
-export const PAUSED_NOTE = 'The clock is paused: nothing has acted on this yet. Press Play, or type `sim settle` to run until the cluster settles.';
+export const PAUSED_NOTE =
+  'The clock is paused: nothing has acted on this yet. Press Play, or type `sim settle` to run until the cluster settles.';
 
 /** kubectl's verbs that write to the cluster (rollout only with its writing subcommands). */
-const WRITES = new Set(['create', 'apply', 'delete', 'scale', 'set', 'patch', 'label', 'annotate', 'taint', 'cordon', 'uncordon', 'drain', 'expose', 'run', 'replace', 'edit', 'autoscale']);
+const WRITES = new Set([
+  'create',
+  'apply',
+  'delete',
+  'scale',
+  'set',
+  'patch',
+  'label',
+  'annotate',
+  'taint',
+  'cordon',
+  'uncordon',
+  'drain',
+  'expose',
+  'run',
+  'replace',
+  'edit',
+  'autoscale',
+]);
 const ROLLOUT_WRITES = new Set(['undo', 'pause', 'resume', 'restart']);
 /** `sim` lines that change the cluster (advance and settle move the clock themselves; time and log only read). */
 const SIM_WRITES = new Set(['node', 'control-plane', 'crash', 'image', 'etcd', 'apiserver']);
 /** kubectl flags whose value is the next word. */
-const FLAG_VALUES = new Set(['-n', '--namespace', '--as', '--kubeconfig', '--context', '-l', '--selector', '-o', '--output', '-f', '--filename']);
+const FLAG_VALUES = new Set([
+  '-n',
+  '--namespace',
+  '--as',
+  '--kubeconfig',
+  '--context',
+  '-l',
+  '--selector',
+  '-o',
+  '--output',
+  '-f',
+  '--filename',
+]);
 
 /**
  * Whether a line that succeeded changed the cluster, so that with the clock paused nothing has acted
@@ -75,7 +108,8 @@ export function changesCluster(line: string, exitCode: number): boolean {
   if (exitCode !== 0) return false;
   const w = line.trim().split(/\s+/);
   if (w[0] === 'sim') return SIM_WRITES.has(w[1] ?? '');
-  if (w[0] !== 'kubectl' || w.some((x) => x === '--dry-run' || (x.startsWith('--dry-run=') && x !== '--dry-run=none'))) return false;
+  if (w[0] !== 'kubectl' || w.some((x) => x === '--dry-run' || (x.startsWith('--dry-run=') && x !== '--dry-run=none')))
+    return false;
   const words: string[] = [];
   for (let i = 1; i < w.length; i++) {
     if (FLAG_VALUES.has(w[i])) i++;

@@ -12,5 +12,4 @@ describe('traffic', () => {
     expect(api.in.map((r) => r.seq)).toEqual([101, 106, 107, 108]);
     expect(m.get('containerd/node-2')!.in.map((r) => r.label)).toEqual(['RunPodSandbox']);
   });
-
 });

@@ -47,11 +47,19 @@ export function edgePoint(b: Box, to: { x: number; y: number }): { x: number; y:
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** Points sampled along the quadratic curve p → (control c) → q, both ends included. */
-export function alongCurve(p: { x: number; y: number }, c: { x: number; y: number }, q: { x: number; y: number }, n = 12): { x: number; y: number }[] {
+export function alongCurve(
+  p: { x: number; y: number },
+  c: { x: number; y: number },
+  q: { x: number; y: number },
+  n = 12,
+): { x: number; y: number }[] {
   return Array.from({ length: n + 1 }, (_, i) => {
     const t = i / n;
     const u = 1 - t;
-    return { x: round(u * u * p.x + 2 * u * t * c.x + t * t * q.x), y: round(u * u * p.y + 2 * u * t * c.y + t * t * q.y) };
+    return {
+      x: round(u * u * p.x + 2 * u * t * c.x + t * t * q.x),
+      y: round(u * u * p.y + 2 * u * t * c.y + t * t * q.y),
+    };
   });
 }
 
@@ -111,7 +119,14 @@ export interface CauseMark {
   title: string;
 }
 
-const SHORT: Record<string, string> = { replicasets: 'rs', deployments: 'deploy', services: 'svc', endpointslices: 'endpointslice', pods: 'pod', nodes: 'node' };
+const SHORT: Record<string, string> = {
+  replicasets: 'rs',
+  deployments: 'deploy',
+  services: 'svc',
+  endpointslices: 'endpointslice',
+  pods: 'pod',
+  nodes: 'node',
+};
 
 /** "ADDED rs/web-c68c68797" for a notification's label and object (`replicasets/default/web-c68c68797`). */
 export function causeWords(label: string, object: string | null): string {
@@ -135,12 +150,21 @@ export function causeMarksOf(records: readonly StepRecord[], boxes: ReadonlyMap<
   for (const r of records) {
     const c = r.cause;
     const box = boxes.get(r.from);
-    if (!c || !box || r.from === 'kube-apiserver' || marks.some((m) => m.seq === c.seq && m.endpoint === r.from)) continue;
+    if (!c || !box || r.from === 'kube-apiserver' || marks.some((m) => m.seq === c.seq && m.endpoint === r.from))
+      continue;
     const [trip] = tripsOf([{ ...r, from: 'kube-apiserver', to: r.from }], boxes);
     const words = causeWords(c.label, c.object);
     // A long name is cut: the box is small, and the request log has it whole.
     const label = `woken by ${words.length > 30 ? words.slice(0, 29) + '…' : words}`;
-    marks.push({ seq: c.seq, endpoint: r.from, box, d: trip.d, at: { x: round(box.x + 2), y: round(box.y + box.height + 13) }, label, title: `woken by ${words}` });
+    marks.push({
+      seq: c.seq,
+      endpoint: r.from,
+      box,
+      d: trip.d,
+      at: { x: round(box.x + 2), y: round(box.y + box.height + 13) },
+      label,
+      title: `woken by ${words}`,
+    });
   }
   return marks;
 }
@@ -149,13 +173,26 @@ export function causeMarksOf(records: readonly StepRecord[], boxes: ReadonlyMap<
  * Whether two measurements put the boxes in the same place (to the pixel): every box, or only
  * those named in `only` (the ends a step's trips are drawn between; a box nothing travels to may move freely).
  */
-export function sameBoxes(a: ReadonlyMap<string, Box>, b: ReadonlyMap<string, Box>, only?: ReadonlySet<string>): boolean {
+export function sameBoxes(
+  a: ReadonlyMap<string, Box>,
+  b: ReadonlyMap<string, Box>,
+  only?: ReadonlySet<string>,
+): boolean {
   if (!only && a.size !== b.size) return false;
   for (const id of only ?? a.keys()) {
     const x = a.get(id);
     const y = b.get(id);
-    if (!x || !y) { if (x !== y) return false; continue; }
-    if (Math.round(x.x) !== Math.round(y.x) || Math.round(x.y) !== Math.round(y.y) || Math.round(x.width) !== Math.round(y.width) || Math.round(x.height) !== Math.round(y.height)) return false;
+    if (!x || !y) {
+      if (x !== y) return false;
+      continue;
+    }
+    if (
+      Math.round(x.x) !== Math.round(y.x) ||
+      Math.round(x.y) !== Math.round(y.y) ||
+      Math.round(x.width) !== Math.round(y.width) ||
+      Math.round(x.height) !== Math.round(y.height)
+    )
+      return false;
   }
   return true;
 }

@@ -8,10 +8,19 @@ export interface WidgetControls {
 }
 
 /** The widget's one action as its button shows it now: the demo's label and whether it can be pressed (and why not). */
-export function widgetAction(view: FigureView, demo: string, fallbackLabel = 'Act'): { label: string; enabled: boolean; why: string | null } {
+export function widgetAction(
+  view: FigureView,
+  demo: string,
+  fallbackLabel = 'Act',
+): { label: string; enabled: boolean; why: string | null } {
   const d = view.demos.find((x) => x.id === demo);
   // A composed demo is not listed: it can be pressed whenever no demo of the widget is under way.
-  if (!d) return { label: fallbackLabel, enabled: view.demoRunning === null, why: view.demoRunning === null ? null : 'The rollout under way has not finished.' };
+  if (!d)
+    return {
+      label: fallbackLabel,
+      enabled: view.demoRunning === null,
+      why: view.demoRunning === null ? null : 'The rollout under way has not finished.',
+    };
   return { label: d.label, enabled: d.enabled, why: d.why };
 }
 

@@ -19,7 +19,10 @@ const HUB = 'kube-apiserver';
  * watchers fan out there). Past `max` ends a side keeps max − 1 and one "+N" end stands for the rest;
  * the records are returned with their ends mapped to what is drawn, so each still travels.
  */
-export function wireOf(records: readonly StepRecord[], max: { left: number; right: number } = { left: 2, right: 3 }): { left: WireEnd[]; right: WireEnd[]; records: StepRecord[] } {
+export function wireOf(
+  records: readonly StepRecord[],
+  max: { left: number; right: number } = { left: 2, right: 3 },
+): { left: WireEnd[]; right: WireEnd[]; records: StepRecord[] } {
   const left: string[] = [];
   const right: string[] = [];
   for (const r of records) {
@@ -37,7 +40,15 @@ export function wireOf(records: readonly StepRecord[], max: { left: number; righ
   };
   const l = side(left, max.left, 'wire:left');
   const rt = side(right, max.right, 'wire:right');
-  const mapped = records.map((r) => (moved.has(r.from) || moved.has(r.to) ? { ...r, from: (moved.get(r.from) ?? r.from) as StepRecord['from'], to: (moved.get(r.to) ?? r.to) as StepRecord['to'] } : r));
+  const mapped = records.map((r) =>
+    moved.has(r.from) || moved.has(r.to)
+      ? {
+          ...r,
+          from: (moved.get(r.from) ?? r.from) as StepRecord['from'],
+          to: (moved.get(r.to) ?? r.to) as StepRecord['to'],
+        }
+      : r,
+  );
   return { left: l, right: rt, records: mapped };
 }
 
@@ -45,7 +56,8 @@ export function wireOf(records: readonly StepRecord[], max: { left: number; righ
 function endOf(id: string, records: readonly StepRecord[]): WireEnd {
   if (id === 'kube-controller-manager') {
     const names = [...new Set(records.filter((r) => r.from === id).map((r) => r.component))];
-    if (names.length === 1 && names[0] !== id) return { id, name: names[0], title: `${names[0]}, in kube-controller-manager` };
+    if (names.length === 1 && names[0] !== id)
+      return { id, name: names[0], title: `${names[0]}, in kube-controller-manager` };
   }
   return { id, name: id, title: id };
 }
@@ -55,7 +67,9 @@ const WIRE = { pad: 8, gap: 8, height: 44, end: 20, bottom: 4 } as const;
 
 /** How many ends a wire of a width has room for: six slots (two senders, the API server, three told), or three on a phone, whose middle is wider so "kube-apiserver" fits. */
 export function roomOf(width: number): { slots: number; hub: number; left: number; right: number; weights: number[] } {
-  return width < 520 ? { slots: 3, hub: 1, left: 1, right: 1, weights: [1, 1.25, 1] } : { slots: 6, hub: 2, left: 2, right: 3, weights: [1, 1, 1, 1, 1, 1] };
+  return width < 520
+    ? { slots: 3, hub: 1, left: 1, right: 1, weights: [1, 1.25, 1] }
+    : { slots: 6, hub: 2, left: 2, right: 3, weights: [1, 1, 1, 1, 1, 1] };
 }
 
 /** The slot each drawn end sits in: the left ends from the left, then the API server, the right ends against the right edge. */
@@ -71,7 +85,11 @@ export function slotsOf(wire: { left: WireEnd[]; right: WireEnd[] }, room = room
  * `fr`s), computed from the stylesheet's numbers instead of measured, so a step draws its travel
  * without laying the page out a second time.
  */
-export function boxesOf(slots: ReadonlyMap<string, number>, width: number, weights = roomOf(width).weights): Map<string, Box> {
+export function boxesOf(
+  slots: ReadonlyMap<string, number>,
+  width: number,
+  weights = roomOf(width).weights,
+): Map<string, Box> {
   const unit = (width - 2 * WIRE.pad - (weights.length - 1) * WIRE.gap) / weights.reduce((a, b) => a + b, 0);
   const y = WIRE.height - WIRE.bottom - WIRE.end;
   const x = (i: number) => WIRE.pad + weights.slice(0, i).reduce((a, w) => a + w * unit + WIRE.gap, 0);

@@ -5,8 +5,13 @@ import type { CompiledStory, FigureView } from '../../sim/figures/protocol.ts';
 class FakeWorker extends EventTarget {
   static last: FakeWorker | null = null;
   posted: unknown[] = [];
-  constructor() { super(); FakeWorker.last = this; }
-  postMessage(m: unknown): void { this.posted.push(m); }
+  constructor() {
+    super();
+    FakeWorker.last = this;
+  }
+  postMessage(m: unknown): void {
+    this.posted.push(m);
+  }
 }
 
 /** worker-client.ts afresh (its transport is one per page, kept in the module). */
@@ -15,9 +20,11 @@ async function fresh(): Promise<typeof import('./worker-client.ts')> {
   return import('./worker-client.ts');
 }
 
-afterEach(() => { vi.unstubAllGlobals(); });
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
-describe('the page\'s worker transport', () => {
+describe("the page's worker transport", () => {
   it('tells every figure, also one that opens after the failure, that the worker script did not load', async () => {
     vi.stubGlobal('Worker', FakeWorker);
     const { workerTransport } = await fresh();
@@ -36,12 +43,21 @@ describe('the page\'s worker transport', () => {
     const { workerTransport } = await fresh();
     const heard: string[] = [];
     workerTransport().failed!((m) => heard.push(m));
-    FakeWorker.last!.dispatchEvent(Object.assign(new Event('error', { cancelable: true }), { message: 'Uncaught TypeError: boom' }));
+    FakeWorker.last!.dispatchEvent(
+      Object.assign(new Event('error', { cancelable: true }), { message: 'Uncaught TypeError: boom' }),
+    );
     expect(heard).toEqual(['its simulation stopped with an error (Uncaught TypeError: boom)']);
   });
 
   it('fails every figure at once when the browser refuses to make the worker, instead of throwing', async () => {
-    vi.stubGlobal('Worker', class { constructor() { throw new Error('Access to the worker was denied'); } });
+    vi.stubGlobal(
+      'Worker',
+      class {
+        constructor() {
+          throw new Error('Access to the worker was denied');
+        }
+      },
+    );
     const { workerTransport, FigureClient } = await fresh();
     // Only the figure's id reaches the worker that never starts: an empty story and view stand in.
     const compiled = { id: 'rollout', story: {} as CompiledStory, first: {} as FigureView };
@@ -49,6 +65,8 @@ describe('the page\'s worker transport', () => {
     const heard: string[] = [];
     client.onfail = (m) => heard.push(m);
     await Promise.resolve();
-    expect(heard).toEqual(['its simulation failed to load (the browser refused to start its worker: Access to the worker was denied)']);
+    expect(heard).toEqual([
+      'its simulation failed to load (the browser refused to start its worker: Access to the worker was denied)',
+    ]);
   });
 });

@@ -36,12 +36,18 @@ export function workerTransport(): Transport {
   let worker: Worker | null = null;
   try {
     worker = new Worker(new URL('./core.worker.ts', import.meta.url), { type: 'module', name: 'desired-state-core' });
-    worker.addEventListener('message', (e: MessageEvent<SessionUpdate>) => { for (const l of listeners) l(e.data); });
+    worker.addEventListener('message', (e: MessageEvent<SessionUpdate>) => {
+      for (const l of listeners) l(e.data);
+    });
     // A script that did not load arrives as a plain Event, with no message of its own; one that threw, with its error's.
     worker.addEventListener('error', (e: Event) => {
       e.preventDefault();
       const thrown = (e as ErrorEvent).message;
-      fail(thrown ? `its simulation stopped with an error (${thrown})` : workerFailure('the browser could not load its worker script'));
+      fail(
+        thrown
+          ? `its simulation stopped with an error (${thrown})`
+          : workerFailure('the browser could not load its worker script'),
+      );
     });
   } catch (e) {
     // Refused outright (a SecurityError, a CSP that forbids workers): every figure says so.
@@ -49,7 +55,9 @@ export function workerTransport(): Transport {
   }
   shared = {
     post: (m) => worker?.postMessage(m),
-    listen: (l) => { listeners.push(l); },
+    listen: (l) => {
+      listeners.push(l);
+    },
     failed: (f) => {
       failures.push(f);
       const known = failure;
@@ -74,14 +82,31 @@ export class FigureClient {
   onfail: (message: string) => void = () => {};
 
   /** Opens the figure in the worker (or the given transport), at the moment `link` names when there is one. */
-  constructor(compiled: Pick<CompiledFigure, 'id' | 'story' | 'first'>, transport: Transport = workerTransport(), instance = `fig-${++nextInstance}`, link: string | null = null) {
+  constructor(
+    compiled: Pick<CompiledFigure, 'id' | 'story' | 'first'>,
+    transport: Transport = workerTransport(),
+    instance = `fig-${++nextInstance}`,
+    link: string | null = null,
+  ) {
     this.transport = transport;
     this.instance = instance;
-    transport.listen((u) => { if (u.instance === this.instance) this.update(u); });
+    transport.listen((u) => {
+      if (u.instance === this.instance) this.update(u);
+    });
     transport.failed?.((m) => this.onfail(m));
     // Props reach an island wrapped for reactivity, which postMessage cannot clone: send plain JSON.
-    const plain = JSON.parse(JSON.stringify({ story: compiled.story, view: compiled.first })) as Pick<SessionMessage & { type: 'open' }, 'story' | 'view'>;
-    transport.post({ instance, type: 'open', figure: compiled.id, story: plain.story, view: plain.view, ...(link !== null ? { link } : {}) });
+    const plain = JSON.parse(JSON.stringify({ story: compiled.story, view: compiled.first })) as Pick<
+      SessionMessage & { type: 'open' },
+      'story' | 'view'
+    >;
+    transport.post({
+      instance,
+      type: 'open',
+      figure: compiled.id,
+      story: plain.story,
+      view: plain.view,
+      ...(link !== null ? { link } : {}),
+    });
   }
 
   /** Sends the reader's event; while one is in flight the next waits, and a waiting seek is replaced by a newer one. */
@@ -93,13 +118,19 @@ export class FigureClient {
   }
 
   /** Ctrl+C: stops a long terminal line now, past the events waiting behind it. */
-  interrupt(): void { this.transport.post({ instance: this.instance, type: 'interrupt' }); }
+  interrupt(): void {
+    this.transport.post({ instance: this.instance, type: 'interrupt' });
+  }
 
   /** Closes the instance (its cluster is dropped in the worker). */
-  close(): void { this.transport.post({ instance: this.instance, type: 'close' }); }
+  close(): void {
+    this.transport.post({ instance: this.instance, type: 'close' });
+  }
 
   /** Events sent and not yet answered, plus those waiting. */
-  get pending(): number { return (this.seq > this.acked ? 1 : 0) + this.queued.length; }
+  get pending(): number {
+    return (this.seq > this.acked ? 1 : 0) + this.queued.length;
+  }
 
   private pump(): void {
     if (this.seq > this.acked || !this.queued.length) return;
@@ -123,11 +154,17 @@ export class FigureClient {
  * has been seen can leave: the observer's first report may come after a reader has already scrolled
  * to it and pressed Play. Returns the client and the cleanup for `onMount`.
  */
-export function goLive(root: Element | undefined, compiled: CompiledFigure, state: { get(): SessionUpdate; set(u: SessionUpdate): void }, send: (e: ReaderEvent) => void): { client: FigureClient; stop: () => void } {
+export function goLive(
+  root: Element | undefined,
+  compiled: CompiledFigure,
+  state: { get(): SessionUpdate; set(u: SessionUpdate): void },
+  send: (e: ReaderEvent) => void,
+): { client: FigureClient; stop: () => void } {
   state.set({ ...state.get(), state: 'loading paused between' });
   const client = new FigureClient(compiled, undefined, undefined, linkFromSearch(location.search, compiled.id));
   client.onupdate = (next) => state.set(next);
-  client.onfail = (message) => state.set({ ...state.get(), state: 'failed paused between', live: false, playing: false, error: message });
+  client.onfail = (message) =>
+    state.set({ ...state.get(), state: 'failed paused between', live: false, playing: false, error: message });
   let seen = false;
   const io = new IntersectionObserver((entries) => {
     for (const en of entries) {
@@ -136,5 +173,11 @@ export function goLive(root: Element | undefined, compiled: CompiledFigure, stat
     }
   });
   if (root) io.observe(root);
-  return { client, stop: () => { io.disconnect(); client.close(); } };
+  return {
+    client,
+    stop: () => {
+      io.disconnect();
+      client.close();
+    },
+  };
 }

@@ -3,7 +3,8 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { EMBED_FIGURES, embedSnippet, type EmbedFigure } from '../../../components/embeds';
 
-export const getStaticPaths = (() => EMBED_FIGURES.map((figure) => ({ params: { figure: figure.id }, props: { figure } }))) satisfies GetStaticPaths;
+export const getStaticPaths = (() =>
+  EMBED_FIGURES.map((figure) => ({ params: { figure: figure.id }, props: { figure } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props, site }) => {
   const figure = (props as { figure: EmbedFigure }).figure;

@@ -15,7 +15,12 @@ function lastApplied(o: Obj): string {
 
 function sortKeysDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeysDeep);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeysDeep((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeysDeep((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -23,7 +28,12 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** kubectl apply -f FILE|-: each object created, configured or unchanged. */
 export function cmdApply(r: Run, argv: string[]): void {
-  const p = parse(r, 'apply', argv, { filename: { kind: 'string', short: 'f' }, validate: { kind: 'string' }, 'server-side': { kind: 'bool' }, ...WRITE_FLAGS });
+  const p = parse(r, 'apply', argv, {
+    filename: { kind: 'string', short: 'f' },
+    validate: { kind: 'string' },
+    'server-side': { kind: 'bool' },
+    ...WRITE_FLAGS,
+  });
   dryRunStrategy(r, p);
   checkOutput(p);
   const file = str(p, 'filename');
@@ -35,7 +45,14 @@ export function cmdApply(r: Run, argv: string[]): void {
   // As Run does: the builder's errors (validation, mapping) first, then each object applied, every
   // error gathered and printed at the end.
   const errs: string[] = [];
-  const gather = (fn: () => void) => { try { fn(); } catch (e) { if (e instanceof Fail) errs.push(e.message); else throw e; } };
+  const gather = (fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof Fail) errs.push(e.message);
+      else throw e;
+    }
+  };
   const mapped: { m: Obj; resource: string }[] = [];
   for (const m of objs) gather(() => mapped.push({ m, resource: mapApplied(m, source) }));
   for (const { m, resource } of mapped) gather(() => applyOne(r, p, m, source, resource));
@@ -44,20 +61,31 @@ export function cmdApply(r: Run, argv: string[]): void {
 
 /** The builder's part for one object: validated (kind and apiVersion set) and mapped to its resource. */
 function mapApplied(m: Obj, source: string): string {
-  if (!m.kind) throw new Fail(`error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`);
-  if (!m.apiVersion) throw new Fail(`error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`);
+  if (!m.kind)
+    throw new Fail(
+      `error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`,
+    );
+  if (!m.apiVersion)
+    throw new Fail(
+      `error: error validating ${source}: error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false`,
+    );
   return manifestResource(m, source);
 }
 
 function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): void {
   const kind = kindInfo(resource);
   const name = m.metadata?.name;
-  if (!name) throw new Fail(`error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`);
+  if (!name)
+    throw new Fail(
+      `error: error when retrieving current configuration of:\nResource: "${resource}", GroupVersionKind: "${m.kind}"\nName: "", Namespace: "${nsOf(p)}"\nfrom server for: ${source}: resource name may not be empty`,
+    );
   const flagNs = str(p, 'namespace');
   if (kind.namespaced && flagNs && m.metadata?.namespace && m.metadata.namespace !== flagNs) {
-    throw new Fail(`error: the namespace from the provided object "${m.metadata.namespace}" does not match the namespace "${flagNs}". You must pass '--namespace=${m.metadata.namespace}' to perform this operation.`);
+    throw new Fail(
+      `error: the namespace from the provided object "${m.metadata.namespace}" does not match the namespace "${flagNs}". You must pass '--namespace=${m.metadata.namespace}' to perform this operation.`,
+    );
   }
-  const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
+  const ns = kind.namespaced ? m.metadata?.namespace || nsOf(p) : undefined;
   const manifest: Obj = structuredClone(m);
   manifest.metadata = { ...manifest.metadata, ...(ns ? { namespace: ns } : {}) };
   manifest.metadata.annotations = { ...manifest.metadata.annotations };
@@ -67,46 +95,96 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
   const cur = r.req({ verb: 'get', resource, namespace: ns, name });
   if (!cur.ok) {
     if (cur.code !== 404) {
-      if (cur.code === 0) throw new Fail(`error: error validating ${source}: error validating data: failed to download openapi: Get "https://127.0.0.1:6443/openapi/v2?timeout=32s": dial tcp 127.0.0.1:6443: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false`);
+      if (cur.code === 0)
+        throw new Fail(
+          `error: error validating ${source}: error validating data: failed to download openapi: Get "https://127.0.0.1:6443/openapi/v2?timeout=32s": dial tcp 127.0.0.1:6443: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false`,
+        );
       throw new Fail(apiError(cur.status));
     }
     const body = structuredClone(manifest);
     body.metadata.annotations[LAST_APPLIED] = applied;
-    if (dry === 'client') { printWritten(r, p, dry, what, 'created', body); return; }
-    const res = r.req({ verb: 'create', resource, namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }) });
+    if (dry === 'client') {
+      printWritten(r, p, dry, what, 'created', body);
+      return;
+    }
+    const res = r.req({
+      verb: 'create',
+      resource,
+      namespace: ns,
+      body,
+      options: writeOptions(dry, { fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }),
+    });
     if (!res.ok) throw new Fail(apiError(addSourceToErr('creating', JSON.parse(source) as string, res.status)));
     printWritten(r, p, dry, what, 'created', res.object);
     return;
   }
   const live = cur.object as Obj;
   if (live.metadata?.annotations?.[LAST_APPLIED] === undefined) {
-    r.warn(`Warning: resource ${resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`);
+    r.warn(
+      `Warning: resource ${resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`,
+    );
   }
-  const prev = (() => { try { return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}'); } catch { return {}; } })();
+  const prev = (() => {
+    try {
+      return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}');
+    } catch {
+      return {};
+    }
+  })();
   const next: Obj = structuredClone(live);
   // A three-way merge in miniature: fields the last apply set but this one drops are removed;
   // fields set by others (controllers, kubectl scale) and not named by either apply are kept.
   next.metadata.labels = { ...next.metadata.labels };
-  for (const k of Object.keys(prev.metadata?.labels ?? {})) if (!(k in (manifest.metadata.labels ?? {}))) delete next.metadata.labels[k];
+  for (const k of Object.keys(prev.metadata?.labels ?? {}))
+    if (!(k in (manifest.metadata.labels ?? {}))) delete next.metadata.labels[k];
   Object.assign(next.metadata.labels, manifest.metadata.labels ?? {});
   if (!Object.keys(next.metadata.labels).length) delete next.metadata.labels;
   next.metadata.annotations = { ...next.metadata.annotations };
-  for (const k of Object.keys(prev.metadata?.annotations ?? {})) if (!(k in manifest.metadata.annotations)) delete next.metadata.annotations[k];
+  for (const k of Object.keys(prev.metadata?.annotations ?? {}))
+    if (!(k in manifest.metadata.annotations)) delete next.metadata.annotations[k];
   Object.assign(next.metadata.annotations, manifest.metadata.annotations, { [LAST_APPLIED]: applied });
   for (const top of Object.keys(manifest)) {
     if (top === 'metadata' || top === 'status' || top === 'apiVersion' || top === 'kind') continue;
-    if (manifest[top] && typeof manifest[top] === 'object' && !Array.isArray(manifest[top]) && next[top] && typeof next[top] === 'object') {
+    if (
+      manifest[top] &&
+      typeof manifest[top] === 'object' &&
+      !Array.isArray(manifest[top]) &&
+      next[top] &&
+      typeof next[top] === 'object'
+    ) {
       const merged = mergeDeep(next[top], manifest[top]);
       for (const k of Object.keys(prev[top] ?? {})) if (!(k in manifest[top])) delete merged[k];
       next[top] = merged;
     } else next[top] = manifest[top];
   }
-  for (const top of Object.keys(prev)) if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
+  for (const top of Object.keys(prev))
+    if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
   // The patch from what is stored to what the merge asks for; an empty one is not sent (kubectl
   // prints `unchanged` and writes nothing).
   const patch = twoWayPatch(live, next);
-  if (dry === 'client' || patch === undefined) { printWritten(r, p, dry, what, patch === undefined || sameObject(next, live) ? 'unchanged' : 'configured', patch === undefined ? live : next); return; }
-  const res = r.req({ verb: 'patch', resource, namespace: ns, name, body: patch, options: writeOptions(dry, { patchType: 'strategic', fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }) });
+  if (dry === 'client' || patch === undefined) {
+    printWritten(
+      r,
+      p,
+      dry,
+      what,
+      patch === undefined || sameObject(next, live) ? 'unchanged' : 'configured',
+      patch === undefined ? live : next,
+    );
+    return;
+  }
+  const res = r.req({
+    verb: 'patch',
+    resource,
+    namespace: ns,
+    name,
+    body: patch,
+    options: writeOptions(dry, {
+      patchType: 'strategic',
+      fieldManager: 'kubectl-client-side-apply',
+      fieldValidation: 'Strict',
+    }),
+  });
   if (!res.ok) throw new Fail(apiError(res.status));
   // A server dry run makes no revision: whether anything would change is read off the object.
   const changed = dry === 'server' ? !sameObject(res.object as Obj, live) : res.revision !== undefined;
@@ -129,17 +207,24 @@ export function twoWayPatch(from: Obj, to: Obj, field = ''): Obj | undefined {
     const out: Obj[] = [];
     for (const item of to) {
       const old = from.find((x: Obj) => x[key] === item[key]);
-      if (!old) { out.push(item); continue; }
+      if (!old) {
+        out.push(item);
+        continue;
+      }
       const d = twoWayPatch(old, item);
       if (d !== undefined) out.push({ [key]: item[key], ...d });
     }
-    for (const old of from) if (!to.some((x: Obj) => x[key] === old[key])) out.push({ [key]: old[key], $patch: 'delete' });
+    for (const old of from)
+      if (!to.some((x: Obj) => x[key] === old[key])) out.push({ [key]: old[key], $patch: 'delete' });
     return out;
   }
   if (!isMap(from) || !isMap(to)) return to;
   const out: Obj = {};
   for (const k of Object.keys(to)) {
-    if (!(k in from)) { out[k] = to[k]; continue; }
+    if (!(k in from)) {
+      out[k] = to[k];
+      continue;
+    }
     const d = twoWayPatch(from[k], to[k], k);
     if (d !== undefined) out[k] = d;
   }
@@ -156,10 +241,16 @@ function mergeDeep(live: unknown, want: unknown): Obj {
     return out;
   }
   const named = (v: unknown) => Array.isArray(v) && v.every((x) => isMap(x) && typeof x.name === 'string');
-  if (named(live) && named(want)) return (want as Obj[]).map((w) => mergeDeep((live as Obj[]).find((l) => l.name === w.name), w));
+  if (named(live) && named(want))
+    return (want as Obj[]).map((w) =>
+      mergeDeep(
+        (live as Obj[]).find((l) => l.name === w.name),
+        w,
+      ),
+    );
   // Lists of maps without a name key (ports): element by element, so server defaults survive.
   const maps = (v: unknown) => Array.isArray(v) && v.every(isMap);
-  if (maps(live) && maps(want) && (live as Obj[]).length === (want as Obj[]).length) return (want as Obj[]).map((w, i) => mergeDeep((live as Obj[])[i], w));
+  if (maps(live) && maps(want) && (live as Obj[]).length === (want as Obj[]).length)
+    return (want as Obj[]).map((w, i) => mergeDeep((live as Obj[])[i], w));
   return want;
 }
-

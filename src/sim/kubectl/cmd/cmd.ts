@@ -34,9 +34,34 @@ import { cmdVersion } from './version.ts';
 import { cmdWait } from './wait.ts';
 
 const COMMANDS: Record<string, (r: Run, argv: string[]) => void> = {
-  get: cmdGet, describe: cmdDescribe, apply: cmdApply, create: cmdCreate, scale: cmdScale, set: cmdSet,
-  rollout: cmdRollout, delete: cmdDelete, cordon: (r, a) => cmdCordon(r, a, true), uncordon: (r, a) => cmdCordon(r, a, false),
-  drain: cmdDrain, taint: cmdTaint, label: cmdLabel, expose: cmdExpose, exec: cmdExec, 'cluster-info': cmdClusterInfo, version: cmdVersion, events: cmdEvents, wait: cmdWait, logs: cmdLogs, run: cmdRun, annotate: cmdAnnotate, patch: cmdPatch, top: cmdTop, 'api-resources': cmdApiResources, 'api-versions': cmdApiVersions, auth: cmdAuth, explain: cmdExplain,
+  get: cmdGet,
+  describe: cmdDescribe,
+  apply: cmdApply,
+  create: cmdCreate,
+  scale: cmdScale,
+  set: cmdSet,
+  rollout: cmdRollout,
+  delete: cmdDelete,
+  cordon: (r, a) => cmdCordon(r, a, true),
+  uncordon: (r, a) => cmdCordon(r, a, false),
+  drain: cmdDrain,
+  taint: cmdTaint,
+  label: cmdLabel,
+  expose: cmdExpose,
+  exec: cmdExec,
+  'cluster-info': cmdClusterInfo,
+  version: cmdVersion,
+  events: cmdEvents,
+  wait: cmdWait,
+  logs: cmdLogs,
+  run: cmdRun,
+  annotate: cmdAnnotate,
+  patch: cmdPatch,
+  top: cmdTop,
+  'api-resources': cmdApiResources,
+  'api-versions': cmdApiVersions,
+  auth: cmdAuth,
+  explain: cmdExplain,
 };
 
 /**
@@ -57,7 +82,7 @@ const NOT_SIMULATED: Record<string, string> = {
   config: 'the simulator has one cluster and one user (kubernetes-admin); there is no kubeconfig to change',
   plugin: 'the simulator has no plugins',
   kustomize: 'apply a manifest with kubectl apply -f - instead',
-  diff: 'real kubectl diff runs your machine\'s diff program over two temporary directories, and there is no machine here; kubectl apply --dry-run=server -o yaml shows what applying would leave',
+  diff: "real kubectl diff runs your machine's diff program over two temporary directories, and there is no machine here; kubectl apply --dry-run=server -o yaml shows what applying would leave",
   kuberc: 'the simulator reads no preferences file (kuberc): type the flags out',
 };
 
@@ -68,11 +93,50 @@ const NOT_SIMULATED: Record<string, string> = {
  * which cobra never suggests.
  */
 const ROOT_COMMANDS = [
-  'create', 'expose', 'run', 'set', 'explain', 'get', 'edit', 'delete', 'rollout', 'scale', 'autoscale',
-  'certificate', 'cluster-info', 'top', 'cordon', 'uncordon', 'drain', 'taint',
-  'describe', 'logs', 'attach', 'exec', 'port-forward', 'proxy', 'cp', 'auth', 'debug', 'events',
-  'diff', 'apply', 'patch', 'replace', 'wait', 'kustomize', 'label', 'annotate', 'completion',
-  'config', 'plugin', 'version', 'api-versions', 'api-resources', 'options', 'kuberc',
+  'create',
+  'expose',
+  'run',
+  'set',
+  'explain',
+  'get',
+  'edit',
+  'delete',
+  'rollout',
+  'scale',
+  'autoscale',
+  'certificate',
+  'cluster-info',
+  'top',
+  'cordon',
+  'uncordon',
+  'drain',
+  'taint',
+  'describe',
+  'logs',
+  'attach',
+  'exec',
+  'port-forward',
+  'proxy',
+  'cp',
+  'auth',
+  'debug',
+  'events',
+  'diff',
+  'apply',
+  'patch',
+  'replace',
+  'wait',
+  'kustomize',
+  'label',
+  'annotate',
+  'completion',
+  'config',
+  'plugin',
+  'version',
+  'api-versions',
+  'api-resources',
+  'options',
+  'kuberc',
 ];
 
 /** What `kubectl alpha` (any arguments) says when the build has no alpha commands (alpha.go). */
@@ -80,11 +144,13 @@ const NO_ALPHA = 'No alpha commands are available in this version of kubectl\n';
 
 /** cobra's ld: Levenshtein distance, here with case ignored as SuggestionsFor asks. */
 function levenshtein(a: string, b: string): number {
-  a = a.toLowerCase(); b = b.toLowerCase();
+  a = a.toLowerCase();
+  b = b.toLowerCase();
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length];
@@ -98,17 +164,27 @@ function suggestionsFor(typed: string): string[] {
 /** cobra's unknown-command error, with its "Did you mean this?" list. */
 function unknownCommand(cmd: string): string {
   const s = suggestionsFor(cmd);
-  return `error: unknown command "${cmd}" for "kubectl"` + (s.length ? `\n\nDid you mean this?\n${s.map((x) => `\t${x}\n`).join('')}` : '');
+  return (
+    `error: unknown command "${cmd}" for "kubectl"` +
+    (s.length ? `\n\nDid you mean this?\n${s.map((x) => `\t${x}\n`).join('')}` : '')
+  );
 }
 
 /** Run one kubectl command line against the cluster (the `kubectl` word is optional). */
-export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?: string, host: KubectlHost = {}): KubectlResult {
+export function runKubectl(
+  cluster: SimCluster,
+  argv: string | string[],
+  stdin?: string,
+  host: KubectlHost = {},
+): KubectlResult {
   // What only kubectl sends (dry runs, access reviews, JSON patches) is served by code that lives with kubectl.
   installKubectlExtras(cluster);
   const r = new Run(cluster, stdin, host);
   try {
     let args: string[];
-    try { args = typeof argv === 'string' ? tokenize(argv) : [...argv]; } catch (e) {
+    try {
+      args = typeof argv === 'string' ? tokenize(argv) : [...argv];
+    } catch (e) {
       if (e instanceof TokenizeError) throw new Fail(`error: ${e.message}`);
       throw e;
     }
@@ -119,20 +195,34 @@ export function runKubectl(cluster: SimCluster, argv: string | string[], stdin?:
       const a = args.shift()!;
       const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
       // kubectl's plugin handler reads the first word that is no flag it knows as a command name.
-      if (!GLOBAL_VALUED.has(name) && !GLOBAL_BOOL.has(name) && !/^-n./.test(a)) throw new Fail(`Error: flags cannot be placed before plugin name: ${a}`);
+      if (!GLOBAL_VALUED.has(name) && !GLOBAL_BOOL.has(name) && !/^-n./.test(a))
+        throw new Fail(`Error: flags cannot be placed before plugin name: ${a}`);
       pre.push(a);
       if (GLOBAL_VALUED.has(a)) {
-        if (!args.length) throw new Fail(`error: flag needs an argument: ${a.startsWith('--') ? a : `'${a.slice(1)}' in ${a}`}\nSee 'kubectl --help' for usage.`);
+        if (!args.length)
+          throw new Fail(
+            `error: flag needs an argument: ${a.startsWith('--') ? a : `'${a.slice(1)}' in ${a}`}\nSee 'kubectl --help' for usage.`,
+          );
         pre.push(args.shift()!);
       }
     }
     const cmd = args.shift();
-    if (cmd === undefined) { r.print(KUBECTL_HELP); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
+    if (cmd === undefined) {
+      r.print(KUBECTL_HELP);
+      return { stdout: r.out, stderr: r.err, exitCode: 0 };
+    }
     // alpha has no subcommands in 1.37: hidden, it still answers (on stderr, as cobra's Println does).
-    if (cmd === 'alpha') { r.warn(NO_ALPHA); return { stdout: r.out, stderr: r.err, exitCode: 0 }; }
+    if (cmd === 'alpha') {
+      r.warn(NO_ALPHA);
+      return { stdout: r.out, stderr: r.err, exitCode: 0 };
+    }
     // exec runs the network's programs, so only where a pod network runs (kube-proxy's add-on brings it).
-    const fn = Object.hasOwn(COMMANDS, cmd) && (cmd !== 'exec' || cluster.addons?.some((a) => a.net)) ? COMMANDS[cmd] : undefined;
-    if (!fn && Object.hasOwn(NOT_SIMULATED, cmd)) throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
+    const fn =
+      Object.hasOwn(COMMANDS, cmd) && (cmd !== 'exec' || cluster.addons?.some((a) => a.net))
+        ? COMMANDS[cmd]
+        : undefined;
+    if (!fn && Object.hasOwn(NOT_SIMULATED, cmd))
+      throw new Fail(`error: kubectl ${cmd} is a real command that this simulator does not run: ${NOT_SIMULATED[cmd]}`);
     if (!fn) throw new Fail(unknownCommand(cmd));
     // After `--` everything is the command's (kubectl exec): global flags typed before go first.
     fn(r, pre.length && args.includes('--') ? [...pre, ...args] : [...args, ...pre]);

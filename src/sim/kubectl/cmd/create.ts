@@ -22,52 +22,123 @@ function generated(obj: Obj, explicitNamespace: boolean, status: Obj = {}): Obj 
 // kubectl create subcommands for objects this cluster does not have, and why.
 const CREATE_NOT_SIMULATED: Record<string, string> = {
   secret: 'the simulated cluster has no Secrets',
-  job: 'the simulated cluster runs no Job controller', cronjob: 'the simulated cluster runs no CronJob controller', cj: 'the simulated cluster runs no CronJob controller',
-  ingress: 'the simulated cluster has no Ingresses', ing: 'the simulated cluster has no Ingresses',
-  role: 'RBAC objects are built into this simulator, not created', clusterrole: 'RBAC objects are built into this simulator, not created',
-  rolebinding: 'RBAC objects are built into this simulator, not created', clusterrolebinding: 'RBAC objects are built into this simulator, not created',
+  job: 'the simulated cluster runs no Job controller',
+  cronjob: 'the simulated cluster runs no CronJob controller',
+  cj: 'the simulated cluster runs no CronJob controller',
+  ingress: 'the simulated cluster has no Ingresses',
+  ing: 'the simulated cluster has no Ingresses',
+  role: 'RBAC objects are built into this simulator, not created',
+  clusterrole: 'RBAC objects are built into this simulator, not created',
+  rolebinding: 'RBAC objects are built into this simulator, not created',
+  clusterrolebinding: 'RBAC objects are built into this simulator, not created',
   quota: 'the simulated cluster has no ResourceQuotas',
 };
 
 /** kubectl create: a deployment, namespace, PriorityClass or service, or the objects of a file. */
 export function cmdCreate(r: Run, argv: string[]): void {
-  if (argv[0] === 'namespace' || argv[0] === 'ns') { cmdCreateNamespace(r, argv.slice(1)); return; }
-  if (argv[0] === 'service' || argv[0] === 'svc') { cmdCreateService(r, argv.slice(1)); return; }
-  if (argv[0] === 'priorityclass' || argv[0] === 'pc') { cmdCreatePriorityClass(r, argv.slice(1)); return; }
-  if (argv[0] === 'poddisruptionbudget' || argv[0] === 'pdb') { cmdCreatePodDisruptionBudget(r, argv.slice(1)); return; }
-  if (argv[0] === 'configmap' || argv[0] === 'cm') { cmdCreateConfigMap(r, argv.slice(1)); return; }
-  if (argv[0] === 'serviceaccount' || argv[0] === 'sa') { cmdCreateServiceAccount(r, argv.slice(1)); return; }
-  if (argv[0] === 'token') { cmdCreateToken(r, argv.slice(1)); return; }
+  if (argv[0] === 'namespace' || argv[0] === 'ns') {
+    cmdCreateNamespace(r, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'service' || argv[0] === 'svc') {
+    cmdCreateService(r, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'priorityclass' || argv[0] === 'pc') {
+    cmdCreatePriorityClass(r, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'poddisruptionbudget' || argv[0] === 'pdb') {
+    cmdCreatePodDisruptionBudget(r, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'configmap' || argv[0] === 'cm') {
+    cmdCreateConfigMap(r, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'serviceaccount' || argv[0] === 'sa') {
+    cmdCreateServiceAccount(r, argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'token') {
+    cmdCreateToken(r, argv.slice(1));
+    return;
+  }
   if (argv[0] !== undefined && Object.hasOwn(CREATE_NOT_SIMULATED, argv[0])) {
-    throw new Fail(`error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`);
+    throw new Fail(
+      `error: kubectl create ${argv[0]} is a real command that this simulator does not run: ${CREATE_NOT_SIMULATED[argv[0]]}`,
+    );
   }
   if (argv[0] !== 'deployment' && argv[0] !== 'deploy') {
-    if (argv[0]?.startsWith('-')) { cmdApplyAsCreate(r, argv); return; }
+    if (argv[0]?.startsWith('-')) {
+      cmdApplyAsCreate(r, argv);
+      return;
+    }
     // `kubectl create` runs itself (it takes -f) when the word names no subcommand.
-    throw new Fail(argv[0] && !argv[0].startsWith('-') ? `error: Unexpected args: [${argv.filter((a) => !a.startsWith('-')).join(' ')}]\nSee 'kubectl create -h' for help and examples` : 'error: must specify one of -f and -k');
+    throw new Fail(
+      argv[0] && !argv[0].startsWith('-')
+        ? `error: Unexpected args: [${argv.filter((a) => !a.startsWith('-')).join(' ')}]\nSee 'kubectl create -h' for help and examples`
+        : 'error: must specify one of -f and -k',
+    );
   }
-  const p = parse(r, 'create deployment', argv.slice(1), { image: { kind: 'string' }, replicas: { kind: 'string', short: 'r' }, port: { kind: 'string' }, ...WRITE_FLAGS });
+  const p = parse(r, 'create deployment', argv.slice(1), {
+    image: { kind: 'string' },
+    replicas: { kind: 'string', short: 'r' },
+    port: { kind: 'string' },
+    ...WRITE_FLAGS,
+  });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
   // cobra checks the required flag before the command runs.
   const image = str(p, 'image');
   if (!image) throw new Fail('error: required flag(s) "image" not set');
   const name = p.args[0];
-  if (!name) throw new Fail('error: exactly one NAME is required, got 0\nSee \'kubectl create deployment -h\' for help and examples');
+  if (!name)
+    throw new Fail(
+      "error: exactly one NAME is required, got 0\nSee 'kubectl create deployment -h' for help and examples",
+    );
   const replicas = str(p, 'replicas') === undefined ? 1 : Number(str(p, 'replicas'));
-  if (!Number.isInteger(replicas)) throw new Fail(`error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`);
+  if (!Number.isInteger(replicas))
+    throw new Fail(
+      `error: invalid argument "${str(p, 'replicas')}" for "-r, --replicas" flag: strconv.ParseInt: parsing "${str(p, 'replicas')}": invalid syntax\nSee 'kubectl create deployment --help' for usage.`,
+    );
   const port = str(p, 'port');
   const ns = nsOf(p);
   const body: Obj = deploymentFor(name, image, replicas, ns, port === undefined ? undefined : Number(port));
   if (dry === 'client') {
     const tpl = body.spec.template;
-    const printed = { ...body, spec: { ...body.spec, strategy: {}, template: { ...tpl, spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) } } } };
-    printWritten(r, p, dry, `deployment.apps/${name}`, 'created', generated(printed, str(p, 'namespace') !== undefined), true);
+    const printed = {
+      ...body,
+      spec: {
+        ...body.spec,
+        strategy: {},
+        template: {
+          ...tpl,
+          spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) },
+        },
+      },
+    };
+    printWritten(
+      r,
+      p,
+      dry,
+      `deployment.apps/${name}`,
+      'created',
+      generated(printed, str(p, 'namespace') !== undefined),
+      true,
+    );
     return;
   }
-  const res = r.req({ verb: 'create', resource: 'deployments', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
+  const res = r.req({
+    verb: 'create',
+    resource: 'deployments',
+    namespace: ns,
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+  });
   // create_deployment.go wraps the API error in its own words (so no "Error from server (…)").
-  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
+  if (!res.ok)
+    throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create deployment: ${res.status.message}`);
   printWritten(r, p, dry, `deployment.apps/${name}`, 'created', res.object);
 }
 
@@ -75,7 +146,10 @@ export function cmdCreate(r: Run, argv: string[]): void {
 function configMapKeyErrors(key: string): string[] {
   const errs: string[] = [];
   if (key.length > 253) errs.push('must be no more than 253 characters');
-  if (!/^[-._a-zA-Z0-9]+$/.test(key)) errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+  if (!/^[-._a-zA-Z0-9]+$/.test(key))
+    errs.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
   if (key === '.') errs.push("must not be '.'");
   else if (key === '..') errs.push("must not be '..'");
   else if (key.startsWith('..')) errs.push("must not start with '..'");
@@ -87,16 +161,32 @@ function configMapKeyErrors(key: string): string[] {
  * read files on the reader's machine, which this terminal does not have: they are refused in one line.
  */
 function cmdCreateConfigMap(r: Run, argv: string[]): void {
-  const p = parse(r, 'create configmap', argv, { 'from-literal': { kind: 'array' }, 'from-file': { kind: 'array' }, 'from-env-file': { kind: 'array' }, 'append-hash': { kind: 'bool' }, ...WRITE_FLAGS });
+  const p = parse(r, 'create configmap', argv, {
+    'from-literal': { kind: 'array' },
+    'from-file': { kind: 'array' },
+    'from-env-file': { kind: 'array' },
+    'append-hash': { kind: 'bool' },
+    ...WRITE_FLAGS,
+  });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create configmap -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create configmap -h' for help and examples`,
+    );
   const name = p.args[0];
-  if (arr(p, 'from-env-file').length && (arr(p, 'from-file').length || arr(p, 'from-literal').length)) throw new Fail('error: from-env-file cannot be combined with from-file or from-literal');
+  if (arr(p, 'from-env-file').length && (arr(p, 'from-file').length || arr(p, 'from-literal').length))
+    throw new Fail('error: from-env-file cannot be combined with from-file or from-literal');
   for (const flag of ['from-file', 'from-env-file']) {
-    if (arr(p, flag).length) throw new Fail(`error: kubectl create configmap --${flag} reads files on your machine, and this terminal has none: use --from-literal=key=value`);
+    if (arr(p, flag).length)
+      throw new Fail(
+        `error: kubectl create configmap --${flag} reads files on your machine, and this terminal has none: use --from-literal=key=value`,
+      );
   }
-  if (bool(p, 'append-hash')) throw new Fail('error: kubectl create configmap --append-hash is a real flag that this simulator does not run: it names the ConfigMap after a hash of its data');
+  if (bool(p, 'append-hash'))
+    throw new Fail(
+      'error: kubectl create configmap --append-hash is a real flag that this simulator does not run: it names the ConfigMap after a hash of its data',
+    );
   const data: Record<string, string> = {};
   for (const source of arr(p, 'from-literal')) {
     // util.ParseLiteralSource: split at the first "=", which may not lead.
@@ -105,12 +195,20 @@ function cmdCreateConfigMap(r: Run, argv: string[]): void {
     const key = source.slice(0, at);
     const errs = configMapKeyErrors(key);
     if (errs.length) throw new Fail(`error: "${key}" is not a valid key name for a ConfigMap: ${errs.join(',')}`);
-    if (Object.hasOwn(data, key)) throw new Fail(`error: cannot add key "${key}", another key by that name already exists in Data for ConfigMap "${name}"`);
+    if (Object.hasOwn(data, key))
+      throw new Fail(
+        `error: cannot add key "${key}", another key by that name already exists in Data for ConfigMap "${name}"`,
+      );
     data[key] = source.slice(at + 1);
   }
   const ns = nsOf(p);
   // Data and BinaryData start as empty maps, which Go's encoder leaves out (omitempty).
-  const body: Obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, ...(Object.keys(data).length && { data }) };
+  const body: Obj = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns },
+    ...(Object.keys(data).length && { data }),
+  };
   createSimple(r, p, dry, 'configmaps', `configmap/${name}`, body);
 }
 
@@ -119,21 +217,46 @@ function cmdCreateServiceAccount(r: Run, argv: string[]): void {
   const p = parse(r, 'create serviceaccount', argv, WRITE_FLAGS);
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create serviceaccount -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create serviceaccount -h' for help and examples`,
+    );
   const name = p.args[0];
-  createSimple(r, p, dry, 'serviceaccounts', `serviceaccount/${name}`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: nsOf(p) } });
+  createSimple(r, p, dry, 'serviceaccounts', `serviceaccount/${name}`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name, namespace: nsOf(p) },
+  });
 }
 
 /** The create commands whose object goes as built: printed (dry run client, its namespace only with -n), or POSTed and the answer printed. */
-function createSimple(r: Run, p: Parsed, dry: DryRun, resource: 'configmaps' | 'serviceaccounts', what: string, body: Obj): void {
+function createSimple(
+  r: Run,
+  p: Parsed,
+  dry: DryRun,
+  resource: 'configmaps' | 'serviceaccounts',
+  what: string,
+  body: Obj,
+): void {
   if (dry === 'client') {
     // Neither kind has a status.
     const { status: _status, ...printed } = generated(body, str(p, 'namespace') !== undefined);
     printWritten(r, p, dry, what, 'created', printed, true);
     return;
   }
-  const res = r.req({ verb: 'create', resource, namespace: body.metadata.namespace, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
-  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${body.kind.toLowerCase()}: ${res.status.message}`);
+  const res = r.req({
+    verb: 'create',
+    resource,
+    namespace: body.metadata.namespace,
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+  });
+  if (!res.ok)
+    throw new Fail(
+      res.code === 0
+        ? apiError(res.status)
+        : `error: failed to create ${body.kind.toLowerCase()}: ${res.status.message}`,
+    );
   printWritten(r, p, dry, what, 'created', res.object);
 }
 
@@ -146,17 +269,27 @@ const BOUND_OBJECT_KINDS: Record<string, string> = { Node: 'v1', Pod: 'v1', Secr
  */
 function cmdCreateToken(r: Run, argv: string[]): void {
   const p = parse(r, 'create token', argv, {
-    audience: { kind: 'array' }, duration: { kind: 'string' }, 'bound-object-kind': { kind: 'string' }, 'bound-object-name': { kind: 'string' }, 'bound-object-uid': { kind: 'string' },
+    audience: { kind: 'array' },
+    duration: { kind: 'string' },
+    'bound-object-kind': { kind: 'string' },
+    'bound-object-name': { kind: 'string' },
+    'bound-object-uid': { kind: 'string' },
     output: { kind: 'string', short: 'o' },
   });
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create token -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create token -h' for help and examples`,
+    );
   const name = p.args[0];
   const durationText = str(p, 'duration');
   // time.ParseDuration takes a sign; Validate then refuses a negative one.
   const magnitude = durationText === undefined ? 0 : parseDurationMs(durationText.replace(/^[-+]/, ''));
   const ms = magnitude !== undefined && durationText?.startsWith('-') ? -magnitude : magnitude;
-  if (ms === undefined) throw new Fail(`error: invalid argument "${durationText}" for "--duration" flag: time: invalid duration "${durationText}"\nSee 'kubectl create token --help' for usage.`);
+  if (ms === undefined)
+    throw new Fail(
+      `error: invalid argument "${durationText}" for "--duration" flag: time: invalid duration "${durationText}"\nSee 'kubectl create token --help' for usage.`,
+    );
   if (ms < 0) throw new Fail('error: --duration must be greater than or equal to 0');
   if (ms % 1000 !== 0) throw new Fail('error: --duration cannot be expressed in units less than seconds');
   const audiences = arr(p, 'audience');
@@ -168,19 +301,40 @@ function cmdCreateToken(r: Run, argv: string[]): void {
     if (boundName) throw new Fail('error: --bound-object-name can only be set if --bound-object-kind is provided');
     if (boundUid) throw new Fail('error: --bound-object-uid can only be set if --bound-object-kind is provided');
   } else {
-    if (!Object.hasOwn(BOUND_OBJECT_KINDS, kind)) throw new Fail(`error: supported --bound-object-kind values are ${Object.keys(BOUND_OBJECT_KINDS).sort().join(', ')}`);
+    if (!Object.hasOwn(BOUND_OBJECT_KINDS, kind))
+      throw new Fail(
+        `error: supported --bound-object-kind values are ${Object.keys(BOUND_OBJECT_KINDS).sort().join(', ')}`,
+      );
     if (!boundName) throw new Fail('error: --bound-object-name is required if --bound-object-kind is provided');
   }
   const spec: Obj = {
     ...(audiences.length && { audiences }),
     ...(ms > 0 && { expirationSeconds: ms / 1000 }),
-    ...(kind && { boundObjectRef: { kind, apiVersion: BOUND_OBJECT_KINDS[kind], name: boundName, ...(boundUid && { uid: boundUid }) } }),
+    ...(kind && {
+      boundObjectRef: {
+        kind,
+        apiVersion: BOUND_OBJECT_KINDS[kind],
+        name: boundName,
+        ...(boundUid && { uid: boundUid }),
+      },
+    }),
   };
-  const res = r.req({ verb: 'create', resource: 'serviceaccounts', namespace: nsOf(p), name, subresource: 'token', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec } });
-  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create token: ${res.status.message}`);
+  const res = r.req({
+    verb: 'create',
+    resource: 'serviceaccounts',
+    namespace: nsOf(p),
+    name,
+    subresource: 'token',
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec },
+  });
+  if (!res.ok)
+    throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create token: ${res.status.message}`);
   const token = (res.object as Obj).status?.token;
   if (!token) throw new Fail('error: failed to create token: no token in server response');
-  if (str(p, 'output') !== undefined) { printWritten(r, p, 'none', `tokenrequest.authentication.k8s.io/${name}`, 'created', res.object as Obj, true); return; }
+  if (str(p, 'output') !== undefined) {
+    printWritten(r, p, 'none', `tokenrequest.authentication.k8s.io/${name}`, 'created', res.object as Obj, true);
+    return;
+  }
   r.print(`${token}\n`);
 }
 
@@ -189,11 +343,22 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
   const p = parse(r, 'create namespace', argv, WRITE_FLAGS);
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create namespace -h' for help and examples`,
+    );
   const name = p.args[0];
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-  if (dry === 'client') { printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }, true); return; }
-  const res = r.req({ verb: 'create', resource: 'namespaces', body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
+  if (dry === 'client') {
+    printWritten(r, p, dry, `namespace/${name}`, 'created', { ...body, spec: {}, status: {} }, true);
+    return;
+  }
+  const res = r.req({
+    verb: 'create',
+    resource: 'namespaces',
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+  });
   if (!res.ok) throw new Fail(apiError(res.status));
   printWritten(r, p, dry, `namespace/${name}`, 'created', res.object);
 }
@@ -201,29 +366,54 @@ function cmdCreateNamespace(r: Run, argv: string[]): void {
 /** kubectl create priorityclass NAME --value=VALUE [--global-default] [--description=…] [--preemption-policy=…]. */
 function cmdCreatePriorityClass(r: Run, argv: string[]): void {
   const p = parse(r, 'create priorityclass', argv, {
-    value: { kind: 'string' }, 'global-default': { kind: 'bool' }, description: { kind: 'string' }, 'preemption-policy': { kind: 'string' }, ...WRITE_FLAGS,
+    value: { kind: 'string' },
+    'global-default': { kind: 'bool' },
+    description: { kind: 'string' },
+    'preemption-policy': { kind: 'string' },
+    ...WRITE_FLAGS,
   });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create priorityclass -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create priorityclass -h' for help and examples`,
+    );
   const name = p.args[0];
   const valueText = str(p, 'value') ?? '0';
   // pflag's Int32Var: strconv.ParseInt(s, 0, 32).
   const value = /^[+-]?\d+$/.test(valueText) ? Number(valueText) : NaN;
   if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) {
     const why = Number.isNaN(value) ? 'invalid syntax' : 'value out of range';
-    throw new Fail(`error: invalid argument "${valueText}" for "--value" flag: strconv.ParseInt: parsing "${valueText}": ${why}\nSee 'kubectl create priorityclass --help' for usage.`);
+    throw new Fail(
+      `error: invalid argument "${valueText}" for "--value" flag: strconv.ParseInt: parsing "${valueText}": ${why}\nSee 'kubectl create priorityclass --help' for usage.`,
+    );
   }
   const body: Obj = {
-    apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value,
-    globalDefault: bool(p, 'global-default'), description: str(p, 'description') ?? '', preemptionPolicy: str(p, 'preemption-policy') ?? 'PreemptLowerPriority',
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name },
+    value,
+    globalDefault: bool(p, 'global-default'),
+    description: str(p, 'description') ?? '',
+    preemptionPolicy: str(p, 'preemption-policy') ?? 'PreemptLowerPriority',
   };
   // Go's encoder drops the empty description and false globalDefault (omitempty).
   if (!body.description) delete body.description;
   if (!body.globalDefault) delete body.globalDefault;
-  if (dry === 'client') { printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', body, true); return; }
-  const res = r.req({ verb: 'create', resource: 'priorityclasses', body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
-  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create priorityclass: ${res.status.message}`);
+  if (dry === 'client') {
+    printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', body, true);
+    return;
+  }
+  const res = r.req({
+    verb: 'create',
+    resource: 'priorityclasses',
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+  });
+  if (!res.ok)
+    throw new Fail(
+      res.code === 0 ? apiError(res.status) : `error: failed to create priorityclass: ${res.status.message}`,
+    );
   printWritten(r, p, dry, `priorityclass.scheduling.k8s.io/${name}`, 'created', res.object);
 }
 
@@ -237,17 +427,32 @@ function parseToLabelSelector(sel: string): Obj | string {
   const matchExpressions: Obj[] = [];
   for (const p of splitRequirements(sel)) {
     let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
-    if (m) { matchExpressions.push({ key: m[1], operator: m[2] === 'in' ? 'In' : 'NotIn', values: [...new Set(m[3].split(',').map((x) => x.trim()))].sort() }); continue; }
+    if (m) {
+      matchExpressions.push({
+        key: m[1],
+        operator: m[2] === 'in' ? 'In' : 'NotIn',
+        values: [...new Set(m[3].split(',').map((x) => x.trim()))].sort(),
+      });
+      continue;
+    }
     m = /^([^!=<>\s]+)\s*(==|=|!=|<|>)\s*(.*)$/.exec(p);
     if (m) {
-      if (m[2] === '=' || m[2] === '==') { matchLabels[m[1]] = m[3].trim(); continue; }
-      return m[2] === '!=' ? '"!=" is not a valid label selector operator' : `"${m[2] === '<' ? 'lt' : 'gt'}" isn't supported in label selectors`;
+      if (m[2] === '=' || m[2] === '==') {
+        matchLabels[m[1]] = m[3].trim();
+        continue;
+      }
+      return m[2] === '!='
+        ? '"!=" is not a valid label selector operator'
+        : `"${m[2] === '<' ? 'lt' : 'gt'}" isn't supported in label selectors`;
     }
     if (p.startsWith('!')) matchExpressions.push({ key: p.slice(1).trim(), operator: 'DoesNotExist' });
     else matchExpressions.push({ key: p, operator: 'Exists' });
   }
   // omitempty: an empty map or list is left out.
-  return { ...(Object.keys(matchLabels).length && { matchLabels }), ...(matchExpressions.length && { matchExpressions }) };
+  return {
+    ...(Object.keys(matchLabels).length && { matchLabels }),
+    ...(matchExpressions.length && { matchExpressions }),
+  };
 }
 
 /**
@@ -255,18 +460,28 @@ function parseToLabelSelector(sel: string): Obj | string {
  * (create_pdb.go): one bound, a number or a percent; the namespace only when -n was given.
  */
 function cmdCreatePodDisruptionBudget(r: Run, argv: string[]): void {
-  const p = parse(r, 'create poddisruptionbudget', argv, { selector: { kind: 'string' }, 'min-available': { kind: 'string' }, 'max-unavailable': { kind: 'string' }, ...WRITE_FLAGS });
+  const p = parse(r, 'create poddisruptionbudget', argv, {
+    selector: { kind: 'string' },
+    'min-available': { kind: 'string' },
+    'max-unavailable': { kind: 'string' },
+    ...WRITE_FLAGS,
+  });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create poddisruptionbudget -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create poddisruptionbudget -h' for help and examples`,
+    );
   const name = p.args[0];
   const selector = str(p, 'selector') ?? '';
   const minAvailable = str(p, 'min-available') ?? '';
   const maxUnavailable = str(p, 'max-unavailable') ?? '';
   // Validate.
   if (!selector) throw new Fail('error: a selector must be specified');
-  if (!minAvailable && !maxUnavailable) throw new Fail('error: one of min-available or max-unavailable must be specified');
-  if (minAvailable && maxUnavailable) throw new Fail('error: min-available and max-unavailable cannot be both specified');
+  if (!minAvailable && !maxUnavailable)
+    throw new Fail('error: one of min-available or max-unavailable must be specified');
+  if (minAvailable && maxUnavailable)
+    throw new Fail('error: min-available and max-unavailable cannot be both specified');
   const re = /^[0-9]+%?$/;
   if (minAvailable && !re.test(minAvailable)) throw new Fail('error: invalid format specified for min-available');
   if (maxUnavailable && !re.test(maxUnavailable)) throw new Fail('error: invalid format specified for max-unavailable');
@@ -274,15 +489,39 @@ function cmdCreatePodDisruptionBudget(r: Run, argv: string[]): void {
   if (typeof sel === 'string') throw new Fail(`error: ${sel}`);
   // intstr.Parse: a number when Atoi takes it (int32 range), else the string.
   const intstr = (v: string): number | string => (/^\d+$/.test(v) && Number(v) <= 2147483647 ? Number(v) : v);
-  const spec: Obj = minAvailable ? { minAvailable: intstr(minAvailable), selector: sel } : { maxUnavailable: intstr(maxUnavailable), selector: sel };
+  const spec: Obj = minAvailable
+    ? { minAvailable: intstr(minAvailable), selector: sel }
+    : { maxUnavailable: intstr(maxUnavailable), selector: sel };
   const ns = nsOf(p);
   const body: Obj = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: ns }, spec };
   if (dry === 'client') {
-    printWritten(r, p, dry, `poddisruptionbudget.policy/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }), true);
+    printWritten(
+      r,
+      p,
+      dry,
+      `poddisruptionbudget.policy/${name}`,
+      'created',
+      generated(body, str(p, 'namespace') !== undefined, {
+        disruptionsAllowed: 0,
+        currentHealthy: 0,
+        desiredHealthy: 0,
+        expectedPods: 0,
+      }),
+      true,
+    );
     return;
   }
-  const res = r.req({ verb: 'create', resource: 'poddisruptionbudgets', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
-  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create poddisruptionbudgets: ${res.status.message}`);
+  const res = r.req({
+    verb: 'create',
+    resource: 'poddisruptionbudgets',
+    namespace: ns,
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+  });
+  if (!res.ok)
+    throw new Fail(
+      res.code === 0 ? apiError(res.status) : `error: failed to create poddisruptionbudgets: ${res.status.message}`,
+    );
   printWritten(r, p, dry, `poddisruptionbudget.policy/${name}`, 'created', res.object);
 }
 
@@ -302,7 +541,8 @@ function parseServicePort(spec: string): { port: number; targetPort: number | st
   const parts = spec.split(':');
   const portText = parts[0];
   // strconv.ParseUint(port, 10, 16): digits only, at most 65535 (0 is allowed here).
-  if (!/^\d+$/.test(portText)) throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: invalid syntax`);
+  if (!/^\d+$/.test(portText))
+    throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: invalid syntax`);
   const port = Number(portText);
   if (port > 65535) throw new Fail(`error: strconv.ParseUint: parsing ${JSON.stringify(portText)}: value out of range`);
   if (parts.length === 1) return { port, targetPort: port };
@@ -322,25 +562,41 @@ function cmdCreateService(r: Run, argv: string[]): void {
   const types: Record<string, string> = { clusterip: 'ClusterIP', nodeport: 'NodePort', externalname: 'ExternalName' };
   const sub = argv[0];
   if (sub === 'loadbalancer') {
-    throw new Fail(`error: kubectl create service ${sub} is a real command that this simulator does not run: the simulated cluster has no cloud load balancers`);
+    throw new Fail(
+      `error: kubectl create service ${sub} is a real command that this simulator does not run: the simulated cluster has no cloud load balancers`,
+    );
   }
-  if (!sub || !Object.hasOwn(types, sub)) throw new Fail(sub ? unknownSubcommand('create service', argv) : 'error: Required subcommand not specified.');
+  if (!sub || !Object.hasOwn(types, sub))
+    throw new Fail(sub ? unknownSubcommand('create service', argv) : 'error: Required subcommand not specified.');
   const type = types[sub];
   // Each subcommand has its own flag: --clusterip, --node-port or --external-name.
-  const own = { clusterip: { clusterip: { kind: 'string' } }, nodeport: { 'node-port': { kind: 'string' } }, externalname: { 'external-name': { kind: 'string' } } }[sub as 'clusterip'] as Record<string, { kind: 'string' }>;
+  const own = {
+    clusterip: { clusterip: { kind: 'string' } },
+    nodeport: { 'node-port': { kind: 'string' } },
+    externalname: { 'external-name': { kind: 'string' } },
+  }[sub as 'clusterip'] as Record<string, { kind: 'string' }>;
   const p = parse(r, `create service ${sub}`, argv.slice(1), { tcp: { kind: 'strings' }, ...own, ...WRITE_FLAGS });
   const externalName = str(p, 'external-name');
   // cobra's MarkFlagRequired, checked before the command runs.
-  if (sub === 'externalname' && externalName === undefined) throw new Fail('error: required flag(s) "external-name" not set');
+  if (sub === 'externalname' && externalName === undefined)
+    throw new Fail('error: required flag(s) "external-name" not set');
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (p.args.length !== 1) throw new Fail(`error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create service ${sub} -h' for help and examples`);
+  if (p.args.length !== 1)
+    throw new Fail(
+      `error: exactly one NAME is required, got ${p.args.length}\nSee 'kubectl create service ${sub} -h' for help and examples`,
+    );
   const name = p.args[0];
-  const tcp = str(p, 'tcp')?.split(',').filter((x) => x !== '') ?? [];
+  const tcp =
+    str(p, 'tcp')
+      ?.split(',')
+      .filter((x) => x !== '') ?? [];
   const clusterIP = sub === 'clusterip' ? str(p, 'clusterip') : undefined;
   // ServiceOptions.Validate (the headless `--clusterip=None` needs no port).
-  if (clusterIP !== 'None' && tcp.length === 0 && type !== 'ExternalName') throw new Fail('error: at least one tcp port specifier must be provided');
-  if (type === 'ExternalName' && dns1123SubdomainErrors(externalName ?? '').length) throw new Fail(`error: invalid service external name ${externalName}`);
+  if (clusterIP !== 'None' && tcp.length === 0 && type !== 'ExternalName')
+    throw new Fail('error: at least one tcp port specifier must be provided');
+  if (type === 'ExternalName' && dns1123SubdomainErrors(externalName ?? '').length)
+    throw new Fail(`error: invalid service external name ${externalName}`);
   const nodePort = sub === 'nodeport' && str(p, 'node-port') !== undefined ? Number(str(p, 'node-port')) : 0;
   const ports = tcp.map((spec) => {
     const { port, targetPort } = parseServicePort(spec);
@@ -354,9 +610,29 @@ function cmdCreateService(r: Run, argv: string[]): void {
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
   const body = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, labels: { app: name } }, spec };
-  if (dry === 'client') { printWritten(r, p, dry, `service/${name}`, 'created', generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} }), true); return; }
-  const res = r.req({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
-  if (!res.ok) throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`);
+  if (dry === 'client') {
+    printWritten(
+      r,
+      p,
+      dry,
+      `service/${name}`,
+      'created',
+      generated(body, str(p, 'namespace') !== undefined, { loadBalancer: {} }),
+      true,
+    );
+    return;
+  }
+  const res = r.req({
+    verb: 'create',
+    resource: 'services',
+    namespace: ns,
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+  });
+  if (!res.ok)
+    throw new Fail(
+      res.code === 0 ? apiError(res.status) : `error: failed to create ${type} service: ${res.status.message}`,
+    );
   printWritten(r, p, dry, `service/${name}`, 'created', res.object);
 }
 
@@ -371,19 +647,33 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
   const errs: string[] = [];
   for (const m of objs) {
     let resource: string;
-    try { resource = manifestResource(m, JSON.stringify(file === '-' ? 'STDIN' : file)); } catch (e) {
+    try {
+      resource = manifestResource(m, JSON.stringify(file === '-' ? 'STDIN' : file));
+    } catch (e) {
       if (!(e instanceof Fail)) throw e;
-      errs.push(e.message); continue;
+      errs.push(e.message);
+      continue;
     }
     const kind = kindInfo(resource);
-    const ns = kind.namespaced ? (m.metadata?.namespace || nsOf(p)) : undefined;
+    const ns = kind.namespaced ? m.metadata?.namespace || nsOf(p) : undefined;
     // NamePrinter: an object without a name (generateName only) prints as <unknown>.
-    if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name || '<unknown>'}`, 'created', m); continue; }
-    const res = r.req({ verb: 'create', resource, namespace: ns, body: m, options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }) });
-    if (!res.ok) { errs.push(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status))); continue; }
+    if (dry === 'client') {
+      printWritten(r, p, dry, `${kind.singular}/${m.metadata?.name || '<unknown>'}`, 'created', m);
+      continue;
+    }
+    const res = r.req({
+      verb: 'create',
+      resource,
+      namespace: ns,
+      body: m,
+      options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
+    });
+    if (!res.ok) {
+      errs.push(apiError(addSourceToErr('creating', file === '-' ? 'STDIN' : file, res.status)));
+      continue;
+    }
     // The name printer names the object the server returned: a generateName's name is the server's.
     printWritten(r, p, dry, `${kind.singular}/${(res.object as Obj).metadata?.name ?? ''}`, 'created', res.object);
   }
   printAggregate(r, errs);
 }
-

@@ -1,7 +1,20 @@
 // kubectl describe (pkg/cmd/describe): finds the objects and what each describer needs beside them
 // (events, owned ReplicaSets, pods, leases); the text itself is ../describe.ts's.
 import { labelSelectorAsString } from '../../api/labels.ts';
-import { describeConfigMap, describeDeployment, describeEndpointSlice, describeGeneric, describeNamespace, describeNode, describePod, describePodDisruptionBudget, describePriorityClass, describeReplicaSet, describeService, describeServiceAccount } from '../describe.ts';
+import {
+  describeConfigMap,
+  describeDeployment,
+  describeEndpointSlice,
+  describeGeneric,
+  describeNamespace,
+  describeNode,
+  describePod,
+  describePodDisruptionBudget,
+  describePriorityClass,
+  describeReplicaSet,
+  describeService,
+  describeServiceAccount,
+} from '../describe.ts';
 import { DESCRIBE_HELP } from '../help/describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
@@ -12,15 +25,32 @@ const CHUNK_SIZE = 500;
 
 /** kubectl describe: each object found (by name, name prefix or selector), described; with its Events when it is the only one (or --show-events). */
 export function cmdDescribe(r: Run, argv: string[]): void {
-  const p = parse(r, 'describe', argv, { selector: { kind: 'string', short: 'l' }, 'all-namespaces': { kind: 'bool', short: 'A' }, 'show-events': { kind: 'bool' } });
-  if (bool(p, 'help')) { r.print(DESCRIBE_HELP); return; }
-  if (!p.args.length) throw new Fail('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
+  const p = parse(r, 'describe', argv, {
+    selector: { kind: 'string', short: 'l' },
+    'all-namespaces': { kind: 'bool', short: 'A' },
+    'show-events': { kind: 'bool' },
+  });
+  if (bool(p, 'help')) {
+    r.print(DESCRIBE_HELP);
+    return;
+  }
+  if (!p.args.length)
+    throw new Fail(
+      'error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.',
+    );
   const t = targets(p.args, r);
   const ns = nsOf(p);
   const objs: { kind: KindInfo; o: Obj }[] = [];
   let found = true;
   for (const kind of t.kinds) {
-    const items = listAt(r, kind, bool(p, 'all-namespaces') ? undefined : ns, str(p, 'selector'), undefined, CHUNK_SIZE).items;
+    const items = listAt(
+      r,
+      kind,
+      bool(p, 'all-namespaces') ? undefined : ns,
+      str(p, 'selector'),
+      undefined,
+      CHUNK_SIZE,
+    ).items;
     if (!items.length) noResources(r, ns, kind.namespaced);
     for (const o of items) objs.push({ kind, o });
   }
@@ -33,7 +63,10 @@ export function cmdDescribe(r: Run, argv: string[]): void {
       // whose builder maps TYPE again: an ambiguous short name warns a second time).
       if (p.args.length === 2) kindOrFail(p.args[0], r);
       const prefix = list(r, kind, ns).filter((o) => o.metadata?.name?.startsWith(name));
-      if (!prefix.length) { r.error(apiError(res.status)); continue; }
+      if (!prefix.length) {
+        r.error(apiError(res.status));
+        continue;
+      }
       for (const o of prefix) objs.push({ kind, o });
       continue;
     }
@@ -60,43 +93,86 @@ function searchEvents(r: Run, kind: string, name: string, namespace: string | un
 
 function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): string {
   // Each describer GETs its object again by name (the builder's copy is not handed on).
-  const again = r.req({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? found.metadata?.namespace : undefined, name: found.metadata?.name });
+  const again = r.req({
+    verb: 'get',
+    resource: kind.resource,
+    namespace: kind.namespaced ? found.metadata?.namespace : undefined,
+    name: found.metadata?.name,
+  });
   const o: Obj = again.ok ? { kind: found.kind, ...(again.object as Obj) } : found;
   const ns = o.metadata?.namespace;
   const kindName = String(o.kind ?? found.kind ?? '');
   // searchEvents is not called at all without --show-events: no LIST of events.
-  const events = () => (showEvents ? searchEvents(r, kindName, o.metadata.name, kind.namespaced ? ns : undefined, o.metadata.uid) : undefined);
+  const events = () =>
+    showEvents
+      ? searchEvents(r, kindName, o.metadata.name, kind.namespaced ? ns : undefined, o.metadata.uid)
+      : undefined;
   switch (kind.resource) {
-    case 'pods': return describePod(o, events(), r.now);
+    case 'pods':
+      return describePod(o, events(), r.now);
     case 'deployments': {
       const ev = events();
       // GetAllReplicaSetsInChunks: the selector's ReplicaSets, those it controls.
-      const rss = listAt(r, kindInfo('replicasets'), ns, labelSelectorAsString(o.spec?.selector), undefined, CHUNK_SIZE).items.filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.controller === true && ref.uid === o.metadata.uid));
+      const rss = listAt(
+        r,
+        kindInfo('replicasets'),
+        ns,
+        labelSelectorAsString(o.spec?.selector),
+        undefined,
+        CHUNK_SIZE,
+      ).items.filter((rs) =>
+        (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.controller === true && ref.uid === o.metadata.uid),
+      );
       return describeDeployment(o, rss, ev, r.now);
     }
     case 'replicasets': {
-      const pods = listAt(r, kindInfo('pods'), ns, labelSelectorAsString(o.spec?.selector), undefined, CHUNK_SIZE).items;
+      const pods = listAt(
+        r,
+        kindInfo('pods'),
+        ns,
+        labelSelectorAsString(o.spec?.selector),
+        undefined,
+        CHUNK_SIZE,
+      ).items;
       return describeReplicaSet(o, pods, events(), r.now);
     }
     case 'nodes': {
-      const pods = listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${o.metadata.name},status.phase!=Succeeded,status.phase!=Failed`, CHUNK_SIZE).items;
+      const pods = listAt(
+        r,
+        kindInfo('pods'),
+        undefined,
+        undefined,
+        `spec.nodeName=${o.metadata.name},status.phase!=Succeeded,status.phase!=Failed`,
+        CHUNK_SIZE,
+      ).items;
       // Two searches: the controllers' Events name the Node's uid, the kubelet's its name.
-      const ev = showEvents ? [...searchEvents(r, kindName, o.metadata.name, undefined, o.metadata.uid), ...searchEvents(r, kindName, o.metadata.name, undefined, o.metadata.name)] : undefined;
+      const ev = showEvents
+        ? [
+            ...searchEvents(r, kindName, o.metadata.name, undefined, o.metadata.uid),
+            ...searchEvents(r, kindName, o.metadata.name, undefined, o.metadata.name),
+          ]
+        : undefined;
       const lease = r.req({ verb: 'get', resource: 'leases', namespace: 'kube-node-lease', name: o.metadata.name });
       return describeNode(o, lease.ok ? lease.object : undefined, pods, ev, r.now);
     }
-    case 'namespaces': return describeNamespace(o);
+    case 'namespaces':
+      return describeNamespace(o);
     case 'services': {
       const slices = list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`);
       return describeService(o, slices, events(), r.now);
     }
-    case 'endpointslices': return describeEndpointSlice(o, events(), r.now);
-    case 'priorityclasses': return describePriorityClass(o, events(), r.now);
-    case 'poddisruptionbudgets': return describePodDisruptionBudget(o, events(), r.now);
-    case 'serviceaccounts': return describeServiceAccount(o, events(), r.now);
-    case 'configmaps': return describeConfigMap(o, events(), r.now);
+    case 'endpointslices':
+      return describeEndpointSlice(o, events(), r.now);
+    case 'priorityclasses':
+      return describePriorityClass(o, events(), r.now);
+    case 'poddisruptionbudgets':
+      return describePodDisruptionBudget(o, events(), r.now);
+    case 'serviceaccounts':
+      return describeServiceAccount(o, events(), r.now);
+    case 'configmaps':
+      return describeConfigMap(o, events(), r.now);
     // Lease and Event have no describer of their own in kubectl: the generic one prints every field.
-    default: return describeGeneric(o, events(), r.now);
+    default:
+      return describeGeneric(o, events(), r.now);
   }
 }
-

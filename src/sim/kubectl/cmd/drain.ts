@@ -13,14 +13,27 @@ import { MAX_LINE_MS } from '../sim-commands.ts';
 function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none', listed?: Obj): boolean {
   const n = listed ?? r.must({ verb: 'get', resource: 'nodes', name });
   const word = on ? 'cordoned' : 'uncordoned';
-  if (!!n.spec?.unschedulable === on) { r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`); return false; }
-  if (dry !== 'client') r.must({ verb: 'patch', resource: 'nodes', name, body: { spec: { unschedulable: on ? true : null } }, options: writeOptions(dry, { patchType: 'merge' }) });
+  if (!!n.spec?.unschedulable === on) {
+    r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`);
+    return false;
+  }
+  if (dry !== 'client')
+    r.must({
+      verb: 'patch',
+      resource: 'nodes',
+      name,
+      body: { spec: { unschedulable: on ? true : null } },
+      options: writeOptions(dry, { patchType: 'merge' }),
+    });
   r.print(`node/${name} ${word}${dryRunSuffix(dry)}\n`);
   return dry !== 'client';
 }
 
 /** One node drain's builder found: by name (fetched when cordoned) or as the selector's LIST gave it. */
-interface NodeInfo { name: string; object?: Obj }
+interface NodeInfo {
+  name: string;
+  object?: Obj;
+}
 
 /**
  * DrainCmdOptions.Complete's nodes: the names given (ResourceNames("nodes", …)), or every node the
@@ -28,11 +41,21 @@ interface NodeInfo { name: string; object?: Obj }
  */
 function nodeInfos(r: Run, cmd: string, p: Parsed): NodeInfo[] {
   const sel = str(p, 'selector');
-  if (!p.args.length && sel === undefined) throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
-  if (p.args.length && sel) throw new Fail(`error: cannot specify both a node name and a --selector option\nSee 'kubectl ${cmd} -h' for help and examples`);
-  if (sel !== undefined) return listAt(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({ name: o.metadata.name as string, object: o }));
+  if (!p.args.length && sel === undefined)
+    throw new Fail(`error: USAGE: ${cmd} NODE [flags]\nSee 'kubectl ${cmd} -h' for help and examples`);
+  if (p.args.length && sel)
+    throw new Fail(
+      `error: cannot specify both a node name and a --selector option\nSee 'kubectl ${cmd} -h' for help and examples`,
+    );
+  if (sel !== undefined)
+    return listAt(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({
+      name: o.metadata.name as string,
+      object: o,
+    }));
   // Complete visits the builder's result before anything is written: every node's GET comes first.
-  return p.args.map((a) => a.replace(/^(node|nodes|no)\//, '')).map((name) => ({ name, object: r.must({ verb: 'get', resource: 'nodes', name }) }));
+  return p.args
+    .map((a) => a.replace(/^(node|nodes|no)\//, ''))
+    .map((name) => ({ name, object: r.must({ verb: 'get', resource: 'nodes', name }) }));
 }
 
 /** kubectl cordon / uncordon NODE… | -l SELECTOR: mark nodes unschedulable (on) or schedulable again. */
@@ -53,9 +76,14 @@ const DRAIN_POLL_MS = 1000;
 class DrainError {
   readonly errs: string[];
   readonly printed: string;
-  constructor(errs: string[], printed = '') { this.errs = errs; this.printed = printed; }
+  constructor(errs: string[], printed = '') {
+    this.errs = errs;
+    this.printed = printed;
+  }
   /** The Aggregate's Error(). */
-  get err(): string { return this.errs.length > 1 ? `[${this.errs.join(', ')}]` : this.errs[0]; }
+  get err(): string {
+    return this.errs.length > 1 ? `[${this.errs.join(', ')}]` : this.errs[0];
+  }
 }
 
 /**
@@ -63,7 +91,16 @@ class DrainError {
  * until they are gone (a client dry run lists them, a server dry run sends the evictions as dry runs).
  */
 export function cmdDrain(r: Run, argv: string[]): void {
-  const p = parse(r, 'drain', argv, { 'ignore-daemonsets': { kind: 'bool' }, 'delete-emptydir-data': { kind: 'bool' }, force: { kind: 'bool' }, 'grace-period': { kind: 'string' }, timeout: { kind: 'string' }, 'disable-eviction': { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, 'dry-run': WRITE_FLAGS['dry-run'] });
+  const p = parse(r, 'drain', argv, {
+    'ignore-daemonsets': { kind: 'bool' },
+    'delete-emptydir-data': { kind: 'bool' },
+    force: { kind: 'bool' },
+    'grace-period': { kind: 'string' },
+    timeout: { kind: 'string' },
+    'disable-eviction': { kind: 'bool' },
+    selector: { kind: 'string', short: 'l' },
+    'dry-run': WRITE_FLAGS['dry-run'],
+  });
   const dry = dryRunStrategy(r, p);
   const nodes = nodeInfos(r, 'drain', p);
   // The drainer's clientset (QPS 5, burst 10) sends the cordon PATCH, the pod list, the evictions and
@@ -75,7 +112,10 @@ export function cmdDrain(r: Run, argv: string[]): void {
   const remaining: string[] = [];
   for (const n of nodes) {
     const e = drainNode(r, p, cs, n.name, dry);
-    if (!e) { r.print(`node/${n.name} drained${dryRunSuffix(dry)}\n`); continue; }
+    if (!e) {
+      r.print(`node/${n.name} drained${dryRunSuffix(dry)}\n`);
+      continue;
+    }
     r.warn(`${e.printed}error: unable to drain node "${n.name}" due to error: ${e.err}, continuing command...\n`);
     fatal.push(e);
     remaining.push(n.name);
@@ -96,19 +136,30 @@ function podsForDeletion(p: Parsed, pods: Obj[]): { evict: Obj[]; errs: string[]
   for (const pod of pods) {
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
     if (pod.metadata?.annotations?.['kubernetes.io/config.mirror']) continue;
-    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') { evict.push(pod); continue; }
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') {
+      evict.push(pod);
+      continue;
+    }
     const owner = (pod.metadata?.ownerReferences ?? []).find((o: Obj) => o.controller);
-    if (owner?.kind === 'DaemonSet') { ds.push(key); continue; }
+    if (owner?.kind === 'DaemonSet') {
+      ds.push(key);
+      continue;
+    }
     if (!owner) unmanaged.push(key);
     if (!owner && !bool(p, 'force')) continue;
     evict.push(pod);
   }
   const errs: string[] = [];
-  if (ds.length && !bool(p, 'ignore-daemonsets')) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
-  if (unmanaged.length && !bool(p, 'force')) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
+  if (ds.length && !bool(p, 'ignore-daemonsets'))
+    errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${ds.join(', ')}`);
+  if (unmanaged.length && !bool(p, 'force'))
+    errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanaged.join(', ')}`);
   // PodDeleteList.Warnings: one message per filter, joined by "; " (kubectl's order comes from a Go
   // map and varies from run to run; here the filters' order).
-  const warnings = [...(ds.length ? [`ignoring DaemonSet-managed Pods: ${ds.join(', ')}`] : []), ...(unmanaged.length ? [`deleting Pods that declare no controller: ${unmanaged.join(', ')}`] : [])];
+  const warnings = [
+    ...(ds.length ? [`ignoring DaemonSet-managed Pods: ${ds.join(', ')}`] : []),
+    ...(unmanaged.length ? [`deleting Pods that declare no controller: ${unmanaged.join(', ')}`] : []),
+  ];
   return { evict, errs, warnings };
 }
 
@@ -116,7 +167,13 @@ function podsForDeletion(p: Parsed, pods: Obj[]): { evict: Obj[]; errs: string[]
 const EVICT_ERROR_RETRY_DELAY_MS = 5000;
 
 /** deleteOrEvictPodsSimple for one node: undefined when its pods are gone (or, in a dry run, listed). */
-function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node: string, dry: DryRun): DrainError | undefined {
+function drainNode(
+  r: Run,
+  p: Parsed,
+  cs: ReturnType<typeof newClientset>,
+  node: string,
+  dry: DryRun,
+): DrainError | undefined {
   reserveAt(r, cs);
   // GetPodsForDeletion: every namespace's pods on the node, in chunks of --chunk-size (500).
   const listPods = () => listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`, 500).items;
@@ -133,12 +190,18 @@ function drainNode(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, node:
   const err = new DrainError(failed);
   reserveAt(r, cs);
   const pending = podsForDeletion(p, listPods()).evict;
-  const printed = pending.length ? `There are pending pods in node "${node}" when an error occurred: ${err.err}\n${pending.map((x) => `pod/${x.metadata.name}\n`).join('')}` : '';
+  const printed = pending.length
+    ? `There are pending pods in node "${node}" when an error occurred: ${err.err}\n${pending.map((x) => `pod/${x.metadata.name}\n`).join('')}`
+    : '';
   return new DrainError(failed, printed);
 }
 
 /** One pod's goroutine in evictPods: evicting (again at `at`), waiting for its deletion, or finished. */
-interface Eviction { pod: Obj; state: 'evict' | 'wait' | 'done'; at: number }
+interface Eviction {
+  pod: Obj;
+  state: 'evict' | 'wait' | 'done';
+  at: number;
+}
 
 /**
  * evictPods: one goroutine per pod, all under one --timeout (none: no limit). Each evicts its pod,
@@ -148,21 +211,61 @@ interface Eviction { pod: Obj; state: 'evict' | 'wait' | 'done'; at: number }
  */
 function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods: Obj[], dry: DryRun): string[] {
   const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
-  const timeoutMs = str(p, 'timeout') ? parseDurationMs(str(p, 'timeout')!) ?? 0 : 0;
+  const timeoutMs = str(p, 'timeout') ? (parseDurationMs(str(p, 'timeout')!) ?? 0) : 0;
   const start = r.now;
   const errors: string[] = [];
   const evictions: Eviction[] = pods.map((pod) => ({ pod, state: 'evict', at: start }));
   const evictOne = (e: Eviction, reservedAt: number, at: number) => {
     const pod = e.pod;
     const ref = `pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}"`;
-    r.print(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`);
-    if (timeoutMs > 0 && r.now - start >= timeoutMs) { errors.push(`error when evicting ${ref}: global timeout reached: ${goDuration(timeoutMs)}`); e.state = 'done'; return; }
-    const res = sendAt(r, cs, { verb: 'create', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace }, ...(grace !== undefined && grace >= 0 || dry === 'server' ? { deleteOptions: { ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }), ...(dry === 'server' && { dryRun: ['All'] }) } } : {}) } }, reservedAt, at);
+    r.print(
+      `evicting pod ${pod.metadata.namespace}/${pod.metadata.name}${dry === 'server' ? ' (server dry run)' : ''}\n`,
+    );
+    if (timeoutMs > 0 && r.now - start >= timeoutMs) {
+      errors.push(`error when evicting ${ref}: global timeout reached: ${goDuration(timeoutMs)}`);
+      e.state = 'done';
+      return;
+    }
+    const res = sendAt(
+      r,
+      cs,
+      {
+        verb: 'create',
+        resource: 'pods',
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name,
+        subresource: 'eviction',
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'Eviction',
+          metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace },
+          ...((grace !== undefined && grace >= 0) || dry === 'server'
+            ? {
+                deleteOptions: {
+                  ...(grace !== undefined && grace >= 0 && { gracePeriodSeconds: grace }),
+                  ...(dry === 'server' && { dryRun: ['All'] }),
+                },
+              }
+            : {}),
+        },
+      },
+      reservedAt,
+      at,
+    );
     // A pod already gone ends its goroutine at once: nothing to wait for, no "evicted" line.
-    if (res.code === 404) { e.state = 'done'; return; }
-    if (res.ok) { e.state = dry === 'server' ? 'done' : 'wait'; e.at = r.now; return; }
+    if (res.code === 404) {
+      e.state = 'done';
+      return;
+    }
+    if (res.ok) {
+      e.state = dry === 'server' ? 'done' : 'wait';
+      e.at = r.now;
+      return;
+    }
     if (res.code === 429) {
-      r.warn(`error when evicting ${ref} (will retry after ${goDuration(EVICT_ERROR_RETRY_DELAY_MS)}): ${res.status.message}\n`);
+      r.warn(
+        `error when evicting ${ref} (will retry after ${goDuration(EVICT_ERROR_RETRY_DELAY_MS)}): ${res.status.message}\n`,
+      );
       e.at = r.now + EVICT_ERROR_RETRY_DELAY_MS;
       return;
     }
@@ -180,7 +283,13 @@ function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods:
     // The retries due: the pod read again (getPodFn), then evicted again.
     for (const e of evictions) {
       if (e.state !== 'evict' || e.at > r.now) continue;
-      const fresh = sendAt(r, cs, { verb: 'get', resource: 'pods', namespace: e.pod.metadata.namespace, name: e.pod.metadata.name }, r.now, reserveAt(r, cs));
+      const fresh = sendAt(
+        r,
+        cs,
+        { verb: 'get', resource: 'pods', namespace: e.pod.metadata.namespace, name: e.pod.metadata.name },
+        r.now,
+        reserveAt(r, cs),
+      );
       if (fresh.ok) e.pod = fresh.object as Obj;
       evictOne(e, r.now, reserveAt(r, cs));
     }
@@ -192,20 +301,37 @@ function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods:
       const pollAt = waiting.map(() => reserveAt(r, cs));
       waiting.forEach((e, k) => {
         const pod = e.pod;
-        const cur = sendAt(r, cs, { verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name }, pollStart, pollAt[k]);
+        const cur = sendAt(
+          r,
+          cs,
+          { verb: 'get', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name },
+          pollStart,
+          pollAt[k],
+        );
         if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
-        if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) { r.print(`pod/${pod.metadata.name} evicted\n`); e.state = 'done'; }
+        if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) {
+          r.print(`pod/${pod.metadata.name} evicted\n`);
+          e.state = 'done';
+        }
       });
       nextPoll = r.now + DRAIN_POLL_MS;
       const still = evictions.filter((e) => e.state === 'wait');
       if (still.length && r.now - start >= cap) {
-        for (const e of still) { errors.push(`error when waiting for pod "${e.pod.metadata.name}" in namespace "${e.pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`); e.state = 'done'; }
+        for (const e of still) {
+          errors.push(
+            `error when waiting for pod "${e.pod.metadata.name}" in namespace "${e.pod.metadata.namespace}" to terminate: global timeout reached: ${goDuration(cap)}`,
+          );
+          e.state = 'done';
+        }
       }
     }
     const left = evictions.filter((e) => e.state !== 'done');
     if (!left.length) return errors;
     // A --timeout past a day would hold the page's worker for minutes: the line gives up there.
-    if (r.now - start >= MAX_LINE_MS) throw new Fail(`error: stopped waiting for ${left.map((x) => `pod/${x.pod.metadata.name}`).join(', ')} to ${left.some((x) => x.state === 'evict') ? 'be evicted' : 'terminate'} after 24h of simulated time (the most one line runs); run the drain again to wait longer`);
+    if (r.now - start >= MAX_LINE_MS)
+      throw new Fail(
+        `error: stopped waiting for ${left.map((x) => `pod/${x.pod.metadata.name}`).join(', ')} to ${left.some((x) => x.state === 'evict') ? 'be evicted' : 'terminate'} after 24h of simulated time (the most one line runs); run the drain again to wait longer`,
+      );
     const next = Math.min(...left.map((e) => (e.state === 'evict' ? e.at : nextPoll)));
     if (next > r.now) r.cluster.advance(next - r.now);
   }

@@ -14,18 +14,33 @@ import { setOf } from '../../util/table.ts';
 export type DryRun = 'none' | 'client' | 'server';
 
 /** The --dry-run and -o flags (pflag's NoOptDefVal "unchanged": `--dry-run` alone is the deprecated client). */
-export const WRITE_FLAGS: Record<string, FlagDef> = { 'dry-run': { kind: 'string', noOptDefault: 'unchanged' }, output: { kind: 'string', short: 'o' } };
+export const WRITE_FLAGS: Record<string, FlagDef> = {
+  'dry-run': { kind: 'string', noOptDefault: 'unchanged' },
+  output: { kind: 'string', short: 'o' },
+};
 
 /** GetDryRunStrategy: none, client or server (the deprecated forms warn, as klog does, on stderr). */
 export function dryRunStrategy(r: Run, p: Parsed, quiet = false): DryRun {
   const v = str(p, 'dry-run') ?? 'none';
   switch (v) {
-    case 'client': case 'server': case 'none': return v;
-    case 'unchanged': if (!quiet) r.warn('--dry-run is deprecated and can be replaced with --dry-run=client.\n'); return 'client';
+    case 'client':
+    case 'server':
+    case 'none':
+      return v;
+    case 'unchanged':
+      if (!quiet) r.warn('--dry-run is deprecated and can be replaced with --dry-run=client.\n');
+      return 'client';
   }
-  const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v) ? true : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? false : undefined;
+  const b = ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)
+    ? true
+    : ['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)
+      ? false
+      : undefined;
   if (b === undefined) throw new Fail(`error: Invalid dry-run value (${v}). Must be "none", "server", or "client".`);
-  if (!quiet) r.warn(`--dry-run=${v} is deprecated (boolean value) and can be replaced with --dry-run=${b ? 'client' : 'none'}.\n`);
+  if (!quiet)
+    r.warn(
+      `--dry-run=${v} is deprecated (boolean value) and can be replaced with --dry-run=${b ? 'client' : 'none'}.\n`,
+    );
   return b ? 'client' : 'none';
 }
 
@@ -43,22 +58,38 @@ export function dryRunSuffix(dry: DryRun): string {
 const OUTPUTS = ['', 'json', 'yaml', 'name'];
 
 /** PrintFlags' AllowedFormats for the writing commands, as kubectl 1.37 lists them. */
-const WRITE_FORMATS = 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml';
+const WRITE_FORMATS =
+  'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml';
 
 /** Formats real kubectl prints and this simulator does not: said so, rather than "unable to match". */
-const FORMATS_NOT_SIMULATED = setOf(['go-template', 'go-template-file', 'template', 'templatefile', 'jsonpath-file', 'jsonpath-as-json', 'custom-columns-file', 'kyaml']);
+const FORMATS_NOT_SIMULATED = setOf([
+  'go-template',
+  'go-template-file',
+  'template',
+  'templatefile',
+  'jsonpath-file',
+  'jsonpath-as-json',
+  'custom-columns-file',
+  'kyaml',
+]);
 
 /** A real -o format the simulator leaves out (`-o go-template=…`), or undefined. */
 export function formatNotSimulated(o: string): string | undefined {
   const name = o.includes('=') ? o.slice(0, o.indexOf('=')) : o;
-  return FORMATS_NOT_SIMULATED.has(name) ? `error: -o ${name} is a real output format that this simulator does not print (json, yaml, name and jsonpath are here)` : undefined;
+  return FORMATS_NOT_SIMULATED.has(name)
+    ? `error: -o ${name} is a real output format that this simulator does not print (json, yaml, name and jsonpath are here)`
+    : undefined;
 }
 
 /** The template of -o jsonpath=…, parsed as the printer parses it (its error as kubectl words it). */
 function jsonPathOutput(o: string): string | undefined {
   if (!o.startsWith('jsonpath=')) return undefined;
   const template = o.slice('jsonpath='.length);
-  try { parseJsonPath(template); } catch (e) { throw new Fail(`error: error parsing jsonpath ${template}, ${(e as Error).message}`); }
+  try {
+    parseJsonPath(template);
+  } catch (e) {
+    throw new Fail(`error: error parsing jsonpath ${template}, ${(e as Error).message}`);
+  }
   return template;
 }
 
@@ -66,7 +97,10 @@ function jsonPathOutput(o: string): string | undefined {
 export function checkOutput(p: Parsed): void {
   const o = str(p, 'output') ?? '';
   if (OUTPUTS.includes(o) || jsonPathOutput(o) !== undefined) return;
-  throw new Fail(formatNotSimulated(o) ?? `error: unable to match a printer suitable for the output format "${o}", allowed formats are: ${WRITE_FORMATS}`);
+  throw new Fail(
+    formatNotSimulated(o) ??
+      `error: unable to match a printer suitable for the output format "${o}", allowed formats are: ${WRITE_FORMATS}`,
+  );
 }
 
 /** JSONPathPrinter.PrintObj: the template's text, or its execution error (the command fails). */
@@ -81,7 +115,15 @@ export function printJsonPath(r: Run, template: string, data: Obj): void {
  * -o name, else `TYPE/NAME OPERATION` with the dry-run suffix. `typed`: the object is a Go struct a
  * generator built (create deployment|namespace|service, run), which -o json writes in field order.
  */
-export function printWritten(r: Run, p: Parsed, dry: DryRun, what: string, operation: string, obj: Obj, typed = false): void {
+export function printWritten(
+  r: Run,
+  p: Parsed,
+  dry: DryRun,
+  what: string,
+  operation: string,
+  obj: Obj,
+  typed = false,
+): void {
   const o = str(p, 'output') ?? '';
   const jsonpath = jsonPathOutput(o);
   if (jsonpath !== undefined) printJsonPath(r, jsonpath, obj);

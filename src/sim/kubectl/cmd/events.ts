@@ -25,12 +25,19 @@ function eventInterval(e: Obj, now: number): string {
 /** kubectl events: the Events of a namespace (or all, or about one object), oldest first. */
 export function cmdEvents(r: Run, argv: string[]): void {
   const p = parse(r, 'events', argv, {
-    'all-namespaces': { kind: 'bool', short: 'A' }, for: { kind: 'string' }, types: { kind: 'string' }, 'no-headers': { kind: 'bool' },
-    watch: { kind: 'bool', short: 'w' }, output: { kind: 'string', short: 'o' }, 'chunk-size': { kind: 'string' },
+    'all-namespaces': { kind: 'bool', short: 'A' },
+    for: { kind: 'string' },
+    types: { kind: 'string' },
+    'no-headers': { kind: 'bool' },
+    watch: { kind: 'bool', short: 'w' },
+    output: { kind: 'string', short: 'o' },
+    'chunk-size': { kind: 'string' },
   });
   const output = str(p, 'output') ?? '';
   if (output && output !== 'json' && output !== 'yaml') {
-    throw new Fail(`error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,yaml,name,go-template,go-template-file,template,templatefile,jsonpath,jsonpath-as-json,jsonpath-file`);
+    throw new Fail(
+      `error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,yaml,name,go-template,go-template-file,template,templatefile,jsonpath,jsonpath-as-json,jsonpath-file`,
+    );
   }
   const types = (str(p, 'types') ?? '').split(',').filter(Boolean);
   let fieldSelector: string | undefined;
@@ -42,13 +49,18 @@ export function cmdEvents(r: Run, argv: string[]): void {
     const kind = kindOrFail(seg[0], r);
     fieldSelector = `involvedObject.kind=${RESOURCES[kind.resource].kind},involvedObject.name=${seg[1]}`;
   }
-  if (types.some((t) => t.toLowerCase() !== 'normal' && t.toLowerCase() !== 'warning')) throw new Fail('error: valid --types are Normal or Warning');
+  if (types.some((t) => t.toLowerCase() !== 'normal' && t.toLowerCase() !== 'warning'))
+    throw new Fail('error: valid --types are Normal or Warning');
   const all = bool(p, 'all-namespaces');
   const ns = nsOf(p);
   // One page of --chunk-size (500) Events: ListOptions{Limit: DefaultChunkSize, FieldSelector}.
-  const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500).items.map(coreEvent)
+  const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500)
+    .items.map(coreEvent)
     .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
-  if (!items.length) { r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`); return; }
+  if (!items.length) {
+    r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`);
+    return;
+  }
   // SortableEvents with Go's sort.Sort (not stable: ties of more than 12 Events come out as Go orders them).
   goSort(items, (a, b) => eventSortTime(a) < eventSortTime(b));
   if (output) {
@@ -63,4 +75,3 @@ export function cmdEvents(r: Run, argv: string[]): void {
   }
   r.print(tabwrite(text, GET_TABS));
 }
-

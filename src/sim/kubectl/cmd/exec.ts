@@ -7,7 +7,8 @@ import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
 
-const USAGE = "error: expected 'exec (POD | TYPE/NAME) -- COMMAND [args...]'.\nPOD or TYPE/NAME is a required argument for the exec command\nSee 'kubectl exec -h' for help and examples";
+const USAGE =
+  "error: expected 'exec (POD | TYPE/NAME) -- COMMAND [args...]'.\nPOD or TYPE/NAME is a required argument for the exec command\nSee 'kubectl exec -h' for help and examples";
 
 function readySince(p: Obj): number | undefined {
   const c = ((p.status?.conditions ?? []) as Obj[]).find((x) => x.type === 'Ready');
@@ -29,9 +30,12 @@ function mostActiveFirst(a: Obj, b: Obj): number {
   const rb = readySince(b);
   if ((ra !== undefined) !== (rb !== undefined)) return ra !== undefined ? -1 : 1;
   if (ra !== undefined && rb !== undefined && ra !== rb) return ra - rb;
-  const restarts = (p: Obj) => Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
+  const restarts = (p: Obj) =>
+    Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
   if (restarts(a) !== restarts(b)) return restarts(a) - restarts(b);
-  return (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity);
+  return (
+    (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity)
+  );
 }
 
 /** kubectl exec POD [-c CONTAINER] [-i] [-t] [-q] -- COMMAND [args...]. */
@@ -40,11 +44,20 @@ export function cmdExec(r: Run, argv: string[]): void {
   const mine = dash === -1 ? argv : argv.slice(0, dash);
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   const p = parse(r, 'exec', mine, {
-    container: { kind: 'string', short: 'c' }, stdin: { kind: 'bool', short: 'i' }, tty: { kind: 'bool', short: 't' }, quiet: { kind: 'bool', short: 'q' },
+    container: { kind: 'string', short: 'c' },
+    stdin: { kind: 'bool', short: 'i' },
+    tty: { kind: 'bool', short: 't' },
+    quiet: { kind: 'bool', short: 'q' },
   });
   if (!p.args.length) throw new Fail(USAGE);
-  if (p.args.length > 1) throw new Fail("error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples");
-  if (!command.length) throw new Fail("error: you must specify at least one command for the container\nSee 'kubectl exec -h' for help and examples");
+  if (p.args.length > 1)
+    throw new Fail(
+      "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples",
+    );
+  if (!command.length)
+    throw new Fail(
+      "error: you must specify at least one command for the container\nSee 'kubectl exec -h' for help and examples",
+    );
   let name = p.args[0];
   const ns = nsOf(p);
   if (name.includes('/')) {
@@ -57,26 +70,40 @@ export function cmdExec(r: Run, argv: string[]): void {
       const pods = list(r, kindInfo('pods'), ns, labelSelectorAsString(owner.spec?.selector)).sort(mostActiveFirst);
       if (!pods.length) throw new Fail('error: timed out waiting for the condition');
       name = pods[0].metadata.name;
-    } else throw new Fail(`error: this simulator's kubectl exec takes a pod, a deployment or a replicaset, not ${kind.resource}`);
+    } else
+      throw new Fail(
+        `error: this simulator's kubectl exec takes a pod, a deployment or a replicaset, not ${kind.resource}`,
+      );
   }
   const pod = r.must({ verb: 'get', resource: 'pods', namespace: ns, name });
   const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') throw new Fail(`error: cannot exec into a container in a completed pod; current phase is ${phase}`);
+  if (phase === 'Succeeded' || phase === 'Failed')
+    throw new Fail(`error: cannot exec into a container in a completed pod; current phase is ${phase}`);
   const containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string);
   let container = str(p, 'container');
   if (container === undefined) {
-    container = (pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] as string | undefined) ?? containers[0];
-    if (containers.length > 1 && !bool(p, 'quiet')) r.warn(`Defaulted container "${container}" out of: ${containers.join(', ')}\n`);
-  } else if (!containers.includes(container)) throw new Fail(`Error from server (BadRequest): container ${container} is not valid for pod ${name}`);
+    container =
+      (pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] as string | undefined) ?? containers[0];
+    if (containers.length > 1 && !bool(p, 'quiet'))
+      r.warn(`Defaulted container "${container}" out of: ${containers.join(', ')}\n`);
+  } else if (!containers.includes(container))
+    throw new Fail(`Error from server (BadRequest): container ${container} is not valid for pod ${name}`);
   if (!pod.spec?.nodeName) throw new Fail(`Error from server (BadRequest): pod ${name} does not have a host assigned`);
   const net = r.cluster.addons?.find((a) => a.net)?.net;
   if (!net) throw new Fail('error: this cluster runs no pod network');
-  const res = net.exec(r.cluster, { namespace: ns, pod: name, container, node: pod.spec.nodeName as string, argv: command });
+  const res = net.exec(r.cluster, {
+    namespace: ns,
+    pod: name,
+    container,
+    node: pod.spec.nodeName as string,
+    argv: command,
+  });
   r.print(res.stdout);
   r.warn(res.stderr);
   if (res.exitCode !== 0) {
     // A command that ran and failed: kubectl passes its exit code on (kubectl's own errors are 1).
-    if (!res.stderr.startsWith('error: ') && !res.stderr.startsWith('Error from server')) r.warn(`command terminated with exit code ${res.exitCode}\n`);
+    if (!res.stderr.startsWith('error: ') && !res.stderr.startsWith('Error from server'))
+      r.warn(`command terminated with exit code ${res.exitCode}\n`);
     r.failed = true;
     r.exitCode = res.exitCode;
   }

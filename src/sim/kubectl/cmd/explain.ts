@@ -9,7 +9,15 @@ const chunk: { explain?: (r: Run, argv: string[]) => void; failure: string } = {
 /** Loads explain's chunk (once); never rejects: a failure is what explain then prints. */
 export function loadExplain(): Promise<void> {
   if (chunk.explain) return Promise.resolve();
-  return import('../explain/explain.ts').then((m) => { chunk.explain = m.cmdExplain; chunk.failure = ''; }, (e: unknown) => { chunk.failure = e instanceof Error ? e.message : String(e); });
+  return import('../explain/explain.ts').then(
+    (m) => {
+      chunk.explain = m.cmdExplain;
+      chunk.failure = '';
+    },
+    (e: unknown) => {
+      chunk.failure = e instanceof Error ? e.message : String(e);
+    },
+  );
 }
 
 /** What a line needs loaded before it runs (explain's chunk, for a line that names explain), or undefined when nothing is to load. */
@@ -19,6 +27,9 @@ export function prepareLine(line: unknown): Promise<void> | undefined {
 
 /** kubectl explain, once its chunk is loaded (else why it cannot run). */
 export function cmdExplain(r: Run, argv: string[]): void {
-  if (!chunk.explain) throw new Fail(`error: kubectl explain's API documentation ${chunk.failure ? `failed to load (${chunk.failure}); reload the page to try again` : 'is not loaded'}`);
+  if (!chunk.explain)
+    throw new Fail(
+      `error: kubectl explain's API documentation ${chunk.failure ? `failed to load (${chunk.failure}); reload the page to try again` : 'is not loaded'}`,
+    );
   chunk.explain(r, argv);
 }

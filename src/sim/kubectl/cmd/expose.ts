@@ -6,7 +6,16 @@ import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } 
 
 /** kubectl expose TYPE NAME: a Service selecting what the object selects (or its labels, for a pod). */
 export function cmdExpose(r: Run, argv: string[]): void {
-  const p = parse(r, 'expose', argv, { port: { kind: 'string' }, 'target-port': { kind: 'string' }, type: { kind: 'string' }, name: { kind: 'string' }, protocol: { kind: 'string' }, 'session-affinity': { kind: 'string' }, 'cluster-ip': { kind: 'string' }, ...WRITE_FLAGS });
+  const p = parse(r, 'expose', argv, {
+    port: { kind: 'string' },
+    'target-port': { kind: 'string' },
+    type: { kind: 'string' },
+    name: { kind: 'string' },
+    protocol: { kind: 'string' },
+    'session-affinity': { kind: 'string' },
+    'cluster-ip': { kind: 'string' },
+    ...WRITE_FLAGS,
+  });
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
   if (!p.args.length) throw new Fail(NO_RESOURCES);
@@ -15,19 +24,37 @@ export function cmdExpose(r: Run, argv: string[]): void {
   const o = r.must({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
   let selector: Record<string, string> | undefined;
   if (kind.resource === 'deployments' || kind.resource === 'replicasets') selector = o.spec?.selector?.matchLabels;
-  else if (kind.resource === 'pods' || kind.resource === 'services') selector = kind.resource === 'pods' ? o.metadata?.labels : o.spec?.selector;
+  else if (kind.resource === 'pods' || kind.resource === 'services')
+    selector = kind.resource === 'pods' ? o.metadata?.labels : o.spec?.selector;
   else throw new Fail(`error: cannot expose a ${RESOURCES[kind.resource].kind}`);
-  if (!selector || !Object.keys(selector).length) throw new Fail(`error: couldn't retrieve selectors via --selector flag or introspection: the ${RESOURCES[kind.resource].kind} has no label selector`);
+  if (!selector || !Object.keys(selector).length)
+    throw new Fail(
+      `error: couldn't retrieve selectors via --selector flag or introspection: the ${RESOURCES[kind.resource].kind} has no label selector`,
+    );
   let port = str(p, 'port');
   if (port === undefined) {
-    const cps: Obj[] = ((kind.resource === 'pods' ? o.spec?.containers : o.spec?.template?.spec?.containers) ?? []).flatMap((c: Obj) => c.ports ?? []);
-    if (!cps.length) throw new Fail(`error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for help and examples`);
+    const cps: Obj[] = (
+      (kind.resource === 'pods' ? o.spec?.containers : o.spec?.template?.spec?.containers) ?? []
+    ).flatMap((c: Obj) => c.ports ?? []);
+    if (!cps.length)
+      throw new Fail(
+        `error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for help and examples`,
+      );
     port = String(cps[0].containerPort);
   }
   const tp = str(p, 'target-port');
   const svcName = str(p, 'name') ?? name;
-  const portSpec: Obj = { port: Number(port), protocol: str(p, 'protocol') ?? 'TCP', targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp };
-  const body: Obj = { apiVersion: 'v1', kind: 'Service', metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels }, spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' } };
+  const portSpec: Obj = {
+    port: Number(port),
+    protocol: str(p, 'protocol') ?? 'TCP',
+    targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp,
+  };
+  const body: Obj = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels },
+    spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' },
+  };
   // ServiceGeneratorV2: --session-affinity None or ClientIP; --cluster-ip an address, or None for a headless Service.
   const affinity = str(p, 'session-affinity');
   if (affinity) {
@@ -36,8 +63,16 @@ export function cmdExpose(r: Run, argv: string[]): void {
   }
   const clusterIP = str(p, 'cluster-ip');
   if (clusterIP) body.spec.clusterIP = clusterIP;
-  if (dry === 'client') { printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } }); return; }
-  const created = r.must({ verb: 'create', resource: 'services', namespace: ns, body, options: writeOptions(dry, { fieldManager: 'kubectl-expose' }) });
+  if (dry === 'client') {
+    printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } });
+    return;
+  }
+  const created = r.must({
+    verb: 'create',
+    resource: 'services',
+    namespace: ns,
+    body,
+    options: writeOptions(dry, { fieldManager: 'kubectl-expose' }),
+  });
   printWritten(r, p, dry, `service/${svcName}`, 'exposed', created);
 }
-

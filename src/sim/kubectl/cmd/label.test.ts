@@ -6,11 +6,18 @@ import { runKubectl } from '../kubectl.ts';
 
 /** The verbs and paths kubectl sent from log index `from` on. */
 function sent(c: ReturnType<typeof fixtureCluster>, from: number): string[] {
-  return c.log.slice(from).filter((x) => x.kind === 'request' && x.component === 'kubectl').map((x) => `${x.verb} ${x.path.replace(/\?.*/, '')}`);
+  return c.log
+    .slice(from)
+    .filter((x) => x.kind === 'request' && x.component === 'kubectl')
+    .map((x) => `${x.verb} ${x.path.replace(/\?.*/, '')}`);
 }
 
 describe('label/annotate -l: one LIST, then a PATCH per object, no GET', () => {
-  for (const cmd of ['label pods -l app=web tier=front', 'annotate pods -l app=web note=x', 'label pods --all tier=front']) {
+  for (const cmd of [
+    'label pods -l app=web tier=front',
+    'annotate pods -l app=web note=x',
+    'label pods --all tier=front',
+  ]) {
     test(cmd, () => {
       const c = fixtureCluster();
       const from = c.log.length;
@@ -19,14 +26,21 @@ describe('label/annotate -l: one LIST, then a PATCH per object, no GET', () => {
       expect(out.stdout.trim().split('\n')).toHaveLength(3);
       const reqs = sent(c, from);
       expect(reqs[0]).toBe('GET /api/v1/namespaces/default/pods'); // the LIST
-      expect(reqs.slice(1)).toEqual(['web-7c5ddbdf54-2xkqz', 'web-7c5ddbdf54-8mfvt', 'web-7c5ddbdf54-tn4hw'].map((n) => `PATCH /api/v1/namespaces/default/pods/${n}`));
+      expect(reqs.slice(1)).toEqual(
+        ['web-7c5ddbdf54-2xkqz', 'web-7c5ddbdf54-8mfvt', 'web-7c5ddbdf54-tn4hw'].map(
+          (n) => `PATCH /api/v1/namespaces/default/pods/${n}`,
+        ),
+      );
     });
   }
   test('by name: one GET, then the PATCH', () => {
     const c = fixtureCluster();
     const from = c.log.length;
     expect(runKubectl(c, 'label deployment web tier=front').stdout).toBe('deployment.apps/web labeled\n');
-    expect(sent(c, from)).toEqual(['GET /apis/apps/v1/namespaces/default/deployments/web', 'PATCH /apis/apps/v1/namespaces/default/deployments/web']);
+    expect(sent(c, from)).toEqual([
+      'GET /apis/apps/v1/namespaces/default/deployments/web',
+      'PATCH /apis/apps/v1/namespaces/default/deployments/web',
+    ]);
   });
 });
 
@@ -39,9 +53,15 @@ describe('label: what changed (updateDataChangeMsg) and labels not found', () =>
   test('removing a label that is not there: "label \\"x\\" not found." and not labeled', () => {
     const c = fixtureCluster();
     const from = c.log.length;
-    expect(runKubectl(c, 'label deployment web nope-')).toEqual({ stdout: 'label "nope" not found.\ndeployment.apps/web not labeled\n', stderr: '', exitCode: 0 });
+    expect(runKubectl(c, 'label deployment web nope-')).toEqual({
+      stdout: 'label "nope" not found.\ndeployment.apps/web not labeled\n',
+      stderr: '',
+      exitCode: 0,
+    });
     expect(sent(c, from)).toEqual(['GET /apis/apps/v1/namespaces/default/deployments/web']);
     // A client dry run does not say it.
-    expect(runKubectl(c, 'label deployment web nope- --dry-run=client').stdout).toBe('deployment.apps/web not labeled (dry run)\n');
+    expect(runKubectl(c, 'label deployment web nope- --dry-run=client').stdout).toBe(
+      'deployment.apps/web not labeled (dry run)\n',
+    );
   });
 });

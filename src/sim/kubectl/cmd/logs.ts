@@ -20,11 +20,15 @@ function byLogging(a: Obj, b: Obj): number {
   const rb = rank[b.status?.phase] ?? 3;
   if (ra !== rb) return ra - rb;
   if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? -1 : 1;
-  const readySince = (p: Obj) => parseTime(((p.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready')?.lastTransitionTime) ?? Infinity;
+  const readySince = (p: Obj) =>
+    parseTime(((p.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready')?.lastTransitionTime) ?? Infinity;
   if (isPodReady(a) && readySince(a) !== readySince(b)) return readySince(a) - readySince(b);
-  const restarts = (p: Obj) => Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
+  const restarts = (p: Obj) =>
+    Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
   if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
-  return (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity);
+  return (
+    (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity)
+  );
 }
 
 /**
@@ -40,7 +44,10 @@ function consumeWithRetry(r: Run, request: () => ApiResult<unknown>, timeoutMs: 
     if (res.ok || res.code === 0) return res;
     r.warn(`${res.status.message}\n`);
     // The deadline comes before the tick that falls on it.
-    if (r.now + 1_000 >= deadline) { r.cluster.advance(deadline - r.now); throw new Fail('error: context deadline exceeded'); }
+    if (r.now + 1_000 >= deadline) {
+      r.cluster.advance(deadline - r.now);
+      throw new Fail('error: context deadline exceeded');
+    }
     r.cluster.advance(1_000);
   }
 }
@@ -48,18 +55,32 @@ function consumeWithRetry(r: Run, request: () => ApiResult<unknown>, timeoutMs: 
 /** kubectl logs: a container's output, fetched through the API server from the node's kubelet. */
 export function cmdLogs(r: Run, argv: string[]): void {
   const p = parse(r, 'logs', argv, {
-    container: { kind: 'string', short: 'c' }, previous: { kind: 'bool', short: 'p' }, tail: { kind: 'string' },
-    follow: { kind: 'bool', short: 'f' }, 'all-containers': { kind: 'bool' }, 'pod-running-timeout': { kind: 'string' },
+    container: { kind: 'string', short: 'c' },
+    previous: { kind: 'bool', short: 'p' },
+    tail: { kind: 'string' },
+    follow: { kind: 'bool', short: 'f' },
+    'all-containers': { kind: 'bool' },
+    'pod-running-timeout': { kind: 'string' },
   });
   const timeoutArg = str(p, 'pod-running-timeout') ?? '20s';
   const podRunningTimeout = parseDurationMs(timeoutArg.replace(/^-/, ''));
-  if (podRunningTimeout === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--pod-running-timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl logs --help' for usage.`);
+  if (podRunningTimeout === undefined)
+    throw new Fail(
+      `error: invalid argument "${timeoutArg}" for "--pod-running-timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl logs --help' for usage.`,
+    );
   // pflag parses --tail (an int64) before the command runs.
   const tailArg = str(p, 'tail') ?? '-1';
   const tail = Number(tailArg);
-  if (!Number.isInteger(tail)) throw new Fail(`error: invalid argument "${tailArg}" for "--tail" flag: strconv.ParseInt: parsing "${tailArg}": invalid syntax\nSee 'kubectl logs --help' for usage.`);
-  if (!p.args.length) throw new Fail("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples");
-  if (timeoutArg.startsWith('-') || podRunningTimeout === 0) throw new Fail('error: --pod-running-timeout must be higher than zero');
+  if (!Number.isInteger(tail))
+    throw new Fail(
+      `error: invalid argument "${tailArg}" for "--tail" flag: strconv.ParseInt: parsing "${tailArg}": invalid syntax\nSee 'kubectl logs --help' for usage.`,
+    );
+  if (!p.args.length)
+    throw new Fail(
+      "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples",
+    );
+  if (timeoutArg.startsWith('-') || podRunningTimeout === 0)
+    throw new Fail('error: --pod-running-timeout must be higher than zero');
   const ns = nsOf(p);
   let podName = p.args[0];
   // A workload's pod comes from GetFirstPod's LIST, and LogsForObject reads it from there (no GET).
@@ -75,7 +96,10 @@ export function cmdLogs(r: Run, argv: string[]): void {
       if (pods.length > 1) r.warn(`Found ${pods.length} pods, using pod/${pods[0].metadata.name}\n`);
       podName = pods[0].metadata.name;
       listed = pods[0];
-    } else throw new Fail(`error: this simulator's kubectl logs reads pods, deployments and replicasets, not ${kind.resource}`);
+    } else
+      throw new Fail(
+        `error: this simulator's kubectl logs reads pods, deployments and replicasets, not ${kind.resource}`,
+      );
   }
   const pod = listed ?? r.must({ verb: 'get', resource: 'pods', namespace: ns, name: podName });
   const containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string);
@@ -87,23 +111,29 @@ export function cmdLogs(r: Run, argv: string[]): void {
     // The annotated default container, else the first; kubectl says so when there was a choice.
     const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
     const chosen = annotated && containers.includes(annotated) ? annotated : containers[0];
-    if (containers.length + inits.length > 1) r.warn(`Defaulted container "${chosen}" out of: ${[...containers, ...inits.map((n) => `${n} (init)`)].join(', ')}\n`);
+    if (containers.length + inits.length > 1)
+      r.warn(
+        `Defaulted container "${chosen}" out of: ${[...containers, ...inits.map((n) => `${n} (init)`)].join(', ')}\n`,
+      );
     names = [chosen];
   }
   for (const container of names) {
     const options: Obj = { container };
     if (bool(p, 'follow')) options.follow = true;
     if (bool(p, 'previous')) options.previous = true;
-    const request = () => r.req({ verb: 'get', resource: 'pods', namespace: ns, name: podName, subresource: 'log', options });
+    const request = () =>
+      r.req({ verb: 'get', resource: 'pods', namespace: ns, name: podName, subresource: 'log', options });
     const res = bool(p, 'follow') ? consumeWithRetry(r, request, podRunningTimeout) : request();
     if (!res.ok) throw new Fail(apiError(res.status));
     let text = String(res.object ?? '');
     if (tail >= 0) {
       const lines = text.split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
-      text = lines.slice(Math.max(0, lines.length - tail)).map((l) => `${l}\n`).join('');
+      text = lines
+        .slice(Math.max(0, lines.length - tail))
+        .map((l) => `${l}\n`)
+        .join('');
     }
     r.print(text);
   }
 }
-

@@ -27,12 +27,16 @@ export function flowTooDeep(text: string, max: number): number {
       for (i++; i < text.length; i++) {
         if (text[i] === '\n') line++;
         if (c === '"' && text[i] === '\\') i++;
-        else if (text[i] === c) { if (c === "'" && text[i + 1] === "'") i++; else break; }
+        else if (text[i] === c) {
+          if (c === "'" && text[i + 1] === "'") i++;
+          else break;
+        }
       }
     } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
-    } else if (c === '[' || c === '{') { if (++depth > max) return line; }
-    else if ((c === ']' || c === '}') && depth > 0) depth--;
+    } else if (c === '[' || c === '{') {
+      if (++depth > max) return line;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
   }
   return 0;
 }
@@ -40,38 +44,65 @@ export function flowTooDeep(text: string, max: number): number {
 /** The objects of a manifest (every document; a List's items), or the error kubectl prints for it. */
 export function manifestObjects(r: Run, text: string, source: string): Obj[] {
   const bytes = new TextEncoder().encode(text).length;
-  if (bytes > MAX_MANIFEST_BYTES) throw new Fail(`error: ${source}: manifest is ${bytes} bytes, more than the 64 KiB this simulator accepts`);
+  if (bytes > MAX_MANIFEST_BYTES)
+    throw new Fail(`error: ${source}: manifest is ${bytes} bytes, more than the 64 KiB this simulator accepts`);
   const deep = flowTooDeep(text, MAX_FLOW_LEVEL);
-  if (deep) throw new Fail(`error: error parsing ${source}: error converting YAML to JSON: yaml: ${deep > 1 ? `line ${deep}: ` : ''}exceeded max depth of ${MAX_FLOW_LEVEL}`);
+  if (deep)
+    throw new Fail(
+      `error: error parsing ${source}: error converting YAML to JSON: yaml: ${deep > 1 ? `line ${deep}: ` : ''}exceeded max depth of ${MAX_FLOW_LEVEL}`,
+    );
   // The YAML library recurses once a level: a document nested a few thousand deep (which go-yaml
   // reads) overflows the stack here, and the reader is told so in a sentence.
-  const tooDeep = (): Fail => new Fail(`error: error parsing ${source}: the manifest is nested more deeply than this simulator can read`);
+  const tooDeep = (): Fail =>
+    new Fail(`error: error parsing ${source}: the manifest is nested more deeply than this simulator can read`);
   let docs;
   // Plain scalars resolved as go-yaml v2 resolves them (goyaml.ts); merge keys (<<) as it merges them.
-  try { docs = parseAllDocuments(text, { maxAliasCount: MAX_ALIAS_COUNT, version: '1.2', schema: 'failsafe', customTags: GO_YAML_V2_TAGS, merge: true } as Obj); } catch (e) {
+  try {
+    docs = parseAllDocuments(text, {
+      maxAliasCount: MAX_ALIAS_COUNT,
+      version: '1.2',
+      schema: 'failsafe',
+      customTags: GO_YAML_V2_TAGS,
+      merge: true,
+    } as Obj);
+  } catch (e) {
     if (e instanceof RangeError) throw tooDeep();
     throw e;
   }
   const docList = Array.isArray(docs) ? docs : [docs];
-  if (docList.length > MAX_MANIFEST_DOCUMENTS) throw new Fail(`error: ${source}: ${docList.length} documents, more than the ${MAX_MANIFEST_DOCUMENTS} this simulator accepts`);
+  if (docList.length > MAX_MANIFEST_DOCUMENTS)
+    throw new Fail(
+      `error: ${source}: ${docList.length} documents, more than the ${MAX_MANIFEST_DOCUMENTS} this simulator accepts`,
+    );
   const out: Obj[] = [];
   for (const d of docList) {
     if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw tooDeep();
     if (d.errors.length) {
       const e = d.errors[0];
       const line = e.linePos?.[0]?.line;
-      throw new Fail(`error: error parsing ${source}: error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+      throw new Fail(
+        `error: error parsing ${source}: error converting YAML to JSON: yaml: ${line ? `line ${line}: ` : ''}${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`,
+      );
     }
     let v: unknown;
-    try { v = d.toJS({ maxAliasCount: MAX_ALIAS_COUNT }); } catch (e) {
+    try {
+      v = d.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
       // go-yaml's wording for the same guard (a billion-laughs document).
-      if (/alias/i.test((e as Error)?.message ?? '')) throw new Fail(`error: error parsing ${source}: error converting YAML to JSON: yaml: document contains excessive aliasing`);
+      if (/alias/i.test((e as Error)?.message ?? ''))
+        throw new Fail(
+          `error: error parsing ${source}: error converting YAML to JSON: yaml: document contains excessive aliasing`,
+        );
       throw tooDeep();
     }
     if (v === null || v === undefined) continue;
-    if (typeof v !== 'object' || Array.isArray(v)) throw new Fail(`error: error parsing ${source}: error unmarshaling JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
+    if (typeof v !== 'object' || Array.isArray(v))
+      throw new Fail(
+        `error: error parsing ${source}: error unmarshaling JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
+      );
     const o = v as Obj;
-    if (o.kind === 'List' && Array.isArray(o.items)) out.push(...o.items); else out.push(o);
+    if (o.kind === 'List' && Array.isArray(o.items)) out.push(...o.items);
+    else out.push(o);
   }
   return out;
 }
@@ -87,7 +118,9 @@ export function manifestResource(m: Obj, source: string): string {
   const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
   if (!resource || m.apiVersion !== expectedVersion) {
     const q = (v: unknown) => JSON.stringify(typeof v === 'string' ? v : '');
-    throw new Fail(`error: resource mapping not found for name: ${q(m.metadata?.name)} namespace: ${q(m.metadata?.namespace)} from ${source}: no matches for kind ${q(m.kind)} in version ${q(m.apiVersion)}\nensure CRDs are installed first`);
+    throw new Fail(
+      `error: resource mapping not found for name: ${q(m.metadata?.name)} namespace: ${q(m.metadata?.namespace)} from ${source}: no matches for kind ${q(m.kind)} in version ${q(m.apiVersion)}\nensure CRDs are installed first`,
+    );
   }
   return resource;
 }

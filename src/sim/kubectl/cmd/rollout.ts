@@ -15,7 +15,10 @@ function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
   const t = targets(args, r);
   if (!t.names.length) throw new Fail('error: required resource not specified');
   const { kind, name } = t.names[0];
-  if (kind.resource !== 'deployments') throw new Fail(`error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`);
+  if (kind.resource !== 'deployments')
+    throw new Fail(
+      `error: no ${sub === 'status' ? 'status viewer' : sub === 'history' ? 'history viewer' : 'rollbacker'} has been implemented for {"${RESOURCES[kind.resource].group}" "${RESOURCES[kind.resource].kind}"}`,
+    );
   return { name };
 }
 
@@ -23,20 +26,35 @@ function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
 function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
   const name = d.metadata?.name;
   const st = d.status ?? {};
-  if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0)) return { line: 'Waiting for deployment spec update to be observed...', done: false };
+  if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0))
+    return { line: 'Waiting for deployment spec update to be observed...', done: false };
   const prog = (st.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
-  if (prog?.reason === 'ProgressDeadlineExceeded') return { line: `error: deployment "${name}" exceeded its progress deadline`, done: true, error: true };
+  if (prog?.reason === 'ProgressDeadlineExceeded')
+    return { line: `error: deployment "${name}" exceeded its progress deadline`, done: true, error: true };
   const spec = d.spec?.replicas ?? 1;
   const updated = st.updatedReplicas ?? 0;
-  if (updated < spec) return { line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${spec} new replicas have been updated...`, done: false };
-  if ((st.replicas ?? 0) > updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...`, done: false };
-  if ((st.availableReplicas ?? 0) < updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...`, done: false };
+  if (updated < spec)
+    return {
+      line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${spec} new replicas have been updated...`,
+      done: false,
+    };
+  if ((st.replicas ?? 0) > updated)
+    return {
+      line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...`,
+      done: false,
+    };
+  if ((st.availableReplicas ?? 0) < updated)
+    return {
+      line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...`,
+      done: false,
+    };
   return { line: `deployment "${name}" successfully rolled out`, done: true };
 }
 
 function ownedReplicaSets(r: Run, d: Obj): Obj[] {
-  return list(r, kindInfo('replicasets'), d.metadata.namespace, labelSelectorAsString(d.spec?.selector))
-    .filter((rs) => (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === d.metadata.uid));
+  return list(r, kindInfo('replicasets'), d.metadata.namespace, labelSelectorAsString(d.spec?.selector)).filter((rs) =>
+    (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === d.metadata.uid),
+  );
 }
 
 const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
@@ -50,20 +68,35 @@ export function rollbackApplyManagedWarning(objectName: string): string {
 }
 
 /** Annotations a rollback keeps from the Deployment and never copies from the ReplicaSet (rollback.go annotationsToSkip). */
-const ANNOTATIONS_TO_SKIP = [LAST_APPLIED, 'deployment.kubernetes.io/revision', 'deployment.kubernetes.io/revision-history',
-  'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to'];
+const ANNOTATIONS_TO_SKIP = [
+  LAST_APPLIED,
+  'deployment.kubernetes.io/revision',
+  'deployment.kubernetes.io/revision-history',
+  'deployment.kubernetes.io/desired-replicas',
+  'deployment.kubernetes.io/max-replicas',
+  'deprecated.deployment.rollback.to',
+];
 
 /** deploymentRevision: the ReplicaSet of revision toRevision, or (0) the second newest. */
 function deploymentRevision(rss: Obj[], name: string, toRevision: number): Obj {
-  let latest: Obj | undefined; let latestRevision = -1;
-  let previous: Obj | undefined; let previousRevision = -1;
+  let latest: Obj | undefined;
+  let latestRevision = -1;
+  let previous: Obj | undefined;
+  let previousRevision = -1;
   for (const rs of rss) {
     const raw = rs.metadata?.annotations?.['deployment.kubernetes.io/revision'];
     if (raw === undefined || !/^\d+$/.test(raw)) continue;
     const v = Number(raw);
     if (toRevision === 0) {
-      if (latestRevision < v) { previousRevision = latestRevision; previous = latest; latestRevision = v; latest = rs; }
-      else if (previousRevision < v) { previousRevision = v; previous = rs; }
+      if (latestRevision < v) {
+        previousRevision = latestRevision;
+        previous = latest;
+        latestRevision = v;
+        latest = rs;
+      } else if (previousRevision < v) {
+        previousRevision = v;
+        previous = rs;
+      }
     } else if (toRevision === v) return rs;
   }
   if (toRevision > 0) throw new Fail(`error: unable to find specified revision ${toRevision} in history`);
@@ -84,16 +117,32 @@ function rollback(r: Run, deployment: Obj, toRevision: number, dry: DryRun = 'no
   // A client dry run says what it would roll back to: the revision's template (printTemplate), before
   // the paused and already-matching checks.
   if (dry === 'client') return podTemplateText(target.spec?.template ?? {});
-  if (deployment.spec?.paused) throw new Fail("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again");
+  if (deployment.spec?.paused)
+    throw new Fail(
+      "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+    );
   // The revision printed is the one asked for (0 when none was).
-  if (sameTemplate(target.spec.template, deployment.spec.template)) return `skipped rollback (current template already matches revision ${toRevision})`;
+  if (sameTemplate(target.spec.template, deployment.spec.template))
+    return `skipped rollback (current template already matches revision ${toRevision})`;
   const template = structuredClone(target.spec.template);
   if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
   const annotations: Record<string, string> = {};
-  for (const k of ANNOTATIONS_TO_SKIP) if (deployment.metadata.annotations?.[k] !== undefined) annotations[k] = deployment.metadata.annotations[k];
-  for (const [k, v] of Object.entries((target.metadata?.annotations ?? {}) as Record<string, string>)) if (!ANNOTATIONS_TO_SKIP.includes(k)) annotations[k] = v;
-  const patch = [{ op: 'replace', path: '/spec/template', value: template }, { op: 'replace', path: '/metadata/annotations', value: annotations }];
-  const res = r.req({ verb: 'patch', resource: 'deployments', namespace: deployment.metadata.namespace, name, body: patch, options: writeOptions(dry, { patchType: 'json' }) });
+  for (const k of ANNOTATIONS_TO_SKIP)
+    if (deployment.metadata.annotations?.[k] !== undefined) annotations[k] = deployment.metadata.annotations[k];
+  for (const [k, v] of Object.entries((target.metadata?.annotations ?? {}) as Record<string, string>))
+    if (!ANNOTATIONS_TO_SKIP.includes(k)) annotations[k] = v;
+  const patch = [
+    { op: 'replace', path: '/spec/template', value: template },
+    { op: 'replace', path: '/metadata/annotations', value: annotations },
+  ];
+  const res = r.req({
+    verb: 'patch',
+    resource: 'deployments',
+    namespace: deployment.metadata.namespace,
+    name,
+    body: patch,
+    options: writeOptions(dry, { patchType: 'json' }),
+  });
   if (!res.ok) throw new Fail(`error: failed restoring revision ${toRevision}: ${res.status.message}`);
   return 'rolled back';
 }
@@ -102,13 +151,31 @@ function rollback(r: Run, deployment: Obj, toRevision: number, dry: DryRun = 'no
 export function cmdRollout(r: Run, argv: string[]): void {
   const sub = argv[0];
   const subs = ['status', 'history', 'undo', 'pause', 'resume', 'restart'];
-  if (!sub) { r.print(ROLLOUT_HELP); r.failed = true; return; }
+  if (!sub) {
+    r.print(ROLLOUT_HELP);
+    r.failed = true;
+    return;
+  }
   if (!subs.includes(sub)) throw new Fail(unknownSubcommand('rollout', argv));
-  const p = parse(r, `rollout ${sub}`, argv.slice(1), sub === 'undo' ? { 'to-revision': { kind: 'string' }, ...WRITE_FLAGS } : sub === 'status' ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } } : sub === 'history' ? { revision: { kind: 'string' } } : {});
+  const p = parse(
+    r,
+    `rollout ${sub}`,
+    argv.slice(1),
+    sub === 'undo'
+      ? { 'to-revision': { kind: 'string' }, ...WRITE_FLAGS }
+      : sub === 'status'
+        ? { watch: { kind: 'bool', short: 'w' }, timeout: { kind: 'string' } }
+        : sub === 'history'
+          ? { revision: { kind: 'string' } }
+          : {},
+  );
   // pflag parses the int64 flags before the command runs.
   for (const flag of ['to-revision', 'revision']) {
     const v = str(p, flag);
-    if (v !== undefined && !/^[+-]?\d+$/.test(v)) throw new Fail(`error: invalid argument "${v}" for "--${flag}" flag: strconv.ParseInt: parsing "${v}": invalid syntax\nSee 'kubectl rollout ${sub} --help' for usage.`);
+    if (v !== undefined && !/^[+-]?\d+$/.test(v))
+      throw new Fail(
+        `error: invalid argument "${v}" for "--${flag}" flag: strconv.ParseInt: parsing "${v}": invalid syntax\nSee 'kubectl rollout ${sub} --help' for usage.`,
+      );
   }
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);
@@ -146,19 +213,32 @@ export function cmdRollout(r: Run, argv: string[]): void {
         // ViewHistory copies the ReplicaSet's change-cause into the template's annotations first.
         const cause = rs.metadata?.annotations?.['kubernetes.io/change-cause'];
         const tpl: Obj = rs.spec?.template ?? {};
-        const shown = cause ? { ...tpl, metadata: { ...tpl.metadata, annotations: { ...tpl.metadata?.annotations, 'kubernetes.io/change-cause': cause } } } : tpl;
+        const shown = cause
+          ? {
+              ...tpl,
+              metadata: {
+                ...tpl.metadata,
+                annotations: { ...tpl.metadata?.annotations, 'kubernetes.io/change-cause': cause },
+              },
+            }
+          : tpl;
         r.print(`${qualified} with revision #${revision}\n${podTemplateText(shown)}\n`);
         return;
       }
-      if (!rss.length) { r.print('No rollout history found.\n'); return; }
+      if (!rss.length) {
+        r.print('No rollout history found.\n');
+        return;
+      }
       let t = 'REVISION\tCHANGE-CAUSE\n';
-      for (const rs of rss) t += `${revisionOf(rs)}\t${rs.metadata?.annotations?.['kubernetes.io/change-cause'] ?? '<none>'}\n`;
+      for (const rs of rss)
+        t += `${revisionOf(rs)}\t${rs.metadata?.annotations?.['kubernetes.io/change-cause'] ?? '<none>'}\n`;
       r.print(`${qualified} \n${tabwrite(t, DESCRIBE_TABS)}\n`);
       return;
     }
     case 'undo': {
       // 1.36+ (kubernetes#137064): before the rollback, a word about client-side apply's annotation, which it leaves as it was.
-      if (d.metadata?.annotations?.[LAST_APPLIED] !== undefined) r.warn(rollbackApplyManagedWarning(`deployments/${name}`));
+      if (d.metadata?.annotations?.[LAST_APPLIED] !== undefined)
+        r.warn(rollbackApplyManagedWarning(`deployments/${name}`));
       const dry = dryRunStrategy(r, p);
       const result = rollback(r, get(), Number(str(p, 'to-revision') ?? 0), dry);
       // The printer is made after the rollback (an -o it cannot match fails only then), and prints
@@ -169,19 +249,42 @@ export function cmdRollout(r: Run, argv: string[]): void {
     }
     case 'pause':
       if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is already paused`);
-      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: true } }, options: { fieldManager: 'kubectl-rollout' } });
+      r.must({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: ns,
+        name,
+        body: { spec: { paused: true } },
+        options: { fieldManager: 'kubectl-rollout' },
+      });
       r.print(`${qualified} paused\n`);
       return;
     case 'resume':
       if (!d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" is not paused`);
-      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { paused: null } }, options: { patchType: 'merge', fieldManager: 'kubectl-rollout' } });
+      r.must({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: ns,
+        name,
+        body: { spec: { paused: null } },
+        options: { patchType: 'merge', fieldManager: 'kubectl-rollout' },
+      });
       r.print(`${qualified} resumed\n`);
       return;
     case 'restart':
-      if (d.spec?.paused) throw new Fail(`error: deployments.apps "${name}" can't restart paused deployment (run rollout resume first)`);
-      r.must({ verb: 'patch', resource: 'deployments', namespace: ns, name, body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(r.now) } } } } }, options: { fieldManager: 'kubectl-rollout' } });
+      if (d.spec?.paused)
+        throw new Fail(`error: deployments.apps "${name}" can't restart paused deployment (run rollout resume first)`);
+      r.must({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: ns,
+        name,
+        body: {
+          spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': rfc3339(r.now) } } } },
+        },
+        options: { fieldManager: 'kubectl-rollout' },
+      });
       r.print(`${qualified} restarted\n`);
       return;
   }
 }
-

@@ -7,14 +7,28 @@ import { parseQuantity } from '../../api/quantity.ts';
 import type { Parsed } from '../args.ts';
 import type { KindInfo } from '../resources.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
-import { Fail, NO_RESOURCES, apiError, kindOrFail, list, oneTarget, printAggregate, targets, type Obj, type Run, unknownSubcommand, withKind } from './util.ts';
+import {
+  Fail,
+  NO_RESOURCES,
+  apiError,
+  kindOrFail,
+  list,
+  oneTarget,
+  printAggregate,
+  targets,
+  type Obj,
+  type Run,
+  unknownSubcommand,
+  withKind,
+} from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions, type DryRun } from './dryrun.ts';
 
 /** kubectl set image|env|resources: the pod template's images, environment or resource requirements. */
 export function cmdSet(r: Run, argv: string[]): void {
   if (argv[0] === 'env') return setEnv(r, argv.slice(1));
   if (argv[0] === 'resources') return setResources(r, argv.slice(1));
-  if (argv[0] !== 'image') throw new Fail(argv[0] ? unknownSubcommand('set', argv) : 'error: Required subcommand not specified.');
+  if (argv[0] !== 'image')
+    throw new Fail(argv[0] ? unknownSubcommand('set', argv) : 'error: Required subcommand not specified.');
   setImage(r, argv);
 }
 
@@ -38,28 +52,54 @@ function setImage(r: Run, argv: string[]): void {
     if (!targetsC.length) throw new Fail(`error: unable to find container named "${cname}"`);
     for (const c of targetsC) c.image = image;
   }
-  const patch = kind.resource === 'pods' ? { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } }
-    : { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } };
-  if (dry === 'client') { printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', strategicMergePatch(d, patch)); return; }
-  const res = r.must({ verb: 'patch', resource: kind.resource, namespace: ns, name, body: patch, options: writeOptions(dry, { fieldManager: 'kubectl-set' }) });
+  const patch =
+    kind.resource === 'pods'
+      ? { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } }
+      : { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, image: c.image })) } } } };
+  if (dry === 'client') {
+    printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', strategicMergePatch(d, patch));
+    return;
+  }
+  const res = r.must({
+    verb: 'patch',
+    resource: kind.resource,
+    namespace: ns,
+    name,
+    body: patch,
+    options: writeOptions(dry, { fieldManager: 'kubectl-set' }),
+  });
   printWritten(r, p, dry, `${kind.singular}/${name}`, 'image updated', res);
 }
 
 // ---------------------------------------------------------------- set env, set resources
 
 /** One object the builder visited: its kind, name and the object as the server sent it. */
-interface Info { kind: KindInfo; name: string; object: Obj }
+interface Info {
+  kind: KindInfo;
+  name: string;
+  object: Obj;
+}
 
 /**
  * The builder of set env and set resources (ResourceTypeOrNameArgs with Latest, ContinueOnError): a
  * GET of each name, or a LIST of each type for --all or -l; the GETs' errors, together, end it.
  */
-function podTemplateInfos(r: Run, p: Parsed, resources: string[], all: boolean, sel: string | undefined, ns: string): Info[] {
+function podTemplateInfos(
+  r: Run,
+  p: Parsed,
+  resources: string[],
+  all: boolean,
+  sel: string | undefined,
+  ns: string,
+): Info[] {
   if (all || sel !== undefined) {
-    if (resources.some((a) => a.includes('/'))) throw new Fail('error: selectors and the all flag cannot be used when passing resource/name arguments');
+    if (resources.some((a) => a.includes('/')))
+      throw new Fail('error: selectors and the all flag cannot be used when passing resource/name arguments');
     if (resources.length > 1) throw new Fail('error: name cannot be provided when a selector is specified');
     const kinds = (resources[0] ?? '').split(',').map((t) => kindOrFail(t, r));
-    return kinds.flatMap((kind) => list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name as string, object: o })));
+    return kinds.flatMap((kind) =>
+      list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name as string, object: o })),
+    );
   }
   const t = targets(resources, r);
   if (t.kinds.length) throw new Fail('error: resource(s) were provided, but no name was specified');
@@ -78,7 +118,8 @@ function podTemplateInfos(r: Run, p: Parsed, resources: string[], all: boolean, 
 /** polymorphichelpers.UpdatePodSpecForObjectFn's path to the pod spec (a Pod's own, else its template's), or its error. */
 function podSpecPath(info: Info): string[] {
   if (info.kind.resource === 'pods') return ['spec'];
-  if (['deployments', 'replicasets', 'daemonsets', 'statefulsets', 'jobs'].includes(info.kind.resource)) return ['spec', 'template', 'spec'];
+  if (['deployments', 'replicasets', 'daemonsets', 'statefulsets', 'jobs'].includes(info.kind.resource))
+    return ['spec', 'template', 'spec'];
   throw new Error(`the object is not a pod or does not have a pod template: *v1.${RESOURCES[info.kind.resource].kind}`);
 }
 
@@ -98,7 +139,8 @@ export function selectString(s: string, spec: string): boolean {
     const part = parts[i];
     if (!part) continue;
     const next = s.slice(pos).indexOf(part);
-    if (next < pos || (i === 0 && pos !== 0) || (i === parts.length - 1 && s.length !== part.length + next)) return false;
+    if (next < pos || (i === 0 && pos !== 0) || (i === parts.length - 1 && s.length !== part.length + next))
+      return false;
     pos = next;
   }
   return true;
@@ -114,7 +156,10 @@ function containersPatch(path: string[], before: Obj, after: Obj, diff: (b: Obj,
   for (const field of ['containers', 'initContainers']) {
     const changed: Obj[] = [];
     const olds: Obj[] = at(before, path)?.[field] ?? [];
-    (at(after, path)?.[field] ?? []).forEach((c: Obj, i: number) => { const d = diff(olds[i], c); if (d) changed.push({ name: c.name, ...d }); });
+    (at(after, path)?.[field] ?? []).forEach((c: Obj, i: number) => {
+      const d = diff(olds[i], c);
+      if (d) changed.push({ name: c.name, ...d });
+    });
     if (changed.length) spec[field] = changed;
   }
   return Object.keys(spec).length ? nest(path, spec) : {};
@@ -133,7 +178,17 @@ function envDiff(before: Obj, after: Obj): Obj | undefined {
 
 /** validation.IsEnvVarName: kubectl holds the names it sets to the strict rule (the API server is more lenient). */
 function envVarNameErrors(name: string): string[] {
-  const errs = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name) ? [] : [regexError("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit", '[-._a-zA-Z][-._a-zA-Z0-9]*', 'my.env-name', 'MY_ENV.NAME', 'MyEnvName1')];
+  const errs = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name)
+    ? []
+    : [
+        regexError(
+          "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
+          '[-._a-zA-Z][-._a-zA-Z0-9]*',
+          'my.env-name',
+          'MY_ENV.NAME',
+          'MyEnvName1',
+        ),
+      ];
   if (name === '.') errs.push("must not be '.'");
   else if (name === '..') errs.push("must not be '..'");
   else if (name.startsWith('..')) errs.push("must not start with '..'");
@@ -150,7 +205,8 @@ export function parseEnv(specs: string[], stdin: string | undefined): { env: Obj
       // readEnv: a `#` starts a comment; lines without `=` are skipped, and names are not checked.
       for (const line of stdin.split('\n')) {
         const text = line.includes('#') ? line.slice(0, line.indexOf('#')) : line;
-        if (text.includes('=')) env.push({ name: text.slice(0, text.indexOf('=')), value: text.slice(text.indexOf('=') + 1) });
+        if (text.includes('='))
+          env.push({ name: text.slice(0, text.indexOf('=')), value: text.slice(text.indexOf('=') + 1) });
       }
     } else if (spec.includes('=')) {
       const name = spec.slice(0, spec.indexOf('='));
@@ -160,7 +216,8 @@ export function parseEnv(specs: string[], stdin: string | undefined): { env: Obj
     } else if (spec.endsWith('-')) remove.push(spec.slice(0, -1));
     else throw new Fail(`error: unknown environment variable: ${spec}`);
   }
-  if (remove.some((k) => specs.some((s) => s.includes('=') && s.slice(0, s.indexOf('=')) === k))) throw new Fail('error: can not both modify and remove the same environment variable in the same command');
+  if (remove.some((k) => specs.some((s) => s.includes('=') && s.slice(0, s.indexOf('=')) === k)))
+    throw new Fail('error: can not both modify and remove the same environment variable in the same command');
   return { env, remove };
 }
 
@@ -171,9 +228,16 @@ export function updateEnv(existing: Obj[], env: Obj[], remove: string[]): Obj[] 
   for (const e of existing) {
     if (covered.has(e.name)) continue;
     const newer = env.find((n) => n.name === e.name);
-    if (newer) { covered.add(e.name); out.push(newer); } else out.push(e);
+    if (newer) {
+      covered.add(e.name);
+      out.push(newer);
+    } else out.push(e);
   }
-  for (const e of env) if (!covered.has(e.name)) { covered.add(e.name); out.push(e); }
+  for (const e of env)
+    if (!covered.has(e.name)) {
+      covered.add(e.name);
+      out.push(e);
+    }
   return out;
 }
 
@@ -182,15 +246,30 @@ function splitChanges(args: string[]): { resources: string[]; changes: string[] 
   const isChange = (s: string) => /^[^]+=[^]*$/.test(s) || s.endsWith('-');
   const first = args.findIndex(isChange);
   if (first < 0) return { resources: args, changes: [] };
-  return args.slice(first).every(isChange) ? { resources: args.slice(0, first), changes: args.slice(first) } : undefined;
+  return args.slice(first).every(isChange)
+    ? { resources: args.slice(0, first), changes: args.slice(first) }
+    : undefined;
 }
 
 /** Each patch's outcome the set commands gather: printed as they go, their errors at the end together. */
-function sendPatches(r: Run, p: Parsed, dry: DryRun, infos: Info[], mutate: (info: Info, spec: Obj) => void, diff: (b: Obj, a: Obj) => Obj | undefined, verb: string, failure: string, errs: string[]): void {
+function sendPatches(
+  r: Run,
+  p: Parsed,
+  dry: DryRun,
+  infos: Info[],
+  mutate: (info: Info, spec: Obj) => void,
+  diff: (b: Obj, a: Obj) => Obj | undefined,
+  verb: string,
+  failure: string,
+  errs: string[],
+): void {
   for (const info of infos) {
     const after = structuredClone(info.object);
     let path: string[];
-    try { path = podSpecPath(info); mutate(info, at(after, path)); } catch (e) {
+    try {
+      path = podSpecPath(info);
+      mutate(info, at(after, path));
+    } catch (e) {
       if (e instanceof Fail) throw e;
       errs.push(`error: ${info.kind.resource}/${info.name} ${(e as Error).message}\n`);
       continue;
@@ -198,10 +277,23 @@ function sendPatches(r: Run, p: Parsed, dry: DryRun, infos: Info[], mutate: (inf
     const patch = containersPatch(path, info.object, after, diff);
     if (!Object.keys(patch).length) continue;
     const what = `${info.kind.singular}/${info.name}`;
-    if (dry === 'client') { printWritten(r, p, dry, what, verb, after); continue; }
-    const res = r.req({ verb: 'patch', resource: info.kind.resource, namespace: info.kind.namespaced ? nsOf(p) : undefined, name: info.name, body: patch, options: writeOptions(dry, { fieldManager: 'kubectl-set' }) });
+    if (dry === 'client') {
+      printWritten(r, p, dry, what, verb, after);
+      continue;
+    }
+    const res = r.req({
+      verb: 'patch',
+      resource: info.kind.resource,
+      namespace: info.kind.namespaced ? nsOf(p) : undefined,
+      name: info.name,
+      body: patch,
+      options: writeOptions(dry, { fieldManager: 'kubectl-set' }),
+    });
     // The API error wrapped (fmt.Errorf's %v): its message as the server wrote it.
-    if (!res.ok) { errs.push(`error: ${failure}${res.status.code === 0 ? apiError(res.status) : res.status.message}`); continue; }
+    if (!res.ok) {
+      errs.push(`error: ${failure}${res.status.code === 0 ? apiError(res.status) : res.status.message}`);
+      continue;
+    }
     printWritten(r, p, dry, what, verb, res.object);
   }
 }
@@ -209,8 +301,15 @@ function sendPatches(r: Run, p: Parsed, dry: DryRun, infos: Info[], mutate: (inf
 /** kubectl set env RESOURCE/NAME KEY=VALUE… | KEY-…: a pod template's environment set or listed (--list). */
 function setEnv(r: Run, argv: string[]): void {
   const p = parse(r, 'set env', argv, {
-    containers: { kind: 'string', short: 'c' }, env: { kind: 'array', short: 'e' }, list: { kind: 'bool' }, overwrite: { kind: 'bool' },
-    all: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, prefix: { kind: 'string' }, 'field-manager': { kind: 'string' }, ...WRITE_FLAGS,
+    containers: { kind: 'string', short: 'c' },
+    env: { kind: 'array', short: 'e' },
+    list: { kind: 'bool' },
+    overwrite: { kind: 'bool' },
+    all: { kind: 'bool' },
+    selector: { kind: 'string', short: 'l' },
+    prefix: { kind: 'string' },
+    'field-manager': { kind: 'string' },
+    ...WRITE_FLAGS,
   });
   const sel = str(p, 'selector');
   // Complete: --all with a selector, the arguments' order, the dry run and the printer; Validate; then RunEnv.
@@ -219,7 +318,8 @@ function setEnv(r: Run, argv: string[]): void {
   if (!split) throw new Fail(`error: all resources must be specified before environment changes: ${p.args.join(' ')}`);
   const dry = dryRunStrategy(r, p);
   checkOutput(p);
-  if (!split.resources.length) throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  if (!split.resources.length)
+    throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');
   const listing = bool(p, 'list');
   if (listing && str(p, 'output')) throw new Fail('error: --list and --output may not be specified together');
   const { env, remove } = parseEnv([...arr(p, 'env'), ...split.changes], r.stdin);
@@ -230,23 +330,39 @@ function setEnv(r: Run, argv: string[]): void {
   const infos = podTemplateInfos(r, p, split.resources, bool(p, 'all'), sel, nsOf(p));
   const errs: string[] = [];
   const mutate = (info: Info, spec: Obj): void => {
-    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c: Obj) => selectString(c.name, selector));
-    if (!containers.length) { r.warn(`Warning: ${info.object.kind}/${info.name} does not have any containers matching ${JSON.stringify(selector)}\n`); return; }
+    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c: Obj) =>
+      selectString(c.name, selector),
+    );
+    if (!containers.length) {
+      r.warn(
+        `Warning: ${info.object.kind}/${info.name} does not have any containers matching ${JSON.stringify(selector)}\n`,
+      );
+      return;
+    }
     for (const c of containers) {
       if (!overwrite) {
         const clash = env.find((e) => c.env?.some((x: Obj) => x.name === e.name && x.value !== e.value));
-        if (clash) { const cur = c.env.find((x: Obj) => x.name === clash.name); throw new Error(`'${cur.name}' already has a value (${cur.value ?? ''}), and --overwrite is false`); }
+        if (clash) {
+          const cur = c.env.find((x: Obj) => x.name === clash.name);
+          throw new Error(`'${cur.name}' already has a value (${cur.value ?? ''}), and --overwrite is false`);
+        }
       }
       const next = updateEnv(c.env ?? [], env, remove);
-      if (next.length) c.env = next; else delete c.env;
+      if (next.length) c.env = next;
+      else delete c.env;
       if (!listing) continue;
       r.print(`# ${info.object.kind} ${info.name}, container ${c.name}\n`);
-      for (const e of next) r.print(e.valueFrom ? `# ${e.name} from ${envVarRefString(e.valueFrom)}\n` : `${e.name}=${e.value ?? ''}\n`);
+      for (const e of next)
+        r.print(e.valueFrom ? `# ${e.name} from ${envVarRefString(e.valueFrom)}\n` : `${e.name}=${e.value ?? ''}\n`);
     }
   };
   if (listing) {
     for (const info of infos) {
-      try { mutate(info, at(structuredClone(info.object), podSpecPath(info))); } catch (e) { if (e instanceof Fail) throw e; }
+      try {
+        mutate(info, at(structuredClone(info.object), podSpecPath(info)));
+      } catch (e) {
+        if (e instanceof Fail) throw e;
+      }
     }
     return;
   }
@@ -273,7 +389,11 @@ function parseResourceList(spec: string): Record<string, string> | undefined {
   for (const stmt of spec.split(',')) {
     const parts = stmt.split('=');
     if (parts.length !== 2) throw new Fail(`error: invalid argument syntax ${stmt}, expected <resource>=<value>`);
-    try { parseQuantity(parts[1]); } catch (e) { throw new Fail(`error: ${(e as Error).message}`); }
+    try {
+      parseQuantity(parts[1]);
+    } catch (e) {
+      throw new Fail(`error: ${(e as Error).message}`);
+    }
     out[parts[0]] = parts[1];
   }
   return out;
@@ -282,8 +402,14 @@ function parseResourceList(spec: string): Record<string, string> | undefined {
 /** kubectl set resources TYPE NAME --limits=… --requests=…: the containers' resource requirements updated. */
 function setResources(r: Run, argv: string[]): void {
   const p = parse(r, 'set resources', argv, {
-    containers: { kind: 'string', short: 'c' }, all: { kind: 'bool' }, selector: { kind: 'string', short: 'l' }, limits: { kind: 'string' }, requests: { kind: 'string' },
-    'field-manager': { kind: 'string' }, record: { kind: 'bool' }, ...WRITE_FLAGS,
+    containers: { kind: 'string', short: 'c' },
+    all: { kind: 'bool' },
+    selector: { kind: 'string', short: 'l' },
+    limits: { kind: 'string' },
+    requests: { kind: 'string' },
+    'field-manager': { kind: 'string' },
+    record: { kind: 'bool' },
+    ...WRITE_FLAGS,
   });
   // Complete: the dry run, the printer, then the builder (it sends its requests before Validate runs).
   const dry = dryRunStrategy(r, p);
@@ -294,14 +420,20 @@ function setResources(r: Run, argv: string[]): void {
   const infos = podTemplateInfos(r, p, p.args, bool(p, 'all'), sel, nsOf(p));
   const limitsArg = str(p, 'limits') ?? '';
   const requestsArg = str(p, 'requests') ?? '';
-  if (!limitsArg && !requestsArg) throw new Fail('error: you must specify an update to requests or limits (in the form of --requests/--limits)');
+  if (!limitsArg && !requestsArg)
+    throw new Fail('error: you must specify an update to requests or limits (in the form of --requests/--limits)');
   const limits = parseResourceList(limitsArg);
   const requests = parseResourceList(requestsArg);
   const selector = str(p, 'containers') ?? '*';
   const errs: string[] = [];
   const mutate = (_info: Info, spec: Obj): void => {
-    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c: Obj) => selectString(c.name, selector));
-    if (!containers.length) { errs.push(`error: unable to find container named ${selector}`); return; }
+    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c: Obj) =>
+      selectString(c.name, selector),
+    );
+    if (!containers.length) {
+      errs.push(`error: unable to find container named ${selector}`);
+      return;
+    }
     for (const c of containers) {
       const res: Obj = { ...c.resources };
       if (limits) res.limits = { ...res.limits, ...limits };
@@ -309,7 +441,20 @@ function setResources(r: Run, argv: string[]): void {
       c.resources = res;
     }
   };
-  const diff = (b: Obj, a: Obj): Obj | undefined => (deepEqual(b?.resources, a.resources) ? undefined : { resources: { ...(limits && { limits }), ...(requests && { requests }) } });
-  sendPatches(r, p, dry, infos, mutate, diff, 'resource requirements updated', 'failed to patch resources update to pod template ', errs);
+  const diff = (b: Obj, a: Obj): Obj | undefined =>
+    deepEqual(b?.resources, a.resources)
+      ? undefined
+      : { resources: { ...(limits && { limits }), ...(requests && { requests }) } };
+  sendPatches(
+    r,
+    p,
+    dry,
+    infos,
+    mutate,
+    diff,
+    'resource requirements updated',
+    'failed to patch resources update to pod template ',
+    errs,
+  );
   if (errs.length) printAggregate(r, errs);
 }

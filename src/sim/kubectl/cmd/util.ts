@@ -11,7 +11,11 @@ import { ambiguousShortcut, resolveKind, type KindInfo } from '../resources.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = any;
 /** What one kubectl invocation printed and its exit code. */
-export interface KubectlResult { stdout: string; stderr: string; exitCode: number }
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 /** Host services the pure interpreter cannot reach on its own (files for `apply -f FILE`). */
 export interface KubectlHost {
@@ -32,11 +36,24 @@ export class Run {
   readonly cluster: SimCluster;
   readonly stdin: string | undefined;
   readonly host: KubectlHost;
-  constructor(cluster: SimCluster, stdin: string | undefined, host: KubectlHost) { this.cluster = cluster; this.stdin = stdin; this.host = host; }
-  print(s: string): void { this.out += s; }
-  warn(s: string): void { this.err += s; }
-  error(s: string): void { this.err += s.endsWith('\n') ? s : s + '\n'; this.failed = true; }
-  get now(): number { return this.cluster.now; }
+  constructor(cluster: SimCluster, stdin: string | undefined, host: KubectlHost) {
+    this.cluster = cluster;
+    this.stdin = stdin;
+    this.host = host;
+  }
+  print(s: string): void {
+    this.out += s;
+  }
+  warn(s: string): void {
+    this.err += s;
+  }
+  error(s: string): void {
+    this.err += s.endsWith('\n') ? s : s + '\n';
+    this.failed = true;
+  }
+  get now(): number {
+    return this.cluster.now;
+  }
 
   /** --as/--as-group: every request of the command carries them (the Impersonate-* headers). */
   impersonate: { user: string; groups?: string[] } | undefined;
@@ -44,7 +61,9 @@ export class Run {
   requestTimeoutMs: number | undefined;
   req(r: ApiRequest): ApiResult<unknown> {
     if (this.requestTimeoutMs) r = { ...r, options: { ...r.options, timeout: goDuration(this.requestTimeoutMs) } };
-    return this.cluster.request(this.impersonate ? { ...r, options: { ...r.options, impersonate: this.impersonate } } : r);
+    return this.cluster.request(
+      this.impersonate ? { ...r, options: { ...r.options, impersonate: this.impersonate } } : r,
+    );
   }
   /** A request that must succeed (else the command ends with kubectl's rendering of the error). */
   must<T = Obj>(r: ApiRequest): T {
@@ -99,16 +118,26 @@ const ALL_CATEGORY = ['pods', 'services', 'deployments', 'replicasets'];
 export function targets(args: string[], r: Warner): { kinds: KindInfo[]; names: { kind: KindInfo; name: string }[] } {
   if (!args.length) return { kinds: [], names: [] };
   if (args.every((a) => a.includes('/'))) {
-    return { kinds: [], names: args.map((a) => { const [t, ...n] = a.split('/'); return { kind: kindOrFail(t, r), name: n.join('/') }; }) };
+    return {
+      kinds: [],
+      names: args.map((a) => {
+        const [t, ...n] = a.split('/');
+        return { kind: kindOrFail(t, r), name: n.join('/') };
+      }),
+    };
   }
-  if (args.some((a) => a.includes('/'))) throw new Fail('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'');
+  if (args.some((a) => a.includes('/')))
+    throw new Fail(
+      "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'",
+    );
   // SplitResourceArgument: comma-separated types, duplicates dropped, an empty one kept (and refused).
   // The category `all` stands for the workload kinds this cluster serves, in kubectl's order.
   const types = args[0].split(',').flatMap((t) => (t === 'all' ? ALL_CATEGORY : [t]));
   const kinds = [...new Set(types)].map((t) => kindOrFail(t, r));
   const names = args.slice(1);
   if (names.includes('')) throw new Fail('error: resource name may not be empty');
-  if (names.length && kinds.length > 1) return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };
+  if (names.length && kinds.length > 1)
+    return { kinds: [], names: kinds.flatMap((k) => names.map((n) => ({ kind: k, name: n }))) };
   return { kinds: names.length ? [] : kinds, names: names.map((n) => ({ kind: kinds[0], name: n })) };
 }
 
@@ -118,15 +147,30 @@ export function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: 
 }
 
 /** list, with the list's resourceVersion (where a watch that follows it starts); `limit`: the page size asked for. */
-export function listAt(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string, limit?: number): { items: Obj[]; resourceVersion: string } {
+export function listAt(
+  r: Run,
+  kind: KindInfo,
+  ns: string | undefined,
+  selector?: string,
+  fieldSelector?: string,
+  limit?: number,
+): { items: Obj[]; resourceVersion: string } {
   const opts: Obj = {};
   if (limit !== undefined) opts.limit = limit;
   if (selector) opts.labelSelector = selector;
   if (fieldSelector) opts.fieldSelector = fieldSelector;
-  const got = r.req({ verb: 'list', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, options: opts });
+  const got = r.req({
+    verb: 'list',
+    resource: kind.resource,
+    namespace: kind.namespaced ? ns : undefined,
+    options: opts,
+  });
   if (!got.ok) throw new Fail(apiError(enhanceListError(got.status, kind, selector, fieldSelector)));
   const res = got.object as Obj;
-  return { items: (res.items ?? []).map((o: Obj) => withKind(kind, o)), resourceVersion: String(res.metadata?.resourceVersion ?? '') };
+  return {
+    items: (res.items ?? []).map((o: Obj) => withKind(kind, o)),
+    resourceVersion: String(res.metadata?.resourceVersion ?? ''),
+  };
 }
 
 /** cmdutil.AddSourceToErr: an API error of an object read from a file names the file (`error when creating "STDIN": …`). */
@@ -142,15 +186,21 @@ function enhanceListError(s: Status, kind: KindInfo, labelSelector = '', fieldSe
   if (s.code !== 400 && s.code !== 404) return s;
   const info = RESOURCES[kind.resource];
   const subj = `${info.group ?? ''}/${info.version}, Resource=${kind.resource}`;
-  const message = !labelSelector && !fieldSelector ? `Unable to list ${JSON.stringify(subj)}: ${s.message}`
-    : `Unable to find ${JSON.stringify(subj)} that match label selector ${JSON.stringify(labelSelector)}, field selector ${JSON.stringify(fieldSelector)}: ${s.message}`;
+  const message =
+    !labelSelector && !fieldSelector
+      ? `Unable to list ${JSON.stringify(subj)}: ${s.message}`
+      : `Unable to find ${JSON.stringify(subj)} that match label selector ${JSON.stringify(labelSelector)}, field selector ${JSON.stringify(fieldSelector)}: ${s.message}`;
   return { ...s, message };
 }
 
 /** The object with apiVersion and kind set, as a typed list item prints them. */
 export function withKind(kind: KindInfo, o: Obj): Obj {
   const info = RESOURCES[kind.resource];
-  return { ...o, apiVersion: o.apiVersion ?? (info.group ? `${info.group}/${info.version}` : info.version), kind: o.kind ?? info.kind };
+  return {
+    ...o,
+    apiVersion: o.apiVersion ?? (info.group ? `${info.group}/${info.version}` : info.version),
+    kind: o.kind ?? info.kind,
+  };
 }
 
 /** The human printers' "No resources found" line, on stderr. */
@@ -161,12 +211,16 @@ export function noResources(r: Run, ns: string | undefined, namespaced: boolean)
 /** Exactly one TYPE NAME (or TYPE/NAME), or the error kubectl gives for none or several. */
 export function oneTarget(r: Run, args: string[], cmd: string): { kind: KindInfo; name: string } {
   const t = targets(args, r);
-  if (t.names.length !== 1) throw new Fail(`error: ${t.names.length ? 'there is no need to specify more than one resource' : 'resource(s) were provided, but no name was specified'}\nSee 'kubectl ${cmd} -h' for help and examples`);
+  if (t.names.length !== 1)
+    throw new Fail(
+      `error: ${t.names.length ? 'there is no need to specify more than one resource' : 'resource(s) were provided, but no name was specified'}\nSee 'kubectl ${cmd} -h' for help and examples`,
+    );
   return t.names[0];
 }
 
 /** The resource builder's error when a command is given no resources at all. */
-export const NO_RESOURCES = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+export const NO_RESOURCES =
+  "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
 
 /** A command group's refusal of a word that names none of its subcommands (kubectl's DefaultSubCommandRun). */
 export function unknownSubcommand(group: string, args: string[]): string {

@@ -18,4 +18,3 @@ export function cmdVersion(r: Run, argv: string[]): void {
   if (!res.ok && res.code === 0) throw new Fail(apiError(res.status));
   r.print(`Server Version: ${KUBECTL_VERSION}\n`);
 }
-

@@ -31,7 +31,8 @@ function simpleJsonPath(expr: string): ((o: Obj) => unknown) | undefined {
     steps.push(field);
     if (index !== undefined) steps.push(Number(index));
   }
-  return (o) => steps.reduce<unknown>((v, k) => (v == null ? undefined : (v as Record<string | number, unknown>)[k]), o);
+  return (o) =>
+    steps.reduce<unknown>((v, k) => (v == null ? undefined : (v as Record<string | number, unknown>)[k]), o);
 }
 
 /** One --for of conditionFuncsFor: delete, create, condition=NAME[=STATUS] or jsonpath='{.path}'=VALUE. */
@@ -50,11 +51,16 @@ function waitCondition(forArg: string): WaitCondition {
     const expr = eq === -1 ? body : body.slice(0, eq + 1);
     const want = eq === -1 ? undefined : body.slice(eq + 2);
     const read = simpleJsonPath(expr);
-    if (!read) throw new Fail(`error: this simulator's kubectl wait reads only simple paths such as '{.status.phase}', not ${JSON.stringify(expr)}`);
+    if (!read)
+      throw new Fail(
+        `error: this simulator's kubectl wait reads only simple paths such as '{.status.phase}', not ${JSON.stringify(expr)}`,
+      );
     return (o) => {
       if (!o) return false;
       const v = read(o);
-      return want === undefined ? v !== undefined : v !== undefined && v !== null && typeof v !== 'object' && String(v) === want;
+      return want === undefined
+        ? v !== undefined
+        : v !== undefined && v !== null && typeof v !== 'object' && String(v) === want;
     };
   }
   throw new Fail(`error: unrecognized condition: ${JSON.stringify(forArg)}`);
@@ -76,12 +82,20 @@ const WAIT_CAP_MS = 3_600_000;
  * passes.
  */
 export function cmdWait(r: Run, argv: string[]): void {
-  const p = parse(r, 'wait', argv, { for: { kind: 'array' }, timeout: { kind: 'string' }, selector: { kind: 'string', short: 'l' }, all: { kind: 'bool' } });
+  const p = parse(r, 'wait', argv, {
+    for: { kind: 'array' },
+    timeout: { kind: 'string' },
+    selector: { kind: 'string', short: 'l' },
+    all: { kind: 'bool' },
+  });
   const forArgs = arr(p, 'for');
   const conds = waitConditions(forArgs);
   const timeoutArg = str(p, 'timeout') ?? '30s';
   const timeoutMs = parseDurationMs(timeoutArg.replace(/^-.*/, '0'));
-  if (timeoutMs === undefined) throw new Fail(`error: invalid argument "${timeoutArg}" for "--timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl wait --help' for usage.`);
+  if (timeoutMs === undefined)
+    throw new Fail(
+      `error: invalid argument "${timeoutArg}" for "--timeout" flag: time: invalid duration "${timeoutArg}"\nSee 'kubectl wait --help' for usage.`,
+    );
   // A negative timeout is kubectl's "a week"; the simulator runs at most an hour of simulated time
   // per command, so a page never spends long on one line.
   const requested = timeoutArg.startsWith('-') ? 168 * 3_600_000 : timeoutMs;
@@ -90,7 +104,8 @@ export function cmdWait(r: Run, argv: string[]): void {
   const t = targets(p.args, r);
   const objs: { kind: KindInfo; name: string }[] = [...t.names];
   for (const kind of t.kinds) {
-    if (str(p, 'selector') === undefined && !bool(p, 'all')) throw new Fail('error: resource(s) were provided, but no name was specified');
+    if (str(p, 'selector') === undefined && !bool(p, 'all'))
+      throw new Fail('error: resource(s) were provided, but no name was specified');
     for (const o of list(r, kind, ns, str(p, 'selector'))) objs.push({ kind, name: o.metadata.name });
   }
   if (!objs.length) throw new Fail('error: no matching resources found');
@@ -104,7 +119,10 @@ export function cmdWait(r: Run, argv: string[]): void {
     if (!first.ok) throw new Fail(apiError(first.status));
     forArgs.forEach((forArg, i) => {
       if (!waitFor(r, kind, namespace, name, forArg.toLowerCase(), conds[i], requested, deadline)) {
-        if (requested > effective) throw new Fail(`error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`);
+        if (requested > effective)
+          throw new Fail(
+            `error: the simulator waits at most 1h0m0s, and the condition is not met yet on ${kind.resource}/${name}`,
+          );
         throw new Fail(`error: timed out waiting for the condition on ${kind.resource}/${name}`);
       }
       r.print(`${kind.singular}/${name} condition met\n`);
@@ -113,7 +131,16 @@ export function cmdWait(r: Run, argv: string[]): void {
 }
 
 /** One condition on one object: whether it is met by the deadline (every condition of the command shares one). */
-function waitFor(r: Run, kind: KindInfo, namespace: string | undefined, name: string, forArg: string, cond: WaitCondition, requested: number, deadline: number): boolean {
+function waitFor(
+  r: Run,
+  kind: KindInfo,
+  namespace: string | undefined,
+  name: string,
+  forArg: string,
+  cond: WaitCondition,
+  requested: number,
+  deadline: number,
+): boolean {
   // IsCreated is done once the object is found; IsDeleted reads it again before it watches; the
   // condition and jsonpath waits list it and, unless that settles it, watch it.
   const forDelete = forArg === 'delete';

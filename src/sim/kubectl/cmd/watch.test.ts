@@ -15,13 +15,18 @@ function sources(dir = KUBECTL_DIR): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
     if (e.isDirectory()) return sources(p);
-    return /\.ts$/.test(e.name) && !/\.test\.ts$/.test(e.name) && !['fixture.ts', 'test-cluster.ts'].includes(e.name) ? [p] : [];
+    return /\.ts$/.test(e.name) && !/\.test\.ts$/.test(e.name) && !['fixture.ts', 'test-cluster.ts'].includes(e.name)
+      ? [p]
+      : [];
   });
 }
 
 /** kubectl's requests since log position `from`, as `VERB path` lines. */
 function requests(c: Cluster, from: number): string[] {
-  return c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request').map((x) => `${x.verb} ${x.path}`);
+  return c.log
+    .slice(from)
+    .filter((x) => x.component === 'kubectl' && x.kind === 'request')
+    .map((x) => `${x.verb} ${x.path}`);
 }
 
 describe('kubectl goes through the API server', () => {
@@ -30,7 +35,9 @@ describe('kubectl goes through the API server', () => {
     expect(files.length).toBeGreaterThan(30);
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
-      expect(text, f).not.toMatch(/\bstore(Get|List|Key|HistorySince)\b|from '[./]*store\.ts'|world\.state\b|\.state\.store\b|\.queue\b/);
+      expect(text, f).not.toMatch(
+        /\bstore(Get|List|Key|HistorySince)\b|from '[./]*store\.ts'|world\.state\b|\.state\.store\b|\.queue\b/,
+      );
       // Only the watch client touches the world, to run kubectl's own inbox component.
       if (!f.endsWith(join('cmd', 'watch.ts'))) expect(text, f).not.toMatch(/\bworld\.(?!ts\b)/);
     }
@@ -40,11 +47,15 @@ describe('kubectl goes through the API server', () => {
     const c = createCluster({ seed: 2 });
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
     const from = c.log.length;
-    expect(runKubectl(c, 'wait --for=condition=Available deployment/web').stdout).toBe('deployment.apps/web condition met\n');
+    expect(runKubectl(c, 'wait --for=condition=Available deployment/web').stdout).toBe(
+      'deployment.apps/web condition met\n',
+    );
     const got = requests(c, from);
     expect(got[0]).toBe('GET /apis/apps/v1/namespaces/default/deployments/web');
     // As real 1.37 kubectl's reflector opens it (WatchListClient): the object comes in the stream.
-    expect(got[1]).toMatch(/^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\d+&watch=true$/);
+    expect(got[1]).toMatch(
+      /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\d+&watch=true$/,
+    );
     expect(got.length).toBe(2);
     // The notifications reach kubectl as they reach any watcher, and the watch is gone afterwards.
     expect(c.log.slice(from).some((x) => x.component === 'kubectl' && x.kind === 'watch')).toBe(true);
@@ -56,9 +67,19 @@ describe('kubectl goes through the API server', () => {
     const c = createCluster({ seed: 2 });
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=2');
     let from = c.log.length;
-    expect(runKubectl(c, 'rollout status deployment/web').stdout).toContain('deployment "web" successfully rolled out\n');
-    expect(requests(c, from).some((l) => /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\d+&watch=true$/.test(l))).toBe(true);
-    expect(requests(c, from).some((l) => l.startsWith('GET /apis/apps/v1/namespaces/default/deployments?'))).toBe(false);
+    expect(runKubectl(c, 'rollout status deployment/web').stdout).toContain(
+      'deployment "web" successfully rolled out\n',
+    );
+    expect(
+      requests(c, from).some((l) =>
+        /^WATCH \/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\d+&watch=true$/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
+    expect(requests(c, from).some((l) => l.startsWith('GET /apis/apps/v1/namespaces/default/deployments?'))).toBe(
+      false,
+    );
 
     const pod = runKubectl(c, 'get pods -o name').stdout.split('\n')[0].replace('pod/', '');
     from = c.log.length;
@@ -66,20 +87,28 @@ describe('kubectl goes through the API server', () => {
     const del = requests(c, from);
     expect(del[0]).toBe(`DELETE /api/v1/namespaces/default/pods/${pod}`);
     expect(del).toContain(`GET /api/v1/namespaces/default/pods/${pod}`);
-    expect(del.some((l) => l.startsWith(`WATCH /api/v1/namespaces/default/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%3D${pod}&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=`))).toBe(true);
+    expect(
+      del.some((l) =>
+        l.startsWith(
+          `WATCH /api/v1/namespaces/default/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%3D${pod}&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=`,
+        ),
+      ),
+    ).toBe(true);
 
     runKubectl(c, 'rollout status deployment/web');
-    const node = runKubectl(c, "get pods -o jsonpath={.items[0].spec.nodeName}").stdout;
+    const node = runKubectl(c, 'get pods -o jsonpath={.items[0].spec.nodeName}').stdout;
     from = c.log.length;
     const t0 = c.now;
     expect(runKubectl(c, `drain ${node} --ignore-daemonsets`).stdout).toContain(`node/${node} drained\n`);
-    const polls = c.log.slice(from).filter((x) => x.component === 'kubectl' && x.verb === 'GET' && /\/pods\/[^?]+$/.test(x.path));
+    const polls = c.log
+      .slice(from)
+      .filter((x) => x.component === 'kubectl' && x.verb === 'GET' && /\/pods\/[^?]+$/.test(x.path));
     expect(polls.length).toBeGreaterThan(1);
     // PollImmediate: the first read at once, then one a second.
     for (const x of polls) expect((x.t - t0) % 1000).toBe(0);
   });
 
-  test('get -w: a WATCH from the list\'s resourceVersion, with the selectors', () => {
+  test("get -w: a WATCH from the list's resourceVersion, with the selectors", () => {
     const c = createCluster({ seed: 2 });
     const from = c.log.length;
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
@@ -87,7 +116,11 @@ describe('kubectl goes through the API server', () => {
     expect(r.stdout).toMatch(/web-/);
     const got = requests(c, from);
     expect(got).toContain('GET /api/v1/namespaces/default/pods?labelSelector=app%3Dweb&limit=500');
-    expect(got.some((l) => /^WATCH \/api\/v1\/namespaces\/default\/pods\?labelSelector=app%3Dweb&resourceVersion=\d+&watch=true$/.test(l))).toBe(true);
+    expect(
+      got.some((l) =>
+        /^WATCH \/api\/v1\/namespaces\/default\/pods\?labelSelector=app%3Dweb&resourceVersion=\d+&watch=true$/.test(l),
+      ),
+    ).toBe(true);
   });
 
   test('get TYPE NAME -w: the GET, then a WATCH of that name from resourceVersion 0, whose first event (the object as it is) the skipPrinter holds back', () => {
@@ -104,16 +137,22 @@ describe('kubectl goes through the API server', () => {
     const rows = r.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^NAME +READY +STATUS/);
     expect(rows.slice(1).filter((l) => l.startsWith('p ')).length).toBe(1);
-    expect(runKubectl(c, 'get pod nope -w')).toEqual({ stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n', exitCode: 1 });
+    expect(runKubectl(c, 'get pod nope -w')).toEqual({
+      stdout: '',
+      stderr: 'Error from server (NotFound): pods "nope" not found\n',
+      exitCode: 1,
+    });
   });
 });
 
-describe('the reflector\'s watch timeout', () => {
-  test('5 to 10 minutes in whole seconds, the same for the same moment and target, and no draw of the world\'s chance', () => {
+describe("the reflector's watch timeout", () => {
+  test("5 to 10 minutes in whole seconds, the same for the same moment and target, and no draw of the world's chance", () => {
     const all = Array.from({ length: 200 }, (_, i) => reflectorWatchTimeoutSeconds(i * 137, `deployments/default/web`));
     for (const s of all) expect(Number.isInteger(s) && s >= 300 && s < 600).toBe(true);
     expect(new Set(all).size).toBeGreaterThan(50);
-    expect(reflectorWatchTimeoutSeconds(4200, 'pods/default/a')).toBe(reflectorWatchTimeoutSeconds(4200, 'pods/default/a'));
+    expect(reflectorWatchTimeoutSeconds(4200, 'pods/default/a')).toBe(
+      reflectorWatchTimeoutSeconds(4200, 'pods/default/a'),
+    );
     // kubectl's watch draws nothing from the generator: a run that only lets the same time pass draws the same.
     const c = createCluster({ seed: 2 });
     runKubectl(c, 'create deployment web --image=nginx:1.27 --replicas=1');
@@ -129,7 +168,10 @@ describe('the reflector\'s watch timeout', () => {
 
   test('a rollout status outliving its watch watches again from the last resourceVersion, as the reflector does when the server ends it', () => {
     const c = createCluster({ seed: 2 });
-    runKubectl(c, 'apply -f -', `apiVersion: apps/v1
+    runKubectl(
+      c,
+      'apply -f -',
+      `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
@@ -143,19 +185,26 @@ spec:
       - name: nginx
         image: nginx:1.27
         resources: {requests: {cpu: "64"}}
-`);
+`,
+    );
     const from = c.log.length;
     const t0 = c.now;
     // The pod fits no node, so the rollout runs into its progress deadline (900 s), past the watch's timeout.
-    expect(runKubectl(c, 'rollout status deployment/web').stderr).toBe('error: deployment "web" exceeded its progress deadline\n');
-    const watches = c.log.slice(from).filter((x) => x.component === 'kubectl' && x.kind === 'request' && x.verb === 'WATCH');
+    expect(runKubectl(c, 'rollout status deployment/web').stderr).toBe(
+      'error: deployment "web" exceeded its progress deadline\n',
+    );
+    const watches = c.log
+      .slice(from)
+      .filter((x) => x.component === 'kubectl' && x.kind === 'request' && x.verb === 'WATCH');
     expect(watches.length).toBeGreaterThan(1);
     const first = /timeoutSeconds=(\d+)/.exec(watches[0].path)!;
     expect(watches[0].path).toContain('sendInitialEvents=true');
     // The second opens when the first's time is up (kubectl reads in 100 ms steps), from a resourceVersion, no stream.
     expect(watches[1].t - t0).toBeGreaterThanOrEqual(Number(first[1]) * 1000);
     expect(watches[1].t - t0).toBeLessThan(Number(first[1]) * 1000 + 200);
-    expect(watches[1].path).toMatch(/^\/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersion=\d+&timeoutSeconds=\d+&watch=true$/);
+    expect(watches[1].path).toMatch(
+      /^\/apis\/apps\/v1\/namespaces\/default\/deployments\?allowWatchBookmarks=true&fieldSelector=metadata\.name%3Dweb&resourceVersion=\d+&timeoutSeconds=\d+&watch=true$/,
+    );
     // By then the history since that resourceVersion is compacted away: 410, and the reflector lists again (a stream).
     const last = watches[watches.length - 1];
     expect(last.path).toContain('sendInitialEvents=true');
@@ -172,18 +221,27 @@ describe('get -w --output-watch-events', () => {
     return c;
   };
   test('refused without --watch or --watch-only', () => {
-    expect(runKubectl(setup(), 'get pods --output-watch-events')).toEqual({ stdout: '', stderr: 'error: --output-watch-events option can only be used with --watch or --watch-only\n', exitCode: 1 });
+    expect(runKubectl(setup(), 'get pods --output-watch-events')).toEqual({
+      stdout: '',
+      stderr: 'error: --output-watch-events option can only be used with --watch or --watch-only\n',
+      exitCode: 1,
+    });
   });
-  test('tables: an EVENT column first, the listed rows ADDED, then each event\'s type padded to 8', () => {
+  test("tables: an EVENT column first, the listed rows ADDED, then each event's type padded to 8", () => {
     const c = setup();
     runKubectl(c, 'scale deployment web --replicas=2');
     const lines = runKubectl(c, 'get pods -w --output-watch-events -A').stdout.split('\n');
     expect(lines[0]).toMatch(/^EVENT +NAMESPACE +NAME +READY +STATUS/);
     expect(lines[1]).toMatch(/^ADDED {6}default +web-/);
-    expect(lines.slice(2).filter(Boolean).every((l) => /^(ADDED|MODIFIED|DELETED) +default +web-/.test(l))).toBe(true);
+    expect(
+      lines
+        .slice(2)
+        .filter(Boolean)
+        .every((l) => /^(ADDED|MODIFIED|DELETED) +default +web-/.test(l)),
+    ).toBe(true);
     expect(lines.some((l) => l.startsWith('MODIFIED   default'))).toBe(true);
   });
-  test('-o json: one WatchEvent a line, type before object, the object\'s keys sorted', () => {
+  test("-o json: one WatchEvent a line, type before object, the object's keys sorted", () => {
     const c = setup();
     const out = runKubectl(c, 'get deploy -w --output-watch-events -o json').stdout.trim().split('\n');
     expect(out).toHaveLength(1);
@@ -220,6 +278,8 @@ describe('--request-timeout', () => {
     const got = requests(c, from);
     expect(got[0]).toBe('GET /api/v1/namespaces/default/pods?limit=500&timeout=4s');
     expect(got[1]).toMatch(/^WATCH \/api\/v1\/namespaces\/default\/pods\?resourceVersion=\d+&timeout=4s&watch=true$/);
-    expect(runKubectl(c, 'get pods --request-timeout=x').stderr).toBe('error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)\n');
+    expect(runKubectl(c, 'get pods --request-timeout=x').stderr).toBe(
+      'error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)\n',
+    );
   });
 });

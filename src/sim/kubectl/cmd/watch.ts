@@ -12,8 +12,12 @@ import { Fail, apiError, withKind, type Obj, type Run } from './util.ts';
  * What a watch selects and where it starts: after the resourceVersion of the list before it, or, as
  * a streaming list (`streaming`), with the current state sent first and no resourceVersion.
  */
-export type WatchSpec = { namespace?: string; labelSelector?: string; fieldSelector?: string; timeoutSeconds?: number }
-  & ({ resourceVersion: string; streaming?: false; allowWatchBookmarks?: boolean } | { streaming: true });
+export type WatchSpec = {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  timeoutSeconds?: number;
+} & ({ resourceVersion: string; streaming?: false; allowWatchBookmarks?: boolean } | { streaming: true });
 
 /**
  * The timeout client-go's reflector asks of each watch: minWatchTimeout (5 minutes) times a number in
@@ -28,7 +32,10 @@ export function reflectorWatchTimeoutSeconds(now: number, what: string): number 
 /** A watch the API server refused, with its HTTP code (410: the resourceVersion was compacted away). */
 class WatchRefused extends Fail {
   readonly code: number;
-  constructor(code: number, message: string) { super(message); this.code = code; }
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** One open watch of kubectl's. */
@@ -48,8 +55,16 @@ class KubectlWatch {
     if (spec.labelSelector) options.labelSelector = spec.labelSelector;
     if (spec.timeoutSeconds !== undefined) options.timeoutSeconds = spec.timeoutSeconds;
     // (Run.req adds --request-timeout's `timeout` to the request's options, which the WATCH logs.)
-    const res = r.req({ verb: 'watch', resource: kind.resource, namespace: kind.namespaced ? spec.namespace : undefined, options });
-    if (!res.ok) { this.close(); throw new WatchRefused(res.code, apiError(res.status)); }
+    const res = r.req({
+      verb: 'watch',
+      resource: kind.resource,
+      namespace: kind.namespaced ? spec.namespace : undefined,
+      options,
+    });
+    if (!res.ok) {
+      this.close();
+      throw new WatchRefused(res.code, apiError(res.status));
+    }
     this.id = (res.object as { watchId: string }).watchId;
   }
 
@@ -71,7 +86,11 @@ class KubectlWatch {
 /** Run `fn` with a watch open, closing it however `fn` ends. */
 export function withWatch<T>(r: Run, kind: KindInfo, spec: WatchSpec, fn: (w: KubectlWatch) => T): T {
   const w = new KubectlWatch(r, kind, spec);
-  try { return fn(w); } finally { w.close(); }
+  try {
+    return fn(w);
+  } finally {
+    w.close();
+  }
 }
 
 /**
@@ -84,7 +103,14 @@ export function withWatch<T>(r: Run, kind: KindInfo, spec: WatchSpec, fn: (w: Ku
  * (false). When the watch's timeout is up the server would end it, and the reflector watches again
  * from the last resourceVersion it saw (no stream, bookmarks allowed, a new timeout).
  */
-export function untilWithSync(r: Run, kind: KindInfo, namespace: string | undefined, name: string, deadline: number, check: (o: Obj | undefined) => boolean): boolean {
+export function untilWithSync(
+  r: Run,
+  kind: KindInfo,
+  namespace: string | undefined,
+  name: string,
+  deadline: number,
+  check: (o: Obj | undefined) => boolean,
+): boolean {
   const fieldSelector = `metadata.name=${name}`;
   const what = `${kind.resource}/${namespace ?? ''}/${name}`;
   let timeoutSeconds = reflectorWatchTimeoutSeconds(r.now, what);
@@ -100,7 +126,13 @@ export function untilWithSync(r: Run, kind: KindInfo, namespace: string | undefi
         w.close();
         timeoutSeconds = reflectorWatchTimeoutSeconds(r.now, what);
         try {
-          w = new KubectlWatch(r, kind, { namespace, fieldSelector, resourceVersion: lastRV, allowWatchBookmarks: true, timeoutSeconds });
+          w = new KubectlWatch(r, kind, {
+            namespace,
+            fieldSelector,
+            resourceVersion: lastRV,
+            allowWatchBookmarks: true,
+            timeoutSeconds,
+          });
         } catch (e) {
           // 410 Gone: the history since lastRV was compacted; the reflector lists again (a stream).
           if (!(e instanceof WatchRefused) || e.code !== 410) throw e;
@@ -123,5 +155,7 @@ export function untilWithSync(r: Run, kind: KindInfo, namespace: string | undefi
         else if (check(obj)) return true;
       }
     }
-  } finally { w.close(); }
+  } finally {
+    w.close();
+  }
 }

@@ -12,14 +12,28 @@ import { renderExplain } from './render.ts';
 import { SCHEMA } from './schema-data.ts';
 
 /** A resource as discovery names it: group, version, plural, singular, short names. */
-interface ApiResource { group: string; version: string; resource: string; singular: string; short: string[] }
+interface ApiResource {
+  group: string;
+  version: string;
+  resource: string;
+  singular: string;
+  short: string[];
+}
 
 /**
  * The served resources in discovery's order, as the RESTMapper ranks them (the core group first):
  * Events twice, in v1 and events.k8s.io/v1, both with the short name `ev`.
  */
-const API_RESOURCES: ApiResource[] = Object.entries(RESOURCES).flatMap(([resource, r]) => [r, ...(OTHER_GROUP_VERSIONS[resource] ?? [])]
-  .map((gv) => ({ group: gv.group, version: gv.version, resource, singular: r.kind.toLowerCase(), short: shortNames(resource) })))
+const API_RESOURCES: ApiResource[] = Object.entries(RESOURCES)
+  .flatMap(([resource, r]) =>
+    [r, ...(OTHER_GROUP_VERSIONS[resource] ?? [])].map((gv) => ({
+      group: gv.group,
+      version: gv.version,
+      resource,
+      singular: r.kind.toLowerCase(),
+      short: shortNames(resource),
+    })),
+  )
   .sort((a, b) => Number(a.group !== '') - Number(b.group !== ''));
 
 /** One node of a parsed JSONPath: a field's name, or any other node (array, recursive descent, …). */
@@ -41,12 +55,18 @@ function jsonPathParse(text: string): PathNode[] {
   while (i < s.length) {
     const c = s[i];
     if (s.startsWith('..', i)) {
-      if (nodes.length && 'other' in nodes[nodes.length - 1] && (nodes[nodes.length - 1] as { other: string }).other === '..') throw new Fail('error: invalid multiple recursive descent');
+      if (
+        nodes.length &&
+        'other' in nodes[nodes.length - 1] &&
+        (nodes[nodes.length - 1] as { other: string }).other === '..'
+      )
+        throw new Fail('error: invalid multiple recursive descent');
       nodes.push({ other: '..' });
       i += 2;
       if (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i = field(s, i, nodes, terminator);
     } else if (c === '.') i = field(s, i + 1, nodes, terminator);
-    else if (c === ' ' || c === '@' || c === '$') i++; // spaces, and the current object's names, are passed over
+    else if (c === ' ' || c === '@' || c === '$')
+      i++; // spaces, and the current object's names, are passed over
     else if (c === '[') {
       const end = s.indexOf(']', i);
       if (end < 0) throw new Fail('error: unterminated array');
@@ -59,7 +79,8 @@ function jsonPathParse(text: string): PathNode[] {
       while (j < s.length && !terminator(s[j])) j++;
       nodes.push({ other: s.slice(i, j) });
       i = j;
-    } else throw new Fail(`error: unrecognized character in action: ${goRune(String.fromCodePoint(s.codePointAt(i)!))}`);
+    } else
+      throw new Fail(`error: unrecognized character in action: ${goRune(String.fromCodePoint(s.codePointAt(i)!))}`);
   }
   return nodes;
 }
@@ -68,7 +89,10 @@ function jsonPathParse(text: string): PathNode[] {
 function field(s: string, i: number, nodes: PathNode[], terminator: (c: string) => boolean): number {
   let j = i;
   while (j < s.length) {
-    if (s[j] === '\\' && j + 1 < s.length) { j += 2; continue; }
+    if (s[j] === '\\' && j + 1 < s.length) {
+      j += 2;
+      continue;
+    }
     if (terminator(s[j])) break;
     j++;
   }
@@ -86,7 +110,11 @@ function resourcesFor(r: Run, name: string): ApiResource[] {
   const byShort = API_RESOURCES.filter((a) => a.short.includes(name));
   if (byShort.length && !API_RESOURCES.some((a) => a.resource === name || a.singular === name)) {
     want = byShort[0].resource;
-    for (const other of byShort.slice(1)) if (other.resource !== byShort[0].resource || other.group !== byShort[0].group) r.warn(`Warning: short name "${name}" could also match lower priority resource ${other.resource}.${other.group}\n`);
+    for (const other of byShort.slice(1))
+      if (other.resource !== byShort[0].resource || other.group !== byShort[0].group)
+        r.warn(
+          `Warning: short name "${name}" could also match lower priority resource ${other.resource}.${other.group}\n`,
+        );
   }
   const lower = want.toLowerCase();
   const found = API_RESOURCES.filter((a) => a.resource === lower || a.singular === lower);
@@ -145,30 +173,49 @@ function parseGoInt(s: string): number | undefined {
   const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO]?[0-7]+|[1-9][0-9]*|0)$/.exec(s);
   if (!m) return undefined;
   const digits = m[2];
-  const n = /^0[0-7]/.test(digits) ? parseInt(digits.slice(1), 8) : /^0[oO]/.test(digits) ? parseInt(digits.slice(2), 8) : Number(digits);
+  const n = /^0[0-7]/.test(digits)
+    ? parseInt(digits.slice(1), 8)
+    : /^0[oO]/.test(digits)
+      ? parseInt(digits.slice(2), 8)
+      : Number(digits);
   return m[1] === '-' ? -n : n;
 }
 
 /** kubectl explain TYPE[.FIELD…] [--recursive [--max-depth=N]] [--api-version=GROUP/VERSION] [-o plaintext]. */
 export function cmdExplain(r: Run, argv: string[]): void {
   const p = parse(r, 'explain', argv, {
-    recursive: { kind: 'bool', short: 'R' }, 'api-version': { kind: 'string' }, output: { kind: 'string', short: 'o' }, 'max-depth': { kind: 'string' },
+    recursive: { kind: 'bool', short: 'R' },
+    'api-version': { kind: 'string' },
+    output: { kind: 'string', short: 'o' },
+    'max-depth': { kind: 'string' },
   });
-  if (bool(p, 'help')) { r.print(EXPLAIN_HELP); return; }
+  if (bool(p, 'help')) {
+    r.print(EXPLAIN_HELP);
+    return;
+  }
   const depth = str(p, 'max-depth') ?? '0';
   const maxDepth = parseGoInt(depth);
-  if (maxDepth === undefined) throw new Fail(`error: invalid argument "${depth}" for "--max-depth" flag: strconv.ParseInt: parsing "${depth}": invalid syntax\nSee 'kubectl explain --help' for usage.`);
+  if (maxDepth === undefined)
+    throw new Fail(
+      `error: invalid argument "${depth}" for "--max-depth" flag: strconv.ParseInt: parsing "${depth}": invalid syntax\nSee 'kubectl explain --help' for usage.`,
+    );
   const recursive = bool(p, 'recursive');
   const apiVersion = str(p, 'api-version') ?? '';
   const output = str(p, 'output') ?? 'plaintext';
   // Validate.
-  if (!p.args.length) throw new Fail('error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.\n');
+  if (!p.args.length)
+    throw new Fail(
+      'error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.\n',
+    );
   if (p.args.length > 1) throw new Fail('error: We accept only this format: explain RESOURCE\n');
   if (maxDepth > 0 && !recursive) throw new Fail('error: --max-depth requires --recursive');
   if (maxDepth < 0) throw new Fail('error: --max-depth must be non-negative');
   // Run.
   const { api, fields } = apiVersion ? split(r, p.args[0]) : splitWithMatchingPrefix(r, p.args[0]);
-  if (output === 'plaintext-openapiv2') throw new Fail('error: kubectl explain --output=plaintext-openapiv2 is a real format that this simulator does not print: it bundles the OpenAPI v3 schema only (the default, --output=plaintext)');
+  if (output === 'plaintext-openapiv2')
+    throw new Fail(
+      'error: kubectl explain --output=plaintext-openapiv2 is a real format that this simulator does not print: it bundles the OpenAPI v3 schema only (the default, --output=plaintext)',
+    );
   const gv = apiVersion ? parseGroupVersion(apiVersion) : api;
   const q = { group: gv.group, version: gv.version, resource: api.resource, fieldPath: fields, recursive, maxDepth };
   // An unknown format is found by the renderer, after the group version's document.

@@ -20,12 +20,23 @@ const DOC: ExplainDocument = {
         mode: { type: 'string', enum: ['', 'A', 'B', 'C', 'D'] },
       },
     },
-    'x.Spec': { description: 'Spec is a spec.', type: 'object', properties: { next: { allOf: [{ $ref: 'x.Spec' }] }, n: { type: 'integer' } } },
+    'x.Spec': {
+      description: 'Spec is a spec.',
+      type: 'object',
+      properties: { next: { allOf: [{ $ref: 'x.Spec' }] }, n: { type: 'integer' } },
+    },
     'x.Quantity': { description: 'A quantity.' },
   },
 };
 
-const q = (fieldPath: string[], recursive = false, maxDepth = 0) => ({ group: '', version: 'v1', resource: 'widgets', fieldPath, recursive, maxDepth });
+const q = (fieldPath: string[], recursive = false, maxDepth = 0) => ({
+  group: '',
+  version: 'v1',
+  resource: 'widgets',
+  fieldPath,
+  recursive,
+  maxDepth,
+});
 
 describe('wrapString (go-wordwrap)', () => {
   test('breaks at spaces before the limit, keeps a word longer than it whole, keeps newlines', () => {
@@ -46,19 +57,46 @@ describe('the plaintext template', () => {
     expect(() => typeGuess({}, c)).toThrow("expected schema argument to subtemplate 'typeguess'");
   });
   test('a resource: header, description with its blank indented line, fields sorted, required and enums cut at four', () => {
-    expect(renderExplain(DOC, q([])).out).toBe([
-      'KIND:       Widget', 'VERSION:    v1', '', 'DESCRIPTION:', '    A widget.', '    ', 'FIELDS:',
-      '  labels\t<map[string]string>', '    Labels.', '',
-      '  mode\t<string>', '  enum: "", A, B, C, ....', '    <no description>', '',
-      '  parts\t<[]Spec>', '    <no description>', '',
-      '  size\t<Quantity>', '    <no description>', '',
-      '  spec\t<Spec> -required-', '    The spec.', '', '', '',
-    ].join('\n'));
+    expect(renderExplain(DOC, q([])).out).toBe(
+      [
+        'KIND:       Widget',
+        'VERSION:    v1',
+        '',
+        'DESCRIPTION:',
+        '    A widget.',
+        '    ',
+        'FIELDS:',
+        '  labels\t<map[string]string>',
+        '    Labels.',
+        '',
+        '  mode\t<string>',
+        '  enum: "", A, B, C, ....',
+        '    <no description>',
+        '',
+        '  parts\t<[]Spec>',
+        '    <no description>',
+        '',
+        '  size\t<Quantity>',
+        '    <no description>',
+        '',
+        '  spec\t<Spec> -required-',
+        '    The spec.',
+        '',
+        '',
+        '',
+      ].join('\n'),
+    );
   });
   test('a field through an array and allOf: FIELD, its enum in full, both descriptions', () => {
-    expect(renderExplain(DOC, q(['parts', 'n'])).out).toBe('KIND:       Widget\nVERSION:    v1\n\nFIELD: n <integer>\n\n\nDESCRIPTION:\n    <empty>\n\n');
-    expect(renderExplain(DOC, q(['mode'])).out).toContain('FIELD: mode <string>\nENUM:\n    ""\n    A\n    B\n    C\n    D\n\nDESCRIPTION:\n');
-    expect(renderExplain(DOC, q(['spec'])).out).toContain('DESCRIPTION:\n    The spec.\n    Spec is a spec.\n    \nFIELDS:\n');
+    expect(renderExplain(DOC, q(['parts', 'n'])).out).toBe(
+      'KIND:       Widget\nVERSION:    v1\n\nFIELD: n <integer>\n\n\nDESCRIPTION:\n    <empty>\n\n',
+    );
+    expect(renderExplain(DOC, q(['mode'])).out).toContain(
+      'FIELD: mode <string>\nENUM:\n    ""\n    A\n    B\n    C\n    D\n\nDESCRIPTION:\n',
+    );
+    expect(renderExplain(DOC, q(['spec'])).out).toContain(
+      'DESCRIPTION:\n    The spec.\n    Spec is a spec.\n    \nFIELDS:\n',
+    );
   });
   test('--recursive stops at a cycle and at --max-depth', () => {
     // next is a Spec again: a ref already on the way, so its fields are left out.
@@ -66,8 +104,17 @@ describe('the plaintext template', () => {
     expect(renderExplain(DOC, q([], true, 1)).out).toContain('  spec\t<Spec> -required-\n\n');
   });
   test('errors: the last field named when the path leads nowhere (after the header), unknown documents and resources', () => {
-    expect(renderExplain(DOC, q(['bogus', 'spec']))).toEqual({ out: 'KIND:       Widget\nVERSION:    v1\n\n', error: 'error: field "spec" does not exist' });
-    expect(renderExplain(DOC, { ...q([]), group: 'toys.example' })).toEqual({ out: '', error: 'error: GVR (toys.example/v1, Resource=widgets) not found in OpenAPI schema' });
-    expect(renderExplain(DOC, { ...q([]), version: 'v9' })).toEqual({ out: '', error: 'error: couldn\'t find resource for "/v9, Resource=widgets"' });
+    expect(renderExplain(DOC, q(['bogus', 'spec']))).toEqual({
+      out: 'KIND:       Widget\nVERSION:    v1\n\n',
+      error: 'error: field "spec" does not exist',
+    });
+    expect(renderExplain(DOC, { ...q([]), group: 'toys.example' })).toEqual({
+      out: '',
+      error: 'error: GVR (toys.example/v1, Resource=widgets) not found in OpenAPI schema',
+    });
+    expect(renderExplain(DOC, { ...q([]), version: 'v9' })).toEqual({
+      out: '',
+      error: 'error: couldn\'t find resource for "/v9, Resource=widgets"',
+    });
   });
 });

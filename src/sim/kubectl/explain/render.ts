@@ -18,7 +18,12 @@ interface SchemaNode {
 }
 
 /** A resource's GVK as its paths name it, and the schema carrying that GVK. */
-interface ResourceSchema { group: string; kind: string; version: string; schema: string }
+interface ResourceSchema {
+  group: string;
+  kind: string;
+  version: string;
+  schema: string;
+}
 
 /** The documents explain reads: by group version path (`api/v1`, `apis/apps/v1`), the resources in it; and every schema they reach. */
 export interface ExplainDocument {
@@ -54,14 +59,20 @@ export function wrapString(s: string, lim: number): string {
       // Go also adds the line's last spaces and word to `current` here, which the newline then resets.
       if (wordLen > 0) buf += space + word;
       else if (current + spaceLen <= lim) buf += space;
-      space = ''; spaceLen = 0; word = ''; wordLen = 0;
+      space = '';
+      spaceLen = 0;
+      word = '';
+      wordLen = 0;
       buf += ch;
       current = 0;
     } else if (isSpace(ch) && ch !== '\u00a0') {
       if (spaceLen === 0 || wordLen > 0) {
         current += spaceLen + wordLen;
         buf += space + word;
-        space = ''; spaceLen = 0; word = ''; wordLen = 0;
+        space = '';
+        spaceLen = 0;
+        word = '';
+        wordLen = 0;
       }
       space += ch;
       spaceLen++;
@@ -71,11 +82,14 @@ export function wrapString(s: string, lim: number): string {
       if (current + wordLen + spaceLen > lim && wordLen < lim) {
         buf += '\n';
         current = 0;
-        space = ''; spaceLen = 0;
+        space = '';
+        spaceLen = 0;
       }
     }
   }
-  if (wordLen === 0) { if (current + spaceLen <= lim) buf += space; } else buf += space + word;
+  if (wordLen === 0) {
+    if (current + spaceLen <= lim) buf += space;
+  } else buf += space + word;
   return buf;
 }
 
@@ -86,7 +100,11 @@ export function indent(amount: number, s: string): string {
 }
 
 /** One explain: the document, and what the command asked for. */
-interface Ctx { doc: ExplainDocument; recursive: boolean; maxDepth: number }
+interface Ctx {
+  doc: ExplainDocument;
+  recursive: boolean;
+  maxDepth: number;
+}
 
 /** resolveRef: the schema a ref names, or undefined. */
 function resolveRef(ref: unknown, c: Ctx): SchemaNode | undefined {
@@ -100,7 +118,8 @@ function resolved(s: SchemaNode, c: Ctx): SchemaNode {
 }
 
 /** The schema's additionalProperties when it is a schema (never a bool, which the generator drops). */
-const mapOf = (s: SchemaNode): SchemaNode | undefined => (truth(s.additionalProperties) ? s.additionalProperties : undefined);
+const mapOf = (s: SchemaNode): SchemaNode | undefined =>
+  truth(s.additionalProperties) ? s.additionalProperties : undefined;
 
 /** Go's default formatting of an enum value (`""` for the empty string, as the template writes it). */
 function enumValue(e: unknown): string {
@@ -112,7 +131,10 @@ function extractEnum(s: SchemaNode, long: boolean, limit: number, indentAmount =
   if (!truth(s.enum)) return '';
   let out = long ? 'ENUM:' : '\n' + indent(indentAmount, '') + 'enum: ';
   for (const [i, e] of s.enum!.entries()) {
-    if (limit > -1 && i >= limit) { out += ', ....'; break; }
+    if (limit > -1 && i >= limit) {
+      out += ', ....';
+      break;
+    }
     if (i > 0 && !long) out += ', ';
     else if (long) out += '\n' + indent(4, '');
     out += enumValue(e);
@@ -233,10 +255,18 @@ function output(s: SchemaNode, path: readonly string[], history: ReadonlySet<str
 }
 
 /** What explain was asked: a group version, a resource, a field path, and --recursive with --max-depth. */
-interface ExplainRequest { group: string; version: string; resource: string; fieldPath: readonly string[]; recursive: boolean; maxDepth: number }
+interface ExplainRequest {
+  group: string;
+  version: string;
+  resource: string;
+  fieldPath: readonly string[];
+  recursive: boolean;
+  maxDepth: number;
+}
 
 /** GroupVersionResource.String(): `apps/v1, Resource=deployments`, `/v1, Resource=pods`. */
-const gvrString = (q: Pick<ExplainRequest, 'group' | 'version' | 'resource'>): string => `${q.group}/${q.version}, Resource=${q.resource}`;
+const gvrString = (q: Pick<ExplainRequest, 'group' | 'version' | 'resource'>): string =>
+  `${q.group}/${q.version}, Resource=${q.resource}`;
 
 /**
  * PrintModelDescription with the plaintext template: the text explain writes, and the error it ends
@@ -248,7 +278,8 @@ export function renderExplain(doc: ExplainDocument, q: ExplainRequest): { out: s
   if (!Object.hasOwn(doc.paths, gv)) return { out: '', error: `error: couldn't find resource for "${gvrString(q)}"` };
   const res = Object.hasOwn(doc.paths[gv], q.resource) ? doc.paths[gv][q.resource] : undefined;
   if (!res) return { out: '', error: `error: GVR (${gvrString(q)}) not found in OpenAPI schema` };
-  const head = (res.group ? `GROUP:      ${res.group}\n` : '') + `KIND:       ${res.kind}\nVERSION:    ${res.version}\n\n`;
+  const head =
+    (res.group ? `GROUP:      ${res.group}\n` : '') + `KIND:       ${res.kind}\nVERSION:    ${res.version}\n\n`;
   const c: Ctx = { doc, recursive: q.recursive, maxDepth: q.maxDepth };
   const body = output(doc.schemas[res.schema], q.fieldPath, new Set(), c);
   if (!body) return { out: head, error: `error: field "${q.fieldPath[q.fieldPath.length - 1]}" does not exist` };
