@@ -73,17 +73,17 @@ describe('the repository documents link only to what a clone holds', () => {
 
   it('fails a link to a missing file, one that leaves the repository, and one that names no file', () => {
     const root = tree({
-      'README.md': 'The rules are in [DESIGN](../shared/DESIGN.md).\n\n[gone](docs/GONE.md) [empty](?x)\n',
-      'src/sim/ARCHITECTURE.md': 'Read [the design](../../../shared/DESIGN.md) first.\n',
+      'README.md': 'The rules are in [DESIGN](../outside/RULES.md).\n\n[gone](docs/GONE.md) [empty](?x)\n',
+      'src/sim/ARCHITECTURE.md': 'Read [the design](../../../outside/RULES.md) first.\n',
     });
     expect(checkDocLinks(root).broken).toEqual([
-      { file: 'README.md', line: 1, link: '../shared/DESIGN.md', why: 'it points outside the repository' },
+      { file: 'README.md', line: 1, link: '../outside/RULES.md', why: 'it points outside the repository' },
       { file: 'README.md', line: 3, link: 'docs/GONE.md', why: 'no file docs/GONE.md in the repository' },
       { file: 'README.md', line: 3, link: '?x', why: 'it names no file' },
       {
         file: 'src/sim/ARCHITECTURE.md',
         line: 1,
-        link: '../../../shared/DESIGN.md',
+        link: '../../../outside/RULES.md',
         why: 'it points outside the repository',
       },
     ]);
