@@ -19,24 +19,13 @@ export default defineConfig({
         test: {
           name: 'core',
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'src/widgets/**', 'src/sim/caches.test.ts'],
+          exclude: [...configDefaults.exclude, 'src/widgets/**'],
           environment: 'node',
           // One module graph per worker, not per file: the core's modules hold no state a test leaves
-          // behind (its state is the World's; module-level caches are memos keyed by their input), and
+          // behind (its state is the World's; module-level caches are memos keyed by their input, which
+          // caches.test.ts checks, the runs after its bypass included), and
           // spawning a fresh worker for each of ~200 files cost about 100 s of CI's run.
           isolate: false,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // caches.test.ts bypasses the memos while it reruns every story: what they hold afterwards is not
-          // what the other files' runs would have left there (in a shared module graph, runs after it
-          // hashed differently: which memo is still to find), so it runs in a module graph of its own.
-          name: 'caches',
-          include: ['src/sim/caches.test.ts'],
-          environment: 'node',
-          isolate: true,
         },
       },
       {

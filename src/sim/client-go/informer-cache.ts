@@ -23,9 +23,6 @@ export const nodeArrays = new Map<string, string[]>();
  */
 export const handlerMemo = new WeakMap<object, Map<unknown, { state: unknown; value: unknown }>>();
 
-/** The memo behind informer.ts' metaNamespaceKey (behaviour-side, never state). */
-export const keyCache = new WeakMap<object, string>();
-
 /** The memo behind informer.ts' listerList (behaviour-side, never state). */
 export const sortedKeys = new WeakMap<object, { resourceVersion: string; keys: string[] }>();
 

@@ -11,7 +11,7 @@ import { newDict } from '../util/dict.ts';
 import { flatten } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
 import { setOf } from '../util/table.ts';
-import { handlerMemo, keyCache, lastNotified, nodeArrays, ownerValues, sortedKeys } from './informer-cache.ts';
+import { handlerMemo, lastNotified, nodeArrays, ownerValues, sortedKeys } from './informer-cache.ts';
 import { lastCall } from '../util/memo.ts';
 
 /** The little an informer needs from an object. */
@@ -199,12 +199,8 @@ const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 export const metaNamespaceKey = lastCall((o: MetaObject): string => {
   // A stored object names its kind: its key comes from the API server's names cache (one per object).
   const resource = resourceOfKind((o as { kind?: string }).kind);
-  let k = resource ? informerKeyOf(resource, o.metadata?.namespace, o.metadata?.name ?? '') : keyCache.get(o);
-  if (k === undefined) {
-    k = o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
-    keyCache.set(o, k);
-  }
-  return k;
+  if (resource) return informerKeyOf(resource, o.metadata?.namespace, o.metadata?.name ?? '');
+  return o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
 });
 
 /** A new, unstarted informer; `indexers` names entries of INDEXERS to keep (listerByIndex reads them). */

@@ -11,9 +11,6 @@ export const canonicalByJSON = new Map<string, Machine>();
 /** The memo behind pod-worker.ts' canonical (behaviour-side, never state). */
 export const transitionsOf = new WeakMap<object, Map<string, Machine>>();
 
-/** image → its defaulted pull policy (a cluster runs few distinct images; behaviour-side). */
-export const defaultPullPolicies = new Map<string, string>();
-
 /** restartPolicy → initial machines by (hasReadinessProbe ? 2 : 0) + (imagePresent ? 1 : 0). */
 export const initialMemo = new Map<string, Machine[]>();
 

@@ -17,13 +17,7 @@ import {
   type PodRef,
 } from './backoff.ts';
 import { plegSeen } from './pleg-cache.ts';
-import {
-  canonicalByJSON,
-  defaultPullPolicies,
-  initialMemo,
-  transitionsOf,
-  unchangedStatus,
-} from './pod-worker-cache.ts';
+import { canonicalByJSON, initialMemo, transitionsOf, unchangedStatus } from './pod-worker-cache.ts';
 import {
   CreateContainer,
   ImageStatus,
@@ -187,15 +181,10 @@ function machineIs(w: PodWork, value: string): boolean {
 
 /** The image-pull policy after defaulting (Always for :latest or no tag). */
 function pullPolicy(c: Container): string {
+  // The API server's defaulting sets the policy on every stored pod; this is for a pod that skipped it.
   if (c.imagePullPolicy) return c.imagePullPolicy;
-  let policy = defaultPullPolicies.get(c.image!);
-  if (policy === undefined) {
-    const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
-    policy = !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
-    if (defaultPullPolicies.size >= 4096) defaultPullPolicies.clear();
-    defaultPullPolicies.set(c.image!, policy);
-  }
-  return policy;
+  const last = c.image!.slice(c.image!.lastIndexOf('/') + 1);
+  return !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
 }
 
 /** A new pod worker for a pod bound to this node; after a reboot attempts continue from the API's restartCount. */

@@ -3,9 +3,8 @@
 // answer read through them is the one node-lifecycle-controller.ts computes without them.
 
 import type { InformerState } from '../client-go/informer.ts';
-import type { NodeLeaseLister, NodeMonitorConfig } from './node-health.ts';
+import type { NodeLeaseLister } from './node-health.ts';
 import type { PersistedNodeMachine, TimerEvent } from './node-lifecycle-controller.ts';
-import type { EvictionConfig } from './zones.ts';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 
 /**
@@ -14,9 +13,6 @@ import type { Lease } from 'kubernetes-types/coordination/v1';
  * (The memo behind node-lifecycle-controller.ts' monitorEvent.)
  */
 export const monitorEvents = new Map<string, TimerEvent>();
-
-/** The memo behind node-lifecycle-controller.ts' config (behaviour-side, never state). */
-export const configMemo = new WeakMap<object, { monitor: NodeMonitorConfig; eviction: EvictionConfig }>();
 
 /**
  * The machine is a pure function of (state, context, events), and every node steps through the same
