@@ -814,6 +814,8 @@ test('the chain-stops widget marks the twelve steps, then stops a new pod at ste
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {
+  // One page per widget of the registry (26 and growing), each waited for until live.
+  test.setTimeout(30_000 + 10_000 * WIDGETS.length);
   for (const { id } of WIDGETS) {
     await page.goto(`${BASE}/embed/${id}/`);
     const w = page.getByTestId(`widget-${id}`);
