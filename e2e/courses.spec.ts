@@ -6,8 +6,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { BASE, expect, test } from './fixtures';
+import { CHAPTER_FIGURE_ROWS } from './registry';
 
-const FIGURES = ['cluster', 'hub', 'scheduler', 'rollout', 'node-failure', 'outage', 'troubleshooting'];
+/** The chapters' figures (the registry's rows of that kind). */
+const FIGURES = CHAPTER_FIGURE_ROWS.map((r) => r.id);
 
 /** A host page on a second origin (its own server on another port, reached as localhost, not 127.0.0.1). */
 async function hostServer(

@@ -2,18 +2,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
+import { CHAPTER_FIGURE_ROWS } from './registry';
 
 /** Every live figure and the page it stands on (the home page's is the cluster figure again); figure-play.spec checks this is all the site has. */
 export const LIVE_FIGURES: readonly { id: string; path: string }[] = [
   { id: 'cluster', path: '/' },
-  { id: 'cluster', path: '/reconcile-loop/' },
-  { id: 'hub', path: '/control-plane/' },
-  { id: 'scheduler', path: '/scheduler/' },
-  { id: 'rollout', path: '/rolling-updates/' },
-  { id: 'node-failure', path: '/node-failure/' },
-  { id: 'outage', path: '/control-plane-outage/' },
-  { id: 'troubleshooting', path: '/troubleshooting/' },
-  { id: 'traffic', path: '/networking/' },
+  ...CHAPTER_FIGURE_ROWS.map(({ id, chapter }) => ({ id, path: `/${chapter}/` })),
 ];
 
 /** Each figure once, on its chapter. */

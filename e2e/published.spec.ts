@@ -7,18 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
+import { CHAPTER_FIGURE_ROWS } from './registry';
 
-const EMBEDS = [
-  'cluster',
-  'hub',
-  'scheduler',
-  'rollout',
-  'node-failure',
-  'outage',
-  'troubleshooting',
-  'traffic',
-  'terminal',
-];
+/** Every chapter figure's embed, and the terminal variant's. */
+const EMBEDS = [...CHAPTER_FIGURE_ROWS.map((r) => r.id), 'terminal'];
 const VIEWPORTS = [
   { width: 360, height: 800 },
   { width: 1280, height: 900 },

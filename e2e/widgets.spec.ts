@@ -7,192 +7,118 @@ import { readdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { BASE, expect, sitePages, test } from './fixtures';
 import { expectNoAxeViolations } from './figure-helpers';
+import { WIDGET_ROWS } from './registry';
 
-/** Every inline widget on the site, on its chapter, and what its action's caption says. */
-const WIDGETS = [
-  {
-    id: 'write-watch',
-    path: '/control-plane/',
-    anchor: 'figure-control-plane-write-watch',
+/** What each inline widget's action button says and its caption after it, by registry id (a widget without a row here fails). */
+const ACTIONS: Record<string, { action: RegExp; said: RegExp }> = {
+  'write-watch': {
     action: /^Scale web to 4$/,
     said: /kubectl sends one write: spec\.replicas of web from 3 to 4/,
   },
-  {
-    id: 'conflict',
-    path: '/control-plane/',
-    anchor: 'figure-control-plane-conflict',
+  conflict: {
     action: /^Both add a replica$/,
     said: /409 Conflict: Operation cannot be fulfilled on deployments\.apps "web": the object has been modified/,
   },
-  {
-    id: 'watch-resume',
-    path: '/control-plane/',
-    anchor: 'figure-control-plane-watch-resume',
+  'watch-resume': {
     action: /^Cut node-1 off$/,
     said: /node-1's network to the API server breaks/,
   },
-  {
-    id: 'replace-pod',
-    path: '/reconcile-loop/',
-    anchor: 'figure-reconcile-loop-replace-pod',
+  'replace-pod': {
     action: /^Delete a pod$/,
     said: /kubectl deletes web-c68c68797-nzjqm/,
   },
-  {
-    id: 'cascade-delete',
-    path: '/reconcile-loop/',
-    anchor: 'figure-reconcile-loop-cascade-delete',
+  'cascade-delete': {
     action: /^Delete web$/,
     said: /kubectl delete deployment web: with kubectl's default cascade/,
   },
-  {
-    id: 'level-triggered',
-    path: '/reconcile-loop/',
-    anchor: 'figure-reconcile-loop-level-triggered',
+  'level-triggered': {
     action: /^Stop the controller-manager$/,
     said: /kube-controller-manager stops: its watches close/,
   },
-  {
-    id: 'heartbeats',
-    path: '/node-failure/',
-    anchor: 'figure-node-failure-heartbeats',
+  heartbeats: {
     action: /^Power node-2 off$/,
     said: /node-2 loses power, and its kubelet with it, \d+ s after its last renewal/,
   },
-  {
-    id: 'force-delete',
-    path: '/node-failure/',
-    anchor: 'figure-node-failure-force-delete',
+  'force-delete': {
     action: /^Force-delete a pod$/,
     said: /kubectl warns that it will not wait for confirmation, then asks the API server to delete web-c68c68797-nzjqm with gracePeriodSeconds 0/,
   },
-  {
-    id: 'node-lease',
-    path: '/node-failure/',
-    anchor: 'figure-node-failure-lease',
+  'node-lease': {
     action: /^Cut node-2's power$/,
     said: /node-2 loses power, \d+ s after its kubelet last renewed the Lease/,
   },
-  {
-    id: 'toleration-countdown',
-    path: '/node-failure/',
-    anchor: 'figure-node-failure-toleration',
+  'toleration-countdown': {
     action: /^Cut node-2's power$/,
     said: /node-2 loses power with web-c68c68797-nzjqm and web-c68c68797-pjhzg on it/,
   },
-  {
-    id: 'frozen-endpoints',
-    path: '/control-plane-outage/',
-    anchor: 'figure-control-plane-outage-frozen-endpoints',
+  'frozen-endpoints': {
     action: /^Stop the control plane$/,
     said: /The API server, etcd, the scheduler and the controller-manager stop/,
   },
-  {
-    id: 'kubelet-alone',
-    path: '/control-plane-outage/',
-    anchor: 'figure-control-plane-outage-kubelet-alone',
+  'kubelet-alone': {
     action: /^Stop the control plane$/,
     said: /node-1's kubelet keeps its pods in memory and its containers running/,
   },
-  {
-    id: 'restart-leases',
-    path: '/control-plane-outage/',
-    anchor: 'figure-control-plane-outage-restart-leases',
+  'restart-leases': {
     action: /^Start the control plane$/,
     said: /etcd, the API server, the scheduler and the controller-manager start again, each a new process/,
   },
-  {
-    id: 'filter-score',
-    path: '/scheduler/',
-    anchor: 'figure-scheduler-filter-score-live',
+  'filter-score': {
     action: /^Cordon node-3, reschedule$/,
     said: /kubectl cordon node-3 sets its spec\.unschedulable to true/,
   },
-  {
-    id: 'pending-pod',
-    path: '/scheduler/',
-    anchor: 'figure-scheduler-pending-pod-live',
+  'pending-pod': {
     action: /^Delete load-2$/,
     said: /kubectl delete pod load-2: once it is gone/,
   },
-  {
-    id: 'one-at-a-time',
-    path: '/scheduler/',
-    anchor: 'figure-scheduler-one-at-a-time',
+  'one-at-a-time': {
     action: /^Scale web to 6$/,
     said: /kubectl scale deployment web --replicas=6: the ReplicaSet controller creates 3 pods/,
   },
-  {
-    id: 'max-surge',
-    path: '/rolling-updates/',
-    anchor: 'figure-rolling-updates-max-surge',
+  'max-surge': {
     action: /^Roll out these numbers$/,
     said: /web holds your numbers \(3 replicas, maxSurge 25%, maxUnavailable 25%\)/,
   },
-  {
-    id: 'new-replicaset',
-    path: '/rolling-updates/',
-    anchor: 'figure-rolling-updates-new-replicaset',
+  'new-replicaset': {
     action: /^Set image nginx:1\.28$/,
     said: /kubectl set image deployment\/web nginx=nginx:1\.28 changes only spec\.template of web/,
   },
-  {
-    id: 'rollout-undo',
-    path: '/rolling-updates/',
-    anchor: 'figure-rolling-updates-undo',
+  'rollout-undo': {
     action: /^kubectl rollout undo$/,
     said: /kubectl rollout undo reads ReplicaSet web-c68c68797 \(revision 1\)/,
   },
-  {
-    id: 'ready-endpoints',
-    path: '/networking/',
-    anchor: 'figure-networking-ready-endpoints',
+  'ready-endpoints': {
     action: /^Fail a readiness probe$/,
     said: /sim app web-6fbdc9d7d8-vc5xc unready/,
   },
-  {
-    id: 'proxy-pick',
-    path: '/networking/',
-    anchor: 'figure-networking-proxy-pick',
+  'proxy-pick': {
     action: /^Scale web to 4$/,
     said: /kubectl scale deployment web --replicas=4: from 3 to 4/,
   },
-  {
-    id: 'service-address',
-    path: '/networking/',
-    anchor: 'figure-networking-service-address',
+  'service-address': {
     action: /^Delete web's pod on node-1$/,
     said: /kubectl delete pod web-6c455b6594-lsm28: the pod at 10\.244\.1\.3 goes away/,
   },
-  {
-    id: 'dns-lookup',
-    path: '/networking/',
-    anchor: 'figure-networking-dns-lookup',
+  'dns-lookup': {
     action: /^Recreate the Service web$/,
     said: /kubectl delete service web, then kubectl expose deployment web --port=80/,
   },
-  {
-    id: 'image-backoff',
-    path: '/troubleshooting/',
-    anchor: 'figure-troubleshooting-image-backoff',
+  'image-backoff': {
     action: /^Upgrade to nginx:1\.288$/,
     said: /kubectl set image deployment\/web nginx=nginx:1\.288/,
   },
-  {
-    id: 'chain-stops',
-    path: '/troubleshooting/',
-    anchor: 'figure-troubleshooting-chain-stops',
+  'chain-stops': {
     action: /^Typo the image tag$/,
     said: /kubectl set image deployment\/web nginx=nginx:1\.288: the upgrade to nginx:1\.28/,
   },
-  {
-    id: 'crash-loop',
-    path: '/troubleshooting/',
-    anchor: 'figure-troubleshooting-crash-loop',
+  'crash-loop': {
     action: /^Crash a container$/,
     said: /web-c68c68797-vc5xc's nginx now finds a typo/,
   },
-] as const;
+};
+
+/** Every inline widget of the registry, on its chapter, with its expectations. */
+const WIDGETS = WIDGET_ROWS.map(({ id, chapter, anchor }) => ({ id, path: `/${chapter}/`, anchor, ...ACTIONS[id] }));
 
 /** The sentence a widget opens on, where it is not web running (the default). */
 const OPENS: Record<string, RegExp> = {
@@ -250,6 +176,11 @@ async function nextUntil(
     await expect(w).not.toHaveAttribute('data-step', s!);
   }
 }
+
+test('every widget of the registry has its action and caption here, and no other id has', () => {
+  expect(Object.keys(ACTIONS).sort()).toEqual(WIDGET_ROWS.map((r) => r.id).sort());
+  for (const id of Object.keys(OPENS)) expect(WIDGET_ROWS.map((r) => r.id)).toContain(id);
+});
 
 test('the list here is every inline widget the site has, on its page', async ({ request }) => {
   const found = new Set<string>();
@@ -882,6 +813,8 @@ test('the chain-stops widget marks the twelve steps, then stops a new pod at ste
 });
 
 test('the embeds show one widget each, live', async ({ page }) => {
+  // One page per widget of the registry (26 and growing), each waited for until live.
+  test.setTimeout(30_000 + 10_000 * WIDGETS.length);
   for (const { id } of WIDGETS) {
     await page.goto(`${BASE}/embed/${id}/`);
     const w = page.getByTestId(`widget-${id}`);

@@ -3,10 +3,12 @@
  * one-line summary, and the size of its iframe. Used by the embed pages, their oEmbed documents and
  * /for-instructors/. The ids are the figure ids of src/sim/figures/catalog.ts, and `terminal`.
  */
-import type { FigureId } from '../sim/figures/catalog.ts';
+import type { FigureId, WidgetId } from '../sim/figures/catalog.ts';
 
 /** A figure's row in the registry's page half: what a page says of it and how it embeds. */
 interface FigureRow {
+  /** A chapter's live figure (widgets/<id>/<Name>Figure.astro) or an inline widget (inline/InlineWidget.astro). */
+  kind: FigureKind;
   /** The iframe's title and the oEmbed title. */
   title: string;
   /** The chapter's slug, and the id of the figure element there (Figure.astro: figure-<id>). */
@@ -20,6 +22,12 @@ interface FigureRow {
   /** Its terminal variant, the embed /embed/terminal/: the figure with its kubectl terminal open, in the same chapter place. */
   terminal?: { title: string; summary: string; height: number };
 }
+
+/** What kind of figure a row is: the kind must match its id's union in catalog.ts (a type error otherwise). */
+type FigureKind = 'figure' | 'widget';
+
+/** The table's type: exactly one row per FigureId, each of its id's kind. */
+type FigureRows = { readonly [K in FigureId]: FigureRow & { kind: K extends WidgetId ? 'widget' : 'figure' } };
 
 /** The embeds' path segments, /embed/<id>/: each figure's id, and `terminal`. */
 export type EmbedId = FigureId | 'terminal';
@@ -37,8 +45,9 @@ export interface EmbedFigure extends Omit<FigureRow, 'terminal'> {
  * src/sim/figures/catalog.ts): every figure's row, keyed by exactly the FigureIds (embeds.test-d.ts),
  * in the order /for-instructors/ lists them.
  */
-export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
+export const FIGURE_ROWS: FigureRows = {
   cluster: {
+    kind: 'figure',
     title: 'The reconcile loop, live',
     chapter: 'reconcile-loop',
     anchor: 'figure-reconcile-loop-live',
@@ -54,6 +63,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     },
   },
   hub: {
+    kind: 'figure',
     title: 'One write through the API server, live',
     chapter: 'control-plane',
     anchor: 'figure-control-plane-request-path',
@@ -63,6 +73,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1100,
   },
   scheduler: {
+    kind: 'figure',
     title: 'The scheduler, live',
     chapter: 'scheduler',
     anchor: 'figure-scheduler-live',
@@ -72,6 +83,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1200,
   },
   rollout: {
+    kind: 'figure',
     title: 'A rolling update, live',
     chapter: 'rolling-updates',
     anchor: 'figure-rolling-updates-live',
@@ -81,6 +93,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1200,
   },
   'node-failure': {
+    kind: 'figure',
     title: 'A node fails, live',
     chapter: 'node-failure',
     anchor: 'figure-node-failure-eviction',
@@ -90,6 +103,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1200,
   },
   outage: {
+    kind: 'figure',
     title: 'The control plane goes down, live',
     chapter: 'control-plane-outage',
     anchor: 'figure-control-plane-outage-keeps-stops',
@@ -99,6 +113,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1100,
   },
   troubleshooting: {
+    kind: 'figure',
     title: 'Break a pod, then diagnose it',
     chapter: 'troubleshooting',
     anchor: 'figure-troubleshooting-live',
@@ -108,6 +123,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1300,
   },
   traffic: {
+    kind: 'figure',
     title: 'Requests through a Service, live',
     chapter: 'networking',
     anchor: 'figure-networking-traffic-live',
@@ -117,6 +133,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 1300,
   },
   'write-watch': {
+    kind: 'widget',
     title: 'One write, its revision and its watchers',
     chapter: 'control-plane',
     anchor: 'figure-control-plane-write-watch',
@@ -126,6 +143,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   conflict: {
+    kind: 'widget',
     title: 'Two writers, one resourceVersion',
     chapter: 'control-plane',
     anchor: 'figure-control-plane-conflict',
@@ -135,6 +153,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'watch-resume': {
+    kind: 'widget',
     title: 'A watch resumes from its resourceVersion',
     chapter: 'control-plane',
     anchor: 'figure-control-plane-watch-resume',
@@ -144,6 +163,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'replace-pod': {
+    kind: 'widget',
     title: 'A deleted pod is replaced',
     chapter: 'reconcile-loop',
     anchor: 'figure-reconcile-loop-replace-pod',
@@ -153,6 +173,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'cascade-delete': {
+    kind: 'widget',
     title: 'Owners and the garbage collector',
     chapter: 'reconcile-loop',
     anchor: 'figure-reconcile-loop-cascade-delete',
@@ -162,6 +183,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'level-triggered': {
+    kind: 'widget',
     title: 'State, not events',
     chapter: 'reconcile-loop',
     anchor: 'figure-reconcile-loop-level-triggered',
@@ -171,6 +193,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'max-surge': {
+    kind: 'widget',
     title: 'maxSurge and maxUnavailable, resolved',
     chapter: 'rolling-updates',
     anchor: 'figure-rolling-updates-max-surge',
@@ -180,6 +203,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'rollout-undo': {
+    kind: 'widget',
     title: 'kubectl rollout undo',
     chapter: 'rolling-updates',
     anchor: 'figure-rolling-updates-undo',
@@ -189,6 +213,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'new-replicaset': {
+    kind: 'widget',
     title: 'A new template, a new ReplicaSet',
     chapter: 'rolling-updates',
     anchor: 'figure-rolling-updates-new-replicaset',
@@ -198,6 +223,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   heartbeats: {
+    kind: 'widget',
     title: 'Two proofs of life',
     chapter: 'node-failure',
     anchor: 'figure-node-failure-heartbeats',
@@ -207,6 +233,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'force-delete': {
+    kind: 'widget',
     title: 'Deleted from the API, still running',
     chapter: 'node-failure',
     anchor: 'figure-node-failure-force-delete',
@@ -216,6 +243,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'node-lease': {
+    kind: 'widget',
     title: 'A Lease ages past the grace period',
     chapter: 'node-failure',
     anchor: 'figure-node-failure-lease',
@@ -225,6 +253,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'toleration-countdown': {
+    kind: 'widget',
     title: 'Tolerated for 300 seconds',
     chapter: 'node-failure',
     anchor: 'figure-node-failure-toleration',
@@ -234,6 +263,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'frozen-endpoints': {
+    kind: 'widget',
     title: 'Answered while the control plane is down',
     chapter: 'control-plane-outage',
     anchor: 'figure-control-plane-outage-frozen-endpoints',
@@ -243,6 +273,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'kubelet-alone': {
+    kind: 'widget',
     title: 'The kubelet works alone',
     chapter: 'control-plane-outage',
     anchor: 'figure-control-plane-outage-kubelet-alone',
@@ -252,6 +283,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'filter-score': {
+    kind: 'widget',
     title: 'One pod, filtered and scored',
     chapter: 'scheduler',
     anchor: 'figure-scheduler-filter-score-live',
@@ -261,6 +293,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'pending-pod': {
+    kind: 'widget',
     title: 'A pod that fits nowhere',
     chapter: 'scheduler',
     anchor: 'figure-scheduler-pending-pod-live',
@@ -270,6 +303,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'one-at-a-time': {
+    kind: 'widget',
     title: 'One pod at a time',
     chapter: 'scheduler',
     anchor: 'figure-scheduler-one-at-a-time',
@@ -279,6 +313,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'ready-endpoints': {
+    kind: 'widget',
     title: 'A pod stops being ready',
     chapter: 'networking',
     anchor: 'figure-networking-ready-endpoints',
@@ -288,6 +323,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'proxy-pick': {
+    kind: 'widget',
     title: 'How kube-proxy picks a pod',
     chapter: 'networking',
     anchor: 'figure-networking-proxy-pick',
@@ -297,6 +333,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'service-address': {
+    kind: 'widget',
     title: 'A Service is an address',
     chapter: 'networking',
     anchor: 'figure-networking-service-address',
@@ -306,6 +343,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'restart-leases': {
+    kind: 'widget',
     title: 'A control plane comes back',
     chapter: 'control-plane-outage',
     anchor: 'figure-control-plane-outage-restart-leases',
@@ -315,6 +353,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'dns-lookup': {
+    kind: 'widget',
     title: 'A name becomes a ClusterIP',
     chapter: 'networking',
     anchor: 'figure-networking-dns-lookup',
@@ -324,6 +363,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'chain-stops': {
+    kind: 'widget',
     title: 'Where the chain stops',
     chapter: 'troubleshooting',
     anchor: 'figure-troubleshooting-chain-stops',
@@ -333,6 +373,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'image-backoff': {
+    kind: 'widget',
     title: 'An image that does not exist',
     chapter: 'troubleshooting',
     anchor: 'figure-troubleshooting-image-backoff',
@@ -342,6 +383,7 @@ export const FIGURE_ROWS: { readonly [K in FigureId]: FigureRow } = {
     height: 520,
   },
   'crash-loop': {
+    kind: 'widget',
     title: 'A container that keeps crashing',
     chapter: 'troubleshooting',
     anchor: 'figure-troubleshooting-crash-loop',
@@ -358,6 +400,7 @@ const rows = Object.entries(FIGURE_ROWS) as [FigureId, FigureRow][];
 export const EMBED_FIGURES: readonly EmbedFigure[] = [
   ...rows.map(([id, r]): EmbedFigure => ({
     id,
+    kind: r.kind,
     title: r.title,
     chapter: r.chapter,
     anchor: r.anchor,
@@ -370,6 +413,7 @@ export const EMBED_FIGURES: readonly EmbedFigure[] = [
       ? [
           {
             id: 'terminal',
+            kind: r.kind,
             figure,
             title: r.terminal.title,
             chapter: r.chapter,
@@ -382,6 +426,11 @@ export const EMBED_FIGURES: readonly EmbedFigure[] = [
       : [],
   ),
 ];
+
+/** The inline widgets' embeds, one page each from one route (pages/embed/[figure]/index.astro). */
+export const WIDGET_EMBEDS = EMBED_FIGURES.filter(
+  (f): f is EmbedFigure & { id: WidgetId } => f.kind === 'widget' && f.id !== 'terminal',
+);
 
 /** An embed by its id: a typo is a type error. */
 export function embedFigure(id: EmbedId): EmbedFigure {
