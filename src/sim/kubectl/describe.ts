@@ -491,8 +491,8 @@ export function describeNode(
   events: Unstructured[] | undefined,
   now: number,
 ): string {
-  // The GET's body as it came (unknown), or undefined when the node has no Lease.
-  const lease = isMap(leaseObject) ? fromUnstructured<Lease>(leaseObject) : undefined;
+  // The GET's body (an API result's object is unknown), or undefined when the node has no Lease.
+  const lease = leaseObject as Lease | undefined;
   const o = new Out();
   const m: ObjectMeta = node.metadata ?? {};
   const st = node.status ?? {};
@@ -887,7 +887,7 @@ function printUnstructuredContent(o: Out, level: number, content: Unstructured, 
 export function describeGeneric(obj: Unstructured, events: Unstructured[] | undefined, now: number): string {
   const o = new Out();
   // Any kind: only its TypeMeta and ObjectMeta are read by name.
-  const typed = fromUnstructured<{ kind?: string; metadata?: ObjectMeta }>(obj);
+  const typed = obj as { kind?: string; metadata?: ObjectMeta };
   const m = typed.metadata ?? {};
   o.w(0, `Name:\t${m.name ?? ''}\n`);
   o.w(0, `Namespace:\t${m.namespace ?? ''}\n`);
