@@ -182,7 +182,7 @@ function walk(values: unknown[], steps: Step[], strict = false): unknown[] {
           break;
         case 'all':
           if (Array.isArray(v)) next.push(...(v as unknown[]));
-          else next.push(...Object.values(v));
+          else next.push(...Object.values(v as Record<string, unknown>));
           break;
         case 'recursive':
           collect(v, st.name, next);
