@@ -96,14 +96,15 @@ export function nodeKernelVersion(info: Partial<NodeSystemInfo>): string {
 /**
  * An Event in core/v1's field names: an events.k8s.io/v1 one (regarding, note, deprecatedSource,
  * deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, reportingController) renamed
- * as the API server's conversion renames it; a core/v1 one as it is.
+ * as the API server's conversion renames it; a core/v1 one as it is. Typed as a core/v1 Event that
+ * is still a map of JSON values, so callers that take either read it without a conversion.
  */
-export function coreEvent(e: Unstructured): Event {
+export function coreEvent(e: Unstructured): Event & Unstructured {
   if (
     e.involvedObject ||
     !(e.regarding || e.note !== undefined || e.deprecatedSource || e.deprecatedCount !== undefined)
   )
-    return fromUnstructured<Event>(e);
+    return fromUnstructured<Event & Unstructured>(e);
   const {
     regarding,
     note,
@@ -114,7 +115,7 @@ export function coreEvent(e: Unstructured): Event {
     reportingController,
     ...rest
   } = e;
-  return fromUnstructured<Event>({
+  return fromUnstructured<Event & Unstructured>({
     ...rest,
     involvedObject: regarding ?? {},
     message: note,
