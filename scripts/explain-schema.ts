@@ -165,7 +165,7 @@ async function main(): Promise<void> {
 import type { ExplainDocument } from './render.ts';
 
 /** The served group versions' resources and every schema they reach. */
-export const SCHEMA: ExplainDocument = JSON.parse(${JSON.stringify(data)});
+export const SCHEMA = JSON.parse(${JSON.stringify(data)}) as ExplainDocument;
 `,
   );
   process.stdout.write(`explain-schema: ${Object.keys(sorted).length} schemas, ${data.length} B of JSON → ${OUT}\n`);

@@ -8,9 +8,34 @@ import { DESCRIBE_TABS, tabwrite } from './tabwriter.ts';
 import { goSort } from './go-sort.ts';
 import { coreEvent, nodeRoles } from './printers.ts';
 import { setOf } from '../util/table.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
+import { fromUnstructured, isMap, type Unstructured } from '../api/unstructured.ts';
+import type {
+  ConfigMap,
+  Container,
+  ContainerState,
+  ContainerStatus,
+  Event,
+  Namespace,
+  Node,
+  NodeSystemInfo,
+  Pod,
+  PodSpec,
+  PodTemplateSpec,
+  Probe,
+  ProjectedVolumeSource,
+  Service,
+  ServiceAccount,
+  Taint,
+  Toleration,
+  Volume,
+  VolumeMount,
+} from 'kubernetes-types/core/v1';
+import type { Deployment, DeploymentSpec, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -76,7 +101,7 @@ function annotations(a: Record<string, string> | undefined): string[] {
     });
 }
 
-function tolerations(ts: Obj[] | undefined): string[] {
+function tolerations(ts: Toleration[] | undefined): string[] {
   return (ts ?? []).map((t) => {
     let s = t.key ?? '';
     if (t.value) s += `=${t.value}`;
@@ -87,12 +112,12 @@ function tolerations(ts: Obj[] | undefined): string[] {
   });
 }
 
-function taints(ts: Obj[] | undefined): string[] {
+function taints(ts: Taint[] | undefined): string[] {
   return (ts ?? []).map((t) => `${t.key}${t.value ? '=' + t.value : ''}:${t.effect}`);
 }
 
-function ports(c: Obj): [string, string] {
-  const ps: Obj[] = c.ports ?? [];
+function ports(c: Container): [string, string] {
+  const ps = c.ports ?? [];
   if (!ps.length) return ['<none>', '<none>'];
   return [
     ps.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`).join(', '),
@@ -100,7 +125,7 @@ function ports(c: Obj): [string, string] {
   ];
 }
 
-function containerState(o: Out, title: string, st: Obj): void {
+function containerState(o: Out, title: string, st: ContainerState | undefined): void {
   if (st?.running) {
     o.w(2, `${title}:\tRunning\n`);
     o.w(3, `Started:\t${rfc1123z(st.running.startedAt)}\n`);
@@ -121,19 +146,19 @@ function containerState(o: Out, title: string, st: Obj): void {
   }
 }
 
-function resourcesBlock(o: Out, c: Obj): void {
+function resourcesBlock(o: Out, c: Container): void {
   for (const [title, m] of [
-    ['Limits', c.resources?.limits],
-    ['Requests', c.resources?.requests],
+    ['Limits', c.resources?.limits ?? {}],
+    ['Requests', c.resources?.requests ?? {}],
   ] as const) {
-    const ks = Object.keys(m ?? {}).sort();
+    const ks = Object.keys(m).sort();
     if (!ks.length) continue;
     o.w(2, `${title}:\n`);
     for (const k of ks) o.w(3, `${k}:\t${m[k]}\n`);
   }
 }
 
-function probe(p: Obj): string {
+function probe(p: Probe): string {
   let s = 'unknown';
   if (p.httpGet) s = `http-get http://:${p.httpGet.port}${p.httpGet.path ?? ''}`;
   else if (p.tcpSocket) s = `tcp-socket :${p.tcpSocket.port}`;
@@ -141,7 +166,7 @@ function probe(p: Obj): string {
   return `${s} delay=${p.initialDelaySeconds ?? 0}s timeout=${p.timeoutSeconds ?? 1}s period=${p.periodSeconds ?? 10}s #success=${p.successThreshold ?? 1} #failure=${p.failureThreshold ?? 3}`;
 }
 
-function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: boolean): void {
+function containers(o: Out, cs: Container[], statuses: ContainerStatus[] | undefined, template: boolean): void {
   for (const c of cs) {
     const st = statuses?.find((s) => s.name === c.name);
     o.w(1, `${template ? ' ' : ''}${c.name}:\n`);
@@ -169,7 +194,7 @@ function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: bo
     if (c.livenessProbe) o.w(2, `Liveness:\t${probe(c.livenessProbe)}\n`);
     if (c.readinessProbe) o.w(2, `Readiness:\t${probe(c.readinessProbe)}\n`);
     if (c.startupProbe) o.w(2, `Startup:\t${probe(c.startupProbe)}\n`);
-    const env: Obj[] = c.env ?? [];
+    const env = c.env ?? [];
     if (!env.length) o.w(2, 'Environment:\t<none>\n');
     else {
       o.w(2, 'Environment:\n');
@@ -180,7 +205,7 @@ function containers(o: Out, cs: Obj[], statuses: Obj[] | undefined, template: bo
 }
 
 /** describeContainerVolumes: each mount, sorted by path, as `path from volume (ro|rw)`. */
-function describeContainerVolumes(o: Out, mounts: Obj[]): void {
+function describeContainerVolumes(o: Out, mounts: VolumeMount[]): void {
   if (!mounts.length) {
     o.w(2, 'Mounts:\t<none>\n');
     return;
@@ -195,7 +220,7 @@ function describeContainerVolumes(o: Out, mounts: Obj[]): void {
 }
 
 /** describeVolumes for the pod's volumes; projected ones (the service-account token) in full. */
-function describeVolumes(o: Out, volumes: Obj[]): void {
+function describeVolumes(o: Out, volumes: Volume[]): void {
   if (!volumes.length) {
     o.w(0, 'Volumes:\t<none>\n');
     return;
@@ -213,7 +238,7 @@ function describeVolumes(o: Out, volumes: Obj[]): void {
 }
 
 /** printProjectedVolumeSource: one line (or two) per source. */
-function printProjectedVolumeSource(o: Out, p: Obj): void {
+function printProjectedVolumeSource(o: Out, p: ProjectedVolumeSource): void {
   o.w(2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
   for (const s of p.sources ?? []) {
     if (s.secret) o.w(2, `SecretName:\t${s.secret.name}\n    Optional:\t${s.secret.optional === true}\n`);
@@ -231,14 +256,15 @@ function printProjectedVolumeSource(o: Out, p: Obj): void {
  * count above 1; From is source.component, else reportingController (JSON `reportingComponent`); a fieldPath leads the message
  * (`spec.containers{web}: Container started`). Nothing at all when --show-events is off (undefined).
  */
-function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
+function describeEvents(o: Out, events: Event[] | undefined, now: number): void {
   if (!events) return;
   if (!events.length) {
     o.w(0, 'Events:\t<none>\n');
     return;
   }
-  const sorted = events.map(coreEvent);
-  const last = (e: Obj) => parseTime(e.lastTimestamp) ?? -Infinity;
+  // eventsFor's fresh array of core/v1 Events, sorted in place.
+  const sorted = events;
+  const last = (e: Event) => parseTime(e.lastTimestamp) ?? -Infinity;
   goSort(sorted, (a, b) => last(a) < last(b));
   o.w(0, 'Events:\n');
   o.w(1, 'Type\tReason\tAge\tFrom\tMessage\n');
@@ -264,12 +290,12 @@ function describeEvents(o: Out, events: Obj[] | undefined, now: number): void {
 
 /** The Events about one object (searchEvents' field selector), or undefined when events are not shown. */
 function eventsFor(
-  events: Obj[] | undefined,
-  kind: string,
-  name: string,
+  events: Unstructured[] | undefined,
+  kind: string | undefined,
+  name: string | undefined,
   namespace: string | undefined,
   uid: string | undefined,
-): Obj[] | undefined {
+): Event[] | undefined {
   return events
     ?.map(coreEvent)
     .filter(
@@ -282,10 +308,10 @@ function eventsFor(
 }
 
 /** kubectl describe pod. */
-export function describePod(pod: Obj, events: Obj[] | undefined, now: number): string {
+export function describePod(pod: Pod, events: Unstructured[] | undefined, now: number): string {
   const o = new Out();
-  const m = pod.metadata ?? {};
-  const spec = pod.spec ?? {};
+  const m: ObjectMeta = pod.metadata ?? {};
+  const spec: Partial<PodSpec> = pod.spec ?? {};
   const st = pod.status ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
@@ -306,18 +332,18 @@ export function describePod(pod: Obj, events: Obj[] | undefined, now: number): s
   if (st.reason) o.w(0, `Reason:\t${st.reason}\n`);
   if (st.message) o.w(0, `Message:\t${st.message}\n`);
   o.w(0, `IP:\t${st.podIP ?? ''}\n`);
-  const ips: Obj[] = st.podIPs ?? [];
+  const ips = st.podIPs ?? [];
   if (!ips.length) o.w(0, 'IPs:\t<none>\n');
   else {
     o.w(0, 'IPs:\n');
     for (const ip of ips) o.w(1, `IP:\t${ip.ip}\n`);
   }
-  const owner = (m.ownerReferences ?? []).find((r: Obj) => r.controller);
+  const owner = (m.ownerReferences ?? []).find((r) => r.controller);
   if (owner) o.w(0, `Controlled By:\t${owner.kind}/${owner.name}\n`);
   if (st.nominatedNodeName) o.w(0, `NominatedNodeName:\t${st.nominatedNodeName}\n`);
   o.w(0, 'Containers:\n');
   containers(o, spec.containers ?? [], st.containerStatuses, false);
-  const conds: Obj[] = st.conditions ?? [];
+  const conds = st.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\n');
@@ -336,10 +362,15 @@ function intOrString(v: unknown): string {
 }
 
 /** kubectl describe deployment (with its old and new ReplicaSets). */
-export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined, now: number): string {
+export function describeDeployment(
+  d: Deployment,
+  rss: ReplicaSet[],
+  events: Unstructured[] | undefined,
+  now: number,
+): string {
   const o = new Out();
-  const m = d.metadata ?? {};
-  const spec = d.spec ?? {};
+  const m: ObjectMeta = d.metadata ?? {};
+  const spec: Partial<DeploymentSpec> = d.spec ?? {};
   const st = d.status ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
@@ -359,17 +390,17 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
       0,
       `RollingUpdateStrategy:\t${intOrString(ru.maxUnavailable)} max unavailable, ${intOrString(ru.maxSurge)} max surge\n`,
     );
-  const tpl = spec.template ?? {};
+  const tpl: PodTemplateSpec = spec.template ?? {};
   podTemplate(o, tpl);
-  const conds: Obj[] = st.conditions ?? [];
+  const conds = st.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\tReason\n');
     o.w(1, '----\t------\t------\n');
     for (const c of conds) o.w(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
-  const fmt = (rs: Obj) =>
-    `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`;
+  const fmt = (rs: ReplicaSet) =>
+    `${rs.metadata!.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`;
   // GetAllReplicaSets sorts by creation (name breaks ties); the oldest matching template is the new one.
   const sorted = [...rss].sort(byCreationTimestamp);
   const newRS = sorted.find((rs) => sameTemplate(rs.spec?.template, tpl));
@@ -384,7 +415,7 @@ export function describeDeployment(d: Obj, rss: Obj[], events: Obj[] | undefined
 }
 
 /** DescribePodTemplate: the Pod Template block of describe deployment and replicaset (and of rollout history --revision). */
-function podTemplate(o: Out, tpl: Obj): void {
+function podTemplate(o: Out, tpl: PodTemplateSpec): void {
   o.w(0, 'Pod Template:\n');
   multiline(o, 'Labels', labels(tpl.metadata?.labels), '  ');
   // Printed when the template has any annotation, even one printAnnotationsMultiline skips.
@@ -401,14 +432,14 @@ function podTemplate(o: Out, tpl: Obj): void {
  * rollout history's printTemplate: the same block through a PrefixWriter on a plain buffer, so its
  * tabs are printed as they are (no tabwriter lines them up).
  */
-export function podTemplateText(tpl: Obj): string {
+export function podTemplateText(tpl: PodTemplateSpec): string {
   const o = new Out();
   podTemplate(o, tpl);
   return o.text;
 }
 
 /** replicaSetsByCreationTimestamp's Less: older first, the name breaking a tie. */
-function byCreationTimestamp(a: Obj, b: Obj): number {
+function byCreationTimestamp(a: ReplicaSet, b: ReplicaSet): number {
   const ta = Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
   const tb = Date.parse(b.metadata?.creationTimestamp ?? '') || 0;
   if (ta !== tb) return ta - tb;
@@ -418,9 +449,9 @@ function byCreationTimestamp(a: Obj, b: Obj): number {
 }
 
 /** Templates equal apart from the pod-template-hash label (deploymentutil.EqualIgnoreHash). */
-export function sameTemplate(a: Obj, b: Obj): boolean {
-  const strip = (t: Obj) => {
-    const c = structuredClone(t ?? {});
+export function sameTemplate(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
+  const strip = (t: PodTemplateSpec | undefined) => {
+    const c: PodTemplateSpec = structuredClone(t ?? {});
     if (c.metadata?.labels) delete c.metadata.labels['pod-template-hash'];
     return JSON.stringify(sortDeep(c));
   };
@@ -454,14 +485,16 @@ function memString(bytes: number): string {
 
 /** kubectl describe node (with its lease and the pods on it). */
 export function describeNode(
-  node: Obj,
-  lease: Obj | undefined,
-  pods: Obj[],
-  events: Obj[] | undefined,
+  node: Node,
+  leaseObject: unknown,
+  pods: Pod[],
+  events: Unstructured[] | undefined,
   now: number,
 ): string {
+  // The GET's body (an API result's object is unknown), or undefined when the node has no Lease.
+  const lease = leaseObject as Lease | undefined;
   const o = new Out();
-  const m = node.metadata ?? {};
+  const m: ObjectMeta = node.metadata ?? {};
   const st = node.status ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Roles:\t${nodeRoles(m.labels)}\n`);
@@ -476,7 +509,7 @@ export function describeNode(
     o.w(1, `AcquireTime:\t${lease.spec?.acquireTime ? rfc1123z(lease.spec.acquireTime) : '<unset>'}\n`);
     o.w(1, `RenewTime:\t${lease.spec?.renewTime ? rfc1123z(lease.spec.renewTime) : '<unset>'}\n`);
   }
-  const conds: Obj[] = st.conditions ?? [];
+  const conds = st.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n');
@@ -487,21 +520,21 @@ export function describeNode(
         `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
       );
   }
-  const addrs: Obj[] = st.addresses ?? [];
+  const addrs = st.addresses ?? [];
   if (addrs.length) {
     o.w(0, 'Addresses:\n');
     for (const a of addrs) o.w(1, `${a.type}:\t${a.address}\n`);
   }
   for (const [title, res] of [
-    ['Capacity', st.capacity],
-    ['Allocatable', st.allocatable],
+    ['Capacity', st.capacity ?? {}],
+    ['Allocatable', st.allocatable ?? {}],
   ] as const) {
-    const ks = Object.keys(res ?? {}).sort();
+    const ks = Object.keys(res).sort();
     if (!ks.length) continue;
     o.w(0, `${title}:\n`);
     for (const k of ks) o.w(1, `${k}:\t${res[k]}\n`);
   }
-  const ni = st.nodeInfo ?? {};
+  const ni: Partial<NodeSystemInfo> = st.nodeInfo ?? {};
   o.w(0, 'System Info:\n');
   o.w(1, `Machine ID:\t${ni.machineID ?? ''}\n`);
   o.w(1, `System UUID:\t${ni.systemUUID ?? ''}\n`);
@@ -520,8 +553,8 @@ export function describeNode(
   const allocCpu = quantityMilliValue(st.allocatable?.cpu ?? 0);
   const allocMem = quantityValue(st.allocatable?.memory ?? 0);
   const pct = (v: number, of: number) => (of > 0 ? Math.trunc((v * 100) / of) : 0);
-  const sum = (p: Obj, kind: 'requests' | 'limits', r: 'cpu' | 'memory') =>
-    (p.spec?.containers ?? []).reduce((s: number, c: Obj) => {
+  const sum = (p: Pod, kind: 'requests' | 'limits', r: 'cpu' | 'memory') =>
+    (p.spec?.containers ?? []).reduce((s: number, c: Container) => {
       const q = c.resources?.[kind]?.[r];
       return s + (q === undefined ? 0 : r === 'cpu' ? quantityMilliValue(q) : quantityValue(q));
     }, 0);
@@ -544,7 +577,7 @@ export function describeNode(
     tml += ml;
     o.w(
       1,
-      `${p.metadata.namespace}\t${p.metadata.name}\t\t${cpuString(c)} (${pct(c, allocCpu)}%)\t${cpuString(cl)} (${pct(cl, allocCpu)}%)\t${memString(mm)} (${pct(mm, allocMem)}%)\t${memString(ml)} (${pct(ml, allocMem)}%)\t${translateTimestampSince(p.metadata.creationTimestamp, now)}\n`,
+      `${p.metadata!.namespace}\t${p.metadata!.name}\t\t${cpuString(c)} (${pct(c, allocCpu)}%)\t${cpuString(cl)} (${pct(cl, allocCpu)}%)\t${memString(mm)} (${pct(mm, allocMem)}%)\t${memString(ml)} (${pct(ml, allocMem)}%)\t${translateTimestampSince(p.metadata!.creationTimestamp, now)}\n`,
     );
   }
   o.w(0, 'Allocated resources:\n');
@@ -563,25 +596,30 @@ export function describeNode(
 }
 
 /** kubectl describe replicaset (with the pod phase counts of the pods it controls). */
-export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[] | undefined, now: number): string {
+export function describeReplicaSet(
+  rs: ReplicaSet,
+  pods: Pod[],
+  events: Unstructured[] | undefined,
+  now: number,
+): string {
   const o = new Out();
-  const m = rs.metadata ?? {};
+  const m: ObjectMeta = rs.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   o.w(0, `Selector:\t${labelSelectorAsString(rs.spec?.selector)}\n`);
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
-  const owner = (m.ownerReferences ?? []).find((r: Obj) => r.controller);
+  const owner = (m.ownerReferences ?? []).find((r) => r.controller);
   if (owner) o.w(0, `Controlled By:\t${owner.kind}/${owner.name}\n`);
   o.w(0, `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec?.replicas ?? 0} desired\n`);
-  const mine = pods.filter((p) => (p.metadata?.ownerReferences ?? []).some((r: Obj) => r.uid === m.uid));
+  const mine = pods.filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.uid === m.uid));
   const count = (phase: string) => mine.filter((p) => (p.status?.phase ?? 'Pending') === phase).length;
   o.w(
     0,
     `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
   );
   podTemplate(o, rs.spec?.template ?? {});
-  const conds: Obj[] = rs.status?.conditions ?? [];
+  const conds = rs.status?.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\tReason\n');
@@ -593,15 +631,15 @@ export function describeReplicaSet(rs: Obj, pods: Obj[], events: Obj[] | undefin
 }
 
 /** formatEndpointSlices: the ready `ip:port`s of one service port, three at most then "+ N more...". */
-function formatEndpointSlices(slices: Obj[], portName: string): string {
+function formatEndpointSlices(slices: EndpointSlice[], portName: string): string {
   if (!slices.length) return '<none>';
   const list: string[] = [];
   const max = 3;
   let more = false;
   let count = 0;
   for (const s of slices) {
-    const ports: Obj[] = s.ports ?? [];
-    const eps: Obj[] = s.endpoints ?? [];
+    const ports = s.ports ?? [];
+    const eps = s.endpoints ?? [];
     if (!ports.length) {
       for (const e of eps) {
         if (list.length === max) more = true;
@@ -626,10 +664,17 @@ function formatEndpointSlices(slices: Obj[], portName: string): string {
 }
 
 /** kubectl describe service (describeService: the fields in its order, Endpoints from the EndpointSlices). */
-export function describeService(svc: Obj, slices: Obj[], events: Obj[] | undefined, now: number): string {
+export function describeService(
+  svc: Service,
+  slices: Unstructured[],
+  events: Unstructured[] | undefined,
+  now: number,
+): string {
   const o = new Out();
-  const m = svc.metadata ?? {};
+  const m: ObjectMeta = svc.metadata ?? {};
   const spec = svc.spec ?? {};
+  // EndpointSlice's addressType and endpoints are required fields: the list's items are read as that kind here.
+  const endpointSlices = fromUnstructured<EndpointSlice[]>(slices);
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   multiline(o, 'Labels', labels(m.labels));
@@ -638,16 +683,18 @@ export function describeService(svc: Obj, slices: Obj[], events: Obj[] | undefin
   o.w(0, `Selector:\t${selector.length ? selector.join(',') : '<none>'}\n`);
   o.w(0, `Type:\t${spec.type}\n`);
   if (spec.ipFamilyPolicy) o.w(0, `IP Family Policy:\t${spec.ipFamilyPolicy}\n`);
-  o.w(0, `IP Families:\t${(spec.ipFamilies ?? []).length ? spec.ipFamilies.join(',') : '<none>'}\n`);
+  const families = spec.ipFamilies ?? [];
+  o.w(0, `IP Families:\t${families.length ? families.join(',') : '<none>'}\n`);
   o.w(0, `IP:\t${spec.clusterIP ?? ''}\n`);
-  o.w(0, `IPs:\t${(spec.clusterIPs ?? []).length ? spec.clusterIPs.join(',') : '<none>'}\n`);
-  for (const p of (spec.ports ?? []) as Obj[]) {
+  const clusterIPs = spec.clusterIPs ?? [];
+  o.w(0, `IPs:\t${clusterIPs.length ? clusterIPs.join(',') : '<none>'}\n`);
+  for (const p of spec.ports ?? []) {
     const name = p.name || '<unset>';
     o.w(0, `Port:\t${name}\t${p.port}/${p.protocol}\n`);
     o.w(0, `TargetPort:\t${p.targetPort}/${p.protocol}\n`);
     if (p.appProtocol) o.w(0, `AppProtocol:\t${p.appProtocol}\n`);
     if (p.nodePort) o.w(0, `NodePort:\t${name}\t${p.nodePort}/${p.protocol}\n`);
-    o.w(0, `Endpoints:\t${formatEndpointSlices(slices, p.name ?? '')}\n`);
+    o.w(0, `Endpoints:\t${formatEndpointSlices(endpointSlices, p.name ?? '')}\n`);
   }
   o.w(0, `Session Affinity:\t${spec.sessionAffinity}\n`);
   if (spec.externalTrafficPolicy) o.w(0, `External Traffic Policy:\t${spec.externalTrafficPolicy}\n`);
@@ -657,15 +704,15 @@ export function describeService(svc: Obj, slices: Obj[], events: Obj[] | undefin
 }
 
 /** kubectl describe namespace (this cluster has no ResourceQuotas or LimitRanges to list). */
-export function describeNamespace(ns: Obj): string {
+export function describeNamespace(ns: Namespace): string {
   const o = new Out();
-  const m = ns.metadata ?? {};
+  const m: ObjectMeta = ns.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
   o.w(0, `Status:\t${ns.status?.phase ?? ''}\n`);
   // A terminating namespace carries the namespace controller's deletion conditions.
-  const conds: Obj[] = ns.status?.conditions ?? [];
+  const conds = ns.status?.conditions ?? [];
   if (conds.length) {
     o.w(0, 'Conditions:\n');
     o.w(1, 'Type\tStatus\tLastTransitionTime\tReason\tMessage\n');
@@ -679,17 +726,20 @@ export function describeNamespace(ns: Obj): string {
 }
 
 /** kubectl describe priorityclass (describePriorityClass): annotations on one line, as FormatLabels. */
-export function describePriorityClass(pc: Obj, events: Obj[] | undefined, now: number): string {
+export function describePriorityClass(obj: Unstructured, events: Unstructured[] | undefined, now: number): string {
+  // PriorityClass's value is a required field: the object is read as that kind here.
+  const pc = fromUnstructured<PriorityClass>(obj);
   const o = new Out();
-  const m = pc.metadata ?? {};
+  const m: ObjectMeta = pc.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Value:\t${pc.value ?? 0}\n`);
   o.w(0, `GlobalDefault:\t${pc.globalDefault ?? false}\n`);
   o.w(0, `PreemptionPolicy:\t${pc.preemptionPolicy ?? ''}\n`);
   o.w(0, `Description:\t${pc.description ?? ''}\n`);
-  const ann = Object.keys(m.annotations ?? {})
+  const a = m.annotations ?? {};
+  const ann = Object.keys(a)
     .sort()
-    .map((k) => `${k}=${m.annotations[k]}`)
+    .map((k) => `${k}=${a[k]}`)
     .join(',');
   o.w(0, `Annotations:\t${ann || '<none>'}\n`);
   describeEvents(o, eventsFor(events, 'PriorityClass', m.name, undefined, m.uid), now);
@@ -697,11 +747,15 @@ export function describePriorityClass(pc: Obj, events: Obj[] | undefined, now: n
 }
 
 /** kubectl describe poddisruptionbudget (describePodDisruptionBudgetV1): one bound, the selector, the status's counts. */
-export function describePodDisruptionBudget(pdb: Obj, events: Obj[] | undefined, now: number): string {
+export function describePodDisruptionBudget(
+  pdb: PodDisruptionBudget,
+  events: Unstructured[] | undefined,
+  now: number,
+): string {
   const o = new Out();
-  const m = pdb.metadata ?? {};
+  const m: ObjectMeta = pdb.metadata ?? {};
   const spec = pdb.spec ?? {};
-  const st = pdb.status ?? {};
+  const st: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   if (spec.minAvailable !== undefined && spec.minAvailable !== null) o.w(0, `Min available:\t${spec.minAvailable}\n`);
@@ -719,15 +773,17 @@ export function describePodDisruptionBudget(pdb: Obj, events: Obj[] | undefined,
 }
 
 /** kubectl describe endpointslice (describeEndpointSliceV1). */
-export function describeEndpointSlice(eps: Obj, events: Obj[] | undefined, now: number): string {
+export function describeEndpointSlice(obj: Unstructured, events: Unstructured[] | undefined, now: number): string {
+  // EndpointSlice's addressType and endpoints are required fields: the object is read as that kind here.
+  const eps = fromUnstructured<EndpointSlice>(obj);
   const o = new Out();
-  const m = eps.metadata ?? {};
+  const m: ObjectMeta = eps.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
   o.w(0, `AddressType:\t${eps.addressType ?? ''}\n`);
-  const ports: Obj[] = eps.ports ?? [];
+  const ports = eps.ports ?? [];
   if (!ports.length) o.w(0, 'Ports: <unset>\n');
   else {
     o.w(0, 'Ports:\n');
@@ -735,7 +791,7 @@ export function describeEndpointSlice(eps: Obj, events: Obj[] | undefined, now: 
     o.w(1, '----\t----\t--------\n');
     for (const p of ports) o.w(1, `${p.name ? p.name : '<unset>'}\t${p.port ?? '<unset>'}\t${p.protocol ?? ''}\n`);
   }
-  const endpoints: Obj[] = eps.endpoints ?? [];
+  const endpoints = eps.endpoints ?? [];
   if (!endpoints.length) o.w(0, 'Endpoints: <none>\n');
   else {
     o.w(0, 'Endpoints:\n');
@@ -807,20 +863,20 @@ const GENERIC_SKIP = setOf([
 ]);
 
 /** printUnstructuredContent: every field in name order, maps and lists indented, scalars after a tab. */
-function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefix: string): void {
+function printUnstructuredContent(o: Out, level: number, content: Unstructured, skipPrefix: string): void {
   for (const field of Object.keys(content).sort()) {
     const value = content[field];
     const skipExpr = `${skipPrefix}.${field}`;
     // An undefined field is not in the object the API server sends (JSON has no undefined).
     if (value === undefined || GENERIC_SKIP.has(skipExpr)) continue;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (isMap(value)) {
       o.w(level, `${smartLabelFor(field)}:\n`);
       printUnstructuredContent(o, level + 1, value, skipExpr);
     } else if (Array.isArray(value)) {
       o.w(level, `${smartLabelFor(field)}:\n`);
-      for (const child of value) {
-        if (child !== null && typeof child === 'object' && !Array.isArray(child))
-          printUnstructuredContent(o, level + 1, child, skipExpr);
+      const children: unknown[] = value;
+      for (const child of children) {
+        if (isMap(child)) printUnstructuredContent(o, level + 1, child, skipExpr);
         else o.w(level + 1, `${goValue(child)}\n`);
       }
     } else o.w(level, `${smartLabelFor(field)}:\t${goValue(value)}\n`);
@@ -828,27 +884,29 @@ function printUnstructuredContent(o: Out, level: number, content: Obj, skipPrefi
 }
 
 /** The generic describer kubectl uses for kinds without their own (Lease, Event): every field of the object. */
-export function describeGeneric(obj: Obj, events: Obj[] | undefined, now: number): string {
+export function describeGeneric(obj: Unstructured, events: Unstructured[] | undefined, now: number): string {
   const o = new Out();
-  const m = obj.metadata ?? {};
+  // Any kind: only its TypeMeta and ObjectMeta are read by name.
+  const typed = obj as { kind?: string; metadata?: ObjectMeta };
+  const m = typed.metadata ?? {};
   o.w(0, `Name:\t${m.name ?? ''}\n`);
   o.w(0, `Namespace:\t${m.namespace ?? ''}\n`);
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
   printUnstructuredContent(o, 0, obj, '');
-  describeEvents(o, eventsFor(events, obj.kind, m.name, m.namespace, m.uid), now);
+  describeEvents(o, eventsFor(events, typed.kind, m.name, m.namespace, m.uid), now);
   return o.done();
 }
 
 /** kubectl describe serviceaccount (describeServiceAccount): the image pull secrets, one a line. */
-export function describeServiceAccount(sa: Obj, events: Obj[] | undefined, now: number): string {
+export function describeServiceAccount(sa: ServiceAccount, events: Unstructured[] | undefined, now: number): string {
   const o = new Out();
-  const m = sa.metadata ?? {};
+  const m: ObjectMeta = sa.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
-  const pull: string[] = (sa.imagePullSecrets ?? []).map((s: Obj) => s.name);
+  const pull = (sa.imagePullSecrets ?? []).map((s) => s.name);
   if (!pull.length) o.w(0, 'Image pull secrets:\t<none>\n');
   pull.forEach((n, i) => o.w(0, `${i ? '                   ' : 'Image pull secrets:'}\t${n}\n`));
   describeEvents(o, eventsFor(events, 'ServiceAccount', m.name, m.namespace, m.uid), now);
@@ -856,19 +914,21 @@ export function describeServiceAccount(sa: Obj, events: Obj[] | undefined, now: 
 }
 
 /** kubectl describe configmap (ConfigMapDescriber): each key and its value, then the binary keys' sizes. */
-export function describeConfigMap(cm: Obj, events: Obj[] | undefined, now: number): string {
+export function describeConfigMap(cm: ConfigMap, events: Unstructured[] | undefined, now: number): string {
   const o = new Out();
-  const m = cm.metadata ?? {};
+  const m: ObjectMeta = cm.metadata ?? {};
   o.w(0, `Name:\t${m.name}\n`);
   o.w(0, `Namespace:\t${m.namespace}\n`);
   multiline(o, 'Labels', labels(m.labels));
   multiline(o, 'Annotations', annotations(m.annotations));
   o.w(0, '\nData\n====\n');
-  for (const k of Object.keys(cm.data ?? {}).sort()) o.w(0, `${k}:\n----\n${cm.data[k]}\n\n`);
+  const data = cm.data ?? {};
+  for (const k of Object.keys(data).sort()) o.w(0, `${k}:\n----\n${data[k]}\n\n`);
   o.w(0, '\nBinaryData\n====\n');
   // len() of the decoded bytes: base64's 4 characters hold 3.
-  for (const k of Object.keys(cm.binaryData ?? {}).sort()) {
-    const b = String(cm.binaryData[k]);
+  const binaryData = cm.binaryData ?? {};
+  for (const k of Object.keys(binaryData).sort()) {
+    const b = String(binaryData[k]);
     o.w(0, `${k}: ${(b.length * 3) / 4 - (b.match(/=*$/)?.[0].length ?? 0)} bytes\n`);
   }
   o.w(0, '\n');

@@ -176,13 +176,13 @@ function walk(values: unknown[], steps: Step[], strict = false): unknown[] {
             // evalArray: an index outside the array fails the whole template (printing nothing).
             if (strict && (at < 0 || at >= v.length))
               throw new JsonPathExecError(`array index out of bounds: index ${at}, length ${v.length}`);
-            const x = v[at];
+            const x: unknown = v[at];
             if (x !== undefined) next.push(x);
           }
           break;
         case 'all':
-          if (Array.isArray(v)) next.push(...v);
-          else next.push(...Object.values(v));
+          if (Array.isArray(v)) next.push(...(v as unknown[]));
+          else next.push(...Object.values(v as Record<string, unknown>));
           break;
         case 'recursive':
           collect(v, st.name, next);
@@ -242,7 +242,7 @@ function run(nodes: Node[], data: unknown, out: string[]): void {
     if (n.k === 'text') out.push(n.text);
     else if (n.k === 'expr') out.push(walk([data], n.steps, true).map(text).join(' '));
     else
-      for (const item of walk([data], n.steps, true).flatMap((v) => (Array.isArray(v) ? v : [v])))
+      for (const item of walk([data], n.steps, true).flatMap((v): unknown[] => (Array.isArray(v) ? v : [v])))
         run(n.body, item, out);
   }
 }

@@ -1,15 +1,28 @@
 // kubectl's printers: the table columns of each kind (pkg/printers/internalversion/printers.go),
 // -o json (sorted keys, 4-space indent, HTML-escaped like Go's encoding/json), -o yaml and -o name.
 import { stringify } from 'yaml';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type {
+  ConfigMap,
+  Event,
+  Namespace,
+  Node,
+  NodeSystemInfo,
+  ObjectReference,
+  PodTemplateSpec,
+  Service,
+} from 'kubernetes-types/core/v1';
+import type { Deployment, ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 import { labelSelectorAsString } from '../api/labels.ts';
+import { fromUnstructured, type Unstructured } from '../api/unstructured.ts';
 import { printPod, translateTimestampSince } from './print-pod.ts';
 import { GET_TABS, tabwrite } from './tabwriter.ts';
 import type { KindInfo } from './resources.ts';
 import { mapOf } from '../util/table.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
 
 /** Options of a table print. */
 export interface TableOptions {
@@ -43,8 +56,8 @@ function orNone(s: string | undefined): string {
   return s ? s : '<none>';
 }
 
-function containersCells(tpl: Obj): string[] {
-  const cs: Obj[] = tpl?.spec?.containers ?? [];
+function containersCells(tpl: PodTemplateSpec | undefined): string[] {
+  const cs = tpl?.spec?.containers ?? [];
   return [cs.map((c) => c.name).join(','), cs.map((c) => c.image).join(',')];
 }
 
@@ -61,8 +74,8 @@ export function nodeRoles(labels: Record<string, string> | undefined): string {
 }
 
 /** Node STATUS: Ready / NotReady (False and Unknown) / Unknown (no condition), `,SchedulingDisabled` when cordoned. */
-function nodeStatus(node: Obj): string {
-  const conds: Obj[] = node.status?.conditions ?? [];
+function nodeStatus(node: Node): string {
+  const conds = node.status?.conditions ?? [];
   const statuses: string[] = [];
   const ready = conds.find((c) => c.type === 'Ready');
   if (!ready) statuses.push('Unknown');
@@ -75,7 +88,7 @@ function nodeStatus(node: Obj): string {
  * `-o wide` KERNEL-VERSION: the kernel (or `<unknown>`) with the architecture after it in
  * parentheses, `6.1.0-40-amd64 (amd64)` (printNode, 1.36+; there is no ARCH column of its own).
  */
-export function nodeKernelVersion(info: Obj): string {
+export function nodeKernelVersion(info: Partial<NodeSystemInfo>): string {
   const kernel = info.kernelVersion || '<unknown>';
   return info.architecture ? `${kernel} (${info.architecture})` : kernel;
 }
@@ -83,14 +96,15 @@ export function nodeKernelVersion(info: Obj): string {
 /**
  * An Event in core/v1's field names: an events.k8s.io/v1 one (regarding, note, deprecatedSource,
  * deprecatedFirstTimestamp, deprecatedLastTimestamp, deprecatedCount, reportingController) renamed
- * as the API server's conversion renames it; a core/v1 one as it is.
+ * as the API server's conversion renames it; a core/v1 one as it is. Typed as a core/v1 Event that
+ * is still a map of JSON values, so callers that take either read it without a conversion.
  */
-export function coreEvent(e: Obj): Obj {
+export function coreEvent(e: Unstructured): Event & Unstructured {
   if (
     e.involvedObject ||
     !(e.regarding || e.note !== undefined || e.deprecatedSource || e.deprecatedCount !== undefined)
   )
-    return e;
+    return fromUnstructured<Event & Unstructured>(e);
   const {
     regarding,
     note,
@@ -101,7 +115,7 @@ export function coreEvent(e: Obj): Obj {
     reportingController,
     ...rest
   } = e;
-  return {
+  return fromUnstructured<Event & Unstructured>({
     ...rest,
     involvedObject: regarding ?? {},
     message: note,
@@ -110,7 +124,7 @@ export function coreEvent(e: Obj): Obj {
     lastTimestamp: deprecatedLastTimestamp,
     count: deprecatedCount,
     reportingComponent: reportingController,
-  };
+  });
 }
 
 /** An Event's cells as the server's printEvent computes them (the row's order is the caller's). */
@@ -132,7 +146,7 @@ interface EventCells {
  * `reportingComponent`), with the host
  * (else reportingInstance) after a comma.
  */
-export function printEvent(event: Obj, now: number): EventCells {
+export function printEvent(event: Unstructured, now: number): EventCells {
   const o = coreEvent(event);
   const firstSeen = translateTimestampSince(o.firstTimestamp || o.eventTime, now);
   let lastSeen = o.lastTimestamp ? translateTimestampSince(o.lastTimestamp, now) : firstSeen;
@@ -141,7 +155,7 @@ export function printEvent(event: Obj, now: number): EventCells {
     lastSeen = translateTimestampSince(o.series.lastObservedTime, now);
     count = o.series.count ?? 0;
   } else if (count === 0) count = 1;
-  const io = o.involvedObject ?? {};
+  const io: ObjectReference = o.involvedObject ?? {};
   const kind = String(io.kind ?? '').toLowerCase();
   const component = o.source?.component || o.reportingComponent || '';
   const instance = o.source?.host || o.reportingInstance || '';
@@ -156,15 +170,15 @@ export function printEvent(event: Obj, now: number): EventCells {
   };
 }
 
-function servicePorts(svc: Obj): string {
-  const ports: Obj[] = svc.spec?.ports ?? [];
+function servicePorts(svc: Service): string {
+  const ports = svc.spec?.ports ?? [];
   if (!ports.length) return '<none>';
   return ports
     .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
     .join(',');
 }
 
-function sliceEndpoints(s: Obj): string {
+function sliceEndpoints(s: EndpointSlice): string {
   const addrs: string[] = [];
   for (const e of s.endpoints ?? []) for (const a of e.addresses ?? []) addrs.push(a);
   if (!addrs.length) return '<unset>';
@@ -172,8 +186,8 @@ function sliceEndpoints(s: Obj): string {
   return addrs.length > 3 ? `${shown} + ${addrs.length - 3} more...` : shown;
 }
 
-function slicePorts(s: Obj): string {
-  const ps: Obj[] = s.ports ?? [];
+function slicePorts(s: EndpointSlice): string {
+  const ps = s.ports ?? [];
   if (!ps.length) return '<unset>';
   return ps.map((p) => String(p.port ?? '')).join(',');
 }
@@ -181,14 +195,17 @@ function slicePorts(s: Obj): string {
 /** Columns (normal, then wide-only) and row cells for each resource. */
 function columns(
   resource: string,
-  o: Obj,
+  obj: Unstructured,
   now: number,
 ): { head: string[]; wideHead: string[]; cells: string[]; wide: string[] } {
-  const age = translateTimestampSince(o.metadata?.creationTimestamp, now);
-  const name = o.metadata?.name ?? '';
+  const meta = metadataOf(obj);
+  const age = translateTimestampSince(meta.creationTimestamp, now);
+  const name = meta.name ?? '';
+  // Each case knows its kind and reads the object as that type: an assertion, erased, as fromUnstructured
+  // would be but for a call per row in a chunk at its byte limit.
   switch (resource) {
     case 'pods': {
-      const r = printPod(o as Pod, now, { wide: true });
+      const r = printPod(obj, now, { wide: true });
       return {
         head: ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'],
         wideHead: ['IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'],
@@ -197,6 +214,7 @@ function columns(
       };
     }
     case 'deployments': {
+      const o = obj as Deployment;
       const s = o.status ?? {};
       return {
         head: ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
@@ -212,7 +230,8 @@ function columns(
       };
     }
     case 'replicasets': {
-      const s = o.status ?? {};
+      const o = obj as ReplicaSet;
+      const s: Partial<ReplicaSetStatus> = o.status ?? {};
       return {
         head: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
         wideHead: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
@@ -221,12 +240,13 @@ function columns(
       };
     }
     case 'nodes': {
-      const info = o.status?.nodeInfo ?? {};
-      const addr = (t: string) => (o.status?.addresses ?? []).find((a: Obj) => a.type === t)?.address;
+      const o = obj as Node;
+      const info: Partial<NodeSystemInfo> = o.status?.nodeInfo ?? {};
+      const addr = (t: string) => (o.status?.addresses ?? []).find((a) => a.type === t)?.address;
       return {
         head: ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'],
         wideHead: ['INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],
-        cells: [name, nodeStatus(o), nodeRoles(o.metadata?.labels), age, info.kubeletVersion ?? ''],
+        cells: [name, nodeStatus(o), nodeRoles(meta.labels), age, info.kubeletVersion ?? ''],
         wide: [
           orNone(addr('InternalIP')),
           orNone(addr('ExternalIP')),
@@ -237,7 +257,8 @@ function columns(
       };
     }
     case 'events': {
-      const e = printEvent(o, now);
+      const o = fromUnstructured<Event>(obj);
+      const e = printEvent(obj, now);
       return {
         head: ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'],
         wideHead: [],
@@ -249,17 +270,20 @@ function columns(
       return {
         head: ['NAME', 'HOLDER', 'AGE'],
         wideHead: [],
-        cells: [name, o.spec?.holderIdentity ?? '', age],
+        cells: [name, (obj as Lease).spec?.holderIdentity ?? '', age],
         wide: [],
       };
-    case 'endpointslices':
+    case 'endpointslices': {
+      const o = fromUnstructured<EndpointSlice>(obj);
       return {
         head: ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'],
         wideHead: [],
         cells: [name, o.addressType ?? '', slicePorts(o), sliceEndpoints(o), age],
         wide: [],
       };
+    }
     case 'services': {
+      const o = obj as Service;
       // getServiceExternalIP: an ExternalName Service's column is the name it points to.
       const ext =
         o.spec?.type === 'ExternalName'
@@ -274,18 +298,26 @@ function columns(
       };
     }
     case 'namespaces':
-      return { head: ['NAME', 'STATUS', 'AGE'], wideHead: [], cells: [name, o.status?.phase ?? '', age], wide: [] };
-    case 'priorityclasses':
+      return {
+        head: ['NAME', 'STATUS', 'AGE'],
+        wideHead: [],
+        cells: [name, (obj as Namespace).status?.phase ?? '', age],
+        wide: [],
+      };
+    case 'priorityclasses': {
       // printPriorityClass fills PreemptionPolicy only with options.Wide, but real 1.37.2 kubectl shows
       // it in plain `get` too (oracle/traces/preemption.json): the server's table is asked for wide.
+      const o = fromUnstructured<PriorityClass>(obj);
       return {
         head: ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'],
         wideHead: [],
         cells: [name, String(o.value ?? 0), String(o.globalDefault ?? false), age, o.preemptionPolicy ?? ''],
         wide: [],
       };
-    case 'poddisruptionbudgets':
+    }
+    case 'poddisruptionbudgets': {
       // printPodDisruptionBudget: an unset bound is N/A; an IntOrString prints as its String().
+      const o = obj as PodDisruptionBudget;
       return {
         head: ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'],
         wideHead: [],
@@ -298,23 +330,32 @@ function columns(
         ],
         wide: [],
       };
-    case 'configmaps':
+    }
+    case 'configmaps': {
+      const o = obj as ConfigMap;
       return {
         head: ['NAME', 'DATA', 'AGE'],
         wideHead: [],
         cells: [name, String(Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length), age],
         wide: [],
       };
+    }
     default:
       return { head: ['NAME', 'AGE'], wideHead: [], cells: [name, age], wide: [] };
   }
 }
 
+/** The object's metadata (ObjectMeta, whatever its kind), or an empty one. */
+function metadataOf(obj: Unstructured): ObjectMeta {
+  return (obj as { metadata?: ObjectMeta }).metadata ?? {};
+}
+
 /** One kind's table (kubectl get), aligned, with its header. */
-export function printTable(kind: KindInfo, items: Obj[], now: number, opts: TableOptions = {}): string {
+export function printTable(kind: KindInfo, items: Unstructured[], now: number, opts: TableOptions = {}): string {
   let text = '';
   items.forEach((o, i) => {
     const c = columns(kind.resource, o, now);
+    const meta = metadataOf(o);
     if (opts.withKind && kind.resource !== 'events') c.cells[0] = `${kind.singular}/${c.cells[0]}`;
     let head = [...c.head, ...(opts.wide ? c.wideHead : [])];
     let cells = [...c.cells, ...(opts.wide ? c.wide : [])];
@@ -336,15 +377,15 @@ export function printTable(kind: KindInfo, items: Obj[], now: number, opts: Tabl
     }
     if (opts.allNamespaces && kind.namespaced) {
       head = ['NAMESPACE', ...head];
-      cells = [o.metadata?.namespace ?? '', ...cells];
+      cells = [meta.namespace ?? '', ...cells];
     }
     if (opts.labelColumns?.length) {
       head = [...head, ...opts.labelColumns.map((l) => l.split('/').pop()!.toUpperCase())];
-      cells = [...cells, ...opts.labelColumns.map((l) => o.metadata?.labels?.[l] ?? '')];
+      cells = [...cells, ...opts.labelColumns.map((l) => meta.labels?.[l] ?? '')];
     }
     if (opts.showLabels) {
       head = [...head, 'LABELS'];
-      cells = [...cells, labelsText(o.metadata?.labels)];
+      cells = [...cells, labelsText(meta.labels)];
     }
     // addColumns(beginning, …) after the table is decorated: before NAMESPACE too.
     if (opts.event) {
@@ -508,6 +549,6 @@ export function foldPlainScalars(text: string): string {
 }
 
 /** A kubectl List wrapper (what -o json/yaml prints for a list or several objects). */
-export function asList(items: Obj[]): Obj {
+export function asList(items: Unstructured[]): Unstructured {
   return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
 }
