@@ -2,7 +2,19 @@
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
-import { Fail, apiError, list, noResources, parseGoBool, printAggregate, targets, type Obj, type Run } from './util.ts';
+import {
+  Fail,
+  apiError,
+  list,
+  noResources,
+  parseGoBool,
+  printAggregate,
+  targets,
+  type Obj,
+  type Run,
+  type MetaObject,
+  type Stored,
+} from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions } from './dryrun.ts';
 import { untilWithSync } from './watch.ts';
 
@@ -72,7 +84,12 @@ export function cmdDelete(r: Run, argv: string[]): void {
         continue;
       }
       const k = kindInfo(res);
-      objs.push({ kind: k, name: m.metadata?.name, namespace: k.namespaced ? m.metadata?.namespace || ns : undefined });
+      // A manifest without a name goes on as kubectl's does, to the server's refusal of the request.
+      objs.push({
+        kind: k,
+        name: m.metadata?.name as string,
+        namespace: k.namespaced ? m.metadata?.namespace || ns : undefined,
+      });
     }
   } else {
     if (!p.args.length)
@@ -85,8 +102,14 @@ export function cmdDelete(r: Run, argv: string[]): void {
         throw new Fail('error: resource(s) were provided, but no name was specified');
       const allNs = bool(p, 'all-namespaces');
       for (const kind of t.kinds) {
-        const items = list(r, kind, allNs ? undefined : ns, str(p, 'selector'), str(p, 'field-selector'));
-        objs.push(...items.map((o) => ({ kind, name: o.metadata.name, namespace: o.metadata.namespace })));
+        const items = list<Stored<MetaObject>>(
+          r,
+          kind,
+          allNs ? undefined : ns,
+          str(p, 'selector'),
+          str(p, 'field-selector'),
+        );
+        objs.push(...items.map((o) => ({ kind, name: o.metadata.name!, namespace: o.metadata.namespace })));
       }
       if (!objs.length) {
         noResources(

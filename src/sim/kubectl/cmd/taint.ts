@@ -2,7 +2,7 @@
 import { kindInfo } from '../resources.ts';
 import { mergePatch } from '../../api/patch.ts';
 import { bool, parse, str } from './flags.ts';
-import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
+import { Fail, kindOrFail, list, type Obj, type Run, type MetaObject, type Stored } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -64,7 +64,10 @@ export function cmdTaint(r: Run, argv: string[]): void {
   // The builder: the listed nodes as they are (a selector or --all), or a GET of each name.
   const nodes: { name: string; object?: Obj }[] =
     all || sel
-      ? list(r, kindInfo('nodes'), undefined, sel).map((o) => ({ name: o.metadata.name as string, object: o }))
+      ? list<Stored<MetaObject>>(r, kindInfo('nodes'), undefined, sel).map((o) => ({
+          name: o.metadata.name!,
+          object: o,
+        }))
       : resources.slice(1).map((name) => ({ name }));
   for (const { name, object } of nodes) {
     const n = object ?? r.must({ verb: 'get', resource: 'nodes', name });

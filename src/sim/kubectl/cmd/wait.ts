@@ -2,7 +2,7 @@
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import type { KindInfo } from '../resources.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, list, targets, type Obj, type Run, withKind } from './util.ts';
+import { Fail, apiError, list, targets, type Obj, type Run, withKind, type MetaObject, type Stored } from './util.ts';
 import { untilWithSync } from './watch.ts';
 
 type WaitCondition = (o: Obj | undefined) => boolean;
@@ -106,7 +106,8 @@ export function cmdWait(r: Run, argv: string[]): void {
   for (const kind of t.kinds) {
     if (str(p, 'selector') === undefined && !bool(p, 'all'))
       throw new Fail('error: resource(s) were provided, but no name was specified');
-    for (const o of list(r, kind, ns, str(p, 'selector'))) objs.push({ kind, name: o.metadata.name });
+    for (const o of list<Stored<MetaObject>>(r, kind, ns, str(p, 'selector')))
+      objs.push({ kind, name: o.metadata.name! });
   }
   if (!objs.length) throw new Fail('error: no matching resources found');
   const deadline = r.now + effective;
