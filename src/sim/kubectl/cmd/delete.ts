@@ -1,4 +1,5 @@
 // kubectl delete (pkg/cmd/delete): by name, selector or file, then --wait until the objects are gone.
+import type { RequestOptions } from '../../api/request.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
@@ -10,7 +11,6 @@ import {
   parseGoBool,
   printAggregate,
   targets,
-  type Obj,
   type Run,
   type MetaObject,
   type Stored,
@@ -148,7 +148,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
       printed();
       continue;
     }
-    const options: Obj = writeOptions(dry) ?? {};
+    const options: RequestOptions = writeOptions(dry) ?? {};
     if (grace >= 0) options.gracePeriodSeconds = grace;
     options.propagationPolicy = propagationPolicy;
     const res = r.req({ verb: 'delete', resource: o.kind.resource, namespace: o.namespace, name: o.name, options });
@@ -159,7 +159,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
       continue;
     }
     printed();
-    const left = res.object as Obj;
+    const left = res.object as MetaObject | undefined;
     waitFor.push({ ...o, uid: left?.metadata?.uid, grace: Number(left?.metadata?.deletionGracePeriodSeconds ?? 0) });
   }
   // With any error DeleteResult returns it before waiting for the deleted ones.
@@ -185,7 +185,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
       if (cur.code === 404) continue;
       throw new Fail(apiError(cur.status));
     }
-    if (w.uid && (cur.object as Obj).metadata?.uid !== w.uid) continue;
+    if (w.uid && (cur.object as MetaObject).metadata?.uid !== w.uid) continue;
     if (
       !untilWithSync(r, w.kind, w.namespace, w.name, start + cap, (o) => !o || (!!w.uid && o.metadata?.uid !== w.uid))
     )

@@ -57,7 +57,11 @@ export function cmdEvents(r: Run, argv: string[]): void {
   const ns = nsOf(p);
   // One page of --chunk-size (500) Events: ListOptions{Limit: DefaultChunkSize, FieldSelector}.
   const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500)
-    .items.map((e) => fromUnstructured<Event>(coreEvent(fromUnstructured(e))))
+    .items.map((e) => {
+      // core/v1's shape of either Events API's object (what kubectl events reads).
+      const core: unknown = coreEvent(fromUnstructured(e));
+      return core as Event;
+    })
     .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
   if (!items.length) {
     r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`);

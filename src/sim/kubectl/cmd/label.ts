@@ -3,18 +3,18 @@ import { mergePatch } from '../../api/patch.ts';
 import type { Parsed } from '../args.ts';
 import type { KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, kindOrFail, list, targets, type Obj, type Run, type MetaObject, type Stored } from './util.ts';
+import { Fail, apiError, kindOrFail, list, targets, type Run, type MetaObject, type Stored } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** One object label or annotate visits: by name (fetched when visited), or as a list returned it. */
 interface Target {
   kind: KindInfo;
   name: string;
-  object?: Obj;
+  object?: MetaObject;
 }
 
 /** The object a target names: the listed one, or a GET of it (undefined after printing the error). */
-export function visitTarget(r: Run, t: Target, ns: string | undefined): Obj | undefined {
+export function visitTarget(r: Run, t: Target, ns: string | undefined): MetaObject | undefined {
   if (t.object) return t.object;
   const cur = r.req({
     verb: 'get',
@@ -27,7 +27,7 @@ export function visitTarget(r: Run, t: Target, ns: string | undefined): Obj | un
     r.error(apiError(cur.status));
     return undefined;
   }
-  return cur.object;
+  return cur.object as MetaObject;
 }
 
 /**

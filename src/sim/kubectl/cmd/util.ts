@@ -10,9 +10,6 @@ import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { fromUnstructured, type Unstructured } from '../../api/unstructured.ts';
 import { ambiguousShortcut, resolveKind, type KindInfo } from '../resources.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Obj = any;
-
 /**
  * An object whose kind kubectl does not know statically (a manifest, a generic GET), with the fields
  * every kind has read as typed, as unstructured.Unstructured's GetKind, GetName, GetLabels… read them.
@@ -77,7 +74,7 @@ export class Run {
     );
   }
   /** A request that must succeed (else the command ends with kubectl's rendering of the error). */
-  must<T = Obj>(r: ApiRequest): T {
+  must<T = MetaObject>(r: ApiRequest): T {
     const res = this.req(r);
     if (!res.ok) throw new Fail(apiError(res.status));
     return res.object as T;
