@@ -1,9 +1,7 @@
 // The preloaded cluster the golden tests run against: three nodes, Deployment web (3 replicas)
 // with its ReplicaSet and running pods, and a few events. Built through the API only.
+import type { ObjectReference, Pod } from 'kubernetes-types/core/v1';
 import { TestCluster, readyNode } from './test-cluster.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
 
 const T0 = '2026-01-01T00:00:00Z';
 const T5 = '2026-01-01T00:00:05Z';
@@ -137,7 +135,7 @@ export function fixtureCluster(): TestCluster {
       },
     ],
   });
-  const ev = (name: string, involved: Obj, reason: string, message: string, source: string, at: string) =>
+  const ev = (name: string, involved: ObjectReference, reason: string, message: string, source: string, at: string) =>
     c.create('events', {
       apiVersion: 'v1',
       kind: 'Event',
@@ -160,7 +158,7 @@ export function fixtureCluster(): TestCluster {
     T5,
   );
   const p0 = c.world.kubectl({ verb: 'get', resource: 'pods', namespace: 'default', name: names[0] });
-  const uid = p0.ok ? (p0.object as Obj).metadata.uid : undefined;
+  const uid = p0.ok ? (p0.object as Pod).metadata?.uid : undefined;
   ev(
     'web-7c5ddbdf54-2xkqz.1',
     { kind: 'Pod', namespace: 'default', name: names[0], uid, apiVersion: 'v1' },

@@ -1,14 +1,17 @@
 // A SimCluster test double: a World with objects preloaded through the API; advance/settle
 // delegate to the World; fault methods record their calls (the API-server faults also apply).
+import type { Node, Taint } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { ApiRequest, ApiResult } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import type { ControlPlaneComponent, NodeAction, SimCluster } from '../cluster-types.ts';
 import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 import type { RequestLog } from '../request-log.ts';
 import { testWorld } from './world.ts';
 import type { World } from '../world.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
+/** An object as the API server returns it: any kind, its metadata set. */
+type StoredObject = Unstructured & { metadata: ObjectMeta };
 
 /** One recorded fault call. */
 interface FaultCall {
@@ -68,21 +71,21 @@ export class TestCluster implements SimCluster {
   }
 
   /** Create an object (throws on refusal: fixtures must be valid). */
-  create(resource: string, body: Obj, namespace?: string): Obj {
+  create(resource: string, body: object, namespace?: string): StoredObject {
     const r = this.world.kubectl({
       verb: 'create',
       resource,
       namespace:
         namespace ??
-        body.metadata?.namespace ??
+        (body as { metadata?: ObjectMeta }).metadata?.namespace ??
         (resource === 'nodes' || resource === 'namespaces' ? undefined : 'default'),
       body,
     });
     if (!r.ok) throw new Error(`fixture ${resource}: ${r.status.message}`);
-    return r.object;
+    return r.object as StoredObject;
   }
   /** Write an object's status (as its controller or kubelet would). */
-  status(resource: string, namespace: string | undefined, name: string, status: Obj): Obj {
+  status(resource: string, namespace: string | undefined, name: string, status: object): StoredObject {
     const cur = this.world.kubectl({ verb: 'get', resource, namespace, name });
     if (!cur.ok) throw new Error(`fixture status ${name}: ${cur.status.message}`);
     const r = this.world.kubectl({
@@ -91,10 +94,10 @@ export class TestCluster implements SimCluster {
       namespace,
       name,
       subresource: 'status',
-      body: { ...(cur.object as Obj), status },
+      body: { ...(cur.object as StoredObject), status },
     });
     if (!r.ok) throw new Error(`fixture status ${name}: ${r.status.message}`);
-    return r.object;
+    return r.object as StoredObject;
   }
 }
 
@@ -106,10 +109,10 @@ export function readyNode(
   extra: {
     labels?: Record<string, string>;
     unschedulable?: boolean;
-    taints?: Obj[];
+    taints?: Taint[];
     ready?: 'True' | 'False' | 'Unknown';
   } = {},
-): Obj {
+): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',

@@ -1,15 +1,17 @@
 // kubectl apply -f (pkg/cmd/apply), client-side: create, or a three-way merge in miniature with the
 // last-applied-configuration annotation, sent as a strategic-merge PATCH (nothing at all when it is empty).
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { PATCH_MERGE_KEYS } from '../../api/patch.ts';
+import { isMap, type Unstructured } from '../../api/unstructured.ts';
 import { deepEqual } from '../../util/names.ts';
 import type { Parsed } from '../args.ts';
 import { kindInfo } from '../resources.ts';
 import { nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
-import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run } from './util.ts';
+import { Fail, addSourceToErr, apiError, printAggregate, type MetaObject, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
-function lastApplied(o: Obj): string {
+function lastApplied(o: unknown): string {
   return JSON.stringify(sortKeysDeep(o)) + '\n';
 }
 
@@ -53,14 +55,14 @@ export function cmdApply(r: Run, argv: string[]): void {
       else throw e;
     }
   };
-  const mapped: { m: Obj; resource: string }[] = [];
+  const mapped: { m: MetaObject; resource: string }[] = [];
   for (const m of objs) gather(() => mapped.push({ m, resource: mapApplied(m, source) }));
   for (const { m, resource } of mapped) gather(() => applyOne(r, p, m, source, resource));
   printAggregate(r, errs);
 }
 
 /** The builder's part for one object: validated (kind and apiVersion set) and mapped to its resource. */
-function mapApplied(m: Obj, source: string): string {
+function mapApplied(m: MetaObject, source: string): string {
   if (!m.kind)
     throw new Fail(
       `error: error validating ${source}: error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`,
@@ -72,7 +74,7 @@ function mapApplied(m: Obj, source: string): string {
   return manifestResource(m, source);
 }
 
-function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): void {
+function applyOne(r: Run, p: Parsed, m: MetaObject, source: string, resource: string): void {
   const kind = kindInfo(resource);
   const name = m.metadata?.name;
   if (!name)
@@ -86,9 +88,11 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
     );
   }
   const ns = kind.namespaced ? m.metadata?.namespace || nsOf(p) : undefined;
-  const manifest: Obj = structuredClone(m);
-  manifest.metadata = { ...manifest.metadata, ...(ns ? { namespace: ns } : {}) };
-  manifest.metadata.annotations = { ...manifest.metadata.annotations };
+  const manifest = structuredClone(m);
+  const meta: ObjectMeta = { ...manifest.metadata, ...(ns ? { namespace: ns } : {}) };
+  const annotations = { ...meta.annotations };
+  meta.annotations = annotations;
+  manifest.metadata = meta;
   const applied = lastApplied(manifest);
   const dry = dryRunStrategy(r, p, true);
   const what = `${kind.singular}/${name}`;
@@ -102,7 +106,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
       throw new Fail(apiError(cur.status));
     }
     const body = structuredClone(manifest);
-    body.metadata.annotations[LAST_APPLIED] = applied;
+    body.metadata!.annotations![LAST_APPLIED] = applied;
     if (dry === 'client') {
       printWritten(r, p, dry, what, 'created', body);
       return;
@@ -118,7 +122,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
     printWritten(r, p, dry, what, 'created', res.object);
     return;
   }
-  const live = cur.object as Obj;
+  const live = cur.object as MetaObject;
   if (live.metadata?.annotations?.[LAST_APPLIED] === undefined) {
     r.warn(
       `Warning: resource ${resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`,
@@ -126,36 +130,35 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
   }
   const prev = (() => {
     try {
-      return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}');
+      return JSON.parse(live.metadata?.annotations?.[LAST_APPLIED] ?? '{}') as MetaObject;
     } catch {
       return {};
     }
   })();
-  const next: Obj = structuredClone(live);
+  const next = structuredClone(live);
   // A three-way merge in miniature: fields the last apply set but this one drops are removed;
   // fields set by others (controllers, kubectl scale) and not named by either apply are kept.
-  next.metadata.labels = { ...next.metadata.labels };
-  for (const k of Object.keys(prev.metadata?.labels ?? {}))
-    if (!(k in (manifest.metadata.labels ?? {}))) delete next.metadata.labels[k];
-  Object.assign(next.metadata.labels, manifest.metadata.labels ?? {});
-  if (!Object.keys(next.metadata.labels).length) delete next.metadata.labels;
-  next.metadata.annotations = { ...next.metadata.annotations };
-  for (const k of Object.keys(prev.metadata?.annotations ?? {}))
-    if (!(k in manifest.metadata.annotations)) delete next.metadata.annotations[k];
-  Object.assign(next.metadata.annotations, manifest.metadata.annotations, { [LAST_APPLIED]: applied });
+  // A stored object always has metadata.
+  const nextMeta = next.metadata!;
+  const labels = { ...nextMeta.labels };
+  nextMeta.labels = labels;
+  for (const k of Object.keys(prev.metadata?.labels ?? {})) if (!(k in (meta.labels ?? {}))) delete labels[k];
+  Object.assign(labels, meta.labels ?? {});
+  if (!Object.keys(labels).length) delete nextMeta.labels;
+  const nextAnnotations = { ...nextMeta.annotations };
+  nextMeta.annotations = nextAnnotations;
+  for (const k of Object.keys(prev.metadata?.annotations ?? {})) if (!(k in annotations)) delete nextAnnotations[k];
+  Object.assign(nextAnnotations, annotations, { [LAST_APPLIED]: applied });
   for (const top of Object.keys(manifest)) {
     if (top === 'metadata' || top === 'status' || top === 'apiVersion' || top === 'kind') continue;
-    if (
-      manifest[top] &&
-      typeof manifest[top] === 'object' &&
-      !Array.isArray(manifest[top]) &&
-      next[top] &&
-      typeof next[top] === 'object'
-    ) {
-      const merged = mergeDeep(next[top], manifest[top]);
-      for (const k of Object.keys(prev[top] ?? {})) if (!(k in manifest[top])) delete merged[k];
+    const want = manifest[top];
+    const have = next[top];
+    if (isMap(want) && have && typeof have === 'object') {
+      // Both are maps here (mergeDeep of a map and an array answers the map it was given).
+      const merged = mergeDeep(have, want) as Unstructured;
+      for (const k of Object.keys(prev[top] ?? {})) if (!(k in want)) delete merged[k];
       next[top] = merged;
-    } else next[top] = manifest[top];
+    } else next[top] = want;
   }
   for (const top of Object.keys(prev))
     if (!(top in manifest) && top !== 'status' && top !== 'metadata') delete next[top];
@@ -187,7 +190,7 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
   });
   if (!res.ok) throw new Fail(apiError(res.status));
   // A server dry run makes no revision: whether anything would change is read off the object.
-  const changed = dry === 'server' ? !sameObject(res.object as Obj, live) : res.revision !== undefined;
+  const changed = dry === 'server' ? !sameObject(res.object, live) : res.revision !== undefined;
   printWritten(r, p, dry, what, changed ? 'configured' : 'unchanged', res.object);
 }
 
@@ -196,17 +199,18 @@ function applyOne(r: Run, p: Parsed, m: Obj, source: string, resource: string): 
  * new fields as they are, removed ones null, lists with a merge key item by item (a removed item as
  * `$patch: delete`), other lists whole.
  */
-export function twoWayPatch(from: Obj, to: Obj, field = ''): Obj | undefined {
+export function twoWayPatch(from: unknown, to: unknown, field = ''): unknown {
   if (deepEqual(from, to)) return undefined;
-  const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
   if (Array.isArray(from) && Array.isArray(to)) {
     let key: string | undefined = PATCH_MERGE_KEYS[field];
-    if (field === 'ports') key = to.some((x: Obj) => isMap(x) && 'containerPort' in x) ? 'containerPort' : 'port';
-    const keyed = (l: Obj[]) => l.every((x) => isMap(x) && x[key] !== undefined);
-    if (!key || key === 'names' || !keyed(from) || !keyed(to)) return to;
-    const out: Obj[] = [];
+    if (field === 'ports') key = to.some((x) => isMap(x) && 'containerPort' in x) ? 'containerPort' : 'port';
+    if (!key || key === 'names') return to;
+    const k = key;
+    const keyed = (l: unknown[]): l is Unstructured[] => l.every((x) => isMap(x) && x[k] !== undefined);
+    if (!keyed(from) || !keyed(to)) return to;
+    const out: Unstructured[] = [];
     for (const item of to) {
-      const old = from.find((x: Obj) => x[key] === item[key]);
+      const old = from.find((x) => x[key] === item[key]);
       if (!old) {
         out.push(item);
         continue;
@@ -214,12 +218,11 @@ export function twoWayPatch(from: Obj, to: Obj, field = ''): Obj | undefined {
       const d = twoWayPatch(old, item);
       if (d !== undefined) out.push({ [key]: item[key], ...d });
     }
-    for (const old of from)
-      if (!to.some((x: Obj) => x[key] === old[key])) out.push({ [key]: old[key], $patch: 'delete' });
+    for (const old of from) if (!to.some((x) => x[key] === old[key])) out.push({ [key]: old[key], $patch: 'delete' });
     return out;
   }
   if (!isMap(from) || !isMap(to)) return to;
-  const out: Obj = {};
+  const out: Unstructured = {};
   for (const k of Object.keys(to)) {
     if (!(k in from)) {
       out[k] = to[k];
@@ -233,24 +236,23 @@ export function twoWayPatch(from: Obj, to: Obj, field = ''): Obj | undefined {
 }
 
 /** Strategic-merge in miniature: maps merge, lists of named items merge by name, the rest is replaced. */
-function mergeDeep(live: unknown, want: unknown): Obj {
-  const isMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
+function mergeDeep(live: unknown, want: unknown): unknown {
   if (isMap(live) && isMap(want)) {
-    const out: Obj = { ...(live as Obj) };
-    for (const [k, v] of Object.entries(want as Obj)) out[k] = mergeDeep((live as Obj)[k], v);
+    const out: Unstructured = { ...live };
+    for (const [k, v] of Object.entries(want)) out[k] = mergeDeep(live[k], v);
     return out;
   }
-  const named = (v: unknown) => Array.isArray(v) && v.every((x) => isMap(x) && typeof x.name === 'string');
+  const named = (v: unknown): v is Unstructured[] =>
+    Array.isArray(v) && v.every((x) => isMap(x) && typeof x.name === 'string');
   if (named(live) && named(want))
-    return (want as Obj[]).map((w) =>
+    return want.map((w) =>
       mergeDeep(
-        (live as Obj[]).find((l) => l.name === w.name),
+        live.find((l) => l.name === w.name),
         w,
       ),
     );
   // Lists of maps without a name key (ports): element by element, so server defaults survive.
-  const maps = (v: unknown) => Array.isArray(v) && v.every(isMap);
-  if (maps(live) && maps(want) && (live as Obj[]).length === (want as Obj[]).length)
-    return (want as Obj[]).map((w, i) => mergeDeep((live as Obj[])[i], w));
+  const maps = (v: unknown): v is Unstructured[] => Array.isArray(v) && v.every(isMap);
+  if (maps(live) && maps(want) && live.length === want.length) return want.map((w, i) => mergeDeep(live[i], w));
   return want;
 }

@@ -3,7 +3,7 @@ import { RESOURCES } from '../../api/resources.ts';
 import { AUTH_HELP } from '../help/auth.ts';
 import { resolveKind } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, type Obj, type Run, unknownSubcommand } from './util.ts';
+import { Fail, apiError, type Run, unknownSubcommand } from './util.ts';
 import { setOf } from '../../util/table.ts';
 
 /** resourceVerbs and nonResourceURLVerbs of cani.go: other verbs get a warning, not a refusal. */
@@ -117,7 +117,7 @@ function cmdCanI(r: Run, argv: string[]): void {
     body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec },
   });
   if (!result.ok) throw new Fail(apiError(result.status));
-  const allowed = (result.object as Obj)?.status?.allowed === true;
+  const allowed = (result.object as { status?: { allowed?: boolean } } | undefined)?.status?.allowed === true;
   // RBAC gives no reason for a denial, so "no" stands alone (cani.go adds " - reason" when there is one).
   if (!bool(p, 'quiet')) r.print(allowed ? 'yes\n' : 'no\n');
   if (!allowed) r.failed = true;

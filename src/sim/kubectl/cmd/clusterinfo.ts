@@ -1,6 +1,7 @@
 // kubectl cluster-info (pkg/cmd/clusterinfo): the control plane and the cluster services.
 import { parse } from './flags.ts';
-import { Fail, apiError, type Obj, type Run } from './util.ts';
+import type { Service } from 'kubernetes-types/core/v1';
+import { Fail, apiError, type Run, type Stored } from './util.ts';
 
 /** kubectl cluster-info: the control plane's address and the cluster services in kube-system. */
 export function cmdClusterInfo(r: Run, argv: string[]): void {
@@ -16,7 +17,7 @@ export function cmdClusterInfo(r: Run, argv: string[]): void {
       `\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n${apiError(res.status)}`,
     );
   r.print('Kubernetes control plane is running at https://127.0.0.1:6443\n');
-  for (const s of (res.object as Obj).items ?? []) {
+  for (const s of (res.object as { items?: Stored<Service>[] }).items ?? []) {
     const name = s.metadata?.labels?.['kubernetes.io/name'] ?? s.metadata.name;
     const port = s.spec?.ports?.[0]?.name ? `:${s.spec.ports[0].name}` : '';
     r.print(

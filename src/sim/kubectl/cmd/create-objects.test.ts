@@ -71,7 +71,7 @@ describe('create serviceaccount and token', () => {
     expect(token.exitCode).toBe(0);
     expect(token.stdout).toMatch(/^\S+\n$/);
     expect(sent(c, from)).toEqual(['POST /api/v1/namespaces/default/serviceaccounts/robot/token']);
-    const tr = JSON.parse(runKubectl(c, 'create token robot --duration=1h -o json').stdout);
+    const tr: unknown = JSON.parse(runKubectl(c, 'create token robot --duration=1h -o json').stdout);
     expect(tr).toMatchObject({ kind: 'TokenRequest', spec: { expirationSeconds: 3600 } });
     expect(runKubectl(c, `run p --image=nginx:1.27 --overrides='{"spec":{"serviceAccountName":"robot"}}'`).stdout).toBe(
       'pod/p created\n',

@@ -1,4 +1,10 @@
 // kubectl create (pkg/cmd/create): deployment, namespace, poddisruptionbudget, priorityclass, service clusterip|nodeport|externalname, or -f FILE.
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { ServicePort, ServiceSpec } from 'kubernetes-types/core/v1';
+import type { LabelSelector, LabelSelectorRequirement, ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { PodDisruptionBudget, PodDisruptionBudgetSpec } from 'kubernetes-types/policy/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+import { fromUnstructured, type Unstructured } from '../../api/unstructured.ts';
 import { deploymentFor } from '../generators.ts';
 import { kindInfo } from '../resources.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
@@ -7,15 +13,24 @@ import { parseDurationMs } from '../../util/parse-duration.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
 import { dns1123SubdomainErrors } from '../../api/name-validation.ts';
 import { splitRequirements } from '../../api/labels.ts';
-import { Fail, addSourceToErr, apiError, printAggregate, type Obj, type Run, unknownSubcommand } from './util.ts';
+import {
+  Fail,
+  addSourceToErr,
+  apiError,
+  printAggregate,
+  type MetaObject,
+  type Run,
+  unknownSubcommand,
+} from './util.ts';
 import { type DryRun, WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /**
  * The object a create generator builds as kubectl serialises it (what a client dry run prints): the
  * namespace only when -n was given (EnforceNamespace), the empty structs Go's encoder keeps.
  */
-function generated(obj: Obj, explicitNamespace: boolean, status: Obj = {}): Obj {
-  const { namespace: _ns, ...meta } = obj.metadata;
+function generated(obj: { metadata?: ObjectMeta }, explicitNamespace: boolean, status: object = {}): MetaObject {
+  // A generator always sets metadata.
+  const { namespace: _ns, ...meta } = obj.metadata!;
   return { ...obj, metadata: explicitNamespace ? obj.metadata : meta, status };
 }
 
@@ -104,9 +119,12 @@ export function cmdCreate(r: Run, argv: string[]): void {
     );
   const port = str(p, 'port');
   const ns = nsOf(p);
-  const body: Obj = deploymentFor(name, image, replicas, ns, port === undefined ? undefined : Number(port));
+  const body = fromUnstructured<Deployment>(
+    deploymentFor(name, image, replicas, ns, port === undefined ? undefined : Number(port)),
+  );
   if (dry === 'client') {
-    const tpl = body.spec.template;
+    // deploymentFor builds the spec, its template and its containers.
+    const tpl = body.spec!.template;
     const printed = {
       ...body,
       spec: {
@@ -114,7 +132,7 @@ export function cmdCreate(r: Run, argv: string[]): void {
         strategy: {},
         template: {
           ...tpl,
-          spec: { ...tpl.spec, containers: tpl.spec.containers.map((c: Obj) => ({ ...c, resources: {} })) },
+          spec: { ...tpl.spec, containers: tpl.spec!.containers.map((c) => ({ ...c, resources: {} })) },
         },
       },
     };
@@ -203,7 +221,7 @@ function cmdCreateConfigMap(r: Run, argv: string[]): void {
   }
   const ns = nsOf(p);
   // Data and BinaryData start as empty maps, which Go's encoder leaves out (omitempty).
-  const body: Obj = {
+  const body: MetaObject = {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name, namespace: ns },
@@ -236,7 +254,7 @@ function createSimple(
   dry: DryRun,
   resource: 'configmaps' | 'serviceaccounts',
   what: string,
-  body: Obj,
+  body: MetaObject,
 ): void {
   if (dry === 'client') {
     // Neither kind has a status.
@@ -247,7 +265,7 @@ function createSimple(
   const res = r.req({
     verb: 'create',
     resource,
-    namespace: body.metadata.namespace,
+    namespace: body.metadata!.namespace,
     body,
     options: writeOptions(dry, { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }),
   });
@@ -255,7 +273,7 @@ function createSimple(
     throw new Fail(
       res.code === 0
         ? apiError(res.status)
-        : `error: failed to create ${body.kind.toLowerCase()}: ${res.status.message}`,
+        : `error: failed to create ${body.kind!.toLowerCase()}: ${res.status.message}`,
     );
   printWritten(r, p, dry, what, 'created', res.object);
 }
@@ -307,7 +325,7 @@ function cmdCreateToken(r: Run, argv: string[]): void {
       );
     if (!boundName) throw new Fail('error: --bound-object-name is required if --bound-object-kind is provided');
   }
-  const spec: Obj = {
+  const spec: Unstructured = {
     ...(audiences.length && { audiences }),
     ...(ms > 0 && { expirationSeconds: ms / 1000 }),
     ...(kind && {
@@ -329,10 +347,10 @@ function cmdCreateToken(r: Run, argv: string[]): void {
   });
   if (!res.ok)
     throw new Fail(res.code === 0 ? apiError(res.status) : `error: failed to create token: ${res.status.message}`);
-  const token = (res.object as Obj).status?.token;
+  const token = (res.object as { status?: { token?: string } }).status?.token;
   if (!token) throw new Fail('error: failed to create token: no token in server response');
   if (str(p, 'output') !== undefined) {
-    printWritten(r, p, 'none', `tokenrequest.authentication.k8s.io/${name}`, 'created', res.object as Obj, true);
+    printWritten(r, p, 'none', `tokenrequest.authentication.k8s.io/${name}`, 'created', res.object, true);
     return;
   }
   r.print(`${token}\n`);
@@ -388,7 +406,7 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
       `error: invalid argument "${valueText}" for "--value" flag: strconv.ParseInt: parsing "${valueText}": ${why}\nSee 'kubectl create priorityclass --help' for usage.`,
     );
   }
-  const body: Obj = {
+  const body: PriorityClass = {
     apiVersion: 'scheduling.k8s.io/v1',
     kind: 'PriorityClass',
     metadata: { name },
@@ -422,9 +440,9 @@ function cmdCreatePriorityClass(r: Run, argv: string[]): void {
  * matchExpressions (values sorted, as sets.List gives them); any other operator is an error. It keeps
  * the operator labels.Parse read, which the matching parser (api/labels.ts) folds away.
  */
-function parseToLabelSelector(sel: string): Obj | string {
+function parseToLabelSelector(sel: string): LabelSelector | string {
   const matchLabels: Record<string, string> = {};
-  const matchExpressions: Obj[] = [];
+  const matchExpressions: LabelSelectorRequirement[] = [];
   for (const p of splitRequirements(sel)) {
     let m = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(p);
     if (m) {
@@ -489,11 +507,16 @@ function cmdCreatePodDisruptionBudget(r: Run, argv: string[]): void {
   if (typeof sel === 'string') throw new Fail(`error: ${sel}`);
   // intstr.Parse: a number when Atoi takes it (int32 range), else the string.
   const intstr = (v: string): number | string => (/^\d+$/.test(v) && Number(v) <= 2147483647 ? Number(v) : v);
-  const spec: Obj = minAvailable
+  const spec: PodDisruptionBudgetSpec = minAvailable
     ? { minAvailable: intstr(minAvailable), selector: sel }
     : { maxUnavailable: intstr(maxUnavailable), selector: sel };
   const ns = nsOf(p);
-  const body: Obj = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: ns }, spec };
+  const body: PodDisruptionBudget = {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: ns },
+    spec,
+  };
   if (dry === 'client') {
     printWritten(
       r,
@@ -600,12 +623,12 @@ function cmdCreateService(r: Run, argv: string[]): void {
   const nodePort = sub === 'nodeport' && str(p, 'node-port') !== undefined ? Number(str(p, 'node-port')) : 0;
   const ports = tcp.map((spec) => {
     const { port, targetPort } = parseServicePort(spec);
-    const sp: Obj = { name: spec.replace(/:/g, '-'), port, targetPort, protocol: 'TCP' };
+    const sp: ServicePort = { name: spec.replace(/:/g, '-'), port, targetPort, protocol: 'TCP' };
     if (nodePort) sp.nodePort = nodePort;
     return sp;
   });
   // ServiceSpec.ports is omitempty: no --tcp sends none.
-  const spec: Obj = { ...(ports.length ? { ports } : {}), selector: { app: name }, type };
+  const spec: ServiceSpec = { ...(ports.length ? { ports } : {}), selector: { app: name }, type };
   if (externalName) spec.externalName = externalName;
   if (clusterIP !== undefined && clusterIP !== '') spec.clusterIP = clusterIP;
   const ns = nsOf(p);
@@ -673,7 +696,14 @@ function cmdApplyAsCreate(r: Run, argv: string[]): void {
       continue;
     }
     // The name printer names the object the server returned: a generateName's name is the server's.
-    printWritten(r, p, dry, `${kind.singular}/${(res.object as Obj).metadata?.name ?? ''}`, 'created', res.object);
+    printWritten(
+      r,
+      p,
+      dry,
+      `${kind.singular}/${(res.object as MetaObject).metadata?.name ?? ''}`,
+      'created',
+      res.object,
+    );
   }
   printAggregate(r, errs);
 }

@@ -1,8 +1,20 @@
 // kubectl delete (pkg/cmd/delete): by name, selector or file, then --wait until the objects are gone.
+import type { RequestOptions } from '../../api/request.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
 import { manifestObjects, manifestResource, readSource } from './manifest.ts';
-import { Fail, apiError, list, noResources, parseGoBool, printAggregate, targets, type Obj, type Run } from './util.ts';
+import {
+  Fail,
+  apiError,
+  list,
+  noResources,
+  parseGoBool,
+  printAggregate,
+  targets,
+  type Run,
+  type MetaObject,
+  type Stored,
+} from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions } from './dryrun.ts';
 import { untilWithSync } from './watch.ts';
 
@@ -72,7 +84,12 @@ export function cmdDelete(r: Run, argv: string[]): void {
         continue;
       }
       const k = kindInfo(res);
-      objs.push({ kind: k, name: m.metadata?.name, namespace: k.namespaced ? m.metadata?.namespace || ns : undefined });
+      // A manifest without a name goes on as kubectl's does, to the server's refusal of the request.
+      objs.push({
+        kind: k,
+        name: m.metadata?.name as string,
+        namespace: k.namespaced ? m.metadata?.namespace || ns : undefined,
+      });
     }
   } else {
     if (!p.args.length)
@@ -85,8 +102,14 @@ export function cmdDelete(r: Run, argv: string[]): void {
         throw new Fail('error: resource(s) were provided, but no name was specified');
       const allNs = bool(p, 'all-namespaces');
       for (const kind of t.kinds) {
-        const items = list(r, kind, allNs ? undefined : ns, str(p, 'selector'), str(p, 'field-selector'));
-        objs.push(...items.map((o) => ({ kind, name: o.metadata.name, namespace: o.metadata.namespace })));
+        const items = list<Stored<MetaObject>>(
+          r,
+          kind,
+          allNs ? undefined : ns,
+          str(p, 'selector'),
+          str(p, 'field-selector'),
+        );
+        objs.push(...items.map((o) => ({ kind, name: o.metadata.name!, namespace: o.metadata.namespace })));
       }
       if (!objs.length) {
         noResources(
@@ -125,7 +148,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
       printed();
       continue;
     }
-    const options: Obj = writeOptions(dry) ?? {};
+    const options: RequestOptions = writeOptions(dry) ?? {};
     if (grace >= 0) options.gracePeriodSeconds = grace;
     options.propagationPolicy = propagationPolicy;
     const res = r.req({ verb: 'delete', resource: o.kind.resource, namespace: o.namespace, name: o.name, options });
@@ -136,7 +159,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
       continue;
     }
     printed();
-    const left = res.object as Obj;
+    const left = res.object as MetaObject | undefined;
     waitFor.push({ ...o, uid: left?.metadata?.uid, grace: Number(left?.metadata?.deletionGracePeriodSeconds ?? 0) });
   }
   // With any error DeleteResult returns it before waiting for the deleted ones.
@@ -162,7 +185,7 @@ export function cmdDelete(r: Run, argv: string[]): void {
       if (cur.code === 404) continue;
       throw new Fail(apiError(cur.status));
     }
-    if (w.uid && (cur.object as Obj).metadata?.uid !== w.uid) continue;
+    if (w.uid && (cur.object as MetaObject).metadata?.uid !== w.uid) continue;
     if (
       !untilWithSync(r, w.kind, w.namespace, w.name, start + cap, (o) => !o || (!!w.uid && o.metadata?.uid !== w.uid))
     )

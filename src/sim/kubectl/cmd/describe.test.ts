@@ -1,6 +1,7 @@
 // kubectl describe's Events (1.36+, kubernetes#137145): shown for a single object, left out for
 // several objects, a name prefix or a name not found, unless --show-events says otherwise; and the
 // Events section itself as DescribeEvents prints it (series, eventTime, fieldPath, reportingController).
+import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import { describe, expect, test } from 'vitest';
 import { createCluster } from '../../cluster.ts';
 import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
@@ -149,7 +150,7 @@ describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
     c.settle();
     runKubectl(c, 'set image deployment/web nginx=nginx:1.29');
     c.settle();
-    const rss = JSON.parse(runKubectl(c, 'get rs -o json').stdout).items as {
+    const rss = (JSON.parse(runKubectl(c, 'get rs -o json').stdout) as { items: unknown[] }).items as {
       metadata: { name: string; creationTimestamp: string };
       spec: { template: { spec: { containers: { image: string }[] } } };
     }[];
@@ -171,7 +172,7 @@ describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
   });
   test('a ReplicaSet the Deployment does not control (no controller: true) is not its own', () => {
     const c = fixtureCluster();
-    const rs = JSON.parse(runKubectl(c, 'get rs web-7c5ddbdf54 -o json').stdout);
+    const rs = JSON.parse(runKubectl(c, 'get rs web-7c5ddbdf54 -o json').stdout) as ReplicaSet;
     runKubectl(
       c,
       'apply -f -',
@@ -179,8 +180,8 @@ describe('describe deployment: its ReplicaSets (GetAllReplicaSets)', () => {
         ...rs,
         metadata: {
           name: 'web-other',
-          labels: rs.metadata.labels,
-          ownerReferences: rs.metadata.ownerReferences.map((r: object) => ({ ...r, controller: false })),
+          labels: rs.metadata!.labels,
+          ownerReferences: rs.metadata!.ownerReferences!.map((r: object) => ({ ...r, controller: false })),
         },
         status: undefined,
       }),

@@ -1,6 +1,8 @@
 // kubectl describe (pkg/cmd/describe): finds the objects and what each describer needs beside them
 // (events, owned ReplicaSets, pods, leases); the text itself is ../describe.ts's.
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import { labelSelectorAsString } from '../../api/labels.ts';
+import { fromUnstructured } from '../../api/unstructured.ts';
 import {
   describeConfigMap,
   describeDeployment,
@@ -18,7 +20,18 @@ import {
 import { DESCRIBE_HELP } from '../help/describe.ts';
 import { kindInfo, type KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, kindOrFail, list, listAt, noResources, targets, type Obj, type Run } from './util.ts';
+import {
+  Fail,
+  apiError,
+  kindOrFail,
+  list,
+  listAt,
+  noResources,
+  targets,
+  type MetaObject,
+  type Run,
+  type Stored,
+} from './util.ts';
 
 /** describerSettings.ChunkSize: the describers' lists (and the builder's) ask for pages of 500. */
 const CHUNK_SIZE = 500;
@@ -40,7 +53,7 @@ export function cmdDescribe(r: Run, argv: string[]): void {
     );
   const t = targets(p.args, r);
   const ns = nsOf(p);
-  const objs: { kind: KindInfo; o: Obj }[] = [];
+  const objs: { kind: KindInfo; o: MetaObject }[] = [];
   let found = true;
   for (const kind of t.kinds) {
     const items = listAt(
@@ -70,7 +83,7 @@ export function cmdDescribe(r: Run, argv: string[]): void {
       for (const o of prefix) objs.push({ kind, o });
       continue;
     }
-    objs.push({ kind, o: res.object });
+    objs.push({ kind, o: res.object as MetaObject });
   }
   // 1.36+ (kubernetes#137145): Events only for a single object found as asked; several objects, a
   // name prefix or a name not found turn them off, unless --show-events says otherwise.
@@ -86,12 +99,23 @@ export function cmdDescribe(r: Run, argv: string[]): void {
  * namespace ('' for a cluster-scoped one), kind and uid (GetFieldSelector; the real client joins the
  * terms in map order, so their order varies by run), in pages of 500.
  */
-function searchEvents(r: Run, kind: string, name: string, namespace: string | undefined, uid: string): Obj[] {
+function searchEvents(
+  r: Run,
+  kind: string,
+  name: string | undefined,
+  namespace: string | undefined,
+  uid: string | undefined,
+): MetaObject[] {
   const selector = `involvedObject.name=${name},involvedObject.namespace=${namespace ?? ''},involvedObject.kind=${kind},involvedObject.uid=${uid}`;
   return listAt(r, kindInfo('events'), namespace, undefined, selector, CHUNK_SIZE).items;
 }
 
-function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): string {
+/** The Events as the describer reads them (undefined: not searched). */
+function typedEvents<T extends object>(events: MetaObject[] | undefined): T[] | undefined {
+  return events && fromUnstructured<T[]>(events);
+}
+
+function describeOne(r: Run, kind: KindInfo, found: MetaObject, showEvents: boolean): string {
   // Each describer GETs its object again by name (the builder's copy is not handed on).
   const again = r.req({
     verb: 'get',
@@ -99,7 +123,8 @@ function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): s
     namespace: kind.namespaced ? found.metadata?.namespace : undefined,
     name: found.metadata?.name,
   });
-  const o: Obj = again.ok ? { kind: found.kind, ...(again.object as Obj) } : found;
+  // A stored object has metadata; the describers read it as its kind (fromUnstructured at each call).
+  const o = (again.ok ? { kind: found.kind, ...(again.object as MetaObject) } : found) as Stored<MetaObject>;
   const ns = o.metadata?.namespace;
   const kindName = String(o.kind ?? found.kind ?? '');
   // searchEvents is not called at all without --show-events: no LIST of events.
@@ -109,7 +134,7 @@ function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): s
       : undefined;
   switch (kind.resource) {
     case 'pods':
-      return describePod(o, events(), r.now);
+      return describePod(fromUnstructured(o), typedEvents(events()), r.now);
     case 'deployments': {
       const ev = events();
       // GetAllReplicaSetsInChunks: the selector's ReplicaSets, those it controls.
@@ -117,24 +142,24 @@ function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): s
         r,
         kindInfo('replicasets'),
         ns,
-        labelSelectorAsString(o.spec?.selector),
+        labelSelectorAsString(fromUnstructured<Deployment>(o).spec?.selector),
         undefined,
         CHUNK_SIZE,
       ).items.filter((rs) =>
-        (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.controller === true && ref.uid === o.metadata.uid),
+        (rs.metadata?.ownerReferences ?? []).some((ref) => ref.controller === true && ref.uid === o.metadata.uid),
       );
-      return describeDeployment(o, rss, ev, r.now);
+      return describeDeployment(fromUnstructured(o), fromUnstructured(rss), typedEvents(ev), r.now);
     }
     case 'replicasets': {
       const pods = listAt(
         r,
         kindInfo('pods'),
         ns,
-        labelSelectorAsString(o.spec?.selector),
+        labelSelectorAsString(fromUnstructured<ReplicaSet>(o).spec?.selector),
         undefined,
         CHUNK_SIZE,
       ).items;
-      return describeReplicaSet(o, pods, events(), r.now);
+      return describeReplicaSet(fromUnstructured(o), fromUnstructured(pods), typedEvents(events()), r.now);
     }
     case 'nodes': {
       const pods = listAt(
@@ -153,26 +178,32 @@ function describeOne(r: Run, kind: KindInfo, found: Obj, showEvents: boolean): s
           ]
         : undefined;
       const lease = r.req({ verb: 'get', resource: 'leases', namespace: 'kube-node-lease', name: o.metadata.name });
-      return describeNode(o, lease.ok ? lease.object : undefined, pods, ev, r.now);
+      return describeNode(
+        fromUnstructured(o),
+        lease.ok ? fromUnstructured(lease.object as MetaObject) : undefined,
+        fromUnstructured(pods),
+        typedEvents(ev),
+        r.now,
+      );
     }
     case 'namespaces':
-      return describeNamespace(o);
+      return describeNamespace(fromUnstructured(o));
     case 'services': {
       const slices = list(r, kindInfo('endpointslices'), ns, `kubernetes.io/service-name=${o.metadata.name}`);
-      return describeService(o, slices, events(), r.now);
+      return describeService(fromUnstructured(o), fromUnstructured(slices), typedEvents(events()), r.now);
     }
     case 'endpointslices':
-      return describeEndpointSlice(o, events(), r.now);
+      return describeEndpointSlice(fromUnstructured(o), typedEvents(events()), r.now);
     case 'priorityclasses':
-      return describePriorityClass(o, events(), r.now);
+      return describePriorityClass(fromUnstructured(o), typedEvents(events()), r.now);
     case 'poddisruptionbudgets':
-      return describePodDisruptionBudget(o, events(), r.now);
+      return describePodDisruptionBudget(fromUnstructured(o), typedEvents(events()), r.now);
     case 'serviceaccounts':
-      return describeServiceAccount(o, events(), r.now);
+      return describeServiceAccount(fromUnstructured(o), typedEvents(events()), r.now);
     case 'configmaps':
-      return describeConfigMap(o, events(), r.now);
+      return describeConfigMap(fromUnstructured(o), typedEvents(events()), r.now);
     // Lease and Event have no describer of their own in kubectl: the generic one prints every field.
     default:
-      return describeGeneric(o, events(), r.now);
+      return describeGeneric(fromUnstructured(o), typedEvents(events()), r.now);
   }
 }

@@ -4,14 +4,15 @@ import { parseDurationMs } from '../../util/parse-duration.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, parse, str } from './flags.ts';
 import type { Parsed } from '../args.ts';
-import { Fail, apiError, listAt, type Obj, type Run } from './util.ts';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { Fail, apiError, listAt, type Run, type Stored } from './util.ts';
 import { WRITE_FLAGS, dryRunStrategy, dryRunSuffix, writeOptions, type DryRun } from './dryrun.ts';
 import { newClientset, reserveAt, sendAt } from '../throttle.ts';
 import { MAX_LINE_MS } from '../sim-commands.ts';
 
 // Returns whether it sent the PATCH. `listed`: the node as a selector's LIST returned it (no GET).
-function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none', listed?: Obj): boolean {
-  const n = listed ?? r.must({ verb: 'get', resource: 'nodes', name });
+function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none', listed?: Node): boolean {
+  const n = listed ?? r.must<Node>({ verb: 'get', resource: 'nodes', name });
   const word = on ? 'cordoned' : 'uncordoned';
   if (!!n.spec?.unschedulable === on) {
     r.print(`node/${name} already ${word}${dryRunSuffix(dry)}\n`);
@@ -32,7 +33,7 @@ function setUnschedulable(r: Run, name: string, on: boolean, dry: DryRun = 'none
 /** One node drain's builder found: by name (fetched when cordoned) or as the selector's LIST gave it. */
 interface NodeInfo {
   name: string;
-  object?: Obj;
+  object?: Node;
 }
 
 /**
@@ -48,14 +49,14 @@ function nodeInfos(r: Run, cmd: string, p: Parsed): NodeInfo[] {
       `error: cannot specify both a node name and a --selector option\nSee 'kubectl ${cmd} -h' for help and examples`,
     );
   if (sel !== undefined)
-    return listAt(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({
-      name: o.metadata.name as string,
+    return listAt<Stored<Node>>(r, kindInfo('nodes'), undefined, sel, undefined, 500).items.map((o) => ({
+      name: o.metadata.name!,
       object: o,
     }));
   // Complete visits the builder's result before anything is written: every node's GET comes first.
   return p.args
     .map((a) => a.replace(/^(node|nodes|no)\//, ''))
-    .map((name) => ({ name, object: r.must({ verb: 'get', resource: 'nodes', name }) }));
+    .map((name) => ({ name, object: r.must<Node>({ verb: 'get', resource: 'nodes', name }) }));
 }
 
 /** kubectl cordon / uncordon NODE… | -l SELECTOR: mark nodes unschedulable (on) or schedulable again. */
@@ -129,10 +130,10 @@ export function cmdDrain(r: Run, argv: string[]): void {
 }
 
 /** GetPodsForDeletion's filters: the pods drain deletes, and its errors and warnings about the others. */
-function podsForDeletion(p: Parsed, pods: Obj[]): { evict: Obj[]; errs: string[]; warnings: string[] } {
+function podsForDeletion(p: Parsed, pods: Stored<Pod>[]): { evict: Stored<Pod>[]; errs: string[]; warnings: string[] } {
   const ds: string[] = [];
   const unmanaged: string[] = [];
-  const evict: Obj[] = [];
+  const evict: Stored<Pod>[] = [];
   for (const pod of pods) {
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
     if (pod.metadata?.annotations?.['kubernetes.io/config.mirror']) continue;
@@ -140,7 +141,7 @@ function podsForDeletion(p: Parsed, pods: Obj[]): { evict: Obj[]; errs: string[]
       evict.push(pod);
       continue;
     }
-    const owner = (pod.metadata?.ownerReferences ?? []).find((o: Obj) => o.controller);
+    const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
     if (owner?.kind === 'DaemonSet') {
       ds.push(key);
       continue;
@@ -176,7 +177,8 @@ function drainNode(
 ): DrainError | undefined {
   reserveAt(r, cs);
   // GetPodsForDeletion: every namespace's pods on the node, in chunks of --chunk-size (500).
-  const listPods = () => listAt(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`, 500).items;
+  const listPods = () =>
+    listAt<Stored<Pod>>(r, kindInfo('pods'), undefined, undefined, `spec.nodeName=${node}`, 500).items;
   const { evict, errs, warnings } = podsForDeletion(p, listPods());
   if (errs.length) return new DrainError(errs);
   if (warnings.length) r.warn(`Warning: ${warnings.join('; ')}\n`);
@@ -198,7 +200,7 @@ function drainNode(
 
 /** One pod's goroutine in evictPods: evicting (again at `at`), waiting for its deletion, or finished. */
 interface Eviction {
-  pod: Obj;
+  pod: Stored<Pod>;
   state: 'evict' | 'wait' | 'done';
   at: number;
 }
@@ -209,7 +211,7 @@ interface Eviction {
  * read afresh; once granted (or the pod is gone) it waits for the deletion, reading the pod every
  * second. Returns the errors of the pods that did not make it.
  */
-function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods: Obj[], dry: DryRun): string[] {
+function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods: Stored<Pod>[], dry: DryRun): string[] {
   const grace = str(p, 'grace-period') === undefined ? undefined : Number(str(p, 'grace-period'));
   const timeoutMs = str(p, 'timeout') ? (parseDurationMs(str(p, 'timeout')!) ?? 0) : 0;
   const start = r.now;
@@ -290,7 +292,7 @@ function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods:
         r.now,
         reserveAt(r, cs),
       );
-      if (fresh.ok) e.pod = fresh.object as Obj;
+      if (fresh.ok) e.pod = fresh.object as Stored<Pod>;
       evictOne(e, r.now, reserveAt(r, cs));
     }
     // waitForDelete: a GET of each pod not yet gone, every second (wait.PollImmediate, 1 s interval),
@@ -309,7 +311,7 @@ function evictPods(r: Run, p: Parsed, cs: ReturnType<typeof newClientset>, pods:
           pollAt[k],
         );
         if (!cur.ok && cur.code !== 404) throw new Fail(apiError(cur.status));
-        if (!cur.ok || (cur.object as Obj).metadata?.uid !== pod.metadata.uid) {
+        if (!cur.ok || (cur.object as Pod).metadata?.uid !== pod.metadata.uid) {
           r.print(`pod/${pod.metadata.name} evicted\n`);
           e.state = 'done';
         }

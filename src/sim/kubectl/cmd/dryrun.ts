@@ -7,7 +7,7 @@ import type { FlagDef, Parsed } from '../args.ts';
 import { executeJsonPath, parseJsonPath } from '../jsonpath.ts';
 import { toJSON, toTypedJSON, toYAML } from '../printers.ts';
 import { str } from './flags.ts';
-import { Fail, type Obj, type Run } from './util.ts';
+import { Fail, type MetaObject, type Run } from './util.ts';
 import { setOf } from '../../util/table.ts';
 
 /** cmdutil.DryRunStrategy. */
@@ -104,7 +104,7 @@ export function checkOutput(p: Parsed): void {
 }
 
 /** JSONPathPrinter.PrintObj: the template's text, or its execution error (the command fails). */
-export function printJsonPath(r: Run, template: string, data: Obj): void {
+export function printJsonPath(r: Run, template: string, data: unknown): void {
   const res = executeJsonPath(template, data);
   if ('error' in res) throw new Fail(res.error);
   r.print(res.text);
@@ -121,7 +121,7 @@ export function printWritten(
   dry: DryRun,
   what: string,
   operation: string,
-  obj: Obj,
+  obj: unknown,
   typed = false,
 ): void {
   const o = str(p, 'output') ?? '';
@@ -134,7 +134,10 @@ export function printWritten(
 }
 
 /** Whether two versions of an object are the same but for their resourceVersion (what a write would change). */
-export function sameObject(a: Obj, b: Obj): boolean {
-  const strip = (o: Obj) => (o?.metadata ? { ...o, metadata: { ...o.metadata, resourceVersion: undefined } } : o);
+export function sameObject(a: unknown, b: unknown): boolean {
+  const strip = (v: unknown) => {
+    const o = v as MetaObject | undefined;
+    return o?.metadata ? { ...o, metadata: { ...o.metadata, resourceVersion: undefined } } : o;
+  };
   return deepEqual(strip(a), strip(b));
 }

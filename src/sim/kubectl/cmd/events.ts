@@ -1,5 +1,7 @@
 // kubectl events (pkg/cmd/events): a namespace's Events, oldest first.
+import type { Event } from 'kubernetes-types/core/v1';
 import { RESOURCES } from '../../api/resources.ts';
+import { fromUnstructured } from '../../api/unstructured.ts';
 import { parseTime } from '../../util/time.ts';
 import { translateTimestampSince } from '../print-pod.ts';
 import { goSort } from '../go-sort.ts';
@@ -7,15 +9,15 @@ import { coreEvent, toJSON, toYAML } from '../printers.ts';
 import { kindInfo } from '../resources.ts';
 import { GET_TABS, tabwrite } from '../tabwriter.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, kindOrFail, type Obj, type Run, listAt } from './util.ts';
+import { Fail, kindOrFail, type Run, listAt } from './util.ts';
 
 /** eventTime() of kubectl events: when an Event was last seen (series, lastTimestamp, eventTime). */
-function eventSortTime(e: Obj): number {
+function eventSortTime(e: Event): number {
   return parseTime(e.series ? e.series.lastObservedTime : e.lastTimestamp || e.eventTime) ?? -Infinity;
 }
 
 /** getInterval: LAST SEEN of one row ("5s", or "5s (x3 over 2m)" for a repeated Event). */
-function eventInterval(e: Obj, now: number): string {
+function eventInterval(e: Event, now: number): string {
   const first = translateTimestampSince(e.eventTime || e.firstTimestamp, now);
   if (e.series) return `${translateTimestampSince(e.series.lastObservedTime, now)} (x${e.series.count} over ${first})`;
   if ((e.count ?? 0) > 1) return `${translateTimestampSince(e.lastTimestamp, now)} (x${e.count} over ${first})`;
@@ -55,7 +57,11 @@ export function cmdEvents(r: Run, argv: string[]): void {
   const ns = nsOf(p);
   // One page of --chunk-size (500) Events: ListOptions{Limit: DefaultChunkSize, FieldSelector}.
   const items = listAt(r, kindInfo('events'), all ? undefined : ns, undefined, fieldSelector, 500)
-    .items.map(coreEvent)
+    .items.map((e) => {
+      // core/v1's shape of either Events API's object (what kubectl events reads).
+      const core: unknown = coreEvent(fromUnstructured(e));
+      return core as Event;
+    })
     .filter((e) => !types.length || types.some((t) => t.toLowerCase() === String(e.type ?? '').toLowerCase()));
   if (!items.length) {
     r.warn(all ? 'No events found.\n' : `No events found in ${ns} namespace.\n`);

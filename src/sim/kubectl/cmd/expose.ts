@@ -1,7 +1,10 @@
 // kubectl expose (pkg/cmd/expose): a Service with the selector and port of what it exposes.
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { ContainerPort, Pod, Service, ServicePort, ServiceSpec } from 'kubernetes-types/core/v1';
+import { fromUnstructured } from '../../api/unstructured.ts';
 import { RESOURCES } from '../../api/resources.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, NO_RESOURCES, oneTarget, type Obj, type Run } from './util.ts';
+import { Fail, NO_RESOURCES, oneTarget, type MetaObject, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** kubectl expose TYPE NAME: a Service selecting what the object selects (or its labels, for a pod). */
@@ -21,11 +24,19 @@ export function cmdExpose(r: Run, argv: string[]): void {
   if (!p.args.length) throw new Fail(NO_RESOURCES);
   const { kind, name } = oneTarget(r, p.args, 'expose');
   const ns = nsOf(p);
-  const o = r.must({ verb: 'get', resource: kind.resource, namespace: kind.namespaced ? ns : undefined, name });
+  const o = r.must<MetaObject>({
+    verb: 'get',
+    resource: kind.resource,
+    namespace: kind.namespaced ? ns : undefined,
+    name,
+  });
   let selector: Record<string, string> | undefined;
-  if (kind.resource === 'deployments' || kind.resource === 'replicasets') selector = o.spec?.selector?.matchLabels;
+  // A ReplicaSet's selector and template read as a Deployment's (the same fields).
+  const workload = fromUnstructured<Deployment>(o);
+  if (kind.resource === 'deployments' || kind.resource === 'replicasets')
+    selector = workload.spec?.selector?.matchLabels;
   else if (kind.resource === 'pods' || kind.resource === 'services')
-    selector = kind.resource === 'pods' ? o.metadata?.labels : o.spec?.selector;
+    selector = kind.resource === 'pods' ? o.metadata?.labels : fromUnstructured<Service>(o).spec?.selector;
   else throw new Fail(`error: cannot expose a ${RESOURCES[kind.resource].kind}`);
   if (!selector || !Object.keys(selector).length)
     throw new Fail(
@@ -33,9 +44,11 @@ export function cmdExpose(r: Run, argv: string[]): void {
     );
   let port = str(p, 'port');
   if (port === undefined) {
-    const cps: Obj[] = (
-      (kind.resource === 'pods' ? o.spec?.containers : o.spec?.template?.spec?.containers) ?? []
-    ).flatMap((c: Obj) => c.ports ?? []);
+    const cps: ContainerPort[] = (
+      (kind.resource === 'pods'
+        ? fromUnstructured<Pod>(o).spec?.containers
+        : workload.spec?.template?.spec?.containers) ?? []
+    ).flatMap((c) => c.ports ?? []);
     if (!cps.length)
       throw new Fail(
         `error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for help and examples`,
@@ -44,25 +57,26 @@ export function cmdExpose(r: Run, argv: string[]): void {
   }
   const tp = str(p, 'target-port');
   const svcName = str(p, 'name') ?? name;
-  const portSpec: Obj = {
+  const portSpec: ServicePort = {
     port: Number(port),
     protocol: str(p, 'protocol') ?? 'TCP',
     targetPort: tp === undefined ? Number(port) : /^\d+$/.test(tp) ? Number(tp) : tp,
   };
-  const body: Obj = {
+  const spec: ServiceSpec = { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' };
+  const body: Service = {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: svcName, namespace: ns, labels: o.metadata?.labels },
-    spec: { ports: [portSpec], selector, type: str(p, 'type') ?? 'ClusterIP' },
+    spec,
   };
   // ServiceGeneratorV2: --session-affinity None or ClientIP; --cluster-ip an address, or None for a headless Service.
   const affinity = str(p, 'session-affinity');
   if (affinity) {
     if (affinity !== 'None' && affinity !== 'ClientIP') throw new Fail(`error: unknown session affinity: ${affinity}`);
-    body.spec.sessionAffinity = affinity;
+    spec.sessionAffinity = affinity;
   }
   const clusterIP = str(p, 'cluster-ip');
-  if (clusterIP) body.spec.clusterIP = clusterIP;
+  if (clusterIP) spec.clusterIP = clusterIP;
   if (dry === 'client') {
     printWritten(r, p, dry, `service/${svcName}`, 'exposed', { ...body, status: { loadBalancer: {} } });
     return;

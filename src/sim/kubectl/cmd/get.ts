@@ -5,7 +5,7 @@ import { asList, printTable, toCompactJSON, toJSON, toYAML, type TableOptions } 
 import type { KindInfo } from '../resources.ts';
 import { SortByError, sortByField, sortField } from '../sort-by.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, listAt, noResources, targets, withKind, type Obj, type Run } from './util.ts';
+import { Fail, apiError, listAt, noResources, targets, withKind, type MetaObject, type Run } from './util.ts';
 import { withWatch, type WatchSpec } from './watch.ts';
 import type { WatchNotification } from '../../api/watch.ts';
 import { formatNotSimulated, printJsonPath } from './dryrun.ts';
@@ -21,7 +21,7 @@ function sortFieldOrFail(sortBy: string): string {
 }
 
 /** sortByField, its refusals as kubectl prints them. */
-function sortOrFail(items: Obj[], field: string, passes: number): void {
+function sortOrFail(items: MetaObject[], field: string, passes: number): void {
   try {
     sortByField(items, field, passes);
   } catch (e) {
@@ -96,7 +96,7 @@ export function cmdGet(r: Run, argv: string[]): void {
   if (sortBy && bool(p, 'watch'))
     r.warn('warning: --watch requested, --sort-by will be ignored for watch events received\n');
   else if (sortBy && bool(p, 'watch-only')) r.warn('warning: --watch-only requested, --sort-by will be ignored\n');
-  const groups: { kind: KindInfo; items: Obj[]; resourceVersion?: string }[] = [];
+  const groups: { kind: KindInfo; items: MetaObject[]; resourceVersion?: string }[] = [];
   const errors: string[] = [];
   for (const kind of t.kinds) {
     // The resource builder asks for pages of --chunk-size (500) objects: one page holds them all here.
@@ -154,10 +154,10 @@ export function cmdGet(r: Run, argv: string[]): void {
       for (const e of errors) r.error(e);
       return;
     }
-    const v = single ? items[0] : asList(items);
+    const v: unknown = single ? items[0] : asList(items);
     r.print(output === 'json' ? toJSON(v) + '\n' : toYAML(v));
   } else if (output === 'name') {
-    const kindOf = new Map<Obj, KindInfo>();
+    const kindOf = new Map<MetaObject, KindInfo>();
     for (const g of groups) for (const o of g.items) kindOf.set(o, g.kind);
     for (const o of items) r.print(`${kindOf.get(o)!.singular}/${o.metadata?.name}\n`);
   } else {
@@ -230,13 +230,13 @@ function watchObjects(
   r: Run,
   kind: KindInfo,
   spec: WatchSpec,
-  initial: Obj[],
+  initial: MetaObject[],
   output: string,
   events: boolean,
   single: boolean,
 ): void {
   let count = 0;
-  const printOne = (o: Obj, type: string): void => {
+  const printOne = (o: MetaObject, type: string): void => {
     if (output === 'name') {
       r.print(`${kind.singular}/${o.metadata?.name}\n`);
       return;

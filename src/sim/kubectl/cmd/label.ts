@@ -3,18 +3,18 @@ import { mergePatch } from '../../api/patch.ts';
 import type { Parsed } from '../args.ts';
 import type { KindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, kindOrFail, list, targets, type Obj, type Run } from './util.ts';
+import { Fail, apiError, kindOrFail, list, targets, type Run, type MetaObject, type Stored } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 /** One object label or annotate visits: by name (fetched when visited), or as a list returned it. */
 interface Target {
   kind: KindInfo;
   name: string;
-  object?: Obj;
+  object?: MetaObject;
 }
 
 /** The object a target names: the listed one, or a GET of it (undefined after printing the error). */
-export function visitTarget(r: Run, t: Target, ns: string | undefined): Obj | undefined {
+export function visitTarget(r: Run, t: Target, ns: string | undefined): MetaObject | undefined {
   if (t.object) return t.object;
   const cur = r.req({
     verb: 'get',
@@ -27,7 +27,7 @@ export function visitTarget(r: Run, t: Target, ns: string | undefined): Obj | un
     r.error(apiError(cur.status));
     return undefined;
   }
-  return cur.object;
+  return cur.object as MetaObject;
 }
 
 /**
@@ -63,7 +63,7 @@ export function keyValueUpdates(
   // the listed objects themselves (Latest() refetches only those read from files): no GET each.
   if (sel !== undefined || p.flags.all === true) {
     const kind = kindOrFail(rest[0] ?? '', r);
-    objs = list(r, kind, nsOf(p), sel).map((o) => ({ kind, name: o.metadata.name as string, object: o }));
+    objs = list<Stored<MetaObject>>(r, kind, nsOf(p), sel).map((o) => ({ kind, name: o.metadata.name!, object: o }));
   } else objs = targets(rest, r).names;
   if (!objs.length)
     throw new Fail('error: one or more resources must be specified as <resource> <name> or <resource>/<name>');

@@ -1,30 +1,31 @@
 // kubectl logs (pkg/cmd/logs): a container's output, through the API server from its node's kubelet.
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { labelSelectorAsString } from '../../api/labels.ts';
-import type { ApiResult } from '../../api/request.ts';
+import type { ApiResult, RequestOptions } from '../../api/request.ts';
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import { parseTime } from '../../util/time.ts';
 import { kindInfo } from '../resources.ts';
 import { bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, kindOrFail, list, type Obj, type Run } from './util.ts';
+import { Fail, apiError, kindOrFail, list, type Run, type Stored } from './util.ts';
 
-function isPodReady(p: Obj): boolean {
-  return ((p.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True');
+function isPodReady(p: Pod): boolean {
+  return (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** podutils.ByLogging: which of a workload's pods `kubectl logs deploy/NAME` reads (the first). */
-function byLogging(a: Obj, b: Obj): number {
-  const assigned = (p: Obj) => !!p.spec?.nodeName;
+function byLogging(a: Pod, b: Pod): number {
+  const assigned = (p: Pod) => !!p.spec?.nodeName;
   if (assigned(a) !== assigned(b)) return assigned(a) ? -1 : 1;
   const rank: Record<string, number> = { Running: 0, Unknown: 1, Pending: 2 };
-  const ra = rank[a.status?.phase] ?? 3;
-  const rb = rank[b.status?.phase] ?? 3;
+  const ra = rank[a.status?.phase ?? ''] ?? 3;
+  const rb = rank[b.status?.phase ?? ''] ?? 3;
   if (ra !== rb) return ra - rb;
   if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? -1 : 1;
-  const readySince = (p: Obj) =>
-    parseTime(((p.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready')?.lastTransitionTime) ?? Infinity;
+  const readySince = (p: Pod) =>
+    parseTime((p.status?.conditions ?? []).find((c) => c.type === 'Ready')?.lastTransitionTime) ?? Infinity;
   if (isPodReady(a) && readySince(a) !== readySince(b)) return readySince(a) - readySince(b);
-  const restarts = (p: Obj) =>
-    Math.max(0, ...((p.status?.containerStatuses ?? []) as Obj[]).map((c) => c.restartCount ?? 0));
+  const restarts = (p: Pod) => Math.max(0, ...(p.status?.containerStatuses ?? []).map((c) => c.restartCount ?? 0));
   if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
   return (
     (parseTime(a.metadata?.creationTimestamp) ?? Infinity) - (parseTime(b.metadata?.creationTimestamp) ?? Infinity)
@@ -84,26 +85,28 @@ export function cmdLogs(r: Run, argv: string[]): void {
   const ns = nsOf(p);
   let podName = p.args[0];
   // A workload's pod comes from GetFirstPod's LIST, and LogsForObject reads it from there (no GET).
-  let listed: Obj | undefined;
+  let listed: Pod | undefined;
   if (podName.includes('/')) {
     const [type, name] = [podName.slice(0, podName.indexOf('/')), podName.slice(podName.indexOf('/') + 1)];
     const kind = kindOrFail(type, r);
     if (kind.resource === 'pods') podName = name;
     else if (kind.resource === 'deployments' || kind.resource === 'replicasets') {
-      const owner = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name });
-      const pods = list(r, kindInfo('pods'), ns, labelSelectorAsString(owner.spec?.selector)).sort(byLogging);
+      const owner = r.must<Deployment | ReplicaSet>({ verb: 'get', resource: kind.resource, namespace: ns, name });
+      const pods = list<Stored<Pod>>(r, kindInfo('pods'), ns, labelSelectorAsString(owner.spec?.selector)).sort(
+        byLogging,
+      );
       if (!pods.length) throw new Fail(`error: timed out waiting for the condition`);
       if (pods.length > 1) r.warn(`Found ${pods.length} pods, using pod/${pods[0].metadata.name}\n`);
-      podName = pods[0].metadata.name;
+      podName = pods[0].metadata.name!;
       listed = pods[0];
     } else
       throw new Fail(
         `error: this simulator's kubectl logs reads pods, deployments and replicasets, not ${kind.resource}`,
       );
   }
-  const pod = listed ?? r.must({ verb: 'get', resource: 'pods', namespace: ns, name: podName });
-  const containers = ((pod.spec?.containers ?? []) as Obj[]).map((c) => c.name as string);
-  const inits = ((pod.spec?.initContainers ?? []) as Obj[]).map((c) => c.name as string);
+  const pod = listed ?? r.must<Pod>({ verb: 'get', resource: 'pods', namespace: ns, name: podName });
+  const containers = (pod.spec?.containers ?? []).map((c) => c.name);
+  const inits = (pod.spec?.initContainers ?? []).map((c) => c.name);
   let names: string[];
   if (bool(p, 'all-containers')) names = [...inits, ...containers];
   else if (str(p, 'container')) names = [str(p, 'container')!];
@@ -118,7 +121,7 @@ export function cmdLogs(r: Run, argv: string[]): void {
     names = [chosen];
   }
   for (const container of names) {
-    const options: Obj = { container };
+    const options: RequestOptions = { container };
     if (bool(p, 'follow')) options.follow = true;
     if (bool(p, 'previous')) options.previous = true;
     const request = () =>

@@ -4,7 +4,8 @@ import { parseAllDocuments } from 'yaml';
 import { RESOURCES } from '../../api/resources.ts';
 import { GO_YAML_V2_TAGS } from '../goyaml.ts';
 import { resourceForKind } from '../resources.ts';
-import { Fail, type Obj, type Run } from './util.ts';
+import type { ParseOptions, DocumentOptions, SchemaOptions } from 'yaml';
+import { Fail, type MetaObject, type Run } from './util.ts';
 
 /** Largest manifest `apply` accepts (bytes). */
 const MAX_MANIFEST_BYTES = 64 * 1024;
@@ -42,7 +43,7 @@ export function flowTooDeep(text: string, max: number): number {
 }
 
 /** The objects of a manifest (every document; a List's items), or the error kubectl prints for it. */
-export function manifestObjects(r: Run, text: string, source: string): Obj[] {
+export function manifestObjects(r: Run, text: string, source: string): MetaObject[] {
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > MAX_MANIFEST_BYTES)
     throw new Fail(`error: ${source}: manifest is ${bytes} bytes, more than the 64 KiB this simulator accepts`);
@@ -64,7 +65,7 @@ export function manifestObjects(r: Run, text: string, source: string): Obj[] {
       schema: 'failsafe',
       customTags: GO_YAML_V2_TAGS,
       merge: true,
-    } as Obj);
+    } as ParseOptions & DocumentOptions & SchemaOptions);
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep();
     throw e;
@@ -74,7 +75,7 @@ export function manifestObjects(r: Run, text: string, source: string): Obj[] {
     throw new Fail(
       `error: ${source}: ${docList.length} documents, more than the ${MAX_MANIFEST_DOCUMENTS} this simulator accepts`,
     );
-  const out: Obj[] = [];
+  const out: MetaObject[] = [];
   for (const d of docList) {
     if (d.errors.some((e) => /Maximum call stack/.test(e.message))) throw tooDeep();
     if (d.errors.length) {
@@ -100,8 +101,8 @@ export function manifestObjects(r: Run, text: string, source: string): Obj[] {
       throw new Fail(
         `error: error parsing ${source}: error unmarshaling JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
       );
-    const o = v as Obj;
-    if (o.kind === 'List' && Array.isArray(o.items)) out.push(...o.items);
+    const o = v as MetaObject;
+    if (o.kind === 'List' && Array.isArray(o.items)) out.push(...(o.items as MetaObject[]));
     else out.push(o);
   }
   return out;
@@ -112,7 +113,7 @@ export function manifestObjects(r: Run, text: string, source: string): Obj[] {
  * apiVersion), or kubectl's error naming the object and `source`, the file already quoted as %q
  * quotes it ("STDIN" for stdin).
  */
-export function manifestResource(m: Obj, source: string): string {
+export function manifestResource(m: MetaObject, source: string): string {
   const resource = resourceForKind(m.kind ?? '');
   const info = resource ? RESOURCES[resource] : undefined;
   const expectedVersion = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';

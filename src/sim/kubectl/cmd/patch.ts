@@ -3,7 +3,7 @@ import { mergePatch, strategicMergePatch } from '../../api/patch.ts';
 import { applyJSONPatch, decodeJSONPatch } from '../../api/json-patch.ts';
 import { parseAllDocuments } from 'yaml';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, targets, type Obj, type Run } from './util.ts';
+import { Fail, apiError, targets, type MetaObject, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, sameObject, writeOptions } from './dryrun.ts';
 
 /** kubectl patch TYPE NAME (-p PATCH | --patch-file FILE) [--type strategic|merge|json]: "patched", or "patched (no change)". */
@@ -61,7 +61,7 @@ export function cmdPatch(r: Run, argv: string[]): void {
     const what = `${kind.singular}/${name}`;
     if (dry === 'client') {
       // The patch applied here, as kubectl's client dry run does (always "patched").
-      const local = localPatch(before.object as Obj, body, type);
+      const local = localPatch(before.object, body, type);
       if (typeof local === 'string') {
         r.error(local);
         continue;
@@ -86,18 +86,19 @@ export function cmdPatch(r: Run, argv: string[]): void {
     // A server dry run makes no revision: whether it would change anything is read off the object.
     const changed =
       dry === 'server'
-        ? !sameObject(res.object as Obj, before.object as Obj)
-        : (res.object as Obj)?.metadata?.resourceVersion !== (before.object as Obj).metadata?.resourceVersion;
+        ? !sameObject(res.object, before.object)
+        : (res.object as MetaObject | undefined)?.metadata?.resourceVersion !==
+          (before.object as MetaObject).metadata?.resourceVersion;
     printWritten(r, p, dry, what, changed ? 'patched' : 'patched (no change)', res.object);
   }
 }
 
 /** The object with the patch applied on the client (a JSON patch that does not apply gives kubectl's error). */
-function localPatch(o: Obj, body: unknown, type: 'strategic' | 'merge' | 'json'): Obj | string {
+function localPatch(o: unknown, body: unknown, type: 'strategic' | 'merge' | 'json'): unknown {
   if (type === 'merge') return mergePatch(o, body);
   if (type === 'strategic') return strategicMergePatch(o, body);
   const d = decodeJSONPatch(body);
   if (!d.ok) return `error: ${d.message}`;
   const r = applyJSONPatch(o, d.ops);
-  return r.ok ? (r.doc as Obj) : `error: ${r.error}`;
+  return r.ok ? r.doc : `error: ${r.error}`;
 }

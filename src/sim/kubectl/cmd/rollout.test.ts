@@ -1,6 +1,7 @@
 // kubectl rollout undo's warning (1.36+, kubernetes#137064) for a Deployment client-side apply
 // manages: printed on stderr before the rollback, which leaves last-applied-configuration as it was.
 // (Its own file: a Cluster registers the cluster's admission plugins module-wide.)
+import type { Deployment } from 'kubernetes-types/apps/v1';
 import { describe, expect, test } from 'vitest';
 import { createCluster } from '../../cluster.ts';
 import { runKubectl } from '../kubectl.ts';
@@ -24,7 +25,7 @@ spec:
 `;
 
 const lastApplied = (c: ReturnType<typeof createCluster>): string =>
-  JSON.parse(runKubectl(c, 'get deploy web -o json').stdout).metadata.annotations[
+  (JSON.parse(runKubectl(c, 'get deploy web -o json').stdout) as Deployment).metadata!.annotations![
     'kubectl.kubernetes.io/last-applied-configuration'
   ];
 
@@ -92,7 +93,8 @@ describe('rollout undo', () => {
       'GET /apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dweb 200',
       'PATCH /apis/apps/v1/namespaces/default/deployments/web 200',
     ]);
-    const annotations = JSON.parse(runKubectl(c, 'get deploy web -o json').stdout).metadata.annotations;
+    const annotations = (JSON.parse(runKubectl(c, 'get deploy web -o json').stdout) as Deployment).metadata!
+      .annotations!;
     expect(annotations['kubernetes.io/change-cause']).toBe('first');
     expect(annotations.team).toBeUndefined();
     expect(annotations['deployment.kubernetes.io/revision']).toBe('2');

@@ -1,4 +1,8 @@
 // kubectl rollout (pkg/cmd/rollout) of a Deployment: status, history, undo, pause, resume, restart.
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import { fromUnstructured } from '../../api/unstructured.ts';
 import { RESOURCES } from '../../api/resources.ts';
 import { labelSelectorAsString } from '../../api/labels.ts';
 import { rfc3339 } from '../../util/time.ts';
@@ -7,7 +11,7 @@ import { ROLLOUT_HELP } from '../help/rollout.ts';
 import { kindInfo } from '../resources.ts';
 import { DESCRIBE_TABS, tabwrite } from '../tabwriter.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, list, targets, type Obj, type Run, unknownSubcommand, withKind } from './util.ts';
+import { Fail, list, targets, type Run, unknownSubcommand, withKind } from './util.ts';
 import { untilWithSync } from './watch.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions, type DryRun } from './dryrun.ts';
 
@@ -23,12 +27,12 @@ function rolloutTarget(r: Run, args: string[], sub: string): { name: string } {
 }
 
 /** The line `kubectl rollout status` prints for a Deployment's state, and whether it is final. */
-function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boolean } {
+function rolloutStatusLine(d: Deployment): { line: string; done: boolean; error?: boolean } {
   const name = d.metadata?.name;
   const st = d.status ?? {};
   if ((d.metadata?.generation ?? 0) > (st.observedGeneration ?? 0))
     return { line: 'Waiting for deployment spec update to be observed...', done: false };
-  const prog = (st.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
+  const prog = (st.conditions ?? []).find((c) => c.type === 'Progressing');
   if (prog?.reason === 'ProgressDeadlineExceeded')
     return { line: `error: deployment "${name}" exceeded its progress deadline`, done: true, error: true };
   const spec = d.spec?.replicas ?? 1;
@@ -51,13 +55,16 @@ function rolloutStatusLine(d: Obj): { line: string; done: boolean; error?: boole
   return { line: `deployment "${name}" successfully rolled out`, done: true };
 }
 
-function ownedReplicaSets(r: Run, d: Obj): Obj[] {
-  return list(r, kindInfo('replicasets'), d.metadata.namespace, labelSelectorAsString(d.spec?.selector)).filter((rs) =>
-    (rs.metadata?.ownerReferences ?? []).some((ref: Obj) => ref.uid === d.metadata.uid),
+function ownedReplicaSets(r: Run, d: Deployment): ReplicaSet[] {
+  // A stored Deployment has metadata.
+  const meta = d.metadata!;
+  return list<ReplicaSet>(r, kindInfo('replicasets'), meta.namespace, labelSelectorAsString(d.spec?.selector)).filter(
+    (rs) => (rs.metadata?.ownerReferences ?? []).some((ref) => ref.uid === meta.uid),
   );
 }
 
-const revisionOf = (o: Obj) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+const revisionOf = (o: { metadata?: ObjectMeta }) =>
+  Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
 
 /** The annotation client-side apply keeps the applied manifest in. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -78,10 +85,10 @@ const ANNOTATIONS_TO_SKIP = [
 ];
 
 /** deploymentRevision: the ReplicaSet of revision toRevision, or (0) the second newest. */
-function deploymentRevision(rss: Obj[], name: string, toRevision: number): Obj {
-  let latest: Obj | undefined;
+function deploymentRevision(rss: ReplicaSet[], name: string, toRevision: number): ReplicaSet {
+  let latest: ReplicaSet | undefined;
   let latestRevision = -1;
-  let previous: Obj | undefined;
+  let previous: ReplicaSet | undefined;
   let previousRevision = -1;
   for (const rs of rss) {
     const raw = rs.metadata?.annotations?.['deployment.kubernetes.io/revision'];
@@ -110,8 +117,10 @@ function deploymentRevision(rss: Obj[], name: string, toRevision: number): Obj {
  * metadata.annotations with the Deployment's skipped ones plus the ReplicaSet's others (its
  * change-cause among them). Returns what the printer says after the name.
  */
-function rollback(r: Run, deployment: Obj, toRevision: number, dry: DryRun = 'none'): string {
-  const name = deployment.metadata.name;
+function rollback(r: Run, deployment: Deployment, toRevision: number, dry: DryRun = 'none'): string {
+  // A stored Deployment has a name, and a ReplicaSet of it a template.
+  const meta = deployment.metadata!;
+  const name = meta.name!;
   if (toRevision < 0) throw new Fail(`error: unable to find specified revision ${toRevision} in history`);
   const target = deploymentRevision(ownedReplicaSets(r, deployment), name, toRevision);
   // A client dry run says what it would roll back to: the revision's template (printTemplate), before
@@ -122,14 +131,16 @@ function rollback(r: Run, deployment: Obj, toRevision: number, dry: DryRun = 'no
       "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
     );
   // The revision printed is the one asked for (0 when none was).
-  if (sameTemplate(target.spec.template, deployment.spec.template))
+  if (sameTemplate(target.spec!.template, deployment.spec!.template))
     return `skipped rollback (current template already matches revision ${toRevision})`;
-  const template = structuredClone(target.spec.template);
+  const template = structuredClone(target.spec!.template!);
   if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
   const annotations: Record<string, string> = {};
-  for (const k of ANNOTATIONS_TO_SKIP)
-    if (deployment.metadata.annotations?.[k] !== undefined) annotations[k] = deployment.metadata.annotations[k];
-  for (const [k, v] of Object.entries((target.metadata?.annotations ?? {}) as Record<string, string>))
+  for (const k of ANNOTATIONS_TO_SKIP) {
+    const v = meta.annotations?.[k];
+    if (v !== undefined) annotations[k] = v;
+  }
+  for (const [k, v] of Object.entries(target.metadata?.annotations ?? {}))
     if (!ANNOTATIONS_TO_SKIP.includes(k)) annotations[k] = v;
   const patch = [
     { op: 'replace', path: '/spec/template', value: template },
@@ -138,7 +149,7 @@ function rollback(r: Run, deployment: Obj, toRevision: number, dry: DryRun = 'no
   const res = r.req({
     verb: 'patch',
     resource: 'deployments',
-    namespace: deployment.metadata.namespace,
+    namespace: meta.namespace,
     name,
     body: patch,
     options: writeOptions(dry, { patchType: 'json' }),
@@ -179,7 +190,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
   }
   const { name } = rolloutTarget(r, p.args, sub);
   const ns = nsOf(p);
-  const get = () => r.must({ verb: 'get', resource: 'deployments', namespace: ns, name });
+  const get = () => r.must<Deployment>({ verb: 'get', resource: 'deployments', namespace: ns, name });
   const d = get();
   const qualified = `deployment.apps/${name}`;
   switch (sub) {
@@ -192,7 +203,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
       const deadline = r.now + ((d.spec?.progressDeadlineSeconds ?? 600) + 60) * 1000;
       const done = untilWithSync(r, kindInfo('deployments'), ns, name, deadline, (o) => {
         if (!o) throw new Fail('error: object has been deleted');
-        const s = rolloutStatusLine(o);
+        const s = rolloutStatusLine(fromUnstructured<Deployment>(o));
         if (s.error) throw new Fail(s.line);
         r.print(s.line + '\n');
         return s.done || p.flags.watch === false;
@@ -212,7 +223,7 @@ export function cmdRollout(r: Run, argv: string[]): void {
         if (!rs) throw new Fail(`error: unable to find the specified revision`);
         // ViewHistory copies the ReplicaSet's change-cause into the template's annotations first.
         const cause = rs.metadata?.annotations?.['kubernetes.io/change-cause'];
-        const tpl: Obj = rs.spec?.template ?? {};
+        const tpl: PodTemplateSpec = rs.spec?.template ?? {};
         const shown = cause
           ? {
               ...tpl,

@@ -1,13 +1,15 @@
 // kubectl run's --annotations, --env and --overrides as run.go completes and applies them: pairs
 // parsed by ParsePairs, the generated Pod's JSON merged with the override (merge by default,
 // strategic or json with --override-type) and decoded back into a Pod.
+import type { Pod, PodSpec } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { describe, expect, test } from 'vitest';
 import { createCluster } from '../../cluster.ts';
 import { runKubectl } from '../kubectl.ts';
 import { applyOverrides, parsePairs } from './run.ts';
 
 const pod = (c: ReturnType<typeof createCluster>, name: string) =>
-  JSON.parse(runKubectl(c, `get pod ${name} -o json`).stdout);
+  JSON.parse(runKubectl(c, `get pod ${name} -o json`).stdout) as Pod & { metadata: ObjectMeta; spec: PodSpec };
 
 describe('run --annotations', () => {
   test("each k=v an annotation (split at the first =), keys in Go's map order", () => {
@@ -57,22 +59,22 @@ describe('run --overrides', () => {
     const p = pod(c, 'o');
     expect(p.metadata.labels).toEqual({ run: 'o', tier: 'edge' });
     expect(p.spec.nodeName).toBe('node-3');
-    expect(p.spec.foo).toBeUndefined();
-    expect(p.spec.containers.map((x: { image: string }) => x.image)).toEqual(['nginx:1.28']);
+    expect(p.spec).not.toHaveProperty('foo');
+    expect(p.spec.containers.map((x) => x.image)).toEqual(['nginx:1.28']);
   });
   test('strategic merges the containers by name; json applies operations', () => {
-    const gen = {
+    const gen: Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 's' },
       spec: { containers: [{ name: 's', image: 'a', resources: {} }] },
     };
     expect(
-      applyOverrides(gen, '{"spec":{"containers":[{"name":"s","args":["x"]}]}}', 'strategic').spec.containers,
+      applyOverrides(gen, '{"spec":{"containers":[{"name":"s","args":["x"]}]}}', 'strategic').spec!.containers,
     ).toEqual([{ name: 's', image: 'a', resources: {}, args: ['x'] }]);
     expect(
-      applyOverrides(gen, '[{"op":"replace","path":"/spec/containers/0/image","value":"b"}]', 'json').spec.containers[0]
-        .image,
+      applyOverrides(gen, '[{"op":"replace","path":"/spec/containers/0/image","value":"b"}]', 'json').spec!
+        .containers[0].image,
     ).toBe('b');
   });
   test('the errors: no JSON, a field of the wrong type, an unknown --override-type', () => {

@@ -1,11 +1,14 @@
 // kubectl run (pkg/cmd/run): one bare pod.
+import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import { decodeBody } from '../../api/decode.ts';
+import { fromUnstructured } from '../../api/unstructured.ts';
 import { applyJSONPatch, decodeJSONPatch } from '../../api/json-patch.ts';
 import { mergePatch, strategicMergePatch } from '../../api/patch.ts';
 import { unknownFields } from '../../api/strict-fields.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
-import { Fail, type Obj, type Run } from './util.ts';
+import { Fail, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 // distribution/reference's ReferenceRegexp (name[:tag][@digest]), which run's Validate holds --image to.
@@ -47,7 +50,7 @@ export function parsePairs(pairs: string[], type: string): Record<string, string
  * --override-type says strategic or json), decoded back into a Pod: fields a Pod has not are dropped,
  * and each container keeps its `resources: {}` (a struct Go always encodes).
  */
-export function applyOverrides(pod: Obj, overrides: string, type: string): Obj {
+export function applyOverrides(pod: Pod, overrides: string, type: string): Pod {
   if (!overrides) return pod;
   if (!['json', 'merge', 'strategic'].includes(type)) throw new Fail(`error: invalid override type: ${type}`);
   let fragment: unknown;
@@ -72,18 +75,18 @@ export function applyOverrides(pod: Obj, overrides: string, type: string): Obj {
   const decoded = decodeBody('pods', merged);
   if ('status' in decoded)
     throw new Fail(`error: ${decoded.status.message.replace(/^Pod in version "v1" cannot be handled as a Pod: /, '')}`);
-  const out: Obj = structuredClone(decoded.obj);
+  const out = fromUnstructured<Pod>(structuredClone(decoded.obj));
   for (const path of unknownFields('pods', out)) dropPath(out, path);
   for (const c of [...(out.spec?.containers ?? []), ...(out.spec?.initContainers ?? [])]) c.resources ??= {};
   return out;
 }
 
 /** Delete the member a strict decoder's path names (`spec.foo`, `spec.containers[0].bar`). */
-function dropPath(o: Obj, path: string): void {
+function dropPath(o: unknown, path: string): void {
   const steps = path.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== '');
   const last = steps.pop()!;
-  const parent = steps.reduce((v, k) => v?.[k], o);
-  if (parent && typeof parent === 'object') delete parent[last];
+  const parent = steps.reduce<unknown>((v, k) => (v == null ? undefined : (v as Record<string, unknown>)[k]), o);
+  if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[last];
 }
 
 /** kubectl run: one bare pod (labels run=NAME), as `kubectl run` makes it. */
@@ -137,20 +140,20 @@ export function cmdRun(r: Run, argv: string[]): void {
     throw new Fail(`error: invalid image name ${JSON.stringify(image)}: invalid reference format`);
   const port = str(p, 'port');
   if (port && !/^[+-]?\d+$/.test(port)) throw new Fail('error: --port must be a number');
-  const container: Obj = { name, image, ...(env.length && { env }), resources: {} };
+  const container: Container = { name, image, ...(env.length && { env }), resources: {} };
   if (port) {
     container.ports = [{ containerPort: Number(port) }];
   }
   if (tail.length) container[bool(p, 'command') ? 'command' : 'args'] = tail;
   // The generated Pod as Go encodes it (annotations a map: keys sorted), then --overrides merged into it.
-  const meta: Obj = {
+  const meta: ObjectMeta = {
     name,
     labels: labels ?? { run: name },
     ...(Object.keys(annotations).length && {
       annotations: Object.fromEntries(Object.entries(annotations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     }),
   };
-  const generated: Obj = {
+  const generated: Pod = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: meta,

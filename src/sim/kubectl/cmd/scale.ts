@@ -1,11 +1,12 @@
 // kubectl scale (pkg/cmd/scale, pkg/scale): the resource builder GETs each object, then the scaler
 // writes its scale subresource — a merge patch `{"spec":{"replicas":N}}`, or, with --current-replicas
 // or --resource-version, a GET of the Scale, the precondition checked, and a PUT of it.
+import type { Scale } from 'kubernetes-types/autoscaling/v1';
 import { RESOURCES } from '../../api/resources.ts';
 import { type ApiResult } from '../../api/request.ts';
 import { scaleRequest } from '../generators.ts';
 import { nsOf, parse, str } from './flags.ts';
-import { Fail, NO_RESOURCES, apiError, targets, type Obj, type Run } from './util.ts';
+import { Fail, NO_RESOURCES, apiError, targets, type Run } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions, type DryRun } from './dryrun.ts';
 
 /** ScalePrecondition: a size (-1 when not given) and a resourceVersion ('' when not given). */
@@ -100,7 +101,7 @@ function scaleSimple(
   }
   const got = r.req({ verb: 'get', resource, namespace, name, subresource: 'scale' });
   if (!got.ok) return got;
-  const scale = got.object as Obj;
+  const scale = got.object as Scale;
   if (pre.size !== -1 && scale.spec?.replicas !== pre.size)
     return preconditionError('replicas', pre.size, scale.spec?.replicas ?? 0);
   if (pre.resourceVersion && scale.metadata?.resourceVersion !== pre.resourceVersion)

@@ -1,6 +1,8 @@
 // kubectl set env and set resources as pkg/cmd/set runs them: the builder's GET (or LIST for -l and
 // --all), one strategic-merge PATCH with fieldManager=kubectl-set when the template changes and none
 // when it does not, the messages and the errors; a Deployment's changed template rolls out.
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { PodList } from 'kubernetes-types/core/v1';
 import { describe, expect, test } from 'vitest';
 import { fixtureCluster } from '../../testing/kubectl-fixture.ts';
 import { createCluster } from '../../cluster.ts';
@@ -13,7 +15,7 @@ const sent = (c: { log: { kind: string; component?: string; verb?: string; path?
     .filter((x) => x.kind === 'request' && x.component === 'kubectl')
     .map((x) => `${x.verb} ${x.path}`);
 const container = (c: ReturnType<typeof fixtureCluster>) =>
-  JSON.parse(runKubectl(c, 'get deploy web -o json').stdout).spec.template.spec.containers[0];
+  (JSON.parse(runKubectl(c, 'get deploy web -o json').stdout) as Deployment).spec!.template.spec!.containers[0];
 
 describe('set env', () => {
   test('KEY=VALUE: a GET, then one PATCH with fieldManager=kubectl-set; again: nothing sent after the GET, nothing printed', () => {
@@ -136,8 +138,8 @@ describe('set env', () => {
     runKubectl(c, 'set env deployment/web MODE=blue');
     c.settle();
     expect(runKubectl(c, 'rollout history deployment/web').stdout).toMatch(/^2 +<none>$/m);
-    const pods = JSON.parse(runKubectl(c, 'get pods -o json').stdout).items;
-    expect(pods.map((p: { spec: { containers: { env?: unknown }[] } }) => p.spec.containers[0].env)).toEqual([
+    const pods = (JSON.parse(runKubectl(c, 'get pods -o json').stdout) as PodList).items;
+    expect(pods.map((p) => p.spec!.containers[0].env)).toEqual([
       [{ name: 'MODE', value: 'blue' }],
       [{ name: 'MODE', value: 'blue' }],
     ]);

@@ -1,4 +1,14 @@
 // kubectl set image, env and resources (pkg/cmd/set): a strategic-merge patch of the pod template's containers.
+import type {
+  Container,
+  EnvVar,
+  EnvVarSource,
+  Pod,
+  PodSpec,
+  PodTemplateSpec,
+  ResourceRequirements,
+} from 'kubernetes-types/core/v1';
+import { fromUnstructured, nestedField, nestedString, type Unstructured } from '../../api/unstructured.ts';
 import { strategicMergePatch } from '../../api/patch.ts';
 import { RESOURCES } from '../../api/resources.ts';
 import { regexError } from '../../api/name-validation.ts';
@@ -16,7 +26,6 @@ import {
   oneTarget,
   printAggregate,
   targets,
-  type Obj,
   type Run,
   unknownSubcommand,
   withKind,
@@ -43,9 +52,9 @@ function setImage(r: Run, argv: string[]): void {
   if (!pairs.length) throw new Fail('error: at least one image update is required');
   const { kind, name } = oneTarget(r, rest, 'set image');
   const ns = nsOf(p);
-  const d = r.must({ verb: 'get', resource: kind.resource, namespace: ns, name });
-  const tpl = kind.resource === 'pods' ? d : d.spec?.template;
-  const containers: Obj[] = structuredClone(tpl?.spec?.containers ?? []);
+  const d = r.must<Unstructured>({ verb: 'get', resource: kind.resource, namespace: ns, name });
+  const tpl = kind.resource === 'pods' ? fromUnstructured<Pod>(d) : fromUnstructured<Templated>(d).spec?.template;
+  const containers: Container[] = structuredClone(tpl?.spec?.containers ?? []);
   for (const pair of pairs) {
     const [cname, image] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
     const targetsC = cname === '*' ? containers : containers.filter((c) => c.name === cname);
@@ -73,11 +82,16 @@ function setImage(r: Run, argv: string[]): void {
 
 // ---------------------------------------------------------------- set env, set resources
 
+/** A workload with a pod template (Deployment, ReplicaSet, DaemonSet, StatefulSet, Job), as far as set reads it. */
+interface Templated {
+  spec?: { template?: PodTemplateSpec };
+}
+
 /** One object the builder visited: its kind, name and the object as the server sent it. */
 interface Info {
   kind: KindInfo;
   name: string;
-  object: Obj;
+  object: Unstructured;
 }
 
 /**
@@ -98,7 +112,7 @@ function podTemplateInfos(
     if (resources.length > 1) throw new Fail('error: name cannot be provided when a selector is specified');
     const kinds = (resources[0] ?? '').split(',').map((t) => kindOrFail(t, r));
     return kinds.flatMap((kind) =>
-      list(r, kind, ns, sel).map((o) => ({ kind, name: o.metadata.name as string, object: o })),
+      list(r, kind, ns, sel).map((o) => ({ kind, name: nestedString(o, 'metadata', 'name') ?? '', object: o })),
     );
   }
   const t = targets(resources, r);
@@ -123,10 +137,14 @@ function podSpecPath(info: Info): string[] {
   throw new Error(`the object is not a pod or does not have a pod template: *v1.${RESOURCES[info.kind.resource].kind}`);
 }
 
-/** The value at a path of an object (undefined where a step is missing). */
-const at = (o: Obj, path: string[]): Obj => path.reduce((v, k) => v?.[k], o);
+/** The pod spec at a path of an object (undefined where a step is missing). */
+const at = (o: Unstructured, path: string[]): PodSpec | undefined => nestedField(o, ...path) as PodSpec | undefined;
 /** `{a: {b: v}}` for the path [a, b]. */
-const nest = (path: string[], v: Obj): Obj => path.reduceRight((acc, k) => ({ [k]: acc }), v);
+const nest = (path: string[], v: Unstructured): Unstructured =>
+  path.reduceRight<Unstructured>((acc, k) => ({ [k]: acc }), v);
+
+/** What a set command changed in one container, as a patch's fields (undefined: nothing). */
+type ContainerDiff = (before: Container | undefined, after: Container) => Unstructured | undefined;
 
 /** selectString: `*` every name; else the name itself, or a pattern whose `*`s stand for any run of characters. */
 export function selectString(s: string, spec: string): boolean {
@@ -151,12 +169,12 @@ export function selectString(s: string, spec: string): boolean {
  * container by name with the changed field (`diff` gives it), nested at the pod spec's path; {} when
  * nothing changed (the command then sends nothing and prints nothing).
  */
-function containersPatch(path: string[], before: Obj, after: Obj, diff: (b: Obj, a: Obj) => Obj | undefined): Obj {
-  const spec: Obj = {};
-  for (const field of ['containers', 'initContainers']) {
-    const changed: Obj[] = [];
-    const olds: Obj[] = at(before, path)?.[field] ?? [];
-    (at(after, path)?.[field] ?? []).forEach((c: Obj, i: number) => {
+function containersPatch(path: string[], before: Unstructured, after: Unstructured, diff: ContainerDiff): Unstructured {
+  const spec: Unstructured = {};
+  for (const field of ['containers', 'initContainers'] as const) {
+    const changed: Unstructured[] = [];
+    const olds: Container[] = at(before, path)?.[field] ?? [];
+    (at(after, path)?.[field] ?? []).forEach((c, i) => {
       const d = diff(olds[i], c);
       if (d) changed.push({ name: c.name, ...d });
     });
@@ -166,12 +184,12 @@ function containersPatch(path: string[], before: Obj, after: Obj, diff: (b: Obj,
 }
 
 /** The two-way patch of a container's env list (merge key name): the items added or changed, `$patch: delete` for the removed, null when none is left. */
-function envDiff(before: Obj, after: Obj): Obj | undefined {
-  const olds: Obj[] = before?.env ?? [];
-  const news: Obj[] = after.env ?? [];
+function envDiff(before: Container | undefined, after: Container): Unstructured | undefined {
+  const olds: EnvVar[] = before?.env ?? [];
+  const news: EnvVar[] = after.env ?? [];
   if (deepEqual(olds, news)) return undefined;
   if (!news.length) return { env: null };
-  const items: Obj[] = news.filter((e) => !olds.some((o) => deepEqual(o, e)));
+  const items: (EnvVar | { $patch: 'delete'; name: string })[] = news.filter((e) => !olds.some((o) => deepEqual(o, e)));
   for (const o of olds) if (!news.some((e) => e.name === o.name)) items.push({ $patch: 'delete', name: o.name });
   return { env: items };
 }
@@ -196,8 +214,8 @@ function envVarNameErrors(name: string): string[] {
 }
 
 /** env.ParseEnv: NAME=VALUE pairs, NAME- removals, `-` the lines of stdin; a name both set and removed is refused. */
-export function parseEnv(specs: string[], stdin: string | undefined): { env: Obj[]; remove: string[] } {
-  const env: Obj[] = [];
+export function parseEnv(specs: string[], stdin: string | undefined): { env: EnvVar[]; remove: string[] } {
+  const env: EnvVar[] = [];
   const remove: string[] = [];
   for (const spec of specs) {
     if (spec === '-') {
@@ -222,9 +240,9 @@ export function parseEnv(specs: string[], stdin: string | undefined): { env: Obj
 }
 
 /** updateEnv: the existing variables in order (a new value in place, the removed dropped), then the new ones. */
-export function updateEnv(existing: Obj[], env: Obj[], remove: string[]): Obj[] {
+export function updateEnv(existing: EnvVar[], env: EnvVar[], remove: string[]): EnvVar[] {
   const covered = new Set(remove);
-  const out: Obj[] = [];
+  const out: EnvVar[] = [];
   for (const e of existing) {
     if (covered.has(e.name)) continue;
     const newer = env.find((n) => n.name === e.name);
@@ -257,8 +275,8 @@ function sendPatches(
   p: Parsed,
   dry: DryRun,
   infos: Info[],
-  mutate: (info: Info, spec: Obj) => void,
-  diff: (b: Obj, a: Obj) => Obj | undefined,
+  mutate: (info: Info, spec: PodSpec) => void,
+  diff: ContainerDiff,
   verb: string,
   failure: string,
   errs: string[],
@@ -268,7 +286,8 @@ function sendPatches(
     let path: string[];
     try {
       path = podSpecPath(info);
-      mutate(info, at(after, path));
+      // A missing spec throws in the mutation, which reports it as this object's error.
+      mutate(info, at(after, path)!);
     } catch (e) {
       if (e instanceof Fail) throw e;
       errs.push(`error: ${info.kind.resource}/${info.name} ${(e as Error).message}\n`);
@@ -329,8 +348,8 @@ function setEnv(r: Run, argv: string[]): void {
   const overwrite = p.flags.overwrite !== false;
   const infos = podTemplateInfos(r, p, split.resources, bool(p, 'all'), sel, nsOf(p));
   const errs: string[] = [];
-  const mutate = (info: Info, spec: Obj): void => {
-    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c: Obj) =>
+  const mutate = (info: Info, spec: PodSpec): void => {
+    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c) =>
       selectString(c.name, selector),
     );
     if (!containers.length) {
@@ -341,9 +360,10 @@ function setEnv(r: Run, argv: string[]): void {
     }
     for (const c of containers) {
       if (!overwrite) {
-        const clash = env.find((e) => c.env?.some((x: Obj) => x.name === e.name && x.value !== e.value));
+        const clash = env.find((e) => c.env?.some((x) => x.name === e.name && x.value !== e.value));
         if (clash) {
-          const cur = c.env.find((x: Obj) => x.name === clash.name);
+          // The clash came from this list, so the variable is there.
+          const cur = c.env!.find((x) => x.name === clash.name)!;
           throw new Error(`'${cur.name}' already has a value (${cur.value ?? ''}), and --overwrite is false`);
         }
       }
@@ -359,7 +379,7 @@ function setEnv(r: Run, argv: string[]): void {
   if (listing) {
     for (const info of infos) {
       try {
-        mutate(info, at(structuredClone(info.object), podSpecPath(info)));
+        mutate(info, at(structuredClone(info.object), podSpecPath(info))!);
       } catch (e) {
         if (e instanceof Fail) throw e;
       }
@@ -371,7 +391,7 @@ function setEnv(r: Run, argv: string[]): void {
 }
 
 /** envutil.GetEnvVarRefString: where a variable's value comes from, as --list prints it. */
-function envVarRefString(from: Obj): string {
+function envVarRefString(from: EnvVarSource): string {
   if (from.configMapKeyRef) return `configmap ${from.configMapKeyRef.name}, key ${from.configMapKeyRef.key}`;
   if (from.secretKeyRef) return `secret ${from.secretKeyRef.name}, key ${from.secretKeyRef.key}`;
   if (from.fieldRef) return `field path ${from.fieldRef.fieldPath}`;
@@ -426,8 +446,8 @@ function setResources(r: Run, argv: string[]): void {
   const requests = parseResourceList(requestsArg);
   const selector = str(p, 'containers') ?? '*';
   const errs: string[] = [];
-  const mutate = (_info: Info, spec: Obj): void => {
-    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c: Obj) =>
+  const mutate = (_info: Info, spec: PodSpec): void => {
+    const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c) =>
       selectString(c.name, selector),
     );
     if (!containers.length) {
@@ -435,13 +455,13 @@ function setResources(r: Run, argv: string[]): void {
       return;
     }
     for (const c of containers) {
-      const res: Obj = { ...c.resources };
+      const res: ResourceRequirements = { ...c.resources };
       if (limits) res.limits = { ...res.limits, ...limits };
       if (requests) res.requests = { ...res.requests, ...requests };
       c.resources = res;
     }
   };
-  const diff = (b: Obj, a: Obj): Obj | undefined =>
+  const diff: ContainerDiff = (b, a) =>
     deepEqual(b?.resources, a.resources)
       ? undefined
       : { resources: { ...(limits && { limits }), ...(requests && { requests }) } };

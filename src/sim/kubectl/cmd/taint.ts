@@ -1,8 +1,9 @@
 // kubectl taint (pkg/cmd/taint): add, replace (--overwrite) or remove a node's taints.
+import type { Node, Taint } from 'kubernetes-types/core/v1';
 import { kindInfo } from '../resources.ts';
 import { mergePatch } from '../../api/patch.ts';
 import { bool, parse, str } from './flags.ts';
-import { Fail, kindOrFail, list, type Obj, type Run } from './util.ts';
+import { Fail, kindOrFail, list, type Run, type Stored } from './util.ts';
 import { WRITE_FLAGS, checkOutput, dryRunStrategy, printWritten, writeOptions } from './dryrun.ts';
 
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -28,7 +29,7 @@ export function cmdTaint(r: Run, argv: string[]): void {
   }
   if (!resources.length) throw new Fail('error: one or more resources must be specified as <resource> <name>');
   if (!specs.length) throw new Fail('error: at least one taint update is required');
-  const add: Obj[] = [];
+  const add: Taint[] = [];
   const remove: { key: string; effect?: string }[] = [];
   for (const s of specs) {
     if (s.endsWith('-')) {
@@ -62,13 +63,16 @@ export function cmdTaint(r: Run, argv: string[]): void {
   if (!all && !sel && resources.length < 2)
     throw new Fail("error: at least one resource name must be specified since 'all' parameter is not set");
   // The builder: the listed nodes as they are (a selector or --all), or a GET of each name.
-  const nodes: { name: string; object?: Obj }[] =
+  const nodes: { name: string; object?: Node }[] =
     all || sel
-      ? list(r, kindInfo('nodes'), undefined, sel).map((o) => ({ name: o.metadata.name as string, object: o }))
+      ? list<Stored<Node>>(r, kindInfo('nodes'), undefined, sel).map((o) => ({
+          name: o.metadata.name!,
+          object: o,
+        }))
       : resources.slice(1).map((name) => ({ name }));
   for (const { name, object } of nodes) {
-    const n = object ?? r.must({ verb: 'get', resource: 'nodes', name });
-    let taints: Obj[] = [...(n.spec?.taints ?? [])];
+    const n = object ?? r.must<Node>({ verb: 'get', resource: 'nodes', name });
+    let taints: Taint[] = [...(n.spec?.taints ?? [])];
     for (const a of add) {
       const i = taints.findIndex((x) => x.key === a.key && x.effect === a.effect);
       if (i >= 0 && !bool(p, 'overwrite'))

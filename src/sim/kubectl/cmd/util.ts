@@ -4,12 +4,20 @@
 import { goDuration } from '../../util/duration.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status } from '../../api/status.ts';
 import { RESOURCES } from '../../api/resources.ts';
-import { type ApiRequest, type ApiResult } from '../../api/request.ts';
+import { type ApiRequest, type ApiResult, type RequestOptions } from '../../api/request.ts';
 import type { SimCluster } from '../../cluster-types.ts';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import { fromUnstructured, type Unstructured } from '../../api/unstructured.ts';
 import { ambiguousShortcut, resolveKind, type KindInfo } from '../resources.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Obj = any;
+/**
+ * An object whose kind kubectl does not know statically (a manifest, a generic GET), with the fields
+ * every kind has read as typed, as unstructured.Unstructured's GetKind, GetName, GetLabels… read them.
+ */
+export type MetaObject = Unstructured & { apiVersion?: string; kind?: string; metadata?: ObjectMeta };
+
+/** An object as the API server returns it: its metadata always set (ObjectMeta of a stored object). */
+export type Stored<T> = T & { metadata: ObjectMeta };
 /** What one kubectl invocation printed and its exit code. */
 export interface KubectlResult {
   stdout: string;
@@ -66,7 +74,7 @@ export class Run {
     );
   }
   /** A request that must succeed (else the command ends with kubectl's rendering of the error). */
-  must<T = Obj>(r: ApiRequest): T {
+  must<T = MetaObject>(r: ApiRequest): T {
     const res = this.req(r);
     if (!res.ok) throw new Fail(apiError(res.status));
     return res.object as T;
@@ -142,20 +150,26 @@ export function targets(args: string[], r: Warner): { kinds: KindInfo[]; names: 
 }
 
 /** LIST a resource (in a namespace, or all), each item given its apiVersion and kind. */
-export function list(r: Run, kind: KindInfo, ns: string | undefined, selector?: string, fieldSelector?: string): Obj[] {
-  return listAt(r, kind, ns, selector, fieldSelector).items;
+export function list<T extends object = MetaObject>(
+  r: Run,
+  kind: KindInfo,
+  ns: string | undefined,
+  selector?: string,
+  fieldSelector?: string,
+): T[] {
+  return listAt<T>(r, kind, ns, selector, fieldSelector).items;
 }
 
 /** list, with the list's resourceVersion (where a watch that follows it starts); `limit`: the page size asked for. */
-export function listAt(
+export function listAt<T extends object = MetaObject>(
   r: Run,
   kind: KindInfo,
   ns: string | undefined,
   selector?: string,
   fieldSelector?: string,
   limit?: number,
-): { items: Obj[]; resourceVersion: string } {
-  const opts: Obj = {};
+): { items: T[]; resourceVersion: string } {
+  const opts: RequestOptions = {};
   if (limit !== undefined) opts.limit = limit;
   if (selector) opts.labelSelector = selector;
   if (fieldSelector) opts.fieldSelector = fieldSelector;
@@ -166,9 +180,9 @@ export function listAt(
     options: opts,
   });
   if (!got.ok) throw new Fail(apiError(enhanceListError(got.status, kind, selector, fieldSelector)));
-  const res = got.object as Obj;
+  const res = got.object as { items?: Unstructured[]; metadata?: { resourceVersion?: string } };
   return {
-    items: (res.items ?? []).map((o: Obj) => withKind(kind, o)),
+    items: (res.items ?? []).map((o) => fromUnstructured<T>(withKind(kind, o))),
     resourceVersion: String(res.metadata?.resourceVersion ?? ''),
   };
 }
@@ -194,12 +208,13 @@ function enhanceListError(s: Status, kind: KindInfo, labelSelector = '', fieldSe
 }
 
 /** The object with apiVersion and kind set, as a typed list item prints them. */
-export function withKind(kind: KindInfo, o: Obj): Obj {
+export function withKind(kind: KindInfo, o: unknown): MetaObject {
   const info = RESOURCES[kind.resource];
+  const m = o as MetaObject;
   return {
-    ...o,
-    apiVersion: o.apiVersion ?? (info.group ? `${info.group}/${info.version}` : info.version),
-    kind: o.kind ?? info.kind,
+    ...m,
+    apiVersion: m.apiVersion ?? (info.group ? `${info.group}/${info.version}` : info.version),
+    kind: m.kind ?? info.kind,
   };
 }
 

@@ -2,15 +2,25 @@
 import { parseDurationMs } from '../../util/parse-duration.ts';
 import type { KindInfo } from '../resources.ts';
 import { arr, bool, nsOf, parse, str } from './flags.ts';
-import { Fail, apiError, list, targets, type Obj, type Run, withKind } from './util.ts';
+import { Fail, apiError, list, targets, type Run, withKind, type MetaObject, type Stored } from './util.ts';
 import { untilWithSync } from './watch.ts';
 
-type WaitCondition = (o: Obj | undefined) => boolean;
+type WaitCondition = (o: MetaObject | undefined) => boolean;
+
+/** The status conditions every kind that has them shares (metav1.Condition's fields wait reads). */
+interface Conditioned {
+  metadata?: { generation?: number };
+  status?: {
+    observedGeneration?: number;
+    conditions?: { type?: string; status?: string; observedGeneration?: number }[];
+  };
+}
 
 /** ConditionalWait.IsConditionMet: the named condition has the status (case-insensitive), for the current generation. */
 function conditionMet(name: string, status: string): WaitCondition {
-  return (o) => {
-    for (const c of (o?.status?.conditions ?? []) as Obj[]) {
+  return (obj) => {
+    const o = obj as Conditioned | undefined;
+    for (const c of o?.status?.conditions ?? []) {
       if (String(c.type ?? '').toLowerCase() !== name.toLowerCase()) continue;
       const generation = o?.metadata?.generation;
       const observed = c.observedGeneration ?? o?.status?.observedGeneration;
@@ -22,7 +32,7 @@ function conditionMet(name: string, status: string): WaitCondition {
 }
 
 /** A `{.a.b[0].c}` JSONPath (field names and indexes only) read from an object. */
-function simpleJsonPath(expr: string): ((o: Obj) => unknown) | undefined {
+function simpleJsonPath(expr: string): ((o: MetaObject) => unknown) | undefined {
   const m = /^\{((?:\.[A-Za-z0-9_-]+(?:\[\d+\])?)+)\}$/.exec(expr);
   if (!m) return undefined;
   const steps: (string | number)[] = [];
@@ -106,7 +116,8 @@ export function cmdWait(r: Run, argv: string[]): void {
   for (const kind of t.kinds) {
     if (str(p, 'selector') === undefined && !bool(p, 'all'))
       throw new Fail('error: resource(s) were provided, but no name was specified');
-    for (const o of list(r, kind, ns, str(p, 'selector'))) objs.push({ kind, name: o.metadata.name });
+    for (const o of list<Stored<MetaObject>>(r, kind, ns, str(p, 'selector')))
+      objs.push({ kind, name: o.metadata.name! });
   }
   if (!objs.length) throw new Fail('error: no matching resources found');
   const deadline = r.now + effective;

@@ -6,7 +6,7 @@ import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification, type WatchOption
 import type { KindInfo } from '../resources.ts';
 import { fnv1a32 } from '../../util/names.ts';
 import { KUBECTL, kubectlDef, type KubectlInbox } from '../watch-inbox.ts';
-import { Fail, apiError, withKind, type Obj, type Run } from './util.ts';
+import { Fail, apiError, withKind, type MetaObject, type Run } from './util.ts';
 
 /**
  * What a watch selects and where it starts: after the resourceVersion of the list before it, or, as
@@ -109,7 +109,7 @@ export function untilWithSync(
   namespace: string | undefined,
   name: string,
   deadline: number,
-  check: (o: Obj | undefined) => boolean,
+  check: (o: MetaObject | undefined) => boolean,
 ): boolean {
   const fieldSelector = `metadata.name=${name}`;
   const what = `${kind.resource}/${namespace ?? ''}/${name}`;
@@ -118,7 +118,7 @@ export function untilWithSync(
   let endsAt = r.now + timeoutSeconds * 1000;
   try {
     let synced = false;
-    let initial: Obj | undefined;
+    let initial: MetaObject | undefined;
     let lastRV = '';
     for (;;) {
       if (r.now >= deadline) return false;
@@ -143,11 +143,11 @@ export function untilWithSync(
       // The stream's first events come within milliseconds: step finely until it has synced.
       r.cluster.advance(Math.min(synced ? 100 : 1, deadline - r.now));
       for (const n of w.take()) {
-        const rv = (n.object as Obj | undefined)?.metadata?.resourceVersion;
+        const rv = (n.object as MetaObject | undefined)?.metadata?.resourceVersion;
         if (rv) lastRV = rv;
         const obj = n.eventType === 'DELETED' ? undefined : withKind(kind, n.object);
         if (n.eventType === 'BOOKMARK') {
-          if (!synced && (n.object as Obj).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+          if (!synced && (n.object as MetaObject).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
             synced = true;
             if (check(initial)) return true;
           }
