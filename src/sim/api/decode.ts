@@ -3,7 +3,7 @@
 // into Go struct field DeploymentSpec.spec.replicas of type int32`), before defaulting or validation
 // see it; a null leaves the Go zero value (the field is dropped). Fields the simulator does not model
 // decode as anything (`any`), as a stored object would carry them through.
-import type { Obj } from './request.ts';
+import type { Unstructured } from './unstructured.ts';
 import { RESOURCES } from './resources.ts';
 import { type Status, statusError } from './status.ts';
 import { quantityOf, quantityString } from './quantity.ts';
@@ -328,11 +328,11 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
         typeError(w, jsonKind(v, false), type.go);
         return v;
       }
-      let out: Obj | undefined;
-      for (const k in v as Obj) {
-        const x = (v as Obj)[k];
+      let out: Unstructured | undefined;
+      for (const k in v as Unstructured) {
+        const x = (v as Unstructured)[k];
         const d = isNull(x) ? zero(type.of) : decodeValue(x, type.of, w);
-        if (d !== x) (out ??= { ...(v as Obj) })[k] = d;
+        if (d !== x) (out ??= { ...(v as Unstructured) })[k] = d;
       }
       return out ?? v;
     }
@@ -341,14 +341,14 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
         typeError(w, jsonKind(v, false), type.go);
         return v;
       }
-      let out: Obj | undefined;
+      let out: Unstructured | undefined;
       const outer = w.struct;
-      for (const k in v as Obj) {
+      for (const k in v as Unstructured) {
         const ft = type.fields[k];
         if (!ft) continue;
-        const x = (v as Obj)[k];
+        const x = (v as Unstructured)[k];
         if (isNull(x)) {
-          out ??= { ...(v as Obj) };
+          out ??= { ...(v as Unstructured) };
           delete out[k];
           continue;
         }
@@ -357,7 +357,7 @@ function decodeValue(v: unknown, type: GoType, w: Walk): unknown {
         const d = decodeValue(x, ft, w);
         w.path.pop();
         w.struct = outer;
-        if (d !== x) (out ??= { ...(v as Obj) })[k] = d;
+        if (d !== x) (out ??= { ...(v as Unstructured) })[k] = d;
       }
       return out ?? v;
     }
@@ -391,9 +391,9 @@ function zero(type: GoType): unknown {
  * nothing changes), or the 400 BadRequest the API server answers
  * (`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal …`).
  */
-export function decodeBody(resource: string, body: unknown): { obj: Obj } | { status: Status } {
+export function decodeBody(resource: string, body: unknown): { obj: Unstructured } | { status: Status } {
   const type = BODIES[resource];
-  if (!type) return { obj: omitEmptyMeta(body as Obj) };
+  if (!type) return { obj: omitEmptyMeta(body as Unstructured) };
   const w: Walk = { path: [], struct: '' };
   let obj: unknown;
   try {
@@ -412,5 +412,5 @@ export function decodeBody(resource: string, body: unknown): { obj: Obj } | { st
       ),
     };
   }
-  return { obj: omitEmptyMeta(obj as Obj) };
+  return { obj: omitEmptyMeta(obj as Unstructured) };
 }

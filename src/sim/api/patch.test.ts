@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergePatch, mergePatchIsNoop } from './patch.ts';
-import type { ApiRequest } from './request.ts';
+import type { ApiRequest, KObject } from './request.ts';
 import { deepEqual } from '../util/names.ts';
 import { deployment, pod, testWorld } from '../testing/world.ts';
 import { runs } from '../../test/fc.ts';
@@ -491,7 +491,7 @@ describe('a write that changes the uid', () => {
     const { w, uid } = setup();
     const cur = (
       w.kubectl({ verb: 'get', resource: 'deployments', namespace: 'default', name: 'web' }) as {
-        object: Record<string, any>;
+        object: KObject;
       }
     ).object;
     const r = w.kubectl({

@@ -1,5 +1,7 @@
 // A request as components build it and the answer they get (RequestInfo, RequestOptions, results).
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { Status } from './status.ts';
+import type { Unstructured } from './unstructured.ts';
 
 /** Any stored object (a Kubernetes object with metadata). */
 export interface KObject {
@@ -11,6 +13,18 @@ export interface KObject {
     resourceVersion?: string;
     [k: string]: unknown;
   };
+  [k: string]: unknown;
+}
+
+/**
+ * An object of any kind as the server's generic verbs read it (meta.Accessor): its ObjectMeta typed,
+ * its spec a map, the rest by name. A stored object always has metadata.
+ */
+export interface MetaObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+  spec?: Unstructured;
   [k: string]: unknown;
 }
 
@@ -75,4 +89,3 @@ export interface ObjectList<T = KObject> {
   metadata: { resourceVersion: string };
   items: T[];
 }
-export type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

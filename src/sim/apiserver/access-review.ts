@@ -5,7 +5,8 @@ import type { ApiServerConfig } from './config.ts';
 import { impersonate } from './impersonation.ts';
 import { ruleAllows } from './rbac.ts';
 import { type Stage, appendRecord } from '../request-log.ts';
-import type { ApiRequest, ApiResult, Obj, Verb } from '../api/request.ts';
+import type { ApiRequest, ApiResult, Verb } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import type { ApiHost } from './server.ts';
 import { KUBECTL_CONNECTION_REFUSED, type Status, statusError } from '../api/status.ts';
 
@@ -102,7 +103,7 @@ export function selfSubjectAccessReview(
   if (!caller) return refuse(statusError(401, 'Unauthorized', 'Unauthorized'), 'authentication');
   const id = req.options?.impersonate ? impersonate(config, caller, req.options.impersonate) : caller;
   if ((id as Status).kind === 'Status') return refuse(id as Status, 'authorization');
-  const spec = ((req.body as Obj)?.spec ?? {}) as AccessAttributes;
+  const spec = ((req.body as Unstructured)?.spec ?? {}) as AccessAttributes;
   const allowed = accessAllowed(id as Identity, spec);
   appendRecord(h.log, { t: h.now, component, kind: 'request', verb: 'POST', path: SSAR_PATH, code: 201 });
   return {

@@ -3,7 +3,8 @@ import type { Identity } from '../api/identity.ts';
 import type { ApiServerConfig } from './config.ts';
 import { applyDefaults } from './defaults.ts';
 import type { Stage } from '../request-log.ts';
-import type { ApiRequest, Obj } from '../api/request.ts';
+import type { ApiRequest } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { RESOURCES, namesOf } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
 import { type Status, invalid, statusError } from '../api/status.ts';
@@ -90,8 +91,8 @@ export function admitDelete(h: ApiHost, config: ApiServerConfig, id: Identity, r
  * A system class as the bootstrap creates it (its name, its value, no globalDefault, the default
  * policy): the one PriorityClass the core writes, valid without ValidatePriorityClass.
  */
-export function isBootstrapPriorityClass(obj: Obj, old: Obj | undefined): boolean {
-  const name: string = obj.metadata?.name ?? '';
+export function isBootstrapPriorityClass(obj: Unstructured, old: Unstructured | undefined): boolean {
+  const name = (obj as KObject).metadata?.name ?? '';
   return (
     !old &&
     Object.hasOwn(SYSTEM_PRIORITY_CLASSES, name) &&
@@ -107,10 +108,10 @@ export function admitAndValidate(
   config: ApiServerConfig,
   id: Identity,
   req: ApiRequest,
-  obj: Obj,
-  old: Obj | undefined,
+  obj: Unstructured,
+  old: Unstructured | undefined,
   defaults: boolean,
-): { obj: Obj } | { status: Status; stage: Stage } {
+): { obj: Unstructured } | { status: Status; stage: Stage } {
   if (defaults) obj = applyDefaults(req.resource, obj, h);
   // One attributes record for the chain (each plugin sees the object as the previous one left it).
   const attrs: AdmissionAttributes = {
@@ -118,7 +119,7 @@ export function admitAndValidate(
     resource: req.resource,
     subresource: req.subresource,
     namespace: req.namespace,
-    name: obj.metadata?.name,
+    name: (obj as KObject).metadata?.name,
     object: obj,
     oldObject: old,
     user: id.user,
@@ -127,7 +128,7 @@ export function admitAndValidate(
     if (h.apiServer.disabledAdmission.includes(p.name)) continue;
     const r = p.admit(attrs, h);
     if (r && (r as Status).kind === 'Status') return { status: r as Status, stage: 'admission' };
-    if (r) attrs.object = obj = r as Obj;
+    if (r) attrs.object = obj = r as Unstructured;
   }
   // Without the request checks installed, only what the components write reaches here (see request-checks.ts).
   const errs = config.checks?.validate(req.resource, obj, old) ?? [];
@@ -137,6 +138,7 @@ export function admitAndValidate(
     );
   }
   for (const v of config.validators[req.resource] ?? []) errs.push(...v(obj, old));
-  if (errs.length) return { status: invalid(req.resource, obj.metadata?.name ?? '', errs), stage: 'validation' };
+  if (errs.length)
+    return { status: invalid(req.resource, (obj as KObject).metadata?.name ?? '', errs), stage: 'validation' };
   return { obj };
 }

@@ -1,7 +1,9 @@
 // POST pods/NAME/binding: the scheduler's write of spec.nodeName.
 import { rfc3339 } from '../util/names.ts';
 import type { Identity } from '../api/identity.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult, MetaObject } from '../api/request.ts';
+import type { Binding } from 'kubernetes-types/core/v1';
+import type { Unstructured } from '../api/unstructured.ts';
 import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
@@ -12,9 +14,9 @@ import { notifyWatchers } from './watch.ts';
 
 export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiRequest): ApiResult<unknown> {
   const key = keyOf(req);
-  const cur: Obj | undefined = storeGet(h.store, 'pods', key);
+  const cur = storeGet(h.store, 'pods', key) as MetaObject | undefined;
   if (!cur) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
-  const node = (req.body as Obj)?.target?.name as string | undefined;
+  const node = (req.body as Binding | undefined)?.target?.name;
   if (!node)
     return fail(
       h,
@@ -50,9 +52,10 @@ export function doBinding(h: ApiHost, component: string, id: Identity, req: ApiR
     );
   }
   void id;
-  const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'PodScheduled');
+  const cs = cur.status as Unstructured | undefined;
+  const conds = ((cs?.conditions ?? []) as Unstructured[]).filter((c) => c.type !== 'PodScheduled');
   conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.now) });
-  const status: Obj = { ...cur.status, conditions: conds };
+  const status: Unstructured = { ...cs, conditions: conds };
   // ClearingNominatedNodeNameAfterBinding (beta, on since 1.35): the nomination hint goes.
   delete status.nominatedNodeName;
   const next = { ...cur, spec: { ...cur.spec, nodeName: node }, status };

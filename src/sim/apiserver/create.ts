@@ -6,7 +6,8 @@ import { omitEmptyMeta } from '../api/omit-empty-meta.ts';
 import { allocationTxn } from './defaults.ts';
 import type { Identity } from '../api/identity.ts';
 import { leaseEventKey } from './event-leases.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult, MetaObject } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { GENERATION_RESOURCES, RESOURCES, STATUS_RESOURCES, apiVersionOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
@@ -25,7 +26,7 @@ export function doCreate(
   // Without the request checks (a figure's own writes: request-checks.ts) the body is stored as sent.
   const decoded = config.checks
     ? config.checks.decode(req.resource, req.body ?? {})
-    : { obj: omitEmptyMeta(req.body ?? {}) };
+    : { obj: omitEmptyMeta((req.body ?? {}) as Unstructured) };
   if ('status' in decoded) return fail(h, component, req, decoded.status, 'validation');
   // fieldValidation=Strict (kubectl's): the strict decoder's unknown fields. A replay that leaves
   // kubectl's part out (replayCluster) skips the check; a link's or a figure's replay installs it.
@@ -35,7 +36,7 @@ export function doCreate(
   if (strict) return fail(h, component, req, strict, 'validation');
   const body = decoded.obj;
   const info = RESOURCES[req.resource];
-  const meta: Obj = { ...body.metadata };
+  const meta: MetaObject['metadata'] = { ...(body.metadata as MetaObject['metadata'] | undefined) };
   if (info.namespaced) meta.namespace = req.namespace;
   // The key a generated name was found free under (nothing is written before the put).
   let freeKey: string | undefined;
@@ -61,10 +62,9 @@ export function doCreate(
       'validation',
     );
   }
-  let obj: Obj = startsWithTypeMeta(body)
-    ? { ...body }
-    : { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body };
-  obj.metadata = meta;
+  let obj: MetaObject = startsWithTypeMeta(body)
+    ? { ...body, metadata: meta }
+    : { apiVersion: apiVersionOf(req.resource), kind: info.kind, ...body, metadata: meta };
   // PrepareForCreate: the status of a new object is the server's, not the client's (nodes excepted).
   if (STATUS_RESOURCES.has(req.resource) && req.resource !== 'nodes') delete obj.status;
   // A Service's addresses are taken in defaulting; a create that fails or is a dry run gives them back.
@@ -75,13 +75,13 @@ export function doCreate(
     logRequest(h, component, req, r.status.code, { stage: r.stage, message: r.status.message, name: meta.name });
     return { ok: false, code: r.status.code, status: r.status };
   }
-  obj = r.obj;
+  obj = r.obj as MetaObject;
   // Not through the names cache: most created objects (Events) are never addressed again.
   const key = freeKey ?? storeKey(req.resource, meta.namespace, meta.name);
   // etcd3's store.Create refuses a client-set resourceVersion (one that parses as a non-zero
   // number) before it looks for the key; the error is no Status, so the API server answers 500.
   // A dry run never reaches it (DryRunnableStorage only looks the key up).
-  const sentRV = (obj.metadata as Obj).resourceVersion;
+  const sentRV = obj.metadata.resourceVersion;
   if (!req.options?.dryRun && typeof sentRV === 'string' && /^\d+$/.test(sentRV) && Number(sentRV) !== 0) {
     const st = statusError(500, '', 'resourceVersion should not be set on objects to be created');
     revert?.();
@@ -97,7 +97,7 @@ export function doCreate(
   // Rest-destructure rather than `delete`: a deleted property drops every stored metadata object
   // into V8's slow dictionary mode, and the scheduler reads metadata millions of times in a burst.
   // (Without a client-sent resourceVersion there is nothing to leave out.)
-  const sentMeta = obj.metadata as Obj;
+  const sentMeta = obj.metadata;
   const createdMeta = 'resourceVersion' in sentMeta ? withoutResourceVersion(sentMeta) : sentMeta;
   let ev: StoreEvent;
   if (req.options?.dryRun) {
@@ -127,7 +127,11 @@ export function doCreate(
     ev = storePutStamped(h.store, req.resource, key, obj);
   }
   if (req.resource === 'events') leaseEventKey(h, key);
-  logRequest(h, component, req, 201, { revision: ev.revision, name: meta.name, node: (obj.spec as Obj)?.nodeName });
+  logRequest(h, component, req, 201, {
+    revision: ev.revision,
+    name: meta.name,
+    node: obj.spec?.nodeName as string | undefined,
+  });
   notifyWatchers(h, ev);
   return { ok: true, code: 201, object: ev.object, revision: ev.revision };
 }
@@ -137,7 +141,7 @@ export function doCreate(
  * `{ apiVersion, kind, ...body }` has body's keys in body's order and body's values, and a plain
  * copy (V8 clones the shape at once) is the same object.
  */
-function startsWithTypeMeta(body: Obj): boolean {
+function startsWithTypeMeta(body: Unstructured): boolean {
   let i = 0;
   for (const k in body) {
     if (k !== (i === 0 ? 'apiVersion' : 'kind')) return false;
@@ -146,7 +150,7 @@ function startsWithTypeMeta(body: Obj): boolean {
   return false;
 }
 
-function withoutResourceVersion(meta: Obj): Obj {
+function withoutResourceVersion(meta: Unstructured): Unstructured {
   const { resourceVersion: _rv, ...rest } = meta;
   return rest;
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../rng.ts';
 import { applyDefaults, defaultPodSpec, defaultZero } from './defaults.ts';
 import type { ApiHost } from './server.ts';
+import type { DeploymentSpec } from 'kubernetes-types/apps/v1';
+import type { PodSpec, ServiceSpec } from 'kubernetes-types/core/v1';
 
 // A host with just what the Service allocators read.
 const host = (): ApiHost => ({ rng: createRng(1), apiServer: { allocatedIPs: {} } }) as unknown as ApiHost;
@@ -31,20 +33,20 @@ describe('defaults: Go zero values are defaulted as SetDefaults_* does', () => {
           readinessProbe: { periodSeconds: 0, httpGet: { port: 80 } },
         },
       ],
-    });
+    }) as Partial<PodSpec>;
     expect(s).toMatchObject({
       restartPolicy: 'Always',
       dnsPolicy: 'ClusterFirst',
       schedulerName: 'default-scheduler',
       terminationGracePeriodSeconds: 0,
     });
-    const c = s.containers[0];
+    const c = s.containers![0];
     expect(c).toMatchObject({
       terminationMessagePolicy: 'File',
       terminationMessagePath: '/dev/termination-log',
       imagePullPolicy: 'Always',
     });
-    expect(c.ports[0].protocol).toBe('TCP');
+    expect(c.ports![0].protocol).toBe('TCP');
     expect(c.readinessProbe).toMatchObject({
       periodSeconds: 10,
       timeoutSeconds: 1,
@@ -58,7 +60,7 @@ describe('defaults: Go zero values are defaulted as SetDefaults_* does', () => {
       'deployments',
       { spec: { replicas: 0, strategy: { type: '' }, template: { spec: { containers: [] } } } },
       host(),
-    );
+    ) as { spec: DeploymentSpec };
     expect(d.spec.replicas).toBe(0);
     expect(d.spec.strategy).toEqual({
       type: 'RollingUpdate',
@@ -81,9 +83,9 @@ describe('defaults: Go zero values are defaulted as SetDefaults_* does', () => {
         },
       },
       host(),
-    );
+    ) as { spec: Required<ServiceSpec> };
     expect(s.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None' });
-    expect(s.spec.ports.map((p: { targetPort: unknown }) => p.targetPort)).toEqual([80, 81, 'http']);
+    expect(s.spec.ports.map((p) => p.targetPort)).toEqual([80, 81, 'http']);
     expect(s.spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\./);
   });
 });
@@ -105,14 +107,17 @@ describe('SetDefaults_Pod: requests default to limits', () => {
         },
       },
       host(),
-    );
+    ) as { spec: PodSpec };
     expect(pod.spec.containers[0].resources).toEqual({
       limits: { cpu: '200m', memory: '256Mi' },
       requests: { cpu: '100m', memory: '256Mi' },
     });
     expect(
-      defaultPodSpec({ containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1' } } }] }).containers[0]
-        .resources,
+      (
+        defaultPodSpec({
+          containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1' } } }],
+        }) as Partial<PodSpec>
+      ).containers![0].resources,
     ).toEqual({ limits: { cpu: '1' } });
   });
 });

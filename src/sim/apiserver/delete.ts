@@ -3,7 +3,8 @@ import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../api/meta.ts';
 import { push } from '../clock.ts';
 import { rfc3339 } from '../util/names.ts';
 import { detachKey } from './event-ttl.ts';
-import type { ApiRequest, ApiResult, Obj, RequestOptions, Verb } from '../api/request.ts';
+import type { ApiRequest, ApiResult, MetaObject, RequestOptions, Verb } from '../api/request.ts';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { systemPriorityClassDeleteError } from './priority-class.ts';
 import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
@@ -22,7 +23,7 @@ const KUBERNETES_SERVICE_KEY = keyOf({
 
 export function doDelete(h: ApiHost, component: string, req: ApiRequest, eviction: boolean): ApiResult<unknown> {
   const key = keyOf(req);
-  const cur: Obj | undefined = storeGet(h.store, req.resource, key);
+  const cur = storeGet(h.store, req.resource, key) as MetaObject | undefined;
   if (!cur)
     return fail(
       h,
@@ -64,11 +65,8 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   const okCode = eviction ? 201 : 200;
   // deletionFinalizersForGarbageCollection: Orphan and Foreground ask the garbage collector to deal
   // with the dependents first, through a finalizer it removes when done.
-  const finalizers = finalizersForDeletion(
-    cur.metadata.finalizers as string[] | undefined,
-    req.options?.propagationPolicy,
-  );
-  const finalizersChanged = !sameStrings(finalizers, (cur.metadata.finalizers as string[] | undefined) ?? []);
+  const finalizers = finalizersForDeletion(cur.metadata.finalizers, req.options?.propagationPolicy);
+  const finalizersChanged = !sameStrings(finalizers, cur.metadata.finalizers ?? []);
   if (
     cur.metadata.deletionTimestamp &&
     req.resource !== 'pods' &&
@@ -93,17 +91,18 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
   }
   if (req.resource === 'pods') {
     // Graceful deletion: an unscheduled pod goes at once; otherwise the kubelet finishes it with grace 0.
-    let grace = req.options?.gracePeriodSeconds ?? cur.spec?.terminationGracePeriodSeconds ?? 30;
-    if (!cur.spec?.nodeName) grace = 0;
-    const phase = cur.status?.phase;
+    const pod = cur as Pod;
+    let grace = req.options?.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    if (!pod.spec?.nodeName) grace = 0;
+    const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') grace = 0;
     if (grace > 0) {
-      const existing = cur.metadata.deletionGracePeriodSeconds as number | undefined;
+      const existing = cur.metadata.deletionGracePeriodSeconds;
       if (existing !== undefined && existing <= grace && !finalizersChanged) {
-        logRequest(h, component, logReq, okCode, { node: cur.spec?.nodeName });
+        logRequest(h, component, logReq, okCode, { node: pod.spec?.nodeName });
         return { ok: true, code: okCode, object: cur };
       }
-      const next: Obj = {
+      const next: MetaObject = {
         ...cur,
         metadata: {
           ...cur.metadata,
@@ -114,7 +113,7 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
       if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
       if (finalizersChanged) setFinalizers(next.metadata, finalizers);
       if (eviction) {
-        const conds = ((cur.status?.conditions ?? []) as Obj[]).filter((c) => c.type !== 'DisruptionTarget');
+        const conds: PodCondition[] = (pod.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget');
         conds.push({
           type: 'DisruptionTarget',
           status: 'True',
@@ -122,10 +121,10 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
           message: 'Eviction API: evicting',
           lastTransitionTime: rfc3339(h.now),
         });
-        next.status = { ...cur.status, conditions: conds };
+        next.status = { ...pod.status, conditions: conds };
       }
       const ev = storePut(h.store, 'pods', key, next);
-      logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
+      logRequest(h, component, logReq, okCode, { revision: ev.revision, node: pod.spec?.nodeName });
       notifyWatchers(h, ev);
       return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
     }
@@ -139,7 +138,7 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
       okCode,
       key,
       cur,
-      (cur.metadata.deletionTimestamp as string | undefined) ?? rfc3339(h.now),
+      cur.metadata.deletionTimestamp ?? rfc3339(h.now),
       0,
       finalizers,
     );
@@ -156,7 +155,7 @@ export function doDelete(h: ApiHost, component: string, req: ApiRequest, evictio
       true,
     );
   }
-  logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName });
+  logRequest(h, component, logReq, okCode, { revision: ev.revision, node: cur.spec?.nodeName as string | undefined });
   notifyWatchers(h, ev);
   return { ok: true, code: okCode, object: ev.object, revision: ev.revision };
 }
@@ -181,7 +180,7 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** metadata.finalizers set, or dropped when none are left (omitempty). */
-export function setFinalizers(meta: Obj, finalizers: string[]): void {
+export function setFinalizers(meta: MetaObject['metadata'], finalizers: string[]): void {
   if (finalizers.length) meta.finalizers = finalizers;
   else delete meta.finalizers;
 }
@@ -190,7 +189,7 @@ export function setFinalizers(meta: Obj, finalizers: string[]): void {
  * BeforeDelete: the first deletionTimestamp changes what the object's controllers may do, so the
  * generation (where the resource keeps one) goes up.
  */
-function bumpGeneration(meta: Obj): void {
+function bumpGeneration(meta: MetaObject['metadata']): void {
   if (typeof meta.generation === 'number' && meta.generation > 0) meta.generation++;
 }
 
@@ -201,24 +200,27 @@ function markForDeletion(
   req: ApiRequest,
   code: number,
   key: string,
-  cur: Obj,
+  cur: MetaObject,
   deletionTimestamp: string,
   grace: number,
   finalizers: string[],
 ): ApiResult<unknown> {
-  const next: Obj = { ...cur, metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace } };
+  const next: MetaObject = {
+    ...cur,
+    metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: grace },
+  };
   if (!cur.metadata.deletionTimestamp) bumpGeneration(next.metadata);
   setFinalizers(next.metadata, finalizers);
   const ev = storePut(h.store, req.resource, key, next);
-  logRequest(h, component, req, code, { revision: ev.revision, node: cur.spec?.nodeName });
+  logRequest(h, component, req, code, { revision: ev.revision, node: cur.spec?.nodeName as string | undefined });
   notifyWatchers(h, ev);
   return { ok: true, code, object: ev.object, revision: ev.revision };
 }
 
 /** ShouldDeleteDuringUpdate: marked for deletion and no finalizer left (a pod: also its grace period over). */
-export function shouldDeleteDuringUpdate(resource: string, next: Obj): boolean {
+export function shouldDeleteDuringUpdate(resource: string, next: Partial<MetaObject>): boolean {
   const m = next.metadata;
-  if (!m?.deletionTimestamp || (m.finalizers as string[] | undefined)?.length) return false;
+  if (!m?.deletionTimestamp || m.finalizers?.length) return false;
   // ShouldDeleteNamespaceDuringUpdate: a namespace also waits for its spec's finalizers (the namespace controller's `kubernetes`).
   if (resource === 'namespaces') return !(next.spec?.finalizers as string[] | undefined)?.length;
   return resource !== 'pods' || m.deletionGracePeriodSeconds === 0;

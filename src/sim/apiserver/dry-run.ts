@@ -2,7 +2,8 @@
 // dry-run storage does the same at the storage layer).
 import type { RngState } from '../rng.ts';
 import { appendRecord } from '../request-log.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult, KObject } from '../api/request.ts';
+import type { Eviction } from 'kubernetes-types/policy/v1';
 import { RESOURCES, keyOf } from '../api/resources.ts';
 import type { ApiHost } from './server.ts';
 import { storeGet, type StoreState } from './store.ts';
@@ -12,7 +13,7 @@ import { scratchHosts } from './dry-run-cache.ts';
 export function isDryRun(h: ApiHost, req: ApiRequest): boolean {
   // An eviction carries its dry run in the body's deleteOptions (kubectl drain --dry-run=server), not the query.
   const inBody =
-    req.subresource === 'eviction' && ((req.body as Obj | undefined)?.deleteOptions?.dryRun?.length ?? 0) > 0;
+    req.subresource === 'eviction' && ((req.body as Eviction | undefined)?.deleteOptions?.dryRun?.length ?? 0) > 0;
   return (!!req.options?.dryRun || inBody) && req.verb !== 'get' && req.verb !== 'list' && !scratchHosts.has(h);
 }
 
@@ -65,16 +66,16 @@ export function dryRunRequest(
     appendRecord(h.log, kept);
   }
   if (!res.ok) return res;
-  const obj = res.object as Obj;
+  const obj = res.object as KObject;
   if (!obj?.metadata) return { ok: true, code: res.code, object: obj };
-  const live: Obj | undefined = req.name
+  const live = req.name
     ? storeGet(
         s,
         req.resource,
         keyOf({
           ...req,
           namespace: RESOURCES[req.resource]?.namespaced
-            ? (req.namespace ?? (req.body as Obj)?.metadata?.namespace ?? 'default')
+            ? (req.namespace ?? (req.body as KObject | undefined)?.metadata?.namespace ?? 'default')
             : undefined,
         }),
       )
@@ -83,6 +84,6 @@ export function dryRunRequest(
   return {
     ok: true,
     code: res.code,
-    object: { ...obj, metadata: live ? { ...meta, resourceVersion: live.metadata.resourceVersion } : meta },
+    object: { ...obj, metadata: live ? { ...meta, resourceVersion: live.metadata!.resourceVersion } : meta },
   };
 }

@@ -4,15 +4,15 @@
 // deprecatedFirstTimestamp/LastTimestamp/Count ↔ firstTimestamp/lastTimestamp/count; the rest
 // (eventTime, series, action, related, reportingInstance, reason, type) is the same field.
 import { EVENTS_GROUP_VERSION } from '../api/resources.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 
 /**
  * A core/v1 Event as events.k8s.io/v1 writes it: the fields in the Go struct's order, the empty
  * ones left out where its JSON tags say omitempty (a struct is never empty to encoding/json, and a
  * zero time is null).
  */
-export function toEventsV1(e: Obj): Obj {
-  const out: Obj = {
+export function toEventsV1(e: Unstructured): Unstructured {
+  const out: Unstructured = {
     apiVersion: EVENTS_GROUP_VERSION,
     kind: 'Event',
     metadata: e.metadata,
@@ -35,8 +35,8 @@ export function toEventsV1(e: Obj): Obj {
 }
 
 /** An events.k8s.io/v1 Event as the core/v1 Event it is stored as (core/v1's field order and omitempty). */
-export function fromEventsV1(e: Obj): Obj {
-  const out: Obj = { apiVersion: 'v1', kind: 'Event' };
+export function fromEventsV1(e: Unstructured): Unstructured {
+  const out: Unstructured = { apiVersion: 'v1', kind: 'Event' };
   if (e.metadata !== undefined) out.metadata = e.metadata;
   out.involvedObject = e.regarding ?? {};
   if (e.reason) out.reason = e.reason;
@@ -56,9 +56,9 @@ export function fromEventsV1(e: Obj): Obj {
 }
 
 /** A response in events.k8s.io/v1: an Event, or an EventList's items. */
-export function responseInEventsV1(o: Obj): Obj {
+export function responseInEventsV1(o: Unstructured): Unstructured {
   if (o.kind === 'EventList')
-    return { ...o, apiVersion: EVENTS_GROUP_VERSION, items: (o.items as Obj[]).map(toEventsV1) };
+    return { ...o, apiVersion: EVENTS_GROUP_VERSION, items: (o.items as Unstructured[]).map(toEventsV1) };
   return o.kind === 'Event' ? toEventsV1(o) : o;
 }
 

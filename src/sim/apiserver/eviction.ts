@@ -19,7 +19,8 @@ import type { AdmissionPlugin } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';
 import { doDelete } from './delete.ts';
 import { handleRequest } from './handler.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult, RequestOptions } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { keyOf } from '../api/resources.ts';
 import { fail } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer } from './server.ts';
@@ -45,7 +46,7 @@ function tooManyRequests(retryAfterSeconds: number, cause: string): Status {
   const st = statusError(429, 'TooManyRequests', EVICTION_REFUSED, {
     causes: [{ reason: 'DisruptionBudget', message: cause } as { reason: string; message: string; field: string }],
   });
-  if (retryAfterSeconds) (st.details as Obj).retryAfterSeconds = retryAfterSeconds;
+  if (retryAfterSeconds) (st.details as Unstructured).retryAfterSeconds = retryAfterSeconds;
   return st;
 }
 
@@ -122,7 +123,7 @@ function evictionCheck(
   const listed = handleRequest(h, config, LOOPBACK, { verb: 'list', resource: 'poddisruptionbudgets', namespace: ns });
   const logReq: ApiRequest = { ...req, verb: 'create', subresource: 'eviction' };
   if (!listed.ok) return fail(h, component, logReq, listed.status, 'storage');
-  const pdbs = ((listed.object as Obj).items as PodDisruptionBudget[]).filter((p) =>
+  const pdbs = ((listed.object as Unstructured).items as PodDisruptionBudget[]).filter((p) =>
     selects(p.spec?.selector, pod.metadata?.labels),
   );
   // A budget read here needs the controller that keeps its status: started again if it stopped with
@@ -176,7 +177,14 @@ function evictionCheck(
  * budgets' check, then the pod's graceful delete with the DisruptionTarget condition (delete.ts).
  */
 export function evict(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
-  const e: ApiRequest = { ...req, verb: 'delete', options: { ...req.options, ...(req.body as Obj)?.deleteOptions } };
+  const e: ApiRequest = {
+    ...req,
+    verb: 'delete',
+    options: {
+      ...req.options,
+      ...((req.body as Unstructured | undefined)?.deleteOptions as RequestOptions | undefined),
+    },
+  };
   return evictionCheck(h, config, component, e) ?? doDelete(h, component, e, true);
 }
 

@@ -9,7 +9,9 @@ import { doCreate } from './create.ts';
 import { doDelete } from './delete.ts';
 import { doGet, doList } from './get.ts';
 import { authorize } from './rbac.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type { Eviction } from 'kubernetes-types/policy/v1';
 import { RESOURCES, resourcePath } from '../api/resources.ts';
 import { fail } from './respond.ts';
 import type { ApiHost } from './server.ts';
@@ -46,7 +48,11 @@ function serve(
   if (req.resource === 'selfsubjectaccessreviews')
     return kubectlExtras(config).selfSubjectAccessReview(h, config, component, req, identity);
   // (An eviction's dry run is in its body's deleteOptions: kubectl's part decides.)
-  if ((req.options?.dryRun || (req.body as Obj)?.deleteOptions?.dryRun) && req.verb !== 'get' && req.verb !== 'list') {
+  if (
+    (req.options?.dryRun || (req.body as Eviction | undefined)?.deleteOptions?.dryRun) &&
+    req.verb !== 'get' &&
+    req.verb !== 'list'
+  ) {
     const x = kubectlExtras(config);
     if (x.isDryRun(h, req))
       return x.dryRunRequest(h, req, (scratch) => serve(scratch, config, component, req, identity));
@@ -151,7 +157,7 @@ function handleInGroup(
   }
   let r = req;
   if ((req.verb === 'create' || req.verb === 'update') && req.body && typeof req.body === 'object')
-    r = { ...req, body: fromEventsV1(req.body) };
+    r = { ...req, body: fromEventsV1(req.body as Unstructured) };
   const res = serve(h, config, component, r, identity);
-  return res.ok ? { ...res, object: responseInEventsV1(res.object as Obj) } : res;
+  return res.ok ? { ...res, object: responseInEventsV1(res.object as Unstructured) } : res;
 }

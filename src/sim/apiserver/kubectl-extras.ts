@@ -6,7 +6,7 @@ import type { ApiServerConfig, KubectlExtras } from './config.ts';
 import { dryRunRequest, isDryRun } from './dry-run.ts';
 import { doPodLog } from './kubelet-client.ts';
 import { MAX_JSON_PATCH_OPERATIONS, applyJSONPatch, decodeJSONPatch } from '../api/json-patch.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { PRIORITY_CLASS_VALIDATION } from './priority-class-validation.ts';
 import { strictFieldValidation } from '../api/strict-fields.ts';
 import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
@@ -101,7 +101,7 @@ import { type FieldError, type Status, formatFieldError, statusError } from '../
  * is a 400, more than 10,000 operations a 413, and an operation that does not apply a 422 built by
  * NewGenericServerResponse, whose message is fixed: json-patch's own error text is not sent.
  */
-export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status: Status } {
+export function jsonPatched(cur: Unstructured, body: unknown): { object: Unstructured } | { status: Status } {
   const d = decodeJSONPatch(body);
   if (!d.ok) return { status: statusError(400, 'BadRequest', d.message) };
   if (d.ops.length > MAX_JSON_PATCH_OPERATIONS) {
@@ -118,7 +118,7 @@ export function jsonPatched(cur: Obj, body: unknown): { object: Obj } | { status
     return {
       status: statusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}),
     };
-  const o = r.doc as Obj;
+  const o = r.doc as Unstructured;
   if (o === null || typeof o !== 'object' || Array.isArray(o)) {
     // The patched document no longer decodes into the kind (a `replace` of "" with an array):
     // NewInvalid(GroupKind{}, "", patch: Invalid value: <the document>). The decoder's text is

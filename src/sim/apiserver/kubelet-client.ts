@@ -2,7 +2,8 @@
 import { containerLogs } from '../kubelet/container-logs.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { ApiServerConfig } from './config.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
@@ -24,15 +25,13 @@ export type KubeletClient = (node: string) => KubeletConnection | undefined;
 
 /** GET pods/NAME/log: the container is chosen and checked here, the output comes from the node's kubelet. */
 export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
-  const pod: Obj | undefined = storeGet(h.store, 'pods', keyOf(req));
+  const pod = storeGet(h.store, 'pods', keyOf(req)) as Pod | undefined;
   if (!pod) return fail(h, component, req, notFound('pods', req.name ?? ''), 'storage');
   const name = req.name ?? '';
-  const names = [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])].map(
-    (c) => c.name as string,
-  );
+  const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
   let container = req.options?.container;
   if (!container) {
-    const main = (pod.spec?.containers ?? []) as Obj[];
+    const main = pod.spec?.containers ?? [];
     if (main.length !== 1)
       return fail(
         h,
@@ -45,7 +44,7 @@ export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string,
         ),
         'storage',
       );
-    container = main[0].name as string;
+    container = main[0].name;
   } else if (!names.includes(container)) {
     return fail(
       h,
@@ -55,7 +54,7 @@ export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string,
       'storage',
     );
   }
-  const node = pod.spec?.nodeName as string | undefined;
+  const node = pod.spec?.nodeName;
   if (!node)
     return fail(
       h,

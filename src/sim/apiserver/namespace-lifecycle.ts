@@ -7,7 +7,8 @@ import { rfc3339 } from '../util/names.ts';
 import { type AdmissionPlugin, namespaceLifecycle } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';
 import { finalizersForDeletion, setFinalizers } from './delete.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult, MetaObject } from '../api/request.ts';
+import type { NamespaceStatus } from 'kubernetes-types/core/v1';
 import { RESOURCES, keyOf, namesOf, qualifiedResource } from '../api/resources.ts';
 import { logRequest } from './respond.ts';
 import { API_SERVER, type ApiHost, type ApiServerTimer } from './server.ts';
@@ -23,22 +24,19 @@ import { notifyWatchers } from './watch.ts';
  */
 export function namespaceDelete(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> | undefined {
   const key = keyOf(req);
-  const cur: Obj | undefined = storeGet(h.store, 'namespaces', key);
+  const cur = storeGet(h.store, 'namespaces', key) as MetaObject | undefined;
   if (!cur) return undefined;
   // Any DELETE of a namespace queues the controller's start (a running one stays as it is), so one
   // lost with a controller-manager restart comes back.
   const wake = () =>
     push(h.queue, h.now, API_SERVER, { type: 'start', name: 'namespace-controller' } satisfies ApiServerTimer);
   if (!cur.metadata.deletionTimestamp) {
-    const next: Obj = {
+    const next: MetaObject = {
       ...cur,
       metadata: { ...cur.metadata, deletionTimestamp: rfc3339(h.now) },
-      status: { ...cur.status, phase: 'Terminating' },
+      status: { ...(cur.status as NamespaceStatus | undefined), phase: 'Terminating' },
     };
-    setFinalizers(
-      next.metadata,
-      finalizersForDeletion(cur.metadata.finalizers as string[] | undefined, req.options?.propagationPolicy),
-    );
+    setFinalizers(next.metadata, finalizersForDeletion(cur.metadata.finalizers, req.options?.propagationPolicy));
     const ev = storePut(h.store, 'namespaces', key, next);
     wake();
     logRequest(h, component, req, 200, { revision: ev.revision });

@@ -2,7 +2,7 @@
 // `poddisruptionbudgets` validator (config.validators) with kubectl's part (kubectl-extras.ts): only
 // kubectl (or a link's replay of its requests) writes a PodDisruptionBudget, so neither the core nor a
 // figure's request checks carry it.
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { type FieldError, GoValue } from '../api/status.ts';
 import {
   type Validator,
@@ -49,7 +49,7 @@ function validatePdbBound(v: number | string, field: string): FieldError[] {
  * 100%, and a valid selector. (The both-set error's value is the internal spec, which json.Marshal
  * renders under the Go field names: oracle/traces/pdb-refusals.json.)
  */
-function validatePodDisruptionBudgetSpec(spec: Obj): FieldError[] {
+function validatePodDisruptionBudgetSpec(spec: Unstructured): FieldError[] {
   const errs: FieldError[] = [];
   const has = (v: unknown): v is number | string => v !== undefined && v !== null;
   if (has(spec.minAvailable) && has(spec.maxUnavailable)) {
@@ -78,4 +78,4 @@ function validatePodDisruptionBudgetSpec(spec: Obj): FieldError[] {
 
 /** The `poddisruptionbudgets` validator: ValidatePodDisruptionBudget on create and on a change of spec (a status write keeps the stored spec). */
 export const PDB_VALIDATION: Validator = (obj, old) =>
-  old && obj.spec === old.spec ? [] : validatePodDisruptionBudgetSpec((obj as Obj).spec ?? {});
+  old && obj.spec === old.spec ? [] : validatePodDisruptionBudgetSpec((obj.spec as Unstructured | undefined) ?? {});

@@ -3,13 +3,22 @@
 // 1.37 API server returns them (oracle/traces).
 import { describe, expect, it } from 'vitest';
 import { pod, testWorld } from '../testing/world.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type { Container, PodSpec } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+
+/** A pod as the API server answers it, with the fields these tests read filled in. */
+interface TestPod {
+  metadata: ObjectMeta;
+  spec: Required<Omit<PodSpec, 'containers'>> & { containers: Required<Container>[] };
+}
 
 const create = (w: ReturnType<typeof testWorld>, body: Record<string, unknown>) =>
   w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body });
-const withSpec = (body: Record<string, unknown>, extra: Obj) => ({
+const withSpec = (body: Record<string, unknown>, extra: Unstructured) => ({
   ...body,
-  spec: { ...(body.spec as Obj), ...extra },
+  spec: { ...(body.spec as Unstructured), ...extra },
 });
 
 describe('what the API server adds to a pod', () => {
@@ -17,7 +26,7 @@ describe('what the API server adds to a pod', () => {
     const w = testWorld();
     const r = create(w, pod('p'));
     expect(r.ok).toBe(true);
-    const p = (r as { object: Obj }).object;
+    const p = (r as { object: TestPod }).object;
     expect(p.metadata.generation).toBe(1);
     expect(p.spec).toMatchObject({
       serviceAccountName: 'default',
@@ -47,7 +56,7 @@ describe('what the API server adds to a pod', () => {
           enableServiceLinks: false,
           priorityClassName: 'system-node-critical',
         }),
-      ) as { object: Obj }
+      ) as { object: TestPod }
     ).object;
     expect(p.spec).toMatchObject({
       serviceAccountName: 'robot',
@@ -71,8 +80,8 @@ describe('what the API server adds to a pod', () => {
       'pods "g" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found',
     );
     // No ServiceAccount objects in this world at all: `default` is let through and gets its token volume.
-    const d = (create(w, pod('d')) as { object: Obj }).object;
-    expect(d.spec.volumes.map((v: Obj) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/)]);
+    const d = (create(w, pod('d')) as { object: TestPod }).object;
+    expect(d.spec.volumes.map((v) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/)]);
     expect(
       w.kubectl({
         verb: 'create',
@@ -86,12 +95,12 @@ describe('what the API server adds to a pod', () => {
         },
       }).ok,
     ).toBe(true);
-    const q = (create(w, withSpec(pod('q'), { serviceAccountName: 'quiet' })) as { object: Obj }).object;
+    const q = (create(w, withSpec(pod('q'), { serviceAccountName: 'quiet' })) as { object: TestPod }).object;
     expect(q.spec.volumes ?? []).toEqual([]);
     // The pod's own preference wins over its account's.
     const r = (
       create(w, withSpec(pod('r'), { serviceAccountName: 'quiet', automountServiceAccountToken: true })) as {
-        object: Obj;
+        object: TestPod;
       }
     ).object;
     expect(r.spec.volumes).toHaveLength(1);
@@ -99,14 +108,14 @@ describe('what the API server adds to a pod', () => {
 
   it('resolves a stored PriorityClass, and the globalDefault one for a pod that names none', () => {
     const w = testWorld();
-    const pc = (body: Obj) =>
+    const pc = (body: Unstructured) =>
       w.kubectl({
         verb: 'create',
         resource: 'priorityclasses',
         body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', ...body },
       });
     expect(pc({ metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' }).ok).toBe(true);
-    const a = (create(w, withSpec(pod('a'), { priorityClassName: 'high' })) as { object: Obj }).object;
+    const a = (create(w, withSpec(pod('a'), { priorityClassName: 'high' })) as { object: TestPod }).object;
     expect(a.spec).toMatchObject({ priorityClassName: 'high', priority: 1000, preemptionPolicy: 'Never' });
     expect(pc({ metadata: { name: 'low' }, value: 10, globalDefault: true }).ok).toBe(true);
     expect(pc({ metadata: { name: 'lower' }, value: 5, globalDefault: true })).toMatchObject({
@@ -117,13 +126,13 @@ describe('what the API server adds to a pod', () => {
           'priorityclasses.scheduling.k8s.io "lower" is forbidden: PriorityClass low is already marked as default. Only one default can exist',
       },
     });
-    const b = (create(w, pod('b')) as { object: Obj }).object;
+    const b = (create(w, pod('b')) as { object: TestPod }).object;
     expect(b.spec).toMatchObject({ priorityClassName: 'low', priority: 10, preemptionPolicy: 'PreemptLowerPriority' });
   });
 
   it('validates PriorityClasses as ValidatePriorityClass does, and keeps the system ones', () => {
     const w = testWorld();
-    const pc = (body: Obj) =>
+    const pc = (body: Unstructured) =>
       w.kubectl({
         verb: 'create',
         resource: 'priorityclasses',
@@ -146,7 +155,8 @@ describe('what the API server adds to a pod', () => {
     });
     const list = w.kubectl({ verb: 'list', resource: 'priorityclasses' });
     expect(
-      list.ok && (list.object as { items: Obj[] }).items.map((i) => [i.metadata.name, i.value, i.preemptionPolicy]),
+      list.ok &&
+        (list.object as { items: PriorityClass[] }).items.map((i) => [i.metadata?.name, i.value, i.preemptionPolicy]),
     ).toEqual([
       ['system-cluster-critical', 2000000000, 'PreemptLowerPriority'],
       ['system-node-critical', 2000001000, 'PreemptLowerPriority'],
@@ -181,7 +191,7 @@ describe('what the API server adds to a pod', () => {
   it('mounts the projected token volume kube-api-access-xxxxx in every container, read-only, as ServiceAccount admission does', () => {
     const w = testWorld();
     const body = withSpec(pod('p'), { initContainers: [{ name: 'init', image: 'busybox' }] });
-    const p = (create(w, body) as { object: Obj }).object;
+    const p = (create(w, body) as { object: TestPod }).object;
     const [vol] = p.spec.volumes;
     expect(vol.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(vol.projected).toEqual({
@@ -203,14 +213,15 @@ describe('what the API server adds to a pod', () => {
 
   it('no token volume with automountServiceAccountToken false, nor a mount where a container mounts the path itself', () => {
     const w = testWorld();
-    const off = (create(w, withSpec(pod('off'), { automountServiceAccountToken: false })) as { object: Obj }).object;
+    const off = (create(w, withSpec(pod('off'), { automountServiceAccountToken: false })) as { object: TestPod })
+      .object;
     expect(off.spec.volumes).toBeUndefined();
     const own = { name: 'mine', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
     const body = withSpec(pod('own'), {
       containers: [{ name: 'app', image: 'nginx', volumeMounts: [own] }],
       volumes: [{ name: 'mine', emptyDir: {} }],
     });
-    const p = (create(w, body) as { object: Obj }).object;
+    const p = (create(w, body) as { object: TestPod }).object;
     expect(p.spec.containers[0].volumeMounts).toEqual([own]);
     expect(p.spec.volumes).toEqual([{ name: 'mine', emptyDir: {} }]);
   });
@@ -224,7 +235,7 @@ describe('what the API server adds to a pod', () => {
             create(w, {
               ...withSpec(pod('x'), { automountServiceAccountToken: automount }),
               metadata: { generateName: 'web-' },
-            }) as { object: Obj }
+            }) as { object: TestPod }
           ).object.metadata.name,
       );
     };
@@ -234,14 +245,14 @@ describe('what the API server adds to a pod', () => {
   it('a mirror pod gets no service account', () => {
     const w = testWorld();
     const body = { ...pod('m'), metadata: { name: 'm', annotations: { 'kubernetes.io/config.mirror': 'm' } } };
-    const p = (create(w, body) as { object: Obj }).object;
+    const p = (create(w, body) as { object: TestPod }).object;
     expect(p.spec.serviceAccountName).toBeUndefined();
     expect(p.spec.priority).toBe(0);
   });
 
   it('generation: +1 on a spec change, not on a status write; +1 when graceful deletion starts', () => {
     const w = testWorld();
-    const p = (create(w, pod('p', { app: 'web' }, 'node-1')) as { object: Obj }).object;
+    const p = (create(w, pod('p', { app: 'web' }, 'node-1')) as { object: TestPod }).object;
     const u = (
       w.kubectl({
         verb: 'update',
@@ -249,7 +260,7 @@ describe('what the API server adds to a pod', () => {
         namespace: 'default',
         name: 'p',
         body: { ...p, spec: { ...p.spec, activeDeadlineSeconds: 60 } },
-      }) as { object: Obj }
+      }) as { object: TestPod }
     ).object;
     expect(u.metadata.generation).toBe(2);
     const s = (
@@ -260,10 +271,10 @@ describe('what the API server adds to a pod', () => {
         name: 'p',
         subresource: 'status',
         body: { status: { phase: 'Running' } },
-      }) as { object: Obj }
+      }) as { object: TestPod }
     ).object;
     expect(s.metadata.generation).toBe(2);
-    const d = (w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' }) as { object: Obj })
+    const d = (w.kubectl({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' }) as { object: TestPod })
       .object;
     expect(d.metadata.deletionTimestamp).toBeDefined();
     expect(d.metadata.generation).toBe(3);
@@ -271,11 +282,11 @@ describe('what the API server adds to a pod', () => {
 
   it('an update that leaves priority out keeps the stored one', () => {
     const w = testWorld();
-    const p = (create(w, pod('p')) as { object: Obj }).object;
+    const p = (create(w, pod('p')) as { object: TestPod }).object;
     const { priority: _p, preemptionPolicy: _pp, ...spec } = p.spec;
     const u = (
       w.kubectl({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p', body: { ...p, spec } }) as {
-        object: Obj;
+        object: TestPod;
       }
     ).object;
     expect(u.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
@@ -285,7 +296,7 @@ describe('what the API server adds to a pod', () => {
 describe('EndpointSlice generation', () => {
   it('starts at 1 and rises with endpoints or labels, not with annotations', () => {
     const w = testWorld();
-    const put = (body: Obj) =>
+    const put = (body: { metadata: ObjectMeta; [k: string]: unknown }) =>
       (
         w.kubectl({
           verb: body.metadata.resourceVersion ? 'update' : 'create',
@@ -293,7 +304,7 @@ describe('EndpointSlice generation', () => {
           namespace: 'default',
           name: body.metadata.name,
           body,
-        }) as { object: Obj }
+        }) as { object: TestPod }
       ).object;
     const e1 = put({
       apiVersion: 'discovery.k8s.io/v1',

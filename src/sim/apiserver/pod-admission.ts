@@ -3,7 +3,8 @@
 // (plugin/pkg/admission/priority). They run in the order of the API server's plugin list.
 import { generateName } from '../util/names.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
@@ -14,7 +15,7 @@ import { getDefaultPriorityClass, getPriorityClass, validatePriorityClassAdmissi
 const DEFAULT_SERVICE_ACCOUNT = 'default';
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
-function isMirrorPod(pod: Obj): boolean {
+function isMirrorPod(pod: Pod): boolean {
   return pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
 }
 
@@ -24,7 +25,7 @@ const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
 const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** TokenVolumeSource: the bound token (3607 s, WarnOnlyBoundTokenExpirationSeconds), the cluster CA and the namespace. */
-function tokenVolumeSource(): Obj {
+function tokenVolumeSource(): Unstructured {
   return {
     sources: [
       { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
@@ -44,23 +45,26 @@ function tokenVolumeSource(): Obj {
  * token path gets the token volume there, read-only; the volume is added once, named
  * kube-api-access-<5 random chars> unless the pod has one already.
  */
-function mountServiceAccountToken(h: ApiHost, spec: Obj): void {
-  const volumes: Obj[] = spec.volumes ?? [];
+function mountServiceAccountToken(h: ApiHost, spec: Unstructured): void {
+  const volumes = (spec.volumes ?? []) as Unstructured[];
   const existing = volumes.find(
     (v) => typeof v.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_NAME + '-'),
   );
   // The suffix comes from a stream of its own, drawn even when no container needs the volume, as Go does.
-  const name: string = existing?.name ?? generateName(h.apiServer.volumeNameRng, SERVICE_ACCOUNT_VOLUME_NAME + '-');
+  const name =
+    (existing?.name as string | undefined) ??
+    generateName(h.apiServer.volumeNameRng, SERVICE_ACCOUNT_VOLUME_NAME + '-');
   const mount = { name, readOnly: true, mountPath: DEFAULT_API_TOKEN_MOUNT_PATH };
   let needed = false;
-  const withMount = (cs: Obj[] | undefined): Obj[] | undefined =>
+  const withMount = (cs: Unstructured[] | undefined): Unstructured[] | undefined =>
     cs?.map((c) => {
-      if ((c.volumeMounts ?? []).some((m: Obj) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) return c;
+      const mounts = (c.volumeMounts ?? []) as Unstructured[];
+      if (mounts.some((m) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) return c;
       needed = true;
-      return { ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] };
+      return { ...c, volumeMounts: [...mounts, mount] };
     });
-  if (spec.initContainers) spec.initContainers = withMount(spec.initContainers);
-  if (spec.containers) spec.containers = withMount(spec.containers);
+  if (spec.initContainers) spec.initContainers = withMount(spec.initContainers as Unstructured[]);
+  if (spec.containers) spec.containers = withMount(spec.containers as Unstructured[]);
   if (!existing && needed) spec.volumes = [...volumes, { name, projected: tokenVolumeSource() }];
 }
 
@@ -76,9 +80,9 @@ export const serviceAccountAdmission: AdmissionPlugin = {
   name: 'ServiceAccount',
   admit(a: AdmissionAttributes, h) {
     if (a.resource !== 'pods' || a.subresource || a.operation !== 'CREATE' || !a.object) return undefined;
-    const pod = a.object as Obj;
-    if (isMirrorPod(pod)) return undefined;
-    const spec: Obj = { ...pod.spec };
+    const pod = a.object;
+    if (isMirrorPod(pod as Pod)) return undefined;
+    const spec: Unstructured = { ...(pod.spec as Unstructured | undefined) };
     const account = (spec.serviceAccountName as string | undefined) || DEFAULT_SERVICE_ACCOUNT;
     spec.serviceAccountName = account;
     // The v1 conversion writes the deprecated field from the new one on every read.
@@ -115,10 +119,10 @@ export const priorityAdmission: AdmissionPlugin = {
   admit(a: AdmissionAttributes, h) {
     if (a.resource === 'priorityclasses') return validatePriorityClassAdmission(a, h);
     if (a.resource !== 'pods' || a.subresource || !a.object) return undefined;
-    const pod = a.object as Obj;
-    const spec = (pod.spec ?? {}) as Obj;
+    const pod = a.object as Unstructured;
+    const spec = (pod.spec ?? {}) as Unstructured;
     if (a.operation === 'UPDATE') {
-      const old = (a.oldObject?.spec ?? {}) as Obj;
+      const old = (a.oldObject?.spec ?? {}) as Unstructured;
       if (
         (spec.priority !== undefined || old.priority === undefined) &&
         (spec.preemptionPolicy !== undefined || old.preemptionPolicy === undefined)
@@ -158,7 +162,7 @@ export const priorityAdmission: AdmissionPlugin = {
         `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
       );
     }
-    const out: Obj = { ...spec, priority };
+    const out: Unstructured = { ...spec, priority };
     if (pcName) out.priorityClassName = pcName;
     if (preemptionPolicy !== undefined) {
       if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== preemptionPolicy) {

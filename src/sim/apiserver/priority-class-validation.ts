@@ -4,7 +4,7 @@
 // figures' core never validates one: the only classes it writes are the two system classes of the
 // bootstrap, which this validation accepts (priority-class-validation.test.ts) and admission.ts
 // lets through without it; any other write without the part is refused as a bug of the caller.
-import type { Obj } from '../api/request.ts';
+import type { KObject } from '../api/request.ts';
 import type { FieldError } from '../api/status.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
 import { type Validator, notSupported } from './validation.ts';
@@ -13,10 +13,10 @@ import { type Validator, notSupported } from './validation.ts';
 const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 
 /** ValidatePriorityClass: "system-" names only for the two system classes as defined; user values ≤ 1e9. */
-export function validatePriorityClass(pc: Obj): FieldError[] {
+export function validatePriorityClass(pc: KObject): FieldError[] {
   const errs: FieldError[] = [];
-  const name: string = pc.metadata?.name ?? '';
-  const value: number = pc.value ?? 0;
+  const name = pc.metadata?.name ?? '';
+  const value = (pc.value as number | undefined) ?? 0;
   if (name.startsWith('system-')) {
     // IsKnownSystemPriorityClass.
     const sys = SYSTEM_PRIORITY_CLASSES[name];
@@ -54,7 +54,7 @@ export function validatePriorityClass(pc: Obj): FieldError[] {
 }
 
 /** ValidatePriorityClassUpdate: value and preemptionPolicy are immutable. */
-function validatePriorityClassUpdate(pc: Obj, old: Obj): FieldError[] {
+function validatePriorityClassUpdate(pc: KObject, old: KObject): FieldError[] {
   const errs: FieldError[] = [];
   if ((pc.value ?? 0) !== (old.value ?? 0))
     errs.push({ type: 'Forbidden', field: 'value', detail: 'may not be changed in an update.' });

@@ -3,7 +3,8 @@
 // hook), the registry's refusal to delete them, and the Priority admission plugin's half for
 // PriorityClasses (one globalDefault) and the default class pods get (plugin/pkg/admission/priority).
 import type { AdmissionAttributes } from './admission.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 import type { ApiHost } from './server.ts';
 import { type Status, statusError } from '../api/status.ts';
 import { storeList } from './store.ts';
@@ -15,7 +16,7 @@ export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
 };
 
 /** The system classes as the post-start hook creates them, in its order. */
-export const SYSTEM_PRIORITY_CLASS_OBJECTS: readonly Obj[] = [
+export const SYSTEM_PRIORITY_CLASS_OBJECTS: readonly Unstructured[] = [
   {
     name: 'system-node-critical',
     description: 'Used for system critical pods that must not be moved from their current node.',
@@ -44,18 +45,21 @@ export function systemPriorityClassDeleteError(name: string) {
   );
 }
 
+/** A stored PriorityClass (its value is required: validation and the bootstrap set it). */
+type StoredPriorityClass = Partial<PriorityClass>;
+
 /** getDefaultPriorityClass: among globalDefault classes, the lowest value. */
-export function getDefaultPriorityClass(h: ApiHost): Obj | undefined {
-  let dpc: Obj | undefined;
-  for (const pc of storeList(h.store, 'priorityclasses') as Obj[]) {
-    if (pc.globalDefault && (!dpc || dpc.value > pc.value)) dpc = pc;
+export function getDefaultPriorityClass(h: ApiHost): StoredPriorityClass | undefined {
+  let dpc: StoredPriorityClass | undefined;
+  for (const pc of storeList(h.store, 'priorityclasses') as StoredPriorityClass[]) {
+    if (pc.globalDefault && (!dpc || dpc.value! > pc.value!)) dpc = pc;
   }
   return dpc;
 }
 
 /** The stored PriorityClass of that name. */
-export function getPriorityClass(h: ApiHost, name: string): Obj | undefined {
-  return (storeList(h.store, 'priorityclasses') as Obj[]).find((pc) => pc.metadata?.name === name);
+export function getPriorityClass(h: ApiHost, name: string): StoredPriorityClass | undefined {
+  return (storeList(h.store, 'priorityclasses') as StoredPriorityClass[]).find((pc) => pc.metadata?.name === name);
 }
 
 /**
@@ -65,7 +69,7 @@ export function getPriorityClass(h: ApiHost, name: string): Obj | undefined {
 export function validatePriorityClassAdmission(a: AdmissionAttributes, h: ApiHost): Status | undefined {
   if (a.resource !== 'priorityclasses' || a.subresource) return undefined;
   if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return undefined;
-  const pc = a.object;
+  const pc = a.object as StoredPriorityClass | undefined;
   if (!pc?.globalDefault) return undefined;
   const dpc = getDefaultPriorityClass(h);
   if (dpc && (a.operation === 'CREATE' || dpc.metadata?.name !== pc.metadata?.name)) {

@@ -1,6 +1,7 @@
 // The TokenRequest's checks a hand-made request can fail (TokenREST.Create, ValidateTokenRequest),
 // kubectl's part of the API server (kubectl-extras.ts): the kubelet's own requests pass them all.
-import type { Obj } from '../api/request.ts';
+import type { TokenRequestSpec } from 'kubernetes-types/authentication/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiHost } from './server.ts';
 import { type FieldError, type Status, formatFieldError, notFound, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
@@ -31,8 +32,14 @@ export function validateTokenRequest(expirationSeconds: number): FieldError[] {
 }
 
 /** The 422, 400, 404 or 409 a TokenRequest for account `name` gets (its spec defaulted), or undefined. */
-export function tokenRequestChecks(h: ApiHost, name: string, namespace: string, spec: Obj): Status | undefined {
-  const errs = validateTokenRequest(spec.expirationSeconds);
+export function tokenRequestChecks(
+  h: ApiHost,
+  name: string,
+  namespace: string,
+  spec: Partial<TokenRequestSpec>,
+): Status | undefined {
+  // The handler defaulted expirationSeconds.
+  const errs = validateTokenRequest(spec.expirationSeconds!);
   if (errs.length) {
     const e = errs[0];
     return statusError(422, 'Invalid', `TokenRequest.authentication.k8s.io "" is invalid: ${formatFieldError(e)}`, {
@@ -41,7 +48,7 @@ export function tokenRequestChecks(h: ApiHost, name: string, namespace: string, 
       causes: [{ reason: 'FieldValueInvalid', message: formatFieldError(e).slice(e.field.length + 2), field: e.field }],
     });
   }
-  const ref = spec.boundObjectRef as Obj | undefined;
+  const ref = spec.boundObjectRef;
   if (!ref) return undefined;
   // schema.FromAPIVersionAndKind: a Pod or a Node of the core group (a Secret's store is not served here).
   const kind = (ref.apiVersion ?? '') === 'v1' && (ref.kind === 'Pod' || ref.kind === 'Node') ? ref.kind : '';
@@ -54,20 +61,16 @@ export function tokenRequestChecks(h: ApiHost, name: string, namespace: string, 
     );
   }
   const resource = kind === 'Pod' ? 'pods' : 'nodes';
-  const o: Obj | undefined = storeGet(
-    h.store,
-    resource,
-    storeKey(resource, kind === 'Pod' ? namespace : undefined, ref.name ?? ''),
-  );
+  const o = storeGet(h.store, resource, storeKey(resource, kind === 'Pod' ? namespace : undefined, ref.name ?? ''));
   if (!o) return notFound(resource, ref.name ?? '');
-  if (kind === 'Pod' && o.spec?.serviceAccountName !== name) {
+  if (kind === 'Pod' && (o as Pod).spec?.serviceAccountName !== name) {
     return statusError(
       400,
       'BadRequest',
       `cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`,
     );
   }
-  if (ref.uid && ref.uid !== o.metadata.uid) {
+  if (ref.uid && ref.uid !== o.metadata!.uid) {
     return statusError(
       409,
       'Conflict',

@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
 import { installKubectlExtras } from './kubectl-extras.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type { TokenRequest } from 'kubernetes-types/authentication/v1';
 import { validateTokenRequest } from './token-request-checks.ts';
 
-const token = (c: ReturnType<typeof createCluster>, spec: Obj, name = 'default', namespace = 'default') =>
+const token = (c: ReturnType<typeof createCluster>, spec: Unstructured, name = 'default', namespace = 'default') =>
   c.request({
     verb: 'create',
     resource: 'serviceaccounts',
@@ -21,11 +22,11 @@ describe('POST serviceaccounts/NAME/token', () => {
     const c = createCluster({ seed: 1 });
     const r = token(c, {});
     expect(r.ok && r.code).toBe(201);
-    const o = (r.ok ? r.object : {}) as Obj;
+    const o = (r.ok ? r.object : {}) as TokenRequest;
     expect(o.kind).toBe('TokenRequest');
     expect(o.spec).toEqual({ expirationSeconds: 3600, audiences: ['https://kubernetes.default.svc.cluster.local'] });
-    expect(o.status.expirationTimestamp).toBe('2026-01-01T01:00:00Z');
-    expect(o.status.token).toBe((token(c, {}) as { object: Obj }).object.status.token);
+    expect(o.status?.expirationTimestamp).toBe('2026-01-01T01:00:00Z');
+    expect(o.status?.token).toBe((token(c, {}) as { object: TokenRequest }).object.status?.token);
     // Nothing is stored: the store's revision does not move.
     const rev = c.world.state.store.revision;
     token(c, { expirationSeconds: 3607, audiences: ['vault'] });

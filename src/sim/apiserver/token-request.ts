@@ -5,7 +5,8 @@
 // by construction: the checks a hand-made request can fail are kubectl's part (token-request-checks.ts).
 import { rfc3339 } from '../util/names.ts';
 import type { ApiServerConfig } from './config.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
+import type { TokenRequest, TokenRequestSpec } from 'kubernetes-types/authentication/v1';
 import { keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import type { ApiHost } from './server.ts';
@@ -20,16 +21,18 @@ export function doTokenRequest(
   req: ApiRequest,
 ): ApiResult<unknown> {
   const name = req.name ?? '';
-  const sa: Obj | undefined = storeGet(h.store, 'serviceaccounts', keyOf(req));
+  const sa = storeGet(h.store, 'serviceaccounts', keyOf(req));
   if (!sa) return fail(h, component, req, notFound('serviceaccounts', name), 'storage');
-  const spec: Obj = { ...(req.body as Obj)?.spec };
+  const spec: { -readonly [K in keyof TokenRequestSpec]?: TokenRequestSpec[K] } = {
+    ...(req.body as TokenRequest | undefined)?.spec,
+  };
   spec.expirationSeconds ??= 3600;
   // --api-audiences, which defaults to --service-account-issuer (kubeadm's).
   if (!spec.audiences?.length) spec.audiences = ['https://kubernetes.default.svc.cluster.local'];
   const refused = config.kubectlExtras?.tokenRequestChecks(h, name, req.namespace ?? '', spec);
   if (refused) return fail(h, component, req, refused, refused.code === 422 ? 'validation' : 'storage');
   logRequest(h, component, req, 201);
-  const meta = sa.metadata;
+  const meta = sa.metadata!;
   return {
     ok: true,
     code: 201,

@@ -9,7 +9,8 @@ import { shouldDeleteDuringUpdate } from './delete.ts';
 import { leaseEventKey } from './event-leases.ts';
 import { fromEventsV1, toEventsV1 } from './events-v1.ts';
 import { hasNaNValue, mergePatch, mergePatchIsNoop, patchedStatus, strategicMergePatch } from '../api/patch.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult, KObject, MetaObject } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { GENERATION_RESOURCES, STATUS_RESOURCES, keyOf } from '../api/resources.ts';
 import { fail, logRequest } from './respond.ts';
 import { toScale } from './scale.ts';
@@ -26,11 +27,11 @@ export function doUpdate(
   req: ApiRequest,
 ): ApiResult<unknown> {
   const key = keyOf(req);
-  const cur: Obj | undefined = storeGet(h.store, req.resource, key);
+  const cur = storeGet(h.store, req.resource, key) as MetaObject | undefined;
   if (!cur) return fail(h, component, req, notFound(req.resource, req.name ?? ''), 'storage');
   const sub = req.subresource;
-  const body = req.body as Obj;
-  let next: Obj;
+  const body = req.body as Partial<MetaObject>;
+  let next: MetaObject;
   // Whether the status shortcut's merge patch leaves the object as it is (undefined: not known).
   let noop: boolean | undefined;
   if (
@@ -61,7 +62,7 @@ export function doUpdate(
           ? cur.status === undefined
           : mergePatchIsNoop(cur.status, body.status);
   } else {
-    let patched: Obj | undefined;
+    let patched: Unstructured | undefined;
     if (req.verb === 'patch' && req.options?.patchType === 'json') {
       // The registry's update applies the patch to the object it read (inside GuaranteedUpdate), so
       // a refused JSON patch is logged at the storage stage.
@@ -96,11 +97,11 @@ export function doUpdate(
       req.verb === 'patch',
     );
   if (strict) return fail(h, component, req, strict, 'validation');
-  next = decoded.obj;
+  next = decoded.obj as MetaObject;
   const built = next;
   const r = admitAndValidate(h, config, id, req, next, cur, sub !== 'status');
   if ('status' in r) return fail(h, component, req, r.status, r.stage);
-  next = r.obj;
+  next = r.obj as MetaObject;
   if (next === built && noop !== undefined ? noop : deepEqual(next, cur)) {
     // A no-op write does not touch etcd (GuaranteedUpdate short-circuits), so no new revision.
     logRequest(h, component, req, 200);
@@ -114,7 +115,7 @@ export function doUpdate(
       ? putOwn(h, req.resource, key, next)
       : storePut(h.store, req.resource, key, next);
   if (req.resource === 'events' && ev.type !== 'DELETED') leaseEventKey(h, key);
-  logRequest(h, component, req, 200, { revision: ev.revision, node: (next.spec as Obj)?.nodeName });
+  logRequest(h, component, req, 200, { revision: ev.revision, node: next.spec?.nodeName as string | undefined });
   notifyWatchers(h, ev);
   return {
     ok: true,
@@ -128,7 +129,7 @@ export function doUpdate(
  * Whether `{ ...m, uid: m.uid, creationTimestamp: …, resourceVersion: … }` (and the deletion fields)
  * would be `m` again, also to deepEqual (which finds a copy holding NaN unequal).
  */
-function keepsIdentity(m: Obj): boolean {
+function keepsIdentity(m: MetaObject['metadata']): boolean {
   return (
     'uid' in m &&
     'creationTimestamp' in m &&
@@ -152,13 +153,18 @@ class FailedPrecondition {
  * The object a PUT or PATCH asks to store (before admission), with the identity fields the server
  * keeps; undefined on a stale resourceVersion.
  */
-function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | FailedPrecondition | undefined {
+function updatedObject(
+  req: ApiRequest,
+  cur: MetaObject,
+  jsonPatched?: Unstructured,
+): MetaObject | FailedPrecondition | undefined {
   const sub = req.subresource;
-  let incoming: Obj;
+  let incoming: Partial<MetaObject>;
   if (sub === 'scale') {
     const applyPatch = req.options?.patchType === 'merge' ? mergePatch : strategicMergePatch;
     const scale = (jsonPatched ??
-      (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body)) as Obj;
+      (req.verb === 'patch' ? applyPatch(toScale(req.resource, cur), req.body) : req.body)) as
+      Partial<MetaObject> | undefined;
     if (scale?.metadata?.resourceVersion && scale.metadata.resourceVersion !== cur.metadata.resourceVersion)
       return undefined;
     incoming = { ...cur, spec: { ...cur.spec, replicas: scale?.spec?.replicas } };
@@ -169,8 +175,8 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
       (req.verb !== 'patch'
         ? req.body
         : req.group
-          ? fromEventsV1(applyPatch(toEventsV1(cur), req.body) as Obj)
-          : applyPatch(cur, req.body))) as Obj;
+          ? fromEventsV1(applyPatch(toEventsV1(cur), req.body) as Unstructured)
+          : applyPatch(cur, req.body))) as Partial<MetaObject>;
   }
   const rv = incoming?.metadata?.resourceVersion;
   if (req.verb === 'update' && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
@@ -183,15 +189,16 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
   }
   if (
     req.verb === 'patch' &&
-    (req.body as Obj)?.metadata?.resourceVersion &&
-    (req.body as Obj).metadata.resourceVersion !== cur.metadata.resourceVersion
+    (req.body as Partial<MetaObject> | undefined)?.metadata?.resourceVersion &&
+    (req.body as MetaObject).metadata.resourceVersion !== cur.metadata.resourceVersion
   )
     return undefined;
   // A JSON patch that leaves a resourceVersion leaves the precondition GuaranteedUpdate checks (the
   // `test`/`replace` of /metadata/resourceVersion idiom); one that removes it updates unconditionally.
   if (jsonPatched && sub !== 'scale' && rv && rv !== cur.metadata.resourceVersion) return undefined;
   // The status subresource writes only status; the main resource never writes status (for kinds that have it).
-  let next: Obj;
+  // Partial until the identity fields below are set again (a patch may have removed metadata).
+  let next: Partial<MetaObject>;
   if (sub === 'status') {
     next = { ...cur, status: incoming.status };
     // deploymentStatusStrategy resets only spec and labels: annotations written through /status stick
@@ -223,7 +230,7 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
     next.metadata.generation = cur.metadata.generation ?? 1;
     if (sub !== 'status' && generationChanges(req.resource, cur, next)) next.metadata.generation++;
   }
-  return next;
+  return next as MetaObject;
 }
 
 /**
@@ -231,9 +238,9 @@ function updatedObject(req: ApiRequest, cur: Obj, jsonPatched?: Obj): Obj | Fail
  * copied to its ReplicaSets: apps/deployment/strategy.go); an EndpointSlice (no spec) counts every
  * change but metadata's, and its labels.
  */
-function generationChanges(resource: string, cur: Obj, next: Obj): boolean {
+function generationChanges(resource: string, cur: MetaObject, next: Partial<MetaObject>): boolean {
   // apiequality.Semantic.DeepEqual: an empty map equals a missing one.
-  const annotations = (o: Obj) =>
+  const annotations = (o: Partial<MetaObject>) =>
     o.metadata?.annotations && Object.keys(o.metadata.annotations).length ? o.metadata.annotations : undefined;
   if (resource === 'deployments')
     return !deepEqual(cur.spec, next.spec) || !deepEqual(annotations(cur), annotations(next));
@@ -244,7 +251,7 @@ function generationChanges(resource: string, cur: Obj, next: Obj): boolean {
 }
 
 /** storePut of an object this request built itself (no one else holds it): stamped in place, with one metadata copy. */
-export function putOwn(h: ApiHost, resource: string, key: string, obj: Obj): StoreEvent {
+export function putOwn(h: ApiHost, resource: string, key: string, obj: KObject): StoreEvent {
   obj.metadata = { ...obj.metadata, resourceVersion: String(h.store.revision + 1) };
   return storePutStamped(h.store, resource, key, obj);
 }

@@ -11,9 +11,9 @@ import { storeGet } from './store.ts';
 import { storeKey } from '../api/resources.ts';
 import { runs } from '../../test/fc.ts';
 
-type Obj = any;
+type Unstructured = any;
 
-const template = (): Obj => ({
+const template = (): Unstructured => ({
   metadata: { labels: { app: 'bad' } },
   spec: {
     containers: [
@@ -28,7 +28,7 @@ const template = (): Obj => ({
 });
 
 /** A valid object of each kind kubectl apply sends, the base every case corrupts. */
-const BASES: Record<string, () => Obj> = {
+const BASES: Record<string, () => Unstructured> = {
   Deployment: () => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -238,7 +238,7 @@ const VALUE = fc.oneof(
 );
 
 /** Set `value` at a dotted path, making the containers on the way (objects, or arrays for a numeric step). */
-function setPath(o: Obj, path: string, value: unknown): void {
+function setPath(o: Unstructured, path: string, value: unknown): void {
   const parts = path.split('.');
   let cur = o;
   for (let i = 0; i < parts.length - 1; i++) {
@@ -296,7 +296,11 @@ function check(kind: string, edits: [string, unknown][], update: boolean): void 
   cluster.advance(5_000);
   expect(runKubectl(cluster, 'kubectl apply -f -', GOOD).exitCode).toBe(0);
   cluster.advance(30_000);
-  const good = storeGet(cluster.world.state.store, 'deployments', storeKey('deployments', 'default', 'good')) as Obj;
+  const good = storeGet(
+    cluster.world.state.store,
+    'deployments',
+    storeKey('deployments', 'default', 'good'),
+  ) as Unstructured;
   expect(good?.status?.availableReplicas).toBe(2);
 }
 

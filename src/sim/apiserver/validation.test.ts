@@ -45,13 +45,13 @@ describe('names', () => {
 
 // ------------------------------------------------------------------------------------ table tests
 
-type Obj = any;
+type Unstructured = any;
 
-const tmpl = (): Obj => ({
+const tmpl = (): Unstructured => ({
   metadata: { labels: { app: 'web' } },
   spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
 });
-const BASE: Record<string, () => Obj> = {
+const BASE: Record<string, () => Unstructured> = {
   deployments: () => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -94,7 +94,7 @@ const PERCENT =
   "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
 /** [what, resource, how the valid body is spoilt, the status code, the API server's message]. */
-const ROWS: [string, string, (o: Obj) => void, number, string][] = [
+const ROWS: [string, string, (o: Unstructured) => void, number, string][] = [
   // decoding: 400 BadRequest, as the JSON serializer answers
   [
     'replicas as a string',
@@ -808,7 +808,7 @@ describe('the API server refuses what Kubernetes refuses, with its messages', ()
     body.spec.template.spec.containers[0].ports = null;
     const r = w.kubectl({ verb: 'create', resource: 'deployments', namespace: 'default', body });
     expect(r.ok).toBe(true);
-    const o = (r as { object: Obj }).object;
+    const o = (r as { object: Unstructured }).object;
     expect(o.spec.strategy.rollingUpdate).toEqual({ maxSurge: '25%', maxUnavailable: 1 });
     expect('ports' in o.spec.template.spec.containers[0]).toBe(false);
   });
@@ -820,7 +820,7 @@ describe('the API server refuses what Kubernetes refuses, with its messages', ()
       resource: 'deployments',
       namespace: 'default',
       body: BASE.deployments(),
-    }) as { object: Obj };
+    }) as { object: Unstructured };
     const next = structuredClone(made.object);
     next.spec.replicas = -3;
     const r = w.kubectl({ verb: 'update', resource: 'deployments', namespace: 'default', name: 'web', body: next });

@@ -2,7 +2,21 @@
 // miniature) and the extra validators a cluster adds.
 import { deepEqual } from '../util/names.ts';
 import type { ApiServerConfig } from './config.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type {
+  Container,
+  ContainerPort,
+  Node,
+  Pod,
+  PodSpec,
+  Probe,
+  ResourceRequirements,
+  ServiceSpec,
+  Taint,
+  Toleration,
+} from 'kubernetes-types/core/v1';
+import type { DeploymentSpec, DeploymentStrategy, ReplicaSetSpec } from 'kubernetes-types/apps/v1';
+import type { LabelSelector, LabelSelectorRequirement, ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1';
 import { labelSelectorMatches } from '../api/labels.ts';
 import { type FieldError, GoValue } from '../api/status.ts';
 import { quantityOf } from '../api/quantity.ts';
@@ -82,20 +96,22 @@ const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 /** Whether a pod spec update only touches what Kubernetes allows (images, activeDeadlineSeconds, added tolerations). */
-function podSpecUpdateAllowed(oldSpec: Obj | undefined, newSpec: Obj | undefined): boolean {
+function podSpecUpdateAllowed(oldSpec: PodSpec | undefined, newSpec: PodSpec | undefined): boolean {
   if (deepEqual(oldSpec, newSpec)) return true;
   if (!oldSpec || !newSpec) return false;
-  const strip = (spec: Obj): Obj => {
-    const c = { ...spec };
+  const strip = (spec: PodSpec): Unstructured => {
+    const c: Unstructured = { ...spec };
     delete c.activeDeadlineSeconds;
     delete c.tolerations;
-    for (const k of ['containers', 'initContainers'])
-      if (Array.isArray(c[k])) c[k] = c[k].map((x: Obj) => ({ ...x, image: undefined }));
+    for (const k of ['containers', 'initContainers']) {
+      const list = c[k];
+      if (Array.isArray(list)) c[k] = (list as Container[]).map((x) => ({ ...x, image: undefined }));
+    }
     return c;
   };
   if (!deepEqual(strip(oldSpec), strip(newSpec))) return false;
-  const oldTol: Obj[] = oldSpec.tolerations ?? [];
-  const newTol: Obj[] = newSpec.tolerations ?? [];
+  const oldTol: Toleration[] = oldSpec.tolerations ?? [];
+  const newTol: Toleration[] = newSpec.tolerations ?? [];
   return oldTol.every((t) => newTol.some((n) => deepEqual(t, n)));
 }
 
@@ -219,7 +235,7 @@ export function intOrPercentValue(v: number | string): number {
 }
 
 /** ValidateObjectMeta's labels and annotations (the name is validateName's, on create). */
-function validateMetaMaps(meta: Obj | undefined, path: string): FieldError[] {
+function validateMetaMaps(meta: ObjectMeta | undefined, path: string): FieldError[] {
   return [
     ...validateLabels(meta?.labels, `${path}.labels`),
     ...validateAnnotations(meta?.annotations, `${path}.annotations`),
@@ -227,8 +243,13 @@ function validateMetaMaps(meta: Obj | undefined, path: string): FieldError[] {
 }
 
 /** An OwnerReference as encoding/json writes it (field order; the two pointers omitted when unset). */
-function ownerRefJSON(r: Obj): Obj {
-  const o: Obj = { apiVersion: r?.apiVersion ?? '', kind: r?.kind ?? '', name: r?.name ?? '', uid: r?.uid ?? '' };
+function ownerRefJSON(r: OwnerReference | undefined): Unstructured {
+  const o: Unstructured = {
+    apiVersion: r?.apiVersion ?? '',
+    kind: r?.kind ?? '',
+    name: r?.name ?? '',
+    uid: r?.uid ?? '',
+  };
   if (r?.controller !== undefined && r?.controller !== null) o.controller = r.controller;
   if (r?.blockOwnerDeletion !== undefined && r?.blockOwnerDeletion !== null)
     o.blockOwnerDeletion = r.blockOwnerDeletion;
@@ -236,12 +257,12 @@ function ownerRefJSON(r: Obj): Obj {
 }
 
 /** ValidateOwnerReferences: each reference whole, and at most one controller. */
-function validateOwnerReferences(refs: Obj[] | undefined, path: string): FieldError[] {
+function validateOwnerReferences(refs: (OwnerReference | undefined)[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
   // validateOwnerReference is given the list's path, not the item's: its errors name no index.
   (refs ?? []).forEach((ref) => {
-    const apiVersion: string = ref?.apiVersion ?? '';
+    const apiVersion = ref?.apiVersion ?? '';
     // schema.FromAPIVersionAndKind: an apiVersion ParseGroupVersion refuses (two slashes) or one
     // ending in a slash leaves the version empty.
     if (!apiVersion || apiVersion.split('/').length > 2 || apiVersion.endsWith('/'))
@@ -286,12 +307,12 @@ function validateFinalizers(finalizers: string[] | undefined, path: string): Fie
 }
 
 /** ValidateLabelSelector, and whether LabelSelectorAsSelector would fail on it. */
-export function validateLabelSelector(sel: Obj, path: string): { errs: FieldError[]; convertible: boolean } {
+export function validateLabelSelector(sel: LabelSelector, path: string): { errs: FieldError[]; convertible: boolean } {
   const errs = validateLabels(sel.matchLabels, `${path}.matchLabels`);
   let convertible = errs.length === 0;
-  (sel.matchExpressions ?? []).forEach((e: Obj, i: number) => {
+  (sel.matchExpressions ?? []).forEach((e: LabelSelectorRequirement, i: number) => {
     const p = `${path}.matchExpressions[${i}]`;
-    const values: string[] = e.values ?? [];
+    const values = e.values ?? [];
     const before = errs.length;
     if (e.operator === 'In' || e.operator === 'NotIn') {
       if (!values.length)
@@ -334,10 +355,10 @@ function cmpQuantity(a: string | number, b: string | number): number {
 const isNegativeQuantity = (q: string | number): boolean => quantitySign(quantityOf(q)) < 0;
 
 /** ValidateResourceRequirements (container resources): names, non-negative values, requests ≤ limits. */
-function validateResources(res: Obj | undefined, path: string): FieldError[] {
+function validateResources(res: ResourceRequirements | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const limits: Obj = res?.limits ?? {};
-  const requests: Obj = res?.requests ?? {};
+  const limits = res?.limits ?? {};
+  const requests = res?.requests ?? {};
   const checkOne = (name: string, q: string | number, field: string): void => {
     const qn = qualifiedNameErrors(name);
     for (const m of qn) errs.push({ type: 'Invalid', field, value: name, detail: m });
@@ -381,7 +402,7 @@ function validateResources(res: Obj | undefined, path: string): FieldError[] {
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 /** validateContainerPorts. */
-function validateContainerPorts(ports: Obj[] | undefined, path: string): FieldError[] {
+function validateContainerPorts(ports: ContainerPort[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   (ports ?? []).forEach((p, i) => {
@@ -406,8 +427,10 @@ function validateContainerPorts(ports: Obj[] | undefined, path: string): FieldEr
 }
 
 /** A probe's numbers (validateProbe: non-negative, and successThreshold 1 for liveness and startup). */
-function validateProbe(probe: Obj | undefined, path: string, mustBeOne: boolean): FieldError[] {
-  if (!probe) return [];
+function validateProbe(typed: Probe | undefined, path: string, mustBeOne: boolean): FieldError[] {
+  if (!typed) return [];
+  // The handlers and numbers are read by name, as the unstructured map they arrive as.
+  const probe = typed as Unstructured;
   const errs: FieldError[] = [];
   const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((k) => probe[k]);
   if (handlers.length === 0) errs.push({ type: 'Required', field: path, detail: 'must specify a handler type' });
@@ -427,7 +450,7 @@ function validateProbe(probe: Obj | undefined, path: string, mustBeOne: boolean)
       detail: 'must be 1',
     });
   for (const k of ['httpGet', 'tcpSocket']) {
-    const port = probe[k]?.port;
+    const port = (probe[k] as { port?: unknown } | undefined)?.port;
     if (typeof port === 'number')
       for (const m of portNumErrors(port))
         errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: port, detail: m });
@@ -439,7 +462,7 @@ function validateProbe(probe: Obj | undefined, path: string, mustBeOne: boolean)
 }
 
 /** validateContainers / validateContainerCommon in the fields the simulator models. */
-function validateContainers(containers: Obj[] | undefined, path: string, init: boolean): FieldError[] {
+function validateContainers(containers: Container[] | undefined, path: string, init: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (!init && !containers?.length) {
     errs.push({ type: 'Required', field: path });
@@ -461,7 +484,7 @@ function validateContainers(containers: Obj[] | undefined, path: string, init: b
         detail: 'must not have leading or trailing whitespace',
       });
     errs.push(...validateContainerPorts(c.ports, `${p}.ports`));
-    (c.env ?? []).forEach((e: Obj, j: number) => {
+    (c.env ?? []).forEach((e, j) => {
       if (!e.name) errs.push({ type: 'Required', field: `${p}.env[${j}].name` });
     });
     // (An empty imagePullPolicy, restartPolicy, dnsPolicy, protocol … is defaulted before validation, so never Required here.)
@@ -482,7 +505,7 @@ function validateContainers(containers: Obj[] | undefined, path: string, init: b
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** ValidateTolerations. */
-function validateTolerations(tols: Obj[] | undefined, path: string): FieldError[] {
+function validateTolerations(tols: Toleration[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   (tols ?? []).forEach((t, i) => {
     const p = `${path}[${i}]`;
@@ -522,13 +545,13 @@ function validateTolerations(tols: Obj[] | undefined, path: string): FieldError[
 }
 
 /** ValidatePodSpec in the fields the simulator models. */
-function validatePodSpec(spec: Obj | undefined, path: string): FieldError[] {
-  const s: Obj = spec ?? {};
+function validatePodSpec(spec: PodSpec | undefined, path: string): FieldError[] {
+  const s: Partial<PodSpec> = spec ?? {};
   const errs: FieldError[] = [];
   errs.push(...validateContainers(s.containers, `${path}.containers`, false));
   errs.push(...validateContainers(s.initContainers, `${path}.initContainers`, true));
-  const names = new Set((s.containers ?? []).map((c: Obj) => c.name));
-  (s.initContainers ?? []).forEach((c: Obj, i: number) => {
+  const names = new Set((s.containers ?? []).map((c) => c.name));
+  (s.initContainers ?? []).forEach((c, i) => {
     if (c.name && names.has(c.name))
       errs.push({ type: 'Duplicate', field: `${path}.initContainers[${i}].name`, value: c.name });
   });
@@ -556,9 +579,9 @@ function validatePodSpec(spec: Obj | undefined, path: string): FieldError[] {
 }
 
 /** ValidatePodTemplateSpecForReplicaSet: labels the selector matches, a valid pod spec, restartPolicy Always. */
-function validateTemplateForReplicaSet(spec: Obj, selectorOk: boolean): FieldError[] {
+function validateTemplateForReplicaSet(spec: Partial<ReplicaSetSpec>, selectorOk: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const t: Obj | undefined = spec.template;
+  const t = spec.template;
   if (!t) return [{ type: 'Required', field: 'spec.template' }];
   const labels = t.metadata?.labels ?? {};
   const sel = spec.selector;
@@ -589,7 +612,7 @@ function validateTemplateForReplicaSet(spec: Obj, selectorOk: boolean): FieldErr
 }
 
 /** The selector checks ValidateDeploymentSpec and ValidateReplicaSetSpec share, then the template's. */
-function validateSelectorAndTemplate(spec: Obj, errs: FieldError[]): void {
+function validateSelectorAndTemplate(spec: Partial<ReplicaSetSpec>, errs: FieldError[]): void {
   let convertible = true;
   if (!spec.selector) errs.push({ type: 'Required', field: 'spec.selector' });
   else {
@@ -616,8 +639,8 @@ function validateSelectorAndTemplate(spec: Obj, errs: FieldError[]): void {
 }
 
 /** ValidateDeploymentStrategy. */
-function validateStrategy(st: Obj | undefined): FieldError[] {
-  const s: Obj = st ?? {};
+function validateStrategy(st: DeploymentStrategy | undefined): FieldError[] {
+  const s: DeploymentStrategy = st ?? {};
   const errs: FieldError[] = [];
   if (s.type === 'Recreate') {
     if (s.rollingUpdate)
@@ -670,7 +693,7 @@ function validateStrategy(st: Obj | undefined): FieldError[] {
 }
 
 /** ValidateDeploymentSpec. */
-function validateDeploymentSpec(spec: Obj): FieldError[] {
+function validateDeploymentSpec(spec: Partial<DeploymentSpec>): FieldError[] {
   const errs: FieldError[] = [...nonNegative(spec.replicas, 'spec.replicas')];
   validateSelectorAndTemplate(spec, errs);
   errs.push(...validateStrategy(spec.strategy));
@@ -690,7 +713,7 @@ function validateDeploymentSpec(spec: Obj): FieldError[] {
 }
 
 /** ValidateReplicaSetSpec. */
-function validateReplicaSetSpec(spec: Obj): FieldError[] {
+function validateReplicaSetSpec(spec: Partial<ReplicaSetSpec>): FieldError[] {
   const errs: FieldError[] = [
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
@@ -703,9 +726,9 @@ const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** ValidateService in the fields the simulator models, with the NodePort allocator's range check. */
-function validateServiceSpec(spec: Obj): FieldError[] {
+function validateServiceSpec(spec: ServiceSpec): FieldError[] {
   const errs: FieldError[] = [];
-  const ports: Obj[] = spec.ports ?? [];
+  const ports = spec.ports ?? [];
   const headless = spec.clusterIP === 'None';
   if (!ports.length && !headless && spec.type !== 'ExternalName') errs.push({ type: 'Required', field: 'spec.ports' });
   const names = new Set<string>();
@@ -785,10 +808,10 @@ function validateServiceSpec(spec: Obj): FieldError[] {
 }
 
 /** validateNodeTaints and the node's status quantities. */
-function validateNode(obj: Obj): FieldError[] {
+function validateNode(obj: Node): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
-  (obj.spec?.taints ?? []).forEach((t: Obj, i: number) => {
+  (obj.spec?.taints ?? []).forEach((t: Taint, i: number) => {
     const p = `spec.taints[${i}]`;
     for (const m of qualifiedNameErrors(t.key ?? ''))
       errs.push({ type: 'Invalid', field: `${p}.key`, value: t.key ?? '', detail: m });
@@ -808,8 +831,8 @@ function validateNode(obj: Obj): FieldError[] {
       });
     seen.add(k);
   });
-  for (const part of ['capacity', 'allocatable']) {
-    const rl: Obj = obj.status?.[part] ?? {};
+  for (const part of ['capacity', 'allocatable'] as const) {
+    const rl = obj.status?.[part] ?? {};
     for (const k of keys(rl))
       if (isNegativeQuantity(rl[k]))
         errs.push({
@@ -823,7 +846,10 @@ function validateNode(obj: Obj): FieldError[] {
 }
 
 /** The built-in validation of each resource (ValidateDeployment, ValidatePod … in the fields the simulator models). */
-export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined): FieldError[] {
+export function validateBuiltin(resource: string, raw: Unstructured, rawOld: Unstructured | undefined): FieldError[] {
+  // Every kind is read through the fields ObjectMeta and the specs below share; each case reads its own spec.
+  const obj = raw as { metadata?: ObjectMeta; spec?: unknown };
+  const old = rawOld as typeof obj | undefined;
   const errs: FieldError[] = [];
   if (!old) errs.push(...validateName(resource, obj.metadata?.name ?? ''));
   if (
@@ -849,15 +875,15 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
   if (old && obj.spec === old.spec && resource !== 'nodes') return errs;
   switch (resource) {
     case 'pods':
-      errs.push(...validatePodSpec(obj.spec, 'spec'));
-      if (old && !podSpecUpdateAllowed(old.spec, obj.spec)) {
+      errs.push(...validatePodSpec((obj as Pod).spec, 'spec'));
+      if (old && !podSpecUpdateAllowed((old as Pod).spec, (obj as Pod).spec)) {
         errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
       }
       break;
     case 'deployments': {
-      const spec = obj.spec ?? {};
+      const spec: Partial<DeploymentSpec> = (obj.spec as DeploymentSpec | undefined) ?? {};
       errs.push(...validateDeploymentSpec(spec));
-      if (old && !deepEqual(old.spec?.selector, spec.selector)) {
+      if (old && !deepEqual((old.spec as DeploymentSpec | undefined)?.selector, spec.selector)) {
         errs.push({
           type: 'Invalid',
           field: 'spec.selector',
@@ -868,9 +894,9 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
       break;
     }
     case 'replicasets': {
-      const spec = obj.spec ?? {};
+      const spec: Partial<ReplicaSetSpec> = (obj.spec as ReplicaSetSpec | undefined) ?? {};
       errs.push(...validateReplicaSetSpec(spec));
-      if (old && !deepEqual(old.spec?.selector, spec.selector)) {
+      if (old && !deepEqual((old.spec as ReplicaSetSpec | undefined)?.selector, spec.selector)) {
         errs.push({
           type: 'Invalid',
           field: 'spec.selector',
@@ -881,10 +907,10 @@ export function validateBuiltin(resource: string, obj: Obj, old: Obj | undefined
       break;
     }
     case 'services':
-      errs.push(...validateServiceSpec(obj.spec ?? {}));
+      errs.push(...validateServiceSpec((obj.spec as ServiceSpec | undefined) ?? {}));
       break;
     case 'nodes':
-      errs.push(...validateNode(obj));
+      errs.push(...validateNode(obj as Node));
       break;
   }
   return errs;

@@ -14,7 +14,8 @@ import {
 import { authorize } from './rbac.ts';
 import { type Stage, appendRecord } from '../request-log.ts';
 import type { WatchEventType } from '../api/watch.ts';
-import type { ApiRequest, ApiResult, Obj } from '../api/request.ts';
+import type { ApiRequest, ApiResult } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from '../api/resources.ts';
 import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../api/labels.ts';
 import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
@@ -336,8 +337,8 @@ export function notifyWatchers(h: ApiHost, e: StoreEvent): void {
   const all = idx['*'];
   if (all) for (let i = 0; i < all.length; i++) dispatchTo(h, watchers[all[i]], e);
   if (e.resource === 'pods') {
-    const a = ((e.object.spec as Obj | undefined)?.nodeName as string | undefined) ?? '';
-    const b = ((e.prev?.spec as Obj | undefined)?.nodeName as string | undefined) ?? '';
+    const a = ((e.object.spec as Unstructured | undefined)?.nodeName as string | undefined) ?? '';
+    const b = ((e.prev?.spec as Unstructured | undefined)?.nodeName as string | undefined) ?? '';
     const onA = idx[a];
     if (onA) for (let i = 0; i < onA.length; i++) dispatchTo(h, watchers[onA[i]], e);
     const onB = b !== a ? idx[b] : undefined;

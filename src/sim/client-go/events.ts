@@ -8,7 +8,7 @@
 // every 30 minutes (every series written again, which keeps its Event within the TTL).
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import { EVENTS_GROUP, EVENTS_GROUP_VERSION } from '../api/resources.ts';
-import type { Obj } from '../api/request.ts';
+import type { Unstructured } from '../api/unstructured.ts';
 import type { InvolvedObject } from './record.ts';
 import { eventName, microTime } from '../util/names.ts';
 import type { ClientCtx } from '../world.ts';
@@ -22,7 +22,7 @@ const REFRESH_TIME_MS = 30 * 60_000;
 interface CachedEvent {
   key: string;
   /** The events.k8s.io/v1 Event as first sent (series added as it repeats). */
-  event: Obj;
+  event: Unstructured;
   /** Its eventTime, or its series' lastObservedTime once it has one (simulated ms). */
   last: number;
 }
@@ -114,7 +114,7 @@ export function eventf(
     if (!series) recordEvent(ctx, cached.event);
     return;
   }
-  const event: Obj = {
+  const event: Unstructured = {
     apiVersion: EVENTS_GROUP_VERSION,
     kind: 'Event',
     metadata: { name: eventName(reg.name ?? '', ctx.now, b.seq++), namespace: reg.namespace || 'default' },
@@ -142,7 +142,7 @@ export function eventf(
  * client-go would try again: the server was not reached, or a series' POST found the Event back.
  * (Those retries, 12 of them 10 s apart, are not made here: the event is dropped.)
  */
-function recordEvent(ctx: ClientCtx, event: Obj): boolean {
+function recordEvent(ctx: ClientCtx, event: Unstructured): boolean {
   const md = event.metadata as { name: string; namespace: string };
   const series = event.series !== undefined;
   if (series) {

@@ -8,6 +8,7 @@ import {
   newEventRecorder,
   recordEvent,
   recordEventOnce,
+  type InvolvedObject,
 } from './record.ts';
 import { storeList } from '../apiserver/store.ts';
 import { pod, testWorld } from '../testing/world.ts';
@@ -49,7 +50,7 @@ describe('event recorder', () => {
         a: (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('a') }) as any).object,
         b: (w.kubectl({ verb: 'create', resource: 'pods', namespace: 'kube-system', body: pod('b') }) as any).object,
         missing: { kind: 'Pod', metadata: {} },
-      } as Record<string, any>;
+      } as Record<string, InvolvedObject>;
       for (const [obj, type, reason, message, host, source] of cases) {
         w.advance(0.25);
         if (i === 0) recordEventOnce(w.ctx('scheduler'), seqs[0], p[obj], type, reason, message, host, source);

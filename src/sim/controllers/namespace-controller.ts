@@ -16,7 +16,7 @@ import {
   newInformer,
 } from '../client-go/informer.ts';
 import { RESOURCES } from '../api/resources.ts';
-import type { Obj } from '../api/request.ts';
+import type { MetaObject, ObjectList } from '../api/request.ts';
 import { clonePlain } from '../clone.ts';
 import { rfc3339 } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
@@ -129,16 +129,15 @@ function deleteResource(
   deletedAt: number,
 ): Remaining {
   const estimate = resource === 'pods' ? estimatePods(ctx, ns, deletedAt) : 0;
-  const list = (): Obj[] | undefined => {
+  const list = (): MetaObject[] | undefined => {
     const r = ctx.api.request({ verb: 'list', resource, namespace: ns });
-    return r.ok ? ((r.object as Obj).items as Obj[]) : undefined;
+    return r.ok ? (r.object as ObjectList<MetaObject>).items : undefined;
   };
   for (const item of list() ?? [])
-    ctx.api.delete(resource as never, ns, item.metadata.name, { propagationPolicy: 'Background' });
+    ctx.api.delete(resource as never, ns, item.metadata.name!, { propagationPolicy: 'Background' });
   const left = list() ?? [];
   const finalizers: Record<string, number> = {};
-  for (const item of left)
-    for (const f of (item.metadata.finalizers as string[] | undefined) ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1;
+  for (const item of left) for (const f of item.metadata.finalizers ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1;
   if (!left.length) return { estimate: 0, count: 0, finalizers };
   if (estimate) return { estimate, count: left.length, finalizers };
   if (Object.keys(finalizers).length) return { estimate: FINALIZER_ESTIMATE_SECONDS, count: left.length, finalizers };

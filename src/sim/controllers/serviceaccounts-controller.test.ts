@@ -4,7 +4,6 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
-import type { Obj } from '../api/request.ts';
 import { createCluster } from '../cluster.ts';
 import { ROOT_CA_CONFIG_MAP } from '../world.ts';
 import { ROOT_CA_CERT_PUBLISHER } from './root-ca-publisher.ts';
@@ -46,7 +45,7 @@ describe('the serviceaccount controller and the root-CA publisher', () => {
     c.settle();
     expect(get(c, 'configmaps', 'kube-root-ca.crt', 'kube-public').ok).toBe(true);
     expect(get(c, 'serviceaccounts', 'default', 'default').ok).toBe(true);
-    const cm = (get(c, 'configmaps', 'kube-root-ca.crt', 'default') as { object: Obj }).object;
+    const cm = (get(c, 'configmaps', 'kube-root-ca.crt', 'default') as { object: ConfigMap }).object;
     c.request({
       verb: 'update',
       resource: 'configmaps',

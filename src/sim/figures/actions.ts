@@ -10,7 +10,9 @@ import {
   setImageRequest,
   containerNameFromImage,
 } from '../kubectl/generators.ts';
-import type { ApiRequest, Obj } from '../api/request.ts';
+import type { ApiRequest } from '../api/request.ts';
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { ContainerHealth } from '../kubelet/kubelet-state.ts';
 
 /** The Pod `kubectl run NAME --image=IMAGE` makes, with the requests (and tolerations) of the figure's form. */
@@ -42,18 +44,18 @@ function strategyRequest(name: string, maxSurge: IntOrPercent, maxUnavailable: I
 }
 
 /** What kubectl reads before it writes (taint merges into the node's list, undo copies an old template). */
-function getObject(
+function getObject<T extends object>(
   cluster: Cluster,
   resource: 'nodes' | 'deployments' | 'replicasets' | 'pods',
   name?: string,
   labelSelector?: string,
-): Obj | undefined {
+): T | undefined {
   const r = cluster.request(
     name
       ? { verb: 'get', resource, namespace: resource === 'nodes' ? undefined : 'default', name }
       : { verb: 'list', resource, namespace: 'default', options: { labelSelector } },
   );
-  return r.ok ? (r.object as Obj) : undefined;
+  return r.ok ? (r.object as T) : undefined;
 }
 
 const revisionOfRS = (rs: { metadata?: { annotations?: Record<string, string> } }): number =>
@@ -61,12 +63,12 @@ const revisionOfRS = (rs: { metadata?: { annotations?: Record<string, string> } 
 
 /** `kubectl rollout undo`: the previous revision's template, copied into the Deployment with an update, as kubectl does it. */
 function undo(cluster: Cluster, name: string): void {
-  const d = getObject(cluster, 'deployments', name);
+  const d = getObject<Deployment>(cluster, 'deployments', name);
   if (!d || d.spec?.paused) return;
-  const sel = Object.entries((d.spec?.selector?.matchLabels ?? {}) as Record<string, string>)
+  const sel = Object.entries(d.spec?.selector?.matchLabels ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  const list = getObject(cluster, 'replicasets', undefined, sel);
+  const list = getObject<{ items?: unknown[] }>(cluster, 'replicasets', undefined, sel);
   const rss = (
     (list?.items ?? []) as {
       metadata?: { annotations?: Record<string, string> };
@@ -240,7 +242,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
       });
       break;
     case 'taint': {
-      const n = getObject(cluster, 'nodes', a.node);
+      const n = getObject<Node>(cluster, 'nodes', a.node);
       if (!n) break;
       const rest = ((n.spec?.taints ?? []) as TolerationSpec[]).filter(
         (t) => !(t.key === a.taint.key && t.effect === a.taint.effect),
@@ -267,7 +269,7 @@ export function applyAction(cluster: Cluster, a: FigureAction): void {
       cluster.request({ verb: 'create', resource: 'pods', namespace: 'default', body: podFor(a.pod) });
       break;
     case 'tolerate': {
-      const p = getObject(cluster, 'pods', a.pod);
+      const p = getObject<Pod>(cluster, 'pods', a.pod);
       if (!p) break;
       const t = a.toleration;
       const have = (p.spec?.tolerations ?? []) as Record<string, unknown>[];

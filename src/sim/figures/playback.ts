@@ -32,8 +32,8 @@ function recordMatters(state: WorldState, rec: RequestRecord): boolean {
     return (rec.verb === 'POST' || rec.verb === 'DELETE') && !QUIET_RESOURCES.has((rec.object ?? '').split('/')[0]);
   if (QUIET_RESOURCES.has(e.resource)) return false;
   if (e.type !== 'MODIFIED' || !e.prev) return true;
-  const a = e.prev as Obj;
-  const b = e.object as Obj;
+  const a = e.prev as Unstructured;
+  const b = e.object as Unstructured;
   if (!a.metadata?.deletionTimestamp !== !b.metadata?.deletionTimestamp) return true;
   if (e.resource === 'pods') return podChanged(a, b);
   if (e.resource === 'nodes') return !deepEqual(a.spec, b.spec) || conditionsOf(a) !== conditionsOf(b);
@@ -167,7 +167,7 @@ export function firstMatterAhead(world: World, ms: number): number | null {
   }
 }
 
-interface Obj {
+interface Unstructured {
   metadata?: { deletionTimestamp?: string; generation?: number };
   spec?: { nodeName?: string } & Record<string, unknown>;
   status?: {
@@ -183,21 +183,21 @@ interface Obj {
 }
 
 /** A pod's change a reader sees: bound, phase, conditions, its containers' state, readiness and restarts. */
-function podChanged(a: Obj, b: Obj): boolean {
+function podChanged(a: Unstructured, b: Unstructured): boolean {
   if (a.spec?.nodeName !== b.spec?.nodeName || a.status?.phase !== b.status?.phase) return true;
   if (a.metadata?.generation !== b.metadata?.generation) return true;
   return conditionsOf(a, true) !== conditionsOf(b, true) || containersOf(a) !== containersOf(b);
 }
 
 /** The conditions' statuses (a pod's with their reasons and messages: why it cannot be scheduled is news). */
-function conditionsOf(o: Obj, why = false): string {
+function conditionsOf(o: Unstructured, why = false): string {
   return (o.status?.conditions ?? [])
     .map((c) => `${c.type}=${c.status}${why ? `:${c.reason ?? ''}:${c.message ?? ''}` : ''}`)
     .sort()
     .join('\n');
 }
 
-function containersOf(o: Obj): string {
+function containersOf(o: Unstructured): string {
   return (o.status?.containerStatuses ?? [])
     .map((c) => {
       const state = Object.keys(c.state ?? {})[0] ?? '';
