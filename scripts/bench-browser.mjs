@@ -226,12 +226,12 @@ async function linkToEnd(id) {
   const { compileFigure, createFigureServer, loadFigure } = await import('../src/sim/index.ts');
   const def = await loadFigure(id);
   const { story } = compileFigure(def);
-  const serve = createFigureServer({ [id]: def });
-  serve({ id: 1, instance: 'b', op: 'open', figure: id, story });
-  serve({ id: 2, instance: 'b', op: 'seek', step: story.end });
-  const r = await serve.link({ id: 3, instance: 'b', op: 'permalink' });
-  if (!r.ok || !r.view?.link?.ok) throw new Error(`no link for ${id}`);
-  return { value: `${id}.${r.view.link.value}`, step: story.end };
+  const serve = createFigureServer({ [id]: def })('b');
+  await serve.open(id, story);
+  await serve.seek(story.end);
+  const r = await serve.link();
+  if (!r.ok) throw new Error(`no link for ${id}`);
+  return { value: `${id}.${r.value}`, step: story.end };
 }
 
 /** In the page: from the figure coming into view (or navigation, as above) until it is live at the link's step. */

@@ -107,7 +107,7 @@ describe('the figure machine', () => {
     actor.send({ type: 'VISIBLE' });
     actor.send({ type: 'LOADED', view: atBeat });
     actor.send({ type: 'PERMALINK' });
-    expect(asked).toEqual(['permalink']);
+    expect(asked).toEqual(['link']);
     actor.send({ type: 'LINK', link: { ok: true, value: 'aXyz', step: atBeat.step } });
     expect(actor.getSnapshot().context.link).toEqual({ ok: true, value: 'aXyz', step: atBeat.step });
     actor.send({ type: 'VIEW', view: atBeat });

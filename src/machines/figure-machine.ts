@@ -12,7 +12,7 @@ import type {
   TerminalCompletion,
   TerminalOutput,
 } from '../sim/index.ts';
-import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
+import type { CoreRequest, FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
 interface FigureContext {
@@ -81,12 +81,12 @@ export const figureMachine = setup({
   },
   actions: {
     /** Send one request to the core; the answer comes back as VIEW (or FAILED). Provided by the island. */
-    core: (_, _params: FigureRequest) => {},
+    core: (_, _params: CoreRequest) => {},
     /** Start the worker and open this figure's cluster. Provided by the island. */
     connect: () => {},
     keepView: assign({
       view: ({ event }) => {
-        const { terminal: _t, completion: _c, ...view } = ('view' in event ? event.view : undefined)!;
+        const { terminal: _t, ...view } = ('view' in event ? event.view : undefined)!;
         return view;
       },
       error: null,
@@ -184,7 +184,7 @@ export const figureMachine = setup({
                 { type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) },
               ],
             },
-            PERMALINK: { actions: [{ type: 'core', params: { op: 'permalink' } }] },
+            PERMALINK: { actions: [{ type: 'core', params: { op: 'link' } }] },
             LINK: { actions: 'keepLink' },
             ACTION: {
               actions: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
 import { createSessions } from './figure-session.ts';
-import type { SessionUpdate } from '../sim/figures/protocol.ts';
+import type { ReaderEvent, SessionUpdate } from '../sim/figures/protocol.ts';
 
 const compiled = compileFigure(await loadFigure('rollout'));
 const open = {
@@ -56,5 +56,68 @@ describe("a reader's event", () => {
     expect(updates.slice(before).map((u) => [u.seq, u.view.step])).toEqual([[1, step + 1]]);
     handle({ instance: 'fig-1', type: 'event', seq: 2, event: { type: 'SPEED', speed: 'fast' } });
     expect(updates.slice(before + 1).map((u) => [u.seq, u.speed])).toEqual([[2, 'fast']]);
+  });
+});
+
+describe('posts per reader event (one reader event, one post)', () => {
+  /** Opens the rollout figure in a session and returns how to send an event and count what it posts until all is answered. */
+  async function session(): Promise<{
+    posts: (event: ReaderEvent, answered?: (u: SessionUpdate) => boolean) => Promise<SessionUpdate[]>;
+  }> {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ rollout: await loadFigure('rollout') }), (u) => updates.push(u));
+    handle(open);
+    await settle();
+    let seq = 0;
+    return {
+      posts: async (event, answered = () => true) => {
+        const before = updates.length;
+        handle({ instance: 'fig-1', type: 'event', seq: ++seq, event });
+        // A link's encoder and kubectl are chunks loaded on first use: wait for the answer, then until nothing more comes.
+        for (let i = 0; i < 500 && !updates.slice(before).some(answered); i++)
+          await new Promise((r) => setTimeout(r, 20));
+        for (let quiet = 0; quiet < 5;) {
+          const n = updates.length;
+          await new Promise((r) => setTimeout(r, 20));
+          quiet = updates.length === n ? quiet + 1 : 0;
+        }
+        return updates.slice(before);
+      },
+    };
+  }
+
+  it('posts exactly one update, with the new view, for each event that moves the figure', async () => {
+    const { posts } = await session();
+    const demo = compiled.first.demos.find((d) => d.enabled)!.id;
+    for (const event of [
+      { type: 'STEP' },
+      { type: 'SEEK', step: 5 },
+      { type: 'BACK' },
+      { type: 'NEXT' },
+      { type: 'DEMO', demo },
+      { type: 'ADVANCE' },
+      { type: 'RESET' },
+    ] as const satisfies readonly ReaderEvent[]) {
+      const sent = await posts(event);
+      expect(sent, event.type).toHaveLength(1);
+    }
+    // One that changes only the reader's choices is answered at once, by one update too.
+    expect(await posts({ type: 'SELECT', seq: 3 })).toHaveLength(1);
+    expect(await posts({ type: 'CYCLE_SPEED' })).toHaveLength(1);
+  });
+
+  it("posts two for a terminal line and a link: the ack at once, then the answer (a line may run for seconds in slices, a link's encoder may still be loading; the page must not wait blind)", async () => {
+    const { posts } = await session();
+    const line = await posts({ type: 'TERMINAL', line: 'kubectl get deployments' }, (u) => u.terminal.length > 0);
+    expect(line).toHaveLength(2);
+    expect(line[0].terminal).toHaveLength(0);
+    expect(line[1].terminal.at(-1)).toMatchObject({ line: 'kubectl get deployments', exitCode: 0 });
+    const link = await posts({ type: 'PERMALINK' }, (u) => u.link !== null);
+    expect(link).toHaveLength(2);
+    expect(link[0].link).toBeNull();
+    expect(link[1].link).toMatchObject({ ok: true });
+    const tab = await posts({ type: 'COMPLETE', line: 'kubectl get dep' }, (u) => u.completion !== null);
+    expect(tab).toHaveLength(2);
+    expect(tab[1].completion).toMatchObject({ completed: 'kubectl get deployments ' });
   });
 });

@@ -3,9 +3,9 @@
 // it. A session is one figure instance: its machine, with `connect` and `core` wired to the figure
 // server, and every change of its snapshot sent to the page as an update.
 import { createActor, type Actor } from 'xstate';
-import type { FigureRequest, FigureServer, WorkerRequest } from '../sim/index.ts';
-import type { SessionMessage, SessionUpdate } from '../sim/figures/protocol.ts';
-import { figureMachine } from './figure-machine.ts';
+import type { FigureServer } from '../sim/index.ts';
+import type { CoreRequest, FigureView, SessionMessage, SessionUpdate } from '../sim/figures/protocol.ts';
+import { figureMachine, type FigureEvent } from './figure-machine.ts';
 
 /** "live paused at-beat" from the machine's state value. */
 export function stateString(value: Record<string, unknown>): string {
@@ -25,9 +25,11 @@ interface Session {
 }
 
 /** Runs figure sessions over a figure server (createFigureServer in the worker); posts updates through `post`. */
-export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => void): (m: SessionMessage) => void {
+export function createSessions(
+  serverOf: (instance: string) => FigureServer,
+  post: (u: SessionUpdate) => void,
+): (m: SessionMessage) => void {
   const sessions = new Map<string, Session>();
-  let id = 0;
 
   function open(m: Extract<SessionMessage, { type: 'open' }>): void {
     sessions.get(m.instance)?.actor.stop();
@@ -39,50 +41,33 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
     };
     /** The figure server's answers a reader's event still waits for: its one update goes out with the last. */
     let owed = 0;
-    const ask = (req: FigureRequest): void => {
-      const full = { ...req, id: ++id, instance: m.instance } as WorkerRequest;
+    const server = serverOf(m.instance);
+    const ask = (req: CoreRequest | { op: 'open' }): void => {
       const terminal = req.op === 'terminal' || req.op === 'complete';
-      const answer =
-        req.op === 'permalink'
-          ? serve.link(full)
-          : terminal
-            ? serve.terminal(full)
-            : req.op === 'open' && req.link !== undefined
-              ? serve.restore(full)
-              : serve(full);
       // A reader's event that moves the figure (a step, a seek, a demo) is answered by one update, with
       // the new view; a terminal line (it may run for seconds, in slices) or a link (its encoder may
       // still be loading) is acknowledged at once, and its answer posted when it comes.
-      const waits = session.handling && !terminal && req.op !== 'permalink';
+      const waits = session.handling && !terminal && req.op !== 'link';
       if (waits) owed++;
       // Answers are delivered after the current transition, as a worker's would be.
-      void Promise.resolve(answer).then((r) => {
-        if (session.actor.getSnapshot().status !== 'active') return;
-        // A link comes on its own (its encoder may still have been loading while the figure moved on).
-        if (r.ok && r.view && req.op === 'complete') {
-          if (r.view.completion) session.actor.send({ type: 'COMPLETED', completion: r.view.completion });
-        } else if (r.ok && r.view && req.op === 'permalink')
-          session.actor.send({
-            type: 'LINK',
-            link: r.view.link
-              ? { ...r.view.link, step: r.view.step }
-              : { ok: false, error: 'no link was made', step: r.view.step },
-          });
-        else if (r.ok && r.view)
-          session.actor.send(req.op === 'open' ? { type: 'LOADED', view: r.view } : { type: 'VIEW', view: r.view });
-        else if (!r.ok) session.actor.send({ type: 'FAILED', error: r.error });
-        if (waits && !--owed) update();
-      });
+      answer(server, req, m)
+        .then(
+          (event) => {
+            if (session.actor.getSnapshot().status === 'active') session.actor.send(event);
+          },
+          (e: unknown) => {
+            if (session.actor.getSnapshot().status === 'active')
+              session.actor.send({ type: 'FAILED', error: e instanceof Error ? e.message : String(e) });
+          },
+        )
+        .finally(() => {
+          if (waits && !--owed) update();
+        });
     };
     const machine = figureMachine.provide({
       actions: {
-        connect: () =>
-          ask(
-            typeof m.link === 'string'
-              ? { op: 'open', figure: m.figure, story: m.story, link: m.link }
-              : { op: 'open', figure: m.figure, story: m.story },
-          ),
-        core: (_, req: FigureRequest) => ask(req),
+        connect: () => ask({ op: 'open' }),
+        core: (_, req: CoreRequest) => ask(req),
       },
     });
     session.actor = createActor(machine, { input: { view: m.view } });
@@ -130,11 +115,11 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
     if (m.type === 'close') {
       s.actor.stop();
       sessions.delete(m.instance);
-      serve({ id: ++id, instance: m.instance, op: 'close' });
+      serverOf(m.instance).close();
       return;
     }
     if (m.type === 'interrupt') {
-      serve({ id: ++id, instance: m.instance, op: 'interrupt' });
+      serverOf(m.instance).interrupt();
       return;
     }
     if (m.type === 'event' && m.event && typeof m.event.type === 'string') {
@@ -149,4 +134,38 @@ export function createSessions(serve: FigureServer, post: (u: SessionUpdate) => 
       s.post();
     }
   };
+}
+
+/** Asks the figure server what a core request names; its answer comes back as the machine's event. */
+async function answer(
+  server: FigureServer,
+  req: CoreRequest | { op: 'open' },
+  m: Extract<SessionMessage, { type: 'open' }>,
+): Promise<FigureEvent> {
+  const view = (v: FigureView): FigureEvent => ({ type: 'VIEW', view: v });
+  switch (req.op) {
+    case 'open':
+      return {
+        type: 'LOADED',
+        view: await (typeof m.link === 'string'
+          ? server.restore(m.figure, m.story, m.link)
+          : server.open(m.figure, m.story)),
+      };
+    case 'link':
+      return { type: 'LINK', link: await server.link() };
+    case 'complete':
+      return { type: 'COMPLETED', completion: await server.complete(req.line) };
+    case 'terminal':
+      return view(await server.terminal(req.line, req.stdin));
+    case 'seek':
+      return view(await server.seek(req.step));
+    case 'advance':
+      return view(await server.advance(req.ms));
+    case 'demo':
+      return view(await server.demo(req.demo));
+    case 'action':
+      return view(await server.action(req.action));
+    default:
+      return view(await server[req.op]());
+  }
 }

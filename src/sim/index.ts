@@ -53,7 +53,6 @@ export type {
   FigureView,
   Speed,
   FigureRequest,
-  WorkerRequest,
   TerminalOutput,
   TerminalCompletion,
 } from './figures/protocol.ts';

@@ -11,7 +11,7 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './r
 
 const compiled = compileFigure(cascadeDeleteWidget);
 const at = (step: number): FigureView =>
-  new FigureHost(cascadeDeleteWidget, compiled.story).handle({ op: 'seek', step })!;
+  new FigureHost(cascadeDeleteWidget, compiled.story).handle({ op: 'seek', step });
 const ownersOf = (v: FigureView): OwnersDetail => v.detail!.owners as unknown as OwnersDetail;
 const beat = (i: number) => compiled.story.beats[i];
 

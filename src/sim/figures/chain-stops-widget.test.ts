@@ -11,7 +11,7 @@ import type { FigureView } from './protocol.ts';
 import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSteps } from './replay-check.ts';
 
 const compiled = compileFigure(chainStopsWidget);
-const at = (step: number): FigureView => new FigureHost(chainStopsWidget, compiled.story).handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => new FigureHost(chainStopsWidget, compiled.story).handle({ op: 'seek', step });
 const chainOf = (v: FigureView): ChainDetail => v.detail!.chain as unknown as ChainDetail;
 /** The story's beat whose text matches, as the view at its step. */
 const beatView = (re: RegExp): FigureView => at(compiled.story.beats.find((b) => re.test(b.text))!.step);

@@ -8,6 +8,7 @@ import { rolloutFigure, type RolloutDetail } from './rollout-figure.ts';
 import { schedulerFigure, type SchedulerDetail } from './scheduler-figure.ts';
 import { FIGURES } from '../testing/figures.ts';
 import { createFigureServer } from './serve.ts';
+import { ask, reply } from '../testing/figure-server.ts';
 import { expectStoryReplays } from './replay-check.ts';
 import { runs } from '../../test/fc.ts';
 
@@ -54,7 +55,7 @@ for (const def of [schedulerFigure, rolloutFigure]) {
       expect(host.handle({ op: 'step' })).toEqual(here);
     });
 
-    it('survives any sequence of requests (fuzzed)', () => {
+    it('survives any sequence of requests (fuzzed)', async () => {
       const ids = def.demos.map((d) => d.id);
       const op: fc.Arbitrary<FigureRequest> = fc.oneof(
         fc.constantFrom<FigureRequest>(
@@ -81,16 +82,16 @@ for (const def of [schedulerFigure, rolloutFigure]) {
           { op: 'action', action: { type: 'rollout', name: 'web', verb: 'undo' } },
         ),
       );
-      fc.assert(
-        fc.property(fc.array(op, { maxLength: 8 }), (ops) => {
-          const serve = createFigureServer(FIGURES);
-          expect(serve({ id: 0, instance: 'x', op: 'open', figure: def.id, story: c.story }).ok).toBe(true);
-          ops.forEach((o, i) => {
-            const r = serve({ ...o, id: i + 1, instance: 'x' });
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { maxLength: 8 }), async (ops) => {
+          const serve = createFigureServer(FIGURES)('x');
+          expect((await reply(serve.open(def.id, c.story))).ok).toBe(true);
+          for (const o of ops) {
+            const r = await ask(serve, o);
             if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
             else expect(r.error.length).toBeGreaterThan(0);
-          });
-          expect(serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 }).ok).toBe(true);
+          }
+          expect((await reply(serve.advance(1000))).ok).toBe(true);
         }),
         { numRuns: runs(0.02, 6) },
       );
@@ -112,7 +113,7 @@ describe('the scheduler figure', () => {
 
   it("scores the feasible nodes with each plugin's weight and binds web to the highest total", () => {
     const host = live(schedulerFigure);
-    const v = host.handle({ op: 'seek', step: beatWith('Filter, then score').step })!;
+    const v = host.handle({ op: 'seek', step: beatWith('Filter, then score').step });
     const web = sched(v).pods.find((p) => p.name === 'web')!;
     const fit = web.attempt!.perNode.filter((n) => n.passed);
     expect(fit.map((n) => n.node)).toEqual(['node-4', 'node-5']);
@@ -135,7 +136,7 @@ describe('the scheduler figure', () => {
 
   it('leaves big Pending with the exact FailedScheduling message', () => {
     const host = live(schedulerFigure);
-    const v = host.handle({ op: 'seek', step: beatWith('stays Pending').step })!;
+    const v = host.handle({ op: 'seek', step: beatWith('stays Pending').step });
     const big = sched(v).pods.find((p) => p.name === 'big')!;
     expect(big.node).toBeNull();
     expect(big.attempt!.message).toBe(
@@ -152,15 +153,15 @@ describe('the scheduler figure', () => {
 
   it("draws the kubelet's pod statechart of a bound pod: batch running.ready at the scene, none for a Pending big", () => {
     const host = live(schedulerFigure);
-    let d = sched(host.handle({ op: 'seek', step: beatWith('The scene').step })!);
+    let d = sched(host.handle({ op: 'seek', step: beatWith('The scene').step }));
     expect(d.statechart.chart.machine).toBe('pod');
     expect(d.statechart.pods.batch).toMatchObject({ current: 'running.ready', subject: 'batch on node-3' });
     expect(d.statechart.pods.batch.reason).toMatch(/Running on node-3: Ready=True/);
-    d = sched(host.handle({ op: 'seek', step: beatWith('stays Pending').step })!);
+    d = sched(host.handle({ op: 'seek', step: beatWith('stays Pending').step }));
     expect(d.statechart.pods.big).toBeUndefined();
     expect(Object.keys(d.statechart.pods).sort()).toEqual(['batch', 'web']);
     const end = c.story.beats[c.story.beats.length - 1];
-    expect(sched(host.handle({ op: 'seek', step: end.step })!).statechart.pods.big).toMatchObject({
+    expect(sched(host.handle({ op: 'seek', step: end.step })).statechart.pods.big).toMatchObject({
       current: 'running.ready',
       subject: 'big on node-2',
     });
@@ -202,7 +203,7 @@ describe('the rollout figure', () => {
 
   it('resolves the 25% defaults of 6 replicas as Kubernetes does: surge up to 2, unavailable down to 1', () => {
     const host = live(rolloutFigure);
-    const d = ro(host.handle({ op: 'seek', step: c.story.beats[1].step })!).deployment!;
+    const d = ro(host.handle({ op: 'seek', step: c.story.beats[1].step })).deployment!;
     expect(d).toMatchObject({
       replicas: 6,
       maxSurgeSpec: '25%',
@@ -221,7 +222,7 @@ describe('the rollout figure', () => {
     const to = beatWith('Rollout complete').step;
     host.handle({ op: 'seek', step: from });
     for (let s = from; s <= to; s++) {
-      const v = host.handle({ op: 'step' })!;
+      const v = host.handle({ op: 'step' });
       const d = ro(v);
       expect(d.pods.total).toBeLessThanOrEqual(d.deployment!.atMost);
       expect(d.pods.ready).toBeGreaterThanOrEqual(d.deployment!.atLeastReady);
@@ -231,7 +232,7 @@ describe('the rollout figure', () => {
   it("refuses maxSurge 0 with maxUnavailable 0 with the API server's validation message, and resolves 50%/0", () => {
     const host = live(rolloutFigure);
     host.handle({ op: 'seek', step: c.story.beats[1].step });
-    let v = host.handle({ op: 'action', action: { type: 'strategy', name: 'web', maxSurge: 0, maxUnavailable: 0 } })!;
+    let v = host.handle({ op: 'action', action: { type: 'strategy', name: 'web', maxSurge: 0, maxUnavailable: 0 } });
     expect(ro(v).refused).toBe(
       'Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
     );
@@ -246,7 +247,7 @@ describe('the rollout figure', () => {
     expect((stalled.t - start.t) / 1000).toBeGreaterThanOrEqual(600);
     expect((stalled.t - start.t) / 1000).toBeLessThan(620);
     const host = live(rolloutFigure);
-    const d = ro(host.handle({ op: 'seek', step: stalled.step })!);
+    const d = ro(host.handle({ op: 'seek', step: stalled.step }));
     expect(d.conditions.find((x) => x.type === 'Progressing')).toMatchObject({
       status: 'False',
       reason: 'ProgressDeadlineExceeded',
@@ -261,12 +262,12 @@ describe('the rollout figure', () => {
   it('lights the rollout statechart in step with the story: complete after apply, progressing during the update', () => {
     const host = live(rolloutFigure);
     expect(
-      ro(host.handle({ op: 'seek', step: beatWith('the rollout of revision 1 is complete').step })!).chart.current,
+      ro(host.handle({ op: 'seek', step: beatWith('the rollout of revision 1 is complete').step })).chart.current,
     ).toBe('complete');
-    const up = ro(host.handle({ op: 'seek', step: beatWith('is scaled up first').step })!).chart;
+    const up = ro(host.handle({ op: 'seek', step: beatWith('is scaled up first').step })).chart;
     expect(up.current).toMatch(/^progressing\./);
     expect(up.reason).toMatch(/updated/);
-    const done = ro(host.handle({ op: 'seek', step: beatWith('Rollout complete').step })!).chart;
+    const done = ro(host.handle({ op: 'seek', step: beatWith('Rollout complete').step })).chart;
     expect(done.current).toBe('complete');
     expect(done.reason).toMatch(/^NewReplicaSetAvailable: /);
   });
@@ -274,7 +275,7 @@ describe('the rollout figure', () => {
   it('undo returns to the previous ReplicaSet without making a new one', () => {
     const end = c.story.beats[c.story.beats.length - 1];
     const host = live(rolloutFigure);
-    const d = ro(host.handle({ op: 'seek', step: end.step })!);
+    const d = ro(host.handle({ op: 'seek', step: end.step }));
     expect(d.replicaSets).toHaveLength(3);
     const on = d.replicaSets.filter((rs) => rs.replicas > 0);
     expect(on).toHaveLength(1);
@@ -286,7 +287,7 @@ describe('the rollout figure', () => {
     host.handle({ op: 'seek', step: c.story.beats[1].step });
     host.handle({ op: 'demo', demo: 'pause' });
     host.handle({ op: 'action', action: { type: 'set-image', name: 'web', image: 'nginx:1.28' } });
-    let v = host.handle({ op: 'advance', ms: 60_000 })!;
+    let v = host.handle({ op: 'advance', ms: 60_000 });
     expect(v.frame.deployments[0].rollout!.state).toBe('paused');
     expect(
       ro(v)

@@ -27,7 +27,7 @@ describe('the conflict widget', () => {
   itStepsAsAWidget(conflictWidget, () => compiled);
 
   it('stores the first write, refuses the second with 409 Conflict, and stores the retry sent with the newer resourceVersion', () => {
-    const end = live().handle({ op: 'seek', step: compiled.story.end })!;
+    const end = live().handle({ op: 'seek', step: compiled.story.end });
     const [alice, bob, again] = raceOf(end).attempts;
     expect(alice).toMatchObject({
       client: 'alice',
@@ -54,7 +54,7 @@ describe('the conflict widget', () => {
   it('is pressed again to take both replicas away, through the same race', () => {
     const host = live();
     host.handle({ op: 'seek', step: compiled.story.end });
-    let v = host.handle({ op: 'demo', demo: 'race' })!;
+    let v = host.handle({ op: 'demo', demo: 'race' });
     expect(v.beat).toMatch(
       /^alice and bob both read web \(5 replicas\) and each write back 4\. .* 409 Conflict: Operation cannot be fulfilled/,
     );
@@ -70,7 +70,7 @@ describe('the conflict widget', () => {
     expect(raceOf(v).replicas).toBe(3);
   });
   it('quotes in its chapter the resourceVersions and revisions the simulation gives', () => {
-    const [alice, , again] = raceOf(live().handle({ op: 'seek', step: compiled.story.end })!).attempts;
+    const [alice, , again] = raceOf(live().handle({ op: 'seek', step: compiled.story.end })).attempts;
     const text = readFileSync(new URL('../../../content/control-plane.mdx', import.meta.url), 'utf8');
     const para = text.slice(
       text.indexOf('Handing it back is also how'),

@@ -18,7 +18,7 @@ const host = (step: number): FigureHost => {
   h.handle({ op: 'seek', step });
   return h;
 };
-const at = (step: number): FigureView => host(step).handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => host(step).handle({ op: 'seek', step });
 const dnsOf = (v: FigureView): DnsDetail => v.detail!.dns as unknown as DnsDetail;
 
 describe('the dns-lookup widget', () => {
@@ -52,7 +52,7 @@ describe('the dns-lookup widget', () => {
     expect(e.address).toBe(e.clusterIP);
     expect(e.connect).toMatchObject({ ok: false, error: 'timeout' });
     const h = host(late.step);
-    const l = dnsOf(h.handle({ op: 'seek', step: late.step })!);
+    const l = dnsOf(h.handle({ op: 'seek', step: late.step }));
     expect(l).toMatchObject({ address: e.address, connect: { ok: true } });
     const w = h.cluster.world.state;
     const c = connect(w, structuredClone(podNetworkStateOf(w)!), {
@@ -66,7 +66,7 @@ describe('the dns-lookup widget', () => {
     const [, start, early] = compiled.story.beats;
     const h = host(start.step);
     const codes = new Set<string | null>();
-    for (let s = start.step; s <= early.step; s++) codes.add(dnsOf(h.handle({ op: 'seek', step: s })!).rcode);
+    for (let s = start.step; s <= early.step; s++) codes.add(dnsOf(h.handle({ op: 'seek', step: s })).rcode);
     expect([...codes]).toContain('NXDOMAIN');
   });
   it('quotes in its chapter the addresses and pods the simulation gives', () => {

@@ -67,7 +67,7 @@ describe('echoOf: what the demo bar echoes', () => {
 describe("the demo bar's echo in the view", () => {
   it("after Apply: the line that ran and kubectl's answer, not the next action", () => {
     const host = fresh(clusterFigure);
-    const v = host.handle({ op: 'demo', demo: 'apply' })!;
+    const v = host.handle({ op: 'demo', demo: 'apply' });
     expect(v.ran).toEqual([
       {
         command: 'kubectl create deployment web --image=nginx:1.27 --replicas=3',
@@ -76,14 +76,14 @@ describe("the demo bar's echo in the view", () => {
       },
     ]);
     // Still echoed while the cluster moves on; gone after stepping back before it.
-    expect(host.handle({ op: 'next' })!.ran?.[0].output).toBe('deployment.apps/web created');
+    expect(host.handle({ op: 'next' }).ran?.[0].output).toBe('deployment.apps/web created');
     host.handle({ op: 'seek', step: 0 });
-    expect(host.handle({ op: 'view' })!.ran).toBeUndefined();
+    expect(host.handle({ op: 'view' }).ran).toBeUndefined();
   });
 
   it('a refused write is echoed with its error', () => {
     const host = fresh(hubFigure);
-    const v = host.handle({ op: 'demo', demo: 'forbidden' })!;
+    const v = host.handle({ op: 'demo', demo: 'forbidden' });
     expect(v.ran?.[0].command).toBe('kubectl --as=jane create deployment web --image=nginx:1.27 --replicas=3');
     expect(v.ran?.[0].output).toMatch(/^Error from server \(Forbidden\): .*jane/);
     expect(v.ran?.[0].error).toBe(true);
@@ -91,9 +91,9 @@ describe("the demo bar's echo in the view", () => {
 
   it('kubectl get pods during an outage is echoed as connection refused; the outage itself prints nothing', () => {
     const host = fresh(outageFigure);
-    const stop = host.handle({ op: 'demo', demo: 'control-plane' })!;
+    const stop = host.handle({ op: 'demo', demo: 'control-plane' });
     expect(stop.ran).toEqual([{ command: 'sim control-plane stop', output: '', error: false }]);
-    const get = host.handle({ op: 'demo', demo: 'get' })!;
+    const get = host.handle({ op: 'demo', demo: 'get' });
     expect(get.ran).toEqual([{ command: 'kubectl get pods', output: KUBECTL_CONNECTION_REFUSED, error: true }]);
   });
 });

@@ -39,10 +39,10 @@ describe('figure texts: the moments readers found wrong', () => {
   function press(id: FigureId, demos: string[]): FigureView[] {
     const def = FIGURES[id];
     const host = new FigureHost(def, { ...compileFigure(def).story, inputs: [], beats: [], end: 0 });
-    const views = [host.handle({ op: 'advance', ms: 5_000 })!];
+    const views = [host.handle({ op: 'advance', ms: 5_000 })];
     for (const d of demos) {
-      views.push(host.handle({ op: 'demo', demo: d })!);
-      for (let n = 0; n < 40 && views[views.length - 1].demoRunning; n++) views.push(host.handle({ op: 'next' })!);
+      views.push(host.handle({ op: 'demo', demo: d }));
+      for (let n = 0; n < 40 && views[views.length - 1].demoRunning; n++) views.push(host.handle({ op: 'next' }));
     }
     return views;
   }

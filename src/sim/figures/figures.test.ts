@@ -13,6 +13,7 @@ import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureRequest, FigureView } from './protocol.ts';
 import { FIGURES } from '../testing/figures.ts';
 import { createFigureServer } from './serve.ts';
+import { ask, reply } from '../testing/figure-server.ts';
 import { expectStoryReplays } from './replay-check.ts';
 import { runs } from '../../test/fc.ts';
 
@@ -23,7 +24,7 @@ const webPods = (f: Frame): Frame['pods'] =>
 
 /** A host past the story's end with nothing changed, then a demo pressed and run until its last beat. */
 function runDemo(host: FigureHost, demo: string, each?: (v: FigureView) => void): FigureView {
-  let v = host.handle({ op: 'demo', demo })!;
+  let v = host.handle({ op: 'demo', demo });
   for (let n = 0; v.demoRunning !== null; n++) {
     if (n > 5000) throw new Error(`demo ${demo} never finished`);
     v = host.handle({ op: 'next' })!;
@@ -60,7 +61,7 @@ describe('the cluster figure, compiled', () => {
     const host = live();
     const seen: number[] = [];
     for (let n = 0; n < 2000; n++) {
-      const v = host.handle({ op: 'next' })!;
+      const v = host.handle({ op: 'next' });
       if (v.beat !== null) seen.push(v.step);
       if (v.story.ended) break;
     }
@@ -72,7 +73,7 @@ describe('the cluster figure, compiled', () => {
     host.handle({ op: 'seek', step: compiled.story.beats[3].step + 5 });
     const here = host.view();
     host.handle({ op: 'back' });
-    const again = host.handle({ op: 'step' })!;
+    const again = host.handle({ op: 'step' });
     expect(again).toEqual(here);
   });
 });
@@ -197,7 +198,7 @@ describe("the cluster figure's demos", () => {
     const host = live();
     const beat = compiled.story.beats[2];
     host.handle({ op: 'seek', step: beat.step + 3 });
-    let v = host.handle({ op: 'demo', demo: 'node-3' })!;
+    let v = host.handle({ op: 'demo', demo: 'node-3' });
     expect(v.story.diverged).toBe(true);
     v = host.handle({ op: 'rejoin' })!;
     expect(v.story.diverged).toBe(false);
@@ -207,41 +208,31 @@ describe("the cluster figure's demos", () => {
 });
 
 describe("the figure server (the worker's handler)", () => {
-  it('opens instances separately and answers errors as messages', () => {
+  it('opens instances separately and answers errors as refusals', async () => {
     const serve = createFigureServer(FIGURES);
-    const a = serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    const b = serve({ id: 2, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story });
+    const a = await reply(serve('a').open('cluster', compiled.story));
+    const b = await reply(serve('b').open('cluster', compiled.story));
     expect(a.ok && b.ok).toBe(true);
-    serve({ id: 3, instance: 'a', op: 'seek', step: 40 });
-    const bv = serve({ id: 4, instance: 'b', op: 'view' });
-    expect(bv.ok && bv.view?.step).toBe(0);
-    expect(serve({ id: 5, instance: 'zz', op: 'step' })).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/not open/),
-    });
-    expect(serve({ id: 6, instance: 'a', op: 'open', figure: 'nope', story: compiled.story })).toMatchObject({
+    await serve('a').seek(40);
+    expect((await serve('b').view()).step).toBe(0);
+    expect(await reply(serve('zz').step())).toMatchObject({ ok: false, error: expect.stringMatching(/not open/) });
+    expect(await reply(serve('a').open('nope', compiled.story))).toMatchObject({
       ok: false,
       error: 'no figure "nope"',
     });
     expect(
-      serve({
-        id: 7,
-        instance: 'c',
-        op: 'open',
-        figure: 'cluster',
-        story: { ...compiled.story, options: { seed: 2, nodes: 3 } },
-      }),
+      await reply(serve('c').open('cluster', { ...compiled.story, options: { seed: 2, nodes: 3 } })),
     ).toMatchObject({ ok: false });
-    expect(serve({ id: 8, instance: 'a', op: 'demo', demo: 'apply' })).toMatchObject({
+    expect(await reply(serve('a').demo('apply'))).toMatchObject({
       ok: false,
       error: expect.stringMatching(/exists already/),
     });
-    expect(serve({ id: 9, instance: 'a', op: 'advance', ms: Number.NaN })).toMatchObject({ ok: false });
-    expect(serve({ id: 10, instance: 'a', op: 'close' })).toMatchObject({ ok: true, view: null });
-    expect(serve({ id: 11, instance: 'a', op: 'view' })).toMatchObject({ ok: false });
+    expect(await reply(serve('a').advance(Number.NaN))).toMatchObject({ ok: false });
+    serve('a').close();
+    expect(await reply(serve('a').view())).toMatchObject({ ok: false });
   });
 
-  it('survives any sequence of requests (fuzzed): every answer is a view or a message, and the cluster keeps going', () => {
+  it('survives any sequence of requests (fuzzed): every answer is a view or a message, and the cluster keeps going', async () => {
     const op: fc.Arbitrary<FigureRequest> = fc.oneof(
       fc.constantFrom<FigureRequest>(
         { op: 'step' },
@@ -261,17 +252,16 @@ describe("the figure server (the worker's handler)", () => {
         demo: fc.constantFrom('apply', 'scale', 'self-healing', 'update-image', 'node-3', 'control-plane', 'bogus'),
       }),
     );
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
-        const serve = createFigureServer(FIGURES);
-        expect(serve({ id: 0, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story }).ok).toBe(true);
-        ops.forEach((o, i) => {
-          const r = serve({ ...o, id: i + 1, instance: 'x' });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 12 }), async (ops) => {
+        const serve = createFigureServer(FIGURES)('x');
+        expect((await reply(serve.open('cluster', compiled.story))).ok).toBe(true);
+        for (const o of ops) {
+          const r = await ask(serve, o);
           if (r.ok) expect(JSON.parse(JSON.stringify(r.view))).toEqual(r.view);
           else expect(r.error.length).toBeGreaterThan(0);
-        });
-        const end = serve({ id: 99, instance: 'x', op: 'advance', ms: 1000 });
-        expect(end.ok).toBe(true);
+        }
+        expect((await reply(serve.advance(1000))).ok).toBe(true);
       }),
       { numRuns: runs(0.06, 15) },
     );
@@ -281,14 +271,13 @@ describe("the figure server (the worker's handler)", () => {
 describe('a link to the moment', () => {
   it('is answered (its encoder loaded on first use) for the current step, and decodes to the same inputs and step', async () => {
     const { decodeMoment, restoreMoment } = await import('../permalink.ts');
-    const serve = createFigureServer(FIGURES);
-    await serve({ id: 1, instance: 'l', op: 'open', figure: 'cluster', story: compiled.story });
+    const serve = createFigureServer(FIGURES)('l');
+    await serve.open('cluster', compiled.story);
     const beat = compiled.story.beats[4];
-    await serve({ id: 2, instance: 'l', op: 'seek', step: beat.step });
-    expect(serve({ id: 3, instance: 'l', op: 'permalink' })).toMatchObject({ ok: false });
-    const r = await serve.link({ id: 3, instance: 'l', op: 'permalink' });
-    expect(r.ok && r.view?.link?.ok).toBe(true);
-    const link = r.ok && r.view?.link?.ok ? r.view.link.value : '';
+    await serve.seek(beat.step);
+    const r = await serve.link();
+    expect(r).toMatchObject({ ok: true, step: beat.step });
+    const link = r.ok ? r.value : '';
     const d = decodeMoment(link);
     expect(d.ok && d.moment.step).toBe(beat.step);
     expect(d.ok && d.moment.scenario).toBe('cluster');
@@ -298,47 +287,39 @@ describe('a link to the moment', () => {
 });
 
 describe('opening a figure at a link', () => {
-  const open = (link: string) =>
-    createFigureServer(FIGURES).restore({
-      id: 1,
-      instance: 'r',
-      op: 'open',
-      figure: 'cluster',
-      story: compiled.story,
-      link,
-    });
+  const open = (link: string) => reply(createFigureServer(FIGURES)('r').restore('cluster', compiled.story, link));
   const linkAt = async (step: number, demo?: string): Promise<string> => {
-    const serve = createFigureServer(FIGURES);
-    serve({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
-    serve({ id: 2, instance: 'x', op: 'seek', step });
-    if (demo) serve({ id: 3, instance: 'x', op: 'demo', demo });
-    const r = await serve.link({ id: 4, instance: 'x', op: 'permalink' });
-    return r.ok && r.view?.link?.ok ? r.view.link.value : '';
+    const serve = createFigureServer(FIGURES)('x');
+    await serve.open('cluster', compiled.story);
+    await serve.seek(step);
+    if (demo) await serve.demo(demo);
+    const r = await serve.link();
+    return r.ok ? r.value : '';
   };
 
   it('stands at the same step of the story, in the same world, as the figure the link was made from', async () => {
     const beat = compiled.story.beats[6];
     const r = await open(await linkAt(beat.step));
-    expect(r.ok && r.view?.step).toBe(beat.step);
-    expect(r.ok && r.view?.beat).toBe(beat.text);
+    expect(r.ok && r.view.step).toBe(beat.step);
+    expect(r.ok && r.view.beat).toBe(beat.text);
     // It says where the link put the reader, with the beat's own words.
-    expect(r.ok && r.view?.notice).toBe(
-      `Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view!.last).toLocaleString('en-US')}: ${beat.text}`,
+    expect(r.ok && r.view.notice).toBe(
+      `Opened from a link at step ${beat.step.toLocaleString('en-US')} of ${(r.ok && r.view.last).toLocaleString('en-US')}: ${beat.text}`,
     );
-    expect(r.ok && r.view?.frame).toEqual(beat.frame);
+    expect(r.ok && r.view.frame).toEqual(beat.frame);
   });
 
   it("replays a reader's own run (a demo pressed mid-story) to the same frame", async () => {
-    const serve = createFigureServer(FIGURES);
-    serve({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
-    serve({ id: 2, instance: 'x', op: 'seek', step: compiled.story.beats[2].step });
-    serve({ id: 3, instance: 'x', op: 'demo', demo: 'node-3' });
-    for (let i = 0; i < 5; i++) serve({ id: 4 + i, instance: 'x', op: 'next' });
-    const here = serve({ id: 20, instance: 'x', op: 'view' });
-    const made = await serve.link({ id: 21, instance: 'x', op: 'permalink' });
-    const r = await open(made.ok && made.view?.link?.ok ? made.view.link.value : '');
-    expect(r.ok && r.view?.step).toBe(here.ok && here.view?.step);
-    expect(r.ok && r.view?.frame).toEqual(here.ok && here.view?.frame);
+    const serve = createFigureServer(FIGURES)('x');
+    await serve.open('cluster', compiled.story);
+    await serve.seek(compiled.story.beats[2].step);
+    await serve.demo('node-3');
+    for (let i = 0; i < 5; i++) await serve.next();
+    const here = await serve.view();
+    const made = await serve.link();
+    const r = await open(made.ok ? made.value : '');
+    expect(r.ok && r.view.step).toBe(here.step);
+    expect(r.ok && r.view.frame).toEqual(here.frame);
   });
 
   it("replays the link once: the events run to open it are the moment's own, not twice as many", async () => {
@@ -349,14 +330,14 @@ describe('opening a figure at a link', () => {
     const next = vi.spyOn(World.prototype, 'next');
     try {
       const r = await open(link);
-      expect(r.ok && r.view?.step).toBe(beat.step);
+      expect(r.ok && r.view.step).toBe(beat.step);
       const events = next.mock.calls.length;
       // Every event up to the moment once, as many as a figure runs to seek there (restoreMoment's
       // check and then the host's own replay ran each twice).
-      const host = createFigureServer(FIGURES);
-      host({ id: 1, instance: 'z', op: 'open', figure: 'cluster', story: compiled.story });
+      const host = createFigureServer(FIGURES)('z');
+      await host.open('cluster', compiled.story);
       next.mockClear();
-      host({ id: 2, instance: 'z', op: 'seek', step: beat.step });
+      await host.seek(beat.step);
       const once = next.mock.calls.length;
       expect(once).toBeGreaterThan(100);
       expect(events).toBe(once);
@@ -369,18 +350,11 @@ describe('opening a figure at a link', () => {
     const beat = compiled.story.beats[6];
     const r = await open(await linkAt(beat.step));
     expect(r.ok).toBe(true);
-    const from = createFigureServer(FIGURES);
-    from({ id: 1, instance: 'x', op: 'open', figure: 'cluster', story: compiled.story });
-    from({ id: 2, instance: 'x', op: 'seek', step: beat.step });
-    const serve = createFigureServer(FIGURES);
-    await serve.restore({
-      id: 1,
-      instance: 'r',
-      op: 'open',
-      figure: 'cluster',
-      story: compiled.story,
-      link: await linkAt(beat.step),
-    });
+    const from = createFigureServer(FIGURES)('x');
+    await from.open('cluster', compiled.story);
+    await from.seek(beat.step);
+    const serve = createFigureServer(FIGURES)('r');
+    await serve.restore('cluster', compiled.story, await linkAt(beat.step));
     const reqs: FigureRequest[] = [
       { op: 'back' },
       { op: 'back' },
@@ -393,14 +367,13 @@ describe('opening a figure at a link', () => {
       { op: 'next' },
       { op: 'back' },
     ];
-    reqs.forEach((req, i) => {
-      const a = from({ id: 10 + i, instance: 'x', ...req });
-      const b = serve({ id: 10 + i, instance: 'r', ...req });
-      expect(
-        b.ok && { step: b.view?.step, last: b.view?.last, beat: b.view?.beat, frame: b.view?.frame },
-        req.op,
-      ).toEqual(a.ok && { step: a.view?.step, last: a.view?.last, beat: a.view?.beat, frame: a.view?.frame });
-    });
+    for (const req of reqs) {
+      const a = await ask(from, req);
+      const b = await ask(serve, req);
+      expect(b.ok && { step: b.view.step, last: b.view.last, beat: b.view.beat, frame: b.view.frame }, req.op).toEqual(
+        a.ok && { step: a.view.step, last: a.view.last, beat: a.view.beat, frame: a.view.frame },
+      );
+    }
   });
 
   it('falls back to the start with a polite notice for a malformed, tampered, oversized or foreign link', async () => {
@@ -417,15 +390,15 @@ describe('opening a figure at a link', () => {
     ]) {
       const r = await open(bad);
       expect(r.ok, bad.slice(0, 20)).toBe(true);
-      expect(r.ok && r.view?.step).toBe(0);
-      expect(r.ok && r.view?.notice).toMatch(/starts from the beginning instead\.$/);
+      expect(r.ok && r.view.step).toBe(0);
+      expect(r.ok && r.view.notice).toMatch(/starts from the beginning instead\.$/);
     }
     const { permalinkOf } = await import('../permalink.ts');
     const { Timeline } = await import('../time-travel.ts');
     const { createCluster } = await import('../cluster.ts');
     const foreign = permalinkOf(new Timeline(createCluster({ seed: 1, nodes: 3 })), 'scheduler');
     const r = await open(foreign.ok ? foreign.link : '');
-    expect(r.ok && r.view?.notice).toMatch(/another (figure|cluster)/);
+    expect(r.ok && r.view.notice).toMatch(/another (figure|cluster)/);
   });
 });
 

@@ -16,7 +16,7 @@ const c = compileFigure(forceDeleteWidget);
 const live = (): FigureHost => new FigureHost(forceDeleteWidget, c.story);
 const force = (v: { detail?: unknown }): ForceDeleteDetail => (v.detail as { force: ForceDeleteDetail }).force;
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const chapter = readFileSync(new URL('../../../content/node-failure.mdx', import.meta.url), 'utf8');
 const ON_NODE_2 = ['web-c68c68797-nzjqm', 'web-c68c68797-pjhzg'];
 
@@ -58,7 +58,7 @@ describe('the force-delete widget', () => {
   itStepsAsAWidget(forceDeleteWidget, () => c, [1, 2, 3]);
   it("force deletion sends gracePeriodSeconds 0, echoes kubectl's warning, and removes the object at once while node-2 runs the container on", () => {
     const host = live();
-    const v = host.handle({ op: 'demo', demo: 'force' })!;
+    const v = host.handle({ op: 'demo', demo: 'force' });
     expect(v.ran).toEqual([
       {
         command: 'kubectl delete pod web-c68c68797-nzjqm --grace-period=0 --force',

@@ -15,7 +15,7 @@ const live = (): FigureHost => new FigureHost(heartbeatsWidget, c.story);
 const detail = (v: { detail?: unknown }): HeartbeatsDetail => (v.detail as { heartbeats: HeartbeatsDetail }).heartbeats;
 const nodeIn = (v: { detail?: unknown }, n: string): NodeHeartbeats => detail(v).nodes.find((x) => x.node === n)!;
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const chapter = readFileSync(new URL('../../../content/node-failure.mdx', import.meta.url), 'utf8');
 const NODES = ['node-1', 'node-2', 'node-3'];
 

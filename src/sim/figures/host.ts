@@ -143,13 +143,12 @@ export class FigureHost {
   }
 
   /** Answers one request; throws on a request it cannot make sense of (the worker turns that into an error reply). */
-  handle(req: FigureRequest): FigureView | null {
+  handle(req: FigureRequest): FigureView {
     if (req.op !== 'view') this.skipped = null;
     const listed = this.listed;
     if (req.op !== 'view') this.listed = null;
     switch (req.op) {
       case 'view':
-      case 'open':
         break;
       case 'step':
         this.step();
@@ -178,14 +177,6 @@ export class FigureHost {
         break;
       case 'action':
         this.act([req.action], null);
-        break;
-      case 'close':
-        return null;
-      // serve.ts answers these itself: a link, a terminal line and its completion, an interrupt.
-      case 'permalink':
-      case 'terminal':
-      case 'complete':
-      case 'interrupt':
         break;
     }
     return this.view();

@@ -26,7 +26,7 @@ interface Pipeline {
 const pipe = (v: FigureView): Pipeline => v.detail!.pipeline as unknown as Pipeline;
 
 function runDemo(host: FigureHost, demo: string): FigureView {
-  let v = host.handle({ op: 'demo', demo })!;
+  let v = host.handle({ op: 'demo', demo });
   for (let n = 0; v.demoRunning !== null; n++) {
     if (n > 5000) throw new Error(`demo ${demo} never finished`);
     v = host.handle({ op: 'next' })!;
@@ -58,9 +58,9 @@ describe('the hub figure, compiled', () => {
   it('steps back then forward to identical views', () => {
     const host = live();
     for (let s = 1; s <= compiled.story.end; s += 7) {
-      const a = host.handle({ op: 'seek', step: s })!;
+      const a = host.handle({ op: 'seek', step: s });
       host.handle({ op: 'back' });
-      const b = host.handle({ op: 'step' })!;
+      const b = host.handle({ op: 'step' });
       expect(b).toEqual(a);
     }
   });
@@ -69,8 +69,8 @@ describe('the hub figure, compiled', () => {
 describe('the hub figure: one write through the stages', () => {
   it("stores kubectl's Deployment at the next revision under /registry and notifies kube-controller-manager", () => {
     const host = live();
-    const before = host.handle({ op: 'seek', step: compiled.story.beats[0].step - 1 })!.frame.revision;
-    const v = host.handle({ op: 'seek', step: compiled.story.beats[0].step })!;
+    const before = host.handle({ op: 'seek', step: compiled.story.beats[0].step - 1 }).frame.revision;
+    const v = host.handle({ op: 'seek', step: compiled.story.beats[0].step });
     const p = pipe(v);
     expect(p).toMatchObject({
       component: 'kubectl',
@@ -91,7 +91,7 @@ describe('the hub figure: one write through the stages', () => {
 
   it("shows each refusal at the stage that refused it, with the API server's message", () => {
     const host = live();
-    const at = (i: number): Pipeline => pipe(host.handle({ op: 'seek', step: compiled.story.beats[i].step })!);
+    const at = (i: number): Pipeline => pipe(host.handle({ op: 'seek', step: compiled.story.beats[i].step }));
     const expectations: [number, string, number, RegExp][] = [
       [5, 'authentication', 401, /^Unauthorized$/],
       [6, 'authorization', 403, /User "jane" cannot create resource "deployments"/],
@@ -117,7 +117,7 @@ describe('the hub figure: the pod on its kubelet', () => {
     const host = live();
     const seen: string[] = [];
     for (let s = 0; s <= compiled.story.beats[4].step; s++) {
-      const v = host.handle({ op: 'seek', step: s })!;
+      const v = host.handle({ op: 'seek', step: s });
       const pod = v.detail!.pod as { current: string | null; reason: string; subject: string } | null;
       if (!pod?.current) continue;
       if (seen[seen.length - 1] !== pod.current) seen.push(pod.current);
@@ -132,14 +132,14 @@ describe('the hub figure: the pod on its kubelet', () => {
 describe('the hub figure: one component stopped at a time', () => {
   it('API server: kubectl is refused at the connection, Leases go stale, no node is marked NotReady', () => {
     const host = atEnd();
-    const v0 = host.handle({ op: 'demo', demo: 'stop-apiserver' })!;
+    const v0 = host.handle({ op: 'demo', demo: 'stop-apiserver' });
     expect(pipe(v0)).toMatchObject({ refusedAt: 'connection', code: 0 });
     expect(pipe(v0).stages.every((s) => s.state === 'not-reached')).toBe(true);
   });
 
   it('etcd: the stages pass and storage refuses with "etcdserver: request timed out"', () => {
     const host = atEnd();
-    const v = host.handle({ op: 'demo', demo: 'stop-etcd' })!;
+    const v = host.handle({ op: 'demo', demo: 'stop-etcd' });
     expect(pipe(v)).toMatchObject({ refusedAt: 'storage', code: 500, message: 'etcdserver: request timed out' });
     expect(v.frame.controlPlane.etcd).toBe(false);
   });
@@ -176,9 +176,9 @@ describe('the hub figure: one component stopped at a time', () => {
 
   it('a slow API server: a scale that takes milliseconds takes seconds, and nothing is refused', () => {
     const fast = atEnd();
-    const t0 = fast.handle({ op: 'view' })!.t;
+    const t0 = fast.handle({ op: 'view' }).t;
     fast.handle({ op: 'action', action: { type: 'scale', name: 'web', replicas: 5 } });
-    let v = fast.handle({ op: 'view' })!;
+    let v = fast.handle({ op: 'view' });
     while (v.frame.pods.filter((p) => p.ready).length < 5) v = fast.handle({ op: 'step' })!;
     const fastMs = v.t - t0;
     const slow = atEnd();
@@ -199,10 +199,10 @@ describe('the hub figure, fuzzed', () => {
         (ops) => {
           const host = atEnd();
           for (const op of ops) {
-            const v = host.handle({ op: 'view' })!;
+            const v = host.handle({ op: 'view' });
             if (op === 'next' || op === 'back' || op === 'step') host.handle({ op });
             else if (v.demos.find((d) => d.id === op)?.enabled) host.handle({ op: 'demo', demo: op });
-            const p = host.handle({ op: 'view' })!;
+            const p = host.handle({ op: 'view' });
             expect(JSON.parse(JSON.stringify(p.detail))).toEqual(p.detail);
           }
           // Each case runs a whole cluster: a few dozen in CI (FC_RUNS is 1,000 there), a handful otherwise.

@@ -13,7 +13,7 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSte
 const c = compileFigure(kubeletAloneWidget);
 const live = (): FigureHost => new FigureHost(kubeletAloneWidget, c.story);
 const alone = (v: { detail?: unknown }): KubeletAloneDetail => (v.detail as { alone: KubeletAloneDetail }).alone;
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
 const chapter = readFileSync(new URL('../../../content/control-plane-outage.mdx', import.meta.url), 'utf8');
 
@@ -66,7 +66,7 @@ describe('the kubelet-alone widget', () => {
     const host = live();
     expect(alone(runDemoSteps(host, 'crash'))).toMatchObject({ controlPlane: true, kubeletRestarts: 2, refused: 0 });
     // The status manager writes within its next sync, a second or so behind the kubelet.
-    expect(alone(host.handle({ op: 'advance', ms: 3_000 })!)).toMatchObject({ apiRestarts: 2, refused: 0 });
+    expect(alone(host.handle({ op: 'advance', ms: 3_000 }))).toMatchObject({ apiRestarts: 2, refused: 0 });
   });
   it("is placed in its chapter beside a paragraph that quotes the simulation's names and numbers", () => {
     const para = chapter.slice(

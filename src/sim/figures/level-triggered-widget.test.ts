@@ -13,7 +13,7 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget, runDemoSte
 const c = compileFigure(levelTriggeredWidget);
 const live = (): FigureHost => new FigureHost(levelTriggeredWidget, c.story);
 const level = (v: { detail?: unknown }): LevelDetail => (v.detail as { level: LevelDetail }).level;
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
 const chapter = readFileSync(new URL('../../../content/reconcile-loop.mdx', import.meta.url), 'utf8');
 

@@ -64,7 +64,7 @@ describe('picksOf', () => {
 
 describe('ready-endpoints', () => {
   const c = compiled['ready-endpoints'];
-  const at = (step: number): FigureView => live(readyEndpointsWidget).handle({ op: 'seek', step })!;
+  const at = (step: number): FigureView => live(readyEndpointsWidget).handle({ op: 'seek', step });
   const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
   it("marks the failing pod's endpoint not ready and not serving (not terminating) before kube-proxy drops it, and the pod never restarts", () => {
     const marked = at(beatNamed(/copied it into the slice/).step);
@@ -128,7 +128,7 @@ describe('proxy-pick', () => {
     }
   });
   it("quotes in its chapter the probabilities of the story's scale to 4", () => {
-    const end = live(proxyPickWidget).handle({ op: 'seek', step: c.story.end })!;
+    const end = live(proxyPickWidget).handle({ op: 'seek', step: c.story.end });
     const probs = detail(end).picks.map((p) => p.probability);
     expect(probs).toEqual(['0.2500000000', '0.3333333333', '0.5000000000', null]);
     expect(paragraphBefore('proxy-pick')).toContain(

@@ -41,7 +41,7 @@ describe('the new-replicaset widget', () => {
     expect(beatNamed(/down to 2/).text).toContain(
       'the controller scales web-c68c68797 down to 2. web-c47498c66 at 1, web-c68c68797 at 2.',
     );
-    const end = live().handle({ op: 'seek', step: c.story.end })!;
+    const end = live().handle({ op: 'seek', step: c.story.end });
     expect(rsOf(end)).toEqual({
       image: 'nginx:1.28',
       revision: 2,

@@ -27,7 +27,7 @@ function runDemo(
   each?: (v: FigureView) => void,
   move: 'next' | 'step' = 'next',
 ): FigureView {
-  let v = host.handle({ op: 'demo', demo })!;
+  let v = host.handle({ op: 'demo', demo });
   each?.(v);
   for (let n = 0; v.demoRunning !== null; n++) {
     if (n > 5000) throw new Error(`demo ${demo} never finished`);
@@ -62,7 +62,7 @@ for (const def of [nodeFailureFigure, outageFigure]) {
     it('lights a state of the node chart whenever the controller runs, with a reason', () => {
       const host = new FigureHost(def, compiled.story);
       for (const beat of compiled.story.beats) {
-        const v = host.handle({ op: 'seek', step: beat.step })!;
+        const v = host.handle({ op: 'seek', step: beat.step });
         const c = chart(v);
         expect(c.chart.machine).toBe('node');
         expect(c.reason.length).toBeGreaterThan(10);
@@ -165,7 +165,7 @@ describe("node-failure: the controller's clock", () => {
     // may come up to one 5 s period before that pass, so the sampled views need not show it.)
     expect(states.filter((x) => x !== 'graceRunning')).toEqual(['healthy', 'unknown', 'tainted']);
     // The controller's next pass counts the evicted pods.
-    const end = host.handle({ op: 'advance', ms: 10 * S })!;
+    const end = host.handle({ op: 'advance', ms: 10 * S });
     expect(chart(end).current).toBe('evicting');
     expect(chart(end).reason).toContain(`${before.length} pods evicted`);
     expect(end.frame.pods.filter((p) => p.node === FAILING).every((p) => p.terminating)).toBe(true);
@@ -173,7 +173,7 @@ describe("node-failure: the controller's clock", () => {
     const back = runDemo(host, 'power');
     expect(back.frame.pods.filter((p) => p.node === FAILING)).toEqual([]);
     expect(['recovered', 'healthy']).toContain(chart(back).current);
-    expect(chart(host.handle({ op: 'advance', ms: 10 * S })!).current).toBe('healthy');
+    expect(chart(host.handle({ op: 'advance', ms: 10 * S })).current).toBe('healthy');
   });
 
   it("partition: the same clock, but the evicted pods' containers keep running until the node is reconnected", () => {

@@ -10,7 +10,7 @@ import type { FigureView } from './protocol.ts';
 import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './replay-check.ts';
 
 const compiled = compileFigure(pendingPodWidget);
-const at = (step: number): FigureView => new FigureHost(pendingPodWidget, compiled.story).handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => new FigureHost(pendingPodWidget, compiled.story).handle({ op: 'seek', step });
 const pendingOf = (v: FigureView): PendingDetail => v.detail!.pending as unknown as PendingDetail;
 const MESSAGE =
   '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';

@@ -15,7 +15,7 @@ const compiled: Record<string, CompiledFigure> = Object.fromEntries(
 const live = (def: FigureDef): FigureHost => new FigureHost(def, compiled[def.id].story);
 const fresh = (def: FigureDef): FigureHost =>
   new FigureHost(def, { ...compiled[def.id].story, inputs: [], beats: [], end: 0 });
-const next = (h: FigureHost): FigureView => h.handle({ op: 'next' })!;
+const next = (h: FigureHost): FigureView => h.handle({ op: 'next' });
 const webRunning = (v: FigureView): number =>
   v.frame.pods.filter((p) => p.name.startsWith('web-') && p.phase === 'Running' && p.ready && !p.terminating).length;
 const evicted = (v: FigureView): boolean => v.frame.pods.some((p) => p.node === FAILING && p.terminating);
@@ -87,7 +87,7 @@ describe('"Next event that matters" on the cluster figure', () => {
   it('after the story, stops at a change a reader cares about (a pod deleted), not at heartbeats', () => {
     const h = live(clusterFigure);
     h.handle({ op: 'seek', step: compiled.cluster.story.end });
-    const v = h.handle({ op: 'action', action: { type: 'delete-pod', pod: h.view().frame.pods[0].name } })!;
+    const v = h.handle({ op: 'action', action: { type: 'delete-pod', pod: h.view().frame.pods[0].name } });
     expect(v.rest).toBeNull();
     const after = next(h);
     expect(after.step).toBeGreaterThan(v.step);
@@ -127,7 +127,7 @@ describe('at rest', () => {
   for (const def of Object.values(FIGURES)) {
     it(`${def.id}: comes to rest after its story; there Next stays, Advance 5 minutes runs the clock on and it stays at rest`, () => {
       const h = live(def);
-      let v = h.handle({ op: 'seek', step: compiled[def.id].story.end })!;
+      let v = h.handle({ op: 'seek', step: compiled[def.id].story.end });
       for (let n = 0; v.rest === null; n++) {
         if (n > 40) throw new Error('never at rest');
         v = next(h);
@@ -136,12 +136,12 @@ describe('at rest', () => {
       const hash = h.cluster.world.hash();
       // Asking again costs nothing (the look ahead is remembered, not run again) and changes nothing (it ran on a copy).
       const snapshots = vi.spyOn(h.cluster.world, 'snapshot');
-      for (let i = 0; i < 3; i++) expect(h.handle({ op: 'view' })!.rest).toBe(REST_SENTENCE);
+      for (let i = 0; i < 3; i++) expect(h.handle({ op: 'view' }).rest).toBe(REST_SENTENCE);
       expect(snapshots).not.toHaveBeenCalled();
       snapshots.mockRestore();
       expect(h.cluster.world.hash()).toBe(hash);
       expect(next(h).step).toBe(v.step);
-      const later = h.handle({ op: 'advance', ms: 5 * 60_000 })!;
+      const later = h.handle({ op: 'advance', ms: 5 * 60_000 });
       expect(later.t - v.t).toBe(5 * 60_000);
       expect(later.rest).toBe(REST_SENTENCE);
     });
@@ -154,7 +154,7 @@ describe('at rest', () => {
     expect(h.view().rest).toBeNull();
     const f = fresh(clusterFigure);
     expect(f.view().rest).toBe(REST_SENTENCE);
-    const pressed = f.handle({ op: 'demo', demo: 'apply' })!;
+    const pressed = f.handle({ op: 'demo', demo: 'apply' });
     expect(pressed.demoRunning).toBe('apply');
     expect(pressed.rest).toBeNull();
   });
@@ -167,7 +167,7 @@ describe('at rest', () => {
     const a = live(nodeFailureFigure);
     const b = live(nodeFailureFigure);
     const end = compiled['node-failure'].story.end;
-    const seen = (h: FigureHost) => [end - 40, end - 1, end].map((s) => h.handle({ op: 'seek', step: s })!.rest);
+    const seen = (h: FigureHost) => [end - 40, end - 1, end].map((s) => h.handle({ op: 'seek', step: s }).rest);
     expect(seen(a)).toEqual(seen(b));
   });
 });

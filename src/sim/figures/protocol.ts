@@ -1,7 +1,7 @@
 // The one typed boundary between a figure on the page and its cluster in the worker: what a figure
 // is (its compiled story), what it sees after each request (FigureView), and the messages both ways
-// (the page's SessionMessage and ReaderEvent, the worker's SessionUpdate; the figure server's own
-// FigureRequest inside the worker). Everything that crosses is plain, JSON-safe data.
+// (the page's SessionMessage and ReaderEvent, the worker's SessionUpdate; inside the worker, what the
+// figure's machine asks its FigureServer, CoreRequest). Everything that crosses is plain, JSON-safe data.
 import type { Input } from '../world.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
@@ -106,12 +106,8 @@ export interface FigureView<D = FigureDetail> {
   ran?: RanLine[];
   /** Said once, when the figure opened a link: why it starts from the beginning instead, or that it plays differently now. */
   notice?: string;
-  /** A link to this moment: only in the answer to a `permalink` request. */
-  link?: { ok: true; value: string } | { ok: false; error: string };
-  /** What a terminal command printed: only in the answer to a `terminal` request. */
+  /** What a terminal command printed: only in the answer to FigureServer.terminal. */
   terminal?: TerminalOutput;
-  /** Tab's answer: only in the answer to a `complete` request. */
-  completion?: TerminalCompletion;
 }
 
 /** One terminal command and what it printed, as `npm run sim` prints the same line (stdout, then stderr). */
@@ -138,33 +134,17 @@ export interface TerminalCompletion {
 /** Speeds of playback: simulated time at wall-clock pace, ten times it, or jumps to the next event that matters. */
 export type Speed = 'real' | 'fast' | 'compressed';
 
-/** A request from the page to the worker about one figure. */
+/** A move of a figure's cursor or cluster: FigureHost.handle's vocabulary, one FigureServer method each (serve.ts). */
 export type FigureRequest =
-  | {
-      op: 'open';
-      figure: string;
-      story: CompiledStory;
-      /** A link to a moment to open at (see serve.ts restore). */ link?: string;
-    }
-  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' | 'permalink' | 'close' }
+  | { op: 'step' | 'back' | 'next' | 'reset' | 'rejoin' | 'view' }
   | { op: 'seek'; step: number }
   | { op: 'advance'; ms: number }
   | { op: 'demo'; demo: string }
-  | { op: 'action'; action: FigureAction }
-  /** A terminal line (kubectl or sim) run on the figure's cluster as the reader's change; stdin for `apply -f -`. */
-  | { op: 'terminal'; line: string; stdin?: string }
-  /** Tab: complete the text before the cursor (also loads kubectl, so the first command does not wait). */
-  | { op: 'complete'; line: string }
-  /** Ctrl+C: a long terminal line running in slices (sim advance, sim settle) stops after its current slice. */
-  | { op: 'interrupt' };
+  | { op: 'action'; action: FigureAction };
 
-/** A request as posted: the figure instance it is for and a sequence number for its answer. */
-export type WorkerRequest = FigureRequest & { id: number; instance: string };
-
-/** The worker's answer to one request. */
-export type WorkerReply =
-  | { id: number; instance: string; ok: true; view: FigureView | null }
-  | { id: number; instance: string; ok: false; error: string };
+/** What a figure's machine asks its FigureServer: a move, a link to the moment, a terminal line (stdin for `apply -f -`), Tab. */
+export type CoreRequest =
+  FigureRequest | { op: 'link' } | { op: 'terminal'; line: string; stdin?: string } | { op: 'complete'; line: string };
 
 /** A link to a moment, or why this moment cannot be linked to. */
 export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };

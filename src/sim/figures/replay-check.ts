@@ -12,7 +12,7 @@ import type { CompiledFigure } from './protocol.ts';
 export function expectStoryReplays(def: FigureDef, compiled: CompiledFigure, withText = true): void {
   const host = new FigureHost(def, compiled.story);
   for (const beat of compiled.story.beats) {
-    const v = host.handle({ op: 'seek', step: beat.step })!;
+    const v = host.handle({ op: 'seek', step: beat.step });
     expect(host.cluster.world.hash()).toBe(beat.hash);
     expect(v.frame).toEqual(beat.frame);
     if (withText) expect(v.beat).toBe(beat.text);
@@ -75,7 +75,7 @@ export function runDemoSteps(
   each?: (v: FigureView) => void,
   limit = 20_000,
 ): FigureView {
-  let v = host.handle({ op: 'demo', demo })!;
+  let v = host.handle({ op: 'demo', demo });
   each?.(v);
   for (let n = 0; v.demoRunning !== null; n++) {
     if (n > limit) throw new Error(`demo ${demo} never finished`);
@@ -99,10 +99,10 @@ export function itStepsAsAWidget(
   it('steps back no further than its opening, and Reset returns there', () => {
     const host = live();
     const open = compiled().story.opening!;
-    expect(host.handle({ op: 'back' })!.step).toBe(open);
-    expect(host.handle({ op: 'seek', step: 0 })!.step).toBe(open);
+    expect(host.handle({ op: 'back' }).step).toBe(open);
+    expect(host.handle({ op: 'seek', step: 0 }).step).toBe(open);
     host.handle({ op: 'seek', step: compiled().story.end });
-    expect(host.handle({ op: 'reset' })!.step).toBe(open);
+    expect(host.handle({ op: 'reset' }).step).toBe(open);
   });
   it('steps back then forward to identical views', () => {
     expectStepBackForward(def, compiled(), beats);

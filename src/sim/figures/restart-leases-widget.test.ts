@@ -12,7 +12,7 @@ import { type RestartDetail, restartLeasesWidget } from './restart-leases-widget
 
 const compiled = compileFigure(restartLeasesWidget);
 const at = (step: number): FigureView =>
-  new FigureHost(restartLeasesWidget, compiled.story).handle({ op: 'seek', step })!;
+  new FigureHost(restartLeasesWidget, compiled.story).handle({ op: 'seek', step });
 const restartOf = (v: FigureView): RestartDetail => v.detail!.restart as unknown as RestartDetail;
 const beats = compiled.story.beats;
 

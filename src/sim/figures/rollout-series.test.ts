@@ -51,7 +51,7 @@ describe('the rollout figure’s chart series', () => {
   it('is, at every beat, exactly the samples of every step before it within its window, its last the detail’s own counts', () => {
     const h = new FigureHost(rolloutFigure, compiled.story);
     for (const b of compiled.story.beats) {
-      const v = h.handle({ op: 'seek', step: b.step })!;
+      const v = h.handle({ op: 'seek', step: b.step });
       const s = ro(v).series;
       expectExactAt(s, b.step);
       const last = s.segments.at(-1)?.points.at(-1);
@@ -62,7 +62,7 @@ describe('the rollout figure’s chart series', () => {
   it('shows the surge: during the update the pods exceed replicas but never the "at most" bound, and ready never drops below "at least"', () => {
     const h = new FigureHost(rolloutFigure, compiled.story);
     const done = compiled.story.beats.find((b) => b.text.startsWith('Rollout complete'))!;
-    const s = ro(h.handle({ op: 'seek', step: done.step })!).series;
+    const s = ro(h.handle({ op: 'seek', step: done.step })).series;
     const pts = s.segments.flatMap((x) => x.points);
     expect(Math.max(...pts.map((p) => p.total))).toBeGreaterThan(6);
     for (const p of pts) expect(p.total).toBeLessThanOrEqual(p.atMost);
@@ -75,16 +75,16 @@ describe('the rollout figure’s chart series', () => {
   it('is the same after going to the end and seeking back, and after stepping back one step', () => {
     const h = new FigureHost(rolloutFigure, compiled.story);
     const mid = compiled.story.beats[3].step + 5;
-    const first = ro(h.handle({ op: 'seek', step: mid })!).series;
+    const first = ro(h.handle({ op: 'seek', step: mid })).series;
     h.handle({ op: 'seek', step: compiled.story.end });
-    expect(ro(h.handle({ op: 'seek', step: mid })!).series).toEqual(first);
-    const back = ro(h.handle({ op: 'back' })!).series;
+    expect(ro(h.handle({ op: 'seek', step: mid })).series).toEqual(first);
+    const back = ro(h.handle({ op: 'back' })).series;
     expectExactAt(back, mid - 1);
   });
 
   it('reaches back exactly SERIES_WINDOW_MS at the story’s end, past the 600 s progress deadline, while etcd compacted the start away', () => {
     const h = new FigureHost(rolloutFigure, compiled.story);
-    const v = h.handle({ op: 'seek', step: compiled.story.end })!;
+    const v = h.handle({ op: 'seek', step: compiled.story.end });
     const s = ro(v).series;
     expect(h.cluster.world.state.store.compactedRevision).toBeGreaterThan(0);
     expect(s.from).toBe(v.t - SERIES_WINDOW_MS);

@@ -2,25 +2,51 @@
 // figure instance on the page, never shared between instances.
 import type { FigureDef } from './demo.ts';
 import { FigureHost } from './host.ts';
-import type { CompiledStory, FigureView, WorkerReply, WorkerRequest } from './protocol.ts';
-import type { Input } from '../world.ts';
-import type { Timeline } from '../time-travel.ts';
+import type {
+  CompiledStory,
+  FigureLink,
+  FigureRequest,
+  FigureView,
+  TerminalCompletion,
+  TerminalOutput,
+} from './protocol.ts';
+import type { FigureAction } from './actions.ts';
 import type { DecodeResult, Moment, RestoreResult } from '../permalink.ts';
 
-/** Answers a request at once; `link` answers a `permalink` request a little later (its encoder loads on first use). */
-export type FigureServer = ((req: WorkerRequest) => WorkerReply) & {
-  link(req: WorkerRequest): Promise<WorkerReply>;
-  /** Runs a terminal line, or completes one (`terminal` and `complete` requests): kubectl loads on first use. */
-  terminal(req: WorkerRequest): Promise<WorkerReply>;
+/**
+ * One figure instance as the worker serves it: a method per operation, each answering with a promise
+ * (rejected with what went wrong). Moves answer the view after them; `link`, `terminal`, `complete`
+ * and `restore` load their chunks on first use.
+ */
+export interface FigureServer {
+  open(figure: string, story: CompiledStory): Promise<FigureView>;
   /** Opens a figure at the moment a link names (or, for a link it cannot use, at its start with a notice). */
-  restore(req: WorkerRequest): Promise<WorkerReply>;
-};
+  restore(figure: string, story: CompiledStory, link: string): Promise<FigureView>;
+  view(): Promise<FigureView>;
+  step(): Promise<FigureView>;
+  back(): Promise<FigureView>;
+  next(): Promise<FigureView>;
+  reset(): Promise<FigureView>;
+  rejoin(): Promise<FigureView>;
+  seek(step: number): Promise<FigureView>;
+  advance(ms: number): Promise<FigureView>;
+  demo(demo: string): Promise<FigureView>;
+  action(action: FigureAction): Promise<FigureView>;
+  link(): Promise<FigureLink>;
+  /** Runs a terminal line (kubectl or sim; stdin for `apply -f -`): the view after it, with what it printed. */
+  terminal(line: string, stdin?: string): Promise<FigureView & { terminal: TerminalOutput }>;
+  /** Tab: what the text before the cursor completes to. */
+  complete(line: string): Promise<TerminalCompletion>;
+  /** Ctrl+C: a long terminal line running in slices (sim advance, sim settle) stops after its current slice. */
+  interrupt(): void;
+  close(): void;
+}
 
 /**
  * A link to the host's current moment. The encoder is a chunk of its own, loaded when a reader
  * first asks for a link: every figure shares the worker's first chunk, and few readers copy links.
  */
-async function linkTo(host: FigureHost, id: number, instance: string): Promise<WorkerReply> {
+async function linkTo(host: FigureHost): Promise<FigureLink> {
   const { permalinkOf, decodeMoment, restoreMoment } = await import('../permalink.ts');
   // The figure the link names restores its own node sizes (the scheduler figure's differ).
   let r = permalinkOf(host.timeline, host.def.id, { sizesFromScenario: true });
@@ -28,12 +54,8 @@ async function linkTo(host: FigureHost, id: number, instance: string): Promise<W
   const nodeCapacity = host.def.options.nodeCapacity;
   if (r.ok && host.terminalUsed)
     r = checkLink(r.link, host, decodeMoment, (m) => restoreMoment(m, { nodeCapacity, addons: host.def.addons?.() }));
-  return {
-    id,
-    instance,
-    ok: true,
-    view: { ...host.view(), link: r.ok ? { ok: true, value: r.link } : { ok: false, error: r.error } },
-  };
+  const step = host.timeline.at().step;
+  return r.ok ? { ok: true, value: r.link, step } : { ok: false, error: r.error, step };
 }
 
 // kubectl's chunk, loading or loaded (which code is loaded, not simulation state).
@@ -62,147 +84,134 @@ interface FigureServerOptions {
   unloaded?: Record<string, string>;
 }
 
-/** A handler that answers requests for many figure instances (one host each), over the figures given (by id). */
+/** The figure servers of many figure instances (one host each), over the figures given (by id): `server(instance)`. */
 export function createFigureServer(
   figures: Record<string, FigureDef>,
   options: FigureServerOptions = {},
-): FigureServer {
+): (instance: string) => FigureServer {
   const unloaded = options.unloaded ?? {};
   const hosts = new Map<string, FigureHost>();
   // Hosts in the middle of a terminal line run in slices, and the line each one runs (the next waits for it).
   const running = new Map<FigureHost, Promise<unknown>>();
   // Hosts whose reader pressed Ctrl+C during a long line: it stops after its current slice.
   const interrupted = new Set<FigureHost>();
-  const serve = (req: WorkerRequest): WorkerReply => {
-    const id = typeof req?.id === 'number' ? req.id : -1;
-    const instance = typeof req?.instance === 'string' ? req.instance : '';
-    try {
-      const busy = hosts.get(instance);
-      if (req.op === 'interrupt') {
-        if (busy && running.has(busy)) interrupted.add(busy);
-        return { id, instance, ok: true, view: busy ? busy.view() : null };
-      }
-      // While its terminal runs a long line, a figure answers with where the run has got to and moves for nothing else.
-      if (busy && running.has(busy) && req.op !== 'open' && req.op !== 'close')
-        return { id, instance, ok: true, view: busy.view() };
-      if (req.op === 'open') {
-        const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
-        if (!def)
-          throw new Error(
-            Object.hasOwn(unloaded, req.figure) ? unloaded[req.figure] : `no figure "${String(req.figure)}"`,
-          );
-        checkStory(req.story, def);
-        const host = new FigureHost(def, req.story);
-        hosts.set(instance, host);
-        return { id, instance, ok: true, view: host.view() };
-      }
+  const defOf = (figure: string): FigureDef => {
+    const def = Object.hasOwn(figures, figure) ? figures[figure] : undefined;
+    if (!def) throw new Error(Object.hasOwn(unloaded, figure) ? unloaded[figure] : `no figure "${String(figure)}"`);
+    return def;
+  };
+  return (instance) => {
+    const hostOf = (): FigureHost => {
       const host = hosts.get(instance);
       if (!host) throw new Error(`figure instance "${instance}" is not open`);
-      if (req.op === 'permalink') throw new Error('a link is asked for with link()');
-      if (req.op === 'terminal' || req.op === 'complete') throw new Error('a terminal line is run with terminal()');
-      const view = host.handle(req);
-      if (req.op === 'close') hosts.delete(instance);
-      return { id, instance, ok: true, view };
-    } catch (e) {
-      return { id, instance, ok: false, error: e instanceof Error ? e.message : String(e) };
-    }
-  };
-  const link = async (req: WorkerRequest): Promise<WorkerReply> => {
-    const host = hosts.get(req.instance);
-    if (!host)
-      return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
-    return linkTo(host, req.id, req.instance);
-  };
-  const terminal = async (req: WorkerRequest): Promise<WorkerReply> => {
-    const host = hosts.get(req.instance);
-    if (!host)
-      return { id: req.id, instance: req.instance, ok: false, error: `figure instance "${req.instance}" is not open` };
-    try {
+      return host;
+    };
+    const opened = (def: FigureDef, story: CompiledStory, moment?: FigureMoment): FigureView => {
+      checkStory(story, def);
+      const host = new FigureHost(def, story, moment);
+      hosts.set(instance, host);
+      return host.view();
+    };
+    // While its terminal runs a long line, a figure answers with where the run has got to and moves for nothing else.
+    const move = async (req: FigureRequest): Promise<FigureView> => {
+      const host = hostOf();
+      return running.has(host) ? host.view() : host.handle(req);
+    };
+    const terminal = async (line: string, stdin?: string): Promise<FigureView & { terminal: TerminalOutput }> => {
+      const host = hostOf();
       const k = await loadKubectl();
-      if (req.op === 'terminal' && options.pause) {
-        const pause = options.pause;
-        const before = running.get(host);
-        const line = (async () => {
-          await before;
-          interrupted.delete(host);
-          return k.runOnFigureInSlices(
-            host,
-            req.line,
-            req.stdin,
-            pause,
-            () => hosts.get(req.instance) !== host || interrupted.delete(host),
-          );
-        })();
-        running.set(host, line);
-        try {
-          const terminal = await line;
-          return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), terminal } };
-        } finally {
-          if (running.get(host) === line) running.delete(host);
-        }
+      if (!options.pause) {
+        const output = k.runOnFigure(host, line, stdin);
+        return { ...host.view(), terminal: output };
       }
-      const answer =
-        req.op === 'complete'
-          ? { completion: k.completeOnFigure(host, req.line) }
-          : req.op === 'terminal'
-            ? { terminal: k.runOnFigure(host, req.line, req.stdin) }
-            : null;
-      if (!answer) throw new Error(`"${req.op}" is not a terminal request`);
-      return { id: req.id, instance: req.instance, ok: true, view: { ...host.view(), ...answer } };
-    } catch (e) {
-      return { id: req.id, instance: req.instance, ok: false, error: e instanceof Error ? e.message : String(e) };
-    }
-  };
-  const restore = async (req: WorkerRequest): Promise<WorkerReply> => {
-    if (req.op !== 'open' || typeof req.link !== 'string') return serve(req);
-    const def = Object.hasOwn(figures, req.figure) ? figures[req.figure] : undefined;
-    if (!def) return serve(req);
-    // kubectl's part of the API server comes with the decoder: a link may replay terminal commands.
-    const { decodeMoment, restoreMoment, installKubectlExtras } = await import('../permalink.ts');
-    let notice: string | undefined;
-    let moment:
-      { inputs: Input[]; step: number; beyond?: { events: number; t: number }; restored: Timeline } | undefined;
-    const d = decodeMoment(req.link);
-    if (!d.ok) notice = d.error;
-    else if (d.moment.scenario !== def.id)
-      notice = `This link is for another figure (${String(d.moment.scenario ?? 'none')}).`;
-    else if (
-      d.moment.seed !== def.options.seed ||
-      d.moment.options.nodes !== def.options.nodes ||
-      d.moment.options.kubeadm
-    )
-      notice = 'This link was made for another cluster.';
-    else {
-      const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity, addons: def.addons?.() });
-      if (!r.ok) notice = r.error;
-      // The checked replay is the figure's own: the host takes its timeline rather than replaying the link again.
-      else {
-        moment = {
-          inputs: d.moment.inputs,
-          step: d.moment.step,
-          ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}),
-          restored: r.timeline,
-        };
-        notice = r.warning;
-      }
-    }
-    if (moment) {
-      const id = req.id;
+      const pause = options.pause;
+      const before = running.get(host);
+      const run = (async () => {
+        await before;
+        interrupted.delete(host);
+        return k.runOnFigureInSlices(
+          host,
+          line,
+          stdin,
+          pause,
+          () => hosts.get(instance) !== host || interrupted.delete(host),
+        );
+      })();
+      running.set(host, run);
       try {
-        checkStory(req.story, def);
-        const host = new FigureHost(def, req.story, { ...moment, install: installKubectlExtras });
-        hosts.set(req.instance, host);
-        const view = host.view();
-        return { id, instance: req.instance, ok: true, view: { ...view, notice: notice ?? openedAt(view) } };
-      } catch (e) {
-        return { id, instance: req.instance, ok: false, error: e instanceof Error ? e.message : String(e) };
+        const output = await run;
+        return { ...host.view(), terminal: output };
+      } finally {
+        if (running.get(host) === run) running.delete(host);
       }
-    }
-    const reply = serve({ ...req, link: undefined });
-    if (!reply.ok) return reply;
-    return { ...reply, view: { ...reply.view!, notice: `${notice} The figure starts from the beginning instead.` } };
+    };
+    return {
+      open: async (figure, story) => opened(defOf(figure), story),
+      restore: async (figure, story, link) => {
+        const def = defOf(figure);
+        const { moment, notice } = await momentOf(def, link);
+        if (!moment) {
+          const view = opened(def, story);
+          return { ...view, notice: `${notice} The figure starts from the beginning instead.` };
+        }
+        const view = opened(def, story, moment);
+        return { ...view, notice: notice ?? openedAt(view) };
+      },
+      view: () => move({ op: 'view' }),
+      step: () => move({ op: 'step' }),
+      back: () => move({ op: 'back' }),
+      next: () => move({ op: 'next' }),
+      reset: () => move({ op: 'reset' }),
+      rejoin: () => move({ op: 'rejoin' }),
+      seek: (step) => move({ op: 'seek', step }),
+      advance: (ms) => move({ op: 'advance', ms }),
+      demo: (demo) => move({ op: 'demo', demo }),
+      action: (action) => move({ op: 'action', action }),
+      link: async () => linkTo(hostOf()),
+      terminal,
+      complete: async (line) => {
+        const host = hostOf();
+        return (await loadKubectl()).completeOnFigure(host, line);
+      },
+      interrupt: () => {
+        const busy = hosts.get(instance);
+        if (busy && running.has(busy)) interrupted.add(busy);
+      },
+      close: () => {
+        hosts.delete(instance);
+      },
+    };
   };
-  return Object.assign(serve, { link, restore, terminal });
+}
+
+/** The moment a link names, checked against the figure (its FigureHost then takes the replayed timeline), or why not. */
+type FigureMoment = ConstructorParameters<typeof FigureHost>[2];
+
+/**
+ * The moment a link to a figure names, replayed and checked, or the notice that says why the figure
+ * cannot open there. kubectl's part of the API server comes with the decoder: a link may replay terminal commands.
+ */
+async function momentOf(def: FigureDef, link: string): Promise<{ moment?: FigureMoment; notice?: string }> {
+  const { decodeMoment, restoreMoment, installKubectlExtras } = await import('../permalink.ts');
+  const d = decodeMoment(link);
+  if (!d.ok) return { notice: d.error };
+  if (d.moment.scenario !== def.id)
+    return { notice: `This link is for another figure (${String(d.moment.scenario ?? 'none')}).` };
+  if (d.moment.seed !== def.options.seed || d.moment.options.nodes !== def.options.nodes || d.moment.options.kubeadm)
+    return { notice: 'This link was made for another cluster.' };
+  const r = restoreMoment(d.moment, { nodeCapacity: def.options.nodeCapacity, addons: def.addons?.() });
+  if (!r.ok) return { notice: r.error };
+  // The checked replay is the figure's own: the host takes its timeline rather than replaying the link again.
+  return {
+    moment: {
+      inputs: d.moment.inputs,
+      step: d.moment.step,
+      ...(d.moment.beyond ? { beyond: d.moment.beyond } : {}),
+      restored: r.timeline,
+      install: installKubectlExtras,
+    },
+    notice: r.warning,
+  };
 }
 
 /** The story came from our own page, but a message is a boundary: check its shape before building on it. */

@@ -12,7 +12,7 @@ import { type AddressDetail, serviceAddressWidget } from './service-address-widg
 
 const compiled = compileFigure(serviceAddressWidget);
 const at = (step: number): FigureView =>
-  new FigureHost(serviceAddressWidget, compiled.story).handle({ op: 'seek', step })!;
+  new FigureHost(serviceAddressWidget, compiled.story).handle({ op: 'seek', step });
 const addressOf = (v: FigureView): AddressDetail => v.detail!.address as unknown as AddressDetail;
 const chapter = readFileSync(new URL('../../../content/networking.mdx', import.meta.url), 'utf8');
 

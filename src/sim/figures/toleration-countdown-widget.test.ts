@@ -14,7 +14,7 @@ const c = compileFigure(tolerationCountdownWidget);
 const live = (): FigureHost => new FigureHost(tolerationCountdownWidget, c.story);
 const countdown = (v: { detail?: unknown }): CountdownDetail => (v.detail as { countdown: CountdownDetail }).countdown;
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const chapter = readFileSync(new URL('../../../content/node-failure.mdx', import.meta.url), 'utf8');
 const ON_NODE_2 = ['web-c68c68797-nzjqm', 'web-c68c68797-pjhzg'];
 
@@ -45,7 +45,7 @@ describe('the toleration-countdown widget', () => {
     // Halfway through the wait, the countdown is the controller's: 150 s of simulated time later, 150 s left.
     const host = live();
     host.handle({ op: 'seek', step: tainted.step });
-    const mid = countdown(host.handle({ op: 'advance', ms: 150_000 })!);
+    const mid = countdown(host.handle({ op: 'advance', ms: 150_000 }));
     for (const p of mid.pods) expect(p).toMatchObject({ remainingS: 150, terminating: false });
     const evicted = beatNamed(/the 300 s are up/);
     const e = at(evicted.step);
@@ -55,7 +55,7 @@ describe('the toleration-countdown widget', () => {
   it('"Next event" goes from the taint to the deletion in one press, over five quiet minutes', () => {
     const host = live();
     host.handle({ op: 'seek', step: beatNamed(/is tainted node\.kubernetes\.io\/unreachable:NoExecute\. /).step });
-    const v = host.handle({ op: 'next' })!;
+    const v = host.handle({ op: 'next' });
     expect(v.step).toBe(beatNamed(/the 300 s are up/).step);
     expect(v.skipped).toMatch(/^5 min later/);
   });
@@ -76,7 +76,7 @@ describe('the toleration-countdown widget', () => {
   it('powers node-2 on again: Ready, untainted and empty', () => {
     const host = live();
     host.handle({ op: 'seek', step: c.story.end });
-    let v = host.handle({ op: 'demo', demo: 'power' })!;
+    let v = host.handle({ op: 'demo', demo: 'power' });
     for (let n = 0; v.demoRunning !== null; n++) {
       if (n > 20_000) throw new Error('node-2 never came back');
       v = host.handle({ op: 'step' })!;

@@ -80,24 +80,17 @@ describe('the traffic figure, compiled', () => {
   });
 
   it("a link replays the client's requests: the same counts at the same step", async () => {
-    const serve = createFigureServer(FIGURES);
-    serve({ id: 1, instance: 'x', op: 'open', figure: 'traffic', story: compiled.story });
+    const serve = createFigureServer(FIGURES)('x');
+    await serve.open('traffic', compiled.story);
     const beat = compiled.story.beats[compiled.story.beats.length - 1];
-    const at = serve({ id: 2, instance: 'x', op: 'seek', step: beat.step });
-    const r = await serve.link({ id: 3, instance: 'x', op: 'permalink' });
-    const link = r.ok && r.view?.link?.ok ? r.view.link.value : '';
+    const at = await serve.seek(beat.step);
+    const r = await serve.link();
+    const link = r.ok ? r.value : '';
     expect(link).not.toBe('');
-    const opened = await createFigureServer(FIGURES).restore({
-      id: 1,
-      instance: 'r',
-      op: 'open',
-      figure: 'traffic',
-      story: compiled.story,
-      link,
-    });
-    expect(opened.ok && opened.view?.step).toBe(beat.step);
-    expect(opened.ok && opened.view?.detail).toEqual(at.ok && at.view?.detail);
-    expect(answered(detail(opened.ok ? opened.view! : (null as never)))).toBeGreaterThan(30);
+    const opened = await createFigureServer(FIGURES)('r').restore('traffic', compiled.story, link);
+    expect(opened.step).toBe(beat.step);
+    expect(opened.detail).toEqual(at.detail);
+    expect(answered(detail(opened))).toBeGreaterThan(30);
   });
 
   it('never throws whatever the reader presses, in any order', () => {
@@ -133,7 +126,7 @@ describe("the traffic figure's demos", () => {
 
   it("before web has a ready endpoint, the panel shows the filter table's REJECT rule that refused the client, and the nftables lines that would", () => {
     const host = fresh();
-    let v = host.handle({ op: 'demo', demo: 'apply' })!;
+    let v = host.handle({ op: 'demo', demo: 'apply' });
     for (let i = 0; i < 400 && !detail(v).latest.length; i++) v = host.handle({ op: 'step' })!;
     const d = detail(v);
     expect(d.latest.at(-1)).toMatchObject({ endpoint: null, ok: false, error: 'refused' });

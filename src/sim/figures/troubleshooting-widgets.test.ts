@@ -12,7 +12,7 @@ import { expectStoryReplays, expectWellFormedStory, itStepsAsAWidget } from './r
 
 const c = compileFigure(imageBackoffWidget);
 const live = (): FigureHost => new FigureHost(imageBackoffWidget, c.story);
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const detail = (v: { detail?: unknown }): ImageBackoffDetail => v.detail as ImageBackoffDetail;
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
 const chapter = readFileSync(new URL('../../../content/troubleshooting.mdx', import.meta.url), 'utf8');
@@ -82,7 +82,7 @@ describe('the image-backoff widget', () => {
 describe('the crash-loop widget', () => {
   const k = compileFigure(crashLoopWidget);
   const host = (): FigureHost => new FigureHost(crashLoopWidget, k.story);
-  const kAt = (step: number): FigureView => host().handle({ op: 'seek', step })!;
+  const kAt = (step: number): FigureView => host().handle({ op: 'seek', step });
   const kBeat = (re: RegExp) => k.story.beats.find((b) => re.test(b.text))!;
   const cd = (v: { detail?: unknown }): CrashLoopDetail => v.detail as CrashLoopDetail;
   it('has a well-formed story that replays to the same worlds, frames and words', () => {

@@ -12,7 +12,7 @@ import { watchResumeWidget, type ResumeDetail } from './watch-resume-widget.ts';
 const c = compileFigure(watchResumeWidget);
 const live = (): FigureHost => new FigureHost(watchResumeWidget, c.story);
 const resume = (v: { detail?: unknown }): ResumeDetail => (v.detail as { resume: ResumeDetail }).resume;
-const at = (step: number): FigureView => live().handle({ op: 'seek', step })!;
+const at = (step: number): FigureView => live().handle({ op: 'seek', step });
 const beatNamed = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
 const chapter = readFileSync(new URL('../../../content/control-plane.mdx', import.meta.url), 'utf8');
 

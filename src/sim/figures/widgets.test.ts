@@ -53,7 +53,7 @@ describe.each(WIDGETS.map((d) => [d.id, d] as const))('the %s widget', (_id, def
 
 describe('write-watch', () => {
   const c = compiled['write-watch'];
-  const at = (step: number): FigureView => live(writeWatchWidget).handle({ op: 'seek', step })!;
+  const at = (step: number): FigureView => live(writeWatchWidget).handle({ op: 'seek', step });
   it("stores kubectl's scale at the next revision and tells the controller-manager, then lists the writes it set off", () => {
     const end = at(c.story.end);
     const writes = end.detail!.writes as unknown as WriteFanOut[];
@@ -80,7 +80,7 @@ describe('write-watch', () => {
 describe('replace-pod', () => {
   const c = compiled['replace-pod'];
   it('replaces the deleted pod under a new name, and the old one is gone', () => {
-    const end = live(replacePodWidget).handle({ op: 'seek', step: c.story.end })!;
+    const end = live(replacePodWidget).handle({ op: 'seek', step: c.story.end });
     const names = end.frame.pods.map((p) => p.name);
     expect(names).not.toContain('web-c68c68797-nzjqm');
     expect(names).toContain('web-c68c68797-lkdzk');
@@ -145,7 +145,7 @@ describe('max-surge', () => {
   it("runs a real rollout on the reader's numbers: 5 replicas, maxSurge 0, maxUnavailable 20%-like 25% rounds to 1", () => {
     const host = live(maxSurgeWidget);
     host.handle({ op: 'seek', step: c.story.end });
-    let v = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 5, maxSurge: '0', maxUnavailable: '25%' }) })!;
+    let v = host.handle({ op: 'demo', demo: rolloutDemoId({ replicas: 5, maxSurge: '0', maxUnavailable: '25%' }) });
     expect(arithmetic(v)).toMatchObject({
       surge: 0,
       unavailable: 1,
@@ -173,13 +173,13 @@ describe('max-surge', () => {
     const refused = host.handle({
       op: 'demo',
       demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '0' }),
-    })!;
+    });
     expect(refused.beat).toMatch(/validation refuses it/);
     expect(arithmetic(refused)).toMatchObject({ surge: 1, unavailable: 0 });
     const repaired = host.handle({
       op: 'demo',
       demo: rolloutDemoId({ replicas: 3, maxSurge: '0', maxUnavailable: '25%' }),
-    })!;
+    });
     expect(arithmetic(repaired)).toMatchObject({ surge: 0, unavailable: 1, repaired: true });
   });
 });
@@ -207,7 +207,7 @@ describe('node-lease', () => {
     runDemoSteps(host, 'setup');
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) {
-      const v = host.handle({ op: 'advance', ms: 5_000 })!;
+      const v = host.handle({ op: 'advance', ms: 5_000 });
       expect(lease(v).ageS).toBeLessThan(10);
       seen.add(lease(v).renewTime!);
     }
@@ -234,9 +234,9 @@ describe('node-lease', () => {
     const pod = unknown.frame.pods.find((p) => p.node === 'node-2')!;
     expect(pod.ready).toBe(false);
     expect(unknown.text).toContain(pod.name);
-    const end = lease(live(nodeLeaseWidget).handle({ op: 'seek', step: c.story.end })!);
+    const end = lease(live(nodeLeaseWidget).handle({ op: 'seek', step: c.story.end }));
     expect(end).toMatchObject({ powered: false, ready: 'Unknown', taints: ['NoSchedule', 'NoExecute'], expired: true });
-    expect(lease(live(nodeLeaseWidget).handle({ op: 'seek', step: cut.step })!).expired).toBe(false);
+    expect(lease(live(nodeLeaseWidget).handle({ op: 'seek', step: cut.step })).expired).toBe(false);
   });
   it('powers node-2 on again: Ready True and the taints lifted', () => {
     const host = live(nodeLeaseWidget);
@@ -262,7 +262,7 @@ describe('node-lease', () => {
 describe('frozen-endpoints', () => {
   const c = compiled['frozen-endpoints'];
   const frozen = (v: FigureView): FrozenDetail => v.detail!.frozen as unknown as FrozenDetail;
-  const at = (step: number): FrozenDetail => frozen(live(frozenEndpointsWidget).handle({ op: 'seek', step })!);
+  const at = (step: number): FrozenDetail => frozen(live(frozenEndpointsWidget).handle({ op: 'seek', step }));
   const beatAt = (re: RegExp) => c.story.beats.find((b) => re.test(b.text))!;
   it("opens with web's 3 endpoints in etcd's slice and in node-1's rules, the client answered, kube-proxy watching", () => {
     const d = frozen(c.first);
@@ -326,7 +326,7 @@ describe('filter-score', () => {
   });
   it('with node-3 cordoned the replacement is filtered off it by NodeUnschedulable and lands on node-2 with 117', () => {
     const beat = c.story.beats.find((b) => /filtered out by NodeUnschedulable/.test(b.text))!;
-    const a = arithmetic(live(filterScoreWidget).handle({ op: 'seek', step: beat.step })!);
+    const a = arithmetic(live(filterScoreWidget).handle({ op: 'seek', step: beat.step }));
     expect(a.chosen).toBe('node-2');
     expect(row(a, 'node-3')).toMatchObject({ passed: false, filter: 'NodeUnschedulable' });
     expect(resource(a, 'node-2')).toEqual([39, 78]);

@@ -108,8 +108,8 @@ describe('the figure terminal', () => {
   });
 
   it('a link whose commands only kubectl sends (JSON patch, server dry run, access review, logs) opens on a server that never loaded kubectl', async () => {
-    const serve = createFigureServer(FIGURES);
-    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    const serve = createFigureServer(FIGURES)('a');
+    await serve.open('cluster', compiled.story);
     for (const line of [
       'kubectl create deployment web --image=nginx:1.27 --replicas=1',
       `kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`,
@@ -118,83 +118,59 @@ describe('the figure terminal', () => {
       'sim settle',
       'kubectl logs deployment/web',
     ]) {
-      const r = await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line });
-      expect(r.ok && r.view?.terminal?.exitCode, line).toBe(0);
+      const r = await serve.terminal(line);
+      expect(r.terminal.exitCode, line).toBe(0);
     }
-    serve({ id: 3, instance: 'a', op: 'step' });
-    const made = await serve.link({ id: 4, instance: 'a', op: 'permalink' });
-    const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
+    const here = await serve.step();
+    const made = await serve.link();
+    const value = made.ok ? made.value : '';
     expect(value).not.toBe('');
     // Another figure server (another page): kubectl never ran there; the replay brings kubectl's part of the API server.
-    const restored = await createFigureServer(FIGURES).restore({
-      id: 5,
-      instance: 'b',
-      op: 'open',
-      figure: 'cluster',
-      story: compiled.story,
-      link: value,
-    });
-    expect(restored.ok && restored.view?.notice).toMatch(/^Opened from a link at step /);
-    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(
-      made.ok && made.view && { step: made.view.step, frame: made.view.frame },
-    );
+    const restored = await createFigureServer(FIGURES)('b').restore('cluster', compiled.story, value);
+    expect(restored.notice).toMatch(/^Opened from a link at step /);
+    expect({ step: restored.step, frame: restored.frame }).toEqual({ step: here.step, frame: here.frame });
   });
 
   it('gives a link that opens on the same frame, and refuses one with its reason when it could not', async () => {
-    const serve = createFigureServer(FIGURES);
-    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    await serve.terminal({
-      id: 2,
-      instance: 'a',
-      op: 'terminal',
-      line: 'kubectl create deployment web --image=nginx:1.27 --replicas=2',
-    });
-    await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim settle' });
-    serve({ id: 4, instance: 'a', op: 'step' });
-    const made = await serve.link({ id: 5, instance: 'a', op: 'permalink' });
-    expect(made.ok && made.view?.link?.ok).toBe(true);
-    const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
+    const server = createFigureServer(FIGURES);
+    const serve = server('a');
+    await serve.open('cluster', compiled.story);
+    await serve.terminal('kubectl create deployment web --image=nginx:1.27 --replicas=2');
+    await serve.terminal('sim settle');
+    const here = await serve.step();
+    const made = await serve.link();
+    expect(made.ok).toBe(true);
+    const value = made.ok ? made.value : '';
     const d = decodeMoment(value);
     expect(d.ok).toBe(true);
     const back = d.ok ? restoreMoment(d.moment) : null;
     expect(back?.ok && back.warning).toBeFalsy();
-    const restored = await serve.restore({
-      id: 6,
-      instance: 'b',
-      op: 'open',
-      figure: 'cluster',
-      story: compiled.story,
-      link: value,
-    });
-    expect(restored.ok && restored.view?.frame).toEqual(made.ok && made.view ? made.view.frame : null);
+    const restored = await server('b').restore('cluster', compiled.story, value);
+    expect(restored.frame).toEqual(here.frame);
     // The clock run on past the last recorded step (silently, between steps): the link carries how far,
     // and opens there, clock and all.
-    await serve.terminal({ id: 7, instance: 'a', op: 'terminal', line: 'sim advance 45s' });
-    const idle = await serve.link({ id: 8, instance: 'a', op: 'permalink' });
-    expect(idle.ok && idle.view?.link?.ok).toBe(true);
-    const past = idle.ok && idle.view?.link?.ok ? idle.view.link.value : '';
+    const ran = await serve.terminal('sim advance 45s');
+    const idle = await serve.link();
+    expect(idle.ok).toBe(true);
+    const past = idle.ok ? idle.value : '';
     const dm = decodeMoment(past);
     expect(dm.ok && dm.moment.beyond).toBeTruthy();
-    const there = await serve.restore({
-      id: 9,
-      instance: 'c',
-      op: 'open',
-      figure: 'cluster',
-      story: compiled.story,
-      link: past,
+    const there = await server('c').restore('cluster', compiled.story, past);
+    expect({ t: there.t, step: there.step, frame: there.frame }).toEqual({
+      t: ran.t,
+      step: ran.step,
+      frame: ran.frame,
     });
-    expect(there.ok && there.view && { t: there.view.t, step: there.view.step, frame: there.view.frame }).toEqual(
-      idle.ok && idle.view && { t: idle.view.t, step: idle.view.step, frame: idle.view.frame },
-    );
     // Stepping on from the restored moment goes where the original goes.
-    const a = serve({ id: 10, instance: 'a', op: 'step' });
-    const c = serve({ id: 11, instance: 'c', op: 'step' });
-    expect(c.ok && c.view?.frame).toEqual(a.ok && a.view?.frame);
+    const a = await serve.step();
+    const c = await server('c').step();
+    expect(c.frame).toEqual(a.frame);
   });
 
   it("carries kubectl's reads and watches in a link: get (a LIST with limit), rollout status and delete (watches)", async () => {
     const serve = createFigureServer(FIGURES);
-    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
+    await serve('a').open('cluster', compiled.story);
+    let here = await serve('a').view();
     for (const line of [
       'kubectl create deployment web --image=nginx:1.27 --replicas=2',
       'kubectl get deployments',
@@ -202,23 +178,14 @@ describe('the figure terminal', () => {
       'kubectl get pods -l app=web',
       'kubectl delete deployment web',
     ]) {
-      await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line });
+      here = await serve('a').terminal(line);
     }
-    const made = await serve.link({ id: 5, instance: 'a', op: 'permalink' });
-    expect(made.ok && made.view?.link && (made.view.link.ok ? 'ok' : made.view.link.error)).toBe('ok');
-    const value = made.ok && made.view?.link?.ok ? made.view.link.value : '';
-    const restored = await serve.restore({
-      id: 6,
-      instance: 'b',
-      op: 'open',
-      figure: 'cluster',
-      story: compiled.story,
-      link: value,
-    });
-    expect(restored.ok && restored.view?.notice).toMatch(/^Opened from a link at step /);
-    expect(restored.ok && restored.view && { step: restored.view.step, frame: restored.view.frame }).toEqual(
-      made.ok && made.view && { step: made.view.step, frame: made.view.frame },
-    );
+    const made = await serve('a').link();
+    expect(made.ok ? 'ok' : made.error).toBe('ok');
+    const value = made.ok ? made.value : '';
+    const restored = await serve('b').restore('cluster', compiled.story, value);
+    expect(restored.notice).toMatch(/^Opened from a link at step /);
+    expect({ step: restored.step, frame: restored.frame }).toEqual({ step: here.step, frame: here.frame });
   });
 
   it("answers bad input with kubectl's or the terminal's message and never breaks the figure", () => {

@@ -11,6 +11,8 @@ import { clusterFigure } from '../figures/cluster-figure.ts';
 import { compileFigure } from '../figures/compile.ts';
 import { FigureHost } from '../figures/host.ts';
 import { createFigureServer } from '../figures/serve.ts';
+import { reply } from '../testing/figure-server.ts';
+import type { FigureView } from '../figures/protocol.ts';
 
 const compiled = compileFigure(clusterFigure);
 const story = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
@@ -98,54 +100,54 @@ describe('a long run in slices', () => {
 
   it('lets the worker answer other figures between slices, and holds its own figure still meanwhile', async () => {
     const answered: number[] = [];
-    let during: unknown;
+    let during: Promise<FigureView> | undefined;
     const pause = async (): Promise<void> => {
       // Another figure's request, and one for the busy figure, arrive while the line runs.
-      answered.push(serve({ id: 10, instance: 'b', op: 'step' }).ok ? 1 : 0);
-      during ??= serve({ id: 11, instance: 'a', op: 'reset' });
+      answered.push((await reply(serve('b').step())).ok ? 1 : 0);
+      during ??= serve('a').reset();
     };
     const serve = createFigureServer(FIGURES, { pause });
-    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    serve({ id: 2, instance: 'b', op: 'open', figure: 'cluster', story: compiled.story });
-    const r = await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim advance 1h' });
-    expect(r.ok && r.view?.terminal).toMatchObject({ stdout: '', stderr: '', exitCode: 0 });
+    await serve('a').open('cluster', compiled.story);
+    await serve('b').open('cluster', compiled.story);
+    const r = await serve('a').terminal('sim advance 1h');
+    expect(r.terminal).toMatchObject({ stdout: '', stderr: '', exitCode: 0 });
     expect(answered.length).toBe(3_600_000 / SLICE_MS - 1);
     expect(answered.every((x) => x === 1)).toBe(true);
     // The reset asked for mid-run was answered with the run's progress, not carried out.
-    expect((during as { ok: boolean; view: { t: number } }).view.t).toBeGreaterThan(0);
-    expect(r.ok && r.view?.t).toBe(3_600_000);
+    expect((await during!).t).toBeGreaterThan(0);
+    expect(r.t).toBe(3_600_000);
   }, 60_000);
 
   it('stops at Ctrl+C after the slice under way, keeping what ran, and says ^C as a shell does', async () => {
     let pauses = 0;
     const serve = createFigureServer(FIGURES, {
       pause: async () => {
-        if (++pauses === 3) serve({ id: 9, instance: 'a', op: 'interrupt' });
+        if (++pauses === 3) serve.interrupt();
       },
-    });
-    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    const r = await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'sim advance 24h' });
+    })('a');
+    await serve.open('cluster', compiled.story);
+    const r = await serve.terminal('sim advance 24h');
     expect(pauses).toBe(3);
-    expect(r.ok && r.view?.terminal).toMatchObject({ stdout: '', stderr: '^C\n', exitCode: 130 });
-    expect(r.ok && r.view?.t).toBe(3 * SLICE_MS);
+    expect(r.terminal).toMatchObject({ stdout: '', stderr: '^C\n', exitCode: 130 });
+    expect(r.t).toBe(3 * SLICE_MS);
     // The next line runs whole: the interrupt was for the line it stopped.
-    const next = await serve.terminal({ id: 3, instance: 'a', op: 'terminal', line: 'sim advance 20m' });
-    expect(next.ok && next.view?.terminal).toMatchObject({ stderr: '', exitCode: 0 });
-    expect(next.ok && next.view?.t).toBe(3 * SLICE_MS + 20 * 60_000);
+    const next = await serve.terminal('sim advance 20m');
+    expect(next.terminal).toMatchObject({ stderr: '', exitCode: 0 });
+    expect(next.t).toBe(3 * SLICE_MS + 20 * 60_000);
     // With nothing running, Ctrl+C changes nothing.
-    const idle = serve({ id: 4, instance: 'a', op: 'interrupt' });
-    expect(idle.ok && idle.view?.t).toBe(3 * SLICE_MS + 20 * 60_000);
+    serve.interrupt();
+    expect((await serve.view()).t).toBe(3 * SLICE_MS + 20 * 60_000);
   });
 
   it('stops when its figure is closed', async () => {
     let pauses = 0;
     const serve = createFigureServer(FIGURES, {
       pause: async () => {
-        if (++pauses === 2) serve({ id: 9, instance: 'a', op: 'close' });
+        if (++pauses === 2) serve.close();
       },
-    });
-    serve({ id: 1, instance: 'a', op: 'open', figure: 'cluster', story: compiled.story });
-    await serve.terminal({ id: 2, instance: 'a', op: 'terminal', line: 'sim advance 24h' });
+    })('a');
+    await serve.open('cluster', compiled.story);
+    await serve.terminal('sim advance 24h');
     expect(pauses).toBe(2);
   });
 });

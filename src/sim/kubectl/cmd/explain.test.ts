@@ -140,26 +140,13 @@ describe('kubectl explain', () => {
   });
 
   it("runs in a figure's terminal (its chunk loaded in the line's turn) and changes nothing there", async () => {
-    const serve = createFigureServer(FIGURES, { pause: () => Promise.resolve() });
-    const opened = serve({
-      id: 1,
-      instance: 'a',
-      op: 'open',
-      figure: 'cluster',
-      story: compileFigure(clusterFigure).story,
-    });
-    const r = await serve.terminal({
-      id: 2,
-      instance: 'a',
-      op: 'terminal',
-      line: 'kubectl explain pc.preemptionPolicy',
-    });
-    expect(r.ok && r.view?.terminal).toMatchObject({ exitCode: 0, stderr: '' });
+    const serve = createFigureServer(FIGURES, { pause: () => Promise.resolve() })('a');
+    const opened = await serve.open('cluster', compileFigure(clusterFigure).story);
+    const r = await serve.terminal('kubectl explain pc.preemptionPolicy');
+    expect(r.terminal).toMatchObject({ exitCode: 0, stderr: '' });
     // explain reads no object: the story is where it was, at the same step and time.
-    expect(r.ok && opened.ok && [r.view?.step, r.view?.last, r.view?.t]).toEqual(
-      opened.ok && [opened.view?.step, opened.view?.last, opened.view?.t],
-    );
-    expect(r.ok && r.view?.terminal?.stdout).toMatch(/^GROUP: {6}scheduling\.k8s\.io\nKIND: {7}PriorityClass\n/);
+    expect([r.step, r.last, r.t]).toEqual([opened.step, opened.last, opened.t]);
+    expect(r.terminal.stdout).toMatch(/^GROUP: {6}scheduling\.k8s\.io\nKIND: {7}PriorityClass\n/);
   });
 });
 
