@@ -330,7 +330,7 @@ function unusualRuns(): string[] {
 }
 
 // The oracle's scenarios (oracle/scenarios): kubectl's paths, judged against a real cluster elsewhere.
-const SCENARIOS = fileURLToPath(new URL('../../oracle/scenarios/', import.meta.url));
+const SCENARIOS = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'oracle', 'scenarios');
 const scripts = (readdirSync(SCENARIOS, { recursive: true }) as string[])
   .filter((f) => f.endsWith('.sim'))
   .sort()

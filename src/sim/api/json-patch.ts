@@ -66,7 +66,7 @@ export function decodeJSONPatch(
     if (typeof item !== 'object' || Array.isArray(item))
       return bad(`${jsonKind(item)} into Go value of type handlers.jsonPatchOp`);
     for (const f of ['op', 'path', 'from']) {
-      const v = item[f];
+      const v = (item as Record<string, unknown>)[f];
       if (v !== undefined && v !== null && typeof v !== 'string')
         return bad(`${jsonKind(v)} into Go struct field jsonPatchOp.${f} of type string`);
     }

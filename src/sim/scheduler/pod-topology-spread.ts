@@ -242,7 +242,7 @@ export function domainCounts(
   const slots = nodeSlots(allNodes);
   const views = viewsOf(slots);
   const id = matchCountKeyId(counter.key);
-  const byKey = (views.domains[id] ??= new Map());
+  const byKey = (views.domains[id] ??= new Map<string, DomainCache>());
   const key =
     requiredKeys.length === 0
       ? missingAsEmpty
