@@ -100,7 +100,8 @@ const SEARCH_JS_MAX_GZIP = 4 * KB;
 const FIGURE_BUDGETS = {
   '/': 32.5 * KB,
   '/reconcile-loop/': 38.5 * KB,
-  '/control-plane/': 41.75 * KB,
+  // write-watch's "the latest 3 of the N writes" (its picture draws only those at 1280 px): 42,763 B.
+  '/control-plane/': 41.875 * KB,
   // The scheduler's table and statechart, every figure's Terminal button and the loader of its lazy UI
   // took it to 36,412 B; no `bind:value`/`bind:checked` in the widgets (a value and its input or change
   // handler instead) keeps Svelte's input and select bindings (about 1 KB) out of the runtime chunk
