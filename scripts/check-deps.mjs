@@ -45,6 +45,14 @@ const SERVER_ENTRY_USERS = ['src/sim/world.ts', 'src/sim/cluster.ts', 'src/sim/v
  * imported by the figures' and kubectl's chunks that register it (a barrel for both would put both in each).
  */
 const SERVER_PARTS = ['src/sim/apiserver/request-checks.ts', 'src/sim/apiserver/kubectl-extras.ts'];
+/**
+ * What the API server's own files may import, types included: the API, the utilities, itself, the
+ * world's clock, chance and request log, and three leaves of the components it must name (the
+ * controllers' names, the node taints' keys, podutil's IsPodReady). Types count here: a type import
+ * of a client or a component is how the server once closed a type-level cycle through ApiHost.
+ */
+const SERVER_MAY_USE =
+  /^src\/sim\/(api\/|util\/|apiserver\/|clock\.ts$|rng\.ts$|request-log(-cache)?\.ts$|controllers\/names\.ts$|node-lifecycle\/taints\.ts$|controllers\/replicaset-util\.ts$)/;
 /** The components, each of which talks to the others only through the API server. */
 const COMPONENTS = ['controllers', 'scheduler', 'kubelet', 'node-lifecycle', 'kubectl', 'kube-proxy'];
 const componentOf = (path) => COMPONENTS.find((c) => path.startsWith(`src/sim/${c}/`));
@@ -78,6 +86,8 @@ export const RULES = {
   hub: "outside src/sim/apiserver, the API server's values come only through apiserver/index.ts (world.ts, cluster.ts, view/stored.ts) or an optional part's own module",
   components:
     "a component (controllers, scheduler, kubelet, node-lifecycle, kubectl, kube-proxy) imports no other component's values",
+  server:
+    "the API server (src/sim/apiserver) imports, types included, only api/, util/, itself, the clock, chance, the request log and the controllers' and taints' names",
   'client-go':
     "client-go imports values only from api/, util/, client-go/ and the world's clock and chance (types from anywhere)",
 };
@@ -312,6 +322,8 @@ function judge(from, imp, target) {
     // The test fixtures (src/sim/testing/) serve tests only: no part of the core runs on them.
     if (t && t.startsWith('src/sim/testing/') && !from.startsWith('src/sim/testing/') && !isTest(from))
       fail('sim-imports', `the core may not import test fixtures (${t})`);
+    if (t && inSim(t) && from.startsWith(SERVER_DIR) && !isTest(from) && !SERVER_MAY_USE.test(t))
+      fail('server', `the API server may not import ${t}, not even its types: clients and components sit above it`);
     // The three rules of the hub hold for the model; a test (and a test fixture) may reach any module it checks.
     if (t && t.startsWith('src/sim/') && !imp.typeOnly && !isTest(from) && !from.startsWith('src/sim/testing/')) {
       if (t.startsWith(SERVER_DIR) && !from.startsWith(SERVER_DIR)) {

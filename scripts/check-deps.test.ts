@@ -290,7 +290,24 @@ describe('check-deps', () => {
     ).toEqual(['client-go src/sim/client-go/events.ts']);
   });
 
+  it("server: the API server imports only the API, utilities, itself and the controllers' names, types included", () => {
+    expect(
+      broken({
+        'src/sim/api/request.ts': 'export type R = number;\n',
+        'src/sim/controllers/names.ts': "export const C = 'c';\n",
+        'src/sim/controllers/c.ts': 'export const c = 1;\n',
+        'src/sim/kubelet/kubelet-state.ts': 'export type K = number;\n',
+        'src/sim/apiserver/server.ts': 'export type ApiHost = number;\n',
+        'src/sim/apiserver/eviction.ts':
+          "import type { R } from '../api/request.ts';\nimport { C } from '../controllers/names.ts';\nimport type { ApiHost } from './server.ts';\n",
+        'src/sim/apiserver/kubelet-client.ts': "import type { K } from '../kubelet/kubelet-state.ts';\n",
+        'src/sim/apiserver/pdb.ts': "import { c } from '../controllers/c.ts';\n",
+        'src/sim/apiserver/pdb.test.ts': "import { c } from '../controllers/c.ts';\n",
+      }),
+    ).toEqual(['server src/sim/apiserver/kubelet-client.ts', 'server src/sim/apiserver/pdb.ts']);
+  });
+
   it('has a test above for every rule', () => {
-    expect(Object.keys(RULES)).toHaveLength(14);
+    expect(Object.keys(RULES)).toHaveLength(15);
   });
 });

@@ -17,7 +17,6 @@ import type { ContainerHealth } from './kubelet/kubelet-state.ts';
 import { kubectlDef } from './kubectl/watch-inbox.ts';
 import type { KubeletParams } from './kubelet/node-status.ts';
 import { nodeLifecycleControllerDef } from './node-lifecycle/node-lifecycle-controller.ts';
-import { kubeletConnection } from './kubelet/server.ts';
 import { taintEvictionControllerDef } from './node-lifecycle/taint-eviction-controller.ts';
 import type { RequestLog } from './request-log.ts';
 import { schedulerDef } from './scheduler/scheduler.ts';
@@ -114,13 +113,11 @@ const STATIC_PODS: { component: string; image: string; cpu: string }[] = [
 ];
 
 /**
- * The API server a cluster runs: the default admission chain plus DefaultTolerationSeconds, and a
- * kubelet client that reaches this world's kubelets on their port 10250 (kubelet/server.ts).
+ * The API server a cluster runs: the default admission chain plus DefaultTolerationSeconds. Its
+ * connection to the kubelets (for `kubectl logs`) comes with kubectl's part (src/sim/kubectl-extras.ts).
  */
-export function clusterApiServer(world: World): ApiServerConfig {
-  const config = nodeLifecycleApiServer();
-  config.kubelets = (node) => kubeletConnection(world.state, node);
-  return config;
+export function clusterApiServer(): ApiServerConfig {
+  return nodeLifecycleApiServer();
 }
 
 /** The component types a cluster with these add-ons runs (the default list itself when there are none). */
@@ -137,7 +134,7 @@ function clusterApiServerWith(addons: readonly ClusterAddon[] = []): (world: Wor
   if (!addons.length) return clusterApiServer;
   return (world) => {
     for (const a of addons) Object.assign(world.parts, a.parts);
-    const config = clusterApiServer(world);
+    const config = clusterApiServer();
     for (const a of addons)
       for (const [component, identity] of Object.entries(a.identities ?? {}))
         registerIdentity(config, component, identity);

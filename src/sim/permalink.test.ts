@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appHealth } from './app-health.ts';
 import { createCluster } from './cluster.ts';
-import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
+import { installKubectlExtras } from './kubectl-extras.ts';
 import {
   decodeMoment,
   DRIFT_WARNING,

@@ -14,11 +14,11 @@ import { Timeline } from './time-travel.ts';
 import type { FaultInput, Input } from './world.ts';
 import type { ClusterOptions } from './cluster-types.ts';
 import { UNKNOWN_CLIENT } from './api/identity.ts';
-import { installKubectlExtras } from './apiserver/kubectl-extras.ts';
+import { installKubectlExtras } from './kubectl-extras.ts';
 import { constructionInputs } from './permalink-cache.ts';
 
 /** kubectl's part of the API server and the optional parts it brings, for a figure that replays a link (its terminal commands). */
-export { installKubectlExtras } from './apiserver/kubectl-extras.ts';
+export { installKubectlExtras } from './kubectl-extras.ts';
 
 /** A moment: enough to rebuild the cluster exactly (same seed and inputs ⇒ same bytes) and stand at `step`. */
 export interface Moment {

@@ -7,7 +7,7 @@ import { admissionPluginNames, registerAdmissionPlugin } from './admission.ts';
 import { registerIdentity } from './authn.ts';
 import { R } from '../api/identity.ts';
 import { newApiServerConfig } from './config.ts';
-import { installKubectlExtras } from './kubectl-extras.ts';
+import { installKubectlExtras } from '../kubectl-extras.ts';
 import { registerValidator } from './validation.ts';
 
 const pod = (name: string): Pod => ({

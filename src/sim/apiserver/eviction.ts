@@ -9,11 +9,8 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { push } from '../clock.ts';
 import { rfc3339 } from '../util/names.ts';
-import {
-  DISRUPTION_CONTROLLER,
-  selects,
-  updateDisruptionAllowedCondition,
-} from '../controllers/disruption-controller.ts';
+import { DISRUPTION_CONTROLLER } from '../controllers/names.ts';
+import { selects, updateDisruptionAllowedCondition } from '../api/poddisruptionbudget.ts';
 import { isPodReady } from '../controllers/replicaset-util.ts';
 import type { AdmissionPlugin } from './admission.ts';
 import type { ApiServerConfig } from './config.ts';

@@ -1,6 +1,7 @@
 // kubectl's part of the API server: what only kubectl sends (dry runs, SelfSubjectAccessReviews,
-// JSON patches, pods/log). It is in kubectl's lazy chunk, not the figures' core: kubectl installs it on the
-// cluster it runs on before its first request, and a link's replay before it restores (config.ts).
+// JSON patches, pods/log, evictions) and the identities and admission steps of the controllers that
+// come with it. In kubectl's lazy chunk, not the figures' core: src/sim/kubectl-extras.ts installs it
+// on a world before kubectl's first request, and a link's replay before it restores (config.ts).
 import { selfSubjectAccessReview } from './access-review.ts';
 import type { ApiServerConfig, KubectlExtras } from './config.ts';
 import { dryRunRequest, isDryRun } from './dry-run.ts';
@@ -12,24 +13,20 @@ import { strictFieldValidation } from '../api/strict-fields.ts';
 import { namespaceDelete, withNamespaceLifecycle } from './namespace-lifecycle.ts';
 import { registerValidator } from './validation.ts';
 import { REQUEST_CHECKS } from './request-checks.ts';
-import { PREEMPTION_EVALUATOR } from '../scheduler/preemption-evaluator.ts';
-import type { ComponentDef, WorldParts } from '../world.ts';
 import {
+  DISRUPTION_CONTROLLER,
   NAMESPACE_CONTROLLER,
-  type NamespaceControllerState,
-  namespaceControllerDef,
-} from '../controllers/namespace-controller.ts';
+  ROOT_CA_CERT_PUBLISHER,
+  SERVICE_ACCOUNT_CONTROLLER,
+} from '../controllers/names.ts';
 import { registerIdentity } from './authn.ts';
 import { type Identity, R } from '../api/identity.ts';
-import { DISRUPTION_CONTROLLER, disruptionControllerDef } from '../controllers/disruption-controller.ts';
 import { PDB_CREATE, evict } from './eviction.ts';
 import { PDB_VALIDATION } from './pdb-validation.ts';
 import { selectorsError } from './selector-errors.ts';
 import { validateWatchOptions } from './watch-options.ts';
 import { tokenRequestChecks } from './token-request-checks.ts';
 import { type AdmissionPlugin, registerAdmissionPlugin } from './admission.ts';
-import { SERVICE_ACCOUNT_CONTROLLER, serviceAccountsControllerDef } from '../controllers/serviceaccounts-controller.ts';
-import { ROOT_CA_CERT_PUBLISHER, rootCAPublisherDef } from '../controllers/root-ca-publisher.ts';
 import { API_SERVER, type ApiServerTimer } from './server.ts';
 import { push } from '../clock.ts';
 
@@ -163,39 +160,8 @@ const KUBECTL_EXTRAS: KubectlExtras = {
   tokenRequestChecks,
 };
 
-/** A world as the installer sees it: its API server's configuration and its optional parts. */
-type WorldLike = {
-  apiConfig: ApiServerConfig;
-  parts: WorldParts;
-  define?(
-    def:
-      | ComponentDef<NamespaceControllerState>
-      | typeof disruptionControllerDef
-      | typeof serviceAccountsControllerDef
-      | typeof rootCAPublisherDef,
-  ): unknown;
-};
-
-/**
- * Installs kubectl's part of the API server on one cluster's (or world's) configuration, and the
- * core's optional parts only kubectl's requests can make a figure need (preemption's victim search:
- * a pod outranks another only through a PriorityClass or priority a reader sets). Again is a no-op.
- */
-export function installKubectlExtras(on: { world: WorldLike } | WorldLike): void {
-  const world = 'world' in on ? on.world : on;
-  withKubectlExtras(world.apiConfig);
-  world.parts.preemption = PREEMPTION_EVALUATOR;
-  // Only kubectl deletes a namespace: the controller that empties one comes with it.
-  world.define?.(namespaceControllerDef);
-  // Only kubectl makes a PodDisruptionBudget: the controller that keeps its status comes with it.
-  world.define?.(disruptionControllerDef);
-  // Only kubectl makes a namespace or deletes what these two keep: they come with it.
-  world.define?.(serviceAccountsControllerDef);
-  world.define?.(rootCAPublisherDef);
-}
-
 /** Installs kubectl's part of the API server on one configuration, with the PriorityClass validation (again is a no-op); returns it. */
-function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
+export function withKubectlExtras(config: ApiServerConfig): ApiServerConfig {
   config.kubectlExtras = KUBECTL_EXTRAS;
   // A reader's objects can be anything: the request checks come with kubectl.
   config.checks = REQUEST_CHECKS;

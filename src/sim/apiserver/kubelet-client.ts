@@ -1,6 +1,4 @@
 // The API server's connection to a node's kubelet (port 10250) and the pods/log subresource it serves.
-import { containerLogs } from '../kubelet/container-logs.ts';
-import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { ApiServerConfig } from './config.ts';
 import type { ApiRequest, ApiResult } from '../api/request.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
@@ -16,8 +14,13 @@ export interface KubeletConnection {
   ip: string;
   /** Whether a connection to it gets through (a powered-off or cut-off node does not answer). */
   reachable: boolean;
-  /** The kubelet behind the port, whose handlers answer (GET /containerLogs/… is kubelet/container-logs.ts). */
-  kubelet: KubeletState;
+  /** GET /containerLogs/NAMESPACE/POD/CONTAINER on it (the kubelet's handler, kubelet/container-logs.ts): the log, or why there is none. */
+  containerLogs(
+    namespace: string,
+    pod: string,
+    container: string,
+    previous: boolean,
+  ): { ok: true; text: string } | { ok: false; message: string };
 }
 
 /** How an API server reaches the kubelet of a node (its cluster's wiring; undefined: no such kubelet). */
@@ -74,7 +77,7 @@ export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string,
       'storage',
     );
   }
-  const r = containerLogs(conn.kubelet, req.namespace ?? 'default', name, container, !!req.options?.previous);
+  const r = conn.containerLogs(req.namespace ?? 'default', name, container, !!req.options?.previous);
   if (!r.ok) return fail(h, component, req, statusError(400, 'BadRequest', r.message), 'storage');
   logRequest(h, component, req, 200, { node });
   return { ok: true, code: 200, object: r.text };

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createCluster } from '../cluster.ts';
 import { isBootstrapPriorityClass } from './admission.ts';
-import { installKubectlExtras } from './kubectl-extras.ts';
+import { installKubectlExtras } from '../kubectl-extras.ts';
 import { SYSTEM_PRIORITY_CLASS_OBJECTS } from './priority-class.ts';
 import { PRIORITY_CLASS_VALIDATION, validatePriorityClass } from './priority-class-validation.ts';
 import { runs } from '../../test/fc.ts';

@@ -4,7 +4,8 @@ import { createRng, type RngState } from '../rng.ts';
 import type { EventLeases } from './event-ttl.ts';
 import type { RequestLog } from '../request-log.ts';
 import { type StoreState, storeCompact } from './store.ts';
-import type { Watcher } from './watch.ts';
+import type { LabelRequirement } from '../api/labels.ts';
+import type { FieldRequirement } from './selectors.ts';
 
 /** Faults in force at this level. */
 export interface ApiFaults {
@@ -97,4 +98,33 @@ export function compactTick(h: ApiHost): void {
   if (!h.apiServer.faults.etcdDown && h.apiServer.compactCandidate > 0)
     storeCompact(h.store, h.apiServer.compactCandidate);
   h.apiServer.compactCandidate = h.store.revision;
+}
+
+/** One open watch. */
+export interface Watcher {
+  id: string;
+  /** The component that opened it (its reaction delay paces deliveries). */
+  component: string;
+  /**
+   * The process whose components share this watch (client-go's shared informers: every controller
+   * in kube-controller-manager reads one pods watch). Notifications go to the process, which hands
+   * each to its subscribers in order.
+   */
+  process?: string;
+  /** Components reading this watch, in the order they joined (just `component` when not shared); replaced on join/leave, never edited. */
+  subscribers?: string[];
+  /** The selectors as requested: a joining component must ask for exactly the same. */
+  selector?: string;
+  /** Notifications handed out so far (a component may join only before the first). */
+  dispatched?: number;
+  resource: string;
+  namespace?: string;
+  labels: LabelRequirement[];
+  fields: FieldRequirement[];
+  /** The index bucket it sits in: `*` or a pod's nodeName value. */
+  bucket: string;
+  /** Time of the last queued notification (deliveries to one watcher never reorder). */
+  lastAt: number;
+  /** Only events after this revision are sent (a watch from a future rv waits for it, as the watch cache does). */
+  fromRevision: number;
 }

@@ -7,7 +7,7 @@ import { pod, testWorld } from '../testing/world.ts';
 import { narrate } from '../view/records.ts';
 import type { ComponentDef } from '../world.ts';
 import { INITIAL_EVENTS_END_ANNOTATION, type WatchNotification } from '../api/watch.ts';
-import { installKubectlExtras } from './kubectl-extras.ts';
+import { installKubectlExtras } from '../kubectl-extras.ts';
 
 const recorder: ComponentDef<{ events: unknown[] }> = {
   name: 'recorder',

@@ -2,7 +2,7 @@
 // with the defaults and an expiry; the checks a hand-made request can fail come with kubectl's part.
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
-import { installKubectlExtras } from './kubectl-extras.ts';
+import { installKubectlExtras } from '../kubectl-extras.ts';
 import type { Unstructured } from '../api/unstructured.ts';
 import type { TokenRequest } from 'kubernetes-types/authentication/v1';
 import { validateTokenRequest } from './token-request-checks.ts';

@@ -17,41 +17,12 @@ import type { WatchEventType } from '../api/watch.ts';
 import type { ApiRequest, ApiResult } from '../api/request.ts';
 import type { Unstructured } from '../api/unstructured.ts';
 import { RESOURCES, apiVersionOf, encodeQuery, resourcePath } from '../api/resources.ts';
-import { type LabelRequirement, matchesLabels, parseLabelSelector } from '../api/labels.ts';
-import { type FieldRequirement, matchesFields, parseFieldSelector } from './selectors.ts';
-import type { ApiHost } from './server.ts';
+import { matchesLabels, parseLabelSelector } from '../api/labels.ts';
+import { matchesFields, parseFieldSelector } from './selectors.ts';
+import type { ApiHost, Watcher } from './server.ts';
 import { type Status, statusError } from '../api/status.ts';
 import { type StoreEvent, storeHistorySince, storeList } from './store.ts';
 import type { KObject } from '../api/request.ts';
-
-/** One open watch. */
-export interface Watcher {
-  id: string;
-  /** The component that opened it (its reaction delay paces deliveries). */
-  component: string;
-  /**
-   * The process whose components share this watch (client-go's shared informers: every controller
-   * in kube-controller-manager reads one pods watch). Notifications go to the process, which hands
-   * each to its subscribers in order.
-   */
-  process?: string;
-  /** Components reading this watch, in the order they joined (just `component` when not shared); replaced on join/leave, never edited. */
-  subscribers?: string[];
-  /** The selectors as requested: a joining component must ask for exactly the same. */
-  selector?: string;
-  /** Notifications handed out so far (a component may join only before the first). */
-  dispatched?: number;
-  resource: string;
-  namespace?: string;
-  labels: LabelRequirement[];
-  fields: FieldRequirement[];
-  /** The index bucket it sits in: `*` or a pod's nodeName value. */
-  bucket: string;
-  /** Time of the last queued notification (deliveries to one watcher never reorder). */
-  lastAt: number;
-  /** Only events after this revision are sent (a watch from a future rv waits for it, as the watch cache does). */
-  fromRevision: number;
-}
 
 /** A watch's query as client-go encodes it (url.Values.Encode: keys sorted, values escaped), as the audit log shows it. */
 function watchQuery(opts: WatchOptions): string {

@@ -1,7 +1,8 @@
 // kube-controller-manager's controllers read one watch per resource (client-go's shared informers):
 // one notification per change for the process, handed to every controller in turn.
 import { describe, expect, test } from 'vitest';
-import { openWatch, watchSubscribers, type Watcher } from '../apiserver/watch.ts';
+import { openWatch, watchSubscribers } from '../apiserver/watch.ts';
+import type { Watcher } from '../apiserver/server.ts';
 import { CONTROLLER_MANAGER, KUBE_CONTROLLER_MANAGER, createCluster, type Cluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
 

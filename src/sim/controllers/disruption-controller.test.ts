@@ -4,12 +4,8 @@ import { describe, expect, test } from 'vitest';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { createCluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
-import {
-  expectedPodCount,
-  scaledValue,
-  setStatusCondition,
-  type DisruptionControllerState,
-} from './disruption-controller.ts';
+import { expectedPodCount, scaledValue, type DisruptionControllerState } from './disruption-controller.ts';
+import { setStatusCondition } from '../api/poddisruptionbudget.ts';
 import { budgetRefusal } from '../apiserver/eviction.ts';
 
 function cluster(replicas = 3) {

@@ -10,7 +10,7 @@
 // (syncStalePodDisruption) is left out: a granted eviction here always deletes the pod.
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { Condition, LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1';
+import type { LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1';
 import { controller, type ControllerEvent } from '../client-go/controller.ts';
 import {
@@ -26,21 +26,22 @@ import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { newEventRecorder, recordEvent, type EventRecorderState } from '../client-go/record.ts';
 import { deepEqual, rfc3339 } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
-import { labelSelectorMatches } from '../api/labels.ts';
+import {
+  DISRUPTION_ALLOWED,
+  conditionsAreUpToDate,
+  selects,
+  setStatusCondition,
+  updateDisruptionAllowedCondition,
+} from '../api/poddisruptionbudget.ts';
 import { isPodReady } from './replicaset-util.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
-
-/** The controller's component type and instance name (World.startController starts it by this name). */
-export const DISRUPTION_CONTROLLER = 'disruption-controller';
+import { DISRUPTION_CONTROLLER } from './names.ts';
 
 /** DeletionTimeout: an evicted pod not deleted within 2 minutes counts again. */
 const DELETION_TIMEOUT_MS = 2 * 60_000;
 
-/** policyv1.DisruptionAllowedCondition and its reasons. */
-const DISRUPTION_ALLOWED = 'DisruptionAllowed';
+/** policyv1's reason when the controller could not compute the budget. */
 const SYNC_FAILED = 'SyncFailed';
-const SUFFICIENT_PODS = 'SufficientPods';
-const INSUFFICIENT_PODS = 'InsufficientPods';
 
 /** The controller's state (plain data): its informers, its work queue and its event recorder. */
 export interface DisruptionControllerState {
@@ -54,11 +55,6 @@ export interface DisruptionControllerState {
 }
 
 type C = Ctx<DisruptionControllerState>;
-
-/** A selector as LabelSelectorAsSelector reads it: nil selects nothing, `{}` everything. */
-export function selects(sel: LabelSelector | undefined | null, labels: Record<string, string> | undefined): boolean {
-  return sel !== undefined && sel !== null && labelSelectorMatches(sel, labels);
-}
 
 /** getPdbForPod (GetPodPodDisruptionBudgets): the first PDB of the pod's namespace whose selector matches it. */
 function pdbForPod(s: DisruptionControllerState, pod: Pod): PodDisruptionBudget | undefined {
@@ -217,55 +213,6 @@ function countHealthyPods(pods: Pod[], disrupted: Record<string, string>, now: n
     if (isPodReady(pod)) n++;
   }
   return n;
-}
-
-/** apimeta.SetStatusCondition: the condition replaced by type; its lastTransitionTime moves only when its status does. */
-export function setStatusCondition(
-  conditions: Condition[],
-  c: Omit<Condition, 'lastTransitionTime'>,
-  now: string,
-): Condition[] {
-  const old = conditions.find((x) => x.type === c.type);
-  const next: Condition = {
-    type: c.type,
-    status: c.status,
-    observedGeneration: c.observedGeneration,
-    lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now,
-    reason: c.reason,
-    message: c.message,
-  };
-  if (next.observedGeneration === undefined || next.observedGeneration === 0) delete next.observedGeneration;
-  return old ? conditions.map((x) => (x === old ? next : x)) : [...conditions, next];
-}
-
-/** pdbhelper.UpdateDisruptionAllowedCondition: True/SufficientPods when disruptions are allowed, else False/InsufficientPods. */
-export function updateDisruptionAllowedCondition(
-  status: PodDisruptionBudgetStatus,
-  now: string,
-): PodDisruptionBudgetStatus {
-  const ok = status.disruptionsAllowed > 0;
-  const conditions = setStatusCondition(
-    status.conditions ?? [],
-    {
-      type: DISRUPTION_ALLOWED,
-      status: ok ? 'True' : 'False',
-      reason: ok ? SUFFICIENT_PODS : INSUFFICIENT_PODS,
-      message: '',
-      observedGeneration: status.observedGeneration,
-    },
-    now,
-  );
-  return { ...status, conditions };
-}
-
-/** pdbhelper.ConditionsAreUpToDate. */
-function conditionsAreUpToDate(pdb: PodDisruptionBudget): boolean {
-  const st = pdb.status;
-  const cond = st?.conditions?.find((c) => c.type === DISRUPTION_ALLOWED);
-  if (!cond || (st?.observedGeneration ?? 0) !== (pdb.metadata?.generation ?? 0)) return false;
-  return (st?.disruptionsAllowed ?? 0) > 0
-    ? cond.status === 'True' && cond.reason === SUFFICIENT_PODS
-    : cond.status === 'False' && cond.reason === INSUFFICIENT_PODS;
 }
 
 /** Status as the API server stores it: omitempty drops an empty disruptedPods and a zero observedGeneration. */

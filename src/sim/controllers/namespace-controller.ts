@@ -21,9 +21,7 @@ import { clonePlain } from '../clone.ts';
 import { rfc3339 } from '../util/names.ts';
 import { parseTime } from '../util/time.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
-
-/** The controller's component type and instance name (World.startNamespaceController starts it by this name). */
-export const NAMESPACE_CONTROLLER = 'namespace-controller';
+import { NAMESPACE_CONTROLLER } from './names.ts';
 
 /** namespaceDeletionGracePeriod: a namespace event waits 5 s before it is processed (caches catch up). */
 export const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5_000;

@@ -10,9 +10,7 @@ import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import { ROOT_CA_CONFIG_MAP, type ComponentDef, type Ctx } from '../world.ts';
 import { deepEqual } from '../util/names.ts';
 import { settled } from './serviceaccounts-controller.ts';
-
-/** The publisher's component type and instance name (its service account's name). */
-export const ROOT_CA_CERT_PUBLISHER = 'root-ca-cert-publisher';
+import { ROOT_CA_CERT_PUBLISHER } from './names.ts';
 
 /** RootCACertConfigMapName and DescriptionAnnotation. */
 const NAME = ROOT_CA_CONFIG_MAP.metadata.name;

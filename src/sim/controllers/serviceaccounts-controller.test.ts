@@ -3,11 +3,11 @@
 // or changed; a terminating namespace gets nothing (its create is refused and not retried).
 import type { ConfigMap } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
+import { installKubectlExtras } from '../kubectl-extras.ts';
 import { createCluster } from '../cluster.ts';
 import { ROOT_CA_CONFIG_MAP } from '../world.ts';
-import { ROOT_CA_CERT_PUBLISHER } from './root-ca-publisher.ts';
-import { SERVICE_ACCOUNT_CONTROLLER, settled } from './serviceaccounts-controller.ts';
+import { ROOT_CA_CERT_PUBLISHER, SERVICE_ACCOUNT_CONTROLLER } from './names.ts';
+import { settled } from './serviceaccounts-controller.ts';
 
 function cluster() {
   const c = createCluster({ seed: 1 });

@@ -11,9 +11,7 @@ import { add, newWorkQueue, type WorkQueue } from '../client-go/workqueue.ts';
 import { KUBE_CONTROLLER_MANAGER_CLIENT } from '../client-go/flowcontrol.ts';
 import type { ApiResult } from '../api/request.ts';
 import type { ComponentDef, Ctx } from '../world.ts';
-
-/** The controller's component type and instance name (its service account's name, as the real requests carry it). */
-export const SERVICE_ACCOUNT_CONTROLLER = 'service-account-controller';
+import { SERVICE_ACCOUNT_CONTROLLER } from './names.ts';
 
 /** DefaultServiceAccountsControllerOptions: the accounts every namespace gets. */
 const SERVICE_ACCOUNTS_TO_ENSURE = ['default'];

@@ -1,7 +1,8 @@
 // The kubelet's own HTTPS server (port 10250) as the API server reaches it: `kubectl logs` goes
-// apiserver → kubelet → the container's log (its handler is container-logs.ts, which only kubectl's
-// part of the API server calls, so it is in kubectl's lazy chunk).
+// apiserver → kubelet → the container's log (container-logs.ts). Only kubectl's part of the API server
+// opens a connection, so this file is in kubectl's lazy chunk (src/sim/kubectl-extras.ts wires it).
 import type { KubeletConnection } from '../apiserver/kubelet-client.ts';
+import { containerLogs } from './container-logs.ts';
 import type { WorldState } from '../world.ts';
 import type { KubeletState } from './kubelet-state.ts';
 
@@ -12,5 +13,9 @@ export function kubeletConnection(w: WorldState, node: string): KubeletConnectio
   if (!st?.cfg) return undefined;
   // A powered-off node answers nothing; a node cut off from the control plane cannot be reached either.
   const reachable = st.up && !w.apiServer.faults.partitioned?.includes(name);
-  return { ip: st.cfg.internalIP, reachable, kubelet: st };
+  return {
+    ip: st.cfg.internalIP,
+    reachable,
+    containerLogs: (namespace, pod, container, previous) => containerLogs(st, namespace, pod, container, previous),
+  };
 }

@@ -1,7 +1,7 @@
 // Shared test fixtures (not exported from index.ts).
 import type { ApiResult } from '../api/request.ts';
 import type { ApiServerConfig } from '../apiserver/config.ts';
-import { installKubectlExtras } from '../apiserver/kubectl-extras.ts';
+import { installKubectlExtras } from '../kubectl-extras.ts';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { AnyComponentDef, ComponentDef } from '../world.ts';
 import { World, type WorldOptions } from '../world.ts';

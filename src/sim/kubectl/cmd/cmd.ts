@@ -1,7 +1,7 @@
 // The root command (pkg/cmd/cmd.go): global flags before the command, the command table, the real
 // commands this simulator leaves out, and runKubectl, the entry every caller uses.
 import type { SimCluster } from '../../cluster-types.ts';
-import { installKubectlExtras } from '../../apiserver/kubectl-extras.ts';
+import { installKubectlExtras } from '../../kubectl-extras.ts';
 import { TokenizeError, tokenize } from '../tokenize.ts';
 import { errorLine } from '../plain-error.ts';
 import { cmdAnnotate } from './annotate.ts';
