@@ -454,14 +454,7 @@ function reconcileKubernetesService(w: WorldState, apiConfig: ApiServerConfig): 
     );
     return;
   }
-  if (
-    storeGet(
-      w.store,
-      'services',
-      keyOf({ verb: 'get', resource: 'services', namespace: 'default', name: 'kubernetes' }),
-    )
-  )
-    return;
+  if (storeGet(w.store, 'services', keyOf({ resource: 'services', namespace: 'default', name: 'kubernetes' }))) return;
   handleRequest(w, apiConfig, API_SERVER, {
     verb: 'create',
     resource: 'services',

@@ -1,7 +1,6 @@
 // The resources this API server serves and their REST paths, qualified names, etcd keys and the
 // per-object string cache every request reads them through.
 import { flatten } from '../util/names.ts';
-import type { ApiRequest } from './request.ts';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type {
@@ -262,6 +261,7 @@ export const GENERATION_RESOURCES = setOf([
   'endpointslices',
   'poddisruptionbudgets',
 ]);
-export function keyOf(req: ApiRequest): string {
+/** The store key of what a request (an ApiRequest, or anything naming a resource, namespace and name) addresses. */
+export function keyOf(req: { resource: string; namespace?: string; name?: string }): string {
   return namesOf(req.resource, req.namespace, req.name ?? '').key;
 }

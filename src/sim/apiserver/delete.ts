@@ -15,7 +15,6 @@ import { notifyWatchers } from './watch.ts';
 
 /** The store key of default/kubernetes, the Service the API server keeps. */
 const KUBERNETES_SERVICE_KEY = keyOf({
-  verb: 'delete',
   resource: 'services',
   namespace: 'default',
   name: 'kubernetes',
