@@ -50,7 +50,6 @@ import {
   type RateLimit,
   type TokenBucket,
 } from './client-go/flowcontrol.ts';
-import type { PreemptionEvaluator } from './scheduler/preemption.ts';
 
 /** One component instance's entry in the world. */
 interface ComponentEntry {
@@ -258,12 +257,11 @@ export interface Ctx<S = unknown> extends ClientCtx {
  * Parts of the core a world runs only once something needs them, each a chunk of its own that is
  * registered here before the first input that can need it (so a replay, a step back or a link gives
  * the same bytes whether it came early or late): behaviour, like the API server's configuration,
- * so neither a snapshot nor a replay carries it.
+ * so neither a snapshot nor a replay carries it. Each part declares its own slot from its module
+ * (`declare module '../world.ts'`), so the world names no part: `preemption` is scheduler/preemption.ts'.
  */
-export interface WorldParts {
-  /** DefaultPreemption's victim search (scheduler/preemption-evaluator.ts). */
-  preemption?: PreemptionEvaluator;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the parts' own declarations
+export interface WorldParts {}
 
 /**
  * A component's behaviour: registered once by type, instantiated by name. `E` is the union of the

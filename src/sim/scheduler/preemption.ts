@@ -195,6 +195,14 @@ export interface PreemptionEvaluator {
   runPreemption: typeof runPreemption;
 }
 
+declare module '../world.ts' {
+  /** The victim search's slot among a world's optional parts (World.parts.preemption). */
+  interface WorldParts {
+    /** DefaultPreemption's victim search (scheduler/preemption-evaluator.ts). */
+    preemption?: PreemptionEvaluator;
+  }
+}
+
 /** A node's status when it holds no pod of lower priority than the preemptor (SelectVictimsOnNode's first return). */
 const noVictims = (): PreemptionStatus => ({
   plugin: 'DefaultPreemption',
