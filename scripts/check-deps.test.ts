@@ -205,6 +205,29 @@ describe('check-deps', () => {
     ).toEqual(['widgets src/widgets/hub/Hub.astro', 'widgets src/widgets/hub/y.ts']);
   });
 
+  it("the widgets' island host (generated glue) imports every widget from src/components/, never from a widget's folder", () => {
+    const host = (up: string) =>
+      `---\nimport { f } from '${up}widgets/shared/format.ts';\nimport A from '${up}widgets/write-watch/WriteWatchWidget.svelte';\nimport B from '${up}widgets/conflict/ConflictWidget.svelte';\n---\n<A /><B />\n`;
+    const widgets = {
+      'src/widgets/write-watch/WriteWatchWidget.svelte':
+        '<script lang="ts">\n  import { f } from \'../shared/format.ts\';\n</script>\n',
+      'src/widgets/conflict/ConflictWidget.svelte': '<p>conflict</p>\n',
+    };
+    expect(
+      broken({
+        ...widgets,
+        'src/components/InlineWidget.astro': host('../'),
+        'content/widgets.mdx': "import InlineWidget from '../src/components/InlineWidget.astro';\n",
+        'src/pages/embed/[figure]/index.astro':
+          "---\nimport InlineWidget from '../../../components/InlineWidget.astro';\n---\n",
+      }),
+    ).toEqual([]);
+    expect(broken({ ...widgets, 'src/widgets/inline/InlineWidget.astro': host('../../') })).toEqual([
+      'widgets src/widgets/inline/InlineWidget.astro',
+      'widgets src/widgets/inline/InlineWidget.astro',
+    ]);
+  });
+
   it("widget-core-values: only the worker imports the core's values", () => {
     expect(
       broken({

@@ -7,7 +7,7 @@ import type { FigureId, WidgetId } from '../sim/figures/catalog.ts';
 
 /** A figure's row in the registry's page half: what a page says of it and how it embeds. */
 interface FigureRow {
-  /** A chapter's live figure (widgets/<id>/<Name>Figure.astro) or an inline widget (inline/InlineWidget.astro). */
+  /** A chapter's live figure (widgets/<id>/<Name>Figure.astro) or an inline widget (widgets/<id>/<Name>Widget.svelte in components/InlineWidget.astro). */
   kind: FigureKind;
   /** The iframe's title and the oEmbed title. */
   title: string;

@@ -5,7 +5,7 @@ import type { FigureDef } from './demo.ts';
 /** The chapters' live figures (a `<Name>Figure.astro` each). */
 export type ChapterFigureId =
   'cluster' | 'hub' | 'scheduler' | 'rollout' | 'node-failure' | 'outage' | 'troubleshooting' | 'traffic';
-/** The inline widgets (`inline/InlineWidget.astro`). */
+/** The inline widgets (`src/widgets/<id>/<Name>Widget.svelte`, placed with `components/InlineWidget.astro`). */
 export type WidgetId =
   | 'write-watch'
   | 'conflict'
