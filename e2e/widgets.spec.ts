@@ -317,7 +317,9 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
       await expectNoAxeViolations(page, `[data-testid="widget-${id}"]`, 'dark after its action');
     });
 
-    test('without JavaScript it shows its opening frame and one sentence, and no controls', async ({ browser }) => {
+    test('without JavaScript it shows its opening frame and one sentence, no controls and no "Live" badge', async ({
+      browser,
+    }) => {
       const context = await browser.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
       await page.goto(`${BASE}${path}`);
@@ -327,6 +329,7 @@ for (const { id, path, anchor, action, said } of WIDGETS) {
         OPENS[id] ?? /^web runs 3 pods (of ReplicaSet web-c68c68797|behind the Service web): /,
       );
       await expect(w.getByRole('toolbar')).toBeHidden();
+      await expect(w.getByText('Live', { exact: true })).toBeHidden();
       await expect(page.locator(`[data-widget-root="${id}"] .inline-widget__nojs`)).toBeVisible();
       await context.close();
     });

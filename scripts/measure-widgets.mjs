@@ -1,6 +1,6 @@
 // How far each inline widget's picture overflows its box (the reader would scroll inside it), on the
 // built site: at 360×800 and 1280×900, for every [data-widget] on a chapter, the most its picture's
-// content exceeds the box's height and width, at the opening, over presses of Next event, and after
+// content exceeds the box's height and width (and the caption's box its height), at the opening, over presses of Next event, and after
 // its action and more presses. For looking while fixing layouts (e2e/widgets.spec.ts guards it):
 // `node scripts/measure-widgets.mjs [page …]` prints one line a widget (px over; 0 when it fits).
 import { chromium } from '@playwright/test';
@@ -32,14 +32,16 @@ const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
 const b = await resolveBrowser();
 const browser = await chromium.launch({ executablePath: b.executablePath, args: b.args });
 
-/** The picture's overflow now: [px over in height, px over in width, the widget's height]. */
+/** The picture's overflow now: [px over in height, px over in width, the widget's height, the caption's px over in height]. */
 const overflow = (w) =>
   w.evaluate((el) => {
     const p = el.querySelector('[data-testid="widget-picture"]');
+    const c = el.querySelector('[data-testid="widget-caption"]');
     return [
       p.scrollHeight - p.clientHeight,
       p.scrollWidth - p.clientWidth,
       Math.round(el.getBoundingClientRect().height),
+      c.scrollHeight - c.clientHeight,
     ];
   });
 
@@ -60,10 +62,10 @@ async function press(w, button) {
 
 /** The worst overflow of one widget over its opening, its steps, and its action's steps. */
 async function measure(w) {
-  const worst = [0, 0, 0];
+  const worst = [0, 0, 0, 0];
   const note = async () => {
     const o = await overflow(w);
-    for (let i = 0; i < 3; i++) worst[i] = Math.max(worst[i], o[i]);
+    for (let i = 0; i < 4; i++) worst[i] = Math.max(worst[i], o[i]);
   };
   await note();
   const next = w.locator('[data-action="next"]');
@@ -99,6 +101,6 @@ try {
   await browser.close();
   server.close();
 }
-console.log('widget                  360: over h, over w, tall | 1280: the same         | 320: the same');
+console.log('widget                  360: over h, over w, tall, caption over h | 1280: the same | 320: the same');
 for (const r of rows.values())
   console.log(`${r.id.padEnd(24)}${String(r[360] ?? '').padEnd(24)}${String(r[1280] ?? '').padEnd(24)}${r[320] ?? ''}`);
