@@ -1,6 +1,6 @@
 // The admission stage: defaulting, then the mutating/validating plugins in order, then validation.
 import type { Identity } from '../api/identity.ts';
-import type { ApiServerConfig } from './config.ts';
+import type { AdmissionAttributes, AdmissionPlugin, ApiServerConfig } from './config.ts';
 import { applyDefaults } from './defaults.ts';
 import type { Stage } from '../request-log.ts';
 import type { ApiRequest } from '../api/request.ts';
@@ -11,27 +11,6 @@ import { type Status, invalid, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
 import type { KObject } from '../api/request.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
-
-/** What admission sees. */
-export interface AdmissionAttributes {
-  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-  resource: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-  object?: KObject;
-  oldObject?: KObject;
-  user: string;
-}
-
-/**
- * A mutating/validating admission plugin: returns the (possibly new) object, or a Status to refuse.
- * It never changes `a.object` in place: parts of it are the stored object's own (copy on write).
- */
-export interface AdmissionPlugin {
-  name: string;
-  admit(a: AdmissionAttributes, h: ApiHost): KObject | Status | undefined;
-}
 
 /** Register (or replace by name) an admission plugin of one API server; plugins run in registration order. */
 export function registerAdmissionPlugin(config: ApiServerConfig, p: AdmissionPlugin): void {

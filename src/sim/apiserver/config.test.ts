@@ -6,7 +6,7 @@ import { createCluster, type Cluster } from '../cluster.ts';
 import { admissionPluginNames, registerAdmissionPlugin } from './admission.ts';
 import { registerIdentity } from './authn.ts';
 import { R } from '../api/identity.ts';
-import { newApiServerConfig } from './config.ts';
+import { newApiServerConfig } from './options.ts';
 import { installKubectlExtras } from '../kubectl-extras.ts';
 import { registerValidator } from './validation.ts';
 

@@ -1,24 +1,16 @@
 // What one cluster's API server is made of besides its plain-data state: the admission chain, the
 // extra validators, the authenticator's identities and the client it reaches kubelets with. It is
 // behaviour (functions), so it lives beside the world state, never in it: two clusters on one page
-// each have their own, and a snapshot or a replay never carries it.
-import { namespaceLifecycle, type AdmissionPlugin } from './admission.ts';
-import { IDENTITIES } from './authn.ts';
+// each have their own, and a snapshot or a replay never carries it. Its types and two readers (a fresh
+// one is options.ts'): every handler takes a configuration, so naming no handler here keeps the server's
+// files off any import cycle.
+import type { TokenRequestSpec } from 'kubernetes-types/authentication/v1';
 import type { Identity } from '../api/identity.ts';
-import { priorityAdmission, serviceAccountAdmission } from './pod-admission.ts';
-import type { KubeletClient, doPodLog } from './kubelet-client.ts';
-import type { Validator, validateBuiltin } from './validation.ts';
-import type { decodeBody } from '../api/decode.ts';
-import type { selfSubjectAccessReview } from './access-review.ts';
-import type { dryRunRequest, isDryRun } from './dry-run.ts';
-import type { jsonPatched } from './kubectl-extras.ts';
-import type { strictFieldValidation } from '../api/strict-fields.ts';
-import type { namespaceDelete } from './namespace-lifecycle.ts';
-import type { evict } from './eviction.ts';
-import type { impersonate } from './impersonation.ts';
-import type { selectorsError } from './selector-errors.ts';
-import type { validateWatchOptions } from './watch-options.ts';
-import type { tokenRequestChecks } from './token-request-checks.ts';
+import type { ApiRequest, ApiResult, KObject } from '../api/request.ts';
+import type { FieldError, Status } from '../api/status.ts';
+import type { Unstructured } from '../api/unstructured.ts';
+import type { WatchOptions } from '../api/watch.ts';
+import type { ApiHost } from './server.ts';
 
 /**
  * The parts of the API server only kubectl reaches (dry runs, access reviews, JSON patches, pods/log, evictions,
@@ -28,19 +20,34 @@ import type { tokenRequestChecks } from './token-request-checks.ts';
  * sends such a request, so the figures' core never carries them.
  */
 export interface KubectlExtras {
-  selfSubjectAccessReview: typeof selfSubjectAccessReview;
-  isDryRun: typeof isDryRun;
-  dryRunRequest: typeof dryRunRequest;
-  jsonPatched: typeof jsonPatched;
-  doPodLog: typeof doPodLog;
-  strictFieldValidation: typeof strictFieldValidation;
-  namespaceDelete: typeof namespaceDelete;
-  evict: typeof evict;
+  /** A SelfSubjectAccessReview's answer (access-review.ts). */
+  selfSubjectAccessReview(
+    h: ApiHost,
+    config: ApiServerConfig,
+    component: string,
+    req: ApiRequest,
+    identity: string,
+  ): ApiResult<unknown>;
+  /** Whether a request asks for a dry run (dry-run.ts). */
+  isDryRun(h: ApiHost, req: ApiRequest): boolean;
+  /** A dry run: the request served on a scratch copy of the store (dry-run.ts). */
+  dryRunRequest(h: ApiHost, req: ApiRequest, serve: (scratch: ApiHost) => ApiResult<unknown>): ApiResult<unknown>;
+  /** A JSON patch applied to the stored object, or the Status refusing it (kubectl-extras.ts). */
+  jsonPatched(cur: Unstructured, body: unknown): { object: Unstructured } | { status: Status };
+  /** GET pods/NAME/log (kubelet-client.ts). */
+  doPodLog(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown>;
+  /** Strict field validation's refusal of unknown or duplicate fields (api/strict-fields.ts). */
+  strictFieldValidation(resource: string, body: unknown, patched: boolean): Status | undefined;
+  /** A namespace's DELETE, which finalizes rather than drops it (namespace-lifecycle.ts). */
+  namespaceDelete(h: ApiHost, component: string, req: ApiRequest): ApiResult<unknown> | undefined;
+  /** POST pods/NAME/eviction with its PodDisruptionBudget checks (eviction.ts). */
+  evict(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown>;
   /** The 400 a LIST's or WATCH's selectors get when they do not parse (selector-errors.ts): no component or figure sends such a selector. */
-  selectors: typeof selectorsError;
+  selectors(resource: string, labelSelector: string | undefined, fieldSelector: string | undefined): Status | undefined;
   /** The 422 a WATCH gets when its streaming-list options do not go together (watch-options.ts): the informers always send them right. */
-  watchOptions: typeof validateWatchOptions;
-  tokenRequestChecks: typeof tokenRequestChecks;
+  watchOptions(opts: WatchOptions): string | undefined;
+  /** A TokenRequest's checks (token-request-checks.ts). */
+  tokenRequestChecks(h: ApiHost, name: string, namespace: string, spec: Partial<TokenRequestSpec>): Status | undefined;
 }
 
 /** One API server's configuration (kube-apiserver's flags and wiring, in miniature). */
@@ -63,34 +70,12 @@ export interface ApiServerConfig {
 
 /** The API server's request checks, a part of their own (request-checks.ts). */
 export interface RequestChecks {
-  /** Decodes a body into its Go type, or the 400 the API server answers (decode.ts). */
-  decode: typeof decodeBody;
+  /** Decodes a body into its Go type, or the 400 the API server answers (api/decode.ts). */
+  decode(resource: string, body: unknown): { obj: Unstructured } | { status: Status };
   /** The built-in validation's field errors (validation.ts). */
-  validate: typeof validateBuiltin;
+  validate(resource: string, raw: Unstructured, rawOld: Unstructured | undefined): FieldError[];
   /** The impersonation filter (impersonation.ts): only kubectl's --as and a figure that declares the checks (hub's --as demo) send one. */
-  impersonate: typeof impersonate;
-}
-
-/**
- * The request checks every new configuration starts with: set once by a program that wants them
- * everywhere (the tests' setup, src/sim/testing/checks-setup.ts), never in the figures' worker.
- */
-const defaults: { checks?: RequestChecks } = {};
-
-/** Sets (or clears) the request checks new configurations start with (see defaultChecks). */
-export function setDefaultRequestChecks(c: RequestChecks | undefined): void {
-  defaults.checks = c;
-}
-
-/** A fresh configuration: NamespaceLifecycle, ServiceAccount and Priority, no extra validators, the built-in identities, no kubelets. */
-export function newApiServerConfig(): ApiServerConfig {
-  return {
-    admission: [namespaceLifecycle, serviceAccountAdmission, priorityAdmission],
-    validators: {},
-    identities: { ...IDENTITIES },
-    statusPatchShortcut: true,
-    checks: defaults.checks,
-  };
+  impersonate(config: ApiServerConfig, caller: Identity, as: { user: string; groups?: string[] }): Identity | Status;
 }
 
 /** The request checks, for a request only they can answer (an impersonating one); without them it is a bug of whoever built the cluster. */
@@ -110,3 +95,45 @@ export function kubectlExtras(config: ApiServerConfig): KubectlExtras {
     );
   return config.kubectlExtras;
 }
+
+/** What admission sees. */
+export interface AdmissionAttributes {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  object?: KObject;
+  oldObject?: KObject;
+  user: string;
+}
+
+/**
+ * A mutating/validating admission plugin: returns the (possibly new) object, or a Status to refuse.
+ * It never changes `a.object` in place: parts of it are the stored object's own (copy on write).
+ */
+export interface AdmissionPlugin {
+  name: string;
+  admit(a: AdmissionAttributes, h: ApiHost): KObject | Status | undefined;
+}
+
+/** A validator: field errors for a new object (and the old one on update). */
+export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
+
+/** The API server's connection to the kubelet of a node (the one it opens for logs, exec, port-forward). */
+export interface KubeletConnection {
+  /** The kubelet's address (the node's InternalIP). */
+  ip: string;
+  /** Whether a connection to it gets through (a powered-off or cut-off node does not answer). */
+  reachable: boolean;
+  /** GET /containerLogs/NAMESPACE/POD/CONTAINER on it (the kubelet's handler, kubelet/container-logs.ts): the log, or why there is none. */
+  containerLogs(
+    namespace: string,
+    pod: string,
+    container: string,
+    previous: boolean,
+  ): { ok: true; text: string } | { ok: false; message: string };
+}
+
+/** How an API server reaches the kubelet of a node (its cluster's wiring; undefined: no such kubelet). */
+type KubeletClient = (node: string) => KubeletConnection | undefined;

@@ -12,7 +12,7 @@ import { rfc3339 } from '../util/names.ts';
 import { DISRUPTION_CONTROLLER } from '../controllers/names.ts';
 import { selects, updateDisruptionAllowedCondition } from '../api/poddisruptionbudget.ts';
 import { isPodReady } from '../controllers/replicaset-util.ts';
-import type { AdmissionPlugin } from './admission.ts';
+import type { AdmissionPlugin } from './config.ts';
 import type { ApiServerConfig } from './config.ts';
 import { doDelete } from './delete.ts';
 import { handleRequest } from './handler.ts';

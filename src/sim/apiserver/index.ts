@@ -1,7 +1,8 @@
 // The API server as the world runs it: the one entry world.ts and cluster.ts (and view/stored.ts, the
 // views' read-only window) import its values through (check-deps' hub rule). Clients never come here:
 // what they share with the server (resources, requests, Status, patches, watch events) is in api/.
-export { newApiServerConfig, type ApiServerConfig } from './config.ts';
+export { type ApiServerConfig } from './config.ts';
+export { newApiServerConfig } from './options.ts';
 export { registerIdentity } from './authn.ts';
 export { extendEventLeases, revokeEventLease } from './event-leases.ts';
 export { handleRequest } from './handler.ts';

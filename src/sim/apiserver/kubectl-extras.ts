@@ -26,7 +26,8 @@ import { PDB_VALIDATION } from './pdb-validation.ts';
 import { selectorsError } from './selector-errors.ts';
 import { validateWatchOptions } from './watch-options.ts';
 import { tokenRequestChecks } from './token-request-checks.ts';
-import { type AdmissionPlugin, registerAdmissionPlugin } from './admission.ts';
+import { registerAdmissionPlugin } from './admission.ts';
+import type { AdmissionPlugin } from './config.ts';
 import { API_SERVER, type ApiServerTimer } from './server.ts';
 import { push } from '../clock.ts';
 
@@ -98,7 +99,7 @@ import { type FieldError, type Status, formatFieldError, statusError } from '../
  * is a 400, more than 10,000 operations a 413, and an operation that does not apply a 422 built by
  * NewGenericServerResponse, whose message is fixed: json-patch's own error text is not sent.
  */
-export function jsonPatched(cur: Unstructured, body: unknown): { object: Unstructured } | { status: Status } {
+function jsonPatched(cur: Unstructured, body: unknown): { object: Unstructured } | { status: Status } {
   const d = decodeJSONPatch(body);
   if (!d.ok) return { status: statusError(400, 'BadRequest', d.message) };
   if (d.ops.length > MAX_JSON_PATCH_OPERATIONS) {

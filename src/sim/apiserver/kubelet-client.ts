@@ -8,24 +8,6 @@ import type { ApiHost } from './server.ts';
 import { notFound, statusError } from '../api/status.ts';
 import { storeGet } from './store.ts';
 
-/** The API server's connection to the kubelet of a node (the one it opens for logs, exec, port-forward). */
-export interface KubeletConnection {
-  /** The kubelet's address (the node's InternalIP). */
-  ip: string;
-  /** Whether a connection to it gets through (a powered-off or cut-off node does not answer). */
-  reachable: boolean;
-  /** GET /containerLogs/NAMESPACE/POD/CONTAINER on it (the kubelet's handler, kubelet/container-logs.ts): the log, or why there is none. */
-  containerLogs(
-    namespace: string,
-    pod: string,
-    container: string,
-    previous: boolean,
-  ): { ok: true; text: string } | { ok: false; message: string };
-}
-
-/** How an API server reaches the kubelet of a node (its cluster's wiring; undefined: no such kubelet). */
-export type KubeletClient = (node: string) => KubeletConnection | undefined;
-
 /** GET pods/NAME/log: the container is chosen and checked here, the output comes from the node's kubelet. */
 export function doPodLog(h: ApiHost, config: ApiServerConfig, component: string, req: ApiRequest): ApiResult<unknown> {
   const pod = storeGet(h.store, 'pods', keyOf(req)) as Pod | undefined;

@@ -4,7 +4,8 @@
 // in has no terminating namespace.
 import { push } from '../clock.ts';
 import { rfc3339 } from '../util/names.ts';
-import { type AdmissionPlugin, namespaceLifecycle } from './admission.ts';
+import { namespaceLifecycle } from './admission.ts';
+import type { AdmissionPlugin } from './config.ts';
 import type { ApiServerConfig } from './config.ts';
 import { finalizersForDeletion, setFinalizers } from './delete.ts';
 import type { ApiRequest, ApiResult, MetaObject } from '../api/request.ts';

@@ -1,8 +1,10 @@
 // The DefaultTolerationSeconds admission plugin wired into the API server's admission stage, so every
 // pod the API server stores tolerates a not-ready/unreachable node for 300 s, as in a real cluster.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { newApiServerConfig, type ApiServerConfig } from './config.ts';
-import { registerAdmissionPlugin, type AdmissionPlugin } from './admission.ts';
+import { type ApiServerConfig } from './config.ts';
+import { newApiServerConfig } from './options.ts';
+import { registerAdmissionPlugin } from './admission.ts';
+import type { AdmissionPlugin } from './config.ts';
 import type { KObject } from '../api/request.ts';
 import { mutate } from './default-toleration-seconds.ts';
 

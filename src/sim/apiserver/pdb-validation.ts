@@ -4,14 +4,8 @@
 // figure's request checks carry it.
 import type { Unstructured } from '../api/unstructured.ts';
 import { type FieldError, GoValue } from '../api/status.ts';
-import {
-  type Validator,
-  PERCENT,
-  intOrPercentValue,
-  nonNegative,
-  notSupported,
-  validateLabelSelector,
-} from './validation.ts';
+import { PERCENT, intOrPercentValue, nonNegative, notSupported, validateLabelSelector } from './validation.ts';
+import type { Validator } from './config.ts';
 import { regexError } from '../api/name-validation.ts';
 
 /**

@@ -2,7 +2,7 @@
 // DefaultTolerationSeconds: ServiceAccount (plugin/pkg/admission/serviceaccount) and Priority
 // (plugin/pkg/admission/priority). They run in the order of the API server's plugin list.
 import { generateName } from '../util/names.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from './admission.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from './config.ts';
 import type { Unstructured } from '../api/unstructured.ts';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiHost } from './server.ts';

@@ -7,7 +7,8 @@
 import type { KObject } from '../api/request.ts';
 import type { FieldError } from '../api/status.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-class.ts';
-import { type Validator, notSupported } from './validation.ts';
+import { notSupported } from './validation.ts';
+import type { Validator } from './config.ts';
 
 /** HighestUserDefinablePriority: values above one billion are the system's. */
 const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;

@@ -2,7 +2,7 @@
 // (pkg/apis/scheduling/v1/helpers.go, the "scheduling/bootstrap-system-priority-classes" post-start
 // hook), the registry's refusal to delete them, and the Priority admission plugin's half for
 // PriorityClasses (one globalDefault) and the default class pods get (plugin/pkg/admission/priority).
-import type { AdmissionAttributes } from './admission.ts';
+import type { AdmissionAttributes } from './config.ts';
 import type { Unstructured } from '../api/unstructured.ts';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 import type { ApiHost } from './server.ts';

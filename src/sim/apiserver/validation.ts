@@ -1,7 +1,7 @@
 // Built-in validation (ValidateObjectMeta's names, ValidatePodUpdate, ValidateDeployment … in
 // miniature) and the extra validators a cluster adds.
 import { deepEqual } from '../util/names.ts';
-import type { ApiServerConfig } from './config.ts';
+import type { ApiServerConfig, Validator } from './config.ts';
 import type { Unstructured } from '../api/unstructured.ts';
 import type {
   Container,
@@ -21,7 +21,6 @@ import { labelSelectorMatches } from '../api/labels.ts';
 import { type FieldError, GoValue } from '../api/status.ts';
 import { quantityOf } from '../api/quantity.ts';
 import { cmpQuantity as cmp, quantitySign } from '../api/quantity-cmp.ts';
-import type { KObject } from '../api/request.ts';
 import {
   DNS1123_LABEL_MSG,
   dns1123SubdomainErrors,
@@ -34,9 +33,6 @@ import {
 } from '../api/name-validation.ts';
 export { isDNS1123Subdomain } from '../api/name-validation.ts';
 import { setOf } from '../util/table.ts';
-
-/** A validator: field errors for a new object (and the old one on update). */
-export type Validator = (obj: KObject, old: KObject | undefined) => FieldError[];
 
 /** Add a validator for a resource to one API server (runs after the built-in ones). */
 export function registerValidator(config: ApiServerConfig, resource: string, v: Validator): void {

@@ -9,7 +9,7 @@
 // declare the checks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { setDefaultRequestChecks } from '../apiserver/config.ts';
+import { setDefaultRequestChecks } from '../apiserver/options.ts';
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
 import { FIGURES } from '../testing/figures.ts';
 import { compileFigure } from './compile.ts';

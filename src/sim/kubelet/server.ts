@@ -1,7 +1,7 @@
 // The kubelet's own HTTPS server (port 10250) as the API server reaches it: `kubectl logs` goes
 // apiserver → kubelet → the container's log (container-logs.ts). Only kubectl's part of the API server
 // opens a connection, so this file is in kubectl's lazy chunk (src/sim/kubectl-extras.ts wires it).
-import type { KubeletConnection } from '../apiserver/kubelet-client.ts';
+import type { KubeletConnection } from '../apiserver/config.ts';
 import { containerLogs } from './container-logs.ts';
 import type { WorldState } from '../world.ts';
 import type { KubeletState } from './kubelet-state.ts';

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { admissionPluginNames } from '../apiserver/admission.ts';
-import { newApiServerConfig } from '../apiserver/config.ts';
+import { newApiServerConfig } from '../apiserver/options.ts';
 import { testWorld as bareWorld, pod } from '../testing/world.ts';
 import { nodeLifecycleApiServer, registerNodeLifecycleAdmission } from '../apiserver/node-admission.ts';
 
