@@ -81,6 +81,19 @@ function hold(m: DemoMemo, d: ResumeDetail): true {
   });
   return true;
 }
+/**
+ * The replayed pods the frame no longer has, said in the replay's own clause: a reader who deleted
+ * web's extra pods while node-1 was cut off sees them replayed, then not on the stage.
+ */
+function goneSince(f: Frame, m: DemoMemo): string {
+  const here = new Set([...f.pods, ...f.pending].map((p) => p.name));
+  const gone = String(m.pods)
+    .split(',')
+    .filter((p) => p && !here.has(p));
+  return gone.length
+    ? `, though ${listOf(gone)} ${gone.length === 1 ? 'is' : 'are'} gone from the API server by now`
+    : '';
+}
 const onNode = (f: Frame): string[] =>
   livePodsOf(f)
     .filter((p) => p.node === NODE)
@@ -112,8 +125,8 @@ const link: DemoDef = {
             const d = detailOf(detail());
             return !!d && !d.cutOff && !!d.resumed && d.replayed.length > 0 && hold(m, d);
           },
-          text: (_g, m) =>
-            `${NODE}'s kubelet watches from resourceVersion ${m.from}, the last revision it saw, and the API server replays from its history exactly what changed since: ${String(m.replayed).split(';').join(', ')}. Nothing before ${m.from} comes again, and no list is needed.`,
+          text: (f, m) =>
+            `${NODE}'s kubelet watches from resourceVersion ${m.from}, the last revision it saw, and the API server replays from its history exactly what changed since: ${String(m.replayed).split(';').join(', ')}${goneSince(f, m)}. Nothing before ${m.from} comes again, and no list is needed.`,
         },
         {
           when: (g, m) => names(m.pods).every((p) => readyPodsOf(g).some((x) => x.name === p)),
