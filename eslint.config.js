@@ -49,9 +49,35 @@ export default defineConfig(
     // beside its module (or util/memo.ts), where it is easy to find and has its differential test.
     files: ['src/sim/**/*.ts'],
     ignores: ['src/sim/**/*-cache.ts', 'src/sim/**/*.test.ts', 'src/sim/testing/**'],
-    rules: { 'no-restricted-syntax': ['error', ...moduleStateRules()] },
+    rules: { 'no-restricted-syntax': ['error', ...moduleStateRules(), ...componentCastRules()] },
+  },
+  {
+    // A widget reads its figure's view through the view's own type (FigureView<D>): a double cast
+    // would hide the figure's detail changing under it.
+    files: ['src/widgets/**/*.ts', 'src/widgets/**/*.svelte'],
+    ignores: ['src/widgets/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+          message: 'No `as unknown as` in a widget: read the view through its figure type (FigureView<D>).',
+        },
+      ],
+    },
   },
 );
+
+/** no-restricted-syntax entries for casting a component's context to Ctx<unknown> (client-go's helpers take a ClientCtx). */
+function componentCastRules() {
+  return [
+    {
+      selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='Ctx'] TSUnknownKeyword",
+      message: "No `as Ctx<unknown>`: client-go's helpers take a ClientCtx, which every Ctx<S> is without a cast.",
+    },
+  ];
+}
 
 /** no-restricted-syntax entries for a top-level `let` and a top-level `new Map`/`WeakMap`/`Set`/`WeakSet`. */
 function moduleStateRules() {

@@ -331,19 +331,23 @@ describe('check-deps', () => {
     ).toEqual(['server src/sim/apiserver/kubelet-client.ts', 'server src/sim/apiserver/pdb.ts']);
   });
 
-  it("the repository: no import cycle passes through the API server's files (ApiHost, its configuration, its handlers), type imports counted", () => {
+  describe('the repository', () => {
     const root = join(import.meta.dirname, '..');
-    const next = new Map<string, string[]>();
-    for (const f of sourceFiles(root).filter((f) => f.startsWith('src/sim/') && !/\.test(-d)?\.ts$/.test(f)))
-      next.set(
-        f,
-        importsOf(f, readFileSync(join(root, f), 'utf8'))
-          .filter((i) => !i.dynamic)
-          .map((i) => resolveImport(root, f, i.spec).file)
-          .filter((t): t is string => !!t),
-      );
-    /** Whether `from` reaches itself again through the imports. */
-    const onCycle = (from: string): boolean => {
+    /** The core's non-test import graph: every static import, or only the value imports. */
+    const graph = (values: boolean): Map<string, string[]> => {
+      const next = new Map<string, string[]>();
+      for (const f of sourceFiles(root).filter((f) => f.startsWith('src/sim/') && !/\.test(-d)?\.ts$/.test(f)))
+        next.set(
+          f,
+          importsOf(f, readFileSync(join(root, f), 'utf8'))
+            .filter((i) => !i.dynamic && !(values && i.typeOnly))
+            .map((i) => resolveImport(root, f, i.spec).file)
+            .filter((t): t is string => !!t),
+        );
+      return next;
+    };
+    /** Whether `from` reaches itself again through `next`. */
+    const onCycle = (next: Map<string, string[]>, from: string): boolean => {
       const seen = new Set<string>();
       const todo = [...(next.get(from) ?? [])];
       while (todo.length) {
@@ -355,9 +359,25 @@ describe('check-deps', () => {
       }
       return false;
     };
-    const server = [...next.keys()].filter((f) => f.startsWith('src/sim/apiserver/'));
-    expect(server).toContain('src/sim/apiserver/server.ts');
-    expect(server.filter(onCycle)).toEqual([]);
+
+    it("no import cycle passes through the API server's files (ApiHost, its configuration, its handlers), type imports counted", () => {
+      const next = graph(false);
+      const server = [...next.keys()].filter((f) => f.startsWith('src/sim/apiserver/'));
+      expect(server).toContain('src/sim/apiserver/server.ts');
+      expect(server.filter((f) => onCycle(next, f))).toEqual([]);
+    });
+
+    it('names no design outside the repository: docs/DESIGN.md is the one the code is checked against', () => {
+      const outside = ['shared', 'DESIGN'].join('/');
+      const docs = ['README.md', 'docs/DESIGN.md', 'src/sim/ARCHITECTURE.md', 'src/sim/NOTES.md'];
+      const files = [...sourceFiles(root), ...docs];
+      expect(files.filter((f) => readFileSync(join(root, f), 'utf8').includes(outside))).toEqual([]);
+    });
+
+    it('the core has no value-level import cycle (the review of 2026-12-01, §1.3)', () => {
+      const next = graph(true);
+      expect([...next.keys()].filter((f) => onCycle(next, f))).toEqual([]);
+    });
   });
 
   it('has a test above for every rule', () => {
