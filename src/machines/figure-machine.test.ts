@@ -1,11 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createActor, fromPromise } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import { compileFigure, createFigureServer, loadFigure, type FigureRequest, type FigureView } from '../sim/index.ts';
+import { compileFigure, loadFigure, type FigureRequest, type FigureView } from '../sim/index.ts';
 import { ADVANCE_MS, dwellMs, figureMachine, stateString, tickRequest, type FigureEvent } from './figure-machine.ts';
-import { createSessions } from './figure-session.ts';
-import type { FigureLink, SessionUpdate } from '../sim/figures/protocol.ts';
+import type { FigureLink } from '../sim/figures/protocol.ts';
 
 const clusterDef = await loadFigure('cluster');
 const compiled = compileFigure(clusterDef);
@@ -177,38 +176,5 @@ describe('the figure machine', () => {
       expect(actor.getSnapshot().matches({ playback: 'playing' })).toBe(true);
     }
     expect(ADVANCE_MS).toBe(5 * 60_000);
-  });
-
-  it("plays the cluster figure's whole story at the compressed speed, dwelling on every beat, and stops at rest", async () => {
-    vi.useFakeTimers();
-    try {
-      const updates: SessionUpdate[] = [];
-      const handle = createSessions(createFigureServer({ cluster: clusterDef }), (u) => updates.push(u));
-      handle({ instance: 'p', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
-      await vi.advanceTimersByTimeAsync(0);
-      expect(updates.at(-1)!.live).toBe(true);
-      handle({ instance: 'p', type: 'event', seq: 1, event: { type: 'PLAY' } });
-      const beats = new Set<number>();
-      let ms = 0;
-      for (; ms < 600_000 && updates.at(-1)!.playing; ms += 100) {
-        await vi.advanceTimersByTimeAsync(100);
-        const v = updates.at(-1)!.view;
-        if (v.beat !== null) beats.add(v.step);
-      }
-      const last = updates.at(-1)!;
-      expect(last.playing).toBe(false);
-      expect(last.view.rest).toMatch(/^The cluster matches what you asked for/);
-      expect(last.view.step).toBe(compiled.story.end);
-      // Every beat of the story was on screen while playing, for at least the shortest dwell each.
-      expect([...beats]).toEqual(compiled.story.beats.map((b) => b.step));
-      expect(ms).toBeGreaterThanOrEqual(compiled.story.beats.length * dwellMs(''));
-      // At rest it stays: a further Play does not start, and nothing more is asked.
-      const n = updates.length;
-      handle({ instance: 'p', type: 'event', seq: 2, event: { type: 'PLAY' } });
-      await vi.advanceTimersByTimeAsync(5_000);
-      expect(updates.slice(n).every((u) => !u.playing && u.view.step === last.view.step)).toBe(true);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
+import { compileFigure, createFigureServer, loadFigure } from '../../sim/index.ts';
 import { createSessions } from './figure-session.ts';
-import type { SessionUpdate } from '../sim/figures/protocol.ts';
+import type { SessionUpdate } from '../../sim/figures/protocol.ts';
 
 const def = await loadFigure('cluster');
 const compiled = compileFigure(def);

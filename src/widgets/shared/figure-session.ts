@@ -3,9 +3,9 @@
 // it. A session is one figure instance: its machine, whose requests (invoked actors) the figure
 // server answers, and every change of its snapshot sent to the page as an update.
 import { createActor, fromPromise, type Actor } from 'xstate';
-import type { FigureRequest, FigureServer } from '../sim/index.ts';
-import type { FigureView, SessionMessage, SessionUpdate } from '../sim/figures/protocol.ts';
-import { figureMachine, stateString, type TerminalLine } from './figure-machine.ts';
+import type { FigureRequest, FigureServer } from '../../sim/index.ts';
+import type { FigureView, SessionMessage, SessionUpdate } from '../../sim/figures/protocol.ts';
+import { figureMachine, stateString, type TerminalLine } from '../../machines/figure-machine.ts';
 
 /** One figure instance in the worker: its machine, and the last event seq it has taken. */
 interface Session {
